@@ -1,0 +1,46 @@
+# Everything needs only python3 and make; `make setup` builds .venv once.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEMO_DB := data/demo.duckdb
+PORT ?= 8501
+
+.PHONY: setup test demo demo-db bench lint format schema clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: setup
+	$(BIN)/pytest -q
+
+demo-db: setup
+	rm -f $(DEMO_DB)
+	$(BIN)/manillen import data/demo.jsonl --db $(DEMO_DB)
+	$(BIN)/manillen analyze --db $(DEMO_DB)
+
+demo: demo-db
+	$(BIN)/manillen dashboard --db $(DEMO_DB) --port $(PORT)
+
+bench: setup
+	$(BIN)/python -m bench
+
+lint: setup
+	$(BIN)/ruff check manillen_replay dashboards tests bench
+	$(BIN)/ruff format --check manillen_replay dashboards tests bench
+	$(BIN)/mypy
+
+format: setup
+	$(BIN)/ruff format manillen_replay dashboards tests bench
+	$(BIN)/ruff check --fix manillen_replay dashboards tests bench
+
+schema: setup
+	$(BIN)/manillen schema > schemas/manillen-1.schema.json
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

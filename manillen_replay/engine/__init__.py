@@ -1,0 +1,27 @@
+"""The replay engine: records through the rules, with visitors."""
+
+from .replay import ReplayVisitor, decode_and_replay, match_id, replay, rules_of
+from .results import (
+    DealKind,
+    DealResult,
+    Irregularity,
+    IrregularityKind,
+    MatchResult,
+    TrickResult,
+    Violation,
+)
+
+__all__ = [
+    "DealKind",
+    "DealResult",
+    "Irregularity",
+    "IrregularityKind",
+    "MatchResult",
+    "ReplayVisitor",
+    "TrickResult",
+    "Violation",
+    "decode_and_replay",
+    "match_id",
+    "replay",
+    "rules_of",
+]

@@ -1,0 +1,143 @@
+"""Replay results for people (text with suit symbols) and for machines (the JSON contract)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import CARDS, Card
+from ..rules import Contract
+from .results import DealKind, DealResult, MatchResult
+
+
+def match_to_json(result: MatchResult) -> dict[str, Any]:
+    """One match in the ``manillen replay --json`` contract (docs/cli.md)."""
+    return {
+        "id": result.id,
+        "source": result.source,
+        "seats": result.seats,
+        "final_score": list(result.final_score),
+        "winner": result.winner,
+        "finished": result.finished,
+        "deals": [deal_to_json(d) for d in result.deals],
+        "irregularities": [
+            {"deal": i.deal, "kind": i.kind.value, "message": i.message} for i in result.irregularities
+        ],
+    }
+
+
+def deal_to_json(deal: DealResult) -> dict[str, Any]:
+    """One deal in the ``manillen replay --json`` contract."""
+    return {
+        "deal": deal.number,
+        "dealer": deal.dealer,
+        "kind": deal.kind.value,
+        "trump": deal.trump.name if deal.trump is not None else None,
+        "contract": deal.contract.value if deal.contract is not None else None,
+        "en_face": deal.en_face,
+        "knocks": deal.knocks,
+        "multiplier": deal.multiplier,
+        "points": list(deal.points) if deal.points is not None else None,
+        "score": {"team": deal.score.team, "points": deal.score.points} if deal.score else None,
+        "recorded_score": (
+            ({"team": deal.recorded.team, "points": deal.recorded.points} if deal.recorded else None)
+            if deal.has_recorded
+            else None
+        ),
+        "score_mismatch": deal.score_mismatch,
+        "penalties": [{"team": t, "points": p, "reason": r} for t, p, r in deal.penalties],
+        "match_score": list(deal.match_score),
+        "counted": deal.counted,
+        "tricks": [
+            {
+                "trick": t.number,
+                "leader": t.leader,
+                "seats": t.seats,
+                "cards": [str(c) for c in t.cards],
+                "winner": t.winner,
+                "points": t.points,
+            }
+            for t in deal.tricks
+        ],
+        "violations": [
+            {
+                "trick": v.trick,
+                "play": v.play,
+                "seat": v.seat,
+                "card": str(v.card),
+                "kind": v.kind.value,
+                "legal": [str(c) for c in v.legal],
+            }
+            for v in deal.violations
+        ],
+    }
+
+
+def _card(card: int, symbols: bool) -> str:
+    c: Card = CARDS[card]
+    return c.symbol if symbols else str(c)
+
+
+def _contract(deal: DealResult) -> str:
+    if deal.contract is None:
+        return "no contract recorded"
+    if deal.contract is Contract.TRUMP and deal.trump is not None:
+        text = f"trump {deal.trump.symbol} {deal.trump.dutch}"
+    else:
+        text = deal.contract.value.replace("_", " ")
+    if deal.en_face:
+        text += " (en face)"
+    if deal.knocks:
+        text += ", " + ", ".join(["klop", "tegenklop"][i % 2] for i in range(deal.knocks))
+    return text
+
+
+def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int | None = None) -> str:
+    """The match trick by trick, as a person reads it in a terminal."""
+    names = result.seats
+    lines = [f"Match {result.id}" + (f"  ({result.source})" if result.source else "")]
+    lines.append("Teams: " + " & ".join(names[0::2]) + "  vs  " + " & ".join(names[1::2]))
+    for deal in result.deals:
+        if deal_number is not None and deal.number != deal_number:
+            continue
+        lines.append("")
+        head = f"Deal {deal.number}: dealer {names[deal.dealer]}, {_contract(deal)}"
+        if deal.multiplier is not None:
+            head += f", x{deal.multiplier}"
+        lines.append(head)
+        if deal.kind is DealKind.REDEAL:
+            lines.append("  redeal: the same dealer deals again")
+        elif deal.kind is DealKind.SCORESHEET:
+            lines.append("  scoresheet line only")
+        width = max(len(n) for n in names)
+        for trick in deal.tricks:
+            plays = "  ".join(
+                f"{names[s]:>{width}} {_card(c, symbols):<3}" for s, c in zip(trick.seats, trick.cards, strict=True)
+            )
+            tail = f"-> {names[trick.winner]} +{trick.points}" if trick.winner is not None else "(unfinished)"
+            lines.append(f"  {trick.number:>2}. {plays}  {tail}")
+        for v in deal.violations:
+            legal = " ".join(_card(c, symbols) for c in v.legal)
+            lines.append(
+                f"  ! trick {v.trick}: {names[v.seat]} played {_card(v.card, symbols)}: "
+                f"{v.kind.value.replace('_', ' ')} (could play {legal})"
+            )
+        if deal.points is not None:
+            lines.append(f"  card points: {deal.points[0]}-{deal.points[1]}")
+        if deal.kind is DealKind.ABANDONED:
+            lines.append("  abandoned: not scored")
+        elif deal.score is not None:
+            lines.append(f"  score: team {deal.score.team} +{deal.score.points}")
+        elif deal.tie:
+            lines.append("  30-30: nobody scores, the next deal counts double")
+        for team, points, reason in deal.penalties:
+            lines.append(f"  penalty: team {team}, {points} points" + (f" ({reason})" if reason else ""))
+        for irregularity in deal.irregularities:
+            lines.append(f"  ! {irregularity.message}")
+        lines.append(f"  match score: {deal.match_score[0]}-{deal.match_score[1]}")
+    lines.append("")
+    if result.finished:
+        won = "a draw" if result.winner is None else f"team {result.winner} wins"
+        lines.append(f"Final score {result.final_score[0]}-{result.final_score[1]}: {won}")
+    else:
+        lines.append(f"Score {result.score[0]}-{result.score[1]}: the match was not finished")
+    return "\n".join(lines)

@@ -1,0 +1,173 @@
+"""What a replay finds: matches, deals and tricks as played, illegal plays and irregularities."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..cards import Card, CardSet, Suit
+from ..rules import Clause, Contract, DealScore, Rules, ViolationKind
+
+
+class DealKind(Enum):
+    """How much of a deal the record holds."""
+
+    PLAYED = "played"
+    """Every trick is recorded: replayed and scored from the cards."""
+    ABANDONED = "abandoned"
+    """Stopped before the last trick (hands given): replayed, not scored."""
+    SCORESHEET = "scoresheet"
+    """Only the written score: counted, nothing to replay."""
+    REDEAL = "redeal"
+    """Thrown in with a redeal call: the same dealer deals again."""
+
+
+class IrregularityKind(Enum):
+    """Things a valid record may contain that players want to hear about."""
+
+    SCORE_MISMATCH = "score_mismatch"
+    """The scoresheet says something else than the cards."""
+    DEALER_OUT_OF_ROTATION = "dealer_out_of_rotation"
+    """The deal was dealt by someone other than the previous dealer's left."""
+    PLAYED_ON_AFTER_MATCH_WON = "played_on_after_match_won"
+    """Deals were played after the match was decided."""
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A play that broke the rules of play, named by the rule it broke."""
+
+    trick: int
+    """The trick, counted from 1."""
+    play: int
+    """The position in the trick, counted from 1."""
+    seat: int
+    """Who played it."""
+    card: Card
+    """The card played."""
+    kind: ViolationKind
+    """The rule broken."""
+    legal: CardSet
+    """What the seat could legally have played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Irregularity:
+    """A scoring or procedure problem in a valid record."""
+
+    kind: IrregularityKind
+    """What kind of problem."""
+    deal: int
+    """The deal, counted from 1."""
+    message: str
+    """The problem in words."""
+
+
+@dataclass(slots=True)
+class TrickResult:
+    """One trick as played."""
+
+    number: int
+    """Counted from 1."""
+    leader: int
+    """The seat that led."""
+    seats: list[int]
+    """Who played each card, in order."""
+    cards: list[Card]
+    """The cards in the order played."""
+    legal: list[int]
+    """For each play, the mask of cards the seat could legally play."""
+    clauses: list[Clause]
+    """For each play, the rule clause that decided the legal cards."""
+    winning: list[int]
+    """For each play, the seat winning the trick once that card is down."""
+    winner: int | None = None
+    """Who took the trick (``None`` while incomplete)."""
+    points: int = 0
+    """The card points in it."""
+
+
+@dataclass(slots=True)
+class DealResult:
+    """One deal as replayed and scored."""
+
+    number: int
+    """Counted from 1."""
+    dealer: int
+    """The dealer's seat."""
+    kind: DealKind
+    """Played, abandoned, scoresheet-only or redealt."""
+    contract: Contract | None = None
+    """Trump, muil or blind muil; ``None`` when the record does not say."""
+    trump: Suit | None = None
+    """The trump suit, ``None`` for muil or when not recorded."""
+    chooser: int | None = None
+    """Who chose trump: the dealer, or the partner after en face."""
+    en_face: bool = False
+    """Whether the dealer passed the choice (cafe rule)."""
+    knocks: int = 0
+    """Number of knocks: 1 for klop, 2 for klop and tegenklop, more with eternal knocking."""
+    carried: bool = False
+    """Whether a 30-30 before it made this deal count double."""
+    multiplier: int | None = None
+    """The deal's factor after the cap; ``None`` when no contract is recorded."""
+    hands: tuple[int, ...] | None = None
+    """The hands as dealt (masks), when known."""
+    tricks: list[TrickResult] = field(default_factory=list)
+    """The tricks as played."""
+    points: tuple[int, int] | None = None
+    """Card points per team for a complete deal."""
+    score: DealScore | None = None
+    """What the deal scored from the cards (or the scoresheet for a scoresheet line)."""
+    tie: bool = False
+    """A 30-30: nobody scores, the next deal counts double."""
+    recorded: DealScore | None = None
+    """The score on the scoresheet."""
+    has_recorded: bool = False
+    """Whether the record gives a scoresheet score (``recorded`` None then means a 30-30)."""
+    score_mismatch: bool = False
+    """Whether the scoresheet differs from the cards."""
+    penalties: list[tuple[int, int, str]] = field(default_factory=list)
+    """``(team, points, reason)`` of each fault."""
+    match_score: tuple[int, int] = (0, 0)
+    """The match score after this deal."""
+    counted: bool = True
+    """Whether the deal counted for the match result (not after the match was decided)."""
+    violations: list[Violation] = field(default_factory=list)
+    """Illegal plays."""
+    irregularities: list[Irregularity] = field(default_factory=list)
+    """Scoring and procedure problems."""
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """A whole match as replayed."""
+
+    id: str
+    """The match id, given or derived from the content."""
+    source: str | None
+    """``file:line`` or ``file`` it came from."""
+    seats: list[str]
+    """Player names by seat."""
+    rules: Rules
+    """The house rules in force."""
+    deals: list[DealResult] = field(default_factory=list)
+    """Every deal."""
+    score: tuple[int, int] = (0, 0)
+    """The match score after the last deal."""
+    final_score: tuple[int, int] = (0, 0)
+    """The score when the match was decided (or after the last deal if it never was)."""
+    winner: int | None = None
+    """The winning team, ``None`` for an unfinished or drawn match."""
+    finished: bool = False
+    """Whether the match reached its end."""
+
+    @property
+    def violations(self) -> list[Violation]:
+        """Every illegal play of the match."""
+        return [v for d in self.deals for v in d.violations]
+
+    @property
+    def irregularities(self) -> list[Irregularity]:
+        """Every scoring and procedure problem of the match."""
+        return [i for d in self.deals for i in d.irregularities]

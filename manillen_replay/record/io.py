@@ -1,0 +1,266 @@
+"""Reading and writing records: ``loads``/``load``/``dumps``/``dump`` and archives.
+
+The fast path decodes with msgspec straight into the typed model. Only a document that fails
+it takes the slow path, where the published JSON Schema lists every problem with its pointer.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ..cards import CARD_BY_TEXT, CARD_TEXT
+from ..errors import InvalidRecordError, RecordError
+from .model import FORMAT, Record, json_schema
+
+_decoder = msgspec.json.Decoder(Record)
+_encoder = msgspec.json.Encoder()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One document of an archive, not yet decoded."""
+
+    source: str
+    """The file it came from."""
+    line: int | None
+    """Its line in a JSON Lines file, ``None`` for a ``.json`` file."""
+    data: bytes
+    """The document's bytes."""
+
+    @property
+    def place(self) -> str:
+        """``file:line`` or ``file``."""
+        return self.source if self.line is None else f"{self.source}:{self.line}"
+
+
+def loads(data: bytes | str, *, source: str | None = None, line: int | None = None) -> Record:
+    """The record in one JSON document, cards in canonical form.
+
+    :raises InvalidRecordError: listing every problem, each with its JSON pointer.
+    """
+    try:
+        record = _decoder.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        problems = [p.located(source, line) for p in explain_decode_error(data, error)]
+        raise InvalidRecordError(problems) from None
+    unknown = canonicalize_cards(record)
+    if unknown:
+        raise InvalidRecordError([p.located(source, line) for p in unknown])
+    return record
+
+
+def load(path: str | Path) -> Record:
+    """The record in a ``.json`` file.
+
+    :raises InvalidRecordError: for a document that is not a valid record.
+    :raises OSError: when the file cannot be read.
+    """
+    return loads(Path(path).read_bytes(), source=str(path))
+
+
+def dumps(record: Record, *, pretty: bool = True) -> str:
+    """The record in canonical form: ``pretty`` for a ``.json`` file, else one line for JSON Lines.
+
+    >>> from manillen_replay.record.model import MatchInfo
+    >>> dumps(Record(format="manillen/1", match=MatchInfo(seats=["A", "B", "C", "D"]), deals=[]))
+    '{\\n  "format": "manillen/1",\\n  "match": {"seats": ["A", "B", "C", "D"]},\\n  "deals": []\\n}\\n'
+    """
+    if not pretty:
+        return _encoder.encode(record).decode()
+    return _pretty(msgspec.to_builtins(record), 0) + "\n"
+
+
+def dump(record: Record, path: str | Path) -> None:
+    """Write one record to a ``.json`` file in canonical form."""
+    Path(path).write_text(dumps(record), encoding="utf-8")
+
+
+def dump_lines(records: Iterable[Record]) -> str:
+    """Records as a JSON Lines archive, one canonical line each."""
+    return "".join(dumps(r, pretty=False) + "\n" for r in records)
+
+
+def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
+    """Every document in ``.json`` files, ``.jsonl`` archives and folders of them.
+
+    Blank lines in JSON Lines are skipped; a folder is read in name order.
+
+    :raises FileNotFoundError: for a path that does not exist.
+    """
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            children = sorted(
+                p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file()
+            )
+            yield from iter_entries(children)
+        elif path.suffix == ".jsonl":
+            with path.open("rb") as handle:
+                for number, text in enumerate(handle, start=1):
+                    if text.strip():
+                        yield Entry(str(path), number, text)
+        elif path.exists():
+            yield Entry(str(path), None, path.read_bytes())
+        else:
+            raise FileNotFoundError(f"no such file or folder: {str(path)!r}")
+
+
+def canonicalize_cards(record: Record) -> list[RecordError]:
+    """Rewrite every card in canonical form (``th`` -> ``10H``); the unknown ones as problems."""
+    problems: list[RecordError] = []
+    for d, deal in enumerate(record.deals):
+        for name in ("hands", "tricks"):
+            groups = getattr(deal, name)
+            if groups is msgspec.UNSET:
+                continue
+            for g, group in enumerate(groups):
+                for i, text in enumerate(group):
+                    card = CARD_BY_TEXT.get(text)
+                    if card is None:
+                        problems.append(RecordError(f"unknown card {text!r}", f"/deals/{d}/{name}/{g}/{i}"))
+                    else:
+                        group[i] = CARD_TEXT[card]
+    return problems
+
+
+# --------------------------------------------------------------------------- problems
+
+
+@functools.cache
+def _validator() -> Any:
+    import jsonschema
+
+    schema = json_schema()
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordError]:
+    """Every problem of a document that the fast decoder refused, in words, with pointers."""
+    try:
+        document = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as bad:
+        where = f" at line {bad.lineno} column {bad.colno}" if isinstance(bad, json.JSONDecodeError) else ""
+        reason = bad.msg if isinstance(bad, json.JSONDecodeError) else str(bad)
+        return [RecordError(f"not valid JSON{where}: {reason.lower()}")]
+    if not isinstance(document, dict):
+        return [RecordError(f"a record is a JSON object, not {_json_type(document)}")]
+    if document.get("format") != FORMAT:
+        found = document.get("format")
+        what = "no 'format' field" if found is None else f"format {found!r}"
+        return [RecordError(f"unsupported record: {what}; this tool reads {FORMAT!r}", "/format")]
+    problems = [_describe(e) for e in _validator().iter_errors(document)]
+    problems.sort(key=lambda p: _pointer_key(p.pointer))
+    if not problems:
+        problems = [RecordError(str(error).split(" - at ")[0].lower(), _msgspec_pointer(str(error)))]
+    return problems
+
+
+def _describe(error: Any) -> RecordError:
+    pointer = "".join(f"/{part}" for part in error.absolute_path)
+    value = error.instance
+    kind = error.validator
+    if kind == "required":
+        missing = [name for name in error.validator_value if name not in value]
+        return RecordError(f"missing field {missing[0]!r}", pointer)
+    if kind == "additionalProperties":
+        allowed = set(error.schema.get("properties", {}))
+        extra = sorted(k for k in value if k not in allowed)
+        return RecordError(
+            f"unknown field {extra[0]!r} (known: {', '.join(sorted(allowed))})", pointer
+        )
+    if kind == "pattern":
+        return RecordError(f"unknown card {value!r}", pointer)
+    if kind == "type":
+        return RecordError(f"expected {_schema_type(error.validator_value)}, found {_json_type(value)} {_short(value)}", pointer)
+    if kind == "enum":
+        options = ", ".join(repr(v) for v in error.validator_value)
+        return RecordError(f"{_short(value)} is not allowed here; use one of {options}", pointer)
+    if kind in ("minimum", "maximum"):
+        return RecordError(f"{value} is out of range ({kind} {error.validator_value})", pointer)
+    if kind in ("minItems", "maxItems", "minLength"):
+        return RecordError(f"{_short(value)} is too {'short' if kind.startswith('min') else 'long'} ({kind} {error.validator_value})", pointer)
+    if kind == "format":
+        return RecordError(f"{_short(value)} is not a valid {error.validator_value} (use YYYY-MM-DD)", pointer)
+    if kind == "anyOf":
+        sub = min(error.context, key=lambda e: len(e.schema), default=None) if error.context else None
+        if sub is not None and sub.validator == "type":
+            types = " or ".join(_schema_type(s.get("type", "null")) for s in error.validator_value)
+            return RecordError(f"expected {types}, found {_json_type(value)} {_short(value)}", pointer)
+        return RecordError(f"{_short(value)} does not fit here", pointer)
+    return RecordError(error.message.lower(), pointer)
+
+
+def _schema_type(name: Any) -> str:
+    return {"object": "an object", "array": "a list", "string": "a text", "integer": "a whole number",
+            "boolean": "true or false", "null": "null", "number": "a number"}.get(str(name), str(name))
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _pointer_key(pointer: str) -> list[Any]:
+    return [int(p) if p.isdigit() else p for p in pointer.split("/")[1:]]
+
+
+def _msgspec_pointer(message: str) -> str:
+    if "- at `$" not in message:
+        return ""
+    path = message.split("- at `$", 1)[1].rstrip("`")
+    return path.replace("[", "/").replace("]", "").replace(".", "/")
+
+
+# --------------------------------------------------------------------------- canonical layout
+
+_WIDTH = 100
+
+
+def _pretty(value: Any, depth: int) -> str:
+    """Objects one key a line; short lists and flat objects on one line, as people write them."""
+    flat = json.dumps(value, ensure_ascii=False)
+    pad = "  " * (depth + 1)
+    if isinstance(value, dict):
+        if _is_flat(value) and len(flat) + 2 * depth <= _WIDTH:
+            return flat
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_pretty(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
+    if isinstance(value, list):
+        if not value or (_is_flat(value) and len(flat) + 2 * depth <= _WIDTH):
+            return flat
+        return "[\n" + ",\n".join(pad + _pretty(v, depth + 1) for v in value) + "\n" + "  " * depth + "]"
+    return flat
+
+
+def _is_flat(value: Any) -> bool:
+    """Scalars, and containers of scalars or of lists of scalars."""
+    items = value.values() if isinstance(value, dict) else value
+    for item in items:
+        if isinstance(item, dict):
+            return False
+        if isinstance(item, list) and any(isinstance(x, dict | list) for x in item):
+            return False
+    return True

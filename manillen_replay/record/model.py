@@ -1,0 +1,139 @@
+"""The typed model of the record format ``manillen/1``: one match per document.
+
+Field names are a public contract (``docs/format.md``, ``schemas/manillen-1.schema.json``).
+Optional fields default to ``UNSET`` so that a field that was absent stays absent when written
+back, and ``recorded_score: null`` (a 30-30) stays apart from no recorded score at all.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+FORMAT = "manillen/1"
+
+CARD_PATTERN = "^(10|[TtAaKkQqJj6789])[HhDdCcSs]$"
+CardText = Annotated[
+    str,
+    Meta(
+        pattern=CARD_PATTERN,
+        description="A card: rank (10 or T, A, K, Q, J, 9, 8, 7, and 6 in 'six') then suit "
+        "(H, D, C, S); lower case accepted. Written back as 10H, AS, ...",
+    ),
+]
+Seat = Annotated[int, Meta(ge=0, le=5, description="A seat number, clockwise from 0.")]
+Team = Annotated[int, Meta(ge=0, le=1, description="A team: 0 (seats 0 and 2) or 1 (seats 1 and 3).")]
+Points = Annotated[int, Meta(ge=0)]
+SuitLetter = Literal["H", "D", "C", "S"]
+VariantName = Literal["four", "two_open", "two_open_fours", "three", "three_dummy", "six", "six_short"]
+Call = Literal["trump", "muil", "blind_muil", "en_face", "pass", "klop", "tegenklop", "redeal"]
+
+
+class _Base(Struct, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
+    pass
+
+
+class CafeOptions(_Base, kw_only=True):
+    """Cafe rules (cafe-regels): all off unless the match turns them on."""
+
+    blind_muil: bool | UnsetType = UNSET
+    eternal_klop: bool | UnsetType = UNSET
+    en_face: bool | UnsetType = UNSET
+    redeal_small: bool | UnsetType = UNSET
+
+
+class RuleOptions(_Base, kw_only=True):
+    """House-rule options; every one omitted takes its default (docs/rules.md)."""
+
+    target: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+    extension: list[Annotated[int, Meta(ge=1)]] | UnsetType = UNSET
+    partner_exempt: bool | UnsetType = UNSET
+    underbuy: Literal["forbidden", "allowed"] | UnsetType = UNSET
+    max_multiplier: Annotated[int, Meta(ge=1)] | None | UnsetType = UNSET
+    klop_on_muil: bool | UnsetType = UNSET
+    penalty_points: Points | UnsetType = UNSET
+    penalty_to: Literal["opponents", "offender"] | UnsetType = UNSET
+    cafe: CafeOptions | UnsetType = UNSET
+    format: Literal["target", "fixed"] | UnsetType = UNSET
+    deals: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+
+
+class MatchInfo(_Base, kw_only=True):
+    """Who played, where and when, and under which rules."""
+
+    id: Annotated[str, Meta(min_length=1)] | UnsetType = UNSET
+    date: datetime.date | UnsetType = UNSET
+    venue: str | UnsetType = UNSET
+    event: str | UnsetType = UNSET
+    notes: str | UnsetType = UNSET
+    variant: VariantName | UnsetType = UNSET
+    seats: Annotated[list[Annotated[str, Meta(min_length=1)]], Meta(min_length=2, max_length=6)]
+    rules: RuleOptions | UnsetType = UNSET
+
+
+class Declaration(_Base, kw_only=True):
+    """One call, in the order spoken."""
+
+    seat: Seat
+    call: Call
+    suit: SuitLetter | UnsetType = UNSET
+
+
+class RecordedScore(_Base, kw_only=True):
+    """What was written on the scoresheet for a deal."""
+
+    team: Team
+    points: Points
+
+
+class Penalty(_Base, kw_only=True):
+    """A fault (misdeal, looking at cards early, cheating) by a team."""
+
+    team: Team
+    points: Points | UnsetType = UNSET
+    reason: str | UnsetType = UNSET
+
+
+class Annotation(_Base, kw_only=True):
+    """A comment on a deal, a trick (``trick``) or one play (``trick`` and ``play``), 1-based."""
+
+    trick: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+    play: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+    author: str
+    text: str
+    tags: list[str] | UnsetType = UNSET
+
+
+class Deal(_Base, kw_only=True):
+    """One deal: the cards, the calls, the tricks as played, what was written down."""
+
+    dealer: Seat
+    hands: list[list[CardText]] | UnsetType = UNSET
+    declarations: list[Declaration] | UnsetType = UNSET
+    tricks: list[list[CardText]] | UnsetType = UNSET
+    recorded_score: RecordedScore | None | UnsetType = UNSET
+    penalties: list[Penalty] | UnsetType = UNSET
+    annotations: list[Annotation] | UnsetType = UNSET
+
+
+class Record(_Base, kw_only=True):
+    """One match ("partij"): the document a ``.json`` file or a ``.jsonl`` line holds."""
+
+    format: Literal["manillen/1"]
+    match: MatchInfo
+    deals: list[Deal]
+
+
+def json_schema() -> dict[str, object]:
+    """The JSON Schema of the format, generated from this model."""
+    body = msgspec.json.schema(Record)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://manillen-replay.invalid/schemas/manillen-1.schema.json",
+        "title": "Manillen recorded match, format manillen/1",
+        "description": "One match per document; see docs/format.md.",
+        **body,
+    }

@@ -1,0 +1,526 @@
+"""The rules of Manillen as pure functions: variants, house rules, legal plays, tricks, scoring.
+
+Every house rule and variant is a field of one frozen :class:`Rules` value that is passed
+explicitly; nothing here reads files or keeps global settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any, Literal
+
+from .cards import (
+    CARD_POINTS,
+    DECK_32_MASK,
+    DECK_36_MASK,
+    RANKS_PER_SUIT,
+    SUIT_MASKS,
+    Card,
+    CardSet,
+    Suit,
+    iter_mask,
+)
+from .errors import InvalidOptionError
+
+# --------------------------------------------------------------------------- variants
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The shape of one way to play: how many seats, cards, tricks, and who plays with whom.
+
+    Turn order is clockwise over ``players`` seats; in a trick of more cards than players
+    (``two_open_fours``) the seats simply go round again.
+    """
+
+    name: str
+    """The record format's name of the variant."""
+    players: int
+    """How many seats there are."""
+    trick_size: int
+    """How many cards make a trick."""
+    tricks: int
+    """How many tricks a deal has."""
+    hand_size: int
+    """How many cards each seat is dealt into the hand."""
+    deck_mask: int
+    """The cards in play, as a card-set mask."""
+    supported: bool
+    """Whether this version of the engine replays the variant."""
+    dealing: str
+    """How the cards are dealt, in the rules' words."""
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` clockwise."""
+        return (seat + 1) % self.players
+
+    def seat_of_play(self, leader: int, position: int) -> int:
+        """Who plays the card at ``position`` (0-based) of a trick led by ``leader``."""
+        return (leader + position) % self.players
+
+    def team_of(self, seat: int, dealer: int) -> int:
+        """The team of a seat: seat mod 2 with four or six players."""
+        if self.name == "three":
+            return 0 if seat == dealer else 1
+        return seat % 2
+
+    @property
+    def deck(self) -> CardSet:
+        """The cards in play."""
+        return CardSet(self.deck_mask)
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant("four", 4, 4, 8, 8, DECK_32_MASK, True, "3-2-3, eight cards each"),
+        Variant("two_open", 2, 2, 16, 8, DECK_32_MASK, False, "4 down, 4 open, 8 in hand"),
+        Variant("two_open_fours", 2, 4, 8, 8, DECK_32_MASK, False, "4 down, 4 open, 8 in hand"),
+        Variant("three", 3, 3, 10, 10, DECK_32_MASK, False, "one aside, 10-10-11"),
+        Variant("three_dummy", 4, 4, 8, 8, DECK_32_MASK, False, "dummy: 4 down, 4 open"),
+        Variant("six", 6, 6, 6, 6, DECK_36_MASK, False, "2-2-2, six cards each"),
+        Variant("six_short", 6, 6, 5, 5, DECK_32_MASK, False, "two aside, 2-1-2"),
+    )
+}
+
+# --------------------------------------------------------------------------- house rules
+
+PenaltyTo = Literal["opponents", "offender"]
+Underbuy = Literal["forbidden", "allowed"]
+MatchFormat = Literal["target", "fixed"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every house-rule option and the variant, with the defaults of rules.md."""
+
+    variant: str = "four"
+    """Which game: ``four`` (the main game) or another player count."""
+    target: int = 101
+    """The match ends after the deal that takes a team to this score or more."""
+    extension: tuple[int, ...] = (121, 151)
+    """If both teams stand at or over the target, play on to the next of these."""
+    partner_exempt: bool = True
+    """No duty to overtake or to buy while your partner is winning the trick."""
+    underbuy: Underbuy = "forbidden"
+    """``allowed`` lifts the ban on playing a trump below one already on the table."""
+    max_multiplier: int | None = 4
+    """Doublings never take a deal over this factor; ``None`` means no cap."""
+    klop_on_muil: bool = False
+    """Whether a muil may be knocked."""
+    penalty_points: int = 30
+    """What a fault costs when the record gives no amount."""
+    penalty_to: PenaltyTo = "opponents"
+    """Who a penalty goes to: the opponents score it, or the offender loses it."""
+    blind_muil: bool = False
+    """Cafe rule: muil called before the dealer sees the cards, quadruple."""
+    eternal_klop: bool = False
+    """Cafe rule: knock and counter-knock may go on, each doubling."""
+    en_face: bool = False
+    """Cafe rule: the dealer may pass the trump choice to the partner, double."""
+    redeal_small: bool = False
+    """Cafe rule: five small cards and a jack allow a redeal, at most twice in a row."""
+    format: MatchFormat = "target"
+    """``target`` (first to ``target``) or ``fixed`` (a fixed number of deals)."""
+    deals: int = 12
+    """With ``format: fixed``, the number of deals."""
+
+    @property
+    def shape(self) -> Variant:
+        """The variant's seats, cards and tricks."""
+        return VARIANTS[self.variant]
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Rules:
+        """Rules from option names and values, as a record or the command line give them.
+
+        Cafe rules may be given flat (``blind_muil``) or nested (``cafe: {blind_muil: ...}``)
+        or dotted (``cafe.blind_muil``).
+
+        :raises InvalidOptionError: for an unknown option or a value of the wrong kind.
+        """
+        flat: dict[str, Any] = {}
+        for name, value in options.items():
+            if name == "cafe" and isinstance(value, Mapping):
+                flat.update(value)
+            else:
+                flat[name.removeprefix("cafe.")] = value
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for name, value in flat.items():
+            if name not in known:
+                raise InvalidOptionError(
+                    f"unknown rule option {name!r}; known: {', '.join(sorted(known))}"
+                )
+            values[name] = _check_option(name, value)
+        return cls(**values)
+
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with some options changed (values checked as in :meth:`from_options`)."""
+        return replace(self, **{k: _check_option(k, v) for k, v in options.items()})
+
+    def to_options(self) -> dict[str, Any]:
+        """The options that differ from the defaults, as the record format writes them."""
+        default = Rules()
+        out: dict[str, Any] = {}
+        cafe: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value == getattr(default, f.name):
+                continue
+            if f.name == "extension":
+                value = list(value)
+            if f.name in CAFE_OPTIONS:
+                cafe[f.name] = value
+            elif f.name != "variant":
+                out[f.name] = value
+        if cafe:
+            out["cafe"] = cafe
+        return out
+
+
+CAFE_OPTIONS = ("blind_muil", "eternal_klop", "en_face", "redeal_small")
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "variant": tuple(VARIANTS),
+    "underbuy": ("forbidden", "allowed"),
+    "penalty_to": ("opponents", "offender"),
+    "format": ("target", "fixed"),
+}
+_BOOLEANS = ("partner_exempt", "klop_on_muil", *CAFE_OPTIONS)
+_POSITIVE = ("target", "deals")
+
+
+def _check_option(name: str, value: Any) -> Any:
+    if isinstance(value, str) and name not in _CHOICES:
+        value = _from_text(name, value)
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise InvalidOptionError(
+                f"rule option {name!r} cannot be {value!r}: choose {' or '.join(_CHOICES[name])}"
+            )
+        return value
+    if name in _BOOLEANS:
+        if not isinstance(value, bool):
+            raise InvalidOptionError(f"rule option {name!r} is true or false, not {value!r}")
+        return value
+    if name == "extension":
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            raise InvalidOptionError(f"rule option 'extension' is a list of scores, not {value!r}")
+        return tuple(value)
+    if name == "max_multiplier":
+        if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+            return value
+        raise InvalidOptionError(f"rule option 'max_multiplier' is a number >= 1 or null, not {value!r}")
+    if name in _POSITIVE or name == "penalty_points":
+        if isinstance(value, int) and not isinstance(value, bool) and (value > 0 or name == "penalty_points"):
+            return value
+        raise InvalidOptionError(f"rule option {name!r} is a whole number, not {value!r}")
+    return value
+
+
+def _from_text(name: str, text: str) -> Any:
+    """A command-line value (``true``, ``4``, ``null``, ``121,151``) as its option type."""
+    lowered = text.strip().lower()
+    if name in _BOOLEANS:
+        if lowered in ("true", "yes", "1", "on"):
+            return True
+        if lowered in ("false", "no", "0", "off"):
+            return False
+        return text
+    if name == "max_multiplier" and lowered in ("null", "none", ""):
+        return None
+    if name == "extension":
+        try:
+            return tuple(int(part) for part in lowered.replace(" ", "").split(",") if part)
+        except ValueError:
+            return text
+    try:
+        return int(lowered)
+    except ValueError:
+        return text
+
+
+# --------------------------------------------------------------------------- tricks
+
+
+def winning_position(cards: Sequence[int], trump: int | None) -> int:
+    """The position (0-based) of the card winning a trick so far.
+
+    The highest trump wins; without trump, the highest card of the led suit.
+    """
+    best = 0
+    best_card = cards[0]
+    best_suit = best_card // RANKS_PER_SUIT
+    for position in range(1, len(cards)):
+        card = cards[position]
+        suit = card // RANKS_PER_SUIT
+        if suit == best_suit:
+            if card > best_card:
+                best, best_card = position, card
+        elif suit == trump:
+            best, best_card, best_suit = position, card, suit
+    return best
+
+
+def trick_points(cards: Sequence[int]) -> int:
+    """The card points in a trick."""
+    return sum(CARD_POINTS[c] for c in cards)
+
+
+# --------------------------------------------------------------------------- legal plays
+
+
+class Clause(Enum):
+    """The rule clause that decides which cards may be played."""
+
+    LEAD = "lead"
+    FOLLOW = "follow"
+    OVERTAKE = "overtake"
+    BUY = "buy"
+    OVERBUY = "overbuy"
+    NO_UNDERBUY = "no_underbuy"
+    FORCED_UNDERBUY = "forced_underbuy"
+    ANY = "any"
+    MUIL_ANY = "muil_any"
+
+
+class ViolationKind(Enum):
+    """The ways to break the rules of play, by the names players and rules.md use."""
+
+    REVOKE = "revoke"
+    """Verzaken: did not follow suit while able to."""
+    FAILED_TO_OVERTAKE = "failed_to_overtake"
+    """Followed suit below an opponent's winning card while able to beat it."""
+    FAILED_TO_BUY = "failed_to_buy"
+    """Void, an opponent winning, held a trump that would win, played a non-trump."""
+    ILLEGAL_UNDERBUY = "illegal_underbuy"
+    """Played a trump lower than a trump on the table while holding another option."""
+
+
+def legal_mask(
+    trick: Sequence[int],
+    playable: int,
+    trump: int | None,
+    partner_winning: bool,
+    rules: Rules,
+) -> tuple[int, Clause]:
+    """The cards (as a mask) that may be played to ``trick`` from ``playable``, and why.
+
+    :param trick: the cards played to the trick so far, leader first.
+    :param playable: the mask of cards the seat may play from (hand, and open table cards).
+    :param trump: the trump suit, or ``None`` for muil.
+    :param partner_winning: whether the card winning so far belongs to the seat's own team.
+    :param rules: the house rules (``partner_exempt`` and ``underbuy`` matter here).
+    """
+    if not trick:
+        return playable, Clause.LEAD
+    led = trick[0] // RANKS_PER_SUIT
+    best = trick[winning_position(trick, trump)]
+    best_suit = best // RANKS_PER_SUIT
+    must_win = not partner_winning or not rules.partner_exempt
+    follow = playable & SUIT_MASKS[led]
+    if follow:
+        if must_win and best_suit == led:
+            beaters = follow & ~((2 << best) - 1)
+            if beaters:
+                return beaters, Clause.OVERTAKE
+        return follow, Clause.FOLLOW
+    if trump is None:
+        return playable, Clause.MUIL_ANY
+    trumps = playable & SUIT_MASKS[trump]
+    if best_suit == trump:
+        higher = trumps & ~((2 << best) - 1)
+        lower = trumps & ~higher
+    else:
+        higher, lower = trumps, 0
+    if must_win and higher:
+        return higher, (Clause.OVERBUY if best_suit == trump else Clause.BUY)
+    if lower and rules.underbuy == "forbidden":
+        others = playable & ~lower
+        if others:
+            return others, Clause.NO_UNDERBUY
+        return playable, Clause.FORCED_UNDERBUY
+    return playable, Clause.ANY
+
+
+def classify_violation(card: int, trick: Sequence[int], playable: int, trump: int | None) -> ViolationKind:
+    """Which rule a card outside the legal set broke.
+
+    :param card: the card played (not in the legal set).
+    :param trick: the cards played to the trick before it (never empty: a lead is always legal).
+    :param playable: the cards the seat held.
+    :param trump: the trump suit, or ``None``.
+    """
+    led = trick[0] // RANKS_PER_SUIT
+    suit = card // RANKS_PER_SUIT
+    if suit != led and playable & SUIT_MASKS[led]:
+        return ViolationKind.REVOKE
+    if suit == led:
+        return ViolationKind.FAILED_TO_OVERTAKE
+    if suit == trump:
+        return ViolationKind.ILLEGAL_UNDERBUY
+    return ViolationKind.FAILED_TO_BUY
+
+
+@dataclass(frozen=True)
+class LegalPlays:
+    """The answer to "what may I play here?", with the clause that decides it."""
+
+    cards: CardSet
+    """The cards that may be played."""
+    clause: Clause
+    """The rule clause that decides the set."""
+    led_suit: Suit | None
+    """The suit led, or ``None`` before the lead."""
+    winning_card: Card | None
+    """The card winning the trick so far."""
+    winning_position: int | None
+    """Its position in the trick (0-based)."""
+    partner_winning: bool
+    """Whether that card belongs to the seat's own team."""
+    trump: Suit | None = None
+    """The trump suit, or ``None`` for muil."""
+
+    def explain(self, winner_name: str | None = None) -> str:
+        """The clause in a player's words, for example ``must follow hearts and beat KH``."""
+        led = self.led_suit.english if self.led_suit is not None else ""
+        best = str(self.winning_card) if self.winning_card is not None else ""
+        who = f"{winner_name}'s " if winner_name else ""
+        whose = "your partner" if self.partner_winning else "an opponent"
+        trump = self.trump.english if self.trump is not None else ""
+        return {
+            Clause.LEAD: "the leader may play any card",
+            Clause.FOLLOW: f"must follow {led}"
+            + (f" ({whose} is winning with {who}{best}; any {led} card will do)" if best else ""),
+            Clause.OVERTAKE: f"must follow {led} and beat {who}{best}: an opponent is winning",
+            Clause.BUY: f"void in {led}: must buy (kopen) with a {trump} trump, "
+            f"an opponent is winning with {who}{best}",
+            Clause.OVERBUY: f"void in {led}: must over-buy {who}{best} with a higher {trump} trump",
+            Clause.NO_UNDERBUY: f"void in {led}: any card but a {trump} trump below {who}{best} "
+            "(no underbuying, onderkopen)",
+            Clause.FORCED_UNDERBUY: f"void in {led}: only trumps below {who}{best} left, "
+            "so underbuying is allowed",
+            Clause.ANY: f"void in {led}: any card ({whose} is winning with {who}{best})",
+            Clause.MUIL_ANY: f"void in {led}: muil has no trumps, any card may be played",
+        }[self.clause]
+
+
+def legal_plays(
+    trick: Sequence[Card],
+    playable: CardSet,
+    trump: Suit | None,
+    partner_winning: bool,
+    rules: Rules,
+) -> LegalPlays:
+    """Which cards may be played next, and the clause that decides it.
+
+    >>> rules = Rules()
+    >>> legal_plays([Card.CA, Card.CQ, Card.D9], CardSet.parse("8D KD 7H"), Suit.D, False, rules).cards
+    CardSet.parse('KD')
+    """
+    mask, clause = legal_mask(trick, playable.mask, trump, partner_winning, rules)
+    position = winning_position(trick, trump) if trick else None
+    return LegalPlays(
+        cards=CardSet(mask),
+        clause=clause,
+        led_suit=trick[0].suit if trick else None,
+        winning_card=trick[position] if position is not None else None,
+        winning_position=position,
+        partner_winning=partner_winning,
+        trump=trump,
+    )
+
+
+def partner_is_winning(trick_seats: Sequence[int], trick: Sequence[int], seat: int, trump: int | None,
+                       team_of: Any) -> bool:
+    """Whether the card winning ``trick`` so far was played by ``seat``'s team."""
+    if not trick:
+        return False
+    return bool(team_of(trick_seats[winning_position(trick, trump)]) == team_of(seat))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+class Contract(Enum):
+    """What the dealer (or the partner, en face) made."""
+
+    TRUMP = "trump"
+    MUIL = "muil"
+    BLIND_MUIL = "blind_muil"
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """What a deal scores: one team, a number of points."""
+
+    team: int
+    """The team that scores (0 or 1)."""
+    points: int
+    """The points it scores, multiplier applied."""
+
+
+def multiplier(
+    contract: Contract, en_face: bool, knocks: int, carried: bool, rules: Rules
+) -> int:
+    """The deal's factor: muil x2, blind muil x4, en face x2, each knock x2, a 30-30 carry x2.
+
+    All multiplied together, then capped by ``max_multiplier``.
+    """
+    factor = {Contract.TRUMP: 1, Contract.MUIL: 2, Contract.BLIND_MUIL: 4}[contract]
+    factor *= 2 if en_face else 1
+    factor *= 2**knocks
+    factor *= 2 if carried else 1
+    if rules.max_multiplier is not None:
+        factor = min(factor, rules.max_multiplier)
+    return factor
+
+
+def score_deal(points: Sequence[int], factor: int) -> DealScore | None:
+    """The score of a deal from each team's card points: ``None`` for a 30-30.
+
+    >>> score_deal([24, 36], 1)
+    DealScore(team=1, points=6)
+    """
+    half = sum(points) // 2
+    if points[0] == points[1]:
+        return None
+    team = 0 if points[0] > points[1] else 1
+    return DealScore(team, (points[team] - half) * factor)
+
+
+def penalty_effect(team: int, points: int, rules: Rules) -> tuple[int, int]:
+    """What a penalty on ``team`` does to the two scores."""
+    if rules.penalty_to == "opponents":
+        return (0, points) if team == 0 else (points, 0)
+    return (-points, 0) if team == 0 else (0, -points)
+
+
+def mask_points(mask: int) -> int:
+    """The card points of a mask."""
+    return sum(CARD_POINTS[c] for c in iter_mask(mask))
+
+
+__all__ = [
+    "CAFE_OPTIONS",
+    "VARIANTS",
+    "Clause",
+    "Contract",
+    "DealScore",
+    "LegalPlays",
+    "Rules",
+    "Variant",
+    "ViolationKind",
+    "classify_violation",
+    "legal_mask",
+    "legal_plays",
+    "multiplier",
+    "penalty_effect",
+    "score_deal",
+    "trick_points",
+    "winning_position",
+]
