@@ -318,8 +318,17 @@ def legal_mask(
     """
     if not trick:
         return playable, Clause.LEAD
-    led = trick[0] // RANKS_PER_SUIT
     best = trick[winning_position(trick, trump)]
+    return legal_after(trick[0] // RANKS_PER_SUIT, best, playable, trump, partner_winning, rules)
+
+
+def legal_after(
+    led: int, best: int, playable: int, trump: int | None, partner_winning: bool, rules: Rules
+) -> tuple[int, Clause]:
+    """:func:`legal_mask` for a trick already under way, given its led suit and winning card.
+
+    The replay keeps the winning card as it goes, so it asks this directly.
+    """
     best_suit = best // RANKS_PER_SUIT
     must_win = not partner_winning or not rules.partner_exempt
     follow = playable & SUIT_MASKS[led]
@@ -516,6 +525,7 @@ __all__ = [
     "Variant",
     "ViolationKind",
     "classify_violation",
+    "legal_after",
     "legal_mask",
     "legal_plays",
     "multiplier",

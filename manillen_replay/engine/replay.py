@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from msgspec import UNSET
 
-from ..cards import CARD_BY_TEXT, CARD_POINTS, Card, CardSet, Suit, mask_of
+from ..cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit, mask_of
 from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, RecordError
 from ..record.io import dumps
 from ..record.model import Deal, Declaration, Record
@@ -19,8 +19,9 @@ from ..rules import (
     Contract,
     DealScore,
     Rules,
+    Clause,
     classify_violation,
-    legal_mask,
+    legal_after,
     multiplier,
     score_deal,
     winning_position,
@@ -389,6 +390,14 @@ class _Replay:
         if len(hands_text) != shape.players:
             self.problem(f"{pointer}/hands", f"{shape.players} hands are dealt, the record has {len(hands_text)}")
             return None
+        masks = [mask_of([CARD_BY_TEXT[text] for text in hand]) for hand in hands_text]
+        union = 0
+        for mask in masks:
+            union |= mask
+        if union == shape.deck_mask and all(len(h) == shape.hand_size for h in hands_text) and (
+            union.bit_count() == sum(len(h) for h in hands_text)
+        ):
+            return tuple(masks)
         seen: dict[int, str] = {}
         masks = []
         for s, hand in enumerate(hands_text):
@@ -453,11 +462,17 @@ class _Replay:
         played_in: dict[int, int] = {}
         leader = shape.next_seat(dealer)
         visitors = self.visitors
+        players = shape.players
         for t, cards in enumerate(played):
-            trick = TrickResult(t + 1, leader, [], [], [], [], [])
-            so_far: list[int] = []
+            seats: list[int] = []
+            legals: list[int] = []
+            clauses: list[Clause] = []
+            winning: list[int] = []
+            trick = TrickResult(t + 1, leader, seats, cards, legals, clauses, winning)
+            led = cards[0] // RANKS_PER_SUIT if cards else 0
+            best = best_suit = best_seat = 0
             for i, card in enumerate(cards):
-                seat = (leader + i) % shape.players
+                seat = (leader + i) % players
                 hand = holding[seat]
                 if not hand >> card & 1:
                     where = f"{pointer}/tricks/{t}/{i}"
@@ -466,38 +481,39 @@ class _Replay:
                     else:
                         self.problem(where, f"'{card}' is not in {self.names[seat]}'s hand (seat {seat}) in trick {t + 1}")
                     return False
-                if so_far:
-                    best = winning_position(so_far, trump)
-                    partner = team_of[(leader + best) % shape.players] == team_of[seat]
-                    legal, clause = legal_mask(so_far, hand, trump, partner, rules)
+                suit = card // RANKS_PER_SUIT
+                if i:
+                    legal, clause = legal_after(led, best, hand, trump, team_of[best_seat] == team_of[seat], rules)
+                    if suit == best_suit:
+                        if card > best:
+                            best, best_seat = card, seat
+                    elif suit == trump:
+                        best, best_suit, best_seat = card, suit, seat
                 else:
-                    legal, clause = hand, _LEAD
+                    legal, clause = hand, Clause.LEAD
+                    best, best_suit, best_seat = card, suit, seat
                 if not legal >> card & 1:
-                    kind = classify_violation(card, so_far, hand, trump)
-                    violation = Violation(t + 1, i + 1, seat, card, kind, CardSet(legal))
+                    kind = classify_violation(card, cards[:i], hand, trump)
                     if self.strict:
                         raise IllegalPlayError(
                             f"illegal play: '{card}' by {self.names[seat]} in trick {t + 1}: {kind.value}"
                             + (f" ({self.source})" if self.source else "")
                         )
-                    outcome.violations.append(violation)
-                so_far.append(card)
+                    outcome.violations.append(Violation(t + 1, i + 1, seat, card, kind, CardSet(legal)))
                 played_in[card] = t
-                trick.seats.append(seat)
-                trick.cards.append(card)
-                trick.legal.append(legal)
-                trick.clauses.append(clause)
-                trick.winning.append((leader + winning_position(so_far, trump)) % shape.players)
+                seats.append(seat)
+                legals.append(legal)
+                clauses.append(clause)
+                winning.append(best_seat)
                 if visitors:
                     for visitor in visitors:
                         visitor.play(trick, i, tuple(holding))
                 holding[seat] = hand & ~(1 << card)
             if len(cards) == shape.trick_size:
-                winner = trick.winning[-1]
-                trick.winner = winner
-                trick.points = sum(CARD_POINTS[c] for c in cards)
-                taken[team_of[winner]] += trick.points
-                leader = winner
+                trick.winner = best_seat
+                trick.points = sum([CARD_POINTS[c] for c in cards])
+                taken[team_of[best_seat]] += trick.points
+                leader = best_seat
             outcome.tricks.append(trick)
             for visitor in visitors:
                 visitor.end_trick(trick, outcome)
@@ -536,9 +552,6 @@ class _Replay:
             points = self.rules.penalty_points if penalty.points is UNSET else penalty.points
             reason = "" if penalty.reason is UNSET else penalty.reason
             outcome.penalties.append((penalty.team, points, reason))
-
-
-_LEAD = legal_mask((), 0, None, False, Rules())[1]
 
 
 def _say_score(score: DealScore | None) -> str:

@@ -96,6 +96,8 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
     """
     for path in paths:
         path = Path(path)
+        if not path.exists():
+            raise FileNotFoundError(f"no such file or folder: {str(path)!r}")
         if path.is_dir():
             children = sorted(
                 p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file()
@@ -106,10 +108,8 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
                 for number, text in enumerate(handle, start=1):
                     if text.strip():
                         yield Entry(str(path), number, text)
-        elif path.exists():
-            yield Entry(str(path), None, path.read_bytes())
         else:
-            raise FileNotFoundError(f"no such file or folder: {str(path)!r}")
+            yield Entry(str(path), None, path.read_bytes())
 
 
 def canonicalize_cards(record: Record) -> list[RecordError]:
@@ -121,12 +121,14 @@ def canonicalize_cards(record: Record) -> list[RecordError]:
             if groups is msgspec.UNSET:
                 continue
             for g, group in enumerate(groups):
-                for i, text in enumerate(group):
-                    card = CARD_BY_TEXT.get(text)
-                    if card is None:
-                        problems.append(RecordError(f"unknown card {text!r}", f"/deals/{d}/{name}/{g}/{i}"))
-                    else:
-                        group[i] = CARD_TEXT[card]
+                try:
+                    group[:] = [CARD_TEXT[CARD_BY_TEXT[text]] for text in group]
+                except KeyError:
+                    for i, text in enumerate(group):
+                        if text in CARD_BY_TEXT:
+                            group[i] = CARD_TEXT[CARD_BY_TEXT[text]]
+                        else:
+                            problems.append(RecordError(f"unknown card {text!r}", f"/deals/{d}/{name}/{g}/{i}"))
     return problems
 
 

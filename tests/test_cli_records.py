@@ -1,0 +1,136 @@
+"""The record commands as a user runs them: validate, replay, legal, schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from manillen_replay.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "samples"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_validate_valid_files_exit_zero():
+    result = run("validate", str(SAMPLES))
+    assert result.exit_code == 0, result.output
+    assert "illegal-plays.json: ok, match illegal-plays, 4 deals (4 illegal plays, 1 irregularities" in result.output
+
+
+def test_validate_invalid_record_exit_one_with_place(tmp_path):
+    good = json.loads((SAMPLES / "seed-trick.json").read_text())
+    bad = json.loads(json.dumps(good))
+    bad["deals"][0]["tricks"][5][2] = bad["deals"][0]["tricks"][1][0]
+    archive = tmp_path / "club.jsonl"
+    archive.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    result = run("validate", str(archive))
+    assert result.exit_code == 1
+    card = bad["deals"][0]["tricks"][1][0]
+    assert f"{archive}:2: /deals/0/tricks/5/2: '{card}' was already played in trick 2" in result.output
+    assert f"{archive}:1: ok" in result.output
+
+
+def test_validate_json_output(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "manillen/1", "match": {"seats": ["A", "B", "C", "D"]}, "deals": [{"dealer": 7}]}')
+    result = run("validate", "--json", str(bad), str(SAMPLES / "muil.json"))
+    data = json.loads(result.output)
+    assert result.exit_code == 1
+    assert data["valid"] == 1 and data["invalid"] == 1
+    assert data["records"][0]["problems"][0]["pointer"] == "/deals/0/dealer"
+
+
+def test_validate_usage_error_exit_two(tmp_path):
+    assert run("validate", str(tmp_path / "missing.jsonl")).exit_code == 2
+    assert run("validate").exit_code == 2
+
+
+def test_replay_text_shows_tricks_with_names_symbols_and_scores():
+    result = run("replay", str(SAMPLES / "seed-trick.json"))
+    assert result.exit_code == 0
+    assert "Deal 1: dealer Dirk, trump ♦ koeken, x1" in result.output
+    assert "Anna A♣" in result.output and "-> Dirk +9" in result.output
+    assert "match score: 1-0" in result.output
+
+
+def test_replay_json_contract():
+    result = run("replay", "--json", str(SAMPLES / "thirty-thirty.json"))
+    data = json.loads(result.output)
+    match = data["matches"][0]
+    assert set(match) >= {"id", "source", "final_score", "winner", "deals"}
+    first, second = match["deals"]
+    assert set(first) >= {"deal", "dealer", "trump", "contract", "multiplier", "points", "score", "match_score", "tricks", "violations"}
+    assert (first["deal"], first["score"], first["points"]) == (1, None, [30, 30])
+    assert second["multiplier"] == 2 and second["score"] == {"team": 1, "points": 26}
+    trick = first["tricks"][0]
+    assert set(trick) >= {"trick", "leader", "seats", "cards", "winner", "points"}
+    assert trick["trick"] == 1 and trick["leader"] == 1 and trick["seats"] == [1, 2, 3, 0]
+
+
+def test_replay_json_violations_and_filters():
+    result = run("replay", "--json", "--match", "illegal-plays", "--deal", "4", str(SAMPLES))
+    data = json.loads(result.output)
+    assert len(data["matches"]) == 1 and [d["deal"] for d in data["matches"][0]["deals"]] == [4]
+    assert data["matches"][0]["deals"][0]["violations"] == [
+        {"trick": 6, "play": 4, "seat": 2, "card": "7S", "kind": "illegal_underbuy", "legal": ["JC", "KS"]}
+    ]
+
+
+def test_scoresheet_match_replays_without_tricks():
+    data = json.loads(run("replay", "--json", str(SAMPLES / "scoresheet.json")).output)["matches"][0]
+    assert data["final_score"] == [105, 42] and data["winner"] == 0
+    assert all(d["points"] is None for d in data["deals"])
+
+
+def test_legal_seed_example():
+    result = run("legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D", "--hand", "8D KD 7H")
+    assert result.exit_code == 0
+    assert "May play: KD" in result.output and "over-buy" in result.output
+
+
+def test_legal_json_open_and_complete_trick():
+    data = json.loads(run("legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D", "--hand", "8D KD 7H", "--json").output)
+    assert data["seat"] == 3 and data["winning"] == 2 and data["legal"] == ["KD"] and "over-buy" in data["rule"]
+    data = json.loads(run("legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D KD", "--json").output)
+    assert data == {"winner": 3, "points": 9}
+    data = json.loads(run("legal", "--trump", "none", "--leader", "2", "--json").output)
+    assert data == {"seat": 2, "winning": None}
+
+
+def test_legal_house_rule_option():
+    args = ["legal", "--trump", "H", "--leader", "0", "--trick", "KC", "--hand", "7C AC", "--json"]
+    assert json.loads(run(*args).output)["legal"] == ["AC"]
+    args = ["legal", "--trump", "H", "--leader", "0", "--trick", "KC 8C", "--hand", "7C AC", "--json"]
+    assert sorted(json.loads(run(*args).output)["legal"]) == ["7C", "AC"]
+    assert json.loads(run(*args, "--rule", "partner_exempt=false").output)["legal"] == ["AC"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--trick", "XX"], "unknown card 'XX'"), (["--trick", "AC AC"], "twice"),
+     (["--trick", "AC", "--hand", "AC"], "both on the table and in the hand"),
+     (["--rule", "nonsense=1"], "unknown rule option")],
+)
+def test_legal_bad_input_is_a_usage_error(args, message):
+    result = run("legal", "--trump", "H", "--leader", "0", *args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_schema_command_prints_the_published_schema():
+    assert json.loads(run("schema").output) == json.loads((ROOT / "schemas" / "manillen-1.schema.json").read_text())
+
+
+def test_every_command_has_help_and_is_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    for name, command in cli.commands.items():
+        result = run(name, "--help")
+        assert result.exit_code == 0 and "Usage:" in result.output
+        assert command.help, f"{name} has no help text"
+        assert f"manillen {name}" in readme, f"README does not document `manillen {name}`"

@@ -1,0 +1,171 @@
+"""Property tests over random games: the engine against the rules, on many deals hypothesis picks."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from manillen_replay.cards import CARD_TEXT, DECK_32_MASK, Card, Suit, iter_mask, mask_of
+from manillen_replay.engine import replay
+from manillen_replay.record import Deal, Declaration, MatchInfo, Record, dumps, loads
+from manillen_replay.rules import Rules, legal_mask, winning_position
+from manillen_replay.state import DealState
+
+from .factories import SEATS, random_deal
+
+rules_strategy = st.builds(
+    Rules,
+    partner_exempt=st.booleans(),
+    underbuy=st.sampled_from(["forbidden", "allowed"]),
+)
+trump_strategy = st.sampled_from([None, 0, 1, 2, 3])
+
+
+def naive_legal(hand: list[Card], trick: list[Card], trump: int | None, partner_winning: bool, rules: Rules) -> set[Card]:
+    """The rules of rules.md read literally, card by card: an oracle written apart from the engine."""
+    if not trick:
+        return set(hand)
+    led = trick[0].suit
+
+    def beats(card: Card, other: Card) -> bool:
+        if card.suit == other.suit:
+            return card.rank > other.rank
+        return trump is not None and card.suit == trump
+
+    winner = trick[0]
+    for card in trick[1:]:
+        if beats(card, winner):
+            winner = card
+    obliged = not partner_winning or not rules.partner_exempt
+    following = [c for c in hand if c.suit == led]
+    if following:
+        overtaking = [c for c in following if beats(c, winner)]
+        return set(overtaking) if obliged and overtaking else set(following)
+    if trump is None:
+        return set(hand)
+    trumps_on_table = [c for c in trick if c.suit == trump]
+    winning_trumps = [c for c in hand if c.suit == trump and beats(c, winner)]
+    if obliged and winning_trumps:
+        return set(winning_trumps)
+    if rules.underbuy == "allowed" or not trumps_on_table:
+        return set(hand)
+    top = max(trumps_on_table, key=lambda c: c.rank)
+    underbuys = [c for c in hand if c.suit == trump and c.rank < top.rank]
+    others = [c for c in hand if c not in underbuys]
+    return set(others) if others else set(hand)
+
+
+def deal_hands(rng: random.Random) -> tuple[int, ...]:
+    deck = list(iter_mask(DECK_32_MASK))
+    rng.shuffle(deck)
+    return tuple(mask_of(deck[i * 8 : (i + 1) * 8]) for i in range(4))
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), rules=rules_strategy, trump=trump_strategy, dealer=st.integers(0, 3))
+def test_random_legal_games_keep_the_invariants(seed, rules, trump, dealer):
+    """8 tricks, 32 distinct cards, 60 points, never an empty set of legal plays."""
+    rng = random.Random(seed)
+    state = DealState.start(rules, dealer, trump, deal_hands(rng))
+    played = []
+    tricks = 0
+    while not state.is_over:
+        mask = state.legal_mask()
+        assert mask != 0
+        card = rng.choice(list(iter_mask(mask)))
+        played.append(card)
+        state = state.apply(card, strict=True)
+        tricks += not state.trick
+    assert tricks == 8
+    assert len(set(played)) == 32 and mask_of(played) == DECK_32_MASK
+    assert sum(state.taken) == 60
+    assert all(hand == 0 for hand in state.hands)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32), rules=rules_strategy, trump=trump_strategy, partner=st.booleans(),
+       trick_size=st.integers(0, 3))
+def test_legal_mask_agrees_with_the_rules_read_literally(seed, rules, trump, partner, trick_size):
+    rng = random.Random(seed)
+    deck = [Card(c) for c in iter_mask(DECK_32_MASK)]
+    rng.shuffle(deck)
+    trick, hand = deck[:trick_size], deck[trick_size : trick_size + rng.randint(1, 8)]
+    mask, _ = legal_mask(trick, mask_of(hand), trump, partner, rules)
+    assert set(iter_mask(mask)) == naive_legal(hand, trick, trump, partner, rules)
+
+
+def sloppy_deal(rng: random.Random, dealer: int, trump: int | None, rules: Rules, slip: float) -> tuple[Deal, set]:
+    """A deal where each card is illegal with chance ``slip``; returns the plays that broke a rule."""
+    hands = deal_hands(rng)
+    state = DealState.start(rules, dealer, trump, hands)
+    tricks, current, illegal = [], [], set()
+    while not state.is_over:
+        seat = state.to_play
+        held = [Card(c) for c in iter_mask(state.hands[seat])]
+        allowed = naive_legal(held, [Card(c) for c in state.trick], trump, state.partner_winning(), rules)
+        forbidden = [c for c in held if c not in allowed]
+        if forbidden and rng.random() < slip:
+            card = rng.choice(forbidden)
+            illegal.add((state.tricks_done + 1, len(state.trick) + 1))
+        else:
+            card = rng.choice(sorted(allowed))
+        current.append(CARD_TEXT[card])
+        state = state.apply(card)
+        if not state.trick:
+            tricks.append(current)
+            current = []
+    call = Declaration(seat=dealer, call="muil") if trump is None else Declaration(seat=dealer, call="trump", suit=Suit(trump).name)
+    deal = Deal(dealer=dealer, hands=[[CARD_TEXT[c] for c in iter_mask(h)] for h in hands], declarations=[call], tricks=tricks)
+    return deal, illegal
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32), rules=rules_strategy, trump=trump_strategy, slip=st.floats(0.0, 0.6))
+def test_reporter_flags_exactly_the_plays_outside_the_legal_set(seed, rules, trump, slip):
+    rng = random.Random(seed)
+    deal, illegal = sloppy_deal(rng, 0, trump, rules, slip)
+    options = rules.to_options()
+    record = Record(format="manillen/1", match=MatchInfo(seats=list(SEATS), rules=loads_rules(options)), deals=[deal])
+    result = replay(record)
+    assert {(v.trick, v.play) for v in result.violations} == illegal
+    points = result.deals[0].points
+    assert points is not None and sum(points) == 60
+
+
+def loads_rules(options: dict):
+    from msgspec import convert
+
+    from manillen_replay.record.model import RuleOptions
+
+    return convert(options, RuleOptions)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), deals=st.integers(0, 6))
+def test_canonical_output_round_trips(seed, deals):
+    rng = random.Random(seed)
+    record = Record(
+        format="manillen/1",
+        match=MatchInfo(id=f"r{seed}", seats=list(SEATS)),
+        deals=[random_deal(rng, i % 4) for i in range(deals)],
+    )
+    for pretty in (True, False):
+        text = dumps(record, pretty=pretty)
+        assert dumps(loads(text), pretty=pretty) == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32), trump=trump_strategy)
+def test_winner_of_a_trick_takes_the_next_lead(seed, trump):
+    rng = random.Random(seed)
+    deal = random_deal(rng, 2, trump=trump)
+    result = replay(Record(format="manillen/1", match=MatchInfo(seats=list(SEATS)), deals=[deal]))
+    tricks = result.deals[0].tricks
+    assert tricks[0].leader == 3
+    for before, after in zip(tricks, tricks[1:], strict=False):
+        assert after.leader == before.winner
+    for trick in tricks:
+        position = winning_position(trick.cards, trump)
+        assert trick.winner == trick.seats[position]
