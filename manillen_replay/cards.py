@@ -176,7 +176,8 @@ class Card(IntEnum):
     def __repr__(self) -> str:
         return f"Card.{self.name}"
 
-    __format__ = object.__format__
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 CARD_POINTS: tuple[int, ...] = tuple(_RANK_POINTS[i % RANKS_PER_SUIT] for i in range(36))

@@ -151,9 +151,7 @@ class Rules:
         values: dict[str, Any] = {}
         for name, value in flat.items():
             if name not in known:
-                raise InvalidOptionError(
-                    f"unknown rule option {name!r}; known: {', '.join(sorted(known))}"
-                )
+                raise InvalidOptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(known))}")
             values[name] = _check_option(name, value)
         return cls(**values)
 
@@ -444,14 +442,6 @@ def legal_plays(
     )
 
 
-def partner_is_winning(trick_seats: Sequence[int], trick: Sequence[int], seat: int, trump: int | None,
-                       team_of: Any) -> bool:
-    """Whether the card winning ``trick`` so far was played by ``seat``'s team."""
-    if not trick:
-        return False
-    return bool(team_of(trick_seats[winning_position(trick, trump)]) == team_of(seat))
-
-
 # --------------------------------------------------------------------------- scoring
 
 
@@ -473,16 +463,14 @@ class DealScore:
     """The points it scores, multiplier applied."""
 
 
-def multiplier(
-    contract: Contract, en_face: bool, knocks: int, carried: bool, rules: Rules
-) -> int:
+def multiplier(contract: Contract, en_face: bool, knocks: int, carried: bool, rules: Rules) -> int:
     """The deal's factor: muil x2, blind muil x4, en face x2, each knock x2, a 30-30 carry x2.
 
     All multiplied together, then capped by ``max_multiplier``.
     """
     factor = {Contract.TRUMP: 1, Contract.MUIL: 2, Contract.BLIND_MUIL: 4}[contract]
     factor *= 2 if en_face else 1
-    factor *= 2**knocks
+    factor *= 1 << knocks
     factor *= 2 if carried else 1
     if rules.max_multiplier is not None:
         factor = min(factor, rules.max_multiplier)

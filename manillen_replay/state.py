@@ -103,8 +103,7 @@ class DealState(NamedTuple):
             kind = self.violation(card)
             if kind is not None:
                 raise IllegalPlayError(
-                    f"illegal play: {Card(card)} by seat {seat} in trick {self.tricks_done + 1}: "
-                    f"{kind.value}"
+                    f"illegal play: {Card(card)} by seat {seat} in trick {self.tricks_done + 1}: {kind.value}"
                 )
         hands = list(self.hands)
         hands[seat] &= ~(1 << card)
@@ -167,9 +166,7 @@ class MatchState:
             effect = penalty_effect(team, points, self.rules)
             totals[0] += effect[0]
             totals[1] += effect[1]
-        state = replace(
-            self, score=(totals[0], totals[1]), deals_scored=self.deals_scored + 1, carry=tie
-        )
+        state = replace(self, score=(totals[0], totals[1]), deals_scored=self.deals_scored + 1, carry=tie)
         if self.finished:
             return state
         return state._decide()

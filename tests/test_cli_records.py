@@ -21,7 +21,10 @@ def run(*args: str):
 def test_validate_valid_files_exit_zero():
     result = run("validate", str(SAMPLES))
     assert result.exit_code == 0, result.output
-    assert "illegal-plays.json: ok, match illegal-plays, 4 deals (4 illegal plays, 1 irregularities" in result.output
+    assert (
+        "illegal-plays.json: ok, match illegal-plays, 4 deals (4 illegal plays, 1 irregularities"
+        in result.output
+    )
 
 
 def test_validate_invalid_record_exit_one_with_place(tmp_path):
@@ -39,7 +42,9 @@ def test_validate_invalid_record_exit_one_with_place(tmp_path):
 
 def test_validate_json_output(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "manillen/1", "match": {"seats": ["A", "B", "C", "D"]}, "deals": [{"dealer": 7}]}')
+    bad.write_text(
+        '{"format": "manillen/1", "match": {"seats": ["A", "B", "C", "D"]}, "deals": [{"dealer": 7}]}'
+    )
     result = run("validate", "--json", str(bad), str(SAMPLES / "muil.json"))
     data = json.loads(result.output)
     assert result.exit_code == 1
@@ -66,7 +71,18 @@ def test_replay_json_contract():
     match = data["matches"][0]
     assert set(match) >= {"id", "source", "final_score", "winner", "deals"}
     first, second = match["deals"]
-    assert set(first) >= {"deal", "dealer", "trump", "contract", "multiplier", "points", "score", "match_score", "tricks", "violations"}
+    assert set(first) >= {
+        "deal",
+        "dealer",
+        "trump",
+        "contract",
+        "multiplier",
+        "points",
+        "score",
+        "match_score",
+        "tricks",
+        "violations",
+    }
     assert (first["deal"], first["score"], first["points"]) == (1, None, [30, 30])
     assert second["multiplier"] == 2 and second["score"] == {"team": 1, "points": 26}
     trick = first["tricks"][0]
@@ -96,9 +112,17 @@ def test_legal_seed_example():
 
 
 def test_legal_json_open_and_complete_trick():
-    data = json.loads(run("legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D", "--hand", "8D KD 7H", "--json").output)
-    assert data["seat"] == 3 and data["winning"] == 2 and data["legal"] == ["KD"] and "over-buy" in data["rule"]
-    data = json.loads(run("legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D KD", "--json").output)
+    data = json.loads(
+        run(
+            "legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D", "--hand", "8D KD 7H", "--json"
+        ).output
+    )
+    assert (
+        data["seat"] == 3 and data["winning"] == 2 and data["legal"] == ["KD"] and "over-buy" in data["rule"]
+    )
+    data = json.loads(
+        run("legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D KD", "--json").output
+    )
     assert data == {"winner": 3, "points": 9}
     data = json.loads(run("legal", "--trump", "none", "--leader", "2", "--json").output)
     assert data == {"seat": 2, "winning": None}
@@ -114,9 +138,12 @@ def test_legal_house_rule_option():
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--trick", "XX"], "unknown card 'XX'"), (["--trick", "AC AC"], "twice"),
-     (["--trick", "AC", "--hand", "AC"], "both on the table and in the hand"),
-     (["--rule", "nonsense=1"], "unknown rule option")],
+    [
+        (["--trick", "XX"], "unknown card 'XX'"),
+        (["--trick", "AC AC"], "twice"),
+        (["--trick", "AC", "--hand", "AC"], "both on the table and in the hand"),
+        (["--rule", "nonsense=1"], "unknown rule option"),
+    ],
 )
 def test_legal_bad_input_is_a_usage_error(args, message):
     result = run("legal", "--trump", "H", "--leader", "0", *args)
@@ -124,7 +151,9 @@ def test_legal_bad_input_is_a_usage_error(args, message):
 
 
 def test_schema_command_prints_the_published_schema():
-    assert json.loads(run("schema").output) == json.loads((ROOT / "schemas" / "manillen-1.schema.json").read_text())
+    assert json.loads(run("schema").output) == json.loads(
+        (ROOT / "schemas" / "manillen-1.schema.json").read_text()
+    )
 
 
 def test_every_command_has_help_and_is_in_the_readme():

@@ -8,7 +8,7 @@ import random
 import msgspec
 import pytest
 
-from manillen_replay.engine import DealKind, IrregularityKind, decode_and_replay, match_id, replay
+from manillen_replay.engine import DealKind, IrregularityKind, decode_and_replay, match_id
 from manillen_replay.errors import IllegalPlayError, InvalidRecordError
 from manillen_replay.record import dumps, loads
 from manillen_replay.rules import Contract, ViolationKind
@@ -53,8 +53,12 @@ def test_first_trick_led_by_dealers_left():
 
 def test_seed_trick_inside_a_full_deal():
     """Trump diamonds, dealer Dirk: Anna leads AC, Bert QC, Carla 9D, Dirk must over-buy with KD."""
-    deal = {"dealer": 3, "hands": SEED_HANDS, "declarations": [{"seat": 3, "call": "trump", "suit": "D"}],
-            "tricks": [["AC", "QC", "9D", "KD"]]}
+    deal = {
+        "dealer": 3,
+        "hands": SEED_HANDS,
+        "declarations": [{"seat": 3, "call": "trump", "suit": "D"}],
+        "tricks": [["AC", "QC", "9D", "KD"]],
+    }
     result = decode_and_replay(document([deal]))
     trick = result.deals[0].tricks[0]
     assert (trick.winner, trick.points, result.deals[0].kind) == (3, 9, DealKind.ABANDONED)
@@ -88,9 +92,15 @@ def test_trump_call_by_a_non_dealer_is_refused():
 
 def test_knocking_stops_at_tegenklop_without_eternal_klop():
     deal = deal_dict(dealer=0)
-    deal["declarations"] += [{"seat": 1, "call": "klop"}, {"seat": 0, "call": "tegenklop"}, {"seat": 3, "call": "klop"}]
+    deal["declarations"] += [
+        {"seat": 1, "call": "klop"},
+        {"seat": 0, "call": "tegenklop"},
+        {"seat": 3, "call": "klop"},
+    ]
     assert "eternal_klop" in problems(document([deal]))[0]
-    result = decode_and_replay(document([deal], rules={"cafe": {"eternal_klop": True}, "max_multiplier": None}))
+    result = decode_and_replay(
+        document([deal], rules={"cafe": {"eternal_klop": True}, "max_multiplier": None})
+    )
     assert result.deals[0].multiplier == 8
 
 
@@ -110,7 +120,9 @@ def test_en_face_passes_the_choice_to_the_partner():
     outcome = result.deals[0]
     assert (outcome.en_face, outcome.chooser, outcome.multiplier, outcome.tricks[0].leader) == (True, 2, 2, 1)
     deal["declarations"] = [{"seat": 0, "call": "en_face"}, {"seat": 2, "call": "en_face"}]
-    assert any("cannot be passed back" in p for p in problems(document([deal], rules={"cafe": {"en_face": True}})))
+    assert any(
+        "cannot be passed back" in p for p in problems(document([deal], rules={"cafe": {"en_face": True}}))
+    )
 
 
 def test_blind_muil_needs_the_option_and_quadruples():
@@ -171,8 +183,11 @@ def test_thirty_thirty_makes_the_next_deal_count_double():
     )
     assert tie is not None, "no 30-30 among 3000 random deals"
     first = deal_dict(tie, dealer=0)
-    second = next(d for d in (deal_dict(s, dealer=1) for s in range(tie + 1, tie + 50))
-                  if not decode_and_replay(document([d])).deals[0].tie)
+    second = next(
+        d
+        for d in (deal_dict(s, dealer=1) for s in range(tie + 1, tie + 50))
+        if not decode_and_replay(document([d])).deals[0].tie
+    )
     result = decode_and_replay(document([first, second]))
     assert result.deals[0].score is None and result.deals[1].carried and result.deals[1].multiplier == 2
     score = result.deals[1].score
@@ -188,8 +203,13 @@ def test_match_played_on_after_it_was_won():
 
 
 def test_penalties_go_to_the_opponents_by_default():
-    deals = [{"dealer": 0, "recorded_score": {"team": 0, "points": 10},
-              "penalties": [{"team": 0, "reason": "looked at cards before trump"}]}]
+    deals = [
+        {
+            "dealer": 0,
+            "recorded_score": {"team": 0, "points": 10},
+            "penalties": [{"team": 0, "reason": "looked at cards before trump"}],
+        }
+    ]
     assert decode_and_replay(document(deals)).score == (10, 30)
     assert decode_and_replay(document(deals, rules={"penalty_to": "offender"})).score == (-20, 0)
 
@@ -217,8 +237,12 @@ def test_match_id_is_derived_from_the_content_when_absent():
 
 
 def test_strict_mode_raises_at_the_first_illegal_play():
-    deal = {"dealer": 3, "hands": SEED_HANDS, "declarations": [{"seat": 3, "call": "trump", "suit": "D"}],
-            "tricks": [["AC", "QC", "9D", "8D"]]}
+    deal = {
+        "dealer": 3,
+        "hands": SEED_HANDS,
+        "declarations": [{"seat": 3, "call": "trump", "suit": "D"}],
+        "tricks": [["AC", "QC", "9D", "8D"]],
+    }
     with pytest.raises(IllegalPlayError, match="illegal_underbuy"):
         decode_and_replay(document([deal]), strict=True)
 
@@ -227,7 +251,7 @@ def test_strict_mode_raises_at_the_first_illegal_play():
 
 
 def test_invalid_not_json():
-    assert problems(b'{"format": "manillen/1",') [0].startswith("club.jsonl:14: not valid JSON")
+    assert problems(b'{"format": "manillen/1",')[0].startswith("club.jsonl:14: not valid JSON")
 
 
 def test_invalid_wrong_format():
@@ -239,7 +263,9 @@ def test_invalid_wrong_format():
 def test_invalid_field_of_the_wrong_type():
     deal = deal_dict()
     deal["dealer"] = "Anna"
-    assert problems(document([deal])) == ['club.jsonl:14: /deals/0/dealer: expected a whole number, found a text "Anna"']
+    assert problems(document([deal])) == [
+        'club.jsonl:14: /deals/0/dealer: expected a whole number, found a text "Anna"'
+    ]
 
 
 def test_invalid_unknown_card():
@@ -252,7 +278,7 @@ def test_invalid_card_dealt_twice_or_missing():
     deal = deal_dict()
     deal["hands"][1][0] = deal["hands"][0][0]
     found = problems(document([deal]))
-    assert f"was dealt twice" in found[0] and found[0].startswith("club.jsonl:14: /deals/0/hands/1/0: ")
+    assert "was dealt twice" in found[0] and found[0].startswith("club.jsonl:14: /deals/0/hands/1/0: ")
 
 
 def test_invalid_card_missing_from_the_deal():
@@ -268,14 +294,24 @@ def test_invalid_hand_of_the_wrong_size():
 
 
 def test_invalid_play_of_a_card_the_seat_does_not_hold():
-    deal = {"dealer": 3, "hands": SEED_HANDS, "declarations": [{"seat": 3, "call": "trump", "suit": "D"}],
-            "tricks": [["AC", "9D", "QC", "KD"]]}
-    assert problems(document([deal])) == ["club.jsonl:14: /deals/0/tricks/0/1: '9D' is not in Bert's hand (seat 1) in trick 1"]
+    deal = {
+        "dealer": 3,
+        "hands": SEED_HANDS,
+        "declarations": [{"seat": 3, "call": "trump", "suit": "D"}],
+        "tricks": [["AC", "9D", "QC", "KD"]],
+    }
+    assert problems(document([deal])) == [
+        "club.jsonl:14: /deals/0/tricks/0/1: '9D' is not in Bert's hand (seat 1) in trick 1"
+    ]
 
 
 def test_invalid_card_already_played():
-    deal = {"dealer": 3, "hands": SEED_HANDS, "declarations": [{"seat": 3, "call": "trump", "suit": "D"}],
-            "tricks": [["AC", "QC", "9D", "KD"], ["8D", "JC", "9C", "9D"]]}
+    deal = {
+        "dealer": 3,
+        "hands": SEED_HANDS,
+        "declarations": [{"seat": 3, "call": "trump", "suit": "D"}],
+        "tricks": [["AC", "QC", "9D", "KD"], ["8D", "JC", "9C", "9D"]],
+    }
     found = problems(document([deal]))
     assert found == ["club.jsonl:14: /deals/0/tricks/1/3: '9D' was already played in trick 1"]
 
@@ -289,7 +325,9 @@ def test_invalid_trick_of_the_wrong_length():
 def test_invalid_seat_number_out_of_range():
     deal = deal_dict()
     deal["dealer"] = 4
-    assert problems(document([deal])) == ["club.jsonl:14: /deals/0/dealer: seat 4 does not exist: seats are 0 to 3"]
+    assert problems(document([deal])) == [
+        "club.jsonl:14: /deals/0/dealer: seat 4 does not exist: seats are 0 to 3"
+    ]
 
 
 def test_invalid_unknown_field():

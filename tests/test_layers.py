@@ -27,5 +27,7 @@ def test_core_module_imports_no_edge_library(module):
         f"importlib.import_module({module!r})\n"
         f"print(','.join(m for m in {EDGE!r} if m in sys.modules))"
     )
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert loaded == ""

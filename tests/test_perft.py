@@ -60,4 +60,37 @@ def test_legal_counts_along_a_fixed_line():
         moves = list(iter_mask(state.legal_mask()))
         counts.append(len(moves))
         state = state.apply(rng.choice(moves))
-    assert counts == [8, 2, 2, 1, 7, 1, 2, 3, 6, 2, 1, 4, 5, 1, 1, 1, 4, 1, 1, 2, 3, 3, 3, 1, 2, 2, 1, 2, 1, 1, 1, 1]
+    assert counts == [
+        8,
+        2,
+        2,
+        1,
+        7,
+        1,
+        2,
+        3,
+        6,
+        2,
+        1,
+        4,
+        5,
+        1,
+        1,
+        1,
+        4,
+        1,
+        1,
+        2,
+        3,
+        3,
+        3,
+        1,
+        2,
+        2,
+        1,
+        2,
+        1,
+        1,
+        1,
+        1,
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import given, settings
@@ -23,7 +24,9 @@ rules_strategy = st.builds(
 trump_strategy = st.sampled_from([None, 0, 1, 2, 3])
 
 
-def naive_legal(hand: list[Card], trick: list[Card], trump: int | None, partner_winning: bool, rules: Rules) -> set[Card]:
+def naive_legal(
+    hand: list[Card], trick: list[Card], trump: int | None, partner_winning: bool, rules: Rules
+) -> set[Card]:
     """The rules of rules.md read literally, card by card: an oracle written apart from the engine."""
     if not trick:
         return set(hand)
@@ -85,8 +88,13 @@ def test_random_legal_games_keep_the_invariants(seed, rules, trump, dealer):
 
 
 @settings(max_examples=300, deadline=None)
-@given(seed=st.integers(0, 2**32), rules=rules_strategy, trump=trump_strategy, partner=st.booleans(),
-       trick_size=st.integers(0, 3))
+@given(
+    seed=st.integers(0, 2**32),
+    rules=rules_strategy,
+    trump=trump_strategy,
+    partner=st.booleans(),
+    trick_size=st.integers(0, 3),
+)
 def test_legal_mask_agrees_with_the_rules_read_literally(seed, rules, trump, partner, trick_size):
     rng = random.Random(seed)
     deck = [Card(c) for c in iter_mask(DECK_32_MASK)]
@@ -96,7 +104,9 @@ def test_legal_mask_agrees_with_the_rules_read_literally(seed, rules, trump, par
     assert set(iter_mask(mask)) == naive_legal(hand, trick, trump, partner, rules)
 
 
-def sloppy_deal(rng: random.Random, dealer: int, trump: int | None, rules: Rules, slip: float) -> tuple[Deal, set]:
+def sloppy_deal(
+    rng: random.Random, dealer: int, trump: int | None, rules: Rules, slip: float
+) -> tuple[Deal, set]:
     """A deal where each card is illegal with chance ``slip``; returns the plays that broke a rule."""
     hands = deal_hands(rng)
     state = DealState.start(rules, dealer, trump, hands)
@@ -116,8 +126,17 @@ def sloppy_deal(rng: random.Random, dealer: int, trump: int | None, rules: Rules
         if not state.trick:
             tricks.append(current)
             current = []
-    call = Declaration(seat=dealer, call="muil") if trump is None else Declaration(seat=dealer, call="trump", suit=Suit(trump).name)
-    deal = Deal(dealer=dealer, hands=[[CARD_TEXT[c] for c in iter_mask(h)] for h in hands], declarations=[call], tricks=tricks)
+    call = (
+        Declaration(seat=dealer, call="muil")
+        if trump is None
+        else Declaration(seat=dealer, call="trump", suit=Suit(trump).name)
+    )
+    deal = Deal(
+        dealer=dealer,
+        hands=[[CARD_TEXT[c] for c in iter_mask(h)] for h in hands],
+        declarations=[call],
+        tricks=tricks,
+    )
     return deal, illegal
 
 
@@ -127,7 +146,9 @@ def test_reporter_flags_exactly_the_plays_outside_the_legal_set(seed, rules, tru
     rng = random.Random(seed)
     deal, illegal = sloppy_deal(rng, 0, trump, rules, slip)
     options = rules.to_options()
-    record = Record(format="manillen/1", match=MatchInfo(seats=list(SEATS), rules=loads_rules(options)), deals=[deal])
+    record = Record(
+        format="manillen/1", match=MatchInfo(seats=list(SEATS), rules=loads_rules(options)), deals=[deal]
+    )
     result = replay(record)
     assert {(v.trick, v.play) for v in result.violations} == illegal
     points = result.deals[0].points
@@ -164,7 +185,7 @@ def test_winner_of_a_trick_takes_the_next_lead(seed, trump):
     result = replay(Record(format="manillen/1", match=MatchInfo(seats=list(SEATS)), deals=[deal]))
     tricks = result.deals[0].tricks
     assert tricks[0].leader == 3
-    for before, after in zip(tricks, tricks[1:], strict=False):
+    for before, after in itertools.pairwise(tricks):
         assert after.leader == before.winner
     for trick in tricks:
         position = winning_position(trick.cards, trump)

@@ -27,12 +27,22 @@ def test_published_schema_is_a_valid_json_schema():
 
 def test_data_folder_has_the_samples():
     names = {p.stem for p in DATA_FILES}
-    assert {"seed-trick", "muil", "klop-tegenklop", "thirty-thirty", "match-101", "illegal-plays", "scoresheet"} <= names
+    assert {
+        "seed-trick",
+        "muil",
+        "klop-tegenklop",
+        "thirty-thirty",
+        "match-101",
+        "illegal-plays",
+        "scoresheet",
+    } <= names
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_data_file_validates_against_the_schema(path):
-    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()), format_checker=jsonschema.FormatChecker())
+    validator = jsonschema.Draft202012Validator(
+        json.loads(SCHEMA_FILE.read_text()), format_checker=jsonschema.FormatChecker()
+    )
     entries = list(iter_entries([path]))
     assert entries
     for entry in entries[:50]:

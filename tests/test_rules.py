@@ -208,7 +208,9 @@ def test_underbuy_allowed_option():
 
 def test_violation_revoke():
     """revoke (verzaken): did not follow suit while able to."""
-    assert classify_violation(Card.S7, cards("AH"), CardSet.parse("7H 7S").mask, Suit.D) is ViolationKind.REVOKE
+    assert (
+        classify_violation(Card.S7, cards("AH"), CardSet.parse("7H 7S").mask, Suit.D) is ViolationKind.REVOKE
+    )
 
 
 def test_violation_failed_to_overtake():
@@ -335,10 +337,20 @@ def test_fixed_format_ends_after_the_number_of_deals():
 def test_every_option_of_the_table_exists_with_its_default():
     """Every house-rule option of rules.md, with its default."""
     expected = {
-        "target": 101, "extension": (121, 151), "partner_exempt": True, "underbuy": "forbidden",
-        "max_multiplier": 4, "klop_on_muil": False, "penalty_points": 30, "penalty_to": "opponents",
-        "blind_muil": False, "eternal_klop": False, "en_face": False, "redeal_small": False,
-        "format": "target", "deals": 12,
+        "target": 101,
+        "extension": (121, 151),
+        "partner_exempt": True,
+        "underbuy": "forbidden",
+        "max_multiplier": 4,
+        "klop_on_muil": False,
+        "penalty_points": 30,
+        "penalty_to": "opponents",
+        "blind_muil": False,
+        "eternal_klop": False,
+        "en_face": False,
+        "redeal_small": False,
+        "format": "target",
+        "deals": 12,
     }
     rules = Rules()
     assert {name: getattr(rules, name) for name in expected} == expected
@@ -353,8 +365,12 @@ def test_options_from_record_and_command_line():
 
 @pytest.mark.parametrize(
     ("options", "message"),
-    [({"traget": 101}, "unknown rule option 'traget'"), ({"underbuy": "sometimes"}, "forbidden or allowed"),
-     ({"partner_exempt": "maybe"}, "true or false"), ({"target": 0}, "whole number")],
+    [
+        ({"traget": 101}, "unknown rule option 'traget'"),
+        ({"underbuy": "sometimes"}, "forbidden or allowed"),
+        ({"partner_exempt": "maybe"}, "true or false"),
+        ({"target": 0}, "whole number"),
+    ],
 )
 def test_bad_options_are_refused_clearly(options, message):
     with pytest.raises(InvalidOptionError, match=message):

@@ -46,7 +46,9 @@ def rules_option(values: Iterable[str]) -> Rules:
     options: dict[str, Any] = {}
     for item in values:
         if "=" not in item:
-            raise click.BadParameter(f"{item!r} is not NAME=VALUE (for example partner_exempt=false)", param_hint="--rule")
+            raise click.BadParameter(
+                f"{item!r} is not NAME=VALUE (for example partner_exempt=false)", param_hint="--rule"
+            )
         name, value = item.split("=", 1)
         options[name.strip()] = value.strip()
     try:

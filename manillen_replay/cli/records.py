@@ -18,7 +18,12 @@ from .common import echo_json, progress, read_entries, rules_option
 
 
 def _problem_json(problem: RecordError) -> dict[str, Any]:
-    return {"source": problem.source, "line": problem.line, "pointer": problem.pointer, "message": problem.message}
+    return {
+        "source": problem.source,
+        "line": problem.line,
+        "pointer": problem.pointer,
+        "message": problem.message,
+    }
 
 
 @click.command()
@@ -82,9 +87,13 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--match", "match_id", metavar="ID", help="Only the match with this id.")
 @click.option("--deal", type=click.IntRange(min=1), metavar="N", help="Only deal N (counted from 1).")
-@click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON (the contract in docs/cli.md).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the replay as JSON (the contract in docs/cli.md)."
+)
 @click.option("--ascii", "ascii_only", is_flag=True, help="Write cards as 10H instead of 10♥.")
-def replay(paths: tuple[str, ...], match_id: str | None, deal: int | None, as_json: bool, ascii_only: bool) -> None:
+def replay(
+    paths: tuple[str, ...], match_id: str | None, deal: int | None, as_json: bool, ascii_only: bool
+) -> None:
     """Replay recorded matches trick by trick.
 
     For each deal: the declarations, every trick with who played what, the winner and its
@@ -131,21 +140,38 @@ def _cards_option(text: str | None, name: str) -> list[Card]:
     if not text:
         return []
     try:
-        return list(CardSet.parse(text)) if name == "--hand" else [Card.parse(t) for t in text.replace(",", " ").split()]
+        return (
+            list(CardSet.parse(text))
+            if name == "--hand"
+            else [Card.parse(t) for t in text.replace(",", " ").split()]
+        )
     except InvalidCardError as error:
         raise click.BadParameter(str(error), param_hint=name) from None
 
 
 @click.command()
-@click.option("--trump", required=True, type=click.Choice(["H", "D", "C", "S", "none"], case_sensitive=False),
-              help="The trump suit, or none for muil.")
+@click.option(
+    "--trump",
+    required=True,
+    type=click.Choice(["H", "D", "C", "S", "none"], case_sensitive=False),
+    help="The trump suit, or none for muil.",
+)
 @click.option("--leader", required=True, type=click.IntRange(0, 3), help="The seat that led the trick (0-3).")
-@click.option("--trick", default="", metavar="CARDS", help='The cards on the table, leader first: "AC QC 9D".')
+@click.option(
+    "--trick", default="", metavar="CARDS", help='The cards on the table, leader first: "AC QC 9D".'
+)
 @click.option("--hand", default=None, metavar="CARDS", help='The cards of the seat to play: "8D KD 7H".')
-@click.option("--rule", "rule_values", multiple=True, metavar="NAME=VALUE",
-              help="A house rule, e.g. partner_exempt=false or underbuy=allowed (repeatable).")
+@click.option(
+    "--rule",
+    "rule_values",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A house rule, e.g. partner_exempt=false or underbuy=allowed (repeatable).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def legal(trump: str, leader: int, trick: str, hand: str | None, rule_values: tuple[str, ...], as_json: bool) -> None:
+def legal(
+    trump: str, leader: int, trick: str, hand: str | None, rule_values: tuple[str, ...], as_json: bool
+) -> None:
     """Which cards may be played next, and the rule that decides it.
 
     Settles arguments at the table. Seats are numbered 0-3 clockwise; seats 0 and 2 are one
@@ -171,7 +197,9 @@ def legal(trump: str, leader: int, trick: str, hand: str | None, rule_values: tu
         raise click.BadParameter(f"a trick has at most {shape.trick_size} cards", param_hint="--trick")
     clash = set(cards) & set(held)
     if clash:
-        raise click.BadParameter(f"{' '.join(map(str, clash))} is both on the table and in the hand", param_hint="--hand")
+        raise click.BadParameter(
+            f"{' '.join(map(str, clash))} is both on the table and in the hand", param_hint="--hand"
+        )
     suit_value = None if trump_suit is None else int(trump_suit)
     if len(cards) == shape.trick_size:
         winner = shape.seat_of_play(leader, winning_position(cards, suit_value))
@@ -179,13 +207,23 @@ def legal(trump: str, leader: int, trick: str, hand: str | None, rule_values: tu
         if as_json:
             echo_json({"winner": winner, "points": points})
         else:
-            click.echo(f"Seat {winner} wins the trick with {cards[winning_position(cards, suit_value)]}: {points} points.")
+            click.echo(
+                f"Seat {winner} wins the trick with {cards[winning_position(cards, suit_value)]}: "
+                f"{points} points."
+            )
         return
     seat = shape.seat_of_play(leader, len(cards))
     winning = shape.seat_of_play(leader, winning_position(cards, suit_value)) if cards else None
     partner = winning is not None and shape.team_of(winning, 0) == shape.team_of(seat, 0)
     answer: dict[str, Any] = {"seat": seat, "winning": winning}
-    lines = [f"Seat {seat} to play" + (f"; seat {winning} is winning with {cards[winning_position(cards, suit_value)]}." if cards else ", leading.")]
+    lines = [
+        f"Seat {seat} to play"
+        + (
+            f"; seat {winning} is winning with {cards[winning_position(cards, suit_value)]}."
+            if cards
+            else ", leading."
+        )
+    ]
     if hand is not None:
         result = legal_plays(cards, CardSet(held), trump_suit, partner, rules)
         answer["legal"] = [str(c) for c in result.cards.sorted_for_display(trump_suit)]

@@ -16,10 +16,10 @@ from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, R
 from ..record.io import dumps
 from ..record.model import Deal, Declaration, Record
 from ..rules import (
+    Clause,
     Contract,
     DealScore,
     Rules,
-    Clause,
     classify_violation,
     legal_after,
     multiplier,
@@ -155,7 +155,10 @@ class _Replay:
         for index, deal in enumerate(record.deals):
             pointer = f"/deals/{index}"
             if deal.dealer >= shape.players:
-                self.problem(f"{pointer}/dealer", f"seat {deal.dealer} does not exist: seats are 0 to {shape.players - 1}")
+                self.problem(
+                    f"{pointer}/dealer",
+                    f"seat {deal.dealer} does not exist: seats are 0 to {shape.players - 1}",
+                )
                 continue
             outcome = DealResult(number=index + 1, dealer=deal.dealer, kind=DealKind.PLAYED)
             if previous_dealer is not None:
@@ -236,7 +239,9 @@ class _Replay:
             where = f"{pointer}/declarations/{i}"
             name = self.names[call.seat] if call.seat < len(self.names) else f"seat {call.seat}"
             if call.seat >= shape.players:
-                self.problem(f"{where}/seat", f"seat {call.seat} does not exist: seats are 0 to {shape.players - 1}")
+                self.problem(
+                    f"{where}/seat", f"seat {call.seat} does not exist: seats are 0 to {shape.players - 1}"
+                )
                 return False
             team = shape.team_of(call.seat, dealer)
             dealing_team = shape.team_of(dealer, dealer)
@@ -250,7 +255,9 @@ class _Replay:
                 elif call.seat != dealer:
                     self.problem(where, f"only the dealer may demand a redeal, not {name}")
                 elif redeals_in_row >= 2:
-                    self.problem(where, "a third redeal in a row is not allowed: the third deal must be played")
+                    self.problem(
+                        where, "a third redeal in a row is not allowed: the third deal must be played"
+                    )
                 elif deal.tricks is not UNSET and deal.tricks:
                     self.problem(f"{pointer}/tricks", "a redealt deal has no tricks")
                 else:
@@ -270,7 +277,10 @@ class _Replay:
                     continue
                 if call.call in ("trump", "muil", "blind_muil"):
                     if call.seat != dealer:
-                        self.problem(where, f"{name} (seat {call.seat}) may not make trump: the dealer is seat {dealer}")
+                        self.problem(
+                            where,
+                            f"{name} (seat {call.seat}) may not make trump: the dealer is seat {dealer}",
+                        )
                         continue
                     self.read_contract(call, outcome, where, partner=False)
                     stage = "knocks"
@@ -279,7 +289,10 @@ class _Replay:
                 partner = (dealer + 2) % shape.players
                 if call.call in ("trump", "muil"):
                     if call.seat != partner:
-                        self.problem(where, f"after en face the dealer's partner (seat {partner}) makes trump, not {name}")
+                        self.problem(
+                            where,
+                            f"after en face the dealer's partner (seat {partner}) makes trump, not {name}",
+                        )
                         continue
                     self.read_contract(call, outcome, where, partner=True)
                     stage = "knocks"
@@ -295,11 +308,21 @@ class _Replay:
                 elif limit is not None and len(knocks_by) >= limit:
                     self.problem(where, "knocking stops at tegenklop without the cafe rule 'eternal_klop'")
                 elif call.call != wanted:
-                    self.problem(where, f"expected {wanted!r} here, not {call.call!r}: klop and tegenklop alternate, klop first")
+                    self.problem(
+                        where,
+                        f"expected {wanted!r} here, not {call.call!r}: "
+                        "klop and tegenklop alternate, klop first",
+                    )
                 elif call.call == "klop" and team == dealing_team:
-                    self.problem(where, f"{name} is on the dealing team and cannot klop; the dealing team answers with tegenklop")
+                    self.problem(
+                        where,
+                        f"{name} is on the dealing team and cannot klop; "
+                        "the dealing team answers with tegenklop",
+                    )
                 elif call.call == "tegenklop" and team != dealing_team:
-                    self.problem(where, f"{name} is not on the dealing team: only the dealing team may tegenklop")
+                    self.problem(
+                        where, f"{name} is not on the dealing team: only the dealing team may tegenklop"
+                    )
                 else:
                     knocks_by.append(call.seat)
                 continue
@@ -334,7 +357,10 @@ class _Replay:
         small = sum(1 for c in cards if c.rank.text in ("7", "8", "9"))
         jacks = sum(1 for c in cards if c.rank.text == "J")
         if small < 5 or jacks < 1:
-            self.problem(where, f"a redeal needs five small cards (7, 8, 9) and a jack; the dealer held {' '.join(hand)}")
+            self.problem(
+                where,
+                f"a redeal needs five small cards (7, 8, 9) and a jack; the dealer held {' '.join(hand)}",
+            )
 
     # ------------------------------------------------------------------ cards and plays
 
@@ -358,11 +384,15 @@ class _Replay:
                 self.problem(pointer, "a deal needs tricks, hands or a recorded_score")
                 return False
         if outcome.contract is None:
-            self.problem(f"{pointer}/declarations", "a deal with tricks or hands needs the trump call (declarations)")
+            self.problem(
+                f"{pointer}/declarations", "a deal with tricks or hands needs the trump call (declarations)"
+            )
             return False
         for t, trick in enumerate(tricks):
             if len(trick) != shape.trick_size:
-                self.problem(f"{pointer}/tricks/{t}", f"a trick has {shape.trick_size} cards, this one {len(trick)}")
+                self.problem(
+                    f"{pointer}/tricks/{t}", f"a trick has {shape.trick_size} cards, this one {len(trick)}"
+                )
         if len(tricks) > shape.tricks:
             self.problem(f"{pointer}/tricks", f"a deal has {shape.tricks} tricks, this one {len(tricks)}")
         if len(self.problems) > before:
@@ -375,7 +405,11 @@ class _Replay:
                 return False
         else:
             if len(tricks) < shape.tricks:
-                self.problem(f"{pointer}/tricks", f"{len(tricks)} of {shape.tricks} tricks and no hands: a deal may stop early only when its hands are given")
+                self.problem(
+                    f"{pointer}/tricks",
+                    f"{len(tricks)} of {shape.tricks} tricks and no hands: "
+                    "a deal may stop early only when its hands are given",
+                )
                 return False
             hands = self.hands_from_tricks(played, deal.dealer, trump, pointer)
             if hands is None:
@@ -388,21 +422,28 @@ class _Replay:
         hands_text = deal.hands if deal.hands is not UNSET else []
         ok = True
         if len(hands_text) != shape.players:
-            self.problem(f"{pointer}/hands", f"{shape.players} hands are dealt, the record has {len(hands_text)}")
+            self.problem(
+                f"{pointer}/hands", f"{shape.players} hands are dealt, the record has {len(hands_text)}"
+            )
             return None
         masks = [mask_of([CARD_BY_TEXT[text] for text in hand]) for hand in hands_text]
         union = 0
         for mask in masks:
             union |= mask
-        if union == shape.deck_mask and all(len(h) == shape.hand_size for h in hands_text) and (
-            union.bit_count() == sum(len(h) for h in hands_text)
+        if (
+            union == shape.deck_mask
+            and all(len(h) == shape.hand_size for h in hands_text)
+            and (union.bit_count() == sum(len(h) for h in hands_text))
         ):
             return tuple(masks)
         seen: dict[int, str] = {}
         masks = []
         for s, hand in enumerate(hands_text):
             if len(hand) != shape.hand_size:
-                self.problem(f"{pointer}/hands/{s}", f"{self.names[s]}'s hand has {len(hand)} cards; each seat is dealt {shape.hand_size}")
+                self.problem(
+                    f"{pointer}/hands/{s}",
+                    f"{self.names[s]}'s hand has {len(hand)} cards; each seat is dealt {shape.hand_size}",
+                )
                 ok = False
             mask = 0
             for i, text in enumerate(hand):
@@ -425,7 +466,9 @@ class _Replay:
                 ok = False
         return tuple(masks) if ok else None
 
-    def hands_from_tricks(self, played: list[list[Card]], dealer: int, trump: int | None, pointer: str) -> tuple[int, ...] | None:
+    def hands_from_tricks(
+        self, played: list[list[Card]], dealer: int, trump: int | None, pointer: str
+    ) -> tuple[int, ...] | None:
         shape = self.rules.shape
         masks = [0] * shape.players
         seen: dict[int, int] = {}
@@ -479,11 +522,16 @@ class _Replay:
                     if card in played_in:
                         self.problem(where, f"'{card}' was already played in trick {played_in[card] + 1}")
                     else:
-                        self.problem(where, f"'{card}' is not in {self.names[seat]}'s hand (seat {seat}) in trick {t + 1}")
+                        self.problem(
+                            where,
+                            f"'{card}' is not in {self.names[seat]}'s hand (seat {seat}) in trick {t + 1}",
+                        )
                     return False
                 suit = card // RANKS_PER_SUIT
                 if i:
-                    legal, clause = legal_after(led, best, hand, trump, team_of[best_seat] == team_of[seat], rules)
+                    legal, clause = legal_after(
+                        led, best, hand, trump, team_of[best_seat] == team_of[seat], rules
+                    )
                     if suit == best_suit:
                         if card > best:
                             best, best_seat = card, seat
@@ -561,7 +609,11 @@ def _say_score(score: DealScore | None) -> str:
 
 
 def decode_and_replay(
-    data: bytes | str, *, source: str | None = None, line: int | None = None, strict: bool = False,
+    data: bytes | str,
+    *,
+    source: str | None = None,
+    line: int | None = None,
+    strict: bool = False,
     visitors: Sequence[ReplayVisitor] = (),
 ) -> MatchResult:
     """Decode one document and replay it: the whole validation of a record.
@@ -570,7 +622,9 @@ def decode_and_replay(
     """
     from ..record.io import loads
 
-    return replay(loads(data, source=source, line=line), source=source, line=line, strict=strict, visitors=visitors)
+    return replay(
+        loads(data, source=source, line=line), source=source, line=line, strict=strict, visitors=visitors
+    )
 
 
 __all__ = ["ReplayVisitor", "decode_and_replay", "match_id", "replay", "rules_of"]

@@ -111,7 +111,8 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
         width = max(len(n) for n in names)
         for trick in deal.tricks:
             plays = "  ".join(
-                f"{names[s]:>{width}} {_card(c, symbols):<3}" for s, c in zip(trick.seats, trick.cards, strict=True)
+                f"{names[s]:>{width}} {_card(c, symbols):<3}"
+                for s, c in zip(trick.seats, trick.cards, strict=True)
             )
             tail = f"-> {names[trick.winner]} +{trick.points}" if trick.winner is not None else "(unfinished)"
             lines.append(f"  {trick.number:>2}. {plays}  {tail}")

@@ -8,8 +8,8 @@ from .model import (
     Declaration,
     MatchInfo,
     Penalty,
-    RecordedScore,
     Record,
+    RecordedScore,
     RuleOptions,
     json_schema,
 )

@@ -99,9 +99,7 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
         if not path.exists():
             raise FileNotFoundError(f"no such file or folder: {str(path)!r}")
         if path.is_dir():
-            children = sorted(
-                p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file()
-            )
+            children = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
             yield from iter_entries(children)
         elif path.suffix == ".jsonl":
             with path.open("rb") as handle:
@@ -128,7 +126,9 @@ def canonicalize_cards(record: Record) -> list[RecordError]:
                         if text in CARD_BY_TEXT:
                             group[i] = CARD_TEXT[CARD_BY_TEXT[text]]
                         else:
-                            problems.append(RecordError(f"unknown card {text!r}", f"/deals/{d}/{name}/{g}/{i}"))
+                            problems.append(
+                                RecordError(f"unknown card {text!r}", f"/deals/{d}/{name}/{g}/{i}")
+                            )
     return problems
 
 
@@ -174,22 +174,29 @@ def _describe(error: Any) -> RecordError:
     if kind == "additionalProperties":
         allowed = set(error.schema.get("properties", {}))
         extra = sorted(k for k in value if k not in allowed)
-        return RecordError(
-            f"unknown field {extra[0]!r} (known: {', '.join(sorted(allowed))})", pointer
-        )
+        return RecordError(f"unknown field {extra[0]!r} (known: {', '.join(sorted(allowed))})", pointer)
     if kind == "pattern":
         return RecordError(f"unknown card {value!r}", pointer)
     if kind == "type":
-        return RecordError(f"expected {_schema_type(error.validator_value)}, found {_json_type(value)} {_short(value)}", pointer)
+        return RecordError(
+            f"expected {_schema_type(error.validator_value)}, found {_json_type(value)} {_short(value)}",
+            pointer,
+        )
     if kind == "enum":
         options = ", ".join(repr(v) for v in error.validator_value)
         return RecordError(f"{_short(value)} is not allowed here; use one of {options}", pointer)
     if kind in ("minimum", "maximum"):
         return RecordError(f"{value} is out of range ({kind} {error.validator_value})", pointer)
     if kind in ("minItems", "maxItems", "minLength"):
-        return RecordError(f"{_short(value)} is too {'short' if kind.startswith('min') else 'long'} ({kind} {error.validator_value})", pointer)
+        return RecordError(
+            f"{_short(value)} is too {'short' if kind.startswith('min') else 'long'} "
+            f"({kind} {error.validator_value})",
+            pointer,
+        )
     if kind == "format":
-        return RecordError(f"{_short(value)} is not a valid {error.validator_value} (use YYYY-MM-DD)", pointer)
+        return RecordError(
+            f"{_short(value)} is not a valid {error.validator_value} (use YYYY-MM-DD)", pointer
+        )
     if kind == "anyOf":
         sub = min(error.context, key=lambda e: len(e.schema), default=None) if error.context else None
         if sub is not None and sub.validator == "type":
@@ -200,8 +207,15 @@ def _describe(error: Any) -> RecordError:
 
 
 def _schema_type(name: Any) -> str:
-    return {"object": "an object", "array": "a list", "string": "a text", "integer": "a whole number",
-            "boolean": "true or false", "null": "null", "number": "a number"}.get(str(name), str(name))
+    return {
+        "object": "an object",
+        "array": "a list",
+        "string": "a text",
+        "integer": "a whole number",
+        "boolean": "true or false",
+        "null": "null",
+        "number": "a number",
+    }.get(str(name), str(name))
 
 
 def _json_type(value: Any) -> str:
@@ -248,7 +262,9 @@ def _pretty(value: Any, depth: int) -> str:
     if isinstance(value, dict):
         if _is_flat(value) and len(flat) + 2 * depth <= _WIDTH:
             return flat
-        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_pretty(v, depth + 1)}" for k, v in value.items()]
+        items = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {_pretty(v, depth + 1)}" for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
     if isinstance(value, list):
         if not value or (_is_flat(value) and len(flat) + 2 * depth <= _WIDTH):

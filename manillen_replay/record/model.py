@@ -52,7 +52,7 @@ class RuleOptions(_Base, kw_only=True):
     extension: list[Annotated[int, Meta(ge=1)]] | UnsetType = UNSET
     partner_exempt: bool | UnsetType = UNSET
     underbuy: Literal["forbidden", "allowed"] | UnsetType = UNSET
-    max_multiplier: Annotated[int, Meta(ge=1)] | None | UnsetType = UNSET
+    max_multiplier: Annotated[int, Meta(ge=1)] | UnsetType | None = UNSET
     klop_on_muil: bool | UnsetType = UNSET
     penalty_points: Points | UnsetType = UNSET
     penalty_to: Literal["opponents", "offender"] | UnsetType = UNSET
@@ -114,7 +114,7 @@ class Deal(_Base, kw_only=True):
     hands: list[list[CardText]] | UnsetType = UNSET
     declarations: list[Declaration] | UnsetType = UNSET
     tricks: list[list[CardText]] | UnsetType = UNSET
-    recorded_score: RecordedScore | None | UnsetType = UNSET
+    recorded_score: RecordedScore | UnsetType | None = UNSET
     penalties: list[Penalty] | UnsetType = UNSET
     annotations: list[Annotation] | UnsetType = UNSET
 
