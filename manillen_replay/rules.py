@@ -286,6 +286,9 @@ class Clause(Enum):
     MUIL_ANY = "muil_any"
 
 
+CLAUSES: tuple[Clause, ...] = tuple(Clause)
+"""Clauses by the index :func:`legal_core` returns (0 is the lead)."""
+
 class ViolationKind(Enum):
     """The ways to break the rules of play, by the names players and rules.md use."""
 
@@ -327,31 +330,68 @@ def legal_after(
 
     The replay keeps the winning card as it goes, so it asks this directly.
     """
+    mask, code = legal_core(
+        led,
+        best,
+        playable,
+        NO_TRUMP if trump is None else trump,
+        partner_winning,
+        rules.partner_exempt,
+        rules.underbuy == "forbidden",
+    )
+    return mask, CLAUSES[code]
+
+
+NO_TRUMP = -1
+"""The trump suit of a muil deal in :func:`legal_core`."""
+_FOLLOW, _OVERTAKE, _BUY, _OVERBUY, _NO_UNDERBUY, _FORCED_UNDERBUY, _ANY, _MUIL_ANY = range(1, 9)
+
+
+def legal_core(
+    led: int,
+    best: int,
+    playable: int,
+    trump: int,
+    partner_winning: bool,
+    partner_exempt: bool,
+    underbuy_forbidden: bool,
+) -> tuple[int, int]:
+    """The legal-play rules on plain ints: the one definition that the replay and the solver share.
+
+    Written in the subset of Python that numba compiles, so the solver runs this very function.
+
+    :param led: the suit led.
+    :param best: the card winning the trick so far.
+    :param playable: the mask of cards the seat may play from.
+    :param trump: the trump suit, or :data:`NO_TRUMP`.
+    :returns: the mask of legal cards, and the clause as an index into :data:`CLAUSES`.
+    """
     best_suit = best // RANKS_PER_SUIT
-    must_win = not partner_winning or not rules.partner_exempt
+    must_win = not partner_winning or not partner_exempt
     follow = playable & SUIT_MASKS[led]
     if follow:
         if must_win and best_suit == led:
             beaters = follow & ~((2 << best) - 1)
             if beaters:
-                return beaters, Clause.OVERTAKE
-        return follow, Clause.FOLLOW
-    if trump is None:
-        return playable, Clause.MUIL_ANY
+                return beaters, _OVERTAKE
+        return follow, _FOLLOW
+    if trump == NO_TRUMP:
+        return playable, _MUIL_ANY
     trumps = playable & SUIT_MASKS[trump]
     if best_suit == trump:
         higher = trumps & ~((2 << best) - 1)
         lower = trumps & ~higher
     else:
-        higher, lower = trumps, 0
+        higher = trumps
+        lower = 0
     if must_win and higher:
-        return higher, (Clause.OVERBUY if best_suit == trump else Clause.BUY)
-    if lower and rules.underbuy == "forbidden":
+        return higher, (_OVERBUY if best_suit == trump else _BUY)
+    if lower and underbuy_forbidden:
         others = playable & ~lower
         if others:
-            return others, Clause.NO_UNDERBUY
-        return playable, Clause.FORCED_UNDERBUY
-    return playable, Clause.ANY
+            return others, _NO_UNDERBUY
+        return playable, _FORCED_UNDERBUY
+    return playable, _ANY
 
 
 def classify_violation(card: int, trick: Sequence[int], playable: int, trump: int | None) -> ViolationKind:
@@ -504,6 +544,8 @@ def mask_points(mask: int) -> int:
 
 __all__ = [
     "CAFE_OPTIONS",
+    "CLAUSES",
+    "NO_TRUMP",
     "VARIANTS",
     "Clause",
     "Contract",
@@ -514,6 +556,7 @@ __all__ = [
     "ViolationKind",
     "classify_violation",
     "legal_after",
+    "legal_core",
     "legal_mask",
     "legal_plays",
     "multiplier",

@@ -16,12 +16,14 @@ from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, R
 from ..record.io import dumps
 from ..record.model import Deal, Declaration, Record
 from ..rules import (
+    CLAUSES,
+    NO_TRUMP,
     Clause,
     Contract,
     DealScore,
     Rules,
     classify_violation,
-    legal_after,
+    legal_core,
     multiplier,
     score_deal,
     winning_position,
@@ -506,6 +508,9 @@ class _Replay:
         leader = shape.next_seat(dealer)
         visitors = self.visitors
         players = shape.players
+        trump_code = NO_TRUMP if trump is None else trump
+        exempt = rules.partner_exempt
+        forbid = rules.underbuy == "forbidden"
         for t, cards in enumerate(played):
             seats: list[int] = []
             legals: list[int] = []
@@ -529,9 +534,10 @@ class _Replay:
                     return False
                 suit = card // RANKS_PER_SUIT
                 if i:
-                    legal, clause = legal_after(
-                        led, best, hand, trump, team_of[best_seat] == team_of[seat], rules
+                    legal, code = legal_core(
+                        led, best, hand, trump_code, team_of[best_seat] == team_of[seat], exempt, forbid
                     )
+                    clause = CLAUSES[code]
                     if suit == best_suit:
                         if card > best:
                             best, best_seat = card, seat

@@ -20,6 +20,7 @@ from ..errors import InvalidRecordError, RecordError
 from .model import FORMAT, Record, json_schema
 
 _decoder = msgspec.json.Decoder(Record)
+_CANONICAL = frozenset(CARD_TEXT)
 _encoder = msgspec.json.Encoder()
 
 
@@ -119,6 +120,8 @@ def canonicalize_cards(record: Record) -> list[RecordError]:
             if groups is msgspec.UNSET:
                 continue
             for g, group in enumerate(groups):
+                if _CANONICAL.issuperset(group):
+                    continue
                 try:
                     group[:] = [CARD_TEXT[CARD_BY_TEXT[text]] for text in group]
                 except KeyError:

@@ -1,0 +1,5 @@
+"""Commands of this group (being built)."""
+
+import click
+
+COMMANDS: list[click.Command] = []
