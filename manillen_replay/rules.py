@@ -27,44 +27,103 @@ from .errors import InvalidOptionError
 # --------------------------------------------------------------------------- variants
 
 
+Sides = Literal["teams", "each", "dealer_alone", "dealer_and_dummy"]
+
+
 @dataclass(frozen=True)
 class Variant:
-    """The shape of one way to play: how many seats, cards, tricks, and who plays with whom.
+    """The shape of one way to play: seats, cards, tricks, turn order and who plays with whom.
 
-    Turn order is clockwise over ``players`` seats; in a trick of more cards than players
-    (``two_open_fours``) the seats simply go round again.
+    Seats are the places that hold cards, numbered as ``match.seats`` (the dummy of
+    ``three_dummy`` is seat 3, played by the dealer). Play goes clockwise in the order that
+    :meth:`order` gives; in a trick of more cards than seats (``two_open_fours``) it simply goes
+    round again. A deal has two sides: side 0 and side 1 (:meth:`team_of`).
     """
 
     name: str
     """The record format's name of the variant."""
     players: int
-    """How many seats there are."""
+    """How many seats hold cards (the dummy included)."""
+    people: int
+    """How many people play (named in ``match.seats``)."""
     trick_size: int
     """How many cards make a trick."""
     tricks: int
     """How many tricks a deal has."""
     hand_size: int
-    """How many cards each seat is dealt into the hand."""
+    """How many cards each person holds in the hand to play from (after any exchange)."""
+    table_seats: Literal["none", "all", "dummy"]
+    """Who has four face-down and four face-up cards on the table."""
+    discards: int
+    """How many cards are laid aside and count for the opponents of the trump maker."""
     deck_mask: int
     """The cards in play, as a card-set mask."""
-    supported: bool
-    """Whether this version of the engine replays the variant."""
+    sides: Sides
+    """Who plays with whom: seat mod 2, everyone alone, the dealer alone, or dealer and dummy."""
     dealing: str
     """How the cards are dealt, in the rules' words."""
 
-    def next_seat(self, seat: int) -> int:
+    def order(self, dealer: int = 0) -> tuple[int, ...]:
+        """The seats in clockwise order (with the dummy opposite the dealer in ``three_dummy``)."""
+        if self.sides == "dealer_and_dummy":
+            return (dealer, (dealer + 1) % 3, 3, (dealer + 2) % 3)
+        return tuple(range(self.players))
+
+    def next_seat(self, seat: int, dealer: int = 0) -> int:
         """The seat after ``seat`` clockwise."""
+        if self.sides == "dealer_and_dummy":
+            order = self.order(dealer)
+            return order[(order.index(seat) + 1) % 4]
         return (seat + 1) % self.players
 
-    def seat_of_play(self, leader: int, position: int) -> int:
+    def seat_of_play(self, leader: int, position: int, dealer: int = 0) -> int:
         """Who plays the card at ``position`` (0-based) of a trick led by ``leader``."""
+        if self.sides == "dealer_and_dummy":
+            order = self.order(dealer)
+            return order[(order.index(leader) + position) % 4]
         return (leader + position) % self.players
 
     def team_of(self, seat: int, dealer: int) -> int:
-        """The team of a seat: seat mod 2 with four or six players."""
-        if self.name == "three":
+        """The side of a seat in a deal dealt by ``dealer``: 0 or 1."""
+        if self.sides == "teams":
+            return seat % 2
+        if self.sides == "each":
+            return seat
+        if self.sides == "dealer_alone":
             return 0 if seat == dealer else 1
-        return seat % 2
+        return 0 if seat in (dealer, 3) else 1
+
+    def next_dealer(self, dealer: int) -> int:
+        """Who deals next: the dealer's left."""
+        return (dealer + 1) % self.people
+
+    def partner_of(self, seat: int) -> int | None:
+        """The first teammate (en face passes the choice there); ``None`` without a partner."""
+        if self.sides == "teams":
+            return (seat + 2) % self.players
+        return None
+
+    @property
+    def scorers(self) -> int:
+        """How many match scores are kept: one per team, or one per person in the three-player games."""
+        return 3 if self.sides in ("dealer_alone", "dealer_and_dummy") else 2
+
+    def side_scorers(self, side: int, dealer: int) -> tuple[int, ...]:
+        """The match scores that a side's result goes to (each opponent scores it in ``three``)."""
+        if self.scorers == 2:
+            return (side,)
+        if side == 0:
+            return (dealer,)
+        return tuple(p for p in range(3) if p != dealer)
+
+    def holds_table(self, seat: int) -> bool:
+        """Whether ``seat`` has table cards (four piles of a face-down and a face-up card)."""
+        return self.table_seats == "all" or (self.table_seats == "dummy" and seat == 3)
+
+    @property
+    def has_redeal(self) -> bool:
+        """Whether the small-cards redeal fits: the dealer holds eight cards in the hand."""
+        return self.hand_size == 8
 
     @property
     def deck(self) -> CardSet:
@@ -75,13 +134,75 @@ class Variant:
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("four", 4, 4, 8, 8, DECK_32_MASK, True, "3-2-3, eight cards each"),
-        Variant("two_open", 2, 2, 16, 8, DECK_32_MASK, False, "4 down, 4 open, 8 in hand"),
-        Variant("two_open_fours", 2, 4, 8, 8, DECK_32_MASK, False, "4 down, 4 open, 8 in hand"),
-        Variant("three", 3, 3, 10, 10, DECK_32_MASK, False, "one aside, 10-10-11"),
-        Variant("three_dummy", 4, 4, 8, 8, DECK_32_MASK, False, "dummy: 4 down, 4 open"),
-        Variant("six", 6, 6, 6, 6, DECK_36_MASK, False, "2-2-2, six cards each"),
-        Variant("six_short", 6, 6, 5, 5, DECK_32_MASK, False, "two aside, 2-1-2"),
+        Variant("four", 4, 4, 4, 8, 8, "none", 0, DECK_32_MASK, "teams", "3-2-3, eight cards each"),
+        Variant(
+            "two_open",
+            2,
+            2,
+            2,
+            16,
+            8,
+            "all",
+            0,
+            DECK_32_MASK,
+            "each",
+            "4 face down and 4 face up on the table, 8 in the hand, each",
+        ),
+        Variant(
+            "two_open_fours",
+            2,
+            2,
+            4,
+            8,
+            8,
+            "all",
+            0,
+            DECK_32_MASK,
+            "each",
+            "4 face down and 4 face up on the table, 8 in the hand, each; tricks of 4",
+        ),
+        Variant(
+            "three",
+            3,
+            3,
+            3,
+            10,
+            10,
+            "none",
+            2,
+            DECK_32_MASK,
+            "dealer_alone",
+            "one card aside, 10-10-11; the dealer takes it and lays two aside",
+        ),
+        Variant(
+            "three_dummy",
+            4,
+            3,
+            4,
+            8,
+            8,
+            "dummy",
+            0,
+            DECK_32_MASK,
+            "dealer_and_dummy",
+            "8 each; the dealer's dummy partner gets 4 face down and 4 face up",
+        ),
+        Variant(
+            "six", 6, 6, 6, 6, 6, "none", 0, DECK_36_MASK, "teams", "2-2-2, six cards each (with the 6s)"
+        ),
+        Variant(
+            "six_short",
+            6,
+            6,
+            6,
+            5,
+            5,
+            "none",
+            2,
+            DECK_32_MASK,
+            "teams",
+            "two aside, 2-1-2; the trump maker takes them and lays two aside",
+        ),
     )
 }
 
@@ -288,6 +409,7 @@ class Clause(Enum):
 
 CLAUSES: tuple[Clause, ...] = tuple(Clause)
 """Clauses by the index :func:`legal_core` returns (0 is the lead)."""
+
 
 class ViolationKind(Enum):
     """The ways to break the rules of play, by the names players and rules.md use."""

@@ -2,6 +2,7 @@
 
 from .replay import ReplayVisitor, decode_and_replay, match_id, replay, rules_of
 from .results import (
+    BlockResult,
     DealKind,
     DealResult,
     Irregularity,
@@ -12,6 +13,7 @@ from .results import (
 )
 
 __all__ = [
+    "BlockResult",
     "DealKind",
     "DealResult",
     "Irregularity",

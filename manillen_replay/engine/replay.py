@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from msgspec import UNSET
+from msgspec import UNSET, to_builtins
 
 from ..cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit, mask_of
 from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, RecordError
@@ -30,6 +30,7 @@ from ..rules import (
 )
 from ..state import MatchState
 from .results import (
+    BlockResult,
     DealKind,
     DealResult,
     Irregularity,
@@ -50,7 +51,8 @@ class ReplayVisitor:
         """Before a deal's plays, with its declarations already read."""
 
     def play(self, trick: TrickResult, position: int, hands_before: Sequence[int]) -> None:
-        """After each card: ``trick`` holds it at ``position``; ``hands_before`` as it was played."""
+        """After each card: ``trick`` holds it at ``position``; ``hands_before`` as it was played
+        (each seat's playable cards: the hand and any face-up table cards)."""
 
     def end_trick(self, trick: TrickResult, result: DealResult) -> None:
         """After a trick is complete."""
@@ -67,8 +69,6 @@ def rules_of(record: Record) -> Rules:
 
     :raises InvalidOptionError: for an option value the rules do not know.
     """
-    from msgspec import to_builtins
-
     options = to_builtins(record.match.rules) if record.match.rules is not UNSET else {}
     if record.match.variant is not UNSET:
         options["variant"] = record.match.variant
@@ -103,6 +103,34 @@ def replay(
     return _Replay(record, source, line, strict, visitors).run()
 
 
+def decode_and_replay(
+    data: bytes | str,
+    *,
+    source: str | None = None,
+    line: int | None = None,
+    strict: bool = False,
+    visitors: Sequence[ReplayVisitor] = (),
+) -> MatchResult:
+    """Decode one document and replay it: the whole validation of a record.
+
+    :raises InvalidRecordError: for a document that is not a valid record.
+    """
+    from ..record.io import loads
+
+    record = loads(data, source=source, line=line)
+    return replay(record, source=source, line=line, strict=strict, visitors=visitors)
+
+
+def _say_score(score: DealScore | None) -> str:
+    if score is None:
+        return "30-30 (nobody scores)"
+    return f"team {score.team} scored {score.points}"
+
+
+def _dash(score: Sequence[int]) -> str:
+    return "-".join(str(s) for s in score)
+
+
 class _Replay:
     def __init__(
         self,
@@ -118,9 +146,15 @@ class _Replay:
         self.strict = strict
         self.visitors = visitors
         self.problems: list[RecordError] = []
+        self.names: list[str] = []
 
     def problem(self, pointer: str, message: str) -> None:
         self.problems.append(RecordError(message, pointer, self.source, self.line))
+
+    def seat_name(self, seat: int) -> str:
+        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+
+    # ------------------------------------------------------------------ the match
 
     def run(self) -> MatchResult:
         record = self.record
@@ -130,23 +164,17 @@ class _Replay:
             self.problem("/match/rules", str(error))
             raise InvalidRecordError(self.problems) from None
         shape = rules.shape
-        if not shape.supported:
-            self.problem(
-                "/match/variant",
-                f"variant {rules.variant!r} is not supported yet; this version replays 'four'",
-            )
-            raise InvalidRecordError(self.problems)
-        seats = list(record.match.seats)
-        if len(seats) != shape.players:
+        people = list(record.match.seats)
+        if len(people) != shape.people:
             self.problem(
                 "/match/seats",
-                f"{rules.variant!r} is played by {shape.players} players, the record names {len(seats)}",
+                f"{rules.variant!r} is played by {shape.people} players, the record names {len(people)}",
             )
             raise InvalidRecordError(self.problems)
+        blocks = self.read_blocks(rules, people)
         self.rules = rules
-        self.names = seats
         source = self.source if self.line is None else f"{self.source}:{self.line}"
-        result = MatchResult(id=match_id(record), source=source, seats=seats, rules=rules)
+        result = MatchResult(id=match_id(record), source=source, seats=people, rules=rules)
         for visitor in self.visitors:
             visitor.begin_match(record, result)
         match = MatchState.start(rules)
@@ -154,17 +182,36 @@ class _Replay:
         previous_redeal = False
         redeals_in_row = 0
         announced_over = False
+        block_number = 0
         for index, deal in enumerate(record.deals):
             pointer = f"/deals/{index}"
-            if deal.dealer >= shape.players:
+            if blocks and match.finished and block_number < len(blocks):
+                result.blocks.append(self.close_block(block_number, blocks, match))
+                block_number += 1
+                if block_number < len(blocks):
+                    match = MatchState.start(rules)
+            if blocks and block_number >= len(blocks):
+                self.problem(
+                    pointer,
+                    f"the club evening has {len(blocks)} blocks of {rules.deals} deals; "
+                    "this deal is one too many",
+                )
+                break
+            seating = blocks[block_number] if blocks else people
+            self.names = seating + (
+                [f"{seating[deal.dealer]}'s dummy"]
+                if shape.players > shape.people and deal.dealer < len(seating)
+                else []
+            )
+            if deal.dealer >= shape.people:
                 self.problem(
                     f"{pointer}/dealer",
-                    f"seat {deal.dealer} does not exist: seats are 0 to {shape.players - 1}",
+                    f"seat {deal.dealer} does not exist: seats are 0 to {shape.people - 1}",
                 )
                 continue
             outcome = DealResult(number=index + 1, dealer=deal.dealer, kind=DealKind.PLAYED)
             if previous_dealer is not None:
-                expected = previous_dealer if previous_redeal else shape.next_seat(previous_dealer)
+                expected = previous_dealer if previous_redeal else shape.next_dealer(previous_dealer)
                 if deal.dealer != expected:
                     outcome.irregularities.append(
                         Irregularity(
@@ -182,34 +229,32 @@ class _Replay:
                 outcome.multiplier = multiplier(
                     outcome.contract, outcome.en_face, outcome.knocks, match.carry, rules
                 )
-            if outcome.kind is DealKind.REDEAL:
-                redeals_in_row += 1
-            else:
-                redeals_in_row = 0
+            redeals_in_row = redeals_in_row + 1 if outcome.kind is DealKind.REDEAL else 0
             for visitor in self.visitors:
                 visitor.begin_deal(deal, outcome)
             if outcome.kind is not DealKind.REDEAL and not self.play_deal(deal, outcome, pointer):
                 previous_dealer, previous_redeal = deal.dealer, False
                 continue
-            self.read_penalties(deal, outcome, pointer)
+            self.read_scoresheet(deal, outcome)
             if outcome.kind in (DealKind.PLAYED, DealKind.SCORESHEET):
                 if match.finished:
                     outcome.counted = False
                     if not announced_over:
                         announced_over = True
-                        a, b = match.final_score or match.score
                         outcome.irregularities.append(
                             Irregularity(
                                 IrregularityKind.PLAYED_ON_AFTER_MATCH_WON,
                                 index + 1,
-                                f"the match was already decided at {a}-{b}; deal {index + 1} "
-                                "and any after it do not count",
+                                "the match was already decided at "
+                                f"{_dash(match.final_score or match.score)}; "
+                                f"deal {index + 1} and any after it do not count",
                             )
                         )
                 match = match.apply_deal(
                     outcome.score,
                     outcome.tie,
                     tuple((team, points) for team, points, _ in outcome.penalties),
+                    dealer=deal.dealer,
                 )
             outcome.match_score = match.score
             previous_dealer = deal.dealer
@@ -219,13 +264,42 @@ class _Replay:
                 visitor.end_deal(outcome)
         if self.problems:
             raise InvalidRecordError(self.problems)
+        if blocks:
+            if match.finished and block_number < len(blocks):
+                result.blocks.append(self.close_block(block_number, blocks, match))
+            result.blocks_won = {name: sum(name in b.winners for b in result.blocks) for name in people}
         result.score = match.score
         result.final_score = match.final_score or match.score
         result.winner = match.winner
-        result.finished = match.finished
+        result.finished = match.finished and (not blocks or len(result.blocks) == len(blocks))
         for visitor in self.visitors:
             visitor.end_match(result)
         return result
+
+    def read_blocks(self, rules: Rules, people: list[str]) -> list[list[str]]:
+        blocks = self.record.match.blocks
+        if blocks is UNSET:
+            return []
+        if rules.format != "fixed" or rules.variant != "four":
+            self.problem(
+                "/match/blocks", "blocks (a club evening) need the four-player game with format 'fixed'"
+            )
+        elif blocks[0] != people:
+            self.problem("/match/blocks/0", "the first block's seating must be match.seats")
+        for b, seating in enumerate(blocks):
+            if sorted(seating) != sorted(people):
+                self.problem(
+                    f"/match/blocks/{b}", f"a block seats the same four players: {', '.join(people)}"
+                )
+        if self.problems:
+            raise InvalidRecordError(self.problems)
+        return [list(b) for b in blocks]
+
+    def close_block(self, number: int, blocks: list[list[str]], match: MatchState) -> BlockResult:
+        seating = blocks[number]
+        winner = match.winner
+        winners = [] if winner is None else [seating[winner], seating[winner + 2]]
+        return BlockResult(number + 1, seating, match.score, winner, winners)
 
     # ------------------------------------------------------------------ declarations
 
@@ -236,101 +310,78 @@ class _Replay:
         calls: list[Declaration] = [] if deal.declarations is UNSET else deal.declarations
         before = len(self.problems)
         stage = "contract"
+        chooser = dealer
+        passes = 0
         knocks_by: list[int] = []
+        dealing_side = shape.team_of(dealer, dealer)
         for i, call in enumerate(calls):
             where = f"{pointer}/declarations/{i}"
-            name = self.names[call.seat] if call.seat < len(self.names) else f"seat {call.seat}"
+            name = self.seat_name(call.seat)
             if call.seat >= shape.players:
                 self.problem(
                     f"{where}/seat", f"seat {call.seat} does not exist: seats are 0 to {shape.players - 1}"
                 )
                 return False
-            team = shape.team_of(call.seat, dealer)
-            dealing_team = shape.team_of(dealer, dealer)
+            if call.seat >= shape.people:
+                self.problem(f"{where}/seat", f"the dummy (seat {call.seat}) makes no calls")
+                continue
             if call.call != "trump" and call.suit is not UNSET:
                 self.problem(f"{where}/suit", f"a {call.call!r} call takes no suit")
             if call.call == "redeal":
-                if not rules.redeal_small:
-                    self.problem(where, "a redeal needs the cafe rule 'redeal_small' (match.rules.cafe)")
-                elif i != 0 or len(calls) > 1:
-                    self.problem(where, "a redeal is the only call of its deal")
-                elif call.seat != dealer:
-                    self.problem(where, f"only the dealer may demand a redeal, not {name}")
-                elif redeals_in_row >= 2:
-                    self.problem(
-                        where, "a third redeal in a row is not allowed: the third deal must be played"
-                    )
-                elif deal.tricks is not UNSET and deal.tricks:
-                    self.problem(f"{pointer}/tricks", "a redealt deal has no tricks")
-                else:
-                    outcome.kind = DealKind.REDEAL
-                    if deal.hands is not UNSET and 0 <= dealer < len(deal.hands):
-                        self.check_redeal_hand(deal.hands[dealer], where)
+                self.read_redeal(deal, outcome, call, i, len(calls), redeals_in_row, where, pointer)
                 continue
-            if stage == "contract":
+            if stage in ("contract", "partner"):
+                if call.call == "pass":
+                    if rules.variant != "six_short":
+                        self.problem(where, "'pass' is only used in the six_short variant")
+                    elif call.seat != chooser:
+                        self.problem(
+                            where,
+                            f"{name} may not pass: the choice of trump is with {self.seat_name(chooser)}",
+                        )
+                    elif passes == 2:
+                        self.problem(where, "the third teammate must choose trump and cannot pass")
+                    else:
+                        passes += 1
+                        chooser = (chooser + 2) % shape.players
+                    continue
                 if call.call == "en_face":
-                    if not rules.en_face:
+                    partner = shape.partner_of(dealer)
+                    if stage == "partner":
+                        self.problem(where, "en face cannot be passed back: the partner must make trump")
+                    elif not rules.en_face:
                         self.problem(where, "'en_face' needs the cafe rule 'en_face' (match.rules.cafe)")
+                    elif partner is None or rules.variant == "six_short":
+                        self.problem(where, f"en face needs a partner to pass to; {rules.variant!r} has none")
                     elif call.seat != dealer:
                         self.problem(where, f"only the dealer may call en face, not {name}")
                     else:
                         outcome.en_face = True
+                        chooser = partner
                         stage = "partner"
                     continue
                 if call.call in ("trump", "muil", "blind_muil"):
-                    if call.seat != dealer:
+                    if call.seat != chooser:
                         self.problem(
                             where,
-                            f"{name} (seat {call.seat}) may not make trump: the dealer is seat {dealer}",
+                            f"{name} (seat {call.seat}) may not make trump: "
+                            + (
+                                f"the dealer is seat {dealer}"
+                                if chooser == dealer
+                                else f"the choice is with seat {chooser}"
+                            ),
                         )
                         continue
-                    self.read_contract(call, outcome, where, partner=False)
-                    stage = "knocks"
-                    continue
-            elif stage == "partner":
-                partner = (dealer + 2) % shape.players
-                if call.call in ("trump", "muil"):
-                    if call.seat != partner:
-                        self.problem(
-                            where,
-                            f"after en face the dealer's partner (seat {partner}) makes trump, not {name}",
-                        )
+                    if call.call == "blind_muil" and (stage == "partner" or passes):
+                        self.problem(where, "a blind muil is called by the dealer before seeing the cards")
                         continue
-                    self.read_contract(call, outcome, where, partner=True)
+                    self.read_contract(call, outcome, where)
                     stage = "knocks"
-                    continue
-                if call.call == "en_face":
-                    self.problem(where, "en face cannot be passed back: the partner must make trump")
                     continue
             elif stage == "knocks" and call.call in ("klop", "tegenklop"):
-                wanted = "klop" if len(knocks_by) % 2 == 0 else "tegenklop"
-                limit = None if rules.eternal_klop else 2
-                if outcome.contract in (Contract.MUIL, Contract.BLIND_MUIL) and not rules.klop_on_muil:
-                    self.problem(where, "a muil may not be knocked under these rules (klop_on_muil is false)")
-                elif limit is not None and len(knocks_by) >= limit:
-                    self.problem(where, "knocking stops at tegenklop without the cafe rule 'eternal_klop'")
-                elif call.call != wanted:
-                    self.problem(
-                        where,
-                        f"expected {wanted!r} here, not {call.call!r}: "
-                        "klop and tegenklop alternate, klop first",
-                    )
-                elif call.call == "klop" and team == dealing_team:
-                    self.problem(
-                        where,
-                        f"{name} is on the dealing team and cannot klop; "
-                        "the dealing team answers with tegenklop",
-                    )
-                elif call.call == "tegenklop" and team != dealing_team:
-                    self.problem(
-                        where, f"{name} is not on the dealing team: only the dealing team may tegenklop"
-                    )
-                else:
-                    knocks_by.append(call.seat)
+                self.read_knock(call, outcome, knocks_by, dealing_side, where)
                 continue
-            if call.call == "pass":
-                self.problem(where, "'pass' is only used in the six_short variant")
-            elif call.call in ("klop", "tegenklop"):
+            if call.call in ("klop", "tegenklop"):
                 self.problem(where, f"{call.call!r} comes after trump is made")
             else:
                 self.problem(where, f"{call.call!r} is out of order here")
@@ -339,7 +390,46 @@ class _Replay:
             self.problem(f"{pointer}/declarations", "after en face the partner's trump call is missing")
         return len(self.problems) == before
 
-    def read_contract(self, call: Declaration, outcome: DealResult, where: str, *, partner: bool) -> None:
+    def read_redeal(
+        self,
+        deal: Deal,
+        outcome: DealResult,
+        call: Declaration,
+        i: int,
+        count: int,
+        redeals_in_row: int,
+        where: str,
+        pointer: str,
+    ) -> None:
+        rules = self.rules
+        if not rules.redeal_small:
+            self.problem(where, "a redeal needs the cafe rule 'redeal_small' (match.rules.cafe)")
+        elif not rules.shape.has_redeal:
+            self.problem(
+                where, f"the small-cards redeal needs eight-card hands; {rules.variant!r} deals fewer"
+            )
+        elif i != 0 or count > 1:
+            self.problem(where, "a redeal is the only call of its deal")
+        elif call.seat != deal.dealer:
+            self.problem(where, f"only the dealer may demand a redeal, not {self.seat_name(call.seat)}")
+        elif redeals_in_row >= 2:
+            self.problem(where, "a third redeal in a row is not allowed: the third deal must be played")
+        elif deal.tricks is not UNSET and deal.tricks:
+            self.problem(f"{pointer}/tricks", "a redealt deal has no tricks")
+        else:
+            outcome.kind = DealKind.REDEAL
+            if deal.hands is not UNSET and 0 <= deal.dealer < len(deal.hands):
+                hand = deal.hands[deal.dealer]
+                cards = [CARD_BY_TEXT[c] for c in hand]
+                small = sum(1 for c in cards if c.rank.text in ("7", "8", "9"))
+                if small < 5 or not any(c.rank.text == "J" for c in cards):
+                    self.problem(
+                        where,
+                        "a redeal needs five small cards (7, 8, 9) and a jack; "
+                        f"the dealer held {' '.join(hand)}",
+                    )
+
+    def read_contract(self, call: Declaration, outcome: DealResult, where: str) -> None:
         outcome.chooser = call.seat
         if call.call == "trump":
             if call.suit is UNSET:
@@ -354,15 +444,31 @@ class _Replay:
         else:
             outcome.contract = Contract.BLIND_MUIL
 
-    def check_redeal_hand(self, hand: list[str], where: str) -> None:
-        cards = [CARD_BY_TEXT[c] for c in hand if c in CARD_BY_TEXT]
-        small = sum(1 for c in cards if c.rank.text in ("7", "8", "9"))
-        jacks = sum(1 for c in cards if c.rank.text == "J")
-        if small < 5 or jacks < 1:
+    def read_knock(
+        self, call: Declaration, outcome: DealResult, knocks_by: list[int], dealing_side: int, where: str
+    ) -> None:
+        rules = self.rules
+        name = self.seat_name(call.seat)
+        side = rules.shape.team_of(call.seat, outcome.dealer)
+        wanted = "klop" if len(knocks_by) % 2 == 0 else "tegenklop"
+        if outcome.contract in (Contract.MUIL, Contract.BLIND_MUIL) and not rules.klop_on_muil:
+            self.problem(where, "a muil may not be knocked under these rules (klop_on_muil is false)")
+        elif not rules.eternal_klop and len(knocks_by) >= 2:
+            self.problem(where, "knocking stops at tegenklop without the cafe rule 'eternal_klop'")
+        elif call.call != wanted:
             self.problem(
                 where,
-                f"a redeal needs five small cards (7, 8, 9) and a jack; the dealer held {' '.join(hand)}",
+                f"expected {wanted!r} here, not {call.call!r}: klop and tegenklop alternate, klop first",
             )
+        elif call.call == "klop" and side == dealing_side:
+            self.problem(
+                where,
+                f"{name} is on the dealing team and cannot klop; the dealing team answers with tegenklop",
+            )
+        elif call.call == "tegenklop" and side != dealing_side:
+            self.problem(where, f"{name} is not on the dealing team: only the dealing team may tegenklop")
+        else:
+            knocks_by.append(call.seat)
 
     # ------------------------------------------------------------------ cards and plays
 
@@ -374,13 +480,8 @@ class _Replay:
         if not tricks:
             if deal.recorded_score is not UNSET:
                 outcome.kind = DealKind.SCORESHEET
-                self.read_recorded(deal, outcome)
-                if outcome.recorded is None:
-                    outcome.tie = True
-                else:
-                    outcome.score = outcome.recorded
                 if has_hands:
-                    outcome.hands = self.read_hands(deal, pointer)
+                    self.read_cards(deal, outcome, pointer)
                 return len(self.problems) == before
             if not has_hands:
                 self.problem(pointer, "a deal needs tricks, hands or a recorded_score")
@@ -402,10 +503,16 @@ class _Replay:
         trump = None if outcome.trump is None else int(outcome.trump)
         played = [[CARD_BY_TEXT[c] for c in trick] for trick in tricks]
         if has_hands:
-            hands = self.read_hands(deal, pointer)
-            if hands is None:
+            cards = self.read_cards(deal, outcome, pointer)
+            if cards is None:
                 return False
+            hands, table, discards = cards
         else:
+            if shape.table_seats != "none":
+                self.problem(
+                    f"{pointer}/hands", f"{self.rules.variant!r} needs the hands and the table cards"
+                )
+                return False
             if len(tricks) < shape.tricks:
                 self.problem(
                     f"{pointer}/tricks",
@@ -413,68 +520,130 @@ class _Replay:
                     "a deal may stop early only when its hands are given",
                 )
                 return False
-            hands = self.hands_from_tricks(played, deal.dealer, trump, pointer)
-            if hands is None:
+            laid_aside = self.read_discards(deal, pointer, required=shape.discards > 0)
+            if laid_aside is None:
                 return False
-        outcome.hands = hands
-        return self.play_tricks(played, hands, outcome, trump, pointer)
+            reconstructed = self.hands_from_tricks(played, deal.dealer, trump, laid_aside, pointer)
+            if reconstructed is None:
+                return False
+            hands, table, discards = reconstructed, (), laid_aside
+            outcome.hands = hands
+        return self.play_tricks(deal, played, hands, table, discards, outcome, trump, pointer)
 
-    def read_hands(self, deal: Deal, pointer: str) -> tuple[int, ...] | None:
+    def read_discards(self, deal: Deal, pointer: str, *, required: bool) -> int | None:
+        shape = self.rules.shape
+        given = [] if deal.discards is UNSET else deal.discards
+        if len(given) != shape.discards and (required or given):
+            if shape.discards:
+                self.problem(
+                    f"{pointer}/discards",
+                    f"{self.rules.variant!r} lays {shape.discards} cards aside; "
+                    f"the record gives {len(given)}",
+                )
+            else:
+                self.problem(f"{pointer}/discards", f"{self.rules.variant!r} lays no cards aside")
+            return None
+        mask = mask_of(CARD_BY_TEXT[c] for c in given)
+        if len(given) and mask.bit_count() != len(given):
+            self.problem(f"{pointer}/discards", "a card is laid aside twice")
+            return None
+        return mask
+
+    def read_cards(
+        self, deal: Deal, outcome: DealResult, pointer: str
+    ) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...], int] | None:
+        """The hands, the table piles and the laid-aside cards, all checked against the deck."""
         shape = self.rules.shape
         hands_text = deal.hands if deal.hands is not UNSET else []
-        ok = True
         if len(hands_text) != shape.players:
             self.problem(
                 f"{pointer}/hands", f"{shape.players} hands are dealt, the record has {len(hands_text)}"
             )
             return None
         masks = [mask_of([CARD_BY_TEXT[text] for text in hand]) for hand in hands_text]
-        union = 0
-        for mask in masks:
-            union |= mask
-        if (
-            union == shape.deck_mask
-            and all(len(h) == shape.hand_size for h in hands_text)
-            and (union.bit_count() == sum(len(h) for h in hands_text))
-        ):
-            return tuple(masks)
+        discards = self.read_discards(deal, pointer, required=shape.discards > 0)
+        table_text = deal.table if deal.table is not UNSET else []
+        if discards is None:
+            return None
+        if shape.table_seats == "none" and deal.table is UNSET:
+            union = discards
+            for mask in masks:
+                union |= mask
+            if (
+                union == shape.deck_mask
+                and all(len(h) == shape.hand_size for h in hands_text)
+                and union.bit_count() == sum(len(h) for h in hands_text) + shape.discards
+            ):
+                outcome.hands = tuple(masks)
+                return tuple(masks), (), discards
+        ok = True
         seen: dict[int, str] = {}
-        masks = []
+
+        def place(text: str, where: str) -> None:
+            nonlocal ok
+            card = CARD_BY_TEXT[text]
+            if not shape.deck_mask >> card & 1:
+                self.problem(where, f"{text!r} is not in the deck of {self.rules.variant!r}")
+                ok = False
+            elif card in seen:
+                self.problem(where, f"{text!r} was dealt twice (also at {seen[card]})")
+                ok = False
+            else:
+                seen[card] = where
+
         for s, hand in enumerate(hands_text):
-            if len(hand) != shape.hand_size:
+            size = 0 if s >= shape.people else shape.hand_size
+            if len(hand) != size:
                 self.problem(
                     f"{pointer}/hands/{s}",
-                    f"{self.names[s]}'s hand has {len(hand)} cards; each seat is dealt {shape.hand_size}",
+                    f"{self.seat_name(s)}'s hand has {len(hand)} cards; each seat is dealt {size}",
                 )
                 ok = False
-            mask = 0
             for i, text in enumerate(hand):
-                card = CARD_BY_TEXT[text]
-                where = f"{pointer}/hands/{s}/{i}"
-                if not shape.deck_mask >> card & 1:
-                    self.problem(where, f"{text!r} is not in the deck of {self.rules.variant!r}")
+                place(text, f"{pointer}/hands/{s}/{i}")
+        stacks: list[tuple[tuple[int, ...], ...]] = []
+        if shape.table_seats != "none":
+            if len(table_text) != shape.players:
+                self.problem(
+                    f"{pointer}/table",
+                    f"the table lists {shape.players} seats' piles; the record has {len(table_text)}",
+                )
+                return None
+            for s, piles in enumerate(table_text):
+                wanted = 4 if shape.holds_table(s) else 0
+                if len(piles) != wanted:
+                    self.problem(
+                        f"{pointer}/table/{s}",
+                        f"{self.seat_name(s)} has {wanted} table piles, the record {len(piles)}",
+                    )
                     ok = False
-                elif card in seen:
-                    self.problem(where, f"{text!r} was dealt twice (also at {seen[card]})")
-                    ok = False
-                else:
-                    seen[card] = where
-                mask |= 1 << card
-            masks.append(mask)
+                for p, pile in enumerate(piles):
+                    for i, text in enumerate(pile):
+                        place(text, f"{pointer}/table/{s}/{p}/{i}")
+                stacks.append(tuple(tuple(CARD_BY_TEXT[c] for c in pile) for pile in piles))
+        elif deal.table is not UNSET:
+            self.problem(f"{pointer}/table", f"{self.rules.variant!r} has no table cards")
+            ok = False
+        given_discards = [] if deal.discards is UNSET else deal.discards
+        for i, text in enumerate(given_discards):
+            place(text, f"{pointer}/discards/{i}")
         if ok:
             missing = shape.deck_mask & ~mask_of(seen)
             if missing:
                 self.problem(f"{pointer}/hands", f"cards missing from the deal: {CardSet(missing)}")
                 ok = False
-        return tuple(masks) if ok else None
+        if not ok:
+            return None
+        outcome.hands = tuple(masks)
+        return tuple(masks), tuple(stacks), discards
 
     def hands_from_tricks(
-        self, played: list[list[Card]], dealer: int, trump: int | None, pointer: str
+        self, played: list[list[Card]], dealer: int, trump: int | None, discards: int, pointer: str
     ) -> tuple[int, ...] | None:
         shape = self.rules.shape
         masks = [0] * shape.players
         seen: dict[int, int] = {}
-        leader = shape.next_seat(dealer)
+        leader = shape.next_seat(dealer, dealer)
         ok = True
         for t, trick in enumerate(played):
             for i, card in enumerate(trick):
@@ -482,18 +651,24 @@ class _Replay:
                 if not shape.deck_mask >> card & 1:
                     self.problem(where, f"'{card}' is not in the deck of {self.rules.variant!r}")
                     ok = False
-                elif card in seen:
-                    self.problem(where, f"'{card}' was already played in trick {seen[card] + 1}")
+                elif card in seen or discards >> card & 1:
+                    laid = (
+                        "laid aside" if discards >> card & 1 else f"already played in trick {seen[card] + 1}"
+                    )
+                    self.problem(where, f"'{card}' was {laid}")
                     ok = False
                 seen.setdefault(card, t)
-                masks[shape.seat_of_play(leader, i)] |= 1 << card
-            leader = shape.seat_of_play(leader, winning_position(trick, trump))
+                masks[shape.seat_of_play(leader, i, dealer)] |= 1 << card
+            leader = shape.seat_of_play(leader, winning_position(trick, trump), dealer)
         return tuple(masks) if ok else None
 
     def play_tricks(
         self,
+        deal: Deal,
         played: list[list[Card]],
         hands: tuple[int, ...],
+        table: tuple[tuple[tuple[int, ...], ...], ...],
+        discards: int,
         outcome: DealResult,
         trump: int | None,
         pointer: str,
@@ -501,13 +676,26 @@ class _Replay:
         rules = self.rules
         shape = rules.shape
         dealer = outcome.dealer
+        order = shape.order(dealer)
+        players = len(order)
+        place_of = {seat: position for position, seat in enumerate(order)}
         team_of = [shape.team_of(s, dealer) for s in range(shape.players)]
         holding = list(hands)
+        stacks = [[list(pile) for pile in piles] for piles in table]
+        if stacks:
+            for seat, piles in enumerate(stacks):
+                for pile in piles:
+                    holding[seat] |= 1 << pile[-1]
+        moves = self.read_moves(deal, pointer)
+        if moves is None:
+            return False
         taken = [0, 0]
+        if discards:
+            chooser = dealer if outcome.chooser is None else outcome.chooser
+            taken[1 - team_of[chooser]] += sum(CARD_POINTS[c] for c in CardSet(discards))
         played_in: dict[int, int] = {}
-        leader = shape.next_seat(dealer)
+        leader = shape.next_seat(dealer, dealer)
         visitors = self.visitors
-        players = shape.players
         trump_code = NO_TRUMP if trump is None else trump
         exempt = rules.partner_exempt
         forbid = rules.underbuy == "forbidden"
@@ -519,18 +707,15 @@ class _Replay:
             trick = TrickResult(t + 1, leader, seats, cards, legals, clauses, winning)
             led = cards[0] // RANKS_PER_SUIT if cards else 0
             best = best_suit = best_seat = 0
+            start = place_of[leader]
             for i, card in enumerate(cards):
-                seat = (leader + i) % players
+                seat = order[(start + i) % players]
+                move = moves.pop((t + 1, seat), None) if stacks and seat not in seats else None
+                if move is not None and not self.move_to_empty_place(stacks[seat], seat, move, holding):
+                    return False
                 hand = holding[seat]
                 if not hand >> card & 1:
-                    where = f"{pointer}/tricks/{t}/{i}"
-                    if card in played_in:
-                        self.problem(where, f"'{card}' was already played in trick {played_in[card] + 1}")
-                    else:
-                        self.problem(
-                            where,
-                            f"'{card}' is not in {self.names[seat]}'s hand (seat {seat}) in trick {t + 1}",
-                        )
+                    self.not_held(card, seat, t, i, played_in, stacks, pointer)
                     return False
                 suit = card // RANKS_PER_SUIT
                 if i:
@@ -550,7 +735,7 @@ class _Replay:
                     kind = classify_violation(card, cards[:i], hand, trump)
                     if self.strict:
                         raise IllegalPlayError(
-                            f"illegal play: '{card}' by {self.names[seat]} in trick {t + 1}: {kind.value}"
+                            f"illegal play: '{card}' by {self.seat_name(seat)} in trick {t + 1}: {kind.value}"
                             + (f" ({self.source})" if self.source else "")
                         )
                     outcome.violations.append(Violation(t + 1, i + 1, seat, card, kind, CardSet(legal)))
@@ -563,6 +748,13 @@ class _Replay:
                     for visitor in visitors:
                         visitor.play(trick, i, tuple(holding))
                 holding[seat] = hand & ~(1 << card)
+                if stacks:
+                    for pile in stacks[seat]:
+                        if pile and pile[-1] == card:
+                            pile.pop()
+                            if pile:
+                                holding[seat] |= 1 << pile[-1]
+                            break
             if len(cards) == shape.trick_size:
                 trick.winner = best_seat
                 trick.points = sum([CARD_POINTS[c] for c in cards])
@@ -571,6 +763,12 @@ class _Replay:
             outcome.tricks.append(trick)
             for visitor in visitors:
                 visitor.end_trick(trick, outcome)
+        for (trick_number, seat), where in moves.items():
+            self.problem(
+                where, f"{self.seat_name(seat)} plays no card in trick {trick_number} to move before"
+            )
+        if self.problems:
+            return False
         if len(played) < shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
@@ -580,57 +778,71 @@ class _Replay:
         outcome.tie = outcome.score is None
         return True
 
-    def read_recorded(self, deal: Deal, outcome: DealResult) -> None:
-        if deal.recorded_score is UNSET:
-            return
-        outcome.has_recorded = True
-        recorded = deal.recorded_score
-        outcome.recorded = None if recorded is None else DealScore(recorded.team, recorded.points)
+    def read_moves(self, deal: Deal, pointer: str) -> dict[tuple[int, int], str] | None:
+        if deal.table_moves is UNSET:
+            return {}
+        moves: dict[tuple[int, int], str] = {}
+        for m, move in enumerate(deal.table_moves):
+            where = f"{pointer}/table_moves/{m}"
+            if not self.rules.shape.holds_table(move.seat):
+                self.problem(where, f"{self.seat_name(move.seat)} has no table cards to move")
+                return None
+            moves[(move.trick, move.seat)] = where
+        return moves
 
-    def read_penalties(self, deal: Deal, outcome: DealResult, pointer: str) -> None:
-        if outcome.kind is DealKind.PLAYED:
-            self.read_recorded(deal, outcome)
-            if outcome.has_recorded and outcome.recorded != outcome.score:
-                outcome.score_mismatch = True
-                outcome.irregularities.append(
-                    Irregularity(
-                        IrregularityKind.SCORE_MISMATCH,
-                        outcome.number,
-                        f"deal {outcome.number}: the scoresheet says {_say_score(outcome.recorded)}, "
-                        f"the cards say {_say_score(outcome.score)}",
-                    )
+    def move_to_empty_place(self, piles: list[list[int]], seat: int, where: str, holding: list[int]) -> bool:
+        if piles[3] or len(piles[2]) < 2:
+            self.problem(
+                where,
+                f"{self.seat_name(seat)} can move a card only from a 3rd pile of two to an emptied 4th place",
+            )
+            return False
+        piles[3].append(piles[2].pop())
+        holding[seat] |= 1 << piles[2][-1]
+        return True
+
+    def not_held(
+        self,
+        card: int,
+        seat: int,
+        t: int,
+        i: int,
+        played_in: dict[int, int],
+        stacks: list[list[list[int]]],
+        pointer: str,
+    ) -> None:
+        where = f"{pointer}/tricks/{t}/{i}"
+        name = self.seat_name(seat)
+        if card in played_in:
+            self.problem(where, f"'{Card(card)}' was already played in trick {played_in[card] + 1}")
+        elif stacks and any(card in pile for pile in stacks[seat]):
+            self.problem(where, f"'{Card(card)}' still lies face down on {name}'s table in trick {t + 1}")
+        else:
+            self.problem(where, f"'{Card(card)}' is not in {name}'s hand (seat {seat}) in trick {t + 1}")
+
+    def read_scoresheet(self, deal: Deal, outcome: DealResult) -> None:
+        if deal.recorded_score is not UNSET:
+            outcome.has_recorded = True
+            recorded = deal.recorded_score
+            outcome.recorded = None if recorded is None else DealScore(recorded.team, recorded.points)
+        if outcome.kind is DealKind.SCORESHEET:
+            outcome.tie = outcome.recorded is None
+            outcome.score = outcome.recorded
+        elif outcome.kind is DealKind.PLAYED and outcome.has_recorded and outcome.recorded != outcome.score:
+            outcome.score_mismatch = True
+            outcome.irregularities.append(
+                Irregularity(
+                    IrregularityKind.SCORE_MISMATCH,
+                    outcome.number,
+                    f"deal {outcome.number}: the scoresheet says {_say_score(outcome.recorded)}, "
+                    f"the cards say {_say_score(outcome.score)}",
                 )
-        if deal.penalties is UNSET:
-            return
-        for penalty in deal.penalties:
-            points = self.rules.penalty_points if penalty.points is UNSET else penalty.points
-            reason = "" if penalty.reason is UNSET else penalty.reason
-            outcome.penalties.append((penalty.team, points, reason))
-
-
-def _say_score(score: DealScore | None) -> str:
-    if score is None:
-        return "30-30 (nobody scores)"
-    return f"team {score.team} scored {score.points}"
-
-
-def decode_and_replay(
-    data: bytes | str,
-    *,
-    source: str | None = None,
-    line: int | None = None,
-    strict: bool = False,
-    visitors: Sequence[ReplayVisitor] = (),
-) -> MatchResult:
-    """Decode one document and replay it: the whole validation of a record.
-
-    :raises InvalidRecordError: for a document that is not a valid record.
-    """
-    from ..record.io import loads
-
-    return replay(
-        loads(data, source=source, line=line), source=source, line=line, strict=strict, visitors=visitors
-    )
+            )
+        if deal.penalties is not UNSET:
+            for penalty in deal.penalties:
+                points = self.rules.penalty_points if penalty.points is UNSET else penalty.points
+                reason = "" if penalty.reason is UNSET else penalty.reason
+                outcome.penalties.append((penalty.team, points, reason))
 
 
 __all__ = ["ReplayVisitor", "decode_and_replay", "match_id", "replay", "rules_of"]

@@ -129,7 +129,7 @@ class DealResult:
     """Whether the scoresheet differs from the cards."""
     penalties: list[tuple[int, int, str]] = field(default_factory=list)
     """``(team, points, reason)`` of each fault."""
-    match_score: tuple[int, int] = (0, 0)
+    match_score: tuple[int, ...] = (0, 0)
     """The match score after this deal."""
     counted: bool = True
     """Whether the deal counted for the match result (not after the match was decided)."""
@@ -137,6 +137,22 @@ class DealResult:
     """Illegal plays."""
     irregularities: list[Irregularity] = field(default_factory=list)
     """Scoring and procedure problems."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockResult:
+    """One block of a club evening: twelve deals with the same partners."""
+
+    number: int
+    """The block, counted from 1."""
+    seats: list[str]
+    """The seating of the block (partners opposite each other)."""
+    score: tuple[int, ...]
+    """Each team's score in the block."""
+    winner: int | None
+    """The team that won the block, ``None`` for a tie."""
+    winners: list[str]
+    """The two players who won it."""
 
 
 @dataclass(slots=True)
@@ -153,14 +169,18 @@ class MatchResult:
     """The house rules in force."""
     deals: list[DealResult] = field(default_factory=list)
     """Every deal."""
-    score: tuple[int, int] = (0, 0)
-    """The match score after the last deal."""
-    final_score: tuple[int, int] = (0, 0)
+    score: tuple[int, ...] = (0, 0)
+    """The match score after the last deal: per team, or per person in the three-player games."""
+    final_score: tuple[int, ...] = (0, 0)
     """The score when the match was decided (or after the last deal if it never was)."""
     winner: int | None = None
     """The winning team, ``None`` for an unfinished or drawn match."""
     finished: bool = False
     """Whether the match reached its end."""
+    blocks: list[BlockResult] = field(default_factory=list)
+    """A club evening's blocks, in order."""
+    blocks_won: dict[str, int] = field(default_factory=dict)
+    """A club evening's result: blocks won by each player (3-1-1-1 or 2-2-2-0)."""
 
     @property
     def violations(self) -> list[Violation]:

@@ -17,7 +17,7 @@ import msgspec
 
 from ..cards import CARD_BY_TEXT, CARD_TEXT
 from ..errors import InvalidRecordError, RecordError
-from .model import FORMAT, Record, json_schema
+from .model import FORMAT, Deal, Record, json_schema
 
 _decoder = msgspec.json.Decoder(Record)
 _CANONICAL = frozenset(CARD_TEXT)
@@ -115,24 +115,31 @@ def canonicalize_cards(record: Record) -> list[RecordError]:
     """Rewrite every card in canonical form (``th`` -> ``10H``); the unknown ones as problems."""
     problems: list[RecordError] = []
     for d, deal in enumerate(record.deals):
-        for name in ("hands", "tricks"):
-            groups = getattr(deal, name)
-            if groups is msgspec.UNSET:
+        for where, group in _card_groups(deal):
+            if _CANONICAL.issuperset(group):
                 continue
-            for g, group in enumerate(groups):
-                if _CANONICAL.issuperset(group):
-                    continue
-                try:
-                    group[:] = [CARD_TEXT[CARD_BY_TEXT[text]] for text in group]
-                except KeyError:
-                    for i, text in enumerate(group):
-                        if text in CARD_BY_TEXT:
-                            group[i] = CARD_TEXT[CARD_BY_TEXT[text]]
-                        else:
-                            problems.append(
-                                RecordError(f"unknown card {text!r}", f"/deals/{d}/{name}/{g}/{i}")
-                            )
+            for i, text in enumerate(group):
+                if text in CARD_BY_TEXT:
+                    group[i] = CARD_TEXT[CARD_BY_TEXT[text]]
+                else:
+                    problems.append(RecordError(f"unknown card {text!r}", f"/deals/{d}/{where}/{i}"))
     return problems
+
+
+def _card_groups(deal: Deal) -> Iterator[tuple[str, list[str]]]:
+    """Every list of cards in a deal, with its pointer below the deal."""
+    if deal.hands is not msgspec.UNSET:
+        for g, group in enumerate(deal.hands):
+            yield f"hands/{g}", group
+    if deal.tricks is not msgspec.UNSET:
+        for g, group in enumerate(deal.tricks):
+            yield f"tricks/{g}", group
+    if deal.table is not msgspec.UNSET:
+        for seat, piles in enumerate(deal.table):
+            for p, pile in enumerate(piles):
+                yield f"table/{seat}/{p}", pile
+    if deal.discards is not msgspec.UNSET:
+        yield "discards", deal.discards
 
 
 # --------------------------------------------------------------------------- problems

@@ -72,6 +72,17 @@ class MatchInfo(_Base, kw_only=True):
     variant: VariantName | UnsetType = UNSET
     seats: Annotated[list[Annotated[str, Meta(min_length=1)]], Meta(min_length=2, max_length=6)]
     rules: RuleOptions | UnsetType = UNSET
+    blocks: (
+        Annotated[
+            list[Annotated[list[Annotated[str, Meta(min_length=1)]], Meta(min_length=4, max_length=4)]],
+            Meta(
+                min_length=1,
+                description="Club evening (format fixed): the seating of each block of `deals` deals; "
+                "partners rotate between blocks. The first block's seating is `seats`.",
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
 
 
 class Declaration(_Base, kw_only=True):
@@ -107,11 +118,37 @@ class Annotation(_Base, kw_only=True):
     tags: list[str] | UnsetType = UNSET
 
 
+Pile = Annotated[
+    list[CardText],
+    Meta(min_length=2, max_length=2, description="A table pile: [face_down, face_up]."),
+]
+
+
+class TableMove(_Base, kw_only=True):
+    """Two-player games: before its play in ``trick``, ``seat`` moved the top card of its third
+    pile to its emptied fourth place, turning up the card under it."""
+
+    seat: Seat
+    trick: Annotated[int, Meta(ge=1)]
+
+
 class Deal(_Base, kw_only=True):
     """One deal: the cards, the calls, the tricks as played, what was written down."""
 
     dealer: Seat
     hands: list[list[CardText]] | UnsetType = UNSET
+    table: (
+        Annotated[
+            list[list[Pile]],
+            Meta(description="Per seat: its 4 table piles (two-player games, the dummy), [] for the others."),
+        ]
+        | UnsetType
+    ) = UNSET
+    discards: (
+        Annotated[list[CardText], Meta(description="Cards laid aside; they count for the trump maker's opponents.")]
+        | UnsetType
+    ) = UNSET
+    table_moves: list[TableMove] | UnsetType = UNSET
     declarations: list[Declaration] | UnsetType = UNSET
     tricks: list[list[CardText]] | UnsetType = UNSET
     recorded_score: RecordedScore | UnsetType | None = UNSET
