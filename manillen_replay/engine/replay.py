@@ -710,7 +710,11 @@ class _Replay:
             start = place_of[leader]
             for i, card in enumerate(cards):
                 seat = order[(start + i) % players]
-                move = moves.pop((t + 1, seat), None) if stacks and seat not in seats else None
+                move = None
+                if stacks:
+                    move = moves.pop((t + 1, seat, i + 1), None)
+                    if move is None and seat not in seats:
+                        move = moves.pop((t + 1, seat, 0), None)
                 if move is not None and not self.move_to_empty_place(stacks[seat], seat, move, holding):
                     return False
                 hand = holding[seat]
@@ -763,9 +767,9 @@ class _Replay:
             outcome.tricks.append(trick)
             for visitor in visitors:
                 visitor.end_trick(trick, outcome)
-        for (trick_number, seat), where in moves.items():
+        for (trick_number, seat, _), where in moves.items():
             self.problem(
-                where, f"{self.seat_name(seat)} plays no card in trick {trick_number} to move before"
+                where, f"{self.seat_name(seat)} plays no card there in trick {trick_number} to move before"
             )
         if self.problems:
             return False
@@ -778,16 +782,17 @@ class _Replay:
         outcome.tie = outcome.score is None
         return True
 
-    def read_moves(self, deal: Deal, pointer: str) -> dict[tuple[int, int], str] | None:
+    def read_moves(self, deal: Deal, pointer: str) -> dict[tuple[int, int, int], str] | None:
+        """Table moves by (trick, seat, play), play 0 meaning the seat's first play of the trick."""
         if deal.table_moves is UNSET:
             return {}
-        moves: dict[tuple[int, int], str] = {}
+        moves: dict[tuple[int, int, int], str] = {}
         for m, move in enumerate(deal.table_moves):
             where = f"{pointer}/table_moves/{m}"
             if not self.rules.shape.holds_table(move.seat):
                 self.problem(where, f"{self.seat_name(move.seat)} has no table cards to move")
                 return None
-            moves[(move.trick, move.seat)] = where
+            moves[(move.trick, move.seat, 0 if move.play is UNSET else move.play)] = where
         return moves
 
     def move_to_empty_place(self, piles: list[list[int]], seat: int, where: str, holding: list[int]) -> bool:

@@ -18,18 +18,36 @@ def match_to_json(result: MatchResult) -> dict[str, Any]:
         "final_score": list(result.final_score),
         "winner": result.winner,
         "finished": result.finished,
-        "deals": [deal_to_json(d) for d in result.deals],
+        "variant": result.rules.variant,
+        "deals": [deal_to_json(d, result) for d in result.deals],
+        "blocks": [
+            {
+                "block": b.number,
+                "seats": b.seats,
+                "score": list(b.score),
+                "winner": b.winner,
+                "winners": b.winners,
+            }
+            for b in result.blocks
+        ],
+        "blocks_won": result.blocks_won,
         "irregularities": [
             {"deal": i.deal, "kind": i.kind.value, "message": i.message} for i in result.irregularities
         ],
     }
 
 
-def deal_to_json(deal: DealResult) -> dict[str, Any]:
+def deal_to_json(deal: DealResult, result: MatchResult | None = None) -> dict[str, Any]:
     """One deal in the ``manillen replay --json`` contract."""
+    sides: list[list[int]] = [[], []]
+    if result is not None:
+        shape = result.rules.shape
+        for seat in range(shape.players):
+            sides[shape.team_of(seat, deal.dealer)].append(seat)
     return {
         "deal": deal.number,
         "dealer": deal.dealer,
+        "sides": sides,
         "kind": deal.kind.value,
         "trump": deal.trump.name if deal.trump is not None else None,
         "contract": deal.contract.value if deal.contract is not None else None,
@@ -72,6 +90,24 @@ def deal_to_json(deal: DealResult) -> dict[str, Any]:
     }
 
 
+def seat_names(result: MatchResult, deal: DealResult) -> list[str]:
+    """The name of every seat in a deal, the dummy of ``three_dummy`` included."""
+    names = list(result.seats)
+    if result.rules.shape.players > len(names):
+        names.append(f"{names[deal.dealer]}'s dummy")
+    return names
+
+
+def _side_names(result: MatchResult, deal: DealResult) -> str:
+    shape = result.rules.shape
+    if shape.sides == "teams":
+        return ""
+    sides: list[list[str]] = [[], []]
+    for seat in range(shape.people):
+        sides[shape.team_of(seat, deal.dealer)].append(result.seats[seat])
+    return f" ({' & '.join(sides[0])} - {' & '.join(sides[1])})"
+
+
 def _card(card: int, symbols: bool) -> str:
     c: Card = CARDS[card]
     return c.symbol if symbols else str(c)
@@ -95,10 +131,11 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
     """The match trick by trick, as a person reads it in a terminal."""
     names = result.seats
     lines = [f"Match {result.id}" + (f"  ({result.source})" if result.source else "")]
-    lines.append("Teams: " + " & ".join(names[0::2]) + "  vs  " + " & ".join(names[1::2]))
+    lines.append(_sides(result))
     for deal in result.deals:
         if deal_number is not None and deal.number != deal_number:
             continue
+        names = seat_names(result, deal)
         lines.append("")
         head = f"Deal {deal.number}: dealer {names[deal.dealer]}, {_contract(deal)}"
         if deal.multiplier is not None:
@@ -123,7 +160,7 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
                 f"{v.kind.value.replace('_', ' ')} (could play {legal})"
             )
         if deal.points is not None:
-            lines.append(f"  card points: {deal.points[0]}-{deal.points[1]}")
+            lines.append(f"  card points: {deal.points[0]}-{deal.points[1]}" + _side_names(result, deal))
         if deal.kind is DealKind.ABANDONED:
             lines.append("  abandoned: not scored")
         elif deal.score is not None:
@@ -134,11 +171,38 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
             lines.append(f"  penalty: team {team}, {points} points" + (f" ({reason})" if reason else ""))
         for irregularity in deal.irregularities:
             lines.append(f"  ! {irregularity.message}")
-        lines.append(f"  match score: {deal.match_score[0]}-{deal.match_score[1]}")
+        lines.append(f"  match score: {_dash(deal.match_score)}")
     lines.append("")
-    if result.finished:
-        won = "a draw" if result.winner is None else f"team {result.winner} wins"
-        lines.append(f"Final score {result.final_score[0]}-{result.final_score[1]}: {won}")
+    per_person = result.rules.shape.scorers == 3
+    if result.blocks:
+        for block in result.blocks:
+            won = " & ".join(block.winners) or "nobody (a tie)"
+            lines.append(f"Block {block.number} ({_dash(block.score)}): won by {won}")
+        lines.append("Blocks won: " + ", ".join(f"{name} {n}" for name, n in result.blocks_won.items()))
+    elif result.finished:
+        if result.winner is None:
+            won = "a draw"
+        else:
+            won = f"{names[result.winner]} wins" if per_person else f"team {result.winner} wins"
+        lines.append(f"Final score {_dash(result.final_score)}: {won}")
     else:
-        lines.append(f"Score {result.score[0]}-{result.score[1]}: the match was not finished")
+        lines.append(f"Score {_dash(result.score)}: the match was not finished")
     return "\n".join(lines)
+
+
+def _dash(score: tuple[int, ...] | list[int]) -> str:
+    return "-".join(str(s) for s in score)
+
+
+def _sides(result: MatchResult) -> str:
+    names = result.seats
+    sides = result.rules.shape.sides
+    if sides == "teams":
+        return "Teams: " + " & ".join(names[0::2]) + "  vs  " + " & ".join(names[1::2])
+    if sides == "each":
+        return "Players: " + "  vs  ".join(names)
+    dummy = " with a dummy partner" if sides == "dealer_and_dummy" else ""
+    return (
+        f"Players: {', '.join(names)}; each deal the dealer plays alone{dummy} against the other two, "
+        "and each opponent scores their side's result"
+    )

@@ -125,11 +125,13 @@ Pile = Annotated[
 
 
 class TableMove(_Base, kw_only=True):
-    """Two-player games: before its play in ``trick``, ``seat`` moved the top card of its third
-    pile to its emptied fourth place, turning up the card under it."""
+    """Two-player games: before its play in ``trick`` (at position ``play`` of the trick, by
+    default its first), ``seat`` moved the top card of its third pile to its emptied fourth
+    place, turning up the card under it."""
 
     seat: Seat
     trick: Annotated[int, Meta(ge=1)]
+    play: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
 
 
 class Deal(_Base, kw_only=True):
@@ -145,7 +147,9 @@ class Deal(_Base, kw_only=True):
         | UnsetType
     ) = UNSET
     discards: (
-        Annotated[list[CardText], Meta(description="Cards laid aside; they count for the trump maker's opponents.")]
+        Annotated[
+            list[CardText], Meta(description="Cards laid aside; they count for the trump maker's opponents.")
+        ]
         | UnsetType
     ) = UNSET
     table_moves: list[TableMove] | UnsetType = UNSET
