@@ -209,7 +209,9 @@ class _Replay:
                     f"seat {deal.dealer} does not exist: seats are 0 to {shape.people - 1}",
                 )
                 continue
-            outcome = DealResult(number=index + 1, dealer=deal.dealer, kind=DealKind.PLAYED)
+            outcome = DealResult(
+                number=index + 1, dealer=deal.dealer, kind=DealKind.PLAYED, names=list(self.names)
+            )
             if previous_dealer is not None:
                 expected = previous_dealer if previous_redeal else shape.next_dealer(previous_dealer)
                 if deal.dealer != expected:
@@ -528,6 +530,7 @@ class _Replay:
                 return False
             hands, table, discards = reconstructed, (), laid_aside
             outcome.hands = hands
+            outcome.discards = discards
         return self.play_tricks(deal, played, hands, table, discards, outcome, trump, pointer)
 
     def read_discards(self, deal: Deal, pointer: str, *, required: bool) -> int | None:
@@ -575,6 +578,7 @@ class _Replay:
                 and union.bit_count() == sum(len(h) for h in hands_text) + shape.discards
             ):
                 outcome.hands = tuple(masks)
+                outcome.discards = discards
                 return tuple(masks), (), discards
         ok = True
         seen: dict[int, str] = {}
@@ -635,6 +639,8 @@ class _Replay:
         if not ok:
             return None
         outcome.hands = tuple(masks)
+        outcome.table = tuple(stacks)
+        outcome.discards = discards
         return tuple(masks), tuple(stacks), discards
 
     def hands_from_tricks(

@@ -113,6 +113,12 @@ class DealResult:
     """The deal's factor after the cap; ``None`` when no contract is recorded."""
     hands: tuple[int, ...] | None = None
     """The hands as dealt (masks), when known."""
+    table: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    """Each seat's table piles (bottom to top) in the variants with open table cards."""
+    discards: int = 0
+    """The laid-aside cards (a mask), which count for the trump maker's opponents."""
+    names: list[str] = field(default_factory=list)
+    """Who sat in each seat this deal (a club evening rotates partners; the dummy included)."""
     tricks: list[TrickResult] = field(default_factory=list)
     """The tricks as played."""
     points: tuple[int, int] | None = None
