@@ -1,5 +1,353 @@
-"""Commands of this group (being built)."""
+"""Commands of the mistake finder: analyze an archive, list findings of an archive or of files."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import click
+import polars as pl
 
-COMMANDS: list[click.Command] = []
+from ..analysis import (
+    FINDING_COLUMNS,
+    CoachDetector,
+    Finding,
+    Severity,
+    analyse,
+    coach_findings,
+    parse_coach_detector,
+)
+from ..analysis.coach import check_columns
+from ..engine import replay
+from ..errors import InvalidRecordError, ManillenError
+from ..record import loads
+from ..store import Store, default_archive
+from .common import echo_json, read_entries
+
+FINDINGS_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "trick": pl.Int32,
+    "play": pl.Int32,
+    "seat": pl.Int32,
+    "player": pl.Utf8,
+    "kind": pl.Utf8,
+    "category": pl.Utf8,
+    "severity": pl.Utf8,
+    "card": pl.Utf8,
+    "better": pl.List(pl.Utf8),
+    "points": pl.Float64,
+    "explanation": pl.Utf8,
+    "explanation_nl": pl.Utf8,
+}
+assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
+
+CHUNK = 500
+"""Matches analysed and saved per transaction."""
+SEVERITIES = [s.value for s in Severity]
+
+
+def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
+    """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
+    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
+
+
+@contextmanager
+def _messages() -> Iterator[None]:
+    """Turn the package's errors into one-line messages (exit code 1)."""
+    try:
+        yield
+    except ManillenError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _open_archive(db: str | None, *, read_only: bool) -> Store:
+    path = db or default_archive()
+    if not Path(path).exists():
+        raise click.ClickException(
+            f"no archive at {path!r}: create one with `manillen import FILE --db {path}`, "
+            "or give a record file to `manillen findings FILE`"
+        )
+    return Store(path, read_only=read_only)
+
+
+def _read_detectors(paths: Sequence[str]) -> list[CoachDetector]:
+    detectors = []
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise click.BadParameter(
+                f"cannot read {path!r}: {error.strerror}", param_hint="--detectors"
+            ) from None
+        except UnicodeDecodeError:
+            raise click.BadParameter(f"{path!r} is not a UTF-8 text file", param_hint="--detectors") from None
+        detectors.append(parse_coach_detector(text, source=path))
+    names = Counter(d.name for d in detectors)
+    twice = [name for name, count in names.items() if count > 1]
+    if twice:
+        raise click.BadParameter(f"two detector files are both named {twice[0]!r}", param_hint="--detectors")
+    return detectors
+
+
+def _progress(total: int, label: str) -> Any:
+    """A progress bar on stderr when a person is watching and the work takes a while."""
+    show = total >= 50 and sys.stderr.isatty()
+    return click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) if show else None
+
+
+def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
+
+def _analyse_archive(store: Store, everything: bool) -> tuple[int, int, Counter[str], list[str]]:
+    where = "" if everything else "WHERE analysed_at IS NULL"
+    ids = store.query(f"SELECT match_id FROM matches {where} ORDER BY import_order")["match_id"].to_list()
+    deals = 0
+    by_category: Counter[str] = Counter()
+    problems: list[str] = []
+    bar = _progress(len(ids), "analysing")
+    try:
+        for chunk in _chunks(ids, CHUNK):
+            found: list[Finding] = []
+            for match_id, data in list(store.iter_records(match_ids=chunk)):
+                try:
+                    record = loads(data, source=f"archive match {match_id}")
+                    result = replay(record, source=f"archive match {match_id}")
+                except InvalidRecordError as error:
+                    problems.append(f"match {match_id!r} no longer replays: {error}")
+                    continue
+                deals += len(result.deals)
+                found.extend(analyse(result, record))
+            store.save_findings(chunk, findings_frame(found))
+            by_category.update(f.category.value for f in found)
+            if bar is not None:
+                bar.update(len(chunk))
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    return len(ids), deals, by_category, problems
+
+
+def _run_detector(store: Store, detector: CoachDetector) -> int:
+    seats = {
+        row[0]: [name for name in row[1:] if name is not None]
+        for row in store.query("SELECT match_id, seat0, seat1, seat2, seat3 FROM matches").iter_rows()
+    }
+    rows = store.user_query(detector.sql)
+    check_columns(detector, rows.columns)
+    found = [f for f in coach_findings(detector, rows.iter_rows(named=True), seats) if f.match in seats]
+    store.save_findings(list(seats), findings_frame(found), detector=detector.name)
+    return len(found)
+
+
+@click.command()
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="The archive (default: $MANILLEN_DB or ./manillen.duckdb).",
+)
+@click.option("--all", "everything", is_flag=True, help="Analyse every match again, not only the new ones.")
+@click.option(
+    "--detectors",
+    "detector_files",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    metavar="FILE.sql",
+    help="A coach detector (a named SQL query) to run as well; repeatable. See docs/findings.md.",
+)
+def analyze(db: str | None, everything: bool, detector_files: tuple[str, ...]) -> None:
+    """Find the mistakes in an archive: illegal plays, scoring errors, strategy findings.
+
+    Runs the built-in detectors over every match not analysed yet (or over all of them
+    with --all) and stores what they find in the archive's `findings` table. Then runs each
+    coach detector given with --detectors over the whole archive (read-only) and stores its
+    rows as findings named after it. List them with `manillen findings`.
+
+    Examples:
+
+      manillen analyze --db club.duckdb
+
+      manillen analyze --db club.duckdb --detectors docs/detectors/trump_into_void.sql
+    """
+    with _messages():
+        detectors = _read_detectors(detector_files)
+        with _open_archive(db, read_only=False) as store:
+            matches, deals, by_category, problems = _analyse_archive(store, everything)
+            for problem in problems:
+                click.echo(problem, err=True)
+            total = sum(by_category.values())
+            detail = ", ".join(f"{count} {name}" for name, count in sorted(by_category.items()))
+            click.echo(
+                f"analysed {matches} matches ({deals} deals): {total} findings"
+                + (f" ({detail})" if detail else "")
+            )
+            for detector in detectors:
+                count = _run_detector(store, detector)
+                click.echo(f"coach detector {detector.name}: {count} findings")
+    if problems:
+        sys.exit(1)
+
+
+_FINDINGS_SQL = """
+SELECT match_id AS match, deal, trick, play, seat, player, kind, category, severity, card,
+       coalesce(better, []) AS better, points, explanation, explanation_nl, detector
+FROM findings
+WHERE ($1 IS NULL OR lower(player) = lower($1))
+  AND (len($2) = 0 OR list_contains($2, kind))
+  AND list_position(['info', 'inaccuracy', 'mistake', 'blunder'], severity) >= $3
+  AND ($4 IS NULL OR match_id = $4)
+ORDER BY match_id, coalesce(deal, 0), coalesce(trick, 0), coalesce(play, 0), kind
+"""
+
+
+def _archive_findings(
+    db: str | None, player: str | None, kinds: list[str], minimum: Severity, match_id: str | None, lang: str
+) -> tuple[list[dict[str, Any]], int]:
+    with _open_archive(db, read_only=True) as store:
+        frame = store.query(_FINDINGS_SQL, [player, kinds, minimum.level + 1, match_id])
+        unanalysed = store.query("SELECT count(*) AS n FROM matches WHERE analysed_at IS NULL")["n"][0]
+    out = []
+    for row in frame.iter_rows(named=True):
+        english = row["explanation"]
+        shown = row["explanation_nl"] if lang == "nl" and row["explanation_nl"] else english
+        out.append(
+            {
+                **row,
+                "explanation": shown,
+                "explanation_en": english,
+                "explanation_nl": row["explanation_nl"],
+                "detector": row["detector"],
+            }
+        )
+    return out, int(unanalysed)
+
+
+def _file_findings(
+    paths: Sequence[str],
+    player: str | None,
+    kinds: list[str],
+    minimum: Severity,
+    match_id: str | None,
+    lang: str,
+) -> tuple[list[dict[str, Any]], int]:
+    out = []
+    invalid = 0
+    for entry in read_entries(paths):
+        try:
+            record = loads(entry.data, source=entry.source, line=entry.line)
+            result = replay(record, source=entry.source, line=entry.line)
+        except InvalidRecordError as error:
+            invalid += 1
+            for problem in error.problems:
+                click.echo(problem.describe(), err=True)
+            continue
+        if match_id is not None and result.id != match_id:
+            continue
+        for finding in analyse(result, record):
+            if player is not None and (finding.player or "").lower() != player.lower():
+                continue
+            if kinds and finding.kind not in kinds:
+                continue
+            if finding.severity.level < minimum.level:
+                continue
+            out.append(finding.to_json(lang))
+    return out, invalid
+
+
+def _echo_text(findings: list[dict[str, Any]]) -> None:
+    current = None
+    for f in findings:
+        if f["match"] != current:
+            current = f["match"]
+            click.echo(f"match {current}")
+        place = " ".join(f"{name} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None)
+        who = f" {f['player']}" if f["player"] else ""
+        points = f" ({f['points']:g} points)" if f["points"] else ""
+        click.echo(f"  {place}{who}: {f['severity']} {f['kind']}{points}")
+        click.echo(f"    {f['explanation']}")
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Read the findings stored in this archive (default without PATH: $MANILLEN_DB or "
+    "./manillen.duckdb).",
+)
+@click.option("--player", metavar="NAME", help="Only findings about this player (any case).")
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    metavar="KIND",
+    help="Only this kind (missed_vetten, revoke, ... or a coach detector's name); repeatable.",
+)
+@click.option(
+    "--min-severity",
+    type=click.Choice(SEVERITIES, case_sensitive=False),
+    default="info",
+    help="Leave out findings below this severity.",
+)
+@click.option("--match", "match_id", metavar="ID", help="Only the match with this id.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the findings as JSON (the contract in docs/findings.md)."
+)
+@click.option("--lang", type=click.Choice(["en", "nl"]), default="en", help="Language of the explanations.")
+def findings(
+    paths: tuple[str, ...],
+    db: str | None,
+    player: str | None,
+    kinds: tuple[str, ...],
+    min_severity: str,
+    match_id: str | None,
+    as_json: bool,
+    lang: str,
+) -> None:
+    """List the mistakes found, with an explanation in the players' own words.
+
+    Give record files (.json, .jsonl or folders) to analyse them on the spot, without an
+    archive; or read what `manillen analyze` stored in an archive with --db (the default
+    when no file is given).
+
+    Examples:
+
+      manillen findings data/samples/ --min-severity mistake
+
+      manillen findings --db club.duckdb --player Bert --kind missed_vetten --lang nl --json
+    """
+    if paths and db is not None:
+        raise click.UsageError("give record files or --db, not both")
+    minimum = Severity.parse(min_severity)
+    invalid = 0
+    with _messages():
+        if paths:
+            found, invalid = _file_findings(paths, player, list(kinds), minimum, match_id, lang)
+        else:
+            found, unanalysed = _archive_findings(db, player, list(kinds), minimum, match_id, lang)
+            if unanalysed:
+                click.echo(
+                    f"{unanalysed} matches in the archive are not analysed yet: run `manillen analyze`",
+                    err=True,
+                )
+    if as_json:
+        echo_json({"findings": found})
+    else:
+        _echo_text(found)
+        counts = Counter(f["severity"] for f in found)
+        detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
+        click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
+    sys.exit(1 if invalid else 0)
+
+
+COMMANDS: list[click.Command] = [analyze, findings]

@@ -1,5 +1,282 @@
-"""Commands of this group (being built)."""
+"""Commands on the game archive: import, sql, export."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
 
 import click
+import polars as pl
 
-COMMANDS: list[click.Command] = []
+from ..errors import ManillenError
+from ..store import ArchiveError, ImportSummary, QueryError, QueryRefusedError, Store
+
+SHOWN_REJECTS = 20
+"""Refused records listed one by one after an import; the rest are in the rejects table."""
+
+TABLE_ROWS = 1000
+"""Rows ``--format table`` prints; more need csv or json."""
+
+PROGRESS_MINIMUM = 200
+"""Records below which an import is quick enough to need no progress bar."""
+
+_db_option = click.option(
+    "--db",
+    "db",
+    envvar="MANILLEN_DB",
+    default="manillen.duckdb",
+    show_default=True,
+    metavar="FILE",
+    help="The archive (a DuckDB file); $MANILLEN_DB when set.",
+)
+
+
+@contextmanager
+def _open(db: str, *, read_only: bool) -> Iterator[Store]:
+    """The archive, with every problem opening it turned into a message."""
+    try:
+        store = Store(db, read_only=read_only)
+    except ManillenError as error:
+        raise click.ClickException(str(error)) from None
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _count_records(paths: tuple[str, ...]) -> int:
+    """How many documents the paths hold (non-blank lines of JSON Lines, one per .json file)."""
+    total = 0
+    for name in paths:
+        path = Path(name)
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for file in files:
+            if file.suffix == ".jsonl":
+                with file.open("rb") as handle:
+                    total += sum(1 for line in handle if line.strip())
+            elif file.suffix == ".json" or not path.is_dir():
+                total += 1
+    return total
+
+
+def _say_summary(summary: ImportSummary) -> str:
+    return (
+        f"imported {summary.imported} matches ({summary.deals} deals), replaced {summary.replaced}, "
+        f"skipped {summary.skipped} already present, refused {summary.refused}"
+    )
+
+
+@click.command("import")
+@click.argument("paths", nargs=-1, type=click.Path())
+@_db_option
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of refused records.")
+def import_(paths: tuple[str, ...], db: str, quiet: bool) -> None:
+    """Put recorded matches into the archive: files (.json), archives (.jsonl) or folders.
+
+    Importing is safe to repeat: a match already in the archive is skipped, and a match whose
+    id is known but whose content changed replaces the old one. Each file is imported in one
+    transaction, so an interrupted import (Ctrl-C, a crash, a full disk) leaves no half match.
+    Refused records are listed and kept in the archive's `rejects` table with their file,
+    line, JSON pointer and text.
+
+    Without PATHS, creates the archive or upgrades an older one to this version's schema.
+
+    Exit code: 0 when every record was imported or already present, 1 when any was refused.
+
+    Examples:
+
+      manillen import data/demo.jsonl
+
+      manillen import club/2026/ --db club.duckdb
+    """
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise click.UsageError(f"no such file or folder: {missing[0]!r}")
+    summary = ImportSummary()
+    with _open(db, read_only=False) as store:
+        total = _count_records(paths) if paths else 0
+        show_bar = not quiet and total >= PROGRESS_MINIMUM and sys.stderr.isatty()
+        try:
+            if show_bar:
+                with click.progressbar(
+                    length=total, label="importing", file=sys.stderr, show_pos=True
+                ) as bar:
+                    store.import_paths(paths, on_progress=bar.update, summary=summary)
+            else:
+                store.import_paths(paths, summary=summary)
+        except KeyboardInterrupt:
+            click.echo(
+                f"\ninterrupted: the file being imported was rolled back; {summary.files} files were "
+                f"kept: {_say_summary(summary)}",
+                err=True,
+            )
+            sys.exit(130)
+        except (ManillenError, OSError) as error:
+            raise click.ClickException(
+                f"{error}\n(kept before the problem: {summary.files} files; {_say_summary(summary)})"
+            ) from None
+    if not quiet:
+        refused = [problem.describe() for problem in summary.rejects]
+        for line in refused[:SHOWN_REJECTS]:
+            click.echo(line, err=True)
+        if len(refused) > SHOWN_REJECTS:
+            click.echo(
+                f"... and {len(refused) - SHOWN_REJECTS} more problems: "
+                f'manillen sql "SELECT * FROM rejects" --db {db}',
+                err=True,
+            )
+    click.echo(f"{db}: {_say_summary(summary)}")
+    sys.exit(1 if summary.refused else 0)
+
+
+def _flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
+    """CSV has no lists or structs: lists become space-separated text, structs JSON."""
+    columns = []
+    for name, dtype in frame.schema.items():
+        if isinstance(dtype, pl.List | pl.Array):
+            columns.append(pl.col(name).cast(pl.List(pl.String)).list.join(" ").alias(name))
+        elif isinstance(dtype, pl.Struct):
+            columns.append(pl.col(name).struct.json_encode().alias(name))
+        else:
+            columns.append(pl.col(name))
+    return frame.select(columns)
+
+
+def _render(frame: pl.DataFrame, output_format: str) -> str:
+    if output_format == "json":
+        return frame.write_json() + "\n"
+    if output_format == "csv":
+        return _flatten_for_csv(frame).write_csv()
+    shown = frame.head(TABLE_ROWS)
+    with pl.Config(
+        tbl_rows=-1,
+        tbl_cols=-1,
+        tbl_width_chars=10_000,
+        fmt_str_lengths=200,
+        fmt_table_cell_list_len=-1,
+        tbl_hide_dataframe_shape=True,
+        tbl_hide_column_data_types=True,
+    ):
+        text = str(shown) + "\n"
+    if frame.height > TABLE_ROWS:
+        text += f"({frame.height} rows, the first {TABLE_ROWS} shown: use --format csv or json for all)\n"
+    else:
+        text += f"({frame.height} rows)\n"
+    return text
+
+
+@click.command()
+@click.argument("query")
+@_db_option
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; csv, or json (an array with one object per row) for programs.",
+)
+@click.option(
+    "--out", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of the screen."
+)
+def sql(query: str, db: str, output_format: str, out: str | None) -> None:
+    """Ask the archive a question in SQL (DuckDB's dialect); QUERY "-" reads it from stdin.
+
+    The archive is opened read-only: statements that write (INSERT, UPDATE, DELETE, DROP,
+    CREATE, COPY, ATTACH, INSTALL, SET, ...) are refused, and queries cannot read files or
+    reach the network. The tables and views are described in docs/sql.md.
+
+    Examples:
+
+      manillen sql "SELECT player, deals_won, violations FROM player_summary"
+
+      manillen sql "SELECT * FROM plays WHERE violation IS NOT NULL" --format csv --out faults.csv
+    """
+    if query == "-":
+        query = sys.stdin.read()
+    with _open(db, read_only=True) as store:
+        try:
+            frame = store.user_query(query)
+        except QueryRefusedError as error:
+            raise click.ClickException(f"refused: {error}") from None
+        except QueryError as error:
+            raise click.ClickException(f"the query failed: {error}") from None
+    text = _render(frame, output_format)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot write {out!r}: {error.strerror}") from None
+    click.echo(f"wrote {frame.height} rows to {out}", err=True)
+
+
+@click.command()
+@click.option("--parquet", "parquet_dir", metavar="DIR", help="Write every table as Parquet into DIR.")
+@click.option(
+    "--records",
+    "records_file",
+    metavar="FILE",
+    help="Write every match in the record format, one per line (JSON Lines); - for stdout.",
+)
+@_db_option
+@click.option("--overwrite", is_flag=True, help="Replace an earlier export in DIR or FILE.")
+def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite: bool) -> None:
+    """Write the archive out: as Parquet for other tools, or as records.
+
+    --parquet DIR writes TABLE.parquet for each table, and plays/year=YYYY/*.parquet for the
+    plays, partitioned by match year (undated matches under year=__HIVE_DEFAULT_PARTITION__),
+    so DuckDB, polars, Spark or Trino read the folder as it is.
+
+    --records FILE writes the matches back in the record format, with the annotations of the
+    archive in each deal: what was imported comes back byte for byte.
+
+    Examples:
+
+      manillen export --parquet export/
+
+      manillen export --records backup.jsonl --db club.duckdb
+    """
+    if (parquet_dir is None) == (records_file is None):
+        raise click.UsageError("give one of --parquet DIR or --records FILE")
+    with _open(db, read_only=True) as store:
+        if parquet_dir is not None:
+            try:
+                counts = store.export_parquet(parquet_dir, overwrite=overwrite)
+            except ArchiveError as error:
+                message = str(error)
+                if "not empty" in message:
+                    message += " (add --overwrite)"
+                raise click.ClickException(message) from None
+            details = ", ".join(f"{table} {rows}" for table, rows in counts.items())
+            click.echo(f"wrote {len(counts)} tables to {parquet_dir}: {details} rows", err=True)
+            return
+        assert records_file is not None
+        if records_file == "-":
+            count = store.export_records(sys.stdout)
+        else:
+            count = _write_records(store, Path(records_file), overwrite)
+        click.echo(f"wrote {count} matches to {records_file}", err=True)
+
+
+def _write_records(store: Store, path: Path, overwrite: bool) -> int:
+    if path.exists() and not overwrite:
+        raise click.ClickException(f"{str(path)!r} exists: choose another file or add --overwrite")
+    # Write next to the target and rename, so a failed export never leaves half a file.
+    partial = path.with_name(path.name + ".partial")
+    try:
+        handle: IO[str]
+        with partial.open("w", encoding="utf-8", newline="\n") as handle:
+            count = store.export_records(handle)
+        partial.replace(path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise click.ClickException(f"cannot write {str(path)!r}: {error.strerror}") from None
+    return count
+
+
+COMMANDS: list[click.Command] = [import_, sql, export]

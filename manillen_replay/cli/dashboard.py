@@ -1,5 +1,68 @@
-"""Commands of this group (being built)."""
+"""The ``dashboard`` command: the Streamlit app on this machine, browsing the archive read-only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import click
 
-COMMANDS: list[click.Command] = []
+from ..store import default_archive
+
+APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
+"""The app's entry point: ``dashboards/`` sits beside the package in the repository."""
+
+
+@click.command()
+@click.option(
+    "--db",
+    "db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="The archive to show (default: $MANILLEN_DB or manillen.duckdb here).",
+)
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=8501, show_default=True, help="The port to serve on."
+)
+def dashboard(db: str | None, port: int) -> None:
+    """Open the archive in the dashboard, in your browser at http://127.0.0.1:PORT.
+
+    Pages: Archive, Match, Deal replay, Mistakes, Players, SQL and Annotations (see
+    docs/dashboard.md). The archive is opened read-only for browsing; saving a coach comment
+    or importing an upload opens it for writing for a moment. Stop with Ctrl-C.
+
+    Example: manillen dashboard --db data/demo.duckdb --port 8501
+    """
+    if not APP.exists():
+        raise click.ClickException(
+            f"the dashboard files are missing: expected {APP}. The dashboard runs from a checkout of "
+            "the manillen-replay repository (the dashboards/ folder beside manillen_replay/)."
+        )
+    archive = Path(db or default_archive()).resolve()
+    if not archive.exists():
+        click.echo(
+            f"no archive at {archive} yet: the dashboard will show how to import matches "
+            f"(manillen import FILE --db {archive}).",
+            err=True,
+        )
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--server.headless", "true",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    environment = {**os.environ, "MANILLEN_DB": str(archive)}
+    click.echo(f"Manillen dashboard on http://127.0.0.1:{port} showing {archive} (Ctrl-C stops it)", err=True)
+    try:
+        completed = subprocess.run(command, env=environment, check=False)
+    except KeyboardInterrupt:
+        return
+    if completed.returncode not in (0, -2, 130):
+        raise click.ClickException(f"streamlit stopped with exit code {completed.returncode}")
+
+
+COMMANDS: list[click.Command] = [dashboard]

@@ -1,0 +1,69 @@
+"""Annotations: every coach comment in the archive, each a click away from its play."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import data, ui
+from dashboards.steps import step_of
+
+t = ui.translator()
+st.title(t("annot.page_title"))
+if not ui.archive_ready():
+    st.stop()
+
+comments = data.all_annotations()
+if comments.height == 0:
+    st.info(t("annot.page_none"))
+    st.stop()
+
+authors = sorted({str(a) for a in comments["author"].to_list()})
+tags = sorted({str(tag) for row in comments["tags"].to_list() if row for tag in row})
+filters = st.columns(2)
+chosen_authors = filters[0].multiselect(t("col.author"), authors, key="annotations_authors")
+chosen_tags = filters[1].multiselect(t("col.tags"), tags, key="annotations_tags")
+if chosen_authors:
+    comments = comments.filter(pl.col("author").is_in(chosen_authors))
+if chosen_tags:
+    comments = comments.filter(pl.col("tags").list.eval(pl.element().is_in(chosen_tags)).list.any())
+
+st.caption(t("annot.count", count=comments.height) + " · " + t("annot.export_hint"))
+
+
+def place(trick: int | None, play: int | None) -> str:
+    """Deal, trick or play, as the comment was placed."""
+    if trick is None:
+        return t("annot.where_deal")
+    if play is None:
+        return t("annot.where_trick", trick=trick)
+    return t("annot.where_play", trick=trick, play=play)
+
+
+table = comments.with_columns(
+    pl.struct("match_id", "deal", "trick", "play")
+    .map_elements(
+        lambda r: ui.replay_url(r["match_id"], r["deal"], step_of(r["trick"], r["play"])),
+        return_dtype=pl.String,
+    )
+    .alias("link"),
+    pl.struct("trick", "play")
+    .map_elements(lambda r: place(r["trick"], r["play"]), return_dtype=pl.String)
+    .alias("where"),
+    pl.col("tags").list.join(", ").alias("tags"),
+)
+st.dataframe(
+    table.select("link", "match_id", "deal", "where", "author", "text", "tags", "updated_at"),
+    hide_index=True,
+    key="annotations_table",
+    column_config={
+        "link": st.column_config.LinkColumn(t("col.replay"), display_text="▶"),
+        "match_id": t("col.match"),
+        "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
+        "where": t("annot.scope"),
+        "author": t("col.author"),
+        "text": st.column_config.TextColumn(t("col.text"), width="large"),
+        "tags": t("col.tags"),
+        "updated_at": st.column_config.DatetimeColumn(t("col.updated"), format="YYYY-MM-DD HH:mm"),
+    },
+)

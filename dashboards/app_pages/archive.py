@@ -1,0 +1,117 @@
+"""Archive: how much is in it, a filterable list of matches, and an upload box to import more."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboards import data, ui
+from manillen_replay.errors import ManillenError
+
+t = ui.translator()
+st.title(t("archive.title"))
+
+
+def _upload() -> None:
+    """Import an uploaded file; report it in the same words as ``manillen import``."""
+    uploaded = st.file_uploader(
+        t("archive.upload"), type=["json", "jsonl"], help=t("archive.upload_help"), key="archive_upload"
+    )
+    if uploaded is None or not st.button(t("archive.import_button"), key="archive_import"):
+        return
+    try:
+        summary = data.import_upload(uploaded.name, uploaded.getvalue())
+    except ManillenError as error:
+        st.error(t("error.locked", message=error))
+        return
+    message = t(
+        "archive.import_done",
+        name=uploaded.name,
+        imported=summary.imported,
+        replaced=summary.replaced,
+        skipped=summary.skipped,
+        refused=summary.refused,
+        deals=summary.deals,
+    )
+    report = [("warning" if summary.refused else "success", message)]
+    report += [("error", t("archive.import_refused", problem=p.describe())) for p in summary.rejects]
+    if summary.imported or summary.replaced:
+        report.append(("info", t("archive.analyze_hint", path=data.archive().path)))
+    # the counts and the table above are stale now: show the report after a fresh run
+    st.session_state["archive_report"] = report
+    st.rerun()
+
+
+for kind, text in st.session_state.pop("archive_report", []):
+    getattr(st, kind)(text)
+
+if not ui.archive_ready():
+    _upload()
+    st.stop()
+
+numbers = data.counts()
+columns = st.columns(4)
+for column, name in zip(columns, ("matches", "deals", "players", "findings"), strict=True):
+    column.metric(t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
+
+filters = st.columns(4)
+chosen_players = filters[0].multiselect(
+    t("archive.filter_player"), data.players(), key="archive_players", persist_state="session"
+)
+chosen_venues = filters[1].multiselect(
+    t("archive.filter_venue"), data.venues(), key="archive_venues", persist_state="session"
+)
+chosen_variants = filters[2].multiselect(
+    t("archive.filter_variant"), data.variants(), key="archive_variants", persist_state="session"
+)
+first, last = data.date_range()
+dates = None
+if first is not None and last is not None and first != last:
+    picked = filters[3].date_input(
+        t("archive.filter_dates"),
+        value=(first, last),
+        min_value=first,
+        max_value=last,
+        key="archive_dates",
+        persist_state="session",
+    )
+    if isinstance(picked, tuple) and len(picked) == 2 and tuple(picked) != (first, last):
+        dates = (picked[0], picked[1])
+
+shown = data.matches(chosen_players, chosen_venues, chosen_variants, dates)
+st.caption(t("archive.shown", shown=shown.height, total=numbers["matches"]))
+table = shown.with_columns(
+    shown["match_id"].map_elements(ui.match_url, return_dtype=shown["match_id"].dtype).alias("link"),
+)
+st.dataframe(
+    table.select(
+        "link",
+        "date",
+        "venue",
+        "event",
+        "variant",
+        "team_0",
+        "team_1",
+        "final_score_0",
+        "final_score_1",
+        "deals",
+        "findings",
+    ),
+    hide_index=True,
+    key="archive_table",
+    column_config={
+        "link": st.column_config.LinkColumn(t("col.match"), display_text=r"match=(.*)$"),
+        "date": st.column_config.DateColumn(t("col.date")),
+        "venue": t("col.venue"),
+        "event": t("col.event"),
+        "variant": t("col.variant"),
+        "team_0": t("col.team0"),
+        "team_1": t("col.team1"),
+        "final_score_0": st.column_config.NumberColumn(t("col.team0") + " ·", format="%d"),
+        "final_score_1": st.column_config.NumberColumn(t("col.team1") + " ·", format="%d"),
+        "deals": st.column_config.NumberColumn(t("archive.deals"), format="%d"),
+        "findings": st.column_config.NumberColumn(t("col.findings"), format="%d"),
+    },
+)
+
+with st.expander(t("archive.upload")):
+    _upload()

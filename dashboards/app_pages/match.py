@@ -1,0 +1,142 @@
+"""Match: the score deal by deal as a chart, and every deal with its contract, points and findings."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import charts, data, i18n, ui
+from manillen_replay.engine import DealKind, DealResult
+from manillen_replay.errors import ManillenError
+from manillen_replay.rules import Contract
+
+t = ui.translator()
+if not ui.archive_ready():
+    st.stop()
+
+ids = data.match_ids()
+wanted = st.query_params.get("match")
+# a link (or the address bar) names the match; the select box follows it until the person picks
+if wanted is not None and wanted != st.session_state.get("match_synced"):
+    st.session_state["match_synced"] = wanted
+    st.session_state["match_id"] = wanted if wanted in ids else None
+chosen = st.selectbox(
+    t("match.choose"), ids, index=None, key="match_id", placeholder=t("match.none"), persist_state="session"
+)
+if chosen is None:
+    if wanted is not None and wanted not in ids:
+        st.warning(t("match.unknown", match=wanted))
+    st.stop()
+st.query_params["match"] = chosen
+st.session_state["match_synced"] = chosen
+
+try:
+    result = data.replayed(chosen)
+except ManillenError as error:
+    st.error(t("match.invalid", message=error))
+    st.stop()
+assert result is not None  # the id comes from the archive's own list
+names = list(result.seats)
+shape = result.rules.shape
+info = data.match_info(chosen)
+
+
+def side_names(side: int, dealer: int) -> str:
+    """The people on one side of a deal."""
+    return " & ".join(names[s] for s in range(len(names)) if shape.team_of(s, dealer) == side)
+
+
+# one match score per team, or per person in the three-player games
+scorers = [side_names(side, 0) for side in (0, 1)] if shape.scorers == 2 else names
+
+
+def contract_text(deal: DealResult) -> str:
+    """Troef ♦ koeken, muil, with en face and klop as they were called."""
+    if deal.contract is None:
+        return t("contract.none")
+    if deal.contract is Contract.TRUMP and deal.trump is not None:
+        text = t("contract.trump", suit=i18n.suit_name(deal.trump))
+    else:
+        text = t(f"contract.{deal.contract.value}")
+    if deal.en_face:
+        text += ", " + t("contract.en_face")
+    if deal.knocks:
+        text += ", " + ", ".join(("klop", "tegenklop")[i % 2] for i in range(deal.knocks))
+    return text
+
+
+st.title(t("match.title", match=chosen))
+details = " · ".join(str(info[k]) for k in ("date", "venue", "event") if info.get(k))
+team_line = " · ".join(scorers) if shape.scorers != 2 else t("match.against", a=scorers[0], b=scorers[1])
+st.caption(f"{details} — {team_line}" if details else team_line)
+if result.finished:
+    who = t("match.draw") if result.winner is None else t("match.team_wins", names=scorers[result.winner])
+    st.subheader(t("match.final", score="-".join(map(str, result.final_score)), who=who))
+else:
+    st.subheader(t("match.unfinished", score="-".join(map(str, result.score))))
+
+counts = data.findings_per_deal(chosen)
+rows = []
+for deal in result.deals:
+    if deal.kind is DealKind.REDEAL:
+        outcome = t("match.redeal")
+    elif deal.tie:
+        outcome = t("match.tie")
+    elif deal.kind is DealKind.ABANDONED:
+        outcome = t("match.abandoned")
+    elif deal.score is not None:
+        outcome = f"{side_names(deal.score.team, deal.dealer)} +{deal.score.points}"
+    else:
+        outcome = ""
+    rows.append(
+        {
+            "deal": deal.number,
+            "dealer": names[deal.dealer],
+            "contract": contract_text(deal),
+            "multiplier": deal.multiplier,
+            "points": f"{deal.points[0]}-{deal.points[1]}"
+            if deal.points is not None
+            else t("match.scoresheet")
+            if deal.kind is DealKind.SCORESHEET
+            else "",
+            "outcome": outcome,
+            "match_score": "-".join(map(str, deal.match_score)),
+            "findings": counts.get(deal.number, 0),
+            "replay": ui.replay_url(chosen, deal.number) if deal.tricks else None,
+            **{f"score_{i}": points for i, points in enumerate(deal.match_score)},
+            "muil": deal.contract in (Contract.MUIL, Contract.BLIND_MUIL),
+            "klop": deal.knocks > 0,
+            "tie": deal.tie,
+        }
+    )
+frame = pl.DataFrame(rows, infer_schema_length=None)
+if frame.height:
+    figure = charts.match_score_figure(
+        frame,
+        series_names=scorers,
+        title=t("match.chart_title"),
+        x_title=t("match.chart_x"),
+        y_title=t("match.chart_y"),
+        marker_names={"muil": "muil", "klop": "klop", "tie": "30-30"},
+    )
+    st.plotly_chart(figure, key="match_chart")
+
+st.subheader(t("match.deals"))
+st.dataframe(
+    frame.select(
+        "deal", "dealer", "contract", "multiplier", "points", "outcome", "match_score", "findings", "replay"
+    ),
+    hide_index=True,
+    key="match_deals",
+    column_config={
+        "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
+        "dealer": t("col.dealer"),
+        "contract": t("col.trump"),
+        "multiplier": st.column_config.NumberColumn(t("col.multiplier"), format="x%d"),
+        "points": t("col.points"),
+        "outcome": t("col.deal_score"),
+        "match_score": t("col.match_score"),
+        "findings": st.column_config.NumberColumn(t("col.findings"), format="%d"),
+        "replay": st.column_config.LinkColumn(t("col.replay"), display_text="▶"),
+    },
+)

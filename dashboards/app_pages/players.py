@@ -1,0 +1,111 @@
+"""Players: one player's deals, points as dealer and not, trump choices, muil and klop, and partners."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import charts, data, i18n, ui
+from manillen_replay.cards import Suit
+
+t = ui.translator()
+language = ui.lang()
+st.title(t("players.title"))
+if not ui.archive_ready():
+    st.stop()
+
+names = data.players()
+wanted = st.query_params.get("player")
+if wanted in names and wanted != st.session_state.get("players_synced"):
+    st.session_state["players_synced"] = wanted
+    st.session_state["players_player"] = wanted
+player = st.selectbox(t("players.choose"), names, key="players_player", persist_state="session")
+st.query_params["player"] = player
+st.session_state["players_synced"] = player
+
+summary = data.player_summary(player)
+top = st.columns(4)
+top[0].metric(t("players.matches"), summary.get("matches") or 0)
+top[1].metric(t("players.won"), summary.get("matches_won") or 0)
+top[2].metric(t("players.deals"), summary.get("deals") or 0)
+top[3].metric(
+    t("archive.findings"), int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum())
+)
+
+left, right = st.columns(2)
+with left:
+    points = data.dealer_points(player)
+    if points.height:
+        bars = points.with_columns(
+            pl.when(pl.col("is_dealer"))
+            .then(pl.lit(t("players.as_dealer")))
+            .otherwise(pl.lit(t("players.not_dealer")))
+            .alias("role")
+        )
+        st.plotly_chart(
+            charts.dealer_points_figure(
+                bars, title=t("players.points_title"), y_title=t("players.points_per_deal")
+            ),
+            key="players_points",
+        )
+
+with right:
+    choices = data.trump_choices(player)
+    if choices.height:
+
+        def choice_label(choice: str) -> str:
+            return i18n.suit_name(Suit[choice]) if choice in Suit.__members__ else choice.replace("_", " ")
+
+        labelled = choices.with_columns(pl.col("choice").map_elements(choice_label, pl.String))
+        st.plotly_chart(
+            charts.trump_choices_figure(
+                labelled, title=t("players.trumps_title"), y_title=t("players.count")
+            ),
+            key="players_trumps",
+        )
+
+st.subheader(t("players.records_title"))
+records = data.contract_records(player)
+record_rows = st.columns(3)
+record_rows[0].metric("muil", f"{records['muil_won']} / {records['muil']}", help=t("players.won_share"))
+record_rows[1].metric("klop", f"{records['klop_won']} / {records['klop']}", help=t("players.won_share"))
+record_rows[2].metric(
+    "klop ←", f"{records['knocked_against_won']} / {records['knocked_against']}", help=t("players.won_share")
+)
+
+rates = data.rate_over_time(player)
+if rates.height:
+    st.plotly_chart(
+        charts.rate_over_time_figure(
+            rates,
+            title=t("players.rate_title"),
+            y_title=t("mistakes.rate_axis"),
+            severity_names={s: i18n.label_of("severity", s, language) for s in data.SEVERITIES},
+        ),
+        key="players_rates",
+    )
+elif not summary.get("cards_played"):
+    st.caption(t("players.no_cards"))
+
+partners = data.partners(player)
+if partners.height:
+    st.plotly_chart(
+        charts.partners_figure(
+            partners,
+            title=t("players.partners_title"),
+            y_title=t("players.points_per_deal"),
+            hover_deals=t("players.deals_together"),
+        ),
+        key="players_partners",
+    )
+    st.dataframe(
+        partners,
+        hide_index=True,
+        key="players_partner_table",
+        column_config={
+            "partner": t("players.partner"),
+            "deals": st.column_config.NumberColumn(t("players.deals_together"), format="%d"),
+            "points_per_deal": st.column_config.NumberColumn(t("players.points_per_deal"), format="%.2f"),
+            "won_share": st.column_config.ProgressColumn(t("players.won_share"), min_value=0, max_value=1),
+        },
+    )

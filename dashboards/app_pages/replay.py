@@ -1,0 +1,352 @@
+"""Deal replay: the hands around the table, step by step, with legal cards, findings and comments.
+
+The position lives in the page address (``?match=...&deal=...&step=...``) so a link to a play can
+be shared; step ``k`` is the table after ``k`` cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import polars as pl
+import streamlit as st
+
+from dashboards import cards, data, i18n, ui
+from dashboards.steps import Moment, deal_moments, step_of
+from manillen_replay.engine import DealResult, MatchResult
+from manillen_replay.errors import ManillenError
+from manillen_replay.rules import Contract
+
+t = ui.translator()
+language = ui.lang()
+if not ui.archive_ready():
+    st.stop()
+
+MATCH, DEAL, STEP = "replay_match", "replay_deal", "replay_step"
+
+# The address wins when it changed since this page last wrote it (a shared link, a click from the
+# Mistakes page); otherwise the widgets hold the position.
+incoming = (st.query_params.get("match"), ui.query_int("deal", 1), ui.query_int("step", 0))
+if incoming[0] is not None and incoming != st.session_state.get("replay_synced"):
+    st.session_state[MATCH], st.session_state[DEAL], st.session_state[STEP] = incoming
+
+ids = data.match_ids()
+if st.session_state.get(MATCH) not in ids:
+    if st.session_state.get(MATCH) is not None:
+        st.warning(t("match.unknown", match=st.session_state[MATCH]))
+    st.session_state[MATCH] = ids[0]
+
+
+def _new_match() -> None:
+    st.session_state[DEAL] = 1
+    st.session_state[STEP] = 0
+
+
+def _new_deal() -> None:
+    st.session_state[STEP] = 0
+
+
+title = st.empty()
+top = st.columns([3, 1])
+match_id = top[0].selectbox(t("match.choose"), ids, key=MATCH, on_change=_new_match, persist_state="session")
+try:
+    result: MatchResult | None = data.replayed(match_id)
+except ManillenError as error:
+    st.error(t("match.invalid", message=error))
+    st.stop()
+assert result is not None
+playable = [d.number for d in result.deals if d.tricks]
+if not playable:
+    st.info(t("replay.nothing", deal="-", kind=t("match.scoresheet")))
+    st.stop()
+if st.session_state.get(DEAL) not in playable:
+    st.session_state[DEAL] = playable[0]
+deal_number = top[1].selectbox(
+    t("replay.deal"), playable, key=DEAL, on_change=_new_deal, persist_state="session"
+)
+deal: DealResult = next(d for d in result.deals if d.number == deal_number)
+moments = deal_moments(deal, result.rules)
+last_step = len(moments) - 1
+step_value = st.session_state.get(STEP, 0)
+st.session_state[STEP] = min(max(int(step_value), 0), last_step)
+
+
+def _go(step: int) -> None:
+    st.session_state[STEP] = min(max(step, 0), last_step)
+
+
+shape = result.rules.shape
+people = list(result.seats)
+# the dummy of three_dummy is a seat without a person: it is named after the dealer who plays it
+names = [
+    people[s] if s < len(people) else f"{t('replay.dummy')} ({people[deal.dealer]})"
+    for s in range(shape.players)
+]
+sides = [shape.team_of(seat, deal.dealer) for seat in range(shape.players)]
+side_names = [" & ".join(names[s] for s in range(shape.players) if sides[s] == side) for side in (0, 1)]
+buttons = st.columns(4)
+current = st.session_state[STEP]
+controls: tuple[tuple[str, str, int, Literal["left", "right"]], ...] = (
+    ("start", ":material/first_page:", 0, "left"),
+    ("back", ":material/chevron_left:", current - 1, "left"),
+    ("forward", ":material/chevron_right:", current + 1, "right"),
+    ("end", ":material/last_page:", last_step, "right"),
+)
+for column, (name, icon, target, side) in zip(buttons, controls, strict=True):
+    column.button(
+        t(f"replay.{name}"),
+        icon=icon,
+        icon_position=side,
+        on_click=_go,
+        args=(target,),
+        key=f"replay_{name}",
+        width="stretch",
+    )
+step = st.slider(t("replay.step"), 0, last_step, key=STEP, persist_state="session")
+moment: Moment = moments[step]
+
+position = {"match": match_id, "deal": str(deal_number), "step": str(step)}
+st.query_params.from_dict(position)
+st.session_state["replay_synced"] = (match_id, deal_number, step)
+
+
+def contract_text() -> str:
+    """The deal's contract with its calls, game terms in Dutch."""
+    if deal.contract is Contract.TRUMP and deal.trump is not None:
+        text = t("contract.trump", suit=i18n.suit_name(deal.trump))
+    elif deal.contract is not None:
+        text = t(f"contract.{deal.contract.value}")
+    else:
+        text = t("contract.none")
+    if deal.en_face:
+        text += ", " + t("contract.en_face")
+    if deal.knocks:
+        text += ", " + ", ".join(("klop", "tegenklop")[i % 2] for i in range(deal.knocks))
+    if deal.multiplier and deal.multiplier > 1:
+        text += f" (x{deal.multiplier})"
+    return text
+
+
+def trick_note() -> str:
+    """Who takes the trick on the table, or who leads at the start."""
+    if moment.trick_winner is not None and moment.last is not None:
+        points = sum(c.points for _, c in moment.table)
+        return t("replay.takes", name=names[moment.trick_winner], points=points)
+    return f"{t('col.trick')} {moment.trick}" if moment.trick <= shape.tricks else ""
+
+
+st.html(cards.STYLE)
+title.title(t("replay.title", deal=deal_number, match=match_id))
+left, right = st.columns([3, 2], gap="large")
+
+with left:
+    st.html(
+        cards.table_html(
+            names=names,
+            hands=moment.hands,
+            table=moment.table,
+            trump=deal.trump,
+            dealer=deal.dealer,
+            to_play=moment.to_play,
+            may_play=moment.may_play.cards if moment.may_play is not None else None,
+            winning=moment.winning,
+            order=shape.order(deal.dealer),
+            teams=sides,
+            note=trick_note(),
+            labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
+        )
+    )
+    st.caption(t("replay.legend"))
+
+findings = data.deal_findings(match_id, deal_number)
+
+
+def explanation(row: dict[str, Any]) -> str:
+    """The finding's explanation in the chosen language (English when no Dutch one was written)."""
+    if language == "nl" and row.get("explanation_nl"):
+        return str(row["explanation_nl"])
+    return str(row.get("explanation") or "")
+
+
+def show_finding(row: dict[str, Any]) -> None:
+    """One finding: severity, kind, the points at stake and its explanation."""
+    severity = i18n.label_of("severity", str(row["severity"]), language)
+    head = f"**{severity}** · {i18n.label_of('kind', str(row['kind']), language)}"
+    if row.get("points"):
+        head += f" · {row['points']:g} {t('col.at_stake').lower()}"
+    box = {"blunder": st.error, "mistake": st.warning}.get(str(row["severity"]), st.info)
+    box(f"{head}\n\n{explanation(row)}")
+
+
+with right:
+    st.markdown(f"**{t('replay.contract')}:** {contract_text()} — {t('replay.dealer')} {names[deal.dealer]}")
+    before = next((d.match_score for d in reversed(result.deals) if d.number < deal_number), (0, 0))
+    st.caption(t("replay.match_before", score="-".join(str(points) for points in before)))
+    st.markdown(f"**{t('replay.running')}**")
+    teams = st.columns(2)
+    for team in (0, 1):
+        teams[team].metric(side_names[team], moment.taken[team])
+    tricks = shape.tricks
+    if moment.step == last_step and deal.points is not None:
+        if deal.score is None:
+            outcome = t("replay.nobody")
+        else:
+            outcome = t("replay.scores", names=side_names[deal.score.team], points=deal.score.points)
+        st.success(t("replay.result", a=deal.points[0], b=deal.points[1], score=outcome))
+
+    made = moment.last
+    if made is None:
+        st.markdown(t("replay.opening", name=names[moment.to_play if moment.to_play is not None else 0]))
+    else:
+        st.markdown(
+            f"**{t('replay.trick_of', trick=made.trick, tricks=tricks)}** — "
+            + t("replay.played", step=made.number, name=names[made.seat], card=cards.inline_card(made.card)),
+            unsafe_allow_html=True,
+        )
+        if made.violation is not None:
+            st.error(t("replay.illegal", kind=i18n.label_of("violation", made.violation.value, language)))
+        best = made.legal.winning_position
+        winner_name = names[moment.table[best][0]] if best is not None else None
+        st.markdown(f"{t('replay.could_play')}: _{i18n.explain_clause(made.legal, language, winner_name)}_")
+        st.html(cards.cards_row(made.legal.cards.sorted_for_display(deal.trump), marked=made.legal.cards))
+        here = findings.filter((pl.col("trick") == made.trick) & (pl.col("play") == made.position))
+        st.markdown(f"**{t('replay.findings')}**")
+        if here.height == 0:
+            st.caption(t("replay.no_findings"))
+        for row in here.iter_rows(named=True):
+            show_finding(row)
+    if moment.may_play is not None and moment.to_play is not None and moment.step > 0:
+        st.caption(t("replay.may_play_next", name=names[moment.to_play]))
+
+    whole = findings.filter(pl.col("trick").is_null())
+    if whole.height:
+        with st.expander(f"{t('replay.deal_findings')} ({whole.height})"):
+            for row in whole.iter_rows(named=True):
+                show_finding(row)
+    others = findings.filter(pl.col("trick").is_not_null())
+    if others.height:
+        st.markdown(f"**{t('col.findings')}** ({others.height})")
+        for index, row in enumerate(others.iter_rows(named=True)):
+            target = step_of(
+                int(row["trick"]), int(row["play"]) if row["play"] is not None else None, shape.trick_size
+            )
+            kind = i18n.label_of("kind", str(row["kind"]), language)
+            label = f"{row['trick']}.{row['play'] or '-'} {row['player']}: {kind}"
+            st.button(label, key=f"replay_finding_{index}", on_click=_go, args=(target,), type="tertiary")
+
+    with st.expander(t("replay.link")):
+        st.code(ui.absolute(ui.replay_url(match_id, deal_number, step)), language=None)
+
+    # ------------------------------------------------------------------ coach comments
+    st.divider()
+    st.subheader(t("annot.title"))
+    AUTHOR = "coach_author"
+
+    def _set_author() -> None:
+        name = str(st.session_state.get("replay_author_input", "")).strip()
+        if name:
+            st.session_state[AUTHOR] = name
+
+    author = st.session_state.get(AUTHOR)
+    if author is None:
+        st.text_input(t("annot.author"), key="replay_author_input", on_change=_set_author)
+    else:
+        st.caption(t("annot.author_set", author=author))
+
+    comments = data.deal_annotations(match_id, deal_number)
+
+    def where(row: dict[str, Any]) -> str:
+        if row["trick"] is None:
+            return t("annot.where_deal")
+        if row["play"] is None:
+            return t("annot.where_trick", trick=row["trick"])
+        return t("annot.where_play", trick=row["trick"], play=row["play"])
+
+    def _save(annotation_id: int) -> None:
+        text = str(st.session_state.get(f"replay_edit_text_{annotation_id}", "")).strip()
+        tags = data.parse_tags(str(st.session_state.get(f"replay_edit_tags_{annotation_id}", "")))
+        try:
+            data.update_annotation(annotation_id, text, tags)
+        except ManillenError as error:
+            st.session_state["replay_annot_error"] = t("error.locked", message=error)
+        else:
+            st.session_state["replay_annot_done"] = t("annot.saved")
+
+    def _delete(annotation_id: int) -> None:
+        try:
+            data.delete_annotation(annotation_id)
+        except ManillenError as error:
+            st.session_state["replay_annot_error"] = t("error.locked", message=error)
+        else:
+            st.session_state["replay_annot_done"] = t("annot.deleted")
+
+    def _add(trick: int | None, play: int | None) -> None:
+        text = str(st.session_state.get("replay_annot_text", "")).strip()
+        who = st.session_state.get(AUTHOR)
+        if not who:
+            st.session_state["replay_annot_error"] = t("annot.need_author")
+            return
+        if not text:
+            st.session_state["replay_annot_error"] = t("annot.empty_text")
+            return
+        tags = data.parse_tags(str(st.session_state.get("replay_annot_tags", "")))
+        try:
+            data.add_annotation(match_id, deal_number, trick, play, who, text, tags)
+        except ManillenError as error:
+            # the text stays in the box: nothing the coach wrote is lost
+            st.session_state["replay_annot_error"] = t("error.locked", message=error)
+        else:
+            st.session_state["replay_annot_text"] = ""
+            st.session_state["replay_annot_tags"] = ""
+            st.session_state["replay_annot_done"] = t("annot.saved")
+
+    if "replay_annot_error" in st.session_state:
+        st.error(st.session_state.pop("replay_annot_error"))
+    if "replay_annot_done" in st.session_state:
+        st.success(st.session_state.pop("replay_annot_done"))
+
+    if comments.height == 0:
+        st.caption(t("annot.none"))
+    for row in comments.iter_rows(named=True):
+        annotation_id = int(row["annotation_id"])
+        tags = ", ".join(row["tags"] or [])
+        current_here = (
+            made is not None and row["trick"] == made.trick and row["play"] in (None, made.position)
+        )
+        label = f"{'▶ ' if current_here else ''}{where(row)} — {row['author']}: {row['text']}"
+        with st.expander(label, expanded=current_here):
+            if tags:
+                st.caption(f"{t('col.tags')}: {tags}")
+            st.text_area(t("annot.text"), value=row["text"], key=f"replay_edit_text_{annotation_id}")
+            st.text_input(t("annot.tags"), value=tags, key=f"replay_edit_tags_{annotation_id}")
+            actions = st.columns(2)
+            actions[0].button(
+                t("annot.save"), key=f"replay_save_{annotation_id}", on_click=_save, args=(annotation_id,)
+            )
+            actions[1].button(
+                t("annot.delete"),
+                key=f"replay_delete_{annotation_id}",
+                on_click=_delete,
+                args=(annotation_id,),
+            )
+
+    scopes = ["deal"] if made is None else ["play", "trick", "deal"]
+    scope = st.radio(
+        t("annot.scope"),
+        scopes,
+        format_func=lambda s: t(f"annot.scope_{s}"),
+        horizontal=True,
+        key=f"replay_annot_scope_{len(scopes)}",
+    )
+    # kept for the whole session: a comment that could not be saved survives any rerun
+    st.text_area(t("annot.text"), key="replay_annot_text", persist_state="session")
+    st.text_input(t("annot.tags"), key="replay_annot_tags", persist_state="session")
+    target_trick = made.trick if made is not None and scope in ("play", "trick") else None
+    target_play = made.position if made is not None and scope == "play" else None
+    st.button(
+        t("annot.add"),
+        key="replay_annot_add",
+        on_click=_add,
+        args=(target_trick, target_play),
+        type="primary",
+    )

@@ -1,0 +1,58 @@
+"""SQL: the person's own read-only query, with the documented examples one click away."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboards import data, ui
+from manillen_replay.store import QueryError, QueryRefusedError
+
+t = ui.translator()
+st.title(t("sql.title"))
+if not ui.archive_ready():
+    st.stop()
+st.caption(t("sql.intro"))
+
+QUERY = "sql_query"
+if QUERY not in st.session_state:
+    st.session_state[QUERY] = (
+        "SELECT player, matches, deals, deals_won\nFROM player_summary\nORDER BY deals DESC"
+    )
+
+
+def _use_example(query: str) -> None:
+    st.session_state[QUERY] = query
+    st.session_state["sql_run"] = True
+
+
+examples = data.example_queries()
+with st.expander(t("sql.examples"), expanded=False):
+    if not examples:
+        st.caption(t("sql.no_examples"))
+    for index, (title, query) in enumerate(examples):
+        st.button(title, key=f"sql_example_{index}", on_click=_use_example, args=(query,), type="tertiary")
+
+st.text_area(t("sql.query"), key=QUERY, height=160)
+run = st.button(t("sql.run"), key="sql_run_button", type="primary") or st.session_state.pop("sql_run", False)
+if run:
+    st.session_state["sql_last"] = st.session_state[QUERY]
+
+last_query: str | None = st.session_state.get("sql_last")
+if last_query:
+    try:
+        result = data.user_query(last_query)
+    except QueryRefusedError as error:
+        st.error(t("sql.refused", message=error))
+    except QueryError as error:
+        st.error(t("sql.error", message=error))
+    else:
+        st.caption(t("sql.rows", count=result.height))
+        st.dataframe(result, hide_index=True, key="sql_result")
+        st.download_button(
+            t("sql.download"),
+            data.csv_bytes(result),
+            file_name="manillen-query.csv",
+            mime="text/csv",
+            key="sql_download",
+            on_click="ignore",
+        )

@@ -1,0 +1,158 @@
+"""Plotly figures for the dashboard: pure functions, data in, figure out (the only plotly import).
+
+Every label arrives as an argument, so the pages choose the language and the figures stay free of
+Streamlit and of the archive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+import polars as pl
+
+TEAM_COLOURS = ("#1f77b4", "#d62728")
+"""Team 0 blue, team 1 red, on every chart."""
+SERIES_COLOURS = (*TEAM_COLOURS, "#2ca02c")
+"""Team colours, and a third for the three-player games' per-person scores."""
+
+_LAYOUT = {"margin": {"l": 40, "r": 10, "t": 50, "b": 40}, "legend": {"orientation": "h", "y": -0.18}}
+
+
+def match_score_figure(
+    deals: pl.DataFrame,
+    *,
+    series_names: Sequence[str],
+    title: str,
+    x_title: str,
+    y_title: str,
+    marker_names: dict[str, str],
+) -> go.Figure:
+    """The match score after each deal, a line per team (or person), with markers on special deals.
+
+    :param deals: one row per deal: ``deal``, ``score_0``, ``score_1``, ... (the match score after
+        it, one column per name in ``series_names``) and the flags ``muil``, ``klop`` and ``tie``.
+    :param series_names: whose score each ``score_i`` column is: the teams, or the people.
+    :param marker_names: legend names for ``muil``, ``klop`` and ``tie``.
+    """
+    figure = go.Figure()
+    columns = [f"score_{index}" for index in range(len(series_names))]
+    for index, name in enumerate(series_names):
+        figure.add_trace(
+            go.Scatter(
+                x=deals["deal"].to_list(),
+                y=deals[columns[index]].to_list(),
+                mode="lines+markers",
+                name=name,
+                line={"color": SERIES_COLOURS[index % len(SERIES_COLOURS)], "width": 3},
+                marker={"size": 6},
+            )
+        )
+    top = deals.select(pl.max_horizontal(*columns).alias("top"))["top"]
+    symbols = {"muil": "diamond", "klop": "x", "tie": "circle-open"}
+    colours = {"muil": "#7b3fa0", "klop": "#e6820e", "tie": "#555555"}
+    for flag, symbol in symbols.items():
+        rows = deals.with_columns(top=top).filter(pl.col(flag))
+        if rows.height == 0:
+            continue
+        figure.add_trace(
+            go.Scatter(
+                x=rows["deal"].to_list(),
+                y=rows["top"].to_list(),
+                mode="markers",
+                name=marker_names[flag],
+                marker={"symbol": symbol, "size": 14, "color": colours[flag], "line": {"width": 2}},
+                hoverinfo="name+x",
+            )
+        )
+    figure.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, **_LAYOUT)
+    figure.update_xaxes(dtick=1)
+    return figure
+
+
+def findings_rate_figure(rates: pl.DataFrame, *, title: str, y_title: str) -> go.Figure:
+    """Findings per 100 cards played, one group of bars per player, one colour per kind.
+
+    :param rates: ``player``, ``kind``, ``per_100``.
+    """
+    figure = go.Figure()
+    for kind in sorted(rates["kind"].unique().to_list()):
+        rows = rates.filter(pl.col("kind") == kind)
+        figure.add_trace(
+            go.Bar(x=rows["player"].to_list(), y=rows["per_100"].to_list(), name=kind.replace("_", " "))
+        )
+    figure.update_layout(title=title, yaxis_title=y_title, barmode="stack", **_LAYOUT)
+    return figure
+
+
+def dealer_points_figure(points: pl.DataFrame, *, title: str, y_title: str) -> go.Figure:
+    """Points per deal as dealer and not: two bars.
+
+    :param points: ``role`` (the bar's label) and ``points_per_deal``.
+    """
+    figure = go.Figure(
+        go.Bar(
+            x=points["role"].to_list(),
+            y=points["points_per_deal"].to_list(),
+            marker_color=["#1f6f43", "#8fbc8f"][: points.height],
+            text=[f"{v:.1f}" for v in points["points_per_deal"].to_list()],
+            textposition="auto",
+        )
+    )
+    figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
+    return figure
+
+
+def trump_choices_figure(choices: pl.DataFrame, *, title: str, y_title: str) -> go.Figure:
+    """How often a player made each trump (and muil) as dealer.
+
+    :param choices: ``choice`` (label, red suits first in their colour) and ``deals``.
+    """
+    colours = ["#c8102e" if ("♥" in c or "♦" in c) else "#111111" for c in choices["choice"].to_list()]
+    figure = go.Figure(
+        go.Bar(x=choices["choice"].to_list(), y=choices["deals"].to_list(), marker_color=colours)
+    )
+    figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
+    return figure
+
+
+def rate_over_time_figure(
+    rates: pl.DataFrame, *, title: str, y_title: str, severity_names: dict[str, str] | None = None
+) -> go.Figure:
+    """Findings per 100 cards month by month, one line per severity.
+
+    :param rates: ``month`` (a date or text), ``severity``, ``per_100``.
+    :param severity_names: the legend name of each severity (its stored value when absent).
+    """
+    figure = go.Figure()
+    for severity in ("info", "inaccuracy", "mistake", "blunder"):
+        rows = rates.filter(pl.col("severity") == severity).sort("month")
+        if rows.height:
+            figure.add_trace(
+                go.Scatter(
+                    x=rows["month"].to_list(),
+                    y=rows["per_100"].to_list(),
+                    mode="lines+markers",
+                    name=(severity_names or {}).get(severity, severity),
+                )
+            )
+    figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
+    return figure
+
+
+def partners_figure(partners: pl.DataFrame, *, title: str, y_title: str, hover_deals: str) -> go.Figure:
+    """Points per deal with each partner, bars labelled with the number of deals together.
+
+    :param partners: ``partner``, ``deals``, ``points_per_deal``.
+    """
+    figure = go.Figure(
+        go.Bar(
+            x=partners["partner"].to_list(),
+            y=partners["points_per_deal"].to_list(),
+            text=[f"{d} {hover_deals}" for d in partners["deals"].to_list()],
+            textposition="auto",
+            marker_color=TEAM_COLOURS[0],
+        )
+    )
+    figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
+    return figure

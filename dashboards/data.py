@@ -1,0 +1,719 @@
+"""Cached access to the archive for the pages: one read-only Store per file, cached query results.
+
+The archive is a DuckDB file. The dashboard keeps one read-only connection open per file
+(``st.cache_resource``) and caches every query result (``st.cache_data``), keyed by the file, its
+``version`` and the widget values, so a change of filter is one query and going back is free. To
+save a comment or import an upload it closes that connection, opens the file for writing just long
+enough, and reopens it read-only; the version then moves on so every cached result is refreshed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import streamlit as st
+
+from manillen_replay.engine import MatchResult, decode_and_replay
+from manillen_replay.record import Entry
+from manillen_replay.store import Store
+
+DB_ENVIRONMENT = "MANILLEN_DB"
+"""The environment variable that names the archive (``manillen dashboard`` sets it)."""
+DEFAULT_DB = "manillen.duckdb"
+"""The archive when nothing names one: the same default as ``manillen import``."""
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def archive_path(argv: Sequence[str] | None = None) -> Path:
+    """The archive the dashboard shows: ``-- --db FILE`` after the script, else ``$MANILLEN_DB``.
+
+    >>> archive_path(["app.py", "--db", "club.duckdb"]).name
+    'club.duckdb'
+    """
+    args = list(sys.argv[1:] if argv is None else argv[1:])
+    for index, arg in enumerate(args):
+        if arg == "--db" and index + 1 < len(args):
+            return Path(args[index + 1])
+        if arg.startswith("--db="):
+            return Path(arg.split("=", 1)[1])
+    return Path(os.environ.get(DB_ENVIRONMENT) or DEFAULT_DB)
+
+
+@dataclass
+class Archive:
+    """One archive file, shared by every browser session of this dashboard process.
+
+    Sessions run in threads; a DuckDB connection is not safe for two threads at once, so every
+    use holds ``lock``.
+    """
+
+    path: Path
+    """The DuckDB file."""
+    version: int = 0
+    """Moves on whenever the file was changed or (re)opened: part of every cache key."""
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    _store: Store | None = None
+
+    def exists(self) -> bool:
+        """Whether the file is there (an archive not yet imported into is not)."""
+        return self.path.exists()
+
+    @contextmanager
+    def reading(self) -> Iterator[Store]:
+        """The read-only store, opened on first use.
+
+        :raises FileNotFoundError: when the archive file does not exist.
+        :raises ManillenError: when the file cannot be opened (another program holds it for writing).
+        """
+        with self.lock:
+            if self._store is None:
+                if not self.exists():
+                    raise FileNotFoundError(str(self.path))
+                self._store = Store(self.path, read_only=True)
+            yield self._store
+
+    @contextmanager
+    def writing(self) -> Iterator[Store]:
+        """The store opened for writing, briefly; the read-only one is reopened afterwards.
+
+        :raises ArchiveLockedError: when another program holds the archive.
+        """
+        with self.lock:
+            self.close()
+            try:
+                with Store(self.path) as store:
+                    yield store
+            finally:
+                self.version += 1
+
+    def close(self) -> None:
+        """Close the read-only connection (it is reopened on the next read)."""
+        with self.lock:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+
+@st.cache_resource(show_spinner=False)
+def _archive(path: str) -> Archive:
+    return Archive(Path(path))
+
+
+def archive() -> Archive:
+    """The archive of this dashboard, shared by every session."""
+    return _archive(str(archive_path().resolve()))
+
+
+def _frame(path: str, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
+    with _archive(path).reading() as store:
+        return store.query(sql, list(params) if params is not None else None)
+
+
+def _key(current: Archive) -> tuple[str, int]:
+    return str(current.path), current.version
+
+
+# --------------------------------------------------------------------------- archive page
+
+
+@st.cache_data(show_spinner=False)
+def _counts(path: str, version: int) -> dict[str, int]:
+    row = _frame(
+        path,
+        """
+        SELECT
+          (SELECT count(*) FROM matches) AS matches,
+          (SELECT count(*) FROM deals) AS deals,
+          (SELECT count(DISTINCT player) FROM seats) AS players,
+          (SELECT count(*) FROM findings) AS findings
+        """,
+    ).row(0, named=True)
+    return {name: int(value or 0) for name, value in row.items()}
+
+
+def counts() -> dict[str, int]:
+    """Matches, deals, players and findings in the archive; all zero for a missing file."""
+    current = archive()
+    if not current.exists():
+        return {"matches": 0, "deals": 0, "players": 0, "findings": 0}
+    return _counts(*_key(current))
+
+
+@st.cache_data(show_spinner=False)
+def _players(path: str, version: int) -> list[str]:
+    frame = _frame(path, "SELECT DISTINCT player FROM seats ORDER BY player")
+    return [str(name) for name in frame["player"].to_list()]
+
+
+def players() -> list[str]:
+    """Every player name in the archive, sorted."""
+    return _players(*_key(archive()))
+
+
+@st.cache_data(show_spinner=False)
+def _choices(path: str, version: int, column: str) -> list[str]:
+    frame = _frame(path, f"SELECT DISTINCT {column} AS v FROM matches WHERE {column} IS NOT NULL ORDER BY 1")
+    return [str(v) for v in frame["v"].to_list()]
+
+
+def venues() -> list[str]:
+    """Every venue named in the archive."""
+    return _choices(*_key(archive()), "venue")
+
+
+def variants() -> list[str]:
+    """Every variant in the archive."""
+    return _choices(*_key(archive()), "variant")
+
+
+@st.cache_data(show_spinner=False)
+def _date_range(path: str, version: int) -> tuple[Any, Any]:
+    row = _frame(path, "SELECT min(date) AS first, max(date) AS last FROM matches").row(0)
+    return row[0], row[1]
+
+
+def date_range() -> tuple[Any, Any]:
+    """The first and last match date (``None`` when no match has a date)."""
+    return _date_range(*_key(archive()))
+
+
+@st.cache_data(show_spinner=False)
+def _matches(
+    path: str,
+    version: int,
+    players: tuple[str, ...],
+    venues: tuple[str, ...],
+    variants: tuple[str, ...],
+    dates: tuple[Any, Any] | None,
+) -> pl.DataFrame:
+    where = ["TRUE"]
+    params: list[Any] = []
+    for name in players:
+        where.append("m.match_id IN (SELECT match_id FROM seats WHERE player = ?)")
+        params.append(name)
+    if venues:
+        where.append(f"m.venue IN ({', '.join('?' for _ in venues)})")
+        params.extend(venues)
+    if variants:
+        where.append(f"m.variant IN ({', '.join('?' for _ in variants)})")
+        params.extend(variants)
+    if dates is not None:
+        where.append("m.date BETWEEN ? AND ?")
+        params.extend(dates)
+    return _frame(
+        path,
+        f"""
+        SELECT m.match_id, m.date, m.venue, m.event, m.variant,
+               m.seat0 || ' & ' || m.seat2 AS team_0, m.seat1 || ' & ' || m.seat3 AS team_1,
+               m.final_score_0, m.final_score_1, m.winner,
+               m.deals,
+               (SELECT count(*) FROM findings f WHERE f.match_id = m.match_id) AS findings
+        FROM matches m
+        WHERE {" AND ".join(where)}
+        ORDER BY m.date DESC NULLS LAST, m.match_id
+        """,
+        params,
+    )
+
+
+def matches(
+    players: Sequence[str] = (),
+    venues: Sequence[str] = (),
+    variants: Sequence[str] = (),
+    dates: tuple[Any, Any] | None = None,
+) -> pl.DataFrame:
+    """The matches that pass the filters (every given player sat at the table), newest first."""
+    return _matches(*_key(archive()), tuple(players), tuple(venues), tuple(variants), dates)
+
+
+@st.cache_data(show_spinner=False)
+def _match_ids(path: str, version: int) -> list[str]:
+    frame = _frame(path, "SELECT match_id FROM matches ORDER BY date DESC NULLS LAST, match_id")
+    return [str(v) for v in frame["match_id"].to_list()]
+
+
+def match_ids() -> list[str]:
+    """Every match id, newest first."""
+    return _match_ids(*_key(archive()))
+
+
+def entries_from_upload(name: str, data: bytes) -> list[Entry]:
+    """The documents of an uploaded file, numbered by line for a JSON Lines archive."""
+    if name.endswith(".jsonl"):
+        return [
+            Entry(name, number, line)
+            for number, line in enumerate(data.splitlines(), start=1)
+            if line.strip()
+        ]
+    return [Entry(name, None, data)]
+
+
+def import_upload(name: str, data: bytes) -> Any:
+    """Import an uploaded file into the archive, opening it for writing just for this.
+
+    :returns: the store's ``ImportSummary``.
+    :raises ArchiveLockedError: when another program holds the archive.
+    """
+    with archive().writing() as store:
+        return store.import_entries(entries_from_upload(name, data))
+
+
+# --------------------------------------------------------------------------- one match
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _record(path: str, version: int, match_id: str) -> str | None:
+    frame = _frame(path, "SELECT record FROM matches WHERE match_id = ?", [match_id])
+    return None if frame.height == 0 else str(frame["record"][0])
+
+
+def record(match_id: str) -> str | None:
+    """The canonical record of a match, ``None`` when the archive has no such match."""
+    return _record(*_key(archive()), match_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _replayed(path: str, version: int, match_id: str) -> MatchResult | None:
+    text = _record(path, version, match_id)
+    return None if text is None else decode_and_replay(text, source=match_id)
+
+
+def replayed(match_id: str) -> MatchResult | None:
+    """The match replayed by the engine (cached), ``None`` when there is no such match.
+
+    :raises InvalidRecordError: when the stored record no longer replays (should not happen).
+    """
+    return _replayed(*_key(archive()), match_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _match_info(path: str, version: int, match_id: str) -> dict[str, Any]:
+    frame = _frame(path, "SELECT date, venue, event, variant FROM matches WHERE match_id = ?", [match_id])
+    return {} if frame.height == 0 else frame.row(0, named=True)
+
+
+def match_info(match_id: str) -> dict[str, Any]:
+    """Date, venue, event and variant of a match."""
+    return _match_info(*_key(archive()), match_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _findings_per_deal(path: str, version: int, match_id: str) -> dict[int, int]:
+    frame = _frame(
+        path,
+        "SELECT deal, count(*) AS n FROM findings WHERE match_id = ? AND deal IS NOT NULL GROUP BY deal",
+        [match_id],
+    )
+    return {int(d): int(n) for d, n in frame.iter_rows()}
+
+
+def findings_per_deal(match_id: str) -> dict[int, int]:
+    """How many findings each deal of a match has."""
+    return _findings_per_deal(*_key(archive()), match_id)
+
+
+FINDING_COLUMNS = (
+    "finding_id, match_id, deal, trick, play, seat, player, kind, category, severity, card, better, "
+    "points, explanation, explanation_nl, detector"
+)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _deal_findings(path: str, version: int, match_id: str, deal: int) -> pl.DataFrame:
+    return _frame(
+        path,
+        f"SELECT {FINDING_COLUMNS} FROM findings WHERE match_id = ? AND (deal = ? OR deal IS NULL) "
+        "ORDER BY trick NULLS FIRST, play NULLS FIRST, finding_id",
+        [match_id, deal],
+    )
+
+
+def deal_findings(match_id: str, deal: int) -> pl.DataFrame:
+    """The findings of one deal (and of the whole match, with ``deal`` NULL)."""
+    return _deal_findings(*_key(archive()), match_id, deal)
+
+
+# --------------------------------------------------------------------------- annotations
+
+ANNOTATION_COLUMNS = "annotation_id, match_id, deal, trick, play, author, text, tags, created_at, updated_at"
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _deal_annotations(path: str, version: int, match_id: str, deal: int) -> pl.DataFrame:
+    return _frame(
+        path,
+        f"SELECT {ANNOTATION_COLUMNS} FROM annotations WHERE match_id = ? AND deal = ? "
+        "ORDER BY trick NULLS FIRST, play NULLS FIRST, annotation_id",
+        [match_id, deal],
+    )
+
+
+def deal_annotations(match_id: str, deal: int) -> pl.DataFrame:
+    """The coach comments on one deal, its tricks and its plays."""
+    return _deal_annotations(*_key(archive()), match_id, deal)
+
+
+@st.cache_data(show_spinner=False)
+def _all_annotations(path: str, version: int) -> pl.DataFrame:
+    return _frame(
+        path,
+        f"SELECT {ANNOTATION_COLUMNS} FROM annotations "
+        "ORDER BY updated_at DESC NULLS LAST, annotation_id DESC",
+    )
+
+
+def all_annotations() -> pl.DataFrame:
+    """Every coach comment in the archive, the latest first."""
+    return _all_annotations(*_key(archive()))
+
+
+def add_annotation(
+    match_id: str, deal: int, trick: int | None, play: int | None, author: str, text: str, tags: list[str]
+) -> int:
+    """Store a new comment (opening the archive for writing just for this).
+
+    :raises ArchiveLockedError: when another program holds the archive.
+    """
+    with archive().writing() as store:
+        return int(store.add_annotation(match_id, deal, trick, play, author, text, tags))
+
+
+def update_annotation(annotation_id: int, text: str, tags: list[str]) -> None:
+    """Change a comment's text and tags.
+
+    :raises ArchiveLockedError: when another program holds the archive.
+    """
+    with archive().writing() as store:
+        store.update_annotation(annotation_id, text, tags)
+
+
+def delete_annotation(annotation_id: int) -> None:
+    """Delete a comment.
+
+    :raises ArchiveLockedError: when another program holds the archive.
+    """
+    with archive().writing() as store:
+        store.delete_annotation(annotation_id)
+
+
+def parse_tags(text: str) -> list[str]:
+    """Tags typed as ``good, vetten`` (commas or semicolons), trimmed, without repeats.
+
+    >>> parse_tags(" good, vetten;good ")
+    ['good', 'vetten']
+    """
+    tags: list[str] = []
+    for part in re.split(r"[,;]", text):
+        tag = part.strip()
+        if tag and tag not in tags:
+            tags.append(tag)
+    return tags
+
+
+# --------------------------------------------------------------------------- SQL page
+
+
+def user_query(sql: str) -> pl.DataFrame:
+    """A user's own query, read-only (``Store.user_query``); not cached, so errors show each time.
+
+    :raises QueryRefusedError: for a write or file or network access.
+    :raises QueryError: for a query DuckDB cannot run.
+    """
+    with archive().reading() as store:
+        return store.user_query(sql)
+
+
+def csv_bytes(frame: pl.DataFrame) -> bytes:
+    """A result as CSV; lists (cards, tags) become space-separated text, structs JSON."""
+    columns = []
+    for name, dtype in frame.schema.items():
+        if isinstance(dtype, pl.List | pl.Array):
+            columns.append(pl.col(name).cast(pl.List(pl.String)).list.join(" ").alias(name))
+        elif isinstance(dtype, pl.Struct):
+            columns.append(pl.col(name).struct.json_encode().alias(name))
+        else:
+            columns.append(pl.col(name))
+    return frame.select(columns).write_csv().encode()
+
+
+def example_queries(path: Path | None = None) -> list[tuple[str, str]]:
+    """The example queries of ``docs/sql.md``: ``(title, sql)`` for each ```` ```sql ```` block.
+
+    The title is the first line of the nearest paragraph or heading above the block.
+    """
+    source = path or DOCS / "sql.md"
+    if not source.exists():
+        return []
+    examples: list[tuple[str, str]] = []
+    title = ""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.strip().startswith("```sql"):
+            body = []
+            index += 1
+            while index < len(lines) and not lines[index].strip().startswith("```"):
+                body.append(lines[index])
+                index += 1
+            query = "\n".join(body).strip()
+            if query:
+                examples.append((title or query.splitlines()[0], query))
+            title = ""
+        elif line.startswith("#"):
+            title = line.strip().lstrip("#").strip().rstrip(":")
+        elif line.strip() and (index == 0 or not lines[index - 1].strip()):
+            # the first line of the nearest paragraph above the query (or else its heading)
+            title = line.strip().rstrip(":")
+        index += 1
+    return examples
+
+
+# --------------------------------------------------------------------------- mistakes page
+
+SEVERITIES = ("info", "inaccuracy", "mistake", "blunder")
+"""Severities from least to most serious, as the findings table stores them."""
+
+
+@dataclass(frozen=True)
+class FindingFilter:
+    """The Mistakes page's filters; empty means everything."""
+
+    players: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    severities: tuple[str, ...] = ()
+    dates: tuple[Any, Any] | None = None
+
+    def where(self, alias: str = "f") -> tuple[str, list[Any]]:
+        """The SQL condition on ``findings`` (as ``alias``) joined with ``matches m``, and its parameters."""
+        parts = ["TRUE"]
+        params: list[Any] = []
+        for column, values in (
+            ("player", self.players),
+            ("kind", self.kinds),
+            ("category", self.categories),
+            ("severity", self.severities),
+        ):
+            if values:
+                parts.append(f"{alias}.{column} IN ({', '.join('?' for _ in values)})")
+                params.extend(values)
+        if self.dates is not None:
+            parts.append("m.date BETWEEN ? AND ?")
+            params.extend(self.dates)
+        return " AND ".join(parts), params
+
+
+@st.cache_data(show_spinner=False)
+def _finding_choices(path: str, version: int) -> dict[str, list[str]]:
+    frame = _frame(
+        path,
+        "SELECT list(DISTINCT kind ORDER BY kind) AS kinds, "
+        "list(DISTINCT category ORDER BY category) AS categories, "
+        "list(DISTINCT player ORDER BY player) FILTER (WHERE player IS NOT NULL) AS players FROM findings",
+    )
+    row = frame.row(0, named=True)
+    return {name: [str(v) for v in (row[name] or [])] for name in ("kinds", "categories", "players")}
+
+
+def finding_choices() -> dict[str, list[str]]:
+    """The kinds, categories and players that occur in the findings (for the filter boxes)."""
+    return _finding_choices(*_key(archive()))
+
+
+@st.cache_data(show_spinner=False)
+def _findings(path: str, version: int, chosen: FindingFilter, limit: int) -> tuple[int, pl.DataFrame]:
+    where, params = chosen.where()
+    severity_rank = "list_position(['info', 'inaccuracy', 'mistake', 'blunder'], f.severity)"
+    total = _frame(
+        path, f"SELECT count(*) AS n FROM findings f JOIN matches m USING (match_id) WHERE {where}", params
+    )
+    rows = _frame(
+        path,
+        f"""
+        SELECT m.date, f.match_id, f.deal, f.trick, f.play, f.player, f.kind, f.category, f.severity,
+               f.card, f.better, f.points, f.explanation, f.explanation_nl
+        FROM findings f JOIN matches m USING (match_id)
+        WHERE {where}
+        ORDER BY {severity_rank} DESC, f.points DESC NULLS LAST, m.date DESC NULLS LAST,
+                 f.match_id, f.deal, f.trick, f.play
+        LIMIT {int(limit)}
+        """,
+        params,
+    )
+    return int(total["n"][0]), rows
+
+
+def findings(chosen: FindingFilter, limit: int = 1000) -> tuple[int, pl.DataFrame]:
+    """How many findings pass the filters, and the ``limit`` most serious of them."""
+    return _findings(*_key(archive()), chosen, limit)
+
+
+@st.cache_data(show_spinner=False)
+def _finding_rates(path: str, version: int, chosen: FindingFilter) -> pl.DataFrame:
+    where, params = chosen.where()
+    card_where = ["TRUE"]
+    card_params: list[Any] = []
+    if chosen.players:
+        card_where.append(f"p.player IN ({', '.join('?' for _ in chosen.players)})")
+        card_params.extend(chosen.players)
+    if chosen.dates is not None:
+        card_where.append("m.date BETWEEN ? AND ?")
+        card_params.extend(chosen.dates)
+    return _frame(
+        path,
+        f"""
+        WITH cards AS (
+            SELECT p.player, count(*) AS cards
+            FROM plays p JOIN matches m USING (match_id)
+            WHERE {" AND ".join(card_where)}
+            GROUP BY p.player
+        ), found AS (
+            SELECT f.player, f.kind, count(*) AS findings
+            FROM findings f JOIN matches m USING (match_id)
+            WHERE f.player IS NOT NULL AND {where}
+            GROUP BY ALL
+        )
+        SELECT found.player, found.kind, found.findings, cards.cards,
+               round(100.0 * found.findings / cards.cards, 2) AS per_100
+        FROM found JOIN cards USING (player)
+        ORDER BY found.player, found.kind
+        """,
+        card_params + params,
+    )
+
+
+def finding_rates(chosen: FindingFilter) -> pl.DataFrame:
+    """Findings per 100 cards played by player and kind, under the filters (``player, kind, per_100``)."""
+    return _finding_rates(*_key(archive()), chosen)
+
+
+# --------------------------------------------------------------------------- players page
+
+
+@st.cache_data(show_spinner=False)
+def _player_summary(path: str, version: int, player: str) -> dict[str, Any]:
+    frame = _frame(path, "SELECT * FROM player_summary WHERE player = ?", [player])
+    return {} if frame.height == 0 else frame.row(0, named=True)
+
+
+def player_summary(player: str) -> dict[str, Any]:
+    """The ``player_summary`` row of one player (empty when unknown)."""
+    return _player_summary(*_key(archive()), player)
+
+
+@st.cache_data(show_spinner=False)
+def _dealer_points(path: str, version: int, player: str) -> pl.DataFrame:
+    return _frame(
+        path,
+        """
+        SELECT is_dealer, count(*) AS deals, avg(score_for - score_against) AS points_per_deal
+        FROM player_deals WHERE player = ? AND kind = 'played'
+        GROUP BY is_dealer ORDER BY is_dealer DESC
+        """,
+        [player],
+    )
+
+
+def dealer_points(player: str) -> pl.DataFrame:
+    """Net points per deal (scored minus conceded), as dealer and not.
+
+    :returns: ``is_dealer, deals, points_per_deal``.
+    """
+    return _dealer_points(*_key(archive()), player)
+
+
+@st.cache_data(show_spinner=False)
+def _trump_choices(path: str, version: int, player: str) -> pl.DataFrame:
+    return _frame(
+        path,
+        """
+        SELECT coalesce(d.trump, d.contract) AS choice, count(*) AS deals,
+               count(*) FILTER (WHERE d.score_team = d.dealing_team) AS won
+        FROM deals d
+        WHERE d.dealer_player = ? AND d.contract IS NOT NULL AND d.en_face = FALSE
+        GROUP BY ALL ORDER BY deals DESC
+        """,
+        [player],
+    )
+
+
+def trump_choices(player: str) -> pl.DataFrame:
+    """What a player made as dealer: ``choice`` (H, D, C, S, muil, blind_muil), ``deals``, ``won``."""
+    return _trump_choices(*_key(archive()), player)
+
+
+@st.cache_data(show_spinner=False)
+def _contract_records(path: str, version: int, player: str) -> pl.DataFrame:
+    return _frame(
+        path,
+        """
+        SELECT
+          count(*) FILTER (WHERE contract IN ('muil', 'blind_muil') AND on_dealing_team) AS muil,
+          count(*) FILTER (WHERE contract IN ('muil', 'blind_muil') AND on_dealing_team AND won) AS muil_won,
+          count(*) FILTER (WHERE knocks > 0 AND NOT on_dealing_team) AS klop,
+          count(*) FILTER (WHERE knocks > 0 AND NOT on_dealing_team AND won) AS klop_won,
+          count(*) FILTER (WHERE knocks > 0 AND on_dealing_team) AS knocked_against,
+          count(*) FILTER (WHERE knocks > 0 AND on_dealing_team AND won) AS knocked_against_won
+        FROM player_deals WHERE player = ? AND kind = 'played'
+        """,
+        [player],
+    )
+
+
+def contract_records(player: str) -> dict[str, int]:
+    """Muil and klop deals of the player's team and how many it won."""
+    row = _contract_records(*_key(archive()), player).row(0, named=True)
+    return {name: int(value or 0) for name, value in row.items()}
+
+
+@st.cache_data(show_spinner=False)
+def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
+    return _frame(
+        path,
+        """
+        SELECT month, severity,
+               round(100.0 * sum(findings) / nullif(any_value(cards_played), 0), 2) AS per_100
+        FROM player_findings WHERE player = ?
+        GROUP BY month, severity ORDER BY month
+        """,
+        [player],
+    )
+
+
+def rate_over_time(player: str) -> pl.DataFrame:
+    """Findings per 100 cards month by month and severity (``month, severity, per_100``)."""
+    return _rate_over_time(*_key(archive()), player)
+
+
+@st.cache_data(show_spinner=False)
+def _partners(path: str, version: int, player: str) -> pl.DataFrame:
+    return _frame(
+        path,
+        """
+        SELECT partner.player AS partner, count(*) AS deals,
+               round(avg(me.score_for - me.score_against), 2) AS points_per_deal,
+               round(avg(CASE WHEN me.won THEN 1.0 ELSE 0.0 END), 3) AS won_share
+        FROM player_deals me
+        JOIN player_deals partner
+          ON partner.match_id = me.match_id AND partner.deal = me.deal
+         AND partner.team = me.team AND partner.seat <> me.seat
+        WHERE me.player = ? AND me.kind = 'played'
+        GROUP BY partner.player ORDER BY deals DESC
+        """,
+        [player],
+    )
+
+
+def partners(player: str) -> pl.DataFrame:
+    """Each partner of a player: ``partner, deals, points_per_deal, won_share``."""
+    return _partners(*_key(archive()), player)

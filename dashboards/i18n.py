@@ -1,0 +1,371 @@
+"""The dashboard's labels in English and Dutch (Flemish usage); game terms stay Dutch in both.
+
+Muil, klop, tegenklop, troef, manille, vetten, kopen and the suit names harten, koeken, klaveren
+and schoppen are what players say at the table, so the English labels use them too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from manillen_replay.cards import Suit
+from manillen_replay.rules import Clause, LegalPlays
+
+LANGUAGES = ("en", "nl")
+"""The label languages, English first (the default)."""
+
+LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands"}
+
+LABELS: dict[str, tuple[str, str]] = {
+    # navigation and frame
+    "app.title": ("Manillen replay", "Manillen replay"),
+    "nav.archive": ("Archive", "Archief"),
+    "nav.match": ("Match", "Partij"),
+    "nav.replay": ("Deal replay", "Spel herspelen"),
+    "nav.mistakes": ("Mistakes", "Fouten"),
+    "nav.players": ("Players", "Spelers"),
+    "nav.sql": ("SQL", "SQL"),
+    "nav.annotations": ("Annotations", "Commentaar"),
+    "sidebar.language": ("Language", "Taal"),
+    "sidebar.archive": ("Archive file: `{path}`", "Archiefbestand: `{path}`"),
+    # empty archive
+    "empty.title": ("The archive is empty", "Het archief is leeg"),
+    "empty.body": (
+        "There are no matches in `{path}` yet. Import recorded matches with\n\n"
+        "```\nmanillen import MATCHES.jsonl --db {path}\nmanillen analyze --db {path}\n```\n\n"
+        "or upload a file on the Archive page, then reload this page. "
+        "`make demo` builds a demo archive and opens it here.",
+        "Er staan nog geen partijen in `{path}`. Importeer opgenomen partijen met\n\n"
+        "```\nmanillen import PARTIJEN.jsonl --db {path}\nmanillen analyze --db {path}\n```\n\n"
+        "of laad een bestand op via de pagina Archief en herlaad deze pagina. "
+        "`make demo` bouwt een demo-archief en opent het hier.",
+    ),
+    "error.locked": (
+        "The archive is in use by another program, so it cannot be changed now: {message}. "
+        "Your text is kept here: try again once the other program has finished.",
+        "Het archief is in gebruik door een ander programma en kan nu niet gewijzigd worden: {message}. "
+        "Uw tekst blijft hier staan: probeer opnieuw wanneer het andere programma klaar is.",
+    ),
+    "error.unreadable": (
+        "The archive `{path}` cannot be opened: {message}",
+        "Het archief `{path}` kan niet geopend worden: {message}",
+    ),
+    # archive page
+    "archive.title": ("Archive", "Archief"),
+    "archive.matches": ("Matches", "Partijen"),
+    "archive.deals": ("Deals", "Spellen"),
+    "archive.players": ("Players", "Spelers"),
+    "archive.findings": ("Findings", "Bevindingen"),
+    "archive.filter_player": ("Player", "Speler"),
+    "archive.filter_venue": ("Venue", "Locatie"),
+    "archive.filter_variant": ("Variant", "Variant"),
+    "archive.filter_dates": ("Dates", "Datums"),
+    "archive.shown": ("{shown} of {total} matches shown", "{shown} van {total} partijen getoond"),
+    "archive.open": ("open", "openen"),
+    "archive.upload": ("Import matches", "Partijen importeren"),
+    "archive.upload_help": (
+        "A recorded match (.json) or an archive (.jsonl). It is checked like `manillen import` does.",
+        "Een opgenomen partij (.json) of een archief (.jsonl). Het wordt nagekeken zoals `manillen import`.",
+    ),
+    "archive.import_button": ("Import", "Importeren"),
+    "archive.import_done": (
+        "{name}: {imported} imported, {replaced} replaced, {skipped} already present, {refused} refused "
+        "({deals} deals).",
+        "{name}: {imported} geïmporteerd, {replaced} vervangen, {skipped} al aanwezig, {refused} geweigerd "
+        "({deals} spellen).",
+    ),
+    "archive.import_refused": ("Refused: {problem}", "Geweigerd: {problem}"),
+    "archive.analyze_hint": (
+        "Run `manillen analyze --db {path}` to find the mistakes in the new matches.",
+        "Start `manillen analyze --db {path}` om de fouten in de nieuwe partijen te zoeken.",
+    ),
+    # column names
+    "col.match": ("Match", "Partij"),
+    "col.date": ("Date", "Datum"),
+    "col.venue": ("Venue", "Locatie"),
+    "col.event": ("Event", "Wedstrijd"),
+    "col.variant": ("Variant", "Variant"),
+    "col.team0": ("Team 0", "Ploeg 0"),
+    "col.team1": ("Team 1", "Ploeg 1"),
+    "col.score": ("Score", "Stand"),
+    "col.winner": ("Winner", "Winnaar"),
+    "col.deal": ("Deal", "Spel"),
+    "col.dealer": ("Dealer", "Gever"),
+    "col.trump": ("Troef", "Troef"),
+    "col.multiplier": ("Factor", "Factor"),
+    "col.points": ("Card points", "Kaartpunten"),
+    "col.deal_score": ("Deal score", "Spelscore"),
+    "col.match_score": ("Match score", "Stand"),
+    "col.findings": ("Findings", "Bevindingen"),
+    "col.replay": ("Replay", "Herspelen"),
+    "col.trick": ("Trick", "Slag"),
+    "col.play": ("Play", "Kaart"),
+    "col.player": ("Player", "Speler"),
+    "col.kind": ("Kind", "Soort"),
+    "col.category": ("Category", "Categorie"),
+    "col.severity": ("Severity", "Ernst"),
+    "col.card": ("Card", "Kaart"),
+    "col.better": ("Better", "Beter"),
+    "col.at_stake": ("Points at stake", "Punten op het spel"),
+    "col.explanation": ("Explanation", "Uitleg"),
+    "col.author": ("Author", "Auteur"),
+    "col.text": ("Comment", "Commentaar"),
+    "col.tags": ("Tags", "Labels"),
+    "col.updated": ("Updated", "Gewijzigd"),
+    # match page
+    "match.title": ("Match {match}", "Partij {match}"),
+    "match.choose": ("Match", "Partij"),
+    "match.none": (
+        "Choose a match on the Archive page, or pick one here.",
+        "Kies een partij op de pagina Archief, of kies er hier een.",
+    ),
+    "match.against": ("{a} against {b}", "{a} tegen {b}"),
+    "match.final": ("Final score {score}: {who}", "Eindstand {score}: {who}"),
+    "match.unfinished": (
+        "Score {score}: the match was not finished",
+        "Stand {score}: de partij is niet uitgespeeld",
+    ),
+    "match.team_wins": ("{names} won", "gewonnen door {names}"),
+    "match.draw": ("a draw", "gelijkspel"),
+    "match.chart_title": ("Score deal by deal", "Stand spel per spel"),
+    "match.chart_x": ("Deal", "Spel"),
+    "match.chart_y": ("Match score", "Stand"),
+    "match.deals": ("Deals", "Spellen"),
+    "match.scoresheet": ("scoresheet only", "enkel scoreblad"),
+    "match.redeal": ("redeal", "herdeling"),
+    "match.abandoned": ("abandoned", "afgebroken"),
+    "match.tie": ("30-30", "30-30"),
+    "match.invalid": (
+        "This match cannot be replayed: {message}",
+        "Deze partij kan niet herspeeld worden: {message}",
+    ),
+    "match.unknown": (
+        "There is no match {match} in the archive.",
+        "Er is geen partij {match} in het archief.",
+    ),
+    # deal replay page
+    "replay.title": ("Deal {deal} of {match}", "Spel {deal} van {match}"),
+    "replay.deal": ("Deal", "Spel"),
+    "replay.start": ("Start", "Begin"),
+    "replay.back": ("Back", "Terug"),
+    "replay.forward": ("Forward", "Verder"),
+    "replay.end": ("End", "Einde"),
+    "replay.step": ("Play", "Kaart"),
+    "replay.nothing": (
+        "Deal {deal} has no cards to replay ({kind}).",
+        "Spel {deal} heeft geen kaarten om te herspelen ({kind}).",
+    ),
+    "replay.dealer": ("dealer", "gever"),
+    "replay.to_play": ("to play", "aan de beurt"),
+    "replay.team": ("team {team}", "ploeg {team}"),
+    "replay.contract": ("Contract", "Contract"),
+    "replay.running": ("Points taken", "Genomen punten"),
+    "replay.match_before": ("Match score before the deal: {score}", "Stand voor dit spel: {score}"),
+    "replay.dummy": ("dummy", "blinde"),
+    "replay.trick_of": ("Trick {trick} of {tricks}", "Slag {trick} van {tricks}"),
+    "replay.takes": ("{name} takes {points}", "{name} neemt {points}"),
+    "replay.opening": ("{name} leads the first trick.", "{name} komt uit in de eerste slag."),
+    "replay.played": ("Play {step}: {name} played {card}", "Kaart {step}: {name} speelde {card}"),
+    "replay.could_play": ("Could legally play", "Mocht spelen"),
+    "replay.may_play_next": ("{name} may play next", "{name} mag nu spelen"),
+    "replay.illegal": ("Illegal: {kind}", "Onreglementair: {kind}"),
+    "replay.findings": ("Findings for this play", "Bevindingen bij deze kaart"),
+    "replay.deal_findings": ("Findings for the whole deal", "Bevindingen bij het hele spel"),
+    "replay.no_findings": ("No findings for this play.", "Geen bevindingen bij deze kaart."),
+    "replay.link": ("Link to this play", "Link naar deze kaart"),
+    "replay.result": ("Card points {a}-{b}; {score}", "Kaartpunten {a}-{b}; {score}"),
+    "replay.scores": ("{names} score {points}", "{names} scoren {points}"),
+    "replay.nobody": (
+        "30-30: nobody scores, the next deal counts double",
+        "30-30: niemand scoort, het volgende spel telt dubbel",
+    ),
+    "replay.legend": (
+        "Green outline: the cards the player to move may play. A finished trick stays on the table "
+        "until the next card.",
+        "Groene rand: de kaarten die de speler aan de beurt mag spelen. Een volle slag blijft liggen "
+        "tot de volgende kaart.",
+    ),
+    # annotations
+    "annot.title": ("Coach comments", "Commentaar van de coach"),
+    "annot.author": ("Your name (as author of comments)", "Uw naam (als auteur van commentaar)"),
+    "annot.author_set": ("Commenting as {author}.", "U schrijft commentaar als {author}."),
+    "annot.scope": ("About", "Over"),
+    "annot.scope_play": ("this play", "deze kaart"),
+    "annot.scope_trick": ("this trick", "deze slag"),
+    "annot.scope_deal": ("the whole deal", "het hele spel"),
+    "annot.text": ("Comment", "Commentaar"),
+    "annot.tags": ("Tags (comma separated)", "Labels (gescheiden door komma's)"),
+    "annot.add": ("Add comment", "Commentaar toevoegen"),
+    "annot.save": ("Save", "Bewaren"),
+    "annot.delete": ("Delete", "Verwijderen"),
+    "annot.saved": ("Comment saved.", "Commentaar bewaard."),
+    "annot.deleted": ("Comment deleted.", "Commentaar verwijderd."),
+    "annot.empty_text": ("Write a comment first.", "Schrijf eerst commentaar."),
+    "annot.need_author": ("Give your name first.", "Geef eerst uw naam."),
+    "annot.none": ("No comments on this deal yet.", "Nog geen commentaar bij dit spel."),
+    "annot.where_deal": ("deal", "spel"),
+    "annot.where_trick": ("trick {trick}", "slag {trick}"),
+    "annot.where_play": ("trick {trick}, play {play}", "slag {trick}, kaart {play}"),
+    "annot.page_title": ("Annotations", "Commentaar"),
+    "annot.page_none": (
+        "No comments yet: add them on the Deal replay page.",
+        "Nog geen commentaar: voeg het toe op de pagina Spel herspelen.",
+    ),
+    "annot.count": ("{count} comments", "{count} commentaren"),
+    "annot.export_hint": (
+        "`manillen export --records FILE.jsonl` writes the comments back into the records.",
+        "`manillen export --records BESTAND.jsonl` schrijft het commentaar terug in de opnames.",
+    ),
+    # mistakes page
+    "mistakes.title": ("Mistakes", "Fouten"),
+    "mistakes.none": (
+        "No findings yet. Run `manillen analyze --db {path}` to look for mistakes.",
+        "Nog geen bevindingen. Start `manillen analyze --db {path}` om fouten te zoeken.",
+    ),
+    "mistakes.no_match": ("No findings match these filters.", "Geen bevindingen voor deze filters."),
+    "mistakes.count": ("{count} findings", "{count} bevindingen"),
+    "mistakes.rate_title": ("Findings per 100 cards played", "Bevindingen per 100 gespeelde kaarten"),
+    "mistakes.rate_axis": ("per 100 cards", "per 100 kaarten"),
+    "mistakes.shown_first": (
+        "Showing the first {shown} of {count}.",
+        "De eerste {shown} van {count} getoond.",
+    ),
+    # players page
+    "players.title": ("Players", "Spelers"),
+    "players.choose": ("Player", "Speler"),
+    "players.deals": ("Deals played", "Gespeelde spellen"),
+    "players.matches": ("Matches", "Partijen"),
+    "players.won": ("Matches won", "Partijen gewonnen"),
+    "players.points_dealer": ("Points per deal as dealer", "Punten per spel als gever"),
+    "players.points_other": ("Points per deal otherwise", "Punten per spel anders"),
+    "players.points_title": ("Points per deal, dealer or not", "Punten per spel, als gever of niet"),
+    "players.as_dealer": ("as dealer", "als gever"),
+    "players.not_dealer": ("not dealing", "niet gever"),
+    "players.trumps_title": ("Trump choices as dealer", "Troefkeuze als gever"),
+    "players.records_title": ("Muil and klop", "Muil en klop"),
+    "players.record_row": ("{what}: {n} deals, won {won}", "{what}: {n} spellen, {won} gewonnen"),
+    "players.rate_title": (
+        "Findings per 100 cards, month by month",
+        "Bevindingen per 100 kaarten, per maand",
+    ),
+    "players.partners_title": ("Partners compared", "Partners vergeleken"),
+    "players.partner": ("Partner", "Partner"),
+    "players.points_per_deal": ("points per deal", "punten per spel"),
+    "players.deals_together": ("deals together", "spellen samen"),
+    "players.count": ("count", "aantal"),
+    "players.won_share": ("won", "gewonnen"),
+    "players.no_cards": (
+        "No played cards for this player yet.",
+        "Nog geen gespeelde kaarten voor deze speler.",
+    ),
+    # sql page
+    "sql.title": ("SQL", "SQL"),
+    "sql.intro": (
+        "Ask the archive anything in SQL (DuckDB). The archive is opened read-only: writes are refused. "
+        "The tables are described in docs/sql.md.",
+        "Stel het archief eender welke vraag in SQL (DuckDB). Het archief is enkel leesbaar: "
+        "wijzigingen worden geweigerd. De tabellen staan beschreven in docs/sql.md.",
+    ),
+    "sql.examples": ("Examples", "Voorbeelden"),
+    "sql.query": ("Query", "Vraag"),
+    "sql.run": ("Run", "Uitvoeren"),
+    "sql.refused": ("Refused: {message}", "Geweigerd: {message}"),
+    "sql.error": ("The query failed: {message}", "De vraag mislukte: {message}"),
+    "sql.rows": ("{count} rows", "{count} rijen"),
+    "sql.download": ("Download CSV", "CSV downloaden"),
+    "sql.no_examples": ("docs/sql.md has no example queries.", "docs/sql.md bevat geen voorbeeldvragen."),
+    # severities and categories (values stay as stored; these are their labels)
+    "severity.info": ("info", "info"),
+    "severity.inaccuracy": ("inaccuracy", "onnauwkeurigheid"),
+    "severity.mistake": ("mistake", "fout"),
+    "severity.blunder": ("blunder", "blunder"),
+    "category.rule": ("rule", "regel"),
+    "category.scoring": ("scoring", "telling"),
+    "category.procedure": ("procedure", "procedure"),
+    "category.strategy": ("strategy", "strategie"),
+    "violation.revoke": ("revoke (verzaken)", "verzaakt"),
+    "violation.failed_to_overtake": ("failed to overtake", "niet overgenomen"),
+    "violation.failed_to_buy": ("failed to buy (kopen)", "niet gekocht"),
+    "violation.illegal_underbuy": ("illegal underbuy (onderkopen)", "onreglementair ondergekocht"),
+    # contracts
+    "contract.trump": ("troef {suit}", "troef {suit}"),
+    "contract.muil": ("muil", "muil"),
+    "contract.blind_muil": ("blinde muil", "blinde muil"),
+    "contract.en_face": ("en face", "en face"),
+    "contract.none": ("no contract recorded", "geen contract opgenomen"),
+}
+
+# The clause explanations of rules.LegalPlays.explain, in Dutch; English comes from the rules.
+_CLAUSES_NL: dict[Clause, str] = {
+    Clause.LEAD: "wie uitkomt, mag eender welke kaart spelen",
+    Clause.FOLLOW: "moet {led} bijspelen",
+    Clause.OVERTAKE: "moet {led} bijspelen en {best} overnemen: een tegenstander heeft de slag",
+    Clause.BUY: "geen {led}: moet kopen met een troef ({trump}), een tegenstander heeft de slag met {best}",
+    Clause.OVERBUY: "geen {led}: moet {best} overkopen met een hogere troef ({trump})",
+    Clause.NO_UNDERBUY: "geen {led}: eender welke kaart behalve een troef onder {best} (niet onderkopen)",
+    Clause.FORCED_UNDERBUY: "geen {led}: enkel troeven onder {best} over, dus onderkopen mag",
+    Clause.ANY: "geen {led}: eender welke kaart ({whose} heeft de slag met {best})",
+    Clause.MUIL_ANY: "geen {led}: muil heeft geen troef, eender welke kaart mag",
+}
+
+
+def text(key: str, lang: str, **values: Any) -> str:
+    """The label ``key`` in ``lang``, with ``values`` filled in.
+
+    >>> text("replay.takes", "nl", name="Bert", points=9)
+    'Bert neemt 9'
+
+    :raises KeyError: for a label that does not exist (a typo in a page).
+    """
+    english, dutch = LABELS[key]
+    template = dutch if lang == "nl" else english
+    return template.format(**values) if values else template
+
+
+def translator(lang: str) -> Callable[..., str]:
+    """A function ``t(key, **values)`` for one language, for the pages to call."""
+
+    def t(key: str, **values: Any) -> str:
+        return text(key, lang, **values)
+
+    return t
+
+
+def suit_name(suit: Suit) -> str:
+    """A suit with its symbol and Dutch name, in both languages: ``♦ koeken``."""
+    return f"{suit.symbol} {suit.dutch}"
+
+
+def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None) -> str:
+    """Why these cards may be played, in the chosen language.
+
+    :param legal: the answer of :func:`manillen_replay.rules.legal_plays`.
+    :param winner_name: the name of the player winning the trick so far.
+    """
+    if lang != "nl":
+        return legal.explain(winner_name)
+    led = legal.led_suit.dutch if legal.led_suit is not None else ""
+    best = str(legal.winning_card) if legal.winning_card is not None else ""
+    if winner_name and best:
+        best = f"{best} van {winner_name}"
+    trump = legal.trump.dutch if legal.trump is not None else ""
+    whose = "uw partner" if legal.partner_winning else "een tegenstander"
+    explanation = _CLAUSES_NL[legal.clause].format(led=led, best=best, trump=trump, whose=whose)
+    if legal.clause is Clause.FOLLOW and best:
+        explanation += f" ({whose} heeft de slag met {best}; elke {led} mag)"
+    return explanation
+
+
+def label_of(prefix: str, value: str, lang: str) -> str:
+    """The label of a stored value such as a severity, or the value itself when it has none.
+
+    >>> label_of("severity", "mistake", "nl")
+    'fout'
+    >>> label_of("kind", "missed_vetten", "en")
+    'missed vetten'
+    """
+    key = f"{prefix}.{value}"
+    if key in LABELS:
+        return text(key, lang)
+    return value.replace("_", " ")

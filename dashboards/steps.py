@@ -1,0 +1,165 @@
+"""A replayed deal as a list of moments, one per card played, for the deal replay page.
+
+Moment ``k`` is the table after ``k`` cards: what each seat still holds, the trick on the table
+(a finished trick stays on the table until the next card is led, so the player can see who took
+it), the points each team has taken, and who plays next with the cards they may play. The state
+comes from what the engine recorded for each play; the moments are computed once, so stepping back
+is indexing into the list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manillen_replay.cards import Card, CardSet, Suit
+from manillen_replay.engine import DealResult, TrickResult
+from manillen_replay.rules import LegalPlays, Rules, ViolationKind, winning_position
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMade:
+    """One card as it was played, with what the rules allowed at that moment."""
+
+    number: int
+    """The play's place in the deal, counted from 1 (the step that shows it)."""
+    trick: int
+    """The trick, counted from 1."""
+    position: int
+    """The place in the trick, counted from 1."""
+    seat: int
+    """Who played it."""
+    card: Card
+    """The card played."""
+    legal: LegalPlays
+    """What the seat could legally have played, and the clause that decided it."""
+    violation: ViolationKind | None
+    """The rule the card broke, ``None`` for a legal play."""
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """The table after a number of cards have been played."""
+
+    step: int
+    """Cards played so far in the deal (0 before the opening lead)."""
+    hands: tuple[CardSet, ...]
+    """The cards each seat still holds."""
+    table: tuple[tuple[int, Card], ...]
+    """``(seat, card)`` of the trick on the table, leader first; empty before a lead."""
+    trick: int
+    """The number of the trick on the table, or of the trick about to be led."""
+    trick_winner: int | None
+    """Who took the trick on the table, once it is complete."""
+    winning: int | None
+    """The seat whose card is winning the trick on the table."""
+    taken: tuple[int, int]
+    """Card points each team has taken in finished tricks."""
+    to_play: int | None
+    """The seat to play next, ``None`` when the deal is over."""
+    may_play: LegalPlays | None
+    """The cards the seat to play may play next, and why."""
+    last: PlayMade | None
+    """The card that brought the table to this moment (``None`` at step 0)."""
+
+
+def deal_moments(deal: DealResult, rules: Rules) -> list[Moment]:
+    """Every moment of a replayed deal: ``len(result) == cards played + 1``.
+
+    The moments come from what the engine recorded for each play (who played, the legal cards
+    and the clause that decided them), so they hold in every variant the engine replays.
+
+    :param deal: a deal from :func:`manillen_replay.engine.decode_and_replay`.
+    :param rules: the match's house rules.
+    :raises ValueError: for a deal with nothing to replay (scoresheet line or redeal).
+    """
+    if not deal.tricks:
+        raise ValueError(f"deal {deal.number} has no cards to replay")
+    shape = rules.shape
+    trump = None if deal.trump is None else int(deal.trump)
+    held = list(deal.hands) if deal.hands is not None else [0] * shape.players
+    violations = {(v.trick, v.play): v.kind for v in deal.violations}
+    plays = [(trick, i) for trick in deal.tricks for i in range(len(trick.cards))]
+    taken = [0, 0]
+    moments: list[Moment] = []
+
+    def upcoming(index: int) -> tuple[int | None, LegalPlays | None]:
+        if index >= len(plays):
+            return None, None
+        trick, position = plays[index]
+        return trick.seats[position], _legal_plays(trick, position, trump, deal.dealer, rules)
+
+    to_play, may_play = upcoming(0)
+    moments.append(
+        Moment(0, tuple(CardSet(m) for m in held), (), 1, None, None, (0, 0), to_play, may_play, None)
+    )
+    for index, (trick, position) in enumerate(plays):
+        seat, card = trick.seats[position], trick.cards[position]
+        made = PlayMade(
+            number=index + 1,
+            trick=trick.number,
+            position=position + 1,
+            seat=seat,
+            card=card,
+            legal=_legal_plays(trick, position, trump, deal.dealer, rules),
+            violation=violations.get((trick.number, position + 1)),
+        )
+        held[seat] &= ~(1 << card)
+        complete = position + 1 == len(trick.cards) and trick.winner is not None
+        if complete:
+            assert trick.winner is not None
+            taken[shape.team_of(trick.winner, deal.dealer) % 2] += trick.points
+        to_play, may_play = upcoming(index + 1)
+        table = tuple(zip(trick.seats[: position + 1], trick.cards[: position + 1], strict=True))
+        moments.append(
+            Moment(
+                step=index + 1,
+                hands=tuple(CardSet(m) for m in held),
+                table=table,
+                trick=trick.number,
+                trick_winner=trick.winner if complete else None,
+                winning=trick.winning[position],
+                taken=(taken[0], taken[1]),
+                to_play=to_play,
+                may_play=may_play,
+                last=made,
+            )
+        )
+    return moments
+
+
+def _legal_plays(
+    trick: TrickResult, position: int, trump: int | None, dealer: int, rules: Rules
+) -> LegalPlays:
+    """The engine's legal cards for one play, with what the explanation needs."""
+    so_far = trick.cards[:position]
+    best = winning_position(so_far, trump) if so_far else None
+    partner = False
+    if best is not None:
+        shape = rules.shape
+        partner = shape.team_of(trick.seats[best], dealer) == shape.team_of(trick.seats[position], dealer)
+    return LegalPlays(
+        cards=CardSet(trick.legal[position]),
+        clause=trick.clauses[position],
+        led_suit=so_far[0].suit if so_far else None,
+        winning_card=so_far[best] if best is not None else None,
+        winning_position=best,
+        partner_winning=partner,
+        trump=None if trump is None else Suit(trump),
+    )
+
+
+def step_of(trick: int | None, play: int | None, trick_size: int = 4) -> int:
+    """The step that shows a play given by trick and position (both from 1), 0 for a whole deal.
+
+    >>> step_of(3, 2)
+    10
+    >>> step_of(None, None)
+    0
+    >>> step_of(2, None)
+    8
+    """
+    if trick is None:
+        return 0
+    if play is None:
+        return trick * trick_size
+    return (trick - 1) * trick_size + play

@@ -1,0 +1,59 @@
+"""The manillen-replay dashboard: ``manillen dashboard`` (or ``streamlit run dashboards/streamlit_app.py``).
+
+The archive comes from ``-- --db FILE`` after the script name or ``$MANILLEN_DB``. This file only
+sets up the frame: the language switch and the navigation over one file per page.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Streamlit puts this folder on the path, not the repository root the pages import from.
+_ROOT = str(Path(__file__).resolve().parent.parent)
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+import streamlit as st  # noqa: E402
+
+from dashboards import data, i18n, ui  # noqa: E402
+
+st.set_page_config(page_title="Manillen replay", page_icon=":material/playing_cards:", layout="wide")
+
+st.sidebar.segmented_control(
+    "Language / Taal",
+    i18n.LANGUAGES,
+    format_func=i18n.LANGUAGE_NAMES.__getitem__,
+    default="en",
+    required=True,
+    key=ui.LANGUAGE_KEY,
+)
+t = ui.translator()
+
+pages = [
+    st.Page(
+        ui.PAGE_FILES["archive"],
+        title=t("nav.archive"),
+        icon=":material/inventory_2:",
+        url_path="archive",
+        default=True,
+    ),
+    st.Page(ui.PAGE_FILES["match"], title=t("nav.match"), icon=":material/show_chart:", url_path="match"),
+    st.Page(
+        ui.PAGE_FILES["replay"], title=t("nav.replay"), icon=":material/playing_cards:", url_path="replay"
+    ),
+    st.Page(
+        ui.PAGE_FILES["mistakes"], title=t("nav.mistakes"), icon=":material/report:", url_path="mistakes"
+    ),
+    st.Page(ui.PAGE_FILES["players"], title=t("nav.players"), icon=":material/groups:", url_path="players"),
+    st.Page(ui.PAGE_FILES["sql"], title=t("nav.sql"), icon=":material/database:", url_path="sql"),
+    st.Page(
+        ui.PAGE_FILES["annotations"],
+        title=t("nav.annotations"),
+        icon=":material/comment:",
+        url_path="annotations",
+    ),
+]
+page = st.navigation(pages)
+st.sidebar.caption(t("sidebar.archive", path=data.archive().path))
+page.run()

@@ -1,0 +1,637 @@
+"""The built-in detectors: illegal plays, scoring and procedure problems, and strategy mistakes.
+
+Each detector's precise definition and severity thresholds are in docs/findings.md; the
+thresholds live beside each detector here. Points at stake are scoresheet points: card points
+times the deal's multiplier for a card, the difference in the deal's score for a call.
+"""
+
+from __future__ import annotations
+
+from msgspec import UNSET
+
+from ..cards import CARD_TEXT, CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
+from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult, TrickResult, Violation
+from ..record.model import Record
+from ..rules import Contract, DealScore, ViolationKind, multiplier, winning_position
+from .findings import Category, Finding, Severity, Thresholds
+from .knowledge import DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
+from .words import (
+    cards_text,
+    factor_en,
+    factor_nl,
+    more_points_en,
+    more_points_nl,
+    points_en,
+    points_nl,
+    suit_en,
+    suit_nl,
+    team_names,
+)
+
+RULE_THRESHOLDS = Thresholds(1, 10, 20)
+"""Illegal plays: the points are the fault's price if the table had called it (``penalty_points``)."""
+SCORE_THRESHOLDS = Thresholds(1, 3, 10)
+"""score_mismatch: the points the scoresheet is off by, both teams together."""
+CARD_THRESHOLDS = Thresholds(1, 3, 5)
+"""Card-level strategy (missed_vetten, bare_ace_lost, wasted_trump): scoresheet points."""
+CALL_THRESHOLDS = Thresholds(1, 6, 15)
+"""Calls (klop_missed, klop_lost, muil_missed): the difference in the deal's score."""
+
+STRATEGY_VARIANTS = ("four",)
+"""Variants the strategy detectors judge; the others get the rule, scoring and procedure ones."""
+
+KIND_CATEGORY: dict[str, Category] = {
+    "revoke": Category.RULE,
+    "failed_to_overtake": Category.RULE,
+    "failed_to_buy": Category.RULE,
+    "illegal_underbuy": Category.RULE,
+    "score_mismatch": Category.SCORING,
+    "dealer_out_of_rotation": Category.PROCEDURE,
+    "played_on_after_match_won": Category.PROCEDURE,
+    "missed_vetten": Category.STRATEGY,
+    "bare_ace_lost": Category.STRATEGY,
+    "wasted_trump": Category.STRATEGY,
+    "klop_missed": Category.STRATEGY,
+    "klop_lost": Category.STRATEGY,
+    "muil_missed": Category.STRATEGY,
+}
+"""Every built-in kind and its category."""
+
+
+class MatchAnalysis:
+    """Runs every built-in detector over one replayed match."""
+
+    def __init__(self, result: MatchResult, record: Record | None = None) -> None:
+        """
+        :param result: the replayed match.
+        :param record: the record it came from; only needed to say who knocked.
+        """
+        self.result = result
+        self.record = record
+        self.rules = result.rules
+        self.names = result.seats
+        self.findings: list[Finding] = []
+        # The strategy detectors reason about two pairs of partners holding eight cards each.
+        self.strategy = self.rules.variant in STRATEGY_VARIANTS
+
+    def run(self) -> list[Finding]:
+        """Every finding of the match, in the order of the deals."""
+        self.procedure()
+        shape = self.rules.shape
+        for deal in self.result.deals:
+            team_of = tuple(shape.team_of(s, deal.dealer) for s in range(shape.players))
+            for violation in deal.violations:
+                self.illegal_play(deal, violation)
+            if deal.score_mismatch:
+                self.score_mismatch(deal, team_of)
+            if not self.strategy:
+                continue
+            if deal.kind in (DealKind.PLAYED, DealKind.ABANDONED) and deal.hands is not None and deal.tricks:
+                self.card_play(DealKnowledge(deal, self.rules))
+            if deal.kind is DealKind.PLAYED and deal.points is not None:
+                self.calls(deal, team_of)
+        return self.findings
+
+    # ------------------------------------------------------------------ helpers
+
+    def add(
+        self,
+        kind: str,
+        severity: Severity,
+        deal: int | None,
+        *,
+        trick: int | None = None,
+        play: int | None = None,
+        seat: int | None = None,
+        player: str | None = None,
+        card: int | None = None,
+        better: tuple[int, ...] = (),
+        points: float = 0.0,
+        en: str,
+        nl: str,
+    ) -> Finding:
+        finding = Finding(
+            kind=kind,
+            category=KIND_CATEGORY[kind],
+            severity=severity,
+            match=self.result.id,
+            deal=deal,
+            trick=trick,
+            play=play,
+            seat=seat,
+            player=player if player is not None else (None if seat is None else self.names[seat]),
+            card=None if card is None else CARDS[card],
+            better=tuple(CARDS[c] for c in better),
+            points=float(points),
+            explanation=en,
+            explanation_nl=nl,
+        )
+        self.findings.append(finding)
+        return finding
+
+    # ------------------------------------------------------------------ rule
+
+    def illegal_play(self, deal: DealResult, violation: Violation) -> None:
+        """revoke, failed_to_overtake, failed_to_buy, illegal_underbuy: the engine's violations."""
+        trick = deal.tricks[violation.trick - 1]
+        position = violation.play - 1
+        name = self.names[violation.seat]
+        trump = None if deal.trump is None else int(deal.trump)
+        best_position = winning_position(trick.cards[:position], trump)
+        winner, best = trick.seats[best_position], trick.cards[best_position]
+        led = suit_of(trick.cards[0])
+        legal = cards_text(violation.legal.sorted_for_display(deal.trump))
+        t = violation.trick
+        opponent = self.rules.shape.team_of(winner, deal.dealer) != self.rules.shape.team_of(
+            violation.seat, deal.dealer
+        )
+        who_en = (
+            "an opponent was winning"
+            if opponent
+            else "the house rules make you take the trick even from your partner"
+        )
+        who_nl = (
+            "een tegenstander won"
+            if opponent
+            else "de huisregels vragen de slag zelfs van je partner over te nemen"
+        )
+        card = violation.card
+        kind = violation.kind
+        if kind is ViolationKind.REVOKE:
+            en = (
+                f"{name} played {card} in trick {t} while still holding {suit_en(led)}: that is a revoke "
+                f"(verzaken). Legal were: {legal}."
+            )
+            nl = (
+                f"{name} speelde {card} in slag {t} met nog {suit_nl(led)} in de hand: dat is verzaken. "
+                f"Toegelaten waren: {legal}."
+            )
+        elif kind is ViolationKind.FAILED_TO_OVERTAKE:
+            en = (
+                f"{name} followed with {card} under {self.names[winner]}'s winning {best} in trick {t} "
+                f"while able to beat it with {legal}: {who_en}, so overtaking was required."
+            )
+            nl = (
+                f"{name} volgde met {card} onder de winnende {best} van {self.names[winner]} in slag {t}, "
+                f"terwijl {legal} erover kon: {who_nl}, dus overnemen was verplicht."
+            )
+        elif kind is ViolationKind.FAILED_TO_BUY:
+            en = (
+                f"{name}, void in {suit_en(led)}, played {card} in trick {t} while {self.names[winner]} was "
+                f"winning with {best}: {who_en}, so buying (kopen) with {legal} was required."
+            )
+            nl = (
+                f"{name} had geen {suit_nl(led)} meer en speelde {card} in slag {t} terwijl "
+                f"{self.names[winner]} won met {best}: {who_nl}, dus kopen met {legal} was verplicht."
+            )
+        else:
+            en = (
+                f"{name} underbought (onderkopen) with {card} below {best} in trick {t} "
+                f"while holding other cards that were allowed: {legal}."
+            )
+            nl = (
+                f"{name} kocht onder (onderkopen) met {card} onder {best} in slag {t}, "
+                f"terwijl andere kaarten mochten: {legal}."
+            )
+        points = self.rules.penalty_points
+        self.add(
+            kind.value,
+            RULE_THRESHOLDS.severity(points),
+            deal.number,
+            trick=t,
+            play=violation.play,
+            seat=violation.seat,
+            card=card,
+            better=tuple(violation.legal),
+            points=points,
+            en=en,
+            nl=nl,
+        )
+
+    # ------------------------------------------------------------------ scoring and procedure
+
+    def score_mismatch(self, deal: DealResult, team_of: tuple[int, ...]) -> None:
+        """score_mismatch: the scoresheet differs from what the cards say."""
+        written = _effect(deal.recorded)
+        counted = _effect(deal.score)
+        points = sum(
+            abs(written.get(team, 0) - counted.get(team, 0)) for team in written.keys() | counted.keys()
+        )
+
+        def say(score: DealScore | None, lang: str) -> str:
+            if score is None:
+                return "30-30, nobody scores" if lang == "en" else "30-30, niemand scoort"
+            names = team_names(self.names, team_of, score.team)
+            return f"{score.points} for {names}" if lang == "en" else f"{score.points} voor {names}"
+
+        n = deal.number
+        en = (
+            f"Deal {n}: the scoresheet says {say(deal.recorded, 'en')}, "
+            f"the cards say {say(deal.score, 'en')} ({points_en(points)} apart)."
+        )
+        nl = (
+            f"Spel {n}: op het scorebord staat {say(deal.recorded, 'nl')}, de kaarten zeggen "
+            f"{say(deal.score, 'nl')} ({points_nl(points)} verschil)."
+        )
+        self.add("score_mismatch", SCORE_THRESHOLDS.severity(points), n, points=points, en=en, nl=nl)
+
+    def procedure(self) -> None:
+        """dealer_out_of_rotation and played_on_after_match_won, from the engine's irregularities."""
+        deals = self.result.deals
+        by_number = {deal.number: index for index, deal in enumerate(deals)}
+        for deal in deals:
+            for irregularity in deal.irregularities:
+                n = irregularity.deal
+                if irregularity.kind is IrregularityKind.DEALER_OUT_OF_ROTATION:
+                    index = by_number[n]
+                    previous = deals[index - 1] if index else None
+                    dealer = deal.dealer
+                    if previous is None:
+                        continue
+                    expected = (
+                        previous.dealer
+                        if previous.kind is DealKind.REDEAL
+                        else self.rules.shape.next_seat(previous.dealer)
+                    )
+                    en = (
+                        f"Deal {n} was dealt by {self.names[dealer]}; by rotation it was "
+                        f"{self.names[expected]}'s turn to deal."
+                    )
+                    nl = (
+                        f"Spel {n} werd gedeeld door {self.names[dealer]}; volgens de beurt moest "
+                        f"{self.names[expected]} delen."
+                    )
+                    self.add("dealer_out_of_rotation", Severity.INFO, n, seat=dealer, en=en, nl=nl)
+                elif irregularity.kind is IrregularityKind.PLAYED_ON_AFTER_MATCH_WON:
+                    decided = "-".join(str(points) for points in self.result.final_score)
+                    later = [d.number for d in deals if not d.counted]
+                    last = later[-1] if later else n
+                    if last == n:
+                        en_span, nl_span = (
+                            f"deal {n} was played on and does not",
+                            f"spel {n} werd nog gespeeld en telt",
+                        )
+                    else:
+                        en_span = f"deals {n} to {last} were played on and do not"
+                        nl_span = f"spellen {n} tot {last} werden nog gespeeld en tellen"
+                    en = f"The match was already decided at {decided}; {en_span} count."
+                    nl = f"De partij was al beslist bij {decided}; {nl_span} niet."
+                    self.add("played_on_after_match_won", Severity.INFO, n, en=en, nl=nl)
+
+    # ------------------------------------------------------------------ card play
+
+    def card_play(self, know: DealKnowledge) -> None:
+        """missed_vetten, bare_ace_lost and wasted_trump over one deal's plays."""
+        deal = know.deal
+        factor = deal.multiplier or 1
+        saved = self.bare_aces(know, factor)
+        for view in know.views:
+            if view.position == 0 or (view.trick.number, view.position) in saved:
+                continue
+            if not view.legal >> view.card & 1 or not know.partner_certain(view):
+                # An illegal card is a rule finding; judging its strategy would count it twice.
+                continue
+            if know.is_trump(view.card):
+                self.wasted_trump(know, view, factor)
+            else:
+                self.missed_vetten(know, view, factor)
+
+    def smear_candidates(self, know: DealKnowledge, view: PlayView) -> list[int]:
+        """Legal non-trump point cards worth more than the card played, not masters, lost later."""
+        played_points = points_of(view.card)
+        candidates = []
+        for card in iter_mask(view.legal & ~know.trump_mask & ~(1 << view.card)):
+            if points_of(card) <= played_points or know.is_master(card, view):
+                continue
+            if know.lost_later(card, view.seat) is None:
+                continue
+            candidates.append(int(card))
+        return candidates
+
+    def missed_vetten(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A point card kept back from a trick the partner was certain to take, and lost later."""
+        candidates = self.smear_candidates(know, view)
+        if not candidates:
+            return
+        best = max(candidates, key=lambda c: (points_of(c), c))
+        gained = points_of(best) - points_of(view.card)
+        points = gained * factor
+        partner = know.partner_seat_winning(view)
+        assert partner is not None
+        name, mate = self.names[view.seat], self.names[partner]
+        winning = know.winning_card_before(view)
+        lost = know.lost_later(best, view.seat)
+        assert lost is not None
+        t = view.trick.number
+        x, y = _card(view.card), _card(best)
+        en = (
+            f"{name} played {x} on {mate}'s winning {_card(winning)} in trick {t} while holding "
+            f"{y}: smearing it (vetten) would have brought {more_points_en(gained, factor)}. "
+            f"{mate} was certain to take the trick, and {y} went to the opponents in trick {lost.number}."
+        )
+        nl = (
+            f"{name} speelde {x} op de winnende {_card(winning)} van {mate} in slag {t} met {y} "
+            f"in de hand: die vetten had {more_points_nl(gained, factor)} opgebracht. {mate} won de slag "
+            f"zeker, en {y} ging in slag {lost.number} naar de tegenstanders."
+        )
+        self.add(
+            "missed_vetten",
+            CARD_THRESHOLDS.severity(points),
+            know.deal.number,
+            trick=t,
+            play=view.position + 1,
+            seat=view.seat,
+            card=view.card,
+            better=tuple(sorted(candidates, key=lambda c: -points_of(c))),
+            points=points,
+            en=en,
+            nl=nl,
+        )
+
+    def bare_aces(self, know: DealKnowledge, factor: int) -> set[tuple[int, int]]:
+        """bare_ace_lost: a non-trump ace forced under its manille, reported at the last chance to save it.
+
+        :returns: the (trick, position) of each play reported, so missed_vetten does not repeat it.
+        """
+        reported: set[tuple[int, int]] = set()
+        for view in know.views:
+            card = view.card
+            if card % 9 != Rank.ACE or know.is_trump(card) or view.legal != 1 << card:
+                continue
+            trick = view.trick
+            if trick.winner is None or know.team[trick.winner] == know.team[view.seat]:
+                continue
+            manille = CARDS[card + 1]
+            if manille not in trick.cards:
+                continue
+            holder = trick.seats[trick.cards.index(manille)]
+            if know.team[holder] == know.team[view.seat]:
+                continue
+            chance = None
+            for earlier in know.plays_of(view.seat, trick.number):
+                if (
+                    earlier.position
+                    and earlier.legal >> card & 1
+                    and points_of(earlier.card) < points_of(card)
+                    and know.partner_certain(earlier)
+                ):
+                    chance = earlier
+            if chance is None:
+                continue
+            reported.add((chance.trick.number, chance.position))
+            partner = know.partner_seat_winning(chance)
+            assert partner is not None
+            name, mate, taker = self.names[view.seat], self.names[partner], self.names[holder]
+            gained = points_of(card) - points_of(chance.card)
+            ace, ten, played = _card(card), _card(manille), _card(chance.card)
+            winning = _card(know.winning_card_before(chance))
+            t, c = trick.number, chance.trick.number
+            en = (
+                f"{name}'s bare ace {ace} (blote aas) fell under {taker}'s manille {ten} in trick {t}. "
+                f"In trick {c} {mate} was certain to take the trick with {winning}, and {name} could have "
+                f"smeared {ace} on it (vetten) instead of playing {played}: {more_points_en(gained, factor)}."
+            )
+            nl = (
+                f"De blote aas {ace} van {name} viel in slag {t} onder de manille {ten} van {taker}. "
+                f"In slag {c} won {mate} de slag zeker met {winning}, en {name} kon {ace} erop vetten "
+                f"in plaats van {played} te spelen: {more_points_nl(gained, factor)}."
+            )
+            self.add(
+                "bare_ace_lost",
+                CARD_THRESHOLDS.severity(gained * factor),
+                know.deal.number,
+                trick=c,
+                play=chance.position + 1,
+                seat=view.seat,
+                card=chance.card,
+                better=(card,),
+                points=gained * factor,
+                en=en,
+                nl=nl,
+            )
+        return reported
+
+    def wasted_trump(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A trump on a trick the partner was certain to take, while a losing card could be discarded."""
+        led = suit_of(view.trick.cards[0])
+        if know.trump is None or led == know.trump:
+            return
+        trump = view.card
+        if points_of(trump) and not know.is_master(trump, view):
+            # A point trump that a higher unseen trump may still take is smeared, not wasted.
+            return
+        discards = [int(c) for c in iter_mask(view.legal & ~know.trump_mask) if not know.is_master(c, view)]
+        if not discards:
+            return
+        cost = self.trump_later_needed(know, view, trump)
+        points = 0 if cost is None else cost.points * factor
+        partner = know.partner_seat_winning(view)
+        assert partner is not None
+        name, mate = self.names[view.seat], self.names[partner]
+        t = view.trick.number
+        winning = _card(know.winning_card_before(view))
+        shown = cards_text(CardSet(sum(1 << c for c in discards)).sorted_for_display())
+        en = (
+            f"{name} trumped with {_card(trump)} in trick {t}, a trick {mate} was certain to take with "
+            f"{winning}, while a discard was possible ({shown})."
+        )
+        nl = (
+            f"{name} kocht met troef {_card(trump)} in slag {t}, een slag die {mate} zeker won met "
+            f"{winning}, terwijl afgooien kon ({shown})."
+        )
+        if cost is None:
+            en += " It cost nothing this time."
+            nl += " Deze keer kostte het niets."
+        else:
+            en += (
+                f" In trick {cost.number} {name} had no trump left and {_card(trump)} would have bought it: "
+                f"{points_en(points)} went to the opponents."
+            )
+            nl += (
+                f" In slag {cost.number} had {name} geen troef meer en had {_card(trump)} de slag gekocht: "
+                f"{points_nl(points)} gingen naar de tegenstanders."
+            )
+        self.add(
+            "wasted_trump",
+            CARD_THRESHOLDS.severity(points),
+            know.deal.number,
+            trick=t,
+            play=view.position + 1,
+            seat=view.seat,
+            card=trump,
+            better=tuple(discards),
+            points=points,
+            en=en,
+            nl=nl,
+        )
+
+    def trump_later_needed(self, know: DealKnowledge, view: PlayView, trump: int) -> TrickResult | None:
+        """The later trick the opponents took that the wasted trump would have bought for the team.
+
+        In it the player was void in the led suit and held no trump at all, an opponent was
+        winning when the player's turn came, the wasted trump beats every trump in the trick,
+        and no opponent after the player held a higher trump while void in the led suit (that
+        opponent would have had to over-buy).
+        """
+        seat = view.seat
+        team = know.team
+        for later in know.views:
+            trick = later.trick
+            if later.seat != seat or trick.number <= view.trick.number or later.position == 0:
+                continue
+            if trick.winner is None or team[trick.winner] == team[seat]:
+                continue
+            led = suit_of(trick.cards[0])
+            if led == know.trump or later.hand & (SUIT_MASKS[led] | know.trump_mask):
+                continue
+            if team[trick.winning[later.position - 1]] == team[seat]:
+                continue
+            if any(know.is_trump(c) and c > trump for c in trick.cards):
+                continue
+            overbought = False
+            for position in range(later.position + 1, len(trick.cards)):
+                other = know.view_at(trick.number, position)
+                if team[other.seat] != team[seat] and not other.hand & SUIT_MASKS[led]:
+                    overbought = overbought or bool(other.hand & higher_of_suit(trump))
+            if not overbought:
+                return trick
+        return None
+
+    # ------------------------------------------------------------------ calls
+
+    def calls(self, deal: DealResult, team_of: tuple[int, ...]) -> None:
+        """klop_missed, klop_lost and muil_missed: the deal's calls against its result."""
+        if deal.contract is None or deal.multiplier is None or deal.points is None:
+            return
+        score = deal.score
+        if score is None:
+            return
+        over = deal.points[score.team] - 30
+        dealing = team_of[deal.dealer]
+        if deal.contract is Contract.TRUMP and deal.trump is not None:
+            if deal.knocks == 0 and score.team != dealing:
+                self.klop_missed(deal, team_of, over)
+            if deal.knocks:
+                self.klop_lost(deal, team_of, over)
+            if score.team == dealing and not deal.en_face and deal.chooser in (None, deal.dealer):
+                self.muil_missed(deal, team_of, over)
+        elif deal.knocks:
+            self.klop_lost(deal, team_of, over)
+
+    def deal_factor(self, deal: DealResult, contract: Contract, knocks: int) -> int:
+        """The multiplier the deal would have had with another contract or number of knocks."""
+        return multiplier(contract, deal.en_face, knocks, deal.carried, self.rules)
+
+    def klop_missed(self, deal: DealResult, team_of: tuple[int, ...], over: int) -> None:
+        """The non-dealing team won holding five or more trumps in one hand and did not knock."""
+        assert deal.hands is not None and deal.trump is not None and deal.score is not None
+        trumps = SUIT_MASKS[deal.trump]
+        holders = [
+            seat
+            for seat, hand in enumerate(deal.hands)
+            if team_of[seat] == deal.score.team and (hand & trumps).bit_count() >= 5
+        ]
+        if not holders:
+            return
+        holder = holders[0]
+        assert deal.contract is not None
+        with_klop = over * self.deal_factor(deal, deal.contract, 1)
+        gain = with_klop - deal.score.points
+        if gain <= 0:
+            return
+        name = self.names[holder]
+        held = cards_text(CardSet(deal.hands[holder] & trumps).sorted_for_display(deal.trump))
+        count = (deal.hands[holder] & trumps).bit_count()
+        n = deal.number
+        en = (
+            f"{name} held {count} trumps ({held}) and the team won deal {n} with {deal.score.points} points "
+            f"without knocking: klop would have made it {with_klop} ({gain} more)."
+        )
+        nl = (
+            f"{name} had {count} troeven ({held}) en de ploeg won spel {n} met {deal.score.points} punten "
+            f"zonder te kloppen: met klop was dat {with_klop} geworden ({gain} meer)."
+        )
+        self.add("klop_missed", CALL_THRESHOLDS.severity(gain), n, seat=holder, points=gain, en=en, nl=nl)
+
+    def knockers(self, deal: DealResult) -> list[int] | None:
+        """Who knocked, in order, when the record is at hand."""
+        if self.record is None or deal.number > len(self.record.deals):
+            return None
+        declarations = self.record.deals[deal.number - 1].declarations
+        if declarations is UNSET:
+            return None
+        return [d.seat for d in declarations if d.call in ("klop", "tegenklop")]
+
+    def klop_lost(self, deal: DealResult, team_of: tuple[int, ...], over: int) -> None:
+        """A team knocked (klop, or tegenklop) and lost the deal: what its knocks cost."""
+        assert deal.score is not None and deal.contract is not None
+        losers = 1 - deal.score.team
+        dealing = team_of[deal.dealer]
+        # Knocks alternate, the non-dealing team first: the losers' first knock is the 1st or 2nd.
+        first = 0 if losers != dealing else 1
+        if deal.knocks <= first:
+            return
+        without = over * self.deal_factor(deal, deal.contract, first)
+        cost = deal.score.points - without
+        if cost <= 0:
+            return
+        knockers = self.knockers(deal)
+        seat = knockers[first] if knockers is not None and len(knockers) > first else None
+        who = self.names[seat] if seat is not None else team_names(self.names, team_of, losers)
+        call = "klop" if first == 0 else "tegenklop"
+        n = deal.number
+        en = (
+            f"{who} knocked ({call}) on deal {n} and lost it: the opponents scored {deal.score.points} "
+            f"instead of {without} ({cost} more)."
+        )
+        nl = (
+            f"{who} klopte ({call}) in spel {n} en verloor: de tegenstanders scoorden {deal.score.points} "
+            f"in plaats van {without} ({cost} meer)."
+        )
+        self.add(
+            "klop_lost",
+            CALL_THRESHOLDS.severity(cost),
+            n,
+            seat=seat,
+            player=who,
+            points=cost,
+            en=en,
+            nl=nl,
+        )
+
+    def muil_missed(self, deal: DealResult, team_of: tuple[int, ...], over: int) -> None:
+        """The dealer held three or more manilles, made trump and won: what muil would have added."""
+        assert deal.hands is not None and deal.score is not None and deal.trump is not None
+        manilles = [c for c in iter_mask(deal.hands[deal.dealer]) if c % 9 == Rank.TEN]
+        if len(manilles) < 3:
+            return
+        knocks = deal.knocks if self.rules.klop_on_muil else 0
+        with_muil = over * self.deal_factor(deal, Contract.MUIL, knocks)
+        gain = with_muil - deal.score.points
+        if gain <= 0:
+            return
+        name = self.names[deal.dealer]
+        held = cards_text(manilles)
+        n = deal.number
+        count = len(manilles)
+        en = (
+            f"{name} dealt with {count} manilles ({held}), made {suit_en(deal.trump)} trump and won "
+            f"{deal.score.points} points: muil would have counted {factor_en(2)}, {with_muil} ({gain} more), "
+            "had the cards fallen the same way."
+        )
+        nl = (
+            f"{name} deelde met {count} manilles ({held}), maakte {suit_nl(deal.trump)} troef en won "
+            f"{deal.score.points} punten: muil telde {factor_nl(2)}, {with_muil} ({gain} meer), "
+            "als de kaarten hetzelfde vielen."
+        )
+        self.add(
+            "muil_missed", CALL_THRESHOLDS.severity(gain), n, seat=deal.dealer, points=gain, en=en, nl=nl
+        )
+
+
+def _card(card: int) -> str:
+    return CARD_TEXT[card]
+
+
+def _effect(score: DealScore | None) -> dict[int, int]:
+    return {} if score is None else {score.team: score.points}

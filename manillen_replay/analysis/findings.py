@@ -1,0 +1,195 @@
+"""What the mistake finder reports: a :class:`Finding`, its category and its severity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ..cards import Card
+
+
+class Category(StrEnum):
+    """The four families of findings; the value is what the archive and the JSON hold."""
+
+    RULE = "rule"
+    """An illegal play (verzaken, not overtaking, not buying, onderkopen)."""
+    SCORING = "scoring"
+    """The scoresheet says something else than the cards."""
+    PROCEDURE = "procedure"
+    """The table did something out of order (who dealt, playing on after the match)."""
+    STRATEGY = "strategy"
+    """A legal play or call that cost points."""
+
+
+class Severity(StrEnum):
+    """How much a finding matters, lowest first (lichess's inaccuracy, mistake, blunder)."""
+
+    INFO = "info"
+    """Worth knowing; no points at stake or none measurable."""
+    INACCURACY = "inaccuracy"
+    """A small loss."""
+    MISTAKE = "mistake"
+    """A clear loss."""
+    BLUNDER = "blunder"
+    """A big loss."""
+
+    @property
+    def level(self) -> int:
+        """The order of severities: info 0 up to blunder 3."""
+        return _LEVELS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        """The severity named by ``text`` (any case).
+
+        >>> Severity.parse("Mistake")
+        <Severity.MISTAKE: 'mistake'>
+
+        :raises ValueError: for a name that is not a severity.
+        """
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            names = ", ".join(s.value for s in cls)
+            raise ValueError(f"unknown severity {text!r}: use {names}") from None
+
+
+_LEVELS = {Severity.INFO: 0, Severity.INACCURACY: 1, Severity.MISTAKE: 2, Severity.BLUNDER: 3}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The points at stake from which a finding is an inaccuracy, a mistake, a blunder.
+
+    Below ``inaccuracy`` a finding is ``info``. docs/findings.md lists each detector's values.
+    """
+
+    inaccuracy: float
+    """Lowest points for an inaccuracy."""
+    mistake: float
+    """Lowest points for a mistake."""
+    blunder: float
+    """Lowest points for a blunder."""
+
+    def severity(self, points: float) -> Severity:
+        """The severity of a finding with this many points at stake.
+
+        >>> Thresholds(1, 3, 5).severity(4)
+        <Severity.MISTAKE: 'mistake'>
+        """
+        if points >= self.blunder:
+            return Severity.BLUNDER
+        if points >= self.mistake:
+            return Severity.MISTAKE
+        if points >= self.inaccuracy:
+            return Severity.INACCURACY
+        return Severity.INFO
+
+
+BUILTIN_DETECTOR = "builtin"
+"""The detector name of every built-in finding (the archive's scope for re-analysis)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the finder noticed in a match, with where, who, what and why."""
+
+    kind: str
+    """What was found: ``missed_vetten``, ``revoke``, ... or a coach detector's name."""
+    category: Category
+    """Rule, scoring, procedure or strategy."""
+    severity: Severity
+    """Info, inaccuracy, mistake or blunder, from the points at stake."""
+    match: str
+    """The match id."""
+    deal: int | None
+    """The deal, counted from 1; ``None`` for a finding about the whole match."""
+    trick: int | None
+    """The trick, counted from 1; ``None`` for a finding about a whole deal or match."""
+    play: int | None
+    """The position in the trick, counted from 1; ``None`` when not about one card."""
+    seat: int | None
+    """The seat (from 0) the finding is about; ``None`` for the table as a whole."""
+    player: str | None
+    """That seat's name (both names for a team)."""
+    card: Card | None
+    """The card played, when the finding is about a play."""
+    better: tuple[Card, ...]
+    """The better card or cards (for an illegal play: the legal ones)."""
+    points: float
+    """The points at stake on the scoresheet (card points times the deal's multiplier)."""
+    explanation: str
+    """Why, in English, in the players' own words."""
+    explanation_nl: str
+    """Why, in Dutch (Flemish), in the players' own words."""
+    detector: str = BUILTIN_DETECTOR
+    """``builtin`` or the name of the coach detector that made it."""
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The finding in the ``manillen findings --json`` contract (docs/findings.md).
+
+        :param lang: ``en`` or ``nl``: which explanation goes in ``explanation``; both are
+            also given as ``explanation_en`` and ``explanation_nl``.
+        """
+        return {
+            "match": self.match,
+            "deal": self.deal,
+            "trick": self.trick,
+            "play": self.play,
+            "seat": self.seat,
+            "player": self.player,
+            "kind": self.kind,
+            "category": self.category.value,
+            "severity": self.severity.value,
+            "card": None if self.card is None else str(self.card),
+            "better": [str(card) for card in self.better],
+            "points": self.points,
+            "explanation": self.explanation_nl if lang == "nl" else self.explanation,
+            "explanation_en": self.explanation,
+            "explanation_nl": self.explanation_nl,
+            "detector": self.detector,
+        }
+
+    def to_row(self) -> dict[str, Any]:
+        """The finding as a row of the archive's ``findings`` table (without id and detector)."""
+        return {
+            "match_id": self.match,
+            "deal": self.deal,
+            "trick": self.trick,
+            "play": self.play,
+            "seat": self.seat,
+            "player": self.player,
+            "kind": self.kind,
+            "category": self.category.value,
+            "severity": self.severity.value,
+            "card": None if self.card is None else str(self.card),
+            "better": [str(card) for card in self.better],
+            "points": float(self.points),
+            "explanation": self.explanation,
+            "explanation_nl": self.explanation_nl,
+        }
+
+
+FINDING_COLUMNS: tuple[str, ...] = (
+    "match_id",
+    "deal",
+    "trick",
+    "play",
+    "seat",
+    "player",
+    "kind",
+    "category",
+    "severity",
+    "card",
+    "better",
+    "points",
+    "explanation",
+    "explanation_nl",
+)
+"""The columns of :meth:`Finding.to_row`, in the archive's order."""
+
+
+def sort_key(finding: Finding) -> tuple[str, int, int, int, str]:
+    """Order of findings: by match, deal, trick and play (whole-deal findings first), then kind."""
+    return (finding.match, finding.deal or 0, finding.trick or 0, finding.play or 0, finding.kind)

@@ -1,0 +1,184 @@
+"""Shared fixtures: an empty archive, and a sample archive imported once per test session.
+
+Fixtures (names are stable; other test files rely on them):
+
+- ``store``: a fresh, empty in-memory :class:`~manillen_replay.store.Store` per test; write freely.
+- ``sample_records``: the sample matches as canonical JSON Lines lines (``list[str]``, valid only).
+- ``sample_archive``: a ``.jsonl`` file holding the sample matches plus one bad line
+  (``BAD_LINE`` at line ``BAD_LINE_NUMBER``), written once per session.
+- ``sample_store``: an in-memory Store with ``sample_archive`` imported, once per session.
+  Read-mostly: do not import into it or change it. ``user_query`` turns off file access for the
+  Store it runs on (DuckDB cannot turn it back on), so export from a Store of your own.
+- ``sample_db``: the path of a DuckDB file with ``sample_archive`` imported, closed, once per
+  session: open it read-only (``Store(sample_db, read_only=True)``) or copy it before writing.
+
+The sample holds, on purpose: dated and undated matches in two years, muil and klop deals, a
+scoresheet-only deal, a recorded score that disagrees with the cards, a penalty, annotations on
+a deal, a trick and a play, and illegal plays (revokes and friends) by a sloppy player.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from manillen_replay.cards import CARD_TEXT, DECK_32_MASK, iter_mask, mask_of
+from manillen_replay.record import (
+    Annotation,
+    Deal,
+    Declaration,
+    MatchInfo,
+    Penalty,
+    Record,
+    RecordedScore,
+    dumps,
+)
+from manillen_replay.rules import Rules
+from manillen_replay.state import DealState
+from manillen_replay.store import Store
+
+from .factories import SEATS, random_deal, random_record
+
+BAD_LINE = '{"format": "manillen/1", "match": {"seats": ["A", "B", "C", "D"]}, "deals": [{"dealer": 9}]}'
+"""A record the importer must refuse: seat 9 does not exist."""
+
+BAD_LINE_NUMBER = 4
+"""The line of ``BAD_LINE`` in ``sample_archive``."""
+
+SLOPPY_MATCH_ID = "sloppy-1"
+"""The sample match with illegal plays."""
+
+
+def sloppy_deal(rng: random.Random, dealer: int, slip: float = 0.3) -> Deal:
+    """A complete deal where each card is, with chance ``slip``, any card of the hand (often illegal)."""
+    rules = Rules()
+    deck = list(iter_mask(DECK_32_MASK))
+    rng.shuffle(deck)
+    hands = tuple(mask_of(deck[i * 8 : (i + 1) * 8]) for i in range(4))
+    trump = rng.randrange(4)
+    state = DealState.start(rules, dealer, trump, hands)
+    tricks: list[list[str]] = []
+    current: list[str] = []
+    while not state.is_over:
+        pool = state.playable(state.to_play) if rng.random() < slip else state.legal_mask()
+        card = rng.choice(list(iter_mask(pool)))
+        current.append(CARD_TEXT[card])
+        state = state.apply(card)
+        if not state.trick:
+            tricks.append(current)
+            current = []
+    return Deal(
+        dealer=dealer,
+        hands=[[CARD_TEXT[c] for c in iter_mask(h)] for h in hands],
+        declarations=[Declaration(seat=dealer, call="trump", suit="HDCS"[trump])],
+        tricks=tricks,
+    )
+
+
+def _sample_matches() -> list[Record]:
+    matches = []
+    for seed in range(6):
+        record = random_record(seed, deals=12)
+        if seed % 3 != 2:  # every third match undated
+            record.match.date = datetime.date(2025 + seed % 2, 1 + seed, 10 + seed)
+        record.match.venue = "Cafe De Zwaan" if seed % 2 else "Het Hof"
+        matches.append(record)
+
+    # Muil and klop deals, a scoresheet line, a wrong scoresheet, a penalty and annotations.
+    rng = random.Random(99)
+    special = random_record(100, deals=6)
+    special.match.id = "special-1"
+    special.match.date = datetime.date(2026, 3, 14)
+    special.deals[1] = random_deal(rng, 1, trump=None)
+    knocked = special.deals[2]
+    assert isinstance(knocked.declarations, list)
+    knocked.declarations = [*knocked.declarations, Declaration(seat=(knocked.dealer + 1) % 4, call="klop")]
+    special.deals[3].recorded_score = RecordedScore(team=0, points=99)
+    special.deals[4].penalties = [Penalty(team=1, points=30, reason="looked at cards before trump")]
+    special.deals[0].annotations = [
+        Annotation(author="coach", text="Whole deal: well played."),
+        Annotation(trick=2, author="coach", text="Trick two.", tags=["tempo"]),
+        Annotation(trick=3, play=2, author="Anna", text="Good vetten.", tags=["good", "vetten"]),
+    ]
+    special.deals.append(Deal(dealer=2, recorded_score=RecordedScore(team=1, points=12)))
+    matches.append(special)
+
+    rng = random.Random(7)
+    sloppy = Record(
+        format="manillen/1",
+        match=MatchInfo(id=SLOPPY_MATCH_ID, date=datetime.date(2026, 5, 1), seats=list(SEATS)),
+        deals=[sloppy_deal(rng, i % 4) for i in range(8)],
+    )
+    matches.append(sloppy)
+    return matches
+
+
+@pytest.fixture(scope="session")
+def sample_records() -> list[str]:
+    """The sample matches, one canonical JSON Lines line each (without the bad line)."""
+    return [dumps(record, pretty=False) for record in _sample_matches()]
+
+
+@pytest.fixture(scope="session")
+def sample_archive(sample_records: list[str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A JSON Lines archive of the sample matches with ``BAD_LINE`` at line ``BAD_LINE_NUMBER``."""
+    lines = list(sample_records)
+    lines.insert(BAD_LINE_NUMBER - 1, BAD_LINE)
+    path = tmp_path_factory.mktemp("sample") / "sample.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+SAMPLE_FINDINGS = [
+    {"match_id": SLOPPY_MATCH_ID, "deal": 1, "trick": 1, "play": 2, "seat": 2, "player": "Carla",
+     "kind": "missed_vetten", "category": "strategy", "severity": "mistake", "card": "7H", "better": ["10H"],
+     "points": 5.0, "explanation": "Your partner was winning: the 10 was worth 5 points.",
+     "explanation_nl": "Je partner won de slag: de 10 was 5 punten waard."},
+    {"match_id": "random-0", "deal": 2, "trick": None, "play": None, "seat": 0, "player": "Anna",
+     "kind": "score_mismatch", "category": "scoring", "severity": "info", "card": None, "better": None,
+     "points": None, "explanation": "The scoresheet differs from the cards.", "explanation_nl": None},
+]  # fmt: skip
+"""Two findings the sample archive holds (built-in detector), so findings queries have rows."""
+
+
+def _fill(archive: Store, sample_archive: Path) -> None:
+    archive.import_paths([sample_archive])
+    archive.save_findings([SLOPPY_MATCH_ID, "random-0"], pl.DataFrame(SAMPLE_FINDINGS))
+
+
+@pytest.fixture
+def store() -> Iterator[Store]:
+    """A fresh, empty in-memory archive."""
+    with Store() as fresh:
+        yield fresh
+
+
+@pytest.fixture(scope="session")
+def sample_store(sample_archive: Path) -> Iterator[Store]:
+    """The sample archive imported into memory once per session; read-mostly."""
+    with Store() as archive:
+        _fill(archive, sample_archive)
+        yield archive
+
+
+@pytest.fixture(scope="session")
+def sample_db(sample_archive: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A closed DuckDB file with the sample archive imported."""
+    path = tmp_path_factory.mktemp("sample-db") / "sample.duckdb"
+    with Store(path) as archive:
+        _fill(archive, sample_archive)
+    return path
+
+
+@pytest.fixture
+def sample_db_copy(sample_db: Path, tmp_path: Path) -> Path:
+    """A private copy of ``sample_db`` that a test may write to."""
+    target = tmp_path / "sample.duckdb"
+    shutil.copyfile(sample_db, target)
+    return target

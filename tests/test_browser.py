@@ -1,0 +1,115 @@
+"""The dashboard in a real browser: Debian's Chromium driven by Playwright, against a live server.
+
+Starts ``manillen dashboard`` on a free port with the archive of test_dashboard.py, opens the
+deal replay of a known deal, steps forward three plays and checks the three cards of the trick.
+The screenshot lands in tests/artifacts/ (git-ignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .test_dashboard import build_archive, fixture_records
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``manillen dashboard`` on a free port; its address."""
+    archive = tmp_path_factory.mktemp("browser") / "club.duckdb"
+    build_archive(archive)
+    port = free_port()
+    command = [
+        sys.executable, "-c", "from manillen_replay.cli import main; main()",
+        "dashboard", "--db", str(archive), "--port", str(port),
+    ]  # fmt: skip
+    # a session of its own, so stopping it stops streamlit, the command's child, too
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, text=True
+    )
+    address = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{address}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    problem = process.stderr.read() if process.stderr else ""
+                    raise RuntimeError(f"the dashboard did not start: {problem}") from None
+                time.sleep(0.3)
+        yield address
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def test_replay_steps_forward_three_plays(server: str) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    deal = fixture_records()[2].deals[4]
+    expected = deal.tricks[0][:3]
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "replay-step-3.png"
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1500, "height": 1150})
+            page.goto(f"{server}/replay?match=random-2&deal=5&step=0")
+            trick = page.locator(".mr-trick")
+            trick.wait_for(timeout=30_000)
+            assert trick.get_attribute("data-cards") == "0"
+            forward = page.get_by_role("button", name="Forward")
+            for played in range(1, 4):
+                forward.click()
+                page.locator(f'.mr-trick[data-cards="{played}"]').wait_for(timeout=15_000)
+            shown = page.locator(".mr-trick [data-card]").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)"
+            )
+            assert shown == expected
+            # the three cards left their players' hands
+            for card in expected:
+                assert page.locator(f'.mr-hand [data-card="{card}"]').count() == 0
+            page.wait_for_function("() => window.location.search.includes('step=3')", timeout=10_000)
+            assert re.search(r"[?&]step=3\b", page.url)
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000

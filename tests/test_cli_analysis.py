@@ -1,0 +1,234 @@
+"""`manillen analyze` and `manillen findings` through click's test runner, on files and archives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from manillen_replay.analysis import analyse_record
+from manillen_replay.cli import cli
+from manillen_replay.record import Entry, dump_lines, dumps
+from manillen_replay.store import Store
+
+from .factories import random_record
+from .test_analysis import BASE, record
+
+DETECTORS = Path(__file__).resolve().parent.parent / "docs" / "detectors"
+CONTRACT = {
+    "match",
+    "deal",
+    "trick",
+    "play",
+    "seat",
+    "player",
+    "kind",
+    "category",
+    "severity",
+    "card",
+    "better",
+    "points",
+    "explanation",
+}
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def build_archive(path: Path, matches: int = 12) -> None:
+    entries = [
+        Entry("gen.jsonl", i + 1, dumps(random_record(100 + i, 10), pretty=False).encode())
+        for i in range(matches)
+    ]
+    with Store(path) as store:
+        summary = store.import_entries(entries)
+    assert summary.imported == matches
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("archive") / "club.duckdb"
+    build_archive(path)
+    code, out, _ = run("analyze", "--db", str(path))
+    assert code == 0 and "analysed 12 matches (120 deals)" in out
+    return path
+
+
+@pytest.fixture
+def vetten_file(tmp_path: Path) -> Path:
+    path = tmp_path / "vetten.jsonl"
+    path.write_text(dump_lines([record(BASE, ["7C 10C 8C 7S", "JH AH KH 7H"]), random_record(7, 6)]))
+    return path
+
+
+def test_findings_on_a_file_need_no_archive(vetten_file: Path, tmp_path: Path) -> None:
+    code, out, err = run("findings", str(vetten_file), env={"MANILLEN_DB": str(tmp_path / "none.duckdb")})
+    assert code == 0
+    assert "missed_vetten" in out and "Bert played 7S on Dirk's winning 10C in trick 1" in out
+    assert not (tmp_path / "none.duckdb").exists()
+    assert "findings" in err
+
+
+def test_findings_json_contract_and_dutch(vetten_file: Path) -> None:
+    code, out, _ = run("findings", str(vetten_file), "--json", "--lang", "nl", "--match", "test")
+    assert code == 0
+    (finding,) = json.loads(out)["findings"]
+    assert set(finding) >= CONTRACT
+    assert (finding["deal"], finding["trick"], finding["play"], finding["seat"]) == (1, 1, 4, 1)
+    assert finding["better"] == ["KH"] and finding["card"] == "7S" and finding["points"] == 3
+    assert finding["explanation"].startswith("Bert speelde 7S")
+
+
+def test_findings_filters_on_files(vetten_file: Path) -> None:
+    everything = json.loads(run("findings", str(vetten_file), "--json")[1])["findings"]
+    assert len(everything) > 1
+    name = everything[-1]["player"]
+    mine = json.loads(run("findings", str(vetten_file), "--json", "--player", name.lower())[1])["findings"]
+    assert mine == [f for f in everything if f["player"] == name]
+    serious = json.loads(run("findings", str(vetten_file), "--json", "--min-severity", "mistake")[1])[
+        "findings"
+    ]
+    assert all(f["severity"] in ("mistake", "blunder") for f in serious)
+    assert len(serious) < len(everything)
+    kind = json.loads(run("findings", str(vetten_file), "--json", "--kind", "missed_vetten")[1])["findings"]
+    assert kind and {f["kind"] for f in kind} == {"missed_vetten"}
+
+
+def test_findings_on_an_invalid_file_says_where(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "manillen/2"}')
+    code, _, err = run("findings", str(bad))
+    assert code == 1 and "bad.json" in err and "Traceback" not in err
+
+
+def test_analyze_stores_what_the_file_analysis_finds(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        stored = store.query("SELECT count(*) AS n FROM findings WHERE detector = 'builtin'")["n"][0]
+        unanalysed = store.query("SELECT count(*) AS n FROM matches WHERE analysed_at IS NULL")["n"][0]
+    expected = sum(len(analyse_record(random_record(100 + i, 10))) for i in range(12))
+    assert stored == expected > 0 and unanalysed == 0
+
+
+def test_analyze_again_only_does_new_matches_and_all_redoes(archive: Path) -> None:
+    code, out, _ = run("analyze", "--db", str(archive))
+    assert code == 0 and "analysed 0 matches" in out
+    code, out, _ = run("analyze", "--db", str(archive), "--all")
+    assert code == 0 and "analysed 12 matches" in out
+    with Store(archive, read_only=True) as store:
+        twice = store.query(
+            "SELECT count(*) AS n FROM (SELECT match_id, deal, trick, play, kind FROM findings "
+            "GROUP BY ALL HAVING count(*) > 1)"
+        )["n"][0]
+    assert twice == 0
+
+
+def test_findings_from_the_archive_match_the_files(archive: Path) -> None:
+    code, out, _ = run("findings", "--db", str(archive), "--json", "--player", "Bert")
+    assert code == 0
+    stored = json.loads(out)["findings"]
+    from_files = [
+        f.to_json()
+        for i in range(12)
+        for f in analyse_record(random_record(100 + i, 10))
+        if f.player == "Bert"
+    ]
+    key = ("match", "deal", "trick", "play", "kind", "card", "better", "points", "explanation")
+    assert sorted(tuple(str(f[k]) for k in key) for f in stored) == sorted(
+        tuple(str(f[k]) for k in key) for f in from_files
+    )
+    assert stored and set(stored[0]) >= CONTRACT
+
+
+def test_findings_default_archive_from_the_environment(archive: Path) -> None:
+    code, out, _ = run("findings", "--kind", "missed_vetten", env={"MANILLEN_DB": str(archive)})
+    assert code == 0 and "missed_vetten" in out
+
+
+def test_findings_without_an_archive_is_a_clear_message(tmp_path: Path) -> None:
+    code, _, err = run("findings", "--db", str(tmp_path / "missing.duckdb"))
+    assert code == 1 and "no archive" in err and "manillen import" in err
+
+
+def test_files_and_db_together_are_refused(archive: Path, vetten_file: Path) -> None:
+    code, _, err = run("findings", str(vetten_file), "--db", str(archive))
+    assert code == 2 and "not both" in err
+
+
+@pytest.mark.parametrize("name", ["trump_into_void", "manille_under_trump"])
+def test_shipped_coach_detectors_run_and_show_everywhere(archive: Path, name: str) -> None:
+    detector = str(DETECTORS / f"{name}.sql")
+    code, out, _ = run("analyze", "--db", str(archive), "--detectors", detector)
+    assert code == 0 and f"coach detector {name}:" in out
+    count = int(out.split(f"coach detector {name}: ")[1].split()[0])
+    with Store(archive, read_only=True) as store:
+        rows = store.query(f"SELECT * FROM findings WHERE kind = '{name}'")
+    assert rows.height == count
+    assert set(rows["detector"].to_list()) <= {name}
+    listed = json.loads(run("findings", "--db", str(archive), "--kind", name, "--json")[1])["findings"]
+    assert len(listed) == count
+    for finding in listed:
+        assert finding["trick"] is not None and 1 <= finding["play"] <= 4
+        assert finding["player"] and "{" not in finding["explanation"]
+    # Running it again replaces its findings instead of adding to them.
+    run("analyze", "--db", str(archive), "--detectors", detector)
+    with Store(archive, read_only=True) as store:
+        assert store.query(f"SELECT count(*) AS n FROM findings WHERE kind = '{name}'")["n"][0] == count
+
+
+def test_manille_under_trump_finds_the_planted_case(tmp_path: Path) -> None:
+    """Bert buys Anna's AC with 7D; Carla, void in clubs, throws 10S under it with other cards to spare."""
+    hands = [
+        "AC KC QC JC 9C 8C 7C AH",
+        "10D AD KD QD JD 9D 8D 7D",
+        "10S 9S 8S 7S KH QH JH 9H",
+        "10C AS KS QS JS 10H 8H 7H",
+    ]
+    planted = record(hands, ["AC 7D 10S 10C"], dealer=3)
+    path = tmp_path / "planted.duckdb"
+    with Store(path) as store:
+        store.import_entries([Entry("planted.json", None, dumps(planted, pretty=False).encode())])
+    code, out, _ = run(
+        "analyze", "--db", str(path), "--detectors", str(DETECTORS / "manille_under_trump.sql")
+    )
+    assert code == 0 and "coach detector manille_under_trump: 1 findings" in out
+    (finding,) = json.loads(run("findings", "--db", str(path), "--kind", "manille_under_trump", "--json")[1])[
+        "findings"
+    ]
+    assert (finding["player"], finding["card"], finding["trick"], finding["play"]) == ("Carla", "10S", 1, 3)
+    assert "9S" in finding["better"] and finding["points"] == 5 and finding["severity"] == "blunder"
+
+
+def test_a_bad_detector_is_a_clear_message(archive: Path, tmp_path: Path) -> None:
+    missing_name = tmp_path / "x.sql"
+    missing_name.write_text("SELECT 1")
+    code, _, err = run("analyze", "--db", str(archive), "--detectors", str(missing_name))
+    assert code == 1 and "name the detector" in err
+    writes = tmp_path / "w.sql"
+    writes.write_text("-- name: sneaky\nDELETE FROM findings")
+    code, _, err = run("analyze", "--db", str(archive), "--detectors", str(writes))
+    assert code == 1 and "Traceback" not in err and err.strip()
+    columns = tmp_path / "c.sql"
+    columns.write_text("-- name: short\nSELECT match_id FROM matches")
+    code, _, err = run("analyze", "--db", str(archive), "--detectors", str(columns))
+    assert code == 1 and "missing: deal, trick, play, seat" in err
+
+
+def test_player_findings_view_counts_per_100_cards(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        view = store.query("SELECT * FROM player_findings WHERE kind = 'missed_vetten'")
+        direct = store.query(
+            "SELECT player, count(*) AS n FROM findings WHERE kind = 'missed_vetten' GROUP BY player"
+        )
+    assert view.height and int(view["findings"].sum()) == int(direct["n"].sum())
+    assert all(0 < v <= 100 for v in view["per_100_cards"].to_list())
+
+
+def test_every_command_has_help() -> None:
+    for command in ("analyze", "findings"):
+        code, out, _ = run(command, "--help")
+        assert code == 0 and "Example" in out

@@ -1,0 +1,184 @@
+"""The archive commands through click's runner: import, sql, export."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner, Result
+
+from manillen_replay.cli import cli
+from manillen_replay.store import TABLES, Store
+
+from .conftest import BAD_LINE_NUMBER
+from .test_store import HOLD
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), env=env)
+
+
+def _no_traceback(result: Result) -> None:
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("command", ["import", "sql", "export"])
+def test_every_command_has_help(command: str) -> None:
+    result = _run(command, "--help")
+    assert result.exit_code == 0 and "--db" in result.output
+
+
+def test_import_reports_and_exits_1_when_something_was_refused(sample_archive: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "a.duckdb")
+    first = _run("import", str(sample_archive), "--db", db)
+    assert first.exit_code == 1, first.output
+    assert f"{sample_archive}:{BAD_LINE_NUMBER}: /deals/0/dealer" in first.stderr
+    assert "imported 8 matches" in first.stdout and "refused 1" in first.stdout
+    again = _run("import", str(sample_archive), "--db", db)
+    assert "imported 0 matches (0 deals), replaced 0, skipped 8 already present, refused 1" in again.stdout
+
+
+def test_import_of_good_records_exits_0(sample_records: list[str], tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text("".join(line + "\n" for line in sample_records[:2]))
+    result = _run("import", str(good), "--db", str(tmp_path / "g.duckdb"))
+    assert result.exit_code == 0, result.output
+    assert "imported 2 matches" in result.stdout
+
+
+def test_default_archive_is_manillen_db_or_here(
+    sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MANILLEN_DB", raising=False)
+    Path("one.jsonl").write_text(sample_records[0] + "\n")
+    assert _run("import", "one.jsonl").exit_code == 0
+    assert Path("manillen.duckdb").exists()
+    env = {"MANILLEN_DB": "elsewhere.duckdb"}
+    assert _run("import", "one.jsonl", env=env).exit_code == 0
+    assert Path("elsewhere.duckdb").exists()
+    answer = _run("sql", "SELECT count(*) AS n FROM matches", "--format", "json", env=env)
+    assert json.loads(answer.stdout) == [{"n": 1}]
+
+
+def test_import_without_paths_creates_the_archive_and_bad_paths_are_usage_errors(tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    result = _run("import", "--db", str(db))
+    assert result.exit_code == 0 and db.exists()
+    missing = _run("import", str(tmp_path / "nope.jsonl"), "--db", str(db))
+    assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_interrupted_import_says_what_was_kept(
+    sample_archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupt(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "import_paths", interrupt)
+    result = _run("import", str(sample_archive), "--db", str(tmp_path / "i.duckdb"))
+    assert result.exit_code == 130
+    assert "rolled back" in result.stderr
+
+
+def test_sql_formats(sample_db: Path, tmp_path: Path) -> None:
+    query = "SELECT player, cards_played FROM player_summary ORDER BY player"
+    table = _run("sql", query, "--db", str(sample_db))
+    assert table.exit_code == 0 and "Anna" in table.stdout and "(4 rows)" in table.stdout
+    as_json = json.loads(_run("sql", query, "--db", str(sample_db), "--format", "json").stdout)
+    assert [row["player"] for row in as_json] == ["Anna", "Bert", "Carla", "Dirk"]
+    assert set(as_json[0]) == {"player", "cards_played"}
+    out = tmp_path / "hands.csv"
+    written = _run(
+        "sql",
+        "SELECT match_id, cards FROM hands LIMIT 3",
+        "--db",
+        str(sample_db),
+        "--format",
+        "csv",
+        "--out",
+        str(out),
+    )
+    assert written.exit_code == 0
+    frame = pl.read_csv(out)
+    assert frame.height == 3 and len(frame["cards"][0].split(" ")) == 8
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("DROP TABLE plays", "DROP is not allowed"),
+        ("INSERT INTO seats VALUES ('x', 0, 'x', 0)", "INSERT is not allowed"),
+        ("COPY plays TO 'stolen.csv'", "COPY is not allowed"),
+        ("ATTACH 'other.duckdb'", "ATTACH is not allowed"),
+        ("SELECT * FROM read_csv('/etc/passwd')", "cannot read files"),
+    ],
+)
+def test_sql_refuses_writes_and_files(sample_db: Path, query: str, says: str) -> None:
+    result = _run("sql", query, "--db", str(sample_db))
+    assert result.exit_code == 1
+    assert "refused" in result.stderr and says.split()[0] in result.stderr
+    _no_traceback(result)
+
+
+def test_sql_errors_and_missing_archive_are_messages(sample_db: Path, tmp_path: Path) -> None:
+    bad = _run("sql", "SELECT * FROM nothing_here", "--db", str(sample_db))
+    assert bad.exit_code == 1 and "nothing_here" in bad.stderr
+    _no_traceback(bad)
+    missing = _run("sql", "SELECT 1", "--db", str(tmp_path / "none.duckdb"))
+    assert missing.exit_code == 1 and "no archive" in missing.stderr
+    _no_traceback(missing)
+
+
+def test_export_parquet_and_read_back(sample_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "parquet"
+    result = _run("export", "--parquet", str(out), "--db", str(sample_db))
+    assert result.exit_code == 0, result.output
+    with Store(sample_db, read_only=True) as archive:
+        for table in TABLES:
+            expected = archive.query(f"SELECT count(*) AS n FROM {table}")["n"][0]
+            source = out / "plays" / "**" / "*.parquet" if table == "plays" else out / f"{table}.parquet"
+            assert pl.scan_parquet(source, hive_partitioning=True).collect().height == expected, table
+    again = _run("export", "--parquet", str(out), "--db", str(sample_db))
+    assert again.exit_code == 1 and "--overwrite" in again.stderr
+    assert _run("export", "--parquet", str(out), "--db", str(sample_db), "--overwrite").exit_code == 0
+
+
+def test_export_records_is_byte_for_byte(sample_records: list[str], tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(line + "\n" for line in sample_records), encoding="utf-8")
+    db = str(tmp_path / "r.duckdb")
+    assert _run("import", str(source), "--db", db).exit_code == 0
+    target = tmp_path / "out.jsonl"
+    result = _run("export", "--records", str(target), "--db", db)
+    assert result.exit_code == 0 and f"wrote {len(sample_records)} matches" in result.stderr
+    assert target.read_bytes() == source.read_bytes()
+    assert _run("export", "--records", str(target), "--db", db).exit_code == 1
+
+
+def test_export_needs_exactly_one_target(sample_db: Path) -> None:
+    assert _run("export", "--db", str(sample_db)).exit_code == 2
+
+
+def test_import_while_another_program_holds_the_archive(sample_archive: Path, tmp_path: Path) -> None:
+    db = tmp_path / "held.duckdb"
+    Store(db).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        result = _run("import", str(sample_archive), "--db", str(db))
+        assert result.exit_code == 1
+        assert str(db) in result.stderr and f"process {holder.pid}" in result.stderr
+        assert "Close the dashboard or wait for the other import" in result.stderr
+        _no_traceback(result)
+    finally:
+        holder.communicate("", timeout=30)
+    with Store(db, read_only=True) as archive:
+        assert archive.query("SELECT count(*) AS n FROM matches")["n"][0] == 0

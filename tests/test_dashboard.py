@@ -1,0 +1,484 @@
+"""The dashboard through Streamlit's AppTest, page by page, on an archive built here.
+
+The archive holds three random legal matches (tests/factories.py) with dates and venues, three
+findings placed by hand (so their counts and places are known) and nothing else. Expected cards
+come from the records themselves, replayed with the engine, never from the dashboard's own code.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import data
+from manillen_replay.cards import CARD_BY_TEXT, CardSet
+from manillen_replay.engine import decode_and_replay
+from manillen_replay.record import Entry, Record, dumps
+from manillen_replay.state import DealState
+from manillen_replay.store import Store
+
+from .factories import random_record
+
+APP = str(Path(__file__).resolve().parent.parent / "dashboards" / "streamlit_app.py")
+VENUES = ("Cafe De Zwaan", "Het Anker", "Cafe De Zwaan")
+FINDINGS = pl.DataFrame(
+    {
+        "match_id": ["random-0", "random-0", "random-1"],
+        "deal": [1, 1, 2],
+        "trick": [1, None, 3],
+        "play": [3, None, 2],
+        "seat": [None, None, None],
+        "player": ["Dirk", None, "Bert"],
+        "kind": ["missed_vetten", "klop_missed", "wasted_trump"],
+        "category": ["strategy", "strategy", "strategy"],
+        "severity": ["mistake", "info", "blunder"],
+        "card": [None, None, None],
+        "better": [["AH"], None, ["7C"]],
+        "points": [4.0, 2.0, 8.0],
+        "explanation": ["Dirk could have smeared the ace.", "A klop was possible.", "Bert wasted a trump."],
+        "explanation_nl": ["Dirk kon de aas vetten.", None, "Bert verspilde een troef."],
+    },
+    schema_overrides={"seat": pl.Int32, "card": pl.String},
+)
+
+
+def fixture_records() -> list[Record]:
+    """The archive's three matches, 12 deals each."""
+    records = []
+    for index in range(3):
+        record = random_record(index, 12)
+        record.match.date = datetime.date(2026, 1 + index, 1 + index)
+        record.match.venue = VENUES[index]
+        records.append(record)
+    return records
+
+
+def build_archive(path: Path) -> None:
+    """Import the fixture matches and their findings into a new archive file."""
+    entries = [
+        Entry("fixture.jsonl", number, dumps(record, pretty=False).encode())
+        for number, record in enumerate(fixture_records(), start=1)
+    ]
+    with Store(path) as store:
+        summary = store.import_entries(entries)
+        assert summary.imported == 3
+        store.save_findings(["random-0", "random-1", "random-2"], FINDINGS)
+
+
+@pytest.fixture(scope="module")
+def shared_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An archive the read-only tests share."""
+    path = tmp_path_factory.mktemp("archive") / "club.duckdb"
+    build_archive(path)
+    return path
+
+
+@pytest.fixture
+def own_archive(tmp_path: Path) -> Path:
+    """An archive for one test that writes to it."""
+    path = tmp_path / "own.duckdb"
+    build_archive(path)
+    return path
+
+
+@pytest.fixture
+def app(shared_archive: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(shared_archive))
+    yield AppTest.from_file(APP, default_timeout=30)
+
+
+def open_page(at: AppTest, page: str, **query: object) -> AppTest:
+    """Run the app once, then the page with these query parameters."""
+    at.run()
+    for name, value in query.items():
+        at.query_params[name] = str(value)
+    at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def html_of(at: AppTest) -> str:
+    return "\n".join(element.proto.body for element in at.get("html"))
+
+
+def cards_in(fragment: str) -> list[str]:
+    return re.findall(r'data-card="([0-9TJQKA]+[HDCS])"', fragment)
+
+
+def hand_html(page_html: str, seat: int) -> str:
+    match = re.search(rf'<div class="mr-hand" data-seat="{seat}">(.*?)</div>', page_html)
+    assert match is not None
+    return match.group(1)
+
+
+def trick_html(page_html: str) -> str:
+    match = re.search(r'<div class="mr-trick"[^>]*>(.*)</div></div>', page_html)
+    assert match is not None
+    return match.group(1)
+
+
+def texts(at: AppTest) -> str:
+    """Every message and markdown text on the page, joined."""
+    parts = [
+        e.value
+        for kind in ("markdown", "info", "warning", "error", "success", "caption")
+        for e in at.get(kind)
+    ]
+    return "\n".join(str(p) for p in parts)
+
+
+# --------------------------------------------------------------------------- archive
+
+
+def test_archive_counts_matches_deals_players_and_findings(app: AppTest) -> None:
+    at = open_page(app, "archive")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics == {"Matches": "3", "Deals": "36", "Players": "4", "Findings": "3"}
+    table = at.dataframe[0].value
+    assert len(table) == 3
+    assert sorted(table["findings"].tolist()) == [0, 1, 2]
+
+
+def test_archive_filters_by_venue(app: AppTest) -> None:
+    at = open_page(app, "archive")
+    at.multiselect(key="archive_venues").select("Het Anker").run()
+    table = at.dataframe[0].value
+    assert table["venue"].tolist() == ["Het Anker"]
+    assert table["link"].tolist() == ["match?match=random-1"]
+
+
+def test_archive_in_dutch(app: AppTest) -> None:
+    at = app
+    at.run()
+    at.session_state["lang"] = "nl"
+    at.switch_page("app_pages/archive.py").run()
+    assert at.title[0].value == "Archief"
+    assert {m.label for m in at.metric} == {"Partijen", "Spellen", "Spelers", "Bevindingen"}
+
+
+def test_a_missing_archive_shows_how_to_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(tmp_path / "none.duckdb"))
+    for page in ("archive", "replay", "mistakes", "players", "sql"):
+        at = open_page(AppTest.from_file(APP, default_timeout=30), page)
+        assert "manillen import" in texts(at), page
+        assert not at.error
+
+
+def test_an_empty_archive_shows_how_to_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "empty.duckdb"
+    Store(path).close()
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "archive")
+    assert "The archive is empty" in texts(at)
+    assert at.file_uploader
+
+
+# --------------------------------------------------------------------------- match
+
+
+def test_match_lists_every_deal_with_score_and_findings(app: AppTest) -> None:
+    at = open_page(app, "match", match="random-1")
+    result = decode_and_replay(dumps(fixture_records()[1], pretty=False))
+    deals = at.dataframe[0].value
+    assert len(deals) == 12
+    assert deals["match_score"].tolist() == [f"{d.match_score[0]}-{d.match_score[1]}" for d in result.deals]
+    assert deals["findings"].tolist() == [1 if n == 2 else 0 for n in range(1, 13)]
+    assert deals["replay"].tolist()[1] == "replay?match=random-1&deal=2&step=0"
+    figure = at.get("plotly_chart")[0].proto.spec
+    assert "Anna &amp; Carla" in figure or "Anna & Carla" in figure
+
+
+def test_match_unknown_id_says_so(app: AppTest) -> None:
+    at = open_page(app, "match", match="no-such-match")
+    assert "no-such-match" in texts(at)
+
+
+# --------------------------------------------------------------------------- deal replay
+
+
+def expected_position(
+    match_index: int, deal_index: int, step: int
+) -> tuple[list[str], list[list[str]], int, set[str]]:
+    """Trick on the table, hands, seat to play and its legal cards after ``step`` cards, from the record."""
+    record = fixture_records()[match_index]
+    deal = record.deals[deal_index]
+    trump = "HDCS".index(deal.declarations[0].suit) if deal.declarations[0].call == "trump" else None
+    hands = tuple(CardSet(CARD_BY_TEXT[c] for c in hand).mask for hand in deal.hands)
+    state = DealState.start(decode_and_replay(dumps(record)).rules, deal.dealer, trump, hands)
+    plays = [card for trick in deal.tricks for card in trick]
+    for card in plays[:step]:
+        state = state.apply(CARD_BY_TEXT[card])
+    on_table = plays[(step - 1) // 4 * 4 : step] if step else []
+    held = [[str(c) for c in CardSet(mask)] for mask in state.hands]
+    return on_table, held, state.to_play, {str(c) for c in CardSet(state.legal_mask())}
+
+
+@pytest.mark.parametrize("step", [0, 3, 4, 6, 32])
+def test_replay_shows_the_right_cards_at_step(app: AppTest, step: int) -> None:
+    at = open_page(app, "replay", match="random-2", deal=5, step=step)
+    page = html_of(at)
+    on_table, held, to_play, legal = expected_position(2, 4, step)
+    assert cards_in(trick_html(page)) == on_table
+    for seat in range(4):
+        assert sorted(cards_in(hand_html(page, seat))) == sorted(held[seat])
+    if step < 32:
+        marked = re.findall(
+            r'class="mr-card [^"]*mr-legal[^"]*" data-card="([^"]+)"', hand_html(page, to_play)
+        )
+        assert set(marked) == legal
+    assert at.slider(key="replay_step").value == step
+
+
+def test_replay_step_controls_move_and_update_the_address(app: AppTest) -> None:
+    at = open_page(app, "replay", match="random-0", deal=2, step=5)
+    at.button(key="replay_forward").click().run()
+    assert at.slider(key="replay_step").value == 6
+    assert at.query_params["step"] == ["6"] or at.query_params["step"] == "6"
+    at.button(key="replay_back").click().run()
+    at.button(key="replay_back").click().run()
+    assert at.slider(key="replay_step").value == 4
+    at.button(key="replay_end").click().run()
+    assert at.slider(key="replay_step").value == 32
+    at.button(key="replay_forward").click().run()
+    assert at.slider(key="replay_step").value == 32
+    at.button(key="replay_start").click().run()
+    assert at.slider(key="replay_step").value == 0
+    assert cards_in(trick_html(html_of(at))) == []
+
+
+def test_replay_running_points_follow_the_tricks(app: AppTest) -> None:
+    result = decode_and_replay(dumps(fixture_records()[0], pretty=False))
+    deal = result.deals[2]
+    at = open_page(app, "replay", match="random-0", deal=3, step=8)
+    taken = [0, 0]
+    for trick in deal.tricks[:2]:
+        assert trick.winner is not None
+        taken[trick.winner % 2] += trick.points
+    assert [m.value for m in at.metric] == [str(taken[0]), str(taken[1])]
+    at.slider(key="replay_step").set_value(32).run()
+    assert [m.value for m in at.metric] == [str(p) for p in deal.points]
+    assert f"Card points {deal.points[0]}-{deal.points[1]}" in texts(at)
+
+
+def test_replay_shows_the_findings_of_the_play(app: AppTest) -> None:
+    at = open_page(app, "replay", match="random-0", deal=1, step=3)
+    assert "Dirk could have smeared the ace." in "\n".join(e.value for e in at.warning)
+    at.slider(key="replay_step").set_value(4).run()
+    assert "Dirk could have smeared the ace." not in texts(at)
+    assert "No findings for this play." in texts(at)
+
+
+def test_replay_findings_in_dutch(app: AppTest) -> None:
+    at = app
+    at.run()
+    at.session_state["lang"] = "nl"
+    for name, value in {"match": "random-0", "deal": "1", "step": "3"}.items():
+        at.query_params[name] = value
+    at.switch_page("app_pages/replay.py").run()
+    assert "Dirk kon de aas vetten." in "\n".join(e.value for e in at.warning)
+    assert at.button(key="replay_forward").label == "Verder"
+
+
+def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
+    at = open_page(app, "replay", match="random-1", deal=2, step=0)
+    at.button(key="replay_finding_0").click().run()
+    assert at.slider(key="replay_step").value == 10
+    assert "Bert wasted a trump." in texts(at)
+
+
+# --------------------------------------------------------------------------- annotations
+
+
+def test_coach_adds_edits_and_deletes_a_comment(own_archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    at.text_input(key="replay_author_input").input("Coach Jef").run()
+    assert "Commenting as Coach Jef." in texts(at)
+    at.text_area(key="replay_annot_text").input("Smear the ace here.").run()
+    at.text_input(key="replay_annot_tags").input("vetten, good").run()
+    at.button(key="replay_annot_add").click().run()
+    assert "Comment saved." in texts(at)
+    assert at.text_area(key="replay_annot_text").value == ""
+    comment_id = 1
+    assert at.text_area(key=f"replay_edit_text_{comment_id}").value == "Smear the ace here."
+
+    at.switch_page("app_pages/annotations.py").run()
+    listed = at.dataframe[0].value
+    assert listed["text"].tolist() == ["Smear the ace here."]
+    assert listed["where"].tolist() == ["trick 1, play 3"]
+    assert listed["tags"].tolist() == ["vetten, good"]
+    assert listed["link"].tolist() == ["replay?match=random-0&deal=1&step=3"]
+
+    at.switch_page("app_pages/replay.py").run()
+    at.text_area(key=f"replay_edit_text_{comment_id}").input("Smear the ace, Dirk.").run()
+    at.button(key=f"replay_save_{comment_id}").click().run()
+    at.switch_page("app_pages/annotations.py").run()
+    assert at.dataframe[0].value["text"].tolist() == ["Smear the ace, Dirk."]
+
+    at.switch_page("app_pages/replay.py").run()
+    at.button(key=f"replay_delete_{comment_id}").click().run()
+    assert "Comment deleted." in texts(at)
+    at.switch_page("app_pages/annotations.py").run()
+    assert "No comments yet" in texts(at)
+
+
+HOLDER = """
+import sys
+from manillen_replay.store import Store
+store = Store(sys.argv[1], read_only=sys.argv[2] == "read")
+print("holding", flush=True)
+sys.stdin.readline()
+"""
+
+
+def hold_archive(path: Path, mode: str) -> subprocess.Popen[str]:
+    """Another program holding the archive: ``read`` (a second dashboard) or ``write`` (an import)."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path), mode],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stdout.readline().strip() == "holding"
+    return process
+
+
+def test_a_comment_waits_while_another_program_reads_the_archive(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    at.text_input(key="replay_author_input").input("Coach Jef").run()
+    at.text_area(key="replay_annot_text").input("Do not lose me.").run()
+    process = hold_archive(own_archive, "read")
+    try:
+        at.button(key="replay_annot_add").click().run()
+        assert any("in use by another program" in e.value for e in at.error)
+        assert at.text_area(key="replay_annot_text").value == "Do not lose me."
+        assert "Comment saved." not in texts(at)
+    finally:
+        process.communicate("\n", timeout=30)
+    at.button(key="replay_annot_add").click().run()
+    assert "Comment saved." in texts(at)
+    assert "Do not lose me." in [e.label.split(": ", 1)[-1] for e in at.expander]
+
+
+def test_a_comment_survives_an_archive_locked_for_writing(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    at.text_input(key="replay_author_input").input("Coach Jef").run()
+    at.text_area(key="replay_annot_text").input("Keep me too.").run()
+    data.archive().close()
+    process = hold_archive(own_archive, "write")
+    try:
+        at.button(key="replay_annot_add").click().run()
+        assert not at.exception
+        assert any("in use by" in e.value for e in at.error)
+    finally:
+        process.communicate("\n", timeout=30)
+    at.run()
+    assert at.text_area(key="replay_annot_text").value == "Keep me too."
+
+
+# --------------------------------------------------------------------------- mistakes
+
+
+def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
+    at = open_page(app, "mistakes")
+    assert at.subheader[0].value == "3 findings"
+    table = at.dataframe[0].value
+    assert table["severity"].tolist() == ["blunder", "mistake", "info"]
+    assert table["link"].tolist() == [
+        "replay?match=random-1&deal=2&step=10",
+        "replay?match=random-0&deal=1&step=3",
+        "replay?match=random-0&deal=1&step=0",
+    ]
+    at.multiselect(key="mistakes_severities").select("blunder").run()
+    assert at.subheader[0].value == "1 findings"
+    assert at.dataframe[0].value["player"].tolist() == ["Bert"]
+    spec = at.get("plotly_chart")[0].proto.spec
+    assert "wasted trump" in spec
+
+
+def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
+    at = open_page(app, "mistakes")
+    rates = data.finding_rates(data.FindingFilter(players=("Dirk",)))
+    # Dirk played 8 cards in each of 36 deals and has one finding
+    assert rates.select("player", "kind", "findings", "cards").rows() == [("Dirk", "missed_vetten", 1, 288)]
+    assert rates["per_100"][0] == pytest.approx(100 / 288, abs=0.01)
+    assert at.get("plotly_chart")
+
+
+# --------------------------------------------------------------------------- players
+
+
+def test_players_page_for_a_chosen_player(app: AppTest) -> None:
+    at = open_page(app, "players", player="Bert")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Deals played"] == "36"
+    assert metrics["Matches"] == "3"
+    assert metrics["Findings"] == "1"
+    assert len(at.get("plotly_chart")) >= 3
+    partners = at.dataframe[0].value
+    assert partners["partner"].tolist() == ["Dirk"]
+    assert partners["deals"].tolist() == [36]
+
+
+# --------------------------------------------------------------------------- SQL
+
+
+def test_sql_runs_a_query_and_offers_csv(app: AppTest) -> None:
+    at = open_page(app, "sql")
+    at.text_area(key="sql_query").input("SELECT count(*) AS n FROM deals").run()
+    at.button(key="sql_run_button").click().run()
+    assert at.dataframe[0].value["n"].tolist() == [36]
+    assert at.get("download_button")
+
+
+@pytest.mark.parametrize("statement", ["DROP TABLE matches", "INSERT INTO seats VALUES ('x', 0, 'y', 0)"])
+def test_sql_refuses_writes_clearly(app: AppTest, statement: str) -> None:
+    at = open_page(app, "sql")
+    at.text_area(key="sql_query").input(statement).run()
+    at.button(key="sql_run_button").click().run()
+    assert at.error and at.error[0].value.startswith("Refused:")
+    assert not at.dataframe
+
+
+def test_sql_reports_a_bad_query(app: AppTest) -> None:
+    at = open_page(app, "sql")
+    at.text_area(key="sql_query").input("SELECT nothing FROM nowhere").run()
+    at.button(key="sql_run_button").click().run()
+    assert at.error and at.error[0].value.startswith("The query failed:")
+
+
+def test_example_queries_come_from_the_sql_guide(tmp_path: Path) -> None:
+    guide = tmp_path / "sql.md"
+    guide.write_text(
+        "# SQL\n\n## Who deals most?\n\n```sql\nSELECT dealer_player, count(*) FROM deals GROUP BY 1\n```\n\n"
+        "Muil won by the dealer's team:\n```sql\nSELECT count(*) FROM deals WHERE contract = 'muil'\n```\n",
+        encoding="utf-8",
+    )
+    assert data.example_queries(guide) == [
+        ("Who deals most?", "SELECT dealer_player, count(*) FROM deals GROUP BY 1"),
+        ("Muil won by the dealer's team", "SELECT count(*) FROM deals WHERE contract = 'muil'"),
+    ]
+
+
+def test_csv_download_flattens_lists() -> None:
+    frame = pl.DataFrame({"card": ["9D"], "better": [["7C", "AH"]]})
+    assert data.csv_bytes(frame) == b"card,better\n9D,7C AH\n"
+
+
+def test_db_from_script_arguments() -> None:
+    assert data.archive_path(["app.py", "--db", "x.duckdb"]) == Path("x.duckdb")
+    assert data.archive_path(["app.py", "--db=y.duckdb"]) == Path("y.duckdb")

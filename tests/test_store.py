@@ -1,0 +1,494 @@
+"""The archive: import (idempotent, transactional, in batches), schema, queries, export, locks."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import msgspec
+import polars as pl
+import pytest
+
+from manillen_replay.engine import decode_and_replay
+from manillen_replay.errors import ManillenError
+from manillen_replay.record import Entry, dumps, loads
+from manillen_replay.store import (
+    SCHEMA_VERSION,
+    TABLES,
+    ArchiveError,
+    ArchiveLockedError,
+    ImportSummary,
+    QueryError,
+    QueryRefusedError,
+    Store,
+    apply_migrations,
+)
+
+from .conftest import BAD_LINE, BAD_LINE_NUMBER, SLOPPY_MATCH_ID
+from .factories import random_record
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_TRICK = ROOT / "data" / "samples" / "seed-trick.json"
+
+
+def _entries(lines: list[str], source: str = "test.jsonl") -> list[Entry]:
+    return [Entry(source, number, line.encode()) for number, line in enumerate(lines, start=1)]
+
+
+def _count(store: Store, table: str, where: str = "true") -> int:
+    return int(store.query(f"SELECT count(*) AS n FROM {table} WHERE {where}")["n"][0])
+
+
+# --------------------------------------------------------------------------- import
+
+
+def test_sample_import_loads_every_table(sample_store: Store, sample_records: list[str]) -> None:
+    results = [decode_and_replay(line) for line in sample_records]
+    played = [d for r in results for d in r.deals if d.tricks]
+    assert _count(sample_store, "matches") == len(results)
+    assert _count(sample_store, "deals") == sum(len(r.deals) for r in results)
+    assert _count(sample_store, "seats") == 4 * len(results)
+    assert _count(sample_store, "deal_seats") == 4 * sum(len(r.deals) for r in results)
+    assert _count(sample_store, "tricks") == sum(len(d.tricks) for d in played)
+    assert _count(sample_store, "plays") == sum(len(t.cards) for d in played for t in d.tricks)
+    assert _count(sample_store, "hands") == 4 * sum(1 for r in results for d in r.deals if d.hands)
+    assert _count(sample_store, "annotations") == 3
+
+
+def test_refused_record_goes_to_rejects_with_its_place_and_text(
+    sample_store: Store, sample_archive: Path
+) -> None:
+    rejects = sample_store.query("SELECT * FROM rejects")
+    assert rejects.height == 1
+    row = rejects.row(0, named=True)
+    assert row["source"] == str(sample_archive)
+    assert row["line"] == BAD_LINE_NUMBER
+    assert row["pointer"] == "/deals/0/dealer"
+    assert row["raw"] == BAD_LINE
+    assert row["problems"] and row["rejected_at"] is not None
+
+
+def test_reimport_skips_what_is_already_there(store: Store, sample_records: list[str]) -> None:
+    first = store.import_entries(_entries(sample_records))
+    plays = _count(store, "plays")
+    again = store.import_entries(_entries(sample_records))
+    assert (first.imported, first.skipped) == (len(sample_records), 0)
+    assert (again.imported, again.replaced, again.skipped, again.deals) == (0, 0, len(sample_records), 0)
+    assert _count(store, "plays") == plays
+    assert _count(store, "matches") == len(sample_records)
+
+
+def test_changed_match_replaces_the_old_rows(store: Store) -> None:
+    record = random_record(1, deals=4)
+    store.import_entries(_entries([dumps(record, pretty=False)]))
+    tricks_before = _count(store, "tricks")
+    record.match.venue = "Cafe Nieuw"
+    record.deals.pop()
+    summary = store.import_entries(_entries([dumps(record, pretty=False)]))
+    assert (summary.imported, summary.replaced, summary.skipped) == (0, 1, 0)
+    assert store.query("SELECT venue FROM matches")["venue"].to_list() == ["Cafe Nieuw"]
+    assert _count(store, "deals") == 3
+    assert _count(store, "tricks") == tricks_before * 3 // 4
+
+
+def test_same_id_twice_in_one_file_is_imported_then_replaced(store: Store) -> None:
+    old, new = random_record(2, deals=2), random_record(3, deals=3)
+    new.match.id = old.match.id
+    summary = store.import_entries(_entries([dumps(old, pretty=False), dumps(new, pretty=False)]))
+    assert (summary.imported, summary.replaced) == (1, 1)
+    assert _count(store, "deals") == 3
+
+
+def test_rejects_describe_the_latest_import_of_a_file(store: Store, sample_archive: Path) -> None:
+    store.import_paths([sample_archive])
+    second = store.import_paths([sample_archive])
+    assert second.refused == 1
+    assert _count(store, "rejects") == 1
+
+
+def test_imports_in_batches_and_reports_progress(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Store, "BATCH_SIZE", 2)
+    lines = [dumps(random_record(seed, deals=1), pretty=False) for seed in range(7)]
+    steps: list[int] = []
+    summary = store.import_entries(_entries(lines), on_progress=steps.append)
+    assert len(steps) == 4 and sum(steps) == 7
+    assert summary.imported == 7 and _count(store, "matches") == 7
+
+
+def _interrupting(entries: list[Entry], after: int) -> Iterator[Entry]:
+    for index, entry in enumerate(entries):
+        if index == after:
+            raise KeyboardInterrupt
+        yield entry
+
+
+def test_interrupted_import_keeps_no_half_file(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Store, "BATCH_SIZE", 2)
+    first = _entries([dumps(random_record(seed, deals=1), pretty=False) for seed in range(3)], "one.jsonl")
+    second = _entries(
+        [dumps(random_record(seed, deals=1), pretty=False) for seed in range(10, 17)], "two.jsonl"
+    )
+    summary = ImportSummary()
+    with pytest.raises(KeyboardInterrupt):
+        store.import_entries(_interrupting(first + second, after=len(first) + 5), summary=summary)
+    # Two batches of the second file were loaded before Ctrl-C: all of it is rolled back.
+    assert store.query("SELECT DISTINCT source FROM matches")["source"].to_list() == ["one.jsonl"]
+    assert _count(store, "plays") == 3 * 32
+    assert (summary.files, summary.imported) == (1, 3)
+
+
+def test_failed_load_rolls_the_file_back(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    import manillen_replay.store as store_module
+
+    broken = dict(store_module._LOAD_SQL)
+    broken["hands"] = "INSERT INTO hands SELECT * FROM no_such_table"
+    monkeypatch.setattr(store_module, "_LOAD_SQL", broken)
+    with pytest.raises(ArchiveError, match=r"rolled back"):
+        store.import_entries(_entries([dumps(random_record(5, deals=2), pretty=False)]))
+    for table in ("matches", "deals", "plays", "seats"):
+        assert _count(store, table) == 0
+
+
+def test_every_variant_sample_imports() -> None:
+    with Store() as archive:
+        summary = archive.import_paths(sorted((ROOT / "data" / "samples").glob("*.json")))
+        assert summary.refused == 0, [p.describe() for p in summary.rejects]
+        frame = archive.query(
+            "SELECT m.variant, count(p.card) AS cards FROM matches m JOIN plays p USING (match_id) GROUP BY 1"
+        )
+        assert frame.height >= 5
+        # Every play is attributed to a person (the dummy's cards to the dealer who plays them).
+        assert _count(archive, "plays", "player NOT IN (SELECT player FROM seats)") == 0
+
+
+# --------------------------------------------------------------------------- schema contents
+
+
+def test_plays_of_the_rules_text_trick(store: Store) -> None:
+    """The seed's trick, trump diamonds: A leads AC, B QC (vetten), C buys 9D, D must over-buy KD."""
+    store.import_paths([SEED_TRICK])
+    first = store.query(
+        "SELECT * FROM plays WHERE match_id = 'seed-trick' AND deal = 1 AND trick = 1 ORDER BY position"
+    )
+    assert first["player"].to_list() == ["Anna", "Bert", "Carla", "Dirk"]
+    assert first["card"].to_list() == ["AC", "QC", "9D", "KD"]
+    assert first["suit"].to_list() == ["C", "C", "D", "D"]
+    assert first["rank"].to_list() == ["A", "Q", "9", "K"]
+    assert first["points"].to_list() == [4, 2, 0, 3]
+    assert first["is_trump"].to_list() == [False, False, True, True]
+    assert first["winning_seat"].to_list() == [0, 0, 2, 3]
+    assert first["legal"].all()
+    assert first["legal_cards"][3].to_list() == ["KD"]
+    assert first["clause"][3] == "overbuy"
+    assert first["play"].to_list() == [1, 2, 3, 4]
+    trick = store.query("SELECT * FROM tricks WHERE match_id = 'seed-trick' AND deal = 1 AND trick = 1").row(
+        0, named=True
+    )
+    assert (trick["leader"], trick["led_suit"], trick["winner"], trick["winner_player"], trick["points"]) == (
+        0, "C", 3, "Dirk", 9,
+    )  # fmt: skip
+
+
+def test_violations_are_marked_on_their_plays(sample_store: Store, sample_records: list[str]) -> None:
+    line = next(line for line in sample_records if SLOPPY_MATCH_ID in line)
+    expected = sorted(
+        (d.number, v.trick, v.play, v.kind.value) for d in decode_and_replay(line).deals for v in d.violations
+    )
+    rows = sample_store.query(
+        f"SELECT deal, trick, position, violation FROM plays WHERE match_id = '{SLOPPY_MATCH_ID}' "
+        "AND violation IS NOT NULL ORDER BY ALL"
+    )
+    assert expected and rows.rows() == expected
+    assert len(expected) == _count(sample_store, "plays", f"match_id = '{SLOPPY_MATCH_ID}' AND NOT legal")
+    # legal is exactly "the card is among legal_cards"
+    assert _count(sample_store, "plays", "legal <> list_contains(legal_cards, card)") == 0
+
+
+def test_tricks_and_deals_agree_with_the_cards(sample_store: Store) -> None:
+    mismatched = sample_store.query(
+        """
+        SELECT t.match_id, t.deal, t.trick FROM tricks t
+        JOIN (SELECT match_id, deal, trick, sum(points) AS points, arg_max(winning_seat, position) AS last,
+                     arg_min(seat, position) AS first FROM plays GROUP BY ALL) p USING (match_id, deal, trick)
+        WHERE t.points <> p.points OR t.winner <> p.last OR t.leader <> p.first
+        """
+    )
+    assert mismatched.height == 0
+    assert _count(sample_store, "deals", "kind = 'played' AND points_0 + points_1 <> 60") == 0
+    assert _count(sample_store, "hands", "len(cards) <> 8") == 0
+
+
+def test_deals_hold_the_engine_scores(sample_store: Store, sample_records: list[str]) -> None:
+    for line in sample_records:
+        result = decode_and_replay(line)
+        stored = sample_store.query("SELECT * FROM deals WHERE match_id = ? ORDER BY deal", [result.id]).rows(
+            named=True
+        )
+        for deal, row in zip(result.deals, stored, strict=True):
+            assert row["kind"] == deal.kind.value
+            assert row["multiplier"] == deal.multiplier
+            assert row["knocks"] == deal.knocks
+            assert (row["score_team"], row["score_points"]) == (
+                (deal.score.team, deal.score.points) if deal.score else (None, None)
+            )
+            assert (row["match_score_0"], row["match_score_1"]) == deal.match_score[:2]
+            assert row["score_mismatch"] == deal.score_mismatch
+
+
+def test_player_views(sample_store: Store) -> None:
+    deals = _count(sample_store, "deals")
+    assert _count(sample_store, "player_deals") == 4 * deals
+    summary = sample_store.query("SELECT * FROM player_summary ORDER BY player")
+    assert summary["player"].to_list() == ["Anna", "Bert", "Carla", "Dirk"]
+    assert summary["cards_played"].sum() == _count(sample_store, "plays")
+    assert summary["violations"].sum() == _count(sample_store, "plays", "violation IS NOT NULL")
+    assert summary["tricks_won"].sum() == _count(sample_store, "tricks", "winner IS NOT NULL")
+
+
+# --------------------------------------------------------------------------- queries
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO matches (match_id) VALUES ('x')",
+        "UPDATE matches SET venue = 'x'",
+        "DELETE FROM plays",
+        "DROP TABLE plays",
+        "CREATE TABLE x (a INTEGER)",
+        "ALTER TABLE plays ADD COLUMN x INTEGER",
+        "COPY plays TO '/tmp/out.csv'",
+        "ATTACH '/tmp/other.duckdb'",
+        "INSTALL httpfs",
+        "LOAD httpfs",
+        "SET threads = 1",
+        "PRAGMA database_list",
+        "CALL pragma_version()",
+        "SELECT 1; DROP TABLE plays",
+    ],
+)
+def test_user_query_refuses_anything_but_reading(sample_store: Store, statement: str) -> None:
+    with pytest.raises(QueryRefusedError):
+        sample_store.user_query(statement)
+    assert _count(sample_store, "plays") > 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM read_text('/etc/hostname')",
+        "SELECT * FROM read_parquet('https://example.com/x.parquet')",
+    ],
+)
+def test_user_query_cannot_reach_files_or_network(sample_store: Store, query: str) -> None:
+    with pytest.raises(QueryRefusedError, match="files or reach the network"):
+        sample_store.user_query(query)
+
+
+def test_user_query_errors_are_messages(sample_store: Store) -> None:
+    with pytest.raises(QueryError, match="no_such_table"):
+        sample_store.user_query("SELECT * FROM no_such_table")
+    with pytest.raises(QueryError):
+        sample_store.user_query("SELEC 1")
+    frame = sample_store.user_query("SELECT player, cards_played FROM player_summary ORDER BY player")
+    assert frame.columns == ["player", "cards_played"] and frame.height == 4
+
+
+def _doc_queries() -> list[str]:
+    text = (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
+    return re.findall(r"```sql\n(.*?)```", text, flags=re.DOTALL)
+
+
+def test_docs_examples_run_on_the_sample(sample_store: Store) -> None:
+    queries = _doc_queries()
+    assert len(queries) >= 12
+    for query in queries:
+        frame = sample_store.user_query(query)
+        assert frame.width > 0 and frame.height > 0, query
+
+
+def test_docs_describe_every_table_and_column(store: Store) -> None:
+    text = (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
+    for row in store.tables().iter_rows(named=True):
+        assert f"`{row['name']}`" in text, row["name"]
+        for column in row["columns"]:
+            name = column.split(" ", 1)[0]
+            assert f"`{name}`" in text, f"{row['name']}.{name}"
+
+
+# --------------------------------------------------------------------------- records, findings, annotations
+
+
+def test_iter_records_gives_the_stored_matches(sample_store: Store, sample_records: list[str]) -> None:
+    stored = dict(sample_store.iter_records())
+    assert list(stored) == [decode_and_replay(line).id for line in sample_records]
+    only = list(sample_store.iter_records(match_ids=["random-1", SLOPPY_MATCH_ID]))
+    assert [mid for mid, _ in only] == ["random-1", SLOPPY_MATCH_ID]
+    assert loads(only[0][1]).match.id == "random-1"
+
+
+FINDING = {
+    "match_id": "random-0", "deal": 1, "trick": 2, "play": 3, "seat": 1, "player": "Bert",
+    "kind": "missed_vetten", "category": "strategy", "severity": "mistake", "card": "7H",
+    "better": ["10H"], "points": 5.0, "explanation": "x", "explanation_nl": "y",
+}  # fmt: skip
+
+
+def test_save_findings_replaces_per_detector_and_marks_analysed(store: Store) -> None:
+    store.import_entries(
+        _entries(
+            [dumps(random_record(0, deals=2), pretty=False), dumps(random_record(1, deals=2), pretty=False)]
+        )
+    )
+    frame = pl.DataFrame([FINDING, {**FINDING, "deal": 2}])
+    store.save_findings(["random-0"], frame)
+    store.save_findings(["random-0"], frame.head(1), detector="coach-x")
+    store.save_findings(["random-0"], frame.head(1))  # replaces the two built-in ones
+    found = store.query("SELECT detector, count(*) AS n FROM findings GROUP BY 1 ORDER BY 1")
+    assert found.rows() == [("builtin", 1), ("coach-x", 1)]
+    assert [mid for mid, _ in store.iter_records(only_unanalysed=True)] == ["random-1"]
+    store.save_findings(["random-1"], frame.clear(), detector="coach-x")
+    assert [mid for mid, _ in store.iter_records(only_unanalysed=True)] == ["random-1"]
+
+
+def test_save_findings_refuses_bad_frames(store: Store) -> None:
+    store.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
+    with pytest.raises(ManillenError, match="no_such_column"):
+        store.save_findings(["random-0"], pl.DataFrame([{**FINDING, "no_such_column": 1}]))
+    with pytest.raises(ManillenError):
+        store.save_findings(["random-0"], pl.DataFrame([{**FINDING, "severity": "catastrophe"}]))
+    assert _count(store, "findings") == 0
+
+
+def test_annotations_add_update_delete(store: Store) -> None:
+    store.import_entries(_entries([dumps(random_record(0, deals=2), pretty=False)]))
+    first = store.add_annotation("random-0", 2, 3, 1, "coach", "Lead trump here.", ["tempo"])
+    second = store.add_annotation("random-0", 1, None, None, "Anna", "Nice deal.")
+    assert second == first + 1
+    store.update_annotation(first, "Lead a trump here.", None)
+    row = store.query("SELECT * FROM annotations WHERE annotation_id = ?", [first]).row(0, named=True)
+    assert (row["text"], row["tags"], row["trick"], row["play"]) == ("Lead a trump here.", None, 3, 1)
+    store.delete_annotation(second)
+    assert _count(store, "annotations") == 1
+    for place in [
+        ("nope", 1, None, None),
+        ("random-0", 3, None, None),
+        ("random-0", 1, 9, None),
+        ("random-0", 1, 1, 5),
+    ]:
+        with pytest.raises(ManillenError):
+            store.add_annotation(*place, "coach", "x")
+    with pytest.raises(ManillenError):
+        store.delete_annotation(999)
+
+
+def test_export_records_gives_back_what_was_imported(store: Store, sample_records: list[str]) -> None:
+    store.import_entries(_entries(sample_records))
+    assert list(store.iter_export_lines()) == sample_records
+
+
+def test_export_records_includes_new_annotations(store: Store) -> None:
+    record = random_record(0, deals=2)
+    store.import_entries(_entries([dumps(record, pretty=False)]))
+    store.add_annotation("random-0", 2, 1, None, "coach", "Why not trump?", ["question"])
+    exported = loads(next(store.iter_export_lines()))
+    notes = exported.deals[1].annotations
+    assert isinstance(notes, list) and len(notes) == 1
+    assert (notes[0].trick, notes[0].text, notes[0].tags, notes[0].play) == (
+        1,
+        "Why not trump?",
+        ["question"],
+        msgspec.UNSET,
+    )
+    assert exported.deals[0].annotations is msgspec.UNSET
+
+
+def test_export_parquet_reads_back(sample_db: Path, tmp_path: Path) -> None:
+    with Store(sample_db, read_only=True) as archive:
+        counts = archive.export_parquet(tmp_path / "out")
+        for table in TABLES:
+            assert counts[table] == _count(archive, table)
+    assert set(counts) == set(TABLES)
+    for table in TABLES:
+        if table == "plays":
+            frame = pl.read_parquet(tmp_path / "out" / "plays" / "**" / "*.parquet", hive_partitioning=True)
+            assert set(frame["year"].drop_nulls().unique().to_list()) == {2025, 2026}
+            assert frame["year"].null_count() > 0  # the undated matches
+        else:
+            frame = pl.read_parquet(tmp_path / "out" / f"{table}.parquet")
+        assert frame.height == counts[table], table
+    with Store(sample_db, read_only=True) as archive, pytest.raises(ArchiveError, match="not empty"):
+        archive.export_parquet(tmp_path / "out")
+
+
+# --------------------------------------------------------------------------- migrations and opening
+
+
+def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    connection = duckdb.connect(str(path))
+    assert apply_migrations(connection, upto=1) == [1]
+    connection.close()
+    with pytest.raises(ArchiveError, match="schema version 1"):
+        Store(path, read_only=True)
+    with Store(path) as archive:
+        assert archive.schema_version == SCHEMA_VERSION == 2
+        archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
+        assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
+        versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
+        assert versions == [1, 2]
+    with Store(path, read_only=True) as archive:
+        assert _count(archive, "matches") == 1
+
+
+def test_newer_or_foreign_files_are_refused(tmp_path: Path) -> None:
+    newer = tmp_path / "newer.duckdb"
+    Store(newer).close()
+    connection = duckdb.connect(str(newer))
+    connection.execute("INSERT INTO schema_version VALUES (99, 'future', now())")
+    connection.close()
+    with pytest.raises(ArchiveError, match="newer"):
+        Store(newer)
+    with pytest.raises(ArchiveError, match="no archive"):
+        Store(tmp_path / "missing.duckdb", read_only=True)
+    text_file = tmp_path / "notes.duckdb"
+    text_file.write_text("not a database")
+    with pytest.raises(ArchiveError):
+        Store(text_file)
+
+
+HOLD = textwrap.dedent(
+    """
+    import sys, time
+    from manillen_replay.store import Store
+    store = Store(sys.argv[1])
+    print("ready", flush=True)
+    sys.stdin.read()
+    """
+)
+
+
+def test_archive_held_by_another_process_gives_a_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "held.duckdb"
+    Store(path).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        for read_only in (False, True):
+            with pytest.raises(ArchiveLockedError) as caught:
+                Store(path, read_only=read_only)
+            message = str(caught.value)
+            assert str(path) in message and f"process {holder.pid}" in message
+            assert "close the dashboard" in message.lower()
+    finally:
+        holder.communicate("", timeout=30)
+    with Store(path) as archive:  # free again once the other program is gone
+        assert archive.schema_version == SCHEMA_VERSION
