@@ -340,6 +340,29 @@ _MIGRATION_2 = """
 ALTER TABLE matches ADD COLUMN analysed_at TIMESTAMP;
 """
 
+_MIGRATION_3 = """
+CREATE OR REPLACE VIEW player_findings AS
+WITH months AS (
+    SELECT p.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+           count(*) AS cards_played, count(DISTINCT (p.match_id, p.deal)) AS deals_played
+    FROM plays p JOIN matches m USING (match_id)
+    GROUP BY ALL
+), found AS (
+    SELECT f.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+           f.kind, f.category, f.severity, count(*) AS findings, sum(coalesce(f.points, 0)) AS points
+    FROM findings f JOIN matches m USING (match_id)
+    WHERE f.player IS NOT NULL
+    GROUP BY ALL
+)
+SELECT found.player, found.month, found.kind, found.category, found.severity, found.findings,
+       coalesce(months.cards_played, 0) AS cards_played,
+       round(100.0 * found.findings / nullif(months.cards_played, 0), 3)::DOUBLE AS per_100_cards,
+       found.points::DOUBLE AS points,
+       coalesce(months.deals_played, 0) AS deals_played,
+       round(found.points / nullif(months.deals_played, 0), 3)::DOUBLE AS points_per_deal
+FROM found LEFT JOIN months USING (player, month);
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -356,6 +379,7 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "tables and views of the first archive", _MIGRATION_1),
     Migration(2, "matches.analysed_at: when the built-in detectors last ran", _MIGRATION_2),
+    Migration(3, "player_findings: points lost and deals played per month", _MIGRATION_3),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
