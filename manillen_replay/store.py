@@ -363,6 +363,21 @@ SELECT found.player, found.month, found.kind, found.category, found.severity, fo
 FROM found LEFT JOIN months USING (player, month);
 """
 
+_MIGRATION_4 = """
+CREATE TABLE blocks (
+    match_id VARCHAR NOT NULL,
+    block INTEGER NOT NULL,
+    team INTEGER NOT NULL,
+    players VARCHAR[] NOT NULL,
+    score INTEGER NOT NULL,
+    won BOOLEAN NOT NULL
+);
+CREATE VIEW blocks_won AS
+SELECT b.match_id, p.player, count(*) FILTER (WHERE b.won) AS blocks_won, count(*) AS blocks
+FROM blocks b, unnest(b.players) AS p(player)
+GROUP BY b.match_id, p.player;
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -380,6 +395,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "tables and views of the first archive", _MIGRATION_1),
     Migration(2, "matches.analysed_at: when the built-in detectors last ran", _MIGRATION_2),
     Migration(3, "player_findings: points lost and deals played per month", _MIGRATION_3),
+    Migration(4, "blocks and blocks_won: the result of a club evening", _MIGRATION_4),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
@@ -387,7 +403,7 @@ SCHEMA_VERSION = MIGRATIONS[-1].version
 
 TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
-    "annotations", "findings", "rejects",
+    "annotations", "findings", "rejects", "blocks",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
@@ -402,6 +418,7 @@ _MATCH_TABLES = (
     "play_rows",
     "annotations",
     "findings",
+    "blocks",
 )
 
 # Statement types a user query may have: reading only. Everything else (INSERT, COPY, ATTACH,
@@ -608,6 +625,9 @@ class _Batch:
              "final_score_2": _I32, "winner": _I32, "imported_at": _TIME},
         )  # fmt: skip
         self.seats = _Columns(("match_id", "seat", "player", "team"))
+        self.blocks = _Columns(
+            ("match_id", "block", "team", "players", "score", "won"), {"block": _I32, "team": _I32}
+        )
         self.deal_seats = _Columns(("match_id", "deal", "seat", "player", "team", "is_dummy"))
         self.deals = _Columns(
             ("match_id", "deal", "block", "dealer", "dealer_player", "dealing_team", "kind", "contract",
@@ -685,6 +705,11 @@ class _Batch:
             # The sides of the three-player games depend on the dealer; the match's own
             # seats table gives the side when seat 0 deals.
             self.seats.add(mid, seat, name, shape.team_of(seat, 0))
+        for block in result.blocks:
+            for team in (0, 1):
+                self.blocks.add(
+                    mid, block.number, team, block.seats[team::2], block.score[team], block.winner == team
+                )
         blocks = [] if _unset(info.blocks) is None else info.blocks
         counted = 0
         for deal in result.deals:
@@ -885,6 +910,7 @@ _LOAD_SQL: dict[str, str] = {
             FROM _batch GROUP BY match_id, deal, trick
         )""",
     "annotations": "INSERT INTO annotations BY NAME SELECT * FROM _batch",
+    "blocks": "INSERT INTO blocks BY NAME SELECT * FROM _batch",
     "rejects": "INSERT INTO rejects BY NAME SELECT * FROM _batch",
 }
 

@@ -438,11 +438,11 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 3
+        assert archive.schema_version == SCHEMA_VERSION == 4
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == [1, 2, 3]
+        assert versions == [1, 2, 3, 4]
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns
         assert {"points", "deals_played", "points_per_deal"} <= set(columns)
     with Store(path, read_only=True) as archive:
@@ -494,3 +494,12 @@ def test_archive_held_by_another_process_gives_a_clear_message(tmp_path: Path) -
         holder.communicate("", timeout=30)
     with Store(path) as archive:  # free again once the other program is gone
         assert archive.schema_version == SCHEMA_VERSION
+
+
+def test_club_evening_blocks_are_stored(store: Store) -> None:
+    """A club evening's result, each player's blocks won, is in the archive."""
+    path = Path(__file__).resolve().parent.parent / "data" / "samples" / "club-evening.json"
+    store.import_paths([path])
+    won = store.query("SELECT player, blocks_won, blocks FROM blocks_won ORDER BY player")
+    assert won.rows() == [("Anna", 3, 3), ("Bert", 1, 3), ("Carla", 1, 3), ("Dirk", 1, 3)]
+    assert store.query("SELECT count(*) AS n FROM blocks")["n"][0] == 6
