@@ -76,7 +76,8 @@ def _go(step: int) -> None:
 
 
 shape = result.rules.shape
-people = list(result.seats)
+# a club evening rotates partners between blocks: the deal knows who sat where
+people = list(deal.names[: shape.people]) if deal.names else list(result.seats)
 # the dummy of three_dummy is a seat without a person: it is named after the dealer who plays it
 names = [
     people[s] if s < len(people) else f"{t('replay.dummy')} ({people[deal.dealer]})"

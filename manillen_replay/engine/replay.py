@@ -721,8 +721,10 @@ class _Replay:
                     move = moves.pop((t + 1, seat, i + 1), None)
                     if move is None and seat not in seats:
                         move = moves.pop((t + 1, seat, 0), None)
-                if move is not None and not self.move_to_empty_place(stacks[seat], seat, move, holding):
-                    return False
+                if move is not None:
+                    if not self.move_to_empty_place(stacks[seat], seat, move, holding):
+                        return False
+                    outcome.table_moves.append((t + 1, i + 1, seat))
                 hand = holding[seat]
                 if not hand >> card & 1:
                     self.not_held(card, seat, t, i, played_in, stacks, pointer)

@@ -117,6 +117,9 @@ class DealResult:
     """Each seat's table piles (bottom to top) in the variants with open table cards."""
     discards: int = 0
     """The laid-aside cards (a mask), which count for the trump maker's opponents."""
+    table_moves: list[tuple[int, int, int]] = field(default_factory=list)
+    """``(trick, play, seat)``: before that play the seat moved its third pile's top card to its
+    emptied fourth place (both counted from 1)."""
     names: list[str] = field(default_factory=list)
     """Who sat in each seat this deal (a club evening rotates partners; the dummy included)."""
     tricks: list[TrickResult] = field(default_factory=list)

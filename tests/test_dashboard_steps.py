@@ -1,0 +1,43 @@
+"""The deal replay's moments in the variants: open table cards, the dummy, club-evening seating."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dashboards.steps import deal_moments
+from manillen_replay.engine import decode_and_replay
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+@pytest.mark.parametrize(
+    "name", ["variant-two-open", "variant-two-open-fours", "variant-three-dummy", "variant-three"]
+)
+def test_every_card_is_shown_before_it_is_played(name):
+    """Face-up table cards are shown with the hand, and a card turned up is shown from then on."""
+    result = decode_and_replay((SAMPLES / f"{name}.json").read_bytes())
+    moments = deal_moments(result.deals[0], result.rules)
+    for moment in moments[1:]:
+        assert moment.last is not None
+        assert moment.last.card in moments[moment.step - 1].hands[moment.last.seat]
+        assert moment.last.card not in moment.hands[moment.last.seat]
+
+
+def test_table_move_turns_up_the_card_under_the_third_pile():
+    result = decode_and_replay((SAMPLES / "variant-two-open.json").read_bytes())
+    deal = result.deals[0]
+    assert deal.table_moves == [(13, 2, 1)]
+    moments = deal_moments(deal, result.rules)
+    uncovered = deal.table[1][2][0]
+    before = moments[(13 - 1) * 2]
+    assert uncovered not in before.hands[1]
+    assert uncovered in moments[(13 - 1) * 2 + 2].hands[1] or moments[(13 - 1) * 2 + 2].last.card == uncovered
+
+
+def test_club_evening_deals_know_their_seating():
+    result = decode_and_replay((SAMPLES / "club-evening.json").read_bytes())
+    assert result.deals[0].names == ["Anna", "Bert", "Carla", "Dirk"]
+    assert result.deals[12].names == ["Anna", "Carla", "Bert", "Dirk"]
+    assert result.deals[24].names == ["Anna", "Bert", "Dirk", "Carla"]
