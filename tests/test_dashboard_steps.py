@@ -31,9 +31,10 @@ def test_table_move_turns_up_the_card_under_the_third_pile():
     assert deal.table_moves == [(13, 2, 1)]
     moments = deal_moments(deal, result.rules)
     uncovered = deal.table[1][2][0]
-    before = moments[(13 - 1) * 2]
-    assert uncovered not in before.hands[1]
-    assert uncovered in moments[(13 - 1) * 2 + 2].hands[1] or moments[(13 - 1) * 2 + 2].last.card == uncovered
+    lead, answer = moments[12 * 2 + 1], moments[12 * 2 + 2]
+    assert uncovered not in lead.hands[1]
+    assert answer.last is not None and answer.last.card != uncovered
+    assert uncovered in answer.hands[1]
 
 
 def test_club_evening_deals_know_their_seating():
