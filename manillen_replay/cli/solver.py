@@ -1,5 +1,224 @@
-"""Commands of this group (being built)."""
+"""Commands of the solver: solve a position, cost every card of recorded deals."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
 
 import click
 
-COMMANDS: list[click.Command] = []
+from ..cards import Card, CardSet, Suit
+from ..engine import decode_and_replay
+from ..errors import InvalidCardError, InvalidRecordError
+from ..solver import SolverError, can_solve, dd_costs, solve_position, view_costs
+from ..solver.costs import PlayCost
+from .common import echo_json, progress, read_entries, rules_option
+
+
+def _parse_hands(text: str) -> tuple[int, int, int, int]:
+    parts = text.split("/")
+    if len(parts) != 4:
+        raise click.BadParameter(
+            f"give four hands separated by '/', seats 0 to 3 (got {len(parts)}): "
+            '"AC KC/10C 8C/QC 7C/JC 9C"',
+            param_hint="--hands",
+        )
+    try:
+        masks = [CardSet.parse(part).mask for part in parts]
+    except InvalidCardError as error:
+        raise click.BadParameter(str(error), param_hint="--hands") from None
+    return masks[0], masks[1], masks[2], masks[3]
+
+
+def _parse_trick(text: str) -> tuple[int, ...]:
+    try:
+        cards = tuple(int(Card.parse(part)) for part in text.replace(",", " ").split())
+    except InvalidCardError as error:
+        raise click.BadParameter(str(error), param_hint="--trick") from None
+    if len(set(cards)) != len(cards):
+        raise click.BadParameter("a card appears twice in the trick", param_hint="--trick")
+    return cards
+
+
+RULE_HELP = "A house rule, e.g. partner_exempt=false or underbuy=allowed (repeatable)."
+
+
+@click.command()
+@click.option(
+    "--trump",
+    required=True,
+    type=click.Choice(["H", "D", "C", "S", "none"], case_sensitive=False),
+    help="The trump suit, or none for muil.",
+)
+@click.option(
+    "--leader", required=True, type=click.IntRange(0, 3), help="The seat that led the current trick (0-3)."
+)
+@click.option(
+    "--hands",
+    required=True,
+    metavar="H0/H1/H2/H3",
+    help='The cards each seat still holds, seats 0 to 3 separated by "/": "AC KC/10C 8C/QC 7C/JC 9C".',
+)
+@click.option(
+    "--trick", default="", metavar="CARDS", help='The cards already on the table, leader first: "KS 10S".'
+)
+@click.option("--rule", "rule_values", multiple=True, metavar="NAME=VALUE", help=RULE_HELP)
+@click.option("--json", "as_json", is_flag=True, help='Print {"seat", "values": {"card": points}} as JSON.')
+def solve(
+    trump: str, leader: int, hands: str, trick: str, rule_values: tuple[str, ...], as_json: bool
+) -> None:
+    """What every card is worth here, with all hands open and best play on both sides.
+
+    For the seat to play, each card it may play and the card points its team takes from
+    here on (the current trick included) if both sides play perfectly afterwards. The best
+    card is marked; the others show what they give away. Seats are 0-3 clockwise, 0 and 2
+    against 1 and 3. The seats that already played to the trick hold one card less.
+
+    Example, an ending of two tricks in clubs without trump (muil):
+
+      manillen solve --trump none --leader 0 --hands "AC KC/10C 8C/QC 7C/JC 9C"
+
+      Seat 0 to play, team of seats 0 and 2, muil.
+        KC   6 points  best
+        AC   5 points  -1
+
+    Exit code 2 for a position that cannot be (a card twice, wrong hand sizes).
+    """
+    rules = rules_option(rule_values)
+    masks = _parse_hands(hands)
+    cards = _parse_trick(trick)
+    suit = None if trump.lower() == "none" else int(Suit.parse(trump))
+    try:
+        values = solve_position(masks, cards, leader, suit, rules)
+    except SolverError as error:
+        raise click.UsageError(str(error)) from None
+    seat = (leader + len(cards)) % 4
+    ordered = sorted(values.items(), key=lambda item: (-item[1], -item[0]))
+    if as_json:
+        echo_json({"seat": seat, "values": {str(Card(card)): points for card, points in ordered}})
+        return
+    best = ordered[0][1]
+    name = "muil" if suit is None else f"trump {Suit(suit).english}"
+    table = f"; on the table: {' '.join(str(Card(c)) for c in cards)}" if cards else ""
+    click.echo(f"Seat {seat} to play, team of seats {seat % 2} and {seat % 2 + 2}, {name}{table}.")
+    for card, points in ordered:
+        mark = "best" if points == best else f"-{best - points}"
+        click.echo(f"  {Card(card)!s:<4} {points:>2} points  {mark}")
+
+
+def _play_json(match: str, cost: PlayCost) -> dict[str, Any]:
+    return {
+        "match": match,
+        "deal": cost.deal,
+        "trick": cost.trick,
+        "play": cost.play,
+        "seat": cost.seat,
+        "card": str(cost.card),
+        "dd_cost": cost.dd_cost,
+        "view_cost": None if cost.view_cost is None else round(cost.view_cost, 3),
+    }
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--match", "match_id", default=None, metavar="ID", help="Only the match with this id.")
+@click.option(
+    "--deal", "deal_number", default=None, type=click.IntRange(min=1), help="Only this deal (from 1)."
+)
+@click.option(
+    "--samples",
+    default=50,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Layouts of the hidden cards per play for the view cost (more: steadier, slower).",
+)
+@click.option("--seed", default=0, show_default=True, type=int, help="Random seed of the layouts.")
+@click.option("--hindsight", is_flag=True, help="Only hindsight costs (fast); view_cost is null.")
+@click.option(
+    "--workers", default=None, type=click.IntRange(min=1), help="Threads to use (default: one per core)."
+)
+@click.option("--json", "as_json", is_flag=True, help='Print {"plays": [...]} as JSON.')
+def costs(
+    paths: tuple[str, ...],
+    match_id: str | None,
+    deal_number: int | None,
+    samples: int,
+    seed: int,
+    hindsight: bool,
+    workers: int | None,
+    as_json: bool,
+) -> None:
+    """What every card of recorded deals cost, with hindsight and from the player's view.
+
+    dd_cost (hindsight): card points the team lost against the best card, with all four
+    hands known. view_cost: the same from what the player could see when playing, averaged
+    over the layouts of the hidden cards that agree with it (own hand, cards played, voids
+    shown, the trump call). A card that only looks bad with hindsight has a view cost near 0:
+    it was not a mistake. docs/solver.md explains both.
+
+    View costs take a second or two per deal; --hindsight gives the hindsight costs alone in
+    milliseconds. Deals without hands or contract are skipped.
+
+    Example: manillen costs data/demo.jsonl --match club-2024-03-01-1 --deal 3 --json
+
+    --json prints {"plays": [{"match", "deal", "trick", "play", "seat", "card", "dd_cost",
+    "view_cost"}]} for every play. Exit code 1 when a record is invalid, 2 for usage errors.
+    """
+    entries = read_entries(paths)
+    plays: list[dict[str, Any]] = []
+    invalid = 0
+    found_match = False
+    for entry in progress(entries, "solving"):
+        try:
+            result = decode_and_replay(entry.data, source=entry.source, line=entry.line)
+        except InvalidRecordError as error:
+            invalid += 1
+            click.echo(f"skipped invalid record: {error}", err=True)
+            continue
+        if match_id is not None and result.id != match_id:
+            continue
+        found_match = True
+        deals = [d for d in result.deals if deal_number is None or d.number == deal_number]
+        if deal_number is not None and not deals:
+            raise click.UsageError(
+                f"match {result.id} has no deal {deal_number} (it has {len(result.deals)})"
+            )
+        for deal in deals:
+            if not can_solve(deal, result.rules):
+                if deal_number is not None:
+                    raise click.UsageError(
+                        f"deal {deal_number} of match {result.id} cannot be solved: the solver needs the "
+                        "four-player game, the hands, the trump or muil, and the cards played"
+                    )
+                continue
+            if hindsight:
+                found = dd_costs(deal, result.rules)
+            else:
+                found = view_costs(deal, result.rules, samples=samples, seed=seed, workers=workers)
+            if as_json:
+                plays.extend(_play_json(result.id, cost) for cost in found)
+            else:
+                _echo_deal(result.id, result.seats, deal.number, found)
+    if match_id is not None and not found_match:
+        raise click.UsageError(f"no match with id {match_id!r} in {', '.join(paths)}")
+    if as_json:
+        echo_json({"plays": plays})
+    if invalid:
+        sys.exit(1)
+
+
+def _echo_deal(match: str, seats: list[str], number: int, found: list[PlayCost]) -> None:
+    click.echo(f"match {match}, deal {number}")
+    click.echo(f"  {'play':<6} {'player':<12} {'card':<5} {'hindsight':>9} {'view':>6}  best")
+    for cost in found:
+        view = "-" if cost.view_cost is None else f"{cost.view_cost:.1f}"
+        name = seats[cost.seat] if cost.seat < len(seats) else f"seat {cost.seat}"
+        best = " ".join(str(c) for c in cost.best_cards)
+        illegal = "  (illegal)" if not cost.legal else ""
+        click.echo(
+            f"  {cost.trick}.{cost.play:<4} {name:<12} {cost.card!s:<5} "
+            f"{cost.dd_cost:>9} {view:>6}  {best}{illegal}"
+        )
+
+
+COMMANDS: list[click.Command] = [solve, costs]

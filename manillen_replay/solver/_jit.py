@@ -1,0 +1,71 @@
+"""Where numba keeps its compiled solver, and the engine's own rule functions compiled for it.
+
+Compiled code is cached on disk so that only the very first run compiles (about a minute on a
+small machine); later processes load it in well under a second. The cache lives in
+``$NUMBA_CACHE_DIR`` when that is set, otherwise in the user's cache folder
+(``~/.cache/manillen-replay/numba``), never in site-packages. Inside it, a folder named after a
+fingerprint of the rule code (rules.py and cards.py) holds the solver: numba notices when the
+solver's own file changes, but not when a function it inlined from another file does, and
+the legal-play rules it runs are the engine's (:func:`manillen_replay.rules.legal_core`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import numba
+from numba.core import config as _numba_config
+
+from .. import cards, rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+numba_config: Any = _numba_config
+
+
+def cache_root() -> Path:
+    """The folder that holds the compiled solver: ``$NUMBA_CACHE_DIR`` or the user cache folder."""
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "manillen-replay" / "numba"
+
+
+def rules_fingerprint() -> str:
+    """A short hash of the rule code the solver inlines, so a rules change means a recompile."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for module in (rules, cards):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return digest.hexdigest()[:16]
+
+
+CACHE_DIR = cache_root() / f"solver-{rules_fingerprint()}"
+"""Where this version of the solver is cached."""
+
+
+@contextmanager
+def _caching_into(folder: Path) -> Iterator[None]:
+    """Point numba's cache at ``folder`` while functions are declared (numba reads it then)."""
+    previous = numba_config.CACHE_DIR
+    numba_config.CACHE_DIR = str(folder)
+    try:
+        yield
+    finally:
+        numba_config.CACHE_DIR = previous
+
+
+def compiled(function: F) -> F:
+    """``function`` compiled by numba, cached in :data:`CACHE_DIR`, releasing the GIL."""
+    with _caching_into(CACHE_DIR):
+        return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+legal_core: Callable[..., tuple[int, int]] = compiled(rules.legal_core)
+"""The engine's legal-play rules, compiled: the very function the replay runs."""
+winning_position: Callable[..., int] = compiled(rules.winning_position)
+"""The engine's trick winner, compiled."""

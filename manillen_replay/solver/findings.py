@@ -1,0 +1,184 @@
+"""Findings from the solver: costly cards, costs only hindsight shows, and costly calls.
+
+A card is judged by its *view* cost (what it lost on average from what the player could
+see), in card points, never by the hindsight cost: a card that only looks bad with all hands
+known becomes an ``info`` finding of kind ``hindsight_only``, not a mistake. The thresholds
+(docs/solver.md) are in expected card points; the finding's ``points`` are scoresheet points
+like every other finding's (card points times the deal's multiplier).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..analysis.findings import Category, Finding, Severity, Thresholds
+from ..cards import Card
+from ..engine.results import DealResult
+from .costs import PlayCost
+from .review import CallReview
+
+COST_THRESHOLDS = Thresholds(2.0, 4.0, 8.0)
+"""View cost in expected card points: inaccuracy from 2, mistake from 4, blunder from 8."""
+CALL_THRESHOLDS = Thresholds(3.0, 6.0, 12.0)
+"""Trump and knock calls: expected deal score given away against the best option."""
+KIND_CATEGORY = {
+    "costly_card": Category.STRATEGY,
+    "hindsight_only": Category.STRATEGY,
+    "trump_choice": Category.STRATEGY,
+    "knock_choice": Category.STRATEGY,
+}
+"""The solver's finding kinds."""
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " or ".join(str(c) for c in cards)
+
+
+def _cards_nl(cards: Sequence[Card]) -> str:
+    return " of ".join(str(c) for c in cards)
+
+
+def _number(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def cost_findings(
+    costs: Sequence[PlayCost], *, match: str, deal: DealResult, players: Sequence[str]
+) -> list[Finding]:
+    """Costly cards (``costly_card``) and costs only hindsight shows (``hindsight_only``).
+
+    :param costs: the deal's plays with view costs (:func:`~manillen_replay.solver.view_costs`).
+    :param match: the match id.
+    :param deal: the replayed deal (its number and multiplier).
+    :param players: the player names by seat.
+    """
+    factor = deal.multiplier or 1
+    findings: list[Finding] = []
+    for cost in costs:
+        if not cost.legal or cost.forced or cost.view_cost is None:
+            continue
+        player = players[cost.seat] if cost.seat < len(players) else None
+        who = player or f"seat {cost.seat}"
+        severity = COST_THRESHOLDS.severity(cost.view_cost)
+        if severity is not Severity.INFO:
+            better = tuple(c for c in cost.best_cards if c != cost.card)
+            view = _number(cost.view_cost)
+            findings.append(
+                Finding(
+                    kind="costly_card",
+                    category=Category.STRATEGY,
+                    severity=severity,
+                    match=match,
+                    deal=deal.number,
+                    trick=cost.trick,
+                    play=cost.play,
+                    seat=cost.seat,
+                    player=player,
+                    card=cost.card,
+                    better=better,
+                    points=round(cost.view_cost * factor, 2),
+                    explanation=(
+                        f"{cost.card} cost {who}'s team {view} card points on average, from what {who} "
+                        f"could see; {_cards(better)} would have kept them "
+                        f"(with all hands known: {cost.dd_cost})."
+                    ),
+                    explanation_nl=(
+                        f"{cost.card} kostte het team van {who} gemiddeld {view} kaartpunten, met wat {who} "
+                        f"kon weten; met {_cards_nl(better)} waren ze gebleven "
+                        f"(met alle kaarten open: {cost.dd_cost})."
+                    ),
+                )
+            )
+        elif COST_THRESHOLDS.severity(cost.dd_cost) is not Severity.INFO:
+            better = tuple(c for c in cost.hindsight_best if c != cost.card)
+            findings.append(
+                Finding(
+                    kind="hindsight_only",
+                    category=Category.STRATEGY,
+                    severity=Severity.INFO,
+                    match=match,
+                    deal=deal.number,
+                    trick=cost.trick,
+                    play=cost.play,
+                    seat=cost.seat,
+                    player=player,
+                    card=cost.card,
+                    better=better,
+                    points=float(cost.dd_cost * factor),
+                    explanation=(
+                        f"Only hindsight: with all hands known {_cards(better)} was "
+                        f"{cost.dd_cost} card points better than {cost.card}, "
+                        f"but from what {who} could see {cost.card} cost "
+                        f"{_number(cost.view_cost)} on average. Not a mistake."
+                    ),
+                    explanation_nl=(
+                        f"Enkel achteraf: met alle kaarten open was {_cards_nl(better)} "
+                        f"{cost.dd_cost} kaartpunten beter dan {cost.card}, "
+                        f"maar met wat {who} kon weten kostte {cost.card} gemiddeld "
+                        f"{_number(cost.view_cost)}. Geen fout."
+                    ),
+                )
+            )
+    return findings
+
+
+def call_findings(
+    review: CallReview, *, match: str, players: Sequence[str], kind: str = "trump_choice"
+) -> list[Finding]:
+    """A finding when the call made was clearly worse than the best one (``trump_choice``,
+    ``knock_choice``), by :data:`CALL_THRESHOLDS` on the expected deal score.
+
+    :param review: from :func:`~manillen_replay.solver.review.trump_review` or ``knock_review``.
+    :param kind: ``trump_choice`` or ``knock_choice``.
+    """
+    loss = review.loss
+    if loss is None or review.chosen is None:
+        return []
+    severity = CALL_THRESHOLDS.severity(loss)
+    if severity is Severity.INFO:
+        return []
+    chosen = review.option(review.chosen)
+    assert chosen is not None
+    best = review.best
+    player = players[review.seat] if review.seat < len(players) else None
+    who = player or f"seat {review.seat}"
+    if kind == "trump_choice":
+        en = (
+            f"{who} chose {chosen.name}: from {who}'s own cards that scores "
+            f"{_number(chosen.score)} on average, "
+            f"{best.name} {_number(best.score)} ({review.layouts} deals of the other cards solved)."
+        )
+        nl = (
+            f"{who} koos {chosen.name}: met de eigen kaarten levert dat gemiddeld "
+            f"{_number(chosen.score)} op, "
+            f"{best.name} {_number(best.score)} "
+            f"({review.layouts} verdelingen van de andere kaarten berekend)."
+        )
+    else:
+        en = (
+            f"{chosen.name} was worth {_number(chosen.score)} on average from {who}'s cards, "
+            f"{best.name} {_number(best.score)} ({review.layouts} deals of the other cards solved)."
+        )
+        nl = (
+            f"{chosen.name} was gemiddeld {_number(chosen.score)} waard met de kaarten van {who}, "
+            f"{best.name} {_number(best.score)} "
+            f"({review.layouts} verdelingen van de andere kaarten berekend)."
+        )
+    return [
+        Finding(
+            kind=kind,
+            category=Category.STRATEGY,
+            severity=severity,
+            match=match,
+            deal=review.deal,
+            trick=None,
+            play=None,
+            seat=review.seat,
+            player=player,
+            card=None,
+            better=(),
+            points=round(loss, 2),
+            explanation=en,
+            explanation_nl=nl,
+        )
+    ]

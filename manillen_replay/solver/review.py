@@ -1,0 +1,201 @@
+"""Trump and knock review: the expected result of each call, from the caller's own hand.
+
+The dealer (or the partner after en face) chooses trump seeing only their own eight cards;
+a player of the other team decides to knock (klop) seeing only theirs. For each choice the
+other 24 cards are dealt at random many times (a fixed seed), every layout is solved with
+best play by both sides, and the results are averaged. The same layouts serve every choice,
+so the comparison is fair. Perfect play on open cards flatters every choice alike; what
+matters is the difference between them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..cards import DECK_32_MASK, iter_mask, mask_of
+from ..engine.results import DealResult
+from ..rules import Contract, Rules, multiplier
+from .costs import deal_trump
+from .search import Position, SolverError, default_workers, solve_batch
+
+SUIT_LETTERS = "HDCS"
+
+
+def contract_name(trump: int | None) -> str:
+    """``H``, ``D``, ``C``, ``S`` or ``muil``."""
+    return "muil" if trump is None else SUIT_LETTERS[trump]
+
+
+def deal_score(points: int, factor: int) -> int:
+    """What a deal scores for a team that took ``points`` card points: negative when it loses.
+
+    >>> deal_score(40, 2), deal_score(25, 1), deal_score(30, 4)
+    (20, -5, 0)
+    """
+    return (points - 30) * factor
+
+
+@dataclass(frozen=True, slots=True)
+class CallOption:
+    """One possible call and what it brings on average to the caller's team."""
+
+    name: str
+    """``H``, ``D``, ``C``, ``S``, ``muil``, or for the knock ``klop`` / ``no klop``."""
+    points: float
+    """Expected card points of the caller's team (of 60)."""
+    score: float
+    """Expected deal score of the caller's team, the call's doubling included (negative: a loss)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallReview:
+    """The expected result of every option of one call, and the option taken."""
+
+    deal: int
+    """The deal, counted from 1."""
+    seat: int
+    """Who made (or could make) the call."""
+    options: tuple[CallOption, ...]
+    """Every option, best first."""
+    chosen: str | None
+    """The option taken at the table (``None`` when the record does not say)."""
+    layouts: int
+    """How many layouts of the hidden cards were solved."""
+
+    @property
+    def best(self) -> CallOption:
+        """The option with the best expected score."""
+        return self.options[0]
+
+    def option(self, name: str) -> CallOption | None:
+        """The option of this name."""
+        return next((o for o in self.options if o.name == name), None)
+
+    @property
+    def loss(self) -> float | None:
+        """Expected score given away by the option taken against the best one."""
+        chosen = self.option(self.chosen) if self.chosen is not None else None
+        return None if chosen is None else self.best.score - chosen.score
+
+
+def _layouts(
+    deal: DealResult, seat: int, samples: int, seed: int, what: str
+) -> list[tuple[int, int, int, int]]:
+    assert deal.hands is not None
+    own = deal.hands[seat]
+    hidden = list(iter_mask(DECK_32_MASK & ~own))
+    sizes = [deal.hands[s].bit_count() for s in range(4)]
+    rng = random.Random(f"{seed}:{deal.number}:{what}")
+    layouts = []
+    for _ in range(samples):
+        rng.shuffle(hidden)
+        hands = [0, 0, 0, 0]
+        hands[seat] = own
+        start = 0
+        for other in range(4):
+            if other != seat:
+                hands[other] = mask_of(hidden[start : start + sizes[other]])
+                start += sizes[other]
+        layouts.append((hands[0], hands[1], hands[2], hands[3]))
+    return layouts
+
+
+def _check(deal: DealResult, rules: Rules, samples: int) -> None:
+    if rules.variant != "four":
+        raise SolverError(f"the solver plays the four-player game only, not {rules.variant!r}")
+    if deal.hands is None or any(h.bit_count() != 8 for h in deal.hands):
+        raise SolverError(f"deal {deal.number}: the dealt hands are needed")
+    if samples < 1:
+        raise SolverError(f"samples must be at least 1, not {samples}")
+
+
+def _team_points(
+    layouts: list[tuple[int, int, int, int]],
+    leader: int,
+    trump: int | None,
+    rules: Rules,
+    seat: int,
+    workers: int,
+) -> list[int]:
+    positions = [Position(layout, (), leader) for layout in layouts]
+    values, _ = solve_batch(positions, trump, rules, every_card=False, workers=workers)
+    return [int(v) if seat % 2 == 0 else 60 - int(v) for v in values]
+
+
+def trump_review(
+    deal: DealResult, rules: Rules, *, samples: int = 50, seed: int = 0, workers: int | None = None
+) -> CallReview:
+    """The expected result of each trump suit and of muil, from the chooser's hand.
+
+    Scores use each contract's own doubling (muil x2), without knocks or a 30-30 carry.
+
+    :param deal: a replayed deal with its hands known.
+    :param rules: the match's rules (``max_multiplier`` caps the doubling).
+    :param samples: layouts of the other 24 cards to solve.
+    :param seed: the random seed.
+    :param workers: threads to use (default: one per core).
+    :raises SolverError: for a deal without hands or of another variant.
+    """
+    _check(deal, rules, samples)
+    seat = deal.chooser if deal.chooser is not None else deal.dealer
+    layouts = _layouts(deal, seat, samples, seed, "trump")
+    leader = (deal.dealer + 1) % 4
+    options = []
+    for trump in (0, 1, 2, 3, None):
+        contract = Contract.TRUMP if trump is not None else Contract.MUIL
+        factor = multiplier(contract, False, 0, False, rules)
+        points = _team_points(layouts, leader, trump, rules, seat, workers or default_workers())
+        options.append(
+            CallOption(
+                contract_name(trump),
+                sum(points) / len(points),
+                sum(deal_score(p, factor) for p in points) / len(points),
+            )
+        )
+    options.sort(key=lambda o: -o.score)
+    chosen: str | None
+    try:
+        chosen = contract_name(deal_trump(deal))
+    except SolverError:
+        chosen = None
+    return CallReview(deal.number, seat, tuple(options), chosen, len(layouts))
+
+
+def knock_review(
+    deal: DealResult,
+    rules: Rules,
+    *,
+    seat: int | None = None,
+    samples: int = 50,
+    seed: int = 0,
+    workers: int | None = None,
+) -> CallReview:
+    """The expected result of knocking (klop) and of not knocking, from a knocker's hand.
+
+    :param deal: a replayed deal with its hands and contract known.
+    :param rules: the match's rules (doubling, its cap).
+    :param seat: the seat deciding (of the team that did not deal); default: the dealer's left.
+    :param samples: layouts of the other 24 cards to solve.
+    :param seed: the random seed.
+    :param workers: threads to use (default: one per core).
+    :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
+    """
+    _check(deal, rules, samples)
+    trump = deal_trump(deal)
+    seat = (deal.dealer + 1) % 4 if seat is None else seat
+    if seat % 2 == deal.dealer % 2:
+        raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
+    contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
+    layouts = _layouts(deal, seat, samples, seed, f"klop{seat}")
+    points = _team_points(layouts, (deal.dealer + 1) % 4, trump, rules, seat, workers or default_workers())
+    mean_points = sum(points) / len(points)
+    options = []
+    for name, knocks in (("no klop", 0), ("klop", 1)):
+        factor = multiplier(contract, deal.en_face, knocks, deal.carried, rules)
+        options.append(
+            CallOption(name, mean_points, sum(deal_score(p, factor) for p in points) / len(points))
+        )
+    options.sort(key=lambda o: -o.score)
+    chosen = "klop" if deal.knocks >= 1 else "no klop"
+    return CallReview(deal.number, seat, tuple(options), chosen, len(layouts))

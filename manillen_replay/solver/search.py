@@ -1,0 +1,241 @@
+"""The Python face of the compiled search: positions in, card points out.
+
+A :class:`Position` is what :func:`solve_position` and the cost functions hand to the compiled
+kernel; :func:`solve_batch` runs many positions of one deal on several threads (the kernel
+releases the GIL), each with its own transposition table from a small pool.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import CARD_POINTS, CARD_TEXT, DECK_32_MASK, RANKS_PER_SUIT, iter_mask
+from ..errors import ManillenError
+from ..rules import NO_TRUMP, Rules, legal_core, winning_position
+from . import _kernel
+
+
+class SolverError(ManillenError):
+    """A position the solver cannot take: wrong variant, cards twice, hands that do not add up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A moment of a four-player deal: who holds what and the cards of the current trick."""
+
+    hands: tuple[int, int, int, int]
+    """The cards each seat still holds, as masks."""
+    trick: tuple[int, ...]
+    """The cards already played to the current trick, the leader's first (at most three)."""
+    leader: int
+    """The seat that led the current trick (or leads next, with an empty trick)."""
+
+    @property
+    def to_play(self) -> int:
+        """The seat whose turn it is."""
+        return (self.leader + len(self.trick)) % 4
+
+    @property
+    def points_in_play(self) -> int:
+        """The card points still to be taken: the hands and the cards on the table."""
+        cards = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        return sum(CARD_POINTS[c] for c in iter_mask(cards)) + sum(CARD_POINTS[c] for c in self.trick)
+
+    def legal_mask(self, trump: int | None, rules: Rules) -> int:
+        """The cards the seat to play may play, by the engine's rules."""
+        hand = self.hands[self.to_play]
+        if not self.trick:
+            return hand
+        position = winning_position(self.trick, trump)
+        partner_winning = (self.leader + position) % 2 == self.to_play % 2
+        return legal_core(
+            self.trick[0] // RANKS_PER_SUIT,
+            self.trick[position],
+            hand,
+            NO_TRUMP if trump is None else trump,
+            partner_winning,
+            rules.partner_exempt,
+            rules.underbuy == "forbidden",
+        )[0]
+
+
+def check_position(position: Position, rules: Rules) -> None:
+    """Refuse what the solver cannot take, with a message that says what is wrong.
+
+    :raises SolverError: for another variant than ``four``, a card held or played twice, a
+        card not in the 32-card deck, a trick of four or more cards, or hand sizes that do not
+        fit the trick (the seats still to play hold one card more than those who played).
+    """
+    if rules.variant != "four":
+        raise SolverError(f"the solver plays the four-player game only, not {rules.variant!r}")
+    if len(position.hands) != 4:
+        raise SolverError(f"four hands are needed, got {len(position.hands)}")
+    if not 0 <= position.leader <= 3:
+        raise SolverError(f"the leader is a seat 0 to 3, not {position.leader}")
+    if len(position.trick) > 3:
+        raise SolverError("a trick holds at most three cards before the seat to play")
+    seen = 0
+    for mask in (*position.hands, *(1 << c for c in position.trick)):
+        if mask & seen:
+            names = " ".join(CARD_TEXT[c] for c in iter_mask(mask & seen))
+            raise SolverError(f"card given twice: {names}")
+        if mask & ~DECK_32_MASK:
+            names = " ".join(CARD_TEXT[c] for c in iter_mask(mask & ~DECK_32_MASK))
+            raise SolverError(f"not in the 32-card deck: {names}")
+        seen |= mask
+    size = position.hands[position.to_play].bit_count()
+    if size == 0:
+        raise SolverError(f"seat {position.to_play} is to play but holds no card")
+    for offset in range(4):
+        seat = (position.leader + offset) % 4
+        expected = size - 1 if offset < len(position.trick) else size
+        if position.hands[seat].bit_count() != expected:
+            raise SolverError(
+                f"seat {seat} holds {position.hands[seat].bit_count()} cards but should hold {expected}: "
+                f"seats that played to the trick hold one card less than the others"
+            )
+
+
+class _Worker:
+    """One thread's transposition table and stack; a new generation empties the table."""
+
+    def __init__(self) -> None:
+        self.table = _kernel.new_table()
+        self.work = _kernel.new_workspace()
+        self.generation = 0
+
+    def next_generation(self) -> int:
+        self.generation += 1
+        return self.generation
+
+
+_POOL: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+
+
+def _borrow() -> _Worker:
+    try:
+        return _POOL.get_nowait()
+    except queue.Empty:
+        return _Worker()
+
+
+def default_workers() -> int:
+    """As many worker threads as the machine has cores."""
+    return max(1, os.cpu_count() or 1)
+
+
+def solve_batch(
+    positions: Sequence[Position],
+    trump: int | None,
+    rules: Rules,
+    *,
+    every_card: bool = True,
+    follows: Sequence[int] | None = None,
+    workers: int = 1,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Solve positions of one deal; values are team 0's card points from each position on.
+
+    :param positions: checked positions (see :func:`check_position`).
+    :param trump: the trump suit, ``None`` for muil.
+    :param every_card: also value each legal card of the seat to play.
+    :param follows: for each position, the card whose play led to it from the position
+        before it in the list, or -1: the value found there seeds this one (only with one worker).
+    :param workers: threads to share the positions among.
+    :returns: ``(values, cards)``: ``values[i]`` for position ``i``, and ``cards[i, c]`` for
+        card ``c`` (-1 for a card the seat may not play; all -1 without ``every_card``).
+    """
+    count = len(positions)
+    hands = np.array([p.hands for p in positions], dtype=np.int64).reshape(count, 4)
+    tables = np.zeros((count, 4), dtype=np.int64)
+    for index, position in enumerate(positions):
+        tables[index, : len(position.trick)] = position.trick
+    ntable = np.array([len(p.trick) for p in positions], dtype=np.int64)
+    leaders = np.array([p.leader for p in positions], dtype=np.int64)
+    hints = np.full(count, -1, dtype=np.int64)
+    if follows is not None and workers == 1:
+        for index, card in enumerate(follows):
+            if card >= 0 and index > 0:
+                hints[index] = _kernel.FOLLOWS + card
+    out_cards = np.full((count, 36), -1, dtype=np.int64)
+    out_values = np.zeros(count, dtype=np.int64)
+    trump_code = NO_TRUMP if trump is None else int(trump)
+    exempt = rules.partner_exempt
+    forbidden = rules.underbuy == "forbidden"
+
+    def run(share: np.ndarray) -> None:
+        worker = _borrow()
+        try:
+            cards = np.full((len(share), 36), -1, dtype=np.int64)
+            values = np.zeros(len(share), dtype=np.int64)
+            _kernel.solve_jobs(
+                hands[share], tables[share], ntable[share], leaders[share], hints[share],
+                trump_code, exempt, forbidden, every_card,
+                worker.table, worker.next_generation(), worker.work, cards, values,
+            )  # fmt: skip
+            out_cards[share] = cards
+            out_values[share] = values
+        finally:
+            _POOL.put(worker)
+
+    workers = max(1, min(workers, count))
+    if workers == 1:
+        run(np.arange(count))
+    else:
+        # interleaved shares: the early, expensive positions spread over every thread
+        shares = [np.arange(start, count, workers) for start in range(workers)]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(run, shares))
+    return out_values, out_cards
+
+
+def solve_position(
+    hands: tuple[int, ...],
+    trick: tuple[int, ...],
+    leader: int,
+    trump: int | None,
+    rules: Rules,
+    taken: tuple[int, int] = (0, 0),
+) -> dict[int, int]:
+    """For the seat to play, each legal card and the card points its team takes from here on.
+
+    Both sides play perfectly with all four hands known. The points of the current trick
+    count, the points taken before (``taken``) do not.
+
+    >>> from manillen_replay.cards import CardSet, Card
+    >>> hands = tuple(CardSet.parse(h).mask for h in ("AC KC", "10C 8C", "QC 7C", "JC 9C"))
+    >>> values = solve_position(hands, (), 0, None, Rules())
+    >>> {str(Card(c)): v for c, v in sorted(values.items())}
+    {'KC': 6, 'AC': 5}
+
+    :param hands: four card masks, seats 0 to 3.
+    :param trick: the cards already played to the current trick, the leader's first.
+    :param leader: the seat that led the current trick.
+    :param trump: the trump suit (0 to 3) or ``None`` (or :data:`~manillen_replay.rules.NO_TRUMP`) for muil.
+    :param rules: the house rules (``partner_exempt`` and ``underbuy`` matter).
+    :param taken: the points each team took before; they must leave room for the cards in play.
+    :raises SolverError: for a position the solver cannot take.
+    """
+    if trump == NO_TRUMP:
+        trump = None
+    if trump is not None and not 0 <= trump <= 3:
+        raise SolverError(f"trump is a suit 0 to 3 or None for muil, not {trump}")
+    if len(hands) != 4:
+        raise SolverError(f"four hands are needed, got {len(hands)}")
+    position = Position((hands[0], hands[1], hands[2], hands[3]), tuple(int(c) for c in trick), leader)
+    check_position(position, rules)
+    in_play = position.points_in_play
+    if min(taken) < 0 or sum(taken) + in_play > 60:
+        raise SolverError(f"points taken {taken} and {in_play} in play add up to more than 60")
+    _values, cards = solve_batch([position], trump, rules)
+    seat = position.to_play
+    values: dict[int, int] = {}
+    for card in iter_mask(position.legal_mask(trump, rules)):
+        team0 = int(cards[0, card])
+        values[int(card)] = team0 if seat % 2 == 0 else in_play - team0
+    return values

@@ -1,0 +1,411 @@
+"""The solver: exact against plain exhaustive search, costs, view sampling, accuracy, findings, CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+
+import pytest
+from click.testing import CliRunner
+
+from manillen_replay.analysis import Category, Severity
+from manillen_replay.cards import DECK_32_MASK, Card, CardSet, iter_mask, mask_of
+from manillen_replay.cli import cli
+from manillen_replay.engine import replay
+from manillen_replay.record import dumps
+from manillen_replay.rules import Rules
+from manillen_replay.solver import (
+    CardValue,
+    PlayCost,
+    SolverError,
+    accuracy,
+    call_findings,
+    card_accuracy,
+    cost_findings,
+    dd_costs,
+    deal_accuracy,
+    knock_review,
+    solve_position,
+    trump_review,
+    view_costs,
+)
+from manillen_replay.solver._jit import CACHE_DIR, cache_root
+from manillen_replay.solver.layouts import agrees, find_layouts, iter_moments
+from manillen_replay.state import DealState
+
+from .factories import random_record
+
+# --------------------------------------------------------------------------- plain exhaustive search
+
+
+def exhaustive(state: DealState) -> int:
+    """Team 0's card points from ``state`` on, trying every legal line (plain Python)."""
+    if state.is_over or not any(state.hands):
+        return 0
+    values = [_gained(state, card) for card in iter_mask(state.legal_mask())]
+    return max(values) if state.to_play % 2 == 0 else min(values)
+
+
+def _gained(state: DealState, card: int) -> int:
+    after = state.apply(card)
+    taken = after.taken[0] - state.taken[0] if not after.trick else 0
+    return taken + exhaustive(after)
+
+
+def random_ending(rng: random.Random, tricks: int) -> DealState:
+    """A random position with ``tricks`` tricks left, random rules, trump or muil, and 0-3 cards
+    already on the table."""
+    deck = list(iter_mask(DECK_32_MASK))
+    rng.shuffle(deck)
+    hands = tuple(mask_of(deck[seat * tricks : (seat + 1) * tricks]) for seat in range(4))
+    rules = Rules(partner_exempt=rng.random() < 0.5, underbuy=rng.choice(["forbidden", "allowed"]))
+    state = DealState(rules, 0, rng.choice([0, 1, 2, 3, None]), hands, rng.randrange(4), (), 8 - tricks)
+    for _ in range(rng.randrange(4)):
+        state = state.apply(rng.choice(list(iter_mask(state.legal_mask()))))
+    return state
+
+
+def _check_against_exhaustive(state: DealState) -> None:
+    seat = state.to_play
+    in_play = sum(CardSet(h).points for h in state.hands) + sum(Card(c).points for c in state.trick)
+    expected = {}
+    for card in iter_mask(state.legal_mask()):
+        team0 = _gained(state, card)
+        expected[int(card)] = team0 if seat % 2 == 0 else in_play - team0
+    got = solve_position(state.hands, state.trick, state.leader, state.trump, state.rules)
+    assert got == expected, state
+
+
+def test_every_card_value_equals_exhaustive_search_on_3000_endings_of_three_tricks():
+    """Identical values for every legal card, on endings of three tricks, mid-trick included."""
+    rng = random.Random(8)
+    for _ in range(3000):
+        _check_against_exhaustive(random_ending(rng, 3))
+
+
+def test_every_card_value_equals_exhaustive_search_on_endings_of_four_tricks():
+    rng = random.Random(88)
+    for _ in range(60):
+        _check_against_exhaustive(random_ending(rng, 4))
+
+
+def test_solve_position_from_the_docs():
+    hands = tuple(CardSet.parse(h).mask for h in ("AC KC", "10C 8C", "QC 7C", "JC 9C"))
+    values = solve_position(hands, (), 0, None, Rules())
+    # KC first: seat 1 must overtake with 10C, seat 3 smears JC on it; AC and QC win the last.
+    assert values == {int(Card.CK): 6, int(Card.CA): 5}
+
+
+@pytest.mark.parametrize(
+    ("hands", "trick", "leader", "message"),
+    [
+        (("AC KC", "10C 8C", "QC 7C", "JC AC"), (), 0, "card given twice"),
+        (("AC KC", "10C 8C", "QC 7C", "JC"), (), 0, "should hold"),
+        (("AC", "10C 8C", "QC 7C", "JC 9C"), ("AC",), 0, "given twice"),
+        (("AC KC", "10C 8C", "QC 7C", "JC 6C"), (), 0, "32-card deck"),
+        (("", "", "", ""), (), 0, "holds no card"),
+    ],
+)
+def test_solve_position_refuses_impossible_positions(hands, trick, leader, message):
+    masks = tuple(CardSet.parse(h).mask for h in hands)
+    cards = tuple(int(Card.parse(c)) for c in trick)
+    with pytest.raises(SolverError, match=message):
+        solve_position(masks, cards, leader, 0, Rules())
+
+
+def test_solve_position_refuses_other_variants():
+    hands = tuple(CardSet.parse(h).mask for h in ("AC", "10C", "QC", "JC"))
+    with pytest.raises(SolverError, match="four-player"):
+        solve_position(hands, (), 0, 0, Rules(variant="six"))
+
+
+# --------------------------------------------------------------------------- costs of whole deals
+
+
+@cache
+def _match(seed: int):
+    return replay(random_record(seed, 3))
+
+
+def test_hindsight_costs_are_best_value_minus_played_value_and_never_negative():
+    result = _match(1)
+    for deal in result.deals:
+        costs = dd_costs(deal, result.rules)
+        assert len(costs) == 32
+        for cost, trick_play in zip(costs, [(t, p) for t in deal.tricks for p in range(4)], strict=True):
+            trick, position = trick_play
+            assert set(cost.values) == set(CardSet(trick.legal[position]))
+            best = max(v.hindsight for v in cost.values.values())
+            assert cost.dd_cost == best - cost.values[cost.card].hindsight >= 0
+            assert all(cost.values[c].hindsight == best for c in cost.best_cards)
+            if cost.card in cost.best_cards:
+                assert cost.dd_cost == 0
+
+
+def test_hindsight_value_of_the_card_played_is_what_the_rest_of_the_deal_is_worth():
+    """With best play after it, the card played decides the rest: its value is the value of the
+    next position plus what the trick brought, so consecutive plays agree."""
+    result = _match(2)
+    deal = result.deals[0]
+    costs = dd_costs(deal, result.rules)
+    last = costs[-1]
+    assert last.forced and last.values[last.card].hindsight in (0, deal.tricks[-1].points)
+
+
+def test_view_costs_are_reproducible_with_the_same_seed_and_never_negative():
+    result = _match(3)
+    deal = result.deals[0]
+    first = view_costs(deal, result.rules, samples=8, seed=5, workers=2)
+    again = view_costs(deal, result.rules, samples=8, seed=5, workers=1)
+    assert [c.view_cost for c in first] == [c.view_cost for c in again]
+    assert [c.values for c in first] == [c.values for c in again]
+    for cost in first:
+        assert cost.view_cost is not None and cost.view_cost >= 0
+        if cost.forced:
+            assert cost.view_cost == 0
+        else:
+            views = {card: value.view for card, value in cost.values.items()}
+            assert all(v is not None for v in views.values())
+            top = max(v for v in views.values() if v is not None)
+            assert all(views[c] == top for c in cost.best_cards)
+
+
+def test_view_values_are_the_mean_over_every_layout_when_few_remain():
+    """Late in a deal the layouts are enumerated: each view value is the plain average of the
+    values solved on each layout, and the real layout is one of them."""
+    result = _match(4)
+    deal = result.deals[0]
+    trump = None if deal.trump is None else int(deal.trump)
+    costs = view_costs(deal, result.rules, samples=30, workers=1)
+    checked = 0
+    for moment, cost in zip(iter_moments(deal, result.rules), costs, strict=True):
+        if cost.forced or not cost.exact or moment.trick < 6:
+            continue
+        layouts = find_layouts(moment, trump, result.rules, 30, random.Random(0))
+        assert layouts.exact and moment.position.hands in layouts.hands
+        assert cost.layouts == len(layouts.hands)
+        sums: dict[Card, float] = {}
+        for layout in layouts.hands:
+            values = solve_position(
+                layout, moment.position.trick, moment.position.leader, trump, result.rules
+            )
+            for card, value in values.items():
+                sums[Card(card)] = sums.get(Card(card), 0) + value
+        assert {c: v.view for c, v in cost.values.items()} == pytest.approx(
+            {c: total / len(layouts.hands) for c, total in sums.items()}
+        )
+        checked += 1
+    assert checked > 0
+
+
+def test_a_different_seed_gives_different_samples_early_in_the_deal():
+    result = _match(5)
+    deal = result.deals[0]
+    one = view_costs(deal, result.rules, samples=6, seed=1, workers=1)
+    two = view_costs(deal, result.rules, samples=6, seed=2, workers=1)
+    assert [c.values for c in one] != [c.values for c in two]
+
+
+def test_every_sampled_layout_agrees_with_what_the_player_saw():
+    result = _match(6)
+    deal = result.deals[1]
+    trump = None if deal.trump is None else int(deal.trump)
+    rng = random.Random(0)
+    for moment in iter_moments(deal, result.rules):
+        true_hands = moment.position.hands
+        assert agrees(moment, true_hands, trump, result.rules)
+        layouts = find_layouts(moment, trump, result.rules, 20, rng)
+        assert layouts.hands
+        hidden = sum(h for s, h in enumerate(true_hands) if s != moment.seat)
+        for layout in layouts.hands:
+            assert layout[moment.seat] == true_hands[moment.seat]
+            assert [h.bit_count() for h in layout] == [h.bit_count() for h in true_hands]
+            assert sum(h for s, h in enumerate(layout) if s != moment.seat) == hidden
+            for seat in range(4):
+                if seat != moment.seat:
+                    assert not layout[seat] & moment.forbidden[seat]
+            assert agrees(moment, layout, trump, result.rules)
+
+
+def test_a_seat_that_did_not_follow_suit_is_never_dealt_that_suit():
+    result = _match(7)
+    for deal in result.deals:
+        trump = None if deal.trump is None else int(deal.trump)
+        for moment in iter_moments(deal, result.rules):
+            for seat in range(4):
+                shown_void = moment.forbidden[seat]
+                # what everyone infers is true of the real hands
+                assert not moment.position.hands[seat] & shown_void
+            if moment.trick == 8 and moment.play == 1:
+                layouts = find_layouts(moment, trump, result.rules, 50, random.Random(1))
+                assert layouts.exact
+
+
+# --------------------------------------------------------------------------- accuracy and findings
+
+
+def test_card_accuracy_halves_every_five_points():
+    assert card_accuracy(0) == 100
+    assert card_accuracy(5) == pytest.approx(50)
+    assert card_accuracy(10) == pytest.approx(25)
+    assert card_accuracy(1) > card_accuracy(2) > card_accuracy(3)
+    with pytest.raises(ValueError):
+        card_accuracy(-1)
+
+
+def _cost(seat: int, view: float | None, dd: int = 0, forced: bool = False, legal: bool = True) -> PlayCost:
+    values = (
+        {Card.HA: CardValue(10, 10.0)}
+        if forced
+        else {Card.HA: CardValue(10, 10.0), Card.H7: CardValue(8, 9.0)}
+    )
+    return PlayCost(
+        1, 1, seat, Card.H7, dd, view, (Card.HA,), values, deal=1, legal=legal, hindsight_best=(Card.HA,)
+    )
+
+
+def test_accuracy_averages_chosen_cards_only():
+    plays = [
+        _cost(0, 0.0),
+        _cost(0, 5.0),
+        _cost(0, 0.0, forced=True),
+        _cost(0, 9.0, legal=False),
+        _cost(1, 10.0),
+    ]
+    assert accuracy(plays, 0) == pytest.approx(75)
+    assert accuracy(plays, 1) == pytest.approx(25)
+    assert accuracy(plays, 2) is None
+    assert deal_accuracy(plays)[0] == pytest.approx(75)
+
+
+def test_costly_card_and_hindsight_only_findings():
+    deal = _match(1).deals[0]
+    plays = [_cost(0, 5.0, dd=6), _cost(1, 0.5, dd=6), _cost(2, 1.0, dd=1), _cost(3, 9.0, dd=9)]
+    findings = cost_findings(plays, match="m", deal=deal, players=["A", "B", "C", "D"])
+    kinds = [(f.seat, f.kind, f.severity) for f in findings]
+    assert kinds == [
+        (0, "costly_card", Severity.MISTAKE),
+        (1, "hindsight_only", Severity.INFO),
+        (3, "costly_card", Severity.BLUNDER),
+    ]
+    assert all(f.category is Category.STRATEGY and f.better == (Card.HA,) for f in findings)
+    assert "Not a mistake" in findings[1].explanation and "Geen fout" in findings[1].explanation_nl
+    assert findings[0].points == pytest.approx(5.0 * (deal.multiplier or 1))
+
+
+def test_trump_review_compares_every_suit_and_muil_from_the_chooser_hand():
+    result = _match(2)
+    deal = result.deals[0]
+    review = trump_review(deal, result.rules, samples=4, seed=3, workers=1)
+    assert sorted(o.name for o in review.options) == ["C", "D", "H", "S", "muil"]
+    scores = [o.score for o in review.options]
+    assert scores == sorted(scores, reverse=True)
+    assert review.chosen in {o.name for o in review.options}
+    assert review == trump_review(deal, result.rules, samples=4, seed=3, workers=2)
+    findings = call_findings(review, match=result.id, players=result.seats)
+    assert len(findings) == (1 if review.loss is not None and review.loss >= 3 else 0)
+
+
+def test_knock_review_doubles_the_stake_and_only_for_the_other_team():
+    result = _match(3)
+    deal = result.deals[0]
+    review = knock_review(deal, result.rules, samples=4, workers=1)
+    knock, no_knock = review.option("klop"), review.option("no klop")
+    assert knock is not None and no_knock is not None
+    assert knock.points == no_knock.points
+    assert abs(knock.score) >= abs(no_knock.score)
+    with pytest.raises(SolverError, match="dealing team"):
+        knock_review(deal, result.rules, seat=deal.dealer, samples=2)
+
+
+# --------------------------------------------------------------------------- cache and command line
+
+
+def test_compiled_code_is_cached_outside_the_package(monkeypatch, tmp_path):
+    assert "site-packages" not in str(CACHE_DIR)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert cache_root() == tmp_path
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_root() == tmp_path / "manillen-replay" / "numba"
+
+
+def test_cli_solve_prints_every_card_with_its_points():
+    runner = CliRunner()
+    args = ["solve", "--trump", "none", "--leader", "0", "--hands", "AC KC/10C 8C/QC 7C/JC 9C"]
+    text = runner.invoke(cli, args)
+    assert text.exit_code == 0, text.output
+    assert "KC    6 points  best" in text.output and "AC    5 points  -1" in text.output
+    answer = runner.invoke(cli, [*args, "--json"])
+    assert json.loads(answer.output) == {"seat": 0, "values": {"KC": 6, "AC": 5}}
+
+
+def test_cli_solve_mid_trick_with_a_house_rule():
+    runner = CliRunner()
+    args = [
+        "solve",
+        "--trump",
+        "D",
+        "--leader",
+        "0",
+        "--hands",
+        "7H/9H/JD 8S/KD QD",
+        "--trick",
+        "10H QH",
+        "--json",
+    ]
+    exempt = runner.invoke(cli, args)
+    assert exempt.exit_code == 0, exempt.output
+    # seat 2 is void in hearts and its partner wins with 10H: any card will do
+    assert json.loads(exempt.output)["seat"] == 2
+    assert set(json.loads(exempt.output)["values"]) == {"JD", "8S"}
+    # "always try to take the trick yourself": it must buy with the jack
+    strict = runner.invoke(cli, [*args, "--rule", "partner_exempt=false"])
+    assert set(json.loads(strict.output)["values"]) == {"JD"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--hands", "AC KC/10C 8C"], "four hands"),
+        (["--hands", "AC KC/10C 8C/QC 7C/JC XX"], "unknown card"),
+        (["--hands", "AC KC/10C 8C/QC 7C/JC AC"], "card given twice"),
+        (["--hands", "AC KC/10C 8C/QC 7C/JC 9C", "--rule", "nonsense=1"], "unknown rule option"),
+    ],
+)
+def test_cli_solve_bad_usage_exits_2_with_a_message(args, message):
+    result = CliRunner().invoke(cli, ["solve", "--trump", "H", "--leader", "0", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_costs_json_has_every_play(tmp_path):
+    path = tmp_path / "match.json"
+    record = random_record(11, 1)
+    path.write_text(dumps(record) + "\n")
+    runner = CliRunner()
+    answer = runner.invoke(cli, ["costs", str(path), "--samples", "3", "--workers", "1", "--json"])
+    assert answer.exit_code == 0, answer.output
+    plays = json.loads(answer.output)["plays"]
+    assert len(plays) == 32
+    assert set(plays[0]) == {"match", "deal", "trick", "play", "seat", "card", "dd_cost", "view_cost"}
+    assert all(p["dd_cost"] >= 0 and p["view_cost"] >= 0 for p in plays)
+    fast = json.loads(runner.invoke(cli, ["costs", str(path), "--hindsight", "--json"]).output)["plays"]
+    assert [p["dd_cost"] for p in fast] == [p["dd_cost"] for p in plays]
+    assert all(p["view_cost"] is None for p in fast)
+    text = runner.invoke(cli, ["costs", str(path), "--hindsight"])
+    assert "deal 1" in text.output and "hindsight" in text.output
+
+
+def test_cli_costs_unknown_match_or_deal_is_a_usage_error(tmp_path):
+    path = tmp_path / "match.json"
+    path.write_text(dumps(random_record(12, 1)) + "\n")
+    runner = CliRunner()
+    missing = runner.invoke(cli, ["costs", str(path), "--match", "nope", "--hindsight"])
+    assert missing.exit_code == 2 and "no match with id 'nope'" in missing.output
+    no_deal = runner.invoke(cli, ["costs", str(path), "--deal", "5", "--hindsight"])
+    assert no_deal.exit_code == 2 and "has no deal 5" in no_deal.output
+    gone = runner.invoke(cli, ["costs", str(tmp_path / "absent.json")])
+    assert gone.exit_code == 2
