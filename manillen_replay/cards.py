@@ -245,6 +245,10 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        # Pickling (Streamlit's cache, worker processes) must not go through __setattr__.
+        return (CardSet, (self.mask,))
+
     @classmethod
     def parse(cls, text: str) -> CardSet:
         """Cards separated by spaces or commas.

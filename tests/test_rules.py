@@ -375,3 +375,12 @@ def test_options_from_record_and_command_line():
 def test_bad_options_are_refused_clearly(options, message):
     with pytest.raises(InvalidOptionError, match=message):
         Rules.from_options(options)
+
+
+def test_card_values_survive_pickling():
+    """Cached results (the dashboard) and worker processes pickle cards and card sets."""
+    import pickle
+
+    hand = CardSet.parse("AH 10S 7C")
+    assert pickle.loads(pickle.dumps(hand)) == hand
+    assert pickle.loads(pickle.dumps(Card.H10)) is Card.H10

@@ -1,5 +1,234 @@
-"""Commands of this group (being built)."""
+"""The generate command: archives of simulated matches, for demos, tests and benchmarks."""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+from typing import IO
 
 import click
 
-COMMANDS: list[click.Command] = []
+from ..errors import InvalidOptionError
+from ..players import (
+    DEFAULT_START,
+    DEFAULT_VENUES,
+    GeneratedMatch,
+    GenerateOptions,
+    iter_matches,
+    parse_players,
+)
+from ..players.profiles import DEFAULT_SLIP_RATES
+from ..record import dumps
+from .common import rules_option
+
+DEFAULT_PLAYERS = "Anna:club,Bert:club,Carla:club,Dirk:club"
+
+
+def _rates_help() -> str:
+    return ", ".join(f"{skill} {play:g}/{score:g}" for skill, (play, score) in DEFAULT_SLIP_RATES.items())
+
+
+@click.command()
+@click.option("--matches", type=click.IntRange(min=1), metavar="N", help="How many matches to generate.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Instead of --matches: stop after the match that brings the total to N deals.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same output, byte for byte.")
+@click.option(
+    "--players",
+    "players_spec",
+    default=DEFAULT_PLAYERS,
+    show_default=True,
+    metavar="SPEC",
+    help="Who plays: comma-separated [NAME:]SKILL[@PLAY[/SCORE]] entries (see above).",
+)
+@click.option(
+    "--slip-rate",
+    type=click.FloatRange(0, 1),
+    metavar="RATE",
+    help="Chance of an illegal card at each play where one is in hand, for every player "
+    f"whose SPEC entry gives none. Defaults PLAY/SCORE by skill: {_rates_help()}.",
+)
+@click.option(
+    "--score-error-rate",
+    type=click.FloatRange(0, 1),
+    metavar="RATE",
+    help="Chance of a wrong scoresheet line per deal a player counts (default by skill).",
+)
+@click.option(
+    "--rule",
+    "rule_values",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A house rule for every match, e.g. target=151 or cafe.en_face=true (repeatable).",
+)
+@click.option(
+    "--venue",
+    "venues",
+    multiple=True,
+    metavar="NAME",
+    help="A venue where evenings are played (repeatable; default three West-Flemish cafes).",
+)
+@click.option(
+    "--start-date",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=DEFAULT_START.isoformat(),
+    show_default=True,
+    help="The date of the first evening; later evenings follow every one to four days.",
+)
+@click.option("--event", metavar="TEXT", help="An event name written in every match.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the archive (JSON Lines) to this file instead of standard output.",
+)
+@click.option(
+    "--summary",
+    is_flag=True,
+    help="Print, on standard error, each player's matches, wins and average score margin.",
+)
+def generate(
+    matches: int | None,
+    deals: int | None,
+    seed: int,
+    players_spec: str,
+    slip_rate: float | None,
+    score_error_rate: float | None,
+    rule_values: tuple[str, ...],
+    venues: tuple[str, ...],
+    start_date: datetime.datetime,
+    event: str | None,
+    out: Path | None,
+    summary: bool,
+) -> None:
+    """Generate an archive of simulated matches (JSON Lines, one match a line).
+
+    No public archive of recorded Manillen games exists, so this makes realistic ones: for
+    demos, tests and benchmarks. Matches are played to the target (or the fixed number of
+    deals) of the house rules, with the dealer in rotation, grouped in evenings at a venue.
+    Same options and seed, same bytes.
+
+    \b
+    Players (--players SPEC), comma-separated entries [NAME:]SKILL[@PLAY[/SCORE]]:
+      SKILL   novice  makes trump of its longest suit, plays any legal card
+              club    plays by the rules text's tips: leads manilles early, smears
+                      (vetten) on a partner's sure trick, counts trumps, draws them,
+                      knocks with more than four trumps, calls muil with manilles
+      PLAY    chance of an illegal card (revoke, failed_to_overtake, failed_to_buy,
+              illegal_underbuy) at each play where the hand holds one
+      SCORE   chance of a wrong scoresheet line per deal the player counts
+              (the losing team counts, as at the table)
+    Four entries seat 0-3 (partners: first and third, second and fourth). More than
+    four make a pool: each evening draws a table of four, partners rotating.
+
+    \b
+    Examples:
+      manillen generate --matches 10 --seed 7 > ten.jsonl
+      manillen generate --matches 1000 --players club,novice,club,novice --summary --out cvn.jsonl
+      manillen generate --deals 100000 --slip-rate 0 --out big.jsonl
+      manillen generate --matches 50 --players "Anna:club@0.01,Bert:novice,Carla:club,Dirk:novice"
+      manillen generate --matches 20 --rule target=151 --rule cafe.en_face=true
+    """
+    if (matches is None) == (deals is None):
+        raise click.UsageError("give either --matches N or --deals N")
+    try:
+        players = parse_players(players_spec, slip_rate=slip_rate, score_error_rate=score_error_rate)
+    except InvalidOptionError as error:
+        raise click.BadParameter(str(error), param_hint="--players") from None
+    rules = rules_option(rule_values)
+    if rules.variant != "four":
+        raise click.BadParameter(
+            f"only the four-player game can be generated, not {rules.variant!r}", param_hint="--rule"
+        )
+    options = GenerateOptions(
+        players=tuple(players),
+        rules=rules,
+        seed=seed,
+        venues=tuple(venues) or DEFAULT_VENUES,
+        start=start_date.date(),
+        event=event,
+    )
+    generated = _take(iter_matches(options), matches, deals)
+    tally = _Tally()
+    try:
+        handle: IO[str] = sys.stdout if out is None else out.open("w", encoding="utf-8", newline="\n")
+    except OSError as error:
+        raise click.BadParameter(f"cannot write {str(out)!r}: {error.strerror}", param_hint="--out") from None
+    try:
+        for match in _with_progress(generated, matches if out is not None else None):
+            handle.write(dumps(match.record, pretty=False) + "\n")
+            tally.add(match)
+    finally:
+        if out is not None:
+            handle.close()
+    if out is not None:
+        click.echo(f"wrote {tally.matches} matches, {tally.deals} deals to {out}", err=True)
+    if summary:
+        click.echo(tally.describe(), err=True)
+
+
+def _take(
+    source: Iterator[GeneratedMatch], matches: int | None, deals: int | None
+) -> Iterator[GeneratedMatch]:
+    if matches is not None:
+        yield from islice(source, matches)
+        return
+    assert deals is not None
+    total = 0
+    for match in source:
+        if total >= deals:
+            return
+        total += match.deals
+        yield match
+
+
+def _with_progress(items: Iterator[GeneratedMatch], length: int | None) -> Iterator[GeneratedMatch]:
+    """A progress bar on stderr when writing a file of known length for a person watching."""
+    if length is None or length < 200 or not sys.stderr.isatty():
+        yield from items
+        return
+    with click.progressbar(items, length=length, label="generating", file=sys.stderr, show_pos=True) as bar:
+        yield from bar
+
+
+class _Tally:
+    """Matches, wins and score margins per player, for --summary."""
+
+    def __init__(self) -> None:
+        self.matches = 0
+        self.deals = 0
+        self.played: dict[str, int] = {}
+        self.won: dict[str, int] = {}
+        self.margin: dict[str, int] = {}
+
+    def add(self, match: GeneratedMatch) -> None:
+        self.matches += 1
+        self.deals += match.deals
+        for seat, name in enumerate(match.record.match.seats):
+            team = seat % 2
+            self.played[name] = self.played.get(name, 0) + 1
+            self.won[name] = self.won.get(name, 0) + (match.winner == team)
+            margin = match.final_score[team] - match.final_score[1 - team]
+            self.margin[name] = self.margin.get(name, 0) + margin
+
+    def describe(self) -> str:
+        lines = [
+            f"{self.matches} matches, {self.deals} deals",
+            "player        matches   won   win%   avg margin",
+        ]
+        for name in sorted(self.played, key=lambda n: (-self.won[n] / self.played[n], n)):
+            played = self.played[name]
+            lines.append(
+                f"{name:<12} {played:>8} {self.won[name]:>5} {100 * self.won[name] / played:>6.1f}"
+                f" {self.margin[name] / played:>+12.1f}"
+            )
+        return "\n".join(lines)
+
+
+COMMANDS: list[click.Command] = [generate]

@@ -1,0 +1,116 @@
+"""Solver benchmark: hindsight costs, view costs and the first call in a fresh process.
+
+Run it alone (``python -m bench.solver_bench [DEALS] [VIEW_DEALS]``) or call :func:`run` from the
+bench suite. Deals come from the generator (club and novice players), replayed by the engine.
+Times are wall-clock medians and 95th percentiles per deal.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from manillen_replay.engine import DealResult, replay
+from manillen_replay.players import GenerateOptions, iter_matches, parse_players
+from manillen_replay.rules import Rules
+from manillen_replay.solver import can_solve, dd_costs, view_costs
+from manillen_replay.solver.search import default_workers
+
+PLAYERS = "Anna:club,Bert:novice,Carla:club,Dirk:club"
+TARGETS_MS = {"dd_costs": 15.0, "view_costs": 2000.0, "first_call": 1000.0}
+"""Issue 8's targets: hindsight costs of a deal, view costs (50 samples, both cores), a fresh start."""
+
+FIRST_CALL = """
+import time
+start = time.perf_counter()
+from manillen_replay.cards import CardSet
+from manillen_replay.rules import Rules
+from manillen_replay.solver import solve_position
+hands = tuple(CardSet.parse(h).mask for h in ("AC KC 9H", "10C 8C 7H", "QC 7C AH", "JC 9C 10H"))
+solve_position(hands, (), 0, 0, Rules())
+print(time.perf_counter() - start)
+"""
+
+
+def iter_deals(seed: int = 1) -> Iterator[tuple[DealResult, Rules]]:
+    """Generated deals the solver can take, with their rules, endlessly."""
+    options = GenerateOptions(players=tuple(parse_players(PLAYERS)), seed=seed)
+    for generated in iter_matches(options):
+        result = replay(generated.record)
+        for deal in result.deals:
+            if can_solve(deal, result.rules) and len(deal.tricks) == 8:
+                yield deal, result.rules
+
+
+def _summary(stage: str, times: Sequence[float], deals: int, **extra: Any) -> dict[str, Any]:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {
+        "stage": f"solver.{stage}",
+        "deals": deals,
+        "median_ms": round(statistics.median(ordered) * 1000, 2),
+        "p95_ms": round(p95 * 1000, 2),
+        "target_ms": TARGETS_MS[stage],
+        **extra,
+    }
+
+
+def first_call_seconds() -> float:
+    """Seconds from a fresh interpreter's import of the solver to its first answer."""
+    output = subprocess.run([sys.executable, "-c", FIRST_CALL], capture_output=True, text=True, check=True)
+    return float(output.stdout.strip())
+
+
+def run(
+    sizes: Sequence[int] = (200,), *, view_deals: int = 20, samples: int = 50, seed: int = 1
+) -> list[dict[str, Any]]:
+    """Time the solver; one row per measurement.
+
+    :param sizes: how many deals to time hindsight costs on (one row per size).
+    :param view_deals: how many deals to time view costs on (they take seconds each).
+    :param samples: layouts per play for view costs.
+    :returns: rows with ``stage``, ``deals``, ``median_ms``, ``p95_ms``, ``target_ms``.
+    """
+    first = [first_call_seconds() for _ in range(3)]
+    rows = [_summary("first_call", first, 0, note="import + first solve in a fresh process, 3 runs")]
+    deals = iter_deals(seed)
+    # warm up in this process (loads the compiled code) before timing
+    warm_deal, warm_rules = next(deals)
+    dd_costs(warm_deal, warm_rules)
+    for size in sizes:
+        times = []
+        for _ in range(size):
+            deal, rules = next(deals)
+            start = time.perf_counter()
+            dd_costs(deal, rules)
+            times.append(time.perf_counter() - start)
+        rows.append(_summary("dd_costs", times, size))
+    workers = default_workers()
+    times = []
+    for _ in range(view_deals):
+        deal, rules = next(deals)
+        start = time.perf_counter()
+        view_costs(deal, rules, samples=samples, workers=workers)
+        times.append(time.perf_counter() - start)
+    rows.append(_summary("view_costs", times, view_deals, samples=samples, workers=workers))
+    return rows
+
+
+def main(argv: Sequence[str]) -> None:
+    """Print the rows as a table: ``python -m bench.solver_bench [DEALS] [VIEW_DEALS]``."""
+    size = int(argv[0]) if argv else 200
+    view_deals = int(argv[1]) if len(argv) > 1 else 20
+    print(f"{'stage':<20} {'deals':>6} {'median ms':>10} {'p95 ms':>10} {'target ms':>10}")
+    for row in run((size,), view_deals=view_deals):
+        print(
+            f"{row['stage']:<20} {row['deals']:>6} {row['median_ms']:>10} "
+            f"{row['p95_ms']:>10} {row['target_ms']:>10}"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,284 @@
+"""The benchmark suite: every stage at every size, one table, and ``bench/results.json``.
+
+Each (stage, size) runs in a fresh interpreter (:mod:`bench.worker`) so that the peak memory
+reported is that stage's own. The input is a generated archive (club and novice players,
+slips included) kept in ``bench/out/`` and made once per seed and size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from manillen_replay.players import GenerateOptions, iter_matches, parse_players
+from manillen_replay.record import dumps
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES: tuple[tuple[str, str], ...] = (
+    ("decode+validate", "json.loads"),
+    ("replay", "trick walk"),
+    ("import", "duckdb from arrow"),
+    ("analyse", "replay"),
+    ("solve", "replay"),
+    ("dashboard", "-"),
+)
+"""Each stage and the floor it is compared with (bench/README.md explains them)."""
+
+DEFAULT_SIZES = (1_000, 10_000, 100_000)
+SOLVE_MAX = 1_000
+"""The solver takes tens of milliseconds a deal: larger sizes are skipped unless --solve-max says."""
+BENCH_PLAYERS = "Anna:club,Bert:novice,Carla:club,Dirk:club,Els:novice,Frans:club,Griet:club,Hendrik:novice"
+"""A mixed pool, default slip rates: the archive carries the mistakes the finder looks for."""
+
+
+def ensure_archive(folder: Path, seed: int, deals: int) -> Path:
+    """The generated archive of at least ``deals`` deals, made now unless already there.
+
+    Next to it, ``.deals`` holds each line's number of deals so that workers can take a
+    prefix of a given size without decoding.
+    """
+    # Any archive of the seed that is large enough will do: a smaller one is a prefix of it.
+    made = []
+    for existing in folder.glob(f"archive-seed{seed}-*.jsonl"):
+        size = existing.stem.rsplit("-", 1)[1]
+        if size.isdigit() and int(size) >= deals and existing.with_suffix(".deals").exists():
+            made.append((int(size), existing))
+    if made:
+        return min(made)[1]
+    path = folder / f"archive-seed{seed}-{deals}.jsonl"
+    counts_path = path.with_suffix(".deals")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"generating {deals:,} deals into {path} (once) ...", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    options = GenerateOptions(players=tuple(parse_players(BENCH_PLAYERS)), seed=seed)
+    total = 0
+    counts: list[str] = []
+    partial = path.with_suffix(".partial")
+    with partial.open("w", encoding="utf-8", newline="\n") as handle:
+        for match in iter_matches(options):
+            if total >= deals:
+                break
+            handle.write(dumps(match.record, pretty=False) + "\n")
+            counts.append(str(match.deals))
+            total += match.deals
+    counts_path.write_text("\n".join(counts) + "\n")
+    partial.replace(path)
+    seconds = time.perf_counter() - start
+    print(f"generated {total:,} deals in {seconds:.1f} s ({total / seconds:,.0f} deals/s)", file=sys.stderr)
+    return path
+
+
+def run_worker(stage: str, archive: Path, deals: int, repeat: int) -> dict[str, Any]:
+    """One stage at one size in a fresh interpreter; a crash becomes a row, not the end of the run."""
+    command = [sys.executable, "-m", "bench.worker", stage, str(archive), str(deals), str(repeat)]
+    environment = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    )
+    process = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=environment, check=False)
+    lines = process.stdout.strip().splitlines()
+    if process.returncode != 0 or not lines:
+        last = (process.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"stage": stage, "deals": deals, "status": "failed", "reason": last}
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def rows_of(result: dict[str, Any], floor: str) -> list[dict[str, Any]]:
+    """The table rows of one worker result (the dashboard gives one row per page)."""
+    base = {
+        "stage": result["stage"],
+        "deals": result.get("deals"),
+        "matches": result.get("matches"),
+        "status": result["status"],
+        "floor": floor,
+    }
+    if result["status"] != "ok":
+        return [dict(base, reason=result.get("reason", ""))]
+    memory = {"peak_rss_mb": result["peak_rss_mb"], "baseline_rss_mb": result["baseline_rss_mb"]}
+    if "pages" in result:
+        return [
+            dict(
+                base,
+                stage=f"dashboard: {page}",
+                floor="-",
+                **memory,
+                **timing,
+                rate=None,
+                floor_rate=None,
+                ratio=None,
+            )
+            for page, timing in result["pages"].items()
+        ]
+    deals = result["deals"]
+    rate = deals / result["seconds"] if result["seconds"] else None
+    floor_rate = deals / result["floor_seconds"] if result["floor_seconds"] else None
+    return [
+        dict(
+            base,
+            seconds=result["seconds"],
+            seconds_median=result["seconds_median"],
+            rate=rate,
+            floor_seconds=result["floor_seconds"],
+            floor_rate=floor_rate,
+            ratio=floor_rate / rate if rate and floor_rate else None,
+            **memory,
+        )
+    ]
+
+
+def format_table(rows: list[dict[str, Any]]) -> str:
+    """The rows as a fixed-width text table."""
+    header = ("stage", "deals", "time s", "deals/s", "floor", "floor deals/s", "ratio", "peak MB", "+MB")
+    body: list[tuple[str, ...]] = []
+    for row in rows:
+        deals = f"{row['deals']:,}" if row.get("deals") is not None else "-"
+        if row["status"] != "ok":
+            body.append((row["stage"], deals, row["status"], "", row["floor"], "", "", "", ""))
+            continue
+        body.append(
+            (
+                row["stage"],
+                deals,
+                f"{row['seconds']:.3f}",
+                _number(row.get("rate")),
+                row["floor"],
+                _number(row.get("floor_rate")),
+                f"{row['ratio']:.1f}x" if row.get("ratio") else "-",
+                f"{row['peak_rss_mb']:.0f}",
+                f"{row['peak_rss_mb'] - row['baseline_rss_mb']:+.0f}",
+            )
+        )
+    widths = [max(len(line[i]) for line in (header, *body)) for i in range(len(header))]
+    left = {0, 4}
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+
+    out = [line(header), "  ".join("-" * w for w in widths)]
+    out += [line(cells) for cells in body]
+    notes = sorted(
+        {f"{row['stage']}: {row['reason']}" for row in rows if row["status"] != "ok" and row.get("reason")}
+    )
+    return "\n".join([*out, "", *notes] if notes else out)
+
+
+def _number(value: float | None) -> str:
+    return f"{value:,.0f}" if value else "-"
+
+
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description="Run every benchmark stage at every size and print one table (see bench/README.md).",
+    )
+    parser.add_argument(
+        "--sizes",
+        default=",".join(map(str, DEFAULT_SIZES)),
+        help="deal counts, comma-separated (default %(default)s); e.g. 200 for a smoke run",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="passes per stage and size; the best is reported"
+    )
+    parser.add_argument(
+        "--stages",
+        default=",".join(name for name, _ in STAGES),
+        help="stages to run, comma-separated (default: all)",
+    )
+    parser.add_argument(
+        "--solve-max",
+        type=int,
+        default=SOLVE_MAX,
+        help="the largest size the solve stage runs at, in one pass (default %(default)s)",
+    )
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the generated archive")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=ROOT / "bench" / "out",
+        help="where the generated archive is kept (default bench/out)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=ROOT / "bench" / "results.json",
+        help="where the results are written as JSON (default bench/results.json)",
+    )
+    arguments = parser.parse_args(argv)
+    try:
+        arguments.size_list = [
+            int(size.replace("_", "")) for size in arguments.sizes.split(",") if size.strip()
+        ]
+    except ValueError:
+        parser.error(f"--sizes takes whole numbers separated by commas, not {arguments.sizes!r}")
+    if not arguments.size_list or min(arguments.size_list) < 1:
+        parser.error("--sizes needs at least one positive number of deals")
+    if arguments.repeat < 1:
+        parser.error("--repeat is at least 1")
+    known = dict(STAGES)
+    arguments.stage_list = [name.strip() for name in arguments.stages.split(",") if name.strip()]
+    unknown = [name for name in arguments.stage_list if name not in known]
+    if unknown:
+        parser.error(f"unknown stage {unknown[0]!r}; stages: {', '.join(known)}")
+    return arguments
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the suite; print the table on stdout, progress on stderr; write the JSON results."""
+    arguments = parse_arguments(argv)
+    archive = ensure_archive(arguments.data_dir, arguments.seed, max(arguments.size_list))
+    floors = dict(STAGES)
+    rows: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    for stage in arguments.stage_list:
+        for size in arguments.size_list:
+            if stage == "solve" and size > arguments.solve_max:
+                reason = (
+                    f"over --solve-max {arguments.solve_max:,} deals (the solver takes tens of ms a deal)"
+                )
+                rows.append(
+                    {
+                        "stage": stage,
+                        "deals": size,
+                        "status": "skipped",
+                        "floor": floors[stage],
+                        "reason": reason,
+                    }
+                )
+                continue
+            print(f"{stage} at {size:,} deals ...", file=sys.stderr, flush=True)
+            # The solver is slow and steady: one pass is enough, and three would take minutes.
+            repeat = 1 if stage == "solve" else arguments.repeat
+            result = run_worker(stage, archive, size, repeat)
+            rows.extend(rows_of(result, floors[stage]))
+    table = format_table(rows)
+    print(table)
+    results = {
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+        },
+        "seed": arguments.seed,
+        "repeat": arguments.repeat,
+        "sizes": arguments.size_list,
+        "seconds_total": round(time.perf_counter() - started, 1),
+        "memory": "peak_rss_mb is the worker process's ru_maxrss after the first pass; "
+        "baseline_rss_mb is ru_maxrss once the input was read and the stage's libraries imported",
+        "rows": rows,
+    }
+    arguments.out.parent.mkdir(parents=True, exist_ok=True)
+    arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"results written to {arguments.out}", file=sys.stderr)
+    return 0

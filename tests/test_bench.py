@@ -1,0 +1,107 @@
+"""The benchmark suite runs end to end on a tiny input (timings are never asserted)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench.suite import STAGES, format_table, main, parse_arguments
+
+
+def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, capsys):
+    out = tmp_path / "results.json"
+    argv = [
+        "--sizes",
+        "30",
+        "--repeat",
+        "1",
+        "--solve-max",
+        "30",
+        "--data-dir",
+        str(tmp_path),
+        "--out",
+        str(out),
+    ]
+    assert main(argv) == 0
+    table = capsys.readouterr().out
+    header = table.splitlines()[0].split()
+    assert header[:4] == ["stage", "deals", "time", "s"]
+    for stage, _floor in STAGES:
+        assert any(line.startswith(stage) for line in table.splitlines()), stage
+    results = json.loads(out.read_text())
+    rows = results["rows"]
+    assert {row["stage"].split(":")[0] for row in rows} == {stage for stage, _ in STAGES}
+    assert all(row["status"] in ("ok", "not available yet") for row in rows), rows
+    for row in rows:
+        if row["stage"] in ("decode+validate", "replay"):
+            assert row["status"] == "ok"
+            assert row["deals"] >= 30 and row["matches"] >= 1
+            assert row["rate"] > 0 and row["floor_rate"] > 0
+            assert row["ratio"] == pytest.approx(row["floor_rate"] / row["rate"])
+            assert row["peak_rss_mb"] >= row["baseline_rss_mb"] > 0
+    assert results["sizes"] == [30]
+    assert (tmp_path / "archive-seed2026-30.jsonl").exists()
+
+
+def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
+    out = tmp_path / "results.json"
+    argv = [
+        "--sizes",
+        "30",
+        "--stages",
+        "solve",
+        "--solve-max",
+        "10",
+        "--data-dir",
+        str(tmp_path),
+        "--out",
+        str(out),
+    ]
+    assert main(argv) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [(row["stage"], row["status"]) for row in rows] == [("solve", "skipped")]
+    assert "--solve-max" in capsys.readouterr().out
+
+
+def test_table_shows_unavailable_stages_with_their_reason():
+    rows = [
+        {
+            "stage": "solve",
+            "deals": 1000,
+            "status": "not available yet",
+            "floor": "replay",
+            "reason": "no solver",
+        },
+        {
+            "stage": "replay",
+            "deals": 1000,
+            "status": "ok",
+            "floor": "trick walk",
+            "seconds": 0.5,
+            "rate": 2000.0,
+            "floor_rate": 20000.0,
+            "ratio": 10.0,
+            "peak_rss_mb": 60.0,
+            "baseline_rss_mb": 50.0,
+        },
+    ]
+    table = format_table(rows)
+    assert "not available yet" in table
+    assert "solve: no solver" in table
+    assert "10.0x" in table and "2,000" in table and "+10" in table
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--sizes", "ten"], "--sizes"),
+        (["--stages", "fly"], "unknown stage"),
+        (["--repeat", "0"], "--repeat"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        parse_arguments(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
