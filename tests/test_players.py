@@ -204,7 +204,7 @@ def test_parse_players_names_skills_and_rates():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("club,club,club", "needs four"),
+        ("club", "needs two or more"),
         ("club,club,pro,club", "unknown skill 'pro'"),
         ("Anna:club,Anna:club,club,club", "appears twice"),
         ("club@x,club,club,club", "is not a rate"),
@@ -302,9 +302,9 @@ def test_a_pool_of_players_sits_in_tables_of_four_with_rotating_partners():
     assert dates == sorted(dates) and len(set(dates)) > 5
 
 
-def test_only_the_four_player_game_is_generated():
-    with pytest.raises(InvalidOptionError, match="four-player"):
-        next(iter_matches(options(variant="three")))
+def test_a_variant_needs_enough_players_for_its_table():
+    with pytest.raises(InvalidOptionError, match="a table of 'six' needs 6 players"):
+        next(iter_matches(options(variant="six")))
 
 
 def test_club_partnership_beats_novice_partnership():

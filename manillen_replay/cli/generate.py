@@ -22,6 +22,7 @@ from ..players import (
 )
 from ..players.profiles import DEFAULT_SLIP_RATES
 from ..record import dumps
+from ..rules import VARIANTS
 from .common import rules_option
 
 DEFAULT_PLAYERS = "Anna:club,Bert:club,Carla:club,Dirk:club"
@@ -69,6 +70,12 @@ def _rates_help() -> str:
     help="A house rule for every match, e.g. target=151 or cafe.en_face=true (repeatable).",
 )
 @click.option(
+    "--variant",
+    type=click.Choice(sorted(VARIANTS)),
+    help="Which game: four (default), two_open, two_open_fours, three, three_dummy, six, six_short. "
+    "Give as many --players as the variant seats (a larger list is a pool).",
+)
+@click.option(
     "--venue",
     "venues",
     multiple=True,
@@ -101,6 +108,7 @@ def generate(
     slip_rate: float | None,
     score_error_rate: float | None,
     rule_values: tuple[str, ...],
+    variant: str | None,
     venues: tuple[str, ...],
     start_date: datetime.datetime,
     event: str | None,
@@ -134,6 +142,10 @@ def generate(
       manillen generate --deals 100000 --slip-rate 0 --out big.jsonl
       manillen generate --matches 50 --players "Anna:club@0.01,Bert:novice,Carla:club,Dirk:novice"
       manillen generate --matches 20 --rule target=151 --rule cafe.en_face=true
+      manillen generate --matches 5 --variant three --players Anna:club,Bert:novice,Carla:club
+
+    The club player's card play is the four-player game's; in the other variants every
+    player chooses trump, knocks and slips in character but plays a random legal card.
     """
     if (matches is None) == (deals is None):
         raise click.UsageError("give either --matches N or --deals N")
@@ -142,9 +154,13 @@ def generate(
     except InvalidOptionError as error:
         raise click.BadParameter(str(error), param_hint="--players") from None
     rules = rules_option(rule_values)
-    if rules.variant != "four":
+    if variant is not None:
+        rules = rules.with_options(variant=variant)
+    if len(players) < rules.shape.people:
         raise click.BadParameter(
-            f"only the four-player game can be generated, not {rules.variant!r}", param_hint="--rule"
+            f"{len(players)} players given; a table of {rules.variant!r} needs {rules.shape.people} "
+            "(give more to draw each evening's table from a pool)",
+            param_hint="--players",
         )
     options = GenerateOptions(
         players=tuple(players),
@@ -210,11 +226,14 @@ class _Tally:
     def add(self, match: GeneratedMatch) -> None:
         self.matches += 1
         self.deals += match.deals
-        for seat, name in enumerate(match.record.match.seats):
-            team = seat % 2
+        people = match.record.match.seats
+        for seat, name in enumerate(people):
+            # Scores are kept per team (seat mod 2), or per player with two or three players.
+            mine = seat if len(match.final_score) == len(people) else seat % 2
             self.played[name] = self.played.get(name, 0) + 1
-            self.won[name] = self.won.get(name, 0) + (match.winner == team)
-            margin = match.final_score[team] - match.final_score[1 - team]
+            self.won[name] = self.won.get(name, 0) + (match.winner == mine)
+            others = [score for index, score in enumerate(match.final_score) if index != mine]
+            margin = match.final_score[mine] - max(others)
             self.margin[name] = self.margin.get(name, 0) + margin
 
     def describe(self) -> str:

@@ -16,12 +16,14 @@ from typing import NamedTuple
 
 import msgspec
 
-from ..cards import CARD_TEXT, DECK_32_MASK, CardSet
+from ..cards import CARD_POINTS, CARD_TEXT, DECK_32_MASK, RANKS_PER_SUIT, CardSet
+from ..dealing import Dealt
+from ..dealing import deal as deal_cards
 from ..errors import InvalidOptionError
 from ..record import Deal, Declaration, MatchInfo, Record, RecordedScore, RuleOptions
-from ..record.model import SuitLetter
+from ..record.model import SuitLetter, TableMove
 from ..rules import Contract, DealScore, Rules, multiplier, score_deal
-from ..state import DealState, MatchState
+from ..state import MatchState
 from .club import ClubPolicy
 from .novice import NovicePolicy
 from .policy import DealKnowledge, Policy, cards_of, is_small_hand
@@ -52,7 +54,7 @@ class GenerateOptions:
     players: tuple[PlayerProfile, ...]
     """Four players (seats 0-3, partners 0 and 2), or a larger pool to draw tables from."""
     rules: Rules = field(default_factory=Rules)
-    """The house rules of every match (variant ``four`` only)."""
+    """The house rules and the variant of every match."""
     seed: int = 0
     """The seed of the one random generator."""
     venues: tuple[str, ...] = DEFAULT_VENUES
@@ -69,8 +71,8 @@ class GeneratedMatch:
 
     record: Record
     """The match in the record format."""
-    final_score: tuple[int, int]
-    """Each team's score when the match was decided."""
+    final_score: tuple[int, ...]
+    """Each team's (or, in the three-player games, person's) score when the match was decided."""
     winner: int | None
     """The team that won (``None`` for a draw)."""
 
@@ -85,15 +87,14 @@ def iter_matches(options: GenerateOptions) -> Iterator[GeneratedMatch]:
 
     A prefix of the matches does not depend on how many are taken.
 
-    :raises InvalidOptionError: for a variant other than ``four``, fewer than four players,
-        or no venue.
+    :raises InvalidOptionError: for fewer players than the variant seats, or no venue.
     """
-    if options.rules.variant != "four":
+    people = options.rules.shape.people
+    if len(options.players) < people:
         raise InvalidOptionError(
-            f"only the four-player game can be generated, not variant {options.rules.variant!r}"
+            f"a table of {options.rules.variant!r} needs {people} players, {len(options.players)} given "
+            "(give more to draw each evening's table from a pool)"
         )
-    if len(options.players) < 4:
-        raise InvalidOptionError(f"a table needs four players, {len(options.players)} given")
     if not options.venues:
         raise InvalidOptionError("give at least one venue")
     rng = random.Random(options.seed)
@@ -105,9 +106,9 @@ def iter_matches(options: GenerateOptions) -> Iterator[GeneratedMatch]:
             day += datetime.timedelta(days=rng.randint(1, 4))
         evening += 1
         venue = options.venues[rng.randrange(len(options.venues))]
-        table = pool if len(pool) == 4 else rng.sample(pool, 4)
+        table = pool if len(pool) == people else rng.sample(pool, people)
         for number in range(1, rng.randint(2, 5) + 1):
-            seats = table if len(pool) == 4 else _rotate_partners(table, number)
+            seats = table if len(pool) == people or people != 4 else _rotate_partners(table, number)
             info = MatchInfo(
                 id=f"{venue_slug(venue)}-{day.isoformat()}-{number}",
                 date=day,
@@ -116,6 +117,8 @@ def iter_matches(options: GenerateOptions) -> Iterator[GeneratedMatch]:
             )
             if options.event is not None:
                 info.event = options.event
+            if options.rules.variant != "four":
+                info.variant = options.rules.variant  # type: ignore[assignment]
             rule_options = _rule_options(options.rules)
             if rule_options is not None:
                 info.rules = rule_options
@@ -182,12 +185,19 @@ class _MatchMaker:
     def __init__(self, rng: random.Random, rules: Rules, seats: Sequence[PlayerProfile]) -> None:
         self.rng = rng
         self.rules = rules
+        self.shape = rules.shape
         self.seats = list(seats)
+        # The club player's card play reasons about four seats; the other variants are played
+        # with the novice's card choice (every player still calls trump and knocks in character).
         self.policies = [POLICIES[p.skill] for p in seats]
+        self.card_policies = self.policies if rules.variant == "four" else [POLICIES["novice"]] * len(seats)
+        if self.shape.players > len(self.seats):  # the dummy is played by the dealer
+            self.policies = [*self.policies, self.policies[0]]
+            self.card_policies = [*self.card_policies, self.card_policies[0]]
 
     def play(self, info: MatchInfo) -> GeneratedMatch:
         match = MatchState.start(self.rules)
-        dealer = self.rng.randrange(4)
+        dealer = self.rng.randrange(self.shape.people)
         redeals_in_row = 0
         deals: list[Deal] = []
         while not match.finished and len(deals) < MAX_DEALS_PER_MATCH:
@@ -197,19 +207,26 @@ class _MatchMaker:
                 redeals_in_row += 1
                 continue
             redeals_in_row = 0
-            match = match.apply_deal(outcome.score, outcome.tie)
-            dealer = (dealer + 1) % 4
+            match = match.apply_deal(outcome.score, outcome.tie, dealer=dealer)
+            dealer = self.shape.next_dealer(dealer)
         record = Record(format="manillen/1", match=info, deals=deals)
         final = match.final_score or match.score
-        return GeneratedMatch(record, (final[0], final[1]), match.winner)
+        return GeneratedMatch(record, tuple(final), match.winner)
 
     def play_deal(self, dealer: int, redeals_in_row: int, carried: bool) -> tuple[Deal, _Outcome]:
         rng = self.rng
         rules = self.rules
+        shape = self.shape
         policies = self.policies
-        deck = list(_DECK)
-        rng.shuffle(deck)
-        hands = tuple(sum(1 << card for card in deck[seat * 8 : seat * 8 + 8]) for seat in range(4))
+        if rules.variant == "four":
+            # The four-player deal keeps its own shuffle so that archives stay byte-identical.
+            deck = list(_DECK)
+            rng.shuffle(deck)
+            hands = tuple(sum(1 << card for card in deck[seat * 8 : seat * 8 + 8]) for seat in range(4))
+            dealt = Dealt(hands, (), 0)
+        else:
+            dealt = _keep_best(deal_cards(rules, dealer, rng), dealer)
+            hands = dealt.hands
         hand_text = [_hand_text(hand) for hand in hands]
         declarations: list[Declaration] = []
         en_face = False
@@ -220,6 +237,7 @@ class _MatchMaker:
         else:
             if (
                 rules.redeal_small
+                and shape.has_redeal
                 and redeals_in_row < 2
                 and is_small_hand(hands[dealer])
                 and policies[dealer].wants_redeal(hands[dealer])
@@ -228,11 +246,13 @@ class _MatchMaker:
                     dealer=dealer, hands=hand_text, declarations=[Declaration(seat=dealer, call="redeal")]
                 )
                 return redeal, _Outcome(True, None, False)
-            choice = policies[dealer].choose_contract(hands[dealer], rules, may_pass=rules.en_face)
-            if choice.call == "en_face":
+            partner = shape.partner_of(dealer) if rules.variant != "six_short" else None
+            may_pass = rules.en_face and partner is not None
+            choice = policies[dealer].choose_contract(hands[dealer], rules, may_pass=may_pass)
+            if choice.call == "en_face" and partner is not None:
                 en_face = True
                 declarations.append(Declaration(seat=dealer, call="en_face"))
-                chooser = (dealer + 2) % 4
+                chooser = partner
                 choice = policies[chooser].choose_contract(hands[chooser], rules, may_pass=False)
             if choice.call == "muil":
                 contract, trump = Contract.MUIL, None
@@ -241,7 +261,7 @@ class _MatchMaker:
                 contract, trump = Contract.TRUMP, choice.suit
                 declarations.append(Declaration(seat=chooser, call="trump", suit=_SUIT_LETTERS[trump or 0]))
         knocks = self.knock(dealer, hands, trump, contract, declarations)
-        tricks, taken = self.play_tricks(dealer, hands, trump, chooser % 2)
+        tricks, taken, moves = self.play_tricks(dealer, dealt, trump, chooser)
         factor = multiplier(contract, en_face, knocks, carried, rules)
         score = score_deal(taken, factor)
         deal = Deal(
@@ -249,8 +269,14 @@ class _MatchMaker:
             hands=hand_text,
             declarations=declarations,
             tricks=tricks,
-            recorded_score=self.scoresheet(score, factor),
+            recorded_score=self.scoresheet(score, factor, dealer),
         )
+        if dealt.table:
+            deal.table = [[[CARD_TEXT[c] for c in pile] for pile in piles if pile] for piles in dealt.table]
+        if dealt.discards:
+            deal.discards = _hand_text(dealt.discards)
+        if moves:
+            deal.table_moves = moves
         return deal, _Outcome(False, score, score is None)
 
     def knock(
@@ -267,8 +293,13 @@ class _MatchMaker:
             return 0
         limit = 8 if rules.eternal_klop else 2
         knocks = 0
+        shape = self.shape
+        people = range(shape.people)
+        dealing = shape.team_of(dealer, dealer)
+        knockers = tuple(s for s in people if shape.team_of(s, dealer) != dealing)
+        answerers = tuple(s for s in people if shape.team_of(s, dealer) == dealing)
         while knocks < limit:
-            order = ((dealer + 1) % 4, (dealer + 3) % 4) if knocks % 2 == 0 else (dealer, (dealer + 2) % 4)
+            order = knockers if knocks % 2 == 0 else answerers
             knocker = next((s for s in order if self.policies[s].wants_knock(hands[s], trump, knocks)), None)
             if knocker is None:
                 break
@@ -277,18 +308,24 @@ class _MatchMaker:
         return knocks
 
     def play_tricks(
-        self, dealer: int, hands: tuple[int, ...], trump: int | None, chooser_team: int
-    ) -> tuple[list[list[str]], tuple[int, int]]:
-        """Eight tricks, each seat's policy choosing, now and then a slip."""
+        self, dealer: int, dealt: Dealt, trump: int | None, chooser: int
+    ) -> tuple[list[list[str]], tuple[int, int], list[TableMove]]:
+        """Every trick, each seat's policy choosing, now and then a slip."""
         rng = self.rng
-        policies = self.policies
+        policies = self.card_policies
         slip_rates = [p.slip_rate for p in self.seats]
-        state = DealState.start(self.rules, dealer, trump, hands)
-        knowledge = DealKnowledge(self.rules, trump, chooser_team)
+        slip_rates += [slip_rates[dealer]] * (self.shape.players - len(slip_rates))
+        state = dealt.start(self.rules, dealer, trump, chooser)
+        knowledge = DealKnowledge(self.rules, trump, self.shape.team_of(chooser, dealer))
         tricks: list[list[str]] = []
         current: list[str] = []
+        moves: list[TableMove] = []
         while not state.is_over:
             seat = state.to_play
+            if state.table and state.can_move_to_empty_place(seat):
+                # Uncovering another card can only help, so a player always makes the move.
+                state = state.move_to_empty_place(seat)
+                moves.append(TableMove(seat=seat, trick=state.tricks_done + 1, play=len(state.trick) + 1))
             legal = state.legal_mask()
             card = None
             if slip_rates[seat] and rng.random() < slip_rates[seat]:
@@ -301,16 +338,36 @@ class _MatchMaker:
             if not state.trick:
                 tricks.append(current)
                 current = []
-        return tricks, state.taken
+        return tricks, state.taken, moves
 
-    def scoresheet(self, score: DealScore | None, factor: int) -> RecordedScore | None:
+    def scoresheet(self, score: DealScore | None, factor: int, dealer: int) -> RecordedScore | None:
         """The line written down: counted by a player of the losing team, now and then wrong."""
         rng = self.rng
-        writer = rng.randrange(4) if score is None else (1 - score.team) + 2 * rng.randrange(2)
+        shape = self.shape
+        people = range(shape.people)
+        losers = [s for s in people if score is None or shape.team_of(s, dealer) != score.team] or list(
+            people
+        )
+        writer = losers[rng.randrange(len(losers))]
         written = score
         if rng.random() < self.seats[writer].score_error_rate:
             written = miscount(score, factor, rng)
         return None if written is None else RecordedScore(team=written.team, points=written.points)
+
+
+def _keep_best(dealt: Dealt, maker: int) -> Dealt:
+    """The trump maker's choice of the cards to lay aside: those worth least.
+
+    :func:`manillen_replay.dealing.deal` lays aside random cards of the maker's hand and the
+    laid-aside ones; a player keeps the point cards.
+    """
+    if not dealt.discards:
+        return dealt
+    hands = list(dealt.hands)
+    pool = sorted(cards_of(hands[maker] | dealt.discards), key=lambda c: (CARD_POINTS[c], c % RANKS_PER_SUIT))
+    laid = sum(1 << c for c in pool[: dealt.discards.bit_count()])
+    hands[maker] = (hands[maker] | dealt.discards) & ~laid
+    return Dealt(tuple(hands), dealt.table, laid)
 
 
 def _hand_text(hand: int) -> list[str]:

@@ -45,7 +45,7 @@ class DealKnowledge:
         self.chooser_team = chooser_team
         self.played = 0
         """Every card played so far, the current trick included."""
-        self.voids = [0, 0, 0, 0]
+        self.voids = [0] * rules.shape.players
         """Per seat, a bit for each suit the seat has shown it no longer holds."""
 
     def observe(self, state: DealState, card: int) -> None:

@@ -55,18 +55,19 @@ def parse_players(
     >>> parse_players("Anna:club@0.01/0.02,novice,club,novice")[0]
     PlayerProfile(name='Anna', skill='club', slip_rate=0.01, score_error_rate=0.02)
 
-    :param spec: comma-separated ``[NAME:]SKILL[@PLAY[/SCORE]]`` entries, four or more.
+    :param spec: comma-separated ``[NAME:]SKILL[@PLAY[/SCORE]]`` entries, as many as the variant
+        seats or more.
     :param slip_rate: the illegal-play rate of entries that give none (default: by skill).
     :param score_error_rate: the scoresheet error rate of entries that give none (default: by skill).
-    :raises InvalidOptionError: for an unknown skill, a bad rate, fewer than four players or a
+    :raises InvalidOptionError: for an unknown skill, a bad rate, fewer than two players or a
         name used twice.
     """
     entries = [part.strip() for part in spec.split(",")]
     if any(not entry for entry in entries):
         raise InvalidOptionError(f"empty entry in player spec {spec!r}: entries are separated by one comma")
-    if len(entries) < 4:
+    if len(entries) < 2:
         raise InvalidOptionError(
-            f"player spec {spec!r} names {len(entries)} players; a table needs four "
+            f"player spec {spec!r} names {len(entries)} player; a table needs two or more "
             "(give more to draw each evening's table from a pool)"
         )
     for rate, what in ((slip_rate, "slip rate"), (score_error_rate, "score error rate")):
