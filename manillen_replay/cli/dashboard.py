@@ -54,6 +54,7 @@ def dashboard(db: str | None, port: int) -> None:
         "--server.port", str(port),
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "viewer",
     ]  # fmt: skip
     environment = {**os.environ, "MANILLEN_DB": str(archive)}
     click.echo(f"Manillen dashboard on http://127.0.0.1:{port} showing {archive} (Ctrl-C stops it)", err=True)
