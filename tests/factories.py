@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from manillen_replay.cards import CARD_TEXT, DECK_32_MASK, iter_mask, mask_of
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record
@@ -12,24 +13,15 @@ from manillen_replay.state import DealState
 SEATS = ["Anna", "Bert", "Carla", "Dirk"]
 
 
-def random_deal(rng: random.Random, dealer: int, rules: Rules | None = None, trump: int | None = -1) -> Deal:
-    """A complete deal of random legal plays (trump random unless given; None for muil)."""
-    rules = rules or Rules()
+def deal_hands(rng: random.Random) -> tuple[int, ...]:
+    """Eight cards to each of four seats from a shuffled 32-card deck."""
     deck = list(iter_mask(DECK_32_MASK))
     rng.shuffle(deck)
-    hands = tuple(mask_of(deck[i * 8 : (i + 1) * 8]) for i in range(4))
-    if trump == -1:
-        trump = rng.randrange(4)
-    state = DealState.start(rules, dealer, trump, hands)
-    tricks: list[list[str]] = []
-    current: list[str] = []
-    while not state.is_over:
-        card = rng.choice(list(iter_mask(state.legal_mask())))
-        current.append(CARD_TEXT[card])
-        state = state.apply(card)
-        if not state.trick:
-            tricks.append(current)
-            current = []
+    return tuple(mask_of(deck[i * 8 : (i + 1) * 8]) for i in range(4))
+
+
+def deal_record(dealer: int, trump: int | None, hands: tuple[int, ...], tricks: list[list[str]]) -> Deal:
+    """A deal as the record format writes it, the dealer's call included."""
     call = (
         Declaration(seat=dealer, call="muil")
         if trump is None
@@ -41,6 +33,30 @@ def random_deal(rng: random.Random, dealer: int, rules: Rules | None = None, tru
         declarations=[call],
         tricks=tricks,
     )
+
+
+def play_out(state: DealState, choose: Callable[[DealState], int]) -> tuple[list[list[str]], DealState]:
+    """Play a deal to its end, ``choose`` picking each card; the tricks as texts, and the end."""
+    tricks: list[list[str]] = []
+    current: list[str] = []
+    while not state.is_over:
+        card = choose(state)
+        current.append(CARD_TEXT[card])
+        state = state.apply(card)
+        if not state.trick:
+            tricks.append(current)
+            current = []
+    return tricks, state
+
+
+def random_deal(rng: random.Random, dealer: int, rules: Rules | None = None, trump: int | None = -1) -> Deal:
+    """A complete deal of random legal plays (trump random unless given; None for muil)."""
+    hands = deal_hands(rng)
+    if trump == -1:
+        trump = rng.randrange(4)
+    state = DealState.start(rules or Rules(), dealer, trump, hands)
+    tricks, _ = play_out(state, lambda s: rng.choice(list(iter_mask(s.legal_mask()))))
+    return deal_record(dealer, trump, hands, tricks)
 
 
 def random_record(seed: int, deals: int = 12, rules: Rules | None = None) -> Record:

@@ -14,7 +14,8 @@ from manillen_replay.cards import Card, iter_mask
 from manillen_replay.rules import Rules
 from manillen_replay.state import DealState
 
-from .test_properties import deal_hands, naive_legal
+from .factories import deal_hands
+from .test_properties import naive_legal
 
 
 def perft(state: DealState, depth: int, oracle: bool = False) -> int:

@@ -8,13 +8,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from manillen_replay.cards import CARD_TEXT, DECK_32_MASK, Card, Suit, iter_mask, mask_of
+from manillen_replay.cards import DECK_32_MASK, Card, iter_mask, mask_of
 from manillen_replay.engine import replay
-from manillen_replay.record import Deal, Declaration, MatchInfo, Record, dumps, loads
+from manillen_replay.record import Deal, MatchInfo, Record, dumps, loads
 from manillen_replay.rules import Rules, legal_mask, winning_position
 from manillen_replay.state import DealState
 
-from .factories import SEATS, random_deal
+from .factories import SEATS, deal_hands, deal_record, play_out, random_deal
 
 rules_strategy = st.builds(
     Rules,
@@ -60,12 +60,6 @@ def naive_legal(
     return set(others) if others else set(hand)
 
 
-def deal_hands(rng: random.Random) -> tuple[int, ...]:
-    deck = list(iter_mask(DECK_32_MASK))
-    rng.shuffle(deck)
-    return tuple(mask_of(deck[i * 8 : (i + 1) * 8]) for i in range(4))
-
-
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32), rules=rules_strategy, trump=trump_strategy, dealer=st.integers(0, 3))
 def test_random_legal_games_keep_the_invariants(seed, rules, trump, dealer):
@@ -109,35 +103,19 @@ def sloppy_deal(
 ) -> tuple[Deal, set]:
     """A deal where each card is illegal with chance ``slip``; returns the plays that broke a rule."""
     hands = deal_hands(rng)
-    state = DealState.start(rules, dealer, trump, hands)
-    tricks, current, illegal = [], [], set()
-    while not state.is_over:
-        seat = state.to_play
-        held = [Card(c) for c in iter_mask(state.hands[seat])]
+    illegal = set()
+
+    def choose(state: DealState) -> Card:
+        held = [Card(c) for c in iter_mask(state.hands[state.to_play])]
         allowed = naive_legal(held, [Card(c) for c in state.trick], trump, state.partner_winning(), rules)
         forbidden = [c for c in held if c not in allowed]
         if forbidden and rng.random() < slip:
-            card = rng.choice(forbidden)
             illegal.add((state.tricks_done + 1, len(state.trick) + 1))
-        else:
-            card = rng.choice(sorted(allowed))
-        current.append(CARD_TEXT[card])
-        state = state.apply(card)
-        if not state.trick:
-            tricks.append(current)
-            current = []
-    call = (
-        Declaration(seat=dealer, call="muil")
-        if trump is None
-        else Declaration(seat=dealer, call="trump", suit=Suit(trump).name)
-    )
-    deal = Deal(
-        dealer=dealer,
-        hands=[[CARD_TEXT[c] for c in iter_mask(h)] for h in hands],
-        declarations=[call],
-        tricks=tricks,
-    )
-    return deal, illegal
+            return rng.choice(forbidden)
+        return rng.choice(sorted(allowed))
+
+    tricks, _ = play_out(DealState.start(rules, dealer, trump, hands), choose)
+    return deal_record(dealer, trump, hands, tricks), illegal
 
 
 @settings(max_examples=100, deadline=None)
