@@ -717,3 +717,59 @@ def _partners(path: str, version: int, player: str) -> pl.DataFrame:
 def partners(player: str) -> pl.DataFrame:
     """Each partner of a player: ``partner, deals, points_per_deal, won_share``."""
     return _partners(*_key(archive()), player)
+
+
+# --------------------------------------------------------------------------- solver costs
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _deal_costs(path: str, version: int, match_id: str, deal: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    costs = _frame(
+        path,
+        "SELECT trick, play, seat, player, card, dd_cost, view_cost, best, hindsight_best, layouts, exact, "
+        "legal, forced FROM play_costs WHERE match_id = ? AND deal = ? ORDER BY trick, play",
+        [match_id, deal],
+    )
+    values = _frame(
+        path,
+        "SELECT trick, play, card, hindsight, view FROM card_values WHERE match_id = ? AND deal = ? "
+        "ORDER BY trick, play, view DESC NULLS LAST, hindsight DESC, card",
+        [match_id, deal],
+    )
+    return costs, values
+
+
+def deal_costs(match_id: str, deal: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The solver's costs of one deal: its ``play_costs`` and ``card_values`` rows (both empty
+    when ``manillen analyze --depth solver`` has not costed it)."""
+    return _deal_costs(*_key(archive()), match_id, deal)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _match_accuracy(path: str, version: int, match_id: str) -> pl.DataFrame:
+    return _frame(
+        path,
+        "SELECT scope, deal, player, cards, accuracy, avg_view_cost, avg_dd_cost FROM player_accuracy "
+        "WHERE match_id = ? ORDER BY deal NULLS FIRST, player",
+        [match_id],
+    )
+
+
+def match_accuracy(match_id: str) -> pl.DataFrame:
+    """Each player's accuracy in a match (``scope`` ``match``) and in each of its deals (``deal``)."""
+    return _match_accuracy(*_key(archive()), match_id)
+
+
+@st.cache_data(show_spinner=False)
+def _player_accuracy(path: str, version: int, player: str) -> dict[str, Any]:
+    frame = _frame(
+        path,
+        "SELECT cards, accuracy, avg_view_cost FROM player_accuracy WHERE scope = 'all' AND player = ?",
+        [player],
+    )
+    return {} if frame.height == 0 else frame.row(0, named=True)
+
+
+def player_accuracy(player: str) -> dict[str, Any]:
+    """A player's accuracy over every costed deal (``cards``, ``accuracy``); empty without costs."""
+    return _player_accuracy(*_key(archive()), player)

@@ -186,6 +186,50 @@ LABELS: dict[str, tuple[str, str]] = {
         "Groene rand: de kaarten die de speler aan de beurt mag spelen. Een volle slag blijft liggen "
         "tot de volgende kaart.",
     ),
+    # solver costs on the deal replay
+    "replay.costs_title": ("What each card was worth (solver)", "Wat elke kaart waard was (solver)"),
+    "replay.costs_caption": (
+        "Card points {name}'s team takes from this play on if everyone plays perfectly afterwards. "
+        "Hindsight: all four hands open. View: averaged over {layouts} layouts of the hidden cards "
+        "that fit what {name} could see{exact}. The best card from {name}'s view is starred.",
+        "Kaartpunten die het team van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
+        "speelt. Achteraf: alle vier de handen open. Zicht: gemiddeld over {layouts} verdelingen van "
+        "de verborgen kaarten die passen bij wat {name} kon weten{exact}. De beste kaart volgens "
+        "wat {name} kon weten heeft een ster.",
+    ),
+    "replay.costs_exact": (" (every one of them)", " (allemaal)"),
+    "replay.cost_played": (
+        "{card} cost **{view}** card points from {name}'s view and **{dd}** with hindsight.",
+        "{card} kostte **{view}** kaartpunten met wat {name} kon weten en **{dd}** achteraf.",
+    ),
+    "replay.cost_hindsight_only": (
+        "{card} cost **{dd}** card points with hindsight (no view cost).",
+        "{card} kostte achteraf **{dd}** kaartpunten (geen kost vanuit het zicht).",
+    ),
+    "replay.cost_forced": (
+        "{card} was the only card {name} could play: it costs nothing.",
+        "{card} was de enige kaart die {name} mocht spelen: die kost niets.",
+    ),
+    "col.hindsight": ("Hindsight", "Achteraf"),
+    "col.view": ("View", "Zicht"),
+    "col.best": ("Best", "Beste"),
+    "col.played": ("Played", "Gespeeld"),
+    "col.accuracy": ("Accuracy", "Nauwkeurigheid"),
+    "col.chosen_cards": ("Cards chosen", "Gekozen kaarten"),
+    "col.avg_view_cost": ("Avg. view cost", "Gem. kost (zicht)"),
+    "match.accuracy_title": ("Accuracy (solver)", "Nauwkeurigheid (solver)"),
+    "match.accuracy_caption": (
+        "Every card chosen among several scores 100% when it was the best from what the player could "
+        "see; every 5 card points given away on average halve it. Forced cards do not count.",
+        "Elke kaart gekozen uit meerdere scoort 100% als ze de beste was met wat de speler kon weten; "
+        "elke 5 kaartpunten die ze gemiddeld weggaf halveren dat. Verplichte kaarten tellen niet.",
+    ),
+    "match.accuracy_deals": ("Accuracy deal by deal", "Nauwkeurigheid spel per spel"),
+    "players.accuracy": ("Accuracy (solver)", "Nauwkeurigheid (solver)"),
+    "players.accuracy_help": (
+        "Over {cards} cards chosen in deals the solver costed (manillen analyze --depth solver).",
+        "Over {cards} gekozen kaarten in spellen die de solver berekende (manillen analyze --depth solver).",
+    ),
     # annotations
     "annot.title": ("Coach comments", "Commentaar van de coach"),
     "annot.author": ("Your name (as author of comments)", "Uw naam (als auteur van commentaar)"),

@@ -378,6 +378,48 @@ FROM blocks b, unnest(b.players) AS p(player)
 GROUP BY b.match_id, p.player;
 """
 
+_MIGRATION_5 = """
+ALTER TABLE matches ADD COLUMN analysis_depth VARCHAR;
+UPDATE matches SET analysis_depth = 'heuristic' WHERE analysed_at IS NOT NULL;
+CREATE TABLE play_costs (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    trick INTEGER NOT NULL,
+    play INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR,
+    card VARCHAR NOT NULL,
+    dd_cost INTEGER NOT NULL,
+    view_cost DOUBLE,
+    best VARCHAR[] NOT NULL,
+    hindsight_best VARCHAR[] NOT NULL,
+    layouts INTEGER NOT NULL,
+    exact BOOLEAN NOT NULL,
+    legal BOOLEAN NOT NULL,
+    forced BOOLEAN NOT NULL
+);
+CREATE TABLE card_values (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    trick INTEGER NOT NULL,
+    play INTEGER NOT NULL,
+    card VARCHAR NOT NULL,
+    hindsight INTEGER NOT NULL,
+    view DOUBLE
+);
+CREATE VIEW player_accuracy AS
+SELECT CASE WHEN grouping(match_id) = 1 THEN 'all' WHEN grouping(deal) = 1 THEN 'match' ELSE 'deal' END
+           AS scope,
+       match_id, deal, player,
+       count(*) AS cards,
+       avg(100.0 * pow(0.5, view_cost / 5.0)) AS accuracy,
+       avg(view_cost) AS avg_view_cost,
+       avg(dd_cost) AS avg_dd_cost
+FROM play_costs
+WHERE legal AND NOT forced AND view_cost IS NOT NULL AND player IS NOT NULL
+GROUP BY GROUPING SETS ((match_id, deal, player), (match_id, player), (player));
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -396,14 +438,22 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "matches.analysed_at: when the built-in detectors last ran", _MIGRATION_2),
     Migration(3, "player_findings: points lost and deals played per month", _MIGRATION_3),
     Migration(4, "blocks and blocks_won: the result of a club evening", _MIGRATION_4),
+    Migration(
+        5,
+        "play_costs, card_values and player_accuracy: the solver's costs; matches.analysis_depth",
+        _MIGRATION_5,
+    ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
+ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
+"""How deep ``manillen analyze`` looks, shallowest first (``matches.analysis_depth``)."""
+
 TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
-    "annotations", "findings", "rejects", "blocks",
+    "annotations", "findings", "rejects", "blocks", "play_costs", "card_values",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
@@ -419,6 +469,8 @@ _MATCH_TABLES = (
     "annotations",
     "findings",
     "blocks",
+    "play_costs",
+    "card_values",
 )
 
 # Statement types a user query may have: reading only. Everything else (INSERT, COPY, ATTACH,
@@ -705,10 +757,10 @@ class _Batch:
             # The sides of the three-player games depend on the dealer; the match's own
             # seats table gives the side when seat 0 deals.
             self.seats.add(mid, seat, name, shape.team_of(seat, 0))
-        for block in result.blocks:
+        for played in result.blocks:
             for team in (0, 1):
                 self.blocks.add(
-                    mid, block.number, team, block.seats[team::2], block.score[team], block.winner == team
+                    mid, played.number, team, played.seats[team::2], played.score[team], played.winner == team
                 )
         blocks = [] if _unset(info.blocks) is None else info.blocks
         counted = 0
@@ -1348,18 +1400,27 @@ class Store:
     # ----------------------------------------------------------------- findings and annotations
 
     def save_findings(
-        self, match_ids: list[str], findings: pl.DataFrame, *, detector: str = "builtin"
+        self,
+        match_ids: list[str],
+        findings: pl.DataFrame,
+        *,
+        detector: str = "builtin",
+        depth: str = "heuristic",
     ) -> None:
         """Replace the findings of these matches made by ``detector``, in one transaction.
 
         With the built-in detectors (``detector="builtin"``) the matches are also marked
-        analysed (``matches.analysed_at``); a coach detector does not mark them, so the built-in
-        analysis still finds them unanalysed.
+        analysed (``matches.analysed_at``, and ``matches.analysis_depth`` set to ``depth``); a
+        coach detector does not mark them, so the built-in analysis still finds them unanalysed.
 
         :param findings: the ``findings`` columns except ``finding_id`` and ``detector``.
-        :raises ManillenError: for columns the table does not have or values it does not allow.
+        :param depth: how deep the built-in analysis went: one of :data:`ANALYSIS_DEPTHS`.
+        :raises ManillenError: for columns the table does not have or values it does not allow,
+            or an unknown depth.
         """
         self._check_writable()
+        if depth not in ANALYSIS_DEPTHS:
+            raise ManillenError(f"unknown analysis depth {depth!r}: use {', '.join(ANALYSIS_DEPTHS)}")
         unknown = sorted(set(findings.columns) - set(self._columns("findings")) - {"finding_id", "detector"})
         if unknown or {"finding_id", "detector"} & set(findings.columns):
             bad = unknown or sorted({"finding_id", "detector"} & set(findings.columns))
@@ -1384,8 +1445,9 @@ class Store:
                 )
             if detector == "builtin":
                 self._con.execute(
-                    "UPDATE matches SET analysed_at = current_localtimestamp() "
-                    "WHERE match_id IN (SELECT match_id FROM _batch_ids)"
+                    "UPDATE matches SET analysed_at = current_localtimestamp(), analysis_depth = ? "
+                    "WHERE match_id IN (SELECT match_id FROM _batch_ids)",
+                    [depth],
                 )
             self._con.execute("COMMIT")
         except BaseException as error:
@@ -1396,6 +1458,56 @@ class Store:
         finally:
             self._con.unregister("_batch_ids")
             self._con.unregister("_batch_findings")
+
+    def save_costs(self, match_ids: list[str], costs: pl.DataFrame, values: pl.DataFrame) -> None:
+        """Replace the solver's costs of these matches, in one transaction.
+
+        :param match_ids: the matches whose ``play_costs`` and ``card_values`` rows are replaced
+            (a match without rows in the frames loses its old ones).
+        :param costs: rows of ``play_costs`` (every column, any order).
+        :param values: rows of ``card_values`` (every column, any order).
+        :raises ManillenError: for columns the tables do not have or values they do not allow,
+            or rows of a match not in ``match_ids``.
+        """
+        self._check_writable()
+        frames = {"play_costs": costs, "card_values": values}
+        for table, frame in frames.items():
+            columns = self._columns(table)
+            unknown = sorted(set(frame.columns) - set(columns))
+            missing = sorted(set(columns) - set(frame.columns))
+            if unknown or missing:
+                detail = "; ".join(
+                    part
+                    for part in (
+                        f"unknown columns {', '.join(unknown)}" if unknown else "",
+                        f"missing columns {', '.join(missing)}" if missing else "",
+                    )
+                    if part
+                )
+                raise ManillenError(f"{table} frame does not fit the table: {detail}")
+            if frame.height:
+                strays = set(frame["match_id"].unique().to_list()) - set(match_ids)
+                if strays:
+                    raise ManillenError(
+                        f"{table} frame has rows of matches not being replaced: {', '.join(sorted(strays))}"
+                    )
+        self._con.execute("BEGIN TRANSACTION")
+        try:
+            for table in frames:
+                self._con.execute(
+                    f"DELETE FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [list(match_ids)]
+                )
+            for table, frame in frames.items():
+                if frame.height:
+                    self._con.from_arrow(frame.to_arrow()).query(
+                        "_batch", f"INSERT INTO {table} BY NAME SELECT * FROM _batch"
+                    )
+            self._con.execute("COMMIT")
+        except BaseException as error:
+            self._con.execute("ROLLBACK")
+            if isinstance(error, duckdb.Error):
+                raise ManillenError(f"could not save costs: {_duckdb_message(error)}") from None
+            raise
 
     def add_annotation(
         self,
@@ -1572,6 +1684,7 @@ def default_archive() -> str:
 
 
 __all__ = [
+    "ANALYSIS_DEPTHS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "TABLES",

@@ -24,10 +24,12 @@ from manillen_replay.analysis import (
     coach_findings,
     parse_coach_detector,
 )
+from manillen_replay.analysis.detectors import VIEW_MARGIN
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask, mask_of
 from manillen_replay.engine import replay
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record, RecordedScore
 from manillen_replay.rules import Rules
+from manillen_replay.solver import CardValue, PlayCost, view_costs
 from manillen_replay.state import DealState
 
 from .factories import SEATS, random_record
@@ -217,6 +219,100 @@ def test_wasted_trump_not_flagged_for_a_point_trump_that_could_still_be_taken() 
 def test_wasted_trump_not_flagged_for_a_discard() -> None:
     rec = record(ONE_TRUMP, ["7C 10C 8C 7S"])
     assert of_kind(analyse_record(rec), "wasted_trump") == []
+
+
+# --------------------------------------------------------------------------- with the solver's costs
+
+
+def view_cost_at(trick: int, play: int, seat: int, card: str, views: dict[str, float]) -> PlayCost:
+    """A play's costs as the solver gives them, with these view values (hindsight set alike)."""
+    played = Card.parse(card)
+    values = {Card.parse(c): CardValue(round(v), v) for c, v in views.items()}
+    top = max(views.values())
+    return PlayCost(
+        trick=trick,
+        play=play,
+        seat=seat,
+        card=played,
+        dd_cost=round(top - views[card]),
+        view_cost=top - views[card],
+        best_cards=tuple(c for c, v in values.items() if v.view == top),
+        values=values,
+        deal=1,
+    )
+
+
+VETTEN = ["7C 10C 8C 7S", "JH AH KH 7H"]
+"""Bert plays 7S on Dirk's certain 10C and keeps KH, which Anna's AH takes in trick 2."""
+
+
+def test_missed_vetten_with_costs_stands_only_when_smearing_was_better_from_the_view() -> None:
+    rec = record(BASE, VETTEN)
+    result = replay(rec)
+    no_better = view_cost_at(1, 4, 1, "7S", {"7S": 20.0, "KH": 20.2, "8S": 20.0, "9S": 20.0})
+    assert of_kind(analyse(result, rec, costs={1: [no_better]}), "missed_vetten") == []
+    better = view_cost_at(1, 4, 1, "7S", {"7S": 20.0, "KH": 22.5, "8S": 20.0, "9S": 19.0})
+    (finding,) = of_kind(analyse(result, rec, costs={1: [better]}), "missed_vetten")
+    assert finding.points == 2.5 and finding.severity is Severity.INACCURACY
+    assert finding.better == (Card.HK,)
+    assert "2.5 card points more on average" in finding.explanation
+    assert "2.5 kaartpunten" in finding.explanation_nl
+    # without costs: the heuristic's own count (KH's 3 points), unchanged
+    (plain,) = of_kind(analyse(result, rec), "missed_vetten")
+    assert plain.points == 3 and "on average" not in plain.explanation
+
+
+def test_costs_of_other_plays_leave_the_heuristic_alone() -> None:
+    rec = record(BASE, VETTEN)
+    result = replay(rec)
+    elsewhere = view_cost_at(2, 1, 3, "JH", {"JH": 10.0, "QH": 12.0})
+    (finding,) = of_kind(analyse(result, rec, costs={1: [elsewhere]}), "missed_vetten")
+    assert finding.points == 3
+
+
+def test_wasted_trump_with_costs_takes_its_points_from_the_view() -> None:
+    rec = record(ONE_TRUMP, ["7C 10C 8C 9D", "KH 7H QH AH", "KC 8S AC JC"])
+    result = replay(rec)
+    legal = ["KH", "9D", "KS", "QS", "JS", "9S", "8S", "7S"]
+    even = view_cost_at(1, 4, 1, "9D", dict.fromkeys(legal, 30.0))
+    assert of_kind(analyse(result, rec, costs={1: [even]}), "wasted_trump") == []
+    views = {**dict.fromkeys(legal, 30.0), "7S": 34.0, "8S": 33.0}
+    (finding,) = of_kind(
+        analyse(result, rec, costs={1: [view_cost_at(1, 4, 1, "9D", views)]}), "wasted_trump"
+    )
+    assert finding.points == 4 and finding.better == (Card.S7, Card.S8)
+    assert "trick 3" in finding.explanation and "discarding 7S" in finding.explanation
+
+
+def test_bare_ace_lost_with_costs_not_flagged_when_smearing_was_no_better() -> None:
+    rec = record(BARE_ACE, ["7C 10C 8C 7S", "JH 10H AH 7H"])
+    result = replay(rec)
+    views = {"7S": 15.0, "AH": 15.0, "8S": 15.0, "9S": 15.0}
+    found = analyse(result, rec, costs={1: [view_cost_at(1, 4, 1, "7S", views)]})
+    assert of_kind(found, "bare_ace_lost") == [] and of_kind(found, "missed_vetten") == []
+
+
+def test_strategy_detectors_agree_with_the_real_solver() -> None:
+    """With the solver's own view values the finding stands exactly when smearing gained enough."""
+    rec = record(BASE, VETTEN)
+    result = replay(rec)
+    costs = view_costs(result.deals[0], result.rules, samples=8)
+    play = next(c for c in costs if (c.trick, c.play) == (1, 4))
+    assert play.values[Card.S7].view is not None and play.values[Card.HK].view is not None
+    gain = play.values[Card.HK].view - play.values[Card.S7].view
+    found = of_kind(analyse(result, rec, costs={1: costs}), "missed_vetten")
+    assert len(found) == (1 if gain >= VIEW_MARGIN else 0)
+    for finding in found:
+        assert finding.points == round(gain, 2)
+
+
+def test_rules_depth_leaves_out_strategy() -> None:
+    rec = record(BASE, VETTEN)
+    rec.deals.append(record(BASE, VETTEN).deals[0])  # the same dealer twice: out of rotation
+    everything = analyse(replay(rec), rec)
+    rules_only = analyse(replay(rec), rec, strategy=False)
+    assert {f.category for f in everything} == {Category.STRATEGY, Category.PROCEDURE}
+    assert rules_only == [f for f in everything if f.category is not Category.STRATEGY]
 
 
 # --------------------------------------------------------------------------- rule

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from manillen_replay.analysis import analyse_record
+from manillen_replay.analysis import Severity, analyse_record
 from manillen_replay.cli import cli
 from manillen_replay.record import Entry, dump_lines, dumps
 from manillen_replay.store import Store
 
 from .factories import random_record
-from .test_analysis import BASE, record
+from .test_analysis import BASE, play_out, record
 
 DETECTORS = Path(__file__).resolve().parent.parent / "docs" / "detectors"
 CONTRACT = {
@@ -232,3 +233,116 @@ def test_every_command_has_help() -> None:
     for command in ("analyze", "findings"):
         code, out, _ = run(command, "--help")
         assert code == 0 and "Example" in out
+
+
+# --------------------------------------------------------------------------- --depth
+
+
+def small_archive(path: Path) -> Path:
+    """One match of two deals: small enough to solve in a test."""
+    entries = [Entry("gen.jsonl", 1, dumps(random_record(5, 2), pretty=False).encode())]
+    with Store(path) as store:
+        assert store.import_entries(entries).imported == 1
+    return path
+
+
+def stored(path: Path, sql: str) -> list[tuple[object, ...]]:
+    with Store(path, read_only=True) as store:
+        return store.query(sql).rows()
+
+
+def test_depth_rules_stores_only_rule_scoring_and_procedure_findings(tmp_path: Path) -> None:
+    path = tmp_path / "club.duckdb"
+    build_archive(path, matches=6)
+    code, _, _ = run("analyze", "--db", str(path), "--depth", "rules")
+    assert code == 0
+    assert stored(path, "SELECT DISTINCT analysis_depth FROM matches") == [("rules",)]
+    rules = stored(path, "SELECT DISTINCT category FROM findings")
+    assert ("strategy",) not in rules
+    # a deeper analysis takes the matches again, without --all
+    code, out, _ = run("analyze", "--db", str(path))
+    assert code == 0 and "analysed 6 matches" in out
+    assert ("strategy",) in stored(path, "SELECT DISTINCT category FROM findings")
+    assert stored(path, "SELECT DISTINCT analysis_depth FROM matches") == [("heuristic",)]
+    code, out, _ = run("analyze", "--db", str(path), "--depth", "rules")
+    assert code == 0 and "analysed 0 matches" in out
+
+
+def test_depth_solver_stores_costs_and_solver_findings(tmp_path: Path) -> None:
+    path = small_archive(tmp_path / "club.duckdb")
+    code, out, _ = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "3")
+    assert code == 0, out
+    assert "analysed 1 matches (2 deals)" in out and "solver: costs of 2 deals stored (3 layouts" in out
+    plays = stored(path, "SELECT count(*) FROM plays")[0][0]
+    assert stored(path, "SELECT count(*) FROM play_costs")[0][0] == plays
+    legal = stored(path, "SELECT sum(len(legal_cards)) FROM plays WHERE legal")[0][0]
+    assert stored(path, "SELECT count(*) FROM card_values")[0][0] >= legal
+    assert stored(path, "SELECT max(layouts) FROM play_costs")[0][0] <= 3
+    assert stored(path, "SELECT analysis_depth FROM matches") == [("solver",)]
+    kinds = {row[0] for row in stored(path, "SELECT DISTINCT kind FROM findings")}
+    assert kinds & {"costly_card", "hindsight_only", "trump_choice", "knock_choice"}
+    # every costly card is a view cost past the threshold, never a play a card finding explains
+    costly = stored(
+        path,
+        "SELECT f.points / d.multiplier, c.view_cost FROM findings f "
+        "JOIN play_costs c USING (match_id, deal, trick, play) JOIN deals d USING (match_id, deal) "
+        "WHERE f.kind = 'costly_card'",
+    )
+    assert all(view >= 2 and abs(points - view) < 0.01 for points, view in costly)
+    overlap = stored(
+        path,
+        "SELECT count(*) FROM findings a JOIN findings b USING (match_id, deal, trick, play) "
+        "WHERE a.kind = 'costly_card' AND b.kind IN ('missed_vetten', 'bare_ace_lost', 'wasted_trump')",
+    )
+    assert overlap == [(0,)]
+    accuracy = stored(path, "SELECT count(*) FROM player_accuracy WHERE scope = 'match'")
+    assert accuracy == [(4,)]
+    # solved matches are not solved again, but --all does
+    code, out, _ = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "3")
+    assert code == 0 and "analysed 0 matches" in out
+    code, out, _ = run("analyze", "--db", str(path))
+    assert code == 0 and "analysed 0 matches" in out
+    assert stored(path, "SELECT count(*) FROM play_costs")[0][0] == plays
+
+
+def test_depth_and_samples_are_checked(tmp_path: Path) -> None:
+    path = small_archive(tmp_path / "club.duckdb")
+    code, _, err = run("analyze", "--db", str(path), "--depth", "deep")
+    assert code == 2 and "'deep' is not one of" in err
+    code, _, err = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "0")
+    assert code == 2 and "--samples" in err
+    assert stored(path, "SELECT count(*) FROM play_costs") == [(0,)]
+
+
+@pytest.mark.parametrize(
+    ("trump", "calls", "seats"),
+    [("D", [(2, "klop")], [2]), ("D", [], [2, 0]), (None, [], [])],
+    ids=["the knocker", "both who could have knocked", "muil cannot be knocked"],
+)
+def test_solver_findings_review_the_right_calls(
+    trump: str | None, calls: list[tuple[int, str]], seats: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from manillen_replay import solver
+    from manillen_replay.cli.analysis import solver_findings
+    from manillen_replay.engine import replay
+
+    reviewed: list[tuple[str, int | None]] = []
+
+    def fake_review(name: str) -> Any:
+        def review(deal: Any, rules: Any, *, seat: int | None = None, samples: int) -> solver.CallReview:
+            reviewed.append((name, seat))
+            options = (solver.CallOption("klop", 20.0, 10.0), solver.CallOption("no klop", 20.0, -20.0))
+            return solver.CallReview(deal.number, seat or 0, options, "no klop", samples)
+
+        return review
+
+    monkeypatch.setattr(solver, "trump_review", fake_review("trump"))
+    monkeypatch.setattr(solver, "knock_review", fake_review("knock"))
+    rec = record(BASE, play_out(BASE, 1, trump), trump=trump, calls=calls)
+    result = replay(rec)
+    deal = result.deals[0]
+    found = solver_findings(result, rec, deal, solver.dd_costs(deal, result.rules), samples=2)
+    assert reviewed == [("trump", None)] + [("knock", seat) for seat in seats]
+    # the fake review says the call made gave away 30 points: a blunder for each seat reviewed
+    assert sorted(f.seat for f in found if f.kind == "knock_choice") == sorted(seats)
+    assert [f.severity for f in found if f.kind == "trump_choice"] == [Severity.BLUNDER]

@@ -14,9 +14,12 @@ import msgspec
 import polars as pl
 import pytest
 
-from manillen_replay.engine import decode_and_replay
+from manillen_replay.cli.analysis import cost_frames
+from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry, dumps, loads
+from manillen_replay.solver import PlayCost, dd_costs, deal_accuracy, view_costs
+from manillen_replay.solver.accuracy import counts_for_accuracy
 from manillen_replay.store import (
     SCHEMA_VERSION,
     TABLES,
@@ -29,7 +32,7 @@ from manillen_replay.store import (
     apply_migrations,
 )
 
-from .conftest import BAD_LINE, BAD_LINE_NUMBER, SLOPPY_MATCH_ID
+from .conftest import BAD_LINE, BAD_LINE_NUMBER, SAMPLE_FINDINGS, SLOPPY_MATCH_ID
 from .factories import random_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -305,11 +308,26 @@ def _doc_queries() -> list[str]:
     return re.findall(r"```sql\n(.*?)```", text, flags=re.DOTALL)
 
 
-def test_docs_examples_run_on_the_sample(sample_store: Store) -> None:
+@pytest.fixture(scope="module")
+def costed_sample(sample_archive: Path) -> Iterator[tuple[Store, MatchResult, list[PlayCost]]]:
+    """The sample archive (with its findings) plus the solver's costs of deal 1 of ``random-0``."""
+    with Store() as archive:
+        archive.import_paths([sample_archive])
+        archive.save_findings([SLOPPY_MATCH_ID, "random-0"], pl.DataFrame(SAMPLE_FINDINGS))
+        text = dict(archive.iter_records(match_ids=["random-0"]))["random-0"]
+        result = decode_and_replay(text)
+        costs = view_costs(result.deals[0], result.rules, samples=3)
+        archive.save_costs([result.id], *cost_frames(result, {1: costs}))
+        yield archive, result, costs
+
+
+def test_docs_examples_run_on_the_sample(costed_sample: tuple[Store, MatchResult, list[PlayCost]]) -> None:
+    archive = costed_sample[0]
     queries = _doc_queries()
     assert len(queries) >= 12
+    assert any("player_accuracy" in query for query in queries)
     for query in queries:
-        frame = sample_store.user_query(query)
+        frame = archive.user_query(query)
         assert frame.width > 0 and frame.height > 0, query
 
 
@@ -364,6 +382,116 @@ def test_save_findings_refuses_bad_frames(store: Store) -> None:
     with pytest.raises(ManillenError):
         store.save_findings(["random-0"], pl.DataFrame([{**FINDING, "severity": "catastrophe"}]))
     assert _count(store, "findings") == 0
+
+
+# --------------------------------------------------------------------------- solver costs
+
+
+def _solved(store: Store, seeds: tuple[int, ...] = (0, 1)) -> dict[str, tuple[MatchResult, list[PlayCost]]]:
+    """Import one-deal matches and their first deal's costs (hindsight only: fast)."""
+    records = [random_record(seed, deals=1) for seed in seeds]
+    store.import_entries(_entries([dumps(record, pretty=False) for record in records]))
+    solved = {}
+    for record in records:
+        result = decode_and_replay(dumps(record, pretty=False))
+        solved[result.id] = (result, dd_costs(result.deals[0], result.rules))
+    return solved
+
+
+def test_save_costs_stores_every_play_and_every_legal_card(store: Store) -> None:
+    solved = _solved(store)
+    for result, costs in solved.values():
+        store.save_costs([result.id], *cost_frames(result, {1: costs}))
+    result, costs = solved["random-0"]
+    rows = store.query(
+        "SELECT trick, play, seat, player, card, dd_cost, view_cost, best, legal, forced FROM play_costs "
+        "WHERE match_id = 'random-0' ORDER BY trick, play"
+    )
+    assert rows.height == len(costs) == 32
+    plays = store.query(
+        "SELECT trick, position AS play, seat, player, card, bit_count(legal_mask) = 1 AS forced FROM plays "
+        "WHERE match_id = 'random-0' ORDER BY trick, position"
+    )
+    assert rows.select("trick", "play", "seat", "player", "card", "forced").rows() == plays.rows()
+    assert rows["dd_cost"].to_list() == [c.dd_cost for c in costs]
+    assert rows["best"].to_list() == [[str(card) for card in c.best_cards] for c in costs]
+    assert rows["view_cost"].null_count() == rows.height  # hindsight only
+    values = store.query(
+        "SELECT v.trick, v.play, count(*) AS cards, max(v.hindsight) AS top "
+        "FROM card_values v WHERE match_id = 'random-0' GROUP BY ALL ORDER BY ALL"
+    )
+    assert values["cards"].to_list() == [len(c.values) for c in costs]
+    assert values["top"].to_list() == [max(v.hindsight for v in c.values.values()) for c in costs]
+
+
+def test_save_costs_replaces_only_the_given_matches(store: Store) -> None:
+    solved = _solved(store)
+    both = [cost_frames(result, {1: costs}) for result, costs in solved.values()]
+    store.save_costs(list(solved), pl.concat([b[0] for b in both]), pl.concat([b[1] for b in both]))
+    result, costs = solved["random-0"]
+    store.save_costs([result.id], *cost_frames(result, {1: costs[:4]}))
+    counts = store.query("SELECT match_id, count(*) AS n FROM play_costs GROUP BY 1 ORDER BY 1").rows()
+    assert counts == [("random-0", 4), ("random-1", 32)]
+    empty = cost_frames(result, {})
+    store.save_costs(["random-1"], *empty)
+    assert _count(store, "play_costs") == 4 and _count(store, "card_values", "match_id = 'random-1'") == 0
+
+
+def test_save_costs_refuses_bad_frames_and_keeps_the_old_rows(store: Store) -> None:
+    solved = _solved(store, (0,))
+    result, costs = solved["random-0"]
+    plays, values = cost_frames(result, {1: costs})
+    store.save_costs([result.id], plays, values)
+    with pytest.raises(ManillenError, match="unknown columns extra"):
+        store.save_costs([result.id], plays.with_columns(extra=pl.lit(1)), values)
+    with pytest.raises(ManillenError, match="missing columns hindsight"):
+        store.save_costs([result.id], plays, values.drop("hindsight"))
+    with pytest.raises(ManillenError, match="not being replaced: random-0"):
+        store.save_costs(["random-9"], plays, values)
+    with pytest.raises(ManillenError, match="could not save costs"):
+        store.save_costs([result.id], plays.with_columns(card=pl.lit(None, pl.String)), values)
+    assert _count(store, "play_costs") == 32 and _count(store, "card_values") == values.height
+
+
+def test_costs_go_when_a_changed_match_is_imported_again(store: Store) -> None:
+    solved = _solved(store, (0,))
+    result, costs = solved["random-0"]
+    store.save_costs([result.id], *cost_frames(result, {1: costs}))
+    record = random_record(0, deals=1)
+    record.match.venue = "Cafe Nieuw"
+    store.import_entries(_entries([dumps(record, pretty=False)]))
+    assert _count(store, "play_costs") == 0 and _count(store, "card_values") == 0
+
+
+def test_player_accuracy_is_the_solvers_accuracy(
+    costed_sample: tuple[Store, MatchResult, list[PlayCost]],
+) -> None:
+    archive, result, costs = costed_sample
+    rows = archive.query(
+        "SELECT scope, deal, player, cards, accuracy FROM player_accuracy WHERE match_id = ?", [result.id]
+    )
+    by_seat = deal_accuracy(costs)
+    names = result.deals[0].names or result.seats
+    expected = {names[seat]: value for seat, value in by_seat.items() if value is not None}
+    for scope in ("deal", "match"):
+        got = {r["player"]: r["accuracy"] for r in rows.iter_rows(named=True) if r["scope"] == scope}
+        assert got.keys() == expected.keys()
+        for player, value in expected.items():
+            assert got[player] == pytest.approx(value, abs=1e-9)
+    chosen = [c for c in costs if counts_for_accuracy(c)]
+    assert rows.filter(pl.col("scope") == "match")["cards"].sum() == len(chosen)
+    overall = archive.query(
+        "SELECT player, accuracy FROM player_accuracy WHERE scope = 'all' ORDER BY player"
+    )
+    assert overall["player"].to_list() == sorted(expected)
+
+
+def test_save_findings_records_the_analysis_depth(store: Store) -> None:
+    store.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
+    store.save_findings(["random-0"], pl.DataFrame([FINDING]), depth="solver")
+    assert store.query("SELECT analysis_depth FROM matches")["analysis_depth"].to_list() == ["solver"]
+    with pytest.raises(ManillenError, match="unknown analysis depth 'deep'"):
+        store.save_findings(["random-0"], pl.DataFrame([FINDING]), depth="deep")
 
 
 def test_annotations_add_update_delete(store: Store) -> None:
@@ -438,15 +566,33 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 4
+        assert archive.schema_version == SCHEMA_VERSION == 5
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == [1, 2, 3, 4]
+        assert versions == [1, 2, 3, 4, 5]
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns
         assert {"points", "deals_played", "points_per_deal"} <= set(columns)
+        assert _count(archive, "play_costs") == 0 and _count(archive, "card_values") == 0
+        assert "accuracy" in archive.query("SELECT * FROM player_accuracy LIMIT 0").columns
     with Store(path, read_only=True) as archive:
         assert _count(archive, "matches") == 1
+
+
+def test_matches_analysed_before_migration_5_count_as_heuristic(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    with Store(path) as archive:
+        archive.import_entries(_entries([dumps(random_record(s, deals=1), pretty=False) for s in (0, 1)]))
+    connection = duckdb.connect(str(path))
+    # back to schema 4: the analysis depth and the costs did not exist yet
+    connection.execute("DROP VIEW player_accuracy; DROP TABLE play_costs; DROP TABLE card_values")
+    connection.execute("ALTER TABLE matches DROP COLUMN analysis_depth")
+    connection.execute("DELETE FROM schema_version WHERE version = 5")
+    connection.execute("UPDATE matches SET analysed_at = now() WHERE match_id = 'random-0'")
+    connection.close()
+    with Store(path) as archive:
+        depths = archive.query("SELECT match_id, analysis_depth FROM matches ORDER BY 1").rows()
+        assert depths == [("random-0", "heuristic"), ("random-1", None)]
 
 
 def test_newer_or_foreign_files_are_refused(tmp_path: Path) -> None:

@@ -140,3 +140,40 @@ st.dataframe(
         "replay": st.column_config.LinkColumn(t("col.replay"), display_text="▶"),
     },
 )
+
+accuracy = data.match_accuracy(chosen)
+if accuracy.height:
+    st.subheader(t("match.accuracy_title"))
+    st.caption(t("match.accuracy_caption"))
+    st.dataframe(
+        accuracy.filter(pl.col("scope") == "match").select("player", "accuracy", "cards", "avg_view_cost"),
+        hide_index=True,
+        key="match_accuracy",
+        column_config={
+            "player": t("col.player"),
+            "accuracy": st.column_config.ProgressColumn(
+                t("col.accuracy"), min_value=0, max_value=100, format="%.1f%%"
+            ),
+            "cards": st.column_config.NumberColumn(t("col.chosen_cards"), format="%d"),
+            "avg_view_cost": st.column_config.NumberColumn(t("col.avg_view_cost"), format="%.2f"),
+        },
+    )
+    by_deal = (
+        accuracy.filter(pl.col("scope") == "deal")
+        .pivot(on="player", index="deal", values="accuracy")
+        .sort("deal")
+    )
+    st.markdown(f"**{t('match.accuracy_deals')}**")
+    st.dataframe(
+        by_deal,
+        hide_index=True,
+        key="match_accuracy_deals",
+        column_config={
+            "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
+            **{
+                name: st.column_config.NumberColumn(name, format="%.1f%%")
+                for name in by_deal.columns
+                if name != "deal"
+            },
+        },
+    )

@@ -24,13 +24,20 @@ st.query_params["player"] = player
 st.session_state["players_synced"] = player
 
 summary = data.player_summary(player)
-top = st.columns(4)
+accuracy = data.player_accuracy(player)
+top = st.columns(5 if accuracy else 4)
 top[0].metric(t("players.matches"), summary.get("matches") or 0)
 top[1].metric(t("players.won"), summary.get("matches_won") or 0)
 top[2].metric(t("players.deals"), summary.get("deals") or 0)
 top[3].metric(
     t("archive.findings"), int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum())
 )
+if accuracy:
+    top[4].metric(
+        t("players.accuracy"),
+        f"{accuracy['accuracy']:.1f}%",
+        help=t("players.accuracy_help", cards=accuracy["cards"]),
+    )
 
 left, right = st.columns(2)
 with left:

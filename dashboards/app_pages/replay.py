@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboards import cards, data, i18n, ui
 from dashboards.steps import Moment, deal_moments, step_of
+from manillen_replay.cards import Card
 from manillen_replay.engine import DealResult, MatchResult
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
@@ -160,6 +161,66 @@ with left:
     st.caption(t("replay.legend"))
 
 findings = data.deal_findings(match_id, deal_number)
+play_costs, card_values = data.deal_costs(match_id, deal_number)
+
+
+def _points(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def show_costs(trick: int, play: int, seat: int, card: str) -> None:
+    """The solver's value of every legal card at this play, and the two costs of the card played."""
+    here = play_costs.filter((pl.col("trick") == trick) & (pl.col("play") == play))
+    if here.height == 0:
+        return
+    cost = here.row(0, named=True)
+    name = names[seat]
+    shown = cards.inline_card(Card.parse(card))
+    st.markdown(f"**{t('replay.costs_title')}**")
+    if cost["forced"]:
+        st.markdown(t("replay.cost_forced", card=shown, name=name), unsafe_allow_html=True)
+        return
+    if cost["view_cost"] is None:
+        st.markdown(t("replay.cost_hindsight_only", card=shown, dd=cost["dd_cost"]), unsafe_allow_html=True)
+    else:
+        st.markdown(
+            t(
+                "replay.cost_played",
+                card=shown,
+                name=name,
+                view=_points(cost["view_cost"]),
+                dd=cost["dd_cost"],
+            ),
+            unsafe_allow_html=True,
+        )
+    best = set(cost["best"] or [])
+    hindsight_best = set(cost["hindsight_best"] or [])
+    values = card_values.filter((pl.col("trick") == trick) & (pl.col("play") == play))
+    table = values.select(
+        pl.col("card"),
+        pl.col("view").round(1),
+        pl.col("hindsight"),
+        pl.col("card").map_elements(lambda c: "★" if c in best else "", pl.String).alias("best"),
+        pl.col("card")
+        .map_elements(lambda c: "★" if c in hindsight_best else "", pl.String)
+        .alias("hindsight_best"),
+        pl.col("card").map_elements(lambda c: "◀" if c == card else "", pl.String).alias("played"),
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        key="replay_costs",
+        column_config={
+            "card": t("col.card"),
+            "view": st.column_config.NumberColumn(t("col.view"), format="%.1f"),
+            "hindsight": st.column_config.NumberColumn(t("col.hindsight"), format="%d"),
+            "best": t("col.best"),
+            "hindsight_best": f"{t('col.best')} ({t('col.hindsight').lower()})",
+            "played": t("col.played"),
+        },
+    )
+    exact = t("replay.costs_exact") if cost["exact"] else ""
+    st.caption(t("replay.costs_caption", name=name, layouts=cost["layouts"], exact=exact))
 
 
 def explanation(row: dict[str, Any]) -> str:
@@ -210,6 +271,7 @@ with right:
         winner_name = names[moment.table[best][0]] if best is not None else None
         st.markdown(f"{t('replay.could_play')}: _{i18n.explain_clause(made.legal, language, winner_name)}_")
         st.html(cards.cards_row(made.legal.cards.sorted_for_display(deal.trump), marked=made.legal.cards))
+        show_costs(made.trick, made.position, made.seat, str(made.card))
         here = findings.filter((pl.col("trick") == made.trick) & (pl.col("play") == made.position))
         st.markdown(f"**{t('replay.findings')}**")
         if here.height == 0:

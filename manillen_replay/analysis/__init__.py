@@ -7,6 +7,9 @@ detector and its severity thresholds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
 from ..engine import MatchResult, replay
 from ..record import Record
 from .coach import CoachDetector, DetectorError, coach_findings, parse_coach_detector
@@ -21,15 +24,29 @@ from .findings import (
     sort_key,
 )
 
+if TYPE_CHECKING:
+    from ..solver.costs import PlayCost
 
-def analyse(result: MatchResult, record: Record | None = None) -> list[Finding]:
+
+def analyse(
+    result: MatchResult,
+    record: Record | None = None,
+    *,
+    strategy: bool = True,
+    costs: Mapping[int, Sequence[PlayCost]] | None = None,
+) -> list[Finding]:
     """Every built-in finding of a replayed match, ordered by deal, trick and play.
 
     :param result: the match as the engine replayed it (``decode_and_replay`` or ``replay``).
     :param record: the record it was replayed from, when at hand: it tells who knocked, so
         that ``klop_lost`` can name the player instead of the team.
+    :param strategy: also run the strategy detectors; ``False`` gives the rule, scoring and
+        procedure findings only (``manillen analyze --depth rules``).
+    :param costs: the solver's costs by deal number (``manillen_replay.solver.view_costs``):
+        with them ``missed_vetten``, ``bare_ace_lost`` and ``wasted_trump`` stand only when the
+        better card was really better from the player's view, and take their points from it.
     """
-    return sorted(MatchAnalysis(result, record).run(), key=sort_key)
+    return sorted(MatchAnalysis(result, record, strategy=strategy, costs=costs).run(), key=sort_key)
 
 
 def analyse_record(record: Record, *, source: str | None = None, line: int | None = None) -> list[Finding]:

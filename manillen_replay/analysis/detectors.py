@@ -7,6 +7,9 @@ times the deal's multiplier for a card, the difference in the deal's score for a
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
 from msgspec import UNSET
 
 from ..cards import CARD_TEXT, CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
@@ -21,12 +24,16 @@ from .words import (
     factor_nl,
     more_points_en,
     more_points_nl,
+    number,
     points_en,
     points_nl,
     suit_en,
     suit_nl,
     team_names,
 )
+
+if TYPE_CHECKING:  # the solver imports the analysis, not the other way round
+    from ..solver.costs import PlayCost
 
 RULE_THRESHOLDS = Thresholds(1, 10, 20)
 """Illegal plays: the points are the fault's price if the table had called it (``penalty_points``)."""
@@ -36,6 +43,10 @@ CARD_THRESHOLDS = Thresholds(1, 3, 5)
 """Card-level strategy (missed_vetten, bare_ace_lost, wasted_trump): scoresheet points."""
 CALL_THRESHOLDS = Thresholds(1, 6, 15)
 """Calls (klop_missed, klop_lost, muil_missed): the difference in the deal's score."""
+
+VIEW_MARGIN = 0.5
+"""With the solver's costs, a better card must be worth at least this many card points more on
+average, from the player's view, for a strategy finding to stand (half the smallest card)."""
 
 STRATEGY_VARIANTS = ("four",)
 """Variants the strategy detectors judge; the others get the rule, scoring and procedure ones."""
@@ -61,10 +72,21 @@ KIND_CATEGORY: dict[str, Category] = {
 class MatchAnalysis:
     """Runs every built-in detector over one replayed match."""
 
-    def __init__(self, result: MatchResult, record: Record | None = None) -> None:
+    def __init__(
+        self,
+        result: MatchResult,
+        record: Record | None = None,
+        *,
+        strategy: bool = True,
+        costs: Mapping[int, Sequence[PlayCost]] | None = None,
+    ) -> None:
         """
         :param result: the replayed match.
         :param record: the record it came from; only needed to say who knocked.
+        :param strategy: run the strategy detectors (``False``: rule, scoring, procedure only).
+        :param costs: the solver's costs of the plays, by deal number
+            (:func:`manillen_replay.solver.view_costs`); with them the card-play detectors
+            measure the points at stake from the player's view.
         """
         self.result = result
         self.record = record
@@ -72,7 +94,9 @@ class MatchAnalysis:
         self.names = result.seats
         self.findings: list[Finding] = []
         # The strategy detectors reason about two pairs of partners holding eight cards each.
-        self.strategy = self.rules.variant in STRATEGY_VARIANTS
+        self.strategy = strategy and self.rules.variant in STRATEGY_VARIANTS
+        self.costs = costs or {}
+        self.deal_costs: dict[tuple[int, int], PlayCost] = {}
 
     def run(self) -> list[Finding]:
         """Every finding of the match, in the order of the deals."""
@@ -87,6 +111,7 @@ class MatchAnalysis:
             if not self.strategy:
                 continue
             if deal.kind in (DealKind.PLAYED, DealKind.ABANDONED) and deal.hands is not None and deal.tricks:
+                self.deal_costs = {(c.trick, c.play): c for c in self.costs.get(deal.number, ())}
                 self.card_play(DealKnowledge(deal, self.rules))
             if deal.kind is DealKind.PLAYED and deal.points is not None:
                 self.calls(deal, team_of)
@@ -128,6 +153,18 @@ class MatchAnalysis:
         )
         self.findings.append(finding)
         return finding
+
+    def view_gains(self, view: PlayView, cards: Sequence[int]) -> dict[int, float] | None:
+        """How many card points more than the card played each of ``cards`` was worth on average,
+        from the player's view (the solver's ``values``); ``None`` without view values here."""
+        cost = self.deal_costs.get((view.trick.number, view.position + 1))
+        if cost is None:
+            return None
+        values = {int(card): value.view for card, value in cost.values.items()}
+        played = values.get(view.card)
+        if played is None or any(values.get(card) is None for card in cards):
+            return None
+        return {card: float(values[card] or 0.0) - played for card in cards}
 
     # ------------------------------------------------------------------ rule
 
@@ -313,9 +350,17 @@ class MatchAnalysis:
         candidates = self.smear_candidates(know, view)
         if not candidates:
             return
-        best = max(candidates, key=lambda c: (points_of(c), c))
+        gains = self.view_gains(view, candidates)
+        if gains is not None:
+            # Smearing must really have been better from what the player could see.
+            candidates = [c for c in candidates if gains[c] >= VIEW_MARGIN]
+            if not candidates:
+                return
+            best = max(candidates, key=lambda c: (gains[c], c))
+        else:
+            best = max(candidates, key=lambda c: (points_of(c), c))
         gained = points_of(best) - points_of(view.card)
-        points = gained * factor
+        points: float = gained * factor if gains is None else round(gains[best] * factor, 2)
         partner = know.partner_seat_winning(view)
         assert partner is not None
         name, mate = self.names[view.seat], self.names[partner]
@@ -334,6 +379,12 @@ class MatchAnalysis:
             f"in de hand: die vetten had {more_points_nl(gained, factor)} opgebracht. {mate} won de slag "
             f"zeker, en {y} ging in slag {lost.number} naar de tegenstanders."
         )
+        if gains is not None:
+            en += _view_en(name, y, gains[best])
+            nl += _view_nl(name, y, gains[best])
+            order = sorted(candidates, key=lambda c: -gains[c])
+        else:
+            order = sorted(candidates, key=lambda c: -points_of(c))
         self.add(
             "missed_vetten",
             CARD_THRESHOLDS.severity(points),
@@ -342,7 +393,7 @@ class MatchAnalysis:
             play=view.position + 1,
             seat=view.seat,
             card=view.card,
-            better=tuple(sorted(candidates, key=lambda c: -points_of(c))),
+            better=tuple(order),
             points=points,
             en=en,
             nl=nl,
@@ -378,11 +429,15 @@ class MatchAnalysis:
                     chance = earlier
             if chance is None:
                 continue
+            gains = self.view_gains(chance, [card])
+            if gains is not None and gains[card] < VIEW_MARGIN:
+                continue  # from what the player could see, smearing the ace was no better
             reported.add((chance.trick.number, chance.position))
             partner = know.partner_seat_winning(chance)
             assert partner is not None
             name, mate, taker = self.names[view.seat], self.names[partner], self.names[holder]
             gained = points_of(card) - points_of(chance.card)
+            points: float = gained * factor if gains is None else round(gains[card] * factor, 2)
             ace, ten, played = _card(card), _card(manille), _card(chance.card)
             winning = _card(know.winning_card_before(chance))
             t, c = trick.number, chance.trick.number
@@ -396,16 +451,19 @@ class MatchAnalysis:
                 f"In slag {c} won {mate} de slag zeker met {winning}, en {name} kon {ace} erop vetten "
                 f"in plaats van {played} te spelen: {more_points_nl(gained, factor)}."
             )
+            if gains is not None:
+                en += _view_en(name, ace, gains[card])
+                nl += _view_nl(name, ace, gains[card])
             self.add(
                 "bare_ace_lost",
-                CARD_THRESHOLDS.severity(gained * factor),
+                CARD_THRESHOLDS.severity(points),
                 know.deal.number,
                 trick=c,
                 play=chance.position + 1,
                 seat=view.seat,
                 card=chance.card,
                 better=(card,),
-                points=gained * factor,
+                points=points,
                 en=en,
                 nl=nl,
             )
@@ -423,8 +481,17 @@ class MatchAnalysis:
         discards = [int(c) for c in iter_mask(view.legal & ~know.trump_mask) if not know.is_master(c, view)]
         if not discards:
             return
+        gains = self.view_gains(view, discards)
+        if gains is not None:
+            # The trump was wasted only if a discard was really better from the player's view.
+            discards = [c for c in discards if gains[c] >= VIEW_MARGIN]
+            if not discards:
+                return
+            discards.sort(key=lambda c: -gains[c])
         cost = self.trump_later_needed(know, view, trump)
-        points = 0 if cost is None else cost.points * factor
+        points: float = 0 if cost is None else cost.points * factor
+        if gains is not None:
+            points = round(gains[discards[0]] * factor, 2)
         partner = know.partner_seat_winning(view)
         assert partner is not None
         name, mate = self.names[view.seat], self.names[partner]
@@ -439,17 +506,20 @@ class MatchAnalysis:
             f"{name} kocht met troef {_card(trump)} in slag {t}, een slag die {mate} zeker won met "
             f"{winning}, terwijl afgooien kon ({shown})."
         )
-        if cost is None:
+        if gains is not None:
+            en += _view_en(name, _card(discards[0]), gains[discards[0]], "discarding")
+            nl += _view_nl(name, _card(discards[0]), gains[discards[0]], "afgooien")
+        elif cost is None:
             en += " It cost nothing this time."
             nl += " Deze keer kostte het niets."
-        else:
+        if cost is not None:
             en += (
                 f" In trick {cost.number} {name} had no trump left and {_card(trump)} would have bought it: "
-                f"{points_en(points)} went to the opponents."
+                f"{points_en(cost.points * factor)} went to the opponents."
             )
             nl += (
                 f" In slag {cost.number} had {name} geen troef meer en had {_card(trump)} de slag gekocht: "
-                f"{points_nl(points)} gingen naar de tegenstanders."
+                f"{points_nl(cost.points * factor)} gingen naar de tegenstanders."
             )
         self.add(
             "wasted_trump",
@@ -631,6 +701,20 @@ class MatchAnalysis:
 
 def _card(card: int) -> str:
     return CARD_TEXT[card]
+
+
+def _view_en(name: str, card: str, gain: float, verb: str = "smearing") -> str:
+    return (
+        f" From what {name} could see, {verb} {card} was worth {number(round(gain, 1))} card points "
+        "more on average (solver)."
+    )
+
+
+def _view_nl(name: str, card: str, gain: float, verb: str = "vetten") -> str:
+    return (
+        f" Met wat {name} kon weten, was {card} {verb} gemiddeld {number(round(gain, 1))} kaartpunten "
+        "meer waard (solver)."
+    )
 
 
 def _effect(score: DealScore | None) -> dict[int, int]:

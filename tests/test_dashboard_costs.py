@@ -1,0 +1,144 @@
+"""The solver's costs in the dashboard: card values on the deal replay, accuracy on the match and
+players pages, through Streamlit's AppTest.
+
+The archive holds two random legal matches; the solver costed deal 1 of ``random-0`` (few
+layouts, so it stays fast) and nothing else. Expected values come from the solver's own output
+and the record replayed with the engine, never from the dashboard's code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import data
+from manillen_replay.cards import CardSet
+from manillen_replay.cli.analysis import cost_frames
+from manillen_replay.engine import MatchResult, decode_and_replay
+from manillen_replay.record import Entry, dumps
+from manillen_replay.solver import PlayCost, match_accuracy, view_costs
+from manillen_replay.store import Store
+
+from .factories import random_record
+from .test_dashboard import APP, open_page, texts
+
+SAMPLES = 4
+Solved = tuple[Path, MatchResult, list[PlayCost]]
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory: pytest.TempPathFactory) -> Solved:
+    """An archive with deal 1 of ``random-0`` costed by the solver; the match and those costs."""
+    records = [random_record(index, 3) for index in range(2)]
+    path = tmp_path_factory.mktemp("costs") / "club.duckdb"
+    result = decode_and_replay(dumps(records[0], pretty=False))
+    costs = view_costs(result.deals[0], result.rules, samples=SAMPLES)
+    with Store(path) as store:
+        store.import_entries(
+            [Entry("club.jsonl", n, dumps(r, pretty=False).encode()) for n, r in enumerate(records, 1)]
+        )
+        plays, values = cost_frames(result, {1: costs})
+        store.save_costs([result.id], plays, values)
+    return path, result, costs
+
+
+@pytest.fixture
+def app(solved: Solved, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(solved[0]))
+    yield AppTest.from_file(APP, default_timeout=60)
+
+
+def costs_table(at: AppTest) -> list[dict[str, object]] | None:
+    """The replay page's card values as rows, ``None`` when the page shows none."""
+    for frame in at.dataframe:
+        table = frame.value
+        if {"card", "view", "hindsight", "best", "played"} <= set(table.columns):
+            return list(table.to_dict("records"))
+    return None
+
+
+def step_of_play(cost: PlayCost) -> int:
+    return (cost.trick - 1) * 4 + cost.play
+
+
+def test_replay_shows_every_legal_card_with_both_values(app: AppTest, solved: Solved) -> None:
+    _, result, costs = solved
+    chosen = next(c for c in costs if not c.forced and c.view_cost is not None)
+    at = open_page(app, "replay", match=result.id, deal=1, step=step_of_play(chosen))
+    rows = costs_table(at)
+    assert rows is not None
+    legal = CardSet(result.deals[0].tricks[chosen.trick - 1].legal[chosen.play - 1])
+    shown = {str(row["card"]) for row in rows}
+    assert shown == {str(card) for card in legal} == {str(card) for card in chosen.values}
+    for row in rows:
+        value = chosen.values[next(card for card in chosen.values if str(card) == row["card"])]
+        assert row["hindsight"] == value.hindsight
+        assert value.view is not None and abs(float(str(row["view"])) - value.view) <= 0.05
+        assert (row["best"] == "★") == (row["card"] in {str(c) for c in chosen.best_cards})
+        assert (row["played"] == "◀") == (row["card"] == str(chosen.card))
+    page = texts(at)
+    view = f"{chosen.view_cost:.1f}".rstrip("0").rstrip(".")
+    assert f"**{view}** card points" in page and f"**{chosen.dd_cost}** with hindsight" in page
+    assert f"{SAMPLES} layouts" in page or f"{chosen.layouts} layouts" in page
+
+
+def test_replay_forced_play_says_it_costs_nothing(app: AppTest, solved: Solved) -> None:
+    _, result, costs = solved
+    forced = next(c for c in costs if c.forced)
+    at = open_page(app, "replay", match=result.id, deal=1, step=step_of_play(forced))
+    assert costs_table(at) is None
+    assert "the only card" in texts(at)
+
+
+def test_replay_without_costs_shows_no_values(app: AppTest, solved: Solved) -> None:
+    _, result, _ = solved
+    at = open_page(app, "replay", match=result.id, deal=2, step=3)
+    assert costs_table(at) is None
+    assert "What each card was worth" not in texts(at)
+
+
+def test_replay_costs_in_dutch(app: AppTest, solved: Solved) -> None:
+    _, result, costs = solved
+    chosen = next(c for c in costs if not c.forced and c.view_cost is not None)
+    app.run()
+    app.session_state["lang"] = "nl"
+    for name, value in {"match": result.id, "deal": 1, "step": step_of_play(chosen)}.items():
+        app.query_params[name] = str(value)
+    app.switch_page("app_pages/replay.py").run()
+    assert not app.exception
+    assert "Wat elke kaart waard was" in texts(app) and "achteraf" in texts(app)
+
+
+def test_match_page_shows_accuracy_per_player(app: AppTest, solved: Solved) -> None:
+    _, result, costs = solved
+    at = open_page(app, "match", match=result.id)
+    expected = {
+        result.seats[seat]: value for seat, value in match_accuracy([costs]).items() if value is not None
+    }
+    tables = [frame.value for frame in at.dataframe]
+    accuracy = next(table for table in tables if "accuracy" in table.columns)
+    shown = dict(zip(accuracy["player"], accuracy["accuracy"], strict=True))
+    assert shown.keys() == expected.keys()
+    for player, value in expected.items():
+        assert abs(shown[player] - value) < 1e-9
+    by_deal = next(
+        table for table in tables if "deal" in table.columns and set(expected) <= set(table.columns)
+    )
+    assert by_deal["deal"].tolist() == [1]  # only deal 1 was costed
+    assert "Accuracy (solver)" in [s.value for s in at.subheader]
+
+
+def test_match_without_costs_shows_no_accuracy(app: AppTest, solved: Solved) -> None:
+    at = open_page(app, "match", match="random-1")
+    assert "Accuracy (solver)" not in [s.value for s in at.subheader]
+
+
+def test_players_page_shows_accuracy_over_costed_deals(app: AppTest, solved: Solved) -> None:
+    _, result, costs = solved
+    seat, value = next((s, v) for s, v in match_accuracy([costs]).items() if v is not None)
+    at = open_page(app, "players", player=result.seats[seat])
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Accuracy (solver)"] == f"{value:.1f}%"
