@@ -28,7 +28,7 @@ from ..errors import InvalidRecordError, ManillenError
 from ..record import Record, loads
 from ..rules import Contract
 from ..store import ANALYSIS_DEPTHS, Store, default_archive
-from .common import echo_json, read_entries
+from .common import ReplayedRecords, echo_json
 
 if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
     from ..solver import PlayCost
@@ -439,18 +439,8 @@ def _file_findings(
     lang: str,
 ) -> tuple[list[dict[str, Any]], int]:
     out = []
-    invalid = 0
-    for entry in read_entries(paths):
-        try:
-            record = loads(entry.data, source=entry.source, line=entry.line)
-            result = replay(record, source=entry.source, line=entry.line)
-        except InvalidRecordError as error:
-            invalid += 1
-            for problem in error.problems:
-                click.echo(problem.describe(), err=True)
-            continue
-        if match_id is not None and result.id != match_id:
-            continue
+    replayed = ReplayedRecords(paths, match_id)
+    for record, result in replayed:
         for finding in analyse(result, record):
             if player is not None and (finding.player or "").lower() != player.lower():
                 continue
@@ -459,7 +449,7 @@ def _file_findings(
             if finding.severity.level < minimum.level:
                 continue
             out.append(finding.to_json(lang))
-    return out, invalid
+    return out, replayed.invalid
 
 
 def _echo_text(findings: list[dict[str, Any]]) -> None:

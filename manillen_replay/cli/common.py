@@ -9,8 +9,9 @@ from typing import Any, TypeVar
 
 import click
 
-from ..errors import InvalidOptionError
-from ..record import Entry, iter_entries
+from ..engine import MatchResult, replay
+from ..errors import InvalidOptionError, InvalidRecordError
+from ..record import Entry, Record, iter_entries, loads
 from ..rules import Rules
 
 T = TypeVar("T")
@@ -27,6 +28,37 @@ def read_entries(paths: Sequence[str]) -> list[Entry]:
         raise click.UsageError(str(error)) from None
     except OSError as error:
         raise click.UsageError(f"cannot read {error.filename!r}: {error.strerror}") from None
+
+
+class ReplayedRecords:
+    """The valid records of some files, replayed; each problem of an invalid one goes to stderr.
+
+    Iterate for ``(record, result)`` pairs (only the match ``match_id`` when given); ``invalid``
+    then counts the records refused, for the exit code.
+    """
+
+    def __init__(self, paths: Sequence[str], match_id: str | None = None, label: str | None = None) -> None:
+        self.entries = read_entries(paths)
+        self.match_id = match_id
+        self.label = label
+        self.invalid = 0
+        self.matched = 0
+
+    def __iter__(self) -> Iterator[tuple[Record, MatchResult]]:
+        entries = progress(self.entries, self.label) if self.label else iter(self.entries)
+        for entry in entries:
+            try:
+                record = loads(entry.data, source=entry.source, line=entry.line)
+                result = replay(record, source=entry.source, line=entry.line)
+            except InvalidRecordError as error:
+                self.invalid += 1
+                for problem in error.problems:
+                    click.echo(problem.describe(), err=True)
+                continue
+            if self.match_id is not None and result.id != self.match_id:
+                continue
+            self.matched += 1
+            yield record, result
 
 
 def progress(items: Sequence[T], label: str, *, minimum: int = 200) -> Iterator[T]:

@@ -14,7 +14,7 @@ from ..engine.report import match_to_json, match_to_text
 from ..errors import InvalidCardError, InvalidRecordError, RecordError
 from ..record import json_schema
 from ..rules import legal_plays, trick_points, winning_position
-from .common import echo_json, progress, read_entries, rules_option
+from .common import ReplayedRecords, echo_json, progress, read_entries, rules_option
 
 
 def _problem_json(problem: RecordError) -> dict[str, Any]:
@@ -108,19 +108,9 @@ def replay(
 
       manillen replay data/demo.jsonl --match zwaan-2026-11-28-3 --deal 2 --json
     """
-    entries = read_entries(paths)
+    replayed = ReplayedRecords(paths, match_id)
     matches = []
-    invalid = 0
-    for entry in entries:
-        try:
-            result = decode_and_replay(entry.data, source=entry.source, line=entry.line)
-        except InvalidRecordError as error:
-            invalid += 1
-            for problem in error.problems:
-                click.echo(problem.describe(), err=True)
-            continue
-        if match_id is not None and result.id != match_id:
-            continue
+    for _, result in replayed:
         if as_json:
             data = match_to_json(result)
             if deal is not None:
@@ -131,9 +121,9 @@ def replay(
             click.echo()
     if as_json:
         echo_json({"matches": matches})
-    if match_id is not None and not matches and not as_json and not invalid:
+    if match_id is not None and not replayed.matched and not replayed.invalid:
         click.echo(f"no match with id {match_id!r} in {', '.join(paths)}", err=True)
-    sys.exit(1 if invalid else 0)
+    sys.exit(1 if replayed.invalid else 0)
 
 
 def _cards_option(text: str | None, name: str) -> list[Card]:

@@ -8,11 +8,10 @@ from typing import Any
 import click
 
 from ..cards import Card, CardSet, Suit
-from ..engine import decode_and_replay
-from ..errors import InvalidCardError, InvalidRecordError
+from ..errors import InvalidCardError
 from ..solver import SolverError, can_solve, dd_costs, solve_position, view_costs
 from ..solver.costs import PlayCost
-from .common import echo_json, progress, read_entries, rules_option
+from .common import ReplayedRecords, echo_json, rules_option
 
 
 def _parse_hands(text: str) -> tuple[int, int, int, int]:
@@ -164,20 +163,9 @@ def costs(
     --json prints {"plays": [{"match", "deal", "trick", "play", "seat", "card", "dd_cost",
     "view_cost"}]} for every play. Exit code 1 when a record is invalid, 2 for usage errors.
     """
-    entries = read_entries(paths)
+    replayed = ReplayedRecords(paths, match_id, label="solving")
     plays: list[dict[str, Any]] = []
-    invalid = 0
-    found_match = False
-    for entry in progress(entries, "solving"):
-        try:
-            result = decode_and_replay(entry.data, source=entry.source, line=entry.line)
-        except InvalidRecordError as error:
-            invalid += 1
-            click.echo(f"skipped invalid record: {error}", err=True)
-            continue
-        if match_id is not None and result.id != match_id:
-            continue
-        found_match = True
+    for _, result in replayed:
         deals = [d for d in result.deals if deal_number is None or d.number == deal_number]
         if deal_number is not None and not deals:
             raise click.UsageError(
@@ -199,11 +187,11 @@ def costs(
                 plays.extend(_play_json(result.id, cost) for cost in found)
             else:
                 _echo_deal(result.id, result.seats, deal.number, found)
-    if match_id is not None and not found_match:
+    if match_id is not None and not replayed.matched:
         raise click.UsageError(f"no match with id {match_id!r} in {', '.join(paths)}")
     if as_json:
         echo_json({"plays": plays})
-    if invalid:
+    if replayed.invalid:
         sys.exit(1)
 
 
