@@ -24,7 +24,7 @@ import streamlit as st
 
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry
-from manillen_replay.store import Store
+from manillen_replay.store import Store, flatten_for_csv
 
 DB_ENVIRONMENT = "MANILLEN_DB"
 """The environment variable that names the archive (``manillen dashboard`` sets it)."""
@@ -433,16 +433,8 @@ def user_query(sql: str) -> pl.DataFrame:
 
 
 def csv_bytes(frame: pl.DataFrame) -> bytes:
-    """A result as CSV; lists (cards, tags) become space-separated text, structs JSON."""
-    columns = []
-    for name, dtype in frame.schema.items():
-        if isinstance(dtype, pl.List | pl.Array):
-            columns.append(pl.col(name).cast(pl.List(pl.String)).list.join(" ").alias(name))
-        elif isinstance(dtype, pl.Struct):
-            columns.append(pl.col(name).struct.json_encode().alias(name))
-        else:
-            columns.append(pl.col(name))
-    return frame.select(columns).write_csv().encode()
+    """A result as CSV, the same as ``manillen sql --format csv`` writes it."""
+    return flatten_for_csv(frame).write_csv().encode()
 
 
 def example_queries(path: Path | None = None) -> list[tuple[str, str]]:

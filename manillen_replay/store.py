@@ -1656,6 +1656,19 @@ def _merge_annotations(text: str, notes: list[dict[str, Any]]) -> str:
     return dumps(record, pretty=False)
 
 
+def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
+    """A query result that CSV can hold: lists (cards, tags) become space-separated text, structs JSON."""
+    columns = []
+    for name, dtype in frame.schema.items():
+        if isinstance(dtype, pl.List | pl.Array):
+            columns.append(pl.col(name).cast(pl.List(pl.String)).list.join(" ").alias(name))
+        elif isinstance(dtype, pl.Struct):
+            columns.append(pl.col(name).struct.json_encode().alias(name))
+        else:
+            columns.append(pl.col(name))
+    return frame.select(columns)
+
+
 def _frame(relation: duckdb.DuckDBPyRelation | None) -> pl.DataFrame:
     """A query's rows as a polars frame (an empty frame for a statement that returns nothing)."""
     return pl.DataFrame() if relation is None else relation.pl()
@@ -1698,5 +1711,6 @@ __all__ = [
     "apply_migrations",
     "check_user_query",
     "default_archive",
+    "flatten_for_csv",
     "schema_version_of",
 ]

@@ -12,7 +12,7 @@ import click
 import polars as pl
 
 from ..errors import ManillenError
-from ..store import ArchiveError, ImportSummary, QueryError, QueryRefusedError, Store
+from ..store import ArchiveError, ImportSummary, QueryError, QueryRefusedError, Store, flatten_for_csv
 
 SHOWN_REJECTS = 20
 """Refused records listed one by one after an import; the rest are in the rejects table."""
@@ -132,24 +132,11 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool) -> None:
     sys.exit(1 if summary.refused else 0)
 
 
-def _flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
-    """CSV has no lists or structs: lists become space-separated text, structs JSON."""
-    columns = []
-    for name, dtype in frame.schema.items():
-        if isinstance(dtype, pl.List | pl.Array):
-            columns.append(pl.col(name).cast(pl.List(pl.String)).list.join(" ").alias(name))
-        elif isinstance(dtype, pl.Struct):
-            columns.append(pl.col(name).struct.json_encode().alias(name))
-        else:
-            columns.append(pl.col(name))
-    return frame.select(columns)
-
-
 def _render(frame: pl.DataFrame, output_format: str) -> str:
     if output_format == "json":
         return frame.write_json() + "\n"
     if output_format == "csv":
-        return _flatten_for_csv(frame).write_csv()
+        return flatten_for_csv(frame).write_csv()
     shown = frame.head(TABLE_ROWS)
     with pl.Config(
         tbl_rows=-1,
