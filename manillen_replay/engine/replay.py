@@ -699,7 +699,6 @@ class _Replay:
         if discards:
             chooser = dealer if outcome.chooser is None else outcome.chooser
             taken[1 - team_of[chooser]] += sum(CARD_POINTS[c] for c in CardSet(discards))
-        played_in: dict[int, int] = {}
         leader = shape.next_seat(dealer, dealer)
         visitors = self.visitors
         trump_code = NO_TRUMP if trump is None else trump
@@ -727,7 +726,7 @@ class _Replay:
                     outcome.table_moves.append((t + 1, i + 1, seat))
                 hand = holding[seat]
                 if not hand >> card & 1:
-                    self.not_held(card, seat, t, i, played_in, stacks, pointer)
+                    self.not_held(card, seat, t, i, played, stacks, pointer)
                     return False
                 suit = card // RANKS_PER_SUIT
                 if i:
@@ -751,7 +750,6 @@ class _Replay:
                             + (f" ({self.source})" if self.source else "")
                         )
                     outcome.violations.append(Violation(t + 1, i + 1, seat, card, kind, CardSet(legal)))
-                played_in[card] = t
                 seats.append(seat)
                 legals.append(legal)
                 clauses.append(clause)
@@ -820,14 +818,16 @@ class _Replay:
         seat: int,
         t: int,
         i: int,
-        played_in: dict[int, int],
+        played: list[list[Card]],
         stacks: list[list[list[int]]],
         pointer: str,
     ) -> None:
         where = f"{pointer}/tricks/{t}/{i}"
         name = self.seat_name(seat)
-        if card in played_in:
-            self.problem(where, f"'{Card(card)}' was already played in trick {played_in[card] + 1}")
+        # Looked up only here, on the error path, so the replay keeps no index of played cards.
+        earlier = next((n for n in range(t + 1) if card in played[n][: i if n == t else None]), None)
+        if earlier is not None:
+            self.problem(where, f"'{Card(card)}' was already played in trick {earlier + 1}")
         elif stacks and any(card in pile for pile in stacks[seat]):
             self.problem(where, f"'{Card(card)}' still lies face down on {name}'s table in trick {t + 1}")
         else:
