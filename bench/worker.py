@@ -7,7 +7,6 @@ work only: reading the archive into memory happens before the clock starts.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import itertools
 import json
@@ -21,14 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from manillen_replay.cards import CARD_BY_TEXT, CARD_POINTS
+from manillen_replay.engine import MatchResult, replay
 from manillen_replay.record import Entry, Record, loads
 from manillen_replay.rules import Rules, winning_position
 
 Result = dict[str, Any]
-
-
-class Unavailable(Exception):
-    """The stage's code does not exist yet (another issue builds it)."""
 
 
 def peak_rss_mb() -> float:
@@ -92,8 +88,6 @@ def stage_decode(lines: list[bytes]) -> Iterator[float]:
 
 def stage_replay(lines: list[bytes]) -> Iterator[float]:
     """replay: the engine on records decoded beforehand; floor: the bare trick walk."""
-    from manillen_replay.engine import replay
-
     clock = time.perf_counter
     while True:
         stage = floor = 0.0
@@ -109,15 +103,9 @@ def stage_replay(lines: list[bytes]) -> Iterator[float]:
         yield floor
 
 
-def stage_analyse(lines: list[bytes]) -> Iterator[float]:
-    """analyse: every built-in detector on replayed matches; floor: the replay they need."""
-    try:
-        analysis = importlib.import_module("manillen_replay.analysis")
-        analyse = analysis.analyse
-    except (ImportError, AttributeError) as error:
-        raise Unavailable(f"manillen_replay.analysis.analyse is not there yet ({error})") from None
-    from manillen_replay.engine import replay
-
+def _after_replay(lines: list[bytes], work: Callable[[Record, MatchResult], object]) -> Iterator[float]:
+    """Passes of ``work`` on matches replayed just before it; each pass yields the work's
+    seconds, then the replay's (the floor)."""
     clock = time.perf_counter
     while True:
         stage = floor = 0.0
@@ -126,68 +114,57 @@ def stage_analyse(lines: list[bytes]) -> Iterator[float]:
             start = clock()
             result = replay(record)
             middle = clock()
-            analyse(result, record)
+            work(record, result)
             floor += middle - start
             stage += clock() - middle
         yield stage
         yield floor
+
+
+def stage_analyse(lines: list[bytes]) -> Iterator[float]:
+    """analyse: every built-in detector on replayed matches; floor: the replay they need."""
+    from manillen_replay.analysis import analyse
+
+    return _after_replay(lines, lambda record, result: analyse(result, record))
 
 
 def stage_solve(lines: list[bytes]) -> Iterator[float]:
     """solve: the hindsight cost of every play (``solver.dd_costs``) of each deal the solver
     takes, on matches replayed beforehand; floor: the replay."""
-    try:
-        solver = importlib.import_module("manillen_replay.solver")
-        can_solve, dd_costs = solver.can_solve, solver.dd_costs
-    except (ImportError, AttributeError) as error:
-        raise Unavailable(f"manillen_replay.solver.dd_costs is not there yet ({error})") from None
-    from manillen_replay.engine import replay
+    from manillen_replay.solver import can_solve, dd_costs
 
-    clock = time.perf_counter
-    while True:
-        stage = floor = 0.0
-        for line in lines:
-            record = loads(line)
-            start = clock()
-            result = replay(record)
-            middle = clock()
-            for deal in result.deals:
-                if can_solve(deal, result.rules):
-                    dd_costs(deal, result.rules)
-            floor += middle - start
-            stage += clock() - middle
-        yield stage
-        yield floor
+    def solve(_: Record, result: MatchResult) -> None:
+        for deal in result.deals:
+            if can_solve(deal, result.rules):
+                dd_costs(deal, result.rules)
+
+    return _after_replay(lines, solve)
 
 
 def _warm_up_solver() -> None:
     """One solve before the clock and the baseline: the compiled search loads on first use."""
-    with contextlib.suppress(ImportError, AttributeError):
-        from manillen_replay.cards import CardSet
-        from manillen_replay.solver import solve_position
+    from manillen_replay.cards import CardSet
+    from manillen_replay.solver import solve_position
 
-        hands = tuple(CardSet.parse(h).mask for h in ("AC KC 9H", "10C 8C 7H", "QC 7C AH", "JC 9C 10H"))
-        solve_position(hands, (), 0, 0, Rules())
-
-
-def _store_class() -> Any:
-    try:
-        return importlib.import_module("manillen_replay.store").Store
-    except (ImportError, AttributeError) as error:
-        raise Unavailable(f"manillen_replay.store.Store is not there yet ({error})") from None
+    hands = tuple(CardSet.parse(h).mask for h in ("AC KC 9H", "10C 8C 7H", "QC 7C AH", "JC 9C 10H"))
+    solve_position(hands, (), 0, 0, Rules())
 
 
-def _import(store_class: Any, path: Path, lines: list[bytes]) -> None:
+def _import(path: Path, lines: list[bytes]) -> None:
+    from manillen_replay.store import Store  # duckdb loads only in the stages that use it
+
     entries = [Entry("bench.jsonl", number, line) for number, line in enumerate(lines, start=1)]
-    with store_class(path) as store:
+    with Store(path) as store:
         summary = store.import_entries(entries)
     if summary.refused:
         raise RuntimeError(f"the store refused {summary.refused} generated records: {summary.rejects[:1]}")
 
 
-def _arrow_tables(store_class: Any, path: Path) -> dict[str, Any]:
+def _arrow_tables(path: Path) -> dict[str, Any]:
     """Every non-empty base table of an imported archive, as ready-made Arrow tables."""
-    with store_class(path, read_only=True) as store:
+    from manillen_replay.store import Store
+
+    with Store(path, read_only=True) as store:
         names = store.query(
             "SELECT table_name FROM information_schema.tables "
             "WHERE table_schema = 'main' AND table_type = 'BASE TABLE'"
@@ -218,16 +195,16 @@ def _floor_load(tables: dict[str, Any], path: Path) -> float:
 
 def stage_import(lines: list[bytes]) -> Iterator[float]:
     """import: Store.import_entries into a new archive file; floor: DuckDB loading Arrow tables."""
-    store_class = _store_class()
+
     with tempfile.TemporaryDirectory(prefix="manillen-bench-") as folder:
         tables: dict[str, Any] | None = None
         for attempt in itertools.count():
             path = Path(folder) / f"import-{attempt}.duckdb"
             start = time.perf_counter()
-            _import(store_class, path, lines)
+            _import(path, lines)
             yield time.perf_counter() - start
             if tables is None:
-                tables = _arrow_tables(store_class, path)
+                tables = _arrow_tables(path)
             path.unlink()
             floor_path = Path(folder) / f"floor-{attempt}.duckdb"
             yield _floor_load(tables, floor_path)
@@ -256,8 +233,7 @@ WARM_UP: dict[str, tuple[str, ...]] = {
 def run_stage(stage: str, lines: list[bytes], repeat: int) -> Result:
     """Time ``repeat`` passes of a stage; memory is read after the first."""
     for module in WARM_UP.get(stage, ()):
-        with contextlib.suppress(ImportError):  # the stage itself then says it is not available
-            importlib.import_module(module)
+        importlib.import_module(module)
     if stage == "solve":
         _warm_up_solver()
     baseline = peak_rss_mb()
@@ -287,16 +263,12 @@ def run_dashboard(lines: list[bytes], repeat: int) -> Result:
     ``dashboards.bench.measure_render`` (the dashboard's own measurement, with Streamlit's
     AppTest) takes its repeats itself and returns seconds per page view.
     """
-    try:
-        measure_render = importlib.import_module("dashboards.bench").measure_render
-    except (ImportError, AttributeError) as error:
-        raise Unavailable(f"dashboards.bench.measure_render is not there yet ({error})") from None
-    store_class = _store_class()
+    from dashboards.bench import measure_render
     from manillen_replay.cli import cli  # the archive's findings, made as a user makes them
 
     with tempfile.TemporaryDirectory(prefix="manillen-bench-") as folder:
         path = Path(folder) / "dashboard.duckdb"
-        _import(store_class, path, lines)
+        _import(path, lines)
         cli.main(["analyze", "--db", str(path)], standalone_mode=False)
         baseline = peak_rss_mb()
         pages: dict[str, float] = measure_render(path, repeats=max(repeat, 3))
@@ -314,10 +286,7 @@ def main(argv: list[str]) -> int:
     """``STAGE ARCHIVE DEALS REPEAT``: print the stage's result as one JSON line."""
     stage, archive, deals, repeat = argv[0], Path(argv[1]), int(argv[2]), int(argv[3])
     lines, total = read_prefix(archive, deals)
-    try:
-        result = run_dashboard(lines, repeat) if stage == "dashboard" else run_stage(stage, lines, repeat)
-    except Unavailable as reason:
-        result = {"status": "not available yet", "reason": str(reason)}
+    result = run_dashboard(lines, repeat) if stage == "dashboard" else run_stage(stage, lines, repeat)
     result.update(stage=stage, deals=total, matches=len(lines))
     print(json.dumps(result))
     return 0
