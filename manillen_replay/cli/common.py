@@ -9,8 +9,9 @@ from typing import Any, TypeVar
 
 import click
 
+from ..cards import Card
 from ..engine import MatchResult, replay
-from ..errors import InvalidOptionError, InvalidRecordError
+from ..errors import InvalidCardError, InvalidOptionError, InvalidRecordError
 from ..record import Entry, Record, iter_entries, loads
 from ..rules import Rules
 
@@ -87,6 +88,38 @@ def rules_option(values: Iterable[str]) -> Rules:
         return Rules.from_options(options)
     except InvalidOptionError as error:
         raise click.BadParameter(str(error), param_hint="--rule") from None
+
+
+TRUMP_OPTION = click.option(
+    "--trump",
+    required=True,
+    type=click.Choice(["H", "D", "C", "S", "none"], case_sensitive=False),
+    help="The trump suit, or none for muil.",
+)
+"""``--trump H|D|C|S|none`` for the commands that look at one position."""
+
+RULE_OPTION = click.option(
+    "--rule",
+    "rule_values",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A house rule, e.g. partner_exempt=false or underbuy=allowed (repeatable).",
+)
+"""``--rule NAME=VALUE``, read with :func:`rules_option`."""
+
+
+def parse_trick(text: str | None) -> list[Card]:
+    """The cards of ``--trick``, leader first.
+
+    :raises click.BadParameter: for an unknown card or a card given twice.
+    """
+    try:
+        cards = [Card.parse(part) for part in (text or "").replace(",", " ").split()]
+    except InvalidCardError as error:
+        raise click.BadParameter(str(error), param_hint="--trick") from None
+    if len(set(cards)) != len(cards):
+        raise click.BadParameter("a card appears twice in the trick", param_hint="--trick")
+    return cards
 
 
 def echo_json(value: Any) -> None:

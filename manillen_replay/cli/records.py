@@ -14,7 +14,16 @@ from ..engine.report import match_to_json, match_to_text
 from ..errors import InvalidCardError, InvalidRecordError, RecordError
 from ..record import json_schema
 from ..rules import legal_plays, trick_points, winning_position
-from .common import ReplayedRecords, echo_json, progress, read_entries, rules_option
+from .common import (
+    RULE_OPTION,
+    TRUMP_OPTION,
+    ReplayedRecords,
+    echo_json,
+    parse_trick,
+    progress,
+    read_entries,
+    rules_option,
+)
 
 
 def _problem_json(problem: RecordError) -> dict[str, Any]:
@@ -126,38 +135,21 @@ def replay(
     sys.exit(1 if replayed.invalid else 0)
 
 
-def _cards_option(text: str | None, name: str) -> list[Card]:
-    if not text:
-        return []
+def _hand_option(text: str | None) -> list[Card]:
     try:
-        return (
-            list(CardSet.parse(text))
-            if name == "--hand"
-            else [Card.parse(t) for t in text.replace(",", " ").split()]
-        )
+        return list(CardSet.parse(text or ""))
     except InvalidCardError as error:
-        raise click.BadParameter(str(error), param_hint=name) from None
+        raise click.BadParameter(str(error), param_hint="--hand") from None
 
 
 @click.command()
-@click.option(
-    "--trump",
-    required=True,
-    type=click.Choice(["H", "D", "C", "S", "none"], case_sensitive=False),
-    help="The trump suit, or none for muil.",
-)
+@TRUMP_OPTION
 @click.option("--leader", required=True, type=click.IntRange(0, 3), help="The seat that led the trick (0-3).")
 @click.option(
     "--trick", default="", metavar="CARDS", help='The cards on the table, leader first: "AC QC 9D".'
 )
 @click.option("--hand", default=None, metavar="CARDS", help='The cards of the seat to play: "8D KD 7H".')
-@click.option(
-    "--rule",
-    "rule_values",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A house rule, e.g. partner_exempt=false or underbuy=allowed (repeatable).",
-)
+@RULE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def legal(
     trump: str, leader: int, trick: str, hand: str | None, rule_values: tuple[str, ...], as_json: bool
@@ -178,11 +170,9 @@ def legal(
     """
     rules = rules_option(rule_values)
     trump_suit = None if trump.lower() == "none" else Suit.parse(trump)
-    cards = _cards_option(trick, "--trick")
-    held = _cards_option(hand, "--hand")
+    cards = parse_trick(trick)
+    held = _hand_option(hand)
     shape = rules.shape
-    if len(set(cards)) != len(cards):
-        raise click.BadParameter("a card appears twice in the trick", param_hint="--trick")
     if len(cards) > shape.trick_size:
         raise click.BadParameter(f"a trick has at most {shape.trick_size} cards", param_hint="--trick")
     clash = set(cards) & set(held)

@@ -11,7 +11,7 @@ from ..cards import Card, CardSet, Suit
 from ..errors import InvalidCardError
 from ..solver import SolverError, can_solve, dd_costs, solve_position, view_costs
 from ..solver.costs import PlayCost
-from .common import ReplayedRecords, echo_json, rules_option
+from .common import RULE_OPTION, TRUMP_OPTION, ReplayedRecords, echo_json, parse_trick, rules_option
 
 
 def _parse_hands(text: str) -> tuple[int, int, int, int]:
@@ -29,26 +29,8 @@ def _parse_hands(text: str) -> tuple[int, int, int, int]:
     return masks[0], masks[1], masks[2], masks[3]
 
 
-def _parse_trick(text: str) -> tuple[int, ...]:
-    try:
-        cards = tuple(int(Card.parse(part)) for part in text.replace(",", " ").split())
-    except InvalidCardError as error:
-        raise click.BadParameter(str(error), param_hint="--trick") from None
-    if len(set(cards)) != len(cards):
-        raise click.BadParameter("a card appears twice in the trick", param_hint="--trick")
-    return cards
-
-
-RULE_HELP = "A house rule, e.g. partner_exempt=false or underbuy=allowed (repeatable)."
-
-
 @click.command()
-@click.option(
-    "--trump",
-    required=True,
-    type=click.Choice(["H", "D", "C", "S", "none"], case_sensitive=False),
-    help="The trump suit, or none for muil.",
-)
+@TRUMP_OPTION
 @click.option(
     "--leader", required=True, type=click.IntRange(0, 3), help="The seat that led the current trick (0-3)."
 )
@@ -61,7 +43,7 @@ RULE_HELP = "A house rule, e.g. partner_exempt=false or underbuy=allowed (repeat
 @click.option(
     "--trick", default="", metavar="CARDS", help='The cards already on the table, leader first: "KS 10S".'
 )
-@click.option("--rule", "rule_values", multiple=True, metavar="NAME=VALUE", help=RULE_HELP)
+@RULE_OPTION
 @click.option("--json", "as_json", is_flag=True, help='Print {"seat", "values": {"card": points}} as JSON.')
 def solve(
     trump: str, leader: int, hands: str, trick: str, rule_values: tuple[str, ...], as_json: bool
@@ -85,7 +67,7 @@ def solve(
     """
     rules = rules_option(rule_values)
     masks = _parse_hands(hands)
-    cards = _parse_trick(trick)
+    cards = tuple(int(card) for card in parse_trick(trick))
     suit = None if trump.lower() == "none" else int(Suit.parse(trump))
     try:
         values = solve_position(masks, cards, leader, suit, rules)
