@@ -65,7 +65,14 @@ def compiled(function: F) -> F:
         return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
-legal_core: Callable[..., tuple[int, int]] = compiled(rules.legal_core)
+def inlined(function: F) -> F:
+    """Like :func:`compiled`, but written into each caller: for small helpers of the search loop,
+    where a call (and the reference counting of any array it takes) would cost more than the work."""
+    with _caching_into(CACHE_DIR):
+        return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
+
+
+legal_core: Callable[..., tuple[int, int]] = inlined(rules.legal_core)
 """The engine's legal-play rules, compiled: the very function the replay runs."""
-winning_position: Callable[..., int] = compiled(rules.winning_position)
+winning_position: Callable[..., int] = inlined(rules.winning_position)
 """The engine's trick winner, compiled."""

@@ -1,16 +1,20 @@
 """The perfect-information search, compiled by numba: null-window probes on an explicit stack.
 
 Values are the card points team 0 (seats 0 and 2) takes from a position on, the cards already
-on the table included. Team 0 maximises, team 1 minimises. A *probe* answers one yes/no
-question, "does team 0 take at least ``gamma``?", and the exact value comes from bisecting
-over 0..60 with probes (cheaper here than full-window alpha-beta or MTD(f)).
+on the table included. Team 0 maximises, team 1 minimises. A *probe* asks one question, "does
+team 0 take at least ``gamma``?", and answers with a bound ("fail-soft"): ``r >= gamma`` means
+at least ``r``, ``r < gamma`` at most ``r``. The exact value comes from bisecting over 0..60
+with probes, each bound narrowing the range by more than half when it can.
 
 What makes it fast, in order of effect: move ordering (the leader tries the card that worked
-before, then high to low; a follower plays high when the partner wins, otherwise the cheapest
-card); treating touching zero-point cards (9, 8, 7 with no live card between) as one; a
-transposition table at trick starts keyed by all four hands with a well-mixed hash; and a sure
-bound from the top trumps one team holds. The search is a loop over an explicit stack because
-numba cannot reliably cache a recursive function (numba issue 6061).
+before, then high to low; a follower smears points when the partner surely wins, otherwise
+plays the cheapest card); treating touching zero-point cards (9, 8, 7 with no live card
+between) as one; a transposition table at trick starts with compact 16-byte entries and an
+exact key, small enough (2 MB) to stay in the processor's cache; fail-soft bounds; an exact
+play-out of the last two tricks; a sure bound from the top trumps one team holds; and a search
+loop that calls nothing taking arrays, since each such call costs reference counting on every
+node. The search is a loop over an explicit stack because numba cannot reliably cache a
+recursive function (numba issue 6061).
 
 Everything here works on plain ints and numpy arrays; :mod:`.search` is the Python face.
 """
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import compiled, legal_core, winning_position
+from ._jit import compiled, inlined, legal_core, winning_position
 
 MAX_PLIES = 33
 """Eight tricks of four cards, plus the root."""
@@ -39,11 +43,17 @@ HIGHEST_RANK = np.array(
     [max((r for r in range(9) if p >> r & 1), default=0) for p in range(512)], dtype=np.int64
 )
 """The highest rank in a 9-bit pattern of one suit."""
-BIT_INDEX_MOD37 = np.zeros(37, dtype=np.int64)
-for _bit in range(36):
-    # 2 is a primitive root modulo 37, so each of the 36 powers of two leaves its own remainder.
-    BIT_INDEX_MOD37[(1 << _bit) % 37] = _bit
 CARD_POINTS = np.array([RANK_POINTS[card % 9] for card in range(36)], dtype=np.int64)
+# Looked up rather than divided: a division by 9 with Python's rounding is a dozen instructions.
+CARD_SUIT = np.array([card // 9 for card in range(36)], dtype=np.int64)
+CARD_RANK = np.array([card % 9 for card in range(36)], dtype=np.int64)
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+"""A de Bruijn sequence: the top six bits of its product with a power of two name the power."""
+DE_BRUIJN = np.uint64(_DE_BRUIJN)
+SHIFT_58 = np.uint64(58)
+BIT_INDEX_DE_BRUIJN = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    BIT_INDEX_DE_BRUIJN[((_DE_BRUIJN << _bit) % (1 << 64)) >> 58] = _bit
 MIX_1 = np.uint64(0xFF51AFD7ED558CCD)
 MIX_2 = np.uint64(0xC4CEB9FE1A85EC53)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -51,67 +61,95 @@ SHIFT_33 = np.uint64(33)
 
 FOLLOWS = 100
 """A job hint of ``FOLLOWS + card``: the job's position is the previous one after ``card``."""
-TABLE_BITS = 18
-"""The transposition table has 2**TABLE_BITS entries (about 13 MB per worker)."""
-
+TABLE_BITS = 17
+"""The transposition table has 2**TABLE_BITS entries (2 MB per worker). Measured: a larger table
+saves a few nodes but loses more to cache misses; a smaller one loses entries."""
+GENERATIONS = 256
+"""How many generations a table's keys tell apart (see :func:`new_table`)."""
+KEY_BITS = (1 << 42) - 1
+"""The key part of an entry's word 1; above it: lowest value, highest value, best lead (6 bits each)."""
+NO_CARD = 63
+"""An entry's best lead when none is known."""
 
 # columns of the per-ply scalars in a workspace
-_GAMMA, _SLOT, _COUNT, _TRIED, _MAXIMISING, _COMPLETED, _PREVIOUS_LEADER = range(7)
-# columns of a transposition-table row
-_STAMP, _LOW, _HIGH, _BEST = 4, 5, 6, 7
+(
+    _GAMMA,
+    _SLOT,
+    _COUNT,
+    _TRIED,
+    _MAXIMISING,
+    _COMPLETED,
+    _PREVIOUS_LEADER,
+    _WIN,
+    _LIVE,
+    _LIVE_POINTS,
+    _TAKEN,
+    _BOUND,
+    _KEY0,
+    _KEY1,
+) = range(14)
 
 
 def new_table(bits: int = TABLE_BITS) -> np.ndarray:
-    """An empty transposition table: one 64-byte row per entry, aligned to cache lines.
+    """An empty transposition table: 16 bytes an entry, four to a cache line.
 
-    A row holds the four hands, the key stamp (leader + 4 * generation), the lowest and highest
-    value known (team 0's points from that trick start on) and the lead that decided the last
-    probe. A table is only valid for one trump and one set of house rules: the caller passes a
-    new ``generation`` whenever those change, which empties the table at once.
+    Word 0 holds the live cards and which are held by seats 1 or 3; word 1 the cards held by
+    seats 2 or 3, the leader and the generation (together an exact key: 32 cards, each gone or
+    in one of four hands), then the lowest and highest value known (team 0's points from that
+    trick start on) and the lead that decided the last probe. A table is valid for one trump and
+    one set of house rules: the caller passes a new ``generation`` whenever those change, and
+    empties the table every :data:`GENERATIONS` generations (the key keeps eight bits of it).
     """
     size = 1 << bits
-    buffer = np.full(size * 8 + 8, -1, dtype=np.int64)
+    buffer = np.zeros(size * 2 + 8, dtype=np.int64)
     offset = (-(buffer.ctypes.data // 8)) % 8
-    return buffer[offset : offset + size * 8].reshape(size, 8)
+    return buffer[offset : offset + size * 2].reshape(size, 2)
 
 
 def new_workspace() -> tuple[np.ndarray, ...]:
-    """The search's explicit stack and scratch arrays, allocated once per worker."""
+    """The search's explicit stack, allocated once per worker."""
     return (
-        np.zeros((MAX_PLIES, 7), dtype=np.int64),  # per ply: gamma, slot, moves, tried, ...
+        np.zeros((MAX_PLIES, 14), dtype=np.int64),  # per ply: gamma, slot, count, tried, ... (columns above)
         np.zeros((MAX_PLIES, 9, 2), dtype=np.int64),  # per ply: candidate cards and sort keys
         np.zeros((MAX_PLIES, 4), dtype=np.int64),  # per ply: the trick it completed
-        np.zeros(8, dtype=np.int64),  # scratch tables for the last trick and the root
         np.zeros(2, dtype=np.int64),  # nodes visited and probes made, for the benchmark
     )
 
 
-@compiled
-def _mix(value: np.uint64) -> np.uint64:
-    value ^= value >> SHIFT_33
-    value *= MIX_1
-    value ^= value >> SHIFT_33
-    value *= MIX_2
-    value ^= value >> SHIFT_33
-    return value
+@inlined
+def _pack(mask: int) -> int:
+    """A 32-card mask in 32 bits: each suit's unused rank 0 (the six) left out."""
+    return (
+        ((mask >> 1) & 0xFF) | ((mask >> 2) & 0xFF00) | ((mask >> 3) & 0xFF0000) | ((mask >> 4) & 0xFF000000)
+    )
 
 
-@compiled
-def _slot(hands: np.ndarray, leader: int, size_mask: np.uint64) -> int:
-    key = _mix(np.uint64(hands[0]) + np.uint64(leader) * GOLDEN)
-    key = _mix(key ^ np.uint64(hands[1]))
-    key = _mix(key + np.uint64(hands[2]))
-    key = _mix(key ^ (np.uint64(hands[3]) * GOLDEN))
+@inlined
+def _entry_key(
+    hand0: int, hand1: int, hand2: int, hand3: int, leader: int, generation: int
+) -> tuple[int, int]:
+    """The two key words of a trick start (see :func:`new_table`)."""
+    one, two, three = _pack(hand1), _pack(hand2), _pack(hand3)
+    live = _pack(hand0) | one | two | three
+    return live | ((one | three) << 32), (two | three) | (leader << 32) | ((generation % GENERATIONS) << 34)
+
+
+@inlined
+def _entry_slot(word0: int, word1: int, size_mask: np.uint64) -> int:
+    key = np.uint64(word0) * MIX_1 + np.uint64(word1) * MIX_2
+    key ^= key >> SHIFT_33
+    key *= GOLDEN
+    key ^= key >> SHIFT_33
     return int(key & size_mask)
 
 
-@compiled
+@inlined
 def bit_index(single_bit: int) -> int:
     """The index of the one set bit of ``single_bit``."""
-    return int(BIT_INDEX_MOD37[single_bit % 37])
+    return int(BIT_INDEX_DE_BRUIJN[(np.uint64(single_bit) * DE_BRUIJN) >> SHIFT_58])
 
 
-@compiled
+@inlined
 def mask_points(mask: int) -> int:
     """The card points of a card mask."""
     return int(
@@ -122,17 +160,8 @@ def mask_points(mask: int) -> int:
     )
 
 
-@compiled
-def _count(mask: int) -> int:
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-@compiled
-def _sure_trump_points(hands: np.ndarray, trump: int) -> tuple[int, int]:
+@inlined
+def _sure_trump_points(team0_cards: int, team1_cards: int, trump: int) -> tuple[int, int]:
     """Which team holds the highest live trumps in an unbroken run, and their points.
 
     The highest live trump wins whatever trick it falls in; the next one down can only be
@@ -140,8 +169,8 @@ def _sure_trump_points(hands: np.ndarray, trump: int) -> tuple[int, int]:
     that team's tricks. Returns ``(team, points)``, team -1 when nobody holds a trump.
     """
     shift = trump * 9
-    ours = ((hands[0] | hands[2]) >> shift) & 511
-    theirs = ((hands[1] | hands[3]) >> shift) & 511
+    ours = (team0_cards >> shift) & 511
+    theirs = (team1_cards >> shift) & 511
     if not ours | theirs:
         return -1, 0
     team = 0 if ours >> HIGHEST_RANK[ours | theirs] & 1 else 1
@@ -151,158 +180,101 @@ def _sure_trump_points(hands: np.ndarray, trump: int) -> tuple[int, int]:
     return team, int(SUIT_PATTERN_POINTS[run])
 
 
-@compiled
+@inlined
 def _winner_and_points(table: np.ndarray, leader: int, trump: int) -> tuple[int, int]:
     position = winning_position(table, trump)
     points = CARD_POINTS[table[0]] + CARD_POINTS[table[1]] + CARD_POINTS[table[2]] + CARD_POINTS[table[3]]
     return (leader + position) & 3, points
 
 
-@compiled
-def _legal_now(hand: int, table: np.ndarray, ntable: int, leader: int, trump: int, partner_exempt: bool,
-               underbuy_forbidden: bool) -> int:  # fmt: skip
-    """The engine's legal cards for the seat to play, as a mask."""
-    if ntable == 0:
-        return hand
-    position = winning_position(table[:ntable], trump)
-    partner_winning = ((leader + position) & 1) == ((leader + ntable) & 1)
-    return legal_core(
-        table[0] // 9, table[position], hand, trump, partner_winning, partner_exempt, underbuy_forbidden
-    )[0]
+@inlined
+def _beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` takes the trick from ``best``, the card winning it so far."""
+    suit: int = CARD_SUIT[card]
+    if suit == CARD_SUIT[best]:
+        return card > best
+    return suit == trump
 
 
-@compiled
+@inlined
 def _last_two_tricks(
-    hands: np.ndarray,
+    hand0: int,
+    hand1: int,
+    hand2: int,
+    hand3: int,
     leader: int,
     trump: int,
     partner_exempt: bool,
     underbuy_forbidden: bool,
-    table: np.ndarray,
 ) -> int:
     """Team 0's points from a trick start with one or two cards in each hand, trying every line.
 
     At most sixteen ways to play the first of the two tricks; the last one plays itself.
-    Faster than probing, and exact, so the probes below it disappear.
+    Faster than probing, and exact, so the probes below it disappear. Plain ints only: no
+    array is made or sliced here, which would cost more than the search itself.
     """
-    seats = np.empty(4, dtype=np.int64)
-    for k in range(4):
-        seats[k] = (leader + k) & 3
-    last = table[4:8]
-    table = table[:4]
-    two = hands[leader] & (hands[leader] - 1) != 0
-    best = np.empty(4, dtype=np.int64)
-    best[0] = -1
-    rest0 = hands[seats[0]]
+    s0, s1, s2, s3 = leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
+    by_seat = (hand0, hand1, hand2, hand3)
+    h0, h1, h2, h3 = by_seat[s0], by_seat[s1], by_seat[s2], by_seat[s3]
+    two = h0 & (h0 - 1) != 0
+    up0, up1, up2, up3 = s0 & 1 == 0, s1 & 1 == 0, s2 & 1 == 0, s3 & 1 == 0
+    best0 = -1
+    rest0 = h0
     while rest0:
-        bit0 = rest0 & -rest0
-        rest0 ^= bit0
-        table[0] = bit_index(bit0)
-        best[1] = -1
-        rest1 = _legal_now(hands[seats[1]], table, 1, leader, trump, partner_exempt, underbuy_forbidden)
+        b0 = rest0 & -rest0
+        rest0 ^= b0
+        c0 = bit_index(b0)
+        led = CARD_SUIT[c0]
+        best1 = -1
+        rest1 = legal_core(led, c0, h1, trump, False, partner_exempt, underbuy_forbidden)[0]
         while rest1:
-            bit1 = rest1 & -rest1
-            rest1 ^= bit1
-            table[1] = bit_index(bit1)
-            best[2] = -1
-            rest2 = _legal_now(hands[seats[2]], table, 2, leader, trump, partner_exempt, underbuy_forbidden)
+            b1 = rest1 & -rest1
+            rest1 ^= b1
+            c1 = bit_index(b1)
+            w1, top1 = (1, c1) if _beats(c1, c0, trump) else (0, c0)
+            best2 = -1
+            rest2 = legal_core(led, top1, h2, trump, w1 == 0, partner_exempt, underbuy_forbidden)[0]
             while rest2:
-                bit2 = rest2 & -rest2
-                rest2 ^= bit2
-                table[2] = bit_index(bit2)
-                best[3] = -1
-                rest3 = _legal_now(
-                    hands[seats[3]], table, 3, leader, trump, partner_exempt, underbuy_forbidden
-                )
+                b2 = rest2 & -rest2
+                rest2 ^= b2
+                c2 = bit_index(b2)
+                w2, top2 = (2, c2) if _beats(c2, top1, trump) else (w1, top1)
+                best3 = -1
+                rest3 = legal_core(led, top2, h3, trump, w2 == 1, partner_exempt, underbuy_forbidden)[0]
                 while rest3:
-                    bit3 = rest3 & -rest3
-                    rest3 ^= bit3
-                    table[3] = bit_index(bit3)
-                    winner, taken = _winner_and_points(table, leader, trump)
-                    value = taken if winner & 1 == 0 else 0
+                    b3 = rest3 & -rest3
+                    rest3 ^= b3
+                    c3 = bit_index(b3)
+                    w3 = 3 if _beats(c3, top2, trump) else w2
+                    value = CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2] + CARD_POINTS[c3]
+                    if (leader + w3) & 1:
+                        value = 0
                     if two:
-                        played = (bit0, bit1, bit2, bit3)
-                        for k in range(4):
-                            seat = (winner + k) & 3
-                            last[k] = bit_index(hands[seat] ^ played[(seat - leader) & 3])
-                        last_winner, last_taken = _winner_and_points(last, winner, trump)
-                        if last_winner & 1 == 0:
-                            value += last_taken
-                    if best[3] < 0 or (value > best[3] if seats[3] & 1 == 0 else value < best[3]):
-                        best[3] = value
-                if best[2] < 0 or (best[3] > best[2] if seats[2] & 1 == 0 else best[3] < best[2]):
-                    best[2] = best[3]
-            if best[1] < 0 or (best[2] > best[1] if seats[1] & 1 == 0 else best[2] < best[1]):
-                best[1] = best[2]
-        if best[0] < 0 or (best[1] > best[0] if seats[0] & 1 == 0 else best[1] < best[0]):
-            best[0] = best[1]
-    return int(best[0])
-
-
-@compiled
-def _candidates(
-    hands: np.ndarray,
-    table: np.ndarray,
-    ntable: int,
-    leader: int,
-    trump: int,
-    partner_exempt: bool,
-    underbuy_forbidden: bool,
-    first: int,
-    moves: np.ndarray,
-) -> int:
-    """The cards worth trying for the seat to play, best guess first; returns how many.
-
-    Of touching zero-point cards in one hand (no live card of the suit between them) only
-    the highest is kept: they win, lose and score alike.
-    """
-    seat = (leader + ntable) & 3
-    hand = hands[seat]
-    partner_high = False
-    if ntable == 0:
-        legal = hand
-    else:
-        position = winning_position(table[:ntable], trump)
-        best = table[position]
-        partner_winning = ((leader + position) & 1) == (seat & 1)
-        legal = legal_core(
-            table[0] // 9, best, hand, trump, partner_winning, partner_exempt, underbuy_forbidden
-        )[0]
-        partner_high = partner_winning
-    live = hands[0] | hands[1] | hands[2] | hands[3]
-    for k in range(ntable):
-        live |= 1 << table[k]
-    count = 0
-    rest = legal
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        card = bit_index(low)
-        rank = card % 9
-        if rank <= 3:
-            # the next live card above in the suit: if it is our own zero-point card, skip this one
-            above = live & ~((low << 1) - 1) & (511 << (card - rank))
-            if above:
-                next_low = above & -above
-                if hand & next_low and bit_index(next_low) % 9 <= 3:
-                    continue
-        if ntable == 0:
-            key = 100 if card == first else rank
-        elif partner_high:
-            # smear points on the partner's trick, but keep trumps for later
-            key = rank - (20 if card // 9 == trump and trump != table[0] // 9 else 0)
-        else:
-            key = -rank - (9 if card // 9 == trump else 0)
-        # insertion by descending key
-        position = count
-        while position > 0 and moves[position - 1, 1] < key:
-            moves[position, 0] = moves[position - 1, 0]
-            moves[position, 1] = moves[position - 1, 1]
-            position -= 1
-        moves[position, 0] = card
-        moves[position, 1] = key
-        count += 1
-    return count
+                        last = (
+                            bit_index(h0 ^ b0),
+                            bit_index(h1 ^ b1),
+                            bit_index(h2 ^ b2),
+                            bit_index(h3 ^ b3),
+                        )
+                        win = w3
+                        top = last[w3]
+                        points = CARD_POINTS[top]
+                        for k in range(1, 4):
+                            card = last[(w3 + k) & 3]
+                            points += CARD_POINTS[card]
+                            if _beats(card, top, trump):
+                                win, top = (w3 + k) & 3, card
+                        if (leader + win) & 1 == 0:
+                            value += points
+                    if best3 < 0 or (value > best3 if up3 else value < best3):
+                        best3 = value
+                if best2 < 0 or (best3 > best2 if up2 else best3 < best2):
+                    best2 = best3
+            if best1 < 0 or (best2 > best1 if up1 else best2 < best1):
+                best1 = best2
+        if best0 < 0 or (best1 > best0 if up0 else best1 < best0):
+            best0 = best1
+    return best0
 
 
 @compiled
@@ -318,21 +290,32 @@ def probe(
     tt: np.ndarray,
     generation: int,
     work: tuple[np.ndarray, ...],
-) -> bool:
-    """Whether team 0 takes at least ``gamma`` card points from this position on, with best play.
+) -> int:
+    """A bound on team 0's card points from this position on, with best play, around ``gamma``.
+
+    A result ``r >= gamma`` says team 0 takes at least ``r``; ``r < gamma`` says at most ``r``
+    ("fail-soft"): a probe often tells more than yes or no, which saves later probes.
 
     ``hands`` and ``table`` are changed during the search and restored before it returns
     (the table only up to ``ntable``).
     """
-    frames, moves, finished_tricks, scratch, nodes = work
+    frames, moves, finished_tricks, nodes = work
     size_mask = np.uint64(tt.shape[0] - 1)
     nodes[1] += 1
 
     enter, descend, finish = 0, 1, 2
     depth = 0
     frames[0, _GAMMA] = gamma
+    # within a trick the live cards (hands and table) and their points do not change
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    win = 0
+    for k in range(ntable):
+        live |= 1 << table[k]
+        if k > 0 and _beats(table[k], table[win], trump):
+            win = k
+    live_points = mask_points(live)
     state = enter
-    result = False
+    result = 0
     while True:
         if state == enter:
             nodes[0] += 1
@@ -340,104 +323,167 @@ def probe(
             g = frames[depth, _GAMMA]
             state = descend
             if g <= 0:
-                result, state = True, finish
+                result, state = 0, finish
+            elif g > live_points:
+                result, state = live_points, finish
+            first = -1
+            if state == finish:
+                pass
             elif ntable == 0:
-                remaining = hands[0] | hands[1] | hands[2] | hands[3]
-                points = mask_points(remaining)
-                if g > points:
-                    result, state = False, finish
-                elif _count(hands[0]) == 1:
+                single = hands[0] & (hands[0] - 1)
+                if single == 0:
                     value = _last_two_tricks(
-                        hands, leader, trump, partner_exempt, underbuy_forbidden, scratch
-                    )
-                    result, state = value >= g, finish
-                else:
-                    slot = _slot(hands, leader, size_mask)
-                    first = -1
-                    if (
-                        tt[slot, _STAMP] == leader + 4 * generation
-                        and tt[slot, 0] == hands[0]
-                        and tt[slot, 1] == hands[1]
-                        and tt[slot, 2] == hands[2]
-                        and tt[slot, 3] == hands[3]
-                    ):
-                        if tt[slot, _LOW] >= g:
-                            result, state = True, finish
-                        elif tt[slot, _HIGH] < g:
-                            result, state = False, finish
-                        first = tt[slot, _BEST]
-                    elif _count(hands[0]) == 2:
-                        # small enough to solve outright: the exact value settles every later probe
-                        value = _last_two_tricks(
-                            hands, leader, trump, partner_exempt, underbuy_forbidden, scratch
-                        )
-                        for seat in range(4):
-                            tt[slot, seat] = hands[seat]
-                        tt[slot, _STAMP] = leader + 4 * generation
-                        tt[slot, _LOW] = value
-                        tt[slot, _HIGH] = value
-                        tt[slot, _BEST] = -1
-                        result, state = value >= g, finish
-                    if state == descend and trump >= 0:
-                        team, sure = _sure_trump_points(hands, trump)
-                        if team == 0 and sure >= g:
-                            result, state = True, finish
-                        elif team == 1 and points - sure < g:
-                            result, state = False, finish
-                    if state == descend:
-                        frames[depth, _SLOT] = slot
-                        frames[depth, _COUNT] = _candidates(
-                            hands,
-                            table,
-                            0,
-                            leader,
-                            trump,
-                            partner_exempt,
-                            underbuy_forbidden,
-                            first,
-                            moves[depth],
-                        )
-            else:
-                pending = 0
-                for k in range(ntable):
-                    pending += CARD_POINTS[table[k]]
-                if g > mask_points(hands[0] | hands[1] | hands[2] | hands[3]) + pending:
-                    result, state = False, finish
-                else:
-                    frames[depth, _COUNT] = _candidates(
-                        hands,
-                        table,
-                        ntable,
+                        hands[0],
+                        hands[1],
+                        hands[2],
+                        hands[3],
                         leader,
                         trump,
                         partner_exempt,
                         underbuy_forbidden,
-                        -1,
-                        moves[depth],
                     )
+                    result, state = value, finish
+                else:
+                    word0, word1 = _entry_key(hands[0], hands[1], hands[2], hands[3], leader, generation)
+                    slot = _entry_slot(word0, word1, size_mask)
+                    first = -1
+                    entry = tt[slot, 1]
+                    if tt[slot, 0] == word0 and entry & KEY_BITS == word1:
+                        if (entry >> 42) & 63 >= g:
+                            result, state = (entry >> 42) & 63, finish
+                        elif (entry >> 48) & 63 < g:
+                            result, state = (entry >> 48) & 63, finish
+                        first = (entry >> 54) & 63
+                    elif single & (single - 1) == 0:
+                        # small enough to solve outright: the exact value settles every later probe
+                        value = _last_two_tricks(
+                            hands[0],
+                            hands[1],
+                            hands[2],
+                            hands[3],
+                            leader,
+                            trump,
+                            partner_exempt,
+                            underbuy_forbidden,
+                        )
+                        tt[slot, 0] = word0
+                        tt[slot, 1] = word1 | (value << 42) | (value << 48) | (NO_CARD << 54)
+                        result, state = value, finish
+                    if state == descend and trump >= 0:
+                        team, sure = _sure_trump_points(hands[0] | hands[2], hands[1] | hands[3], trump)
+                        if team == 0 and sure >= g:
+                            result, state = sure, finish
+                        elif team == 1 and live_points - sure < g:
+                            result, state = live_points - sure, finish
+                    if state == descend:
+                        frames[depth, _SLOT] = slot
+                        frames[depth, _KEY0] = word0
+                        frames[depth, _KEY1] = word1
             if state == descend:
+                # The cards worth trying, best guess first. Of touching zero-point cards in one
+                # hand (no live card of the suit between them) only the highest is kept: they
+                # win, lose and score alike. (Written out here, not called: a call that takes
+                # arrays costs reference counting on every node.)
+                seat = (leader + ntable) & 3
+                hand = hands[seat]
+                partner_high = False
+                if ntable == 0:
+                    legal = hand
+                else:
+                    best = table[win]
+                    partner_winning = ((leader + win) & 1) == (seat & 1)
+                    legal = legal_core(
+                        CARD_SUIT[table[0]],
+                        best,
+                        hand,
+                        trump,
+                        partner_winning,
+                        partner_exempt,
+                        underbuy_forbidden,
+                    )[0]
+                    partner_high = partner_winning
+                led_trump = ntable > 0 and CARD_SUIT[table[0]] == trump
+                partner_sure = False
+                if partner_high:
+                    if ntable == 3:
+                        partner_sure = True
+                    else:
+                        best = table[win]
+                        suit = CARD_SUIT[best]
+                        if not live & (511 << (suit * 9)) & ~((2 << best) - 1):
+                            partner_sure = suit == trump or trump < 0
+                count = 0
+                rest = legal
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    card = bit_index(low)
+                    rank = CARD_RANK[card]
+                    if rank <= 3:
+                        # the next live card above in the suit: our own zero-point card? then skip this one
+                        above = live & ~((low << 1) - 1) & (511 << (card - rank))
+                        if above:
+                            next_low = above & -above
+                            if hand & next_low and CARD_RANK[bit_index(next_low)] <= 3:
+                                continue
+                    if ntable == 0:
+                        key = 100 if card == first else rank
+                    elif partner_high and partner_sure:
+                        # smear points on the partner's trick, but keep trumps for later
+                        key = rank - (20 if CARD_SUIT[card] == trump and not led_trump else 0)
+                    elif partner_high:
+                        # the partner may still be beaten: give little
+                        spare_trump = CARD_SUIT[card] == trump and not led_trump
+                        key = -CARD_POINTS[card] * 16 - rank - (20 if spare_trump else 0)
+                    else:
+                        key = -rank - (9 if CARD_SUIT[card] == trump else 0)
+                    # insertion by descending key
+                    position = count
+                    while position > 0 and moves[depth, position - 1, 1] < key:
+                        moves[depth, position, 0] = moves[depth, position - 1, 0]
+                        moves[depth, position, 1] = moves[depth, position - 1, 1]
+                        position -= 1
+                    moves[depth, position, 0] = card
+                    moves[depth, position, 1] = key
+                    count += 1
+                frames[depth, _COUNT] = count
                 frames[depth, _MAXIMISING] = 1 if ((leader + ntable) & 1) == 0 else 0
                 frames[depth, _TRIED] = 0
+                frames[depth, _BOUND] = -1 if ((leader + ntable) & 1) == 0 else 61
+                frames[depth, _WIN] = win
+                frames[depth, _LIVE] = live
+                frames[depth, _LIVE_POINTS] = live_points
 
         elif state == descend:
             card = moves[depth, frames[depth, _TRIED], 0]
             seat = (leader + ntable) & 3
             hands[seat] ^= 1 << card
             table[ntable] = card
+            if ntable == 0:
+                win = 0
+            elif _beats(card, table[win], trump):
+                win = ntable
             ntable += 1
             child_gamma = frames[depth, _GAMMA]
             if ntable == 4:
-                winner, taken = _winner_and_points(table, leader, trump)
                 frames[depth, _PREVIOUS_LEADER] = leader
                 frames[depth, _COMPLETED] = 1
+                taken = 0
                 for k in range(4):
                     finished_tricks[depth, k] = table[k]
+                    taken += CARD_POINTS[table[k]]
+                winner = (leader + win) & 3
                 leader = winner
                 ntable = 0
+                frames[depth, _TAKEN] = 0
                 if winner & 1 == 0:
                     child_gamma -= taken
+                    frames[depth, _TAKEN] = taken
+                live_points -= taken
+                live = hands[0] | hands[1] | hands[2] | hands[3]
             else:
                 frames[depth, _COMPLETED] = 0
+                frames[depth, _TAKEN] = 0
             depth += 1
             frames[depth, _GAMMA] = child_gamma
             state = enter
@@ -446,25 +492,18 @@ def probe(
             slot = frames[depth, _SLOT]
             if slot >= 0:
                 g = frames[depth, _GAMMA]
-                same = (
-                    tt[slot, _STAMP] == leader + 4 * generation
-                    and tt[slot, 0] == hands[0]
-                    and tt[slot, 1] == hands[1]
-                    and tt[slot, 2] == hands[2]
-                    and tt[slot, 3] == hands[3]
-                )
-                if not same:
-                    for seat in range(4):
-                        tt[slot, seat] = hands[seat]
-                    tt[slot, _STAMP] = leader + 4 * generation
-                    tt[slot, _LOW] = 0
-                    tt[slot, _HIGH] = mask_points(hands[0] | hands[1] | hands[2] | hands[3])
-                tt[slot, _BEST] = moves[depth, 0, 0]
-                if result:
-                    if g > tt[slot, _LOW]:
-                        tt[slot, _LOW] = g
-                elif g - 1 < tt[slot, _HIGH]:
-                    tt[slot, _HIGH] = g - 1
+                word0 = frames[depth, _KEY0]
+                word1 = frames[depth, _KEY1]
+                entry = tt[slot, 1]
+                low, high = 0, live_points
+                if tt[slot, 0] == word0 and entry & KEY_BITS == word1:
+                    low, high = (entry >> 42) & 63, (entry >> 48) & 63
+                if result >= g:
+                    low = max(low, result)
+                else:
+                    high = min(high, result)
+                tt[slot, 0] = word0
+                tt[slot, 1] = word1 | (low << 42) | (high << 48) | (moves[depth, 0, 0] << 54)
             if depth == 0:
                 return result
             depth -= 1
@@ -475,16 +514,26 @@ def probe(
                     table[k] = finished_tricks[depth, k]
             else:
                 ntable -= 1
+            win = frames[depth, _WIN]
+            live = frames[depth, _LIVE]
+            live_points = frames[depth, _LIVE_POINTS]
             card = table[ntable]
             hands[(leader + ntable) & 3] |= 1 << card
             maximising = frames[depth, _MAXIMISING] == 1
-            if result == maximising:
+            result += frames[depth, _TAKEN]
+            if (result >= frames[depth, _GAMMA]) == maximising:
                 # decisive: remembered as the lead to try first (stored when this node finishes)
                 moves[depth, 0, 0] = card
                 continue
+            # not decisive: keep the loosest bound over the cards tried so far
+            if maximising:
+                if result > frames[depth, _BOUND]:
+                    frames[depth, _BOUND] = result
+            elif result < frames[depth, _BOUND]:
+                frames[depth, _BOUND] = result
             frames[depth, _TRIED] += 1
             if frames[depth, _TRIED] >= frames[depth, _COUNT]:
-                result = not maximising
+                result = frames[depth, _BOUND]
             else:
                 state = descend
 
@@ -505,10 +554,10 @@ def value_between(
     work: tuple[np.ndarray, ...],
 ) -> int:
     """Team 0's card points from this position on (the table's cards included), known to lie
-    in ``low..high``, by bisection with probes."""
+    in ``low..high``, by bisection with probes (each probe's bound may narrow more than half)."""
     while low < high:
         gamma = (low + high + 1) >> 1
-        if probe(
+        bound = probe(
             hands,
             table,
             ntable,
@@ -520,10 +569,11 @@ def value_between(
             tt,
             generation,
             work,
-        ):
-            low = gamma
+        )
+        if bound >= gamma:
+            low = min(bound, high)
         else:
-            high = gamma - 1
+            high = max(bound, low)
     return low
 
 
@@ -550,42 +600,27 @@ def value_near(
     """
     step = 1
     while low < high:
-        if downward:
-            gamma = max(low + 1, high - step + 1)
-            if probe(
-                hands,
-                table,
-                ntable,
-                leader,
-                gamma,
-                trump,
-                partner_exempt,
-                underbuy_forbidden,
-                tt,
-                generation,
-                work,
-            ):
-                low = gamma
+        gamma = max(low + 1, high - step + 1) if downward else min(high, low + step)
+        bound = probe(
+            hands,
+            table,
+            ntable,
+            leader,
+            gamma,
+            trump,
+            partner_exempt,
+            underbuy_forbidden,
+            tt,
+            generation,
+            work,
+        )
+        if bound >= gamma:
+            low = min(bound, high)
+            if downward:
                 break
-            high = gamma - 1
         else:
-            gamma = min(high, low + step)
-            if probe(
-                hands,
-                table,
-                ntable,
-                leader,
-                gamma,
-                trump,
-                partner_exempt,
-                underbuy_forbidden,
-                tt,
-                generation,
-                work,
-            ):
-                low = gamma
-            else:
-                high = gamma - 1
+            high = max(bound, low)
+            if not downward:
                 break
         step *= 2
     return value_between(
@@ -662,8 +697,8 @@ def solve_jobs(
                 if winner & 1 == 0:
                     hint -= taken
         if 0 <= hint <= high:
-            # two probes confirm a right guess; a wrong one still halves the range
-            if probe(
+            # two probes confirm a right guess; a wrong one still narrows the range
+            bound = probe(
                 hands,
                 table,
                 ntable,
@@ -675,18 +710,20 @@ def solve_jobs(
                 tt,
                 generation,
                 work,
-            ):
-                low = hint
-                if hint < high:
-                    if probe(
-                        hands, table, ntable, leader, hint + 1, trump, partner_exempt, underbuy_forbidden,
+            )
+            if bound >= hint:
+                low = min(bound, high)
+                if low < high:
+                    bound = probe(
+                        hands, table, ntable, leader, low + 1, trump, partner_exempt, underbuy_forbidden,
                         tt, generation, work,
-                    ):  # fmt: skip
-                        low = hint + 1
+                    )  # fmt: skip
+                    if bound > low:
+                        low = min(bound, high)
                     else:
-                        high = hint
+                        high = low
             else:
-                high = hint - 1
+                high = bound
         value = value_between(
             hands,
             table,
@@ -714,7 +751,7 @@ def solve_jobs(
             position = winning_position(table[:ntable], trump)
             partner_winning = ((leader + position) & 1) == (seat & 1)
             legal = legal_core(
-                table[0] // 9,
+                CARD_SUIT[table[0]],
                 table[position],
                 hand,
                 trump,
@@ -731,13 +768,13 @@ def solve_jobs(
             bit = 1 << card
             if not legal & bit:
                 continue
-            rank = card % 9
+            rank = CARD_RANK[card]
             if rank <= 3:
                 above = live & ~((bit << 1) - 1) & (511 << (card - rank))
                 if above:
                     twin = above & -above
                     twin_card = bit_index(twin)
-                    if hand & twin and twin_card % 9 <= 3:
+                    if hand & twin and CARD_RANK[twin_card] <= 3:
                         out_cards[job, card] = out_cards[job, twin_card]
                         continue
             hands[seat] ^= bit
@@ -752,25 +789,28 @@ def solve_jobs(
             child_high = _upper_bound(hands, child_table, child_ntable)
             # the best card reaches the position's value; one probe tells whether this is one
             if maximising:
-                if probe(
+                bound = probe(
                     hands, child_table, child_ntable, child_leader, value - gained, trump,
                     partner_exempt, underbuy_forbidden, tt, generation, work,
-                ):  # fmt: skip
+                )  # fmt: skip
+                if bound >= value - gained:
                     card_value = value
                 else:
                     card_value = gained + value_near(
-                        hands, child_table, child_ntable, child_leader, 0, value - 1 - gained, True, trump,
+                        hands, child_table, child_ntable, child_leader, 0, bound, True, trump,
                         partner_exempt, underbuy_forbidden, tt, generation, work,
                     )  # fmt: skip
-            elif not probe(
-                hands, child_table, child_ntable, child_leader, value + 1 - gained, trump,
-                partner_exempt, underbuy_forbidden, tt, generation, work,
-            ):  # fmt: skip
-                card_value = value
             else:
-                card_value = gained + value_near(
-                    hands, child_table, child_ntable, child_leader, max(value + 1 - gained, 0), child_high,
-                    False, trump, partner_exempt, underbuy_forbidden, tt, generation, work,
+                bound = probe(
+                    hands, child_table, child_ntable, child_leader, value + 1 - gained, trump,
+                    partner_exempt, underbuy_forbidden, tt, generation, work,
                 )  # fmt: skip
+                if bound < value + 1 - gained:
+                    card_value = value
+                else:
+                    card_value = gained + value_near(
+                        hands, child_table, child_ntable, child_leader, min(bound, child_high), child_high,
+                        False, trump, partner_exempt, underbuy_forbidden, tt, generation, work,
+                    )  # fmt: skip
             hands[seat] ^= bit
             out_cards[job, card] = card_value

@@ -112,6 +112,9 @@ class _Worker:
 
     def next_generation(self) -> int:
         self.generation += 1
+        if self.generation % _kernel.GENERATIONS == 0:
+            # the table's keys keep only the low bits of the generation: empty it before they repeat
+            self.table[:] = 0
         return self.generation
 
 
