@@ -30,6 +30,7 @@ from manillen_replay.solver import (
     trump_review,
     view_costs,
 )
+from manillen_replay.solver import _kernel, search
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
 from manillen_replay.solver.layouts import agrees, find_layouts, iter_moments
 from manillen_replay.state import DealState
@@ -78,7 +79,10 @@ def _check_against_exhaustive(state: DealState) -> None:
 
 
 def test_every_card_value_equals_exhaustive_search_on_3000_endings_of_three_tricks():
-    """Identical values for every legal card, on endings of three tricks, mid-trick included."""
+    """Identical values for every legal card, on endings of three tricks, mid-trick included.
+
+    Each solve is a new generation of the worker's table, so this also runs the table through
+    its generation numbers more than ten times over."""
     rng = random.Random(8)
     for _ in range(3000):
         _check_against_exhaustive(random_ending(rng, 3))
@@ -319,7 +323,18 @@ def test_knock_review_doubles_the_stake_and_only_for_the_other_team():
         knock_review(deal, result.rules, seat=deal.dealer, samples=2)
 
 
-# --------------------------------------------------------------------------- cache and command line
+# --------------------------------------------------------------------------- table, cache and command line
+
+
+def test_the_table_is_emptied_before_its_generation_numbers_repeat():
+    """Entries keep the generation modulo GENERATIONS: an old entry must never pass for a new one."""
+    worker = search._Worker()
+    worker.table[:] = 7
+    worker.generation = _kernel.GENERATIONS - 2
+    worker.next_generation()
+    assert worker.table.all(), "emptied too early"
+    assert worker.next_generation() == _kernel.GENERATIONS
+    assert not worker.table.any()
 
 
 def test_compiled_code_is_cached_outside_the_package(monkeypatch, tmp_path):

@@ -7,14 +7,14 @@ at least ``r``, ``r < gamma`` at most ``r``. The exact value comes from bisectin
 with probes, each bound narrowing the range by more than half when it can.
 
 What makes it fast, in order of effect: move ordering (the leader tries the card that worked
-before, then high to low; a follower smears points when the partner surely wins, otherwise
-plays the cheapest card); treating touching zero-point cards (9, 8, 7 with no live card
-between) as one; a transposition table at trick starts with compact 16-byte entries and an
-exact key, small enough (2 MB) to stay in the processor's cache; fail-soft bounds; an exact
-play-out of the last two tricks; a sure bound from the top trumps one team holds; and a search
-loop that calls nothing taking arrays, since each such call costs reference counting on every
-node. The search is a loop over an explicit stack because numba cannot reliably cache a
-recursive function (numba issue 6061).
+before, then side suits high to low, then trumps low to high; a follower smears points when
+the partner surely wins, otherwise plays the cheapest card); treating touching zero-point cards
+(9, 8, 7 with no live card between) as one; a transposition table at trick starts with compact
+16-byte entries and an exact key, small enough (2 MB) to stay in the processor's cache;
+fail-soft bounds; an exact play-out of the last two tricks; a sure bound from the top trumps
+one team holds; and a search loop that calls nothing taking arrays, since each such call costs
+reference counting on every node. The search is a loop over an explicit stack because numba
+cannot reliably cache a recursive function (numba issue 6061).
 
 Everything here works on plain ints and numpy arrays; :mod:`.search` is the Python face.
 """
@@ -427,7 +427,9 @@ def probe(
                             if hand & next_low and CARD_RANK[bit_index(next_low)] <= 3:
                                 continue
                     if ntable == 0:
-                        key = 100 if card == first else rank
+                        # side suits high to low, then trumps low to high: measured, this order
+                        # cuts off soonest (a tenth fewer nodes than high to low over all suits)
+                        key = 100 if card == first else (rank if CARD_SUIT[card] != trump else -rank - 10)
                     elif partner_high and partner_sure:
                         # smear points on the partner's trick, but keep trumps for later
                         key = rank - (20 if CARD_SUIT[card] == trump and not led_trump else 0)
