@@ -19,6 +19,7 @@ from manillen_replay.solver import (
     CardValue,
     PlayCost,
     SolverError,
+    _kernel,
     accuracy,
     call_findings,
     card_accuracy,
@@ -26,11 +27,11 @@ from manillen_replay.solver import (
     dd_costs,
     deal_accuracy,
     knock_review,
+    search,
     solve_position,
     trump_review,
     view_costs,
 )
-from manillen_replay.solver import _kernel, search
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
 from manillen_replay.solver.layouts import agrees, find_layouts, iter_moments
 from manillen_replay.state import DealState
