@@ -107,6 +107,9 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     columns = ("deals", "median ms", "p95 ms", "target ms", "vs target")
     lines = [f"{'stage':<20} {columns[0]:>6} " + " ".join(f"{name:>10}" for name in columns[1:])]
     for row in rows:
+        if "median_ms" not in row:
+            lines.append(f"{row['stage']:<20} {row.get('status', '')}: {row.get('reason', '')}")
+            continue
         share = row["median_ms"] / row["target_ms"]
         lines.append(
             f"{row['stage']:<20} {row['deals']:>6} {row['median_ms']:>10} "

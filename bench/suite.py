@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import solver_bench
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -78,17 +79,35 @@ def ensure_archive(folder: Path, seed: int, deals: int) -> Path:
 
 def run_worker(stage: str, archive: Path, deals: int, repeat: int) -> dict[str, Any]:
     """One stage at one size in a fresh interpreter; a crash becomes a row, not the end of the run."""
-    command = [sys.executable, "-m", "bench.worker", stage, str(archive), str(deals), str(repeat)]
+    output, error = _run_module("bench.worker", stage, str(archive), str(deals), str(repeat))
+    if error:
+        return {"stage": stage, "deals": deals, "status": "failed", "reason": error}
+    result: dict[str, Any] = json.loads(output)
+    return result
+
+
+def run_solver_latency(deals: int, view_deals: int, samples: int) -> list[dict[str, Any]]:
+    """The solver's time per deal (median, 95th percentile) against issue 8's targets, measured in
+    a fresh interpreter (:mod:`bench.solver_bench`)."""
+    arguments = (str(deals), str(view_deals), "--samples", str(samples), "--json")
+    output, error = _run_module("bench.solver_bench", *arguments)
+    if error:
+        return [{"stage": "solver", "deals": deals, "status": "failed", "reason": error}]
+    rows: list[dict[str, Any]] = json.loads(output)
+    return rows
+
+
+def _run_module(module: str, *args: str) -> tuple[str, str]:
+    """Run ``python -m module args`` from the repository root: its last line of output, or an error."""
     environment = dict(
         os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     )
+    command = [sys.executable, "-m", module, *args]
     process = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=environment, check=False)
     lines = process.stdout.strip().splitlines()
     if process.returncode != 0 or not lines:
-        last = (process.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"stage": stage, "deals": deals, "status": "failed", "reason": last}
-    result: dict[str, Any] = json.loads(lines[-1])
-    return result
+        return "", (process.stderr.strip().splitlines() or ["no output"])[-1]
+    return lines[-1], ""
 
 
 def rows_of(result: dict[str, Any], floor: str) -> list[dict[str, Any]]:
@@ -201,6 +220,22 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         default=SOLVE_MAX,
         help="the largest size the solve stage runs at, in one pass (default %(default)s)",
     )
+    parser.add_argument(
+        "--solver-deals",
+        type=int,
+        default=200,
+        help="with the solve stage: deals to time the solver's hindsight costs on, one by one, for the "
+        "median and 95th percentile per deal (default %(default)s; 0 leaves the solver's latency out)",
+    )
+    parser.add_argument(
+        "--view-deals",
+        type=int,
+        default=20,
+        help="with the solve stage: deals to time view costs on (default %(default)s)",
+    )
+    parser.add_argument(
+        "--samples", type=int, default=50, help="layouts per play for view costs (default %(default)s)"
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the generated archive")
     parser.add_argument(
         "--data-dir",
@@ -263,6 +298,12 @@ def main(argv: list[str] | None = None) -> int:
             rows.extend(rows_of(result, floors[stage]))
     table = format_table(rows)
     print(table)
+    solver_rows: list[dict[str, Any]] = []
+    if "solve" in arguments.stage_list and arguments.solver_deals > 0:
+        print("solver latency ...", file=sys.stderr, flush=True)
+        solver_rows = run_solver_latency(arguments.solver_deals, arguments.view_deals, arguments.samples)
+        print()
+        print(solver_bench.format_rows(solver_rows))
     results = {
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -277,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         "memory": "peak_rss_mb is the worker process's ru_maxrss after the first pass; "
         "baseline_rss_mb is ru_maxrss once the input was read and the stage's libraries imported",
         "rows": rows,
+        "solver": solver_rows,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

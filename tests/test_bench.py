@@ -18,6 +18,12 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "1",
         "--solve-max",
         "30",
+        "--solver-deals",
+        "3",
+        "--view-deals",
+        "1",
+        "--samples",
+        "3",
         "--data-dir",
         str(tmp_path),
         "--out",
@@ -25,6 +31,7 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
     ]
     assert main(argv) == 0
     table = capsys.readouterr().out
+    assert "solver.dd_costs" in table and "vs target" in table
     header = table.splitlines()[0].split()
     assert header[:4] == ["stage", "deals", "time", "s"]
     for stage, _floor in STAGES:
@@ -41,6 +48,10 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
             assert row["ratio"] == pytest.approx(row["floor_rate"] / row["rate"])
             assert row["peak_rss_mb"] >= row["baseline_rss_mb"] > 0
     assert results["sizes"] == [30]
+    latency = {row["stage"]: row for row in results["solver"]}
+    assert set(latency) == {"solver.first_call", "solver.dd_costs", "solver.view_costs"}
+    assert latency["solver.dd_costs"]["deals"] == 3
+    assert 0 < latency["solver.dd_costs"]["median_ms"] <= latency["solver.dd_costs"]["p95_ms"]
     assert (tmp_path / "archive-seed2026-30.jsonl").exists()
 
 
@@ -53,6 +64,8 @@ def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
         "solve",
         "--solve-max",
         "10",
+        "--solver-deals",
+        "0",
         "--data-dir",
         str(tmp_path),
         "--out",
