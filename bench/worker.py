@@ -151,11 +151,13 @@ def _warm_up_solver() -> None:
 
 
 def _import(path: Path, lines: list[bytes]) -> None:
-    from manillen_replay.store import Store  # duckdb loads only in the stages that use it
+    """The lines into a new archive file as ``manillen import`` puts one file: one transaction,
+    the command's default memory limit."""
+    from manillen_replay.store import IMPORT_MEMORY_LIMIT, Store  # duckdb loads only where used
 
     entries = [Entry("bench.jsonl", number, line) for number, line in enumerate(lines, start=1)]
     with Store(path) as store:
-        summary = store.import_entries(entries)
+        summary = store.import_entries(entries, memory_limit=IMPORT_MEMORY_LIMIT)
     if summary.refused:
         raise RuntimeError(f"the store refused {summary.refused} generated records: {summary.rejects[:1]}")
 

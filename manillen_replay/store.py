@@ -14,8 +14,11 @@ import gc
 import hashlib
 import itertools
 import os
+import queue
 import re
 import shutil
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +26,7 @@ from typing import IO, Any
 
 import duckdb
 import msgspec
+import numpy as np
 import polars as pl
 import pyarrow as pa
 
@@ -53,17 +57,12 @@ class QueryError(ManillenError):
 
 # --------------------------------------------------------------------------- schema
 
-# Lookup lists indexed by the card number (suit * 9 + rank), so SQL can turn the small ints
-# the importer hands over into card texts without a Python loop per card.
+# The card texts indexed by the card number (suit * 9 + rank), so the views can turn a mask
+# of cards into their texts.
 _CARD_TEXT_SQL = "[" + ", ".join(f"'{text}'" for text in CARD_TEXT) + "]"
-_CARD_POINTS_SQL = "[" + ", ".join(str(points) for points in CARD_POINTS) + "]"
-_SUIT_SQL = "[" + ", ".join(f"'{suit.name}'" for suit in Suit) + "]"
-_RANK_SQL = "[" + ", ".join(f"'{rank.text}'" for rank in Rank) + "]"
 _CLAUSES: tuple[Clause, ...] = tuple(Clause)
-_CLAUSE_SQL = "[" + ", ".join(f"'{clause.value}'" for clause in _CLAUSES) + "]"
 _CLAUSE_CODE_BY_ID: dict[int, int] = {id(clause): code for code, clause in enumerate(_CLAUSES)}
 _RANKS_PER_SUIT = 9
-_SUIT_BITS = (1 << _RANKS_PER_SUIT) - 1
 
 
 def _cards_of_mask_sql(mask: str) -> str:
@@ -71,16 +70,6 @@ def _cards_of_mask_sql(mask: str) -> str:
     define a generated column)."""
     bits = ", ".join(f"(({mask} >> {card}) & 1) = 1" for card in range(len(CARD_TEXT)))
     return f"list_where({_CARD_TEXT_SQL}, [{bits}])"
-
-
-def _mask_points_sql(mask: str) -> str:
-    """SQL for the card points in a bit mask: each rank's count times its points."""
-    terms = []
-    for rank in Rank:
-        if rank.points:
-            rank_mask = sum(1 << (suit * _RANKS_PER_SUIT + rank) for suit in Suit)
-            terms.append(f"{rank.points} * bit_count({mask} & {rank_mask})")
-    return "(" + " + ".join(terms) + ")::INTEGER"
 
 
 _MIGRATION_1 = """
@@ -574,6 +563,8 @@ class _Pending:
     entry: Entry
     record: Record
     match_id: str
+    canonical: str
+    """The record in canonical form (what the content hash is of)."""
     content_hash: str
 
 
@@ -585,8 +576,69 @@ class _FileState:
     """The next ``matches.import_order``."""
     annotation_id: int
     """The next ``annotations.annotation_id``."""
+    columns: dict[str, list[str]]
+    """The columns of each table the import writes, in the table's order."""
     loaded: dict[str, str] = field(default_factory=dict)
     """Content hash of each match loaded in this transaction (not yet visible to other readers)."""
+
+
+class _Loader:
+    """The one thread that writes a file's batches through the import connection.
+
+    DuckDB lets go of the GIL while it runs a statement, so loading batch N here while the
+    main thread decodes, replays and builds batch N+1 keeps both cores busy (the import lowers
+    Python's switch interval so that the loader gets the GIL back quickly: see
+    :meth:`Store._import_settings`). The queue holds at most ``depth`` batches besides the one
+    being loaded, so memory stays bounded. Nothing else may use the connection until
+    :meth:`finish` or :meth:`cancel` has returned.
+    """
+
+    def __init__(self, load: Callable[[list[tuple[str, Any]], list[str]], None], depth: int = 1) -> None:
+        self._load = load
+        self._work: queue.Queue[tuple[list[tuple[str, Any]], list[str]] | None] = queue.Queue(maxsize=depth)
+        self._error: BaseException | None = None
+        self._cancelled = False
+        self._thread = threading.Thread(target=self._run, name="manillen-import-loader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (work := self._work.get()) is not None:
+            # After a failure or a cancel the rest is only drained, so a waiting put returns.
+            if self._error is None and not self._cancelled:
+                try:
+                    self._load(*work)
+                except BaseException as error:  # handed to the main thread as it is
+                    self._error = error
+            del work  # let go of the batch's Arrow tables before waiting for the next
+
+    def submit(self, loads: list[tuple[str, Any]], replaced: list[str]) -> None:
+        """Queue a batch (see :meth:`Store._load`); waits while the queue is full.
+
+        :raises Exception: what loading an earlier batch raised (a ``duckdb.Error``, ...).
+        """
+        self._raise_failure()
+        self._work.put((loads, replaced))
+
+    def finish(self) -> None:
+        """Wait until every queued batch is loaded.
+
+        :raises Exception: what loading any batch raised.
+        """
+        self._work.put(None)
+        self._thread.join()
+        self._raise_failure()
+
+    def cancel(self) -> None:
+        """Drop the batches not started and wait for the one under way (a statement ends in
+        well under a second); the connection is then free for the ROLLBACK."""
+        self._cancelled = True
+        if self._thread.is_alive():
+            self._work.put(None)
+            self._thread.join()
+
+    def _raise_failure(self) -> None:
+        if self._error is not None:
+            raise self._error
 
 
 @contextlib.contextmanager
@@ -618,50 +670,293 @@ def _committed_hashes(reader: duckdb.DuckDBPyConnection, ids: list[str]) -> dict
 
 @dataclass
 class _Columns:
-    """Column lists of one table being built for a batch."""
+    """Rows of one table being built for a batch; they become Arrow columns at the end."""
 
     names: tuple[str, ...]
     types: dict[str, Any] = field(default_factory=dict)
-    data: dict[str, list[Any]] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.data = {name: [] for name in self.names}
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
 
     def __len__(self) -> int:
-        return len(self.data[self.names[0]])
+        return len(self.rows)
 
     def add(self, *values: Any) -> None:
-        for name, value in zip(self.names, values, strict=True):
-            self.data[name].append(value)
+        # A tuple per row, turned into columns once per batch: far cheaper than a list per column.
+        self.rows.append(values)
+
+    def column(self, name: str) -> list[Any]:
+        """The values of one column, in row order."""
+        index = self.names.index(name)
+        return [row[index] for row in self.rows]
 
     def table(self) -> Any:
         """The columns as an Arrow table; types not given are inferred from the values."""
-        return pa.table({name: _arrow_array(self.data[name], self.types.get(name)) for name in self.names})
+        columns: list[Any] = list(zip(*self.rows, strict=True)) or [()] * len(self.names)
+        if len(columns) != len(self.names):
+            raise ValueError(f"rows of {len(columns)} values for the {len(self.names)} columns {self.names}")
+        return pa.table(
+            {
+                name: _arrow_array(values, self.types.get(name))
+                for name, values in zip(self.names, columns, strict=True)
+            }
+        )
 
 
-def _arrow_array(values: list[Any], kind: Any) -> Any:
-    """An Arrow array of the values; small ints (cards are IntEnum members) go through ``bytes``,
-    which converts them a hundred times faster than pyarrow does one by one."""
+def _arrow_array(values: Sequence[Any], kind: Any) -> Any:
+    """An Arrow array of the values; small ints go through ``bytes``, which converts them a
+    hundred times faster than pyarrow does one by one."""
     if kind == _U8:
         return pa.Array.from_buffers(_U8, len(values), [None, pa.py_buffer(bytes(values))])
     return pa.array(values, type=kind)
 
 
-_U8, _I8, _I32, _I64, _STR = pa.uint8(), pa.int8(), pa.int32(), pa.int64(), pa.string()
+_U8, _I32, _I64, _STR = pa.uint8(), pa.int32(), pa.int64(), pa.string()
 _STRINGS = pa.list_(_STR)
 _TIME = pa.timestamp("us")
 
+# Texts the per-card columns take, as Arrow dictionaries: a card column is then its card
+# numbers (indices into these), which costs neither Python nor SQL a look-up per card.
+_CARD_TEXTS = pa.array(CARD_TEXT, _STR)
+_SUIT_TEXTS = pa.array([suit.name for suit in Suit], _STR)
+_RANK_TEXTS = pa.array([rank.text for rank in Rank], _STR)
+_CLAUSE_TEXTS = pa.array([clause.value for clause in _CLAUSES], _STR)
+_POINTS_OF_CARD = np.array(CARD_POINTS, np.int32)
+_NO_SEAT = 255
+"""Stands for "no one" among seats kept as bytes (a trick's winner before it is complete)."""
+_NO_SUIT = 255
+"""Stands for "no trump" among suits kept as bytes."""
+
+
+def _small(values: list[int]) -> Any:
+    """Small non-negative ints (cards, seats, counts) as a numpy array, by way of ``bytes``."""
+    return np.frombuffer(bytes(values), np.uint8)
+
+
+def _wide(values: list[int]) -> Any:
+    """Ints of up to 64 bits (card masks) as a numpy array."""
+    return np.fromiter(values, np.int64, len(values))
+
+
+def _starts(counts: Any) -> Any:
+    """Where each group's rows begin among the flat rows: 0, then the running total before it."""
+    starts = np.zeros(len(counts), np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    return starts
+
+
+def _texts(indices: Any, dictionary: Any, missing: Any = None) -> Any:
+    """A text column as an Arrow dictionary: ``dictionary[indices]``, null where ``missing``."""
+    mask = None if missing is None or not missing.any() else missing
+    return pa.DictionaryArray.from_arrays(pa.array(indices.astype(np.int32), mask=mask), dictionary)
+
+
+class _DealRows:
+    """The seats, hands, tricks and plays of a batch's deals, kept flat.
+
+    Python only gathers each deal's numbers (a few list appends per trick); numpy spreads the
+    per-deal values over the rows and Arrow dictionaries give the texts, so building the
+    largest tables costs no Python work per card and no SQL look-ups.
+    """
+
+    def __init__(self) -> None:
+        # Per deal.
+        self.match: list[int] = []
+        """The row of the deal's match in the batch's ``matches``."""
+        self.number: list[int] = []
+        self.trump: list[int] = []
+        """The trump suit, or :data:`_NO_SUIT`."""
+        self.trick_size: list[int] = []
+        self.seated: list[int] = []
+        """The seats taken by people; the seats after them are dummies."""
+        self.seat_count: list[int] = []
+        self.hand_count: list[int] = []
+        self.trick_count: list[int] = []
+        # Per seat of each deal.
+        self.names: list[str] = []
+        """Who played the seat (the dealer plays the dummy)."""
+        self.teams: list[int] = []
+        self.masks: list[int] = []
+        """The hand dealt to the seat, when the record has the hands."""
+        # Per trick, and per play.
+        self.trick_sizes: list[int] = []
+        self.seats: list[int] = []
+        self.cards: list[int] = []
+        self.legal: list[int] = []
+        self.clauses: list[Clause] = []
+        self.winning: list[int] = []
+        self.violations: list[tuple[int, int, str]] = []
+        """``(deal's row, play index in the deal, kind)`` of each illegal play."""
+
+    def add(
+        self,
+        match: int,
+        deal: DealResult,
+        trick_size: int,
+        names: list[str],
+        teams: list[int],
+        seated: int,
+    ) -> None:
+        """One deal's rows."""
+        row = len(self.number)
+        self.match.append(match)
+        self.number.append(deal.number)
+        self.trump.append(_NO_SUIT if deal.trump is None else deal.trump)
+        self.trick_size.append(trick_size)
+        self.seated.append(seated)
+        self.seat_count.append(len(names))
+        self.names += names
+        self.teams += teams
+        hands = deal.hands or ()
+        self.hand_count.append(len(hands))
+        self.masks += hands
+        tricks = deal.tricks
+        self.trick_count.append(len(tricks))
+        sizes, seats, cards, legal, clauses, winning = (
+            self.trick_sizes, self.seats, self.cards, self.legal, self.clauses, self.winning
+        )  # fmt: skip
+        for trick in tricks:
+            sizes.append(len(trick.cards))
+            seats += trick.seats
+            cards += trick.cards
+            legal += trick.legal
+            clauses += trick.clauses
+            winning += trick.winning
+        for violation in deal.violations:
+            self.violations.append(
+                (row, (violation.trick - 1) * trick_size + violation.play - 1, violation.kind.value)
+            )
+
+    def tables(self, match_ids: list[str]) -> dict[str, Any]:
+        """``deal_seats``, ``hands``, ``tricks`` and ``plays`` as Arrow tables."""
+        deals = len(self.number)
+        ids = pa.array(match_ids, _STR)
+        match = np.array(self.match, np.int32)
+        number = np.array(self.number, np.int32)
+        trump = _small(self.trump)
+        trick_size = _small(self.trick_size).astype(np.int64)
+        names = pa.array(self.names, _STR)
+        teams = _small(self.teams)
+        seat_count = _small(self.seat_count)
+        first_name = _starts(seat_count)
+
+        def spread(counts: Any) -> tuple[Any, Any]:
+            """For rows grouped by deal: each row's deal, and its place within the deal."""
+            of_deal = np.repeat(np.arange(deals), counts)
+            return of_deal, np.arange(len(of_deal)) - _starts(counts)[of_deal]
+
+        tables = {}
+        seat_deal, seat = spread(seat_count)
+        tables["deal_seats"] = pa.table(
+            {
+                "match_id": _texts(match[seat_deal], ids),
+                "deal": number[seat_deal],
+                "seat": seat.astype(np.int32),
+                "player": names,
+                "team": teams,
+                "is_dummy": seat >= _small(self.seated)[seat_deal],
+            }
+        )
+        hand_deal, hand_seat = spread(_small(self.hand_count))
+        masks = _wide(self.masks)
+        held = ((masks[:, None] >> np.arange(len(CARD_TEXT))) & 1).astype(np.int32)
+        hand_trump = trump[hand_deal]
+        no_trump = hand_trump == _NO_SUIT
+        per_suit = held.reshape(len(masks), len(Suit), _RANKS_PER_SUIT).sum(axis=2)
+        tables["hands"] = pa.table(
+            {
+                "match_id": _texts(match[hand_deal], ids),
+                "deal": number[hand_deal],
+                "seat": hand_seat.astype(np.int32),
+                "player": _texts(first_name[hand_deal] + hand_seat, names),
+                "points": held @ _POINTS_OF_CARD,
+                "trumps": pa.array(
+                    per_suit[np.arange(len(masks)), np.where(no_trump, 0, hand_trump)], mask=no_trump
+                ),
+                "mask": masks,
+            }
+        )
+        trick_deal, trick_index = spread(_small(self.trick_count))
+        sizes = _small(self.trick_sizes).astype(np.int64)
+        play_trick = np.repeat(np.arange(len(sizes)), sizes)
+        trick_first = _starts(sizes)
+        position = np.arange(len(play_trick)) - trick_first[play_trick]
+        play_deal = trick_deal[play_trick]
+        seats = _small(self.seats)
+        cards = _small(self.cards)
+        legal = _wide(self.legal)
+        winning = _small(self.winning)
+        name_of_play = first_name[play_deal] + seats
+        suit = cards // _RANKS_PER_SUIT
+        codes = np.frombuffer(bytes(map(_CLAUSE_CODE_BY_ID.__getitem__, map(id, self.clauses))), np.uint8)
+        kinds = sorted({kind for _, _, kind in self.violations})
+        violation = np.zeros(len(cards), np.int32)
+        lawful = np.ones(len(cards), bool)
+        if self.violations:
+            play_first = _starts(np.bincount(play_deal, minlength=deals))
+            for row, index, kind in self.violations:
+                violation[play_first[row] + index] = kinds.index(kind)
+                lawful[play_first[row] + index] = False
+        tables["plays"] = pa.table(
+            {
+                "match_id": _texts(match[play_deal], ids),
+                "deal": number[play_deal],
+                "trick": (trick_index[play_trick] + 1).astype(np.int32),
+                "position": (position + 1).astype(np.int32),
+                "play": (trick_index[play_trick] * trick_size[play_deal] + position + 1).astype(np.int32),
+                "seat": seats,
+                "player": _texts(name_of_play, names),
+                "team": teams[name_of_play],
+                "card": _texts(cards, _CARD_TEXTS),
+                "suit": _texts(suit, _SUIT_TEXTS),
+                "rank": _texts(cards % _RANKS_PER_SUIT, _RANK_TEXTS),
+                "points": _POINTS_OF_CARD[cards],
+                "is_trump": suit == trump[play_deal],
+                "legal": ((legal >> cards) & 1).astype(bool),
+                "violation": _texts(violation, pa.array(kinds, _STR), missing=lawful),
+                "winning_seat": winning,
+                "clause": _texts(codes, _CLAUSE_TEXTS),
+                "legal_mask": legal,
+            }
+        )
+        # A trick's rows come from its plays: the first card's seat led, the seat winning after
+        # the last card took it (once complete), the points are its cards'.
+        played = sizes > 0
+        first_play = trick_first[played]
+        last_play = first_play + sizes[played] - 1
+        owner = trick_deal[played]
+        complete = sizes[played] == trick_size[owner]
+        winner = np.where(complete, winning[last_play], _NO_SEAT)
+        leader = seats[first_play]
+        winner_name = first_name[owner] + np.where(complete, winner, 0)
+        tables["tricks"] = pa.table(
+            {
+                "match_id": _texts(match[owner], ids),
+                "deal": number[owner],
+                "trick": (trick_index[played] + 1).astype(np.int32),
+                "leader": leader,
+                "leader_player": _texts(first_name[owner] + leader, names),
+                "led_suit": _texts(suit[first_play], _SUIT_TEXTS),
+                "cards": sizes[played].astype(np.int32),
+                "winner": pa.array(winner, mask=~complete),
+                "winner_player": _texts(winner_name, names, missing=~complete),
+                "winner_team": pa.array(teams[winner_name], mask=~complete),
+                "points": np.add.reduceat(_POINTS_OF_CARD[cards], first_play)
+                if len(first_play)
+                else np.zeros(0, np.int32),
+            }
+        )
+        return tables
+
 
 class _Batch:
-    """Rows of up to a few hundred matches, turned into Arrow tables and loaded together.
+    """Rows of up to :attr:`Store.BATCH_SIZE` matches, turned into Arrow tables and loaded together.
 
-    Python hands over small ints (card numbers, bit masks, clause codes); the load SQL turns
-    them into texts, and ``tricks`` is derived from ``plays`` in SQL, so the per-card Python
-    work stays a few list extends.
+    The per-match and per-deal tables are built row by row; the seats, hands, tricks and plays
+    of each deal go to :class:`_DealRows`, which builds them from flat numbers.
     """
 
     def __init__(self) -> None:
         self.pending: dict[str, _Pending] = {}
+        self.rows = _DealRows()
         self.rejected = 0
         self.rejects = _Columns(
             ("source", "line", "pointer", "message", "problems", "raw", "rejected_at"),
@@ -680,7 +975,6 @@ class _Batch:
         self.blocks = _Columns(
             ("match_id", "block", "team", "players", "score", "won"), {"block": _I32, "team": _I32}
         )
-        self.deal_seats = _Columns(("match_id", "deal", "seat", "player", "team", "is_dummy"))
         self.deals = _Columns(
             ("match_id", "deal", "block", "dealer", "dealer_player", "dealing_team", "kind", "contract",
              "trump", "chooser", "en_face", "knocks", "carried", "multiplier", "tricks", "points_0",
@@ -695,16 +989,6 @@ class _Batch:
         self.declarations = _Columns(
             ("match_id", "deal", "position", "seat", "player", "call", "suit"), {"suit": _STR}
         )
-        self.hands = _Columns(
-            ("match_id", "deal", "seat", "player", "mask", "trump"), {"mask": _I64, "trump": _I8}
-        )
-        self.plays = _Columns(
-            ("match_id", "deal", "trick", "position", "play", "seat", "player", "team", "card", "legal_mask",
-             "clause", "winning_seat", "trump", "violation", "complete"),
-            {"match_id": _STR, "deal": _I32, "trick": _I32, "position": _U8, "play": _I32, "seat": _U8,
-             "player": _STR, "team": _I32, "card": _U8, "legal_mask": _I64, "clause": _U8,
-             "winning_seat": _U8, "trump": _I8, "violation": _STR, "complete": pa.bool_()},
-        )  # fmt: skip
         self.annotations = _Columns(
             ("annotation_id", "match_id", "deal", "trick", "play", "author", "text", "tags",
              "created_at", "updated_at"),
@@ -743,7 +1027,7 @@ class _Batch:
         shape = rules.shape
         violations = sum(len(d.violations) for d in result.deals)
         irregularities = sum(len(d.irregularities) for d in result.deals)
-        stored = _strip_annotations(record, mid, self.annotations, annotation_ids, now)
+        stored = _strip_annotations(record, item.canonical, mid, self.annotations, annotation_ids, now)
         score, final = _three(result.score), _three(result.final_score)
         self.matches.add(
             mid, order, item.entry.source, item.entry.line,
@@ -786,15 +1070,7 @@ class _Batch:
         # Seats beyond the people (the dummy of three_dummy) are played by the dealer.
         names = [seating[s] if s < len(seating) else seating[dealer] for s in range(shape.players)]
         teams = [shape.team_of(seat, dealer) for seat in range(len(names))]
-        seats = self.deal_seats.data
-        count = len(names)
-        seats["match_id"].extend([mid] * count)
-        seats["deal"].extend([number] * count)
-        seats["seat"].extend(range(count))
-        seats["player"].extend(names)
-        seats["team"].extend(teams)
-        seats["is_dummy"].extend([seat >= len(seating) for seat in range(count)])
-        trump = None if deal.trump is None else int(deal.trump)
+        self.rows.add(len(self.matches) - 1, deal, shape.trick_size, names, teams, len(seating))
         penalty = [0, 0]
         for team, points, _reason in deal.penalties:
             penalty[team] += points
@@ -818,60 +1094,15 @@ class _Batch:
                 self.declarations.add(
                     mid, number, position, call.seat, names[call.seat], call.call, _unset(call.suit)
                 )
-        if deal.hands is not None:
-            hands = self.hands.data
-            count = len(deal.hands)
-            hands["match_id"].extend([mid] * count)
-            hands["deal"].extend([number] * count)
-            hands["seat"].extend(range(count))
-            hands["player"].extend(names[:count])
-            hands["mask"].extend(deal.hands)
-            hands["trump"].extend([trump] * count)
-        if deal.tricks:
-            self._add_plays(mid, number, trump, deal, shape.trick_size, names, teams)
-
-    def _add_plays(
-        self,
-        mid: str,
-        number: int,
-        trump: int | None,
-        deal: DealResult,
-        trick_size: int,
-        names: list[str],
-        teams: list[int],
-    ) -> None:
-        plays = self.plays.data
-        start = len(plays["card"])
-        for trick in deal.tricks:
-            count = len(trick.cards)
-            first = (trick.number - 1) * trick_size
-            plays["match_id"].extend([mid] * count)
-            plays["deal"].extend([number] * count)
-            plays["trick"].extend([trick.number] * count)
-            plays["position"].extend(range(1, count + 1))
-            plays["play"].extend(range(first + 1, first + count + 1))
-            plays["seat"].extend(trick.seats)
-            plays["player"].extend([names[seat] for seat in trick.seats])
-            plays["team"].extend([teams[seat] for seat in trick.seats])
-            plays["card"].extend(trick.cards)
-            plays["legal_mask"].extend(trick.legal)
-            plays["clause"].extend(trick.clauses)
-            plays["winning_seat"].extend(trick.winning)
-            plays["trump"].extend([trump] * count)
-            plays["violation"].extend([None] * count)
-            plays["complete"].extend([trick.winner is not None] * count)
-        for violation in deal.violations:
-            plays["violation"][start + (violation.trick - 1) * trick_size + violation.play - 1] = (
-                violation.kind.value
-            )
 
     def tables(self) -> dict[str, Any]:
-        """The batch as Arrow tables, by table name, in loading order."""
-        # Clause members were collected as they are; map them to codes once per batch, by
-        # identity, which is much cheaper than hashing each enum member.
-        clauses = self.plays.data["clause"]
-        clauses[:] = map(_CLAUSE_CODE_BY_ID.__getitem__, map(id, clauses))
-        return {name: getattr(self, name).table() for name in _LOAD_SQL if name != "tricks"}
+        """The batch as Arrow tables, by table name."""
+        tables = {
+            name: getattr(self, name).table()
+            for name in ("matches", "seats", "deals", "declarations", "annotations", "blocks", "rejects")
+        }
+        tables.update(self.rows.tables(self.matches.column("match_id")))
+        return tables
 
 
 _SCORED_KINDS = (DealKind.PLAYED, DealKind.SCORESHEET)
@@ -887,11 +1118,13 @@ def _unset(value: Any) -> Any:
 
 
 def _strip_annotations(
-    record: Record, mid: str, rows: _Columns, ids: Iterator[int], now: datetime.datetime
+    record: Record, canonical: str, mid: str, rows: _Columns, ids: Iterator[int], now: datetime.datetime
 ) -> str:
     """The canonical record without its annotations, which go to the annotations table.
 
     An explicit empty list stays in the record so that exporting gives back the same bytes.
+
+    :param canonical: the whole record in canonical form: the answer when it has no annotations.
     """
     moved: list[tuple[int, list[Annotation]]] = []
     for number, deal in enumerate(record.deals, start=1):
@@ -905,70 +1138,48 @@ def _strip_annotations(
             )  # fmt: skip
         moved.append((number, notes))
         deal.annotations = msgspec.UNSET
+    if not moved:
+        return canonical
     text = dumps(record, pretty=False)
     for number, notes in moved:
         record.deals[number - 1].annotations = notes
     return text
 
 
-# SQL that turns a batch's Arrow tables (registered as views named ``_batch_<table>``) into rows.
-# SQL that turns one Arrow table of a batch, named ``_batch`` in it, into rows. Each statement
-# reads one table: DuckDB then lets go of the Arrow data at once, where a registered table
-# would stay referenced (and in memory) until the file's transaction ends.
-_LOAD_SQL: dict[str, str] = {
-    "matches": "INSERT INTO matches BY NAME SELECT * FROM _batch",
-    "seats": "INSERT INTO seats BY NAME SELECT * FROM _batch",
-    "deal_seats": "INSERT INTO deal_seats BY NAME SELECT * FROM _batch",
-    "deals": "INSERT INTO deals BY NAME SELECT * FROM _batch",
-    "declarations": "INSERT INTO declarations BY NAME SELECT * FROM _batch",
-    "hands": f"""
-        INSERT INTO hand_rows BY NAME
-        SELECT match_id, deal, seat, player, mask, {_mask_points_sql("mask")} AS points,
-               CASE WHEN trump IS NOT NULL
-                    THEN bit_count((mask >> (trump * {_RANKS_PER_SUIT})) & {_SUIT_BITS})::INTEGER
-               END AS trumps
-        FROM _batch""",
-    "plays": f"""
-        INSERT INTO play_rows BY NAME
-        SELECT match_id, deal, trick, position, play, seat, player, team,
-               {_CARD_TEXT_SQL}[card + 1] AS card,
-               {_SUIT_SQL}[card // {_RANKS_PER_SUIT} + 1] AS suit,
-               {_RANK_SQL}[card % {_RANKS_PER_SUIT} + 1] AS rank,
-               {_CARD_POINTS_SQL}[card + 1] AS points,
-               coalesce(card // {_RANKS_PER_SUIT} = trump, false) AS is_trump,
-               ((legal_mask >> card) & 1) = 1 AS legal,
-               violation, winning_seat,
-               {_CLAUSE_SQL}[clause + 1] AS clause,
-               legal_mask
-        FROM _batch""",
-    # A trick is the group of its plays: the leader led position 1, the winner is the seat
-    # winning after the last card (only once the trick is complete).
-    "tricks": f"""
-        INSERT INTO tricks BY NAME
-        SELECT match_id, deal, trick,
-               seats[1] AS leader, players[1] AS leader_player,
-               {_SUIT_SQL}[played[1] // {_RANKS_PER_SUIT} + 1] AS led_suit,
-               len(seats)::INTEGER AS cards,
-               winner,
-               players[list_position(seats, winner)] AS winner_player,
-               teams[list_position(seats, winner)] AS winner_team,
-               points
-        FROM (
-            SELECT match_id, deal, trick,
-                   list(seat ORDER BY position) AS seats, list(player ORDER BY position) AS players,
-                   list(team ORDER BY position) AS teams, list(card ORDER BY position) AS played,
-                   CASE WHEN bool_and(complete) THEN arg_max(winning_seat, position) END AS winner,
-                   sum({_CARD_POINTS_SQL}[card + 1])::INTEGER AS points
-            FROM _batch GROUP BY match_id, deal, trick
-        )""",
-    "annotations": "INSERT INTO annotations BY NAME SELECT * FROM _batch",
-    "blocks": "INSERT INTO blocks BY NAME SELECT * FROM _batch",
-    "rejects": "INSERT INTO rejects BY NAME SELECT * FROM _batch",
-}
+_LOAD_ORDER: tuple[tuple[str, str], ...] = (
+    ("matches", "matches"),
+    ("seats", "seats"),
+    ("deal_seats", "deal_seats"),
+    ("deals", "deals"),
+    ("declarations", "declarations"),
+    ("hands", "hand_rows"),
+    ("plays", "play_rows"),
+    ("tricks", "tricks"),
+    ("annotations", "annotations"),
+    ("blocks", "blocks"),
+    ("rejects", "rejects"),
+)
+"""Each Arrow table of a batch and the archive table it goes into, in loading order.
+
+The batch's tables arrive complete, with the archive table's columns in its order, and go in
+with ``insert_into``: of the ways into DuckDB, the one that needs the GIL least often, which the
+loader thread waits for at every turn (see :meth:`Store._import_settings`).
+"""
 
 
-_LOAD_SOURCE = {"tricks": "plays"}
-"""Tables loaded from another table's batch."""
+def _arranged(table: Any, columns: list[str]) -> Any:
+    """The table's columns in the archive table's order; columns it lacks (added by a later
+    migration, such as ``matches.analysed_at``) are null.
+
+    :raises ValueError: for a column the archive table does not have (a bug, not bad input).
+    """
+    given = set(table.column_names)
+    strays = sorted(given - set(columns))
+    if strays:
+        raise ValueError(f"batch columns {strays} are not in the table's columns {columns}")
+    rows = table.num_rows
+    return pa.table([table[name] if name in given else pa.nulls(rows) for name in columns], names=columns)
+
 
 # --------------------------------------------------------------------------- the store
 
@@ -1000,6 +1211,49 @@ def _locked_message(path: str, detail: str) -> str:
     )
 
 
+IMPORT_MEMORY_LIMIT = "64MB"
+"""DuckDB's memory limit while importing into an archive file (``manillen import --memory-limit``).
+
+Past it, the rows of the file being imported wait for the commit in temporary files beside the
+archive, so memory stays flat however large the file; a higher limit was hardly faster.
+"""
+
+_IMPORT_SWITCH_INTERVAL = 0.0005
+"""Python's thread switch interval (seconds) while importing: see :meth:`Store._import_settings`."""
+
+MINIMUM_MEMORY_LIMIT = 32_000_000
+"""The smallest import memory limit taken, in bytes: with half of it, committing a file of
+100,000 deals ran out of memory."""
+
+_SIZE = re.compile(r"(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[kmgt]i?b|b)", re.IGNORECASE)
+_UNIT_BYTES = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+_UNIT_BYTES.update({"kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40})
+
+
+def parse_memory_limit(text: str) -> int:
+    """A memory size in bytes: a number and a unit, as DuckDB writes them (``MB`` is 1000 ** 2,
+    ``MiB`` 1024 ** 2).
+
+    >>> parse_memory_limit("128MB")
+    128000000
+    >>> parse_memory_limit("1.5 GiB")
+    1610612736
+
+    :raises ManillenError: for text that is not a size, or a size under
+        :data:`MINIMUM_MEMORY_LIMIT`.
+    """
+    found = _SIZE.fullmatch(text.strip())
+    if found is None:
+        raise ManillenError(f"{text!r} is not a memory size: write a number and a unit, such as 256MB or 1GB")
+    size = int(float(found["number"]) * _UNIT_BYTES[found["unit"].lower()])
+    if size < MINIMUM_MEMORY_LIMIT:
+        raise ManillenError(
+            f"a memory limit of {text.strip()!r} is too small to import: give at least "
+            f"{MINIMUM_MEMORY_LIMIT // 10**6}MB"
+        )
+    return size
+
+
 class Store:
     """An open game archive.
 
@@ -1009,8 +1263,10 @@ class Store:
     :raises ArchiveError: when the file is missing (read-only), not an archive, or too new.
     """
 
-    BATCH_SIZE = 200
-    """Matches per Arrow batch: large enough to load fast, small enough to keep memory flat."""
+    BATCH_SIZE = 100
+    """Matches per Arrow batch (some 1,500 deals): large enough that DuckDB's cost per statement
+    stays small, small enough that the three batches an import holds at a time (one being built,
+    one queued, one being loaded) keep its memory low."""
 
     def __init__(self, path: str | Path = ":memory:", *, read_only: bool = False) -> None:
         self.path = str(path)
@@ -1087,15 +1343,20 @@ class Store:
         on_progress: Callable[[int], None] | None = None,
         *,
         summary: ImportSummary | None = None,
+        memory_limit: str | None = IMPORT_MEMORY_LIMIT,
     ) -> ImportSummary:
         """Import every record in ``.json`` files, ``.jsonl`` archives and folders of them.
 
         :param on_progress: called after each batch with the number of records it handled.
         :param summary: see :meth:`import_entries`.
+        :param memory_limit: see :meth:`import_entries`.
         :raises FileNotFoundError: for a path that does not exist (files before it are committed).
         :raises ArchiveError: when the archive cannot be written (that file is rolled back).
+        :raises ManillenError: for a memory limit that is not a size (before anything is read).
         """
-        return self.import_entries(iter_entries(paths), on_progress=on_progress, summary=summary)
+        return self.import_entries(
+            iter_entries(paths), on_progress=on_progress, summary=summary, memory_limit=memory_limit
+        )
 
     def import_entries(
         self,
@@ -1103,6 +1364,7 @@ class Store:
         *,
         on_progress: Callable[[int], None] | None = None,
         summary: ImportSummary | None = None,
+        memory_limit: str | None = IMPORT_MEMORY_LIMIT,
     ) -> ImportSummary:
         """Import records: one transaction per source file, loaded in Arrow batches.
 
@@ -1113,38 +1375,104 @@ class Store:
         :param on_progress: called after each batch with the number of records it handled.
         :param summary: counts of the files committed so far are added to it as the import goes
             (pass one to see what was kept when the import is interrupted); new when omitted.
+        :param memory_limit: how much memory DuckDB may hold while importing into an archive
+            file (see :func:`parse_memory_limit`) before it moves data it is writing to temporary
+            files beside the archive; ``None`` leaves DuckDB's own limit (most of the machine's
+            memory). An in-memory archive has no limit: its data cannot go anywhere else.
         :raises ArchiveError: when the archive cannot be written; the current file is rolled back.
+        :raises ManillenError: for a memory limit that is not a size (before anything is read).
         :raises KeyboardInterrupt: re-raised after the current file is rolled back.
         """
         self._check_writable()
+        limit = None if memory_limit is None else parse_memory_limit(memory_limit)
         summary = summary if summary is not None else ImportSummary()
-        reader = self._con.cursor()
-        try:
-            with _automatic_gc_paused():
-                for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
-                    self._import_file(source, group, reader, summary, on_progress)
-        finally:
-            reader.close()
+        with contextlib.ExitStack() as stack:
+            try:
+                stack.enter_context(self._import_settings(limit))
+                columns = self._load_columns()
+                reader = stack.enter_context(contextlib.closing(self._con.cursor()))
+            except duckdb.Error as error:
+                raise ArchiveError(
+                    f"could not start importing into the archive {self.path!r}: {_import_failure(error)}"
+                ) from None
+            stack.enter_context(_automatic_gc_paused())
+            for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
+                self._import_file(source, group, columns, reader, summary, on_progress)
+            self._checkpoint()
         return summary
+
+    def _load_columns(self) -> dict[str, list[str]]:
+        """The columns of each table an import writes, in the table's order."""
+        rows = self._con.execute(
+            "SELECT table_name, list(column_name ORDER BY column_index) FROM duckdb_columns() "
+            "WHERE schema_name = 'main' AND table_name IN (SELECT unnest(?::VARCHAR[])) GROUP BY table_name",
+            [[target for _, target in _LOAD_ORDER]],
+        ).fetchall()
+        return {table: list(names) for table, names in rows}
+
+    def _checkpoint(self) -> None:
+        """Write what the import committed into the archive file now, under the import's memory
+        limit; left to closing the archive, this checkpoint took memory in proportion to the
+        import. Failing here loses nothing: the commits stand, and closing checkpoints again."""
+        if self.path == ":memory:" or self._sandboxed:
+            return
+        with contextlib.suppress(duckdb.Error):
+            self._con.execute("CHECKPOINT")
+
+    @contextlib.contextmanager
+    def _import_settings(self, memory_limit: int | None) -> Iterator[None]:
+        """DuckDB and the interpreter set up for an import; put back afterwards, so the Store's
+        queries are not held to them.
+
+        DuckDB runs on one thread: the other core builds the next batch. Under ``memory_limit``
+        (bytes) DuckDB writes the rows a file's transaction holds until its commit to its
+        temporary folder instead of keeping them all, so memory stays flat as files grow; an
+        in-memory archive has nowhere else to put them and gets no limit. The loader thread needs
+        the GIL for a moment between long stretches inside DuckDB, many times a batch; with
+        Python's default switch interval (5 ms) each such moment waits out the main thread's
+        slice, which made the loader slower than loading on the main thread.
+        """
+        settings: dict[str, str] = {}
+        if not self._sandboxed:  # user queries locked DuckDB's configuration: import as it is
+            settings["threads"] = "1"
+            if memory_limit is not None and self.path != ":memory:":
+                settings["memory_limit"] = f"'{memory_limit}B'"
+        interval = sys.getswitchinterval()
+        changed: list[str] = []
+        try:
+            for name, value in settings.items():
+                self._con.execute(f"SET {name} = {value}")
+                changed.append(name)
+            sys.setswitchinterval(_IMPORT_SWITCH_INTERVAL)
+            yield
+        finally:
+            sys.setswitchinterval(interval)
+            for name in changed:
+                self._con.execute(f"RESET {name}")
 
     def _import_file(
         self,
         source: str,
         entries: Iterable[Entry],
+        columns: dict[str, list[str]],
         reader: duckdb.DuckDBPyConnection,
         summary: ImportSummary,
         on_progress: Callable[[int], None] | None,
     ) -> None:
         """One file in one transaction; its counts join ``summary`` only once it is committed."""
         counts = ImportSummary()
-        self._con.execute("BEGIN TRANSACTION")
+        loader: _Loader | None = None
         try:
+            self._con.execute("BEGIN TRANSACTION")
             # The rejects of a file describe its latest import only.
             self._con.execute("DELETE FROM rejects WHERE source = ?", [source])
             state = _FileState(
                 order=self._next_value("matches", "import_order"),
                 annotation_id=self._next_value("annotations", "annotation_id"),
+                columns=columns,
             )
+            # From here until loader.finish() only the loader thread uses self._con.
+            loader = _Loader(self._load)
             batch = _Batch()
             for entry in entries:
                 item = self._decode(entry, batch, counts)
@@ -1153,17 +1481,23 @@ class Store:
                 if item.match_id in batch.pending or len(batch.pending) >= self.BATCH_SIZE:
                     # A full batch, or the same id twice: send what is pending first, so the
                     # second copy is compared with the first (skipped, or replacing it).
-                    self._flush(batch, state, reader, counts, on_progress)
+                    self._flush(batch, state, reader, counts, loader, on_progress)
                     batch = _Batch()
                 batch.pending[item.match_id] = item
-            self._flush(batch, state, reader, counts, on_progress)
+            self._flush(batch, state, reader, counts, loader, on_progress)
+            loader.finish()
             self._con.execute("COMMIT")
         except BaseException as error:
-            self._con.execute("ROLLBACK")
+            if loader is not None:
+                loader.cancel()
+            # A COMMIT that failed (out of memory, a full disk) has already ended the transaction,
+            # and a BEGIN that failed has not started one.
+            with contextlib.suppress(duckdb.TransactionException):
+                self._con.execute("ROLLBACK")
             if isinstance(error, duckdb.Error):
                 raise ArchiveError(
                     f"could not write to the archive {self.path!r} while importing {source!r} "
-                    f"(that file was rolled back): {_duckdb_message(error)}"
+                    f"(that file was rolled back): {_import_failure(error)}"
                 ) from None
             raise
         summary.add(counts)
@@ -1178,7 +1512,7 @@ class Store:
             return None
         canonical = dumps(record, pretty=False)
         digest = hashlib.sha256(canonical.encode()).hexdigest()
-        return _Pending(entry, record, match_id(record), digest)
+        return _Pending(entry, record, match_id(record), canonical, digest)
 
     def _flush(
         self,
@@ -1186,9 +1520,10 @@ class Store:
         state: _FileState,
         reader: duckdb.DuckDBPyConnection,
         counts: ImportSummary,
+        loader: _Loader,
         on_progress: Callable[[int], None] | None,
     ) -> None:
-        """Replay the batch's new and changed records and load their rows."""
+        """Replay the batch's new and changed records and hand their rows to the loader."""
         handled = len(batch.pending) + batch.rejected
         known = _committed_hashes(reader, [mid for mid in batch.pending if mid not in state.loaded])
         known.update((mid, state.loaded[mid]) for mid in batch.pending if mid in state.loaded)
@@ -1215,7 +1550,13 @@ class Store:
                 counts.replaced += 1
         state.annotation_id = next(ids)
         if replaced or len(batch.matches) or batch.rejected:
-            self._load(batch.tables(), replaced)
+            tables = batch.tables()
+            loads = [
+                (target, _arranged(tables[name], state.columns[target]))
+                for name, target in _LOAD_ORDER
+                if tables[name].num_rows
+            ]
+            loader.submit(loads, replaced)
         batch.pending.clear()
         gc.collect(1)  # automatic collection is paused: free any young cycles, batch by batch
         if on_progress is not None and handled:
@@ -1225,15 +1566,16 @@ class Store:
         row = _first(self._con.execute(f"SELECT coalesce(max({column}), 0) + 1 FROM {table}").fetchall())
         return int(row[0]) if row else 1
 
-    def _load(self, tables: dict[str, Any], replaced: list[str]) -> None:
-        """Load one batch: delete the replaced matches, insert the rows."""
+    def _load(self, loads: list[tuple[str, Any]], replaced: list[str]) -> None:
+        """Load one batch: delete the replaced matches, insert the rows.
+
+        :param loads: each archive table and the Arrow table of its rows, columns in its order.
+        """
         con = self._con
         for table in (*_MATCH_TABLES, "matches") if replaced else ():
             con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [replaced])
-        for name, sql in _LOAD_SQL.items():
-            source = tables[_LOAD_SOURCE.get(name, name)]
-            if source.num_rows:
-                con.from_arrow(source).query("_batch", sql)
+        for target, rows in loads:
+            con.from_arrow(rows).insert_into(target)
 
     # ----------------------------------------------------------------- queries
 
@@ -1679,6 +2021,15 @@ def _first(rows: list[Any]) -> Any:
     return rows[0] if rows else None
 
 
+def _import_failure(error: duckdb.Error) -> str:
+    """Why DuckDB could not import; running out of memory comes with what to do about it,
+    instead of DuckDB's own advice (settings the user cannot reach)."""
+    message = _duckdb_message(error).split("\n\nPossible solutions")[0].strip()
+    if isinstance(error, duckdb.OutOfMemoryException) or "(SET memory_limit" in str(error):
+        message += "; give the import more memory (a higher memory limit)"
+    return message
+
+
 def _sql_text(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
@@ -1688,7 +2039,10 @@ def _duckdb_message(error: BaseException) -> str:
     text = str(error).strip()
     text = re.sub(r"^[A-Za-z ]*Error: ", "", text)
     text = text.split("\n\nLINE ")[0]
-    return text[:1].lower() + text[1:] if text else "unknown error"
+    if not text:
+        return "unknown error"
+    # "Catalog Error" becomes "catalog error", but "NOT NULL ..." stays as it is.
+    return text[:1].lower() + text[1:] if not text[1:2].isupper() else text
 
 
 def default_archive() -> str:
@@ -1698,7 +2052,9 @@ def default_archive() -> str:
 
 __all__ = [
     "ANALYSIS_DEPTHS",
+    "IMPORT_MEMORY_LIMIT",
     "MIGRATIONS",
+    "MINIMUM_MEMORY_LIMIT",
     "SCHEMA_VERSION",
     "TABLES",
     "ArchiveError",
@@ -1712,5 +2068,6 @@ __all__ = [
     "check_user_query",
     "default_archive",
     "flatten_for_csv",
+    "parse_memory_limit",
     "schema_version_of",
 ]

@@ -6,13 +6,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
 from click.testing import CliRunner, Result
 
 from manillen_replay.cli import cli
-from manillen_replay.store import TABLES, Store
+from manillen_replay.store import IMPORT_MEMORY_LIMIT, TABLES, ImportSummary, Store
 
 from .conftest import BAD_LINE_NUMBER
 from .test_store import HOLD
@@ -72,6 +73,33 @@ def test_import_without_paths_creates_the_archive_and_bad_paths_are_usage_errors
     assert result.exit_code == 0 and db.exists()
     missing = _run("import", str(tmp_path / "nope.jsonl"), "--db", str(db))
     assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_import_memory_limit_is_checked_and_handed_to_the_store(
+    sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(sample_records[0] + "\n")
+    db = str(tmp_path / "m.duckdb")
+    for bad, says in (("lots", "not a memory size"), ("1MB", "too small to import: give at least 32MB")):
+        result = _run("import", str(good), "--db", db, "--memory-limit", bad)
+        assert result.exit_code == 2 and "--memory-limit" in result.stderr and says in result.stderr, (
+            result.output
+        )
+        _no_traceback(result)
+    assert not Path(db).exists()
+    given: list[object] = []
+    original = Store.import_paths
+
+    def spy(self: Store, *args: Any, **kwargs: Any) -> ImportSummary:
+        given.append(kwargs.get("memory_limit"))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "import_paths", spy)
+    assert _run("import", str(good), "--db", db, "--memory-limit", "256MB").exit_code == 0
+    assert _run("import", str(good), "--db", db).exit_code == 0
+    assert given == ["256MB", IMPORT_MEMORY_LIMIT]
+    assert f"[default: {IMPORT_MEMORY_LIMIT}]" in _run("import", "--help").output
 
 
 def test_interrupted_import_says_what_was_kept(

@@ -6,14 +6,18 @@ import re
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import msgspec
 import polars as pl
+import pyarrow as pa
 import pytest
 
+from manillen_replay.cards import CARD_BY_TEXT, CARD_POINTS
 from manillen_replay.cli.analysis import cost_frames
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
@@ -30,6 +34,7 @@ from manillen_replay.store import (
     QueryRefusedError,
     Store,
     apply_migrations,
+    parse_memory_limit,
 )
 
 from .conftest import BAD_LINE, BAD_LINE_NUMBER, SAMPLE_FINDINGS, SLOPPY_MATCH_ID
@@ -145,16 +150,204 @@ def test_interrupted_import_keeps_no_half_file(store: Store, monkeypatch: pytest
     assert (summary.files, summary.imported) == (1, 3)
 
 
-def test_failed_load_rolls_the_file_back(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def _two_files() -> list[Entry]:
+    """``one.jsonl`` with 3 one-deal matches, then ``two.jsonl`` with 7."""
+    one = _entries([dumps(random_record(seed, deals=1), pretty=False) for seed in range(3)], "one.jsonl")
+    two = _entries([dumps(random_record(seed, deals=1), pretty=False) for seed in range(10, 17)], "two.jsonl")
+    return one + two
+
+
+def _load_failing_at(monkeypatch: pytest.MonkeyPatch, batch: int, failure: Callable[[Any], Any]) -> list[str]:
+    """Make the ``batch``-th batch loaded go through ``failure`` (given its loads) first; returns
+    the names of the threads that loaded batches."""
+    original = Store._load
+    threads: list[str] = []
+
+    def load(self: Store, loads: list[tuple[str, Any]], replaced: list[str]) -> None:
+        threads.append(threading.current_thread().name)
+        if len(threads) == batch:
+            loads = failure(loads)
+        original(self, loads, replaced)
+
+    monkeypatch.setattr(Store, "_load", load)
+    return threads
+
+
+def _without_deal_kinds(loads: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The loads with ``deals.kind``, a NOT NULL column, emptied."""
+    return [
+        (
+            target,
+            rows.set_column(rows.column_names.index("kind"), "kind", pa.nulls(rows.num_rows, pa.string())),
+        )
+        if target == "deals"
+        else (target, rows)
+        for target, rows in loads
+    ]
+
+
+def test_a_batch_that_fails_in_the_loader_thread_rolls_its_file_back(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB refuses the second batch of two.jsonl (a NOT NULL column left empty) in the loader
+    thread: the import stops with an ArchiveError, two.jsonl's first batch, already loaded, is
+    rolled back with it, and one.jsonl stays."""
+    monkeypatch.setattr(Store, "BATCH_SIZE", 2)
+    threads = _load_failing_at(monkeypatch, 4, _without_deal_kinds)  # one.jsonl takes batches 1 and 2
+    summary = ImportSummary()
+    with pytest.raises(ArchiveError, match=r"'two.jsonl' \(that file was rolled back\): NOT NULL constraint"):
+        store.import_entries(_two_files(), summary=summary)
+    assert set(threads) == {"manillen-import-loader"}
+    assert store.query("SELECT DISTINCT source FROM matches")["source"].to_list() == ["one.jsonl"]
+    for table, rows in (("matches", 3), ("deals", 3), ("plays", 3 * 32), ("tricks", 3 * 8), ("hands", 3 * 4)):
+        assert _count(store, table) == rows, table
+    assert (summary.files, summary.imported) == (1, 3)
+
+
+def test_any_failure_of_the_loader_reaches_the_caller_and_the_archive_stays_usable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(loads: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        raise RuntimeError("the loader broke")
+
+    monkeypatch.setattr(Store, "BATCH_SIZE", 2)
+    _load_failing_at(monkeypatch, 1, fail)
+    with Store(tmp_path / "a.duckdb") as archive:
+        before = _import_state(archive)
+        with pytest.raises(RuntimeError, match="the loader broke"):
+            archive.import_entries(_two_files())
+        assert _count(archive, "matches") == 0
+        assert _import_state(archive) == before
+        monkeypatch.undo()
+        summary = archive.import_entries(_two_files())
+        assert (summary.files, summary.imported) == (2, 10)
+        assert _count(archive, "matches") == 10
+
+
+def _import_state(archive: Store) -> tuple[Any, ...]:
+    """What an import changes while it runs: DuckDB's memory limit and threads, Python's switch interval."""
+    limit, threads = archive.query("SELECT current_setting('memory_limit'), current_setting('threads')").row(
+        0
+    )
+    return limit, threads, sys.getswitchinterval()
+
+
+def test_import_settings_hold_only_while_importing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[Any, ...]] = []
+    original = Store._load
+
+    def load(self: Store, loads: list[tuple[str, Any]], replaced: list[str]) -> None:
+        seen.append(_import_state(self))
+        original(self, loads, replaced)
+
+    monkeypatch.setattr(Store, "_load", load)
+    lines = [dumps(random_record(seed, deals=1), pretty=False) for seed in range(4)]
+    with Store(tmp_path / "a.duckdb") as archive:
+        before = _import_state(archive)
+        archive.import_entries(_entries(lines[:2], "one.jsonl"), memory_limit="100MB")
+        assert seen == [("95.3 MiB", 1, 0.0005)]
+        assert _import_state(archive) == before
+        archive.import_entries(_entries(lines[2:], "two.jsonl"), memory_limit=None)
+        assert seen[-1] == (before[0], 1, 0.0005)
+    with Store() as memory:  # an in-memory archive has nowhere to move data to: no limit
+        archive_limit = _import_state(memory)[0]
+        memory.import_entries(_entries(lines, "one.jsonl"), memory_limit="100MB")
+        assert seen[-1][0] == archive_limit
+
+
+def test_an_import_leaves_its_rows_in_the_archive_file(tmp_path: Path) -> None:
+    """The import writes what it committed into the file itself, under its memory limit, and
+    leaves no write-ahead log for closing the archive to work through without one."""
+    path = tmp_path / "a.duckdb"
+    with Store(path) as archive:
+        archive.import_entries(
+            _entries([dumps(random_record(seed, deals=2), pretty=False) for seed in range(3)])
+        )
+        wal = tmp_path / "a.duckdb.wal"
+        assert not wal.exists() or wal.stat().st_size == 0
+    with Store(path, read_only=True) as archive:
+        assert _count(archive, "matches") == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("64MB", 64_000_000),
+        ("1.5 GiB", 3 * 2**29),
+        ("2gb", 2 * 10**9),
+        (" 512MiB ", 512 * 2**20),
+        ("40000KB", 4 * 10**7),
+    ],
+)
+def test_memory_limits_are_sizes_as_duckdb_writes_them(text: str, size: int) -> None:
+    assert parse_memory_limit(text) == size
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("lots", "not a memory size"),
+        ("64", "not a memory size"),
+        ("MB", "not a memory size"),
+        ("-64MB", "not a memory size"),
+        ("1MB", "too small to import: give at least 32MB"),
+        ("30MiB", "too small"),
+    ],
+)
+def test_memory_limits_that_are_no_sizes_are_refused(store: Store, text: str, says: str) -> None:
+    with pytest.raises(ManillenError, match=says):
+        parse_memory_limit(text)
+    with pytest.raises(ManillenError, match=says):
+        store.import_entries(_entries([dumps(random_record(1, deals=1), pretty=False)]), memory_limit=text)
+    assert _count(store, "matches") == 0
+
+
+class _FailingCommit:
+    """A connection whose COMMIT fails as DuckDB's does when the disk is full: the transaction ends."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            self._connection.execute("ROLLBACK")
+            raise duckdb.TransactionException("TransactionContext Error: Failed to commit: disk full")
+        return self._connection.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def test_a_commit_that_fails_rolls_the_file_back(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "_con", _FailingCommit(store._con))
+    with pytest.raises(
+        ArchiveError, match=r"'test.jsonl' \(that file was rolled back\): failed to commit: disk full"
+    ):
+        store.import_entries(
+            _entries([dumps(random_record(seed, deals=1), pretty=False) for seed in range(3)])
+        )
+    monkeypatch.undo()
+    assert _count(store, "matches") == 0
+    assert store.import_entries(_entries([dumps(random_record(1, deals=1), pretty=False)])).imported == 1
+
+
+def test_running_out_of_memory_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import manillen_replay.store as store_module
 
-    broken = dict(store_module._LOAD_SQL)
-    broken["hands"] = "INSERT INTO hands SELECT * FROM no_such_table"
-    monkeypatch.setattr(store_module, "_LOAD_SQL", broken)
-    with pytest.raises(ArchiveError, match=r"rolled back"):
-        store.import_entries(_entries([dumps(random_record(5, deals=2), pretty=False)]))
-    for table in ("matches", "deals", "plays", "seats"):
-        assert _count(store, table) == 0
+    monkeypatch.setattr(store_module, "MINIMUM_MEMORY_LIMIT", 1)
+    lines = [dumps(random_record(seed, deals=2), pretty=False) for seed in range(3)]
+    with Store(tmp_path / "a.duckdb") as archive:
+        before = _import_state(archive)
+        # Where DuckDB runs out (starting, loading or committing) depends on its own allocations.
+        with pytest.raises(
+            ArchiveError, match=r"; give the import more memory \(a higher memory limit\)$"
+        ) as caught:
+            archive.import_entries(_entries(lines), memory_limit="3MB")
+        assert _count(archive, "matches") == 0
+        # DuckDB's own advice names settings that users cannot reach.
+        assert "SET memory_limit" not in str(caught.value)
+        assert _import_state(archive) == before
+        assert archive.import_entries(_entries(lines)).imported == 3
 
 
 def test_every_variant_sample_imports() -> None:
@@ -224,6 +417,16 @@ def test_tricks_and_deals_agree_with_the_cards(sample_store: Store) -> None:
     assert mismatched.height == 0
     assert _count(sample_store, "deals", "kind = 'played' AND points_0 + points_1 <> 60") == 0
     assert _count(sample_store, "hands", "len(cards) <> 8") == 0
+
+
+def test_hands_hold_their_points_and_trumps(sample_store: Store) -> None:
+    hands = sample_store.query(
+        "SELECT h.cards, h.points, h.trumps, d.trump FROM hands h JOIN deals d USING (match_id, deal)"
+    )
+    assert hands.height > 0 and hands["trump"].null_count() < hands.height
+    for cards, points, trumps, trump in hands.iter_rows():
+        assert points == sum(CARD_POINTS[CARD_BY_TEXT[card]] for card in cards)
+        assert trumps == (None if trump is None else sum(card.endswith(trump) for card in cards))
 
 
 def test_deals_hold_the_engine_scores(sample_store: Store, sample_records: list[str]) -> None:

@@ -12,7 +12,16 @@ import click
 import polars as pl
 
 from ..errors import ManillenError
-from ..store import ArchiveError, ImportSummary, QueryError, QueryRefusedError, Store, flatten_for_csv
+from ..store import (
+    IMPORT_MEMORY_LIMIT,
+    ArchiveError,
+    ImportSummary,
+    QueryError,
+    QueryRefusedError,
+    Store,
+    flatten_for_csv,
+    parse_memory_limit,
+)
 
 SHOWN_REJECTS = 20
 """Refused records listed one by one after an import; the rest are in the rejects table."""
@@ -69,11 +78,29 @@ def _say_summary(summary: ImportSummary) -> str:
     )
 
 
+def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, value: str) -> str:
+    """The --memory-limit text, once it is known to be a size DuckDB can work in."""
+    try:
+        parse_memory_limit(value)
+    except ManillenError as error:
+        raise click.BadParameter(str(error)) from None
+    return value
+
+
 @click.command("import")
 @click.argument("paths", nargs=-1, type=click.Path())
 @_db_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of refused records.")
-def import_(paths: tuple[str, ...], db: str, quiet: bool) -> None:
+@click.option(
+    "--memory-limit",
+    default=IMPORT_MEMORY_LIMIT,
+    show_default=True,
+    metavar="SIZE",
+    callback=_check_memory_limit,
+    help="Memory DuckDB may hold while importing (such as 256MB or 2GB); past it, the rows waiting "
+    "for the file's commit go to temporary files beside the archive.",
+)
+def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> None:
     """Put recorded matches into the archive: files (.json), archives (.jsonl) or folders.
 
     Importing is safe to repeat: a match already in the archive is skipped, and a match whose
@@ -84,6 +111,9 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool) -> None:
 
     Without PATHS, creates the archive or upgrades an older one to this version's schema.
 
+    Memory stays flat however large a file is: what DuckDB holds is capped by --memory-limit,
+    and the rows of a file waiting for its commit go to temporary files beside the archive.
+
     Exit code: 0 when every record was imported or already present, 1 when any was refused.
 
     Examples:
@@ -91,6 +121,8 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool) -> None:
       manillen import data/demo.jsonl
 
       manillen import club/2026/ --db club.duckdb
+
+      manillen import big.jsonl --memory-limit 1GB
     """
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -104,9 +136,11 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool) -> None:
                 with click.progressbar(
                     length=total, label="importing", file=sys.stderr, show_pos=True
                 ) as bar:
-                    store.import_paths(paths, on_progress=bar.update, summary=summary)
+                    store.import_paths(
+                        paths, on_progress=bar.update, summary=summary, memory_limit=memory_limit
+                    )
             else:
-                store.import_paths(paths, summary=summary)
+                store.import_paths(paths, summary=summary, memory_limit=memory_limit)
         except KeyboardInterrupt:
             click.echo(
                 f"\ninterrupted: the file being imported was rolled back; {summary.files} files were "
