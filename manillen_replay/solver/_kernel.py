@@ -333,15 +333,9 @@ def probe(
                 single = hands[0] & (hands[0] - 1)
                 if single == 0:
                     value = _last_two_tricks(
-                        hands[0],
-                        hands[1],
-                        hands[2],
-                        hands[3],
-                        leader,
-                        trump,
-                        partner_exempt,
+                        hands[0], hands[1], hands[2], hands[3], leader, trump, partner_exempt,
                         underbuy_forbidden,
-                    )
+                    )  # fmt: skip
                     result, state = value, finish
                 else:
                     word0, word1 = _entry_key(hands[0], hands[1], hands[2], hands[3], leader, generation)
@@ -357,15 +351,9 @@ def probe(
                     elif single & (single - 1) == 0:
                         # small enough to solve outright: the exact value settles every later probe
                         value = _last_two_tricks(
-                            hands[0],
-                            hands[1],
-                            hands[2],
-                            hands[3],
-                            leader,
-                            trump,
-                            partner_exempt,
+                            hands[0], hands[1], hands[2], hands[3], leader, trump, partner_exempt,
                             underbuy_forbidden,
-                        )
+                        )  # fmt: skip
                         tt[slot, 0] = word0
                         tt[slot, 1] = word1 | (value << 42) | (value << 48) | (NO_CARD << 54)
                         result, state = value, finish
@@ -560,18 +548,9 @@ def value_between(
     while low < high:
         gamma = (low + high + 1) >> 1
         bound = probe(
-            hands,
-            table,
-            ntable,
-            leader,
-            gamma,
-            trump,
-            partner_exempt,
-            underbuy_forbidden,
-            tt,
-            generation,
+            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy_forbidden, tt, generation,
             work,
-        )
+        )  # fmt: skip
         if bound >= gamma:
             low = min(bound, high)
         else:
@@ -604,18 +583,9 @@ def value_near(
     while low < high:
         gamma = max(low + 1, high - step + 1) if downward else min(high, low + step)
         bound = probe(
-            hands,
-            table,
-            ntable,
-            leader,
-            gamma,
-            trump,
-            partner_exempt,
-            underbuy_forbidden,
-            tt,
-            generation,
+            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy_forbidden, tt, generation,
             work,
-        )
+        )  # fmt: skip
         if bound >= gamma:
             low = min(bound, high)
             if downward:
@@ -626,19 +596,9 @@ def value_near(
                 break
         step *= 2
     return value_between(
-        hands,
-        table,
-        ntable,
-        leader,
-        low,
-        high,
-        trump,
-        partner_exempt,
-        underbuy_forbidden,
-        tt,
-        generation,
+        hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden, tt, generation,
         work,
-    )
+    )  # fmt: skip
 
 
 @compiled
@@ -701,18 +661,9 @@ def solve_jobs(
         if 0 <= hint <= high:
             # two probes confirm a right guess; a wrong one still narrows the range
             bound = probe(
-                hands,
-                table,
-                ntable,
-                leader,
-                hint,
-                trump,
-                partner_exempt,
-                underbuy_forbidden,
-                tt,
-                generation,
+                hands, table, ntable, leader, hint, trump, partner_exempt, underbuy_forbidden, tt, generation,
                 work,
-            )
+            )  # fmt: skip
             if bound >= hint:
                 low = min(bound, high)
                 if low < high:
@@ -727,19 +678,9 @@ def solve_jobs(
             else:
                 high = bound
         value = value_between(
-            hands,
-            table,
-            ntable,
-            leader,
-            low,
-            high,
-            trump,
-            partner_exempt,
-            underbuy_forbidden,
-            tt,
-            generation,
-            work,
-        )
+            hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden, tt,
+            generation, work,
+        )  # fmt: skip
         out_value[job] = value
         if not every_card:
             continue
