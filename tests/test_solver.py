@@ -158,6 +158,19 @@ def test_hindsight_value_of_the_card_played_is_what_the_rest_of_the_deal_is_wort
     assert last.forced and last.values[last.card].hindsight in (0, deal.tricks[-1].points)
 
 
+def test_hindsight_values_equal_solving_each_position_on_its_own():
+    """dd_costs solves a deal from the last play back, each position seeded by the one after
+    it; the values must be those of solving every position alone, from an empty table."""
+    result = _match(3)
+    for deal in result.deals[:2]:
+        costs = dd_costs(deal, result.rules)
+        for moment, cost in zip(iter_moments(deal, result.rules), costs, strict=True):
+            alone = solve_position(
+                moment.position.hands, moment.position.trick, moment.position.leader, deal.trump, result.rules
+            )
+            assert {int(card): value.hindsight for card, value in cost.values.items()} == alone, moment.index
+
+
 def test_view_costs_are_reproducible_with_the_same_seed_and_never_negative():
     result = _match(3)
     deal = result.deals[0]

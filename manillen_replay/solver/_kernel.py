@@ -61,6 +61,8 @@ SHIFT_33 = np.uint64(33)
 
 FOLLOWS = 100
 """A job hint of ``FOLLOWS + card``: the job's position is the previous one after ``card``."""
+PRECEDES = 200
+"""A job hint of ``PRECEDES + card``: ``card`` leads from the job's position to the previous one."""
 TABLE_BITS = 17
 """The transposition table has 2**TABLE_BITS entries (2 MB per worker). Measured: a larger table
 saves a few nodes but loses more to cache misses; a smaller one loses entries."""
@@ -633,7 +635,9 @@ def solve_jobs(
     ``c`` (-1 for a card it may not play). ``job_hint[j]`` is a guess of ``out_value[j]``
     (-1 for none): a good guess saves most of the bisection. ``FOLLOWS + c`` says that the
     position comes from the previous job's position by the play of card ``c``, whose value
-    was just found.
+    was just found; ``PRECEDES + c`` that the play of ``c`` leads from it to the previous job's
+    position, so that card's value is known already, and the position is worth at least that
+    to the side to play (at most, for team 1).
     """
     hands = np.zeros(4, dtype=np.int64)
     table = np.zeros(4, dtype=np.int64)
@@ -647,7 +651,22 @@ def solve_jobs(
         low = 0
         high = _upper_bound(hands, table, ntable)
         hint = job_hint[job]
-        if hint >= FOLLOWS and job > 0 and every_card:
+        known_card, known_value = -1, -1
+        if hint >= PRECEDES and job > 0:
+            known_card = hint - PRECEDES
+            hint = -1
+            known_value = out_value[job - 1]
+            if ntable == 3:
+                table[3] = known_card
+                winner, taken = _winner_and_points(table, leader, trump)
+                if winner & 1 == 0:
+                    known_value += taken
+            # the card played is often the best: look just beyond its value first
+            if (leader + ntable) & 1 == 0:
+                low = known_value
+            else:
+                high = known_value
+        elif hint >= FOLLOWS and job > 0 and every_card:
             # this position follows the previous job's play of card ``hint - FOLLOWS``
             played = hint - FOLLOWS
             hint = out_cards[job - 1, played]
@@ -677,7 +696,10 @@ def solve_jobs(
                         high = low
             else:
                 high = bound
-        value = value_between(
+        value = value_near(
+            hands, table, ntable, leader, low, high, (leader + ntable) & 1 == 1, trump, partner_exempt,
+            underbuy_forbidden, tt, generation, work,
+        ) if known_card >= 0 else value_between(
             hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden, tt,
             generation, work,
         )  # fmt: skip
@@ -710,6 +732,9 @@ def solve_jobs(
         for card in range(35, -1, -1):
             bit = 1 << card
             if not legal & bit:
+                continue
+            if card == known_card:
+                out_cards[job, card] = known_value
                 continue
             rank = CARD_RANK[card]
             if rank <= 3:

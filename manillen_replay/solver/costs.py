@@ -147,9 +147,13 @@ def dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
     _check(result, rules)
     trump = deal_trump(result)
     moments = [m for m in iter_moments(result, rules)]
-    positions = [m.position for m in moments]
-    follows = [-1] + [m.card if m.is_legal else -1 for m in moments[:-1]]
-    _values, cards = solve_batch(positions, trump, rules, follows=follows)
+    # From the last play back to the first: each position then knows the value of the card
+    # played from it (the position after it was solved just before), which bounds its own value
+    # and spares valuing that card; the early positions, the costly ones, gain the most.
+    backwards = moments[::-1]
+    precedes = [m.card if m.is_legal else -1 for m in backwards]
+    _values, cards = solve_batch([m.position for m in backwards], trump, rules, precedes=precedes)
+    cards = cards[::-1]
     illegal = [m for m in moments if not m.is_legal]
     after_values: dict[int, int] = {}
     if illegal:

@@ -140,6 +140,7 @@ def solve_batch(
     *,
     every_card: bool = True,
     follows: Sequence[int] | None = None,
+    precedes: Sequence[int] | None = None,
     workers: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Solve positions of one deal; values are team 0's card points from each position on.
@@ -149,6 +150,10 @@ def solve_batch(
     :param every_card: also value each legal card of the seat to play.
     :param follows: for each position, the card whose play led to it from the position
         before it in the list, or -1: the value found there seeds this one (only with one worker).
+    :param precedes: for each position, the card whose play leads from it to the position
+        before it in the list, or -1: that card's value is then known, and bounds this
+        position's (only with one worker). Solving a deal's positions from the last play back
+        to the first this way is what :func:`~manillen_replay.solver.dd_costs` does.
     :param workers: threads to share the positions among.
     :returns: ``(values, cards)``: ``values[i]`` for position ``i``, and ``cards[i, c]`` for
         card ``c`` (-1 for a card the seat may not play; all -1 without ``every_card``).
@@ -161,10 +166,11 @@ def solve_batch(
     ntable = np.array([len(p.trick) for p in positions], dtype=np.int64)
     leaders = np.array([p.leader for p in positions], dtype=np.int64)
     hints = np.full(count, -1, dtype=np.int64)
-    if follows is not None and workers == 1:
-        for index, card in enumerate(follows):
-            if card >= 0 and index > 0:
-                hints[index] = _kernel.FOLLOWS + card
+    for base, cards in ((_kernel.FOLLOWS, follows), (_kernel.PRECEDES, precedes)):
+        if cards is not None and workers == 1:
+            for index, card in enumerate(cards):
+                if card >= 0 and index > 0:
+                    hints[index] = base + card
     out_cards = np.full((count, 36), -1, dtype=np.int64)
     out_values = np.zeros(count, dtype=np.int64)
     trump_code = NO_TRUMP if trump is None else int(trump)
