@@ -38,27 +38,48 @@ print(time.perf_counter() - start)
 """
 
 
-def iter_deals(seed: int = 1) -> Iterator[tuple[DealResult, Rules]]:
-    """Generated deals the solver can take, with their rules, endlessly."""
+def iter_deals(
+    seed: int = 1, replay_seconds: list[float] | None = None
+) -> Iterator[tuple[DealResult, Rules]]:
+    """Generated deals the solver can take, with their rules, endlessly.
+
+    :param replay_seconds: gets, for each deal yielded, the seconds the engine took to replay it
+        (its match's replay time shared over the match's deals): the floor of the timings.
+    """
     options = GenerateOptions(players=tuple(parse_players(PLAYERS)), seed=seed)
     for generated in iter_matches(options):
+        start = time.perf_counter()
         result = replay(generated.record)
+        per_deal = (time.perf_counter() - start) / max(1, len(result.deals))
         for deal in result.deals:
             if can_solve(deal, result.rules) and len(deal.tricks) == 8:
+                if replay_seconds is not None:
+                    replay_seconds.append(per_deal)
                 yield deal, result.rules
 
 
-def _summary(stage: str, times: Sequence[float], deals: int, **extra: Any) -> dict[str, Any]:
+def _summary(
+    stage: str, times: Sequence[float], deals: int, floor: Sequence[float] = (), **extra: Any
+) -> dict[str, Any]:
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return {
+    median = statistics.median(ordered)
+    row = {
         "stage": f"solver.{stage}",
         "deals": deals,
-        "median_ms": round(statistics.median(ordered) * 1000, 2),
+        "median_ms": round(median * 1000, 2),
         "p95_ms": round(p95 * 1000, 2),
         "target_ms": TARGETS_MS[stage],
         **extra,
     }
+    if floor:
+        # The machine is shared and its speed drifts: the ratio to the replay of the same deals,
+        # timed in the same run, is what compares across runs.
+        floor_median = statistics.median(floor)
+        row.update(
+            floor="replay", floor_ms=round(floor_median * 1000, 3), ratio=round(median / floor_median, 1)
+        )
+    return row
 
 
 def first_call_seconds() -> float:
@@ -79,32 +100,35 @@ def run(
     """
     first = [first_call_seconds() for _ in range(3)]
     rows = [_summary("first_call", first, 0, note="import + first solve in a fresh process, 3 runs")]
-    deals = iter_deals(seed)
+    replay_seconds: list[float] = []
+    deals = iter_deals(seed, replay_seconds)
     # warm up in this process (loads the compiled code) before timing
     warm_deal, warm_rules = next(deals)
     dd_costs(warm_deal, warm_rules)
     for size in sizes:
         times = []
+        replay_seconds.clear()
         for _ in range(size):
             deal, rules = next(deals)
             start = time.perf_counter()
             dd_costs(deal, rules)
             times.append(time.perf_counter() - start)
-        rows.append(_summary("dd_costs", times, size))
+        rows.append(_summary("dd_costs", times, size, replay_seconds))
     workers = default_workers()
     times = []
+    replay_seconds.clear()
     for _ in range(view_deals):
         deal, rules = next(deals)
         start = time.perf_counter()
         view_costs(deal, rules, samples=samples, workers=workers)
         times.append(time.perf_counter() - start)
-    rows.append(_summary("view_costs", times, view_deals, samples=samples, workers=workers))
+    rows.append(_summary("view_costs", times, view_deals, replay_seconds, samples=samples, workers=workers))
     return rows
 
 
 def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """The rows as a fixed-width table, with each median against its target."""
-    columns = ("deals", "median ms", "p95 ms", "target ms", "vs target")
+    columns = ("deals", "median ms", "p95 ms", "target ms", "vs target", "replay ms", "ratio")
     lines = [f"{'stage':<20} {columns[0]:>6} " + " ".join(f"{name:>10}" for name in columns[1:])]
     for row in rows:
         if "median_ms" not in row:
@@ -113,7 +137,8 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
         share = row["median_ms"] / row["target_ms"]
         lines.append(
             f"{row['stage']:<20} {row['deals']:>6} {row['median_ms']:>10} "
-            f"{row['p95_ms']:>10} {row['target_ms']:>10} {share:>9.2f}x"
+            f"{row['p95_ms']:>10} {row['target_ms']:>10} {share:>9.2f}x "
+            f"{row.get('floor_ms', '-'):>10} {str(row['ratio']) + 'x' if 'ratio' in row else '-':>10}"
         )
     return "\n".join(lines)
 
