@@ -601,6 +601,11 @@ class _Loader:
         self._thread = threading.Thread(target=self._run, name="manillen-import-loader", daemon=True)
         self._thread.start()
 
+    @property
+    def cancelled(self) -> bool:
+        """Whether :meth:`cancel` was called: the batch under way stops at its next statement."""
+        return self._cancelled
+
     def _run(self) -> None:
         while (work := self._work.get()) is not None:
             # After a failure or a cancel the rest is only drained, so a waiting put returns.
@@ -629,12 +634,22 @@ class _Loader:
         self._raise_failure()
 
     def cancel(self) -> None:
-        """Drop the batches not started and wait for the one under way (a statement ends in
-        well under a second); the connection is then free for the ROLLBACK."""
+        """Drop the batches not started and wait for the one under way to stop at its next
+        statement; the connection is then free for the ROLLBACK.
+
+        A second Ctrl-C meanwhile does not cut the wait short: a ROLLBACK while the loader
+        still writes would leave its later statements outside the transaction.
+        """
         self._cancelled = True
-        if self._thread.is_alive():
-            self._work.put(None)
-            self._thread.join()
+        stop_sent = False
+        while self._thread.is_alive():
+            try:
+                if not stop_sent:
+                    self._work.put(None)
+                    stop_sent = True
+                self._thread.join()
+            except KeyboardInterrupt:
+                continue
 
     def _raise_failure(self) -> None:
         if self._error is not None:
@@ -1272,6 +1287,8 @@ class Store:
         self.path = str(path)
         self.read_only = read_only
         self._sandboxed = False
+        self._loader: _Loader | None = None
+        """The thread writing the current import's batches, while a file is being imported."""
         in_memory = self.path == ":memory:"
         if read_only and not in_memory and not Path(self.path).exists():
             raise ArchiveError(
@@ -1322,7 +1339,8 @@ class Store:
 
     def close(self) -> None:
         """Close the archive; a Store cannot be used after this."""
-        self._con.close()
+        with contextlib.suppress(duckdb.Error):  # a connection DuckDB gave up on closes all the same
+            self._con.close()
 
     def __enter__(self) -> Store:
         return self
@@ -1395,6 +1413,11 @@ class Store:
                 raise ArchiveError(
                     f"could not start importing into the archive {self.path!r}: {_import_failure(error)}"
                 ) from None
+            except OSError as error:
+                raise ArchiveError(
+                    f"could not make the folder for the import's temporary files beside {self.path!r}: "
+                    f"{error.strerror or error}"
+                ) from None
             stack.enter_context(_automatic_gc_paused())
             for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
                 self._import_file(source, group, columns, reader, summary, on_progress)
@@ -1416,8 +1439,14 @@ class Store:
         import. Failing here loses nothing: the commits stand, and closing checkpoints again."""
         if self.path == ":memory:" or self._sandboxed:
             return
-        with contextlib.suppress(duckdb.Error):
+        try:
             self._con.execute("CHECKPOINT")
+        except duckdb.Error:
+            pass
+        except RuntimeError as error:
+            if _interrupted(error):
+                raise KeyboardInterrupt from None
+            raise
 
     @contextlib.contextmanager
     def _import_settings(self, memory_limit: int | None) -> Iterator[None]:
@@ -1433,10 +1462,13 @@ class Store:
         slice, which made the loader slower than loading on the main thread.
         """
         settings: dict[str, str] = {}
+        spill = None
         if not self._sandboxed:  # user queries locked DuckDB's configuration: import as it is
             settings["threads"] = "1"
             if memory_limit is not None and self.path != ":memory:":
                 settings["memory_limit"] = f"'{memory_limit}B'"
+                spill = _spill_folder(self.path)
+                settings["temp_directory"] = _sql_text(str(spill))
         interval = sys.getswitchinterval()
         changed: list[str] = []
         try:
@@ -1448,7 +1480,13 @@ class Store:
         finally:
             sys.setswitchinterval(interval)
             for name in changed:
-                self._con.execute(f"RESET {name}")
+                # one failed reset (a connection DuckDB gave up on) must not hide why the import ended
+                with contextlib.suppress(duckdb.Error, RuntimeError):
+                    self._con.execute(f"RESET {name}")
+            if spill is not None:
+                shutil.rmtree(spill, ignore_errors=True)
+                with contextlib.suppress(OSError):
+                    spill.parent.rmdir()  # only when no other import's folder is left in it
 
     def _import_file(
         self,
@@ -1462,6 +1500,8 @@ class Store:
         """One file in one transaction; its counts join ``summary`` only once it is committed."""
         counts = ImportSummary()
         loader: _Loader | None = None
+        committing = False
+        state = _FileState(order=0, annotation_id=0, columns=columns)
         try:
             self._con.execute("BEGIN TRANSACTION")
             # The rejects of a file describe its latest import only.
@@ -1472,7 +1512,7 @@ class Store:
                 columns=columns,
             )
             # From here until loader.finish() only the loader thread uses self._con.
-            loader = _Loader(self._load)
+            loader = self._loader = _Loader(self._load)
             batch = _Batch()
             for entry in entries:
                 item = self._decode(entry, batch, counts)
@@ -1486,20 +1526,31 @@ class Store:
                 batch.pending[item.match_id] = item
             self._flush(batch, state, reader, counts, loader, on_progress)
             loader.finish()
+            committing = True
             self._con.execute("COMMIT")
         except BaseException as error:
             if loader is not None:
                 loader.cancel()
             # A COMMIT that failed (out of memory, a full disk) has already ended the transaction,
-            # and a BEGIN that failed has not started one.
-            with contextlib.suppress(duckdb.TransactionException):
+            # a BEGIN that failed has not started one, and a connection DuckDB gave up on (a
+            # failed checkpoint) refuses everything: in each case there is nothing to roll back.
+            with contextlib.suppress(duckdb.Error):
                 self._con.execute("ROLLBACK")
+            interrupted = isinstance(error, KeyboardInterrupt) or _interrupted(error)
+            if committing and interrupted and _file_committed(reader, state):
+                # Ctrl-C came as the commit ended: the file is in the archive, so count it.
+                summary.add(counts)
+                summary.files += 1
+            if interrupted:
+                raise KeyboardInterrupt from None
             if isinstance(error, duckdb.Error):
                 raise ArchiveError(
                     f"could not write to the archive {self.path!r} while importing {source!r} "
                     f"(that file was rolled back): {_import_failure(error)}"
                 ) from None
             raise
+        finally:
+            self._loader = None
         summary.add(counts)
         summary.files += 1
 
@@ -1572,9 +1623,14 @@ class Store:
         :param loads: each archive table and the Arrow table of its rows, columns in its order.
         """
         con = self._con
+        loader = self._loader
         for table in (*_MATCH_TABLES, "matches") if replaced else ():
+            if loader is not None and loader.cancelled:
+                return
             con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [replaced])
         for target, rows in loads:
+            if loader is not None and loader.cancelled:
+                return  # the file is being rolled back: stop writing to it
             con.from_arrow(rows).insert_into(target)
 
     # ----------------------------------------------------------------- queries
@@ -2021,12 +2077,59 @@ def _first(rows: list[Any]) -> Any:
     return rows[0] if rows else None
 
 
+def _interrupted(error: BaseException) -> bool:
+    """Whether DuckDB stopped a statement for a Ctrl-C: it says so with a plain RuntimeError."""
+    return isinstance(error, RuntimeError) and "interrupted" in str(error).lower()
+
+
+def _file_committed(reader: duckdb.DuckDBPyConnection, state: _FileState) -> bool:
+    """Whether the file's transaction reached the archive, asked through another connection
+    (for a COMMIT that a Ctrl-C cut short: it may have finished first)."""
+    if not state.loaded:
+        return False
+    match, content_hash = next(iter(state.loaded.items()))
+    try:
+        return _committed_hashes(reader, [match]).get(match) == content_hash
+    except (duckdb.Error, RuntimeError):
+        return False
+
+
+def _spill_folder(archive: str) -> Path:
+    """This process's folder for what DuckDB moves out of memory during an import, inside
+    ``ARCHIVE.tmp/``; folders left there by processes that no longer run (a crash, a kill) go.
+
+    DuckDB removes only its own files when it closes, so a private folder per process, removed
+    after the import, is what keeps crashed imports from piling up files beside the archive.
+    """
+    parent = Path(archive + ".tmp")
+    if parent.is_dir():
+        for folder in parent.glob("import-*"):
+            pid = folder.name.removeprefix("import-")
+            if pid.isdigit() and int(pid) != os.getpid() and not _process_alive(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+    folder = parent / f"import-{os.getpid()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True
+
+
 def _import_failure(error: duckdb.Error) -> str:
     """Why DuckDB could not import; running out of memory comes with what to do about it,
     instead of DuckDB's own advice (settings the user cannot reach)."""
     message = _duckdb_message(error).split("\n\nPossible solutions")[0].strip()
     if isinstance(error, duckdb.OutOfMemoryException) or "(SET memory_limit" in str(error):
         message += "; give the import more memory (a higher memory limit)"
+    elif isinstance(error, duckdb.FatalException):
+        message += "; DuckDB gave up on the archive for this run: open it again (files committed before stay)"
     return message
 
 

@@ -33,6 +33,7 @@ from manillen_replay.store import (
     QueryError,
     QueryRefusedError,
     Store,
+    _Loader,
     apply_migrations,
     parse_memory_limit,
 )
@@ -329,6 +330,106 @@ def test_a_commit_that_fails_rolls_the_file_back(store: Store, monkeypatch: pyte
     monkeypatch.undo()
     assert _count(store, "matches") == 0
     assert store.import_entries(_entries([dumps(random_record(1, deals=1), pretty=False)])).imported == 1
+
+
+class _CommitCutShort:
+    """A connection whose COMMIT is stopped by a Ctrl-C as it ends: DuckDB has committed, then
+    says "Query interrupted" with a plain RuntimeError."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        result = self._connection.execute(sql, *args)
+        if sql == "COMMIT":
+            raise RuntimeError("Query interrupted")
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def test_a_ctrl_c_as_the_commit_ends_counts_the_file_it_kept(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "_con", _CommitCutShort(store._con))
+    summary = ImportSummary()
+    with pytest.raises(KeyboardInterrupt):
+        store.import_entries(_two_files(), summary=summary)
+    monkeypatch.undo()
+    assert (summary.files, summary.imported) == (1, 3)
+    assert _count(store, "matches") == 3
+
+
+def test_a_ctrl_c_inside_duckdb_is_an_interrupt_and_rolls_the_file_back(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB stops a statement for Ctrl-C with RuntimeError("Query interrupted"), in the loader
+    thread as anywhere: the caller gets KeyboardInterrupt, the file is rolled back."""
+
+    def interrupt(loads: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        raise RuntimeError("Query interrupted")
+
+    monkeypatch.setattr(Store, "BATCH_SIZE", 2)
+    _load_failing_at(monkeypatch, 3, interrupt)  # one.jsonl takes batches 1 and 2
+    summary = ImportSummary()
+    with pytest.raises(KeyboardInterrupt):
+        store.import_entries(_two_files(), summary=summary)
+    assert (summary.files, summary.imported) == (1, 3)
+    assert store.query("SELECT DISTINCT source FROM matches")["source"].to_list() == ["one.jsonl"]
+
+
+def test_cancelling_waits_for_the_loader_through_a_second_ctrl_c() -> None:
+    """A ROLLBACK while the loader still writes would leave its later statements outside the
+    transaction: cancel() returns only once the loader has stopped, whatever interrupts it."""
+    started, release = threading.Event(), threading.Event()
+
+    def load(loads: list[tuple[str, Any]], replaced: list[str]) -> None:
+        started.set()
+        release.wait(5)
+
+    loader = _Loader(load)
+    loader.submit([], [])
+    started.wait(5)
+    thread = loader._thread
+    join = thread.join
+    calls = []
+
+    def interrupted_join(timeout: float | None = None) -> None:
+        calls.append(timeout)
+        if len(calls) == 1:
+            release.set()
+            raise KeyboardInterrupt  # the second Ctrl-C, while cancel() waits
+        join(timeout)
+
+    thread.join = interrupted_join  # type: ignore[method-assign]
+    loader.cancel()
+    assert len(calls) == 2 and not thread.is_alive() and loader.cancelled
+
+
+def test_a_cancelled_batch_stops_writing_at_its_next_statement(store: Store) -> None:
+    class Cancelled:
+        cancelled = True
+
+    batch = [("rejects", pa.table({"source": ["x"]}))]
+    store._loader = Cancelled()  # type: ignore[assignment]
+    store._load(batch, ["some-match"])
+    store._loader = None
+    assert _count(store, "rejects") == 0
+
+
+def test_temporary_files_of_a_crashed_import_are_removed_by_the_next(tmp_path: Path) -> None:
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = tmp_path / "a.duckdb.tmp" / f"import-{gone.stdout.strip()}"
+    dead.mkdir(parents=True)
+    (dead / "duckdb_temp_block-1.block").write_bytes(b"x" * 100)
+    with Store(tmp_path / "a.duckdb") as archive:
+        archive.import_entries(
+            _entries([dumps(random_record(1, deals=1), pretty=False)]), memory_limit="64MB"
+        )
+    assert not (tmp_path / "a.duckdb.tmp").exists()
 
 
 def test_running_out_of_memory_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

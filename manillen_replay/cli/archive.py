@@ -143,8 +143,8 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
                 store.import_paths(paths, summary=summary, memory_limit=memory_limit)
         except KeyboardInterrupt:
             click.echo(
-                f"\ninterrupted: the file being imported was rolled back; {summary.files} files were "
-                f"kept: {_say_summary(summary)}",
+                f"\ninterrupted: {summary.files} files were kept whole ({_say_summary(summary)}); "
+                f"a file still being imported was rolled back",
                 err=True,
             )
             sys.exit(130)
