@@ -57,6 +57,24 @@ ONE_TRUMP = [
 ]
 
 
+CONTRACT = {
+    "match",
+    "deal",
+    "trick",
+    "play",
+    "seat",
+    "player",
+    "kind",
+    "category",
+    "severity",
+    "card",
+    "better",
+    "points",
+    "explanation",
+}
+"""The fields of the ``manillen findings --json`` contract (docs/findings.md)."""
+
+
 def record(
     hands: list[str],
     tricks: list[str],
@@ -493,21 +511,7 @@ def test_strategy_findings_only_on_certain_tricks_the_team_took() -> None:
 def test_findings_to_json_follow_the_contract() -> None:
     rec = record(BASE, ["7C 10C 8C 7S", "JH AH KH 7H"])
     data = analyse_record(rec)[0].to_json("nl")
-    for name in (
-        "match",
-        "deal",
-        "trick",
-        "play",
-        "seat",
-        "player",
-        "kind",
-        "category",
-        "severity",
-        "card",
-        "better",
-        "points",
-        "explanation",
-    ):
+    for name in sorted(CONTRACT):
         assert name in data
     assert (
         data["card"] == "7S" and data["better"] == ["KH"] and data["explanation"].startswith("Bert speelde")

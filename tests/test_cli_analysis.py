@@ -15,24 +15,9 @@ from manillen_replay.record import Entry, dump_lines, dumps
 from manillen_replay.store import Store
 
 from .factories import random_record
-from .test_analysis import BASE, play_out, record
+from .test_analysis import BASE, CONTRACT, play_out, record
 
 DETECTORS = Path(__file__).resolve().parent.parent / "docs" / "detectors"
-CONTRACT = {
-    "match",
-    "deal",
-    "trick",
-    "play",
-    "seat",
-    "player",
-    "kind",
-    "category",
-    "severity",
-    "card",
-    "better",
-    "points",
-    "explanation",
-}
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:

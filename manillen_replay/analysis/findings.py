@@ -134,16 +134,7 @@ class Finding:
         """
         return {
             "match": self.match,
-            "deal": self.deal,
-            "trick": self.trick,
-            "play": self.play,
-            "seat": self.seat,
-            "player": self.player,
-            "kind": self.kind,
-            "category": self.category.value,
-            "severity": self.severity.value,
-            "card": None if self.card is None else str(self.card),
-            "better": [str(card) for card in self.better],
+            **self._place_and_kind(),
             "points": self.points,
             "explanation": self.explanation_nl if lang == "nl" else self.explanation,
             "explanation_en": self.explanation,
@@ -155,6 +146,15 @@ class Finding:
         """The finding as a row of the archive's ``findings`` table (without id and detector)."""
         return {
             "match_id": self.match,
+            **self._place_and_kind(),
+            "points": float(self.points),
+            "explanation": self.explanation,
+            "explanation_nl": self.explanation_nl,
+        }
+
+    def _place_and_kind(self) -> dict[str, Any]:
+        """Where the finding is and what it is: the fields the JSON contract and the archive row share."""
+        return {
             "deal": self.deal,
             "trick": self.trick,
             "play": self.play,
@@ -165,9 +165,6 @@ class Finding:
             "severity": self.severity.value,
             "card": None if self.card is None else str(self.card),
             "better": [str(card) for card in self.better],
-            "points": float(self.points),
-            "explanation": self.explanation,
-            "explanation_nl": self.explanation_nl,
         }
 
 

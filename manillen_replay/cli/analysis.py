@@ -336,7 +336,7 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     default="heuristic",
     show_default=True,
     help="rules: illegal plays, scoring and procedure only; heuristic: also the strategy detectors; "
-    "solver: also every card's cost from the solver, stored in the archive (about a minute a match).",
+    "solver: also every card's cost from the solver, stored in the archive (about a second a deal).",
 )
 @click.option(
     "--samples",

@@ -64,19 +64,15 @@ def cost_findings(
             better = tuple(c for c in cost.best_cards if c != cost.card)
             view = _number(cost.view_cost)
             findings.append(
-                Finding(
-                    kind="costly_card",
-                    category=Category.STRATEGY,
-                    severity=severity,
+                _play_finding(
+                    cost,
+                    "costly_card",
+                    severity,
+                    better,
+                    round(cost.view_cost * factor, 2),
                     match=match,
-                    deal=deal.number,
-                    trick=cost.trick,
-                    play=cost.play,
-                    seat=cost.seat,
+                    deal=deal,
                     player=player,
-                    card=cost.card,
-                    better=better,
-                    points=round(cost.view_cost * factor, 2),
                     explanation=(
                         f"{cost.card} cost {who}'s team {view} card points on average, from what {who} "
                         f"could see; {_cards(better)} would have kept them "
@@ -92,19 +88,15 @@ def cost_findings(
         elif COST_THRESHOLDS.severity(cost.dd_cost) is not Severity.INFO:
             better = tuple(c for c in cost.hindsight_best if c != cost.card)
             findings.append(
-                Finding(
-                    kind="hindsight_only",
-                    category=Category.STRATEGY,
-                    severity=Severity.INFO,
+                _play_finding(
+                    cost,
+                    "hindsight_only",
+                    Severity.INFO,
+                    better,
+                    float(cost.dd_cost * factor),
                     match=match,
-                    deal=deal.number,
-                    trick=cost.trick,
-                    play=cost.play,
-                    seat=cost.seat,
+                    deal=deal,
                     player=player,
-                    card=cost.card,
-                    better=better,
-                    points=float(cost.dd_cost * factor),
                     explanation=(
                         f"Only hindsight: with all hands known {_cards(better)} was "
                         f"{cost.dd_cost} card points better than {cost.card}, "
@@ -120,6 +112,38 @@ def cost_findings(
                 )
             )
     return findings
+
+
+def _play_finding(
+    cost: PlayCost,
+    kind: str,
+    severity: Severity,
+    better: tuple[Card, ...],
+    points: float,
+    *,
+    match: str,
+    deal: DealResult,
+    player: str | None,
+    explanation: str,
+    explanation_nl: str,
+) -> Finding:
+    """A finding about the card of one play."""
+    return Finding(
+        kind=kind,
+        category=KIND_CATEGORY[kind],
+        severity=severity,
+        match=match,
+        deal=deal.number,
+        trick=cost.trick,
+        play=cost.play,
+        seat=cost.seat,
+        player=player,
+        card=cost.card,
+        better=better,
+        points=points,
+        explanation=explanation,
+        explanation_nl=explanation_nl,
+    )
 
 
 def call_findings(
