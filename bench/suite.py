@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import solver_bench
+from bench import solver_bench, startup
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -236,6 +236,12 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--samples", type=int, default=50, help="layouts per play for view costs (default %(default)s)"
     )
+    parser.add_argument(
+        "--startup-runs",
+        type=int,
+        default=15,
+        help="runs of each `manillen` startup timed against `python -c pass` (0: none; default %(default)s)",
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the generated archive")
     parser.add_argument(
         "--data-dir",
@@ -304,6 +310,12 @@ def main(argv: list[str] | None = None) -> int:
         solver_rows = run_solver_latency(arguments.solver_deals, arguments.view_deals, arguments.samples)
         print()
         print(solver_bench.format_rows(solver_rows))
+    startup_rows: list[dict[str, Any]] = []
+    if arguments.startup_runs > 0:
+        print("startup of the manillen command ...", file=sys.stderr, flush=True)
+        startup_rows = startup.run(repeat=arguments.startup_runs)
+        print()
+        print(startup.format_rows(startup_rows))
     results = {
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -319,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         "baseline_rss_mb is ru_maxrss once the input was read and the stage's libraries imported",
         "rows": rows,
         "solver": solver_rows,
+        "startup": startup_rows,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -24,6 +24,8 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "1",
         "--samples",
         "3",
+        "--startup-runs",
+        "1",
         "--data-dir",
         str(tmp_path),
         "--out",
@@ -53,6 +55,9 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
     assert latency["solver.dd_costs"]["deals"] == 3
     assert 0 < latency["solver.dd_costs"]["median_ms"] <= latency["solver.dd_costs"]["p95_ms"]
     assert (tmp_path / "archive-seed2026-30.jsonl").exists()
+    startup = {row["stage"]: row for row in results["startup"]}
+    assert "manillen --version" in startup and "python -c pass" in table
+    assert all(row["seconds"] > 0 and row["floor_seconds"] > 0 for row in startup.values())
 
 
 def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
@@ -65,6 +70,8 @@ def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
         "--solve-max",
         "10",
         "--solver-deals",
+        "0",
+        "--startup-runs",
         "0",
         "--data-dir",
         str(tmp_path),

@@ -181,7 +181,7 @@ def test_manille_under_trump_finds_the_planted_case(tmp_path: Path) -> None:
     code, out, _ = run(
         "analyze", "--db", str(path), "--detectors", str(DETECTORS / "manille_under_trump.sql")
     )
-    assert code == 0 and "coach detector manille_under_trump: 1 findings" in out
+    assert code == 0 and "coach detector manille_under_trump: 1 finding" in out
     (finding,) = json.loads(run("findings", "--db", str(path), "--kind", "manille_under_trump", "--json")[1])[
         "findings"
     ]
@@ -257,7 +257,7 @@ def test_depth_solver_stores_costs_and_solver_findings(tmp_path: Path) -> None:
     path = small_archive(tmp_path / "club.duckdb")
     code, out, _ = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "3")
     assert code == 0, out
-    assert "analysed 1 matches (2 deals)" in out and "solver: costs of 2 deals stored (3 layouts" in out
+    assert "analysed 1 match (2 deals)" in out and "solver: costs of 2 deals stored (3 layouts" in out
     plays = stored(path, "SELECT count(*) FROM plays")[0][0]
     assert stored(path, "SELECT count(*) FROM play_costs")[0][0] == plays
     legal = stored(path, "SELECT sum(len(legal_cards)) FROM plays WHERE legal")[0][0]

@@ -1,17 +1,64 @@
 """The ``manillen`` command: the one place where errors become messages for people.
 
 Each module of this package contributes its commands; click (the CLI library) lives only here.
+A command's module is imported when that command runs (or shows its help), so ``manillen
+--version`` and ``manillen --help`` load click and nothing else (bench/startup.py times them).
 """
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
 from .. import __version__
-from . import analysis, archive, dashboard, generate, records, solver
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("records", "Check recorded matches: files, JSON Lines archives or folders."),
+    "replay": ("records", "Replay recorded matches trick by trick."),
+    "legal": ("records", "Which cards may be played next, and the rule that decides it."),
+    "schema": ("records", "Print the JSON Schema of the record format."),
+    "import": ("archive", "Put recorded matches into the archive."),
+    "sql": ("archive", "Ask the archive a question in SQL."),
+    "export": ("archive", "Write the archive out as Parquet or as records."),
+    "analyze": ("analysis", "Find the mistakes in an archive."),
+    "findings": ("analysis", "List the mistakes found, with an explanation."),
+    "solve": ("solver", "What every card is worth in a position, all hands open."),
+    "costs": ("solver", "What every card of recorded deals cost."),
+    "generate": ("generate", "Generate an archive of simulated matches."),
+    "dashboard": ("dashboard", "Open the archive in the dashboard in your browser."),
+}
+"""Each command: the module of this package that defines it, and its line in ``manillen --help``."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when the command is asked for.
+
+    Click's documented pattern for a fast ``--help`` (Lazily Loading Subcommands); the listing
+    of ``manillen --help`` comes from :data:`COMMANDS`, which also gives each command its short
+    help, so the two cannot disagree.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module_name, short_help = COMMANDS[cmd_name]
+        module = importlib.import_module(f"{__name__}.{module_name}")
+        command: click.Command = next(c for c in module.COMMANDS if c.name == cmd_name)
+        command.short_help = short_help
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, short) for name, (_, short) in COMMANDS.items()])
+
+
+@click.group(
+    cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+)
 @click.version_option(__version__, prog_name="manillen")
 def cli() -> None:
     """Replay, check and analyse recorded games of Manillen.
@@ -22,9 +69,15 @@ def cli() -> None:
     """
 
 
-for module in (records, archive, analysis, solver, generate, dashboard):
-    for command in module.COMMANDS:
-        cli.add_command(command)
+def command(name: str) -> click.Command:
+    """The command ``name`` of ``manillen``, its module imported (for tests and documentation).
+
+    :raises KeyError: for a name that is not a command.
+    """
+    found = cli.get_command(click.Context(cli), name)
+    if found is None:
+        raise KeyError(name)
+    return found
 
 
 def main() -> None:

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import polars as pl
 
 from ..analysis import (
     FINDING_COLUMNS,
@@ -23,62 +22,81 @@ from ..analysis import (
     parse_coach_detector,
 )
 from ..analysis.coach import check_columns
+from ..archive_defaults import ANALYSIS_DEPTHS, default_archive
 from ..engine import DealResult, MatchResult, replay
 from ..errors import InvalidRecordError, ManillenError
 from ..record import Record, loads
 from ..rules import Contract
-from ..store import ANALYSIS_DEPTHS, Store, default_archive
-from .common import ReplayedRecords, echo_json
+from .common import ReplayedRecords, echo_json, no_such_match, plural
 
-if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
+if TYPE_CHECKING:  # polars, the store and the solver (numba) load when a command needs them
+    import polars as pl
+
     from ..solver import PlayCost
+    from ..store import Store
 
-FINDINGS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-    "kind": pl.Utf8,
-    "category": pl.Utf8,
-    "severity": pl.Utf8,
-    "card": pl.Utf8,
-    "better": pl.List(pl.Utf8),
-    "points": pl.Float64,
-    "explanation": pl.Utf8,
-    "explanation_nl": pl.Utf8,
-}
-assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
 
-COSTS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-    "card": pl.Utf8,
-    "dd_cost": pl.Int32,
-    "view_cost": pl.Float64,
-    "best": pl.List(pl.Utf8),
-    "hindsight_best": pl.List(pl.Utf8),
-    "layouts": pl.Int32,
-    "exact": pl.Boolean,
-    "legal": pl.Boolean,
-    "forced": pl.Boolean,
-}
-"""The columns of the archive's ``play_costs`` table."""
-VALUES_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "card": pl.Utf8,
-    "hindsight": pl.Int32,
-    "view": pl.Float64,
-}
-"""The columns of the archive's ``card_values`` table."""
+def findings_schema() -> dict[str, Any]:
+    """The columns of the archive's ``findings`` table, as polars types."""
+    import polars as pl
+
+    schema: dict[str, Any] = {
+        "match_id": pl.Utf8,
+        "deal": pl.Int32,
+        "trick": pl.Int32,
+        "play": pl.Int32,
+        "seat": pl.Int32,
+        "player": pl.Utf8,
+        "kind": pl.Utf8,
+        "category": pl.Utf8,
+        "severity": pl.Utf8,
+        "card": pl.Utf8,
+        "better": pl.List(pl.Utf8),
+        "points": pl.Float64,
+        "explanation": pl.Utf8,
+        "explanation_nl": pl.Utf8,
+    }
+    assert tuple(schema) == FINDING_COLUMNS
+    return schema
+
+
+def costs_schema() -> dict[str, Any]:
+    """The columns of the archive's ``play_costs`` table, as polars types."""
+    import polars as pl
+
+    return {
+        "match_id": pl.Utf8,
+        "deal": pl.Int32,
+        "trick": pl.Int32,
+        "play": pl.Int32,
+        "seat": pl.Int32,
+        "player": pl.Utf8,
+        "card": pl.Utf8,
+        "dd_cost": pl.Int32,
+        "view_cost": pl.Float64,
+        "best": pl.List(pl.Utf8),
+        "hindsight_best": pl.List(pl.Utf8),
+        "layouts": pl.Int32,
+        "exact": pl.Boolean,
+        "legal": pl.Boolean,
+        "forced": pl.Boolean,
+    }
+
+
+def values_schema() -> dict[str, Any]:
+    """The columns of the archive's ``card_values`` table, as polars types."""
+    import polars as pl
+
+    return {
+        "match_id": pl.Utf8,
+        "deal": pl.Int32,
+        "trick": pl.Int32,
+        "play": pl.Int32,
+        "card": pl.Utf8,
+        "hindsight": pl.Int32,
+        "view": pl.Float64,
+    }
+
 
 CHUNK = 500
 """Matches analysed and saved per transaction."""
@@ -91,7 +109,9 @@ CARD_KINDS = ("missed_vetten", "bare_ace_lost", "wasted_trump")
 
 def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
     """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
-    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
+    import polars as pl
+
+    return pl.DataFrame([f.to_row() for f in findings], schema=findings_schema(), orient="row")
 
 
 def cost_frames(
@@ -102,6 +122,8 @@ def cost_frames(
     :param result: the replayed match (its id and who sat where in each deal).
     :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
     """
+    import polars as pl
+
     plays: list[tuple[Any, ...]] = []
     values: list[tuple[Any, ...]] = []
     by_number = {deal.number: deal for deal in result.deals}
@@ -121,8 +143,8 @@ def cost_frames(
                 for card, value in cost.values.items()
             )
     return (
-        pl.DataFrame(plays, schema=COSTS_SCHEMA, orient="row"),
-        pl.DataFrame(values, schema=VALUES_SCHEMA, orient="row"),
+        pl.DataFrame(plays, schema=costs_schema(), orient="row"),
+        pl.DataFrame(values, schema=values_schema(), orient="row"),
     )
 
 
@@ -141,6 +163,8 @@ def _messages() -> Iterator[None]:
 
 
 def _open_archive(db: str | None, *, read_only: bool) -> Store:
+    from ..store import Store
+
     path = db or default_archive()
     if not Path(path).exists():
         raise click.ClickException(
@@ -253,6 +277,8 @@ def _solve_match(
 
 
 def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -> _Outcome:
+    import polars as pl
+
     rank = ANALYSIS_DEPTHS.index(depth) + 1
     where = (
         ""
@@ -290,7 +316,9 @@ def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -
                     found.extend(analyse(result, record, strategy=depth != "rules"))
             if solving:  # costs first: a match is marked analysed only once they are in
                 frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
-                frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
+                frames = frames or [
+                    (pl.DataFrame(schema=costs_schema()), pl.DataFrame(schema=values_schema()))
+                ]
                 store.save_costs(
                     list(match_costs), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
                 )
@@ -366,12 +394,11 @@ def analyze(
     Then runs each coach detector given with --detectors over the whole archive (read-only)
     and stores its rows as findings named after it. List them with `manillen findings`.
 
+    \b
     Examples:
-
       manillen analyze --db club.duckdb
-
-      manillen analyze --db club.duckdb --depth solver --samples 50
-
+      manillen import data/samples/klop-tegenklop.json --db klop.duckdb
+      manillen analyze --db klop.duckdb --depth solver --samples 20
       manillen analyze --db club.duckdb --detectors docs/detectors/trump_into_void.sql
     """
     depth = depth.lower()
@@ -384,14 +411,17 @@ def analyze(
             total = sum(outcome.by_category.values())
             detail = ", ".join(f"{count} {name}" for name, count in sorted(outcome.by_category.items()))
             click.echo(
-                f"analysed {outcome.matches} matches ({outcome.deals} deals): {total} findings"
-                + (f" ({detail})" if detail else "")
+                f"analysed {plural(outcome.matches, 'match', 'matches')} ({plural(outcome.deals, 'deal')}): "
+                f"{plural(total, 'finding')}" + (f" ({detail})" if detail else "")
             )
             if depth == "solver":
-                click.echo(f"solver: costs of {outcome.solved} deals stored ({samples} layouts per play)")
+                click.echo(
+                    f"solver: costs of {plural(outcome.solved, 'deal')} stored "
+                    f"({plural(samples, 'layout')} per play)"
+                )
             for detector in detectors:
                 count = _run_detector(store, detector)
-                click.echo(f"coach detector {detector.name}: {count} findings")
+                click.echo(f"coach detector {detector.name}: {plural(count, 'finding')}")
     if outcome.problems:
         sys.exit(1)
 
@@ -412,6 +442,11 @@ def _archive_findings(
     db: str | None, player: str | None, kinds: list[str], minimum: Severity, match_id: str | None, lang: str
 ) -> tuple[list[dict[str, Any]], int]:
     with _open_archive(db, read_only=True) as store:
+        if (
+            match_id is not None
+            and not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height
+        ):
+            raise no_such_match(match_id, f"the archive {db or default_archive()}")
         frame = store.query(_FINDINGS_SQL, [player, kinds, minimum.level + 1, match_id])
         unanalysed = store.query("SELECT count(*) AS n FROM matches WHERE analysed_at IS NULL")["n"][0]
     out = []
@@ -449,20 +484,52 @@ def _file_findings(
             if finding.severity.level < minimum.level:
                 continue
             out.append(finding.to_json(lang))
+    replayed.check_found()
     return out, replayed.invalid
 
 
-def _echo_text(findings: list[dict[str, Any]]) -> None:
+_WORDS = {
+    "en": {"match": "match", "deal": "deal", "trick": "trick", "play": "play"},
+    "nl": {"match": "partij", "deal": "spel", "trick": "slag", "play": "kaart"},
+}
+"""The words of the text listing's headers: the explanations come translated with the findings."""
+
+
+def _severity_word(severity: str, lang: str) -> str:
+    return Severity(severity).dutch if lang == "nl" else severity
+
+
+def _points(points: float, lang: str) -> str:
+    if lang == "nl":
+        return f"{points:g} {'punt' if points == 1 else 'punten'}"
+    return f"{points:g} {'point' if points == 1 else 'points'}"
+
+
+def _echo_text(findings: list[dict[str, Any]], lang: str) -> None:
+    words = _WORDS[lang]
     current = None
     for f in findings:
         if f["match"] != current:
             current = f["match"]
-            click.echo(f"match {current}")
-        place = " ".join(f"{name} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None)
+            click.echo(f"{words['match']} {current}")
+        place = " ".join(
+            f"{words[name]} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
+        )
         who = f" {f['player']}" if f["player"] else ""
-        points = f" ({f['points']:g} points)" if f["points"] else ""
-        click.echo(f"  {place}{who}: {f['severity']} {f['kind']}{points}")
+        points = f" ({_points(f['points'], lang)})" if f["points"] else ""
+        click.echo(f"  {place}{who}: {_severity_word(f['severity'], lang)} {f['kind']}{points}")
         click.echo(f"    {f['explanation']}")
+
+
+def _echo_count(findings: list[dict[str, Any]], lang: str) -> None:
+    counts = Counter(f["severity"] for f in findings)
+    detail = ", ".join(f"{counts[s]} {_severity_word(s, lang)}" for s in reversed(SEVERITIES) if counts[s])
+    total = (
+        plural(len(findings), "bevinding", "bevindingen")
+        if lang == "nl"
+        else plural(len(findings), "finding")
+    )
+    click.echo(total + (f" ({detail})" if detail else ""), err=True)
 
 
 @click.command()
@@ -493,7 +560,12 @@ def _echo_text(findings: list[dict[str, Any]]) -> None:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the findings as JSON (the contract in docs/findings.md)."
 )
-@click.option("--lang", type=click.Choice(["en", "nl"]), default="en", help="Language of the explanations.")
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "nl"]),
+    default="en",
+    help="Language of the listing: nl gives Dutch headers, severities and explanations.",
+)
 def findings(
     paths: tuple[str, ...],
     db: str | None,
@@ -510,10 +582,9 @@ def findings(
     archive; or read what `manillen analyze` stored in an archive with --db (the default
     when no file is given).
 
+    \b
     Examples:
-
       manillen findings data/samples/ --min-severity mistake
-
       manillen findings --db club.duckdb --player Bert --kind missed_vetten --lang nl --json
     """
     if paths and db is not None:
@@ -527,16 +598,15 @@ def findings(
             found, unanalysed = _archive_findings(db, player, list(kinds), minimum, match_id, lang)
             if unanalysed:
                 click.echo(
-                    f"{unanalysed} matches in the archive are not analysed yet: run `manillen analyze`",
+                    f"{plural(unanalysed, 'match', 'matches')} in the archive "
+                    f"{'is' if unanalysed == 1 else 'are'} not analysed yet: run `manillen analyze`",
                     err=True,
                 )
     if as_json:
         echo_json({"findings": found})
     else:
-        _echo_text(found)
-        counts = Counter(f["severity"] for f in found)
-        detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
-        click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
+        _echo_text(found, lang)
+        _echo_count(found, lang)
     sys.exit(1 if invalid else 0)
 
 

@@ -6,22 +6,18 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import click
-import polars as pl
 
+from ..archive_defaults import IMPORT_MEMORY_LIMIT
 from ..errors import ManillenError
-from ..store import (
-    IMPORT_MEMORY_LIMIT,
-    ArchiveError,
-    ImportSummary,
-    QueryError,
-    QueryRefusedError,
-    Store,
-    flatten_for_csv,
-    parse_memory_limit,
-)
+from .common import plural
+
+if TYPE_CHECKING:  # the store (DuckDB, polars, Arrow) loads when a command opens an archive
+    import polars as pl
+
+    from ..store import ImportSummary, Store
 
 SHOWN_REJECTS = 20
 """Refused records listed one by one after an import; the rest are in the rejects table."""
@@ -46,6 +42,8 @@ _db_option = click.option(
 @contextmanager
 def _open(db: str, *, read_only: bool) -> Iterator[Store]:
     """The archive, with every problem opening it turned into a message."""
+    from ..store import Store
+
     try:
         store = Store(db, read_only=read_only)
     except ManillenError as error:
@@ -73,13 +71,16 @@ def _count_records(paths: tuple[str, ...]) -> int:
 
 def _say_summary(summary: ImportSummary) -> str:
     return (
-        f"imported {summary.imported} matches ({summary.deals} deals), replaced {summary.replaced}, "
+        f"imported {plural(summary.imported, 'match', 'matches')} ({plural(summary.deals, 'deal')}), "
+        f"replaced {summary.replaced}, "
         f"skipped {summary.skipped} already present, refused {summary.refused}"
     )
 
 
 def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, value: str) -> str:
     """The --memory-limit text, once it is known to be a size DuckDB can work in."""
+    from ..store import parse_memory_limit
+
     try:
         parse_memory_limit(value)
     except ManillenError as error:
@@ -116,14 +117,14 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
 
     Exit code: 0 when every record was imported or already present, 1 when any was refused.
 
+    \b
     Examples:
-
       manillen import data/demo.jsonl
-
-      manillen import club/2026/ --db club.duckdb
-
+      manillen import data/samples/ --db club.duckdb
       manillen import big.jsonl --memory-limit 1GB
     """
+    from ..store import ImportSummary
+
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]!r}")
@@ -143,14 +144,15 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
                 store.import_paths(paths, summary=summary, memory_limit=memory_limit)
         except KeyboardInterrupt:
             click.echo(
-                f"\ninterrupted: {summary.files} files were kept whole ({_say_summary(summary)}); "
+                f"\ninterrupted: {plural(summary.files, 'file')} kept whole ({_say_summary(summary)}); "
                 f"a file still being imported was rolled back",
                 err=True,
             )
             sys.exit(130)
         except (ManillenError, OSError) as error:
             raise click.ClickException(
-                f"{error}\n(kept before the problem: {summary.files} files; {_say_summary(summary)})"
+                f"{error}\n(kept before the problem: {plural(summary.files, 'file')}; "
+                f"{_say_summary(summary)})"
             ) from None
     if not quiet:
         refused = [problem.describe() for problem in summary.rejects]
@@ -167,6 +169,10 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
 
 
 def _render(frame: pl.DataFrame, output_format: str) -> str:
+    import polars as pl
+
+    from ..store import flatten_for_csv
+
     if output_format == "json":
         return frame.write_json() + "\n"
     if output_format == "csv":
@@ -183,9 +189,12 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
     ):
         text = str(shown) + "\n"
     if frame.height > TABLE_ROWS:
-        text += f"({frame.height} rows, the first {TABLE_ROWS} shown: use --format csv or json for all)\n"
+        text += (
+            f"({plural(frame.height, 'row')}, the first {TABLE_ROWS} shown: "
+            "use --format csv or json for all)\n"
+        )
     else:
-        text += f"({frame.height} rows)\n"
+        text += f"({plural(frame.height, 'row')})\n"
     return text
 
 
@@ -210,12 +219,13 @@ def sql(query: str, db: str, output_format: str, out: str | None) -> None:
     CREATE, COPY, ATTACH, INSTALL, SET, ...) are refused, and queries cannot read files or
     reach the network. The tables and views are described in docs/sql.md.
 
+    \b
     Examples:
-
       manillen sql "SELECT player, deals_won, violations FROM player_summary"
-
       manillen sql "SELECT * FROM plays WHERE violation IS NOT NULL" --format csv --out faults.csv
     """
+    from ..store import QueryError, QueryRefusedError
+
     if query == "-":
         query = sys.stdin.read()
     with _open(db, read_only=True) as store:
@@ -233,7 +243,7 @@ def sql(query: str, db: str, output_format: str, out: str | None) -> None:
         Path(out).write_text(text, encoding="utf-8")
     except OSError as error:
         raise click.ClickException(f"cannot write {out!r}: {error.strerror}") from None
-    click.echo(f"wrote {frame.height} rows to {out}", err=True)
+    click.echo(f"wrote {plural(frame.height, 'row')} to {out}", err=True)
 
 
 @click.command()
@@ -256,12 +266,13 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
     --records FILE writes the matches back in the record format, with the annotations of the
     archive in each deal: what was imported comes back byte for byte.
 
+    \b
     Examples:
-
       manillen export --parquet export/
-
       manillen export --records backup.jsonl --db club.duckdb
     """
+    from ..store import ArchiveError
+
     if (parquet_dir is None) == (records_file is None):
         raise click.UsageError("give one of --parquet DIR or --records FILE")
     with _open(db, read_only=True) as store:
@@ -274,14 +285,14 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
                     message += " (add --overwrite)"
                 raise click.ClickException(message) from None
             details = ", ".join(f"{table} {rows}" for table, rows in counts.items())
-            click.echo(f"wrote {len(counts)} tables to {parquet_dir}: {details} rows", err=True)
+            click.echo(f"wrote {plural(len(counts), 'table')} to {parquet_dir}: {details} rows", err=True)
             return
         assert records_file is not None
         if records_file == "-":
             count = store.export_records(sys.stdout)
         else:
             count = _write_records(store, Path(records_file), overwrite)
-        click.echo(f"wrote {count} matches to {records_file}", err=True)
+        click.echo(f"wrote {plural(count, 'match', 'matches')} to {records_file}", err=True)
 
 
 def _write_records(store: Store, path: Path, overwrite: bool) -> int:

@@ -39,6 +39,7 @@ class ReplayedRecords:
     """
 
     def __init__(self, paths: Sequence[str], match_id: str | None = None, label: str | None = None) -> None:
+        self.paths = paths
         self.entries = read_entries(paths)
         self.match_id = match_id
         self.label = label
@@ -60,6 +61,31 @@ class ReplayedRecords:
                 continue
             self.matched += 1
             yield record, result
+
+    def check_found(self) -> None:
+        """Complain when ``--match ID`` named a match none of the files holds.
+
+        Call after iterating. A record that could not be read may be the one asked for, so then
+        its problems (already on stderr) are the answer.
+
+        :raises click.UsageError: when no valid record has the id (exit code 2, like a missing file).
+        """
+        if self.match_id is not None and not self.matched and not self.invalid:
+            raise no_such_match(self.match_id, ", ".join(self.paths))
+
+
+def no_such_match(match_id: str, where: str) -> click.UsageError:
+    """The one message (and exit code 2) of every command given a ``--match`` that is not there."""
+    return click.UsageError(f"no match with id {match_id!r} in {where}")
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` and the noun, in the plural unless there is one.
+
+    >>> plural(1, "deal"), plural(2, "deal"), plural(0, "match", "matches")
+    ('1 deal', '2 deals', '0 matches')
+    """
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 def progress(items: Sequence[T], label: str, *, minimum: int = 200) -> Iterator[T]:

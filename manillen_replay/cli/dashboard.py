@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..store import default_archive
+from ..archive_defaults import default_archive
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
 """The app's entry point: ``dashboards/`` sits beside the package in the repository."""
@@ -34,7 +34,9 @@ def dashboard(db: str | None, port: int) -> None:
     docs/dashboard.md). The archive is opened read-only for browsing; saving a coach comment
     or importing an upload opens it for writing for a moment. Stop with Ctrl-C.
 
-    Example: manillen dashboard --db data/demo.duckdb --port 8501
+    \b
+    Example:
+      manillen dashboard --db data/demo.duckdb --port 8501
     """
     if not APP.exists():
         raise click.ClickException(

@@ -23,9 +23,16 @@ from ..players import (
 from ..players.profiles import DEFAULT_SLIP_RATES
 from ..record import dumps
 from ..rules import VARIANTS
-from .common import rules_option
+from .common import plural, rules_option
 
-DEFAULT_PLAYERS = "Anna:club,Bert:club,Carla:club,Dirk:club"
+
+def default_players(people: int) -> str:
+    """The players without --players: one club player per seat of the variant, Anna, Bert, ...
+
+    >>> default_players(3)
+    'club,club,club'
+    """
+    return ",".join(["club"] * people)
 
 
 def _rates_help() -> str:
@@ -44,10 +51,10 @@ def _rates_help() -> str:
 @click.option(
     "--players",
     "players_spec",
-    default=DEFAULT_PLAYERS,
-    show_default=True,
+    default=None,
     metavar="SPEC",
-    help="Who plays: comma-separated [NAME:]SKILL[@PLAY[/SCORE]] entries (see above).",
+    help="Who plays: comma-separated [NAME:]SKILL[@PLAY[/SCORE]] entries (see above); default one "
+    "club player for each seat of the variant (Anna, Bert, Carla, Dirk, ...).",
 )
 @click.option(
     "--slip-rate",
@@ -104,7 +111,7 @@ def generate(
     matches: int | None,
     deals: int | None,
     seed: int,
-    players_spec: str,
+    players_spec: str | None,
     slip_rate: float | None,
     score_error_rate: float | None,
     rule_values: tuple[str, ...],
@@ -138,8 +145,8 @@ def generate(
     \b
     Examples:
       manillen generate --matches 10 --seed 7 > ten.jsonl
-      manillen generate --matches 1000 --players club,novice,club,novice --summary --out cvn.jsonl
-      manillen generate --deals 100000 --slip-rate 0 --out big.jsonl
+      manillen generate --matches 200 --players club,novice,club,novice --summary --out cvn.jsonl
+      manillen generate --deals 10000 --slip-rate 0 --out big.jsonl
       manillen generate --matches 50 --players "Anna:club@0.01,Bert:novice,Carla:club,Dirk:novice"
       manillen generate --matches 20 --rule target=151 --rule cafe.en_face=true
       manillen generate --matches 5 --variant three --players Anna:club,Bert:novice,Carla:club
@@ -149,13 +156,14 @@ def generate(
     """
     if (matches is None) == (deals is None):
         raise click.UsageError("give either --matches N or --deals N")
-    try:
-        players = parse_players(players_spec, slip_rate=slip_rate, score_error_rate=score_error_rate)
-    except InvalidOptionError as error:
-        raise click.BadParameter(str(error), param_hint="--players") from None
     rules = rules_option(rule_values)
     if variant is not None:
         rules = rules.with_options(variant=variant)
+    spec = players_spec if players_spec is not None else default_players(rules.shape.people)
+    try:
+        players = parse_players(spec, slip_rate=slip_rate, score_error_rate=score_error_rate)
+    except InvalidOptionError as error:
+        raise click.BadParameter(str(error), param_hint="--players") from None
     if len(players) < rules.shape.people:
         raise click.BadParameter(
             f"{len(players)} players given; a table of {rules.variant!r} needs {rules.shape.people} "
@@ -184,7 +192,10 @@ def generate(
         if out is not None:
             handle.close()
     if out is not None:
-        click.echo(f"wrote {tally.matches} matches, {tally.deals} deals to {out}", err=True)
+        click.echo(
+            f"wrote {plural(tally.matches, 'match', 'matches')}, {plural(tally.deals, 'deal')} to {out}",
+            err=True,
+        )
     if summary:
         click.echo(tally.describe(), err=True)
 
@@ -238,7 +249,7 @@ class _Tally:
 
     def describe(self) -> str:
         lines = [
-            f"{self.matches} matches, {self.deals} deals",
+            f"{plural(self.matches, 'match', 'matches')}, {plural(self.deals, 'deal')}",
             "player        matches   won   win%   avg margin",
         ]
         for name in sorted(self.played, key=lambda n: (-self.won[n] / self.played[n], n)):

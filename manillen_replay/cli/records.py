@@ -20,6 +20,7 @@ from .common import (
     ReplayedRecords,
     echo_json,
     parse_trick,
+    plural,
     progress,
     read_entries,
     rules_option,
@@ -53,7 +54,9 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
 
     Exit code: 0 when every record is valid, 1 when any is invalid, 2 for usage errors.
 
-    Example: manillen validate data/samples/
+    \b
+    Example:
+      manillen validate data/samples/
     """
     entries = read_entries(paths)
     reports = []
@@ -79,16 +82,20 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
             if not as_json and not quiet:
                 notes = []
                 if result.violations:
-                    notes.append(f"{len(result.violations)} illegal plays")
+                    notes.append(plural(len(result.violations), "illegal play"))
                 if result.irregularities:
-                    notes.append(f"{len(result.irregularities)} irregularities")
+                    notes.append(plural(len(result.irregularities), "irregularity", "irregularities"))
                 extra = f" ({', '.join(notes)}: see manillen replay)" if notes else ""
-                click.echo(f"{entry.place}: ok, match {result.id}, {len(result.deals)} deals{extra}")
+                click.echo(
+                    f"{entry.place}: ok, match {result.id}, {plural(len(result.deals), 'deal')}{extra}"
+                )
         reports.append(report)
     if as_json:
         echo_json({"records": reports, "valid": len(reports) - invalid, "invalid": invalid})
     else:
-        click.echo(f"{len(reports)} records: {len(reports) - invalid} valid, {invalid} invalid", err=True)
+        click.echo(
+            f"{plural(len(reports), 'record')}: {len(reports) - invalid} valid, {invalid} invalid", err=True
+        )
     sys.exit(1 if invalid else 0)
 
 
@@ -109,13 +116,13 @@ def replay(
     points, the card points, multiplier and score, and the running match score. Illegal
     plays and scoring problems are marked with '!'.
 
-    Exit code 1 when a record is invalid (its problems go to stderr; the others are replayed).
+    Exit code 1 when a record is invalid (its problems go to stderr; the others are replayed),
+    2 for usage errors: a missing file, or a --match no file holds.
 
+    \b
     Examples:
-
       manillen replay data/samples/seed-trick.json
-
-      manillen replay data/demo.jsonl --match zwaan-2026-11-28-3 --deal 2 --json
+      manillen replay data/demo.jsonl --match zwaan-2026-01-09-1 --deal 2 --json
     """
     replayed = ReplayedRecords(paths, match_id)
     matches = []
@@ -128,10 +135,9 @@ def replay(
         else:
             click.echo(match_to_text(result, symbols=not ascii_only, deal_number=deal))
             click.echo()
+    replayed.check_found()
     if as_json:
         echo_json({"matches": matches})
-    if match_id is not None and not replayed.matched and not replayed.invalid:
-        click.echo(f"no match with id {match_id!r} in {', '.join(paths)}", err=True)
     sys.exit(1 if replayed.invalid else 0)
 
 
@@ -162,8 +168,10 @@ def legal(
 
     Example (the rules text's own trick, trump diamonds):
 
+    \b
       manillen legal --trump D --leader 0 --trick "AC QC 9D" --hand "8D KD 7H"
 
+    \b
       Seat 3 to play; seat 2 is winning with 9D.
       May play: KD
       Why: void in clubs: must over-buy 9D with a higher diamonds trump
@@ -219,7 +227,12 @@ def legal(
 
 @click.command()
 def schema() -> None:
-    """Print the JSON Schema of the record format (schemas/manillen-1.schema.json)."""
+    """Print the JSON Schema of the record format (schemas/manillen-1.schema.json).
+
+    \b
+    Example:
+      manillen schema > manillen-1.schema.json
+    """
     click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
 
 

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..cards import Card, CardSet, Suit
 from ..errors import InvalidCardError
-from ..solver import SolverError, can_solve, dd_costs, solve_position, view_costs
-from ..solver.costs import PlayCost
 from .common import RULE_OPTION, TRUMP_OPTION, ReplayedRecords, echo_json, parse_trick, rules_option
+
+if TYPE_CHECKING:  # the solver compiles with numba: it loads when a command solves
+    from ..solver.costs import PlayCost
 
 
 def _parse_hands(text: str) -> tuple[int, int, int, int]:
@@ -57,14 +58,18 @@ def solve(
 
     Example, an ending of two tricks in clubs without trump (muil):
 
+    \b
       manillen solve --trump none --leader 0 --hands "AC KC/10C 8C/QC 7C/JC 9C"
 
+    \b
       Seat 0 to play, team of seats 0 and 2, muil.
-        KC   6 points  best
-        AC   5 points  -1
+        KC    6 points  best
+        AC    5 points  -1
 
     Exit code 2 for a position that cannot be (a card twice, wrong hand sizes).
     """
+    from ..solver import SolverError, solve_position
+
     rules = rules_option(rule_values)
     masks = _parse_hands(hands)
     cards = tuple(int(card) for card in parse_trick(trick))
@@ -140,11 +145,16 @@ def costs(
     View costs take a second or two per deal; --hindsight gives the hindsight costs alone in
     milliseconds. Deals without hands or contract are skipped.
 
-    Example: manillen costs data/demo.jsonl --match club-2024-03-01-1 --deal 3 --json
+    \b
+    Example:
+      manillen costs data/demo.jsonl --match zwaan-2026-01-09-1 --deal 3 --json
 
     --json prints {"plays": [{"match", "deal", "trick", "play", "seat", "card", "dd_cost",
-    "view_cost"}]} for every play. Exit code 1 when a record is invalid, 2 for usage errors.
+    "view_cost"}]} for every play. Exit code 1 when a record is invalid, 2 for usage errors
+    (a missing file, a --match no file holds, a --deal the match does not have).
     """
+    from ..solver import can_solve, dd_costs, view_costs
+
     replayed = ReplayedRecords(paths, match_id, label="solving")
     plays: list[dict[str, Any]] = []
     for _, result in replayed:
@@ -169,8 +179,7 @@ def costs(
                 plays.extend(_play_json(result.id, cost) for cost in found)
             else:
                 _echo_deal(result.id, result.seats, deal.number, found)
-    if match_id is not None and not replayed.matched:
-        raise click.UsageError(f"no match with id {match_id!r} in {', '.join(paths)}")
+    replayed.check_found()
     if as_json:
         echo_json({"plays": plays})
     if replayed.invalid:

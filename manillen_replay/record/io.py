@@ -208,6 +208,14 @@ def _describe(error: Any) -> RecordError:
             f"{_short(value)} is not a valid {error.validator_value} (use YYYY-MM-DD)", pointer
         )
     if kind == "anyOf":
+        # A value of the type one option takes (an object where an object or null is allowed)
+        # is wrong inside: say what, unknown fields first, as for a field that allows no null.
+        inside = sorted(
+            (e for e in error.context or () if e.validator != "type"),
+            key=lambda e: e.validator != "additionalProperties",
+        )
+        if inside:
+            return _describe(inside[0])
         sub = min(error.context, key=lambda e: len(e.schema), default=None) if error.context else None
         if sub is not None and sub.validator == "type":
             types = " or ".join(_schema_type(s.get("type", "null")) for s in error.validator_value)

@@ -1,0 +1,20 @@
+"""What the archive and its command line agree on, in a module light enough for ``manillen --help``.
+
+The store imports DuckDB, polars and Arrow (about a second); the command line needs these few
+values to describe its options before any of that is loaded.
+"""
+
+from __future__ import annotations
+
+import os
+
+ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
+"""How deep ``manillen analyze`` looks, shallowest first (``matches.analysis_depth``)."""
+
+IMPORT_MEMORY_LIMIT = "64MB"
+"""DuckDB's memory limit while importing into an archive file (``manillen import --memory-limit``)."""
+
+
+def default_archive() -> str:
+    """The archive commands use without ``--db``: ``$MANILLEN_DB`` or ``manillen.duckdb`` here."""
+    return os.environ.get("MANILLEN_DB") or "manillen.duckdb"

@@ -1,0 +1,152 @@
+"""The ``manillen`` command as a newcomer meets it: a quick start, and examples that run as written."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from manillen_replay.cli import COMMANDS, cli, command
+from manillen_replay.cli.common import plural
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+HEAVY = [
+    "duckdb",
+    "polars",
+    "pyarrow",
+    "numba",
+    "streamlit",
+    "plotly",
+    "manillen_replay.solver",
+    "manillen_replay.store",
+]
+"""What a command loads only when it runs: together they take seconds to import."""
+
+ORDER = ["generate", "import", "sql", "export", "analyze", "findings"]
+"""Commands whose examples use what earlier ones made (a generated file, an archive)."""
+
+SERVERS = {"dashboard"}
+"""Commands that serve until stopped: their examples are parsed, not run (see test_dashboard_stop)."""
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["--version"], ["validate", "--help"]])
+def test_cli_import_and_help_load_no_heavy_module(argv: list[str]) -> None:
+    """`manillen --help` answers at once: the store, polars and the solver load with their command."""
+    code = (
+        "import sys\n"
+        "from manillen_replay.cli import cli\n"
+        f"try:\n    cli({argv!r}, prog_name='manillen') if {bool(argv)!r} else None\n"
+        "except SystemExit:\n    pass\n"
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr.strip() == ""
+
+
+def test_help_lists_every_command_with_its_short_help() -> None:
+    """The listing of `manillen --help` is the commands' own short help, whole."""
+    listing = CliRunner().invoke(cli, ["--help"]).output
+    for name, (_, short) in COMMANDS.items():
+        assert re.search(rf"^  {name} +{re.escape(short)}$", listing, re.M), name
+        assert command(name).name == name and command(name).get_short_help_str(200) == short
+
+
+def test_plural_says_one_deal_and_two_deals() -> None:
+    assert [plural(n, "deal") for n in (0, 1, 2)] == ["0 deals", "1 deal", "2 deals"]
+    assert plural(1, "irregularity", "irregularities") == "1 irregularity"
+
+
+def _help_examples() -> list[tuple[str, str, str | None]]:
+    """``(command, example, output shown under it or None)`` from every command's --help."""
+    found = []
+    names = sorted(COMMANDS, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
+    for name in names:
+        shown_command = command(name)
+        with click.Context(shown_command, info_name=f"manillen {name}") as context:
+            text = shown_command.get_help(context)
+        lines = text.splitlines()
+        for index, line in enumerate(lines):
+            hit = re.fullmatch(r"\s*(?:Example: )?(manillen \S.*)", line)
+            if hit is None:
+                continue
+            # Output shown under an example: the indented lines after one blank line.
+            shown: list[str] = []
+            if (
+                index + 2 < len(lines)
+                and not lines[index + 1].strip()
+                and lines[index + 2].startswith("    ")
+            ):
+                rest = lines[index + 2 :]
+                for following in rest:
+                    if not following.strip() or re.match(r"\s*manillen ", following):
+                        break
+                    shown.append(following[4:])
+            found.append((name, hit.group(1), "\n".join(shown) if shown else None))
+    return found
+
+
+def _readme_examples() -> list[str]:
+    examples = []
+    inside = False
+    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            inside = line.strip() == "```sh"
+            continue
+        if inside and line.startswith("manillen "):
+            examples.append(line)
+    return examples
+
+
+def test_help_examples_are_found() -> None:
+    """The extraction the next test relies on sees every command's examples."""
+    commands = {name for name, _, _ in _help_examples()}
+    assert commands == set(COMMANDS)
+    shown = {name: out for name, _, out in _help_examples() if out}
+    assert "May play: KD" in shown["legal"] and "KC    6 points  best" in shown["solve"]
+
+
+def test_every_example_in_the_readme_and_in_help_runs_as_written(tmp_path: Path) -> None:
+    """Each example, typed into a shell in a folder with the repository's data/ and docs/, succeeds.
+
+    The README's come first, in order, as a newcomer follows them; then each command's --help,
+    the commands that make files and archives first.
+    """
+    for folder in ("data", "docs"):
+        (tmp_path / folder).symlink_to(ROOT / folder)
+    environment = {k: v for k, v in os.environ.items() if k != "MANILLEN_DB"}
+    environment["PATH"] = f"{BIN}{os.pathsep}{environment.get('PATH', '')}"
+    examples = [(None, line, None) for line in _readme_examples()] + _help_examples()
+    failed = []
+    for name, example, shown in examples:
+        words = shlex.split(example, comments=True)
+        if words[1] in SERVERS:
+            try:
+                command(words[1]).make_context(words[1], words[2:])
+            except click.ClickException as error:
+                failed.append(f"{example}: {error.format_message()}")
+            continue
+        done = subprocess.run(
+            ["bash", "-c", example], cwd=tmp_path, env=environment, capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            failed.append(f"{example} (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+        elif shown is not None and shown.strip() not in done.stdout:
+            failed.append(f"{example}: --help of {name} shows\n{shown}\nbut it prints\n{done.stdout}")
+    assert not failed, "\n".join(failed)
+
+
+def test_archive_defaults_are_the_stores() -> None:
+    """The command line's light copy of the store's settings says what the store does."""
+    from manillen_replay import archive_defaults, store
+
+    assert archive_defaults.ANALYSIS_DEPTHS == store.ANALYSIS_DEPTHS
+    assert archive_defaults.IMPORT_MEMORY_LIMIT == store.IMPORT_MEMORY_LIMIT
