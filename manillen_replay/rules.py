@@ -227,6 +227,12 @@ class Rules:
     """No duty to overtake or to buy while your partner is winning the trick."""
     underbuy: Underbuy = "forbidden"
     """``allowed`` lifts the ban on playing a trump below one already on the table."""
+    overtake_plain_suit: bool = True
+    """A follower of a plain (non-trump) suit must beat the winning card when able. ``False`` is
+    the French rule: any card of a plain suit will do, only trumps must go higher (following a
+    trump lead, and over-buying)."""
+    thirty_carry: bool = True
+    """After a 30-30 the next deal counts double. ``False``: nobody scores and that is all."""
     max_multiplier: int | None = 4
     """Doublings never take a deal over this factor; ``None`` means no cap."""
     klop_on_muil: bool = False
@@ -307,7 +313,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "penalty_to": ("opponents", "offender"),
     "format": ("target", "fixed"),
 }
-_BOOLEANS = ("partner_exempt", "klop_on_muil", *CAFE_OPTIONS)
+_BOOLEANS = ("partner_exempt", "overtake_plain_suit", "thirty_carry", "klop_on_muil", *CAFE_OPTIONS)
 _POSITIVE = ("target", "deals")
 
 
@@ -452,6 +458,9 @@ def legal_after(
 
     The replay keeps the winning card as it goes, so it asks this directly.
     """
+    if not rules.overtake_plain_suit and led != trump and playable & SUIT_MASKS[led]:
+        # The French rule: following a plain suit, any card of it will do.
+        return playable & SUIT_MASKS[led], Clause.FOLLOW
     mask, code = legal_core(
         led,
         best,
@@ -565,9 +574,11 @@ class LegalPlays:
             Clause.LEAD: "the leader may play any card",
             Clause.FOLLOW: f"must follow {led}"
             + (f" ({whose} is winning with {who}{best}; any {led} card will do)" if best else ""),
-            Clause.OVERTAKE: f"must follow {led} and beat {who}{best}: an opponent is winning",
+            Clause.OVERTAKE: f"must follow {led} and beat {who}{best}: {whose} is winning"
+            + ("" if not self.partner_winning else " (partner_exempt is off: always try to win)"),
             Clause.BUY: f"void in {led}: must buy (kopen) with a {trump} trump, "
-            f"an opponent is winning with {who}{best}",
+            f"{whose} is winning with {who}{best}"
+            + ("" if not self.partner_winning else " (partner_exempt is off: always try to win)"),
             Clause.OVERBUY: f"void in {led}: must over-buy {who}{best} with a higher {trump} trump",
             Clause.NO_UNDERBUY: f"void in {led}: any card but a {trump} trump below {who}{best} "
             "(no underbuying, onderkopen)",

@@ -223,7 +223,8 @@ class MatchState:
         """The match after a deal that counted.
 
         :param score: what the deal scored (a side and its points), ``None`` when nobody scored.
-        :param tie: whether the deal was a 30-30 (the next deal then counts double).
+        :param tie: whether the deal was a 30-30 (the next deal then counts double, unless the
+            house rule ``thirty_carry`` is off).
         :param penalties: ``(side, points)`` of each fault in the deal.
         :param dealer: the deal's dealer (the sides of the three-player games follow the dealer).
         """
@@ -237,7 +238,12 @@ class MatchState:
             for other in (0, 1):
                 for scorer in shape.side_scorers(other, dealer):
                     totals[scorer] += effect[other]
-        state = replace(self, score=tuple(totals), deals_scored=self.deals_scored + 1, carry=tie)
+        state = replace(
+            self,
+            score=tuple(totals),
+            deals_scored=self.deals_scored + 1,
+            carry=tie and self.rules.thirty_carry,
+        )
         if self.finished:
             return state
         return state._decide()

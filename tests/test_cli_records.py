@@ -165,3 +165,13 @@ def test_every_command_has_help_and_is_in_the_readme():
         assert result.exit_code == 0 and "Usage:" in result.output
         assert command.help, f"{name} has no help text"
         assert f"manillen {name}" in readme, f"README does not document `manillen {name}`"
+
+
+def test_legal_names_who_is_winning_when_partner_exempt_is_off():
+    """With partner_exempt=false the duty to overtake holds over the partner too: the answer says so."""
+    partner = run("legal", "--trump", "D", "--leader", "0", "--trick", "KH 7H", "--hand", "8H AH",
+                  "--rule", "partner_exempt=false")  # fmt: skip
+    assert "your partner is winning" in partner.output and "opponent" not in partner.output
+    opponent = run("legal", "--trump", "D", "--leader", "1", "--trick", "KH", "--hand", "7H AH",
+                   "--rule", "partner_exempt=false")  # fmt: skip
+    assert "an opponent is winning" in opponent.output

@@ -349,3 +349,16 @@ def test_t_and_lower_case_are_accepted_and_written_canonically():
     deal["hands"] = [[c.replace("10", "T").lower() for c in hand] for hand in deal["hands"]]
     record = loads(document([deal]))
     assert all(card in record.deals[0].hands[0] for card in deal_dict()["hands"][0])
+
+
+@pytest.mark.parametrize(("thirty_carry", "factor"), [(True, 2), (False, 1)])
+def test_thirty_carry_option_decides_the_next_deals_multiplier(thirty_carry, factor):
+    """thirty_carry = false: the deal after a 30-30 counts single (the sample's deal 2 doubles by default)."""
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "thirty-thirty.json"
+    data = json.loads(sample.read_text())
+    data["match"].setdefault("rules", {})["thirty_carry"] = thirty_carry
+    result = decode_and_replay(json.dumps(data).encode())
+    assert result.deals[0].tie
+    assert result.deals[1].multiplier == factor and result.deals[1].carried is thirty_carry

@@ -197,6 +197,54 @@ def test_partner_exempt_false_must_buy_over_partner():
     assert legal("AC", "7D 10H", Suit.D, partner_winning=True, rules=rules).cards == CardSet.parse("7D")
 
 
+def test_overtake_plain_suit_false_any_card_of_a_plain_suit():
+    """overtake_plain_suit = false (the French rule): a follower need not overtake in a plain
+    suit; any card of the led suit will do, even with an opponent winning."""
+    rules = Rules(overtake_plain_suit=False)
+    result = legal("KH", "7H QH AH 10H 10S", Suit.D, rules=rules)
+    assert result.cards == CardSet.parse("7H QH AH 10H")
+    assert result.clause is Clause.FOLLOW
+
+
+def test_overtake_plain_suit_false_still_overtakes_a_trump_lead():
+    """overtake_plain_suit = false: only over-trumping stays compulsory, so following a trump
+    lead you must still go higher."""
+    rules = Rules(overtake_plain_suit=False)
+    result = legal("KD", "7D AD 10H", Suit.D, rules=rules)
+    assert result.cards == CardSet.parse("AD")
+    assert result.clause is Clause.OVERTAKE
+
+
+def test_overtake_plain_suit_false_still_overbuys():
+    """overtake_plain_suit = false: void in the led suit, you must still over-buy a trump on
+    the table."""
+    rules = Rules(overtake_plain_suit=False)
+    result = legal("AC 9D", "8D KD 10H", Suit.D, rules=rules)
+    assert result.cards == CardSet.parse("KD")
+    assert result.clause is Clause.OVERBUY
+
+
+def test_overtake_plain_suit_false_in_muil_any_card_of_the_led_suit():
+    """overtake_plain_suit = false: a muil has no trumps, so no suit needs overtaking."""
+    rules = Rules(overtake_plain_suit=False)
+    assert legal("KH", "7H AH", None, rules=rules).cards == CardSet.parse("7H AH")
+
+
+def test_thirty_carry_false_next_deal_counts_single():
+    """thirty_carry = false: after a 30-30 nobody scores and the next deal counts as usual."""
+    carried = MatchState.start(Rules()).apply_deal(None, tie=True)
+    plain = MatchState.start(Rules(thirty_carry=False)).apply_deal(None, tie=True)
+    assert carried.carry and not plain.carry
+    assert plain.score == (0, 0)
+
+
+def test_rule_options_from_the_command_line_text():
+    """--rule overtake_plain_suit=false and --rule thirty_carry=no read as booleans."""
+    rules = Rules.from_options({"overtake_plain_suit": "false", "thirty_carry": "no"})
+    assert not rules.overtake_plain_suit and not rules.thirty_carry
+    assert rules.to_options() == {"overtake_plain_suit": False, "thirty_carry": False}
+
+
 def test_underbuy_allowed_option():
     """underbuy = "allowed" lifts rule 4's last clause."""
     rules = Rules(underbuy="allowed")

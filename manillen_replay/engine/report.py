@@ -166,7 +166,8 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
         elif deal.score is not None:
             lines.append(f"  score: team {deal.score.team} +{deal.score.points}")
         elif deal.tie:
-            lines.append("  30-30: nobody scores, the next deal counts double")
+            carry = ", the next deal counts double" if result.rules.thirty_carry else ""
+            lines.append(f"  30-30: nobody scores{carry}")
         for team, points, reason in deal.penalties:
             lines.append(f"  penalty: team {team}, {points} points" + (f" ({reason})" if reason else ""))
         for irregularity in deal.irregularities:

@@ -54,6 +54,8 @@ class RuleOptions(_Base, kw_only=True):
     extension: list[Annotated[int, Meta(ge=1)]] | UnsetType = UNSET
     partner_exempt: bool | UnsetType = UNSET
     underbuy: Literal["forbidden", "allowed"] | UnsetType = UNSET
+    overtake_plain_suit: bool | UnsetType = UNSET
+    thirty_carry: bool | UnsetType = UNSET
     max_multiplier: Annotated[int, Meta(ge=1)] | UnsetType | None = UNSET
     klop_on_muil: bool | UnsetType = UNSET
     penalty_points: Points | UnsetType = UNSET

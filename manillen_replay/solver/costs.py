@@ -108,10 +108,17 @@ def deal_trump(deal: DealResult) -> int | None:
     raise SolverError(f"deal {deal.number}: the record does not say the trump or muil")
 
 
+FRENCH_RULE_UNSOLVED = (
+    "the solver plays the Flemish duty to overtake in every suit, not the house rule "
+    "overtake_plain_suit=false"
+)
+
+
 def can_solve(deal: DealResult, rules: Rules) -> bool:
     """Whether the solver can cost this deal: four players, hands and the contract known, cards played."""
     return (
         rules.variant == "four"
+        and rules.overtake_plain_suit  # the search plays the Flemish duty to overtake
         and deal.kind in (DealKind.PLAYED, DealKind.ABANDONED)
         and deal.hands is not None
         and bool(deal.tricks)
@@ -123,6 +130,8 @@ def _check(deal: DealResult, rules: Rules) -> None:
     if not can_solve(deal, rules):
         if rules.variant != "four":
             raise SolverError(f"the solver plays the four-player game only, not {rules.variant!r}")
+        if not rules.overtake_plain_suit:
+            raise SolverError(FRENCH_RULE_UNSOLVED)
         raise SolverError(
             f"deal {deal.number}: nothing to solve (needs the hands, the trump or muil, and played cards)"
         )

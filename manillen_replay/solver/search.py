@@ -230,6 +230,10 @@ def solve_position(
     :param taken: the points each team took before; they must leave room for the cards in play.
     :raises SolverError: for a position the solver cannot take.
     """
+    if not rules.overtake_plain_suit:
+        raise SolverError(
+            "the solver plays the Flemish duty to overtake in every suit, not overtake_plain_suit=false"
+        )
     if trump == NO_TRUMP:
         trump = None
     if trump is not None and not 0 <= trump <= 3:
