@@ -49,6 +49,11 @@ class RecordError(ManillenError):
         """The same problem, placed in a file (and line)."""
         return RecordError(self.message, self.pointer, source, line)
 
+    @property
+    def detail(self) -> str:
+        """The message with whatever places it within its line, for a table of problems."""
+        return self.message
+
 
 class InvalidRecordError(ManillenError):
     """A record with one or more problems; ``problems`` lists each one."""
@@ -91,8 +96,12 @@ class NotationError(RecordError):
         hint = f" ({self.hint})" if self.hint else ""
         return f"{place}: {self.message}{hint}" if place else self.message + hint
 
+    @property
+    def detail(self) -> str:
+        """The message with its column and hint."""
+        column = f"column {self.column}: " if self.column is not None else ""
+        return f"{column}{self.message}" + (f" ({self.hint})" if self.hint else "")
+
     def located(self, source: str | None, line: int | None) -> RecordError:
         """The same problem in a file; its line is already the file's own."""
-        return NotationError(
-            self.message, self.pointer, source, self.line, self.column, hint=self.hint
-        )
+        return NotationError(self.message, self.pointer, source, self.line, self.column, hint=self.hint)

@@ -285,9 +285,9 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
 
     \b
       manillen convert data/samples/seed-trick.json seed-trick.mnl
-      manillen convert data/samples/seed-trick.mnl seed-trick.json
-      manillen convert data/samples/notation/ - --to mnl
-      cat data/samples/seed-trick.mnl | manillen convert - - --to json
+      manillen convert data/notation/seed-trick.mnl seed-trick.json
+      manillen convert data/notation/ - --to jsonl
+      cat data/notation/seed-trick.mnl | manillen convert - - --to json
 
     Exit code: 0 when written, 1 when a match is invalid, 2 for usage errors.
     """
@@ -318,7 +318,13 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
         raise click.UsageError(
             f"a .json file holds one match, and {source} has {len(records)}: write .jsonl or .mnl"
         )
-    text = dumps(records[0]) if to_kind == "json" else dump_lines(records) if to_kind == "jsonl" else dumps_text(records)
+    text = (
+        dumps(records[0])
+        if to_kind == "json"
+        else dump_lines(records)
+        if to_kind == "jsonl"
+        else dumps_text(records)
+    )
     if target == "-":
         click.echo(text, nl=False)
         return

@@ -1,4 +1,4 @@
-"""The recorded-game format ``manillen/1``: model, reading and writing JSON and the text notation, and its JSON Schema."""
+"""The record format ``manillen/1``: its model, JSON and the text notation, and its JSON Schema."""
 
 from .io import RECORD_SUFFIXES, Entry, dump, dump_lines, dumps, iter_entries, load, loads
 from .model import (

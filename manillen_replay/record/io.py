@@ -83,7 +83,11 @@ def _text_of(entry: Entry) -> str:
             line = (entry.line or 1) + before.count(b"\n")
             column = error.start - (before.rfind(b"\n") + 1) + 1
             raise InvalidRecordError(
-                [NotationError("this is not UTF-8 text; save the file as UTF-8", "", entry.source, line, column)]
+                [
+                    NotationError(
+                        "this is not UTF-8 text; save the file as UTF-8", "", entry.source, line, column
+                    )
+                ]
             ) from None
     raise InvalidRecordError([NotationError(reason, "", entry.source, 1, 1)])
 

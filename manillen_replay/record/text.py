@@ -12,6 +12,7 @@ column, says what was expected there and, for a trick, who leads it and why.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -72,7 +73,7 @@ def split_matches(text: str) -> list[tuple[int, str]]:
     if not starts:
         return [(1, text)] if text.strip() else []
     bounds = [*starts, len(lines)]
-    return [(a + 1, "\n".join(lines[a:b]) + "\n") for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [(a + 1, "\n".join(lines[a:b]) + "\n") for a, b in itertools.pairwise(bounds)]
 
 
 def parse_match(text: str, *, first_line: int = 1, source: str | None = None) -> Record:
@@ -130,7 +131,8 @@ class ParsedMatch:
             return names[seat] if seat < len(names) else "the dummy"
 
         if t == 0:
-            why = f"{name(leader)} sits left of the dealer {name(deal.dealer)}, so trick 1 starts with {name(leader)}"
+            dealer = name(deal.dealer)
+            why = f"{name(leader)} sits left of the dealer {dealer}, so trick 1 starts with {name(leader)}"
         else:
             why = f"{name(leader)} won trick {t}, so trick {t + 1} starts with {name(leader)}"
         hint = f"{why}: the first card on the line is {name(leader)}'s"
@@ -295,7 +297,9 @@ class _Parser:
             else:
                 self.trick(line, self.deals[-1])
         if first is None:
-            raise InvalidRecordError([NotationError("no match here: the text is empty", "", self.source, 1, 1)])
+            raise InvalidRecordError(
+                [NotationError("no match here: the text is empty", "", self.source, 1, 1)]
+            )
         if self.seats is None:
             raise first.error(1, "expected a 'seats' line naming the players clockwise, seat 0 first")
         self.places[""] = (first.number, 1)
@@ -327,7 +331,10 @@ class _Parser:
         if word == "variant":
             name = values[0].text.lower()
             if name not in VARIANTS:
-                raise line.error(values[0].column, f"unknown variant {values[0].text!r}: expected one of {', '.join(VARIANTS)}")
+                raise line.error(
+                    values[0].column,
+                    f"unknown variant {values[0].text!r}: expected one of {', '.join(VARIANTS)}",
+                )
             if self.seats is not None:
                 raise line.error(key.column, "write the 'variant' line before the 'seats' line")
             self.match["variant"] = name
@@ -351,7 +358,8 @@ class _Parser:
             name, sign, text = token.text.partition("=")
             if not sign or not name or not text:
                 raise line.error(
-                    token.column, f"expected NAME=VALUE such as target=121 or cafe.en_face=true, found {token.text!r}"
+                    token.column,
+                    f"expected NAME=VALUE such as target=121 or cafe.en_face=true, found {token.text!r}",
                 )
             value = _option_value(text)
             if name.startswith("cafe."):
@@ -387,7 +395,9 @@ class _Parser:
         if token.text.isdigit() and int(token.text) < self.shape.players:
             return int(token.text)
         known = ", ".join(seats) + (" or dummy" if self.shape.people < self.shape.players else "")
-        raise line.error(token.column, f"unknown player {token.text!r} as {what}: expected one of {known} (the seats line)")
+        raise line.error(
+            token.column, f"unknown player {token.text!r} as {what}: expected one of {known} (the seats line)"
+        )
 
     def deal_line(self, line: _Line) -> None:
         if self.seats is None:
@@ -409,7 +419,9 @@ class _Parser:
         if len(tokens) < 2 or tokens[1].text != str(number):
             found = tokens[1].text if len(tokens) > 1 else "nothing"
             column = tokens[1].column if len(tokens) > 1 else tokens[0].end + 1
-            raise line.error(column, f"expected deal number {number} (deals are counted from 1), found {found!r}")
+            raise line.error(
+                column, f"expected deal number {number} (deals are counted from 1), found {found!r}"
+            )
         draft = _DealDraft(number, line, names=self.seating.names)
         pointer = f"/deals/{number - 1}"
         self.place(pointer, line, tokens[0].column)
@@ -425,7 +437,9 @@ class _Parser:
             assert previous.dealer is not None
             draft.dealer = previous.dealer if previous.redeal else self.shape.next_dealer(previous.dealer)
         else:
-            raise line.error(tokens[1].end + 1, "expected 'dealer NAME' on deal 1 (later deals follow the rotation)")
+            raise line.error(
+                tokens[1].end + 1, "expected 'dealer NAME' on deal 1 (later deals follow the rotation)"
+            )
         self.deals.append(draft)
         self.calls(line, items, draft, pointer)
 
@@ -467,7 +481,9 @@ class _Parser:
                 seat = self.seat(line, items[i], f"the player who says {call.replace('_', ' ')}")
                 i += 1
             elif seat is None:
-                raise line.error(token.end + 1, f"expected the name of the player who says {call} after {call!r}")
+                raise line.error(
+                    token.end + 1, f"expected the name of the player who says {call} after {call!r}"
+                )
             where = f"{pointer}/declarations/{len(draft.declarations)}"
             self.place(where, line, token.column)
             declaration: dict[str, Any] = {"seat": seat, "call": call}
@@ -495,7 +511,9 @@ class _Parser:
             return i + 1
         if i + 1 >= len(items) or not items[i + 1].text.isdigit():
             column = items[i].column if i < len(items) else key.end + 1
-            raise line.error(column, "expected 'score TEAM POINTS' (TEAM as Anna&Carla or one name) or 'score 30-30'")
+            raise line.error(
+                column, "expected 'score TEAM POINTS' (TEAM as Anna&Carla or one name) or 'score 30-30'"
+            )
         team = self.team(line, items[i], draft)
         draft.data["recorded_score"] = {"team": team, "points": int(items[i + 1].text)}
         self.place(pointer, line, items[i].column)
@@ -516,7 +534,9 @@ class _Parser:
         pointer = f"/deals/{draft.number - 1}/tricks/{len(draft.tricks)}"
         first = line.tokens[0]
         if first.text.lower() in HEADER_WORDS or first.text.lower() in _DEAL_WORDS:
-            raise line.error(first.column, f"{first.text!r} belongs on the deal line or before the first deal")
+            raise line.error(
+                first.column, f"{first.text!r} belongs on the deal line or before the first deal"
+            )
         if first.text not in CARD_BY_TEXT:
             raise line.error(
                 first.column,
@@ -558,7 +578,9 @@ class _Parser:
         for p, token in enumerate(tokens):
             parts = token.text.split("/")
             if len(parts) != 2:
-                raise line.error(token.column, f"expected a pile as FACEDOWN/FACEUP such as 7S/10S, found {token.text!r}")
+                raise line.error(
+                    token.column, f"expected a pile as FACEDOWN/FACEUP such as 7S/10S, found {token.text!r}"
+                )
             down = _Token(parts[0], token.column, token.end)
             up = _Token(parts[1], token.column + len(parts[0]) + 1, token.end)
             piles.append(self.cards(line, [down, up], f"{pointer}/{p}"))
@@ -581,7 +603,10 @@ class _Parser:
         self.place(f"/deals/{draft.number - 1}/table_moves/{len(moves)}", line, tokens[0].column)
         if len(tokens) < 4 or tokens[2].text.lower() != "trick":
             raise line.error(tokens[0].end + 1, "expected 'move NAME trick T' or 'move NAME trick T play P'")
-        move: dict[str, Any] = {"seat": self.seat(line, tokens[1], "the player who moves"), "trick": self.number(line, tokens, 3, "trick")}
+        move: dict[str, Any] = {
+            "seat": self.seat(line, tokens[1], "the player who moves"),
+            "trick": self.number(line, tokens, 3, "trick"),
+        }
         if len(tokens) > 4:
             if tokens[4].text.lower() != "play":
                 raise line.error(tokens[4].column, "expected 'play P' or the end of the line")
@@ -617,7 +642,9 @@ class _Parser:
         self.place(pointer, line, line.tokens[0].column)
         tokens, stop = line.scan(line.tokens[0].end, stop=":")
         if stop < 0:
-            raise line.error(len(line.raw.rstrip()) + 1, "expected 'note [trick T [play P]] AUTHOR [tags]: text'")
+            raise line.error(
+                len(line.raw.rstrip()) + 1, "expected 'note [trick T [play P]] AUTHOR [tags]: text'"
+            )
         note: dict[str, Any] = {}
         i = 0
         for word in ("trick", "play"):
@@ -631,7 +658,9 @@ class _Parser:
         tags = line.raw[author.end : stop - 1].strip()
         if tags:
             if not (tags.startswith("[") and tags.endswith("]")):
-                raise line.error(author.end + 2, "expected tags in brackets such as [good, vetten] before ':'")
+                raise line.error(
+                    author.end + 2, "expected tags in brackets such as [good, vetten] before ':'"
+                )
             note["tags"] = _tags(line, tags[1:-1], line.raw.index("[", author.end) + 2)
         note["text"], _ = line.rest(stop)
         notes.append(note)
@@ -822,7 +851,11 @@ def _write_deal(number: int, deal: Deal, names: list[str], shape: Variant) -> It
         if not written:
             return str(side)
         # One quoted name stands for its team: the '&' between quoted names would not read back.
-        return "&".join(written) if all(w == names[s] for w, s in zip(written, people, strict=True)) else written[0]
+        return (
+            "&".join(written)
+            if all(w == names[s] for w, s in zip(written, people, strict=True))
+            else written[0]
+        )
 
     head = [f"deal {number}", f"dealer {name(deal.dealer)}"]
     callers = Callers(shape, deal.dealer)
