@@ -1,7 +1,7 @@
 """What the archive and its command line agree on, in a module light enough for ``manillen --help``.
 
-The store imports DuckDB, polars and Arrow (about a second); the command line needs these few
-values to describe its options before any of that is loaded.
+The store imports DuckDB, polars and Arrow; the command line needs these few values to describe
+its options before any of that is loaded. The store re-exports them under its own names.
 """
 
 from __future__ import annotations
@@ -12,7 +12,11 @@ ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
 """How deep ``manillen analyze`` looks, shallowest first (``matches.analysis_depth``)."""
 
 IMPORT_MEMORY_LIMIT = "64MB"
-"""DuckDB's memory limit while importing into an archive file (``manillen import --memory-limit``)."""
+"""DuckDB's memory limit while importing into an archive file (``manillen import --memory-limit``).
+
+Past it, the rows of the file being imported wait for the commit in temporary files beside the
+archive, so memory stays flat however large the file; a higher limit was hardly faster.
+"""
 
 
 def default_archive() -> str:

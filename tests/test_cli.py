@@ -142,11 +142,3 @@ def test_every_example_in_the_readme_and_in_help_runs_as_written(tmp_path: Path)
         elif shown is not None and shown.strip() not in done.stdout:
             failed.append(f"{example}: --help of {name} shows\n{shown}\nbut it prints\n{done.stdout}")
     assert not failed, "\n".join(failed)
-
-
-def test_archive_defaults_are_the_stores() -> None:
-    """The command line's light copy of the store's settings says what the store does."""
-    from manillen_replay import archive_defaults, store
-
-    assert archive_defaults.ANALYSIS_DEPTHS == store.ANALYSIS_DEPTHS
-    assert archive_defaults.IMPORT_MEMORY_LIMIT == store.IMPORT_MEMORY_LIMIT
