@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import solver_bench, startup
+from bench import pages, solver_bench, startup
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -242,6 +242,13 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         default=15,
         help="runs of each `manillen` startup timed against `python -c pass` (0: none; default %(default)s)",
     )
+    parser.add_argument(
+        "--page-runs",
+        type=int,
+        default=3,
+        help="new-tab visits per dashboard page in Chromium after the first, on the demo archive "
+        "(0: no browser; default %(default)s)",
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the generated archive")
     parser.add_argument(
         "--data-dir",
@@ -316,6 +323,17 @@ def main(argv: list[str] | None = None) -> int:
         startup_rows = startup.run(repeat=arguments.startup_runs)
         print()
         print(startup.format_rows(startup_rows))
+    page_loads: dict[str, Any] = {}
+    if arguments.page_runs > 0:
+        print("dashboard page loads in chromium ...", file=sys.stderr, flush=True)
+        try:
+            page_loads = pages.run(runs=arguments.page_runs, folder=arguments.data_dir)
+        except Exception as error:  # a browser that cannot start must not lose the other figures
+            page_loads = {"status": "failed", "reason": f"{type(error).__name__}: {error}"}
+            print(f"\npage loads failed: {page_loads['reason']}")
+        else:
+            print()
+            print(pages.format_result(page_loads))
     results = {
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -332,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         "rows": rows,
         "solver": solver_rows,
         "startup": startup_rows,
+        "page_loads": page_loads,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -18,7 +18,9 @@ import streamlit as st  # noqa: E402
 
 from dashboards import data, i18n, ui  # noqa: E402
 
-st.set_page_config(page_title="Manillen replay", page_icon=":material/playing_cards:", layout="wide")
+# The tab's icon is a file of the package: a material or emoji icon would be fetched from a CDN.
+ICON = Path(__file__).resolve().parent / "static" / "icon.svg"
+st.set_page_config(page_title="Manillen replay", page_icon=str(ICON), layout="wide")
 
 st.sidebar.segmented_control(
     "Language / Taal",

@@ -26,6 +26,8 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "3",
         "--startup-runs",
         "1",
+        "--page-runs",
+        "0",
         "--data-dir",
         str(tmp_path),
         "--out",
@@ -72,6 +74,8 @@ def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
         "--solver-deals",
         "0",
         "--startup-runs",
+        "0",
+        "--page-runs",
         "0",
         "--data-dir",
         str(tmp_path),
@@ -125,3 +129,22 @@ def test_bad_arguments_are_usage_errors(argv, message, capsys):
         parse_arguments(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
+    from bench.pages import format_result
+
+    result = {
+        "floor": "health",
+        "floor_seconds": 0.01,
+        "target_seconds": 1.0,
+        "rows": [
+            {"page": "archive", "first_visit": 0.5, "new_tab": 0.4, "meets_target": True},
+            {"page": "players", "first_visit": 1.5, "new_tab": 0.4, "in_session": 0.3, "meets_target": False},
+        ],
+        "external_requests": ["https://fonts.gstatic.com/icon.svg"],
+    }
+    lines = format_result(result).splitlines()
+    assert lines[1].startswith("archive") and lines[1].endswith("ok") and "50x" in lines[1]
+    assert lines[2].startswith("players") and lines[2].endswith("over 1 s")
+    assert "fonts.gstatic.com" in lines[-1]

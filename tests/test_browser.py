@@ -91,6 +91,15 @@ def test_replay_steps_forward_three_plays(server: str) -> None:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1500, "height": 1150})
+            outside: list[str] = []
+            page.on(
+                "request",
+                lambda request: (
+                    None
+                    if request.url.startswith((server, "data:", "blob:"))
+                    else outside.append(request.url)
+                ),
+            )
             page.goto(f"{server}/replay?match=random-2&deal=5&step=0")
             trick = page.locator(".mr-trick")
             trick.wait_for(timeout=30_000)
@@ -110,6 +119,8 @@ def test_replay_steps_forward_three_plays(server: str) -> None:
             assert re.search(r"[?&]step=3\b", page.url)
             page.wait_for_timeout(500)
             page.screenshot(path=str(shot), full_page=True)
+            # everything the page shows comes from the dashboard: nothing fetched from a CDN
+            assert outside == []
         finally:
             browser.close()
     assert shot.stat().st_size > 10_000

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import os
 import re
 import shlex
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import click
@@ -50,6 +56,19 @@ def test_cli_import_and_help_load_no_heavy_module(argv: list[str]) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stderr.strip() == ""
+
+
+def test_every_command_of_every_module_is_registered() -> None:
+    """A command added to a module's COMMANDS is reachable: it has its line in cli.COMMANDS."""
+    import pkgutil
+
+    import manillen_replay.cli as package
+
+    defined = {}
+    for module in pkgutil.iter_modules(package.__path__):
+        loaded = importlib.import_module(f"manillen_replay.cli.{module.name}")
+        defined.update({c.name: module.name for c in getattr(loaded, "COMMANDS", [])})
+    assert defined == {name: module for name, (module, _) in COMMANDS.items()}
 
 
 def test_help_lists_every_command_with_its_short_help() -> None:
@@ -142,3 +161,38 @@ def test_every_example_in_the_readme_and_in_help_runs_as_written(tmp_path: Path)
         elif shown is not None and shown.strip() not in done.stdout:
             failed.append(f"{example}: --help of {name} shows\n{shown}\nbut it prints\n{done.stdout}")
     assert not failed, "\n".join(failed)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serving(address: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{address}/_stcore/health", timeout=2) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
+
+
+def test_dashboard_stops_its_streamlit_child_on_sigterm(tmp_path: Path) -> None:
+    """SIGTERM to `manillen dashboard` alone (not its process group) stops the Streamlit server too."""
+    port = _free_port()
+    address = f"http://127.0.0.1:{port}"
+    command = [str(BIN / "manillen"), "dashboard", "--db", str(tmp_path / "none.duckdb"), "--port", str(port)]
+    parent = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not _serving(address):
+            assert parent.poll() is None and time.monotonic() < deadline, "the dashboard did not start"
+            time.sleep(0.3)
+        parent.send_signal(signal.SIGTERM)
+        assert parent.wait(timeout=30) == 0
+        assert not _serving(address), "streamlit still serves after its parent stopped"
+    finally:  # the whole session: a streamlit left behind would keep serving
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(parent.pid, signal.SIGKILL)

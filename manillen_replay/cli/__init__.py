@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("records", "Check recorded matches: files, JSON Lines archives or folders."),
     "replay": ("records", "Replay recorded matches trick by trick."),
     "legal": ("records", "Which cards may be played next, and the rule that decides it."),
+    "convert": ("records", "Convert matches between JSON and the text notation (.mnl)."),
     "schema": ("records", "Print the JSON Schema of the record format."),
     "import": ("archive", "Put recorded matches into the archive."),
     "sql": ("archive", "Ask the archive a question in SQL."),
@@ -28,7 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "generate": ("generate", "Generate an archive of simulated matches."),
     "dashboard": ("dashboard", "Open the archive in the dashboard in your browser."),
 }
-"""Each command: the module of this package that defines it, and its line in ``manillen --help``."""
+"""Each command: the module of this package that defines it (in its ``COMMANDS`` list), and its
+line in ``manillen --help``. A new command gets a line here (tests/test_cli.py checks)."""
 
 
 class LazyGroup(click.Group):

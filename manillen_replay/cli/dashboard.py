@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -32,7 +33,8 @@ def dashboard(db: str | None, port: int) -> None:
 
     Pages: Archive, Match, Deal replay, Mistakes, Players, SQL and Annotations (see
     docs/dashboard.md). The archive is opened read-only for browsing; saving a coach comment
-    or importing an upload opens it for writing for a moment. Stop with Ctrl-C.
+    or importing an upload opens it for writing for a moment. Stop with Ctrl-C (or SIGTERM:
+    the Streamlit server is stopped with it).
 
     \b
     Example:
@@ -51,7 +53,7 @@ def dashboard(db: str | None, port: int) -> None:
             err=True,
         )
     command = [
-        sys.executable, "-m", "streamlit", "run", str(APP),
+        sys.executable, str(APP.parent / "serve.py"), "run", str(APP),
         "--server.address", "127.0.0.1",
         "--server.port", str(port),
         "--server.headless", "true",
@@ -60,12 +62,35 @@ def dashboard(db: str | None, port: int) -> None:
     ]  # fmt: skip
     environment = {**os.environ, "MANILLEN_DB": str(archive)}
     click.echo(f"Manillen dashboard on http://127.0.0.1:{port} showing {archive} (Ctrl-C stops it)", err=True)
+    returncode = run_forwarding_signals(command, environment)
+    if returncode not in (0, -signal.SIGINT, -signal.SIGTERM, 130):
+        raise click.ClickException(f"streamlit stopped with exit code {returncode}")
+
+
+FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+"""Signals that stop the dashboard: passed on to the Streamlit server, which stops cleanly."""
+
+
+def run_forwarding_signals(command: list[str], environment: dict[str, str]) -> int:
+    """Run ``command`` as a child, pass it each signal in :data:`FORWARDED`, wait for it to end.
+
+    A service manager, a container or ``kill`` stops ``manillen dashboard`` with SIGTERM; without
+    this the Streamlit child would be orphaned and keep serving.
+
+    :returns: the child's exit code (negative: the signal that ended it).
+    """
+    child = subprocess.Popen(command, env=environment)
+
+    def forward(signum: int, _frame: object) -> None:
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    previous = {number: signal.signal(number, forward) for number in FORWARDED}
     try:
-        completed = subprocess.run(command, env=environment, check=False)
-    except KeyboardInterrupt:
-        return
-    if completed.returncode not in (0, -2, 130):
-        raise click.ClickException(f"streamlit stopped with exit code {completed.returncode}")
+        return child.wait()
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 COMMANDS: list[click.Command] = [dashboard]
