@@ -673,10 +673,24 @@ def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
     return _frame(
         path,
         """
-        SELECT month, severity,
-               round(100.0 * sum(findings) / nullif(any_value(cards_played), 0), 2) AS per_100
-        FROM player_findings WHERE player = ?
-        GROUP BY month, severity ORDER BY month
+        WITH months AS (
+            SELECT date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+                   count(*) AS cards
+            FROM plays p JOIN matches m USING (match_id)
+            WHERE p.player = $1
+            GROUP BY 1
+        ), found AS (
+            SELECT month, severity, sum(findings) AS findings
+            FROM player_findings WHERE player = $1 GROUP BY ALL
+        ), shown AS (
+            SELECT DISTINCT severity FROM found
+        )
+        -- every month played, so a month without findings is a 0 on the line, not a gap bridged
+        SELECT months.month, shown.severity,
+               round(100.0 * coalesce(found.findings, 0) / months.cards, 2) AS per_100
+        FROM months CROSS JOIN shown
+        LEFT JOIN found ON found.month = months.month AND found.severity = shown.severity
+        ORDER BY months.month, shown.severity
         """,
         [player],
     )
@@ -694,7 +708,7 @@ def _partners(path: str, version: int, player: str) -> pl.DataFrame:
         """
         SELECT partner.player AS partner, count(*) AS deals,
                round(avg(me.score_for - me.score_against), 2) AS points_per_deal,
-               round(avg(CASE WHEN me.won THEN 1.0 ELSE 0.0 END), 3) AS won_share
+               round(100 * avg(CASE WHEN me.won THEN 1.0 ELSE 0.0 END), 1) AS won_share
         FROM player_deals me
         JOIN player_deals partner
           ON partner.match_id = me.match_id AND partner.deal = me.deal

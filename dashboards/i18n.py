@@ -6,6 +6,7 @@ and schoppen are what players say at the table, so the English labels use them t
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -63,6 +64,15 @@ LABELS: dict[str, tuple[str, str]] = {
     "archive.filter_dates": ("Dates", "Datums"),
     "archive.shown": ("{shown} of {total} matches shown", "{shown} van {total} partijen getoond"),
     "archive.open": ("open", "openen"),
+    "archive.click_row": ("Select a row to open the match.", "Kies een rij om de partij te openen."),
+    "filter.all": ("All", "Alle"),
+    "variant.four": ("four players", "vier spelers"),
+    "variant.two_open": ("two, open cards", "twee, open kaarten"),
+    "variant.two_open_fours": ("two, open cards, tricks of four", "twee, open kaarten, slagen van vier"),
+    "variant.three": ("three, dealer alone", "drie, gever alleen"),
+    "variant.three_dummy": ("three, with a dummy", "drie, met blinde partner"),
+    "variant.six": ("six players", "zes spelers"),
+    "variant.six_short": ("six, two cards aside", "zes, twee kaarten opzij"),
     "archive.upload": ("Import matches", "Partijen importeren"),
     "archive.upload_help": (
         "A recorded match (.json) or an archive (.jsonl). It is checked like `manillen import` does.",
@@ -88,7 +98,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "col.variant": ("Variant", "Variant"),
     "col.team0": ("Team 0", "Ploeg 0"),
     "col.team1": ("Team 1", "Ploeg 1"),
-    "col.score": ("Score", "Stand"),
+    "col.score": ("Final score", "Eindstand"),
     "col.winner": ("Winner", "Winnaar"),
     "col.deal": ("Deal", "Spel"),
     "col.dealer": ("Dealer", "Gever"),
@@ -100,7 +110,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "col.findings": ("Findings", "Bevindingen"),
     "col.replay": ("Replay", "Herspelen"),
     "col.trick": ("Trick", "Slag"),
-    "col.play": ("Play", "Kaart"),
+    "col.play": ("Play", "Beurt"),
     "col.player": ("Player", "Speler"),
     "col.kind": ("Kind", "Soort"),
     "col.category": ("Category", "Categorie"),
@@ -132,6 +142,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "match.chart_x": ("Deal", "Spel"),
     "match.chart_y": ("Match score", "Stand"),
     "match.deals": ("Deals", "Spellen"),
+    "match.click_row": ("Select a deal to replay it.", "Kies een spel om het te herspelen."),
+    "mistakes.click_row": ("Select a row to replay the play.", "Kies een rij om de kaart te herspelen."),
     "match.scoresheet": ("scoresheet only", "enkel scoreblad"),
     "match.redeal": ("redeal", "herdeling"),
     "match.abandoned": ("abandoned", "afgebroken"),
@@ -269,6 +281,7 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "mistakes.no_match": ("No findings match these filters.", "Geen bevindingen voor deze filters."),
     "mistakes.count": ("{count} findings", "{count} bevindingen"),
+    "mistakes.count_one": ("1 finding", "1 bevinding"),
     "mistakes.rate_title": ("Findings per 100 cards played", "Bevindingen per 100 gespeelde kaarten"),
     "mistakes.rate_axis": ("per 100 cards", "per 100 kaarten"),
     "mistakes.shown_first": (
@@ -317,6 +330,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "sql.refused": ("Refused: {message}", "Geweigerd: {message}"),
     "sql.error": ("The query failed: {message}", "De vraag mislukte: {message}"),
     "sql.rows": ("{count} rows", "{count} rijen"),
+    "sql.row": ("1 row", "1 rij"),
     "sql.download": ("Download CSV", "CSV downloaden"),
     "sql.no_examples": ("docs/sql.md has no example queries.", "docs/sql.md bevat geen voorbeeldvragen."),
     # severities and categories (values stay as stored; these are their labels)
@@ -332,6 +346,24 @@ LABELS: dict[str, tuple[str, str]] = {
     "violation.failed_to_overtake": ("failed to overtake", "niet overgenomen"),
     "violation.failed_to_buy": ("failed to buy (kopen)", "niet gekocht"),
     "violation.illegal_underbuy": ("illegal underbuy (onderkopen)", "onreglementair ondergekocht"),
+    # finding kinds (stored as these names; the labels are what the pages show)
+    "kind.revoke": ("revoke (verzaken)", "verzaakt"),
+    "kind.failed_to_overtake": ("failed to overtake", "niet overgenomen"),
+    "kind.failed_to_buy": ("failed to buy (kopen)", "niet gekocht"),
+    "kind.illegal_underbuy": ("illegal underbuy (onderkopen)", "onreglementair ondergekocht"),
+    "kind.score_mismatch": ("scoresheet differs", "scoreblad klopt niet"),
+    "kind.dealer_out_of_rotation": ("dealer out of rotation", "verkeerde gever"),
+    "kind.played_on_after_match_won": ("played on after the match was won", "doorgespeeld na winst"),
+    "kind.missed_vetten": ("missed vetten", "niet gevet"),
+    "kind.bare_ace_lost": ("bare ace lost", "blanke aas verloren"),
+    "kind.wasted_trump": ("wasted trump", "troef verspild"),
+    "kind.klop_missed": ("klop missed", "klop gemist"),
+    "kind.klop_lost": ("klop lost", "klop verloren"),
+    "kind.muil_missed": ("muil missed", "muil gemist"),
+    "kind.costly_card": ("costly card", "dure kaart"),
+    "kind.hindsight_only": ("costly with hindsight only", "enkel achteraf duur"),
+    "kind.trump_choice": ("trump choice", "troefkeuze"),
+    "kind.knock_choice": ("knock choice", "klopkeuze"),
     # contracts
     "contract.trump": ("troef {suit}", "troef {suit}"),
     "contract.muil": ("muil", "muil"),
@@ -344,8 +376,8 @@ LABELS: dict[str, tuple[str, str]] = {
 _CLAUSES_NL: dict[Clause, str] = {
     Clause.LEAD: "wie uitkomt, mag eender welke kaart spelen",
     Clause.FOLLOW: "moet {led} bijspelen",
-    Clause.OVERTAKE: "moet {led} bijspelen en {best} overnemen: een tegenstander heeft de slag",
-    Clause.BUY: "geen {led}: moet kopen met een troef ({trump}), een tegenstander heeft de slag met {best}",
+    Clause.OVERTAKE: "moet {led} bijspelen en {best} overnemen: {whose} heeft de slag",
+    Clause.BUY: "geen {led}: moet kopen met een troef ({trump}), {whose} heeft de slag met {best}",
     Clause.OVERBUY: "geen {led}: moet {best} overkopen met een hogere troef ({trump})",
     Clause.NO_UNDERBUY: "geen {led}: eender welke kaart behalve een troef onder {best} (niet onderkopen)",
     Clause.FORCED_UNDERBUY: "geen {led}: enkel troeven onder {best} over, dus onderkopen mag",
@@ -399,6 +431,21 @@ def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None)
     if legal.clause is Clause.FOLLOW and best:
         explanation += f" ({whose} heeft de slag met {best}; elke {led} mag)"
     return explanation
+
+
+MONTHS = {
+    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+    "nl": ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec"),
+}
+
+
+def month_label(month: datetime.date, lang: str) -> str:
+    """A month as the axis of a chart shows it, in the chosen language.
+
+    >>> month_label(datetime.date(2026, 3, 1), "nl")
+    'mrt 2026'
+    """
+    return f"{MONTHS[lang if lang in MONTHS else 'en'][month.month - 1]} {month.year}"
 
 
 def label_of(prefix: str, value: str, lang: str) -> str:

@@ -22,6 +22,7 @@ from dashboards import data, i18n, ui  # noqa: E402
 ICON = Path(__file__).resolve().parent / "static" / "icon.svg"
 st.set_page_config(page_title="Manillen replay", page_icon=str(ICON), layout="wide")
 
+ui.language_from_address()
 st.sidebar.segmented_control(
     "Language / Taal",
     i18n.LANGUAGES,
@@ -30,6 +31,7 @@ st.sidebar.segmented_control(
     required=True,
     key=ui.LANGUAGE_KEY,
 )
+ui.language_to_address()
 t = ui.translator()
 
 pages = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -31,6 +31,53 @@ def lang() -> str:
     """The language the person chose in the sidebar (English until they choose)."""
     value = st.session_state.get(LANGUAGE_KEY)
     return value if value in i18n.LANGUAGES else "en"
+
+
+def language_from_address() -> None:
+    """Start a session in the language its address names (``?lang=nl``): a reload keeps it.
+
+    The entry point calls this before it draws the language switch.
+    """
+    asked = st.query_params.get(LANGUAGE_KEY)
+    if LANGUAGE_KEY not in st.session_state and asked in i18n.LANGUAGES:
+        st.session_state[LANGUAGE_KEY] = asked
+
+
+def language_to_address() -> None:
+    """Keep the chosen language in the page address (English, the default, leaves it out)."""
+    if lang() == "en":
+        if LANGUAGE_KEY in st.query_params:
+            del st.query_params[LANGUAGE_KEY]
+    else:
+        st.query_params[LANGUAGE_KEY] = lang()
+
+
+def language_params() -> dict[str, str]:
+    """``{"lang": "nl"}`` in Dutch, else nothing: for addresses the pages make."""
+    return {} if lang() == "en" else {LANGUAGE_KEY: lang()}
+
+
+def follow_selected_row(key: str, page: str, targets: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Arguments for ``st.dataframe`` that open ``page`` in this tab when a row is selected.
+
+    A link column would open a new tab (and a new session); this switches pages instead.
+
+    :param key: the dataframe's widget key.
+    :param targets: each row's page address parameters, in the frame's order.
+    """
+    st.session_state[f"{key}_targets"] = [dict(t) for t in targets]
+
+    def chosen() -> None:
+        rows = st.session_state[key].selection.rows
+        if rows:
+            st.session_state[f"{key}_open"] = st.session_state[f"{key}_targets"][rows[0]]
+
+    pending = st.session_state.pop(f"{key}_open", None)
+    if pending is not None:
+        st.switch_page(
+            PAGE_FILES[page], query_params={k: str(v) for k, v in {**pending, **language_params()}.items()}
+        )
+    return {"key": key, "on_select": chosen, "selection_mode": "single-row"}
 
 
 def translator() -> Callable[..., str]:
@@ -71,7 +118,7 @@ def replay_url(match_id: str, deal: int, step: int = 0) -> str:
     >>> replay_url("zwaan-3", 2, 13)
     'replay?match=zwaan-3&deal=2&step=13'
     """
-    return "replay?" + urlencode({"match": match_id, "deal": deal, "step": step})
+    return "replay?" + urlencode({"match": match_id, "deal": deal, "step": step, **language_params()})
 
 
 def match_url(match_id: str) -> str:
@@ -80,7 +127,7 @@ def match_url(match_id: str) -> str:
     >>> match_url("zwaan 3")
     'match?match=zwaan+3'
     """
-    return "match?" + urlencode({"match": match_id})
+    return "match?" + urlencode({"match": match_id, **language_params()})
 
 
 def absolute(relative: str) -> str:

@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data
+from dashboards import data, i18n
 from manillen_replay.cards import CARD_BY_TEXT, CardSet
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.record import Entry, Record, dumps
@@ -152,7 +152,30 @@ def test_archive_filters_by_venue(app: AppTest) -> None:
     at.multiselect(key="archive_venues").select("Het Anker").run()
     table = at.dataframe[0].value
     assert table["venue"].tolist() == ["Het Anker"]
-    assert table["link"].tolist() == ["match?match=random-1"]
+    assert table["match_id"].tolist() == ["random-1"]
+
+
+def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: AppTest) -> None:
+    """Whole scores as "101-62" under one header, no "None" cells, no column of nothing but blanks."""
+    at = open_page(app, "archive")
+    table = at.dataframe[0].value
+    assert all(re.fullmatch(r"\d+-\d+", score) for score in table["score"])
+    assert "event" not in table.columns  # the fixture's matches name no event
+    assert not (table.astype(str) == "None").any().any()
+
+
+def test_language_comes_from_and_goes_to_the_address(app: AppTest) -> None:
+    """A reload keeps Dutch: ?lang=nl starts the session in Dutch, and choosing it writes it there."""
+    at = app
+    at.query_params["lang"] = "nl"
+    at.run()
+    assert at.session_state["lang"] == "nl"
+    assert at.query_params["lang"] == ["nl"] or at.query_params["lang"] == "nl"
+    at.switch_page("app_pages/archive.py").run()
+    assert at.title[0].value == "Archief"
+    at.session_state["lang"] = "en"
+    at.run()
+    assert "lang" not in at.query_params
 
 
 def test_archive_in_dutch(app: AppTest) -> None:
@@ -191,7 +214,8 @@ def test_match_lists_every_deal_with_score_and_findings(app: AppTest) -> None:
     assert len(deals) == 12
     assert deals["match_score"].tolist() == [f"{d.match_score[0]}-{d.match_score[1]}" for d in result.deals]
     assert deals["findings"].tolist() == [1 if n == 2 else 0 for n in range(1, 13)]
-    assert deals["replay"].tolist()[1] == "replay?match=random-1&deal=2&step=0"
+    # selecting a deal replays it in this tab
+    assert at.session_state["match_deals_targets"][1] == {"match": "random-1", "deal": 2, "step": 0}
     figure = at.get("plotly_chart")[0].proto.spec
     assert "Anna &amp; Carla" in figure or "Anna & Carla" in figure
 
@@ -398,13 +422,14 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     assert at.subheader[0].value == "3 findings"
     table = at.dataframe[0].value
     assert table["severity"].tolist() == ["blunder", "mistake", "info"]
-    assert table["link"].tolist() == [
-        "replay?match=random-1&deal=2&step=10",
-        "replay?match=random-0&deal=1&step=3",
-        "replay?match=random-0&deal=1&step=0",
+    assert at.session_state["mistakes_table_targets"] == [
+        {"match": "random-1", "deal": 2, "step": 10},
+        {"match": "random-0", "deal": 1, "step": 3},
+        {"match": "random-0", "deal": 1, "step": 0},
     ]
+    assert not (table.astype(str) == "None").any().any()
     at.multiselect(key="mistakes_severities").select("blunder").run()
-    assert at.subheader[0].value == "1 findings"
+    assert at.subheader[0].value == "1 finding"
     assert at.dataframe[0].value["player"].tolist() == ["Bert"]
     spec = at.get("plotly_chart")[0].proto.spec
     assert "wasted trump" in spec
@@ -432,6 +457,25 @@ def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     partners = at.dataframe[0].value
     assert partners["partner"].tolist() == ["Dirk"]
     assert partners["deals"].tolist() == [36]
+    assert 0 <= partners["won_share"][0] <= 100  # a percentage like every other on the page
+
+
+def test_players_rate_line_drops_to_zero_in_months_without_findings(app: AppTest) -> None:
+    """Bert played in January, February and March and has one finding: the other months are 0."""
+    open_page(app, "players", player="Bert")
+    rates = data.rate_over_time("Bert")
+    assert rates["month"].to_list() == [datetime.date(2026, m, 1) for m in (1, 2, 3)]
+    assert sorted(rates["per_100"].to_list())[:2] == [0, 0] and max(rates["per_100"]) > 0
+
+
+def test_players_months_and_labels_in_dutch(app: AppTest) -> None:
+    at = app
+    at.run()
+    at.session_state["lang"] = "nl"
+    at.query_params["player"] = "Bert"
+    at.switch_page("app_pages/players.py").run()
+    specs = " ".join(chart.proto.spec for chart in at.get("plotly_chart"))
+    assert "jan 2026" in specs and "Jan 2026" not in specs
 
 
 # --------------------------------------------------------------------------- SQL
@@ -482,3 +526,17 @@ def test_csv_download_flattens_lists() -> None:
 def test_db_from_script_arguments() -> None:
     assert data.archive_path(["app.py", "--db", "x.duckdb"]) == Path("x.duckdb")
     assert data.archive_path(["app.py", "--db=y.duckdb"]) == Path("y.duckdb")
+
+
+def test_every_finding_kind_and_variant_has_a_dutch_label() -> None:
+    """Nederlands shows no English name of a finding kind, a severity or a variant."""
+    from manillen_replay.analysis.detectors import KIND_CATEGORY
+    from manillen_replay.rules import VARIANTS
+    from manillen_replay.solver.findings import KIND_CATEGORY as SOLVER_KINDS
+
+    for kind in [*KIND_CATEGORY, *SOLVER_KINDS]:
+        assert f"kind.{kind}" in i18n.LABELS, kind
+    for variant in VARIANTS:
+        assert f"variant.{variant}" in i18n.LABELS, variant
+    dutch = [i18n.text(key, "nl") for key in i18n.LABELS if key.startswith("col.")]
+    assert sorted({d for d in dutch if dutch.count(d) > 1}) == [], "two columns with one Dutch name"

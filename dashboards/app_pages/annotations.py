@@ -21,8 +21,10 @@ if comments.height == 0:
 authors = sorted({str(a) for a in comments["author"].to_list()})
 tags = sorted({str(tag) for row in comments["tags"].to_list() if row for tag in row})
 filters = st.columns(2)
-chosen_authors = filters[0].multiselect(t("col.author"), authors, key="annotations_authors")
-chosen_tags = filters[1].multiselect(t("col.tags"), tags, key="annotations_tags")
+chosen_authors = filters[0].multiselect(
+    t("col.author"), authors, key="annotations_authors", placeholder=t("filter.all")
+)
+chosen_tags = filters[1].multiselect(t("col.tags"), tags, key="annotations_tags", placeholder=t("filter.all"))
 if chosen_authors:
     comments = comments.filter(pl.col("author").is_in(chosen_authors))
 if chosen_tags:

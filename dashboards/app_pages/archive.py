@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
-from dashboards import data, ui
+from dashboards import data, i18n, ui
 from manillen_replay.errors import ManillenError
 
 t = ui.translator()
@@ -53,15 +54,29 @@ columns = st.columns(4)
 for column, name in zip(columns, ("matches", "deals", "players", "findings"), strict=True):
     column.metric(t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
 
+language = ui.lang()
 filters = st.columns(4)
 chosen_players = filters[0].multiselect(
-    t("archive.filter_player"), data.players(), key="archive_players", persist_state="session"
+    t("archive.filter_player"),
+    data.players(),
+    key="archive_players",
+    persist_state="session",
+    placeholder=t("filter.all"),
 )
 chosen_venues = filters[1].multiselect(
-    t("archive.filter_venue"), data.venues(), key="archive_venues", persist_state="session"
+    t("archive.filter_venue"),
+    data.venues(),
+    key="archive_venues",
+    persist_state="session",
+    placeholder=t("filter.all"),
 )
 chosen_variants = filters[2].multiselect(
-    t("archive.filter_variant"), data.variants(), key="archive_variants", persist_state="session"
+    t("archive.filter_variant"),
+    data.variants(),
+    format_func=lambda v: i18n.label_of("variant", v, language),
+    key="archive_variants",
+    persist_state="session",
+    placeholder=t("filter.all"),
 )
 first, last = data.date_range()
 dates = None
@@ -78,39 +93,42 @@ if first is not None and last is not None and first != last:
         dates = (picked[0], picked[1])
 
 shown = data.matches(chosen_players, chosen_venues, chosen_variants, dates)
-st.caption(t("archive.shown", shown=shown.height, total=numbers["matches"]))
+st.caption(t("archive.shown", shown=shown.height, total=numbers["matches"]) + " " + t("archive.click_row"))
 table = shown.with_columns(
-    shown["match_id"].map_elements(ui.match_url, return_dtype=shown["match_id"].dtype).alias("link"),
+    pl.format("{}-{}", "final_score_0", "final_score_1").alias("score"),
+    pl.col("variant").map_elements(lambda v: i18n.label_of("variant", v, language), pl.String),
+    pl.col("venue").fill_null(""),
 )
+shown_columns = [
+    "match_id",
+    "date",
+    "venue",
+    "event",
+    "variant",
+    "team_0",
+    "team_1",
+    "score",
+    "deals",
+    "findings",
+]
+if table["event"].null_count() == table.height:
+    shown_columns.remove("event")  # an archive without events needs no column of blanks
 st.dataframe(
-    table.select(
-        "link",
-        "date",
-        "venue",
-        "event",
-        "variant",
-        "team_0",
-        "team_1",
-        "final_score_0",
-        "final_score_1",
-        "deals",
-        "findings",
-    ),
+    table.select(shown_columns).with_columns(pl.col(pl.String).fill_null("")),
     hide_index=True,
-    key="archive_table",
     column_config={
-        "link": st.column_config.LinkColumn(t("col.match"), display_text=r"match=(.*)$"),
+        "match_id": t("col.match"),
         "date": st.column_config.DateColumn(t("col.date")),
         "venue": t("col.venue"),
         "event": t("col.event"),
         "variant": t("col.variant"),
         "team_0": t("col.team0"),
         "team_1": t("col.team1"),
-        "final_score_0": st.column_config.NumberColumn(t("col.team0") + " ·", format="%d"),
-        "final_score_1": st.column_config.NumberColumn(t("col.team1") + " ·", format="%d"),
+        "score": t("col.score"),
         "deals": st.column_config.NumberColumn(t("archive.deals"), format="%d"),
         "findings": st.column_config.NumberColumn(t("col.findings"), format="%d"),
     },
+    **ui.follow_selected_row("archive_table", "match", [{"match": m} for m in table["match_id"]]),
 )
 
 with st.expander(t("archive.upload")):

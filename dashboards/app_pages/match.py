@@ -102,7 +102,6 @@ for deal in result.deals:
             "outcome": outcome,
             "match_score": "-".join(map(str, deal.match_score)),
             "findings": counts.get(deal.number, 0),
-            "replay": ui.replay_url(chosen, deal.number) if deal.tricks else None,
             **{f"score_{i}": points for i, points in enumerate(deal.match_score)},
             "muil": deal.contract in (Contract.MUIL, Contract.BLIND_MUIL),
             "klop": deal.knocks > 0,
@@ -122,12 +121,13 @@ if frame.height:
     st.plotly_chart(figure, key="match_chart")
 
 st.subheader(t("match.deals"))
+st.caption(t("match.click_row"))
 st.dataframe(
-    frame.select(
-        "deal", "dealer", "contract", "multiplier", "points", "outcome", "match_score", "findings", "replay"
-    ),
+    frame.select("deal", "dealer", "contract", "multiplier", "points", "outcome", "match_score", "findings"),
     hide_index=True,
-    key="match_deals",
+    **ui.follow_selected_row(
+        "match_deals", "replay", [{"match": chosen, "deal": number, "step": 0} for number in frame["deal"]]
+    ),
     column_config={
         "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
         "dealer": t("col.dealer"),
@@ -137,7 +137,6 @@ st.dataframe(
         "outcome": t("col.deal_score"),
         "match_score": t("col.match_score"),
         "findings": st.column_config.NumberColumn(t("col.findings"), format="%d"),
-        "replay": st.column_config.LinkColumn(t("col.replay"), display_text="▶"),
     },
 )
 

@@ -20,7 +20,11 @@ if data.counts()["findings"] == 0:
 choices = data.finding_choices()
 row = st.columns(4)
 players = row[0].multiselect(
-    t("col.player"), choices["players"], key="mistakes_players", persist_state="session"
+    t("col.player"),
+    choices["players"],
+    key="mistakes_players",
+    persist_state="session",
+    placeholder=t("filter.all"),
 )
 kinds = row[1].multiselect(
     t("col.kind"),
@@ -28,6 +32,7 @@ kinds = row[1].multiselect(
     format_func=lambda k: i18n.label_of("kind", k, language),
     key="mistakes_kinds",
     persist_state="session",
+    placeholder=t("filter.all"),
 )
 categories = row[2].multiselect(
     t("col.category"),
@@ -35,6 +40,7 @@ categories = row[2].multiselect(
     format_func=lambda c: i18n.label_of("category", c, language),
     key="mistakes_categories",
     persist_state="session",
+    placeholder=t("filter.all"),
 )
 severities = row[3].multiselect(
     t("col.severity"),
@@ -42,6 +48,7 @@ severities = row[3].multiselect(
     format_func=lambda s: i18n.label_of("severity", s, language),
     key="mistakes_severities",
     persist_state="session",
+    placeholder=t("filter.all"),
 )
 first, last = data.date_range()
 dates = None
@@ -59,7 +66,7 @@ if first is not None and last is not None and first != last:
 
 chosen = data.FindingFilter(tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates)
 total, shown = data.findings(chosen)
-st.subheader(t("mistakes.count", count=total))
+st.subheader(t("mistakes.count_one") if total == 1 else t("mistakes.count", count=total))
 if total == 0:
     st.info(t("mistakes.no_match"))
     st.stop()
@@ -81,23 +88,21 @@ if shown.height < total:
 explanation = (
     pl.coalesce("explanation_nl", "explanation") if language == "nl" else pl.col("explanation")
 ).alias("text")
-links = shown.select(
-    pl.struct("match_id", "deal", "trick", "play")
-    .map_elements(
-        lambda r: ui.replay_url(r["match_id"], r["deal"] or 1, step_of(r["trick"], r["play"])),
-        return_dtype=pl.String,
-    )
-    .alias("link")
-)
-table = pl.concat([links, shown], how="horizontal").with_columns(
+table = shown.with_columns(
     explanation,
     pl.col("severity").map_elements(lambda s: i18n.label_of("severity", s, language), pl.String),
     pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String),
-    pl.col("better").list.join(" ").alias("better"),
+    pl.col("better").list.join(" ").fill_null("").alias("better"),
+    pl.col("card").fill_null(""),
+    pl.col("player").fill_null(""),
 )
-selection = st.dataframe(
+targets = [
+    {"match": r["match_id"], "deal": r["deal"] or 1, "step": step_of(r["trick"], r["play"])}
+    for r in shown.select("match_id", "deal", "trick", "play").iter_rows(named=True)
+]
+st.caption(t("mistakes.click_row"))
+st.dataframe(
     table.select(
-        "link",
         "date",
         "match_id",
         "deal",
@@ -112,11 +117,8 @@ selection = st.dataframe(
         "text",
     ),
     hide_index=True,
-    key="mistakes_table",
-    on_select="rerun",
-    selection_mode="single-row",
+    **ui.follow_selected_row("mistakes_table", "replay", targets),
     column_config={
-        "link": st.column_config.LinkColumn(t("col.replay"), display_text="▶"),
         "date": st.column_config.DateColumn(t("col.date")),
         "match_id": t("col.match"),
         "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
@@ -127,20 +129,8 @@ selection = st.dataframe(
         "kind": t("col.kind"),
         "card": t("col.card"),
         "better": t("col.better"),
-        "points": st.column_config.NumberColumn(t("col.at_stake"), format="%.1f"),
+        # whole points stay whole (30, not 30.0); the solver's averages keep their decimals
+        "points": st.column_config.NumberColumn(t("col.at_stake"), format="plain"),
         "text": st.column_config.TextColumn(t("col.explanation"), width="large"),
     },
 )
-picked_rows = selection.selection.rows if selection is not None and hasattr(selection, "selection") else []
-if picked_rows:
-    picked_row = shown.row(picked_rows[0], named=True)
-    st.page_link(
-        ui.PAGE_FILES["replay"],
-        label=f"{t('col.replay')}: {picked_row['match_id']}, {t('col.deal').lower()} {picked_row['deal']}",
-        icon=":material/playing_cards:",
-        query_params={
-            "match": picked_row["match_id"],
-            "deal": str(picked_row["deal"] or 1),
-            "step": str(step_of(picked_row["trick"], picked_row["play"])),
-        },
-    )

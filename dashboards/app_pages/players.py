@@ -84,7 +84,9 @@ rates = data.rate_over_time(player)
 if rates.height:
     st.plotly_chart(
         charts.rate_over_time_figure(
-            rates,
+            rates.with_columns(
+                pl.col("month").map_elements(lambda m: i18n.month_label(m, language), pl.String)
+            ),
             title=t("players.rate_title"),
             y_title=t("mistakes.rate_axis"),
             severity_names={s: i18n.label_of("severity", s, language) for s in data.SEVERITIES},
@@ -113,6 +115,8 @@ if partners.height:
             "partner": t("players.partner"),
             "deals": st.column_config.NumberColumn(t("players.deals_together"), format="%d"),
             "points_per_deal": st.column_config.NumberColumn(t("players.points_per_deal"), format="%.2f"),
-            "won_share": st.column_config.ProgressColumn(t("players.won_share"), min_value=0, max_value=1),
+            "won_share": st.column_config.ProgressColumn(
+                t("players.won_share"), min_value=0, max_value=100, format="%.1f%%"
+            ),
         },
     )

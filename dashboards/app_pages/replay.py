@@ -108,7 +108,7 @@ step = st.slider(t("replay.step"), 0, last_step, key=STEP, persist_state="sessio
 moment: Moment = moments[step]
 
 position = {"match": match_id, "deal": str(deal_number), "step": str(step)}
-st.query_params.from_dict(position)
+st.query_params.from_dict({**position, **ui.language_params()})
 st.session_state["replay_synced"] = (match_id, deal_number, step)
 
 

@@ -46,7 +46,7 @@ if last_query:
     except QueryError as error:
         st.error(t("sql.error", message=error))
     else:
-        st.caption(t("sql.rows", count=result.height))
+        st.caption(t("sql.row") if result.height == 1 else t("sql.rows", count=result.height))
         st.dataframe(result, hide_index=True, key="sql_result")
         st.download_button(
             t("sql.download"),
