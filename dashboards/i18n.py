@@ -182,6 +182,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.could_play": ("Could legally play", "Mocht spelen"),
     "replay.may_play_next": ("{name} may play next", "{name} mag nu spelen"),
     "replay.illegal": ("Illegal: {kind}", "Onreglementair: {kind}"),
+    "replay.tricks_so_far": ("Tricks so far", "Slagen tot nu toe"),
     "replay.findings": ("Findings for this play", "Bevindingen bij deze kaart"),
     "replay.deal_findings": ("Findings for the whole deal", "Bevindingen bij het hele spel"),
     "replay.no_findings": ("No findings for this play.", "Geen bevindingen bij deze kaart."),

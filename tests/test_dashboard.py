@@ -261,6 +261,34 @@ def test_replay_shows_the_right_cards_at_step(app: AppTest, step: int) -> None:
     assert at.slider(key="replay_step").value == step
 
 
+def test_replay_lists_the_tricks_so_far_and_a_click_jumps_to_one(app: AppTest) -> None:
+    """At step 6: trick 1 complete with its winner, trick 2 with two cards; trick 1 jumps to step 4."""
+    at = open_page(app, "replay", match="random-0", deal=2, step=6)
+    labels = [b.label for b in at.button if b.key and b.key.startswith("replay_trick_")]
+    assert len(labels) == 2 and "+" in labels[0].split("→")[-1] and "→" not in labels[1]
+    deal = fixture_records()[0].deals[1]
+    assert all(card in labels[0] for card in deal.tricks[0])
+    at.button(key="replay_trick_1").click().run()
+    assert at.slider(key="replay_step").value == 4
+
+
+def test_replay_steps_with_the_arrow_keys_and_draws_the_table_first(app: AppTest) -> None:
+    """Left and Right (Home, End) step the replay; the buttons come after the table, for phones."""
+    at = open_page(app, "replay", match="random-0", deal=2, step=5)
+    steps = ("replay_start", "replay_back", "replay_forward", "replay_end")
+    shortcuts = {b.key: b.proto.shortcut for b in at.button if b.key in steps}
+    assert shortcuts == {
+        "replay_start": "home",
+        "replay_back": "left",
+        "replay_forward": "right",
+        "replay_end": "end",
+    }
+    table_column = next(c for c in at.columns if any(type(x).__name__ == "Html" for x in c.children.values()))
+    kinds = [type(x).__name__ for x in table_column.children.values()]
+    # the card table first, then the row of buttons and the slider under it
+    assert kinds.index("Html") < kinds.index("Block") < kinds.index("Slider")
+
+
 def test_replay_step_controls_move_and_update_the_address(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-0", deal=2, step=5)
     at.button(key="replay_forward").click().run()

@@ -86,30 +86,60 @@ names = [
 ]
 sides = [shape.team_of(seat, deal.dealer) for seat in range(shape.players)]
 side_names = [" & ".join(names[s] for s in range(shape.players) if sides[s] == side) for side in (0, 1)]
-buttons = st.columns(4)
-current = st.session_state[STEP]
-controls: tuple[tuple[str, str, int, Literal["left", "right"]], ...] = (
-    ("start", ":material/first_page:", 0, "left"),
-    ("back", ":material/chevron_left:", current - 1, "left"),
-    ("forward", ":material/chevron_right:", current + 1, "right"),
-    ("end", ":material/last_page:", last_step, "right"),
-)
-for column, (name, icon, target, side) in zip(buttons, controls, strict=True):
-    column.button(
-        t(f"replay.{name}"),
-        icon=icon,
-        icon_position=side,
-        on_click=_go,
-        args=(target,),
-        key=f"replay_{name}",
-        width="stretch",
-    )
-step = st.slider(t("replay.step"), 0, last_step, key=STEP, persist_state="session")
+step = st.session_state[STEP]
 moment: Moment = moments[step]
 
 position = {"match": match_id, "deal": str(deal_number), "step": str(step)}
 st.query_params.from_dict({**position, **ui.language_params()})
 st.session_state["replay_synced"] = (match_id, deal_number, step)
+
+
+def show_controls() -> None:
+    """Start, back, forward and end (also the Home, Left, Right and End keys), and the step slider.
+
+    Drawn under the card table, so on a phone the table comes first.
+    """
+    buttons = st.columns(4)
+    controls: tuple[tuple[str, str, int, Literal["left", "right"], str], ...] = (
+        ("start", ":material/first_page:", 0, "left", "Home"),
+        ("back", ":material/chevron_left:", step - 1, "left", "Left"),
+        ("forward", ":material/chevron_right:", step + 1, "right", "Right"),
+        ("end", ":material/last_page:", last_step, "right", "End"),
+    )
+    for column, (name, icon, target, side, key) in zip(buttons, controls, strict=True):
+        column.button(
+            t(f"replay.{name}"),
+            icon=icon,
+            icon_position=side,
+            on_click=_go,
+            args=(target,),
+            key=f"replay_{name}",
+            width="stretch",
+            shortcut=key,
+        )
+    st.slider(t("replay.step"), 0, last_step, key=STEP, persist_state="session")
+
+
+def show_tricks_so_far() -> None:
+    """Every trick up to this step, one line each: a click shows the table at its last card."""
+    size = shape.trick_size
+    done = [trick for trick in deal.tricks if (trick.number - 1) * size < step]
+    if not done:
+        return
+    st.markdown(f"**{t('replay.tricks_so_far')}**")
+    for trick in done:
+        played = min(size, step - (trick.number - 1) * size)
+        shown = list(zip(trick.seats, trick.cards, strict=False))[:played]
+        cards_text = "  ".join(f"{names[seat]} {card}" for seat, card in shown)
+        complete = played == size and trick.winner is not None
+        outcome = f" → {names[trick.winner]} +{trick.points}" if complete and trick.winner is not None else ""
+        st.button(
+            f"{trick.number}. {cards_text}{outcome}",
+            key=f"replay_trick_{trick.number}",
+            on_click=_go,
+            args=(trick.number * size,),
+            type="tertiary",
+        )
 
 
 def contract_text() -> str:
@@ -159,6 +189,8 @@ with left:
         )
     )
     st.caption(t("replay.legend"))
+    show_controls()
+    show_tricks_so_far()
 
 findings = data.deal_findings(match_id, deal_number)
 play_costs, card_values = data.deal_costs(match_id, deal_number)
