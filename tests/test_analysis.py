@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -24,7 +23,7 @@ from manillen_replay.analysis import (
     coach_findings,
     parse_coach_detector,
 )
-from manillen_replay.analysis.detectors import VIEW_MARGIN
+from manillen_replay.analysis.detectors import CARD_THRESHOLDS
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask, mask_of
 from manillen_replay.engine import replay
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record, RecordedScore
@@ -310,18 +309,28 @@ def test_bare_ace_lost_with_costs_not_flagged_when_smearing_was_no_better() -> N
     assert of_kind(found, "bare_ace_lost") == [] and of_kind(found, "missed_vetten") == []
 
 
-def test_strategy_detectors_agree_with_the_real_solver() -> None:
-    """With the solver's own view values the finding stands exactly when smearing gained enough."""
+SOLVER_SAMPLES = 100
+"""Layouts per play for the real solver below: with 8 the estimate was noise (-0.6 card points
+for seed 0); from 100 on it settles between 1.4 and 1.9 (seeds 0 to 4, 100 and 300 layouts)."""
+
+
+def test_the_real_solver_backs_the_showcase_missed_vetten() -> None:
+    """Bert, last to play on Dirk's certain 10C, keeps KH instead of smearing it: from what Bert
+    could see, smearing KH is worth more than half a card point on average (the solver says about
+    1.8, less than the 3 card points of hindsight, since the KH might have taken a trick later)."""
     rec = record(BASE, VETTEN)
     result = replay(rec)
-    costs = view_costs(result.deals[0], result.rules, samples=8)
+    costs = view_costs(result.deals[0], result.rules, samples=SOLVER_SAMPLES)
     play = next(c for c in costs if (c.trick, c.play) == (1, 4))
-    assert play.values[Card.S7].view is not None and play.values[Card.HK].view is not None
-    gain = play.values[Card.HK].view - play.values[Card.S7].view
-    found = of_kind(analyse(result, rec, costs={1: costs}), "missed_vetten")
-    assert len(found) == (1 if gain >= VIEW_MARGIN else 0)
-    for finding in found:
-        assert finding.points == round(gain, 2)
+    kept, smeared = play.values[Card.S7].view, play.values[Card.HK].view
+    assert kept is not None and smeared is not None
+    gain = smeared - kept
+    assert 1.0 <= gain < 3.0
+    (finding,) = of_kind(analyse(result, rec, costs={1: costs}), "missed_vetten")
+    assert finding.points == round(gain, 2) and finding.better == (Card.HK,)
+    assert (finding.trick, finding.play, finding.card) == (1, 4, Card.S7)
+    assert finding.severity is CARD_THRESHOLDS.severity(gain)
+    assert "card points more on average (solver)" in finding.explanation
 
 
 def test_rules_depth_leaves_out_strategy() -> None:
@@ -530,15 +539,6 @@ def test_thresholds_and_severity_order() -> None:
     assert Severity.parse("BLUNDER").level > Severity.parse("mistake").level
     with pytest.raises(ValueError, match="unknown severity"):
         Severity.parse("awful")
-
-
-def test_analysis_is_fast_enough() -> None:
-    results = [replay(random_record(seed, 12)) for seed in range(20)]
-    start = time.perf_counter()
-    for result in results:
-        analyse(result)
-    rate = 240 / (time.perf_counter() - start)
-    assert rate > 1000, f"{rate:.0f} deals a second"
 
 
 def test_the_analysis_core_loads_no_database_or_ui_library() -> None:
