@@ -6,6 +6,7 @@ the hands are given, only the tricks that matter are played.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -25,13 +26,14 @@ from manillen_replay.analysis import (
 )
 from manillen_replay.analysis.detectors import CARD_THRESHOLDS
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask, mask_of
-from manillen_replay.engine import replay
+from manillen_replay.engine import decode_and_replay, replay
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record, RecordedScore
 from manillen_replay.rules import Rules
 from manillen_replay.solver import CardValue, PlayCost, view_costs
 from manillen_replay.state import DealState
 
 from .factories import SEATS, random_record
+from .test_variants import EVERY_OTHER_VARIANT, variant_doc
 
 # Trump diamonds. Anna and Carla hold the hearts' AH 10H; Bert is void in clubs.
 BASE = [
@@ -331,6 +333,33 @@ def test_the_real_solver_backs_the_showcase_missed_vetten() -> None:
     assert (finding.trick, finding.play, finding.card) == (1, 4, Card.S7)
     assert finding.severity is CARD_THRESHOLDS.severity(gain)
     assert "card points more on average (solver)" in finding.explanation
+
+
+@pytest.mark.parametrize("name", EVERY_OTHER_VARIANT)
+def test_strategy_detectors_judge_only_the_four_player_game(name: str) -> None:
+    """docs/findings.md: other variants get the rule, scoring and procedure detectors only. Forty
+    random deals of each: with the variant check taken out, every variant gets strategy findings."""
+    found = [
+        finding
+        for seed in range(40)
+        for finding in analyse(decode_and_replay(json.dumps(variant_doc(name, seed=seed))))
+    ]
+    assert [f.kind for f in found if f.category is Category.STRATEGY] == []
+    wrong_sheet = variant_doc(name, seed=0)
+    wrong_sheet["deals"][0]["recorded_score"] = {"team": 0, "points": 99}
+    (mismatch,) = of_kind(analyse(decode_and_replay(json.dumps(wrong_sheet))), "score_mismatch")
+    dealer = wrong_sheet["match"]["seats"][0]
+    assert f"the scoresheet says 99 for {dealer}" in mismatch.explanation  # the dealer's team: team 0
+
+
+def test_an_illegal_play_is_judged_as_a_rule_finding_only() -> None:
+    """Bert trumps Dirk's certain 10C with QD while holding 9C: a revoke, and not also a wasted_trump
+    (legal, the same QD is one: test_wasted_trump_that_cost_nothing_is_info)."""
+    hands = list(BASE)
+    hands[0] = hands[0].replace("9C", "9S")
+    hands[1] = hands[1].replace("9S", "9C")
+    found = analyse_record(record(hands, ["7C 10C 8C QD"]))
+    assert [(f.kind, f.trick, f.play, f.card) for f in found] == [("revoke", 1, 4, Card.DQ)]
 
 
 def test_rules_depth_leaves_out_strategy() -> None:

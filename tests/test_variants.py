@@ -244,30 +244,50 @@ EVERY_OTHER_VARIANT = ["two-open", "two-open-fours", "three", "three-dummy", "si
 CAFE_KNOCKS = {"cafe": {"blind_muil": True, "eternal_klop": True}, "klop_on_muil": True, "max_multiplier": None}
 
 
-def blind_muil_doc(name: str, knocks: list[dict], options: dict) -> dict:
-    """The variant's sample dealt again as a blind muil by the dealer, with these knocks.
+def variant_doc(
+    name: str, *, seed: int | None = None, options: dict | None = None, calls: list[dict] | None = None
+) -> dict:
+    """The variant's sample with its cards played out again: a complete, legal deal.
 
-    The sample's tricks were played with hearts trump; in a muil other cards win, so the same
-    hands (table piles and laid-aside cards too) are played out again without trump, each seat
-    taking its lowest legal card.
+    With ``seed`` the cards are dealt afresh and each seat plays a random legal card; without it
+    the sample's hands (table piles and laid-aside cards too) stay and each seat plays its lowest
+    legal card. ``calls`` replaces the sample's declarations (hearts trump, in ``six_short`` made by
+    seat 2); a call of ``muil`` or ``blind_muil`` plays without trump.
     """
     doc = sample(f"variant-{name}")
-    doc["match"]["rules"] = options
+    if options is not None:
+        doc["match"]["rules"] = options
     deal_doc = doc["deals"][0]
-    rules = Rules.from_options({**options, "variant": doc["match"]["variant"]})
-    shape = rules.shape
-    hands = tuple(mask_of(Card.parse(c) for c in hand) for hand in deal_doc["hands"])
-    piles = deal_doc.get("table") or [[] for _ in range(shape.players)]
-    table = tuple(
-        tuple(tuple(Card.parse(c) for c in pile) for pile in seat) if seat else ((), (), (), ())
-        for seat in piles
-    )
-    discards = mask_of(Card.parse(c) for c in deal_doc.get("discards", []))
+    rules = Rules.from_options({**(options or {}), "variant": doc["match"]["variant"]})
     dealer = deal_doc["dealer"]
-    state = Dealt(hands, table if deal_doc.get("table") else (), discards).start(rules, dealer, None)
+    deal_doc["declarations"] = calls or deal_doc["declarations"]
+    contract = deal_doc["declarations"][-1 if calls is None else 0]
+    trump = "HDCS".index(contract["suit"]) if contract["call"] == "trump" else None
+    chooser = contract["seat"]
+    rng = random.Random(seed)
+    if seed is None:
+        piles = deal_doc.get("table")
+        dealt = Dealt(
+            tuple(mask_of(Card.parse(c) for c in hand) for hand in deal_doc["hands"]),
+            tuple(tuple(tuple(Card.parse(c) for c in p) for p in seat) or ((), (), (), ()) for seat in piles)
+            if piles
+            else (),
+            mask_of(Card.parse(c) for c in deal_doc.get("discards", [])),
+        )
+    else:
+        dealt = deal(rules, dealer, rng, chooser)
+        deal_doc["hands"] = [[str(Card(c)) for c in iter_mask(hand)] for hand in dealt.hands]
+        if "table" in deal_doc:
+            deal_doc["table"] = [
+                [[str(Card(c)) for c in pile] for pile in seat] if any(seat) else [] for seat in dealt.table
+            ]
+        if "discards" in deal_doc:
+            deal_doc["discards"] = [str(Card(c)) for c in iter_mask(dealt.discards)]
+    state = dealt.start(rules, dealer, trump, chooser)
     tricks: list[list[str]] = []
     while not state.is_over:
-        card = min(iter_mask(state.legal_mask()))
+        legal = list(iter_mask(state.legal_mask()))
+        card = min(legal) if seed is None else rng.choice(legal)
         if not state.trick:
             tricks.append([])
         tricks[-1].append(str(Card(card)))
@@ -275,8 +295,13 @@ def blind_muil_doc(name: str, knocks: list[dict], options: dict) -> dict:
     deal_doc["tricks"] = tricks
     deal_doc.pop("table_moves", None)
     deal_doc.pop("recorded_score", None)
-    deal_doc["declarations"] = [{"seat": dealer, "call": "blind_muil"}, *knocks]
     return doc
+
+
+def blind_muil_doc(name: str, knocks: list[dict], options: dict) -> dict:
+    """The variant's sample dealt again as a blind muil by the dealer, with these knocks."""
+    dealer = sample(f"variant-{name}")["deals"][0]["dealer"]
+    return variant_doc(name, options=options, calls=[{"seat": dealer, "call": "blind_muil"}, *knocks])
 
 
 def knocks_of(name: str) -> list[dict]:
