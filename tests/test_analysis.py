@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 
+import msgspec
 import pytest
 
 from manillen_replay.analysis import (
@@ -28,6 +29,7 @@ from manillen_replay.analysis.detectors import CARD_THRESHOLDS
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask, mask_of
 from manillen_replay.engine import decode_and_replay, replay
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record, RecordedScore
+from manillen_replay.record.model import RuleOptions
 from manillen_replay.rules import Rules
 from manillen_replay.solver import CardValue, PlayCost, view_costs
 from manillen_replay.state import DealState
@@ -476,6 +478,76 @@ def test_muil_missed_not_flagged_with_two_manilles() -> None:
 
 def test_muil_missed_not_flagged_when_muil_was_made() -> None:
     assert of_kind(analyse_record(full_deal(strong_seat=1, dealer=1, trump=None)), "muil_missed") == []
+
+
+def called(rec: Record, declarations: list[tuple[int, str, str | None]], **rules: object) -> Record:
+    """The one-deal match with these declarations (seat, call, suit) and house rules."""
+    deal = rec.deals[0]
+    deal.declarations = [
+        Declaration(seat=seat, call=call, suit=suit) if suit else Declaration(seat=seat, call=call)  # type: ignore[arg-type]
+        for seat, call, suit in declarations
+    ]
+    rec.match.rules = msgspec.convert(rules, RuleOptions)
+    return rec
+
+
+def test_muil_missed_not_flagged_after_en_face() -> None:
+    """docs/findings.md, muil_missed: "made trump (not muil; not after en face)". Bert deals with four
+    manilles and passes the choice to Dirk (en face), who makes diamonds; the team wins."""
+    cafe = {"cafe": {"en_face": True}}
+    made = called(full_deal(strong_seat=1, dealer=1, trump="D"), [(1, "en_face", None), (3, "trump", "D")], **cafe)
+    deal = replay(made).deals[0]
+    assert deal.en_face and deal.score is not None and deal.score.team == 1
+    assert of_kind(analyse_record(made), "muil_missed") == []
+    # the same cards with Bert making trump himself (same rules): muil_missed stands
+    himself = called(full_deal(strong_seat=1, dealer=1, trump="D"), [(1, "trump", "D")], **cafe)
+    assert len(of_kind(analyse_record(himself), "muil_missed")) == 1
+
+
+@pytest.mark.parametrize(("cap", "gain"), [(2, None), (4, 2)])
+def test_klop_missed_not_flagged_when_the_cap_leaves_nothing_to_gain(cap: int, gain: int | None) -> None:
+    """Anna (five trumps) did not knock on an en face deal (x2). Under max_multiplier 2 a klop would
+    still count x2: nothing to gain, nothing said; under 4 it would have doubled the score."""
+    rec = called(
+        full_deal(strong_seat=0, dealer=1, trump="D"),
+        [(1, "en_face", None), (3, "trump", "D")],
+        cafe={"en_face": True},
+        max_multiplier=cap,
+    )
+    deal = replay(rec).deals[0]
+    assert deal.score is not None and deal.score.team == 0 and deal.multiplier == 2
+    found = of_kind(analyse_record(rec), "klop_missed")
+    if gain is None:
+        assert found == []
+    else:
+        (finding,) = found
+        assert finding.seat == 0 and finding.points == deal.score.points * (gain - 1)
+
+
+def test_klop_lost_by_the_tegenklop_costs_what_it_added_to_the_klop() -> None:
+    """Carla knocks, Bert (dealing) answers with tegenklop and his team loses: the tegenklop took the
+    deal from x2 (the klop alone) to x4, so it cost half the score, and Bert is named."""
+    rec = full_deal(strong_seat=0, dealer=1, trump="D", calls=[(2, "klop"), (1, "tegenklop")])
+    deal = replay(rec).deals[0]
+    assert deal.score is not None and deal.score.team == 0 and deal.multiplier == 4
+    assert deal.points is not None
+    over = deal.points[0] - 30
+    (finding,) = of_kind(analyse(replay(rec), rec), "klop_lost")
+    assert (finding.seat, finding.player) == (1, "Bert")
+    assert finding.points == deal.score.points - over * 2 == over * 2
+    assert "(tegenklop)" in finding.explanation and f"instead of {over * 2}" in finding.explanation
+
+
+def test_klop_lost_by_the_klop_team_after_a_tegenklop_costs_both_knocks() -> None:
+    """Carla knocks, Bert answers, and Carla's team loses: without their klop there would have been
+    no knock at all, so the cost is the score at x4 minus the score at x1."""
+    rec = full_deal(strong_seat=1, dealer=1, trump="D", calls=[(2, "klop"), (1, "tegenklop")])
+    deal = replay(rec).deals[0]
+    assert deal.score is not None and deal.score.team == 1 and deal.points is not None
+    over = deal.points[1] - 30
+    (finding,) = of_kind(analyse(replay(rec), rec), "klop_lost")
+    assert (finding.seat, finding.points) == (2, over * 4 - over)
+    assert "(klop)" in finding.explanation
 
 
 # --------------------------------------------------------------------------- scoring and procedure
