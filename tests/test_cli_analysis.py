@@ -140,6 +140,20 @@ def test_findings_without_an_archive_is_a_clear_message(tmp_path: Path) -> None:
     assert code == 1 and "no archive" in err and "manillen import" in err
 
 
+def test_findings_say_when_matches_are_not_analysed_yet(tmp_path: Path) -> None:
+    path = tmp_path / "new.duckdb"
+    build_archive(path, matches=2)
+    code, out, err = run("findings", "--db", str(path))
+    assert code == 0 and out == ""
+    assert err.splitlines() == [
+        "2 matches in the archive are not analysed yet: run `manillen analyze`",
+        "0 findings",
+    ]
+    assert run("analyze", "--db", str(path))[0] == 0
+    code, _, err = run("findings", "--db", str(path))
+    assert code == 0 and "not analysed yet" not in err
+
+
 def test_files_and_db_together_are_refused(archive: Path, vetten_file: Path) -> None:
     code, _, err = run("findings", str(vetten_file), "--db", str(archive))
     assert code == 2 and "not both" in err
