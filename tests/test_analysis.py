@@ -495,7 +495,9 @@ def test_muil_missed_not_flagged_after_en_face() -> None:
     """docs/findings.md, muil_missed: "made trump (not muil; not after en face)". Bert deals with four
     manilles and passes the choice to Dirk (en face), who makes diamonds; the team wins."""
     cafe = {"cafe": {"en_face": True}}
-    made = called(full_deal(strong_seat=1, dealer=1, trump="D"), [(1, "en_face", None), (3, "trump", "D")], **cafe)
+    made = called(
+        full_deal(strong_seat=1, dealer=1, trump="D"), [(1, "en_face", None), (3, "trump", "D")], **cafe
+    )
     deal = replay(made).deals[0]
     assert deal.en_face and deal.score is not None and deal.score.team == 1
     assert of_kind(analyse_record(made), "muil_missed") == []

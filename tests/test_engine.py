@@ -215,7 +215,9 @@ def test_a_redeal_or_an_abandoned_deal_keeps_the_30_30_carry(between: str) -> No
         middle, next_dealer = deal_dict(seed=3, dealer=1), 2
         middle["tricks"] = middle["tricks"][:2]
     played = _not_a_tie(next_dealer)
-    result = decode_and_replay(document([THIRTY_THIRTY, middle, played], rules={"cafe": {"redeal_small": True}}))
+    result = decode_and_replay(
+        document([THIRTY_THIRTY, middle, played], rules={"cafe": {"redeal_small": True}})
+    )
     tie, skipped, counted = result.deals
     assert tie.tie and skipped.kind is DealKind(between) and skipped.score is None
     assert counted.carried and counted.multiplier == 2

@@ -21,10 +21,7 @@ from .test_properties import naive_legal
 def perft(state: DealState, depth: int, oracle: bool = False) -> int:
     if depth == 0 or state.is_over:
         return 1
-    if oracle:
-        moves = oracle_moves(state)
-    else:
-        moves = list(iter_mask(state.legal_mask()))
+    moves = oracle_moves(state) if oracle else list(iter_mask(state.legal_mask()))
     return sum(perft(state.apply(card), depth - 1, oracle) for card in moves)
 
 

@@ -159,7 +159,9 @@ def test_hindsight_value_of_the_card_played_is_what_the_rest_of_the_deal_is_wort
         costs = dd_costs(deal, result.rules)
         in_play = [60 - sum(t.points for t in deal.tricks[: c.trick - 1]) for c in costs]
 
-        def for_team_0(index: int, value: int) -> int:
+        def for_team_0(
+            index: int, value: int, costs: list[PlayCost] = costs, in_play: list[int] = in_play
+        ) -> int:
             return value if costs[index].seat % 2 == 0 else in_play[index] - value
 
         for i, (cost, after) in enumerate(itertools.pairwise(costs)):

@@ -241,7 +241,11 @@ def test_redeal_needs_eight_card_hands():
 
 
 EVERY_OTHER_VARIANT = ["two-open", "two-open-fours", "three", "three-dummy", "six", "six-short"]
-CAFE_KNOCKS = {"cafe": {"blind_muil": True, "eternal_klop": True}, "klop_on_muil": True, "max_multiplier": None}
+CAFE_KNOCKS = {
+    "cafe": {"blind_muil": True, "eternal_klop": True},
+    "klop_on_muil": True,
+    "max_multiplier": None,
+}
 
 
 def variant_doc(
@@ -331,7 +335,9 @@ def test_blind_muil_cannot_be_knocked_without_klop_on_muil(name):
     """klop_on_muil false: a muil, blind or not, may not be knocked, in every variant."""
     options = {**CAFE_KNOCKS, "klop_on_muil": False}
     doc = blind_muil_doc(name, knocks_of(name)[:1], options)
-    assert any("a muil may not be knocked under these rules (klop_on_muil is false)" in p for p in problems(doc))
+    assert any(
+        "a muil may not be knocked under these rules (klop_on_muil is false)" in p for p in problems(doc)
+    )
     unknocked = replay_doc(blind_muil_doc(name, [], options)).deals[0]
     assert unknocked.contract is Contract.BLIND_MUIL and unknocked.multiplier == 4
 
