@@ -348,10 +348,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "violation.failed_to_buy": ("failed to buy (kopen)", "niet gekocht"),
     "violation.illegal_underbuy": ("illegal underbuy (onderkopen)", "onreglementair ondergekocht"),
     # finding kinds (stored as these names; the labels are what the pages show)
-    "kind.revoke": ("revoke (verzaken)", "verzaakt"),
+    "kind.revoke": ("revoke", "verzaakt"),
     "kind.failed_to_overtake": ("failed to overtake", "niet overgenomen"),
-    "kind.failed_to_buy": ("failed to buy (kopen)", "niet gekocht"),
-    "kind.illegal_underbuy": ("illegal underbuy (onderkopen)", "onreglementair ondergekocht"),
+    "kind.failed_to_buy": ("failed to buy", "niet gekocht"),
+    "kind.illegal_underbuy": ("illegal underbuy", "onreglementair ondergekocht"),
     "kind.score_mismatch": ("scoresheet differs", "scoreblad klopt niet"),
     "kind.dealer_out_of_rotation": ("dealer out of rotation", "verkeerde gever"),
     "kind.played_on_after_match_won": ("played on after the match was won", "doorgespeeld na winst"),

@@ -30,7 +30,9 @@ if chosen_authors:
 if chosen_tags:
     comments = comments.filter(pl.col("tags").list.eval(pl.element().is_in(chosen_tags)).list.any())
 
-st.caption(t("annot.count", count=comments.height) + " · " + t("annot.export_hint"))
+st.caption(
+    t("annot.count", count=comments.height) + " · " + t("annot.export_hint") + " " + t("mistakes.click_row")
+)
 
 
 def place(trick: int | None, play: int | None) -> str:
@@ -43,23 +45,20 @@ def place(trick: int | None, play: int | None) -> str:
 
 
 table = comments.with_columns(
-    pl.struct("match_id", "deal", "trick", "play")
-    .map_elements(
-        lambda r: ui.replay_url(r["match_id"], r["deal"], step_of(r["trick"], r["play"])),
-        return_dtype=pl.String,
-    )
-    .alias("link"),
     pl.struct("trick", "play")
     .map_elements(lambda r: place(r["trick"], r["play"]), return_dtype=pl.String)
     .alias("where"),
     pl.col("tags").list.join(", ").alias("tags"),
 )
+targets = [
+    {"match": r["match_id"], "deal": r["deal"], "step": step_of(r["trick"], r["play"])}
+    for r in comments.select("match_id", "deal", "trick", "play").iter_rows(named=True)
+]
 st.dataframe(
-    table.select("link", "match_id", "deal", "where", "author", "text", "tags", "updated_at"),
+    table.select("match_id", "deal", "where", "author", "text", "tags", "updated_at"),
     hide_index=True,
-    key="annotations_table",
+    **ui.follow_selected_row("annotations_table", "replay", targets),
     column_config={
-        "link": st.column_config.LinkColumn(t("col.replay"), display_text="▶"),
         "match_id": t("col.match"),
         "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
         "where": t("annot.scope"),
