@@ -44,7 +44,7 @@ LOADED = """() => {
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (document.querySelector('[data-testid="stSkeleton"]')) return false;
   const main = document.querySelector('[data-testid="stMain"]');
-  if (!main || !main.querySelector('h1, h2, h3')) return false;
+  if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
   for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
     if (!chart.querySelector('.main-svg')) return false;
   }
@@ -155,18 +155,22 @@ def _step_seconds(page: Any, steps: int) -> list[float]:
     return seconds
 
 
+WATCH_RUNS = """() => {
+  window.__manillenRan = false;
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => {
+    if (app.getAttribute('data-test-script-state') === 'running') window.__manillenRan = true;
+  }).observe(app, {attributes: true});
+}"""
+"""Notes when the page's script starts again, so a wait after a click is for the new page."""
+
+
 def _in_session_seconds(page: Any, title: str) -> float:
     """Seconds from clicking ``title`` in the sidebar to that page drawn."""
+    page.evaluate(WATCH_RUNS)
     started = time.perf_counter()
     page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
-    page.wait_for_function(
-        "title => [...document.querySelectorAll('[data-testid=\"stMain\"] h1')]"
-        ".some(h => h.textContent.includes(title))",
-        arg=title,
-        timeout=60_000,
-        polling=20,
-    )
-    page.wait_for_function(LOADED, timeout=60_000, polling=20)
+    page.wait_for_function(f"() => window.__manillenRan && ({LOADED})()", timeout=60_000, polling=20)
     return time.perf_counter() - started
 
 
