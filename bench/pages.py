@@ -157,10 +157,11 @@ def _step_seconds(page: Any, steps: int) -> list[float]:
 
 WATCH_RUNS = """() => {
   window.__manillenRan = false;
-  const app = document.querySelector('[data-testid="stApp"]');
   new MutationObserver(() => {
-    if (app.getAttribute('data-test-script-state') === 'running') window.__manillenRan = true;
-  }).observe(app, {attributes: true});
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (app && app.getAttribute('data-test-script-state') !== 'notRunning') window.__manillenRan = true;
+  }).observe(document.body, {attributes: true, subtree: true, childList: true,
+                             attributeFilter: ['data-test-script-state']});
 }"""
 """Notes when the page's script starts again, so a wait after a click is for the new page."""
 
