@@ -123,7 +123,7 @@ def test_interrupted_import_says_what_was_kept(tmp_path: Path, monkeypatch: pyte
     result = _run("import", str(first), str(second), "--db", str(db))
     assert result.exit_code == 130
     assert result.stderr.strip() == (
-        "interrupted: 1 files were kept whole (imported 1 matches (1 deals), replaced 0, "
+        "interrupted: 1 file was kept whole (imported 1 match (1 deal), replaced 0, "
         "skipped 0 already present, refused 0); a file still being imported was rolled back"
     )
     with Store(db, read_only=True) as archive:

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from manillen_replay.cli import cli
 from manillen_replay.engine import ReplayVisitor, TrickResult, decode_and_replay
 from manillen_replay.players.policy import cards_of
-from manillen_replay.rules import classify_violation
+from manillen_replay.record import loads
+from manillen_replay.rules import VARIANTS, classify_violation
 
 
 def run(*args: str):
@@ -183,7 +184,7 @@ def test_summary_reports_wins_and_margins_per_player():
         (("--matches", "2", "--deals", "5"), "give either --matches N or --deals N"),
         (("--matches", "2", "--players", "club,club,wizard,club"), "unknown skill 'wizard'"),
         (("--matches", "2", "--players", "club,club"), "a table of 'four' needs 4"),
-        (("--matches", "2", "--variant", "six"), "a table of 'six' needs 6"),
+        (("--matches", "2", "--players", "club,club,club,club", "--variant", "six"), "'six' needs 6"),
         (("--matches", "2", "--rule", "target=lots"), "target"),
         (("--matches", "2", "--slip-rate", "3"), "--slip-rate"),
         (("--matches", "0"), "--matches"),
@@ -227,3 +228,13 @@ def test_every_variant_can_be_generated(variant, tmp_path):
     assert len(results) == 3
     assert all(r.rules.variant == variant for r in results)
     assert all(d.points is None or sum(d.points) == 60 for r in results for d in r.deals)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_variant_generates_with_the_default_players(variant):
+    """Without --players, a club player sits in every seat of the variant (Anna, Bert, ...)."""
+    result = run("generate", "--matches", "1", "--variant", variant)
+    assert result.exit_code == 0, result.output
+    record = loads(result.stdout.splitlines()[0])
+    assert len(record.match.seats) == VARIANTS[variant].people
+    assert record.match.seats[:2] == ["Anna", "Bert"]

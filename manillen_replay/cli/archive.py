@@ -148,8 +148,8 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
                 store.import_paths(paths, summary=summary, memory_limit=memory_limit)
         except KeyboardInterrupt:
             click.echo(
-                f"\ninterrupted: {plural(summary.files, 'file')} kept whole ({_say_summary(summary)}); "
-                f"a file still being imported was rolled back",
+                f"\ninterrupted: {plural(summary.files, 'file')} {'was' if summary.files == 1 else 'were'} "
+                f"kept whole ({_say_summary(summary)}); a file still being imported was rolled back",
                 err=True,
             )
             sys.exit(130)
