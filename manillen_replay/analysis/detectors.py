@@ -62,6 +62,8 @@ KIND_CATEGORY: dict[str, Category] = {
     "missed_vetten": Category.STRATEGY,
     "bare_ace_lost": Category.STRATEGY,
     "wasted_trump": Category.STRATEGY,
+    "points_thrown": Category.STRATEGY,
+    "unsafe_vetten": Category.STRATEGY,
     "klop_missed": Category.STRATEGY,
     "klop_lost": Category.STRATEGY,
     "muil_missed": Category.STRATEGY,
@@ -325,20 +327,188 @@ class MatchAnalysis:
         for view in know.views:
             if view.position == 0 or (view.trick.number, view.position) in saved:
                 continue
-            if not view.legal >> view.card & 1 or not know.partner_certain(view):
-                # An illegal card is a rule finding; judging its strategy would count it twice.
+            if not view.legal >> view.card & 1:
+                continue  # an illegal card is a rule finding; judging its strategy would count it twice
+            if know.partner_certain(view):
+                if know.is_trump(view.card):
+                    self.wasted_trump(know, view, factor)
+                else:
+                    self.missed_vetten(know, view, factor)
+            elif know.partner_seat_winning(view) is not None:
+                self.unsafe_vetten(know, view, factor)
+            elif know.opponents_certain(view):
+                self.points_thrown(know, view, factor)
+
+    def cheaper_cards(self, know: DealKnowledge, view: PlayView) -> list[int]:
+        """The legal cards worth fewer points than the card played that the player could give
+        instead without baring a card that needs a guard: a card is kept when it is the last
+        companion of a point card of its suit that is not a master (throwing it would leave,
+        say, an ace bare under the unseen manille). Cheapest first."""
+        played = points_of(view.card)
+        cheaper = []
+        for card in iter_mask(view.legal & ~(1 << view.card)):
+            if points_of(card) >= played:
                 continue
-            if know.is_trump(view.card):
-                self.wasted_trump(know, view, factor)
-            else:
-                self.missed_vetten(know, view, factor)
+            rest = view.hand & SUIT_MASKS[suit_of(card)] & ~(1 << card)
+            if rest.bit_count() == 1 and points_of(rest.bit_length() - 1) and not know.is_master(
+                rest.bit_length() - 1, view
+            ):
+                continue
+            cheaper.append(int(card))
+        return sorted(cheaper, key=lambda c: (points_of(c), c))
+
+    def kept_choice(
+        self, know: DealKnowledge, view: PlayView, factor: int
+    ) -> tuple[int, float, dict[int, float] | None] | None:
+        """For a point card given to the opponents: the cheaper card to give instead and the
+        points that keeping the card played saves, or ``None`` when keeping it was no better.
+
+        The card played must be a master (a sure winner later, :meth:`DealKnowledge.is_master`):
+        only then is keeping it surely worth its points; a card that may fall to the opponents
+        anyway is not judged. With the solver's costs the cheaper card must also be worth
+        :data:`VIEW_MARGIN` more from the player's view, and the points are that difference.
+        """
+        if not points_of(view.card) or not know.is_master(view.card, view):
+            return None
+        if self.kept_card_chance(know, view) is None:
+            return None
+        cheaper = self.cheaper_cards(know, view)
+        if not cheaper:
+            return None
+        gains = self.view_gains(view, cheaper)
+        if gains is not None:
+            cheaper = [c for c in cheaper if gains[c] >= VIEW_MARGIN]
+            if not cheaper:
+                return None
+            best = max(cheaper, key=lambda c: (gains[c], -c))
+            return best, round(gains[best] * factor, 2), gains
+        best = cheaper[0]
+        return best, (points_of(view.card) - points_of(best)) * factor, None
+
+    def kept_card_chance(self, know: DealKnowledge, view: PlayView) -> TrickResult | None:
+        """The first later trick in which the card played, had it been kept, would have come
+        home to the team (hindsight, which only narrows): a trick the player led (the master,
+        led instead, takes it unless an opponent void in its suit held a trump), a trick of its
+        suit that the partner led and no trump took (the master takes it; an opponent's lead is
+        not counted, as the opponents could have led something else), or a trick the team took
+        on which the player discarded (the card could have been smeared there)."""
+        card, seat = view.card, view.seat
+        suit = suit_of(card)
+        team = know.team
+        for later in know.views:
+            trick = later.trick
+            if later.seat != seat or trick.number <= view.trick.number or trick.winner is None:
+                continue
+            led = suit_of(trick.cards[0])
+            if later.position == 0:
+                ruffed = any(
+                    team[other] != team[seat]
+                    and not know.view_at(trick.number, p).hand & SUIT_MASKS[suit]
+                    and know.view_at(trick.number, p).hand & know.trump_mask
+                    for p, other in enumerate(trick.seats)
+                    if p
+                )
+                if not ruffed:
+                    return trick
+            elif led == suit and suit_of(later.card) == suit and team[trick.leader] == team[seat]:
+                if not any(know.is_trump(c) for c in trick.cards) or know.is_trump(card):
+                    return trick
+            elif team[trick.winner] == team[seat] and suit_of(later.card) != led and not know.is_trump(later.card):
+                return trick
+        return None
+
+    def points_thrown(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A master point card thrown onto a trick the opponents were certain to take."""
+        choice = self.kept_choice(know, view, factor)
+        if choice is None:
+            return
+        keep, points, gains = choice
+        name = self.names[view.seat]
+        taker = self.names[view.trick.winning[view.position - 1]]
+        t = view.trick.number
+        x, y = _card(view.card), _card(keep)
+        winning = _card(know.winning_card_before(view))
+        lost = points_of(view.card) - points_of(keep)
+        en = (
+            f"{name} threw {x} onto {taker}'s {winning} in trick {t}, a trick the opponents were certain "
+            f"to take, while {y} could be given instead: {x} was a sure winner later, so keeping it "
+            f"would have saved {more_points_en(lost, factor)}."
+        )
+        nl = (
+            f"{name} gooide {x} op de {winning} van {taker} in slag {t}, een slag die de tegenstanders "
+            f"zeker wonnen, terwijl {y} kon: {x} won later zeker een slag, dus houden had "
+            f"{more_points_nl(lost, factor)} gespaard."
+        )
+        if gains is not None:
+            en += _view_en(name, y, gains[keep], "giving")
+            nl += _view_nl(name, y, gains[keep], "geven")
+        self.add(
+            "points_thrown",
+            CARD_THRESHOLDS.severity(points),
+            know.deal.number,
+            trick=t,
+            play=view.position + 1,
+            seat=view.seat,
+            card=view.card,
+            better=(keep,),
+            points=points,
+            en=en,
+            nl=nl,
+        )
+
+    def unsafe_vetten(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A master point card smeared on the partner's trick before it was certain, and lost."""
+        trick = view.trick
+        if trick.winner is None or know.team[trick.winner] == know.team[view.seat]:
+            return
+        if know.is_trump(view.card):
+            return  # a trump on the partner's trick is wasted_trump's business
+        choice = self.kept_choice(know, view, factor)
+        if choice is None:
+            return
+        keep, points, gains = choice
+        partner = know.partner_seat_winning(view)
+        assert partner is not None
+        name, mate, taker = self.names[view.seat], self.names[partner], self.names[trick.winner]
+        t = trick.number
+        x, y = _card(view.card), _card(keep)
+        winning = _card(know.winning_card_before(view))
+        lost = points_of(view.card) - points_of(keep)
+        en = (
+            f"{name} smeared {x} (vetten) on {mate}'s {winning} in trick {t} before the trick was safe: "
+            f"a player still to play could beat it, and {taker} took the trick. {x} was a sure winner "
+            f"later; giving {y} would have saved {more_points_en(lost, factor)}."
+        )
+        nl = (
+            f"{name} vette {x} op de {winning} van {mate} in slag {t} voor de slag zeker was: wie nog "
+            f"moest spelen kon erover, en {taker} won de slag. {x} won later zeker een slag; met {y} "
+            f"was {more_points_nl(lost, factor)} gespaard."
+        )
+        if gains is not None:
+            en += _view_en(name, y, gains[keep], "giving")
+            nl += _view_nl(name, y, gains[keep], "geven")
+        self.add(
+            "unsafe_vetten",
+            CARD_THRESHOLDS.severity(points),
+            know.deal.number,
+            trick=t,
+            play=view.position + 1,
+            seat=view.seat,
+            card=view.card,
+            better=(keep,),
+            points=points,
+            en=en,
+            nl=nl,
+        )
 
     def smear_candidates(self, know: DealKnowledge, view: PlayView) -> list[int]:
         """Legal non-trump point cards worth more than the card played, not masters, lost later."""
         played_points = points_of(view.card)
         candidates = []
         for card in iter_mask(view.legal & ~know.trump_mask & ~(1 << view.card)):
-            if points_of(card) <= played_points or know.is_master(card, view):
+            # The top card of its suit may win a trick of its own even while trumps are out:
+            # keeping it back is a judgement call, not flagged.
+            if points_of(card) <= played_points or know.is_top(card, view):
                 continue
             if know.lost_later(card, view.seat) is None:
                 continue
@@ -538,18 +708,30 @@ class MatchAnalysis:
     def trump_later_needed(self, know: DealKnowledge, view: PlayView, trump: int) -> TrickResult | None:
         """The later trick the opponents took that the wasted trump would have bought for the team.
 
-        In it the player was void in the led suit and held no trump at all, an opponent was
-        winning when the player's turn came, the wasted trump beats every trump in the trick,
-        and no opponent after the player held a higher trump while void in the led suit (that
-        opponent would have had to over-buy).
+        Either the player led it holding no trump at all, and no opponent held a higher trump
+        (the kept trump, led instead, takes it); or the player was void in the led suit and
+        held no trump at all, an opponent was winning when the player's turn came, the wasted
+        trump beats every trump in the trick, and no opponent after the player held a higher
+        trump while void in the led suit (that opponent would have had to over-buy).
         """
         seat = view.seat
         team = know.team
         for later in know.views:
             trick = later.trick
-            if later.seat != seat or trick.number <= view.trick.number or later.position == 0:
+            if later.seat != seat or trick.number <= view.trick.number:
                 continue
             if trick.winner is None or team[trick.winner] == team[seat]:
+                continue
+            if later.position == 0:
+                # A lead: with no trump left the player led another card; the kept trump, led
+                # instead, takes the trick when no opponent holds a higher trump.
+                if later.hand & know.trump_mask:
+                    continue
+                if not any(
+                    team[other] != team[seat] and know.view_at(trick.number, p).hand & higher_of_suit(trump)
+                    for p, other in enumerate(trick.seats)
+                ):
+                    return trick
                 continue
             led = suit_of(trick.cards[0])
             if led == know.trump or later.hand & (SUIT_MASKS[led] | know.trump_mask):
