@@ -269,6 +269,10 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "mistakes.no_match": ("No findings match these filters.", "Geen bevindingen voor deze filters."),
     "mistakes.count": ("{count} findings", "{count} bevindingen"),
+    "mistakes.show_info": (
+        "Also show info (not mistakes: hindsight only, cost nothing)",
+        "Toon ook opmerkingen (geen fouten: enkel achteraf, kostte niets)",
+    ),
     "mistakes.rate_title": ("Findings per 100 cards played", "Bevindingen per 100 gespeelde kaarten"),
     "mistakes.rate_axis": ("per 100 cards", "per 100 kaarten"),
     "mistakes.shown_first": (

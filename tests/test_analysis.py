@@ -137,7 +137,8 @@ def test_missed_vetten_flags_a_point_card_kept_back_from_a_certain_trick() -> No
     assert finding.card is Card.S7 and finding.better == (Card.HK,)
     assert finding.points == 3 and finding.severity is Severity.MISTAKE
     assert finding.category is Category.STRATEGY
-    assert "vetten" in finding.explanation and "Dirk" in finding.explanation and "KH" in finding.explanation
+    assert "vetten" in finding.explanation and "Dirk" in finding.explanation and "K♥" in finding.explanation
+    assert "harten heer" in finding.explanation_nl
     assert "vetten" in finding.explanation_nl and "slag 1" in finding.explanation_nl
 
 
@@ -383,7 +384,7 @@ def test_missed_vetten_with_costs_stands_only_when_smearing_was_better_from_the_
     assert finding.points == 2.5 and finding.severity is Severity.INACCURACY
     assert finding.better == (Card.HK,)
     assert "2.5 card points more on average" in finding.explanation
-    assert "2.5 kaartpunten" in finding.explanation_nl
+    assert "2,5 kaartpunten" in finding.explanation_nl
     # without costs: the heuristic's own count (KH's 3 points), unchanged
     (plain,) = of_kind(analyse(result, rec), "missed_vetten")
     assert plain.points == 3 and "on average" not in plain.explanation
@@ -408,7 +409,7 @@ def test_wasted_trump_with_costs_takes_its_points_from_the_view() -> None:
         analyse(result, rec, costs={1: [view_cost_at(1, 4, 1, "9D", views)]}), "wasted_trump"
     )
     assert finding.points == 4 and finding.better == (Card.S7, Card.S8)
-    assert "trick 3" in finding.explanation and "discarding 7S" in finding.explanation
+    assert "trick 3" in finding.explanation and "discarding 7♠" in finding.explanation
 
 
 def test_bare_ace_lost_with_costs_not_flagged_when_smearing_was_no_better() -> None:

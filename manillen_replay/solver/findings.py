@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..analysis.findings import Category, Finding, Severity, Thresholds
+from ..analysis.words import card_en, card_nl, number, number_nl, or_en, or_nl, points_en, points_nl
 from ..cards import Card
 from ..engine.results import DealResult
 from .costs import PlayCost
@@ -30,16 +31,24 @@ KIND_CATEGORY = {
 """The solver's finding kinds."""
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " or ".join(str(c) for c in cards)
+OPTION_EN = {"H": "hearts", "D": "diamonds", "C": "clubs", "S": "spades", "muil": "muil"}
+OPTION_NL = {
+    "H": "harten",
+    "D": "koeken",
+    "C": "klaveren",
+    "S": "schoppen",
+    "muil": "muil",
+    "no klop": "geen klop",
+}
+"""How a call's option is said: a trump suit by its name, ``no klop`` in Dutch ``geen klop``."""
 
 
-def _cards_nl(cards: Sequence[Card]) -> str:
-    return " of ".join(str(c) for c in cards)
+def _option(name: str, lang: str) -> str:
+    return (OPTION_NL if lang == "nl" else OPTION_EN).get(name, name)
 
 
-def _number(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+def _score(value: float, lang: str) -> str:
+    return number_nl(value) if lang == "nl" else number(value)
 
 
 def cost_findings(
@@ -62,7 +71,7 @@ def cost_findings(
         severity = COST_THRESHOLDS.severity(cost.view_cost)
         if severity is not Severity.INFO:
             better = tuple(c for c in cost.best_cards if c != cost.card)
-            view = _number(cost.view_cost)
+            view = cost.view_cost
             findings.append(
                 _play_finding(
                     cost,
@@ -74,14 +83,14 @@ def cost_findings(
                     deal=deal,
                     player=player,
                     explanation=(
-                        f"{cost.card} cost {who}'s team {view} card points on average, from what {who} "
-                        f"could see; {_cards(better)} would have kept them "
-                        f"(with all hands known: {cost.dd_cost})."
+                        f"{card_en(cost.card)} cost {who}'s team {points_en(view, 'card point')} on average, "
+                        f"from what {who} could see; {or_en(better)} would have kept them "
+                        f"(with all hands known: {number(cost.dd_cost)})."
                     ),
                     explanation_nl=(
-                        f"{cost.card} kostte het team van {who} gemiddeld {view} kaartpunten, met wat {who} "
-                        f"kon weten; met {_cards_nl(better)} waren ze gebleven "
-                        f"(met alle kaarten open: {cost.dd_cost})."
+                        f"{card_nl(cost.card)} kostte de ploeg van {who} gemiddeld "
+                        f"{points_nl(view, 'kaartpunt')}, met wat {who} kon weten; met {or_nl(better)} "
+                        f"waren ze gebleven (met alle kaarten open: {number_nl(cost.dd_cost)})."
                     ),
                 )
             )
@@ -98,16 +107,16 @@ def cost_findings(
                     deal=deal,
                     player=player,
                     explanation=(
-                        f"Only hindsight: with all hands known {_cards(better)} was "
-                        f"{cost.dd_cost} card points better than {cost.card}, "
-                        f"but from what {who} could see {cost.card} cost "
-                        f"{_number(cost.view_cost)} on average. Not a mistake."
+                        f"Only hindsight: with all hands known {or_en(better)} was "
+                        f"{points_en(cost.dd_cost, 'card point')} better than {card_en(cost.card)}, "
+                        f"but from what {who} could see {card_en(cost.card)} cost "
+                        f"{number(cost.view_cost)} on average. Not a mistake."
                     ),
                     explanation_nl=(
-                        f"Enkel achteraf: met alle kaarten open was {_cards_nl(better)} "
-                        f"{cost.dd_cost} kaartpunten beter dan {cost.card}, "
-                        f"maar met wat {who} kon weten kostte {cost.card} gemiddeld "
-                        f"{_number(cost.view_cost)}. Geen fout."
+                        f"Enkel achteraf: met alle kaarten open was {or_nl(better)} "
+                        f"{points_nl(cost.dd_cost, 'kaartpunt')} beter dan {card_nl(cost.card)}, "
+                        f"maar met wat {who} kon weten kostte {card_nl(cost.card)} gemiddeld "
+                        f"{number_nl(cost.view_cost)}. Geen fout."
                     ),
                 )
             )
@@ -166,27 +175,28 @@ def call_findings(
     best = review.best
     player = players[review.seat] if review.seat < len(players) else None
     who = player or f"seat {review.seat}"
+    layouts = review.layouts
     if kind == "trump_choice":
         en = (
-            f"{who} chose {chosen.name}: from {who}'s own cards that scores "
-            f"{_number(chosen.score)} on average, "
-            f"{best.name} {_number(best.score)} ({review.layouts} deals of the other cards solved)."
+            f"{who} chose {_option(chosen.name, 'en')}: from {who}'s own cards that scores "
+            f"{_score(chosen.score, 'en')} on average, {_option(best.name, 'en')} "
+            f"{_score(best.score, 'en')} ({layouts} deals of the other cards solved)."
         )
         nl = (
-            f"{who} koos {chosen.name}: met de eigen kaarten levert dat gemiddeld "
-            f"{_number(chosen.score)} op, "
-            f"{best.name} {_number(best.score)} "
-            f"({review.layouts} verdelingen van de andere kaarten berekend)."
+            f"{who} koos {_option(chosen.name, 'nl')}: met de eigen kaarten levert dat gemiddeld "
+            f"{_score(chosen.score, 'nl')} op, {_option(best.name, 'nl')} {_score(best.score, 'nl')} "
+            f"({layouts} verdelingen van de andere kaarten berekend)."
         )
     else:
         en = (
-            f"{chosen.name} was worth {_number(chosen.score)} on average from {who}'s cards, "
-            f"{best.name} {_number(best.score)} ({review.layouts} deals of the other cards solved)."
+            f"{_option(chosen.name, 'en').capitalize()} was worth {_score(chosen.score, 'en')} on average "
+            f"from {who}'s cards, {_option(best.name, 'en')} {_score(best.score, 'en')} "
+            f"({layouts} deals of the other cards solved)."
         )
         nl = (
-            f"{chosen.name} was gemiddeld {_number(chosen.score)} waard met de kaarten van {who}, "
-            f"{best.name} {_number(best.score)} "
-            f"({review.layouts} verdelingen van de andere kaarten berekend)."
+            f"{_option(chosen.name, 'nl').capitalize()} was gemiddeld {_score(chosen.score, 'nl')} waard "
+            f"met de kaarten van {who}, {_option(best.name, 'nl')} {_score(best.score, 'nl')} "
+            f"({layouts} verdelingen van de andere kaarten berekend)."
         )
     return [
         Finding(
