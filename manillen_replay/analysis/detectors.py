@@ -359,8 +359,10 @@ class MatchAnalysis:
             if points_of(card) >= played:
                 continue
             rest = view.hand & SUIT_MASKS[suit_of(card)] & ~(1 << card)
-            if rest.bit_count() == 1 and points_of(rest.bit_length() - 1) and not know.is_master(
-                rest.bit_length() - 1, view
+            if (
+                rest.bit_count() == 1
+                and points_of(rest.bit_length() - 1)
+                and not know.is_master(rest.bit_length() - 1, view)
             ):
                 continue
             cheaper.append(int(card))

@@ -31,7 +31,7 @@ from ..store import ANALYSIS_DEPTHS, Store, default_archive
 from .common import ReplayedRecords, echo_json
 
 if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
-    from ..solver import PlayCost
+    from ..solver import CallReview, PlayCost
 
 FINDINGS_SCHEMA: dict[str, Any] = {
     "match_id": pl.Utf8,
@@ -85,8 +85,6 @@ CHUNK = 500
 SOLVER_CHUNK = 1
 """Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 SEVERITIES = [s.value for s in Severity]
-CARD_KINDS = ("missed_vetten", "bare_ace_lost", "wasted_trump")
-"""Built-in card findings that already say what a ``costly_card`` finding would say at their play."""
 
 
 def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
@@ -199,14 +197,26 @@ def _knockers(record: Record, deal: DealResult) -> list[int]:
 
 
 def solver_findings(
-    result: MatchResult, record: Record, deal: DealResult, costs: Sequence[PlayCost], samples: int
+    result: MatchResult,
+    record: Record,
+    deal: DealResult,
+    costs: Sequence[PlayCost],
+    samples: int,
+    reviews: dict[tuple[int, int], CallReview] | None = None,
 ) -> list[Finding]:
     """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
 
+    The calls are reviewed with the hidden hands drawn given the calls made
+    (``manillen_replay.solver.call_model``).
+
     :param costs: the deal's view costs.
     :param samples: layouts of the hidden cards solved for each call reviewed.
+    :param reviews: when given, receives each knock review by (deal, seat), for
+        :func:`manillen_replay.solver.findings.curate`.
     """
-    from ..solver import call_findings, cost_findings, knock_review, trump_review
+    from ..solver import call_findings, cost_findings
+    from ..solver import knock_review_given_calls as knock_review
+    from ..solver import trump_review_given_calls as trump_review
 
     rules = result.rules
     names = _names(result, deal)
@@ -222,6 +232,8 @@ def solver_findings(
     seats = _knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
     for seat in seats:
         review = knock_review(deal, rules, seat=seat, samples=samples)
+        if reviews is not None:
+            reviews[(deal.number, seat)] = review
         found += call_findings(review, match=result.id, players=names, kind="knock_choice")
     return found
 
@@ -229,15 +241,16 @@ def solver_findings(
 def _solve_match(
     result: MatchResult, record: Record, samples: int, outcome: _Outcome, bar: Any
 ) -> tuple[list[Finding], dict[int, list[PlayCost]]]:
-    from ..solver import SolverError, can_solve, view_costs
+    from ..solver import SolverError, can_solve, curate, is_calibrated, view_costs
 
     costs: dict[int, list[PlayCost]] = {}
     extra: list[Finding] = []
+    reviews: dict[tuple[int, int], CallReview] = {}
     for deal in result.deals:
         if can_solve(deal, result.rules):
             try:
                 found = view_costs(deal, result.rules, samples=samples)
-                extra += solver_findings(result, record, deal, found, samples)
+                extra += solver_findings(result, record, deal, found, samples, reviews)
             except SolverError as error:
                 outcome.problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
             else:
@@ -245,10 +258,10 @@ def _solve_match(
                 outcome.solved += 1
         if bar is not None:
             bar.update(1)
-    findings = analyse(result, record, costs=costs)
-    # The built-in card finding at a play explains in words what the costly card's number says.
-    explained = {(f.deal, f.trick, f.play) for f in findings if f.kind in CARD_KINDS}
-    findings += [f for f in extra if f.kind != "costly_card" or (f.deal, f.trick, f.play) not in explained]
+    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
+    findings = curate(
+        [*analyse(result, record, costs=costs), *extra], knock_reviews=reviews, calibrated_deals=calibrated
+    )
     return findings, costs
 
 
@@ -452,16 +465,23 @@ def _file_findings(
     return out, replayed.invalid
 
 
-def _echo_text(findings: list[dict[str, Any]]) -> None:
+def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
+    from ..analysis.words import kind_name, points_en, points_nl, severity_name
+
+    dutch = lang == "nl"
+    places = {"deal": "spel", "trick": "slag", "play": "kaart"} if dutch else {}
     current = None
     for f in findings:
         if f["match"] != current:
             current = f["match"]
-            click.echo(f"match {current}")
-        place = " ".join(f"{name} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None)
+            click.echo(f"{'partij' if dutch else 'match'} {current}")
+        place = " ".join(
+            f"{places.get(name, name)} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
+        )
         who = f" {f['player']}" if f["player"] else ""
-        points = f" ({f['points']:g} points)" if f["points"] else ""
-        click.echo(f"  {place}{who}: {f['severity']} {f['kind']}{points}")
+        points = f" ({(points_nl if dutch else points_en)(f['points'])})" if f["points"] else ""
+        kind = kind_name(f["kind"], lang) if dutch else f["kind"]  # English: the name --kind takes
+        click.echo(f"  {place}{who}: {severity_name(f['severity'], lang)} {kind}{points}")
         click.echo(f"    {f['explanation']}")
 
 
@@ -533,7 +553,7 @@ def findings(
     if as_json:
         echo_json({"findings": found})
     else:
-        _echo_text(found)
+        _echo_text(found, lang)
         counts = Counter(f["severity"] for f in found)
         detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
         click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
