@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 import click
 
 from ..cards import Card
-from ..engine import MatchResult, replay
+from ..engine import MatchResult, replay_entry
 from ..errors import InvalidCardError, InvalidOptionError, InvalidRecordError
-from ..record import Entry, Record, iter_entries, loads
+from ..record import Entry, Record, iter_entries
 from ..rules import Rules
 
 T = TypeVar("T")
@@ -49,8 +49,7 @@ class ReplayedRecords:
         entries = progress(self.entries, self.label) if self.label else iter(self.entries)
         for entry in entries:
             try:
-                record = loads(entry.data, source=entry.source, line=entry.line)
-                result = replay(record, source=entry.source, line=entry.line)
+                record, result = replay_entry(entry)
             except InvalidRecordError as error:
                 self.invalid += 1
                 for problem in error.problems:
