@@ -216,19 +216,25 @@ LABELS: dict[str, tuple[str, str]] = {
     "col.played": ("Played", "Gespeeld"),
     "col.accuracy": ("Accuracy", "Nauwkeurigheid"),
     "col.chosen_cards": ("Cards chosen", "Gekozen kaarten"),
+    "col.decisions": ("Decisions", "Beslissingen"),
     "col.avg_view_cost": ("Avg. view cost", "Gem. kost (zicht)"),
     "match.accuracy_title": ("Accuracy (solver)", "Nauwkeurigheid (solver)"),
     "match.accuracy_caption": (
-        "Every card chosen among several scores 100% when it was the best from what the player could "
-        "see; every 5 card points given away on average halve it. Forced cards do not count.",
-        "Elke kaart gekozen uit meerdere scoort 100% als ze de beste was met wat de speler kon weten; "
-        "elke 5 kaartpunten die ze gemiddeld weggaf halveren dat. Verplichte kaarten tellen niet.",
+        "Every real decision (a card chosen among cards not all worth the same, a trump, muil or klop "
+        "call) scores 100% when it was the best from what the player could see; every 5 points given "
+        "away on average halve it. Forced cards and choices that hardly mattered do not count.",
+        "Elke echte beslissing (een kaart gekozen uit kaarten die niet evenveel waard waren, een keuze "
+        "van troef, muil of klop) scoort 100% als ze de beste was met wat de speler kon weten; elke 5 "
+        "punten die ze gemiddeld weggaf halveren dat. Verplichte kaarten en keuzes die er nauwelijks "
+        "toe deden tellen niet.",
     ),
     "match.accuracy_deals": ("Accuracy deal by deal", "Nauwkeurigheid spel per spel"),
     "players.accuracy": ("Accuracy (solver)", "Nauwkeurigheid (solver)"),
     "players.accuracy_help": (
-        "Over {cards} cards chosen in deals the solver costed (manillen analyze --depth solver).",
-        "Over {cards} gekozen kaarten in spellen die de solver berekende (manillen analyze --depth solver).",
+        "Over {decisions} decisions ({cards} cards, {calls} calls) in deals the solver costed "
+        "(manillen analyze --depth solver).",
+        "Over {decisions} beslissingen ({cards} kaarten, {calls} keuzes) in spellen die de solver "
+        "berekende (manillen analyze --depth solver).",
     ),
     # annotations
     "annot.title": ("Coach comments", "Commentaar van de coach"),
