@@ -298,7 +298,7 @@ UNSAFE = [
 
 
 def test_unsafe_vetten_flags_a_sure_winner_smeared_before_the_trick_was_safe() -> None:
-    rec = record(UNSAFE, ["KD 7D 10C AD", "10D 7H 8D 7S", "KC 7C JC AC", "QC KS 8C QH"], dealer=3, trump=None)
+    rec = record(UNSAFE, ["KD 7D 10C AD", "10D 7H 8D 8S", "KC 7C JC AC", "QC KS 8C QH"], dealer=3, trump=None)
     (finding,) = of_kind(analyse_record(rec), "unsafe_vetten")
     assert (finding.trick, finding.play, finding.seat, finding.card, finding.better) == (
         1,

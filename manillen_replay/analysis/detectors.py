@@ -381,9 +381,7 @@ class MatchAnalysis:
         """
         if not points_of(view.card) or not know.is_master(view.card, view):
             return None
-        if self.kept_card_chance(know, view) is None:
-            return None
-        cheaper = self.cheaper_cards(know, view)
+        cheaper = [c for c in self.cheaper_cards(know, view) if self.kept_card_chance(know, view, c)]
         if not cheaper:
             return None
         gains = self.view_gains(view, cheaper)
@@ -396,13 +394,16 @@ class MatchAnalysis:
         best = cheaper[0]
         return best, (points_of(view.card) - points_of(best)) * factor, None
 
-    def kept_card_chance(self, know: DealKnowledge, view: PlayView) -> TrickResult | None:
-        """The first later trick in which the card played, had it been kept, would have come
-        home to the team (hindsight, which only narrows): a trick the player led (the master,
-        led instead, takes it unless an opponent void in its suit held a trump), a trick of its
-        suit that the partner led and no trump took (the master takes it; an opponent's lead is
-        not counted, as the opponents could have led something else), or a trick the team took
-        on which the player discarded (the card could have been smeared there)."""
+    def kept_card_chance(self, know: DealKnowledge, view: PlayView, given: int) -> TrickResult | None:
+        """The first later trick in which the card played, had it been kept (and ``given``
+        played instead), would have come home to the team (hindsight, which only narrows): a
+        trick the player led (the master, led instead, takes it unless an opponent void in its
+        suit held a trump), a trick of its suit that the partner led and no trump took (the
+        master takes it; an opponent's lead is not counted, as the opponents could have led
+        something else), or a trick the team took on which the player discarded (the card could
+        have been smeared there). The search ends at the trick where the player really played
+        ``given``: from there on the tricks would have gone otherwise (``given`` may have won
+        the lead that a later trick relies on)."""
         card, seat = view.card, view.seat
         suit = suit_of(card)
         team = know.team
@@ -430,6 +431,8 @@ class MatchAnalysis:
                 and not know.is_trump(later.card)
             ):
                 return trick
+            if later.card == given:
+                return None
         return None
 
     def points_thrown(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
@@ -446,13 +449,14 @@ class MatchAnalysis:
         lost = points_of(view.card) - points_of(keep)
         en = (
             f"{name} threw {x} onto {taker}'s {card_en(winning)} in trick {t}, a trick the opponents were "
-            f"certain to take, while {y} could be given instead: {x} was a sure winner later, so keeping "
-            f"it would have saved {card_points_en(lost, factor)}."
+            f"certain to take, while {y} could be given instead: no card left could take {x} (a master), "
+            f"so keeping it would have saved {card_points_en(lost, factor)}."
         )
         nl = (
             f"{name} gooide {x_nl} op de {card_nl(winning)} van {taker} in slag {t}, een slag die de "
-            f"tegenstanders zeker wonnen, terwijl {y_nl} ook mocht: de {RANK_NL[CARDS[view.card].rank]} won "
-            f"later zeker een slag, dus houden had {card_points_nl(lost, factor)} gespaard."
+            f"tegenstanders zeker wonnen, terwijl {y_nl} ook mocht: geen kaart kon de "
+            f"{RANK_NL[CARDS[view.card].rank]} nog nemen, dus houden had "
+            f"{card_points_nl(lost, factor)} gespaard."
         )
         if gains is not None:
             en += _view_en(name, y, gains[keep], "giving")
@@ -491,13 +495,13 @@ class MatchAnalysis:
         lost = points_of(view.card) - points_of(keep)
         en = (
             f"{name} smeared {x} (vetten) on {mate}'s {card_en(winning)} in trick {t} before the trick was "
-            f"safe: an opponent still to play could beat it, and {taker} took the trick. {x} was a sure "
-            f"winner later; giving {y} would have saved {card_points_en(lost, factor)}."
+            f"safe: an opponent still to play could beat it, and {taker} took the trick. No card left "
+            f"could take {x} (a master); giving {y} would have saved {card_points_en(lost, factor)}."
         )
         nl = (
             f"{name} vette {x_nl} op de {card_nl(winning)} van {mate} in slag {t} voor de slag zeker was: "
-            f"een tegenstander na {name} kon er nog over, en {taker} won de slag. De "
-            f"{RANK_NL[CARDS[view.card].rank]} won later zeker een slag; met {y_nl} was "
+            f"een tegenstander na {name} kon er nog over, en {taker} won de slag. Geen kaart kon de "
+            f"{RANK_NL[CARDS[view.card].rank]} nog nemen; met {y_nl} was "
             f"{card_points_nl(lost, factor)} gespaard."
         )
         if gains is not None:
