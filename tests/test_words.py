@@ -43,7 +43,7 @@ from manillen_replay.solver import (
     curate,
 )
 
-from .test_analysis import BASE, record, scoresheet
+from .test_analysis import BASE, UNSAFE, record, scoresheet
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo.jsonl"
 CODE = re.compile(r"\b(?:10|[6-9JQKA])[HDCS]\b")
@@ -77,7 +77,10 @@ def one_of_each() -> dict[str, Finding]:
             rec = loads(line)
             for finding in analyse(replay(rec), rec):
                 found.setdefault(finding.kind, finding)
-    for rec in (scoresheet([0, 2], [10, 10]), scoresheet([0, 1, 2], [110, 5, 5])):
+    unsafe = record(
+        UNSAFE, ["KD 7D 10C AD", "10D 7H 8D 8S", "KC 7C JC AC", "QC KS 8C QH"], dealer=3, trump=None
+    )
+    for rec in (scoresheet([0, 2], [10, 10]), scoresheet([0, 1, 2], [110, 5, 5]), unsafe):
         for finding in analyse_record(rec):
             found.setdefault(finding.kind, finding)
     deal = replay(record(BASE, ["7C 10C 8C 7S"])).deals[0]

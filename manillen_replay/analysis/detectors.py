@@ -480,8 +480,10 @@ class MatchAnalysis:
         trick = view.trick
         if trick.winner is None or know.team[trick.winner] == know.team[view.seat]:
             return
-        if know.is_trump(view.card):
-            return  # a trump on the partner's trick is wasted_trump's business
+        if know.is_trump(view.card) or view.legal & know.trump_mask:
+            # A trump on the partner's trick is wasted_trump's business; and with a trump to
+            # play the question was whether to ruff, not what to smear (the solver judges that).
+            return
         choice = self.kept_choice(know, view, factor)
         if choice is None:
             return
