@@ -437,43 +437,7 @@ class MatchAnalysis:
 
     def points_thrown(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
         """A master point card thrown onto a trick the opponents were certain to take."""
-        choice = self.kept_choice(know, view, factor)
-        if choice is None:
-            return
-        keep, points, gains = choice
-        name = self.names[view.seat]
-        taker = self.names[view.trick.winning[view.position - 1]]
-        t = view.trick.number
-        x, y, winning = card_en(view.card), card_en(keep), know.winning_card_before(view)
-        x_nl, y_nl = card_nl(view.card), card_nl(keep)
-        lost = points_of(view.card) - points_of(keep)
-        en = (
-            f"{name} threw {x} onto {taker}'s {card_en(winning)} in trick {t}, a trick the opponents were "
-            f"certain to take, while {y} could be given instead: no card left could take {x} (a master), "
-            f"so keeping it would have saved {card_points_en(lost, factor)}."
-        )
-        nl = (
-            f"{name} gooide {x_nl} op de {card_nl(winning)} van {taker} in slag {t}, een slag die de "
-            f"tegenstanders zeker wonnen, terwijl {y_nl} ook mocht: geen kaart kon de "
-            f"{RANK_NL[CARDS[view.card].rank]} nog nemen, dus houden had "
-            f"{card_points_nl(lost, factor)} gespaard."
-        )
-        if gains is not None:
-            en += _view_en(name, y, gains[keep], "giving")
-            nl += _view_nl(name, y_nl, gains[keep], "geven")
-        self.add(
-            "points_thrown",
-            CARD_THRESHOLDS.severity(points),
-            know.deal.number,
-            trick=t,
-            play=view.position + 1,
-            seat=view.seat,
-            card=view.card,
-            better=(keep,),
-            points=points,
-            en=en,
-            nl=nl,
-        )
+        self.kept_card_finding("points_thrown", know, view, factor)
 
     def unsafe_vetten(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
         """A master point card smeared on the partner's trick before it was certain, and lost."""
@@ -484,33 +448,53 @@ class MatchAnalysis:
             # A trump on the partner's trick is wasted_trump's business; and with a trump to
             # play the question was whether to ruff, not what to smear (the solver judges that).
             return
+        self.kept_card_finding("unsafe_vetten", know, view, factor)
+
+    def kept_card_finding(self, kind: str, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """points_thrown or unsafe_vetten: a master given to the opponents while a cheaper card
+        could be given instead (:meth:`kept_choice`)."""
         choice = self.kept_choice(know, view, factor)
         if choice is None:
             return
         keep, points, gains = choice
-        partner = know.partner_seat_winning(view)
-        assert partner is not None
-        name, mate, taker = self.names[view.seat], self.names[partner], self.names[trick.winner]
+        trick = view.trick
+        name, taker = self.names[view.seat], self.names[trick.winner if trick.winner is not None else 0]
         t = trick.number
         x, y, winning = card_en(view.card), card_en(keep), know.winning_card_before(view)
-        x_nl, y_nl = card_nl(view.card), card_nl(keep)
+        x_nl, y_nl, rank_nl = card_nl(view.card), card_nl(keep), RANK_NL[CARDS[view.card].rank]
         lost = points_of(view.card) - points_of(keep)
-        en = (
-            f"{name} smeared {x} (vetten) on {mate}'s {card_en(winning)} in trick {t} before the trick was "
-            f"safe: an opponent still to play could beat it, and {taker} took the trick. No card left "
-            f"could take {x} (a master); giving {y} would have saved {card_points_en(lost, factor)}."
-        )
-        nl = (
-            f"{name} vette {x_nl} op de {card_nl(winning)} van {mate} in slag {t} voor de slag zeker was: "
-            f"een tegenstander na {name} kon er nog over, en {taker} won de slag. Geen kaart kon de "
-            f"{RANK_NL[CARDS[view.card].rank]} nog nemen; met {y_nl} was "
-            f"{card_points_nl(lost, factor)} gespaard."
-        )
+        saved_en, saved_nl = card_points_en(lost, factor), card_points_nl(lost, factor)
+        if kind == "points_thrown":
+            leader = self.names[trick.winning[view.position - 1]]
+            en = (
+                f"{name} threw {x} onto {leader}'s {card_en(winning)} in trick {t}, a trick the opponents "
+                f"were certain to take, while {y} could be given instead: no card left could take {x} "
+                f"(a master), so keeping it would have saved {saved_en}."
+            )
+            nl = (
+                f"{name} gooide {x_nl} op de {card_nl(winning)} van {leader} in slag {t}, een slag die de "
+                f"tegenstanders zeker wonnen, terwijl {y_nl} ook mocht: geen kaart kon de {rank_nl} nog "
+                f"nemen, dus houden had {saved_nl} gespaard."
+            )
+        else:
+            partner = know.partner_seat_winning(view)
+            assert partner is not None
+            mate = self.names[partner]
+            en = (
+                f"{name} smeared {x} (vetten) on {mate}'s {card_en(winning)} in trick {t} before the trick "
+                f"was safe: an opponent still to play could beat it, and {taker} took the trick. No card "
+                f"left could take {x} (a master); giving {y} would have saved {saved_en}."
+            )
+            nl = (
+                f"{name} vette {x_nl} op de {card_nl(winning)} van {mate} in slag {t} voor de slag zeker "
+                f"was: een tegenstander na {name} kon er nog over, en {taker} won de slag. Geen kaart kon "
+                f"de {rank_nl} nog nemen; met {y_nl} was {saved_nl} gespaard."
+            )
         if gains is not None:
             en += _view_en(name, y, gains[keep], "giving")
             nl += _view_nl(name, y_nl, gains[keep], "geven")
         self.add(
-            "unsafe_vetten",
+            kind,
             CARD_THRESHOLDS.severity(points),
             know.deal.number,
             trick=t,

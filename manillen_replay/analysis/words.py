@@ -192,44 +192,42 @@ def factor_nl(multiplier: int) -> str:
     return {2: "dubbel", 4: "viervoudig"}.get(multiplier, f"x{multiplier}")
 
 
-def card_points_en(card_points: float, multiplier: int) -> str:
-    """``4 points``, or with a multiplier ``4 card points (8 on the scoresheet: ...)``."""
+def card_points_en(card_points: float, multiplier: int, more: str = "") -> str:
+    """``4 points``, or with a multiplier ``4 card points (8 on the scoresheet: ...)``.
+
+    :param more: a word after the number (``more``: ``4 more points``).
+    """
+    word = f"{more} " if more else ""
     if multiplier == 1:
-        return points_en(card_points)
+        return f"{number(card_points)} {word}{'point' if _is_one(card_points) else 'points'}"
     return (
-        f"{points_en(card_points, 'card point')} ({number(card_points * multiplier)} on the scoresheet: "
-        f"the deal counted {factor_en(multiplier)})"
+        f"{number(card_points)} {word}{'card point' if _is_one(card_points) else 'card points'} "
+        f"({number(card_points * multiplier)} on the scoresheet: the deal counted {factor_en(multiplier)})"
     )
 
 
-def card_points_nl(card_points: float, multiplier: int) -> str:
-    """The Dutch of :func:`card_points_en`: ``4 kaartpunten (8 op het scoreblad: ...)``."""
+def card_points_nl(card_points: float, multiplier: int, more: str = "") -> str:
+    """The Dutch of :func:`card_points_en`: ``4 kaartpunten (8 op het scoreblad: ...)``.
+
+    :param more: a word after the points (``meer``: ``4 punten meer``).
+    """
+    word = f" {more}" if more else ""
     if multiplier == 1:
-        return points_nl(card_points)
+        return f"{points_nl(card_points)}{word}"
     return (
-        f"{points_nl(card_points, 'kaartpunt')} ({number_nl(card_points * multiplier)} op het scoreblad: "
-        f"het spel telde {factor_nl(multiplier)})"
+        f"{points_nl(card_points, 'kaartpunt')}{word} ({number_nl(card_points * multiplier)} op het "
+        f"scoreblad: het spel telde {factor_nl(multiplier)})"
     )
 
 
 def more_points_en(card_points: float, multiplier: int) -> str:
     """``1 more point``, or with a multiplier ``3 more card points (6 on the scoresheet: ...)``."""
-    if multiplier == 1:
-        return f"{number(card_points)} more {'point' if _is_one(card_points) else 'points'}"
-    return (
-        f"{number(card_points)} more {'card point' if _is_one(card_points) else 'card points'} "
-        f"({number(card_points * multiplier)} on the scoresheet: the deal counted {factor_en(multiplier)})"
-    )
+    return card_points_en(card_points, multiplier, "more")
 
 
 def more_points_nl(card_points: float, multiplier: int) -> str:
     """The Dutch of :func:`more_points_en`: ``3 kaartpunten meer (6 op het scoreblad: ...)``."""
-    if multiplier == 1:
-        return f"{points_nl(card_points)} meer"
-    return (
-        f"{points_nl(card_points, 'kaartpunt')} meer ({number_nl(card_points * multiplier)} op het "
-        f"scoreblad: het spel telde {factor_nl(multiplier)})"
-    )
+    return card_points_nl(card_points, multiplier, "meer")
 
 
 def team_names(names: Sequence[str], team_of: Sequence[int], team: int) -> str:

@@ -33,7 +33,7 @@ from ..players.club import ClubPolicy
 from ..players.policy import longest_suit
 from ..rules import Contract, Rules, multiplier
 from .costs import deal_trump
-from .review import CallOption, CallReview, _check, _team_points, contract_name, deal_score
+from .review import CallOption, CallReview, _check, _team_points, contract_name, deal_score, trump_review
 from .search import SolverError, default_workers
 
 FLOOR = 0.05
@@ -151,22 +151,7 @@ def trump_review_given_calls(
     _check(deal, rules, samples)
     seat = deal.chooser if deal.chooser is not None else deal.dealer
     layouts = conditioned_layouts(deal, rules, seat, samples, seed, "trump")
-    leader = (deal.dealer + 1) % 4
-    threads = workers or default_workers()
-    options = []
-    for trump in (0, 1, 2, 3, None):
-        contract = Contract.TRUMP if trump is not None else Contract.MUIL
-        factor = multiplier(contract, False, 0, False, rules)
-        points = _team_points(layouts, leader, trump, rules, seat, threads)
-        options.append(
-            CallOption(
-                contract_name(trump),
-                sum(points) / len(points),
-                sum(deal_score(p, factor) for p in points) / len(points),
-            )
-        )
-    options.sort(key=lambda o: -o.score)
-    return CallReview(deal.number, seat, tuple(options), contract_name(deal_trump(deal)), len(layouts))
+    return trump_review(deal, rules, samples=samples, seed=seed, workers=workers, layouts=layouts)
 
 
 def knock_review_given_calls(
