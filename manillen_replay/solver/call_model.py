@@ -25,7 +25,8 @@ the table is not part of the record's meaning.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from ..cards import DECK_32_MASK, iter_mask, mask_of
 from ..engine.results import DealResult
@@ -33,7 +34,16 @@ from ..players.club import ClubPolicy
 from ..players.policy import longest_suit
 from ..rules import Contract, Rules, multiplier
 from .costs import deal_trump
-from .review import CallOption, CallReview, _check, _team_points, contract_name, deal_score, trump_review
+from .review import (
+    CallOption,
+    CallReview,
+    _check,
+    _layouts,
+    _team_points,
+    contract_name,
+    deal_score,
+    trump_review,
+)
 from .search import SolverError, default_workers
 
 FLOOR = 0.05
@@ -190,3 +200,66 @@ def knock_review_given_calls(
     options.sort(key=lambda o: -o.score)
     chosen = "klop" if deal.knocks >= 1 else "no klop"
     return CallReview(deal.number, seat, tuple(options), chosen, len(layouts))
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationRow:
+    """How far a review's expected card points are from what one side really took."""
+
+    contract: Contract
+    """Trump or muil deals."""
+    view: str
+    """``chooser`` (the trump maker's side, its trump review) or ``knocker`` (the dealer's
+    left's side, its knock review)."""
+    deals: int
+    """How many deals were measured."""
+    taken: float
+    """Mean card points the side really took."""
+    uniform: float
+    """Mean expected card points with the hidden hands dealt at random."""
+    given_calls: float
+    """Mean expected card points with the hidden hands drawn given the calls."""
+
+    @property
+    def gap(self) -> float:
+        """Expected (given the calls) minus taken: calibrated when within 1.5 either way."""
+        return self.given_calls - self.taken
+
+
+def calibration(
+    deals: Iterable[tuple[Rules, DealResult]], *, samples: int = 8, seed: int = 0, workers: int | None = None
+) -> list[CalibrationRow]:
+    """Each review's expected card points against what the sides took, by contract and view.
+
+    docs/solver.md ("Calibration") gives the figures over the demo archive.
+
+    :param deals: played four-player trump or muil deals with their hands, and their rules.
+    :param samples: layouts per deal and view.
+    """
+    threads = workers or default_workers()
+    sums: dict[tuple[Contract, str], list[float]] = {}
+    for rules, deal in deals:
+        if deal.points is None or deal.contract not in (Contract.TRUMP, Contract.MUIL):
+            continue
+        trump = deal_trump(deal)
+        leader = (deal.dealer + 1) % 4
+        chooser = deal.chooser if deal.chooser is not None else deal.dealer
+        for view, seat in (("chooser", chooser), ("knocker", leader)):
+            given = conditioned_layouts(deal, rules, seat, samples, seed, "calibration")
+            uniform = _layouts(deal, seat, samples, seed, "calibration")
+            expected = [
+                sum(points) / len(points)
+                for points in (
+                    _team_points(uniform, leader, trump, rules, seat, threads),
+                    _team_points(given, leader, trump, rules, seat, threads),
+                )
+            ]
+            row = sums.setdefault((deal.contract, view), [0.0, 0.0, 0.0, 0.0])
+            row[0] += 1
+            row[1] += deal.points[seat % 2]
+            row[2] += expected[0]
+            row[3] += expected[1]
+    return [
+        CalibrationRow(contract, view, int(n), taken / n, uniform / n, given / n)
+        for (contract, view), (n, taken, uniform, given) in sums.items()
+    ]
