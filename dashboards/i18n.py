@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from manillen_replay.analysis.words import kind_name
 from manillen_replay.cards import Suit
 from manillen_replay.rules import Clause, LegalPlays
 
@@ -422,4 +423,6 @@ def label_of(prefix: str, value: str, lang: str) -> str:
     key = f"{prefix}.{value}"
     if key in LABELS:
         return text(key, lang)
+    if prefix == "kind":
+        return kind_name(value, lang)  # the finder's own names (vetten gemist, ...)
     return value.replace("_", " ")
