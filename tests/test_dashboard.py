@@ -599,6 +599,8 @@ def shown_findings(at: AppTest) -> list[tuple[str, str]]:
 
 def test_mistakes_filter_by_player_kind_category_and_date(mixed: AppTest) -> None:
     at = open_page(mixed, "mistakes")
+    assert at.subheader[0].value == "3 findings"  # the info finding waits for the toggle
+    at.toggle(key="mistakes_show_info").set_value(True).run()
     assert at.subheader[0].value == "4 findings"
     at.multiselect(key="mistakes_players").select("Bert").run()
     assert shown_findings(at) == [("random-1", "wasted trump")]
