@@ -437,7 +437,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.hand_last": ("empty: the eight cards left", "leeg: de acht overblijvende kaarten"),
     "record.use_hands": ("Use these hands", "Deze handen gebruiken"),
     "record.forget_hands": ("Forget the hands", "Handen vergeten"),
-    "record.to_play": ("{name} to play", "{name} is aan de beurt"),
+    "record.to_play": ("{name} to play · trick {trick}", "{name} is aan de beurt · slag {trick}"),
     "record.on_table": ("On the table", "Op tafel"),
     "record.took": ("Trick {number}: {name} takes {points}", "Slag {number}: {name} neemt {points}"),
     "record.taken": (

@@ -22,6 +22,7 @@ from manillen_replay.rules import CAFE_OPTIONS, Rules
 t = ui.translator()
 language = ui.lang()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
+GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
 
 st.html(
     """<style>
@@ -273,7 +274,10 @@ def _calls_text(draft: rec.Draft, calls: list[dict[str, Any]]) -> str:
     for call in calls:
         who = _names(draft)[call["seat"]]
         if call["call"] == "trump":
-            words.append(Suit[call["suit"]].symbol)
+            suit = Suit[call["suit"]]
+            words.append(
+                f"{t('record.call_trump')} " + (f":red[{suit.symbol}]" if suit.is_red else suit.symbol)
+            )
         elif call["call"] in ("klop", "tegenklop", "en_face"):
             words.append(f"{t('record.call_' + call['call'])} {who}")
         else:
@@ -288,17 +292,20 @@ def _deal(draft: rec.Draft) -> None:
     number = len(draft.deals) + 1
     names = _names(draft)
     st.subheader(t("record.deal", number=number, dealer=names[deal.dealer]))
-    if not deal.calls and not deal.plays:
-        st.selectbox(
-            t("record.dealer"),
-            range(rec.PLAYERS),
-            index=deal.dealer,
-            format_func=names.__getitem__,
-            key=f"record_dealer_{draft.draft_id}_{number}",
-            on_change=_set_dealer,
-            args=(f"record_dealer_{draft.draft_id}_{number}",),
-            help=t("record.dealer_help"),
-        )
+    # Every part sits in a container of its own, so the parts that come and go (a message, the
+    # calls once made) never shift the grid's buttons to other places on the page between runs.
+    with st.container():
+        if not deal.calls and not deal.plays:
+            st.selectbox(
+                t("record.dealer"),
+                range(rec.PLAYERS),
+                index=deal.dealer,
+                format_func=names.__getitem__,
+                key=f"record_dealer_{draft.draft_id}_{number}",
+                on_change=_set_dealer,
+                args=(f"record_dealer_{draft.draft_id}_{number}",),
+                help=t("record.dealer_help"),
+            )
     mode = st.segmented_control(
         t("record.mode"),
         ["cards", "sheet"],
@@ -306,21 +313,24 @@ def _deal(draft: rec.Draft) -> None:
         default="cards",
         required=True,
         key="record_mode",
+        label_visibility="collapsed",
     )
     if mode == "sheet":
         _sheet_line(draft)
         return
     table = rec.table_of(deal, rules)
-    _calls(draft, table, rules)
-    _show_notices()
+    with st.container():
+        _calls(draft, table, rules)
+    with st.container():
+        _show_notices()
     if table.redeal:
         st.info(t("record.redeal_note"))
         _save_button(draft, table)
         return
     if table.contract is None:
         return
-    _hands(draft)
-    _status(draft, table)
+    with st.container():
+        _status(draft, table)
     _grid(table)
     undo = st.container(horizontal=True)
     undo.button(
@@ -338,8 +348,11 @@ def _deal(draft: rec.Draft) -> None:
         disabled=not deal.plays,
         icon=":material/delete_sweep:",
     )
-    _tricks(draft, table)
-    _save_button(draft, table)
+    with st.container():
+        _save_button(draft, table)
+    _hands(draft)
+    with st.container():
+        _tricks(draft, table)
 
 
 def _set_dealer(key: str) -> None:
@@ -361,25 +374,29 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
     if table.contract is None:
         maker = rec.chooser(deal)
         st.caption(t("record.who_calls", name=names[maker]))
-        row = st.container(horizontal=True, key="record_calls")
+        row = st.container(horizontal=True, key="record_calls", width=GRID_WIDTH)
         for suit in Suit:
             label = f":red[{suit.symbol}]" if suit.is_red else suit.symbol
             row.button(
                 label,
                 key=f"record_trump_{suit.name}",
-                help=i18n.suit_name(suit),
                 on_click=_change,
                 args=(rec.add_call, maker, "trump", suit.name),
                 width="stretch",
             )
-        more = st.container(horizontal=True, key="record_knocks")
+        more = st.container(horizontal=True, key="record_knocks", width=GRID_WIDTH)
         more.button(
-            t("record.call_muil"), key="record_muil", on_click=_change, args=(rec.add_call, maker, "muil")
+            t("record.call_muil"),
+            key="record_muil",
+            width="stretch",
+            on_click=_change,
+            args=(rec.add_call, maker, "muil"),
         )
         if rules.blind_muil and maker == deal.dealer:
             more.button(
                 t("record.call_blind_muil"),
                 key="record_blind_muil",
+                width="stretch",
                 on_click=_change,
                 args=(rec.add_call, maker, "blind_muil"),
             )
@@ -387,6 +404,7 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
             more.button(
                 t("record.call_en_face"),
                 key="record_en_face",
+                width="stretch",
                 on_click=_change,
                 args=(rec.add_call, deal.dealer, "en_face"),
             )
@@ -394,6 +412,7 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
             more.button(
                 t("record.call_redeal"),
                 key="record_redeal",
+                width="stretch",
                 on_click=_change,
                 args=(rec.add_call, deal.dealer, "redeal"),
             )
@@ -404,11 +423,12 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
     seats = [s for s in range(rec.PLAYERS) if (s % 2 == dealing) == (word == "tegenklop")]
     if len(knocks) >= 2 and not rules.eternal_klop:
         return
-    row = st.container(horizontal=True, key="record_knocks")
+    row = st.container(horizontal=True, key="record_knocks", width=GRID_WIDTH)
     for seat in seats:
         row.button(
             f"{t('record.call_' + word)} {names[seat]}",
             key=f"record_{word}_{seat}",
+            width="stretch",
             on_click=_change,
             args=(rec.add_call, seat, word),
         )
@@ -464,7 +484,7 @@ def _status(draft: rec.Draft, table: rec.Table) -> None:
         on_table = table.tricks[-1].plays if table.tricks and table.tricks[-1].winner is None else ()
         trick = " ".join(_card_text(p.card) for p in on_table)
         st.markdown(
-            f"### {t('record.to_play', name=names[table.to_play])}"
+            f"### {t('record.to_play', name=names[table.to_play], trick=len(finished) + 1)}"
             + (f"  \n{t('record.on_table')}: {trick}" if trick else "")
         )
         if table.legal is not None:
@@ -489,11 +509,11 @@ def _card_text(card: Card) -> str:
 def _grid(table: rec.Table) -> None:
     """The 32 cards, a row per suit; played cards greyed out, legal ones outlined."""
     legal = table.legal.cards if table.legal is not None else None
-    if legal is not None:
-        outlined = ", ".join(f".st-key-record_card_{CARD_TEXT[c]} button" for c in legal)
-        if outlined:
-            st.html(f"<style>{outlined} {{ outline: 3px solid #1a7f37; outline-offset: -3px; }}</style>")
-    grid = st.container(key="record_grid", gap="small")
+    grid = st.container(key="record_grid", gap="small", width=GRID_WIDTH)
+    outlined = ", ".join(f".st-key-record_card_{CARD_TEXT[c]} button" for c in legal or ())
+    rule = f"{outlined} {{ outline: 3px solid #1a7f37; outline-offset: -3px; }}" if outlined else ""
+    with grid:
+        st.html(f"<style>{rule}</style>")
     for row in rec.GRID:
         line = grid.container(horizontal=True, gap="small", wrap=False)
         for card in row:
@@ -504,7 +524,6 @@ def _grid(table: rec.Table) -> None:
                 args=(CARD_TEXT[card],),
                 disabled=card in table.played or table.to_play is None,
                 width="stretch",
-                help=str(card),
             )
 
 
@@ -634,15 +653,18 @@ def _footer(draft: rec.Draft) -> None:
         )
 
 
-st.title(t("record.title"))
 draft = _draft()
 if draft is None:
+    st.title(t("record.title"))
     _show_notices()
     _setup()
     st.stop()
+# at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
 st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
-_after_save()
-_scoresheet(draft)
+with st.container():
+    _after_save()
+with st.container():
+    _scoresheet(draft)
 with ui.messages():
     _deal(draft)
 _footer(draft)
