@@ -18,7 +18,7 @@ from dashboards import data, drafts
 from dashboards import recording as rec
 from manillen_replay.cards import CARD_TEXT, iter_mask
 from manillen_replay.engine import replay
-from manillen_replay.record import Deal, MatchInfo, Record, loads, loads_text
+from manillen_replay.record import Deal, Declaration, MatchInfo, Record, loads, loads_text
 from manillen_replay.rules import Rules
 from manillen_replay.state import DealState
 from manillen_replay.store import Store
@@ -263,7 +263,14 @@ def test_page_records_a_whole_deal_saves_and_analyses_it(empty_app: tuple[AppTes
     assert "Anna & Carla" in texts(at) or at.button(key="record_trump_H")
     trump = "HDCS"[engine_deal(deal).trump]  # type: ignore[attr-defined]
     tap(at, f"record_trump_{trump}")
+    assert {"record_klop_0", "record_klop_2"} <= {b.key for b in at.button}  # Dirk deals: Anna or Carla
+    assert "record_klop_1" not in {b.key for b in at.button}
+    tap(at, "record_klop_2")
+    tap(at, "record_tegenklop_1")
+    assert "Klop Carla · Tegenklop Bert" in texts(at)
     cards = cards_of(deal)
+    assert isinstance(deal.declarations, list)
+    deal.declarations += [Declaration(seat=2, call="klop"), Declaration(seat=1, call="tegenklop")]
     expected = engine_deal(deal)
     for index, card in enumerate(cards):
         tap(at, f"record_card_{card}")
@@ -277,7 +284,10 @@ def test_page_records_a_whole_deal_saves_and_analyses_it(empty_app: tuple[AppTes
     with Store(path, read_only=True) as store:
         row = store.query("SELECT match_id, analysed_at FROM matches").row(0, named=True)
         tricks = store.query("SELECT count(*) AS n FROM tricks")["n"][0]
+        stored = store.query("SELECT score_team, score_points FROM deals").row(0, named=True)
     assert row["analysed_at"] is not None and tricks == 8
+    score = expected.score  # type: ignore[attr-defined]
+    assert (stored["score_team"], stored["score_points"]) == (score.team, score.points)
     saved = drafts.load(draft_id, drafts.folder(path))
     assert saved is not None and len(saved.deals) == 1
     assert saved.current is not None and saved.current.dealer == 0
@@ -431,3 +441,29 @@ def test_upload_takes_text_notation_and_is_analysed(tmp_path: Path, monkeypatch:
         illegal = store.query("SELECT count(*) AS n FROM findings WHERE category = 'rule'")["n"][0]
     violations = sum(len(replay(r).violations) for r in loads_text(source.read_text(encoding="utf-8")))
     assert unanalysed == 0 and illegal == violations > 0
+
+
+def test_dashboard_host_option_lets_a_phone_reach_the_record_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from manillen_replay.cli import dashboard as command
+
+    started: list[list[str]] = []
+
+    class Finished:
+        returncode = 0
+
+    def run(args: list[str], **_: object) -> Finished:
+        started.append(args)
+        return Finished()
+
+    monkeypatch.setattr(command.subprocess, "run", run)
+    result = CliRunner().invoke(
+        command.dashboard, ["--db", "x.duckdb", "--host", "0.0.0.0", "--port", "8600"]
+    )
+    assert result.exit_code == 0, result.output
+    args = started[0]
+    assert args[args.index("--server.address") + 1] == "0.0.0.0"
+    assert "8600/record" in result.output
+    CliRunner().invoke(command.dashboard, ["--db", "x.duckdb"])
+    assert started[1][started[1].index("--server.address") + 1] == "127.0.0.1"
