@@ -266,10 +266,10 @@ def _call_summary(draft: rec.Draft, index: int) -> str:
     deal = draft.deals[index]
     if "recorded_score" in deal and "tricks" not in deal:
         return t("record.sheet_line")
-    return _calls_text(draft, deal.get("declarations", []))
+    return _calls_text(draft, deal.get("declarations", []), short=True)
 
 
-def _calls_text(draft: rec.Draft, calls: list[dict[str, Any]]) -> str:
+def _calls_text(draft: rec.Draft, calls: list[dict[str, Any]], *, short: bool = False) -> str:
     words = []
     for call in calls:
         who = _names(draft)[call["seat"]]
@@ -385,37 +385,22 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
                 width="stretch",
             )
         more = st.container(horizontal=True, key="record_knocks", width=GRID_WIDTH)
-        more.button(
-            t("record.call_muil"),
-            key="record_muil",
-            width="stretch",
-            on_click=_change,
-            args=(rec.add_call, maker, "muil"),
-        )
-        if rules.blind_muil and maker == deal.dealer:
-            more.button(
-                t("record.call_blind_muil"),
-                key="record_blind_muil",
-                width="stretch",
-                on_click=_change,
-                args=(rec.add_call, maker, "blind_muil"),
-            )
-        if rules.en_face and maker == deal.dealer:
-            more.button(
-                t("record.call_en_face"),
-                key="record_en_face",
-                width="stretch",
-                on_click=_change,
-                args=(rec.add_call, deal.dealer, "en_face"),
-            )
-        if rules.redeal_small:
-            more.button(
-                t("record.call_redeal"),
-                key="record_redeal",
-                width="stretch",
-                on_click=_change,
-                args=(rec.add_call, deal.dealer, "redeal"),
-            )
+        dealer_chooses = maker == deal.dealer
+        offered = [
+            ("muil", maker, True),
+            ("blind_muil", maker, rules.blind_muil and dealer_chooses),
+            ("en_face", deal.dealer, rules.en_face and dealer_chooses),
+            ("redeal", deal.dealer, rules.redeal_small),
+        ]
+        for call, seat, shown in offered:
+            if shown:
+                more.button(
+                    t(f"record.call_{call}"),
+                    key=f"record_{call}",
+                    width="stretch",
+                    on_click=_change,
+                    args=(rec.add_call, seat, call),
+                )
         return
     knocks = [c for c in deal.calls if c["call"] in rec.KNOCK_CALLS]
     word = "klop" if len(knocks) % 2 == 0 else "tegenklop"
