@@ -467,3 +467,30 @@ def test_dashboard_host_option_lets_a_phone_reach_the_record_page(monkeypatch: p
     assert "8600/record" in result.output
     CliRunner().invoke(command.dashboard, ["--db", "x.duckdb"])
     assert started[1][started[1].index("--server.address") + 1] == "127.0.0.1"
+
+
+def test_page_edits_an_earlier_trick(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    cards = cards_of(legal_deal())
+    draft_id = start_match(at)
+    tap(at, "record_trump_S")
+    for card in cards[:8]:
+        tap(at, f"record_card_{card}")
+    swapped = [cards[2], cards[0], cards[1], cards[3]]
+    at.selectbox(key="record_edit_number").set_value(1).run()
+    at.text_input(key="record_edit_cards_1_8").input(" ".join(swapped).lower())
+    tap(at, "record_edit_apply")
+    saved = drafts.load(draft_id, drafts.folder(path))
+    assert saved is not None and saved.current is not None
+    assert saved.current.plays == swapped + cards[4:8]
+    leader = rec.table_of(saved.current, Rules()).tricks[1].leader
+    assert f"2. {SEATS[leader]} leads" in texts(at)  # the next trick follows the new winner
+
+
+def test_page_in_dutch(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    at.run()
+    at.session_state["lang"] = "nl"
+    at.switch_page("app_pages/record.py").run()
+    assert at.title[0].value == "Een partij opnemen"
+    assert at.button(key="record_start").label == "Beginnen met opnemen"

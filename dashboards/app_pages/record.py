@@ -275,9 +275,8 @@ def _calls_text(draft: rec.Draft, calls: list[dict[str, Any]], *, short: bool = 
         who = _names(draft)[call["seat"]]
         if call["call"] == "trump":
             suit = Suit[call["suit"]]
-            words.append(
-                f"{t('record.call_trump')} " + (f":red[{suit.symbol}]" if suit.is_red else suit.symbol)
-            )
+            symbol = f":red[{suit.symbol}]" if suit.is_red else suit.symbol
+            words.append(symbol if short else f"{t('record.call_trump')} {symbol}")
         elif call["call"] in ("klop", "tegenklop", "en_face"):
             words.append(f"{t('record.call_' + call['call'])} {who}")
         else:
