@@ -424,6 +424,52 @@ def parse_hand(text: str) -> list[str]:
     return [CARD_TEXT[_card(word)] for word in re.split(r"[\s,;]+", text) if word]
 
 
+def hand_being_tapped(deal: DealDraft) -> int | None:
+    """The seat whose hand is being tapped in (the first with fewer than eight cards), ``None``
+    when all four are full."""
+    hands = deal.hands or [[] for _ in range(PLAYERS)]
+    return next((seat for seat, hand in enumerate(hands) if len(hand) < TRICKS), None)
+
+
+def tap_hand_card(draft: Draft, text: str) -> Draft:
+    """The draft with one more card in the hand being tapped in, seat 1 to seat 3; the fourth
+    hand is then the eight cards left.
+
+    :raises RecordingError: once a card is played, for a card already in a hand, or when the
+        hands are full.
+    """
+    deal = _current(draft)
+    if deal.plays:
+        raise RecordingError("the hands are tapped in before the first card is played")
+    card = CARD_TEXT[_card(text)]
+    hands = [list(hand) for hand in deal.hands] if deal.hands else [[] for _ in range(PLAYERS)]
+    for holder, hand in enumerate(hands):
+        if card in hand:
+            raise RecordingError(f"{card} is already in {draft.setup.seats[holder]}'s hand")
+    seat = hand_being_tapped(deal)
+    if seat is None:
+        raise RecordingError("all four hands are full: forget them to tap them again")
+    hands[seat].append(card)
+    if seat == PLAYERS - 2 and len(hands[seat]) == TRICKS:
+        hands[PLAYERS - 1] = last_hand(hands[: PLAYERS - 1])
+    return replace(draft, current=replace(deal, hands=hands))
+
+
+def untap_hand_card(draft: Draft) -> Draft:
+    """The draft without the last card tapped into a hand (the filled-in fourth hand goes too)."""
+    deal = _current(draft)
+    if not deal.hands or deal.plays:
+        return draft
+    hands = [list(hand) for hand in deal.hands]
+    if len(hands[PLAYERS - 1]) == TRICKS:
+        hands[PLAYERS - 1] = []
+    for hand in reversed(hands):
+        if hand:
+            hand.pop()
+            break
+    return replace(draft, current=replace(deal, hands=hands if any(hands) else None))
+
+
 def last_hand(hands: Sequence[Sequence[str]]) -> list[str]:
     """The fourth hand when three are known: the cards nobody else holds, in grid order."""
     held = {c for hand in hands for c in hand}
@@ -436,7 +482,7 @@ def last_hand(hands: Sequence[Sequence[str]]) -> list[str]:
 def deal_object(deal: DealDraft) -> dict[str, Any]:
     """The deal as a ``manillen/1`` deal object (unfinished tricks included)."""
     out: dict[str, Any] = {"dealer": deal.dealer}
-    if deal.hands is not None:
+    if hand_masks(deal.hands) is not None:  # hands half tapped in are not part of the record yet
         out["hands"] = deal.hands
     if deal.calls:
         out["declarations"] = deal.calls

@@ -494,3 +494,42 @@ def test_page_in_dutch(empty_app: tuple[AppTest, Path]) -> None:
     at.switch_page("app_pages/record.py").run()
     assert at.title[0].value == "Een partij opnemen"
     assert at.button(key="record_start").label == "Beginnen met opnemen"
+
+
+def test_hands_tapped_in_first_then_the_fourth_is_filled() -> None:
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    draft = rec.add_call(rec.new_draft("abc", setup(dealer=deal.dealer)), deal.dealer, "muil")
+    for hand in deal.hands[:3]:
+        for card in hand:
+            draft = rec.tap_hand_card(draft, card)
+    assert draft.current is not None and draft.current.hands is not None
+    assert sorted(draft.current.hands[3]) == sorted(deal.hands[3])
+    assert rec.hand_being_tapped(draft.current) is None
+    with pytest.raises(rec.RecordingError, match="already in Anna's hand"):
+        rec.tap_hand_card(rec.untap_hand_card(draft), deal.hands[0][0])
+    undone = rec.untap_hand_card(draft)
+    assert undone.current is not None and undone.current.hands is not None
+    assert undone.current.hands[3] == [] and len(undone.current.hands[2]) == 7
+    assert "hands" not in rec.deal_object(undone.current)  # half-tapped hands stay out of the record
+
+
+def test_page_taps_the_hands_first_then_outlines_legal_cards(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, f"record_trump_{'HDCS'[engine_deal(deal).trump]}")  # type: ignore[attr-defined]
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    assert "Tap Anna's hand: 0 of 8" in texts(at)
+    for hand in deal.hands[:3]:
+        for card in hand:
+            tap(at, f"record_card_{card}")
+    assert "The four hands are in" in texts(at)
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    assert "Hands (known)" in [e.label for e in at.expander]
+    first = cards_of(deal)[0]
+    tap(at, f"record_card_{first}")
+    legal = [CARD_TEXT[c] for c in iter_mask(engine_deal(deal).tricks[0].legal[1])]  # type: ignore[attr-defined]
+    styles = "\n".join(e.proto.body for e in at.get("html"))
+    assert all(f".st-key-record_card_{card} button" in styles for card in legal)

@@ -8,14 +8,14 @@ id lives in the page address (``?draft=...``), so a closed tab or a reload resum
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import streamlit as st
 
 from dashboards import data, drafts, i18n, ui
 from dashboards import recording as rec
-from manillen_replay.cards import CARD_TEXT, Card, Suit
+from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import CAFE_OPTIONS, Rules
 
@@ -328,9 +328,30 @@ def _deal(draft: rec.Draft) -> None:
         return
     if table.contract is None:
         return
+    tapping_hands = False
     with st.container():
-        _status(draft, table)
-    _grid(table)
+        if not deal.plays:
+            tapping_hands = (
+                st.segmented_control(
+                    t("record.tap_mode"),
+                    ["plays", "hands"],
+                    format_func=lambda m: t(f"record.tap_{m}"),
+                    default="plays",
+                    required=True,
+                    key=f"record_tap_mode_{draft.draft_id}_{number}",
+                    label_visibility="collapsed",
+                )
+                == "hands"
+            )
+    with st.container():
+        if tapping_hands:
+            _hand_status(draft)
+        else:
+            _status(draft, table)
+    if tapping_hands:
+        _hand_grid(deal)
+    else:
+        _grid(table)
     undo = st.container(horizontal=True)
     undo.button(
         t("record.undo_card"),
@@ -492,10 +513,24 @@ def _card_text(card: Card) -> str:
 
 def _grid(table: rec.Table) -> None:
     """The 32 cards, a row per suit; played cards greyed out, legal ones outlined."""
-    legal = table.legal.cards if table.legal is not None else None
+    legal = table.legal.cards if table.legal is not None else ()
+    over = table.to_play is None
+    _card_buttons(lambda card: card in table.played or over, _tap, outlined=legal)
+
+
+def _hand_grid(deal: rec.DealDraft) -> None:
+    """The grid while the hands are tapped in: each tap goes to the hand being filled."""
+    held = {CARD_BY_TEXT[c] for hand in deal.hands or () for c in hand}
+    full = rec.hand_being_tapped(deal) is None
+    _card_buttons(lambda card: card in held or full, _tap_hand)
+
+
+def _card_buttons(
+    disabled: Callable[[Card], bool], on_tap: Callable[[str], None], outlined: Iterable[Card] = ()
+) -> None:
     grid = st.container(key="record_grid", gap="small", width=GRID_WIDTH)
-    outlined = ", ".join(f".st-key-record_card_{CARD_TEXT[c]} button" for c in legal or ())
-    rule = f"{outlined} {{ outline: 3px solid #1a7f37; outline-offset: -3px; }}" if outlined else ""
+    marked = ", ".join(f".st-key-record_card_{CARD_TEXT[c]} button" for c in outlined)
+    rule = f"{marked} {{ outline: 3px solid #1a7f37; outline-offset: -3px; }}" if marked else ""
     with grid:
         st.html(f"<style>{rule}</style>")
     for row in rec.GRID:
@@ -504,11 +539,34 @@ def _grid(table: rec.Table) -> None:
             line.button(
                 _card_text(card),
                 key=f"record_card_{CARD_TEXT[card]}",
-                on_click=_tap,
+                on_click=on_tap,
                 args=(CARD_TEXT[card],),
-                disabled=card in table.played or table.to_play is None,
+                disabled=disabled(card),
                 width="stretch",
             )
+
+
+def _tap_hand(card: str) -> None:
+    _change(rec.tap_hand_card, card)
+
+
+def _hand_status(draft: rec.Draft) -> None:
+    deal = draft.current
+    assert deal is not None
+    seat = rec.hand_being_tapped(deal)
+    if seat is None:
+        st.success(t("record.hands_tapped"))
+    else:
+        count = len(deal.hands[seat]) if deal.hands else 0
+        st.markdown(f"### {t('record.tap_hand_of', name=_names(draft)[seat], count=count)}")
+    st.button(
+        t("record.untap"),
+        key="record_untap",
+        on_click=_change,
+        args=(rec.untap_hand_card,),
+        disabled=not deal.hands,
+        icon=":material/undo:",
+    )
 
 
 def _tricks(draft: rec.Draft, table: rec.Table) -> None:
