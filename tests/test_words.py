@@ -110,7 +110,7 @@ def test_every_template_speaks_both_languages(kind: str) -> None:
         "illegal_underbuy",
     ):
         assert card_en(finding.card) in en
-        assert card_nl(finding.card) in nl or finding.kind == "bare_ace_lost"
+        assert card_nl(finding.card) in nl.lower() or finding.kind == "bare_ace_lost"
     for number in re.findall(r"\d+\.\d", nl):
         pytest.fail(f"a decimal point in Dutch: {number} in {nl!r}")
 

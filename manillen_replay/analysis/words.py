@@ -103,12 +103,14 @@ def cards_en(cards: Iterable[int]) -> str:
     return " ".join(card_en(card) for card in cards)
 
 
-def cards_nl(cards: Iterable[int]) -> str:
+def cards_nl(cards: Iterable[int], conjunction: str = "en") -> str:
     """Cards by their Flemish names, the suit said once per suit, in the order given.
 
     >>> from manillen_replay.cards import Card
     >>> cards_nl([Card.HK, Card.SK, Card.SQ, Card.S7])
     'harten heer, schoppen heer, vrouw en zeven'
+
+    :param conjunction: the word before the last card (``of`` for a choice).
     """
     groups: dict[Suit, list[str]] = {}
     for card in cards:
@@ -119,14 +121,14 @@ def cards_nl(cards: Iterable[int]) -> str:
     for (_, ranks), first in zip(groups.items(), parts, strict=True):
         names.append(first)
         names.extend(ranks[1:])
-    return and_nl(names)
+    return and_nl(names, conjunction)
 
 
-def and_nl(items: Sequence[str]) -> str:
+def and_nl(items: Sequence[str], conjunction: str = "en") -> str:
     """``a``, ``a en b``, ``a, b en c``."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " en " + items[-1]
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
 
 
 def or_en(cards: Iterable[int]) -> str:
@@ -135,8 +137,8 @@ def or_en(cards: Iterable[int]) -> str:
 
 
 def or_nl(cards: Iterable[int]) -> str:
-    """``harten heer of schoppen vrouw``."""
-    return " of ".join(card_nl(card) for card in cards)
+    """``harten heer of schoppen vrouw``; ``klaveren zeven, acht of negen``."""
+    return cards_nl(cards, "of")
 
 
 def suit_en(suit: int) -> str:

@@ -323,8 +323,16 @@ def findings(
     else:
         _echo_text(found, lang)
         counts = Counter(f["severity"] for f in found)
-        detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
-        click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
+        if lang == "nl":
+            from ..analysis.words import severity_name
+
+            detail = ", ".join(
+                f"{severity_name(s, 'nl')} {counts[s]}" for s in reversed(SEVERITIES) if counts[s]
+            )
+            click.echo(f"{len(found)} bevindingen" + (f": {detail}" if detail else ""), err=True)
+        else:
+            detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
+            click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
     sys.exit(1 if invalid else 0)
 
 

@@ -89,7 +89,7 @@ def cost_findings(
                         f"(with all hands known: {number(cost.dd_cost)})."
                     ),
                     explanation_nl=(
-                        f"{card_nl(cost.card)} kostte de ploeg van {who} gemiddeld "
+                        f"{card_nl(cost.card).capitalize()} kostte de ploeg van {who} gemiddeld "
                         f"{points_nl(view, 'kaartpunt')}, met wat {who} kon weten; met {or_nl(better)} "
                         f"waren ze gebleven (met alle kaarten open: {number_nl(cost.dd_cost)})."
                     ),
