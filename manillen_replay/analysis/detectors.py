@@ -208,7 +208,7 @@ class MatchAnalysis:
         if kind is ViolationKind.REVOKE:
             en = (
                 f"{name} played {card} in trick {t} while still holding {suit_en(led)}: that is a revoke "
-                f"(verzaken). Legal were: {legal}."
+                f"(verzaken). Legal {'were' if len(shown) > 1 else 'was'}: {legal}."
             )
             nl = (
                 f"{name} speelde {card_nl_} in slag {t} met nog {suit_nl(led)} in de hand: dat is verzaken. "
