@@ -24,7 +24,9 @@ import streamlit as st
 
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry
-from manillen_replay.store import Store, flatten_for_csv
+from manillen_replay.record.io import entries_of, kind_of
+from manillen_replay.store import ImportSummary, Store, flatten_for_csv
+from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
 
 DB_ENVIRONMENT = "MANILLEN_DB"
 """The environment variable that names the archive (``manillen dashboard`` sets it)."""
@@ -247,24 +249,20 @@ def match_ids() -> list[str]:
 
 
 def entries_from_upload(name: str, data: bytes) -> list[Entry]:
-    """The documents of an uploaded file, numbered by line for a JSON Lines archive."""
-    if name.endswith(".jsonl"):
-        return [
-            Entry(name, number, line)
-            for number, line in enumerate(data.splitlines(), start=1)
-            if line.strip()
-        ]
-    return [Entry(name, None, data)]
+    """The documents of an uploaded file: one ``.json`` match, a line of ``.jsonl`` each, or
+    each match of a ``.mnl`` text, numbered by their line."""
+    return entries_of(data, name, kind_of(name))
 
 
-def import_upload(name: str, data: bytes) -> Any:
-    """Import an uploaded file into the archive, opening it for writing just for this.
+def import_upload(name: str, data: bytes) -> tuple[ImportSummary, AnalysisOutcome]:
+    """Import an uploaded file into the archive and analyse what is new (the default depth,
+    as ``manillen analyze`` does), opening the archive for writing just for this.
 
-    :returns: the store's ``ImportSummary``.
     :raises ArchiveLockedError: when another program holds the archive.
     """
     with archive().writing() as store:
-        return store.import_entries(entries_from_upload(name, data))
+        summary = store.import_entries(entries_from_upload(name, data))
+        return summary, analyse_archive(store)
 
 
 # --------------------------------------------------------------------------- one match
@@ -755,7 +753,8 @@ def deal_costs(match_id: str, deal: int) -> tuple[pl.DataFrame, pl.DataFrame]:
 def _match_accuracy(path: str, version: int, match_id: str) -> pl.DataFrame:
     return _frame(
         path,
-        "SELECT scope, deal, player, cards, accuracy, avg_view_cost, avg_dd_cost FROM player_accuracy "
+        "SELECT scope, deal, player, cards, calls, decisions, accuracy, avg_view_cost, avg_dd_cost "
+        "FROM player_accuracy "
         "WHERE match_id = ? ORDER BY deal NULLS FIRST, player",
         [match_id],
     )
@@ -770,12 +769,14 @@ def match_accuracy(match_id: str) -> pl.DataFrame:
 def _player_accuracy(path: str, version: int, player: str) -> dict[str, Any]:
     frame = _frame(
         path,
-        "SELECT cards, accuracy, avg_view_cost FROM player_accuracy WHERE scope = 'all' AND player = ?",
+        "SELECT cards, calls, decisions, accuracy, avg_view_cost FROM player_accuracy "
+        "WHERE scope = 'all' AND player = ?",
         [player],
     )
     return {} if frame.height == 0 else frame.row(0, named=True)
 
 
 def player_accuracy(player: str) -> dict[str, Any]:
-    """A player's accuracy over every costed deal (``cards``, ``accuracy``); empty without costs."""
+    """A player's accuracy over every costed deal (``decisions``, ``cards``, ``calls``,
+    ``accuracy``); empty without costs."""
     return _player_accuracy(*_key(archive()), player)

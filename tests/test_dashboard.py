@@ -447,6 +447,9 @@ def test_a_comment_survives_an_archive_locked_for_writing(
 
 def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     at = open_page(app, "mistakes")
+    assert at.subheader[0].value == "2 findings"  # info is hidden by default
+    assert at.dataframe[0].value["severity"].tolist() == ["blunder", "mistake"]
+    at.toggle(key="mistakes_show_info").set_value(True).run()
     assert at.subheader[0].value == "3 findings"
     table = at.dataframe[0].value
     assert table["severity"].tolist() == ["blunder", "mistake", "info"]
@@ -601,14 +604,18 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     ]
     (refused,) = [e.value for e in at.error]
     assert refused.startswith("Refused: club.jsonl:2: /deals/0/dealer: ")
-    assert [i.value for i in at.info] == [
-        f"Run `manillen analyze --db {own_archive}` to find the mistakes in the new matches."
-    ]
     assert {m.label: m.value for m in at.metric}["Matches"] == "4"
     assert "sample-three" in at.dataframe[0].value["match_id"].tolist()
     with Store(own_archive, read_only=True) as store:
         rejects = store.query("SELECT source, line, pointer, raw FROM rejects").rows()
+        new = store.query(
+            "SELECT analysed_at, (SELECT count(*) FROM findings f WHERE f.match_id = m.match_id) AS n "
+            "FROM matches m WHERE match_id = 'sample-three'"
+        ).row(0, named=True)
     assert rejects == [("club.jsonl", 2, "/deals/0/dealer", REFUSED_LINE)]
+    # the new match was analysed by the dashboard itself, no `manillen analyze` needed
+    assert new["analysed_at"] is not None
+    assert [i.value for i in at.info] == [f"Analysed 1 new matches ({deals} deals): {new['n']} findings."]
 
 
 def test_archive_page_upload_of_good_records_is_a_success(
@@ -682,6 +689,8 @@ def shown_findings(at: AppTest) -> list[tuple[str, str]]:
 
 def test_mistakes_filter_by_player_kind_category_and_date(mixed: AppTest) -> None:
     at = open_page(mixed, "mistakes")
+    assert at.subheader[0].value == "3 findings"  # the info finding waits for the toggle
+    at.toggle(key="mistakes_show_info").set_value(True).run()
     assert at.subheader[0].value == "4 findings"
     at.multiselect(key="mistakes_players").select("Bert").run()
     assert shown_findings(at) == [("random-1", "wasted trump")]

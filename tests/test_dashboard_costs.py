@@ -16,11 +16,11 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import data
 from manillen_replay.cards import CardSet
-from manillen_replay.cli.analysis import cost_frames
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry, dumps
 from manillen_replay.solver import PlayCost, match_accuracy, view_costs
 from manillen_replay.store import Store
+from manillen_replay.store.analyse import cost_frames
 
 from .factories import random_record
 from .test_dashboard import APP, open_page, texts

@@ -39,11 +39,6 @@ class Severity(StrEnum):
         """The order of severities: info 0 up to blunder 3."""
         return _LEVELS[self]
 
-    @property
-    def dutch(self) -> str:
-        """The word Flemish players use: ``Severity.MISTAKE.dutch`` is ``'fout'``."""
-        return _DUTCH_SEVERITIES[self]
-
     @classmethod
     def parse(cls, text: str) -> Severity:
         """The severity named by ``text`` (any case).
@@ -61,12 +56,6 @@ class Severity(StrEnum):
 
 
 _LEVELS = {Severity.INFO: 0, Severity.INACCURACY: 1, Severity.MISTAKE: 2, Severity.BLUNDER: 3}
-_DUTCH_SEVERITIES = {
-    Severity.INFO: "info",
-    Severity.INACCURACY: "onnauwkeurigheid",
-    Severity.MISTAKE: "fout",
-    Severity.BLUNDER: "blunder",
-}
 
 
 @dataclass(frozen=True)

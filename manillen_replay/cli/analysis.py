@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..analysis import (
-    FINDING_COLUMNS,
     CoachDetector,
-    Finding,
     Severity,
     analyse,
     coach_findings,
@@ -23,134 +20,13 @@ from ..analysis import (
 )
 from ..analysis.coach import check_columns
 from ..archive_defaults import ANALYSIS_DEPTHS, default_archive
-from ..engine import DealResult, MatchResult, replay
-from ..errors import InvalidRecordError, ManillenError
-from ..record import Record, loads
-from ..rules import Contract
+from ..errors import ManillenError
 from .common import ReplayedRecords, echo_json, no_such_match, plural
 
-if TYPE_CHECKING:  # polars, the store and the solver (numba) load when a command needs them
-    import polars as pl
-
-    from ..solver import PlayCost
+if TYPE_CHECKING:  # the store (DuckDB, polars) and the solver (numba) load when a command runs
     from ..store import Store
 
-
-def findings_schema() -> dict[str, Any]:
-    """The columns of the archive's ``findings`` table, as polars types."""
-    import polars as pl
-
-    schema: dict[str, Any] = {
-        "match_id": pl.Utf8,
-        "deal": pl.Int32,
-        "trick": pl.Int32,
-        "play": pl.Int32,
-        "seat": pl.Int32,
-        "player": pl.Utf8,
-        "kind": pl.Utf8,
-        "category": pl.Utf8,
-        "severity": pl.Utf8,
-        "card": pl.Utf8,
-        "better": pl.List(pl.Utf8),
-        "points": pl.Float64,
-        "explanation": pl.Utf8,
-        "explanation_nl": pl.Utf8,
-    }
-    assert tuple(schema) == FINDING_COLUMNS
-    return schema
-
-
-def costs_schema() -> dict[str, Any]:
-    """The columns of the archive's ``play_costs`` table, as polars types."""
-    import polars as pl
-
-    return {
-        "match_id": pl.Utf8,
-        "deal": pl.Int32,
-        "trick": pl.Int32,
-        "play": pl.Int32,
-        "seat": pl.Int32,
-        "player": pl.Utf8,
-        "card": pl.Utf8,
-        "dd_cost": pl.Int32,
-        "view_cost": pl.Float64,
-        "best": pl.List(pl.Utf8),
-        "hindsight_best": pl.List(pl.Utf8),
-        "layouts": pl.Int32,
-        "exact": pl.Boolean,
-        "legal": pl.Boolean,
-        "forced": pl.Boolean,
-    }
-
-
-def values_schema() -> dict[str, Any]:
-    """The columns of the archive's ``card_values`` table, as polars types."""
-    import polars as pl
-
-    return {
-        "match_id": pl.Utf8,
-        "deal": pl.Int32,
-        "trick": pl.Int32,
-        "play": pl.Int32,
-        "card": pl.Utf8,
-        "hindsight": pl.Int32,
-        "view": pl.Float64,
-    }
-
-
-CHUNK = 500
-"""Matches analysed and saved per transaction."""
-SOLVER_CHUNK = 1
-"""Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 SEVERITIES = [s.value for s in Severity]
-CARD_KINDS = ("missed_vetten", "bare_ace_lost", "wasted_trump")
-"""Built-in card findings that already say what a ``costly_card`` finding would say at their play."""
-
-
-def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
-    """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
-    import polars as pl
-
-    return pl.DataFrame([f.to_row() for f in findings], schema=findings_schema(), orient="row")
-
-
-def cost_frames(
-    result: MatchResult, costs: Mapping[int, Sequence[PlayCost]]
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The solver's costs of a match as ``play_costs`` and ``card_values`` rows (for ``Store.save_costs``).
-
-    :param result: the replayed match (its id and who sat where in each deal).
-    :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
-    """
-    import polars as pl
-
-    plays: list[tuple[Any, ...]] = []
-    values: list[tuple[Any, ...]] = []
-    by_number = {deal.number: deal for deal in result.deals}
-    for number, found in costs.items():
-        names = _names(result, by_number[number])
-        for cost in found:
-            plays.append(
-                (
-                    result.id, number, cost.trick, cost.play, cost.seat,
-                    names[cost.seat] if cost.seat < len(names) else None, str(cost.card), cost.dd_cost,
-                    cost.view_cost, [str(c) for c in cost.best_cards], [str(c) for c in cost.hindsight_best],
-                    cost.layouts, cost.exact, cost.legal, cost.forced,
-                )
-            )  # fmt: skip
-            values.extend(
-                (result.id, number, cost.trick, cost.play, str(card), value.hindsight, value.view)
-                for card, value in cost.values.items()
-            )
-    return (
-        pl.DataFrame(plays, schema=costs_schema(), orient="row"),
-        pl.DataFrame(values, schema=values_schema(), orient="row"),
-    )
-
-
-def _names(result: MatchResult, deal: DealResult) -> list[str]:
-    """Who sat where in a deal (partners change between the blocks of a club evening)."""
-    return list(deal.names) if deal.names else list(result.seats)
 
 
 @contextmanager
@@ -199,140 +75,9 @@ def _progress(total: int, label: str, minimum: int = 50) -> Any:
     return click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) if show else None
 
 
-def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
-
-
-@dataclass
-class _Outcome:
-    """What one run of the built-in analysis did."""
-
-    matches: int = 0
-    deals: int = 0
-    solved: int = 0
-    """Deals the solver costed."""
-    by_category: Counter[str] = field(default_factory=Counter)
-    problems: list[str] = field(default_factory=list)
-
-
-def _knockers(record: Record, deal: DealResult) -> list[int]:
-    """Who called klop in a deal, in order (tegenklop is the other team's answer, not reviewed)."""
-    calls = record.deals[deal.number - 1].declarations if deal.number <= len(record.deals) else None
-    return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
-
-
-def solver_findings(
-    result: MatchResult, record: Record, deal: DealResult, costs: Sequence[PlayCost], samples: int
-) -> list[Finding]:
-    """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
-
-    :param costs: the deal's view costs.
-    :param samples: layouts of the hidden cards solved for each call reviewed.
-    """
-    from ..solver import call_findings, cost_findings, knock_review, trump_review
-
-    rules = result.rules
-    names = _names(result, deal)
-    found = cost_findings(costs, match=result.id, deal=deal, players=names)
-    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
-    if not full_hands or deal.contract is Contract.BLIND_MUIL:
-        return found  # blind muil is called before looking at the cards: no choice to review
-    found += call_findings(trump_review(deal, rules, samples=samples), match=result.id, players=names)
-    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
-        return found
-    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
-    # reviewed for not knocking.
-    seats = _knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
-    for seat in seats:
-        review = knock_review(deal, rules, seat=seat, samples=samples)
-        found += call_findings(review, match=result.id, players=names, kind="knock_choice")
-    return found
-
-
-def _solve_match(
-    result: MatchResult, record: Record, samples: int, outcome: _Outcome, bar: Any
-) -> tuple[list[Finding], dict[int, list[PlayCost]]]:
-    from ..solver import SolverError, can_solve, view_costs
-
-    costs: dict[int, list[PlayCost]] = {}
-    extra: list[Finding] = []
-    for deal in result.deals:
-        if can_solve(deal, result.rules):
-            try:
-                found = view_costs(deal, result.rules, samples=samples)
-                extra += solver_findings(result, record, deal, found, samples)
-            except SolverError as error:
-                outcome.problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
-            else:
-                costs[deal.number] = found
-                outcome.solved += 1
-        if bar is not None:
-            bar.update(1)
-    findings = analyse(result, record, costs=costs)
-    # The built-in card finding at a play explains in words what the costly card's number says.
-    explained = {(f.deal, f.trick, f.play) for f in findings if f.kind in CARD_KINDS}
-    findings += [f for f in extra if f.kind != "costly_card" or (f.deal, f.trick, f.play) not in explained]
-    return findings, costs
-
-
-def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -> _Outcome:
-    import polars as pl
-
-    rank = ANALYSIS_DEPTHS.index(depth) + 1
-    where = (
-        ""
-        if everything
-        else f"WHERE analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
-        f"coalesce(analysis_depth, 'heuristic')) < {rank}"
-    )
-    ids = store.query(f"SELECT match_id FROM matches {where} ORDER BY import_order")["match_id"].to_list()
-    outcome = _Outcome(matches=len(ids))
-    solving = depth == "solver"
-    if solving:
-        total = store.query(
-            "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
-        )["n"][0]
-        bar = _progress(int(total), "solving", minimum=1)
-    else:
-        bar = _progress(len(ids), "analysing")
-    try:
-        for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
-            found: list[Finding] = []
-            match_costs: dict[str, tuple[MatchResult, dict[int, list[PlayCost]]]] = {}
-            for match_id, data in list(store.iter_records(match_ids=chunk)):
-                try:
-                    record = loads(data, source=f"archive match {match_id}")
-                    result = replay(record, source=f"archive match {match_id}")
-                except InvalidRecordError as error:
-                    outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
-                    continue
-                outcome.deals += len(result.deals)
-                if solving:
-                    findings, costs = _solve_match(result, record, samples, outcome, bar)
-                    found.extend(findings)
-                    match_costs[match_id] = (result, costs)
-                else:
-                    found.extend(analyse(result, record, strategy=depth != "rules"))
-            if solving:  # costs first: a match is marked analysed only once they are in
-                frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
-                frames = frames or [
-                    (pl.DataFrame(schema=costs_schema()), pl.DataFrame(schema=values_schema()))
-                ]
-                store.save_costs(
-                    list(match_costs), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
-                )
-            store.save_findings(chunk, findings_frame(found), depth=depth)
-            outcome.by_category.update(f.category.value for f in found)
-            if bar is not None and not solving:
-                bar.update(len(chunk))
-    finally:
-        if bar is not None:
-            bar.render_finish()
-    return outcome
-
-
 def _run_detector(store: Store, detector: CoachDetector) -> int:
+    from ..store.analyse import findings_frame
+
     seats = {
         row[0]: [name for name in row[1:] if name is not None]
         for row in store.query("SELECT match_id, seat0, seat1, seat2, seat3 FROM matches").iter_rows()
@@ -401,11 +146,15 @@ def analyze(
       manillen analyze --db klop.duckdb --depth solver --samples 20
       manillen analyze --db club.duckdb --detectors docs/detectors/trump_into_void.sql
     """
+    from ..store.analyse import analyse_archive
+
     depth = depth.lower()
     with _messages():
         detectors = _read_detectors(detector_files)
         with _open_archive(db, read_only=False) as store:
-            outcome = _analyse_archive(store, everything, depth, samples)
+            outcome = analyse_archive(
+                store, everything=everything, depth=depth, samples=samples, progress=_progress
+            )
             for problem in outcome.problems:
                 click.echo(problem, err=True)
             total = sum(outcome.by_category.values())
@@ -488,48 +237,24 @@ def _file_findings(
     return out, replayed.invalid
 
 
-_WORDS = {
-    "en": {"match": "match", "deal": "deal", "trick": "trick", "play": "play"},
-    "nl": {"match": "partij", "deal": "spel", "trick": "slag", "play": "kaart"},
-}
-"""The words of the text listing's headers: the explanations come translated with the findings."""
+def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
+    from ..analysis.words import kind_name, points_en, points_nl, severity_name
 
-
-def _severity_word(severity: str, lang: str) -> str:
-    return Severity(severity).dutch if lang == "nl" else severity
-
-
-def _points(points: float, lang: str) -> str:
-    if lang == "nl":
-        return f"{points:g} {'punt' if points == 1 else 'punten'}"
-    return f"{points:g} {'point' if points == 1 else 'points'}"
-
-
-def _echo_text(findings: list[dict[str, Any]], lang: str) -> None:
-    words = _WORDS[lang]
+    dutch = lang == "nl"
+    places = {"deal": "spel", "trick": "slag", "play": "kaart"} if dutch else {}
     current = None
     for f in findings:
         if f["match"] != current:
             current = f["match"]
-            click.echo(f"{words['match']} {current}")
+            click.echo(f"{'partij' if dutch else 'match'} {current}")
         place = " ".join(
-            f"{words[name]} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
+            f"{places.get(name, name)} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
         )
         who = f" {f['player']}" if f["player"] else ""
-        points = f" ({_points(f['points'], lang)})" if f["points"] else ""
-        click.echo(f"  {place}{who}: {_severity_word(f['severity'], lang)} {f['kind']}{points}")
+        points = f" ({(points_nl if dutch else points_en)(f['points'])})" if f["points"] else ""
+        kind = kind_name(f["kind"], lang) if dutch else f["kind"]  # English: the name --kind takes
+        click.echo(f"  {place}{who}: {severity_name(f['severity'], lang)} {kind}{points}")
         click.echo(f"    {f['explanation']}")
-
-
-def _echo_count(findings: list[dict[str, Any]], lang: str) -> None:
-    counts = Counter(f["severity"] for f in findings)
-    detail = ", ".join(f"{counts[s]} {_severity_word(s, lang)}" for s in reversed(SEVERITIES) if counts[s])
-    total = (
-        plural(len(findings), "bevinding", "bevindingen")
-        if lang == "nl"
-        else plural(len(findings), "finding")
-    )
-    click.echo(total + (f" ({detail})" if detail else ""), err=True)
 
 
 @click.command()
@@ -560,12 +285,7 @@ def _echo_count(findings: list[dict[str, Any]], lang: str) -> None:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the findings as JSON (the contract in docs/findings.md)."
 )
-@click.option(
-    "--lang",
-    type=click.Choice(["en", "nl"]),
-    default="en",
-    help="Language of the listing: nl gives Dutch headers, severities and explanations.",
-)
+@click.option("--lang", type=click.Choice(["en", "nl"]), default="en", help="Language of the explanations.")
 def findings(
     paths: tuple[str, ...],
     db: str | None,
@@ -606,7 +326,18 @@ def findings(
         echo_json({"findings": found})
     else:
         _echo_text(found, lang)
-        _echo_count(found, lang)
+        counts = Counter(f["severity"] for f in found)
+        if lang == "nl":
+            from ..analysis.words import severity_name
+
+            detail = ", ".join(
+                f"{severity_name(s, 'nl')} {counts[s]}" for s in reversed(SEVERITIES) if counts[s]
+            )
+            total = plural(len(found), "bevinding", "bevindingen")
+            click.echo(total + (f": {detail}" if detail else ""), err=True)
+        else:
+            detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
+            click.echo(plural(len(found), "finding") + (f" ({detail})" if detail else ""), err=True)
     sys.exit(1 if invalid else 0)
 
 
