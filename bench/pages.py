@@ -111,6 +111,7 @@ def page_addresses(archive: Path) -> dict[str, str]:
         ).row(0)
     return {
         "archive": "",
+        "record": "record",
         "match": f"match?match={match_id}",
         "replay": f"replay?match={match_id}&deal={deal}&step=0",
         "mistakes": "mistakes",
@@ -177,6 +178,7 @@ def _in_session_seconds(page: Any, title: str) -> float:
 
 TITLES = {
     "archive": "Archive",
+    "record": "Record",
     "match": "Match",
     "replay": "Deal replay",
     "mistakes": "Mistakes",

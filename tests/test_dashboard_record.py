@@ -450,14 +450,11 @@ def test_dashboard_host_option_lets_a_phone_reach_the_record_page(monkeypatch: p
 
     started: list[list[str]] = []
 
-    class Finished:
-        returncode = 0
-
-    def run(args: list[str], **_: object) -> Finished:
+    def run(args: list[str], _environment: dict[str, str]) -> int:
         started.append(args)
-        return Finished()
+        return 0
 
-    monkeypatch.setattr(command.subprocess, "run", run)
+    monkeypatch.setattr(command, "run_forwarding_signals", run)
     result = CliRunner().invoke(
         command.dashboard, ["--db", "x.duckdb", "--host", "0.0.0.0", "--port", "8600"]
     )
