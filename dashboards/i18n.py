@@ -360,24 +360,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "violation.failed_to_overtake": ("failed to overtake", "niet overgenomen"),
     "violation.failed_to_buy": ("failed to buy (kopen)", "niet gekocht"),
     "violation.illegal_underbuy": ("illegal underbuy (onderkopen)", "onreglementair ondergekocht"),
-    # finding kinds (stored as these names; the labels are what the pages show)
-    "kind.revoke": ("revoke", "verzaakt"),
-    "kind.failed_to_overtake": ("failed to overtake", "niet overgenomen"),
-    "kind.failed_to_buy": ("failed to buy", "niet gekocht"),
-    "kind.illegal_underbuy": ("illegal underbuy", "onreglementair ondergekocht"),
-    "kind.score_mismatch": ("scoresheet differs", "scoreblad klopt niet"),
-    "kind.dealer_out_of_rotation": ("dealer out of rotation", "verkeerde gever"),
-    "kind.played_on_after_match_won": ("played on after the match was won", "doorgespeeld na winst"),
-    "kind.missed_vetten": ("missed vetten", "niet gevet"),
-    "kind.bare_ace_lost": ("bare ace lost", "blanke aas verloren"),
-    "kind.wasted_trump": ("wasted trump", "troef verspild"),
-    "kind.klop_missed": ("klop missed", "klop gemist"),
-    "kind.klop_lost": ("klop lost", "klop verloren"),
-    "kind.muil_missed": ("muil missed", "muil gemist"),
-    "kind.costly_card": ("costly card", "dure kaart"),
-    "kind.hindsight_only": ("costly with hindsight only", "enkel achteraf duur"),
-    "kind.trump_choice": ("trump choice", "troefkeuze"),
-    "kind.knock_choice": ("knock choice", "klopkeuze"),
     # contracts
     "contract.trump": ("troef {suit}", "troef {suit}"),
     "contract.muil": ("muil", "muil"),
@@ -633,6 +615,8 @@ def label_of(prefix: str, value: str, lang: str) -> str:
     >>> label_of("kind", "missed_vetten", "en")
     'missed vetten'
     """
+    if prefix == "kind":  # one list of the kinds' Dutch names, beside the explanations' words
+        return kind_name(value, lang)
     key = f"{prefix}.{value}"
     if key in LABELS:
         return text(key, lang)
