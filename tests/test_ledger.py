@@ -69,8 +69,9 @@ def test_mistakes_and_luck_make_up_the_decisions_from_the_players_view(
         own = [c for c in costs if c.seat % 2 == team.team and c.legal]
         assert team.mistakes == pytest.approx(sum(c.view_cost or 0 for c in own))
         assert team.luck is not None
-        assert team.cards - team.mistakes + team.opponent_mistakes + team.luck + team.illegal == pytest.approx(
-            team.points
+        assert (
+            team.cards - team.mistakes + team.opponent_mistakes + team.luck + team.illegal
+            == pytest.approx(team.points)
         )
     assert ledger.teams[0].luck == pytest.approx(-ledger.teams[1].luck)  # type: ignore[operator]
     assert sum(s.given_away for s in ledger.seats) == sum(c.dd_cost for c in costs if c.legal)

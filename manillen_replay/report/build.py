@@ -165,7 +165,9 @@ def _comments(frame: pl.DataFrame) -> list[Comment]:
     return sorted(out, key=lambda c: (c.deal, c.trick or 0, c.play or 0))
 
 
-def _hands_before(deal: DealResult, trick: int, play: int) -> tuple[tuple[CardSet, ...], tuple[tuple[int, Card], ...]]:
+def _hands_before(
+    deal: DealResult, trick: int, play: int
+) -> tuple[tuple[CardSet, ...], tuple[tuple[int, Card], ...]]:
     """Each seat's cards just before the play, and the cards on the table then."""
     assert deal.hands is not None
     hands = [int(h) for h in deal.hands]
@@ -219,16 +221,21 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
             tie=deal.tie,
             match_score=tuple(deal.match_score),
             comments=tuple(c for c in comments if c.deal == deal.number),
-            ledger=tuple(sorted((r for r in ledger_rows if r["deal"] == deal.number), key=lambda r: r["team"])),
+            ledger=tuple(
+                sorted((r for r in ledger_rows if r["deal"] == deal.number), key=lambda r: r["team"])
+            ),
         )
         for deal in match.deals
     )
     shape = match.rules.shape
     team_names = tuple(
-        " & ".join(match.seats[s] for s in range(len(match.seats)) if shape.team_of(s, 0) == side) for side in (0, 1)
+        " & ".join(match.seats[s] for s in range(len(match.seats)) if shape.team_of(s, 0) == side)
+        for side in (0, 1)
     )
     accuracy = {
-        row["player"]: row for row in _rows(tables.accuracy) if row["scope"] == "match" and row["player"] is not None
+        row["player"]: row
+        for row in _rows(tables.accuracy)
+        if row["scope"] == "match" and row["player"] is not None
     }
     ledgers = {row["player"]: row for row in _rows(tables.player_ledger)}
     shown = [chosen] if chosen is not None else list(match.seats)
@@ -279,9 +286,9 @@ def _costliest(
     costs = costs.with_columns(pl.col("view_cost").fill_null(0.0).alias("_view")).filter(
         (pl.col("_view") > 0) | (pl.col("dd_cost") > 0)
     )
-    top = costs.sort(["_view", "dd_cost", "deal", "trick", "play"], descending=[True, True, False, False, False]).head(
-        COSTLIEST
-    )
+    top = costs.sort(
+        ["_view", "dd_cost", "deal", "trick", "play"], descending=[True, True, False, False, False]
+    ).head(COSTLIEST)
     deals = {deal.number: deal for deal in match.deals}
     explanations = {
         (row["deal"], row["trick"], row["play"]): (row["explanation_nl"] if lang == "nl" else None)
@@ -300,7 +307,9 @@ def _costliest(
             Card.parse(v["card"]): v
             for v in _rows(
                 tables.values.filter(
-                    (pl.col("deal") == row["deal"]) & (pl.col("trick") == row["trick"]) & (pl.col("play") == row["play"])
+                    (pl.col("deal") == row["deal"])
+                    & (pl.col("trick") == row["trick"])
+                    & (pl.col("play") == row["play"])
                 )
             )
         }
@@ -336,7 +345,9 @@ def _costliest(
                 dealer=deal.dealer,
                 trump=deal.trump,
                 comments=tuple(
-                    c for c in comments if c.deal == row["deal"] and c.trick == row["trick"] and c.play in (None, row["play"])
+                    c
+                    for c in comments
+                    if c.deal == row["deal"] and c.trick == row["trick"] and c.play in (None, row["play"])
                 ),
             )
         )

@@ -147,7 +147,11 @@ def _header(report: Report) -> str:
     teams = say(lang, "against", a=report.team_names[0], b=report.team_names[1])
     score = "-".join(str(s) for s in report.final_score)
     if report.finished:
-        who = say(lang, "draw") if report.winner is None else say(lang, "won", names=report.team_names[report.winner])
+        who = (
+            say(lang, "draw")
+            if report.winner is None
+            else say(lang, "won", names=report.team_names[report.winner])
+        )
         result = say(lang, "final", score=score, who=who)
     else:
         result = say(lang, "unfinished", score=score)
@@ -166,7 +170,9 @@ def _score_chart(report: Report) -> str:
     if not counted:
         return ""
     series = [
-        Series(report.team_names[team], TEAM_COLOURS[team], [0.0, *(float(d.match_score[team]) for d in counted)])
+        Series(
+            report.team_names[team], TEAM_COLOURS[team], [0.0, *(float(d.match_score[team]) for d in counted)]
+        )
         for team in (0, 1)
     ]
     labels = ["0", *(str(d.number) for d in counted)]
@@ -193,7 +199,11 @@ def _players(report: Report) -> str:
         f'<th class="num">{escape(say(lang, "col.cards_chosen"))}</th></tr>{rows}</table></div>'
         f'<p class="note">{escape(say(lang, "accuracy_note"))}</p>'
     )
-    parts = [accuracy, f"<h2>{escape(say(lang, 'ledger'))}</h2>", f'<p class="note">{escape(say(lang, "ledger_note"))}</p>']
+    parts = [
+        accuracy,
+        f"<h2>{escape(say(lang, 'ledger'))}</h2>",
+        f'<p class="note">{escape(say(lang, "ledger_note"))}</p>',
+    ]
     head = "".join(
         f'<th class="num">{escape(say(lang, key))}</th>'
         for key in ("step.cards", "step.own", "step.partner", "step.opponents", "step.illegal", "step.points")
@@ -238,7 +248,9 @@ def _players(report: Report) -> str:
         )
         charts.append(f'<p class="note">{escape(line)}</p>')
         if ledger.get("calls"):
-            charts.append(f'<p class="note">{escape(say(lang, "calls_line", calls=_number(ledger["calls"])))}</p>')
+            charts.append(
+                f'<p class="note">{escape(say(lang, "calls_line", calls=_number(ledger["calls"])))}</p>'
+            )
     if body:
         parts.append(
             f'<div class="scroll"><table class="list" id="ledger"><tr><th>{escape(say(lang, "col.player"))}</th>'
@@ -254,11 +266,17 @@ def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
     cards = "".join(
         card_svg(
             card,
-            mark="played" if mover and card == decision.card else "better" if mover and card == decision.better else "",
+            mark="played"
+            if mover and card == decision.card
+            else "better"
+            if mover and card == decision.better
+            else "",
         )
         for card in hand
     )
-    badge = f'<span class="badge">{escape(say(lang, "dealer_badge"))}</span>' if seat == decision.dealer else ""
+    badge = (
+        f'<span class="badge">{escape(say(lang, "dealer_badge"))}</span>' if seat == decision.dealer else ""
+    )
     return (
         f'<div class="seat at-{place}{" mover" if mover else ""}" data-seat="{seat}">'
         f'<div class="name">{escape(decision.names[seat])}{badge}</div><div class="hand">{cards}</div></div>'
@@ -268,7 +286,9 @@ def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
 def table_html(decision: Decision, lang: str) -> str:
     """The table at the moment of a decision: the four hands, the trick, the decider at the bottom."""
     order = [(decision.seat + step) % 4 for step in range(4)]
-    seats = "".join(_seat_box(decision, seat, place, lang) for seat, place in zip(order, _PLACES, strict=True))
+    seats = "".join(
+        _seat_box(decision, seat, place, lang) for seat, place in zip(order, _PLACES, strict=True)
+    )
     if decision.table:
         trick = "".join(
             f"<figure>{card_svg(card)}<figcaption>{escape(decision.names[seat])}</figcaption></figure>"
@@ -281,11 +301,25 @@ def table_html(decision: Decision, lang: str) -> str:
 
 def _decision(report: Report, decision: Decision) -> str:
     lang = report.lang
-    title = say(lang, "decision_title", deal=decision.deal, trick=decision.trick, player=decision.player, card="{card}")
+    title = say(
+        lang,
+        "decision_title",
+        deal=decision.deal,
+        trick=decision.trick,
+        player=decision.player,
+        card="{card}",
+    )
     title_html = escape(title).replace("{card}", _card_text(decision.card))
     lines = [
         escape(
-            say(lang, "played_cost", card="{card}", view=_number(decision.view_cost), dd=decision.dd_cost, player=decision.player)
+            say(
+                lang,
+                "played_cost",
+                card="{card}",
+                view=_number(decision.view_cost),
+                dd=decision.dd_cost,
+                player=decision.player,
+            )
         ).replace("{card}", _card_text(decision.card))
     ]
     if decision.better is not None:
@@ -321,7 +355,7 @@ def _decisions(report: Report) -> str:
     sample = report.decisions[0].card
     legend = (
         f'<p class="legend">{card_svg(sample, mark="played")} {escape(say(lang, "legend_played"))} · '
-        f'{card_svg(sample, mark="better")} {escape(say(lang, "legend_better"))}</p>'
+        f"{card_svg(sample, mark='better')} {escape(say(lang, 'legend_better'))}</p>"
     )
     return (
         f'<section id="decisions"><h2>{escape(heading)}</h2>{legend}'
@@ -347,7 +381,10 @@ def _ledger_cells(deal: DealLine) -> str:
 def _deals(report: Report) -> str:
     lang = report.lang
     costed = report.costed
-    head = [say(lang, k) for k in ("col.deal", "col.dealer", "col.contract", "col.points", "col.outcome", "col.score")]
+    head = [
+        say(lang, k)
+        for k in ("col.deal", "col.dealer", "col.contract", "col.points", "col.outcome", "col.score")
+    ]
     if costed:
         head += [say(lang, "col.cards"), say(lang, "col.decisions"), say(lang, "col.luck")]
     rows = []
@@ -392,7 +429,7 @@ def _deals(report: Report) -> str:
     header = "".join(f"<th>{escape(h)}</th>" for h in head)
     note = (
         f'<p class="note">{escape(say(lang, "col.cards"))}, {escape(say(lang, "col.decisions"))}, '
-        f'{escape(say(lang, "col.luck"))}: {escape(report.team_names[0])}.</p>'
+        f"{escape(say(lang, 'col.luck'))}: {escape(report.team_names[0])}.</p>"
         if costed
         else ""
     )
@@ -427,7 +464,14 @@ def render(report: Report) -> str:
         else say(report.lang, "title", match=report.match_id)
     )
     body = "".join(
-        (_header(report), _score_chart(report), _players(report), _decisions(report), _deals(report), _footer(report))
+        (
+            _header(report),
+            _score_chart(report),
+            _players(report),
+            _decisions(report),
+            _deals(report),
+            _footer(report),
+        )
     )
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(report.lang)}"><head><meta charset="utf-8">'

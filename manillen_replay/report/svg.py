@@ -87,7 +87,13 @@ def _nice_step(span: float) -> float:
 
 
 def line_chart(
-    series: Sequence[Series], x_labels: Sequence[str], *, title: str, x_title: str, width: int = 640, height: int = 260
+    series: Sequence[Series],
+    x_labels: Sequence[str],
+    *,
+    title: str,
+    x_title: str,
+    width: int = 640,
+    height: int = 260,
 ) -> str:
     """A line chart: one line per series over the x positions, a y axis from 0 with a grid.
 
@@ -135,7 +141,8 @@ def line_chart(
         parts.append(
             f'<polyline fill="none" stroke="{s.colour}" stroke-width="2.5" points="{points}"/>'
             + "".join(
-                f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="2.5" fill="{s.colour}"/>' for i, v in enumerate(s.values)
+                f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="2.5" fill="{s.colour}"/>'
+                for i, v in enumerate(s.values)
             )
         )
     legend_x = left
