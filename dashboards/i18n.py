@@ -338,6 +338,48 @@ LABELS: dict[str, tuple[str, str]] = {
     "contract.blind_muil": ("blinde muil", "blinde muil"),
     "contract.en_face": ("en face", "en face"),
     "contract.none": ("no contract recorded", "geen contract opgenomen"),
+    # the luck and skill ledger (issue 18) and the match report
+    "ledger.title": ("The cards and the decisions (solver)", "De kaarten en de beslissingen (solver)"),
+    "ledger.caption": (
+        "Card points of 60. The cards: what the team's deals were worth with perfect play by everyone "
+        "from the first lead on. Then what the player's own and the partner's cards gave away against "
+        "the best card (with hindsight), and what the opponents' cards gave back: together the points "
+        "taken. Mistakes are the part a player could have known; the rest is luck.",
+        "Kaartpunten van 60. De kaarten: wat de spellen van de ploeg waard waren als iedereen vanaf de "
+        "eerste kaart perfect speelt. Dan wat de eigen kaarten en die van de partner weggaven tegenover "
+        "de beste kaart (achteraf), en wat de kaarten van de tegenstanders teruggaven: samen de genomen "
+        "punten. Fouten zijn het deel dat een speler kon weten; de rest is geluk.",
+    ),
+    "ledger.cards": ("the cards", "de kaarten"),
+    "ledger.own": ("own decisions", "eigen beslissingen"),
+    "ledger.partner": ("partner's decisions", "beslissingen partner"),
+    "ledger.opponents": ("opponents' decisions", "beslissingen tegenstanders"),
+    "ledger.illegal": ("illegal cards", "onreglementaire kaarten"),
+    "ledger.points": ("points taken", "genomen punten"),
+    "ledger.net": ("decisions in all", "beslissingen samen"),
+    "ledger.mistakes": ("mistakes", "fouten"),
+    "ledger.luck": ("luck", "geluk"),
+    "ledger.axis": ("card points", "kaartpunten"),
+    "ledger.matches_title": (
+        "What decisions did, match by match",
+        "Wat beslissingen deden, partij per partij",
+    ),
+    "ledger.all_time": (
+        "Over {deals} costed deals: the cards {cards}, own decisions −{own}, partner −{partner}, "
+        "opponents +{opponents}: {points} points taken; mistakes {mistakes}, luck {luck}.",
+        "Over {deals} berekende spellen: de kaarten {cards}, eigen beslissingen −{own}, partner −{partner}, "
+        "tegenstanders +{opponents}: {points} punten genomen; fouten {mistakes}, geluk {luck}.",
+    ),
+    "report.title": ("Report to take home", "Verslag om mee te nemen"),
+    "report.for": ("Report for", "Verslag voor"),
+    "report.everyone": ("everyone", "iedereen"),
+    "report.download": ("Download report", "Verslag downloaden"),
+    "report.help": (
+        "One HTML file with everything inside: it opens offline on a phone and prints on A4 "
+        "(the same file as `manillen report`).",
+        "Eén HTML-bestand met alles erin: het opent zonder netwerk op een telefoon en print op A4 "
+        "(hetzelfde bestand als `manillen report`).",
+    ),
 }
 
 # The clause explanations of rules.LegalPlays.explain, in Dutch; English comes from the rules.

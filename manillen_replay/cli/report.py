@@ -43,11 +43,10 @@ def report(db: str, match_id: str, player: str | None, lang: str, out: str) -> N
 
     Examples:
 
-      manillen import data/samples/match-101.json --db review.duckdb
-
+    \b
+      manillen import data/samples/cafe-rules.json --db review.duckdb
       manillen analyze --db review.duckdb --depth solver --samples 10
-
-      manillen report --db review.duckdb --match zwaan-2026-11-28-3 --player Anna --lang nl --out anna.html
+      manillen report --db review.duckdb --match cafe-rules --player Anna --lang nl --out anna.html
     """
     try:
         from ..report import make_report

@@ -314,7 +314,14 @@ def _costliest(
             )
         }
         card = Card.parse(row["card"])
-        best = [Card.parse(c) for c in (row["best"] or row["hindsight_best"] or [])]
+        # A card the player's view found as good as the best has only a hindsight cost: then the
+        # better card is the one hindsight shows.
+        view_best = [Card.parse(c) for c in row["best"] or []]
+        best = (
+            view_best
+            if row["_view"] > 0 and view_best
+            else [Card.parse(c) for c in row["hindsight_best"] or []]
+        )
         better = next((c for c in best if c != card), None)
         top_view = max((v["view"] for v in values.values() if v["view"] is not None), default=None)
         top_dd = max((v["hindsight"] for v in values.values()), default=None)

@@ -36,6 +36,7 @@ table.list th, table.list td { border-bottom: 1px solid var(--line); padding: 4p
 table.list th { background: #eef3ef; }
 table.list td.num, table.list th.num { text-align: right; white-space: nowrap; }
 tr.comment td { border-bottom: 1px solid var(--line); background: #fffbea; font-size: 0.84rem; }
+tr.comment blockquote { position: sticky; left: 0; max-width: calc(100vw - 48px); }
 .team0 { color: #1f77b4; font-weight: 600; }
 .team1 { color: #d62728; font-weight: 600; }
 .gain { color: #2e8b57; }
@@ -76,6 +77,7 @@ blockquote { margin: 6px 0; padding: 4px 10px; border-left: 4px solid #e0a800; b
   .trick { background: #eef3ef; }
   .trick figure, .trick .lead { color: var(--ink); }
   .scroll { overflow: visible; }
+  tr.comment blockquote { position: static; max-width: none; }
 }
 """
 """The report's stylesheet: screen, phone and A4 print."""
@@ -194,7 +196,8 @@ def _players(report: Report) -> str:
     )
     accuracy = (
         f"<h2>{escape(say(lang, 'accuracy'))}</h2>"
-        f'<div class="scroll"><table class="list" id="accuracy"><tr><th>{escape(say(lang, "col.player"))}</th>'
+        '<div class="scroll"><table class="list" id="accuracy">'
+        f"<tr><th>{escape(say(lang, 'col.player'))}</th>"
         f'<th class="num">{escape(say(lang, "col.accuracy"))}</th>'
         f'<th class="num">{escape(say(lang, "col.cards_chosen"))}</th></tr>{rows}</table></div>'
         f'<p class="note">{escape(say(lang, "accuracy_note"))}</p>'
@@ -253,7 +256,8 @@ def _players(report: Report) -> str:
             )
     if body:
         parts.append(
-            f'<div class="scroll"><table class="list" id="ledger"><tr><th>{escape(say(lang, "col.player"))}</th>'
+            '<div class="scroll"><table class="list" id="ledger">'
+            f"<tr><th>{escape(say(lang, 'col.player'))}</th>"
             f"{head}</tr>{''.join(body)}</table></div>"
         )
         parts.extend(charts)
@@ -351,7 +355,8 @@ def _decisions(report: Report) -> str:
     lang = report.lang
     heading = say(lang, "costliest")
     if not report.decisions:
-        return f'<section id="decisions"><h2>{escape(heading)}</h2><p>{escape(say(lang, "no_decisions"))}</p></section>'
+        nothing = escape(say(lang, "no_decisions"))
+        return f'<section id="decisions"><h2>{escape(heading)}</h2><p>{nothing}</p></section>'
     sample = report.decisions[0].card
     legend = (
         f'<p class="legend">{card_svg(sample, mark="played")} {escape(say(lang, "legend_played"))} · '

@@ -26,7 +26,8 @@ _SUIT_PATHS = {
     Suit.H: "M5 11.5C5 11.5 0 7.5 0 3.6C0 1.6 1.5 0 3.2 0C4.1 0 4.7 .6 5 1.5C5.3 .6 5.9 0 6.8 0"
     "C8.5 0 10 1.6 10 3.6C10 7.5 5 11.5 5 11.5Z",
     Suit.D: "M5 0L9.5 6L5 12L.5 6Z",
-    Suit.C: "M5 .2A2.6 2.6 0 1 1 5 5.4A2.6 2.6 0 1 1 5 .2ZM2.6 4.4A2.6 2.6 0 1 1 2.6 9.6A2.6 2.6 0 1 1 2.6 4.4Z"
+    Suit.C: "M5 .2A2.6 2.6 0 1 1 5 5.4A2.6 2.6 0 1 1 5 .2Z"
+    "M2.6 4.4A2.6 2.6 0 1 1 2.6 9.6A2.6 2.6 0 1 1 2.6 4.4Z"
     "M7.4 4.4A2.6 2.6 0 1 1 7.4 9.6A2.6 2.6 0 1 1 7.4 4.4ZM4.3 6.5L3.4 12H6.6L5.7 6.5Z",
     Suit.S: "M5 0C5 0 0 4 0 7.2C0 8.9 1.3 10.2 2.9 10.2C3.8 10.2 4.4 9.8 4.8 9.2L3.9 12H6.1L5.2 9.2"
     "C5.6 9.8 6.2 10.2 7.1 10.2C8.7 10.2 10 8.9 10 7.2C10 4 5 0 5 0Z",
@@ -61,8 +62,16 @@ def card_svg(card: Card, *, mark: str = "") -> str:
         f'stroke-width="{outline[1]}"/>'
         f'<text x="15" y="17" text-anchor="middle" font-family="Georgia, serif" font-size="13" '
         f'font-weight="700" fill="{colour}">{escape(card.rank.text)}</text>'
-        f'<g transform="translate(9.5 21) scale(1.1)"><path fill="{colour}" d="{_SUIT_PATHS[card.suit]}"/></g>'
+        f'<g transform="translate(9.5 21) scale(1.1)">'
+        f'<path fill="{colour}" d="{_SUIT_PATHS[card.suit]}"/></g>'
         "</svg>"
+    )
+
+
+def _chart_open(width: int, height: int, title: str) -> str:
+    return (
+        f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
+        f'aria-label="{escape(title)}">'
     )
 
 
@@ -115,13 +124,14 @@ def line_chart(
         return top + plot_h * (top_value - value) / (top_value - bottom_value)
 
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" aria-label="{escape(title)}">',
+        _chart_open(width, height, title),
         f'<text x="{left}" y="18" font-size="14" font-weight="600">{escape(title)}</text>',
     ]
     value = bottom_value
     while value <= top_value + 1e-9:
         parts.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}" stroke="#dddddd"/>'
+            f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
+            'stroke="#dddddd"/>'
             f'<text x="{left - 6}" y="{y(value) + 4:.1f}" font-size="11" text-anchor="end">{value:g}</text>'
         )
         value += step
@@ -190,7 +200,7 @@ def waterfall(steps: Sequence[Step], *, title: str, width: int = 640, height: in
 
     slot = plot_w / max(len(steps), 1)
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" aria-label="{escape(title)}">',
+        _chart_open(width, height, title),
         f'<text x="{left}" y="18" font-size="14" font-weight="600">{escape(title)}</text>',
         f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#999999"/>',
     ]
@@ -201,7 +211,8 @@ def waterfall(steps: Sequence[Step], *, title: str, width: int = 640, height: in
         text = f"{step.value:+.1f}" if not step.total else f"{step.value:.1f}"
         text = text.replace(".0", "") if text.endswith(".0") else text
         parts.append(
-            f'<rect x="{x0:.1f}" y="{upper:.1f}" width="{slot * 0.7:.1f}" height="{max(lower - upper, 1.0):.1f}" '
+            f'<rect x="{x0:.1f}" y="{upper:.1f}" width="{slot * 0.7:.1f}" '
+            f'height="{max(lower - upper, 1.0):.1f}" '
             f'fill="{colour}"/>'
             f'<text x="{x0 + slot * 0.35:.1f}" y="{upper - 4:.1f}" font-size="11" text-anchor="middle">'
             f"{escape(text)}</text>"
@@ -211,7 +222,8 @@ def waterfall(steps: Sequence[Step], *, title: str, width: int = 640, height: in
         for line, chunk in enumerate((" ".join(words[:half]), " ".join(words[half:]))):
             if chunk:
                 parts.append(
-                    f'<text x="{x0 + slot * 0.35:.1f}" y="{height - bottom + 16 + 13 * line}" font-size="10.5" '
+                    f'<text x="{x0 + slot * 0.35:.1f}" y="{height - bottom + 16 + 13 * line}" '
+                    'font-size="10.5" '
                     f'text-anchor="middle">{escape(chunk)}</text>'
                 )
     parts.append("</svg>")

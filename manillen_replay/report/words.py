@@ -109,8 +109,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "comment_trick": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
     "comment_play": ("deal {deal}, trick {trick}, card {play}", "spel {deal}, slag {trick}, kaart {play}"),
     "footer": (
-        "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over {samples} layouts "
-        "of the hidden cards per play. docs/solver.md explains them.",
+        "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over {samples} "
+        "layouts of the hidden cards per play. docs/solver.md explains them.",
         "Gemaakt door manillen-replay {version}. Formules: {accuracy}; {ledger}; kost vanuit het zicht over "
         "{samples} verdelingen van de verborgen kaarten per kaart. docs/solver.md legt ze uit.",
     ),

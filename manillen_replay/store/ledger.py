@@ -58,11 +58,13 @@ class LedgerMixin(StoreBase):
                 f"SELECT * FROM card_values {where} ORDER BY deal, trick, play, card", [match_id]
             ),
             "findings": self._rows(
-                f"SELECT * FROM findings {where} ORDER BY deal NULLS FIRST, trick NULLS FIRST, play NULLS FIRST",
+                f"SELECT * FROM findings {where} "
+                "ORDER BY deal NULLS FIRST, trick NULLS FIRST, play NULLS FIRST",
                 [match_id],
             ),
             "annotations": self._rows(
-                f"SELECT * FROM annotations {where} ORDER BY deal, trick NULLS FIRST, play NULLS FIRST, annotation_id",
+                f"SELECT * FROM annotations {where} "
+                "ORDER BY deal, trick NULLS FIRST, play NULLS FIRST, annotation_id",
                 [match_id],
             ),
             "deal_ledger": self.deal_ledger(match_id),

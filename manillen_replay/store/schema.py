@@ -368,13 +368,14 @@ CREATE VIEW deal_ledger AS
 WITH first_lead AS (
     SELECT c.match_id, c.deal, c.seat % 2 AS team, max(v.hindsight) AS value
     FROM play_costs c
-    JOIN card_values v ON v.match_id = c.match_id AND v.deal = c.deal AND v.trick = c.trick AND v.play = c.play
+    JOIN card_values v
+      ON v.match_id = c.match_id AND v.deal = c.deal AND v.trick = c.trick AND v.play = c.play
     WHERE c.trick = 1 AND c.play = 1
     GROUP BY ALL
 ),
 sides AS (
     SELECT match_id, deal, seat % 2 AS team,
-           coalesce(sum(dd_cost) FILTER (WHERE legal), 0) AS given_away,
+           CAST(coalesce(sum(dd_cost) FILTER (WHERE legal), 0) AS BIGINT) AS given_away,
            CASE WHEN count(*) FILTER (WHERE legal AND view_cost IS NULL) = 0
                 THEN coalesce(sum(view_cost) FILTER (WHERE legal), 0) END AS mistakes,
            count(*) FILTER (WHERE NOT legal) AS illegal_cards
@@ -412,7 +413,7 @@ FROM teams;
 CREATE VIEW player_ledger AS
 WITH seats AS (
     SELECT match_id, deal, seat,
-           coalesce(sum(dd_cost) FILTER (WHERE legal), 0) AS given_away,
+           CAST(coalesce(sum(dd_cost) FILTER (WHERE legal), 0) AS BIGINT) AS given_away,
            CASE WHEN count(*) FILTER (WHERE legal AND view_cost IS NULL) = 0
                 THEN coalesce(sum(view_cost) FILTER (WHERE legal), 0) END AS mistakes
     FROM play_costs
@@ -440,19 +441,21 @@ SELECT CASE WHEN grouping(evening) = 1 THEN 'all' WHEN grouping(match_id) = 1 TH
             WHEN grouping(deal) = 1 THEN 'match' ELSE 'deal' END AS scope,
        evening, match_id, deal, player,
        count(*) AS deals,
-       sum(cards) AS cards,
-       sum(given_away) AS given_away,
-       sum(partner_given_away) AS partner_given_away,
-       sum(won_back) AS won_back,
-       sum(illegal) AS illegal,
-       sum(points) AS points,
+       CAST(sum(cards) AS BIGINT) AS cards,
+       CAST(sum(given_away) AS BIGINT) AS given_away,
+       CAST(sum(partner_given_away) AS BIGINT) AS partner_given_away,
+       CAST(sum(won_back) AS BIGINT) AS won_back,
+       CAST(sum(illegal) AS BIGINT) AS illegal,
+       CAST(sum(points) AS BIGINT) AS points,
        CASE WHEN count(mistakes) = count(*) THEN sum(mistakes) END AS mistakes,
        CASE WHEN count(partner_mistakes) = count(*) THEN sum(partner_mistakes) END AS partner_mistakes,
        CASE WHEN count(opponent_mistakes) = count(*) THEN sum(opponent_mistakes) END AS opponent_mistakes,
        CASE WHEN count(luck) = count(*) THEN sum(luck) END AS luck,
        sum(calls) AS calls
 FROM rows
-GROUP BY GROUPING SETS ((evening, match_id, deal, player), (evening, match_id, player), (evening, player), (player));
+GROUP BY GROUPING SETS (
+    (evening, match_id, deal, player), (evening, match_id, player), (evening, player), (player)
+);
 """
 
 
