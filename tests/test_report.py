@@ -356,3 +356,28 @@ def test_players_page_shows_the_ledger_match_by_match(app: object, archive: Path
         total = store.player_ledger("all", player="Anna").row(0, named=True)
     assert f"Over {total['deals']} costed deals: the cards {total['cards']}" in texts(at)
     assert "The cards and the decisions (solver)" in [s.value for s in at.subheader]
+
+
+def test_findings_json_summarises_each_players_ledger(archive: Path) -> None:
+    import json
+
+    run = CliRunner()
+    over_match = json.loads(
+        run.invoke(cli, ["findings", "--db", str(archive), "--match", MATCH, "--json"]).output
+    )["summaries"]
+    all_time = json.loads(
+        run.invoke(cli, ["findings", "--db", str(archive), "--player", "bert", "--json"]).output
+    )["summaries"]
+    with Store(archive, read_only=True) as store:
+        expected = store.player_ledger("match", match_id=MATCH)
+        bert = store.player_ledger("all", player="Bert").row(0, named=True)
+    assert {row["player"] for row in over_match} == set(expected["player"].to_list())
+    assert all(row["scope"] == "match" and row["match_id"] == MATCH for row in over_match)
+    (summary,) = all_time
+    assert summary["scope"] == "all" and summary["player"] == "Bert"
+    assert (summary["cards"], summary["given_away"], summary["won_back"], summary["points"]) == (
+        bert["cards"],
+        bert["given_away"],
+        bert["won_back"],
+        bert["points"],
+    )
