@@ -10,7 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from manillen_replay.cards import Suit
+from manillen_replay.report.words import WORDS as REPORT_WORDS
 from manillen_replay.rules import Clause, LegalPlays
+
+LEDGER_STEPS = ("cards", "own", "partner", "opponents", "illegal", "points")
+"""The ledger's steps, from the cards to the points taken."""
 
 LANGUAGES = ("en", "nl")
 """The label languages, English first (the default)."""
@@ -340,22 +344,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "contract.none": ("no contract recorded", "geen contract opgenomen"),
     # the luck and skill ledger (issue 18) and the match report
     "ledger.title": ("The cards and the decisions (solver)", "De kaarten en de beslissingen (solver)"),
-    "ledger.caption": (
-        "Card points of 60. The cards: what the team's deals were worth with perfect play by everyone "
-        "from the first lead on. Then what the player's own and the partner's cards gave away against "
-        "the best card (with hindsight), and what the opponents' cards gave back: together the points "
-        "taken. Mistakes are the part a player could have known; the rest is luck.",
-        "Kaartpunten van 60. De kaarten: wat de spellen van de ploeg waard waren als iedereen vanaf de "
-        "eerste kaart perfect speelt. Dan wat de eigen kaarten en die van de partner weggaven tegenover "
-        "de beste kaart (achteraf), en wat de kaarten van de tegenstanders teruggaven: samen de genomen "
-        "punten. Fouten zijn het deel dat een speler kon weten; de rest is geluk.",
-    ),
-    "ledger.cards": ("the cards", "de kaarten"),
-    "ledger.own": ("own decisions", "eigen beslissingen"),
-    "ledger.partner": ("partner's decisions", "beslissingen partner"),
-    "ledger.opponents": ("opponents' decisions", "beslissingen tegenstanders"),
-    "ledger.illegal": ("illegal cards", "onreglementaire kaarten"),
-    "ledger.points": ("points taken", "genomen punten"),
+    # the ledger's words are the report's (manillen_replay.report.words), so both say the same
+    "ledger.caption": REPORT_WORDS["ledger_note"],
+    **{f"ledger.{step}": REPORT_WORDS[f"step.{step}"] for step in LEDGER_STEPS},
     "ledger.net": ("decisions in all", "beslissingen samen"),
     "ledger.mistakes": ("mistakes", "fouten"),
     "ledger.luck": ("luck", "geluk"),

@@ -381,3 +381,18 @@ def test_findings_json_summarises_each_players_ledger(archive: Path) -> None:
         bert["won_back"],
         bert["points"],
     )
+
+
+def test_deal_list_shows_the_ledger_of_the_players_team(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        html = make_report(store, MATCH, player="Bert")
+        seat = store.query("SELECT seat FROM seats WHERE match_id = ? AND player = 'Bert'", [MATCH]).item()
+        rows = store.deal_ledger(MATCH).filter(team=seat % 2)
+    assert rows.height == 3
+    for row in rows.iter_rows(named=True):
+        start = html.index(f'<tr data-deal="{row["deal"]}">')
+        cells = html[start : html.index("</tr>", start)]
+        assert f">{row['cards']}-{60 - row['cards']}<" in cells
+        decisions = row["won_back"] - row["given_away"] + row["illegal"]
+        shown = "0" if decisions == 0 else ("+" if decisions > 0 else "−") + str(abs(decisions))
+        assert f">{shown}<" in cells

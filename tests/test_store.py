@@ -879,7 +879,9 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
         assert {"points", "deals_played", "points_per_deal"} <= set(columns)
         assert _count(archive, "play_costs") == 0 and _count(archive, "card_values") == 0
         assert "accuracy" in archive.query("SELECT * FROM player_accuracy LIMIT 0").columns
-        assert {"cards", "won_back", "luck"} <= set(archive.query("SELECT * FROM deal_ledger LIMIT 0").columns)
+        assert {"cards", "won_back", "luck"} <= set(
+            archive.query("SELECT * FROM deal_ledger LIMIT 0").columns
+        )
     with Store(path, read_only=True) as archive:
         assert _count(archive, "matches") == 1
 

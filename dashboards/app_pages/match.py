@@ -186,10 +186,7 @@ if ledger.height:
         charts.ledger_figure(
             ledger,
             title=t("ledger.title"),
-            step_names={
-                key: t(f"ledger.{key}")
-                for key in ("cards", "own", "partner", "opponents", "illegal", "points")
-            },
+            step_names={key: t(f"ledger.{key}") for key in i18n.LEDGER_STEPS},
             y_title=t("ledger.axis"),
         ),
         key="match_ledger_chart",

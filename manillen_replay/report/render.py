@@ -369,10 +369,10 @@ def _decisions(report: Report) -> str:
     )
 
 
-def _ledger_cells(deal: DealLine) -> str:
+def _ledger_cells(deal: DealLine, team: int) -> str:
     if len(deal.ledger) != 2:
         return '<td class="num">–</td><td class="num">–</td><td class="num">–</td>'
-    a, b = deal.ledger
+    a, b = deal.ledger[team], deal.ledger[1 - team]
     decisions = a["won_back"] - a["given_away"] + a["illegal"]
     luck = a.get("luck")
     tone = "gain" if decisions > 0 else "loss" if decisions < 0 else ""
@@ -392,6 +392,8 @@ def _deals(report: Report) -> str:
     ]
     if costed:
         head += [say(lang, "col.cards"), say(lang, "col.decisions"), say(lang, "col.luck")]
+    # the ledger columns are the team of the player the report is for (the first team for everyone)
+    team = report.players[0].team if report.player and report.players else 0
     rows = []
     for deal in report.deals:
         if deal.tie:
@@ -422,7 +424,7 @@ def _deals(report: Report) -> str:
         row = f'<tr data-deal="{deal.number}">' + "".join(
             f'<td class="num">{c}</td>' if i in (0, 3, 5) else f"<td>{c}</td>" for i, c in enumerate(cells)
         )
-        row += (_ledger_cells(deal) if costed else "") + "</tr>"
+        row += (_ledger_cells(deal, team) if costed else "") + "</tr>"
         rows.append(row)
         if deal.comments:
             span = len(head)
@@ -433,8 +435,7 @@ def _deals(report: Report) -> str:
             )
     header = "".join(f"<th>{escape(h)}</th>" for h in head)
     note = (
-        f'<p class="note">{escape(say(lang, "col.cards"))}, {escape(say(lang, "col.decisions"))}, '
-        f"{escape(say(lang, 'col.luck'))}: {escape(report.team_names[0])}.</p>"
+        f'<p class="note">{escape(say(lang, "deals_note", team=report.team_names[team]))}</p>'
         if costed
         else ""
     )

@@ -18,6 +18,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "score_chart": ("Score deal by deal", "Stand spel per spel"),
     "deal_axis": ("deal", "spel"),
     "deals": ("Deals", "Spellen"),
+    "deals_note": (
+        "The cards, the decisions and the luck in card points for {team} (the other team's are the "
+        "cards' rest of 60 and the opposite of the decisions and the luck).",
+        "De kaarten, de beslissingen en het geluk in kaartpunten voor {team} (voor de andere ploeg: de "
+        "rest van 60 en het omgekeerde van de beslissingen en het geluk).",
+    ),
     "col.deal": ("Deal", "Spel"),
     "col.dealer": ("Dealer", "Gever"),
     "col.contract": ("Contract", "Contract"),
