@@ -83,16 +83,18 @@ class _Batch:
 
     def reject(self, entry: Entry, problems: list[RecordError], counts: ImportSummary) -> None:
         """Keep a refused record, with every problem, for the ``rejects`` table."""
-        located = [p if p.source is not None else p.located(entry.source, entry.line) for p in problems]
+        located = entry.locate(problems)
         if not located:
             located = [RecordError("invalid record", "", entry.source, entry.line)]
         counts.refused += 1
         counts.rejects.extend(located)
         self.rejected += 1
         more = f" (and {len(located) - 1} more problems)" if len(located) > 1 else ""
+        first = located[0]
+        line = entry.line if first.line is None else first.line
         self.rejects.add(
-            entry.source, entry.line, located[0].pointer, located[0].message + more,
-            [f"{p.pointer}: {p.message}" if p.pointer else p.message for p in located],
+            entry.source, line, first.pointer, first.detail + more,
+            [f"{p.pointer}: {p.detail}" if p.pointer else p.detail for p in located],
             entry.data.decode("utf-8", errors="replace").rstrip("\r\n"), datetime.datetime.now(),
         )  # fmt: skip
 

@@ -23,7 +23,7 @@ import duckdb
 
 from ..engine import match_id, replay
 from ..errors import InvalidRecordError, ManillenError, RecordError
-from ..record import Entry, dumps, iter_entries, loads
+from ..record import Entry, dumps, iter_entries
 from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
 from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
 from .errors import ArchiveError
@@ -358,7 +358,7 @@ class ImportMixin(StoreBase):
     def _decode(self, entry: Entry, batch: _Batch, counts: ImportSummary) -> _Pending | None:
         """One entry decoded and hashed, or ``None`` when it is not a record (then rejected)."""
         try:
-            record = loads(entry.data, source=entry.source, line=entry.line)
+            record = entry.decode()
         except InvalidRecordError as error:
             batch.reject(entry, error.problems, counts)
             return None
