@@ -68,6 +68,18 @@ def card_svg(card: Card, *, mark: str = "") -> str:
     )
 
 
+def _number(value: float, *, signed: bool = False) -> str:
+    """A chart label: one decimal at most, and a real minus sign.
+
+    >>> _number(-3.0, signed=True), _number(2.25, signed=True), _number(60.0)
+    ('−3', '+2.2', '60')
+    """
+    text = f"{abs(value):.1f}".removesuffix(".0")
+    if value < 0 and text != "0":
+        return "−" + text
+    return "+" + text if signed and text != "0" else text
+
+
 def _chart_open(width: int, height: int, title: str) -> str:
     return (
         f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
@@ -181,7 +193,7 @@ class Step:
 def waterfall(steps: Sequence[Step], *, title: str, width: int = 640, height: int = 230) -> str:
     """A waterfall chart: totals as grey bars from zero, changes as green (gain) or red (loss)
     bars hanging from the running total, each labelled with its value."""
-    left, right, top, bottom = 40, 10, 30, 48
+    left, right, top, bottom = 40, 10, 44, 48
     plot_w, plot_h = width - left - right, height - top - bottom
     running = 0.0
     spans: list[tuple[float, float]] = []
@@ -208,8 +220,7 @@ def waterfall(steps: Sequence[Step], *, title: str, width: int = 640, height: in
         colour = TOTAL if step.total else (GAIN if step.value >= 0 else LOSS)
         x0 = left + index * slot + slot * 0.15
         upper, lower = y(max(start, end)), y(min(start, end))
-        text = f"{step.value:+.1f}" if not step.total else f"{step.value:.1f}"
-        text = text.replace(".0", "") if text.endswith(".0") else text
+        text = _number(step.value, signed=not step.total)
         parts.append(
             f'<rect x="{x0:.1f}" y="{upper:.1f}" width="{slot * 0.7:.1f}" '
             f'height="{max(lower - upper, 1.0):.1f}" '
