@@ -766,3 +766,35 @@ def player_accuracy(player: str) -> dict[str, Any]:
     """A player's accuracy over every costed deal (``decisions``, ``cards``, ``calls``,
     ``accuracy``); empty without costs."""
     return _player_accuracy(*_key(archive()), player)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _ledger(path: str, version: int, scope: str, match_id: str | None, player: str | None) -> pl.DataFrame:
+    with _archive(path).reading() as store:
+        return store.player_ledger(scope, match_id=match_id, player=player)
+
+
+def match_ledger(match_id: str) -> pl.DataFrame:
+    """Each player's ledger over one match (``player_ledger``, scope ``match``); empty without costs."""
+    return _ledger(*_key(archive()), "match", match_id, None)
+
+
+def player_ledger(player: str, scope: str = "match") -> pl.DataFrame:
+    """One player's ledger rows of a scope (``match``, ``evening`` or ``all``); empty without costs."""
+    return _ledger(*_key(archive()), scope, None, player)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _report(path: str, version: int, match_id: str, player: str | None, lang: str) -> bytes:
+    from manillen_replay.report import make_report
+
+    with _archive(path).reading() as store:
+        return make_report(store, match_id, player=player, lang=lang).encode("utf-8")
+
+
+def report_html(match_id: str, player: str | None, lang: str) -> bytes:
+    """The match report (``manillen report``) as UTF-8 HTML, for one player or everyone.
+
+    :raises ManillenError: for a player not in the match.
+    """
+    return _report(*_key(archive()), match_id, player, lang)

@@ -19,12 +19,13 @@ from .errors import ArchiveError, ArchiveLockedError, QueryError
 from .export import ExportMixin
 from .findings import FindingsMixin
 from .importer import ImportMixin
+from .ledger import LedgerMixin
 from .loader import _Loader
 from .processes import _locked_message
 from .schema import SCHEMA_VERSION, apply_migrations, schema_version_of
 
 
-class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMixin):
+class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMixin, LedgerMixin):
     """An open game archive.
 
     :param path: the DuckDB file (created when missing), or ``":memory:"``.
