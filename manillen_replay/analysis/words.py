@@ -70,6 +70,9 @@ def more_points_nl(card_points: int, multiplier: int) -> str:
 def team_names(names: Sequence[str], team_of: Sequence[int], team: int) -> str:
     """The names of a team's players, joined with ``&`` (``Anna & Carla``).
 
+    :param names: the people, seat by seat; seats past them (the dummy of ``three_dummy``) have no
+        name of their own and are left out.
     :param team_of: the team of each seat.
     """
-    return " & ".join(name for name, seat_team in zip(names, team_of, strict=True) if seat_team == team)
+    people = team_of[: len(names)]
+    return " & ".join(name for name, seat_team in zip(names, people, strict=True) if seat_team == team)

@@ -359,10 +359,13 @@ class ImportMixin(StoreBase):
         """One entry decoded and hashed, or ``None`` when it is not a record (then rejected)."""
         try:
             record = entry.decode()
+            canonical = dumps(record, pretty=False)
         except InvalidRecordError as error:
             batch.reject(entry, error.problems, counts)
             return None
-        canonical = dumps(record, pretty=False)
+        except Exception as error:  # one record that breaks the reader must not stop the others
+            batch.reject(entry, [_failure("read", error)], counts)
+            return None
         digest = hashlib.sha256(canonical.encode()).hexdigest()
         return _Pending(entry, record, match_id(record), canonical, digest)
 
@@ -387,12 +390,21 @@ class ImportMixin(StoreBase):
             if old == item.content_hash:
                 counts.skipped += 1
                 continue
+            mark = batch.mark()
             try:
                 result = replay(item.record, source=item.entry.source, line=item.entry.line)
+                counts.deals += batch.add_match(item, result, state.order, ids, now)
             except InvalidRecordError as error:
                 batch.reject(item.entry, error.problems, counts)
                 continue
-            counts.deals += batch.add_match(item, result, state.order, ids, now)
+            except RecordError as error:
+                batch.undo(mark)
+                batch.reject(item.entry, [error], counts)
+                continue
+            except Exception as error:  # a match the replay or the rows cannot take is refused alone
+                batch.undo(mark)
+                batch.reject(item.entry, [_failure("import", error)], counts)
+                continue
             state.order += 1
             state.loaded[mid] = item.content_hash
             if old is None:
@@ -433,6 +445,11 @@ class ImportMixin(StoreBase):
             if loader is not None and loader.cancelled:
                 return  # the file is being rolled back: stop writing to it
             con.from_arrow(rows).insert_into(target)
+
+
+def _failure(doing: str, error: Exception) -> RecordError:
+    """A record that made the importer fail, as a problem of that record."""
+    return RecordError(f"could not {doing} this record ({type(error).__name__}: {error}); please report it")
 
 
 def _file_committed(reader: duckdb.DuckDBPyConnection, state: _FileState) -> bool:
