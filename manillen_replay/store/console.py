@@ -70,8 +70,8 @@ class ConsoleMixin(StoreBase):
         except (duckdb.Error, RuntimeError) as error:
             if timer is not None and timer.finished.is_set() and _stopped(error):
                 raise QueryTimeoutError(
-                    f"the query ran longer than {timeout:g} second{'' if timeout == 1 else 's'} and was stopped: ask for less "
-                    "(a WHERE, a LIMIT), or give it more time (manillen sql --timeout)"
+                    f"the query ran longer than {timeout:g} second{'' if timeout == 1 else 's'} and "
+                    "was stopped: ask for less (a WHERE, a LIMIT), or give it more time (--timeout)"
                 ) from None
             if _stopped(error):
                 raise QueryError("the query was interrupted") from None
