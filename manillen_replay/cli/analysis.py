@@ -274,6 +274,7 @@ def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -
         for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
             found: list[Finding] = []
             match_costs: dict[str, tuple[MatchResult, dict[int, list[PlayCost]]]] = {}
+            failed: set[str] = set()
             for match_id, data in list(store.iter_records(match_ids=chunk)):
                 try:
                     record = loads(data, source=f"archive match {match_id}")
@@ -281,13 +282,22 @@ def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -
                 except InvalidRecordError as error:
                     outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
                     continue
+                try:
+                    if solving:
+                        findings, costs = _solve_match(result, record, samples, outcome, bar)
+                        match_costs[match_id] = (result, costs)
+                    else:
+                        findings = list(analyse(result, record, strategy=depth != "rules"))
+                except Exception as error:  # one match the analysis cannot take must not stop the others
+                    failed.add(match_id)
+                    outcome.problems.append(
+                        f"match {match_id!r} could not be analysed ({type(error).__name__}: {error}); "
+                        "it stays unanalysed, the other matches were stored: please report it"
+                    )
+                    continue
                 outcome.deals += len(result.deals)
-                if solving:
-                    findings, costs = _solve_match(result, record, samples, outcome, bar)
-                    found.extend(findings)
-                    match_costs[match_id] = (result, costs)
-                else:
-                    found.extend(analyse(result, record, strategy=depth != "rules"))
+                found.extend(findings)
+            chunk = [match_id for match_id in chunk if match_id not in failed]
             if solving:  # costs first: a match is marked analysed only once they are in
                 frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
                 frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
