@@ -131,7 +131,7 @@ def replay(
             if deal is not None:
                 data["deals"] = [d for d in data["deals"] if d["deal"] == deal]
             text = json.dumps(data, ensure_ascii=False, indent=2).replace("\n", "\n    ")
-            click.echo(("{\n  \"matches\": [\n    " if not written else ",\n    ") + text, nl=False)
+            click.echo(('{\n  "matches": [\n    ' if not written else ",\n    ") + text, nl=False)
             written += 1
         else:
             click.echo(match_to_text(result, symbols=not ascii_only, deal_number=deal))

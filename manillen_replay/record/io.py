@@ -373,6 +373,13 @@ def _card_groups(deal: Deal) -> Iterator[tuple[str, list[str]]]:
 # --------------------------------------------------------------------------- problems
 
 
+def best_match(errors: list[Any]) -> Any:
+    """The most telling of some schema errors (jsonschema's own choice)."""
+    import jsonschema.exceptions
+
+    return jsonschema.exceptions.best_match(errors)
+
+
 @functools.cache
 def _validator() -> Any:
     import jsonschema
@@ -556,10 +563,16 @@ def _describe(error: Any) -> RecordError:
         return RecordError(
             f"{_short(value)} is not a valid {error.validator_value} (use YYYY-MM-DD)", pointer
         )
-    if kind == "anyOf":
+    if kind in ("anyOf", "oneOf"):
+        telling = [e for e in error.context or () if e.validator != "type"]
+        if telling:  # the value has the type of one choice, and a problem of its own: say that
+            return _describe(best_match(telling))
         sub = min(error.context, key=lambda e: len(e.schema), default=None) if error.context else None
         if sub is not None and sub.validator == "type":
-            types = " or ".join(_schema_type(s.get("type", "null")) for s in error.validator_value)
+            types = " or ".join(
+                _schema_type(s.get("type", "object" if "$ref" in s else "null"))
+                for s in error.validator_value
+            )
             return RecordError(f"expected {types}, found {_json_type(value)} {_short(value)}", pointer)
         return RecordError(f"{_short(value)} does not fit here", pointer)
     return RecordError(error.message.lower(), pointer)
