@@ -375,7 +375,7 @@ def _card_groups(deal: Deal) -> Iterator[tuple[str, list[str]]]:
 
 def best_match(errors: list[Any]) -> Any:
     """The most telling of some schema errors (jsonschema's own choice)."""
-    import jsonschema.exceptions
+    import jsonschema
 
     return jsonschema.exceptions.best_match(errors)
 
