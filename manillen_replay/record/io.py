@@ -10,6 +10,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 import msgspec
 
 from ..cards import CARD_BY_TEXT, CARD_TEXT
-from ..errors import InvalidRecordError, NotationError, RecordError, printable
+from ..errors import InvalidRecordError, ManillenError, NotationError, RecordError, printable
 from .model import FORMAT, Deal, Record, json_schema
 from .text import is_text_name, parse_located, parse_match, split_matches
 
@@ -38,6 +39,7 @@ RAW_PREFIX = 64 * 2**10
 named by its size and SHA-256 (docs/format.md)."""
 
 _BOM = b"\xef\xbb\xbf"
+_LONG_NUMBER = re.compile(r"\d{4000,}")
 
 _decoder = msgspec.json.Decoder(Record)
 _CANONICAL = frozenset(CARD_TEXT)
@@ -78,7 +80,22 @@ class Entry:
             raise InvalidRecordError([RecordError(self.refusal, "", self.source, self.line)])
         if not self.notation:
             return loads(self.data, source=self.source, line=self.line)
-        return parse_match(_text_of(self), first_line=self.line or 1, source=self.source)
+        text = _text_of(self)
+        long_number = _LONG_NUMBER.search(text)
+        if long_number is not None:  # more digits than Python turns into a number
+            before = text[: long_number.start()]
+            line = (self.line or 1) + before.count("\n")
+            column = long_number.start() - (before.rfind("\n") + 1) + 1
+            problem = f"a number of {len(long_number.group()):,} digits is no number a match holds"
+            raise InvalidRecordError([NotationError(problem, "", self.source, line, column)])
+        try:
+            return parse_match(text, first_line=self.line or 1, source=self.source)
+        except ManillenError:
+            raise
+        except Exception as error:  # a reader's slip must still be a message placed in the file
+            message = str(error).split(";")[0]
+            problem = f"could not read this match ({type(error).__name__}: {message}); please report it"
+            raise InvalidRecordError([NotationError(problem, "", self.source, self.line or 1)]) from None
 
     def locate(self, problems: Iterable[RecordError]) -> list[RecordError]:
         """Problems found in the decoded record (by the replay), placed in this file: the JSON
