@@ -4,6 +4,9 @@ a time limit, queries side by side, and messages that name what is refused."""
 from __future__ import annotations
 
 import shutil
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -151,3 +154,26 @@ def test_dashboard_sql_page_refuses_explain_analyze_commit(
     at.button(key="sql_run_button").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.error and at.error[0].value.startswith("Refused: COMMIT is not allowed")
+
+
+def test_ctrl_c_stops_the_query_cleanly(archive: Path) -> None:
+    """DuckDB holds the main thread while it works: the console waits on it from outside, so a
+    Ctrl-C stops the query and the command ends with a message, not an abort or a traceback."""
+    script = (
+        "import sys; from manillen_replay.cli import main; print('ready', flush=True); "
+        f"sys.argv = ['manillen', 'sql', {RUNAWAY!r}, '--db', {str(archive)!r}]; main()"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+    time.sleep(2)
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=60)
+    assert process.returncode == 130, output
+    assert "interrupted: the query was stopped" in output
+    assert "Traceback" not in output and "FATAL" not in output

@@ -300,10 +300,7 @@ def _refused(source: str, why: str) -> Entry:
 def source_name(path: Path) -> str:
     """How a file is named in messages and in the archive: relative to the working folder when
     inside it, else absolute, so that two spellings of one path name the same file."""
-    try:
-        full = path.resolve()
-    except OSError:
-        full = path.absolute()
+    full = Path(os.path.abspath(path))  # ".." and "." gone, symbolic links kept as given
     try:
         name = str(full.relative_to(Path.cwd()))
     except (ValueError, OSError):

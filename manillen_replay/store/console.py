@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+import time
 from typing import Any
 
 import duckdb
@@ -54,31 +55,21 @@ class ConsoleMixin(StoreBase):
                 cursor = self._con.cursor()
             except (duckdb.Error, RuntimeError) as error:
                 raise QueryError(f"the archive is not open for queries: {_duckdb_message(error)}") from None
-        timer = None if timeout is None else threading.Timer(timeout, cursor.interrupt)
         try:
             # Even a reading statement runs in a transaction that is always rolled back, so
             # functions with side effects (nextval, ...) leave nothing behind.
             cursor.execute("BEGIN TRANSACTION")
-            if timer is not None:
-                timer.start()
-            return _frame(cursor.sql(sql))
+            return _run_stoppable(cursor, sql, timeout)
         except duckdb.PermissionException as error:
             raise QueryRefusedError(
                 "queries may not read files or reach the network: "
                 f"only the archive's tables and views are available ({_duckdb_message(error)})"
             ) from None
         except (duckdb.Error, RuntimeError) as error:
-            if timer is not None and timer.finished.is_set() and _stopped(error):
-                raise QueryTimeoutError(
-                    f"the query ran longer than {timeout:g} second{'' if timeout == 1 else 's'} and "
-                    "was stopped: ask for less (a WHERE, a LIMIT), or give it more time (--timeout)"
-                ) from None
             if _stopped(error):
                 raise QueryError("the query was interrupted") from None
             raise QueryError(_duckdb_message(error)) from None
         finally:
-            if timer is not None:
-                timer.cancel()
             with contextlib.suppress(duckdb.Error, RuntimeError):
                 cursor.execute("ROLLBACK")
             with contextlib.suppress(duckdb.Error, RuntimeError):
@@ -93,6 +84,63 @@ class ConsoleMixin(StoreBase):
         self._con.execute("SET enable_external_access = false")
         self._con.execute("SET lock_configuration = true")
         self._sandboxed = True
+
+
+def _run_stoppable(cursor: duckdb.DuckDBPyConnection, sql: str, timeout: float | None) -> pl.DataFrame:
+    """The query's rows, run on a thread of its own while this one waits: a Ctrl-C (which
+    Python sees only here) or the time limit interrupts DuckDB, and the query ends cleanly.
+
+    :raises QueryTimeoutError: when it ran past ``timeout`` seconds.
+    :raises KeyboardInterrupt: after DuckDB stopped the query for a Ctrl-C.
+    """
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["rows"] = _frame(cursor.sql(sql))
+        except BaseException as error:  # handed to the waiting thread, which raises it
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="manillen-user-query", daemon=True).start()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        # Short waits on an Event: a Ctrl-C reaches this thread between them (an interrupted
+        # Thread.join can leave the thread looking finished on Python 3.11).
+        while not done.wait(_POLL_SECONDS):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+    except KeyboardInterrupt:
+        _stop(cursor, done)
+        raise
+    if not done.is_set():
+        _stop(cursor, done)
+        if "rows" not in outcome:
+            assert timeout is not None
+            raise QueryTimeoutError(
+                f"the query ran longer than {timeout:g} second{'' if timeout == 1 else 's'} and "
+                "was stopped: ask for less (a WHERE, a LIMIT), or give it more time (--timeout)"
+            )
+    if "error" in outcome:
+        raise outcome["error"]
+    rows: pl.DataFrame = outcome["rows"]
+    return rows
+
+
+_POLL_SECONDS = 0.1
+
+
+def _stop(cursor: duckdb.DuckDBPyConnection, done: threading.Event) -> None:
+    """Interrupt the query and wait until DuckDB has let go of it (a second Ctrl-C included)."""
+    cursor.interrupt()
+    while True:
+        try:
+            if done.wait(_POLL_SECONDS):
+                return
+        except KeyboardInterrupt:
+            cursor.interrupt()
 
 
 def _stopped(error: BaseException) -> bool:
