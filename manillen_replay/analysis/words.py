@@ -70,9 +70,7 @@ def more_points_nl(card_points: int, multiplier: int) -> str:
 def team_names(names: Sequence[str], team_of: Sequence[int], team: int) -> str:
     """The names of a team's players, joined with ``&`` (``Anna & Carla``).
 
-    :param names: the people, seat by seat; seats past them (the dummy of ``three_dummy``) have no
-        name of their own and are left out.
     :param team_of: the team of each seat.
     """
-    people = team_of[: len(names)]
-    return " & ".join(name for name, seat_team in zip(names, people, strict=True) if seat_team == team)
+    # not strict: three_dummy's dummy has a seat (and a team) but no player's name
+    return " & ".join(name for name, seat_team in zip(names, team_of, strict=False) if seat_team == team)
