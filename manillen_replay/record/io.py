@@ -449,7 +449,8 @@ def _schema_problems(document: Any, error: Exception) -> list[RecordError]:
         return [RecordError(f"a record is a JSON object, not {_json_type(document)}")]
     if document.get("format") != FORMAT:
         found = document.get("format")
-        what = "no 'format' field" if found is None else f"format {_short(found)}"
+        shown = repr(found) if isinstance(found, str) and len(found) <= 40 else _short(found)
+        what = "no 'format' field" if found is None else f"format {shown}"
         return [RecordError(f"unsupported record: {what}; this tool reads {FORMAT!r}", "/format")]
     problems = [_describe(e) for e in _validator().iter_errors(document)]
     problems.sort(key=lambda p: _pointer_key(p.pointer))

@@ -170,8 +170,8 @@ def check_user_query(connection: duckdb.DuckDBPyConnection, sql: str) -> None:
         what = first_word if first_word.isalpha() and first_word != "WITH" else kind
         raise QueryRefusedError(
             f"{what} is not allowed{inside}: the archive is opened read-only for queries; "
-            "only reading statements may run (SELECT, with WITH, FROM, DESCRIBE, SUMMARIZE, "
-            "EXPLAIN of them), and they cannot reach files or the network"
+            "only SELECT (with WITH, DESCRIBE, SUMMARIZE, EXPLAIN) may run, and it cannot reach "
+            "files or the network"
         )
 
 
