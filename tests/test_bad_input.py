@@ -16,8 +16,8 @@ import jsonschema
 import pytest
 from click.testing import CliRunner, Result
 
-import manillen_replay.cli.analysis as analysis_cli
 import manillen_replay.record.io as record_io
+import manillen_replay.store.analyse as analysis_run
 import manillen_replay.store.importer as importer
 from manillen_replay.cli import cli
 from manillen_replay.errors import InvalidRecordError
@@ -334,14 +334,14 @@ def test_analyze_names_a_match_it_cannot_take_and_stores_the_others(
     db = tmp_path / "a.duckdb"
     path = _write(tmp_path / "three.jsonl", "\n".join([_good("one"), _good("two"), _good("three")]) + "\n")
     assert _run("import", str(path), "--db", str(db)).exit_code == 0
-    real = analysis_cli.analyse
+    real = analysis_run.analyse
 
     def breaks_on_two(result: Any, record: Any, **kwargs: Any) -> Any:
         if record.match.id == "two":
             raise KeyError("a bug in a detector")
         return real(result, record, **kwargs)
 
-    monkeypatch.setattr(analysis_cli, "analyse", breaks_on_two)
+    monkeypatch.setattr(analysis_run, "analyse", breaks_on_two)
     output = _assert_message(
         _run("analyze", "--db", str(db)), "match 'two' could not be analysed", "KeyError"
     )

@@ -4,131 +4,39 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import polars as pl
 
 from ..analysis import (
-    FINDING_COLUMNS,
     CoachDetector,
-    Finding,
     Severity,
     analyse,
     coach_findings,
     parse_coach_detector,
 )
 from ..analysis.coach import check_columns
-from ..engine import DealResult, MatchResult, replay
-from ..errors import InvalidRecordError, ManillenError
-from ..record import Record, loads
-from ..rules import Contract
+from ..errors import ManillenError
 from ..store import ANALYSIS_DEPTHS, Store, default_archive
+from ..store.analyse import (
+    analyse_archive,
+    findings_frame,
+)
+from ..store.analyse import (
+    cost_frames as cost_frames,
+)
+from ..store.analyse import (
+    solver_findings as solver_findings,
+)
 from .common import ReplayedRecords, echo_json
 
 if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
-    from ..solver import PlayCost
+    pass
 
-FINDINGS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-    "kind": pl.Utf8,
-    "category": pl.Utf8,
-    "severity": pl.Utf8,
-    "card": pl.Utf8,
-    "better": pl.List(pl.Utf8),
-    "points": pl.Float64,
-    "explanation": pl.Utf8,
-    "explanation_nl": pl.Utf8,
-}
-assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
-
-COSTS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-    "card": pl.Utf8,
-    "dd_cost": pl.Int32,
-    "view_cost": pl.Float64,
-    "best": pl.List(pl.Utf8),
-    "hindsight_best": pl.List(pl.Utf8),
-    "layouts": pl.Int32,
-    "exact": pl.Boolean,
-    "legal": pl.Boolean,
-    "forced": pl.Boolean,
-}
-"""The columns of the archive's ``play_costs`` table."""
-VALUES_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "card": pl.Utf8,
-    "hindsight": pl.Int32,
-    "view": pl.Float64,
-}
-"""The columns of the archive's ``card_values`` table."""
-
-CHUNK = 500
-"""Matches analysed and saved per transaction."""
-SOLVER_CHUNK = 1
-"""Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 SEVERITIES = [s.value for s in Severity]
-CARD_KINDS = ("missed_vetten", "bare_ace_lost", "wasted_trump")
-"""Built-in card findings that already say what a ``costly_card`` finding would say at their play."""
-
-
-def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
-    """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
-    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
-
-
-def cost_frames(
-    result: MatchResult, costs: Mapping[int, Sequence[PlayCost]]
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The solver's costs of a match as ``play_costs`` and ``card_values`` rows (for ``Store.save_costs``).
-
-    :param result: the replayed match (its id and who sat where in each deal).
-    :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
-    """
-    plays: list[tuple[Any, ...]] = []
-    values: list[tuple[Any, ...]] = []
-    by_number = {deal.number: deal for deal in result.deals}
-    for number, found in costs.items():
-        names = _names(result, by_number[number])
-        for cost in found:
-            plays.append(
-                (
-                    result.id, number, cost.trick, cost.play, cost.seat,
-                    names[cost.seat] if cost.seat < len(names) else None, str(cost.card), cost.dd_cost,
-                    cost.view_cost, [str(c) for c in cost.best_cards], [str(c) for c in cost.hindsight_best],
-                    cost.layouts, cost.exact, cost.legal, cost.forced,
-                )
-            )  # fmt: skip
-            values.extend(
-                (result.id, number, cost.trick, cost.play, str(card), value.hindsight, value.view)
-                for card, value in cost.values.items()
-            )
-    return (
-        pl.DataFrame(plays, schema=COSTS_SCHEMA, orient="row"),
-        pl.DataFrame(values, schema=VALUES_SCHEMA, orient="row"),
-    )
-
-
-def _names(result: MatchResult, deal: DealResult) -> list[str]:
-    """Who sat where in a deal (partners change between the blocks of a club evening)."""
-    return list(deal.names) if deal.names else list(result.seats)
 
 
 @contextmanager
@@ -173,145 +81,6 @@ def _progress(total: int, label: str, minimum: int = 50) -> Any:
     """A progress bar on stderr when a person is watching and the work takes a while."""
     show = total >= minimum and sys.stderr.isatty()
     return click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) if show else None
-
-
-def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
-
-
-@dataclass
-class _Outcome:
-    """What one run of the built-in analysis did."""
-
-    matches: int = 0
-    deals: int = 0
-    solved: int = 0
-    """Deals the solver costed."""
-    by_category: Counter[str] = field(default_factory=Counter)
-    problems: list[str] = field(default_factory=list)
-
-
-def _knockers(record: Record, deal: DealResult) -> list[int]:
-    """Who called klop in a deal, in order (tegenklop is the other team's answer, not reviewed)."""
-    calls = record.deals[deal.number - 1].declarations if deal.number <= len(record.deals) else None
-    return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
-
-
-def solver_findings(
-    result: MatchResult, record: Record, deal: DealResult, costs: Sequence[PlayCost], samples: int
-) -> list[Finding]:
-    """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
-
-    :param costs: the deal's view costs.
-    :param samples: layouts of the hidden cards solved for each call reviewed.
-    """
-    from ..solver import call_findings, cost_findings, knock_review, trump_review
-
-    rules = result.rules
-    names = _names(result, deal)
-    found = cost_findings(costs, match=result.id, deal=deal, players=names)
-    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
-    if not full_hands or deal.contract is Contract.BLIND_MUIL:
-        return found  # blind muil is called before looking at the cards: no choice to review
-    found += call_findings(trump_review(deal, rules, samples=samples), match=result.id, players=names)
-    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
-        return found
-    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
-    # reviewed for not knocking.
-    seats = _knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
-    for seat in seats:
-        review = knock_review(deal, rules, seat=seat, samples=samples)
-        found += call_findings(review, match=result.id, players=names, kind="knock_choice")
-    return found
-
-
-def _solve_match(
-    result: MatchResult, record: Record, samples: int, outcome: _Outcome, bar: Any
-) -> tuple[list[Finding], dict[int, list[PlayCost]]]:
-    from ..solver import SolverError, can_solve, view_costs
-
-    costs: dict[int, list[PlayCost]] = {}
-    extra: list[Finding] = []
-    for deal in result.deals:
-        if can_solve(deal, result.rules):
-            try:
-                found = view_costs(deal, result.rules, samples=samples)
-                extra += solver_findings(result, record, deal, found, samples)
-            except SolverError as error:
-                outcome.problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
-            else:
-                costs[deal.number] = found
-                outcome.solved += 1
-        if bar is not None:
-            bar.update(1)
-    findings = analyse(result, record, costs=costs)
-    # The built-in card finding at a play explains in words what the costly card's number says.
-    explained = {(f.deal, f.trick, f.play) for f in findings if f.kind in CARD_KINDS}
-    findings += [f for f in extra if f.kind != "costly_card" or (f.deal, f.trick, f.play) not in explained]
-    return findings, costs
-
-
-def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -> _Outcome:
-    rank = ANALYSIS_DEPTHS.index(depth) + 1
-    where = (
-        ""
-        if everything
-        else f"WHERE analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
-        f"coalesce(analysis_depth, 'heuristic')) < {rank}"
-    )
-    ids = store.query(f"SELECT match_id FROM matches {where} ORDER BY import_order")["match_id"].to_list()
-    outcome = _Outcome(matches=len(ids))
-    solving = depth == "solver"
-    if solving:
-        total = store.query(
-            "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
-        )["n"][0]
-        bar = _progress(int(total), "solving", minimum=1)
-    else:
-        bar = _progress(len(ids), "analysing")
-    try:
-        for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
-            found: list[Finding] = []
-            match_costs: dict[str, tuple[MatchResult, dict[int, list[PlayCost]]]] = {}
-            failed: set[str] = set()
-            for match_id, data in list(store.iter_records(match_ids=chunk)):
-                try:
-                    record = loads(data, source=f"archive match {match_id}")
-                    result = replay(record, source=f"archive match {match_id}")
-                except InvalidRecordError as error:
-                    outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
-                    continue
-                try:
-                    if solving:
-                        findings, costs = _solve_match(result, record, samples, outcome, bar)
-                        match_costs[match_id] = (result, costs)
-                    else:
-                        findings = list(analyse(result, record, strategy=depth != "rules"))
-                except Exception as error:  # one match the analysis cannot take must not stop the others
-                    failed.add(match_id)
-                    outcome.problems.append(
-                        f"match {match_id!r} could not be analysed ({type(error).__name__}: {error}); "
-                        "it stays unanalysed, the other matches were stored: please report it"
-                    )
-                    continue
-                outcome.deals += len(result.deals)
-                found.extend(findings)
-            chunk = [match_id for match_id in chunk if match_id not in failed]
-            if solving:  # costs first: a match is marked analysed only once they are in
-                frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
-                frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
-                store.save_costs(
-                    list(match_costs), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
-                )
-            store.save_findings(chunk, findings_frame(found), depth=depth)
-            outcome.by_category.update(f.category.value for f in found)
-            if bar is not None and not solving:
-                bar.update(len(chunk))
-    finally:
-        if bar is not None:
-            bar.render_finish()
-    return outcome
 
 
 def _run_detector(store: Store, detector: CoachDetector) -> int:
@@ -388,7 +157,9 @@ def analyze(
     with _messages():
         detectors = _read_detectors(detector_files)
         with _open_archive(db, read_only=False) as store:
-            outcome = _analyse_archive(store, everything, depth, samples)
+            outcome = analyse_archive(
+                store, everything=everything, depth=depth, samples=samples, progress=_progress
+            )
             for problem in outcome.problems:
                 click.echo(problem, err=True)
             total = sum(outcome.by_category.values())
