@@ -360,3 +360,23 @@ def test_replay_json_streams_the_same_document(tmp_path: Path) -> None:
     assert result.stdout == json.dumps({"matches": matches}, ensure_ascii=False, indent=2) + "\n"
     empty = _run("replay", "--json", str(SAMPLES), "--match", "no-such-match")
     assert json.loads(empty.stdout) == {"matches": []}
+
+
+def test_import_counts_and_refuses_an_unreadable_archive_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The progress count and the reader both meet the unreadable JSON Lines file: one refused record."""
+    first = _write(tmp_path / "a.jsonl", _good("one") + "\n")
+    locked = _write(tmp_path / "b.jsonl", _good("two") + "\n")
+    real = Path.open
+
+    def open_(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self.name == locked.name:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", open_)
+    db = tmp_path / "a.duckdb"
+    output = _assert_message(_run("import", str(first), str(locked), "--db", str(db)))
+    assert "b.jsonl: cannot read the file: Permission denied" in output
+    assert "imported 1 matches" in output and "refused 1" in output
