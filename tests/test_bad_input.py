@@ -380,3 +380,35 @@ def test_import_counts_and_refuses_an_unreadable_archive_file(
     output = _assert_message(_run("import", str(first), str(locked), "--db", str(db)))
     assert "b.jsonl: cannot read the file: Permission denied" in output
     assert "imported 1 matches" in output and "refused 1" in output
+
+
+def test_a_row_arrow_cannot_take_refuses_its_match_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When a batch's tables cannot be built, the batch is loaded match by match: the match whose
+    own rows fail is refused, the others of the batch keep their order and annotations."""
+    import manillen_replay.store.arrow as arrow
+
+    real = arrow._Columns.table
+
+    def table(self: Any) -> Any:
+        if "match_id" in self.names and "two" in self.column("match_id"):
+            raise OverflowError("a value Arrow cannot hold")
+        return real(self)
+
+    monkeypatch.setattr(arrow._Columns, "table", table)
+    noted = _seed_with(lambda r: r["match"].update(id="three"))
+    noted["deals"][0]["annotations"] = [{"author": "coach", "text": "well played"}]
+    lines = [_good("one"), _good("two"), json.dumps(noted)]
+    path = _write(tmp_path / "three.jsonl", "\n".join(lines) + "\n")
+    with Store() as store:
+        summary = store.import_paths([path])
+        assert (summary.imported, summary.refused, summary.deals) == (2, 1, 2 * len(SEED["deals"]))
+        matches = store.query("SELECT match_id, import_order FROM matches ORDER BY import_order")
+        assert matches["match_id"].to_list() == ["one", "three"]
+        notes = store.query("SELECT match_id, text, annotation_id FROM annotations ORDER BY annotation_id")
+        assert ("three", "well played") in [(m, t) for m, t, _ in notes.rows()]
+        assert set(notes["match_id"]) == {"one", "three"} and notes["annotation_id"].is_unique().all()
+        reject = store.query("SELECT line, message FROM rejects").row(0, named=True)
+        assert reject["line"] == 2 and "OverflowError: a value Arrow cannot hold" in reject["message"]
+        assert store.query("SELECT count(*) AS n FROM deals WHERE match_id = 'two'")["n"][0] == 0
