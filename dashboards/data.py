@@ -25,7 +25,7 @@ import streamlit as st
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
-from manillen_replay.store import ImportSummary, Store, flatten_for_csv
+from manillen_replay.store import QUERY_TIMEOUT, ImportSummary, Store, flatten_for_csv
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
 
 DB_ENVIRONMENT = "MANILLEN_DB"
@@ -420,14 +420,18 @@ def parse_tags(text: str) -> list[str]:
 # --------------------------------------------------------------------------- SQL page
 
 
-def user_query(sql: str) -> pl.DataFrame:
+def user_query(sql: str, timeout: float = QUERY_TIMEOUT) -> pl.DataFrame:
     """A user's own query, read-only (``Store.user_query``); not cached, so errors show each time.
 
+    The query runs on a cursor of its own, outside the archive's lock, so that one session's
+    long query does not hold up the pages of the others; it stops after ``timeout`` seconds.
+
     :raises QueryRefusedError: for a write or file or network access.
-    :raises QueryError: for a query DuckDB cannot run.
+    :raises QueryError: for a query DuckDB cannot run, or one stopped at its time limit.
     """
     with archive().reading() as store:
-        return store.user_query(sql)
+        pass
+    return store.user_query(sql, timeout=timeout)
 
 
 def csv_bytes(frame: pl.DataFrame) -> bytes:

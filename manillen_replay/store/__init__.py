@@ -21,7 +21,7 @@ One module per concern:
 
 from __future__ import annotations
 
-from .console import check_user_query, flatten_for_csv
+from .console import QUERY_TIMEOUT, QueryTimeoutError, check_user_query, flatten_for_csv
 from .core import Store, default_archive
 from .errors import ArchiveError, ArchiveLockedError, QueryError, QueryRefusedError
 from .importer import IMPORT_MEMORY_LIMIT, MINIMUM_MEMORY_LIMIT, ImportSummary, parse_memory_limit
@@ -43,6 +43,7 @@ __all__ = [
     "LEDGER_SCOPES",
     "MIGRATIONS",
     "MINIMUM_MEMORY_LIMIT",
+    "QUERY_TIMEOUT",
     "SCHEMA_VERSION",
     "TABLES",
     "ArchiveError",
@@ -51,6 +52,7 @@ __all__ = [
     "Migration",
     "QueryError",
     "QueryRefusedError",
+    "QueryTimeoutError",
     "Store",
     "apply_migrations",
     "check_user_query",
