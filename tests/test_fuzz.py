@@ -257,12 +257,6 @@ def test_import_keeps_every_good_record_and_places_every_bad_one(
             assert row["line"] >= 1, row
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="record/text.py (the lead's) raises IndexError on a two-player match with a hand "
-    "missing (line 676, names[missing[0]]); Entry.decode turns it into a message with the match's "
-    "line but no column. Remove this mark once the reader places it.",
-)
 def test_text_reader_has_no_slips(mutants: dict[str, Any]) -> None:
     result = _run("validate", str(mutants["folder"] / "text"))
     _no_traceback(result)
