@@ -19,6 +19,10 @@ archive, so memory stays flat however large the file; a higher limit was hardly 
 """
 
 
+QUERY_TIMEOUT = 30.0
+"""Seconds a user query may run before it is stopped (``manillen sql --timeout``)."""
+
+
 def default_archive() -> str:
     """The archive commands use without ``--db``: ``$MANILLEN_DB`` or ``manillen.duckdb`` here."""
     return os.environ.get("MANILLEN_DB") or "manillen.duckdb"

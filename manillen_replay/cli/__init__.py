@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "findings": ("analysis", "List the mistakes found, with an explanation."),
     "solve": ("solver", "What every card is worth in a position, all hands open."),
     "costs": ("solver", "What every card of recorded deals cost."),
+    "report": ("report", "Write a match review as one self-contained HTML file."),
     "generate": ("generate", "Generate an archive of simulated matches."),
     "dashboard": ("dashboard", "Open the archive in the dashboard in your browser."),
 }
