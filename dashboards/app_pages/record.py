@@ -481,19 +481,22 @@ def _show_notices() -> None:
 def _status(draft: rec.Draft, table: rec.Table) -> None:
     names = _names(draft)
     finished = [trick for trick in table.tricks if trick.winner is not None]
+    # Placeholders hold the places of the lines that come and go, so the lines below keep their
+    # places between taps and Streamlit never shows the old count beside the new one mid-run.
+    took, heading, clause = st.empty(), st.empty(), st.empty()
     if finished and (table.tricks[-1].winner is not None):
         last = finished[-1]
         assert last.winner is not None
-        st.success(t("record.took", number=last.number, name=names[last.winner], points=last.points))
+        took.success(t("record.took", number=last.number, name=names[last.winner], points=last.points))
     if table.to_play is not None:
         on_table = table.tricks[-1].plays if table.tricks and table.tricks[-1].winner is None else ()
         trick = " ".join(_card_text(p.card) for p in on_table)
-        st.markdown(
+        heading.markdown(
             f"### {t('record.to_play', name=names[table.to_play], trick=len(finished) + 1)}"
             + (f"  \n{t('record.on_table')}: {trick}" if trick else "")
         )
         if table.legal is not None:
-            st.caption(i18n.explain_clause(table.legal, language))
+            clause.caption(i18n.explain_clause(table.legal, language))
     st.caption(
         t(
             "record.taken",
