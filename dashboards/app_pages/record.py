@@ -321,13 +321,9 @@ def _deal(draft: rec.Draft) -> None:
     with st.container():
         if draft.reopened is not None:
             st.info(t("record.reopened", number=number))
-            st.button(
-                t("record.drop_reopened"),
-                key="record_drop_reopened",
-                on_click=_change,
-                args=(rec.drop_reopened,),
-                icon=":material/undo:",
-            )
+            if st.button(t("record.drop_reopened"), key="record_drop_reopened", icon=":material/undo:"):
+                _keep(rec.drop_reopened(draft))
+                st.rerun()  # the whole page: the scoresheet offers reopening again
     # Every part sits in a container of its own, so the parts that come and go (a message, the
     # calls once made) never shift the grid's buttons to other places on the page between runs.
     with st.container():
@@ -797,6 +793,19 @@ with st.container():
     _after_save()
 with st.container():
     _scoresheet(draft)
-with ui.messages():
-    _deal(draft)
-_footer(draft)
+
+
+@st.fragment
+def _table() -> None:
+    """The deal being entered and the footer: a tap reruns only this part of the page (the
+    match's header and scoresheet change only when a deal is saved, which reruns the whole page)."""
+    current: rec.Draft | None = st.session_state.get(DRAFT)
+    if current is None:
+        st.rerun()
+        return
+    with ui.messages():
+        _deal(current)
+    _footer(current)
+
+
+_table()
