@@ -85,6 +85,10 @@ def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
             expect(save).to_be_enabled(timeout=15_000)
             settle(page)
             page.screenshot(path=str(ARTIFACTS / "record-phone-deal-done.png"), full_page=True)
+            written = page.locator('[data-testid="stButtonGroup"]').filter(has_text="30-30")
+            written.scroll_into_view_if_needed()
+            expect(written).to_be_visible()  # what the scoresheet says, beside the save button
+            page.screenshot(path=str(ARTIFACTS / "record-phone-scoresheet-line.png"))
             save.click()
             link = page.get_by_role("link", name="Open deal 1 in the Deal replay")
             link.wait_for(timeout=60_000)
