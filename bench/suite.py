@@ -99,6 +99,11 @@ def run_solver_latency(deals: int, view_deals: int, samples: int) -> list[dict[s
     return rows
 
 
+def record_stage_only(stages: list[str]) -> bool:
+    """Whether only the record stage runs (no archive to make, no table of sized stages)."""
+    return set(stages) == {RECORD_STAGE}
+
+
 def run_record_latency(passes: int) -> list[dict[str, Any]]:
     """The Record page's taps in Chromium against a plain st.button page, in a fresh interpreter
     (:mod:`bench.record_bench`)."""
@@ -290,8 +295,10 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the suite; print the table on stdout, progress on stderr; write the JSON results."""
     arguments = parse_arguments(argv)
-    sized = [stage for stage in arguments.stage_list if stage != RECORD_STAGE]
-    archive = ensure_archive(arguments.data_dir, arguments.seed, max(arguments.size_list)) if sized else None
+    only_record = record_stage_only(arguments.stage_list)
+    archive = (
+        None if only_record else ensure_archive(arguments.data_dir, arguments.seed, max(arguments.size_list))
+    )
     floors = dict(STAGES)
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -319,8 +326,8 @@ def main(argv: list[str] | None = None) -> int:
             assert archive is not None
             result = run_worker(stage, archive, size, repeat)
             rows.extend(rows_of(result, floors[stage]))
-    table = format_table(rows)
-    print(table)
+    if not only_record:
+        print(format_table(rows))
     solver_rows: list[dict[str, Any]] = []
     if "solve" in arguments.stage_list and arguments.solver_deals > 0:
         print("solver latency ...", file=sys.stderr, flush=True)
