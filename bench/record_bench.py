@@ -91,25 +91,29 @@ def deal_cards(seed: int = 2026) -> tuple[str, list[str]]:
     raise RuntimeError("the generator made no trump deal")
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on this machine now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
 @contextmanager
-def streamlit_server(script: Path, environment: dict[str, str]) -> Iterator[str]:
-    """``streamlit run script`` on a free port; its address once it answers its health check."""
-    port = _free_port()
-    command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port)]
-    command += ["--server.address", "127.0.0.1", *STREAMLIT_FLAGS]
+def serving(command: Sequence[str], port: int, environment: dict[str, str] | None = None) -> Iterator[str]:
+    """A Streamlit server started by ``command`` on ``port``; its address once it answers its
+    health check. Stopped (with its children) on leaving.
+
+    :raises RuntimeError: with the server's error output when it does not start within a minute.
+    """
+    # a session of its own, so stopping it stops streamlit when a command starts it as a child
     process = subprocess.Popen(
-        command,
+        list(command),
         cwd=ROOT,
-        env={**os.environ, **environment},
+        env={**os.environ, **(environment or {})},
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         start_new_session=True,
+        text=True,
     )
     address = f"http://127.0.0.1:{port}"
     try:
@@ -121,7 +125,8 @@ def streamlit_server(script: Path, environment: dict[str, str]) -> Iterator[str]
                         break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"streamlit did not start for {script}") from None
+                    problem = process.stderr.read() if process.stderr and process.poll() is not None else ""
+                    raise RuntimeError(f"streamlit did not start ({' '.join(command)}): {problem}") from None
                 time.sleep(0.3)
         yield address
     finally:
@@ -130,6 +135,16 @@ def streamlit_server(script: Path, environment: dict[str, str]) -> Iterator[str]
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+@contextmanager
+def streamlit_server(script: Path, environment: dict[str, str]) -> Iterator[str]:
+    """``streamlit run script`` on a free port, with the dashboard's flags; its address."""
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port)]
+    command += ["--server.address", "127.0.0.1", *STREAMLIT_FLAGS]
+    with serving(command, port, environment) as address:
+        yield address
 
 
 def _settle(page: Any) -> None:
