@@ -19,18 +19,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from bench.record_bench import free_port, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 MANILLEN = Path(sys.executable).parent / "manillen"
@@ -66,39 +64,12 @@ def demo_archive(folder: Path) -> Path:
     return archive
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
 def dashboard(archive: Path) -> Iterator[str]:
-    """``manillen dashboard`` on a free port, stopped (SIGTERM, which it forwards) on the way out."""
-    port = _free_port()
-    command = [str(MANILLEN), "dashboard", "--db", str(archive), "--port", str(port)]
-    process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-    address = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{address}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the dashboard did not start") from None
-                time.sleep(0.3)
+    """``manillen dashboard`` on a free port (the shared helper of the benches and browser tests)."""
+    port = free_port()
+    with serving([str(MANILLEN), "dashboard", "--db", str(archive), "--port", str(port)], port) as address:
         yield address
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
 
 
 def page_addresses(archive: Path) -> dict[str, str]:

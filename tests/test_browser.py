@@ -18,7 +18,7 @@ from typing import NoReturn
 
 import pytest
 
-from bench.pages import dashboard
+from bench.record_bench import free_port, serving
 
 from .test_dashboard import build_archive, fixture_records
 
@@ -63,7 +63,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``manillen dashboard`` on a free port (as the page-load bench starts it); its address."""
     archive = tmp_path_factory.mktemp("browser") / "club.duckdb"
     build_archive(archive)
-    with dashboard(archive) as address:
+    port = free_port()
+    command = [
+        sys.executable, "-c", "from manillen_replay.cli import main; main()",
+        "dashboard", "--db", str(archive), "--port", str(port),
+    ]  # fmt: skip
+    with serving(command, port) as address:
         yield address
 
 
