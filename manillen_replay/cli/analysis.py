@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +14,6 @@ import click
 import polars as pl
 
 from ..analysis import (
-    FINDING_COLUMNS,
     CoachDetector,
     Finding,
     Severity,
@@ -23,112 +22,29 @@ from ..analysis import (
     parse_coach_detector,
 )
 from ..analysis.coach import check_columns
-from ..engine import DealResult, MatchResult, replay
+from ..engine import MatchResult, replay
 from ..errors import InvalidRecordError, ManillenError
 from ..record import Record, loads
-from ..rules import Contract
+from ..solving import (
+    CARD_KINDS,
+    COSTS_SCHEMA,
+    VALUES_SCHEMA,
+    cost_frames,
+    findings_frame,
+    solver_findings,
+)
 from ..store import ANALYSIS_DEPTHS, Store, default_archive
+from .cluster import BATCH_OPTION, CLUSTER_OPTION, analyse_archive_on_cluster
 from .common import ReplayedRecords, echo_json
 
 if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
     from ..solver import PlayCost
-
-FINDINGS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-    "kind": pl.Utf8,
-    "category": pl.Utf8,
-    "severity": pl.Utf8,
-    "card": pl.Utf8,
-    "better": pl.List(pl.Utf8),
-    "points": pl.Float64,
-    "explanation": pl.Utf8,
-    "explanation_nl": pl.Utf8,
-}
-assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
-
-COSTS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-    "card": pl.Utf8,
-    "dd_cost": pl.Int32,
-    "view_cost": pl.Float64,
-    "best": pl.List(pl.Utf8),
-    "hindsight_best": pl.List(pl.Utf8),
-    "layouts": pl.Int32,
-    "exact": pl.Boolean,
-    "legal": pl.Boolean,
-    "forced": pl.Boolean,
-}
-"""The columns of the archive's ``play_costs`` table."""
-VALUES_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "card": pl.Utf8,
-    "hindsight": pl.Int32,
-    "view": pl.Float64,
-}
-"""The columns of the archive's ``card_values`` table."""
 
 CHUNK = 500
 """Matches analysed and saved per transaction."""
 SOLVER_CHUNK = 1
 """Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 SEVERITIES = [s.value for s in Severity]
-CARD_KINDS = ("missed_vetten", "bare_ace_lost", "wasted_trump")
-"""Built-in card findings that already say what a ``costly_card`` finding would say at their play."""
-
-
-def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
-    """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
-    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
-
-
-def cost_frames(
-    result: MatchResult, costs: Mapping[int, Sequence[PlayCost]]
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The solver's costs of a match as ``play_costs`` and ``card_values`` rows (for ``Store.save_costs``).
-
-    :param result: the replayed match (its id and who sat where in each deal).
-    :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
-    """
-    plays: list[tuple[Any, ...]] = []
-    values: list[tuple[Any, ...]] = []
-    by_number = {deal.number: deal for deal in result.deals}
-    for number, found in costs.items():
-        names = _names(result, by_number[number])
-        for cost in found:
-            plays.append(
-                (
-                    result.id, number, cost.trick, cost.play, cost.seat,
-                    names[cost.seat] if cost.seat < len(names) else None, str(cost.card), cost.dd_cost,
-                    cost.view_cost, [str(c) for c in cost.best_cards], [str(c) for c in cost.hindsight_best],
-                    cost.layouts, cost.exact, cost.legal, cost.forced,
-                )
-            )  # fmt: skip
-            values.extend(
-                (result.id, number, cost.trick, cost.play, str(card), value.hindsight, value.view)
-                for card, value in cost.values.items()
-            )
-    return (
-        pl.DataFrame(plays, schema=COSTS_SCHEMA, orient="row"),
-        pl.DataFrame(values, schema=VALUES_SCHEMA, orient="row"),
-    )
-
-
-def _names(result: MatchResult, deal: DealResult) -> list[str]:
-    """Who sat where in a deal (partners change between the blocks of a club evening)."""
-    return list(deal.names) if deal.names else list(result.seats)
 
 
 @contextmanager
@@ -192,40 +108,6 @@ class _Outcome:
     problems: list[str] = field(default_factory=list)
 
 
-def _knockers(record: Record, deal: DealResult) -> list[int]:
-    """Who called klop in a deal, in order (tegenklop is the other team's answer, not reviewed)."""
-    calls = record.deals[deal.number - 1].declarations if deal.number <= len(record.deals) else None
-    return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
-
-
-def solver_findings(
-    result: MatchResult, record: Record, deal: DealResult, costs: Sequence[PlayCost], samples: int
-) -> list[Finding]:
-    """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
-
-    :param costs: the deal's view costs.
-    :param samples: layouts of the hidden cards solved for each call reviewed.
-    """
-    from ..solver import call_findings, cost_findings, knock_review, trump_review
-
-    rules = result.rules
-    names = _names(result, deal)
-    found = cost_findings(costs, match=result.id, deal=deal, players=names)
-    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
-    if not full_hands or deal.contract is Contract.BLIND_MUIL:
-        return found  # blind muil is called before looking at the cards: no choice to review
-    found += call_findings(trump_review(deal, rules, samples=samples), match=result.id, players=names)
-    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
-        return found
-    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
-    # reviewed for not knocking.
-    seats = _knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
-    for seat in seats:
-        review = knock_review(deal, rules, seat=seat, samples=samples)
-        found += call_findings(review, match=result.id, players=names, kind="knock_choice")
-    return found
-
-
 def _solve_match(
     result: MatchResult, record: Record, samples: int, outcome: _Outcome, bar: Any
 ) -> tuple[list[Finding], dict[int, list[PlayCost]]]:
@@ -252,7 +134,8 @@ def _solve_match(
     return findings, costs
 
 
-def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -> _Outcome:
+def match_ids_to_analyse(store: Store, everything: bool, depth: str) -> list[str]:
+    """The matches not analysed yet at ``depth`` (or shallower), in import order; all with ``everything``."""
     rank = ANALYSIS_DEPTHS.index(depth) + 1
     where = (
         ""
@@ -260,7 +143,14 @@ def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -
         else f"WHERE analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
         f"coalesce(analysis_depth, 'heuristic')) < {rank}"
     )
-    ids = store.query(f"SELECT match_id FROM matches {where} ORDER BY import_order")["match_id"].to_list()
+    ids: list[str] = store.query(f"SELECT match_id FROM matches {where} ORDER BY import_order")[
+        "match_id"
+    ].to_list()
+    return ids
+
+
+def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -> _Outcome:
+    ids = match_ids_to_analyse(store, everything, depth)
     outcome = _Outcome(matches=len(ids))
     solving = depth == "solver"
     if solving:
@@ -301,6 +191,27 @@ def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -
     finally:
         if bar is not None:
             bar.render_finish()
+    return outcome
+
+
+def _analyse_on_cluster(
+    store: Store, everything: bool, samples: int, address: str, batch_deals: int | None
+) -> _Outcome:
+    ids = match_ids_to_analyse(store, everything, "solver")
+    try:
+        done = analyse_archive_on_cluster(
+            store, ids, samples=samples, address=address, batch_deals=batch_deals
+        )
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            "interrupted: the matches that came back are stored; run the same command again to "
+            "analyse the rest"
+        ) from None
+    outcome = _Outcome(matches=done.matches, deals=done.deals, solved=done.solved, problems=done.problems)
+    outcome.by_category.update(done.findings)
+    left = done.matches - done.stored
+    if left:
+        outcome.problems.append(f"{left} matches are not stored: run the same command again to retry them")
     return outcome
 
 
@@ -353,8 +264,16 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     metavar="FILE.sql",
     help="A coach detector (a named SQL query) to run as well; repeatable. See docs/findings.md.",
 )
+@CLUSTER_OPTION
+@BATCH_OPTION
 def analyze(
-    db: str | None, everything: bool, depth: str, samples: int, detector_files: tuple[str, ...]
+    db: str | None,
+    everything: bool,
+    depth: str,
+    samples: int,
+    detector_files: tuple[str, ...],
+    cluster_address: str | None,
+    batch_deals: int | None,
 ) -> None:
     """Find the mistakes in an archive: illegal plays, scoring errors, strategy findings.
 
@@ -372,13 +291,24 @@ def analyze(
 
       manillen analyze --db club.duckdb --depth solver --samples 50
 
+      manillen analyze --db club.duckdb --depth solver --cluster local:2
+
       manillen analyze --db club.duckdb --detectors docs/detectors/trump_into_void.sql
     """
     depth = depth.lower()
+    if cluster_address is not None and depth != "solver":
+        raise click.UsageError("--cluster runs the solver: give --depth solver with it")
     with _messages():
         detectors = _read_detectors(detector_files)
+        if cluster_address is not None:
+            from ..cluster import parse_address
+
+            parse_address(cluster_address)
         with _open_archive(db, read_only=False) as store:
-            outcome = _analyse_archive(store, everything, depth, samples)
+            if cluster_address is None:
+                outcome = _analyse_archive(store, everything, depth, samples)
+            else:
+                outcome = _analyse_on_cluster(store, everything, samples, cluster_address, batch_deals)
             for problem in outcome.problems:
                 click.echo(problem, err=True)
             total = sum(outcome.by_category.values())
