@@ -191,7 +191,9 @@ def accuracy_frame(play_costs: pl.DataFrame) -> pl.DataFrame:
         & ~pl.col("forced")
         & pl.col("view_cost").is_not_null()
         & pl.col("player").is_not_null()
-    ).with_columns(score=100.0 * pl.lit(0.5).pow(pl.col("view_cost") / HALF_LIFE_POINTS))
+    ).with_columns(
+        pl.col("deal").cast(pl.Int32), score=100.0 * pl.lit(0.5).pow(pl.col("view_cost") / HALF_LIFE_POINTS)
+    )
     figures = [
         pl.len().alias("cards"),
         pl.col("score").mean().alias("accuracy"),
@@ -381,7 +383,9 @@ def _replay_stored(
 ) -> tuple[Record, MatchResult] | None:
     source = f"match {match_id}"
     if data is None:
-        problems.append(DealProblem(match_id, None, f"match {match_id!r}: no record in the batch", retry=True))
+        problems.append(
+            DealProblem(match_id, None, f"match {match_id!r}: no record in the batch", retry=True)
+        )
         return None
     try:
         record = loads(data, source=source)

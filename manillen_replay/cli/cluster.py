@@ -174,6 +174,9 @@ def analyse_archive_on_cluster(
                     _store(store, waiting, outcome)
                     waiting = []
             _store(store, waiting, outcome)
+    except KeyboardInterrupt:
+        _store(store, waiting, outcome)  # what came back is kept
+        raise
     finally:
         if bar is not None:
             bar.render_finish()
