@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import solver_bench
+from bench import cluster_bench, solver_bench
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -93,6 +93,15 @@ def run_solver_latency(deals: int, view_deals: int, samples: int) -> list[dict[s
     output, error = _run_module("bench.solver_bench", *arguments)
     if error:
         return [{"stage": "solver", "deals": deals, "status": "failed", "reason": error}]
+    rows: list[dict[str, Any]] = json.loads(output)
+    return rows
+
+
+def run_cluster(deals: int, samples: int) -> list[dict[str, Any]]:
+    """`analyze --depth solver` plain and on local clusters of 1 and 2 workers (:mod:`bench.cluster_bench`)."""
+    output, error = _run_module("bench.cluster_bench", str(deals), "--samples", str(samples), "--json")
+    if error:
+        return [{"stage": "cluster", "status": "failed", "reason": error}]
     rows: list[dict[str, Any]] = json.loads(output)
     return rows
 
@@ -236,6 +245,13 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--samples", type=int, default=50, help="layouts per play for view costs (default %(default)s)"
     )
+    parser.add_argument(
+        "--cluster-deals",
+        type=int,
+        default=24,
+        help="with the solve stage: deals to run `analyze --depth solver` on plain and with --cluster "
+        "local:1 and local:2 (default %(default)s; 0 leaves the cluster out)",
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the generated archive")
     parser.add_argument(
         "--data-dir",
@@ -304,6 +320,12 @@ def main(argv: list[str] | None = None) -> int:
         solver_rows = run_solver_latency(arguments.solver_deals, arguments.view_deals, arguments.samples)
         print()
         print(solver_bench.format_rows(solver_rows))
+    cluster_rows: list[dict[str, Any]] = []
+    if "solve" in arguments.stage_list and arguments.cluster_deals > 0:
+        print("solver depth on a local cluster ...", file=sys.stderr, flush=True)
+        cluster_rows = run_cluster(arguments.cluster_deals, arguments.samples)
+        print()
+        print(cluster_bench.format_rows(cluster_rows))
     results = {
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -319,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         "baseline_rss_mb is ru_maxrss once the input was read and the stage's libraries imported",
         "rows": rows,
         "solver": solver_rows,
+        "cluster": cluster_rows,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -24,6 +24,8 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "1",
         "--samples",
         "3",
+        "--cluster-deals",
+        "0",
         "--data-dir",
         str(tmp_path),
         "--out",
