@@ -98,7 +98,7 @@ def run_solver_latency(deals: int, view_deals: int, samples: int) -> list[dict[s
 
 
 def run_cluster(deals: int, samples: int) -> list[dict[str, Any]]:
-    """`analyze --depth solver` plain and on local clusters of 1 and 2 workers (:mod:`bench.cluster_bench`)."""
+    """`analyze --depth solver` plain and on local clusters of 1 and 2 workers (bench/cluster_bench.py)."""
     output, error = _run_module("bench.cluster_bench", str(deals), "--samples", str(samples), "--json")
     if error:
         return [{"stage": "cluster", "status": "failed", "reason": error}]
