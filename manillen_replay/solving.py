@@ -444,6 +444,45 @@ class RunHere:
         return batch, analyse_batch(batch)
 
 
+class TimedRunner:
+    """A :class:`Runner` that counts the batches and the seconds spent waiting for them.
+
+    The rest of a run's time is the driver's own work (reading, replaying, merging, storing):
+    when it nears the whole, the driver, not the cluster, sets the pace.
+    """
+
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+        self.batches = 0
+        self.deals = 0
+        self.waited = 0.0
+        """Seconds spent in :meth:`next_done`, waiting for the workers."""
+
+    @property
+    def slots(self) -> int:
+        """The wrapped runner's."""
+        return self.runner.slots
+
+    @property
+    def workers(self) -> int:
+        """The wrapped runner's."""
+        return self.runner.workers
+
+    def submit(self, batch: DealBatch) -> None:
+        """Count the batch and pass it on."""
+        self.batches += 1
+        self.deals += len(batch.deals)
+        self.runner.submit(batch)
+
+    def next_done(self) -> tuple[DealBatch, BatchTables | BaseException]:
+        """Pass on, timing the wait."""
+        start = time.perf_counter()
+        try:
+            return self.runner.next_done()
+        finally:
+            self.waited += time.perf_counter() - start
+
+
 @dataclass
 class MatchToSolve:
     """A match read and replayed by the driver, with its record to send to the workers."""

@@ -135,15 +135,33 @@ def test_a_killed_run_resumes_with_only_what_is_missing(
     assert_same(tables(path), plain)
 
 
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A running Dask scheduler's address, its one worker a thread of this process (quick to start)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
 def test_analyze_files_writes_parts_that_import_to_the_plain_run(
-    plain: dict[str, pl.DataFrame], tmp_path: Path
+    plain: dict[str, pl.DataFrame], tmp_path: Path, scheduler: str
 ) -> None:
     inputs = tmp_path / "league"
     inputs.mkdir()
     (inputs / "one.jsonl").write_text(dump_lines(RECORDS[:2]))
     (inputs / "two.jsonl").write_text(dump_lines(RECORDS[2:]))
     out = tmp_path / "analysis"
-    code, text, err = run("analyze-files", str(inputs / "*.jsonl"), "--out", str(out), "--samples", SAMPLES)
+    code, text, err = run(
+        "analyze-files",
+        str(inputs / "*.jsonl"),
+        "--out",
+        str(out),
+        "--samples",
+        SAMPLES,
+        "--cluster",
+        scheduler,
+    )
     assert code == 0, err
     assert "2 parts: 2 written, 0 already there; 3 matches (5 deals) solved" in text
     for table in cli_cluster.PART_TABLES:

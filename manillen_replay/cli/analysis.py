@@ -207,6 +207,7 @@ def _analyse_on_cluster(
             "interrupted: the matches that came back are stored; run the same command again to "
             "analyse the rest"
         ) from None
+    click.echo(done.describe(address), err=True)
     outcome = _Outcome(matches=done.matches, deals=done.deals, solved=done.solved, problems=done.problems)
     outcome.by_category.update(done.findings)
     left = done.matches - done.stored

@@ -26,7 +26,7 @@ from ..record import RECORD_SUFFIXES, Entry, dumps, iter_entries, loads
 from ..store import Store
 
 if TYPE_CHECKING:
-    from ..solving import MatchToSolve, Runner, SolvedMatch
+    from ..solving import MatchToSolve, Runner, SolvedMatch, TimedRunner
 
 PART_TABLES = ("play_costs", "card_values", "findings", "player_accuracy", "matches")
 """What ``analyze-files`` writes for each input part, one folder per table; ``matches`` last."""
@@ -85,6 +85,23 @@ class ClusterOutcome:
     """Findings stored, by category."""
     problems: list[str] = field(default_factory=list)
     workers: int = 0
+    """Worker threads when the run started."""
+    runner: TimedRunner | None = None
+    """The batches handed out and the time spent waiting for them."""
+    seconds: float = 0.0
+    """From the cluster's start to the last match stored."""
+
+    def describe(self, address: str) -> str:
+        """The run on the cluster in a line: tasks, their size, and how busy the driver was."""
+        runner = self.runner
+        if runner is None or not runner.batches:
+            return f"cluster {address}: {self.workers} workers, nothing to solve"
+        busy = max(0.0, self.seconds - runner.waited)
+        return (
+            f"cluster {address}: {self.workers} workers, {runner.batches} tasks of "
+            f"{runner.deals / runner.batches:.1f} deals on average; the driver was busy "
+            f"{busy:.2f} s of {self.seconds:.2f} s"
+        )
 
 
 def _archive_matches(store: Store, ids: Sequence[str], outcome: ClusterOutcome) -> Iterator[MatchToSolve]:
@@ -144,7 +161,7 @@ def analyse_archive_on_cluster(
     :param batch_deals: deals per task (default: learnt).
     :raises ClusterError: without Dask, for a bad address or an unreachable scheduler.
     """
-    from ..solving import BatchSizer, solve_matches
+    from ..solving import BatchSizer, TimedRunner, solve_matches
 
     outcome = ClusterOutcome(matches=len(ids))
     total = store.deal_count(list(ids))
@@ -152,8 +169,10 @@ def analyse_archive_on_cluster(
     waiting: list[SolvedMatch] = []
     first_wait = 0.0
     try:
-        with _runner(address) as runner:
+        with _runner(address) as cluster:
+            runner = outcome.runner = TimedRunner(cluster)
             outcome.workers = runner.workers
+            started = time.perf_counter()
             sizer = BatchSizer(runner.workers, fixed=batch_deals)
             for solved in solve_matches(
                 _archive_matches(store, ids, outcome),
@@ -174,6 +193,7 @@ def analyse_archive_on_cluster(
                     _store(store, waiting, outcome)
                     waiting = []
             _store(store, waiting, outcome)
+            outcome.seconds = time.perf_counter() - started
     except KeyboardInterrupt:
         _store(store, waiting, outcome)  # what came back is kept
         raise
@@ -405,7 +425,7 @@ def analyze_files(
 
       manillen analyze-files data/samples/klop-tegenklop.json --out analysis/ --samples 5
 
-      manillen analyze-files 'league/**/*.jsonl' --out analysis/ --cluster local:2
+      manillen analyze-files 'data/samples/*.json' --out analysis/ --cluster local:2
     """
     from ..cluster import parse_address
     from ..errors import ManillenError
