@@ -191,7 +191,7 @@ class _Line:
         self.raw = raw
         self.number = number
         self.parser = parser
-        self.tokens, _ = self.scan(0)
+        self.tokens = _joined_teams(self.scan(0)[0])
 
     def error(self, column: int, message: str, hint: str | None = None) -> NotationError:
         return NotationError(message, "", self.parser.source, self.number, column, hint=hint)
@@ -240,6 +240,25 @@ class _Line:
             return tokens[0].text, i + 1
         end = raw.find("#", i)
         return raw[i : len(raw) if end < 0 else end].strip(), i + 1
+
+
+def _joined_teams(tokens: list[_Token]) -> list[_Token]:
+    """``Anna & Carla`` read as ``Anna&Carla``, and a trick's ``AC, QC`` as ``AC QC``."""
+    joined: list[_Token] = []
+    for token in tokens:
+        if not token.quoted and token.text.endswith(",") and len(token.text) > 1:
+            token = _Token(token.text.rstrip(","), token.column, token.end)
+        previous = joined[-1] if joined else None
+        if (
+            previous is not None
+            and not previous.quoted
+            and not token.quoted
+            and (previous.text.endswith("&") or token.text.startswith("&"))
+        ):
+            joined[-1] = _Token(previous.text + token.text, previous.column, token.end)
+        else:
+            joined.append(token)
+    return joined
 
 
 @dataclass
@@ -383,6 +402,12 @@ class _Parser:
 
     # ------------------------------------------------------------------ deals
 
+    def seat_or_none(self, token: _Token) -> int | None:
+        try:
+            return self.seat(_Line("", 0, self), token, "")
+        except NotationError:
+            return None
+
     def seat(self, line: _Line, token: _Token, what: str) -> int:
         seats = self.seating.names if self.seating else self.seats or []
         if token.text in seats:
@@ -477,8 +502,14 @@ class _Parser:
                     raise line.error(items[i].column, f"expected {_SUIT_EXAMPLE}, found {items[i].text!r}")
                 i += 1
             seat = callers.default(call)
+            named = None
             if i < len(items) and items[i].text.lower() not in _DEAL_WORDS:
-                seat = self.seat(line, items[i], f"the player who says {call.replace('_', ' ')}")
+                who = f"the player who says {call.replace('_', ' ')}"
+                # An optional name is taken only when it names someone; a mistyped call is then
+                # reported as a call, not as an unknown player.
+                named = self.seat(line, items[i], who) if seat is None else self.seat_or_none(items[i])
+            if named is not None:
+                seat = named
                 i += 1
             elif seat is None:
                 raise line.error(
