@@ -35,13 +35,17 @@ from .rules import Contract
 if TYPE_CHECKING:  # the solver (and numba) load only when a deal is solved
     from .solver import PlayCost
 
-FINDINGS_SCHEMA: dict[str, Any] = {
+_PLAY_PLACE: dict[str, Any] = {
     "match_id": pl.Utf8,
     "deal": pl.Int32,
     "trick": pl.Int32,
     "play": pl.Int32,
     "seat": pl.Int32,
     "player": pl.Utf8,
+}
+"""Where a finding or a cost is: the leading columns of ``findings`` and ``play_costs``."""
+FINDINGS_SCHEMA: dict[str, Any] = {
+    **_PLAY_PLACE,
     "kind": pl.Utf8,
     "category": pl.Utf8,
     "severity": pl.Utf8,
@@ -55,12 +59,7 @@ FINDINGS_SCHEMA: dict[str, Any] = {
 assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
 
 COSTS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
+    **_PLAY_PLACE,
     "card": pl.Utf8,
     "dd_cost": pl.Int32,
     "view_cost": pl.Float64,

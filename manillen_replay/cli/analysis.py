@@ -34,7 +34,7 @@ from ..solving import (
     solver_findings,
 )
 from ..store import ANALYSIS_DEPTHS, Store, default_archive
-from .cluster import BATCH_OPTION, CLUSTER_OPTION, analyse_archive_on_cluster
+from .cluster import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION, analyse_archive_on_cluster
 from .common import ReplayedRecords, echo_json
 
 if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
@@ -250,13 +250,7 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     help="rules: illegal plays, scoring and procedure only; heuristic: also the strategy detectors; "
     "solver: also every card's cost from the solver, stored in the archive (about a second a deal).",
 )
-@click.option(
-    "--samples",
-    default=50,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="With --depth solver: layouts of the hidden cards solved per play and per call reviewed.",
-)
+@SAMPLES_OPTION
 @click.option(
     "--detectors",
     "detector_files",

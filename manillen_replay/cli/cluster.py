@@ -35,6 +35,14 @@ READ_CHUNK = 200
 FLUSH_SECONDS = 1.0
 """Matches that came back are stored together at most this long after the first of them."""
 
+SAMPLES_OPTION = click.option(
+    "--samples",
+    default=50,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="The solver depth: layouts of the hidden cards solved per play and per call reviewed.",
+)
+"""``--samples`` of the solver depth."""
 CLUSTER_OPTION = click.option(
     "--cluster",
     "cluster_address",
@@ -399,13 +407,7 @@ def analyse_files(
     metavar="DIR",
     help="Where to write the Parquet parts (one folder per table; docs/sql.md).",
 )
-@click.option(
-    "--samples",
-    default=50,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Layouts of the hidden cards solved per play and per call reviewed.",
-)
+@SAMPLES_OPTION
 @CLUSTER_OPTION
 @BATCH_OPTION
 def analyze_files(
