@@ -248,7 +248,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--cluster-deals",
         type=int,
-        default=24,
+        default=12,
         help="with the solve stage: deals to run `analyze --depth solver` on plain and with --cluster "
         "local:1 and local:2 (default %(default)s; 0 leaves the cluster out)",
     )

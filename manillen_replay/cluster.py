@@ -10,6 +10,7 @@ collected with ``as_completed`` as they finish. docs/cluster.md tells how to sta
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -74,10 +75,12 @@ def _dask() -> Any:
 class DaskRunner:
     """Runs batches as tasks of a Dask client; each one is tried again when its worker is lost."""
 
-    def __init__(self, client: Any, retries: int = RETRIES) -> None:
+    def __init__(self, client: Any, retries: int = RETRIES, threads: int | None = None) -> None:
         """:param client: a connected ``distributed.Client``.
         :param retries: how often Dask runs a task again after losing its worker.
+        :param threads: solver threads per batch (``None``: every core of the worker's machine).
         """
+        self.threads = threads
         self._distributed = _dask()
         self.client = client
         self.retries = retries
@@ -110,11 +113,12 @@ class DaskRunner:
         """The next batch to finish (in any order), with its tables or the error that ended it."""
         future = next(self._done)
         batch = self._batches.pop(future.key)
-        if future.status == "error":
-            error = future.exception()
-            return batch, error if isinstance(error, BaseException) else RuntimeError(str(error))
-        tables = future.result()
-        future.release()
+        try:
+            tables: BatchTables = future.result()
+        except Exception as error:  # the task's error (KilledWorker once retries ran out), or cancelled
+            return batch, error
+        finally:
+            future.release()
         return batch, tables
 
 
@@ -135,8 +139,10 @@ def open_runner(address: ClusterAddress, *, wait_seconds: float = 60.0) -> Itera
             silence_logs=logging.ERROR,
         )
         try:
+            # the workers share this machine: their solver threads share its cores
+            threads = max(1, (os.cpu_count() or 1) // address.local_workers)
             with distributed.Client(cluster) as client:
-                yield DaskRunner(client)
+                yield DaskRunner(client, threads=threads)
         finally:
             cluster.close()
         return

@@ -224,12 +224,14 @@ def solver_findings(
     samples: int,
     *,
     seed: int = 0,
+    threads: int | None = None,
 ) -> list[Finding]:
     """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
 
     :param costs: the deal's view costs.
     :param samples: layouts of the hidden cards solved for each call reviewed.
     :param seed: the random seed of the reviews' layouts.
+    :param threads: solver threads (default: one per core); the findings do not depend on it.
     """
     # looked up when called, so that a test can put a review of its own in place
     from . import solver
@@ -240,7 +242,7 @@ def solver_findings(
     full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
     if not full_hands or deal.contract is Contract.BLIND_MUIL:
         return found  # blind muil is called before looking at the cards: no choice to review
-    review = solver.trump_review(deal, rules, samples=samples, seed=seed)
+    review = solver.trump_review(deal, rules, samples=samples, seed=seed, workers=threads)
     found += solver.call_findings(review, match=result.id, players=names)
     if deal.contract is Contract.MUIL and not rules.klop_on_muil:
         return found
@@ -248,7 +250,7 @@ def solver_findings(
     # reviewed for not knocking.
     seats = knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
     for seat in seats:
-        review = solver.knock_review(deal, rules, seat=seat, samples=samples, seed=seed)
+        review = solver.knock_review(deal, rules, seat=seat, samples=samples, seed=seed, workers=threads)
         found += solver.call_findings(review, match=result.id, players=names, kind="knock_choice")
     return found
 
@@ -287,6 +289,8 @@ class DealBatch:
     """Layouts of the hidden cards per play and per call reviewed."""
     seed: int = 0
     """The random seed: with the deal's number and the moment it fixes every layout."""
+    threads: int | None = None
+    """Solver threads per deal (default: one per core of the worker); results do not depend on it."""
 
 
 @dataclass(frozen=True)
@@ -347,8 +351,12 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
         if deal is None or not can_solve(deal, result.rules):
             continue
         try:
-            costs = view_costs(deal, result.rules, samples=batch.samples, seed=batch.seed)
-            extra = solver_findings(result, record, deal, costs, batch.samples, seed=batch.seed)
+            costs = view_costs(
+                deal, result.rules, samples=batch.samples, seed=batch.seed, workers=batch.threads
+            )
+            extra = solver_findings(
+                result, record, deal, costs, batch.samples, seed=batch.seed, threads=batch.threads
+            )
         except ManillenError as error:
             problems.append(
                 DealProblem(match_id, number, f"match {match_id!r} deal {number}: the solver failed: {error}")
@@ -416,6 +424,11 @@ class Runner(Protocol):
         """How many batches run at the same time."""
         ...
 
+    @property
+    def threads(self) -> int | None:
+        """Solver threads for each batch (``None``: one per core of the worker's machine)."""
+        ...
+
     def submit(self, batch: DealBatch) -> None:
         """Start a batch."""
 
@@ -429,6 +442,7 @@ class RunHere:
 
     slots = 1
     workers = 1
+    threads = None
 
     def __init__(self) -> None:
         self._queue: deque[DealBatch] = deque()
@@ -466,6 +480,11 @@ class TimedRunner:
     def workers(self) -> int:
         """The wrapped runner's."""
         return self.runner.workers
+
+    @property
+    def threads(self) -> int | None:
+        """The wrapped runner's."""
+        return self.runner.threads
 
     def submit(self, batch: DealBatch) -> None:
         """Count the batch and pass it on."""
@@ -621,7 +640,7 @@ def solve_matches(
                 break
             deals = tuple(queued.popleft() for _ in range(min(size, len(queued))))
             records = {mid: pending[mid].match.data for mid in dict.fromkeys(mid for mid, _ in deals)}
-            runner.submit(DealBatch(records, deals, samples, seed))
+            runner.submit(DealBatch(records, deals, samples, seed, runner.threads))
             handed_out += 1
         if not handed_out:
             return

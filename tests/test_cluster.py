@@ -19,7 +19,7 @@ import pytest
 from manillen_replay.cli import cluster as cli_cluster
 from manillen_replay.cluster import ClusterError, parse_address
 from manillen_replay.engine import replay
-from manillen_replay.record import Entry, dump_lines, dumps, loads
+from manillen_replay.record import Entry, dump_lines, dumps, dumps_text, loads
 from manillen_replay.solving import (
     BatchSizer,
     BatchTables,
@@ -150,11 +150,11 @@ def test_analyze_files_writes_parts_that_import_to_the_plain_run(
     inputs = tmp_path / "league"
     inputs.mkdir()
     (inputs / "one.jsonl").write_text(dump_lines(RECORDS[:2]))
-    (inputs / "two.jsonl").write_text(dump_lines(RECORDS[2:]))
+    (inputs / "two.mnl").write_text(dumps_text(RECORDS[2:]))  # the text notation too
     out = tmp_path / "analysis"
     code, text, err = run(
         "analyze-files",
-        str(inputs / "*.jsonl"),
+        str(inputs / "*"),
         "--out",
         str(out),
         "--samples",
@@ -182,7 +182,7 @@ def test_analyze_files_writes_parts_that_import_to_the_plain_run(
     assert code == 0 and "2 parts: analysis of 3 matches loaded" in text
     assert_same(tables(path), plain)
     # a part lost (or never finished) is written again; the others are skipped
-    (out / "matches" / cli_cluster.part_name(inputs / "two.jsonl")).unlink()
+    (out / "matches" / cli_cluster.part_name(inputs / "two.mnl")).unlink()
     code, text, _ = run("analyze-files", str(inputs), "--out", str(out), "--samples", SAMPLES)
     assert code == 0 and "2 parts: 1 written, 1 already there; 1 matches (2 deals) solved" in text
 
