@@ -515,14 +515,18 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     ]
     (refused,) = [e.value for e in at.error]
     assert refused.startswith("Refused: club.jsonl:2: /deals/0/dealer: ")
-    assert [i.value for i in at.info] == [
-        f"Run `manillen analyze --db {own_archive}` to find the mistakes in the new matches."
-    ]
     assert {m.label: m.value for m in at.metric}["Matches"] == "4"
     assert "sample-three" in at.dataframe[0].value["link"].str.cat(sep=" ")
     with Store(own_archive, read_only=True) as store:
         rejects = store.query("SELECT source, line, pointer, raw FROM rejects").rows()
+        new = store.query(
+            "SELECT analysed_at, (SELECT count(*) FROM findings f WHERE f.match_id = m.match_id) AS n "
+            "FROM matches m WHERE match_id = 'sample-three'"
+        ).row(0, named=True)
     assert rejects == [("club.jsonl", 2, "/deals/0/dealer", REFUSED_LINE)]
+    # the new match was analysed by the dashboard itself, no `manillen analyze` needed
+    assert new["analysed_at"] is not None
+    assert [i.value for i in at.info] == [f"Analysed 1 new matches ({deals} deals): {new['n']} findings."]
 
 
 def test_archive_page_upload_of_good_records_is_a_success(

@@ -6,44 +6,28 @@ import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
-import polars as pl
 
 from ..analysis import (
     CoachDetector,
-    Finding,
     Severity,
     analyse,
     coach_findings,
     parse_coach_detector,
 )
 from ..analysis.coach import check_columns
-from ..engine import MatchResult, replay
-from ..errors import InvalidRecordError, ManillenError
-from ..record import Record, loads
-from ..solving import (
-    CARD_KINDS,
-    COSTS_SCHEMA,
-    VALUES_SCHEMA,
-    cost_frames,
-    findings_frame,
-    solver_findings,
-)
+from ..errors import ManillenError
+from ..solving import cost_frames as cost_frames
+from ..solving import findings_frame
+from ..solving import solver_findings as solver_findings
 from ..store import ANALYSIS_DEPTHS, Store, default_archive
+from ..store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
 from .cluster import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION, analyse_archive_on_cluster
 from .common import ReplayedRecords, echo_json
 
-if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
-    from ..solver import PlayCost
-
-CHUNK = 500
-"""Matches analysed and saved per transaction."""
-SOLVER_CHUNK = 1
-"""Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 SEVERITIES = [s.value for s in Severity]
 
 
@@ -91,113 +75,10 @@ def _progress(total: int, label: str, minimum: int = 50) -> Any:
     return click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) if show else None
 
 
-def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
-
-
-@dataclass
-class _Outcome:
-    """What one run of the built-in analysis did."""
-
-    matches: int = 0
-    deals: int = 0
-    solved: int = 0
-    """Deals the solver costed."""
-    by_category: Counter[str] = field(default_factory=Counter)
-    problems: list[str] = field(default_factory=list)
-
-
-def _solve_match(
-    result: MatchResult, record: Record, samples: int, outcome: _Outcome, bar: Any
-) -> tuple[list[Finding], dict[int, list[PlayCost]]]:
-    from ..solver import SolverError, can_solve, view_costs
-
-    costs: dict[int, list[PlayCost]] = {}
-    extra: list[Finding] = []
-    for deal in result.deals:
-        if can_solve(deal, result.rules):
-            try:
-                found = view_costs(deal, result.rules, samples=samples)
-                extra += solver_findings(result, record, deal, found, samples)
-            except SolverError as error:
-                outcome.problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
-            else:
-                costs[deal.number] = found
-                outcome.solved += 1
-        if bar is not None:
-            bar.update(1)
-    findings = analyse(result, record, costs=costs)
-    # The built-in card finding at a play explains in words what the costly card's number says.
-    explained = {(f.deal, f.trick, f.play) for f in findings if f.kind in CARD_KINDS}
-    findings += [f for f in extra if f.kind != "costly_card" or (f.deal, f.trick, f.play) not in explained]
-    return findings, costs
-
-
-def match_ids_to_analyse(store: Store, everything: bool, depth: str) -> list[str]:
-    """The matches not analysed yet at ``depth`` (or shallower), in import order; all with ``everything``."""
-    rank = ANALYSIS_DEPTHS.index(depth) + 1
-    where = (
-        ""
-        if everything
-        else f"WHERE analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
-        f"coalesce(analysis_depth, 'heuristic')) < {rank}"
-    )
-    ids: list[str] = store.query(f"SELECT match_id FROM matches {where} ORDER BY import_order")[
-        "match_id"
-    ].to_list()
-    return ids
-
-
-def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -> _Outcome:
-    ids = match_ids_to_analyse(store, everything, depth)
-    outcome = _Outcome(matches=len(ids))
-    solving = depth == "solver"
-    if solving:
-        total = store.query(
-            "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
-        )["n"][0]
-        bar = _progress(int(total), "solving", minimum=1)
-    else:
-        bar = _progress(len(ids), "analysing")
-    try:
-        for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
-            found: list[Finding] = []
-            match_costs: dict[str, tuple[MatchResult, dict[int, list[PlayCost]]]] = {}
-            for match_id, data in list(store.iter_records(match_ids=chunk)):
-                try:
-                    record = loads(data, source=f"archive match {match_id}")
-                    result = replay(record, source=f"archive match {match_id}")
-                except InvalidRecordError as error:
-                    outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
-                    continue
-                outcome.deals += len(result.deals)
-                if solving:
-                    findings, costs = _solve_match(result, record, samples, outcome, bar)
-                    found.extend(findings)
-                    match_costs[match_id] = (result, costs)
-                else:
-                    found.extend(analyse(result, record, strategy=depth != "rules"))
-            if solving:  # costs first: a match is marked analysed only once they are in
-                frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
-                frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
-                store.save_costs(
-                    list(match_costs), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
-                )
-            store.save_findings(chunk, findings_frame(found), depth=depth)
-            outcome.by_category.update(f.category.value for f in found)
-            if bar is not None and not solving:
-                bar.update(len(chunk))
-    finally:
-        if bar is not None:
-            bar.render_finish()
-    return outcome
-
-
 def _analyse_on_cluster(
     store: Store, everything: bool, samples: int, address: str, batch_deals: int | None
-) -> _Outcome:
-    ids = match_ids_to_analyse(store, everything, "solver")
+) -> AnalysisOutcome:
+    ids = match_ids_to_analyse(store, everything=everything, depth="solver")
     try:
         done = analyse_archive_on_cluster(
             store, ids, samples=samples, address=address, batch_deals=batch_deals
@@ -208,7 +89,9 @@ def _analyse_on_cluster(
             "analyse the rest"
         ) from None
     click.echo(done.describe(address), err=True)
-    outcome = _Outcome(matches=done.matches, deals=done.deals, solved=done.solved, problems=done.problems)
+    outcome = AnalysisOutcome(
+        matches=done.matches, deals=done.deals, solved=done.solved, problems=done.problems
+    )
     outcome.by_category.update(done.findings)
     left = done.matches - done.stored
     if left:
@@ -301,7 +184,9 @@ def analyze(
             parse_address(cluster_address)
         with _open_archive(db, read_only=False) as store:
             if cluster_address is None:
-                outcome = _analyse_archive(store, everything, depth, samples)
+                outcome = analyse_archive(
+                    store, everything=everything, depth=depth, samples=samples, progress=_progress
+                )
             else:
                 outcome = _analyse_on_cluster(store, everything, samples, cluster_address, batch_deals)
             for problem in outcome.problems:
