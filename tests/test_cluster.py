@@ -7,12 +7,14 @@ are stored, may differ).
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import polars as pl
 import pytest
 
@@ -176,6 +178,12 @@ def test_analyze_files_writes_parts_that_import_to_the_plain_run(
     )
     expected = plain["player_accuracy"].filter(pl.col("scope") != "all")
     assert accuracy.with_columns(pl.col(pl.Float64).round(9)).equals(expected)
+    # docs/sql.md's queries over the folders run as written
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "sql.md").read_text(encoding="utf-8")
+    queries = [q for q in re.findall(r"```sql\n(.*?)```", docs, flags=re.DOTALL) if "'DIR/" in q]
+    assert len(queries) == 2
+    for query in queries:
+        assert duckdb.sql(query.replace("'DIR/", f"'{out}/")).fetchall()
     # loaded into an archive, they are what the plain run stored
     path = new_archive(tmp_path / "club.duckdb")
     code, text, _ = run("import-analysis", str(out), "--db", str(path))
