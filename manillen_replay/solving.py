@@ -25,106 +25,26 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import polars as pl
 
-from .analysis import FINDING_COLUMNS, Finding, analyse
+from .analysis import Finding, analyse
 from .cards import Card
-from .engine import DealResult, MatchResult, replay
+from .engine import MatchResult, replay
 from .errors import InvalidRecordError, ManillenError
 from .record import Record, loads
-from .rules import Contract
+from .store.analyse import (
+    CALLS_SCHEMA,
+    COSTS_SCHEMA,
+    FINDINGS_SCHEMA,
+    VALUES_SCHEMA,
+    call_frame,
+    cost_frames,
+    findings_frame,
+    solver_findings,
+)
 
 if TYPE_CHECKING:  # the solver (and numba) load only when a deal is solved
-    from .solver import PlayCost
+    from .solver import CallReview, PlayCost
 
-_PLAY_PLACE: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-}
-"""Where a finding or a cost is: the leading columns of ``findings`` and ``play_costs``."""
-FINDINGS_SCHEMA: dict[str, Any] = {
-    **_PLAY_PLACE,
-    "kind": pl.Utf8,
-    "category": pl.Utf8,
-    "severity": pl.Utf8,
-    "card": pl.Utf8,
-    "better": pl.List(pl.Utf8),
-    "points": pl.Float64,
-    "explanation": pl.Utf8,
-    "explanation_nl": pl.Utf8,
-}
-"""The columns of the archive's ``findings`` table, without ``finding_id`` and ``detector``."""
-assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
-
-COSTS_SCHEMA: dict[str, Any] = {
-    **_PLAY_PLACE,
-    "card": pl.Utf8,
-    "dd_cost": pl.Int32,
-    "view_cost": pl.Float64,
-    "best": pl.List(pl.Utf8),
-    "hindsight_best": pl.List(pl.Utf8),
-    "layouts": pl.Int32,
-    "exact": pl.Boolean,
-    "legal": pl.Boolean,
-    "forced": pl.Boolean,
-}
-"""The columns of the archive's ``play_costs`` table."""
-VALUES_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "card": pl.Utf8,
-    "hindsight": pl.Int32,
-    "view": pl.Float64,
-}
-"""The columns of the archive's ``card_values`` table."""
-CARD_KINDS = ("missed_vetten", "bare_ace_lost", "wasted_trump")
-"""Built-in card findings that already say what a ``costly_card`` finding would say at their play."""
-
-
-def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
-    """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
-    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
-
-
-def names_in(result: MatchResult, deal: DealResult) -> list[str]:
-    """Who sat where in a deal (partners change between the blocks of a club evening)."""
-    return list(deal.names) if deal.names else list(result.seats)
-
-
-def cost_frames(
-    result: MatchResult, costs: Mapping[int, Sequence[PlayCost]]
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The solver's costs of a match as ``play_costs`` and ``card_values`` rows (for ``Store.save_costs``).
-
-    :param result: the replayed match (its id and who sat where in each deal).
-    :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
-    """
-    plays: list[tuple[Any, ...]] = []
-    values: list[tuple[Any, ...]] = []
-    by_number = {deal.number: deal for deal in result.deals}
-    for number, found in costs.items():
-        names = names_in(result, by_number[number])
-        for cost in found:
-            plays.append(
-                (
-                    result.id, number, cost.trick, cost.play, cost.seat,
-                    names[cost.seat] if cost.seat < len(names) else None, str(cost.card), cost.dd_cost,
-                    cost.view_cost, [str(c) for c in cost.best_cards], [str(c) for c in cost.hindsight_best],
-                    cost.layouts, cost.exact, cost.legal, cost.forced,
-                )
-            )  # fmt: skip
-            values.extend(
-                (result.id, number, cost.trick, cost.play, str(card), value.hindsight, value.view)
-                for card, value in cost.values.items()
-            )
-    return (
-        pl.DataFrame(plays, schema=COSTS_SCHEMA, orient="row"),
-        pl.DataFrame(values, schema=VALUES_SCHEMA, orient="row"),
-    )
+__all__ = ["CALLS_SCHEMA", "COSTS_SCHEMA", "FINDINGS_SCHEMA", "VALUES_SCHEMA", "findings_frame"]
 
 
 def costs_from_frames(play_costs: pl.DataFrame, card_values: pl.DataFrame) -> dict[int, list[PlayCost]]:
@@ -210,68 +130,28 @@ def accuracy_frame(play_costs: pl.DataFrame) -> pl.DataFrame:
     ).select([pl.col(name).cast(dtype) for name, dtype in ACCURACY_SCHEMA.items()])
 
 
-def knockers(record: Record, deal: DealResult) -> list[int]:
-    """Who called klop in a deal, in order (tegenklop is the other team's answer, not reviewed)."""
-    calls = record.deals[deal.number - 1].declarations if deal.number <= len(record.deals) else None
-    return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
-
-
-def solver_findings(
+def merged_findings(
     result: MatchResult,
     record: Record,
-    deal: DealResult,
-    costs: Sequence[PlayCost],
-    samples: int,
-    *,
-    seed: int = 0,
-    threads: int | None = None,
-) -> list[Finding]:
-    """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
-
-    :param costs: the deal's view costs.
-    :param samples: layouts of the hidden cards solved for each call reviewed.
-    :param seed: the random seed of the reviews' layouts.
-    :param threads: solver threads (default: one per core); the findings do not depend on it.
-    """
-    # looked up when called, so that a test can put a review of its own in place
-    from . import solver
-
-    rules = result.rules
-    names = names_in(result, deal)
-    found = solver.cost_findings(costs, match=result.id, deal=deal, players=names)
-    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
-    if not full_hands or deal.contract is Contract.BLIND_MUIL:
-        return found  # blind muil is called before looking at the cards: no choice to review
-    review = solver.trump_review(deal, rules, samples=samples, seed=seed, workers=threads)
-    found += solver.call_findings(review, match=result.id, players=names)
-    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
-        return found
-    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
-    # reviewed for not knocking.
-    seats = knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
-    for seat in seats:
-        review = solver.knock_review(deal, rules, seat=seat, samples=samples, seed=seed, workers=threads)
-        found += solver.call_findings(review, match=result.id, players=names, kind="knock_choice")
-    return found
-
-
-def merged_findings(
-    result: MatchResult, record: Record, costs: Mapping[int, Sequence[PlayCost]], extra: pl.DataFrame
+    costs: Mapping[int, Sequence[PlayCost]],
+    extra: Sequence[Finding],
+    knock_reviews: Mapping[tuple[int, int], CallReview],
 ) -> pl.DataFrame:
-    """A match's findings at the solver depth: the built-in ones, sharpened by the costs, then the solver's.
-
-    A ``costly_card`` at a play a built-in card finding explains in words is left out.
+    """A match's findings at the solver depth, curated as a plain run curates them.
 
     :param costs: the costed deals' plays by deal number.
     :param extra: the solver's findings of those deals (:func:`solver_findings`), in deal order.
+    :param knock_reviews: the knock review of each (deal, seat) reviewed.
     """
-    findings = analyse(result, record, costs=costs)
-    explained = {(f.deal, f.trick, f.play) for f in findings if f.kind in CARD_KINDS}
-    keep = [
-        kind != "costly_card" or (deal, trick, play) not in explained
-        for kind, deal, trick, play in extra.select("kind", "deal", "trick", "play").iter_rows()
-    ]
-    return pl.concat([findings_frame(findings), extra.filter(pl.Series(keep, dtype=pl.Boolean))])
+    from .solver import curate, is_calibrated
+
+    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
+    found = curate(
+        [*analyse(result, record, costs=costs), *extra],
+        knock_reviews=knock_reviews,
+        calibrated_deals=calibrated,
+    )
+    return findings_frame(found)
 
 
 # --------------------------------------------------------------------------- one batch
@@ -316,8 +196,13 @@ class BatchTables:
     """``play_costs`` rows of the deals costed."""
     card_values: pl.DataFrame
     """``card_values`` rows of the deals costed."""
-    findings: pl.DataFrame
-    """The solver's own findings about those deals (``findings`` columns), in deal order."""
+    call_decisions: pl.DataFrame
+    """``call_decisions`` rows of the calls reviewed."""
+    findings: list[Finding]
+    """The solver's own findings about those deals, in deal order (the driver curates them with
+    the match's built-in findings, so they travel as findings, not rows)."""
+    knock_reviews: list[tuple[str, CallReview]]
+    """The knock reviews of those deals with their match id (the curation weighs knock findings by them)."""
     problems: list[DealProblem] = field(default_factory=list)
     """Deals that could not be analysed."""
     seconds: float = 0.0
@@ -339,7 +224,9 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
     problems: list[DealProblem] = []
     costs_frames: list[pl.DataFrame] = []
     values_frames: list[pl.DataFrame] = []
+    calls_frames: list[pl.DataFrame] = []
     found: list[Finding] = []
+    knocks: list[tuple[str, CallReview]] = []
     for match_id, number in batch.deals:
         if match_id not in replayed:
             replayed[match_id] = _replay_stored(match_id, batch.records.get(match_id), problems)
@@ -354,9 +241,8 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
             costs = view_costs(
                 deal, result.rules, samples=batch.samples, seed=batch.seed, workers=batch.threads
             )
-            extra = solver_findings(
-                result, record, deal, costs, batch.samples, seed=batch.seed, threads=batch.threads
-            )
+            reviews: list[tuple[str, CallReview]] = []
+            extra = solver_findings(result, record, deal, costs, batch.samples, reviews)
         except ManillenError as error:
             problems.append(
                 DealProblem(match_id, number, f"match {match_id!r} deal {number}: the solver failed: {error}")
@@ -375,11 +261,15 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
         plays, values = cost_frames(result, {number: costs})
         costs_frames.append(plays)
         values_frames.append(values)
+        calls_frames.append(call_frame(result, reviews))
         found.extend(extra)
+        knocks.extend((match_id, review) for call, review in reviews if call == "klop")
     return BatchTables(
         _concat(costs_frames, COSTS_SCHEMA),
         _concat(values_frames, VALUES_SCHEMA),
-        findings_frame(found),
+        _concat(calls_frames, CALLS_SCHEMA),
+        found,
+        knocks,
         problems,
         time.perf_counter() - start,
     )
@@ -525,6 +415,8 @@ class SolvedMatch:
     """Its ``play_costs`` rows."""
     card_values: pl.DataFrame
     """Its ``card_values`` rows."""
+    call_decisions: pl.DataFrame
+    """Its ``call_decisions`` rows."""
     findings: pl.DataFrame
     """Every finding: the built-in detectors' (sharpened by the costs) and the solver's."""
     deals: int
@@ -545,7 +437,9 @@ class _Pending:
     waiting: set[int]
     plays: list[pl.DataFrame] = field(default_factory=list)
     values: list[pl.DataFrame] = field(default_factory=list)
-    extra: list[pl.DataFrame] = field(default_factory=list)
+    calls: list[pl.DataFrame] = field(default_factory=list)
+    extra: dict[int, list[Finding]] = field(default_factory=dict)
+    knocks: dict[tuple[int, int], CallReview] = field(default_factory=dict)
     problems: list[DealProblem] = field(default_factory=list)
 
 
@@ -679,8 +573,12 @@ def _collect(batch: DealBatch, tables: BatchTables, pending: dict[str, _Pending]
         pending[str(key[0])].plays.append(plays)
     for key, values in tables.card_values.partition_by("match_id", as_dict=True).items():
         pending[str(key[0])].values.append(values)
-    for key, found in tables.findings.partition_by("match_id", as_dict=True).items():
-        pending[str(key[0])].extra.append(found)
+    for key, calls in tables.call_decisions.partition_by("match_id", as_dict=True).items():
+        pending[str(key[0])].calls.append(calls)
+    for finding in tables.findings:
+        pending[finding.match].extra.setdefault(finding.deal or 0, []).append(finding)
+    for match_id, review in tables.knock_reviews:
+        pending[match_id].knocks[(review.deal, review.seat)] = review
     for problem in tables.problems:
         pending[problem.match_id].problems.append(problem)
 
@@ -689,15 +587,16 @@ def _finish(entry: _Pending) -> SolvedMatch:
     result, record = entry.match.result, entry.match.record
     plays = _concat(entry.plays, COSTS_SCHEMA).sort("deal", "trick", "play", maintain_order=True)
     values = _concat(entry.values, VALUES_SCHEMA).sort("deal", "trick", "play", maintain_order=True)
+    calls = _concat(entry.calls, CALLS_SCHEMA).sort("deal", maintain_order=True)
     costs = costs_from_frames(plays, values)
-    # a batch holds its deals in order, so a stable sort by deal puts each deal's findings in place
-    extra = _concat(entry.extra, FINDINGS_SCHEMA).sort("deal", maintain_order=True)
-    findings = merged_findings(result, record, dict(sorted(costs.items())), extra)
+    extra = [finding for number in sorted(entry.extra) for finding in entry.extra[number]]
+    findings = merged_findings(result, record, dict(sorted(costs.items())), extra, entry.knocks)
     problems = sorted(entry.problems, key=lambda p: (p.deal or 0, p.message))
     return SolvedMatch(
         result.id,
         plays,
         values,
+        calls,
         findings,
         len(result.deals),
         len(costs),

@@ -20,11 +20,10 @@ from ..analysis import (
 )
 from ..analysis.coach import check_columns
 from ..errors import ManillenError
-from ..solving import cost_frames as cost_frames
-from ..solving import findings_frame
-from ..solving import solver_findings as solver_findings
 from ..store import ANALYSIS_DEPTHS, Store, default_archive
-from ..store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
+from ..store.analyse import AnalysisOutcome, analyse_archive, findings_frame, match_ids_to_analyse
+from ..store.analyse import cost_frames as cost_frames
+from ..store.analyse import solver_findings as solver_findings
 from .cluster import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION, analyse_archive_on_cluster
 from .common import ReplayedRecords, echo_json
 
@@ -262,16 +261,23 @@ def _file_findings(
     return out, replayed.invalid
 
 
-def _echo_text(findings: list[dict[str, Any]]) -> None:
+def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
+    from ..analysis.words import kind_name, points_en, points_nl, severity_name
+
+    dutch = lang == "nl"
+    places = {"deal": "spel", "trick": "slag", "play": "kaart"} if dutch else {}
     current = None
     for f in findings:
         if f["match"] != current:
             current = f["match"]
-            click.echo(f"match {current}")
-        place = " ".join(f"{name} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None)
+            click.echo(f"{'partij' if dutch else 'match'} {current}")
+        place = " ".join(
+            f"{places.get(name, name)} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
+        )
         who = f" {f['player']}" if f["player"] else ""
-        points = f" ({f['points']:g} points)" if f["points"] else ""
-        click.echo(f"  {place}{who}: {f['severity']} {f['kind']}{points}")
+        points = f" ({(points_nl if dutch else points_en)(f['points'])})" if f["points"] else ""
+        kind = kind_name(f["kind"], lang) if dutch else f["kind"]  # English: the name --kind takes
+        click.echo(f"  {place}{who}: {severity_name(f['severity'], lang)} {kind}{points}")
         click.echo(f"    {f['explanation']}")
 
 
@@ -343,10 +349,18 @@ def findings(
     if as_json:
         echo_json({"findings": found})
     else:
-        _echo_text(found)
+        _echo_text(found, lang)
         counts = Counter(f["severity"] for f in found)
-        detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
-        click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
+        if lang == "nl":
+            from ..analysis.words import severity_name
+
+            detail = ", ".join(
+                f"{severity_name(s, 'nl')} {counts[s]}" for s in reversed(SEVERITIES) if counts[s]
+            )
+            click.echo(f"{len(found)} bevindingen" + (f": {detail}" if detail else ""), err=True)
+        else:
+            detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
+            click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
     sys.exit(1 if invalid else 0)
 
 

@@ -28,7 +28,7 @@ from ..store import Store
 if TYPE_CHECKING:
     from ..solving import MatchToSolve, Runner, SolvedMatch, TimedRunner
 
-PART_TABLES = ("play_costs", "card_values", "findings", "player_accuracy", "matches")
+PART_TABLES = ("play_costs", "card_values", "call_decisions", "findings", "player_accuracy", "matches")
 """What ``analyze-files`` writes for each input part, one folder per table; ``matches`` last."""
 READ_CHUNK = 200
 """Matches read from the archive at a time."""
@@ -130,12 +130,13 @@ def _archive_matches(store: Store, ids: Sequence[str], outcome: ClusterOutcome) 
 
 
 def _nothing_found(match_id: str) -> SolvedMatch:
-    from ..solving import COSTS_SCHEMA, FINDINGS_SCHEMA, VALUES_SCHEMA, SolvedMatch
+    from ..solving import CALLS_SCHEMA, COSTS_SCHEMA, FINDINGS_SCHEMA, VALUES_SCHEMA, SolvedMatch
 
     return SolvedMatch(
         match_id,
         pl.DataFrame(schema=COSTS_SCHEMA),
         pl.DataFrame(schema=VALUES_SCHEMA),
+        pl.DataFrame(schema=CALLS_SCHEMA),
         pl.DataFrame(schema=FINDINGS_SCHEMA),
         deals=0,
         solved=0,
@@ -150,7 +151,10 @@ def _store(store: Store, solved: list[SolvedMatch], outcome: ClusterOutcome) -> 
         return
     ids = [s.match_id for s in solved]
     store.save_costs(
-        ids, pl.concat([s.play_costs for s in solved]), pl.concat([s.card_values for s in solved])
+        ids,
+        pl.concat([s.play_costs for s in solved]),
+        pl.concat([s.card_values for s in solved]),
+        pl.concat([s.call_decisions for s in solved]),
     )
     findings = pl.concat([s.findings for s in solved])
     store.save_findings(ids, findings, depth="solver")
@@ -314,7 +318,7 @@ def write_part(out: Path, name: str, solved: Sequence[SolvedMatch], *, samples: 
 
     :param solved: the part's matches, in the order to write them.
     """
-    from ..solving import COSTS_SCHEMA, FINDINGS_SCHEMA, VALUES_SCHEMA, accuracy_frame
+    from ..solving import CALLS_SCHEMA, COSTS_SCHEMA, FINDINGS_SCHEMA, VALUES_SCHEMA, accuracy_frame
 
     def rows(attribute: str, schema: dict[str, Any]) -> pl.DataFrame:
         frames = [getattr(s, attribute) for s in solved]
@@ -324,6 +328,7 @@ def write_part(out: Path, name: str, solved: Sequence[SolvedMatch], *, samples: 
     tables = {
         "play_costs": plays,
         "card_values": rows("card_values", VALUES_SCHEMA),
+        "call_decisions": rows("call_decisions", CALLS_SCHEMA),
         "findings": rows("findings", FINDINGS_SCHEMA),
         "player_accuracy": accuracy_frame(plays),
         "matches": pl.DataFrame(
@@ -507,7 +512,7 @@ def _load_part(store: Store, root: Path, name: str) -> tuple[int, int]:
         def part(table: str) -> pl.DataFrame:
             return pl.read_parquet(root / table / name).filter(pl.col("match_id").is_in(known))
 
-        store.save_costs(known, part("play_costs"), part("card_values"))
+        store.save_costs(known, part("play_costs"), part("card_values"), part("call_decisions"))
         store.save_findings(known, part("findings"), depth="solver")
     return len(known), len(ids) - len(known)
 

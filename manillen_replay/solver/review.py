@@ -124,7 +124,13 @@ def _team_points(
 
 
 def trump_review(
-    deal: DealResult, rules: Rules, *, samples: int = 50, seed: int = 0, workers: int | None = None
+    deal: DealResult,
+    rules: Rules,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    workers: int | None = None,
+    layouts: list[tuple[int, int, int, int]] | None = None,
 ) -> CallReview:
     """The expected result of each trump suit and of muil, from the chooser's hand.
 
@@ -135,11 +141,14 @@ def trump_review(
     :param samples: layouts of the other 24 cards to solve.
     :param seed: the random seed.
     :param workers: threads to use (default: one per core).
+    :param layouts: the hands to solve instead of random ones (``call_model`` draws them given
+        the calls).
     :raises SolverError: for a deal without hands or of another variant.
     """
     _check(deal, rules, samples)
     seat = deal.chooser if deal.chooser is not None else deal.dealer
-    layouts = _layouts(deal, seat, samples, seed, "trump")
+    if layouts is None:
+        layouts = _layouts(deal, seat, samples, seed, "trump")
     leader = (deal.dealer + 1) % 4
     options = []
     for trump in (0, 1, 2, 3, None):

@@ -6,38 +6,157 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from ..analysis import Finding, analyse
-from ..engine import MatchResult, replay
+from ..analysis import FINDING_COLUMNS, Finding, analyse
+from ..engine import DealResult, MatchResult, replay
 from ..errors import InvalidRecordError
 from ..record import Record, loads
-from ..solving import (
-    CARD_KINDS,
-    COSTS_SCHEMA,
-    VALUES_SCHEMA,
-    cost_frames,
-    findings_frame,
-    solver_findings,
-)
+from ..rules import Contract
 from .schema import ANALYSIS_DEPTHS
 
 if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
-    from ..solver import PlayCost
+    from ..solver import CallReview, PlayCost
     from .core import Store
 
 Progress = Callable[[int, str, int], Any]
 """Makes a progress bar (``update(n)``, ``render_finish()``) from a total, a label and the
 smallest total worth a bar."""
 
+FINDINGS_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "trick": pl.Int32,
+    "play": pl.Int32,
+    "seat": pl.Int32,
+    "player": pl.Utf8,
+    "kind": pl.Utf8,
+    "category": pl.Utf8,
+    "severity": pl.Utf8,
+    "card": pl.Utf8,
+    "better": pl.List(pl.Utf8),
+    "points": pl.Float64,
+    "explanation": pl.Utf8,
+    "explanation_nl": pl.Utf8,
+}
+assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
+
+COSTS_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "trick": pl.Int32,
+    "play": pl.Int32,
+    "seat": pl.Int32,
+    "player": pl.Utf8,
+    "card": pl.Utf8,
+    "dd_cost": pl.Int32,
+    "view_cost": pl.Float64,
+    "best": pl.List(pl.Utf8),
+    "hindsight_best": pl.List(pl.Utf8),
+    "layouts": pl.Int32,
+    "exact": pl.Boolean,
+    "legal": pl.Boolean,
+    "forced": pl.Boolean,
+}
+"""The columns of the archive's ``play_costs`` table."""
+VALUES_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "trick": pl.Int32,
+    "play": pl.Int32,
+    "card": pl.Utf8,
+    "hindsight": pl.Int32,
+    "view": pl.Float64,
+}
+"""The columns of the archive's ``card_values`` table."""
+
 CHUNK = 500
 """Matches analysed and saved per transaction."""
 SOLVER_CHUNK = 1
 """Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
+
+
+def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
+    """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
+    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
+
+
+def cost_frames(
+    result: MatchResult, costs: Mapping[int, Sequence[PlayCost]]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The solver's costs of a match as ``play_costs`` and ``card_values`` rows (for ``Store.save_costs``).
+
+    :param result: the replayed match (its id and who sat where in each deal).
+    :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
+    """
+    plays: list[tuple[Any, ...]] = []
+    values: list[tuple[Any, ...]] = []
+    by_number = {deal.number: deal for deal in result.deals}
+    for number, found in costs.items():
+        names = _names(result, by_number[number])
+        for cost in found:
+            plays.append(
+                (
+                    result.id, number, cost.trick, cost.play, cost.seat,
+                    names[cost.seat] if cost.seat < len(names) else None, str(cost.card), cost.dd_cost,
+                    cost.view_cost, [str(c) for c in cost.best_cards], [str(c) for c in cost.hindsight_best],
+                    cost.layouts, cost.exact, cost.legal, cost.forced,
+                )
+            )  # fmt: skip
+            values.extend(
+                (result.id, number, cost.trick, cost.play, str(card), value.hindsight, value.view)
+                for card, value in cost.values.items()
+            )
+    return (
+        pl.DataFrame(plays, schema=COSTS_SCHEMA, orient="row"),
+        pl.DataFrame(values, schema=VALUES_SCHEMA, orient="row"),
+    )
+
+
+CALLS_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "seat": pl.Int32,
+    "player": pl.Utf8,
+    "call": pl.Utf8,
+    "chosen": pl.Utf8,
+    "best": pl.Utf8,
+    "loss": pl.Float64,
+    "spread": pl.Float64,
+    "layouts": pl.Int32,
+}
+"""The columns of the archive's ``call_decisions`` table."""
+
+
+def call_frame(result: MatchResult, reviews: Iterable[tuple[str, CallReview]]) -> pl.DataFrame:
+    """The reviewed calls of a match as ``call_decisions`` rows (for ``Store.save_costs``).
+
+    :param reviews: each review with what it judged: ``trump`` (trump or muil) or ``klop``.
+    """
+    by_number = {deal.number: deal for deal in result.deals}
+    rows = []
+    for call, review in reviews:
+        if review.chosen is None or review.loss is None:
+            continue
+        names = _names(result, by_number[review.deal])
+        scores = [option.score for option in review.options]
+        rows.append(
+            (
+                result.id, review.deal, review.seat, names[review.seat] if review.seat < len(names) else None,
+                call, review.chosen, review.best.name, round(review.loss, 3),
+                round(max(scores) - min(scores), 3), review.layouts,
+            )
+        )  # fmt: skip
+    return pl.DataFrame(rows, schema=CALLS_SCHEMA, orient="row")
+
+
+def _names(result: MatchResult, deal: DealResult) -> list[str]:
+    """Who sat where in a deal (partners change between the blocks of a club evening)."""
+    return list(deal.names) if deal.names else list(result.seats)
 
 
 def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
@@ -57,18 +176,70 @@ class AnalysisOutcome:
     problems: list[str] = field(default_factory=list)
 
 
+def _knockers(record: Record, deal: DealResult) -> list[int]:
+    """Who called klop in a deal, in order (tegenklop is the other team's answer, not reviewed)."""
+    calls = record.deals[deal.number - 1].declarations if deal.number <= len(record.deals) else None
+    return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
+
+
+def solver_findings(
+    result: MatchResult,
+    record: Record,
+    deal: DealResult,
+    costs: Sequence[PlayCost],
+    samples: int,
+    reviews: list[tuple[str, CallReview]] | None = None,
+) -> list[Finding]:
+    """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
+
+    The calls are reviewed with the hidden hands drawn given the calls made
+    (``manillen_replay.solver.call_model``).
+
+    :param costs: the deal's view costs.
+    :param samples: layouts of the hidden cards solved for each call reviewed.
+    :param reviews: when given, receives each call review with what it judged (``trump`` or
+        ``klop``): for accuracy and for :func:`manillen_replay.solver.findings.curate`.
+    """
+    from ..solver import call_findings, cost_findings
+    from ..solver import knock_review_given_calls as knock_review
+    from ..solver import trump_review_given_calls as trump_review
+
+    rules = result.rules
+    names = _names(result, deal)
+    found = cost_findings(costs, match=result.id, deal=deal, players=names)
+    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
+    if not full_hands or deal.contract is Contract.BLIND_MUIL:
+        return found  # blind muil is called before looking at the cards: no choice to review
+    chosen = trump_review(deal, rules, samples=samples)
+    if reviews is not None:
+        reviews.append(("trump", chosen))
+    found += call_findings(chosen, match=result.id, players=names)
+    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
+        return found
+    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
+    # reviewed for not knocking.
+    seats = _knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
+    for seat in seats:
+        review = knock_review(deal, rules, seat=seat, samples=samples)
+        if reviews is not None:
+            reviews.append(("klop", review))
+        found += call_findings(review, match=result.id, players=names, kind="knock_choice")
+    return found
+
+
 def _solve_match(
     result: MatchResult, record: Record, samples: int, outcome: AnalysisOutcome, bar: Any
-) -> tuple[list[Finding], dict[int, list[PlayCost]]]:
-    from ..solver import SolverError, can_solve, view_costs
+) -> tuple[list[Finding], dict[int, list[PlayCost]], list[tuple[str, CallReview]]]:
+    from ..solver import SolverError, can_solve, curate, is_calibrated, view_costs
 
     costs: dict[int, list[PlayCost]] = {}
     extra: list[Finding] = []
+    reviews: list[tuple[str, CallReview]] = []
     for deal in result.deals:
         if can_solve(deal, result.rules):
             try:
                 found = view_costs(deal, result.rules, samples=samples)
-                extra += solver_findings(result, record, deal, found, samples)
+                extra += solver_findings(result, record, deal, found, samples, reviews)
             except SolverError as error:
                 outcome.problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
             else:
@@ -76,11 +247,12 @@ def _solve_match(
                 outcome.solved += 1
         if bar is not None:
             bar.update(1)
-    findings = analyse(result, record, costs=costs)
-    # The built-in card finding at a play explains in words what the costly card's number says.
-    explained = {(f.deal, f.trick, f.play) for f in findings if f.kind in CARD_KINDS}
-    findings += [f for f in extra if f.kind != "costly_card" or (f.deal, f.trick, f.play) not in explained]
-    return findings, costs
+    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
+    knocks = {(review.deal, review.seat): review for call, review in reviews if call == "klop"}
+    findings = curate(
+        [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated
+    )
+    return findings, costs, reviews
 
 
 def match_ids_to_analyse(
@@ -144,6 +316,7 @@ def analyse_archive(
         for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
             found: list[Finding] = []
             match_costs: dict[str, tuple[MatchResult, dict[int, list[PlayCost]]]] = {}
+            match_calls: list[pl.DataFrame] = [pl.DataFrame(schema=CALLS_SCHEMA)]
             for match_id, data in list(store.iter_records(match_ids=chunk)):
                 try:
                     record = loads(data, source=f"archive match {match_id}")
@@ -153,16 +326,20 @@ def analyse_archive(
                     continue
                 outcome.deals += len(result.deals)
                 if solving:
-                    findings, costs = _solve_match(result, record, samples, outcome, bar)
+                    findings, costs, reviews = _solve_match(result, record, samples, outcome, bar)
                     found.extend(findings)
                     match_costs[match_id] = (result, costs)
+                    match_calls.append(call_frame(result, reviews))
                 else:
                     found.extend(analyse(result, record, strategy=depth != "rules"))
             if solving:  # costs first: a match is marked analysed only once they are in
                 frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
                 frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
                 store.save_costs(
-                    list(match_costs), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
+                    list(match_costs),
+                    pl.concat([f[0] for f in frames]),
+                    pl.concat([f[1] for f in frames]),
+                    pl.concat(match_calls),
                 )
             store.save_findings(chunk, findings_frame(found), depth=depth)
             outcome.by_category.update(f.category.value for f in found)
