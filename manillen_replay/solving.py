@@ -89,38 +89,73 @@ ACCURACY_SCHEMA: dict[str, Any] = {
     "deal": pl.Int32,
     "player": pl.Utf8,
     "cards": pl.Int64,
+    "calls": pl.Int64,
+    "decisions": pl.Int64,
     "accuracy": pl.Float64,
     "avg_view_cost": pl.Float64,
     "avg_dd_cost": pl.Float64,
 }
 """The columns of the archive's ``player_accuracy`` view."""
+SPREAD_MINIMUM = 1.0
+"""A decision counts when its options differ by a card point or more (as the view has it)."""
 
 
-def accuracy_frame(play_costs: pl.DataFrame) -> pl.DataFrame:
-    """The ``deal`` and ``match`` rows of the archive's ``player_accuracy`` view, from ``play_costs`` rows.
+def accuracy_frame(
+    play_costs: pl.DataFrame, card_values: pl.DataFrame, call_decisions: pl.DataFrame
+) -> pl.DataFrame:
+    """The ``deal`` and ``match`` rows of the archive's ``player_accuracy`` view, from the same rows.
 
-    The same figure as :func:`manillen_replay.solver.deal_accuracy`: the mean over each
-    player's chosen cards of ``100 x 0.5 ^ (view_cost / 5)``. The ``all`` rows are left out: they
+    As the view: each chosen card (legal, not forced, its cards' view values a point or more
+    apart) and each reviewed call (options a point or more apart) scores
+    ``100 x 0.5 ^ (cost / 5)``, and the accuracy is the mean. The ``all`` rows are left out: they
     span every part (docs/sql.md shows how to get them from the ``match`` rows).
     """
     from .solver.accuracy import HALF_LIFE_POINTS
 
-    chosen = play_costs.filter(
-        pl.col("legal")
-        & ~pl.col("forced")
-        & pl.col("view_cost").is_not_null()
-        & pl.col("player").is_not_null()
-    ).with_columns(
-        pl.col("deal").cast(pl.Int32), score=100.0 * pl.lit(0.5).pow(pl.col("view_cost") / HALF_LIFE_POINTS)
+    keys = ["match_id", "deal", "trick", "play"]
+    spreads = card_values.group_by(keys).agg((pl.col("view").max() - pl.col("view").min()).alias("spread"))
+    cards = (
+        play_costs.join(spreads, on=keys, how="inner")
+        .filter(
+            pl.col("legal")
+            & ~pl.col("forced")
+            & pl.col("view_cost").is_not_null()
+            & pl.col("player").is_not_null()
+            & (pl.col("spread") >= SPREAD_MINIMUM)
+        )
+        .select(
+            "match_id",
+            pl.col("deal").cast(pl.Int32),
+            "player",
+            pl.col("view_cost").alias("cost"),
+            pl.col("dd_cost").cast(pl.Float64),
+            pl.lit("card").alias("what"),
+        )
     )
+    calls = call_decisions.filter(
+        pl.col("player").is_not_null() & (pl.col("spread") >= SPREAD_MINIMUM)
+    ).select(
+        "match_id",
+        pl.col("deal").cast(pl.Int32),
+        "player",
+        pl.max_horizontal(pl.col("loss"), pl.lit(0.0)).alias("cost"),
+        pl.lit(None, dtype=pl.Float64).alias("dd_cost"),
+        pl.lit("call").alias("what"),
+    )
+    decisions = pl.concat([cards, calls]).with_columns(
+        score=100.0 * pl.lit(0.5).pow(pl.col("cost") / HALF_LIFE_POINTS)
+    )
+    is_card = pl.col("what") == "card"
     figures = [
-        pl.len().alias("cards"),
+        is_card.sum().alias("cards"),
+        (~is_card).sum().alias("calls"),
+        pl.len().alias("decisions"),
         pl.col("score").mean().alias("accuracy"),
-        pl.col("view_cost").mean().alias("avg_view_cost"),
-        pl.col("dd_cost").cast(pl.Float64).mean().alias("avg_dd_cost"),
+        pl.col("cost").filter(is_card).mean().alias("avg_view_cost"),
+        pl.col("dd_cost").mean().alias("avg_dd_cost"),
     ]
-    deals = chosen.group_by("match_id", "deal", "player", maintain_order=True).agg(figures)
-    matches = chosen.group_by("match_id", "player", maintain_order=True).agg(figures)
+    deals = decisions.group_by("match_id", "deal", "player", maintain_order=True).agg(figures)
+    matches = decisions.group_by("match_id", "player", maintain_order=True).agg(figures)
     return pl.concat(
         [
             deals.with_columns(scope=pl.lit("deal")),

@@ -23,6 +23,7 @@ from manillen_replay.cluster import ClusterError, parse_address
 from manillen_replay.engine import replay
 from manillen_replay.record import Entry, dump_lines, dumps, dumps_text, loads
 from manillen_replay.solving import (
+    CALLS_SCHEMA,
     BatchSizer,
     BatchTables,
     DealBatch,
@@ -43,10 +44,12 @@ RECORDS = [random_record(5, 2), random_record(6, 1), random_record(7, 2)]
 """Three matches, five deals."""
 ORDERED = {
     "play_costs": "SELECT * FROM play_costs ORDER BY match_id, deal, trick, play",
+    "call_decisions": "SELECT * FROM call_decisions ORDER BY match_id, deal, seat, call",
     "card_values": "SELECT * FROM card_values ORDER BY match_id, deal, trick, play, card",
     "findings": "SELECT * EXCLUDE (finding_id) FROM findings ORDER BY match_id, finding_id",
     # a view: its averages are summed in whatever order DuckDB reads the rows, hence the rounding
-    "player_accuracy": "SELECT scope, match_id, deal, player, cards, round(accuracy, 9) AS accuracy, "
+    "player_accuracy": "SELECT scope, match_id, deal, player, cards, calls, decisions, "
+    "round(accuracy, 9) AS accuracy, "
     "round(avg_view_cost, 9) AS avg_view_cost, round(avg_dd_cost, 9) AS avg_dd_cost "
     "FROM player_accuracy ORDER BY scope, match_id, deal, player",
     "matches": "SELECT match_id, analysis_depth FROM matches ORDER BY match_id",
@@ -285,9 +288,16 @@ def test_batches_hold_a_few_seconds_of_work_and_enough_for_every_worker() -> Non
 
 def test_accuracy_parts_leave_out_the_all_rows() -> None:
     plays: dict[str, Any] = {
-        "match_id": ["m", "m", "m"], "deal": [1, 1, 2], "player": ["Anna"] * 3, "legal": [True] * 3,
-        "forced": [False, True, False], "view_cost": [0.0, 0.0, 5.0], "dd_cost": [0, 0, 6],
+        "match_id": ["m", "m", "m"], "deal": [1, 1, 2], "trick": [1, 2, 1], "play": [1, 1, 1],
+        "player": ["Anna"] * 3, "legal": [True] * 3, "forced": [False, True, False],
+        "view_cost": [0.0, 0.0, 5.0], "dd_cost": [0, 0, 6],
     }  # fmt: skip
-    frame = accuracy_frame(pl.DataFrame(plays))
+    values = pl.DataFrame(
+        {"match_id": ["m"] * 4, "deal": [1, 1, 1, 2], "trick": [1, 1, 2, 1], "play": [1, 1, 1, 1],
+         "view": [3.0, 0.0, 0.0, 9.0]}
+    )  # fmt: skip
+    calls = pl.DataFrame(schema=CALLS_SCHEMA)
+    frame = accuracy_frame(pl.DataFrame(plays), values, calls)
     rows = {(r["scope"], r["deal"]): (r["cards"], r["accuracy"]) for r in frame.iter_rows(named=True)}
-    assert rows == {("deal", 1): (1, 100.0), ("deal", 2): (1, 50.0), ("match", None): (2, 75.0)}
+    # deal 2's only play has one value: no spread, so it is no decision
+    assert rows == {("deal", 1): (1, 100.0), ("match", None): (1, 100.0)}

@@ -325,12 +325,14 @@ def write_part(out: Path, name: str, solved: Sequence[SolvedMatch], *, samples: 
         return pl.concat(frames) if frames else pl.DataFrame(schema=schema)
 
     plays = rows("play_costs", COSTS_SCHEMA)
+    values = rows("card_values", VALUES_SCHEMA)
+    calls = rows("call_decisions", CALLS_SCHEMA)
     tables = {
         "play_costs": plays,
-        "card_values": rows("card_values", VALUES_SCHEMA),
-        "call_decisions": rows("call_decisions", CALLS_SCHEMA),
+        "card_values": values,
+        "call_decisions": calls,
         "findings": rows("findings", FINDINGS_SCHEMA),
-        "player_accuracy": accuracy_frame(plays),
+        "player_accuracy": accuracy_frame(plays, values, calls),
         "matches": pl.DataFrame(
             {
                 "match_id": [s.match_id for s in solved],
