@@ -424,8 +424,8 @@ def analyze_files(
 
     Takes record files (.json, .jsonl, .mnl), folders of them, glob patterns (quote them to
     use `**`) or the archive's Parquet export (matches.parquet). For each input part it writes
-    play_costs, card_values, findings, player_accuracy and matches under DIR, one file per
-    part in a folder per table, exactly what `manillen analyze --depth solver` stores. A
+    play_costs, card_values, call_decisions, findings, player_accuracy and matches under DIR,
+    one file per part in a folder per table: what `manillen analyze --depth solver` stores. A
     part already written is skipped, so a run cut short resumes where it stopped. DuckDB,
     polars, Spark or Trino read DIR as it is; `manillen import-analysis` loads it into an
     archive.
