@@ -203,6 +203,8 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
                 f"{row['floor']:>10} {row['floor_rate']:>9} {row['ratio']:>5}x"
                 f" {row['start_stop_seconds']:>12} {row['steady_rate']:>10} {row['steady_ratio']:>11}x"
             )
+        elif "warm_seconds" not in row:
+            lines.append(f"{row['stage']:<34} {row.get('status', '')}: {row.get('reason', '')}")
         else:
             cold = f", cold numba cache {row['cold_seconds']} s" if "cold_seconds" in row else ""
             lines.append(f"{row['stage']:<34} warm numba cache {row['warm_seconds']} s{cold}")
