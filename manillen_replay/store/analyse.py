@@ -316,6 +316,7 @@ def analyse_archive(
         for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
             found: list[Finding] = []
             match_costs: dict[str, tuple[MatchResult, dict[int, list[PlayCost]]]] = {}
+            failed: set[str] = set()
             match_calls: list[pl.DataFrame] = [pl.DataFrame(schema=CALLS_SCHEMA)]
             for match_id, data in list(store.iter_records(match_ids=chunk)):
                 try:
@@ -324,14 +325,25 @@ def analyse_archive(
                 except InvalidRecordError as error:
                     outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
                     continue
+                try:
+                    if solving:
+                        findings, costs, reviews = _solve_match(result, record, samples, outcome, bar)
+                        calls = call_frame(result, reviews)
+                    else:
+                        findings = list(analyse(result, record, strategy=depth != "rules"))
+                except Exception as error:  # one match the analysis cannot take must not stop the others
+                    failed.add(match_id)
+                    outcome.problems.append(
+                        f"match {match_id!r} could not be analysed ({type(error).__name__}: {error}); "
+                        "it stays unanalysed, the other matches were stored: please report it"
+                    )
+                    continue
                 outcome.deals += len(result.deals)
+                found.extend(findings)
                 if solving:
-                    findings, costs, reviews = _solve_match(result, record, samples, outcome, bar)
-                    found.extend(findings)
                     match_costs[match_id] = (result, costs)
-                    match_calls.append(call_frame(result, reviews))
-                else:
-                    found.extend(analyse(result, record, strategy=depth != "rules"))
+                    match_calls.append(calls)
+            chunk = [match_id for match_id in chunk if match_id not in failed]
             if solving:  # costs first: a match is marked analysed only once they are in
                 frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
                 frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
