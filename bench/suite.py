@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import pages, record_bench, solver_bench, startup
+from bench import cluster_bench, pages, record_bench, solver_bench, startup
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -95,6 +95,15 @@ def run_solver_latency(deals: int, view_deals: int, samples: int) -> list[dict[s
     output, error = _run_module("bench.solver_bench", *arguments)
     if error:
         return [{"stage": "solver", "deals": deals, "status": "failed", "reason": error}]
+    rows: list[dict[str, Any]] = json.loads(output)
+    return rows
+
+
+def run_cluster(deals: int, samples: int) -> list[dict[str, Any]]:
+    """`analyze --depth solver` plain and on local clusters of 1 and 2 workers (bench/cluster_bench.py)."""
+    output, error = _run_module("bench.cluster_bench", str(deals), "--samples", str(samples), "--json")
+    if error:
+        return [{"stage": "cluster", "status": "failed", "reason": error}]
     rows: list[dict[str, Any]] = json.loads(output)
     return rows
 
@@ -267,6 +276,13 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         "(0: no browser; default %(default)s)",
     )
     parser.add_argument(
+        "--cluster-deals",
+        type=int,
+        default=12,
+        help="with the solve stage: deals to run `analyze --depth solver` on plain and with --cluster "
+        "local:1 and local:2 (default %(default)s; 0 leaves the cluster out)",
+    )
+    parser.add_argument(
         "--record-deals",
         type=int,
         default=3,
@@ -364,6 +380,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print()
             print(pages.format_result(page_loads))
+    cluster_rows: list[dict[str, Any]] = []
+    if "solve" in arguments.stage_list and arguments.cluster_deals > 0:
+        print("solver depth on a local cluster ...", file=sys.stderr, flush=True)
+        cluster_rows = run_cluster(arguments.cluster_deals, arguments.samples)
+        print()
+        print(cluster_bench.format_rows(cluster_rows))
     record_rows: list[dict[str, Any]] = []
     if RECORD_STAGE in arguments.stage_list and arguments.record_deals > 0:
         print("record page taps in chromium ...", file=sys.stderr, flush=True)
@@ -387,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
         "solver": solver_rows,
         "startup": startup_rows,
         "page_loads": page_loads,
+        "cluster": cluster_rows,
         "record": record_rows,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)

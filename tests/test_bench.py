@@ -28,6 +28,8 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "1",
         "--page-runs",
         "0",
+        "--cluster-deals",
+        "0",
         "--record-deals",
         "0",  # the record stage drives a browser: its own test below
         "--data-dir",
@@ -78,6 +80,8 @@ def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
         "--startup-runs",
         "0",
         "--page-runs",
+        "0",
+        "--cluster-deals",
         "0",
         "--data-dir",
         str(tmp_path),

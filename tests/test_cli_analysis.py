@@ -339,7 +339,9 @@ def test_solver_findings_review_the_right_calls(
     reviewed: list[tuple[str, int | None]] = []
 
     def fake_review(name: str) -> Any:
-        def review(deal: Any, rules: Any, *, seat: int | None = None, samples: int) -> solver.CallReview:
+        def review(
+            deal: Any, rules: Any, *, seat: int | None = None, samples: int, **_: Any
+        ) -> solver.CallReview:
             reviewed.append((name, seat))
             options = (solver.CallOption("klop", 20.0, 10.0), solver.CallOption("no klop", 20.0, 10.0 - loss))
             return solver.CallReview(deal.number, seat or 0, options, "no klop", samples)

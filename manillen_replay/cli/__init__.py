@@ -24,6 +24,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("archive", "Write the archive out as Parquet or as records."),
     "analyze": ("analysis", "Find the mistakes in an archive."),
     "findings": ("analysis", "List the mistakes found, with an explanation."),
+    "analyze-files": (
+        "cluster",
+        "Solve record files too big for one archive, writing the results as Parquet.",
+    ),
+    "import-analysis": ("cluster", "Load what manillen analyze-files wrote into an archive."),
     "solve": ("solver", "What every card is worth in a position, all hands open."),
     "costs": ("solver", "What every card of recorded deals cost."),
     "report": ("report", "Write a match review as one self-contained HTML file."),

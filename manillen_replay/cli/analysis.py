@@ -21,10 +21,19 @@ from ..analysis import (
 from ..analysis.coach import check_columns
 from ..archive_defaults import ANALYSIS_DEPTHS, default_archive
 from ..errors import ManillenError
-from .common import ReplayedRecords, echo_json, no_such_match, plural
+from .common import (
+    BATCH_OPTION,
+    CLUSTER_OPTION,
+    SAMPLES_OPTION,
+    ReplayedRecords,
+    echo_json,
+    no_such_match,
+    plural,
+)
 
 if TYPE_CHECKING:  # the store (DuckDB, polars) and the solver (numba) load when a command runs
     from ..store import Store
+    from ..store.analyse import AnalysisOutcome
 
 SEVERITIES = [s.value for s in Severity]
 
@@ -75,6 +84,33 @@ def _progress(total: int, label: str, minimum: int = 50) -> Any:
     return click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) if show else None
 
 
+def _analyse_on_cluster(
+    store: Store, everything: bool, samples: int, address: str, batch_deals: int | None
+) -> AnalysisOutcome:
+    from ..store.analyse import AnalysisOutcome, match_ids_to_analyse
+    from .cluster import analyse_archive_on_cluster
+
+    ids = match_ids_to_analyse(store, everything=everything, depth="solver")
+    try:
+        done = analyse_archive_on_cluster(
+            store, ids, samples=samples, address=address, batch_deals=batch_deals
+        )
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            "interrupted: the matches that came back are stored; run the same command again to "
+            "analyse the rest"
+        ) from None
+    click.echo(done.describe(address), err=True)
+    outcome = AnalysisOutcome(
+        matches=done.matches, deals=done.deals, solved=done.solved, problems=done.problems
+    )
+    outcome.by_category.update(done.findings)
+    left = done.matches - done.stored
+    if left:
+        outcome.problems.append(f"{left} matches are not stored: run the same command again to retry them")
+    return outcome
+
+
 def _run_detector(store: Store, detector: CoachDetector) -> int:
     from ..store.analyse import findings_frame
 
@@ -111,13 +147,7 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     help="rules: illegal plays, scoring and procedure only; heuristic: also the strategy detectors; "
     "solver: also every card's cost from the solver, stored in the archive (about a second a deal).",
 )
-@click.option(
-    "--samples",
-    default=50,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="With --depth solver: layouts of the hidden cards solved per play and per call reviewed.",
-)
+@SAMPLES_OPTION
 @click.option(
     "--detectors",
     "detector_files",
@@ -126,8 +156,16 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     metavar="FILE.sql",
     help="A coach detector (a named SQL query) to run as well; repeatable. See docs/findings.md.",
 )
+@CLUSTER_OPTION
+@BATCH_OPTION
 def analyze(
-    db: str | None, everything: bool, depth: str, samples: int, detector_files: tuple[str, ...]
+    db: str | None,
+    everything: bool,
+    depth: str,
+    samples: int,
+    detector_files: tuple[str, ...],
+    cluster_address: str | None,
+    batch_deals: int | None,
 ) -> None:
     """Find the mistakes in an archive: illegal plays, scoring errors, strategy findings.
 
@@ -144,17 +182,27 @@ def analyze(
       manillen analyze --db club.duckdb
       manillen import data/samples/klop-tegenklop.json --db klop.duckdb
       manillen analyze --db klop.duckdb --depth solver --samples 20
+      manillen analyze --db klop.duckdb --depth solver --samples 20 --all --cluster local:2
       manillen analyze --db club.duckdb --detectors docs/detectors/trump_into_void.sql
     """
     from ..store.analyse import analyse_archive
 
     depth = depth.lower()
+    if cluster_address is not None and depth != "solver":
+        raise click.UsageError("--cluster runs the solver: give --depth solver with it")
     with _messages():
         detectors = _read_detectors(detector_files)
+        if cluster_address is not None:
+            from ..cluster import parse_address
+
+            parse_address(cluster_address)
         with _open_archive(db, read_only=False) as store:
-            outcome = analyse_archive(
-                store, everything=everything, depth=depth, samples=samples, progress=_progress
-            )
+            if cluster_address is None:
+                outcome = analyse_archive(
+                    store, everything=everything, depth=depth, samples=samples, progress=_progress
+                )
+            else:
+                outcome = _analyse_on_cluster(store, everything, samples, cluster_address, batch_deals)
             for problem in outcome.problems:
                 click.echo(problem, err=True)
             total = sum(outcome.by_category.values())

@@ -161,3 +161,29 @@ def parse_trick(text: str | None) -> list[Card]:
 def echo_json(value: Any) -> None:
     """Print JSON for machines (UTF-8, no ASCII escapes)."""
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+SAMPLES_OPTION = click.option(
+    "--samples",
+    default=50,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="The solver depth: layouts of the hidden cards solved per play and per call reviewed.",
+)
+"""``--samples`` of the solver depth."""
+CLUSTER_OPTION = click.option(
+    "--cluster",
+    "cluster_address",
+    metavar="ADDRESS",
+    default=None,
+    help="With --depth solver: run on a Dask cluster, `tcp://HOST:8786` (a running scheduler) or "
+    "`local:N` (N worker processes started here). Needs `pip install 'manillen-replay[cluster]'`; "
+    "see docs/cluster.md.",
+)
+BATCH_OPTION = click.option(
+    "--batch-deals",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Deals per task on the cluster (default: learnt as tasks finish, about 4 seconds of work each).",
+)

@@ -255,6 +255,34 @@ def _solve_match(
     return findings, costs, reviews
 
 
+def match_ids_to_analyse(
+    store: Store,
+    *,
+    everything: bool = False,
+    depth: str = "heuristic",
+    match_ids: Sequence[str] | None = None,
+) -> list[str]:
+    """The matches not analysed yet at ``depth`` (or shallower), in import order; all with ``everything``.
+
+    :param match_ids: only these matches.
+    """
+    rank = ANALYSIS_DEPTHS.index(depth) + 1
+    conditions = []
+    params: list[Any] = []
+    if not everything:
+        conditions.append(
+            f"(analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
+            f"coalesce(analysis_depth, 'heuristic')) < {rank})"
+        )
+    if match_ids is not None:
+        conditions.append("list_contains(?, match_id)")
+        params.append(list(match_ids))
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+    query = f"SELECT match_id FROM matches {where} ORDER BY import_order"
+    ids: list[str] = store.query(query, params or None)["match_id"].to_list()
+    return ids
+
+
 def analyse_archive(
     store: Store,
     *,
@@ -274,20 +302,7 @@ def analyse_archive(
     :param progress: makes a progress bar from ``(total, label, minimum)``, or ``None`` for none.
     :raises ArchiveError: when the findings cannot be written.
     """
-    rank = ANALYSIS_DEPTHS.index(depth) + 1
-    conditions = []
-    params: list[Any] = []
-    if not everything:
-        conditions.append(
-            f"(analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
-            f"coalesce(analysis_depth, 'heuristic')) < {rank})"
-        )
-    if match_ids is not None:
-        conditions.append("list_contains(?, match_id)")
-        params.append(list(match_ids))
-    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    query = f"SELECT match_id FROM matches {where} ORDER BY import_order"
-    ids = store.query(query, params or None)["match_id"].to_list()
+    ids = match_ids_to_analyse(store, everything=everything, depth=depth, match_ids=match_ids)
     outcome = AnalysisOutcome(matches=len(ids))
     solving = depth == "solver"
     if solving:

@@ -75,6 +75,23 @@ class FindingsMixin(StoreBase):
             self._con.unregister("_batch_ids")
             self._con.unregister("_batch_findings")
 
+    def known_match_ids(self, match_ids: list[str]) -> list[str]:
+        """Those of ``match_ids`` the archive holds, in the order given."""
+        held = {
+            row[0]
+            for row in self._con.execute(
+                "SELECT match_id FROM matches WHERE list_contains(?, match_id)", [list(match_ids)]
+            ).fetchall()
+        }
+        return [match_id for match_id in match_ids if match_id in held]
+
+    def deal_count(self, match_ids: list[str]) -> int:
+        """How many deals these matches have."""
+        rows = self._con.execute(
+            "SELECT count(*) FROM deals WHERE list_contains(?, match_id)", [list(match_ids)]
+        ).fetchall()
+        return int(rows[0][0]) if rows else 0
+
     def save_costs(
         self,
         match_ids: list[str],

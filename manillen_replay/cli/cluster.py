@@ -1,0 +1,498 @@
+"""The solver depth on many cores: `analyze --cluster` for an archive, `analyze-files` and `import-analysis`.
+
+Both go through :func:`manillen_replay.solving.solve_matches`; Dask loads (from
+:mod:`manillen_replay.cluster`) only when ``--cluster`` is given.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+import polars as pl
+
+from ..engine import replay
+from ..errors import InvalidRecordError
+from ..record import RECORD_SUFFIXES, Entry, dumps, iter_entries, loads
+from ..store import Store
+from .common import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION
+
+if TYPE_CHECKING:
+    from ..solving import MatchToSolve, Runner, SolvedMatch, TimedRunner
+
+PART_TABLES = ("play_costs", "card_values", "call_decisions", "findings", "player_accuracy", "matches")
+"""What ``analyze-files`` writes for each input part, one folder per table; ``matches`` last."""
+READ_CHUNK = 200
+"""Matches read from the archive at a time."""
+FLUSH_SECONDS = 1.0
+"""Matches that came back are stored together at most this long after the first of them."""
+
+
+def _runner(address: str | None) -> AbstractContextManager[Runner]:
+    """A Dask runner for ``--cluster``, or this process without it."""
+    from ..solving import RunHere
+
+    if address is None:
+        return nullcontext(RunHere())
+    from ..cluster import open_runner, parse_address
+
+    return open_runner(parse_address(address))
+
+
+def _bar(total: int, label: str) -> Any:
+    show = total > 0 and sys.stderr.isatty()
+    return click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) if show else None
+
+
+# --------------------------------------------------------------------------- analyze --cluster
+
+
+@dataclass
+class ClusterOutcome:
+    """What ``analyze --cluster`` did."""
+
+    matches: int = 0
+    deals: int = 0
+    solved: int = 0
+    stored: int = 0
+    """Matches stored."""
+    findings: dict[str, int] = field(default_factory=dict)
+    """Findings stored, by category."""
+    problems: list[str] = field(default_factory=list)
+    workers: int = 0
+    """Worker threads when the run started."""
+    runner: TimedRunner | None = None
+    """The batches handed out and the time spent waiting for them."""
+    seconds: float = 0.0
+    """From the cluster's start to the last match stored."""
+
+    def describe(self, address: str) -> str:
+        """The run on the cluster in a line: tasks, their size, and how busy the driver was."""
+        runner = self.runner
+        if runner is None or not runner.batches:
+            return f"cluster {address}: {self.workers} workers, nothing to solve"
+        busy = max(0.0, self.seconds - runner.waited)
+        return (
+            f"cluster {address}: {self.workers} workers, {runner.batches} tasks of "
+            f"{runner.deals / runner.batches:.1f} deals on average; the driver was busy "
+            f"{busy:.2f} s of {self.seconds:.2f} s"
+        )
+
+
+def _archive_matches(store: Store, ids: Sequence[str], outcome: ClusterOutcome) -> Iterator[MatchToSolve]:
+    from ..solving import MatchToSolve
+
+    for start in range(0, len(ids), READ_CHUNK):
+        # read a chunk at once: the driver writes to the archive between the matches it yields
+        for match_id, data in list(store.iter_records(match_ids=list(ids[start : start + READ_CHUNK]))):
+            try:
+                record = loads(data, source=f"archive match {match_id}")
+                result = replay(record, source=f"archive match {match_id}")
+            except InvalidRecordError as error:
+                outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
+                _store(store, [_nothing_found(match_id)], outcome)  # as the plain run does
+                continue
+            outcome.deals += len(result.deals)
+            yield MatchToSolve(record, result, data)
+
+
+def _nothing_found(match_id: str) -> SolvedMatch:
+    from ..solving import CALLS_SCHEMA, COSTS_SCHEMA, FINDINGS_SCHEMA, VALUES_SCHEMA, SolvedMatch
+
+    return SolvedMatch(
+        match_id,
+        pl.DataFrame(schema=COSTS_SCHEMA),
+        pl.DataFrame(schema=VALUES_SCHEMA),
+        pl.DataFrame(schema=CALLS_SCHEMA),
+        pl.DataFrame(schema=FINDINGS_SCHEMA),
+        deals=0,
+        solved=0,
+        problems=[],
+        complete=True,
+    )
+
+
+def _store(store: Store, solved: list[SolvedMatch], outcome: ClusterOutcome) -> None:
+    """Store matches that came back: costs first, as a match counts analysed once its findings are in."""
+    if not solved:
+        return
+    ids = [s.match_id for s in solved]
+    store.save_costs(
+        ids,
+        pl.concat([s.play_costs for s in solved]),
+        pl.concat([s.card_values for s in solved]),
+        pl.concat([s.call_decisions for s in solved]),
+    )
+    findings = pl.concat([s.findings for s in solved])
+    store.save_findings(ids, findings, depth="solver")
+    outcome.stored += len(solved)
+    for category, count in findings["category"].value_counts().iter_rows():
+        outcome.findings[category] = outcome.findings.get(category, 0) + count
+
+
+def analyse_archive_on_cluster(
+    store: Store, ids: Sequence[str], *, samples: int, address: str, batch_deals: int | None
+) -> ClusterOutcome:
+    """Solve these matches of the archive on a cluster, storing each match as all of it comes back.
+
+    :param ids: the matches, in the order to hand them out.
+    :param address: ``--cluster``.
+    :param batch_deals: deals per task (default: learnt).
+    :raises ClusterError: without Dask, for a bad address or an unreachable scheduler.
+    """
+    from ..solving import BatchSizer, TimedRunner, solve_matches
+
+    outcome = ClusterOutcome(matches=len(ids))
+    total = store.deal_count(list(ids))
+    bar = _bar(total, "solving")
+    waiting: list[SolvedMatch] = []
+    first_wait = 0.0
+    try:
+        with _runner(address) as cluster:
+            runner = outcome.runner = TimedRunner(cluster)
+            outcome.workers = runner.workers
+            started = time.perf_counter()
+            sizer = BatchSizer(runner.workers, fixed=batch_deals)
+            for solved in solve_matches(
+                _archive_matches(store, ids, outcome),
+                runner,
+                samples=samples,
+                sizer=sizer,
+                total_deals=total,
+                on_deals=bar.update if bar is not None else None,
+            ):
+                outcome.problems.extend(solved.problems)
+                if not solved.complete:
+                    continue  # not stored: the next run takes it again
+                outcome.solved += solved.solved
+                if not waiting:
+                    first_wait = time.monotonic()
+                waiting.append(solved)
+                if time.monotonic() - first_wait >= FLUSH_SECONDS:
+                    _store(store, waiting, outcome)
+                    waiting = []
+            _store(store, waiting, outcome)
+            outcome.seconds = time.perf_counter() - started
+    except KeyboardInterrupt:
+        _store(store, waiting, outcome)  # what came back is kept
+        raise
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    return outcome
+
+
+# --------------------------------------------------------------------------- analyze-files
+
+
+def expand_patterns(patterns: Sequence[str]) -> list[Path]:
+    """The input parts: each file the patterns name (globs, ``**`` too; folders: the files in them).
+
+    Record files (``.json``, ``.jsonl``, ``.mnl``) and the archive's Parquet export
+    (``matches.parquet``, with its ``record`` column) are parts; a folder gives those inside it.
+
+    :raises click.UsageError: for a pattern that names nothing.
+    """
+    parts: dict[Path, None] = {}
+    for pattern in patterns:
+        found = sorted(glob.glob(pattern, recursive=True)) or ([pattern] if Path(pattern).exists() else [])
+        if not found:
+            raise click.UsageError(f"no file matches {pattern!r}")
+        for name in found:
+            path = Path(name)
+            children = sorted(path.rglob("*")) if path.is_dir() else [path]
+            for child in children:
+                if child.is_file() and (child.suffix in RECORD_SUFFIXES or child.name == "matches.parquet"):
+                    parts[child] = None
+    return list(parts)
+
+
+def part_name(path: Path) -> str:
+    """The name of a part's files in each table's folder, from the input's path as given.
+
+    >>> part_name(Path("league/2025/jan.jsonl"))
+    'part-league_2025_jan.jsonl.parquet'
+    """
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.normpath(str(path)).lstrip("/\\"))
+    return f"part-{cleaned.lstrip('.')}.parquet"
+
+
+def is_part_written(out: Path, name: str) -> bool:
+    """Whether every table of a part is there (``matches``, written last, says the part is whole)."""
+    return all((out / table / name).exists() for table in PART_TABLES)
+
+
+def _entries_of_part(path: Path) -> Iterator[Entry]:
+    if path.suffix == ".parquet":
+        frame = pl.read_parquet(path, columns=["match_id", "record"])
+        for number, text in enumerate(frame["record"].to_list(), start=1):
+            yield Entry(str(path), number, text.encode())
+        return
+    yield from iter_entries([path])
+
+
+@dataclass
+class _Part:
+    path: Path
+    name: str
+    read: int = 0
+    all_read: bool = False
+    solved: list[tuple[int, SolvedMatch]] = field(default_factory=list)
+    """Matches back, with their place in the part."""
+    complete: bool = True
+
+
+@dataclass
+class FilesOutcome:
+    """What ``analyze-files`` did."""
+
+    parts: int = 0
+    skipped: int = 0
+    written: int = 0
+    matches: int = 0
+    deals: int = 0
+    invalid: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def _file_matches(
+    parts: Sequence[_Part], outcome: FilesOutcome, finished: list[_Part]
+) -> Iterator[MatchToSolve]:
+    from ..solving import MatchToSolve
+
+    for part in parts:
+        for entry in _entries_of_part(part.path):
+            try:
+                record = entry.decode()
+                result = replay(record, source=entry.source, line=entry.line)
+            except InvalidRecordError as error:
+                outcome.invalid += 1
+                for problem in error.problems:
+                    outcome.problems.append(problem.describe())
+                continue
+            part.read += 1
+            outcome.matches += 1
+            outcome.deals += len(result.deals)
+            data = entry.data if not entry.notation else dumps(record, pretty=False).encode()
+            yield MatchToSolve(record, result, data, tag=(part, part.read))
+        part.all_read = True
+        if len(part.solved) == part.read:
+            finished.append(part)
+
+
+def write_part(out: Path, name: str, solved: Sequence[SolvedMatch], *, samples: int, seed: int) -> None:
+    """Write a part's tables, each atomically (a hidden file renamed into place), ``matches`` last.
+
+    :param solved: the part's matches, in the order to write them.
+    """
+    from ..solving import CALLS_SCHEMA, COSTS_SCHEMA, FINDINGS_SCHEMA, VALUES_SCHEMA, accuracy_frame
+
+    def rows(attribute: str, schema: dict[str, Any]) -> pl.DataFrame:
+        frames = [getattr(s, attribute) for s in solved]
+        return pl.concat(frames) if frames else pl.DataFrame(schema=schema)
+
+    plays = rows("play_costs", COSTS_SCHEMA)
+    values = rows("card_values", VALUES_SCHEMA)
+    calls = rows("call_decisions", CALLS_SCHEMA)
+    tables = {
+        "play_costs": plays,
+        "card_values": values,
+        "call_decisions": calls,
+        "findings": rows("findings", FINDINGS_SCHEMA),
+        "player_accuracy": accuracy_frame(plays, values, calls),
+        "matches": pl.DataFrame(
+            {
+                "match_id": [s.match_id for s in solved],
+                "deals": [s.deals for s in solved],
+                "deals_costed": [s.solved for s in solved],
+                "samples": [samples] * len(solved),
+                "seed": [seed] * len(solved),
+            },
+            schema={"match_id": pl.Utf8, "deals": pl.Int32, "deals_costed": pl.Int32, "samples": pl.Int32,
+                    "seed": pl.Int64},
+        ),
+    }  # fmt: skip
+    for table, frame in tables.items():
+        folder = out / table
+        folder.mkdir(parents=True, exist_ok=True)
+        hidden = folder / f".{name}.writing"
+        frame.write_parquet(hidden)
+        os.replace(hidden, folder / name)
+
+
+def analyse_files(
+    patterns: Sequence[str], out: Path, *, samples: int, address: str | None, batch_deals: int | None
+) -> FilesOutcome:
+    """Solve the matches of the input parts and write each part's tables under ``out`` once it is whole.
+
+    Parts already written are skipped, so a run cut short resumes where it stopped.
+    """
+    from ..solving import BatchSizer, solve_matches
+
+    outcome = FilesOutcome()
+    parts = [_Part(path, part_name(path)) for path in expand_patterns(patterns)]
+    outcome.parts = len(parts)
+    todo = [p for p in parts if not is_part_written(out, p.name)]
+    outcome.skipped = len(parts) - len(todo)
+    if not todo:
+        return outcome
+    bar = _bar(len(todo), "parts")
+    finished: list[_Part] = []
+
+    def write_finished() -> None:
+        while finished:
+            part = finished.pop(0)
+            if part.complete:
+                in_order = [solved for _, solved in sorted(part.solved, key=lambda pair: pair[0])]
+                write_part(out, part.name, in_order, samples=samples, seed=0)
+                outcome.written += 1
+            if bar is not None:
+                bar.update(1)
+
+    try:
+        with _runner(address) as runner:
+            sizer = BatchSizer(runner.workers, fixed=batch_deals)
+            for solved in solve_matches(
+                _file_matches(todo, outcome, finished), runner, samples=samples, sizer=sizer
+            ):
+                part, place = solved.tag
+                outcome.problems.extend(solved.problems)
+                part.complete = part.complete and solved.complete
+                part.solved.append((place, solved))
+                if part.all_read and len(part.solved) == part.read:
+                    finished.append(part)
+                write_finished()
+            write_finished()
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    return outcome
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@click.command("analyze-files")
+@click.argument("patterns", nargs=-1, required=True, metavar="PATTERN...")
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Where to write the Parquet parts (one folder per table; docs/sql.md).",
+)
+@SAMPLES_OPTION
+@CLUSTER_OPTION
+@BATCH_OPTION
+def analyze_files(
+    patterns: tuple[str, ...], out: str, samples: int, cluster_address: str | None, batch_deals: int | None
+) -> None:
+    """Solve record files too big for one archive, writing the results as Parquet.
+
+    Takes record files (.json, .jsonl, .mnl), folders of them, glob patterns (quote them to
+    use `**`) or the archive's Parquet export (matches.parquet). For each input part it writes
+    play_costs, card_values, call_decisions, findings, player_accuracy and matches under DIR,
+    one file per part in a folder per table: what `manillen analyze --depth solver` stores. A
+    part already written is skipped, so a run cut short resumes where it stopped. DuckDB,
+    polars, Spark or Trino read DIR as it is; `manillen import-analysis` loads it into an
+    archive.
+
+    Examples:
+
+      manillen analyze-files data/samples/klop-tegenklop.json --out analysis/ --samples 5
+
+      manillen analyze-files 'data/samples/*.json' --out analysis/ --cluster local:2
+    """
+    from ..cluster import parse_address
+    from ..errors import ManillenError
+
+    try:
+        if cluster_address is not None:
+            parse_address(cluster_address)
+        outcome = analyse_files(
+            patterns, Path(out), samples=samples, address=cluster_address, batch_deals=batch_deals
+        )
+    except ManillenError as error:
+        raise click.ClickException(str(error)) from None
+    for problem in outcome.problems:
+        click.echo(problem, err=True)
+    click.echo(
+        f"{outcome.parts} parts: {outcome.written} written, {outcome.skipped} already there; "
+        f"{outcome.matches} matches ({outcome.deals} deals) solved, {outcome.invalid} invalid records"
+    )
+    if outcome.problems or outcome.written + outcome.skipped < outcome.parts:
+        sys.exit(1)
+
+
+@click.command("import-analysis")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), metavar="DIR")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="The archive (default: $MANILLEN_DB or ./manillen.duckdb); it must hold the matches.",
+)
+def import_analysis(directory: str, db: str | None) -> None:
+    """Load what `manillen analyze-files` wrote into an archive, part by part.
+
+    Each part replaces the costs and built-in findings of its matches and marks them
+    analysed at the solver depth, in the same transactions as `manillen analyze`. Matches
+    the archive does not hold are counted and left out: import their records first.
+
+    Example:
+
+      manillen import-analysis analysis/ --db club.duckdb
+    """
+    from ..errors import ManillenError
+    from ..store import default_archive
+
+    root = Path(directory)
+    parts = sorted(p.name for p in (root / "matches").glob("part-*.parquet"))
+    if not parts:
+        raise click.ClickException(f"{directory!r} holds no parts written by `manillen analyze-files`")
+    path = db or default_archive()
+    if not Path(path).exists():
+        raise click.ClickException(
+            f"no archive at {path!r}: create one with `manillen import FILE --db {path}`"
+        )
+    loaded = missing = 0
+    try:
+        with Store(path) as store:
+            for name in parts:
+                loaded_now, missing_now = _load_part(store, root, name)
+                loaded += loaded_now
+                missing += missing_now
+    except ManillenError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"{len(parts)} parts: analysis of {loaded} matches loaded")
+    if missing:
+        click.echo(
+            f"{missing} matches are not in the archive and were left out: import their records first",
+            err=True,
+        )
+
+
+def _load_part(store: Store, root: Path, name: str) -> tuple[int, int]:
+    ids = pl.read_parquet(root / "matches" / name)["match_id"].to_list()
+    known = store.known_match_ids(ids)
+    if known:
+
+        def part(table: str) -> pl.DataFrame:
+            return pl.read_parquet(root / table / name).filter(pl.col("match_id").is_in(known))
+
+        store.save_costs(known, part("play_costs"), part("card_values"), part("call_decisions"))
+        store.save_findings(known, part("findings"), depth="solver")
+    return len(known), len(ids) - len(known)
+
+
+COMMANDS: list[click.Command] = [analyze_files, import_analysis]

@@ -1,0 +1,303 @@
+"""The solver depth in batches: on a Dask cluster, from files to Parquet, resumed after a kill.
+
+Each run is compared with a plain `manillen analyze --depth solver` of the same matches: the
+tables must be the same, row for row (only the findings' numbers, given in the order matches
+are stored, may differ).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+
+from manillen_replay.cli import cluster as cli_cluster
+from manillen_replay.cluster import ClusterError, parse_address
+from manillen_replay.engine import replay
+from manillen_replay.record import Entry, dump_lines, dumps, dumps_text, loads
+from manillen_replay.solving import (
+    CALLS_SCHEMA,
+    BatchSizer,
+    BatchTables,
+    DealBatch,
+    MatchToSolve,
+    RunHere,
+    accuracy_frame,
+    analyse_batch,
+    solve_matches,
+)
+from manillen_replay.store import Store
+
+from .factories import random_record
+from .test_cli_analysis import run
+
+SAMPLES = "2"
+"""Layouts per play: enough to exercise the sampling, small enough for a shared 2-core machine."""
+RECORDS = [random_record(5, 2), random_record(6, 1), random_record(7, 2)]
+"""Three matches, five deals."""
+ORDERED = {
+    "play_costs": "SELECT * FROM play_costs ORDER BY match_id, deal, trick, play",
+    "call_decisions": "SELECT * FROM call_decisions ORDER BY match_id, deal, seat, call",
+    "card_values": "SELECT * FROM card_values ORDER BY match_id, deal, trick, play, card",
+    "findings": "SELECT * EXCLUDE (finding_id) FROM findings ORDER BY match_id, finding_id",
+    # a view: its averages are summed in whatever order DuckDB reads the rows, hence the rounding
+    "player_accuracy": "SELECT scope, match_id, deal, player, cards, calls, decisions, "
+    "round(accuracy, 9) AS accuracy, "
+    "round(avg_view_cost, 9) AS avg_view_cost, round(avg_dd_cost, 9) AS avg_dd_cost "
+    "FROM player_accuracy ORDER BY scope, match_id, deal, player",
+    "matches": "SELECT match_id, analysis_depth FROM matches ORDER BY match_id",
+}
+
+
+KEYS = ["match_id", "deal", "trick", "play"]
+
+
+def new_archive(path: Path) -> Path:
+    entries = [Entry("gen.jsonl", i + 1, dumps(r, pretty=False).encode()) for i, r in enumerate(RECORDS)]
+    with Store(path) as store:
+        assert store.import_entries(entries).imported == len(RECORDS)
+    return path
+
+
+def tables(path: Path) -> dict[str, pl.DataFrame]:
+    with Store(path, read_only=True) as store:
+        return {name: store.query(sql) for name, sql in ORDERED.items()}
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pl.DataFrame]:
+    """The plain run's tables: what every other way must find."""
+    path = new_archive(tmp_path_factory.mktemp("plain") / "club.duckdb")
+    code, out, _ = run("analyze", "--db", str(path), "--depth", "solver", "--samples", SAMPLES)
+    assert code == 0 and "analysed 3 matches (5 deals)" in out
+    found = tables(path)
+    assert found["play_costs"].height > 0 and found["findings"].height > 0
+    return found
+
+
+def assert_same(found: dict[str, pl.DataFrame], expected: dict[str, pl.DataFrame]) -> None:
+    for name, frame in expected.items():
+        assert found[name].equals(frame), name
+
+
+def test_a_local_cluster_finds_exactly_what_the_plain_run_finds(
+    plain: dict[str, pl.DataFrame], tmp_path: Path
+) -> None:
+    path = new_archive(tmp_path / "club.duckdb")
+    code, out, err = run(
+        "analyze", "--db", str(path), "--depth", "solver", "--samples", SAMPLES, "--cluster", "local:2",
+        "--batch-deals", "1",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "analysed 3 matches (5 deals)" in out and "solver: costs of 5 deals stored" in out
+    assert_same(tables(path), plain)
+    code, out, _ = run("analyze", "--db", str(path), "--depth", "solver", "--cluster", "local:1")
+    assert code == 0 and "analysed 0 matches" in out
+
+
+class Interrupting(RunHere):
+    """Runs batches here and stops, as Ctrl-C would, after ``batches`` of them."""
+
+    def __init__(self, batches: int) -> None:
+        super().__init__()
+        self.left = batches
+
+    def next_done(self) -> tuple[DealBatch, BatchTables | BaseException]:
+        if not self.left:
+            raise KeyboardInterrupt
+        self.left -= 1
+        return super().next_done()
+
+
+def test_a_killed_run_resumes_with_only_what_is_missing(
+    plain: dict[str, pl.DataFrame], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = new_archive(tmp_path / "club.duckdb")
+    runners: list[RunHere] = [Interrupting(2)]
+
+    @contextmanager
+    def runner(address: str | None) -> Iterator[RunHere]:
+        yield runners.pop(0) if runners else RunHere()
+
+    monkeypatch.setattr(cli_cluster, "_runner", runner)
+    monkeypatch.setattr(cli_cluster, "FLUSH_SECONDS", 0.0)  # store each match as it comes back
+    args = ("analyze", "--db", str(path), "--depth", "solver", "--samples", SAMPLES, "--cluster", "local:2")
+    code, _, err = run(*args, "--batch-deals", "1")
+    assert code == 1 and "interrupted" in err and "run the same command again" in err
+    with Store(path, read_only=True) as store:
+        done = store.query("SELECT count(*) AS n FROM matches WHERE analysis_depth = 'solver'")["n"][0]
+    # two deals back: the first match (two deals) is whole and stored, the others are not
+    assert done == 1
+    code, out, _ = run(*args)
+    assert code == 0 and "analysed 2 matches (3 deals)" in out
+    assert_same(tables(path), plain)
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A running Dask scheduler's address, its one worker a thread of this process (quick to start)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_analyze_files_writes_parts_that_import_to_the_plain_run(
+    plain: dict[str, pl.DataFrame], tmp_path: Path, scheduler: str
+) -> None:
+    inputs = tmp_path / "league"
+    inputs.mkdir()
+    (inputs / "one.jsonl").write_text(dump_lines(RECORDS[:2]))
+    (inputs / "two.mnl").write_text(dumps_text(RECORDS[2:]))  # the text notation too
+    out = tmp_path / "analysis"
+    code, text, err = run(
+        "analyze-files",
+        str(inputs / "*"),
+        "--out",
+        str(out),
+        "--samples",
+        SAMPLES,
+        "--cluster",
+        scheduler,
+    )
+    assert code == 0, err
+    assert "2 parts: 2 written, 0 already there; 3 matches (5 deals) solved" in text
+    for table in cli_cluster.PART_TABLES:
+        assert len(list((out / table).glob("part-*.parquet"))) == 2, table
+    assert not list(out.rglob(".*"))  # nothing half-written left behind
+    # the parts hold the plain run's rows
+    for name, keys in (("play_costs", KEYS), ("card_values", [*KEYS, "card"])):
+        found = pl.read_parquet(out / name / "*.parquet").sort(keys, maintain_order=True)
+        assert found.equals(plain[name]), name
+    accuracy = pl.read_parquet(out / "player_accuracy" / "*.parquet").sort(
+        "scope", "match_id", "deal", "player"
+    )
+    expected = plain["player_accuracy"].filter(pl.col("scope") != "all")
+    assert accuracy.with_columns(pl.col(pl.Float64).round(9)).equals(expected)
+    # docs/sql.md's queries over the folders run as written
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "sql.md").read_text(encoding="utf-8")
+    queries = [q for q in re.findall(r"```sql\n(.*?)```", docs, flags=re.DOTALL) if "'DIR/" in q]
+    assert len(queries) == 2
+    for query in queries:
+        assert duckdb.sql(query.replace("'DIR/", f"'{out}/")).fetchall()
+    # loaded into an archive, they are what the plain run stored
+    path = new_archive(tmp_path / "club.duckdb")
+    code, text, _ = run("import-analysis", str(out), "--db", str(path))
+    assert code == 0 and "2 parts: analysis of 3 matches loaded" in text
+    assert_same(tables(path), plain)
+    # a part lost (or never finished) is written again; the others are skipped
+    (out / "matches" / cli_cluster.part_name(inputs / "two.mnl")).unlink()
+    code, text, _ = run("analyze-files", str(inputs), "--out", str(out), "--samples", SAMPLES)
+    assert code == 0 and "2 parts: 1 written, 1 already there; 1 matches (2 deals) solved" in text
+
+
+def test_analyze_files_reads_the_archives_parquet_export(
+    plain: dict[str, pl.DataFrame], tmp_path: Path
+) -> None:
+    archive = new_archive(tmp_path / "club.duckdb")
+    with Store(archive, read_only=True) as store:
+        store.export_parquet(tmp_path / "export")
+    out = tmp_path / "analysis"
+    code, text, err = run(
+        "analyze-files", str(tmp_path / "export" / "matches.parquet"), "--out", str(out), "--samples", SAMPLES
+    )
+    assert code == 0, err
+    assert "1 parts: 1 written" in text
+    found = pl.read_parquet(out / "play_costs" / "*.parquet").sort(KEYS, maintain_order=True)
+    assert found.equals(plain["play_costs"])
+
+
+def test_a_bad_record_in_a_batch_is_reported_with_its_match_and_costs_no_other_deal() -> None:
+    good = RECORDS[1]
+    result = replay(good)
+    batch = DealBatch(
+        {"broken": b'{"format": "manillen"', result.id: dumps(good, pretty=False).encode()},
+        (("broken", 1), (result.id, 1)),
+        samples=2,
+    )
+    tables = analyse_batch(batch)
+    assert [p.match_id for p in tables.problems] == ["broken"]
+    assert "match 'broken' does not replay" in tables.problems[0].message
+    assert tables.play_costs["match_id"].unique().to_list() == [result.id]
+
+
+class FailingRunner(RunHere):
+    """Runs batches here, but the batch holding ``match_id`` fails as a lost worker's would."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__()
+        self.match_id = match_id
+
+    def next_done(self) -> tuple[DealBatch, BatchTables | BaseException]:
+        batch = self._queue.popleft()
+        if any(mid == self.match_id for mid, _ in batch.deals):
+            return batch, RuntimeError("worker lost 3 times")
+        return batch, analyse_batch(batch)
+
+
+def test_a_failed_task_makes_only_its_matches_incomplete() -> None:
+    matches = []
+    for record in RECORDS:
+        data = dumps(record, pretty=False).encode()
+        matches.append(MatchToSolve(loads(data), replay(loads(data)), data))
+    lost = matches[1].result.id
+    solved = list(solve_matches(matches, FailingRunner(lost), samples=2, sizer=BatchSizer(1, fixed=1)))
+    assert {s.match_id for s in solved} == {m.result.id for m in matches}
+    by_id = {s.match_id: s for s in solved}
+    assert not by_id[lost].complete
+    assert any(f"match {lost!r} deals 1: the task failed: RuntimeError" in p for p in by_id[lost].problems)
+    assert all(s.complete and s.play_costs.height for s in solved if s.match_id != lost)
+
+
+def test_without_dask_cluster_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = new_archive(tmp_path / "club.duckdb")
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
+    code, _, err = run("analyze", "--db", str(path), "--depth", "solver", "--cluster", "local:2")
+    assert code == 1
+    assert "--cluster needs Dask, which is not installed: pip install 'manillen-replay[cluster]'" in err
+
+
+def test_cluster_addresses_are_checked(tmp_path: Path) -> None:
+    assert parse_address("local:3").local_workers == 3
+    assert parse_address("tls://scheduler:8786").scheduler == "tls://scheduler:8786"
+    for bad in ("local:0", "local:x", "scheduler:8786"):
+        with pytest.raises(ClusterError):
+            parse_address(bad)
+    path = new_archive(tmp_path / "club.duckdb")
+    code, _, err = run("analyze", "--db", str(path), "--depth", "solver", "--cluster", "local:none")
+    assert code == 1 and "give the number of worker processes" in err
+    code, _, err = run("analyze", "--db", str(path), "--cluster", "local:2")
+    assert code == 2 and "--depth solver" in err
+
+
+def test_batches_hold_a_few_seconds_of_work_and_enough_for_every_worker() -> None:
+    sizer = BatchSizer(2, target_seconds=4.0)
+    assert sizer.size() == 2  # nothing learnt yet: start small
+    sizer.learn(deals=2, seconds=1.0)
+    assert sizer.size() == 8  # half a second a deal: eight deals make four seconds
+    assert sizer.size(remaining=12) == 3  # near the end, two batches for each worker
+    assert BatchSizer(2, fixed=5).size(remaining=1) == 5
+
+
+def test_accuracy_parts_leave_out_the_all_rows() -> None:
+    plays: dict[str, Any] = {
+        "match_id": ["m", "m", "m"], "deal": [1, 1, 2], "trick": [1, 2, 1], "play": [1, 1, 1],
+        "player": ["Anna"] * 3, "legal": [True] * 3, "forced": [False, True, False],
+        "view_cost": [0.0, 0.0, 5.0], "dd_cost": [0, 0, 6],
+    }  # fmt: skip
+    values = pl.DataFrame(
+        {"match_id": ["m"] * 4, "deal": [1, 1, 1, 2], "trick": [1, 1, 2, 1], "play": [1, 1, 1, 1],
+         "view": [3.0, 0.0, 0.0, 9.0]}
+    )  # fmt: skip
+    calls = pl.DataFrame(schema=CALLS_SCHEMA)
+    frame = accuracy_frame(pl.DataFrame(plays), values, calls)
+    rows = {(r["scope"], r["deal"]): (r["cards"], r["accuracy"]) for r in frame.iter_rows(named=True)}
+    # deal 2's only play has one value: no spread, so it is no decision
+    assert rows == {("deal", 1): (1, 100.0), ("match", None): (1, 100.0)}
