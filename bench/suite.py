@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import solver_bench
+from bench import analyze_bench, solver_bench
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -95,6 +95,17 @@ def run_solver_latency(deals: int, view_deals: int, samples: int) -> list[dict[s
         return [{"stage": "solver", "deals": deals, "status": "failed", "reason": error}]
     rows: list[dict[str, Any]] = json.loads(output)
     return rows
+
+
+def run_analyze_bench(deals: int, repeat: int, samples: int) -> dict[str, Any]:
+    """``analyze --depth solver`` end to end on demo deals (:mod:`bench.analyze_bench`), in a fresh
+    interpreter."""
+    arguments = ("--deals", str(deals), "--repeat", str(repeat), "--samples", str(samples), "--json")
+    output, error = _run_module("bench.analyze_bench", *arguments)
+    if error:
+        return {"status": "failed", "reason": error}
+    result: dict[str, Any] = json.loads(output)
+    return result
 
 
 def _run_module(module: str, *args: str) -> tuple[str, str]:
@@ -234,6 +245,16 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         help="with the solve stage: deals to time view costs on (default %(default)s)",
     )
     parser.add_argument(
+        "--analyze-deals",
+        type=int,
+        default=40,
+        help="with the solve stage: demo deals to time `analyze --depth solver` on, end to end "
+        "(default %(default)s; 0 leaves it out)",
+    )
+    parser.add_argument(
+        "--analyze-repeat", type=int, default=3, help="passes of that end-to-end run (default %(default)s)"
+    )
+    parser.add_argument(
         "--samples", type=int, default=50, help="layouts per play for view costs (default %(default)s)"
     )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the generated archive")
@@ -304,6 +325,12 @@ def main(argv: list[str] | None = None) -> int:
         solver_rows = run_solver_latency(arguments.solver_deals, arguments.view_deals, arguments.samples)
         print()
         print(solver_bench.format_rows(solver_rows))
+    analyze: dict[str, Any] = {}
+    if "solve" in arguments.stage_list and arguments.analyze_deals > 0:
+        print("analyze --depth solver, end to end ...", file=sys.stderr, flush=True)
+        analyze = run_analyze_bench(arguments.analyze_deals, arguments.analyze_repeat, arguments.samples)
+        print()
+        print(analyze_bench.format_result(analyze) if "passes" in analyze else f"analyze: {analyze}")
     results = {
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -319,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         "baseline_rss_mb is ru_maxrss once the input was read and the stage's libraries imported",
         "rows": rows,
         "solver": solver_rows,
+        "analyze": analyze,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

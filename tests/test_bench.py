@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from bench.analyze_bench import PARTS
 from bench.suite import STAGES, format_table, main, parse_arguments
 
 
@@ -24,6 +25,10 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "1",
         "--samples",
         "3",
+        "--analyze-deals",
+        "1",
+        "--analyze-repeat",
+        "1",
         "--data-dir",
         str(tmp_path),
         "--out",
@@ -32,6 +37,7 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
     assert main(argv) == 0
     table = capsys.readouterr().out
     assert "solver.dd_costs" in table and "vs target" in table
+    assert "analyze --depth solver on" in table and "x floor" in table
     header = table.splitlines()[0].split()
     assert header[:4] == ["stage", "deals", "time", "s"]
     for stage, _floor in STAGES:
@@ -53,6 +59,13 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
     assert latency["solver.dd_costs"]["deals"] == 3
     assert 0 < latency["solver.dd_costs"]["median_ms"] <= latency["solver.dd_costs"]["p95_ms"]
     assert (tmp_path / "archive-seed2026-30.jsonl").exists()
+    analyze = results["analyze"]
+    assert analyze["deals"] >= 1 and len(analyze["passes"]) == 1
+    parts = {row["part"]: row for row in analyze["passes"][0]["rows"]}
+    assert set(parts) == {"deal", *PARTS}
+    # the parts of a deal add up to the deal, and its shares to the whole
+    assert sum(parts[p]["share"] for p in PARTS) == pytest.approx(1.0, abs=0.01)
+    assert parts["deal"]["median_s"] > 0 and analyze["passes"][0]["reference_s"] > 0
 
 
 def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):

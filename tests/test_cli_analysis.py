@@ -308,13 +308,15 @@ def test_solver_findings_review_the_right_calls(
     trump: str | None, calls: list[tuple[int, str]], seats: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from manillen_replay import solver
-    from manillen_replay.cli.analysis import solver_findings
+    from manillen_replay.solver.deal_analysis import solver_findings
     from manillen_replay.engine import replay
 
     reviewed: list[tuple[str, int | None]] = []
 
     def fake_review(name: str) -> Any:
-        def review(deal: Any, rules: Any, *, seat: int | None = None, samples: int) -> solver.CallReview:
+        def review(
+            deal: Any, rules: Any, *, seat: int | None = None, samples: int, **_: Any
+        ) -> solver.CallReview:
             reviewed.append((name, seat))
             options = (solver.CallOption("klop", 20.0, 10.0), solver.CallOption("no klop", 20.0, -20.0))
             return solver.CallReview(deal.number, seat or 0, options, "no klop", samples)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,13 +26,13 @@ from ..analysis import (
 from ..analysis.coach import check_columns
 from ..engine import DealResult, MatchResult, replay
 from ..errors import InvalidRecordError, ManillenError
-from ..record import Record, loads
-from ..rules import Contract
+from ..record import loads
 from ..store import ANALYSIS_DEPTHS, Store, default_archive
 from .common import ReplayedRecords, echo_json
 
 if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
     from ..solver import PlayCost
+    from ..solver.deal_analysis import MatchSolved, Progress, ProgressMeter
 
 FINDINGS_SCHEMA: dict[str, Any] = {
     "match_id": pl.Utf8,
@@ -85,8 +86,6 @@ CHUNK = 500
 SOLVER_CHUNK = 1
 """Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 SEVERITIES = [s.value for s in Severity]
-CARD_KINDS = ("missed_vetten", "bare_ace_lost", "wasted_trump")
-"""Built-in card findings that already say what a ``costly_card`` finding would say at their play."""
 
 
 def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
@@ -175,6 +174,41 @@ def _progress(total: int, label: str, minimum: int = 50) -> Any:
     return click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) if show else None
 
 
+class _SolverProgress:
+    """The solver's progress on stderr: a bar on a terminal, otherwise a line every tenth of the work.
+
+    Both show the deals done, deals per second and the time left (:class:`Progress`); the
+    dashboard gets the same :class:`Progress` from the same :class:`ProgressMeter`.
+    """
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+        self._lines_shown = 0
+        if sys.stderr.isatty():
+            self.bar = click.progressbar(
+                length=total,
+                label="solving",
+                file=sys.stderr,
+                show_percent=True,
+                item_show_func=lambda progress: progress.describe() if progress is not None else None,
+            )
+            self.bar.render_progress()
+
+    def show(self, progress: Progress) -> None:
+        if self.bar is not None:
+            self.bar.update(progress.done - self.bar.pos, progress)
+            return
+        step = max(1, self.total // 10)
+        if progress.done >= self.total or progress.done // step > self._lines_shown:
+            self._lines_shown = progress.done // step
+            click.echo(f"solving: {progress.describe()}", err=True)
+
+    def finish(self) -> None:
+        if self.bar is not None:
+            self.bar.render_finish()
+
+
 def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
     for start in range(0, len(items), size):
         yield list(items[start : start + size])
@@ -192,67 +226,25 @@ class _Outcome:
     problems: list[str] = field(default_factory=list)
 
 
-def _knockers(record: Record, deal: DealResult) -> list[int]:
-    """Who called klop in a deal, in order (tegenklop is the other team's answer, not reviewed)."""
-    calls = record.deals[deal.number - 1].declarations if deal.number <= len(record.deals) else None
-    return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
+def _analyse_archive(
+    store: Store,
+    everything: bool,
+    depth: str,
+    samples: int,
+    *,
+    quiet: bool = False,
+    on_progress: Callable[[Progress], None] | None = None,
+    on_match: Callable[[MatchSolved, float], None] | None = None,
+) -> _Outcome:
+    """Analyse the matches not analysed yet at ``depth`` (all with ``everything``) and store the results.
 
-
-def solver_findings(
-    result: MatchResult, record: Record, deal: DealResult, costs: Sequence[PlayCost], samples: int
-) -> list[Finding]:
-    """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
-
-    :param costs: the deal's view costs.
-    :param samples: layouts of the hidden cards solved for each call reviewed.
+    :param quiet: show no progress on stderr.
+    :param on_progress: with the solver, called after each deal (the dashboard's progress).
+    :param on_match: with the solver, called after each match is stored, with what the solver
+        found and the seconds storing it took (``make bench`` reads the parts' times here).
     """
-    from ..solver import call_findings, cost_findings, knock_review, trump_review
+    from ..solver.deal_analysis import ProgressMeter, analyse_match
 
-    rules = result.rules
-    names = _names(result, deal)
-    found = cost_findings(costs, match=result.id, deal=deal, players=names)
-    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
-    if not full_hands or deal.contract is Contract.BLIND_MUIL:
-        return found  # blind muil is called before looking at the cards: no choice to review
-    found += call_findings(trump_review(deal, rules, samples=samples), match=result.id, players=names)
-    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
-        return found
-    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
-    # reviewed for not knocking.
-    seats = _knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
-    for seat in seats:
-        review = knock_review(deal, rules, seat=seat, samples=samples)
-        found += call_findings(review, match=result.id, players=names, kind="knock_choice")
-    return found
-
-
-def _solve_match(
-    result: MatchResult, record: Record, samples: int, outcome: _Outcome, bar: Any
-) -> tuple[list[Finding], dict[int, list[PlayCost]]]:
-    from ..solver import SolverError, can_solve, view_costs
-
-    costs: dict[int, list[PlayCost]] = {}
-    extra: list[Finding] = []
-    for deal in result.deals:
-        if can_solve(deal, result.rules):
-            try:
-                found = view_costs(deal, result.rules, samples=samples)
-                extra += solver_findings(result, record, deal, found, samples)
-            except SolverError as error:
-                outcome.problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
-            else:
-                costs[deal.number] = found
-                outcome.solved += 1
-        if bar is not None:
-            bar.update(1)
-    findings = analyse(result, record, costs=costs)
-    # The built-in card finding at a play explains in words what the costly card's number says.
-    explained = {(f.deal, f.trick, f.play) for f in findings if f.kind in CARD_KINDS}
-    findings += [f for f in extra if f.kind != "costly_card" or (f.deal, f.trick, f.play) not in explained]
-    return findings, costs
-
-
-def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -> _Outcome:
     rank = ANALYSIS_DEPTHS.index(depth) + 1
     where = (
         ""
@@ -263,17 +255,29 @@ def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -
     ids = store.query(f"SELECT match_id FROM matches {where} ORDER BY import_order")["match_id"].to_list()
     outcome = _Outcome(matches=len(ids))
     solving = depth == "solver"
+    bar: Any = None
+    shown: _SolverProgress | None = None
+    meter: ProgressMeter | None = None
     if solving:
-        total = store.query(
-            "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
-        )["n"][0]
-        bar = _progress(int(total), "solving", minimum=1)
-    else:
+        total = int(
+            store.query(
+                "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
+            )["n"][0]
+        )
+        shown = None if quiet or not total else _SolverProgress(total)
+        listeners = [listen for listen in (shown.show if shown else None, on_progress) if listen is not None]
+
+        def tell(progress: Progress) -> None:
+            for listen in listeners:
+                listen(progress)
+
+        meter = ProgressMeter(total, tell)
+    elif not quiet:
         bar = _progress(len(ids), "analysing")
     try:
         for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
             found: list[Finding] = []
-            match_costs: dict[str, tuple[MatchResult, dict[int, list[PlayCost]]]] = {}
+            solved: dict[str, tuple[MatchResult, MatchSolved]] = {}
             for match_id, data in list(store.iter_records(match_ids=chunk)):
                 try:
                     record = loads(data, source=f"archive match {match_id}")
@@ -282,25 +286,33 @@ def _analyse_archive(store: Store, everything: bool, depth: str, samples: int) -
                     outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
                     continue
                 outcome.deals += len(result.deals)
-                if solving:
-                    findings, costs = _solve_match(result, record, samples, outcome, bar)
-                    found.extend(findings)
-                    match_costs[match_id] = (result, costs)
+                if meter is not None:
+                    match = analyse_match(result, record, samples=samples, on_deal=meter.count)
+                    outcome.problems.extend(match.problems)
+                    outcome.solved += len(match.deals)
+                    found.extend(match.findings)
+                    solved[match_id] = (result, match)
                 else:
                     found.extend(analyse(result, record, strategy=depth != "rules"))
+            start = time.perf_counter()
             if solving:  # costs first: a match is marked analysed only once they are in
-                frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
+                frames = [cost_frames(result, match.costs) for result, match in solved.values()]
                 frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
                 store.save_costs(
-                    list(match_costs), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
+                    list(solved), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
                 )
             store.save_findings(chunk, findings_frame(found), depth=depth)
+            if on_match is not None:
+                for _, match in solved.values():
+                    on_match(match, (time.perf_counter() - start) / max(1, len(solved)))
             outcome.by_category.update(f.category.value for f in found)
-            if bar is not None and not solving:
+            if bar is not None:
                 bar.update(len(chunk))
     finally:
         if bar is not None:
             bar.render_finish()
+        if shown is not None:
+            shown.finish()
     return outcome
 
 
@@ -353,8 +365,19 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     metavar="FILE.sql",
     help="A coach detector (a named SQL query) to run as well; repeatable. See docs/findings.md.",
 )
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress on stderr (with --depth solver: deals done, deals per second, time left).",
+)
 def analyze(
-    db: str | None, everything: bool, depth: str, samples: int, detector_files: tuple[str, ...]
+    db: str | None,
+    everything: bool,
+    depth: str,
+    samples: int,
+    detector_files: tuple[str, ...],
+    quiet: bool,
 ) -> None:
     """Find the mistakes in an archive: illegal plays, scoring errors, strategy findings.
 
@@ -378,7 +401,7 @@ def analyze(
     with _messages():
         detectors = _read_detectors(detector_files)
         with _open_archive(db, read_only=False) as store:
-            outcome = _analyse_archive(store, everything, depth, samples)
+            outcome = _analyse_archive(store, everything, depth, samples, quiet=quiet)
             for problem in outcome.problems:
                 click.echo(problem, err=True)
             total = sum(outcome.by_category.values())

@@ -206,7 +206,13 @@ def _after_position(moment: Moment, trump: int | None) -> tuple[Position, int]:
 
 
 def view_costs(
-    result: DealResult, rules: Rules, *, samples: int = 50, seed: int = 0, workers: int | None = None
+    result: DealResult,
+    rules: Rules,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    workers: int | None = None,
+    hindsight: list[PlayCost] | None = None,
 ) -> list[PlayCost]:
     """The cost of every play from the player's view, beside the hindsight cost.
 
@@ -221,11 +227,13 @@ def view_costs(
     :param samples: layouts per play (more settle the estimate; docs/solver.md shows how fast).
     :param seed: the random seed: the same seed gives the same costs.
     :param workers: threads to use (default: one per core).
+    :param hindsight: the deal's :func:`dd_costs`, when the caller has them already.
     :raises SolverError: for a deal the solver cannot take, or ``samples`` below 1.
     """
     if samples < 1:
         raise SolverError(f"samples must be at least 1, not {samples}")
-    hindsight = dd_costs(result, rules)
+    if hindsight is None:
+        hindsight = dd_costs(result, rules)
     trump = deal_trump(result)
     moments = list(iter_moments(result, rules))
     chosen: list[tuple[Moment, Layouts]] = []
