@@ -142,8 +142,8 @@ def run(deals: int = 40, repeat: int = 3, samples: int = 50) -> dict[str, Any]:
     :returns: the slice, each pass's figures and the summary rows (per part: median, p95,
         share of the time, and the median against the reference workload's).
     """
-    from manillen_replay.solver import solve_position
     from manillen_replay.rules import Rules
+    from manillen_replay.solver import solve_position
 
     lines, found = demo_slice(deals)
     # load the compiled solver once, as any later process does in half a second
@@ -201,7 +201,8 @@ def format_result(result: dict[str, Any]) -> str:
     for number, figures in enumerate(result["passes"], start=1):
         out.append(
             f"pass {number}: {figures['wall_s']} s, {figures['per_deal_s']} s a deal, "
-            f"{figures['cores_used']} cores busy; floor (reference workload) {figures['reference_s'] * 1000:.1f} ms "
+            f"{figures['cores_used']} cores busy; "
+            f"floor (reference workload) {figures['reference_s'] * 1000:.1f} ms "
             f"({figures['reference_spread'][0] * 1000:.1f}-{figures['reference_spread'][1] * 1000:.1f}); "
             f"peak RSS {figures['rss_mb_after_first_match']} MB after the first match, "
             f"{figures['rss_mb_at_end']} MB at the end"

@@ -308,8 +308,8 @@ def test_solver_findings_review_the_right_calls(
     trump: str | None, calls: list[tuple[int, str]], seats: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from manillen_replay import solver
-    from manillen_replay.solver.deal_analysis import solver_findings
     from manillen_replay.engine import replay
+    from manillen_replay.solver.deal_analysis import solver_findings
 
     reviewed: list[tuple[str, int | None]] = []
 
