@@ -204,7 +204,7 @@ class Progress:
         """The progress in words, for a bar's side.
 
         >>> Progress(10, 40, 20.0).describe()
-        '10/40 deals, 0.50 deals/s, 1:00 left'
+        '10/40 deals, 0.5 deals/s, 1:00 left'
         """
         text = f"{self.done}/{self.total} deals"
         if self.rate is None or self.remaining is None:
@@ -212,7 +212,7 @@ class Progress:
         minutes, secs = divmod(round(self.remaining), 60)
         hours, minutes = divmod(minutes, 60)
         left = f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-        return f"{text}, {self.rate:.2f} deals/s, {left} left"
+        return f"{text}, {self.rate:.3g} deals/s, {left} left"
 
 
 class ProgressMeter:
