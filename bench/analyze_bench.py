@@ -114,6 +114,7 @@ def one_pass(lines: Sequence[str], samples: int, folder: Path, number: int) -> d
             row = {part: analysed.seconds.get(part, 0.0) for part in PARTS[:4]}
             row.update(storing=storing / count, rest=rest)
             row["deal"] = sum(row.values())
+            row["nodes"] = analysed.nodes
             deals.append(row)
         rss.append(_rss_mb())
         references.extend(_reference_seconds())  # the floor, beside the work, never inside it
@@ -181,6 +182,8 @@ def _summary(figures: dict[str, Any]) -> dict[str, Any]:
             }
         )
     return {
+        "nodes_median": statistics.median(d["nodes"] for d in deals),
+        "nodes_total": sum(d["nodes"] for d in deals),
         "wall_s": round(figures["wall"], 2),
         "per_deal_s": round(figures["wall"] / max(1, len(deals)), 3),
         "cores_used": round(figures["cpu"] / figures["wall"], 2) if figures["wall"] else None,
@@ -205,7 +208,9 @@ def format_result(result: dict[str, Any]) -> str:
             f"floor (reference workload) {figures['reference_s'] * 1000:.1f} ms "
             f"({figures['reference_spread'][0] * 1000:.1f}-{figures['reference_spread'][1] * 1000:.1f}); "
             f"peak RSS {figures['rss_mb_after_first_match']} MB after the first match, "
-            f"{figures['rss_mb_at_end']} MB at the end"
+            f"{figures['rss_mb_at_end']} MB at the end; "
+            f"positions searched: {figures['nodes_median']:,.0f} a deal (median), "
+            f"{figures['nodes_total']:,} in all"
         )
         out.append(f"  {'part':<16} {'median s':>9} {'p95 s':>8} {'share':>6} {'x floor':>8} {'target':>12}")
         for row in figures["rows"]:

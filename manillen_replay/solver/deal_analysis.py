@@ -22,7 +22,7 @@ from ..record import Record
 from ..rules import Contract
 from .costs import PlayCost, can_solve, dd_costs, view_costs
 from .findings import call_findings, cost_findings
-from .search import SolverError
+from .search import SolverError, nodes_searched
 
 PARTS = ("hindsight costs", "view costs", "trump review", "knock review")
 """The parts of a deal's analysis whose seconds are kept, in the order they run."""
@@ -51,6 +51,9 @@ class DealAnalysis:
     """The solver's own findings: costly cards, costs only hindsight shows, trump and knock calls."""
     seconds: dict[str, float] = field(default_factory=dict)
     """Wall-clock seconds of each part (:data:`PARTS`)."""
+    nodes: int = 0
+    """Positions the search visited for this deal (counted over the process: exact when one deal
+    is analysed at a time)."""
 
 
 @dataclass
@@ -87,6 +90,7 @@ def solver_findings(
     *,
     seed: int = 0,
     seconds: MutableMapping[str, float] | None = None,
+    sequential: bool = True,
 ) -> list[Finding]:
     """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
 
@@ -94,6 +98,7 @@ def solver_findings(
     :param samples: layouts of the hidden cards solved for each call reviewed.
     :param seed: the random seed of the reviews' layouts.
     :param seconds: gets the seconds of the trump and the knock review.
+    :param sequential: let the reviews stop once their verdict is settled (otherwise ``samples`` each).
     """
     # looked up when called, so that a test can put a review of its own in place
     from . import knock_review, trump_review
@@ -106,7 +111,7 @@ def solver_findings(
     if not full_hands or deal.contract is Contract.BLIND_MUIL:
         return found  # blind muil is called before looking at the cards: no choice to review
     with _timed(spent, "trump review"):
-        review = trump_review(deal, rules, samples=samples, seed=seed)
+        review = trump_review(deal, rules, samples=samples, seed=seed, sequential=sequential)
     found += call_findings(review, match=result.id, players=names)
     if deal.contract is Contract.MUIL and not rules.klop_on_muil:
         return found
@@ -115,13 +120,19 @@ def solver_findings(
     seats = knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
     for seat in seats:
         with _timed(spent, "knock review"):
-            review = knock_review(deal, rules, seat=seat, samples=samples, seed=seed)
+            review = knock_review(deal, rules, seat=seat, samples=samples, seed=seed, sequential=sequential)
         found += call_findings(review, match=result.id, players=names, kind="knock_choice")
     return found
 
 
 def analyse_deal(
-    result: MatchResult, record: Record, deal: DealResult, *, samples: int = 50, seed: int = 0
+    result: MatchResult,
+    record: Record,
+    deal: DealResult,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    sequential: bool = True,
 ) -> DealAnalysis:
     """The solver's analysis of one deal the solver can take (:func:`~.costs.can_solve`).
 
@@ -130,15 +141,22 @@ def analyse_deal(
     :param deal: the deal.
     :param samples: layouts of the hidden cards per play and per call reviewed.
     :param seed: the random seed; with the deal's number and the moment it fixes every layout.
+    :param sequential: stop sampling a play or a call once its verdict is settled; without it
+        every sampled play and call gets ``samples`` layouts (as before issue 16).
     :raises SolverError: for a deal the solver cannot take.
     """
     seconds: dict[str, float] = {}
+    nodes = nodes_searched()
     with _timed(seconds, "hindsight costs"):
         hindsight = dd_costs(deal, result.rules)
     with _timed(seconds, "view costs"):
-        costs = view_costs(deal, result.rules, samples=samples, seed=seed, hindsight=hindsight)
-    found = solver_findings(result, record, deal, costs, samples, seed=seed, seconds=seconds)
-    return DealAnalysis(deal.number, costs, found, seconds)
+        costs = view_costs(
+            deal, result.rules, samples=samples, seed=seed, hindsight=hindsight, sequential=sequential
+        )
+    found = solver_findings(
+        result, record, deal, costs, samples, seed=seed, seconds=seconds, sequential=sequential
+    )
+    return DealAnalysis(deal.number, costs, found, seconds, nodes_searched() - nodes)
 
 
 def analyse_match(

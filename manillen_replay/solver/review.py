@@ -112,12 +112,26 @@ def _check(deal: DealResult, rules: Rules, samples: int) -> None:
         raise SolverError(f"samples must be at least 1, not {samples}")
 
 
-REVIEW_FLOOR = 16
+REVIEW_FLOOR = 12
 """Layouts every option of a call gets before the sequential rule may stop it."""
-REVIEW_STEP = 8
+REVIEW_STEP = 6
 """Layouts added to each option still open per round."""
 CLEARLY_WORSE_Z = 2.5
 """An option is clearly worse than the leader when its paired loss exceeds this many standard errors."""
+NEGLIGIBLE_LOSS = 3.0
+"""A loss below this is no finding (``findings.CALL_THRESHOLDS.inaccuracy``): once no option can
+be this much better than the call made, the review's verdict is settled."""
+
+
+def _paired_gap(better: Sequence[float], worse: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``better - worse`` layout by layout, and :data:`CLEARLY_WORSE_Z` standard errors
+    of it (infinite for fewer than two layouts)."""
+    count = min(len(better), len(worse))
+    if count < 2:
+        return 0.0, math.inf
+    gaps = [a - b for a, b in zip(better[:count], worse[:count], strict=True)]
+    mean = sum(gaps) / count
+    return mean, CLEARLY_WORSE_Z * math.sqrt(sum((g - mean) ** 2 for g in gaps) / (count - 1) / count)
 
 
 def clearly_worse(leader: Sequence[float], other: Sequence[float]) -> bool:
@@ -126,13 +140,8 @@ def clearly_worse(leader: Sequence[float], other: Sequence[float]) -> bool:
     >>> clearly_worse([10.0] * 16, [4.0] * 16), clearly_worse([10.0, 0.0] * 8, [0.0, 10.0] * 8)
     (True, False)
     """
-    count = min(len(leader), len(other))
-    if count < 2:
-        return False
-    gaps = [a - b for a, b in zip(leader[:count], other[:count], strict=True)]
-    mean = sum(gaps) / count
-    spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (count - 1) / count)
-    return mean > 0 and mean > CLEARLY_WORSE_Z * spread
+    mean, margin = _paired_gap(leader, other)
+    return mean > 0 and mean > margin
 
 
 def _sequential_scores(
@@ -140,10 +149,12 @@ def _sequential_scores(
     solve: Callable[[str, int, int], list[list[float]]],
     layouts: int,
     sequential: bool,
+    chosen: str | None = None,
 ) -> dict[str, list[list[float]]]:
     """Per option, ``[points, score]`` of each layout solved: every option gets the first
     :data:`REVIEW_FLOOR` layouts, then rounds of :data:`REVIEW_STEP` more go to the options not
-    yet clearly worse than the leader, until only the leader is left or the layouts run out.
+    yet clearly worse than the leader, until only the leader is left, no option still open can
+    be :data:`NEGLIGIBLE_LOSS` better than the ``chosen`` one, or the layouts run out.
 
     :param solve: ``solve(option, start, stop)``: ``[points, score]`` of layouts ``start`` to
         ``stop`` (not included) for that option.
@@ -165,6 +176,12 @@ def _sequential_scores(
             if name == leader or not clearly_worse(lead, [r[1] for r in solved[name]])
         ]
         if open_options == [leader]:
+            break
+        if chosen in solved and all(
+            sum(_paired_gap([r[1] for r in solved[name]], [r[1] for r in solved[chosen]])) < NEGLIGIBLE_LOSS
+            for name in open_options
+            if name != chosen
+        ):
             break
     return solved
 
@@ -224,19 +241,22 @@ def trump_review(
             points = _team_points(layouts[start:stop], leader, trump, rules, seat, threads, tables)
             return [[p, deal_score(p, factor)] for p in points]
 
-        solved = _sequential_scores(list(contracts), solve, len(layouts), sequential)
+        solved = _sequential_scores(list(contracts), solve, len(layouts), sequential, _chosen_contract(deal))
     options = [
         CallOption(name, _mean(r[0] for r in rows), _mean(r[1] for r in rows))
         for name, rows in solved.items()
     ]
     options.sort(key=lambda o: -o.score)
-    chosen: str | None
-    try:
-        chosen = contract_name(deal_trump(deal))
-    except SolverError:
-        chosen = None
+    chosen = _chosen_contract(deal)
     used = max(len(rows) for rows in solved.values())
     return CallReview(deal.number, seat, tuple(options), chosen, used)
+
+
+def _chosen_contract(deal: DealResult) -> str | None:
+    try:
+        return contract_name(deal_trump(deal))
+    except SolverError:
+        return None
 
 
 def _mean(values: Iterable[float]) -> float:
@@ -287,11 +307,11 @@ def knock_review(
                 points.extend(_team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, tables))
             return [[p, deal_score(p, factors[name])] for p in points[start:stop]]
 
-        solved = _sequential_scores(list(factors), solve, len(layouts), sequential)
+        chosen = "klop" if deal.knocks >= 1 else "no klop"
+        solved = _sequential_scores(list(factors), solve, len(layouts), sequential, chosen)
     options = [
         CallOption(name, _mean(r[0] for r in rows), _mean(r[1] for r in rows))
         for name, rows in solved.items()
     ]
     options.sort(key=lambda o: -o.score)
-    chosen = "klop" if deal.knocks >= 1 else "no klop"
     return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))
