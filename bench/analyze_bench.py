@@ -2,7 +2,7 @@
 
 A fixed slice of ``data/demo.jsonl`` (the first matches that hold at least ``--deals`` deals
 the solver takes) is imported into a fresh archive (not timed), then analysed at depth
-``solver`` the way the command does it (``cli.analysis._analyse_archive``: replay, costs,
+``solver`` the way the command does it (``store.analyse.analyse_archive``: replay, costs,
 reviews, findings, storing), ``--repeat`` times, each pass into a fresh archive. Per deal:
 wall-clock seconds, each part's seconds (:data:`PARTS`), and the deal's share of its match's
 storing and of the rest (replay, built-in detectors, frames).
@@ -92,9 +92,9 @@ def _rss_mb() -> float:
 
 def one_pass(lines: Sequence[str], samples: int, folder: Path, number: int) -> dict[str, Any]:
     """Import the slice into a new archive, then analyse it at depth solver; times per deal."""
-    from manillen_replay.cli.analysis import _analyse_archive
     from manillen_replay.solver.deal_analysis import MatchSolved
     from manillen_replay.store import Store
+    from manillen_replay.store.analyse import analyse_archive
 
     source = folder / f"slice-{number}.jsonl"
     source.write_text("".join(lines), encoding="utf-8")
@@ -124,7 +124,7 @@ def one_pass(lines: Sequence[str], samples: int, folder: Path, number: int) -> d
         store.import_paths([source])
         cpu_start = time.process_time()
         start = clock["last"] = time.perf_counter()
-        outcome = _analyse_archive(store, False, "solver", samples, quiet=True, on_match=on_match)
+        outcome = analyse_archive(store, depth="solver", samples=samples, on_match=on_match)
         wall = time.perf_counter() - start - sum(references[before:])
         cpu = time.process_time() - cpu_start
     if outcome.problems:

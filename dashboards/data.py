@@ -24,7 +24,9 @@ import streamlit as st
 
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry
-from manillen_replay.store import Store, flatten_for_csv
+from manillen_replay.record.io import entries_of, kind_of
+from manillen_replay.store import ImportSummary, Store, flatten_for_csv
+from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
 
 DB_ENVIRONMENT = "MANILLEN_DB"
 """The environment variable that names the archive (``manillen dashboard`` sets it)."""
@@ -247,24 +249,20 @@ def match_ids() -> list[str]:
 
 
 def entries_from_upload(name: str, data: bytes) -> list[Entry]:
-    """The documents of an uploaded file, numbered by line for a JSON Lines archive."""
-    if name.endswith(".jsonl"):
-        return [
-            Entry(name, number, line)
-            for number, line in enumerate(data.splitlines(), start=1)
-            if line.strip()
-        ]
-    return [Entry(name, None, data)]
+    """The documents of an uploaded file: one ``.json`` match, a line of ``.jsonl`` each, or
+    each match of a ``.mnl`` text, numbered by their line."""
+    return entries_of(data, name, kind_of(name))
 
 
-def import_upload(name: str, data: bytes) -> Any:
-    """Import an uploaded file into the archive, opening it for writing just for this.
+def import_upload(name: str, data: bytes) -> tuple[ImportSummary, AnalysisOutcome]:
+    """Import an uploaded file into the archive and analyse what is new (the default depth,
+    as ``manillen analyze`` does), opening the archive for writing just for this.
 
-    :returns: the store's ``ImportSummary``.
     :raises ArchiveLockedError: when another program holds the archive.
     """
     with archive().writing() as store:
-        return store.import_entries(entries_from_upload(name, data))
+        summary = store.import_entries(entries_from_upload(name, data))
+        return summary, analyse_archive(store)
 
 
 # --------------------------------------------------------------------------- one match

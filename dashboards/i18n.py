@@ -65,8 +65,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "archive.open": ("open", "openen"),
     "archive.upload": ("Import matches", "Partijen importeren"),
     "archive.upload_help": (
-        "A recorded match (.json) or an archive (.jsonl). It is checked like `manillen import` does.",
-        "Een opgenomen partij (.json) of een archief (.jsonl). Het wordt nagekeken zoals `manillen import`.",
+        "A recorded match (.json), an archive (.jsonl) or matches in the text notation (.mnl). It is "
+        "checked like `manillen import` does, then analysed.",
+        "Een opgenomen partij (.json), een archief (.jsonl) of partijen in de tekstnotatie (.mnl). Het "
+        "wordt nagekeken zoals `manillen import` en daarna geanalyseerd.",
     ),
     "archive.import_button": ("Import", "Importeren"),
     "archive.import_done": (
@@ -76,9 +78,9 @@ LABELS: dict[str, tuple[str, str]] = {
         "({deals} spellen).",
     ),
     "archive.import_refused": ("Refused: {problem}", "Geweigerd: {problem}"),
-    "archive.analyze_hint": (
-        "Run `manillen analyze --db {path}` to find the mistakes in the new matches.",
-        "Start `manillen analyze --db {path}` om de fouten in de nieuwe partijen te zoeken.",
+    "archive.analysed": (
+        "Analysed {matches} new matches ({deals} deals): {findings} findings.",
+        "{matches} nieuwe partijen geanalyseerd ({deals} spellen): {findings} bevindingen.",
     ),
     # column names
     "col.match": ("Match", "Partij"),
@@ -339,6 +341,169 @@ LABELS: dict[str, tuple[str, str]] = {
     "contract.en_face": ("en face", "en face"),
     "contract.none": ("no contract recorded", "geen contract opgenomen"),
 }
+
+# The Record page (a match entered at the table).
+RECORD_LABELS: dict[str, tuple[str, str]] = {
+    "nav.record": ("Record", "Opnemen"),
+    "record.title": ("Record a match", "Een partij opnemen"),
+    "record.match": ("Match `{match}` · {date}", "Partij `{match}` · {date}"),
+    "record.no_draft": (
+        "There is no draft {draft} beside this archive (saved and closed, or another archive).",
+        "Er is geen ontwerp {draft} naast dit archief (bewaard en gesloten, of een ander archief).",
+    ),
+    "record.resume": ("Carry on", "Verder gaan"),
+    "record.resume_one": (
+        "{players}: deal {deal}, {cards} cards in ({match})",
+        "{players}: spel {deal}, {cards} kaarten ingegeven ({match})",
+    ),
+    "record.new_match": ("New match", "Nieuwe partij"),
+    "record.seat": ("Seat {seat} (team {team})", "Plaats {seat} (ploeg {team})"),
+    "record.seat_short": ("seat {seat}", "plaats {seat}"),
+    "record.seat_placeholder": ("Choose or type a name", "Kies of typ een naam"),
+    "record.need_players": (
+        "Four different names, clockwise: seats 1 and 3 play together against 2 and 4.",
+        "Vier verschillende namen, in wijzerzin: plaats 1 en 3 spelen samen tegen 2 en 4.",
+    ),
+    "record.seat_type": ("Name", "Naam"),
+    "record.venue_type": ("Where (optional)", "Waar (mag leeg)"),
+    "record.date": ("Date", "Datum"),
+    "record.venue": ("Venue", "Locatie"),
+    "record.venue_placeholder": ("Choose or type a venue (optional)", "Kies of typ een locatie (mag leeg)"),
+    "record.first_dealer": ("First dealer", "Eerste gever"),
+    "record.rules_source": ("House rules", "Huisregels"),
+    "record.rules_default": ("Standard rules", "Standaardregels"),
+    "record.rules_last": ("As their last match", "Zoals hun vorige partij"),
+    "record.rules_help": (
+        "Copy the rules of the latest match in the archive where these four played.",
+        "Neem de regels over van de laatste partij in het archief met deze vier spelers.",
+    ),
+    "record.target": ("Play to", "Spelen tot"),
+    "record.house_rules": ("More house rules", "Meer huisregels"),
+    "record.partner_exempt": (
+        "No need to overtake or buy while the partner wins the trick",
+        "Niet overnemen of kopen als de partner de slag heeft",
+    ),
+    "record.underbuy": ("Underbuying (onderkopen) allowed", "Onderkopen toegelaten"),
+    "record.klop_on_muil": ("Klop on a muil allowed", "Kloppen op muil toegelaten"),
+    "record.max_multiplier": ("Highest factor", "Hoogste factor"),
+    "record.no_cap": ("no cap", "geen grens"),
+    "record.cafe_blind_muil": ("Cafe rule: blind muil", "Caféregel: blinde muil"),
+    "record.cafe_eternal_klop": ("Cafe rule: eternal klop", "Caféregel: eeuwig kloppen"),
+    "record.cafe_en_face": ("Cafe rule: en face", "Caféregel: en face"),
+    "record.cafe_redeal_small": (
+        "Cafe rule: redeal on five small cards and a jack",
+        "Caféregel: opnieuw geven bij vijf kleine kaarten en een boer",
+    ),
+    "record.start": ("Start recording", "Beginnen met opnemen"),
+    "record.deal": ("Deal {number} · {dealer} deals", "Spel {number} · {dealer} geeft"),
+    "record.dealer": ("Dealer", "Gever"),
+    "record.dealer_help": (
+        "Comes from the rotation (the previous dealer's left); change it if the table dealt otherwise.",
+        "Volgt de beurtrol (links van de vorige gever); pas aan als er anders gegeven werd.",
+    ),
+    "record.mode": ("Enter", "Ingeven"),
+    "record.mode_cards": ("Cards", "Kaarten"),
+    "record.mode_sheet": ("Scoresheet line", "Lijn van het scoreblad"),
+    "record.who_calls": ("{name} makes trump:", "{name} maakt troef:"),
+    "record.calls": ("Calls", "Aankondigingen"),
+    "record.call_muil": ("Muil", "Muil"),
+    "record.call_blind_muil": ("Blind muil", "Blinde muil"),
+    "record.call_en_face": ("En face", "En face"),
+    "record.call_klop": ("Klop", "Klop"),
+    "record.call_tegenklop": ("Tegenklop", "Tegenklop"),
+    "record.call_redeal": ("Redeal", "Opnieuw geven"),
+    "record.call_trump": ("Trump", "Troef"),
+    "record.call_pass": ("Pass", "Pas"),
+    "record.redeal_note": (
+        "A redeal: nothing is played, the same dealer deals again. Save it to go on.",
+        "Opnieuw geven: er wordt niets gespeeld, dezelfde gever geeft opnieuw. Bewaar om verder te gaan.",
+    ),
+    "record.hands": (
+        "Hands (optional: outlines the legal cards)",
+        "Handen (mag: toont de toegelaten kaarten)",
+    ),
+    "record.hands_known": ("Hands (known)", "Handen (gekend)"),
+    "record.hands_help": (
+        "Type each hand as dealt (10H AH 7♥ ...); the fourth may stay empty. With the hands the "
+        "grid outlines the cards the player to play may play and warns at once on an illegal card.",
+        "Typ elke hand zoals gedeeld (10H AH 7♥ ...); de vierde mag leeg blijven. Met de handen "
+        "omlijnt het rooster de kaarten die de speler mag spelen en waarschuwt het meteen bij een "
+        "onreglementaire kaart.",
+    ),
+    "record.hand_placeholder": (
+        "eight cards, e.g. 10H AH KD 8D QC 9S JS 7S",
+        "acht kaarten, bv. 10H AH KD 8D QC 9S JS 7S",
+    ),
+    "record.hand_last": ("empty: the eight cards left", "leeg: de acht overblijvende kaarten"),
+    "record.use_hands": ("Use these hands", "Deze handen gebruiken"),
+    "record.tap_mode": ("Tap", "Tikken"),
+    "record.tap_plays": ("Cards played", "Gespeelde kaarten"),
+    "record.tap_hands": ("Hands first", "Eerst de handen"),
+    "record.tap_hand_of": ("Tap {name}'s hand: {count} of 8", "Tik de hand van {name}: {count} van 8"),
+    "record.hands_tapped": (
+        "The four hands are in (the fourth is the eight cards left). Switch to Cards played.",
+        "De vier handen zijn ingegeven (de vierde is de acht overblijvende kaarten). Kies Gespeelde kaarten.",
+    ),
+    "record.untap": ("Undo hand card", "Kaart uit de hand terug"),
+    "record.forget_hands": ("Forget the hands", "Handen vergeten"),
+    "record.to_play": ("{name} to play · trick {trick}", "{name} is aan de beurt · slag {trick}"),
+    "record.on_table": ("On the table", "Op tafel"),
+    "record.took": ("Trick {number}: {name} takes {points}", "Slag {number}: {name} neemt {points}"),
+    "record.taken": (
+        "{team0}: {points0} · {team1}: {points1} · {cards} of 32 cards in",
+        "{team0}: {points0} · {team1}: {points1} · {cards} van 32 kaarten ingegeven",
+    ),
+    "record.illegal": (
+        "Illegal play by {name}: {card} ({kind}): {why}. It is kept as played; "
+        "undo it if it was a slip of the finger.",
+        "Onreglementair gespeeld door {name}: {card} ({kind}): {why}. Het blijft staan zoals gespeeld; "
+        "maak het ongedaan als u mis tikte.",
+    ),
+    "record.illegal_count": (
+        "{count} illegal plays in this deal: they are kept, and the analysis reports them.",
+        "{count} onreglementaire kaarten in dit spel: ze blijven staan en de analyse meldt ze.",
+    ),
+    "record.undo_card": ("Undo card", "Kaart terug"),
+    "record.undo_trick": ("Undo trick", "Slag terug"),
+    "record.tricks": ("Tricks played ({count}) · edit a trick", "Gespeelde slagen ({count}) · slag wijzigen"),
+    "record.trick_line": (
+        "{number}. {leader} leads: {cards} → {winner} takes {points}",
+        "{number}. {leader} komt uit: {cards} → {winner} neemt {points}",
+    ),
+    "record.edit_trick": ("Trick to change", "Slag om te wijzigen"),
+    "record.edit_cards": ("Its cards in the order played", "De kaarten in de volgorde gespeeld"),
+    "record.edit_apply": ("Change the trick", "Slag wijzigen"),
+    "record.deal_done": (
+        "All eight tricks are in: {team0} {points0}, {team1} {points1}.",
+        "De acht slagen zijn ingegeven: {team0} {points0}, {team1} {points1}.",
+    ),
+    "record.save": ("Save the deal", "Spel bewaren"),
+    "record.saving": ("Saving and analysing the deal ...", "Spel bewaren en analyseren ..."),
+    "record.refused": ("The deal cannot be saved: {message}", "Het spel kan niet bewaard worden: {message}"),
+    "record.saved": (
+        "Deal {number} is saved in the archive and analysed: {findings} findings in the match.",
+        "Spel {number} is bewaard in het archief en geanalyseerd: {findings} bevindingen in de partij.",
+    ),
+    "record.open_replay": ("Open deal {number} in the Deal replay", "Spel {number} openen in Spel herspelen"),
+    "record.sheet_help": (
+        "Only the scoresheet: who scored and how many points (or a 30-30).",
+        "Enkel het scoreblad: wie scoorde en hoeveel punten (of 30-30).",
+    ),
+    "record.sheet_team": ("Scored by", "Gescoord door"),
+    "record.sheet_points": ("Points", "Punten"),
+    "record.sheet_save": ("Save the line", "Lijn bewaren"),
+    "record.sheet_line": ("scoresheet", "scoreblad"),
+    "record.total": ("Total", "Totaal"),
+    "record.decided": ("{team} win the match.", "{team} winnen de partij."),
+    "record.draw": ("The match is a draw.", "De partij is gelijk."),
+    "record.share": ("Share as text", "Delen als tekst"),
+    "record.share_help": (
+        "The match in the text notation: copy it into a message; `manillen import` reads it back.",
+        "De partij in de tekstnotatie: kopieer ze in een bericht; `manillen import` leest ze terug.",
+    ),
+    "record.close": ("Close this match", "Deze partij sluiten"),
+}
+LABELS.update(RECORD_LABELS)
 
 # The clause explanations of rules.LegalPlays.explain, in Dutch; English comes from the rules.
 _CLAUSES_NL: dict[Clause, str] = {

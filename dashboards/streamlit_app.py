@@ -38,6 +38,7 @@ pages = [
         url_path="archive",
         default=True,
     ),
+    st.Page(ui.PAGE_FILES["record"], title=t("nav.record"), icon=":material/edit_note:", url_path="record"),
     st.Page(ui.PAGE_FILES["match"], title=t("nav.match"), icon=":material/show_chart:", url_path="match"),
     st.Page(
         ui.PAGE_FILES["replay"], title=t("nav.replay"), icon=":material/playing_cards:", url_path="replay"

@@ -23,6 +23,7 @@ PAGE_FILES = {
     "players": "app_pages/players.py",
     "sql": "app_pages/sql.py",
     "annotations": "app_pages/annotations.py",
+    "record": "app_pages/record.py",
 }
 """Each page's url path and file, relative to the entry point."""
 

@@ -43,17 +43,17 @@ class Suit(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
-        """The suit named by its letter, in either case.
+        """The suit named by its letter (either case), its symbol, or its Dutch or English name.
 
-        >>> Suit.parse("d")
-        <Suit.D: 1>
+        >>> Suit.parse("d"), Suit.parse("♣"), Suit.parse("koeken")
+        (<Suit.D: 1>, <Suit.C: 2>, <Suit.D: 1>)
 
-        :raises InvalidCardError: for anything but H, D, C or S.
+        :raises InvalidCardError: for anything else.
         """
-        try:
-            return cls[text.strip().upper()]
-        except KeyError:
-            raise InvalidCardError(f"unknown suit {text!r}: use H, D, C or S") from None
+        suit = SUIT_BY_TEXT.get(text.strip().lower().replace(_EMOJI_STYLE, ""))
+        if suit is None:
+            raise InvalidCardError(f"unknown suit {text!r}: use H, D, C or S (or ♥ ♦ ♣ ♠)")
+        return suit
 
 
 class Rank(IntEnum):
@@ -190,19 +190,41 @@ DECK_32_MASK = DECK_36_MASK & ~SIXES_MASK
 CARDS: tuple[Card, ...] = tuple(Card)
 
 
+_EMOJI_STYLE = "\ufe0f"
+# Phones type suits as emoji (the symbol then U+FE0F) or offer the outlined symbols ♡ ♢ ♧ ♤.
+_SUIT_SYMBOLS: dict[Suit, tuple[str, ...]] = {
+    Suit.H: ("♥", "♡"),
+    Suit.D: ("♦", "♢"),
+    Suit.C: ("♣", "♧"),
+    Suit.S: ("♠", "♤"),
+}
+
+SUIT_BY_TEXT: dict[str, Suit] = {
+    **{suit.name.lower(): suit for suit in Suit},
+    **{symbol: suit for suit, symbols in _SUIT_SYMBOLS.items() for symbol in symbols},
+    **{suit.dutch: suit for suit in Suit},
+    "ruiten": Suit.D,
+    **{suit.english: suit for suit in Suit},
+}
+"""Every accepted name of a suit, lower case: letters, symbols, Dutch and English names."""
+
+
 def _spellings() -> dict[str, Card]:
     rank_spellings = {rank: {rank.text, rank.text.lower()} for rank in Rank}
     rank_spellings[Rank.TEN] |= {"T", "t"}
     table: dict[str, Card] = {}
     for card in Card:
+        suit_spellings = [card.suit.name, card.suit.name.lower()]
+        for symbol in _SUIT_SYMBOLS[card.suit]:
+            suit_spellings += [symbol, symbol + _EMOJI_STYLE]
         for rank_text in rank_spellings[card.rank]:
-            for suit_text in (card.suit.name, card.suit.name.lower()):
+            for suit_text in suit_spellings:
                 table[rank_text + suit_text] = card
     return table
 
 
 CARD_BY_TEXT: dict[str, Card] = _spellings()
-"""Every accepted spelling of every card (``10H``, ``TH``, ``th``, ``10h``, ...)."""
+"""Every accepted spelling of every card (``10H``, ``TH``, ``th``, ``10♥``, ``a♠``, ...)."""
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -49,6 +49,11 @@ class RecordError(ManillenError):
         """The same problem, placed in a file (and line)."""
         return RecordError(self.message, self.pointer, source, line)
 
+    @property
+    def detail(self) -> str:
+        """The message with whatever places it within its line, for a table of problems."""
+        return self.message
+
 
 class InvalidRecordError(ManillenError):
     """A record with one or more problems; ``problems`` lists each one."""
@@ -58,3 +63,45 @@ class InvalidRecordError(ManillenError):
         first = problems[0].describe() if problems else "invalid record"
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         super().__init__(first + more)
+
+
+class NotationError(RecordError):
+    """A problem in a match typed in the text notation, placed by line and column.
+
+    :param column: the 1-based column in the line.
+    :param hint: advice in the player's terms (who leads a trick, and why).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        pointer: str = "",
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        *,
+        hint: str | None = None,
+    ) -> None:
+        self.column = column
+        self.hint = hint
+        super().__init__(message, pointer, source, line)
+
+    def describe(self) -> str:
+        """The full one-line message: ``file:line:column: message (hint)``."""
+        place = "" if self.source is None else self.source
+        if self.line is not None:
+            place += f":{self.line}" if place else f"line {self.line}"
+            if self.column is not None:
+                place += f":{self.column}"
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{place}: {self.message}{hint}" if place else self.message + hint
+
+    @property
+    def detail(self) -> str:
+        """The message with its column and hint."""
+        column = f"column {self.column}: " if self.column is not None else ""
+        return f"{column}{self.message}" + (f" ({self.hint})" if self.hint else "")
+
+    def located(self, source: str | None, line: int | None) -> RecordError:
+        """The same problem in a file; its line is already the file's own."""
+        return NotationError(self.message, self.pointer, source, self.line, self.column, hint=self.hint)

@@ -6,10 +6,11 @@ the hands are given, only the tricks that matter are played.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
-import time
 
+import msgspec
 import pytest
 
 from manillen_replay.analysis import (
@@ -24,15 +25,17 @@ from manillen_replay.analysis import (
     coach_findings,
     parse_coach_detector,
 )
-from manillen_replay.analysis.detectors import VIEW_MARGIN
+from manillen_replay.analysis.detectors import CARD_THRESHOLDS
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask, mask_of
-from manillen_replay.engine import replay
+from manillen_replay.engine import decode_and_replay, replay
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record, RecordedScore
+from manillen_replay.record.model import RuleOptions
 from manillen_replay.rules import Rules
 from manillen_replay.solver import CardValue, PlayCost, view_costs
 from manillen_replay.state import DealState
 
 from .factories import SEATS, random_record
+from .test_variants import EVERY_OTHER_VARIANT, variant_doc
 
 # Trump diamonds. Anna and Carla hold the hearts' AH 10H; Bert is void in clubs.
 BASE = [
@@ -310,18 +313,55 @@ def test_bare_ace_lost_with_costs_not_flagged_when_smearing_was_no_better() -> N
     assert of_kind(found, "bare_ace_lost") == [] and of_kind(found, "missed_vetten") == []
 
 
-def test_strategy_detectors_agree_with_the_real_solver() -> None:
-    """With the solver's own view values the finding stands exactly when smearing gained enough."""
+SOLVER_SAMPLES = 100
+"""Layouts per play for the real solver below: with 8 the estimate was noise (-0.6 card points
+for seed 0); from 100 on it settles between 1.4 and 1.9 (seeds 0 to 4, 100 and 300 layouts)."""
+
+
+def test_the_real_solver_backs_the_showcase_missed_vetten() -> None:
+    """Bert, last to play on Dirk's certain 10C, keeps KH instead of smearing it: from what Bert
+    could see, smearing KH is worth more than half a card point on average (the solver says about
+    1.8, less than the 3 card points of hindsight, since the KH might have taken a trick later)."""
     rec = record(BASE, VETTEN)
     result = replay(rec)
-    costs = view_costs(result.deals[0], result.rules, samples=8)
+    costs = view_costs(result.deals[0], result.rules, samples=SOLVER_SAMPLES)
     play = next(c for c in costs if (c.trick, c.play) == (1, 4))
-    assert play.values[Card.S7].view is not None and play.values[Card.HK].view is not None
-    gain = play.values[Card.HK].view - play.values[Card.S7].view
-    found = of_kind(analyse(result, rec, costs={1: costs}), "missed_vetten")
-    assert len(found) == (1 if gain >= VIEW_MARGIN else 0)
-    for finding in found:
-        assert finding.points == round(gain, 2)
+    kept, smeared = play.values[Card.S7].view, play.values[Card.HK].view
+    assert kept is not None and smeared is not None
+    gain = smeared - kept
+    assert 1.0 <= gain < 3.0
+    (finding,) = of_kind(analyse(result, rec, costs={1: costs}), "missed_vetten")
+    assert finding.points == round(gain, 2) and finding.better == (Card.HK,)
+    assert (finding.trick, finding.play, finding.card) == (1, 4, Card.S7)
+    assert finding.severity is CARD_THRESHOLDS.severity(gain)
+    assert "card points more on average (solver)" in finding.explanation
+
+
+@pytest.mark.parametrize("name", EVERY_OTHER_VARIANT)
+def test_strategy_detectors_judge_only_the_four_player_game(name: str) -> None:
+    """docs/findings.md: other variants get the rule, scoring and procedure detectors only. Forty
+    random deals of each: with the variant check taken out, every variant gets strategy findings."""
+    found = [
+        finding
+        for seed in range(40)
+        for finding in analyse(decode_and_replay(json.dumps(variant_doc(name, seed=seed))))
+    ]
+    assert [f.kind for f in found if f.category is Category.STRATEGY] == []
+    wrong_sheet = variant_doc(name, seed=0)
+    wrong_sheet["deals"][0]["recorded_score"] = {"team": 0, "points": 99}
+    (mismatch,) = of_kind(analyse(decode_and_replay(json.dumps(wrong_sheet))), "score_mismatch")
+    dealer = wrong_sheet["match"]["seats"][0]
+    assert f"the scoresheet says 99 for {dealer}" in mismatch.explanation  # the dealer's team: team 0
+
+
+def test_an_illegal_play_is_judged_as_a_rule_finding_only() -> None:
+    """Bert trumps Dirk's certain 10C with QD while holding 9C: a revoke, and not also a wasted_trump
+    (legal, the same QD is one: test_wasted_trump_that_cost_nothing_is_info)."""
+    hands = list(BASE)
+    hands[0] = hands[0].replace("9C", "9S")
+    hands[1] = hands[1].replace("9S", "9C")
+    found = analyse_record(record(hands, ["7C 10C 8C QD"]))
+    assert [(f.kind, f.trick, f.play, f.card) for f in found] == [("revoke", 1, 4, Card.DQ)]
 
 
 def test_rules_depth_leaves_out_strategy() -> None:
@@ -440,6 +480,78 @@ def test_muil_missed_not_flagged_when_muil_was_made() -> None:
     assert of_kind(analyse_record(full_deal(strong_seat=1, dealer=1, trump=None)), "muil_missed") == []
 
 
+def called(rec: Record, declarations: list[tuple[int, str, str | None]], **rules: object) -> Record:
+    """The one-deal match with these declarations (seat, call, suit) and house rules."""
+    deal = rec.deals[0]
+    deal.declarations = [
+        Declaration(seat=seat, call=call, suit=suit) if suit else Declaration(seat=seat, call=call)  # type: ignore[arg-type]
+        for seat, call, suit in declarations
+    ]
+    rec.match.rules = msgspec.convert(rules, RuleOptions)
+    return rec
+
+
+def test_muil_missed_not_flagged_after_en_face() -> None:
+    """docs/findings.md, muil_missed: "made trump (not muil; not after en face)". Bert deals with four
+    manilles and passes the choice to Dirk (en face), who makes diamonds; the team wins."""
+    cafe = {"cafe": {"en_face": True}}
+    made = called(
+        full_deal(strong_seat=1, dealer=1, trump="D"), [(1, "en_face", None), (3, "trump", "D")], **cafe
+    )
+    deal = replay(made).deals[0]
+    assert deal.en_face and deal.score is not None and deal.score.team == 1
+    assert of_kind(analyse_record(made), "muil_missed") == []
+    # the same cards with Bert making trump himself (same rules): muil_missed stands
+    himself = called(full_deal(strong_seat=1, dealer=1, trump="D"), [(1, "trump", "D")], **cafe)
+    assert len(of_kind(analyse_record(himself), "muil_missed")) == 1
+
+
+@pytest.mark.parametrize(("cap", "gain"), [(2, None), (4, 2)])
+def test_klop_missed_not_flagged_when_the_cap_leaves_nothing_to_gain(cap: int, gain: int | None) -> None:
+    """Anna (five trumps) did not knock on an en face deal (x2). Under max_multiplier 2 a klop would
+    still count x2: nothing to gain, nothing said; under 4 it would have doubled the score."""
+    rec = called(
+        full_deal(strong_seat=0, dealer=1, trump="D"),
+        [(1, "en_face", None), (3, "trump", "D")],
+        cafe={"en_face": True},
+        max_multiplier=cap,
+    )
+    deal = replay(rec).deals[0]
+    assert deal.score is not None and deal.score.team == 0 and deal.multiplier == 2
+    found = of_kind(analyse_record(rec), "klop_missed")
+    if gain is None:
+        assert found == []
+    else:
+        (finding,) = found
+        assert finding.seat == 0 and finding.points == deal.score.points * (gain - 1)
+
+
+def test_klop_lost_by_the_tegenklop_costs_what_it_added_to_the_klop() -> None:
+    """Carla knocks, Bert (dealing) answers with tegenklop and his team loses: the tegenklop took the
+    deal from x2 (the klop alone) to x4, so it cost half the score, and Bert is named."""
+    rec = full_deal(strong_seat=0, dealer=1, trump="D", calls=[(2, "klop"), (1, "tegenklop")])
+    deal = replay(rec).deals[0]
+    assert deal.score is not None and deal.score.team == 0 and deal.multiplier == 4
+    assert deal.points is not None
+    over = deal.points[0] - 30
+    (finding,) = of_kind(analyse(replay(rec), rec), "klop_lost")
+    assert (finding.seat, finding.player) == (1, "Bert")
+    assert finding.points == deal.score.points - over * 2 == over * 2
+    assert "(tegenklop)" in finding.explanation and f"instead of {over * 2}" in finding.explanation
+
+
+def test_klop_lost_by_the_klop_team_after_a_tegenklop_costs_both_knocks() -> None:
+    """Carla knocks, Bert answers, and Carla's team loses: without their klop there would have been
+    no knock at all, so the cost is the score at x4 minus the score at x1."""
+    rec = full_deal(strong_seat=1, dealer=1, trump="D", calls=[(2, "klop"), (1, "tegenklop")])
+    deal = replay(rec).deals[0]
+    assert deal.score is not None and deal.score.team == 1 and deal.points is not None
+    over = deal.points[1] - 30
+    (finding,) = of_kind(analyse(replay(rec), rec), "klop_lost")
+    assert (finding.seat, finding.points) == (2, over * 4 - over)
+    assert "(klop)" in finding.explanation
+
+
 # --------------------------------------------------------------------------- scoring and procedure
 
 
@@ -530,15 +642,6 @@ def test_thresholds_and_severity_order() -> None:
     assert Severity.parse("BLUNDER").level > Severity.parse("mistake").level
     with pytest.raises(ValueError, match="unknown severity"):
         Severity.parse("awful")
-
-
-def test_analysis_is_fast_enough() -> None:
-    results = [replay(random_record(seed, 12)) for seed in range(20)]
-    start = time.perf_counter()
-    for result in results:
-        analyse(result)
-    rate = 240 / (time.perf_counter() - start)
-    assert rate > 1000, f"{rate:.0f} deals a second"
 
 
 def test_the_analysis_core_loads_no_database_or_ui_library() -> None:

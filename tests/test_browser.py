@@ -7,6 +7,7 @@ The screenshot lands in tests/artifacts/ (git-ignored) for a person to look at.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import signal
@@ -17,6 +18,8 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import NoReturn
 
 import pytest
 
@@ -33,10 +36,29 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
-]
+pytestmark = pytest.mark.browser
+
+
+def on_ci() -> bool:
+    """On CI the browser test must run: a missing browser fails it instead of skipping it."""
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def missing(reason: str) -> NoReturn:
+    """Skip for a missing browser or Playwright on a developer's machine; fail on CI."""
+    if on_ci():
+        pytest.fail(f"CI=true but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def browser_api() -> ModuleType:
+    """Playwright's sync API, once Chromium and Playwright are both there."""
+    if not CHROMIUM.exists():
+        missing(f"needs Debian's chromium at {CHROMIUM}: apt-get install -y chromium")
+    try:
+        return importlib.import_module("playwright.sync_api")
+    except ImportError:
+        missing("needs Playwright: pip install -e '.[dev]'")
 
 
 def free_port() -> int:
@@ -48,6 +70,7 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``manillen dashboard`` on a free port; its address."""
+    browser_api()  # no server without a browser to look at it
     archive = tmp_path_factory.mktemp("browser") / "club.duckdb"
     build_archive(archive)
     port = free_port()
@@ -82,7 +105,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_replay_steps_forward_three_plays(server: str) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
+    playwright_api = browser_api()
     deal = fixture_records()[2].deals[4]
     expected = deal.tricks[0][:3]
     ARTIFACTS.mkdir(exist_ok=True)
@@ -113,3 +136,21 @@ def test_replay_steps_forward_three_plays(server: str) -> None:
         finally:
             browser.close()
     assert shot.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", pytest.fail.Exception), ("", pytest.skip.Exception)])
+def test_a_missing_browser_fails_on_ci_and_skips_elsewhere(
+    ci: str, outcome: type[BaseException], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CI", ci)
+    here = sys.modules[__name__]
+    chromium = here.CHROMIUM
+    monkeypatch.setattr(here, "CHROMIUM", tmp_path / "no-chromium")
+    with pytest.raises(BaseException, match="chromium") as caught:  # a skip must not pass for a fail
+        browser_api()
+    assert caught.type is outcome
+    monkeypatch.setattr(here, "CHROMIUM", chromium)
+    monkeypatch.setitem(sys.modules, "playwright.sync_api", None)  # an import that fails
+    with pytest.raises(BaseException, match="Playwright") as caught:
+        browser_api()
+    assert caught.type is outcome

@@ -140,6 +140,20 @@ def test_findings_without_an_archive_is_a_clear_message(tmp_path: Path) -> None:
     assert code == 1 and "no archive" in err and "manillen import" in err
 
 
+def test_findings_say_when_matches_are_not_analysed_yet(tmp_path: Path) -> None:
+    path = tmp_path / "new.duckdb"
+    build_archive(path, matches=2)
+    code, out, err = run("findings", "--db", str(path))
+    assert code == 0 and out == ""
+    assert err.splitlines() == [
+        "2 matches in the archive are not analysed yet: run `manillen analyze`",
+        "0 findings",
+    ]
+    assert run("analyze", "--db", str(path))[0] == 0
+    code, _, err = run("findings", "--db", str(path))
+    assert code == 0 and "not analysed yet" not in err
+
+
 def test_files_and_db_together_are_refused(archive: Path, vetten_file: Path) -> None:
     code, _, err = run("findings", str(vetten_file), "--db", str(archive))
     assert code == 2 and "not both" in err
@@ -304,9 +318,20 @@ def test_depth_and_samples_are_checked(tmp_path: Path) -> None:
     [("D", [(2, "klop")], [2]), ("D", [], [2, 0]), (None, [], [])],
     ids=["the knocker", "both who could have knocked", "muil cannot be knocked"],
 )
+@pytest.mark.parametrize(
+    ("loss", "severity"),
+    [(2.5, None), (3.0, Severity.INACCURACY), (6.0, Severity.MISTAKE), (11.5, Severity.MISTAKE),
+     (12.0, Severity.BLUNDER), (30.0, Severity.BLUNDER)],
+)  # fmt: skip
 def test_solver_findings_review_the_right_calls(
-    trump: str | None, calls: list[tuple[int, str]], seats: list[int], monkeypatch: pytest.MonkeyPatch
+    trump: str | None,
+    calls: list[tuple[int, str]],
+    seats: list[int],
+    loss: float,
+    severity: Severity | None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Every call is reviewed by the right seat, and the 3/6/12 thresholds decide the severity."""
     from manillen_replay import solver
     from manillen_replay.engine import replay
     from manillen_replay.solver.deal_analysis import solver_findings
@@ -318,7 +343,7 @@ def test_solver_findings_review_the_right_calls(
             deal: Any, rules: Any, *, seat: int | None = None, samples: int, **_: Any
         ) -> solver.CallReview:
             reviewed.append((name, seat))
-            options = (solver.CallOption("klop", 20.0, 10.0), solver.CallOption("no klop", 20.0, -20.0))
+            options = (solver.CallOption("klop", 20.0, 10.0), solver.CallOption("no klop", 20.0, 10.0 - loss))
             return solver.CallReview(deal.number, seat or 0, options, "no klop", samples)
 
         return review
@@ -330,9 +355,15 @@ def test_solver_findings_review_the_right_calls(
     deal = result.deals[0]
     found = solver_findings(result, rec, deal, solver.dd_costs(deal, result.rules), samples=2)
     assert reviewed == [("trump", None)] + [("knock", seat) for seat in seats]
-    # the fake review says the call made gave away 30 points: a blunder for each seat reviewed
-    assert sorted(f.seat for f in found if f.kind == "knock_choice") == sorted(seats)
-    assert [f.severity for f in found if f.kind == "trump_choice"] == [Severity.BLUNDER]
+    knocks = [f for f in found if f.kind == "knock_choice"]
+    trumps = [f for f in found if f.kind == "trump_choice"]
+    if severity is None:
+        assert knocks == [] and trumps == []
+        return
+    assert sorted(f.seat for f in knocks) == sorted(seats)
+    assert {f.severity for f in knocks} <= {severity} and all(f.points == loss for f in knocks)
+    assert [(f.severity, f.points) for f in trumps] == [(severity, loss)]
+
 
 
 def test_depth_solver_shows_its_progress_on_stderr_and_quiet_hides_it(tmp_path: Path) -> None:

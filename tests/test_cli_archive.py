@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +14,13 @@ import pytest
 from click.testing import CliRunner, Result
 
 from manillen_replay.cli import cli
+from manillen_replay.record import Entry, iter_entries, loads
 from manillen_replay.store import IMPORT_MEMORY_LIMIT, TABLES, ImportSummary, Store
 
 from .conftest import BAD_LINE_NUMBER
 from .test_store import HOLD
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 
 def _run(*args: str, env: dict[str, str] | None = None) -> Result:
@@ -102,16 +106,45 @@ def test_import_memory_limit_is_checked_and_handed_to_the_store(
     assert f"[default: {IMPORT_MEMORY_LIMIT}]" in _run("import", "--help").output
 
 
-def test_interrupted_import_says_what_was_kept(
-    sample_archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def interrupt(*args: object, **kwargs: object) -> None:
-        raise KeyboardInterrupt
+def test_interrupted_import_says_what_was_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while the second file is read: the first file's match stays, and the message says so."""
+    first, second = SAMPLES / "seed-trick.json", SAMPLES / "muil.json"
 
-    monkeypatch.setattr(Store, "import_paths", interrupt)
-    result = _run("import", str(sample_archive), "--db", str(tmp_path / "i.duckdb"))
+    def interrupted(self: Store, paths: Any, *args: Any, **kwargs: Any) -> ImportSummary:
+        def entries() -> Iterator[Entry]:
+            yield from iter_entries(paths)
+            raise KeyboardInterrupt
+
+        kwargs.pop("on_progress", None)
+        return self.import_entries(entries(), **kwargs)
+
+    monkeypatch.setattr(Store, "import_paths", interrupted)
+    db = tmp_path / "i.duckdb"
+    result = _run("import", str(first), str(second), "--db", str(db))
     assert result.exit_code == 130
-    assert "rolled back" in result.stderr
+    assert result.stderr.strip() == (
+        "interrupted: 1 files were kept whole (imported 1 matches (1 deals), replaced 0, "
+        "skipped 0 already present, refused 0); a file still being imported was rolled back"
+    )
+    with Store(db, read_only=True) as archive:
+        kept = archive.query("SELECT match_id FROM matches")["match_id"].to_list()
+    assert kept == [loads(first.read_text()).match.id]
+
+
+def test_quiet_import_lists_no_refused_records_but_still_sums_up(
+    sample_archive: Path, sample_records: list[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "q.duckdb")
+    result = _run("import", str(sample_archive), "--db", db, "--quiet")
+    assert result.exit_code == 1
+    assert result.stderr == ""
+    deals = sum(len(loads(line).deals) for line in sample_records)
+    assert result.stdout == (
+        f"{db}: imported {len(sample_records)} matches ({deals} deals), replaced 0, "
+        "skipped 0 already present, refused 1\n"
+    )
+    loud = _run("import", str(sample_archive), "--db", str(tmp_path / "loud.duckdb"))
+    assert f"{sample_archive}:{BAD_LINE_NUMBER}: /deals/0/dealer" in loud.stderr
 
 
 def test_sql_formats(sample_db: Path, tmp_path: Path) -> None:
@@ -137,21 +170,57 @@ def test_sql_formats(sample_db: Path, tmp_path: Path) -> None:
     assert frame.height == 3 and len(frame["cards"][0].split(" ")) == 8
 
 
+READ_ONLY = (
+    "is not allowed: the archive is opened read-only for queries; only SELECT (with WITH, DESCRIBE, "
+    "SUMMARIZE, EXPLAIN) may run, and it cannot reach files or the network"
+)
+NO_FILES = (
+    "Error: refused: queries may not read files or reach the network: only the archive's tables and "
+    "views are available"
+)
+
+
 @pytest.mark.parametrize(
     ("query", "says"),
     [
-        ("DROP TABLE plays", "DROP is not allowed"),
-        ("INSERT INTO seats VALUES ('x', 0, 'x', 0)", "INSERT is not allowed"),
-        ("COPY plays TO 'stolen.csv'", "COPY is not allowed"),
-        ("ATTACH 'other.duckdb'", "ATTACH is not allowed"),
-        ("SELECT * FROM read_csv('/etc/passwd')", "cannot read files"),
+        ("DROP TABLE plays", f"Error: refused: DROP {READ_ONLY}"),
+        ("INSERT INTO seats VALUES ('x', 0, 'x', 0)", f"Error: refused: INSERT {READ_ONLY}"),
+        ("COPY plays TO 'stolen.csv'", f"Error: refused: COPY {READ_ONLY}"),
+        ("ATTACH 'other.duckdb'", f"Error: refused: ATTACH {READ_ONLY}"),
+        ("SELECT * FROM read_csv('/etc/passwd')", f'{NO_FILES} (cannot access file "/etc/passwd"'),
+        ("SELECT * FROM 'stolen.parquet'", f'{NO_FILES} (cannot access file "stolen.parquet"'),
     ],
 )
 def test_sql_refuses_writes_and_files(sample_db: Path, query: str, says: str) -> None:
     result = _run("sql", query, "--db", str(sample_db))
     assert result.exit_code == 1
-    assert "refused" in result.stderr and says.split()[0] in result.stderr
+    assert result.stdout == ""
+    assert result.stderr.startswith(says), result.stderr
     _no_traceback(result)
+
+
+@pytest.mark.parametrize(
+    ("query", "columns"),
+    [
+        ("DESCRIBE plays", ["column_name", "column_type", "null", "key", "default", "extra"]),
+        ("SUMMARIZE SELECT points_0 FROM deals", ["column_name", "column_type", "min", "max"]),
+        ("EXPLAIN SELECT count(*) FROM plays", ["explain_key", "explain_value"]),
+    ],
+)
+def test_sql_allows_describe_summarize_and_explain(sample_db: Path, query: str, columns: list[str]) -> None:
+    result = _run("sql", query, "--db", str(sample_db), "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert rows and list(rows[0])[: len(columns)] == columns
+
+
+def test_sql_reads_the_query_from_stdin(sample_db: Path) -> None:
+    query = "SELECT count(*) AS n\nFROM matches\n"
+    result = CliRunner().invoke(cli, ["sql", "-", "--db", str(sample_db), "--format", "json"], input=query)
+    assert result.exit_code == 0, result.output
+    with Store(sample_db, read_only=True) as archive:
+        expected = archive.query("SELECT count(*) AS n FROM matches")["n"][0]
+    assert json.loads(result.stdout) == [{"n": expected}]
 
 
 def test_sql_errors_and_missing_archive_are_messages(sample_db: Path, tmp_path: Path) -> None:

@@ -65,6 +65,29 @@ def test_replay_text_shows_tricks_with_names_symbols_and_scores():
     assert "match score: 1-0" in result.output
 
 
+def test_replay_ascii_writes_every_suit_as_a_letter():
+    """--ascii: the same replay with 10H for 10♥, the trump suit included, for terminals without symbols."""
+    with_symbols = run("replay", str(SAMPLES))
+    ascii_only = run("replay", "--ascii", str(SAMPLES))
+    assert with_symbols.exit_code == ascii_only.exit_code == 0
+    assert "10♥" in with_symbols.stdout and "trump ♦ koeken" in with_symbols.stdout
+    assert ascii_only.stdout == with_symbols.stdout.translate(str.maketrans("♥♦♣♠", "HDCS"))
+    assert ascii_only.stdout.isascii()
+
+
+def test_validate_quiet_prints_only_the_problems(tmp_path):
+    good = json.loads((SAMPLES / "seed-trick.json").read_text())
+    bad = json.loads(json.dumps(good))
+    bad["deals"][0]["dealer"] = 9
+    archive = tmp_path / "club.jsonl"
+    archive.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    result = run("validate", "--quiet", str(archive))
+    assert result.exit_code == 1
+    assert result.stdout == f"{archive}:2: /deals/0/dealer: 9 is out of range (maximum 5)\n"
+    assert result.stderr == "2 records: 1 valid, 1 invalid\n"
+    assert f"{archive}:1: ok" in run("validate", str(archive)).stdout
+
+
 def test_replay_json_contract():
     result = run("replay", "--json", str(SAMPLES / "thirty-thirty.json"))
     data = json.loads(result.output)

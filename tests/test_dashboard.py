@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 from dashboards import data
 from manillen_replay.cards import CARD_BY_TEXT, CardSet
 from manillen_replay.engine import decode_and_replay
-from manillen_replay.record import Entry, Record, dumps
+from manillen_replay.record import Entry, Record, dumps, loads
 from manillen_replay.state import DealState
 from manillen_replay.store import Store
 
@@ -482,3 +482,153 @@ def test_csv_download_flattens_lists() -> None:
 def test_db_from_script_arguments() -> None:
     assert data.archive_path(["app.py", "--db", "x.duckdb"]) == Path("x.duckdb")
     assert data.archive_path(["app.py", "--db=y.duckdb"]) == Path("y.duckdb")
+
+
+# --------------------------------------------------------------------------- import and filters
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+REFUSED_LINE = '{"format": "manillen/1", "match": {"seats": ["A", "B", "C", "D"]}, "deals": [{"dealer": 9}]}'
+"""A record the importer refuses: seat 9 does not exist (its problem is at /deals/0/dealer)."""
+
+
+def one_line(name: str) -> str:
+    return dumps(loads((SAMPLES / f"{name}.json").read_text()), pretty=False)
+
+
+def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Upload a .jsonl with a new match, a refused line and a match already there: the summary,
+    the refused record with its file, line and pointer, and the rejects table all say so."""
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    present = dumps(fixture_records()[0], pretty=False)
+    upload = "\n".join([one_line("variant-three"), REFUSED_LINE, present]) + "\n"
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "archive")
+    at.file_uploader(key="archive_upload").set_value(
+        ("club.jsonl", upload.encode(), "application/jsonl")
+    ).run()
+    at.button(key="archive_import").click().run()
+    assert not at.exception
+    deals = len(loads(one_line("variant-three")).deals)
+    assert [w.value for w in at.warning] == [
+        f"club.jsonl: 1 imported, 0 replaced, 1 already present, 1 refused ({deals} deals)."
+    ]
+    (refused,) = [e.value for e in at.error]
+    assert refused.startswith("Refused: club.jsonl:2: /deals/0/dealer: ")
+    assert {m.label: m.value for m in at.metric}["Matches"] == "4"
+    assert "sample-three" in at.dataframe[0].value["link"].str.cat(sep=" ")
+    with Store(own_archive, read_only=True) as store:
+        rejects = store.query("SELECT source, line, pointer, raw FROM rejects").rows()
+        new = store.query(
+            "SELECT analysed_at, (SELECT count(*) FROM findings f WHERE f.match_id = m.match_id) AS n "
+            "FROM matches m WHERE match_id = 'sample-three'"
+        ).row(0, named=True)
+    assert rejects == [("club.jsonl", 2, "/deals/0/dealer", REFUSED_LINE)]
+    # the new match was analysed by the dashboard itself, no `manillen analyze` needed
+    assert new["analysed_at"] is not None
+    assert [i.value for i in at.info] == [f"Analysed 1 new matches ({deals} deals): {new['n']} findings."]
+
+
+def test_archive_page_upload_of_good_records_is_a_success(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "archive")
+    sample = (SAMPLES / "muil.json").read_bytes()
+    at.file_uploader(key="archive_upload").set_value(("muil.json", sample, "application/json")).run()
+    at.button(key="archive_import").click().run()
+    assert [s.value for s in at.success] == [
+        "muil.json: 1 imported, 0 replaced, 0 already present, 0 refused (1 deals)."
+    ]
+    assert not at.error and not at.warning
+
+
+@pytest.fixture(scope="module")
+def mixed_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture archive plus the undated three- and six-player samples (Emiel and Fien play
+    only there), and a rule finding on random-2 beside the three strategy ones."""
+    path = tmp_path_factory.mktemp("mixed") / "club.duckdb"
+    build_archive(path)
+    with Store(path) as store:
+        summary = store.import_paths([SAMPLES / "variant-three.json", SAMPLES / "variant-six.json"])
+        assert summary.imported == 2
+        revoke = FINDINGS.head(1).with_columns(
+            match_id=pl.lit("random-2"), player=pl.lit("Anna"), kind=pl.lit("revoke"),
+            category=pl.lit("rule"), severity=pl.lit("blunder"), explanation=pl.lit("Anna revoked."),
+        )  # fmt: skip
+        store.save_findings(["random-2"], revoke)
+        store.add_annotation("random-0", 1, None, None, "Coach Jef", "Well dealt.", ["good"])
+        store.add_annotation("random-1", 2, 3, None, "Anna", "Trick three.", ["tempo", "good"])
+        store.add_annotation("random-2", 4, 1, 2, "Coach Jef", "Smear here.", ["vetten"])
+    return path
+
+
+@pytest.fixture
+def mixed(mixed_archive: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(mixed_archive))
+    return AppTest.from_file(APP, default_timeout=30)
+
+
+def shown_matches(at: AppTest) -> list[str]:
+    return sorted(link.removeprefix("match?match=") for link in at.dataframe[0].value["link"].tolist())
+
+
+def test_archive_filters_by_player_variant_and_date(mixed: AppTest) -> None:
+    at = open_page(mixed, "archive")
+    every = ["random-0", "random-1", "random-2", "sample-six", "sample-three"]
+    assert shown_matches(at) == every
+    at.multiselect(key="archive_players").select("Emiel").run()
+    assert shown_matches(at) == ["sample-six"]
+    at.multiselect(key="archive_players").unselect("Emiel").select("Dirk").run()
+    assert shown_matches(at) == ["random-0", "random-1", "random-2", "sample-six"]
+    at.multiselect(key="archive_players").unselect("Dirk").run()
+    at.multiselect(key="archive_variants").select("three").run()
+    assert shown_matches(at) == ["sample-three"]
+    at.multiselect(key="archive_variants").unselect("three").run()
+    assert shown_matches(at) == every
+    at.date_input(key="archive_dates").set_value(
+        (datetime.date(2026, 1, 15), datetime.date(2026, 2, 15))
+    ).run()
+    assert shown_matches(at) == ["random-1"]
+    assert "1 of 5 matches shown" in texts(at)
+
+
+def shown_findings(at: AppTest) -> list[tuple[str, str]]:
+    table = at.dataframe[0].value
+    return sorted(zip(table["match_id"].tolist(), table["kind"].tolist(), strict=True))
+
+
+def test_mistakes_filter_by_player_kind_category_and_date(mixed: AppTest) -> None:
+    at = open_page(mixed, "mistakes")
+    assert at.subheader[0].value == "4 findings"
+    at.multiselect(key="mistakes_players").select("Bert").run()
+    assert shown_findings(at) == [("random-1", "wasted trump")]
+    at.multiselect(key="mistakes_players").unselect("Bert").run()
+    at.multiselect(key="mistakes_kinds").select("missed_vetten").run()
+    assert shown_findings(at) == [("random-0", "missed vetten")]
+    at.multiselect(key="mistakes_kinds").unselect("missed_vetten").run()
+    at.multiselect(key="mistakes_categories").select("rule").run()
+    assert shown_findings(at) == [("random-2", "revoke")]
+    at.multiselect(key="mistakes_categories").unselect("rule").run()
+    assert at.subheader[0].value == "4 findings"
+    at.date_input(key="mistakes_dates").set_value(
+        (datetime.date(2026, 2, 1), datetime.date(2026, 3, 3))
+    ).run()
+    assert shown_findings(at) == [("random-1", "wasted trump"), ("random-2", "revoke")]
+
+
+def shown_comments(at: AppTest) -> list[str]:
+    return sorted(at.dataframe[0].value["text"].tolist())
+
+
+def test_annotations_filter_by_author_and_tag(mixed: AppTest) -> None:
+    at = open_page(mixed, "annotations")
+    assert shown_comments(at) == ["Smear here.", "Trick three.", "Well dealt."]
+    at.multiselect(key="annotations_authors").select("Coach Jef").run()
+    assert shown_comments(at) == ["Smear here.", "Well dealt."]
+    at.multiselect(key="annotations_tags").select("good").run()
+    assert shown_comments(at) == ["Well dealt."]
+    at.multiselect(key="annotations_authors").unselect("Coach Jef").run()
+    assert shown_comments(at) == ["Trick three.", "Well dealt."]
+    at.multiselect(key="annotations_tags").select("vetten").run()
+    assert shown_comments(at) == ["Smear here.", "Trick three.", "Well dealt."]

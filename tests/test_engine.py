@@ -194,6 +194,53 @@ def test_thirty_thirty_makes_the_next_deal_count_double():
     assert score is not None and score.points == 2 * (result.deals[1].points[score.team] - 30)
 
 
+THIRTY_THIRTY = {"dealer": 0, "recorded_score": None}
+"""A scoresheet line of a 30-30: nobody scores, the next counted deal is doubled."""
+
+
+def _not_a_tie(dealer: int) -> dict:
+    return next(
+        d
+        for d in (deal_dict(seed, dealer=dealer) for seed in range(50))
+        if not decode_and_replay(document([d])).deals[0].tie
+    )
+
+
+@pytest.mark.parametrize("between", ["redeal", "abandoned"])
+def test_a_redeal_or_an_abandoned_deal_keeps_the_30_30_carry(between: str) -> None:
+    """rules.md: an abandoned deal "does not use up a pending 30-30 carry; neither does a redeal"."""
+    if between == "redeal":
+        middle, next_dealer = {"dealer": 1, "declarations": [{"seat": 1, "call": "redeal"}]}, 1
+    else:
+        middle, next_dealer = deal_dict(seed=3, dealer=1), 2
+        middle["tricks"] = middle["tricks"][:2]
+    played = _not_a_tie(next_dealer)
+    result = decode_and_replay(
+        document([THIRTY_THIRTY, middle, played], rules={"cafe": {"redeal_small": True}})
+    )
+    tie, skipped, counted = result.deals
+    assert tie.tie and skipped.kind is DealKind(between) and skipped.score is None
+    assert counted.carried and counted.multiplier == 2
+    assert counted.score is not None and counted.points is not None
+    assert counted.score.points == 2 * (counted.points[counted.score.team] - 30)
+    assert result.score[counted.score.team] == counted.score.points
+    # and the carry is used up by the deal that counted
+    after = decode_and_replay(document([THIRTY_THIRTY, middle, played, _not_a_tie(next_dealer + 1)],
+                                       rules={"cafe": {"redeal_small": True}}))  # fmt: skip
+    assert not after.deals[3].carried and after.deals[3].multiplier == 1
+
+
+def test_past_the_last_extension_the_higher_score_wins() -> None:
+    """rules.md: both teams over the target play on to 121, then 151; "past the last extension the
+    higher score wins". One scoresheet line with a penalty takes both over 151."""
+    line = {"dealer": 0, "recorded_score": {"team": 0, "points": 170}}
+    line["penalties"] = [{"team": 0, "points": 160, "reason": "revoke"}]
+    result = decode_and_replay(document([line, {"dealer": 1, "recorded_score": {"team": 1, "points": 20}}]))
+    assert result.deals[0].match_score == (170, 160)
+    assert result.finished and result.winner == 0 and result.final_score == (170, 160)
+    assert not result.deals[1].counted  # played on after it was decided
+
+
 def test_match_played_on_after_it_was_won():
     deals = [{"dealer": i % 4, "recorded_score": {"team": 0, "points": 60}} for i in range(3)]
     result = decode_and_replay(document(deals))

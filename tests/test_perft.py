@@ -21,12 +21,7 @@ from .test_properties import naive_legal
 def perft(state: DealState, depth: int, oracle: bool = False) -> int:
     if depth == 0 or state.is_over:
         return 1
-    if oracle:
-        hand = [Card(c) for c in iter_mask(state.hands[state.to_play])]
-        trick = [Card(c) for c in state.trick]
-        moves = sorted(naive_legal(hand, trick, state.trump, state.partner_winning(), state.rules))
-    else:
-        moves = list(iter_mask(state.legal_mask()))
+    moves = oracle_moves(state) if oracle else list(iter_mask(state.legal_mask()))
     return sum(perft(state.apply(card), depth - 1, oracle) for card in moves)
 
 
@@ -52,13 +47,22 @@ def test_perft(seed, trump, rules, depth, expected):
     assert nodes == expected
 
 
+def oracle_moves(state: DealState) -> list[Card]:
+    """The legal cards by the literal reading of the rules (test_properties), in card order."""
+    hand = [Card(c) for c in iter_mask(state.hands[state.to_play])]
+    trick = [Card(c) for c in state.trick]
+    return sorted(naive_legal(hand, trick, state.trump, state.partner_winning(), state.rules))
+
+
 def test_legal_counts_along_a_fixed_line():
-    """At each of the 32 steps of a fixed line of play, the number of legal cards."""
+    """At each of the 32 steps of a fixed line of play, the number of legal cards; at every step the
+    engine's legal cards are the oracle's, so a pinned count cannot be re-pinned from a wrong engine."""
     state = start(7, 1, Rules())
     rng = random.Random(7)
     counts = []
     while not state.is_over:
         moves = list(iter_mask(state.legal_mask()))
+        assert moves == oracle_moves(state), f"step {len(counts) + 1}"
         counts.append(len(moves))
         state = state.apply(rng.choice(moves))
     assert counts == [

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from manillen_replay.cards import DECK_32_MASK, Card, iter_mask, mask_of
 from manillen_replay.engine import replay
 from manillen_replay.record import Deal, MatchInfo, Record, dumps, loads
-from manillen_replay.rules import Rules, legal_mask, winning_position
+from manillen_replay.rules import Rules, legal_mask
 from manillen_replay.state import DealState
 
 from .factories import SEATS, deal_hands, deal_record, play_out, random_deal
@@ -24,6 +24,22 @@ rules_strategy = st.builds(
 trump_strategy = st.sampled_from([None, 0, 1, 2, 3])
 
 
+def naive_beats(card: Card, other: Card, trump: int | None) -> bool:
+    """rules.md read literally: a higher card of the same suit beats, and a trump beats any other suit."""
+    if card.suit == other.suit:
+        return card.rank > other.rank
+    return trump is not None and card.suit == trump
+
+
+def naive_winner(trick: list[Card], trump: int | None) -> int:
+    """The position in the trick of the card that wins it so far, by :func:`naive_beats`."""
+    best = 0
+    for position in range(1, len(trick)):
+        if naive_beats(trick[position], trick[best], trump):
+            best = position
+    return best
+
+
 def naive_legal(
     hand: list[Card], trick: list[Card], trump: int | None, partner_winning: bool, rules: Rules
 ) -> set[Card]:
@@ -33,14 +49,9 @@ def naive_legal(
     led = trick[0].suit
 
     def beats(card: Card, other: Card) -> bool:
-        if card.suit == other.suit:
-            return card.rank > other.rank
-        return trump is not None and card.suit == trump
+        return naive_beats(card, other, trump)
 
-    winner = trick[0]
-    for card in trick[1:]:
-        if beats(card, winner):
-            winner = card
+    winner = trick[naive_winner(trick, trump)]
     obliged = not partner_winning or not rules.partner_exempt
     following = [c for c in hand if c.suit == led]
     if following:
@@ -166,5 +177,5 @@ def test_winner_of_a_trick_takes_the_next_lead(seed, trump):
     for before, after in itertools.pairwise(tricks):
         assert after.leader == before.winner
     for trick in tricks:
-        position = winning_position(trick.cards, trump)
+        position = naive_winner([Card(c) for c in trick.cards], trump)
         assert trick.winner == trick.seats[position]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from functools import cache
@@ -19,6 +20,8 @@ from manillen_replay.engine import replay
 from manillen_replay.record import dumps, loads
 from manillen_replay.rules import Rules
 from manillen_replay.solver import (
+    CallOption,
+    CallReview,
     CardValue,
     PlayCost,
     SolverError,
@@ -157,10 +160,25 @@ def test_hindsight_value_of_the_card_played_is_what_the_rest_of_the_deal_is_wort
     """With best play after it, the card played decides the rest: its value is the value of the
     next position plus what the trick brought, so consecutive plays agree."""
     result = _match(2)
-    deal = result.deals[0]
-    costs = dd_costs(deal, result.rules)
-    last = costs[-1]
-    assert last.forced and last.values[last.card].hindsight in (0, deal.tricks[-1].points)
+    for deal in result.deals:
+        costs = dd_costs(deal, result.rules)
+        in_play = [60 - sum(t.points for t in deal.tricks[: c.trick - 1]) for c in costs]
+
+        def for_team_0(
+            index: int, value: int, costs: list[PlayCost] = costs, in_play: list[int] = in_play
+        ) -> int:
+            return value if costs[index].seat % 2 == 0 else in_play[index] - value
+
+        for i, (cost, after) in enumerate(itertools.pairwise(costs)):
+            trick = deal.tricks[cost.trick - 1]
+            # a play that ends a trick: the trick's points go to its winner before the next play
+            gained = trick.points if cost.play == 4 and trick.winner % 2 == 0 else 0  # type: ignore[operator]
+            best_after = max(v.hindsight for v in after.values.values())
+            played = cost.values[cost.card].hindsight
+            assert for_team_0(i, played) == gained + for_team_0(i + 1, best_after), (cost.trick, cost.play)
+        last = costs[-1]
+        won = deal.tricks[-1].winner % 2 == last.seat % 2  # type: ignore[operator]
+        assert last.forced and last.values[last.card].hindsight == (deal.tricks[-1].points if won else 0)
 
 
 def test_hindsight_values_equal_solving_each_position_on_its_own():
@@ -326,8 +344,46 @@ def test_trump_review_compares_every_suit_and_muil_from_the_chooser_hand():
     assert scores == sorted(scores, reverse=True)
     assert review.chosen in {o.name for o in review.options}
     assert review == trump_review(deal, result.rules, samples=4, seed=3, workers=2)
-    findings = call_findings(review, match=result.id, players=result.seats)
-    assert len(findings) == (1 if review.loss is not None and review.loss >= 3 else 0)
+    chosen = review.option(review.chosen)
+    assert chosen is not None and review.loss == pytest.approx(review.best.score - chosen.score)
+    for finding in call_findings(review, match=result.id, players=result.seats):
+        assert finding.points == round(review.loss, 2) and finding.seat == review.seat
+
+
+@pytest.mark.parametrize(
+    ("loss", "severity"),
+    [
+        (0.0, None),
+        (2.99, None),
+        (3.0, Severity.INACCURACY),
+        (5.99, Severity.INACCURACY),
+        (6.0, Severity.MISTAKE),
+        (11.99, Severity.MISTAKE),
+        (12.0, Severity.BLUNDER),
+        (40.0, Severity.BLUNDER),
+    ],
+)
+@pytest.mark.parametrize("kind", ["trump_choice", "knock_choice"])
+def test_call_findings_follow_the_3_6_12_thresholds(loss: float, severity: Severity | None, kind: str):
+    """docs/solver.md: a call gives away >= 3 (inaccuracy), >= 6 (mistake), >= 12 (blunder) of
+    expected deal score against the best option; below 3 nothing is said."""
+    best, chosen = ("H", "S") if kind == "trump_choice" else ("klop", "no klop")
+    options = (CallOption(best, 35.0, 10.0), CallOption(chosen, 30.0, 10.0 - loss))
+    review = CallReview(deal=3, seat=1, options=options, chosen=chosen, layouts=20)
+    findings = call_findings(review, match="m", players=["A", "B", "C", "D"], kind=kind)
+    if severity is None:
+        assert findings == []
+        return
+    (finding,) = findings
+    assert (finding.kind, finding.severity, finding.points) == (kind, severity, loss)
+    assert (finding.match, finding.deal, finding.seat, finding.player) == ("m", 3, 1, "B")
+    assert finding.trick is None and finding.card is None
+
+
+def test_no_call_finding_when_the_best_call_was_made_or_the_record_does_not_say():
+    options = (CallOption("H", 40.0, 20.0), CallOption("S", 20.0, -20.0))
+    assert call_findings(CallReview(1, 0, options, "H", 10), match="m", players=["A"] * 4) == []
+    assert call_findings(CallReview(1, 0, options, None, 10), match="m", players=["A"] * 4) == []
 
 
 def test_knock_review_doubles_the_stake_and_only_for_the_other_team():

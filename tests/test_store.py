@@ -433,7 +433,7 @@ def test_temporary_files_of_a_crashed_import_are_removed_by_the_next(tmp_path: P
 
 
 def test_running_out_of_memory_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import manillen_replay.store as store_module
+    import manillen_replay.store.importer as store_module
 
     monkeypatch.setattr(store_module, "MINIMUM_MEMORY_LIMIT", 1)
     lines = [dumps(random_record(seed, deals=2), pretty=False) for seed in range(3)]

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from manillen_replay.cards import CARD_POINTS, DECK_32_MASK, DECK_36_MASK, Card, CardSet, iter_mask, mask_of
-from manillen_replay.dealing import deal
+from manillen_replay.dealing import Dealt, deal
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.errors import IllegalPlayError, InvalidRecordError
-from manillen_replay.rules import VARIANTS, Rules
+from manillen_replay.rules import VARIANTS, Contract, Rules
 from manillen_replay.state import DealState
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
@@ -240,30 +240,111 @@ def test_redeal_needs_eight_card_hands():
     assert any("needs eight-card hands" in p for p in problems(doc))
 
 
-@pytest.mark.parametrize(
-    "name", ["variant-three", "variant-two-open", "variant-six-short", "variant-three-dummy"]
-)
-def test_blind_muil_and_knocks_in_every_variant(name):
-    doc = sample(name)
-    doc["match"]["rules"] = {
-        "cafe": {"blind_muil": True, "eternal_klop": True},
-        "klop_on_muil": True,
-        "max_multiplier": None,
-    }
+EVERY_OTHER_VARIANT = ["two-open", "two-open-fours", "three", "three-dummy", "six", "six-short"]
+CAFE_KNOCKS = {
+    "cafe": {"blind_muil": True, "eternal_klop": True},
+    "klop_on_muil": True,
+    "max_multiplier": None,
+}
+
+
+def variant_doc(
+    name: str, *, seed: int | None = None, options: dict | None = None, calls: list[dict] | None = None
+) -> dict:
+    """The variant's sample with its cards played out again: a complete, legal deal.
+
+    With ``seed`` the cards are dealt afresh and each seat plays a random legal card; without it
+    the sample's hands (table piles and laid-aside cards too) stay and each seat plays its lowest
+    legal card. ``calls`` replaces the sample's declarations (hearts trump, in ``six_short`` made by
+    seat 2); a call of ``muil`` or ``blind_muil`` plays without trump.
+    """
+    doc = sample(f"variant-{name}")
+    if options is not None:
+        doc["match"]["rules"] = options
     deal_doc = doc["deals"][0]
-    deal_doc.pop("recorded_score", None)
-    maker = deal_doc["declarations"][-1]["seat"]
-    deal_doc["declarations"] = [*deal_doc["declarations"][:-1], {"seat": maker, "call": "trump", "suit": "H"}]
-    if name == "variant-six-short":
-        deal_doc["declarations"] += [{"seat": 1, "call": "klop"}, {"seat": 4, "call": "tegenklop"}]
+    rules = Rules.from_options({**(options or {}), "variant": doc["match"]["variant"]})
+    dealer = deal_doc["dealer"]
+    deal_doc["declarations"] = calls or deal_doc["declarations"]
+    contract = deal_doc["declarations"][-1 if calls is None else 0]
+    trump = "HDCS".index(contract["suit"]) if contract["call"] == "trump" else None
+    chooser = contract["seat"]
+    rng = random.Random(seed)
+    if seed is None:
+        piles = deal_doc.get("table")
+        dealt = Dealt(
+            tuple(mask_of(Card.parse(c) for c in hand) for hand in deal_doc["hands"]),
+            tuple(tuple(tuple(Card.parse(c) for c in p) for p in seat) or ((), (), (), ()) for seat in piles)
+            if piles
+            else (),
+            mask_of(Card.parse(c) for c in deal_doc.get("discards", [])),
+        )
     else:
-        deal_doc["declarations"] += [
-            {"seat": 1, "call": "klop"},
-            {"seat": 0, "call": "tegenklop"},
-            {"seat": 1, "call": "klop"},
-        ]
-    outcome = replay_doc(doc).deals[0]
-    assert outcome.multiplier == 2**outcome.knocks and outcome.knocks >= 2
+        dealt = deal(rules, dealer, rng, chooser)
+        deal_doc["hands"] = [[str(Card(c)) for c in iter_mask(hand)] for hand in dealt.hands]
+        if "table" in deal_doc:
+            deal_doc["table"] = [
+                [[str(Card(c)) for c in pile] for pile in seat] if any(seat) else [] for seat in dealt.table
+            ]
+        if "discards" in deal_doc:
+            deal_doc["discards"] = [str(Card(c)) for c in iter_mask(dealt.discards)]
+    state = dealt.start(rules, dealer, trump, chooser)
+    tricks: list[list[str]] = []
+    while not state.is_over:
+        legal = list(iter_mask(state.legal_mask()))
+        card = min(legal) if seed is None else rng.choice(legal)
+        if not state.trick:
+            tricks.append([])
+        tricks[-1].append(str(Card(card)))
+        state = state.apply(card, strict=True)
+    deal_doc["tricks"] = tricks
+    deal_doc.pop("table_moves", None)
+    deal_doc.pop("recorded_score", None)
+    return doc
+
+
+def blind_muil_doc(name: str, knocks: list[dict], options: dict) -> dict:
+    """The variant's sample dealt again as a blind muil by the dealer, with these knocks."""
+    dealer = sample(f"variant-{name}")["deals"][0]["dealer"]
+    return variant_doc(name, options=options, calls=[{"seat": dealer, "call": "blind_muil"}, *knocks])
+
+
+def knocks_of(name: str) -> list[dict]:
+    """klop, tegenklop, klop: by the dealer's left and the dealer (in six_short, their teammates)."""
+    if name == "six-short":
+        return [{"seat": 1, "call": "klop"}, {"seat": 4, "call": "tegenklop"}, {"seat": 3, "call": "klop"}]
+    return [{"seat": 1, "call": "klop"}, {"seat": 0, "call": "tegenklop"}, {"seat": 1, "call": "klop"}]
+
+
+@pytest.mark.parametrize("name", EVERY_OTHER_VARIANT)
+def test_blind_muil_and_knocks_in_every_variant(name):
+    """Blind muil counts four times; with klop_on_muil and eternal klop each knock doubles it."""
+    doc = blind_muil_doc(name, knocks_of(name), CAFE_KNOCKS)
+    result = replay_doc(doc)
+    outcome = result.deals[0]
+    assert result.violations == []
+    assert outcome.contract is Contract.BLIND_MUIL and outcome.trump is None
+    assert outcome.knocks == 3 and outcome.multiplier == 4 * 2**3
+    assert outcome.points is not None and sum(outcome.points) == 60
+    winning = max(outcome.points)
+    if winning > 30:
+        assert outcome.score is not None and outcome.score.points == (winning - 30) * 32
+
+
+@pytest.mark.parametrize("name", EVERY_OTHER_VARIANT)
+def test_blind_muil_cannot_be_knocked_without_klop_on_muil(name):
+    """klop_on_muil false: a muil, blind or not, may not be knocked, in every variant."""
+    options = {**CAFE_KNOCKS, "klop_on_muil": False}
+    doc = blind_muil_doc(name, knocks_of(name)[:1], options)
+    assert any(
+        "a muil may not be knocked under these rules (klop_on_muil is false)" in p for p in problems(doc)
+    )
+    unknocked = replay_doc(blind_muil_doc(name, [], options)).deals[0]
+    assert unknocked.contract is Contract.BLIND_MUIL and unknocked.multiplier == 4
+
+
+def test_blind_muil_needs_its_cafe_rule():
+    doc = blind_muil_doc("three", [], {"klop_on_muil": True})
+    assert any("'blind_muil' needs the cafe rule 'blind_muil' (match.rules.cafe)" in p for p in problems(doc))
 
 
 # --------------------------------------------------------------------------- club evening

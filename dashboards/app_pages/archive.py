@@ -14,12 +14,15 @@ st.title(t("archive.title"))
 def _upload() -> None:
     """Import an uploaded file; report it in the same words as ``manillen import``."""
     uploaded = st.file_uploader(
-        t("archive.upload"), type=["json", "jsonl"], help=t("archive.upload_help"), key="archive_upload"
+        t("archive.upload"),
+        type=["json", "jsonl", "mnl"],
+        help=t("archive.upload_help"),
+        key="archive_upload",
     )
     if uploaded is None or not st.button(t("archive.import_button"), key="archive_import"):
         return
     try:
-        summary = data.import_upload(uploaded.name, uploaded.getvalue())
+        summary, analysis = data.import_upload(uploaded.name, uploaded.getvalue())
     except ManillenError as error:
         st.error(t("error.locked", message=error))
         return
@@ -34,8 +37,12 @@ def _upload() -> None:
     )
     report = [("warning" if summary.refused else "success", message)]
     report += [("error", t("archive.import_refused", problem=p.describe())) for p in summary.rejects]
-    if summary.imported or summary.replaced:
-        report.append(("info", t("archive.analyze_hint", path=data.archive().path)))
+    if analysis.matches:
+        found = sum(analysis.by_category.values())
+        report.append(
+            ("info", t("archive.analysed", matches=analysis.matches, deals=analysis.deals, findings=found))
+        )
+    report += [("warning", problem) for problem in analysis.problems]
     # the counts and the table above are stale now: show the report after a fresh run
     st.session_state["archive_report"] = report
     st.rerun()

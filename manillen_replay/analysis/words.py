@@ -72,4 +72,5 @@ def team_names(names: Sequence[str], team_of: Sequence[int], team: int) -> str:
 
     :param team_of: the team of each seat.
     """
-    return " & ".join(name for name, seat_team in zip(names, team_of, strict=True) if seat_team == team)
+    # not strict: three_dummy's dummy has a seat (and a team) but no player's name
+    return " & ".join(name for name, seat_team in zip(names, team_of, strict=False) if seat_team == team)

@@ -3,131 +3,34 @@
 from __future__ import annotations
 
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
-import polars as pl
 
 from ..analysis import (
-    FINDING_COLUMNS,
     CoachDetector,
-    Finding,
     Severity,
     analyse,
     coach_findings,
     parse_coach_detector,
 )
 from ..analysis.coach import check_columns
-from ..engine import DealResult, MatchResult, replay
-from ..errors import InvalidRecordError, ManillenError
-from ..record import loads
+from ..errors import ManillenError
 from ..store import ANALYSIS_DEPTHS, Store, default_archive
+from ..store.analyse import (
+    analyse_archive,
+    findings_frame,
+)
+from ..store.analyse import (
+    cost_frames as cost_frames,
+)
 from .common import ReplayedRecords, echo_json
 
-if TYPE_CHECKING:  # the solver (and numba) load only for --depth solver
-    from ..solver import PlayCost
-    from ..solver.deal_analysis import MatchSolved, Progress, ProgressMeter
-
-FINDINGS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-    "kind": pl.Utf8,
-    "category": pl.Utf8,
-    "severity": pl.Utf8,
-    "card": pl.Utf8,
-    "better": pl.List(pl.Utf8),
-    "points": pl.Float64,
-    "explanation": pl.Utf8,
-    "explanation_nl": pl.Utf8,
-}
-assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
-
-COSTS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
-    "card": pl.Utf8,
-    "dd_cost": pl.Int32,
-    "view_cost": pl.Float64,
-    "best": pl.List(pl.Utf8),
-    "hindsight_best": pl.List(pl.Utf8),
-    "layouts": pl.Int32,
-    "exact": pl.Boolean,
-    "legal": pl.Boolean,
-    "forced": pl.Boolean,
-}
-"""The columns of the archive's ``play_costs`` table."""
-VALUES_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "card": pl.Utf8,
-    "hindsight": pl.Int32,
-    "view": pl.Float64,
-}
-"""The columns of the archive's ``card_values`` table."""
-
-CHUNK = 500
-"""Matches analysed and saved per transaction."""
-SOLVER_CHUNK = 1
-"""Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 SEVERITIES = [s.value for s in Severity]
-
-
-def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
-    """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
-    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
-
-
-def cost_frames(
-    result: MatchResult, costs: Mapping[int, Sequence[PlayCost]]
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The solver's costs of a match as ``play_costs`` and ``card_values`` rows (for ``Store.save_costs``).
-
-    :param result: the replayed match (its id and who sat where in each deal).
-    :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
-    """
-    plays: list[tuple[Any, ...]] = []
-    values: list[tuple[Any, ...]] = []
-    by_number = {deal.number: deal for deal in result.deals}
-    for number, found in costs.items():
-        names = _names(result, by_number[number])
-        for cost in found:
-            plays.append(
-                (
-                    result.id, number, cost.trick, cost.play, cost.seat,
-                    names[cost.seat] if cost.seat < len(names) else None, str(cost.card), cost.dd_cost,
-                    cost.view_cost, [str(c) for c in cost.best_cards], [str(c) for c in cost.hindsight_best],
-                    cost.layouts, cost.exact, cost.legal, cost.forced,
-                )
-            )  # fmt: skip
-            values.extend(
-                (result.id, number, cost.trick, cost.play, str(card), value.hindsight, value.view)
-                for card, value in cost.values.items()
-            )
-    return (
-        pl.DataFrame(plays, schema=COSTS_SCHEMA, orient="row"),
-        pl.DataFrame(values, schema=VALUES_SCHEMA, orient="row"),
-    )
-
-
-def _names(result: MatchResult, deal: DealResult) -> list[str]:
-    """Who sat where in a deal (partners change between the blocks of a club evening)."""
-    return list(deal.names) if deal.names else list(result.seats)
 
 
 @contextmanager
@@ -169,7 +72,10 @@ def _read_detectors(paths: Sequence[str]) -> list[CoachDetector]:
 
 
 def _progress(total: int, label: str, minimum: int = 50) -> Any:
-    """A progress bar on stderr when a person is watching and the work takes a while."""
+    """A progress bar on stderr when a person is watching and the work takes a while; the
+    solver's progress always (a bar on a terminal, lines otherwise)."""
+    if label == "solving":
+        return _SolverProgress(total) if total else None
     show = total >= minimum and sys.stderr.isatty()
     return click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) if show else None
 
@@ -177,8 +83,8 @@ def _progress(total: int, label: str, minimum: int = 50) -> Any:
 class _SolverProgress:
     """The solver's progress on stderr: a bar on a terminal, otherwise a line every tenth of the work.
 
-    Both show the deals done, deals per second and the time left (:class:`Progress`); the
-    dashboard gets the same :class:`Progress` from the same :class:`ProgressMeter`.
+    Both show the deals done, deals per second and the time left, from the
+    :class:`~manillen_replay.solver.deal_analysis.Progress` the analysis passes after each deal.
     """
 
     def __init__(self, total: int) -> None:
@@ -195,125 +101,18 @@ class _SolverProgress:
             )
             self.bar.render_progress()
 
-    def show(self, progress: Progress) -> None:
+    def update(self, deals: int, progress: Any) -> None:
         if self.bar is not None:
-            self.bar.update(progress.done - self.bar.pos, progress)
+            self.bar.update(deals, progress)
             return
         step = max(1, self.total // 10)
         if progress.done >= self.total or progress.done // step > self._lines_shown:
             self._lines_shown = progress.done // step
             click.echo(f"solving: {progress.describe()}", err=True)
 
-    def finish(self) -> None:
+    def render_finish(self) -> None:
         if self.bar is not None:
             self.bar.render_finish()
-
-
-def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
-
-
-@dataclass
-class _Outcome:
-    """What one run of the built-in analysis did."""
-
-    matches: int = 0
-    deals: int = 0
-    solved: int = 0
-    """Deals the solver costed."""
-    by_category: Counter[str] = field(default_factory=Counter)
-    problems: list[str] = field(default_factory=list)
-
-
-def _analyse_archive(
-    store: Store,
-    everything: bool,
-    depth: str,
-    samples: int,
-    *,
-    quiet: bool = False,
-    on_progress: Callable[[Progress], None] | None = None,
-    on_match: Callable[[MatchSolved, float], None] | None = None,
-) -> _Outcome:
-    """Analyse the matches not analysed yet at ``depth`` (all with ``everything``) and store the results.
-
-    :param quiet: show no progress on stderr.
-    :param on_progress: with the solver, called after each deal (the dashboard's progress).
-    :param on_match: with the solver, called after each match is stored, with what the solver
-        found and the seconds storing it took (``make bench`` reads the parts' times here).
-    """
-    from ..solver.deal_analysis import ProgressMeter, analyse_match
-
-    rank = ANALYSIS_DEPTHS.index(depth) + 1
-    where = (
-        ""
-        if everything
-        else f"WHERE analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
-        f"coalesce(analysis_depth, 'heuristic')) < {rank}"
-    )
-    ids = store.query(f"SELECT match_id FROM matches {where} ORDER BY import_order")["match_id"].to_list()
-    outcome = _Outcome(matches=len(ids))
-    solving = depth == "solver"
-    bar: Any = None
-    shown: _SolverProgress | None = None
-    meter: ProgressMeter | None = None
-    if solving:
-        total = int(
-            store.query(
-                "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
-            )["n"][0]
-        )
-        shown = None if quiet or not total else _SolverProgress(total)
-        listeners = [listen for listen in (shown.show if shown else None, on_progress) if listen is not None]
-
-        def tell(progress: Progress) -> None:
-            for listen in listeners:
-                listen(progress)
-
-        meter = ProgressMeter(total, tell)
-    elif not quiet:
-        bar = _progress(len(ids), "analysing")
-    try:
-        for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
-            found: list[Finding] = []
-            solved: dict[str, tuple[MatchResult, MatchSolved]] = {}
-            for match_id, data in list(store.iter_records(match_ids=chunk)):
-                try:
-                    record = loads(data, source=f"archive match {match_id}")
-                    result = replay(record, source=f"archive match {match_id}")
-                except InvalidRecordError as error:
-                    outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
-                    continue
-                outcome.deals += len(result.deals)
-                if meter is not None:
-                    match = analyse_match(result, record, samples=samples, on_deal=meter.count)
-                    outcome.problems.extend(match.problems)
-                    outcome.solved += len(match.deals)
-                    found.extend(match.findings)
-                    solved[match_id] = (result, match)
-                else:
-                    found.extend(analyse(result, record, strategy=depth != "rules"))
-            start = time.perf_counter()
-            if solving:  # costs first: a match is marked analysed only once they are in
-                frames = [cost_frames(result, match.costs) for result, match in solved.values()]
-                frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
-                store.save_costs(
-                    list(solved), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
-                )
-            store.save_findings(chunk, findings_frame(found), depth=depth)
-            if on_match is not None:
-                for _, match in solved.values():
-                    on_match(match, (time.perf_counter() - start) / max(1, len(solved)))
-            outcome.by_category.update(f.category.value for f in found)
-            if bar is not None:
-                bar.update(len(chunk))
-    finally:
-        if bar is not None:
-            bar.render_finish()
-        if shown is not None:
-            shown.finish()
-    return outcome
 
 
 def _run_detector(store: Store, detector: CoachDetector) -> int:
@@ -401,7 +200,13 @@ def analyze(
     with _messages():
         detectors = _read_detectors(detector_files)
         with _open_archive(db, read_only=False) as store:
-            outcome = _analyse_archive(store, everything, depth, samples, quiet=quiet)
+            outcome = analyse_archive(
+                store,
+                everything=everything,
+                depth=depth,
+                samples=samples,
+                progress=None if quiet else _progress,
+            )
             for problem in outcome.problems:
                 click.echo(problem, err=True)
             total = sum(outcome.by_category.values())

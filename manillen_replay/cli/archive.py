@@ -12,6 +12,7 @@ import click
 import polars as pl
 
 from ..errors import ManillenError
+from ..record.text import split_matches
 from ..store import (
     IMPORT_MEMORY_LIMIT,
     ArchiveError,
@@ -57,7 +58,8 @@ def _open(db: str, *, read_only: bool) -> Iterator[Store]:
 
 
 def _count_records(paths: tuple[str, ...]) -> int:
-    """How many documents the paths hold (non-blank lines of JSON Lines, one per .json file)."""
+    """How many documents the paths hold (non-blank lines of JSON Lines, the matches of a text
+    file, one per .json file)."""
     total = 0
     for name in paths:
         path = Path(name)
@@ -66,6 +68,8 @@ def _count_records(paths: tuple[str, ...]) -> int:
             if file.suffix == ".jsonl":
                 with file.open("rb") as handle:
                     total += sum(1 for line in handle if line.strip())
+            elif file.suffix == ".mnl":
+                total += len(split_matches(file.read_text(encoding="utf-8", errors="replace"))) or 1
             elif file.suffix == ".json" or not path.is_dir():
                 total += 1
     return total
@@ -101,7 +105,7 @@ def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, va
     "for the file's commit go to temporary files beside the archive.",
 )
 def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> None:
-    """Put recorded matches into the archive: files (.json), archives (.jsonl) or folders.
+    """Put recorded matches into the archive: files (.json, .mnl), archives (.jsonl) or folders.
 
     Importing is safe to repeat: a match already in the archive is skipped, and a match whose
     id is known but whose content changed replaces the old one. Each file is imported in one

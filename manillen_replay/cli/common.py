@@ -9,10 +9,10 @@ from typing import Any, TypeVar
 
 import click
 
-from ..cards import Card
-from ..engine import MatchResult, replay
+from ..cards import Card, Suit
+from ..engine import MatchResult, replay_entry
 from ..errors import InvalidCardError, InvalidOptionError, InvalidRecordError
-from ..record import Entry, Record, iter_entries, loads
+from ..record import Entry, Record, iter_entries
 from ..rules import Rules
 
 T = TypeVar("T")
@@ -49,8 +49,7 @@ class ReplayedRecords:
         entries = progress(self.entries, self.label) if self.label else iter(self.entries)
         for entry in entries:
             try:
-                record = loads(entry.data, source=entry.source, line=entry.line)
-                result = replay(record, source=entry.source, line=entry.line)
+                record, result = replay_entry(entry)
             except InvalidRecordError as error:
                 self.invalid += 1
                 for problem in error.problems:
@@ -90,11 +89,22 @@ def rules_option(values: Iterable[str]) -> Rules:
         raise click.BadParameter(str(error), param_hint="--rule") from None
 
 
+def _trump_text(_context: click.Context, _parameter: click.Parameter, value: str) -> str:
+    """``--trump`` as a suit letter (``none`` for muil), whichever way the suit was typed."""
+    if value.strip().lower() in ("none", "muil"):
+        return "none"
+    try:
+        return Suit.parse(value).name
+    except InvalidCardError as error:
+        raise click.BadParameter(f"{error}, or none for muil") from None
+
+
 TRUMP_OPTION = click.option(
     "--trump",
     required=True,
-    type=click.Choice(["H", "D", "C", "S", "none"], case_sensitive=False),
-    help="The trump suit, or none for muil.",
+    metavar="SUIT",
+    callback=_trump_text,
+    help="The trump suit: H, D, C or S (or ♥ ♦ ♣ ♠, harten, koeken ...), or none for muil.",
 )
 """``--trump H|D|C|S|none`` for the commands that look at one position."""
 

@@ -27,14 +27,27 @@ APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
 @click.option(
     "--port", type=click.IntRange(1, 65535), default=8501, show_default=True, help="The port to serve on."
 )
-def dashboard(db: str | None, port: int) -> None:
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    metavar="ADDRESS",
+    help="The address to listen on: 127.0.0.1 is this computer only; 0.0.0.0 lets a phone on the "
+    "same network open the Record page at http://THIS-COMPUTER'S-ADDRESS:PORT/record.",
+)
+def dashboard(db: str | None, port: int, host: str) -> None:
     """Open the archive in the dashboard, in your browser at http://127.0.0.1:PORT.
 
-    Pages: Archive, Match, Deal replay, Mistakes, Players, SQL and Annotations (see
-    docs/dashboard.md). The archive is opened read-only for browsing; saving a coach comment
-    or importing an upload opens it for writing for a moment. Stop with Ctrl-C.
+    Pages: Archive, Record, Match, Deal replay, Mistakes, Players, SQL and Annotations (see
+    docs/dashboard.md). The archive is opened read-only for browsing; saving a coach comment,
+    importing an upload or saving a recorded deal opens it for writing for a moment. Stop
+    with Ctrl-C.
 
-    Example: manillen dashboard --db data/demo.duckdb --port 8501
+    Examples:
+
+      manillen dashboard --db data/demo.duckdb --port 8501
+
+      manillen dashboard --db club.duckdb --host 0.0.0.0     # record on a phone at the table
     """
     if not APP.exists():
         raise click.ClickException(
@@ -50,14 +63,20 @@ def dashboard(db: str | None, port: int) -> None:
         )
     command = [
         sys.executable, "-m", "streamlit", "run", str(APP),
-        "--server.address", "127.0.0.1",
+        "--server.address", host,
         "--server.port", str(port),
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
         "--client.toolbarMode", "viewer",
     ]  # fmt: skip
     environment = {**os.environ, "MANILLEN_DB": str(archive)}
-    click.echo(f"Manillen dashboard on http://127.0.0.1:{port} showing {archive} (Ctrl-C stops it)", err=True)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    click.echo(f"Manillen dashboard on http://{shown}:{port} showing {archive} (Ctrl-C stops it)", err=True)
+    if shown != host:
+        click.echo(
+            f"listening on every address: a phone on this network opens http://<this computer>:{port}/record",
+            err=True,
+        )
     try:
         completed = subprocess.run(command, env=environment, check=False)
     except KeyboardInterrupt:

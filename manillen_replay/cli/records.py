@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
 from ..cards import Card, CardSet, Suit
-from ..engine import decode_and_replay
+from ..engine import replay_entry
 from ..engine.report import match_to_json, match_to_text
-from ..errors import InvalidCardError, InvalidRecordError, RecordError
-from ..record import json_schema
+from ..errors import InvalidCardError, InvalidRecordError, NotationError, RecordError
+from ..record import Entry, dump_lines, dumps, dumps_text, json_schema
+from ..record.io import entries_of, kind_of
 from ..rules import legal_plays, trick_points, winning_position
 from .common import (
     RULE_OPTION,
@@ -27,12 +29,15 @@ from .common import (
 
 
 def _problem_json(problem: RecordError) -> dict[str, Any]:
-    return {
+    located: dict[str, Any] = {
         "source": problem.source,
         "line": problem.line,
         "pointer": problem.pointer,
         "message": problem.message,
     }
+    if isinstance(problem, NotationError):
+        located.update(column=problem.column, hint=problem.hint)
+    return located
 
 
 @click.command()
@@ -40,10 +45,10 @@ def _problem_json(problem: RecordError) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON for other programs.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the problems, not the valid records.")
 def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
-    """Check recorded matches: files (.json), archives (.jsonl) or folders of them.
+    """Check recorded matches: files (.json, .mnl), archives (.jsonl) or folders of them.
 
     Every problem that makes a record invalid is printed with its file, line and JSON
-    pointer, for example
+    pointer (for the text notation, .mnl: its line and column), for example
 
       data/club.jsonl:14: /deals/3/tricks/5/2: '9S' was already played in trick 2
 
@@ -61,7 +66,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     for entry in progress(entries, "validating"):
         report: dict[str, Any] = {"source": entry.source, "line": entry.line}
         try:
-            result = decode_and_replay(entry.data, source=entry.source, line=entry.line)
+            _, result = replay_entry(entry)
         except InvalidRecordError as error:
             invalid += 1
             report.update(valid=False, problems=[_problem_json(p) for p in error.problems])
@@ -223,4 +228,116 @@ def schema() -> None:
     click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
 
 
-COMMANDS: list[click.Command] = [validate, replay, legal, schema]
+_KINDS = ("json", "jsonl", "mnl")
+
+
+def _read_for_convert(source: str, kind: str | None) -> list[Entry]:
+    """The documents of IN: a file (its kind from its name unless given) or ``-`` for stdin."""
+    if source != "-":
+        if kind is None:
+            return read_entries([source])
+        try:
+            data = Path(source).read_bytes()
+        except OSError as error:
+            raise click.UsageError(f"cannot read {source!r}: {error.strerror}") from None
+        return entries_of(data, source, kind)
+    data = sys.stdin.buffer.read()
+    if kind is None:
+        start = data.lstrip()[:1]
+        first_line = data.lstrip().split(b"\n", 1)[0]
+        if start != b"{":
+            kind = "mnl"
+        else:
+            try:
+                json.loads(first_line)
+                kind = "jsonl"
+            except ValueError:
+                kind = "json"
+    return entries_of(data, "<stdin>", kind)
+
+
+@click.command()
+@click.argument("source", metavar="IN")
+@click.argument("target", metavar="OUT")
+@click.option(
+    "--from",
+    "from_kind",
+    type=click.Choice(_KINDS),
+    help="What IN holds, when its name does not say (default for -: guessed from its first line).",
+)
+@click.option(
+    "--to",
+    "to_kind",
+    type=click.Choice(_KINDS),
+    help="What to write, when OUT's name does not say (default for -: text for JSON input, JSON "
+    "Lines for text).",
+)
+def convert(source: str, target: str, from_kind: str | None, to_kind: str | None) -> None:
+    """Convert matches between JSON (.json, .jsonl) and the text notation (.mnl).
+
+    The formats follow from the file names; `-` reads standard input or writes standard
+    output. Every match is checked first, as `manillen validate` does: if any is invalid, its
+    problems are listed and nothing is written. Output is in the canonical form, so
+    converting back gives the same record. A .json file holds one match; for more, write
+    .jsonl or .mnl.
+
+    Examples:
+
+    \b
+      manillen convert data/samples/seed-trick.json seed-trick.mnl
+      manillen convert data/notation/seed-trick.mnl seed-trick.json
+      manillen convert data/notation/ - --to jsonl
+      cat data/notation/seed-trick.mnl | manillen convert - - --to json
+
+    Exit code: 0 when written, 1 when a match is invalid, 2 for usage errors.
+    """
+    if from_kind is None and source != "-" and Path(source).is_dir():
+        entries = read_entries([source])
+    else:
+        entries = _read_for_convert(source, from_kind)
+    if to_kind is None:
+        if target == "-":
+            to_kind = "jsonl" if entries and entries[0].notation else "mnl"
+        else:
+            to_kind = kind_of(target)
+    records = []
+    invalid = 0
+    for entry in entries:
+        try:
+            record, _ = replay_entry(entry)
+        except InvalidRecordError as error:
+            invalid += 1
+            for problem in error.problems:
+                click.echo(problem.describe(), err=True)
+            continue
+        records.append(record)
+    if invalid:
+        click.echo(f"{invalid} of {len(entries)} matches invalid: nothing written", err=True)
+        sys.exit(1)
+    if to_kind == "json" and len(records) != 1:
+        raise click.UsageError(
+            f"a .json file holds one match, and {source} has {len(records)}: write .jsonl or .mnl"
+        )
+    text = (
+        dumps(records[0])
+        if to_kind == "json"
+        else dump_lines(records)
+        if to_kind == "jsonl"
+        else dumps_text(records)
+    )
+    if target == "-":
+        click.echo(text, nl=False)
+        return
+    out = Path(target)
+    temporary = out.with_name(f".{out.name}.partial")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(out)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise click.ClickException(f"cannot write {target!r}: {error.strerror}") from None
+    matches = f"{len(records)} match" + ("" if len(records) == 1 else "es")
+    click.echo(f"wrote {matches} to {target}", err=True)
+
+
+COMMANDS: list[click.Command] = [validate, replay, legal, convert, schema]

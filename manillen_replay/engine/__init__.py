@@ -1,6 +1,6 @@
 """The replay engine: records through the rules, with visitors."""
 
-from .replay import ReplayVisitor, decode_and_replay, match_id, replay, rules_of
+from .replay import ReplayVisitor, decode_and_replay, match_id, replay, replay_entry, rules_of
 from .results import (
     BlockResult,
     DealKind,
@@ -25,5 +25,6 @@ __all__ = [
     "decode_and_replay",
     "match_id",
     "replay",
+    "replay_entry",
     "rules_of",
 ]

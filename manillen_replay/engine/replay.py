@@ -13,7 +13,7 @@ from msgspec import UNSET, to_builtins
 
 from ..cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit, mask_of
 from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, RecordError
-from ..record.io import dumps
+from ..record.io import Entry, dumps
 from ..record.model import Deal, Declaration, Record
 from ..rules import (
     CLAUSES,
@@ -119,6 +119,21 @@ def decode_and_replay(
 
     record = loads(data, source=source, line=line)
     return replay(record, source=source, line=line, strict=strict, visitors=visitors)
+
+
+def replay_entry(
+    entry: Entry, *, strict: bool = False, visitors: Sequence[ReplayVisitor] = ()
+) -> tuple[Record, MatchResult]:
+    """Decode one document of an archive (JSON or the text notation) and replay it.
+
+    :raises InvalidRecordError: its problems placed in the file: a JSON pointer, or for text
+        the line and column with a hint in the player's terms.
+    """
+    record = entry.decode()
+    try:
+        return record, replay(record, source=entry.source, line=entry.line, strict=strict, visitors=visitors)
+    except InvalidRecordError as error:
+        raise InvalidRecordError(entry.locate(error.problems)) from None
 
 
 def _say_score(score: DealScore | None) -> str:
@@ -858,4 +873,4 @@ class _Replay:
                 outcome.penalties.append((penalty.team, points, reason))
 
 
-__all__ = ["ReplayVisitor", "decode_and_replay", "match_id", "replay", "rules_of"]
+__all__ = ["ReplayVisitor", "decode_and_replay", "match_id", "replay", "replay_entry", "rules_of"]

@@ -113,11 +113,11 @@ def _card(card: int, symbols: bool) -> str:
     return c.symbol if symbols else str(c)
 
 
-def _contract(deal: DealResult) -> str:
+def _contract(deal: DealResult, symbols: bool) -> str:
     if deal.contract is None:
         return "no contract recorded"
     if deal.contract is Contract.TRUMP and deal.trump is not None:
-        text = f"trump {deal.trump.symbol} {deal.trump.dutch}"
+        text = f"trump {deal.trump.symbol if symbols else deal.trump.name} {deal.trump.dutch}"
     else:
         text = deal.contract.value.replace("_", " ")
     if deal.en_face:
@@ -137,7 +137,7 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
             continue
         names = seat_names(result, deal)
         lines.append("")
-        head = f"Deal {deal.number}: dealer {names[deal.dealer]}, {_contract(deal)}"
+        head = f"Deal {deal.number}: dealer {names[deal.dealer]}, {_contract(deal, symbols)}"
         if deal.multiplier is not None:
             head += f", x{deal.multiplier}"
         lines.append(head)

@@ -1,6 +1,6 @@
-"""The recorded-game format ``manillen/1``: model, reading, writing and its JSON Schema."""
+"""The record format ``manillen/1``: its model, JSON and the text notation, and its JSON Schema."""
 
-from .io import Entry, dump, dump_lines, dumps, iter_entries, load, loads
+from .io import RECORD_SUFFIXES, Entry, dump, dump_lines, dumps, iter_entries, load, loads
 from .model import (
     FORMAT,
     Annotation,
@@ -13,9 +13,11 @@ from .model import (
     RuleOptions,
     json_schema,
 )
+from .text import dumps_text, is_text_name, loads_text
 
 __all__ = [
     "FORMAT",
+    "RECORD_SUFFIXES",
     "Annotation",
     "Deal",
     "Declaration",
@@ -28,8 +30,11 @@ __all__ = [
     "dump",
     "dump_lines",
     "dumps",
+    "dumps_text",
+    "is_text_name",
     "iter_entries",
     "json_schema",
     "load",
     "loads",
+    "loads_text",
 ]

@@ -16,8 +16,12 @@ from typing import Any
 import msgspec
 
 from ..cards import CARD_BY_TEXT, CARD_TEXT
-from ..errors import InvalidRecordError, RecordError
+from ..errors import InvalidRecordError, NotationError, RecordError
 from .model import FORMAT, Deal, Record, json_schema
+from .text import is_text_name, parse_located, parse_match, split_matches
+
+RECORD_SUFFIXES = (".json", ".jsonl", ".mnl")
+"""The file endings a folder of records is read for."""
 
 _decoder = msgspec.json.Decoder(Record)
 _CANONICAL = frozenset(CARD_TEXT)
@@ -34,11 +38,58 @@ class Entry:
     """Its line in a JSON Lines file, ``None`` for a ``.json`` file."""
     data: bytes
     """The document's bytes."""
+    notation: bool = False
+    """Whether it is a match in the text notation (from a ``.mnl`` file), not JSON."""
 
     @property
     def place(self) -> str:
         """``file:line`` or ``file``."""
         return self.source if self.line is None else f"{self.source}:{self.line}"
+
+    def decode(self) -> Record:
+        """The record this document holds, in JSON or in the text notation.
+
+        :raises InvalidRecordError: listing its problems, each placed in the file.
+        """
+        if not self.notation:
+            return loads(self.data, source=self.source, line=self.line)
+        return parse_match(_text_of(self), first_line=self.line or 1, source=self.source)
+
+    def locate(self, problems: Iterable[RecordError]) -> list[RecordError]:
+        """Problems found in the decoded record (by the replay), placed in this file: the JSON
+        pointer, or the text's line and column with a hint."""
+        problems = list(problems)
+        if not self.notation:
+            return [p if p.source is not None else p.located(self.source, self.line) for p in problems]
+        if all(isinstance(p, NotationError) for p in problems):
+            return problems
+        parsed = parse_located(_text_of(self), first_line=self.line or 1, source=self.source)
+        return [parsed.locate(p) for p in problems]
+
+
+def _text_of(entry: Entry) -> str:
+    """The text of a notation document.
+
+    :raises InvalidRecordError: when it is not UTF-8 text.
+    """
+    data = entry.data
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        reason = "the file is UTF-16 text; save it as UTF-8"
+    else:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            before = data[: error.start]
+            line = (entry.line or 1) + before.count(b"\n")
+            column = error.start - (before.rfind(b"\n") + 1) + 1
+            raise InvalidRecordError(
+                [
+                    NotationError(
+                        "this is not UTF-8 text; save the file as UTF-8", "", entry.source, line, column
+                    )
+                ]
+            ) from None
+    raise InvalidRecordError([NotationError(reason, "", entry.source, 1, 1)])
 
 
 def loads(data: bytes | str, *, source: str | None = None, line: int | None = None) -> Record:
@@ -89,9 +140,10 @@ def dump_lines(records: Iterable[Record]) -> str:
 
 
 def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
-    """Every document in ``.json`` files, ``.jsonl`` archives and folders of them.
+    """Every document in ``.json`` files, ``.jsonl`` archives, ``.mnl`` text files and folders of them.
 
-    Blank lines in JSON Lines are skipped; a folder is read in name order.
+    Blank lines in JSON Lines are skipped; each match of a text file is one document, whose
+    line is the match's first line; a folder is read in name order.
 
     :raises FileNotFoundError: for a path that does not exist.
     """
@@ -100,7 +152,7 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
         if not path.exists():
             raise FileNotFoundError(f"no such file or folder: {str(path)!r}")
         if path.is_dir():
-            children = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
+            children = sorted(p for p in path.rglob("*") if p.suffix in RECORD_SUFFIXES and p.is_file())
             yield from iter_entries(children)
         elif path.suffix == ".jsonl":
             with path.open("rb") as handle:
@@ -108,7 +160,33 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
                     if text.strip():
                         yield Entry(str(path), number, text)
         else:
-            yield Entry(str(path), None, path.read_bytes())
+            yield from entries_of(path.read_bytes(), str(path), "mnl" if is_text_name(path.name) else "json")
+
+
+def kind_of(name: str) -> str:
+    """How a file of this name holds its matches: ``json``, ``jsonl`` or ``mnl`` (the text notation).
+
+    >>> kind_of("club.JSONL"), kind_of("avond.mnl"), kind_of("match.json")
+    ('jsonl', 'mnl', 'json')
+    """
+    lowered = name.lower()
+    return "mnl" if is_text_name(lowered) else "jsonl" if lowered.endswith(".jsonl") else "json"
+
+
+def entries_of(data: bytes, source: str, kind: str) -> list[Entry]:
+    """The documents in the bytes of one file (or of standard input) of a kind (:func:`kind_of`)."""
+    if kind == "jsonl":
+        return [Entry(source, n, text) for n, text in enumerate(data.splitlines(), start=1) if text.strip()]
+    if kind == "json":
+        return [Entry(source, None, data)]
+    try:
+        chunks = split_matches(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        chunks = []
+    # An empty or undecodable text is one document, so that reading it says what is wrong.
+    return [Entry(source, first, chunk.encode(), notation=True) for first, chunk in chunks] or [
+        Entry(source, 1, data, notation=True)
+    ]
 
 
 def canonicalize_cards(record: Record) -> list[RecordError]:

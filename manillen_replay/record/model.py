@@ -15,7 +15,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 
 FORMAT = "manillen/1"
 
-CARD_PATTERN = "^(10|[TtAaKkQqJj6789])[HhDdCcSs]$"
+CARD_PATTERN = "^(10|[TtAaKkQqJj6789])([HhDdCcSs]|[♥♦♣♠♡♢♧♤]\ufe0f?)$"
 # The pattern goes to the schema only: the decoder checks each card with one dictionary look-up
 # (record.io.canonicalize_cards), several times faster than a regular expression per card.
 CardText = Annotated[
@@ -23,7 +23,7 @@ CardText = Annotated[
     Meta(
         extra_json_schema={"pattern": CARD_PATTERN},
         description="A card: rank (10 or T, A, K, Q, J, 9, 8, 7, and 6 in 'six') then suit "
-        "(H, D, C, S); lower case accepted. Written back as 10H, AS, ...",
+        "(H, D, C, S, or a symbol ♥ ♦ ♣ ♠); lower case accepted. Written back as 10H, AS, ...",
     ),
 ]
 Seat = Annotated[int, Meta(ge=0, le=5, description="A seat number, clockwise from 0.")]

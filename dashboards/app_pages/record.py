@@ -1,0 +1,712 @@
+"""Record: a match entered at the table, card by card on a 32-card grid, made for a phone.
+
+The page only draws and wires buttons: every tap goes through :mod:`dashboards.recording` (the
+engine's rules) and is written at once to the draft file (:mod:`dashboards.drafts`); the draft's
+id lives in the page address (``?draft=...``), so a closed tab or a reload resumes where it was.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import streamlit as st
+
+from dashboards import data, drafts, i18n, ui
+from dashboards import recording as rec
+from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
+from manillen_replay.errors import ManillenError
+from manillen_replay.rules import CAFE_OPTIONS, Rules
+
+t = ui.translator()
+language = ui.lang()
+DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
+GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
+
+st.html(
+    """<style>
+    .st-key-record_grid button, .st-key-record_calls button, .st-key-record_knocks button {
+        min-height: 2.9rem; padding: 0 0.1rem; font-size: 1.05rem; font-weight: 600;
+    }
+    .st-key-record_grid [data-testid="stHorizontalBlock"], .st-key-record_grid .stHorizontalBlock {
+        gap: 0.25rem;
+    }
+    .st-key-record_grid button:disabled { opacity: 0.25; }
+    .st-key-record_grid button p, .st-key-record_calls button p { font-size: 1.05rem; }
+    </style>"""
+)
+
+
+# --------------------------------------------------------------------------- the draft in session
+
+
+def _notice(kind: str, message: str) -> None:
+    st.session_state.setdefault(NOTICE, []).append((kind, message))
+
+
+def _draft() -> rec.Draft | None:
+    """The draft of this session, or the one the page address names (a resumed tab)."""
+    wanted = st.query_params.get("draft")
+    current: rec.Draft | None = st.session_state.get(DRAFT)
+    if wanted and (current is None or current.draft_id != wanted):
+        current = drafts.load(str(wanted))
+        if current is None:
+            _notice("warning", t("record.no_draft", draft=wanted))
+            del st.query_params["draft"]
+        st.session_state[DRAFT] = current
+    return current
+
+
+def _keep(draft: rec.Draft | None) -> None:
+    """Hold a changed draft in the session and write it to its file at once."""
+    st.session_state[DRAFT] = draft
+    if draft is not None:
+        drafts.save(draft)
+        st.query_params["draft"] = draft.draft_id
+
+
+def _change(step: Callable[..., rec.Draft], *args: Any) -> None:
+    """A button's callback: apply one step to the draft, or say why it cannot be taken."""
+    draft = st.session_state.get(DRAFT)
+    if draft is None:
+        return
+    try:
+        _keep(step(draft, *args))
+    except ManillenError as error:
+        _notice("error", str(error))
+
+
+def _tap(card: str) -> None:
+    _change(rec.play_card, card)
+    draft: rec.Draft | None = st.session_state.get(DRAFT)
+    if draft is None or draft.current is None or not draft.current.plays or draft.current.plays[-1] != card:
+        return
+    table = rec.table_of(draft.current, draft.setup.rules_value())
+    last = table.tricks[-1].plays[-1]
+    if last.violation is not None and last.legal is not None:
+        _notice(
+            "warning",
+            t(
+                "record.illegal",
+                name=draft.setup.seats[last.seat],
+                card=str(last.card),
+                kind=i18n.label_of("kind", last.violation.value, language),
+                why=i18n.explain_clause(last.legal, language),
+            ),
+        )
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def _setup() -> None:
+    """Resume an open draft, or set up a new match."""
+    open_drafts = drafts.open_drafts()
+    if open_drafts:
+        st.subheader(t("record.resume"))
+        for draft in open_drafts[:5]:
+            played = len(draft.current.plays) if draft.current else 0
+            label = t(
+                "record.resume_one",
+                players=", ".join(draft.setup.seats),
+                deal=len(draft.deals) + 1,
+                cards=played,
+                match=draft.setup.match_id,
+            )
+            if st.button(label, key=f"record_resume_{draft.draft_id}", width="stretch"):
+                _keep(draft)
+                st.rerun()
+    st.subheader(t("record.new_match"))
+    archive_ready = data.counts()["matches"] > 0
+    names = data.players() if archive_ready else []
+    seats: list[str] = []
+    for seat in range(rec.PLAYERS):
+        label = t("record.seat", seat=seat + 1, team="A" if seat % 2 == 0 else "B")
+        key = f"record_seat_{seat}"
+        if names:  # the archive's names to choose from, a new one typed into the same box
+            chosen = st.selectbox(
+                label,
+                names,
+                index=None,
+                accept_new_options=True,
+                placeholder=t("record.seat_placeholder"),
+                key=key,
+            )
+        else:
+            chosen = st.text_input(label, key=key, placeholder=t("record.seat_type"))
+        seats.append(str(chosen or "").strip())
+    date = st.date_input(t("record.date"), value=datetime.date.today(), key="record_date")
+    venues = data.venues() if archive_ready else []
+    if venues:
+        venue = st.selectbox(
+            t("record.venue"),
+            venues,
+            index=None,
+            accept_new_options=True,
+            placeholder=t("record.venue_placeholder"),
+            key="record_venue",
+        )
+    else:
+        venue = st.text_input(t("record.venue"), key="record_venue", placeholder=t("record.venue_type"))
+    dealer = st.selectbox(
+        t("record.first_dealer"),
+        range(rec.PLAYERS),
+        index=rec.PLAYERS - 1,
+        format_func=lambda s: seats[s] or t("record.seat_short", seat=s + 1),
+        key="record_first_dealer",
+    )
+    complete = all(seats) and len(set(seats)) == rec.PLAYERS
+    last = drafts.last_rules(seats) if complete and archive_ready else None
+    source = st.radio(
+        t("record.rules_source"),
+        ["default", "last"],
+        format_func=lambda s: t(f"record.rules_{s}"),
+        horizontal=True,
+        key="record_rules_source",
+        disabled=last is None,
+        help=t("record.rules_help"),
+    )
+    base = Rules.from_options(last) if source == "last" and last is not None else Rules()
+    options = _rule_widgets(base, suffix=source if last is not None else "default")
+    if st.button(
+        t("record.start"), type="primary", width="stretch", key="record_start", disabled=not complete
+    ):
+        date_text = date.isoformat() if isinstance(date, datetime.date) else ""
+        taken = data.match_ids() if archive_ready else []
+        setup = rec.Setup(
+            match_id=rec.suggest_match_id(date_text, str(venue or ""), taken),
+            seats=seats,
+            date=date_text,
+            venue=str(venue or "").strip(),
+            rules=options,
+            first_dealer=int(dealer),
+        )
+        try:
+            _keep(rec.new_draft(drafts.new_id(), setup))
+        except ManillenError as error:
+            st.error(str(error))
+            return
+        st.rerun()
+    if not complete:
+        st.caption(t("record.need_players"))
+
+
+def _rule_widgets(base: Rules, suffix: str) -> dict[str, Any]:
+    """The house-rule widgets, filled from ``base``; the options that differ from the defaults."""
+    target = st.number_input(
+        t("record.target"), min_value=1, value=base.target, step=10, key=f"record_target_{suffix}"
+    )
+    values: dict[str, Any] = {"target": int(target)}
+    with st.expander(t("record.house_rules")):
+        values["partner_exempt"] = st.toggle(
+            t("record.partner_exempt"), value=base.partner_exempt, key=f"record_partner_exempt_{suffix}"
+        )
+        values["underbuy"] = (
+            "allowed"
+            if st.toggle(
+                t("record.underbuy"), value=base.underbuy == "allowed", key=f"record_underbuy_{suffix}"
+            )
+            else "forbidden"
+        )
+        values["klop_on_muil"] = st.toggle(
+            t("record.klop_on_muil"), value=base.klop_on_muil, key=f"record_klop_on_muil_{suffix}"
+        )
+        caps = [2, 4, 8, 16, None]
+        values["max_multiplier"] = st.selectbox(
+            t("record.max_multiplier"),
+            caps,
+            index=caps.index(base.max_multiplier) if base.max_multiplier in caps else 1,
+            format_func=lambda c: t("record.no_cap") if c is None else f"×{c}",
+            key=f"record_cap_{suffix}",
+        )
+        for name in CAFE_OPTIONS:
+            values[name] = st.toggle(
+                t(f"record.cafe_{name}"), value=getattr(base, name), key=f"record_{name}_{suffix}"
+            )
+    return Rules.from_options(values).to_options()
+
+
+# --------------------------------------------------------------------------- one deal
+
+
+def _names(draft: rec.Draft) -> list[str]:
+    return draft.setup.seats
+
+
+def _team(draft: rec.Draft, team: int) -> str:
+    seats = _names(draft)
+    return f"{seats[team]} & {seats[team + 2]}"
+
+
+def _scoresheet(draft: rec.Draft) -> None:
+    """The match so far, written as on a scoresheet: each deal's points and the running total."""
+    result = rec.match_score(draft)
+    if result is None:
+        return
+    head = f"| # | {t('col.dealer')} | | {_team(draft, 0)} | {_team(draft, 1)} |"
+    rows = [head, "|---|---|---|---:|---:|"]
+    for deal in result.deals:
+        call = _call_summary(draft, deal.number - 1)
+        cells = [str(total) for total in deal.match_score]
+        if deal.score is not None:
+            cells[deal.score.team] += f" (+{deal.score.points})"
+        elif deal.tie:
+            cells = [f"{c} (30-30)" for c in cells]
+        rows.append(f"| {deal.number} | {_names(draft)[deal.dealer]} | {call} | {cells[0]} | {cells[1]} |")
+    score = result.deals[-1].match_score if result.deals else (0, 0)
+    rows.append(f"| | | **{t('record.total')}** | **{score[0]}** | **{score[1]}** |")
+    st.markdown("\n".join(rows))
+    if result.finished:
+        winner = result.winner
+        st.success(t("record.decided", team=_team(draft, winner)) if winner is not None else t("record.draw"))
+
+
+def _call_summary(draft: rec.Draft, index: int) -> str:
+    deal = draft.deals[index]
+    if "recorded_score" in deal and "tricks" not in deal:
+        return t("record.sheet_line")
+    return _calls_text(draft, deal.get("declarations", []), short=True)
+
+
+def _calls_text(draft: rec.Draft, calls: list[dict[str, Any]], *, short: bool = False) -> str:
+    words = []
+    for call in calls:
+        who = _names(draft)[call["seat"]]
+        if call["call"] == "trump":
+            suit = Suit[call["suit"]]
+            symbol = f":red[{suit.symbol}]" if suit.is_red else suit.symbol
+            words.append(symbol if short else f"{t('record.call_trump')} {symbol}")
+        elif call["call"] in ("klop", "tegenklop", "en_face"):
+            words.append(f"{t('record.call_' + call['call'])} {who}")
+        else:
+            words.append(t("record.call_" + call["call"]))
+    return " · ".join(words)
+
+
+def _deal(draft: rec.Draft) -> None:
+    assert draft.current is not None
+    deal = draft.current
+    rules = draft.setup.rules_value()
+    number = len(draft.deals) + 1
+    names = _names(draft)
+    st.subheader(t("record.deal", number=number, dealer=names[deal.dealer]))
+    # Every part sits in a container of its own, so the parts that come and go (a message, the
+    # calls once made) never shift the grid's buttons to other places on the page between runs.
+    with st.container():
+        if not deal.calls and not deal.plays:
+            st.selectbox(
+                t("record.dealer"),
+                range(rec.PLAYERS),
+                index=deal.dealer,
+                format_func=names.__getitem__,
+                key=f"record_dealer_{draft.draft_id}_{number}",
+                on_change=_set_dealer,
+                args=(f"record_dealer_{draft.draft_id}_{number}",),
+                help=t("record.dealer_help"),
+            )
+    mode = st.segmented_control(
+        t("record.mode"),
+        ["cards", "sheet"],
+        format_func=lambda m: t(f"record.mode_{m}"),
+        default="cards",
+        required=True,
+        key="record_mode",
+        label_visibility="collapsed",
+    )
+    if mode == "sheet":
+        _sheet_line(draft)
+        return
+    table = rec.table_of(deal, rules)
+    with st.container():
+        _calls(draft, table, rules)
+    with st.container():
+        _show_notices()
+    if table.redeal:
+        st.info(t("record.redeal_note"))
+        _save_button(draft, table)
+        return
+    if table.contract is None:
+        return
+    tapping_hands = False
+    with st.container():
+        if not deal.plays:
+            tapping_hands = (
+                st.segmented_control(
+                    t("record.tap_mode"),
+                    ["plays", "hands"],
+                    format_func=lambda m: t(f"record.tap_{m}"),
+                    default="plays",
+                    required=True,
+                    key=f"record_tap_mode_{draft.draft_id}_{number}",
+                    label_visibility="collapsed",
+                )
+                == "hands"
+            )
+    with st.container():
+        if tapping_hands:
+            _hand_status(draft)
+        else:
+            _status(draft, table)
+    if tapping_hands:
+        _hand_grid(deal)
+    else:
+        _grid(table)
+    undo = st.container(horizontal=True)
+    undo.button(
+        t("record.undo_card"),
+        key="record_undo_card",
+        on_click=_change,
+        args=(rec.undo_card,),
+        icon=":material/undo:",
+    )
+    undo.button(
+        t("record.undo_trick"),
+        key="record_undo_trick",
+        on_click=_change,
+        args=(rec.undo_trick,),
+        disabled=not deal.plays,
+        icon=":material/delete_sweep:",
+    )
+    with st.container():
+        _save_button(draft, table)
+    _hands(draft)
+    with st.container():
+        _tricks(draft, table)
+
+
+def _set_dealer(key: str) -> None:
+    draft: rec.Draft | None = st.session_state.get(DRAFT)
+    if draft is None or draft.current is None:
+        return
+    draft.current.dealer = int(st.session_state[key])
+    _keep(draft)
+
+
+def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
+    deal = draft.current
+    assert deal is not None
+    names = _names(draft)
+    if deal.calls:
+        st.markdown(f"**{t('record.calls')}:** {_calls_text(draft, deal.calls)}")
+    if deal.plays or table.redeal:
+        return
+    if table.contract is None:
+        maker = rec.chooser(deal)
+        st.caption(t("record.who_calls", name=names[maker]))
+        row = st.container(horizontal=True, key="record_calls", width=GRID_WIDTH)
+        for suit in Suit:
+            label = f":red[{suit.symbol}]" if suit.is_red else suit.symbol
+            row.button(
+                label,
+                key=f"record_trump_{suit.name}",
+                on_click=_change,
+                args=(rec.add_call, maker, "trump", suit.name),
+                width="stretch",
+            )
+        more = st.container(horizontal=True, key="record_knocks", width=GRID_WIDTH)
+        dealer_chooses = maker == deal.dealer
+        offered = [
+            ("muil", maker, True),
+            ("blind_muil", maker, rules.blind_muil and dealer_chooses),
+            ("en_face", deal.dealer, rules.en_face and dealer_chooses),
+            ("redeal", deal.dealer, rules.redeal_small),
+        ]
+        for call, seat, shown in offered:
+            if shown:
+                more.button(
+                    t(f"record.call_{call}"),
+                    key=f"record_{call}",
+                    width="stretch",
+                    on_click=_change,
+                    args=(rec.add_call, seat, call),
+                )
+        return
+    knocks = [c for c in deal.calls if c["call"] in rec.KNOCK_CALLS]
+    word = "klop" if len(knocks) % 2 == 0 else "tegenklop"
+    dealing = deal.dealer % 2
+    seats = [s for s in range(rec.PLAYERS) if (s % 2 == dealing) == (word == "tegenklop")]
+    if len(knocks) >= 2 and not rules.eternal_klop:
+        return
+    row = st.container(horizontal=True, key="record_knocks", width=GRID_WIDTH)
+    for seat in seats:
+        row.button(
+            f"{t('record.call_' + word)} {names[seat]}",
+            key=f"record_{word}_{seat}",
+            width="stretch",
+            on_click=_change,
+            args=(rec.add_call, seat, word),
+        )
+
+
+def _hands(draft: rec.Draft) -> None:
+    deal = draft.current
+    assert deal is not None
+    number = len(draft.deals) + 1
+    known = rec.hand_masks(deal.hands) is not None
+    with st.expander(t("record.hands_known") if known else t("record.hands")):
+        st.caption(t("record.hands_help"))
+        typed = []
+        for seat, name in enumerate(_names(draft)):
+            start = " ".join(deal.hands[seat]) if deal.hands else ""
+            typed.append(
+                st.text_input(
+                    name,
+                    value=start,
+                    key=f"record_hand_{draft.draft_id}_{number}_{seat}",
+                    placeholder=t("record.hand_placeholder") if seat < 3 else t("record.hand_last"),
+                )
+            )
+        row = st.container(horizontal=True)
+        if row.button(t("record.use_hands"), key="record_use_hands"):
+            try:
+                hands = [rec.parse_hand(text) for text in typed]
+                if not hands[3] and all(len(h) == rec.TRICKS for h in hands[:3]):
+                    hands[3] = rec.last_hand(hands[:3])
+                _keep(rec.set_hands(draft, hands))
+                st.rerun()
+            except ManillenError as error:
+                st.error(str(error))
+        if known and row.button(t("record.forget_hands"), key="record_forget_hands"):
+            _keep(rec.set_hands(draft, None))
+            st.rerun()
+
+
+def _show_notices() -> None:
+    """What the last tap said (an illegal card, a call refused), where the person is looking."""
+    for kind, message in st.session_state.pop(NOTICE, []):
+        getattr(st, kind)(message)
+
+
+def _status(draft: rec.Draft, table: rec.Table) -> None:
+    names = _names(draft)
+    finished = [trick for trick in table.tricks if trick.winner is not None]
+    if finished and (table.tricks[-1].winner is not None):
+        last = finished[-1]
+        assert last.winner is not None
+        st.success(t("record.took", number=last.number, name=names[last.winner], points=last.points))
+    if table.to_play is not None:
+        on_table = table.tricks[-1].plays if table.tricks and table.tricks[-1].winner is None else ()
+        trick = " ".join(_card_text(p.card) for p in on_table)
+        st.markdown(
+            f"### {t('record.to_play', name=names[table.to_play], trick=len(finished) + 1)}"
+            + (f"  \n{t('record.on_table')}: {trick}" if trick else "")
+        )
+        if table.legal is not None:
+            st.caption(i18n.explain_clause(table.legal, language))
+    st.caption(
+        t(
+            "record.taken",
+            team0=_team(draft, 0),
+            points0=table.taken[0],
+            team1=_team(draft, 1),
+            points1=table.taken[1],
+            cards=table.cards_played,
+        )
+    )
+
+
+def _card_text(card: Card) -> str:
+    text = f"{card.rank.text}{card.suit.symbol}"
+    return f":red[{text}]" if card.suit.is_red else text
+
+
+def _grid(table: rec.Table) -> None:
+    """The 32 cards, a row per suit; played cards greyed out, legal ones outlined."""
+    legal = table.legal.cards if table.legal is not None else ()
+    over = table.to_play is None
+    _card_buttons(lambda card: card in table.played or over, _tap, outlined=legal)
+
+
+def _hand_grid(deal: rec.DealDraft) -> None:
+    """The grid while the hands are tapped in: each tap goes to the hand being filled."""
+    held = {CARD_BY_TEXT[c] for hand in deal.hands or () for c in hand}
+    full = rec.hand_being_tapped(deal) is None
+    _card_buttons(lambda card: card in held or full, _tap_hand)
+
+
+def _card_buttons(
+    disabled: Callable[[Card], bool], on_tap: Callable[[str], None], outlined: Iterable[Card] = ()
+) -> None:
+    grid = st.container(key="record_grid", gap="small", width=GRID_WIDTH)
+    marked = ", ".join(f".st-key-record_card_{CARD_TEXT[c]} button" for c in outlined)
+    rule = f"{marked} {{ outline: 3px solid #1a7f37; outline-offset: -3px; }}" if marked else ""
+    with grid:
+        st.html(f"<style>{rule}</style>")
+    for row in rec.GRID:
+        line = grid.container(horizontal=True, gap="small", wrap=False)
+        for card in row:
+            line.button(
+                _card_text(card),
+                key=f"record_card_{CARD_TEXT[card]}",
+                on_click=on_tap,
+                args=(CARD_TEXT[card],),
+                disabled=disabled(card),
+                width="stretch",
+            )
+
+
+def _tap_hand(card: str) -> None:
+    _change(rec.tap_hand_card, card)
+
+
+def _hand_status(draft: rec.Draft) -> None:
+    deal = draft.current
+    assert deal is not None
+    seat = rec.hand_being_tapped(deal)
+    if seat is None:
+        st.success(t("record.hands_tapped"))
+    else:
+        count = len(deal.hands[seat]) if deal.hands else 0
+        st.markdown(f"### {t('record.tap_hand_of', name=_names(draft)[seat], count=count)}")
+    st.button(
+        t("record.untap"),
+        key="record_untap",
+        on_click=_change,
+        args=(rec.untap_hand_card,),
+        disabled=not deal.hands,
+        icon=":material/undo:",
+    )
+
+
+def _tricks(draft: rec.Draft, table: rec.Table) -> None:
+    names = _names(draft)
+    done = [trick for trick in table.tricks if trick.winner is not None]
+    if not done:
+        return
+    with st.expander(t("record.tricks", count=len(done))):
+        lines = []
+        for trick in done:
+            assert trick.winner is not None
+            cards = " ".join(
+                _card_text(p.card) + ("⚠" if p.violation is not None else "") for p in trick.plays
+            )
+            lines.append(
+                t("record.trick_line", number=trick.number, leader=names[trick.leader], cards=cards,
+                  winner=names[trick.winner], points=trick.points)
+            )  # fmt: skip
+        st.markdown("  \n".join(lines))
+        number = st.selectbox(
+            t("record.edit_trick"), [trick.number for trick in done], key="record_edit_number"
+        )
+        chosen = done[int(number) - 1]
+        typed = st.text_input(
+            t("record.edit_cards"),
+            value=" ".join(CARD_TEXT[p.card] for p in chosen.plays),
+            key=f"record_edit_cards_{number}_{len(draft.current.plays) if draft.current else 0}",
+        )
+        if st.button(t("record.edit_apply"), key="record_edit_apply"):
+            try:
+                _keep(rec.edit_trick(draft, int(number), rec.parse_hand(typed)))
+                st.rerun()
+            except ManillenError as error:
+                st.error(str(error))
+
+
+def _sheet_line(draft: rec.Draft) -> None:
+    st.caption(t("record.sheet_help"))
+    team = st.radio(
+        t("record.sheet_team"),
+        [0, 1],
+        format_func=lambda x: _team(draft, x),
+        horizontal=True,
+        key="record_sheet_team",
+    )
+    points = st.number_input(
+        t("record.sheet_points"), min_value=0, value=2, step=1, key="record_sheet_points"
+    )
+    row = st.container(horizontal=True)
+    if row.button(t("record.sheet_save"), type="primary", key="record_sheet_save"):
+        _finish(rec.scoresheet_line(draft, int(team), int(points)))
+    if row.button("30-30", key="record_sheet_tie"):
+        _finish(rec.scoresheet_line(draft, None))
+
+
+def _save_button(draft: rec.Draft, table: rec.Table) -> None:
+    ready = table.complete or table.redeal
+    if table.complete:
+        st.success(
+            t("record.deal_done", team0=_team(draft, 0), points0=table.taken[0], team1=_team(draft, 1),
+              points1=table.taken[1])
+        )  # fmt: skip
+        illegal = table.illegal()
+        if illegal:
+            st.warning(t("record.illegal_count", count=len(illegal)))
+    if st.button(
+        t("record.save"),
+        type="primary",
+        width="stretch",
+        key="record_save",
+        disabled=not ready,
+        icon=":material/save:",
+    ):
+        _finish(draft)
+
+
+def _finish(draft: rec.Draft) -> None:
+    """Validate the deal with the engine, save the match into the archive and analyse it."""
+    try:
+        finished, record, result = rec.finish_deal(draft)
+    except ManillenError as error:
+        st.error(t("record.refused", message=error))
+        return
+    try:
+        with st.spinner(t("record.saving")):
+            saved = drafts.save_match(record)
+    except ManillenError as error:
+        st.error(t("error.locked", message=error))
+        return
+    _keep(finished)
+    number = len(finished.deals)
+    findings = sum(saved.analysis.by_category.values())
+    st.session_state[SAVED] = (finished.setup.match_id, number, bool(result.deals[-1].tricks), findings)
+    st.rerun()
+
+
+def _after_save() -> None:
+    saved = st.session_state.get(SAVED)
+    if not saved:
+        return
+    match_id, number, replayable, findings = saved
+    st.success(t("record.saved", number=number, findings=findings))
+    if replayable:
+        st.page_link(
+            ui.PAGE_FILES["replay"],
+            label=t("record.open_replay", number=number),
+            icon=":material/playing_cards:",
+            query_params={"match": match_id, "deal": number, "step": 0},
+        )
+
+
+def _footer(draft: rec.Draft) -> None:
+    row = st.container(horizontal=True)
+    if row.button(t("record.share"), key="record_share_button", icon=":material/share:"):
+        st.session_state[SHARE] = not st.session_state.get(SHARE, False)
+    if row.button(t("record.close"), key="record_close", icon=":material/close:"):
+        drafts.discard(draft.draft_id)
+        st.session_state[DRAFT] = None
+        st.session_state.pop(SAVED, None)
+        st.query_params.clear()
+        st.rerun()
+    if st.session_state.get(SHARE):
+        st.caption(t("record.share_help"))
+        st.code(
+            rec.share_text(draft, with_current=False) if draft.deals else rec.share_text(draft), language=None
+        )
+
+
+draft = _draft()
+if draft is None:
+    st.title(t("record.title"))
+    _show_notices()
+    _setup()
+    st.stop()
+# at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
+st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
+with st.container():
+    _after_save()
+with st.container():
+    _scoresheet(draft)
+with ui.messages():
+    _deal(draft)
+_footer(draft)

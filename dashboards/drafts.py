@@ -1,0 +1,121 @@
+"""Where the Record page keeps its work: draft files beside the archive, and saving into the archive.
+
+Every tap is written at once to ``<archive>.drafts/<draft id>.json`` (a temporary file renamed
+over the old one, so a crash never leaves half a draft). A draft file and not a table in the
+archive: the dashboard holds the archive read-only, and opening it for writing on every tap
+would close every session's connection and refresh every cached query. A finished deal goes
+into the archive like an upload (the whole match re-imported under its id, which replaces the
+previous deals' rows) and is analysed at once at the default depth, the same run as
+``manillen analyze``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dashboards import data
+from dashboards.recording import Draft, RecordingError, now, record_json
+from manillen_replay.engine import rules_of
+from manillen_replay.errors import InvalidRecordError
+from manillen_replay.record import Entry, Record, loads
+from manillen_replay.store import ImportSummary
+from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
+
+SUFFIX = ".drafts"
+
+
+def folder(archive: Path | None = None) -> Path:
+    """The folder of draft files beside an archive (``club.duckdb`` -> ``club.drafts/``)."""
+    path = archive if archive is not None else data.archive().path
+    return path.with_name(path.stem + SUFFIX)
+
+
+def new_id() -> str:
+    """A fresh draft id, short enough for a page address."""
+    return secrets.token_hex(4)
+
+
+def save(draft: Draft, where: Path | None = None) -> Draft:
+    """Write a draft (stamped with the time), replacing its previous file in one step."""
+    draft.updated = now()
+    target = where or folder()
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / f"{draft.draft_id}.json"
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(draft.to_json(), encoding="utf-8")
+    os.replace(temporary, path)
+    return draft
+
+
+def load(draft_id: str, where: Path | None = None) -> Draft | None:
+    """The draft with this id, ``None`` when there is none (or its file is not a draft)."""
+    if not draft_id.isalnum():
+        return None
+    path = (where or folder()) / f"{draft_id}.json"
+    try:
+        return Draft.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, RecordingError):
+        return None
+
+
+def open_drafts(where: Path | None = None) -> list[Draft]:
+    """Every draft beside the archive, the latest changed first."""
+    target = where or folder()
+    if not target.is_dir():
+        return []
+    found = [load(path.stem, target) for path in target.glob("*.json")]
+    return sorted((d for d in found if d is not None), key=lambda d: d.updated, reverse=True)
+
+
+def discard(draft_id: str, where: Path | None = None) -> None:
+    """Remove a draft file (the match stays in the archive)."""
+    if draft_id.isalnum():
+        ((where or folder()) / f"{draft_id}.json").unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What saving a match into the archive did."""
+
+    summary: ImportSummary
+    analysis: AnalysisOutcome
+
+
+def save_match(record: Record) -> Saved:
+    """Import a match into the archive (replacing its earlier version) and analyse it.
+
+    :raises ArchiveLockedError: when another program holds the archive.
+    :raises RecordingError: when the archive refuses the record.
+    """
+    match_id = str(record.match.id)
+    entry = Entry(f"recorded match {match_id}", None, record_json(record))
+    with data.archive().writing() as store:
+        summary = store.import_entries([entry])
+        if summary.refused:
+            raise RecordingError("; ".join(p.describe() for p in summary.rejects))
+        analysis = analyse_archive(store, match_ids=[match_id])
+    return Saved(summary, analysis)
+
+
+def last_rules(players: list[str]) -> dict[str, Any] | None:
+    """The house rules of the latest match in the archive where all these players sat, ``None``
+    when there is none."""
+    if not players or not data.archive().exists():
+        return None
+    conditions = " AND ".join("match_id IN (SELECT match_id FROM seats WHERE player = ?)" for _ in players)
+    with data.archive().reading() as store:
+        frame = store.query(
+            f"SELECT record FROM matches WHERE {conditions} AND coalesce(variant, 'four') = 'four' "
+            "ORDER BY date DESC NULLS LAST, import_order DESC LIMIT 1",
+            list(players),
+        )
+    if frame.height == 0:
+        return None
+    try:
+        return rules_of(loads(str(frame["record"][0]))).to_options()
+    except InvalidRecordError:
+        return None

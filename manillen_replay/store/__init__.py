@@ -1,0 +1,58 @@
+"""The game archive: one DuckDB file with every match, deal, trick and card; all SQL lives here.
+
+A :class:`Store` opens (or creates) an archive, brings its schema up to date with numbered
+migrations, imports records in bulk (Arrow tables loaded with ``INSERT ... SELECT`` inside one
+transaction per file) and answers queries as polars frames. Table and column names are a public
+interface documented in ``docs/sql.md``; they change only through a new migration.
+
+One module per concern:
+
+- :mod:`.core`: the :class:`Store` itself (open, migrate, close, trusted queries), composed of
+- :mod:`.importer`: the import pipeline, built from :mod:`.batch` (a batch of records),
+  :mod:`.deal_rows` and :mod:`.arrow` (its rows as Arrow tables), :mod:`.loader` (the thread
+  that writes them) and :mod:`.processes` (the archive's lock holder, spill folders);
+- :mod:`.console`: queries someone typed, and the guard they pass first;
+- :mod:`.export`: records read back, JSON Lines and Parquet export;
+- :mod:`.findings` and :mod:`.annotations`: what analysis and coaches add;
+- :mod:`.schema`: tables, views and migrations; :mod:`.errors`: the store's errors;
+  :mod:`.connection`: what every part shares.
+"""
+
+from __future__ import annotations
+
+from .console import check_user_query, flatten_for_csv
+from .core import Store, default_archive
+from .errors import ArchiveError, ArchiveLockedError, QueryError, QueryRefusedError
+from .importer import IMPORT_MEMORY_LIMIT, MINIMUM_MEMORY_LIMIT, ImportSummary, parse_memory_limit
+from .loader import _Loader as _Loader
+from .schema import (
+    ANALYSIS_DEPTHS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    TABLES,
+    Migration,
+    apply_migrations,
+    schema_version_of,
+)
+
+__all__ = [
+    "ANALYSIS_DEPTHS",
+    "IMPORT_MEMORY_LIMIT",
+    "MIGRATIONS",
+    "MINIMUM_MEMORY_LIMIT",
+    "SCHEMA_VERSION",
+    "TABLES",
+    "ArchiveError",
+    "ArchiveLockedError",
+    "ImportSummary",
+    "Migration",
+    "QueryError",
+    "QueryRefusedError",
+    "Store",
+    "apply_migrations",
+    "check_user_query",
+    "default_archive",
+    "flatten_for_csv",
+    "parse_memory_limit",
+    "schema_version_of",
+]

@@ -1,0 +1,243 @@
+"""The built-in analysis run over an archive: read each match back, replay it, find its mistakes
+(and with the solver cost its cards), store the findings. ``manillen analyze`` and the dashboard
+(after an upload or a recorded deal) both run :func:`analyse_archive`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from ..analysis import FINDING_COLUMNS, Finding, analyse
+from ..engine import DealResult, MatchResult, replay
+from ..errors import InvalidRecordError
+from ..record import loads
+from .schema import ANALYSIS_DEPTHS
+
+if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
+    from ..solver import PlayCost
+    from ..solver.deal_analysis import MatchSolved, ProgressMeter
+    from .core import Store
+
+Progress = Callable[[int, str, int], Any]
+"""Makes a progress bar (``update(n, item)``, ``render_finish()``) from a total, a label and the
+smallest total worth a bar. With the solver, ``item`` is a
+:class:`~manillen_replay.solver.deal_analysis.Progress` after each deal (deals done, deals per
+second, time left), for the bar to show beside it."""
+
+FINDINGS_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "trick": pl.Int32,
+    "play": pl.Int32,
+    "seat": pl.Int32,
+    "player": pl.Utf8,
+    "kind": pl.Utf8,
+    "category": pl.Utf8,
+    "severity": pl.Utf8,
+    "card": pl.Utf8,
+    "better": pl.List(pl.Utf8),
+    "points": pl.Float64,
+    "explanation": pl.Utf8,
+    "explanation_nl": pl.Utf8,
+}
+assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
+
+COSTS_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "trick": pl.Int32,
+    "play": pl.Int32,
+    "seat": pl.Int32,
+    "player": pl.Utf8,
+    "card": pl.Utf8,
+    "dd_cost": pl.Int32,
+    "view_cost": pl.Float64,
+    "best": pl.List(pl.Utf8),
+    "hindsight_best": pl.List(pl.Utf8),
+    "layouts": pl.Int32,
+    "exact": pl.Boolean,
+    "legal": pl.Boolean,
+    "forced": pl.Boolean,
+}
+"""The columns of the archive's ``play_costs`` table."""
+VALUES_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "trick": pl.Int32,
+    "play": pl.Int32,
+    "card": pl.Utf8,
+    "hindsight": pl.Int32,
+    "view": pl.Float64,
+}
+"""The columns of the archive's ``card_values`` table."""
+
+CHUNK = 500
+"""Matches analysed and saved per transaction."""
+SOLVER_CHUNK = 1
+"""Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
+
+
+def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
+    """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
+    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
+
+
+def cost_frames(
+    result: MatchResult, costs: Mapping[int, Sequence[PlayCost]]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The solver's costs of a match as ``play_costs`` and ``card_values`` rows (for ``Store.save_costs``).
+
+    :param result: the replayed match (its id and who sat where in each deal).
+    :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
+    """
+    plays: list[tuple[Any, ...]] = []
+    values: list[tuple[Any, ...]] = []
+    by_number = {deal.number: deal for deal in result.deals}
+    for number, found in costs.items():
+        names = _names(result, by_number[number])
+        for cost in found:
+            plays.append(
+                (
+                    result.id, number, cost.trick, cost.play, cost.seat,
+                    names[cost.seat] if cost.seat < len(names) else None, str(cost.card), cost.dd_cost,
+                    cost.view_cost, [str(c) for c in cost.best_cards], [str(c) for c in cost.hindsight_best],
+                    cost.layouts, cost.exact, cost.legal, cost.forced,
+                )
+            )  # fmt: skip
+            values.extend(
+                (result.id, number, cost.trick, cost.play, str(card), value.hindsight, value.view)
+                for card, value in cost.values.items()
+            )
+    return (
+        pl.DataFrame(plays, schema=COSTS_SCHEMA, orient="row"),
+        pl.DataFrame(values, schema=VALUES_SCHEMA, orient="row"),
+    )
+
+
+def _names(result: MatchResult, deal: DealResult) -> list[str]:
+    """Who sat where in a deal (partners change between the blocks of a club evening)."""
+    return list(deal.names) if deal.names else list(result.seats)
+
+
+def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
+
+@dataclass
+class AnalysisOutcome:
+    """What one run of the built-in analysis did."""
+
+    matches: int = 0
+    deals: int = 0
+    solved: int = 0
+    """Deals the solver costed."""
+    by_category: Counter[str] = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+
+def _bar_listener(bar: Any) -> Callable[[Any], None]:
+    """Moves ``bar`` on by a deal, with the progress for it to show (nothing without a bar)."""
+
+    def listen(now: Any) -> None:
+        if bar is not None:
+            bar.update(1, now)
+
+    return listen
+
+
+def analyse_archive(
+    store: Store,
+    *,
+    everything: bool = False,
+    depth: str = "heuristic",
+    samples: int = 50,
+    match_ids: Sequence[str] | None = None,
+    progress: Progress | None = None,
+    on_match: Callable[[MatchSolved, float], None] | None = None,
+) -> AnalysisOutcome:
+    """Run the built-in analysis over an archive and store what it finds: what ``manillen analyze``
+    does, and what the dashboard does after an upload or a recorded deal.
+
+    :param everything: analyse every match again, not only the new (or shallower) ones.
+    :param depth: ``rules``, ``heuristic`` (the default) or ``solver`` (:data:`ANALYSIS_DEPTHS`).
+    :param samples: with the solver, layouts of the hidden cards solved per play and per call.
+    :param match_ids: only these matches (still only the new ones unless ``everything``).
+    :param progress: makes a progress bar from ``(total, label, minimum)``, or ``None`` for none.
+    :param on_match: with the solver, called after each match is stored, with what the solver
+        found (each deal's seconds per part) and the seconds storing it took (``make bench``).
+    :raises ArchiveError: when the findings cannot be written.
+    """
+    rank = ANALYSIS_DEPTHS.index(depth) + 1
+    conditions = []
+    params: list[Any] = []
+    if not everything:
+        conditions.append(
+            f"(analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
+            f"coalesce(analysis_depth, 'heuristic')) < {rank})"
+        )
+    if match_ids is not None:
+        conditions.append("list_contains(?, match_id)")
+        params.append(list(match_ids))
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+    query = f"SELECT match_id FROM matches {where} ORDER BY import_order"
+    ids = store.query(query, params or None)["match_id"].to_list()
+    outcome = AnalysisOutcome(matches=len(ids))
+    solving = depth == "solver"
+    meter: ProgressMeter | None = None
+    if solving:
+        from ..solver.deal_analysis import ProgressMeter, analyse_match
+
+        total = int(
+            store.query(
+                "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
+            )["n"][0]
+        )
+        bar = progress(total, "solving", 1) if progress else None
+        meter = ProgressMeter(total, _bar_listener(bar))
+    else:
+        bar = progress(len(ids), "analysing", 50) if progress else None
+    try:
+        for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
+            found: list[Finding] = []
+            solved: dict[str, tuple[MatchResult, MatchSolved]] = {}
+            for match_id, data in list(store.iter_records(match_ids=chunk)):
+                try:
+                    record = loads(data, source=f"archive match {match_id}")
+                    result = replay(record, source=f"archive match {match_id}")
+                except InvalidRecordError as error:
+                    outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
+                    continue
+                outcome.deals += len(result.deals)
+                if meter is not None:
+                    match = analyse_match(result, record, samples=samples, on_deal=meter.count)
+                    outcome.problems.extend(match.problems)
+                    outcome.solved += len(match.deals)
+                    found.extend(match.findings)
+                    solved[match_id] = (result, match)
+                else:
+                    found.extend(analyse(result, record, strategy=depth != "rules"))
+            start = time.perf_counter()
+            if solving:  # costs first: a match is marked analysed only once they are in
+                frames = [cost_frames(result, match.costs) for result, match in solved.values()]
+                frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
+                store.save_costs(
+                    list(solved), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
+                )
+            store.save_findings(chunk, findings_frame(found), depth=depth)
+            if on_match is not None:
+                for _, match in solved.values():
+                    on_match(match, (time.perf_counter() - start) / max(1, len(solved)))
+            outcome.by_category.update(f.category.value for f in found)
+            if bar is not None and not solving:
+                bar.update(len(chunk))
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    return outcome

@@ -1,0 +1,97 @@
+"""Coaches' comments on a deal, a trick or one play."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import ManillenError
+from .connection import StoreBase, _first
+
+
+class AnnotationsMixin(StoreBase):
+    """Adding, changing and removing annotations."""
+
+    def add_annotation(
+        self,
+        match_id: str,
+        deal: int,
+        trick: int | None,
+        play: int | None,
+        author: str,
+        text: str,
+        tags: Sequence[str] | None = None,
+    ) -> int:
+        """Comment on a deal, a trick or one play; returns the new ``annotation_id``.
+
+        :param deal: the deal, counted from 1.
+        :param trick: the trick (from 1), or ``None`` for the whole deal.
+        :param play: the position in the trick (from 1), or ``None``; needs ``trick``.
+        :raises ManillenError: when the match, deal, trick or play does not exist.
+        """
+        self._check_writable()
+        self._check_place(match_id, deal, trick, play)
+        if not author.strip() or not text.strip():
+            raise ManillenError("an annotation needs an author and a text")
+        row = _first(
+            self._con.execute(
+                """INSERT INTO annotations
+               SELECT coalesce(max(annotation_id), 0) + 1, ?, ?, ?, ?, ?, ?, ?,
+                      current_localtimestamp(), current_localtimestamp()
+               FROM annotations RETURNING annotation_id""",
+                [match_id, deal, trick, play, author, text, None if tags is None else list(tags)],
+            ).fetchall()
+        )
+        assert row is not None
+        return int(row[0])
+
+    def update_annotation(self, annotation_id: int, text: str, tags: Sequence[str] | None = None) -> None:
+        """Change an annotation's text and tags.
+
+        :raises ManillenError: when there is no such annotation.
+        """
+        self._check_writable()
+        row = _first(
+            self._con.execute(
+                "UPDATE annotations SET text = ?, tags = ?, updated_at = current_localtimestamp() "
+                "WHERE annotation_id = ? RETURNING annotation_id",
+                [text, None if tags is None else list(tags), annotation_id],
+            ).fetchall()
+        )
+        if row is None:
+            raise ManillenError(f"no annotation {annotation_id}")
+
+    def delete_annotation(self, annotation_id: int) -> None:
+        """Remove an annotation.
+
+        :raises ManillenError: when there is no such annotation.
+        """
+        self._check_writable()
+        row = _first(
+            self._con.execute(
+                "DELETE FROM annotations WHERE annotation_id = ? RETURNING annotation_id", [annotation_id]
+            ).fetchall()
+        )
+        if row is None:
+            raise ManillenError(f"no annotation {annotation_id}")
+
+    def _check_place(self, mid: str, deal: int, trick: int | None, play: int | None) -> None:
+        row = _first(
+            self._con.execute(
+                """SELECT (SELECT count(*) FROM matches WHERE match_id = $1),
+                      (SELECT tricks FROM deals WHERE match_id = $1 AND deal = $2),
+                      (SELECT cards FROM tricks WHERE match_id = $1 AND deal = $2 AND trick = $3)""",
+                [mid, deal, trick],
+            ).fetchall()
+        )
+        assert row is not None
+        matches, tricks, cards = row
+        if not matches:
+            raise ManillenError(f"no match {mid!r} in the archive")
+        if tricks is None:
+            raise ManillenError(f"match {mid!r} has no deal {deal}")
+        if play is not None and trick is None:
+            raise ManillenError("an annotation on a play needs its trick")
+        if trick is not None and cards is None:
+            raise ManillenError(f"deal {deal} of {mid!r} has no trick {trick}")
+        if play is not None and not 1 <= play <= cards:
+            raise ManillenError(f"trick {trick} of deal {deal} has no play {play}")

@@ -1,0 +1,268 @@
+"""One import batch: decoded records waiting, their rows as Arrow tables, and the order they load in."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import pyarrow as pa
+
+from ..engine import DealKind, DealResult, MatchResult
+from ..errors import RecordError
+from ..record import Annotation, Entry, Record, dumps
+from .arrow import _I32, _I64, _STR, _STRINGS, _TIME, _Columns
+from .deal_rows import _DealRows
+
+if TYPE_CHECKING:
+    from .importer import ImportSummary
+
+
+@dataclass
+class _Pending:
+    """A decoded record waiting for the batch to be loaded."""
+
+    entry: Entry
+    record: Record
+    match_id: str
+    canonical: str
+    """The record in canonical form (what the content hash is of)."""
+    content_hash: str
+
+
+class _Batch:
+    """Rows of up to :attr:`Store.BATCH_SIZE` matches, turned into Arrow tables and loaded together.
+
+    The per-match and per-deal tables are built row by row; the seats, hands, tricks and plays
+    of each deal go to :class:`_DealRows`, which builds them from flat numbers.
+    """
+
+    def __init__(self) -> None:
+        self.pending: dict[str, _Pending] = {}
+        self.rows = _DealRows()
+        self.rejected = 0
+        self.rejects = _Columns(
+            ("source", "line", "pointer", "message", "problems", "raw", "rejected_at"),
+            {"line": _I32, "problems": _STRINGS, "rejected_at": _TIME},
+        )
+        self.matches = _Columns(
+            ("match_id", "import_order", "source", "line", "date", "venue", "event", "notes", "variant",
+             "players", "seat0", "seat1", "seat2", "seat3", "seat4", "seat5", "rules", "format", "target",
+             "deals", "score_0", "score_1", "score_2", "final_score_0", "final_score_1", "final_score_2",
+             "winner", "finished", "violations", "irregularities", "record", "content_hash", "imported_at"),
+            {"line": _I32, "date": pa.date32(), "venue": _STR, "event": _STR, "notes": _STR, "seat2": _STR,
+             "seat3": _STR, "seat4": _STR, "seat5": _STR, "target": _I32, "score_2": _I32,
+             "final_score_2": _I32, "winner": _I32, "imported_at": _TIME},
+        )  # fmt: skip
+        self.seats = _Columns(("match_id", "seat", "player", "team"))
+        self.blocks = _Columns(
+            ("match_id", "block", "team", "players", "score", "won"), {"block": _I32, "team": _I32}
+        )
+        self.deals = _Columns(
+            ("match_id", "deal", "block", "dealer", "dealer_player", "dealing_team", "kind", "contract",
+             "trump", "chooser", "en_face", "knocks", "carried", "multiplier", "tricks", "points_0",
+             "points_1", "tie", "score_team", "score_points", "has_recorded", "recorded_team",
+             "recorded_points", "score_mismatch", "penalty_0", "penalty_1", "match_score_0",
+             "match_score_1", "match_score_2", "counted", "violations", "irregularities"),
+            {"block": _I32, "match_score_2": _I32, "contract": _STR, "trump": _STR, "chooser": _I32,
+             "multiplier": _I32, "points_0": _I32, "points_1": _I32, "score_team": _I32,
+             "score_points": _I32, "recorded_team": _I32, "recorded_points": _I32,
+             "irregularities": _STRINGS},
+        )  # fmt: skip
+        self.declarations = _Columns(
+            ("match_id", "deal", "position", "seat", "player", "call", "suit"), {"suit": _STR}
+        )
+        self.annotations = _Columns(
+            ("annotation_id", "match_id", "deal", "trick", "play", "author", "text", "tags",
+             "created_at", "updated_at"),
+            {"annotation_id": _I64, "trick": _I32, "play": _I32, "tags": _STRINGS, "created_at": _TIME,
+             "updated_at": _TIME},
+        )  # fmt: skip
+
+    def reject(self, entry: Entry, problems: list[RecordError], counts: ImportSummary) -> None:
+        """Keep a refused record, with every problem, for the ``rejects`` table."""
+        located = entry.locate(problems)
+        if not located:
+            located = [RecordError("invalid record", "", entry.source, entry.line)]
+        counts.refused += 1
+        counts.rejects.extend(located)
+        self.rejected += 1
+        more = f" (and {len(located) - 1} more problems)" if len(located) > 1 else ""
+        first = located[0]
+        line = entry.line if first.line is None else first.line
+        self.rejects.add(
+            entry.source, line, first.pointer, first.detail + more,
+            [f"{p.pointer}: {p.detail}" if p.pointer else p.detail for p in located],
+            entry.data.decode("utf-8", errors="replace").rstrip("\r\n"), datetime.datetime.now(),
+        )  # fmt: skip
+
+    def add_match(
+        self,
+        item: _Pending,
+        result: MatchResult,
+        order: int,
+        annotation_ids: Iterator[int],
+        now: datetime.datetime,
+    ) -> int:
+        """Add one replayed match's rows; returns its number of deals."""
+        record, mid = item.record, item.match_id
+        info = record.match
+        people = result.seats
+        rules = result.rules
+        shape = rules.shape
+        violations = sum(len(d.violations) for d in result.deals)
+        irregularities = sum(len(d.irregularities) for d in result.deals)
+        stored = _strip_annotations(record, item.canonical, mid, self.annotations, annotation_ids, now)
+        score, final = _three(result.score), _three(result.final_score)
+        self.matches.add(
+            mid, order, item.entry.source, item.entry.line,
+            _unset(info.date), _unset(info.venue), _unset(info.event), _unset(info.notes),
+            rules.variant, len(people), *(people + [None] * 6)[:6],
+            msgspec.json.encode(_unset(info.rules) or {}).decode(), rules.format, rules.target,
+            len(result.deals), *score, *final, result.winner, result.finished, violations, irregularities,
+            stored, item.content_hash, now,
+        )  # fmt: skip
+        for seat, name in enumerate(people):
+            # The sides of the three-player games depend on the dealer; the match's own
+            # seats table gives the side when seat 0 deals.
+            self.seats.add(mid, seat, name, shape.team_of(seat, 0))
+        for played in result.blocks:
+            for team in (0, 1):
+                self.blocks.add(
+                    mid, played.number, team, played.seats[team::2], played.score[team], played.winner == team
+                )
+        blocks = [] if _unset(info.blocks) is None else info.blocks
+        counted = 0
+        for deal in result.deals:
+            block = counted // rules.deals if blocks else None
+            seating = blocks[block] if blocks and block is not None and block < len(blocks) else people
+            self._add_deal(mid, record, deal, block, seating, result)
+            counted += deal.kind in _SCORED_KINDS
+        return len(result.deals)
+
+    def _add_deal(
+        self,
+        mid: str,
+        record: Record,
+        deal: DealResult,
+        block: int | None,
+        seating: list[str],
+        result: MatchResult,
+    ) -> None:
+        shape = result.rules.shape
+        number = deal.number
+        dealer = deal.dealer
+        # Seats beyond the people (the dummy of three_dummy) are played by the dealer.
+        names = [seating[s] if s < len(seating) else seating[dealer] for s in range(shape.players)]
+        teams = [shape.team_of(seat, dealer) for seat in range(len(names))]
+        self.rows.add(len(self.matches) - 1, deal, shape.trick_size, names, teams, len(seating))
+        penalty = [0, 0]
+        for team, points, _reason in deal.penalties:
+            penalty[team] += points
+        score, recorded, taken = deal.score, deal.recorded, deal.points
+        self.deals.add(
+            mid, number, None if block is None else block + 1, dealer, names[dealer],
+            shape.team_of(dealer, dealer), deal.kind.value,
+            None if deal.contract is None else deal.contract.value,
+            None if deal.trump is None else deal.trump.name,
+            deal.chooser, deal.en_face, deal.knocks, deal.carried, deal.multiplier, len(deal.tricks),
+            None if taken is None else taken[0], None if taken is None else taken[1],
+            deal.tie, None if score is None else score.team, None if score is None else score.points,
+            deal.has_recorded, None if recorded is None else recorded.team,
+            None if recorded is None else recorded.points, deal.score_mismatch, penalty[0], penalty[1],
+            *_three(deal.match_score), deal.counted, len(deal.violations),
+            [irregularity.kind.value for irregularity in deal.irregularities],
+        )  # fmt: skip
+        calls = record.deals[number - 1].declarations
+        if calls is not msgspec.UNSET:
+            for position, call in enumerate(calls, start=1):
+                self.declarations.add(
+                    mid, number, position, call.seat, names[call.seat], call.call, _unset(call.suit)
+                )
+
+    def tables(self) -> dict[str, Any]:
+        """The batch as Arrow tables, by table name."""
+        tables = {
+            name: getattr(self, name).table()
+            for name in ("matches", "seats", "deals", "declarations", "annotations", "blocks", "rejects")
+        }
+        tables.update(self.rows.tables(self.matches.column("match_id")))
+        return tables
+
+
+_SCORED_KINDS = (DealKind.PLAYED, DealKind.SCORESHEET)
+
+
+def _three(scores: Sequence[int]) -> tuple[int | None, ...]:
+    """Two team scores, or three personal ones (the three-player games), as three columns."""
+    return (*scores[:3], *([None] * (3 - len(scores[:3]))))
+
+
+def _unset(value: Any) -> Any:
+    return None if value is msgspec.UNSET else value
+
+
+def _strip_annotations(
+    record: Record, canonical: str, mid: str, rows: _Columns, ids: Iterator[int], now: datetime.datetime
+) -> str:
+    """The canonical record without its annotations, which go to the annotations table.
+
+    An explicit empty list stays in the record so that exporting gives back the same bytes.
+
+    :param canonical: the whole record in canonical form: the answer when it has no annotations.
+    """
+    moved: list[tuple[int, list[Annotation]]] = []
+    for number, deal in enumerate(record.deals, start=1):
+        notes = deal.annotations
+        if notes is msgspec.UNSET or not notes:
+            continue
+        for note in notes:
+            rows.add(
+                next(ids), mid, number, _unset(note.trick), _unset(note.play), note.author, note.text,
+                _unset(note.tags), now, now,
+            )  # fmt: skip
+        moved.append((number, notes))
+        deal.annotations = msgspec.UNSET
+    if not moved:
+        return canonical
+    text = dumps(record, pretty=False)
+    for number, notes in moved:
+        record.deals[number - 1].annotations = notes
+    return text
+
+
+_LOAD_ORDER: tuple[tuple[str, str], ...] = (
+    ("matches", "matches"),
+    ("seats", "seats"),
+    ("deal_seats", "deal_seats"),
+    ("deals", "deals"),
+    ("declarations", "declarations"),
+    ("hands", "hand_rows"),
+    ("plays", "play_rows"),
+    ("tricks", "tricks"),
+    ("annotations", "annotations"),
+    ("blocks", "blocks"),
+    ("rejects", "rejects"),
+)
+"""Each Arrow table of a batch and the archive table it goes into, in loading order.
+
+The batch's tables arrive complete, with the archive table's columns in its order, and go in
+with ``insert_into``: of the ways into DuckDB, the one that needs the GIL least often, which the
+loader thread waits for at every turn (see :meth:`Store._import_settings`).
+"""
+
+
+def _arranged(table: Any, columns: list[str]) -> Any:
+    """The table's columns in the archive table's order; columns it lacks (added by a later
+    migration, such as ``matches.analysed_at``) are null.
+
+    :raises ValueError: for a column the archive table does not have (a bug, not bad input).
+    """
+    given = set(table.column_names)
+    strays = sorted(given - set(columns))
+    if strays:
+        raise ValueError(f"batch columns {strays} are not in the table's columns {columns}")
+    rows = table.num_rows
+    return pa.table([table[name] if name in given else pa.nulls(rows) for name in columns], names=columns)

@@ -1,0 +1,69 @@
+"""What every part of a :class:`~manillen_replay.store.Store` shares: the DuckDB connection,
+and small helpers for DuckDB's answers and messages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+import duckdb
+import polars as pl
+
+from .errors import ArchiveError
+
+
+class StoreBase:
+    """The open archive every part of the Store works on; :class:`~manillen_replay.store.Store` sets it up."""
+
+    BATCH_SIZE: ClassVar[int]
+    path: str
+    read_only: bool
+    _con: duckdb.DuckDBPyConnection
+    _sandboxed: bool
+    """Whether user queries turned DuckDB's file and network access off (for good)."""
+
+    def _columns(self, table: str) -> list[str]:
+        rows = self._con.execute(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_name = ? ORDER BY ordinal_position",
+            [table],
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def _check_writable(self) -> None:
+        if self.read_only:
+            raise ArchiveError(f"the archive {self.path!r} is open read-only")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _frame(relation: duckdb.DuckDBPyRelation | None) -> pl.DataFrame:
+    """A query's rows as a polars frame (an empty frame for a statement that returns nothing)."""
+    return pl.DataFrame() if relation is None else relation.pl()
+
+
+def _first(rows: list[Any]) -> Any:
+    """The first row of a fully fetched result (DuckDB 2 wants results read to the end)."""
+    return rows[0] if rows else None
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Whether DuckDB stopped a statement for a Ctrl-C: it says so with a plain RuntimeError."""
+    return isinstance(error, RuntimeError) and "interrupted" in str(error).lower()
+
+
+def _sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _duckdb_message(error: BaseException) -> str:
+    """DuckDB's message without its class prefix and help links, lowercase first letter."""
+    text = str(error).strip()
+    text = re.sub(r"^[A-Za-z ]*Error: ", "", text)
+    text = text.split("\n\nLINE ")[0]
+    if not text:
+        return "unknown error"
+    # "Catalog Error" becomes "catalog error", but "NOT NULL ..." stays as it is.
+    return text[:1].lower() + text[1:] if not text[1:2].isupper() else text

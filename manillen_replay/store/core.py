@@ -1,0 +1,139 @@
+"""The :class:`Store`: an open archive, composed of the import, console, export, findings and
+annotation parts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from .annotations import AnnotationsMixin
+from .connection import _duckdb_message, _frame
+from .console import ConsoleMixin
+from .errors import ArchiveError, ArchiveLockedError, QueryError
+from .export import ExportMixin
+from .findings import FindingsMixin
+from .importer import ImportMixin
+from .loader import _Loader
+from .processes import _locked_message
+from .schema import SCHEMA_VERSION, apply_migrations, schema_version_of
+
+
+class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMixin):
+    """An open game archive.
+
+    :param path: the DuckDB file (created when missing), or ``":memory:"``.
+    :param read_only: open for reading only; several readers may share the file, no writer.
+    :raises ArchiveLockedError: when another program holds the file.
+    :raises ArchiveError: when the file is missing (read-only), not an archive, or too new.
+    """
+
+    BATCH_SIZE = 100
+    """Matches per Arrow batch (some 1,500 deals): large enough that DuckDB's cost per statement
+    stays small, small enough that the three batches an import holds at a time (one being built,
+    one queued, one being loaded) keep its memory low."""
+
+    def __init__(self, path: str | Path = ":memory:", *, read_only: bool = False) -> None:
+        self.path = str(path)
+        self.read_only = read_only
+        self._sandboxed = False
+        self._loader: _Loader | None = None
+        """The thread writing the current import's batches, while a file is being imported."""
+        in_memory = self.path == ":memory:"
+        if read_only and not in_memory and not Path(self.path).exists():
+            raise ArchiveError(
+                f"no archive at {self.path!r}: create one with `manillen import FILE --db {self.path}`"
+            )
+        try:
+            self._con = duckdb.connect(self.path, read_only=read_only and not in_memory)
+        except duckdb.IOException as error:
+            if "lock" in str(error).lower():
+                raise ArchiveLockedError(_locked_message(self.path, str(error))) from None
+            raise ArchiveError(f"cannot open the archive {self.path!r}: {_duckdb_message(error)}") from None
+        except duckdb.ConnectionException as error:
+            raise ArchiveLockedError(
+                f"the archive {self.path!r} is already open in this program with other settings "
+                f"(read-only or not): close that Store first ({_duckdb_message(error)})"
+            ) from None
+        except duckdb.Error as error:
+            raise ArchiveError(f"cannot open the archive {self.path!r}: {_duckdb_message(error)}") from None
+        try:
+            self._prepare()
+        except BaseException:
+            self._con.close()
+            raise
+
+    def _prepare(self) -> None:
+        version = schema_version_of(self._con)
+        if version > SCHEMA_VERSION:
+            raise ArchiveError(
+                f"the archive {self.path!r} has schema version {version}, newer than this program's "
+                f"{SCHEMA_VERSION}: upgrade manillen-replay to open it"
+            )
+        if version < SCHEMA_VERSION:
+            if self.read_only:
+                if version == 0:
+                    raise ArchiveError(f"{self.path!r} is not a manillen archive (no schema_version table)")
+                raise ArchiveError(
+                    f"the archive {self.path!r} has schema version {version}, this program needs "
+                    f"{SCHEMA_VERSION}: upgrade it with `manillen import --db {self.path}` (no files needed)"
+                )
+            try:
+                apply_migrations(self._con)
+            except duckdb.Error as error:
+                raise ArchiveError(
+                    f"cannot upgrade the archive {self.path!r}: {_duckdb_message(error)}"
+                ) from None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def close(self) -> None:
+        """Close the archive; a Store cannot be used after this."""
+        with contextlib.suppress(duckdb.Error):  # a connection DuckDB gave up on closes all the same
+            self._con.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """The archive's schema version (:data:`SCHEMA_VERSION` once open)."""
+        return schema_version_of(self._con)
+
+    def query(self, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
+        """The result of a trusted query (this program's own SQL) as a polars frame.
+
+        :raises QueryError: when DuckDB cannot run it.
+        """
+        with self._con.cursor() as cursor:
+            try:
+                return _frame(cursor.sql(sql, params=params or None))
+            except duckdb.Error as error:
+                raise QueryError(f"query failed: {_duckdb_message(error)}") from None
+
+    def tables(self) -> pl.DataFrame:
+        """The public tables and views with their columns and types (``name``, ``kind``, ``columns``)."""
+        return self.query(
+            """
+            SELECT table_name AS name,
+                   any_value(CASE WHEN t.table_type = 'VIEW' THEN 'view' ELSE 'table' END) AS kind,
+                   list(column_name || ' ' || data_type ORDER BY ordinal_position) AS columns
+            FROM information_schema.columns c
+            JOIN information_schema.tables t USING (table_schema, table_name)
+            WHERE table_schema = 'main' AND table_name NOT LIKE '\\_%' ESCAPE '\\'
+            GROUP BY table_name ORDER BY table_name
+            """
+        )
+
+
+def default_archive() -> str:
+    """The archive commands use without ``--db``: ``$MANILLEN_DB`` or ``manillen.duckdb`` here."""
+    return os.environ.get("MANILLEN_DB") or "manillen.duckdb"

@@ -1,0 +1,226 @@
+"""The seats, hands, tricks and plays of an import batch, built from flat numbers with numpy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ..cards import CARD_TEXT, Suit
+from ..engine import DealResult
+from ..rules import Clause
+from .arrow import (
+    _CARD_TEXTS,
+    _CLAUSE_CODE_BY_ID,
+    _CLAUSE_TEXTS,
+    _NO_SEAT,
+    _NO_SUIT,
+    _POINTS_OF_CARD,
+    _RANK_TEXTS,
+    _RANKS_PER_SUIT,
+    _STR,
+    _SUIT_TEXTS,
+    _small,
+    _starts,
+    _texts,
+    _wide,
+)
+
+
+class _DealRows:
+    """The seats, hands, tricks and plays of a batch's deals, kept flat.
+
+    Python only gathers each deal's numbers (a few list appends per trick); numpy spreads the
+    per-deal values over the rows and Arrow dictionaries give the texts, so building the
+    largest tables costs no Python work per card and no SQL look-ups.
+    """
+
+    def __init__(self) -> None:
+        # Per deal.
+        self.match: list[int] = []
+        """The row of the deal's match in the batch's ``matches``."""
+        self.number: list[int] = []
+        self.trump: list[int] = []
+        """The trump suit, or :data:`_NO_SUIT`."""
+        self.trick_size: list[int] = []
+        self.seated: list[int] = []
+        """The seats taken by people; the seats after them are dummies."""
+        self.seat_count: list[int] = []
+        self.hand_count: list[int] = []
+        self.trick_count: list[int] = []
+        # Per seat of each deal.
+        self.names: list[str] = []
+        """Who played the seat (the dealer plays the dummy)."""
+        self.teams: list[int] = []
+        self.masks: list[int] = []
+        """The hand dealt to the seat, when the record has the hands."""
+        # Per trick, and per play.
+        self.trick_sizes: list[int] = []
+        self.seats: list[int] = []
+        self.cards: list[int] = []
+        self.legal: list[int] = []
+        self.clauses: list[Clause] = []
+        self.winning: list[int] = []
+        self.violations: list[tuple[int, int, str]] = []
+        """``(deal's row, play index in the deal, kind)`` of each illegal play."""
+
+    def add(
+        self,
+        match: int,
+        deal: DealResult,
+        trick_size: int,
+        names: list[str],
+        teams: list[int],
+        seated: int,
+    ) -> None:
+        """One deal's rows."""
+        row = len(self.number)
+        self.match.append(match)
+        self.number.append(deal.number)
+        self.trump.append(_NO_SUIT if deal.trump is None else deal.trump)
+        self.trick_size.append(trick_size)
+        self.seated.append(seated)
+        self.seat_count.append(len(names))
+        self.names += names
+        self.teams += teams
+        hands = deal.hands or ()
+        self.hand_count.append(len(hands))
+        self.masks += hands
+        tricks = deal.tricks
+        self.trick_count.append(len(tricks))
+        sizes, seats, cards, legal, clauses, winning = (
+            self.trick_sizes, self.seats, self.cards, self.legal, self.clauses, self.winning
+        )  # fmt: skip
+        for trick in tricks:
+            sizes.append(len(trick.cards))
+            seats += trick.seats
+            cards += trick.cards
+            legal += trick.legal
+            clauses += trick.clauses
+            winning += trick.winning
+        for violation in deal.violations:
+            self.violations.append(
+                (row, (violation.trick - 1) * trick_size + violation.play - 1, violation.kind.value)
+            )
+
+    def tables(self, match_ids: list[str]) -> dict[str, Any]:
+        """``deal_seats``, ``hands``, ``tricks`` and ``plays`` as Arrow tables."""
+        deals = len(self.number)
+        ids = pa.array(match_ids, _STR)
+        match = np.array(self.match, np.int32)
+        number = np.array(self.number, np.int32)
+        trump = _small(self.trump)
+        trick_size = _small(self.trick_size).astype(np.int64)
+        names = pa.array(self.names, _STR)
+        teams = _small(self.teams)
+        seat_count = _small(self.seat_count)
+        first_name = _starts(seat_count)
+
+        def spread(counts: Any) -> tuple[Any, Any]:
+            """For rows grouped by deal: each row's deal, and its place within the deal."""
+            of_deal = np.repeat(np.arange(deals), counts)
+            return of_deal, np.arange(len(of_deal)) - _starts(counts)[of_deal]
+
+        tables = {}
+        seat_deal, seat = spread(seat_count)
+        tables["deal_seats"] = pa.table(
+            {
+                "match_id": _texts(match[seat_deal], ids),
+                "deal": number[seat_deal],
+                "seat": seat.astype(np.int32),
+                "player": names,
+                "team": teams,
+                "is_dummy": seat >= _small(self.seated)[seat_deal],
+            }
+        )
+        hand_deal, hand_seat = spread(_small(self.hand_count))
+        masks = _wide(self.masks)
+        held = ((masks[:, None] >> np.arange(len(CARD_TEXT))) & 1).astype(np.int32)
+        hand_trump = trump[hand_deal]
+        no_trump = hand_trump == _NO_SUIT
+        per_suit = held.reshape(len(masks), len(Suit), _RANKS_PER_SUIT).sum(axis=2)
+        tables["hands"] = pa.table(
+            {
+                "match_id": _texts(match[hand_deal], ids),
+                "deal": number[hand_deal],
+                "seat": hand_seat.astype(np.int32),
+                "player": _texts(first_name[hand_deal] + hand_seat, names),
+                "points": held @ _POINTS_OF_CARD,
+                "trumps": pa.array(
+                    per_suit[np.arange(len(masks)), np.where(no_trump, 0, hand_trump)], mask=no_trump
+                ),
+                "mask": masks,
+            }
+        )
+        trick_deal, trick_index = spread(_small(self.trick_count))
+        sizes = _small(self.trick_sizes).astype(np.int64)
+        play_trick = np.repeat(np.arange(len(sizes)), sizes)
+        trick_first = _starts(sizes)
+        position = np.arange(len(play_trick)) - trick_first[play_trick]
+        play_deal = trick_deal[play_trick]
+        seats = _small(self.seats)
+        cards = _small(self.cards)
+        legal = _wide(self.legal)
+        winning = _small(self.winning)
+        name_of_play = first_name[play_deal] + seats
+        suit = cards // _RANKS_PER_SUIT
+        codes = np.frombuffer(bytes(map(_CLAUSE_CODE_BY_ID.__getitem__, map(id, self.clauses))), np.uint8)
+        kinds = sorted({kind for _, _, kind in self.violations})
+        violation = np.zeros(len(cards), np.int32)
+        lawful = np.ones(len(cards), bool)
+        if self.violations:
+            play_first = _starts(np.bincount(play_deal, minlength=deals))
+            for row, index, kind in self.violations:
+                violation[play_first[row] + index] = kinds.index(kind)
+                lawful[play_first[row] + index] = False
+        tables["plays"] = pa.table(
+            {
+                "match_id": _texts(match[play_deal], ids),
+                "deal": number[play_deal],
+                "trick": (trick_index[play_trick] + 1).astype(np.int32),
+                "position": (position + 1).astype(np.int32),
+                "play": (trick_index[play_trick] * trick_size[play_deal] + position + 1).astype(np.int32),
+                "seat": seats,
+                "player": _texts(name_of_play, names),
+                "team": teams[name_of_play],
+                "card": _texts(cards, _CARD_TEXTS),
+                "suit": _texts(suit, _SUIT_TEXTS),
+                "rank": _texts(cards % _RANKS_PER_SUIT, _RANK_TEXTS),
+                "points": _POINTS_OF_CARD[cards],
+                "is_trump": suit == trump[play_deal],
+                "legal": ((legal >> cards) & 1).astype(bool),
+                "violation": _texts(violation, pa.array(kinds, _STR), missing=lawful),
+                "winning_seat": winning,
+                "clause": _texts(codes, _CLAUSE_TEXTS),
+                "legal_mask": legal,
+            }
+        )
+        # A trick's rows come from its plays: the first card's seat led, the seat winning after
+        # the last card took it (once complete), the points are its cards'.
+        played = sizes > 0
+        first_play = trick_first[played]
+        last_play = first_play + sizes[played] - 1
+        owner = trick_deal[played]
+        complete = sizes[played] == trick_size[owner]
+        winner = np.where(complete, winning[last_play], _NO_SEAT)
+        leader = seats[first_play]
+        winner_name = first_name[owner] + np.where(complete, winner, 0)
+        tables["tricks"] = pa.table(
+            {
+                "match_id": _texts(match[owner], ids),
+                "deal": number[owner],
+                "trick": (trick_index[played] + 1).astype(np.int32),
+                "leader": leader,
+                "leader_player": _texts(first_name[owner] + leader, names),
+                "led_suit": _texts(suit[first_play], _SUIT_TEXTS),
+                "cards": sizes[played].astype(np.int32),
+                "winner": pa.array(winner, mask=~complete),
+                "winner_player": _texts(winner_name, names, missing=~complete),
+                "winner_team": pa.array(teams[winner_name], mask=~complete),
+                "points": np.add.reduceat(_POINTS_OF_CARD[cards], first_play)
+                if len(first_play)
+                else np.zeros(0, np.int32),
+            }
+        )
+        return tables

@@ -1,0 +1,458 @@
+"""The import pipeline: records into the archive, one transaction per file, in Arrow batches.
+
+The main thread decodes, replays and builds batches (:mod:`.batch`); a loader thread
+(:mod:`.loader`) writes them; DuckDB spills to a folder of the import's own (:mod:`.processes`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import gc
+import hashlib
+import itertools
+import re
+import shutil
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from ..engine import match_id, replay
+from ..errors import InvalidRecordError, ManillenError, RecordError
+from ..record import Entry, dumps, iter_entries
+from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
+from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
+from .errors import ArchiveError
+from .loader import _Loader
+from .processes import _spill_folder
+from .schema import _MATCH_TABLES
+
+
+@dataclass
+class ImportSummary:
+    """What an import did; filled as it goes, so a caller holding it sees the files committed."""
+
+    imported: int = 0
+    """Matches new to the archive."""
+    replaced: int = 0
+    """Known matches (same id) whose content changed: the old rows were replaced."""
+    skipped: int = 0
+    """Matches already in the archive with the same content."""
+    refused: int = 0
+    """Invalid records, kept in the ``rejects`` table."""
+    deals: int = 0
+    """Deals loaded (of imported and replaced matches)."""
+    files: int = 0
+    """Files whose transaction was committed."""
+    rejects: list[RecordError] = field(default_factory=list)
+    """Every problem of every refused record, with its place."""
+
+    @property
+    def matches(self) -> int:
+        """Every match handled, refused or not."""
+        return self.imported + self.replaced + self.skipped + self.refused
+
+    def add(self, other: ImportSummary) -> None:
+        """Count another (committed) part of the import in."""
+        self.imported += other.imported
+        self.replaced += other.replaced
+        self.skipped += other.skipped
+        self.refused += other.refused
+        self.deals += other.deals
+        self.files += other.files
+        self.rejects.extend(other.rejects)
+
+
+@dataclass
+class _FileState:
+    """What one file's import carries from batch to batch inside its transaction."""
+
+    order: int
+    """The next ``matches.import_order``."""
+    annotation_id: int
+    """The next ``annotations.annotation_id``."""
+    columns: dict[str, list[str]]
+    """The columns of each table the import writes, in the table's order."""
+    loaded: dict[str, str] = field(default_factory=dict)
+    """Content hash of each match loaded in this transaction (not yet visible to other readers)."""
+
+
+@contextlib.contextmanager
+def _automatic_gc_paused() -> Iterator[None]:
+    """Pause Python's automatic cyclic garbage collection for a bulk import.
+
+    A batch keeps thousands of replay objects alive; every automatic full collection scans them
+    all again, which cost about a fifth of the import time. The import collects the young
+    generations itself after each batch instead, so memory stays flat.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _committed_hashes(reader: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, str]:
+    """The content hash of each of these matches already committed to the archive."""
+    if not ids:
+        return {}
+    rows = reader.execute(
+        "SELECT match_id, content_hash FROM matches WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [ids]
+    ).fetchall()
+    return {row[0]: row[1] for row in rows}
+
+
+IMPORT_MEMORY_LIMIT = "64MB"
+"""DuckDB's memory limit while importing into an archive file (``manillen import --memory-limit``).
+
+Past it, the rows of the file being imported wait for the commit in temporary files beside the
+archive, so memory stays flat however large the file; a higher limit was hardly faster.
+"""
+
+_IMPORT_SWITCH_INTERVAL = 0.0005
+"""Python's thread switch interval (seconds) while importing: see :meth:`Store._import_settings`."""
+
+MINIMUM_MEMORY_LIMIT = 32_000_000
+"""The smallest import memory limit taken, in bytes: with half of it, committing a file of
+100,000 deals ran out of memory."""
+
+_SIZE = re.compile(r"(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[kmgt]i?b|b)", re.IGNORECASE)
+_UNIT_BYTES = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+_UNIT_BYTES.update({"kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40})
+
+
+def parse_memory_limit(text: str) -> int:
+    """A memory size in bytes: a number and a unit, as DuckDB writes them (``MB`` is 1000 ** 2,
+    ``MiB`` 1024 ** 2).
+
+    >>> parse_memory_limit("128MB")
+    128000000
+    >>> parse_memory_limit("1.5 GiB")
+    1610612736
+
+    :raises ManillenError: for text that is not a size, or a size under
+        :data:`MINIMUM_MEMORY_LIMIT`.
+    """
+    found = _SIZE.fullmatch(text.strip())
+    if found is None:
+        raise ManillenError(f"{text!r} is not a memory size: write a number and a unit, such as 256MB or 1GB")
+    size = int(float(found["number"]) * _UNIT_BYTES[found["unit"].lower()])
+    if size < MINIMUM_MEMORY_LIMIT:
+        raise ManillenError(
+            f"a memory limit of {text.strip()!r} is too small to import: give at least "
+            f"{MINIMUM_MEMORY_LIMIT // 10**6}MB"
+        )
+    return size
+
+
+class ImportMixin(StoreBase):
+    """Importing records into the archive (see :meth:`import_entries`)."""
+
+    _loader: _Loader | None
+
+    def import_paths(
+        self,
+        paths: Iterable[str | Path],
+        on_progress: Callable[[int], None] | None = None,
+        *,
+        summary: ImportSummary | None = None,
+        memory_limit: str | None = IMPORT_MEMORY_LIMIT,
+    ) -> ImportSummary:
+        """Import every record in ``.json`` files, ``.jsonl`` archives and folders of them.
+
+        :param on_progress: called after each batch with the number of records it handled.
+        :param summary: see :meth:`import_entries`.
+        :param memory_limit: see :meth:`import_entries`.
+        :raises FileNotFoundError: for a path that does not exist (files before it are committed).
+        :raises ArchiveError: when the archive cannot be written (that file is rolled back).
+        :raises ManillenError: for a memory limit that is not a size (before anything is read).
+        """
+        return self.import_entries(
+            iter_entries(paths), on_progress=on_progress, summary=summary, memory_limit=memory_limit
+        )
+
+    def import_entries(
+        self,
+        entries: Iterable[Entry],
+        *,
+        on_progress: Callable[[int], None] | None = None,
+        summary: ImportSummary | None = None,
+        memory_limit: str | None = IMPORT_MEMORY_LIMIT,
+    ) -> ImportSummary:
+        """Import records: one transaction per source file, loaded in Arrow batches.
+
+        A record already present with the same content is skipped; one whose id is known but
+        whose content changed replaces the old rows; an invalid one goes to ``rejects``.
+
+        :param entries: documents, as :func:`manillen_replay.record.iter_entries` yields them.
+        :param on_progress: called after each batch with the number of records it handled.
+        :param summary: counts of the files committed so far are added to it as the import goes
+            (pass one to see what was kept when the import is interrupted); new when omitted.
+        :param memory_limit: how much memory DuckDB may hold while importing into an archive
+            file (see :func:`parse_memory_limit`) before it moves data it is writing to temporary
+            files beside the archive; ``None`` leaves DuckDB's own limit (most of the machine's
+            memory). An in-memory archive has no limit: its data cannot go anywhere else.
+        :raises ArchiveError: when the archive cannot be written; the current file is rolled back.
+        :raises ManillenError: for a memory limit that is not a size (before anything is read).
+        :raises KeyboardInterrupt: re-raised after the current file is rolled back.
+        """
+        self._check_writable()
+        limit = None if memory_limit is None else parse_memory_limit(memory_limit)
+        summary = summary if summary is not None else ImportSummary()
+        with contextlib.ExitStack() as stack:
+            try:
+                stack.enter_context(self._import_settings(limit))
+                columns = self._load_columns()
+                reader = stack.enter_context(contextlib.closing(self._con.cursor()))
+            except duckdb.Error as error:
+                raise ArchiveError(
+                    f"could not start importing into the archive {self.path!r}: {_import_failure(error)}"
+                ) from None
+            except OSError as error:
+                raise ArchiveError(
+                    f"could not make the folder for the import's temporary files beside {self.path!r}: "
+                    f"{error.strerror or error}"
+                ) from None
+            stack.enter_context(_automatic_gc_paused())
+            for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
+                self._import_file(source, group, columns, reader, summary, on_progress)
+            self._checkpoint()
+        return summary
+
+    def _load_columns(self) -> dict[str, list[str]]:
+        """The columns of each table an import writes, in the table's order."""
+        rows = self._con.execute(
+            "SELECT table_name, list(column_name ORDER BY column_index) FROM duckdb_columns() "
+            "WHERE schema_name = 'main' AND table_name IN (SELECT unnest(?::VARCHAR[])) GROUP BY table_name",
+            [[target for _, target in _LOAD_ORDER]],
+        ).fetchall()
+        return {table: list(names) for table, names in rows}
+
+    def _checkpoint(self) -> None:
+        """Write what the import committed into the archive file now, under the import's memory
+        limit; left to closing the archive, this checkpoint took memory in proportion to the
+        import. Failing here loses nothing: the commits stand, and closing checkpoints again."""
+        if self.path == ":memory:" or self._sandboxed:
+            return
+        try:
+            self._con.execute("CHECKPOINT")
+        except duckdb.Error:
+            pass
+        except RuntimeError as error:
+            if _interrupted(error):
+                raise KeyboardInterrupt from None
+            raise
+
+    @contextlib.contextmanager
+    def _import_settings(self, memory_limit: int | None) -> Iterator[None]:
+        """DuckDB and the interpreter set up for an import; put back afterwards, so the Store's
+        queries are not held to them.
+
+        DuckDB runs on one thread: the other core builds the next batch. Under ``memory_limit``
+        (bytes) DuckDB writes the rows a file's transaction holds until its commit to its
+        temporary folder instead of keeping them all, so memory stays flat as files grow; an
+        in-memory archive has nowhere else to put them and gets no limit. The loader thread needs
+        the GIL for a moment between long stretches inside DuckDB, many times a batch; with
+        Python's default switch interval (5 ms) each such moment waits out the main thread's
+        slice, which made the loader slower than loading on the main thread.
+        """
+        settings: dict[str, str] = {}
+        spill = None
+        if not self._sandboxed:  # user queries locked DuckDB's configuration: import as it is
+            settings["threads"] = "1"
+            if memory_limit is not None and self.path != ":memory:":
+                settings["memory_limit"] = f"'{memory_limit}B'"
+                spill = _spill_folder(self.path)
+                settings["temp_directory"] = _sql_text(str(spill))
+        interval = sys.getswitchinterval()
+        changed: list[str] = []
+        try:
+            for name, value in settings.items():
+                self._con.execute(f"SET {name} = {value}")
+                changed.append(name)
+            sys.setswitchinterval(_IMPORT_SWITCH_INTERVAL)
+            yield
+        finally:
+            sys.setswitchinterval(interval)
+            for name in changed:
+                # one failed reset (a connection DuckDB gave up on) must not hide why the import ended
+                with contextlib.suppress(duckdb.Error, RuntimeError):
+                    self._con.execute(f"RESET {name}")
+            if spill is not None:
+                shutil.rmtree(spill, ignore_errors=True)
+                with contextlib.suppress(OSError):
+                    spill.parent.rmdir()  # only when no other import's folder is left in it
+
+    def _import_file(
+        self,
+        source: str,
+        entries: Iterable[Entry],
+        columns: dict[str, list[str]],
+        reader: duckdb.DuckDBPyConnection,
+        summary: ImportSummary,
+        on_progress: Callable[[int], None] | None,
+    ) -> None:
+        """One file in one transaction; its counts join ``summary`` only once it is committed."""
+        counts = ImportSummary()
+        loader: _Loader | None = None
+        committing = False
+        state = _FileState(order=0, annotation_id=0, columns=columns)
+        try:
+            self._con.execute("BEGIN TRANSACTION")
+            # The rejects of a file describe its latest import only.
+            self._con.execute("DELETE FROM rejects WHERE source = ?", [source])
+            state = _FileState(
+                order=self._next_value("matches", "import_order"),
+                annotation_id=self._next_value("annotations", "annotation_id"),
+                columns=columns,
+            )
+            # From here until loader.finish() only the loader thread uses self._con.
+            loader = self._loader = _Loader(self._load)
+            batch = _Batch()
+            for entry in entries:
+                item = self._decode(entry, batch, counts)
+                if item is None:
+                    continue
+                if item.match_id in batch.pending or len(batch.pending) >= self.BATCH_SIZE:
+                    # A full batch, or the same id twice: send what is pending first, so the
+                    # second copy is compared with the first (skipped, or replacing it).
+                    self._flush(batch, state, reader, counts, loader, on_progress)
+                    batch = _Batch()
+                batch.pending[item.match_id] = item
+            self._flush(batch, state, reader, counts, loader, on_progress)
+            loader.finish()
+            committing = True
+            self._con.execute("COMMIT")
+        except BaseException as error:
+            if loader is not None:
+                loader.cancel()
+            # A COMMIT that failed (out of memory, a full disk) has already ended the transaction,
+            # a BEGIN that failed has not started one, and a connection DuckDB gave up on (a
+            # failed checkpoint) refuses everything: in each case there is nothing to roll back.
+            with contextlib.suppress(duckdb.Error):
+                self._con.execute("ROLLBACK")
+            interrupted = isinstance(error, KeyboardInterrupt) or _interrupted(error)
+            if committing and interrupted and _file_committed(reader, state):
+                # Ctrl-C came as the commit ended: the file is in the archive, so count it.
+                summary.add(counts)
+                summary.files += 1
+            if interrupted:
+                raise KeyboardInterrupt from None
+            if isinstance(error, duckdb.Error):
+                raise ArchiveError(
+                    f"could not write to the archive {self.path!r} while importing {source!r} "
+                    f"(that file was rolled back): {_import_failure(error)}"
+                ) from None
+            raise
+        finally:
+            self._loader = None
+        summary.add(counts)
+        summary.files += 1
+
+    def _decode(self, entry: Entry, batch: _Batch, counts: ImportSummary) -> _Pending | None:
+        """One entry decoded and hashed, or ``None`` when it is not a record (then rejected)."""
+        try:
+            record = entry.decode()
+        except InvalidRecordError as error:
+            batch.reject(entry, error.problems, counts)
+            return None
+        canonical = dumps(record, pretty=False)
+        digest = hashlib.sha256(canonical.encode()).hexdigest()
+        return _Pending(entry, record, match_id(record), canonical, digest)
+
+    def _flush(
+        self,
+        batch: _Batch,
+        state: _FileState,
+        reader: duckdb.DuckDBPyConnection,
+        counts: ImportSummary,
+        loader: _Loader,
+        on_progress: Callable[[int], None] | None,
+    ) -> None:
+        """Replay the batch's new and changed records and hand their rows to the loader."""
+        handled = len(batch.pending) + batch.rejected
+        known = _committed_hashes(reader, [mid for mid in batch.pending if mid not in state.loaded])
+        known.update((mid, state.loaded[mid]) for mid in batch.pending if mid in state.loaded)
+        now = datetime.datetime.now()
+        ids = iter(range(state.annotation_id, 1 << 62))
+        replaced: list[str] = []
+        for mid, item in batch.pending.items():
+            old = known.get(mid)
+            if old == item.content_hash:
+                counts.skipped += 1
+                continue
+            try:
+                result = replay(item.record, source=item.entry.source, line=item.entry.line)
+            except InvalidRecordError as error:
+                batch.reject(item.entry, error.problems, counts)
+                continue
+            counts.deals += batch.add_match(item, result, state.order, ids, now)
+            state.order += 1
+            state.loaded[mid] = item.content_hash
+            if old is None:
+                counts.imported += 1
+            else:
+                replaced.append(mid)
+                counts.replaced += 1
+        state.annotation_id = next(ids)
+        if replaced or len(batch.matches) or batch.rejected:
+            tables = batch.tables()
+            loads = [
+                (target, _arranged(tables[name], state.columns[target]))
+                for name, target in _LOAD_ORDER
+                if tables[name].num_rows
+            ]
+            loader.submit(loads, replaced)
+        batch.pending.clear()
+        gc.collect(1)  # automatic collection is paused: free any young cycles, batch by batch
+        if on_progress is not None and handled:
+            on_progress(handled)
+
+    def _next_value(self, table: str, column: str) -> int:
+        row = _first(self._con.execute(f"SELECT coalesce(max({column}), 0) + 1 FROM {table}").fetchall())
+        return int(row[0]) if row else 1
+
+    def _load(self, loads: list[tuple[str, Any]], replaced: list[str]) -> None:
+        """Load one batch: delete the replaced matches, insert the rows.
+
+        :param loads: each archive table and the Arrow table of its rows, columns in its order.
+        """
+        con = self._con
+        loader = self._loader
+        for table in (*_MATCH_TABLES, "matches") if replaced else ():
+            if loader is not None and loader.cancelled:
+                return
+            con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [replaced])
+        for target, rows in loads:
+            if loader is not None and loader.cancelled:
+                return  # the file is being rolled back: stop writing to it
+            con.from_arrow(rows).insert_into(target)
+
+
+def _file_committed(reader: duckdb.DuckDBPyConnection, state: _FileState) -> bool:
+    """Whether the file's transaction reached the archive, asked through another connection
+    (for a COMMIT that a Ctrl-C cut short: it may have finished first)."""
+    if not state.loaded:
+        return False
+    match, content_hash = next(iter(state.loaded.items()))
+    try:
+        return _committed_hashes(reader, [match]).get(match) == content_hash
+    except (duckdb.Error, RuntimeError):
+        return False
+
+
+def _import_failure(error: duckdb.Error) -> str:
+    """Why DuckDB could not import; running out of memory comes with what to do about it,
+    instead of DuckDB's own advice (settings the user cannot reach)."""
+    message = _duckdb_message(error).split("\n\nPossible solutions")[0].strip()
+    if isinstance(error, duckdb.OutOfMemoryException) or "(SET memory_limit" in str(error):
+        message += "; give the import more memory (a higher memory limit)"
+    elif isinstance(error, duckdb.FatalException):
+        message += "; DuckDB gave up on the archive for this run: open it again (files committed before stay)"
+    return message

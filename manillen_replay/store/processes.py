@@ -1,0 +1,62 @@
+"""Other processes around an archive: who holds its lock, and the spill folders of imports that died."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+_LOCK_PATTERN = re.compile(r"Conflicting lock is held in (?P<program>.*?) \(PID (?P<pid>\d+)\)")
+
+
+def _describe_process(pid: int, program: str) -> str:
+    """What a process is, for a person: its command line when the system tells us."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return f"{program} (process {pid})"
+    words = [part.decode(errors="replace") for part in raw.split(b"\0") if part]
+    if not words:
+        return f"{program} (process {pid})"
+    command = " ".join(Path(words[0]).name if i == 0 else w for i, w in enumerate(words))
+    if len(command) > 120:
+        command = command[:117] + "..."
+    return f"process {pid} ({command})"
+
+
+def _locked_message(path: str, detail: str) -> str:
+    match = _LOCK_PATTERN.search(detail)
+    holder = _describe_process(int(match["pid"]), match["program"]) if match else "another program"
+    return (
+        f"the archive {path!r} is in use by {holder}; DuckDB lets one program write to an archive at a time. "
+        "Close the dashboard or wait for the other import to finish, then try again"
+    )
+
+
+def _spill_folder(archive: str) -> Path:
+    """This process's folder for what DuckDB moves out of memory during an import, inside
+    ``ARCHIVE.tmp/``; folders left there by processes that no longer run (a crash, a kill) go.
+
+    DuckDB removes only its own files when it closes, so a private folder per process, removed
+    after the import, is what keeps crashed imports from piling up files beside the archive.
+    """
+    parent = Path(archive + ".tmp")
+    if parent.is_dir():
+        for folder in parent.glob("import-*"):
+            pid = folder.name.removeprefix("import-")
+            if pid.isdigit() and int(pid) != os.getpid() and not _process_alive(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+    folder = parent / f"import-{os.getpid()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True

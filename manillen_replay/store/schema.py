@@ -1,0 +1,468 @@
+"""The archive's schema: its tables and views, the numbered migrations that build them, its version.
+
+Table and column names are a public interface documented in ``docs/sql.md``; they change only
+through a new migration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+
+from ..cards import CARD_TEXT
+from .connection import _first
+from .errors import ArchiveError
+
+# The card texts indexed by the card number (suit * 9 + rank), so the views can turn a mask
+# of cards into their texts.
+_CARD_TEXT_SQL = "[" + ", ".join(f"'{text}'" for text in CARD_TEXT) + "]"
+
+
+def _cards_of_mask_sql(mask: str) -> str:
+    """SQL for the card texts of a bit mask column, lowest card first (no lambda, so it may
+    define a generated column)."""
+    bits = ", ".join(f"(({mask} >> {card}) & 1) = 1" for card in range(len(CARD_TEXT)))
+    return f"list_where({_CARD_TEXT_SQL}, [{bits}])"
+
+
+_MIGRATION_1 = """
+CREATE TABLE matches (
+    match_id VARCHAR PRIMARY KEY,
+    import_order BIGINT NOT NULL,
+    source VARCHAR,
+    line INTEGER,
+    date DATE,
+    venue VARCHAR,
+    event VARCHAR,
+    notes VARCHAR,
+    variant VARCHAR NOT NULL,
+    players INTEGER NOT NULL,
+    seat0 VARCHAR,
+    seat1 VARCHAR,
+    seat2 VARCHAR,
+    seat3 VARCHAR,
+    seat4 VARCHAR,
+    seat5 VARCHAR,
+    rules VARCHAR NOT NULL,
+    format VARCHAR NOT NULL,
+    target INTEGER,
+    deals INTEGER NOT NULL,
+    score_0 INTEGER NOT NULL,
+    score_1 INTEGER NOT NULL,
+    score_2 INTEGER,
+    final_score_0 INTEGER NOT NULL,
+    final_score_1 INTEGER NOT NULL,
+    final_score_2 INTEGER,
+    winner INTEGER,
+    finished BOOLEAN NOT NULL,
+    violations INTEGER NOT NULL,
+    irregularities INTEGER NOT NULL,
+    record VARCHAR NOT NULL,
+    content_hash VARCHAR NOT NULL,
+    imported_at TIMESTAMP NOT NULL
+);
+CREATE TABLE seats (
+    match_id VARCHAR NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    team INTEGER NOT NULL
+);
+CREATE TABLE deal_seats (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    team INTEGER NOT NULL,
+    is_dummy BOOLEAN NOT NULL
+);
+CREATE TABLE deals (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    block INTEGER,
+    dealer INTEGER NOT NULL,
+    dealer_player VARCHAR NOT NULL,
+    dealing_team INTEGER NOT NULL,
+    kind VARCHAR NOT NULL,
+    contract VARCHAR,
+    trump VARCHAR,
+    chooser INTEGER,
+    en_face BOOLEAN NOT NULL,
+    knocks INTEGER NOT NULL,
+    carried BOOLEAN NOT NULL,
+    multiplier INTEGER,
+    tricks INTEGER NOT NULL,
+    points_0 INTEGER,
+    points_1 INTEGER,
+    tie BOOLEAN NOT NULL,
+    score_team INTEGER,
+    score_points INTEGER,
+    has_recorded BOOLEAN NOT NULL,
+    recorded_team INTEGER,
+    recorded_points INTEGER,
+    score_mismatch BOOLEAN NOT NULL,
+    penalty_0 INTEGER NOT NULL,
+    penalty_1 INTEGER NOT NULL,
+    match_score_0 INTEGER NOT NULL,
+    match_score_1 INTEGER NOT NULL,
+    match_score_2 INTEGER,
+    counted BOOLEAN NOT NULL,
+    violations INTEGER NOT NULL,
+    irregularities VARCHAR[] NOT NULL
+);
+CREATE TABLE declarations (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    call VARCHAR NOT NULL,
+    suit VARCHAR
+);
+CREATE TABLE hand_rows (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    points INTEGER NOT NULL,
+    trumps INTEGER,
+    mask BIGINT NOT NULL
+);
+CREATE VIEW hands AS SELECT *, HAND_CARDS AS cards FROM hand_rows;
+CREATE TABLE tricks (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    trick INTEGER NOT NULL,
+    leader INTEGER NOT NULL,
+    leader_player VARCHAR NOT NULL,
+    led_suit VARCHAR NOT NULL,
+    cards INTEGER NOT NULL,
+    winner INTEGER,
+    winner_player VARCHAR,
+    winner_team INTEGER,
+    points INTEGER NOT NULL
+);
+CREATE TABLE play_rows (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    trick INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    play INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    team INTEGER NOT NULL,
+    card VARCHAR NOT NULL,
+    suit VARCHAR NOT NULL,
+    rank VARCHAR NOT NULL,
+    points INTEGER NOT NULL,
+    is_trump BOOLEAN NOT NULL,
+    legal BOOLEAN NOT NULL,
+    violation VARCHAR,
+    winning_seat INTEGER NOT NULL,
+    clause VARCHAR NOT NULL,
+    legal_mask BIGINT NOT NULL
+);
+CREATE VIEW plays AS SELECT *, LEGAL_CARDS AS legal_cards FROM play_rows;
+CREATE TABLE annotations (
+    annotation_id BIGINT PRIMARY KEY,
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    trick INTEGER,
+    play INTEGER,
+    author VARCHAR NOT NULL,
+    text VARCHAR NOT NULL,
+    tags VARCHAR[],
+    created_at TIMESTAMP NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+);
+CREATE TABLE findings (
+    finding_id BIGINT PRIMARY KEY,
+    match_id VARCHAR NOT NULL,
+    deal INTEGER,
+    trick INTEGER,
+    play INTEGER,
+    seat INTEGER,
+    player VARCHAR,
+    kind VARCHAR NOT NULL,
+    category VARCHAR NOT NULL CHECK (category IN ('rule', 'scoring', 'procedure', 'strategy')),
+    severity VARCHAR NOT NULL CHECK (severity IN ('info', 'inaccuracy', 'mistake', 'blunder')),
+    card VARCHAR,
+    better VARCHAR[],
+    points DOUBLE,
+    explanation VARCHAR,
+    explanation_nl VARCHAR,
+    detector VARCHAR NOT NULL
+);
+CREATE TABLE rejects (
+    source VARCHAR,
+    line INTEGER,
+    pointer VARCHAR NOT NULL,
+    message VARCHAR NOT NULL,
+    problems VARCHAR[] NOT NULL,
+    raw VARCHAR NOT NULL,
+    rejected_at TIMESTAMP NOT NULL
+);
+CREATE VIEW player_deals AS
+SELECT
+    d.match_id,
+    d.deal,
+    m.date,
+    m.variant,
+    d.block,
+    s.seat,
+    s.player,
+    s.team,
+    d.dealer = s.seat AS is_dealer,
+    d.dealing_team = s.team AS on_dealing_team,
+    d.kind,
+    d.contract,
+    d.trump,
+    d.multiplier,
+    d.knocks,
+    CASE s.team WHEN 0 THEN d.points_0 ELSE d.points_1 END AS points_taken,
+    CASE s.team WHEN 0 THEN d.points_1 ELSE d.points_0 END AS points_given,
+    CASE WHEN d.score_team = s.team THEN d.score_points ELSE 0 END AS score_for,
+    CASE WHEN d.score_team = 1 - s.team THEN d.score_points ELSE 0 END AS score_against,
+    d.score_team = s.team AS won,
+    d.tie,
+    coalesce(t.tricks_won, 0) AS tricks_won,
+    coalesce(p.cards_played, 0) AS cards_played,
+    coalesce(p.violations, 0) AS violations,
+    d.counted
+FROM deals d
+JOIN matches m USING (match_id)
+JOIN deal_seats s ON s.match_id = d.match_id AND s.deal = d.deal AND NOT s.is_dummy
+LEFT JOIN (
+    SELECT match_id, deal, winner_player AS player, count(*) AS tricks_won
+    FROM tricks WHERE winner IS NOT NULL GROUP BY ALL
+) t ON t.match_id = d.match_id AND t.deal = d.deal AND t.player = s.player
+LEFT JOIN (
+    SELECT match_id, deal, player, count(*) AS cards_played, count(violation) AS violations
+    FROM plays GROUP BY ALL
+) p ON p.match_id = d.match_id AND p.deal = d.deal AND p.player = s.player;
+CREATE VIEW player_summary AS
+SELECT
+    pd.player,
+    count(DISTINCT pd.match_id) AS matches,
+    count(*) FILTER (WHERE pd.kind = 'played') AS deals,
+    count(*) FILTER (WHERE pd.kind = 'played' AND pd.is_dealer) AS deals_dealt,
+    count(*) FILTER (WHERE pd.won) AS deals_won,
+    count(*) FILTER (WHERE pd.score_against > 0) AS deals_lost,
+    round(avg(pd.points_taken) FILTER (WHERE pd.kind = 'played'), 2)::DOUBLE AS avg_points_taken,
+    sum(pd.score_for)::BIGINT AS score_for,
+    sum(pd.score_against)::BIGINT AS score_against,
+    sum(pd.tricks_won)::BIGINT AS tricks_won,
+    sum(pd.cards_played)::BIGINT AS cards_played,
+    sum(pd.violations)::BIGINT AS violations,
+    round(100.0 * sum(pd.violations) / nullif(sum(pd.cards_played), 0), 2)::DOUBLE
+        AS violations_per_100_cards,
+    (SELECT count(*) FROM matches m JOIN seats s USING (match_id)
+     WHERE s.player = pd.player AND m.winner = s.team AND m.format = 'target') AS matches_won
+FROM player_deals pd
+GROUP BY pd.player;
+CREATE VIEW player_findings AS
+WITH cards AS (
+    SELECT p.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+           count(*) AS cards_played
+    FROM plays p JOIN matches m USING (match_id)
+    GROUP BY ALL
+), found AS (
+    SELECT f.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+           f.kind, f.category, f.severity, count(*) AS findings
+    FROM findings f JOIN matches m USING (match_id)
+    WHERE f.player IS NOT NULL
+    GROUP BY ALL
+)
+SELECT found.player, found.month, found.kind, found.category, found.severity, found.findings,
+       coalesce(cards.cards_played, 0) AS cards_played,
+       round(100.0 * found.findings / nullif(cards.cards_played, 0), 3)::DOUBLE AS per_100_cards
+FROM found LEFT JOIN cards USING (player, month);
+""".replace("LEGAL_CARDS", _cards_of_mask_sql("legal_mask")).replace("HAND_CARDS", _cards_of_mask_sql("mask"))
+
+_MIGRATION_2 = """
+ALTER TABLE matches ADD COLUMN analysed_at TIMESTAMP;
+"""
+
+_MIGRATION_3 = """
+CREATE OR REPLACE VIEW player_findings AS
+WITH months AS (
+    SELECT p.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+           count(*) AS cards_played, count(DISTINCT (p.match_id, p.deal)) AS deals_played
+    FROM plays p JOIN matches m USING (match_id)
+    GROUP BY ALL
+), found AS (
+    SELECT f.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+           f.kind, f.category, f.severity, count(*) AS findings, sum(coalesce(f.points, 0)) AS points
+    FROM findings f JOIN matches m USING (match_id)
+    WHERE f.player IS NOT NULL
+    GROUP BY ALL
+)
+SELECT found.player, found.month, found.kind, found.category, found.severity, found.findings,
+       coalesce(months.cards_played, 0) AS cards_played,
+       round(100.0 * found.findings / nullif(months.cards_played, 0), 3)::DOUBLE AS per_100_cards,
+       found.points::DOUBLE AS points,
+       coalesce(months.deals_played, 0) AS deals_played,
+       round(found.points / nullif(months.deals_played, 0), 3)::DOUBLE AS points_per_deal
+FROM found LEFT JOIN months USING (player, month);
+"""
+
+_MIGRATION_4 = """
+CREATE TABLE blocks (
+    match_id VARCHAR NOT NULL,
+    block INTEGER NOT NULL,
+    team INTEGER NOT NULL,
+    players VARCHAR[] NOT NULL,
+    score INTEGER NOT NULL,
+    won BOOLEAN NOT NULL
+);
+CREATE VIEW blocks_won AS
+SELECT b.match_id, p.player, count(*) FILTER (WHERE b.won) AS blocks_won, count(*) AS blocks
+FROM blocks b, unnest(b.players) AS p(player)
+GROUP BY b.match_id, p.player;
+"""
+
+_MIGRATION_5 = """
+ALTER TABLE matches ADD COLUMN analysis_depth VARCHAR;
+UPDATE matches SET analysis_depth = 'heuristic' WHERE analysed_at IS NOT NULL;
+CREATE TABLE play_costs (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    trick INTEGER NOT NULL,
+    play INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR,
+    card VARCHAR NOT NULL,
+    dd_cost INTEGER NOT NULL,
+    view_cost DOUBLE,
+    best VARCHAR[] NOT NULL,
+    hindsight_best VARCHAR[] NOT NULL,
+    layouts INTEGER NOT NULL,
+    exact BOOLEAN NOT NULL,
+    legal BOOLEAN NOT NULL,
+    forced BOOLEAN NOT NULL
+);
+CREATE TABLE card_values (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    trick INTEGER NOT NULL,
+    play INTEGER NOT NULL,
+    card VARCHAR NOT NULL,
+    hindsight INTEGER NOT NULL,
+    view DOUBLE
+);
+CREATE VIEW player_accuracy AS
+SELECT CASE WHEN grouping(match_id) = 1 THEN 'all' WHEN grouping(deal) = 1 THEN 'match' ELSE 'deal' END
+           AS scope,
+       match_id, deal, player,
+       count(*) AS cards,
+       avg(100.0 * pow(0.5, view_cost / 5.0)) AS accuracy,
+       avg(view_cost) AS avg_view_cost,
+       avg(dd_cost) AS avg_dd_cost
+FROM play_costs
+WHERE legal AND NOT forced AND view_cost IS NOT NULL AND player IS NOT NULL
+GROUP BY GROUPING SETS ((match_id, deal, player), (match_id, player), (player));
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered step of the schema; an archive records each step it has taken."""
+
+    version: int
+    """The schema version after this step."""
+    description: str
+    """What the step changes, for the ``schema_version`` table."""
+    sql: str
+    """The statements, run in one transaction."""
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "tables and views of the first archive", _MIGRATION_1),
+    Migration(2, "matches.analysed_at: when the built-in detectors last ran", _MIGRATION_2),
+    Migration(3, "player_findings: points lost and deals played per month", _MIGRATION_3),
+    Migration(4, "blocks and blocks_won: the result of a club evening", _MIGRATION_4),
+    Migration(
+        5,
+        "play_costs, card_values and player_accuracy: the solver's costs; matches.analysis_depth",
+        _MIGRATION_5,
+    ),
+)
+"""Every schema step, in order; the last version is the one this code reads and writes."""
+
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
+"""How deep ``manillen analyze`` looks, shallowest first (``matches.analysis_depth``)."""
+
+TABLES: tuple[str, ...] = (
+    "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
+    "annotations", "findings", "rejects", "blocks", "play_costs", "card_values",
+)  # fmt: skip
+"""The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
+views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
+
+_MATCH_TABLES = (
+    "seats",
+    "deal_seats",
+    "deals",
+    "declarations",
+    "hand_rows",
+    "tricks",
+    "play_rows",
+    "annotations",
+    "findings",
+    "blocks",
+    "play_costs",
+    "card_values",
+)
+
+
+def schema_version_of(connection: duckdb.DuckDBPyConnection) -> int:
+    """The schema version of an open archive: 0 for a new, empty one."""
+    exists = _first(
+        connection.execute(
+            "SELECT count(*) FROM duckdb_tables() "
+            "WHERE table_name = 'schema_version' AND schema_name = 'main'"
+        ).fetchall()
+    )
+    if not exists or not exists[0]:
+        return 0
+    row = _first(connection.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchall())
+    return int(row[0]) if row else 0
+
+
+def apply_migrations(connection: duckdb.DuckDBPyConnection, upto: int | None = None) -> list[int]:
+    """Bring an archive's schema up to ``upto`` (default: the latest); each step in one transaction.
+
+    :param connection: a writable connection to the archive.
+    :param upto: stop after this version (tests build old archives this way).
+    :returns: the versions applied, oldest first.
+    :raises ArchiveError: when the archive was made by a newer version of this program.
+    """
+    current = schema_version_of(connection)
+    if current > SCHEMA_VERSION:
+        raise ArchiveError(
+            f"the archive has schema version {current}, newer than this program's {SCHEMA_VERSION}: "
+            "upgrade manillen-replay to open it"
+        )
+    applied = []
+    for migration in MIGRATIONS:
+        if migration.version <= current or (upto is not None and migration.version > upto):
+            continue
+        connection.execute("BEGIN TRANSACTION")
+        try:
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version "
+                "(version INTEGER PRIMARY KEY, description VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)"
+            )
+            connection.execute(migration.sql)
+            connection.execute(
+                "INSERT INTO schema_version VALUES (?, ?, current_localtimestamp())",
+                [migration.version, migration.description],
+            )
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        applied.append(migration.version)
+    return applied

@@ -1,0 +1,94 @@
+"""The Record page in a real browser at phone size (390x844): a whole deal entered by clicks.
+
+Starts ``manillen dashboard`` as tests/test_browser.py does, sets up a match by choosing the
+archive's names, makes trump, taps the 32 cards of a legal deal in the order played, saves it and
+opens it in the Deal replay. Screenshots land in tests/artifacts/ for a person to look at, and
+the time the 32 taps took is written beside them (a figure for the notes, never asserted).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+
+from .factories import SEATS, random_deal
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from .test_browser import server as server  # the same live dashboard fixture
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
+]
+
+PHONE = {"width": 390, "height": 844}
+LAUNCH_ARGS = ["--headless", *CHROMIUM_ARGS]
+
+
+def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    expect = playwright_api.expect
+    deal = random_deal(random.Random(7), 3)
+    assert isinstance(deal.tricks, list) and isinstance(deal.declarations, list)
+    cards = [card for trick in deal.tricks for card in trick]
+    trump = deal.declarations[0].suit
+    ARTIFACTS.mkdir(exist_ok=True)
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+            page.goto(f"{server}/record")
+            for seat, name in enumerate(SEATS):
+                box = page.locator(f".st-key-record_seat_{seat} input")
+                box.wait_for(timeout=30_000)
+                box.click()
+                box.fill(name)
+                page.get_by_role("option", name=name, exact=True).first.click()
+            start = page.locator(".st-key-record_start button")
+            expect(start).to_be_enabled(timeout=15_000)
+            page.screenshot(path=str(ARTIFACTS / "record-phone-setup.png"), full_page=True)
+            start.click()
+            page.locator(f".st-key-record_trump_{trump} button").click()
+            first = page.locator(f".st-key-record_card_{cards[0]} button")
+            expect(first).to_be_enabled(timeout=15_000)
+            began = time.monotonic()
+            for index, card in enumerate(cards):
+                button = page.locator(f".st-key-record_card_{card} button")
+                button.click()
+                # the page has run again once it counts the card (and greys it out)
+                page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
+                expect(button).to_be_disabled(timeout=15_000)
+                if index == 13:
+                    page.screenshot(path=str(ARTIFACTS / "record-phone-trick-4.png"), full_page=False)
+            tapped = time.monotonic() - began
+            save = page.locator(".st-key-record_save button")
+            expect(save).to_be_enabled(timeout=15_000)
+            page.screenshot(path=str(ARTIFACTS / "record-phone-deal-done.png"), full_page=True)
+            save.click()
+            link = page.get_by_role("link", name="Open deal 1 in the Deal replay")
+            link.wait_for(timeout=60_000)
+            page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
+            page.screenshot(path=str(ARTIFACTS / "record-phone-saved.png"))
+            link.click()
+            page.locator(".mr-trick").wait_for(timeout=30_000)
+            page.wait_for_function("() => window.location.pathname.endsWith('/replay')", timeout=10_000)
+            assert "deal=1" in page.url and "match=" in page.url
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(ARTIFACTS / "record-phone-replay.png"), full_page=True)
+            # the same draft on a desktop: deal 2, trump made, two cards in
+            page.go_back()
+            page.set_viewport_size({"width": 1400, "height": 900})
+            page.locator(".st-key-record_trump_C button").click()
+            for index, card in enumerate(("AC", "7C")):
+                page.locator(f".st-key-record_card_{card} button").click()
+                page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
+            page.screenshot(path=str(ARTIFACTS / "record-desktop.png"))
+        finally:
+            browser.close()
+    (ARTIFACTS / "record-phone-timing.txt").write_text(
+        f"32 cards tapped by Playwright at 390x844 in {tapped:.1f} s ({tapped / 32:.2f} s per tap, "
+        "each waiting for the page to grey the card out)\n"
+    )
+    assert (ARTIFACTS / "record-phone-replay.png").stat().st_size > 10_000

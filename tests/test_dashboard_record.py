@@ -1,0 +1,535 @@
+"""The Record page: its logic (dashboards/recording.py) against the engine, and the page through AppTest.
+
+Expected winners, points, scores and illegal plays come from the engine replaying the record the
+deal was taken from (or from the archive the page saved into), never from the page's own code.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import data, drafts
+from dashboards import recording as rec
+from manillen_replay.cards import CARD_TEXT, iter_mask
+from manillen_replay.engine import replay
+from manillen_replay.record import Deal, Declaration, MatchInfo, Record, loads, loads_text
+from manillen_replay.rules import Rules
+from manillen_replay.state import DealState
+from manillen_replay.store import Store
+
+from .factories import SEATS, deal_hands, deal_record, play_out, random_deal
+from .test_dashboard import APP, build_archive, texts
+
+# --------------------------------------------------------------------------- deals to enter
+
+
+def legal_deal(seed: int = 7, dealer: int = 3) -> Deal:
+    """A complete deal of random legal cards with its hands and the dealer's trump call."""
+    return random_deal(random.Random(seed), dealer)
+
+
+def deal_with_illegal_play() -> tuple[Deal, int]:
+    """A complete deal whose cards are legal except one, and that play's place (0-based)."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        hands = deal_hands(rng)
+        state = DealState.start(Rules(), 3, 0, hands)
+        count = 0
+        slipped: list[int] = []
+
+        def choose(s: DealState, rng: random.Random = rng, slipped: list[int] = slipped) -> int:
+            nonlocal count
+            count += 1
+            wrong = s.playable(s.to_play) & ~s.legal_mask()
+            if count > 8 and wrong and not slipped:
+                slipped.append(count - 1)
+                return rng.choice(list(iter_mask(wrong)))
+            return rng.choice(list(iter_mask(s.legal_mask())))
+
+        tricks, _ = play_out(state, choose)
+        if slipped:
+            return deal_record(3, 0, hands, tricks), slipped[0]
+    raise AssertionError("no deal with an illegal play in 100 seeds")
+
+
+def cards_of(deal: Deal) -> list[str]:
+    assert isinstance(deal.tricks, list)
+    return [card for trick in deal.tricks for card in trick]
+
+
+def engine_deal(deal: Deal) -> object:
+    record = Record(format="manillen/1", match=MatchInfo(seats=list(SEATS)), deals=[deal])
+    return replay(record).deals[0]
+
+
+def setup(match_id: str = "t-1", dealer: int = 3) -> rec.Setup:
+    return rec.Setup(match_id=match_id, seats=list(SEATS), date="2026-12-01", first_dealer=dealer)
+
+
+def entered(deal: Deal, *, with_hands: bool = True) -> rec.Draft:
+    """A draft with the deal's calls, (hands) and every card tapped in through the logic."""
+    draft = rec.new_draft("abc", setup(dealer=deal.dealer))
+    assert isinstance(deal.declarations, list) and isinstance(deal.hands, list)
+    for call in deal.declarations:
+        draft = rec.add_call(draft, call.seat, call.call, call.suit if isinstance(call.suit, str) else None)
+    if with_hands:
+        draft = rec.set_hands(draft, deal.hands)
+    for card in cards_of(deal):
+        draft = rec.play_card(draft, card)
+    return draft
+
+
+# --------------------------------------------------------------------------- the logic
+
+
+@pytest.mark.parametrize("with_hands", [True, False])
+def test_table_follows_the_engine_trick_by_trick(with_hands: bool) -> None:
+    deal = legal_deal()
+    draft = entered(deal, with_hands=with_hands)
+    assert draft.current is not None
+    table = rec.table_of(draft.current, Rules())
+    expected = engine_deal(deal)
+    assert table.complete
+    assert [(t.leader, t.winner, t.points) for t in table.tricks] == [
+        (t.seats[0], t.winner, t.points)
+        for t in expected.tricks  # type: ignore[attr-defined]
+    ]
+    assert table.taken == expected.points  # type: ignore[attr-defined]
+    assert (table.legal is not None) is False  # the deal is over: nobody to play
+    assert table.to_play is None
+
+
+def test_seat_to_play_and_legal_cards_are_the_engines() -> None:
+    deal = legal_deal(seed=11)
+    draft = rec.new_draft("abc", setup(dealer=deal.dealer))
+    draft = rec.add_call(draft, deal.dealer, "trump", "HDCS"[engine_deal(deal).trump])  # type: ignore[attr-defined]
+    assert isinstance(deal.hands, list)
+    draft = rec.set_hands(draft, deal.hands)
+    expected = engine_deal(deal)
+    for trick in expected.tricks:  # type: ignore[attr-defined]
+        for position, card in enumerate(trick.cards):
+            assert draft.current is not None
+            table = rec.table_of(draft.current, Rules())
+            assert table.to_play == trick.seats[position]
+            assert table.legal is not None and table.legal.cards.mask == trick.legal[position]
+            draft = rec.play_card(draft, CARD_TEXT[card])
+
+
+def test_illegal_play_is_kept_and_named_like_the_engine_does() -> None:
+    deal, place = deal_with_illegal_play()
+    draft = entered(deal)
+    assert draft.current is not None
+    illegal = rec.table_of(draft.current, Rules()).illegal()
+    expected = engine_deal(deal).violations  # type: ignore[attr-defined]
+    assert [(number, p.violation) for number, p in illegal] == [(v.trick, v.kind) for v in expected]
+    assert len(illegal) == 1 and illegal[0][0] == place // 4 + 1
+
+
+def test_card_not_in_the_hand_is_refused_with_the_name() -> None:
+    deal = legal_deal()
+    draft = entered(deal)
+    assert draft.current is not None and isinstance(deal.hands, list)
+    draft = rec.undo_trick(rec.undo_card(draft))
+    table = rec.table_of(draft.current, Rules())  # type: ignore[arg-type]
+    assert table.to_play is not None
+    other = next(c for c in deal.hands[(table.to_play + 1) % 4] if rec.CARD_BY_TEXT[c] not in table.played)
+    with pytest.raises(rec.RecordingError, match=SEATS[table.to_play]):
+        rec.play_card(draft, other)
+
+
+def test_undo_card_and_trick() -> None:
+    deal = legal_deal()
+    cards = cards_of(deal)
+    draft = entered(deal)
+    assert draft.current is not None
+    assert rec.undo_card(draft).current.plays == cards[:-1]  # type: ignore[union-attr]
+    assert rec.undo_trick(draft).current.plays == cards[:28]  # type: ignore[union-attr]
+    half = rec.undo_card(rec.undo_card(rec.undo_trick(draft)))  # trick 7 with two cards
+    assert rec.undo_trick(half).current.plays == cards[:24]  # type: ignore[union-attr]
+
+
+def test_edit_an_earlier_trick_then_the_leaders_follow() -> None:
+    deal = legal_deal()
+    cards = cards_of(deal)
+    draft = entered(deal, with_hands=False)
+    swapped = [cards[1], cards[0], cards[2], cards[3]]
+    edited = rec.edit_trick(draft, 1, swapped)
+    assert edited.current is not None and edited.current.plays[:4] == swapped
+    with pytest.raises(rec.RecordingError, match="twice"):
+        rec.edit_trick(draft, 1, [cards[4], cards[1], cards[2], cards[3]])
+    with pytest.raises(rec.RecordingError, match="not played yet"):
+        rec.edit_trick(rec.undo_trick(rec.undo_trick(draft)), 8, cards[:4])
+
+
+def test_calls_are_checked_by_the_engine_at_once() -> None:
+    draft = rec.new_draft("abc", setup(dealer=3))
+    with pytest.raises(rec.RecordingError, match="may not make trump"):
+        rec.add_call(draft, 0, "trump", "H")
+    draft = rec.add_call(draft, 3, "trump", "H")
+    with pytest.raises(rec.RecordingError, match="dealing team"):
+        rec.add_call(draft, 1, "klop")
+    assert rec.add_call(draft, 0, "klop").current.calls[-1] == {"seat": 0, "call": "klop"}  # type: ignore[union-attr]
+
+
+def test_finish_deal_rotates_the_dealer_and_scores_like_the_engine() -> None:
+    deal = legal_deal(dealer=3)
+    finished, record, result = rec.finish_deal(entered(deal))
+    assert finished.current is not None and finished.current.dealer == 0
+    assert result.deals[0].score == engine_deal(deal).score  # type: ignore[attr-defined]
+    assert loads_text(rec.share_text(finished))[0].deals == record.deals
+
+
+def test_unfinished_deal_is_not_saved() -> None:
+    draft = rec.undo_card(entered(legal_deal()))
+    with pytest.raises(rec.RecordingError, match="31 of 32"):
+        rec.finish_deal(draft)
+
+
+def test_scoresheet_lines_count_for_the_match() -> None:
+    draft = rec.new_draft("abc", setup())
+    draft, _, _ = rec.finish_deal(rec.scoresheet_line(draft, 1, 12))
+    draft, _, result = rec.finish_deal(rec.scoresheet_line(draft, None))
+    assert result.deals[0].match_score == (0, 12)
+    assert result.deals[1].tie and result.deals[1].kind.value == "scoresheet"
+    assert draft.current is not None and draft.current.dealer == 1  # 3, then 0, then 1
+
+
+def test_draft_round_trips_through_json() -> None:
+    draft = rec.undo_card(entered(legal_deal()))
+    assert rec.Draft.from_json(draft.to_json()) == draft
+    with pytest.raises(rec.RecordingError):
+        rec.Draft.from_json("{}")
+
+
+def test_set_up_refuses_what_the_record_cannot_hold() -> None:
+    with pytest.raises(rec.RecordingError, match="same name"):
+        rec.new_draft("x", rec.Setup("m", ["Anna", "Bert", "Anna", "Dirk"]))
+    with pytest.raises(rec.RecordingError, match="one word"):
+        rec.new_draft("x", rec.Setup("m", ["Anna M", "Bert", "Carla", "Dirk"]))
+
+
+def test_hands_typed_with_symbols_and_the_fourth_filled_in() -> None:
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    three = [rec.parse_hand(" ".join(h).replace("H", "♥").lower()) for h in deal.hands[:3]]
+    assert three == [list(h) for h in deal.hands[:3]]
+    assert sorted(rec.last_hand(three)) == sorted(deal.hands[3])
+
+
+# --------------------------------------------------------------------------- the page
+
+
+@pytest.fixture
+def empty_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[AppTest, Path]]:
+    """The app on an archive that does not exist yet (the first deal saved creates it)."""
+    path = tmp_path / "table.duckdb"
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    yield AppTest.from_file(APP, default_timeout=60), path
+
+
+def start_match(at: AppTest, names: list[str] = SEATS) -> str:
+    """Open the Record page, type four names and start; the draft id from the page address."""
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    for seat, name in enumerate(names):
+        at.text_input(key=f"record_seat_{seat}").input(name)
+    at.run()
+    at.button(key="record_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return str(at.query_params["draft"])
+
+
+def tap(at: AppTest, key: str) -> None:
+    at.button(key=key).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def type_hands(at: AppTest, draft_id: str, hands: list[list[str]], number: int = 1) -> None:
+    for seat, hand in enumerate(hands[:3]):
+        at.text_input(key=f"record_hand_{draft_id}_{number}_{seat}").input(" ".join(hand))
+    tap(at, "record_use_hands")
+
+
+def test_page_records_a_whole_deal_saves_and_analyses_it(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    deal = legal_deal()
+    draft_id = start_match(at)
+    assert "Anna & Carla" in texts(at) or at.button(key="record_trump_H")
+    trump = "HDCS"[engine_deal(deal).trump]  # type: ignore[attr-defined]
+    tap(at, f"record_trump_{trump}")
+    assert {"record_klop_0", "record_klop_2"} <= {b.key for b in at.button}  # Dirk deals: Anna or Carla
+    assert "record_klop_1" not in {b.key for b in at.button}
+    tap(at, "record_klop_2")
+    tap(at, "record_tegenklop_1")
+    assert "Klop Carla · Tegenklop Bert" in texts(at)
+    cards = cards_of(deal)
+    assert isinstance(deal.declarations, list)
+    deal.declarations += [Declaration(seat=2, call="klop"), Declaration(seat=1, call="tegenklop")]
+    expected = engine_deal(deal)
+    for index, card in enumerate(cards):
+        tap(at, f"record_card_{card}")
+        assert at.button(key=f"record_card_{card}").disabled  # greyed out once played
+        if index % 4 == 3:
+            trick = expected.tricks[index // 4]  # type: ignore[attr-defined]
+            took = f"Trick {trick.number}: {SEATS[trick.winner]} takes {trick.points}"
+            assert took in texts(at)
+    tap(at, "record_save")
+    assert "Deal 1 is saved in the archive and analysed" in texts(at)
+    with Store(path, read_only=True) as store:
+        row = store.query("SELECT match_id, analysed_at FROM matches").row(0, named=True)
+        tricks = store.query("SELECT count(*) AS n FROM tricks")["n"][0]
+        stored = store.query("SELECT score_team, score_points FROM deals").row(0, named=True)
+    assert row["analysed_at"] is not None and tricks == 8
+    score = expected.score  # type: ignore[attr-defined]
+    assert (stored["score_team"], stored["score_points"]) == (score.team, score.points)
+    saved = drafts.load(draft_id, drafts.folder(path))
+    assert saved is not None and len(saved.deals) == 1
+    assert saved.current is not None and saved.current.dealer == 0
+    link = at.get("page_link")[0].proto
+    assert "replay" in link.page and f"match={row['match_id']}" in link.query_string
+
+
+def test_page_undo_card_and_trick(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    cards = cards_of(legal_deal())
+    start_match(at)
+    tap(at, "record_trump_H")
+    for card in cards[:6]:
+        tap(at, f"record_card_{card}")
+    tap(at, "record_undo_card")
+    assert not at.button(key=f"record_card_{cards[5]}").disabled
+    assert at.button(key=f"record_card_{cards[4]}").disabled
+    tap(at, "record_undo_trick")
+    assert not at.button(key=f"record_card_{cards[4]}").disabled
+    assert at.button(key=f"record_card_{cards[3]}").disabled
+    assert "4 of 32 cards in" in texts(at)
+
+
+def test_page_warns_at_once_on_an_illegal_play(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    deal, place = deal_with_illegal_play()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, "record_trump_H")
+    type_hands(at, draft_id, deal.hands)
+    cards = cards_of(deal)
+    for card in cards[:place]:
+        tap(at, f"record_card_{card}")
+        assert "Illegal play" not in texts(at)
+    tap(at, f"record_card_{cards[place]}")
+    warnings = [w.value for w in at.warning]
+    kind = engine_deal(deal).violations[0].kind.value.replace("_", " ")  # type: ignore[attr-defined]
+    assert any("Illegal play" in w and cards[place] in w and kind in w for w in warnings), warnings
+    assert at.button(key=f"record_card_{cards[place]}").disabled  # kept as played
+
+
+def test_page_outlines_the_legal_cards_when_hands_are_known(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, f"record_trump_{'HDCS'[engine_deal(deal).trump]}")  # type: ignore[attr-defined]
+    type_hands(at, draft_id, deal.hands)
+    first = cards_of(deal)[0]
+    tap(at, f"record_card_{first}")
+    trick = engine_deal(deal).tricks[0]  # type: ignore[attr-defined]
+    legal = [CARD_TEXT[c] for c in iter_mask(trick.legal[1])]
+    styles = "\n".join(e.proto.body for e in at.get("html"))
+    for card in legal:
+        assert f".st-key-record_card_{card} button" in styles
+    outsiders = set(deal.hands[trick.seats[1]]) - set(legal)
+    assert not any(f".st-key-record_card_{card} button" in styles for card in outsiders)
+
+
+def test_page_resumes_from_the_draft_in_a_new_session(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    cards = cards_of(legal_deal())
+    draft_id = start_match(at)
+    tap(at, "record_trump_C")
+    for card in cards[:5]:
+        tap(at, f"record_card_{card}")
+    # the phone dropped: a new browser session opens the page address again
+    again = AppTest.from_file(APP, default_timeout=60)
+    again.run()
+    again.query_params["draft"] = draft_id
+    again.switch_page("app_pages/record.py").run()
+    assert not again.exception
+    assert "5 of 32 cards in" in texts(again)
+    assert all(again.button(key=f"record_card_{c}").disabled for c in cards[:5])
+    # and without the address, the draft is offered to carry on
+    fresh = AppTest.from_file(APP, default_timeout=60)
+    fresh.run()
+    fresh.switch_page("app_pages/record.py").run()
+    tap(fresh, f"record_resume_{draft_id}")
+    assert "5 of 32 cards in" in texts(fresh)
+
+
+def test_page_scoresheet_mode_and_share_as_text(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    start_match(at)
+    at.segmented_control(key="record_mode").set_value("sheet").run()
+    at.radio(key="record_sheet_team").set_value(1).run()
+    at.number_input(key="record_sheet_points").set_value(12).run()
+    tap(at, "record_sheet_save")
+    at.segmented_control(key="record_mode").set_value("sheet").run()
+    tap(at, "record_sheet_tie")
+    page = texts(at)
+    assert "| 1 | Dirk | scoresheet | 0 | 12 (+12) |" in page
+    assert "30-30" in page
+    tap(at, "record_share_button")
+    shared = loads_text(at.code[0].value)[0]
+    with Store(path, read_only=True) as store:
+        stored = loads(str(store.query("SELECT record FROM matches")["record"][0]))
+    assert shared.deals == stored.deals and len(stored.deals) == 2
+    assert stored.deals[1].recorded_score is None
+
+
+def test_page_offers_archive_names_and_copies_their_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "club.duckdb"
+    build_archive(path)
+    house = Record(
+        format="manillen/1",
+        match=MatchInfo(id="house", seats=list(SEATS), date=datetime.date(2026, 6, 1), rules=loads(
+            '{"format":"manillen/1","match":{"seats":["A","B","C","D"],"rules":{"target":121,'
+            '"cafe":{"en_face":true}}},"deals":[]}'
+        ).match.rules),
+        deals=[legal_deal()],
+    )  # fmt: skip
+    with Store(path) as store:
+        store.import_entries([rec_entry(house)])
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert set(SEATS) <= set(at.selectbox(key="record_seat_0").options)
+    for seat, name in enumerate(SEATS):
+        at.selectbox(key=f"record_seat_{seat}").set_value(name)
+    at.run()
+    at.radio(key="record_rules_source").set_value("last").run()
+    assert at.number_input(key="record_target_last").value == 121
+    tap(at, "record_start")
+    draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
+    assert draft is not None and draft.setup.rules == {"target": 121, "cafe": {"en_face": True}}
+    assert draft.setup.match_id not in ("house", "random-0")
+    assert at.button(key="record_en_face")  # the cafe rule brings its call
+
+
+def rec_entry(record: Record) -> object:
+    from manillen_replay.record import Entry
+
+    return Entry("house.json", None, rec.record_json(record))
+
+
+def test_upload_takes_text_notation_and_is_analysed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "club.duckdb"
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    source = Path(__file__).resolve().parent.parent / "data" / "notation" / "illegal-plays.mnl"
+    summary, analysis = data.import_upload(source.name, source.read_bytes())
+    data.archive().close()
+    expected = len(loads_text(source.read_text(encoding="utf-8")))
+    assert summary.imported == expected and analysis.matches == expected
+    with Store(path, read_only=True) as store:
+        unanalysed = store.query("SELECT count(*) AS n FROM matches WHERE analysed_at IS NULL")["n"][0]
+        illegal = store.query("SELECT count(*) AS n FROM findings WHERE category = 'rule'")["n"][0]
+    violations = sum(len(replay(r).violations) for r in loads_text(source.read_text(encoding="utf-8")))
+    assert unanalysed == 0 and illegal == violations > 0
+
+
+def test_dashboard_host_option_lets_a_phone_reach_the_record_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from manillen_replay.cli import dashboard as command
+
+    started: list[list[str]] = []
+
+    class Finished:
+        returncode = 0
+
+    def run(args: list[str], **_: object) -> Finished:
+        started.append(args)
+        return Finished()
+
+    monkeypatch.setattr(command.subprocess, "run", run)
+    result = CliRunner().invoke(
+        command.dashboard, ["--db", "x.duckdb", "--host", "0.0.0.0", "--port", "8600"]
+    )
+    assert result.exit_code == 0, result.output
+    args = started[0]
+    assert args[args.index("--server.address") + 1] == "0.0.0.0"
+    assert "8600/record" in result.output
+    CliRunner().invoke(command.dashboard, ["--db", "x.duckdb"])
+    assert started[1][started[1].index("--server.address") + 1] == "127.0.0.1"
+
+
+def test_page_edits_an_earlier_trick(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    cards = cards_of(legal_deal())
+    draft_id = start_match(at)
+    tap(at, "record_trump_S")
+    for card in cards[:8]:
+        tap(at, f"record_card_{card}")
+    swapped = [cards[2], cards[0], cards[1], cards[3]]
+    at.selectbox(key="record_edit_number").set_value(1).run()
+    at.text_input(key="record_edit_cards_1_8").input(" ".join(swapped).lower())
+    tap(at, "record_edit_apply")
+    saved = drafts.load(draft_id, drafts.folder(path))
+    assert saved is not None and saved.current is not None
+    assert saved.current.plays == swapped + cards[4:8]
+    leader = rec.table_of(saved.current, Rules()).tricks[1].leader
+    assert f"2. {SEATS[leader]} leads" in texts(at)  # the next trick follows the new winner
+
+
+def test_page_in_dutch(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    at.run()
+    at.session_state["lang"] = "nl"
+    at.switch_page("app_pages/record.py").run()
+    assert at.title[0].value == "Een partij opnemen"
+    assert at.button(key="record_start").label == "Beginnen met opnemen"
+
+
+def test_hands_tapped_in_first_then_the_fourth_is_filled() -> None:
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    draft = rec.add_call(rec.new_draft("abc", setup(dealer=deal.dealer)), deal.dealer, "muil")
+    for hand in deal.hands[:3]:
+        for card in hand:
+            draft = rec.tap_hand_card(draft, card)
+    assert draft.current is not None and draft.current.hands is not None
+    assert sorted(draft.current.hands[3]) == sorted(deal.hands[3])
+    assert rec.hand_being_tapped(draft.current) is None
+    with pytest.raises(rec.RecordingError, match="already in Anna's hand"):
+        rec.tap_hand_card(rec.untap_hand_card(draft), deal.hands[0][0])
+    undone = rec.untap_hand_card(draft)
+    assert undone.current is not None and undone.current.hands is not None
+    assert undone.current.hands[3] == [] and len(undone.current.hands[2]) == 7
+    assert "hands" not in rec.deal_object(undone.current)  # half-tapped hands stay out of the record
+
+
+def test_page_taps_the_hands_first_then_outlines_legal_cards(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, f"record_trump_{'HDCS'[engine_deal(deal).trump]}")  # type: ignore[attr-defined]
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    assert "Tap Anna's hand: 0 of 8" in texts(at)
+    for hand in deal.hands[:3]:
+        for card in hand:
+            tap(at, f"record_card_{card}")
+    assert "The four hands are in" in texts(at)
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    assert "Hands (known)" in [e.label for e in at.expander]
+    first = cards_of(deal)[0]
+    tap(at, f"record_card_{first}")
+    legal = [CARD_TEXT[c] for c in iter_mask(engine_deal(deal).tricks[0].legal[1])]  # type: ignore[attr-defined]
+    styles = "\n".join(e.proto.body for e in at.get("html"))
+    assert all(f".st-key-record_card_{card} button" in styles for card in legal)
