@@ -79,6 +79,8 @@ def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
         "10",
         "--solver-deals",
         "0",
+        "--analyze-deals",
+        "0",
         "--data-dir",
         str(tmp_path),
         "--out",
