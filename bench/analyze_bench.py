@@ -208,9 +208,13 @@ def format_result(result: dict[str, Any]) -> str:
             f"floor (reference workload) {figures['reference_s'] * 1000:.1f} ms "
             f"({figures['reference_spread'][0] * 1000:.1f}-{figures['reference_spread'][1] * 1000:.1f}); "
             f"peak RSS {figures['rss_mb_after_first_match']} MB after the first match, "
-            f"{figures['rss_mb_at_end']} MB at the end; "
-            f"positions searched: {figures['nodes_median']:,.0f} a deal (median), "
-            f"{figures['nodes_total']:,} in all"
+            f"{figures['rss_mb_at_end']} MB at the end"
+            + (
+                f"; positions searched: {figures['nodes_median']:,.0f} a deal (median), "
+                f"{figures['nodes_total']:,} in all"
+                if "nodes_median" in figures
+                else ""
+            )
         )
         out.append(f"  {'part':<16} {'median s':>9} {'p95 s':>8} {'share':>6} {'x floor':>8} {'target':>12}")
         for row in figures["rows"]:

@@ -365,7 +365,6 @@ def test_solver_findings_review_the_right_calls(
     assert [(f.severity, f.points) for f in trumps] == [(severity, loss)]
 
 
-
 def test_depth_solver_shows_its_progress_on_stderr_and_quiet_hides_it(tmp_path: Path) -> None:
     path = small_archive(tmp_path / "club.duckdb")
     code, out, err = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "2")
