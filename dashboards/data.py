@@ -739,7 +739,8 @@ def deal_costs(match_id: str, deal: int) -> tuple[pl.DataFrame, pl.DataFrame]:
 def _match_accuracy(path: str, version: int, match_id: str) -> pl.DataFrame:
     return _frame(
         path,
-        "SELECT scope, deal, player, cards, accuracy, avg_view_cost, avg_dd_cost FROM player_accuracy "
+        "SELECT scope, deal, player, cards, calls, decisions, accuracy, avg_view_cost, avg_dd_cost "
+        "FROM player_accuracy "
         "WHERE match_id = ? ORDER BY deal NULLS FIRST, player",
         [match_id],
     )
@@ -754,12 +755,14 @@ def match_accuracy(match_id: str) -> pl.DataFrame:
 def _player_accuracy(path: str, version: int, player: str) -> dict[str, Any]:
     frame = _frame(
         path,
-        "SELECT cards, accuracy, avg_view_cost FROM player_accuracy WHERE scope = 'all' AND player = ?",
+        "SELECT cards, calls, decisions, accuracy, avg_view_cost FROM player_accuracy "
+        "WHERE scope = 'all' AND player = ?",
         [player],
     )
     return {} if frame.height == 0 else frame.row(0, named=True)
 
 
 def player_accuracy(player: str) -> dict[str, Any]:
-    """A player's accuracy over every costed deal (``cards``, ``accuracy``); empty without costs."""
+    """A player's accuracy over every costed deal (``decisions``, ``cards``, ``calls``,
+    ``accuracy``); empty without costs."""
     return _player_accuracy(*_key(archive()), player)

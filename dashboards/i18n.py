@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from manillen_replay.analysis.words import kind_name
 from manillen_replay.cards import Suit
 from manillen_replay.rules import Clause, LegalPlays
 
@@ -218,19 +219,25 @@ LABELS: dict[str, tuple[str, str]] = {
     "col.played": ("Played", "Gespeeld"),
     "col.accuracy": ("Accuracy", "Nauwkeurigheid"),
     "col.chosen_cards": ("Cards chosen", "Gekozen kaarten"),
+    "col.decisions": ("Decisions", "Beslissingen"),
     "col.avg_view_cost": ("Avg. view cost", "Gem. kost (zicht)"),
     "match.accuracy_title": ("Accuracy (solver)", "Nauwkeurigheid (solver)"),
     "match.accuracy_caption": (
-        "Every card chosen among several scores 100% when it was the best from what the player could "
-        "see; every 5 card points given away on average halve it. Forced cards do not count.",
-        "Elke kaart gekozen uit meerdere scoort 100% als ze de beste was met wat de speler kon weten; "
-        "elke 5 kaartpunten die ze gemiddeld weggaf halveren dat. Verplichte kaarten tellen niet.",
+        "Every real decision (a card chosen among cards not all worth the same, a trump, muil or klop "
+        "call) scores 100% when it was the best from what the player could see; every 5 points given "
+        "away on average halve it. Forced cards and choices that hardly mattered do not count.",
+        "Elke echte beslissing (een kaart gekozen uit kaarten die niet evenveel waard waren, een keuze "
+        "van troef, muil of klop) scoort 100% als ze de beste was met wat de speler kon weten; elke 5 "
+        "punten die ze gemiddeld weggaf halveren dat. Verplichte kaarten en keuzes die er nauwelijks "
+        "toe deden tellen niet.",
     ),
     "match.accuracy_deals": ("Accuracy deal by deal", "Nauwkeurigheid spel per spel"),
     "players.accuracy": ("Accuracy (solver)", "Nauwkeurigheid (solver)"),
     "players.accuracy_help": (
-        "Over {cards} cards chosen in deals the solver costed (manillen analyze --depth solver).",
-        "Over {cards} gekozen kaarten in spellen die de solver berekende (manillen analyze --depth solver).",
+        "Over {decisions} decisions ({cards} cards, {calls} calls) in deals the solver costed "
+        "(manillen analyze --depth solver).",
+        "Over {decisions} beslissingen ({cards} kaarten, {calls} keuzes) in spellen die de solver "
+        "berekende (manillen analyze --depth solver).",
     ),
     # annotations
     "annot.title": ("Coach comments", "Commentaar van de coach"),
@@ -271,6 +278,10 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "mistakes.no_match": ("No findings match these filters.", "Geen bevindingen voor deze filters."),
     "mistakes.count": ("{count} findings", "{count} bevindingen"),
+    "mistakes.show_info": (
+        "Also show info (not mistakes: hindsight only, cost nothing)",
+        "Toon ook opmerkingen (geen fouten: enkel achteraf, kostte niets)",
+    ),
     "mistakes.rate_title": ("Findings per 100 cards played", "Bevindingen per 100 gespeelde kaarten"),
     "mistakes.rate_axis": ("per 100 cards", "per 100 kaarten"),
     "mistakes.shown_first": (
@@ -577,4 +588,6 @@ def label_of(prefix: str, value: str, lang: str) -> str:
     key = f"{prefix}.{value}"
     if key in LABELS:
         return text(key, lang)
+    if prefix == "kind":
+        return kind_name(value, lang)  # the finder's own names (vetten gemist, ...)
     return value.replace("_", " ")

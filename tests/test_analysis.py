@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -26,6 +27,7 @@ from manillen_replay.analysis import (
     parse_coach_detector,
 )
 from manillen_replay.analysis.detectors import CARD_THRESHOLDS
+from manillen_replay.analysis.knowledge import DealKnowledge
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask, mask_of
 from manillen_replay.engine import decode_and_replay, replay
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record, RecordedScore
@@ -36,6 +38,8 @@ from manillen_replay.state import DealState
 
 from .factories import SEATS, random_record
 from .test_variants import EVERY_OTHER_VARIANT, variant_doc
+
+DEMO = Path(__file__).resolve().parent.parent / "data" / "demo.jsonl"
 
 # Trump diamonds. Anna and Carla hold the hearts' AH 10H; Bert is void in clubs.
 BASE = [
@@ -136,7 +140,8 @@ def test_missed_vetten_flags_a_point_card_kept_back_from_a_certain_trick() -> No
     assert finding.card is Card.S7 and finding.better == (Card.HK,)
     assert finding.points == 3 and finding.severity is Severity.MISTAKE
     assert finding.category is Category.STRATEGY
-    assert "vetten" in finding.explanation and "Dirk" in finding.explanation and "KH" in finding.explanation
+    assert "vetten" in finding.explanation and "Dirk" in finding.explanation and "K♥" in finding.explanation
+    assert "harten heer" in finding.explanation_nl
     assert "vetten" in finding.explanation_nl and "slag 1" in finding.explanation_nl
 
 
@@ -242,6 +247,111 @@ def test_wasted_trump_not_flagged_for_a_discard() -> None:
     assert of_kind(analyse_record(rec), "wasted_trump") == []
 
 
+# --------------------------------------------------------------------------- points_thrown, unsafe_vetten
+
+# Muil, Dirk deals, Anna leads. Dirk holds only point cards and no diamond or heart.
+THROWN = [
+    "10D AD KD 7H 8H 9H 7C 8C",  # Anna
+    "7D 8D 9D JH QH 9C JC QC",  # Bert
+    "JD QD KH AH 10H 7S 8S 9S",  # Carla
+    "10C AC KC 10S AS KS QS JS",  # Dirk
+]
+
+
+def test_points_thrown_flags_a_sure_winner_thrown_onto_the_opponents_certain_trick() -> None:
+    """Dirk, last, cannot beat Anna's 10D and throws the master 10C instead of JS; he leads trick 3."""
+    rec = record(THROWN, ["10D 7D JD 10C", "7C 9C 7S AC", "KC 8C QC 8S"], dealer=3, trump=None)
+    (finding,) = of_kind(analyse_record(rec), "points_thrown")
+    assert (finding.trick, finding.play, finding.seat, finding.card) == (1, 4, 3, Card.C10)
+    assert finding.better == (Card.SJ,)
+    assert finding.points == 8 and finding.severity is Severity.BLUNDER  # (5 - 1) x 2 in muil
+
+
+def test_points_thrown_not_flagged_when_the_kept_card_had_no_later_chance() -> None:
+    """Only trick 1 is played: nothing shows that the 10C kept back would have come home."""
+    rec = record(THROWN, ["10D 7D JD 10C"], dealer=3, trump=None)
+    assert of_kind(analyse_record(rec), "points_thrown") == []
+
+
+def test_points_thrown_not_flagged_for_the_cheapest_card() -> None:
+    rec = record(THROWN, ["10D 7D JD JS", "7C 9C 7S AC", "KC 8C QC 8S"], dealer=3, trump=None)
+    assert of_kind(analyse_record(rec), "points_thrown") == []
+
+
+def test_a_top_card_is_no_sure_winner_while_an_opponent_may_ruff_it() -> None:
+    """Master means master: Dirk's 10C tops the clubs, but in hearts an opponent may hold a trump."""
+    hands = [mask_of(Card.parse(c) for c in hand.split()) for hand in THROWN]
+    for trump, master in ((None, True), ("H", False)):
+        rec = record(THROWN, ["10D 7D JD JS"], dealer=3, trump=trump)
+        deal = replay(rec).deals[0]
+        assert deal.hands == tuple(hands)
+        know = DealKnowledge(deal, Rules())
+        view = know.view_at(1, 3)
+        assert know.is_top(Card.C10, view)
+        assert know.is_master(Card.C10, view) is master
+
+
+# Muil, Dirk deals, Anna leads KD; Carla smears 10C before Dirk, who may hold AD or 10D, has played.
+UNSAFE = [
+    "KD 7H 8H 9H JH 7C 8C 9C",  # Anna
+    "7D 8D 9D QH KH AH 10H JC",  # Bert
+    "10C AC QC 7S 8S 9S JS QS",  # Carla
+    "10D AD QD JD KC KS AS 10S",  # Dirk
+]
+
+
+def test_unsafe_vetten_flags_a_sure_winner_smeared_before_the_trick_was_safe() -> None:
+    rec = record(UNSAFE, ["KD 7D 10C AD", "10D 7H 8D 8S", "KC 7C JC AC", "QC KS 8C QH"], dealer=3, trump=None)
+    (finding,) = of_kind(analyse_record(rec), "unsafe_vetten")
+    assert (finding.trick, finding.play, finding.seat, finding.card, finding.better) == (
+        1,
+        3,
+        2,
+        Card.C10,
+        (Card.S7,),
+    )
+    assert finding.points == 10 and finding.severity is Severity.BLUNDER
+    assert of_kind(analyse_record(rec), "missed_vetten") == []
+
+
+def test_unsafe_vetten_not_flagged_when_the_team_took_the_trick() -> None:
+    """The same smear, but the AD and 10D were Anna's: the gamble came off."""
+    hands = ["KD AD 10D 7H 8H 7C 8C 9C", UNSAFE[1], UNSAFE[2], "9H JH QD JD KC KS AS 10S"]
+    rec = record(hands, ["KD 7D 10C QD"], dealer=3, trump=None)
+    assert of_kind(analyse_record(rec), "unsafe_vetten") == []
+
+
+# --------------------------------------------------------------------------- the demo's examples
+
+
+def demo_match(match_id: str) -> Record:
+    from manillen_replay.record import loads
+
+    with open(DEMO, encoding="utf-8") as lines:
+        return next(loads(line) for line in lines if f'"id":"{match_id}"' in line)
+
+
+def test_demo_ten_thrown_onto_the_opponents_certain_ace_is_flagged() -> None:
+    """hoekske-2026-05-20-3, deal 3 (muil), trick 6: Els throws 10C onto Dirk's AD holding JC and 8C."""
+    (finding,) = [
+        f
+        for f in of_kind(analyse_record(demo_match("hoekske-2026-05-20-3")), "points_thrown")
+        if f.deal == 3 and f.trick == 6
+    ]
+    assert (finding.player, finding.card, finding.better) == ("Els", Card.C10, (Card.C8,))
+    assert finding.points == 10 and finding.severity is Severity.BLUNDER
+
+
+def test_demo_master_trump_on_the_partners_certain_ace_is_wasted() -> None:
+    """hoekske-2026-08-16-1, deal 1, trick 7: Griet trumps Anna's certain AD with the master AS,
+    keeping QH, which the last trump (9S) ruffs in trick 8 when she leads it."""
+    found = [f for f in analyse_record(demo_match("hoekske-2026-08-16-1")) if f.deal == 1 and f.trick == 7]
+    (finding,) = of_kind(found, "wasted_trump")
+    assert (finding.player, finding.card, finding.better) == ("Griet", Card.SA, (Card.HQ,))
+    assert finding.points == 6 and finding.severity is Severity.BLUNDER
+    assert "8" in finding.explanation
+
+
 # --------------------------------------------------------------------------- with the solver's costs
 
 
@@ -277,7 +387,7 @@ def test_missed_vetten_with_costs_stands_only_when_smearing_was_better_from_the_
     assert finding.points == 2.5 and finding.severity is Severity.INACCURACY
     assert finding.better == (Card.HK,)
     assert "2.5 card points more on average" in finding.explanation
-    assert "2.5 kaartpunten" in finding.explanation_nl
+    assert "2,5 kaartpunten" in finding.explanation_nl
     # without costs: the heuristic's own count (KH's 3 points), unchanged
     (plain,) = of_kind(analyse(result, rec), "missed_vetten")
     assert plain.points == 3 and "on average" not in plain.explanation
@@ -302,7 +412,7 @@ def test_wasted_trump_with_costs_takes_its_points_from_the_view() -> None:
         analyse(result, rec, costs={1: [view_cost_at(1, 4, 1, "9D", views)]}), "wasted_trump"
     )
     assert finding.points == 4 and finding.better == (Card.S7, Card.S8)
-    assert "trick 3" in finding.explanation and "discarding 7S" in finding.explanation
+    assert "trick 3" in finding.explanation and "discarding 7♠" in finding.explanation
 
 
 def test_bare_ace_lost_with_costs_not_flagged_when_smearing_was_no_better() -> None:

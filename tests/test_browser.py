@@ -154,3 +154,25 @@ def test_a_missing_browser_fails_on_ci_and_skips_elsewhere(
     with pytest.raises(BaseException, match="Playwright") as caught:
         browser_api()
     assert caught.type is outcome
+
+
+def test_mistakes_page_hides_info_until_asked(server: str) -> None:
+    """A page called Mistakes lists no "not a mistake": the info finding shows after the toggle."""
+    playwright_api = browser_api()
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "mistakes.png"
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1500, "height": 1150})
+            page.goto(f"{server}/mistakes")
+            page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
+            page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+            page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+            page.wait_for_timeout(2500)
+            page.screenshot(path=str(shot), full_page=True)
+            page.get_by_text("Also show info", exact=False).click()
+            page.get_by_text("3 findings", exact=True).wait_for(timeout=15_000)
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000

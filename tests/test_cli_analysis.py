@@ -55,7 +55,7 @@ def vetten_file(tmp_path: Path) -> Path:
 def test_findings_on_a_file_need_no_archive(vetten_file: Path, tmp_path: Path) -> None:
     code, out, err = run("findings", str(vetten_file), env={"MANILLEN_DB": str(tmp_path / "none.duckdb")})
     assert code == 0
-    assert "missed_vetten" in out and "Bert played 7S on Dirk's winning 10C in trick 1" in out
+    assert "missed_vetten" in out and "Bert played 7♠ on Dirk's winning 10♣ in trick 1" in out
     assert not (tmp_path / "none.duckdb").exists()
     assert "findings" in err
 
@@ -67,7 +67,7 @@ def test_findings_json_contract_and_dutch(vetten_file: Path) -> None:
     assert set(finding) >= CONTRACT
     assert (finding["deal"], finding["trick"], finding["play"], finding["seat"]) == (1, 1, 4, 1)
     assert finding["better"] == ["KH"] and finding["card"] == "7S" and finding["points"] == 3
-    assert finding["explanation"].startswith("Bert speelde 7S")
+    assert finding["explanation"].startswith("Bert speelde schoppen zeven")
 
 
 def test_findings_filters_on_files(vetten_file: Path) -> None:
@@ -348,8 +348,8 @@ def test_solver_findings_review_the_right_calls(
 
         return review
 
-    monkeypatch.setattr(solver, "trump_review", fake_review("trump"))
-    monkeypatch.setattr(solver, "knock_review", fake_review("knock"))
+    monkeypatch.setattr(solver, "trump_review_given_calls", fake_review("trump"))
+    monkeypatch.setattr(solver, "knock_review_given_calls", fake_review("knock"))
     rec = record(BASE, play_out(BASE, 1, trump), trump=trump, calls=calls)
     result = replay(rec)
     deal = result.deals[0]

@@ -395,6 +395,9 @@ def test_a_comment_survives_an_archive_locked_for_writing(
 
 def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     at = open_page(app, "mistakes")
+    assert at.subheader[0].value == "2 findings"  # info is hidden by default
+    assert at.dataframe[0].value["severity"].tolist() == ["blunder", "mistake"]
+    at.toggle(key="mistakes_show_info").set_value(True).run()
     assert at.subheader[0].value == "3 findings"
     table = at.dataframe[0].value
     assert table["severity"].tolist() == ["blunder", "mistake", "info"]
@@ -600,6 +603,8 @@ def shown_findings(at: AppTest) -> list[tuple[str, str]]:
 
 def test_mistakes_filter_by_player_kind_category_and_date(mixed: AppTest) -> None:
     at = open_page(mixed, "mistakes")
+    assert at.subheader[0].value == "3 findings"  # the info finding waits for the toggle
+    at.toggle(key="mistakes_show_info").set_value(True).run()
     assert at.subheader[0].value == "4 findings"
     at.multiselect(key="mistakes_players").select("Bert").run()
     assert shown_findings(at) == [("random-1", "wasted trump")]

@@ -870,15 +870,18 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 5
+        assert archive.schema_version == SCHEMA_VERSION == 6
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == [1, 2, 3, 4, 5]
+        assert versions == [1, 2, 3, 4, 5, 6]
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns
         assert {"points", "deals_played", "points_per_deal"} <= set(columns)
         assert _count(archive, "play_costs") == 0 and _count(archive, "card_values") == 0
-        assert "accuracy" in archive.query("SELECT * FROM player_accuracy LIMIT 0").columns
+        assert {"accuracy", "decisions", "calls"} <= set(
+            archive.query("SELECT * FROM player_accuracy LIMIT 0").columns
+        )
+        assert _count(archive, "call_decisions") == 0
     with Store(path, read_only=True) as archive:
         assert _count(archive, "matches") == 1
 
@@ -888,10 +891,12 @@ def test_matches_analysed_before_migration_5_count_as_heuristic(tmp_path: Path) 
     with Store(path) as archive:
         archive.import_entries(_entries([dumps(random_record(s, deals=1), pretty=False) for s in (0, 1)]))
     connection = duckdb.connect(str(path))
-    # back to schema 4: the analysis depth and the costs did not exist yet
-    connection.execute("DROP VIEW player_accuracy; DROP TABLE play_costs; DROP TABLE card_values")
+    # back to schema 4: the analysis depth, the costs and the call decisions did not exist yet
+    connection.execute(
+        "DROP VIEW player_accuracy; DROP TABLE play_costs; DROP TABLE card_values; DROP TABLE call_decisions"
+    )
     connection.execute("ALTER TABLE matches DROP COLUMN analysis_depth")
-    connection.execute("DELETE FROM schema_version WHERE version = 5")
+    connection.execute("DELETE FROM schema_version WHERE version >= 5")
     connection.execute("UPDATE matches SET analysed_at = now() WHERE match_id = 'random-0'")
     connection.close()
     with Store(path) as archive:

@@ -146,7 +146,9 @@ if accuracy.height:
     st.subheader(t("match.accuracy_title"))
     st.caption(t("match.accuracy_caption"))
     st.dataframe(
-        accuracy.filter(pl.col("scope") == "match").select("player", "accuracy", "cards", "avg_view_cost"),
+        accuracy.filter(pl.col("scope") == "match").select(
+            "player", "accuracy", "decisions", "cards", "avg_view_cost"
+        ),
         hide_index=True,
         key="match_accuracy",
         column_config={
@@ -154,6 +156,7 @@ if accuracy.height:
             "accuracy": st.column_config.ProgressColumn(
                 t("col.accuracy"), min_value=0, max_value=100, format="%.1f%%"
             ),
+            "decisions": st.column_config.NumberColumn(t("col.decisions"), format="%d"),
             "cards": st.column_config.NumberColumn(t("col.chosen_cards"), format="%d"),
             "avg_view_cost": st.column_config.NumberColumn(t("col.avg_view_cost"), format="%.2f"),
         },

@@ -36,7 +36,12 @@ if accuracy:
     top[4].metric(
         t("players.accuracy"),
         f"{accuracy['accuracy']:.1f}%",
-        help=t("players.accuracy_help", cards=accuracy["cards"]),
+        help=t(
+            "players.accuracy_help",
+            decisions=accuracy["decisions"],
+            cards=accuracy["cards"],
+            calls=accuracy["calls"],
+        ),
     )
 
 left, right = st.columns(2)

@@ -12,19 +12,25 @@ from typing import TYPE_CHECKING
 
 from msgspec import UNSET
 
-from ..cards import CARD_TEXT, CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
+from ..cards import CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
 from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult, TrickResult, Violation
 from ..record.model import Record
 from ..rules import Contract, DealScore, ViolationKind, multiplier, winning_position
 from .findings import Category, Finding, Severity, Thresholds
 from .knowledge import DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
 from .words import (
-    cards_text,
+    RANK_NL,
+    and_nl,
+    card_en,
+    card_nl,
+    card_points_en,
+    card_points_nl,
+    cards_en,
+    cards_nl,
     factor_en,
     factor_nl,
     more_points_en,
     more_points_nl,
-    number,
     points_en,
     points_nl,
     suit_en,
@@ -62,6 +68,8 @@ KIND_CATEGORY: dict[str, Category] = {
     "missed_vetten": Category.STRATEGY,
     "bare_ace_lost": Category.STRATEGY,
     "wasted_trump": Category.STRATEGY,
+    "points_thrown": Category.STRATEGY,
+    "unsafe_vetten": Category.STRATEGY,
     "klop_missed": Category.STRATEGY,
     "klop_lost": Category.STRATEGY,
     "muil_missed": Category.STRATEGY,
@@ -177,7 +185,9 @@ class MatchAnalysis:
         best_position = winning_position(trick.cards[:position], trump)
         winner, best = trick.seats[best_position], trick.cards[best_position]
         led = suit_of(trick.cards[0])
-        legal = cards_text(violation.legal.sorted_for_display(deal.trump))
+        shown = [int(c) for c in violation.legal.sorted_for_display(deal.trump)]
+        legal, legal_nl = cards_en(shown), cards_nl(shown)
+        can_nl = "konden" if len(shown) > 1 else "kon"
         t = violation.trick
         opponent = self.rules.shape.team_of(winner, deal.dealer) != self.rules.shape.team_of(
             violation.seat, deal.dealer
@@ -192,43 +202,44 @@ class MatchAnalysis:
             if opponent
             else "de huisregels vragen de slag zelfs van je partner over te nemen"
         )
-        card = violation.card
+        card, card_nl_ = card_en(violation.card), card_nl(violation.card)
+        best_en, best_nl = card_en(best), card_nl(best)
         kind = violation.kind
         if kind is ViolationKind.REVOKE:
             en = (
                 f"{name} played {card} in trick {t} while still holding {suit_en(led)}: that is a revoke "
-                f"(verzaken). Legal were: {legal}."
+                f"(verzaken). Legal {'were' if len(shown) > 1 else 'was'}: {legal}."
             )
             nl = (
-                f"{name} speelde {card} in slag {t} met nog {suit_nl(led)} in de hand: dat is verzaken. "
-                f"Toegelaten waren: {legal}."
+                f"{name} speelde {card_nl_} in slag {t} met nog {suit_nl(led)} in de hand: dat is verzaken. "
+                f"Toegelaten {'waren' if len(shown) > 1 else 'was'}: {legal_nl}."
             )
         elif kind is ViolationKind.FAILED_TO_OVERTAKE:
             en = (
-                f"{name} followed with {card} under {self.names[winner]}'s winning {best} in trick {t} "
+                f"{name} followed with {card} under {self.names[winner]}'s winning {best_en} in trick {t} "
                 f"while able to beat it with {legal}: {who_en}, so overtaking was required."
             )
             nl = (
-                f"{name} volgde met {card} onder de winnende {best} van {self.names[winner]} in slag {t}, "
-                f"terwijl {legal} erover kon: {who_nl}, dus overnemen was verplicht."
+                f"{name} volgde met {card_nl_} onder de winnende {best_nl} van {self.names[winner]} "
+                f"in slag {t}, terwijl {legal_nl} erover {can_nl}: {who_nl}, dus overnemen was verplicht."
             )
         elif kind is ViolationKind.FAILED_TO_BUY:
             en = (
                 f"{name}, void in {suit_en(led)}, played {card} in trick {t} while {self.names[winner]} was "
-                f"winning with {best}: {who_en}, so buying (kopen) with {legal} was required."
+                f"winning with {best_en}: {who_en}, so buying (kopen) with {legal} was required."
             )
             nl = (
-                f"{name} had geen {suit_nl(led)} meer en speelde {card} in slag {t} terwijl "
-                f"{self.names[winner]} won met {best}: {who_nl}, dus kopen met {legal} was verplicht."
+                f"{name} had geen {suit_nl(led)} meer en speelde {card_nl_} in slag {t} terwijl "
+                f"{self.names[winner]} won met {best_nl}: {who_nl}, dus kopen met {legal_nl} was verplicht."
             )
         else:
             en = (
-                f"{name} underbought (onderkopen) with {card} below {best} in trick {t} "
+                f"{name} underbought (onderkopen) with {card} below {best_en} in trick {t} "
                 f"while holding other cards that were allowed: {legal}."
             )
             nl = (
-                f"{name} kocht onder (onderkopen) met {card} onder {best} in slag {t}, "
-                f"terwijl andere kaarten mochten: {legal}."
+                f"{name} kocht onder (onderkopen) met {card_nl_} onder {best_nl} in slag {t}, "
+                f"terwijl andere kaarten mochten: {legal_nl}."
             )
         points = self.rules.penalty_points
         self.add(
@@ -238,7 +249,7 @@ class MatchAnalysis:
             trick=t,
             play=violation.play,
             seat=violation.seat,
-            card=card,
+            card=violation.card,
             better=tuple(violation.legal),
             points=points,
             en=en,
@@ -267,7 +278,7 @@ class MatchAnalysis:
             f"the cards say {say(deal.score, 'en')} ({points_en(points)} apart)."
         )
         nl = (
-            f"Spel {n}: op het scorebord staat {say(deal.recorded, 'nl')}, de kaarten zeggen "
+            f"Spel {n}: op het scoreblad staat {say(deal.recorded, 'nl')}, de kaarten zeggen "
             f"{say(deal.score, 'nl')} ({points_nl(points)} verschil)."
         )
         self.add("score_mismatch", SCORE_THRESHOLDS.severity(points), n, points=points, en=en, nl=nl)
@@ -325,20 +336,185 @@ class MatchAnalysis:
         for view in know.views:
             if view.position == 0 or (view.trick.number, view.position) in saved:
                 continue
-            if not view.legal >> view.card & 1 or not know.partner_certain(view):
-                # An illegal card is a rule finding; judging its strategy would count it twice.
+            if not view.legal >> view.card & 1:
+                continue  # an illegal card is a rule finding; judging its strategy would count it twice
+            if know.partner_certain(view):
+                if know.is_trump(view.card):
+                    self.wasted_trump(know, view, factor)
+                else:
+                    self.missed_vetten(know, view, factor)
+            elif know.partner_seat_winning(view) is not None:
+                self.unsafe_vetten(know, view, factor)
+            elif know.opponents_certain(view):
+                self.points_thrown(know, view, factor)
+
+    def cheaper_cards(self, know: DealKnowledge, view: PlayView) -> list[int]:
+        """The legal cards worth fewer points than the card played that the player could give
+        instead without baring a card that needs a guard: a card is kept when it is the last
+        companion of a point card of its suit that is not a master (throwing it would leave,
+        say, an ace bare under the unseen manille). Cheapest first."""
+        played = points_of(view.card)
+        cheaper = []
+        for card in iter_mask(view.legal & ~(1 << view.card)):
+            if points_of(card) >= played:
                 continue
-            if know.is_trump(view.card):
-                self.wasted_trump(know, view, factor)
-            else:
-                self.missed_vetten(know, view, factor)
+            rest = view.hand & SUIT_MASKS[suit_of(card)] & ~(1 << card)
+            if (
+                rest.bit_count() == 1
+                and points_of(rest.bit_length() - 1)
+                and not know.is_master(rest.bit_length() - 1, view)
+            ):
+                continue
+            cheaper.append(int(card))
+        return sorted(cheaper, key=lambda c: (points_of(c), c))
+
+    def kept_choice(
+        self, know: DealKnowledge, view: PlayView, factor: int
+    ) -> tuple[int, float, dict[int, float] | None] | None:
+        """For a point card given to the opponents: the cheaper card to give instead and the
+        points that keeping the card played saves, or ``None`` when keeping it was no better.
+
+        The card played must be a master (a sure winner later, :meth:`DealKnowledge.is_master`):
+        only then is keeping it surely worth its points; a card that may fall to the opponents
+        anyway is not judged. With the solver's costs the cheaper card must also be worth
+        :data:`VIEW_MARGIN` more from the player's view, and the points are that difference.
+        """
+        if not points_of(view.card) or not know.is_master(view.card, view):
+            return None
+        cheaper = [c for c in self.cheaper_cards(know, view) if self.kept_card_chance(know, view, c)]
+        if not cheaper:
+            return None
+        gains = self.view_gains(view, cheaper)
+        if gains is not None:
+            cheaper = [c for c in cheaper if gains[c] >= VIEW_MARGIN]
+            if not cheaper:
+                return None
+            best = max(cheaper, key=lambda c: (gains[c], -c))
+            return best, round(gains[best] * factor, 2), gains
+        best = cheaper[0]
+        return best, (points_of(view.card) - points_of(best)) * factor, None
+
+    def kept_card_chance(self, know: DealKnowledge, view: PlayView, given: int) -> TrickResult | None:
+        """The first later trick in which the card played, had it been kept (and ``given``
+        played instead), would have come home to the team (hindsight, which only narrows): a
+        trick the player led (the master, led instead, takes it unless an opponent void in its
+        suit held a trump), a trick of its suit that the partner led and no trump took (the
+        master takes it; an opponent's lead is not counted, as the opponents could have led
+        something else), or a trick the team took on which the player discarded (the card could
+        have been smeared there). The search ends at the trick where the player really played
+        ``given``: from there on the tricks would have gone otherwise (``given`` may have won
+        the lead that a later trick relies on)."""
+        card, seat = view.card, view.seat
+        suit = suit_of(card)
+        team = know.team
+        for later in know.views:
+            trick = later.trick
+            if later.seat != seat or trick.number <= view.trick.number or trick.winner is None:
+                continue
+            led = suit_of(trick.cards[0])
+            if later.position == 0:
+                ruffed = any(
+                    team[other] != team[seat]
+                    and not know.view_at(trick.number, p).hand & SUIT_MASKS[suit]
+                    and know.view_at(trick.number, p).hand & know.trump_mask
+                    for p, other in enumerate(trick.seats)
+                    if p
+                )
+                if not ruffed:
+                    return trick
+            elif led == suit and suit_of(later.card) == suit and team[trick.leader] == team[seat]:
+                if not any(know.is_trump(c) for c in trick.cards) or know.is_trump(card):
+                    return trick
+            elif (
+                team[trick.winner] == team[seat]
+                and suit_of(later.card) != led
+                and not know.is_trump(later.card)
+            ):
+                return trick
+            if later.card == given:
+                return None
+        return None
+
+    def points_thrown(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A master point card thrown onto a trick the opponents were certain to take."""
+        self.kept_card_finding("points_thrown", know, view, factor)
+
+    def unsafe_vetten(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A master point card smeared on the partner's trick before it was certain, and lost."""
+        trick = view.trick
+        if trick.winner is None or know.team[trick.winner] == know.team[view.seat]:
+            return
+        if know.is_trump(view.card) or view.legal & know.trump_mask:
+            # A trump on the partner's trick is wasted_trump's business; and with a trump to
+            # play the question was whether to ruff, not what to smear (the solver judges that).
+            return
+        self.kept_card_finding("unsafe_vetten", know, view, factor)
+
+    def kept_card_finding(self, kind: str, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """points_thrown or unsafe_vetten: a master given to the opponents while a cheaper card
+        could be given instead (:meth:`kept_choice`)."""
+        choice = self.kept_choice(know, view, factor)
+        if choice is None:
+            return
+        keep, points, gains = choice
+        trick = view.trick
+        name, taker = self.names[view.seat], self.names[trick.winner if trick.winner is not None else 0]
+        t = trick.number
+        x, y, winning = card_en(view.card), card_en(keep), know.winning_card_before(view)
+        x_nl, y_nl, rank_nl = card_nl(view.card), card_nl(keep), RANK_NL[CARDS[view.card].rank]
+        lost = points_of(view.card) - points_of(keep)
+        saved_en, saved_nl = card_points_en(lost, factor), card_points_nl(lost, factor)
+        if kind == "points_thrown":
+            leader = self.names[trick.winning[view.position - 1]]
+            en = (
+                f"{name} threw {x} onto {leader}'s {card_en(winning)} in trick {t}, a trick the opponents "
+                f"were certain to take, while {y} could be given instead: no card left could take {x} "
+                f"(a master), so keeping it would have saved {saved_en}."
+            )
+            nl = (
+                f"{name} gooide {x_nl} op de {card_nl(winning)} van {leader} in slag {t}, een slag die de "
+                f"tegenstanders zeker wonnen, terwijl {y_nl} ook mocht: geen kaart kon de {rank_nl} nog "
+                f"nemen, dus houden had {saved_nl} gespaard."
+            )
+        else:
+            partner = know.partner_seat_winning(view)
+            assert partner is not None
+            mate = self.names[partner]
+            en = (
+                f"{name} smeared {x} (vetten) on {mate}'s {card_en(winning)} in trick {t} before the trick "
+                f"was safe: an opponent still to play could beat it, and {taker} took the trick. No card "
+                f"left could take {x} (a master); giving {y} would have saved {saved_en}."
+            )
+            nl = (
+                f"{name} vette {x_nl} op de {card_nl(winning)} van {mate} in slag {t} voor de slag zeker "
+                f"was: een tegenstander na {name} kon er nog over, en {taker} won de slag. Geen kaart kon "
+                f"de {rank_nl} nog nemen; met {y_nl} was {saved_nl} gespaard."
+            )
+        if gains is not None:
+            en += _view_en(name, y, gains[keep], "giving")
+            nl += _view_nl(name, y_nl, gains[keep], "geven")
+        self.add(
+            kind,
+            CARD_THRESHOLDS.severity(points),
+            know.deal.number,
+            trick=t,
+            play=view.position + 1,
+            seat=view.seat,
+            card=view.card,
+            better=(keep,),
+            points=points,
+            en=en,
+            nl=nl,
+        )
 
     def smear_candidates(self, know: DealKnowledge, view: PlayView) -> list[int]:
         """Legal non-trump point cards worth more than the card played, not masters, lost later."""
         played_points = points_of(view.card)
         candidates = []
         for card in iter_mask(view.legal & ~know.trump_mask & ~(1 << view.card)):
-            if points_of(card) <= played_points or know.is_master(card, view):
+            # The top card of its suit may win a trick of its own even while trumps are out:
+            # keeping it back is a judgement call, not flagged.
+            if points_of(card) <= played_points or know.is_top(card, view):
                 continue
             if know.lost_later(card, view.seat) is None:
                 continue
@@ -368,20 +544,21 @@ class MatchAnalysis:
         lost = know.lost_later(best, view.seat)
         assert lost is not None
         t = view.trick.number
-        x, y = _card(view.card), _card(best)
+        x, y = card_en(view.card), card_en(best)
+        x_nl, y_nl = card_nl(view.card), card_nl(best)
         en = (
-            f"{name} played {x} on {mate}'s winning {_card(winning)} in trick {t} while holding "
+            f"{name} played {x} on {mate}'s winning {card_en(winning)} in trick {t} while holding "
             f"{y}: smearing it (vetten) would have brought {more_points_en(gained, factor)}. "
             f"{mate} was certain to take the trick, and {y} went to the opponents in trick {lost.number}."
         )
         nl = (
-            f"{name} speelde {x} op de winnende {_card(winning)} van {mate} in slag {t} met {y} "
+            f"{name} speelde {x_nl} op de winnende {card_nl(winning)} van {mate} in slag {t} met {y_nl} "
             f"in de hand: die vetten had {more_points_nl(gained, factor)} opgebracht. {mate} won de slag "
-            f"zeker, en {y} ging in slag {lost.number} naar de tegenstanders."
+            f"zeker, en {y_nl} ging in slag {lost.number} naar de tegenstanders."
         )
         if gains is not None:
             en += _view_en(name, y, gains[best])
-            nl += _view_nl(name, y, gains[best])
+            nl += _view_nl(name, y_nl, gains[best])
             order = sorted(candidates, key=lambda c: -gains[c])
         else:
             order = sorted(candidates, key=lambda c: -points_of(c))
@@ -438,8 +615,10 @@ class MatchAnalysis:
             name, mate, taker = self.names[view.seat], self.names[partner], self.names[holder]
             gained = points_of(card) - points_of(chance.card)
             points: float = gained * factor if gains is None else round(gains[card] * factor, 2)
-            ace, ten, played = _card(card), _card(manille), _card(chance.card)
-            winning = _card(know.winning_card_before(chance))
+            ace, ten, played = card_en(card), card_en(manille), card_en(chance.card)
+            winning = card_en(know.winning_card_before(chance))
+            ace_nl, ten_nl, played_nl = card_nl(card), card_nl(manille), card_nl(chance.card)
+            winning_nl = card_nl(know.winning_card_before(chance))
             t, c = trick.number, chance.trick.number
             en = (
                 f"{name}'s bare ace {ace} (blote aas) fell under {taker}'s manille {ten} in trick {t}. "
@@ -447,13 +626,13 @@ class MatchAnalysis:
                 f"smeared {ace} on it (vetten) instead of playing {played}: {more_points_en(gained, factor)}."
             )
             nl = (
-                f"De blote aas {ace} van {name} viel in slag {t} onder de manille {ten} van {taker}. "
-                f"In slag {c} won {mate} de slag zeker met {winning}, en {name} kon {ace} erop vetten "
-                f"in plaats van {played} te spelen: {more_points_nl(gained, factor)}."
+                f"De blote aas ({ace_nl}) van {name} viel in slag {t} onder de {ten_nl} van {taker}. "
+                f"In slag {c} won {mate} de slag zeker met {winning_nl}, en {name} kon de aas erop vetten "
+                f"in plaats van {played_nl} te spelen: {more_points_nl(gained, factor)}."
             )
             if gains is not None:
                 en += _view_en(name, ace, gains[card])
-                nl += _view_nl(name, ace, gains[card])
+                nl += _view_nl(name, ace_nl, gains[card])
             self.add(
                 "bare_ace_lost",
                 CARD_THRESHOLDS.severity(points),
@@ -496,30 +675,31 @@ class MatchAnalysis:
         assert partner is not None
         name, mate = self.names[view.seat], self.names[partner]
         t = view.trick.number
-        winning = _card(know.winning_card_before(view))
-        shown = cards_text(CardSet(sum(1 << c for c in discards)).sorted_for_display())
+        winning = know.winning_card_before(view)
+        shown = [int(c) for c in CardSet(sum(1 << c for c in discards)).sorted_for_display()]
         en = (
-            f"{name} trumped with {_card(trump)} in trick {t}, a trick {mate} was certain to take with "
-            f"{winning}, while a discard was possible ({shown})."
+            f"{name} trumped with {card_en(trump)} in trick {t}, a trick {mate} was certain to take with "
+            f"{card_en(winning)}, while a discard was possible ({cards_en(shown)})."
         )
         nl = (
-            f"{name} kocht met troef {_card(trump)} in slag {t}, een slag die {mate} zeker won met "
-            f"{winning}, terwijl afgooien kon ({shown})."
+            f"{name} kocht met troef {card_nl(trump)} in slag {t}, een slag die {mate} zeker won met "
+            f"{card_nl(winning)}, terwijl afgooien kon ({cards_nl(shown)})."
         )
         if gains is not None:
-            en += _view_en(name, _card(discards[0]), gains[discards[0]], "discarding")
-            nl += _view_nl(name, _card(discards[0]), gains[discards[0]], "afgooien")
+            en += _view_en(name, card_en(discards[0]), gains[discards[0]], "discarding")
+            nl += _view_nl(name, card_nl(discards[0]), gains[discards[0]], "afgooien")
         elif cost is None:
             en += " It cost nothing this time."
             nl += " Deze keer kostte het niets."
         if cost is not None:
             en += (
-                f" In trick {cost.number} {name} had no trump left and {_card(trump)} would have bought it: "
+                f" In trick {cost.number} {name} had no trump left and {card_en(trump)} would have taken it: "
                 f"{points_en(cost.points * factor)} went to the opponents."
             )
+            gone = "ging" if cost.points * factor == 1 else "gingen"
             nl += (
-                f" In slag {cost.number} had {name} geen troef meer en had {_card(trump)} de slag gekocht: "
-                f"{points_nl(cost.points * factor)} gingen naar de tegenstanders."
+                f" In slag {cost.number} had {name} geen troef meer en had {card_nl(trump)} de slag genomen: "
+                f"{points_nl(cost.points * factor)} {gone} naar de tegenstanders."
             )
         self.add(
             "wasted_trump",
@@ -538,18 +718,30 @@ class MatchAnalysis:
     def trump_later_needed(self, know: DealKnowledge, view: PlayView, trump: int) -> TrickResult | None:
         """The later trick the opponents took that the wasted trump would have bought for the team.
 
-        In it the player was void in the led suit and held no trump at all, an opponent was
-        winning when the player's turn came, the wasted trump beats every trump in the trick,
-        and no opponent after the player held a higher trump while void in the led suit (that
-        opponent would have had to over-buy).
+        Either the player led it holding no trump at all, and no opponent held a higher trump
+        (the kept trump, led instead, takes it); or the player was void in the led suit and
+        held no trump at all, an opponent was winning when the player's turn came, the wasted
+        trump beats every trump in the trick, and no opponent after the player held a higher
+        trump while void in the led suit (that opponent would have had to over-buy).
         """
         seat = view.seat
         team = know.team
         for later in know.views:
             trick = later.trick
-            if later.seat != seat or trick.number <= view.trick.number or later.position == 0:
+            if later.seat != seat or trick.number <= view.trick.number:
                 continue
             if trick.winner is None or team[trick.winner] == team[seat]:
+                continue
+            if later.position == 0:
+                # A lead: with no trump left the player led another card; the kept trump, led
+                # instead, takes the trick when no opponent holds a higher trump.
+                if later.hand & know.trump_mask:
+                    continue
+                if not any(
+                    team[other] != team[seat] and know.view_at(trick.number, p).hand & higher_of_suit(trump)
+                    for p, other in enumerate(trick.seats)
+                ):
+                    return trick
                 continue
             led = suit_of(trick.cards[0])
             if led == know.trump or later.hand & (SUIT_MASKS[led] | know.trump_mask):
@@ -610,16 +802,18 @@ class MatchAnalysis:
         if gain <= 0:
             return
         name = self.names[holder]
-        held = cards_text(CardSet(deal.hands[holder] & trumps).sorted_for_display(deal.trump))
-        count = (deal.hands[holder] & trumps).bit_count()
+        held = [int(c) for c in CardSet(deal.hands[holder] & trumps).sorted_for_display(deal.trump)]
+        count = len(held)
         n = deal.number
         en = (
-            f"{name} held {count} trumps ({held}) and the team won deal {n} with {deal.score.points} points "
-            f"without knocking: klop would have made it {with_klop} ({gain} more)."
+            f"{name} held {count} trumps ({cards_en(held)}) and the team won deal {n} with "
+            f"{points_en(deal.score.points)} without knocking: klop would have made it {with_klop} "
+            f"({gain} more)."
         )
         nl = (
-            f"{name} had {count} troeven ({held}) en de ploeg won spel {n} met {deal.score.points} punten "
-            f"zonder te kloppen: met klop was dat {with_klop} geworden ({gain} meer)."
+            f"{name} had {count} troeven ({cards_nl(held)}) en de ploeg won spel {n} met "
+            f"{points_nl(deal.score.points)} zonder te kloppen: met klop was dat {with_klop} geworden "
+            f"({gain} meer)."
         )
         self.add("klop_missed", CALL_THRESHOLDS.severity(gain), n, seat=holder, points=gain, en=en, nl=nl)
 
@@ -681,38 +875,34 @@ class MatchAnalysis:
         if gain <= 0:
             return
         name = self.names[deal.dealer]
-        held = cards_text(manilles)
         n = deal.number
         count = len(manilles)
+        suits = and_nl([CARDS[c].suit.dutch for c in manilles])
         en = (
-            f"{name} dealt with {count} manilles ({held}), made {suit_en(deal.trump)} trump and won "
-            f"{deal.score.points} points: muil would have counted {factor_en(2)}, {with_muil} ({gain} more), "
-            "had the cards fallen the same way."
+            f"{name} dealt with {count} manilles ({cards_en(manilles)}), made {suit_en(deal.trump)} trump "
+            f"and won {points_en(deal.score.points)}: muil would have counted {factor_en(2)}, {with_muil} "
+            f"({gain} more), had the cards fallen the same way."
         )
         nl = (
-            f"{name} deelde met {count} manilles ({held}), maakte {suit_nl(deal.trump)} troef en won "
-            f"{deal.score.points} punten: muil telde {factor_nl(2)}, {with_muil} ({gain} meer), "
-            "als de kaarten hetzelfde vielen."
+            f"{name} deelde met {count} manilles ({suits}), maakte {suit_nl(deal.trump)} troef en won "
+            f"{points_nl(deal.score.points)}: muil had {factor_nl(2)} geteld, {with_muil} ({gain} meer), "
+            "als de kaarten hetzelfde gevallen waren."
         )
         self.add(
             "muil_missed", CALL_THRESHOLDS.severity(gain), n, seat=deal.dealer, points=gain, en=en, nl=nl
         )
 
 
-def _card(card: int) -> str:
-    return CARD_TEXT[card]
-
-
 def _view_en(name: str, card: str, gain: float, verb: str = "smearing") -> str:
     return (
-        f" From what {name} could see, {verb} {card} was worth {number(round(gain, 1))} card points "
+        f" From what {name} could see, {verb} {card} was worth {points_en(gain, 'card point')} "
         "more on average (solver)."
     )
 
 
 def _view_nl(name: str, card: str, gain: float, verb: str = "vetten") -> str:
     return (
-        f" Met wat {name} kon weten, was {card} {verb} gemiddeld {number(round(gain, 1))} kaartpunten "
+        f" Met wat {name} kon weten, was {card} {verb} gemiddeld {points_nl(gain, 'kaartpunt')} "
         "meer waard (solver)."
     )
 

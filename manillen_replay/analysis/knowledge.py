@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ..cards import CARD_POINTS, RANKS_PER_SUIT, SUIT_MASKS
+from ..cards import CARD_POINTS, RANKS_PER_SUIT, SUIT_MASKS, iter_mask
 from ..engine.results import DealResult, TrickResult
 from ..rules import Rules, winning_position
 
@@ -125,11 +125,55 @@ class DealKnowledge:
         return trick
 
     def is_master(self, card: int, view: PlayView) -> bool:
-        """Whether no card the player cannot see beats ``card`` in its own suit.
+        """Whether ``card`` is a sure winner later, as far as the player knew.
 
-        Such a card may win a trick of its own later, so keeping it back is never flagged.
+        No card the player cannot see beats it in its own suit (every higher card is played or
+        in the player's own hand), and, for a card that is not a trump, no opponent can still
+        hold a trump: an opponent may be void in the suit and ruff it. A trump is a master
+        once every higher trump is gone or in the player's hand.
         """
+        unknown = self.unknown(view)
+        if higher_of_suit(card) & unknown:
+            return False
+        return self.is_trump(card) or not self.opponents_may_hold(view, unknown & self.trump_mask)
+
+    def is_top(self, card: int, view: PlayView) -> bool:
+        """Whether no card the player cannot see beats ``card`` in its own suit (a trump may
+        still ruff it: :meth:`is_master` says whether it is a sure winner)."""
         return not higher_of_suit(card) & self.unknown(view)
+
+    def possible_cards(self, view: PlayView, seat: int) -> int:
+        """The cards ``seat`` may hold as far as the player of ``view`` knew: any unseen card,
+        except those of the suits ``seat`` has shown out of."""
+        possible = self.unknown(view)
+        for suit in range(4):
+            if view.voids[seat] >> suit & 1:
+                possible &= ~SUIT_MASKS[suit]
+        return possible
+
+    def opponents_may_hold(self, view: PlayView, cards: int) -> bool:
+        """Whether an opponent of the player may hold one of ``cards`` (a mask)."""
+        if not cards:
+            return False
+        own = self.team[view.seat]
+        return any(
+            self.team[seat] != own and self.possible_cards(view, seat) & cards for seat in range(self.players)
+        )
+
+    def can_beat(self, view: PlayView, seat: int, best: int) -> bool:
+        """Whether ``seat``, still to play in the trick, may hold a card that beats ``best``:
+        a higher card of its suit, or for a card that is not a trump any trump (the seat may
+        be void in the led suit)."""
+        possible = self.possible_cards(view, seat)
+        if possible & higher_of_suit(best):
+            return True
+        return not self.is_trump(best) and bool(possible & self.trump_mask)
+
+    def later_seats(self, view: PlayView) -> Iterator[int]:
+        """The seats still to play in the trick after this play."""
+        trick = view.trick
+        for later in range(view.position + 1, self.trick_size):
+            yield (trick.leader + later) % self.players
 
     def partner_seat_winning(self, view: PlayView) -> int | None:
         """The partner's seat when the partner is winning the trick before this play."""
@@ -159,17 +203,31 @@ class DealKnowledge:
         if trick.winner is None or self.team[trick.winner] != self.team[view.seat]:
             return False
         best = self.winning_card_before(view)
-        unknown = self.unknown(view)
-        for later in range(view.position + 1, self.trick_size):
-            seat = (trick.leader + later) % self.players
-            if self.team[seat] == self.team[view.seat]:
-                continue
-            possible = unknown
-            for suit in range(4):
-                if view.voids[seat] >> suit & 1:
-                    possible &= ~SUIT_MASKS[suit]
-            if possible & higher_of_suit(best):
+        own = self.team[view.seat]
+        return not any(
+            self.team[seat] != own and self.can_beat(view, seat, best) for seat in self.later_seats(view)
+        )
+
+    def opponents_certain(self, view: PlayView) -> bool:
+        """Whether the opponents were certain to take the trick, as far as the player knew.
+
+        An opponent is winning before the play, none of the player's legal cards beats the
+        winning card, and the partner, if still to play, cannot hold a card that beats it
+        (the mirror of :meth:`partner_certain`). The opponents must also really have taken it.
+        """
+        if view.position == 0:
+            return False
+        trick = view.trick
+        own = self.team[view.seat]
+        if trick.winner is None or self.team[trick.winner] == own:
+            return False
+        if self.team[trick.winning[view.position - 1]] == own:
+            return False
+        best = self.winning_card_before(view)
+        earlier = trick.cards[: view.position]
+        for card in iter_mask(view.legal):
+            if winning_position([*earlier, card], self.trump) == view.position:
                 return False
-            if not self.is_trump(best) and possible & self.trump_mask:
-                return False
-        return True
+        return not any(
+            self.team[seat] == own and self.can_beat(view, seat, best) for seat in self.later_seats(view)
+        )

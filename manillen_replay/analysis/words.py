@@ -1,15 +1,144 @@
-"""Small phrases shared by the explanations, in English and Dutch (Flemish players' terms)."""
+"""The words of the explanations, in English and in Dutch as Flemish players say it.
+
+English names cards with suit symbols (``10♣``, ``A♦``); Dutch by their Flemish names
+(``klaveren manille``, ``koeken heer``, ``schoppen boer``), with decimal commas and the
+singular where one point is meant (``1 kaartpunt``, ``1 card point``). Every finding's
+explanation is built from these, so no record-format code (``10C``) reaches a player.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..cards import Card, Suit
+from ..cards import CARDS, Rank, Suit
+
+RANK_NL: dict[Rank, str] = {
+    Rank.SIX: "zes",
+    Rank.SEVEN: "zeven",
+    Rank.EIGHT: "acht",
+    Rank.NINE: "negen",
+    Rank.JACK: "boer",
+    Rank.QUEEN: "vrouw",
+    Rank.KING: "heer",
+    Rank.ACE: "aas",
+    Rank.TEN: "manille",
+}
+"""The Flemish name of each rank: the 10 is the manille."""
+
+KIND_NL: dict[str, str] = {
+    "revoke": "verzaakt",
+    "failed_to_overtake": "niet overgenomen",
+    "failed_to_buy": "niet gekocht",
+    "illegal_underbuy": "onreglementair ondergekocht",
+    "score_mismatch": "verkeerd scoreblad",
+    "dealer_out_of_rotation": "deler buiten de beurt",
+    "played_on_after_match_won": "doorgespeeld na de partij",
+    "missed_vetten": "vetten gemist",
+    "bare_ace_lost": "blote aas verloren",
+    "wasted_trump": "troef verspild",
+    "points_thrown": "punten weggegooid",
+    "unsafe_vetten": "gevet op een onzekere slag",
+    "klop_missed": "klop gemist",
+    "klop_lost": "klop verloren",
+    "muil_missed": "muil gemist",
+    "costly_card": "dure kaart",
+    "hindsight_only": "enkel achteraf",
+    "trump_choice": "troefkeuze",
+    "knock_choice": "klopkeuze",
+}
+"""The Dutch name of every built-in and solver finding kind."""
+
+SEVERITY_NL: dict[str, str] = {
+    "info": "opmerking",
+    "inaccuracy": "onnauwkeurigheid",
+    "mistake": "fout",
+    "blunder": "blunder",
+}
+"""The Dutch name of each severity."""
 
 
-def cards_text(cards: Iterable[Card]) -> str:
-    """Cards as the record format writes them, separated by spaces: ``AH KH 7C``."""
-    return " ".join(str(card) for card in cards)
+def kind_name(kind: str, lang: str) -> str:
+    """A finding kind as a player reads it: ``missed vetten``, ``vetten gemist``.
+
+    >>> kind_name("wasted_trump", "nl"), kind_name("wasted_trump", "en")
+    ('troef verspild', 'wasted trump')
+    """
+    if lang == "nl" and kind in KIND_NL:
+        return KIND_NL[kind]
+    return kind.replace("_", " ")
+
+
+def severity_name(severity: str, lang: str) -> str:
+    """A severity in the reader's language.
+
+    >>> severity_name("mistake", "nl")
+    'fout'
+    """
+    return SEVERITY_NL.get(severity, severity) if lang == "nl" else severity
+
+
+def card_en(card: int) -> str:
+    """A card with its suit symbol.
+
+    >>> from manillen_replay.cards import Card
+    >>> card_en(Card.C10), card_en(Card.DA)
+    ('10♣', 'A♦')
+    """
+    return CARDS[card].symbol
+
+
+def card_nl(card: int) -> str:
+    """A card by its Flemish name: suit, then rank.
+
+    >>> from manillen_replay.cards import Card
+    >>> card_nl(Card.DK), card_nl(Card.C10), card_nl(Card.SJ)
+    ('koeken heer', 'klaveren manille', 'schoppen boer')
+    """
+    c = CARDS[card]
+    return f"{c.suit.dutch} {RANK_NL[c.rank]}"
+
+
+def cards_en(cards: Iterable[int]) -> str:
+    """Cards with suit symbols, separated by spaces: ``K♥ Q♠ 7♠``."""
+    return " ".join(card_en(card) for card in cards)
+
+
+def cards_nl(cards: Iterable[int], conjunction: str = "en") -> str:
+    """Cards by their Flemish names, the suit said once per suit, in the order given.
+
+    >>> from manillen_replay.cards import Card
+    >>> cards_nl([Card.HK, Card.SK, Card.SQ, Card.S7])
+    'harten heer, schoppen heer, vrouw en zeven'
+
+    :param conjunction: the word before the last card (``of`` for a choice).
+    """
+    groups: dict[Suit, list[str]] = {}
+    for card in cards:
+        c = CARDS[card]
+        groups.setdefault(c.suit, []).append(RANK_NL[c.rank])
+    parts = [f"{suit.dutch} {ranks[0]}" for suit, ranks in groups.items()]
+    names = []
+    for (_, ranks), first in zip(groups.items(), parts, strict=True):
+        names.append(first)
+        names.extend(ranks[1:])
+    return and_nl(names, conjunction)
+
+
+def and_nl(items: Sequence[str], conjunction: str = "en") -> str:
+    """``a``, ``a en b``, ``a, b en c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+
+
+def or_en(cards: Iterable[int]) -> str:
+    """``K♥ or Q♠``."""
+    return " or ".join(card_en(card) for card in cards)
+
+
+def or_nl(cards: Iterable[int]) -> str:
+    """``harten heer of schoppen vrouw``; ``klaveren zeven, acht of negen``."""
+    return cards_nl(cards, "of")
 
 
 def suit_en(suit: int) -> str:
@@ -23,8 +152,36 @@ def suit_nl(suit: int) -> str:
 
 
 def number(points: float) -> str:
-    """Points without a needless ``.0``."""
-    return str(int(points)) if float(points).is_integer() else f"{points:g}"
+    """A number in English: no needless ``.0``, at most one decimal.
+
+    >>> number(3.0), number(1.25), number(-2.5)
+    ('3', '1.2', '-2.5')
+    """
+    value = round(float(points), 1)
+    return str(int(value)) if value.is_integer() else f"{value:.1f}"
+
+
+def number_nl(points: float) -> str:
+    """A number in Dutch: a decimal comma.
+
+    >>> number_nl(1.5), number_nl(4.0)
+    ('1,5', '4')
+    """
+    return number(points).replace(".", ",")
+
+
+def _is_one(points: float) -> bool:
+    return abs(round(float(points), 1)) == 1
+
+
+def points_en(points: float, noun: str = "point") -> str:
+    """``1 point``, ``3 points``, ``1 card point``, ``1.5 card points`` (``noun`` singular)."""
+    return f"{number(points)} {noun if _is_one(points) else noun + 's'}"
+
+
+def points_nl(points: float, noun: str = "punt") -> str:
+    """``1 punt``, ``3 punten``, ``1 kaartpunt``, ``1,5 kaartpunten`` (``noun`` singular)."""
+    return f"{number_nl(points)} {noun if _is_one(points) else noun + 'en'}"
 
 
 def factor_en(multiplier: int) -> str:
@@ -37,34 +194,42 @@ def factor_nl(multiplier: int) -> str:
     return {2: "dubbel", 4: "viervoudig"}.get(multiplier, f"x{multiplier}")
 
 
-def points_en(points: float, noun: str = "points") -> str:
-    """``1 point``, ``3 points`` (``noun`` is the plural: ``card points``)."""
-    return f"{number(points)} {noun[:-1] if points == 1 else noun}"
+def card_points_en(card_points: float, multiplier: int, more: str = "") -> str:
+    """``4 points``, or with a multiplier ``4 card points (8 on the scoresheet: ...)``.
 
-
-def points_nl(points: float, noun: str = "punten") -> str:
-    """``1 punt``, ``3 punten`` (``noun`` is the plural: ``kaartpunten``)."""
-    return f"{number(points)} {noun[:-2] if points == 1 else noun}"
-
-
-def more_points_en(card_points: int, multiplier: int) -> str:
-    """``4 more points``, or with a multiplier ``4 more card points (8 on the scoresheet ...)``."""
+    :param more: a word after the number (``more``: ``4 more points``).
+    """
+    word = f"{more} " if more else ""
     if multiplier == 1:
-        return f"{card_points} more {'point' if card_points == 1 else 'points'}"
+        return f"{number(card_points)} {word}{'point' if _is_one(card_points) else 'points'}"
     return (
-        f"{card_points} more {'card point' if card_points == 1 else 'card points'} "
-        f"({card_points * multiplier} on the scoresheet: the deal counted {factor_en(multiplier)})"
+        f"{number(card_points)} {word}{'card point' if _is_one(card_points) else 'card points'} "
+        f"({number(card_points * multiplier)} on the scoresheet: the deal counted {factor_en(multiplier)})"
     )
 
 
-def more_points_nl(card_points: int, multiplier: int) -> str:
-    """The Dutch of :func:`more_points_en`."""
+def card_points_nl(card_points: float, multiplier: int, more: str = "") -> str:
+    """The Dutch of :func:`card_points_en`: ``4 kaartpunten (8 op het scoreblad: ...)``.
+
+    :param more: a word after the points (``meer``: ``4 punten meer``).
+    """
+    word = f" {more}" if more else ""
     if multiplier == 1:
-        return f"{points_nl(card_points)} meer"
+        return f"{points_nl(card_points)}{word}"
     return (
-        f"{points_nl(card_points, 'kaartpunten')} meer ({card_points * multiplier} op het scorebord: "
-        f"het spel telde {factor_nl(multiplier)})"
+        f"{points_nl(card_points, 'kaartpunt')}{word} ({number_nl(card_points * multiplier)} op het "
+        f"scoreblad: het spel telde {factor_nl(multiplier)})"
     )
+
+
+def more_points_en(card_points: float, multiplier: int) -> str:
+    """``1 more point``, or with a multiplier ``3 more card points (6 on the scoresheet: ...)``."""
+    return card_points_en(card_points, multiplier, "more")
+
+
+def more_points_nl(card_points: float, multiplier: int) -> str:
+    """The Dutch of :func:`more_points_en`: ``3 kaartpunten meer (6 op het scoreblad: ...)``."""
+    return card_points_nl(card_points, multiplier, "meer")
 
 
 def team_names(names: Sequence[str], team_of: Sequence[int], team: int) -> str:

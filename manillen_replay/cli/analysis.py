@@ -281,16 +281,23 @@ def _file_findings(
     return out, replayed.invalid
 
 
-def _echo_text(findings: list[dict[str, Any]]) -> None:
+def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
+    from ..analysis.words import kind_name, points_en, points_nl, severity_name
+
+    dutch = lang == "nl"
+    places = {"deal": "spel", "trick": "slag", "play": "kaart"} if dutch else {}
     current = None
     for f in findings:
         if f["match"] != current:
             current = f["match"]
-            click.echo(f"match {current}")
-        place = " ".join(f"{name} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None)
+            click.echo(f"{'partij' if dutch else 'match'} {current}")
+        place = " ".join(
+            f"{places.get(name, name)} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
+        )
         who = f" {f['player']}" if f["player"] else ""
-        points = f" ({f['points']:g} points)" if f["points"] else ""
-        click.echo(f"  {place}{who}: {f['severity']} {f['kind']}{points}")
+        points = f" ({(points_nl if dutch else points_en)(f['points'])})" if f["points"] else ""
+        kind = kind_name(f["kind"], lang) if dutch else f["kind"]  # English: the name --kind takes
+        click.echo(f"  {place}{who}: {severity_name(f['severity'], lang)} {kind}{points}")
         click.echo(f"    {f['explanation']}")
 
 
@@ -362,10 +369,18 @@ def findings(
     if as_json:
         echo_json({"findings": found})
     else:
-        _echo_text(found)
+        _echo_text(found, lang)
         counts = Counter(f["severity"] for f in found)
-        detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
-        click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
+        if lang == "nl":
+            from ..analysis.words import severity_name
+
+            detail = ", ".join(
+                f"{severity_name(s, 'nl')} {counts[s]}" for s in reversed(SEVERITIES) if counts[s]
+            )
+            click.echo(f"{len(found)} bevindingen" + (f": {detail}" if detail else ""), err=True)
+        else:
+            detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
+            click.echo(f"{len(found)} findings" + (f" ({detail})" if detail else ""), err=True)
     sys.exit(1 if invalid else 0)
 
 

@@ -20,14 +20,14 @@ from ..analysis import Finding, analyse
 from ..engine import DealResult, MatchResult
 from ..record import Record
 from ..rules import Contract
+from .call_model import is_calibrated
 from .costs import PlayCost, can_solve, dd_costs, view_costs
-from .findings import call_findings, cost_findings
+from .findings import call_findings, cost_findings, curate
+from .review import CallReview
 from .search import SolverError, nodes_searched
 
 PARTS = ("hindsight costs", "view costs", "trump review", "knock review")
 """The parts of a deal's analysis whose seconds are kept, in the order they run."""
-CARD_KINDS = ("missed_vetten", "bare_ace_lost", "wasted_trump")
-"""Built-in card findings that already say what a ``costly_card`` finding would say at their play."""
 
 
 @contextmanager
@@ -51,6 +51,8 @@ class DealAnalysis:
     """The solver's own findings: costly cards, costs only hindsight shows, trump and knock calls."""
     seconds: dict[str, float] = field(default_factory=dict)
     """Wall-clock seconds of each part (:data:`PARTS`)."""
+    reviews: list[tuple[str, CallReview]] = field(default_factory=list)
+    """Each call reviewed, with what it judged (``trump`` or ``klop``)."""
     nodes: int = 0
     """Positions the search visited for this deal (counted over the process: exact when one deal
     is analysed at a time)."""
@@ -66,6 +68,8 @@ class MatchSolved:
     """Each costed deal's plays, by deal number."""
     deals: list[DealAnalysis]
     """Each costed deal's analysis, with its seconds per part."""
+    reviews: list[tuple[str, CallReview]] = field(default_factory=list)
+    """Every call reviewed in the match, with what it judged (``trump`` or ``klop``)."""
     problems: list[str] = field(default_factory=list)
     """Deals the solver could not take, in words."""
 
@@ -91,17 +95,24 @@ def solver_findings(
     seed: int = 0,
     seconds: MutableMapping[str, float] | None = None,
     sequential: bool = True,
+    reviews: list[tuple[str, CallReview]] | None = None,
 ) -> list[Finding]:
     """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
+
+    The calls are reviewed with the hidden hands drawn given the calls made (:mod:`.call_model`).
 
     :param costs: the deal's view costs.
     :param samples: layouts of the hidden cards solved for each call reviewed.
     :param seed: the random seed of the reviews' layouts.
     :param seconds: gets the seconds of the trump and the knock review.
-    :param sequential: let the reviews stop once their verdict is settled (otherwise ``samples`` each).
+    :param sequential: kept for the reviews' own callers; the calls given the calls made are
+        always reviewed sequentially.
+    :param reviews: when given, receives each call review with what it judged (``trump`` or
+        ``klop``): for accuracy and for :func:`~.findings.curate`.
     """
     # looked up when called, so that a test can put a review of its own in place
-    from . import knock_review, trump_review
+    from . import knock_review_given_calls as knock_review
+    from . import trump_review_given_calls as trump_review
 
     spent: MutableMapping[str, float] = {} if seconds is None else seconds
     rules = result.rules
@@ -111,7 +122,9 @@ def solver_findings(
     if not full_hands or deal.contract is Contract.BLIND_MUIL:
         return found  # blind muil is called before looking at the cards: no choice to review
     with _timed(spent, "trump review"):
-        review = trump_review(deal, rules, samples=samples, seed=seed, sequential=sequential)
+        review = trump_review(deal, rules, samples=samples, seed=seed)
+    if reviews is not None:
+        reviews.append(("trump", review))
     found += call_findings(review, match=result.id, players=names)
     if deal.contract is Contract.MUIL and not rules.klop_on_muil:
         return found
@@ -120,7 +133,9 @@ def solver_findings(
     seats = knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
     for seat in seats:
         with _timed(spent, "knock review"):
-            review = knock_review(deal, rules, seat=seat, samples=samples, seed=seed, sequential=sequential)
+            review = knock_review(deal, rules, seat=seat, samples=samples, seed=seed)
+        if reviews is not None:
+            reviews.append(("klop", review))
         found += call_findings(review, match=result.id, players=names, kind="knock_choice")
     return found
 
@@ -153,10 +168,19 @@ def analyse_deal(
         costs = view_costs(
             deal, result.rules, samples=samples, seed=seed, hindsight=hindsight, sequential=sequential
         )
+    reviews: list[tuple[str, CallReview]] = []
     found = solver_findings(
-        result, record, deal, costs, samples, seed=seed, seconds=seconds, sequential=sequential
+        result,
+        record,
+        deal,
+        costs,
+        samples,
+        seed=seed,
+        seconds=seconds,
+        sequential=sequential,
+        reviews=reviews,
     )
-    return DealAnalysis(deal.number, costs, found, seconds, nodes_searched() - nodes)
+    return DealAnalysis(deal.number, costs, found, seconds, reviews, nodes_searched() - nodes)
 
 
 def analyse_match(
@@ -189,11 +213,13 @@ def analyse_match(
                 extra += analysed.findings
         if on_deal is not None:
             on_deal(deal)
-    findings = analyse(result, record, costs=costs)
-    # The built-in card finding at a play explains in words what the costly card's number says.
-    explained = {(f.deal, f.trick, f.play) for f in findings if f.kind in CARD_KINDS}
-    findings += [f for f in extra if f.kind != "costly_card" or (f.deal, f.trick, f.play) not in explained]
-    return MatchSolved(findings, costs, deals, problems)
+    reviews = [review for analysed in deals for review in analysed.reviews]
+    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
+    knocks = {(review.deal, review.seat): review for call, review in reviews if call == "klop"}
+    findings = curate(
+        [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated
+    )
+    return MatchSolved(findings, costs, deals, reviews, problems)
 
 
 @dataclass(frozen=True, slots=True)

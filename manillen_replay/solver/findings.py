@@ -9,9 +9,11 @@ like every other finding's (card points times the deal's multiplier).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
+from dataclasses import replace
 
-from ..analysis.findings import Category, Finding, Severity, Thresholds
+from ..analysis.findings import Category, Finding, Severity, Thresholds, sort_key
+from ..analysis.words import card_en, card_nl, number, number_nl, or_en, or_nl, points_en, points_nl
 from ..cards import Card
 from ..engine.results import DealResult
 from .costs import PlayCost
@@ -30,16 +32,24 @@ KIND_CATEGORY = {
 """The solver's finding kinds."""
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " or ".join(str(c) for c in cards)
+OPTION_EN = {"H": "hearts", "D": "diamonds", "C": "clubs", "S": "spades", "muil": "muil"}
+OPTION_NL = {
+    "H": "harten",
+    "D": "koeken",
+    "C": "klaveren",
+    "S": "schoppen",
+    "muil": "muil",
+    "no klop": "geen klop",
+}
+"""How a call's option is said: a trump suit by its name, ``no klop`` in Dutch ``geen klop``."""
 
 
-def _cards_nl(cards: Sequence[Card]) -> str:
-    return " of ".join(str(c) for c in cards)
+def _option(name: str, lang: str) -> str:
+    return (OPTION_NL if lang == "nl" else OPTION_EN).get(name, name)
 
 
-def _number(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+def _score(value: float, lang: str) -> str:
+    return number_nl(value) if lang == "nl" else number(value)
 
 
 def cost_findings(
@@ -62,7 +72,7 @@ def cost_findings(
         severity = COST_THRESHOLDS.severity(cost.view_cost)
         if severity is not Severity.INFO:
             better = tuple(c for c in cost.best_cards if c != cost.card)
-            view = _number(cost.view_cost)
+            view = cost.view_cost
             findings.append(
                 _play_finding(
                     cost,
@@ -74,14 +84,14 @@ def cost_findings(
                     deal=deal,
                     player=player,
                     explanation=(
-                        f"{cost.card} cost {who}'s team {view} card points on average, from what {who} "
-                        f"could see; {_cards(better)} would have kept them "
-                        f"(with all hands known: {cost.dd_cost})."
+                        f"{card_en(cost.card)} cost {who}'s team {points_en(view, 'card point')} on average, "
+                        f"from what {who} could see; {or_en(better)} would have kept them "
+                        f"(with all hands known: {number(cost.dd_cost)})."
                     ),
                     explanation_nl=(
-                        f"{cost.card} kostte het team van {who} gemiddeld {view} kaartpunten, met wat {who} "
-                        f"kon weten; met {_cards_nl(better)} waren ze gebleven "
-                        f"(met alle kaarten open: {cost.dd_cost})."
+                        f"{card_nl(cost.card).capitalize()} kostte de ploeg van {who} gemiddeld "
+                        f"{points_nl(view, 'kaartpunt')}, met wat {who} kon weten; met {or_nl(better)} "
+                        f"waren ze gebleven (met alle kaarten open: {number_nl(cost.dd_cost)})."
                     ),
                 )
             )
@@ -98,16 +108,16 @@ def cost_findings(
                     deal=deal,
                     player=player,
                     explanation=(
-                        f"Only hindsight: with all hands known {_cards(better)} was "
-                        f"{cost.dd_cost} card points better than {cost.card}, "
-                        f"but from what {who} could see {cost.card} cost "
-                        f"{_number(cost.view_cost)} on average. Not a mistake."
+                        f"Only hindsight: with all hands known {or_en(better)} was "
+                        f"{points_en(cost.dd_cost, 'card point')} better than {card_en(cost.card)}, "
+                        f"but from what {who} could see {card_en(cost.card)} cost "
+                        f"{number(cost.view_cost)} on average. Not a mistake."
                     ),
                     explanation_nl=(
-                        f"Enkel achteraf: met alle kaarten open was {_cards_nl(better)} "
-                        f"{cost.dd_cost} kaartpunten beter dan {cost.card}, "
-                        f"maar met wat {who} kon weten kostte {cost.card} gemiddeld "
-                        f"{_number(cost.view_cost)}. Geen fout."
+                        f"Enkel achteraf: met alle kaarten open was {or_nl(better)} "
+                        f"{points_nl(cost.dd_cost, 'kaartpunt')} beter dan {card_nl(cost.card)}, "
+                        f"maar met wat {who} kon weten kostte {card_nl(cost.card)} gemiddeld "
+                        f"{number_nl(cost.view_cost)}. Geen fout."
                     ),
                 )
             )
@@ -166,27 +176,28 @@ def call_findings(
     best = review.best
     player = players[review.seat] if review.seat < len(players) else None
     who = player or f"seat {review.seat}"
+    layouts = review.layouts
     if kind == "trump_choice":
         en = (
-            f"{who} chose {chosen.name}: from {who}'s own cards that scores "
-            f"{_number(chosen.score)} on average, "
-            f"{best.name} {_number(best.score)} ({review.layouts} deals of the other cards solved)."
+            f"{who} chose {_option(chosen.name, 'en')}: from {who}'s own cards that scores "
+            f"{_score(chosen.score, 'en')} on average, {_option(best.name, 'en')} "
+            f"{_score(best.score, 'en')} ({layouts} deals of the other cards solved)."
         )
         nl = (
-            f"{who} koos {chosen.name}: met de eigen kaarten levert dat gemiddeld "
-            f"{_number(chosen.score)} op, "
-            f"{best.name} {_number(best.score)} "
-            f"({review.layouts} verdelingen van de andere kaarten berekend)."
+            f"{who} koos {_option(chosen.name, 'nl')}: met de eigen kaarten levert dat gemiddeld "
+            f"{_score(chosen.score, 'nl')} op, {_option(best.name, 'nl')} {_score(best.score, 'nl')} "
+            f"({layouts} verdelingen van de andere kaarten berekend)."
         )
     else:
         en = (
-            f"{chosen.name} was worth {_number(chosen.score)} on average from {who}'s cards, "
-            f"{best.name} {_number(best.score)} ({review.layouts} deals of the other cards solved)."
+            f"{_option(chosen.name, 'en').capitalize()} was worth {_score(chosen.score, 'en')} on average "
+            f"from {who}'s cards, {_option(best.name, 'en')} {_score(best.score, 'en')} "
+            f"({layouts} deals of the other cards solved)."
         )
         nl = (
-            f"{chosen.name} was gemiddeld {_number(chosen.score)} waard met de kaarten van {who}, "
-            f"{best.name} {_number(best.score)} "
-            f"({review.layouts} verdelingen van de andere kaarten berekend)."
+            f"{_option(chosen.name, 'nl').capitalize()} was gemiddeld {_score(chosen.score, 'nl')} waard "
+            f"met de kaarten van {who}, {_option(best.name, 'nl')} {_score(best.score, 'nl')} "
+            f"({layouts} verdelingen van de andere kaarten berekend)."
         )
     return [
         Finding(
@@ -206,3 +217,124 @@ def call_findings(
             explanation_nl=nl,
         )
     ]
+
+
+STRATEGY_INFO_BELOW = 2.0
+"""At the solver depth a strategy finding with fewer points at stake than this is ``info``."""
+WORD_KINDS = (
+    "missed_vetten",
+    "bare_ace_lost",
+    "wasted_trump",
+    "points_thrown",
+    "unsafe_vetten",
+)
+"""Built-in card findings that say in words what a ``costly_card`` says in numbers: at equal
+cost they are the more telling finding of a play."""
+CALL_KINDS = ("trump_choice", "knock_choice")
+KLOP_KINDS = ("klop_lost", "klop_missed")
+
+
+def _telling(finding: Finding) -> tuple[int, float, int]:
+    """How telling a finding is among those of one play: severity, then cost, then words."""
+    words = 2 if finding.kind in WORD_KINDS else 1 if finding.kind == "costly_card" else 0
+    return (finding.severity.level, finding.points, words)
+
+
+def _as_info(finding: Finding, en: str = "", nl: str = "") -> Finding:
+    return replace(
+        finding,
+        severity=Severity.INFO,
+        explanation=finding.explanation + en,
+        explanation_nl=finding.explanation_nl + nl,
+    )
+
+
+def _by_expectation(finding: Finding, review: CallReview | None, calibrated: bool) -> Finding:
+    """klop_lost or klop_missed judged by the knock review's expectation, not the outcome."""
+    if review is None:
+        return _as_info(
+            finding,
+            " No knock review from this player's cards: the outcome alone does not make it a mistake.",
+            " Geen klopberekening met de kaarten van deze speler: de uitslag alleen maakt het geen fout.",
+        )
+    klop, no_klop = review.option("klop"), review.option("no klop")
+    assert klop is not None and no_klop is not None
+    taken = klop if finding.kind == "klop_lost" else no_klop
+    loss = max(0.0, round(review.best.score - taken.score, 2))
+    en = (
+        f" From the cards in hand klop was worth {number(klop.score)} on average and no klop "
+        f"{number(no_klop.score)} ({review.layouts} deals of the other cards solved, given the calls)"
+    )
+    nl = (
+        f" Met de kaarten in de hand was klop gemiddeld {number_nl(klop.score)} waard en geen klop "
+        f"{number_nl(no_klop.score)} ({review.layouts} verdelingen van de andere kaarten berekend, "
+        "rekening houdend met de aangekondigde troef)"
+    )
+    if loss <= 0:
+        en += ": a sound call that the cards did not reward, not a mistake."
+        nl += ": een goede keuze die de kaarten niet beloonden, geen fout."
+    else:
+        en += f": {points_en(loss)} given away on average."
+        nl += f": gemiddeld {points_nl(loss)} weggegeven."
+    severity = CALL_THRESHOLDS.severity(loss) if calibrated else Severity.INFO
+    if not calibrated:
+        en += " The knock review is not calibrated yet, so this is info."
+        nl += " De klopberekening is nog niet geijkt, dus dit is een opmerking."
+    return replace(
+        finding,
+        severity=severity,
+        points=loss,
+        explanation=finding.explanation + en,
+        explanation_nl=finding.explanation_nl + nl,
+    )
+
+
+def curate(
+    findings: Iterable[Finding],
+    *,
+    knock_reviews: Mapping[tuple[int, int], CallReview] | None = None,
+    calibrated_deals: Container[int] = (),
+) -> list[Finding]:
+    """The findings of a match at the solver depth: fewer, and better.
+
+    - one finding per play, the most telling: the highest severity, then the highest cost, then
+      a built-in finding that explains in words (:data:`WORD_KINDS`) before ``costly_card``;
+    - a strategy finding with fewer than :data:`STRATEGY_INFO_BELOW` points, and every
+      ``hindsight_only``, is ``info``;
+    - ``klop_lost`` and ``klop_missed`` are judged by the knock review's expectation (the
+      review of that player's knock), not by the outcome: a sound knock that lost is not a
+      mistake;
+    - call findings (``trump_choice``, ``knock_choice``, and the two above) of a deal whose call
+      review is not calibrated (docs/solver.md) are ``info``.
+
+    :param knock_reviews: the knock review of each (deal, seat) reviewed.
+    :param calibrated_deals: the deals whose kind of contract the call review is calibrated for.
+    """
+    reviews = knock_reviews or {}
+    kept: dict[tuple[object, ...], Finding] = {}
+    others: list[Finding] = []
+    for finding in findings:
+        calibrated = finding.deal in calibrated_deals
+        if finding.kind in KLOP_KINDS:
+            seat = finding.seat
+            review = reviews.get((finding.deal or 0, seat)) if seat is not None else None
+            finding = _by_expectation(finding, review, calibrated)
+        elif finding.kind in CALL_KINDS and not calibrated and finding.severity is not Severity.INFO:
+            finding = _as_info(
+                finding,
+                " The call review is not calibrated yet, so this is info.",
+                " De berekening van de keuze is nog niet geijkt, dus dit is een opmerking.",
+            )
+        elif (
+            finding.category is Category.STRATEGY
+            and finding.severity is not Severity.INFO
+            and (finding.kind == "hindsight_only" or finding.points < STRATEGY_INFO_BELOW)
+        ):
+            finding = replace(finding, severity=Severity.INFO)
+        if finding.play is None:
+            others.append(finding)
+            continue
+        place = (finding.match, finding.deal, finding.trick, finding.play)
+        if place not in kept or _telling(finding) > _telling(kept[place]):
+            kept[place] = finding
+    return sorted([*others, *kept.values()], key=sort_key)

@@ -210,6 +210,7 @@ def trump_review(
     seed: int = 0,
     workers: int | None = None,
     sequential: bool = True,
+    layouts: list[tuple[int, int, int, int]] | None = None,
 ) -> CallReview:
     """The expected result of each trump suit and of muil, from the chooser's hand.
 
@@ -222,11 +223,14 @@ def trump_review(
     :param workers: threads to use (default: one per core).
     :param sequential: stop solving an option once it is clearly worse than the best one, and
         the whole review once one option is clearly best (:func:`clearly_worse`).
+    :param layouts: the hands to solve instead of random ones (``call_model`` draws them given
+        the calls).
     :raises SolverError: for a deal without hands or of another variant.
     """
     _check(deal, rules, samples)
     seat = deal.chooser if deal.chooser is not None else deal.dealer
-    layouts = _layouts(deal, seat, samples, seed, "trump")
+    if layouts is None:
+        layouts = _layouts(deal, seat, samples, seed, "trump")
     leader = (deal.dealer + 1) % 4
     threads = workers or default_workers()
     contracts = {contract_name(trump): trump for trump in (0, 1, 2, 3, None)}

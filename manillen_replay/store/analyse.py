@@ -20,7 +20,7 @@ from ..record import loads
 from .schema import ANALYSIS_DEPTHS
 
 if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
-    from ..solver import PlayCost
+    from ..solver import CallReview, PlayCost
     from ..solver.deal_analysis import MatchSolved, ProgressMeter
     from .core import Store
 
@@ -120,6 +120,43 @@ def cost_frames(
     )
 
 
+CALLS_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "seat": pl.Int32,
+    "player": pl.Utf8,
+    "call": pl.Utf8,
+    "chosen": pl.Utf8,
+    "best": pl.Utf8,
+    "loss": pl.Float64,
+    "spread": pl.Float64,
+    "layouts": pl.Int32,
+}
+"""The columns of the archive's ``call_decisions`` table."""
+
+
+def call_frame(result: MatchResult, reviews: Iterable[tuple[str, CallReview]]) -> pl.DataFrame:
+    """The reviewed calls of a match as ``call_decisions`` rows (for ``Store.save_costs``).
+
+    :param reviews: each review with what it judged: ``trump`` (trump or muil) or ``klop``.
+    """
+    by_number = {deal.number: deal for deal in result.deals}
+    rows = []
+    for call, review in reviews:
+        if review.chosen is None or review.loss is None:
+            continue
+        names = _names(result, by_number[review.deal])
+        scores = [option.score for option in review.options]
+        rows.append(
+            (
+                result.id, review.deal, review.seat, names[review.seat] if review.seat < len(names) else None,
+                call, review.chosen, review.best.name, round(review.loss, 3),
+                round(max(scores) - min(scores), 3), review.layouts,
+            )
+        )  # fmt: skip
+    return pl.DataFrame(rows, schema=CALLS_SCHEMA, orient="row")
+
+
 def _names(result: MatchResult, deal: DealResult) -> list[str]:
     """Who sat where in a deal (partners change between the blocks of a club evening)."""
     return list(deal.names) if deal.names else list(result.seats)
@@ -207,6 +244,7 @@ def analyse_archive(
         for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
             found: list[Finding] = []
             solved: dict[str, tuple[MatchResult, MatchSolved]] = {}
+            match_calls: list[pl.DataFrame] = [pl.DataFrame(schema=CALLS_SCHEMA)]
             for match_id, data in list(store.iter_records(match_ids=chunk)):
                 try:
                     record = loads(data, source=f"archive match {match_id}")
@@ -221,6 +259,7 @@ def analyse_archive(
                     outcome.solved += len(match.deals)
                     found.extend(match.findings)
                     solved[match_id] = (result, match)
+                    match_calls.append(call_frame(result, match.reviews))
                 else:
                     found.extend(analyse(result, record, strategy=depth != "rules"))
             start = time.perf_counter()
@@ -228,7 +267,10 @@ def analyse_archive(
                 frames = [cost_frames(result, match.costs) for result, match in solved.values()]
                 frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
                 store.save_costs(
-                    list(solved), pl.concat([f[0] for f in frames]), pl.concat([f[1] for f in frames])
+                    list(solved),
+                    pl.concat([f[0] for f in frames]),
+                    pl.concat([f[1] for f in frames]),
+                    pl.concat(match_calls),
                 )
             store.save_findings(chunk, findings_frame(found), depth=depth)
             if on_match is not None:

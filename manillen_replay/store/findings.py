@@ -75,18 +75,28 @@ class FindingsMixin(StoreBase):
             self._con.unregister("_batch_ids")
             self._con.unregister("_batch_findings")
 
-    def save_costs(self, match_ids: list[str], costs: pl.DataFrame, values: pl.DataFrame) -> None:
+    def save_costs(
+        self,
+        match_ids: list[str],
+        costs: pl.DataFrame,
+        values: pl.DataFrame,
+        calls: pl.DataFrame | None = None,
+    ) -> None:
         """Replace the solver's costs of these matches, in one transaction.
 
         :param match_ids: the matches whose ``play_costs`` and ``card_values`` rows are replaced
             (a match without rows in the frames loses its old ones).
         :param costs: rows of ``play_costs`` (every column, any order).
         :param values: rows of ``card_values`` (every column, any order).
+        :param calls: rows of ``call_decisions`` (every column, any order); when given, these
+            matches' call rows are replaced too.
         :raises ManillenError: for columns the tables do not have or values they do not allow,
             or rows of a match not in ``match_ids``.
         """
         self._check_writable()
         frames = {"play_costs": costs, "card_values": values}
+        if calls is not None:
+            frames["call_decisions"] = calls
         for table, frame in frames.items():
             columns = self._columns(table)
             unknown = sorted(set(frame.columns) - set(columns))

@@ -364,6 +364,47 @@ GROUP BY GROUPING SETS ((match_id, deal, player), (match_id, player), (player));
 """
 
 
+_MIGRATION_6 = """
+CREATE TABLE call_decisions (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR,
+    call VARCHAR NOT NULL,
+    chosen VARCHAR NOT NULL,
+    best VARCHAR NOT NULL,
+    loss DOUBLE NOT NULL,
+    spread DOUBLE NOT NULL,
+    layouts INTEGER NOT NULL
+);
+CREATE OR REPLACE VIEW player_accuracy AS
+WITH spreads AS (
+    SELECT match_id, deal, trick, play, max(view) - min(view) AS spread
+    FROM card_values GROUP BY match_id, deal, trick, play
+),
+decisions AS (
+    SELECT c.match_id, c.deal, c.player, c.view_cost AS cost, c.dd_cost, 'card' AS what
+    FROM play_costs c JOIN spreads s USING (match_id, deal, trick, play)
+    WHERE c.legal AND NOT c.forced AND c.view_cost IS NOT NULL AND c.player IS NOT NULL
+      AND s.spread >= 1.0
+    UNION ALL
+    SELECT match_id, deal, player, greatest(loss, 0.0), NULL, 'call'
+    FROM call_decisions WHERE player IS NOT NULL AND spread >= 1.0
+)
+SELECT CASE WHEN grouping(match_id) = 1 THEN 'all' WHEN grouping(deal) = 1 THEN 'match' ELSE 'deal' END
+           AS scope,
+       match_id, deal, player,
+       count(*) FILTER (WHERE what = 'card') AS cards,
+       count(*) FILTER (WHERE what = 'call') AS calls,
+       count(*) AS decisions,
+       avg(100.0 * pow(0.5, cost / 5.0)) AS accuracy,
+       avg(cost) FILTER (WHERE what = 'card') AS avg_view_cost,
+       avg(dd_cost) AS avg_dd_cost
+FROM decisions
+GROUP BY GROUPING SETS ((match_id, deal, player), (match_id, player), (player));
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -386,6 +427,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "play_costs, card_values and player_accuracy: the solver's costs; matches.analysis_depth",
         _MIGRATION_5,
     ),
+    Migration(
+        6,
+        "call_decisions and player_accuracy over real decisions only (calls included)",
+        _MIGRATION_6,
+    ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
@@ -396,7 +442,7 @@ ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
 
 TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
-    "annotations", "findings", "rejects", "blocks", "play_costs", "card_values",
+    "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
@@ -414,6 +460,7 @@ _MATCH_TABLES = (
     "blocks",
     "play_costs",
     "card_values",
+    "call_decisions",
 )
 
 

@@ -1,0 +1,88 @@
+"""The solver depth's findings: one per play, the most telling, and info where no mistake was made."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from manillen_replay.analysis import Category, Finding, Severity
+from manillen_replay.cards import Card
+from manillen_replay.solver import CallOption, CallReview, curate
+
+
+def finding(
+    kind: str, points: float, severity: Severity, *, trick: int | None = 1, play: int | None = 2
+) -> Finding:
+    return Finding(
+        kind=kind,
+        category=Category.RULE if kind == "revoke" else Category.STRATEGY,
+        severity=severity,
+        match="m",
+        deal=1,
+        trick=trick,
+        play=play,
+        seat=1,
+        player="Bert",
+        card=Card.H7,
+        better=(Card.HA,),
+        points=points,
+        explanation=f"{kind} in English.",
+        explanation_nl=f"{kind} in het Nederlands.",
+    )
+
+
+def test_one_finding_per_play_the_most_telling() -> None:
+    """At equal cost the finding that explains in words wins; a costlier one wins over words."""
+    words = finding("missed_vetten", 4.0, Severity.MISTAKE)
+    number = finding("costly_card", 4.0, Severity.MISTAKE)
+    assert curate([number, words]) == [words]
+    costlier = finding("costly_card", 9.0, Severity.BLUNDER)
+    assert curate([words, costlier]) == [costlier]
+    elsewhere = finding("costly_card", 4.0, Severity.MISTAKE, trick=2)
+    assert len(curate([words, number, elsewhere])) == 2
+
+
+def test_small_and_hindsight_strategy_findings_are_info() -> None:
+    small = finding("missed_vetten", 1.0, Severity.INACCURACY)
+    luck = finding("hindsight_only", 6.0, Severity.INACCURACY, trick=2)
+    rule = finding("revoke", 1.0, Severity.INACCURACY, trick=3)
+    curated = {f.kind: f.severity for f in curate([small, luck, rule])}
+    assert curated == {
+        "missed_vetten": Severity.INFO,
+        "hindsight_only": Severity.INFO,
+        "revoke": Severity.INACCURACY,
+    }
+
+
+def test_call_findings_are_info_until_the_review_is_calibrated() -> None:
+    call = finding("trump_choice", 7.0, Severity.MISTAKE, trick=None, play=None)
+    (uncalibrated,) = curate([call])
+    assert uncalibrated.severity is Severity.INFO and "not calibrated" in uncalibrated.explanation
+    assert "geijkt" in uncalibrated.explanation_nl
+    assert curate([call], calibrated_deals=[1]) == [call]
+
+
+def review(klop: float, no_klop: float, chosen: str) -> CallReview:
+    options = sorted(
+        (CallOption("klop", 30.0, klop), CallOption("no klop", 30.0, no_klop)), key=lambda o: -o.score
+    )
+    return CallReview(1, 1, tuple(options), chosen, 50)
+
+
+def test_klop_lost_is_judged_by_the_expectation_not_the_outcome() -> None:
+    """A knock the review finds sound is no mistake, however the cards fell."""
+    lost = finding("klop_lost", 21.0, Severity.BLUNDER, trick=None, play=None)
+    (sound,) = curate([lost], knock_reviews={(1, 1): review(8.0, 4.0, "klop")}, calibrated_deals=[1])
+    assert sound.points == 0 and sound.severity is Severity.INFO
+    assert "not a mistake" in sound.explanation and "geen fout" in sound.explanation_nl
+    (rash,) = curate([lost], knock_reviews={(1, 1): review(-6.0, 2.0, "klop")}, calibrated_deals=[1])
+    assert rash.points == 8 and rash.severity is Severity.MISTAKE
+    (uncalibrated,) = curate([lost], knock_reviews={(1, 1): review(-6.0, 2.0, "klop")})
+    assert uncalibrated.points == 8 and uncalibrated.severity is Severity.INFO
+
+
+def test_klop_missed_is_judged_by_the_expectation() -> None:
+    missed = finding("klop_missed", 30.0, Severity.BLUNDER, trick=None, play=None)
+    (judged,) = curate([missed], knock_reviews={(1, 1): review(12.0, 5.0, "no klop")}, calibrated_deals=[1])
+    assert judged.points == 7 and judged.severity is Severity.MISTAKE
+    without_review = curate([replace(missed, seat=None)], calibrated_deals=[1])
+    assert without_review[0].severity is Severity.INFO
