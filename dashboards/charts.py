@@ -156,3 +156,73 @@ def partners_figure(partners: pl.DataFrame, *, title: str, y_title: str, hover_d
     )
     figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
     return figure
+
+
+def ledger_figure(ledger: pl.DataFrame, *, title: str, step_names: dict[str, str], y_title: str) -> go.Figure:
+    """The luck and skill ledger as a waterfall per player, side by side: from the cards, down by
+    the player's and the partner's decisions, up by the opponents', to the points taken.
+
+    :param ledger: ``player_ledger`` rows: ``player``, ``cards``, ``given_away``,
+        ``partner_given_away``, ``won_back``, ``illegal``, ``points``.
+    :param step_names: the label of each step: ``cards``, ``own``, ``partner``, ``opponents``,
+        ``illegal`` and ``points``.
+    """
+    figure = go.Figure()
+    steps = ["cards", "own", "partner", "opponents", "illegal", "points"]
+    for index, row in enumerate(ledger.iter_rows(named=True)):
+        values = [
+            row["cards"], -row["given_away"], -row["partner_given_away"], row["won_back"], row["illegal"],
+            row["points"],
+        ]  # fmt: skip
+        figure.add_trace(
+            go.Waterfall(
+                name=row["player"],
+                x=[step_names[s] for s in steps],
+                y=values,
+                measure=["absolute", "relative", "relative", "relative", "relative", "total"],
+                text=[f"{v:+d}" if 0 < i < 5 else str(v) for i, v in enumerate(values)],
+                offsetgroup=str(index),
+                increasing={"marker": {"color": "#2e8b57"}},
+                decreasing={"marker": {"color": "#c8102e"}},
+                totals={"marker": {"color": SERIES_COLOURS[index % 2] if index < 4 else "#555555"}},
+                connector={"line": {"color": "#999999", "width": 1}},
+            )
+        )
+    figure.update_layout(title=title, yaxis_title=y_title, waterfallmode="group", **_LAYOUT)
+    return figure
+
+
+def ledger_matches_figure(
+    ledger: pl.DataFrame, *, title: str, step_names: dict[str, str], y_title: str
+) -> go.Figure:
+    """Match by match, what decisions did to one player's points: the player's own, the partner's and
+    the opponents' as bars, and their sum (the points taken minus what the cards were worth) as a line.
+
+    :param ledger: ``player_ledger`` rows of scope ``match``: ``match_id``, ``evening``,
+        ``given_away``, ``partner_given_away``, ``won_back``, ``illegal``, ``cards``, ``points``.
+    :param step_names: labels for ``own``, ``partner``, ``opponents`` and ``net``.
+    """
+    rows = ledger.sort(["evening", "match_id"])
+    labels = [
+        f"{m} ({e})" if e is not None else m for m, e in zip(rows["match_id"], rows["evening"], strict=True)
+    ]
+    figure = go.Figure()
+    for key, column, sign, colour in (
+        ("own", "given_away", -1, "#c8102e"),
+        ("partner", "partner_given_away", -1, "#f08080"),
+        ("opponents", "won_back", 1, "#2e8b57"),
+    ):
+        figure.add_trace(
+            go.Bar(
+                x=labels,
+                y=[sign * v for v in rows[column].to_list()],
+                name=step_names[key],
+                marker_color=colour,
+            )
+        )
+    net = (rows["points"] - rows["cards"]).to_list()
+    figure.add_trace(
+        go.Scatter(x=labels, y=net, mode="lines+markers", name=step_names["net"], line={"color": "#111"})
+    )
+    figure.update_layout(title=title, yaxis_title=y_title, barmode="relative", **_LAYOUT)
+    return figure

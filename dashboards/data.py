@@ -25,7 +25,7 @@ import streamlit as st
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
-from manillen_replay.store import ImportSummary, Store, flatten_for_csv
+from manillen_replay.store import QUERY_TIMEOUT, ImportSummary, Store, flatten_for_csv
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
 
 DB_ENVIRONMENT = "MANILLEN_DB"
@@ -420,14 +420,18 @@ def parse_tags(text: str) -> list[str]:
 # --------------------------------------------------------------------------- SQL page
 
 
-def user_query(sql: str) -> pl.DataFrame:
+def user_query(sql: str, timeout: float = QUERY_TIMEOUT) -> pl.DataFrame:
     """A user's own query, read-only (``Store.user_query``); not cached, so errors show each time.
 
+    The query runs on a cursor of its own, outside the archive's lock, so that one session's
+    long query does not hold up the pages of the others; it stops after ``timeout`` seconds.
+
     :raises QueryRefusedError: for a write or file or network access.
-    :raises QueryError: for a query DuckDB cannot run.
+    :raises QueryError: for a query DuckDB cannot run, or one stopped at its time limit.
     """
     with archive().reading() as store:
-        return store.user_query(sql)
+        pass
+    return store.user_query(sql, timeout=timeout)
 
 
 def csv_bytes(frame: pl.DataFrame) -> bytes:
@@ -766,3 +770,35 @@ def player_accuracy(player: str) -> dict[str, Any]:
     """A player's accuracy over every costed deal (``decisions``, ``cards``, ``calls``,
     ``accuracy``); empty without costs."""
     return _player_accuracy(*_key(archive()), player)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _ledger(path: str, version: int, scope: str, match_id: str | None, player: str | None) -> pl.DataFrame:
+    with _archive(path).reading() as store:
+        return store.player_ledger(scope, match_id=match_id, player=player)
+
+
+def match_ledger(match_id: str) -> pl.DataFrame:
+    """Each player's ledger over one match (``player_ledger``, scope ``match``); empty without costs."""
+    return _ledger(*_key(archive()), "match", match_id, None)
+
+
+def player_ledger(player: str, scope: str = "match") -> pl.DataFrame:
+    """One player's ledger rows of a scope (``match``, ``evening`` or ``all``); empty without costs."""
+    return _ledger(*_key(archive()), scope, None, player)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _report(path: str, version: int, match_id: str, player: str | None, lang: str) -> bytes:
+    from manillen_replay.report import make_report
+
+    with _archive(path).reading() as store:
+        return make_report(store, match_id, player=player, lang=lang).encode("utf-8")
+
+
+def report_html(match_id: str, player: str | None, lang: str) -> bytes:
+    """The match report (``manillen report``) as UTF-8 HTML, for one player or everyone.
+
+    :raises ManillenError: for a player not in the match.
+    """
+    return _report(*_key(archive()), match_id, player, lang)

@@ -11,7 +11,11 @@ from typing import Any
 
 from manillen_replay.analysis.words import kind_name
 from manillen_replay.cards import Suit
+from manillen_replay.report.words import WORDS as REPORT_WORDS
 from manillen_replay.rules import Clause, LegalPlays
+
+LEDGER_STEPS = ("cards", "own", "partner", "opponents", "illegal", "points")
+"""The ledger's steps, from the cards to the points taken."""
 
 LANGUAGES = ("en", "nl")
 """The label languages, English first (the default)."""
@@ -351,6 +355,35 @@ LABELS: dict[str, tuple[str, str]] = {
     "contract.blind_muil": ("blinde muil", "blinde muil"),
     "contract.en_face": ("en face", "en face"),
     "contract.none": ("no contract recorded", "geen contract opgenomen"),
+    # the luck and skill ledger (issue 18) and the match report
+    "ledger.title": ("The cards and the decisions (solver)", "De kaarten en de beslissingen (solver)"),
+    # the ledger's words are the report's (manillen_replay.report.words), so both say the same
+    "ledger.caption": REPORT_WORDS["ledger_note"],
+    **{f"ledger.{step}": REPORT_WORDS[f"step.{step}"] for step in LEDGER_STEPS},
+    "ledger.net": ("decisions in all", "beslissingen samen"),
+    "ledger.mistakes": ("mistakes", "fouten"),
+    "ledger.luck": ("luck", "geluk"),
+    "ledger.axis": ("card points", "kaartpunten"),
+    "ledger.matches_title": (
+        "What decisions did, match by match",
+        "Wat beslissingen deden, partij per partij",
+    ),
+    "ledger.all_time": (
+        "Over {deals} costed deals: the cards {cards}, own decisions −{own}, partner −{partner}, "
+        "opponents +{opponents}: {points} points taken; mistakes {mistakes}, luck {luck}.",
+        "Over {deals} berekende spellen: de kaarten {cards}, eigen beslissingen −{own}, partner −{partner}, "
+        "tegenstanders +{opponents}: {points} punten genomen; fouten {mistakes}, geluk {luck}.",
+    ),
+    "report.title": ("Report to take home", "Verslag om mee te nemen"),
+    "report.for": ("Report for", "Verslag voor"),
+    "report.everyone": ("everyone", "iedereen"),
+    "report.download": ("Download report", "Verslag downloaden"),
+    "report.help": (
+        "One HTML file with everything inside: it opens offline on a phone and prints on A4 "
+        "(the same file as `manillen report`).",
+        "Eén HTML-bestand met alles erin: het opent zonder netwerk op een telefoon en print op A4 "
+        "(hetzelfde bestand als `manillen report`).",
+    ),
 }
 
 # The Record page (a match entered at the table).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class ManillenError(ValueError):
     """Base of every error this package raises for bad input."""
@@ -31,9 +33,9 @@ class RecordError(ManillenError):
     def __init__(
         self, message: str, pointer: str = "", source: str | None = None, line: int | None = None
     ) -> None:
-        self.message = message
-        self.pointer = pointer
-        self.source = source
+        self.message = printable(message)
+        self.pointer = printable(pointer)
+        self.source = None if source is None else printable(source)
         self.line = line
         super().__init__(self.describe())
 
@@ -53,6 +55,27 @@ class RecordError(ManillenError):
     def detail(self) -> str:
         """The message with whatever places it within its line, for a table of problems."""
         return self.message
+
+
+def printable(text: str) -> str:
+    """The text with anything that is no character (a lone surrogate from a ``\\ud800`` escape,
+    a file name byte that is not UTF-8) written as an escape, so it can be printed and stored.
+
+    >>> printable("caf\\udce9.json"), printable("\\ud800")
+    ('caf\\\\xe9.json', '\\\\ud800')
+    """
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(_escape, text)
+
+
+_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    # os.fsdecode turns each byte of a file name that is not UTF-8 into U+DC80..U+DCFF
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 class InvalidRecordError(ManillenError):

@@ -273,7 +273,7 @@ def test_import_while_another_program_holds_the_archive(sample_archive: Path, tm
         result = _run("import", str(sample_archive), "--db", str(db))
         assert result.exit_code == 1
         assert str(db) in result.stderr and f"process {holder.pid}" in result.stderr
-        assert "Close the dashboard or wait for the other import" in result.stderr
+        assert "close that program or wait for it to finish" in result.stderr
         _no_traceback(result)
     finally:
         holder.communicate("", timeout=30)

@@ -15,6 +15,7 @@ CORE = [
     "manillen_replay.record",
     "manillen_replay.engine",
     "manillen_replay.analysis",
+    "manillen_replay.analysis.ledger",
     "manillen_replay.players",
 ]
 EDGE = ["duckdb", "streamlit", "plotly", "click", "polars", "pyarrow"]

@@ -273,6 +273,9 @@ HEAD = "seats Anna Bert Carla Dirk\n"
         (HEAD + "deal 1 dealer Dirk trump H\n  table Anna: 7S-10S\n", 3, 15, "expected a pile"),
         (HEAD + "deal 1 dealer Dirk trump H\n  move Anna 3\n", 3, 7, "expected 'move NAME trick T'"),
         ("", 1, 1, "the text is empty"),
+        (HEAD + "deal 1 dealer Dirk score Anna " + "9" * 12 + "\n", 2, 31, "is too large"),
+        (HEAD + "deal 1 dealer Dirk score Anna " + "9" * 5000 + "\n", 2, 31, "5,000 digits"),
+        ("seats A B\ndeal 1 dealer A trump H\n hand A: AC\n hand B: KC\n", 2, 1, "seat 2's hand"),
     ],
 )
 def test_every_reading_error_names_line_column_and_what_was_expected(text, line, column, words):

@@ -870,11 +870,11 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 6
+        assert archive.schema_version == SCHEMA_VERSION == 7
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == [1, 2, 3, 4, 5, 6]
+        assert versions == [1, 2, 3, 4, 5, 6, 7]
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns
         assert {"points", "deals_played", "points_per_deal"} <= set(columns)
         assert _count(archive, "play_costs") == 0 and _count(archive, "card_values") == 0
@@ -882,6 +882,9 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
             archive.query("SELECT * FROM player_accuracy LIMIT 0").columns
         )
         assert _count(archive, "call_decisions") == 0
+        assert {"cards", "won_back", "luck"} <= set(
+            archive.query("SELECT * FROM deal_ledger LIMIT 0").columns
+        )
     with Store(path, read_only=True) as archive:
         assert _count(archive, "matches") == 1
 
@@ -891,7 +894,8 @@ def test_matches_analysed_before_migration_5_count_as_heuristic(tmp_path: Path) 
     with Store(path) as archive:
         archive.import_entries(_entries([dumps(random_record(s, deals=1), pretty=False) for s in (0, 1)]))
     connection = duckdb.connect(str(path))
-    # back to schema 4: the analysis depth, the costs and the call decisions did not exist yet
+    # back to schema 4: the analysis depth, the costs, the call decisions and the ledger did not exist yet
+    connection.execute("DROP VIEW player_ledger; DROP VIEW deal_ledger")  # migration 7 builds on 5
     connection.execute(
         "DROP VIEW player_accuracy; DROP TABLE play_costs; DROP TABLE card_values; DROP TABLE call_decisions"
     )
@@ -944,7 +948,8 @@ def test_archive_held_by_another_process_gives_a_clear_message(tmp_path: Path) -
                 Store(path, read_only=read_only)
             message = str(caught.value)
             assert str(path) in message and f"process {holder.pid}" in message
-            assert "close the dashboard" in message.lower()
+            # the holder is a plain Python program: the advice fits it, not a dashboard
+            assert "close that program or wait for it to finish" in message
     finally:
         holder.communicate("", timeout=30)
     with Store(path) as archive:  # free again once the other program is gone

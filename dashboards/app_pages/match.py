@@ -180,3 +180,56 @@ if accuracy.height:
             },
         },
     )
+
+ledger = data.match_ledger(chosen)
+if ledger.height:
+    st.subheader(t("ledger.title"))
+    st.caption(t("ledger.caption"))
+    st.plotly_chart(
+        charts.ledger_figure(
+            ledger,
+            title=t("ledger.title"),
+            step_names={key: t(f"ledger.{key}") for key in i18n.LEDGER_STEPS},
+            y_title=t("ledger.axis"),
+        ),
+        key="match_ledger_chart",
+    )
+    st.dataframe(
+        ledger.select(
+            "player",
+            "cards",
+            "given_away",
+            "partner_given_away",
+            "won_back",
+            "illegal",
+            "points",
+            "mistakes",
+            "luck",
+        ),
+        hide_index=True,
+        key="match_ledger",
+        column_config={
+            "player": t("col.player"),
+            "cards": st.column_config.NumberColumn(t("ledger.cards"), format="%d"),
+            "given_away": st.column_config.NumberColumn(t("ledger.own"), format="%d"),
+            "partner_given_away": st.column_config.NumberColumn(t("ledger.partner"), format="%d"),
+            "won_back": st.column_config.NumberColumn(t("ledger.opponents"), format="%d"),
+            "illegal": st.column_config.NumberColumn(t("ledger.illegal"), format="%d"),
+            "points": st.column_config.NumberColumn(t("ledger.points"), format="%d"),
+            "mistakes": st.column_config.NumberColumn(t("ledger.mistakes"), format="%.1f"),
+            "luck": st.column_config.NumberColumn(t("ledger.luck"), format="%+.1f"),
+        },
+    )
+
+st.subheader(t("report.title"))
+everyone = t("report.everyone")
+report_for = st.selectbox(t("report.for"), [everyone, *names], key="match_report_player")
+language = ui.lang()
+st.download_button(
+    t("report.download"),
+    data=data.report_html(chosen, None if report_for == everyone else report_for, language),
+    file_name=f"{chosen}{'' if report_for == everyone else '-' + report_for}-{language}.html",
+    mime="text/html",
+    help=t("report.help"),
+    key="match_report_download",
+)

@@ -85,6 +85,33 @@ record_rows[2].metric(
     "klop ←", f"{records['knocked_against_won']} / {records['knocked_against']}", help=t("players.won_share")
 )
 
+ledger = data.player_ledger(player, "match")
+if ledger.height:
+    st.subheader(t("ledger.title"))
+    total = data.player_ledger(player, "all").row(0, named=True)
+    st.caption(
+        t(
+            "ledger.all_time",
+            deals=total["deals"],
+            cards=total["cards"],
+            own=total["given_away"],
+            partner=total["partner_given_away"],
+            opponents=total["won_back"],
+            points=total["points"],
+            mistakes="–" if total["mistakes"] is None else f"{total['mistakes']:.1f}",
+            luck="–" if total["luck"] is None else f"{total['luck']:+.1f}",
+        )
+    )
+    st.plotly_chart(
+        charts.ledger_matches_figure(
+            ledger,
+            title=t("ledger.matches_title"),
+            step_names={key: t(f"ledger.{key}") for key in ("own", "partner", "opponents", "net")},
+            y_title=t("ledger.axis"),
+        ),
+        key="players_ledger",
+    )
+
 rates = data.rate_over_time(player)
 if rates.height:
     st.plotly_chart(

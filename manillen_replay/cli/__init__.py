@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from . import analysis, archive, dashboard, generate, records, solver
+from . import analysis, archive, dashboard, generate, records, report, solver
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -22,7 +22,7 @@ def cli() -> None:
     """
 
 
-for module in (records, archive, analysis, solver, generate, dashboard):
+for module in (records, archive, analysis, solver, report, generate, dashboard):
     for command in module.COMMANDS:
         cli.add_command(command)
 

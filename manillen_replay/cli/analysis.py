@@ -259,6 +259,16 @@ def _archive_findings(
     return out, int(unanalysed)
 
 
+def _ledger_summaries(db: str | None, player: str | None, match_id: str | None) -> list[dict[str, Any]]:
+    """Each player's ledger (``player_ledger``): over the match with ``--match``, else over all time."""
+    with _open_archive(db, read_only=True) as store:
+        rows = store.player_ledger("match" if match_id else "all", match_id=match_id, player=player)
+    return [
+        {key: (str(value) if key == "evening" and value is not None else value) for key, value in row.items()}
+        for row in rows.drop("deal").iter_rows(named=True)
+    ]
+
+
 def _file_findings(
     paths: Sequence[str],
     player: str | None,
@@ -367,7 +377,8 @@ def findings(
                     err=True,
                 )
     if as_json:
-        echo_json({"findings": found})
+        summaries = [] if paths else _ledger_summaries(db, player, match_id)
+        echo_json({"findings": found, "summaries": summaries})
     else:
         _echo_text(found, lang)
         counts = Counter(f["severity"] for f in found)

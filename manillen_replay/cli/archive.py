@@ -15,10 +15,12 @@ from ..errors import ManillenError
 from ..record.text import split_matches
 from ..store import (
     IMPORT_MEMORY_LIMIT,
+    QUERY_TIMEOUT,
     ArchiveError,
     ImportSummary,
     QueryError,
     QueryRefusedError,
+    QueryTimeoutError,
     Store,
     flatten_for_csv,
     parse_memory_limit,
@@ -65,13 +67,17 @@ def _count_records(paths: tuple[str, ...]) -> int:
         path = Path(name)
         files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
         for file in files:
-            if file.suffix == ".jsonl":
-                with file.open("rb") as handle:
-                    total += sum(1 for line in handle if line.strip())
-            elif file.suffix == ".mnl":
-                total += len(split_matches(file.read_text(encoding="utf-8", errors="replace"))) or 1
-            elif file.suffix == ".json" or not path.is_dir():
-                total += 1
+            suffix = file.suffix.lower()
+            try:
+                if suffix == ".jsonl":
+                    with file.open("rb") as handle:
+                        total += sum(1 for line in handle if line.strip())
+                elif suffix == ".mnl":
+                    total += len(split_matches(file.read_text(encoding="utf-8", errors="replace"))) or 1
+                elif suffix == ".json" or not path.is_dir():
+                    total += 1
+            except OSError:
+                total += 1  # the import reports it as one refused record
     return total
 
 
@@ -207,12 +213,21 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
 @click.option(
     "--out", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of the screen."
 )
-def sql(query: str, db: str, output_format: str, out: str | None) -> None:
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=QUERY_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Stop the query after this many seconds.",
+)
+def sql(query: str, db: str, output_format: str, out: str | None, timeout: float) -> None:
     """Ask the archive a question in SQL (DuckDB's dialect); QUERY "-" reads it from stdin.
 
     The archive is opened read-only: statements that write (INSERT, UPDATE, DELETE, DROP,
     CREATE, COPY, ATTACH, INSTALL, SET, ...) are refused, and queries cannot read files or
-    reach the network. The tables and views are described in docs/sql.md.
+    reach the network. A query that runs longer than --timeout seconds is stopped. The
+    tables and views are described in docs/sql.md.
 
     Examples:
 
@@ -224,9 +239,14 @@ def sql(query: str, db: str, output_format: str, out: str | None) -> None:
         query = sys.stdin.read()
     with _open(db, read_only=True) as store:
         try:
-            frame = store.user_query(query)
+            frame = store.user_query(query, timeout=timeout)
         except QueryRefusedError as error:
             raise click.ClickException(f"refused: {error}") from None
+        except QueryTimeoutError as error:
+            raise click.ClickException(str(error)) from None
+        except KeyboardInterrupt:
+            click.echo("interrupted: the query was stopped", err=True)
+            sys.exit(130)
         except QueryError as error:
             raise click.ClickException(f"the query failed: {error}") from None
     text = _render(frame, output_format)

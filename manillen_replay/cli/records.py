@@ -123,18 +123,21 @@ def replay(
       manillen replay data/demo.jsonl --match zwaan-2026-11-28-3 --deal 2 --json
     """
     replayed = ReplayedRecords(paths, match_id)
-    matches = []
+    written = 0
     for _, result in replayed:
         if as_json:
+            # One match at a time, so memory stays flat however large the archive.
             data = match_to_json(result)
             if deal is not None:
                 data["deals"] = [d for d in data["deals"] if d["deal"] == deal]
-            matches.append(data)
+            text = json.dumps(data, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+            click.echo(('{\n  "matches": [\n    ' if not written else ",\n    ") + text, nl=False)
+            written += 1
         else:
             click.echo(match_to_text(result, symbols=not ascii_only, deal_number=deal))
             click.echo()
     if as_json:
-        echo_json({"matches": matches})
+        click.echo("\n  ]\n}" if written else '{\n  "matches": []\n}')
     if match_id is not None and not replayed.matched and not replayed.invalid:
         click.echo(f"no match with id {match_id!r} in {', '.join(paths)}", err=True)
     sys.exit(1 if replayed.invalid else 0)

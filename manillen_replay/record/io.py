@@ -7,7 +7,10 @@ it takes the slow path, where the published JSON Schema lists every problem with
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,12 +19,27 @@ from typing import Any
 import msgspec
 
 from ..cards import CARD_BY_TEXT, CARD_TEXT
-from ..errors import InvalidRecordError, NotationError, RecordError
+from ..errors import InvalidRecordError, ManillenError, NotationError, RecordError, printable
 from .model import FORMAT, Deal, Record, json_schema
 from .text import is_text_name, parse_located, parse_match, split_matches
 
 RECORD_SUFFIXES = (".json", ".jsonl", ".mnl")
-"""The file endings a folder of records is read for."""
+"""The file endings a folder of records is read for, in any case (``MATCH.JSON`` too)."""
+
+MAX_RECORD_BYTES = 8 * 2**20
+"""The largest document (a ``.json`` file, a JSON Lines line, a match of a text file) read, in
+bytes: a long club evening with notes is under 200 kB. A larger one is refused, unread, with
+the size in its message (docs/format.md)."""
+
+MAX_DEPTH = 20
+"""How deeply a document may nest lists and objects; a record needs 6 at most."""
+
+RAW_PREFIX = 64 * 2**10
+"""How much of a refused document the archive keeps (``rejects.raw``), in bytes; the rest is
+named by its size and SHA-256 (docs/format.md)."""
+
+_BOM = b"\xef\xbb\xbf"
+_LONG_NUMBER = re.compile(r"\d{4000,}")
 
 _decoder = msgspec.json.Decoder(Record)
 _CANONICAL = frozenset(CARD_TEXT)
@@ -40,6 +58,13 @@ class Entry:
     """The document's bytes."""
     notation: bool = False
     """Whether it is a match in the text notation (from a ``.mnl`` file), not JSON."""
+    refusal: str | None = None
+    """Why the document is refused before decoding (a file that cannot be read, a document
+    over :data:`MAX_RECORD_BYTES`); ``data`` then holds at most the start of it."""
+    size: int | None = None
+    """The whole document's size in bytes when ``data`` holds only its start."""
+    digest: str | None = None
+    """The SHA-256 of the whole document when ``data`` holds only its start."""
 
     @property
     def place(self) -> str:
@@ -51,9 +76,26 @@ class Entry:
 
         :raises InvalidRecordError: listing its problems, each placed in the file.
         """
+        if self.refusal is not None:
+            raise InvalidRecordError([RecordError(self.refusal, "", self.source, self.line)])
         if not self.notation:
             return loads(self.data, source=self.source, line=self.line)
-        return parse_match(_text_of(self), first_line=self.line or 1, source=self.source)
+        text = _text_of(self)
+        long_number = _LONG_NUMBER.search(text)
+        if long_number is not None:  # more digits than Python turns into a number
+            before = text[: long_number.start()]
+            line = (self.line or 1) + before.count("\n")
+            column = long_number.start() - (before.rfind("\n") + 1) + 1
+            problem = f"a number of {len(long_number.group()):,} digits is no number a match holds"
+            raise InvalidRecordError([NotationError(problem, "", self.source, line, column)])
+        try:
+            return parse_match(text, first_line=self.line or 1, source=self.source)
+        except ManillenError:
+            raise
+        except Exception as error:  # a reader's slip must still be a message placed in the file
+            message = str(error).split(";")[0]
+            problem = f"could not read this match ({type(error).__name__}: {message}); please report it"
+            raise InvalidRecordError([NotationError(problem, "", self.source, self.line or 1)]) from None
 
     def locate(self, problems: Iterable[RecordError]) -> list[RecordError]:
         """Problems found in the decoded record (by the replay), placed in this file: the JSON
@@ -72,7 +114,7 @@ def _text_of(entry: Entry) -> str:
 
     :raises InvalidRecordError: when it is not UTF-8 text.
     """
-    data = entry.data
+    data = entry.data.removeprefix(_BOM)
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         reason = "the file is UTF-16 text; save it as UTF-8"
     else:
@@ -95,8 +137,12 @@ def _text_of(entry: Entry) -> str:
 def loads(data: bytes | str, *, source: str | None = None, line: int | None = None) -> Record:
     """The record in one JSON document, cards in canonical form.
 
+    A UTF-8 byte-order mark at the start is allowed (Windows editors write one); a UTF-16
+    document is refused with advice.
+
     :raises InvalidRecordError: listing every problem, each with its JSON pointer.
     """
+    data = data.removeprefix(_BOM) if isinstance(data, bytes) else data.removeprefix("\ufeff")
     try:
         record = _decoder.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
@@ -143,24 +189,123 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
     """Every document in ``.json`` files, ``.jsonl`` archives, ``.mnl`` text files and folders of them.
 
     Blank lines in JSON Lines are skipped; each match of a text file is one document, whose
-    line is the match's first line; a folder is read in name order.
+    line is the match's first line; a folder is read in name order, its files' endings in any
+    case. A file read twice (given by two paths) is read once. A file or folder that cannot be
+    read, and a document over :data:`MAX_RECORD_BYTES`, come as a refused :class:`Entry`
+    saying why, so that the others are still read.
 
     :raises FileNotFoundError: for a path that does not exist.
     """
-    for path in paths:
-        path = Path(path)
+    seen: set[Path] = set()
+    for given in paths:
+        path = Path(given)
         if not path.exists():
-            raise FileNotFoundError(f"no such file or folder: {str(path)!r}")
-        if path.is_dir():
-            children = sorted(p for p in path.rglob("*") if p.suffix in RECORD_SUFFIXES and p.is_file())
-            yield from iter_entries(children)
-        elif path.suffix == ".jsonl":
+            raise FileNotFoundError(f"no such file or folder: {printable(str(path))!r}")
+        yield from _entries_below(path, seen)
+
+
+def _entries_below(path: Path, seen: set[Path]) -> Iterator[Entry]:
+    if not path.is_dir():
+        yield from _entries_in_file(path, seen)
+        return
+    problems: list[OSError] = []
+    files: list[Path] = []
+    for folder, _folders, names in os.walk(path, onerror=problems.append):
+        files.extend(Path(folder, name) for name in names if _is_record_name(name))
+    for problem in problems:
+        where = source_name(Path(problem.filename)) if problem.filename else source_name(path)
+        yield _refused(where, f"cannot read the folder: {problem.strerror}")
+    for file in sorted(files):
+        if file.is_file():
+            yield from _entries_in_file(file, seen)
+
+
+def _is_record_name(name: str) -> bool:
+    return name.lower().endswith(RECORD_SUFFIXES)
+
+
+def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
+    try:
+        identity = path.resolve()
+    except OSError:
+        identity = path.absolute()
+    if identity in seen:
+        return
+    seen.add(identity)
+    source = source_name(path)
+    kind = kind_of(path.name)
+    try:
+        if kind == "jsonl":
             with path.open("rb") as handle:
-                for number, text in enumerate(handle, start=1):
-                    if text.strip():
-                        yield Entry(str(path), number, text)
-        else:
-            yield from entries_of(path.read_bytes(), str(path), "mnl" if is_text_name(path.name) else "json")
+                yield from _lines(handle, source)
+            return
+        if path.stat().st_size > MAX_RECORD_BYTES and kind == "json":
+            with path.open("rb") as handle:
+                yield _oversized(source, None, handle)
+            return
+        data = path.read_bytes()
+    except OSError as error:
+        yield _refused(source, f"cannot read the file: {error.strerror or error}")
+        return
+    yield from entries_of(data, source, kind)
+
+
+def _lines(handle: Any, source: str) -> Iterator[Entry]:
+    """The documents of a JSON Lines file, a line over :data:`MAX_RECORD_BYTES` unread past its start."""
+    number = 0
+    while True:
+        text = handle.readline(MAX_RECORD_BYTES + 1)
+        if not text:
+            return
+        number += 1
+        if len(text) > MAX_RECORD_BYTES and not text.endswith(b"\n"):
+            yield _oversized(source, number, handle, text)
+        elif text.strip():
+            yield Entry(source, number, text)
+
+
+def _oversized(source: str, line: int | None, handle: Any, start: bytes = b"") -> Entry:
+    """A refused document: its start, its size and hash, the rest of it read past (to its line's end)."""
+    digest = hashlib.sha256(start)
+    size = len(start)
+    kept = start[:RAW_PREFIX]
+    while True:
+        chunk = handle.readline(2**20) if line is not None else handle.read(2**20)
+        if not chunk:
+            break
+        digest.update(chunk)
+        size += len(chunk)
+        if len(kept) < RAW_PREFIX:
+            kept += chunk[: RAW_PREFIX - len(kept)]
+        if line is not None and chunk.endswith(b"\n"):
+            break
+    return Entry(
+        source,
+        line,
+        kept,
+        refusal=_too_large(size),
+        size=size,
+        digest=digest.hexdigest(),
+    )
+
+
+def _too_large(size: int) -> str:
+    return f"the record is {size:,} bytes, over the limit of {MAX_RECORD_BYTES:,}: it was not read"
+
+
+def _refused(source: str, why: str) -> Entry:
+    return Entry(printable(source), None, b"", refusal=why)
+
+
+def source_name(path: Path) -> str:
+    """How a file is named in messages and in the archive: relative to the working folder when
+    inside it, else absolute, so that two spellings of one path name the same file."""
+    full = Path(os.path.abspath(path))  # ".." and "." gone, symbolic links kept as given
+    try:
+        name = str(full.relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        name = str(full)
+    return printable(name)
 
 
 def kind_of(name: str) -> str:
@@ -176,17 +321,36 @@ def kind_of(name: str) -> str:
 def entries_of(data: bytes, source: str, kind: str) -> list[Entry]:
     """The documents in the bytes of one file (or of standard input) of a kind (:func:`kind_of`)."""
     if kind == "jsonl":
-        return [Entry(source, n, text) for n, text in enumerate(data.splitlines(), start=1) if text.strip()]
-    if kind == "json":
-        return [Entry(source, None, data)]
-    try:
-        chunks = split_matches(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        chunks = []
-    # An empty or undecodable text is one document, so that reading it says what is wrong.
-    return [Entry(source, first, chunk.encode(), notation=True) for first, chunk in chunks] or [
-        Entry(source, 1, data, notation=True)
-    ]
+        entries = [
+            Entry(source, n, text) for n, text in enumerate(data.splitlines(), start=1) if text.strip()
+        ]
+    elif kind == "json":
+        entries = [Entry(source, None, data)]
+    else:
+        try:
+            chunks = split_matches(data.removeprefix(_BOM).decode("utf-8"))
+        except UnicodeDecodeError:
+            chunks = []
+        # An empty or undecodable text is one document, so that reading it says what is wrong.
+        entries = [Entry(source, first, chunk.encode(), notation=True) for first, chunk in chunks] or [
+            Entry(source, 1, data, notation=True)
+        ]
+    return [_limited(entry) for entry in entries]
+
+
+def _limited(entry: Entry) -> Entry:
+    """The entry, or when it is over :data:`MAX_RECORD_BYTES` a refused one holding its start."""
+    if len(entry.data) <= MAX_RECORD_BYTES:
+        return entry
+    return Entry(
+        entry.source,
+        entry.line,
+        entry.data[:RAW_PREFIX],
+        entry.notation,
+        refusal=_too_large(len(entry.data)),
+        size=len(entry.data),
+        digest=hashlib.sha256(entry.data).hexdigest(),
+    )
 
 
 def canonicalize_cards(record: Record) -> list[RecordError]:
@@ -223,6 +387,13 @@ def _card_groups(deal: Deal) -> Iterator[tuple[str, list[str]]]:
 # --------------------------------------------------------------------------- problems
 
 
+def best_match(errors: list[Any]) -> Any:
+    """The most telling of some schema errors (jsonschema's own choice)."""
+    import jsonschema
+
+    return jsonschema.exceptions.best_match(errors)
+
+
 @functools.cache
 def _validator() -> Any:
     import jsonschema
@@ -232,24 +403,146 @@ def _validator() -> Any:
 
 
 def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordError]:
-    """Every problem of a document that the fast decoder refused, in words, with pointers."""
+    """Every problem of a document that the fast decoder refused, in words, with pointers.
+
+    Never raises for any input: a document too deep, with numbers too long, with text that is
+    not UTF-8 or not characters is described like any other problem.
+    """
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in raw[:4]:
+        return [RecordError("the file is UTF-16 text; save it as UTF-8")]
+    text = raw.decode("utf-8", "surrogateescape")
+    depth, deep_at = _nesting(text)
+    if depth > MAX_DEPTH:
+        where = _line_column(text, deep_at)
+        return [
+            RecordError(
+                f"lists and objects nest more than {MAX_DEPTH} deep at {where}; a record needs 6 at most"
+            )
+        ]
     try:
-        document = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as bad:
-        where = f" at line {bad.lineno} column {bad.colno}" if isinstance(bad, json.JSONDecodeError) else ""
-        reason = bad.msg if isinstance(bad, json.JSONDecodeError) else str(bad)
-        return [RecordError(f"not valid JSON{where}: {reason.lower()}")]
+        document = json.loads(text, parse_int=_parse_int)
+    except json.JSONDecodeError as bad:
+        return [RecordError(f"not valid JSON at line {bad.lineno} column {bad.colno}: {bad.msg.lower()}")]
+    except (ValueError, RecursionError):
+        return [_msgspec_problem(error)]
+    strange = _first_strange_text(document)
+    if strange is not None:
+        pointer, value = strange
+        offset = raw.find(_undecodable_byte(value)) if _has_undecodable(value) else -1
+        if offset >= 0:
+            where = _line_column(text, len(raw[:offset].decode("utf-8", "surrogateescape")))
+            return [RecordError(f"this is not UTF-8 text (at {where}); save the file as UTF-8", pointer)]
+        return [
+            RecordError(
+                "a text holds a lone surrogate escape (such as \\ud800), which is no character", pointer
+            )
+        ]
+    try:
+        return _schema_problems(document, error)
+    except RecursionError:
+        return [_msgspec_problem(error)]
+
+
+def _schema_problems(document: Any, error: Exception) -> list[RecordError]:
     if not isinstance(document, dict):
         return [RecordError(f"a record is a JSON object, not {_json_type(document)}")]
     if document.get("format") != FORMAT:
         found = document.get("format")
-        what = "no 'format' field" if found is None else f"format {found!r}"
+        shown = repr(found) if isinstance(found, str) and len(found) <= 40 else _short(found)
+        what = "no 'format' field" if found is None else f"format {shown}"
         return [RecordError(f"unsupported record: {what}; this tool reads {FORMAT!r}", "/format")]
     problems = [_describe(e) for e in _validator().iter_errors(document)]
     problems.sort(key=lambda p: _pointer_key(p.pointer))
-    if not problems:
-        problems = [RecordError(str(error).split(" - at ")[0].lower(), _msgspec_pointer(str(error)))]
-    return problems
+    return problems or [_msgspec_problem(error)]
+
+
+def _msgspec_problem(error: Exception) -> RecordError:
+    """The fast decoder's own message, with its pointer."""
+    message = str(error).split(" - at ")[0]
+    return RecordError(message[:1].lower() + message[1:], _msgspec_pointer(str(error)))
+
+
+class _TooLong(int):
+    """A whole number with more digits than Python converts (4,300): kept by its digit count."""
+
+    digits: int
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits) <= 4000:
+        return int(digits)
+    number = _TooLong(10**18)
+    number.digits = len(digits)
+    return number
+
+
+def _nesting(text: str) -> tuple[int, int]:
+    """The deepest nesting of lists and objects in JSON text, and where it first goes past
+    :data:`MAX_DEPTH`; without recursion, so that no depth can overflow the stack."""
+    depth = deepest = 0
+    at = -1
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return 0, at
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if depth == MAX_DEPTH + 1:
+                    at = index
+                    break
+        elif char in "]}":
+            depth -= 1
+    return deepest, at
+
+
+def _line_column(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"line {line} column {column}"
+
+
+def _first_strange_text(document: Any) -> tuple[str, str] | None:
+    """The pointer and value of the first key or text holding a surrogate (an undecodable byte
+    or a lone ``\\ud800`` escape), walking without recursion."""
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, str):
+            if _has_surrogate(value):
+                return pointer, value
+        elif isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                if _has_surrogate(key):
+                    return pointer, key
+                stack.append((f"{pointer}/{key}", item))
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{i}", item) for i, item in reversed(list(enumerate(value))))
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    return any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def _has_undecodable(text: str) -> bool:
+    return any("\udc80" <= char <= "\udcff" for char in text)
+
+
+def _undecodable_byte(text: str) -> bytes:
+    first = next(char for char in text if "\udc80" <= char <= "\udcff")
+    return bytes([ord(first) - 0xDC00])
 
 
 def _describe(error: Any) -> RecordError:
@@ -274,7 +567,7 @@ def _describe(error: Any) -> RecordError:
         options = ", ".join(repr(v) for v in error.validator_value)
         return RecordError(f"{_short(value)} is not allowed here; use one of {options}", pointer)
     if kind in ("minimum", "maximum"):
-        return RecordError(f"{value} is out of range ({kind} {error.validator_value})", pointer)
+        return RecordError(f"{_short(value)} is out of range ({kind} {error.validator_value})", pointer)
     if kind in ("minItems", "maxItems", "minLength"):
         return RecordError(
             f"{_short(value)} is too {'short' if kind.startswith('min') else 'long'} "
@@ -285,10 +578,16 @@ def _describe(error: Any) -> RecordError:
         return RecordError(
             f"{_short(value)} is not a valid {error.validator_value} (use YYYY-MM-DD)", pointer
         )
-    if kind == "anyOf":
+    if kind in ("anyOf", "oneOf"):
+        telling = [e for e in error.context or () if e.validator != "type"]
+        if telling:  # the value has the type of one choice, and a problem of its own: say that
+            return _describe(best_match(telling))
         sub = min(error.context, key=lambda e: len(e.schema), default=None) if error.context else None
         if sub is not None and sub.validator == "type":
-            types = " or ".join(_schema_type(s.get("type", "null")) for s in error.validator_value)
+            types = " or ".join(
+                _schema_type(s.get("type", "object" if "$ref" in s else "null"))
+                for s in error.validator_value
+            )
             return RecordError(f"expected {types}, found {_json_type(value)} {_short(value)}", pointer)
         return RecordError(f"{_short(value)} does not fit here", pointer)
     return RecordError(error.message.lower(), pointer)
@@ -323,6 +622,8 @@ def _json_type(value: Any) -> str:
 
 
 def _short(value: Any) -> str:
+    if isinstance(value, _TooLong):
+        return f"a number of {value.digits} digits"
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
 

@@ -28,7 +28,24 @@ CardText = Annotated[
 ]
 Seat = Annotated[int, Meta(ge=0, le=5, description="A seat number, clockwise from 0.")]
 Team = Annotated[int, Meta(ge=0, le=1, description="A team: 0 (seats 0 and 2) or 1 (seats 1 and 3).")]
-Points = Annotated[int, Meta(ge=0)]
+MAX_MULTIPLIER = 1024
+"""The largest ``max_multiplier`` a record may set."""
+MAX_POINTS = 30 * MAX_MULTIPLIER
+"""The most a deal can score (30 card points over the half, at the largest multiplier): the
+bound of every number of points a record writes down."""
+MAX_TARGET = 10_000
+"""The largest target (and extension) a record may set; clubs play to 101, 121 or 151."""
+MAX_DEALS = 1_000
+"""The most deals one record holds; a club evening is 36."""
+MAX_TRICKS = 16
+"""The most tricks of a deal (the two-player games: 16 cards each)."""
+MAX_TRICK_SIZE = 6
+"""The most cards of a trick (the six-player games)."""
+
+Points = Annotated[int, Meta(ge=0, le=MAX_POINTS)]
+TrickNumber = Annotated[int, Meta(ge=1, le=MAX_TRICKS, description="A trick, counted from 1.")]
+PlayNumber = Annotated[int, Meta(ge=1, le=MAX_TRICK_SIZE, description="A play of a trick, counted from 1.")]
+Goal = Annotated[int, Meta(ge=1, le=MAX_TARGET)]
 SuitLetter = Literal["H", "D", "C", "S"]
 VariantName = Literal["four", "two_open", "two_open_fours", "three", "three_dummy", "six", "six_short"]
 Call = Literal["trump", "muil", "blind_muil", "en_face", "pass", "klop", "tegenklop", "redeal"]
@@ -50,17 +67,17 @@ class CafeOptions(_Base, kw_only=True):
 class RuleOptions(_Base, kw_only=True):
     """House-rule options; every one omitted takes its default (docs/rules.md)."""
 
-    target: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
-    extension: list[Annotated[int, Meta(ge=1)]] | UnsetType = UNSET
+    target: Goal | UnsetType = UNSET
+    extension: Annotated[list[Goal], Meta(max_length=16)] | UnsetType = UNSET
     partner_exempt: bool | UnsetType = UNSET
     underbuy: Literal["forbidden", "allowed"] | UnsetType = UNSET
-    max_multiplier: Annotated[int, Meta(ge=1)] | UnsetType | None = UNSET
+    max_multiplier: Annotated[int, Meta(ge=1, le=MAX_MULTIPLIER)] | UnsetType | None = UNSET
     klop_on_muil: bool | UnsetType = UNSET
     penalty_points: Points | UnsetType = UNSET
     penalty_to: Literal["opponents", "offender"] | UnsetType = UNSET
     cafe: CafeOptions | UnsetType = UNSET
     format: Literal["target", "fixed"] | UnsetType = UNSET
-    deals: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+    deals: Annotated[int, Meta(ge=1, le=MAX_DEALS)] | UnsetType = UNSET
 
 
 class MatchInfo(_Base, kw_only=True):
@@ -113,8 +130,8 @@ class Penalty(_Base, kw_only=True):
 class Annotation(_Base, kw_only=True):
     """A comment on a deal, a trick (``trick``) or one play (``trick`` and ``play``), 1-based."""
 
-    trick: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
-    play: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+    trick: TrickNumber | UnsetType = UNSET
+    play: PlayNumber | UnsetType = UNSET
     author: str
     text: str
     tags: list[str] | UnsetType = UNSET
@@ -132,8 +149,8 @@ class TableMove(_Base, kw_only=True):
     place, turning up the card under it."""
 
     seat: Seat
-    trick: Annotated[int, Meta(ge=1)]
-    play: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
+    trick: TrickNumber
+    play: PlayNumber | UnsetType = UNSET
 
 
 class Deal(_Base, kw_only=True):
@@ -155,10 +172,10 @@ class Deal(_Base, kw_only=True):
         | UnsetType
     ) = UNSET
     table_moves: list[TableMove] | UnsetType = UNSET
-    declarations: list[Declaration] | UnsetType = UNSET
+    declarations: Annotated[list[Declaration], Meta(max_length=64)] | UnsetType = UNSET
     tricks: list[list[CardText]] | UnsetType = UNSET
     recorded_score: RecordedScore | UnsetType | None = UNSET
-    penalties: list[Penalty] | UnsetType = UNSET
+    penalties: Annotated[list[Penalty], Meta(max_length=16)] | UnsetType = UNSET
     annotations: list[Annotation] | UnsetType = UNSET
 
 
@@ -167,7 +184,7 @@ class Record(_Base, kw_only=True):
 
     format: Literal["manillen/1"]
     match: MatchInfo
-    deals: list[Deal]
+    deals: Annotated[list[Deal], Meta(max_length=MAX_DEALS)]
 
 
 def json_schema() -> dict[str, object]:

@@ -417,7 +417,7 @@ class _Parser:
             return folded[0]
         if token.text.lower() == "dummy" and self.shape.people < self.shape.players:
             return self.shape.people
-        if token.text.isdigit() and int(token.text) < self.shape.players:
+        if token.text.isdigit() and len(token.text) < 3 and int(token.text) < self.shape.players:
             return int(token.text)
         known = ", ".join(seats) + (" or dummy" if self.shape.people < self.shape.players else "")
         raise line.error(
@@ -546,7 +546,7 @@ class _Parser:
                 column, "expected 'score TEAM POINTS' (TEAM as Anna&Carla or one name) or 'score 30-30'"
             )
         team = self.team(line, items[i], draft)
-        draft.data["recorded_score"] = {"team": team, "points": int(items[i + 1].text)}
+        draft.data["recorded_score"] = {"team": team, "points": _whole(line, items[i + 1])}
         self.place(pointer, line, items[i].column)
         self.place(f"{pointer}/points", line, items[i + 1].column)
         return i + 2
@@ -623,10 +623,10 @@ class _Parser:
         draft.data["discards"] = self.cards(line, line.tokens[1:], pointer)
 
     def number(self, line: _Line, tokens: list[_Token], i: int, what: str) -> int:
-        if i >= len(tokens) or not tokens[i].text.isdigit() or int(tokens[i].text) < 1:
+        if i >= len(tokens) or not tokens[i].text.isdigit() or _whole(line, tokens[i]) < 1:
             column = tokens[i].column if i < len(tokens) else tokens[-1].end + 1
             raise line.error(column, f"expected the {what} number (counted from 1)")
-        return int(tokens[i].text)
+        return _whole(line, tokens[i])
 
     def body_move(self, line: _Line, draft: _DealDraft) -> None:
         tokens = line.tokens
@@ -659,7 +659,7 @@ class _Parser:
         penalty: dict[str, Any] = {"team": self.team(line, tokens[1], draft)}
         end = tokens[1].end
         if len(tokens) > 2 and tokens[2].text.isdigit() and not tokens[2].quoted:
-            penalty["points"] = int(tokens[2].text)
+            penalty["points"] = _whole(line, tokens[2])
             self.place(f"{pointer}/points", line, tokens[2].column)
             end = tokens[2].end
         reason, _ = line.rest(end)
@@ -703,8 +703,9 @@ class _Parser:
             missing = [s for s in range(shape.people) if s not in draft.hands]
             if missing:
                 names = draft.names
+                who = names[missing[0]] if missing[0] < len(names) else f"seat {missing[0]}"
                 raise draft.line.error(
-                    1, f"deal {draft.number}: {names[missing[0]]}'s hand is missing: give every hand or none"
+                    1, f"deal {draft.number}: {who}'s hand is missing: give every hand or none"
                 )
             deal["hands"] = [draft.hands.get(s, []) for s in range(shape.players)]
         if draft.table:
@@ -761,11 +762,24 @@ def _option_value(text: str) -> Any:
         return lowered == "true"
     if lowered in ("none", "null"):
         return None
-    if text.isdigit():
+    if text.isdigit() and len(text) <= _DIGITS:
         return int(text)
-    if "," in text and all(part.isdigit() for part in text.split(",")):
+    if "," in text and all(part.isdigit() and len(part) <= _DIGITS for part in text.split(",")):
         return [int(part) for part in text.split(",")]
     return text
+
+
+_DIGITS = 9
+"""The most digits a number in the text may have: every number the rules allow is far smaller."""
+
+
+def _whole(line: _Line, token: _Token) -> int:
+    """A whole number as typed, refused where it has more digits than any the rules allow."""
+    if len(token.text) > _DIGITS:
+        raise line.error(
+            token.column, f"{token.text[:12]}... is too large: a number has at most {_DIGITS} digits"
+        )
+    return int(token.text)
 
 
 class Seating:

@@ -14,16 +14,18 @@ One module per concern:
 - :mod:`.console`: queries someone typed, and the guard they pass first;
 - :mod:`.export`: records read back, JSON Lines and Parquet export;
 - :mod:`.findings` and :mod:`.annotations`: what analysis and coaches add;
+- :mod:`.ledger`: the luck and skill ledger, and a match's rows for its report;
 - :mod:`.schema`: tables, views and migrations; :mod:`.errors`: the store's errors;
   :mod:`.connection`: what every part shares.
 """
 
 from __future__ import annotations
 
-from .console import check_user_query, flatten_for_csv
+from .console import QUERY_TIMEOUT, QueryTimeoutError, check_user_query, flatten_for_csv
 from .core import Store, default_archive
 from .errors import ArchiveError, ArchiveLockedError, QueryError, QueryRefusedError
 from .importer import IMPORT_MEMORY_LIMIT, MINIMUM_MEMORY_LIMIT, ImportSummary, parse_memory_limit
+from .ledger import LEDGER_SCOPES
 from .loader import _Loader as _Loader
 from .schema import (
     ANALYSIS_DEPTHS,
@@ -38,8 +40,10 @@ from .schema import (
 __all__ = [
     "ANALYSIS_DEPTHS",
     "IMPORT_MEMORY_LIMIT",
+    "LEDGER_SCOPES",
     "MIGRATIONS",
     "MINIMUM_MEMORY_LIMIT",
+    "QUERY_TIMEOUT",
     "SCHEMA_VERSION",
     "TABLES",
     "ArchiveError",
@@ -48,6 +52,7 @@ __all__ = [
     "Migration",
     "QueryError",
     "QueryRefusedError",
+    "QueryTimeoutError",
     "Store",
     "apply_migrations",
     "check_user_query",

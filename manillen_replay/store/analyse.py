@@ -244,6 +244,7 @@ def analyse_archive(
         for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
             found: list[Finding] = []
             solved: dict[str, tuple[MatchResult, MatchSolved]] = {}
+            failed: set[str] = set()
             match_calls: list[pl.DataFrame] = [pl.DataFrame(schema=CALLS_SCHEMA)]
             for match_id, data in list(store.iter_records(match_ids=chunk)):
                 try:
@@ -252,16 +253,28 @@ def analyse_archive(
                 except InvalidRecordError as error:
                     outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
                     continue
+                try:
+                    if meter is not None:
+                        match = analyse_match(result, record, samples=samples, on_deal=meter.count)
+                        findings = match.findings
+                        calls = call_frame(result, match.reviews)
+                    else:
+                        findings = list(analyse(result, record, strategy=depth != "rules"))
+                except Exception as error:  # one match the analysis cannot take must not stop the others
+                    failed.add(match_id)
+                    outcome.problems.append(
+                        f"match {match_id!r} could not be analysed ({type(error).__name__}: {error}); "
+                        "it stays unanalysed, the other matches were stored: please report it"
+                    )
+                    continue
                 outcome.deals += len(result.deals)
+                found.extend(findings)
                 if meter is not None:
-                    match = analyse_match(result, record, samples=samples, on_deal=meter.count)
                     outcome.problems.extend(match.problems)
                     outcome.solved += len(match.deals)
-                    found.extend(match.findings)
                     solved[match_id] = (result, match)
-                    match_calls.append(call_frame(result, match.reviews))
-                else:
-                    found.extend(analyse(result, record, strategy=depth != "rules"))
+                    match_calls.append(calls)
+            chunk = [match_id for match_id in chunk if match_id not in failed]
             start = time.perf_counter()
             if solving:  # costs first: a match is marked analysed only once they are in
                 frames = [cost_frames(result, match.costs) for result, match in solved.values()]

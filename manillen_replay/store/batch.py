@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ import pyarrow as pa
 from ..engine import DealKind, DealResult, MatchResult
 from ..errors import RecordError
 from ..record import Annotation, Entry, Record, dumps
+from ..record.io import RAW_PREFIX
 from .arrow import _I32, _I64, _STR, _STRINGS, _TIME, _Columns
 from .deal_rows import _DealRows
 
@@ -95,8 +97,24 @@ class _Batch:
         self.rejects.add(
             entry.source, line, first.pointer, first.detail + more,
             [f"{p.pointer}: {p.detail}" if p.pointer else p.detail for p in located],
-            entry.data.decode("utf-8", errors="replace").rstrip("\r\n"), datetime.datetime.now(),
+            raw_text(entry), datetime.datetime.now(),
         )  # fmt: skip
+
+    def mark(self) -> list[tuple[list[Any], int]]:
+        """Where every row list of the batch ends now, for :meth:`undo`."""
+        lists = [columns.rows for columns in self._all_columns()]
+        lists.extend(value for value in vars(self.rows).values() if isinstance(value, list))
+        return [(rows, len(rows)) for rows in lists]
+
+    @staticmethod
+    def undo(mark: list[tuple[list[Any], int]]) -> None:
+        """Drop every row added since :meth:`mark`: a match that failed half way leaves none."""
+        for rows, length in mark:
+            del rows[length:]
+
+    def _all_columns(self) -> list[_Columns]:
+        return [self.rejects, self.matches, self.seats, self.blocks, self.deals, self.declarations,
+                self.annotations]  # fmt: skip
 
     def add_match(
         self,
@@ -106,7 +124,11 @@ class _Batch:
         annotation_ids: Iterator[int],
         now: datetime.datetime,
     ) -> int:
-        """Add one replayed match's rows; returns its number of deals."""
+        """Add one replayed match's rows; returns its number of deals.
+
+        :raises RecordError: for a score too large for the archive's columns (nothing is added).
+        """
+        _check_fits(result)
         record, mid = item.record, item.match_id
         info = record.match
         people = result.seats
@@ -193,6 +215,32 @@ class _Batch:
 
 
 _SCORED_KINDS = (DealKind.PLAYED, DealKind.SCORESHEET)
+
+INTEGER_LIMIT = 2**31 - 1
+"""The largest number the archive's INTEGER columns hold."""
+
+
+def _check_fits(result: MatchResult) -> None:
+    """Refuse a match whose scores the archive cannot hold. The record format bounds every
+    number it holds (docs/format.md); only scores grown by long uncapped doublings come near."""
+    numbers = [*result.score, *result.final_score, result.rules.target or 0]
+    for deal in result.deals:
+        numbers += [deal.multiplier or 0, *deal.match_score, *(points for _, points, _ in deal.penalties)]
+        numbers += [score.points for score in (deal.score, deal.recorded) if score is not None]
+    if any(abs(number) > INTEGER_LIMIT for number in numbers):
+        raise RecordError(f"a score of this match is over {INTEGER_LIMIT:,}, more than the archive holds")
+
+
+def raw_text(entry: Entry) -> str:
+    """What ``rejects.raw`` keeps of a refused document: all of it up to
+    :data:`~manillen_replay.record.io.RAW_PREFIX` bytes, else its start, its size and its SHA-256."""
+    data = entry.data
+    size = len(data) if entry.size is None else entry.size
+    if size <= RAW_PREFIX:
+        return data.decode("utf-8", errors="replace").rstrip("\r\n")
+    digest = entry.digest or hashlib.sha256(data).hexdigest()
+    start = data[:RAW_PREFIX].decode("utf-8", errors="ignore")
+    return f"{start}\n[... cut: the record is {size:,} bytes, sha256 {digest}]"
 
 
 def _three(scores: Sequence[int]) -> tuple[int | None, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,13 @@ from .errors import ArchiveError, ArchiveLockedError, QueryError
 from .export import ExportMixin
 from .findings import FindingsMixin
 from .importer import ImportMixin
+from .ledger import LedgerMixin
 from .loader import _Loader
 from .processes import _locked_message
 from .schema import SCHEMA_VERSION, apply_migrations, schema_version_of
 
 
-class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMixin):
+class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMixin, LedgerMixin):
     """An open game archive.
 
     :param path: the DuckDB file (created when missing), or ``":memory:"``.
@@ -42,6 +44,8 @@ class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMi
         self.path = str(path)
         self.read_only = read_only
         self._sandboxed = False
+        self._console_lock = threading.Lock()
+        """Held while a user query is checked and given its cursor (see :meth:`user_query`)."""
         self._loader: _Loader | None = None
         """The thread writing the current import's batches, while a file is being imported."""
         in_memory = self.path == ":memory:"

@@ -21,7 +21,7 @@ from typing import Any
 
 import duckdb
 
-from ..engine import match_id, replay
+from ..engine import MatchResult, match_id, replay
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, dumps, iter_entries
 from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
@@ -359,10 +359,13 @@ class ImportMixin(StoreBase):
         """One entry decoded and hashed, or ``None`` when it is not a record (then rejected)."""
         try:
             record = entry.decode()
+            canonical = dumps(record, pretty=False)
         except InvalidRecordError as error:
             batch.reject(entry, error.problems, counts)
             return None
-        canonical = dumps(record, pretty=False)
+        except Exception as error:  # one record that breaks the reader must not stop the others
+            batch.reject(entry, [_failure("read", error)], counts)
+            return None
         digest = hashlib.sha256(canonical.encode()).hexdigest()
         return _Pending(entry, record, match_id(record), canonical, digest)
 
@@ -382,17 +385,31 @@ class ImportMixin(StoreBase):
         now = datetime.datetime.now()
         ids = iter(range(state.annotation_id, 1 << 62))
         replaced: list[str] = []
+        added: list[tuple[_Pending, MatchResult, int, int]] = []
         for mid, item in batch.pending.items():
             old = known.get(mid)
             if old == item.content_hash:
                 counts.skipped += 1
                 continue
+            mark = batch.mark()
+            first_id = next(ids)
             try:
                 result = replay(item.record, source=item.entry.source, line=item.entry.line)
+                counts.deals += batch.add_match(
+                    item, result, state.order, itertools.chain([first_id], ids), now
+                )
             except InvalidRecordError as error:
                 batch.reject(item.entry, error.problems, counts)
                 continue
-            counts.deals += batch.add_match(item, result, state.order, ids, now)
+            except RecordError as error:
+                batch.undo(mark)
+                batch.reject(item.entry, [error], counts)
+                continue
+            except Exception as error:  # a match the replay or the rows cannot take is refused alone
+                batch.undo(mark)
+                batch.reject(item.entry, [_failure("import", error)], counts)
+                continue
+            added.append((item, result, state.order, first_id))
             state.order += 1
             state.loaded[mid] = item.content_hash
             if old is None:
@@ -402,17 +419,49 @@ class ImportMixin(StoreBase):
                 counts.replaced += 1
         state.annotation_id = next(ids)
         if replaced or len(batch.matches) or batch.rejected:
-            tables = batch.tables()
-            loads = [
-                (target, _arranged(tables[name], state.columns[target]))
-                for name, target in _LOAD_ORDER
-                if tables[name].num_rows
-            ]
-            loader.submit(loads, replaced)
+            try:
+                tables = batch.tables()
+            except Exception:  # a row Arrow cannot take: find its match, refuse it alone
+                self._submit_one_by_one(batch, added, replaced, state, counts, loader, now)
+            else:
+                loader.submit(_loads(tables, state), replaced)
         batch.pending.clear()
         gc.collect(1)  # automatic collection is paused: free any young cycles, batch by batch
         if on_progress is not None and handled:
             on_progress(handled)
+
+    def _submit_one_by_one(
+        self,
+        batch: _Batch,
+        added: list[tuple[_Pending, MatchResult, int, int]],
+        replaced: list[str],
+        state: _FileState,
+        counts: ImportSummary,
+        loader: _Loader,
+        now: datetime.datetime,
+    ) -> None:
+        """Load a batch whose tables could not be built match by match, refusing the matches
+        whose own rows cannot be built; each keeps the import order and annotation ids it had."""
+        refused = _Batch()
+        refused.rejects.rows.extend(batch.rejects.rows)
+        for item, result, order, first_id in added:
+            single = _Batch()
+            single.add_match(item, result, order, itertools.count(first_id), now)
+            mid = item.match_id
+            try:
+                tables = single.tables()
+            except Exception as error:
+                counts.deals -= len(result.deals)
+                if mid in replaced:
+                    counts.replaced -= 1
+                else:
+                    counts.imported -= 1
+                state.loaded.pop(mid, None)
+                refused.reject(item.entry, [_failure("store", error)], counts)
+                continue
+            loader.submit(_loads(tables, state), [mid] if mid in replaced else [])
+        if len(refused.rejects):
+            loader.submit(_loads(refused.tables(), state), [])
 
     def _next_value(self, table: str, column: str) -> int:
         row = _first(self._con.execute(f"SELECT coalesce(max({column}), 0) + 1 FROM {table}").fetchall())
@@ -433,6 +482,20 @@ class ImportMixin(StoreBase):
             if loader is not None and loader.cancelled:
                 return  # the file is being rolled back: stop writing to it
             con.from_arrow(rows).insert_into(target)
+
+
+def _loads(tables: dict[str, Any], state: _FileState) -> list[tuple[str, Any]]:
+    """What the loader writes of a batch's tables: each non-empty one, in the archive's column order."""
+    return [
+        (target, _arranged(tables[name], state.columns[target]))
+        for name, target in _LOAD_ORDER
+        if tables[name].num_rows
+    ]
+
+
+def _failure(doing: str, error: Exception) -> RecordError:
+    """A record that made the importer fail, as a problem of that record."""
+    return RecordError(f"could not {doing} this record ({type(error).__name__}: {error}); please report it")
 
 
 def _file_committed(reader: duckdb.DuckDBPyConnection, state: _FileState) -> bool:

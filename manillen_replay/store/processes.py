@@ -10,27 +10,42 @@ from pathlib import Path
 _LOCK_PATTERN = re.compile(r"Conflicting lock is held in (?P<program>.*?) \(PID (?P<pid>\d+)\)")
 
 
-def _describe_process(pid: int, program: str) -> str:
-    """What a process is, for a person: its command line when the system tells us."""
+def _describe_process(pid: int, program: str) -> tuple[str, str]:
+    """What a process is, for a person (its command line when the system tells us), and that
+    command line (empty when unknown)."""
     try:
         raw = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
-        return f"{program} (process {pid})"
+        return f"{program} (process {pid})", ""
     words = [part.decode(errors="replace") for part in raw.split(b"\0") if part]
     if not words:
-        return f"{program} (process {pid})"
+        return f"{program} (process {pid})", ""
     command = " ".join(Path(words[0]).name if i == 0 else w for i, w in enumerate(words))
     if len(command) > 120:
         command = command[:117] + "..."
-    return f"process {pid} ({command})"
+    return f"process {pid} ({command})", command
 
 
 def _locked_message(path: str, detail: str) -> str:
+    """Who holds the archive and what to do about it, from DuckDB's lock error."""
     match = _LOCK_PATTERN.search(detail)
-    holder = _describe_process(int(match["pid"]), match["program"]) if match else "another program"
+    holder, command = ("another program", "")
+    if match:
+        holder, command = _describe_process(int(match["pid"]), match["program"])
+    words = command.split()
+    program_name = words[0] if words else ""
+    subcommand = words[1] if program_name == "manillen" and len(words) > 1 else ""
+    if subcommand == "dashboard" or program_name == "streamlit" or "streamlit_app.py" in command:
+        advice = "close that dashboard, then try again"
+    elif subcommand in ("import", "analyze"):
+        advice = "wait for it to finish, then try again"
+    elif command:
+        advice = "close that program or wait for it to finish, then try again"
+    else:
+        advice = "close the program that has it open, then try again"
     return (
-        f"the archive {path!r} is in use by {holder}; DuckDB lets one program write to an archive at a time. "
-        "Close the dashboard or wait for the other import to finish, then try again"
+        f"the archive {path!r} is in use by {holder}; DuckDB lets one program write to an archive "
+        f"at a time: {advice}"
     )
 
 

@@ -405,6 +405,102 @@ GROUP BY GROUPING SETS ((match_id, deal, player), (match_id, player), (player));
 """
 
 
+_MIGRATION_7 = """
+CREATE VIEW deal_ledger AS
+WITH first_lead AS (
+    SELECT c.match_id, c.deal, c.seat % 2 AS team, max(v.hindsight) AS value
+    FROM play_costs c
+    JOIN card_values v
+      ON v.match_id = c.match_id AND v.deal = c.deal AND v.trick = c.trick AND v.play = c.play
+    WHERE c.trick = 1 AND c.play = 1
+    GROUP BY ALL
+),
+sides AS (
+    SELECT match_id, deal, seat % 2 AS team,
+           CAST(coalesce(sum(dd_cost) FILTER (WHERE legal), 0) AS BIGINT) AS given_away,
+           CASE WHEN count(*) FILTER (WHERE legal AND view_cost IS NULL) = 0
+                THEN coalesce(sum(view_cost) FILTER (WHERE legal), 0) END AS mistakes,
+           count(*) FILTER (WHERE NOT legal) AS illegal_cards
+    FROM play_costs
+    GROUP BY ALL
+),
+calls AS (
+    SELECT match_id, deal, seat % 2 AS team, sum(points) AS calls
+    FROM findings
+    WHERE kind IN ('trump_choice', 'knock_choice') AND detector = 'builtin' AND seat IS NOT NULL
+    GROUP BY ALL
+),
+teams AS (
+    SELECT d.match_id, d.deal, t.team, d.multiplier,
+           CASE WHEN t.team = f.team THEN f.value ELSE 60 - f.value END AS cards,
+           own.given_away, other.given_away AS won_back,
+           CASE WHEN t.team = 0 THEN d.points_0 ELSE d.points_1 END AS points,
+           own.mistakes, other.mistakes AS opponent_mistakes,
+           own.illegal_cards + other.illegal_cards AS illegal_cards,
+           c.calls
+    FROM deals d
+    JOIN first_lead f ON f.match_id = d.match_id AND f.deal = d.deal
+    CROSS JOIN (VALUES (0), (1)) AS t(team)
+    JOIN sides own ON own.match_id = d.match_id AND own.deal = d.deal AND own.team = t.team
+    JOIN sides other ON other.match_id = d.match_id AND other.deal = d.deal AND other.team = 1 - t.team
+    LEFT JOIN calls c ON c.match_id = d.match_id AND c.deal = d.deal AND c.team = t.team
+    WHERE d.kind = 'played' AND d.points_0 IS NOT NULL
+)
+SELECT match_id, deal, team, multiplier, cards, given_away, won_back,
+       points - cards + given_away - won_back AS illegal,
+       points, mistakes, opponent_mistakes,
+       (won_back - opponent_mistakes) - (given_away - mistakes) AS luck,
+       illegal_cards, calls
+FROM teams;
+CREATE VIEW player_ledger AS
+WITH seats AS (
+    SELECT match_id, deal, seat,
+           CAST(coalesce(sum(dd_cost) FILTER (WHERE legal), 0) AS BIGINT) AS given_away,
+           CASE WHEN count(*) FILTER (WHERE legal AND view_cost IS NULL) = 0
+                THEN coalesce(sum(view_cost) FILTER (WHERE legal), 0) END AS mistakes
+    FROM play_costs
+    GROUP BY ALL
+),
+seat_calls AS (
+    SELECT match_id, deal, seat, sum(points) AS calls
+    FROM findings
+    WHERE kind IN ('trump_choice', 'knock_choice') AND detector = 'builtin' AND seat IS NOT NULL
+    GROUP BY ALL
+),
+rows AS (
+    SELECT l.match_id, l.deal, coalesce(m.date, CAST(m.imported_at AS DATE)) AS evening, s.player,
+           l.cards, me.given_away, mate.given_away AS partner_given_away, l.won_back, l.illegal, l.points,
+           me.mistakes, mate.mistakes AS partner_mistakes, l.opponent_mistakes, l.luck, sc.calls
+    FROM deal_ledger l
+    JOIN matches m ON m.match_id = l.match_id
+    JOIN deal_seats s ON s.match_id = l.match_id AND s.deal = l.deal AND s.seat % 2 = l.team
+    JOIN seats me ON me.match_id = l.match_id AND me.deal = l.deal AND me.seat = s.seat
+    JOIN seats mate ON mate.match_id = l.match_id AND mate.deal = l.deal AND mate.seat = (s.seat + 2) % 4
+    LEFT JOIN seat_calls sc ON sc.match_id = l.match_id AND sc.deal = l.deal AND sc.seat = s.seat
+    WHERE s.player IS NOT NULL
+)
+SELECT CASE WHEN grouping(evening) = 1 THEN 'all' WHEN grouping(match_id) = 1 THEN 'evening'
+            WHEN grouping(deal) = 1 THEN 'match' ELSE 'deal' END AS scope,
+       evening, match_id, deal, player,
+       count(*) AS deals,
+       CAST(sum(cards) AS BIGINT) AS cards,
+       CAST(sum(given_away) AS BIGINT) AS given_away,
+       CAST(sum(partner_given_away) AS BIGINT) AS partner_given_away,
+       CAST(sum(won_back) AS BIGINT) AS won_back,
+       CAST(sum(illegal) AS BIGINT) AS illegal,
+       CAST(sum(points) AS BIGINT) AS points,
+       CASE WHEN count(mistakes) = count(*) THEN sum(mistakes) END AS mistakes,
+       CASE WHEN count(partner_mistakes) = count(*) THEN sum(partner_mistakes) END AS partner_mistakes,
+       CASE WHEN count(opponent_mistakes) = count(*) THEN sum(opponent_mistakes) END AS opponent_mistakes,
+       CASE WHEN count(luck) = count(*) THEN sum(luck) END AS luck,
+       sum(calls) AS calls
+FROM rows
+GROUP BY GROUPING SETS (
+    (evening, match_id, deal, player), (evening, match_id, player), (evening, player), (player)
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -431,6 +527,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         6,
         "call_decisions and player_accuracy over real decisions only (calls included)",
         _MIGRATION_6,
+    ),
+    Migration(
+        7, "deal_ledger and player_ledger: the cards and the decisions, from the solver's costs", _MIGRATION_7
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""

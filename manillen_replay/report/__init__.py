@@ -1,0 +1,36 @@
+"""A match report to take home: one self-contained HTML file a coach can mail or a player open offline.
+
+:func:`make_report` reads a match from the archive and returns the page; :mod:`.build` gathers
+what it shows, :mod:`.render` writes the HTML and :mod:`.svg` draws the cards and the charts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .build import COSTLIEST, Report, ReportTables, gather
+from .render import render
+from .words import LANGUAGES
+
+if TYPE_CHECKING:
+    from ..store import Store
+
+
+def make_report(store: Store, match_id: str, *, player: str | None = None, lang: str = "en") -> str:
+    """The HTML report of one match, for one player or for everyone.
+
+    :param store: an open archive (read-only is enough).
+    :param match_id: the match.
+    :param player: a player of the match (any case), or ``None`` for everyone.
+    :param lang: ``en`` or ``nl``.
+    :raises ManillenError: for an unknown match, a player not in it, or an unknown language.
+    """
+    from ..errors import ManillenError
+
+    if lang not in LANGUAGES:
+        raise ManillenError(f"unknown report language {lang!r}: use {' or '.join(LANGUAGES)}")
+    tables = ReportTables(**store.report_rows(match_id))
+    return render(gather(tables, player=player, lang=lang))
+
+
+__all__ = ["COSTLIEST", "LANGUAGES", "Report", "ReportTables", "gather", "make_report", "render"]

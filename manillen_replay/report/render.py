@@ -1,0 +1,486 @@
+"""A :class:`~.build.Report` as one self-contained HTML page: styles and pictures inside, nothing to fetch.
+
+Plain string building with :func:`html.escape` on every text from a record or the archive. The page
+reads on a phone (one column below 640 pixels) and prints on A4 (a print stylesheet keeps each
+decision on one page and drops the colours of the background).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .. import __version__
+from ..analysis.ledger import FORMULA_VERSION
+from ..cards import Card
+from ..engine import DealKind
+from ..rules import Contract
+from .build import Comment, DealLine, Decision, Report
+from .svg import TEAM_COLOURS, Series, Step, card_svg, line_chart, suit_svg, waterfall
+from .words import say
+
+STYLE = """
+:root { --ink: #1d1d1d; --muted: #5a5a5a; --line: #d9d9d9; --felt: #1f6f43; }
+* { box-sizing: border-box; }
+body { margin: 0; font-family: -apple-system, "Segoe UI", Roboto, "DejaVu Sans", Arial, sans-serif;
+  color: var(--ink); background: #f6f6f3; line-height: 1.4; }
+main { max-width: 900px; margin: 0 auto; padding: 16px; background: #fff; }
+h1 { font-size: 1.45rem; margin: 0 0 4px; }
+h2 { font-size: 1.15rem; margin: 26px 0 8px; border-bottom: 2px solid var(--felt); padding-bottom: 3px; }
+h3 { font-size: 1rem; margin: 0 0 8px; }
+p { margin: 4px 0; }
+.meta, .note, footer { color: var(--muted); font-size: 0.85rem; }
+.scroll { overflow-x: auto; }
+table.list { border-collapse: collapse; width: 100%; font-size: 0.88rem; }
+table.list th, table.list td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: left;
+  vertical-align: top; }
+table.list th { background: #eef3ef; }
+table.list td.num, table.list th.num { text-align: right; white-space: nowrap; }
+tr.comment td { border-bottom: 1px solid var(--line); background: #fffbea; font-size: 0.84rem; }
+tr.comment blockquote { position: sticky; left: 0; max-width: calc(100vw - 48px); }
+.team0 { color: #1f77b4; font-weight: 600; }
+.team1 { color: #d62728; font-weight: 600; }
+.gain { color: #2e8b57; }
+.loss { color: #c8102e; }
+svg.suit { vertical-align: -1px; }
+svg.chart { display: block; max-width: 100%; height: auto; }
+.decision { border: 1px solid var(--line); border-radius: 10px; padding: 12px; margin: 12px 0; }
+.table { display: grid; grid-template-columns: 1fr auto 1fr; grid-template-areas: ". n ." "w t e" ". s .";
+  gap: 8px; align-items: center; justify-items: center; background: var(--felt); border-radius: 14px;
+  padding: 10px; margin: 8px 0; }
+.seat { background: rgba(255,255,255,0.95); border-radius: 8px; padding: 4px 6px; text-align: center;
+  max-width: 100%; }
+.seat .name { font-weight: 600; font-size: 0.85rem; }
+.seat.mover { box-shadow: 0 0 0 3px #e0a800; }
+.badge { font-size: 0.7rem; background: #e8e8e8; border-radius: 5px; padding: 0 4px; margin-left: 4px; }
+.hand { display: flex; flex-wrap: wrap; justify-content: center; gap: 2px; max-width: 270px; }
+.at-n { grid-area: n; } .at-w { grid-area: w; } .at-e { grid-area: e; } .at-s { grid-area: s; }
+.trick { grid-area: t; display: flex; gap: 4px; flex-wrap: wrap; justify-content: center; min-width: 110px;
+  min-height: 64px; align-items: center; background: rgba(0,0,0,0.15); border-radius: 12px; padding: 6px; }
+.trick figure { margin: 0; text-align: center; color: #fff; font-size: 0.7rem; }
+.trick .lead { color: #fff; font-size: 0.8rem; }
+.costs { margin: 6px 0; padding-left: 18px; }
+.explanation { font-style: italic; }
+blockquote { margin: 6px 0; padding: 4px 10px; border-left: 4px solid #e0a800; background: #fffbea; }
+.legend { font-size: 0.8rem; color: var(--muted); }
+@media (max-width: 640px) {
+  main { padding: 10px; }
+  .table { grid-template-columns: 1fr; grid-template-areas: "n" "w" "t" "e" "s"; }
+  table.list { font-size: 0.8rem; }
+}
+@page { size: A4; margin: 14mm 12mm; }
+@media print {
+  body { background: #fff; font-size: 10pt; }
+  main { max-width: none; padding: 0; }
+  .decision, tr, .chart { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  .table { background: #fff; border: 1.5px solid var(--felt); }
+  .trick { background: #eef3ef; }
+  .trick figure, .trick .lead { color: var(--ink); }
+  .scroll { overflow: visible; }
+  tr.comment blockquote { position: static; max-width: none; }
+}
+"""
+"""The report's stylesheet: screen, phone and A4 print."""
+
+_PLACES = ("s", "w", "n", "e")  # clockwise from the bottom: the player who decided sits at the bottom
+
+
+def _number(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    text = f"{value:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _signed(value: float | None) -> str:
+    if value is None:
+        return "–"
+    text = _number(abs(value))
+    if text == "0":
+        return "0"
+    return ("+" if value > 0 else "−") + text
+
+
+def _card_text(card: Card) -> str:
+    return f"{escape(card.rank.text)}{suit_svg(card.suit)}"
+
+
+def _contract(lang: str, deal: DealLine) -> str:
+    if deal.kind is DealKind.REDEAL:
+        return escape(say(lang, "redeal"))
+    if deal.contract is None:
+        return escape(say(lang, "no_contract"))
+    if deal.contract is Contract.TRUMP and deal.trump is not None:
+        name = deal.trump.dutch
+        text = escape(say(lang, "trump", suit=name)) + " " + suit_svg(deal.trump)
+    else:
+        text = escape(say(lang, deal.contract.value))
+    if deal.en_face:
+        text += ", " + escape(say(lang, "en_face"))
+    if deal.knocks:
+        text += ", " + ", ".join(("klop", "tegenklop")[i % 2] for i in range(deal.knocks))
+    return text
+
+
+def _comment_place(lang: str, comment: Comment) -> str:
+    if comment.trick is None:
+        return say(lang, "comment_deal", deal=comment.deal)
+    if comment.play is None:
+        return say(lang, "comment_trick", deal=comment.deal, trick=comment.trick)
+    return say(lang, "comment_play", deal=comment.deal, trick=comment.trick, play=comment.play)
+
+
+def _comment_html(lang: str, comment: Comment) -> str:
+    tags = f" <span class='badge'>{escape(' '.join(comment.tags))}</span>" if comment.tags else ""
+    return (
+        f'<blockquote class="comment" data-deal="{comment.deal}"><b>{escape(comment.author)}</b> '
+        f"({escape(_comment_place(lang, comment))}){tags}: {escape(comment.text)}</blockquote>"
+    )
+
+
+def _header(report: Report) -> str:
+    lang = report.lang
+    title = (
+        say(lang, "title_player", player=report.player, match=report.match_id)
+        if report.player
+        else say(lang, "title", match=report.match_id)
+    )
+    meta = " · ".join(escape(part) for part in (report.date, report.venue, report.event) if part)
+    teams = say(lang, "against", a=report.team_names[0], b=report.team_names[1])
+    score = "-".join(str(s) for s in report.final_score)
+    if report.finished:
+        who = (
+            say(lang, "draw")
+            if report.winner is None
+            else say(lang, "won", names=report.team_names[report.winner])
+        )
+        result = say(lang, "final", score=score, who=who)
+    else:
+        result = say(lang, "unfinished", score=score)
+    return (
+        f"<header><h1>{escape(title)}</h1>"
+        + (f'<p class="meta">{meta}</p>' if meta else "")
+        + f'<p><span class="team0">{escape(report.team_names[0])}</span> · '
+        f'<span class="team1">{escape(report.team_names[1])}</span></p>'
+        f'<p class="teams" hidden>{escape(teams)}</p>'
+        f'<p class="final"><b>{escape(result)}</b></p></header>'
+    )
+
+
+def _score_chart(report: Report) -> str:
+    counted = [d for d in report.deals if d.kind is not DealKind.REDEAL] or list(report.deals)
+    if not counted:
+        return ""
+    series = [
+        Series(
+            report.team_names[team], TEAM_COLOURS[team], [0.0, *(float(d.match_score[team]) for d in counted)]
+        )
+        for team in (0, 1)
+    ]
+    labels = ["0", *(str(d.number) for d in counted)]
+    chart = line_chart(
+        series, labels, title=say(report.lang, "score_chart"), x_title=say(report.lang, "deal_axis")
+    )
+    return f'<section id="score">{chart}</section>'
+
+
+def _players(report: Report) -> str:
+    lang = report.lang
+    if not report.costed:
+        return f'<section id="players"><p class="note">{escape(say(lang, "no_costs"))}</p></section>'
+    rows = "".join(
+        f'<tr><td class="team{p.team}">{escape(p.name)}</td>'
+        f'<td class="num">{_number(p.accuracy)}{"%" if p.accuracy is not None else ""}</td>'
+        f'<td class="num">{p.cards_chosen}</td></tr>'
+        for p in report.players
+    )
+    accuracy = (
+        f"<h2>{escape(say(lang, 'accuracy'))}</h2>"
+        '<div class="scroll"><table class="list" id="accuracy">'
+        f"<tr><th>{escape(say(lang, 'col.player'))}</th>"
+        f'<th class="num">{escape(say(lang, "col.accuracy"))}</th>'
+        f'<th class="num">{escape(say(lang, "col.cards_chosen"))}</th></tr>{rows}</table></div>'
+        f'<p class="note">{escape(say(lang, "accuracy_note"))}</p>'
+    )
+    parts = [
+        accuracy,
+        f"<h2>{escape(say(lang, 'ledger'))}</h2>",
+        f'<p class="note">{escape(say(lang, "ledger_note"))}</p>',
+    ]
+    head = "".join(
+        f'<th class="num">{escape(say(lang, key))}</th>'
+        for key in ("step.cards", "step.own", "step.partner", "step.opponents", "step.illegal", "step.points")
+    )
+    body = []
+    charts = []
+    for p in report.players:
+        ledger = p.ledger
+        if ledger is None:
+            continue
+        cells = [
+            _number(ledger["cards"]),
+            _signed(-ledger["given_away"]),
+            _signed(-ledger["partner_given_away"]),
+            _signed(ledger["won_back"]),
+            _signed(ledger["illegal"]),
+            _number(ledger["points"]),
+        ]
+        body.append(
+            f'<tr data-player="{escape(p.name)}"><td class="team{p.team}">{escape(p.name)}</td>'
+            + "".join(f'<td class="num">{cell}</td>' for cell in cells)
+            + "</tr>"
+        )
+        steps = [
+            Step(say(lang, "step.cards"), float(ledger["cards"]), total=True),
+            Step(say(lang, "step.own"), -float(ledger["given_away"])),
+            Step(say(lang, "step.partner"), -float(ledger["partner_given_away"])),
+            Step(say(lang, "step.opponents"), float(ledger["won_back"])),
+        ]
+        if ledger["illegal"]:
+            steps.append(Step(say(lang, "step.illegal"), float(ledger["illegal"])))
+        steps.append(Step(say(lang, "step.points"), float(ledger["points"]), total=True))
+        charts.append(waterfall(steps, title=say(lang, "ledger_chart", player=p.name)))
+        line = say(
+            lang,
+            "ledger_line",
+            player=p.name,
+            mistakes=_number(ledger["mistakes"]),
+            partner=_number(ledger["partner_mistakes"]),
+            opponents=_number(ledger["opponent_mistakes"]),
+            luck=_signed(ledger["luck"]),
+        )
+        charts.append(f'<p class="note">{escape(line)}</p>')
+        if ledger.get("calls"):
+            charts.append(
+                f'<p class="note">{escape(say(lang, "calls_line", calls=_number(ledger["calls"])))}</p>'
+            )
+    if body:
+        parts.append(
+            '<div class="scroll"><table class="list" id="ledger">'
+            f"<tr><th>{escape(say(lang, 'col.player'))}</th>"
+            f"{head}</tr>{''.join(body)}</table></div>"
+        )
+        parts.extend(charts)
+    return f'<section id="players">{"".join(parts)}</section>'
+
+
+def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
+    hand = decision.hands[seat].sorted_for_display(decision.trump)
+    mover = seat == decision.seat
+    cards = "".join(
+        card_svg(
+            card,
+            mark="played"
+            if mover and card == decision.card
+            else "better"
+            if mover and card == decision.better
+            else "",
+        )
+        for card in hand
+    )
+    badge = (
+        f'<span class="badge">{escape(say(lang, "dealer_badge"))}</span>' if seat == decision.dealer else ""
+    )
+    return (
+        f'<div class="seat at-{place}{" mover" if mover else ""}" data-seat="{seat}">'
+        f'<div class="name">{escape(decision.names[seat])}{badge}</div><div class="hand">{cards}</div></div>'
+    )
+
+
+def table_html(decision: Decision, lang: str) -> str:
+    """The table at the moment of a decision: the four hands, the trick, the decider at the bottom."""
+    order = [(decision.seat + step) % 4 for step in range(4)]
+    seats = "".join(
+        _seat_box(decision, seat, place, lang) for seat, place in zip(order, _PLACES, strict=True)
+    )
+    if decision.table:
+        trick = "".join(
+            f"<figure>{card_svg(card)}<figcaption>{escape(decision.names[seat])}</figcaption></figure>"
+            for seat, card in decision.table
+        )
+    else:
+        trick = f'<span class="lead">{escape(say(lang, "empty_trick", player=decision.player))}</span>'
+    return f'<div class="table">{seats}<div class="trick">{trick}</div></div>'
+
+
+def _decision(report: Report, decision: Decision) -> str:
+    lang = report.lang
+    title = say(
+        lang,
+        "decision_title",
+        deal=decision.deal,
+        trick=decision.trick,
+        player=decision.player,
+        card="{card}",
+    )
+    title_html = escape(title).replace("{card}", _card_text(decision.card))
+    lines = [
+        escape(
+            say(
+                lang,
+                "played_cost",
+                card="{card}",
+                view=_number(decision.view_cost),
+                dd=decision.dd_cost,
+                player=decision.player,
+            )
+        ).replace("{card}", _card_text(decision.card))
+    ]
+    if decision.better is not None:
+        lines.append(
+            escape(
+                say(
+                    lang,
+                    "better_cost",
+                    card="{card}",
+                    view=_number(decision.better_view_cost),
+                    dd=_number(decision.better_dd_cost, 0),
+                    player=decision.player,
+                )
+            ).replace("{card}", _card_text(decision.better))
+        )
+    items = "".join(f"<li>{line}</li>" for line in lines)
+    explanation = f'<p class="explanation">{escape(decision.explanation)}</p>' if decision.explanation else ""
+    comments = "".join(_comment_html(lang, c) for c in decision.comments)
+    return (
+        f'<article class="decision" data-deal="{decision.deal}" data-trick="{decision.trick}" '
+        f'data-play="{decision.play}" data-card="{decision.card}"><h3>{title_html}</h3>'
+        f"{table_html(decision, lang)}<ul class='costs'>{items}</ul>{explanation}{comments}</article>"
+    )
+
+
+def _decisions(report: Report) -> str:
+    if not report.costed:
+        return ""
+    lang = report.lang
+    heading = say(lang, "costliest")
+    if not report.decisions:
+        nothing = escape(say(lang, "no_decisions"))
+        return f'<section id="decisions"><h2>{escape(heading)}</h2><p>{nothing}</p></section>'
+    sample = report.decisions[0].card
+    legend = (
+        f'<p class="legend">{card_svg(sample, mark="played")} {escape(say(lang, "legend_played"))} · '
+        f"{card_svg(sample, mark='better')} {escape(say(lang, 'legend_better'))}</p>"
+    )
+    return (
+        f'<section id="decisions"><h2>{escape(heading)}</h2>{legend}'
+        + "".join(_decision(report, d) for d in report.decisions)
+        + "</section>"
+    )
+
+
+def _ledger_cells(deal: DealLine, team: int) -> str:
+    if len(deal.ledger) != 2:
+        return '<td class="num">–</td><td class="num">–</td><td class="num">–</td>'
+    a, b = deal.ledger[team], deal.ledger[1 - team]
+    decisions = a["won_back"] - a["given_away"] + a["illegal"]
+    luck = a.get("luck")
+    tone = "gain" if decisions > 0 else "loss" if decisions < 0 else ""
+    return (
+        f'<td class="num">{_number(a["cards"])}-{_number(b["cards"])}</td>'
+        f'<td class="num {tone}">{_signed(decisions)}</td>'
+        f'<td class="num">{_signed(luck)}</td>'
+    )
+
+
+def _deals(report: Report) -> str:
+    lang = report.lang
+    costed = report.costed
+    head = [
+        say(lang, k)
+        for k in ("col.deal", "col.dealer", "col.contract", "col.points", "col.outcome", "col.score")
+    ]
+    if costed:
+        head += [say(lang, "col.cards"), say(lang, "col.decisions"), say(lang, "col.luck")]
+    # the ledger columns are the team of the player the report is for (the first team for everyone)
+    team = report.players[0].team if report.player and report.players else 0
+    rows = []
+    for deal in report.deals:
+        if deal.tie:
+            outcome = say(lang, "tie")
+        elif deal.kind is DealKind.ABANDONED:
+            outcome = say(lang, "abandoned")
+        elif deal.kind is DealKind.REDEAL:
+            outcome = ""
+        elif deal.scoring_team is not None:
+            outcome = f'<span class="team{deal.scoring_team}">+{deal.scored}</span>'
+        else:
+            outcome = ""
+        points = (
+            f"{deal.points[0]}-{deal.points[1]}"
+            if deal.points is not None
+            else escape(say(lang, "scoresheet"))
+            if deal.kind is DealKind.SCORESHEET
+            else ""
+        )
+        cells = [
+            str(deal.number),
+            escape(deal.dealer),
+            _contract(lang, deal),
+            points,
+            outcome,
+            "-".join(str(s) for s in deal.match_score),
+        ]
+        row = f'<tr data-deal="{deal.number}">' + "".join(
+            f'<td class="num">{c}</td>' if i in (0, 3, 5) else f"<td>{c}</td>" for i, c in enumerate(cells)
+        )
+        row += (_ledger_cells(deal, team) if costed else "") + "</tr>"
+        rows.append(row)
+        if deal.comments:
+            span = len(head)
+            rows.append(
+                f'<tr class="comment"><td colspan="{span}">'
+                + "".join(_comment_html(lang, c) for c in deal.comments)
+                + "</td></tr>"
+            )
+    header = "".join(f"<th>{escape(h)}</th>" for h in head)
+    note = (
+        f'<p class="note">{escape(say(lang, "deals_note", team=report.team_names[team]))}</p>'
+        if costed
+        else ""
+    )
+    return (
+        f'<section id="deals"><h2>{escape(say(lang, "deals"))}</h2>{note}<div class="scroll">'
+        f'<table class="list"><tr>{header}</tr>{"".join(rows)}</table></div></section>'
+    )
+
+
+def _footer(report: Report) -> str:
+    lang = report.lang
+    samples = str(report.samples) if report.samples else say(lang, "samples_unknown")
+    text = say(
+        lang,
+        "footer",
+        version=__version__,
+        accuracy=say(lang, "accuracy_formula"),
+        ledger=say(lang, "ledger_formula", version=FORMULA_VERSION),
+        samples=samples,
+    )
+    return f"<footer><p>{escape(text)}</p></footer>"
+
+
+def render(report: Report) -> str:
+    """The report as one HTML document (UTF-8 text): no link, image or font outside itself.
+
+    :param report: from :func:`~.build.gather`.
+    """
+    title = (
+        say(report.lang, "title_player", player=report.player, match=report.match_id)
+        if report.player
+        else say(report.lang, "title", match=report.match_id)
+    )
+    body = "".join(
+        (
+            _header(report),
+            _score_chart(report),
+            _players(report),
+            _decisions(report),
+            _deals(report),
+            _footer(report),
+        )
+    )
+    return (
+        f'<!DOCTYPE html>\n<html lang="{escape(report.lang)}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body><main>{body}</main></body></html>\n"
+    )

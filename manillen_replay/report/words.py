@@ -1,0 +1,145 @@
+"""The report's words in English and Dutch (Flemish usage); game terms stay Dutch in both."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("en", "nl")
+"""The report's languages, English first (the default)."""
+
+WORDS: dict[str, tuple[str, str]] = {
+    "title": ("Match review: {match}", "Partijbespreking: {match}"),
+    "title_player": ("Match review for {player}: {match}", "Partijbespreking voor {player}: {match}"),
+    "against": ("{a} against {b}", "{a} tegen {b}"),
+    "final": ("Final score {score}: {who}", "Eindstand {score}: {who}"),
+    "unfinished": ("Score {score}: not finished", "Stand {score}: niet uitgespeeld"),
+    "won": ("{names} won", "gewonnen door {names}"),
+    "draw": ("a draw", "gelijkspel"),
+    "score_chart": ("Score deal by deal", "Stand spel per spel"),
+    "deal_axis": ("deal", "spel"),
+    "deals": ("Deals", "Spellen"),
+    "deals_note": (
+        "The cards, the decisions and the luck in card points for {team} (the other team's are the "
+        "cards' rest of 60 and the opposite of the decisions and the luck).",
+        "De kaarten, de beslissingen en het geluk in kaartpunten voor {team} (voor de andere ploeg: de "
+        "rest van 60 en het omgekeerde van de beslissingen en het geluk).",
+    ),
+    "col.deal": ("Deal", "Spel"),
+    "col.dealer": ("Dealer", "Gever"),
+    "col.contract": ("Contract", "Contract"),
+    "col.points": ("Card points", "Kaartpunten"),
+    "col.outcome": ("Deal score", "Score"),
+    "col.score": ("Match score", "Stand"),
+    "col.player": ("Player", "Speler"),
+    "col.accuracy": ("Accuracy", "Nauwkeurigheid"),
+    "col.cards_chosen": ("Cards chosen", "Gekozen kaarten"),
+    "col.team": ("Team", "Ploeg"),
+    "col.cards": ("The cards", "De kaarten"),
+    "col.decisions": ("Decisions", "Beslissingen"),
+    "col.luck": ("Luck", "Geluk"),
+    "col.taken": ("Taken", "Genomen"),
+    "trump": ("troef {suit}", "troef {suit}"),
+    "muil": ("muil", "muil"),
+    "blind_muil": ("blind muil", "blinde muil"),
+    "no_contract": ("not recorded", "niet genoteerd"),
+    "en_face": ("en face", "en face"),
+    "redeal": ("redeal", "herdeling"),
+    "abandoned": ("abandoned", "afgebroken"),
+    "scoresheet": ("scoresheet only", "enkel scoreblad"),
+    "tie": ("30-30", "30-30"),
+    "accuracy": ("Accuracy", "Nauwkeurigheid"),
+    "accuracy_note": (
+        "Every card chosen among several scores 100% when it was the best from what the player could see; "
+        "every 5 card points given away on average halve it. Forced cards do not count.",
+        "Elke kaart gekozen uit meerdere scoort 100% als ze de beste was met wat de speler kon weten; elke "
+        "5 kaartpunten die ze gemiddeld weggaf halveren dat. Verplichte kaarten tellen niet.",
+    ),
+    "ledger": ("The cards and the decisions", "De kaarten en de beslissingen"),
+    "ledger_note": (
+        "In card points of 60. The cards: what the team's deals were worth with perfect play by "
+        "everyone from the first lead on. Own and partner's decisions: what their cards gave away "
+        "against the best card, with hindsight. Opponents' decisions: what the other side gave back. "
+        "Together they make the points taken. Mistakes are the part a player could have known; "
+        "the rest of the hindsight cost is luck.",
+        "In kaartpunten van 60. De kaarten: wat de spellen van de ploeg waard waren als iedereen vanaf "
+        "de eerste kaart perfect speelt. Eigen beslissingen en die van de partner: wat hun kaarten "
+        "weggaven tegenover de beste kaart, achteraf bekeken. Beslissingen van de tegenstanders: wat "
+        "die teruggaven. Samen maken ze de genomen punten. Fouten zijn het deel dat een speler kon "
+        "weten; de rest van de kost achteraf is geluk.",
+    ),
+    "step.cards": ("the cards", "de kaarten"),
+    "step.own": ("own decisions", "eigen beslissingen"),
+    "step.partner": ("partner's decisions", "beslissingen partner"),
+    "step.opponents": ("opponents' decisions", "beslissingen tegenstanders"),
+    "step.illegal": ("illegal cards", "onreglementaire kaarten"),
+    "step.points": ("points taken", "genomen punten"),
+    "ledger_chart": ("{player}: where the points came from", "{player}: waar de punten vandaan kwamen"),
+    "ledger_line": (
+        "{player}: mistakes {mistakes} (partner {partner}, opponents {opponents}); luck {luck}.",
+        "{player}: fouten {mistakes} (partner {partner}, tegenstanders {opponents}); geluk {luck}.",
+    ),
+    "calls_line": (
+        "Calls (trump, muil, klop) gave away {calls} scoresheet points on average, by the call review.",
+        "Oproepen (troef, muil, klop) gaven gemiddeld {calls} punten op het scoreblad weg, volgens de "
+        "beoordeling van de oproepen.",
+    ),
+    "deal_ledger": ("Deal by deal", "Spel per spel"),
+    "no_costs": (
+        "The solver has not costed this match yet: run `manillen analyze --depth solver` for accuracy, "
+        "the ledger and the costliest decisions.",
+        "De solver heeft deze partij nog niet berekend: voer `manillen analyze --depth solver` uit voor "
+        "nauwkeurigheid, de kaarten en beslissingen en de duurste beslissingen.",
+    ),
+    "costliest": ("The five costliest decisions", "De vijf duurste beslissingen"),
+    "costliest_one": ("The costliest decisions", "De duurste beslissingen"),
+    "no_decisions": ("No card cost anything from the player's view.", "Geen enkele kaart kostte iets."),
+    "decision_title": (
+        "Deal {deal}, trick {trick}: {player} played {card}",
+        "Spel {deal}, slag {trick}: {player} speelde {card}",
+    ),
+    "played_cost": (
+        "Played {card}: cost {view} card points from {player}'s view, {dd} with hindsight.",
+        "Gespeeld {card}: kostte {view} kaartpunten met wat {player} kon weten, {dd} achteraf.",
+    ),
+    "better_cost": (
+        "Better {card}: cost {view} from {player}'s view, {dd} with hindsight.",
+        "Beter {card}: kostte {view} met wat {player} kon weten, {dd} achteraf.",
+    ),
+    "legend_played": ("the card played", "de gespeelde kaart"),
+    "legend_better": ("the better card", "de betere kaart"),
+    "on_table": ("On the table", "Op tafel"),
+    "empty_trick": ("{player} leads", "{player} komt uit"),
+    "dealer_badge": ("dealer", "gever"),
+    "comments": ("Comments", "Commentaar"),
+    "comment_deal": ("deal {deal}", "spel {deal}"),
+    "comment_trick": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
+    "comment_play": ("deal {deal}, trick {trick}, card {play}", "spel {deal}, slag {trick}, kaart {play}"),
+    "footer": (
+        "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over {samples} "
+        "layouts of the hidden cards per play. docs/solver.md explains them.",
+        "Gemaakt door manillen-replay {version}. Formules: {accuracy}; {ledger}; kost vanuit het zicht over "
+        "{samples} verdelingen van de verborgen kaarten per kaart. docs/solver.md legt ze uit.",
+    ),
+    "accuracy_formula": (
+        "accuracy-1: card accuracy = 100 × 0.5^(view cost / 5), averaged over the chosen cards",
+        "accuracy-1: nauwkeurigheid per kaart = 100 × 0,5^(kost / 5), gemiddeld over de gekozen kaarten",
+    ),
+    "ledger_formula": (
+        "{version}: points = cards − own decisions + opponents' decisions (hindsight costs)",
+        "{version}: punten = kaarten − eigen beslissingen + beslissingen tegenstanders (kost achteraf)",
+    ),
+    "samples_unknown": ("the stored number of", "het bewaarde aantal"),
+}
+
+
+def say(lang: str, key: str, **values: Any) -> str:
+    """The text of ``key`` in ``lang`` (``en`` or ``nl``), with ``values`` filled in.
+
+    >>> say("nl", "col.deal")
+    'Spel'
+
+    :raises KeyError: for an unknown key.
+    """
+    english, dutch = WORDS[key]
+    text = dutch if lang == "nl" else english
+    return text.format(**values) if values else text

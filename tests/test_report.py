@@ -1,0 +1,398 @@
+"""``manillen report`` and the ledger views: a small costed archive, its report's content, that the
+report stands alone, the SQL ledger against the Python one, and the report in a phone-sized browser.
+
+The archive holds two random legal matches of three deals and one sloppy match (illegal cards),
+costed by ``manillen analyze --depth solver`` with few layouts so it stays quick. Expected values
+come from the archive's own rows and the solver run again, never from the report's code.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from manillen_replay.analysis.ledger import deal_ledger
+from manillen_replay.cli import cli
+from manillen_replay.engine import DealKind, decode_and_replay
+from manillen_replay.record import Entry, MatchInfo, Record, dumps
+from manillen_replay.report import make_report
+from manillen_replay.solver import can_solve, view_costs
+from manillen_replay.store import Store
+
+from .conftest import sloppy_deal
+from .factories import random_record
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+
+SAMPLES = 4
+ROOT = Path(__file__).resolve().parent.parent
+MATCH = "random-0"
+
+
+def _records() -> list[Record]:
+    records = [random_record(index, deals=3) for index in range(2)]
+    rng = random.Random(11)
+    records.append(
+        Record(
+            format="manillen/1",
+            match=MatchInfo(id="slips", seats=["Anna", "Bert", "Carla", "Dirk"]),
+            deals=[sloppy_deal(rng, index % 4, slip=0.4) for index in range(3)],
+        )
+    )
+    return records
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The costed archive, with a comment on the deal and on the play of Anna's costliest card."""
+    path = tmp_path_factory.mktemp("report") / "club.duckdb"
+    with Store(path) as store:
+        store.import_entries(
+            [Entry("club.jsonl", n, dumps(r, pretty=False).encode()) for n, r in enumerate(_records(), 1)]
+        )
+    result = CliRunner().invoke(
+        cli, ["analyze", "--db", str(path), "--depth", "solver", "--samples", str(SAMPLES)]
+    )
+    assert result.exit_code == 0, result.output
+    with Store(path) as store:
+        worst = store.query(
+            "SELECT deal, trick, play FROM play_costs WHERE match_id = ? AND player = 'Anna' "
+            "AND legal AND NOT forced ORDER BY view_cost DESC, dd_cost DESC, deal, trick, play LIMIT 1",
+            [MATCH],
+        ).row(0)
+        store.add_annotation(MATCH, 2, None, None, "coach", "Deal two: count the trumps <before> you lead.")
+        store.add_annotation(
+            MATCH, worst[0], worst[1], worst[2], "coach", "Keep the manille here.", ["tempo"]
+        )
+    return path
+
+
+def costliest(path: Path, player: str | None) -> list[tuple[int, int, int]]:
+    with Store(path, read_only=True) as store:
+        frame = store.query(
+            "SELECT deal, trick, play FROM play_costs WHERE match_id = $1 AND legal AND NOT forced "
+            "AND ($2 IS NULL OR player = $2) AND (coalesce(view_cost, 0) > 0 OR dd_cost > 0) "
+            "ORDER BY coalesce(view_cost, 0) DESC, dd_cost DESC, deal, trick, play LIMIT 5",
+            [MATCH, player],
+        )
+    return [tuple(row) for row in frame.iter_rows()]  # type: ignore[misc]
+
+
+def decisions_in(html: str) -> list[tuple[int, int, int]]:
+    found = re.findall(
+        r'<article class="decision" data-deal="(\d+)" data-trick="(\d+)" data-play="(\d+)"', html
+    )
+    return [(int(d), int(t), int(p)) for d, t, p in found]
+
+
+def test_report_for_everyone_names_the_teams_and_shows_the_five_costliest_decisions(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        html = make_report(store, MATCH)
+        seats = store.query("SELECT seat0, seat1, seat2, seat3 FROM matches WHERE match_id = ?", [MATCH]).row(
+            0
+        )
+    assert f"{seats[0]} &amp; {seats[2]}" in html and f"{seats[1]} &amp; {seats[3]}" in html
+    assert decisions_in(html) == costliest(archive, None)
+    assert len(decisions_in(html)) == 5
+    for name in seats:
+        assert f'data-player="{name}"' in html  # everyone's ledger row
+    assert "accuracy-1" in html and "ledger-1" in html  # the formulas' versions in the footer
+
+
+def test_report_for_one_player_shows_only_their_decisions_and_the_comments_where_they_belong(
+    archive: Path,
+) -> None:
+    out = archive.parent / "anna.html"
+    result = CliRunner().invoke(
+        cli, ["report", "--db", str(archive), "--match", MATCH, "--player", "anna", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    html = out.read_text(encoding="utf-8")
+    assert "Match review for Anna" in html
+    expected = costliest(archive, "Anna")
+    assert decisions_in(html) == expected
+    # the play comment sits in the article of Anna's costliest decision, the deal comment after deal 2's row
+    first = html.index(f'data-deal="{expected[0][0]}" data-trick="{expected[0][1]}"')
+    article = html[first : html.index("</article>", first)]
+    assert "Keep the manille here." in article and "tempo" in article
+    deal_row = html.index('<tr data-deal="2">')
+    assert html.index("count the trumps &lt;before&gt; you lead.") > deal_row
+    assert html.index("count the trumps") < html.index('<tr data-deal="3">')
+    assert "<before>" not in html  # comments are escaped
+    with Store(archive, read_only=True) as store:
+        ledger = store.player_ledger("match", match_id=MATCH, player="Anna").row(0, named=True)
+    row = html[html.index('<tr data-player="Anna">') :]
+    row = row[: row.index("</tr>")]
+    assert f">{ledger['cards']}<" in row and f">{ledger['points']}<" in row
+
+
+def test_report_references_nothing_outside_itself(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        html = make_report(store, MATCH, lang="nl")
+    assert not re.search(r"https?://", html)
+    assert not re.search(r"\b(src|href|xlink:href)\s*=", html)
+    assert "url(" not in html and "@import" not in html and "<link" not in html and "<script" not in html
+    assert "<svg" in html and "<style>" in html and "@media print" in html and "size: A4" in html
+    assert "Partijbespreking" in html and "De vijf duurste beslissingen" in html
+
+
+def test_report_without_costs_says_how_to_get_them(tmp_path: Path) -> None:
+    path = tmp_path / "plain.duckdb"
+    with Store(path) as store:
+        store.import_entries([Entry("a.jsonl", 1, dumps(random_record(5, deals=2), pretty=False).encode())])
+        html = make_report(store, "random-5")
+    assert "manillen analyze --depth solver" in html
+    assert decisions_in(html) == []
+    assert '<tr data-deal="2">' in html
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--match", "nope"], "no match 'nope'"),
+        (["--match", MATCH, "--player", "Zoe"], "'Zoe' did not play"),
+    ],
+)
+def test_report_bad_match_or_player_is_a_message(archive: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(
+        cli, ["report", "--db", str(archive), *args, "--out", str(archive.parent / "x.html")]
+    )
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_sql_ledger_equals_the_python_ledger_deal_by_deal(archive: Path) -> None:
+    """The archive's ``deal_ledger`` view and :func:`deal_ledger` on the solver's costs computed
+    again (same seed, same layouts) agree on every costed deal, the sloppy match's illegal cards
+    included."""
+    with Store(archive, read_only=True) as store:
+        records = dict(store.iter_records())
+        rows = {
+            (r["match_id"], r["deal"], r["team"]): r
+            for r in store.query("SELECT * FROM deal_ledger").iter_rows(named=True)
+        }
+        calls = store.query(
+            "SELECT match_id, deal, seat % 2 AS team, sum(points) AS calls FROM findings "
+            "WHERE kind IN ('trump_choice', 'knock_choice') GROUP BY ALL"
+        )
+    call_points = {(r["match_id"], r["deal"], r["team"]): r["calls"] for r in calls.iter_rows(named=True)}
+    checked = illegal = 0
+    for match_id, text in records.items():
+        match = decode_and_replay(text.decode())
+        for deal in match.deals:
+            if deal.kind is not DealKind.PLAYED or not can_solve(deal, match.rules):
+                continue
+            ledger = deal_ledger(deal, view_costs(deal, match.rules, samples=SAMPLES))
+            for team in ledger.teams:
+                row = rows[(match_id, deal.number, team.team)]
+                assert (row["cards"], row["given_away"], row["won_back"], row["illegal"], row["points"]) == (
+                    team.cards,
+                    team.given_away,
+                    team.won_back,
+                    team.illegal,
+                    team.points,
+                )
+                assert row["mistakes"] == pytest.approx(team.mistakes)
+                assert row["luck"] == pytest.approx(team.luck)
+                assert row["calls"] == call_points.get((match_id, deal.number, team.team))
+                illegal += row["illegal_cards"] > 0
+                checked += 1
+    assert checked == len(rows) > 10
+    assert illegal  # the sloppy match's illegal cards are covered
+
+
+def test_player_ledger_adds_up_in_every_scope(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        frame = store.query("SELECT * FROM player_ledger")
+        deals = store.player_ledger("deal", player="anna")
+        total = store.player_ledger("all", player="ANNA").row(0, named=True)
+    assert set(frame["scope"].unique().to_list()) == {"deal", "match", "evening", "all"}
+    for row in frame.iter_rows(named=True):
+        assert (
+            row["cards"] - row["given_away"] - row["partner_given_away"] + row["won_back"] + row["illegal"]
+            == row["points"]
+        ), row
+    assert total["deals"] == deals.height
+    for column in ("cards", "given_away", "won_back", "points"):
+        assert total[column] == deals[column].sum()
+
+
+def test_report_example_in_the_help_runs_as_written(tmp_path: Path) -> None:
+    help_text = CliRunner().invoke(cli, ["report", "--help"]).output
+    commands = [line.strip() for line in help_text.splitlines() if line.strip().startswith("manillen ")]
+    assert len(commands) == 3
+    shutil.copytree(ROOT / "data" / "samples", tmp_path / "data" / "samples")
+    for command in commands:
+        done = subprocess.run(
+            [sys.executable, "-c", "from manillen_replay.cli import main; main()", *command.split()[1:]],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, (command, done.stderr)
+    html = (tmp_path / "anna.html").read_text(encoding="utf-8")
+    assert "Partijbespreking voor Anna" in html and decisions_in(html)
+
+
+@pytest.fixture
+def report_file(archive: Path) -> Iterator[Path]:
+    out = archive.parent / "phone.html"
+    with Store(archive, read_only=True) as store:
+        out.write_text(make_report(store, MATCH, player="Anna"), encoding="utf-8")
+    yield out
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium")
+def test_report_opens_offline_at_phone_width(report_file: Path) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "report-phone.png"
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--headless", "--disable-gpu", *CHROMIUM_ARGS]
+        )
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844}, offline=True)
+            page = context.new_page()
+            requests: list[str] = []
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto(report_file.as_uri())
+            page.locator("article.decision").first.wait_for(timeout=15_000)
+            assert page.locator("article.decision").count() == len(
+                costliest(report_file.parent / "club.duckdb", "Anna")
+            )
+            # nothing wider than the phone: wide tables scroll inside their own box
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            assert page.locator("svg.card").count() > 20
+            page.screenshot(path=str(shot), full_page=True)
+            page.emulate_media(media="print")
+            assert page.evaluate("getComputedStyle(document.querySelector('.table')).backgroundColor") in (
+                "rgb(255, 255, 255)",
+            )
+        finally:
+            browser.close()
+    assert requests == [report_file.as_uri()]  # the page itself, nothing else
+    assert shot.stat().st_size > 10_000
+
+
+# --------------------------------------------------------------------------- dashboard
+
+
+@pytest.fixture
+def app(archive: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP
+
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
+    yield AppTest.from_file(APP, default_timeout=60)
+
+
+def test_match_page_shows_the_ledger_and_offers_the_report(app: object, archive: Path) -> None:
+    from .test_dashboard import open_page
+
+    at = open_page(app, "match", match=MATCH)  # type: ignore[arg-type]
+    assert "The cards and the decisions (solver)" in [s.value for s in at.subheader]
+    table = next(frame.value for frame in at.dataframe if "won_back" in frame.value.columns)
+    with Store(archive, read_only=True) as store:
+        expected = store.player_ledger("match", match_id=MATCH)
+    assert sorted(table["player"]) == sorted(expected["player"].to_list())
+    for row in expected.iter_rows(named=True):
+        shown = table[table["player"] == row["player"]].iloc[0]
+        assert (shown["cards"], shown["points"], shown["given_away"]) == (
+            row["cards"],
+            row["points"],
+            row["given_away"],
+        )
+    assert any(chart.proto.spec and "waterfall" in chart.proto.spec for chart in at.get("plotly_chart"))
+    buttons = [b.proto.label for b in at.get("download_button")]
+    assert "Download report" in buttons
+
+
+def test_report_for_the_download_is_the_command_s_file(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboards import data
+
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
+    made = data.report_html(MATCH, "Bert", "nl").decode("utf-8")
+    out = archive.parent / "bert.html"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "report",
+            "--db",
+            str(archive),
+            "--match",
+            MATCH,
+            "--player",
+            "Bert",
+            "--lang",
+            "nl",
+            "--out",
+            str(out),
+        ],
+    )
+    data.archive().close()
+    assert result.exit_code == 0, result.output
+    assert made == out.read_text(encoding="utf-8")
+
+
+def test_players_page_shows_the_ledger_match_by_match(app: object, archive: Path) -> None:
+    from .test_dashboard import open_page, texts
+
+    at = open_page(app, "players", player="Anna")  # type: ignore[arg-type]
+    with Store(archive, read_only=True) as store:
+        total = store.player_ledger("all", player="Anna").row(0, named=True)
+    assert f"Over {total['deals']} costed deals: the cards {total['cards']}" in texts(at)
+    assert "The cards and the decisions (solver)" in [s.value for s in at.subheader]
+
+
+def test_findings_json_summarises_each_players_ledger(archive: Path) -> None:
+    import json
+
+    run = CliRunner()
+    over_match = json.loads(
+        run.invoke(cli, ["findings", "--db", str(archive), "--match", MATCH, "--json"]).output
+    )["summaries"]
+    all_time = json.loads(
+        run.invoke(cli, ["findings", "--db", str(archive), "--player", "bert", "--json"]).output
+    )["summaries"]
+    with Store(archive, read_only=True) as store:
+        expected = store.player_ledger("match", match_id=MATCH)
+        bert = store.player_ledger("all", player="Bert").row(0, named=True)
+    assert {row["player"] for row in over_match} == set(expected["player"].to_list())
+    assert all(row["scope"] == "match" and row["match_id"] == MATCH for row in over_match)
+    (summary,) = all_time
+    assert summary["scope"] == "all" and summary["player"] == "Bert"
+    assert (summary["cards"], summary["given_away"], summary["won_back"], summary["points"]) == (
+        bert["cards"],
+        bert["given_away"],
+        bert["won_back"],
+        bert["points"],
+    )
+
+
+def test_deal_list_shows_the_ledger_of_the_players_team(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        html = make_report(store, MATCH, player="Bert")
+        seat = store.query("SELECT seat FROM seats WHERE match_id = ? AND player = 'Bert'", [MATCH]).item()
+        rows = store.deal_ledger(MATCH).filter(team=seat % 2)
+    assert rows.height == 3
+    for row in rows.iter_rows(named=True):
+        start = html.index(f'<tr data-deal="{row["deal"]}">')
+        cells = html[start : html.index("</tr>", start)]
+        assert f">{row['cards']}-{60 - row['cards']}<" in cells
+        decisions = row["won_back"] - row["given_away"] + row["illegal"]
+        shown = "0" if decisions == 0 else ("+" if decisions > 0 else "−") + str(abs(decisions))
+        assert f">{shown}<" in cells
