@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import analyze_bench, solver_bench
+from bench import analyze_bench, record_bench, solver_bench
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -32,6 +32,8 @@ STAGES: tuple[tuple[str, str], ...] = (
     ("dashboard", "-"),
 )
 """Each stage and the floor it is compared with (bench/README.md explains them)."""
+RECORD_STAGE = "record"
+"""Taps on the Record page in Chromium (:mod:`bench.record_bench`): not sized in deals, its own table."""
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 SOLVE_MAX = 1_000
@@ -106,6 +108,21 @@ def run_analyze_bench(deals: int, repeat: int, samples: int) -> dict[str, Any]:
         return {"status": "failed", "reason": error}
     result: dict[str, Any] = json.loads(output)
     return result
+
+
+def record_stage_only(stages: list[str]) -> bool:
+    """Whether only the record stage runs (no archive to make, no table of sized stages)."""
+    return set(stages) == {RECORD_STAGE}
+
+
+def run_record_latency(passes: int) -> list[dict[str, Any]]:
+    """The Record page's taps in Chromium against a plain st.button page, in a fresh interpreter
+    (:mod:`bench.record_bench`)."""
+    output, error = _run_module("bench.record_bench", str(passes), "--json")
+    if error:
+        return [{"stage": "record", "status": "failed", "reason": error}]
+    rows: list[dict[str, Any]] = json.loads(output)
+    return rows
 
 
 def _run_module(module: str, *args: str) -> tuple[str, str]:
@@ -222,7 +239,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--stages",
-        default=",".join(name for name, _ in STAGES),
+        default=",".join([*(name for name, _ in STAGES), RECORD_STAGE]),
         help="stages to run, comma-separated (default: all)",
     )
     parser.add_argument(
@@ -257,6 +274,13 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--samples", type=int, default=50, help="layouts per play for view costs (default %(default)s)"
     )
+    parser.add_argument(
+        "--record-deals",
+        type=int,
+        default=3,
+        help="with the record stage: deals recorded by 32 taps each in Chromium (default %(default)s; "
+        "0 leaves it out)",
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the generated archive")
     parser.add_argument(
         "--data-dir",
@@ -281,7 +305,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--sizes needs at least one positive number of deals")
     if arguments.repeat < 1:
         parser.error("--repeat is at least 1")
-    known = dict(STAGES)
+    known = [*dict(STAGES), RECORD_STAGE]
     arguments.stage_list = [name.strip() for name in arguments.stages.split(",") if name.strip()]
     unknown = [name for name in arguments.stage_list if name not in known]
     if unknown:
@@ -292,11 +316,16 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the suite; print the table on stdout, progress on stderr; write the JSON results."""
     arguments = parse_arguments(argv)
-    archive = ensure_archive(arguments.data_dir, arguments.seed, max(arguments.size_list))
+    only_record = record_stage_only(arguments.stage_list)
+    archive = (
+        None if only_record else ensure_archive(arguments.data_dir, arguments.seed, max(arguments.size_list))
+    )
     floors = dict(STAGES)
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
     for stage in arguments.stage_list:
+        if stage == RECORD_STAGE:
+            continue
         for size in arguments.size_list:
             if stage == "solve" and size > arguments.solve_max:
                 reason = (
@@ -315,10 +344,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{stage} at {size:,} deals ...", file=sys.stderr, flush=True)
             # The solver is slow and steady: one pass is enough, and three would take minutes.
             repeat = 1 if stage == "solve" else arguments.repeat
+            assert archive is not None
             result = run_worker(stage, archive, size, repeat)
             rows.extend(rows_of(result, floors[stage]))
-    table = format_table(rows)
-    print(table)
+    if not only_record:
+        print(format_table(rows))
     solver_rows: list[dict[str, Any]] = []
     if "solve" in arguments.stage_list and arguments.solver_deals > 0:
         print("solver latency ...", file=sys.stderr, flush=True)
@@ -331,6 +361,12 @@ def main(argv: list[str] | None = None) -> int:
         analyze = run_analyze_bench(arguments.analyze_deals, arguments.analyze_repeat, arguments.samples)
         print()
         print(analyze_bench.format_result(analyze) if "passes" in analyze else f"analyze: {analyze}")
+    record_rows: list[dict[str, Any]] = []
+    if RECORD_STAGE in arguments.stage_list and arguments.record_deals > 0:
+        print("record page taps in chromium ...", file=sys.stderr, flush=True)
+        record_rows = run_record_latency(arguments.record_deals)
+        print()
+        print(record_bench.format_rows(record_rows))
     results = {
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -347,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         "rows": rows,
         "solver": solver_rows,
         "analyze": analyze,
+        "record": record_rows,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

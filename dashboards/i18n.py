@@ -546,6 +546,32 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "De partij in de tekstnotatie: kopieer ze in een bericht; `manillen import` leest ze terug.",
     ),
     "record.close": ("Close this match", "Deze partij sluiten"),
+    "record.written": ("The scoresheet says (optional)", "Het scoreblad zegt (optioneel)"),
+    "record.written_help": (
+        "What was written on the scoresheet for this deal: the cards are checked against it, and a "
+        "wrong line is saved as a score mismatch finding.",
+        "Wat voor dit spel op het scoreblad staat: de kaarten worden ermee vergeleken, en een "
+        "foute lijn wordt bewaard als bevinding (score klopt niet).",
+    ),
+    "record.written_none": ("Not written", "Niet genoteerd"),
+    "record.written_mismatch": (
+        "The scoresheet disagrees with the cards: {message}. Saved as a score mismatch finding.",
+        "Het scoreblad klopt niet met de kaarten: {message}. Bewaard als bevinding.",
+    ),
+    "record.reopen": ("Correct a saved deal", "Een bewaard spel verbeteren"),
+    "record.reopen_help": (
+        "Opens the deal again to change its calls, cards or scoresheet line; saving it replaces the "
+        "match in the archive. The deal in progress waits until then.",
+        "Opent het spel opnieuw om roep, kaarten of scorebladlijn te wijzigen; bewaren vervangt de "
+        "partij in het archief. Het lopende spel wacht tot dan.",
+    ),
+    "record.reopen_number": ("Deal", "Spel"),
+    "record.reopen_button": ("Reopen", "Heropenen"),
+    "record.reopened": (
+        "Deal {number} is reopened: change it and save it again, or drop the correction.",
+        "Spel {number} is heropend: wijzig het en bewaar het opnieuw, of laat de verbetering vallen.",
+    ),
+    "record.drop_reopened": ("Drop the correction", "Verbetering laten vallen"),
 }
 LABELS.update(RECORD_LABELS)
 

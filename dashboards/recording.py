@@ -24,7 +24,7 @@ from typing import Any
 
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, DECK_32_MASK, Card, Rank, Suit, mask_of
 from manillen_replay.engine import MatchResult, replay
-from manillen_replay.errors import InvalidCardError, InvalidRecordError, ManillenError
+from manillen_replay.errors import IllegalPlayError, InvalidCardError, InvalidRecordError, ManillenError
 from manillen_replay.record import Record, dumps, dumps_text, loads
 from manillen_replay.rules import LegalPlays, Rules, ViolationKind, trick_points
 from manillen_replay.state import DealState
@@ -83,6 +83,9 @@ class DealDraft:
     """Every card in the order played (trick after trick)."""
     score: dict[str, int] | None = None
     """A scoresheet line (``team``, ``points``); with ``tie`` for a 30-30."""
+    written: dict[str, int] | None = None
+    """What the scoresheet says for a deal entered card by card (optional; same form as ``score``):
+    the engine compares it with the cards, and a wrong line becomes a ``score_mismatch`` finding."""
 
 
 @dataclass
@@ -96,6 +99,20 @@ class Draft:
     current: DealDraft | None = None
     updated: str = ""
     """When it was last changed (ISO time), to sort the drafts offered for resuming."""
+    reopened: int | None = None
+    """The index in ``deals`` of the saved deal ``current`` corrects; ``None`` for a new deal."""
+    parked: DealDraft | None = None
+    """The new deal put aside while a saved deal is reopened, taken up again once it is saved."""
+
+    @property
+    def index(self) -> int:
+        """Where ``current`` goes in the match: its reopened place, or after the saved deals."""
+        return len(self.deals) if self.reopened is None else self.reopened
+
+    @property
+    def number(self) -> int:
+        """The number of the deal being entered (counted from 1)."""
+        return self.index + 1
 
     def to_json(self) -> str:
         """The draft as JSON (what a draft file holds)."""
@@ -111,7 +128,16 @@ class Draft:
             raw = json.loads(text)
             setup = Setup(**raw["setup"])
             current = DealDraft(**raw["current"]) if raw.get("current") else None
-            return cls(raw["draft_id"], setup, list(raw.get("deals", [])), current, raw.get("updated", ""))
+            parked = DealDraft(**raw["parked"]) if raw.get("parked") else None
+            return cls(
+                raw["draft_id"],
+                setup,
+                list(raw.get("deals", [])),
+                current,
+                raw.get("updated", ""),
+                raw.get("reopened"),
+                parked,
+            )
         except (ValueError, KeyError, TypeError) as error:
             raise RecordingError(f"not a draft: {error}") from None
 
@@ -260,7 +286,7 @@ def table_of(deal: DealDraft, rules: Rules) -> Table:
         card = CARD_BY_TEXT[text]
         seat = state.to_play
         legal = state.legal() if known else None
-        violation = state.violation(card) if known else None
+        violation = state.violation(card) if known and state.playable(seat) >> card & 1 else None
         if not current:
             leader = seat
         current.append(Play(seat, card, legal, violation))
@@ -359,7 +385,12 @@ def edit_trick(draft: Draft, number: int, cards: Sequence[str]) -> Draft:
     if twice:
         raise RecordingError(f"{twice[0]} is played twice in this deal")
     plays = [*deal.plays[:start], *new, *deal.plays[start + len(old) :]]
-    return replace(draft, current=replace(deal, plays=plays))
+    changed = replace(deal, plays=plays)
+    try:  # with the hands known, each card must be in the hand of the seat that plays it
+        table_of(changed, draft.setup.rules_value())
+    except IllegalPlayError as error:
+        raise RecordingError(f"trick {number} cannot be so: {error}") from None
+    return replace(draft, current=changed)
 
 
 def add_call(draft: Draft, seat: int, call: str, suit: str | None = None) -> Draft:
@@ -487,14 +518,38 @@ def deal_object(deal: DealDraft) -> dict[str, Any]:
     if deal.calls:
         out["declarations"] = deal.calls
     if deal.score is not None:
-        out["recorded_score"] = (
-            None if deal.score.get("tie") else {"team": deal.score["team"], "points": deal.score["points"]}
-        )
-    elif deal.plays:
+        out["recorded_score"] = _recorded(deal.score)
+        return out
+    if deal.plays:
         out["tricks"] = [
             deal.plays[i : i + CARDS_PER_TRICK] for i in range(0, len(deal.plays), CARDS_PER_TRICK)
         ]
+    if deal.written is not None:
+        out["recorded_score"] = _recorded(deal.written)
     return out
+
+
+def _recorded(line: dict[str, int]) -> dict[str, int] | None:
+    """A scoresheet line as the record's ``recorded_score`` (``None`` is a 30-30)."""
+    return None if line.get("tie") else {"team": line["team"], "points": line["points"]}
+
+
+def deal_draft(deal: dict[str, Any]) -> DealDraft:
+    """A saved deal object (as :func:`deal_object` wrote it) back as a deal to edit."""
+    plays = [card for trick in deal.get("tricks", []) for card in trick]
+    line: dict[str, int] | None = None
+    if "recorded_score" in deal:
+        recorded = deal["recorded_score"]
+        line = {"tie": 1} if recorded is None else {"team": recorded["team"], "points": recorded["points"]}
+    sheet_only = line is not None and "tricks" not in deal
+    return DealDraft(
+        dealer=int(deal["dealer"]),
+        calls=[dict(call) for call in deal.get("declarations", [])],
+        hands=[list(hand) for hand in deal["hands"]] if deal.get("hands") else None,
+        plays=plays,
+        score=line if sheet_only else None,
+        written=None if sheet_only else line,
+    )
 
 
 def to_record(draft: Draft, *, with_current: bool = True) -> Record:
@@ -511,7 +566,7 @@ def to_record(draft: Draft, *, with_current: bool = True) -> Record:
         match["rules"] = setup.rules
     deals = list(draft.deals)
     if with_current and draft.current is not None:
-        deals.append(deal_object(draft.current))
+        deals[draft.index : draft.index + 1] = [deal_object(draft.current)]
     document = {"format": "manillen/1", "match": match, "deals": deals}
     return loads(json.dumps(document, ensure_ascii=False), source=f"draft {setup.match_id}")
 
@@ -536,7 +591,7 @@ def check_deal(draft: Draft, *, allow_unfinished: bool = False) -> list[Problem]
     except InvalidRecordError as error:
         problems = [Problem(p.pointer, p.message) for p in error.problems]
         if allow_unfinished:
-            current = f"/deals/{len(draft.deals)}"
+            current = f"/deals/{draft.index}"
             problems = [p for p in problems if p.pointer.startswith(current + "/declarations")]
         return problems
     return []
@@ -557,10 +612,47 @@ def finish_deal(draft: Draft) -> tuple[Draft, Record, MatchResult]:
         raise RecordingError("; ".join(f"{p.message} (at {p.pointer})" for p in problems))
     record = to_record(draft)
     result = replay(record, source="draft")
-    rules = draft.setup.rules_value()
-    dealer = deal.dealer if table.redeal else rules.shape.next_dealer(deal.dealer)
-    finished = replace(draft, deals=[*draft.deals, deal_object(deal)], current=DealDraft(dealer=dealer))
+    if draft.reopened is not None:
+        deals = list(draft.deals)
+        deals[draft.reopened] = deal_object(deal)
+        parked = draft.parked
+        if parked is None or not (parked.calls or parked.plays or parked.hands or parked.score):
+            parked = DealDraft(dealer=next_dealer(deals, draft.setup.rules_value()))
+        return replace(draft, deals=deals, current=parked, reopened=None, parked=None), record, result
+    deals = [*draft.deals, deal_object(deal)]
+    finished = replace(
+        draft, deals=deals, current=DealDraft(dealer=next_dealer(deals, draft.setup.rules_value()))
+    )
     return finished, record, result
+
+
+def next_dealer(deals: Sequence[dict[str, Any]], rules: Rules) -> int:
+    """Who deals after these deals: the same dealer after a redeal, else the next in the rotation."""
+    last = deals[-1]
+    if any(call["call"] == "redeal" for call in last.get("declarations", [])):
+        return int(last["dealer"])
+    return rules.shape.next_dealer(int(last["dealer"]))
+
+
+def reopen(draft: Draft, number: int) -> Draft:
+    """The draft with saved deal ``number`` (from 1) back on the table to correct; the deal in
+    progress is put aside until the corrected deal is saved again (or the correction dropped).
+
+    :raises RecordingError: for a deal not saved, or while another saved deal is reopened.
+    """
+    if draft.reopened is not None:
+        raise RecordingError(f"deal {draft.number} is reopened already: save it or drop the correction")
+    if not 1 <= number <= len(draft.deals):
+        raise RecordingError(f"deal {number} is not saved: deals 1 to {len(draft.deals)} are")
+    current = deal_draft(draft.deals[number - 1])
+    return replace(draft, current=current, reopened=number - 1, parked=draft.current)
+
+
+def drop_reopened(draft: Draft) -> Draft:
+    """The draft without the correction of a reopened deal: the saved deal stays as it was."""
+    if draft.reopened is None:
+        return draft
+    return replace(draft, current=draft.parked, reopened=None, parked=None)
 
 
 def scoresheet_line(draft: Draft, team: int | None, points: int = 0) -> Draft:
@@ -569,13 +661,31 @@ def scoresheet_line(draft: Draft, team: int | None, points: int = 0) -> Draft:
     :raises RecordingError: for negative points or a team other than 0 and 1.
     """
     deal = _current(draft)
+    return replace(draft, current=DealDraft(dealer=deal.dealer, calls=[], score=_line(team, points)))
+
+
+def write_score(draft: Draft, team: int | None, points: int = 0) -> Draft:
+    """The current deal (entered card by card) with what the scoresheet says beside its cards:
+    ``team`` and its points, or ``None`` for 30-30. The engine compares it with the cards.
+
+    :raises RecordingError: for negative points or a team other than 0 and 1.
+    """
+    deal = _current(draft)
+    return replace(draft, current=replace(deal, written=_line(team, points)))
+
+
+def forget_score(draft: Draft) -> Draft:
+    """The current deal without a scoresheet line beside its cards."""
+    deal = _current(draft)
+    return replace(draft, current=replace(deal, written=None))
+
+
+def _line(team: int | None, points: int) -> dict[str, int]:
     if team is None:
-        score = {"tie": 1}
-    else:
-        if team not in (0, 1) or points < 0:
-            raise RecordingError("a scoresheet line is a team (0 or 1) and its points")
-        score = {"team": team, "points": points}
-    return replace(draft, current=DealDraft(dealer=deal.dealer, calls=[], score=score))
+        return {"tie": 1}
+    if team not in (0, 1) or points < 0:
+        raise RecordingError("a scoresheet line is a team (0 or 1) and its points")
+    return {"team": team, "points": points}
 
 
 def match_score(draft: Draft) -> MatchResult | None:

@@ -29,6 +29,8 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "1",
         "--analyze-repeat",
         "1",
+        "--record-deals",
+        "0",  # the record stage drives a browser: its own test below
         "--data-dir",
         str(tmp_path),
         "--out",
@@ -133,3 +135,27 @@ def test_bad_arguments_are_usage_errors(argv, message, capsys):
         parse_arguments(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.browser
+def test_record_stage_times_taps_against_a_plain_button_page(tmp_path, capsys):
+    """The record stage records a deal by taps in Chromium and clicks the floor's page as often."""
+    from bench import record_bench
+
+    if not record_bench.CHROMIUM.exists():
+        pytest.skip("needs Debian's chromium")
+    out = tmp_path / "results.json"
+    argv = ["--stages", "record", "--record-deals", "1", "--data-dir", str(tmp_path), "--out", str(out)]
+    assert main(argv) == 0
+    assert "record.tap_to_greyed" in capsys.readouterr().out
+    results = json.loads(out.read_text())
+    assert results["rows"] == []
+    rows = {row["stage"]: row for row in results["record"]}
+    assert set(rows) == {"record.tap_to_greyed", "record.tap_to_settled", "record.deal_32_taps"}
+    for name in ("record.tap_to_greyed", "record.tap_to_settled"):
+        row = rows[name]
+        assert row["taps"] == 32 and 0 < row["median_ms"] <= row["p95_ms"]
+        assert row["ratio"] == pytest.approx(row["median_ms"] / row["floor_median_ms"], abs=0.06)
+    assert rows["record.tap_to_greyed"]["median_ms"] <= rows["record.tap_to_settled"]["median_ms"]
+    assert rows["record.deal_32_taps"]["median_s"] > 0
+    assert not list(tmp_path.glob("archive-*"))  # no generated archive for the record stage alone

@@ -10,18 +10,15 @@ from __future__ import annotations
 import importlib
 import os
 import re
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
 
 import pytest
+
+from bench.record_bench import free_port, serving
 
 from .test_dashboard import build_archive, fixture_records
 
@@ -61,12 +58,6 @@ def browser_api() -> ModuleType:
         missing("needs Playwright: pip install -e '.[dev]'")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``manillen dashboard`` on a free port; its address."""
@@ -78,30 +69,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         sys.executable, "-c", "from manillen_replay.cli import main; main()",
         "dashboard", "--db", str(archive), "--port", str(port),
     ]  # fmt: skip
-    # a session of its own, so stopping it stops streamlit, the command's child, too
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, text=True
-    )
-    address = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{address}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    problem = process.stderr.read() if process.stderr else ""
-                    raise RuntimeError(f"the dashboard did not start: {problem}") from None
-                time.sleep(0.3)
+    with serving(command, port) as address:
         yield address
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
 
 
 def test_replay_steps_forward_three_plays(server: str) -> None:

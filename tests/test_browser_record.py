@@ -25,6 +25,20 @@ pytestmark = [
 
 PHONE = {"width": 390, "height": 844}
 LAUNCH_ARGS = ["--headless", *CHROMIUM_ARGS]
+SETTLED = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app !== null && app.dataset.testScriptState === 'notRunning'
+        && app.dataset.testConnectionState === 'CONNECTED'
+        && document.querySelector('[data-stale="true"]') === null;
+}"""
+"""True once Streamlit's run has finished and no element of the previous run is left on the page:
+while a run is under way the previous run's elements stay (stale) until it ends, so a screenshot
+or an assertion taken then can see a line twice, once with the old value."""
+
+
+def settle(page: object) -> None:
+    """Wait until the page's run has finished (call it after what the run shows has appeared)."""
+    page.wait_for_function(SETTLED, timeout=30_000)  # type: ignore[attr-defined]
 
 
 def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
@@ -48,6 +62,7 @@ def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
                 page.get_by_role("option", name=name, exact=True).first.click()
             start = page.locator(".st-key-record_start button")
             expect(start).to_be_enabled(timeout=15_000)
+            settle(page)
             page.screenshot(path=str(ARTIFACTS / "record-phone-setup.png"), full_page=True)
             start.click()
             page.locator(f".st-key-record_trump_{trump} button").click()
@@ -60,22 +75,31 @@ def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
                 # the page has run again once it counts the card (and greys it out)
                 page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
                 expect(button).to_be_disabled(timeout=15_000)
+                settle(page)
+                status = page.get_by_text(re.compile(r"of 32 cards in"))
+                expect(status).to_have_count(1)  # one status line, the new count: no stale copy
                 if index == 13:
                     page.screenshot(path=str(ARTIFACTS / "record-phone-trick-4.png"), full_page=False)
             tapped = time.monotonic() - began
             save = page.locator(".st-key-record_save button")
             expect(save).to_be_enabled(timeout=15_000)
+            settle(page)
             page.screenshot(path=str(ARTIFACTS / "record-phone-deal-done.png"), full_page=True)
+            written = page.locator('[data-testid="stButtonGroup"]').filter(has_text="30-30")
+            written.scroll_into_view_if_needed()
+            expect(written).to_be_visible()  # what the scoresheet says, beside the save button
+            page.screenshot(path=str(ARTIFACTS / "record-phone-scoresheet-line.png"))
             save.click()
             link = page.get_by_role("link", name="Open deal 1 in the Deal replay")
             link.wait_for(timeout=60_000)
+            settle(page)
             page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
             page.screenshot(path=str(ARTIFACTS / "record-phone-saved.png"))
             link.click()
             page.locator(".mr-trick").wait_for(timeout=30_000)
             page.wait_for_function("() => window.location.pathname.endsWith('/replay')", timeout=10_000)
             assert "deal=1" in page.url and "match=" in page.url
-            page.wait_for_timeout(500)
+            settle(page)
             page.screenshot(path=str(ARTIFACTS / "record-phone-replay.png"), full_page=True)
             # the same draft on a desktop: deal 2, trump made, two cards in
             page.go_back()
@@ -84,6 +108,7 @@ def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
             for index, card in enumerate(("AC", "7C")):
                 page.locator(f".st-key-record_card_{card} button").click()
                 page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
+                settle(page)
             page.screenshot(path=str(ARTIFACTS / "record-desktop.png"))
         finally:
             browser.close()

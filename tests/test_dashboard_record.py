@@ -533,3 +533,108 @@ def test_page_taps_the_hands_first_then_outlines_legal_cards(empty_app: tuple[Ap
     legal = [CARD_TEXT[c] for c in iter_mask(engine_deal(deal).tricks[0].legal[1])]  # type: ignore[attr-defined]
     styles = "\n".join(e.proto.body for e in at.get("html"))
     assert all(f".st-key-record_card_{card} button" in styles for card in legal)
+
+
+# --------------------------------------------------------------------------- scoresheet beside the cards
+
+
+def test_scoresheet_line_beside_the_cards_is_checked_by_the_engine() -> None:
+    deal = legal_deal()
+    score = engine_deal(deal).score  # type: ignore[attr-defined]
+    right = rec.write_score(entered(deal), score.team, score.points)
+    _, record, result = rec.finish_deal(right)
+    assert record.deals[0].recorded_score.points == score.points  # type: ignore[union-attr]
+    assert not result.deals[0].score_mismatch and len(result.deals[0].tricks) == 8
+    wrong = rec.write_score(entered(deal), 1 - score.team, score.points)
+    _, _, result = rec.finish_deal(wrong)
+    assert result.deals[0].score_mismatch and result.deals[0].score == score  # the cards count
+    assert "recorded_score" not in rec.deal_object(rec.forget_score(wrong).current)  # type: ignore[arg-type]
+    with pytest.raises(rec.RecordingError, match="team"):
+        rec.write_score(entered(deal), 2, 5)
+
+
+def test_page_saves_a_wrong_scoresheet_line_as_a_score_mismatch(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    deal = legal_deal()
+    draft_id = start_match(at)
+    tap(at, f"record_trump_{'HDCS'[engine_deal(deal).trump]}")  # type: ignore[attr-defined]
+    for card in cards_of(deal):
+        tap(at, f"record_card_{card}")
+    score = engine_deal(deal).score  # type: ignore[attr-defined]
+    at.segmented_control(key=f"record_written_{draft_id}_1").set_value(str(1 - score.team)).run()
+    at.number_input(key=f"record_written_points_{draft_id}_1").set_value(score.points).run()
+    saved = drafts.load(draft_id, drafts.folder(path))
+    assert saved is not None and saved.current is not None  # kept in the draft before saving
+    assert saved.current.written == {"team": 1 - score.team, "points": score.points}
+    tap(at, "record_save")
+    assert any("scoresheet disagrees" in w.value for w in at.warning), [w.value for w in at.warning]
+    with Store(path, read_only=True) as store:
+        stored = store.query("SELECT score_team, recorded_team, score_mismatch FROM deals").row(0, named=True)
+        kinds = store.query("SELECT kind FROM findings")["kind"].to_list()
+    assert stored == {"score_team": score.team, "recorded_team": 1 - score.team, "score_mismatch": True}
+    assert "score_mismatch" in kinds
+
+
+# --------------------------------------------------------------------------- reopening a saved deal
+
+
+def test_reopen_a_saved_deal_and_save_it_in_its_place() -> None:
+    first, second = legal_deal(seed=7, dealer=3), legal_deal(seed=8, dealer=0)
+    draft, _, _ = rec.finish_deal(entered(first))
+    assert isinstance(second.declarations, list) and second.declarations[0].suit is not None
+    draft = rec.add_call(draft, 0, "trump", str(second.declarations[0].suit))
+    for card in cards_of(second):
+        draft = rec.play_card(draft, card)
+    draft, _, _ = rec.finish_deal(draft)
+    draft = rec.play_card(rec.add_call(draft, 1, "muil"), cards_of(second)[0])  # deal 3 under way
+    reopened = rec.reopen(draft, 1)
+    assert reopened.number == 1 and reopened.current is not None
+    assert reopened.current.plays == cards_of(first) and reopened.current.dealer == 3
+    with pytest.raises(rec.RecordingError, match="reopened already"):
+        rec.reopen(reopened, 2)
+    assert rec.drop_reopened(reopened) == draft
+    cards = cards_of(first)
+    with pytest.raises(rec.RecordingError, match="does not hold"):  # the hands are known
+        rec.edit_trick(reopened, 1, [cards[1], cards[0], cards[2], cards[3]])
+    # the scoresheet line added, then saved: deal 1 is replaced, deal 2 stays, deal 3 comes back
+    saved, record, result = rec.finish_deal(rec.write_score(reopened, 0, 2))
+    assert len(record.deals) == 2 and record.deals[1] == rec.to_record(draft, with_current=False).deals[1]
+    assert record.deals[0].tricks == rec.to_record(draft, with_current=False).deals[0].tricks
+    assert result.deals[0].has_recorded and result.deals[0].score_mismatch
+    assert saved.reopened is None and saved.current == draft.current and len(saved.deals) == 2
+    with pytest.raises(rec.RecordingError, match="not saved"):
+        rec.reopen(saved, 3)
+
+
+def test_page_reopens_a_saved_deal_and_replaces_the_match(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    deal = legal_deal()
+    cards = cards_of(deal)
+    draft_id = start_match(at)
+    trump = "HDCS"[engine_deal(deal).trump]  # type: ignore[attr-defined]
+    tap(at, f"record_trump_{trump}")
+    for card in cards:
+        tap(at, f"record_card_{card}")
+    tap(at, "record_save")
+    at.segmented_control(key="record_mode").set_value("sheet").run()
+    tap(at, "record_sheet_tie")  # deal 2: a 30-30 line
+    at.segmented_control(key="record_mode").set_value("cards").run()
+    tap(at, "record_trump_H")  # deal 3 begun
+    at.selectbox(key="record_reopen_number").set_value(1).run()
+    tap(at, "record_reopen")
+    assert "Deal 1 is reopened" in texts(at)
+    assert all(at.button(key=f"record_card_{c}").disabled for c in cards)
+    at.segmented_control(key=f"record_written_{draft_id}_1").set_value("tie").run()
+    tap(at, "record_undo_card")
+    tap(at, f"record_card_{cards[-1]}")
+    tap(at, "record_save")
+    assert "Deal 1 is saved in the archive" in texts(at)
+    with Store(path, read_only=True) as store:
+        matches = store.query("SELECT count(*) AS n FROM matches")["n"][0]
+        deals = store.query("SELECT deal, score_mismatch FROM deals ORDER BY deal").rows()
+    assert matches == 1  # replaced, not added
+    assert deals[0] == (1, True) and len(deals) == 2  # the cards never make 30-30
+    saved = drafts.load(draft_id, drafts.folder(path))
+    assert saved is not None and saved.reopened is None and saved.current is not None
+    assert saved.current.calls == [{"seat": 1, "call": "trump", "suit": "H"}]  # deal 3 waits, untouched
+    assert at.subheader[0].value == "Deal 3 · Bert deals" and "Calls:** Trump" in texts(at)

@@ -16,6 +16,7 @@ import streamlit as st
 from dashboards import data, drafts, i18n, ui
 from dashboards import recording as rec
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
+from manillen_replay.engine.results import IrregularityKind
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import CAFE_OPTIONS, Rules
 
@@ -110,7 +111,7 @@ def _setup() -> None:
             label = t(
                 "record.resume_one",
                 players=", ".join(draft.setup.seats),
-                deal=len(draft.deals) + 1,
+                deal=draft.number,
                 cards=played,
                 match=draft.setup.match_id,
             )
@@ -260,6 +261,32 @@ def _scoresheet(draft: rec.Draft) -> None:
     if result.finished:
         winner = result.winner
         st.success(t("record.decided", team=_team(draft, winner)) if winner is not None else t("record.draw"))
+    if draft.reopened is None:
+        _reopen_control(draft)
+
+
+def _reopen_control(draft: rec.Draft) -> None:
+    """A saved deal chosen to be opened again for a correction."""
+    with st.expander(t("record.reopen")):
+        st.caption(t("record.reopen_help"))
+        row = st.container(horizontal=True, vertical_alignment="bottom")
+        with row:
+            st.selectbox(
+                t("record.reopen_number"),
+                range(1, len(draft.deals) + 1),
+                index=len(draft.deals) - 1,
+                key="record_reopen_number",
+            )
+        row.button(t("record.reopen_button"), key="record_reopen", on_click=_reopen, icon=":material/edit:")
+
+
+def _reopen() -> None:
+    number = int(st.session_state.get("record_reopen_number") or 1)
+    _change(rec.reopen, number)
+    draft: rec.Draft | None = st.session_state.get(DRAFT)
+    if draft is not None and draft.reopened is not None and draft.current is not None:
+        st.session_state["record_mode"] = "sheet" if draft.current.score is not None else "cards"
+        st.session_state.pop(SAVED, None)
 
 
 def _call_summary(draft: rec.Draft, index: int) -> str:
@@ -288,9 +315,15 @@ def _deal(draft: rec.Draft) -> None:
     assert draft.current is not None
     deal = draft.current
     rules = draft.setup.rules_value()
-    number = len(draft.deals) + 1
+    number = draft.number
     names = _names(draft)
     st.subheader(t("record.deal", number=number, dealer=names[deal.dealer]))
+    with st.container():
+        if draft.reopened is not None:
+            st.info(t("record.reopened", number=number))
+            if st.button(t("record.drop_reopened"), key="record_drop_reopened", icon=":material/undo:"):
+                _keep(rec.drop_reopened(draft))
+                st.rerun()  # the whole page: the scoresheet offers reopening again
     # Every part sits in a container of its own, so the parts that come and go (a message, the
     # calls once made) never shift the grid's buttons to other places on the page between runs.
     with st.container():
@@ -305,11 +338,11 @@ def _deal(draft: rec.Draft) -> None:
                 args=(f"record_dealer_{draft.draft_id}_{number}",),
                 help=t("record.dealer_help"),
             )
+    st.session_state.setdefault("record_mode", "cards")  # set by a reopened scoresheet line too
     mode = st.segmented_control(
         t("record.mode"),
         ["cards", "sheet"],
         format_func=lambda m: t(f"record.mode_{m}"),
-        default="cards",
         required=True,
         key="record_mode",
         label_visibility="collapsed",
@@ -442,7 +475,7 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
 def _hands(draft: rec.Draft) -> None:
     deal = draft.current
     assert deal is not None
-    number = len(draft.deals) + 1
+    number = draft.number
     known = rec.hand_masks(deal.hands) is not None
     with st.expander(t("record.hands_known") if known else t("record.hands")):
         st.caption(t("record.hands_help"))
@@ -481,19 +514,22 @@ def _show_notices() -> None:
 def _status(draft: rec.Draft, table: rec.Table) -> None:
     names = _names(draft)
     finished = [trick for trick in table.tricks if trick.winner is not None]
+    # Placeholders hold the places of the lines that come and go, so the lines below keep their
+    # places between taps and Streamlit never shows the old count beside the new one mid-run.
+    took, heading, clause = st.empty(), st.empty(), st.empty()
     if finished and (table.tricks[-1].winner is not None):
         last = finished[-1]
         assert last.winner is not None
-        st.success(t("record.took", number=last.number, name=names[last.winner], points=last.points))
+        took.success(t("record.took", number=last.number, name=names[last.winner], points=last.points))
     if table.to_play is not None:
         on_table = table.tricks[-1].plays if table.tricks and table.tricks[-1].winner is None else ()
         trick = " ".join(_card_text(p.card) for p in on_table)
-        st.markdown(
+        heading.markdown(
             f"### {t('record.to_play', name=names[table.to_play], trick=len(finished) + 1)}"
             + (f"  \n{t('record.on_table')}: {trick}" if trick else "")
         )
         if table.legal is not None:
-            st.caption(i18n.explain_clause(table.legal, language))
+            clause.caption(i18n.explain_clause(table.legal, language))
     st.caption(
         t(
             "record.taken",
@@ -632,6 +668,7 @@ def _save_button(draft: rec.Draft, table: rec.Table) -> None:
         illegal = table.illegal()
         if illegal:
             st.warning(t("record.illegal_count", count=len(illegal)))
+        _written(draft)
     if st.button(
         t("record.save"),
         type="primary",
@@ -643,8 +680,52 @@ def _save_button(draft: rec.Draft, table: rec.Table) -> None:
         _finish(draft)
 
 
+def _written(draft: rec.Draft) -> None:
+    """What the scoresheet says beside the cards (optional): kept in the draft as it is chosen."""
+    deal = draft.current
+    assert deal is not None
+    choice_key = f"record_written_{draft.draft_id}_{draft.number}"
+    points_key = f"record_written_points_{draft.draft_id}_{draft.number}"
+    line = deal.written
+    chosen = "none" if line is None else "tie" if line.get("tie") else str(line["team"])
+    choice = st.segmented_control(
+        t("record.written"),
+        ["none", "0", "1", "tie"],
+        format_func=lambda c: (
+            {"none": t("record.written_none"), "tie": "30-30"}.get(c) or _team(draft, int(c))
+        ),
+        default=chosen,
+        required=True,
+        key=choice_key,
+        on_change=_written_changed,
+        args=(choice_key, points_key),
+        help=t("record.written_help"),
+    )
+    if choice in ("0", "1"):
+        st.number_input(
+            t("record.sheet_points"),
+            min_value=0,
+            value=int(line["points"]) if line and "points" in line else 0,
+            step=1,
+            key=points_key,
+            on_change=_written_changed,
+            args=(choice_key, points_key),
+        )
+
+
+def _written_changed(choice_key: str, points_key: str) -> None:
+    choice = st.session_state.get(choice_key)
+    if choice in ("0", "1"):
+        _change(rec.write_score, int(choice), int(st.session_state.get(points_key) or 0))
+    elif choice == "tie":
+        _change(rec.write_score, None)
+    else:
+        _change(rec.forget_score)
+
+
 def _finish(draft: rec.Draft) -> None:
     """Validate the deal with the engine, save the match into the archive and analyse it."""
+    number = draft.number
     try:
         finished, record, result = rec.finish_deal(draft)
     except ManillenError as error:
@@ -657,9 +738,12 @@ def _finish(draft: rec.Draft) -> None:
         st.error(t("error.locked", message=error))
         return
     _keep(finished)
-    number = len(finished.deals)
+    deal = result.deals[number - 1]
+    mismatch = next(
+        (i.message for i in deal.irregularities if i.kind is IrregularityKind.SCORE_MISMATCH), None
+    )
     findings = sum(saved.analysis.by_category.values())
-    st.session_state[SAVED] = (finished.setup.match_id, number, bool(result.deals[-1].tricks), findings)
+    st.session_state[SAVED] = (finished.setup.match_id, number, bool(deal.tricks), findings, mismatch)
     st.rerun()
 
 
@@ -667,8 +751,10 @@ def _after_save() -> None:
     saved = st.session_state.get(SAVED)
     if not saved:
         return
-    match_id, number, replayable, findings = saved
+    match_id, number, replayable, findings, mismatch = saved
     st.success(t("record.saved", number=number, findings=findings))
+    if mismatch:
+        st.warning(t("record.written_mismatch", message=mismatch))
     if replayable:
         st.page_link(
             ui.PAGE_FILES["replay"],
@@ -707,6 +793,19 @@ with st.container():
     _after_save()
 with st.container():
     _scoresheet(draft)
-with ui.messages():
-    _deal(draft)
-_footer(draft)
+
+
+@st.fragment
+def _table() -> None:
+    """The deal being entered and the footer: a tap reruns only this part of the page (the
+    match's header and scoresheet change only when a deal is saved, which reruns the whole page)."""
+    current: rec.Draft | None = st.session_state.get(DRAFT)
+    if current is None:
+        st.rerun()
+        return
+    with ui.messages():
+        _deal(current)
+    _footer(current)
+
+
+_table()
