@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import cluster_bench, pages, record_bench, solver_bench, startup
+from bench import analyze_bench, cluster_bench, pages, record_bench, solver_bench, startup
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -106,6 +106,17 @@ def run_cluster(deals: int, samples: int) -> list[dict[str, Any]]:
         return [{"stage": "cluster", "status": "failed", "reason": error}]
     rows: list[dict[str, Any]] = json.loads(output)
     return rows
+
+
+def run_analyze_bench(deals: int, repeat: int, samples: int) -> dict[str, Any]:
+    """``analyze --depth solver`` end to end on demo deals (:mod:`bench.analyze_bench`), in a fresh
+    interpreter."""
+    arguments = ("--deals", str(deals), "--repeat", str(repeat), "--samples", str(samples), "--json")
+    output, error = _run_module("bench.analyze_bench", *arguments)
+    if error:
+        return {"status": "failed", "reason": error}
+    result: dict[str, Any] = json.loads(output)
+    return result
 
 
 def record_stage_only(stages: list[str]) -> bool:
@@ -260,6 +271,16 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         help="with the solve stage: deals to time view costs on (default %(default)s)",
     )
     parser.add_argument(
+        "--analyze-deals",
+        type=int,
+        default=40,
+        help="with the solve stage: demo deals to time `analyze --depth solver` on, end to end "
+        "(default %(default)s; 0 leaves it out)",
+    )
+    parser.add_argument(
+        "--analyze-repeat", type=int, default=3, help="passes of that end-to-end run (default %(default)s)"
+    )
+    parser.add_argument(
         "--samples", type=int, default=50, help="layouts per play for view costs (default %(default)s)"
     )
     parser.add_argument(
@@ -386,6 +407,12 @@ def main(argv: list[str] | None = None) -> int:
         cluster_rows = run_cluster(arguments.cluster_deals, arguments.samples)
         print()
         print(cluster_bench.format_rows(cluster_rows))
+    analyze: dict[str, Any] = {}
+    if "solve" in arguments.stage_list and arguments.analyze_deals > 0:
+        print("analyze --depth solver, end to end ...", file=sys.stderr, flush=True)
+        analyze = run_analyze_bench(arguments.analyze_deals, arguments.analyze_repeat, arguments.samples)
+        print()
+        print(analyze_bench.format_result(analyze) if "passes" in analyze else f"analyze: {analyze}")
     record_rows: list[dict[str, Any]] = []
     if RECORD_STAGE in arguments.stage_list and arguments.record_deals > 0:
         print("record page taps in chromium ...", file=sys.stderr, flush=True)
@@ -410,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         "startup": startup_rows,
         "page_loads": page_loads,
         "cluster": cluster_rows,
+        "analyze": analyze,
         "record": record_rows,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)

@@ -38,7 +38,6 @@ from .store.analyse import (
     call_frame,
     cost_frames,
     findings_frame,
-    solver_findings,
 )
 
 if TYPE_CHECKING:  # the solver (and numba) load only when a deal is solved
@@ -252,7 +251,8 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
 
     :param batch: the deals and their records.
     """
-    from .solver import can_solve, view_costs
+    from .solver import can_solve
+    from .solver.deal_analysis import analyse_deal
 
     start = time.perf_counter()
     replayed: dict[str, tuple[Record, MatchResult] | None] = {}
@@ -273,11 +273,11 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
         if deal is None or not can_solve(deal, result.rules):
             continue
         try:
-            costs = view_costs(
-                deal, result.rules, samples=batch.samples, seed=batch.seed, workers=batch.threads
+            # The very function of the plain run, so a deal's results do not depend on where it ran.
+            analysed = analyse_deal(
+                result, record, deal, samples=batch.samples, seed=batch.seed, workers=batch.threads
             )
-            reviews: list[tuple[str, CallReview]] = []
-            extra = solver_findings(result, record, deal, costs, batch.samples, reviews)
+            costs, reviews, extra = analysed.costs, analysed.reviews, analysed.findings
         except ManillenError as error:
             problems.append(
                 DealProblem(match_id, number, f"match {match_id!r} deal {number}: the solver failed: {error}")

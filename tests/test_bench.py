@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from bench.analyze_bench import PARTS
 from bench.suite import STAGES, format_table, main, parse_arguments
 
 
@@ -30,6 +31,10 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "0",
         "--cluster-deals",
         "0",
+        "--analyze-deals",
+        "1",
+        "--analyze-repeat",
+        "1",
         "--record-deals",
         "0",  # the record stage drives a browser: its own test below
         "--data-dir",
@@ -40,6 +45,7 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
     assert main(argv) == 0
     table = capsys.readouterr().out
     assert "solver.dd_costs" in table and "vs target" in table
+    assert "analyze --depth solver on" in table and "x floor" in table
     header = table.splitlines()[0].split()
     assert header[:4] == ["stage", "deals", "time", "s"]
     for stage, _floor in STAGES:
@@ -64,6 +70,13 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
     startup = {row["stage"]: row for row in results["startup"]}
     assert "manillen --version" in startup and "python -c pass" in table
     assert all(row["seconds"] > 0 and row["floor_seconds"] > 0 for row in startup.values())
+    analyze = results["analyze"]
+    assert analyze["deals"] >= 1 and len(analyze["passes"]) == 1
+    parts = {row["part"]: row for row in analyze["passes"][0]["rows"]}
+    assert set(parts) == {"deal", *PARTS}
+    # the parts of a deal add up to the deal, and its shares to the whole
+    assert sum(parts[p]["share"] for p in PARTS) == pytest.approx(1.0, abs=0.01)
+    assert parts["deal"]["median_s"] > 0 and analyze["passes"][0]["reference_s"] > 0
 
 
 def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
@@ -82,6 +95,8 @@ def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
         "--page-runs",
         "0",
         "--cluster-deals",
+        "0",
+        "--analyze-deals",
         "0",
         "--data-dir",
         str(tmp_path),

@@ -334,7 +334,7 @@ def test_solver_findings_review_the_right_calls(
     """Every call is reviewed by the right seat, and the 3/6/12 thresholds decide the severity."""
     from manillen_replay import solver
     from manillen_replay.engine import replay
-    from manillen_replay.store.analyse import solver_findings
+    from manillen_replay.solver.deal_analysis import solver_findings
 
     reviewed: list[tuple[str, int | None]] = []
 
@@ -363,3 +363,34 @@ def test_solver_findings_review_the_right_calls(
     assert sorted(f.seat for f in knocks) == sorted(seats)
     assert {f.severity for f in knocks} <= {severity} and all(f.points == loss for f in knocks)
     assert [(f.severity, f.points) for f in trumps] == [(severity, loss)]
+
+
+def test_depth_solver_shows_its_progress_on_stderr_and_quiet_hides_it(tmp_path: Path) -> None:
+    path = small_archive(tmp_path / "club.duckdb")
+    code, out, err = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "2")
+    assert code == 0, out
+    lines = [line for line in err.splitlines() if line.startswith("solving:")]
+    assert lines and lines[-1].startswith("solving: 2/2 deals, ")
+    assert "deals/s" in lines[-1] and lines[-1].endswith("left")
+    assert "solving" not in out
+    quiet_path = small_archive(tmp_path / "quiet.duckdb")
+    code, out, err = run("analyze", "--db", str(quiet_path), "--depth", "solver", "--samples", "2", "--quiet")
+    assert code == 0 and "solver: costs of 2 deals stored" in out
+    assert err == ""
+
+
+def test_progress_meter_tells_deals_done_rate_and_time_left() -> None:
+    from manillen_replay.solver.deal_analysis import Progress, ProgressMeter
+
+    now = [100.0]
+    seen: list[Progress] = []
+    meter = ProgressMeter(30, seen.append, clock=lambda: now[0])
+    assert meter.progress().describe() == "0/30 deals"
+    now[0] = 110.0
+    meter.advance(5)
+    assert seen[-1] == Progress(5, 30, 10.0)
+    assert seen[-1].rate == 0.5 and seen[-1].remaining == 50.0
+    assert seen[-1].describe() == "5/30 deals, 0.5 deals/s, 0:50 left"
+    now[0] = 4000.0
+    meter.advance(1)
+    assert seen[-1].describe() == "6/30 deals, 0.00154 deals/s, 4:20:00 left"

@@ -6,7 +6,10 @@ import itertools
 import json
 import random
 from functools import cache
+from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -14,7 +17,7 @@ from manillen_replay.analysis import Category, Severity
 from manillen_replay.cards import DECK_32_MASK, Card, CardSet, iter_mask, mask_of
 from manillen_replay.cli import cli
 from manillen_replay.engine import replay
-from manillen_replay.record import dumps
+from manillen_replay.record import dumps, loads
 from manillen_replay.rules import Rules
 from manillen_replay.solver import (
     CallOption,
@@ -36,7 +39,9 @@ from manillen_replay.solver import (
     view_costs,
 )
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
+from manillen_replay.solver.costs import VIEW_FLOOR, is_settled
 from manillen_replay.solver.layouts import agrees, find_layouts, iter_moments
+from manillen_replay.solver.review import REVIEW_FLOOR, clearly_worse
 from manillen_replay.state import DealState
 
 from .factories import random_record
@@ -494,3 +499,69 @@ def test_cli_costs_unknown_match_or_deal_is_a_usage_error(tmp_path):
     assert no_deal.exit_code == 2 and "has no deal 5" in no_deal.output
     gone = runner.invoke(cli, ["costs", str(tmp_path / "absent.json")])
     assert gone.exit_code == 2
+
+
+# --------------------------------------------------------------------------- sequential sampling
+
+
+@cache
+def _demo_match(line: int) -> Any:
+    text = (Path(__file__).resolve().parent.parent / "data" / "demo.jsonl").read_text().splitlines()[line]
+    return replay(loads(text))
+
+
+def test_sequential_view_costs_stay_within_the_documented_sampling_error_of_200_layouts():
+    """docs/solver.md: the default (sequential, at most 50 layouts) puts a play's view cost within
+    about 0.15 card point on average (0.4 for plays that cost something, rarely more than 1.5) of
+    what 200 layouts say. Checked on demo deals, every chosen play."""
+    result = _demo_match(0)
+    gaps: list[tuple[float, float]] = []
+    for deal in (result.deals[0], result.deals[2]):
+        hindsight = dd_costs(deal, result.rules)
+        reference = view_costs(deal, result.rules, samples=200, sequential=False, hindsight=hindsight)
+        default = view_costs(deal, result.rules, hindsight=hindsight)
+        assert [c.dd_cost for c in default] == [c.dd_cost for c in hindsight]
+        for ref, got in zip(reference, default, strict=True):
+            if ref.view_cost is None or ref.forced:
+                continue
+            assert got.view_cost is not None
+            assert got.exact or 16 <= got.layouts <= 50
+            gaps.append((abs(got.view_cost - ref.view_cost), max(got.view_cost, ref.view_cost)))
+    assert len(gaps) > 30
+    assert sum(g for g, _ in gaps) / len(gaps) <= 0.15
+    costly = [g for g, top in gaps if top > 0]
+    assert sum(costly) / len(costly) <= 0.4
+    assert max(g for g, _ in gaps) <= 1.5
+
+
+def test_sequential_sampling_stops_settled_plays_early_and_is_the_fixed_sample_when_off():
+    result = _demo_match(0)
+    deal = result.deals[2]
+    fixed = view_costs(deal, result.rules, samples=24, sequential=False)
+    assert all(c.exact or c.layouts == 24 for c in fixed if c.layouts)
+    default = view_costs(deal, result.rules, samples=24)
+    sampled = [c for c in default if c.layouts and not c.exact]
+    # a play whose every layout says the same has settled at the floor
+    assert any(c.layouts == VIEW_FLOOR for c in sampled) and all(c.layouts <= 24 for c in sampled)
+    for seq, full in zip(default, fixed, strict=True):
+        if seq.layouts == full.layouts:  # the same layouts, in the same order: the same values
+            assert seq.values == full.values
+
+
+def test_is_settled_by_the_standard_error_of_the_gap_or_a_severity_band():
+    assert is_settled(np.zeros(VIEW_FLOOR))
+    assert not is_settled(np.array([0.0, 6.0] * 8))  # a cost of 3 +- 0.8: could be 2 or 4
+    assert is_settled(np.array([20.0, 26.0] * 8))  # a cost of 23 +- 0.8: a blunder whatever more say
+    assert is_settled(np.array([0.0, 0.5] * 50))  # 0.25 +- 0.025
+
+
+def test_a_review_stops_an_option_once_it_is_clearly_worse():
+    result = _demo_match(0)
+    deal = result.deals[0]
+    full = trump_review(deal, result.rules, samples=40, sequential=False)
+    quick = trump_review(deal, result.rules, samples=40)
+    assert full.layouts == 40 and REVIEW_FLOOR <= quick.layouts <= 40
+    assert quick.best.name == full.best.name
+    assert {o.name for o in quick.options} == {o.name for o in full.options}
+    assert clearly_worse([5.0, 6.0] * 8, [0.0, 1.0] * 8)
+    assert not clearly_worse([5.0, 0.0] * 8, [0.0, 5.0] * 8)

@@ -19,11 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..cards import CARD_POINTS, Card
 from ..engine.results import DealKind, DealResult
 from ..rules import Contract, Rules, winning_position
-from .layouts import Layouts, Moment, find_layouts, iter_moments
-from .search import Position, SolverError, default_workers, solve_batch
+from .layouts import LayoutSampler, Moment, iter_moments
+from .search import DealTables, Position, SolverError, default_workers, solve_batch
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,64 +216,155 @@ def _after_position(moment: Moment, trump: int | None) -> tuple[Position, int]:
     return Position((hands[0], hands[1], hands[2], hands[3]), (), winner), gained
 
 
+VIEW_FLOOR = 16
+"""Layouts every sampled play gets before the sequential rule may stop it."""
+VIEW_STEP = 8
+"""Layouts added to each unsettled play per round."""
+VIEW_SETTLED_SE = 0.15
+"""A play is settled when the standard error of the gap (best card minus card played) is this
+small: the cost is then known to about 0.3 card point."""
+VIEW_BANDS = (2.0, 4.0, 8.0)
+"""Severity edges of a card's view cost (the same as ``findings.COST_THRESHOLDS``)."""
+VIEW_BAND_Z = 3.0
+"""A play is also settled when the gap lies this many standard errors inside one severity band."""
+
+
+def _band(cost: float) -> int:
+    return sum(cost >= edge for edge in VIEW_BANDS)
+
+
+def is_settled(gaps: np.ndarray) -> bool:
+    """Whether a play's verdict is settled by the gaps (best card minus card played) of its layouts.
+
+    Settled when the standard error of their mean is at most :data:`VIEW_SETTLED_SE`, or when
+    the mean lies :data:`VIEW_BAND_Z` standard errors inside one severity band.
+
+    >>> bool(is_settled(np.zeros(16))), bool(is_settled(np.array([0.0, 10.0] * 8)))
+    (True, False)
+    """
+    count = len(gaps)
+    if count < 2:
+        return False
+    mean = float(gaps.mean())
+    error = float(gaps.std(ddof=1)) / count**0.5
+    if error <= VIEW_SETTLED_SE:
+        return True
+    return _band(max(0.0, mean - VIEW_BAND_Z * error)) == _band(mean + VIEW_BAND_Z * error)
+
+
+@dataclass
+class _Sampled:
+    """One play's layouts and values so far, for the sequential rule."""
+
+    moment: Moment
+    sampler: LayoutSampler
+    exact: bool
+    pending: list[tuple[int, int, int, int]]
+    values: list[np.ndarray] = field(default_factory=list)
+    """Per round solved: the team's value of each card (-1 rows for illegal cards), one row a layout."""
+    count: int = 0
+
+    def table(self) -> np.ndarray:
+        return np.concatenate(self.values) if self.values else np.zeros((0, 36))
+
+
 def view_costs(
-    result: DealResult, rules: Rules, *, samples: int = 50, seed: int = 0, workers: int | None = None
+    result: DealResult,
+    rules: Rules,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    workers: int | None = None,
+    hindsight: list[PlayCost] | None = None,
+    sequential: bool = True,
 ) -> list[PlayCost]:
     """The cost of every play from the player's view, beside the hindsight cost.
 
     For each play with a choice, the hidden cards are laid out in every way that agrees with
-    what the player had seen (all of them when there are at most ``samples``, otherwise
-    ``samples`` drawn with a fixed seed), each layout is solved with all hands open, and
-    each legal card's values are averaged. Forced plays cost 0 and are not sampled; illegal
-    plays get no view cost (the rule finder reports them).
+    what the player had seen (all of them when there are at most ``samples``, otherwise drawn
+    with a fixed seed), each layout is solved with all hands open, and each legal card's
+    values are averaged. With ``sequential`` a play stops drawing once its verdict is settled
+    (:func:`is_settled`, after at least :data:`VIEW_FLOOR` layouts); otherwise, and at most,
+    it gets ``samples``. Forced plays cost 0 and are not sampled; illegal plays get no view
+    cost (the rule finder reports them).
 
     :param result: a replayed deal with its hands known.
     :param rules: the match's rules.
-    :param samples: layouts per play (more settle the estimate; docs/solver.md shows how fast).
+    :param samples: layouts per play at most (more settle the estimate; docs/solver.md shows how fast).
     :param seed: the random seed: the same seed gives the same costs.
     :param workers: threads to use (default: one per core).
+    :param hindsight: the deal's :func:`dd_costs`, when the caller has them already.
+    :param sequential: stop sampling a play once its verdict is settled.
     :raises SolverError: for a deal the solver cannot take, or ``samples`` below 1.
     """
     if samples < 1:
         raise SolverError(f"samples must be at least 1, not {samples}")
-    hindsight = dd_costs(result, rules)
+    if hindsight is None:
+        hindsight = dd_costs(result, rules)
     trump = deal_trump(result)
     moments = list(iter_moments(result, rules))
-    chosen: list[tuple[Moment, Layouts]] = []
-    positions: list[Position] = []
+    sampled: list[_Sampled] = []
     for moment, cost in zip(moments, hindsight, strict=True):
         if not moment.is_legal or cost.forced:
             continue
         rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
-        layouts = find_layouts(moment, trump, rules, samples, rng)
-        chosen.append((moment, layouts))
-        positions.extend(
-            Position(layout, moment.position.trick, moment.position.leader) for layout in layouts.hands
-        )
-    _values, cards = solve_batch(positions, trump, rules, workers=workers or default_workers())
-    views: dict[int, tuple[dict[Card, float], Layouts]] = {}
-    start = 0
-    for moment, layouts in chosen:
-        count = len(layouts.hands)
-        in_play = moment.position.points_in_play
-        block = cards[start : start + count]
-        start += count
-        legal = [c for c in range(36) if block[0, c] >= 0]
-        means = {
-            Card(c): sum(_team_value(int(v), moment.seat, in_play) for v in block[:, c]) / count
-            for c in legal
-        }
-        views[moment.index] = (means, layouts)
+        sampler = LayoutSampler(moment, trump, rules, rng)
+        if sampler.total <= samples:
+            sampled.append(_Sampled(moment, sampler, True, sampler.every().hands))
+        else:
+            first = min(samples, VIEW_FLOOR) if sequential else samples
+            sampled.append(_Sampled(moment, sampler, False, sampler.draw(first)))
+    threads = workers or default_workers()
+    with DealTables(threads) as tables:
+        active = sampled
+        while active:
+            positions = [
+                Position(layout, item.moment.position.trick, item.moment.position.leader)
+                for item in active
+                for layout in item.pending
+            ]
+            _values, cards = solve_batch(positions, trump, rules, workers=threads, tables=tables)
+            start = 0
+            still: list[_Sampled] = []
+            for item in active:
+                block = cards[start : start + len(item.pending)]
+                start += len(item.pending)
+                item.count += len(item.pending)
+                item.pending = []
+                if item.moment.seat % 2:
+                    in_play = item.moment.position.points_in_play
+                    block = np.where(block >= 0, in_play - block, -1)
+                item.values.append(block)
+                if item.exact or item.count >= samples:
+                    continue
+                table = item.table()
+                legal = table[0] >= 0
+                averages = np.where(legal, table.mean(axis=0), -np.inf)
+                gaps = table[:, int(averages.argmax())] - table[:, item.moment.card]
+                if is_settled(gaps.astype(np.float64)):
+                    continue
+                item.pending = item.sampler.draw(min(VIEW_STEP, samples - item.count))
+                if item.pending:
+                    still.append(item)
+            active = still
+    views: dict[int, tuple[dict[Card, float], int, bool]] = {}
+    for item in sampled:
+        table = item.table()
+        if not len(table):
+            continue
+        legal = [c for c in range(36) if table[0, c] >= 0]
+        means = {Card(c): float(table[:, c].mean()) for c in legal}
+        views[item.moment.index] = (means, len(table), item.exact)
     costs: list[PlayCost] = []
     for moment, cost in zip(moments, hindsight, strict=True):
         if moment.index not in views:
             view_cost = 0.0 if moment.is_legal else None
             costs.append(_with_view(cost, view_cost, None, 0, False))
             continue
-        means, layouts = views[moment.index]
+        means, count, exact = views[moment.index]
         top = max(means.values())
         view_cost = max(0.0, top - means[cost.card])
-        costs.append(_with_view(cost, view_cost, means, len(layouts.hands), layouts.exact))
+        costs.append(_with_view(cost, view_cost, means, count, exact))
     return costs
 
 

@@ -233,6 +233,86 @@ def _group(
     return sorted(by_seats.items())
 
 
+class LayoutSampler:
+    """The layouts that agree with what the player at one moment knew: counted once, drawn as needed.
+
+    Layouts are drawn uniformly at random (with replacement) from ``rng``, one after the
+    other, so drawing 20 and then 30 more gives the same 50 as drawing 50 at once.
+    """
+
+    def __init__(self, moment: Moment, trump: int | None, rules: Rules, rng: random.Random) -> None:
+        """:param moment: the play, with the true hands (only the player's own and the counts are used).
+        :param rng: the random source (seeded by the caller, so results repeat).
+        """
+        self.moment = moment
+        self._trump = trump
+        self._rules = rules
+        self._rng = rng
+        viewer = moment.seat
+        hands = moment.position.hands
+        others = [s for s in range(4) if s != viewer]
+        hidden = 0
+        for seat in others:
+            hidden |= hands[seat]
+        needs = {seat: hands[seat].bit_count() for seat in others}
+        forbidden: Sequence[int] = moment.forbidden
+        groups = _group(hidden, others, forbidden)
+        splits = [] if any(not seats for seats, _ in groups) else list(_splits(groups, needs))
+        if not splits:
+            # the inferences contradict each other (a record with an unflagged oddity): ignore them
+            forbidden = (0, 0, 0, 0)
+            groups = _group(hidden, others, forbidden)
+            splits = list(_splits(groups, needs))
+        self._groups = groups
+        self._splits = splits
+        self._check = forbidden is moment.forbidden
+        self._cumulative = list(itertools.accumulate(weight for _, weight in splits))
+        self.total = sum(weight for _, weight in splits)
+        """How many layouts agree with what the player knew (before the full check)."""
+
+    def _full(self, partial: dict[int, int]) -> tuple[int, int, int, int]:
+        layout = [0, 0, 0, 0]
+        layout[self.moment.seat] = self.moment.position.hands[self.moment.seat]
+        for seat, mask in partial.items():
+            layout[seat] = mask
+        return (layout[0], layout[1], layout[2], layout[3])
+
+    def _agrees(self, layout: tuple[int, int, int, int]) -> bool:
+        return not self._check or agrees(self.moment, layout, self._trump, self._rules)
+
+    def every(self) -> Layouts:
+        """Every layout once: the exact average (only for a small :attr:`total`)."""
+        found = [
+            self._full(partial) for split, _ in self._splits for partial in _assignments(self._groups, split)
+        ]
+        found = [layout for layout in found if self._agrees(layout)]
+        return Layouts(found, True, len(found))
+
+    def draw(self, count: int) -> list[tuple[int, int, int, int]]:
+        """The next ``count`` layouts drawn at random (fewer only when draws keep failing the full check)."""
+        rng = self._rng
+        drawn: list[tuple[int, int, int, int]] = []
+        for _ in range(count):
+            # a layout that fails the full check is drawn again (never replaced by the true one)
+            for _attempt in range(50):
+                pick = rng.randrange(self.total)
+                split = self._splits[_bisect(self._cumulative, pick)][0]
+                partial: dict[int, int] = {}
+                for (seats, cards), parts in zip(self._groups, split, strict=True):
+                    shuffled = rng.sample(cards, len(cards))
+                    start = 0
+                    for seat, part in zip(seats, parts, strict=True):
+                        partial[seat] = partial.get(seat, 0) | sum(
+                            1 << c for c in shuffled[start : start + part]
+                        )
+                        start += part
+                candidate = self._full(partial)
+                if self._agrees(candidate):
+                    drawn.append(candidate)
+                    break
+        return drawn
+
+
 def find_layouts(
     moment: Moment, trump: int | None, rules: Rules, samples: int, rng: random.Random
 ) -> Layouts:
@@ -243,54 +323,10 @@ def find_layouts(
     :param samples: how many layouts to draw.
     :param rng: the random source (seeded by the caller, so results repeat).
     """
-    viewer = moment.seat
-    hands = moment.position.hands
-    others = [s for s in range(4) if s != viewer]
-    hidden = 0
-    for seat in others:
-        hidden |= hands[seat]
-    needs = {seat: hands[seat].bit_count() for seat in others}
-    forbidden: Sequence[int] = moment.forbidden
-    groups = _group(hidden, others, forbidden)
-    splits = [] if any(not seats for seats, _ in groups) else list(_splits(groups, needs))
-    if not splits:
-        # the inferences contradict each other (a record with an unflagged oddity): ignore them
-        forbidden = (0, 0, 0, 0)
-        groups = _group(hidden, others, forbidden)
-        splits = list(_splits(groups, needs))
-    total = sum(weight for _, weight in splits)
-
-    def full(partial: dict[int, int]) -> tuple[int, int, int, int]:
-        layout = [0, 0, 0, 0]
-        layout[viewer] = hands[viewer]
-        for seat, mask in partial.items():
-            layout[seat] = mask
-        return (layout[0], layout[1], layout[2], layout[3])
-
-    check = forbidden is moment.forbidden
-    if total <= samples:
-        found = [full(partial) for split, _ in splits for partial in _assignments(groups, split)]
-        found = [layout for layout in found if not check or agrees(moment, layout, trump, rules)]
-        return Layouts(found, True, len(found))
-    cumulative = list(itertools.accumulate(weight for _, weight in splits))
-    drawn: list[tuple[int, int, int, int]] = []
-    for _ in range(samples):
-        # a layout that fails the full check is drawn again (never replaced by the true one)
-        for _attempt in range(50):
-            pick = rng.randrange(total)
-            split = splits[_bisect(cumulative, pick)][0]
-            partial: dict[int, int] = {}
-            for (seats, cards), parts in zip(groups, split, strict=True):
-                shuffled = rng.sample(cards, len(cards))
-                start = 0
-                for seat, part in zip(seats, parts, strict=True):
-                    partial[seat] = partial.get(seat, 0) | sum(1 << c for c in shuffled[start : start + part])
-                    start += part
-            candidate = full(partial)
-            if not check or agrees(moment, candidate, trump, rules):
-                drawn.append(candidate)
-                break
-    return Layouts(drawn, False, total)
+    sampler = LayoutSampler(moment, trump, rules, rng)
+    if sampler.total <= samples:
+        return sampler.every()
+    return Layouts(sampler.draw(samples), False, sampler.total)
 
 
 def _bisect(cumulative: Sequence[int], pick: int) -> int:

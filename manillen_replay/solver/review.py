@@ -10,14 +10,16 @@ matters is the difference between them.
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..cards import DECK_32_MASK, iter_mask, mask_of
 from ..engine.results import DealResult
 from ..rules import Contract, Rules, multiplier
 from .costs import deal_trump
-from .search import Position, SolverError, default_workers, solve_batch
+from .search import DealTables, Position, SolverError, default_workers, solve_batch
 
 SUIT_LETTERS = "HDCS"
 
@@ -110,6 +112,80 @@ def _check(deal: DealResult, rules: Rules, samples: int) -> None:
         raise SolverError(f"samples must be at least 1, not {samples}")
 
 
+REVIEW_FLOOR = 12
+"""Layouts every option of a call gets before the sequential rule may stop it."""
+REVIEW_STEP = 6
+"""Layouts added to each option still open per round."""
+CLEARLY_WORSE_Z = 2.5
+"""An option is clearly worse than the leader when its paired loss exceeds this many standard errors."""
+NEGLIGIBLE_LOSS = 3.0
+"""A loss below this is no finding (``findings.CALL_THRESHOLDS.inaccuracy``): once no option can
+be this much better than the call made, the review's verdict is settled."""
+
+
+def _paired_gap(better: Sequence[float], worse: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``better - worse`` layout by layout, and :data:`CLEARLY_WORSE_Z` standard errors
+    of it (infinite for fewer than two layouts)."""
+    count = min(len(better), len(worse))
+    if count < 2:
+        return 0.0, math.inf
+    gaps = [a - b for a, b in zip(better[:count], worse[:count], strict=True)]
+    mean = sum(gaps) / count
+    return mean, CLEARLY_WORSE_Z * math.sqrt(sum((g - mean) ** 2 for g in gaps) / (count - 1) / count)
+
+
+def clearly_worse(leader: Sequence[float], other: Sequence[float]) -> bool:
+    """Whether an option's scores are clearly below the leader's, layout by layout (paired).
+
+    >>> clearly_worse([10.0] * 16, [4.0] * 16), clearly_worse([10.0, 0.0] * 8, [0.0, 10.0] * 8)
+    (True, False)
+    """
+    mean, margin = _paired_gap(leader, other)
+    return mean > 0 and mean > margin
+
+
+def _sequential_scores(
+    options: Sequence[str],
+    solve: Callable[[str, int, int], list[list[float]]],
+    layouts: int,
+    sequential: bool,
+    chosen: str | None = None,
+) -> dict[str, list[list[float]]]:
+    """Per option, ``[points, score]`` of each layout solved: every option gets the first
+    :data:`REVIEW_FLOOR` layouts, then rounds of :data:`REVIEW_STEP` more go to the options not
+    yet clearly worse than the leader, until only the leader is left, no option still open can
+    be :data:`NEGLIGIBLE_LOSS` better than the ``chosen`` one, or the layouts run out.
+
+    :param solve: ``solve(option, start, stop)``: ``[points, score]`` of layouts ``start`` to
+        ``stop`` (not included) for that option.
+    :param layouts: how many layouts there are.
+    """
+    solved: dict[str, list[list[float]]] = {name: [] for name in options}
+    open_options = list(options)
+    done = 0
+    while open_options and done < layouts:
+        upto = layouts if not sequential else min(layouts, done + (REVIEW_STEP if done else REVIEW_FLOOR))
+        for name in open_options:
+            solved[name] += solve(name, len(solved[name]), upto)
+        done = upto
+        leader = max(open_options, key=lambda name: sum(r[1] for r in solved[name]) / len(solved[name]))
+        lead = [r[1] for r in solved[leader]]
+        open_options = [
+            name
+            for name in open_options
+            if name == leader or not clearly_worse(lead, [r[1] for r in solved[name]])
+        ]
+        if open_options == [leader]:
+            break
+        if chosen in solved and all(
+            sum(_paired_gap([r[1] for r in solved[name]], [r[1] for r in solved[chosen]])) < NEGLIGIBLE_LOSS
+            for name in open_options
+            if name != chosen
+        ):
+            break
+    return solved
+
+
 def _team_points(
     layouts: list[tuple[int, int, int, int]],
     leader: int,
@@ -117,9 +193,12 @@ def _team_points(
     rules: Rules,
     seat: int,
     workers: int,
+    tables: DealTables | None = None,
 ) -> list[int]:
+    if not layouts:
+        return []
     positions = [Position(layout, (), leader) for layout in layouts]
-    values, _ = solve_batch(positions, trump, rules, every_card=False, workers=workers)
+    values, _ = solve_batch(positions, trump, rules, every_card=False, workers=workers, tables=tables)
     return [int(v) if seat % 2 == 0 else 60 - int(v) for v in values]
 
 
@@ -130,6 +209,7 @@ def trump_review(
     samples: int = 50,
     seed: int = 0,
     workers: int | None = None,
+    sequential: bool = True,
     layouts: list[tuple[int, int, int, int]] | None = None,
 ) -> CallReview:
     """The expected result of each trump suit and of muil, from the chooser's hand.
@@ -138,9 +218,11 @@ def trump_review(
 
     :param deal: a replayed deal with its hands known.
     :param rules: the match's rules (``max_multiplier`` caps the doubling).
-    :param samples: layouts of the other 24 cards to solve.
+    :param samples: layouts of the other 24 cards to solve, at most.
     :param seed: the random seed.
     :param workers: threads to use (default: one per core).
+    :param sequential: stop solving an option once it is clearly worse than the best one, and
+        the whole review once one option is clearly best (:func:`clearly_worse`).
     :param layouts: the hands to solve instead of random ones (``call_model`` draws them given
         the calls).
     :raises SolverError: for a deal without hands or of another variant.
@@ -150,25 +232,40 @@ def trump_review(
     if layouts is None:
         layouts = _layouts(deal, seat, samples, seed, "trump")
     leader = (deal.dealer + 1) % 4
-    options = []
-    for trump in (0, 1, 2, 3, None):
-        contract = Contract.TRUMP if trump is not None else Contract.MUIL
-        factor = multiplier(contract, False, 0, False, rules)
-        points = _team_points(layouts, leader, trump, rules, seat, workers or default_workers())
-        options.append(
-            CallOption(
-                contract_name(trump),
-                sum(points) / len(points),
-                sum(deal_score(p, factor) for p in points) / len(points),
+    threads = workers or default_workers()
+    contracts = {contract_name(trump): trump for trump in (0, 1, 2, 3, None)}
+
+    with DealTables(threads) as tables:
+
+        def solve(name: str, start: int, stop: int) -> list[list[float]]:
+            trump = contracts[name]
+            factor = multiplier(
+                Contract.TRUMP if trump is not None else Contract.MUIL, False, 0, False, rules
             )
-        )
+            points = _team_points(layouts[start:stop], leader, trump, rules, seat, threads, tables)
+            return [[p, deal_score(p, factor)] for p in points]
+
+        solved = _sequential_scores(list(contracts), solve, len(layouts), sequential, _chosen_contract(deal))
+    options = [
+        CallOption(name, _mean(r[0] for r in rows), _mean(r[1] for r in rows))
+        for name, rows in solved.items()
+    ]
     options.sort(key=lambda o: -o.score)
-    chosen: str | None
+    chosen = _chosen_contract(deal)
+    used = max(len(rows) for rows in solved.values())
+    return CallReview(deal.number, seat, tuple(options), chosen, used)
+
+
+def _chosen_contract(deal: DealResult) -> str | None:
     try:
-        chosen = contract_name(deal_trump(deal))
+        return contract_name(deal_trump(deal))
     except SolverError:
-        chosen = None
-    return CallReview(deal.number, seat, tuple(options), chosen, len(layouts))
+        return None
+
+
+def _mean(values: Iterable[float]) -> float:
+    items = list(values)
+    return sum(items) / len(items)
 
 
 def knock_review(
@@ -179,15 +276,17 @@ def knock_review(
     samples: int = 50,
     seed: int = 0,
     workers: int | None = None,
+    sequential: bool = True,
 ) -> CallReview:
     """The expected result of knocking (klop) and of not knocking, from a knocker's hand.
 
     :param deal: a replayed deal with its hands and contract known.
     :param rules: the match's rules (doubling, its cap).
     :param seat: the seat deciding (of the team that did not deal); default: the dealer's left.
-    :param samples: layouts of the other 24 cards to solve.
+    :param samples: layouts of the other 24 cards to solve, at most.
     :param seed: the random seed.
     :param workers: threads to use (default: one per core).
+    :param sequential: stop once one option is clearly best (:func:`clearly_worse`).
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
     """
     _check(deal, rules, samples)
@@ -197,14 +296,26 @@ def knock_review(
         raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
     contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
     layouts = _layouts(deal, seat, samples, seed, f"klop{seat}")
-    points = _team_points(layouts, (deal.dealer + 1) % 4, trump, rules, seat, workers or default_workers())
-    mean_points = sum(points) / len(points)
-    options = []
-    for name, knocks in (("no klop", 0), ("klop", 1)):
-        factor = multiplier(contract, deal.en_face, knocks, deal.carried, rules)
-        options.append(
-            CallOption(name, mean_points, sum(deal_score(p, factor) for p in points) / len(points))
-        )
+    threads = workers or default_workers()
+    factors = {
+        name: multiplier(contract, deal.en_face, knocks, deal.carried, rules)
+        for name, knocks in (("no klop", 0), ("klop", 1))
+    }
+    points: list[int] = []
+    with DealTables(threads) as tables:
+
+        def solve(name: str, start: int, stop: int) -> list[list[float]]:
+            # both options share each layout's one search: only the doubling differs
+            if len(points) < stop:
+                some = layouts[len(points) : stop]
+                points.extend(_team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, tables))
+            return [[p, deal_score(p, factors[name])] for p in points[start:stop]]
+
+        chosen = "klop" if deal.knocks >= 1 else "no klop"
+        solved = _sequential_scores(list(factors), solve, len(layouts), sequential, chosen)
+    options = [
+        CallOption(name, _mean(r[0] for r in rows), _mean(r[1] for r in rows))
+        for name, rows in solved.items()
+    ]
     options.sort(key=lambda o: -o.score)
-    chosen = "klop" if deal.knocks >= 1 else "no klop"
-    return CallReview(deal.number, seat, tuple(options), chosen, len(layouts))
+    return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))

@@ -109,6 +109,7 @@ class _Worker:
         self.table = _kernel.new_table()
         self.work = _kernel.new_workspace()
         self.generation = 0
+        _WORKERS.append(self)
 
     def next_generation(self) -> int:
         self.generation += 1
@@ -119,6 +120,14 @@ class _Worker:
 
 
 _POOL: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+_WORKERS: list[_Worker] = []
+"""Every worker made (as many as threads ever ran at once: a handful), for :func:`nodes_searched`."""
+
+
+def nodes_searched() -> int:
+    """Positions the search has visited in this process so far: the work done, whatever the
+    machine's speed (``make bench`` reports it beside the times)."""
+    return sum(int(worker.work[3][0]) for worker in list(_WORKERS))
 
 
 def _borrow() -> _Worker:
@@ -126,6 +135,41 @@ def _borrow() -> _Worker:
         return _POOL.get_nowait()
     except queue.Empty:
         return _Worker()
+
+
+class DealTables:
+    """Transposition tables kept for every solve of one deal: a position solved for one play (or
+    one layout) is known when another play or layout reaches it again.
+
+    Holds one table per thread, borrowed from the pool and given back by :meth:`close` (or at
+    the end of a ``with`` block). A table's entries are valid for one trump and one set of
+    house rules, so each of those gets a generation of its own, kept while the deal lasts.
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        """:param workers: threads the solves of the deal share out (one table each)."""
+        self.workers = [_borrow() for _ in range(max(1, workers))]
+        self._generations: list[dict[tuple[int, bool, bool], int]] = [{} for _ in self.workers]
+
+    def generation(self, index: int, key: tuple[int, bool, bool]) -> int:
+        """The generation of worker ``index``'s table for one trump and set of rules."""
+        known = self._generations[index]
+        if key not in known:
+            # a deal has at most five trumps: far fewer than the generations a key tells apart
+            known[key] = self.workers[index].next_generation()
+        return known[key]
+
+    def close(self) -> None:
+        """Give the tables back to the pool."""
+        for worker in self.workers:
+            _POOL.put(worker)
+        self.workers = []
+
+    def __enter__(self) -> DealTables:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def default_workers() -> int:
@@ -142,6 +186,7 @@ def solve_batch(
     follows: Sequence[int] | None = None,
     precedes: Sequence[int] | None = None,
     workers: int = 1,
+    tables: DealTables | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Solve positions of one deal; values are team 0's card points from each position on.
 
@@ -155,14 +200,16 @@ def solve_batch(
         position's (only with one worker). Solving a deal's positions from the last play back
         to the first this way is what :func:`~manillen_replay.solver.dd_costs` does.
     :param workers: threads to share the positions among.
+    :param tables: the deal's tables, kept between calls (at most one thread per table);
+        without them each call starts from empty tables.
     :returns: ``(values, cards)``: ``values[i]`` for position ``i``, and ``cards[i, c]`` for
         card ``c`` (-1 for a card the seat may not play; all -1 without ``every_card``).
     """
     count = len(positions)
     hands = np.array([p.hands for p in positions], dtype=np.int64).reshape(count, 4)
-    tables = np.zeros((count, 4), dtype=np.int64)
+    boards = np.zeros((count, 4), dtype=np.int64)
     for index, position in enumerate(positions):
-        tables[index, : len(position.trick)] = position.trick
+        boards[index, : len(position.trick)] = position.trick
     ntable = np.array([len(p.trick) for p in positions], dtype=np.int64)
     leaders = np.array([p.leader for p in positions], dtype=np.int64)
     hints = np.full(count, -1, dtype=np.int64)
@@ -177,29 +224,33 @@ def solve_batch(
     exempt = rules.partner_exempt
     forbidden = rules.underbuy == "forbidden"
 
-    def run(share: np.ndarray) -> None:
-        worker = _borrow()
+    key = (trump_code, exempt, forbidden)
+
+    def run(index: int, share: np.ndarray) -> None:
+        worker = _borrow() if tables is None else tables.workers[index]
         try:
+            generation = worker.next_generation() if tables is None else tables.generation(index, key)
             cards = np.full((len(share), 36), -1, dtype=np.int64)
             values = np.zeros(len(share), dtype=np.int64)
             _kernel.solve_jobs(
-                hands[share], tables[share], ntable[share], leaders[share], hints[share],
+                hands[share], boards[share], ntable[share], leaders[share], hints[share],
                 trump_code, exempt, forbidden, every_card,
-                worker.table, worker.next_generation(), worker.work, cards, values,
+                worker.table, generation, worker.work, cards, values,
             )  # fmt: skip
             out_cards[share] = cards
             out_values[share] = values
         finally:
-            _POOL.put(worker)
+            if tables is None:
+                _POOL.put(worker)
 
-    workers = max(1, min(workers, count))
+    workers = max(1, min(workers, count, len(tables.workers) if tables is not None else workers))
     if workers == 1:
-        run(np.arange(count))
+        run(0, np.arange(count))
     else:
         # interleaved shares: the early, expensive positions spread over every thread
         shares = [np.arange(start, count, workers) for start in range(workers)]
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(run, shares))
+            list(pool.map(run, range(workers), shares))
     return out_values, out_cards
 
 

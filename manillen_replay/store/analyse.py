@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,16 +17,18 @@ from ..analysis import FINDING_COLUMNS, Finding, analyse
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..engine import DealResult, MatchResult, replay
 from ..errors import InvalidRecordError
-from ..record import Record, loads
-from ..rules import Contract
+from ..record import loads
 
 if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
     from ..solver import CallReview, PlayCost
+    from ..solver.deal_analysis import MatchSolved, ProgressMeter
     from .core import Store
 
 Progress = Callable[[int, str, int], Any]
-"""Makes a progress bar (``update(n)``, ``render_finish()``) from a total, a label and the
-smallest total worth a bar."""
+"""Makes a progress bar (``update(n, item)``, ``render_finish()``) from a total, a label and the
+smallest total worth a bar. With the solver, ``item`` is a
+:class:`~manillen_replay.solver.deal_analysis.Progress` after each deal (deals done, deals per
+second, time left), for the bar to show beside it."""
 
 FINDINGS_SCHEMA: dict[str, Any] = {
     "match_id": pl.Utf8,
@@ -176,83 +179,14 @@ class AnalysisOutcome:
     problems: list[str] = field(default_factory=list)
 
 
-def _knockers(record: Record, deal: DealResult) -> list[int]:
-    """Who called klop in a deal, in order (tegenklop is the other team's answer, not reviewed)."""
-    calls = record.deals[deal.number - 1].declarations if deal.number <= len(record.deals) else None
-    return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
+def _bar_listener(bar: Any) -> Callable[[Any], None]:
+    """Moves ``bar`` on by a deal, with the progress for it to show (nothing without a bar)."""
 
-
-def solver_findings(
-    result: MatchResult,
-    record: Record,
-    deal: DealResult,
-    costs: Sequence[PlayCost],
-    samples: int,
-    reviews: list[tuple[str, CallReview]] | None = None,
-) -> list[Finding]:
-    """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
-
-    The calls are reviewed with the hidden hands drawn given the calls made
-    (``manillen_replay.solver.call_model``).
-
-    :param costs: the deal's view costs.
-    :param samples: layouts of the hidden cards solved for each call reviewed.
-    :param reviews: when given, receives each call review with what it judged (``trump`` or
-        ``klop``): for accuracy and for :func:`manillen_replay.solver.findings.curate`.
-    """
-    from ..solver import call_findings, cost_findings
-    from ..solver import knock_review_given_calls as knock_review
-    from ..solver import trump_review_given_calls as trump_review
-
-    rules = result.rules
-    names = _names(result, deal)
-    found = cost_findings(costs, match=result.id, deal=deal, players=names)
-    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
-    if not full_hands or deal.contract is Contract.BLIND_MUIL:
-        return found  # blind muil is called before looking at the cards: no choice to review
-    chosen = trump_review(deal, rules, samples=samples)
-    if reviews is not None:
-        reviews.append(("trump", chosen))
-    found += call_findings(chosen, match=result.id, players=names)
-    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
-        return found
-    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
-    # reviewed for not knocking.
-    seats = _knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
-    for seat in seats:
-        review = knock_review(deal, rules, seat=seat, samples=samples)
-        if reviews is not None:
-            reviews.append(("klop", review))
-        found += call_findings(review, match=result.id, players=names, kind="knock_choice")
-    return found
-
-
-def _solve_match(
-    result: MatchResult, record: Record, samples: int, outcome: AnalysisOutcome, bar: Any
-) -> tuple[list[Finding], dict[int, list[PlayCost]], list[tuple[str, CallReview]]]:
-    from ..solver import SolverError, can_solve, curate, is_calibrated, view_costs
-
-    costs: dict[int, list[PlayCost]] = {}
-    extra: list[Finding] = []
-    reviews: list[tuple[str, CallReview]] = []
-    for deal in result.deals:
-        if can_solve(deal, result.rules):
-            try:
-                found = view_costs(deal, result.rules, samples=samples)
-                extra += solver_findings(result, record, deal, found, samples, reviews)
-            except SolverError as error:
-                outcome.problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
-            else:
-                costs[deal.number] = found
-                outcome.solved += 1
+    def listen(now: Any) -> None:
         if bar is not None:
-            bar.update(1)
-    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
-    knocks = {(review.deal, review.seat): review for call, review in reviews if call == "klop"}
-    findings = curate(
-        [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated
-    )
-    return findings, costs, reviews
+            bar.update(1, now)
+
+    return listen
 
 
 def match_ids_to_analyse(
@@ -291,6 +225,7 @@ def analyse_archive(
     samples: int = 50,
     match_ids: Sequence[str] | None = None,
     progress: Progress | None = None,
+    on_match: Callable[[MatchSolved, float], None] | None = None,
 ) -> AnalysisOutcome:
     """Run the built-in analysis over an archive and store what it finds: what ``manillen analyze``
     does, and what the dashboard does after an upload or a recorded deal.
@@ -300,22 +235,30 @@ def analyse_archive(
     :param samples: with the solver, layouts of the hidden cards solved per play and per call.
     :param match_ids: only these matches (still only the new ones unless ``everything``).
     :param progress: makes a progress bar from ``(total, label, minimum)``, or ``None`` for none.
+    :param on_match: with the solver, called after each match is stored, with what the solver
+        found (each deal's seconds per part) and the seconds storing it took (``make bench``).
     :raises ArchiveError: when the findings cannot be written.
     """
     ids = match_ids_to_analyse(store, everything=everything, depth=depth, match_ids=match_ids)
     outcome = AnalysisOutcome(matches=len(ids))
     solving = depth == "solver"
+    meter: ProgressMeter | None = None
     if solving:
-        total = store.query(
-            "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
-        )["n"][0]
-        bar = progress(int(total), "solving", 1) if progress else None
+        from ..solver.deal_analysis import ProgressMeter, analyse_match
+
+        total = int(
+            store.query(
+                "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
+            )["n"][0]
+        )
+        bar = progress(total, "solving", 1) if progress else None
+        meter = ProgressMeter(total, _bar_listener(bar))
     else:
         bar = progress(len(ids), "analysing", 50) if progress else None
     try:
         for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
             found: list[Finding] = []
-            match_costs: dict[str, tuple[MatchResult, dict[int, list[PlayCost]]]] = {}
+            solved: dict[str, tuple[MatchResult, MatchSolved]] = {}
             failed: set[str] = set()
             match_calls: list[pl.DataFrame] = [pl.DataFrame(schema=CALLS_SCHEMA)]
             for match_id, data in list(store.iter_records(match_ids=chunk)):
@@ -326,9 +269,10 @@ def analyse_archive(
                     outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
                     continue
                 try:
-                    if solving:
-                        findings, costs, reviews = _solve_match(result, record, samples, outcome, bar)
-                        calls = call_frame(result, reviews)
+                    if meter is not None:
+                        match = analyse_match(result, record, samples=samples, on_deal=meter.count)
+                        findings = match.findings
+                        calls = call_frame(result, match.reviews)
                     else:
                         findings = list(analyse(result, record, strategy=depth != "rules"))
                 except Exception as error:  # one match the analysis cannot take must not stop the others
@@ -340,20 +284,26 @@ def analyse_archive(
                     continue
                 outcome.deals += len(result.deals)
                 found.extend(findings)
-                if solving:
-                    match_costs[match_id] = (result, costs)
+                if meter is not None:
+                    outcome.problems.extend(match.problems)
+                    outcome.solved += len(match.deals)
+                    solved[match_id] = (result, match)
                     match_calls.append(calls)
             chunk = [match_id for match_id in chunk if match_id not in failed]
+            start = time.perf_counter()
             if solving:  # costs first: a match is marked analysed only once they are in
-                frames = [cost_frames(result, costs) for result, costs in match_costs.values()]
+                frames = [cost_frames(result, match.costs) for result, match in solved.values()]
                 frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
                 store.save_costs(
-                    list(match_costs),
+                    list(solved),
                     pl.concat([f[0] for f in frames]),
                     pl.concat([f[1] for f in frames]),
                     pl.concat(match_calls),
                 )
             store.save_findings(chunk, findings_frame(found), depth=depth)
+            if on_match is not None:
+                for _, match in solved.values():
+                    on_match(match, (time.perf_counter() - start) / max(1, len(solved)))
             outcome.by_category.update(f.category.value for f in found)
             if bar is not None and not solving:
                 bar.update(len(chunk))

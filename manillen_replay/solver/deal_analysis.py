@@ -1,0 +1,297 @@
+"""The solver's whole analysis of a deal: costs, findings and the calls reviewed, as one pure function.
+
+``manillen analyze --depth solver`` runs :func:`analyse_match` on every match; a cluster worker
+can run :func:`analyse_deal` on any deal in any order: each deal's random layouts come from
+its own seed (the run's seed, the deal's number and the moment), so the result does not depend
+on which deals are analysed together or in what order.
+
+Each part's seconds are kept (:data:`PARTS`) so that ``make bench`` can say where the time goes,
+and a :class:`ProgressMeter` turns "one more deal done" into what a progress bar shows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ..analysis import Finding, analyse
+from ..engine import DealResult, MatchResult
+from ..record import Record
+from ..rules import Contract
+from .call_model import is_calibrated
+from .costs import PlayCost, can_solve, dd_costs, view_costs
+from .findings import call_findings, cost_findings, curate
+from .review import CallReview
+from .search import SolverError, nodes_searched
+
+PARTS = ("hindsight costs", "view costs", "trump review", "knock review")
+"""The parts of a deal's analysis whose seconds are kept, in the order they run."""
+
+
+@contextmanager
+def _timed(seconds: MutableMapping[str, float], part: str) -> Iterator[None]:
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        seconds[part] = seconds.get(part, 0.0) + time.perf_counter() - start
+
+
+@dataclass
+class DealAnalysis:
+    """What the solver found in one deal."""
+
+    deal: int
+    """The deal, counted from 1."""
+    costs: list[PlayCost]
+    """Every play's costs (hindsight and view)."""
+    findings: list[Finding]
+    """The solver's own findings: costly cards, costs only hindsight shows, trump and knock calls."""
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Wall-clock seconds of each part (:data:`PARTS`)."""
+    reviews: list[tuple[str, CallReview]] = field(default_factory=list)
+    """Each call reviewed, with what it judged (``trump`` or ``klop``)."""
+    nodes: int = 0
+    """Positions the search visited for this deal (counted over the process: exact when one deal
+    is analysed at a time)."""
+
+
+@dataclass
+class MatchSolved:
+    """What the solver found in one match, with the built-in findings it sharpened."""
+
+    findings: list[Finding]
+    """Every finding of the match: the built-in detectors' (with the costs) and the solver's."""
+    costs: dict[int, list[PlayCost]]
+    """Each costed deal's plays, by deal number."""
+    deals: list[DealAnalysis]
+    """Each costed deal's analysis, with its seconds per part."""
+    reviews: list[tuple[str, CallReview]] = field(default_factory=list)
+    """Every call reviewed in the match, with what it judged (``trump`` or ``klop``)."""
+    problems: list[str] = field(default_factory=list)
+    """Deals the solver could not take, in words."""
+
+
+def _names(result: MatchResult, deal: DealResult) -> list[str]:
+    """Who sat where in a deal (partners change between the blocks of a club evening)."""
+    return list(deal.names) if deal.names else list(result.seats)
+
+
+def knockers(record: Record, deal: DealResult) -> list[int]:
+    """Who called klop in a deal, in order (tegenklop is the other team's answer, not reviewed)."""
+    calls = record.deals[deal.number - 1].declarations if deal.number <= len(record.deals) else None
+    return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
+
+
+def solver_findings(
+    result: MatchResult,
+    record: Record,
+    deal: DealResult,
+    costs: Sequence[PlayCost],
+    samples: int,
+    *,
+    seed: int = 0,
+    seconds: MutableMapping[str, float] | None = None,
+    sequential: bool = True,
+    reviews: list[tuple[str, CallReview]] | None = None,
+) -> list[Finding]:
+    """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
+
+    The calls are reviewed with the hidden hands drawn given the calls made (:mod:`.call_model`).
+
+    :param costs: the deal's view costs.
+    :param samples: layouts of the hidden cards solved for each call reviewed.
+    :param seed: the random seed of the reviews' layouts.
+    :param seconds: gets the seconds of the trump and the knock review.
+    :param sequential: kept for the reviews' own callers; the calls given the calls made are
+        always reviewed sequentially.
+    :param reviews: when given, receives each call review with what it judged (``trump`` or
+        ``klop``): for accuracy and for :func:`~.findings.curate`.
+    """
+    # looked up when called, so that a test can put a review of its own in place
+    from . import knock_review_given_calls as knock_review
+    from . import trump_review_given_calls as trump_review
+
+    spent: MutableMapping[str, float] = {} if seconds is None else seconds
+    rules = result.rules
+    names = _names(result, deal)
+    found = cost_findings(costs, match=result.id, deal=deal, players=names)
+    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
+    if not full_hands or deal.contract is Contract.BLIND_MUIL:
+        return found  # blind muil is called before looking at the cards: no choice to review
+    with _timed(spent, "trump review"):
+        review = trump_review(deal, rules, samples=samples, seed=seed)
+    if reviews is not None:
+        reviews.append(("trump", review))
+    found += call_findings(review, match=result.id, players=names)
+    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
+        return found
+    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
+    # reviewed for not knocking.
+    seats = knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
+    for seat in seats:
+        with _timed(spent, "knock review"):
+            review = knock_review(deal, rules, seat=seat, samples=samples, seed=seed)
+        if reviews is not None:
+            reviews.append(("klop", review))
+        found += call_findings(review, match=result.id, players=names, kind="knock_choice")
+    return found
+
+
+def analyse_deal(
+    result: MatchResult,
+    record: Record,
+    deal: DealResult,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    sequential: bool = True,
+    workers: int | None = None,
+) -> DealAnalysis:
+    """The solver's analysis of one deal the solver can take (:func:`~.costs.can_solve`).
+
+    :param result: the replayed match the deal belongs to (its rules and players).
+    :param record: the match's record (who knocked).
+    :param deal: the deal.
+    :param samples: layouts of the hidden cards per play and per call reviewed.
+    :param seed: the random seed; with the deal's number and the moment it fixes every layout.
+    :param sequential: stop sampling a play or a call once its verdict is settled; without it
+        every sampled play and call gets ``samples`` layouts (as before issue 16).
+    :param workers: threads for the view costs (default: one per core); the values do not depend on it.
+    :raises SolverError: for a deal the solver cannot take.
+    """
+    seconds: dict[str, float] = {}
+    nodes = nodes_searched()
+    with _timed(seconds, "hindsight costs"):
+        hindsight = dd_costs(deal, result.rules)
+    with _timed(seconds, "view costs"):
+        costs = view_costs(
+            deal,
+            result.rules,
+            samples=samples,
+            seed=seed,
+            workers=workers,
+            hindsight=hindsight,
+            sequential=sequential,
+        )
+    reviews: list[tuple[str, CallReview]] = []
+    found = solver_findings(
+        result,
+        record,
+        deal,
+        costs,
+        samples,
+        seed=seed,
+        seconds=seconds,
+        sequential=sequential,
+        reviews=reviews,
+    )
+    return DealAnalysis(deal.number, costs, found, seconds, reviews, nodes_searched() - nodes)
+
+
+def analyse_match(
+    result: MatchResult,
+    record: Record,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    on_deal: Callable[[DealResult], None] | None = None,
+) -> MatchSolved:
+    """The solver's analysis of every deal of a match it can take, merged with the built-in findings.
+
+    :param samples: layouts of the hidden cards per play and per call reviewed.
+    :param seed: the random seed (see :func:`analyse_deal`).
+    :param on_deal: called after each deal of the match (costed or not), for a progress bar.
+    """
+    costs: dict[int, list[PlayCost]] = {}
+    deals: list[DealAnalysis] = []
+    extra: list[Finding] = []
+    problems: list[str] = []
+    for deal in result.deals:
+        if can_solve(deal, result.rules):
+            try:
+                analysed = analyse_deal(result, record, deal, samples=samples, seed=seed)
+            except SolverError as error:
+                problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
+            else:
+                costs[deal.number] = analysed.costs
+                deals.append(analysed)
+                extra += analysed.findings
+        if on_deal is not None:
+            on_deal(deal)
+    reviews = [review for analysed in deals for review in analysed.reviews]
+    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
+    knocks = {(review.deal, review.seat): review for call, review in reviews if call == "klop"}
+    findings = curate(
+        [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated
+    )
+    return MatchSolved(findings, costs, deals, reviews, problems)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a long analysis has got: what a progress bar shows."""
+
+    done: int
+    """Deals done."""
+    total: int
+    """Deals to do."""
+    elapsed: float
+    """Seconds since the start."""
+
+    @property
+    def rate(self) -> float | None:
+        """Deals per second so far (``None`` before the first deal)."""
+        return self.done / self.elapsed if self.done and self.elapsed > 0 else None
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds left at the rate so far (``None`` before the first deal)."""
+        rate = self.rate
+        return None if rate is None else max(0, self.total - self.done) / rate
+
+    def describe(self) -> str:
+        """The progress in words, for a bar's side.
+
+        >>> Progress(10, 40, 20.0).describe()
+        '10/40 deals, 0.5 deals/s, 1:00 left'
+        """
+        text = f"{self.done}/{self.total} deals"
+        if self.rate is None or self.remaining is None:
+            return text
+        minutes, secs = divmod(round(self.remaining), 60)
+        hours, minutes = divmod(minutes, 60)
+        left = f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+        return f"{text}, {self.rate:.3g} deals/s, {left} left"
+
+
+class ProgressMeter:
+    """Counts deals done and tells a listener (a terminal bar, the dashboard) after each one."""
+
+    def __init__(
+        self, total: int, listener: Callable[[Progress], None], clock: Callable[[], float] = time.monotonic
+    ):
+        """:param total: deals to do.
+        :param listener: called with the :class:`Progress` after each deal.
+        :param clock: seconds, for tests.
+        """
+        self.total = total
+        self.done = 0
+        self._listener = listener
+        self._clock = clock
+        self._start = clock()
+
+    def advance(self, deals: int = 1) -> None:
+        """Count ``deals`` more deals done and tell the listener."""
+        self.done += deals
+        self._listener(self.progress())
+
+    def count(self, deal: DealResult) -> None:
+        """One deal done: for :func:`analyse_match`'s ``on_deal``."""
+        self.advance()
+
+    def progress(self) -> Progress:
+        """The progress now."""
+        return Progress(self.done, self.total, self._clock() - self._start)
