@@ -379,7 +379,7 @@ def test_import_counts_and_refuses_an_unreadable_archive_file(
     db = tmp_path / "a.duckdb"
     output = _assert_message(_run("import", str(first), str(locked), "--db", str(db)))
     assert "b.jsonl: cannot read the file: Permission denied" in output
-    assert "imported 1 matches" in output and "refused 1" in output
+    assert "imported 1 match (" in output and "refused 1" in output
 
 
 def test_a_row_arrow_cannot_take_refuses_its_match_alone(

@@ -14,9 +14,9 @@ import click
 from .. import __version__
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "validate": ("records", "Check recorded matches: files, JSON Lines archives or folders."),
+    "validate": ("records", "Check recorded matches: files, archives or folders."),
     "replay": ("records", "Replay recorded matches trick by trick."),
-    "legal": ("records", "Which cards may be played next, and the rule that decides it."),
+    "legal": ("records", "Which cards may be played next, and the rule for it."),
     "convert": ("records", "Convert matches between JSON and the text notation (.mnl)."),
     "schema": ("records", "Print the JSON Schema of the record format."),
     "import": ("archive", "Put recorded matches into the archive."),
@@ -24,10 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("archive", "Write the archive out as Parquet or as records."),
     "analyze": ("analysis", "Find the mistakes in an archive."),
     "findings": ("analysis", "List the mistakes found, with an explanation."),
-    "analyze-files": (
-        "cluster",
-        "Solve record files too big for one archive, writing the results as Parquet.",
-    ),
+    "analyze-files": ("cluster", "Solve record files into Parquet parts, for big archives."),
     "import-analysis": ("cluster", "Load what manillen analyze-files wrote into an archive."),
     "solve": ("solver", "What every card is worth in a position, all hands open."),
     "costs": ("solver", "What every card of recorded deals cost."),

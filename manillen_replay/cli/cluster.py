@@ -406,11 +406,10 @@ def analyze_files(
     polars, Spark or Trino read DIR as it is; `manillen import-analysis` loads it into an
     archive.
 
+    \b
     Examples:
-
       manillen analyze-files data/samples/klop-tegenklop.json --out analysis/ --samples 5
-
-      manillen analyze-files 'data/samples/*.json' --out analysis/ --cluster local:2
+      manillen analyze-files data/samples/muil.json --out analysis/ --samples 5 --cluster local:2
     """
     from ..cluster import parse_address
     from ..errors import ManillenError
