@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..cards import DECK_32_MASK, iter_mask, mask_of
+from ..cards import DECK_32_MASK, iter_mask
 from ..engine.results import DealResult
 from ..players.club import ClubPolicy
 from ..players.policy import longest_suit
@@ -42,6 +42,7 @@ from .review import (
     _team_points,
     contract_name,
     deal_score,
+    shuffled_layout,
     trump_review,
 )
 from .search import SolverError, default_workers
@@ -132,15 +133,7 @@ def conditioned_layouts(
     weight = _call_weight(deal, rules, seat)
     kept: list[Layout] = []
     for _ in range(samples * TRIES_PER_LAYOUT):
-        rng.shuffle(hidden)
-        hands = [0, 0, 0, 0]
-        hands[seat] = own
-        start = 0
-        for other in range(4):
-            if other != seat:
-                hands[other] = mask_of(hidden[start : start + sizes[other]])
-                start += sizes[other]
-        layout: Layout = (hands[0], hands[1], hands[2], hands[3])
+        layout: Layout = shuffled_layout(rng, hidden, own, seat, sizes)
         if rng.random() < weight(layout):
             kept.append(layout)
             if len(kept) == samples:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..cards import DECK_32_MASK, iter_mask, mask_of
+from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
 from ..rules import Contract, Rules, multiplier
 from .costs import deal_trump
@@ -89,18 +89,23 @@ def _layouts(
     hidden = list(iter_mask(DECK_32_MASK & ~own))
     sizes = [deal.hands[s].bit_count() for s in range(4)]
     rng = random.Random(f"{seed}:{deal.number}:{what}")
-    layouts = []
-    for _ in range(samples):
-        rng.shuffle(hidden)
-        hands = [0, 0, 0, 0]
-        hands[seat] = own
-        start = 0
-        for other in range(4):
-            if other != seat:
-                hands[other] = mask_of(hidden[start : start + sizes[other]])
-                start += sizes[other]
-        layouts.append((hands[0], hands[1], hands[2], hands[3]))
-    return layouts
+    return [shuffled_layout(rng, hidden, own, seat, sizes) for _ in range(samples)]
+
+
+def shuffled_layout(
+    rng: random.Random, hidden: list[Card], own: int, seat: int, sizes: list[int]
+) -> tuple[int, int, int, int]:
+    """One layout of the cards ``seat`` cannot see: ``hidden`` shuffled (in place) and dealt out
+    in seat order, ``sizes[s]`` cards to each other seat, ``own`` to ``seat``."""
+    rng.shuffle(hidden)
+    hands = [0, 0, 0, 0]
+    hands[seat] = own
+    start = 0
+    for other in range(4):
+        if other != seat:
+            hands[other] = mask_of(hidden[start : start + sizes[other]])
+            start += sizes[other]
+    return (hands[0], hands[1], hands[2], hands[3])
 
 
 def _check(deal: DealResult, rules: Rules, samples: int) -> None:
