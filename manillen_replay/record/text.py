@@ -403,12 +403,7 @@ class _Parser:
     # ------------------------------------------------------------------ deals
 
     def seat_or_none(self, token: _Token) -> int | None:
-        try:
-            return self.seat(_Line("", 0, self), token, "")
-        except NotationError:
-            return None
-
-    def seat(self, line: _Line, token: _Token, what: str) -> int:
+        """The seat a word names (a player's name, ``dummy`` or a seat number), or ``None``."""
         seats = self.seating.names if self.seating else self.seats or []
         if token.text in seats:
             return seats.index(token.text)
@@ -419,6 +414,13 @@ class _Parser:
             return self.shape.people
         if token.text.isdigit() and len(token.text) < 3 and int(token.text) < self.shape.players:
             return int(token.text)
+        return None
+
+    def seat(self, line: _Line, token: _Token, what: str) -> int:
+        seat = self.seat_or_none(token)
+        if seat is not None:
+            return seat
+        seats = self.seating.names if self.seating else self.seats or []
         known = ", ".join(seats) + (" or dummy" if self.shape.people < self.shape.players else "")
         raise line.error(
             token.column, f"unknown player {token.text!r} as {what}: expected one of {known} (the seats line)"

@@ -30,13 +30,18 @@ smallest total worth a bar. With the solver, ``item`` is a
 :class:`~manillen_replay.solver.deal_analysis.Progress` after each deal (deals done, deals per
 second, time left), for the bar to show beside it."""
 
-FINDINGS_SCHEMA: dict[str, Any] = {
+_PLACE_SCHEMA: dict[str, Any] = {
     "match_id": pl.Utf8,
     "deal": pl.Int32,
     "trick": pl.Int32,
     "play": pl.Int32,
     "seat": pl.Int32,
     "player": pl.Utf8,
+}
+"""The columns that place a finding or a cost: the match, the deal, the play and who made it."""
+
+FINDINGS_SCHEMA: dict[str, Any] = {
+    **_PLACE_SCHEMA,
     "kind": pl.Utf8,
     "category": pl.Utf8,
     "severity": pl.Utf8,
@@ -49,12 +54,7 @@ FINDINGS_SCHEMA: dict[str, Any] = {
 assert tuple(FINDINGS_SCHEMA) == FINDING_COLUMNS
 
 COSTS_SCHEMA: dict[str, Any] = {
-    "match_id": pl.Utf8,
-    "deal": pl.Int32,
-    "trick": pl.Int32,
-    "play": pl.Int32,
-    "seat": pl.Int32,
-    "player": pl.Utf8,
+    **_PLACE_SCHEMA,
     "card": pl.Utf8,
     "dd_cost": pl.Int32,
     "view_cost": pl.Float64,
