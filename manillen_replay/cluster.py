@@ -13,6 +13,7 @@ import logging
 import os
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,8 @@ from .solving import BatchTables, DealBatch, analyse_batch
 
 INSTALL_HINT = "pip install 'manillen-replay[cluster]'"
 RETRIES = 2
-"""Times Dask runs a batch again on another worker when its worker is lost."""
+"""Times Dask runs a batch again when it raised (a lost worker's batches are run again by the
+scheduler: ``distributed.scheduler.allowed-failures``, 3 by default)."""
 
 
 class ClusterError(ManillenError):
@@ -73,27 +75,53 @@ def _dask() -> Any:
 
 
 class DaskRunner:
-    """Runs batches as tasks of a Dask client; each one is tried again when its worker is lost."""
+    """Runs batches as tasks of a Dask client; Dask runs a task again when its worker is lost.
 
-    def __init__(self, client: Any, retries: int = RETRIES, threads: int | None = None) -> None:
-        """:param client: a connected ``distributed.Client``.
-        :param retries: how often Dask runs a task again after losing its worker.
+    The client may still be connecting (a local cluster starting in the background): the
+    driver reads and replays the first matches meanwhile, and the first :meth:`submit` waits.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        retries: int = RETRIES,
+        threads: int | None = None,
+        *,
+        workers: int | None = None,
+    ) -> None:
+        """:param client: a connected ``distributed.Client``, or a ``concurrent.futures.Future`` of one.
+        :param retries: how often Dask runs a task again after it raised.
         :param threads: solver threads per batch (``None``: every core of the worker's machine).
+        :param workers: the worker threads to count on while the client is still connecting.
         """
         self.threads = threads
         self._distributed = _dask()
-        self.client = client
+        self._client = client
         self.retries = retries
-        self._done = self._distributed.as_completed()
+        self._done: Any = None
         self._batches: dict[str, DealBatch] = {}
         self._counted_at = 0.0
-        self._workers = 1
+        self._workers = workers or 1
+        self.start_wait = 0.0
+        """Seconds the driver waited for the cluster to be up."""
+        self.stop_seconds = 0.0
+        """Seconds stopping a local cluster took."""
+
+    @property
+    def client(self) -> Any:
+        """The connected client (waiting for it the first time, while a local cluster starts)."""
+        if isinstance(self._client, Future):
+            start = time.perf_counter()
+            self._client = self._client.result()
+            self.start_wait = time.perf_counter() - start
+            self._counted_at = time.monotonic()  # the local cluster's count holds: no need to ask
+        return self._client
 
     @property
     def workers(self) -> int:
         """Worker threads in the cluster now (looked up at most every ten seconds: clusters grow)."""
         now = time.monotonic()
-        if now - self._counted_at > 10:
+        if not isinstance(self._client, Future) and now - self._counted_at > 10:
             self._workers = max(1, sum(self.client.nthreads().values()))
             self._counted_at = now
         return self._workers
@@ -107,6 +135,8 @@ class DaskRunner:
         """Send a batch to the cluster."""
         future = self.client.submit(analyse_batch, batch, retries=self.retries, pure=False)
         self._batches[future.key] = batch
+        if self._done is None:
+            self._done = self._distributed.as_completed()
         self._done.add(future)
 
     def next_done(self) -> tuple[DealBatch, BatchTables | BaseException]:
@@ -126,25 +156,28 @@ class DaskRunner:
 def open_runner(address: ClusterAddress, *, wait_seconds: float = 60.0) -> Iterator[DaskRunner]:
     """A runner on the cluster at ``address``; a local cluster is started here and stopped after.
 
+    A local cluster starts in a thread of its own, so that the driver reads and replays the
+    first matches while the worker processes start.
+
     :param wait_seconds: how long to wait for a first worker of a scheduler.
     :raises ClusterError: when Dask is not installed or the scheduler cannot be reached.
     """
     distributed = _dask()
     if address.scheduler is None:
-        cluster = distributed.LocalCluster(
-            n_workers=address.local_workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-        try:
-            # the workers share this machine: their solver threads share its cores
-            threads = max(1, (os.cpu_count() or 1) // address.local_workers)
-            with distributed.Client(cluster) as client:
-                yield DaskRunner(client, threads=threads)
-        finally:
-            cluster.close()
+        # the workers share this machine: their solver threads share its cores
+        threads = max(1, (os.cpu_count() or 1) // address.local_workers)
+        with ThreadPoolExecutor(1, thread_name_prefix="manillen-cluster-start") as starter:
+            starting = starter.submit(_start_local, distributed, address.local_workers)
+            runner = DaskRunner(starting, threads=threads, workers=address.local_workers)
+            try:
+                yield runner
+            finally:
+                client = starting.result()
+                start = time.perf_counter()
+                cluster = client.cluster
+                client.close()
+                cluster.close()
+                runner.stop_seconds = time.perf_counter() - start
         return
     try:
         client = distributed.Client(address.scheduler, timeout=f"{int(wait_seconds)}s")
@@ -162,3 +195,18 @@ def open_runner(address: ClusterAddress, *, wait_seconds: float = 60.0) -> Itera
         yield DaskRunner(client)
     finally:
         client.close()
+
+
+def _start_local(distributed: Any, workers: int) -> Any:
+    cluster = distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    try:
+        return distributed.Client(cluster)
+    except BaseException:
+        cluster.close()
+        raise

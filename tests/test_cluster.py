@@ -102,6 +102,30 @@ def test_a_local_cluster_finds_exactly_what_the_plain_run_finds(
     assert code == 0 and "analysed 0 matches" in out
 
 
+def test_a_worker_killed_mid_task_has_its_batch_run_again_with_the_same_results(
+    plain: dict[str, pl.DataFrame], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dask
+
+    path = new_archive(tmp_path / "club.duckdb")
+    marker = tmp_path / "killed"
+    victim = replay(RECORDS[1]).id  # the second match's only deal: its worker is busy when it dies
+    monkeypatch.setenv("MANILLEN_KILL_MARKER", str(marker))
+    monkeypatch.setenv("MANILLEN_KILL_DEAL", f"{victim}/1")
+    hook = Path(__file__).resolve().parent / "worker_kill_hook.py"
+    with dask.config.set({"distributed.worker.preload": [str(hook)]}):
+        code, out, err = run(
+            "analyze", "--db", str(path), "--depth", "solver", "--samples", SAMPLES, "--cluster", "local:2",
+            "--batch-deals", "1", "--quiet",
+        )  # fmt: skip
+    assert code == 0, err
+    killed, finished = marker.read_text(), marker.with_suffix(".done").read_text()
+    assert killed != finished  # the batch died with one worker process and ran again in another
+    assert "analysed 3 matches (5 deals)" in out and "solver: costs of 5 deals stored" in out
+    assert err == ""  # --quiet: no progress and no summary of the cluster run
+    assert_same(tables(path), plain)
+
+
 class Interrupting(RunHere):
     """Runs batches here and stops, as Ctrl-C would, after ``batches`` of them."""
 

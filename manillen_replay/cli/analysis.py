@@ -88,7 +88,7 @@ def _progress(total: int, label: str, minimum: int = 50) -> Any:
 
 
 def _analyse_on_cluster(
-    store: Store, everything: bool, samples: int, address: str, batch_deals: int | None
+    store: Store, everything: bool, samples: int, address: str, batch_deals: int | None, *, quiet: bool
 ) -> AnalysisOutcome:
     from ..store.analyse import AnalysisOutcome, match_ids_to_analyse
     from .cluster import analyse_archive_on_cluster
@@ -96,14 +96,20 @@ def _analyse_on_cluster(
     ids = match_ids_to_analyse(store, everything=everything, depth="solver")
     try:
         done = analyse_archive_on_cluster(
-            store, ids, samples=samples, address=address, batch_deals=batch_deals
+            store,
+            ids,
+            samples=samples,
+            address=address,
+            batch_deals=batch_deals,
+            progress=None if quiet else _progress,
         )
     except KeyboardInterrupt:
         raise click.ClickException(
             "interrupted: the matches that came back are stored; run the same command again to "
             "analyse the rest"
         ) from None
-    click.echo(done.describe(address), err=True)
+    if not quiet:
+        click.echo(done.describe(address), err=True)
     outcome = AnalysisOutcome(
         matches=done.matches, deals=done.deals, solved=done.solved, problems=done.problems
     )
@@ -252,7 +258,9 @@ def analyze(
                     progress=None if quiet else _progress,
                 )
             else:
-                outcome = _analyse_on_cluster(store, everything, samples, cluster_address, batch_deals)
+                outcome = _analyse_on_cluster(
+                    store, everything, samples, cluster_address, batch_deals, quiet=quiet
+                )
             for problem in outcome.problems:
                 click.echo(problem, err=True)
             total = sum(outcome.by_category.values())

@@ -28,6 +28,7 @@ from .common import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION
 
 if TYPE_CHECKING:
     from ..solving import MatchToSolve, Runner, SolvedMatch, TimedRunner
+    from ..store.analyse import Progress
 
 PART_TABLES = ("play_costs", "card_values", "call_decisions", "findings", "player_accuracy", "matches")
 """What ``analyze-files`` writes for each input part, one folder per table; ``matches`` last."""
@@ -76,14 +77,19 @@ class ClusterOutcome:
     """From the cluster's start to the last match stored."""
 
     def describe(self, address: str) -> str:
-        """The run on the cluster in a line: tasks, their size, and how busy the driver was."""
+        """The run on the cluster in a line: tasks, their size, the cluster's start and stop, and
+        how busy the driver was (``make bench`` reads it)."""
         runner = self.runner
         if runner is None or not runner.batches:
-            return f"cluster {address}: {self.workers} workers, nothing to solve"
-        busy = max(0.0, self.seconds - runner.waited)
+            return f"cluster {address}: nothing to solve"
+        cluster = runner.runner
+        start_wait = getattr(cluster, "start_wait", 0.0)
+        stop = getattr(cluster, "stop_seconds", 0.0)
+        busy = max(0.0, self.seconds - runner.waited - start_wait)
         return (
             f"cluster {address}: {self.workers} workers, {runner.batches} tasks of "
-            f"{runner.deals / runner.batches:.1f} deals on average; the driver was busy "
+            f"{runner.deals / runner.batches:.1f} deals on average; the driver waited "
+            f"{start_wait:.2f} s for the cluster to start and {stop:.2f} s for it to stop, and was busy "
             f"{busy:.2f} s of {self.seconds:.2f} s"
         )
 
@@ -140,20 +146,37 @@ def _store(store: Store, solved: list[SolvedMatch], outcome: ClusterOutcome) -> 
 
 
 def analyse_archive_on_cluster(
-    store: Store, ids: Sequence[str], *, samples: int, address: str, batch_deals: int | None
+    store: Store,
+    ids: Sequence[str],
+    *,
+    samples: int,
+    address: str,
+    batch_deals: int | None,
+    progress: Progress | None = None,
 ) -> ClusterOutcome:
     """Solve these matches of the archive on a cluster, storing each match as all of it comes back.
 
     :param ids: the matches, in the order to hand them out.
     :param address: ``--cluster``.
     :param batch_deals: deals per task (default: learnt).
+    :param progress: makes the progress display from ``(total, "solving", 1)`` (``manillen analyze``'s,
+        the plain run's), or ``None`` for none.
     :raises ClusterError: without Dask, for a bad address or an unreachable scheduler.
     """
+    from ..solver.deal_analysis import ProgressMeter
     from ..solving import BatchSizer, TimedRunner, solve_matches
 
     outcome = ClusterOutcome(matches=len(ids))
+    if not ids:
+        return outcome  # no cluster to start (or to reach) for nothing
     total = store.deal_count(list(ids))
-    bar = _bar(total, "solving")
+    bar = progress(total, "solving", 1) if progress is not None and total else None
+    meter = ProgressMeter(total, lambda now: None)
+
+    def on_deals(deals: int) -> None:
+        meter.advance(deals)
+        bar.update(deals, meter.progress())
+
     waiting: list[SolvedMatch] = []
     first_wait = 0.0
     try:
@@ -168,7 +191,7 @@ def analyse_archive_on_cluster(
                 samples=samples,
                 sizer=sizer,
                 total_deals=total,
-                on_deals=bar.update if bar is not None else None,
+                on_deals=on_deals if bar is not None else None,
             ):
                 outcome.problems.extend(solved.problems)
                 if not solved.complete:
