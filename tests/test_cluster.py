@@ -7,7 +7,10 @@ are stored, may differ).
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -98,8 +101,13 @@ def test_a_local_cluster_finds_exactly_what_the_plain_run_finds(
     assert code == 0, err
     assert "analysed 3 matches (5 deals)" in out and "solver: costs of 5 deals stored" in out
     assert_same(tables(path), plain)
-    code, out, _ = run("analyze", "--db", str(path), "--depth", "solver", "--cluster", "local:1")
-    assert code == 0 and "analysed 0 matches" in out
+    # the progress as in a plain run (lines, stderr being no terminal), then the cluster's summary
+    assert [line for line in err.splitlines() if line.startswith("solving:")][-1].startswith(
+        "solving: 5/5 deals, "
+    )
+    assert "cluster local:2: 2 workers, 5 tasks of 1.0 deals on average; the driver waited" in err
+    code, out, err = run("analyze", "--db", str(path), "--depth", "solver", "--cluster", "local:1")
+    assert code == 0 and "analysed 0 matches" in out and "cluster local:1: nothing to solve" in err
 
 
 def test_a_worker_killed_mid_task_has_its_batch_run_again_with_the_same_results(
@@ -166,10 +174,13 @@ def test_a_killed_run_resumes_with_only_what_is_missing(
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
-    """A running Dask scheduler's address, its one worker a thread of this process (quick to start)."""
+    """A running Dask scheduler's address (tcp, so other processes reach it too), its one worker a
+    thread of this process (quick to start)."""
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
         yield cluster.scheduler_address
 
 
@@ -325,3 +336,48 @@ def test_accuracy_parts_leave_out_the_all_rows() -> None:
     rows = {(r["scope"], r["deal"]): (r["cards"], r["accuracy"]) for r in frame.iter_rows(named=True)}
     # deal 2's only play has one value: no spread, so it is no decision
     assert rows == {("deal", 1): (1, 100.0), ("match", None): (1, 100.0)}
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "cluster.md"
+SCHEDULER_PLACEHOLDERS = ("tcp://scheduler:8786", "tcp://localhost:8786")
+"""The addresses docs/cluster.md gives for the reader's own scheduler."""
+
+
+def _doc_commands() -> list[str]:
+    """The shell lines of docs/cluster.md's ``sh`` blocks, in order."""
+    lines, inside = [], False
+    for line in DOCS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            inside = line.strip() == "```sh"
+        elif inside and line.strip():
+            lines.append(line.strip())
+    return lines
+
+
+def test_the_cluster_docs_examples_run_as_written(tmp_path: Path, scheduler: str) -> None:
+    """Each `manillen` line of docs/cluster.md runs in a folder with the repository's data/ and
+    succeeds, the reader's scheduler being a local one; each `dask` line's options exist."""
+    (tmp_path / "data").symlink_to(DOCS.parent.parent / "data")
+    bin_folder = Path(sys.executable).parent
+    environment = {k: v for k, v in os.environ.items() if k != "MANILLEN_DB"}
+    environment["PATH"] = f"{bin_folder}{os.pathsep}{environment.get('PATH', '')}"
+    commands = _doc_commands()
+    assert sum(line.startswith("manillen ") for line in commands) >= 6
+    failed = []
+    for line in commands:
+        words = shlex.split(line, comments=True)
+        if words[0] == "manillen":
+            for placeholder in SCHEDULER_PLACEHOLDERS:
+                line = line.replace(placeholder, scheduler)
+            done = subprocess.run(
+                ["bash", "-c", line], cwd=tmp_path, env=environment, capture_output=True, text=True
+            )
+            if done.returncode != 0:
+                failed.append(f"{line} (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+        elif words[0] == "dask":
+            dask = [str(bin_folder / "dask"), words[1], "--help"]
+            shown = subprocess.run(dask, capture_output=True, text=True, env=environment)
+            unknown = [w for w in words if w.startswith("--") and w not in shown.stdout]
+            if shown.returncode != 0 or unknown:
+                failed.append(f"{line}: `dask {words[1]}` does not take {unknown}")
+    assert not failed, "\n".join(failed)

@@ -175,7 +175,8 @@ def analyse_archive_on_cluster(
 
     def on_deals(deals: int) -> None:
         meter.advance(deals)
-        bar.update(deals, meter.progress())
+        if bar is not None:
+            bar.update(deals, meter.progress())
 
     waiting: list[SolvedMatch] = []
     first_wait = 0.0
