@@ -21,12 +21,14 @@ sample from the layouts *given* the calls):
   ace); the klop option's score then counts that layout fourfold instead of double.
 
 **How people play** is the other half. The solver scores a layout by perfect play with every
-hand open, but at the table the trump maker's side takes more than that: on the demo's own
-hands it took 2.1 card points a trump deal more than perfect play on open cards gives it (the
-opponents' play loses more than its own does). No layout conditioning can fix that, as it
-is there with the true hands too, so the reviews add :data:`PLAY_BIAS` to the trump maker's
-side (and take it from the other side) after solving: a correction fitted on half the demo
-matches and checked on the other half (docs/solver.md, "Calibration").
+hand open, but the table does not play like that, and not evenly: on the demo's own hands,
+all open, perfect play gives the trump maker's side 32.8 card points on average where the
+table took 34.9, and where perfect play gives a side a big deal, the table gives it much less
+of it (where perfect play gives the other side 40 of the 60, the table gives it 33). No
+conditioning of the layouts can fix either, as both are there with the real hands. So the reviews turn each
+layout's perfect-play points into what the table takes by :data:`TABLE_PLAY`, a straight line
+fitted on half the demo matches (:func:`fit_table_play`) and checked on the other half
+(docs/solver.md, "Calibration").
 
 Knocks said *before* the decision (a partner's pass) are not used: the order of knocking at
 the table is not part of the record's meaning.
@@ -37,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from ..cards import DECK_32_MASK, iter_mask
@@ -68,15 +70,46 @@ Small, because the demo's players never make such a call: a larger floor (0.05 b
 one kept layout in six give the trump maker a hand that would not have called that suit."""
 MUIL_FLOOR = 0.001
 """The same for muil: without manilles nobody calls it, so its floor is ten times lower."""
-PLAY_BIAS: dict[Contract, float] = {Contract.TRUMP: 2.1, Contract.MUIL: 0.0}
-"""Card points the trump maker's side takes at the table beyond perfect play on open cards,
-by contract: fitted on the demo matches at even positions of ``data/demo.jsonl`` (the first,
-the third, ...) as ``taken - open_cards`` of :func:`calibration`'s ``chooser`` row, and
-checked on the odd ones (docs/solver.md, "Calibration")."""
 TRIES_PER_LAYOUT = 200
 """Candidate layouts drawn per layout kept, at most, before the review settles for fewer."""
 
-CALIBRATED: frozenset[Contract] = frozenset({Contract.TRUMP})
+
+@dataclass(frozen=True, slots=True)
+class TablePlay:
+    """What the table takes where perfect play on open cards gives the trump maker's side ``v``
+    card points: ``30 + shift + slope * (v - 30)`` for the trump maker's side, ``60 -`` that
+    for the other side."""
+
+    shift: float
+    """Card points the trump maker's side takes above 30 in a deal perfect play calls even."""
+    slope: float
+    """Card points the table gives for each card point perfect play gives above (or below) 30."""
+
+    def points(self, perfect: float, maker: bool) -> float:
+        """What one side takes at the table where perfect play gives it ``perfect``.
+
+        >>> TablePlay(3.0, 0.5).points(40, maker=True), TablePlay(3.0, 0.5).points(20, maker=False)
+        (38.0, 22.0)
+        """
+        return 30 + (self.shift if maker else -self.shift) + self.slope * (perfect - 30)
+
+
+TABLE_PLAY: dict[Contract, TablePlay] = {
+    Contract.TRUMP: TablePlay(3.04, 0.603),
+    Contract.MUIL: TablePlay(9.64, 0.345),
+}
+"""How the table's play turns perfect play's card points into what the sides take, by
+contract: least squares of what the trump maker's side took on what perfect play gives it on
+the deal's real hands, all open (:func:`fit_table_play`). Trump: over the trump deals of the
+demo matches at even positions of ``data/demo.jsonl`` (the first, the third, ...), checked on
+the odd ones. Muil: over the 800 muil deals of ``manillen generate --matches 1500 --seed
+15015`` with the demo's players, checked on the demo's own muil deals and those of another
+generated archive (seed 15016); it holds only for a trump maker's hand that calls muil
+(:func:`is_muil_hand`): the line cannot be carried over to the muil option of the hands that
+never call it, which are left as solved (docs/solver.md, "Calibration"). Another contract
+(blind muil) is left as solved too."""
+
+CALIBRATED: frozenset[Contract] = frozenset({Contract.TRUMP, Contract.MUIL})
 """The contracts whose call reviews are calibrated: on the held-out half of the demo archive
 their expected card points came within 1.5 of what each side took (docs/solver.md,
 "Calibration"). Until a contract is here its call findings are ``info``."""
@@ -118,18 +151,29 @@ def answers_tegenklop(hands: Layout, dealer: int, trump: int | None) -> bool:
     return any(_CLUB.wants_knock(hands[seat], trump, 1) for seat in (dealer, (dealer + 2) % 4))
 
 
+def is_muil_hand(hand: int) -> bool:
+    """Whether the club player calls muil with this hand: three manilles, or two and a run
+    10-A-K (the hands :data:`TABLE_PLAY`'s muil line was fitted on)."""
+    return _CLUB.choose_contract(hand, Rules(), may_pass=False).call == "muil"
+
+
 def played_points(
     points: Iterable[float], deal: DealResult, seat: int, contract: Contract | None = None
 ) -> list[float]:
-    """Perfect-play card points of ``seat``'s side made into what the table takes: the trump
-    maker's side gets :data:`PLAY_BIAS` more, the other side as much less.
+    """Perfect-play card points of ``seat``'s side made into what the table takes
+    (:data:`TABLE_PLAY`).
 
     :param contract: the contract played (default: the deal's).
     """
-    bias = PLAY_BIAS.get(contract or deal.contract or Contract.TRUMP, 0.0)
+    contract = contract or deal.contract or Contract.TRUMP
+    play = TABLE_PLAY.get(contract)
     chooser = deal.chooser if deal.chooser is not None else deal.dealer
-    shift = bias if seat % 2 == chooser % 2 else -bias
-    return [p + shift for p in points]
+    if contract is Contract.MUIL and not (deal.hands is not None and is_muil_hand(deal.hands[chooser])):
+        play = None
+    if play is None:
+        return list(points)
+    maker = seat % 2 == chooser % 2
+    return [play.points(p, maker) for p in points]
 
 
 def _call_weight(deal: DealResult, rules: Rules, viewer: int) -> Callable[[Layout], float]:
@@ -183,8 +227,8 @@ def trump_review_given_calls(
     deal: DealResult, rules: Rules, *, samples: int = 50, seed: int = 0, workers: int | None = None
 ) -> CallReview:
     """:func:`~.review.trump_review` with the hidden hands drawn given the calls before the
-    choice (after en face: the dealer's pass), and the table's play bias added to each
-    option (:data:`PLAY_BIAS`).
+    choice (after en face: the dealer's pass), and each option's points made into what the
+    table takes (:data:`TABLE_PLAY`).
 
     :raises SolverError: for a deal without hands or of another variant.
     """
@@ -194,10 +238,11 @@ def trump_review_given_calls(
     review = trump_review(deal, rules, samples=samples, seed=seed, workers=workers, layouts=layouts)
     options = []
     for option in review.options:
+        # both are linear in each layout's points, so the mean's image is the images' mean
         contract = Contract.MUIL if option.name == "muil" else Contract.TRUMP
-        bias = played_points([0.0], deal, seat, contract)[0]
+        (points,) = played_points([option.points], deal, seat, contract)
         factor = multiplier(contract, False, 0, False, rules)
-        options.append(CallOption(option.name, option.points + bias, option.score + bias * factor))
+        options.append(CallOption(option.name, points, deal_score(points, factor)))
     options.sort(key=lambda o: -o.score)
     return replace(review, options=tuple(options))
 
@@ -212,8 +257,8 @@ def knock_review_given_calls(
     workers: int | None = None,
 ) -> CallReview:
     """:func:`~.review.knock_review` with the hidden hands drawn given the trump call, the
-    dealing team's tegenklop answer modelled in each layout, and the table's play bias taken
-    from the knockers' points (:data:`PLAY_BIAS`).
+    dealing team's tegenklop answer modelled in each layout, and each layout's points made
+    into what the table takes (:data:`TABLE_PLAY`).
 
     :param seat: the seat deciding (of the team that did not deal); default: the dealer's left.
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
@@ -243,36 +288,94 @@ def knock_review_given_calls(
 
 
 @dataclass(frozen=True, slots=True)
+class DealCalibration:
+    """One deal's review expectation for one side against what that side took."""
+
+    contract: Contract
+    """Trump or muil."""
+    view: str
+    """``chooser`` (the trump maker's side, its trump review) or ``knocker`` (the dealer's
+    left's side, its knock review)."""
+    deal: int
+    """The deal, counted from 1."""
+    taken: int
+    """Card points the side took at the table."""
+    open_cards: int
+    """Card points perfect play gives the side on the deal's real hands, all open."""
+    uniform: float
+    """Mean perfect-play card points over random layouts of the hidden cards."""
+    perfect_play: float
+    """Mean perfect-play card points over layouts drawn given the calls."""
+    given_calls: float
+    """What the review expects: :attr:`perfect_play` made into the table's play (:data:`TABLE_PLAY`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CalibrationRow:
-    """How far a review's expected card points are from what one side really took."""
+    """How far a review's expected card points are, on average, from what one side took."""
 
     contract: Contract
     """Trump or muil deals."""
     view: str
-    """``chooser`` (the trump maker's side, its trump review) or ``knocker`` (the dealer's
-    left's side, its knock review)."""
+    """``chooser`` or ``knocker`` (:class:`DealCalibration`)."""
     deals: int
     """How many deals were measured."""
     taken: float
     """Mean card points the side really took."""
     open_cards: float
-    """Mean card points perfect play gives the side on the deal's real hands, all open:
-    ``taken - open_cards`` is what the table's play added (the trump maker's side's is the
-    :data:`PLAY_BIAS` fit), nothing to do with the layouts."""
+    """Mean card points perfect play gives the side on the real hands, all open: ``taken -
+    open_cards`` is what the table's play moved, nothing to do with the layouts."""
     uniform: float
     """Mean expected card points with the hidden hands dealt at random (perfect play)."""
     perfect_play: float
     """Mean expected card points with the hidden hands drawn given the calls (perfect play)."""
     given_calls: float
-    """Mean expected card points the review uses: given the calls, with the play bias."""
+    """Mean expected card points the review uses: given the calls, as the table plays."""
     gap_se: float
     """The standard error of :attr:`gap`: the per-deal gaps' standard deviation over the
     square root of the deals."""
 
     @property
     def gap(self) -> float:
-        """Expected (given the calls, with the play bias) minus taken: calibrated within 1.5 either way."""
+        """Expected (given the calls, as the table plays) minus taken: calibrated within 1.5."""
         return self.given_calls - self.taken
+
+
+def calibrate_deals(
+    deals: Iterable[tuple[Rules, DealResult]], *, samples: int = 8, seed: int = 0, workers: int | None = None
+) -> Iterator[DealCalibration]:
+    """Each deal's review expectations for both sides against what they took.
+
+    :param deals: played four-player trump or muil deals with their hands, and their rules
+        (others are skipped).
+    :param samples: layouts per deal and view.
+    """
+    threads = workers or default_workers()
+    for rules, deal in deals:
+        if deal.points is None or deal.hands is None or deal.contract not in (Contract.TRUMP, Contract.MUIL):
+            continue
+        trump = deal_trump(deal)
+        leader = (deal.dealer + 1) % 4
+        chooser = deal.chooser if deal.chooser is not None else deal.dealer
+        hands = deal.hands
+        real: Layout = (hands[0], hands[1], hands[2], hands[3])
+        (truth,) = _team_points([real], leader, trump, rules, chooser, threads)
+        for view, seat in (("chooser", chooser), ("knocker", leader)):
+            given = conditioned_layouts(deal, rules, seat, samples, seed, "calibration")
+            uniform = _team_points(
+                _layouts(deal, seat, samples, seed, "calibration"), leader, trump, rules, seat, threads
+            )
+            solved = _team_points(given, leader, trump, rules, seat, threads)
+            yield DealCalibration(
+                deal.contract,
+                view,
+                deal.number,
+                deal.points[seat % 2],
+                truth if seat % 2 == chooser % 2 else 60 - truth,
+                statistics.fmean(uniform),
+                statistics.fmean(solved),
+                statistics.fmean(played_points(solved, deal, seat)),
+            )
 
 
 def calibration(
@@ -285,49 +388,48 @@ def calibration(
     :param deals: played four-player trump or muil deals with their hands, and their rules.
     :param samples: layouts per deal and view.
     """
-    threads = workers or default_workers()
-    measured: dict[tuple[Contract, str], list[tuple[float, float, float, float, float]]] = {}
-    for rules, deal in deals:
-        if deal.points is None or deal.hands is None or deal.contract not in (Contract.TRUMP, Contract.MUIL):
-            continue
-        trump = deal_trump(deal)
-        leader = (deal.dealer + 1) % 4
-        chooser = deal.chooser if deal.chooser is not None else deal.dealer
-        hands = deal.hands
-        truth = _team_points(
-            [(hands[0], hands[1], hands[2], hands[3])], leader, trump, rules, chooser, threads
-        )[0]
-        for view, seat in (("chooser", chooser), ("knocker", leader)):
-            given = conditioned_layouts(deal, rules, seat, samples, seed, "calibration")
-            uniform = _team_points(
-                _layouts(deal, seat, samples, seed, "calibration"), leader, trump, rules, seat, threads
-            )
-            solved = _team_points(given, leader, trump, rules, seat, threads)
-            measured.setdefault((deal.contract, view), []).append(
-                (
-                    deal.points[seat % 2],
-                    truth if seat % 2 == chooser % 2 else 60 - truth,
-                    statistics.fmean(uniform),
-                    statistics.fmean(solved),
-                    statistics.fmean(played_points(solved, deal, seat)),
-                )
-            )
+    return summarise(calibrate_deals(deals, samples=samples, seed=seed, workers=workers))
+
+
+def summarise(measured: Iterable[DealCalibration]) -> list[CalibrationRow]:
+    """The mean of each contract and view's :class:`DealCalibration`, with the gap's standard error."""
+    groups: dict[tuple[Contract, str], list[DealCalibration]] = {}
+    for one in measured:
+        groups.setdefault((one.contract, one.view), []).append(one)
     rows = []
-    for (contract, view), values in measured.items():
-        taken, open_cards, uniform_points, perfect, played = zip(*values, strict=True)
-        gaps = [p - t for p, t in zip(played, taken, strict=True)]
+    for (contract, view), ones in groups.items():
+        gaps = [one.given_calls - one.taken for one in ones]
         error = statistics.stdev(gaps) / math.sqrt(len(gaps)) if len(gaps) > 1 else math.inf
         rows.append(
             CalibrationRow(
                 contract,
                 view,
-                len(values),
-                statistics.fmean(taken),
-                statistics.fmean(open_cards),
-                statistics.fmean(uniform_points),
-                statistics.fmean(perfect),
-                statistics.fmean(played),
+                len(ones),
+                statistics.fmean(one.taken for one in ones),
+                statistics.fmean(one.open_cards for one in ones),
+                statistics.fmean(one.uniform for one in ones),
+                statistics.fmean(one.perfect_play for one in ones),
+                statistics.fmean(one.given_calls for one in ones),
                 error,
             )
         )
     return rows
+
+
+def fit_table_play(measured: Iterable[DealCalibration]) -> dict[Contract, TablePlay]:
+    """:data:`TABLE_PLAY` fitted on measured deals: per contract, least squares of what the trump
+    maker's side took on what perfect play gives it on the real hands (the ``chooser`` views).
+
+    :raises statistics.StatisticsError: for a contract with fewer than two deals, or all alike.
+    """
+    groups: dict[Contract, list[DealCalibration]] = {}
+    for one in measured:
+        if one.view == "chooser":
+            groups.setdefault(one.contract, []).append(one)
+    fitted = {}
+    for contract, ones in groups.items():
+        slope, intercept = statistics.linear_regression(
+            [one.open_cards for one in ones], [one.taken for one in ones]
+        )
+        fitted[contract] = TablePlay(intercept + 30 * slope - 30, slope)
+    return fitted
