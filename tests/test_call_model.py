@@ -14,6 +14,7 @@ from manillen_replay.solver.call_model import (
     CLUB_SHARE,
     FLOOR,
     TABLE_PLAY,
+    CalibrationRow,
     DealCalibration,
     TablePlay,
     answers_tegenklop,
@@ -121,19 +122,24 @@ def test_the_table_play_is_fitted_by_least_squares() -> None:
     assert fitted[Contract.TRUMP] == TablePlay(4.0, 0.5)
 
 
+def assert_calibrated(
+    deals: list[tuple[Rules, DealResult]], count: int, *, largest_se: float
+) -> dict[str, CalibrationRow]:
+    """Both sides' gaps within the 1.5 target, on ``count`` deals, 2 layouts per deal and view."""
+    rows = {row.view: row for row in calibration(deals, samples=2, workers=1)}
+    assert all(is_calibrated(deal.contract) for _, deal in deals)
+    for view in ("knocker", "chooser"):
+        row = rows[view]
+        assert row.deals == count and row.gap_se < largest_se
+        assert abs(row.gap) < 1.5, (view, row)
+    return rows
+
+
 def test_trump_deals_are_calibrated() -> None:
     """docs/solver.md, "Calibration": on held-out demo deals the reviews' expected card points
     come within 1.5 of what each side took, for the knocker's side and the trump maker's.
     (The docs measure 1,230 held-out trump deals with 8 layouts; this test 300 with 2.)"""
-    rows = {
-        row.view: row
-        for row in calibration(demo_deals(Contract.TRUMP, 300, odd_only=True), samples=2, workers=1)
-    }
-    assert is_calibrated(Contract.TRUMP)
-    for view in ("knocker", "chooser"):
-        row = rows[view]
-        assert row.deals == 300 and row.gap_se < 0.8
-        assert abs(row.gap) < 1.5, (view, row)
+    rows = assert_calibrated(demo_deals(Contract.TRUMP, 300, odd_only=True), 300, largest_se=0.8)
     # the call model does the layouts' part: random layouts overshoot the knockers' points
     knocker = rows["knocker"]
     assert knocker.uniform - knocker.taken > 3
@@ -148,22 +154,17 @@ def test_muil_deals_are_calibrated() -> None:
     """docs/solver.md, "Calibration": the demo's muil deals (which the muil line was not fitted
     on) come within 1.5 card points for both sides. (The docs measure them with 8 layouts,
     and those of another generated archive too; this test all 167 with 2.)"""
-    rows = {
-        row.view: row
-        for row in calibration(demo_deals(Contract.MUIL, 200, odd_only=False), samples=2, workers=1)
-    }
-    assert is_calibrated(Contract.MUIL)
-    for view in ("knocker", "chooser"):
-        row = rows[view]
-        assert row.deals == 167 and row.gap_se < 1.2
-        assert abs(row.gap) < 1.5, (view, row)
+    assert_calibrated(demo_deals(Contract.MUIL, 200, odd_only=False), 167, largest_se=1.2)
 
 
 def test_the_muil_line_holds_only_for_muil_hands() -> None:
-    """A hand without manilles is not one muil was ever called with: its muil option is left
-    as solved, not lifted by the muil line."""
+    """A hand without manilles is not one muil was ever called with: its muil option gets the
+    trump deals' line, not the muil line."""
     _result, deal = first_trump_deal()
     maker = deal.chooser if deal.chooser is not None else deal.dealer
     assert deal.hands is not None and not is_muil_hand(deal.hands[maker])
-    assert played_points([22], deal, maker, Contract.MUIL) == [22]
+    assert played_points([22], deal, maker, Contract.MUIL) == played_points([22], deal, maker, Contract.TRUMP)
+    assert played_points([22], deal, maker, Contract.MUIL) != [
+        TABLE_PLAY[Contract.MUIL].points(22, maker=True)
+    ]
     assert is_muil_hand(mask_of([Card.H10, Card.D10, Card.C10, Card.H7, Card.H8, Card.H9, Card.HJ, Card.S7]))
