@@ -155,3 +155,33 @@ def test_mistakes_page_hides_info_until_asked(server: str) -> None:
         finally:
             browser.close()
     assert shot.stat().st_size > 10_000
+
+
+def test_clicking_a_match_row_opens_that_match_in_the_same_tab(server: str) -> None:
+    """The Archive table's rows open their match on the Match page, in this tab (no new tab): AppTest
+    cannot click a row of the table, the browser can."""
+    playwright_api = browser_api()
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "match-from-row.png"
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1500, "height": 1150})
+            page.goto(f"{server}/")
+            table = page.locator('[data-testid="stDataFrame"]').first
+            table.wait_for(timeout=30_000)
+            page.wait_for_timeout(500)  # the grid draws its rows on a canvas after the element shows
+            first_match = table.locator("table tbody tr").first.locator("td").first.inner_text()
+            box = table.bounding_box()
+            assert box is not None
+            # the first row's selection box: left of the first column, below the header row
+            page.mouse.click(box["x"] + 18, box["y"] + 35 + 18)
+            page.wait_for_url(re.compile(r"/match\?"), timeout=30_000)
+            assert page.context.pages == [page]
+            assert re.search(rf"[?&]match={re.escape(first_match)}\b", page.url)
+            page.get_by_text("Deals", exact=True).wait_for(timeout=30_000)
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000

@@ -226,7 +226,8 @@ report_for = st.selectbox(t("report.for"), [everyone, *names], key="match_report
 language = ui.lang()
 st.download_button(
     t("report.download"),
-    data=data.report_html(chosen, None if report_for == everyone else report_for, language),
+    # made when clicked, on a thread of its own: building the report is no part of showing the page
+    data=lambda: data.report_html(chosen, None if report_for == everyone else report_for, language),
     file_name=f"{chosen}{'' if report_for == everyone else '-' + report_for}-{language}.html",
     mime="text/html",
     help=t("report.help"),
