@@ -5,8 +5,9 @@ Streamlit runs a page's script only once a browser session asks for it, so witho
 first visitor would wait for polars, DuckDB, Arrow, pandas and plotly to import (seconds on a
 small machine). Here they import on a thread of their own while the server starts; a page that
 needs a module still importing waits for it, as Python's import lock does. Once Streamlit's
-runtime is up, the same thread fills the dashboard's caches with what each page shows first
-(:func:`dashboards.data.warm`), so the first visitor of a page waits for no query either.
+runtime is up, the same thread has Plotly load what its figures need (:func:`dashboards.charts.warm`)
+and fills the dashboard's caches with what each page shows first (:func:`dashboards.data.warm`),
+so the first visitor of a page waits for no query either.
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ RUNTIME_WAIT_SECONDS = 60.0
 
 
 def preload() -> None:
-    """Import :data:`PRELOADED`, then warm the caches once Streamlit's runtime exists."""
+    """Import :data:`PRELOADED`, warm Plotly, then the caches once Streamlit's runtime exists."""
     for name in PRELOADED:
         importlib.import_module(name)
+    from dashboards import charts, data
+
+    charts.warm()
     from streamlit.runtime import Runtime
 
     deadline = time.monotonic() + RUNTIME_WAIT_SECONDS
@@ -48,8 +52,6 @@ def preload() -> None:
         if time.monotonic() > deadline:
             return
         time.sleep(0.05)
-    from dashboards import data
-
     try:
         data.warm()
     except Exception:  # an archive that cannot be read is reported by the pages, in words
