@@ -397,6 +397,11 @@ class VariantSearch:
             self._unmove(seat)
         return value
 
+    def legal(self, state: DealState) -> int:
+        """The cards the seat to play may play in ``state``, as the search plays them (a mask)."""
+        self._load(state)
+        return self._legal(state.to_play)
+
     def values(self, state: DealState) -> dict[tuple[bool, int], int]:
         """Side 0's card points from ``state`` on after each choice of the seat to play.
 
