@@ -24,18 +24,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..cards import CARD_POINTS, RANKS_PER_SUIT, Card
 from ..engine.results import DealKind, DealResult
-from ..rules import NO_TRUMP, Contract, Rules, legal_core, winning_position
+from ..rules import NO_TRUMP, Contract, Rules
 from ..state import DealState
+from . import _variant_kernel
 from .costs import CardValue, PlayCost
 from .search import SolverError
 
 SOLVED_VARIANTS = ("two_open", "two_open_fours", "three", "three_dummy", "six", "six_short")
 """The variants this search takes: every one but ``four``, whose deal a record gives in full."""
-
-_NO_PILE = -1
-_BIG = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +102,18 @@ def _points(mask: int) -> int:
     return total
 
 
+_Arrays = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+"""A position as the compiled search takes it (:mod:`._variant_kernel`)."""
+
+
 class VariantSearch:
     """The perfect-information search of one variant deal: one trump, one set of rules, one table.
 
     :meth:`values` answers for the seat to play in a :class:`~manillen_replay.state.DealState`;
     the transposition table is kept between calls, so every state should come from the same deal.
+    The search itself is compiled (:mod:`._variant_kernel`).
     """
 
     def __init__(self, rules: Rules, dealer: int, trump: int | None) -> None:
@@ -120,287 +127,79 @@ class VariantSearch:
         shape = rules.shape
         self.rules = rules
         self.trump = trump
-        self._trump_code = NO_TRUMP if trump is None else trump
-        self._exempt = rules.partner_exempt
-        self._forbidden = rules.underbuy == "forbidden"
-        self._overtake_plain = rules.overtake_plain_suit
-        self._size = shape.trick_size
-        self._seat_at = [
-            [shape.seat_of_play(leader, position, dealer) for position in range(shape.trick_size)]
-            for leader in range(shape.players)
-        ]
-        self._side = [shape.team_of(seat, dealer) for seat in range(shape.players)]
-        self._table: dict[tuple[int, int, int], tuple[int, int, tuple[bool, int] | None]] = {}
-        self.nodes = 0
+        self._seat_at = np.array(
+            [
+                [shape.seat_of_play(leader, position, dealer) for position in range(shape.trick_size)]
+                for leader in range(shape.players)
+            ],
+            dtype=np.int64,
+        )
+        self._side = np.array([shape.team_of(seat, dealer) for seat in range(shape.players)], dtype=np.int64)
+        self._prm = np.array(
+            [
+                NO_TRUMP if trump is None else trump,
+                rules.partner_exempt,
+                rules.underbuy == "forbidden",
+                rules.overtake_plain_suit,
+                shape.trick_size,
+            ],
+            dtype=np.int64,
+        )
+        self._table = _variant_kernel.new_table()
+        players = shape.players
+        self._hands = np.zeros(players, dtype=np.int64)
+        self._piles = np.zeros((players, 4, 2), dtype=np.int64)
+        self._heights = np.zeros((players, 4), dtype=np.int64)
+        self._own = np.zeros(players, dtype=np.int64)
+        self._st = np.zeros(6, dtype=np.int64)
+        self._trick = np.zeros(shape.trick_size, dtype=np.int64)
+        self._nodes = 0
+
+    @property
+    def nodes(self) -> int:
         """Positions visited so far (the work done, whatever the machine's speed)."""
-        # the position being searched, changed in place and restored on the way back
-        self._hands: list[int] = []
-        self._piles: list[list[list[int]]] = []
-        self._own_table: list[int] = []
-        self._tops = 0
-        self._remaining = 0
-        self._remaining_points = 0
-        self._trick: list[int] = []
-        self._leader = 0
+        return self._nodes + int(self._st[_variant_kernel.NODES])
 
     def side_of(self, seat: int) -> int:
         """The side (0 or 1) a seat plays for."""
-        return self._side[seat]
+        return int(self._side[seat])
 
-    def _load(self, state: DealState) -> None:
-        self._hands = list(state.hands)
-        self._piles = [[list(pile) for pile in piles] for piles in state.table] or [[] for _ in state.hands]
-        self._own_table = [0] * len(self._hands)
-        self._tops = 0
+    def _load(self, state: DealState) -> _Arrays:
+        self._nodes += int(self._st[_variant_kernel.NODES])
+        self._st[:] = 0
+        self._hands[:] = state.hands
+        self._piles[:] = 0
+        self._heights[:] = 0
+        self._own[:] = 0
+        tops = 0
         remaining = 0
-        for seat, piles in enumerate(self._piles):
-            remaining |= self._hands[seat]
-            for pile in piles:
-                for card in pile:
-                    self._own_table[seat] |= 1 << card
+        for seat, piles in enumerate(state.table):
+            for number, pile in enumerate(piles):
+                self._heights[seat, number] = len(pile)
+                for place, card in enumerate(pile):
+                    self._piles[seat, number, place] = card
+                    self._own[seat] |= 1 << card
                     remaining |= 1 << card
                 if pile:
-                    self._tops |= 1 << pile[-1]
-        self._remaining = remaining
-        self._remaining_points = _points(remaining)
-        self._trick = list(state.trick)
-        self._leader = state.leader
-
-    def _playable(self, seat: int) -> int:
-        return self._hands[seat] | (self._tops & self._own_table[seat])
-
-    def _legal(self, seat: int) -> int:
-        playable = self._playable(seat)
-        trick = self._trick
-        if not trick:
-            return playable
-        position = winning_position(trick, self.trump)
-        winner = self._seat_at[self._leader][position]
-        return legal_core(
-            trick[0] // RANKS_PER_SUIT,
-            trick[position],
-            playable,
-            self._trump_code,
-            self._side[winner] == self._side[seat],
-            self._exempt,
-            self._forbidden,
-            self._overtake_plain,
-        )[0]
-
-    def _can_move(self, seat: int) -> bool:
-        piles = self._piles[seat]
-        return bool(piles) and not piles[3] and len(piles[2]) >= 2
-
-    def _move(self, seat: int) -> None:
-        piles = self._piles[seat]
-        piles[3].append(piles[2].pop())
-        self._tops |= 1 << piles[2][-1]
-
-    def _unmove(self, seat: int) -> None:
-        piles = self._piles[seat]
-        self._tops ^= 1 << piles[2][-1]
-        piles[2].append(piles[3].pop())
-
-    def _take(self, seat: int, card: int) -> int:
-        """Take ``card`` from the seat's hand or table; the pile it came from, or -1."""
-        bit = 1 << card
-        self._remaining ^= bit
-        self._remaining_points -= CARD_POINTS[card]
-        if self._hands[seat] & bit:
-            self._hands[seat] ^= bit
-            return _NO_PILE
-        for number, pile in enumerate(self._piles[seat]):
-            if pile and pile[-1] == card:
-                pile.pop()
-                self._tops ^= bit
-                if pile:
-                    self._tops |= 1 << pile[-1]
-                return number
-        raise SolverError(f"seat {seat} cannot play {Card(card)}: not in its hand or face up on its table")
-
-    def _give_back(self, seat: int, card: int, pile_number: int) -> None:
-        bit = 1 << card
-        self._remaining |= bit
-        self._remaining_points += CARD_POINTS[card]
-        if pile_number == _NO_PILE:
-            self._hands[seat] |= bit
-            return
-        pile = self._piles[seat][pile_number]
-        if pile:
-            self._tops ^= 1 << pile[-1]
-        pile.append(card)
-        self._tops |= bit
-
-    def _options(self, seat: int, first: tuple[bool, int] | None = None) -> list[tuple[bool, int]]:
-        """The seat's choices, the likely best first: each legal card, and each after the move.
-
-        Of touching zero-point cards in the hand (a 9 and an 8 with no card between still in
-        play) only the higher is tried: they win and lose the same tricks and legal plays.
-        """
-        options = [(False, card) for card in self._ordered(self._legal(seat), seat)]
-        if self._can_move(seat):
-            self._move(seat)
-            options += [(True, card) for card in self._ordered(self._legal(seat), seat)]
-            self._unmove(seat)
-        if first is not None and first in options:
-            options.remove(first)
-            options.insert(0, first)
-        return options
-
-    def _distinct(self, legal: int, seat: int) -> int:
-        """``legal`` without the zero-point hand cards that touch a higher one of the same hand."""
-        hand = self._hands[seat]
-        live = self._remaining
-        for card in self._trick:
-            live |= 1 << card
-        small = legal & hand & ZERO_POINT_CARDS
-        rest = small
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            above = live & ~((bit << 1) - 1) & SUIT_OF_BIT_MASK[bit.bit_length() - 1]
-            twin = above & -above
-            if twin and twin & small:
-                legal &= ~bit
-        return legal
-
-    def _ordered(self, legal: int, seat: int) -> list[int]:
-        legal = self._distinct(legal, seat)
-        cards = []
-        while legal:
-            low = legal & -legal
-            cards.append(low.bit_length() - 1)
-            legal ^= low
-        trick = self._trick
-        if not trick:
-            # lead the strong cards first: they win their trick or draw the opponents' strength
-            cards.sort(key=lambda c: -(c % RANKS_PER_SUIT))
-            return cards
-        position = winning_position(trick, self.trump)
-        best = trick[position]
-        ours = self._side[self._seat_at[self._leader][position]] == self._side[seat]
-        trump = self.trump
-
-        def key(card: int) -> tuple[int, int]:
-            suit = card // RANKS_PER_SUIT
-            beats = card > best if suit == best // RANKS_PER_SUIT else suit == trump
-            if ours and not beats:
-                return (0, -CARD_POINTS[card])  # smear points on our side's trick
-            if beats:
-                return (1, card % RANKS_PER_SUIT)  # win it as cheaply as may be
-            return (2, CARD_POINTS[card] * 16 + card % RANKS_PER_SUIT)  # or throw the least
-
-        cards.sort(key=key)
-        return cards
-
-    def _value(self, alpha: int, beta: int) -> int:
-        """Side 0's card points from this position on: exact inside ``alpha..beta``, else a bound
-        ("fail-soft": at least the result when it is ``>= beta``, at most when ``<= alpha``)."""
-        self.nodes += 1
-        trick = self._trick
-        size = len(trick)
-        key = (0, 0, 0)
-        first: tuple[bool, int] | None = None
-        if size == 0:
-            upper = self._remaining_points
-            if upper == 0:
-                return 0
-            key = (self._remaining, self._leader, self._tops)
-            entry = self._table.get(key)
-            if entry is not None:
-                low, high, first = entry
-                if low == high or low >= beta:
-                    return low
-                if high <= alpha:
-                    return high
-                alpha, beta = max(alpha, low), min(beta, high)
-        first_alpha, first_beta = alpha, beta
-        leader = self._leader
-        seat = self._seat_at[leader][size]
-        maximising = self._side[seat] == 0
-        best = -1 if maximising else _BIG
-        best_choice = first
-        for choice in self._options(seat, first):
-            moved, card = choice
-            if moved:
-                self._move(seat)
-            pile = self._take(seat, card)
-            trick.append(card)
-            if size + 1 == self._size:
-                winner = self._seat_at[leader][winning_position(trick, self.trump)]
-                gained = sum(CARD_POINTS[c] for c in trick) if self._side[winner] == 0 else 0
-                self._trick, self._leader = [], winner
-                value = gained + self._value(alpha - gained, beta - gained)
-                self._trick, self._leader = trick, leader
-            else:
-                value = self._value(alpha, beta)
-            trick.pop()
-            self._give_back(seat, card, pile)
-            if moved:
-                self._unmove(seat)
-            if maximising:
-                if value > best:
-                    best, best_choice = value, choice
-                    alpha = max(alpha, value)
-            elif value < best:
-                best, best_choice = value, choice
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
-        if size == 0:
-            entry = self._table.get(key)
-            low, high = (0, self._remaining_points) if entry is None else entry[:2]
-            if best <= first_alpha:
-                high = min(high, best)
-            elif best >= first_beta:
-                low = max(low, best)
-            else:
-                low = high = best
-            self._table[key] = (low, high, best_choice)
-        return best
-
-    def _between(self, low: int, high: int) -> int:
-        """The exact value, known to lie in ``low..high``, by null-window probes (bisection)."""
-        while low < high:
-            gamma = (low + high + 1) >> 1
-            bound = self._value(gamma - 1, gamma)
-            if bound >= gamma:
-                low = min(bound, high)
-            else:
-                high = max(bound, low)
-        return low
-
-    def _in_play(self) -> int:
-        return self._remaining_points + sum(CARD_POINTS[c] for c in self._trick)
-
-    def _after(self, seat: int, card: int, moved: bool, probe: int | None) -> int:
-        """Side 0's points after the seat plays ``card``: exact, or with ``probe`` only whether
-        they reach it (a result ``>= probe`` then means "at least")."""
-        if moved:
-            self._move(seat)
-        pile = self._take(seat, card)
-        trick, leader = self._trick, self._leader
-        trick.append(card)
-        gained = 0
-        if len(trick) == self._size:
-            winner = self._seat_at[leader][winning_position(trick, self.trump)]
-            gained = sum(CARD_POINTS[c] for c in trick) if self._side[winner] == 0 else 0
-            self._trick, self._leader = [], winner
-        if probe is None:
-            value = gained + self._between(0, self._in_play())
-        else:
-            value = gained + self._value(probe - gained - 1, probe - gained)
-        self._trick, self._leader = trick, leader
-        trick.pop()
-        self._give_back(seat, card, pile)
-        if moved:
-            self._unmove(seat)
-        return value
+                    tops |= 1 << pile[-1]
+        for hand in state.hands:
+            remaining |= hand
+        st = self._st
+        st[_variant_kernel.TOPS] = tops
+        st[_variant_kernel.REMAINING] = remaining
+        st[_variant_kernel.POINTS] = _points(remaining)
+        st[_variant_kernel.LEADER] = state.leader
+        st[_variant_kernel.SIZE] = len(state.trick)
+        self._trick[: len(state.trick)] = state.trick
+        return (
+            self._hands, self._piles, self._heights, self._own, st, self._trick,
+            self._seat_at, self._side, self._prm,
+        )  # fmt: skip
 
     def legal(self, state: DealState) -> int:
         """The cards the seat to play may play in ``state``, as the search plays them (a mask)."""
-        self._load(state)
-        return self._legal(state.to_play)
+        hands, _piles, _heights, own, st, trick, seat_at, side, prm = self._load(state)
+        return int(_variant_kernel.legal(hands, own, st, trick, seat_at, side, prm, state.to_play))
 
     def values(self, state: DealState) -> dict[tuple[bool, int], int]:
         """Side 0's card points from ``state`` on after each choice of the seat to play.
@@ -410,30 +209,35 @@ class VariantSearch:
             pile's top card to its empty fourth place) the points side 0 takes, the current trick
             included, with best play by both sides.
         """
-        self._load(state)
+        arrays = self._load(state)
+        hands, piles, heights, own, st, trick, seat_at, side, prm = arrays
+        kernel = _variant_kernel
         seat = state.to_play
         maximising = self._side[seat] == 0
-        value = self._between(0, self._in_play())
+        in_play = int(st[kernel.POINTS]) + sum(CARD_POINTS[c] for c in state.trick)
+        value = int(kernel.between(*arrays, self._table, 0, in_play))
         out: dict[tuple[bool, int], int] = {}
-        for moved, card in self._options(seat):
+        for choice in kernel.options(*arrays, seat, kernel.NO_CHOICE):
+            key = (bool(choice >= kernel.MOVED), int(choice % kernel.MOVED))
             # the best choice reaches the position's value: one probe tells whether this one does
             if maximising:
-                bound = self._after(seat, card, moved, value)
-                out[(moved, card)] = value if bound >= value else self._after(seat, card, moved, None)
+                bound = kernel.after(*arrays, self._table, choice, value)
+                reached = bound >= value
             else:
-                bound = self._after(seat, card, moved, value + 1)
-                out[(moved, card)] = value if bound <= value else self._after(seat, card, moved, None)
+                bound = kernel.after(*arrays, self._table, choice, value + 1)
+                reached = bound <= value
+            out[key] = value if reached else int(kernel.after(*arrays, self._table, choice, -1))
         # the zero-point twins left out of the search are worth what their higher twin is
         for moved in (False, True):
-            if moved and not self._can_move(seat):
+            if moved and not kernel.can_move(heights, seat):
                 continue
             if moved:
-                self._move(seat)
-            legal = self._legal(seat)
-            kept = self._distinct(legal, seat)
+                kernel.do_move(piles, heights, st, seat)
+            legal = int(kernel.legal(hands, own, st, trick, seat_at, side, prm, seat))
+            kept = int(kernel.distinct(hands, st, trick, legal, seat))
             if moved:
-                self._unmove(seat)
-            live = self._remaining | sum(1 << c for c in self._trick)
+                kernel.undo_move(piles, heights, st, seat)
+            live = int(st[kernel.REMAINING]) | sum(1 << c for c in state.trick)
             for card in sorted(_cards(legal & ~kept), reverse=True):
                 twin = live & ~((2 << card) - 1) & SUIT_OF_BIT_MASK[card]
                 out[(moved, card)] = out[(moved, (twin & -twin).bit_length() - 1)]
@@ -445,8 +249,12 @@ class VariantSearch:
         :param moved: the seat first moves its third pile's top card to its empty fourth place.
         :raises SolverError: when the seat cannot play the card at all.
         """
-        self._load(state)
-        return self._after(state.to_play, card, moved, None)
+        arrays = self._load(state)
+        choice = card + (_variant_kernel.MOVED if moved else 0)
+        result = int(_variant_kernel.after(*arrays, self._table, choice, -1))
+        if result < 0:
+            raise SolverError(f"seat {state.to_play} cannot play {Card(card)}: not in its hand or face up")
+        return result
 
 
 def _ours(value: int, side: int, in_play: int) -> int:
