@@ -153,6 +153,16 @@ def test_six_short_deal_gets_hindsight_costs_and_only_those():
         assert cost.view_cost is None and cost.dd_cost >= 0
         best = max(value.hindsight for value in cost.values.values())
         assert cost.dd_cost == best - cost.values[cost.card].hindsight
+    # each play's values are those of a fresh search of its position alone (the deal's search
+    # shares a table across plays and starts from the value of the play after)
+    moments = list(iter_variant_moments(deal_result, result.rules))
+    for number in (0, 7, 18):
+        moment, cost = moments[number], costs[number]
+        fresh = VariantSearch(result.rules, deal_result.dealer, moment.state.trump).values(moment.state)
+        in_play = 60 - sum(moment.state.taken)
+        side = moment.state.team_of(moment.seat)
+        expected = {card: value if side == 0 else in_play - value for (_, card), value in fresh.items()}
+        assert {int(card): value.hindsight for card, value in cost.values.items()} == expected
     # the last play is forced and costs nothing
     assert costs[-1].forced and costs[-1].dd_cost == 0
 

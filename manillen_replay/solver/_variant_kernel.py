@@ -59,7 +59,13 @@ def _jit(function: F) -> F:
     return cast(F, numba.njit(cache=False, nogil=True)(function))
 
 
-@_jit
+def _inlined(function: F) -> F:
+    """Like :func:`_jit`, but written into each caller: a call that takes arrays costs reference
+    counting on each of them, more than these small helpers' work."""
+    return cast(F, numba.njit(cache=False, nogil=True, inline="always")(function))
+
+
+@_inlined
 def _bit_index(bit: int) -> int:
     index = 0
     while bit > 1:
@@ -68,7 +74,7 @@ def _bit_index(bit: int) -> int:
     return index
 
 
-@_jit
+@_inlined
 def legal(
     hands: np.ndarray,
     own: np.ndarray,
@@ -98,13 +104,13 @@ def legal(
     )[0]
 
 
-@_jit
+@_inlined
 def can_move(heights: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` may move its third pile's top card to its empty fourth place."""
     return bool(heights.shape[1] == 4 and heights[seat, 3] == 0 and heights[seat, 2] >= 2)
 
 
-@_jit
+@_inlined
 def do_move(piles: np.ndarray, heights: np.ndarray, st: np.ndarray, seat: int) -> None:
     piles[seat, 3, 0] = piles[seat, 2, 1]
     heights[seat, 3] = 1
@@ -112,7 +118,7 @@ def do_move(piles: np.ndarray, heights: np.ndarray, st: np.ndarray, seat: int) -
     st[TOPS] |= 1 << piles[seat, 2, 0]
 
 
-@_jit
+@_inlined
 def undo_move(piles: np.ndarray, heights: np.ndarray, st: np.ndarray, seat: int) -> None:
     st[TOPS] ^= 1 << piles[seat, 2, 0]
     piles[seat, 2, 1] = piles[seat, 3, 0]
@@ -120,7 +126,7 @@ def undo_move(piles: np.ndarray, heights: np.ndarray, st: np.ndarray, seat: int)
     heights[seat, 3] = 0
 
 
-@_jit
+@_inlined
 def take(
     hands: np.ndarray,
     piles: np.ndarray,
@@ -152,7 +158,7 @@ def take(
     return pile
 
 
-@_jit
+@_inlined
 def give_back(
     hands: np.ndarray,
     piles: np.ndarray,
@@ -176,7 +182,7 @@ def give_back(
     st[TOPS] |= bit
 
 
-@_jit
+@_inlined
 def distinct(hands: np.ndarray, st: np.ndarray, trick: np.ndarray, legal_cards: int, seat: int) -> int:
     """``legal_cards`` without the zero-point hand cards touching a higher one of the same hand."""
     live = st[REMAINING]
@@ -194,7 +200,7 @@ def distinct(hands: np.ndarray, st: np.ndarray, trick: np.ndarray, legal_cards: 
     return legal_cards
 
 
-@_jit
+@_inlined
 def _order_key(
     st: np.ndarray,
     trick: np.ndarray,
@@ -220,7 +226,7 @@ def _order_key(
     return int(200 + CARD_POINTS[card] * 16 + rank)  # or throw the least
 
 
-@_jit
+@_inlined
 def options(
     hands: np.ndarray,
     piles: np.ndarray,
@@ -289,10 +295,10 @@ def value(
         upper += CARD_POINTS[trick[k]]
     if upper == 0:
         return 0
-    first = NO_CHOICE
     key = (st[REMAINING], st[LEADER], st[TOPS])
-    if size == 0 and key in tt:
-        low, high, first = tt[key]
+    # one look-up: no position below this one has the same key (it holds fewer cards)
+    low, high, first = tt.get(key, (0, upper, NO_CHOICE)) if size == 0 else (0, upper, NO_CHOICE)
+    if size == 0:
         if low == high or low >= beta:
             return int(low)
         if high <= alpha:
@@ -346,9 +352,6 @@ def value(
         if alpha >= beta:
             break
     if size == 0:
-        low, high = 0, st[POINTS]
-        if key in tt:
-            low, high, _ = tt[key]
         if best <= first_alpha:
             high = min(high, best)
         elif best >= first_beta:

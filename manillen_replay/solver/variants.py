@@ -201,10 +201,14 @@ class VariantSearch:
         hands, _piles, _heights, own, st, trick, seat_at, side, prm = self._load(state)
         return int(_variant_kernel.legal(hands, own, st, trick, seat_at, side, prm, state.to_play))
 
-    def values(self, state: DealState) -> dict[tuple[bool, int], int]:
+    def values(
+        self, state: DealState, known: tuple[tuple[bool, int], int] | None = None
+    ) -> dict[tuple[bool, int], int]:
         """Side 0's card points from ``state`` on after each choice of the seat to play.
 
         :param state: a position of this search's deal (the engine's state).
+        :param known: a choice whose value is known already (the card played, when the position
+            after it was solved first), and that value: it bounds the position's value.
         :returns: for each choice ``(moved, card)`` (``moved``: the seat first moves its third
             pile's top card to its empty fourth place) the points side 0 takes, the current trick
             included, with best play by both sides.
@@ -215,10 +219,17 @@ class VariantSearch:
         seat = state.to_play
         maximising = self._side[seat] == 0
         in_play = int(st[kernel.POINTS]) + sum(CARD_POINTS[c] for c in state.trick)
-        value = int(kernel.between(*arrays, self._table, 0, in_play))
+        low, high = 0, in_play
         out: dict[tuple[bool, int], int] = {}
+        if known is not None:
+            out[known[0]] = known[1]
+            # the side to play gets at least what the known choice gives it
+            low, high = (known[1], in_play) if maximising else (0, known[1])
+        value = int(kernel.between(*arrays, self._table, low, high))
         for choice in kernel.options(*arrays, seat, kernel.NO_CHOICE):
             key = (bool(choice >= kernel.MOVED), int(choice % kernel.MOVED))
+            if key in out:
+                continue
             # the best choice reaches the position's value: one probe tells whether this one does
             if maximising:
                 bound = kernel.after(*arrays, self._table, choice, value)
@@ -309,13 +320,22 @@ def variant_dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
     moments = list(iter_variant_moments(result, rules))
     deck_points = _points(rules.shape.deck_mask)
     costs: list[PlayCost] = []
-    # from the last play back: the table then holds the later positions an earlier search meets
-    for moment in reversed(moments):
+    # from the last play back: the table then holds the later positions an earlier search meets,
+    # and the value of the card played is the value of the position after it, solved just before
+    after: int | None = None
+    for number in range(len(moments) - 1, -1, -1):
+        moment = moments[number]
         state = moment.state
+        known = None
+        if after is not None and moment.is_legal:
+            following = moments[number + 1].state
+            known = ((moment.moved, moment.card), after + following.taken[0] - state.taken[0])
         in_play = deck_points - sum(state.taken)  # the laid-aside cards count as taken
         side = search.side_of(moment.seat)
 
-        choices = search.values(state)
+        choices = search.values(state, known)
+        to_play = max if side == 0 else min
+        after = to_play(choices.values())
         values: dict[Card, int] = {}
         for (_moved, card), value in choices.items():
             values[Card(card)] = max(values.get(Card(card), -1), _ours(value, side, in_play))
