@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -273,3 +275,29 @@ def test_french_rule_lets_a_follower_duck_in_a_plain_suit():
         Rules(overtake_plain_suit=False),
     )
     assert set(after_king) == set(iter_mask(CardSet.parse("AC 7C").mask))
+
+
+CACHED_RUN = """
+import json, sys
+from manillen_replay.engine import decode_and_replay
+from manillen_replay.solver import dd_costs
+from manillen_replay.solver import _variant_kernel
+result = decode_and_replay(open(sys.argv[1]).read())
+dd_costs(result.deals[0], result.rules)
+kernels = (_variant_kernel.between, _variant_kernel.after)  # the entry points; value is inside
+hits = sum(sum(k.stats.cache_hits.values()) for k in kernels)
+misses = sum(sum(k.stats.cache_misses.values()) for k in kernels)
+print(json.dumps([hits, misses]))
+"""
+
+
+def test_recursive_variant_search_loads_from_the_cache_in_a_fresh_process():
+    """The variant search is recursive; numba caches it all the same, so a new process does not
+    compile it again (the first run on a machine does, once)."""
+    sample = str(SAMPLES / "variant-six-short.json")
+    subprocess.run([sys.executable, "-c", CACHED_RUN, sample], check=True, capture_output=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CACHED_RUN, sample], check=True, capture_output=True, text=True
+    )
+    hits, misses = json.loads(done.stdout)
+    assert hits >= 1 and misses == 0

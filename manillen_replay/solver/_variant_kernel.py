@@ -9,24 +9,25 @@ cards in the trick, nodes visited), ``trick`` (the cards of the current trick), 
 the deal's trump and house rules. A choice is ``card`` or ``MOVED + card`` (the seat first moves
 its third pile's top card to its empty fourth place).
 
-The search is recursive, which numba compiles but cannot cache on disk (numba issue 6061): the
-first variant deal of a process compiles it (a few seconds). Legal plays are the engine's own
+The search is recursive (simpler than the four-player kernel's explicit stack). The four-player
+kernel avoids recursion because numba could not cache a recursive function (numba issue 6061);
+this self-recursive one caches and loads again like the rest (``tests/test_solver_variants.py``
+runs it in a fresh process), so only the first run on a machine compiles it (about 40 s,
+measured by ``make bench``). Legal plays are the engine's own
 (:func:`manillen_replay.rules.legal_core`, compiled).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 from numba import types
 from numba.typed import Dict
 
 from ..cards import CARD_POINTS as _CARD_POINTS
 from ..cards import RANKS_PER_SUIT
-from ._jit import legal_core, winning_position
+from ._jit import compiled, inlined, legal_core, winning_position
 
 MOVED = 64
 """Added to a card: the seat moves a table card first."""
@@ -51,21 +52,7 @@ def new_table() -> Dict:
     return Dict.empty(key_type=KEY_TYPE, value_type=ENTRY_TYPE)
 
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _jit(function: F) -> F:
-    """``function`` compiled by numba, not cached (the search is recursive), releasing the GIL."""
-    return cast(F, numba.njit(cache=False, nogil=True)(function))
-
-
-def _inlined(function: F) -> F:
-    """Like :func:`_jit`, but written into each caller: a call that takes arrays costs reference
-    counting on each of them, more than these small helpers' work."""
-    return cast(F, numba.njit(cache=False, nogil=True, inline="always")(function))
-
-
-@_inlined
+@inlined
 def _bit_index(bit: int) -> int:
     index = 0
     while bit > 1:
@@ -74,7 +61,7 @@ def _bit_index(bit: int) -> int:
     return index
 
 
-@_inlined
+@inlined
 def legal(
     hands: np.ndarray,
     own: np.ndarray,
@@ -104,13 +91,13 @@ def legal(
     )[0]
 
 
-@_inlined
+@inlined
 def can_move(heights: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` may move its third pile's top card to its empty fourth place."""
     return bool(heights.shape[1] == 4 and heights[seat, 3] == 0 and heights[seat, 2] >= 2)
 
 
-@_inlined
+@inlined
 def do_move(piles: np.ndarray, heights: np.ndarray, st: np.ndarray, seat: int) -> None:
     piles[seat, 3, 0] = piles[seat, 2, 1]
     heights[seat, 3] = 1
@@ -118,7 +105,7 @@ def do_move(piles: np.ndarray, heights: np.ndarray, st: np.ndarray, seat: int) -
     st[TOPS] |= 1 << piles[seat, 2, 0]
 
 
-@_inlined
+@inlined
 def undo_move(piles: np.ndarray, heights: np.ndarray, st: np.ndarray, seat: int) -> None:
     st[TOPS] ^= 1 << piles[seat, 2, 0]
     piles[seat, 2, 1] = piles[seat, 3, 0]
@@ -126,7 +113,7 @@ def undo_move(piles: np.ndarray, heights: np.ndarray, st: np.ndarray, seat: int)
     heights[seat, 3] = 0
 
 
-@_inlined
+@inlined
 def take(
     hands: np.ndarray,
     piles: np.ndarray,
@@ -158,7 +145,7 @@ def take(
     return pile
 
 
-@_inlined
+@inlined
 def give_back(
     hands: np.ndarray,
     piles: np.ndarray,
@@ -182,7 +169,7 @@ def give_back(
     st[TOPS] |= bit
 
 
-@_inlined
+@inlined
 def distinct(hands: np.ndarray, st: np.ndarray, trick: np.ndarray, legal_cards: int, seat: int) -> int:
     """``legal_cards`` without the zero-point hand cards touching a higher one of the same hand."""
     live = st[REMAINING]
@@ -200,7 +187,7 @@ def distinct(hands: np.ndarray, st: np.ndarray, trick: np.ndarray, legal_cards: 
     return legal_cards
 
 
-@_inlined
+@inlined
 def _order_key(
     st: np.ndarray,
     trick: np.ndarray,
@@ -226,7 +213,7 @@ def _order_key(
     return int(200 + CARD_POINTS[card] * 16 + rank)  # or throw the least
 
 
-@_inlined
+@inlined
 def options(
     hands: np.ndarray,
     piles: np.ndarray,
@@ -272,7 +259,7 @@ def options(
     return out[:count]
 
 
-@_jit
+@compiled
 def value(
     hands: np.ndarray,
     piles: np.ndarray,
@@ -363,7 +350,7 @@ def value(
     return best
 
 
-@_jit
+@compiled
 def between(
     hands: np.ndarray,
     piles: np.ndarray,
@@ -389,7 +376,7 @@ def between(
     return low
 
 
-@_jit
+@compiled
 def after(
     hands: np.ndarray,
     piles: np.ndarray,
