@@ -259,6 +259,21 @@ def options(
     return out[:count]
 
 
+@inlined
+def _close_trick(
+    st: np.ndarray, trick: np.ndarray, seat_at: np.ndarray, side: np.ndarray, prm: np.ndarray, size: int
+) -> int:
+    """The card at ``size`` completed the trick: its winner leads an empty one; side 0's points from it."""
+    winner = seat_at[st[LEADER], winning_position(trick[: size + 1], prm[TRUMP])]
+    gained = 0
+    if side[winner] == 0:
+        for k in range(size + 1):
+            gained += CARD_POINTS[trick[k]]
+    st[SIZE] = 0
+    st[LEADER] = winner
+    return int(gained)
+
+
 @compiled
 def value(
     hands: np.ndarray,
@@ -306,14 +321,8 @@ def value(
         pile = take(hands, piles, heights, st, seat, card)
         trick[size] = card
         if size + 1 == prm[TRICK_SIZE]:
-            winner = seat_at[leader, winning_position(trick[: size + 1], prm[TRUMP])]
-            gained = 0
-            if side[winner] == 0:
-                for k in range(size + 1):
-                    gained += CARD_POINTS[trick[k]]
             saved = trick[: size + 1].copy()  # the next trick writes over these places
-            st[SIZE] = 0
-            st[LEADER] = winner
+            gained = _close_trick(st, trick, seat_at, side, prm, size)
             result = gained + value(
                 hands, piles, heights, own, st, trick, seat_at, side, prm, tt, alpha - gained, beta - gained
             )
@@ -409,12 +418,7 @@ def after(
     saved = trick[: size + 1].copy()
     gained = 0
     if size + 1 == prm[TRICK_SIZE]:
-        winner = seat_at[leader, winning_position(trick[: size + 1], prm[TRUMP])]
-        if side[winner] == 0:
-            for k in range(size + 1):
-                gained += CARD_POINTS[trick[k]]
-        st[SIZE] = 0
-        st[LEADER] = winner
+        gained = _close_trick(st, trick, seat_at, side, prm, size)
     else:
         st[SIZE] = size + 1
     upper = st[POINTS]

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import CARD_POINTS, RANKS_PER_SUIT, Card
+from ..cards import CARD_POINTS, RANKS_PER_SUIT, Card, iter_mask
 from ..engine.results import DealKind, DealResult
-from ..rules import NO_TRUMP, Contract, Rules
+from ..rules import NO_TRUMP, Contract, Rules, mask_points
 from ..state import DealState
 from . import _variant_kernel
 from .costs import CardValue, PlayCost
@@ -77,7 +77,7 @@ def iter_variant_moments(deal: DealResult, rules: Rules) -> Iterator[VariantMome
     taken = [0, 0]
     if deal.discards:
         chooser = deal.dealer if deal.chooser is None else deal.chooser
-        taken[1 - shape.team_of(chooser, deal.dealer)] = _points(deal.discards)
+        taken[1 - shape.team_of(chooser, deal.dealer)] = mask_points(deal.discards)
     state = DealState.start(rules, deal.dealer, trump, deal.hands, deal.table, (taken[0], taken[1]))
     moves = set(deal.table_moves)
     index = 0
@@ -91,15 +91,6 @@ def iter_variant_moments(deal: DealResult, rules: Rules) -> Iterator[VariantMome
                 state = state.move_to_empty_place(seat)
             state = state.apply(int(card))
             index += 1
-
-
-def _points(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += CARD_POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
 
 
 _Arrays = tuple[
@@ -187,7 +178,7 @@ class VariantSearch:
         st = self._st
         st[_variant_kernel.TOPS] = tops
         st[_variant_kernel.REMAINING] = remaining
-        st[_variant_kernel.POINTS] = _points(remaining)
+        st[_variant_kernel.POINTS] = mask_points(remaining)
         st[_variant_kernel.LEADER] = state.leader
         st[_variant_kernel.SIZE] = len(state.trick)
         self._trick[: len(state.trick)] = state.trick
@@ -249,7 +240,7 @@ class VariantSearch:
             if moved:
                 kernel.undo_move(piles, heights, st, seat)
             live = int(st[kernel.REMAINING]) | sum(1 << c for c in state.trick)
-            for card in sorted(_cards(legal & ~kept), reverse=True):
+            for card in sorted((int(c) for c in iter_mask(legal & ~kept)), reverse=True):
                 twin = live & ~((2 << card) - 1) & SUIT_OF_BIT_MASK[card]
                 out[(moved, card)] = out[(moved, (twin & -twin).bit_length() - 1)]
         return out
@@ -271,15 +262,6 @@ class VariantSearch:
 def _ours(value: int, side: int, in_play: int) -> int:
     """Side 0's points as the points of ``side``."""
     return value if side == 0 else in_play - value
-
-
-def _cards(mask: int) -> list[int]:
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return cards
 
 
 ZERO_POINT_CARDS = sum(1 << card for card in range(36) if CARD_POINTS[card] == 0)
@@ -318,7 +300,7 @@ def variant_dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
     trump = None if result.trump is None else int(result.trump)
     search = VariantSearch(rules, result.dealer, trump)
     moments = list(iter_variant_moments(result, rules))
-    deck_points = _points(rules.shape.deck_mask)
+    deck_points = mask_points(rules.shape.deck_mask)
     costs: list[PlayCost] = []
     # from the last play back: the table then holds the later positions an earlier search meets,
     # and the value of the card played is the value of the position after it, solved just before
