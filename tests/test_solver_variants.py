@@ -301,3 +301,28 @@ def test_recursive_variant_search_loads_from_the_cache_in_a_fresh_process():
     )
     hits, misses = json.loads(done.stdout)
     assert hits >= 1 and misses == 0
+
+
+def test_replay_plays_the_french_rule_and_the_solver_costs_it():
+    """overtake_plain_suit=false in the record: the replay finds no violation in ducks the French
+    rule allows (it used to check the Flemish duty), and the solver costs the deals."""
+    import msgspec
+
+    from manillen_replay.engine import replay
+    from manillen_replay.record import RuleOptions
+
+    from .factories import random_record
+
+    french = Rules(overtake_plain_suit=False)
+    record = random_record(11, deals=4, rules=french)
+    record = msgspec.structs.replace(
+        record, match=msgspec.structs.replace(record.match, rules=RuleOptions(overtake_plain_suit=False))
+    )
+    flemish = replay(
+        msgspec.structs.replace(record, match=msgspec.structs.replace(record.match, rules=RuleOptions()))
+    )
+    result = replay(record)
+    assert result.rules == french and result.violations == []
+    assert flemish.violations  # the same plays break the Flemish duty to overtake somewhere
+    costs = dd_costs(result.deals[0], result.rules)
+    assert len(costs) == 32 and all(cost.legal for cost in costs)
