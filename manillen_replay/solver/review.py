@@ -29,7 +29,7 @@ def contract_name(trump: int | None) -> str:
     return "muil" if trump is None else SUIT_LETTERS[trump]
 
 
-def deal_score(points: int, factor: int) -> int:
+def deal_score(points: float, factor: int) -> float:
     """What a deal scores for a team that took ``points`` card points: negative when it loses.
 
     >>> deal_score(40, 2), deal_score(25, 1), deal_score(30, 4)
