@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import analyze_bench, cluster_bench, pages, record_bench, solver_bench, startup
+from bench import analyze_bench, cluster_bench, pages, record_bench, solver_bench, startup, variants_bench
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -95,6 +95,16 @@ def run_solver_latency(deals: int, view_deals: int, samples: int) -> list[dict[s
     output, error = _run_module("bench.solver_bench", *arguments)
     if error:
         return [{"stage": "solver", "deals": deals, "status": "failed", "reason": error}]
+    rows: list[dict[str, Any]] = json.loads(output)
+    return rows
+
+
+def run_variants(deals: int) -> list[dict[str, Any]]:
+    """Hindsight costs per deal in every other variant (:mod:`bench.variants_bench`), in a fresh
+    interpreter: its first deal compiles the variant search."""
+    output, error = _run_module("bench.variants_bench", str(deals), "--json")
+    if error:
+        return [{"stage": "variants", "deals": deals, "status": "failed", "reason": error}]
     rows: list[dict[str, Any]] = json.loads(output)
     return rows
 
@@ -258,6 +268,13 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         help="the largest size the solve stage runs at, in one pass (default %(default)s)",
     )
     parser.add_argument(
+        "--variant-deals",
+        type=int,
+        default=6,
+        help="with the solve stage: deals per variant to time the other variants' hindsight costs on "
+        "(0 skips it)",
+    )
+    parser.add_argument(
         "--solver-deals",
         type=int,
         default=200,
@@ -384,6 +401,12 @@ def main(argv: list[str] | None = None) -> int:
         solver_rows = run_solver_latency(arguments.solver_deals, arguments.view_deals, arguments.samples)
         print()
         print(solver_bench.format_rows(solver_rows))
+    variant_rows: list[dict[str, Any]] = []
+    if "solve" in arguments.stage_list and arguments.variant_deals > 0:
+        print("hindsight costs in the other variants ...", file=sys.stderr, flush=True)
+        variant_rows = run_variants(arguments.variant_deals)
+        print()
+        print(variants_bench.format_rows(variant_rows) if "reason" not in variant_rows[0] else variant_rows)
     startup_rows: list[dict[str, Any]] = []
     if arguments.startup_runs > 0:
         print("startup of the manillen command ...", file=sys.stderr, flush=True)
@@ -439,6 +462,7 @@ def main(argv: list[str] | None = None) -> int:
         "cluster": cluster_rows,
         "analyze": analyze,
         "record": record_rows,
+        "variants": variant_rows,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -458,9 +458,6 @@ def legal_after(
 
     The replay keeps the winning card as it goes, so it asks this directly.
     """
-    if not rules.overtake_plain_suit and led != trump and playable & SUIT_MASKS[led]:
-        # The French rule: following a plain suit, any card of it will do.
-        return playable & SUIT_MASKS[led], Clause.FOLLOW
     mask, code = legal_core(
         led,
         best,
@@ -469,6 +466,7 @@ def legal_after(
         partner_winning,
         rules.partner_exempt,
         rules.underbuy == "forbidden",
+        rules.overtake_plain_suit,
     )
     return mask, CLAUSES[code]
 
@@ -486,6 +484,7 @@ def legal_core(
     partner_winning: bool,
     partner_exempt: bool,
     underbuy_forbidden: bool,
+    overtake_plain_suit: bool,
 ) -> tuple[int, int]:
     """The legal-play rules on plain ints: the one definition that the replay and the solver share.
 
@@ -495,13 +494,15 @@ def legal_core(
     :param best: the card winning the trick so far.
     :param playable: the mask of cards the seat may play from.
     :param trump: the trump suit, or :data:`NO_TRUMP`.
+    :param overtake_plain_suit: ``False`` is the French rule: following a plain suit, any card
+        of it will do (only trumps must go higher).
     :returns: the mask of legal cards, and the clause as an index into :data:`CLAUSES`.
     """
     best_suit = best // RANKS_PER_SUIT
     must_win = not partner_winning or not partner_exempt
     follow = playable & SUIT_MASKS[led]
     if follow:
-        if must_win and best_suit == led:
+        if must_win and best_suit == led and (overtake_plain_suit or led == trump):
             beaters = follow & ~((2 << best) - 1)
             if beaters:
                 return beaters, _OVERTAKE

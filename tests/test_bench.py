@@ -31,6 +31,8 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
         "0",
         "--cluster-deals",
         "0",
+        "--variant-deals",
+        "0",  # minutes a run: its own test below times one variant
         "--analyze-deals",
         "1",
         "--analyze-repeat",
@@ -96,6 +98,8 @@ def test_solve_stage_is_skipped_above_its_limit(tmp_path, capsys):
         "0",
         "--cluster-deals",
         "0",
+        "--variant-deals",
+        "0",  # minutes a run: its own test below times one variant
         "--analyze-deals",
         "0",
         "--data-dir",
@@ -205,3 +209,14 @@ def test_record_stage_times_taps_against_a_plain_button_page(tmp_path, capsys):
     assert rows["record.tap_to_greyed"]["median_ms"] <= rows["record.tap_to_settled"]["median_ms"]
     assert rows["record.deal_32_taps"]["median_s"] > 0
     assert not list(tmp_path.glob("archive-*"))  # no generated archive for the record stage alone
+
+
+def test_variants_bench_times_a_variants_deals_against_the_reference_floor():
+    from bench import variants_bench
+
+    rows = variants_bench.run(2, variants=("six_short",), fresh=False)
+    (row,) = rows
+    assert row["stage"] == "variants.six_short" and row["deals"] == 2
+    assert 0 < row["median_ms"] <= row["max_ms"] and row["floor"] == "reference" and row["floor_ms"] > 0
+    assert row["ratio"] == pytest.approx(row["median_ms"] / row["floor_ms"], rel=0.05, abs=0.06)
+    assert "variants.six_short" in variants_bench.format_rows(rows)

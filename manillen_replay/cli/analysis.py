@@ -223,9 +223,10 @@ def analyze(
 
     Runs the built-in detectors over every match not analysed yet at this depth (or over
     all of them with --all) and stores what they find in the archive's `findings` table.
-    With --depth solver the solver also costs every card of every four-player deal (stored
-    in `play_costs` and `card_values`, shown in the dashboard's deal replay), reports costly
-    cards and calls, and sharpens the strategy detectors with what each player could see.
+    With --depth solver the solver also costs every card of every deal (stored in
+    `play_costs` and `card_values`, shown in the dashboard's deal replay), reports costly
+    cards and calls, and sharpens the strategy detectors with what each player could see;
+    the other variants than the four-player game get hindsight costs only (docs/solver.md).
     Then runs each coach detector given with --detectors over the whole archive (read-only)
     and stores its rows as findings named after it. List them with `manillen findings`.
 

@@ -168,7 +168,7 @@ def costs(
                 if deal_number is not None:
                     raise click.UsageError(
                         f"deal {deal_number} of match {result.id} cannot be solved: the solver needs the "
-                        "four-player game, the hands, the trump or muil, and the cards played"
+                        "hands (and table cards), the trump or muil, and the cards played"
                     )
                 continue
             if hindsight:

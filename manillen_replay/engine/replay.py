@@ -719,6 +719,7 @@ class _Replay:
         trump_code = NO_TRUMP if trump is None else trump
         exempt = rules.partner_exempt
         forbid = rules.underbuy == "forbidden"
+        overtake_plain = rules.overtake_plain_suit
         for t, cards in enumerate(played):
             seats: list[int] = []
             legals: list[int] = []
@@ -746,7 +747,14 @@ class _Replay:
                 suit = card // RANKS_PER_SUIT
                 if i:
                     legal, code = legal_core(
-                        led, best, hand, trump_code, team_of[best_seat] == team_of[seat], exempt, forbid
+                        led,
+                        best,
+                        hand,
+                        trump_code,
+                        team_of[best_seat] == team_of[seat],
+                        exempt,
+                        forbid,
+                        overtake_plain,
                     )
                     clause = CLAUSES[code]
                     if suit == best_suit:

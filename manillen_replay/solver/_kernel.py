@@ -208,6 +208,7 @@ def _last_two_tricks(
     trump: int,
     partner_exempt: bool,
     underbuy_forbidden: bool,
+    overtake_plain_suit: bool,
 ) -> int:
     """Team 0's points from a trick start with one or two cards in each hand, trying every line.
 
@@ -228,21 +229,27 @@ def _last_two_tricks(
         c0 = bit_index(b0)
         led = CARD_SUIT[c0]
         best1 = -1
-        rest1 = legal_core(led, c0, h1, trump, False, partner_exempt, underbuy_forbidden)[0]
+        rest1 = legal_core(
+            led, c0, h1, trump, False, partner_exempt, underbuy_forbidden, overtake_plain_suit
+        )[0]
         while rest1:
             b1 = rest1 & -rest1
             rest1 ^= b1
             c1 = bit_index(b1)
             w1, top1 = (1, c1) if _beats(c1, c0, trump) else (0, c0)
             best2 = -1
-            rest2 = legal_core(led, top1, h2, trump, w1 == 0, partner_exempt, underbuy_forbidden)[0]
+            rest2 = legal_core(
+                led, top1, h2, trump, w1 == 0, partner_exempt, underbuy_forbidden, overtake_plain_suit
+            )[0]
             while rest2:
                 b2 = rest2 & -rest2
                 rest2 ^= b2
                 c2 = bit_index(b2)
                 w2, top2 = (2, c2) if _beats(c2, top1, trump) else (w1, top1)
                 best3 = -1
-                rest3 = legal_core(led, top2, h3, trump, w2 == 1, partner_exempt, underbuy_forbidden)[0]
+                rest3 = legal_core(
+                    led, top2, h3, trump, w2 == 1, partner_exempt, underbuy_forbidden, overtake_plain_suit
+                )[0]
                 while rest3:
                     b3 = rest3 & -rest3
                     rest3 ^= b3
@@ -289,6 +296,7 @@ def probe(
     trump: int,
     partner_exempt: bool,
     underbuy_forbidden: bool,
+    overtake_plain_suit: bool,
     tt: np.ndarray,
     generation: int,
     work: tuple[np.ndarray, ...],
@@ -336,7 +344,7 @@ def probe(
                 if single == 0:
                     value = _last_two_tricks(
                         hands[0], hands[1], hands[2], hands[3], leader, trump, partner_exempt,
-                        underbuy_forbidden,
+                        underbuy_forbidden, overtake_plain_suit,
                     )  # fmt: skip
                     result, state = value, finish
                 else:
@@ -354,7 +362,7 @@ def probe(
                         # small enough to solve outright: the exact value settles every later probe
                         value = _last_two_tricks(
                             hands[0], hands[1], hands[2], hands[3], leader, trump, partner_exempt,
-                            underbuy_forbidden,
+                            underbuy_forbidden, overtake_plain_suit,
                         )  # fmt: skip
                         tt[slot, 0] = word0
                         tt[slot, 1] = word1 | (value << 42) | (value << 48) | (NO_CARD << 54)
@@ -390,6 +398,7 @@ def probe(
                         partner_winning,
                         partner_exempt,
                         underbuy_forbidden,
+                        overtake_plain_suit,
                     )[0]
                     partner_high = partner_winning
                 led_trump = ntable > 0 and CARD_SUIT[table[0]] == trump
@@ -541,6 +550,7 @@ def value_between(
     trump: int,
     partner_exempt: bool,
     underbuy_forbidden: bool,
+    overtake_plain_suit: bool,
     tt: np.ndarray,
     generation: int,
     work: tuple[np.ndarray, ...],
@@ -550,7 +560,8 @@ def value_between(
     while low < high:
         gamma = (low + high + 1) >> 1
         bound = probe(
-            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy_forbidden, tt, generation,
+            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy_forbidden,
+            overtake_plain_suit, tt, generation,
             work,
         )  # fmt: skip
         if bound >= gamma:
@@ -572,6 +583,7 @@ def value_near(
     trump: int,
     partner_exempt: bool,
     underbuy_forbidden: bool,
+    overtake_plain_suit: bool,
     tt: np.ndarray,
     generation: int,
     work: tuple[np.ndarray, ...],
@@ -585,7 +597,8 @@ def value_near(
     while low < high:
         gamma = max(low + 1, high - step + 1) if downward else min(high, low + step)
         bound = probe(
-            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy_forbidden, tt, generation,
+            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy_forbidden,
+            overtake_plain_suit, tt, generation,
             work,
         )  # fmt: skip
         if bound >= gamma:
@@ -598,7 +611,8 @@ def value_near(
                 break
         step *= 2
     return value_between(
-        hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden, tt, generation,
+        hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden,
+        overtake_plain_suit, tt, generation,
         work,
     )  # fmt: skip
 
@@ -621,6 +635,7 @@ def solve_jobs(
     trump: int,
     partner_exempt: bool,
     underbuy_forbidden: bool,
+    overtake_plain_suit: bool,
     every_card: bool,
     tt: np.ndarray,
     generation: int,
@@ -680,7 +695,8 @@ def solve_jobs(
         if 0 <= hint <= high:
             # two probes confirm a right guess; a wrong one still narrows the range
             bound = probe(
-                hands, table, ntable, leader, hint, trump, partner_exempt, underbuy_forbidden, tt, generation,
+                hands, table, ntable, leader, hint, trump, partner_exempt, underbuy_forbidden,
+                overtake_plain_suit, tt, generation,
                 work,
             )  # fmt: skip
             if bound >= hint:
@@ -688,7 +704,7 @@ def solve_jobs(
                 if low < high:
                     bound = probe(
                         hands, table, ntable, leader, low + 1, trump, partner_exempt, underbuy_forbidden,
-                        tt, generation, work,
+                        overtake_plain_suit, tt, generation, work,
                     )  # fmt: skip
                     if bound > low:
                         low = min(bound, high)
@@ -698,9 +714,10 @@ def solve_jobs(
                 high = bound
         value = value_near(
             hands, table, ntable, leader, low, high, (leader + ntable) & 1 == 1, trump, partner_exempt,
-            underbuy_forbidden, tt, generation, work,
+            underbuy_forbidden, overtake_plain_suit, tt, generation, work,
         ) if known_card >= 0 else value_between(
-            hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden, tt,
+            hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden,
+            overtake_plain_suit, tt,
             generation, work,
         )  # fmt: skip
         out_value[job] = value
@@ -723,6 +740,7 @@ def solve_jobs(
                 partner_winning,
                 partner_exempt,
                 underbuy_forbidden,
+                overtake_plain_suit,
             )[0]
         maximising = (seat & 1) == 0
         live = hands[0] | hands[1] | hands[2] | hands[3]
@@ -759,26 +777,27 @@ def solve_jobs(
             if maximising:
                 bound = probe(
                     hands, child_table, child_ntable, child_leader, value - gained, trump,
-                    partner_exempt, underbuy_forbidden, tt, generation, work,
+                    partner_exempt, underbuy_forbidden, overtake_plain_suit, tt, generation, work,
                 )  # fmt: skip
                 if bound >= value - gained:
                     card_value = value
                 else:
                     card_value = gained + value_near(
                         hands, child_table, child_ntable, child_leader, 0, bound, True, trump,
-                        partner_exempt, underbuy_forbidden, tt, generation, work,
+                        partner_exempt, underbuy_forbidden, overtake_plain_suit, tt, generation, work,
                     )  # fmt: skip
             else:
                 bound = probe(
                     hands, child_table, child_ntable, child_leader, value + 1 - gained, trump,
-                    partner_exempt, underbuy_forbidden, tt, generation, work,
+                    partner_exempt, underbuy_forbidden, overtake_plain_suit, tt, generation, work,
                 )  # fmt: skip
                 if bound < value + 1 - gained:
                     card_value = value
                 else:
                     card_value = gained + value_near(
                         hands, child_table, child_ntable, child_leader, min(bound, child_high), child_high,
-                        False, trump, partner_exempt, underbuy_forbidden, tt, generation, work,
+                        False, trump, partner_exempt, underbuy_forbidden, overtake_plain_suit,
+                        tt, generation, work,
                     )  # fmt: skip
             hands[seat] ^= bit
             out_cards[job, card] = card_value

@@ -110,18 +110,17 @@ def deal_trump(deal: DealResult) -> int | None:
     raise SolverError(f"deal {deal.number}: the record does not say the trump or muil")
 
 
-FRENCH_RULE_UNSOLVED = (
-    "the solver plays the Flemish duty to overtake in every suit, not the house rule "
-    "overtake_plain_suit=false"
-)
-
-
 def can_solve(deal: DealResult, rules: Rules) -> bool:
-    """Whether the solver can cost this deal: four players, hands and the contract known, cards played."""
+    """Whether the solver can cost this deal: hands and the contract known, cards played.
+
+    The other variants than ``four`` get hindsight costs only (:mod:`.variants`).
+    """
+    if rules.variant != "four":
+        from .variants import can_solve_variant
+
+        return can_solve_variant(deal, rules)
     return (
-        rules.variant == "four"
-        and rules.overtake_plain_suit  # the search plays the Flemish duty to overtake
-        and deal.kind in (DealKind.PLAYED, DealKind.ABANDONED)
+        deal.kind in (DealKind.PLAYED, DealKind.ABANDONED)
         and deal.hands is not None
         and bool(deal.tricks)
         and (deal.trump is not None or deal.contract in (Contract.MUIL, Contract.BLIND_MUIL))
@@ -130,10 +129,6 @@ def can_solve(deal: DealResult, rules: Rules) -> bool:
 
 def _check(deal: DealResult, rules: Rules) -> None:
     if not can_solve(deal, rules):
-        if rules.variant != "four":
-            raise SolverError(f"the solver plays the four-player game only, not {rules.variant!r}")
-        if not rules.overtake_plain_suit:
-            raise SolverError(FRENCH_RULE_UNSOLVED)
         raise SolverError(
             f"deal {deal.number}: nothing to solve (needs the hands, the trump or muil, and played cards)"
         )
@@ -155,6 +150,10 @@ def dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
     :param rules: the match's rules.
     :raises SolverError: for a deal the solver cannot take (see :func:`can_solve`).
     """
+    if rules.variant != "four":
+        from .variants import variant_dd_costs
+
+        return variant_dd_costs(result, rules)
     _check(result, rules)
     trump = deal_trump(result)
     moments = [m for m in iter_moments(result, rules)]
@@ -286,7 +285,8 @@ def view_costs(
     values are averaged. With ``sequential`` a play stops drawing once its verdict is settled
     (:func:`is_settled`, after at least :data:`VIEW_FLOOR` layouts); otherwise, and at most,
     it gets ``samples``. Forced plays cost 0 and are not sampled; illegal plays get no view
-    cost (the rule finder reports them).
+    cost (the rule finder reports them). The other variants than ``four`` get their hindsight
+    costs back, with no view value (``view_cost`` is ``None``).
 
     :param result: a replayed deal with its hands known.
     :param rules: the match's rules.
@@ -301,6 +301,8 @@ def view_costs(
         raise SolverError(f"samples must be at least 1, not {samples}")
     if hindsight is None:
         hindsight = dd_costs(result, rules)
+    if rules.variant != "four":
+        return hindsight  # the other variants get hindsight costs only: no view is computed
     trump = deal_trump(result)
     moments = list(iter_moments(result, rules))
     sampled: list[_Sampled] = []

@@ -118,6 +118,8 @@ def solver_findings(
     rules = result.rules
     names = _names(result, deal)
     found = cost_findings(costs, match=result.id, deal=deal, players=names)
+    if rules.variant != "four":
+        return found  # the call reviews are four-player only
     full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
     if not full_hands or deal.contract is Contract.BLIND_MUIL:
         return found  # blind muil is called before looking at the cards: no choice to review

@@ -57,6 +57,9 @@ def cost_findings(
 ) -> list[Finding]:
     """Costly cards (``costly_card``) and costs only hindsight shows (``hindsight_only``).
 
+    Plays without a view cost (the variants other than ``four``, which get hindsight costs
+    only) give a ``hindsight_only`` finding where the hindsight cost is one of a mistake.
+
     :param costs: the deal's plays with view costs (:func:`~manillen_replay.solver.view_costs`).
     :param match: the match id.
     :param deal: the replayed deal (its number and multiplier).
@@ -65,10 +68,14 @@ def cost_findings(
     factor = deal.multiplier or 1
     findings: list[Finding] = []
     for cost in costs:
-        if not cost.legal or cost.forced or cost.view_cost is None:
+        if not cost.legal or cost.forced:
             continue
         player = players[cost.seat] if cost.seat < len(players) else None
         who = player or f"seat {cost.seat}"
+        if cost.view_cost is None:
+            if COST_THRESHOLDS.severity(cost.dd_cost) is not Severity.INFO:
+                findings.append(_hindsight_finding(cost, match=match, deal=deal, player=player, who=who))
+            continue
         severity = COST_THRESHOLDS.severity(cost.view_cost)
         if severity is not Severity.INFO:
             better = tuple(c for c in cost.best_cards if c != cost.card)
@@ -122,6 +129,33 @@ def cost_findings(
                 )
             )
     return findings
+
+
+def _hindsight_finding(
+    cost: PlayCost, *, match: str, deal: DealResult, player: str | None, who: str
+) -> Finding:
+    """A hindsight cost where no view cost was computed: information, never called a mistake."""
+    better = tuple(c for c in cost.hindsight_best if c != cost.card)
+    return _play_finding(
+        cost,
+        "hindsight_only",
+        Severity.INFO,
+        better,
+        float(cost.dd_cost * (deal.multiplier or 1)),
+        match=match,
+        deal=deal,
+        player=player,
+        explanation=(
+            f"With all hands known {or_en(better)} was {points_en(cost.dd_cost, 'card point')} better "
+            f"than {card_en(cost.card)}; in this variant the solver sees only all hands open, not "
+            f"what {who} could see."
+        ),
+        explanation_nl=(
+            f"Met alle kaarten open was {or_nl(better)} {points_nl(cost.dd_cost, 'kaartpunt')} beter "
+            f"dan {card_nl(cost.card)}; in deze variant rekent de solver enkel met alle kaarten open, "
+            f"niet met wat {who} kon weten."
+        ),
+    )
 
 
 def _play_finding(

@@ -120,7 +120,14 @@ def iter_moments(deal: DealResult, rules: Rules) -> Iterator[Moment]:
                 for other in iter_mask(rules.shape.deck_mask & ~played & ~(1 << card)):
                     pair = (1 << card) | (1 << other)
                     allowed = legal_core(
-                        inference.led, inference.best, pair, trump_code, partner, exempt, forbidden_underbuy
+                        inference.led,
+                        inference.best,
+                        pair,
+                        trump_code,
+                        partner,
+                        exempt,
+                        forbidden_underbuy,
+                        rules.overtake_plain_suit,
                     )[0]
                     if not allowed >> card & 1:
                         forbidden[seat] |= 1 << other
@@ -146,6 +153,7 @@ def agrees(moment: Moment, layout: Sequence[int], trump: int | None, rules: Rule
             inference.partner_winning,
             rules.partner_exempt,
             rules.underbuy == "forbidden",
+            rules.overtake_plain_suit,
         )[0]
         if not allowed >> inference.card & 1:
             return False

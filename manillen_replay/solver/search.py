@@ -62,6 +62,7 @@ class Position:
             partner_winning,
             rules.partner_exempt,
             rules.underbuy == "forbidden",
+            rules.overtake_plain_suit,
         )[0]
 
 
@@ -149,9 +150,9 @@ class DealTables:
     def __init__(self, workers: int = 1) -> None:
         """:param workers: threads the solves of the deal share out (one table each)."""
         self.workers = [_borrow() for _ in range(max(1, workers))]
-        self._generations: list[dict[tuple[int, bool, bool], int]] = [{} for _ in self.workers]
+        self._generations: list[dict[tuple[int, bool, bool, bool], int]] = [{} for _ in self.workers]
 
-    def generation(self, index: int, key: tuple[int, bool, bool]) -> int:
+    def generation(self, index: int, key: tuple[int, bool, bool, bool]) -> int:
         """The generation of worker ``index``'s table for one trump and set of rules."""
         known = self._generations[index]
         if key not in known:
@@ -223,8 +224,9 @@ def solve_batch(
     trump_code = NO_TRUMP if trump is None else int(trump)
     exempt = rules.partner_exempt
     forbidden = rules.underbuy == "forbidden"
+    overtake_plain = rules.overtake_plain_suit
 
-    key = (trump_code, exempt, forbidden)
+    key = (trump_code, exempt, forbidden, overtake_plain)
 
     def run(index: int, share: np.ndarray) -> None:
         worker = _borrow() if tables is None else tables.workers[index]
@@ -234,7 +236,7 @@ def solve_batch(
             values = np.zeros(len(share), dtype=np.int64)
             _kernel.solve_jobs(
                 hands[share], boards[share], ntable[share], leaders[share], hints[share],
-                trump_code, exempt, forbidden, every_card,
+                trump_code, exempt, forbidden, overtake_plain, every_card,
                 worker.table, generation, worker.work, cards, values,
             )  # fmt: skip
             out_cards[share] = cards
@@ -277,14 +279,10 @@ def solve_position(
     :param trick: the cards already played to the current trick, the leader's first.
     :param leader: the seat that led the current trick.
     :param trump: the trump suit (0 to 3) or ``None`` (or :data:`~manillen_replay.rules.NO_TRUMP`) for muil.
-    :param rules: the house rules (``partner_exempt`` and ``underbuy`` matter).
+    :param rules: the house rules (``partner_exempt``, ``underbuy`` and ``overtake_plain_suit`` matter).
     :param taken: the points each team took before; they must leave room for the cards in play.
     :raises SolverError: for a position the solver cannot take.
     """
-    if not rules.overtake_plain_suit:
-        raise SolverError(
-            "the solver plays the Flemish duty to overtake in every suit, not overtake_plain_suit=false"
-        )
     if trump == NO_TRUMP:
         trump = None
     if trump is not None and not 0 <= trump <= 3:

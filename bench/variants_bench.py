@@ -1,0 +1,157 @@
+"""Hindsight costs in the other variants: seconds a deal, per variant, against the replay floor.
+
+Run it alone (``python -m bench.variants_bench [DEALS]``) or from the bench suite. For each
+variant the solver takes (:data:`manillen_replay.solver.variants.SOLVED_VARIANTS`), generated deals
+(club players, who play a random legal card outside the four-player game) are replayed by the
+engine and costed with :func:`manillen_replay.solver.dd_costs`, what ``analyze --depth solver``
+runs on such a deal. Two rows time one ``six_short`` deal in a fresh interpreter, import
+included: ``variants.compile`` with an empty numba cache (the first run on a machine compiles
+the search), ``variants.fresh_process`` with the cache filled. The floor of the per-deal rows
+is the pure-Python reference workload of :mod:`bench.analyze_bench`, timed after each deal in
+the same run (the engine's replay of the same deals, ``replay_ms``, is too short to time well).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.analyze_bench import reference_workload
+from manillen_replay.engine import DealResult, replay
+from manillen_replay.players import GenerateOptions, iter_matches, parse_players
+from manillen_replay.rules import Rules
+from manillen_replay.solver import can_solve, dd_costs
+from manillen_replay.solver.variants import SOLVED_VARIANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def iter_variant_deals(variant: str, seed: int, replay_seconds: list[float]) -> Iterator[DealResult]:
+    """Generated deals of ``variant`` the solver can take; ``replay_seconds`` gets each one's
+    share of its match's replay time."""
+    rules = Rules(variant=variant)
+    names = ",".join(f"P{seat}:club" for seat in range(rules.shape.people))
+    options = GenerateOptions(players=tuple(parse_players(names)), rules=rules, seed=seed)
+    for generated in iter_matches(options):
+        start = time.perf_counter()
+        result = replay(generated.record)
+        per_deal = (time.perf_counter() - start) / max(1, len(result.deals))
+        for deal in result.deals:
+            if can_solve(deal, result.rules) and len(deal.tricks) == rules.shape.tricks:
+                replay_seconds.append(per_deal)
+                yield deal
+
+
+FIRST_DEAL = """
+import time
+start = time.perf_counter()
+from manillen_replay.engine import decode_and_replay
+from manillen_replay.solver import dd_costs
+result = decode_and_replay(open("data/samples/variant-six-short.json").read())
+dd_costs(result.deals[0], result.rules)
+print(time.perf_counter() - start)
+"""
+
+
+def first_deal_seconds(cache: str | None) -> float:
+    """Seconds a fresh interpreter takes from import to the costs of one ``six_short`` deal: with
+    ``cache`` an empty folder, what the first run on a machine waits for (compiling the search)."""
+    env = dict(os.environ)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    output = subprocess.run(
+        [sys.executable, "-c", FIRST_DEAL], capture_output=True, text=True, check=True, env=env, cwd=ROOT
+    )
+    return float(output.stdout.strip())
+
+
+def run(
+    deals: int = 10, seed: int = 1, *, variants: Sequence[str] = SOLVED_VARIANTS, fresh: bool = True
+) -> list[dict[str, Any]]:
+    """One row per variant: median and 95th percentile seconds a deal, the floor and the ratio.
+
+    :param variants: the variants to time.
+    :param fresh: also time one deal in fresh interpreters, with an empty cache and a filled one.
+    """
+    rows: list[dict[str, Any]] = []
+    if fresh:
+        with tempfile.TemporaryDirectory() as empty:
+            compiling = first_deal_seconds(empty)
+        loading = first_deal_seconds(None)
+        rows += [
+            {"stage": "variants.compile", "deals": 1, "median_ms": round(compiling * 1000, 1)},
+            {"stage": "variants.fresh_process", "deals": 1, "median_ms": round(loading * 1000, 1)},
+        ]
+    # this process loads the compiled search before the clock starts
+    dd_costs(next(iter_variant_deals("six_short", 99, [])), Rules(variant="six_short"))
+    for variant in variants:
+        replay_seconds: list[float] = []
+        times: list[float] = []
+        rules = Rules(variant=variant)
+        references: list[float] = []
+        for deal in iter_variant_deals(variant, seed, replay_seconds):
+            start = time.perf_counter()
+            dd_costs(deal, rules)
+            times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            reference_workload()
+            references.append(time.perf_counter() - start)
+            if len(times) == deals:
+                break
+        ordered = sorted(times)
+        median = statistics.median(ordered)
+        floor = statistics.median(references)
+        rows.append(
+            {
+                "stage": f"variants.{variant}",
+                "deals": len(times),
+                "median_ms": round(median * 1000, 1),
+                "p95_ms": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] * 1000, 1),
+                "max_ms": round(ordered[-1] * 1000, 1),
+                "floor": "reference",
+                "floor_ms": round(floor * 1000, 1),
+                "ratio": round(median / floor, 1),
+                "replay_ms": round(statistics.median(replay_seconds[: len(times)]) * 1000, 3),
+            }
+        )
+    return rows
+
+
+def format_rows(rows: Sequence[dict[str, Any]]) -> str:
+    """The rows as a fixed-width table."""
+    columns = ("deals", "median ms", "p95 ms", "max ms", "floor ms", "ratio")
+    lines = [f"{'stage':<26} " + " ".join(f"{name:>10}" for name in columns)]
+    for row in rows:
+        lines.append(
+            f"{row['stage']:<26} {row['deals']:>10} {row['median_ms']:>10} {row.get('p95_ms', '-'):>10} "
+            f"{row.get('max_ms', '-'):>10} {row.get('floor_ms', '-'):>10} "
+            f"{str(row['ratio']) + 'x' if 'ratio' in row else '-':>10}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str]) -> None:
+    """``python -m bench.variants_bench [DEALS] [--json]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.variants_bench",
+        description="Time hindsight costs per deal in every variant the solver takes.",
+    )
+    parser.add_argument("deals", nargs="?", type=int, default=10, help="deals per variant (default 10)")
+    parser.add_argument("--seed", type=int, default=1, help="the generator's seed")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    arguments = parser.parse_args(argv)
+    rows = run(arguments.deals, arguments.seed)
+    print(json.dumps(rows) if arguments.json else format_rows(rows))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

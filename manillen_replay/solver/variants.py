@@ -1,0 +1,344 @@
+"""Hindsight costs in the variants other than the four-player game: a perfect-information search.
+
+The compiled kernel (:mod:`._kernel`) has the four seats of the main game built in. Every other
+variant whose deal the record gives in full (``two_open``, ``two_open_fours``, ``three``,
+``three_dummy``, ``six``, ``six_short``) is solved here instead, by one generic search in plain
+Python: alpha-beta over the engine's own seat order (:meth:`~manillen_replay.rules.Variant.
+seat_of_play`), sides (:meth:`~manillen_replay.rules.Variant.team_of`) and legal-play function
+(:func:`manillen_replay.rules.legal_core`), with a transposition table at trick starts keyed on
+the cards still in play, the face-up table cards and the leader. One table serves every play
+of a deal, solved from the last play back to the first, so a later play's positions are known
+when an earlier play's search reaches them.
+
+The open table cards count as the engine counts them: a seat may play its hand and its
+face-up table cards, the card under a played one turns up, and a seat whose fourth pile is
+empty may first move its third pile's top card there (a choice the search tries both ways).
+
+Values are card points a side takes from a position on, the current trick included; the
+laid-aside cards (``three``, ``six_short``) are out of play. docs/solver.md says what each
+variant gets and how long a deal takes (``make bench``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import CARD_POINTS, RANKS_PER_SUIT, Card, iter_mask
+from ..engine.results import DealKind, DealResult
+from ..rules import NO_TRUMP, Contract, Rules, mask_points
+from ..state import DealState
+from . import _variant_kernel
+from .costs import CardValue, PlayCost
+from .search import SolverError
+
+SOLVED_VARIANTS = ("two_open", "two_open_fours", "three", "three_dummy", "six", "six_short")
+"""The variants this search takes: every one but ``four``, whose deal a record gives in full."""
+
+
+@dataclass(frozen=True, slots=True)
+class VariantMoment:
+    """One play of a variant deal: the engine's state before it and what was played."""
+
+    index: int
+    """The play's index in the deal, from 0."""
+    trick: int
+    """The trick, counted from 1."""
+    play: int
+    """The position in the trick, counted from 1."""
+    seat: int
+    """Who played."""
+    card: int
+    """The card played."""
+    moved: bool
+    """Whether the seat moved its third pile's top card to its empty fourth place first."""
+    state: DealState
+    """The deal before the play (and before that move)."""
+    legal: int
+    """The cards the seat could legally play, as the engine's replay found them (after the move)."""
+
+    @property
+    def is_legal(self) -> bool:
+        """Whether the card played was legal."""
+        return bool(self.legal >> self.card & 1)
+
+
+def iter_variant_moments(deal: DealResult, rules: Rules) -> Iterator[VariantMoment]:
+    """Every play of a replayed variant deal with the engine's state before it.
+
+    :param deal: a replayed deal with its hands (and table piles) known.
+    :param rules: the match's rules.
+    """
+    assert deal.hands is not None
+    trump = None if deal.trump is None else int(deal.trump)
+    shape = rules.shape
+    taken = [0, 0]
+    if deal.discards:
+        chooser = deal.dealer if deal.chooser is None else deal.chooser
+        taken[1 - shape.team_of(chooser, deal.dealer)] = mask_points(deal.discards)
+    state = DealState.start(rules, deal.dealer, trump, deal.hands, deal.table, (taken[0], taken[1]))
+    moves = set(deal.table_moves)
+    index = 0
+    for trick in deal.tricks:
+        for offset, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True)):
+            moved = (trick.number, offset + 1, seat) in moves
+            yield VariantMoment(
+                index, trick.number, offset + 1, seat, int(card), moved, state, trick.legal[offset]
+            )
+            if moved:
+                state = state.move_to_empty_place(seat)
+            state = state.apply(int(card))
+            index += 1
+
+
+_Arrays = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+"""A position as the compiled search takes it (:mod:`._variant_kernel`)."""
+
+
+class VariantSearch:
+    """The perfect-information search of one variant deal: one trump, one set of rules, one table.
+
+    :meth:`values` answers for the seat to play in a :class:`~manillen_replay.state.DealState`;
+    the transposition table is kept between calls, so every state should come from the same deal.
+    The search itself is compiled (:mod:`._variant_kernel`).
+    """
+
+    def __init__(self, rules: Rules, dealer: int, trump: int | None) -> None:
+        """:param rules: the variant and the house rules.
+        :param dealer: the deal's dealer (the sides and, in ``three_dummy``, the seat order depend on it).
+        :param trump: the trump suit, ``None`` for muil.
+        :raises SolverError: for the four-player game (the compiled solver's) or an unknown variant.
+        """
+        if rules.variant not in SOLVED_VARIANTS:
+            raise SolverError(f"the variant search does not play {rules.variant!r}")
+        shape = rules.shape
+        self.rules = rules
+        self.trump = trump
+        self._seat_at = np.array(
+            [
+                [shape.seat_of_play(leader, position, dealer) for position in range(shape.trick_size)]
+                for leader in range(shape.players)
+            ],
+            dtype=np.int64,
+        )
+        self._side = np.array([shape.team_of(seat, dealer) for seat in range(shape.players)], dtype=np.int64)
+        self._prm = np.array(
+            [
+                NO_TRUMP if trump is None else trump,
+                rules.partner_exempt,
+                rules.underbuy == "forbidden",
+                rules.overtake_plain_suit,
+                shape.trick_size,
+            ],
+            dtype=np.int64,
+        )
+        self._table = _variant_kernel.new_table()
+        players = shape.players
+        self._hands = np.zeros(players, dtype=np.int64)
+        self._piles = np.zeros((players, 4, 2), dtype=np.int64)
+        self._heights = np.zeros((players, 4), dtype=np.int64)
+        self._own = np.zeros(players, dtype=np.int64)
+        self._st = np.zeros(6, dtype=np.int64)
+        self._trick = np.zeros(shape.trick_size, dtype=np.int64)
+        self._nodes = 0
+
+    @property
+    def nodes(self) -> int:
+        """Positions visited so far (the work done, whatever the machine's speed)."""
+        return self._nodes + int(self._st[_variant_kernel.NODES])
+
+    def side_of(self, seat: int) -> int:
+        """The side (0 or 1) a seat plays for."""
+        return int(self._side[seat])
+
+    def _load(self, state: DealState) -> _Arrays:
+        self._nodes += int(self._st[_variant_kernel.NODES])
+        self._st[:] = 0
+        self._hands[:] = state.hands
+        self._piles[:] = 0
+        self._heights[:] = 0
+        self._own[:] = 0
+        tops = 0
+        remaining = 0
+        for seat, piles in enumerate(state.table):
+            for number, pile in enumerate(piles):
+                self._heights[seat, number] = len(pile)
+                for place, card in enumerate(pile):
+                    self._piles[seat, number, place] = card
+                    self._own[seat] |= 1 << card
+                    remaining |= 1 << card
+                if pile:
+                    tops |= 1 << pile[-1]
+        for hand in state.hands:
+            remaining |= hand
+        st = self._st
+        st[_variant_kernel.TOPS] = tops
+        st[_variant_kernel.REMAINING] = remaining
+        st[_variant_kernel.POINTS] = mask_points(remaining)
+        st[_variant_kernel.LEADER] = state.leader
+        st[_variant_kernel.SIZE] = len(state.trick)
+        self._trick[: len(state.trick)] = state.trick
+        return (
+            self._hands, self._piles, self._heights, self._own, st, self._trick,
+            self._seat_at, self._side, self._prm,
+        )  # fmt: skip
+
+    def legal(self, state: DealState) -> int:
+        """The cards the seat to play may play in ``state``, as the search plays them (a mask)."""
+        hands, _piles, _heights, own, st, trick, seat_at, side, prm = self._load(state)
+        return int(_variant_kernel.legal(hands, own, st, trick, seat_at, side, prm, state.to_play))
+
+    def values(
+        self, state: DealState, known: tuple[tuple[bool, int], int] | None = None
+    ) -> dict[tuple[bool, int], int]:
+        """Side 0's card points from ``state`` on after each choice of the seat to play.
+
+        :param state: a position of this search's deal (the engine's state).
+        :param known: a choice whose value is known already (the card played, when the position
+            after it was solved first), and that value: it bounds the position's value.
+        :returns: for each choice ``(moved, card)`` (``moved``: the seat first moves its third
+            pile's top card to its empty fourth place) the points side 0 takes, the current trick
+            included, with best play by both sides.
+        """
+        arrays = self._load(state)
+        hands, piles, heights, own, st, trick, seat_at, side, prm = arrays
+        kernel = _variant_kernel
+        seat = state.to_play
+        maximising = self._side[seat] == 0
+        in_play = int(st[kernel.POINTS]) + sum(CARD_POINTS[c] for c in state.trick)
+        low, high = 0, in_play
+        out: dict[tuple[bool, int], int] = {}
+        if known is not None:
+            out[known[0]] = known[1]
+            # the side to play gets at least what the known choice gives it
+            low, high = (known[1], in_play) if maximising else (0, known[1])
+        value = int(kernel.between(*arrays, self._table, low, high))
+        for choice in kernel.options(*arrays, seat, kernel.NO_CHOICE):
+            key = (bool(choice >= kernel.MOVED), int(choice % kernel.MOVED))
+            if key in out:
+                continue
+            # the best choice reaches the position's value: one probe tells whether this one does
+            if maximising:
+                bound = kernel.after(*arrays, self._table, choice, value)
+                reached = bound >= value
+            else:
+                bound = kernel.after(*arrays, self._table, choice, value + 1)
+                reached = bound <= value
+            out[key] = value if reached else int(kernel.after(*arrays, self._table, choice, -1))
+        # the zero-point twins left out of the search are worth what their higher twin is
+        for moved in (False, True):
+            if moved and not kernel.can_move(heights, seat):
+                continue
+            if moved:
+                kernel.do_move(piles, heights, st, seat)
+            legal = int(kernel.legal(hands, own, st, trick, seat_at, side, prm, seat))
+            kept = int(kernel.distinct(hands, st, trick, legal, seat))
+            if moved:
+                kernel.undo_move(piles, heights, st, seat)
+            live = int(st[kernel.REMAINING]) | sum(1 << c for c in state.trick)
+            for card in sorted((int(c) for c in iter_mask(legal & ~kept)), reverse=True):
+                twin = live & ~((2 << card) - 1) & SUIT_OF_BIT_MASK[card]
+                out[(moved, card)] = out[(moved, (twin & -twin).bit_length() - 1)]
+        return out
+
+    def value_after(self, state: DealState, card: int, *, moved: bool = False) -> int:
+        """Side 0's card points from ``state`` on when the seat to play plays ``card`` (legal or not).
+
+        :param moved: the seat first moves its third pile's top card to its empty fourth place.
+        :raises SolverError: when the seat cannot play the card at all.
+        """
+        arrays = self._load(state)
+        choice = card + (_variant_kernel.MOVED if moved else 0)
+        result = int(_variant_kernel.after(*arrays, self._table, choice, -1))
+        if result < 0:
+            raise SolverError(f"seat {state.to_play} cannot play {Card(card)}: not in its hand or face up")
+        return result
+
+
+def _ours(value: int, side: int, in_play: int) -> int:
+    """Side 0's points as the points of ``side``."""
+    return value if side == 0 else in_play - value
+
+
+ZERO_POINT_CARDS = sum(1 << card for card in range(36) if CARD_POINTS[card] == 0)
+"""The 6s, 7s, 8s and 9s."""
+SUIT_OF_BIT_MASK = [((1 << RANKS_PER_SUIT) - 1) << (card - card % RANKS_PER_SUIT) for card in range(36)]
+"""For each card, the mask of its suit."""
+
+
+def can_solve_variant(deal: DealResult, rules: Rules) -> bool:
+    """Whether the variant search can cost this deal: a variant it plays, the deal known in full,
+    the contract known and cards played."""
+    return (
+        rules.variant in SOLVED_VARIANTS
+        and deal.kind in (DealKind.PLAYED, DealKind.ABANDONED)
+        and deal.hands is not None
+        and bool(deal.tricks)
+        and (deal.trump is not None or deal.contract in (Contract.MUIL, Contract.BLIND_MUIL))
+    )
+
+
+def variant_dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
+    """The hindsight cost of every play of a variant deal, and each legal card's value.
+
+    A card's value is the best over the seat's choice to move a table card first (when it
+    could); the card played is valued as played, move or not, so a needless move shows as a cost.
+
+    :param result: a replayed deal of a variant (:data:`SOLVED_VARIANTS`) with its cards known.
+    :param rules: the match's rules.
+    :raises SolverError: for a deal the search cannot take (see :func:`can_solve_variant`).
+    """
+    if not can_solve_variant(result, rules):
+        raise SolverError(
+            f"deal {result.number}: nothing to solve (needs a variant the search plays, the hands, "
+            "the trump or muil, and played cards)"
+        )
+    trump = None if result.trump is None else int(result.trump)
+    search = VariantSearch(rules, result.dealer, trump)
+    moments = list(iter_variant_moments(result, rules))
+    deck_points = mask_points(rules.shape.deck_mask)
+    costs: list[PlayCost] = []
+    # from the last play back: the table then holds the later positions an earlier search meets,
+    # and the value of the card played is the value of the position after it, solved just before
+    after: int | None = None
+    for number in range(len(moments) - 1, -1, -1):
+        moment = moments[number]
+        state = moment.state
+        known = None
+        if after is not None and moment.is_legal:
+            following = moments[number + 1].state
+            known = ((moment.moved, moment.card), after + following.taken[0] - state.taken[0])
+        in_play = deck_points - sum(state.taken)  # the laid-aside cards count as taken
+        side = search.side_of(moment.seat)
+
+        choices = search.values(state, known)
+        to_play = max if side == 0 else min
+        after = to_play(choices.values())
+        values: dict[Card, int] = {}
+        for (_moved, card), value in choices.items():
+            values[Card(card)] = max(values.get(Card(card), -1), _ours(value, side, in_play))
+        played = choices.get((moment.moved, moment.card))
+        if played is None:  # an illegal card: valued all the same, against the legal ones
+            played = search.value_after(state, moment.card, moved=moment.moved)
+        best = max(values.values())
+        best_cards = tuple(sorted(card for card, value in values.items() if value == best))
+        costs.append(
+            PlayCost(
+                trick=moment.trick,
+                play=moment.play,
+                seat=moment.seat,
+                card=Card(moment.card),
+                dd_cost=max(0, best - _ours(played, side, in_play)),
+                view_cost=None,
+                best_cards=best_cards,
+                values={card: CardValue(value, None) for card, value in sorted(values.items())},
+                deal=result.number,
+                legal=moment.is_legal,
+                hindsight_best=best_cards,
+            )
+        )
+    return costs[::-1]

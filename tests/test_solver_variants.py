@@ -1,0 +1,340 @@
+"""The solver in the other variants (hindsight costs by :mod:`manillen_replay.solver.variants`) and
+under the French rule (``overtake_plain_suit=false``) in the compiled kernel."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from manillen_replay.cards import DECK_32_MASK, CardSet, iter_mask, mask_of
+from manillen_replay.cli import cli
+from manillen_replay.dealing import deal
+from manillen_replay.engine import decode_and_replay
+from manillen_replay.rules import Rules
+from manillen_replay.solver import can_solve, dd_costs, solve_position
+from manillen_replay.solver.search import Position, solve_batch
+from manillen_replay.solver.variants import SOLVED_VARIANTS, VariantSearch, iter_variant_moments
+from manillen_replay.state import DealState
+from manillen_replay.store import Store
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+def random_state(variant: str, seed: int, plays: int, rules_seed: int = 0) -> tuple[DealState, Rules]:
+    """A random deal of ``variant`` after ``plays`` random legal plays (moving table cards at random)."""
+    rng = random.Random(seed)
+    options = random.Random(rules_seed)
+    rules = Rules(
+        variant=variant,
+        partner_exempt=options.random() < 0.7,
+        underbuy=options.choice(["forbidden", "allowed"]),
+        overtake_plain_suit=options.random() < 0.5,
+    )
+    dealer = rng.randrange(rules.shape.people)
+    state = deal(rules, dealer, rng).start(rules, dealer, rng.choice([None, 0, 1, 2, 3]))
+    for _ in range(plays):
+        if state.is_over:
+            break
+        state = _random_step(state, rng)
+    return state, rules
+
+
+def _random_step(state: DealState, rng: random.Random) -> DealState:
+    if state.table and state.can_move_to_empty_place(state.to_play) and rng.random() < 0.5:
+        state = state.move_to_empty_place(state.to_play)
+    return state.apply(rng.choice(list(iter_mask(state.legal_mask()))))
+
+
+def brute_force(state: DealState) -> int:
+    """Side 0's card points from ``state`` on, trying every legal line and every table move."""
+    if state.is_over:
+        return 0
+    values = [value for _, _, value in _choices(state)]
+    return max(values) if state.team_of(state.to_play) == 0 else min(values)
+
+
+def _choices(state: DealState) -> list[tuple[bool, int, int]]:
+    out = []
+    starts = [(False, state)]
+    if state.table and state.can_move_to_empty_place(state.to_play):
+        starts.append((True, state.move_to_empty_place(state.to_play)))
+    for moved, start in starts:
+        for card in iter_mask(start.legal_mask()):
+            after = start.apply(card)
+            out.append((moved, int(card), after.taken[0] - start.taken[0] + brute_force(after)))
+    return out
+
+
+# --------------------------------------------------------------------------- the variant search
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    variant=st.sampled_from(SOLVED_VARIANTS),
+    seed=st.integers(0, 2**32),
+    rules_seed=st.integers(0, 2**16),
+    plays=st.integers(0, 40),
+)
+def test_variant_search_plays_the_engines_legal_cards(variant, seed, rules_seed, plays):
+    """On random deals of every variant (house rules at random, the French rule among them), the
+    search's legal cards are the engine's at every position of a random line."""
+    state, rules = random_state(variant, seed, 0, rules_seed)
+    search = VariantSearch(rules, state.dealer, state.trump)
+    rng = random.Random(seed)
+    for _ in range(plays):
+        if state.is_over:
+            break
+        assert search.legal(state) == state.legal_mask()
+        state = _random_step(state, rng)
+
+
+@pytest.mark.parametrize("variant", SOLVED_VARIANTS)
+def test_variant_values_equal_brute_force_minimax_on_endings(variant):
+    """Every choice's value equals a plain minimax over the engine's states, on endings of each
+    variant (the last few tricks, mid-trick included, table moves tried both ways)."""
+    shape = Rules(variant=variant).shape
+    left = {2: 4, 3: 3, 4: 2, 6: 2}[shape.trick_size]  # tricks left: small enough to brute-force
+    checked = 0
+    for seed in range(12):
+        offset = random.Random(seed).randrange(shape.trick_size)
+        state, rules = random_state(variant, seed, (shape.tricks - left) * shape.trick_size + offset, seed)
+        search = VariantSearch(rules, state.dealer, state.trump)
+        expected = {(moved, card): value for moved, card, value in _choices(state)}
+        assert search.values(state) == expected
+        checked += 1
+    assert checked == 12
+
+
+def test_variant_search_tries_the_table_move_both_ways():
+    """two_open: with the fourth pile empty the seat may move its third pile's top card there
+    first; the search values the cards with and without the move."""
+    for seed in range(200):
+        state, rules = random_state("two_open", seed, 0)
+        rng = random.Random(seed)
+        while not state.is_over and not state.can_move_to_empty_place(state.to_play):
+            state = _random_step(state, rng)
+        if state.is_over or state.tricks_done < 14:
+            continue
+        values = VariantSearch(rules, state.dealer, state.trump).values(state)
+        assert {moved for moved, _ in values} == {False, True}
+        assert values == {(moved, card): value for moved, card, value in _choices(state)}
+        return
+    pytest.fail("no late table move found")
+
+
+def test_moments_follow_the_engines_replay():
+    """The positions the costs are computed from are the engine's: legal cards as the replay found."""
+    for name in ("two-open", "three-dummy", "six-short"):
+        result = decode_and_replay((SAMPLES / f"variant-{name}.json").read_text())
+        moments = list(iter_variant_moments(result.deals[0], result.rules))
+        assert len(moments) == result.rules.shape.tricks * result.rules.shape.trick_size
+        for moment in moments:
+            assert moment.state.to_play == moment.seat
+            state = moment.state.move_to_empty_place(moment.seat) if moment.moved else moment.state
+            assert state.legal_mask() == moment.legal
+
+
+def test_six_short_deal_gets_hindsight_costs_and_only_those():
+    """A variant deal gets every play's hindsight cost and every legal card's value; no view cost."""
+    result = decode_and_replay((SAMPLES / "variant-six-short.json").read_text())
+    deal_result = result.deals[0]
+    assert can_solve(deal_result, result.rules)
+    costs = dd_costs(deal_result, result.rules)
+    assert len(costs) == 30
+    for cost, moment in zip(costs, iter_variant_moments(deal_result, result.rules), strict=True):
+        assert {int(card) for card in cost.values} == set(iter_mask(moment.legal))
+        assert cost.view_cost is None and cost.dd_cost >= 0
+        best = max(value.hindsight for value in cost.values.values())
+        assert cost.dd_cost == best - cost.values[cost.card].hindsight
+    # each play's values are those of a fresh search of its position alone (the deal's search
+    # shares a table across plays and starts from the value of the play after)
+    moments = list(iter_variant_moments(deal_result, result.rules))
+    for number in (0, 7, 18):
+        moment, cost = moments[number], costs[number]
+        fresh = VariantSearch(result.rules, deal_result.dealer, moment.state.trump).values(moment.state)
+        in_play = 60 - sum(moment.state.taken)
+        side = moment.state.team_of(moment.seat)
+        expected = {card: value if side == 0 else in_play - value for (_, card), value in fresh.items()}
+        assert {int(card): value.hindsight for card, value in cost.values.items()} == expected
+    # the last play is forced and costs nothing
+    assert costs[-1].forced and costs[-1].dd_cost == 0
+
+
+ARCHIVE_SEEDS = {variant: 3 for variant in SOLVED_VARIANTS} | {"two_open": 5}
+"""The generator's seed per variant: its first deal is one of the quicker to solve (two_open's
+takes about 16 s, the others' a second or less)."""
+
+
+def _generated_one_deal_archive(tmp_path: Path, variant: str) -> Path:
+    out = tmp_path / f"{variant}.jsonl"
+    runner = CliRunner()
+    seed = str(ARCHIVE_SEEDS[variant])
+    made = runner.invoke(
+        cli, ["generate", "--variant", variant, "--matches", "1", "--seed", seed, "--out", str(out)]
+    )
+    assert made.exit_code == 0, made.output
+    doc = json.loads(out.read_text().splitlines()[0])
+    doc["deals"] = [d for d in doc["deals"] if d.get("tricks")][:1]
+    doc["deals"][0].pop("recorded_score", None)
+    out.write_text(json.dumps(doc) + "\n")
+    return out
+
+
+@pytest.mark.parametrize("variant", SOLVED_VARIANTS)
+def test_analyze_depth_solver_stores_hindsight_costs_of_a_variant(tmp_path: Path, variant: str):
+    """``manillen analyze --depth solver`` on a generated archive of a variant stores every play's
+    hindsight cost and every legal card's value, with no view cost."""
+    archive = _generated_one_deal_archive(tmp_path, variant)
+    db = tmp_path / "club.duckdb"
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import", str(archive), "--db", str(db)])
+    assert imported.exit_code == 0, imported.output
+    analysed = runner.invoke(
+        cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", "2", "--quiet"]
+    )
+    assert analysed.exit_code == 0, analysed.output
+    with Store(db, read_only=True) as store:
+        ((plays,),) = store.query("SELECT count(*) FROM plays").rows()
+        ((costed, views, low),) = store.query(
+            "SELECT count(*), count(view_cost), min(dd_cost) FROM play_costs"
+        ).rows()
+        ((values,),) = store.query("SELECT count(*) FROM card_values").rows()
+        ((hindsight,),) = store.query("SELECT count(*) FROM findings WHERE kind = 'hindsight_only'").rows()
+        ((costly,),) = store.query(
+            "SELECT count(*) FROM play_costs WHERE dd_cost >= 2 AND legal AND NOT forced"
+        ).rows()
+    # a card that cost 2 or more with all hands known is a hindsight finding, never a mistake
+    assert hindsight == costly
+    shape = Rules(variant=variant).shape
+    assert plays == shape.tricks * shape.trick_size
+    assert costed == plays and views == 0 and low >= 0
+    assert values >= plays
+
+
+# --------------------------------------------------------------------------- the French rule in the kernel
+
+
+def _french_state(seed: int, tricks_left: int) -> DealState:
+    rng = random.Random(seed)
+    deck = list(iter_mask(DECK_32_MASK))
+    rng.shuffle(deck)
+    hands = tuple(mask_of(deck[seat * tricks_left : (seat + 1) * tricks_left]) for seat in range(4))
+    rules = Rules(overtake_plain_suit=False, partner_exempt=rng.random() < 0.7)
+    state = DealState(rules, 0, rng.choice([0, 1, 2, 3, None]), hands, rng.randrange(4), (), 8 - tricks_left)
+    for _ in range(rng.randrange(4)):
+        state = state.apply(rng.choice(list(iter_mask(state.legal_mask()))))
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), tricks_left=st.integers(1, 8))
+def test_kernel_legal_cards_equal_the_engines_under_the_french_rule(seed, tricks_left):
+    """overtake_plain_suit=false: the cards the compiled kernel values are the engine's legal cards."""
+    state = _french_state(seed, tricks_left)
+    position = Position(state.hands, state.trick, state.leader)  # type: ignore[arg-type]
+    _, cards = solve_batch([position], state.trump, state.rules)
+    kernel_legal = int(sum(1 << c for c in np.flatnonzero(cards[0] >= 0)))
+    assert kernel_legal == state.legal_mask()
+
+
+def _exhaustive(state: DealState) -> int:
+    if state.is_over or not any(state.hands):
+        return 0
+    values = []
+    for card in iter_mask(state.legal_mask()):
+        after = state.apply(card)
+        values.append(after.taken[0] - state.taken[0] + _exhaustive(after))
+    return max(values) if state.to_play % 2 == 0 else min(values)
+
+
+def test_kernel_values_equal_exhaustive_search_under_the_french_rule():
+    """overtake_plain_suit=false: every card's value from the kernel equals a plain minimax."""
+    for seed in range(400):
+        state = _french_state(seed, 3)
+        seat = state.to_play
+        in_play = sum(CardSet(h).points for h in state.hands) + sum(
+            CardSet(1 << c).points for c in state.trick
+        )
+        expected = {}
+        for card in iter_mask(state.legal_mask()):
+            after = state.apply(card)
+            team0 = after.taken[0] - state.taken[0] + _exhaustive(after)
+            expected[int(card)] = team0 if seat % 2 == 0 else in_play - team0
+        assert solve_position(state.hands, state.trick, state.leader, state.trump, state.rules) == expected
+
+
+def test_french_rule_lets_a_follower_duck_in_a_plain_suit():
+    """overtake_plain_suit=false: following a plain suit below an opponent's card is legal, and
+    the solver values the ducking card (the Flemish rule would force the ace)."""
+    hands = tuple(CardSet.parse(h).mask for h in ("KC 7H", "AC 7C", "QC 8H", "JC 9H"))
+    flemish = solve_position(hands, (), 0, 1, Rules())
+    french = solve_position(hands, (), 0, 1, Rules(overtake_plain_suit=False))
+    assert set(flemish) == set(french)  # the leader's choice is the same
+    after_king = solve_position(
+        (hands[0] & ~CardSet.parse("KC").mask, hands[1], hands[2], hands[3]),
+        (int(next(iter(CardSet.parse("KC")))),),
+        0,
+        1,
+        Rules(overtake_plain_suit=False),
+    )
+    assert set(after_king) == set(iter_mask(CardSet.parse("AC 7C").mask))
+
+
+CACHED_RUN = """
+import json, sys
+from manillen_replay.engine import decode_and_replay
+from manillen_replay.solver import dd_costs
+from manillen_replay.solver import _variant_kernel
+result = decode_and_replay(open(sys.argv[1]).read())
+dd_costs(result.deals[0], result.rules)
+kernels = (_variant_kernel.between, _variant_kernel.after)  # the entry points; value is inside
+hits = sum(sum(k.stats.cache_hits.values()) for k in kernels)
+misses = sum(sum(k.stats.cache_misses.values()) for k in kernels)
+print(json.dumps([hits, misses]))
+"""
+
+
+def test_recursive_variant_search_loads_from_the_cache_in_a_fresh_process():
+    """The variant search is recursive; numba caches it all the same, so a new process does not
+    compile it again (the first run on a machine does, once)."""
+    sample = str(SAMPLES / "variant-six-short.json")
+    subprocess.run([sys.executable, "-c", CACHED_RUN, sample], check=True, capture_output=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CACHED_RUN, sample], check=True, capture_output=True, text=True
+    )
+    hits, misses = json.loads(done.stdout)
+    assert hits >= 1 and misses == 0
+
+
+def test_replay_plays_the_french_rule_and_the_solver_costs_it():
+    """overtake_plain_suit=false in the record: the replay finds no violation in ducks the French
+    rule allows (it used to check the Flemish duty), and the solver costs the deals."""
+    import msgspec
+
+    from manillen_replay.engine import replay
+    from manillen_replay.record import RuleOptions
+
+    from .factories import random_record
+
+    french = Rules(overtake_plain_suit=False)
+    record = random_record(11, deals=4, rules=french)
+    record = msgspec.structs.replace(
+        record, match=msgspec.structs.replace(record.match, rules=RuleOptions(overtake_plain_suit=False))
+    )
+    flemish = replay(
+        msgspec.structs.replace(record, match=msgspec.structs.replace(record.match, rules=RuleOptions()))
+    )
+    result = replay(record)
+    assert result.rules == french and result.violations == []
+    assert flemish.violations  # the same plays break the Flemish duty to overtake somewhere
+    costs = dd_costs(result.deals[0], result.rules)
+    assert len(costs) == 32 and all(cost.legal for cost in costs)
