@@ -736,49 +736,100 @@ def solve_jobs(
             if card == known_card:
                 out_cards[job, card] = known_value
                 continue
-            rank = CARD_RANK[card]
-            if rank <= 3:
-                above = live & ~((bit << 1) - 1) & (511 << (card - rank))
-                if above:
-                    twin = above & -above
-                    twin_card = bit_index(twin)
-                    if hand & twin and CARD_RANK[twin_card] <= 3:
-                        out_cards[job, card] = out_cards[job, twin_card]
-                        continue
-            hands[seat] ^= bit
-            table[ntable] = card
-            if ntable == 3:
-                winner, taken = _winner_and_points(table, leader, trump)
-                gained = taken if winner & 1 == 0 else 0
-                child_table, child_ntable, child_leader = scratch, 0, winner
-            else:
-                gained = 0
-                child_table, child_ntable, child_leader = table, ntable + 1, leader
-            child_high = _upper_bound(hands, child_table, child_ntable)
+            twin = _twin_above(card, hand, live)
+            if twin >= 0:
+                out_cards[job, card] = out_cards[job, twin]
+                continue
             # the best card reaches the position's value; one probe tells whether this is one
-            if maximising:
-                bound = probe(
-                    hands, child_table, child_ntable, child_leader, value - gained, trump,
-                    partner_exempt, underbuy_forbidden, tt, generation, work,
-                )  # fmt: skip
-                if bound >= value - gained:
-                    card_value = value
-                else:
-                    card_value = gained + value_near(
-                        hands, child_table, child_ntable, child_leader, 0, bound, True, trump,
-                        partner_exempt, underbuy_forbidden, tt, generation, work,
-                    )  # fmt: skip
-            else:
-                bound = probe(
-                    hands, child_table, child_ntable, child_leader, value + 1 - gained, trump,
-                    partner_exempt, underbuy_forbidden, tt, generation, work,
-                )  # fmt: skip
-                if bound < value + 1 - gained:
-                    card_value = value
-                else:
-                    card_value = gained + value_near(
-                        hands, child_table, child_ntable, child_leader, min(bound, child_high), child_high,
-                        False, trump, partner_exempt, underbuy_forbidden, tt, generation, work,
-                    )  # fmt: skip
-            hands[seat] ^= bit
-            out_cards[job, card] = card_value
+            low, high = (0, value) if maximising else (value, 60)
+            out_cards[job, card] = card_value(
+                hands, table, ntable, leader, card, value, low, high, trump, partner_exempt,
+                underbuy_forbidden, tt, generation, work, scratch,
+            )  # fmt: skip
+
+
+@inlined
+def _twin_above(card: int, hand: int, live: int) -> int:
+    """The zero-point card just above ``card`` in its suit when the same hand holds it (no live
+    card between them), else -1: the two win, lose and score alike, so share one value."""
+    rank = CARD_RANK[card]
+    if rank > 3:
+        return -1
+    bit = 1 << card
+    above = live & ~((bit << 1) - 1) & (511 << (card - rank))
+    if not above:
+        return -1
+    twin = above & -above
+    twin_card = bit_index(twin)
+    if hand & twin and CARD_RANK[twin_card] <= 3:
+        return twin_card
+    return -1
+
+
+@compiled
+def twin_above(card: int, hands: np.ndarray, table: np.ndarray, ntable: int, seat: int) -> int:
+    """:func:`_twin_above` of the seat to play in a position, for the Python side."""
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    for k in range(ntable):
+        live |= 1 << table[k]
+    return _twin_above(card, hands[seat], live)
+
+
+@compiled
+def card_value(
+    hands: np.ndarray,
+    table: np.ndarray,
+    ntable: int,
+    leader: int,
+    card: int,
+    guess: int,
+    low: int,
+    high: int,
+    trump: int,
+    partner_exempt: bool,
+    underbuy_forbidden: bool,
+    tt: np.ndarray,
+    generation: int,
+    work: tuple[np.ndarray, ...],
+    scratch: np.ndarray,
+) -> int:
+    """Team 0's points from a position on (the table's cards included) after the seat to play
+    plays ``card``, known to lie in ``low..high``; ``guess`` is the likeliest value (the
+    position's own value, when known, which the best card reaches).
+
+    One probe asks whether the card reaches ``guess`` (for team 1: stays at or below it), then
+    steps away from the probe's bound. ``hands`` and ``table`` are restored before it returns.
+    """
+    seat = (leader + ntable) & 3
+    maximising = (seat & 1) == 0
+    bit = 1 << card
+    hands[seat] ^= bit
+    table[ntable] = card
+    if ntable == 3:
+        winner, taken = _winner_and_points(table, leader, trump)
+        gained = taken if winner & 1 == 0 else 0
+        child_table, child_ntable, child_leader = scratch, 0, winner
+    else:
+        gained = 0
+        child_table, child_ntable, child_leader = table, ntable + 1, leader
+    child_high = min(_upper_bound(hands, child_table, child_ntable), high - gained)
+    child_low = max(0, low - gained)
+    gamma = guess - gained if maximising else guess + 1 - gained
+    bound = probe(
+        hands, child_table, child_ntable, child_leader, gamma, trump, partner_exempt,
+        underbuy_forbidden, tt, generation, work,
+    )  # fmt: skip
+    if bound >= gamma:
+        child_low = max(child_low, min(bound, child_high))
+        downward = False
+    else:
+        child_high = min(child_high, max(bound, child_low))
+        downward = True
+    value = child_low
+    if child_low < child_high:
+        value = value_near(
+            hands, child_table, child_ntable, child_leader, child_low, child_high, downward, trump,
+            partner_exempt, underbuy_forbidden, tt, generation, work,
+        )  # fmt: skip
+    hands[seat] ^= bit
+    return gained + value

@@ -32,16 +32,15 @@ from ..cards import DECK_32_MASK, iter_mask
 from ..engine.results import DealResult
 from ..players.club import ClubPolicy
 from ..players.policy import longest_suit
-from ..rules import Contract, Rules, multiplier
+from ..rules import Contract, Rules
 from .costs import deal_trump
 from .review import (
-    CallOption,
     CallReview,
     _check,
     _layouts,
     _team_points,
     contract_name,
-    deal_score,
+    knock_review,
     shuffled_layout,
     trump_review,
 )
@@ -165,11 +164,13 @@ def knock_review_given_calls(
     samples: int = 50,
     seed: int = 0,
     workers: int | None = None,
+    sequential: bool = True,
 ) -> CallReview:
     """:func:`~.review.knock_review` with the hidden hands drawn given the trump call, and the
     dealing team's tegenklop answer modelled in each layout.
 
     :param seat: the seat deciding (of the team that did not deal); default: the dealer's left.
+    :param sequential: stop once one option is clearly best, as :func:`~.review.knock_review`.
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
     """
     _check(deal, rules, samples)
@@ -177,22 +178,18 @@ def knock_review_given_calls(
     seat = (deal.dealer + 1) % 4 if seat is None else seat
     if seat % 2 == deal.dealer % 2:
         raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
-    contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
     layouts = conditioned_layouts(deal, rules, seat, samples, seed, f"klop{seat}")
-    points = _team_points(layouts, (deal.dealer + 1) % 4, trump, rules, seat, workers or default_workers())
-    mean_points = sum(points) / len(points)
-    plain = multiplier(contract, deal.en_face, 0, deal.carried, rules)
-    scores_klop = []
-    for layout, taken in zip(layouts, points, strict=True):
-        knocks = 2 if answers_tegenklop(layout, deal.dealer, trump) else 1
-        scores_klop.append(deal_score(taken, multiplier(contract, deal.en_face, knocks, deal.carried, rules)))
-    options = [
-        CallOption("no klop", mean_points, sum(deal_score(p, plain) for p in points) / len(points)),
-        CallOption("klop", mean_points, sum(scores_klop) / len(scores_klop)),
-    ]
-    options.sort(key=lambda o: -o.score)
-    chosen = "klop" if deal.knocks >= 1 else "no klop"
-    return CallReview(deal.number, seat, tuple(options), chosen, len(layouts))
+    return knock_review(
+        deal,
+        rules,
+        seat=seat,
+        samples=samples,
+        seed=seed,
+        workers=workers,
+        sequential=sequential,
+        layouts=layouts,
+        klop_knocks=lambda layout: 2 if answers_tegenklop(layout, deal.dealer, trump) else 1,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -282,6 +282,8 @@ def knock_review(
     seed: int = 0,
     workers: int | None = None,
     sequential: bool = True,
+    layouts: list[tuple[int, int, int, int]] | None = None,
+    klop_knocks: Callable[[tuple[int, int, int, int]], int] | None = None,
 ) -> CallReview:
     """The expected result of knocking (klop) and of not knocking, from a knocker's hand.
 
@@ -292,6 +294,10 @@ def knock_review(
     :param seed: the random seed.
     :param workers: threads to use (default: one per core).
     :param sequential: stop once one option is clearly best (:func:`clearly_worse`).
+    :param layouts: the hands to solve instead of random ones (``call_model`` draws them given
+        the calls).
+    :param klop_knocks: the knocks a klop comes to in a layout (2 when the dealing team would
+        answer tegenklop there); default 1 in every layout.
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
     """
     _check(deal, rules, samples)
@@ -300,12 +306,11 @@ def knock_review(
     if seat % 2 == deal.dealer % 2:
         raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
     contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
-    layouts = _layouts(deal, seat, samples, seed, f"klop{seat}")
+    if layouts is None:
+        layouts = _layouts(deal, seat, samples, seed, f"klop{seat}")
     threads = workers or default_workers()
-    factors = {
-        name: multiplier(contract, deal.en_face, knocks, deal.carried, rules)
-        for name, knocks in (("no klop", 0), ("klop", 1))
-    }
+    factors = [multiplier(contract, deal.en_face, knocks, deal.carried, rules) for knocks in range(3)]
+    knocked = [1 if klop_knocks is None else klop_knocks(layout) for layout in layouts]
     points: list[int] = []
     with DealTables(threads) as tables:
 
@@ -314,10 +319,13 @@ def knock_review(
             if len(points) < stop:
                 some = layouts[len(points) : stop]
                 points.extend(_team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, tables))
-            return [[p, deal_score(p, factors[name])] for p in points[start:stop]]
+            return [
+                [p, deal_score(p, factors[0 if name == "no klop" else knocked[start + i]])]
+                for i, p in enumerate(points[start:stop])
+            ]
 
         chosen = "klop" if deal.knocks >= 1 else "no klop"
-        solved = _sequential_scores(list(factors), solve, len(layouts), sequential, chosen)
+        solved = _sequential_scores(["no klop", "klop"], solve, len(layouts), sequential, chosen)
     options = [
         CallOption(name, _mean(r[0] for r in rows), _mean(r[1] for r in rows))
         for name, rows in solved.items()

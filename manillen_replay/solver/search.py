@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import queue
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -205,38 +206,24 @@ def solve_batch(
     :returns: ``(values, cards)``: ``values[i]`` for position ``i``, and ``cards[i, c]`` for
         card ``c`` (-1 for a card the seat may not play; all -1 without ``every_card``).
     """
+    trump_code = NO_TRUMP if trump is None else int(trump)
+    key = (trump_code, rules.partner_exempt, rules.underbuy == "forbidden")
     count = len(positions)
-    hands = np.array([p.hands for p in positions], dtype=np.int64).reshape(count, 4)
-    boards = np.zeros((count, 4), dtype=np.int64)
-    for index, position in enumerate(positions):
-        boards[index, : len(position.trick)] = position.trick
-    ntable = np.array([len(p.trick) for p in positions], dtype=np.int64)
-    leaders = np.array([p.leader for p in positions], dtype=np.int64)
     hints = np.full(count, -1, dtype=np.int64)
     for base, cards in ((_kernel.FOLLOWS, follows), (_kernel.PRECEDES, precedes)):
         if cards is not None and workers == 1:
-            for index, card in enumerate(cards):
-                if card >= 0 and index > 0:
-                    hints[index] = base + card
+            given = _hints(base, cards)
+            hints = np.where(given >= 0, given, hints)
     out_cards = np.full((count, 36), -1, dtype=np.int64)
     out_values = np.zeros(count, dtype=np.int64)
-    trump_code = NO_TRUMP if trump is None else int(trump)
-    exempt = rules.partner_exempt
-    forbidden = rules.underbuy == "forbidden"
-
-    key = (trump_code, exempt, forbidden)
 
     def run(index: int, share: np.ndarray) -> None:
         worker = _borrow() if tables is None else tables.workers[index]
         try:
             generation = worker.next_generation() if tables is None else tables.generation(index, key)
-            cards = np.full((len(share), 36), -1, dtype=np.int64)
-            values = np.zeros(len(share), dtype=np.int64)
-            _kernel.solve_jobs(
-                hands[share], boards[share], ntable[share], leaders[share], hints[share],
-                trump_code, exempt, forbidden, every_card,
-                worker.table, generation, worker.work, cards, values,
-            )  # fmt: skip
+            values, cards = _solve_on(
+                worker, generation, [positions[i] for i in share], hints[share], key, every_card=every_card
+            )
             out_cards[share] = cards
             out_values[share] = values
         finally:
@@ -252,6 +239,144 @@ def solve_batch(
         with ThreadPoolExecutor(max_workers=workers) as pool:
             list(pool.map(run, range(workers), shares))
     return out_values, out_cards
+
+
+def _hints(base: int, cards: Sequence[int]) -> np.ndarray:
+    """Job hints ``base + card`` from the second position on, -1 where no card is given."""
+    return np.array(
+        [base + card if card >= 0 and index > 0 else -1 for index, card in enumerate(cards)], dtype=np.int64
+    )
+
+
+def _solve_on(
+    worker: _Worker,
+    generation: int,
+    positions: Sequence[Position],
+    hints: Sequence[int] | np.ndarray,
+    key: tuple[int, bool, bool],
+    *,
+    every_card: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Positions solved in order on one worker's table: the kernel's ``solve_jobs``.
+
+    :param hints: per position, a job hint (``_kernel.FOLLOWS`` or ``PRECEDES`` plus a card) or -1.
+    """
+    count = len(positions)
+    hands = np.array([p.hands for p in positions], dtype=np.int64).reshape(count, 4)
+    boards = np.zeros((count, 4), dtype=np.int64)
+    for index, position in enumerate(positions):
+        boards[index, : len(position.trick)] = position.trick
+    ntable = np.array([len(p.trick) for p in positions], dtype=np.int64)
+    leaders = np.array([p.leader for p in positions], dtype=np.int64)
+    cards = np.full((count, 36), -1, dtype=np.int64)
+    values = np.zeros(count, dtype=np.int64)
+    _kernel.solve_jobs(
+        hands, boards, ntable, leaders, np.asarray(hints, dtype=np.int64), key[0], key[1], key[2],
+        every_card, worker.table, generation, worker.work, cards, values,
+    )  # fmt: skip
+    return values, cards
+
+
+def solve_line(
+    positions: Sequence[Position],
+    played: Sequence[int],
+    trump: int | None,
+    rules: Rules,
+    *,
+    workers: int = 1,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every position of one line of play and every legal card there: :func:`solve_batch` of
+    the positions from the last back to the first (``precedes``), on ``workers`` threads.
+
+    The first position (all cards out) is most of the work; with two or more threads it is
+    shared out: one thread solves the line back to the second position, while another finds
+    the second position's value (the value of the first card played: the likeliest value of
+    the first position) and starts on the first position's other cards, which the threads then
+    take one at a time. Each card's value is exact whichever thread and table finds it.
+
+    :param positions: the positions in the order played; ``positions[i + 1]`` follows from
+        ``positions[i]`` by the play of ``played[i]`` (-1 where it does not: an illegal card).
+    :param played: the card played from each position.
+    :returns: ``(values, cards)`` as :func:`solve_batch`, in the order of ``positions``.
+    """
+    count = len(positions)
+    backwards = list(positions[::-1])
+    precedes = list(played[::-1])
+    first = positions[0] if count else None
+    if workers < 2 or count < 3 or first is None or first.trick or played[0] < 0:
+        values, cards = solve_batch(backwards, trump, rules, precedes=precedes)
+        return values[::-1], cards[::-1]
+    with DealTables(2) as tables:
+        key = (NO_TRUMP if trump is None else int(trump), rules.partner_exempt, rules.underbuy == "forbidden")
+        generations = [tables.generation(index, key) for index in range(2)]
+        guess: list[int] = []
+        line: list[tuple[np.ndarray, np.ndarray]] = []
+        row = np.full(36, -1, dtype=np.int64)
+        legal = first.legal_mask(trump, rules)
+        searched = _searched_cards(first, legal, played[0])
+        lock = threading.Lock()
+
+        def next_card() -> int:
+            with lock:
+                return searched.pop() if searched else -1
+
+        def take_cards(index: int) -> None:
+            worker = tables.workers[index]
+            hands = np.array(first.hands, dtype=np.int64)
+            table = np.zeros(4, dtype=np.int64)
+            scratch = np.zeros(4, dtype=np.int64)
+            low, high = 0, first.points_in_play
+            while (card := next_card()) >= 0:
+                row[card] = _kernel.card_value(
+                    hands, table, 0, first.leader, card, guess[0], low, high, key[0], key[1], key[2],
+                    worker.table, generations[index], worker.work, scratch,
+                )  # fmt: skip
+
+        def solve_rest() -> None:
+            hints = _hints(_kernel.PRECEDES, precedes[:-1])
+            line.append(
+                _solve_on(tables.workers[0], generations[0], backwards[:-1], hints, key, every_card=True)
+            )
+            with lock:
+                if not guess:
+                    guess.append(int(line[0][0][-1]))
+            take_cards(0)
+
+        def open_first() -> None:
+            worker = tables.workers[1]
+            value = _solve_on(worker, generations[1], [positions[1]], [-1], key, every_card=False)[0][0]
+            with lock:
+                if not guess:
+                    guess.append(int(value))
+            take_cards(1)
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(lambda job: job(), (solve_rest, open_first)))
+    values_rest, cards_rest = line[0]
+    row[played[0]] = guess[0]
+    hands = np.array(first.hands, dtype=np.int64)
+    for card in sorted(iter_mask(legal), reverse=True):
+        twin = _kernel.twin_above(card, hands, np.zeros(4, dtype=np.int64), 0, first.leader)
+        if twin >= 0:
+            row[card] = row[twin]
+    maximising = first.leader % 2 == 0
+    legal_values = [int(row[c]) for c in iter_mask(legal)]
+    best = max(legal_values) if maximising else min(legal_values)
+    values = np.concatenate([[best], values_rest[::-1]])
+    cards = np.concatenate([row[None, :], cards_rest[::-1]])
+    return values, cards
+
+
+def _searched_cards(position: Position, legal: int, known: int) -> list[int]:
+    """The first position's cards to search, lowest first (taken from the end: highest first):
+    all legal cards but the one whose value is known and those sharing a twin's value."""
+    hands = np.array(position.hands, dtype=np.int64)
+    table = np.zeros(4, dtype=np.int64)
+    return [
+        card
+        for card in iter_mask(legal)
+        if card != known and _kernel.twin_above(card, hands, table, 0, position.to_play) < 0
+    ]
 
 
 def solve_position(
