@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -206,39 +207,120 @@ def solve_batch(
     :returns: ``(values, cards)``: ``values[i]`` for position ``i``, and ``cards[i, c]`` for
         card ``c`` (-1 for a card the seat may not play; all -1 without ``every_card``).
     """
-    trump_code = NO_TRUMP if trump is None else int(trump)
-    key = (trump_code, rules.partner_exempt, rules.underbuy == "forbidden")
     count = len(positions)
     hints = np.full(count, -1, dtype=np.int64)
     for base, cards in ((_kernel.FOLLOWS, follows), (_kernel.PRECEDES, precedes)):
         if cards is not None and workers == 1:
             given = _hints(base, cards)
             hints = np.where(given >= 0, given, hints)
-    out_cards = np.full((count, 36), -1, dtype=np.int64)
-    out_values = np.zeros(count, dtype=np.int64)
+    if workers > 1 or not (hints >= 0).any():
+        return solve_groups(
+            [(positions, trump)], rules, every_card=every_card, workers=workers, tables=tables
+        )[0]
+    worker = _borrow() if tables is None else tables.workers[0]
+    key = _key(trump, rules)
+    try:
+        generation = worker.next_generation() if tables is None else tables.generation(0, key)
+        return _solve_on(worker, generation, positions, hints, key, every_card=every_card)
+    finally:
+        if tables is None:
+            _POOL.put(worker)
 
-    def run(index: int, share: np.ndarray) -> None:
+
+def _key(trump: int | None, rules: Rules) -> tuple[int, bool, bool]:
+    """What a table's entries hold for: the trump and the two house rules the search plays."""
+    return (NO_TRUMP if trump is None else int(trump), rules.partner_exempt, rules.underbuy == "forbidden")
+
+
+CHUNKS_PER_WORKER = 4
+"""A thread takes at most 1/(this x threads) of the positions left at a time: big pieces while
+many are left, single positions at the end, so no thread waits long for another."""
+
+
+def solve_groups(
+    groups: Sequence[tuple[Sequence[Position], int | None]],
+    rules: Rules,
+    *,
+    every_card: bool = True,
+    workers: int = 1,
+    tables: DealTables | None = None,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Positions of one deal in groups of one trump each (a trump review's contracts), shared
+    out among threads: each thread takes the next few positions whenever it is free.
+
+    :param groups: ``(positions, trump)`` pairs (``None`` for muil).
+    :param workers: threads to share the positions among.
+    :param tables: the deal's tables, kept between calls (one thread per table).
+    :returns: per group ``(values, cards)``, as :func:`solve_batch`.
+    """
+    results = [
+        (np.zeros(len(positions), dtype=np.int64), np.full((len(positions), 36), -1, dtype=np.int64))
+        for positions, _ in groups
+    ]
+    total = sum(len(positions) for positions, _ in groups)
+    threads = max(1, min(workers, total, len(tables.workers) if tables is not None else workers))
+    pieces: list[tuple[int, int, int]] = []
+    left = total
+    for number, (positions, _) in enumerate(groups):
+        start = 0
+        while start < len(positions):
+            size = min(len(positions) - start, max(1, left // (CHUNKS_PER_WORKER * threads)))
+            pieces.append((number, start, start + size))
+            start += size
+            left -= size
+    pieces.reverse()
+    lock = threading.Lock()
+
+    def run(index: int) -> None:
         worker = _borrow() if tables is None else tables.workers[index]
+        generations: dict[tuple[int, bool, bool], int] = {}
         try:
-            generation = worker.next_generation() if tables is None else tables.generation(index, key)
-            values, cards = _solve_on(
-                worker, generation, [positions[i] for i in share], hints[share], key, every_card=every_card
-            )
-            out_cards[share] = cards
-            out_values[share] = values
+            while True:
+                with lock:
+                    if not pieces:
+                        return
+                    number, start, stop = pieces.pop()
+                positions, trump = groups[number]
+                key = _key(trump, rules)
+                if key not in generations:
+                    generations[key] = (
+                        worker.next_generation() if tables is None else tables.generation(index, key)
+                    )
+                values, cards = _solve_on(
+                    worker, generations[key], positions[start:stop], np.full(stop - start, -1), key,
+                    every_card=every_card,
+                )  # fmt: skip
+                results[number][0][start:stop] = values
+                results[number][1][start:stop] = cards
         finally:
             if tables is None:
                 _POOL.put(worker)
 
-    workers = max(1, min(workers, count, len(tables.workers) if tables is not None else workers))
-    if workers == 1:
-        run(0, np.arange(count))
-    else:
-        # interleaved shares: the early, expensive positions spread over every thread
-        shares = [np.arange(start, count, workers) for start in range(workers)]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(run, range(workers), shares))
-    return out_values, out_cards
+    _run_together([partial(run, index) for index in range(threads)])
+    return results
+
+
+def _run_together(jobs: Sequence[Callable[[], None]]) -> None:
+    """Run ``jobs`` at once, the first on the calling thread, the others on :func:`_threads`."""
+    others = [_threads().submit(job) for job in jobs[1:]]
+    try:
+        if jobs:
+            jobs[0]()
+    finally:
+        for future in others:
+            future.result()
+
+
+_EXECUTOR: ThreadPoolExecutor | None = None
+
+
+def _threads() -> ThreadPoolExecutor:
+    """The threads solves run on, started once per process (one per core, and one more for a
+    caller that is itself running on one of them)."""
+    global _EXECUTOR
+    if _EXECUTOR is None:
+        _EXECUTOR = ThreadPoolExecutor(max_workers=2 * default_workers(), thread_name_prefix="solver")
+    return _EXECUTOR
 
 
 def _hints(base: int, cards: Sequence[int]) -> np.ndarray:
@@ -350,8 +432,7 @@ def solve_line(
                     guess.append(int(value))
             take_cards(1)
 
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(lambda job: job(), (solve_rest, open_first)))
+        _run_together([solve_rest, open_first])
     values_rest, cards_rest = line[0]
     row[played[0]] = guess[0]
     hands = np.array(first.hands, dtype=np.int64)
