@@ -6,8 +6,9 @@ team 0 take at least ``gamma``?", and answers with a bound ("fail-soft"): ``r >=
 at least ``r``, ``r < gamma`` at most ``r``. The exact value comes from bisecting over 0..60
 with probes, each bound narrowing the range by more than half when it can.
 
-What makes it fast, in order of effect: move ordering (the leader tries the card that worked
-before, then side suits high to low, then trumps low to high; a follower smears points when
+What makes it fast, in order of effect: move ordering (the leader tries the lead that last cut
+off at the same ply (a "killer"), then the card that worked before in this position, then side
+suits high to low, then trumps low to high; a follower smears points when
 the partner surely wins, otherwise plays the cheapest card); treating touching zero-point cards
 (9, 8, 7 with no live card between) as one; a transposition table at trick starts with compact
 16-byte entries and an exact key, small enough (2 MB) to stay in the processor's cache;
@@ -89,7 +90,8 @@ NO_CARD = 63
     _BOUND,
     _KEY0,
     _KEY1,
-) = range(14)
+    _KILLER,
+) = range(15)
 
 
 def new_table(bits: int = TABLE_BITS) -> np.ndarray:
@@ -111,7 +113,7 @@ def new_table(bits: int = TABLE_BITS) -> np.ndarray:
 def new_workspace() -> tuple[np.ndarray, ...]:
     """The search's explicit stack, allocated once per worker."""
     return (
-        np.zeros((MAX_PLIES, 14), dtype=np.int64),  # per ply: gamma, slot, count, tried, ... (columns above)
+        np.zeros((MAX_PLIES, 15), dtype=np.int64),  # per ply: gamma, slot, count, tried, ... (columns above)
         np.zeros((MAX_PLIES, 9, 2), dtype=np.int64),  # per ply: candidate cards and sort keys
         np.zeros((MAX_PLIES, 4), dtype=np.int64),  # per ply: the trick it completed
         np.zeros(2, dtype=np.int64),  # nodes visited and probes made, for the benchmark
@@ -429,6 +431,11 @@ def probe(
                         key = -CARD_POINTS[card] * 16 - rank - (20 if spare_trump else 0)
                     else:
                         key = -rank - (9 if CARD_SUIT[card] == trump else 0)
+                    if ntable == 0 and card == frames[depth, _KILLER]:
+                        # the lead that last cut off at this ply, in whatever position, before even
+                        # the table's: measured on demo deals, a fifth fewer nodes (for a follower
+                        # the same idea costs a tenth more)
+                        key = 101
                     # insertion by descending key
                     position = count
                     while position > 0 and moves[depth, position - 1, 1] < key:
@@ -516,6 +523,7 @@ def probe(
             if (result >= frames[depth, _GAMMA]) == maximising:
                 # decisive: remembered as the lead to try first (stored when this node finishes)
                 moves[depth, 0, 0] = card
+                frames[depth, _KILLER] = card  # the "killer" lead of this ply
                 continue
             # not decisive: keep the loosest bound over the cards tried so far
             if maximising:
