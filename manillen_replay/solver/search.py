@@ -244,7 +244,6 @@ def solve_groups(
     every_card: bool = True,
     workers: int = 1,
     tables: DealTables | None = None,
-    guesses: Sequence[Sequence[int]] | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Positions of one deal in groups of one trump each (a trump review's contracts), shared
     out among threads: each thread takes the next few positions whenever it is free.
@@ -252,8 +251,6 @@ def solve_groups(
     :param groups: ``(positions, trump)`` pairs (``None`` for muil).
     :param workers: threads to share the positions among.
     :param tables: the deal's tables, kept between calls (one thread per table).
-    :param guesses: per group, a guess of each position's value (-1 for none): a good guess
-        (another layout's value, say) saves most of the bisection; the values do not depend on it.
     :returns: per group ``(values, cards)``, as :func:`solve_batch`.
     """
     results = [
@@ -273,12 +270,7 @@ def solve_groups(
             left -= size
     pieces.reverse()
     lock = threading.Lock()
-    hints = [
-        np.full(len(positions), -1, dtype=np.int64)
-        if guesses is None
-        else np.clip(np.asarray(guesses[number], dtype=np.int64), -1, 60)
-        for number, (positions, _) in enumerate(groups)
-    ]
+    no_hints = np.full(total, -1, dtype=np.int64)
 
     def run(index: int) -> None:
         worker = _borrow() if tables is None else tables.workers[index]
@@ -296,7 +288,7 @@ def solve_groups(
                         worker.next_generation() if tables is None else tables.generation(index, key)
                     )
                 values, cards = _solve_on(
-                    worker, generations[key], positions[start:stop], hints[number][start:stop], key,
+                    worker, generations[key], positions[start:stop], no_hints[: stop - start], key,
                     every_card=every_card,
                 )  # fmt: skip
                 results[number][0][start:stop] = values
