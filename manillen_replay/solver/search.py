@@ -313,15 +313,17 @@ def _run_together(jobs: Sequence[Callable[[], None]]) -> None:
 
 
 _EXECUTOR: ThreadPoolExecutor | None = None
+_EXECUTOR_LOCK = threading.Lock()
 
 
 def _threads() -> ThreadPoolExecutor:
-    """The threads solves run on, started once per process (one per core, and one more for a
-    caller that is itself running on one of them)."""
+    """The threads solves run on, started once per process: two per core, since two reviews
+    may share their positions out at once (each caller thread also solves a share itself)."""
     global _EXECUTOR
-    if _EXECUTOR is None:
-        _EXECUTOR = ThreadPoolExecutor(max_workers=2 * default_workers(), thread_name_prefix="solver")
-    return _EXECUTOR
+    with _EXECUTOR_LOCK:
+        if _EXECUTOR is None:
+            _EXECUTOR = ThreadPoolExecutor(max_workers=2 * default_workers(), thread_name_prefix="solver")
+        return _EXECUTOR
 
 
 def _hints(base: int, cards: Sequence[int]) -> np.ndarray:
