@@ -429,10 +429,13 @@ def solve_line(
 
         def open_first() -> None:
             worker = tables.workers[1]
-            value = _solve_on(worker, generations[1], [positions[1]], [-1], key, every_card=False)[0][0]
             with lock:
-                if not guess:
-                    guess.append(int(value))
+                started_late = bool(guess)  # on a busy machine: the other thread got there first
+            if not started_late:
+                value = _solve_on(worker, generations[1], [positions[1]], [-1], key, every_card=False)[0][0]
+                with lock:
+                    if not guess:
+                        guess.append(int(value))
             take_cards(1)
 
         _run_together([solve_rest, open_first])
