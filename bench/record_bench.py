@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from manillen_replay.cli.dashboard import STREAMLIT_SETTINGS
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,9 +41,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PHONE = {"width": 390, "height": 844}
 SEATS = ("Anna", "Bert", "Carla", "Dirk")
-STREAMLIT_FLAGS = (
-    "--server.headless", "true", "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer",
-)  # fmt: skip
+STREAMLIT_FLAGS = STREAMLIT_SETTINGS
 """The flags ``manillen dashboard`` starts Streamlit with, used for the floor's page too."""
 
 FLOOR_APP = """

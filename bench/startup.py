@@ -23,6 +23,7 @@ MANILLEN = Path(sys.executable).parent / "manillen"
 COMMANDS: tuple[tuple[str, tuple[str, ...], float], ...] = (
     ("manillen --version", ("--version",), 0.3),
     ("manillen --help", ("--help",), 0.3),
+    ("manillen report --help", ("report", "--help"), 0.3),
     ("manillen validate (one file)", ("validate", "data/samples/seed-trick.json"), 1.0),
 )
 """What is timed, the arguments, and the target in seconds (issue 14)."""

@@ -226,3 +226,41 @@ def ledger_matches_figure(
     )
     figure.update_layout(title=title, yaxis_title=y_title, barmode="relative", **_LAYOUT)
     return figure
+
+
+def warm() -> None:
+    """Build and serialise one tiny figure with every trace type and option the charts use.
+
+    Plotly imports the validator of each trace, attribute and layout part the first time a
+    figure uses it: most of a second on a busy two-core machine, which the first page with a
+    chart would wait for. ``dashboards/serve.py`` calls this while the server starts.
+    """
+    figure = go.Figure(
+        [
+            go.Scatter(
+                x=[1],
+                y=[1],
+                mode="lines+markers",
+                name="a",
+                line={"color": TEAM_COLOURS[0], "width": 3},
+                marker={"symbol": "x", "size": 6, "color": "#111", "line": {"width": 2}},
+                hoverinfo="name+x",
+            ),
+            go.Bar(x=["a"], y=[1], name="a", marker_color=["#111"], text=["1"], textposition="auto"),
+            go.Waterfall(
+                x=["a"],
+                y=[1],
+                measure=["absolute"],
+                text=["1"],
+                offsetgroup="0",
+                connector={"line": {"color": "#111", "width": 1}},
+                increasing={"marker": {"color": "#111"}},
+                decreasing={"marker": {"color": "#111"}},
+                totals={"marker": {"color": "#111"}},
+            ),
+        ]
+    )
+    figure.update_layout(title="a", xaxis_title="a", yaxis_title="a", barmode="stack", **_LAYOUT)
+    figure.update_layout(waterfallmode="group")
+    figure.update_xaxes(dtick=1)
+    figure.to_json()

@@ -476,6 +476,8 @@ def example_queries(path: Path | None = None) -> list[tuple[str, str]]:
 
 SEVERITIES = ("info", "inaccuracy", "mistake", "blunder")
 """Severities from least to most serious, as the findings table stores them."""
+MISTAKE_SEVERITIES = SEVERITIES[1:]
+"""What the Mistakes page lists unless asked for more: info findings are not mistakes."""
 
 
 @dataclass(frozen=True)
@@ -816,3 +818,51 @@ def report_html(match_id: str, player: str | None, lang: str) -> bytes:
     :raises ManillenError: for a player not in the match.
     """
     return _report(*_key(archive()), match_id, player, lang)
+
+
+# --------------------------------------------------------------------------- warming
+
+
+def warm() -> None:
+    """Fill the caches with what each page shows first, so the first visitor waits for no query.
+
+    Run once by ``dashboards/serve.py`` while the server starts: the Archive, Mistakes and
+    Annotations pages unfiltered, and the Match, Deal replay and Players pages for the newest
+    match (the Archive table's first row) and the first player. The arguments are the pages'
+    defaults, so the pages find these results under the same cache keys.
+    """
+    if not archive().exists():
+        return
+    for listing in (counts, players, venues, variants, date_range, matches, match_ids, finding_choices):
+        listing()
+    all_annotations()
+    unfiltered = FindingFilter(severities=MISTAKE_SEVERITIES)
+    findings(unfiltered)
+    finding_rates(unfiltered)
+    ids = match_ids()
+    if ids:
+        newest = ids[0]
+        result = replayed(newest)
+        for per_match in (match_info, findings_per_deal, match_accuracy, match_ledger):
+            per_match(newest)
+        playable = [deal.number for deal in result.deals if deal.tricks] if result else []
+        if playable:
+            deal_findings(newest, playable[0])
+            deal_costs(newest, playable[0])
+            deal_annotations(newest, playable[0])
+    names = players()
+    if names:
+        first = names[0]
+        for per_player in (
+            player_summary,
+            player_accuracy,
+            dealer_points,
+            trump_choices,
+            contract_records,
+            rate_over_time,
+            partners,
+        ):
+            per_player(first)
+        finding_rates(FindingFilter(players=(first,)))
+        player_ledger(first, "match")
+        player_ledger(first, "all")

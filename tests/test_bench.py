@@ -159,15 +159,26 @@ def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
         "floor": "health",
         "floor_seconds": 0.01,
         "target_seconds": 1.0,
+        "floors": {"bare page": 0.01, "health": 0.002},
         "rows": [
-            {"page": "archive", "first_visit": 0.5, "new_tab": 0.4, "meets_target": True},
+            {"page": "dashboard, cold cache", "first_visit": 1.2, "script_done": 0.9, "meets_target": False},
+            {
+                "page": "archive",
+                "first_visit": 0.5,
+                "new_tab": 0.4,
+                "script_done": 0.25,
+                "meets_target": True,
+            },
             {"page": "players", "first_visit": 1.5, "new_tab": 0.4, "in_session": 0.3, "meets_target": False},
         ],
         "external_requests": ["https://fonts.gstatic.com/icon.svg"],
     }
     lines = format_result(result).splitlines()
-    assert lines[1].startswith("archive") and lines[1].endswith("ok") and "50x" in lines[1]
-    assert lines[2].startswith("players") and lines[2].endswith("over 1 s")
+    assert lines[1].startswith("dashboard, cold cache") and lines[1].endswith("over 1 s")
+    assert lines[2].startswith("archive") and lines[2].endswith("ok") and "50.0x" in lines[2]
+    assert "0.25" in lines[2]  # when its script was done
+    assert lines[3].startswith("players") and lines[3].endswith("over 1 s")
+    assert "bare page 0.010 s" in format_result(result)
     assert "fonts.gstatic.com" in lines[-1]
 
 

@@ -12,9 +12,10 @@ import os
 import re
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
@@ -56,6 +57,19 @@ def browser_api() -> ModuleType:
         return importlib.import_module("playwright.sync_api")
     except ImportError:
         missing("needs Playwright: pip install -e '.[dev]'")
+
+
+@contextmanager
+def browser_page() -> Iterator[Any]:
+    """A new tab of Chromium (1500x1150), closed with its browser on leaving."""
+    playwright_api = browser_api()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser.new_page(viewport={"width": 1500, "height": 1150})
+        finally:
+            browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -137,21 +151,37 @@ def test_a_missing_browser_fails_on_ci_and_skips_elsewhere(
 
 def test_mistakes_page_hides_info_until_asked(server: str) -> None:
     """A page called Mistakes lists no "not a mistake": the info finding shows after the toggle."""
-    playwright_api = browser_api()
-    ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "mistakes.png"
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1500, "height": 1150})
-            page.goto(f"{server}/mistakes")
-            page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
-            page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
-            page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
-            page.wait_for_timeout(2500)
-            page.screenshot(path=str(shot), full_page=True)
-            page.get_by_text("Also show info", exact=False).click()
-            page.get_by_text("3 findings", exact=True).wait_for(timeout=15_000)
-        finally:
-            browser.close()
+    with browser_page() as page:
+        page.goto(f"{server}/mistakes")
+        page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
+        page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+        page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+        page.wait_for_timeout(2500)
+        page.screenshot(path=str(shot), full_page=True)
+        page.get_by_text("Also show info", exact=False).click()
+        page.get_by_text("3 findings", exact=True).wait_for(timeout=15_000)
+    assert shot.stat().st_size > 10_000
+
+
+def test_clicking_a_match_row_opens_that_match_in_the_same_tab(server: str) -> None:
+    """The Archive table's rows open their match on the Match page, in this tab (no new tab): AppTest
+    cannot click a row of the table, the browser can."""
+    shot = ARTIFACTS / "match-from-row.png"
+    with browser_page() as page:
+        page.goto(f"{server}/")
+        table = page.locator('[data-testid="stDataFrame"]').first
+        table.wait_for(timeout=30_000)
+        page.wait_for_timeout(500)  # the grid draws its rows on a canvas after the element shows
+        first_match = table.locator("table tbody tr").first.locator("td").first.inner_text()
+        box = table.bounding_box()
+        assert box is not None
+        # the first row's selection box: left of the first column, below the header row
+        page.mouse.click(box["x"] + 18, box["y"] + 35 + 18)
+        page.wait_for_url(re.compile(r"/match\?"), timeout=30_000)
+        assert page.context.pages == [page]
+        assert re.search(rf"[?&]match={re.escape(first_match)}\b", page.url)
+        page.get_by_text("Deals", exact=True).wait_for(timeout=30_000)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from manillen_replay.cards import SUIT_MASKS, Card, mask_of
 from manillen_replay.engine import replay
+from manillen_replay.engine.results import DealResult
 from manillen_replay.record import loads
 from manillen_replay.rules import Contract, Rules
 from manillen_replay.solver.call_model import (
+    CLUB_SHARE,
+    FLOOR,
+    TABLE_PLAY,
+    CalibrationRow,
+    DealCalibration,
+    TablePlay,
     answers_tegenklop,
+    calibration,
     call_likelihood,
     conditioned_layouts,
+    fit_table_play,
     is_calibrated,
+    is_muil_hand,
     knock_review_given_calls,
+    played_points,
 )
 from manillen_replay.solver.review import _layouts
 
@@ -30,11 +42,11 @@ def first_trump_deal():  # type: ignore[no-untyped-def]
 def test_a_hand_makes_the_call_the_club_or_the_novice_would_make() -> None:
     long_hearts = mask_of([Card.H10, Card.HA, Card.HK, Card.HQ, Card.HJ, Card.C7, Card.S8, Card.D9])
     assert call_likelihood(long_hearts, "H", Rules(), may_pass=False) == 1.0
-    assert call_likelihood(long_hearts, "S", Rules(), may_pass=False) == 0.05
+    assert call_likelihood(long_hearts, "S", Rules(), may_pass=False) == FLOOR
     three_manilles = mask_of([Card.H10, Card.D10, Card.C10, Card.H7, Card.H8, Card.H9, Card.HJ, Card.S7])
     # the club player calls muil, the novice trumps his longest suit
-    assert call_likelihood(three_manilles, "muil", Rules(), may_pass=False) == 0.5
-    assert call_likelihood(three_manilles, "H", Rules(), may_pass=False) == 0.5
+    assert call_likelihood(three_manilles, "muil", Rules(), may_pass=False) == CLUB_SHARE
+    assert call_likelihood(three_manilles, "H", Rules(), may_pass=False) == 1 - CLUB_SHARE
 
 
 def test_the_trump_maker_is_long_in_trumps_in_the_knockers_layouts() -> None:
@@ -66,30 +78,93 @@ def test_the_tegenklop_answer_counts_fourfold() -> None:
     assert {o.name for o in review.options} == {"klop", "no klop"} and review.layouts == 4
 
 
-def test_no_contract_is_calibrated_yet() -> None:
-    """docs/solver.md, "Calibration": the measured gaps are above 1.5 card points."""
-    assert not is_calibrated(Contract.TRUMP) and not is_calibrated(Contract.MUIL)
-
-
-def test_calibration_the_call_model_halves_the_knock_reviews_error() -> None:
-    """On the first 40 trump deals of the demo the knock review's expected card points with random
-    layouts overshoot what the knocking side took; given the trump call the error shrinks.
-    (docs/solver.md gives the full measurement: 250 trump and 167 muil deals.)"""
-    from manillen_replay.solver.call_model import calibration
-
-    deals = []
+def demo_deals(contract: Contract, count: int, *, odd_only: bool) -> list[tuple[Rules, DealResult]]:
+    """The first ``count`` deals of ``contract`` of the demo; with ``odd_only`` only of the
+    matches at odd positions of the file (the second, the fourth, ...): the half the trump
+    line of :data:`TABLE_PLAY` was not fitted on. (Its muil line was fitted on another
+    archive.)"""
+    deals: list[tuple[Rules, DealResult]] = []
     with open(DEMO, encoding="utf-8") as lines:
-        for line in lines:
+        for position, line in enumerate(lines):
+            if odd_only and position % 2 == 0:
+                continue
             result = replay(loads(line))
             deals += [
                 (result.rules, d)
                 for d in result.deals
-                if d.contract is Contract.TRUMP and d.points is not None and len(d.tricks) == 8
+                if d.contract is contract and d.points is not None and len(d.tricks) == 8
             ]
-            if len(deals) >= 40:
-                break
-    rows = {row.view: row for row in calibration(deals[:40], samples=4, workers=1)}
+            if len(deals) >= count:
+                return deals[:count]
+    return deals
+
+
+def test_the_table_play_lifts_the_trump_maker_and_shrinks_big_deals() -> None:
+    """docs/solver.md, "Calibration": the table gives the trump maker more than perfect play in
+    an even deal, and less of a big deal; the two sides' points still add up to 60."""
+    _result, deal = first_trump_deal()
+    maker = deal.chooser if deal.chooser is not None else deal.dealer
+    play = TABLE_PLAY[Contract.TRUMP]
+    assert play.shift > 1 and 0.4 < play.slope < 0.8
+    (even,) = played_points([30], deal, maker)
+    (big,) = played_points([50], deal, maker)
+    (small,) = played_points([10], deal, (maker + 1) % 4)
+    assert even > 31 and big < 50 and small > 10 and big + small == 60
+
+
+def test_the_table_play_is_fitted_by_least_squares() -> None:
+    measured = [
+        DealCalibration(Contract.TRUMP, "chooser", n, int(34 + 0.5 * (v - 30)), v, 0.0, 0.0, 0.0)
+        for n, v in enumerate((20, 30, 40, 50), 1)
+    ]
+    knocker = replace(measured[0], view="knocker", taken=60)
+    fitted = fit_table_play([*measured, knocker])
+    assert fitted[Contract.TRUMP] == TablePlay(4.0, 0.5)
+
+
+def assert_calibrated(
+    deals: list[tuple[Rules, DealResult]], count: int, *, largest_se: float
+) -> dict[str, CalibrationRow]:
+    """Both sides' gaps within the 1.5 target, on ``count`` deals, 2 layouts per deal and view."""
+    rows = {row.view: row for row in calibration(deals, samples=2, workers=1)}
+    assert all(is_calibrated(deal.contract) for _, deal in deals)
+    for view in ("knocker", "chooser"):
+        row = rows[view]
+        assert row.deals == count and row.gap_se < largest_se
+        assert abs(row.gap) < 1.5, (view, row)
+    return rows
+
+
+def test_trump_deals_are_calibrated() -> None:
+    """docs/solver.md, "Calibration": on held-out demo deals the reviews' expected card points
+    come within 1.5 of what each side took, for the knocker's side and the trump maker's.
+    (The docs measure 1,230 held-out trump deals with 8 layouts; this test 300 with 2.)"""
+    rows = assert_calibrated(demo_deals(Contract.TRUMP, 300, odd_only=True), 300, largest_se=0.8)
+    # the call model does the layouts' part: random layouts overshoot the knockers' points
     knocker = rows["knocker"]
-    assert knocker.deals == 40 and 0 <= knocker.taken <= 60
-    assert knocker.uniform - knocker.taken > 2  # random layouts flatter the knockers
-    assert abs(knocker.gap) < (knocker.uniform - knocker.taken) / 2
+    assert knocker.uniform - knocker.taken > 3
+    assert abs(knocker.perfect_play - knocker.open_cards) < 1.5
+    # the table's play is the gap's other half, and not the layouts': it is there with the real
+    # hands open too
+    chooser = rows["chooser"]
+    assert chooser.taken - chooser.open_cards > 1
+
+
+def test_muil_deals_are_calibrated() -> None:
+    """docs/solver.md, "Calibration": the demo's muil deals (which the muil line was not fitted
+    on) come within 1.5 card points for both sides. (The docs measure them with 8 layouts,
+    and those of another generated archive too; this test all 167 with 2.)"""
+    assert_calibrated(demo_deals(Contract.MUIL, 200, odd_only=False), 167, largest_se=1.2)
+
+
+def test_the_muil_line_holds_only_for_muil_hands() -> None:
+    """A hand without manilles is not one muil was ever called with: its muil option gets the
+    trump deals' line, not the muil line."""
+    _result, deal = first_trump_deal()
+    maker = deal.chooser if deal.chooser is not None else deal.dealer
+    assert deal.hands is not None and not is_muil_hand(deal.hands[maker])
+    assert played_points([22], deal, maker, Contract.MUIL) == played_points([22], deal, maker, Contract.TRUMP)
+    assert played_points([22], deal, maker, Contract.MUIL) != [
+        TABLE_PLAY[Contract.MUIL].points(22, maker=True)
+    ]
+    assert is_muil_hand(mask_of([Card.H10, Card.D10, Card.C10, Card.H7, Card.H8, Card.H9, Card.HJ, Card.S7]))

@@ -44,7 +44,9 @@ SERVERS = {"dashboard"}
 """Commands that serve until stopped: their examples are parsed, not run (see test_dashboard_stop)."""
 
 
-@pytest.mark.parametrize("argv", [[], ["--help"], ["--version"], ["validate", "--help"]])
+@pytest.mark.parametrize(
+    "argv", [[], ["--help"], ["--version"], ["validate", "--help"], ["report", "--help"]]
+)
 def test_cli_import_and_help_load_no_heavy_module(argv: list[str]) -> None:
     """`manillen --help` answers at once: the store, polars and the solver load with their command."""
     code = (

@@ -138,6 +138,36 @@ def texts(at: AppTest) -> str:
 # --------------------------------------------------------------------------- archive
 
 
+def test_warming_leaves_each_page_s_first_view_cached(
+    shared_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``data.warm`` (run by serve.py while the server starts) asks what the pages first show,
+    with the pages' own default arguments: afterwards those views run no query."""
+    import streamlit as st
+
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(shared_archive))
+    monkeypatch.setattr(sys, "argv", ["streamlit_app.py"])
+    st.cache_data.clear()
+    data.warm()
+    queries: list[str] = []
+    real_frame = data._frame
+    monkeypatch.setattr(
+        data, "_frame", lambda path, sql, params=None: queries.append(sql) or real_frame(path, sql, params)
+    )
+    newest, first_player = data.match_ids()[0], data.players()[0]
+    data.counts()
+    data.matches()
+    data.findings(data.FindingFilter(severities=data.MISTAKE_SEVERITIES))
+    data.finding_rates(data.FindingFilter(severities=data.MISTAKE_SEVERITIES))
+    data.match_ledger(newest)
+    data.replayed(newest)
+    data.player_summary(first_player)
+    data.partners(first_player)
+    assert queries == []
+    data.player_summary(data.players()[-1])  # a view not warmed does query
+    assert queries
+
+
 def test_archive_counts_matches_deals_players_and_findings(app: AppTest) -> None:
     at = open_page(app, "archive")
     metrics = {m.label: m.value for m in at.metric}

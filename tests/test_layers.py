@@ -32,3 +32,11 @@ def test_core_module_imports_no_edge_library(module):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert loaded == ""
+
+
+def test_store_import_loads_no_pandas():
+    """Importing the store (as ``manillen report`` and every dashboard page do) leaves pandas out:
+    it takes a third of a second to load and only the dashboard's tables need it."""
+    code = "import sys\nimport manillen_replay.store\nprint('pandas' in sys.modules)"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "False"

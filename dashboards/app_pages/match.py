@@ -224,9 +224,11 @@ st.subheader(t("report.title"))
 everyone = t("report.everyone")
 report_for = st.selectbox(t("report.for"), [everyone, *names], key="match_report_player")
 language = ui.lang()
+report_match, report_player = chosen, None if report_for == everyone else report_for
 st.download_button(
     t("report.download"),
-    data=data.report_html(chosen, None if report_for == everyone else report_for, language),
+    # made when clicked, on a thread of its own: building the report is no part of showing the page
+    data=lambda: data.report_html(report_match, report_player, language),
     file_name=f"{chosen}{'' if report_for == everyone else '-' + report_for}-{language}.html",
     mime="text/html",
     help=t("report.help"),

@@ -54,7 +54,7 @@ severities = row[3].multiselect(
 # cost nothing, calls the review cannot yet judge) show only when asked for.
 show_info = st.toggle(t("mistakes.show_info"), key="mistakes_show_info", persist_state="session")
 if not severities and not show_info:
-    severities = [s for s in data.SEVERITIES if s != "info"]
+    severities = list(data.MISTAKE_SEVERITIES)
 first, last = data.date_range()
 dates = None
 if first is not None and last is not None and first != last:

@@ -14,6 +14,14 @@ from ..archive_defaults import default_archive
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
 """The app's entry point: ``dashboards/`` sits beside the package in the repository."""
+STREAMLIT_SETTINGS = (
+    "--server.headless", "true",
+    "--browser.gatherUsageStats", "false",
+    "--client.toolbarMode", "viewer",
+    # no watcher polling the pages' files for edits in every session: a user does not edit them
+    "--server.fileWatcherType", "none",
+)  # fmt: skip
+"""The settings Streamlit serves the dashboard with (the benches serve their floors with them)."""
 
 
 @click.command()
@@ -65,9 +73,7 @@ def dashboard(db: str | None, port: int, host: str) -> None:
         sys.executable, str(APP.parent / "serve.py"), "run", str(APP),
         "--server.address", host,
         "--server.port", str(port),
-        "--server.headless", "true",
-        "--browser.gatherUsageStats", "false",
-        "--client.toolbarMode", "viewer",
+        *STREAMLIT_SETTINGS,
     ]  # fmt: skip
     environment = {**os.environ, "MANILLEN_DB": str(archive)}
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

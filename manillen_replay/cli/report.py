@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from ..store import Store
 
 
 @click.command()
@@ -48,9 +47,11 @@ def report(db: str, match_id: str, player: str | None, lang: str, out: str) -> N
       manillen analyze --db review.duckdb --depth solver --samples 10
       manillen report --db review.duckdb --match cafe-rules --player Anna --lang nl --out anna.html
     """
-    try:
-        from ..report import make_report
+    # the store and the report's polars load here, not for `manillen report --help`
+    from ..report import make_report
+    from ..store import Store
 
+    try:
         with Store(db, read_only=True) as store:
             html = make_report(store, match_id, player=player, lang=lang)
     except ManillenError as error:

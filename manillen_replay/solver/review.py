@@ -29,7 +29,7 @@ def contract_name(trump: int | None) -> str:
     return "muil" if trump is None else SUIT_LETTERS[trump]
 
 
-def deal_score(points: int, factor: int) -> int:
+def deal_score(points: float, factor: int) -> float:
     """What a deal scores for a team that took ``points`` card points: negative when it loses.
 
     >>> deal_score(40, 2), deal_score(25, 1), deal_score(30, 4)
@@ -301,6 +301,7 @@ def knock_review(
     sequential: bool = True,
     layouts: list[tuple[int, int, int, int]] | None = None,
     klop_knocks: Callable[[tuple[int, int, int, int]], int] | None = None,
+    points_of: Callable[[list[int]], list[float]] | None = None,
 ) -> CallReview:
     """The expected result of knocking (klop) and of not knocking, from a knocker's hand.
 
@@ -315,6 +316,8 @@ def knock_review(
         the calls).
     :param klop_knocks: the knocks a klop comes to in a layout (2 when the dealing team would
         answer tegenklop there); default 1 in every layout.
+    :param points_of: turns layouts' perfect-play points into the points scored (``call_model``:
+        what the table takes); default: as they are.
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
     """
     _check(deal, rules, samples)
@@ -328,7 +331,7 @@ def knock_review(
     threads = workers or default_workers()
     factors = [multiplier(contract, deal.en_face, knocks, deal.carried, rules) for knocks in range(3)]
     knocked = [1 if klop_knocks is None else klop_knocks(layout) for layout in layouts]
-    points: list[int] = []
+    points: list[float] = []
     with DealTables(threads) as tables:
 
         def solve(requests: list[Request]) -> list[list[list[float]]]:
@@ -336,7 +339,8 @@ def knock_review(
             stop = max(stop for _, _, stop in requests)
             if len(points) < stop:
                 some = layouts[len(points) : stop]
-                points.extend(_team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, tables))
+                solved = _team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, tables)
+                points.extend(solved if points_of is None else points_of(solved))
             return [
                 [
                     [p, deal_score(p, factors[0 if name == "no klop" else knocked[index]])]

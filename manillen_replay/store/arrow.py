@@ -4,6 +4,7 @@ dictionaries that card, suit, rank and clause texts come from.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,10 +67,10 @@ _TIME = pa.timestamp("us")
 
 # Texts the per-card columns take, as Arrow dictionaries: a card column is then its card
 # numbers (indices into these), which costs neither Python nor SQL a look-up per card.
-_CARD_TEXTS = pa.array(CARD_TEXT, _STR)
-_SUIT_TEXTS = pa.array([suit.name for suit in Suit], _STR)
-_RANK_TEXTS = pa.array([rank.text for rank in Rank], _STR)
-_CLAUSE_TEXTS = pa.array([clause.value for clause in _CLAUSES], _STR)
+_CARD_TEXTS = tuple(CARD_TEXT)
+_SUIT_TEXTS = tuple(suit.name for suit in Suit)
+_RANK_TEXTS = tuple(rank.text for rank in Rank)
+_CLAUSE_TEXTS = tuple(clause.value for clause in _CLAUSES)
 _POINTS_OF_CARD = np.array(CARD_POINTS, np.int32)
 _NO_SEAT = 255
 """Stands for "no one" among seats kept as bytes (a trick's winner before it is complete)."""
@@ -92,6 +93,13 @@ def _starts(counts: Any) -> Any:
     starts = np.zeros(len(counts), np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
     return starts
+
+
+@functools.cache
+def _dictionary(texts: tuple[str, ...]) -> Any:
+    """``texts`` as an Arrow array, made on first use: ``pa.array`` imports pandas, which
+    importing the store must not (``manillen report --help``, the dashboard's first page)."""
+    return pa.array(texts, _STR)
 
 
 def _texts(indices: Any, dictionary: Any, missing: Any = None) -> Any:
