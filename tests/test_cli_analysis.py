@@ -354,7 +354,10 @@ def test_solver_findings_review_the_right_calls(
     result = replay(rec)
     deal = result.deals[0]
     found = solver_findings(result, rec, deal, solver.dd_costs(deal, result.rules), samples=2)
-    assert reviewed == [("trump", None)] + [("knock", seat) for seat in seats]
+    # the two seats' knock reviews run at once, so in either order
+    assert reviewed[0] == ("trump", None) and sorted(reviewed[1:]) == [
+        ("knock", seat) for seat in sorted(seats)
+    ]
     knocks = [f for f in found if f.kind == "knock_choice"]
     trumps = [f for f in found if f.kind == "trump_choice"]
     if severity is None:

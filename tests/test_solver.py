@@ -39,7 +39,7 @@ from manillen_replay.solver import (
     view_costs,
 )
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
-from manillen_replay.solver.costs import VIEW_FLOOR, is_settled
+from manillen_replay.solver.costs import VIEW_FLOOR, can_solve, deal_trump, is_settled
 from manillen_replay.solver.layouts import agrees, find_layouts, iter_moments
 from manillen_replay.solver.review import REVIEW_FLOOR, clearly_worse
 from manillen_replay.state import DealState
@@ -192,6 +192,55 @@ def test_hindsight_values_equal_solving_each_position_on_its_own():
                 moment.position.hands, moment.position.trick, moment.position.leader, deal.trump, result.rules
             )
             assert {int(card): value.hindsight for card, value in cost.values.items()} == alone, moment.index
+
+
+def _demo_deals(count: int) -> list[tuple[Rules, Any]]:
+    """The first ``count`` deals of data/demo.jsonl the solver takes, with their rules."""
+    found: list[tuple[Rules, Any]] = []
+    with (Path(__file__).resolve().parent.parent / "data" / "demo.jsonl").open(encoding="utf-8") as lines:
+        for line in lines:
+            result = replay(loads(line))
+            found += [(result.rules, deal) for deal in result.deals if can_solve(deal, result.rules)]
+            if len(found) >= count:
+                return found[:count]
+    return found
+
+
+def test_hindsight_costs_on_two_threads_equal_the_plain_single_thread_solve_on_60_deals():
+    """With two threads dd_costs shares the first lead's cards out between two tables; every
+    value must be the single thread's (one table, the line solved back to front), and the first
+    lead's the value of solving that position alone."""
+    deals = [(r, d) for r, d in _demo_deals(40)] + [
+        (_match(s).rules, d) for s in (4, 5) for d in _match(s).deals[:10]
+    ]
+    for rules, deal in deals:
+        two = dd_costs(deal, rules, workers=2)
+        assert two == dd_costs(deal, rules, workers=1), deal.number
+        first = next(iter_moments(deal, rules)).position
+        alone = solve_position(first.hands, first.trick, first.leader, deal_trump(deal), rules)
+        assert {int(card): value.hindsight for card, value in two[0].values.items()} == alone
+
+
+def test_a_card_value_is_exact_whatever_the_guess():
+    """The kernel's card_value (a card's value from a guess, used for the first lead's cards on
+    each thread) against plain exhaustive search, with guesses anywhere in 0..60."""
+    rng = random.Random(16)
+    for _ in range(300):
+        state = random_ending(rng, 3)
+        hands = np.array(state.hands, dtype=np.int64)
+        table = np.zeros(4, dtype=np.int64)
+        table[: len(state.trick)] = state.trick
+        trump = -1 if state.trump is None else int(state.trump)
+        worker = search._borrow()
+        for card in iter_mask(state.legal_mask()):
+            value = _kernel.card_value(
+                hands, table, len(state.trick), state.leader, card, rng.randrange(61), 0, 60, trump,
+                state.rules.partner_exempt, state.rules.underbuy == "forbidden",
+                state.rules.overtake_plain_suit, worker.table,
+                worker.next_generation(), worker.work, np.zeros(4, dtype=np.int64),
+            )  # fmt: skip
+            assert value == _gained(state, card), (state, card)
+        search._POOL.put(worker)
 
 
 def test_view_costs_are_reproducible_with_the_same_seed_and_never_negative():

@@ -56,6 +56,7 @@ from .review import (
     _team_points,
     contract_name,
     deal_score,
+    knock_review,
     shuffled_layout,
     trump_review,
 )
@@ -286,12 +287,14 @@ def knock_review_given_calls(
     samples: int = 50,
     seed: int = 0,
     workers: int | None = None,
+    sequential: bool = True,
 ) -> CallReview:
     """:func:`~.review.knock_review` with the hidden hands drawn given the trump call, the
     dealing team's tegenklop answer modelled in each layout, and each layout's points made
     into what the table takes (:data:`TABLE_PLAY`).
 
     :param seat: the seat deciding (of the team that did not deal); default: the dealer's left.
+    :param sequential: stop once one option is clearly best, as :func:`~.review.knock_review`.
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
     """
     _check(deal, rules, samples)
@@ -300,22 +303,20 @@ def knock_review_given_calls(
     if seat % 2 == deal.dealer % 2:
         raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
     contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
+    deciding = seat
     layouts = conditioned_layouts(deal, rules, seat, samples, seed, f"klop{seat}")
-    solved = _team_points(layouts, (deal.dealer + 1) % 4, trump, rules, seat, workers or default_workers())
-    points = played_points(solved, deal, seat, contract)
-    mean_points = sum(points) / len(points)
-    plain = multiplier(contract, deal.en_face, 0, deal.carried, rules)
-    scores_klop = []
-    for layout, taken in zip(layouts, points, strict=True):
-        knocks = 2 if answers_tegenklop(layout, deal.dealer, trump) else 1
-        scores_klop.append(deal_score(taken, multiplier(contract, deal.en_face, knocks, deal.carried, rules)))
-    options = [
-        CallOption("no klop", mean_points, sum(deal_score(p, plain) for p in points) / len(points)),
-        CallOption("klop", mean_points, sum(scores_klop) / len(scores_klop)),
-    ]
-    options.sort(key=lambda o: -o.score)
-    chosen = "klop" if deal.knocks >= 1 else "no klop"
-    return CallReview(deal.number, seat, tuple(options), chosen, len(layouts))
+    return knock_review(
+        deal,
+        rules,
+        seat=seat,
+        samples=samples,
+        seed=seed,
+        workers=workers,
+        sequential=sequential,
+        layouts=layouts,
+        klop_knocks=lambda layout: 2 if answers_tegenklop(layout, deal.dealer, trump) else 1,
+        points_of=lambda solved: played_points(solved, deal, deciding, contract),
+    )
 
 
 @dataclass(frozen=True, slots=True)

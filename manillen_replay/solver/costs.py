@@ -25,7 +25,7 @@ from ..cards import CARD_POINTS, Card
 from ..engine.results import DealKind, DealResult
 from ..rules import Contract, Rules, winning_position
 from .layouts import LayoutSampler, Moment, iter_moments
-from .search import DealTables, Position, SolverError, default_workers, solve_batch
+from .search import DealTables, Position, SolverError, default_workers, solve_batch, solve_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,11 +143,12 @@ def _best(values: Mapping[Card, float]) -> tuple[Card, ...]:
     return tuple(sorted(card for card, value in values.items() if value >= top - 1e-9))
 
 
-def dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
+def dd_costs(result: DealResult, rules: Rules, *, workers: int | None = None) -> list[PlayCost]:
     """The hindsight cost of every play of a deal, and each legal card's value.
 
     :param result: a replayed deal (``manillen_replay.engine``) with its hands known.
     :param rules: the match's rules.
+    :param workers: threads to use (default: one per core); the values do not depend on it.
     :raises SolverError: for a deal the solver cannot take (see :func:`can_solve`).
     """
     if rules.variant != "four":
@@ -159,11 +160,12 @@ def dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
     moments = [m for m in iter_moments(result, rules)]
     # From the last play back to the first: each position then knows the value of the card
     # played from it (the position after it was solved just before), which bounds its own value
-    # and spares valuing that card; the early positions, the costly ones, gain the most.
-    backwards = moments[::-1]
-    precedes = [m.card if m.is_legal else -1 for m in backwards]
-    _values, cards = solve_batch([m.position for m in backwards], trump, rules, precedes=precedes)
-    cards = cards[::-1]
+    # and spares valuing that card; the early positions, the costly ones, gain the most. The
+    # first lead, most of the work, is shared among the threads.
+    cards_played = [m.card if m.is_legal else -1 for m in moments]
+    _values, cards = solve_line(
+        [m.position for m in moments], cards_played, trump, rules, workers=workers or default_workers()
+    )
     illegal = [m for m in moments if not m.is_legal]
     after_values: dict[int, int] = {}
     if illegal:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -133,9 +134,12 @@ def solver_findings(
     # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
     # reviewed for not knocking.
     seats = knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
-    for seat in seats:
-        with _timed(spent, "knock review"):
-            review = knock_review(deal, rules, seat=seat, samples=samples, seed=seed)
+    with _timed(spent, "knock review"), ThreadPoolExecutor(max_workers=len(seats)) as pool:
+        # two seats' reviews at once: while one waits for its slowest layout, the other's use the core
+        knocks = list(
+            pool.map(lambda seat: knock_review(deal, rules, seat=seat, samples=samples, seed=seed), seats)
+        )
+    for review in knocks:
         if reviews is not None:
             reviews.append(("klop", review))
         found += call_findings(review, match=result.id, players=names, kind="knock_choice")

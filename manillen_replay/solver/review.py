@@ -19,7 +19,7 @@ from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
 from ..rules import Contract, Rules, multiplier
 from .costs import deal_trump
-from .search import DealTables, Position, SolverError, default_workers, solve_batch
+from .search import DealTables, Position, SolverError, default_workers, solve_batch, solve_groups
 
 SUIT_LETTERS = "HDCS"
 
@@ -149,9 +149,13 @@ def clearly_worse(leader: Sequence[float], other: Sequence[float]) -> bool:
     return mean > 0 and mean > margin
 
 
+Request = tuple[str, int, int]
+"""An option and the layouts ``start`` to ``stop`` (not included) to solve for it."""
+
+
 def _sequential_scores(
     options: Sequence[str],
-    solve: Callable[[str, int, int], list[list[float]]],
+    solve: Callable[[list[Request]], list[list[list[float]]]],
     layouts: int,
     sequential: bool,
     chosen: str | None = None,
@@ -161,8 +165,8 @@ def _sequential_scores(
     yet clearly worse than the leader, until only the leader is left, no option still open can
     be :data:`NEGLIGIBLE_LOSS` better than the ``chosen`` one, or the layouts run out.
 
-    :param solve: ``solve(option, start, stop)``: ``[points, score]`` of layouts ``start`` to
-        ``stop`` (not included) for that option.
+    :param solve: ``solve(requests)``: for each request (one per option still open, solved
+        together so that every thread stays busy), ``[points, score]`` of its layouts.
     :param layouts: how many layouts there are.
     """
     solved: dict[str, list[list[float]]] = {name: [] for name in options}
@@ -170,8 +174,9 @@ def _sequential_scores(
     done = 0
     while open_options and done < layouts:
         upto = layouts if not sequential else min(layouts, done + (REVIEW_STEP if done else REVIEW_FLOOR))
-        for name in open_options:
-            solved[name] += solve(name, len(solved[name]), upto)
+        requests = [(name, len(solved[name]), upto) for name in open_options]
+        for name, rows in zip(open_options, solve(requests), strict=True):
+            solved[name] += rows
         done = upto
         leader = max(open_options, key=lambda name: sum(r[1] for r in solved[name]) / len(solved[name]))
         lead = [r[1] for r in solved[leader]]
@@ -204,6 +209,11 @@ def _team_points(
         return []
     positions = [Position(layout, (), leader) for layout in layouts]
     values, _ = solve_batch(positions, trump, rules, every_card=False, workers=workers, tables=tables)
+    return _for_team(values, seat)
+
+
+def _for_team(values: Iterable[int], seat: int) -> list[int]:
+    """Team 0's points of whole deals as the points of ``seat``'s team."""
     return [int(v) if seat % 2 == 0 else 60 - int(v) for v in values]
 
 
@@ -239,16 +249,23 @@ def trump_review(
     leader = (deal.dealer + 1) % 4
     threads = workers or default_workers()
     contracts = {contract_name(trump): trump for trump in (0, 1, 2, 3, None)}
+    factors = {
+        name: multiplier(Contract.TRUMP if trump is not None else Contract.MUIL, False, 0, False, rules)
+        for name, trump in contracts.items()
+    }
 
     with DealTables(threads) as tables:
 
-        def solve(name: str, start: int, stop: int) -> list[list[float]]:
-            trump = contracts[name]
-            factor = multiplier(
-                Contract.TRUMP if trump is not None else Contract.MUIL, False, 0, False, rules
-            )
-            points = _team_points(layouts[start:stop], leader, trump, rules, seat, threads, tables)
-            return [[p, deal_score(p, factor)] for p in points]
+        def solve(requests: list[Request]) -> list[list[list[float]]]:
+            groups = [
+                ([Position(layout, (), leader) for layout in layouts[start:stop]], contracts[name])
+                for name, start, stop in requests
+            ]
+            solved = solve_groups(groups, rules, every_card=False, workers=threads, tables=tables)
+            return [
+                [[float(p), float(deal_score(p, factors[name]))] for p in _for_team(values, seat)]
+                for (name, _, _), (values, _cards) in zip(requests, solved, strict=True)
+            ]
 
         solved = _sequential_scores(list(contracts), solve, len(layouts), sequential, _chosen_contract(deal))
     options = [
@@ -282,6 +299,9 @@ def knock_review(
     seed: int = 0,
     workers: int | None = None,
     sequential: bool = True,
+    layouts: list[tuple[int, int, int, int]] | None = None,
+    klop_knocks: Callable[[tuple[int, int, int, int]], int] | None = None,
+    points_of: Callable[[list[int]], list[float]] | None = None,
 ) -> CallReview:
     """The expected result of knocking (klop) and of not knocking, from a knocker's hand.
 
@@ -292,6 +312,12 @@ def knock_review(
     :param seed: the random seed.
     :param workers: threads to use (default: one per core).
     :param sequential: stop once one option is clearly best (:func:`clearly_worse`).
+    :param layouts: the hands to solve instead of random ones (``call_model`` draws them given
+        the calls).
+    :param klop_knocks: the knocks a klop comes to in a layout (2 when the dealing team would
+        answer tegenklop there); default 1 in every layout.
+    :param points_of: turns layouts' perfect-play points into the points scored (``call_model``:
+        what the table takes); default: as they are.
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
     """
     _check(deal, rules, samples)
@@ -300,24 +326,31 @@ def knock_review(
     if seat % 2 == deal.dealer % 2:
         raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
     contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
-    layouts = _layouts(deal, seat, samples, seed, f"klop{seat}")
+    if layouts is None:
+        layouts = _layouts(deal, seat, samples, seed, f"klop{seat}")
     threads = workers or default_workers()
-    factors = {
-        name: multiplier(contract, deal.en_face, knocks, deal.carried, rules)
-        for name, knocks in (("no klop", 0), ("klop", 1))
-    }
-    points: list[int] = []
+    factors = [multiplier(contract, deal.en_face, knocks, deal.carried, rules) for knocks in range(3)]
+    knocked = [1 if klop_knocks is None else klop_knocks(layout) for layout in layouts]
+    points: list[float] = []
     with DealTables(threads) as tables:
 
-        def solve(name: str, start: int, stop: int) -> list[list[float]]:
+        def solve(requests: list[Request]) -> list[list[list[float]]]:
             # both options share each layout's one search: only the doubling differs
+            stop = max(stop for _, _, stop in requests)
             if len(points) < stop:
                 some = layouts[len(points) : stop]
-                points.extend(_team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, tables))
-            return [[p, deal_score(p, factors[name])] for p in points[start:stop]]
+                solved = _team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, tables)
+                points.extend(solved if points_of is None else points_of(solved))
+            return [
+                [
+                    [p, deal_score(p, factors[0 if name == "no klop" else knocked[index]])]
+                    for index, p in enumerate(points[start:stop], start=start)
+                ]
+                for name, start, stop in requests
+            ]
 
         chosen = "klop" if deal.knocks >= 1 else "no klop"
-        solved = _sequential_scores(list(factors), solve, len(layouts), sequential, chosen)
+        solved = _sequential_scores(["no klop", "klop"], solve, len(layouts), sequential, chosen)
     options = [
         CallOption(name, _mean(r[0] for r in rows), _mean(r[1] for r in rows))
         for name, rows in solved.items()

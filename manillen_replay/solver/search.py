@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import queue
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -207,53 +209,267 @@ def solve_batch(
         card ``c`` (-1 for a card the seat may not play; all -1 without ``every_card``).
     """
     count = len(positions)
+    hints = np.full(count, -1, dtype=np.int64)
+    for base, cards in ((_kernel.FOLLOWS, follows), (_kernel.PRECEDES, precedes)):
+        if cards is not None and workers == 1:
+            given = _hints(base, cards)
+            hints = np.where(given >= 0, given, hints)
+    if workers > 1 or not (hints >= 0).any():
+        return solve_groups(
+            [(positions, trump)], rules, every_card=every_card, workers=workers, tables=tables
+        )[0]
+    worker = _borrow() if tables is None else tables.workers[0]
+    key = _key(trump, rules)
+    try:
+        generation = worker.next_generation() if tables is None else tables.generation(0, key)
+        return _solve_on(worker, generation, positions, hints, key, every_card=every_card)
+    finally:
+        if tables is None:
+            _POOL.put(worker)
+
+
+def _key(trump: int | None, rules: Rules) -> tuple[int, bool, bool, bool]:
+    """What a table's entries hold for: the trump and the three house rules the search plays."""
+    return (
+        NO_TRUMP if trump is None else int(trump),
+        rules.partner_exempt,
+        rules.underbuy == "forbidden",
+        rules.overtake_plain_suit,
+    )
+
+
+CHUNKS_PER_WORKER = 4
+"""A thread takes at most 1/(this x threads) of the positions left at a time: big pieces while
+many are left, single positions at the end, so no thread waits long for another."""
+
+
+def solve_groups(
+    groups: Sequence[tuple[Sequence[Position], int | None]],
+    rules: Rules,
+    *,
+    every_card: bool = True,
+    workers: int = 1,
+    tables: DealTables | None = None,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Positions of one deal in groups of one trump each (a trump review's contracts), shared
+    out among threads: each thread takes the next few positions whenever it is free.
+
+    :param groups: ``(positions, trump)`` pairs (``None`` for muil).
+    :param workers: threads to share the positions among.
+    :param tables: the deal's tables, kept between calls (one thread per table).
+    :returns: per group ``(values, cards)``, as :func:`solve_batch`.
+    """
+    results = [
+        (np.zeros(len(positions), dtype=np.int64), np.full((len(positions), 36), -1, dtype=np.int64))
+        for positions, _ in groups
+    ]
+    total = sum(len(positions) for positions, _ in groups)
+    threads = max(1, min(workers, total, len(tables.workers) if tables is not None else workers))
+    pieces: list[tuple[int, int, int]] = []
+    left = total
+    for number, (positions, _) in enumerate(groups):
+        start = 0
+        while start < len(positions):
+            size = min(len(positions) - start, max(1, left // (CHUNKS_PER_WORKER * threads)))
+            pieces.append((number, start, start + size))
+            start += size
+            left -= size
+    pieces.reverse()
+    lock = threading.Lock()
+    no_hints = np.full(total, -1, dtype=np.int64)
+
+    def run(index: int) -> None:
+        worker = _borrow() if tables is None else tables.workers[index]
+        generations: dict[tuple[int, bool, bool, bool], int] = {}
+        try:
+            while True:
+                with lock:
+                    if not pieces:
+                        return
+                    number, start, stop = pieces.pop()
+                positions, trump = groups[number]
+                key = _key(trump, rules)
+                if key not in generations:
+                    generations[key] = (
+                        worker.next_generation() if tables is None else tables.generation(index, key)
+                    )
+                values, cards = _solve_on(
+                    worker, generations[key], positions[start:stop], no_hints[: stop - start], key,
+                    every_card=every_card,
+                )  # fmt: skip
+                results[number][0][start:stop] = values
+                results[number][1][start:stop] = cards
+        finally:
+            if tables is None:
+                _POOL.put(worker)
+
+    _run_together([partial(run, index) for index in range(threads)])
+    return results
+
+
+def _run_together(jobs: Sequence[Callable[[], None]]) -> None:
+    """Run ``jobs`` at once, the first on the calling thread, the others on :func:`_threads`."""
+    others = [_threads().submit(job) for job in jobs[1:]]
+    try:
+        if jobs:
+            jobs[0]()
+    finally:
+        for future in others:
+            future.result()
+
+
+_EXECUTOR: ThreadPoolExecutor | None = None
+_EXECUTOR_LOCK = threading.Lock()
+
+
+def _threads() -> ThreadPoolExecutor:
+    """The threads solves run on, started once per process: two per core, since two reviews
+    may share their positions out at once (each caller thread also solves a share itself)."""
+    global _EXECUTOR
+    with _EXECUTOR_LOCK:
+        if _EXECUTOR is None:
+            _EXECUTOR = ThreadPoolExecutor(max_workers=2 * default_workers(), thread_name_prefix="solver")
+        return _EXECUTOR
+
+
+def _hints(base: int, cards: Sequence[int]) -> np.ndarray:
+    """Job hints ``base + card`` from the second position on, -1 where no card is given."""
+    return np.array(
+        [base + card if card >= 0 and index > 0 else -1 for index, card in enumerate(cards)], dtype=np.int64
+    )
+
+
+def _solve_on(
+    worker: _Worker,
+    generation: int,
+    positions: Sequence[Position],
+    hints: Sequence[int] | np.ndarray,
+    key: tuple[int, bool, bool, bool],
+    *,
+    every_card: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Positions solved in order on one worker's table: the kernel's ``solve_jobs``.
+
+    :param hints: per position, a job hint (``_kernel.FOLLOWS`` or ``PRECEDES`` plus a card) or -1.
+    """
+    count = len(positions)
     hands = np.array([p.hands for p in positions], dtype=np.int64).reshape(count, 4)
     boards = np.zeros((count, 4), dtype=np.int64)
     for index, position in enumerate(positions):
         boards[index, : len(position.trick)] = position.trick
     ntable = np.array([len(p.trick) for p in positions], dtype=np.int64)
     leaders = np.array([p.leader for p in positions], dtype=np.int64)
-    hints = np.full(count, -1, dtype=np.int64)
-    for base, cards in ((_kernel.FOLLOWS, follows), (_kernel.PRECEDES, precedes)):
-        if cards is not None and workers == 1:
-            for index, card in enumerate(cards):
-                if card >= 0 and index > 0:
-                    hints[index] = base + card
-    out_cards = np.full((count, 36), -1, dtype=np.int64)
-    out_values = np.zeros(count, dtype=np.int64)
-    trump_code = NO_TRUMP if trump is None else int(trump)
-    exempt = rules.partner_exempt
-    forbidden = rules.underbuy == "forbidden"
-    overtake_plain = rules.overtake_plain_suit
+    cards = np.full((count, 36), -1, dtype=np.int64)
+    values = np.zeros(count, dtype=np.int64)
+    _kernel.solve_jobs(
+        hands, boards, ntable, leaders, np.asarray(hints, dtype=np.int64), key[0], key[1], key[2], key[3],
+        every_card, worker.table, generation, worker.work, cards, values,
+    )  # fmt: skip
+    return values, cards
 
-    key = (trump_code, exempt, forbidden, overtake_plain)
 
-    def run(index: int, share: np.ndarray) -> None:
-        worker = _borrow() if tables is None else tables.workers[index]
-        try:
-            generation = worker.next_generation() if tables is None else tables.generation(index, key)
-            cards = np.full((len(share), 36), -1, dtype=np.int64)
-            values = np.zeros(len(share), dtype=np.int64)
-            _kernel.solve_jobs(
-                hands[share], boards[share], ntable[share], leaders[share], hints[share],
-                trump_code, exempt, forbidden, overtake_plain, every_card,
-                worker.table, generation, worker.work, cards, values,
-            )  # fmt: skip
-            out_cards[share] = cards
-            out_values[share] = values
-        finally:
-            if tables is None:
-                _POOL.put(worker)
+def solve_line(
+    positions: Sequence[Position],
+    played: Sequence[int],
+    trump: int | None,
+    rules: Rules,
+    *,
+    workers: int = 1,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every position of one line of play and every legal card there: :func:`solve_batch` of
+    the positions from the last back to the first (``precedes``), on ``workers`` threads.
 
-    workers = max(1, min(workers, count, len(tables.workers) if tables is not None else workers))
-    if workers == 1:
-        run(0, np.arange(count))
-    else:
-        # interleaved shares: the early, expensive positions spread over every thread
-        shares = [np.arange(start, count, workers) for start in range(workers)]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(run, range(workers), shares))
-    return out_values, out_cards
+    The first position (all cards out) is most of the work; with two or more threads it is
+    shared out: one thread solves the line back to the second position, while another finds
+    the second position's value (the value of the first card played: the likeliest value of
+    the first position) and starts on the first position's other cards, which the threads then
+    take one at a time. Each card's value is exact whichever thread and table finds it.
+
+    :param positions: the positions in the order played; ``positions[i + 1]`` follows from
+        ``positions[i]`` by the play of ``played[i]`` (-1 where it does not: an illegal card).
+    :param played: the card played from each position.
+    :returns: ``(values, cards)`` as :func:`solve_batch`, in the order of ``positions``.
+    """
+    count = len(positions)
+    backwards = list(positions[::-1])
+    precedes = list(played[::-1])
+    first = positions[0] if count else None
+    if workers < 2 or count < 3 or first is None or first.trick or played[0] < 0:
+        values, cards = solve_batch(backwards, trump, rules, precedes=precedes)
+        return values[::-1], cards[::-1]
+    with DealTables(2) as tables:
+        key = _key(trump, rules)
+        generations = [tables.generation(index, key) for index in range(2)]
+        guess: list[int] = []
+        line: list[tuple[np.ndarray, np.ndarray]] = []
+        row = np.full(36, -1, dtype=np.int64)
+        legal = first.legal_mask(trump, rules)
+        searched = _searched_cards(first, legal, played[0])
+        lock = threading.Lock()
+
+        def next_card() -> int:
+            with lock:
+                return searched.pop() if searched else -1
+
+        def take_cards(index: int) -> None:
+            worker = tables.workers[index]
+            hands = np.array(first.hands, dtype=np.int64)
+            table = np.zeros(4, dtype=np.int64)
+            scratch = np.zeros(4, dtype=np.int64)
+            low, high = 0, first.points_in_play
+            while (card := next_card()) >= 0:
+                row[card] = _kernel.card_value(
+                    hands, table, 0, first.leader, card, guess[0], low, high, key[0], key[1], key[2], key[3],
+                    worker.table, generations[index], worker.work, scratch,
+                )  # fmt: skip
+
+        def solve_rest() -> None:
+            hints = _hints(_kernel.PRECEDES, precedes[:-1])
+            line.append(
+                _solve_on(tables.workers[0], generations[0], backwards[:-1], hints, key, every_card=True)
+            )
+            with lock:
+                if not guess:
+                    guess.append(int(line[0][0][-1]))
+            take_cards(0)
+
+        def open_first() -> None:
+            worker = tables.workers[1]
+            with lock:
+                started_late = bool(guess)  # on a busy machine: the other thread got there first
+            if not started_late:
+                value = _solve_on(worker, generations[1], [positions[1]], [-1], key, every_card=False)[0][0]
+                with lock:
+                    if not guess:
+                        guess.append(int(value))
+            take_cards(1)
+
+        _run_together([solve_rest, open_first])
+    values_rest, cards_rest = line[0]
+    row[played[0]] = guess[0]
+    hands = np.array(first.hands, dtype=np.int64)
+    for card in sorted(iter_mask(legal), reverse=True):
+        twin = _kernel.twin_above(card, hands, np.zeros(4, dtype=np.int64), 0, first.leader)
+        if twin >= 0:
+            row[card] = row[twin]
+    maximising = first.leader % 2 == 0
+    legal_values = [int(row[c]) for c in iter_mask(legal)]
+    best = max(legal_values) if maximising else min(legal_values)
+    values = np.concatenate([[best], values_rest[::-1]])
+    cards = np.concatenate([row[None, :], cards_rest[::-1]])
+    return values, cards
+
+
+def _searched_cards(position: Position, legal: int, known: int) -> list[int]:
+    """The first position's cards to search, lowest first (taken from the end: highest first):
+    all legal cards but the one whose value is known and those sharing a twin's value."""
+    hands = np.array(position.hands, dtype=np.int64)
+    table = np.zeros(4, dtype=np.int64)
+    return [
+        card
+        for card in iter_mask(legal)
+        if card != known and _kernel.twin_above(card, hands, table, 0, position.to_play) < 0
+    ]
 
 
 def solve_position(
