@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -186,23 +186,47 @@ def dd_costs(result: DealResult, rules: Rules, *, workers: int | None = None) ->
             played = values[Card(moment.card)]
         else:
             played = _team_value(after_values[moment.index], moment.seat, in_play)
-        best = max(values.values())
-        costs.append(
-            PlayCost(
-                trick=moment.trick,
-                play=moment.play,
-                seat=moment.seat,
-                card=Card(moment.card),
-                dd_cost=max(0, best - played),
-                view_cost=None,
-                best_cards=_best({c: float(v) for c, v in values.items()}),
-                values={card: CardValue(value, None) for card, value in values.items()},
-                deal=result.number,
-                legal=moment.is_legal,
-                hindsight_best=_best({c: float(v) for c, v in values.items()}),
-            )
-        )
+        costs.append(hindsight_cost(moment, values, played, result.number))
     return costs
+
+
+class Play(Protocol):
+    """What :func:`hindsight_cost` needs of a play: a four-player :class:`~.layouts.Moment`
+    or a variant's moment."""
+
+    @property
+    def trick(self) -> int: ...
+    @property
+    def play(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def card(self) -> int: ...
+    @property
+    def is_legal(self) -> bool: ...
+
+
+def hindsight_cost(moment: Play, values: Mapping[Card, int], played: int, deal: int) -> PlayCost:
+    """A play's hindsight cost from every legal card's value for the player's side.
+
+    :param values: each legal card's card points for the player's side, all hands known.
+    :param played: the same for the card played (an illegal card's too).
+    :param deal: the deal's number.
+    """
+    best_cards = _best({card: float(value) for card, value in values.items()})
+    return PlayCost(
+        trick=moment.trick,
+        play=moment.play,
+        seat=moment.seat,
+        card=Card(moment.card),
+        dd_cost=max(0, max(values.values()) - played),
+        view_cost=None,
+        best_cards=best_cards,
+        values={card: CardValue(value, None) for card, value in sorted(values.items())},
+        deal=deal,
+        legal=moment.is_legal,
+        hindsight_best=best_cards,
+    )
 
 
 def _after_position(moment: Moment, trump: int | None) -> tuple[Position, int]:

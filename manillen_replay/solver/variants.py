@@ -31,7 +31,7 @@ from ..engine.results import DealKind, DealResult
 from ..rules import NO_TRUMP, Contract, Rules, mask_points
 from ..state import DealState
 from . import _variant_kernel
-from .costs import CardValue, PlayCost
+from .costs import PlayCost, hindsight_cost
 from .search import SolverError
 
 SOLVED_VARIANTS = ("two_open", "two_open_fours", "three", "three_dummy", "six", "six_short")
@@ -324,21 +324,5 @@ def variant_dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
         played = choices.get((moment.moved, moment.card))
         if played is None:  # an illegal card: valued all the same, against the legal ones
             played = search.value_after(state, moment.card, moved=moment.moved)
-        best = max(values.values())
-        best_cards = tuple(sorted(card for card, value in values.items() if value == best))
-        costs.append(
-            PlayCost(
-                trick=moment.trick,
-                play=moment.play,
-                seat=moment.seat,
-                card=Card(moment.card),
-                dd_cost=max(0, best - _ours(played, side, in_play)),
-                view_cost=None,
-                best_cards=best_cards,
-                values={card: CardValue(value, None) for card, value in sorted(values.items())},
-                deal=result.number,
-                legal=moment.is_legal,
-                hindsight_best=best_cards,
-            )
-        )
+        costs.append(hindsight_cost(moment, values, _ours(played, side, in_play), result.number))
     return costs[::-1]
