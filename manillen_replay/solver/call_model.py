@@ -238,8 +238,9 @@ def trump_review_given_calls(
     _check(deal, rules, samples)
     seat = deal.chooser if deal.chooser is not None else deal.dealer
     layouts = conditioned_layouts(deal, rules, seat, samples, seed, "trump")
-    review = trump_review(deal, rules, samples=samples, seed=seed, workers=workers, layouts=layouts)
-    review = _measured_in_full(review, deal, rules, layouts, workers or default_workers())
+    review = trump_review(
+        deal, rules, samples=samples, seed=seed, workers=workers, layouts=layouts, measure_in_full=True
+    )
     options = []
     for option in review.options:
         # both are linear in each layout's points, so the mean's image is the images' mean
@@ -252,31 +253,6 @@ def trump_review_given_calls(
         options.append(CallOption(option.name, points, deal_score(points, factor)))
     options.sort(key=lambda o: -o.score)
     return replace(review, options=tuple(options))
-
-
-def _measured_in_full(
-    review: CallReview, deal: DealResult, rules: Rules, layouts: list[Layout], workers: int
-) -> CallReview:
-    """The review with the option chosen and the best one solved on every layout.
-
-    The sequential stop settles *which* option leads, on as few as 12 layouts, not by how much:
-    the lead measured when it stopped is the lucky side of the noise (in the demo, a 5.2-point
-    "loss" on 18 layouts was 0.7 on 50). A finding rests on that loss, so those two options get
-    the whole sample.
-    """
-    if review.chosen is None or review.best.name == review.chosen or review.layouts >= len(layouts):
-        return review
-    leader = (deal.dealer + 1) % 4
-    remeasured = {}
-    for name in (review.chosen, review.best.name):
-        trump = None if name == "muil" else "HDCS".index(name)
-        factor = multiplier(Contract.TRUMP if trump is not None else Contract.MUIL, False, 0, False, rules)
-        points = _team_points(layouts, leader, trump, rules, review.seat, workers)
-        remeasured[name] = CallOption(
-            name, statistics.fmean(points), statistics.fmean(deal_score(p, factor) for p in points)
-        )
-    options = sorted((remeasured.get(o.name, o) for o in review.options), key=lambda o: -o.score)
-    return replace(review, options=tuple(options), layouts=len(layouts))
 
 
 def knock_review_given_calls(
