@@ -267,6 +267,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "annot.text": ("Comment", "Commentaar"),
     "annot.tags": ("Tags (comma separated)", "Labels (gescheiden door komma's)"),
     "annot.add": ("Add comment", "Commentaar toevoegen"),
+    "annot.write": ("Write a comment", "Commentaar schrijven"),
     "annot.save": ("Save", "Bewaren"),
     "annot.delete": ("Delete", "Verwijderen"),
     "annot.saved": ("Comment saved.", "Commentaar bewaard."),

@@ -105,6 +105,14 @@ def open_page(at: AppTest, page: str, **query: object) -> AppTest:
     return at
 
 
+def open_expander(at: AppTest, key: str) -> AppTest:
+    """Open the expander ``key`` as a click does (its content is drawn only once it is open)."""
+    at.session_state[key] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def html_of(at: AppTest) -> str:
     return "\n".join(element.proto.body for element in at.get("html"))
 
@@ -175,6 +183,13 @@ def test_archive_counts_matches_deals_players_and_findings(app: AppTest) -> None
     table = at.dataframe[0].value
     assert len(table) == 3
     assert sorted(table["findings"].tolist()) == [0, 1, 2]
+
+
+def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
+    at = open_page(app, "archive")
+    assert not at.file_uploader
+    open_expander(at, "archive_upload_open")
+    assert at.file_uploader(key="archive_upload")
 
 
 def test_archive_filters_by_venue(app: AppTest) -> None:
@@ -369,6 +384,20 @@ def test_replay_findings_in_dutch(app: AppTest) -> None:
     assert at.button(key="replay_forward").label == "Verder"
 
 
+def test_replay_draws_the_link_and_the_comment_form_only_once_opened(app: AppTest) -> None:
+    """A new tab loads the script of every kind of element shown first: the link box and the
+    comment form wait for a click, and then show the play's address and the form."""
+    at = open_page(app, "replay", match="random-1", deal=2, step=5)
+    assert not at.code and not at.text_area and not at.radio
+    open_expander(at, "replay_link_open")
+    assert [c.value for c in at.code] == ["replay?match=random-1&deal=2&step=5"]
+    open_expander(at, "replay_annot_open")
+    assert at.text_area(key="replay_annot_text").value == ""
+    assert at.button(key="replay_annot_add")
+    at.button(key="replay_forward").click().run()
+    assert at.text_area(key="replay_annot_text"), "the form stays open while stepping"
+
+
 def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-1", deal=2, step=0)
     at.button(key="replay_finding_0").click().run()
@@ -382,6 +411,7 @@ def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
 def test_coach_adds_edits_and_deletes_a_comment(own_archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    open_expander(at, "replay_annot_open")
     at.text_input(key="replay_author_input").input("Coach Jef").run()
     assert "Commenting as Coach Jef." in texts(at)
     at.text_area(key="replay_annot_text").input("Smear the ace here.").run()
@@ -438,6 +468,7 @@ def test_a_comment_waits_while_another_program_reads_the_archive(
 ) -> None:
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    open_expander(at, "replay_annot_open")
     at.text_input(key="replay_author_input").input("Coach Jef").run()
     at.text_area(key="replay_annot_text").input("Do not lose me.").run()
     process = hold_archive(own_archive, "read")
@@ -458,6 +489,7 @@ def test_a_comment_survives_an_archive_locked_for_writing(
 ) -> None:
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    open_expander(at, "replay_annot_open")
     at.text_input(key="replay_author_input").input("Coach Jef").run()
     at.text_area(key="replay_annot_text").input("Keep me too.").run()
     data.archive().close()
@@ -623,7 +655,9 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     present = dumps(fixture_records()[0], pretty=False)
     upload = "\n".join([one_line("variant-three"), REFUSED_LINE, present]) + "\n"
-    at = open_page(AppTest.from_file(APP, default_timeout=30), "archive")
+    at = open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
     at.file_uploader(key="archive_upload").set_value(
         ("club.jsonl", upload.encode(), "application/jsonl")
     ).run()
@@ -653,7 +687,9 @@ def test_archive_page_upload_of_good_records_is_a_success(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
-    at = open_page(AppTest.from_file(APP, default_timeout=30), "archive")
+    at = open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
     sample = (SAMPLES / "muil.json").read_bytes()
     at.file_uploader(key="archive_upload").set_value(("muil.json", sample, "application/json")).run()
     at.button(key="archive_import").click().run()

@@ -138,5 +138,8 @@ st.dataframe(
     **ui.follow_selected_row("archive_table", "match", [{"match": m} for m in table["match_id"]]),
 )
 
-with st.expander(t("archive.upload")):
-    _upload()
+# drawn only once opened: the upload box is a heavy element, and most visits only browse
+upload_box = st.expander(t("archive.upload"), key="archive_upload_open", on_change="rerun")
+if upload_box.open:
+    with upload_box:
+        _upload()
