@@ -163,9 +163,16 @@ def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
         "floor": "health",
         "floor_seconds": 0.01,
         "target_seconds": 1.0,
-        "floors": {"bare page": 0.01, "health": 0.002},
+        "floors": {"bare page": 0.01, "bare page, cold cache": 0.6, "health": 0.002},
+        "load_average": [1.5, 2.0],
         "rows": [
-            {"page": "dashboard, cold cache", "first_visit": 1.2, "script_done": 0.9, "meets_target": False},
+            {
+                "page": "dashboard, cold cache",
+                "first_visit": 1.2,
+                "script_done": 0.9,
+                "meets_target": False,
+                "floor": "bare page, cold cache",
+            },
             {
                 "page": "archive",
                 "first_visit": 0.5,
@@ -179,6 +186,8 @@ def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
     }
     lines = format_result(result).splitlines()
     assert lines[1].startswith("dashboard, cold cache") and lines[1].endswith("over 1 s")
+    assert "2.0x cold" in lines[1]  # the cold row against the cold bare page
+    assert "load average (1 min) at start and end: 1.5, 2.0" in format_result(result)
     assert lines[2].startswith("archive") and lines[2].endswith("ok") and "50.0x" in lines[2]
     assert "0.25" in lines[2]  # when its script was done
     assert lines[3].startswith("players") and lines[3].endswith("over 1 s")
