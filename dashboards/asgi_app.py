@@ -29,7 +29,8 @@ _SCRIPT = (
     "<script>(() => {{ const seen = {seen}; const path = window.location.pathname;"
     " if (!path.endsWith(seen)) return;"
     " const base = window.location.origin + path.slice(0, path.length - seen.length) + '/';"
-    " window.__streamlit = Object.assign({{}}, window.__streamlit, {{BACKEND_BASE_URL: base}}); }})()</script>"
+    " window.__streamlit = Object.assign({{}}, window.__streamlit, {{BACKEND_BASE_URL: base}});"
+    " }})()</script>"
 )
 """Sets the server's address from the page's: the browser's path less the path the server saw
 (under a proxy that serves the dashboard at ``/manillen/`` the two differ by ``/manillen``)."""
