@@ -63,6 +63,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "archive.deals": ("Deals", "Spellen"),
     "archive.players": ("Players", "Spelers"),
     "archive.findings": ("Findings", "Bevindingen"),
+    "archive.filters": ("Filter matches", "Partijen filteren"),
+    "archive.filters_active": ("filters: {count}", "filters: {count}"),
     "archive.filter_player": ("Player", "Speler"),
     "archive.filter_venue": ("Venue", "Locatie"),
     "archive.filter_variant": ("Variant", "Variant"),

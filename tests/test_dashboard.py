@@ -193,7 +193,7 @@ def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
 
 
 def test_archive_filters_by_venue(app: AppTest) -> None:
-    at = open_page(app, "archive")
+    at = open_expander(open_page(app, "archive"), "archive_filters_open")
     at.multiselect(key="archive_venues").select("Het Anker").run()
     table = at.dataframe[0].value
     assert table["venue"].tolist() == ["Het Anker"]
@@ -733,6 +733,8 @@ def test_archive_filters_by_player_variant_and_date(mixed: AppTest) -> None:
     at = open_page(mixed, "archive")
     every = ["random-0", "random-1", "random-2", "sample-six", "sample-three"]
     assert shown_matches(at) == every
+    assert not at.multiselect  # drawn once the filter box is opened
+    open_expander(at, "archive_filters_open")
     at.multiselect(key="archive_players").select("Emiel").run()
     assert shown_matches(at) == ["sample-six"]
     at.multiselect(key="archive_players").unselect("Emiel").select("Dirk").run()
@@ -747,6 +749,12 @@ def test_archive_filters_by_player_variant_and_date(mixed: AppTest) -> None:
     ).run()
     assert shown_matches(at) == ["random-1"]
     assert "1 of 5 matches shown" in texts(at)
+    at.multiselect(key="archive_venues").select("Het Anker").run()
+    at.session_state["archive_filters_open"] = False
+    at.run()
+    assert not at.multiselect
+    assert shown_matches(at) == ["random-1"], "the choices stay in force while the box is closed"
+    assert "1 of 5 matches shown (filters: 2)" in texts(at)
 
 
 def shown_findings(at: AppTest) -> list[tuple[str, str]]:
