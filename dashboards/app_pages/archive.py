@@ -61,7 +61,7 @@ if not ui.archive_ready():
 numbers = data.counts()
 columns = st.columns(4)
 for column, name in zip(columns, ("matches", "deals", "players", "findings"), strict=True):
-    column.metric(t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
+    ui.metric(column, t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
 
 language = ui.lang()
 first, last = data.date_range()

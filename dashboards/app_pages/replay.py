@@ -279,7 +279,7 @@ with right:
     st.markdown(f"**{t('replay.running')}**")
     teams = st.columns(2)
     for team in (0, 1):
-        teams[team].metric(side_names[team], moment.taken[team])
+        ui.metric(teams[team], side_names[team], moment.taken[team])
     tricks = shape.tricks
     if moment.step == last_step and deal.points is not None:
         if deal.score is None:
