@@ -179,6 +179,7 @@ def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
                 "new_tab": 0.4,
                 "script_done": 0.25,
                 "meets_target": True,
+                "floor_beside": 0.02,
             },
             {"page": "players", "first_visit": 1.5, "new_tab": 0.4, "in_session": 0.3, "meets_target": False},
         ],
@@ -188,7 +189,9 @@ def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
     assert lines[1].startswith("dashboard, cold cache") and lines[1].endswith("over 1 s")
     assert "2.0x cold" in lines[1]  # the cold row against the cold bare page
     assert "load average (1 min) at start and end: 1.5, 2.0" in format_result(result)
-    assert lines[2].startswith("archive") and lines[2].endswith("ok") and "50.0x" in lines[2]
+    # a page's new tabs over the bare page's tabs taken in turn with them
+    assert lines[2].startswith("archive") and lines[2].endswith("ok") and "20.0x" in lines[2]
+    assert "40.0x" in lines[3]  # no floor beside: the run's bare page
     assert "0.25" in lines[2]  # when its script was done
     assert lines[3].startswith("players") and lines[3].endswith("over 1 s")
     assert "bare page 0.010 s" in format_result(result)
