@@ -20,13 +20,17 @@ seconds from asking for an address to the page drawn:
   (first visit column: the slowest step; new tab column: the median).
 
 A page counts as loaded when Streamlit's script has finished (``data-test-script-state`` is
-``notRunning``), no element is still a placeholder, and every chart has drawn its SVG.
-``script done`` is when, in the median new tab, the script had finished (the rest is the browser
-drawing tables and charts). Floors, measured by the same browser in the same run: a bare
-Streamlit page (a title and a line of text, served with the dashboard's settings) and the same
-page with one small Plotly chart, each in a new tab of the same profile; and the server's bare
-health answer (``/_stcore/health``). ``vs floor`` divides a page's first visit by the bare
-Streamlit page: what the framework costs any page is 1x. Run alone with ``python -m bench.pages``.
+``notRunning``), no element is still a placeholder, and every chart has drawn its SVG (a Plotly
+chart, or a picture drawn on the server: an element with ``data-chart``). ``script done`` is
+when, in the median new tab, the script had finished (the rest is the browser drawing tables and
+charts). Floors, measured by the same browser in the same run and taken in turn with what they
+are compared with, so that both wait on the same load of the shared machine: for the cold row a
+bare Streamlit page (a title, a line of text and a button, served with the dashboard's settings)
+as the first tab of an empty profile; for each page the bare page in a new tab; for the replay
+step a click of the bare page's button. Also listed: the bare page with one small Plotly chart,
+and the server's bare health answer (``/_stcore/health``). ``vs floor`` divides a row's new tab
+(the cold row: its one figure) by its floor: what the framework costs any page is 1x. The load
+average at the start and end is kept with the figures. Run alone with ``python -m bench.pages``.
 """
 
 from __future__ import annotations
