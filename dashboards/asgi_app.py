@@ -78,6 +78,7 @@ class BaseAddress:
             or scope.get("method") != "GET"
             or b"text/html" not in headers.get(b"accept", b"")
             or scope.get("root_path")
+            or st.get_option("server.baseUrlPath")  # the server's own prefix: let Streamlit probe
         ):
             await self.app(scope, receive, send)
             return

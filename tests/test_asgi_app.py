@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route
@@ -71,3 +72,14 @@ def test_the_root_document_names_an_empty_path() -> None:
 def test_other_requests_pass_through_unchanged() -> None:
     assert get("/_stcore/health", accept="text/html")[1] == "ok"  # not HTML: as it was
     assert get("/sql", accept="*/*")[1] == DOCUMENT
+
+
+def test_a_server_with_its_own_url_prefix_is_left_to_streamlit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``server.baseUrlPath`` set the server's paths carry the prefix: nothing is injected."""
+    import dashboards.asgi_app as asgi_app
+
+    real = asgi_app.st.get_option
+    monkeypatch.setattr(
+        asgi_app.st, "get_option", lambda name: "manillen" if name == "server.baseUrlPath" else real(name)
+    )
+    assert get("/sql", accept="text/html")[1] == DOCUMENT
