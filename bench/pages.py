@@ -194,11 +194,11 @@ def _step_seconds(page: Any, steps: int) -> list[float]:
 
 WATCH_RUNS = """() => {
   window.__manillenRan = false;
-  new MutationObserver(() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute('data-test-script-state') !== 'notRunning') window.__manillenRan = true;
-  }).observe(document.body, {attributes: true, subtree: true, childList: true,
-                             attributeFilter: ['data-test-script-state']});
+  // any change of the script state is a run: a fast rerun may go running -> notRunning before
+  // an observer reading the current value would see it running
+  new MutationObserver((records) => {
+    if (records.some((r) => r.attributeName === 'data-test-script-state')) window.__manillenRan = true;
+  }).observe(document.body, {attributes: true, subtree: true, attributeFilter: ['data-test-script-state']});
 }"""
 """Notes when the page's script starts again, so a wait after a click is for the new page."""
 
