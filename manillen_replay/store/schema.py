@@ -429,7 +429,8 @@ GROUP BY GROUPING SETS (
 """The ``player_ledger`` view's sums over its ``rows``, by scope (the same in every version)."""
 
 
-_MIGRATION_7 = """
+_MIGRATION_7 = (
+    """
 CREATE VIEW deal_ledger AS
 WITH first_lead AS (
     SELECT c.match_id, c.deal, c.seat % 2 AS team, max(v.hindsight) AS value
@@ -503,10 +504,13 @@ rows AS (
     LEFT JOIN seat_calls sc ON sc.match_id = l.match_id AND sc.deal = l.deal AND sc.seat = s.seat
     WHERE s.player IS NOT NULL
 )
-""" + _PLAYER_LEDGER_TOTALS
+"""
+    + _PLAYER_LEDGER_TOTALS
+)
 
 
-_MIGRATION_8 = """
+_MIGRATION_8 = (
+    """
 CREATE OR REPLACE VIEW deal_ledger AS
 WITH seat_costs AS (
     SELECT c.*, s.team
@@ -609,7 +613,9 @@ rows AS (
     JOIN people p ON p.match_id = l.match_id AND p.deal = l.deal AND p.team = l.team
     LEFT JOIN seat_calls sc ON sc.match_id = l.match_id AND sc.deal = l.deal AND sc.player = p.player
 )
-""" + _PLAYER_LEDGER_TOTALS
+"""
+    + _PLAYER_LEDGER_TOTALS
+)
 
 
 @dataclass(frozen=True)
