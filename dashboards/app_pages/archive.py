@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -74,31 +75,28 @@ def _picked_dates(picked: object) -> tuple[Any, Any] | None:
     return None
 
 
+def variant_label(variant: str) -> str:
+    """A variant's name in the chosen language."""
+    return i18n.label_of("variant", variant, language)
+
+
 def _show_filters() -> None:
     """The player, venue, variant and date filters (their choices kept for the session)."""
     filters = st.columns(4)
-    filters[0].multiselect(
-        t("archive.filter_player"),
-        data.players(),
-        key="archive_players",
-        persist_state="session",
-        placeholder=t("filter.all"),
+    lists: tuple[tuple[str, list[str], str, Callable[[str], str]], ...] = (
+        ("archive.filter_player", data.players(), "archive_players", str),
+        ("archive.filter_venue", data.venues(), "archive_venues", str),
+        ("archive.filter_variant", data.variants(), "archive_variants", variant_label),
     )
-    filters[1].multiselect(
-        t("archive.filter_venue"),
-        data.venues(),
-        key="archive_venues",
-        persist_state="session",
-        placeholder=t("filter.all"),
-    )
-    filters[2].multiselect(
-        t("archive.filter_variant"),
-        data.variants(),
-        format_func=lambda v: i18n.label_of("variant", v, language),
-        key="archive_variants",
-        persist_state="session",
-        placeholder=t("filter.all"),
-    )
+    for column, (label, options, key, shown) in zip(filters, lists, strict=False):
+        column.multiselect(
+            t(label),
+            options,
+            format_func=shown,
+            key=key,
+            persist_state="session",
+            placeholder=t("filter.all"),
+        )
     if first is not None and last is not None and first != last:
         filters[3].date_input(
             t("archive.filter_dates"),
@@ -131,7 +129,7 @@ if active:
 st.caption(shown_text + " " + t("archive.click_row"))
 table = shown.with_columns(
     pl.format("{}-{}", "final_score_0", "final_score_1").alias("score"),
-    pl.col("variant").map_elements(lambda v: i18n.label_of("variant", v, language), pl.String),
+    pl.col("variant").map_elements(variant_label, pl.String),
     pl.col("venue").fill_null(""),
 )
 shown_columns = [
