@@ -652,6 +652,7 @@ def test_page_draws_the_house_rules_only_once_opened_and_keeps_them_closed(
     at.switch_page("app_pages/record.py").run()
     assert "More house rules" in [e.label for e in at.expander]
     assert not at.toggle and "record_cap_default" not in {s.key for s in at.selectbox}
+    assert not [h for h in at.get("html") if "record_grid" in h.proto.body]  # the grid's style waits too
     open_expander(at, "record_house_rules_open")
     assert at.toggle(key="record_partner_exempt_default").value is True  # the defaults, as before
     assert at.selectbox(key="record_cap_default").value == 4
@@ -685,4 +686,5 @@ def test_page_starts_with_the_default_rules_when_the_box_stays_closed(
     draft_id = start_match(at)
     draft = drafts.load(draft_id, drafts.folder(path))
     assert draft is not None and draft.setup.rules_value() == Rules()
+    assert [h for h in at.get("html") if "record_grid" in h.proto.body]  # the table's buttons styled
     assert "record_en_face" not in {b.key for b in at.button}

@@ -26,8 +26,9 @@ DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
 
-st.html(
-    """<style>
+# The grid's and the calls' buttons, card-sized; drawn with the table only (the set-up view does
+# not need it, and an HTML element would cost a new tab of that view its own scripts).
+TABLE_STYLE = """<style>
     .st-key-record_grid button, .st-key-record_calls button, .st-key-record_knocks button {
         min-height: 2.9rem; padding: 0 0.1rem; font-size: 1.05rem; font-weight: 600;
     }
@@ -37,7 +38,6 @@ st.html(
     .st-key-record_grid button:disabled { opacity: 0.25; }
     .st-key-record_grid button p, .st-key-record_calls button p { font-size: 1.05rem; }
     </style>"""
-)
 
 
 # --------------------------------------------------------------------------- the draft in session
@@ -797,6 +797,7 @@ if draft is None:
     _show_notices()
     _setup()
     st.stop()
+st.html(TABLE_STYLE)
 # at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
 st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
 with st.container():
