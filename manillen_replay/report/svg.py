@@ -495,9 +495,8 @@ def bar_chart(
     slot = plot.width / count
     centres = [plot.left + slot * (i + 0.5) for i in range(len(categories))]
     parts.append(_draw_x_labels(layout, centres, plot.top + plot.height))
-    thick = slot * 0.7 if stacked else slot * 0.75 / max(len(bars), 1)
-    if stacked:
-        thick = min(thick, 60.0)
+    # a bar keeps a bar's width in a wide slot (one partner, or the two dealer roles)
+    thick = min(slot * 0.7, 64.0) if stacked else min(slot * 0.75 / max(len(bars), 1), 64.0)
     up = [0.0] * len(categories)
     down = [0.0] * len(categories)
     for number, series in enumerate(bars):
