@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 import polars as pl
@@ -15,6 +16,27 @@ language = ui.lang()
 st.title(t("players.title"))
 if not ui.archive_ready():
     st.stop()
+
+
+def partners_table(partners: pl.DataFrame) -> str:
+    """The partners as an HTML table: deals together, points per deal, share of deals won."""
+    head = (
+        t("players.partner"),
+        t("players.deals_together"),
+        t("players.points_per_deal"),
+        t("players.won_share"),
+    )
+    right = ' style="text-align: right"'
+    rows = []
+    for row in partners.iter_rows(named=True):
+        points = f"{row['points_per_deal']:.2f}".replace("-", "−")  # a real minus sign
+        rows.append(
+            f"<tr><td>{escape(row['partner'])}</td><td{right}>{row['deals']}</td>"
+            f"<td{right}>{points}</td><td{right}>{row['won_share']:.1f}%</td></tr>"
+        )
+    cells = "".join(f"<th{'' if i == 0 else right}>{escape(h)}</th>" for i, h in enumerate(head))
+    return f'<table data-table="players_partners"><tr>{cells}</tr>{"".join(rows)}</table>'
+
 
 names = data.players()
 wanted = st.query_params.get("player")
@@ -156,16 +178,6 @@ if partners.height:
         interactive=interactive,
         key="players_partners",
     )
-    st.dataframe(
-        partners,
-        hide_index=True,
-        key="players_partner_table",
-        column_config={
-            "partner": t("players.partner"),
-            "deals": st.column_config.NumberColumn(t("players.deals_together"), format="%d"),
-            "points_per_deal": st.column_config.NumberColumn(t("players.points_per_deal"), format="%.2f"),
-            "won_share": st.column_config.ProgressColumn(
-                t("players.won_share"), min_value=0, max_value=100, format="%.1f%%"
-            ),
-        },
-    )
+    # a plain table, not st.dataframe: the grid's scripts would cost every new tab a quarter second
+    # (bench/pages.py) for a handful of rows that need no sorting or selecting
+    st.markdown(partners_table(partners), unsafe_allow_html=True)

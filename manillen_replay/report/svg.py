@@ -356,8 +356,8 @@ def _frame(
         layout = _XLabels(1, False, tuple(labels), label_room)
     bottom = layout.room + (FONT + 10 if x_title else 4)
     if layout.slanted:  # the first slanted label reaches left of its bar
-        reach = max(_width_of(text) for text in layout.texts[:1]) * math.sqrt(0.5)
-        left = max(left, reach - (width - left - right) / max(slots, 1) * first_x + 6)
+        reach = (max(_width_of(text) for text in layout.texts[:1]) + FONT) * math.sqrt(0.5)
+        left = max(left, reach - (width - left - right) / max(slots, 1) * first_x + 10)
     plot = _Plot(left, top, width - left - right, max(height - top - bottom, 40.0), bottom_value, top_value)
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
