@@ -284,14 +284,9 @@ def _draw_x_labels(layout: _XLabels, centres: Sequence[float], y: float) -> str:
     parts = []
     count = len(centres)
     for index, (x, text) in enumerate(zip(centres, layout.texts, strict=True)):
-        if index % layout.every and index != count - 1:
-            continue
-        if (
-            index != count - 1
-            and layout.every > 1
-            and count - 1 - index < layout.every
-            and index % layout.every
-        ):
+        last = index == count - 1
+        # every n-th label and the last, but none so near the last that the two would touch
+        if not last and (index % layout.every or (layout.every > 1 and count - 1 - index < layout.every)):
             continue
         if layout.slanted:
             parts.append(
