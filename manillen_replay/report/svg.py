@@ -242,7 +242,7 @@ def _draw_legend(rows: list[list[tuple[float, _Legend]]], left: float, top: floa
             else:
                 sample = _mark(entry.mark, x0 + 7, y - 4, entry.colour, 2.5)
             parts.append(
-                f'<g class="legend">{sample}<text x="{x0 + 18:.1f}" y="{y:.1f}">'
+                f'<g class="chart-legend">{sample}<text x="{x0 + 18:.1f}" y="{y:.1f}">'
                 f"{escape(entry.name)}</text></g>"
             )
     return "".join(parts)
