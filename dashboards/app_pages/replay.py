@@ -238,6 +238,10 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
         .alias("hindsight_best"),
         pl.col("card").map_elements(lambda c: "◀" if c == card else "", pl.String).alias("played"),
     )
+    hindsight_only = cost["view_cost"] is None
+    if hindsight_only:
+        # the variants get hindsight values only: no empty view columns
+        table = table.drop("view", "best")
     st.dataframe(
         table,
         hide_index=True,
@@ -251,6 +255,9 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
             "played": t("col.played"),
         },
     )
+    if hindsight_only:
+        st.caption(t("replay.costs_caption_hindsight", name=name))
+        return
     exact = t("replay.costs_exact") if cost["exact"] else ""
     st.caption(t("replay.costs_caption", name=name, layouts=cost["layouts"], exact=exact))
 
