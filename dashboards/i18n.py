@@ -150,6 +150,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "match.chart_title": ("Score deal by deal", "Stand spel per spel"),
     "match.chart_x": ("Deal", "Spel"),
     "match.chart_y": ("Match score", "Stand"),
+    "match.contract_trump": ("trump {suit}", "troef {suit}"),
     "match.deals": ("Deals", "Spellen"),
     "match.click_row": ("Select a deal to replay it.", "Kies een spel om het te herspelen."),
     "mistakes.click_row": ("Select a row to replay the play.", "Kies een rij om de kaart te herspelen."),
@@ -387,6 +388,15 @@ LABELS: dict[str, tuple[str, str]] = {
     "ledger.caption": REPORT_WORDS["ledger_note"],
     **{f"ledger.{step}": REPORT_WORDS[f"step.{step}"] for step in LEDGER_STEPS},
     "ledger.net": ("decisions in all", "beslissingen samen"),
+    "ledger.chart": REPORT_WORDS["ledger_chart"],
+    "charts.over_bars": ("over the bars", "boven de staven"),
+    "charts.interactive": ("Interactive charts", "Interactieve grafieken"),
+    "charts.interactive_help": (
+        "Zoom, pan and read every value. The charts then need a larger library, so the page opens "
+        "more slowly; the choice is kept while this tab is open.",
+        "Zoomen, verschuiven en elke waarde lezen. De grafieken hebben dan een grotere bibliotheek "
+        "nodig, dus de pagina opent trager; de keuze blijft zolang dit tabblad open is.",
+    ),
     "ledger.mistakes": ("mistakes", "fouten"),
     "ledger.luck": ("luck", "geluk"),
     "ledger.axis": ("card points", "kaartpunten"),
@@ -640,6 +650,15 @@ def translator(lang: str) -> Callable[..., str]:
 def suit_name(suit: Suit) -> str:
     """A suit with its symbol and Dutch name, in both languages: ``♦ koeken``."""
     return f"{suit.symbol} {suit.dutch}"
+
+
+def suit_label(suit: Suit, lang: str) -> str:
+    """A suit with its symbol and its name in the chosen language: ``♦ diamonds``, ``♦ koeken``.
+
+    >>> suit_label(Suit.D, "en"), suit_label(Suit.D, "nl")
+    ('♦ diamonds', '♦ koeken')
+    """
+    return f"{suit.symbol} {suit.dutch if lang == 'nl' else suit.english}"
 
 
 def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None) -> str:
