@@ -150,7 +150,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "match.chart_title": ("Score deal by deal", "Stand spel per spel"),
     "match.chart_x": ("Deal", "Spel"),
     "match.chart_y": ("Match score", "Stand"),
-    "match.contract_trump": ("trump {suit}", "troef {suit}"),
     "match.deals": ("Deals", "Spellen"),
     "match.click_row": ("Select a deal to replay it.", "Kies een spel om het te herspelen."),
     "mistakes.click_row": ("Select a row to replay the play.", "Kies een rij om de kaart te herspelen."),
@@ -650,15 +649,6 @@ def translator(lang: str) -> Callable[..., str]:
 def suit_name(suit: Suit) -> str:
     """A suit with its symbol and Dutch name, in both languages: ``♦ koeken``."""
     return f"{suit.symbol} {suit.dutch}"
-
-
-def suit_label(suit: Suit, lang: str) -> str:
-    """A suit with its symbol and its name in the chosen language: ``♦ diamonds``, ``♦ koeken``.
-
-    >>> suit_label(Suit.D, "en"), suit_label(Suit.D, "nl")
-    ('♦ diamonds', '♦ koeken')
-    """
-    return f"{suit.symbol} {suit.dutch if lang == 'nl' else suit.english}"
 
 
 def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None) -> str:

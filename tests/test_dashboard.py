@@ -654,7 +654,9 @@ def test_chart_pictures_speak_dutch(app: AppTest) -> None:
     assert at.toggle(key="players_interactive").label == "Interactieve grafieken"
 
 
-def test_match_deals_name_the_trump_suit_in_the_page_language(app: AppTest) -> None:
+def test_match_deals_name_the_trump_in_the_game_s_own_words_in_both_languages(app: AppTest) -> None:
+    """Troef and the Flemish suit names are the game's words (docs/dashboard.md): the English view
+    says ``troef ♦ koeken`` as the Dutch one does, never an English suit name."""
     record = fixture_records()[1]
     trumps = [
         d.declarations[0].suit for d in record.deals if d.declarations and d.declarations[0].call == "trump"
@@ -662,8 +664,8 @@ def test_match_deals_name_the_trump_suit_in_the_page_language(app: AppTest) -> N
     assert trumps
     suit = Suit.parse(trumps[0])
     english = open_page(app, "match", match="random-1").dataframe[0].value["contract"].tolist()
-    assert f"trump {suit.symbol} {suit.english}" in english
-    assert not any(s.dutch in text for text in english for s in Suit)
+    assert f"troef {suit.symbol} {suit.dutch}" in english
+    assert not any(s.english in text for text in english for s in Suit)
     app.session_state["lang"] = "nl"
     dutch = app.run().dataframe[0].value["contract"].tolist()
     assert f"troef {suit.symbol} {suit.dutch}" in dutch

@@ -58,7 +58,7 @@ def contract_text(deal: DealResult) -> str:
     if deal.contract is None:
         return t("contract.none")
     if deal.contract is Contract.TRUMP and deal.trump is not None:
-        text = t("match.contract_trump", suit=i18n.suit_label(deal.trump, language))
+        text = t("contract.trump", suit=i18n.suit_name(deal.trump))
     else:
         text = t(f"contract.{deal.contract.value}")
     if deal.en_face:

@@ -92,9 +92,7 @@ with right:
     if choices.height:
 
         def choice_label(choice: str) -> str:
-            if choice in Suit.__members__:
-                return i18n.suit_label(Suit[choice], language)
-            return choice.replace("_", " ")
+            return i18n.suit_name(Suit[choice]) if choice in Suit.__members__ else choice.replace("_", " ")
 
         labelled = choices.with_columns(pl.col("choice").map_elements(choice_label, pl.String))
         trump_labels = {"title": t("players.trumps_title"), "y_title": t("players.count")}
