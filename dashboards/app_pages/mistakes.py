@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data, i18n, ui
+from dashboards import chart_view, charts, data, i18n, ui
 from dashboards.steps import step_of
 
 t = ui.translator()
@@ -77,15 +77,18 @@ if total == 0:
     st.stop()
 
 rates = data.finding_rates(chosen)
+interactive = chart_view.interactive("mistakes")
 if rates.height:
-    figure = charts.findings_rate_figure(
-        rates.with_columns(
-            pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String)
-        ),
-        title=t("mistakes.rate_title"),
-        y_title=t("mistakes.rate_axis"),
+    labelled = rates.with_columns(
+        pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String)
     )
-    st.plotly_chart(figure, key="mistakes_chart")
+    rate_labels = {"title": t("mistakes.rate_title"), "y_title": t("mistakes.rate_axis")}
+    chart_view.show(
+        lambda width: charts.findings_rate_svg(labelled, **rate_labels, width=width),
+        lambda: charts.findings_rate_figure(labelled, **rate_labels),
+        interactive=interactive,
+        key="mistakes_chart",
+    )
 
 if shown.height < total:
     st.caption(t("mistakes.shown_first", shown=shown.height, count=total))
