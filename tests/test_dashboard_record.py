@@ -658,13 +658,14 @@ def test_page_draws_the_house_rules_only_once_opened_and_keeps_them_closed(
     assert at.selectbox(key="record_cap_default").value == 4
     at.toggle(key="record_partner_exempt_default").set_value(False)
     at.toggle(key="record_en_face_default").set_value(True)
-    at.selectbox(key="record_cap_default").set_value(16)
+    at.selectbox(key="record_cap_default").set_value(0)  # no cap
     at.run()
     at.session_state["record_house_rules_open"] = False  # closed again, as a click does
     at.run()
     assert not at.toggle
     open_expander(at, "record_house_rules_open")  # opened again: the choices are still there
     assert at.toggle(key="record_partner_exempt_default").value is False
+    assert at.selectbox(key="record_cap_default").value == 0  # shown as "no cap", not as nothing chosen
     at.session_state["record_house_rules_open"] = False
     at.run()
     for seat, name in enumerate(SEATS):
@@ -673,9 +674,9 @@ def test_page_draws_the_house_rules_only_once_opened_and_keeps_them_closed(
     tap(at, "record_start")
     draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
     assert draft is not None
-    assert draft.setup.rules == {"partner_exempt": False, "max_multiplier": 16, "cafe": {"en_face": True}}
+    assert draft.setup.rules == {"partner_exempt": False, "max_multiplier": None, "cafe": {"en_face": True}}
     rules = draft.setup.rules_value()
-    assert not rules.partner_exempt and rules.en_face and rules.max_multiplier == 16
+    assert not rules.partner_exempt and rules.en_face and rules.max_multiplier is None
     assert at.button(key="record_en_face")  # the cafe rule is in force at the table
 
 

@@ -209,8 +209,10 @@ def _rule_widgets(base: Rules, suffix: str) -> dict[str, Any]:
         "underbuy": base.underbuy == "allowed",
         "klop_on_muil": base.klop_on_muil,
     } | {name: bool(getattr(base, name)) for name in CAFE_OPTIONS}
-    caps = [2, 4, 8, 16, None]
-    cap = base.max_multiplier if base.max_multiplier in caps else caps[1]
+    # 0 stands for "no cap": a selectbox shows an option None as nothing chosen once it reruns
+    caps = [2, 4, 8, 16, 0]
+    cap = base.max_multiplier or 0
+    cap = cap if cap in caps else caps[1]
     cap_key = f"record_cap_{suffix}"
     box = st.expander(t("record.house_rules"), key=HOUSE_RULES_OPEN, on_change="rerun")
     if box.open:
@@ -223,14 +225,14 @@ def _rule_widgets(base: Rules, suffix: str) -> dict[str, Any]:
                         t("record.max_multiplier"),
                         caps,
                         index=caps.index(cap),
-                        format_func=lambda c: t("record.no_cap") if c is None else f"×{c}",
+                        format_func=lambda c: t("record.no_cap") if c == 0 else f"×{c}",
                         key=cap_key,
                         persist_state="session",
                     )
     chosen = {name: bool(st.session_state.get(f"record_{name}_{suffix}", on)) for name, on in toggles.items()}
     values: dict[str, Any] = {"target": int(target), **chosen}
     values["underbuy"] = "allowed" if chosen["underbuy"] else "forbidden"
-    values["max_multiplier"] = st.session_state.get(cap_key, cap)  # None: no cap, chosen
+    values["max_multiplier"] = st.session_state.get(cap_key, cap) or None
     return Rules.from_options(values).to_options()
 
 
