@@ -545,6 +545,8 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
         {"match": "random-0", "deal": 1, "step": 0},
     ]
     assert not (table.astype(str) == "None").any().any()
+    # the deal-level finding's trick and play are blank cells (a null would show as "None")
+    assert table["trick"].tolist()[2] == "" and table["play"].tolist()[2] == ""
     at.multiselect(key="mistakes_severities").select("blunder").run()
     assert at.subheader[0].value == "1 finding"
     assert at.dataframe[0].value["player"].tolist() == ["Bert"]
