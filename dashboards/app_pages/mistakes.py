@@ -83,9 +83,10 @@ if rates.height:
         pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String)
     )
     rate_labels = {"title": t("mistakes.rate_title"), "y_title": t("mistakes.rate_axis")}
+    every_kind = [i18n.label_of("kind", k, language) for k in choices["kinds"]]
     chart_view.show(
-        lambda width: charts.findings_rate_svg(labelled, **rate_labels, width=width),
-        lambda: charts.findings_rate_figure(labelled, **rate_labels),
+        lambda width: charts.findings_rate_svg(labelled, **rate_labels, every_kind=every_kind, width=width),
+        lambda: charts.findings_rate_figure(labelled, **rate_labels, every_kind=every_kind),
         interactive=interactive,
         key="mistakes_chart",
     )
