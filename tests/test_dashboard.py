@@ -567,10 +567,12 @@ def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
 
 def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     at = open_page(app, "players", player="Bert")
-    metrics = {m.label: m.value for m in at.metric}
+    metrics = figures(at)
     assert metrics["Deals played"] == "36"
     assert metrics["Matches"] == "3"
     assert metrics["Findings"] == "1"
+    # a figure's explanation rests on the ? beside its label, as st.metric's help did
+    assert any('data-metric="muil"' in m.value and 'title="won"' in m.value for m in at.markdown)
     assert {"players_points", "players_trumps", "players_rates", "players_partners"} <= set(svg_charts(at))
     table = next(str(m.value) for m in at.markdown if 'data-table="players_partners"' in str(m.value))
     rows = re.findall(r"<tr><td>(.*?)</td>(.*?)</tr>", table)
