@@ -91,20 +91,35 @@ def match_score_figure(
     return figure
 
 
-def findings_rate_figure(rates: pl.DataFrame, *, title: str, y_title: str) -> go.Figure:
+def kind_colours(kinds: Sequence[str], every_kind: Sequence[str] = ()) -> dict[str, str]:
+    """Each kind's colour in the stacked bars, by its place among ``every_kind`` (the kinds the
+    archive has), so a kind keeps its colour whichever others a filter leaves; kinds not there
+    follow, sorted.
+
+    >>> kind_colours(["b"], ["a", "b"]) == {"b": KIND_COLOURS[1]}
+    True
+    """
+    order = [k for k in every_kind] + sorted(k for k in set(kinds) if k not in every_kind)
+    return {kind: KIND_COLOURS[order.index(kind) % len(KIND_COLOURS)] for kind in sorted(set(kinds))}
+
+
+def findings_rate_figure(
+    rates: pl.DataFrame, *, title: str, y_title: str, every_kind: Sequence[str] = ()
+) -> go.Figure:
     """Findings per 100 cards played, one group of bars per player, one colour per kind.
 
     :param rates: ``player``, ``kind``, ``per_100``.
+    :param every_kind: the kinds whose order gives the colours (:func:`kind_colours`).
     """
     figure = go.Figure()
-    for index, kind in enumerate(sorted(rates["kind"].unique().to_list())):
+    for kind, colour in kind_colours(rates["kind"].to_list(), every_kind).items():
         rows = rates.filter(pl.col("kind") == kind)
         figure.add_trace(
             go.Bar(
                 x=rows["player"].to_list(),
                 y=rows["per_100"].to_list(),
                 name=kind.replace("_", " "),
-                marker_color=KIND_COLOURS[index % len(KIND_COLOURS)],
+                marker_color=colour,
             )
         )
     figure.update_layout(title=title, yaxis_title=y_title, barmode="stack", **_LAYOUT)
@@ -340,18 +355,16 @@ def match_score_svg(
     )
 
 
-def findings_rate_svg(rates: pl.DataFrame, *, title: str, y_title: str, width: int = WIDE) -> str:
+def findings_rate_svg(
+    rates: pl.DataFrame, *, title: str, y_title: str, every_kind: Sequence[str] = (), width: int = WIDE
+) -> str:
     """:func:`findings_rate_figure` as an SVG picture: a stacked bar per player."""
     players = sorted(rates["player"].unique().to_list())
     bars = []
-    for index, kind in enumerate(sorted(rates["kind"].unique().to_list())):
+    for kind, colour in kind_colours(rates["kind"].to_list(), every_kind).items():
         per_player = dict(rates.filter(pl.col("kind") == kind).select("player", "per_100").iter_rows())
         bars.append(
-            svg.Bars(
-                kind.replace("_", " "),
-                KIND_COLOURS[index % len(KIND_COLOURS)],
-                [float(per_player.get(p) or 0.0) for p in players],
-            )
+            svg.Bars(kind.replace("_", " "), colour, [float(per_player.get(p) or 0.0) for p in players])
         )
     return svg.bar_chart(players, bars, title=title, y_title=y_title, stacked=True, width=width, height=320)
 

@@ -545,6 +545,8 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
         {"match": "random-0", "deal": 1, "step": 0},
     ]
     assert not (table.astype(str) == "None").any().any()
+    # the deal-level finding's trick and play are blank cells (a null would show as "None")
+    assert table["trick"].tolist()[2] == "" and table["play"].tolist()[2] == ""
     at.multiselect(key="mistakes_severities").select("blunder").run()
     assert at.subheader[0].value == "1 finding"
     assert at.dataframe[0].value["player"].tolist() == ["Bert"]
@@ -565,10 +567,12 @@ def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
 
 def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     at = open_page(app, "players", player="Bert")
-    metrics = {m.label: m.value for m in at.metric}
+    metrics = figures(at)
     assert metrics["Deals played"] == "36"
     assert metrics["Matches"] == "3"
     assert metrics["Findings"] == "1"
+    # a figure's explanation rests on the ? beside its label, as st.metric's help did
+    assert any('data-metric="muil"' in m.value and 'title="won"' in m.value for m in at.markdown)
     assert {"players_points", "players_trumps", "players_rates", "players_partners"} <= set(svg_charts(at))
     table = next(str(m.value) for m in at.markdown if 'data-table="players_partners"' in str(m.value))
     rows = re.findall(r"<tr><td>(.*?)</td>(.*?)</tr>", table)

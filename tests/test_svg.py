@@ -10,8 +10,10 @@ import itertools
 import re
 from xml.etree import ElementTree
 
+import polars as pl
 import pytest
 
+from dashboards import charts
 from manillen_replay.report import svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -197,3 +199,18 @@ def test_charts_follow_the_page_text_colour() -> None:
     root = parse(picture)
     assert root.get("fill") == "currentColor"
     assert all(t.get("fill") in (None, "currentColor") for t in root.iter("{http://www.w3.org/2000/svg}text"))
+
+
+def test_a_finding_kind_keeps_its_colour_whichever_kinds_a_filter_leaves() -> None:
+    rates = pl.DataFrame(
+        {"player": ["Anna", "Anna", "Bert"], "kind": ["revoke", "wasted trump", "wasted trump"],
+         "per_100": [1.0, 2.0, 3.0]}
+    )  # fmt: skip
+    every_kind = ["revoke", "wasted trump"]
+    both = charts.findings_rate_svg(rates, title="t", y_title="y", every_kind=every_kind)
+    alone = charts.findings_rate_svg(
+        rates.filter(pl.col("kind") == "wasted trump"), title="t", y_title="y", every_kind=every_kind
+    )
+    colour = charts.KIND_COLOURS[1]
+    assert colour in both and colour in alone
+    assert charts.KIND_COLOURS[0] not in alone  # without the kind order it would take the first colour

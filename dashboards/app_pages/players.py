@@ -50,14 +50,17 @@ st.session_state["players_synced"] = player
 summary = data.player_summary(player)
 accuracy = data.player_accuracy(player)
 top = st.columns(5 if accuracy else 4)
-top[0].metric(t("players.matches"), summary.get("matches") or 0)
-top[1].metric(t("players.won"), summary.get("matches_won") or 0)
-top[2].metric(t("players.deals"), summary.get("deals") or 0)
-top[3].metric(
-    t("archive.findings"), int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum())
+ui.metric(top[0], t("players.matches"), summary.get("matches") or 0)
+ui.metric(top[1], t("players.won"), summary.get("matches_won") or 0)
+ui.metric(top[2], t("players.deals"), summary.get("deals") or 0)
+ui.metric(
+    top[3],
+    t("archive.findings"),
+    int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum()),
 )
 if accuracy:
-    top[4].metric(
+    ui.metric(
+        top[4],
         t("players.accuracy"),
         f"{accuracy['accuracy']:.1f}%",
         help=t(
@@ -106,10 +109,13 @@ with right:
 st.subheader(t("players.records_title"))
 records = data.contract_records(player)
 record_rows = st.columns(3)
-record_rows[0].metric("muil", f"{records['muil_won']} / {records['muil']}", help=t("players.won_share"))
-record_rows[1].metric("klop", f"{records['klop_won']} / {records['klop']}", help=t("players.won_share"))
-record_rows[2].metric(
-    "klop ←", f"{records['knocked_against_won']} / {records['knocked_against']}", help=t("players.won_share")
+ui.metric(record_rows[0], "muil", f"{records['muil_won']} / {records['muil']}", help=t("players.won_share"))
+ui.metric(record_rows[1], "klop", f"{records['klop_won']} / {records['klop']}", help=t("players.won_share"))
+ui.metric(
+    record_rows[2],
+    "klop ←",
+    f"{records['knocked_against_won']} / {records['knocked_against']}",
+    help=t("players.won_share"),
 )
 
 ledger = data.player_ledger(player, "match")
