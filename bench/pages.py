@@ -27,8 +27,10 @@ charts). Floors, measured by the same browser in the same run and taken in turn 
 are compared with, so that both wait on the same load of the shared machine: for the cold row a
 bare Streamlit page (a title, a line of text and a button, served with the dashboard's settings)
 as the first tab of an empty profile; for each page the bare page in a new tab; for the replay
-step a click of the bare page's button. Also listed: the bare page with one small Plotly chart,
-and the server's bare health answer (``/_stcore/health``). ``vs floor`` divides a row's new tab
+step a click of the bare page's button. Also listed: the bare page with one small Plotly chart
+(what the Interactive charts toggle costs), the bare page with one small table whose rows can be
+selected (Streamlit's data grid, which the Archive, Match and Mistakes pages need for their row
+clicks), and the server's bare health answer (``/_stcore/health``). ``vs floor`` divides a row's new tab
 (the cold row: its one figure) by its floor: what the framework costs any page is 1x. The load
 average at the start and end is kept with the figures. Run alone with ``python -m bench.pages``.
 """
@@ -263,8 +265,12 @@ if st.query_params.get("plotly"):
 
     rates = pl.DataFrame({{"player": ["Anna", "Bert"], "kind": ["revoke", "revoke"], "per_100": [1.0, 2.0]}})
     st.plotly_chart(charts.findings_rate_figure(rates, title="Floor", y_title="per 100"))
+if st.query_params.get("table"):
+    st.dataframe({{"match": ["a", "b"], "deals": [1, 2]}}, hide_index=True, on_select="rerun", key="t")
 """
-"""The floors' page: ``?plotly=1`` adds one small chart, drawn by the dashboard's own chart code."""
+"""The floors' page: ``?plotly=1`` adds one small chart, drawn by the dashboard's own chart code;
+``?table=1`` one small table whose rows can be selected, as the Archive, Match and Mistakes
+tables are (Streamlit's data grid)."""
 
 
 @contextmanager
@@ -338,6 +344,7 @@ def run(runs: int = 3, steps: int = 10, folder: Path | None = None) -> dict[str,
             floors = {
                 "bare page, cold cache": statistics.median(cold_floors),
                 "bare page + chart": _median_open(floor_context, f"{floor_address}/?plotly=1", runs)[0],
+                "bare page + table": _median_open(floor_context, f"{floor_address}/?table=1", runs)[0],
             }
             bare_tabs: list[float] = []
             # the dashboard: one profile for every tab, as a person's browser
