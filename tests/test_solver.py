@@ -207,9 +207,9 @@ def _demo_deals(count: int) -> list[tuple[Rules, Any]]:
 
 
 def test_hindsight_costs_on_two_threads_equal_the_plain_single_thread_solve_on_60_deals():
-    """With two threads dd_costs shares the first lead's cards out between two tables; every
-    value must be the single thread's (one table, the line solved back to front), and the first
-    lead's the value of solving that position alone."""
+    """With two threads dd_costs shares the first lead's cards out between two threads on one
+    table; every value must be the single thread's (the line solved back to front), and the
+    first lead's the value of solving that position alone."""
     deals = [(r, d) for r, d in _demo_deals(40)] + [
         (_match(s).rules, d) for s in (4, 5) for d in _match(s).deals[:10]
     ]
@@ -219,6 +219,38 @@ def test_hindsight_costs_on_two_threads_equal_the_plain_single_thread_solve_on_6
         first = next(iter_moments(deal, rules)).position
         alone = solve_position(first.hands, first.trick, first.leader, deal_trump(deal), rules)
         assert {int(card): value.hindsight for card, value in two[0].values.items()} == alone
+
+
+def test_hindsight_costs_do_not_depend_on_the_number_of_threads_sharing_the_table():
+    """Three threads: the third starts on the first lead's cards with no guess yet (the other
+    two take the line and the second position); the values are one thread's."""
+    for rules, deal in _demo_deals(8):
+        assert dd_costs(deal, rules, workers=3) == dd_costs(deal, rules, workers=1), deal.number
+
+
+def test_a_half_written_table_entry_is_a_miss_never_a_mix():
+    """Threads share one table without locks: a slot read while it is rewritten can pair one
+    write's word 0 with another's word 1; for one position written with two sets of bounds
+    that pair must not match, while each whole write does."""
+    rng = random.Random(7)
+    for _ in range(2000):
+        cards = rng.sample(list(iter_mask(DECK_32_MASK)), 32)
+        size = rng.randrange(2, 9)
+        hands = [mask_of(cards[seat * size : (seat + 1) * size]) for seat in range(4)]
+        leader, generation = rng.randrange(4), rng.randrange(1, 1000)
+        word0, word1 = _kernel._entry_key(hands[0], hands[1], hands[2], hands[3], leader, generation)
+        writes = []
+        for _ in range(2):
+            low = rng.randrange(61)
+            high, lead = rng.randrange(low, 61), rng.randrange(64)
+            entry = word1 | (low << 42) | (high << 48) | (lead << 54)
+            writes.append((word0 ^ entry, entry))
+        for stored0, stored1 in writes:
+            assert _kernel.is_entry_of(stored0, stored1, word0, word1)
+        (first0, first1), (second0, second1) = writes
+        if first1 != second1:
+            assert not _kernel.is_entry_of(first0, second1, word0, word1)
+            assert not _kernel.is_entry_of(second0, first1, word0, word1)
 
 
 def test_a_card_value_is_exact_whatever_the_guess():

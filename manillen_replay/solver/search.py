@@ -347,8 +347,10 @@ def _solve_on(
     key: tuple[int, bool, bool, bool],
     *,
     every_card: bool,
+    shared: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Positions solved in order on one worker's table: the kernel's ``solve_jobs``.
+    """Positions solved in order on one worker's table (or the ``shared`` one): the kernel's
+    ``solve_jobs``.
 
     :param hints: per position, a job hint (``_kernel.FOLLOWS`` or ``PRECEDES`` plus a card) or -1.
     """
@@ -363,7 +365,7 @@ def _solve_on(
     values = np.zeros(count, dtype=np.int64)
     _kernel.solve_jobs(
         hands, boards, ntable, leaders, np.asarray(hints, dtype=np.int64), key[0], key[1], key[2], key[3],
-        every_card, worker.table, generation, worker.work, cards, values,
+        every_card, worker.table if shared is None else shared, generation, worker.work, cards, values,
     )  # fmt: skip
     return values, cards
 
@@ -376,14 +378,19 @@ def solve_line(
     *,
     workers: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every position of one line of play and every legal card there: :func:`solve_batch` of
-    the positions from the last back to the first (``precedes``), on ``workers`` threads.
+    """Every position of one line of play and every legal card there: the positions solved from
+    the last back to the first (as :func:`solve_batch` with ``precedes``), on ``workers`` threads
+    that share one transposition table.
 
-    The first position (all cards out) is most of the work; with two or more threads it is
-    shared out: one thread solves the line back to the second position, while another finds
-    the second position's value (the value of the first card played: the likeliest value of
-    the first position) and starts on the first position's other cards, which the threads then
-    take one at a time. Each card's value is exact whichever thread and table finds it.
+    The first position (all cards out) is most of the work. It is valued card by card, each
+    card's search guided by the best value found so far, starting from the value of the card
+    actually led (the second position's value, the likeliest value of the first): no separate
+    search for the position's own value, which is the best card's. With two or more threads,
+    one solves the line back to the second position while another finds the second position's
+    value and starts on the first position's other cards; the threads then take those cards one
+    at a time. All threads read and write one table (see :func:`~._kernel.new_table` for why a
+    half-written entry is never taken for another), so a position one thread solved is known
+    to the others. Each card's value is exact whichever thread finds it.
 
     :param positions: the positions in the order played; ``positions[i + 1]`` follows from
         ``positions[i]`` by the play of ``played[i]`` (-1 where it does not: an illegal card).
@@ -394,68 +401,78 @@ def solve_line(
     backwards = list(positions[::-1])
     precedes = list(played[::-1])
     first = positions[0] if count else None
-    if workers < 2 or count < 3 or first is None or first.trick or played[0] < 0:
+    if count < 2 or first is None or first.trick or played[0] < 0:
         values, cards = solve_batch(backwards, trump, rules, precedes=precedes)
         return values[::-1], cards[::-1]
-    with DealTables(2) as tables:
+    threads = max(1, workers)
+    with DealTables(threads) as tables:
         key = _key(trump, rules)
-        generations = [tables.generation(index, key) for index in range(2)]
-        guess: list[int] = []
+        generation = tables.generation(0, key)
+        shared = tables.workers[0].table
+        best: list[int] = []  # the best value of the first position's cards found so far
         line: list[tuple[np.ndarray, np.ndarray]] = []
         row = np.full(36, -1, dtype=np.int64)
         legal = first.legal_mask(trump, rules)
         searched = _searched_cards(first, legal, played[0])
+        maximising = first.leader % 2 == 0
         lock = threading.Lock()
+        opened = [False]  # whether a thread has taken the second position's value
 
-        def next_card() -> int:
+        def found(value: int) -> None:
             with lock:
-                return searched.pop() if searched else -1
+                if not best or (value > best[0] if maximising else value < best[0]):
+                    best[:] = [value]
 
         def take_cards(index: int) -> None:
-            worker = tables.workers[index]
+            work = tables.workers[index].work
             hands = np.array(first.hands, dtype=np.int64)
             table = np.zeros(4, dtype=np.int64)
             scratch = np.zeros(4, dtype=np.int64)
-            low, high = 0, first.points_in_play
-            while (card := next_card()) >= 0:
-                row[card] = _kernel.card_value(
-                    hands, table, 0, first.leader, card, guess[0], low, high, key[0], key[1], key[2], key[3],
-                    worker.table, generations[index], worker.work, scratch,
+            in_play = first.points_in_play
+            while True:
+                with lock:
+                    if not searched:
+                        return
+                    card = searched.pop()
+                    guess = best[0] if best else in_play // 2
+                value = _kernel.card_value(
+                    hands, table, 0, first.leader, card, guess, 0, in_play, key[0], key[1], key[2], key[3],
+                    shared, generation, work, scratch,
                 )  # fmt: skip
+                row[card] = value
+                found(int(value))
 
         def solve_rest() -> None:
             hints = _hints(_kernel.PRECEDES, precedes[:-1])
-            line.append(
-                _solve_on(tables.workers[0], generations[0], backwards[:-1], hints, key, every_card=True)
-            )
-            with lock:
-                if not guess:
-                    guess.append(int(line[0][0][-1]))
+            line.append(_solve_on(tables.workers[0], generation, backwards[:-1], hints, key, every_card=True))
+            found(int(line[0][0][-1]))
             take_cards(0)
 
-        def open_first() -> None:
-            worker = tables.workers[1]
+        def open_first(index: int) -> None:
             with lock:
-                started_late = bool(guess)  # on a busy machine: the other thread got there first
-            if not started_late:
-                value = _solve_on(worker, generations[1], [positions[1]], [-1], key, every_card=False)[0][0]
-                with lock:
-                    if not guess:
-                        guess.append(int(value))
-            take_cards(1)
+                # the second position's value once, by the first thread free (and not at all
+                # when, on a busy machine, the line got there first)
+                start = not opened[0] and not best
+                opened[0] = True
+            if start:
+                values, _ = _solve_on(
+                    tables.workers[index], generation, [positions[1]], [-1], key, every_card=False,
+                    shared=shared,
+                )  # fmt: skip
+                found(int(values[0]))
+            take_cards(index)
 
-        _run_together([solve_rest, open_first])
+        _run_together([solve_rest, *(partial(open_first, index) for index in range(1, threads))])
     values_rest, cards_rest = line[0]
-    row[played[0]] = guess[0]
+    row[played[0]] = values_rest[-1]
     hands = np.array(first.hands, dtype=np.int64)
     for card in sorted(iter_mask(legal), reverse=True):
         twin = _kernel.twin_above(card, hands, np.zeros(4, dtype=np.int64), 0, first.leader)
         if twin >= 0:
             row[card] = row[twin]
-    maximising = first.leader % 2 == 0
     legal_values = [int(row[c]) for c in iter_mask(legal)]
-    best = max(legal_values) if maximising else min(legal_values)
-    values = np.concatenate([[best], values_rest[::-1]])
+    top = max(legal_values) if maximising else min(legal_values)
+    values = np.concatenate([[top], values_rest[::-1]])
     cards = np.concatenate([row[None, :], cards_rest[::-1]])
     return values, cards
 
