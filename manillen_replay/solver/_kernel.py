@@ -880,3 +880,46 @@ def card_value(
         )  # fmt: skip
     hands[seat] ^= bit
     return gained + value
+
+
+@compiled
+def card_bound(
+    hands: np.ndarray,
+    table: np.ndarray,
+    ntable: int,
+    leader: int,
+    card: int,
+    gamma: int,
+    trump: int,
+    partner_exempt: bool,
+    underbuy_forbidden: bool,
+    overtake_plain_suit: bool,
+    tt: np.ndarray,
+    generation: int,
+    work: tuple[np.ndarray, ...],
+    scratch: np.ndarray,
+) -> int:
+    """One probe of :func:`card_value`: a fail-soft bound around ``gamma`` on team 0's points
+    from a position on (the table's cards included) after the seat to play plays ``card``.
+
+    ``r >= gamma`` says at least ``r``, ``r < gamma`` at most ``r``. For callers that choose
+    each probe themselves (threads sharing out one card's search). ``hands`` and ``table`` are
+    restored before it returns.
+    """
+    seat = (leader + ntable) & 3
+    bit = 1 << card
+    hands[seat] ^= bit
+    table[ntable] = card
+    if ntable == 3:
+        winner, taken = _winner_and_points(table, leader, trump)
+        gained = taken if winner & 1 == 0 else 0
+        child_table, child_ntable, child_leader = scratch, 0, winner
+    else:
+        gained = 0
+        child_table, child_ntable, child_leader = table, ntable + 1, leader
+    bound = probe(
+        hands, child_table, child_ntable, child_leader, gamma - gained, trump, partner_exempt,
+        underbuy_forbidden, overtake_plain_suit, tt, generation, work,
+    )  # fmt: skip
+    hands[seat] ^= bit
+    return gained + bound

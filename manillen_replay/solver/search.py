@@ -7,12 +7,13 @@ releases the GIL), each with its own transposition table from a small pool.
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
@@ -21,6 +22,14 @@ from ..cards import CARD_POINTS, CARD_TEXT, DECK_32_MASK, RANKS_PER_SUIT, iter_m
 from ..errors import ManillenError
 from ..rules import NO_TRUMP, Rules, legal_core, winning_position
 from . import _kernel
+
+
+SUIT_PATTERN_POINTS: tuple[int, ...] = tuple(
+    sum(CARD_POINTS[rank] for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1)
+    for pattern in range(1 << RANKS_PER_SUIT)
+)
+"""The card points of any set of ranks of one suit (a 9-bit pattern): a mask's points in four
+look-ups (positions are counted many times a deal)."""
 
 
 class SolverError(ManillenError):
@@ -47,7 +56,14 @@ class Position:
     def points_in_play(self) -> int:
         """The card points still to be taken: the hands and the cards on the table."""
         cards = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
-        return sum(CARD_POINTS[c] for c in iter_mask(cards)) + sum(CARD_POINTS[c] for c in self.trick)
+        for card in self.trick:
+            cards |= 1 << card
+        return (
+            SUIT_PATTERN_POINTS[cards & 511]
+            + SUIT_PATTERN_POINTS[cards >> 9 & 511]
+            + SUIT_PATTERN_POINTS[cards >> 18 & 511]
+            + SUIT_PATTERN_POINTS[cards >> 27 & 511]
+        )
 
     def legal_mask(self, trump: int | None, rules: Rules) -> int:
         """The cards the seat to play may play, by the engine's rules."""
@@ -417,11 +433,12 @@ def solve_line(
         maximising = first.leader % 2 == 0
         lock = threading.Lock()
         opened = [False]  # whether a thread has taken the second position's value
+        started: list[_CardSearch] = []
 
         def found(value: int) -> None:
-            with lock:
-                if not best or (value > best[0] if maximising else value < best[0]):
-                    best[:] = [value]
+            """A card's value is known (called holding ``lock``)."""
+            if not best or (value > best[0] if maximising else value < best[0]):
+                best[:] = [value]
 
         def take_cards(index: int) -> None:
             work = tables.workers[index].work
@@ -429,23 +446,42 @@ def solve_line(
             table = np.zeros(4, dtype=np.int64)
             scratch = np.zeros(4, dtype=np.int64)
             in_play = first.points_in_play
+            mine: _CardSearch | None = None
             while True:
                 with lock:
-                    if not searched:
+                    if mine is not None and mine.is_done:
+                        mine = None
+                    if mine is None and searched:
+                        mine = _CardSearch(searched.pop(), 0, in_play)
+                        mine.guess = best[0] if best else in_play // 2
+                        started.append(mine)
+                    target, gamma = mine, -1
+                    if mine is not None:
+                        gamma = mine.next_gamma(maximising)
+                    else:
+                        # nothing left to start: probe another thread's card elsewhere in its range
+                        for other in sorted(started, key=lambda search: search.low - search.high):
+                            gamma = other.spare_gamma()
+                            if gamma >= 0:
+                                target = other
+                                break
+                    if target is None or gamma < 0:
                         return
-                    card = searched.pop()
-                    guess = best[0] if best else in_play // 2
-                value = _kernel.card_value(
-                    hands, table, 0, first.leader, card, guess, 0, in_play, key[0], key[1], key[2], key[3],
+                    target.probing.append(gamma)
+                bound = _kernel.card_bound(
+                    hands, table, 0, first.leader, target.card, gamma, key[0], key[1], key[2], key[3],
                     shared, generation, work, scratch,
                 )  # fmt: skip
-                row[card] = value
-                found(int(value))
+                with lock:
+                    if target.record(gamma, int(bound), owner=target is mine):
+                        row[target.card] = target.low
+                        found(target.low)
 
         def solve_rest() -> None:
             hints = _hints(_kernel.PRECEDES, precedes[:-1])
             line.append(_solve_on(tables.workers[0], generation, backwards[:-1], hints, key, every_card=True))
-            found(int(line[0][0][-1]))
+            with lock:
+                found(int(line[0][0][-1]))
             take_cards(0)
 
         def open_first(index: int) -> None:
@@ -459,7 +495,8 @@ def solve_line(
                     tables.workers[index], generation, [positions[1]], [-1], key, every_card=False,
                     shared=shared,
                 )  # fmt: skip
-                found(int(values[0]))
+                with lock:
+                    found(int(values[0]))
             take_cards(index)
 
         _run_together([solve_rest, *(partial(open_first, index) for index in range(1, threads))])
@@ -475,6 +512,71 @@ def solve_line(
     values = np.concatenate([[top], values_rest[::-1]])
     cards = np.concatenate([row[None, :], cards_rest[::-1]])
     return values, cards
+
+
+@dataclass(slots=True)
+class _CardSearch:
+    """One card of a first lead valued probe by probe (``_kernel.card_bound``), the probes
+    chosen as ``_kernel.card_value`` chooses them; threads with nothing else to do probe the
+    same card elsewhere in its range, and every probe's bound narrows it for all.
+
+    Values are team 0's points; the card's value lies in ``low..high`` and is found when they meet.
+    """
+
+    card: int
+    low: int
+    high: int
+    guess: int = 0
+    """The first probe's question: does the card reach this (for team 1: stay at or below it)?"""
+    step: int = 0
+    """0 before the first probe; then the step away from the guess (1, 2, 4, ...), -1 once bisecting."""
+    downward: bool = False
+    """Whether the value lies below the first probe's question."""
+    probing: list[int] = field(default_factory=list)
+    """The probes in flight."""
+
+    @property
+    def is_done(self) -> bool:
+        return self.low >= self.high
+
+    def next_gamma(self, maximising: bool) -> int:
+        """The next probe of the thread that took this card (``_kernel.card_value``'s sequence)."""
+        if self.step == 0:
+            return self.guess if maximising else self.guess + 1
+        if self.step > 0:
+            return (
+                max(self.low + 1, self.high - self.step + 1)
+                if self.downward
+                else min(self.high, self.low + self.step)
+            )
+        return (self.low + self.high + 1) >> 1
+
+    def spare_gamma(self) -> int:
+        """A probe for a helping thread: the middle of the widest part of the range that no probe
+        in flight splits, or -1 when no part holds two values."""
+        cuts = sorted({self.low, self.high + 1, *(g for g in self.probing if self.low < g <= self.high)})
+        width, gamma = 1, -1
+        for below, above in itertools.pairwise(cuts):
+            if above - below > width:
+                width, gamma = above - below, (below + above) >> 1
+        return gamma
+
+    def record(self, gamma: int, bound: int, *, owner: bool) -> bool:
+        """Narrow the range by a probe's fail-soft bound; True when that settles the value."""
+        self.probing.remove(gamma)
+        if self.is_done:
+            return False
+        reached = bound >= gamma
+        if reached:
+            self.low = max(self.low, min(bound, self.high))
+        else:
+            self.high = min(self.high, max(bound, self.low))
+        if owner:
+            if self.step == 0:
+                self.step, self.downward = 1, not reached
+            elif self.step > 0:
+                self.step = -1 if reached == self.downward else self.step * 2
+        return self.is_done
 
 
 def _searched_cards(position: Position, legal: int, known: int) -> list[int]:
