@@ -23,7 +23,6 @@ from ..errors import ManillenError
 from ..rules import NO_TRUMP, Rules, legal_core, winning_position
 from . import _kernel
 
-
 SUIT_PATTERN_POINTS: tuple[int, ...] = tuple(
     sum(CARD_POINTS[rank] for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1)
     for pattern in range(1 << RANKS_PER_SUIT)
@@ -477,30 +476,47 @@ def solve_line(
                         row[target.card] = target.low
                         found(target.low)
 
-        def solve_rest() -> None:
-            hints = _hints(_kernel.PRECEDES, precedes[:-1])
-            line.append(_solve_on(tables.workers[0], generation, backwards[:-1], hints, key, every_card=True))
+        second: list[tuple[np.ndarray, np.ndarray]] = []
+        split = threads > 1 and count > 2
+
+        def solve_second(index: int) -> None:
+            """The second position, every card, by the first thread free: the value of the card
+            led is the first lead's likeliest value (the guess its cards start from)."""
             with lock:
-                found(int(line[0][0][-1]))
+                start = not opened[0]
+                opened[0] = True
+            if start:
+                worker = tables.workers[index]
+                values = _solve_on(
+                    worker, generation, [positions[1]], [-1], key, every_card=True, shared=shared
+                )
+                second.append(values)
+                with lock:
+                    found(int(second[0][0][0]))
+
+        def solve_rest() -> None:
+            # with other threads, the line stops short of the second position, which one of
+            # them solves meanwhile
+            rest = backwards[:-2] if split else backwards[:-1]
+            hints = _hints(_kernel.PRECEDES, precedes[: len(rest)])
+            line.append(_solve_on(tables.workers[0], generation, rest, hints, key, every_card=True))
+            if split:
+                solve_second(0)
+            else:
+                with lock:
+                    found(int(line[0][0][-1]))
             take_cards(0)
 
         def open_first(index: int) -> None:
-            with lock:
-                # the second position's value once, by the first thread free (and not at all
-                # when, on a busy machine, the line got there first)
-                start = not opened[0] and not best
-                opened[0] = True
-            if start:
-                values, _ = _solve_on(
-                    tables.workers[index], generation, [positions[1]], [-1], key, every_card=False,
-                    shared=shared,
-                )  # fmt: skip
-                with lock:
-                    found(int(values[0]))
+            if split:
+                solve_second(index)
             take_cards(index)
 
         _run_together([solve_rest, *(partial(open_first, index) for index in range(1, threads))])
     values_rest, cards_rest = line[0]
+    if second:
+        values_rest = np.concatenate([values_rest, second[0][0]])
+        cards_rest = np.concatenate([cards_rest, second[0][1]])
     row[played[0]] = values_rest[-1]
     hands = np.array(first.hands, dtype=np.int64)
     for card in sorted(iter_mask(legal), reverse=True):
