@@ -253,6 +253,47 @@ def test_a_half_written_table_entry_is_a_miss_never_a_mix():
             assert not _kernel.is_entry_of(second0, first1, word0, word1)
 
 
+def test_a_card_probed_by_two_threads_at_once_settles_on_its_exact_value():
+    """The first lead's cards are valued probe by probe; a thread with nothing else to do
+    probes another thread's card elsewhere in its range. Interleaved in every order (the
+    second probe starting before the first one's bound is in, bounds arriving either way
+    round), the range only narrows and ends at the value plain exhaustive search gives."""
+    rng = random.Random(61)
+    worker = search._borrow()
+    scratch = np.zeros(4, dtype=np.int64)
+    for _ in range(200):
+        state = random_ending(rng, 3)
+        hands = np.array(state.hands, dtype=np.int64)
+        table = np.zeros(4, dtype=np.int64)
+        table[: len(state.trick)] = state.trick
+        trump = -1 if state.trump is None else int(state.trump)
+        rules = state.rules
+        generation = worker.next_generation()
+        for card in iter_mask(state.legal_mask()):
+            exact = _gained(state, card)
+            found = search._CardSearch(card, 0, 60, guess=rng.randrange(61))
+            while not found.is_done:
+                gammas = [(found.next_gamma(state.to_play % 2 == 0), True)]
+                found.probing.append(gammas[0][0])
+                spare = found.spare_gamma()
+                if spare >= 0 and rng.random() < 0.7:
+                    gammas.append((spare, False))
+                    found.probing.append(spare)
+                rng.shuffle(gammas)
+                for gamma, owner in gammas:
+                    bound = _kernel.card_bound(
+                        hands, table, len(state.trick), state.leader, card, gamma, trump,
+                        rules.partner_exempt, rules.underbuy == "forbidden", rules.overtake_plain_suit,
+                        worker.table, generation, worker.work, scratch,
+                    )  # fmt: skip
+                    assert (bound >= gamma) == (exact >= gamma)
+                    low, high = found.low, found.high
+                    found.record(gamma, int(bound), owner=owner)
+                    assert low <= found.low <= exact <= found.high <= high
+            assert found.low == exact, (state, card)
+    search._POOL.put(worker)
+
+
 def test_a_card_value_is_exact_whatever_the_guess():
     """The kernel's card_value (a card's value from a guess, used for the first lead's cards on
     each thread) against plain exhaustive search, with guesses anywhere in 0..60."""
