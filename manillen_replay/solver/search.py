@@ -532,9 +532,14 @@ def solve_line(
 
 @dataclass(slots=True)
 class _CardSearch:
-    """One card of a first lead valued probe by probe (``_kernel.card_bound``), the probes
-    chosen as ``_kernel.card_value`` chooses them; threads with nothing else to do probe the
-    same card elsewhere in its range, and every probe's bound narrows it for all.
+    """One card of a first lead valued probe by probe (``_kernel.card_bound``); threads with
+    nothing else to do probe the same card elsewhere in its range, and every probe's bound
+    narrows it for all.
+
+    The first probe asks whether the card reaches the best value found so far; each later one
+    asks at the bound the last one returned (MTD(f)): fail-soft bounds are mostly tight there.
+    Measured on the first leads of the 50 bench deals, one thread: 11.2 million positions,
+    against 12.8 million for ``_kernel.card_value``'s steps of 1, 2, 4 and bisection.
 
     Values are team 0's points; the card's value lies in ``low..high`` and is found when they meet.
     """
@@ -544,8 +549,8 @@ class _CardSearch:
     high: int
     guess: int = 0
     """The first probe's question: does the card reach this (for team 1: stay at or below it)?"""
-    step: int = 0
-    """0 before the first probe; then the step away from the guess (1, 2, 4, ...), -1 once bisecting."""
+    probed: bool = False
+    """Whether the first probe is in."""
     downward: bool = False
     """Whether the value lies below the first probe's question."""
     probing: list[int] = field(default_factory=list)
@@ -556,16 +561,10 @@ class _CardSearch:
         return self.low >= self.high
 
     def next_gamma(self, maximising: bool) -> int:
-        """The next probe of the thread that took this card (``_kernel.card_value``'s sequence)."""
-        if self.step == 0:
+        """The next probe of the thread that took this card."""
+        if not self.probed:
             return self.guess if maximising else self.guess + 1
-        if self.step > 0:
-            return (
-                max(self.low + 1, self.high - self.step + 1)
-                if self.downward
-                else min(self.high, self.low + self.step)
-            )
-        return (self.low + self.high + 1) >> 1
+        return self.high if self.downward else self.low + 1
 
     def spare_gamma(self) -> int:
         """A probe for a helping thread: the middle of the widest part of the range that no probe
@@ -587,11 +586,8 @@ class _CardSearch:
             self.low = max(self.low, min(bound, self.high))
         else:
             self.high = min(self.high, max(bound, self.low))
-        if owner:
-            if self.step == 0:
-                self.step, self.downward = 1, not reached
-            elif self.step > 0:
-                self.step = -1 if reached == self.downward else self.step * 2
+        if owner and not self.probed:
+            self.probed, self.downward = True, not reached
         return self.is_done
 
 
