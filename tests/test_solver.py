@@ -253,6 +253,19 @@ def test_a_half_written_table_entry_is_a_miss_never_a_mix():
             assert not _kernel.is_entry_of(second0, first1, word0, word1)
 
 
+def _kernel_position(state: DealState) -> tuple[np.ndarray, np.ndarray, int, int, int, bool, bool, bool]:
+    """A position as the kernel takes it: hands, table, cards on it, leader, trump, house rules."""
+    hands = np.array(state.hands, dtype=np.int64)
+    table = np.zeros(4, dtype=np.int64)
+    table[: len(state.trick)] = state.trick
+    trump = -1 if state.trump is None else int(state.trump)
+    rules = state.rules
+    return (
+        hands, table, len(state.trick), state.leader, trump, rules.partner_exempt,
+        rules.underbuy == "forbidden", rules.overtake_plain_suit,
+    )  # fmt: skip
+
+
 def test_a_card_probed_by_two_threads_at_once_settles_on_its_exact_value():
     """The first lead's cards are valued probe by probe; a thread with nothing else to do
     probes another thread's card elsewhere in its range. Interleaved in every order (the
@@ -263,11 +276,7 @@ def test_a_card_probed_by_two_threads_at_once_settles_on_its_exact_value():
     scratch = np.zeros(4, dtype=np.int64)
     for _ in range(200):
         state = random_ending(rng, 3)
-        hands = np.array(state.hands, dtype=np.int64)
-        table = np.zeros(4, dtype=np.int64)
-        table[: len(state.trick)] = state.trick
-        trump = -1 if state.trump is None else int(state.trump)
-        rules = state.rules
+        hands, table, ntable, leader, trump, *rules = _kernel_position(state)
         generation = worker.next_generation()
         for card in iter_mask(state.legal_mask()):
             exact = _gained(state, card)
@@ -282,9 +291,8 @@ def test_a_card_probed_by_two_threads_at_once_settles_on_its_exact_value():
                 rng.shuffle(gammas)
                 for gamma, owner in gammas:
                     bound = _kernel.card_bound(
-                        hands, table, len(state.trick), state.leader, card, gamma, trump,
-                        rules.partner_exempt, rules.underbuy == "forbidden", rules.overtake_plain_suit,
-                        worker.table, generation, worker.work, scratch,
+                        hands, table, ntable, leader, card, gamma, trump, *rules, worker.table, generation,
+                        worker.work, scratch,
                     )  # fmt: skip
                     assert (bound >= gamma) == (exact >= gamma)
                     low, high = found.low, found.high
@@ -300,16 +308,11 @@ def test_a_card_value_is_exact_whatever_the_guess():
     rng = random.Random(16)
     for _ in range(300):
         state = random_ending(rng, 3)
-        hands = np.array(state.hands, dtype=np.int64)
-        table = np.zeros(4, dtype=np.int64)
-        table[: len(state.trick)] = state.trick
-        trump = -1 if state.trump is None else int(state.trump)
+        hands, table, ntable, leader, trump, *rules = _kernel_position(state)
         worker = search._borrow()
         for card in iter_mask(state.legal_mask()):
             value = _kernel.card_value(
-                hands, table, len(state.trick), state.leader, card, rng.randrange(61), 0, 60, trump,
-                state.rules.partner_exempt, state.rules.underbuy == "forbidden",
-                state.rules.overtake_plain_suit, worker.table,
+                hands, table, ntable, leader, card, rng.randrange(61), 0, 60, trump, *rules, worker.table,
                 worker.next_generation(), worker.work, np.zeros(4, dtype=np.int64),
             )  # fmt: skip
             assert value == _gained(state, card), (state, card)

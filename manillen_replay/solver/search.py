@@ -397,15 +397,17 @@ def solve_line(
     the last back to the first (as :func:`solve_batch` with ``precedes``), on ``workers`` threads
     that share one transposition table.
 
-    The first position (all cards out) is most of the work. It is valued card by card, each
-    card's search guided by the best value found so far, starting from the value of the card
-    actually led (the second position's value, the likeliest value of the first): no separate
-    search for the position's own value, which is the best card's. With two or more threads,
-    one solves the line back to the second position while another finds the second position's
-    value and starts on the first position's other cards; the threads then take those cards one
-    at a time. All threads read and write one table (see :func:`~._kernel.new_table` for why a
-    half-written entry is never taken for another), so a position one thread solved is known
-    to the others. Each card's value is exact whichever thread finds it.
+    The first position (all cards out) is most of the work. It is valued card by card
+    (:class:`_CardSearch`), each card's first probe at the best value found so far, starting
+    from the value of the card actually led (the second position's value, the likeliest value
+    of the first): no separate search for the position's own value, which is the best card's.
+    With two or more threads, one solves the line back to the third position while another
+    solves the second (every card) and starts on the first position's other cards; the threads
+    then take those cards one at a time, and one with no card left to start probes another's
+    card elsewhere in its range. All threads read and write one table
+    (:func:`~._kernel.is_entry_of` says why a half-written entry is a miss, not a mix), so a
+    position one thread solved is known to the others. Each card's value is exact whichever
+    thread finds it.
 
     :param positions: the positions in the order played; ``positions[i + 1]`` follows from
         ``positions[i]`` by the play of ``played[i]`` (-1 where it does not: an illegal card).
