@@ -821,6 +821,21 @@ def twin_above(card: int, hands: np.ndarray, table: np.ndarray, ntable: int, sea
     return _twin_above(card, hands[seat], live)
 
 
+@inlined
+def _play_card(
+    hands: np.ndarray, table: np.ndarray, ntable: int, leader: int, card: int, trump: int
+) -> tuple[int, int, int]:
+    """The seat to play plays ``card`` (taken from its hand, put on the table): team 0's points
+    from a finished trick, and the next position's cards on the table and leader (with four
+    cards down the next position's table is empty: the caller's scratch table)."""
+    hands[(leader + ntable) & 3] ^= 1 << card
+    table[ntable] = card
+    if ntable == 3:
+        winner, taken = _winner_and_points(table, leader, trump)
+        return (taken if winner & 1 == 0 else 0), 0, winner
+    return 0, ntable + 1, leader
+
+
 @compiled
 def card_value(
     hands: np.ndarray,
@@ -849,16 +864,8 @@ def card_value(
     """
     seat = (leader + ntable) & 3
     maximising = (seat & 1) == 0
-    bit = 1 << card
-    hands[seat] ^= bit
-    table[ntable] = card
-    if ntable == 3:
-        winner, taken = _winner_and_points(table, leader, trump)
-        gained = taken if winner & 1 == 0 else 0
-        child_table, child_ntable, child_leader = scratch, 0, winner
-    else:
-        gained = 0
-        child_table, child_ntable, child_leader = table, ntable + 1, leader
+    gained, child_ntable, child_leader = _play_card(hands, table, ntable, leader, card, trump)
+    child_table = scratch if ntable == 3 else table
     child_high = min(_upper_bound(hands, child_table, child_ntable), high - gained)
     child_low = max(0, low - gained)
     gamma = guess - gained if maximising else guess + 1 - gained
@@ -878,7 +885,7 @@ def card_value(
             hands, child_table, child_ntable, child_leader, child_low, child_high, downward, trump,
             partner_exempt, underbuy_forbidden, overtake_plain_suit, tt, generation, work,
         )  # fmt: skip
-    hands[seat] ^= bit
+    hands[seat] ^= 1 << card
     return gained + value
 
 
@@ -906,20 +913,11 @@ def card_bound(
     each probe themselves (threads sharing out one card's search). ``hands`` and ``table`` are
     restored before it returns.
     """
-    seat = (leader + ntable) & 3
-    bit = 1 << card
-    hands[seat] ^= bit
-    table[ntable] = card
-    if ntable == 3:
-        winner, taken = _winner_and_points(table, leader, trump)
-        gained = taken if winner & 1 == 0 else 0
-        child_table, child_ntable, child_leader = scratch, 0, winner
-    else:
-        gained = 0
-        child_table, child_ntable, child_leader = table, ntable + 1, leader
+    gained, child_ntable, child_leader = _play_card(hands, table, ntable, leader, card, trump)
+    child_table = scratch if ntable == 3 else table
     bound = probe(
         hands, child_table, child_ntable, child_leader, gamma - gained, trump, partner_exempt,
         underbuy_forbidden, overtake_plain_suit, tt, generation, work,
     )  # fmt: skip
-    hands[seat] ^= bit
+    hands[(leader + ntable) & 3] ^= 1 << card
     return gained + bound
