@@ -148,6 +148,12 @@ def nodes_searched() -> int:
     return sum(int(worker.work[3][0]) for worker in list(_WORKERS))
 
 
+def nodes_per_worker() -> list[int]:
+    """Positions each worker (one per thread that ever solved at once) has visited so far: the
+    busier thread's share of a call is what a user waits for when the cores are free."""
+    return [int(worker.work[3][0]) for worker in list(_WORKERS)]
+
+
 def _borrow() -> _Worker:
     try:
         return _POOL.get_nowait()
