@@ -20,19 +20,25 @@ seconds from asking for an address to the page drawn:
   (first visit column: the slowest step; new tab column: the median).
 
 A page counts as loaded when Streamlit's script has finished (``data-test-script-state`` is
-``notRunning``), no element is still a placeholder, and every chart has drawn its SVG.
-``script done`` is when, in the median new tab, the script had finished (the rest is the browser
-drawing tables and charts). Floors, measured by the same browser in the same run: a bare
-Streamlit page (a title and a line of text, served with the dashboard's settings) and the same
-page with one small Plotly chart, each in a new tab of the same profile; and the server's bare
-health answer (``/_stcore/health``). ``vs floor`` divides a page's first visit by the bare
-Streamlit page: what the framework costs any page is 1x. Run alone with ``python -m bench.pages``.
+``notRunning``), no element is still a placeholder, and every chart has drawn its SVG (a Plotly
+chart, or a picture drawn on the server: an element with ``data-chart``). ``script done`` is
+when, in the median new tab, the script had finished (the rest is the browser drawing tables and
+charts). Floors, measured by the same browser in the same run and taken in turn with what they
+are compared with, so that both wait on the same load of the shared machine: for the cold row a
+bare Streamlit page (a title, a line of text and a button, served with the dashboard's settings)
+as the first tab of an empty profile; for each page the bare page in a new tab; for the replay
+step a click of the bare page's button. Also listed: the bare page with one small Plotly chart,
+and the server's bare health answer (``/_stcore/health``). ``vs floor`` divides a row's new tab
+(the cold row: its one figure) by its floor: what the framework costs any page is 1x. The load
+average at the start and end is kept with the figures. Run alone with ``python -m bench.pages``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import statistics
 import subprocess
 import sys
@@ -60,9 +66,20 @@ LOADED = """() => {
   for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
     if (!chart.querySelector('.main-svg')) return false;
   }
+  for (const chart of document.querySelectorAll('[data-chart]')) {
+    if (!chart.querySelector('svg')) return false;
+  }
   return true;
 }"""
-"""True once a page is drawn: the script done, no placeholder left, every chart drawn."""
+"""True once a page is drawn: the script done, no placeholder left, every chart drawn (a Plotly
+chart once its SVG is there, a picture drawn on the server, ``data-chart`` on its element, once
+its ``svg`` is in the page)."""
+
+CHARTS = """() => ({
+  plotly: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
+  svg: document.querySelectorAll('[data-chart]').length,
+})"""
+"""How many charts of each kind a loaded page shows."""
 
 
 def demo_archive(folder: Path) -> Path:
@@ -138,6 +155,18 @@ def _profile(browser: Any, origin: str, external: set[str]) -> Any:
     return context
 
 
+def _cold_seconds(browser: Any, origin: str, url: str, external: set[str], runs: int) -> float:
+    """The median seconds to drawn of ``url`` as the first tab of ``runs`` new profiles (empty caches)."""
+    seconds = []
+    for _ in range(runs):
+        context = _profile(browser, origin, external)
+        drawn, _, page = _open(context, url)
+        seconds.append(drawn)
+        page.close()
+        context.close()
+    return statistics.median(seconds)
+
+
 def _open(context: Any, url: str) -> tuple[float, float | None, Any]:
     """Seconds from asking for ``url`` in a new tab of ``context`` to the page drawn, seconds to
     its script done, and the tab."""
@@ -166,13 +195,26 @@ def _step_seconds(page: Any, steps: int) -> list[float]:
 
 WATCH_RUNS = """() => {
   window.__manillenRan = false;
-  new MutationObserver(() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute('data-test-script-state') !== 'notRunning') window.__manillenRan = true;
-  }).observe(document.body, {attributes: true, subtree: true, childList: true,
-                             attributeFilter: ['data-test-script-state']});
+  // any change of the script state is a run: a fast rerun may go running -> notRunning before
+  // an observer reading the current value would see it running
+  new MutationObserver((records) => {
+    if (records.some((r) => r.attributeName === 'data-test-script-state')) window.__manillenRan = true;
+  }).observe(document.body, {attributes: true, subtree: true, attributeFilter: ['data-test-script-state']});
 }"""
 """Notes when the page's script starts again, so a wait after a click is for the new page."""
+
+
+def _rerun_seconds(page: Any, clicks: int) -> list[float]:
+    """Seconds of each click of the floor page's button until its rerun is drawn."""
+    seconds = []
+    for _ in range(clicks):
+        shown = int(page.get_by_text(re.compile(r"^\d+ clicks$")).inner_text().split()[0])
+        started = time.perf_counter()
+        page.get_by_role("button", name="Again").click()
+        page.get_by_text(f"{shown + 1} clicks", exact=True).wait_for(timeout=30_000)
+        page.wait_for_function(LOADED, timeout=30_000, polling=20)
+        seconds.append(time.perf_counter() - started)
+    return seconds
 
 
 def _in_session_seconds(page: Any, title: str) -> float:
@@ -204,6 +246,15 @@ import streamlit as st
 
 st.title("Floor")
 st.write("A bare Streamlit page, served with the dashboard's settings.")
+st.session_state.setdefault("clicks", 0)
+
+
+def again():
+    st.session_state.clicks += 1
+
+
+st.button("Again", key="floor_again", on_click=again)
+st.caption(f"{{st.session_state.clicks}} clicks")
 if st.query_params.get("plotly"):
     sys.path.insert(0, {root!r})
     import polars as pl
@@ -249,6 +300,7 @@ def run(runs: int = 3, steps: int = 10, folder: Path | None = None) -> dict[str,
     """
     from playwright.sync_api import sync_playwright
 
+    load_average = [round(os.getloadavg()[0], 2)]  # the start's and the end's, for the reader
     folder = folder or ROOT / "bench" / "out"
     archive = demo_archive(folder)
     addresses = page_addresses(archive)
@@ -270,30 +322,51 @@ def run(runs: int = 3, steps: int = 10, folder: Path | None = None) -> dict[str,
                 page.goto(f"{server}/_stcore/health")
                 health.append(time.perf_counter() - started)
                 context.close()
-            # the floors in a profile of their own, whose first tab fills its cache
-            context = _profile(browser, floor_address, external)
-            _open(context, f"{floor_address}/")[2].close()
+            # Each figure alternates with its floor, tab by tab, so that both wait on the same
+            # load of this shared machine: the cold dashboard with the cold bare page (each the
+            # first tab of an empty profile), every page's new tabs with the bare page's.
+            cold_runs, cold_floors = [], []
+            for _ in range(runs):
+                cold_floors.append(_cold_seconds(browser, floor_address, f"{floor_address}/", external, 1))
+                context = _profile(browser, server, external)
+                cold, cold_script, page = _open(context, f"{server}/")
+                cold_runs.append(cold)
+                page.close()
+                context.close()
+            floor_context = _profile(browser, floor_address, external)
+            _open(floor_context, f"{floor_address}/")[2].close()
             floors = {
-                "bare page": _median_open(context, f"{floor_address}/", runs)[0],
-                "bare page + chart": _median_open(context, f"{floor_address}/?plotly=1", runs)[0],
+                "bare page, cold cache": statistics.median(cold_floors),
+                "bare page + chart": _median_open(floor_context, f"{floor_address}/?plotly=1", runs)[0],
             }
-            context.close()
+            bare_tabs: list[float] = []
             # the dashboard: one profile for every tab, as a person's browser
             context = _profile(browser, server, external)
-            cold, cold_script, page = _open(context, f"{server}/")
-            page.close()
+            _open(context, f"{server}/")[2].close()
             for name, relative in addresses.items():
                 first, _, page = _open(context, f"{server}/{relative}")
+                charts = page.evaluate(CHARTS)
                 page.close()
-                again, again_script = _median_open(context, f"{server}/{relative}", runs)
+                tabs, scripts, beside = [], [], []
+                for _ in range(runs):
+                    beside.append(_median_open(floor_context, f"{floor_address}/", 1)[0])
+                    seconds, script, page = _open(context, f"{server}/{relative}")
+                    page.close()
+                    tabs.append(seconds)
+                    if script is not None:
+                        scripts.append(script)
+                bare_tabs += beside
                 rows.append(
                     {
                         "page": name,
                         "first_visit": first,
-                        "new_tab": again,
-                        "script_done": again_script,
+                        "new_tab": statistics.median(tabs),
+                        "script_done": statistics.median(scripts) if scripts else None,
+                        "charts": charts,
+                        "floor_beside": statistics.median(beside),
                     }
                 )
+            floors["bare page"] = statistics.median(bare_tabs)
             # in session: from the archive page, click each other page in the sidebar
             _, _, page = _open(context, f"{server}/")
             for row in rows:
@@ -301,17 +374,44 @@ def run(runs: int = 3, steps: int = 10, folder: Path | None = None) -> dict[str,
                     row["in_session"] = _in_session_seconds(page, TITLES[row["page"]])
             page.close()
             _, _, page = _open(context, f"{server}/{addresses['replay']}")
-            step = _step_seconds(page, steps)
+            _, _, floor_page = _open(floor_context, f"{floor_address}/")
+            step, reruns = [], []
+            for _ in range(steps):  # in turn with the floor's reruns, as the page loads above
+                reruns += _rerun_seconds(floor_page, 1)
+                step += _step_seconds(page, 1)
+            floors["bare rerun"] = statistics.median(reruns)
+            floor_page.close()
             page.close()
+            floor_context.close()
             context.close()
         finally:
             browser.close()
-    rows.insert(0, {"page": "dashboard, cold cache", "first_visit": cold, "script_done": cold_script})
-    rows.append({"page": "replay step", "first_visit": max(step), "new_tab": statistics.median(step)})
+    load_average.append(round(os.getloadavg()[0], 2))
+    cold_row = {
+        "page": "dashboard, cold cache",
+        "first_visit": statistics.median(cold_runs),
+        "script_done": cold_script,
+        "floor": "bare page, cold cache",
+        "floor_beside": floors["bare page, cold cache"],
+    }
+    rows.insert(0, cold_row)
+    rows.append(
+        {
+            "page": "replay step",
+            "first_visit": max(step),
+            "new_tab": statistics.median(step),
+            "floor": "bare rerun",
+        }
+    )
     for row in rows:
         worst = max(v for k, v in row.items() if k in ("first_visit", "new_tab", "in_session"))
         row["meets_target"] = worst < TARGET_SECONDS
+        row.setdefault("floor", "bare page")
+        row.setdefault("floor_beside", floors[row["floor"]])
+        # the cold row has no second visit: its one figure (a median of cold profiles) is compared
+        row["vs_floor"] = row.get("new_tab", row["first_visit"]) / row["floor_beside"]
     return {
+        "load_average": load_average,
         "archive": str(archive.relative_to(ROOT)) if archive.is_relative_to(ROOT) else str(archive),
         "floor": "a bare Streamlit page in a new tab of the same browser profile",
         "floor_seconds": floors["bare page"],
@@ -326,6 +426,21 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def _beside(row: dict[str, Any], result: dict[str, Any]) -> float:
+    """The floor the row is compared with: the bare page's tabs beside its own."""
+    floor: float = row.get("floor_beside") or result.get("floors", {}).get(
+        row.get("floor", "bare page"), result["floor_seconds"]
+    )
+    return floor
+
+
+def _ratio(row: dict[str, Any], result: dict[str, Any]) -> str:
+    """The row's new tab (the cold row: its one figure) over its floor; ``cold`` marks the cold floor."""
+    seconds = row.get("new_tab") or row["first_visit"]
+    mark = {"bare page, cold cache": " cold", "bare rerun": " rerun"}.get(row.get("floor", "bare page"), "")
+    return f"{seconds / _beside(row, result):.1f}x{mark}"
+
+
 def format_result(result: dict[str, Any]) -> str:
     """The page loads as a text table (seconds; the floors in the last lines)."""
     floor = result["floor_seconds"]
@@ -335,8 +450,9 @@ def format_result(result: dict[str, Any]) -> str:
         "new tab s",
         "in session s",
         "script done s",
+        "floor s",
         "vs floor",
-        "",
+        f"target < {result['target_seconds']:g} s",
     )
     body = []
     for row in result["rows"]:
@@ -347,7 +463,8 @@ def format_result(result: dict[str, Any]) -> str:
                 _seconds(row.get("new_tab")),
                 _seconds(row.get("in_session")),
                 _seconds(row.get("script_done")),
-                f"{row['first_visit'] / floor:.1f}x",
+                _seconds(_beside(row, result)),
+                _ratio(row, result),
                 "ok" if row["meets_target"] else f"over {result['target_seconds']:g} s",
             )
         )
@@ -360,6 +477,13 @@ def format_result(result: dict[str, Any]) -> str:
     ]
     floors = ", ".join(f"{name} {seconds:.3f} s" for name, seconds in result.get("floors", {}).items())
     lines.append(f"floor: {result['floor']} {floor:.3f} s" + (f"; all: {floors}" if floors else ""))
+    lines.append(
+        "floor s: the bare page in new tabs taken in turn with the row's own (the cold row: as the first "
+        "tab of empty profiles, in turn with the dashboard's; the replay step: a click of the bare page's "
+        "button until its rerun is drawn); vs floor: new tab s (cold row: first visit s) / floor s"
+    )
+    if "load_average" in result:
+        lines.append("load average (1 min) at start and end: " + ", ".join(map(str, result["load_average"])))
     lines.append(
         "cold cache: the first load in a browser profile with an empty cache; the other rows share "
         "that profile's cache; replay step: first visit column = slowest of the steps, new tab = median"

@@ -63,6 +63,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "archive.deals": ("Deals", "Spellen"),
     "archive.players": ("Players", "Spelers"),
     "archive.findings": ("Findings", "Bevindingen"),
+    "archive.filters": ("Filter matches", "Partijen filteren"),
+    "archive.filters_active": ("filters: {count}", "filters: {count}"),
     "archive.filter_player": ("Player", "Speler"),
     "archive.filter_venue": ("Venue", "Locatie"),
     "archive.filter_variant": ("Variant", "Variant"),
@@ -217,6 +219,14 @@ LABELS: dict[str, tuple[str, str]] = {
         "de verborgen kaarten die passen bij wat {name} kon weten{exact}. De beste kaart volgens "
         "wat {name} kon weten heeft een ster.",
     ),
+    "replay.costs_caption_hindsight": (
+        "Card points {name}'s side takes from this play on if everyone plays perfectly afterwards, "
+        "with every hand open (hindsight). What a player could see is weighed in the four-player "
+        "game only.",
+        "Kaartpunten die de kant van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
+        "speelt, met alle handen open (achteraf). Wat een speler kon weten wordt alleen in het spel "
+        "met vier gewogen.",
+    ),
     "replay.costs_exact": (" (every one of them)", " (allemaal)"),
     "replay.cost_played": (
         "{card} cost **{view}** card points from {name}'s view and **{dd}** with hindsight.",
@@ -267,6 +277,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "annot.text": ("Comment", "Commentaar"),
     "annot.tags": ("Tags (comma separated)", "Labels (gescheiden door komma's)"),
     "annot.add": ("Add comment", "Commentaar toevoegen"),
+    "annot.write": ("Write a comment", "Commentaar schrijven"),
     "annot.save": ("Save", "Bewaren"),
     "annot.delete": ("Delete", "Verwijderen"),
     "annot.saved": ("Comment saved.", "Commentaar bewaard."),

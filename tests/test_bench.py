@@ -163,15 +163,23 @@ def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
         "floor": "health",
         "floor_seconds": 0.01,
         "target_seconds": 1.0,
-        "floors": {"bare page": 0.01, "health": 0.002},
+        "floors": {"bare page": 0.01, "bare page, cold cache": 0.6, "health": 0.002},
+        "load_average": [1.5, 2.0],
         "rows": [
-            {"page": "dashboard, cold cache", "first_visit": 1.2, "script_done": 0.9, "meets_target": False},
+            {
+                "page": "dashboard, cold cache",
+                "first_visit": 1.2,
+                "script_done": 0.9,
+                "meets_target": False,
+                "floor": "bare page, cold cache",
+            },
             {
                 "page": "archive",
                 "first_visit": 0.5,
                 "new_tab": 0.4,
                 "script_done": 0.25,
                 "meets_target": True,
+                "floor_beside": 0.02,
             },
             {"page": "players", "first_visit": 1.5, "new_tab": 0.4, "in_session": 0.3, "meets_target": False},
         ],
@@ -179,7 +187,11 @@ def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
     }
     lines = format_result(result).splitlines()
     assert lines[1].startswith("dashboard, cold cache") and lines[1].endswith("over 1 s")
-    assert lines[2].startswith("archive") and lines[2].endswith("ok") and "50.0x" in lines[2]
+    assert "2.0x cold" in lines[1]  # the cold row against the cold bare page
+    assert "load average (1 min) at start and end: 1.5, 2.0" in format_result(result)
+    # a page's new tabs over the bare page's tabs taken in turn with them
+    assert lines[2].startswith("archive") and lines[2].endswith("ok") and "20.0x" in lines[2]
+    assert "40.0x" in lines[3]  # no floor beside: the run's bare page
     assert "0.25" in lines[2]  # when its script was done
     assert lines[3].startswith("players") and lines[3].endswith("over 1 s")
     assert "bare page 0.010 s" in format_result(result)

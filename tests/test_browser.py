@@ -185,3 +185,26 @@ def test_clicking_a_match_row_opens_that_match_in_the_same_tab(server: str) -> N
         page.wait_for_timeout(1500)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+
+
+def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(server: str) -> None:
+    """Told where the server is (``dashboards/asgi_app.py``), a tab opened at ``/replay?...`` asks
+    ``/_stcore/health`` only, not ``/replay/_stcore/health`` first (a 404, then a tenth of a second
+    of waiting); the replay's link box, drawn only once opened, shows the play's address."""
+    shot = ARTIFACTS / "replay-link-opened.png"
+    with browser_page() as page:
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url.removeprefix(server)))
+        page.goto(f"{server}/replay?match=random-2&deal=5&step=2")
+        page.locator(".mr-trick").wait_for(timeout=30_000)
+        assert [a for a in asked if "_stcore/health" in a] == ["/_stcore/health"]
+        assert page.locator('[data-testid="stCode"]').count() == 0
+        page.get_by_text("Link to this play", exact=True).click()
+        code = page.locator('[data-testid="stCode"]')
+        code.wait_for(timeout=15_000)
+        assert code.inner_text().strip().endswith("/replay?match=random-2&deal=5&step=2")
+        page.get_by_text("Write a comment", exact=True).click()
+        page.get_by_text("Add comment", exact=True).wait_for(timeout=15_000)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000

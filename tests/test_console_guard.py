@@ -128,6 +128,7 @@ def test_a_long_query_does_not_hold_up_another(archive: Path) -> None:
     [
         ("manillen dashboard --db club.duckdb", "close that dashboard"),
         ("streamlit run dashboards/streamlit_app.py", "close that dashboard"),
+        ("python3 dashboards/serve.py run dashboards/asgi_app.py --server.port 8501", "close that dashboard"),
         ("manillen import big.jsonl --db club.duckdb", "wait for it to finish"),
         ("python3 -c import this", "close that program or wait for it to finish"),
         ("", "close the program that has it open"),

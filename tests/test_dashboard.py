@@ -8,6 +8,7 @@ come from the records themselves, replayed with the engine, never from the dashb
 from __future__ import annotations
 
 import datetime
+import html
 import re
 import subprocess
 import sys
@@ -105,6 +106,14 @@ def open_page(at: AppTest, page: str, **query: object) -> AppTest:
     return at
 
 
+def open_expander(at: AppTest, key: str) -> AppTest:
+    """Open the expander ``key`` as a click does (its content is drawn only once it is open)."""
+    at.session_state[key] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def html_of(at: AppTest) -> str:
     return "\n".join(element.proto.body for element in at.get("html"))
 
@@ -123,6 +132,18 @@ def trick_html(page_html: str) -> str:
     match = re.search(r'<div class="mr-trick"[^>]*>(.*)</div></div>', page_html)
     assert match is not None
     return match.group(1)
+
+
+def figures(at: AppTest) -> dict[str, str]:
+    """The figures the page shows under their labels (``ui.metric``), label to value."""
+    found = {}
+    for element in at.markdown:
+        shown = re.fullmatch(
+            r'<div class="mr-metric" data-metric="([^"]*)"[^>]*>.*?>([^<]*)</div></div>', element.value
+        )
+        if shown:
+            found[html.unescape(shown[1])] = html.unescape(shown[2])
+    return found
 
 
 def texts(at: AppTest) -> str:
@@ -170,15 +191,21 @@ def test_warming_leaves_each_page_s_first_view_cached(
 
 def test_archive_counts_matches_deals_players_and_findings(app: AppTest) -> None:
     at = open_page(app, "archive")
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics == {"Matches": "3", "Deals": "36", "Players": "4", "Findings": "3"}
+    assert figures(at) == {"Matches": "3", "Deals": "36", "Players": "4", "Findings": "3"}
     table = at.dataframe[0].value
     assert len(table) == 3
     assert sorted(table["findings"].tolist()) == [0, 1, 2]
 
 
-def test_archive_filters_by_venue(app: AppTest) -> None:
+def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
     at = open_page(app, "archive")
+    assert not at.file_uploader
+    open_expander(at, "archive_upload_open")
+    assert at.file_uploader(key="archive_upload")
+
+
+def test_archive_filters_by_venue(app: AppTest) -> None:
+    at = open_expander(open_page(app, "archive"), "archive_filters_open")
     at.multiselect(key="archive_venues").select("Het Anker").run()
     table = at.dataframe[0].value
     assert table["venue"].tolist() == ["Het Anker"]
@@ -214,7 +241,7 @@ def test_archive_in_dutch(app: AppTest) -> None:
     at.session_state["lang"] = "nl"
     at.switch_page("app_pages/archive.py").run()
     assert at.title[0].value == "Archief"
-    assert {m.label for m in at.metric} == {"Partijen", "Spellen", "Spelers", "Bevindingen"}
+    assert set(figures(at)) == {"Partijen", "Spellen", "Spelers", "Bevindingen"}
 
 
 def test_a_missing_archive_shows_how_to_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -344,9 +371,9 @@ def test_replay_running_points_follow_the_tricks(app: AppTest) -> None:
     for trick in deal.tricks[:2]:
         assert trick.winner is not None
         taken[trick.winner % 2] += trick.points
-    assert [m.value for m in at.metric] == [str(taken[0]), str(taken[1])]
+    assert list(figures(at).values()) == [str(taken[0]), str(taken[1])]
     at.slider(key="replay_step").set_value(32).run()
-    assert [m.value for m in at.metric] == [str(p) for p in deal.points]
+    assert list(figures(at).values()) == [str(p) for p in deal.points]
     assert f"Card points {deal.points[0]}-{deal.points[1]}" in texts(at)
 
 
@@ -369,6 +396,20 @@ def test_replay_findings_in_dutch(app: AppTest) -> None:
     assert at.button(key="replay_forward").label == "Verder"
 
 
+def test_replay_draws_the_link_and_the_comment_form_only_once_opened(app: AppTest) -> None:
+    """A new tab loads the script of every kind of element shown first: the link box and the
+    comment form wait for a click, and then show the play's address and the form."""
+    at = open_page(app, "replay", match="random-1", deal=2, step=5)
+    assert not at.code and not at.text_area and not at.radio
+    open_expander(at, "replay_link_open")
+    assert [c.value for c in at.code] == ["replay?match=random-1&deal=2&step=5"]
+    open_expander(at, "replay_annot_open")
+    assert at.text_area(key="replay_annot_text").value == ""
+    assert at.button(key="replay_annot_add")
+    at.button(key="replay_forward").click().run()
+    assert at.text_area(key="replay_annot_text"), "the form stays open while stepping"
+
+
 def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-1", deal=2, step=0)
     at.button(key="replay_finding_0").click().run()
@@ -382,6 +423,7 @@ def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
 def test_coach_adds_edits_and_deletes_a_comment(own_archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    open_expander(at, "replay_annot_open")
     at.text_input(key="replay_author_input").input("Coach Jef").run()
     assert "Commenting as Coach Jef." in texts(at)
     at.text_area(key="replay_annot_text").input("Smear the ace here.").run()
@@ -438,6 +480,7 @@ def test_a_comment_waits_while_another_program_reads_the_archive(
 ) -> None:
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    open_expander(at, "replay_annot_open")
     at.text_input(key="replay_author_input").input("Coach Jef").run()
     at.text_area(key="replay_annot_text").input("Do not lose me.").run()
     process = hold_archive(own_archive, "read")
@@ -458,6 +501,7 @@ def test_a_comment_survives_an_archive_locked_for_writing(
 ) -> None:
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    open_expander(at, "replay_annot_open")
     at.text_input(key="replay_author_input").input("Coach Jef").run()
     at.text_area(key="replay_annot_text").input("Keep me too.").run()
     data.archive().close()
@@ -623,7 +667,9 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     present = dumps(fixture_records()[0], pretty=False)
     upload = "\n".join([one_line("variant-three"), REFUSED_LINE, present]) + "\n"
-    at = open_page(AppTest.from_file(APP, default_timeout=30), "archive")
+    at = open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
     at.file_uploader(key="archive_upload").set_value(
         ("club.jsonl", upload.encode(), "application/jsonl")
     ).run()
@@ -635,7 +681,7 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     ]
     (refused,) = [e.value for e in at.error]
     assert refused.startswith("Refused: club.jsonl:2: /deals/0/dealer: ")
-    assert {m.label: m.value for m in at.metric}["Matches"] == "4"
+    assert figures(at)["Matches"] == "4"
     assert "sample-three" in at.dataframe[0].value["match_id"].tolist()
     with Store(own_archive, read_only=True) as store:
         rejects = store.query("SELECT source, line, pointer, raw FROM rejects").rows()
@@ -653,7 +699,9 @@ def test_archive_page_upload_of_good_records_is_a_success(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
-    at = open_page(AppTest.from_file(APP, default_timeout=30), "archive")
+    at = open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
     sample = (SAMPLES / "muil.json").read_bytes()
     at.file_uploader(key="archive_upload").set_value(("muil.json", sample, "application/json")).run()
     at.button(key="archive_import").click().run()
@@ -697,6 +745,8 @@ def test_archive_filters_by_player_variant_and_date(mixed: AppTest) -> None:
     at = open_page(mixed, "archive")
     every = ["random-0", "random-1", "random-2", "sample-six", "sample-three"]
     assert shown_matches(at) == every
+    assert not at.multiselect  # drawn once the filter box is opened
+    open_expander(at, "archive_filters_open")
     at.multiselect(key="archive_players").select("Emiel").run()
     assert shown_matches(at) == ["sample-six"]
     at.multiselect(key="archive_players").unselect("Emiel").select("Dirk").run()
@@ -711,6 +761,12 @@ def test_archive_filters_by_player_variant_and_date(mixed: AppTest) -> None:
     ).run()
     assert shown_matches(at) == ["random-1"]
     assert "1 of 5 matches shown" in texts(at)
+    at.multiselect(key="archive_venues").select("Het Anker").run()
+    at.session_state["archive_filters_open"] = False
+    at.run()
+    assert not at.multiselect
+    assert shown_matches(at) == ["random-1"], "the choices stay in force while the box is closed"
+    assert "1 of 5 matches shown (filters: 2)" in texts(at)
 
 
 def shown_findings(at: AppTest) -> list[tuple[str, str]]:

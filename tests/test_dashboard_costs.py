@@ -22,7 +22,7 @@ from manillen_replay.solver import PlayCost, match_accuracy, view_costs
 from manillen_replay.store import Store
 from manillen_replay.store.analyse import cost_frames
 
-from .factories import random_record
+from .factories import analysed_variant_archive, random_record
 from .test_dashboard import APP, open_page, texts
 
 SAMPLES = 4
@@ -142,3 +142,39 @@ def test_players_page_shows_accuracy_over_costed_deals(app: AppTest, solved: Sol
     at = open_page(app, "players", player=result.seats[seat])
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Accuracy (solver)"] == f"{value:.1f}%"
+
+
+@pytest.fixture(scope="module")
+def variant_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A six-player deal (three against three) costed with hindsight only, as the variants are."""
+    return analysed_variant_archive(tmp_path_factory.mktemp("six"), "six")
+
+
+def test_a_variant_deal_shows_hindsight_values_only(
+    variant_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replay of a variant shows each legal card's hindsight value, with no empty view column
+    and no word of layouts; the match page's ledger has one row per player of the six."""
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(variant_archive))
+    with Store(variant_archive, read_only=True) as store:
+        ((match_id,),) = store.query("SELECT match_id FROM matches").rows()
+        trick, play = store.query(
+            "SELECT trick, play FROM play_costs WHERE NOT forced ORDER BY trick, play LIMIT 1"
+        ).rows()[0]
+        ((players,),) = store.query("SELECT count(DISTINCT player) FROM deal_seats").rows()
+    at = open_page(
+        AppTest.from_file(APP, default_timeout=60),
+        "replay",
+        match=match_id,
+        deal=1,
+        step=(trick - 1) * 6 + play,
+    )
+    tables = [frame.value for frame in at.dataframe if "hindsight" in frame.value.columns]
+    assert len(tables) == 1
+    assert list(tables[0].columns) == ["card", "hindsight", "hindsight_best", "played"]
+    page = texts(at)
+    assert "with every hand open" in page and "layouts" not in page
+    assert "with hindsight (no view cost)" in page
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
+    ledgers = [frame.value for frame in at.dataframe if "partner_given_away" in frame.value.columns]
+    assert len(ledgers) == 1 and len(ledgers[0]) == players == 6

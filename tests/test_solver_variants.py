@@ -11,12 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from manillen_replay.cards import DECK_32_MASK, CardSet, iter_mask, mask_of
-from manillen_replay.cli import cli
 from manillen_replay.dealing import deal
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.rules import Rules
@@ -25,6 +23,8 @@ from manillen_replay.solver.search import Position, solve_batch
 from manillen_replay.solver.variants import SOLVED_VARIANTS, VariantSearch, iter_variant_moments
 from manillen_replay.state import DealState
 from manillen_replay.store import Store
+
+from .factories import analysed_variant_archive
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
@@ -169,39 +169,17 @@ def test_six_short_deal_gets_hindsight_costs_and_only_those():
     assert costs[-1].forced and costs[-1].dd_cost == 0
 
 
-ARCHIVE_SEEDS = {variant: 3 for variant in SOLVED_VARIANTS} | {"two_open": 5}
-"""The generator's seed per variant: its first deal is one of the quicker to solve (two_open's
-takes about 16 s, the others' a second or less)."""
+@pytest.fixture(scope="module", params=SOLVED_VARIANTS)
+def analysed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """A variant and its one-deal archive, imported and analysed by ``manillen analyze --depth solver``."""
+    variant: str = request.param
+    return variant, analysed_variant_archive(tmp_path_factory.mktemp(variant), variant)
 
 
-def _generated_one_deal_archive(tmp_path: Path, variant: str) -> Path:
-    out = tmp_path / f"{variant}.jsonl"
-    runner = CliRunner()
-    seed = str(ARCHIVE_SEEDS[variant])
-    made = runner.invoke(
-        cli, ["generate", "--variant", variant, "--matches", "1", "--seed", seed, "--out", str(out)]
-    )
-    assert made.exit_code == 0, made.output
-    doc = json.loads(out.read_text().splitlines()[0])
-    doc["deals"] = [d for d in doc["deals"] if d.get("tricks")][:1]
-    doc["deals"][0].pop("recorded_score", None)
-    out.write_text(json.dumps(doc) + "\n")
-    return out
-
-
-@pytest.mark.parametrize("variant", SOLVED_VARIANTS)
-def test_analyze_depth_solver_stores_hindsight_costs_of_a_variant(tmp_path: Path, variant: str):
+def test_analyze_depth_solver_stores_hindsight_costs_of_a_variant(analysed: tuple[str, Path]):
     """``manillen analyze --depth solver`` on a generated archive of a variant stores every play's
     hindsight cost and every legal card's value, with no view cost."""
-    archive = _generated_one_deal_archive(tmp_path, variant)
-    db = tmp_path / "club.duckdb"
-    runner = CliRunner()
-    imported = runner.invoke(cli, ["import", str(archive), "--db", str(db)])
-    assert imported.exit_code == 0, imported.output
-    analysed = runner.invoke(
-        cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", "2", "--quiet"]
-    )
-    assert analysed.exit_code == 0, analysed.output
+    variant, db = analysed
     with Store(db, read_only=True) as store:
         ((plays,),) = store.query("SELECT count(*) FROM plays").rows()
         ((costed, views, low),) = store.query(
@@ -218,6 +196,40 @@ def test_analyze_depth_solver_stores_hindsight_costs_of_a_variant(tmp_path: Path
     assert plays == shape.tricks * shape.trick_size
     assert costed == plays and views == 0 and low >= 0
     assert values >= plays
+
+
+def test_the_ledger_of_a_variant_adds_up_per_side_and_per_person(analysed: tuple[str, Path]):
+    """``deal_ledger`` and ``player_ledger`` take the sides from the deal's seats (in ``three`` the
+    dealer is alone, and the sides change with the dealer; the dummy's cards are its dealer's
+    decisions): with no illegal card the cards and the decisions make each side's points exactly,
+    the two sides' cards make 60, and every person has one row whose partners are their side's
+    other people."""
+    _, db = analysed
+    with Store(db, read_only=True) as store:
+        sides = store.query("SELECT * FROM deal_ledger").rows(named=True)
+        people = store.query("SELECT * FROM player_ledger WHERE scope = 'deal'").rows(named=True)
+        seats = store.query("SELECT player, team FROM deal_seats").rows()
+        ((illegal,),) = store.query("SELECT count(*) FROM plays WHERE NOT legal").rows()
+    assert illegal == 0
+    assert [side["team"] for side in sides] == [0, 1] or [side["team"] for side in sides] == [1, 0]
+    assert sum(side["cards"] for side in sides) == 60
+    by_team = {side["team"]: side for side in sides}
+    for side in sides:
+        assert side["illegal"] == 0
+        assert side["cards"] - side["given_away"] + side["won_back"] == side["points"]
+        assert side["won_back"] == by_team[1 - side["team"]]["given_away"]
+    team_of = dict(seats)
+    assert sorted(person["player"] for person in people) == sorted(team_of)
+    given_by_team: dict[int, int] = {}
+    for person in people:
+        given_by_team[team_of[person["player"]]] = (
+            given_by_team.get(team_of[person["player"]], 0) + (person["given_away"])
+        )
+    for person in people:
+        side = by_team[team_of[person["player"]]]
+        assert person["points"] == side["points"] and person["cards"] == side["cards"]
+        assert person["given_away"] + person["partner_given_away"] == side["given_away"]
+    assert given_by_team == {team: side["given_away"] for team, side in by_team.items()}
 
 
 # --------------------------------------------------------------------------- the French rule in the kernel

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import polars as pl
 import streamlit as st
 
@@ -59,51 +62,74 @@ if not ui.archive_ready():
 numbers = data.counts()
 columns = st.columns(4)
 for column, name in zip(columns, ("matches", "deals", "players", "findings"), strict=True):
-    column.metric(t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
+    ui.metric(column, t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
 
 language = ui.lang()
-filters = st.columns(4)
-chosen_players = filters[0].multiselect(
-    t("archive.filter_player"),
-    data.players(),
-    key="archive_players",
-    persist_state="session",
-    placeholder=t("filter.all"),
-)
-chosen_venues = filters[1].multiselect(
-    t("archive.filter_venue"),
-    data.venues(),
-    key="archive_venues",
-    persist_state="session",
-    placeholder=t("filter.all"),
-)
-chosen_variants = filters[2].multiselect(
-    t("archive.filter_variant"),
-    data.variants(),
-    format_func=lambda v: i18n.label_of("variant", v, language),
-    key="archive_variants",
-    persist_state="session",
-    placeholder=t("filter.all"),
-)
 first, last = data.date_range()
-dates = None
-if first is not None and last is not None and first != last:
-    picked = filters[3].date_input(
-        t("archive.filter_dates"),
-        value=(first, last),
-        min_value=first,
-        max_value=last,
-        key="archive_dates",
-        persist_state="session",
-    )
+
+
+def _picked_dates(picked: object) -> tuple[Any, Any] | None:
+    """The dates chosen, or None for the whole archive (or a range still being picked)."""
     if isinstance(picked, tuple) and len(picked) == 2 and tuple(picked) != (first, last):
-        dates = (picked[0], picked[1])
+        return (picked[0], picked[1])
+    return None
+
+
+def variant_label(variant: str) -> str:
+    """A variant's name in the chosen language."""
+    return i18n.label_of("variant", variant, language)
+
+
+def _show_filters() -> None:
+    """The player, venue, variant and date filters (their choices kept for the session)."""
+    filters = st.columns(4)
+    lists: tuple[tuple[str, list[str], str, Callable[[str], str]], ...] = (
+        ("archive.filter_player", data.players(), "archive_players", str),
+        ("archive.filter_venue", data.venues(), "archive_venues", str),
+        ("archive.filter_variant", data.variants(), "archive_variants", variant_label),
+    )
+    for column, (label, options, key, shown) in zip(filters, lists, strict=False):
+        column.multiselect(
+            t(label),
+            options,
+            format_func=shown,
+            key=key,
+            persist_state="session",
+            placeholder=t("filter.all"),
+        )
+    if first is not None and last is not None and first != last:
+        filters[3].date_input(
+            t("archive.filter_dates"),
+            value=(first, last),
+            min_value=first,
+            max_value=last,
+            key="archive_dates",
+            persist_state="session",
+        )
+
+
+# The filters are drawn only once opened: their widgets are the heaviest scripts a new tab of
+# this page would load, and the table shows every match until a filter is chosen. Choices stay
+# in force while the box is closed; the caption over the table says how many. (The label stays
+# the same: a new label would be a new expander, closed again.)
+filter_box = st.expander(t("archive.filters"), key="archive_filters_open", on_change="rerun")
+if filter_box.open:
+    with filter_box:
+        _show_filters()
+chosen_players = list(st.session_state.get("archive_players") or [])
+chosen_venues = list(st.session_state.get("archive_venues") or [])
+chosen_variants = list(st.session_state.get("archive_variants") or [])
+dates = _picked_dates(st.session_state.get("archive_dates"))
+active = sum(map(bool, (chosen_players, chosen_venues, chosen_variants, dates)))
 
 shown = data.matches(chosen_players, chosen_venues, chosen_variants, dates)
-st.caption(t("archive.shown", shown=shown.height, total=numbers["matches"]) + " " + t("archive.click_row"))
+shown_text = t("archive.shown", shown=shown.height, total=numbers["matches"])
+if active:
+    shown_text += f" ({t('archive.filters_active', count=active)})"
+st.caption(shown_text + " " + t("archive.click_row"))
 table = shown.with_columns(
     pl.format("{}-{}", "final_score_0", "final_score_1").alias("score"),
-    pl.col("variant").map_elements(lambda v: i18n.label_of("variant", v, language), pl.String),
+    pl.col("variant").map_elements(variant_label, pl.String),
     pl.col("venue").fill_null(""),
 )
 shown_columns = [
@@ -138,5 +164,8 @@ st.dataframe(
     **ui.follow_selected_row("archive_table", "match", [{"match": m} for m in table["match_id"]]),
 )
 
-with st.expander(t("archive.upload")):
-    _upload()
+# drawn only once opened: the upload box is a heavy element, and most visits only browse
+upload_box = st.expander(t("archive.upload"), key="archive_upload_open", on_change="rerun")
+if upload_box.open:
+    with upload_box:
+        _upload()

@@ -238,6 +238,10 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
         .alias("hindsight_best"),
         pl.col("card").map_elements(lambda c: "◀" if c == card else "", pl.String).alias("played"),
     )
+    hindsight_only = cost["view_cost"] is None
+    if hindsight_only:
+        # the variants get hindsight values only: no empty view columns
+        table = table.drop("view", "best")
     st.dataframe(
         table,
         hide_index=True,
@@ -251,6 +255,9 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
             "played": t("col.played"),
         },
     )
+    if hindsight_only:
+        st.caption(t("replay.costs_caption_hindsight", name=name))
+        return
     exact = t("replay.costs_exact") if cost["exact"] else ""
     st.caption(t("replay.costs_caption", name=name, layouts=cost["layouts"], exact=exact))
 
@@ -279,7 +286,7 @@ with right:
     st.markdown(f"**{t('replay.running')}**")
     teams = st.columns(2)
     for team in (0, 1):
-        teams[team].metric(side_names[team], moment.taken[team])
+        ui.metric(teams[team], side_names[team], moment.taken[team])
     tricks = shape.tricks
     if moment.step == last_step and deal.points is not None:
         if deal.score is None:
@@ -329,8 +336,12 @@ with right:
             label = f"{row['trick']}.{row['play'] or '-'} {row['player']}: {kind}"
             st.button(label, key=f"replay_finding_{index}", on_click=_go, args=(target,), type="tertiary")
 
-    with st.expander(t("replay.link")):
-        st.code(ui.absolute(ui.replay_url(match_id, deal_number, step)), language=None)
+    # drawn only once opened (as the comment boxes below): each kind of element a page shows
+    # first costs a new tab the loading of its script, and few visits need these
+    link_box = st.expander(t("replay.link"), key="replay_link_open", on_change="rerun")
+    if link_box.open:
+        with link_box:
+            st.code(ui.absolute(ui.replay_url(match_id, deal_number, step)), language=None)
 
     # ------------------------------------------------------------------ coach comments
     st.divider()
@@ -341,12 +352,6 @@ with right:
         name = str(st.session_state.get("replay_author_input", "")).strip()
         if name:
             st.session_state[AUTHOR] = name
-
-    author = st.session_state.get(AUTHOR)
-    if author is None:
-        st.text_input(t("annot.author"), key="replay_author_input", on_change=_set_author)
-    else:
-        st.caption(t("annot.author_set", author=author))
 
     comments = data.deal_annotations(match_id, deal_number)
 
@@ -395,6 +400,34 @@ with right:
             st.session_state["replay_annot_tags"] = ""
             st.session_state["replay_annot_done"] = t("annot.saved")
 
+    def show_comment_form() -> None:
+        """Who writes, about what, the comment and its tags, and the button that adds it."""
+        author = st.session_state.get(AUTHOR)
+        if author is None:
+            st.text_input(t("annot.author"), key="replay_author_input", on_change=_set_author)
+        else:
+            st.caption(t("annot.author_set", author=author))
+        scopes = ["deal"] if made is None else ["play", "trick", "deal"]
+        scope = st.radio(
+            t("annot.scope"),
+            scopes,
+            format_func=lambda s: t(f"annot.scope_{s}"),
+            horizontal=True,
+            key=f"replay_annot_scope_{len(scopes)}",
+        )
+        # kept for the whole session: a comment that could not be saved survives any rerun
+        st.text_area(t("annot.text"), key="replay_annot_text", persist_state="session")
+        st.text_input(t("annot.tags"), key="replay_annot_tags", persist_state="session")
+        target_trick = made.trick if made is not None and scope in ("play", "trick") else None
+        target_play = made.position if made is not None and scope == "play" else None
+        st.button(
+            t("annot.add"),
+            key="replay_annot_add",
+            on_click=_add,
+            args=(target_trick, target_play),
+            type="primary",
+        )
+
     if "replay_annot_error" in st.session_state:
         st.error(st.session_state.pop("replay_annot_error"))
     if "replay_annot_done" in st.session_state:
@@ -409,7 +442,15 @@ with right:
             made is not None and row["trick"] == made.trick and row["play"] in (None, made.position)
         )
         label = f"{'▶ ' if current_here else ''}{where(row)} — {row['author']}: {row['text']}"
-        with st.expander(label, expanded=current_here):
+        comment_box = st.expander(
+            label,
+            expanded=current_here,
+            key=f"replay_comment_open_{annotation_id}_{current_here}",
+            on_change="rerun",
+        )
+        if not comment_box.open:
+            continue
+        with comment_box:
             if tags:
                 st.caption(f"{t('col.tags')}: {tags}")
             st.text_area(t("annot.text"), value=row["text"], key=f"replay_edit_text_{annotation_id}")
@@ -425,23 +466,8 @@ with right:
                 args=(annotation_id,),
             )
 
-    scopes = ["deal"] if made is None else ["play", "trick", "deal"]
-    scope = st.radio(
-        t("annot.scope"),
-        scopes,
-        format_func=lambda s: t(f"annot.scope_{s}"),
-        horizontal=True,
-        key=f"replay_annot_scope_{len(scopes)}",
-    )
-    # kept for the whole session: a comment that could not be saved survives any rerun
-    st.text_area(t("annot.text"), key="replay_annot_text", persist_state="session")
-    st.text_input(t("annot.tags"), key="replay_annot_tags", persist_state="session")
-    target_trick = made.trick if made is not None and scope in ("play", "trick") else None
-    target_play = made.position if made is not None and scope == "play" else None
-    st.button(
-        t("annot.add"),
-        key="replay_annot_add",
-        on_click=_add,
-        args=(target_trick, target_play),
-        type="primary",
-    )
+    # the writing box stays open for the session once a coach opened it
+    writing = st.expander(t("annot.write"), key="replay_annot_open", on_change="rerun")
+    if writing.open:
+        with writing:
+            show_comment_form()

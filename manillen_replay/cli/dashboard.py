@@ -14,6 +14,9 @@ from ..archive_defaults import default_archive
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
 """The app's entry point: ``dashboards/`` sits beside the package in the repository."""
+SERVED = APP.parent / "asgi_app.py"
+"""What Streamlit runs: the entry point as an ``st.App`` that tells each new tab where the server
+is, so a tab opened at a page's address does not probe that address first (``dashboards/asgi_app.py``)."""
 STREAMLIT_SETTINGS = (
     "--server.headless", "true",
     "--browser.gatherUsageStats", "false",
@@ -57,7 +60,7 @@ def dashboard(db: str | None, port: int, host: str) -> None:
       manillen dashboard --db data/demo.duckdb --port 8501
       manillen dashboard --db club.duckdb --host 0.0.0.0     # record on a phone at the table
     """
-    if not APP.exists():
+    if not (APP.exists() and SERVED.exists()):
         raise click.ClickException(
             f"the dashboard files are missing: expected {APP}. The dashboard runs from a checkout of "
             "the manillen-replay repository (the dashboards/ folder beside manillen_replay/)."
@@ -70,7 +73,7 @@ def dashboard(db: str | None, port: int, host: str) -> None:
             err=True,
         )
     command = [
-        sys.executable, str(APP.parent / "serve.py"), "run", str(APP),
+        sys.executable, str(APP.parent / "serve.py"), "run", str(SERVED),
         "--server.address", host,
         "--server.port", str(port),
         *STREAMLIT_SETTINGS,

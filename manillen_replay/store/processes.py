@@ -26,6 +26,10 @@ def _describe_process(pid: int, program: str) -> tuple[str, str]:
     return f"process {pid} ({command})", command
 
 
+DASHBOARD_FILES = ("streamlit_app.py", "dashboards/serve.py", "asgi_app.py")
+"""Files in the command line of a dashboard's server (``manillen dashboard`` runs ``serve.py``)."""
+
+
 def _locked_message(path: str, detail: str) -> str:
     """Who holds the archive and what to do about it, from DuckDB's lock error."""
     match = _LOCK_PATTERN.search(detail)
@@ -35,7 +39,11 @@ def _locked_message(path: str, detail: str) -> str:
     words = command.split()
     program_name = words[0] if words else ""
     subcommand = words[1] if program_name == "manillen" and len(words) > 1 else ""
-    if subcommand == "dashboard" or program_name == "streamlit" or "streamlit_app.py" in command:
+    if (
+        subcommand == "dashboard"
+        or program_name == "streamlit"
+        or any(part in command for part in DASHBOARD_FILES)
+    ):
         advice = "close that dashboard, then try again"
     elif subcommand in ("import", "analyze"):
         advice = "wait for it to finish, then try again"

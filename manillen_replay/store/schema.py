@@ -405,7 +405,32 @@ GROUP BY GROUPING SETS ((match_id, deal, player), (match_id, player), (player));
 """
 
 
-_MIGRATION_7 = """
+_PLAYER_LEDGER_TOTALS = """
+SELECT CASE WHEN grouping(evening) = 1 THEN 'all' WHEN grouping(match_id) = 1 THEN 'evening'
+            WHEN grouping(deal) = 1 THEN 'match' ELSE 'deal' END AS scope,
+       evening, match_id, deal, player,
+       count(*) AS deals,
+       CAST(sum(cards) AS BIGINT) AS cards,
+       CAST(sum(given_away) AS BIGINT) AS given_away,
+       CAST(sum(partner_given_away) AS BIGINT) AS partner_given_away,
+       CAST(sum(won_back) AS BIGINT) AS won_back,
+       CAST(sum(illegal) AS BIGINT) AS illegal,
+       CAST(sum(points) AS BIGINT) AS points,
+       CASE WHEN count(mistakes) = count(*) THEN sum(mistakes) END AS mistakes,
+       CASE WHEN count(partner_mistakes) = count(*) THEN sum(partner_mistakes) END AS partner_mistakes,
+       CASE WHEN count(opponent_mistakes) = count(*) THEN sum(opponent_mistakes) END AS opponent_mistakes,
+       CASE WHEN count(luck) = count(*) THEN sum(luck) END AS luck,
+       sum(calls) AS calls
+FROM rows
+GROUP BY GROUPING SETS (
+    (evening, match_id, deal, player), (evening, match_id, player), (evening, player), (player)
+);
+"""
+"""The ``player_ledger`` view's sums over its ``rows``, by scope (the same in every version)."""
+
+
+_MIGRATION_7 = (
+    """
 CREATE VIEW deal_ledger AS
 WITH first_lead AS (
     SELECT c.match_id, c.deal, c.seat % 2 AS team, max(v.hindsight) AS value
@@ -479,26 +504,118 @@ rows AS (
     LEFT JOIN seat_calls sc ON sc.match_id = l.match_id AND sc.deal = l.deal AND sc.seat = s.seat
     WHERE s.player IS NOT NULL
 )
-SELECT CASE WHEN grouping(evening) = 1 THEN 'all' WHEN grouping(match_id) = 1 THEN 'evening'
-            WHEN grouping(deal) = 1 THEN 'match' ELSE 'deal' END AS scope,
-       evening, match_id, deal, player,
-       count(*) AS deals,
-       CAST(sum(cards) AS BIGINT) AS cards,
-       CAST(sum(given_away) AS BIGINT) AS given_away,
-       CAST(sum(partner_given_away) AS BIGINT) AS partner_given_away,
-       CAST(sum(won_back) AS BIGINT) AS won_back,
-       CAST(sum(illegal) AS BIGINT) AS illegal,
-       CAST(sum(points) AS BIGINT) AS points,
-       CASE WHEN count(mistakes) = count(*) THEN sum(mistakes) END AS mistakes,
-       CASE WHEN count(partner_mistakes) = count(*) THEN sum(partner_mistakes) END AS partner_mistakes,
-       CASE WHEN count(opponent_mistakes) = count(*) THEN sum(opponent_mistakes) END AS opponent_mistakes,
-       CASE WHEN count(luck) = count(*) THEN sum(luck) END AS luck,
-       sum(calls) AS calls
-FROM rows
-GROUP BY GROUPING SETS (
-    (evening, match_id, deal, player), (evening, match_id, player), (evening, player), (player)
-);
 """
+    + _PLAYER_LEDGER_TOTALS
+)
+
+
+_MIGRATION_8 = (
+    """
+CREATE OR REPLACE VIEW deal_ledger AS
+WITH seat_costs AS (
+    SELECT c.*, s.team
+    FROM play_costs c
+    JOIN deal_seats s ON s.match_id = c.match_id AND s.deal = c.deal AND s.seat = c.seat
+),
+first_lead AS (
+    SELECT c.match_id, c.deal, c.team, max(v.hindsight) AS value
+    FROM seat_costs c
+    JOIN card_values v
+      ON v.match_id = c.match_id AND v.deal = c.deal AND v.trick = c.trick AND v.play = c.play
+    WHERE c.trick = 1 AND c.play = 1
+    GROUP BY ALL
+),
+laid_aside AS (
+    -- cards laid aside (three, six_short) count for the side against the trump maker; the
+    -- solver's values are the points still to be taken in tricks
+    SELECT d.match_id, d.deal, 1 - s.team AS team, 60 - sum(t.points) AS points
+    FROM deals d
+    JOIN tricks t ON t.match_id = d.match_id AND t.deal = d.deal
+    JOIN deal_seats s
+      ON s.match_id = d.match_id AND s.deal = d.deal AND s.seat = coalesce(d.chooser, d.dealer)
+    GROUP BY ALL
+),
+sides AS (
+    SELECT match_id, deal, team,
+           CAST(coalesce(sum(dd_cost) FILTER (WHERE legal), 0) AS BIGINT) AS given_away,
+           CASE WHEN count(*) FILTER (WHERE legal AND view_cost IS NULL) = 0
+                THEN coalesce(sum(view_cost) FILTER (WHERE legal), 0) END AS mistakes,
+           count(*) FILTER (WHERE NOT legal) AS illegal_cards
+    FROM seat_costs
+    GROUP BY ALL
+),
+calls AS (
+    SELECT f.match_id, f.deal, s.team, sum(f.points) AS calls
+    FROM findings f
+    JOIN deal_seats s ON s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat
+    WHERE f.kind IN ('trump_choice', 'knock_choice') AND f.detector = 'builtin'
+    GROUP BY ALL
+),
+teams AS (
+    SELECT d.match_id, d.deal, t.team, d.multiplier,
+           CASE WHEN t.team = f.team THEN f.value + a.points * (a.team = f.team)::INTEGER
+                ELSE 60 - f.value - a.points * (a.team = f.team)::INTEGER END AS cards,
+           coalesce(own.given_away, 0) AS given_away, coalesce(other.given_away, 0) AS won_back,
+           CASE WHEN t.team = 0 THEN d.points_0 ELSE d.points_1 END AS points,
+           own.mistakes, other.mistakes AS opponent_mistakes,
+           coalesce(own.illegal_cards, 0) + coalesce(other.illegal_cards, 0) AS illegal_cards,
+           c.calls
+    FROM deals d
+    JOIN first_lead f ON f.match_id = d.match_id AND f.deal = d.deal
+    JOIN laid_aside a ON a.match_id = d.match_id AND a.deal = d.deal
+    CROSS JOIN (VALUES (0), (1)) AS t(team)
+    LEFT JOIN sides own ON own.match_id = d.match_id AND own.deal = d.deal AND own.team = t.team
+    LEFT JOIN sides other ON other.match_id = d.match_id AND other.deal = d.deal AND other.team = 1 - t.team
+    LEFT JOIN calls c ON c.match_id = d.match_id AND c.deal = d.deal AND c.team = t.team
+    WHERE d.kind = 'played' AND d.points_0 IS NOT NULL
+)
+SELECT match_id, deal, team, multiplier, cards, given_away, won_back,
+       points - cards + given_away - won_back AS illegal,
+       points, mistakes, opponent_mistakes,
+       (won_back - opponent_mistakes) - (given_away - mistakes) AS luck,
+       illegal_cards, calls
+FROM teams;
+CREATE OR REPLACE VIEW player_ledger AS
+WITH seats AS (
+    SELECT c.match_id, c.deal, s.team, s.player,
+           CAST(coalesce(sum(c.dd_cost) FILTER (WHERE c.legal), 0) AS BIGINT) AS given_away,
+           CASE WHEN count(*) FILTER (WHERE c.legal AND c.view_cost IS NULL) = 0
+                THEN coalesce(sum(c.view_cost) FILTER (WHERE c.legal), 0) END AS mistakes
+    FROM play_costs c
+    JOIN deal_seats s ON s.match_id = c.match_id AND s.deal = c.deal AND s.seat = c.seat
+    GROUP BY ALL
+),
+people AS (
+    SELECT me.match_id, me.deal, me.team, me.player, me.given_away, me.mistakes,
+           coalesce(sum(mate.given_away), 0) AS partner_given_away,
+           CASE WHEN count(mate.player) = 0 THEN 0
+                WHEN count(mate.mistakes) = count(mate.player) THEN sum(mate.mistakes) END
+               AS partner_mistakes
+    FROM seats me
+    LEFT JOIN seats mate
+      ON mate.match_id = me.match_id AND mate.deal = me.deal AND mate.team = me.team
+     AND mate.player <> me.player
+    GROUP BY ALL
+),
+seat_calls AS (
+    SELECT f.match_id, f.deal, s.player, sum(f.points) AS calls
+    FROM findings f
+    JOIN deal_seats s ON s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat
+    WHERE f.kind IN ('trump_choice', 'knock_choice') AND f.detector = 'builtin'
+    GROUP BY ALL
+),
+rows AS (
+    SELECT l.match_id, l.deal, coalesce(m.date, CAST(m.imported_at AS DATE)) AS evening, p.player,
+           l.cards, p.given_away, p.partner_given_away, l.won_back, l.illegal, l.points,
+           p.mistakes, p.partner_mistakes, l.opponent_mistakes, l.luck, sc.calls
+    FROM deal_ledger l
+    JOIN matches m ON m.match_id = l.match_id
+    JOIN people p ON p.match_id = l.match_id AND p.deal = l.deal AND p.team = l.team
+    LEFT JOIN seat_calls sc ON sc.match_id = l.match_id AND sc.deal = l.deal AND sc.player = p.player
+)
+"""
+    + _PLAYER_LEDGER_TOTALS
+)
 
 
 @dataclass(frozen=True)
@@ -530,6 +647,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         7, "deal_ledger and player_ledger: the cards and the decisions, from the solver's costs", _MIGRATION_7
+    ),
+    Migration(
+        8,
+        "deal_ledger and player_ledger: sides and partners from deal_seats, so every variant adds up",
+        _MIGRATION_8,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
