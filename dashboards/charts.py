@@ -1,6 +1,11 @@
-"""Plotly figures for the dashboard: pure functions, data in, figure out (the only plotly import).
+"""The dashboard's charts, each twice: a static SVG picture (``*_svg``, drawn on the server by
+:mod:`manillen_replay.report.svg`, the report's drawer) for the page's first view, and the
+interactive Plotly figure (``*_figure``) shown on demand. Pure functions, data in, picture out;
+the only plotly import.
 
-Every label arrives as an argument, so the pages choose the language and the figures stay free of
+A page's first Plotly chart makes the browser load and evaluate plotly.js (4.7 MB, about a second
+in each new tab), so the pages show the SVG unless the person asks for the interactive chart.
+Every label arrives as an argument, so the pages choose the language and the charts stay free of
 Streamlit and of the archive.
 """
 
@@ -11,10 +16,26 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 import polars as pl
 
+from manillen_replay.report import svg
+
 TEAM_COLOURS = ("#1f77b4", "#d62728")
 """Team 0 blue, team 1 red, on every chart."""
 SERIES_COLOURS = (*TEAM_COLOURS, "#2ca02c")
 """Team colours, and a third for the three-player games' per-person scores."""
+
+KIND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                "#bcbd22", "#17becf", "#393b79", "#ffbb78")  # fmt: skip
+"""The finding kinds' colours in the stacked bars, in the kinds' sorted order."""
+SEVERITY_COLOURS = {"info": "#7f7f7f", "inaccuracy": "#e6b800", "mistake": "#e6820e", "blunder": "#c8102e"}
+"""Each severity's line, from grey (not a mistake) to red."""
+DEALER_COLOURS = ("#1f6f43", "#8fbc8f")
+"""As dealer and not."""
+LEDGER_COLOURS = {"own": "#c8102e", "partner": "#f08080", "opponents": "#2e8b57", "net": "#555555"}
+"""The ledger's bars match by match, and the line of their sum."""
+MARKER_COLOURS = {"muil": "#7b3fa0", "klop": "#e6820e", "tie": "#555555"}
+"""The marks on the score line over muil, klop and 30-30 deals."""
+WIDE, NARROW = 720, 380
+"""The SVG pictures' widths: for a computer's page and for a phone's (or a narrow column)."""
 
 _LAYOUT = {"margin": {"l": 40, "r": 10, "t": 50, "b": 40}, "legend": {"orientation": "h", "y": -0.18}}
 
@@ -50,7 +71,7 @@ def match_score_figure(
         )
     top = deals.select(pl.max_horizontal(*columns).alias("top"))["top"]
     symbols = {"muil": "diamond", "klop": "x", "tie": "circle-open"}
-    colours = {"muil": "#7b3fa0", "klop": "#e6820e", "tie": "#555555"}
+    colours = MARKER_COLOURS
     for flag, symbol in symbols.items():
         rows = deals.with_columns(top=top).filter(pl.col(flag))
         if rows.height == 0:
@@ -70,16 +91,36 @@ def match_score_figure(
     return figure
 
 
-def findings_rate_figure(rates: pl.DataFrame, *, title: str, y_title: str) -> go.Figure:
+def kind_colours(kinds: Sequence[str], every_kind: Sequence[str] = ()) -> dict[str, str]:
+    """Each kind's colour in the stacked bars, by its place among ``every_kind`` (the kinds the
+    archive has), so a kind keeps its colour whichever others a filter leaves; kinds not there
+    follow, sorted.
+
+    >>> kind_colours(["b"], ["a", "b"]) == {"b": KIND_COLOURS[1]}
+    True
+    """
+    order = [k for k in every_kind] + sorted(k for k in set(kinds) if k not in every_kind)
+    return {kind: KIND_COLOURS[order.index(kind) % len(KIND_COLOURS)] for kind in sorted(set(kinds))}
+
+
+def findings_rate_figure(
+    rates: pl.DataFrame, *, title: str, y_title: str, every_kind: Sequence[str] = ()
+) -> go.Figure:
     """Findings per 100 cards played, one group of bars per player, one colour per kind.
 
     :param rates: ``player``, ``kind``, ``per_100``.
+    :param every_kind: the kinds whose order gives the colours (:func:`kind_colours`).
     """
     figure = go.Figure()
-    for kind in sorted(rates["kind"].unique().to_list()):
+    for kind, colour in kind_colours(rates["kind"].to_list(), every_kind).items():
         rows = rates.filter(pl.col("kind") == kind)
         figure.add_trace(
-            go.Bar(x=rows["player"].to_list(), y=rows["per_100"].to_list(), name=kind.replace("_", " "))
+            go.Bar(
+                x=rows["player"].to_list(),
+                y=rows["per_100"].to_list(),
+                name=kind.replace("_", " "),
+                marker_color=colour,
+            )
         )
     figure.update_layout(title=title, yaxis_title=y_title, barmode="stack", **_LAYOUT)
     return figure
@@ -94,7 +135,7 @@ def dealer_points_figure(points: pl.DataFrame, *, title: str, y_title: str) -> g
         go.Bar(
             x=points["role"].to_list(),
             y=points["points_per_deal"].to_list(),
-            marker_color=["#1f6f43", "#8fbc8f"][: points.height],
+            marker_color=list(DEALER_COLOURS[: points.height]),
             text=[f"{v:.1f}" for v in points["points_per_deal"].to_list()],
             textposition="auto",
         )
@@ -108,7 +149,7 @@ def trump_choices_figure(choices: pl.DataFrame, *, title: str, y_title: str) -> 
 
     :param choices: ``choice`` (label, red suits first in their colour) and ``deals``.
     """
-    colours = ["#c8102e" if ("♥" in c or "♦" in c) else "#111111" for c in choices["choice"].to_list()]
+    colours = _trump_colours(choices["choice"].to_list())
     figure = go.Figure(
         go.Bar(x=choices["choice"].to_list(), y=choices["deals"].to_list(), marker_color=colours)
     )
@@ -121,12 +162,12 @@ def rate_over_time_figure(
 ) -> go.Figure:
     """Findings per 100 cards month by month, one line per severity.
 
-    :param rates: ``month`` (a date or text), ``severity``, ``per_100``.
+    :param rates: ``month`` (its label), ``severity``, ``per_100``, months in order.
     :param severity_names: the legend name of each severity (its stored value when absent).
     """
     figure = go.Figure()
-    for severity in ("info", "inaccuracy", "mistake", "blunder"):
-        rows = rates.filter(pl.col("severity") == severity).sort("month")
+    for severity in SEVERITY_COLOURS:
+        rows = rates.filter(pl.col("severity") == severity)
         if rows.height:
             figure.add_trace(
                 go.Scatter(
@@ -134,6 +175,7 @@ def rate_over_time_figure(
                     y=rows["per_100"].to_list(),
                     mode="lines+markers",
                     name=(severity_names or {}).get(severity, severity),
+                    line={"color": SEVERITY_COLOURS[severity]},
                 )
             )
     figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
@@ -203,26 +245,19 @@ def ledger_matches_figure(
     :param step_names: labels for ``own``, ``partner``, ``opponents`` and ``net``.
     """
     rows = ledger.sort(["evening", "match_id"])
-    labels = [
-        f"{m} ({e})" if e is not None else m for m, e in zip(rows["match_id"], rows["evening"], strict=True)
-    ]
+    labels = _match_labels(rows)
     figure = go.Figure()
-    for key, column, sign, colour in (
-        ("own", "given_away", -1, "#c8102e"),
-        ("partner", "partner_given_away", -1, "#f08080"),
-        ("opponents", "won_back", 1, "#2e8b57"),
-    ):
-        figure.add_trace(
-            go.Bar(
-                x=labels,
-                y=[sign * v for v in rows[column].to_list()],
-                name=step_names[key],
-                marker_color=colour,
-            )
-        )
+    for key, values in _ledger_bars(rows).items():
+        figure.add_trace(go.Bar(x=labels, y=values, name=step_names[key], marker_color=LEDGER_COLOURS[key]))
     net = (rows["points"] - rows["cards"]).to_list()
     figure.add_trace(
-        go.Scatter(x=labels, y=net, mode="lines+markers", name=step_names["net"], line={"color": "#111"})
+        go.Scatter(
+            x=labels,
+            y=net,
+            mode="lines+markers",
+            name=step_names["net"],
+            line={"color": LEDGER_COLOURS["net"]},
+        )
     )
     figure.update_layout(title=title, yaxis_title=y_title, barmode="relative", **_LAYOUT)
     return figure
@@ -264,3 +299,172 @@ def warm() -> None:
     figure.update_layout(waterfallmode="group")
     figure.update_xaxes(dtick=1)
     figure.to_json()
+
+
+# --------------------------------------------------------------------------- static SVG pictures
+
+
+def _trump_colours(choices: Sequence[str]) -> list[str]:
+    return [svg.RED if ("♥" in c or "♦" in c) else svg.BLACK for c in choices]
+
+
+def _match_labels(rows: pl.DataFrame) -> list[str]:
+    return [
+        f"{m} ({e})" if e is not None else m for m, e in zip(rows["match_id"], rows["evening"], strict=True)
+    ]
+
+
+def _ledger_bars(rows: pl.DataFrame) -> dict[str, list[float]]:
+    """What the player's, the partner's and the opponents' decisions did, match by match."""
+    return {
+        "own": [-float(v) for v in rows["given_away"].to_list()],
+        "partner": [-float(v) for v in rows["partner_given_away"].to_list()],
+        "opponents": [float(v) for v in rows["won_back"].to_list()],
+    }
+
+
+def match_score_svg(
+    deals: pl.DataFrame,
+    *,
+    series_names: Sequence[str],
+    title: str,
+    x_title: str,
+    y_title: str,
+    marker_names: dict[str, str],
+    width: int = WIDE,
+) -> str:
+    """:func:`match_score_figure` as an SVG picture: the lines, and the marks over special deals."""
+    labels = [str(d) for d in deals["deal"].to_list()]
+    columns = [f"score_{index}" for index in range(len(series_names))]
+    lines = [
+        svg.Series(name, SERIES_COLOURS[index % len(SERIES_COLOURS)], deals[columns[index]].to_list())
+        for index, name in enumerate(series_names)
+    ]
+    top = deals.select(pl.max_horizontal(*columns).alias("top"))["top"].to_list()
+    marks = {"muil": "diamond", "klop": "cross", "tie": "ring"}
+    for flag, mark in marks.items():
+        flagged = deals[flag].to_list()
+        if any(flagged):
+            values = [t if f else None for t, f in zip(top, flagged, strict=True)]
+            hover = [f"{marker_names[flag]} · {x_title} {label}" for label in labels]
+            lines.append(
+                svg.Series(marker_names[flag], MARKER_COLOURS[flag], values, hover, mark, line=False)
+            )
+    return svg.line_chart(
+        lines, labels, title=title, x_title=x_title, y_title=y_title, width=width, height=300
+    )
+
+
+def findings_rate_svg(
+    rates: pl.DataFrame, *, title: str, y_title: str, every_kind: Sequence[str] = (), width: int = WIDE
+) -> str:
+    """:func:`findings_rate_figure` as an SVG picture: a stacked bar per player."""
+    players = sorted(rates["player"].unique().to_list())
+    bars = []
+    for kind, colour in kind_colours(rates["kind"].to_list(), every_kind).items():
+        per_player = dict(rates.filter(pl.col("kind") == kind).select("player", "per_100").iter_rows())
+        bars.append(
+            svg.Bars(kind.replace("_", " "), colour, [float(per_player.get(p) or 0.0) for p in players])
+        )
+    return svg.bar_chart(players, bars, title=title, y_title=y_title, stacked=True, width=width, height=320)
+
+
+def dealer_points_svg(points: pl.DataFrame, *, title: str, y_title: str, width: int = WIDE) -> str:
+    """:func:`dealer_points_figure` as an SVG picture."""
+    values = [float(v) for v in points["points_per_deal"].to_list()]
+    bar = svg.Bars("", list(DEALER_COLOURS), values, [svg.number(v) for v in values])
+    return svg.bar_chart(points["role"].to_list(), [bar], title=title, y_title=y_title, width=width)
+
+
+def trump_choices_svg(choices: pl.DataFrame, *, title: str, y_title: str, width: int = WIDE) -> str:
+    """:func:`trump_choices_figure` as an SVG picture, the counts over the bars."""
+    labels = choices["choice"].to_list()
+    values = [float(v) for v in choices["deals"].to_list()]
+    bar = svg.Bars("", _trump_colours(labels), values, [svg.number(v) for v in values])
+    return svg.bar_chart(labels, [bar], title=title, y_title=y_title, width=width)
+
+
+def rate_over_time_svg(
+    rates: pl.DataFrame,
+    *,
+    title: str,
+    y_title: str,
+    severity_names: dict[str, str] | None = None,
+    width: int = WIDE,
+) -> str:
+    """:func:`rate_over_time_figure` as an SVG picture: a line per severity over the months."""
+    months = rates["month"].unique(maintain_order=True).to_list()
+    lines = []
+    for severity, colour in SEVERITY_COLOURS.items():
+        per_month = dict(rates.filter(pl.col("severity") == severity).select("month", "per_100").iter_rows())
+        if per_month:
+            values = [None if per_month.get(m) is None else float(per_month[m]) for m in months]
+            lines.append(svg.Series((severity_names or {}).get(severity, severity), colour, values))
+    return svg.line_chart(
+        lines, [str(m) for m in months], title=title, x_title="", y_title=y_title, width=width
+    )
+
+
+def partners_svg(
+    partners: pl.DataFrame,
+    *,
+    title: str,
+    y_title: str,
+    hover_deals: str,
+    over_bars: str,
+    width: int = WIDE,
+) -> str:
+    """:func:`partners_figure` as an SVG picture, each bar labelled with the deals together.
+
+    :param over_bars: the words before ``hover_deals`` in the line under the title.
+    """
+    names = partners["partner"].to_list()
+    values = [float(v) for v in partners["points_per_deal"].to_list()]
+    deals = [str(d) for d in partners["deals"].to_list()]
+    hover = [
+        f"{n}: {svg.number(v)} · {d} {hover_deals}" for n, v, d in zip(names, values, deals, strict=True)
+    ]
+    bar = svg.Bars("", TEAM_COLOURS[0], values, deals, hover)
+    return svg.bar_chart(
+        names, [bar], title=title, y_title=y_title, note=f"{over_bars}: {hover_deals}", width=width
+    )
+
+
+def ledger_svgs(
+    ledger: pl.DataFrame, *, titles: Sequence[str], step_names: dict[str, str], y_title: str, width: int = 440
+) -> list[str]:
+    """:func:`ledger_figure` as SVG pictures: a waterfall per player (the report's), on one scale.
+
+    :param titles: each row's chart title (the player's name in a sentence).
+    """
+    rows = list(ledger.iter_rows(named=True))
+    spans = [span for row in rows for span in svg.waterfall_spans(svg.ledger_steps(row, step_names))]
+    scale = (min(min(a, b) for a, b in spans), max(max(a, b) for a, b in spans)) if spans else None
+    return [
+        svg.waterfall(
+            svg.ledger_steps(row, step_names),
+            title=title,
+            y_title=y_title,
+            total_colour=SERIES_COLOURS[index % 2] if index < 4 else svg.TOTAL,
+            value_range=scale,
+            width=width,
+            height=270,
+        )
+        for index, (row, title) in enumerate(zip(rows, titles, strict=True))
+    ]
+
+
+def ledger_matches_svg(
+    ledger: pl.DataFrame, *, title: str, step_names: dict[str, str], y_title: str, width: int = WIDE
+) -> str:
+    """:func:`ledger_matches_figure` as an SVG picture: relative bars and the line of their sum."""
+    rows = ledger.sort(["evening", "match_id"])
+    labels = _match_labels(rows)
+    bars = [
+        svg.Bars(step_names[key], LEDGER_COLOURS[key], values) for key, values in _ledger_bars(rows).items()
+    ]
+    net = [float(v) for v in (rows["points"] - rows["cards"]).to_list()]
+    line = svg.Series(step_names["net"], LEDGER_COLOURS["net"], net)
+    return svg.bar_chart(
+        labels, bars, title=title, y_title=y_title, stacked=True, lines=[line], width=width, height=340
+    )

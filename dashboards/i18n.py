@@ -387,6 +387,15 @@ LABELS: dict[str, tuple[str, str]] = {
     "ledger.caption": REPORT_WORDS["ledger_note"],
     **{f"ledger.{step}": REPORT_WORDS[f"step.{step}"] for step in LEDGER_STEPS},
     "ledger.net": ("decisions in all", "beslissingen samen"),
+    "ledger.chart": REPORT_WORDS["ledger_chart"],
+    "charts.over_bars": ("over the bars", "boven de staven"),
+    "charts.interactive": ("Interactive charts", "Interactieve grafieken"),
+    "charts.interactive_help": (
+        "Zoom, pan and read every value. The charts then need a larger library, so the page opens "
+        "more slowly; the choice is kept while this tab is open.",
+        "Zoomen, verschuiven en elke waarde lezen. De grafieken hebben dan een grotere bibliotheek "
+        "nodig, dus de pagina opent trager; de keuze blijft zolang dit tabblad open is.",
+    ),
     "ledger.mistakes": ("mistakes", "fouten"),
     "ledger.luck": ("luck", "geluk"),
     "ledger.axis": ("card points", "kaartpunten"),

@@ -84,19 +84,29 @@ def follow_selected_row(key: str, page: str, targets: Sequence[Mapping[str, Any]
 
 METRIC = (
     '<div class="mr-metric" data-metric="{label}" style="margin-bottom: 0.75rem;">'
-    '<div style="font-size: 0.875rem;">{label}</div>'
+    '<div style="font-size: 0.875rem;">{label}{help}</div>'
     '<div style="font-size: 2.25rem; line-height: 1.4;">{value}</div></div>'
 )
 """A figure under its label, as ``st.metric`` draws one."""
 
 
-def metric(where: Any, label: str, value: object) -> None:
+def metric(where: Any, label: str, value: object, help: str | None = None) -> None:
     """A figure under its label in ``where`` (``st`` or a column), drawn as markdown.
 
     ``st.metric`` would do the same, but its script (and the number formatting it brings) is one
     more a new tab has to load before the page is drawn; the pages show plain figures.
+
+    :param help: what the figure means, shown when the pointer rests on the ? beside the label.
     """
-    where.markdown(METRIC.format(label=escape(label), value=escape(str(value))), unsafe_allow_html=True)
+    hint = (
+        ""
+        if help is None
+        else f' <span title="{escape(help)}" style="cursor: help; opacity: 0.6; font-size: 0.7rem; '
+        'border: 1px solid; border-radius: 50%; padding: 0 0.35em;">?</span>'
+    )
+    where.markdown(
+        METRIC.format(label=escape(label), help=hint, value=escape(str(value))), unsafe_allow_html=True
+    )
 
 
 def translator() -> Callable[..., str]:

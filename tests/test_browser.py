@@ -156,8 +156,8 @@ def test_mistakes_page_hides_info_until_asked(server: str) -> None:
         page.goto(f"{server}/mistakes")
         page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
         page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
-        page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
-        page.wait_for_timeout(2500)
+        page.locator('[data-chart="mistakes_chart"] svg.chart').first.wait_for(timeout=30_000)
+        page.wait_for_timeout(1000)
         page.screenshot(path=str(shot), full_page=True)
         page.get_by_text("Also show info", exact=False).click()
         page.get_by_text("3 findings", exact=True).wait_for(timeout=15_000)
@@ -208,3 +208,40 @@ def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(serve
         page.wait_for_timeout(300)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+
+
+def test_chart_pages_draw_svg_first_and_plotly_on_demand(server: str) -> None:
+    """The Players page's first view draws its charts as SVG and loads no plotly.js; the toggle
+    brings the interactive charts. Screenshots at laptop and phone width for a person to look at."""
+    playwright_api = browser_api()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            for width, height in ((1500, 2600), (390, 4200)):
+                page = browser.new_page(viewport={"width": width, "height": height})
+                scripts: list[str] = []
+                page.on("request", lambda request, seen=scripts: seen.append(request.url))
+                page.goto(f"{server}/players?player=Bert")
+                charts = page.locator('[data-chart="players_partners"] svg.chart:visible')
+                charts.first.wait_for(timeout=30_000)
+                page.wait_for_timeout(1000)
+                page.screenshot(path=str(ARTIFACTS / f"players-charts-{width}.png"), full_page=True)
+                # one drawing of each chart shows: the wide one on a laptop, the narrow one on a phone
+                shown = page.locator("[data-chart] svg.chart:visible")
+                assert shown.count() == 4
+                box = charts.first.bounding_box()
+                assert box is not None and box["width"] <= width
+                expected = "mr-wide" if width > 1000 else "mr-narrow"  # a full-width chart
+                assert charts.first.evaluate("svg => svg.parentElement.className") == expected
+                assert page.locator(".js-plotly-plot").count() == 0
+                assert not [url for url in scripts if "PlotlyChart" in url]
+                page.close()
+            page = browser.new_page(viewport={"width": 1500, "height": 1150})
+            page.goto(f"{server}/players?player=Bert")
+            page.locator("[data-chart] svg.chart:visible").first.wait_for(timeout=30_000)
+            page.get_by_text("Interactive charts", exact=True).click()
+            page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+            assert page.locator("[data-chart]").count() == 0
+        finally:
+            browser.close()
+    assert (ARTIFACTS / "players-charts-390.png").stat().st_size > 10_000

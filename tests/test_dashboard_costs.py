@@ -23,7 +23,7 @@ from manillen_replay.store import Store
 from manillen_replay.store.analyse import cost_frames
 
 from .factories import analysed_variant_archive, random_record
-from .test_dashboard import APP, open_page, texts
+from .test_dashboard import APP, figures, open_page, texts
 
 SAMPLES = 4
 Solved = tuple[Path, MatchResult, list[PlayCost]]
@@ -140,7 +140,7 @@ def test_players_page_shows_accuracy_over_costed_deals(app: AppTest, solved: Sol
     _, result, costs = solved
     seat, value = next((s, v) for s, v in match_accuracy([costs]).items() if v is not None)
     at = open_page(app, "players", player=result.seats[seat])
-    metrics = {m.label: m.value for m in at.metric}
+    metrics = figures(at)
     assert metrics["Accuracy (solver)"] == f"{value:.1f}%"
 
 

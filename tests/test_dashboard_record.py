@@ -24,7 +24,7 @@ from manillen_replay.state import DealState
 from manillen_replay.store import Store
 
 from .factories import SEATS, deal_hands, deal_record, play_out, random_deal
-from .test_dashboard import APP, build_archive, texts
+from .test_dashboard import APP, build_archive, open_expander, texts
 
 # --------------------------------------------------------------------------- deals to enter
 
@@ -617,6 +617,9 @@ def test_page_reopens_a_saved_deal_and_replaces_the_match(empty_app: tuple[AppTe
     tap(at, "record_sheet_tie")  # deal 2: a 30-30 line
     at.segmented_control(key="record_mode").set_value("cards").run()
     tap(at, "record_trump_H")  # deal 3 begun
+    assert "Correct a saved deal" in [e.label for e in at.expander]
+    assert "record_reopen_number" not in {s.key for s in at.selectbox}  # drawn only once opened
+    open_expander(at, "record_reopen_open")
     at.selectbox(key="record_reopen_number").set_value(1).run()
     tap(at, "record_reopen")
     assert "Deal 1 is reopened" in texts(at)
@@ -635,3 +638,54 @@ def test_page_reopens_a_saved_deal_and_replaces_the_match(empty_app: tuple[AppTe
     assert saved is not None and saved.reopened is None and saved.current is not None
     assert saved.current.calls == [{"seat": 1, "call": "trump", "suit": "H"}]  # deal 3 waits, untouched
     assert at.subheader[0].value == "Deal 3 · Bert deals" and "Calls:** Trump" in texts(at)
+
+
+# --------------------------------------------------------------------------- the house rules box
+
+
+def test_page_draws_the_house_rules_only_once_opened_and_keeps_them_closed(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """Choices made in the box and the box closed again still reach the record that is started."""
+    at, path = empty_app
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert "More house rules" in [e.label for e in at.expander]
+    assert not at.toggle and "record_cap_default" not in {s.key for s in at.selectbox}
+    assert not [h for h in at.get("html") if "record_grid" in h.proto.body]  # the grid's style waits too
+    open_expander(at, "record_house_rules_open")
+    assert at.toggle(key="record_partner_exempt_default").value is True  # the defaults, as before
+    assert at.selectbox(key="record_cap_default").value == 4
+    at.toggle(key="record_partner_exempt_default").set_value(False)
+    at.toggle(key="record_en_face_default").set_value(True)
+    at.selectbox(key="record_cap_default").set_value(0)  # no cap
+    at.run()
+    at.session_state["record_house_rules_open"] = False  # closed again, as a click does
+    at.run()
+    assert not at.toggle
+    open_expander(at, "record_house_rules_open")  # opened again: the choices are still there
+    assert at.toggle(key="record_partner_exempt_default").value is False
+    assert at.selectbox(key="record_cap_default").value == 0  # shown as "no cap", not as nothing chosen
+    at.session_state["record_house_rules_open"] = False
+    at.run()
+    for seat, name in enumerate(SEATS):
+        at.text_input(key=f"record_seat_{seat}").input(name)
+    at.run()
+    tap(at, "record_start")
+    draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
+    assert draft is not None
+    assert draft.setup.rules == {"partner_exempt": False, "max_multiplier": None, "cafe": {"en_face": True}}
+    rules = draft.setup.rules_value()
+    assert not rules.partner_exempt and rules.en_face and rules.max_multiplier is None
+    assert at.button(key="record_en_face")  # the cafe rule is in force at the table
+
+
+def test_page_starts_with_the_default_rules_when_the_box_stays_closed(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    at, path = empty_app
+    draft_id = start_match(at)
+    draft = drafts.load(draft_id, drafts.folder(path))
+    assert draft is not None and draft.setup.rules_value() == Rules()
+    assert [h for h in at.get("html") if "record_grid" in h.proto.body]  # the table's buttons styled
+    assert "record_en_face" not in {b.key for b in at.button}

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data, i18n, ui
+from dashboards import chart_view, charts, data, i18n, ui
 from manillen_replay.engine import DealKind, DealResult
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
 
 t = ui.translator()
+language = ui.lang()
 if not ui.archive_ready():
     st.stop()
 
@@ -109,16 +112,21 @@ for deal in result.deals:
         }
     )
 frame = pl.DataFrame(rows, infer_schema_length=None)
+interactive = chart_view.interactive("match")
 if frame.height:
-    figure = charts.match_score_figure(
-        frame,
-        series_names=scorers,
-        title=t("match.chart_title"),
-        x_title=t("match.chart_x"),
-        y_title=t("match.chart_y"),
-        marker_names={"muil": "muil", "klop": "klop", "tie": "30-30"},
+    score_labels: dict[str, Any] = {
+        "series_names": scorers,
+        "title": t("match.chart_title"),
+        "x_title": t("match.chart_x"),
+        "y_title": t("match.chart_y"),
+        "marker_names": {"muil": "muil", "klop": "klop", "tie": "30-30"},
+    }
+    chart_view.show(
+        lambda width: charts.match_score_svg(frame, **score_labels, width=width),
+        lambda: charts.match_score_figure(frame, **score_labels),
+        interactive=interactive,
+        key="match_chart",
     )
-    st.plotly_chart(figure, key="match_chart")
 
 st.subheader(t("match.deals"))
 st.caption(t("match.click_row"))
@@ -184,13 +192,18 @@ ledger = data.match_ledger(chosen)
 if ledger.height:
     st.subheader(t("ledger.title"))
     st.caption(t("ledger.caption"))
-    st.plotly_chart(
-        charts.ledger_figure(
+    step_names = {key: t(f"ledger.{key}") for key in i18n.LEDGER_STEPS}
+    chart_view.show_several(
+        charts.ledger_svgs(
             ledger,
-            title=t("ledger.title"),
-            step_names={key: t(f"ledger.{key}") for key in i18n.LEDGER_STEPS},
+            titles=[t("ledger.chart", player=name) for name in ledger["player"].to_list()],
+            step_names=step_names,
             y_title=t("ledger.axis"),
         ),
+        lambda: charts.ledger_figure(
+            ledger, title=t("ledger.title"), step_names=step_names, y_title=t("ledger.axis")
+        ),
+        interactive=interactive,
         key="match_ledger_chart",
     )
     st.dataframe(

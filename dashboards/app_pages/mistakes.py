@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data, i18n, ui
+from dashboards import chart_view, charts, data, i18n, ui
 from dashboards.steps import step_of
 
 t = ui.translator()
@@ -77,15 +77,19 @@ if total == 0:
     st.stop()
 
 rates = data.finding_rates(chosen)
+interactive = chart_view.interactive("mistakes")
 if rates.height:
-    figure = charts.findings_rate_figure(
-        rates.with_columns(
-            pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String)
-        ),
-        title=t("mistakes.rate_title"),
-        y_title=t("mistakes.rate_axis"),
+    labelled = rates.with_columns(
+        pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String)
     )
-    st.plotly_chart(figure, key="mistakes_chart")
+    rate_labels = {"title": t("mistakes.rate_title"), "y_title": t("mistakes.rate_axis")}
+    every_kind = [i18n.label_of("kind", k, language) for k in choices["kinds"]]
+    chart_view.show(
+        lambda width: charts.findings_rate_svg(labelled, **rate_labels, every_kind=every_kind, width=width),
+        lambda: charts.findings_rate_figure(labelled, **rate_labels, every_kind=every_kind),
+        interactive=interactive,
+        key="mistakes_chart",
+    )
 
 if shown.height < total:
     st.caption(t("mistakes.shown_first", shown=shown.height, count=total))
@@ -100,6 +104,9 @@ table = shown.with_columns(
     pl.col("better").list.join(" ").fill_null("").alias("better"),
     pl.col("card").fill_null(""),
     pl.col("player").fill_null(""),
+    # a deal-level finding has no trick or play: a blank cell, not the grid's "None"
+    pl.col("trick").cast(pl.String).fill_null(""),
+    pl.col("play").cast(pl.String).fill_null(""),
 )
 targets = [
     {"match": r["match_id"], "deal": r["deal"] or 1, "step": step_of(r["trick"], r["play"])}
@@ -127,8 +134,8 @@ st.dataframe(
         "date": st.column_config.DateColumn(t("col.date")),
         "match_id": t("col.match"),
         "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
-        "trick": st.column_config.NumberColumn(t("col.trick"), format="%d"),
-        "play": st.column_config.NumberColumn(t("col.play"), format="%d"),
+        "trick": st.column_config.TextColumn(t("col.trick"), width="small"),
+        "play": st.column_config.TextColumn(t("col.play"), width="small"),
         "player": t("col.player"),
         "severity": t("col.severity"),
         "kind": t("col.kind"),

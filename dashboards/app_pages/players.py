@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from html import escape
+from typing import Any
+
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data, i18n, ui
+from dashboards import chart_view, charts, data, i18n, ui
 from manillen_replay.cards import Suit
 
 t = ui.translator()
@@ -13,6 +16,27 @@ language = ui.lang()
 st.title(t("players.title"))
 if not ui.archive_ready():
     st.stop()
+
+
+def partners_table(partners: pl.DataFrame) -> str:
+    """The partners as an HTML table: deals together, points per deal, share of deals won."""
+    head = (
+        t("players.partner"),
+        t("players.deals_together"),
+        t("players.points_per_deal"),
+        t("players.won_share"),
+    )
+    right = ' style="text-align: right"'
+    rows = []
+    for row in partners.iter_rows(named=True):
+        points = f"{row['points_per_deal']:.2f}".replace("-", "−")  # a real minus sign
+        rows.append(
+            f"<tr><td>{escape(row['partner'])}</td><td{right}>{row['deals']}</td>"
+            f"<td{right}>{points}</td><td{right}>{row['won_share']:.1f}%</td></tr>"
+        )
+    cells = "".join(f"<th{'' if i == 0 else right}>{escape(h)}</th>" for i, h in enumerate(head))
+    return f'<table data-table="players_partners"><tr>{cells}</tr>{"".join(rows)}</table>'
+
 
 names = data.players()
 wanted = st.query_params.get("player")
@@ -26,14 +50,17 @@ st.session_state["players_synced"] = player
 summary = data.player_summary(player)
 accuracy = data.player_accuracy(player)
 top = st.columns(5 if accuracy else 4)
-top[0].metric(t("players.matches"), summary.get("matches") or 0)
-top[1].metric(t("players.won"), summary.get("matches_won") or 0)
-top[2].metric(t("players.deals"), summary.get("deals") or 0)
-top[3].metric(
-    t("archive.findings"), int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum())
+ui.metric(top[0], t("players.matches"), summary.get("matches") or 0)
+ui.metric(top[1], t("players.won"), summary.get("matches_won") or 0)
+ui.metric(top[2], t("players.deals"), summary.get("deals") or 0)
+ui.metric(
+    top[3],
+    t("archive.findings"),
+    int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum()),
 )
 if accuracy:
-    top[4].metric(
+    ui.metric(
+        top[4],
         t("players.accuracy"),
         f"{accuracy['accuracy']:.1f}%",
         help=t(
@@ -44,6 +71,7 @@ if accuracy:
         ),
     )
 
+interactive = chart_view.interactive("players")
 left, right = st.columns(2)
 with left:
     points = data.dealer_points(player)
@@ -54,10 +82,11 @@ with left:
             .otherwise(pl.lit(t("players.not_dealer")))
             .alias("role")
         )
-        st.plotly_chart(
-            charts.dealer_points_figure(
-                bars, title=t("players.points_title"), y_title=t("players.points_per_deal")
-            ),
+        points_labels = {"title": t("players.points_title"), "y_title": t("players.points_per_deal")}
+        chart_view.show(
+            lambda width: charts.dealer_points_svg(bars, **points_labels, width=width),
+            lambda: charts.dealer_points_figure(bars, **points_labels),
+            interactive=interactive,
             key="players_points",
         )
 
@@ -69,20 +98,24 @@ with right:
             return i18n.suit_name(Suit[choice]) if choice in Suit.__members__ else choice.replace("_", " ")
 
         labelled = choices.with_columns(pl.col("choice").map_elements(choice_label, pl.String))
-        st.plotly_chart(
-            charts.trump_choices_figure(
-                labelled, title=t("players.trumps_title"), y_title=t("players.count")
-            ),
+        trump_labels = {"title": t("players.trumps_title"), "y_title": t("players.count")}
+        chart_view.show(
+            lambda width: charts.trump_choices_svg(labelled, **trump_labels, width=width),
+            lambda: charts.trump_choices_figure(labelled, **trump_labels),
+            interactive=interactive,
             key="players_trumps",
         )
 
 st.subheader(t("players.records_title"))
 records = data.contract_records(player)
 record_rows = st.columns(3)
-record_rows[0].metric("muil", f"{records['muil_won']} / {records['muil']}", help=t("players.won_share"))
-record_rows[1].metric("klop", f"{records['klop_won']} / {records['klop']}", help=t("players.won_share"))
-record_rows[2].metric(
-    "klop ←", f"{records['knocked_against_won']} / {records['knocked_against']}", help=t("players.won_share")
+ui.metric(record_rows[0], "muil", f"{records['muil_won']} / {records['muil']}", help=t("players.won_share"))
+ui.metric(record_rows[1], "klop", f"{records['klop_won']} / {records['klop']}", help=t("players.won_share"))
+ui.metric(
+    record_rows[2],
+    "klop ←",
+    f"{records['knocked_against_won']} / {records['knocked_against']}",
+    help=t("players.won_share"),
 )
 
 ledger = data.player_ledger(player, "match")
@@ -102,27 +135,33 @@ if ledger.height:
             luck="–" if total["luck"] is None else f"{total['luck']:+.1f}",
         )
     )
-    st.plotly_chart(
-        charts.ledger_matches_figure(
-            ledger,
-            title=t("ledger.matches_title"),
-            step_names={key: t(f"ledger.{key}") for key in ("own", "partner", "opponents", "net")},
-            y_title=t("ledger.axis"),
-        ),
+    ledger_labels: dict[str, Any] = {
+        "title": t("ledger.matches_title"),
+        "step_names": {key: t(f"ledger.{key}") for key in ("own", "partner", "opponents", "net")},
+        "y_title": t("ledger.axis"),
+    }
+    chart_view.show(
+        lambda width: charts.ledger_matches_svg(ledger, **ledger_labels, width=width),
+        lambda: charts.ledger_matches_figure(ledger, **ledger_labels),
+        interactive=interactive,
         key="players_ledger",
     )
 
 rates = data.rate_over_time(player)
 if rates.height:
-    st.plotly_chart(
-        charts.rate_over_time_figure(
-            rates.with_columns(
-                pl.col("month").map_elements(lambda m: i18n.month_label(m, language), pl.String)
-            ),
-            title=t("players.rate_title"),
-            y_title=t("mistakes.rate_axis"),
-            severity_names={s: i18n.label_of("severity", s, language) for s in data.SEVERITIES},
-        ),
+    # months in their order before they become labels (text would sort Feb before Jan)
+    monthly = rates.sort("month").with_columns(
+        pl.col("month").map_elements(lambda m: i18n.month_label(m, language), pl.String)
+    )
+    rate_labels: dict[str, Any] = {
+        "title": t("players.rate_title"),
+        "y_title": t("mistakes.rate_axis"),
+        "severity_names": {s: i18n.label_of("severity", s, language) for s in data.SEVERITIES},
+    }
+    chart_view.show(
+        lambda width: charts.rate_over_time_svg(monthly, **rate_labels, width=width),
+        lambda: charts.rate_over_time_figure(monthly, **rate_labels),
+        interactive=interactive,
         key="players_rates",
     )
 elif not summary.get("cards_played"):
@@ -130,25 +169,19 @@ elif not summary.get("cards_played"):
 
 partners = data.partners(player)
 if partners.height:
-    st.plotly_chart(
-        charts.partners_figure(
-            partners,
-            title=t("players.partners_title"),
-            y_title=t("players.points_per_deal"),
-            hover_deals=t("players.deals_together"),
+    partner_labels = {
+        "title": t("players.partners_title"),
+        "y_title": t("players.points_per_deal"),
+        "hover_deals": t("players.deals_together"),
+    }
+    chart_view.show(
+        lambda width: charts.partners_svg(
+            partners, **partner_labels, over_bars=t("charts.over_bars"), width=width
         ),
+        lambda: charts.partners_figure(partners, **partner_labels),
+        interactive=interactive,
         key="players_partners",
     )
-    st.dataframe(
-        partners,
-        hide_index=True,
-        key="players_partner_table",
-        column_config={
-            "partner": t("players.partner"),
-            "deals": st.column_config.NumberColumn(t("players.deals_together"), format="%d"),
-            "points_per_deal": st.column_config.NumberColumn(t("players.points_per_deal"), format="%.2f"),
-            "won_share": st.column_config.ProgressColumn(
-                t("players.won_share"), min_value=0, max_value=100, format="%.1f%%"
-            ),
-        },
-    )
+    # a plain table, not st.dataframe: the grid's scripts would cost every new tab a quarter second
+    # (bench/pages.py) for a handful of rows that need no sorting or selecting
+    st.markdown(partners_table(partners), unsafe_allow_html=True)

@@ -23,10 +23,12 @@ from manillen_replay.rules import CAFE_OPTIONS, Rules
 t = ui.translator()
 language = ui.lang()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
+HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
 
-st.html(
-    """<style>
+# The grid's and the calls' buttons, card-sized; drawn with the table only (the set-up view does
+# not need it, and an HTML element would cost a new tab of that view its own scripts).
+TABLE_STYLE = """<style>
     .st-key-record_grid button, .st-key-record_calls button, .st-key-record_knocks button {
         min-height: 2.9rem; padding: 0 0.1rem; font-size: 1.05rem; font-weight: 600;
     }
@@ -36,7 +38,6 @@ st.html(
     .st-key-record_grid button:disabled { opacity: 0.25; }
     .st-key-record_grid button p, .st-key-record_calls button p { font-size: 1.05rem; }
     </style>"""
-)
 
 
 # --------------------------------------------------------------------------- the draft in session
@@ -194,37 +195,44 @@ def _setup() -> None:
 
 
 def _rule_widgets(base: Rules, suffix: str) -> dict[str, Any]:
-    """The house-rule widgets, filled from ``base``; the options that differ from the defaults."""
+    """The house-rule widgets, filled from ``base``; the options that differ from the defaults.
+
+    The house rules are drawn only once their box is opened (its toggles and selector are the
+    heaviest scripts a new tab of this page would load; most matches keep the defaults). What was
+    chosen in the box is kept for the session and stays in force while the box is closed.
+    """
     target = st.number_input(
         t("record.target"), min_value=1, value=base.target, step=10, key=f"record_target_{suffix}"
     )
-    values: dict[str, Any] = {"target": int(target)}
-    with st.expander(t("record.house_rules")):
-        values["partner_exempt"] = st.toggle(
-            t("record.partner_exempt"), value=base.partner_exempt, key=f"record_partner_exempt_{suffix}"
-        )
-        values["underbuy"] = (
-            "allowed"
-            if st.toggle(
-                t("record.underbuy"), value=base.underbuy == "allowed", key=f"record_underbuy_{suffix}"
-            )
-            else "forbidden"
-        )
-        values["klop_on_muil"] = st.toggle(
-            t("record.klop_on_muil"), value=base.klop_on_muil, key=f"record_klop_on_muil_{suffix}"
-        )
-        caps = [2, 4, 8, 16, None]
-        values["max_multiplier"] = st.selectbox(
-            t("record.max_multiplier"),
-            caps,
-            index=caps.index(base.max_multiplier) if base.max_multiplier in caps else 1,
-            format_func=lambda c: t("record.no_cap") if c is None else f"×{c}",
-            key=f"record_cap_{suffix}",
-        )
-        for name in CAFE_OPTIONS:
-            values[name] = st.toggle(
-                t(f"record.cafe_{name}"), value=getattr(base, name), key=f"record_{name}_{suffix}"
-            )
+    toggles = {
+        "partner_exempt": base.partner_exempt,
+        "underbuy": base.underbuy == "allowed",
+        "klop_on_muil": base.klop_on_muil,
+    } | {name: bool(getattr(base, name)) for name in CAFE_OPTIONS}
+    # 0 stands for "no cap": a selectbox shows an option None as nothing chosen once it reruns
+    caps = [2, 4, 8, 16, 0]
+    cap = base.max_multiplier or 0
+    cap = cap if cap in caps else caps[1]
+    cap_key = f"record_cap_{suffix}"
+    box = st.expander(t("record.house_rules"), key=HOUSE_RULES_OPEN, on_change="rerun")
+    if box.open:
+        with box:
+            for name, on in toggles.items():
+                label = t(f"record.cafe_{name}") if name in CAFE_OPTIONS else t(f"record.{name}")
+                st.toggle(label, value=on, key=f"record_{name}_{suffix}", persist_state="session")
+                if name == "klop_on_muil":  # the cap comes after the three rules of the game itself
+                    st.selectbox(
+                        t("record.max_multiplier"),
+                        caps,
+                        index=caps.index(cap),
+                        format_func=lambda c: t("record.no_cap") if c == 0 else f"×{c}",
+                        key=cap_key,
+                        persist_state="session",
+                    )
+    chosen = {name: bool(st.session_state.get(f"record_{name}_{suffix}", on)) for name, on in toggles.items()}
+    values: dict[str, Any] = {"target": int(target), **chosen}
+    values["underbuy"] = "allowed" if chosen["underbuy"] else "forbidden"
+    values["max_multiplier"] = st.session_state.get(cap_key, cap) or None
     return Rules.from_options(values).to_options()
 
 
@@ -267,7 +275,11 @@ def _scoresheet(draft: rec.Draft) -> None:
 
 def _reopen_control(draft: rec.Draft) -> None:
     """A saved deal chosen to be opened again for a correction."""
-    with st.expander(t("record.reopen")):
+    # drawn only once opened: a correction is rare, and its selector costs every new tab
+    box = st.expander(t("record.reopen"), key=REOPEN_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         st.caption(t("record.reopen_help"))
         row = st.container(horizontal=True, vertical_alignment="bottom")
         with row:
@@ -787,6 +799,7 @@ if draft is None:
     _show_notices()
     _setup()
     st.stop()
+st.html(TABLE_STYLE)
 # at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
 st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
 with st.container():

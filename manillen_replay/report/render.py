@@ -15,7 +15,7 @@ from ..cards import Card
 from ..engine import DealKind
 from ..rules import Contract
 from .build import Comment, DealLine, Decision, Report
-from .svg import TEAM_COLOURS, Series, Step, card_svg, line_chart, suit_svg, waterfall
+from .svg import LEDGER_STEPS, TEAM_COLOURS, Series, card_svg, ledger_steps, line_chart, suit_svg, waterfall
 from .words import say
 
 STYLE = """
@@ -208,8 +208,7 @@ def _players(report: Report) -> str:
         f'<p class="note">{escape(say(lang, "ledger_note"))}</p>',
     ]
     head = "".join(
-        f'<th class="num">{escape(say(lang, key))}</th>'
-        for key in ("step.cards", "step.own", "step.partner", "step.opponents", "step.illegal", "step.points")
+        f'<th class="num">{escape(say(lang, key))}</th>' for key in (f"step.{step}" for step in LEDGER_STEPS)
     )
     body = []
     charts = []
@@ -230,15 +229,7 @@ def _players(report: Report) -> str:
             + "".join(f'<td class="num">{cell}</td>' for cell in cells)
             + "</tr>"
         )
-        steps = [
-            Step(say(lang, "step.cards"), float(ledger["cards"]), total=True),
-            Step(say(lang, "step.own"), -float(ledger["given_away"])),
-            Step(say(lang, "step.partner"), -float(ledger["partner_given_away"])),
-            Step(say(lang, "step.opponents"), float(ledger["won_back"])),
-        ]
-        if ledger["illegal"]:
-            steps.append(Step(say(lang, "step.illegal"), float(ledger["illegal"])))
-        steps.append(Step(say(lang, "step.points"), float(ledger["points"]), total=True))
+        steps = ledger_steps(ledger, {key: say(lang, f"step.{key}") for key in LEDGER_STEPS})
         charts.append(waterfall(steps, title=say(lang, "ledger_chart", player=p.name)))
         line = say(
             lang,

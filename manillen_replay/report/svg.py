@@ -1,4 +1,4 @@
-"""Pictures for the report as inline SVG: cards, the score line and the ledger's waterfall.
+"""Pictures as inline SVG for the report and the dashboard: cards, and charts (lines, bars, waterfalls).
 
 Pure functions returning SVG text. Nothing refers outside the text itself (no fonts to load, no
 images): a report made of them opens offline and prints as it looks. Suit signs are drawn as
@@ -7,9 +7,11 @@ paths, so they look the same whatever fonts the reader's phone has.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from ..cards import Card, Suit
 
@@ -68,10 +70,22 @@ def card_svg(card: Card, *, mark: str = "") -> str:
     )
 
 
-def _number(value: float, *, signed: bool = False) -> str:
+# --------------------------------------------------------------------------- charts
+# Text and axes are drawn in ``currentColor``: the page's own text colour, so a chart reads on a
+# dark theme as on paper. Sizes are in the picture's own units; it scales to its container's width.
+
+FONT = 11.0
+"""The size of the axes' and legends' text."""
+_CHAR = 0.54
+"""A glyph's average width as a share of the font size (sans-serif), to keep labels apart."""
+_GRID = 'stroke="currentColor" stroke-opacity="0.16"'
+_AXIS = 'stroke="currentColor" stroke-opacity="0.45"'
+
+
+def number(value: float, *, signed: bool = False) -> str:
     """A chart label: one decimal at most, and a real minus sign.
 
-    >>> _number(-3.0, signed=True), _number(2.25, signed=True), _number(60.0)
+    >>> number(-3.0, signed=True), number(2.25, signed=True), number(60.0)
     ('−3', '+2.2', '60')
     """
     text = f"{abs(value):.1f}".removesuffix(".0")
@@ -80,31 +94,329 @@ def _number(value: float, *, signed: bool = False) -> str:
     return "+" + text if signed and text != "0" else text
 
 
-def _chart_open(width: int, height: int, title: str) -> str:
-    return (
-        f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
-        f'aria-label="{escape(title)}">'
-    )
+def _tick(value: float) -> str:
+    """An axis tick: as many decimals as the step needs, a real minus sign.
+
+    >>> _tick(-10.0), _tick(0.25), _tick(1e-12)
+    ('−10', '0.25', '0')
+    """
+    text = f"{abs(round(value, 6)):g}"
+    return "−" + text if value < 0 and text != "0" else text
+
+
+def _width_of(text: str, size: float = FONT) -> float:
+    return len(text) * size * _CHAR
+
+
+def _nice_step(span: float) -> float:
+    """A round step that cuts ``span`` into about five.
+
+    >>> _nice_step(60), _nice_step(0.9), _nice_step(0)
+    (20.0, 0.2, 0.2)
+    """
+    raw = max(span, 1e-9) / 5 if span > 0 else 0.2
+    magnitude = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 2.5, 5, 10):
+        if factor * magnitude >= raw * (1 - 1e-9):
+            return float(factor * magnitude)
+    return float(10 * magnitude)  # pragma: no cover - the loop ends at 10
+
+
+def value_axis(low: float, high: float) -> tuple[float, float, float]:
+    """The bottom, top and step of a value axis over ``low`` to ``high`` that includes 0.
+
+    >>> value_axis(3, 47), value_axis(-7, 12)
+    ((0.0, 50.0, 10.0), (-10.0, 15.0, 5.0))
+    """
+    low, high = min(low, 0.0), max(high, 0.0)
+    step = _nice_step(high - low)
+    bottom = step * math.floor(low / step + 1e-9)
+    top = step * math.ceil(high / step - 1e-9)
+    return bottom, max(top, bottom + step), step
+
+
+def _attr(text: str) -> str:
+    return escape(text, quote=True)
+
+
+def _title(text: str) -> str:
+    """A hover tooltip for the element it sits in."""
+    return f"<title>{escape(text)}</title>" if text else ""
 
 
 @dataclass(frozen=True, slots=True)
 class Series:
-    """One line of a line chart."""
+    """One line (or a row of marks) of a chart."""
 
     name: str
     """Its name in the legend."""
     colour: str
     """Its colour."""
+    values: Sequence[float | None]
+    """One value per x position; ``None`` leaves a gap."""
+    hover: Sequence[str] | None = None
+    """The tooltip of each point (``name · label: value`` when absent)."""
+    marker: str = "dot"
+    """Each point's mark: ``dot``, ``diamond``, ``cross``, ``ring``."""
+    line: bool = True
+    """Whether the points are joined (a row of marks only when false)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bars:
+    """One series of bars: a bar per category."""
+
+    name: str
+    """Its name in the legend (no entry when empty)."""
+    colour: str | Sequence[str]
+    """One colour, or one per bar."""
     values: Sequence[float]
-    """One value per x position."""
+    """One value per category."""
+    labels: Sequence[str] | None = None
+    """A text over each bar (none when absent)."""
+    hover: Sequence[str] | None = None
+    """The tooltip of each bar (``name · category: value`` when absent)."""
+
+    def colour_of(self, index: int) -> str:
+        """The colour of bar ``index``."""
+        return self.colour if isinstance(self.colour, str) else self.colour[index % len(self.colour)]
 
 
-def _nice_step(span: float) -> float:
-    raw = max(span, 1.0) / 5
-    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
-        if step >= raw:
-            return float(step)
-    return float(round(raw, -3))
+@dataclass(frozen=True, slots=True)
+class _Legend:
+    name: str
+    colour: str
+    mark: str  # bar, line, or a marker
+
+
+def _mark(kind: str, x: float, y: float, colour: str, size: float = 3.0) -> str:
+    """One point's mark centred on ``x, y``."""
+    if kind == "diamond":
+        s = size * 2.2
+        return (
+            f'<path d="M{x:.1f} {y - s:.1f}L{x + s:.1f} {y:.1f}L{x:.1f} {y + s:.1f}L{x - s:.1f} {y:.1f}Z" '
+            f'fill="{colour}"/>'
+        )
+    if kind == "cross":
+        s = size * 1.8
+        return (
+            f'<path d="M{x - s:.1f} {y - s:.1f}L{x + s:.1f} {y + s:.1f}M{x - s:.1f} {y + s:.1f}L{x + s:.1f} '
+            f'{y - s:.1f}" stroke="{colour}" stroke-width="2.5"/>'
+        )
+    if kind == "ring":
+        return (
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size * 2:.1f}" fill="none" stroke="{colour}" '
+            'stroke-width="2"/>'
+        )
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size:.1f}" fill="{colour}"/>'
+
+
+def _legend_rows(entries: Sequence[_Legend], room: float) -> list[list[tuple[float, _Legend]]]:
+    """The legend's entries in rows that fit ``room``: each entry with its x offset."""
+    rows: list[list[tuple[float, _Legend]]] = [[]]
+    x = 0.0
+    for entry in entries:
+        wide = 18 + _width_of(entry.name) + 14
+        if rows[-1] and x + wide > room:
+            rows.append([])
+            x = 0.0
+        rows[-1].append((x, entry))
+        x += wide
+    return rows if rows[0] else []
+
+
+def _draw_legend(rows: list[list[tuple[float, _Legend]]], left: float, top: float) -> str:
+    parts = []
+    for line, row in enumerate(rows):
+        y = top + 16 * line
+        for x, entry in row:
+            x0 = left + x
+            if entry.mark == "bar":
+                sample = f'<rect x="{x0:.1f}" y="{y - 9:.1f}" width="12" height="10" fill="{entry.colour}"/>'
+            elif entry.mark == "line":
+                sample = (
+                    f'<line x1="{x0:.1f}" x2="{x0 + 14:.1f}" y1="{y - 4:.1f}" y2="{y - 4:.1f}" '
+                    f'stroke="{entry.colour}" stroke-width="2.5"/>'
+                    + _mark("dot", x0 + 7, y - 4, entry.colour)
+                )
+            else:
+                sample = _mark(entry.mark, x0 + 7, y - 4, entry.colour, 2.5)
+            parts.append(
+                f'<g class="chart-legend">{sample}<text x="{x0 + 18:.1f}" y="{y:.1f}">'
+                f"{escape(entry.name)}</text></g>"
+            )
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class _XLabels:
+    """How the category labels under a chart are laid out so that none overlap."""
+
+    every: int
+    """Every how many-th label is written (the others are left to the tooltips)."""
+    slanted: bool
+    """Written at 45 degrees."""
+    texts: tuple[str, ...]
+    """The labels, shortened when slanted."""
+    room: float
+    """The height they take under the plot."""
+
+
+_LONGEST_SLANTED = 22
+
+
+def _x_labels(labels: Sequence[str], slot: float) -> _XLabels:
+    """Upright when they fit their slot, else slanted, and thinned when even that is too tight."""
+    widest = max((_width_of(label) for label in labels), default=0.0)
+    if widest <= slot:
+        return _XLabels(1, False, tuple(labels), FONT + 6)
+    if widest <= _width_of("00000"):  # short labels (deal numbers): upright, every n-th
+        return _XLabels(math.ceil((widest + 6) / max(slot, 1e-9)), False, tuple(labels), FONT + 6)
+    texts = tuple(
+        label if len(label) <= _LONGEST_SLANTED else label[: _LONGEST_SLANTED - 1] + "…" for label in labels
+    )
+    longest = max(_width_of(text) for text in texts)
+    every = math.ceil((FONT * 1.5) / max(slot, 1e-9))
+    return _XLabels(every, True, texts, longest * math.sqrt(0.5) + FONT + 6)
+
+
+def _draw_x_labels(layout: _XLabels, centres: Sequence[float], y: float) -> str:
+    parts = []
+    count = len(centres)
+    for index, (x, text) in enumerate(zip(centres, layout.texts, strict=True)):
+        last = index == count - 1
+        # every n-th label and the last, but none so near the last that the two would touch
+        if not last and (index % layout.every or (layout.every > 1 and count - 1 - index < layout.every)):
+            continue
+        if layout.slanted:
+            parts.append(
+                f'<text transform="translate({x:.1f} {y + 4:.1f}) rotate(-45)" text-anchor="end">'
+                f"{escape(text)}</text>"
+            )
+        else:
+            parts.append(
+                f'<text x="{x:.1f}" y="{y + FONT + 2:.1f}" text-anchor="middle">{escape(text)}</text>'
+            )
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plot:
+    """The plotting area of a chart and its value axis."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+    bottom_value: float
+    top_value: float
+
+    def y(self, value: float) -> float:
+        """The height of ``value`` on the picture."""
+        span = self.top_value - self.bottom_value
+        return self.top + self.height * (self.top_value - value) / span
+
+
+def _frame(
+    *,
+    width: int,
+    height: int,
+    title: str,
+    y_title: str,
+    x_title: str,
+    legend: Sequence[_Legend],
+    values: Sequence[float],
+    labels: Sequence[str],
+    slots: int,
+    label_room: float | None = None,
+    note: str = "",
+    first_x: float = 0.5,
+) -> tuple[list[str], _Plot, _XLabels]:
+    """A chart's frame: title, legend, the value axis with its grid, and the room for the x labels.
+
+    :param slots: how many x positions share the plot's width (categories, or gaps between points).
+    :param label_room: the height the x labels need, when the chart writes its own.
+    :param note: a line under the title (what the numbers over the bars are, say).
+    :param first_x: where the first x position is, in slots from the plot's left edge.
+    """
+    bottom_value, top_value, step = value_axis(min(values, default=0), max(values, default=0))
+    ticks = [bottom_value + step * i for i in range(round((top_value - bottom_value) / step) + 1)]
+    left = max(_width_of(_tick(v)) for v in ticks) + 10 + (FONT + 6 if y_title else 0)
+    right = 12.0
+    rows = _legend_rows(legend, width - left - right)
+    head = 28.0 + (16 if note else 0)
+    top = head + 16 * len(rows) + 8
+    layout = _x_labels(labels, (width - left - right) / max(slots, 1))
+    if label_room is not None:
+        layout = _XLabels(1, False, tuple(labels), label_room)
+    bottom = layout.room + (FONT + 10 if x_title else 4)
+    if layout.slanted:  # the first slanted label reaches left of its bar
+        reach = (max(_width_of(text) for text in layout.texts[:1]) + FONT) * math.sqrt(0.5)
+        left = max(left, reach - (width - left - right) / max(slots, 1) * first_x + 10)
+    plot = _Plot(left, top, width - left - right, max(height - top - bottom, 40.0), bottom_value, top_value)
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
+        f'aria-label="{_attr(title)}" fill="currentColor" font-size="{FONT:g}">',
+        f'<text x="{4}" y="18" font-size="14" font-weight="600">{escape(title)}</text>',
+        f'<text x="4" y="36" opacity="0.75">{escape(note)}</text>' if note else "",
+        _draw_legend(rows, left, head + 12),
+    ]
+    for value in ticks:
+        y = plot.y(value)
+        grid = _AXIS if value == 0 else _GRID
+        parts.append(
+            f'<line x1="{left:.1f}" x2="{width - right:.1f}" y1="{y:.1f}" y2="{y:.1f}" {grid}/>'
+            f'<text x="{left - 6:.1f}" y="{y + 4:.1f}" text-anchor="end">{_tick(value)}</text>'
+        )
+    if y_title:
+        middle = plot.top + plot.height / 2
+        parts.append(
+            f'<text transform="translate({FONT + 2:g} {middle:.1f}) rotate(-90)" text-anchor="middle">'
+            f"{escape(y_title)}</text>"
+        )
+    if x_title:
+        parts.append(
+            f'<text x="{left + plot.width / 2:.1f}" y="{height - 6}" text-anchor="middle">'
+            f"{escape(x_title)}</text>"
+        )
+    return parts, plot, layout
+
+
+def _hover(series_name: str, label: str, value: float, given: Sequence[str] | None, index: int) -> str:
+    if given is not None:
+        return given[index]
+    return f"{series_name} · {label}: {number(value)}" if series_name else f"{label}: {number(value)}"
+
+
+def _draw_series(series: Series, xs: Sequence[float], labels: Sequence[str], plot: _Plot) -> str:
+    parts: list[str] = []
+    if series.line:
+        runs: list[list[str]] = [[]]
+        for x, value in zip(xs, series.values, strict=True):
+            if value is None:
+                runs.append([])
+            else:
+                runs[-1].append(f"{x:.1f},{plot.y(value):.1f}")
+        parts.extend(
+            f'<polyline fill="none" stroke="{series.colour}" stroke-width="2.5" points="{" ".join(run)}"/>'
+            for run in runs
+            if len(run) > 1
+        )
+    for index, (x, value) in enumerate(zip(xs, series.values, strict=True)):
+        if value is None:
+            continue
+        y = plot.y(value)
+        tip = _hover(series.name, labels[index], value, series.hover, index)
+        size = 3.0 if series.marker == "dot" else 3.2
+        parts.append(
+            f'<g class="point">{_title(tip)}{_mark(series.marker, x, y, series.colour, size)}'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="transparent"/></g>'
+        )
+    return "".join(parts)
+
+
+def _legend_of(series: Sequence[Series]) -> list[_Legend]:
+    return [_Legend(s.name, s.colour, "line" if s.line else s.marker) for s in series if s.name]
 
 
 def line_chart(
@@ -113,67 +425,103 @@ def line_chart(
     *,
     title: str,
     x_title: str,
+    y_title: str = "",
     width: int = 640,
     height: int = 260,
 ) -> str:
-    """A line chart: one line per series over the x positions, a y axis from 0 with a grid.
+    """A line chart: one line per series over the x positions, a y axis through 0 with a grid, a
+    legend under the title, and a tooltip on each point.
 
-    The picture scales to its container's width (``viewBox``).
+    :param series: the lines (and rows of marks, ``line=False``), each one value per x position.
+    :param x_labels: what each x position is; labels that would overlap are thinned or slanted.
     """
-    left, right, top, bottom = 44, 12, 30, 46
-    plot_w, plot_h = width - left - right, height - top - bottom
     count = max(len(x_labels), 1)
-    high = max([0.0, *(v for s in series for v in s.values)])
-    low = min([0.0, *(v for s in series for v in s.values)])
-    step = _nice_step(high - low)
-    top_value = step * max(1, -(-high // step))
-    bottom_value = -step * (-low // step) if low < 0 else 0.0
+    values = [v for s in series for v in s.values if v is not None]
+    parts, plot, layout = _frame(
+        width=width, height=height, title=title, y_title=y_title, x_title=x_title,
+        legend=_legend_of(series), values=values, labels=x_labels, slots=max(count - 1, 1), first_x=0,
+    )  # fmt: skip
+    pad = 6.0
 
     def x(index: int) -> float:
-        return left + (plot_w * index / (count - 1) if count > 1 else plot_w / 2)
+        inner = plot.width - 2 * pad
+        return plot.left + pad + (inner * index / (count - 1) if count > 1 else inner / 2)
 
-    def y(value: float) -> float:
-        return top + plot_h * (top_value - value) / (top_value - bottom_value)
+    xs = [x(i) for i in range(len(x_labels))]
+    parts.append(_draw_x_labels(layout, xs, plot.top + plot.height))
+    parts.extend(_draw_series(s, xs, x_labels, plot) for s in series)
+    parts.append("</svg>")
+    return "".join(parts)
 
-    parts = [
-        _chart_open(width, height, title),
-        f'<text x="{left}" y="18" font-size="14" font-weight="600">{escape(title)}</text>',
-    ]
-    value = bottom_value
-    while value <= top_value + 1e-9:
-        parts.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
-            'stroke="#dddddd"/>'
-            f'<text x="{left - 6}" y="{y(value) + 4:.1f}" font-size="11" text-anchor="end">{value:g}</text>'
-        )
-        value += step
-    every = max(1, count // 12)
-    for index, label in enumerate(x_labels):
-        if index % every == 0 or index == count - 1:
+
+def bar_chart(
+    categories: Sequence[str],
+    bars: Sequence[Bars],
+    *,
+    title: str,
+    y_title: str = "",
+    x_title: str = "",
+    stacked: bool = False,
+    lines: Sequence[Series] = (),
+    note: str = "",
+    width: int = 640,
+    height: int = 280,
+) -> str:
+    """A bar chart: a group of bars per category, or one stacked bar (``stacked``: gains stack up
+    from 0 and losses down, as Plotly's relative bars), optionally with lines over the categories.
+
+    :param bars: the series of bars, each one value per category.
+    :param lines: lines drawn over the bars, each one value per category.
+    :param note: a line under the title.
+    """
+    count = max(len(categories), 1)
+    if stacked:
+        ups = [sum(max(b.values[i], 0.0) for b in bars) for i in range(len(categories))]
+        downs = [sum(min(b.values[i], 0.0) for b in bars) for i in range(len(categories))]
+        values = [*ups, *downs]
+    else:
+        values = [v for b in bars for v in b.values]
+    values += [v for s in lines for v in s.values if v is not None]
+    legend = [_Legend(b.name, b.colour_of(0), "bar") for b in bars if b.name] + _legend_of(lines)
+    parts, plot, layout = _frame(
+        width=width, height=height, title=title, y_title=y_title, x_title=x_title,
+        legend=legend, values=values, labels=categories, slots=count, note=note,
+    )  # fmt: skip
+    slot = plot.width / count
+    centres = [plot.left + slot * (i + 0.5) for i in range(len(categories))]
+    parts.append(_draw_x_labels(layout, centres, plot.top + plot.height))
+    # a bar keeps a bar's width in a wide slot (one partner, or the two dealer roles)
+    thick = min(slot * 0.7, 64.0) if stacked else min(slot * 0.75 / max(len(bars), 1), 64.0)
+    up = [0.0] * len(categories)
+    down = [0.0] * len(categories)
+    for number, series in enumerate(bars):
+        for index, value in enumerate(series.values):
+            if stacked:
+                start = up[index] if value >= 0 else down[index]
+                end = start + value
+                if value >= 0:
+                    up[index] = end
+                else:
+                    down[index] = end
+                x0 = centres[index] - thick / 2
+            else:
+                start, end = 0.0, value
+                x0 = centres[index] - thick * len(bars) / 2 + thick * number
+            upper, lower = plot.y(max(start, end)), plot.y(min(start, end))
+            tip = _hover(series.name, categories[index], value, series.hover, index)
             parts.append(
-                f'<text x="{x(index):.1f}" y="{height - bottom + 16}" font-size="11" '
-                f'text-anchor="middle">{escape(label)}</text>'
+                f'<g class="bar">{_title(tip)}<rect x="{x0:.1f}" y="{upper:.1f}" width="{thick:.1f}" '
+                f'height="{max(lower - upper, 0.5 if value else 0):.1f}" '
+                f'fill="{series.colour_of(index)}"/></g>'
             )
-    parts.append(
-        f'<text x="{left + plot_w / 2:.1f}" y="{height - bottom + 32}" font-size="11" '
-        f'text-anchor="middle">{escape(x_title)}</text>'
-    )
-    for s in series:
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s.values))
-        parts.append(
-            f'<polyline fill="none" stroke="{s.colour}" stroke-width="2.5" points="{points}"/>'
-            + "".join(
-                f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="2.5" fill="{s.colour}"/>'
-                for i, v in enumerate(s.values)
-            )
-        )
-    legend_x = left
-    for s in series:
-        parts.append(
-            f'<rect x="{legend_x}" y="{height - 12}" width="12" height="4" fill="{s.colour}"/>'
-            f'<text x="{legend_x + 16}" y="{height - 7}" font-size="11">{escape(s.name)}</text>'
-        )
-        legend_x += 24 + 7 * len(s.name)
+            if series.labels is not None and series.labels[index]:
+                # a loss's label sits over the zero line: under the bar it would meet the x labels
+                above = upper - 4 if value >= 0 or stacked else plot.y(0) - 4
+                parts.append(
+                    f'<text x="{x0 + thick / 2:.1f}" y="{above:.1f}" text-anchor="middle">'
+                    f"{escape(series.labels[index])}</text>"
+                )
+    parts.extend(_draw_series(s, centres, categories, plot) for s in lines)
     parts.append("</svg>")
     return "".join(parts)
 
@@ -190,52 +538,99 @@ class Step:
     """A bar from zero: the start and the end."""
 
 
-def waterfall(steps: Sequence[Step], *, title: str, width: int = 640, height: int = 230) -> str:
-    """A waterfall chart: totals as grey bars from zero, changes as green (gain) or red (loss)
-    bars hanging from the running total, each labelled with its value."""
-    left, right, top, bottom = 40, 10, 44, 48
-    plot_w, plot_h = width - left - right, height - top - bottom
+LEDGER_STEPS = ("cards", "own", "partner", "opponents", "illegal", "points")
+"""The ledger's steps, from the cards to the points taken (the keys of :func:`ledger_steps`' names)."""
+
+
+def ledger_steps(ledger: Mapping[str, Any], names: Mapping[str, str]) -> list[Step]:
+    """The luck and skill ledger of one player as a waterfall's steps: from what the cards were
+    worth, down by the player's and the partner's decisions, up by the opponents' (and by illegal
+    cards, when there were any), to the points taken.
+
+    :param ledger: a ``player_ledger`` row: ``cards``, ``given_away``, ``partner_given_away``,
+        ``won_back``, ``illegal``, ``points``.
+    :param names: each step's label: ``cards``, ``own``, ``partner``, ``opponents``, ``illegal``,
+        ``points``.
+    """
+    steps = [
+        Step(names["cards"], float(ledger["cards"]), total=True),
+        Step(names["own"], -float(ledger["given_away"])),
+        Step(names["partner"], -float(ledger["partner_given_away"])),
+        Step(names["opponents"], float(ledger["won_back"])),
+    ]
+    if ledger["illegal"]:
+        steps.append(Step(names["illegal"], float(ledger["illegal"])))
+    steps.append(Step(names["points"], float(ledger["points"]), total=True))
+    return steps
+
+
+def waterfall_spans(steps: Sequence[Step]) -> list[tuple[float, float]]:
+    """Where each bar of a waterfall starts and ends."""
     running = 0.0
     spans: list[tuple[float, float]] = []
     for step in steps:
-        if step.total:
-            spans.append((0.0, step.value))
-            running = step.value
+        start = 0.0 if step.total else running
+        running = step.value if step.total else running + step.value
+        spans.append((start, running))
+    return spans
+
+
+def _wrapped(label: str, room: float, size: float) -> list[str]:
+    """A label cut into lines at spaces so that each fits ``room`` (a long word keeps its line)."""
+    lines: list[str] = []
+    for word in label.split(" "):
+        if lines and _width_of(lines[-1] + " " + word, size) <= room:
+            lines[-1] += " " + word
         else:
-            spans.append((running, running + step.value))
-            running += step.value
-    high = max([1.0, *(max(a, b) for a, b in spans)])
-    low = min([0.0, *(min(a, b) for a, b in spans)])
+            lines.append(word)
+    return lines
 
-    def y(value: float) -> float:
-        return top + plot_h * (high - value) / (high - low)
 
-    slot = plot_w / max(len(steps), 1)
-    parts = [
-        _chart_open(width, height, title),
-        f'<text x="{left}" y="18" font-size="14" font-weight="600">{escape(title)}</text>',
-        f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#999999"/>',
-    ]
+def waterfall(
+    steps: Sequence[Step],
+    *,
+    title: str,
+    y_title: str = "",
+    total_colour: str = TOTAL,
+    value_range: tuple[float, float] | None = None,
+    width: int = 640,
+    height: int = 230,
+) -> str:
+    """A waterfall chart: totals as bars from zero, changes as green (gain) or red (loss) bars
+    hanging from the running total, each labelled with its value and with a tooltip.
+
+    :param total_colour: the colour of the totals (a player's team colour, say).
+    :param value_range: the lowest and highest value the axis must show, to give several
+        waterfalls side by side one scale.
+    """
+    spans = waterfall_spans(steps)
+    count = max(len(steps), 1)
+    values = [v for span in spans for v in span]
+    size = 10.5
+    # the step labels wrap under their bars: their lines are the room the frame keeps
+    room_guess = (width - 60) / count - 4
+    lines = max((len(_wrapped(s.label, room_guess, size)) for s in steps), default=1)
+    parts, plot, _ = _frame(
+        width=width, height=height, title=title, y_title=y_title, x_title="",
+        legend=(), values=[*values, *(value_range or ())], labels=(), slots=count,
+        label_room=6 + 13 * lines,
+    )  # fmt: skip
+    slot = plot.width / count
     for index, (step, (start, end)) in enumerate(zip(steps, spans, strict=True)):
-        colour = TOTAL if step.total else (GAIN if step.value >= 0 else LOSS)
-        x0 = left + index * slot + slot * 0.15
-        upper, lower = y(max(start, end)), y(min(start, end))
-        text = _number(step.value, signed=not step.total)
+        colour = total_colour if step.total else (GAIN if step.value >= 0 else LOSS)
+        x0 = plot.left + index * slot + slot * 0.15
+        upper, lower = plot.y(max(start, end)), plot.y(min(start, end))
+        text = number(step.value, signed=not step.total)
+        tip = f"{step.label}: {text}" + ("" if step.total else f" ({number(start)} → {number(end)})")
         parts.append(
-            f'<rect x="{x0:.1f}" y="{upper:.1f}" width="{slot * 0.7:.1f}" '
-            f'height="{max(lower - upper, 1.0):.1f}" '
-            f'fill="{colour}"/>'
-            f'<text x="{x0 + slot * 0.35:.1f}" y="{upper - 4:.1f}" font-size="11" text-anchor="middle">'
-            f"{escape(text)}</text>"
+            f'<g class="bar">{_title(tip)}<rect x="{x0:.1f}" y="{upper:.1f}" width="{slot * 0.7:.1f}" '
+            f'height="{max(lower - upper, 1.0):.1f}" fill="{colour}"/></g>'
+            f'<text x="{x0 + slot * 0.35:.1f}" y="{upper - 4:.1f}" text-anchor="middle">{escape(text)}</text>'
         )
-        words = step.label.split(" ")
-        half = (len(words) + 1) // 2
-        for line, chunk in enumerate((" ".join(words[:half]), " ".join(words[half:]))):
-            if chunk:
-                parts.append(
-                    f'<text x="{x0 + slot * 0.35:.1f}" y="{height - bottom + 16 + 13 * line}" '
-                    'font-size="10.5" '
-                    f'text-anchor="middle">{escape(chunk)}</text>'
-                )
+        for line, chunk in enumerate(_wrapped(step.label, slot - 4, size)):
+            parts.append(
+                f'<text x="{x0 + slot * 0.35:.1f}" y="{plot.top + plot.height + 16 + 13 * line:.1f}" '
+                f'font-size="{size:g}" text-anchor="middle">{escape(chunk)}</text>'
+            )
     parts.append("</svg>")
     return "".join(parts)
