@@ -232,3 +232,16 @@ def test_variants_bench_times_a_variants_deals_against_the_reference_floor():
     assert 0 < row["median_ms"] <= row["max_ms"] and row["floor"] == "reference" and row["floor_ms"] > 0
     assert row["ratio"] == pytest.approx(row["median_ms"] / row["floor_ms"], rel=0.05, abs=0.06)
     assert "variants.six_short" in variants_bench.format_rows(rows)
+
+
+def test_hindsight_bench_counts_the_busier_threads_positions_beside_the_floor():
+    from bench import hindsight_bench
+
+    result = hindsight_bench.run(1, workers=(1, 2))
+    one, two = result["rows"]
+    assert result["deals"] >= 1 and (one["workers"], two["workers"]) == (1, 2)
+    # one thread: the busier thread is the only one (the rare illegal card is solved on another)
+    assert 0 < one["busier_median"] <= one["positions_median"]
+    assert 0 < two["busier_median"] < two["positions_median"]
+    assert one["ratio"] == pytest.approx(one["median_ms"] / one["floor_ms"], rel=1e-9)
+    assert "busier thread" in hindsight_bench.format_result(result)

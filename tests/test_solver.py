@@ -207,9 +207,9 @@ def _demo_deals(count: int) -> list[tuple[Rules, Any]]:
 
 
 def test_hindsight_costs_on_two_threads_equal_the_plain_single_thread_solve_on_60_deals():
-    """With two threads dd_costs shares the first lead's cards out between two tables; every
-    value must be the single thread's (one table, the line solved back to front), and the first
-    lead's the value of solving that position alone."""
+    """With two threads dd_costs shares the first lead's cards out between two threads on one
+    table; every value must be the single thread's (the line solved back to front), and the
+    first lead's the value of solving that position alone."""
     deals = [(r, d) for r, d in _demo_deals(40)] + [
         (_match(s).rules, d) for s in (4, 5) for d in _match(s).deals[:10]
     ]
@@ -221,22 +221,98 @@ def test_hindsight_costs_on_two_threads_equal_the_plain_single_thread_solve_on_6
         assert {int(card): value.hindsight for card, value in two[0].values.items()} == alone
 
 
+def test_hindsight_costs_do_not_depend_on_the_number_of_threads_sharing_the_table():
+    """Three threads: the third starts on the first lead's cards with no guess yet (the other
+    two take the line and the second position); the values are one thread's."""
+    for rules, deal in _demo_deals(8):
+        assert dd_costs(deal, rules, workers=3) == dd_costs(deal, rules, workers=1), deal.number
+
+
+def test_a_half_written_table_entry_is_a_miss_never_a_mix():
+    """Threads share one table without locks: a slot read while it is rewritten can pair one
+    write's word 0 with another's word 1; for one position written with two sets of bounds
+    that pair must not match, while each whole write does."""
+    rng = random.Random(7)
+    for _ in range(2000):
+        cards = rng.sample(list(iter_mask(DECK_32_MASK)), 32)
+        size = rng.randrange(2, 9)
+        hands = [mask_of(cards[seat * size : (seat + 1) * size]) for seat in range(4)]
+        leader, generation = rng.randrange(4), rng.randrange(1, 1000)
+        word0, word1 = _kernel._entry_key(hands[0], hands[1], hands[2], hands[3], leader, generation)
+        writes = []
+        for _ in range(2):
+            low = rng.randrange(61)
+            high, lead = rng.randrange(low, 61), rng.randrange(64)
+            entry = word1 | (low << 42) | (high << 48) | (lead << 54)
+            writes.append((word0 ^ entry, entry))
+        for stored0, stored1 in writes:
+            assert _kernel.is_entry_of(stored0, stored1, word0, word1)
+        (first0, first1), (second0, second1) = writes
+        if first1 != second1:
+            assert not _kernel.is_entry_of(first0, second1, word0, word1)
+            assert not _kernel.is_entry_of(second0, first1, word0, word1)
+
+
+def _kernel_position(state: DealState) -> tuple[np.ndarray, np.ndarray, int, int, int, bool, bool, bool]:
+    """A position as the kernel takes it: hands, table, cards on it, leader, trump, house rules."""
+    hands = np.array(state.hands, dtype=np.int64)
+    table = np.zeros(4, dtype=np.int64)
+    table[: len(state.trick)] = state.trick
+    trump = -1 if state.trump is None else int(state.trump)
+    rules = state.rules
+    return (
+        hands, table, len(state.trick), state.leader, trump, rules.partner_exempt,
+        rules.underbuy == "forbidden", rules.overtake_plain_suit,
+    )  # fmt: skip
+
+
+def test_a_card_probed_by_two_threads_at_once_settles_on_its_exact_value():
+    """The first lead's cards are valued probe by probe; a thread with nothing else to do
+    probes another thread's card elsewhere in its range. Interleaved in every order (the
+    second probe starting before the first one's bound is in, bounds arriving either way
+    round), the range only narrows and ends at the value plain exhaustive search gives."""
+    rng = random.Random(61)
+    worker = search._borrow()
+    scratch = np.zeros(4, dtype=np.int64)
+    for _ in range(200):
+        state = random_ending(rng, 3)
+        hands, table, ntable, leader, trump, *rules = _kernel_position(state)
+        generation = worker.next_generation()
+        for card in iter_mask(state.legal_mask()):
+            exact = _gained(state, card)
+            found = search._CardSearch(card, 0, 60, guess=rng.randrange(61))
+            while not found.is_done:
+                gammas = [(found.next_gamma(state.to_play % 2 == 0), True)]
+                found.probing.append(gammas[0][0])
+                spare = found.spare_gamma()
+                if spare >= 0 and rng.random() < 0.7:
+                    gammas.append((spare, False))
+                    found.probing.append(spare)
+                rng.shuffle(gammas)
+                for gamma, owner in gammas:
+                    bound = _kernel.card_bound(
+                        hands, table, ntable, leader, card, gamma, trump, *rules, worker.table, generation,
+                        worker.work, scratch,
+                    )  # fmt: skip
+                    assert (bound >= gamma) == (exact >= gamma)
+                    low, high = found.low, found.high
+                    found.record(gamma, int(bound), owner=owner)
+                    assert low <= found.low <= exact <= found.high <= high
+            assert found.low == exact, (state, card)
+    search._POOL.put(worker)
+
+
 def test_a_card_value_is_exact_whatever_the_guess():
     """The kernel's card_value (a card's value from a guess, used for the first lead's cards on
     each thread) against plain exhaustive search, with guesses anywhere in 0..60."""
     rng = random.Random(16)
     for _ in range(300):
         state = random_ending(rng, 3)
-        hands = np.array(state.hands, dtype=np.int64)
-        table = np.zeros(4, dtype=np.int64)
-        table[: len(state.trick)] = state.trick
-        trump = -1 if state.trump is None else int(state.trump)
+        hands, table, ntable, leader, trump, *rules = _kernel_position(state)
         worker = search._borrow()
         for card in iter_mask(state.legal_mask()):
             value = _kernel.card_value(
-                hands, table, len(state.trick), state.leader, card, rng.randrange(61), 0, 60, trump,
-                state.rules.partner_exempt, state.rules.underbuy == "forbidden",
-                state.rules.overtake_plain_suit, worker.table,
+                hands, table, ntable, leader, card, rng.randrange(61), 0, 60, trump, *rules, worker.table,
                 worker.next_generation(), worker.work, np.zeros(4, dtype=np.int64),
             )  # fmt: skip
             assert value == _gained(state, card), (state, card)

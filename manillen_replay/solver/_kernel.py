@@ -97,7 +97,8 @@ NO_CARD = 63
 def new_table(bits: int = TABLE_BITS) -> np.ndarray:
     """An empty transposition table: 16 bytes an entry, four to a cache line.
 
-    Word 0 holds the live cards and which are held by seats 1 or 3; word 1 the cards held by
+    Word 0 holds the live cards and which are held by seats 1 or 3 (stored mixed with word 1:
+    see :func:`is_entry_of`); word 1 the cards held by
     seats 2 or 3, the leader and the generation (together an exact key: 32 cards, each gone or
     in one of four hands), then the lowest and highest value known (team 0's points from that
     trick start on) and the lead that decided the last probe. A table is valid for one trump and
@@ -136,6 +137,23 @@ def _entry_key(
     one, two, three = _pack(hand1), _pack(hand2), _pack(hand3)
     live = _pack(hand0) | one | two | three
     return live | ((one | three) << 32), (two | three) | (leader << 32) | ((generation % GENERATIONS) << 34)
+
+
+@inlined
+def is_entry_of(stored0: int, stored1: int, word0: int, word1: int) -> bool:
+    """Whether a table slot's two stored words are an entry for the key ``word0, word1``.
+
+    Word 0 is stored as ``word0 ^ word1`` with the values included (Hyatt's lockless hashing),
+    so that threads sharing a table can write without locks or atomics. A slot read while
+    another thread rewrites it may give one write's word 0 and another's word 1: for two writes
+    of one position with different values the pair fails this check (a miss, never a mix of
+    their bounds), and a pair whose word 1 is the reader's own position's holds that position's
+    values. A wrong hit would need word 1 of another position with the same seats 2 and 3,
+    leader and generation, and word 0 of a third position that differs from the reader's in
+    exactly the bits of those words' difference, all in one slot within one read: the values
+    are exact whichever thread wrote them.
+    """
+    return stored0 ^ stored1 == word0 and stored1 & KEY_BITS == word1
 
 
 @inlined
@@ -354,7 +372,7 @@ def probe(
                     slot = _entry_slot(word0, word1, size_mask)
                     first = -1
                     entry = tt[slot, 1]
-                    if tt[slot, 0] == word0 and entry & KEY_BITS == word1:
+                    if is_entry_of(tt[slot, 0], entry, word0, word1):
                         if (entry >> 42) & 63 >= g:
                             result, state = (entry >> 42) & 63, finish
                         elif (entry >> 48) & 63 < g:
@@ -366,8 +384,9 @@ def probe(
                             hands[0], hands[1], hands[2], hands[3], leader, trump, partner_exempt,
                             underbuy_forbidden, overtake_plain_suit,
                         )  # fmt: skip
-                        tt[slot, 0] = word0
-                        tt[slot, 1] = word1 | (value << 42) | (value << 48) | (NO_CARD << 54)
+                        entry = word1 | (value << 42) | (value << 48) | (NO_CARD << 54)
+                        tt[slot, 0] = word0 ^ entry
+                        tt[slot, 1] = entry
                         result, state = value, finish
                     if state == descend and trump >= 0:
                         team, sure = _sure_trump_points(hands[0] | hands[2], hands[1] | hands[3], trump)
@@ -504,14 +523,15 @@ def probe(
                 word1 = frames[depth, _KEY1]
                 entry = tt[slot, 1]
                 low, high = 0, live_points
-                if tt[slot, 0] == word0 and entry & KEY_BITS == word1:
+                if is_entry_of(tt[slot, 0], entry, word0, word1):
                     low, high = (entry >> 42) & 63, (entry >> 48) & 63
                 if result >= g:
                     low = max(low, result)
                 else:
                     high = min(high, result)
-                tt[slot, 0] = word0
-                tt[slot, 1] = word1 | (low << 42) | (high << 48) | (moves[depth, 0, 0] << 54)
+                entry = word1 | (low << 42) | (high << 48) | (moves[depth, 0, 0] << 54)
+                tt[slot, 0] = word0 ^ entry
+                tt[slot, 1] = entry
             if depth == 0:
                 return result
             depth -= 1
@@ -801,6 +821,21 @@ def twin_above(card: int, hands: np.ndarray, table: np.ndarray, ntable: int, sea
     return _twin_above(card, hands[seat], live)
 
 
+@inlined
+def _play_card(
+    hands: np.ndarray, table: np.ndarray, ntable: int, leader: int, card: int, trump: int
+) -> tuple[int, int, int]:
+    """The seat to play plays ``card`` (taken from its hand, put on the table): team 0's points
+    from a finished trick, and the next position's cards on the table and leader (with four
+    cards down the next position's table is empty: the caller's scratch table)."""
+    hands[(leader + ntable) & 3] ^= 1 << card
+    table[ntable] = card
+    if ntable == 3:
+        winner, taken = _winner_and_points(table, leader, trump)
+        return (taken if winner & 1 == 0 else 0), 0, winner
+    return 0, ntable + 1, leader
+
+
 @compiled
 def card_value(
     hands: np.ndarray,
@@ -829,16 +864,8 @@ def card_value(
     """
     seat = (leader + ntable) & 3
     maximising = (seat & 1) == 0
-    bit = 1 << card
-    hands[seat] ^= bit
-    table[ntable] = card
-    if ntable == 3:
-        winner, taken = _winner_and_points(table, leader, trump)
-        gained = taken if winner & 1 == 0 else 0
-        child_table, child_ntable, child_leader = scratch, 0, winner
-    else:
-        gained = 0
-        child_table, child_ntable, child_leader = table, ntable + 1, leader
+    gained, child_ntable, child_leader = _play_card(hands, table, ntable, leader, card, trump)
+    child_table = scratch if ntable == 3 else table
     child_high = min(_upper_bound(hands, child_table, child_ntable), high - gained)
     child_low = max(0, low - gained)
     gamma = guess - gained if maximising else guess + 1 - gained
@@ -858,5 +885,39 @@ def card_value(
             hands, child_table, child_ntable, child_leader, child_low, child_high, downward, trump,
             partner_exempt, underbuy_forbidden, overtake_plain_suit, tt, generation, work,
         )  # fmt: skip
-    hands[seat] ^= bit
+    hands[seat] ^= 1 << card
     return gained + value
+
+
+@compiled
+def card_bound(
+    hands: np.ndarray,
+    table: np.ndarray,
+    ntable: int,
+    leader: int,
+    card: int,
+    gamma: int,
+    trump: int,
+    partner_exempt: bool,
+    underbuy_forbidden: bool,
+    overtake_plain_suit: bool,
+    tt: np.ndarray,
+    generation: int,
+    work: tuple[np.ndarray, ...],
+    scratch: np.ndarray,
+) -> int:
+    """One probe of :func:`card_value`: a fail-soft bound around ``gamma`` on team 0's points
+    from a position on (the table's cards included) after the seat to play plays ``card``.
+
+    ``r >= gamma`` says at least ``r``, ``r < gamma`` at most ``r``. For callers that choose
+    each probe themselves (threads sharing out one card's search). ``hands`` and ``table`` are
+    restored before it returns.
+    """
+    gained, child_ntable, child_leader = _play_card(hands, table, ntable, leader, card, trump)
+    child_table = scratch if ntable == 3 else table
+    bound = probe(
+        hands, child_table, child_ntable, child_leader, gamma - gained, trump, partner_exempt,
+        underbuy_forbidden, overtake_plain_suit, tt, generation, work,
+    )  # fmt: skip
+    hands[(leader + ntable) & 3] ^= 1 << card
+    return gained + bound

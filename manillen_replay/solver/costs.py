@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..cards import CARD_POINTS, Card
+from ..cards import CARD_POINTS, Card, iter_mask
 from ..engine.results import DealKind, DealResult
 from ..rules import Contract, Rules, winning_position
 from .layouts import LayoutSampler, Moment, iter_moments
@@ -157,7 +157,7 @@ def dd_costs(result: DealResult, rules: Rules, *, workers: int | None = None) ->
         return variant_dd_costs(result, rules)
     _check(result, rules)
     trump = deal_trump(result)
-    moments = [m for m in iter_moments(result, rules)]
+    moments = list(iter_moments(result, rules, inferences=False))
     # From the last play back to the first: each position then knows the value of the card
     # played from it (the position after it was solved just before), which bounds its own value
     # and spares valuing that card; the early positions, the costly ones, gain the most. The
@@ -174,12 +174,13 @@ def dd_costs(result: DealResult, rules: Rules, *, workers: int | None = None) ->
         for moment, (_, gained), value in zip(illegal, afters, values_after, strict=True):
             after_values[moment.index] = int(value) + gained
     costs: list[PlayCost] = []
+    rows: list[list[int]] = cards.tolist()
     for moment in moments:
         in_play = moment.position.points_in_play
-        row = cards[moment.index]
+        row = rows[moment.index]
         values = {
-            Card(card): _team_value(int(row[card]), moment.seat, in_play)
-            for card in range(36)
+            card: _team_value(row[card], moment.seat, in_play)
+            for card in iter_mask(moment.legal)
             if row[card] >= 0
         }
         if moment.is_legal:

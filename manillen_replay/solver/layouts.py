@@ -74,11 +74,14 @@ class Moment:
         return bool(self.legal >> self.card & 1)
 
 
-def iter_moments(deal: DealResult, rules: Rules) -> Iterator[Moment]:
+def iter_moments(deal: DealResult, rules: Rules, *, inferences: bool = True) -> Iterator[Moment]:
     """Every play of a deal with the position before it and the public inferences so far.
 
     :param deal: a replayed deal whose hands are known (``deal.hands``).
     :param rules: the match's rules.
+    :param inferences: work out what each play showed; without it every moment's
+        ``forbidden`` and ``inferences`` stay empty (for hindsight, where all hands are known,
+        this is most of the time spent here).
     """
     assert deal.hands is not None
     trump = None if deal.trump is None else int(deal.trump)
@@ -88,7 +91,7 @@ def iter_moments(deal: DealResult, rules: Rules) -> Iterator[Moment]:
     hands = list(deal.hands)
     forbidden = [0, 0, 0, 0]
     played_by = [0, 0, 0, 0]
-    inferences: list[Inference] = []
+    shown: list[Inference] = []
     played = 0
     index = 0
     for trick in deal.tricks:
@@ -105,17 +108,17 @@ def iter_moments(deal: DealResult, rules: Rules) -> Iterator[Moment]:
                 position,
                 trick.legal[offset],
                 (forbidden[0], forbidden[1], forbidden[2], forbidden[3]),
-                tuple(inferences),
+                tuple(shown),
                 (played_by[0], played_by[1], played_by[2], played_by[3]),
             )
             yield moment
-            if offset and moment.is_legal:
+            if offset and moment.is_legal and inferences:
                 best_position = winning_position(before, trump)
                 partner = (trick.leader + best_position) % 2 == seat % 2
                 inference = Inference(
                     seat, card, before[0] // RANKS_PER_SUIT, before[best_position], partner, played_by[seat]
                 )
-                inferences.append(inference)
+                shown.append(inference)
                 # every card this seat might still have held: not played before, not this one
                 for other in iter_mask(rules.shape.deck_mask & ~played & ~(1 << card)):
                     pair = (1 << card) | (1 << other)
