@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import polars as pl
 import streamlit as st
@@ -65,14 +64,6 @@ for column, name in zip(columns, ("matches", "deals", "players", "findings"), st
     ui.metric(column, t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
 
 language = ui.lang()
-first, last = data.date_range()
-
-
-def _picked_dates(picked: object) -> tuple[Any, Any] | None:
-    """The dates chosen, or None for the whole archive (or a range still being picked)."""
-    if isinstance(picked, tuple) and len(picked) == 2 and tuple(picked) != (first, last):
-        return (picked[0], picked[1])
-    return None
 
 
 def variant_label(variant: str) -> str:
@@ -97,15 +88,7 @@ def _show_filters() -> None:
             persist_state="session",
             placeholder=t("filter.all"),
         )
-    if first is not None and last is not None and first != last:
-        filters[3].date_input(
-            t("archive.filter_dates"),
-            value=(first, last),
-            min_value=first,
-            max_value=last,
-            key="archive_dates",
-            persist_state="session",
-        )
+    ui.date_range_filter(filters[3], t("archive.filter_dates"), "archive_dates")
 
 
 # The filters are drawn only once opened: their widgets are the heaviest scripts a new tab of
@@ -119,7 +102,7 @@ if filter_box.open:
 chosen_players = list(st.session_state.get("archive_players") or [])
 chosen_venues = list(st.session_state.get("archive_venues") or [])
 chosen_variants = list(st.session_state.get("archive_variants") or [])
-dates = _picked_dates(st.session_state.get("archive_dates"))
+dates = ui.chosen_dates("archive_dates")
 active = sum(map(bool, (chosen_players, chosen_venues, chosen_variants, dates)))
 
 shown = data.matches(chosen_players, chosen_venues, chosen_variants, dates)

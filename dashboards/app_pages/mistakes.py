@@ -55,19 +55,8 @@ severities = row[3].multiselect(
 show_info = st.toggle(t("mistakes.show_info"), key="mistakes_show_info", persist_state="session")
 if not severities and not show_info:
     severities = list(data.MISTAKE_SEVERITIES)
-first, last = data.date_range()
-dates = None
-if first is not None and last is not None and first != last:
-    picked = st.date_input(
-        t("archive.filter_dates"),
-        value=(first, last),
-        min_value=first,
-        max_value=last,
-        key="mistakes_dates",
-        persist_state="session",
-    )
-    if isinstance(picked, tuple) and len(picked) == 2 and tuple(picked) != (first, last):
-        dates = (picked[0], picked[1])
+ui.date_range_filter(st, t("archive.filter_dates"), "mistakes_dates")
+dates = ui.chosen_dates("mistakes_dates")
 
 chosen = data.FindingFilter(tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates)
 total, shown = data.findings(chosen)
