@@ -84,11 +84,22 @@ CHARTS = """() => ({
 """How many charts of each kind a loaded page shows."""
 
 
+def _readable(archive: Path) -> bool:
+    """Whether this code can read the archive (one made before a schema change is made again)."""
+    from manillen_replay.store import ArchiveError, Store
+
+    try:
+        with Store(archive, read_only=True):
+            return True
+    except ArchiveError:
+        return False
+
+
 def demo_archive(folder: Path) -> Path:
     """The demo archive, imported and analysed as ``make demo-db`` does, made once in ``folder``."""
     archive = folder / "demo.duckdb"
     source = ROOT / "data" / "demo.jsonl"
-    if archive.exists() and archive.stat().st_mtime > source.stat().st_mtime:
+    if archive.exists() and archive.stat().st_mtime > source.stat().st_mtime and _readable(archive):
         return archive
     folder.mkdir(parents=True, exist_ok=True)
     archive.unlink(missing_ok=True)
