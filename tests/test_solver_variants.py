@@ -11,10 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from manillen_replay.cards import DECK_32_MASK, CardSet, iter_mask, mask_of
+from manillen_replay.cli import cli
 from manillen_replay.dealing import deal
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.rules import Rules
@@ -196,6 +198,19 @@ def test_analyze_depth_solver_stores_hindsight_costs_of_a_variant(analysed: tupl
     assert plays == shape.tricks * shape.trick_size
     assert costed == plays and views == 0 and low >= 0
     assert values >= plays
+
+
+def test_analyze_says_a_variant_gets_hindsight_costs_only(tmp_path: Path):
+    """The solver's summary line does not promise a variant the layouts it does not sample."""
+    db = analysed_variant_archive(tmp_path, "six_short")
+    again = CliRunner().invoke(
+        cli, ["analyze", "--db", str(db), "--depth", "solver", "--all", "--samples", "2", "--quiet"]
+    )
+    assert again.exit_code == 0, again.output
+    assert (
+        "solver: costs of 1 deal stored (2 layouts per play; the variants other than four: " in again.output
+    )
+    assert "hindsight costs only)" in again.output
 
 
 def test_the_ledger_of_a_variant_adds_up_per_side_and_per_person(analysed: tuple[str, Path]):

@@ -272,9 +272,11 @@ def analyze(
                 f"{plural(total, 'finding')}" + (f" ({detail})" if detail else "")
             )
             if depth == "solver":
+                ((variants,),) = store.query("SELECT count(*) FROM matches WHERE variant <> 'four'").rows()
                 click.echo(
                     f"solver: costs of {plural(outcome.solved, 'deal')} stored "
-                    f"({plural(samples, 'layout')} per play)"
+                    f"({plural(samples, 'layout')} per play"
+                    + ("; the variants other than four: hindsight costs only)" if variants else ")")
                 )
             for detector in detectors:
                 count = _run_detector(store, detector)
