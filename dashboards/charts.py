@@ -99,8 +99,9 @@ def kind_colours(kinds: Sequence[str], every_kind: Sequence[str] = ()) -> dict[s
     >>> kind_colours(["b"], ["a", "b"]) == {"b": KIND_COLOURS[1]}
     True
     """
-    order = [k for k in every_kind] + sorted(k for k in set(kinds) if k not in every_kind)
-    return {kind: KIND_COLOURS[order.index(kind) % len(KIND_COLOURS)] for kind in sorted(set(kinds))}
+    order = list(every_kind) + sorted(set(kinds) - set(every_kind))
+    place = {kind: index for index, kind in enumerate(order)}
+    return {kind: KIND_COLOURS[place[kind] % len(KIND_COLOURS)] for kind in sorted(set(kinds))}
 
 
 def findings_rate_figure(
