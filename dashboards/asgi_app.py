@@ -1,12 +1,20 @@
 """The dashboard as Streamlit serves it for ``manillen dashboard``: ``st.App`` over the entry point.
 
 ``streamlit run dashboards/asgi_app.py`` finds :data:`app` and serves ``streamlit_app.py`` with one
-addition, :class:`BaseAddress`. A page's address is a path (``/sql``, ``/replay``), and Streamlit's
-page cannot tell whether that path is the page or the folder the server lives under: in each new
-tab it first asks ``/sql/_stcore/health``, gets a 404, waits a tenth of a second and asks again at
-``/``. Told where the server is (``window.__streamlit.BACKEND_BASE_URL``, Streamlit's setting for
-pages served by a host), it connects at once. ``streamlit run dashboards/streamlit_app.py`` still
-works; its tabs probe as before.
+addition, :class:`BaseAddress`, which puts a ``<script>`` first in each page document telling the
+page two things Streamlit's frontend would otherwise ask the server for before it opens its
+websocket (``window.__streamlit``, Streamlit's settings for pages served by a host):
+
+- where the server is (``BACKEND_BASE_URL``). A page's address is a path (``/sql``, ``/replay``),
+  and the page cannot tell whether that path is the page or the folder the server lives under: in
+  each new tab it would first ask ``/sql/_stcore/health``, get a 404, wait a tenth of a second and
+  ask again at ``/``.
+- the server's host configuration (``HOST_CONFIG``, what ``/_stcore/host-config`` answers). Given
+  both, the page opens its websocket at once and asks health and host-config in the background,
+  instead of waiting for their answers first.
+
+A server with its own prefix (``server.baseUrlPath``) is handled the same way. ``streamlit run
+dashboards/streamlit_app.py`` still works; its tabs ask before connecting, as Streamlit does.
 """
 
 from __future__ import annotations
@@ -25,27 +33,41 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+HOST_CONFIG_PATH = "/_stcore/host-config"
+"""Streamlit's route for the host configuration, under the server's own prefix."""
+
 _SCRIPT = (
     "<script>(() => {{ const seen = {seen}; const path = window.location.pathname;"
     " if (!path.endsWith(seen)) return;"
     " const base = window.location.origin + path.slice(0, path.length - seen.length) + '/';"
-    " window.__streamlit = Object.assign({{}}, window.__streamlit, {{BACKEND_BASE_URL: base}});"
+    " window.__streamlit = Object.assign({{}}, window.__streamlit, {{BACKEND_BASE_URL: base{extra}}});"
     " }})()</script>"
 )
-"""Sets the server's address from the page's: the browser's path less the path the server saw
-(under a proxy that serves the dashboard at ``/manillen/`` the two differ by ``/manillen``)."""
+"""Sets the server's address from the page's: the browser's path less the page's own path below
+the server (under a proxy that serves the dashboard at ``/manillen/`` the two differ by
+``/manillen``), and with it the host configuration."""
 
 
-def base_address_script(path: str) -> bytes:
-    """The ``<script>`` that tells a page at server path ``path`` where the server is.
+def _json(value: object) -> str:
+    """``value`` as JSON that cannot end the ``<script>`` it sits in."""
+    return json.dumps(value).replace("<", "\\u003c")
+
+
+def base_address_script(path: str, host_config: dict[str, Any] | None = None) -> bytes:
+    """The ``<script>`` that tells a page at ``path`` (below the server) where the server is.
+
+    :param path: the page's path below the server's own prefix (``/sql``; ``/`` for the first page).
+    :param host_config: what the server answers at ``/_stcore/host-config``, given to the page too.
 
     >>> b"const seen = \\"/sql\\"" in base_address_script("/sql")
     True
     >>> b"</script><" in base_address_script("/</script><b>")
     False
+    >>> b'HOST_CONFIG: {"allowedOrigins": []}' in base_address_script("/", {"allowedOrigins": []})
+    True
     """
-    seen = json.dumps(path.rstrip("/")).replace("<", "\\u003c")
-    return _SCRIPT.format(seen=seen).encode()
+    extra = f", HOST_CONFIG: {_json(host_config)}" if host_config is not None else ""
+    return _SCRIPT.format(seen=_json(path.rstrip("/")), extra=extra).encode()
 
 
 def inject(document: bytes, script: bytes) -> bytes:
@@ -61,30 +83,73 @@ def inject(document: bytes, script: bytes) -> bytes:
     return document[:at] + script + document[at:]
 
 
+def server_prefix() -> str:
+    """The server's own prefix (``server.baseUrlPath``) as a path: ``""`` or ``/manillen``."""
+    prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"/{prefix}" if prefix else ""
+
+
+async def _answer(app: ASGIApp, scope: Scope) -> tuple[int, bytes]:
+    """The status and body ``app`` answers to the (GET) request ``scope``."""
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    status = next((m.get("status", 500) for m in sent if m["type"] == "http.response.start"), 500)
+    return int(status), b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
 class BaseAddress:
     """ASGI middleware: the page document (``GET`` asking for HTML) gets :func:`base_address_script`.
 
     Only page documents are touched, served uncompressed (a few kilobytes); every other request,
-    and the websocket, pass through as they are.
+    and the websocket, pass through as they are. The host configuration is asked of the app
+    itself, once, the first time a page is served: it is whatever Streamlit would answer.
     """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.host_config: dict[str, Any] | None = None
+
+    async def _host_config(self, scope: Scope, prefix: str) -> dict[str, Any] | None:
+        if self.host_config is None:
+            path = prefix + HOST_CONFIG_PATH
+            asked = {
+                **scope,
+                "path": path,
+                "raw_path": path.encode(),
+                "query_string": b"",
+                "headers": [(k, v) for k, v in scope["headers"] if k in (b"host", b"user-agent")],
+            }
+            status, body = await _answer(self.app, asked)
+            try:
+                answer = json.loads(body) if status == 200 else None
+            except ValueError:
+                answer = None
+            self.host_config = answer if isinstance(answer, dict) else None
+        return self.host_config
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers") or [])
+        prefix = server_prefix()
+        path = str(scope.get("path", "/"))
         if (
             scope["type"] != "http"
             or scope.get("method") != "GET"
             or b"text/html" not in headers.get(b"accept", b"")
             or scope.get("root_path")
-            or st.get_option("server.baseUrlPath")  # the server's own prefix: let Streamlit probe
+            or not (path == prefix or path.startswith(prefix + "/"))
         ):
             await self.app(scope, receive, send)
             return
         scope = dict(scope)
         scope["headers"] = [(k, v) for k, v in scope["headers"] if k != b"accept-encoding"]
-        script = base_address_script(str(scope.get("path", "/")))
+        script = base_address_script(path[len(prefix) :] or "/", await self._host_config(scope, prefix))
         start: Message | None = None
         body: list[bytes] = []
 

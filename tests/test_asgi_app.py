@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
 from starlette.applications import Starlette
-from starlette.responses import HTMLResponse, PlainTextResponse
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
 from dashboards.asgi_app import BaseAddress
@@ -23,13 +24,26 @@ async def _health(request: object) -> PlainTextResponse:
     return PlainTextResponse("ok")
 
 
-APP = BaseAddress(
-    Starlette(routes=[Route("/sql", _page), Route("/", _page), Route("/_stcore/health", _health)])
-)
+HOST_CONFIG = {"allowedOrigins": ["https://example.test"], "useExternalAuthToken": False}
+ASKED: list[str] = []
 
 
-def get(path: str, **headers: str) -> tuple[dict[str, str], str]:
-    """The response headers and body of ``GET path`` through the middleware."""
+async def _host_config(request: Any) -> JSONResponse:
+    ASKED.append(request.url.path)
+    return JSONResponse(HOST_CONFIG)
+
+
+ROUTES = [
+    Route("/sql", _page),
+    Route("/", _page),
+    Route("/_stcore/health", _health),
+    Route("/_stcore/host-config", _host_config),
+]
+APP = BaseAddress(Starlette(routes=ROUTES))
+
+
+def get(path: str, app: BaseAddress = APP, **headers: str) -> tuple[dict[str, str], str]:
+    """The response headers and body of ``GET path`` through the middleware ``app``."""
     scope = {
         "type": "http",
         "method": "GET",
@@ -49,7 +63,7 @@ def get(path: str, **headers: str) -> tuple[dict[str, str], str]:
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(APP(scope, receive, send))
+    asyncio.run(app(scope, receive, send))
     start, *bodies = sent
     assert start["status"] == 200
     body = b"".join(m.get("body", b"") for m in bodies)
@@ -74,12 +88,38 @@ def test_other_requests_pass_through_unchanged() -> None:
     assert get("/sql", accept="*/*")[1] == DOCUMENT
 
 
-def test_a_server_with_its_own_url_prefix_is_left_to_streamlit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``server.baseUrlPath`` set the server's paths carry the prefix: nothing is injected."""
+def test_the_page_is_given_the_host_config_the_server_answers_asked_once() -> None:
+    """With the server's address and its host config in the page, Streamlit's frontend opens its
+    websocket at once instead of waiting for ``/_stcore/host-config`` (it still asks, in the
+    background). The config is the app's own answer, asked the first time a page is served."""
+    app = BaseAddress(Starlette(routes=ROUTES))
+    ASKED.clear()
+    for path in ("/sql", "/", "/sql"):
+        head = get(path, app, accept="text/html")[1].split("<title>")[0]
+        assert "HOST_CONFIG: " + json.dumps(HOST_CONFIG) in head
+    assert ASKED == ["/_stcore/host-config"]
+
+
+def test_no_host_config_is_given_when_the_server_has_none() -> None:
+    app = BaseAddress(Starlette(routes=ROUTES[:3]))  # host-config answers 404
+    head = get("/sql", app, accept="text/html")[1].split("<title>")[0]
+    assert "BACKEND_BASE_URL: base}" in head and "HOST_CONFIG" not in head
+
+
+def test_a_server_with_its_own_url_prefix_names_the_page_below_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``server.baseUrlPath`` set the server's paths carry the prefix: the page's path below
+    it is what the browser's address ends with, and the host config is asked under the prefix."""
     import dashboards.asgi_app as asgi_app
 
     real = asgi_app.st.get_option
     monkeypatch.setattr(
-        asgi_app.st, "get_option", lambda name: "manillen" if name == "server.baseUrlPath" else real(name)
+        asgi_app.st, "get_option", lambda name: "manillen/" if name == "server.baseUrlPath" else real(name)
     )
-    assert get("/sql", accept="text/html")[1] == DOCUMENT
+    prefixed = [Route("/manillen" + r.path, r.endpoint) for r in ROUTES]  # type: ignore[attr-defined]
+    app = BaseAddress(Starlette(routes=[*prefixed, Route("/other", _page)]))
+    ASKED.clear()
+    head = get("/manillen/sql", app, accept="text/html")[1].split("<title>")[0]
+    assert 'const seen = "/sql"' in head and "HOST_CONFIG" in head
+    assert 'const seen = ""' in get("/manillen/", app, accept="text/html")[1]
+    assert ASKED == ["/manillen/_stcore/host-config"]
+    assert get("/other", app, accept="text/html")[1] == DOCUMENT  # outside the prefix: untouched

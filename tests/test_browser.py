@@ -10,7 +10,11 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import signal
+import subprocess
 import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -198,6 +202,9 @@ def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(serve
         page.goto(f"{server}/replay?match=random-2&deal=5&step=2")
         page.locator(".mr-trick").wait_for(timeout=30_000)
         assert [a for a in asked if "_stcore/health" in a] == ["/_stcore/health"]
+        told = page.evaluate("() => window.__streamlit")
+        assert told["BACKEND_BASE_URL"] == f"{server}/"
+        assert told["HOST_CONFIG"]["allowedOrigins"]  # with it the websocket need not wait for host-config
         assert page.locator('[data-testid="stCode"]').count() == 0
         page.get_by_text("Link to this play", exact=True).click()
         code = page.locator('[data-testid="stCode"]')
@@ -208,6 +215,47 @@ def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(serve
         page.wait_for_timeout(300)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+
+
+def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(
+    server: str, tmp_path: Path
+) -> None:
+    """``server.baseUrlPath`` set (here from Streamlit's environment variable): a new tab at
+    ``/manillen/sql`` is told the server is at ``/manillen/`` and draws the page."""
+    archive = tmp_path / "club.duckdb"
+    build_archive(archive)
+    port = free_port()
+    command = [
+        sys.executable, "-c", "from manillen_replay.cli import main; main()",
+        "dashboard", "--db", str(archive), "--port", str(port),
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command,
+        env={**os.environ, "STREAMLIT_SERVER_BASE_URL_PATH": "manillen"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    address = f"http://127.0.0.1:{port}/manillen"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{address}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.3)
+        with browser_page() as page:
+            asked: list[str] = []
+            page.on("request", lambda request: asked.append(request.url.removeprefix(address)))
+            page.goto(f"{address}/sql")
+            page.get_by_role("button", name="Run").wait_for(timeout=30_000)
+            assert page.evaluate("() => window.__streamlit.BACKEND_BASE_URL") == f"{address}/"
+            assert [a for a in asked if "_stcore/health" in a] == ["/_stcore/health"]
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
 
 
 def test_chart_pages_draw_svg_first_and_plotly_on_demand(server: str) -> None:
