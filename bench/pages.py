@@ -25,9 +25,10 @@ chart, or a picture drawn on the server: an element with ``data-chart``). ``scri
 when, in the median new tab, the script had finished (the rest is the browser drawing tables and
 charts). Floors, measured by the same browser in the same run and taken in turn with what they
 are compared with, so that both wait on the same load of the shared machine: for the cold row a
-bare Streamlit page (a title, a line of text and a button, served with the dashboard's settings)
-as the first tab of an empty profile; for each page the bare page in a new tab; for the replay
-step a click of the bare page's button. Also listed: the bare page with one small Plotly chart
+bare Streamlit page (a title, a line of text and a button, served as the dashboard is: the same
+``st.App`` middleware, ``dashboards/asgi_app.py``, and Streamlit settings) as the first tab of an
+empty profile; for each page the bare page in a new tab; for the replay step a click of the bare
+page's button. Also listed: the bare page with one small Plotly chart
 (what the Interactive charts toggle costs), the bare page with one small table whose rows can be
 selected (Streamlit's data grid, which the Archive, Match and Mistakes pages need for their row
 clicks), and the server's bare health answer (``/_stcore/health``). ``vs floor`` divides a row's new tab
@@ -284,13 +285,30 @@ if st.query_params.get("table"):
 tables are (Streamlit's data grid)."""
 
 
+FLOOR_APP = """
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+sys.path.insert(0, {root!r})
+from dashboards.serve import page_middleware
+
+app = st.App(Path(__file__).with_name("floor_page.py"), middleware=page_middleware())
+"""
+"""The floors' page as the dashboard is served: an ``st.App`` with the dashboard's middleware
+(``dashboards/asgi_app.py``), so that what the serving saves a page, the floor has too."""
+
+
 @contextmanager
 def floor_server(folder: Path) -> Iterator[str]:
-    """The floors' page (:data:`FLOOR_PAGE`) served with the dashboard's Streamlit settings."""
+    """The floors' page (:data:`FLOOR_PAGE`) served as the dashboard is (:data:`FLOOR_APP`), with
+    the dashboard's Streamlit settings."""
     from bench.record_bench import STREAMLIT_FLAGS
 
-    script = folder / "floor_page.py"
-    script.write_text(FLOOR_PAGE.format(root=str(ROOT)), encoding="utf-8")
+    (folder / "floor_page.py").write_text(FLOOR_PAGE.format(root=str(ROOT)), encoding="utf-8")
+    script = folder / "floor_app.py"
+    script.write_text(FLOOR_APP.format(root=str(ROOT)), encoding="utf-8")
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port)]
     with serving([*command, "--server.address", "127.0.0.1", *STREAMLIT_FLAGS], port) as address:

@@ -19,161 +19,17 @@ dashboards/streamlit_app.py`` still works; its tabs ask before connecting, as St
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable, MutableMapping
+import sys
 from pathlib import Path
-from typing import Any
 
-import streamlit as st
-from starlette.middleware import Middleware
+_ROOT = str(Path(__file__).resolve().parent.parent)
+if _ROOT not in sys.path:  # ``streamlit run dashboards/asgi_app.py`` puts dashboards/ on the path only
+    sys.path.insert(0, _ROOT)
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+import streamlit as st  # noqa: E402
 
-HOST_CONFIG_PATH = "/_stcore/host-config"
-"""Streamlit's route for the host configuration, under the server's own prefix."""
+from dashboards.serve import page_middleware  # noqa: E402
 
-_SCRIPT = (
-    "<script>(() => {{ const seen = {seen}; const path = window.location.pathname;"
-    " if (!path.endsWith(seen)) return;"
-    " const base = window.location.origin + path.slice(0, path.length - seen.length) + '/';"
-    " window.__streamlit = Object.assign({{}}, window.__streamlit, {{BACKEND_BASE_URL: base{extra}}});"
-    " }})()</script>"
-)
-"""Sets the server's address from the page's: the browser's path less the page's own path below
-the server (under a proxy that serves the dashboard at ``/manillen/`` the two differ by
-``/manillen``), and with it the host configuration."""
-
-
-def _json(value: object) -> str:
-    """``value`` as JSON that cannot end the ``<script>`` it sits in."""
-    return json.dumps(value).replace("<", "\\u003c")
-
-
-def base_address_script(path: str, host_config: dict[str, Any] | None = None) -> bytes:
-    """The ``<script>`` that tells a page at ``path`` (below the server) where the server is.
-
-    :param path: the page's path below the server's own prefix (``/sql``; ``/`` for the first page).
-    :param host_config: what the server answers at ``/_stcore/host-config``, given to the page too.
-
-    >>> b"const seen = \\"/sql\\"" in base_address_script("/sql")
-    True
-    >>> b"</script><" in base_address_script("/</script><b>")
-    False
-    >>> b'HOST_CONFIG: {"allowedOrigins": []}' in base_address_script("/", {"allowedOrigins": []})
-    True
-    """
-    extra = f", HOST_CONFIG: {_json(host_config)}" if host_config is not None else ""
-    return _SCRIPT.format(seen=_json(path.rstrip("/")), extra=extra).encode()
-
-
-def inject(document: bytes, script: bytes) -> bytes:
-    """``document`` with ``script`` as the first element of its ``<head>`` (unchanged without one).
-
-    >>> inject(b"<html><head><title>x</title></head></html>", b"<script></script>")
-    b'<html><head><script></script><title>x</title></head></html>'
-    """
-    head = document.find(b"<head>")
-    if head < 0:
-        return document
-    at = head + len(b"<head>")
-    return document[:at] + script + document[at:]
-
-
-def server_prefix() -> str:
-    """The server's own prefix (``server.baseUrlPath``) as a path: ``""`` or ``/manillen``."""
-    prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
-    return f"/{prefix}" if prefix else ""
-
-
-async def _answer(app: ASGIApp, scope: Scope) -> tuple[int, bytes]:
-    """The status and body ``app`` answers to the (GET) request ``scope``."""
-    sent: list[Message] = []
-
-    async def receive() -> Message:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: Message) -> None:
-        sent.append(message)
-
-    await app(scope, receive, send)
-    status = next((m.get("status", 500) for m in sent if m["type"] == "http.response.start"), 500)
-    return int(status), b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-
-
-class BaseAddress:
-    """ASGI middleware: the page document (``GET`` asking for HTML) gets :func:`base_address_script`.
-
-    Only page documents are touched, served uncompressed (a few kilobytes); every other request,
-    and the websocket, pass through as they are. The host configuration is asked of the app
-    itself, once, the first time a page is served: it is whatever Streamlit would answer.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-        self.host_config: dict[str, Any] | None = None
-
-    async def _host_config(self, scope: Scope, prefix: str) -> dict[str, Any] | None:
-        if self.host_config is None:
-            path = prefix + HOST_CONFIG_PATH
-            asked = {
-                **scope,
-                "path": path,
-                "raw_path": path.encode(),
-                "query_string": b"",
-                "headers": [(k, v) for k, v in scope["headers"] if k in (b"host", b"user-agent")],
-            }
-            status, body = await _answer(self.app, asked)
-            try:
-                answer = json.loads(body) if status == 200 else None
-            except ValueError:
-                answer = None
-            self.host_config = answer if isinstance(answer, dict) else None
-        return self.host_config
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        headers = dict(scope.get("headers") or [])
-        prefix = server_prefix()
-        path = str(scope.get("path", "/"))
-        if (
-            scope["type"] != "http"
-            or scope.get("method") != "GET"
-            or b"text/html" not in headers.get(b"accept", b"")
-            or scope.get("root_path")
-            or not (path == prefix or path.startswith(prefix + "/"))
-        ):
-            await self.app(scope, receive, send)
-            return
-        scope = dict(scope)
-        scope["headers"] = [(k, v) for k, v in scope["headers"] if k != b"accept-encoding"]
-        script = base_address_script(path[len(prefix) :] or "/", await self._host_config(scope, prefix))
-        start: Message | None = None
-        body: list[bytes] = []
-
-        async def send_injected(message: Message) -> None:
-            nonlocal start
-            if message["type"] == "http.response.start":
-                start = message
-                return
-            if message["type"] != "http.response.body" or start is None:
-                await send(message)
-                return
-            body.append(message.get("body", b""))
-            if message.get("more_body"):
-                return
-            document = b"".join(body)
-            kept = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
-            content_type = dict(kept).get(b"content-type", b"")
-            if start.get("status") == 200 and content_type.startswith(b"text/html"):
-                document = inject(document, script)
-            await send({**start, "headers": [*kept, (b"content-length", str(len(document)).encode())]})
-            await send({"type": "http.response.body", "body": document})
-
-        await self.app(scope, receive, send_injected)
-
-
-app = st.App(Path(__file__).resolve().parent / "streamlit_app.py", middleware=[Middleware(BaseAddress)])
+# written out as ``app = st.App(...)``: ``streamlit run`` looks for that assignment in the source
+app = st.App(Path(__file__).resolve().parent / "streamlit_app.py", middleware=page_middleware())
 """The dashboard's ASGI app, found by ``streamlit run`` (see the module's description)."""

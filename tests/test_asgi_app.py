@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
-from dashboards.asgi_app import BaseAddress
+from dashboards.serve import BaseAddress
 
 DOCUMENT = "<html><head><title>Streamlit</title></head><body></body></html>"
 
@@ -109,12 +110,9 @@ def test_no_host_config_is_given_when_the_server_has_none() -> None:
 def test_a_server_with_its_own_url_prefix_names_the_page_below_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``server.baseUrlPath`` set the server's paths carry the prefix: the page's path below
     it is what the browser's address ends with, and the host config is asked under the prefix."""
-    import dashboards.asgi_app as asgi_app
+    import dashboards.serve as serve
 
-    real = asgi_app.st.get_option
-    monkeypatch.setattr(
-        asgi_app.st, "get_option", lambda name: "manillen/" if name == "server.baseUrlPath" else real(name)
-    )
+    monkeypatch.setattr(serve, "server_prefix", lambda: "/manillen")
     prefixed = [Route("/manillen" + r.path, r.endpoint) for r in ROUTES]  # type: ignore[attr-defined]
     app = BaseAddress(Starlette(routes=[*prefixed, Route("/other", _page)]))
     ASKED.clear()
@@ -123,3 +121,33 @@ def test_a_server_with_its_own_url_prefix_names_the_page_below_it(monkeypatch: p
     assert 'const seen = ""' in get("/manillen/", app, accept="text/html")[1]
     assert ASKED == ["/manillen/_stcore/host-config"]
     assert get("/other", app, accept="text/html")[1] == DOCUMENT  # outside the prefix: untouched
+
+
+@pytest.mark.parametrize(("setting", "prefix"), [("", ""), ("manillen", "/manillen"), ("/a/b/", "/a/b")])
+def test_the_server_prefix_is_streamlits_base_url_path(setting: str, prefix: str) -> None:
+    from streamlit import config
+
+    from dashboards.serve import server_prefix
+
+    before = config.get_option("server.baseUrlPath")
+    config.set_option("server.baseUrlPath", setting)
+    try:
+        assert server_prefix() == prefix
+    finally:
+        config.set_option("server.baseUrlPath", before)
+
+
+def test_streamlit_run_finds_the_dashboards_app_and_the_benchs_floor(tmp_path: Path) -> None:
+    """``streamlit run`` serves a file as an ASGI app only when its source assigns
+    ``app = st.App(...)`` (found by reading it, not running it); otherwise it would run the file
+    as a page script and show an empty page."""
+    from streamlit.web.server.app_discovery import discover_asgi_app
+
+    from bench.pages import FLOOR_APP
+    from manillen_replay.cli.dashboard import SERVED
+
+    floor = tmp_path / "floor_app.py"
+    floor.write_text(FLOOR_APP.format(root="/nowhere"), encoding="utf-8")
+    for path in (SERVED, floor):
+        found = discover_asgi_app(path)
+        assert found.is_asgi_app and found.app_name == "app", path
