@@ -165,7 +165,7 @@ def record_pass(page: Any, address: str, trump: str, cards: Sequence[str]) -> li
     """Set up a new match, make trump and tap the 32 cards: (greyed, settled) seconds per tap."""
     page.goto(f"{address}/record")
     for seat, name in enumerate(SEATS):
-        box = page.locator(f".st-key-record_seat_{seat} input")
+        box = page.locator(f'input[name="seat_{seat}"]')  # the browser's own input
         box.wait_for(timeout=30_000)
         box.fill(name)
         box.press("Enter")

@@ -101,6 +101,18 @@ def save_match(record: Record) -> Saved:
     return Saved(summary, analysis)
 
 
+def last_venue() -> str | None:
+    """The venue of the archive's latest match that names one (where the next is likely played)."""
+    if not data.archive().exists():
+        return None
+    with data.archive().reading() as store:
+        frame = store.query(
+            "SELECT venue FROM matches WHERE venue IS NOT NULL AND venue <> '' "
+            "ORDER BY date DESC NULLS LAST, import_order DESC LIMIT 1"
+        )
+    return str(frame["venue"][0]) if frame.height else None
+
+
 def last_rules(players: list[str]) -> dict[str, Any] | None:
     """The house rules of the latest match in the archive where all these players sat, ``None``
     when there is none."""

@@ -8,6 +8,7 @@ the time the 32 taps took is written beside them (a figure for the notes, never 
 
 from __future__ import annotations
 
+import datetime
 import random
 import re
 import time
@@ -54,12 +55,18 @@ def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
         try:
             page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
             page.goto(f"{server}/record")
-            for seat, name in enumerate(SEATS):
-                box = page.locator(f".st-key-record_seat_{seat} input")
+            for seat, name in enumerate(SEATS):  # the browser's own inputs (dashboards/native_inputs.py)
+                box = page.locator(f'input[name="seat_{seat}"]')
                 box.wait_for(timeout=30_000)
                 box.click()
                 box.fill(name)
-                page.get_by_role("option", name=name, exact=True).first.click()
+                box.press("Enter")
+            date = page.locator('input[name="date"]')
+            assert date.get_attribute("type") == "date"
+            assert date.input_value() == datetime.date.today().isoformat()
+            dealer = page.locator('select[name="dealer"]')
+            expect(dealer.locator("option")).to_have_text(SEATS, timeout=15_000)  # named once typed
+            assert dealer.input_value() == "3"
             start = page.locator(".st-key-record_start button")
             expect(start).to_be_enabled(timeout=15_000)
             settle(page)

@@ -7,15 +7,18 @@ deal was taken from (or from the archive the page saved into), never from the pa
 from __future__ import annotations
 
 import datetime
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, drafts
 from dashboards import recording as rec
+from dashboards.native_inputs import chosen_state
 from manillen_replay.cards import CARD_TEXT, iter_mask
 from manillen_replay.engine import replay
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record, loads, loads_text
@@ -24,7 +27,7 @@ from manillen_replay.state import DealState
 from manillen_replay.store import Store
 
 from .factories import SEATS, deal_hands, deal_record, play_out, random_deal
-from .test_dashboard import APP, build_archive, open_expander, texts
+from .test_dashboard import APP, build_archive, fixture_records, open_expander, texts
 
 # --------------------------------------------------------------------------- deals to enter
 
@@ -233,13 +236,34 @@ def empty_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple
     yield AppTest.from_file(APP, default_timeout=60), path
 
 
+SETUP_FIELDS = "record_setup"
+"""The key of the new match's inputs (``record.SETUP_FIELDS``; importing a page would run it)."""
+
+
+def setup_inputs(at: AppTest) -> dict[str, Any]:
+    """The new match's inputs as the page hands them to the browser: ``fields``, the ``values``
+    they show and the ``lists`` of names and venues they suggest (dashboards/native_inputs.py)."""
+    [inputs] = [e for e in at.get("bidi_component") if e.proto.component_name == "manillen_native_inputs"]
+    shown: dict[str, Any] = json.loads(inputs.proto.json)
+    return shown
+
+
+def type_setup(at: AppTest, **typed: str) -> None:
+    """Type or choose in the new match's inputs as a person does (``seat_0="Anna"``,
+    ``date="2026-11-30"``, ``dealer="1"``), then the page runs again."""
+    at.session_state[SETUP_FIELDS] = chosen_state(setup_inputs(at)["values"] | typed)
+    at.run()
+
+
+def type_seats(at: AppTest, names: list[str] = SEATS) -> None:
+    type_setup(at, **{f"seat_{seat}": name for seat, name in enumerate(names)})
+
+
 def start_match(at: AppTest, names: list[str] = SEATS) -> str:
     """Open the Record page, type four names and start; the draft id from the page address."""
     at.run()
     at.switch_page("app_pages/record.py").run()
-    for seat, name in enumerate(names):
-        at.text_input(key=f"record_seat_{seat}").input(name)
-    at.run()
+    type_seats(at, names)
     at.button(key="record_start").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return str(at.query_params["draft"])
@@ -409,10 +433,10 @@ def test_page_offers_archive_names_and_copies_their_rules(
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.switch_page("app_pages/record.py").run()
-    assert set(SEATS) <= set(at.selectbox(key="record_seat_0").options)
-    for seat, name in enumerate(SEATS):
-        at.selectbox(key=f"record_seat_{seat}").set_value(name)
-    at.run()
+    inputs = setup_inputs(at)
+    assert set(SEATS) <= set(inputs["lists"]["names"])  # the archive's names offered as one types
+    assert all(f["suggest"] == "names" for f in inputs["fields"] if f["name"].startswith("seat_"))
+    type_seats(at)
     at.radio(key="record_rules_source").set_value("last").run()
     assert at.number_input(key="record_target_last").value == 121
     tap(at, "record_start")
@@ -668,9 +692,7 @@ def test_page_draws_the_house_rules_only_once_opened_and_keeps_them_closed(
     assert at.selectbox(key="record_cap_default").value == 0  # shown as "no cap", not as nothing chosen
     at.session_state["record_house_rules_open"] = False
     at.run()
-    for seat, name in enumerate(SEATS):
-        at.text_input(key=f"record_seat_{seat}").input(name)
-    at.run()
+    type_seats(at)
     tap(at, "record_start")
     draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
     assert draft is not None
@@ -689,3 +711,55 @@ def test_page_starts_with_the_default_rules_when_the_box_stays_closed(
     assert draft is not None and draft.setup.rules_value() == Rules()
     assert [h for h in at.get("html") if "record_grid" in h.proto.body]  # the table's buttons styled
     assert "record_en_face" not in {b.key for b in at.button}
+
+
+# --------------------------------------------------------------------------- the new match's inputs
+
+
+def test_page_sets_up_with_the_browsers_own_inputs_and_sensible_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Names, date, venue and first dealer are the browser's own inputs (no Streamlit drop-down,
+    date or text input for a new tab to load); today, the latest match's venue and the fourth
+    seat dealing are the defaults; the dealer list names the players once typed."""
+    path = tmp_path / "club.duckdb"
+    build_archive(path)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert not at.selectbox and not at.date_input and not at.text_input
+    inputs = setup_inputs(at)
+    kinds = {f["name"]: f["kind"] for f in inputs["fields"]}
+    assert kinds == {
+        "seat_0": "text", "seat_1": "text", "seat_2": "text", "seat_3": "text",
+        "date": "date", "venue": "text", "dealer": "select",
+    }  # fmt: skip
+    latest = max(fixture_records(), key=lambda record: str(record.match.date))
+    assert inputs["values"]["date"] == datetime.date.today().isoformat()
+    assert inputs["values"]["venue"] == latest.match.venue
+    assert set(inputs["lists"]["venues"]) == {r.match.venue for r in fixture_records()}
+    assert inputs["values"]["dealer"] == "3"
+    dealer = next(f for f in inputs["fields"] if f["name"] == "dealer")
+    assert [label for _, label in dealer["options"]] == ["seat 1", "seat 2", "seat 3", "seat 4"]
+    assert at.button(key="record_start").disabled
+    type_seats(at)
+    dealer = next(f for f in setup_inputs(at)["fields"] if f["name"] == "dealer")
+    assert [label for _, label in dealer["options"]] == SEATS
+    type_setup(at, date="2026-11-30", venue="  Cafe De Zwaan  ", dealer="1")
+    tap(at, "record_start")
+    draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
+    assert draft is not None and draft.setup.seats == SEATS
+    assert (draft.setup.date, draft.setup.venue, draft.setup.first_dealer) == ("2026-11-30", "Cafe De Zwaan", 1)
+    assert draft.setup.match_id.startswith("2026-11-30")
+
+
+def test_page_starts_a_match_without_a_date_when_it_is_emptied(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert setup_inputs(at)["values"]["venue"] == ""  # no archive yet: no venue to suggest
+    type_setup(at, **{f"seat_{seat}": name for seat, name in enumerate(SEATS)}, date="")
+    tap(at, "record_start")
+    draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
+    assert draft is not None and draft.setup.date == "" and draft.setup.first_dealer == 3

@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import data, drafts, i18n, ui
+from dashboards import data, drafts, i18n, native_inputs, ui
 from dashboards import recording as rec
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
 from manillen_replay.engine.results import IrregularityKind
@@ -24,6 +24,7 @@ t = ui.translator()
 language = ui.lang()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
+SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
 GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
 
 # The grid's and the calls' buttons, card-sized; drawn with the table only (the set-up view does
@@ -121,43 +122,7 @@ def _setup() -> None:
                 st.rerun()
     st.subheader(t("record.new_match"))
     archive_ready = data.counts()["matches"] > 0
-    names = data.players() if archive_ready else []
-    seats: list[str] = []
-    for seat in range(rec.PLAYERS):
-        label = t("record.seat", seat=seat + 1, team="A" if seat % 2 == 0 else "B")
-        key = f"record_seat_{seat}"
-        if names:  # the archive's names to choose from, a new one typed into the same box
-            chosen = st.selectbox(
-                label,
-                names,
-                index=None,
-                accept_new_options=True,
-                placeholder=t("record.seat_placeholder"),
-                key=key,
-            )
-        else:
-            chosen = st.text_input(label, key=key, placeholder=t("record.seat_type"))
-        seats.append(str(chosen or "").strip())
-    date = st.date_input(t("record.date"), value=datetime.date.today(), key="record_date")
-    venues = data.venues() if archive_ready else []
-    if venues:
-        venue = st.selectbox(
-            t("record.venue"),
-            venues,
-            index=None,
-            accept_new_options=True,
-            placeholder=t("record.venue_placeholder"),
-            key="record_venue",
-        )
-    else:
-        venue = st.text_input(t("record.venue"), key="record_venue", placeholder=t("record.venue_type"))
-    dealer = st.selectbox(
-        t("record.first_dealer"),
-        range(rec.PLAYERS),
-        index=rec.PLAYERS - 1,
-        format_func=lambda s: seats[s] or t("record.seat_short", seat=s + 1),
-        key="record_first_dealer",
-    )
+    seats, date, venue, dealer = _match_fields(archive_ready)
     complete = all(seats) and len(set(seats)) == rec.PLAYERS
     last = drafts.last_rules(seats) if complete and archive_ready else None
     source = st.radio(
@@ -174,7 +139,7 @@ def _setup() -> None:
     if st.button(
         t("record.start"), type="primary", width="stretch", key="record_start", disabled=not complete
     ):
-        date_text = date.isoformat() if isinstance(date, datetime.date) else ""
+        date_text = date.isoformat() if date is not None else ""
         taken = data.match_ids() if archive_ready else []
         setup = rec.Setup(
             match_id=rec.suggest_match_id(date_text, str(venue or ""), taken),
@@ -192,6 +157,54 @@ def _setup() -> None:
         st.rerun()
     if not complete:
         st.caption(t("record.need_players"))
+
+
+def _match_fields(archive_ready: bool) -> tuple[list[str], datetime.date | None, str, int]:
+    """The four players, the date, the venue and the first dealer, typed or chosen in the
+    browser's own inputs (:mod:`dashboards.native_inputs`: a phone's own keyboard, name
+    suggestions and date picker, and none of Streamlit's heavy drop-down and date scripts for a
+    new tab to load). Defaults: today, the venue of the archive's latest match, the fourth seat
+    deals first. The archive's names and venues are offered as each is typed; a new one is
+    simply typed in."""
+    names = data.players() if archive_ready else []
+    venues = data.venues() if archive_ready else []
+    typed = native_inputs.chosen(SETUP_FIELDS)
+    seats = [typed.get(f"seat_{seat}", "").strip() for seat in range(rec.PLAYERS)]
+    fields = [
+        native_inputs.Field(
+            f"seat_{seat}",
+            t("record.seat", seat=seat + 1, team="A" if seat % 2 == 0 else "B"),
+            placeholder=t("record.seat_placeholder") if names else t("record.seat_type"),
+            suggest="names",
+        )
+        for seat in range(rec.PLAYERS)
+    ]
+    fields += [
+        native_inputs.Field("date", t("record.date"), "date", value=datetime.date.today().isoformat()),
+        native_inputs.Field(
+            "venue",
+            t("record.venue"),
+            value=(drafts.last_venue() or "") if archive_ready else "",
+            placeholder=t("record.venue_placeholder") if venues else t("record.venue_type"),
+            suggest="venues",
+        ),
+        native_inputs.Field(
+            "dealer",
+            t("record.first_dealer"),
+            "select",
+            value=str(rec.PLAYERS - 1),
+            options=[
+                (str(s), seats[s] or t("record.seat_short", seat=s + 1)) for s in range(rec.PLAYERS)
+            ],
+        ),
+    ]
+    chosen = native_inputs.inputs(SETUP_FIELDS, fields, {"names": names, "venues": venues})
+    seats = [chosen[f"seat_{seat}"].strip() for seat in range(rec.PLAYERS)]
+    try:
+        date: datetime.date | None = datetime.date.fromisoformat(chosen["date"])
+    except ValueError:  # emptied: the match has no date
+        date = None
+    return seats, date, chosen["venue"].strip(), int(chosen["dealer"])
 
 
 def _rule_widgets(base: Rules, suffix: str) -> dict[str, Any]:

@@ -1,0 +1,156 @@
+"""The browser's own form inputs (``<input>``, ``<input type=date>``, ``<select>``) in a page.
+
+Streamlit's date input and drop-downs cost a new tab of a page about 320 KB of JavaScript (its
+date field and combo box), loaded and run before the page counts as drawn. The browser's own
+inputs cost nothing to load and are what a phone is best at: its own date wheel and picker, its
+own keyboard with suggestions. They are drawn here by one ``st.components.v2`` component (inline
+script, no iframe, nothing fetched), which hands back what was typed or chosen.
+
+In AppTest the component draws nothing, and a test stands in for the person by setting its
+state: ``at.session_state[key] = {"chosen": {"name": "value", ...}}`` (see :func:`chosen_state`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+import streamlit as st
+
+STATE = "chosen"
+"""The component's one state value: every field's text by its name."""
+
+_CSS = """
+:host { display: block; }
+.fields { display: flex; flex-direction: column; gap: 0.75rem; font-family: var(--st-font, sans-serif); }
+label { display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color); }
+input, select {
+  box-sizing: border-box; width: 100%; min-height: 2.5rem; padding: 0.35rem 0.75rem;
+  font: inherit; font-size: var(--st-base-font-size, 1rem); color: var(--st-text-color);
+  background: var(--st-secondary-background-color); border: 1px solid var(--st-widget-border-color, transparent);
+  border-radius: var(--st-base-radius, 0.5rem); color-scheme: light dark;
+}
+input:focus, select:focus { outline: 1px solid var(--st-primary-color); }
+"""
+
+_JS = """
+export default function ({ data, parentElement, setStateValue }) {
+  let root = parentElement.querySelector('.fields');
+  if (!root) {
+    root = document.createElement('div');
+    root.className = 'fields';
+    parentElement.appendChild(root);
+  }
+  const values = Object.assign({}, data.values);
+  for (const [name, words] of Object.entries(data.lists)) {  // one list of suggestions per kind
+    let list = root.querySelector(`#suggest-${name}`);
+    if (!list) list = root.appendChild(Object.assign(document.createElement('datalist'), {id: `suggest-${name}`}));
+    list.replaceChildren(...words.map((word) => Object.assign(document.createElement('option'), {value: word})));
+  }
+  const focused = parentElement.activeElement || document.activeElement;
+  for (const f of data.fields) {
+    let label = root.querySelector(`label[data-name="${f.name}"]`);
+    if (!label) {
+      label = document.createElement('label');
+      label.dataset.name = f.name;
+      label.appendChild(document.createElement('span'));
+      const input = document.createElement(f.kind === 'select' ? 'select' : 'input');
+      input.name = f.name;
+      if (f.kind === 'date') input.type = 'date';
+      if (f.kind === 'text') { input.type = 'text'; input.autocomplete = 'off'; input.enterKeyHint = 'next'; }
+      input.addEventListener('change', () => {
+        values[f.name] = input.value;
+        setStateValue('chosen', Object.assign({}, values));
+      });
+      label.appendChild(input);
+        if (f.suggest) input.setAttribute('list', `suggest-${f.suggest}`);
+      root.appendChild(label);
+    }
+    const input = label.querySelector('input, select');
+    label.querySelector('span').textContent = f.label;
+    if (f.placeholder) input.placeholder = f.placeholder;
+    if (f.kind === 'select') {
+      input.replaceChildren(...f.options.map(([v, t]) => Object.assign(document.createElement('option'), {value: v, textContent: t})));
+    }
+    if (input !== focused) input.value = values[f.name] ?? '';
+  }
+}
+"""
+
+_COMPONENT: Any = None
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input: ``text`` (offering the words of the list named ``suggest`` as it is typed),
+    ``date`` (ISO text, ``2026-12-01``) or ``select`` (one of ``options``, pairs of value and
+    label)."""
+
+    name: str
+    label: str
+    kind: Literal["text", "date", "select"] = "text"
+    value: str = ""
+    placeholder: str = ""
+    suggest: str = ""
+    options: Sequence[tuple[str, str]] = ()
+
+
+def _component() -> Any:
+    """The component, registered once per process (registering again would only log a warning)."""
+    global _COMPONENT
+    if _COMPONENT is None:
+        _COMPONENT = st.components.v2.component("manillen_native_inputs", css=_CSS, js=_JS)
+    return _COMPONENT
+
+
+def chosen_state(values: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The component's state for ``values``, as a test sets it in session state.
+
+    >>> chosen_state({"seat_0": "Anna"})
+    {'chosen': {'seat_0': 'Anna'}}
+    """
+    return {STATE: dict(values)}
+
+
+def _merged(fields: Sequence[Field], state: object) -> dict[str, str]:
+    """Each field's value, overridden by what ``state`` (the component's) says was typed or
+    chosen; a ``select`` keeps only a value among its options."""
+    chosen = {f.name: f.value for f in fields}
+    values = state.get(STATE) if hasattr(state, "get") else None
+    if isinstance(values, dict):
+        chosen |= {k: str(v) for k, v in values.items() if k in chosen and v is not None}
+    for f in fields:
+        if f.kind == "select" and chosen[f.name] not in {value for value, _ in f.options}:
+            chosen[f.name] = f.value
+    return chosen
+
+
+def chosen(key: str) -> dict[str, str]:
+    """What was typed or chosen so far in the inputs under ``key`` (empty before anything was),
+    for a page that labels one input by what another holds."""
+    state = st.session_state.get(key)
+    values = state.get(STATE) if isinstance(state, dict) else None
+    return {k: str(v) for k, v in values.items() if v is not None} if isinstance(values, dict) else {}
+
+
+def inputs(
+    key: str, fields: Sequence[Field], lists: Mapping[str, Sequence[str]] | None = None
+) -> dict[str, str]:
+    """Draw ``fields`` as the browser's own inputs; each field's text by its name.
+
+    A field shows its ``value`` until something else is typed or chosen in it. The page reruns
+    when an input changes (a text input once it loses focus or Enter is pressed, as Streamlit's
+    own does).
+
+    :param key: the inputs' key in session state (what was chosen is kept under it).
+    :param lists: the words text fields suggest, by the name a field's ``suggest`` gives.
+    """
+    defaults = {f.name: f.value for f in fields}
+    shown = _merged(fields, st.session_state.get(key))  # what the inputs show this run
+    words = {name: list(values) for name, values in (lists or {}).items()}
+    data = {"fields": [asdict(f) for f in fields], "values": shown, "lists": words}
+    result = _component()(
+        key=key, data=data, default={STATE: defaults}, on_chosen_change=lambda: None, width="stretch"
+    )
+    return _merged(fields, result)
