@@ -23,12 +23,17 @@ STATE = "chosen"
 
 _CSS = """
 :host { display: block; }
-.fields { display: flex; flex-direction: column; gap: 0.75rem; font-family: var(--st-font, sans-serif); }
-label { display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color); }
+.fields {
+  display: flex; flex-direction: column; gap: 0.75rem; font-family: var(--st-font, sans-serif);
+}
+label {
+  display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color);
+}
 input, select {
   box-sizing: border-box; width: 100%; min-height: 2.5rem; padding: 0.35rem 0.75rem;
   font: inherit; font-size: var(--st-base-font-size, 1rem); color: var(--st-text-color);
-  background: var(--st-secondary-background-color); border: 1px solid var(--st-widget-border-color, transparent);
+  background: var(--st-secondary-background-color);
+  border: 1px solid var(--st-widget-border-color, transparent);
   border-radius: var(--st-base-radius, 0.5rem); color-scheme: light dark;
 }
 input:focus, select:focus { outline: 1px solid var(--st-primary-color); }
@@ -45,8 +50,11 @@ export default function ({ data, parentElement, setStateValue }) {
   const values = Object.assign({}, data.values);
   for (const [name, words] of Object.entries(data.lists)) {  // one list of suggestions per kind
     let list = root.querySelector(`#suggest-${name}`);
-    if (!list) list = root.appendChild(Object.assign(document.createElement('datalist'), {id: `suggest-${name}`}));
-    list.replaceChildren(...words.map((word) => Object.assign(document.createElement('option'), {value: word})));
+    if (!list) {
+      list = root.appendChild(document.createElement('datalist'));
+      list.id = `suggest-${name}`;
+    }
+    list.replaceChildren(...words.map((word) => new Option(word, word)));
   }
   const focused = parentElement.activeElement || document.activeElement;
   for (const f of data.fields) {
@@ -70,10 +78,12 @@ export default function ({ data, parentElement, setStateValue }) {
     const input = label.querySelector('input, select');
     label.querySelector('span').textContent = f.label;
     if (f.placeholder) input.placeholder = f.placeholder;
+    const typing = input.value;  // an input in use keeps what is in it
     if (f.kind === 'select') {
-      input.replaceChildren(...f.options.map(([v, t]) => Object.assign(document.createElement('option'), {value: v, textContent: t})));
+      input.replaceChildren(...f.options.map(([value, text]) => new Option(text, value)));
     }
-    if (input !== focused) input.value = values[f.name] ?? '';
+    const wanted = input === focused ? typing : values[f.name] ?? '';
+    if (input.value !== wanted) input.value = wanted;
   }
 }
 """

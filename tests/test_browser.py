@@ -217,9 +217,7 @@ def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(serve
     assert shot.stat().st_size > 10_000
 
 
-def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(
-    server: str, tmp_path: Path
-) -> None:
+def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(server: str, tmp_path: Path) -> None:
     """``server.baseUrlPath`` set (here from Streamlit's environment variable): a new tab at
     ``/manillen/sql`` is told the server is at ``/manillen/`` and draws the page."""
     archive = tmp_path / "club.duckdb"

@@ -750,7 +750,11 @@ def test_page_sets_up_with_the_browsers_own_inputs_and_sensible_defaults(
     tap(at, "record_start")
     draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
     assert draft is not None and draft.setup.seats == SEATS
-    assert (draft.setup.date, draft.setup.venue, draft.setup.first_dealer) == ("2026-11-30", "Cafe De Zwaan", 1)
+    assert (draft.setup.date, draft.setup.venue, draft.setup.first_dealer) == (
+        "2026-11-30",
+        "Cafe De Zwaan",
+        1,
+    )
     assert draft.setup.match_id.startswith("2026-11-30")
 
 

@@ -193,9 +193,7 @@ def _match_fields(archive_ready: bool) -> tuple[list[str], datetime.date | None,
             t("record.first_dealer"),
             "select",
             value=str(rec.PLAYERS - 1),
-            options=[
-                (str(s), seats[s] or t("record.seat_short", seat=s + 1)) for s in range(rec.PLAYERS)
-            ],
+            options=[(str(s), seats[s] or t("record.seat_short", seat=s + 1)) for s in range(rec.PLAYERS)],
         ),
     ]
     chosen = native_inputs.inputs(SETUP_FIELDS, fields, {"names": names, "venues": venues})
