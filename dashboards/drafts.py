@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import streamlit as st
+
 from dashboards import data
 from dashboards.recording import Draft, RecordingError, now, record_json
 from manillen_replay.engine import rules_of
@@ -103,8 +105,13 @@ def save_match(record: Record) -> Saved:
 
 def last_venue() -> str | None:
     """The venue of the archive's latest match that names one (where the next is likely played)."""
-    if not data.archive().exists():
-        return None
+    current = data.archive()
+    return _last_venue(str(current.path), current.version) if current.exists() else None
+
+
+@st.cache_data(show_spinner=False)
+def _last_venue(path: str, version: int) -> str | None:
+    """:func:`last_venue` of the archive at ``path`` as of ``version`` (asked once per change)."""
     with data.archive().reading() as store:
         frame = store.query(
             "SELECT venue FROM matches WHERE venue IS NOT NULL AND venue <> '' "

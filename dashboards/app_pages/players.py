@@ -8,11 +8,12 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import chart_view, charts, data, i18n, ui
+from dashboards import chart_view, charts, data, i18n, native_inputs, ui
 from manillen_replay.cards import Suit
 
 t = ui.translator()
 language = ui.lang()
+PLAYER, SYNCED, CHOICE = "players_player", "players_synced", "players_choice"
 st.title(t("players.title"))
 if not ui.archive_ready():
     st.stop()
@@ -39,13 +40,26 @@ def partners_table(partners: pl.DataFrame) -> str:
 
 
 names = data.players()
+# The player is the browser's own drop-down (dashboards/native_inputs.py): Streamlit's would cost
+# every new tab of this page its combo-box scripts. The choice is kept for the session (PLAYER)
+# and in the page address; an address naming another player (a link, a reload) chooses that one.
 wanted = st.query_params.get("player")
-if wanted in names and wanted != st.session_state.get("players_synced"):
-    st.session_state["players_synced"] = wanted
-    st.session_state["players_player"] = wanted
-player = st.selectbox(t("players.choose"), names, key="players_player", persist_state="session")
+if wanted in names and wanted != st.session_state.get(SYNCED):
+    st.session_state[SYNCED] = wanted
+    st.session_state[PLAYER] = wanted
+    st.session_state[CHOICE] = native_inputs.chosen_state({"player": wanted})
+kept = st.session_state.get(PLAYER)
+field = native_inputs.Field(
+    "player",
+    t("players.choose"),
+    "select",
+    value=kept if kept in names else names[0],
+    options=[(name, name) for name in names],
+)
+player = native_inputs.inputs(CHOICE, [field])["player"]
+st.session_state[PLAYER] = player
 st.query_params["player"] = player
-st.session_state["players_synced"] = player
+st.session_state[SYNCED] = player
 
 summary = data.player_summary(player)
 accuracy = data.player_accuracy(player)
