@@ -37,17 +37,50 @@ input, select {
   border-radius: var(--st-base-radius, 0.5rem); color-scheme: light dark;
 }
 input:focus, select:focus { outline: 1px solid var(--st-primary-color); }
+fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; }
+legend { padding: 0; margin-bottom: 0.25rem; font-size: 0.875rem; width: 100%; }
+label.option { flex-direction: row; align-items: center; gap: 0.4rem; font-size: 1rem; min-height: 2rem; }
+label.option input { width: auto; min-height: 0; accent-color: var(--st-primary-color); }
+fieldset:disabled, input:disabled, label.option:has(input:disabled) { opacity: 0.55; }
+.help { width: 100%; font-size: 0.8rem; opacity: 0.7; }
+.help:empty { display: none; }
 """
 
 _JS = """
+function build(f, root, setStateValue) {
+  const label = document.createElement(f.kind === 'radio' ? 'fieldset' : 'label');
+  label.dataset.name = f.name;
+  label.appendChild(document.createElement(f.kind === 'radio' ? 'legend' : 'span'));
+  const send = (value) => {
+    root.values = Object.assign({}, root.values, {[f.name]: value});
+    setStateValue('chosen', root.values);
+  };
+  if (f.kind === 'radio') {
+    label.addEventListener('change', (event) => send(event.target.value));
+  } else {
+    const input = document.createElement(f.kind === 'select' ? 'select' : 'input');
+    input.name = f.name;
+    if (f.kind !== 'select') input.type = f.kind;
+    if (f.kind === 'text') Object.assign(input, {autocomplete: 'off', enterKeyHint: 'next'});
+    if (f.kind === 'number') input.inputMode = 'numeric';
+    if (f.minimum !== null) input.min = f.minimum;
+    if (f.step !== null) input.step = f.step;
+    if (f.suggest) input.setAttribute('list', `suggest-${f.suggest}`);
+    input.addEventListener('change', () => send(input.value));
+    label.appendChild(input);
+  }
+  const help = label.appendChild(document.createElement('small'));
+  help.className = 'help';
+  return label;
+}
+
 export default function ({ data, parentElement, setStateValue }) {
   let root = parentElement.querySelector('.fields');
   if (!root) {
-    root = document.createElement('div');
+    root = parentElement.appendChild(document.createElement('div'));
     root.className = 'fields';
-    parentElement.appendChild(root);
   }
-  const values = Object.assign({}, data.values);
+  root.values = Object.assign({}, data.values);
   for (const [name, words] of Object.entries(data.lists)) {  // one list of suggestions per kind
     let list = root.querySelector(`#suggest-${name}`);
     if (!list) {
@@ -57,34 +90,34 @@ export default function ({ data, parentElement, setStateValue }) {
     list.replaceChildren(...words.map((word) => new Option(word, word)));
   }
   const focused = parentElement.activeElement || document.activeElement;
+  const kept = new Set();
   for (const f of data.fields) {
-    let label = root.querySelector(`label[data-name="${f.name}"]`);
-    if (!label) {
-      label = document.createElement('label');
-      label.dataset.name = f.name;
-      label.appendChild(document.createElement('span'));
-      const input = document.createElement(f.kind === 'select' ? 'select' : 'input');
-      input.name = f.name;
-      if (f.kind === 'date') input.type = 'date';
-      if (f.kind === 'text') { input.type = 'text'; input.autocomplete = 'off'; input.enterKeyHint = 'next'; }
-      input.addEventListener('change', () => {
-        values[f.name] = input.value;
-        setStateValue('chosen', Object.assign({}, values));
-      });
-      label.appendChild(input);
-        if (f.suggest) input.setAttribute('list', `suggest-${f.suggest}`);
-      root.appendChild(label);
+    const label = root.querySelector(`[data-name="${f.name}"]`) || build(f, root, setStateValue);
+    root.appendChild(label);  // in the order of the fields
+    kept.add(label);
+    label.firstChild.textContent = f.label;
+    label.querySelector('.help').textContent = f.help;
+    const value = root.values[f.name] ?? '';
+    if (f.kind === 'radio') {
+      label.querySelectorAll('label').forEach((option) => option.remove());
+      for (const [choice, text] of f.options) {
+        const option = label.insertBefore(document.createElement('label'), label.querySelector('.help'));
+        option.className = 'option';
+        const input = option.appendChild(document.createElement('input'));
+        Object.assign(input, {type: 'radio', name: f.name, value: choice, checked: choice === value, disabled: f.disabled});
+        option.append(text);
+      }
+      continue;
     }
     const input = label.querySelector('input, select');
-    label.querySelector('span').textContent = f.label;
+    input.disabled = f.disabled;
     if (f.placeholder) input.placeholder = f.placeholder;
     const typing = input.value;  // an input in use keeps what is in it
-    if (f.kind === 'select') {
-      input.replaceChildren(...f.options.map(([value, text]) => new Option(text, value)));
-    }
-    const wanted = input === focused ? typing : values[f.name] ?? '';
+    if (f.kind === 'select') input.replaceChildren(...f.options.map(([v, text]) => new Option(text, v)));
+    const wanted = input === focused ? typing : value;
     if (input.value !== wanted) input.value = wanted;
   }
+  for (const label of root.querySelectorAll('[data-name]')) if (!kept.has(label)) label.remove();
 }
 """
 
@@ -94,16 +127,21 @@ _COMPONENT: Any = None
 @dataclass(frozen=True)
 class Field:
     """One input: ``text`` (offering the words of the list named ``suggest`` as it is typed),
-    ``date`` (ISO text, ``2026-12-01``) or ``select`` (one of ``options``, pairs of value and
-    label)."""
+    ``date`` (ISO text, ``2026-12-01``), ``number`` (from ``minimum`` in steps of ``step``), or
+    ``select``/``radio`` (one of ``options``, pairs of value and label); ``help`` is a line under
+    it."""
 
     name: str
     label: str
-    kind: Literal["text", "date", "select"] = "text"
+    kind: Literal["text", "date", "number", "select", "radio"] = "text"
     value: str = ""
     placeholder: str = ""
     suggest: str = ""
     options: Sequence[tuple[str, str]] = ()
+    help: str = ""
+    disabled: bool = False
+    minimum: int | None = None
+    step: int | None = None
 
 
 def _component() -> Any:
@@ -131,7 +169,7 @@ def _merged(fields: Sequence[Field], state: object) -> dict[str, str]:
     if isinstance(values, dict):
         chosen |= {k: str(v) for k, v in values.items() if k in chosen and v is not None}
     for f in fields:
-        if f.kind == "select" and chosen[f.name] not in {value for value, _ in f.options}:
+        if f.kind in ("select", "radio") and chosen[f.name] not in {value for value, _ in f.options}:
             chosen[f.name] = f.value
     return chosen
 

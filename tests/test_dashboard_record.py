@@ -437,8 +437,10 @@ def test_page_offers_archive_names_and_copies_their_rules(
     assert set(SEATS) <= set(inputs["lists"]["names"])  # the archive's names offered as one types
     assert all(f["suggest"] == "names" for f in inputs["fields"] if f["name"].startswith("seat_"))
     type_seats(at)
-    at.radio(key="record_rules_source").set_value("last").run()
-    assert at.number_input(key="record_target_last").value == 121
+    source = next(f for f in setup_inputs(at)["fields"] if f["name"] == "source")
+    assert source["kind"] == "radio" and not source["disabled"]  # these four played before
+    type_setup(at, source="last")
+    assert setup_inputs(at)["values"]["target_last"] == "121"  # their last match's target
     tap(at, "record_start")
     draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
     assert draft is not None and draft.setup.rules == {"target": 121, "cafe": {"en_face": True}}
@@ -728,12 +730,12 @@ def test_page_sets_up_with_the_browsers_own_inputs_and_sensible_defaults(
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.switch_page("app_pages/record.py").run()
-    assert not at.selectbox and not at.date_input and not at.text_input
+    assert not (at.selectbox or at.date_input or at.text_input or at.radio or at.number_input)
     inputs = setup_inputs(at)
     kinds = {f["name"]: f["kind"] for f in inputs["fields"]}
     assert kinds == {
         "seat_0": "text", "seat_1": "text", "seat_2": "text", "seat_3": "text",
-        "date": "date", "venue": "text", "dealer": "select",
+        "date": "date", "venue": "text", "dealer": "select", "source": "radio", "target_default": "number",
     }  # fmt: skip
     latest = max(fixture_records(), key=lambda record: str(record.match.date))
     assert inputs["values"]["date"] == datetime.date.today().isoformat()
@@ -743,13 +745,17 @@ def test_page_sets_up_with_the_browsers_own_inputs_and_sensible_defaults(
     dealer = next(f for f in inputs["fields"] if f["name"] == "dealer")
     assert [label for _, label in dealer["options"]] == ["seat 1", "seat 2", "seat 3", "seat 4"]
     assert at.button(key="record_start").disabled
+    source = next(f for f in inputs["fields"] if f["name"] == "source")
+    assert source["disabled"] and inputs["values"]["source"] == "default"  # no players, no last match
+    assert inputs["values"]["target_default"] == str(Rules().target)
     type_seats(at)
     dealer = next(f for f in setup_inputs(at)["fields"] if f["name"] == "dealer")
     assert [label for _, label in dealer["options"]] == SEATS
-    type_setup(at, date="2026-11-30", venue="  Cafe De Zwaan  ", dealer="1")
+    type_setup(at, date="2026-11-30", venue="  Cafe De Zwaan  ", dealer="1", target_default="51")
     tap(at, "record_start")
     draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
     assert draft is not None and draft.setup.seats == SEATS
+    assert draft.setup.rules_value().target == 51
     assert (draft.setup.date, draft.setup.venue, draft.setup.first_dealer) == (
         "2026-11-30",
         "Cafe De Zwaan",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -122,20 +123,10 @@ def _setup() -> None:
                 st.rerun()
     st.subheader(t("record.new_match"))
     archive_ready = data.counts()["matches"] > 0
-    seats, date, venue, dealer = _match_fields(archive_ready)
+    match = _match_fields(archive_ready)
+    seats, date, venue, dealer = match.seats, match.date, match.venue, match.dealer
     complete = all(seats) and len(set(seats)) == rec.PLAYERS
-    last = drafts.last_rules(seats) if complete and archive_ready else None
-    source = st.radio(
-        t("record.rules_source"),
-        ["default", "last"],
-        format_func=lambda s: t(f"record.rules_{s}"),
-        horizontal=True,
-        key="record_rules_source",
-        disabled=last is None,
-        help=t("record.rules_help"),
-    )
-    base = Rules.from_options(last) if source == "last" and last is not None else Rules()
-    options = _rule_widgets(base, suffix=source if last is not None else "default")
+    options = _rule_widgets(match.base, match.suffix, match.target)
     if st.button(
         t("record.start"), type="primary", width="stretch", key="record_start", disabled=not complete
     ):
@@ -159,17 +150,37 @@ def _setup() -> None:
         st.caption(t("record.need_players"))
 
 
-def _match_fields(archive_ready: bool) -> tuple[list[str], datetime.date | None, str, int]:
-    """The four players, the date, the venue and the first dealer, typed or chosen in the
-    browser's own inputs (:mod:`dashboards.native_inputs`: a phone's own keyboard, name
-    suggestions and date picker, and none of Streamlit's heavy drop-down and date scripts for a
-    new tab to load). Defaults: today, the venue of the archive's latest match, the fourth seat
-    deals first. The archive's names and venues are offered as each is typed; a new one is
-    simply typed in."""
+@dataclass(frozen=True)
+class _NewMatch:
+    """What the new match's inputs hold: players, date, venue, first dealer and the rules to
+    start from (``base``: the standard ones or their last match's, ``suffix`` naming which),
+    with the target score."""
+
+    seats: list[str]
+    date: datetime.date | None
+    venue: str
+    dealer: int
+    base: Rules
+    suffix: str
+    target: int
+
+
+def _match_fields(archive_ready: bool) -> _NewMatch:
+    """The new match's inputs, as the browser's own (:mod:`dashboards.native_inputs`: a phone's
+    own keyboard, name suggestions, date picker and number pad, and none of Streamlit's drop-down,
+    date, radio and number scripts for a new tab to load). Defaults: today, the venue of the
+    archive's latest match, the fourth seat deals first, the standard rules (the players' last
+    match's once chosen, when the archive has one) and their target. The archive's names and
+    venues are offered as each is typed; a new one is simply typed in."""
     names = data.players() if archive_ready else []
     venues = data.venues() if archive_ready else []
     typed = native_inputs.chosen(SETUP_FIELDS)
     seats = [typed.get(f"seat_{seat}", "").strip() for seat in range(rec.PLAYERS)]
+    complete = all(seats) and len(set(seats)) == rec.PLAYERS
+    last = drafts.last_rules(seats) if complete and archive_ready else None
+    source = typed.get("source", "default") if last is not None else "default"
+    base = Rules.from_options(last) if source == "last" and last is not None else Rules()
+    suffix = source if last is not None else "default"
     fields = [
         native_inputs.Field(
             f"seat_{seat}",
@@ -195,26 +206,48 @@ def _match_fields(archive_ready: bool) -> tuple[list[str], datetime.date | None,
             value=str(rec.PLAYERS - 1),
             options=[(str(s), seats[s] or t("record.seat_short", seat=s + 1)) for s in range(rec.PLAYERS)],
         ),
+        native_inputs.Field(
+            "source",
+            t("record.rules_source"),
+            "radio",
+            value="default",
+            options=[(s, t(f"record.rules_{s}")) for s in ("default", "last")],
+            help=t("record.rules_help"),
+            disabled=last is None,
+        ),
+        # one target per source: choosing the other rules shows their target
+        native_inputs.Field(
+            f"target_{suffix}", t("record.target"), "number", value=str(base.target), minimum=1, step=10
+        ),
     ]
     chosen = native_inputs.inputs(SETUP_FIELDS, fields, {"names": names, "venues": venues})
-    seats = [chosen[f"seat_{seat}"].strip() for seat in range(rec.PLAYERS)]
     try:
         date: datetime.date | None = datetime.date.fromisoformat(chosen["date"])
     except ValueError:  # emptied: the match has no date
         date = None
-    return seats, date, chosen["venue"].strip(), int(chosen["dealer"])
+    try:
+        target = max(1, int(chosen[f"target_{suffix}"]))
+    except ValueError:
+        target = base.target
+    return _NewMatch(
+        seats=[chosen[f"seat_{seat}"].strip() for seat in range(rec.PLAYERS)],
+        date=date,
+        venue=chosen["venue"].strip(),
+        dealer=int(chosen["dealer"]),
+        base=base,
+        suffix=suffix,
+        target=target,
+    )
 
 
-def _rule_widgets(base: Rules, suffix: str) -> dict[str, Any]:
-    """The house-rule widgets, filled from ``base``; the options that differ from the defaults.
+def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
+    """The house-rule widgets, filled from ``base``; the options (with ``target``, the score
+    played to) that differ from the defaults.
 
     The house rules are drawn only once their box is opened (its toggles and selector are the
     heaviest scripts a new tab of this page would load; most matches keep the defaults). What was
     chosen in the box is kept for the session and stays in force while the box is closed.
     """
-    target = st.number_input(
-        t("record.target"), min_value=1, value=base.target, step=10, key=f"record_target_{suffix}"
-    )
     toggles = {
         "partner_exempt": base.partner_exempt,
         "underbuy": base.underbuy == "allowed",
