@@ -104,7 +104,8 @@ export default function ({ data, parentElement, setStateValue }) {
         const option = label.insertBefore(document.createElement('label'), label.querySelector('.help'));
         option.className = 'option';
         const input = option.appendChild(document.createElement('input'));
-        Object.assign(input, {type: 'radio', name: f.name, value: choice, checked: choice === value, disabled: f.disabled});
+        Object.assign(input, {type: 'radio', name: f.name, value: choice, disabled: f.disabled});
+        input.checked = choice === value;
         option.append(text);
       }
       continue;
