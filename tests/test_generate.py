@@ -247,9 +247,8 @@ def test_id_prefix_and_variant_keep_generated_ids_apart():
         loads(line).match.id
         for line in lines_of(run("generate", "--matches", "3", "--seed", "1", "--id-prefix", "s8-").stdout)
     ]
-    three = [
-        loads(line).match.id for line in lines_of(run("generate", "--matches", "3", "--variant", "three").stdout)
-    ]
+    three_output = run("generate", "--matches", "3", "--variant", "three").stdout
+    three = [loads(line).match.id for line in lines_of(three_output)]
     assert other_seed == [f"s8-{match_id}" for match_id in four]
     assert all(match_id.endswith("-three") for match_id in three)
     assert not set(three) & set(four)
