@@ -98,10 +98,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(command: Sequence[str], port: int, environment: dict[str, str] | None = None) -> Iterator[str]:
+def serving(
+    command: Sequence[str], port: int, environment: dict[str, str] | None = None, prefix: str = ""
+) -> Iterator[str]:
     """A Streamlit server started by ``command`` on ``port``; its address once it answers its
     health check. Stopped (with its children) on leaving.
 
+    :param prefix: the server's own path prefix (Streamlit's ``server.baseUrlPath``: ``/manillen``),
+        part of the address.
     :raises RuntimeError: with the server's error output when it does not start within a minute.
     """
     # a session of its own, so stopping it stops streamlit when a command starts it as a child
@@ -114,7 +118,7 @@ def serving(command: Sequence[str], port: int, environment: dict[str, str] | Non
         start_new_session=True,
         text=True,
     )
-    address = f"http://127.0.0.1:{port}"
+    address = f"http://127.0.0.1:{port}{prefix}"
     try:
         deadline = time.monotonic() + 60
         while True:

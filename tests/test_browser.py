@@ -10,11 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-import signal
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -76,17 +72,21 @@ def browser_page() -> Iterator[Any]:
             browser.close()
 
 
+def dashboard_command(archive: Path, port: int) -> list[str]:
+    """``manillen dashboard`` on ``archive`` and ``port``, run by this Python."""
+    return [
+        sys.executable, "-c", "from manillen_replay.cli import main; main()",
+        "dashboard", "--db", str(archive), "--port", str(port),
+    ]  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``manillen dashboard`` on a free port (as the page-load bench starts it); its address."""
     archive = tmp_path_factory.mktemp("browser") / "club.duckdb"
     build_archive(archive)
     port = free_port()
-    command = [
-        sys.executable, "-c", "from manillen_replay.cli import main; main()",
-        "dashboard", "--db", str(archive), "--port", str(port),
-    ]  # fmt: skip
-    with serving(command, port) as address:
+    with serving(dashboard_command(archive, port), port) as address:
         yield address
 
 
@@ -217,43 +217,21 @@ def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(serve
     assert shot.stat().st_size > 10_000
 
 
-def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(server: str, tmp_path: Path) -> None:
+def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(tmp_path: Path) -> None:
     """``server.baseUrlPath`` set (here from Streamlit's environment variable): a new tab at
     ``/manillen/sql`` is told the server is at ``/manillen/`` and draws the page."""
     archive = tmp_path / "club.duckdb"
     build_archive(archive)
     port = free_port()
-    command = [
-        sys.executable, "-c", "from manillen_replay.cli import main; main()",
-        "dashboard", "--db", str(archive), "--port", str(port),
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command,
-        env={**os.environ, "STREAMLIT_SERVER_BASE_URL_PATH": "manillen"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    address = f"http://127.0.0.1:{port}/manillen"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{address}/_stcore/health", timeout=2):
-                    break
-            except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.3)
-        with browser_page() as page:
-            asked: list[str] = []
-            page.on("request", lambda request: asked.append(request.url.removeprefix(address)))
-            page.goto(f"{address}/sql")
-            page.get_by_role("button", name="Run").wait_for(timeout=30_000)
-            assert page.evaluate("() => window.__streamlit.BACKEND_BASE_URL") == f"{address}/"
-            assert [a for a in asked if "_stcore/health" in a] == ["/_stcore/health"]
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+    prefixed = {"STREAMLIT_SERVER_BASE_URL_PATH": "manillen"}
+    command = dashboard_command(archive, port)
+    with serving(command, port, prefixed, prefix="/manillen") as address, browser_page() as page:
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url.removeprefix(address)))
+        page.goto(f"{address}/sql")
+        page.get_by_role("button", name="Run").wait_for(timeout=30_000)
+        assert page.evaluate("() => window.__streamlit.BACKEND_BASE_URL") == f"{address}/"
+        assert [a for a in asked if "_stcore/health" in a] == ["/_stcore/health"]
 
 
 def test_chart_pages_draw_svg_first_and_plotly_on_demand(server: str) -> None:
