@@ -323,7 +323,7 @@ from manillen_replay.solver import dd_costs
 from manillen_replay.solver import _variant_kernel
 result = decode_and_replay(open(sys.argv[1]).read())
 dd_costs(result.deals[0], result.rules)
-kernels = (_variant_kernel.between, _variant_kernel.after)  # the entry points; value is inside
+kernels = (_variant_kernel.value, _variant_kernel.options, _variant_kernel.legal_cards)
 hits = sum(sum(k.stats.cache_hits.values()) for k in kernels)
 misses = sum(sum(k.stats.cache_misses.values()) for k in kernels)
 print(json.dumps([hits, misses]))

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..cards import CARD_POINTS, RANKS_PER_SUIT, Card, iter_mask
 from ..engine.results import DealKind, DealResult
-from ..rules import NO_TRUMP, Contract, Rules, mask_points
+from ..rules import NO_TRUMP, Contract, Rules, mask_points, winning_position
 from ..state import DealState
 from . import _variant_kernel
 from .costs import PlayCost, hindsight_cost
@@ -93,12 +93,6 @@ def iter_variant_moments(deal: DealResult, rules: Rules) -> Iterator[VariantMome
             index += 1
 
 
-_Arrays = tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
-]
-"""A position as the compiled search takes it (:mod:`._variant_kernel`)."""
-
-
 class VariantSearch:
     """The perfect-information search of one variant deal: one trump, one set of rules, one table.
 
@@ -116,81 +110,73 @@ class VariantSearch:
         if rules.variant not in SOLVED_VARIANTS:
             raise SolverError(f"the variant search does not play {rules.variant!r}")
         shape = rules.shape
+        kernel = _variant_kernel
         self.rules = rules
         self.trump = trump
-        self._seat_at = np.array(
-            [
-                [shape.seat_of_play(leader, position, dealer) for position in range(shape.trick_size)]
-                for leader in range(shape.players)
-            ],
-            dtype=np.int64,
-        )
-        self._side = np.array([shape.team_of(seat, dealer) for seat in range(shape.players)], dtype=np.int64)
-        self._prm = np.array(
-            [
-                NO_TRUMP if trump is None else trump,
-                rules.partner_exempt,
-                rules.underbuy == "forbidden",
-                rules.overtake_plain_suit,
-                shape.trick_size,
-            ],
-            dtype=np.int64,
-        )
-        self._table = _variant_kernel.new_table()
-        players = shape.players
-        self._hands = np.zeros(players, dtype=np.int64)
-        self._piles = np.zeros((players, 4, 2), dtype=np.int64)
-        self._heights = np.zeros((players, 4), dtype=np.int64)
-        self._own = np.zeros(players, dtype=np.int64)
-        self._st = np.zeros(6, dtype=np.int64)
-        self._trick = np.zeros(shape.trick_size, dtype=np.int64)
+        self._players = shape.players
+        self._template = kernel.new_position()
+        template = self._template
+        for leader in range(shape.players):
+            for position in range(shape.trick_size):
+                template[kernel.SEAT_AT + leader * kernel.MAX_TRICK + position] = shape.seat_of_play(
+                    leader, position, dealer
+                )
+        for seat in range(shape.players):
+            template[kernel.SIDE + seat] = shape.team_of(seat, dealer)
+        template[kernel.TRUMP] = NO_TRUMP if trump is None else trump
+        template[kernel.EXEMPT] = rules.partner_exempt
+        template[kernel.FORBIDDEN] = rules.underbuy == "forbidden"
+        template[kernel.OVERTAKE_PLAIN] = rules.overtake_plain_suit
+        template[kernel.TRICK_SIZE] = shape.trick_size
+        template[kernel.SEATS] = shape.players
+        self._pos = template.copy()
+        self._table = kernel.new_table()
+        self._work = kernel.new_work()
         self._nodes = 0
 
     @property
     def nodes(self) -> int:
         """Positions visited so far (the work done, whatever the machine's speed)."""
-        return self._nodes + int(self._st[_variant_kernel.NODES])
+        return self._nodes + int(self._pos[_variant_kernel.NODES])
 
     def side_of(self, seat: int) -> int:
         """The side (0 or 1) a seat plays for."""
-        return int(self._side[seat])
+        return int(self._template[_variant_kernel.SIDE + seat])
 
-    def _load(self, state: DealState) -> _Arrays:
-        self._nodes += int(self._st[_variant_kernel.NODES])
-        self._st[:] = 0
-        self._hands[:] = state.hands
-        self._piles[:] = 0
-        self._heights[:] = 0
-        self._own[:] = 0
+    def _load(self, state: DealState) -> np.ndarray:
+        kernel = _variant_kernel
+        self._nodes += int(self._pos[kernel.NODES])
+        pos = self._pos
+        pos[:] = self._template
         tops = 0
         remaining = 0
+        for seat, hand in enumerate(state.hands):
+            pos[kernel.HANDS + seat] = hand
+            remaining |= hand
         for seat, piles in enumerate(state.table):
             for number, pile in enumerate(piles):
-                self._heights[seat, number] = len(pile)
+                pos[kernel.HEIGHTS + seat * 4 + number] = len(pile)
                 for place, card in enumerate(pile):
-                    self._piles[seat, number, place] = card
-                    self._own[seat] |= 1 << card
+                    pos[kernel.PILES + seat * 8 + number * 2 + place] = card
+                    pos[kernel.OWN + seat] |= 1 << card
                     remaining |= 1 << card
                 if pile:
                     tops |= 1 << pile[-1]
-        for hand in state.hands:
-            remaining |= hand
-        st = self._st
-        st[_variant_kernel.TOPS] = tops
-        st[_variant_kernel.REMAINING] = remaining
-        st[_variant_kernel.POINTS] = mask_points(remaining)
-        st[_variant_kernel.LEADER] = state.leader
-        st[_variant_kernel.SIZE] = len(state.trick)
-        self._trick[: len(state.trick)] = state.trick
-        return (
-            self._hands, self._piles, self._heights, self._own, st, self._trick,
-            self._seat_at, self._side, self._prm,
-        )  # fmt: skip
+        pos[kernel.TOPS] = tops
+        pos[kernel.REMAINING] = remaining
+        pos[kernel.POINTS] = mask_points(remaining)
+        pos[kernel.LEADER] = state.leader
+        pos[kernel.SIZE] = len(state.trick)
+        pos[kernel.TRICK : kernel.TRICK + len(state.trick)] = state.trick
+        if state.trick:
+            pos[kernel.WIN] = winning_position(state.trick, state.trump)
+            pos[kernel.TRICK_POINTS] = sum(CARD_POINTS[card] for card in state.trick)
+        return pos
 
     def legal(self, state: DealState) -> int:
         """The cards the seat to play may play in ``state``, as the search plays them (a mask)."""
-        hands, _piles, _heights, own, st, trick, seat_at, side, prm = self._load(state)
-        return int(_variant_kernel.legal(hands, own, st, trick, seat_at, side, prm, state.to_play))
+        pos = self._load(state)
+        return int(_variant_kernel.legal_cards(pos, state.to_play, False)[0])
 
     def values(
         self, state: DealState, known: tuple[tuple[bool, int], int] | None = None
@@ -204,42 +190,35 @@ class VariantSearch:
             pile's top card to its empty fourth place) the points side 0 takes, the current trick
             included, with best play by both sides.
         """
-        arrays = self._load(state)
-        hands, piles, heights, own, st, trick, seat_at, side, prm = arrays
+        pos = self._load(state)
         kernel = _variant_kernel
+        table, work = self._table, self._work
         seat = state.to_play
-        maximising = self._side[seat] == 0
-        in_play = int(st[kernel.POINTS]) + sum(CARD_POINTS[c] for c in state.trick)
+        maximising = self.side_of(seat) == 0
+        in_play = int(pos[kernel.POINTS] + pos[kernel.TRICK_POINTS])
         low, high = 0, in_play
         out: dict[tuple[bool, int], int] = {}
         if known is not None:
             out[known[0]] = known[1]
             # the side to play gets at least what the known choice gives it
             low, high = (known[1], in_play) if maximising else (0, known[1])
-        value = int(kernel.between(*arrays, self._table, low, high))
-        for choice in kernel.options(*arrays, seat, kernel.NO_CHOICE):
+        value = self._between(low, high)
+        for choice in kernel.options(pos, seat):
             key = (bool(choice >= kernel.MOVED), int(choice % kernel.MOVED))
             if key in out:
                 continue
             # the best choice reaches the position's value: one probe tells whether this one does
             if maximising:
-                bound = kernel.after(*arrays, self._table, choice, value)
-                reached = bound >= value
+                reached = kernel.value(pos, table, work, value - 1, value, choice) >= value
             else:
-                bound = kernel.after(*arrays, self._table, choice, value + 1)
-                reached = bound <= value
-            out[key] = value if reached else int(kernel.after(*arrays, self._table, choice, -1))
+                reached = kernel.value(pos, table, work, value, value + 1, choice) <= value
+            out[key] = value if reached else self._between(0, in_play, int(choice))
         # the zero-point twins left out of the search are worth what their higher twin is
+        live = int(pos[kernel.REMAINING]) | sum(1 << c for c in state.trick)
         for moved in (False, True):
-            if moved and not kernel.can_move(heights, seat):
+            if moved and not kernel.movable(pos, seat):
                 continue
-            if moved:
-                kernel.do_move(piles, heights, st, seat)
-            legal = int(kernel.legal(hands, own, st, trick, seat_at, side, prm, seat))
-            kept = int(kernel.distinct(hands, st, trick, legal, seat))
-            if moved:
-                kernel.undo_move(piles, heights, st, seat)
-            live = int(st[kernel.REMAINING]) | sum(1 << c for c in state.trick)
+            legal, kept = (int(mask) for mask in kernel.legal_cards(pos, seat, moved))
             for card in sorted((int(c) for c in iter_mask(legal & ~kept)), reverse=True):
                 twin = live & ~((2 << card) - 1) & SUIT_OF_BIT_MASK[card]
                 out[(moved, card)] = out[(moved, (twin & -twin).bit_length() - 1)]
@@ -251,12 +230,26 @@ class VariantSearch:
         :param moved: the seat first moves its third pile's top card to its empty fourth place.
         :raises SolverError: when the seat cannot play the card at all.
         """
-        arrays = self._load(state)
+        pos = self._load(state)
         choice = card + (_variant_kernel.MOVED if moved else 0)
-        result = int(_variant_kernel.after(*arrays, self._table, choice, -1))
-        if result < 0:
+        if _variant_kernel.value(pos, self._table, self._work, 0, 1, choice) < 0:
             raise SolverError(f"seat {state.to_play} cannot play {Card(card)}: not in its hand or face up")
-        return result
+        in_play = int(pos[_variant_kernel.POINTS] + pos[_variant_kernel.TRICK_POINTS])
+        return self._between(0, in_play, choice)
+
+    def _between(self, low: int, high: int, only: int = _variant_kernel.NO_CHOICE) -> int:
+        """The exact value of the loaded position (after the choice ``only``, when given), known
+        to lie in ``low..high``, by null-window probes (bisection)."""
+        kernel = _variant_kernel
+        pos, table, work = self._pos, self._table, self._work
+        while low < high:
+            gamma = (low + high + 1) >> 1
+            bound = int(kernel.value(pos, table, work, gamma - 1, gamma, only))
+            if bound >= gamma:
+                low = min(bound, high)
+            else:
+                high = max(bound, low)
+        return low
 
 
 def _ours(value: int, side: int, in_play: int) -> int:
