@@ -149,22 +149,31 @@ def new_position() -> np.ndarray:
     return np.zeros(POSITION_SLOTS, dtype=np.int64)
 
 
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+"""A de Bruijn sequence: the top six bits of its product with a power of two name the power."""
+DE_BRUIJN = np.uint64(_DE_BRUIJN)
+SHIFT_58 = np.uint64(58)
+BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    BIT_INDEX[((_DE_BRUIJN << _bit) % (1 << 64)) >> 58] = _bit
+
+
 @inlined
 def _bit_index(bit: int) -> int:
-    index = 0
-    while bit > 1:
-        bit >>= 1
-        index += 1
-    return index
+    """The index of the one set bit of ``bit``."""
+    return int(BIT_INDEX[(np.uint64(bit) * DE_BRUIJN) >> SHIFT_58])
 
 
 @inlined
 def _count(mask: int) -> int:
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
+    """How many cards a mask holds (36 bits at most): bits summed in pairs, nibbles, then bytes."""
+    x = mask - ((mask >> 1) & 0x5555555555)
+    x = (x & 0x3333333333) + ((x >> 2) & 0x3333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return int(x & 127)
 
 
 @inlined
