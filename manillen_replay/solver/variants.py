@@ -22,6 +22,7 @@ variant gets and how long a deal takes (``make bench``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -132,6 +133,7 @@ class VariantSearch:
         self._pos = template.copy()
         self._table = kernel.new_table()
         self._work = kernel.new_work()
+        self._second_work = kernel.new_work()
         self._nodes = 0
 
     @property
@@ -192,29 +194,29 @@ class VariantSearch:
         """
         pos = self._load(state)
         kernel = _variant_kernel
-        table, work = self._table, self._work
         seat = state.to_play
         maximising = self.side_of(seat) == 0
-        in_play = int(pos[kernel.POINTS] + pos[kernel.TRICK_POINTS])
-        low, high = 0, in_play
         out: dict[tuple[bool, int], int] = {}
+        best: int | None = None
         if known is not None:
-            out[known[0]] = known[1]
-            # the side to play gets at least what the known choice gives it
-            low, high = (known[1], in_play) if maximising else (0, known[1])
-        value = self._between(low, high, known[1] if known is not None else (low + high + 1) >> 1)
-        for choice in kernel.options(pos, seat):
-            key = (bool(choice >= kernel.MOVED), int(choice % kernel.MOVED))
-            if key in out:
-                continue
-            # the best choice reaches the position's value: one probe tells whether this one does
-            # (fail-soft: when it does not, the probe's bound is where this choice's own search starts)
-            if maximising:
-                bound = int(kernel.value(pos, table, work, value - 1, value, choice))
-                out[key] = value if bound >= value else self._between(0, bound, bound, int(choice))
-            else:
-                bound = int(kernel.value(pos, table, work, value, value + 1, choice))
-                out[key] = value if bound <= value else self._between(bound, in_play, bound, int(choice))
+            out[known[0]] = best = known[1]
+        pending = [int(c) for c in kernel.options(pos, seat) if _key(int(c)) not in out]
+        if len(pending) >= PARALLEL_CHOICES and int(pos[kernel.REMAINING]).bit_count() >= PARALLEL_CARDS:
+            # two threads, each its own copy of the position, one table: the values are exact
+            # whichever thread found an entry first
+            second = pos.copy()
+            second[kernel.NODES] = 0
+            theirs = _helper().submit(
+                _card_by_card, second, self._table, self._second_work, pending[1::2], best, maximising
+            )
+            try:
+                found = _card_by_card(pos, self._table, self._work, pending[0::2], best, maximising)
+            finally:
+                found.update(theirs.result())
+                self._nodes += int(second[kernel.NODES])
+        else:
+            found = _card_by_card(pos, self._table, self._work, pending, best, maximising)
+        out.update((_key(choice), points) for choice, points in found.items())
         # the zero-point twins left out of the search are worth what their higher twin is
         live = int(pos[kernel.REMAINING]) | sum(1 << c for c in state.trick)
         for moved in (False, True):
@@ -237,25 +239,72 @@ class VariantSearch:
         if _variant_kernel.value(pos, self._table, self._work, 0, 1, choice) < 0:
             raise SolverError(f"seat {state.to_play} cannot play {Card(card)}: not in its hand or face up")
         in_play = int(pos[_variant_kernel.POINTS] + pos[_variant_kernel.TRICK_POINTS])
-        return self._between(0, in_play, in_play >> 1, choice)
+        return _search(pos, self._table, self._work, 0, in_play, in_play >> 1, choice)
 
-    def _between(self, low: int, high: int, guess: int, only: int = _variant_kernel.NO_CHOICE) -> int:
-        """The exact value of the loaded position (after the choice ``only``, when given), known
-        to lie in ``low..high``, by null-window probes from ``guess`` (MTD(f)): each probe's
-        fail-soft bound is the next guess. Measured on two_open deals: a third of the positions
-        bisection searches, since a choice's value is mostly near its first bound, and a probe
-        far from the value costs the most."""
-        kernel = _variant_kernel
-        pos, table, work = self._pos, self._table, self._work
-        guess = min(max(guess, low), high)
-        while low < high:
-            gamma = guess + 1 if guess == low else guess  # "does side 0 take at least gamma?"
-            bound = int(kernel.value(pos, table, work, gamma - 1, gamma, only))
-            if bound >= gamma:
-                low = guess = min(bound, high)
-            else:
-                high = guess = max(bound, low)
-        return low
+
+PARALLEL_CHOICES = 4
+"""A position's choices are shared by two threads when it has at least this many to value..."""
+PARALLEL_CARDS = 20
+"""...and at least this many cards in play (below, a thread's start costs more than it saves)."""
+_HELPER: ThreadPoolExecutor | None = None
+
+
+def _helper() -> ThreadPoolExecutor:
+    """The one thread that values half a big position's choices (the caller's thread the rest)."""
+    global _HELPER
+    if _HELPER is None:
+        _HELPER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="variant-search")
+    return _HELPER
+
+
+def _key(choice: int) -> tuple[bool, int]:
+    """A kernel's choice as ``(moved, card)``."""
+    return choice >= _variant_kernel.MOVED, choice % _variant_kernel.MOVED
+
+
+def _card_by_card(
+    pos: np.ndarray, table: np.ndarray, work: np.ndarray, choices: list[int], best: int | None, maximising: bool
+) -> dict[int, int]:
+    """The exact value of each choice, side 0's points, in ``pos``.
+
+    Card by card from the card played (``best``, its value, when known): whether a choice beats
+    the best so far is one probe, and its exact value a search from that probe's fail-soft
+    bound. The position's own value is the best of its choices: solving it first (by bisection,
+    or stepping from the known value) cost half the positions of a two_open deal's first lead,
+    each probe of it a search of the whole position.
+    """
+    in_play = int(pos[_variant_kernel.POINTS] + pos[_variant_kernel.TRICK_POINTS])
+    out: dict[int, int] = {}
+    for choice in choices:
+        if best is None:
+            found = _search(pos, table, work, 0, in_play, in_play >> 1, choice)
+        elif maximising:
+            bound = int(_variant_kernel.value(pos, table, work, best, best + 1, choice))
+            low, high = (bound, in_play) if bound > best else (0, bound)
+            found = _search(pos, table, work, low, high, bound, choice)
+        else:
+            bound = int(_variant_kernel.value(pos, table, work, best - 1, best, choice))
+            low, high = (0, bound) if bound < best else (bound, in_play)
+            found = _search(pos, table, work, low, high, bound, choice)
+        out[choice] = found
+        best = found if best is None else (max(best, found) if maximising else min(best, found))
+    return out
+
+
+def _search(pos: np.ndarray, table: np.ndarray, work: np.ndarray, low: int, high: int, guess: int, only: int) -> int:
+    """The exact value of ``pos`` after the choice ``only``, known to lie in ``low..high``, by
+    null-window probes from ``guess`` (MTD(f)): each probe's fail-soft bound is the next guess.
+    Measured on two_open deals: fewer positions than bisection, since a choice's value is mostly
+    near its first bound, and a probe far from the value costs the most."""
+    guess = min(max(guess, low), high)
+    while low < high:
+        gamma = guess + 1 if guess == low else guess  # "does side 0 take at least gamma?"
+        bound = int(_variant_kernel.value(pos, table, work, gamma - 1, gamma, only))
+        if bound >= gamma:
+            low = guess = min(bound, high)
+        else:
+            high = guess = max(bound, low)
+    return low
 
 
 def _ours(value: int, side: int, in_play: int) -> int:
