@@ -86,10 +86,11 @@ TRICK = HEIGHTS + MAX_SEATS * 4  # trick cards from TRICK + BASE
     OVERTAKE_PLAIN,
     TRICK_SIZE,
     SEATS,
-) = range(TRICK + 36 + MAX_TRICK, TRICK + 36 + MAX_TRICK + 15)
-POSITION_SLOTS = SEATS + 1
+    GENERATION,
+) = range(TRICK + 36 + MAX_TRICK, TRICK + 36 + MAX_TRICK + 16)
+POSITION_SLOTS = GENERATION + 1
 
-TABLE_BITS = 20
+TABLE_BITS = 21
 """The table has 2**TABLE_BITS entries, 16 bytes each (16 MB). Measured on two_open deals: half
 the size searches more positions; a typed dictionary of every entry ever made took ten times
 the time a position."""
@@ -103,8 +104,16 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 SHIFT_33 = np.uint64(33)
 
 
+WAYS = 4
+"""Entries a key may take: a bucket of four, one cache line."""
+GENERATIONS = 1 << 16
+"""How many searches a table tells apart (word 0 keeps the generation above bit 45)."""
+
+
 def new_table(bits: int = TABLE_BITS) -> np.ndarray:
-    """An empty transposition table for one deal, one trump and one set of rules."""
+    """An empty transposition table. Searches share one, each with its own generation
+    (:data:`GENERATION` in the position): a table is valid for one deal, one trump and one set
+    of rules, and a generation names those."""
     return np.zeros((1 << bits, 2), dtype=np.int64)
 
 
@@ -135,11 +144,13 @@ KILLER = 2 * MAX_CHOICES
 ) = range(KILLER + 1, KILLER + 21)
 WORK_COLUMNS = KILLER + 21
 _ENTER, _DESCEND, _RETURN = range(3)
+HISTORY = MAX_DEPTH
+"""The row of ``work`` that counts, per card, how much searching its cut-offs as a lead saved."""
 
 
 def new_work() -> np.ndarray:
     """A search's scratch space and explicit stack (the columns above)."""
-    work = np.zeros((MAX_DEPTH, WORK_COLUMNS), dtype=np.int64)
+    work = np.zeros((MAX_DEPTH + 1, WORK_COLUMNS), dtype=np.int64)
     work[:, KILLER] = NO_CHOICE
     return work
 
@@ -300,7 +311,7 @@ def distinct(pos: np.ndarray, legal_cards: int, seat: int) -> int:
 
 
 @inlined
-def _order_key(pos: np.ndarray, seat: int, card: int, killer: int) -> int:
+def _order_key(pos: np.ndarray, work: np.ndarray, seat: int, card: int, killer: int) -> int:
     """Lower first."""
     size = pos[SIZE]
     rank = card % 9
@@ -308,9 +319,10 @@ def _order_key(pos: np.ndarray, seat: int, card: int, killer: int) -> int:
     trump = pos[TRUMP]
     if size == 0:
         if card == killer:
-            return -100
-        # side suits high to low, then trumps low to high (as the four-player kernel measured)
-        return rank - 10 if suit == trump else -rank - 20
+            return -(1 << 58)
+        # the leads that cut off most, then side suits high to low and trumps low to high (as
+        # the four-player kernel measured)
+        return -work[HISTORY, card] * 32 + (10 + rank if suit == trump else 8 - rank)
     best = pos[TRICK + pos[BASE] + pos[WIN]]
     ours = pos[SIDE + pos[SEAT_AT + pos[LEADER] * MAX_TRICK + pos[WIN]]] == pos[SIDE + seat]
     beats = _beats(card, best, trump)
@@ -338,9 +350,9 @@ def _fill_choices(pos: np.ndarray, work: np.ndarray, depth: int, seat: int, firs
             cards ^= bit
             card = _bit_index(bit)
             choice = card + MOVED * moved
-            key = _order_key(pos, seat, card, killer) + 1000 * moved
+            key = _order_key(pos, work, seat, card, killer) + 1000 * moved
             if choice == first:
-                key = -(10**6)
+                key = -(1 << 60)
             # insertion sort: two dozen choices at most
             k = count
             while k > 0 and work[depth, MAX_CHOICES + k - 1] > key:
@@ -365,7 +377,7 @@ def options(pos: np.ndarray, seat: int) -> np.ndarray:
 
 @inlined
 def new_work_compiled() -> np.ndarray:
-    work = np.zeros((MAX_DEPTH, WORK_COLUMNS), dtype=np.int64)
+    work = np.zeros((MAX_DEPTH + 1, WORK_COLUMNS), dtype=np.int64)
     work[:, KILLER] = NO_CHOICE
     return work
 
@@ -418,7 +430,7 @@ def value(pos: np.ndarray, tt: np.ndarray, work: np.ndarray, alpha: int, beta: i
 
     A loop over an explicit stack (``work``'s frame columns), not a recursion: numba's cache
     loads a recursive function that recurses only to crash in it (numba issue 6061)."""
-    size_mask = np.uint64(tt.shape[0] - 2)
+    size_mask = np.uint64(tt.shape[0] - WAYS)
     depth = 0
     work[0, F_ALPHA] = alpha
     work[0, F_BETA] = beta
@@ -444,9 +456,9 @@ def value(pos: np.ndarray, tt: np.ndarray, work: np.ndarray, alpha: int, beta: i
             if size == 0 and not forced:
                 remaining = pos[REMAINING]
                 tops = pos[TOPS]
-                word0 = remaining | (leader << 36) | (_count(remaining) << 39)
+                word0 = remaining | (leader << 36) | (_count(remaining) << 39) | (pos[GENERATION] << 45)
                 slot = _slot(word0, tops, size_mask)
-                for other in range(2):
+                for other in range(WAYS):
                     stored1 = tt[slot + other, 1]
                     if tt[slot + other, 0] ^ stored1 == word0 and stored1 & KEY_TOPS == tops:
                         low = (stored1 >> 36) & 127
@@ -583,6 +595,8 @@ def value(pos: np.ndarray, tt: np.ndarray, work: np.ndarray, alpha: int, beta: i
             if cutoff:
                 if size == 0 and work[depth, F_SLOT] >= 0:
                     work[depth, KILLER] = choice  # the lead that cut off at this depth
+                    left = MAX_DEPTH - depth
+                    work[HISTORY, card] += left * left
                 work[depth, F_TRIED] = work[depth, F_COUNT]
             else:
                 work[depth, F_TRIED] = tried + 1
@@ -591,18 +605,22 @@ def value(pos: np.ndarray, tt: np.ndarray, work: np.ndarray, alpha: int, beta: i
 
 @inlined
 def _store(tt: np.ndarray, slot: int, word0: int, word1: int) -> None:
-    """Write an entry into the key's own slot if it has one, else over the one of the pair that
-    holds fewer cards (less work saved); each word in one store (see the module's docstring)."""
+    """Write an entry into the key's own slot of its bucket if it has one, else over the bucket's
+    entry of another deal or, when all are this deal's, the one that holds fewest cards (the least
+    work saved); each word in one store (see the module's docstring)."""
     tops = word1 & KEY_TOPS
+    generation = word0 >> 45
     target = slot
-    for other in range(2):
-        stored1 = tt[slot + other, 1]
-        if tt[slot + other, 0] ^ stored1 == word0 and stored1 & KEY_TOPS == tops:
+    least = 64
+    for other in range(WAYS):
+        stored0 = tt[slot + other, 0] ^ tt[slot + other, 1]
+        if stored0 == word0 and tt[slot + other, 1] & KEY_TOPS == tops:
             target = slot + other
             break
-    else:
-        if ((tt[slot, 0] ^ tt[slot, 1]) >> 39) & 63 > ((tt[slot + 1, 0] ^ tt[slot + 1, 1]) >> 39) & 63:
-            target = slot + 1
+        worth = (stored0 >> 39) & 63 if stored0 >> 45 == generation else -1
+        if worth < least:
+            least = worth
+            target = slot + other
     tt[target, 0] = word0 ^ word1
     tt[target, 1] = word1
 

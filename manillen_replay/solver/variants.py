@@ -22,6 +22,7 @@ variant gets and how long a deal takes (``make bench``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -131,7 +132,7 @@ class VariantSearch:
         template[kernel.TRICK_SIZE] = shape.trick_size
         template[kernel.SEATS] = shape.players
         self._pos = template.copy()
-        self._table = kernel.new_table()
+        self._table, template[kernel.GENERATION] = _table_and_generation()
         self._work = kernel.new_work()
         self._second_work = kernel.new_work()
         self._nodes = 0
@@ -247,6 +248,23 @@ PARALLEL_CHOICES = 4
 PARALLEL_CARDS = 20
 """...and at least this many cards in play (below, a thread's start costs more than it saves)."""
 _HELPER: ThreadPoolExecutor | None = None
+_TABLE: np.ndarray | None = None
+_GENERATION = 0
+_TABLE_LOCK = threading.Lock()
+
+
+def _table_and_generation() -> tuple[np.ndarray, int]:
+    """The process's one transposition table (made on first use, 64 MB: allocated once, not per
+    deal) and a new generation for a search to mark its entries with."""
+    global _TABLE, _GENERATION
+    with _TABLE_LOCK:
+        if _TABLE is None:
+            _TABLE = _variant_kernel.new_table()
+        _GENERATION += 1
+        if _GENERATION == _variant_kernel.GENERATIONS:
+            _TABLE[:] = 0  # the oldest entries would look like new ones again
+            _GENERATION = 1
+        return _TABLE, _GENERATION
 
 
 def _helper() -> ThreadPoolExecutor:
