@@ -231,6 +231,7 @@ def test_variants_bench_times_a_variants_deals_against_the_reference_floor():
     assert row["stage"] == "variants.six_short" and row["deals"] == 2
     assert 0 < row["median_ms"] <= row["max_ms"] and row["floor"] == "reference" and row["floor_ms"] > 0
     assert row["ratio"] == pytest.approx(row["median_ms"] / row["floor_ms"], rel=0.05, abs=0.06)
+    assert row["positions"] > 1000 and row["cpu_ms"] > 0  # a deal of 30 plays searches thousands
     assert "variants.six_short" in variants_bench.format_rows(rows)
 
 

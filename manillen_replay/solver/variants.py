@@ -348,7 +348,7 @@ def can_solve_variant(deal: DealResult, rules: Rules) -> bool:
     )
 
 
-def variant_dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
+def variant_dd_costs(result: DealResult, rules: Rules, positions: list[int] | None = None) -> list[PlayCost]:
     """The hindsight cost of every play of a variant deal, and each legal card's value.
 
     A card's value is the best over the seat's choice to move a table card first (when it
@@ -356,6 +356,8 @@ def variant_dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
 
     :param result: a replayed deal of a variant (:data:`SOLVED_VARIANTS`) with its cards known.
     :param rules: the match's rules.
+    :param positions: when given, gets the number of positions the search visited (the work
+        done, whatever the machine's load: for ``bench/variants_bench.py``).
     :raises SolverError: for a deal the search cannot take (see :func:`can_solve_variant`).
     """
     if not can_solve_variant(result, rules):
@@ -391,4 +393,6 @@ def variant_dd_costs(result: DealResult, rules: Rules) -> list[PlayCost]:
         if played is None:  # an illegal card: valued all the same, against the legal ones
             played = search.value_after(state, moment.card, moved=moment.moved)
         costs.append(hindsight_cost(moment, values, _ours(played, side, in_play), result.number))
+    if positions is not None:
+        positions.append(search.nodes)
     return costs[::-1]
