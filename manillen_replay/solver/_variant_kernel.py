@@ -12,20 +12,20 @@ counting for each of them, on every node. A choice is ``card`` or ``MOVED + card
 first moves its third pile's top card to its empty fourth place).
 
 What makes it fast, measured on generated deals (``python -m bench.variants_bench``, which
-reports the positions searched): a transposition table of fixed size at trick starts, two
-slots a key, exact keys (the cards in play, the face-up table cards and the leader fix a
-position of one deal), the entry that holds more cards kept; stored without locks (word 0 XOR
-word 1, as the four-player kernel does) so threads may share it; a sure bound from the top
-trumps one side holds; move ordering as the four-player kernel's (the lead that last cut off
-at this depth first, side suits high to low and trumps low to high; a follower smears points on
-its side's sure trick, wins cheaply or throws the least); touching zero-point cards of one hand
-searched once.
+reports the positions searched): one array for the position and a loop over an explicit stack,
+so no node pays for calls; a transposition table of fixed size at trick starts, buckets of
+four, exact keys (the cards in play, the face-up table cards and the leader fix a position of
+one deal; a generation tells the searches sharing the table apart), the entry that holds the
+most cards kept; stored without locks (word 0 XOR word 1, as the four-player kernel does) so
+threads share it; a sure bound from the top trumps one side holds; move ordering after the
+four-player kernel's (the lead that last cut off at this depth, then the leads that cut off
+most, side suits high to low and trumps low to high; a follower smears points on its side's
+trick, wins cheaply or throws the least); touching zero-point cards of one hand searched once.
 
-The search is recursive (simpler than the four-player kernel's explicit stack, and a trick of
-two to six cards keeps the depth at 37 plies at most). The four-player kernel avoids recursion
-because numba could not cache a recursive function (numba issue 6061); this self-recursive one
-caches and loads again like the rest (``tests/test_solver_variants.py`` runs it in a fresh
-process), so only the first run on a machine compiles it (``make bench`` measures how long).
+The search is a loop, not a recursion: numba caches a recursive function, but one loaded from
+the cache crashed as soon as it recursed (numba issue 6061; ``tests/test_solver_variants.py``
+runs the search in a fresh process from the cache). Only the first run on a machine compiles
+it (``make bench`` measures how long).
 Legal plays are the engine's own (:func:`manillen_replay.rules.legal_core`, compiled).
 """
 
@@ -47,12 +47,18 @@ SUIT_MASK = np.array(
     [((1 << RANKS_PER_SUIT) - 1) << (card - card % RANKS_PER_SUIT) for card in range(36)], dtype=np.int64
 )
 SUIT_PATTERN_POINTS = np.array(
-    [sum(_CARD_POINTS[rank] for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1) for pattern in range(512)],
+    [
+        sum(_CARD_POINTS[rank] for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1)
+        for pattern in range(512)
+    ],
     dtype=np.int64,
 )
 """The card points of any set of ranks of one suit (a 9-bit pattern; card ``rank`` of suit 0 is ``rank``)."""
 HIGHEST_RANK = np.array(
-    [max((rank for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1), default=0) for pattern in range(512)],
+    [
+        max((rank for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1), default=0)
+        for pattern in range(512)
+    ],
     dtype=np.int64,
 )
 """The highest rank in a 9-bit pattern of one suit."""
@@ -91,9 +97,9 @@ TRICK = HEIGHTS + MAX_SEATS * 4  # trick cards from TRICK + BASE
 POSITION_SLOTS = GENERATION + 1
 
 TABLE_BITS = 21
-"""The table has 2**TABLE_BITS entries, 16 bytes each (16 MB). Measured on two_open deals: half
-the size searches more positions; a typed dictionary of every entry ever made took ten times
-the time a position."""
+"""The table has 2**TABLE_BITS entries, 16 bytes each (32 MB). Measured on six generated
+two_open deals, positions searched: buckets of two, 2**18 entries 234 M, 2**20 114 M, 2**22
+85 M; buckets of four, 2**21 89 M, 2**22 83 M. The table is the search's main lever there."""
 REMAINING_BITS = (1 << 36) - 1
 KEY_TOPS = (1 << 36) - 1
 """Word 1 of an entry: the face-up table cards, then lowest value, highest value and best choice
@@ -189,7 +195,8 @@ def _count(mask: int) -> int:
 
 @inlined
 def _beats(card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` takes the trick from ``best``, as :func:`manillen_replay.rules.winning_position` decides."""
+    """Whether ``card`` takes the trick from ``best``, as :func:`~manillen_replay.rules.winning_position`
+    decides."""
     if card // 9 == best // 9:
         return card > best
     return card // 9 == trump
