@@ -329,7 +329,7 @@ def _order_key(pos: np.ndarray, work: np.ndarray, seat: int, card: int, killer: 
             return -(1 << 58)
         # the leads that cut off most, then side suits high to low and trumps low to high (as
         # the four-player kernel measured)
-        return -work[HISTORY, card] * 32 + (10 + rank if suit == trump else 8 - rank)
+        return int(-work[HISTORY, card] * 32 + (10 + rank if suit == trump else 8 - rank))
     best = pos[TRICK + pos[BASE] + pos[WIN]]
     ours = pos[SIDE + pos[SEAT_AT + pos[LEADER] * MAX_TRICK + pos[WIN]]] == pos[SIDE + seat]
     beats = _beats(card, best, trump)
@@ -426,7 +426,8 @@ def _slot(word0: int, tops: int, size_mask: np.uint64) -> int:
     key ^= key >> SHIFT_33
     key *= GOLDEN
     key ^= key >> SHIFT_33
-    return np.int64(key & size_mask)  # not int(): a uint64 met with an int64 makes a float
+    # not int(): a uint64 met with an int64 makes a float
+    return np.int64(key & size_mask)  # type: ignore[return-value]
 
 
 @compiled
