@@ -37,6 +37,8 @@ from ..cards import CARD_POINTS as _CARD_POINTS
 from ..cards import RANKS_PER_SUIT
 from ..rules import NO_TRUMP
 from ._jit import compiled, inlined, legal_core
+from ._kernel import HIGHEST_RANK, SUIT_PATTERN_POINTS, _entry_slot
+from ._kernel import bit_index as _bit_index
 
 MOVED = 64
 """Added to a card: the seat moves a table card first."""
@@ -46,22 +48,6 @@ ZERO_POINT_CARDS = sum(1 << card for card in range(36) if _CARD_POINTS[card] == 
 SUIT_MASK = np.array(
     [((1 << RANKS_PER_SUIT) - 1) << (card - card % RANKS_PER_SUIT) for card in range(36)], dtype=np.int64
 )
-SUIT_PATTERN_POINTS = np.array(
-    [
-        sum(_CARD_POINTS[rank] for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1)
-        for pattern in range(512)
-    ],
-    dtype=np.int64,
-)
-"""The card points of any set of ranks of one suit (a 9-bit pattern; card ``rank`` of suit 0 is ``rank``)."""
-HIGHEST_RANK = np.array(
-    [
-        max((rank for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1), default=0)
-        for pattern in range(512)
-    ],
-    dtype=np.int64,
-)
-"""The highest rank in a 9-bit pattern of one suit."""
 
 MAX_SEATS = 6
 MAX_TRICK = 6
@@ -104,10 +90,6 @@ REMAINING_BITS = (1 << 36) - 1
 KEY_TOPS = (1 << 36) - 1
 """Word 1 of an entry: the face-up table cards, then lowest value, highest value and best choice
 plus one (7 bits each). Word 0: the cards in play, the leader (3 bits) and their count (6 bits)."""
-MIX_1 = np.uint64(0xFF51AFD7ED558CCD)
-MIX_2 = np.uint64(0xC4CEB9FE1A85EC53)
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-SHIFT_33 = np.uint64(33)
 
 
 WAYS = 4
@@ -164,21 +146,6 @@ def new_work() -> np.ndarray:
 def new_position() -> np.ndarray:
     """An empty position array (see the module's docstring)."""
     return np.zeros(POSITION_SLOTS, dtype=np.int64)
-
-
-_DE_BRUIJN = 0x03F79D71B4CB0A89
-"""A de Bruijn sequence: the top six bits of its product with a power of two name the power."""
-DE_BRUIJN = np.uint64(_DE_BRUIJN)
-SHIFT_58 = np.uint64(58)
-BIT_INDEX = np.zeros(64, dtype=np.int64)
-for _bit in range(64):
-    BIT_INDEX[((_DE_BRUIJN << _bit) % (1 << 64)) >> 58] = _bit
-
-
-@inlined
-def _bit_index(bit: int) -> int:
-    """The index of the one set bit of ``bit``."""
-    return int(BIT_INDEX[(np.uint64(bit) * DE_BRUIJN) >> SHIFT_58])
 
 
 @inlined
@@ -422,12 +389,9 @@ def _sure_bounds(pos: np.ndarray, upper: int) -> tuple[int, int]:
 
 @inlined
 def _slot(word0: int, tops: int, size_mask: np.uint64) -> int:
-    key = np.uint64(word0) * MIX_1 + np.uint64(tops) * MIX_2
-    key ^= key >> SHIFT_33
-    key *= GOLDEN
-    key ^= key >> SHIFT_33
-    # not int(): a uint64 met with an int64 makes a float
-    return np.int64(key & size_mask)  # type: ignore[return-value]
+    """The key's bucket: the four-player kernel's hash. As an int64: the uint64 it gives, met with
+    the int64 of a frame, would make a float."""
+    return np.int64(_entry_slot(word0, tops, size_mask))  # type: ignore[return-value]
 
 
 @compiled
