@@ -330,9 +330,10 @@ print(json.dumps([hits, misses]))
 """
 
 
-def test_recursive_variant_search_loads_from_the_cache_in_a_fresh_process():
-    """The variant search is recursive; numba caches it all the same, so a new process does not
-    compile it again (the first run on a machine does, once)."""
+def test_variant_search_loads_from_the_cache_in_a_fresh_process():
+    """A new process loads the variant search from numba's cache, compiles nothing and solves a
+    deal (a recursive version of the search was cached too, but crashed once loaded: the
+    search is a loop for that). The first run on a machine compiles it, once."""
     sample = str(SAMPLES / "variant-six-short.json")
     subprocess.run([sys.executable, "-c", CACHED_RUN, sample], check=True, capture_output=True)
     done = subprocess.run(
