@@ -527,7 +527,7 @@ def solve_line(
         cards_rest = np.concatenate([cards_rest, second[0][1]])
     row[played[0]] = values_rest[-1]
     hands = np.array(first.hands, dtype=np.int64)
-    for card in sorted(iter_mask(legal), reverse=True):
+    for card in sorted(map(int, iter_mask(legal)), reverse=True):
         twin = _kernel.twin_above(card, hands, np.zeros(4, dtype=np.int64), 0, first.leader)
         if twin >= 0:
             row[card] = row[twin]
@@ -604,9 +604,11 @@ def _searched_cards(position: Position, legal: int, known: int) -> list[int]:
     all legal cards but the one whose value is known and those sharing a twin's value."""
     hands = np.array(position.hands, dtype=np.int64)
     table = np.zeros(4, dtype=np.int64)
+    # plain ints: numba types an enum member (a Card) by looking at every member of its class,
+    # ~40 microseconds a call holding the GIL, against half a microsecond for an int
     return [
         card
-        for card in iter_mask(legal)
+        for card in map(int, iter_mask(legal))
         if card != known and _kernel.twin_above(card, hands, table, 0, position.to_play) < 0
     ]
 
