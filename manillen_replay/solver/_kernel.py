@@ -60,6 +60,12 @@ MIX_2 = np.uint64(0xC4CEB9FE1A85EC53)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 SHIFT_33 = np.uint64(33)
 
+STOPPED = -1000
+"""What :func:`probe` returns when another thread asked it to stop (``work[3][2]`` set): its
+answer is no longer needed. Only :func:`card_bound`'s callers ask; every bound a stopped probe
+stored is that of a subtree it finished, so the table stays exact."""
+STOP_EVERY = 255
+"""A probe looks at the stop request every ``STOP_EVERY + 1`` positions."""
 FOLLOWS = 100
 """A job hint of ``FOLLOWS + card``: the job's position is the previous one after ``card``."""
 PRECEDES = 200
@@ -117,7 +123,7 @@ def new_workspace() -> tuple[np.ndarray, ...]:
         np.zeros((MAX_PLIES, 15), dtype=np.int64),  # per ply: gamma, slot, count, tried, ... (columns above)
         np.zeros((MAX_PLIES, 9, 2), dtype=np.int64),  # per ply: candidate cards and sort keys
         np.zeros((MAX_PLIES, 4), dtype=np.int64),  # per ply: the trick it completed
-        np.zeros(2, dtype=np.int64),  # nodes visited and probes made, for the benchmark
+        np.zeros(3, dtype=np.int64),  # nodes visited, probes made; a stop request (see STOPPED)
     )
 
 
@@ -349,6 +355,19 @@ def probe(
     while True:
         if state == enter:
             nodes[0] += 1
+            if nodes[0] & STOP_EVERY == 0 and nodes[2] != 0:
+                # unwind without storing: put the cards played below the root back
+                while depth > 0:
+                    depth -= 1
+                    if frames[depth, _COMPLETED]:
+                        leader = frames[depth, _PREVIOUS_LEADER]
+                        ntable = 3
+                        for k in range(4):
+                            table[k] = finished_tricks[depth, k]
+                    else:
+                        ntable -= 1
+                    hands[(leader + ntable) & 3] |= 1 << table[ntable]
+                return STOPPED
             frames[depth, _SLOT] = -1
             g = frames[depth, _GAMMA]
             state = descend

@@ -441,6 +441,7 @@ def solve_line(
         lock = threading.Lock()
         opened = [False]  # whether a thread has taken the second position's value
         started: list[_CardSearch] = []
+        probing: list[_CardSearch | None] = [None] * threads  # each thread's card in flight
 
         def found(value: int) -> None:
             """A card's value is known (called holding ``lock``)."""
@@ -475,14 +476,23 @@ def solve_line(
                     if target is None or gamma < 0:
                         return
                     target.probing.append(gamma)
+                    probing[index] = target
                 bound = _kernel.card_bound(
                     hands, table, 0, first.leader, target.card, gamma, key[0], key[1], key[2], key[3],
                     shared, generation, work, scratch,
                 )  # fmt: skip
                 with lock:
-                    if target.record(gamma, int(bound), owner=target is mine):
+                    probing[index] = None
+                    work[3][2] = 0
+                    if bound < 0:  # stopped: another thread's probe settled the card meanwhile
+                        target.probing.remove(gamma)
+                    elif target.record(gamma, int(bound), owner=target is mine):
                         row[target.card] = target.low
                         found(target.low)
+                        # the other threads' probes of this card are no longer needed
+                        for thread, card_search in enumerate(probing):
+                            if card_search is target:
+                                tables.workers[thread].work[3][2] = 1
 
         second: list[tuple[np.ndarray, np.ndarray]] = []
         split = threads > 1 and count > 2
