@@ -3,9 +3,10 @@
 For one and two threads: milliseconds a deal (median, p95), the positions searched a deal (the
 work done, whatever the load), and with two threads the busier thread's positions (what the user
 waits for when both cores are free; it varies a little run to run), and the processor time a
-deal (both threads' CPU seconds, which a loaded machine inflates far less than the clock). The floor is the pure-Python
-reference workload of :mod:`bench.analyze_bench`, timed before and after each pass in the same
-process; the load average is printed beside it, since the times of a busy machine say little.
+deal (both threads' CPU seconds, which a loaded machine inflates far less than the clock). The
+floor is the pure-Python reference workload of :mod:`bench.analyze_bench`, timed before and
+after each pass in the same process; the load average is printed beside it, since the times of
+a busy machine say little.
 
 Run alone: ``python -m bench.hindsight_bench [--deals 40] [--workers 1 2] [--json]``.
 """

@@ -530,7 +530,13 @@ def solve_line(
                 solve_second(index)
             take_cards(index)
 
-        _run_together([solve_rest, *(partial(open_first, index) for index in range(1, threads))])
+        try:
+            _run_together([solve_rest, *(partial(open_first, index) for index in range(1, threads))])
+        finally:
+            # a stop request is only ever left unanswered by a thread that failed: never let it
+            # reach the next solve on that worker
+            for worker in tables.workers:
+                worker.work[3][2] = 0
     values_rest, cards_rest = line[0]
     if second:
         values_rest = np.concatenate([values_rest, second[0][0]])
