@@ -83,8 +83,8 @@ def format_result(result: dict[str, Any]) -> str:
     ]
     for row in result["rows"]:
         lines.append(
-            f"  {row['workers']:>7}  {row['median_ms']:>9.2f}  {row['p95_ms']:>7.1f}  {row['cpu_median_ms']:>6.2f}"
-            f"  {row['floor_ms']:>8.1f}"
+            f"  {row['workers']:>7}  {row['median_ms']:>9.2f}  {row['p95_ms']:>7.1f}"
+            f"  {row['cpu_median_ms']:>6.2f}  {row['floor_ms']:>8.1f}"
             f"  {row['ratio']:>6.2f}x  {row['positions_median']:>10,.0f} ({row['positions_total']:>11,})"
             f"  {row['busier_median']:>9,.0f} ({row['busier_total']:>11,})  {row['load']:>4.1f}"
         )
