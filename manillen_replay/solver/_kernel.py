@@ -352,23 +352,15 @@ def probe(
     live_points = mask_points(live)
     state = enter
     result = 0
+    stopping = False
     while True:
         if state == enter:
             nodes[0] += 1
-            if nodes[0] & STOP_EVERY == 0 and nodes[2] != 0:
-                # unwind without storing: put the cards played below the root back
-                while depth > 0:
-                    depth -= 1
-                    if frames[depth, _COMPLETED]:
-                        leader = frames[depth, _PREVIOUS_LEADER]
-                        ntable = 3
-                        for k in range(4):
-                            table[k] = finished_tricks[depth, k]
-                    else:
-                        ntable -= 1
-                    hands[(leader + ntable) & 3] |= 1 << table[ntable]
-                return STOPPED
             frames[depth, _SLOT] = -1
+            if nodes[0] & STOP_EVERY == 0 and nodes[2] != 0:
+                # unwind through ``finish``, putting the cards back, storing nothing
+                stopping, state = True, finish
+                continue
             g = frames[depth, _GAMMA]
             state = descend
             if g <= 0:
@@ -536,7 +528,7 @@ def probe(
 
         else:  # finish: the node at ``depth`` is decided as ``result``
             slot = frames[depth, _SLOT]
-            if slot >= 0:
+            if slot >= 0 and not stopping:
                 g = frames[depth, _GAMMA]
                 word0 = frames[depth, _KEY0]
                 word1 = frames[depth, _KEY1]
@@ -552,7 +544,7 @@ def probe(
                 tt[slot, 0] = word0 ^ entry
                 tt[slot, 1] = entry
             if depth == 0:
-                return result
+                return STOPPED if stopping else result
             depth -= 1
             if frames[depth, _COMPLETED]:
                 leader = frames[depth, _PREVIOUS_LEADER]
@@ -566,6 +558,8 @@ def probe(
             live_points = frames[depth, _LIVE_POINTS]
             card = table[ntable]
             hands[(leader + ntable) & 3] |= 1 << card
+            if stopping:
+                continue
             maximising = frames[depth, _MAXIMISING] == 1
             result += frames[depth, _TAKEN]
             if (result >= frames[depth, _GAMMA]) == maximising:
