@@ -245,4 +245,7 @@ def test_hindsight_bench_counts_the_busier_threads_positions_beside_the_floor():
     assert 0 < one["busier_median"] <= one["positions_median"]
     assert 0 < two["busier_median"] < two["positions_median"]
     assert one["ratio"] == pytest.approx(one["median_ms"] / one["floor_ms"], rel=1e-9)
+    # processor time: one thread's cannot exceed the clock by more than the timer's grain
+    assert 0 < one["cpu_median_ms"] <= one["median_ms"] + 1
     assert "busier thread" in hindsight_bench.format_result(result)
+    assert "cpu ms" in hindsight_bench.format_result(result)

@@ -302,6 +302,45 @@ def test_a_card_probed_by_two_threads_at_once_settles_on_its_exact_value():
     search._POOL.put(worker)
 
 
+def test_a_probe_asked_to_stop_puts_every_card_back_and_leaves_the_table_exact():
+    """A thread whose card another thread settled is asked to stop its probe (``work[3][2]``):
+    stopped anywhere in the search, it returns ``STOPPED``, the hands and the table's cards are
+    as given, and what it stored before stopping still gives every card its exhaustive value."""
+    rng = random.Random(23)
+    worker = search._borrow()
+    nodes = worker.work[3]
+    scratch = np.zeros(4, dtype=np.int64)
+    stopped = 0
+    for _ in range(150):
+        state = random_ending(rng, 4)
+        hands, table, ntable, leader, trump, *rules = _kernel_position(state)
+        given_hands, given_table = hands.copy(), table[:ntable].copy()
+        for card in iter_mask(state.legal_mask()):
+            generation = worker.next_generation()
+            exact = _gained(state, card)
+            gamma = rng.randrange(61)
+            # the stop request is read every STOP_EVERY + 1 positions: land it at a random one
+            nodes[0] = (nodes[0] | _kernel.STOP_EVERY) + 1 - rng.randrange(1, 16)
+            nodes[2] = 1
+            bound = _kernel.card_bound(
+                hands, table, ntable, leader, card, gamma, trump, *rules, worker.table, generation,
+                worker.work, scratch,
+            )  # fmt: skip
+            nodes[2] = 0
+            assert (hands == given_hands).all() and (table[:ntable] == given_table).all()
+            if bound < 0:
+                stopped += 1
+            else:  # finished before its first look at the request
+                assert (bound >= gamma) == (exact >= gamma)
+            value = _kernel.card_value(
+                hands, table, ntable, leader, card, rng.randrange(61), 0, 60, trump, *rules, worker.table,
+                generation, worker.work, scratch,
+            )  # fmt: skip
+            assert value == exact, (state, card)
+    search._POOL.put(worker)
+    assert stopped > 100  # the stop path really ran (121 of the probes with this seed)
+
+
 def test_a_card_value_is_exact_whatever_the_guess():
     """The kernel's card_value (a card's value from a guess, used for the first lead's cards on
     each thread) against plain exhaustive search, with guesses anywhere in 0..60."""
