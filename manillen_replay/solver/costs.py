@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -303,6 +304,7 @@ def view_costs(
     workers: int | None = None,
     hindsight: list[PlayCost] | None = None,
     sequential: bool = True,
+    tables: DealTables | None = None,
 ) -> list[PlayCost]:
     """The cost of every play from the player's view, beside the hindsight cost.
 
@@ -322,6 +324,7 @@ def view_costs(
     :param workers: threads to use (default: one per core).
     :param hindsight: the deal's :func:`dd_costs`, when the caller has them already.
     :param sequential: stop sampling a play once its verdict is settled.
+    :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
     :raises SolverError: for a deal the solver cannot take, or ``samples`` below 1.
     """
     if samples < 1:
@@ -343,8 +346,10 @@ def view_costs(
         else:
             first = min(samples, VIEW_FLOOR) if sequential else samples
             sampled.append(_Sampled(moment, sampler, False, sampler.draw(first)))
-    threads = workers or default_workers()
-    with DealTables(threads) as tables:
+    with ExitStack() as stack:
+        if tables is None:
+            tables = stack.enter_context(DealTables(workers or default_workers()))
+        threads = len(tables.workers)
         active = sampled
         while active:
             positions = [
