@@ -76,8 +76,10 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
     assert analyze["deals"] >= 1 and len(analyze["passes"]) == 1
     parts = {row["part"]: row for row in analyze["passes"][0]["rows"]}
     assert set(parts) == {"deal", *PARTS}
-    # the parts of a deal add up to the deal, and its shares to the whole
-    assert sum(parts[p]["share"] for p in PARTS) == pytest.approx(1.0, abs=0.01)
+    # the call reviews run beside the view costs: the parts cover the deal, and overlap
+    assert sum(parts[p]["share"] for p in PARTS) >= 0.99
+    assert all(parts[p]["share"] <= 1.0 for p in PARTS)
+    assert parts["view costs"]["positions_median"] > 0 and parts["trump review"]["positions_median"] > 0
     assert parts["deal"]["median_s"] > 0 and analyze["passes"][0]["reference_s"] > 0
 
 

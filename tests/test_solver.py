@@ -41,7 +41,7 @@ from manillen_replay.solver import (
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
 from manillen_replay.solver.costs import VIEW_FLOOR, can_solve, deal_trump, is_settled
 from manillen_replay.solver.layouts import agrees, find_layouts, iter_moments
-from manillen_replay.solver.review import REVIEW_FLOOR, clearly_worse
+from manillen_replay.solver.review import EARLY_LOOK, REVIEW_FLOOR, _sequential_scores, clearly_worse
 from manillen_replay.state import DealState
 
 from .factories import random_record
@@ -689,7 +689,7 @@ def test_sequential_view_costs_stay_within_the_documented_sampling_error_of_200_
             if ref.view_cost is None or ref.forced:
                 continue
             assert got.view_cost is not None
-            assert got.exact or 16 <= got.layouts <= 50
+            assert got.exact or VIEW_FLOOR <= got.layouts <= 50
             gaps.append((abs(got.view_cost - ref.view_cost), max(got.view_cost, ref.view_cost)))
     assert len(gaps) > 30
     assert sum(g for g, _ in gaps) / len(gaps) <= 0.15
@@ -724,8 +724,62 @@ def test_a_review_stops_an_option_once_it_is_clearly_worse():
     deal = result.deals[0]
     full = trump_review(deal, result.rules, samples=40, sequential=False)
     quick = trump_review(deal, result.rules, samples=40)
-    assert full.layouts == 40 and REVIEW_FLOOR <= quick.layouts <= 40
+    assert full.layouts == 40 and EARLY_LOOK <= quick.layouts <= 40
     assert quick.best.name == full.best.name
     assert {o.name for o in quick.options} == {o.name for o in full.options}
     assert clearly_worse([5.0, 6.0] * 8, [0.0, 1.0] * 8)
     assert not clearly_worse([5.0, 0.0] * 8, [0.0, 5.0] * 8)
+    # below the floor the early look asks for more standard errors: 3 behind, 3.05 of them, is
+    # clearly worse on 12 layouts but not yet on 6
+    assert clearly_worse([5.0] * 12, [4.2, -0.2] * 6) and not clearly_worse([5.0] * 6, [4.2, -0.2] * 3)
+
+
+def _fake_solve(scores: dict[str, list[float]], asked: dict[str, int]) -> Any:
+    def solve(requests: list[tuple[str, int, int]]) -> list[list[list[float]]]:
+        rows = []
+        for name, start, stop in requests:
+            asked[name] = stop
+            rows.append([[value, value] for value in scores[name][start:stop]])
+        return rows
+
+    return solve
+
+
+def test_the_early_look_stops_a_hopeless_option_but_never_the_call_made():
+    scores = {
+        "good": [10.0, 12.0, 11.0] * 20,
+        "fair": [9.0, 13.0, 10.0] * 20,
+        "hopeless": [0.0, 1.0, 0.0] * 20,
+    }
+    asked: dict[str, int] = {}
+    solved = _sequential_scores(list(scores), _fake_solve(scores, asked), 60, True)
+    assert len(solved["hopeless"]) == EARLY_LOOK  # far behind at the first look: stopped there
+    assert len(solved["fair"]) > 4 * REVIEW_FLOOR  # within reach of the leader: goes on
+    # the same hopeless option as the call made goes on to the floor: its loss is the finding
+    asked.clear()
+    solved = _sequential_scores(list(scores), _fake_solve(scores, asked), 60, True, chosen="hopeless")
+    assert len(solved["hopeless"]) >= REVIEW_FLOOR
+    # without the sequential rule every option gets every layout
+    solved = _sequential_scores(list(scores), _fake_solve(scores, asked), 60, False, chosen="good")
+    assert {len(rows) for rows in solved.values()} == {60}
+
+
+def test_analyse_deal_runs_the_call_reviews_beside_the_view_costs_with_the_same_results():
+    """The call reviews run beside the view costs: each part's values are what it gives alone,
+    and each part's positions are counted on its own tables."""
+    from manillen_replay.solver.deal_analysis import PARTS, analyse_deal, call_reviews
+
+    text = (Path(__file__).resolve().parent.parent / "data" / "demo.jsonl").read_text().splitlines()[0]
+    record = loads(text)
+    result = replay(record)
+    deal = result.deals[1]
+    analysed = analyse_deal(result, record, deal, samples=8)
+    alone = view_costs(deal, result.rules, samples=8, hindsight=dd_costs(deal, result.rules))
+    assert analysed.costs == alone
+    reviews = call_reviews(result, record, deal, 8)
+    assert [(call, review.options, review.layouts) for call, review in analysed.reviews] == [
+        (call, review.options, review.layouts) for call, review in reviews
+    ]
+    assert [call for call, _ in reviews][:1] == ["trump"] and len(reviews) >= 2
+    assert set(analysed.part_nodes) == set(PARTS) and all(n > 0 for n in analysed.part_nodes.values())
+    assert sum(analysed.part_nodes.values()) == analysed.nodes
