@@ -396,6 +396,19 @@ LABELS: dict[str, tuple[str, str]] = {
         "Zoomen, verschuiven en elke waarde lezen. De grafieken hebben dan een grotere bibliotheek "
         "nodig, dus de pagina opent trager; de keuze blijft zolang dit tabblad open is.",
     ),
+    "table.sort_hint": ("Click to sort by this column", "Klik om op deze kolom te sorteren"),
+    "table.open_hint": (
+        "Click or press Enter to open; Ctrl+click opens a new tab",
+        "Klik of druk op Enter om te openen; Ctrl+klik opent een nieuw tabblad",
+    ),
+    "table.interactive": ("Interactive tables", "Interactieve tabellen"),
+    "table.interactive_help": (
+        "Search, resize columns and download the rows in Streamlit's data grid. The grid needs a "
+        "larger library, so the page opens more slowly; the choice is kept while this tab is open.",
+        "Zoeken, kolommen verbreden en de rijen downloaden in Streamlits gegevensraster. Het raster "
+        "heeft een grotere bibliotheek nodig, dus de pagina opent trager; de keuze blijft zolang dit "
+        "tabblad open is.",
+    ),
     "ledger.mistakes": ("mistakes", "fouten"),
     "ledger.luck": ("luck", "geluk"),
     "ledger.axis": ("card points", "kaartpunten"),

@@ -1,0 +1,114 @@
+// The dashboard's light table (dashboards/light_table.py): a plain <table> built from the rows
+// Python sends, sortable by its headers, whose rows (when they lead somewhere) open their page
+// in the same session: a click, or Enter on a focused row, sends the row's number back to Python.
+// A Ctrl/Cmd or middle click opens the row's address in a new tab, as a link would.
+
+function cell(tag, text, align) {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  if (align) element.className = align;
+  return element;
+}
+
+function draw(box, data, setTriggerValue) {
+  const { columns, rows, sorting } = data;
+  const clickable = Array.isArray(data.links);
+  const table = document.createElement("table");
+  if (data.caption) table.setAttribute("aria-label", data.caption);
+  const head = table.createTHead().insertRow();
+  columns.forEach((column, index) => {
+    const th = cell("th", "", column.align);
+    th.scope = "col";
+    const sort = box.__sort;
+    if (sort && sort.column === index) th.setAttribute("aria-sort", sort.descending ? "descending" : "ascending");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = column.label;
+    button.title = sorting;
+    button.onclick = () => {
+      const before = box.__sort;
+      const descending = before && before.column === index ? !before.descending : column.align === "num";
+      box.__sort = { column: index, descending };
+      draw(box, data, setTriggerValue);
+    };
+    th.appendChild(button);
+    head.appendChild(th);
+  });
+  const body = table.createTBody();
+  const shown = rows.map((_, index) => index);
+  const sort = box.__sort;
+  if (sort && sort.column < columns.length) {
+    const keys = columns[sort.column].keys || rows.map((row) => row[sort.column]);
+    const sign = sort.descending ? -1 : 1;
+    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+    shown.sort((a, b) => {
+      const x = keys[a], y = keys[b];
+      const blankX = x === null || x === "", blankY = y === null || y === "";
+      if (blankX || blankY) return blankX === blankY ? a - b : blankX ? 1 : -1; // blanks last
+      const compared = typeof x === "number" && typeof y === "number" ? x - y : collator.compare(String(x), String(y));
+      return compared === 0 ? a - b : sign * compared;
+    });
+  }
+  for (const index of shown) {
+    const tr = body.insertRow();
+    rows[index].forEach((text, column) => {
+      const td = cell("td", text, columns[column].align);
+      const bar = columns[column].bars;
+      if (bar && bar[index] !== null) td.style.setProperty("--bar", `${bar[index]}%`);
+      if (bar) td.classList.add("bar");
+      tr.appendChild(td);
+    });
+    if (clickable && data.links[index]) {
+      tr.dataset.row = String(index);
+      tr.tabIndex = 0;
+      tr.title = data.hint || "";
+      const open = (event) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1) {
+          window.open(data.links[index], "_blank", "noopener");
+          return;
+        }
+        tr.classList.add("chosen");
+        setTriggerValue("row", index);
+      };
+      tr.onclick = open;
+      tr.onauxclick = (event) => event.button === 1 && open(event);
+      tr.onkeydown = (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          open(event);
+        }
+      };
+    }
+  }
+  const scroller = document.createElement("div");
+  scroller.className = "scroller";
+  scroller.appendChild(table);
+  const parts = [scroller];
+  if (data.grid) {
+    const grid = document.createElement("button");
+    grid.type = "button";
+    grid.className = "grid";
+    grid.textContent = data.grid;
+    grid.title = data.grid_hint || "";
+    grid.onclick = () => setTriggerValue("grid", true);
+    parts.push(grid);
+  }
+  box.replaceChildren(...parts);
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let box = parentElement.querySelector(".mr-light-table");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "mr-light-table";
+    parentElement.appendChild(box);
+  }
+  const shape = JSON.stringify(data);
+  if (box.__shape === shape) return; // a rerun with the same rows: keep the sort and the focus
+  if (box.__columns !== JSON.stringify(data.columns.map((column) => column.label))) box.__sort = null;
+  box.__shape = shape;
+  box.__columns = JSON.stringify(data.columns.map((column) => column.label));
+  box.dataset.table = data.name;
+  draw(box, data, setTriggerValue);
+}
