@@ -39,8 +39,10 @@ class LightTable:
     def texts(self) -> pl.DataFrame:
         """Every cell as the page shows it (text), one column per column name."""
         names = [column["name"] for column in self.data["columns"]]
-        return pl.DataFrame(self.data["rows"], schema=names, orient="row") if self.data["rows"] else pl.DataFrame(
-            schema={name: pl.String for name in names}
+        return (
+            pl.DataFrame(self.data["rows"], schema=names, orient="row")
+            if self.data["rows"]
+            else pl.DataFrame(schema={name: pl.String for name in names})
         )
 
     @property

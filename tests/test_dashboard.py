@@ -28,7 +28,7 @@ from manillen_replay.state import DealState
 from manillen_replay.store import Store
 
 from .factories import random_record
-from .tables import click_row, light_table, light_tables
+from .tables import ask_for_grid, click_row, light_table, light_tables
 
 APP = str(Path(__file__).resolve().parent.parent / "dashboards" / "streamlit_app.py")
 VENUES = ("Cafe De Zwaan", "Het Anker", "Cafe De Zwaan")
@@ -255,6 +255,22 @@ def test_archive_row_click_opens_the_match_in_this_session(app: AppTest) -> None
     assert at.title[0].value.startswith("Spel 3")
     assert at.query_params["deal"] in ("3", ["3"]) and at.query_params["step"] in ("0", ["0"])
     assert at.session_state["lang"] == "nl"
+
+
+def test_interactive_tables_show_the_data_grid_only_when_asked(app: AppTest) -> None:
+    """The first view has no data grid; the table's "Interactive tables" button brings it (same
+    headers, rows still leading to their match), with a toggle that brings the light table back."""
+    at = open_page(app, "archive")
+    assert not at.dataframe and not at.toggle
+    ask_for_grid(at, "archive_table")
+    assert not light_tables(at)
+    grid = at.dataframe[0]
+    assert grid.value["match_id"].tolist() == ["random-2", "random-1", "random-0"]  # newest first
+    assert "None" not in grid.value.astype(str).to_numpy()
+    assert at.session_state["archive_table_grid_targets"][0] == {"match": "random-2"}
+    assert at.toggle(key="archive_grid").value is True
+    at.toggle(key="archive_grid").set_value(False).run()
+    assert not at.dataframe and light_table(at, "archive_table").texts.height == 3
 
 
 def test_language_comes_from_and_goes_to_the_address(app: AppTest) -> None:

@@ -109,7 +109,7 @@ shown = data.matches(chosen_players, chosen_venues, chosen_variants, dates)
 shown_text = t("archive.shown", shown=shown.height, total=numbers["matches"])
 if active:
     shown_text += f" ({t('archive.filters_active', count=active)})"
-st.caption(shown_text + " " + t("archive.click_row"))
+st.caption(shown_text + ". " + t("archive.click_row"))
 table = shown.with_columns(
     pl.format("{}-{}", "final_score_0", "final_score_1").alias("score"),
     pl.col("variant").map_elements(variant_label, pl.String),
