@@ -3,6 +3,9 @@
 // in the same session: a click, or Enter on a focused row, sends the row's number back to Python.
 // A Ctrl/Cmd or middle click opens the row's address in a new tab, as a link would.
 
+const FIRST_ROWS = 40; // more than the box shows before it scrolls
+const BATCH_ROWS = 200;
+
 function cell(tag, text, align) {
   const element = document.createElement(tag);
   element.textContent = text;
@@ -49,7 +52,9 @@ function draw(box, data, setTriggerValue) {
       return compared === 0 ? a - b : sign * compared;
     });
   }
-  for (const index of shown) {
+  // the rows in view first, the rest in batches after the first paint: a long list (the
+  // Mistakes page shows up to 1000 rows) must not hold up the page
+  const addRow = (index) => {
     const tr = body.insertRow();
     rows[index].forEach((text, column) => {
       const td = cell("td", text, columns[column].align);
@@ -79,7 +84,15 @@ function draw(box, data, setTriggerValue) {
         }
       };
     }
-  }
+  };
+  const drawing = (box.__drawing = {});
+  shown.slice(0, FIRST_ROWS).forEach(addRow);
+  const rest = (from) => {
+    if (box.__drawing !== drawing || from >= shown.length) return;
+    shown.slice(from, from + BATCH_ROWS).forEach(addRow);
+    requestAnimationFrame(() => rest(from + BATCH_ROWS));
+  };
+  requestAnimationFrame(() => rest(FIRST_ROWS));
   const scroller = document.createElement("div");
   scroller.className = "scroller";
   scroller.appendChild(table);
