@@ -20,7 +20,6 @@ import datetime
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import polars as pl
 import streamlit as st
@@ -66,6 +65,23 @@ def cell_text(value: Any, format: Format | None = None) -> str:
     return str(value)
 
 
+def column_texts(series: pl.Series, format: Format | None = None) -> list[str]:
+    """A column's cells as the table shows them (:func:`cell_text`), the common kinds at once.
+
+    >>> column_texts(pl.Series([3, None, 12])), column_texts(pl.Series([4.0, 2.5]), "plain")
+    (['3', '', '12'], ['4', '2.5'])
+    """
+    dtype = series.dtype
+    if format is None or (format in ("plain", "%d") and dtype.is_integer()):
+        if dtype == pl.String or dtype.is_integer():
+            return series.cast(pl.String).fill_null("").to_list()
+        if dtype == pl.Date:
+            return series.dt.to_string("%Y-%m-%d").fill_null("").to_list()
+        if dtype == pl.Datetime:
+            return series.dt.to_string("%Y-%m-%d %H:%M").fill_null("").to_list()
+    return [cell_text(value, format) for value in series]
+
+
 def _ignore() -> None:
     """A trigger's callback: the page reads the value where it draws the table."""
 
@@ -73,10 +89,7 @@ def _ignore() -> None:
 def _open_row(key: str, page: str, row: object, targets: Sequence[Mapping[str, Any]]) -> None:
     """Switch to ``page`` (language kept) at the clicked row's address, when ``row`` names one."""
     if isinstance(row, int) and not isinstance(row, bool) and 0 <= row < len(targets):
-        st.switch_page(
-            ui.PAGE_FILES[page],
-            query_params={k: str(v) for k, v in {**targets[row], **ui.language_params()}.items()},
-        )
+        ui.switch_to(page, targets[row])
 
 
 def show(
@@ -126,6 +139,7 @@ def show(
             "name": name,
             "label": labels.get(name, name),
             "align": "num" if numeric else "wrap" if name in wrap else "",
+            "cells": column_texts(series, formats.get(name)),
         }
         if numeric:
             column["keys"] = series.to_list()
@@ -133,21 +147,18 @@ def show(
             full = bars[name]
             column["bars"] = [None if v is None else max(0.0, min(100.0, 100 * v / full)) for v in series]
         columns.append(column)
-    rows = [
-        [cell_text(value, formats.get(name)) for name, value in zip(frame.columns, row, strict=True)]
-        for row in frame.iter_rows()
-    ]
     t = ui.translator()
     data: dict[str, Any] = {
         "name": key,
+        "rows": frame.height,
         "columns": columns,
-        "rows": rows,
         "caption": caption,
         "sorting": t("table.sort_hint"),
     }
     callbacks: dict[str, Any] = {}
     if page is not None and targets is not None:
-        data["links"] = [_address(page, target) for target in targets]
+        # each row's address for a Ctrl+click, put together by the script only when asked for
+        data["links"] = {"page": page, "targets": list(targets), "lang": ui.language_params()}
         data["hint"] = t("table.open_hint")
         callbacks["on_row_change"] = _ignore
     if grid is not None and offer_grid:
@@ -223,8 +234,3 @@ def _show_grid(
     shown = frame.with_columns(*texts).with_columns(pl.col(pl.String).fill_null(""))
     follow = {} if page is None or targets is None else ui.follow_selected_row(f"{key}_grid", page, targets)
     st.dataframe(shown, hide_index=True, column_config=config, **({"key": f"{key}_grid"} | follow))
-
-
-def _address(page: str, target: Mapping[str, Any]) -> str:
-    """The row's page address (relative), for a new tab: ``match?match=zwaan-3``."""
-    return f"{page}?" + urlencode({**{k: str(v) for k, v in target.items()}, **ui.language_params()})

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import polars as pl
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
@@ -38,11 +39,9 @@ class LightTable:
     @property
     def texts(self) -> pl.DataFrame:
         """Every cell as the page shows it (text), one column per column name."""
-        names = [column["name"] for column in self.data["columns"]]
-        return (
-            pl.DataFrame(self.data["rows"], schema=names, orient="row")
-            if self.data["rows"]
-            else pl.DataFrame(schema={name: pl.String for name in names})
+        return pl.DataFrame(
+            {column["name"]: column["cells"] for column in self.data["columns"]},
+            schema={column["name"]: pl.String for column in self.data["columns"]},
         )
 
     @property
@@ -59,7 +58,10 @@ class LightTable:
     @property
     def links(self) -> list[str] | None:
         """Each row's address (opened by a Ctrl+click), or None for rows that open nothing."""
-        return self.data.get("links")
+        links = self.data.get("links")
+        if links is None:
+            return None
+        return [f"{links['page']}?" + urlencode({**target, **links["lang"]}) for target in links["targets"]]
 
 
 def light_tables(at: AppTest) -> list[LightTable]:

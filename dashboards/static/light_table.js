@@ -13,9 +13,16 @@ function cell(tag, text, align) {
   return element;
 }
 
+// a row's page address (relative, as the pages' own links are): match?match=zwaan-3&lang=nl
+function address(links, index) {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...links.targets[index], ...links.lang })) params.set(name, String(value));
+  return `${links.page}?${params}`;
+}
+
 function draw(box, data, setTriggerValue) {
-  const { columns, rows, sorting } = data;
-  const clickable = Array.isArray(data.links);
+  const { columns, sorting } = data;
+  const links = data.links;
   const table = document.createElement("table");
   if (data.caption) table.setAttribute("aria-label", data.caption);
   const head = table.createTHead().insertRow();
@@ -38,10 +45,10 @@ function draw(box, data, setTriggerValue) {
     head.appendChild(th);
   });
   const body = table.createTBody();
-  const shown = rows.map((_, index) => index);
+  const shown = Array.from({ length: data.rows }, (_, index) => index);
   const sort = box.__sort;
   if (sort && sort.column < columns.length) {
-    const keys = columns[sort.column].keys || rows.map((row) => row[sort.column]);
+    const keys = columns[sort.column].keys || columns[sort.column].cells;
     const sign = sort.descending ? -1 : 1;
     const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
     shown.sort((a, b) => {
@@ -56,20 +63,20 @@ function draw(box, data, setTriggerValue) {
   // Mistakes page shows up to 1000 rows) must not hold up the page
   const addRow = (index) => {
     const tr = body.insertRow();
-    rows[index].forEach((text, column) => {
-      const td = cell("td", text, columns[column].align);
-      const bar = columns[column].bars;
+    columns.forEach((column) => {
+      const td = cell("td", column.cells[index], column.align);
+      const bar = column.bars;
       if (bar && bar[index] !== null) td.style.setProperty("--bar", `${bar[index]}%`);
       if (bar) td.classList.add("bar");
       tr.appendChild(td);
     });
-    if (clickable && data.links[index]) {
+    if (links) {
       tr.dataset.row = String(index);
       tr.tabIndex = 0;
       tr.title = data.hint || "";
       const open = (event) => {
         if (event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1) {
-          window.open(data.links[index], "_blank", "noopener");
+          window.open(address(links, index), "_blank", "noopener");
           return;
         }
         tr.classList.add("chosen");
