@@ -238,3 +238,17 @@ def test_every_variant_generates_with_the_default_players(variant):
     record = loads(result.stdout.splitlines()[0])
     assert len(record.match.seats) == VARIANTS[variant].people
     assert record.match.seats[:2] == ["Anna", "Bert"]
+
+
+def test_id_prefix_and_variant_keep_generated_ids_apart():
+    """Another seed reuses venue-date-number ids unless --id-prefix is given; variants never share."""
+    four = [loads(line).match.id for line in lines_of(run("generate", "--matches", "3").stdout)]
+    other_seed = [
+        loads(line).match.id
+        for line in lines_of(run("generate", "--matches", "3", "--seed", "1", "--id-prefix", "s8-").stdout)
+    ]
+    three_output = run("generate", "--matches", "3", "--variant", "three").stdout
+    three = [loads(line).match.id for line in lines_of(three_output)]
+    assert other_seed == [f"s8-{match_id}" for match_id in four]
+    assert all(match_id.endswith("-three") for match_id in three)
+    assert not set(three) & set(four)

@@ -98,6 +98,13 @@ def _rates_help() -> str:
 )
 @click.option("--event", metavar="TEXT", help="An event name written in every match.")
 @click.option(
+    "--id-prefix",
+    default="",
+    metavar="TEXT",
+    help="Put TEXT before every match id. Another seed makes matches with the same ids "
+    "(venue, date, number), which replace each other in one store: give each file its own prefix.",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write the archive (JSON Lines) to this file instead of standard output.",
@@ -119,6 +126,7 @@ def generate(
     venues: tuple[str, ...],
     start_date: datetime.datetime,
     event: str | None,
+    id_prefix: str,
     out: Path | None,
     summary: bool,
 ) -> None:
@@ -145,6 +153,7 @@ def generate(
     \b
     Examples:
       manillen generate --matches 10 --seed 7 > ten.jsonl
+      manillen generate --matches 10 --seed 8 --id-prefix s8- > ten-more.jsonl
       manillen generate --matches 200 --players club,novice,club,novice --summary --out cvn.jsonl
       manillen generate --deals 10000 --slip-rate 0 --out big.jsonl
       manillen generate --matches 50 --players "Anna:club@0.01,Bert:novice,Carla:club,Dirk:novice"
@@ -177,6 +186,7 @@ def generate(
         venues=tuple(venues) or DEFAULT_VENUES,
         start=start_date.date(),
         event=event,
+        id_prefix=id_prefix,
     )
     generated = _take(iter_matches(options), matches, deals)
     tally = _Tally()

@@ -63,6 +63,8 @@ class GenerateOptions:
     """The date of the first evening."""
     event: str | None = None
     """An event name written in every match, if any."""
+    id_prefix: str = ""
+    """Put before every match id, so that archives generated with other seeds can share a store."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ def iter_matches(options: GenerateOptions) -> Iterator[GeneratedMatch]:
         for number in range(1, rng.randint(2, 5) + 1):
             seats = table if len(pool) == people or people != 4 else _rotate_partners(table, number)
             info = MatchInfo(
-                id=f"{venue_slug(venue)}-{day.isoformat()}-{number}",
+                id=_match_id(options, venue, day, number),
                 date=day,
                 venue=venue,
                 seats=[p.name for p in seats],
@@ -144,6 +146,13 @@ def generate_matches(
         out.append(match)
         total += match.deals
     return out
+
+
+def _match_id(options: GenerateOptions, venue: str, day: datetime.date, number: int) -> str:
+    """``zwaan-2026-01-09-1``; a variant's matches end in its name, so that the generated archives
+    of two variants never replace each other's matches in one store."""
+    variant = "" if options.rules.variant == "four" else f"-{options.rules.variant.replace('_', '-')}"
+    return f"{options.id_prefix}{venue_slug(venue)}-{day.isoformat()}-{number}{variant}"
 
 
 def venue_slug(venue: str) -> str:
