@@ -3,8 +3,8 @@
 // in the same session: a click, or Enter on a focused row, sends the row's number back to Python.
 // A Ctrl/Cmd or middle click opens the row's address in a new tab, as a link would.
 
-const FIRST_ROWS = 40; // more than the box shows before it scrolls
-const BATCH_ROWS = 200;
+const FIRST_ROWS = 60; // more than the box shows before it scrolls (the Mistakes page sends up to 1000)
+const BATCH_ROWS = 100;
 
 function cell(tag, text, align) {
   const element = document.createElement(tag);
@@ -45,6 +45,7 @@ function draw(box, data, setTriggerValue) {
     head.appendChild(th);
   });
   const body = table.createTBody();
+  const scroller = document.createElement("div");
   const shown = Array.from({ length: data.rows }, (_, index) => index);
   const sort = box.__sort;
   if (sort && sort.column < columns.length) {
@@ -59,8 +60,6 @@ function draw(box, data, setTriggerValue) {
       return compared === 0 ? a - b : sign * compared;
     });
   }
-  // the rows in view first, the rest in batches after the first paint: a long list (the
-  // Mistakes page shows up to 1000 rows) must not hold up the page
   const addRow = (index) => {
     const tr = body.insertRow();
     columns.forEach((column) => {
@@ -92,17 +91,18 @@ function draw(box, data, setTriggerValue) {
       };
     }
   };
-  const drawing = (box.__drawing = {});
-  shown.slice(0, FIRST_ROWS).forEach(addRow);
-  const rest = (from) => {
-    if (box.__drawing !== drawing || from >= shown.length) return;
-    shown.slice(from, from + BATCH_ROWS).forEach(addRow);
-    requestAnimationFrame(() => rest(from + BATCH_ROWS));
+  // more rows as the box is scrolled near their end: a long list costs the page its first rows only
+  let drawn = Math.min(FIRST_ROWS, shown.length);
+  shown.slice(0, drawn).forEach(addRow);
+  const more = () => {
+    if (drawn >= shown.length) return;
+    if (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 400) return;
+    shown.slice(drawn, drawn + BATCH_ROWS).forEach(addRow);
+    drawn = Math.min(drawn + BATCH_ROWS, shown.length);
   };
-  requestAnimationFrame(() => rest(FIRST_ROWS));
-  const scroller = document.createElement("div");
   scroller.className = "scroller";
   scroller.appendChild(table);
+  scroller.onscroll = more;
   const parts = [scroller];
   if (data.grid) {
     const grid = document.createElement("button");
