@@ -2,9 +2,11 @@
 
 For one and two threads: milliseconds a deal (median, p95), the positions searched a deal (the
 work done, whatever the load), and with two threads the busier thread's positions (what the user
-waits for when both cores are free; it varies a little run to run). The floor is the pure-Python
-reference workload of :mod:`bench.analyze_bench`, timed before and after each pass in the same
-process; the load average is printed beside it, since the times of a busy machine say little.
+waits for when both cores are free; it varies a little run to run), and the processor time a
+deal (both threads' CPU seconds, which a loaded machine inflates far less than the clock). The
+floor is the pure-Python reference workload of :mod:`bench.analyze_bench`, timed before and
+after each pass in the same process; the load average is printed beside it, since the times of
+a busy machine say little.
 
 Run alone: ``python -m bench.hindsight_bench [--deals 40] [--workers 1 2] [--json]``.
 """
@@ -41,12 +43,13 @@ def run(deals: int = 40, workers: Sequence[int] = (1, 2)) -> dict[str, Any]:
     rows = []
     for threads in workers:
         references = _reference_seconds()
-        seconds, positions, busier = [], [], []
+        seconds, positions, busier, cpu = [], [], [], []
         for deal, rules in solvable:
             before = nodes_per_worker()
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             dd_costs(deal, rules, workers=threads)
             seconds.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
             after = nodes_per_worker()
             spent = [a - b for a, b in zip(after, before + [0] * (len(after) - len(before)), strict=True)]
             positions.append(sum(spent))
@@ -58,6 +61,7 @@ def run(deals: int = 40, workers: Sequence[int] = (1, 2)) -> dict[str, Any]:
                 "workers": threads,
                 "median_ms": statistics.median(seconds) * 1e3,
                 "p95_ms": _p95(seconds) * 1e3,
+                "cpu_median_ms": statistics.median(cpu) * 1e3,
                 "floor_ms": floor * 1e3,
                 "ratio": statistics.median(seconds) / floor,
                 "positions_median": statistics.median(positions),
@@ -74,12 +78,13 @@ def format_result(result: dict[str, Any]) -> str:
     """The result as a table, one line per thread count."""
     lines = [
         f"dd_costs on {result['deals']} deals of data/demo.jsonl (the analyze bench's slice)",
-        "  threads  median ms   p95 ms  floor ms  x floor  positions a deal (in all)"
+        "  threads  median ms   p95 ms  cpu ms  floor ms  x floor  positions a deal (in all)"
         "  busier thread (in all)  load",
     ]
     for row in result["rows"]:
         lines.append(
-            f"  {row['workers']:>7}  {row['median_ms']:>9.2f}  {row['p95_ms']:>7.1f}  {row['floor_ms']:>8.1f}"
+            f"  {row['workers']:>7}  {row['median_ms']:>9.2f}  {row['p95_ms']:>7.1f}"
+            f"  {row['cpu_median_ms']:>6.2f}  {row['floor_ms']:>8.1f}"
             f"  {row['ratio']:>6.2f}x  {row['positions_median']:>10,.0f} ({row['positions_total']:>11,})"
             f"  {row['busier_median']:>9,.0f} ({row['busier_total']:>11,})  {row['load']:>4.1f}"
         )

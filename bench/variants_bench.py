@@ -3,8 +3,10 @@
 Run it alone (``python -m bench.variants_bench [DEALS]``) or from the bench suite. For each
 variant the solver takes (:data:`manillen_replay.solver.variants.SOLVED_VARIANTS`), generated deals
 (club players, who play a random legal card outside the four-player game) are replayed by the
-engine and costed with :func:`manillen_replay.solver.dd_costs`, what ``analyze --depth solver``
-runs on such a deal. Two rows time one ``six_short`` deal in a fresh interpreter, import
+engine and costed with :func:`manillen_replay.solver.variants.variant_dd_costs`, what
+``analyze --depth solver`` runs on such a deal (two threads on a big position's choices). Each
+row gives the positions the search visited a deal (load-free), the wall-clock time and the
+process's CPU time a deal. Two rows time one ``six_short`` deal in a fresh interpreter, import
 included: ``variants.compile`` with an empty numba cache (the first run on a machine compiles
 the search), ``variants.fresh_process`` with the cache filled. The floor of the per-deal rows
 is the pure-Python reference workload of :mod:`bench.analyze_bench`, timed after each deal in
@@ -30,7 +32,7 @@ from manillen_replay.engine import DealResult, replay
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.rules import Rules
 from manillen_replay.solver import can_solve, dd_costs
-from manillen_replay.solver.variants import SOLVED_VARIANTS
+from manillen_replay.solver.variants import SOLVED_VARIANTS, variant_dd_costs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,10 +100,13 @@ def run(
         times: list[float] = []
         rules = Rules(variant=variant)
         references: list[float] = []
+        positions: list[int] = []
+        cpu: list[float] = []
         for deal in iter_variant_deals(variant, seed, replay_seconds):
-            start = time.perf_counter()
-            dd_costs(deal, rules)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            variant_dd_costs(deal, rules, positions)
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
             start = time.perf_counter()
             reference_workload()
             references.append(time.perf_counter() - start)
@@ -117,6 +122,8 @@ def run(
                 "median_ms": round(median * 1000, 1),
                 "p95_ms": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] * 1000, 1),
                 "max_ms": round(ordered[-1] * 1000, 1),
+                "cpu_ms": round(statistics.median(cpu) * 1000, 1),
+                "positions": round(statistics.median(positions)),
                 "floor": "reference",
                 "floor_ms": round(floor * 1000, 1),
                 "ratio": round(median / floor, 1),
@@ -128,13 +135,13 @@ def run(
 
 def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """The rows as a fixed-width table."""
-    columns = ("deals", "median ms", "p95 ms", "max ms", "floor ms", "ratio")
+    columns = ("deals", "median ms", "p95 ms", "max ms", "cpu ms", "positions", "floor ms", "ratio")
     lines = [f"{'stage':<26} " + " ".join(f"{name:>10}" for name in columns)]
     for row in rows:
         lines.append(
             f"{row['stage']:<26} {row['deals']:>10} {row['median_ms']:>10} {row.get('p95_ms', '-'):>10} "
-            f"{row.get('max_ms', '-'):>10} {row.get('floor_ms', '-'):>10} "
-            f"{str(row['ratio']) + 'x' if 'ratio' in row else '-':>10}"
+            f"{row.get('max_ms', '-'):>10} {row.get('cpu_ms', '-'):>10} {row.get('positions', '-'):>10} "
+            f"{row.get('floor_ms', '-'):>10} {str(row['ratio']) + 'x' if 'ratio' in row else '-':>10}"
         )
     return "\n".join(lines)
 

@@ -41,7 +41,7 @@ from manillen_replay.solver import (
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
 from manillen_replay.solver.costs import VIEW_FLOOR, can_solve, deal_trump, is_settled
 from manillen_replay.solver.layouts import agrees, find_layouts, iter_moments
-from manillen_replay.solver.review import REVIEW_FLOOR, clearly_worse
+from manillen_replay.solver.review import EARLY_LOOK, REVIEW_FLOOR, _sequential_scores, clearly_worse
 from manillen_replay.state import DealState
 
 from .factories import random_record
@@ -300,6 +300,45 @@ def test_a_card_probed_by_two_threads_at_once_settles_on_its_exact_value():
                     assert low <= found.low <= exact <= found.high <= high
             assert found.low == exact, (state, card)
     search._POOL.put(worker)
+
+
+def test_a_probe_asked_to_stop_puts_every_card_back_and_leaves_the_table_exact():
+    """A thread whose card another thread settled is asked to stop its probe (``work[3][2]``):
+    stopped anywhere in the search, it returns ``STOPPED``, the hands and the table's cards are
+    as given, and what it stored before stopping still gives every card its exhaustive value."""
+    rng = random.Random(23)
+    worker = search._borrow()
+    nodes = worker.work[3]
+    scratch = np.zeros(4, dtype=np.int64)
+    stopped = 0
+    for _ in range(150):
+        state = random_ending(rng, 4)
+        hands, table, ntable, leader, trump, *rules = _kernel_position(state)
+        given_hands, given_table = hands.copy(), table[:ntable].copy()
+        for card in iter_mask(state.legal_mask()):
+            generation = worker.next_generation()
+            exact = _gained(state, card)
+            gamma = rng.randrange(61)
+            # the stop request is read every STOP_EVERY + 1 positions: land it at a random one
+            nodes[0] = (nodes[0] | _kernel.STOP_EVERY) + 1 - rng.randrange(1, 16)
+            nodes[2] = 1
+            bound = _kernel.card_bound(
+                hands, table, ntable, leader, card, gamma, trump, *rules, worker.table, generation,
+                worker.work, scratch,
+            )  # fmt: skip
+            nodes[2] = 0
+            assert (hands == given_hands).all() and (table[:ntable] == given_table).all()
+            if bound < 0:
+                stopped += 1
+            else:  # finished before its first look at the request
+                assert (bound >= gamma) == (exact >= gamma)
+            value = _kernel.card_value(
+                hands, table, ntable, leader, card, rng.randrange(61), 0, 60, trump, *rules, worker.table,
+                generation, worker.work, scratch,
+            )  # fmt: skip
+            assert value == exact, (state, card)
+    search._POOL.put(worker)
+    assert stopped > 100  # the stop path really ran (121 of the probes with this seed)
 
 
 def test_a_card_value_is_exact_whatever_the_guess():
@@ -650,7 +689,7 @@ def test_sequential_view_costs_stay_within_the_documented_sampling_error_of_200_
             if ref.view_cost is None or ref.forced:
                 continue
             assert got.view_cost is not None
-            assert got.exact or 16 <= got.layouts <= 50
+            assert got.exact or VIEW_FLOOR <= got.layouts <= 50
             gaps.append((abs(got.view_cost - ref.view_cost), max(got.view_cost, ref.view_cost)))
     assert len(gaps) > 30
     assert sum(g for g, _ in gaps) / len(gaps) <= 0.15
@@ -685,8 +724,62 @@ def test_a_review_stops_an_option_once_it_is_clearly_worse():
     deal = result.deals[0]
     full = trump_review(deal, result.rules, samples=40, sequential=False)
     quick = trump_review(deal, result.rules, samples=40)
-    assert full.layouts == 40 and REVIEW_FLOOR <= quick.layouts <= 40
+    assert full.layouts == 40 and EARLY_LOOK <= quick.layouts <= 40
     assert quick.best.name == full.best.name
     assert {o.name for o in quick.options} == {o.name for o in full.options}
     assert clearly_worse([5.0, 6.0] * 8, [0.0, 1.0] * 8)
     assert not clearly_worse([5.0, 0.0] * 8, [0.0, 5.0] * 8)
+    # below the floor the early look asks for more standard errors: 3 behind, 3.05 of them, is
+    # clearly worse on 12 layouts but not yet on 6
+    assert clearly_worse([5.0] * 12, [4.2, -0.2] * 6) and not clearly_worse([5.0] * 6, [4.2, -0.2] * 3)
+
+
+def _fake_solve(scores: dict[str, list[float]], asked: dict[str, int]) -> Any:
+    def solve(requests: list[tuple[str, int, int]]) -> list[list[list[float]]]:
+        rows = []
+        for name, start, stop in requests:
+            asked[name] = stop
+            rows.append([[value, value] for value in scores[name][start:stop]])
+        return rows
+
+    return solve
+
+
+def test_the_early_look_stops_a_hopeless_option_but_never_the_call_made():
+    scores = {
+        "good": [10.0, 12.0, 11.0] * 20,
+        "fair": [9.0, 13.0, 10.0] * 20,
+        "hopeless": [0.0, 1.0, 0.0] * 20,
+    }
+    asked: dict[str, int] = {}
+    solved = _sequential_scores(list(scores), _fake_solve(scores, asked), 60, True)
+    assert len(solved["hopeless"]) == EARLY_LOOK  # far behind at the first look: stopped there
+    assert len(solved["fair"]) > 4 * REVIEW_FLOOR  # within reach of the leader: goes on
+    # the same hopeless option as the call made goes on to the floor: its loss is the finding
+    asked.clear()
+    solved = _sequential_scores(list(scores), _fake_solve(scores, asked), 60, True, chosen="hopeless")
+    assert len(solved["hopeless"]) >= REVIEW_FLOOR
+    # without the sequential rule every option gets every layout
+    solved = _sequential_scores(list(scores), _fake_solve(scores, asked), 60, False, chosen="good")
+    assert {len(rows) for rows in solved.values()} == {60}
+
+
+def test_analyse_deal_runs_the_call_reviews_beside_the_view_costs_with_the_same_results():
+    """The call reviews run beside the view costs: each part's values are what it gives alone,
+    and each part's positions are counted on its own tables."""
+    from manillen_replay.solver.deal_analysis import PARTS, analyse_deal, call_reviews
+
+    text = (Path(__file__).resolve().parent.parent / "data" / "demo.jsonl").read_text().splitlines()[0]
+    record = loads(text)
+    result = replay(record)
+    deal = result.deals[1]
+    analysed = analyse_deal(result, record, deal, samples=8)
+    alone = view_costs(deal, result.rules, samples=8, hindsight=dd_costs(deal, result.rules))
+    assert analysed.costs == alone
+    reviews = call_reviews(result, record, deal, 8)
+    assert [(call, review.options, review.layouts) for call, review in analysed.reviews] == [
+        (call, review.options, review.layouts) for call, review in reviews
+    ]
+    assert [call for call, _ in reviews][:1] == ["trump"] and len(reviews) >= 2
+    assert set(analysed.part_nodes) == set(PARTS) and all(n > 0 for n in analysed.part_nodes.values())
+    assert sum(analysed.part_nodes.values()) == analysed.nodes

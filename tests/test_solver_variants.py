@@ -323,16 +323,17 @@ from manillen_replay.solver import dd_costs
 from manillen_replay.solver import _variant_kernel
 result = decode_and_replay(open(sys.argv[1]).read())
 dd_costs(result.deals[0], result.rules)
-kernels = (_variant_kernel.between, _variant_kernel.after)  # the entry points; value is inside
+kernels = (_variant_kernel.value, _variant_kernel.options, _variant_kernel.legal_cards)
 hits = sum(sum(k.stats.cache_hits.values()) for k in kernels)
 misses = sum(sum(k.stats.cache_misses.values()) for k in kernels)
 print(json.dumps([hits, misses]))
 """
 
 
-def test_recursive_variant_search_loads_from_the_cache_in_a_fresh_process():
-    """The variant search is recursive; numba caches it all the same, so a new process does not
-    compile it again (the first run on a machine does, once)."""
+def test_variant_search_loads_from_the_cache_in_a_fresh_process():
+    """A new process loads the variant search from numba's cache, compiles nothing and solves a
+    deal (a recursive version of the search was cached too, but crashed once loaded: the
+    search is a loop for that). The first run on a machine compiles it, once."""
     sample = str(SAMPLES / "variant-six-short.json")
     subprocess.run([sys.executable, "-c", CACHED_RUN, sample], check=True, capture_output=True)
     done = subprocess.run(
@@ -365,3 +366,83 @@ def test_replay_plays_the_french_rule_and_the_solver_costs_it():
     assert flemish.violations  # the same plays break the Flemish duty to overtake somewhere
     costs = dd_costs(result.deals[0], result.rules)
     assert len(costs) == 32 and all(cost.legal for cost in costs)
+
+
+# --------------------------------------------------------------------------- the search against the old one
+
+BEFORE = Path(__file__).resolve().parent / "data" / "variant_hindsight_2475147.json"
+"""Generated deals of every variant (``manillen generate --variant V --matches 1 --seed 11``, the
+first played deals) with each play's hindsight cost and every legal card's value, as the
+search of main 2475147 found them: a recursive search with a typed-dictionary table, bisection
+probes and no threads, 26 s a two_open deal. Made once, before that search was replaced."""
+
+
+def _before() -> dict:
+    return json.loads(BEFORE.read_text())
+
+
+def _costs_as_stored(deal_result, rules) -> list[dict]:
+    return [
+        {
+            "card": int(cost.card),
+            "dd_cost": cost.dd_cost,
+            "values": {str(int(card)): value.hindsight for card, value in sorted(cost.values.items())},
+        }
+        for cost in dd_costs(deal_result, rules)
+    ]
+
+
+@pytest.mark.parametrize("variant", SOLVED_VARIANTS)
+def test_hindsight_costs_equal_the_old_searchs_on_generated_deals(variant):
+    """Every play's cost and every legal card's value, on generated deals of each variant, are the
+    ones the search before this one found (values are exact, so any change is a fault)."""
+    before = _before()
+    result = decode_and_replay(json.dumps(before["records"][variant]))
+    expected = [deal["costs"] for deal in before["deals"] if deal["variant"] == variant]
+    assert len(expected) == len(result.deals) >= 2
+    for deal_result, costs in zip(result.deals, expected, strict=True):
+        assert _costs_as_stored(deal_result, result.rules) == costs
+
+
+@pytest.mark.parametrize("variant", ["two_open_fours", "three", "six"])
+def test_two_threads_on_every_position_give_the_same_values(variant, monkeypatch):
+    """With the choices of every position shared by two threads (one table, each thread its own
+    position), the values are the old search's still."""
+    from manillen_replay.solver import variants
+
+    monkeypatch.setattr(variants, "PARALLEL_CHOICES", 2)
+    monkeypatch.setattr(variants, "PARALLEL_CARDS", 0)
+    before = _before()
+    result = decode_and_replay(json.dumps(before["records"][variant]))
+    expected = next(deal["costs"] for deal in before["deals"] if deal["variant"] == variant)
+    assert _costs_as_stored(result.deals[0], result.rules) == expected
+
+
+def test_searches_sharing_the_table_keep_their_deals_apart(monkeypatch):
+    """The process's one table serves every search, each with a generation of its own: two deals
+    searched in turn, position by position, get the values each gets alone; and when the
+    generations run out the table is emptied, not read as if its entries were new."""
+    from manillen_replay.solver import _variant_kernel, variants
+
+    before = _before()
+    result = decode_and_replay(json.dumps(before["records"]["three"]))
+    first, second = result.deals[0], result.deals[1]
+    alone = [
+        [
+            VariantSearch(result.rules, deal.dealer, moment.state.trump).values(moment.state)
+            for moment in list(iter_variant_moments(deal, result.rules))[::6]
+        ]
+        for deal in (first, second)
+    ]
+    monkeypatch.setattr(variants, "_GENERATION", _variant_kernel.GENERATIONS - 2)
+    searches = [
+        VariantSearch(result.rules, deal.dealer, None if deal.trump is None else int(deal.trump))
+        for deal in (first, second)
+    ]
+    assert variants._GENERATION == 1  # the second search wrapped around and emptied the table
+    moments = [list(iter_variant_moments(deal, result.rules))[::6] for deal in (first, second)]
+    together: list[list[dict]] = [[], []]
+    for pair in zip(*moments, strict=True):
+        for index, moment in enumerate(pair):
+            together[index].append(searches[index].values(moment.state))
+    assert alone == together

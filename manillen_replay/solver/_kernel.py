@@ -60,6 +60,12 @@ MIX_2 = np.uint64(0xC4CEB9FE1A85EC53)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 SHIFT_33 = np.uint64(33)
 
+STOPPED = -1000
+"""What :func:`probe` returns when another thread asked it to stop (``work[3][2]`` set): its
+answer is no longer needed. Only :func:`card_bound`'s callers ask; every bound a stopped probe
+stored is that of a subtree it finished, so the table stays exact."""
+STOP_EVERY = 255
+"""A probe looks at the stop request every ``STOP_EVERY + 1`` positions."""
 FOLLOWS = 100
 """A job hint of ``FOLLOWS + card``: the job's position is the previous one after ``card``."""
 PRECEDES = 200
@@ -117,7 +123,7 @@ def new_workspace() -> tuple[np.ndarray, ...]:
         np.zeros((MAX_PLIES, 15), dtype=np.int64),  # per ply: gamma, slot, count, tried, ... (columns above)
         np.zeros((MAX_PLIES, 9, 2), dtype=np.int64),  # per ply: candidate cards and sort keys
         np.zeros((MAX_PLIES, 4), dtype=np.int64),  # per ply: the trick it completed
-        np.zeros(2, dtype=np.int64),  # nodes visited and probes made, for the benchmark
+        np.zeros(3, dtype=np.int64),  # nodes visited, probes made; a stop request (see STOPPED)
     )
 
 
@@ -346,10 +352,15 @@ def probe(
     live_points = mask_points(live)
     state = enter
     result = 0
+    stopping = False
     while True:
         if state == enter:
             nodes[0] += 1
             frames[depth, _SLOT] = -1
+            if nodes[0] & STOP_EVERY == 0 and nodes[2] != 0:
+                # unwind through ``finish``, putting the cards back, storing nothing
+                stopping, state = True, finish
+                continue
             g = frames[depth, _GAMMA]
             state = descend
             if g <= 0:
@@ -517,7 +528,7 @@ def probe(
 
         else:  # finish: the node at ``depth`` is decided as ``result``
             slot = frames[depth, _SLOT]
-            if slot >= 0:
+            if slot >= 0 and not stopping:
                 g = frames[depth, _GAMMA]
                 word0 = frames[depth, _KEY0]
                 word1 = frames[depth, _KEY1]
@@ -533,7 +544,7 @@ def probe(
                 tt[slot, 0] = word0 ^ entry
                 tt[slot, 1] = entry
             if depth == 0:
-                return result
+                return STOPPED if stopping else result
             depth -= 1
             if frames[depth, _COMPLETED]:
                 leader = frames[depth, _PREVIOUS_LEADER]
@@ -547,6 +558,8 @@ def probe(
             live_points = frames[depth, _LIVE_POINTS]
             card = table[ntable]
             hands[(leader + ntable) & 3] |= 1 << card
+            if stopping:
+                continue
             maximising = frames[depth, _MAXIMISING] == 1
             result += frames[depth, _TAKEN]
             if (result >= frames[depth, _GAMMA]) == maximising:

@@ -60,7 +60,7 @@ from .review import (
     shuffled_layout,
     trump_review,
 )
-from .search import SolverError, default_workers
+from .search import DealTables, SolverError, default_workers
 
 CLUB_SHARE = 0.58
 """The share of the club player's policy in the mixture, the rest being the novice's: club
@@ -226,20 +226,34 @@ def conditioned_layouts(
 
 
 def trump_review_given_calls(
-    deal: DealResult, rules: Rules, *, samples: int = 50, seed: int = 0, workers: int | None = None
+    deal: DealResult,
+    rules: Rules,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    workers: int | None = None,
+    tables: DealTables | None = None,
 ) -> CallReview:
     """:func:`~.review.trump_review` with the hidden hands drawn given the calls before the
     choice (after en face: the dealer's pass), and each option's points made into what the
     table takes (:data:`TABLE_PLAY`); for a hand that is not a muil hand (:func:`is_muil_hand`)
     the muil option gets the lower of that and perfect play, as no data says which holds.
 
+    :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
     :raises SolverError: for a deal without hands or of another variant.
     """
     _check(deal, rules, samples)
     seat = deal.chooser if deal.chooser is not None else deal.dealer
     layouts = conditioned_layouts(deal, rules, seat, samples, seed, "trump")
     review = trump_review(
-        deal, rules, samples=samples, seed=seed, workers=workers, layouts=layouts, measure_in_full=True
+        deal,
+        rules,
+        samples=samples,
+        seed=seed,
+        workers=workers,
+        layouts=layouts,
+        measure_in_full=True,
+        tables=tables,
     )
     options = []
     for option in review.options:
@@ -264,6 +278,7 @@ def knock_review_given_calls(
     seed: int = 0,
     workers: int | None = None,
     sequential: bool = True,
+    tables: DealTables | None = None,
 ) -> CallReview:
     """:func:`~.review.knock_review` with the hidden hands drawn given the trump call, the
     dealing team's tegenklop answer modelled in each layout, and each layout's points made
@@ -271,6 +286,7 @@ def knock_review_given_calls(
 
     :param seat: the seat deciding (of the team that did not deal); default: the dealer's left.
     :param sequential: stop once one option is clearly best, as :func:`~.review.knock_review`.
+    :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
     """
     _check(deal, rules, samples)
@@ -292,6 +308,7 @@ def knock_review_given_calls(
         layouts=layouts,
         klop_knocks=lambda layout: 2 if answers_tegenklop(layout, deal.dealer, trump) else 1,
         points_of=lambda solved: played_points(solved, deal, deciding, contract),
+        tables=tables,
     )
 
 

@@ -11,6 +11,7 @@ and a :class:`ProgressMeter` turns "one more deal done" into what a progress bar
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -25,7 +26,7 @@ from .call_model import is_calibrated
 from .costs import PlayCost, can_solve, dd_costs, view_costs
 from .findings import call_findings, cost_findings, curate
 from .review import CallReview
-from .search import SolverError, nodes_searched
+from .search import DealTables, SolverError, default_workers, nodes_searched
 
 PARTS = ("hindsight costs", "view costs", "trump review", "knock review")
 """The parts of a deal's analysis whose seconds are kept, in the order they run."""
@@ -40,6 +41,28 @@ def _timed(seconds: MutableMapping[str, float], part: str) -> Iterator[None]:
         seconds[part] = seconds.get(part, 0.0) + time.perf_counter() - start
 
 
+@contextmanager
+def _part_tables(workers: int, nodes: MutableMapping[str, int] | None, part: str) -> Iterator[DealTables]:
+    """The deal's tables for one part, whose positions searched are added to ``nodes[part]``:
+    counted on the part's own tables, as the parts run at the same time."""
+    with DealTables(workers) as tables:
+        start = _searched(tables)
+        try:
+            yield tables
+        finally:
+            if nodes is not None:
+                with _NODES_LOCK:
+                    nodes[part] = nodes.get(part, 0) + _searched(tables) - start
+
+
+_NODES_LOCK = threading.Lock()
+
+
+def _searched(tables: DealTables) -> int:
+    """Positions the workers of ``tables`` have visited so far (as :func:`~.search.nodes_searched`)."""
+    return sum(int(worker.work[3][0]) for worker in tables.workers)
+
+
 @dataclass
 class DealAnalysis:
     """What the solver found in one deal."""
@@ -51,12 +74,17 @@ class DealAnalysis:
     findings: list[Finding]
     """The solver's own findings: costly cards, costs only hindsight shows, trump and knock calls."""
     seconds: dict[str, float] = field(default_factory=dict)
-    """Wall-clock seconds of each part (:data:`PARTS`)."""
+    """Wall-clock seconds of each part (:data:`PARTS`; the call reviews run beside the view costs)."""
     reviews: list[tuple[str, CallReview]] = field(default_factory=list)
     """Each call reviewed, with what it judged (``trump`` or ``klop``)."""
     nodes: int = 0
     """Positions the search visited for this deal (counted over the process: exact when one deal
     is analysed at a time)."""
+    part_nodes: dict[str, int] = field(default_factory=dict)
+    """The same per part (:data:`PARTS`): the work each part did, whatever the machine's speed."""
+    wall: float = 0.0
+    """Wall-clock seconds of the whole deal (the parts overlap: the call reviews run beside the
+    view costs)."""
 
 
 @dataclass
@@ -86,6 +114,72 @@ def knockers(record: Record, deal: DealResult) -> list[int]:
     return [d.seat for d in calls or () if d.call == "klop"] if isinstance(calls, list) else []
 
 
+def call_reviews(
+    result: MatchResult,
+    record: Record,
+    deal: DealResult,
+    samples: int,
+    *,
+    seed: int = 0,
+    seconds: MutableMapping[str, float] | None = None,
+    nodes: MutableMapping[str, int] | None = None,
+    workers: int | None = None,
+) -> list[tuple[str, CallReview]]:
+    """The deal's calls reviewed, each with what it judged (``trump`` or ``klop``): the trump
+    call, then the knocker's klop or, when nobody knocked, each seat's that could have.
+
+    The calls are reviewed with the hidden hands drawn given the calls made (:mod:`.call_model`).
+
+    :param samples: layouts of the hidden cards solved for each call reviewed, at most.
+    :param seed: the random seed of the reviews' layouts.
+    :param seconds: gets the seconds of the trump and the knock review.
+    :param nodes: gets the positions searched by the trump and the knock review.
+    :param workers: threads per review (default: one per core).
+    """
+    # looked up when called, so that a test can put a review of its own in place
+    from . import knock_review_given_calls as knock_review
+    from . import trump_review_given_calls as trump_review
+
+    spent: MutableMapping[str, float] = {} if seconds is None else seconds
+    threads = workers or default_workers()
+    rules = result.rules
+    if rules.variant != "four":
+        return []  # the call reviews are four-player only
+    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
+    if not full_hands or deal.contract is Contract.BLIND_MUIL:
+        return []  # blind muil is called before looking at the cards: no choice to review
+    with _timed(spent, "trump review"), _part_tables(threads, nodes, "trump review") as tables:
+        reviewed = [("trump", trump_review(deal, rules, samples=samples, seed=seed, tables=tables))]
+    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
+        return reviewed
+    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
+    # reviewed for not knocking.
+    seats = knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
+
+    def review_knock(seat: int) -> CallReview:
+        with _part_tables(threads, nodes, "knock review") as tables:
+            return knock_review(deal, rules, seat=seat, samples=samples, seed=seed, tables=tables)
+
+    with _timed(spent, "knock review"), ThreadPoolExecutor(max_workers=len(seats)) as pool:
+        # two seats' reviews at once: while one waits for its slowest layout, the other's use the core
+        reviewed += [("klop", review) for review in pool.map(review_knock, seats)]
+    return reviewed
+
+
+def _findings(
+    result: MatchResult,
+    deal: DealResult,
+    costs: Sequence[PlayCost],
+    reviews: Sequence[tuple[str, CallReview]],
+) -> list[Finding]:
+    names = _names(result, deal)
+    found = cost_findings(costs, match=result.id, deal=deal, players=names)
+    for call, review in reviews:
+        kind = "knock_choice" if call == "klop" else "trump_choice"
+        found += call_findings(review, match=result.id, players=names, kind=kind)
+    return found
+
+
 def solver_findings(
     result: MatchResult,
     record: Record,
@@ -100,7 +194,7 @@ def solver_findings(
 ) -> list[Finding]:
     """The solver's findings of one deal: costly cards, costs only hindsight shows, trump and knock calls.
 
-    The calls are reviewed with the hidden hands drawn given the calls made (:mod:`.call_model`).
+    The calls are reviewed by :func:`call_reviews`.
 
     :param costs: the deal's view costs.
     :param samples: layouts of the hidden cards solved for each call reviewed.
@@ -111,39 +205,10 @@ def solver_findings(
     :param reviews: when given, receives each call review with what it judged (``trump`` or
         ``klop``): for accuracy and for :func:`~.findings.curate`.
     """
-    # looked up when called, so that a test can put a review of its own in place
-    from . import knock_review_given_calls as knock_review
-    from . import trump_review_given_calls as trump_review
-
-    spent: MutableMapping[str, float] = {} if seconds is None else seconds
-    rules = result.rules
-    names = _names(result, deal)
-    found = cost_findings(costs, match=result.id, deal=deal, players=names)
-    if rules.variant != "four":
-        return found  # the call reviews are four-player only
-    full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
-    if not full_hands or deal.contract is Contract.BLIND_MUIL:
-        return found  # blind muil is called before looking at the cards: no choice to review
-    with _timed(spent, "trump review"):
-        review = trump_review(deal, rules, samples=samples, seed=seed)
+    reviewed = call_reviews(result, record, deal, samples, seed=seed, seconds=seconds)
     if reviews is not None:
-        reviews.append(("trump", review))
-    found += call_findings(review, match=result.id, players=names)
-    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
-        return found
-    # A knocker is reviewed for knocking; when nobody knocked, each player who could have is
-    # reviewed for not knocking.
-    seats = knockers(record, deal)[:1] or [(deal.dealer + 1) % 4, (deal.dealer + 3) % 4]
-    with _timed(spent, "knock review"), ThreadPoolExecutor(max_workers=len(seats)) as pool:
-        # two seats' reviews at once: while one waits for its slowest layout, the other's use the core
-        knocks = list(
-            pool.map(lambda seat: knock_review(deal, rules, seat=seat, samples=samples, seed=seed), seats)
-        )
-    for review in knocks:
-        if reviews is not None:
-            reviews.append(("klop", review))
-        found += call_findings(review, match=result.id, players=names, kind="knock_choice")
-    return found
+        reviews += reviewed
+    return _findings(result, deal, costs, reviewed)
 
 
 def analyse_deal(
@@ -158,6 +223,10 @@ def analyse_deal(
 ) -> DealAnalysis:
     """The solver's analysis of one deal the solver can take (:func:`~.costs.can_solve`).
 
+    The call reviews run beside the view costs (neither needs the other): while one part's
+    threads wait for their slowest position, or run Python between rounds, the other's use the
+    cores. Each part's seconds are its own wall-clock time, so they overlap.
+
     :param result: the replayed match the deal belongs to (its rules and players).
     :param record: the match's record (who knocked).
     :param deal: the deal.
@@ -165,36 +234,44 @@ def analyse_deal(
     :param seed: the random seed; with the deal's number and the moment it fixes every layout.
     :param sequential: stop sampling a play or a call once its verdict is settled; without it
         every sampled play and call gets ``samples`` layouts (as before issue 16).
-    :param workers: threads for the view costs (default: one per core); the values do not depend on it.
+    :param workers: threads per part (default: one per core); the values do not depend on it.
     :raises SolverError: for a deal the solver cannot take.
     """
+    start = time.perf_counter()
     seconds: dict[str, float] = {}
+    part_nodes: dict[str, int] = {}
     nodes = nodes_searched()
+    threads = workers or default_workers()
     with _timed(seconds, "hindsight costs"):
         hindsight = dd_costs(deal, result.rules)
-    with _timed(seconds, "view costs"):
-        costs = view_costs(
-            deal,
-            result.rules,
-            samples=samples,
-            seed=seed,
-            workers=workers,
-            hindsight=hindsight,
-            sequential=sequential,
-        )
-    reviews: list[tuple[str, CallReview]] = []
-    found = solver_findings(
-        result,
-        record,
-        deal,
+    part_nodes["hindsight costs"] = nodes_searched() - nodes  # alone: the process's count is its own
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="call-reviews") as pool:
+        reviewing = pool.submit(
+            call_reviews, result, record, deal, samples, seed=seed, seconds=seconds, nodes=part_nodes,
+            workers=threads,
+        )  # fmt: skip
+        with _timed(seconds, "view costs"), _part_tables(threads, part_nodes, "view costs") as tables:
+            costs = view_costs(
+                deal,
+                result.rules,
+                samples=samples,
+                seed=seed,
+                hindsight=hindsight,
+                sequential=sequential,
+                tables=tables,
+            )
+        reviews = reviewing.result()
+    found = _findings(result, deal, costs, reviews)
+    return DealAnalysis(
+        deal.number,
         costs,
-        samples,
-        seed=seed,
-        seconds=seconds,
-        sequential=sequential,
-        reviews=reviews,
+        found,
+        seconds,
+        reviews,
+        nodes_searched() - nodes,
+        part_nodes,
+        time.perf_counter() - start,
     )
-    return DealAnalysis(deal.number, costs, found, seconds, reviews, nodes_searched() - nodes)
 
 
 def analyse_match(

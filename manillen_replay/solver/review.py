@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
@@ -118,29 +119,46 @@ def _check(deal: DealResult, rules: Rules, samples: int) -> None:
 
 
 REVIEW_FLOOR = 12
-"""Layouts every option of a call gets before the sequential rule may stop it."""
+"""Layouts every option of a call gets before the sequential rule may stop it with
+:data:`CLEARLY_WORSE_Z` (an option far behind may stop at :data:`EARLY_LOOK`)."""
 REVIEW_STEP = 6
 """Layouts added to each option still open per round."""
 CLEARLY_WORSE_Z = 2.5
 """An option is clearly worse than the leader when its paired loss exceeds this many standard errors."""
+EARLY_LOOK = 6
+"""Layouts every option gets first: an option other than the call made that is already
+:data:`EARLY_Z` standard errors behind the leader there (a trump suit of one card against one of
+four) stops, the others go on to :data:`REVIEW_FLOOR`."""
+EARLY_Z = 3.5
+"""The standard errors of the look at :data:`EARLY_LOOK`: with five layouts' degrees of freedom a
+mean 3.5 standard errors off is rarer (Student's t, about 1%) than one 2.5 off at
+:data:`REVIEW_FLOOR` (about 1.5%), so the early look drops no option the floor's look would keep
+more often than that look itself errs."""
 NEGLIGIBLE_LOSS = 3.0
 """A loss below this is no finding (``findings.CALL_THRESHOLDS.inaccuracy``): once no option can
 be this much better than the call made, the review's verdict is settled."""
 
 
+def _margin_z(count: int) -> float:
+    """The standard errors a paired gap over ``count`` layouts must clear: :data:`EARLY_Z` below
+    :data:`REVIEW_FLOOR` layouts, :data:`CLEARLY_WORSE_Z` from there."""
+    return EARLY_Z if count < REVIEW_FLOOR else CLEARLY_WORSE_Z
+
+
 def _paired_gap(better: Sequence[float], worse: Sequence[float]) -> tuple[float, float]:
-    """The mean of ``better - worse`` layout by layout, and :data:`CLEARLY_WORSE_Z` standard errors
+    """The mean of ``better - worse`` layout by layout, and :func:`_margin_z` standard errors
     of it (infinite for fewer than two layouts)."""
     count = min(len(better), len(worse))
     if count < 2:
         return 0.0, math.inf
     gaps = [a - b for a, b in zip(better[:count], worse[:count], strict=True)]
     mean = sum(gaps) / count
-    return mean, CLEARLY_WORSE_Z * math.sqrt(sum((g - mean) ** 2 for g in gaps) / (count - 1) / count)
+    return mean, _margin_z(count) * math.sqrt(sum((g - mean) ** 2 for g in gaps) / (count - 1) / count)
 
 
 def clearly_worse(leader: Sequence[float], other: Sequence[float]) -> bool:
-    """Whether an option's scores are clearly below the leader's, layout by layout (paired).
+    """Whether an option's scores are clearly below the leader's, layout by layout (paired):
+    by :data:`CLEARLY_WORSE_Z` standard errors, :data:`EARLY_Z` on fewer than :data:`REVIEW_FLOOR`.
 
     >>> clearly_worse([10.0] * 16, [4.0] * 16), clearly_worse([10.0, 0.0] * 8, [0.0, 10.0] * 8)
     (True, False)
@@ -161,8 +179,9 @@ def _sequential_scores(
     chosen: str | None = None,
 ) -> dict[str, list[list[float]]]:
     """Per option, ``[points, score]`` of each layout solved: every option gets the first
-    :data:`REVIEW_FLOOR` layouts, then rounds of :data:`REVIEW_STEP` more go to the options not
-    yet clearly worse than the leader, until only the leader is left, no option still open can
+    :data:`EARLY_LOOK` layouts, then rounds of :data:`REVIEW_STEP` more go to the options not
+    yet clearly worse than the leader (:func:`clearly_worse`; the ``chosen`` one goes on to
+    :data:`REVIEW_FLOOR` in any case), until only the leader is left, no option still open can
     be :data:`NEGLIGIBLE_LOSS` better than the ``chosen`` one, or the layouts run out.
 
     :param solve: ``solve(requests)``: for each request (one per option still open, solved
@@ -173,7 +192,7 @@ def _sequential_scores(
     open_options = list(options)
     done = 0
     while open_options and done < layouts:
-        upto = layouts if not sequential else min(layouts, done + (REVIEW_STEP if done else REVIEW_FLOOR))
+        upto = layouts if not sequential else min(layouts, done + (REVIEW_STEP if done else EARLY_LOOK))
         requests = [(name, len(solved[name]), upto) for name in open_options]
         for name, rows in zip(open_options, solve(requests), strict=True):
             solved[name] += rows
@@ -183,7 +202,11 @@ def _sequential_scores(
         open_options = [
             name
             for name in open_options
-            if name == leader or not clearly_worse(lead, [r[1] for r in solved[name]])
+            if name == leader
+            # the early look never stops the call made: its loss is the finding, and a loss
+            # measured on the few layouts that made it look clearly worse is the lucky side
+            or (name == chosen and done < REVIEW_FLOOR)
+            or not clearly_worse(lead, [r[1] for r in solved[name]])
         ]
         if open_options == [leader]:
             break
@@ -227,6 +250,7 @@ def trump_review(
     sequential: bool = True,
     layouts: list[tuple[int, int, int, int]] | None = None,
     measure_in_full: bool = False,
+    tables: DealTables | None = None,
 ) -> CallReview:
     """The expected result of each trump suit and of muil, from the chooser's hand.
 
@@ -246,6 +270,7 @@ def trump_review(
         layouts, not by how much: the lead measured when it stopped is the lucky side of the
         noise (in the demo, a 5.2-point "loss" on 18 layouts was 0.7 on 50), and a finding
         rests on that loss.
+    :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
     :raises SolverError: for a deal without hands or of another variant.
     """
     _check(deal, rules, samples)
@@ -261,14 +286,18 @@ def trump_review(
         for name, trump in contracts.items()
     }
 
-    with DealTables(threads) as tables:
+    with ExitStack() as stack:
+        if tables is None:
+            tables = stack.enter_context(DealTables(threads))
+        deal_tables = tables
+        threads = len(tables.workers)
 
         def solve(requests: list[Request]) -> list[list[list[float]]]:
             groups = [
                 ([Position(layout, (), leader) for layout in layouts[start:stop]], contracts[name])
                 for name, start, stop in requests
             ]
-            solved = solve_groups(groups, rules, every_card=False, workers=threads, tables=tables)
+            solved = solve_groups(groups, rules, every_card=False, workers=threads, tables=deal_tables)
             return [
                 [[float(p), float(deal_score(p, factors[name]))] for p in _for_team(values, seat)]
                 for (name, _, _), (values, _cards) in zip(requests, solved, strict=True)
@@ -315,6 +344,7 @@ def knock_review(
     layouts: list[tuple[int, int, int, int]] | None = None,
     klop_knocks: Callable[[tuple[int, int, int, int]], int] | None = None,
     points_of: Callable[[list[int]], list[float]] | None = None,
+    tables: DealTables | None = None,
 ) -> CallReview:
     """The expected result of knocking (klop) and of not knocking, from a knocker's hand.
 
@@ -331,6 +361,7 @@ def knock_review(
         answer tegenklop there); default 1 in every layout.
     :param points_of: turns layouts' perfect-play points into the points scored (``call_model``:
         what the table takes); default: as they are.
+    :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
     :raises SolverError: for a deal without hands or contract, or a seat of the dealing team.
     """
     _check(deal, rules, samples)
@@ -345,14 +376,18 @@ def knock_review(
     factors = [multiplier(contract, deal.en_face, knocks, deal.carried, rules) for knocks in range(3)]
     knocked = [1 if klop_knocks is None else klop_knocks(layout) for layout in layouts]
     points: list[float] = []
-    with DealTables(threads) as tables:
+    with ExitStack() as stack:
+        if tables is None:
+            tables = stack.enter_context(DealTables(threads))
+        deal_tables = tables
+        threads = len(tables.workers)
 
         def solve(requests: list[Request]) -> list[list[list[float]]]:
             # both options share each layout's one search: only the doubling differs
             stop = max(stop for _, _, stop in requests)
             if len(points) < stop:
                 some = layouts[len(points) : stop]
-                solved = _team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, tables)
+                solved = _team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, deal_tables)
                 points.extend(solved if points_of is None else points_of(solved))
             return [
                 [

@@ -441,6 +441,7 @@ def solve_line(
         lock = threading.Lock()
         opened = [False]  # whether a thread has taken the second position's value
         started: list[_CardSearch] = []
+        probing: list[_CardSearch | None] = [None] * threads  # each thread's card in flight
 
         def found(value: int) -> None:
             """A card's value is known (called holding ``lock``)."""
@@ -475,14 +476,23 @@ def solve_line(
                     if target is None or gamma < 0:
                         return
                     target.probing.append(gamma)
+                    probing[index] = target
                 bound = _kernel.card_bound(
                     hands, table, 0, first.leader, target.card, gamma, key[0], key[1], key[2], key[3],
                     shared, generation, work, scratch,
                 )  # fmt: skip
                 with lock:
-                    if target.record(gamma, int(bound), owner=target is mine):
+                    probing[index] = None
+                    work[3][2] = 0
+                    if bound < 0:  # stopped: another thread's probe settled the card meanwhile
+                        target.probing.remove(gamma)
+                    elif target.record(gamma, int(bound), owner=target is mine):
                         row[target.card] = target.low
                         found(target.low)
+                        # the other threads' probes of this card are no longer needed
+                        for thread, card_search in enumerate(probing):
+                            if card_search is target:
+                                tables.workers[thread].work[3][2] = 1
 
         second: list[tuple[np.ndarray, np.ndarray]] = []
         split = threads > 1 and count > 2
@@ -520,14 +530,20 @@ def solve_line(
                 solve_second(index)
             take_cards(index)
 
-        _run_together([solve_rest, *(partial(open_first, index) for index in range(1, threads))])
+        try:
+            _run_together([solve_rest, *(partial(open_first, index) for index in range(1, threads))])
+        finally:
+            # a stop request is only ever left unanswered by a thread that failed: never let it
+            # reach the next solve on that worker
+            for worker in tables.workers:
+                worker.work[3][2] = 0
     values_rest, cards_rest = line[0]
     if second:
         values_rest = np.concatenate([values_rest, second[0][0]])
         cards_rest = np.concatenate([cards_rest, second[0][1]])
     row[played[0]] = values_rest[-1]
     hands = np.array(first.hands, dtype=np.int64)
-    for card in sorted(iter_mask(legal), reverse=True):
+    for card in sorted(map(int, iter_mask(legal)), reverse=True):
         twin = _kernel.twin_above(card, hands, np.zeros(4, dtype=np.int64), 0, first.leader)
         if twin >= 0:
             row[card] = row[twin]
@@ -604,9 +620,11 @@ def _searched_cards(position: Position, legal: int, known: int) -> list[int]:
     all legal cards but the one whose value is known and those sharing a twin's value."""
     hands = np.array(position.hands, dtype=np.int64)
     table = np.zeros(4, dtype=np.int64)
+    # plain ints: numba types an enum member (a Card) by looking at every member of its class,
+    # ~40 microseconds a call holding the GIL, against half a microsecond for an int
     return [
         card
-        for card in iter_mask(legal)
+        for card in map(int, iter_mask(legal))
         if card != known and _kernel.twin_above(card, hands, table, 0, position.to_play) < 0
     ]
 
