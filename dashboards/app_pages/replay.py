@@ -250,7 +250,8 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
             "view": t("col.view"),
             "hindsight": t("col.hindsight"),
             "best": t("col.best"),
-            "hindsight_best": f"{t('col.best')} ({t('col.hindsight').lower()})",
+            # on two lines: the table sits in the replay's narrow right-hand column
+            "hindsight_best": f"{t('col.best')}\n({t('col.hindsight').lower()})",
             "played": t("col.played"),
         },
         formats={"view": "%.1f", "hindsight": "%d"},
