@@ -71,7 +71,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "archive.filter_dates": ("Dates", "Datums"),
     "archive.shown": ("{shown} of {total} matches shown", "{shown} van {total} partijen getoond"),
     "archive.open": ("open", "openen"),
-    "archive.click_row": ("Select a row to open the match.", "Kies een rij om de partij te openen."),
+    "archive.click_row": ("Click a row to open the match.", "Klik op een rij om de partij te openen."),
     "filter.all": ("All", "Alle"),
     "variant.four": ("four players", "vier spelers"),
     "variant.two_open": ("two, open cards", "twee, open kaarten"),
@@ -151,8 +151,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "match.chart_x": ("Deal", "Spel"),
     "match.chart_y": ("Match score", "Stand"),
     "match.deals": ("Deals", "Spellen"),
-    "match.click_row": ("Select a deal to replay it.", "Kies een spel om het te herspelen."),
-    "mistakes.click_row": ("Select a row to replay the play.", "Kies een rij om de kaart te herspelen."),
+    "match.click_row": ("Click a deal to replay it.", "Klik op een spel om het te herspelen."),
+    "mistakes.click_row": ("Click a row to replay the play.", "Klik op een rij om de kaart te herspelen."),
     "match.scoresheet": ("scoresheet only", "enkel scoreblad"),
     "match.redeal": ("redeal", "herdeling"),
     "match.abandoned": ("abandoned", "afgebroken"),
@@ -395,6 +395,19 @@ LABELS: dict[str, tuple[str, str]] = {
         "more slowly; the choice is kept while this tab is open.",
         "Zoomen, verschuiven en elke waarde lezen. De grafieken hebben dan een grotere bibliotheek "
         "nodig, dus de pagina opent trager; de keuze blijft zolang dit tabblad open is.",
+    ),
+    "table.sort_hint": ("Click to sort by this column", "Klik om op deze kolom te sorteren"),
+    "table.open_hint": (
+        "Click or press Enter to open; Ctrl+click opens a new tab",
+        "Klik of druk op Enter om te openen; Ctrl+klik opent een nieuw tabblad",
+    ),
+    "table.interactive": ("Interactive tables", "Interactieve tabellen"),
+    "table.interactive_help": (
+        "Search, resize columns and download the rows in Streamlit's data grid. The grid needs a "
+        "larger library, so the page opens more slowly; the choice is kept while this tab is open.",
+        "Zoeken, kolommen verbreden en de rijen downloaden in Streamlits gegevensraster. Het raster "
+        "heeft een grotere bibliotheek nodig, dus de pagina opent trager; de keuze blijft zolang dit "
+        "tabblad open is.",
     ),
     "ledger.mistakes": ("mistakes", "fouten"),
     "ledger.luck": ("luck", "geluk"),

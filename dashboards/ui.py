@@ -60,7 +60,8 @@ def language_params() -> dict[str, str]:
 
 
 def follow_selected_row(key: str, page: str, targets: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Arguments for ``st.dataframe`` that open ``page`` in this tab when a row is selected.
+    """Arguments for ``st.dataframe`` that open ``page`` in this tab when a row is selected (the
+    data grid of "Interactive tables"; the pages' first view uses :mod:`dashboards.light_table`).
 
     A link column would open a new tab (and a new session); this switches pages instead.
 
@@ -76,10 +77,18 @@ def follow_selected_row(key: str, page: str, targets: Sequence[Mapping[str, Any]
 
     pending = st.session_state.pop(f"{key}_open", None)
     if pending is not None:
-        st.switch_page(
-            PAGE_FILES[page], query_params={k: str(v) for k, v in {**pending, **language_params()}.items()}
-        )
+        switch_to(page, pending)
     return {"key": key, "on_select": chosen, "selection_mode": "single-row"}
+
+
+def switch_to(page: str, params: Mapping[str, Any]) -> None:
+    """Open ``page`` at these address parameters in this session, the chosen language kept.
+
+    :raises KeyError: when ``page`` is not one of :data:`PAGE_FILES`.
+    """
+    st.switch_page(
+        PAGE_FILES[page], query_params={k: str(v) for k, v in {**params, **language_params()}.items()}
+    )
 
 
 METRIC = (

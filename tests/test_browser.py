@@ -159,36 +159,124 @@ def test_mistakes_page_hides_info_until_asked(server: str) -> None:
     with browser_page() as page:
         page.goto(f"{server}/mistakes")
         page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
-        page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+        page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
         page.locator('[data-chart="mistakes_chart"] svg.chart').first.wait_for(timeout=30_000)
         page.wait_for_timeout(1000)
         page.screenshot(path=str(shot), full_page=True)
         page.get_by_text("Also show info", exact=False).click()
         page.get_by_text("3 findings", exact=True).wait_for(timeout=15_000)
+        page.locator(f"{LIGHT_TABLE} tr[data-row]").nth(2).wait_for(timeout=15_000)
     assert shot.stat().st_size > 10_000
 
 
-def test_clicking_a_match_row_opens_that_match_in_the_same_tab(server: str) -> None:
-    """The Archive table's rows open their match on the Match page, in this tab (no new tab): AppTest
-    cannot click a row of the table, the browser can."""
+LIGHT_TABLE = ".mr-light-table"
+"""The light table's box (dashboards/light_table.py); Playwright's CSS selectors reach into the
+component's shadow root."""
+
+GRID_SCRIPTS = ("DataFrame.", "arrowFormatUtils.", "Quiver.")
+"""Names of the data grid's JavaScript files (Streamlit's build names them so, then a hash)."""
+
+
+def test_clicking_a_row_opens_its_page_in_the_same_tab(server: str) -> None:
+    """A click on a row of the Archive's light table opens that match on the Match page in this
+    tab and session (no reload, no new tab); Enter on a focused deal row opens its replay; the
+    first view asks for none of the data grid's scripts, and a header click sorts the rows."""
     shot = ARTIFACTS / "match-from-row.png"
     with browser_page() as page:
+        scripts: list[str] = []
+        page.on("request", lambda request: scripts.append(request.url))
         page.goto(f"{server}/")
-        table = page.locator('[data-testid="stDataFrame"]').first
-        table.wait_for(timeout=30_000)
-        page.wait_for_timeout(500)  # the grid draws its rows on a canvas after the element shows
-        first_match = table.locator("table tbody tr").first.locator("td").first.inner_text()
-        box = table.bounding_box()
-        assert box is not None
-        # the first row's selection box: left of the first column, below the header row
-        page.mouse.click(box["x"] + 18, box["y"] + 35 + 18)
+        rows = page.locator(f'{LIGHT_TABLE}[data-table="archive_table"] tbody tr[data-row]')
+        rows.first.wait_for(timeout=30_000)
+        assert rows.count() == 3
+        assert not [url for url in scripts if any(name in url for name in GRID_SCRIPTS)]
+        assert page.locator('[data-testid="stDataFrame"]').count() == 0
+        # a header click sorts by that column (numbers largest first), a second click turns it
+        header = page.locator(f'{LIGHT_TABLE}[data-table="archive_table"] th').filter(has_text="Findings")
+        header.locator("button").click()
+        assert header.get_attribute("aria-sort") == "descending"
+        findings = rows.evaluate_all("rows => rows.map(r => r.cells[r.cells.length - 1].textContent)")
+        assert findings == sorted(findings, key=int, reverse=True)
+        header.locator("button").click()
+        assert header.get_attribute("aria-sort") == "ascending"
+        first_match = rows.first.locator("td").first.inner_text()
+        page.evaluate("() => { window.__sameDocument = true; }")  # a reload would forget this
+        rows.first.click()
         page.wait_for_url(re.compile(r"/match\?"), timeout=30_000)
         assert page.context.pages == [page]
         assert re.search(rf"[?&]match={re.escape(first_match)}\b", page.url)
         page.get_by_text("Deals", exact=True).wait_for(timeout=30_000)
-        page.wait_for_timeout(1500)
+        assert page.evaluate("() => window.__sameDocument") is True
+        deals = page.locator(f'{LIGHT_TABLE}[data-table="match_deals"] tbody tr[data-row]')
+        deals.nth(1).wait_for(timeout=30_000)
+        page.wait_for_timeout(500)
         page.screenshot(path=str(shot), full_page=True)
+        deals.nth(1).focus()
+        page.keyboard.press("Enter")
+        page.wait_for_url(re.compile(r"/replay\?.*deal=2\b"), timeout=30_000)
+        page.locator(".mr-trick").wait_for(timeout=30_000)
+        assert page.evaluate("() => window.__sameDocument") is True
+        assert not [url for url in scripts if any(name in url for name in GRID_SCRIPTS)]
     assert shot.stat().st_size > 10_000
+
+
+def test_interactive_tables_bring_the_data_grid_on_demand(server: str) -> None:
+    """The light table's "Interactive tables" button shows the page's tables in Streamlit's data
+    grid; the toggle it brings turns the light tables back on."""
+    with browser_page() as page:
+        page.goto(f"{server}/")
+        page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+        page.locator(f"{LIGHT_TABLE} button.grid").click()
+        page.locator('[data-testid="stDataFrame"]').wait_for(timeout=30_000)
+        assert page.locator(LIGHT_TABLE).count() == 0
+        page.get_by_text("Interactive tables", exact=True).click()
+        page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+        page.locator('[data-testid="stDataFrame"]').wait_for(state="detached", timeout=30_000)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_light_tables_at_laptop_and_phone_width(server: str, scheme: str) -> None:
+    """Screenshots of the pages with light tables, in both themes, at 1500 and 390 px, for a
+    person to look at; at phone width a wide table scrolls sideways inside its box."""
+    playwright_api = browser_api()
+    pages = {"archive": "", "match": "match?match=random-1", "mistakes": "mistakes"}
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            for width, height in ((1500, 1400), (390, 1600)):
+                page = browser.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
+                for name, address in pages.items():
+                    page.goto(f"{server}/{address}")
+                    page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+                    page.wait_for_timeout(700)
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"table-{name}-{scheme}-{width}.png"), full_page=True
+                    )
+                    box = page.locator(f"{LIGHT_TABLE} .scroller").first.bounding_box()
+                    assert box is not None and box["x"] + box["width"] <= width
+                    if width < 500:
+                        scrolls = page.locator(f"{LIGHT_TABLE} .scroller").first.evaluate(
+                            "box => box.scrollWidth > box.clientWidth"
+                        )
+                        assert scrolls, name
+                    colour = page.locator(f"{LIGHT_TABLE} td").first.evaluate(
+                        "td => getComputedStyle(td).color"
+                    )
+                    background = page.evaluate(
+                        "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor"
+                    )
+                    assert _luminance(colour) != _luminance(background)
+                    assert (_luminance(colour) > _luminance(background)) == (scheme == "dark"), name
+                page.close()
+        finally:
+            browser.close()
+    assert (ARTIFACTS / f"table-archive-{scheme}-390.png").stat().st_size > 10_000
+
+
+def _luminance(colour: str) -> float:
+    """The brightness of a CSS ``rgb(...)``/``rgba(...)`` colour, 0 to 1."""
+    red, green, blue = (int(part) for part in re.findall(r"\d+", colour)[:3])
+    return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
 
 
 def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(server: str) -> None:

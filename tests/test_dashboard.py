@@ -28,6 +28,7 @@ from manillen_replay.state import DealState
 from manillen_replay.store import Store
 
 from .factories import random_record
+from .tables import ask_for_grid, click_row, light_table, light_tables
 
 APP = str(Path(__file__).resolve().parent.parent / "dashboards" / "streamlit_app.py")
 VENUES = ("Cafe De Zwaan", "Het Anker", "Cafe De Zwaan")
@@ -203,9 +204,9 @@ def test_warming_leaves_each_page_s_first_view_cached(
 def test_archive_counts_matches_deals_players_and_findings(app: AppTest) -> None:
     at = open_page(app, "archive")
     assert figures(at) == {"Matches": "3", "Deals": "36", "Players": "4", "Findings": "3"}
-    table = at.dataframe[0].value
+    table = light_tables(at)[0].value
     assert len(table) == 3
-    assert sorted(table["findings"].tolist()) == [0, 1, 2]
+    assert sorted(table["findings"].to_list()) == [0, 1, 2]
 
 
 def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
@@ -218,18 +219,58 @@ def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
 def test_archive_filters_by_venue(app: AppTest) -> None:
     at = open_expander(open_page(app, "archive"), "archive_filters_open")
     at.multiselect(key="archive_venues").select("Het Anker").run()
-    table = at.dataframe[0].value
-    assert table["venue"].tolist() == ["Het Anker"]
-    assert table["match_id"].tolist() == ["random-1"]
+    table = light_tables(at)[0].value
+    assert table["venue"].to_list() == ["Het Anker"]
+    assert table["match_id"].to_list() == ["random-1"]
 
 
 def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: AppTest) -> None:
     """Whole scores as "101-62" under one header, no "None" cells, no column of nothing but blanks."""
     at = open_page(app, "archive")
-    table = at.dataframe[0].value
+    table = light_tables(at)[0].texts
     assert all(re.fullmatch(r"\d+-\d+", score) for score in table["score"])
     assert "event" not in table.columns  # the fixture's matches name no event
-    assert not (table.astype(str) == "None").any().any()
+    assert "None" not in {cell for row in table.rows() for cell in row}
+
+
+def test_archive_row_click_opens_the_match_in_this_session(app: AppTest) -> None:
+    """A click on a row (sent by the light table's script) switches to that match's page, in
+    the same session: the language chosen stays, and the grid's scripts are never needed."""
+    at = open_page(app, "archive")
+    table = light_table(at, "archive_table")
+    assert table.labels[:3] == ["Match", "Date", "Venue"]
+    second = table.texts["match_id"][1]
+    assert table.links is not None and table.links[1] == f"match?match={second}"
+    at.session_state["lang"] = "nl"
+    at.run()
+    assert light_table(at, "archive_table").labels[:3] == ["Partij", "Datum", "Locatie"]
+    click_row(at, "archive_table", 1)
+    assert at.title[0].value.endswith(second)
+    assert at.query_params["match"] == [second] or at.query_params["match"] == second
+    assert at.session_state["lang"] == "nl"
+    assert not at.dataframe
+    # AppTest's next run would go back to the page it was told to open: follow the switch
+    at.switch_page("app_pages/match.py").run()
+    click_row(at, "match_deals", 2)
+    assert at.title[0].value.startswith("Spel 3")
+    assert at.query_params["deal"] in ("3", ["3"]) and at.query_params["step"] in ("0", ["0"])
+    assert at.session_state["lang"] == "nl"
+
+
+def test_interactive_tables_show_the_data_grid_only_when_asked(app: AppTest) -> None:
+    """The first view has no data grid; the table's "Interactive tables" button brings it (same
+    headers, rows still leading to their match), with a toggle that brings the light table back."""
+    at = open_page(app, "archive")
+    assert not at.dataframe and not at.toggle
+    ask_for_grid(at, "archive_table")
+    assert not light_tables(at)
+    grid = at.dataframe[0]
+    assert grid.value["match_id"].tolist() == ["random-2", "random-1", "random-0"]  # newest first
+    assert "None" not in grid.value.astype(str).to_numpy()
+    assert at.session_state["archive_table_grid_targets"][0] == {"match": "random-2"}
+    assert at.toggle(key="archive_grid").value is True
+    at.toggle(key="archive_grid").set_value(False).run()
+    assert not at.dataframe and light_table(at, "archive_table").texts.height == 3
 
 
 def test_language_comes_from_and_goes_to_the_address(app: AppTest) -> None:
@@ -278,10 +319,10 @@ def test_an_empty_archive_shows_how_to_import(tmp_path: Path, monkeypatch: pytes
 def test_match_lists_every_deal_with_score_and_findings(app: AppTest) -> None:
     at = open_page(app, "match", match="random-1")
     result = decode_and_replay(dumps(fixture_records()[1], pretty=False))
-    deals = at.dataframe[0].value
+    deals = light_tables(at)[0].value
     assert len(deals) == 12
-    assert deals["match_score"].tolist() == [f"{d.match_score[0]}-{d.match_score[1]}" for d in result.deals]
-    assert deals["findings"].tolist() == [1 if n == 2 else 0 for n in range(1, 13)]
+    assert deals["match_score"].to_list() == [f"{d.match_score[0]}-{d.match_score[1]}" for d in result.deals]
+    assert deals["findings"].to_list() == [1 if n == 2 else 0 for n in range(1, 13)]
     # selecting a deal replays it in this tab
     assert at.session_state["match_deals_targets"][1] == {"match": "random-1", "deal": 2, "step": 0}
     chart = svg_charts(at)["match_chart"]
@@ -447,17 +488,17 @@ def test_coach_adds_edits_and_deletes_a_comment(own_archive: Path, monkeypatch: 
     assert at.text_area(key=f"replay_edit_text_{comment_id}").value == "Smear the ace here."
 
     at.switch_page("app_pages/annotations.py").run()
-    listed = at.dataframe[0].value
-    assert listed["text"].tolist() == ["Smear the ace here."]
-    assert listed["where"].tolist() == ["trick 1, play 3"]
-    assert listed["tags"].tolist() == ["vetten, good"]
+    listed = light_tables(at)[0].value
+    assert listed["text"].to_list() == ["Smear the ace here."]
+    assert listed["where"].to_list() == ["trick 1, play 3"]
+    assert listed["tags"].to_list() == ["vetten, good"]
     assert at.session_state["annotations_table_targets"] == [{"match": "random-0", "deal": 1, "step": 3}]
 
     at.switch_page("app_pages/replay.py").run()
     at.text_area(key=f"replay_edit_text_{comment_id}").input("Smear the ace, Dirk.").run()
     at.button(key=f"replay_save_{comment_id}").click().run()
     at.switch_page("app_pages/annotations.py").run()
-    assert at.dataframe[0].value["text"].tolist() == ["Smear the ace, Dirk."]
+    assert light_tables(at)[0].value["text"].to_list() == ["Smear the ace, Dirk."]
 
     at.switch_page("app_pages/replay.py").run()
     at.button(key=f"replay_delete_{comment_id}").click().run()
@@ -534,23 +575,32 @@ def test_a_comment_survives_an_archive_locked_for_writing(
 def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     at = open_page(app, "mistakes")
     assert at.subheader[0].value == "2 findings"  # info is hidden by default
-    assert at.dataframe[0].value["severity"].tolist() == ["blunder", "mistake"]
+    assert light_tables(at)[0].value["severity"].to_list() == ["blunder", "mistake"]
     at.toggle(key="mistakes_show_info").set_value(True).run()
     assert at.subheader[0].value == "3 findings"
-    table = at.dataframe[0].value
-    assert table["severity"].tolist() == ["blunder", "mistake", "info"]
+    table = light_tables(at)[0].value
+    assert table["severity"].to_list() == ["blunder", "mistake", "info"]
     assert at.session_state["mistakes_table_targets"] == [
         {"match": "random-1", "deal": 2, "step": 10},
         {"match": "random-0", "deal": 1, "step": 3},
         {"match": "random-0", "deal": 1, "step": 0},
     ]
-    assert not (table.astype(str) == "None").any().any()
-    # the deal-level finding's trick and play are blank cells (a null would show as "None")
-    assert table["trick"].tolist()[2] == "" and table["play"].tolist()[2] == ""
+    shown = light_table(at, "mistakes_table").texts
+    assert "None" not in {cell for row in shown.rows() for cell in row}
+    # the deal-level finding's trick, play and player are blank cells, not "None"
+    assert shown.row(2, named=True) | {"trick": "", "play": "", "player": ""} == shown.row(2, named=True)
+    assert shown["points"].to_list() == ["8", "4", "2"]  # whole points stay whole, not "8.0"
     at.multiselect(key="mistakes_severities").select("blunder").run()
     assert at.subheader[0].value == "1 finding"
-    assert at.dataframe[0].value["player"].tolist() == ["Bert"]
+    assert light_tables(at)[0].value["player"].to_list() == ["Bert"]
     assert "wasted trump" in svg_charts(at)["mistakes_chart"]
+    at.multiselect(key="mistakes_severities").unselect("blunder").run()
+    click_row(at, "mistakes_table", 1)
+    assert at.title[0].value == "Deal 1 of random-0"  # the second row: Dirk's mistake
+    assert {k: at.query_params[k] for k in ("match", "deal", "step")} in (
+        {"match": "random-0", "deal": "1", "step": "3"},
+        {"match": ["random-0"], "deal": ["1"], "step": ["3"]},
+    )
 
 
 def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
@@ -667,11 +717,11 @@ def test_match_deals_name_the_trump_in_the_game_s_own_words_in_both_languages(ap
     ]
     assert trumps
     suit = Suit.parse(trumps[0])
-    english = open_page(app, "match", match="random-1").dataframe[0].value["contract"].tolist()
+    english = light_tables(open_page(app, "match", match="random-1"))[0].value["contract"].to_list()
     assert f"troef {suit.symbol} {suit.dutch}" in english
     assert not any(s.english in text for text in english for s in Suit)
     app.session_state["lang"] = "nl"
-    dutch = app.run().dataframe[0].value["contract"].tolist()
+    dutch = light_tables(app.run())[0].value["contract"].to_list()
     assert f"troef {suit.symbol} {suit.dutch}" in dutch
 
 
@@ -774,7 +824,7 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     (refused,) = [e.value for e in at.error]
     assert refused.startswith("Refused: club.jsonl:2: /deals/0/dealer: ")
     assert figures(at)["Matches"] == "4"
-    assert "sample-three" in at.dataframe[0].value["match_id"].tolist()
+    assert "sample-three" in light_tables(at)[0].value["match_id"].to_list()
     with Store(own_archive, read_only=True) as store:
         rejects = store.query("SELECT source, line, pointer, raw FROM rejects").rows()
         new = store.query(
@@ -830,7 +880,7 @@ def mixed(mixed_archive: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
 
 
 def shown_matches(at: AppTest) -> list[str]:
-    return sorted(at.dataframe[0].value["match_id"].tolist())
+    return sorted(light_tables(at)[0].value["match_id"].to_list())
 
 
 def test_archive_filters_by_player_variant_and_date(mixed: AppTest) -> None:
@@ -862,8 +912,8 @@ def test_archive_filters_by_player_variant_and_date(mixed: AppTest) -> None:
 
 
 def shown_findings(at: AppTest) -> list[tuple[str, str]]:
-    table = at.dataframe[0].value
-    return sorted(zip(table["match_id"].tolist(), table["kind"].tolist(), strict=True))
+    table = light_tables(at)[0].value
+    return sorted(zip(table["match_id"].to_list(), table["kind"].to_list(), strict=True))
 
 
 def test_mistakes_filter_by_player_kind_category_and_date(mixed: AppTest) -> None:
@@ -888,7 +938,7 @@ def test_mistakes_filter_by_player_kind_category_and_date(mixed: AppTest) -> Non
 
 
 def shown_comments(at: AppTest) -> list[str]:
-    return sorted(at.dataframe[0].value["text"].tolist())
+    return sorted(light_tables(at)[0].value["text"].to_list())
 
 
 def test_annotations_filter_by_author_and_tag(mixed: AppTest) -> None:

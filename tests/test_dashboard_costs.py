@@ -8,6 +8,7 @@ and the record replayed with the engine, never from the dashboard's code.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from manillen_replay.store import Store
 from manillen_replay.store.analyse import cost_frames
 
 from .factories import analysed_variant_archive, random_record
+from .tables import light_tables
 from .test_dashboard import APP, figures, open_page, texts
 
 SAMPLES = 4
@@ -53,10 +55,10 @@ def app(solved: Solved, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
 
 def costs_table(at: AppTest) -> list[dict[str, object]] | None:
     """The replay page's card values as rows, ``None`` when the page shows none."""
-    for frame in at.dataframe:
+    for frame in light_tables(at):
         table = frame.value
         if {"card", "view", "hindsight", "best", "played"} <= set(table.columns):
-            return list(table.to_dict("records"))
+            return list(table.to_dicts())
     return None
 
 
@@ -118,7 +120,7 @@ def test_match_page_shows_accuracy_per_player(app: AppTest, solved: Solved) -> N
     expected = {
         result.seats[seat]: value for seat, value in match_accuracy([costs]).items() if value is not None
     }
-    tables = [frame.value for frame in at.dataframe]
+    tables = [frame.value for frame in light_tables(at)]
     accuracy = next(table for table in tables if "accuracy" in table.columns)
     shown = dict(zip(accuracy["player"], accuracy["accuracy"], strict=True))
     assert shown.keys() == expected.keys()
@@ -127,7 +129,10 @@ def test_match_page_shows_accuracy_per_player(app: AppTest, solved: Solved) -> N
     by_deal = next(
         table for table in tables if "deal" in table.columns and set(expected) <= set(table.columns)
     )
-    assert by_deal["deal"].tolist() == [1]  # only deal 1 was costed
+    assert by_deal["deal"].to_list() == [1]  # only deal 1 was costed
+    written = next(t for t in light_tables(at) if t.key == "match_accuracy")
+    assert all(re.fullmatch(r"\d{1,3}\.\d%", text) for text in written.texts["accuracy"])
+    assert written.labels[:2] == ["Player", "Accuracy"]
     assert "Accuracy (solver)" in [s.value for s in at.subheader]
 
 
@@ -169,12 +174,12 @@ def test_a_variant_deal_shows_hindsight_values_only(
         deal=1,
         step=(trick - 1) * 6 + play,
     )
-    tables = [frame.value for frame in at.dataframe if "hindsight" in frame.value.columns]
+    tables = [frame.value for frame in light_tables(at) if "hindsight" in frame.value.columns]
     assert len(tables) == 1
     assert list(tables[0].columns) == ["card", "hindsight", "hindsight_best", "played"]
     page = texts(at)
     assert "with every hand open" in page and "layouts" not in page
     assert "with hindsight (no view cost)" in page
     at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
-    ledgers = [frame.value for frame in at.dataframe if "partner_given_away" in frame.value.columns]
+    ledgers = [frame.value for frame in light_tables(at) if "partner_given_away" in frame.value.columns]
     assert len(ledgers) == 1 and len(ledgers[0]) == players == 6

@@ -299,16 +299,17 @@ def app(archive: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
 
 
 def test_match_page_shows_the_ledger_and_offers_the_report(app: object, archive: Path) -> None:
+    from .tables import light_tables
     from .test_dashboard import open_page, svg_charts
 
     at = open_page(app, "match", match=MATCH)  # type: ignore[arg-type]
     assert "The cards and the decisions (solver)" in [s.value for s in at.subheader]
-    table = next(frame.value for frame in at.dataframe if "won_back" in frame.value.columns)
+    table = next(frame.value for frame in light_tables(at) if "won_back" in frame.value.columns)
     with Store(archive, read_only=True) as store:
         expected = store.player_ledger("match", match_id=MATCH)
     assert sorted(table["player"]) == sorted(expected["player"].to_list())
     for row in expected.iter_rows(named=True):
-        shown = table[table["player"] == row["player"]].iloc[0]
+        shown = table.filter(table["player"] == row["player"]).row(0, named=True)
         assert (shown["cards"], shown["points"], shown["given_away"]) == (
             row["cards"],
             row["points"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import data, ui
+from dashboards import data, light_table, ui
 from dashboards.steps import step_of
 
 t = ui.translator()
@@ -54,17 +54,22 @@ targets = [
     {"match": r["match_id"], "deal": r["deal"], "step": step_of(r["trick"], r["play"])}
     for r in comments.select("match_id", "deal", "trick", "play").iter_rows(named=True)
 ]
-st.dataframe(
+light_table.grid_toggle("annotations")
+light_table.show(
     table.select("match_id", "deal", "where", "author", "text", "tags", "updated_at"),
-    hide_index=True,
-    **ui.follow_selected_row("annotations_table", "replay", targets),
-    column_config={
+    key="annotations_table",
+    labels={
         "match_id": t("col.match"),
-        "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
+        "deal": t("col.deal"),
         "where": t("annot.scope"),
         "author": t("col.author"),
-        "text": st.column_config.TextColumn(t("col.text"), width="large"),
+        "text": t("col.text"),
         "tags": t("col.tags"),
-        "updated_at": st.column_config.DatetimeColumn(t("col.updated"), format="YYYY-MM-DD HH:mm"),
+        "updated_at": t("col.updated"),
     },
+    page="replay",
+    targets=targets,
+    wrap=("text",),
+    caption=t("annot.page_title"),
+    grid="annotations",
 )

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import polars as pl
 import streamlit as st
 
-from dashboards import data, i18n, ui
+from dashboards import data, i18n, light_table, ui
 from manillen_replay.errors import ManillenError
 
 t = ui.translator()
@@ -109,7 +109,7 @@ shown = data.matches(chosen_players, chosen_venues, chosen_variants, dates)
 shown_text = t("archive.shown", shown=shown.height, total=numbers["matches"])
 if active:
     shown_text += f" ({t('archive.filters_active', count=active)})"
-st.caption(shown_text + " " + t("archive.click_row"))
+st.caption(shown_text + ". " + t("archive.click_row"))
 table = shown.with_columns(
     pl.format("{}-{}", "final_score_0", "final_score_1").alias("score"),
     pl.col("variant").map_elements(variant_label, pl.String),
@@ -129,22 +129,26 @@ shown_columns = [
 ]
 if table["event"].null_count() == table.height:
     shown_columns.remove("event")  # an archive without events needs no column of blanks
-st.dataframe(
-    table.select(shown_columns).with_columns(pl.col(pl.String).fill_null("")),
-    hide_index=True,
-    column_config={
+light_table.grid_toggle("archive")
+light_table.show(
+    table.select(shown_columns),
+    key="archive_table",
+    labels={
         "match_id": t("col.match"),
-        "date": st.column_config.DateColumn(t("col.date")),
+        "date": t("col.date"),
         "venue": t("col.venue"),
         "event": t("col.event"),
         "variant": t("col.variant"),
         "team_0": t("col.team0"),
         "team_1": t("col.team1"),
         "score": t("col.score"),
-        "deals": st.column_config.NumberColumn(t("archive.deals"), format="%d"),
-        "findings": st.column_config.NumberColumn(t("col.findings"), format="%d"),
+        "deals": t("archive.deals"),
+        "findings": t("col.findings"),
     },
-    **ui.follow_selected_row("archive_table", "match", [{"match": m} for m in table["match_id"]]),
+    page="match",
+    targets=[{"match": m} for m in table["match_id"]],
+    caption=t("archive.title"),
+    grid="archive",
 )
 
 # drawn only once opened: the upload box is a heavy element, and most visits only browse

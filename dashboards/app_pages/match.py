@@ -7,7 +7,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import chart_view, charts, data, i18n, ui
+from dashboards import chart_view, charts, data, i18n, light_table, ui
 from manillen_replay.engine import DealKind, DealResult
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
@@ -130,43 +130,48 @@ if frame.height:
 
 st.subheader(t("match.deals"))
 st.caption(t("match.click_row"))
-st.dataframe(
+light_table.grid_toggle("match")
+light_table.show(
     frame.select("deal", "dealer", "contract", "multiplier", "points", "outcome", "match_score", "findings"),
-    hide_index=True,
-    **ui.follow_selected_row(
-        "match_deals", "replay", [{"match": chosen, "deal": number, "step": 0} for number in frame["deal"]]
-    ),
-    column_config={
-        "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
+    key="match_deals",
+    labels={
+        "deal": t("col.deal"),
         "dealer": t("col.dealer"),
         "contract": t("col.trump"),
-        "multiplier": st.column_config.NumberColumn(t("col.multiplier"), format="x%d"),
+        "multiplier": t("col.multiplier"),
         "points": t("col.points"),
         "outcome": t("col.deal_score"),
         "match_score": t("col.match_score"),
-        "findings": st.column_config.NumberColumn(t("col.findings"), format="%d"),
+        "findings": t("col.findings"),
     },
+    formats={"multiplier": "x%d"},
+    page="replay",
+    targets=[{"match": chosen, "deal": number, "step": 0} for number in frame["deal"]],
+    caption=t("match.deals"),
+    grid="match",
 )
 
 accuracy = data.match_accuracy(chosen)
 if accuracy.height:
     st.subheader(t("match.accuracy_title"))
     st.caption(t("match.accuracy_caption"))
-    st.dataframe(
+    light_table.show(
         accuracy.filter(pl.col("scope") == "match").select(
             "player", "accuracy", "decisions", "cards", "avg_view_cost"
         ),
-        hide_index=True,
         key="match_accuracy",
-        column_config={
+        labels={
             "player": t("col.player"),
-            "accuracy": st.column_config.ProgressColumn(
-                t("col.accuracy"), min_value=0, max_value=100, format="%.1f%%"
-            ),
-            "decisions": st.column_config.NumberColumn(t("col.decisions"), format="%d"),
-            "cards": st.column_config.NumberColumn(t("col.chosen_cards"), format="%d"),
-            "avg_view_cost": st.column_config.NumberColumn(t("col.avg_view_cost"), format="%.2f"),
+            "accuracy": t("col.accuracy"),
+            "decisions": t("col.decisions"),
+            "cards": t("col.chosen_cards"),
+            "avg_view_cost": t("col.avg_view_cost"),
         },
+        formats={"accuracy": "%.1f%%", "avg_view_cost": "%.2f"},
+        bars={"accuracy": 100},
+        caption=t("match.accuracy_title"),
+        grid="match",
+        offer_grid=False,
     )
     by_deal = (
         accuracy.filter(pl.col("scope") == "deal")
@@ -174,18 +179,14 @@ if accuracy.height:
         .sort("deal")
     )
     st.markdown(f"**{t('match.accuracy_deals')}**")
-    st.dataframe(
+    light_table.show(
         by_deal,
-        hide_index=True,
         key="match_accuracy_deals",
-        column_config={
-            "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
-            **{
-                name: st.column_config.NumberColumn(name, format="%.1f%%")
-                for name in by_deal.columns
-                if name != "deal"
-            },
-        },
+        labels={"deal": t("col.deal")},
+        formats={name: "%.1f%%" for name in by_deal.columns if name != "deal"},
+        caption=t("match.accuracy_deals"),
+        grid="match",
+        offer_grid=False,
     )
 
 ledger = data.match_ledger(chosen)
@@ -206,7 +207,7 @@ if ledger.height:
         interactive=interactive,
         key="match_ledger_chart",
     )
-    st.dataframe(
+    light_table.show(
         ledger.select(
             "player",
             "cards",
@@ -218,19 +219,22 @@ if ledger.height:
             "mistakes",
             "luck",
         ),
-        hide_index=True,
         key="match_ledger",
-        column_config={
+        labels={
             "player": t("col.player"),
-            "cards": st.column_config.NumberColumn(t("ledger.cards"), format="%d"),
-            "given_away": st.column_config.NumberColumn(t("ledger.own"), format="%d"),
-            "partner_given_away": st.column_config.NumberColumn(t("ledger.partner"), format="%d"),
-            "won_back": st.column_config.NumberColumn(t("ledger.opponents"), format="%d"),
-            "illegal": st.column_config.NumberColumn(t("ledger.illegal"), format="%d"),
-            "points": st.column_config.NumberColumn(t("ledger.points"), format="%d"),
-            "mistakes": st.column_config.NumberColumn(t("ledger.mistakes"), format="%.1f"),
-            "luck": st.column_config.NumberColumn(t("ledger.luck"), format="%+.1f"),
+            "cards": t("ledger.cards"),
+            "given_away": t("ledger.own"),
+            "partner_given_away": t("ledger.partner"),
+            "won_back": t("ledger.opponents"),
+            "illegal": t("ledger.illegal"),
+            "points": t("ledger.points"),
+            "mistakes": t("ledger.mistakes"),
+            "luck": t("ledger.luck"),
         },
+        formats={"mistakes": "%.1f", "luck": "%+.1f"},
+        caption=t("ledger.title"),
+        grid="match",
+        offer_grid=False,
     )
 
 st.subheader(t("report.title"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import chart_view, charts, data, i18n, ui
+from dashboards import chart_view, charts, data, i18n, light_table, ui
 from dashboards.steps import step_of
 
 t = ui.translator()
@@ -90,19 +90,16 @@ table = shown.with_columns(
     explanation,
     pl.col("severity").map_elements(lambda s: i18n.label_of("severity", s, language), pl.String),
     pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String),
-    pl.col("better").list.join(" ").fill_null("").alias("better"),
-    pl.col("card").fill_null(""),
-    pl.col("player").fill_null(""),
-    # a deal-level finding has no trick or play: a blank cell, not the grid's "None"
-    pl.col("trick").cast(pl.String).fill_null(""),
-    pl.col("play").cast(pl.String).fill_null(""),
+    pl.col("better").list.join(" ").alias("better"),
 )
 targets = [
     {"match": r["match_id"], "deal": r["deal"] or 1, "step": step_of(r["trick"], r["play"])}
     for r in shown.select("match_id", "deal", "trick", "play").iter_rows(named=True)
 ]
 st.caption(t("mistakes.click_row"))
-st.dataframe(
+light_table.grid_toggle("mistakes")
+# a deal-level finding has no trick, play or player: blank cells (the table writes no "None")
+light_table.show(
     table.select(
         "date",
         "match_id",
@@ -117,21 +114,26 @@ st.dataframe(
         "points",
         "text",
     ),
-    hide_index=True,
-    **ui.follow_selected_row("mistakes_table", "replay", targets),
-    column_config={
-        "date": st.column_config.DateColumn(t("col.date")),
+    key="mistakes_table",
+    labels={
+        "date": t("col.date"),
         "match_id": t("col.match"),
-        "deal": st.column_config.NumberColumn(t("col.deal"), format="%d"),
-        "trick": st.column_config.TextColumn(t("col.trick"), width="small"),
-        "play": st.column_config.TextColumn(t("col.play"), width="small"),
+        "deal": t("col.deal"),
+        "trick": t("col.trick"),
+        "play": t("col.play"),
         "player": t("col.player"),
         "severity": t("col.severity"),
         "kind": t("col.kind"),
         "card": t("col.card"),
         "better": t("col.better"),
-        # whole points stay whole (30, not 30.0); the solver's averages keep their decimals
-        "points": st.column_config.NumberColumn(t("col.at_stake"), format="plain"),
-        "text": st.column_config.TextColumn(t("col.explanation"), width="large"),
+        "points": t("col.at_stake"),
+        "text": t("col.explanation"),
     },
+    # whole points stay whole (30, not 30.0); the solver's averages keep their decimals
+    formats={"points": "plain"},
+    page="replay",
+    targets=targets,
+    wrap=("text",),
+    caption=t("mistakes.title"),
+    grid="mistakes",
 )

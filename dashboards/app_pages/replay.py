@@ -11,7 +11,7 @@ from typing import Any, Literal
 import polars as pl
 import streamlit as st
 
-from dashboards import cards, data, i18n, ui
+from dashboards import cards, data, i18n, light_table, ui
 from dashboards.steps import Moment, deal_moments, step_of
 from manillen_replay.cards import Card
 from manillen_replay.engine import DealResult, MatchResult
@@ -242,18 +242,20 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
     if hindsight_only:
         # the variants get hindsight values only: no empty view columns
         table = table.drop("view", "best")
-    st.dataframe(
+    light_table.show(
         table,
-        hide_index=True,
         key="replay_costs",
-        column_config={
+        labels={
             "card": t("col.card"),
-            "view": st.column_config.NumberColumn(t("col.view"), format="%.1f"),
-            "hindsight": st.column_config.NumberColumn(t("col.hindsight"), format="%d"),
+            "view": t("col.view"),
+            "hindsight": t("col.hindsight"),
             "best": t("col.best"),
-            "hindsight_best": f"{t('col.best')} ({t('col.hindsight').lower()})",
+            # on two lines: the table sits in the replay's narrow right-hand column
+            "hindsight_best": f"{t('col.best')}\n({t('col.hindsight').lower()})",
             "played": t("col.played"),
         },
+        formats={"view": "%.1f", "hindsight": "%d"},
+        caption=t("replay.costs_title"),
     )
     if hindsight_only:
         st.caption(t("replay.costs_caption_hindsight", name=name))
