@@ -30,8 +30,8 @@ bare Streamlit page (a title, a line of text and a button, served as the dashboa
 empty profile; for each page the bare page in a new tab; for the replay step a click of the bare
 page's button. Also listed: the bare page with one small Plotly chart
 (what the Interactive charts toggle costs), the bare page with one small table whose rows can be
-selected (Streamlit's data grid, which the Archive, Match and Mistakes pages need for their row
-clicks), and the server's bare health answer (``/_stcore/health``). ``vs floor`` divides a row's new tab
+selected (Streamlit's data grid, which the pages load only behind their Interactive tables
+button), and the server's bare health answer (``/_stcore/health``). ``vs floor`` divides a row's new tab
 (the cold row: its one figure) by its floor: what the framework costs any page is 1x. The load
 average at the start and end is kept with the figures. Run alone with ``python -m bench.pages``.
 """
@@ -72,11 +72,18 @@ LOADED = """() => {
   for (const chart of document.querySelectorAll('[data-chart]')) {
     if (!chart.querySelector('svg')) return false;
   }
+  for (const host of document.querySelectorAll('[data-testid^="stBidiComponent"]')) {
+    const roots = [host, ...host.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean);
+    if (!host.shadowRoot) roots.push(host);
+    const drawn = '.mr-light-table table, .fields input, .fields select';
+    if (!roots.some((r) => r.querySelector(drawn))) return false;
+  }
   return true;
 }"""
 """True once a page is drawn: the script done, no placeholder left, every chart drawn (a Plotly
 chart once its SVG is there, a picture drawn on the server, ``data-chart`` on its element, once
-its ``svg`` is in the page)."""
+its ``svg`` is in the page), and every custom component's content in place (a light table's
+``table``, the browser's own inputs): their scripts draw them after the element is mounted."""
 
 CHARTS = """() => ({
   plotly: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
@@ -281,8 +288,8 @@ if st.query_params.get("table"):
     st.dataframe({{"match": ["a", "b"], "deals": [1, 2]}}, hide_index=True, on_select="rerun", key="t")
 """
 """The floors' page: ``?plotly=1`` adds one small chart, drawn by the dashboard's own chart code;
-``?table=1`` one small table whose rows can be selected, as the Archive, Match and Mistakes
-tables are (Streamlit's data grid)."""
+``?table=1`` one small table whose rows can be selected (Streamlit's data grid, which the
+pages' Interactive tables button brings)."""
 
 
 FLOOR_APP = """

@@ -208,9 +208,18 @@ def test_analyze_says_a_variant_gets_hindsight_costs_only(tmp_path: Path):
     )
     assert again.exit_code == 0, again.output
     assert (
-        "solver: costs of 1 deal stored (2 layouts per play; the variants other than four: " in again.output
+        "solver: costs of 1 deal stored (hindsight costs only: the variants other than four get no layouts)"
+        in (again.output)
     )
-    assert "hindsight costs only)" in again.output
+    four = CliRunner().invoke(
+        cli, ["import", str(Path(__file__).parents[1] / "data/samples/seed-trick.json"), "--db", str(db)]
+    )
+    assert four.exit_code == 0, four.output
+    mixed = CliRunner().invoke(
+        cli, ["analyze", "--db", str(db), "--depth", "solver", "--all", "--samples", "2", "--quiet"]
+    )
+    assert mixed.exit_code == 0, mixed.output
+    assert "(2 layouts per play; the variants other than four: hindsight costs only)" in mixed.output
 
 
 def test_the_ledger_of_a_variant_adds_up_per_side_and_per_person(analysed: tuple[str, Path]):

@@ -155,6 +155,20 @@ class _SolverProgress:
             self.bar.render_finish()
 
 
+def _solver_depths(store: Store, samples: int) -> str:
+    """What the solver gave the archive's plays: layouts for the four-player game, hindsight costs
+    only for the other variants (docs/solver.md)."""
+    ((four, others),) = store.query(
+        "SELECT count(*) FILTER (WHERE variant = 'four'), count(*) FILTER (WHERE variant <> 'four') "
+        "FROM matches"
+    ).rows()
+    if not others:
+        return f"{plural(samples, 'layout')} per play"
+    if not four:
+        return "hindsight costs only: the variants other than four get no layouts"
+    return f"{plural(samples, 'layout')} per play; the variants other than four: hindsight costs only"
+
+
 def _run_detector(store: Store, detector: CoachDetector) -> int:
     from ..store.analyse import findings_frame
 
@@ -272,12 +286,8 @@ def analyze(
                 f"{plural(total, 'finding')}" + (f" ({detail})" if detail else "")
             )
             if depth == "solver":
-                ((variants,),) = store.query("SELECT count(*) FROM matches WHERE variant <> 'four'").rows()
-                click.echo(
-                    f"solver: costs of {plural(outcome.solved, 'deal')} stored "
-                    f"({plural(samples, 'layout')} per play"
-                    + ("; the variants other than four: hindsight costs only)" if variants else ")")
-                )
+                depths = _solver_depths(store, samples)
+                click.echo(f"solver: costs of {plural(outcome.solved, 'deal')} stored ({depths})")
             for detector in detectors:
                 count = _run_detector(store, detector)
                 click.echo(f"coach detector {detector.name}: {plural(count, 'finding')}")
