@@ -2,7 +2,7 @@
 
 A page's first Plotly chart makes the browser load and evaluate plotly.js (about a second in
 every new tab), so the first view draws each chart as SVG made on the server
-(:mod:`dashboards.charts`' ``*_svg``), and a toggle per page, kept for the session, swaps in the
+(:mod:`dashboards.charts`' ``*_svg``), and a checkbox per page, kept for the session, swaps in the
 interactive charts (zoom, pan, hover). The pictures go in through ``st.markdown``: ``st.html``
 sanitises SVG away, and ``st.image`` would lose the tooltips and the theme's text colour.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import charts, ui
+from dashboards import charts, native_inputs, ui
 
 STYLE = """<style>
 .mr-chart { container-type: inline-size; max-width: 960px; margin-bottom: 0.5rem; }
@@ -36,17 +36,26 @@ loading of its sanitiser's scripts."""
 
 
 def interactive(page: str) -> bool:
-    """The page's "Interactive charts" toggle (off at first, kept for the session); whether it is on.
+    """The page's "Interactive charts" checkbox (off at first, kept for the session); whether it is on.
 
-    :param page: the page's name, the prefix of its session key.
+    It is the browser's own checkbox (:mod:`dashboards.native_inputs`): Streamlit's toggle would
+    cost every new tab of a chart page its scripts.
+
+    :param page: the page's name, the prefix of its session keys (``PAGE_interactive`` holds the
+        choice, ``PAGE_interactive_box`` the checkbox's state).
     """
     t = ui.translator()
-    return st.toggle(
+    kept = f"{page}_interactive"
+    field = native_inputs.Field(
+        "on",
         t("charts.interactive"),
-        key=f"{page}_interactive",
+        "checkbox",
+        value="true" if st.session_state.get(kept) else "",
         help=t("charts.interactive_help"),
-        persist_state="session",
     )
+    on = native_inputs.inputs(f"{kept}_box", [field])["on"] == "true"
+    st.session_state[kept] = on
+    return on
 
 
 def show(draw: Callable[[int], str], figure: Callable[[], Any], *, interactive: bool, key: str) -> None:

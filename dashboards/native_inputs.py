@@ -41,6 +41,7 @@ fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap
 legend { padding: 0; margin-bottom: 0.25rem; font-size: 0.875rem; width: 100%; }
 label.option { flex-direction: row; align-items: center; gap: 0.4rem; font-size: 1rem; min-height: 2rem; }
 label.option input { width: auto; min-height: 0; accent-color: var(--st-primary-color); }
+label.check input { order: -1; }
 fieldset:disabled, input:disabled, label.option:has(input:disabled) { opacity: 0.55; }
 .help { width: 100%; font-size: 0.8rem; opacity: 0.7; }
 .help:empty { display: none; }
@@ -66,7 +67,8 @@ function build(f, root, setStateValue) {
     if (f.minimum !== null) input.min = f.minimum;
     if (f.step !== null) input.step = f.step;
     if (f.suggest) input.setAttribute('list', `suggest-${f.suggest}`);
-    input.addEventListener('change', () => send(input.value));
+    if (f.kind === 'checkbox') label.className = 'option check';
+    input.addEventListener('change', () => send(f.kind === 'checkbox' ? (input.checked ? 'true' : '') : input.value));
     label.appendChild(input);
   }
   const help = label.appendChild(document.createElement('small'));
@@ -96,7 +98,7 @@ export default function ({ data, parentElement, setStateValue }) {
     root.appendChild(label);  // in the order of the fields
     kept.add(label);
     label.firstChild.textContent = f.label;
-    label.querySelector('.help').textContent = f.help;
+    label.querySelector('.help').textContent = f.kind === 'checkbox' ? '' : f.help;
     const value = root.values[f.name] ?? '';
     if (f.kind === 'radio') {
       label.querySelectorAll('label').forEach((option) => option.remove());
@@ -112,6 +114,11 @@ export default function ({ data, parentElement, setStateValue }) {
     }
     const input = label.querySelector('input, select');
     input.disabled = f.disabled;
+    if (f.kind === 'checkbox') {  // its help is the label's tooltip, as Streamlit's toggles have it
+      input.checked = value === 'true';
+      label.title = f.help;
+      continue;
+    }
     if (f.placeholder) input.placeholder = f.placeholder;
     const typing = input.value;  // an input in use keeps what is in it
     if (f.kind === 'select') input.replaceChildren(...f.options.map(([v, text]) => new Option(text, v)));
@@ -128,13 +135,13 @@ _COMPONENT: Any = None
 @dataclass(frozen=True)
 class Field:
     """One input: ``text`` (offering the words of the list named ``suggest`` as it is typed),
-    ``date`` (ISO text, ``2026-12-01``), ``number`` (from ``minimum`` in steps of ``step``), or
-    ``select``/``radio`` (one of ``options``, pairs of value and label); ``help`` is a line under
-    it."""
+    ``date`` (ISO text, ``2026-12-01``), ``number`` (from ``minimum`` in steps of ``step``),
+    ``select``/``radio`` (one of ``options``, pairs of value and label), or ``checkbox``
+    (``"true"`` when ticked, else ``""``); ``help`` is a line under it (a checkbox's tooltip)."""
 
     name: str
     label: str
-    kind: Literal["text", "date", "number", "select", "radio"] = "text"
+    kind: Literal["text", "date", "number", "select", "radio", "checkbox"] = "text"
     value: str = ""
     placeholder: str = ""
     suggest: str = ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import html
+import json
 import re
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, i18n
+from dashboards.native_inputs import chosen_state
 from manillen_replay.cards import CARD_BY_TEXT, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.record import Entry, Record, dumps, loads
@@ -128,6 +130,23 @@ def svg_charts(at: AppTest) -> dict[str, str]:
         if found:
             charts[found.group(1)] = str(element.value)
     return charts
+
+
+def native_fields(at: AppTest) -> list[dict[str, object]]:
+    """Every field of the page's native inputs (``dashboards.native_inputs``), as handed to the browser."""
+    return [
+        field
+        for element in at.get("bidi_component")
+        if element.proto.component_name == "manillen_native_inputs"
+        for field in json.loads(element.proto.json)["fields"]
+    ]
+
+
+def tick_interactive_charts(at: AppTest, page: str, on: bool) -> None:
+    """Tick (or clear) the page's Interactive charts checkbox, as a click in the browser does."""
+    assert "on" in [field["name"] for field in native_fields(at)]
+    at.session_state[f"{page}_interactive_box"] = chosen_state({"on": "true" if on else ""})
+    at.run()
 
 
 def cards_in(fragment: str) -> list[str]:
@@ -683,7 +702,7 @@ def test_chart_pages_first_draw_svg_and_plotly_on_demand(
         for drawing in drawings:
             ElementTree.fromstring(drawing)
             assert "<title>" in drawing
-    at.toggle(key=f"{page}_interactive").set_value(True).run()
+    tick_interactive_charts(at, page, True)
     assert not at.exception
     assert not svg_charts(at)
     assert len(at.get("plotly_chart")) == len(keys)
@@ -691,7 +710,7 @@ def test_chart_pages_first_draw_svg_and_plotly_on_demand(
     at.switch_page("app_pages/archive.py").run()
     at.switch_page(f"app_pages/{page}.py").run()
     assert len(at.get("plotly_chart")) == len(keys)
-    at.toggle(key=f"{page}_interactive").set_value(False).run()
+    tick_interactive_charts(at, page, False)
     assert set(svg_charts(at)) == keys and not at.get("plotly_chart")
 
 
@@ -705,7 +724,7 @@ def test_chart_pictures_speak_dutch(app: AppTest) -> None:
     assert "Punten per spel, als gever of niet" in pictures["players_points"]
     assert "als gever" in pictures["players_points"] and "as dealer" not in pictures["players_points"]
     assert "boven de staven: spellen samen" in pictures["players_partners"]
-    assert at.toggle(key="players_interactive").label == "Interactieve grafieken"
+    assert "Interactieve grafieken" in [field["label"] for field in native_fields(at)]
 
 
 def test_match_deals_name_the_trump_in_the_game_s_own_words_in_both_languages(app: AppTest) -> None:

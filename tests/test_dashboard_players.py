@@ -28,8 +28,8 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
 
 def player_input(at: AppTest) -> dict[str, Any]:
     """The player input as the page hands it to the browser: its field and the value it shows."""
-    [inputs] = [e for e in at.get("bidi_component") if e.proto.component_name == "manillen_native_inputs"]
-    shown: dict[str, Any] = json.loads(inputs.proto.json)
+    native = [e for e in at.get("bidi_component") if e.proto.component_name == "manillen_native_inputs"]
+    [shown] = [s for s in (json.loads(e.proto.json) for e in native) if s["fields"][0]["name"] == "player"]
     [field] = shown["fields"]
     return {"options": [value for value, _ in field["options"]], "shown": shown["values"]["player"]}
 

@@ -300,7 +300,7 @@ def app(archive: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
 
 def test_match_page_shows_the_ledger_and_offers_the_report(app: object, archive: Path) -> None:
     from .tables import light_tables
-    from .test_dashboard import open_page, svg_charts
+    from .test_dashboard import open_page, svg_charts, tick_interactive_charts
 
     at = open_page(app, "match", match=MATCH)  # type: ignore[arg-type]
     assert "The cards and the decisions (solver)" in [s.value for s in at.subheader]
@@ -320,7 +320,7 @@ def test_match_page_shows_the_ledger_and_offers_the_report(app: object, archive:
     assert pictures.count('<svg class="chart"') == len(expected)
     for name in expected["player"].to_list():
         assert f"{name}: where the points came from" in pictures
-    at.toggle(key="match_interactive").set_value(True).run()  # type: ignore[attr-defined]
+    tick_interactive_charts(at, "match", True)
     assert any(chart.proto.spec and "waterfall" in chart.proto.spec for chart in at.get("plotly_chart"))  # type: ignore[attr-defined]
     buttons = [b.proto.label for b in at.get("download_button")]
     assert "Download report" in buttons
