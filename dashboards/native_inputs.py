@@ -68,7 +68,8 @@ function build(f, root, setStateValue) {
     if (f.step !== null) input.step = f.step;
     if (f.suggest) input.setAttribute('list', `suggest-${f.suggest}`);
     if (f.kind === 'checkbox') label.className = 'option check';
-    input.addEventListener('change', () => send(f.kind === 'checkbox' ? (input.checked ? 'true' : '') : input.value));
+    const text = () => (f.kind === 'checkbox' ? (input.checked ? 'true' : '') : input.value);
+    input.addEventListener('change', () => send(text()));
     label.appendChild(input);
   }
   const help = label.appendChild(document.createElement('small'));
