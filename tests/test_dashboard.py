@@ -349,6 +349,26 @@ def test_match_lists_every_deal_with_score_and_findings(app: AppTest) -> None:
     assert not at.get("plotly_chart")
 
 
+def test_match_is_chosen_in_the_browser_s_own_drop_down_and_kept_for_the_session(app: AppTest) -> None:
+    """No Streamlit combo box for a new tab to load: the match and the report's person are native
+    drop-downs; a pick shows that match, goes into the address and survives a trip away."""
+    at = open_page(app, "match")
+    assert not at.selectbox
+    [field] = [f for f in native_fields(at) if f["name"] == "match"]
+    options = [value for value, _ in field["options"]]  # type: ignore[attr-defined]
+    assert options[0] == "" and sorted(options[1:]) == sorted(data.match_ids())
+    assert not light_tables(at)  # nothing chosen yet: no match drawn
+    at.session_state["match_choice"] = chosen_state({"match": "random-1"})
+    at.run()
+    assert at.query_params["match"] == "random-1" and len(light_tables(at)[0].value) == 12
+    persons = [f for f in native_fields(at) if f["name"] == "player"]
+    assert [value for value, _ in persons[0]["options"]][1:] == ["Anna", "Bert", "Carla", "Dirk"]  # type: ignore[index]
+    at.switch_page("app_pages/sql.py").run()
+    at.query_params.clear()
+    at.switch_page("app_pages/match.py").run()  # away and back, no address: still that match
+    assert at.query_params["match"] == "random-1"
+
+
 def test_match_unknown_id_says_so(app: AppTest) -> None:
     at = open_page(app, "match", match="no-such-match")
     assert "no-such-match" in texts(at)

@@ -7,7 +7,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import chart_view, charts, data, i18n, light_table, ui
+from dashboards import chart_view, charts, data, i18n, light_table, native_inputs, ui
 from manillen_replay.engine import DealKind, DealResult
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
@@ -19,13 +19,23 @@ if not ui.archive_ready():
 
 ids = data.match_ids()
 wanted = st.query_params.get("match")
-# a link (or the address bar) names the match; the select box follows it until the person picks
+# The match is the browser's own drop-down (dashboards/native_inputs.py): Streamlit's would cost
+# every new tab of this page its combo-box scripts. A link (or the address bar) names the match;
+# the drop-down follows it until the person picks; the choice is kept for the session (match_id).
 if wanted is not None and wanted != st.session_state.get("match_synced"):
     st.session_state["match_synced"] = wanted
     st.session_state["match_id"] = wanted if wanted in ids else None
-chosen = st.selectbox(
-    t("match.choose"), ids, index=None, key="match_id", placeholder=t("match.none"), persist_state="session"
+    st.session_state["match_choice"] = native_inputs.chosen_state({"match": wanted if wanted in ids else ""})
+kept = st.session_state.get("match_id")
+match_field = native_inputs.Field(
+    "match",
+    t("match.choose"),
+    "select",
+    value=kept if kept in ids else "",
+    options=[("", t("match.none")), *((match_id, match_id) for match_id in ids)],
 )
+chosen = native_inputs.inputs("match_choice", [match_field])["match"] or None
+st.session_state["match_id"] = chosen
 if chosen is None:
     if wanted is not None and wanted not in ids:
         st.warning(t("match.unknown", match=wanted))
@@ -239,7 +249,10 @@ if ledger.height:
 
 st.subheader(t("report.title"))
 everyone = t("report.everyone")
-report_for = st.selectbox(t("report.for"), [everyone, *names], key="match_report_player")
+report_field = native_inputs.Field(
+    "player", t("report.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
+)
+report_for = native_inputs.inputs("match_report_for", [report_field])["player"]
 language = ui.lang()
 report_match, report_player = chosen, None if report_for == everyone else report_for
 st.download_button(
