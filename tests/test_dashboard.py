@@ -681,12 +681,16 @@ def test_players_rate_line_drops_to_zero_in_months_without_findings(app: AppTest
     assert sorted(rates["per_100"].to_list())[:2] == [0, 0] and max(rates["per_100"]) > 0
 
 
-def test_players_months_and_labels_in_dutch(app: AppTest) -> None:
-    at = app
+def open_players_in_dutch(at: AppTest) -> AppTest:
+    """The Players page of Bert, in Dutch (the language chosen before the page is opened)."""
     at.run()
     at.session_state["lang"] = "nl"
     at.query_params["player"] = "Bert"
-    at.switch_page("app_pages/players.py").run()
+    return at.switch_page("app_pages/players.py").run()
+
+
+def test_players_months_and_labels_in_dutch(app: AppTest) -> None:
+    at = open_players_in_dutch(app)
     months = svg_charts(at)["players_rates"]
     assert "jan 2026" in months and "Jan 2026" not in months
     # the months in their order, not the alphabet's (feb, jan, mrt)
@@ -735,11 +739,7 @@ def test_chart_pages_first_draw_svg_and_plotly_on_demand(
 
 
 def test_chart_pictures_speak_dutch(app: AppTest) -> None:
-    at = app
-    at.run()
-    at.session_state["lang"] = "nl"
-    at.query_params["player"] = "Bert"
-    at.switch_page("app_pages/players.py").run()
+    at = open_players_in_dutch(app)
     pictures = svg_charts(at)
     assert "Punten per spel, als gever of niet" in pictures["players_points"]
     assert "als gever" in pictures["players_points"] and "as dealer" not in pictures["players_points"]

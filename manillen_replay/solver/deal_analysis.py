@@ -46,21 +46,16 @@ def _part_tables(workers: int, nodes: MutableMapping[str, int] | None, part: str
     """The deal's tables for one part, whose positions searched are added to ``nodes[part]``:
     counted on the part's own tables, as the parts run at the same time."""
     with DealTables(workers) as tables:
-        start = _searched(tables)
+        start = tables.nodes_searched()
         try:
             yield tables
         finally:
             if nodes is not None:
                 with _NODES_LOCK:
-                    nodes[part] = nodes.get(part, 0) + _searched(tables) - start
+                    nodes[part] = nodes.get(part, 0) + tables.nodes_searched() - start
 
 
 _NODES_LOCK = threading.Lock()
-
-
-def _searched(tables: DealTables) -> int:
-    """Positions the workers of ``tables`` have visited so far (as :func:`~.search.nodes_searched`)."""
-    return sum(int(worker.work[3][0]) for worker in tables.workers)
 
 
 @dataclass

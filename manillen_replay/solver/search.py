@@ -142,16 +142,21 @@ _WORKERS: list[_Worker] = []
 """Every worker made (as many as threads ever ran at once: a handful), for :func:`nodes_searched`."""
 
 
+def _visited(worker: _Worker) -> int:
+    """Positions ``worker`` has visited in its life (its workspace counts them)."""
+    return int(worker.work[3][0])
+
+
 def nodes_searched() -> int:
     """Positions the search has visited in this process so far: the work done, whatever the
     machine's speed (``make bench`` reports it beside the times)."""
-    return sum(int(worker.work[3][0]) for worker in list(_WORKERS))
+    return sum(map(_visited, list(_WORKERS)))
 
 
 def nodes_per_worker() -> list[int]:
     """Positions each worker (one per thread that ever solved at once) has visited so far: the
     busier thread's share of a call is what a user waits for when the cores are free."""
-    return [int(worker.work[3][0]) for worker in list(_WORKERS)]
+    return [_visited(worker) for worker in list(_WORKERS)]
 
 
 def _borrow() -> _Worker:
@@ -182,6 +187,11 @@ class DealTables:
             # a deal has at most five trumps: far fewer than the generations a key tells apart
             known[key] = self.workers[index].next_generation()
         return known[key]
+
+    def nodes_searched(self) -> int:
+        """Positions these tables' workers have visited so far, over their lives (the work of a
+        stretch of solves is the difference of two readings)."""
+        return sum(map(_visited, self.workers))
 
     def close(self) -> None:
         """Give the tables back to the pool."""
