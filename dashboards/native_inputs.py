@@ -53,6 +53,7 @@ function build(f, root, setStateValue) {
   label.dataset.name = f.name;
   label.appendChild(document.createElement(f.kind === 'radio' ? 'legend' : 'span'));
   const send = (value) => {
+    root.pending = Object.assign({}, root.pending, {[f.name]: value});
     root.values = Object.assign({}, root.values, {[f.name]: value});
     setStateValue('chosen', root.values);
   };
@@ -83,7 +84,13 @@ export default function ({ data, parentElement, setStateValue }) {
     root = parentElement.appendChild(document.createElement('div'));
     root.className = 'fields';
   }
-  root.values = Object.assign({}, data.values);
+  // A value sent but not yet in what the server drew stays: a run that started before it was
+  // typed must not wipe it (the next state sent would lose it for good).
+  root.pending = root.pending || {};
+  for (const [name, value] of Object.entries(root.pending)) {
+    if ((data.values[name] ?? '') === value) delete root.pending[name];
+  }
+  root.values = Object.assign({}, data.values, root.pending);
   for (const [name, words] of Object.entries(data.lists)) {  // one list of suggestions per kind
     let list = root.querySelector(`#suggest-${name}`);
     if (!list) {
