@@ -1,8 +1,8 @@
 """Cards as HTML: suit symbols in red and black, hands around a table, the trick in the middle.
 
-Pure functions returning HTML text; the deal replay page hands it to ``st.html``. Every card
-carries ``data-card`` (``10H``) and every hand and trick ``data-seat`` so that tests and the
-browser test can find them.
+Pure functions returning HTML text; the deal replay page hands it to ``st.markdown`` (``st.html``'s
+sanitiser would cost a new tab its scripts). Every card carries ``data-card`` (``10H``) and every
+hand and trick ``data-seat`` so that tests and the browser test can find them.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ STYLE = """
 .mr-row { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; }
 </style>
 """
-"""The stylesheet of the cards, sent once per page (``st.html`` of a lone style block)."""
+"""The stylesheet of the cards, sent once per page (``st.markdown`` of a lone style block)."""
 
 # Where the seats sit, in clockwise order from the bottom of the screen, by number of seats.
 _PLACES: dict[int, tuple[str, ...]] = {

@@ -1,4 +1,5 @@
-"""The browser's own form inputs (``<input>``, ``<input type=date>``, ``<select>``) in a page.
+"""The browser's own form inputs (``<input>``, ``<input type=date>``, ``<select>``, a range
+slider, a list of check boxes) in a page.
 
 Streamlit's date input and drop-downs cost a new tab of a page about 320 KB of JavaScript (its
 date field and combo box), loaded and run before the page counts as drawn. The browser's own
@@ -12,6 +13,8 @@ state: ``at.session_state[key] = {"chosen": {"name": "value", ...}}`` (see :func
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
@@ -20,6 +23,9 @@ import streamlit as st
 
 STATE = "chosen"
 """The component's one state value: every field's text by its name."""
+
+MARK = "#"
+"""In the state the browser sends, a text new with each change a person makes (see :func:`sent`)."""
 
 _CSS = """
 :host { display: block; }
@@ -45,20 +51,58 @@ label.check input { order: -1; }
 fieldset:disabled, input:disabled, label.option:has(input:disabled) { opacity: 0.55; }
 .help { width: 100%; font-size: 0.8rem; opacity: 0.7; }
 .help:empty { display: none; }
+.fields.row {
+  display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 11rem), 1fr)); align-items: start;
+}
+label.range input { padding: 0; min-height: 1.75rem; background: none; border: 0; accent-color: var(--st-primary-color); }
+label.range span { display: flex; justify-content: space-between; }
+.multi { display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color); }
+.multi summary {
+  list-style: none; cursor: pointer; min-height: 2.5rem; box-sizing: border-box; padding: 0.35rem 2rem 0.35rem 0.75rem;
+  font-size: var(--st-base-font-size, 1rem); background: var(--st-secondary-background-color);
+  border: 1px solid var(--st-widget-border-color, transparent); border-radius: var(--st-base-radius, 0.5rem);
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; position: relative;
+}
+.multi summary::-webkit-details-marker { display: none; }
+.multi summary::after { content: "\\25BE"; position: absolute; right: 0.75rem; opacity: 0.7; }
+.multi summary.none { opacity: 0.7; }
+.multi summary:focus-visible { outline: 1px solid var(--st-primary-color); }
+.multi .menu {
+  display: flex; flex-direction: column; max-height: 15rem; overflow-y: auto; margin-top: 0.25rem;
+  padding: 0.25rem 0.75rem; background: var(--st-secondary-background-color); border-radius: var(--st-base-radius, 0.5rem);
+}
 """
 
 _JS = """
+const MARK = '#';
+
 function build(f, root, setStateValue) {
-  const label = document.createElement(f.kind === 'radio' ? 'fieldset' : 'label');
+  const tag = {radio: 'fieldset', multi: 'div'}[f.kind] || 'label';
+  const label = document.createElement(tag);
   label.dataset.name = f.name;
   label.appendChild(document.createElement(f.kind === 'radio' ? 'legend' : 'span'));
   const send = (value) => {
     root.pending = Object.assign({}, root.pending, {[f.name]: value});
     root.values = Object.assign({}, root.values, {[f.name]: value});
-    setStateValue('chosen', root.values);
+    // marked as sent by the person (a state the page itself set for the inputs has no mark)
+    setStateValue('chosen', Object.assign({}, root.values, {[MARK]: `${Date.now()}-${Math.random()}`}));
   };
   if (f.kind === 'radio') {
     label.addEventListener('change', (event) => send(event.target.value));
+  } else if (f.kind === 'multi') {  // a drop-down of check boxes: the ticked values, a JSON list
+    label.className = 'multi';
+    const details = label.appendChild(document.createElement('details'));
+    details.appendChild(document.createElement('summary'));
+    details.appendChild(document.createElement('div')).className = 'menu';
+    label.addEventListener('change', () => {
+      const ticked = [...label.querySelectorAll('.menu input:checked')].map((box) => box.value);
+      summarise(label, f, ticked);
+      send(JSON.stringify(ticked));
+    });
+    // closes on a click elsewhere in the page, as a drop-down does
+    document.addEventListener('click', (event) => {
+      if (details.open && !event.composedPath().includes(details)) details.open = false;
+    });
   } else {
     const input = document.createElement(f.kind === 'select' ? 'select' : 'input');
     input.name = f.name;
@@ -66,9 +110,16 @@ function build(f, root, setStateValue) {
     if (f.kind === 'text') Object.assign(input, {autocomplete: 'off', enterKeyHint: 'next'});
     if (f.kind === 'number') input.inputMode = 'numeric';
     if (f.minimum !== null) input.min = f.minimum;
+    if (f.maximum !== null) input.max = f.maximum;
     if (f.step !== null) input.step = f.step;
     if (f.suggest) input.setAttribute('list', `suggest-${f.suggest}`);
     if (f.kind === 'checkbox') label.className = 'option check';
+    if (f.kind === 'range') {  // the value beside the label follows the thumb as it moves
+      label.className = 'range';
+      label.firstChild.appendChild(document.createElement('span'));
+      label.firstChild.appendChild(document.createElement('output'));
+      input.addEventListener('input', () => { label.querySelector('output').textContent = input.value; });
+    }
     const text = () => (f.kind === 'checkbox' ? (input.checked ? 'true' : '') : input.value);
     input.addEventListener('change', () => send(text()));
     label.appendChild(input);
@@ -78,12 +129,29 @@ function build(f, root, setStateValue) {
   return label;
 }
 
+function summarise(details, f, ticked) {
+  const summary = details.querySelector('summary');
+  const names = new Map(f.options);
+  summary.textContent = ticked.length ? ticked.map((value) => names.get(value)).join(', ') : f.placeholder;
+  summary.classList.toggle('none', !ticked.length);
+}
+
+function ticked(value) {
+  try {
+    const list = JSON.parse(value || '[]');
+    return Array.isArray(list) ? list : [];
+  } catch (error) {
+    return [];
+  }
+}
+
 export default function ({ data, parentElement, setStateValue }) {
   let root = parentElement.querySelector('.fields');
   if (!root) {
     root = parentElement.appendChild(document.createElement('div'));
     root.className = 'fields';
   }
+  root.classList.toggle('row', Boolean(data.row));
   // A value sent but not yet in what the server drew stays: a run that started before it was
   // typed must not wipe it (the next state sent would lose it for good).
   root.pending = root.pending || {};
@@ -105,7 +173,7 @@ export default function ({ data, parentElement, setStateValue }) {
     const label = root.querySelector(`[data-name="${f.name}"]`) || build(f, root, setStateValue);
     root.appendChild(label);  // in the order of the fields
     kept.add(label);
-    label.firstChild.textContent = f.label;
+    (f.kind === 'range' ? label.firstChild.firstChild : label.firstChild).textContent = f.label;
     label.querySelector('.help').textContent = f.kind === 'checkbox' ? '' : f.help;
     const value = root.values[f.name] ?? '';
     if (f.kind === 'radio') {
@@ -120,6 +188,20 @@ export default function ({ data, parentElement, setStateValue }) {
       }
       continue;
     }
+    if (f.kind === 'multi') {
+      const chosen = new Set(ticked(value));
+      const menu = label.querySelector('.menu');
+      menu.replaceChildren(...f.options.map(([choice, text]) => {
+        const option = document.createElement('label');
+        option.className = 'option';
+        const box = option.appendChild(document.createElement('input'));
+        Object.assign(box, {type: 'checkbox', value: choice, checked: chosen.has(choice), disabled: f.disabled});
+        option.append(text);
+        return option;
+      }));
+      summarise(label, f, f.options.map(([choice]) => choice).filter((choice) => chosen.has(choice)));
+      continue;
+    }
     const input = label.querySelector('input, select');
     input.disabled = f.disabled;
     if (f.kind === 'checkbox') {  // its help is the label's tooltip, as Streamlit's toggles have it
@@ -130,8 +212,9 @@ export default function ({ data, parentElement, setStateValue }) {
     if (f.placeholder) input.placeholder = f.placeholder;
     const typing = input.value;  // an input in use keeps what is in it
     if (f.kind === 'select') input.replaceChildren(...f.options.map(([v, text]) => new Option(text, v)));
-    const wanted = input === focused ? typing : value;
+    const wanted = input === focused && f.kind !== 'range' ? typing : value;
     if (input.value !== wanted) input.value = wanted;
+    if (f.kind === 'range') label.querySelector('output').textContent = input.value;
   }
   for (const label of root.querySelectorAll('[data-name]')) if (!kept.has(label)) label.remove();
 }
@@ -143,20 +226,25 @@ _COMPONENT: Any = None
 @dataclass(frozen=True)
 class Field:
     """One input: ``text`` (offering the words of the list named ``suggest`` as it is typed),
-    ``date`` (ISO text, ``2026-12-01``), ``number`` (from ``minimum`` in steps of ``step``),
-    ``select``/``radio`` (one of ``options``, pairs of value and label), or ``checkbox``
-    (``"true"`` when ticked, else ``""``); ``help`` is a line under it (a checkbox's tooltip)."""
+    ``date`` (ISO text, ``2026-12-01``, from ``minimum`` to ``maximum``), ``number`` (from
+    ``minimum`` in steps of ``step``), ``range`` (a slider from ``minimum`` to ``maximum``, its
+    value shown beside the label), ``select``/``radio`` (one of
+    ``options``, pairs of value and label), ``multi`` (any of ``options``: a drop-down of check
+    boxes showing ``placeholder`` when none is ticked; its text is a JSON list, see :func:`many`)
+    or ``checkbox`` (``"true"`` when ticked, else ``""``); ``help`` is a line under it (a
+    checkbox's tooltip)."""
 
     name: str
     label: str
-    kind: Literal["text", "date", "number", "select", "radio", "checkbox"] = "text"
+    kind: Literal["text", "date", "number", "range", "select", "radio", "multi", "checkbox"] = "text"
     value: str = ""
     placeholder: str = ""
     suggest: str = ""
     options: Sequence[tuple[str, str]] = ()
     help: str = ""
     disabled: bool = False
-    minimum: int | None = None
+    minimum: int | str | None = None
+    maximum: int | str | None = None
     step: int | None = None
 
 
@@ -177,16 +265,69 @@ def chosen_state(values: dict[str, str]) -> dict[str, dict[str, str]]:
     return {STATE: dict(values)}
 
 
+def many(text: str) -> list[str]:
+    """The values of a ``multi`` field's text (a JSON list; anything else is none).
+
+    >>> many('["Anna", "Dirk"]'), many(""), many("Anna")
+    (['Anna', 'Dirk'], [], [])
+    """
+    try:
+        values = json.loads(text or "[]")
+    except ValueError:
+        return []
+    return [str(value) for value in values] if isinstance(values, list) else []
+
+
+def many_text(values: Sequence[str]) -> str:
+    """A ``multi`` field's text for ``values`` (its ``value``, or the state a test sets).
+
+    >>> many_text(["Anna"])
+    '["Anna"]'
+    """
+    return json.dumps(list(values))
+
+
+def sent_state(values: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The component's state for ``values`` as the browser sends it when a person changed an
+    input: with a new :data:`MARK` (see :func:`sent`).
+
+    >>> sorted(sent_state({"step": "3"})["chosen"])
+    ['#', 'step']
+    """
+    return {STATE: {**values, MARK: uuid.uuid4().hex}}
+
+
+def sent(key: str) -> dict[str, str]:
+    """What a person chose in the inputs under ``key`` since this was last asked; empty when
+    nothing was.
+
+    For a page that also moves what the inputs show by other means (buttons) and hands them
+    their values each run: the state the browser holds may be older than what was last drawn
+    (a click of a button sends it again), so only a state sent with a new mark is a choice.
+    """
+    values = chosen(key)
+    mark = values.pop(MARK, None)
+    seen = f"{key}__seen"
+    if mark is None or mark == st.session_state.get(seen):
+        return {}
+    st.session_state[seen] = mark
+    return values
+
+
 def _merged(fields: Sequence[Field], state: object) -> dict[str, str]:
     """Each field's value, overridden by what ``state`` (the component's) says was typed or
-    chosen; a ``select`` keeps only a value among its options."""
+    chosen; a ``select`` keeps only a value among its options, a ``multi`` only the values
+    among its options."""
     chosen = {f.name: f.value for f in fields}
     values = state.get(STATE) if hasattr(state, "get") else None
     if isinstance(values, dict):
         chosen |= {k: str(v) for k, v in values.items() if k in chosen and v is not None}
     for f in fields:
-        if f.kind in ("select", "radio") and chosen[f.name] not in {value for value, _ in f.options}:
+        offered = {value for value, _ in f.options}
+        if f.kind in ("select", "radio") and chosen[f.name] not in offered:
             chosen[f.name] = f.value
+        if f.kind == "multi":
+            chosen[f.name] = many_text([value for value in many(chosen[f.name]) if value in offered])
     return chosen
 
 
@@ -199,7 +340,11 @@ def chosen(key: str) -> dict[str, str]:
 
 
 def inputs(
-    key: str, fields: Sequence[Field], lists: Mapping[str, Sequence[str]] | None = None
+    key: str,
+    fields: Sequence[Field],
+    lists: Mapping[str, Sequence[str]] | None = None,
+    *,
+    row: bool = False,
 ) -> dict[str, str]:
     """Draw ``fields`` as the browser's own inputs; each field's text by its name.
 
@@ -209,12 +354,17 @@ def inputs(
 
     :param key: the inputs' key in session state (what was chosen is kept under it).
     :param lists: the words text fields suggest, by the name a field's ``suggest`` gives.
+    :param row: side by side as many as fit the width (a row of filters), not one under another.
     """
     defaults = {f.name: f.value for f in fields}
     shown = _merged(fields, st.session_state.get(key))  # what the inputs show this run
     words = {name: list(values) for name, values in (lists or {}).items()}
-    data = {"fields": [asdict(f) for f in fields], "values": shown, "lists": words}
+    data = {"fields": [asdict(f) for f in fields], "values": shown, "lists": words, "row": row}
     result = _component()(
-        key=key, data=data, default={STATE: defaults}, on_chosen_change=lambda: None, width="stretch"
+        key=key,
+        data=data,
+        default={STATE: defaults},
+        on_chosen_change=lambda: None,
+        width="stretch",
     )
     return _merged(fields, result)

@@ -11,7 +11,7 @@ from typing import Any, Literal
 import polars as pl
 import streamlit as st
 
-from dashboards import cards, data, i18n, light_table, ui
+from dashboards import cards, data, i18n, light_table, native_inputs, ui
 from dashboards.steps import Moment, deal_moments, step_of
 from manillen_replay.cards import Card
 from manillen_replay.engine import DealResult, MatchResult
@@ -24,9 +24,14 @@ if not ui.archive_ready():
     st.stop()
 
 MATCH, DEAL, STEP = "replay_match", "replay_deal", "replay_step"
+# The match, the deal and the step are the browser's own drop-downs and range slider
+# (dashboards/native_inputs.py): Streamlit's would cost every new tab of this page the scripts
+# of its combo box and slider (28 files). The position is kept in MATCH, DEAL and STEP (the
+# buttons, the tricks and the findings below move it too) and handed to the inputs on each run.
+POSITION_INPUTS, STEP_INPUT = "replay_position", "replay_step_input"
 
 # The address wins when it changed since this page last wrote it (a shared link, a click from the
-# Mistakes page); otherwise the widgets hold the position.
+# Mistakes page); otherwise the inputs hold the position.
 incoming = (st.query_params.get("match"), ui.query_int("deal", 1), ui.query_int("step", 0))
 if incoming[0] is not None and incoming != st.session_state.get("replay_synced"):
     st.session_state[MATCH], st.session_state[DEAL], st.session_state[STEP] = incoming
@@ -38,18 +43,20 @@ if st.session_state.get(MATCH) not in ids:
     st.session_state[MATCH] = ids[0]
 
 
-def _new_match() -> None:
-    st.session_state[DEAL] = 1
-    st.session_state[STEP] = 0
-
-
-def _new_deal() -> None:
-    st.session_state[STEP] = 0
+# A match, deal or step the person chose in the inputs (not what this page last drew in them)
+chosen = native_inputs.sent(POSITION_INPUTS)
+step_chosen = native_inputs.sent(STEP_INPUT).get("step", "")
+if chosen.get("match") in ids and chosen["match"] != st.session_state.get(MATCH):
+    st.session_state[MATCH], st.session_state[DEAL], st.session_state[STEP] = chosen["match"], 1, 0
+elif chosen.get("deal", "").isdigit() and int(chosen["deal"]) != st.session_state.get(DEAL):
+    st.session_state[DEAL], st.session_state[STEP] = int(chosen["deal"]), 0
+elif step_chosen.isdigit():
+    st.session_state[STEP] = int(step_chosen)
 
 
 title = st.empty()
-top = st.columns([3, 1])
-match_id = top[0].selectbox(t("match.choose"), ids, key=MATCH, on_change=_new_match, persist_state="session")
+top = st.container()
+match_id = str(st.session_state[MATCH])
 try:
     result: MatchResult | None = data.replayed(match_id)
 except ManillenError as error:
@@ -62,9 +69,21 @@ if not playable:
     st.stop()
 if st.session_state.get(DEAL) not in playable:
     st.session_state[DEAL] = playable[0]
-deal_number = top[1].selectbox(
-    t("replay.deal"), playable, key=DEAL, on_change=_new_deal, persist_state="session"
-)
+deal_number = int(st.session_state[DEAL])
+st.session_state[POSITION_INPUTS] = native_inputs.chosen_state({"match": match_id, "deal": str(deal_number)})
+with top:
+    native_inputs.inputs(
+        POSITION_INPUTS,
+        [
+            native_inputs.Field(
+                "match", t("match.choose"), "select", value=match_id, options=[(i, i) for i in ids]
+            ),
+            native_inputs.Field(
+                "deal", t("replay.deal"), "select", value=str(deal_number), options=[(str(n), str(n)) for n in playable]
+            ),
+        ],
+        row=True,
+    )
 deal: DealResult = next(d for d in result.deals if d.number == deal_number)
 moments = deal_moments(deal, result.rules)
 last_step = len(moments) - 1
@@ -95,7 +114,8 @@ st.session_state["replay_synced"] = (match_id, deal_number, step)
 
 
 def show_controls() -> None:
-    """Start, back, forward and end (also the Home, Left, Right and End keys), and the step slider.
+    """Start, back, forward and end (also the Home, Left, Right and End keys), and the step slider
+    (the browser's own, which keeps those keys while it has the focus).
 
     Drawn under the card table, so on a phone the table comes first.
     """
@@ -117,7 +137,11 @@ def show_controls() -> None:
             width="stretch",
             shortcut=key,
         )
-    st.slider(t("replay.step"), 0, last_step, key=STEP, persist_state="session")
+    st.session_state[STEP_INPUT] = native_inputs.chosen_state({"step": str(step)})
+    native_inputs.inputs(
+        STEP_INPUT,
+        [native_inputs.Field("step", t("replay.step"), "range", value=str(step), minimum=0, maximum=last_step, step=1)],
+    )
 
 
 def show_tricks_so_far() -> None:
@@ -167,12 +191,13 @@ def trick_note() -> str:
     return f"{t('col.trick')} {moment.trick}" if moment.trick <= shape.tricks else ""
 
 
-st.html(cards.STYLE)
+# through st.markdown, not st.html: st.html's sanitiser would cost every new tab its scripts
+st.markdown(cards.STYLE, unsafe_allow_html=True)
 title.title(t("replay.title", deal=deal_number, match=match_id))
 left, right = st.columns([3, 2], gap="large")
 
 with left:
-    st.html(
+    st.markdown(
         cards.table_html(
             names=names,
             hands=moment.hands,
@@ -186,7 +211,8 @@ with left:
             teams=sides,
             note=trick_note(),
             labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
-        )
+        ),
+        unsafe_allow_html=True,
     )
     st.caption(t("replay.legend"))
     show_controls()
@@ -311,7 +337,10 @@ with right:
         best = made.legal.winning_position
         winner_name = names[moment.table[best][0]] if best is not None else None
         st.markdown(f"{t('replay.could_play')}: _{i18n.explain_clause(made.legal, language, winner_name)}_")
-        st.html(cards.cards_row(made.legal.cards.sorted_for_display(deal.trump), marked=made.legal.cards))
+        st.markdown(
+            cards.cards_row(made.legal.cards.sorted_for_display(deal.trump), marked=made.legal.cards),
+            unsafe_allow_html=True,
+        )
         show_costs(made.trick, made.position, made.seat, str(made.card))
         here = findings.filter((pl.col("trick") == made.trick) & (pl.col("play") == made.position))
         st.markdown(f"**{t('replay.findings')}**")
