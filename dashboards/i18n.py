@@ -73,6 +73,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "archive.open": ("open", "openen"),
     "archive.click_row": ("Click a row to open the match.", "Klik op een rij om de partij te openen."),
     "filter.all": ("All", "Alle"),
+    "filter.date_from": ("from", "van"),
+    "filter.date_to": ("to", "tot en met"),
     "variant.four": ("four players", "vier spelers"),
     "variant.two_open": ("two, open cards", "twee, open kaarten"),
     "variant.two_open_fours": ("two, open cards, tricks of four", "twee, open kaarten, slagen van vier"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from html import escape
@@ -10,7 +11,7 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
-from dashboards import data, i18n
+from dashboards import data, i18n, native_inputs
 from manillen_replay.errors import ManillenError
 
 LANGUAGE_KEY = "lang"
@@ -207,3 +208,54 @@ def chosen_dates(key: str) -> tuple[Any, Any] | None:
     if isinstance(picked, tuple) and len(picked) == 2 and tuple(picked) != data.date_range():
         return (picked[0], picked[1])
     return None
+
+
+DATE_FROM, DATE_TO = "date_from", "date_to"
+"""The names of the two date fields of :func:`date_range_fields`."""
+
+
+def date_range_fields(label: str, kept: Mapping[str, str] | None = None) -> list[native_inputs.Field]:
+    """The browser's own date fields from and to, over the archive's dates (none when every match
+    has the same date), for a row of :mod:`dashboards.native_inputs`; read them with
+    :func:`dates_of`.
+
+    :param label: what the two fields filter ("Dates"), put before "from" and "to".
+    :param kept: the fields' texts chosen before (this session), shown instead of the archive's
+        first and last date.
+    """
+    first, last = data.date_range()
+    if first is None or last is None or first == last:
+        return []
+    t = translator()
+    kept = kept or {}
+    return [
+        native_inputs.Field(
+            name,
+            f"{label}: {t(f'filter.{name}')}",
+            "date",
+            value=kept.get(name) or day.isoformat(),
+            minimum=first.isoformat(),
+            maximum=last.isoformat(),
+        )
+        for name, day in ((DATE_FROM, first), (DATE_TO, last))
+    ]
+
+
+def dates_of(values: Mapping[str, str]) -> tuple[Any, Any] | None:
+    """The dates chosen in :func:`date_range_fields`' fields, or None for the whole archive.
+
+    An emptied field means the archive's first (or last) date; dates the wrong way round are
+    taken the right way round.
+    """
+    first, last = data.date_range()
+    if first is None or last is None:
+        return None
+    chosen = []
+    for name, default in ((DATE_FROM, first), (DATE_TO, last)):
+        try:
+            chosen.append(datetime.date.fromisoformat(values.get(name, "")))
+        except ValueError:
+            chosen.append(default)
+    low, high = sorted(chosen)
+    low, high = max(low, first), min(high, last)
+    return None if (low, high) == (first, last) else (low, high)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import chart_view, charts, data, i18n, light_table, ui
+from dashboards import chart_view, charts, data, i18n, light_table, native_inputs, ui
 from dashboards.steps import step_of
 
 t = ui.translator()
@@ -18,45 +18,44 @@ if data.counts()["findings"] == 0:
     st.stop()
 
 choices = data.finding_choices()
-row = st.columns(4)
-players = row[0].multiselect(
-    t("col.player"),
-    choices["players"],
-    key="mistakes_players",
-    persist_state="session",
-    placeholder=t("filter.all"),
+# The filters are the browser's own inputs, one component (dashboards/native_inputs.py):
+# Streamlit's multi-selects, date range and toggle would cost every new tab of this page the
+# scripts of its combo box, date field and checkbox (24 files). What was chosen is kept for the
+# session (KEPT), so it is there again after a visit to another page.
+KEPT = "mistakes_filters_kept"
+kept: dict[str, str] = st.session_state.get(KEPT, {})
+
+
+def many(name: str, label: str, options: list[str], prefix: str | None) -> native_inputs.Field:
+    """A filter of any of ``options`` (all when none is ticked), labelled in the page language."""
+    return native_inputs.Field(
+        name,
+        label,
+        "multi",
+        value=kept.get(name, "[]"),
+        options=[(o, i18n.label_of(prefix, o, language) if prefix else o) for o in options],
+        placeholder=t("filter.all"),
+    )
+
+
+fields = [
+    many("players", t("col.player"), choices["players"], None),
+    many("kinds", t("col.kind"), choices["kinds"], "kind"),
+    many("categories", t("col.category"), choices["categories"], "category"),
+    many("severities", t("col.severity"), list(data.SEVERITIES), "severity"),
+    *ui.date_range_fields(t("archive.filter_dates"), kept),
+    # A page called Mistakes lists no "not a mistake": info findings (hindsight only, a trump
+    # that cost nothing, calls the review cannot yet judge) show only when asked for.
+    native_inputs.Field("show_info", t("mistakes.show_info"), "checkbox", value=kept.get("show_info", "")),
+]
+values = native_inputs.inputs("mistakes_filters", fields, row=True)
+st.session_state[KEPT] = values
+players, kinds, categories, severities = (
+    native_inputs.many(values[name]) for name in ("players", "kinds", "categories", "severities")
 )
-kinds = row[1].multiselect(
-    t("col.kind"),
-    choices["kinds"],
-    format_func=lambda k: i18n.label_of("kind", k, language),
-    key="mistakes_kinds",
-    persist_state="session",
-    placeholder=t("filter.all"),
-)
-categories = row[2].multiselect(
-    t("col.category"),
-    choices["categories"],
-    format_func=lambda c: i18n.label_of("category", c, language),
-    key="mistakes_categories",
-    persist_state="session",
-    placeholder=t("filter.all"),
-)
-severities = row[3].multiselect(
-    t("col.severity"),
-    data.SEVERITIES,
-    format_func=lambda s: i18n.label_of("severity", s, language),
-    key="mistakes_severities",
-    persist_state="session",
-    placeholder=t("filter.all"),
-)
-# A page called Mistakes lists no "not a mistake": info findings (hindsight only, a trump that
-# cost nothing, calls the review cannot yet judge) show only when asked for.
-show_info = st.toggle(t("mistakes.show_info"), key="mistakes_show_info", persist_state="session")
-if not severities and not show_info:
+if not severities and values["show_info"] != "true":
     severities = list(data.MISTAKE_SEVERITIES)
-ui.date_range_filter(st, t("archive.filter_dates"), "mistakes_dates")
-dates = ui.chosen_dates("mistakes_dates")
+dates = ui.dates_of(values)
 
 chosen = data.FindingFilter(tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates)
 total, shown = data.findings(chosen)
