@@ -169,6 +169,60 @@ def test_mistakes_page_hides_info_until_asked(server: str) -> None:
     assert shot.stat().st_size > 10_000
 
 
+def test_replay_slider_keys_and_drop_downs_at_phone_width(server: str) -> None:
+    """At phone width the card table comes before the buttons and the step slider (the browser's
+    own); the arrow and End keys step with the slider focused, a click of Back after them goes
+    one back from where the keys left it, and a deal chosen in the drop-down opens at its start."""
+    shot = ARTIFACTS / "replay-390.png"
+    with browser_page() as page:
+        page.set_viewport_size({"width": 390, "height": 900})
+        page.goto(f"{server}/replay?match=random-2&deal=5&step=0")
+        slider = page.locator('input[type="range"][name="step"]')
+        slider.wait_for(timeout=30_000)
+        assert page.locator('[data-testid="stSlider"], [data-testid="stSelectbox"]').count() == 0
+        table_y = page.locator(".mr-table").bounding_box()["y"]
+        forward = page.get_by_role("button", name="Forward")
+        assert table_y < forward.bounding_box()["y"] < slider.bounding_box()["y"]
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        page.locator('.mr-trick[data-cards="1"]').wait_for(timeout=15_000)
+        page.wait_for_function("() => location.search.includes('step=1')", timeout=10_000)
+        page.keyboard.press("End")
+        page.wait_for_function("() => location.search.includes('step=32')", timeout=15_000)
+        page.get_by_role("button", name="Back").click()
+        page.wait_for_function("() => location.search.includes('step=31')", timeout=15_000)
+        assert slider.input_value() == "31"
+        page.locator('select[name="deal"]').select_option("3")
+        page.wait_for_function("() => /deal=3&step=0/.test(location.search)", timeout=15_000)
+        page.locator('.mr-trick[data-cards="0"]').wait_for(timeout=15_000)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
+def test_mistakes_filters_are_the_browser_s_own_inputs(server: str) -> None:
+    """A severity ticked in the Severity drop-down filters the findings; the list closes on a click
+    elsewhere; no Streamlit multi-select, date or toggle scripts are loaded."""
+    shot = ARTIFACTS / "mistakes-filters-390.png"
+    with browser_page() as page:
+        page.set_viewport_size({"width": 390, "height": 900})
+        page.goto(f"{server}/mistakes")
+        page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
+        page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+        scripts = page.evaluate("() => performance.getEntriesByType('resource').map((r) => r.name)")
+        assert not [s for s in scripts if any(n in s for n in ("Multiselect.", "DateInput.", "Checkbox."))]
+        severity = page.locator('.multi[data-name="severities"]')
+        severity.locator("summary").click()
+        severity.get_by_label("blunder", exact=True).check()
+        page.get_by_text("1 finding", exact=True).wait_for(timeout=15_000)
+        assert severity.locator("summary").inner_text() == "blunder"
+        page.locator("h1").click()
+        assert severity.locator("details").get_attribute("open") is None
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
 LIGHT_TABLE = ".mr-light-table"
 """The light table's box (dashboards/light_table.py); Playwright's CSS selectors reach into the
 component's shadow root."""

@@ -22,7 +22,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, i18n
-from dashboards.native_inputs import chosen_state
+from dashboards.native_inputs import chosen_state, many, many_text, sent_state
 from manillen_replay.cards import CARD_BY_TEXT, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.record import Entry, Record, dumps, loads
@@ -119,7 +119,10 @@ def open_expander(at: AppTest, key: str) -> AppTest:
 
 
 def html_of(at: AppTest) -> str:
-    return "\n".join(element.proto.body for element in at.get("html"))
+    """The page's HTML: its ``st.html`` bodies and its markdown (the card table goes through it)."""
+    return "\n".join(
+        [element.proto.body for element in at.get("html")] + [str(element.value) for element in at.markdown]
+    )
 
 
 def svg_charts(at: AppTest) -> dict[str, str]:
@@ -140,6 +143,37 @@ def native_fields(at: AppTest) -> list[dict[str, object]]:
         if element.proto.component_name == "manillen_native_inputs"
         for field in json.loads(element.proto.json)["fields"]
     ]
+
+
+def native_inputs_of(at: AppTest) -> dict[str, dict[str, object]]:
+    """Each of the page's native input components by the names of its fields: its fields, the
+    values handed to the browser, and whether they are laid out in a row."""
+    found = {}
+    for element in at.get("bidi_component"):
+        if element.proto.component_name == "manillen_native_inputs":
+            handed = json.loads(element.proto.json)
+            found[",".join(f["name"] for f in handed["fields"])] = handed
+    return found
+
+
+def replay_position(at: AppTest) -> tuple[str, int, int]:
+    """The match, deal and step the replay's drop-downs and slider show."""
+    inputs = native_inputs_of(at)
+    position, step = inputs["match,deal"]["values"], inputs["step"]["values"]
+    return str(position["match"]), int(position["deal"]), int(step["step"])
+
+
+def replay_step(at: AppTest) -> int:
+    """The step the replay's slider shows."""
+    return replay_position(at)[2]
+
+
+def drag_replay_slider(at: AppTest, step: int) -> AppTest:
+    """Move the replay's step slider to ``step``, as a person does in the browser."""
+    at.session_state["replay_step_input"] = sent_state({"step": str(step)})
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 def tick_interactive_charts(at: AppTest, page: str, on: bool) -> None:
@@ -407,7 +441,7 @@ def test_replay_shows_the_right_cards_at_step(app: AppTest, step: int) -> None:
             r'class="mr-card [^"]*mr-legal[^"]*" data-card="([^"]+)"', hand_html(page, to_play)
         )
         assert set(marked) == legal
-    assert at.slider(key="replay_step").value == step
+    assert replay_step(at) == step
 
 
 def test_replay_lists_the_tricks_so_far_and_a_click_jumps_to_one(app: AppTest) -> None:
@@ -418,7 +452,7 @@ def test_replay_lists_the_tricks_so_far_and_a_click_jumps_to_one(app: AppTest) -
     deal = fixture_records()[0].deals[1]
     assert all(card in labels[0] for card in deal.tricks[0])
     at.button(key="replay_trick_1").click().run()
-    assert at.slider(key="replay_step").value == 4
+    assert replay_step(at) == 4
 
 
 def test_replay_steps_with_the_arrow_keys_and_draws_the_table_first(app: AppTest) -> None:
@@ -432,27 +466,73 @@ def test_replay_steps_with_the_arrow_keys_and_draws_the_table_first(app: AppTest
         "replay_forward": "right",
         "replay_end": "end",
     }
-    table_column = next(c for c in at.columns if any(type(x).__name__ == "Html" for x in c.children.values()))
-    kinds = [type(x).__name__ for x in table_column.children.values()]
+    table_column = next(c for c in at.columns if "mr-table" in "".join(str(x.proto) for x in c.children.values()))
+    shown = [(type(x).__name__, str(x.proto)) for x in table_column.children.values()]
+    table = next(i for i, (_, proto) in enumerate(shown) if "mr-seat" in proto)
+    buttons = next(i for i, (kind, _) in enumerate(shown) if kind == "Block")
+    slider = next(i for i, (_, proto) in enumerate(shown) if "manillen_native_inputs" in proto)
     # the card table first, then the row of buttons and the slider under it
-    assert kinds.index("Html") < kinds.index("Block") < kinds.index("Slider")
+    assert table < buttons < slider
 
 
 def test_replay_step_controls_move_and_update_the_address(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-0", deal=2, step=5)
     at.button(key="replay_forward").click().run()
-    assert at.slider(key="replay_step").value == 6
+    assert replay_step(at) == 6
     assert at.query_params["step"] == ["6"] or at.query_params["step"] == "6"
     at.button(key="replay_back").click().run()
     at.button(key="replay_back").click().run()
-    assert at.slider(key="replay_step").value == 4
+    assert replay_step(at) == 4
     at.button(key="replay_end").click().run()
-    assert at.slider(key="replay_step").value == 32
+    assert replay_step(at) == 32
     at.button(key="replay_forward").click().run()
-    assert at.slider(key="replay_step").value == 32
+    assert replay_step(at) == 32
     at.button(key="replay_start").click().run()
-    assert at.slider(key="replay_step").value == 0
+    assert replay_step(at) == 0
     assert cards_in(trick_html(html_of(at))) == []
+
+
+def test_replay_match_deal_and_step_are_the_browser_s_own_inputs(app: AppTest) -> None:
+    """The match and deal are native drop-downs in a row over the table, the step a native range
+    slider: no Streamlit drop-down or slider (their scripts cost a new tab 28 files)."""
+    at = open_page(app, "replay", match="random-0", deal=2, step=5)
+    assert not at.selectbox and not at.slider
+    inputs = native_inputs_of(at)
+    fields = {f["name"]: f for f in inputs["match,deal"]["fields"]} | {f["name"]: f for f in inputs["step"]["fields"]}
+    assert inputs["match,deal"]["row"] is True
+    assert [value for value, _ in fields["match"]["options"]] == data.match_ids()
+    assert [value for value, _ in fields["deal"]["options"]] == [str(n) for n in range(1, 13)]
+    assert (fields["step"]["kind"], fields["step"]["minimum"], fields["step"]["maximum"]) == ("range", 0, 32)
+    assert replay_position(at) == ("random-0", 2, 5)
+
+
+def test_replay_choosing_a_deal_or_match_opens_its_first_step(app: AppTest) -> None:
+    at = open_page(app, "replay", match="random-0", deal=2, step=5)
+    at.session_state["replay_position"] = sent_state({"match": "random-0", "deal": "4"})
+    at.run()
+    assert replay_position(at) == ("random-0", 4, 0)
+    assert at.title[0].value == "Deal 4 of random-0"
+    assert {k: at.query_params[k] for k in ("deal", "step")} in ({"deal": "4", "step": "0"}, {"deal": ["4"], "step": ["0"]})
+    drag_replay_slider(at, 7)
+    at.session_state["replay_position"] = sent_state({"match": "random-1", "deal": "4"})
+    at.run()
+    assert replay_position(at) == ("random-1", 1, 0)
+
+
+def test_replay_inputs_sent_again_with_a_click_do_not_move_the_step_back(app: AppTest) -> None:
+    """A click of a button sends the slider's state again as the browser last had it: only a
+    state sent with a new mark (a person moved the slider) moves the step."""
+    at = open_page(app, "replay", match="random-0", deal=2, step=5)
+    moved = sent_state({"step": "9"})
+    at.session_state["replay_step_input"] = moved
+    at.run()
+    assert replay_step(at) == 9
+    at.button(key="replay_forward").click().run()
+    assert replay_step(at) == 10
+    at.session_state["replay_step_input"] = moved  # the browser's state, unchanged since the drag
+    at.button(key="replay_forward").click().run()
+    assert replay_step(at) == 11
+    assert at.query_params["step"] in ("11", ["11"])
 
 
 def test_replay_running_points_follow_the_tricks(app: AppTest) -> None:
@@ -464,7 +544,7 @@ def test_replay_running_points_follow_the_tricks(app: AppTest) -> None:
         assert trick.winner is not None
         taken[trick.winner % 2] += trick.points
     assert list(figures(at).values()) == [str(taken[0]), str(taken[1])]
-    at.slider(key="replay_step").set_value(32).run()
+    drag_replay_slider(at, 32)
     assert list(figures(at).values()) == [str(p) for p in deal.points]
     assert f"Card points {deal.points[0]}-{deal.points[1]}" in texts(at)
 
@@ -472,7 +552,7 @@ def test_replay_running_points_follow_the_tricks(app: AppTest) -> None:
 def test_replay_shows_the_findings_of_the_play(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-0", deal=1, step=3)
     assert "Dirk could have smeared the ace." in "\n".join(e.value for e in at.warning)
-    at.slider(key="replay_step").set_value(4).run()
+    drag_replay_slider(at, 4)
     assert "Dirk could have smeared the ace." not in texts(at)
     assert "No findings for this play." in texts(at)
 
@@ -505,7 +585,7 @@ def test_replay_draws_the_link_and_the_comment_form_only_once_opened(app: AppTes
 def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-1", deal=2, step=0)
     at.button(key="replay_finding_0").click().run()
-    assert at.slider(key="replay_step").value == 10
+    assert replay_step(at) == 10
     assert "Bert wasted a trump." in texts(at)
 
 
@@ -611,11 +691,26 @@ def test_a_comment_survives_an_archive_locked_for_writing(
 # --------------------------------------------------------------------------- mistakes
 
 
+MISTAKES_FILTERS = "players,kinds,categories,severities,date_from,date_to,show_info"
+"""The Mistakes page's filters (one row of native inputs), by their names."""
+
+
+def filter_mistakes(at: AppTest, **chosen: str | list[str]) -> AppTest:
+    """Choose in the Mistakes page's filters as a person does in the browser (a list for a
+    filter of several choices, a date as ISO text, ``show_info`` "true" or "")."""
+    values = dict(native_inputs_of(at)[MISTAKES_FILTERS]["values"])
+    values |= {name: many_text(value) if isinstance(value, list) else value for name, value in chosen.items()}
+    at.session_state["mistakes_filters"] = chosen_state(values)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     at = open_page(app, "mistakes")
     assert at.subheader[0].value == "2 findings"  # info is hidden by default
     assert light_tables(at)[0].value["severity"].to_list() == ["blunder", "mistake"]
-    at.toggle(key="mistakes_show_info").set_value(True).run()
+    filter_mistakes(at, show_info="true")
     assert at.subheader[0].value == "3 findings"
     table = light_tables(at)[0].value
     assert table["severity"].to_list() == ["blunder", "mistake", "info"]
@@ -629,11 +724,11 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     # the deal-level finding's trick, play and player are blank cells, not "None"
     assert shown.row(2, named=True) | {"trick": "", "play": "", "player": ""} == shown.row(2, named=True)
     assert shown["points"].to_list() == ["8", "4", "2"]  # whole points stay whole, not "8.0"
-    at.multiselect(key="mistakes_severities").select("blunder").run()
+    filter_mistakes(at, severities=["blunder"])
     assert at.subheader[0].value == "1 finding"
     assert light_tables(at)[0].value["player"].to_list() == ["Bert"]
     assert "wasted trump" in svg_charts(at)["mistakes_chart"]
-    at.multiselect(key="mistakes_severities").unselect("blunder").run()
+    filter_mistakes(at, severities=[])
     click_row(at, "mistakes_table", 1)
     assert at.title[0].value == "Deal 1 of random-0"  # the second row: Dirk's mistake
     assert {k: at.query_params[k] for k in ("match", "deal", "step")} in (
@@ -957,23 +1052,56 @@ def shown_findings(at: AppTest) -> list[tuple[str, str]]:
 
 def test_mistakes_filter_by_player_kind_category_and_date(mixed: AppTest) -> None:
     at = open_page(mixed, "mistakes")
-    assert at.subheader[0].value == "3 findings"  # the info finding waits for the toggle
-    at.toggle(key="mistakes_show_info").set_value(True).run()
+    assert at.subheader[0].value == "3 findings"  # the info finding waits for the checkbox
+    assert not at.multiselect and not at.toggle and not at.date_input  # the browser's own inputs
+    filter_mistakes(at, show_info="true")
     assert at.subheader[0].value == "4 findings"
-    at.multiselect(key="mistakes_players").select("Bert").run()
+    filter_mistakes(at, players=["Bert"])
     assert shown_findings(at) == [("random-1", "wasted trump")]
-    at.multiselect(key="mistakes_players").unselect("Bert").run()
-    at.multiselect(key="mistakes_kinds").select("missed_vetten").run()
+    filter_mistakes(at, players=[], kinds=["missed_vetten"])
     assert shown_findings(at) == [("random-0", "missed vetten")]
-    at.multiselect(key="mistakes_kinds").unselect("missed_vetten").run()
-    at.multiselect(key="mistakes_categories").select("rule").run()
+    filter_mistakes(at, kinds=[], categories=["rule"])
     assert shown_findings(at) == [("random-2", "revoke")]
-    at.multiselect(key="mistakes_categories").unselect("rule").run()
+    filter_mistakes(at, categories=[])
     assert at.subheader[0].value == "4 findings"
-    at.date_input(key="mistakes_dates").set_value(
-        (datetime.date(2026, 2, 1), datetime.date(2026, 3, 3))
-    ).run()
+    filter_mistakes(at, date_from="2026-02-01", date_to="2026-03-03")
     assert shown_findings(at) == [("random-1", "wasted trump"), ("random-2", "revoke")]
+    # the wrong way round is the same range; an emptied date is the archive's first
+    filter_mistakes(at, date_from="2026-03-03", date_to="2026-02-01")
+    assert shown_findings(at) == [("random-1", "wasted trump"), ("random-2", "revoke")]
+    filter_mistakes(at, date_from="", date_to="2026-02-02")
+    assert shown_findings(at) == [("random-0", "klop missed"), ("random-0", "missed vetten"), ("random-1", "wasted trump")]
+
+
+def test_mistakes_filters_offer_the_archive_s_choices_and_are_kept_for_the_session(mixed: AppTest) -> None:
+    at = open_page(mixed, "mistakes")
+    handed = native_inputs_of(at)[MISTAKES_FILTERS]
+    fields = {f["name"]: f for f in handed["fields"]}
+    assert handed["row"] is True
+    assert [f["kind"] for f in handed["fields"]] == ["multi"] * 4 + ["date", "date", "checkbox"]
+    assert [value for value, _ in fields["players"]["options"]] == ["Anna", "Bert", "Dirk"]
+    assert ("missed_vetten", "missed vetten") in [tuple(o) for o in fields["kinds"]["options"]]
+    assert (fields["date_from"]["minimum"], fields["date_to"]["maximum"]) == ("2026-01-01", "2026-03-03")
+    assert fields["players"]["placeholder"] == "All"
+    filter_mistakes(at, players=["Bert", "nobody"], date_from="2026-02-01")
+    assert many(str(native_inputs_of(at)[MISTAKES_FILTERS]["values"]["players"])) == ["Bert"]
+    at.switch_page("app_pages/archive.py").run()
+    at.switch_page("app_pages/mistakes.py").run()
+    values = native_inputs_of(at)[MISTAKES_FILTERS]["values"]
+    assert (many(str(values["players"])), values["date_from"]) == (["Bert"], "2026-02-01")
+    assert shown_findings(at) == [("random-1", "wasted trump")]
+
+
+def test_mistakes_filters_in_dutch(mixed: AppTest) -> None:
+    at = mixed
+    at.run()
+    at.session_state["lang"] = "nl"
+    at.switch_page("app_pages/mistakes.py").run()
+    fields = {f["name"]: f for f in native_inputs_of(at)[MISTAKES_FILTERS]["fields"]}
+    assert fields["players"]["placeholder"] == "Alle"
+    assert dict(map(tuple, fields["severities"]["options"]))["blunder"] == i18n.label_of("severity", "blunder", "nl")
+    assert fields["date_from"]["label"] == "Datums: van" and fields["date_to"]["label"] == "Datums: tot en met"
+    assert fields["show_info"]["label"].startswith("Toon ook opmerkingen")
 
 
 def shown_comments(at: AppTest) -> list[str]:
