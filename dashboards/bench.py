@@ -30,6 +30,7 @@ def measure_render(path: str | Path, *, repeats: int = 5) -> dict[str, float]:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
+    from dashboards.native_inputs import chosen_state, many_text, sent_state
     from manillen_replay.store import Store
 
     with Store(path, read_only=True) as store:
@@ -56,7 +57,7 @@ def measure_render(path: str | Path, *, repeats: int = 5) -> dict[str, float]:
     results["replay_cold"] = timed(at)
     warm = []
     for step in range(1, repeats + 1):
-        at.slider(key="replay_step").set_value(step)
+        at.session_state["replay_step_input"] = sent_state({"step": str(step)})  # the slider moved
         warm.append(timed(at))
     results["replay_warm"] = statistics.median(warm)
 
@@ -66,7 +67,8 @@ def measure_render(path: str | Path, *, repeats: int = 5) -> dict[str, float]:
     severities = ["blunder", "mistake", "inaccuracy", "info"]
     warm = []
     for index in range(repeats):
-        at.multiselect(key="mistakes_severities").set_value(severities[: 1 + index % len(severities)])
+        chosen = many_text(severities[: 1 + index % len(severities)])
+        at.session_state["mistakes_filters"] = chosen_state({"severities": chosen})  # ticked in the filter
         warm.append(timed(at))
     results["mistakes_warm"] = statistics.median(warm)
     return results

@@ -55,12 +55,17 @@ fieldset:disabled, input:disabled, label.option:has(input:disabled) { opacity: 0
   display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); align-items: start;
 }
 .fields.row label.check { grid-column: 1 / -1; }
-label.range input { padding: 0; min-height: 1.75rem; background: none; border: 0; accent-color: var(--st-primary-color); }
+label.range input {
+  padding: 0; min-height: 1.75rem; background: none; border: 0; accent-color: var(--st-primary-color);
+}
 label.range span { display: flex; justify-content: space-between; }
-.multi { display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color); }
+.multi {
+  display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color);
+}
 .multi details { position: relative; }
 .multi summary {
-  list-style: none; cursor: pointer; min-height: 2.5rem; box-sizing: border-box; padding: 0.35rem 2rem 0.35rem 0.75rem;
+  list-style: none; cursor: pointer; min-height: 2.5rem; box-sizing: border-box;
+  padding: 0.35rem 2rem 0.35rem 0.75rem;
   font-size: var(--st-base-font-size, 1rem); background: var(--st-secondary-background-color);
   border: 1px solid var(--st-widget-border-color, transparent); border-radius: var(--st-base-radius, 0.5rem);
   white-space: nowrap; overflow: hidden; text-overflow: ellipsis; position: relative;
@@ -73,7 +78,8 @@ label.range span { display: flex; justify-content: space-between; }
   position: absolute; z-index: 10; left: 0; min-width: 100%; box-sizing: border-box;
   box-shadow: 0 4px 12px rgba(0, 0, 0, 0.25);
   display: flex; flex-direction: column; max-height: 15rem; overflow-y: auto; margin-top: 0.25rem;
-  padding: 0.25rem 0.75rem; background: var(--st-secondary-background-color); border-radius: var(--st-base-radius, 0.5rem);
+  padding: 0.25rem 0.75rem; background: var(--st-secondary-background-color);
+  border-radius: var(--st-base-radius, 0.5rem);
 }
 """
 
@@ -199,7 +205,8 @@ export default function ({ data, parentElement, setStateValue }) {
         const option = document.createElement('label');
         option.className = 'option';
         const box = option.appendChild(document.createElement('input'));
-        Object.assign(box, {type: 'checkbox', value: choice, checked: chosen.has(choice), disabled: f.disabled});
+        Object.assign(box, {type: 'checkbox', value: choice, disabled: f.disabled});
+        box.checked = chosen.has(choice);
         option.append(text);
         return option;
       }));

@@ -466,7 +466,9 @@ def test_replay_steps_with_the_arrow_keys_and_draws_the_table_first(app: AppTest
         "replay_forward": "right",
         "replay_end": "end",
     }
-    table_column = next(c for c in at.columns if "mr-table" in "".join(str(x.proto) for x in c.children.values()))
+    table_column = next(
+        c for c in at.columns if "mr-table" in "".join(str(x.proto) for x in c.children.values())
+    )
     shown = [(type(x).__name__, str(x.proto)) for x in table_column.children.values()]
     table = next(i for i, (_, proto) in enumerate(shown) if "mr-seat" in proto)
     buttons = next(i for i, (kind, _) in enumerate(shown) if kind == "Block")
@@ -498,7 +500,9 @@ def test_replay_match_deal_and_step_are_the_browser_s_own_inputs(app: AppTest) -
     at = open_page(app, "replay", match="random-0", deal=2, step=5)
     assert not at.selectbox and not at.slider
     inputs = native_inputs_of(at)
-    fields = {f["name"]: f for f in inputs["match,deal"]["fields"]} | {f["name"]: f for f in inputs["step"]["fields"]}
+    fields = {f["name"]: f for f in inputs["match,deal"]["fields"]} | {
+        f["name"]: f for f in inputs["step"]["fields"]
+    }
     assert inputs["match,deal"]["row"] is True
     assert [value for value, _ in fields["match"]["options"]] == data.match_ids()
     assert [value for value, _ in fields["deal"]["options"]] == [str(n) for n in range(1, 13)]
@@ -512,7 +516,10 @@ def test_replay_choosing_a_deal_or_match_opens_its_first_step(app: AppTest) -> N
     at.run()
     assert replay_position(at) == ("random-0", 4, 0)
     assert at.title[0].value == "Deal 4 of random-0"
-    assert {k: at.query_params[k] for k in ("deal", "step")} in ({"deal": "4", "step": "0"}, {"deal": ["4"], "step": ["0"]})
+    assert {k: at.query_params[k] for k in ("deal", "step")} in (
+        {"deal": "4", "step": "0"},
+        {"deal": ["4"], "step": ["0"]},
+    )
     drag_replay_slider(at, 7)
     at.session_state["replay_position"] = sent_state({"match": "random-1", "deal": "4"})
     at.run()
@@ -1070,7 +1077,11 @@ def test_mistakes_filter_by_player_kind_category_and_date(mixed: AppTest) -> Non
     filter_mistakes(at, date_from="2026-03-03", date_to="2026-02-01")
     assert shown_findings(at) == [("random-1", "wasted trump"), ("random-2", "revoke")]
     filter_mistakes(at, date_from="", date_to="2026-02-02")
-    assert shown_findings(at) == [("random-0", "klop missed"), ("random-0", "missed vetten"), ("random-1", "wasted trump")]
+    assert shown_findings(at) == [
+        ("random-0", "klop missed"),
+        ("random-0", "missed vetten"),
+        ("random-1", "wasted trump"),
+    ]
 
 
 def test_mistakes_filters_offer_the_archive_s_choices_and_are_kept_for_the_session(mixed: AppTest) -> None:
@@ -1099,8 +1110,12 @@ def test_mistakes_filters_in_dutch(mixed: AppTest) -> None:
     at.switch_page("app_pages/mistakes.py").run()
     fields = {f["name"]: f for f in native_inputs_of(at)[MISTAKES_FILTERS]["fields"]}
     assert fields["players"]["placeholder"] == "Alle"
-    assert dict(map(tuple, fields["severities"]["options"]))["blunder"] == i18n.label_of("severity", "blunder", "nl")
-    assert fields["date_from"]["label"] == "Datums: van" and fields["date_to"]["label"] == "Datums: tot en met"
+    assert dict(map(tuple, fields["severities"]["options"]))["blunder"] == i18n.label_of(
+        "severity", "blunder", "nl"
+    )
+    assert (
+        fields["date_from"]["label"] == "Datums: van" and fields["date_to"]["label"] == "Datums: tot en met"
+    )
     assert fields["show_info"]["label"].startswith("Toon ook opmerkingen")
 
 

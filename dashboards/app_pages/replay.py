@@ -79,7 +79,11 @@ with top:
                 "match", t("match.choose"), "select", value=match_id, options=[(i, i) for i in ids]
             ),
             native_inputs.Field(
-                "deal", t("replay.deal"), "select", value=str(deal_number), options=[(str(n), str(n)) for n in playable]
+                "deal",
+                t("replay.deal"),
+                "select",
+                value=str(deal_number),
+                options=[(str(n), str(n)) for n in playable],
             ),
         ],
         row=True,
@@ -140,7 +144,11 @@ def show_controls() -> None:
     st.session_state[STEP_INPUT] = native_inputs.chosen_state({"step": str(step)})
     native_inputs.inputs(
         STEP_INPUT,
-        [native_inputs.Field("step", t("replay.step"), "range", value=str(step), minimum=0, maximum=last_step, step=1)],
+        [
+            native_inputs.Field(
+                "step", t("replay.step"), "range", value=str(step), minimum=0, maximum=last_step, step=1
+            )
+        ],
     )
 
 
