@@ -20,6 +20,7 @@ import numpy as np
 
 from ..cards import CARD_POINTS, CARD_TEXT, DECK_32_MASK, RANKS_PER_SUIT, iter_mask
 from ..errors import ManillenError
+from ..machine import usable_cores
 from ..rules import NO_TRUMP, Rules, legal_core, winning_position
 from . import _kernel
 
@@ -137,7 +138,10 @@ class _Worker:
         return self.generation
 
 
-_POOL: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+_POOL: queue.LifoQueue[_Worker] = queue.LifoQueue()
+"""Idle workers, the last given back on top: its table is the likeliest still in the caches (with
+the oldest first, the hindsight costs of a deal inside ``analyze`` took a table the view costs had
+left cold, measured 8.3 ms against 7.0 ms alone)."""
 _WORKERS: list[_Worker] = []
 """Every worker made (as many as threads ever ran at once: a handful), for :func:`nodes_searched`."""
 
@@ -207,8 +211,8 @@ class DealTables:
 
 
 def default_workers() -> int:
-    """As many worker threads as the machine has cores."""
-    return max(1, os.cpu_count() or 1)
+    """As many worker threads as this process has cores (:func:`usable_cores`)."""
+    return usable_cores()
 
 
 def solve_batch(
