@@ -8,7 +8,6 @@ releases the GIL), each with its own transposition table from a small pool.
 from __future__ import annotations
 
 import itertools
-import os
 import queue
 import threading
 from collections.abc import Callable, Sequence
