@@ -71,6 +71,7 @@ label.range span { display: flex; justify-content: space-between; }
   white-space: nowrap; overflow: hidden; text-overflow: ellipsis; position: relative;
 }
 .multi summary::-webkit-details-marker { display: none; }
+.multi .menu label.option { flex-shrink: 0; padding: 0.2rem 0; }  /* a long label wraps, not overlaps */
 .multi summary::after { content: "\\25BE"; position: absolute; right: 0.75rem; opacity: 0.7; }
 .multi summary.none { opacity: 0.7; }
 .multi summary:focus-visible { outline: 1px solid var(--st-primary-color); }
