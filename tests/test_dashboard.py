@@ -21,7 +21,7 @@ import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, i18n
+from dashboards import data, html_view, i18n
 from dashboards.native_inputs import chosen_state
 from manillen_replay.cards import CARD_BY_TEXT, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
@@ -122,13 +122,28 @@ def html_of(at: AppTest) -> str:
     return "\n".join(element.proto.body for element in at.get("html"))
 
 
+def html_blocks(at: AppTest) -> list[str]:
+    """The HTML the page draws: its markdown with HTML in it and its ``dashboards.html_view``
+    elements (the pictures, rows of figures and small tables), in the order they are drawn."""
+    blocks = [str(e.value) for e in at.get("markdown") if "<" in str(e.value)]
+    for element in at.get("bidi_component"):
+        if element.proto.component_name == html_view.NAME:
+            proto = element.proto
+            blocks.append(
+                json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)["html"]
+            )
+    return blocks
+
+
 def svg_charts(at: AppTest) -> dict[str, str]:
     """The page's static charts: each chart's key (``data-chart``) and its markup."""
     charts = {}
-    for element in at.get("markdown"):
-        found = re.match(r'<div class="mr-charts?" data-chart="([^"]+)"', str(element.value))
-        if found:
-            charts[found.group(1)] = str(element.value)
+    start = re.compile(r'<div class="mr-charts?" data-chart="([^"]+)"')
+    for block in html_blocks(at):
+        found = list(start.finditer(block))
+        ends = [here.start() for here in found[1:]] + [len(block)]
+        for here, end in zip(found, ends[: len(found)], strict=True):
+            charts[here.group(1)] = block[here.start() : end]
     return charts
 
 
@@ -166,13 +181,13 @@ def trick_html(page_html: str) -> str:
 
 
 def figures(at: AppTest) -> dict[str, str]:
-    """The figures the page shows under their labels (``ui.metric``), label to value."""
+    """The figures the page shows under their labels (``ui.figures``, ``ui.metric``), label to value."""
     found = {}
-    for element in at.markdown:
-        shown = re.fullmatch(
-            r'<div class="mr-metric" data-metric="([^"]*)"[^>]*>.*?>([^<]*)</div></div>', element.value
-        )
-        if shown:
+    for block in html_blocks(at):
+        for shown in re.finditer(
+            r'<div class="mr-metric" data-metric="([^"]*)"[^>]*>.*?<div class="value"[^>]*>([^<]*)</div></div>',
+            block,
+        ):
             found[html.unescape(shown[1])] = html.unescape(shown[2])
     return found
 
@@ -661,9 +676,10 @@ def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     assert metrics["Matches"] == "3"
     assert metrics["Findings"] == "1"
     # a figure's explanation rests on the ? beside its label, as st.metric's help did
-    assert any('data-metric="muil"' in m.value and 'title="won"' in m.value for m in at.markdown)
+    assert any(re.search(r'data-metric="muil".*?title="won"', block) for block in html_blocks(at))
     assert {"players_points", "players_trumps", "players_rates", "players_partners"} <= set(svg_charts(at))
-    table = next(str(m.value) for m in at.markdown if 'data-table="players_partners"' in str(m.value))
+    table = next(block for block in html_blocks(at) if 'data-table="players_partners"' in block)
+    table = table[table.index('data-table="players_partners"') :]
     rows = re.findall(r"<tr><td>(.*?)</td>(.*?)</tr>", table)
     assert [name for name, _ in rows] == ["Dirk"]
     deals, points, won = re.findall(r">([^<]*)</td>", rows[0][1])
