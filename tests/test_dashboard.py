@@ -180,14 +180,16 @@ def trick_html(page_html: str) -> str:
     return match.group(1)
 
 
+FIGURE = re.compile(
+    r'<div class="mr-metric" data-metric="([^"]*)"[^>]*>.*?<div class="value"[^>]*>([^<]*)</div></div>'
+)
+
+
 def figures(at: AppTest) -> dict[str, str]:
     """The figures the page shows under their labels (``ui.figures``, ``ui.metric``), label to value."""
     found = {}
     for block in html_blocks(at):
-        for shown in re.finditer(
-            r'<div class="mr-metric" data-metric="([^"]*)"[^>]*>.*?<div class="value"[^>]*>([^<]*)</div></div>',
-            block,
-        ):
+        for shown in re.finditer(FIGURE, block):
             found[html.unescape(shown[1])] = html.unescape(shown[2])
     return found
 
