@@ -19,6 +19,8 @@ In AppTest the component draws nothing; its HTML is in the element's JSON data (
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 NAME = "manillen.html"
@@ -71,8 +73,20 @@ export default function ({ data, parentElement }) {
 }
 """
 
-COMPONENT = st.components.v2.component(NAME, css=CSS, js=JS)
-"""The component's mounting command."""
+_COMPONENT: Any = None
+
+
+def _component() -> Any:
+    """The component, registered on first use: in a script run, where Streamlit's runtime exists.
+
+    Registered at import, it could land in a registry of its own and be unknown to the server:
+    the server's preload thread imports :mod:`dashboards.ui` (which imports this) while the
+    runtime may not exist yet.
+    """
+    global _COMPONENT
+    if _COMPONENT is None:
+        _COMPONENT = st.components.v2.component(NAME, css=CSS, js=JS)
+    return _COMPONENT
 
 
 def show(html: str, *, key: str) -> None:
@@ -80,4 +94,4 @@ def show(html: str, *, key: str) -> None:
 
     :param key: the element's key, unique on the page.
     """
-    COMPONENT(key=key, data={"html": html}, width="stretch")
+    _component()(key=key, data={"html": html}, width="stretch")

@@ -340,6 +340,22 @@ def test_a_missing_archive_shows_how_to_import(tmp_path: Path, monkeypatch: pyte
         assert not at.error
 
 
+def test_the_sidebar_names_the_archive_file_as_plain_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The path is plain text, not a code span (which costs every page the monospace font), and
+    shown as it is: its underscores and stars are no markdown."""
+    path = tmp_path / "club_2026*.duckdb"
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "sql")
+    caption = at.sidebar.caption[0].value
+    assert "`" not in caption
+    assert caption.endswith("club\\_2026\\*\\.duckdb")
+    # every sign escaped, nothing else changed: markdown shows exactly the path
+    assert re.sub(r"\\(.)", r"\1", caption) == f"Archive file: {path}"
+    assert not re.search(r"(?<!\\)[_*`]", caption)
+
+
 def test_an_empty_archive_shows_how_to_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "empty.duckdb"
     Store(path).close()
