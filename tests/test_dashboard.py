@@ -801,9 +801,20 @@ def test_match_deals_name_the_trump_in_the_game_s_own_words_in_both_languages(ap
 # --------------------------------------------------------------------------- SQL
 
 
+def type_query(at: AppTest, query: str) -> None:
+    """Type ``query`` into the SQL page's box (the browser's own textarea) as a person does."""
+    box = [field for field in native_fields(at) if field["name"] == "query"]
+    assert box and box[0]["kind"] == "textarea"
+    generation = (
+        at.session_state["sql_editor_generation"] if "sql_editor_generation" in at.session_state else 0
+    )
+    at.session_state[f"sql_editor_{generation}"] = chosen_state({"query": query})
+    at.run()
+
+
 def test_sql_runs_a_query_and_offers_csv(app: AppTest) -> None:
     at = open_page(app, "sql")
-    at.text_area(key="sql_query").input("SELECT count(*) AS n FROM deals").run()
+    type_query(at, "SELECT count(*) AS n FROM deals")
     at.button(key="sql_run_button").click().run()
     assert at.dataframe[0].value["n"].tolist() == [36]
     assert at.get("download_button")
@@ -812,7 +823,7 @@ def test_sql_runs_a_query_and_offers_csv(app: AppTest) -> None:
 @pytest.mark.parametrize("statement", ["DROP TABLE matches", "INSERT INTO seats VALUES ('x', 0, 'y', 0)"])
 def test_sql_refuses_writes_clearly(app: AppTest, statement: str) -> None:
     at = open_page(app, "sql")
-    at.text_area(key="sql_query").input(statement).run()
+    type_query(at, statement)
     at.button(key="sql_run_button").click().run()
     assert at.error and at.error[0].value.startswith("Refused:")
     assert not at.dataframe
@@ -820,9 +831,25 @@ def test_sql_refuses_writes_clearly(app: AppTest, statement: str) -> None:
 
 def test_sql_reports_a_bad_query(app: AppTest) -> None:
     at = open_page(app, "sql")
-    at.text_area(key="sql_query").input("SELECT nothing FROM nowhere").run()
+    type_query(at, "SELECT nothing FROM nowhere")
     at.button(key="sql_run_button").click().run()
     assert at.error and at.error[0].value.startswith("The query failed:")
+
+
+def test_an_example_fills_the_box_and_runs_even_over_what_was_typed(app: AppTest) -> None:
+    at = open_page(app, "sql")
+    assert not at.get("text_area")  # no Streamlit text area: its scripts would slow every new tab
+    type_query(at, "SELECT 'typed' AS mine")
+    _, query = data.example_queries()[0]
+    at.button(key="sql_example_0").click().run()
+    assert not at.exception
+    box = next(field for field in native_fields(at) if field["name"] == "query")
+    assert box["value"] == query and box["rows"] == 7
+    assert at.dataframe  # it ran
+    # and the box stays as it is from then on: typing again runs what was typed
+    type_query(at, "SELECT 41 + 1 AS answer")
+    at.button(key="sql_run_button").click().run()
+    assert at.dataframe[0].value["answer"].tolist() == [42]
 
 
 def test_example_queries_come_from_the_sql_guide(tmp_path: Path) -> None:
