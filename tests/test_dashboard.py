@@ -805,9 +805,7 @@ def type_query(at: AppTest, query: str) -> None:
     """Type ``query`` into the SQL page's box (the browser's own textarea) as a person does."""
     box = [field for field in native_fields(at) if field["name"] == "query"]
     assert box and box[0]["kind"] == "textarea"
-    generation = (
-        at.session_state["sql_editor_generation"] if "sql_editor_generation" in at.session_state else 0
-    )
+    generation = at.session_state.get("sql_editor_generation", 0)
     at.session_state[f"sql_editor_{generation}"] = chosen_state({"query": query})
     at.run()
 
