@@ -394,6 +394,8 @@ def test_match_is_chosen_in_the_browser_s_own_drop_down_and_kept_for_the_session
     at.session_state["match_choice"] = chosen_state({"match": "random-1"})
     at.run()
     assert at.query_params["match"] == "random-1" and len(light_tables(at)[0].value) == 12
+    assert not [f for f in native_fields(at) if f["name"] == "player"]  # the report's box is closed
+    open_expander(at, "match_report_open")
     persons = [f for f in native_fields(at) if f["name"] == "player"]
     assert [value for value, _ in persons[0]["options"]][1:] == ["Anna", "Bert", "Carla", "Dirk"]  # type: ignore[index]
     at.switch_page("app_pages/sql.py").run()
