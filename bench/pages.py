@@ -75,7 +75,7 @@ LOADED = """() => {
   for (const host of document.querySelectorAll('[data-testid^="stBidiComponent"]')) {
     const roots = [host, ...host.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean);
     if (!host.shadowRoot) roots.push(host);
-    const drawn = '.mr-light-table table, .fields input, .fields select, .fields textarea, .mr-html > *';
+    const drawn = '.mr-light-table table, .fields input, .fields select, .mr-html > *';
     if (!roots.some((r) => r.querySelector(drawn))) return false;
   }
   return true;

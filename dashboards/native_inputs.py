@@ -29,15 +29,14 @@ _CSS = """
 label {
   display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color);
 }
-input, select, textarea {
+input, select {
   box-sizing: border-box; width: 100%; min-height: 2.5rem; padding: 0.35rem 0.75rem;
   font: inherit; font-size: var(--st-base-font-size, 1rem); color: var(--st-text-color);
   background: var(--st-secondary-background-color);
   border: 1px solid var(--st-widget-border-color, transparent);
   border-radius: var(--st-base-radius, 0.5rem); color-scheme: light dark;
 }
-textarea { resize: vertical; line-height: 1.5; }
-input:focus, select:focus, textarea:focus { outline: 1px solid var(--st-primary-color); }
+input:focus, select:focus { outline: 1px solid var(--st-primary-color); }
 fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; }
 legend { padding: 0; margin-bottom: 0.25rem; font-size: 0.875rem; width: 100%; }
 label.option { flex-direction: row; align-items: center; gap: 0.4rem; font-size: 1rem; min-height: 2rem; }
@@ -61,16 +60,9 @@ function build(f, root, setStateValue) {
   if (f.kind === 'radio') {
     label.addEventListener('change', (event) => send(event.target.value));
   } else {
-    const tag = f.kind === 'select' || f.kind === 'textarea' ? f.kind : 'input';
-    const input = document.createElement(tag);
+    const input = document.createElement(f.kind === 'select' ? 'select' : 'input');
     input.name = f.name;
-    if (tag === 'input') input.type = f.kind;
-    if (tag === 'textarea') {  // several lines; Ctrl/Cmd+Enter hands them over without leaving it
-      Object.assign(input, {rows: f.rows || 4, spellcheck: false, autocapitalize: 'off'});
-      input.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) send(input.value);
-      });
-    }
+    if (f.kind !== 'select') input.type = f.kind;
     if (f.kind === 'text') Object.assign(input, {autocomplete: 'off', enterKeyHint: 'next'});
     if (f.kind === 'number') input.inputMode = 'numeric';
     if (f.minimum !== null) input.min = f.minimum;
@@ -128,7 +120,7 @@ export default function ({ data, parentElement, setStateValue }) {
       }
       continue;
     }
-    const input = label.querySelector('input, select, textarea');
+    const input = label.querySelector('input, select');
     input.disabled = f.disabled;
     if (f.kind === 'checkbox') {  // its help is the label's tooltip, as Streamlit's toggles have it
       input.checked = value === 'true';
@@ -152,13 +144,12 @@ _COMPONENT: Any = None
 class Field:
     """One input: ``text`` (offering the words of the list named ``suggest`` as it is typed),
     ``date`` (ISO text, ``2026-12-01``), ``number`` (from ``minimum`` in steps of ``step``),
-    ``select``/``radio`` (one of ``options``, pairs of value and label), ``checkbox``
-    (``"true"`` when ticked, else ``""``), or ``textarea`` (``rows`` lines of text, handed over
-    when it loses focus or on Ctrl/Cmd+Enter); ``help`` is a line under it (a checkbox's tooltip)."""
+    ``select``/``radio`` (one of ``options``, pairs of value and label), or ``checkbox``
+    (``"true"`` when ticked, else ``""``); ``help`` is a line under it (a checkbox's tooltip)."""
 
     name: str
     label: str
-    kind: Literal["text", "date", "number", "select", "radio", "checkbox", "textarea"] = "text"
+    kind: Literal["text", "date", "number", "select", "radio", "checkbox"] = "text"
     value: str = ""
     placeholder: str = ""
     suggest: str = ""
@@ -167,7 +158,6 @@ class Field:
     disabled: bool = False
     minimum: int | None = None
     step: int | None = None
-    rows: int | None = None
 
 
 def _component() -> Any:

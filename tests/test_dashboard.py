@@ -804,12 +804,8 @@ def test_match_deals_name_the_trump_in_the_game_s_own_words_in_both_languages(ap
 
 
 def type_query(at: AppTest, query: str) -> None:
-    """Type ``query`` into the SQL page's box (the browser's own textarea) as a person does."""
-    box = [field for field in native_fields(at) if field["name"] == "query"]
-    assert box and box[0]["kind"] == "textarea"
-    generation = at.session_state.get("sql_editor_generation", 0)
-    at.session_state[f"sql_editor_{generation}"] = chosen_state({"query": query})
-    at.run()
+    """Type ``query`` into the SQL page's box."""
+    at.text_area(key="sql_query").input(query).run()
 
 
 def test_sql_runs_a_query_and_offers_csv(app: AppTest) -> None:
@@ -838,13 +834,11 @@ def test_sql_reports_a_bad_query(app: AppTest) -> None:
 
 def test_an_example_fills_the_box_and_runs_even_over_what_was_typed(app: AppTest) -> None:
     at = open_page(app, "sql")
-    assert not at.get("text_area")  # no Streamlit text area: its scripts would slow every new tab
     type_query(at, "SELECT 'typed' AS mine")
     _, query = data.example_queries()[0]
     at.button(key="sql_example_0").click().run()
     assert not at.exception
-    box = next(field for field in native_fields(at) if field["name"] == "query")
-    assert box["value"] == query and box["rows"] == 7
+    assert at.text_area(key="sql_query").value == query
     assert at.dataframe  # it ran
     # and the box stays as it is from then on: typing again runs what was typed
     type_query(at, "SELECT 41 + 1 AS answer")

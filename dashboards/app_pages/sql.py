@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import data, native_inputs, ui
+from dashboards import data, ui
 from manillen_replay.store import QueryError, QueryRefusedError
 
 t = ui.translator()
@@ -13,7 +13,7 @@ if not ui.archive_ready():
     st.stop()
 st.caption(t("sql.intro"))
 
-QUERY, GENERATION = "sql_query", "sql_editor_generation"
+QUERY = "sql_query"
 if QUERY not in st.session_state:
     st.session_state[QUERY] = (
         "SELECT player, matches, deals, deals_won\nFROM player_summary\nORDER BY deals DESC"
@@ -22,8 +22,6 @@ if QUERY not in st.session_state:
 
 def _use_example(query: str) -> None:
     st.session_state[QUERY] = query
-    # a fresh box shows the example: the old one would keep what was typed in it, not yet drawn
-    st.session_state[GENERATION] = st.session_state.get(GENERATION, 0) + 1
     st.session_state["sql_run"] = True
 
 
@@ -34,13 +32,7 @@ with st.expander(t("sql.examples"), expanded=False):
     for index, (title, query) in enumerate(examples):
         st.button(title, key=f"sql_example_{index}", on_click=_use_example, args=(query,), type="tertiary")
 
-# The query box is the browser's own <textarea> (dashboards/native_inputs.py): Streamlit's text
-# area costs every new tab of this page its scripts (ten files, a tenth of a second of the
-# browser's main thread on this machine, measured), before the page counts as drawn.
-box = native_inputs.Field("query", t("sql.query"), "textarea", value=st.session_state[QUERY], rows=7)
-st.session_state[QUERY] = native_inputs.inputs(f"sql_editor_{st.session_state.get(GENERATION, 0)}", [box])[
-    "query"
-]
+st.text_area(t("sql.query"), key=QUERY, height=160)
 run = st.button(t("sql.run"), key="sql_run_button", type="primary") or st.session_state.pop("sql_run", False)
 if run:
     st.session_state["sql_last"] = st.session_state[QUERY]
