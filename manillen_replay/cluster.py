@@ -10,7 +10,6 @@ collected with ``as_completed`` as they finish. docs/cluster.md tells how to sta
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ManillenError
+from .machine import usable_cores
 from .solving import BatchTables, DealBatch, analyse_batch
 
 INSTALL_HINT = "pip install 'manillen-replay[cluster]'"
@@ -165,7 +165,7 @@ def open_runner(address: ClusterAddress, *, wait_seconds: float = 60.0) -> Itera
     distributed = _dask()
     if address.scheduler is None:
         # the workers share this machine: their solver threads share its cores
-        threads = max(1, (os.cpu_count() or 1) // address.local_workers)
+        threads = max(1, usable_cores() // address.local_workers)
         with ThreadPoolExecutor(1, thread_name_prefix="manillen-cluster-start") as starter:
             starting = starter.submit(_start_local, distributed, address.local_workers)
             runner = DaskRunner(starting, threads=threads, workers=address.local_workers)

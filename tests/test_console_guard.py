@@ -161,7 +161,10 @@ def test_ctrl_c_stops_the_query_cleanly(archive: Path) -> None:
     """DuckDB holds the main thread while it works: the console waits on it from outside, so a
     Ctrl-C stops the query and the command ends with a message, not an abort or a traceback."""
     script = (
-        "import sys; from manillen_replay.cli import main; print('ready', flush=True); "
+        # the command's own imports first, so that the signal comes while the query runs even
+        # on a busy machine, not while polars and DuckDB still load
+        "import sys; from manillen_replay.cli import main; import manillen_replay.cli.archive; "
+        "import manillen_replay.store, duckdb, polars; print('ready', flush=True); "
         f"sys.argv = ['manillen', 'sql', {RUNAWAY!r}, '--db', {str(archive)!r}]; main()"
     )
     process = subprocess.Popen(

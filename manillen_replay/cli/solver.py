@@ -121,7 +121,10 @@ def _play_json(match: str, cost: PlayCost) -> dict[str, Any]:
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed of the layouts.")
 @click.option("--hindsight", is_flag=True, help="Only hindsight costs (fast); view_cost is null.")
 @click.option(
-    "--workers", default=None, type=click.IntRange(min=1), help="Threads to use (default: one per core)."
+    "--workers",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Threads to use (default: one per core this process may use).",
 )
 @click.option("--json", "as_json", is_flag=True, help='Print {"plays": [...]} as JSON.')
 def costs(

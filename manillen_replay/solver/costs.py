@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..cards import CARD_POINTS, Card, iter_mask
+from ..cards import CARD_POINTS, CARDS, Card, iter_mask
 from ..engine.results import DealKind, DealResult
 from ..rules import Contract, Rules, winning_position
 from .layouts import LayoutSampler, Moment, iter_moments
@@ -177,17 +177,16 @@ def dd_costs(result: DealResult, rules: Rules, *, workers: int | None = None) ->
     costs: list[PlayCost] = []
     rows: list[list[int]] = cards.tolist()
     for moment in moments:
-        in_play = moment.position.points_in_play
         row = rows[moment.index]
-        values = {
-            card: _team_value(row[card], moment.seat, in_play)
-            for card in iter_mask(moment.legal)
-            if row[card] >= 0
-        }
-        if moment.is_legal:
-            played = values[Card(moment.card)]
+        if moment.seat % 2 == 0:
+            values = {card: row[card] for card in iter_mask(moment.legal) if row[card] >= 0}
         else:
-            played = _team_value(after_values[moment.index], moment.seat, in_play)
+            in_play = moment.position.points_in_play
+            values = {card: in_play - row[card] for card in iter_mask(moment.legal) if row[card] >= 0}
+        if moment.is_legal:
+            played = values[moment.card]  # type: ignore[index]  # a Card is its int
+        else:
+            played = _team_value(after_values[moment.index], moment.seat, moment.position.points_in_play)
         costs.append(hindsight_cost(moment, values, played, result.number))
     return costs
 
@@ -215,16 +214,18 @@ def hindsight_cost(moment: Play, values: Mapping[Card, int], played: int, deal: 
     :param played: the same for the card played (an illegal card's too).
     :param deal: the deal's number.
     """
-    best_cards = _best({card: float(value) for card, value in values.items()})
+    ordered = sorted(values.items())
+    top = max(values.values())
+    best_cards = tuple(card for card, value in ordered if value == top)
     return PlayCost(
         trick=moment.trick,
         play=moment.play,
         seat=moment.seat,
-        card=Card(moment.card),
-        dd_cost=max(0, max(values.values()) - played),
+        card=CARDS[moment.card],
+        dd_cost=max(0, top - played),
         view_cost=None,
         best_cards=best_cards,
-        values={card: CardValue(value, None) for card, value in sorted(values.items())},
+        values={card: CardValue(value, None) for card, value in ordered},
         deal=deal,
         legal=moment.is_legal,
         hindsight_best=best_cards,

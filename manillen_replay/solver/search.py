@@ -8,7 +8,6 @@ releases the GIL), each with its own transposition table from a small pool.
 from __future__ import annotations
 
 import itertools
-import os
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ import numpy as np
 
 from ..cards import CARD_POINTS, CARD_TEXT, DECK_32_MASK, RANKS_PER_SUIT, iter_mask
 from ..errors import ManillenError
+from ..machine import usable_cores
 from ..rules import NO_TRUMP, Rules, legal_core, winning_position
 from . import _kernel
 
@@ -137,7 +137,9 @@ class _Worker:
         return self.generation
 
 
-_POOL: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+_POOL: queue.LifoQueue[_Worker] = queue.LifoQueue()
+"""Idle workers, the last given back on top: its table is the likeliest still in the caches (with
+the oldest first, each solve took the table that had waited longest)."""
 _WORKERS: list[_Worker] = []
 """Every worker made (as many as threads ever ran at once: a handful), for :func:`nodes_searched`."""
 
@@ -194,8 +196,9 @@ class DealTables:
         return sum(map(_visited, self.workers))
 
     def close(self) -> None:
-        """Give the tables back to the pool."""
-        for worker in self.workers:
+        """Give the tables back to the pool, the first on top: the next tables borrowed start
+        with it (solves that share one table use the first's)."""
+        for worker in reversed(self.workers):
             _POOL.put(worker)
         self.workers = []
 
@@ -207,8 +210,8 @@ class DealTables:
 
 
 def default_workers() -> int:
-    """As many worker threads as the machine has cores."""
-    return max(1, os.cpu_count() or 1)
+    """As many worker threads as this process has cores (:func:`usable_cores`)."""
+    return usable_cores()
 
 
 def solve_batch(
