@@ -75,7 +75,7 @@ LOADED = """() => {
   for (const host of document.querySelectorAll('[data-testid^="stBidiComponent"]')) {
     const roots = [host, ...host.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean);
     if (!host.shadowRoot) roots.push(host);
-    const drawn = '.mr-light-table table, .fields input, .fields select';
+    const drawn = '.mr-light-table table, .fields input, .fields select, .mr-html > *';
     if (!roots.some((r) => r.querySelector(drawn))) return false;
   }
   return true;
@@ -83,13 +83,19 @@ LOADED = """() => {
 """True once a page is drawn: the script done, no placeholder left, every chart drawn (a Plotly
 chart once its SVG is there, a picture drawn on the server, ``data-chart`` on its element, once
 its ``svg`` is in the page), and every custom component's content in place (a light table's
-``table``, the browser's own inputs): their scripts draw them after the element is mounted."""
+``table``, the browser's own inputs, the server's HTML of ``dashboards.html_view``: the
+pictures and figures): their scripts draw them after the element is mounted."""
 
-CHARTS = """() => ({
-  plotly: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
-  svg: document.querySelectorAll('[data-chart]').length,
-})"""
-"""How many charts of each kind a loaded page shows."""
+CHARTS = """() => {
+  const hosts = [...document.querySelectorAll('[data-testid^="stBidiComponent"]')];
+  const shadows = hosts.flatMap((h) => [h, ...h.querySelectorAll('*')]).map((e) => e.shadowRoot);
+  const roots = [document, ...shadows.filter(Boolean)];
+  return {
+    plotly: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
+    svg: roots.reduce((count, root) => count + root.querySelectorAll('[data-chart]').length, 0),
+  };
+}"""
+"""How many charts of each kind a loaded page shows (pictures in a component's shadow root too)."""
 
 
 def _readable(archive: Path) -> bool:

@@ -3,8 +3,10 @@
 A page's first Plotly chart makes the browser load and evaluate plotly.js (about a second in
 every new tab), so the first view draws each chart as SVG made on the server
 (:mod:`dashboards.charts`' ``*_svg``), and a checkbox per page, kept for the session, swaps in the
-interactive charts (zoom, pan, hover). The pictures go in through ``st.markdown``: ``st.html``
-sanitises SVG away, and ``st.image`` would lose the tooltips and the theme's text colour.
+interactive charts (zoom, pan, hover). The pictures go in through :mod:`dashboards.html_view`
+(its stylesheet holds their rules): ``st.markdown`` would cost a new tab its HTML parser and
+the parsing of each picture into React elements (a quarter second on the Players page),
+``st.html`` sanitises SVG away, and ``st.image`` would lose the tooltips and the theme's text colour.
 """
 
 from __future__ import annotations
@@ -15,24 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import charts, native_inputs, ui
-
-STYLE = """<style>
-.mr-chart { container-type: inline-size; max-width: 960px; margin-bottom: 0.5rem; }
-.mr-chart svg.chart { display: block; width: 100%; height: auto; overflow: visible; }
-.mr-chart .mr-narrow { display: none; }
-@container (max-width: 560px) {
-  .mr-chart .mr-wide { display: none; }
-  .mr-chart .mr-narrow { display: block; }
-}
-.mr-charts { display: grid; gap: 0.25rem 1.5rem; max-width: 1000px;
-  grid-template-columns: repeat(auto-fill, minmax(min(100%, 400px), 1fr)); }
-.mr-chart g.bar:hover, .mr-chart g.point:hover { opacity: 0.75; }
-</style>"""
-"""Each picture fills its column (up to a laptop's reading width); in a column narrower than a
-phone's screen the narrow drawing replaces the wide one, so the text stays readable. Each chart
-carries the rules (600 bytes): sent through ``st.html`` they would cost every new tab the
-loading of its sanitiser's scripts."""
+from dashboards import charts, html_view, native_inputs, ui
 
 
 def interactive(page: str) -> bool:
@@ -58,21 +43,55 @@ def interactive(page: str) -> bool:
     return on
 
 
-def show(draw: Callable[[int], str], figure: Callable[[], Any], *, interactive: bool, key: str) -> None:
+Chart = tuple[Callable[[int], str], Callable[[], Any], str]
+"""One chart of :func:`show_row`: its picture at a given width, its Plotly figure, its key."""
+
+
+def picture(draw: Callable[[int], str], key: str) -> str:
+    """One chart's picture as HTML: the wide and the narrow drawing, the one that fits shown.
+
+    :param draw: the picture at a given width (``charts.*_svg`` with its labels).
+    :param key: the chart's key (``data-chart`` of the picture).
+    """
+    return (
+        f'<div class="mr-chart" data-chart="{escape(key)}">'
+        f'<div class="mr-wide">{draw(charts.WIDE)}</div>'
+        f'<div class="mr-narrow">{draw(charts.NARROW)}</div></div>'
+    )
+
+
+def show(
+    draw: Callable[[int], str], figure: Callable[[], Any], *, interactive: bool, key: str, after: str = ""
+) -> None:
     """One chart: the SVG picture (wide and narrow drawings), or the Plotly figure when asked for.
 
     :param draw: the picture at a given width (``charts.*_svg`` with its labels).
     :param figure: the Plotly figure (``charts.*_figure``), built only when shown.
-    :param key: the chart's element key (``data-chart`` of the picture).
+    :param key: the chart's key (``data-chart`` of the picture, the element's key).
+    :param after: HTML drawn under the chart in the same element (a small table).
     """
     if interactive:
         st.plotly_chart(figure(), key=key)
+        if after:
+            html_view.show(after, key=f"{key}_after")
         return
-    st.markdown(
-        f'<div class="mr-chart" data-chart="{escape(key)}">{STYLE}'
-        f'<div class="mr-wide">{draw(charts.WIDE)}</div>'
-        f'<div class="mr-narrow">{draw(charts.NARROW)}</div></div>',
-        unsafe_allow_html=True,
+    html_view.show(picture(draw, key) + after, key=key)
+
+
+def show_row(row: Sequence[Chart], *, interactive: bool, key: str) -> None:
+    """Charts side by side (one under the other on a phone), in one element.
+
+    :param row: each chart's picture, figure and key (see :data:`Chart`).
+    :param key: the element's key.
+    """
+    if interactive:
+        for column, (_, figure, chart_key) in zip(st.columns(len(row)), row, strict=True):
+            with column:
+                st.plotly_chart(figure(), key=chart_key)
+        return
+    html_view.show(
+        '<div class="mr-row">' + "".join(picture(draw, chart_key) for draw, _, chart_key in row) + "</div>",
+        key=key,
     )
 
 
@@ -85,6 +104,4 @@ def show_several(pictures: Sequence[str], figure: Callable[[], Any], *, interact
         st.plotly_chart(figure(), key=key)
         return
     cells = "".join(f'<div class="mr-chart">{picture}</div>' for picture in pictures)
-    st.markdown(
-        f'<div class="mr-charts" data-chart="{escape(key)}">{STYLE}{cells}</div>', unsafe_allow_html=True
-    )
+    html_view.show(f'<div class="mr-charts" data-chart="{escape(key)}">{cells}</div>', key=key)

@@ -37,6 +37,7 @@ PRELOADED = (
     "pyarrow",
     "polars",
     "duckdb",
+    "PIL.Image",  # the tab's icon goes through Streamlit's image code, which imports it
 )
 """The modules every page needs, in the order they are imported."""
 
@@ -226,10 +227,31 @@ def preload() -> None:
         if time.monotonic() > deadline:
             return
         time.sleep(0.05)
+    _warm_streamlit()
     try:
         data.warm()
+        from dashboards import drafts
+
+        drafts.last_venue()  # the Record page's default venue
     except Exception:  # an archive that cannot be read is reported by the pages, in words
         logging.getLogger("manillen.dashboard").debug("warming the caches failed", exc_info=True)
+
+
+def _warm_streamlit() -> None:
+    """Have Streamlit do now what it does in the first script run after the server starts.
+
+    The first element any script draws makes Streamlit check, once per process, whether it runs
+    in a Python REPL (to print a warning): ``inspect.stack()`` on the script's thread, which
+    resolves the path of every imported module, 0.3 s of the first visitor's page on this
+    machine (cProfile of the server). Done here, on a thread with a short stack, the check finds
+    the runtime running and prints nothing; later runs skip it. (A private function of
+    Streamlit's, looked up: without it, the first visit pays as before.)
+    """
+    from streamlit import delta_generator
+
+    check = getattr(delta_generator, "_maybe_print_use_warning", None)
+    if callable(check):
+        check()
 
 
 def main() -> None:

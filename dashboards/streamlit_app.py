@@ -60,5 +60,5 @@ pages = [
     ),
 ]
 page = st.navigation(pages)
-st.sidebar.caption(t("sidebar.archive", path=data.archive().path))
+st.sidebar.caption(t("sidebar.archive", path=ui.markdown_text(str(data.archive().path))))
 page.run()

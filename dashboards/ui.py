@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from html import escape
@@ -11,7 +12,7 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
-from dashboards import data, i18n, native_inputs
+from dashboards import data, html_view, i18n, native_inputs
 from manillen_replay.errors import ManillenError
 
 LANGUAGE_KEY = "lang"
@@ -92,31 +93,81 @@ def switch_to(page: str, params: Mapping[str, Any]) -> None:
     )
 
 
-METRIC = (
-    '<div class="mr-metric" data-metric="{label}" style="margin-bottom: 0.75rem;">'
-    '<div style="font-size: 0.875rem;">{label}{help}</div>'
-    '<div style="font-size: 2.25rem; line-height: 1.4;">{value}</div></div>'
-)
-"""A figure under its label, as ``st.metric`` draws one."""
+METRIC_STYLE = {
+    "box": "margin-bottom: 0.75rem;",
+    "label": "font-size: 0.875rem;",
+    "value": "font-size: 2.25rem; line-height: 1.4;",
+    "help": "cursor: help; opacity: 0.6; font-size: 0.7rem; border: 1px solid; border-radius: 50%; "
+    "padding: 0 0.35em;",
+}
+"""How a figure is drawn as ``st.metric`` draws one, for markdown (which has no stylesheet):
+:func:`figures_html`'s stylesheet is :mod:`dashboards.html_view`'s."""
+
+
+def figure_html(label: str, value: object, help: str | None = None, *, inline_style: bool = False) -> str:
+    """One figure under its label, as HTML (every text escaped).
+
+    :param help: what the figure means, shown when the pointer rests on the ? beside the label.
+    :param inline_style: the look in ``style`` attributes (for markdown) rather than class names.
+
+    >>> figure_html("Deals", 12)  # doctest: +NORMALIZE_WHITESPACE
+    '<div class="mr-metric" data-metric="Deals"><div class="label">Deals</div><div
+    class="value">12</div></div>'
+    """
+
+    def style(part: str) -> str:
+        return f' style="{METRIC_STYLE[part]}"' if inline_style else ""
+
+    hint = "" if help is None else f' <span class="help" title="{escape(help)}"{style("help")}>?</span>'
+    return (
+        f'<div class="mr-metric" data-metric="{escape(label)}"{style("box")}>'
+        f'<div class="label"{style("label")}>{escape(label)}{hint}</div>'
+        f'<div class="value"{style("value")}>{escape(str(value))}</div></div>'
+    )
 
 
 def metric(where: Any, label: str, value: object, help: str | None = None) -> None:
     """A figure under its label in ``where`` (``st`` or a column), drawn as markdown.
 
     ``st.metric`` would do the same, but its script (and the number formatting it brings) is one
-    more a new tab has to load before the page is drawn; the pages show plain figures.
+    more a new tab has to load before the page is drawn; the pages show plain figures. A row of
+    figures is lighter still as :func:`figures` (no HTML in markdown).
 
     :param help: what the figure means, shown when the pointer rests on the ? beside the label.
     """
-    hint = (
-        ""
-        if help is None
-        else f' <span title="{escape(help)}" style="cursor: help; opacity: 0.6; font-size: 0.7rem; '
-        'border: 1px solid; border-radius: 50%; padding: 0 0.35em;">?</span>'
-    )
-    where.markdown(
-        METRIC.format(label=escape(label), help=hint, value=escape(str(value))), unsafe_allow_html=True
-    )
+    where.markdown(figure_html(label, value, help, inline_style=True), unsafe_allow_html=True)
+
+
+Figure = tuple[str, object] | tuple[str, object, str | None]
+"""A figure of :func:`figures`: its label, its value, and optionally what it means."""
+
+
+def figures_html(row: Sequence[Figure]) -> str:
+    """A row of figures as HTML (:func:`figure_html` each), wrapping on a narrow screen."""
+    cells = "".join(figure_html(*figure) for figure in row)
+    return f'<div class="mr-metrics">{cells}</div>'
+
+
+def figures(row: Sequence[Figure], *, key: str) -> None:
+    """A row of figures under their labels, as one element (:mod:`dashboards.html_view`): side by
+    side on a laptop, two or three a line on a phone.
+
+    :param key: the element's key, unique on the page.
+    """
+    html_view.show(figures_html(row), key=key)
+
+
+MARKDOWN_SIGNS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:])")
+"""What markdown could read as formatting (and ``:`` of Streamlit's ``:material/...:`` icons)."""
+
+
+def markdown_text(text: str) -> str:
+    """``text`` shown as it is by markdown (a file's path: no italics from its underscores).
+
+    >>> print(markdown_text("/data/club_2026*.duckdb"))
+    /data/club\\_2026\\*\\.duckdb
+    """
+    return MARKDOWN_SIGNS.sub(r"\\\1", text)
 
 
 def translator() -> Callable[..., str]:

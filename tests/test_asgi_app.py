@@ -151,3 +151,23 @@ def test_streamlit_run_finds_the_dashboards_app_and_the_benchs_floor(tmp_path: P
     for path in (SERVED, floor):
         found = discover_asgi_app(path)
         assert found.is_asgi_app and found.app_name == "app", path
+
+
+def test_the_preload_warms_what_a_first_visit_would_wait_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once Streamlit's runtime is up, the preload thread fills the pages' caches (the Record
+    page's default venue among them) and runs Streamlit's once-a-process REPL check, which a first
+    visitor's script run would otherwise pay (0.3 s in cProfile of the server)."""
+    from streamlit import delta_generator
+    from streamlit.runtime import Runtime
+
+    from dashboards import charts, data, drafts, serve
+
+    warmed: list[str] = []
+    monkeypatch.setattr(Runtime, "exists", staticmethod(lambda: True))
+    monkeypatch.setattr(charts, "warm", lambda: warmed.append("plotly"))
+    monkeypatch.setattr(data, "warm", lambda: warmed.append("caches"))
+    monkeypatch.setattr(drafts, "last_venue", lambda: warmed.append("venue"))
+    monkeypatch.setattr(delta_generator, "_use_warning_has_been_displayed", False)
+    serve.preload()
+    assert warmed == ["plotly", "caches", "venue"]
+    assert delta_generator._use_warning_has_been_displayed  # the first run's check is done

@@ -411,3 +411,21 @@ def test_chart_pages_draw_svg_first_and_plotly_on_demand(server: str) -> None:
         finally:
             browser.close()
     assert (ARTIFACTS / "players-charts-390.png").stat().st_size > 10_000
+
+
+def test_sql_runs_what_was_typed_and_an_example_replaces_it(server: str) -> None:
+    """The query typed in the box runs with one click of Run (the box hands its text over as it
+    loses focus); an example then replaces it and runs."""
+    with browser_page() as page:
+        page.goto(f"{server}/sql")
+        box = page.get_by_label("Query")
+        box.wait_for(timeout=30_000)
+        assert "player_summary" in box.input_value()
+        box.fill("SELECT 40 + 2 AS answer")
+        page.get_by_role("button", name="Run").click()
+        page.get_by_text("1 row", exact=True).wait_for(timeout=30_000)
+        page.get_by_text("Examples", exact=True).click()
+        page.locator("[data-testid=stExpanderDetails] button").first.click()
+        page.get_by_text(re.compile(r"^\d+ rows$")).wait_for(timeout=30_000)
+        assert "40 + 2" not in box.input_value()
+        page.screenshot(path=str(ARTIFACTS / "sql.png"), full_page=True)

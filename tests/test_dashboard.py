@@ -21,7 +21,7 @@ import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, i18n
+from dashboards import data, html_view, i18n
 from dashboards.native_inputs import chosen_state, many, many_text, sent_state
 from manillen_replay.cards import CARD_BY_TEXT, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
@@ -125,13 +125,28 @@ def html_of(at: AppTest) -> str:
     )
 
 
+def html_blocks(at: AppTest) -> list[str]:
+    """The HTML the page draws: its markdown with HTML in it and its ``dashboards.html_view``
+    elements (the pictures, rows of figures and small tables), in the order they are drawn."""
+    blocks = [str(e.value) for e in at.get("markdown") if "<" in str(e.value)]
+    for element in at.get("bidi_component"):
+        if element.proto.component_name == html_view.NAME:
+            proto = element.proto
+            blocks.append(
+                json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)["html"]
+            )
+    return blocks
+
+
 def svg_charts(at: AppTest) -> dict[str, str]:
     """The page's static charts: each chart's key (``data-chart``) and its markup."""
     charts = {}
-    for element in at.get("markdown"):
-        found = re.match(r'<div class="mr-charts?" data-chart="([^"]+)"', str(element.value))
-        if found:
-            charts[found.group(1)] = str(element.value)
+    start = re.compile(r'<div class="mr-charts?" data-chart="([^"]+)"')
+    for block in html_blocks(at):
+        found = list(start.finditer(block))
+        ends = [here.start() for here in found[1:]] + [len(block)]
+        for here, end in zip(found, ends[: len(found)], strict=True):
+            charts[here.group(1)] = block[here.start() : end]
     return charts
 
 
@@ -199,14 +214,16 @@ def trick_html(page_html: str) -> str:
     return match.group(1)
 
 
+FIGURE = re.compile(
+    r'<div class="mr-metric" data-metric="([^"]*)"[^>]*>.*?<div class="value"[^>]*>([^<]*)</div></div>'
+)
+
+
 def figures(at: AppTest) -> dict[str, str]:
-    """The figures the page shows under their labels (``ui.metric``), label to value."""
+    """The figures the page shows under their labels (``ui.figures``, ``ui.metric``), label to value."""
     found = {}
-    for element in at.markdown:
-        shown = re.fullmatch(
-            r'<div class="mr-metric" data-metric="([^"]*)"[^>]*>.*?>([^<]*)</div></div>', element.value
-        )
-        if shown:
+    for block in html_blocks(at):
+        for shown in re.finditer(FIGURE, block):
             found[html.unescape(shown[1])] = html.unescape(shown[2])
     return found
 
@@ -357,6 +374,22 @@ def test_a_missing_archive_shows_how_to_import(tmp_path: Path, monkeypatch: pyte
         assert not at.error
 
 
+def test_the_sidebar_names_the_archive_file_as_plain_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The path is plain text, not a code span (which costs every page the monospace font), and
+    shown as it is: its underscores and stars are no markdown."""
+    path = tmp_path / "club_2026*.duckdb"
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "sql")
+    caption = at.sidebar.caption[0].value
+    assert "`" not in caption
+    assert caption.endswith("club\\_2026\\*\\.duckdb")
+    # every sign escaped, nothing else changed: markdown shows exactly the path
+    assert re.sub(r"\\(.)", r"\1", caption) == f"Archive file: {path}"
+    assert not re.search(r"(?<!\\)[_*`]", caption)
+
+
 def test_an_empty_archive_shows_how_to_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "empty.duckdb"
     Store(path).close()
@@ -395,6 +428,8 @@ def test_match_is_chosen_in_the_browser_s_own_drop_down_and_kept_for_the_session
     at.session_state["match_choice"] = chosen_state({"match": "random-1"})
     at.run()
     assert at.query_params["match"] == "random-1" and len(light_tables(at)[0].value) == 12
+    assert not [f for f in native_fields(at) if f["name"] == "player"]  # the report's box is closed
+    open_expander(at, "match_report_open")
     persons = [f for f in native_fields(at) if f["name"] == "player"]
     assert [value for value, _ in persons[0]["options"]][1:] == ["Anna", "Bert", "Carla", "Dirk"]  # type: ignore[index]
     at.switch_page("app_pages/sql.py").run()
@@ -763,9 +798,10 @@ def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     assert metrics["Matches"] == "3"
     assert metrics["Findings"] == "1"
     # a figure's explanation rests on the ? beside its label, as st.metric's help did
-    assert any('data-metric="muil"' in m.value and 'title="won"' in m.value for m in at.markdown)
+    assert any(re.search(r'data-metric="muil".*?title="won"', block) for block in html_blocks(at))
     assert {"players_points", "players_trumps", "players_rates", "players_partners"} <= set(svg_charts(at))
-    table = next(str(m.value) for m in at.markdown if 'data-table="players_partners"' in str(m.value))
+    table = next(block for block in html_blocks(at) if 'data-table="players_partners"' in block)
+    table = table[table.index('data-table="players_partners"') :]
     rows = re.findall(r"<tr><td>(.*?)</td>(.*?)</tr>", table)
     assert [name for name, _ in rows] == ["Dirk"]
     deals, points, won = re.findall(r">([^<]*)</td>", rows[0][1])
@@ -869,9 +905,14 @@ def test_match_deals_name_the_trump_in_the_game_s_own_words_in_both_languages(ap
 # --------------------------------------------------------------------------- SQL
 
 
+def type_query(at: AppTest, query: str) -> None:
+    """Type ``query`` into the SQL page's box."""
+    at.text_area(key="sql_query").input(query).run()
+
+
 def test_sql_runs_a_query_and_offers_csv(app: AppTest) -> None:
     at = open_page(app, "sql")
-    at.text_area(key="sql_query").input("SELECT count(*) AS n FROM deals").run()
+    type_query(at, "SELECT count(*) AS n FROM deals")
     at.button(key="sql_run_button").click().run()
     assert at.dataframe[0].value["n"].tolist() == [36]
     assert at.get("download_button")
@@ -880,7 +921,7 @@ def test_sql_runs_a_query_and_offers_csv(app: AppTest) -> None:
 @pytest.mark.parametrize("statement", ["DROP TABLE matches", "INSERT INTO seats VALUES ('x', 0, 'y', 0)"])
 def test_sql_refuses_writes_clearly(app: AppTest, statement: str) -> None:
     at = open_page(app, "sql")
-    at.text_area(key="sql_query").input(statement).run()
+    type_query(at, statement)
     at.button(key="sql_run_button").click().run()
     assert at.error and at.error[0].value.startswith("Refused:")
     assert not at.dataframe
@@ -888,9 +929,23 @@ def test_sql_refuses_writes_clearly(app: AppTest, statement: str) -> None:
 
 def test_sql_reports_a_bad_query(app: AppTest) -> None:
     at = open_page(app, "sql")
-    at.text_area(key="sql_query").input("SELECT nothing FROM nowhere").run()
+    type_query(at, "SELECT nothing FROM nowhere")
     at.button(key="sql_run_button").click().run()
     assert at.error and at.error[0].value.startswith("The query failed:")
+
+
+def test_an_example_fills_the_box_and_runs_even_over_what_was_typed(app: AppTest) -> None:
+    at = open_page(app, "sql")
+    type_query(at, "SELECT 'typed' AS mine")
+    _, query = data.example_queries()[0]
+    at.button(key="sql_example_0").click().run()
+    assert not at.exception
+    assert at.text_area(key="sql_query").value == query
+    assert at.dataframe  # it ran
+    # and the box stays as it is from then on: typing again runs what was typed
+    type_query(at, "SELECT 41 + 1 AS answer")
+    at.button(key="sql_run_button").click().run()
+    assert at.dataframe[0].value["answer"].tolist() == [42]
 
 
 def test_example_queries_come_from_the_sql_guide(tmp_path: Path) -> None:

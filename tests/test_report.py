@@ -300,7 +300,7 @@ def app(archive: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
 
 def test_match_page_shows_the_ledger_and_offers_the_report(app: object, archive: Path) -> None:
     from .tables import light_tables
-    from .test_dashboard import open_page, svg_charts, tick_interactive_charts
+    from .test_dashboard import open_expander, open_page, svg_charts, tick_interactive_charts
 
     at = open_page(app, "match", match=MATCH)  # type: ignore[arg-type]
     assert "The cards and the decisions (solver)" in [s.value for s in at.subheader]
@@ -322,6 +322,10 @@ def test_match_page_shows_the_ledger_and_offers_the_report(app: object, archive:
         assert f"{name}: where the points came from" in pictures
     tick_interactive_charts(at, "match", True)
     assert any(chart.proto.spec and "waterfall" in chart.proto.spec for chart in at.get("plotly_chart"))  # type: ignore[attr-defined]
+    # the report's box is drawn closed (no download script on a first view), then opened
+    assert not at.get("download_button")
+    assert "Report to take home" in [box.label for box in at.expander]  # type: ignore[attr-defined]
+    open_expander(at, "match_report_open")  # type: ignore[arg-type]
     buttons = [b.proto.label for b in at.get("download_button")]
     assert "Download report" in buttons
 

@@ -59,9 +59,13 @@ if not ui.archive_ready():
     st.stop()
 
 numbers = data.counts()
-columns = st.columns(4)
-for column, name in zip(columns, ("matches", "deals", "players", "findings"), strict=True):
-    ui.metric(column, t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
+ui.figures(
+    [
+        (t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
+        for name in ("matches", "deals", "players", "findings")
+    ],
+    key="archive_counts",
+)
 
 language = ui.lang()
 

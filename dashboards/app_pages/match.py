@@ -247,20 +247,25 @@ if ledger.height:
         offer_grid=False,
     )
 
-st.subheader(t("report.title"))
-everyone = t("report.everyone")
-report_field = native_inputs.Field(
-    "player", t("report.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
-)
-report_for = native_inputs.inputs("match_report_for", [report_field])["player"]
-language = ui.lang()
-report_match, report_player = chosen, None if report_for == everyone else report_for
-st.download_button(
-    t("report.download"),
-    # made when clicked, on a thread of its own: building the report is no part of showing the page
-    data=lambda: data.report_html(report_match, report_player, language),
-    file_name=f"{chosen}{'' if report_for == everyone else '-' + report_for}-{language}.html",
-    mime="text/html",
-    help=t("report.help"),
-    key="match_report_download",
-)
+# The report is drawn only once its box is opened: its drop-down and Streamlit's download button
+# (whose script a new tab would load last, after everything else) cost every first view, and
+# most visits only look at the match.
+report_box = st.expander(t("report.title"), key="match_report_open", on_change="rerun")
+if report_box.open:
+    with report_box:
+        everyone = t("report.everyone")
+        report_field = native_inputs.Field(
+            "player", t("report.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
+        )
+        report_for = native_inputs.inputs("match_report_for", [report_field])["player"]
+        language = ui.lang()
+        report_match, report_player = chosen, None if report_for == everyone else report_for
+        st.download_button(
+            t("report.download"),
+            # made when clicked, on a thread of its own: building the report is no part of showing the page
+            data=lambda: data.report_html(report_match, report_player, language),
+            file_name=f"{chosen}{'' if report_for == everyone else '-' + report_for}-{language}.html",
+            mime="text/html",
+            help=t("report.help"),
+            key="match_report_download",
+        )

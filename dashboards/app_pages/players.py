@@ -27,7 +27,7 @@ def partners_table(partners: pl.DataFrame) -> str:
         t("players.points_per_deal"),
         t("players.won_share"),
     )
-    right = ' style="text-align: right"'
+    right = ' class="num"'
     rows = []
     for row in partners.iter_rows(named=True):
         points = f"{row['points_per_deal']:.2f}".replace("-", "−")  # a real minus sign
@@ -36,7 +36,10 @@ def partners_table(partners: pl.DataFrame) -> str:
             f"<td{right}>{points}</td><td{right}>{row['won_share']:.1f}%</td></tr>"
         )
     cells = "".join(f"<th{'' if i == 0 else right}>{escape(h)}</th>" for i, h in enumerate(head))
-    return f'<table data-table="players_partners"><tr>{cells}</tr>{"".join(rows)}</table>'
+    table = (
+        f'<table class="mr-plain-table" data-table="players_partners"><tr>{cells}</tr>{"".join(rows)}</table>'
+    )
+    return f'<div class="mr-scroll">{table}</div>'
 
 
 names = data.players()
@@ -63,73 +66,70 @@ st.session_state[SYNCED] = player
 
 summary = data.player_summary(player)
 accuracy = data.player_accuracy(player)
-top = st.columns(5 if accuracy else 4)
-ui.metric(top[0], t("players.matches"), summary.get("matches") or 0)
-ui.metric(top[1], t("players.won"), summary.get("matches_won") or 0)
-ui.metric(top[2], t("players.deals"), summary.get("deals") or 0)
-ui.metric(
-    top[3],
-    t("archive.findings"),
-    int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum()),
-)
+findings = int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum())
+top: list[ui.Figure] = [
+    (t("players.matches"), summary.get("matches") or 0),
+    (t("players.won"), summary.get("matches_won") or 0),
+    (t("players.deals"), summary.get("deals") or 0),
+    (t("archive.findings"), findings),
+]
 if accuracy:
-    ui.metric(
-        top[4],
-        t("players.accuracy"),
-        f"{accuracy['accuracy']:.1f}%",
-        help=t(
-            "players.accuracy_help",
-            decisions=accuracy["decisions"],
-            cards=accuracy["cards"],
-            calls=accuracy["calls"],
-        ),
+    accuracy_help = t(
+        "players.accuracy_help",
+        decisions=accuracy["decisions"],
+        cards=accuracy["cards"],
+        calls=accuracy["calls"],
     )
+    top.append((t("players.accuracy"), f"{accuracy['accuracy']:.1f}%", accuracy_help))
+ui.figures(top, key="players_figures")
 
 interactive = chart_view.interactive("players")
-left, right = st.columns(2)
-with left:
-    points = data.dealer_points(player)
-    if points.height:
-        bars = points.with_columns(
-            pl.when(pl.col("is_dealer"))
-            .then(pl.lit(t("players.as_dealer")))
-            .otherwise(pl.lit(t("players.not_dealer")))
-            .alias("role")
-        )
-        points_labels = {"title": t("players.points_title"), "y_title": t("players.points_per_deal")}
-        chart_view.show(
+side_by_side: list[chart_view.Chart] = []
+points = data.dealer_points(player)
+if points.height:
+    bars = points.with_columns(
+        pl.when(pl.col("is_dealer"))
+        .then(pl.lit(t("players.as_dealer")))
+        .otherwise(pl.lit(t("players.not_dealer")))
+        .alias("role")
+    )
+    points_labels = {"title": t("players.points_title"), "y_title": t("players.points_per_deal")}
+    side_by_side.append(
+        (
             lambda width: charts.dealer_points_svg(bars, **points_labels, width=width),
             lambda: charts.dealer_points_figure(bars, **points_labels),
-            interactive=interactive,
-            key="players_points",
+            "players_points",
         )
+    )
 
-with right:
-    choices = data.trump_choices(player)
-    if choices.height:
+choices = data.trump_choices(player)
+if choices.height:
 
-        def choice_label(choice: str) -> str:
-            return i18n.suit_name(Suit[choice]) if choice in Suit.__members__ else choice.replace("_", " ")
+    def choice_label(choice: str) -> str:
+        return i18n.suit_name(Suit[choice]) if choice in Suit.__members__ else choice.replace("_", " ")
 
-        labelled = choices.with_columns(pl.col("choice").map_elements(choice_label, pl.String))
-        trump_labels = {"title": t("players.trumps_title"), "y_title": t("players.count")}
-        chart_view.show(
+    labelled = choices.with_columns(pl.col("choice").map_elements(choice_label, pl.String))
+    trump_labels = {"title": t("players.trumps_title"), "y_title": t("players.count")}
+    side_by_side.append(
+        (
             lambda width: charts.trump_choices_svg(labelled, **trump_labels, width=width),
             lambda: charts.trump_choices_figure(labelled, **trump_labels),
-            interactive=interactive,
-            key="players_trumps",
+            "players_trumps",
         )
+    )
+if side_by_side:
+    chart_view.show_row(side_by_side, interactive=interactive, key="players_roles")
 
 st.subheader(t("players.records_title"))
 records = data.contract_records(player)
-record_rows = st.columns(3)
-ui.metric(record_rows[0], "muil", f"{records['muil_won']} / {records['muil']}", help=t("players.won_share"))
-ui.metric(record_rows[1], "klop", f"{records['klop_won']} / {records['klop']}", help=t("players.won_share"))
-ui.metric(
-    record_rows[2],
-    "klop ←",
-    f"{records['knocked_against_won']} / {records['knocked_against']}",
-    help=t("players.won_share"),
+won = t("players.won_share")
+ui.figures(
+    [
+        ("muil", f"{records['muil_won']} / {records['muil']}", won),
+        ("klop", f"{records['klop_won']} / {records['klop']}", won),
+        ("klop ←", f"{records['knocked_against_won']} / {records['knocked_against']}", won),
+    ],
+    key="players_records",
 )
 
 ledger = data.player_ledger(player, "match")
@@ -195,7 +195,7 @@ if partners.height:
         lambda: charts.partners_figure(partners, **partner_labels),
         interactive=interactive,
         key="players_partners",
+        # a plain table under the chart, not st.dataframe: the grid's scripts would cost every new
+        # tab a quarter second (bench/pages.py) for a handful of rows that need no sorting or selecting
+        after=partners_table(partners),
     )
-    # a plain table, not st.dataframe: the grid's scripts would cost every new tab a quarter second
-    # (bench/pages.py) for a handful of rows that need no sorting or selecting
-    st.markdown(partners_table(partners), unsafe_allow_html=True)
