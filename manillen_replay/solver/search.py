@@ -137,9 +137,7 @@ class _Worker:
         return self.generation
 
 
-_POOL: queue.LifoQueue[_Worker] = queue.LifoQueue()
-"""Idle workers, the last given back on top: its table is the likeliest still in the caches (with
-the oldest first, each solve took the table that had waited longest)."""
+_POOL: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
 _WORKERS: list[_Worker] = []
 """Every worker made (as many as threads ever ran at once: a handful), for :func:`nodes_searched`."""
 
@@ -196,9 +194,8 @@ class DealTables:
         return sum(map(_visited, self.workers))
 
     def close(self) -> None:
-        """Give the tables back to the pool, the first on top: the next tables borrowed start
-        with it (solves that share one table use the first's)."""
-        for worker in reversed(self.workers):
+        """Give the tables back to the pool."""
+        for worker in self.workers:
             _POOL.put(worker)
         self.workers = []
 
