@@ -167,23 +167,14 @@ def _timed(page: Any, selector: str, shown: str) -> tuple[float, float]:
 
 def record_pass(page: Any, address: str, trump: str, cards: Sequence[str]) -> list[tuple[float, float]]:
     """Set up a new match, make trump and tap the 32 cards: (greyed, settled) seconds per tap."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     page.goto(f"{address}/record")
-    for _attempt in range(3):
-        for seat, name in enumerate(SEATS):
-            box = page.locator(f'input[name="seat_{seat}"]')  # the browser's own input
-            box.wait_for(timeout=30_000)
-            box.fill(name)
-            box.press("Enter")
-        _settle(page)
-        try:
-            # on a busy machine a name typed can still miss the server (Start stays disabled):
-            # the bench times the taps, so it types the names again
-            page.locator(".st-key-record_start button:enabled").wait_for(timeout=10_000)
-            break
-        except PlaywrightTimeout:
-            continue
+    for seat, name in enumerate(SEATS):
+        box = page.locator(f'input[name="seat_{seat}"]')  # the browser's own input
+        box.wait_for(timeout=30_000)
+        box.fill(name)
+        box.press("Enter")
+    _settle(page)
+    page.locator(".st-key-record_start button:enabled").wait_for(timeout=30_000)
     page.locator(".st-key-record_start button").click()
     page.locator(f".st-key-record_trump_{trump} button").click()
     page.locator(f".st-key-record_card_{cards[0]} button:enabled").wait_for(timeout=30_000)

@@ -147,6 +147,13 @@ function summarise(details, f, ticked) {
   summary.classList.toggle('none', !ticked.length);
 }
 
+function same(label, options) {  // true when the options drawn are these (else notes them)
+  const text = JSON.stringify(options);
+  if (label.dataset.options === text) return true;
+  label.dataset.options = text;
+  return false;
+}
+
 function ticked(value) {
   try {
     const list = JSON.parse(value || '[]');
@@ -180,14 +187,26 @@ export default function ({ data, parentElement, setStateValue }) {
   }
   const focused = parentElement.activeElement || document.activeElement;
   const kept = new Set();
+  let previous = null;
   for (const f of data.fields) {
     const label = root.querySelector(`[data-name="${f.name}"]`) || build(f, root, setStateValue);
-    root.appendChild(label);  // in the order of the fields
+    // In the order of the fields, moved only when out of place: moving an element takes the
+    // focus from the input in it, and what is typed next (a run late on a busy machine lands
+    // while the next name is typed) would go nowhere and never reach the server.
+    if (previous === null && label.parentNode !== root) root.insertBefore(label, root.querySelector('[data-name]'));
+    if (previous !== null && previous.nextElementSibling !== label) previous.after(label);
+    previous = label;
     kept.add(label);
     (f.kind === 'range' ? label.firstChild.firstChild : label.firstChild).textContent = f.label;
     label.querySelector('.help').textContent = f.kind === 'checkbox' ? '' : f.help;
     const value = root.values[f.name] ?? '';
     if (f.kind === 'radio') {
+      if (same(label, f.options)) {
+        label.querySelectorAll('input').forEach((input) => {
+          Object.assign(input, {disabled: f.disabled, checked: input.value === value});
+        });
+        continue;
+      }
       label.querySelectorAll('label').forEach((option) => option.remove());
       for (const [choice, text] of f.options) {
         const option = label.insertBefore(document.createElement('label'), label.querySelector('.help'));
@@ -202,7 +221,11 @@ export default function ({ data, parentElement, setStateValue }) {
     if (f.kind === 'multi') {
       const chosen = new Set(ticked(value));
       const menu = label.querySelector('.menu');
-      menu.replaceChildren(...f.options.map(([choice, text]) => {
+      if (same(label, f.options)) {
+        menu.querySelectorAll('input').forEach((box) => {
+          Object.assign(box, {disabled: f.disabled, checked: chosen.has(box.value)});
+        });
+      } else menu.replaceChildren(...f.options.map(([choice, text]) => {
         const option = document.createElement('label');
         option.className = 'option';
         const box = option.appendChild(document.createElement('input'));
@@ -223,7 +246,9 @@ export default function ({ data, parentElement, setStateValue }) {
     }
     if (f.placeholder) input.placeholder = f.placeholder;
     const typing = input.value;  // an input in use keeps what is in it
-    if (f.kind === 'select') input.replaceChildren(...f.options.map(([v, text]) => new Option(text, v)));
+    if (f.kind === 'select' && !same(label, f.options)) {
+      input.replaceChildren(...f.options.map(([v, text]) => new Option(text, v)));
+    }
     const wanted = input === focused && f.kind !== 'range' ? typing : value;
     if (input.value !== wanted) input.value = wanted;
     if (f.kind === 'range') label.querySelector('output').textContent = input.value;
