@@ -242,25 +242,6 @@ def query_int(name: str, default: int) -> int:
         return default
 
 
-def date_range_filter(where: Any, label: str, key: str) -> None:
-    """A date-range picker over the archive's dates in ``where``, its choice kept for the session
-    under ``key`` (nothing drawn when every match has the same date); read it with
-    :func:`chosen_dates`."""
-    first, last = data.date_range()
-    if first is not None and last is not None and first != last:
-        where.date_input(
-            label, value=(first, last), min_value=first, max_value=last, key=key, persist_state="session"
-        )
-
-
-def chosen_dates(key: str) -> tuple[Any, Any] | None:
-    """The dates chosen under ``key``, or None for the whole archive (or a range still being picked)."""
-    picked = st.session_state.get(key)
-    if isinstance(picked, tuple) and len(picked) == 2 and tuple(picked) != data.date_range():
-        return (picked[0], picked[1])
-    return None
-
-
 DATE_FROM, DATE_TO = "date_from", "date_to"
 """The names of the two date fields of :func:`date_range_fields`."""
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import polars as pl
 import streamlit as st
 
-from dashboards import data, i18n, light_table, ui
+from dashboards import data, i18n, light_table, native_inputs, ui
 from manillen_replay.errors import ManillenError
 
 t = ui.translator()
@@ -75,6 +75,10 @@ def variant_label(variant: str) -> str:
     return i18n.label_of("variant", variant, language)
 
 
+# the date fields' texts, kept while the filter box is closed (its inputs are not drawn then)
+DATES_KEPT = "archive_dates_kept"
+
+
 def _show_filters() -> None:
     """The player, venue, variant and date filters (their choices kept for the session)."""
     filters = st.columns(4)
@@ -92,7 +96,13 @@ def _show_filters() -> None:
             persist_state="session",
             placeholder=t("filter.all"),
         )
-    ui.date_range_filter(filters[3], t("archive.filter_dates"), "archive_dates")
+    # the browser's own date fields, as on the Mistakes page (Streamlit's date input would cost
+    # the opened box its date-picker scripts)
+    date_fields = ui.date_range_fields(t("archive.filter_dates"), st.session_state.get(DATES_KEPT))
+    if date_fields:
+        with filters[3]:
+            st.session_state[DATES_KEPT] = native_inputs.inputs("archive_dates", date_fields)
+
 
 
 # The filters are drawn only once opened: their widgets are the heaviest scripts a new tab of
@@ -106,7 +116,7 @@ if filter_box.open:
 chosen_players = list(st.session_state.get("archive_players") or [])
 chosen_venues = list(st.session_state.get("archive_venues") or [])
 chosen_variants = list(st.session_state.get("archive_variants") or [])
-dates = ui.chosen_dates("archive_dates")
+dates = ui.dates_of(st.session_state.get(DATES_KEPT, {}))
 active = sum(map(bool, (chosen_players, chosen_venues, chosen_variants, dates)))
 
 shown = data.matches(chosen_players, chosen_venues, chosen_variants, dates)
