@@ -316,9 +316,10 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "mistakes.rate_title": ("Findings per 100 cards played", "Bevindingen per 100 gespeelde kaarten"),
     "mistakes.rate_axis": ("per 100 cards", "per 100 kaarten"),
+    "mistakes.show_all": ("Show all {count}", "Alle {count} tonen"),
     "mistakes.shown_first": (
-        "Showing the first {shown} of {count}.",
-        "De eerste {shown} van {count} getoond.",
+        "Showing the {shown} most serious of {count}.",
+        "De {shown} ernstigste van {count} getoond.",
     ),
     # players page
     "players.title": ("Players", "Spelers"),

@@ -105,6 +105,7 @@ def show(
     caption: str = "",
     grid: str | None = None,
     offer_grid: bool = True,
+    more: str = "",
 ) -> None:
     """Draw ``frame`` as a light table; with ``page`` and ``targets`` a row click opens that page.
 
@@ -119,6 +120,8 @@ def show(
     :param grid: the page's name when its tables may be shown in the data grid instead (a button
         under the table, then the page's "Interactive tables" toggle, :func:`grid_toggle`).
     :param offer_grid: whether this table shows that button (a page's later tables need not).
+    :param more: for a table of only its first rows, the label of a button under it that asks
+        for them all: the page reruns, and :func:`wants_all` says to send every row.
     """
     formats = formats or {}
     bars = bars or {}
@@ -165,12 +168,28 @@ def show(
         data["grid"] = t("table.interactive")
         data["grid_hint"] = t("table.interactive_help")
         callbacks["on_grid_change"] = _ignore
+    if more:
+        data["more"] = more
+        callbacks["on_more_change"] = _ignore
     result = COMPONENT(key=key, data=data, **callbacks)
+    if more and result.get("more"):
+        st.session_state[_all_key(key)] = True
+        st.rerun()
     if grid is not None and result.get("grid"):
         st.session_state[grid_key(grid)] = True
         st.rerun()
     if page is not None:
         _open_row(key, page, result.get("row"), clicked_in)
+
+
+def _all_key(key: str) -> str:
+    return f"{key}_all"
+
+
+def wants_all(key: str) -> bool:
+    """Whether the table under ``key`` was asked for all its rows (its ``more`` button), this
+    session: a page that sends only a table's first rows sends them all from then on."""
+    return bool(st.session_state.get(_all_key(key)))
 
 
 def grid_key(page: str) -> str:

@@ -105,3 +105,8 @@ def click_row(at: AppTest, key: str, row: int) -> AppTest:
 def ask_for_grid(at: AppTest, key: str) -> AppTest:
     """Click the table's "Interactive tables" button."""
     return _trigger(at, key, "grid", True)
+
+
+def ask_for_all(at: AppTest, key: str) -> AppTest:
+    """Click the table's button that asks for all its rows (a page sent the first ones)."""
+    return _trigger(at, key, "more", True)

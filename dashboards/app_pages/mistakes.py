@@ -58,7 +58,11 @@ if not severities and values["show_info"] != "true":
 dates = ui.dates_of(values)
 
 chosen = data.FindingFilter(tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates)
-total, shown = data.findings(chosen)
+# A first view sends the table its most serious rows only (the whole list was ten times the rest
+# of the page to send); the button under the table brings every row, up to the archive's limit.
+FIRST_ROWS, ALL_ROWS = 100, 1000
+every = light_table.wants_all("mistakes_table")
+total, shown = data.findings(chosen, ALL_ROWS if every else FIRST_ROWS)
 st.subheader(t("mistakes.count_one") if total == 1 else t("mistakes.count", count=total))
 if total == 0:
     st.info(t("mistakes.no_match"))
@@ -81,6 +85,7 @@ if rates.height:
 
 if shown.height < total:
     st.caption(t("mistakes.shown_first", shown=shown.height, count=total))
+more = t("mistakes.show_all", count=min(total, ALL_ROWS)) if shown.height < total and not every else ""
 
 explanation = (
     pl.coalesce("explanation_nl", "explanation") if language == "nl" else pl.col("explanation")
@@ -135,4 +140,5 @@ light_table.show(
     wrap=("text",),
     caption=t("mistakes.title"),
     grid="mistakes",
+    more=more,
 )

@@ -3,7 +3,7 @@
 // in the same session: a click, or Enter on a focused row, sends the row's number back to Python.
 // A Ctrl/Cmd or middle click opens the row's address in a new tab, as a link would.
 
-const FIRST_ROWS = 60; // more than the box shows before it scrolls (the Mistakes page sends up to 1000)
+const FIRST_ROWS = 60; // more than the box shows before it scrolls (a page may send up to 1000)
 const BATCH_ROWS = 100;
 
 function cell(tag, text, align) {
@@ -103,7 +103,16 @@ function draw(box, data, setTriggerValue) {
   scroller.className = "scroller";
   scroller.appendChild(table);
   scroller.onscroll = more;
-  const parts = [scroller];
+  const foot = document.createElement("div");
+  foot.className = "foot";
+  if (data.more) {  // the page sent only the first rows: this asks it for them all
+    const all = document.createElement("button");
+    all.type = "button";
+    all.className = "more";
+    all.textContent = data.more;
+    all.onclick = () => setTriggerValue("more", true);
+    foot.appendChild(all);
+  }
   if (data.grid) {
     const grid = document.createElement("button");
     grid.type = "button";
@@ -111,9 +120,9 @@ function draw(box, data, setTriggerValue) {
     grid.textContent = data.grid;
     grid.title = data.grid_hint || "";
     grid.onclick = () => setTriggerValue("grid", true);
-    parts.push(grid);
+    foot.appendChild(grid);
   }
-  box.replaceChildren(...parts);
+  box.replaceChildren(scroller, ...(foot.children.length ? [foot] : []));
 }
 
 export default function (component) {
