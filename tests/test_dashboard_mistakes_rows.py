@@ -17,10 +17,8 @@ from .test_dashboard import APP, FINDINGS, build_archive, open_page, texts
 MANY = 150
 
 
-@pytest.fixture(scope="module")
-def busy_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def build_busy_archive(path: Path) -> None:
     """The test archive with 150 more findings: one blunder among 149 inaccuracies."""
-    path = tmp_path_factory.mktemp("busy") / "club.duckdb"
     build_archive(path)
     many = pl.DataFrame(
         {
@@ -43,6 +41,12 @@ def busy_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     with Store(path) as store:
         store.save_findings(["random-0", "random-1", "random-2"], pl.concat([FINDINGS, many]))
+
+
+@pytest.fixture(scope="module")
+def busy_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("busy") / "club.duckdb"
+    build_busy_archive(path)
     return path
 
 
