@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import browser_api
+from .test_browser import ARTIFACTS, browser_api
 from .test_browser import server as server  # the same live dashboard fixture
 from .test_browser_record import LAUNCH_ARGS, PHONE, settle
 
@@ -112,3 +112,31 @@ def test_a_late_run_leaves_the_next_name_being_typed_in_its_input(server: str) -
         expect(page.locator('input[name="seat_1"]')).to_have_value(NAMES[1])
         expect(page.locator(".st-key-record_start button")).to_be_enabled(timeout=15_000)
         expect(page.locator('select[name="dealer"] option')).to_have_text(list(NAMES), timeout=15_000)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_record_set_up_in_dutch_at_laptop_and_phone_width(server: str, scheme: str) -> None:
+    """The set-up's own inputs, four names typed in a row: Start ready, the dealer named;
+    screenshots for a person to look at."""
+    playwright_api = browser_api()
+    expect = playwright_api.expect
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        try:
+            for width, height in ((1400, 1000), (390, 1400)):
+                page = browser.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
+                page.goto(f"{server}/record?lang=nl")
+                for seat, name in enumerate(NAMES):
+                    box = page.locator(f'input[name="seat_{seat}"]')
+                    box.wait_for(timeout=30_000)
+                    box.fill(name)
+                    box.press("Enter")
+                expect(page.locator(".st-key-record_start button")).to_be_enabled(timeout=15_000)
+                expect(page.locator('select[name="dealer"] option')).to_have_text(list(NAMES), timeout=15_000)
+                expect(page.get_by_text("Plaats 1 (ploeg A)")).to_be_visible()
+                settle(page)
+                page.screenshot(path=str(ARTIFACTS / f"record-setup-nl-{scheme}-{width}.png"), full_page=True)
+                page.close()
+        finally:
+            browser.close()
+    assert (ARTIFACTS / f"record-setup-nl-{scheme}-390.png").stat().st_size > 10_000
