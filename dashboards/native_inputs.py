@@ -193,7 +193,9 @@ export default function ({ data, parentElement, setStateValue }) {
     // In the order of the fields, moved only when out of place: moving an element takes the
     // focus from the input in it, and what is typed next (a run late on a busy machine lands
     // while the next name is typed) would go nowhere and never reach the server.
-    if (previous === null && label.parentNode !== root) root.insertBefore(label, root.querySelector('[data-name]'));
+    if (previous === null && label.parentNode !== root) {
+      root.insertBefore(label, root.querySelector('[data-name]'));
+    }
     if (previous !== null && previous.nextElementSibling !== label) previous.after(label);
     previous = label;
     kept.add(label);

@@ -44,7 +44,8 @@ def test_archive_dates_filter_in_the_browser_s_own_date_fields(server: str, sche
                 expect(page.get_by_text("2 van 3 partijen getoond", exact=False)).to_be_visible()
                 assert page.evaluate(FOCUSED) == "date_from"  # the run's drawing left the focus there
                 page.wait_for_timeout(500)
-                page.screenshot(path=str(ARTIFACTS / f"archive-dates-nl-{scheme}-{width}.png"), full_page=True)
+                shot = ARTIFACTS / f"archive-dates-nl-{scheme}-{width}.png"
+                page.screenshot(path=str(shot), full_page=True)
                 scripts = page.evaluate("() => performance.getEntriesByType('resource').map((r) => r.name)")
                 assert not [name for name in scripts if "DateInput." in name]
                 page.get_by_text("Partijen filteren").click()  # closed again

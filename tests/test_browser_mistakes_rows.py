@@ -46,7 +46,8 @@ def test_the_table_brings_all_its_findings_on_demand(busy_server: str, scheme: s
                 expect(button).to_have_text(f"Alle {total} tonen")
                 button.scroll_into_view_if_needed()
                 page.wait_for_timeout(500)
-                page.screenshot(path=str(ARTIFACTS / f"mistakes-first-rows-nl-{scheme}-{width}.png"), full_page=True)
+                shot = ARTIFACTS / f"mistakes-first-rows-nl-{scheme}-{width}.png"
+                page.screenshot(path=str(shot), full_page=True)
                 button.click()
                 expect(page.locator(f"{LIGHT_TABLE} button.more")).to_have_count(0, timeout=15_000)
                 expect(page.get_by_text(f"De 100 ernstigste van {total} getoond.")).to_have_count(0)

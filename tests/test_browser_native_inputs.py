@@ -24,7 +24,9 @@ pytestmark = pytest.mark.browser
 NAMES = ("Anna", "Bert", "Carla", "Dirk")
 FOCUSED = """() => {
     let element = document.activeElement;
-    while (element && element.shadowRoot && element.shadowRoot.activeElement) element = element.shadowRoot.activeElement;
+    while (element && element.shadowRoot && element.shadowRoot.activeElement) {
+        element = element.shadowRoot.activeElement;
+    }
     return element ? element.getAttribute('name') : null;
 }"""
 """The name of the input that has the focus, inside the component's shadow root."""

@@ -17,7 +17,7 @@ from .test_dashboard import APP, FINDINGS, build_archive, open_page, texts
 MANY = 150
 
 
-def build_busy_archive(path: Path) -> None:
+def build_busy_archive(path: Path) -> Path:
     """The test archive with 150 more findings: one blunder among 149 inaccuracies."""
     build_archive(path)
     many = pl.DataFrame(
@@ -41,13 +41,12 @@ def build_busy_archive(path: Path) -> None:
     )
     with Store(path) as store:
         store.save_findings(["random-0", "random-1", "random-2"], pl.concat([FINDINGS, many]))
+    return path
 
 
 @pytest.fixture(scope="module")
 def busy_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("busy") / "club.duckdb"
-    build_busy_archive(path)
-    return path
+    return build_busy_archive(tmp_path_factory.mktemp("busy") / "club.duckdb")
 
 
 @pytest.fixture

@@ -104,7 +104,6 @@ def _show_filters() -> None:
             st.session_state[DATES_KEPT] = native_inputs.inputs("archive_dates", date_fields)
 
 
-
 # The filters are drawn only once opened: their widgets are the heaviest scripts a new tab of
 # this page would load, and the table shows every match until a filter is chosen. Choices stay
 # in force while the box is closed; the caption over the table says how many. (The label stays
