@@ -17,6 +17,7 @@ import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any, Literal
 
 import streamlit as st
@@ -93,10 +94,13 @@ function build(f, root, setStateValue) {
   label.dataset.name = f.name;
   label.appendChild(document.createElement(f.kind === 'radio' ? 'legend' : 'span'));
   const send = (value) => {
-    root.pending = Object.assign({}, root.pending, {[f.name]: value});
+    // marked as sent by the person (a state the page itself set for the inputs has no mark); the
+    // marks in the order sent tell which of them a run had seen (see data.seen)
+    const mark = `${Date.now()}-${Math.random()}`;
+    root.marks.push(mark);
+    root.pending = Object.assign({}, root.pending, {[f.name]: [value, root.marks.length]});
     root.values = Object.assign({}, root.values, {[f.name]: value});
-    // marked as sent by the person (a state the page itself set for the inputs has no mark)
-    setStateValue('chosen', Object.assign({}, root.values, {[MARK]: `${Date.now()}-${Math.random()}`}));
+    setStateValue('chosen', Object.assign({}, root.values, {[MARK]: mark}));
   };
   if (f.kind === 'radio') {
     label.addEventListener('change', (event) => send(event.target.value));
@@ -170,13 +174,16 @@ export default function ({ data, parentElement, setStateValue }) {
     root.className = 'fields';
   }
   root.classList.toggle('row', Boolean(data.row));
-  // A value sent but not yet in what the server drew stays: a run that started before it was
-  // typed must not wipe it (the next state sent would lose it for good).
+  // A value sent but not yet seen by the run that drew this stays: a run that started before it
+  // was typed must not wipe it (the next state sent would lose it for good). Once a run has seen
+  // it, what the run drew is the page's answer, a value it replaced on purpose included.
   root.pending = root.pending || {};
-  for (const [name, value] of Object.entries(root.pending)) {
-    if ((data.values[name] ?? '') === value) delete root.pending[name];
+  root.marks = root.marks || [];
+  const seen = root.marks.indexOf(data.seen) + 1;  // how many of the marks sent the run had seen
+  for (const [name, [value, sent]] of Object.entries(root.pending)) {
+    if ((data.values[name] ?? '') === value || sent <= seen) delete root.pending[name];
   }
-  root.values = Object.assign({}, data.values, root.pending);
+  root.values = Object.assign({}, data.values, ...Object.entries(root.pending).map(([n, [v]]) => ({[n]: v})));
   for (const [name, words] of Object.entries(data.lists)) {  // one list of suggestions per kind
     let list = root.querySelector(`#suggest-${name}`);
     if (!list) {
@@ -378,6 +385,18 @@ def chosen(key: str) -> dict[str, str]:
     return {k: str(v) for k, v in values.items() if v is not None} if isinstance(values, dict) else {}
 
 
+def _seen_key(key: str) -> str:
+    return f"{key}__mark"
+
+
+def _note_mark(key: str) -> None:
+    """The component's callback, run before the page when the browser sent a new state: note its
+    mark before the page may replace the state (the browser then learns its value was seen)."""
+    mark = chosen(key).get(MARK)
+    if mark:
+        st.session_state[_seen_key(key)] = mark
+
+
 def inputs(
     key: str,
     fields: Sequence[Field],
@@ -398,12 +417,13 @@ def inputs(
     defaults = {f.name: f.value for f in fields}
     shown = _merged(fields, st.session_state.get(key))  # what the inputs show this run
     words = {name: list(values) for name, values in (lists or {}).items()}
-    data = {"fields": [asdict(f) for f in fields], "values": shown, "lists": words, "row": row}
+    seen = st.session_state.get(_seen_key(key), "")  # the last mark the browser sent, as a run saw it
+    data = {"fields": [asdict(f) for f in fields], "values": shown, "lists": words, "row": row, "seen": seen}
     result = _component()(
         key=key,
         data=data,
         default={STATE: defaults},
-        on_chosen_change=lambda: None,
+        on_chosen_change=partial(_note_mark, key),
         width="stretch",
     )
     return _merged(fields, result)

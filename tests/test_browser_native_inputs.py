@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from bench.record_bench import streamlit_server
+
 from .test_browser import ARTIFACTS, browser_api
 from .test_browser import server as server  # the same live dashboard fixture
 from .test_browser_record import LAUNCH_ARGS, PHONE, settle
@@ -142,3 +144,58 @@ def test_record_set_up_in_dutch_at_laptop_and_phone_width(server: str, scheme: s
         finally:
             browser.close()
     assert (ARTIFACTS / f"record-setup-nl-{scheme}-390.png").stat().st_size > 10_000
+
+
+REPLACING_PAGE = """
+import streamlit as st
+from dashboards import native_inputs
+
+typed = native_inputs.chosen("box").get("name", "")
+if typed != typed.upper():  # the page replaces what was typed, on purpose
+    st.session_state["box"] = native_inputs.chosen_state({"name": typed.upper()})
+values = native_inputs.inputs("box", [native_inputs.Field("name", "Name"), native_inputs.Field("note", "Note")])
+st.write(f"server has {values['name'] or 'nothing'}")
+"""
+"""A page of two text inputs that writes the first in capitals whatever was typed."""
+
+
+@pytest.fixture(scope="module")
+def replacing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    script = tmp_path_factory.mktemp("replacing") / "replacing_page.py"
+    script.write_text(REPLACING_PAGE, encoding="utf-8")
+    with streamlit_server(script, {}) as address:
+        yield address
+
+
+def test_a_value_the_page_replaces_on_purpose_is_shown_replaced(replacing_server: str) -> None:
+    """Typed "anna", the page makes it "ANNA": the input shows the page's value once its run is
+    drawn (not the browser's last one), also while a run is late; a later change sends it."""
+    playwright_api = browser_api()
+    expect = playwright_api.expect
+    late = LateServer()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page()
+            page.route_web_socket(re.compile(r"/_stcore/stream"), late.route)
+            page.goto(replacing_server)
+            name = page.locator('input[name="name"]')
+            name.wait_for(timeout=30_000)
+            name.fill("anna")
+            name.press("Tab")  # on to the note: the name is sent
+            page.get_by_text("server has ANNA").wait_for(timeout=15_000)
+            settle(page)
+            expect(name).to_have_value("ANNA")
+            late.holding = True  # the next answer is late: typed again meanwhile
+            name.fill("bert")
+            name.press("Tab")
+            wait_for_answer(page, late)
+            page.locator('input[name="note"]').fill("late")
+            page.locator('input[name="note"]').press("Tab")
+            late.release()
+            page.get_by_text("server has BERT").wait_for(timeout=15_000)
+            settle(page)
+            expect(name).to_have_value("BERT")
+            expect(page.locator('input[name="note"]')).to_have_value("late")
+        finally:
+            browser.close()
