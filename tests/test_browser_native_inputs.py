@@ -153,7 +153,8 @@ from dashboards import native_inputs
 typed = native_inputs.chosen("box").get("name", "")
 if typed != typed.upper():  # the page replaces what was typed, on purpose
     st.session_state["box"] = native_inputs.chosen_state({"name": typed.upper()})
-values = native_inputs.inputs("box", [native_inputs.Field("name", "Name"), native_inputs.Field("note", "Note")])
+fields = [native_inputs.Field("name", "Name"), native_inputs.Field("note", "Note")]
+values = native_inputs.inputs("box", fields)
 st.write(f"server has {values['name'] or 'nothing'}")
 """
 """A page of two text inputs that writes the first in capitals whatever was typed."""
