@@ -150,9 +150,10 @@ REPLACING_PAGE = """
 import streamlit as st
 from dashboards import native_inputs
 
-typed = native_inputs.chosen("box").get("name", "")
-if typed != typed.upper():  # the page replaces what was typed, on purpose
-    st.session_state["box"] = native_inputs.chosen_state({"name": typed.upper()})
+typed = {k: v for k, v in native_inputs.chosen("box").items() if k != native_inputs.MARK}
+name = typed.get("name", "")
+if name != name.upper():  # the page replaces what was typed, on purpose (and keeps the note)
+    st.session_state["box"] = native_inputs.chosen_state({**typed, "name": name.upper()})
 fields = [native_inputs.Field("name", "Name"), native_inputs.Field("note", "Note")]
 values = native_inputs.inputs("box", fields)
 st.write(f"server has {values['name'] or 'nothing'}")
