@@ -93,6 +93,13 @@ if (!window.__manillenHtmlKeyListener) {  // one listener for the page: the keys
   });
 }
 
+function focusable(element) {  // how to find an element again in a new drawing
+  if (element.dataset.button) return `[data-button="${element.dataset.button}"]`;
+  if (element.name) return `[name="${element.name}"]`;
+  if (element.dataset.send) return `[data-send="${element.dataset.send}"]`;
+  return null;
+}
+
 export default function ({ data, parentElement, setTriggerValue }) {
   let box = parentElement.querySelector('.mr-html');
   if (!box) {
@@ -113,8 +120,13 @@ export default function ({ data, parentElement, setTriggerValue }) {
   box.__clicks = Boolean(data.clicks);
   box.__send = (value) => setTriggerValue('clicked', value);
   if (box.__html !== data.html) {  // a rerun that sends the same HTML leaves the drawing alone
+    // the button (or slider) that had the focus has it again in the new drawing: a person
+    // stepping with Enter or Space on Forward goes on stepping
+    const active = box.getRootNode().activeElement;
+    const again = active && box.contains(active) ? focusable(active) : null;
     box.innerHTML = data.html;
     box.__html = data.html;
+    if (again) box.querySelector(again)?.focus();
   }
   if (data.clicks && Object.keys(data.keys || {}).length) KEYS.set(box, data.keys);
   else KEYS.delete(box);

@@ -45,8 +45,9 @@ def wait_step(page: Any, step: int) -> None:
 
 
 def test_replay_keys_step_outside_text_fields_and_clicks_jump(server: str) -> None:
-    """Home/Left/Right/End step the replay with the focus anywhere but in a text field; a click on
-    a trick of the list or on a finding shows its play; the position stays in the address."""
+    """Home/Left/Right/End step the replay with the focus anywhere but in a text field; Enter on a
+    focused step button steps again and again; a click on a trick of the list or on a finding
+    shows its play; the position stays in the address."""
     with browser_page() as page:
         page.goto(f"{server}/{REPLAY}")
         wait_step(page, 5)
@@ -55,6 +56,12 @@ def test_replay_keys_step_outside_text_fields_and_clicks_jump(server: str) -> No
             page.keyboard.press(key)
             wait_step(page, step)
         page.locator('.mr-trick[data-cards="1"]').wait_for(timeout=15_000)
+        # Enter on a focused Forward steps, and Forward keeps the focus in the new drawing
+        page.get_by_role("button", name="Forward").focus()
+        page.keyboard.press("Enter")
+        wait_step(page, 2)
+        page.keyboard.press("Enter")
+        wait_step(page, 3)
         page.keyboard.press("End")
         wait_step(page, 32)
         page.locator("button.mr-link", has_text="3. Dirk").click()  # the third trick of the list
