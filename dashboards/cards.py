@@ -58,7 +58,6 @@ CSS = """
 .mr-card-row { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; margin: 0.25rem 0 0.75rem; }
 .mr-caption { font-size: 0.875rem; opacity: 0.65; margin: 0 0 0.75rem; }
 .mr-html p { margin: 0 0 0.75rem; }
-.mr-html .mr-inline.mr-black { color: var(--st-text-color, #111) !important; }
 .mr-steps { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.75rem;
   margin: 0.25rem 0 1rem; }
 .mr-steps button { container-type: inline-size; }
@@ -143,11 +142,14 @@ def cards_row(cards: Iterable[Card], *, marked: CardSet | None = None, small: bo
 
 
 def inline_card(card: Card) -> str:
-    """A card inside running text, coloured: for findings and messages rendered as HTML (in
-    markdown by its ``style``; in the replay's drawing a black suit takes the theme's text colour)."""
-    colour = "#c8102e" if card.suit.is_red else "#111"
-    kind = "mr-red" if card.suit.is_red else "mr-black"
-    return f'<b class="mr-inline {kind}" style="color:{colour}">{card.rank.text}{card.suit.symbol}</b>'
+    """A card inside running text: red for harten and koeken, the text's own colour for klaveren
+    and schoppen (black in the light theme, white in the dark); in markdown as in the drawings.
+
+    >>> inline_card(Card.parse("KS")), inline_card(Card.parse("9D"))
+    ('<b>K♠</b>', '<b style="color:#c8102e">9♦</b>')
+    """
+    colour = ' style="color:#c8102e"' if card.suit.is_red else ""
+    return f"<b{colour}>{card.rank.text}{card.suit.symbol}</b>"
 
 
 def table_html(
