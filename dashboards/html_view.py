@@ -28,17 +28,17 @@ test sends a click as the browser does (the ``clicked`` trigger, see tests/test_
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import streamlit as st
 
 from dashboards import cards
 
 NAME = "manillen.html"
-"""The component's name (what AppTest reports as the element's ``component_name``)."""
+"""The component's name (what AppTest reports as the element's ``component_name``); the one
+drawing cards is ``NAME + ".cards"`` (see :data:`NAMES`)."""
 
-CSS = (
-    """
+CSS = """
 :host { display: block; }
 .mr-html { color: var(--st-text-color, inherit); font-family: var(--st-font, inherit); }
 .mr-html > :last-child { margin-bottom: 1rem; }
@@ -66,14 +66,18 @@ CSS = (
 .mr-plain-table th { font-weight: 600; background: var(--st-secondary-background-color, transparent); }
 .mr-plain-table .num { text-align: right; font-variant-numeric: tabular-nums; }
 """
-    + cards.CSS
-)
-
-"""The rules of everything drawn here, sent once with the component: the pictures fill their
+"""The rules of everything drawn here, sent with each of its elements: the pictures fill their
 column (up to a laptop's reading width), and in a column narrower than a phone's screen the
 narrow drawing replaces the wide one, so the text stays readable; a row of figures wraps on a
-phone; theme colours come from Streamlit's ``--st-*`` variables (light and dark themes); the cards
-and the deal replay's drawing (:data:`dashboards.cards.CSS`)."""
+phone; theme colours come from Streamlit's ``--st-*`` variables (light and dark themes)."""
+
+STYLESHEETS = {"": CSS, "cards": CSS + cards.CSS}
+"""The stylesheets a drawing can have: the component sends its stylesheet with each element, so
+the cards and the rest of the deal replay's drawing (:data:`dashboards.cards.CSS`) go only with
+the drawings that ask for ``cards``, as a component of their own."""
+
+NAMES = {name: NAME + (f".{name}" if name else "") for name in STYLESHEETS}
+"""Each stylesheet's component name."""
 
 JS = """
 const KEYS = window.__manillenHtmlKeys || (window.__manillenHtmlKeys = new Map());
@@ -133,20 +137,21 @@ export default function ({ data, parentElement, setTriggerValue }) {
 }
 """
 
-_COMPONENT: Any = None
+_COMPONENTS: dict[str, Any] = {}
 
 
-def _component() -> Any:
+def _component(stylesheet: str = "") -> Any:
     """The component, registered on first use: in a script run, where Streamlit's runtime exists.
 
     Registered at import, it could land in a registry of its own and be unknown to the server:
     the server's preload thread imports :mod:`dashboards.ui` (which imports this) while the
     runtime may not exist yet.
     """
-    global _COMPONENT
-    if _COMPONENT is None:
-        _COMPONENT = st.components.v2.component(NAME, css=CSS, js=JS)
-    return _COMPONENT
+    if stylesheet not in _COMPONENTS:
+        _COMPONENTS[stylesheet] = st.components.v2.component(
+            NAMES[stylesheet], css=STYLESHEETS[stylesheet], js=JS
+        )
+    return _COMPONENTS[stylesheet]
 
 
 def clicked(key: str) -> str | None:
@@ -163,6 +168,7 @@ def show(
     key: str,
     on_click: Callable[[str], object] | None = None,
     keys: Mapping[str, str] | None = None,
+    stylesheet: Literal["", "cards"] = "",
 ) -> None:
     """Draw ``html`` (the server's own markup, every text in it escaped) as an element of the page.
 
@@ -171,10 +177,11 @@ def show(
         the page's next run; without it the drawing sends nothing.
     :param keys: the value each key sends (``"ArrowRight"``, ``"Home"``: the browser's key names)
         while this drawing is on the page, as a click would.
+    :param stylesheet: ``cards`` for a drawing of cards (:data:`STYLESHEETS`).
     """
     data = {"html": html, "clicks": on_click is not None, "keys": dict(keys or {})}
     if on_click is None:
-        _component()(key=key, data=data, width="stretch")
+        _component(stylesheet)(key=key, data=data, width="stretch")
         return
 
     def _clicked() -> None:
@@ -182,4 +189,4 @@ def show(
         if value is not None:
             on_click(value)
 
-    _component()(key=key, data=data, width="stretch", on_clicked_change=_clicked)
+    _component(stylesheet)(key=key, data=data, width="stretch", on_clicked_change=_clicked)

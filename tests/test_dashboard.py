@@ -135,7 +135,7 @@ def html_views(at: AppTest) -> dict[str, tuple[str, dict[str, object]]]:
     found = {}
     for element in at.get("bidi_component"):
         proto = element.proto
-        if proto.component_name == html_view.NAME:
+        if proto.component_name in html_view.NAMES.values():
             handed = json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)
             found[proto.id.rsplit("-", 1)[-1]] = (proto.id, handed)
     return found
@@ -164,7 +164,7 @@ def html_blocks(at: AppTest) -> list[str]:
     elements (the pictures, rows of figures and small tables), in the order they are drawn."""
     blocks = [str(e.value) for e in at.get("markdown") if "<" in str(e.value)]
     for element in at.get("bidi_component"):
-        if element.proto.component_name == html_view.NAME:
+        if element.proto.component_name in html_view.NAMES.values():
             proto = element.proto
             blocks.append(
                 json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)["html"]

@@ -209,7 +209,11 @@ with left:
     )
     legend = f'<p class="mr-caption">{escape(t("replay.legend"))}</p>'
     html_view.show(
-        table + legend + controls_html() + tricks_so_far_html(), key=TABLE, on_click=_go, keys=STEP_KEYS
+        table + legend + controls_html() + tricks_so_far_html(),
+        key=TABLE,
+        on_click=_go,
+        keys=STEP_KEYS,
+        stylesheet="cards",
     )
 
 findings = data.deal_findings(match_id, deal_number)
@@ -396,11 +400,11 @@ with right:
     )
     if made is not None and costs_here:
         # the solver's values are a table of their own (sortable): the drawing goes around it
-        html_view.show("".join(facts_html()), key=FACTS, on_click=_go)
+        html_view.show("".join(facts_html()), key=FACTS, on_click=_go, stylesheet="cards")
         show_costs(made.trick, made.position, made.seat, str(made.card))
-        html_view.show("".join(notes_html()), key="replay_notes", on_click=_go)
+        html_view.show("".join(notes_html()), key="replay_notes", on_click=_go, stylesheet="cards")
     else:
-        html_view.show("".join(facts_html() + notes_html()), key=FACTS, on_click=_go)
+        html_view.show("".join(facts_html() + notes_html()), key=FACTS, on_click=_go, stylesheet="cards")
 
     # ------------------------------------------------------------------ coach comments
     AUTHOR = "coach_author"
