@@ -239,21 +239,19 @@ _STEP_ICONS = {
 }
 
 
-_KEY_NAMES = {"←": "ArrowLeft", "→": "ArrowRight"}
-
-
-def step_buttons_html(targets: Sequence[tuple[str, str, int, str]]) -> str:
-    """A row of step buttons: ``(name, label, step it moves to, key hint)`` each, the icon on the
+def step_buttons_html(targets: Sequence[tuple[str, str, int, str, str]]) -> str:
+    """A row of step buttons: ``(name, label, step it moves to, key, key hint)`` each (the key as
+    the browser names it, ``ArrowLeft``; the hint as the button shows it, ``←``), the icon on the
     side it points to (as the replay's Start, Back, Forward and End)."""
     buttons = []
-    for name, label, target, hint in targets:
+    for name, label, target, key_name, hint in targets:
         icon = f'<svg viewBox="0 0 24 24" aria-hidden="true">{_STEP_ICONS[name]}</svg>'
         word = f'<span class="mr-word">{escape(label)}</span>'
         key = f"<kbd>{escape(hint)}</kbd>"
         inside = f"{icon}{word}{key}" if name in ("start", "back") else f"{word}{icon}{key}"
         buttons.append(
             f'<button type="button" data-send="{target}" data-button="{name}" aria-label="{escape(label)}"'
-            f' aria-keyshortcuts="{_KEY_NAMES.get(hint, hint)}">'
+            f' aria-keyshortcuts="{escape(key_name)}">'
             f'<span class="mr-step">{inside}</span></button>'
         )
     return f'<div class="mr-steps">{"".join(buttons)}</div>'

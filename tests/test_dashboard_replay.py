@@ -54,7 +54,9 @@ def test_a_click_reaches_its_callback_once_before_the_run() -> None:
 
 
 def test_step_buttons_point_their_icons_the_way_they_step() -> None:
-    drawn = cards.step_buttons_html([("back", "Terug", 3, "←"), ("forward", "Verder", 5, "→")])
+    drawn = cards.step_buttons_html(
+        [("back", "Terug", 3, "ArrowLeft", "←"), ("forward", "Verder", 5, "ArrowRight", "→")]
+    )
     back, forward = re.findall(r"<button.*?</button>", drawn)
     assert 'data-send="3"' in back and 'aria-keyshortcuts="ArrowLeft"' in back
     assert back.index("<svg") < back.index(">Terug<") < back.index("<kbd>")

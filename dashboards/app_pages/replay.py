@@ -122,23 +122,24 @@ st.query_params.from_dict({**position, **ui.language_params()})
 st.session_state["replay_synced"] = (match_id, deal_number, step)
 
 
+# each step button: the step it shows, the key that presses it and the hint it shows for that key
+STEP_BUTTONS = {
+    "start": (0, "Home", "Home"),
+    "back": (max(step - 1, 0), "ArrowLeft", "←"),
+    "forward": (min(step + 1, last_step), "ArrowRight", "→"),
+    "end": (last_step, "End", "End"),
+}
+STEP_KEYS = {key: str(target) for target, key, _ in STEP_BUTTONS.values()}
+
+
 def controls_html() -> str:
     """Start, back, forward and end (also the Home, Left, Right and End keys), and the step slider
     (the browser's own, which moves with those keys while it has the focus).
 
     Drawn under the card table, so on a phone the table comes first.
     """
-    targets = (
-        ("start", t("replay.start"), 0, "Home"),
-        ("back", t("replay.back"), max(step - 1, 0), "←"),
-        ("forward", t("replay.forward"), min(step + 1, last_step), "→"),
-        ("end", t("replay.end"), last_step, "End"),
-    )
+    targets = [(name, t(f"replay.{name}"), *button) for name, button in STEP_BUTTONS.items()]
     return cards.step_buttons_html(targets) + cards.step_range_html(t("replay.step"), step, last_step)
-
-
-STEP_KEYS = {"Home": "0", "ArrowLeft": str(max(step - 1, 0)), "ArrowRight": str(min(step + 1, last_step))}
-STEP_KEYS["End"] = str(last_step)
 
 
 def tricks_so_far_html() -> str:
