@@ -14,9 +14,9 @@ the partner surely wins, otherwise plays the cheapest card); treating touching z
 16-byte entries and an exact key, small enough (2 MB) to stay in the processor's cache;
 fail-soft bounds; an exact play-out of the last two tricks; a sure bound from the top trumps
 one team holds; at a trick's last card, a look at the table for the next trick starts first
-(an enhanced transposition cut-off); and a search loop that calls nothing taking arrays, since each such call costs
-reference counting on every node. The search is a loop over an explicit stack because numba
-cannot reliably cache a recursive function (numba issue 6061).
+(an enhanced transposition cut-off); and a search loop that calls nothing taking arrays,
+since each such call costs reference counting on every node. The search is a loop over an
+explicit stack because numba cannot reliably cache a recursive function (numba issue 6061).
 
 Everything here works on plain ints and numpy arrays; :mod:`.search` is the Python face.
 """

@@ -602,7 +602,8 @@ def _twins(position: Position, legal: int) -> dict[int, int]:
     # plain ints: numba types an enum member (a Card) by looking at every member of its class,
     # ~40 microseconds a call holding the GIL, against half a microsecond for an int
     return {
-        card: _kernel.twin_above(card, hands, table, 0, position.to_play) for card in map(int, iter_mask(legal))
+        card: _kernel.twin_above(card, hands, table, 0, position.to_play)
+        for card in map(int, iter_mask(legal))
     }
 
 
