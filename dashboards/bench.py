@@ -30,7 +30,7 @@ def measure_render(path: str | Path, *, repeats: int = 5) -> dict[str, float]:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
-    from dashboards.native_inputs import chosen_state, many_text, sent_state
+    from dashboards.native_inputs import chosen_state, many_text
     from manillen_replay.store import Store
 
     with Store(path, read_only=True) as store:
@@ -57,7 +57,7 @@ def measure_render(path: str | Path, *, repeats: int = 5) -> dict[str, float]:
     results["replay_cold"] = timed(at)
     warm = []
     for step in range(1, repeats + 1):
-        at.session_state["replay_step_input"] = sent_state({"step": str(step)})  # the slider moved
+        at.session_state["replay_step"] = step  # what a click of Forward (or the slider) sets
         warm.append(timed(at))
     results["replay_warm"] = statistics.median(warm)
 

@@ -1,8 +1,10 @@
 """Cards as HTML: suit symbols in red and black, hands around a table, the trick in the middle.
 
-Pure functions returning HTML text; the deal replay page hands it to ``st.markdown`` (``st.html``'s
-sanitiser would cost a new tab its scripts). Every card carries ``data-card`` (``10H``) and every
-hand and trick ``data-seat`` so that tests and the browser test can find them.
+Pure functions returning HTML text, every text in it escaped; the deal replay page draws it with
+:mod:`dashboards.html_view` (whose stylesheet includes :data:`CSS`): the table, the step buttons
+and slider, the tricks so far and the facts of the play as two elements instead of about thirty.
+Every card carries ``data-card`` (``10H``) and every hand and trick ``data-seat`` so that tests and
+the browser test can find them; whatever a click moves to carries ``data-send`` (the step).
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ from html import escape
 
 from manillen_replay.cards import Card, CardSet, Suit
 
-STYLE = """
-<style>
+CSS = """
 .mr-table { display: grid; grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr);
   grid-template-rows: auto auto auto;
   gap: 0.6rem; align-items: center; justify-items: center; background: #1f6f43; border-radius: 18px;
@@ -54,10 +55,56 @@ STYLE = """
   align-content: center;
   border-radius: 18px; }
 .mr-trick-row .mr-trick-note { width: 100%; }
-.mr-row { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; }
-</style>
+.mr-card-row { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; margin: 0.25rem 0 0.75rem; }
+.mr-caption { font-size: 0.875rem; opacity: 0.65; margin: 0 0 0.75rem; }
+.mr-html p { margin: 0 0 0.75rem; }
+.mr-steps { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.75rem;
+  margin: 0.25rem 0 1rem; }
+.mr-steps button { container-type: inline-size; }
+.mr-steps button, .mr-link { font: inherit; color: inherit; cursor: pointer; }
+.mr-steps button { min-height: 2.5rem; padding: 0.25rem 0.5rem; border-radius: var(--st-base-radius, 0.5rem);
+  border: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2));
+  background: var(--st-background-color, transparent); }
+.mr-steps button:hover, .mr-steps button:focus-visible { border-color: var(--st-primary-color, #ff4b4b);
+  color: var(--st-primary-color, #ff4b4b); outline: none; }
+.mr-steps button:active { background: var(--st-primary-color, #ff4b4b); color: #fff; }
+.mr-step { display: flex; align-items: center; justify-content: center; gap: 0.35rem; white-space: nowrap; }
+.mr-step svg { width: 1.1rem; height: 1.1rem; flex: none; fill: none; stroke: currentColor; stroke-width: 2;
+  stroke-linecap: round; stroke-linejoin: round; }
+.mr-step kbd { font: inherit; font-size: 0.75rem; opacity: 0.6; }
+@container (max-width: 6.25rem) { .mr-step kbd { display: none; } }
+@container (max-width: 5.5rem) { .mr-step svg { display: none; } }
+@container (max-width: 3.5rem) { .mr-step svg { display: block; } .mr-step .mr-word { display: none; } }
+.mr-range { display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; margin-bottom: 1rem; }
+.mr-range > span { display: flex; justify-content: space-between; }
+.mr-range input { width: 100%; margin: 0; min-height: 1.75rem;
+  accent-color: var(--st-primary-color, #ff4b4b); }
+.mr-heading { font-weight: 600; margin: 0 0 0.5rem; }
+.mr-links { display: flex; flex-direction: column; align-items: flex-start; gap: 0.1rem;
+  margin-bottom: 1rem; }
+.mr-link { background: none; border: 0; padding: 0.2rem 0; text-align: left; }
+.mr-link:hover, .mr-link:focus-visible { color: var(--st-primary-color, #ff4b4b); outline: none; }
+.mr-box { padding: 0.75rem 1rem; border-radius: var(--st-base-radius, 0.5rem); margin: 0 0 0.75rem; }
+.mr-box p:last-child { margin-bottom: 0; }
+.mr-box.mr-error { background: rgba(255, 43, 43, 0.12); }
+.mr-box.mr-warning { background: rgba(255, 189, 69, 0.18); }
+.mr-box.mr-info { background: rgba(28, 131, 225, 0.12); }
+.mr-box.mr-success { background: rgba(33, 195, 84, 0.14); }
+.mr-html details { border: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2));
+  border-radius: var(--st-base-radius, 0.5rem); margin: 0 0 0.75rem; }
+.mr-html summary { cursor: pointer; padding: 0.6rem 1rem; }
+.mr-html details > :not(summary) { margin: 0 1rem 0.75rem; }
+.mr-html code.mr-address { display: block; user-select: all; overflow-wrap: anywhere; font-size: 0.85rem;
+  padding: 0.5rem 0.75rem; border-radius: var(--st-base-radius, 0.5rem);
+  background: var(--st-secondary-background-color, rgba(128, 128, 128, 0.1)); }
+.mr-html hr { border: 0; border-top: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2));
+  margin: 1.5rem 0; }
+.mr-html h3 { font-size: 1.5rem; font-weight: 600; margin: 0 0 0.75rem; }
 """
-"""The stylesheet of the cards, sent once per page (``st.markdown`` of a lone style block)."""
+"""The stylesheet of the cards and the rest of the deal replay's drawing (part of
+:data:`dashboards.html_view.CSS`, sent once with the component): Streamlit's look in its theme
+colours (``--st-*``, light and dark), and step buttons that drop their key hint, then their icon,
+when a phone's column is too narrow for them."""
 
 # Where the seats sit, in clockwise order from the bottom of the screen, by number of seats.
 _PLACES: dict[int, tuple[str, ...]] = {
@@ -91,13 +138,18 @@ def cards_row(cards: Iterable[Card], *, marked: CardSet | None = None, small: bo
         card_html(card, classes=("legal",) if marked is not None and card in marked else (), small=small)
         for card in cards
     ]
-    return f'<div class="mr-row">{"".join(parts)}</div>'
+    return f'<div class="mr-card-row">{"".join(parts)}</div>'
 
 
 def inline_card(card: Card) -> str:
-    """A card inside running text, coloured: for findings and messages rendered as HTML."""
-    colour = "#c8102e" if card.suit.is_red else "#111"
-    return f'<b style="color:{colour}">{card.rank.text}{card.suit.symbol}</b>'
+    """A card inside running text: red for harten and koeken, the text's own colour for klaveren
+    and schoppen (black in the light theme, white in the dark); in markdown as in the drawings.
+
+    >>> inline_card(Card.parse("KS")), inline_card(Card.parse("9D"))
+    ('<b>K♠</b>', '<b style="color:#c8102e">9♦</b>')
+    """
+    colour = ' style="color:#c8102e"' if card.suit.is_red else ""
+    return f"<b{colour}>{card.rank.text}{card.suit.symbol}</b>"
 
 
 def table_html(
@@ -177,3 +229,57 @@ def table_html(
         f'<div class="mr-table">{seats}'
         f'<div class="mr-trick{layout}" data-cards="{len(table)}">{played}{middle}</div></div>'
     )
+
+
+_STEP_ICONS = {
+    "start": '<path d="M6 6v12M17 6l-6 6 6 6"/>',
+    "back": '<path d="M15 6l-6 6 6 6"/>',
+    "forward": '<path d="M9 6l6 6-6 6"/>',
+    "end": '<path d="M18 6v12M7 6l6 6-6 6"/>',
+}
+
+
+def step_buttons_html(targets: Sequence[tuple[str, str, int, str, str]]) -> str:
+    """A row of step buttons: ``(name, label, step it moves to, key, key hint)`` each (the key as
+    the browser names it, ``ArrowLeft``; the hint as the button shows it, ``←``), the icon on the
+    side it points to (as the replay's Start, Back, Forward and End)."""
+    buttons = []
+    for name, label, target, key_name, hint in targets:
+        icon = f'<svg viewBox="0 0 24 24" aria-hidden="true">{_STEP_ICONS[name]}</svg>'
+        word = f'<span class="mr-word">{escape(label)}</span>'
+        key = f"<kbd>{escape(hint)}</kbd>"
+        inside = f"{icon}{word}{key}" if name in ("start", "back") else f"{word}{icon}{key}"
+        buttons.append(
+            f'<button type="button" data-send="{target}" data-button="{name}" aria-label="{escape(label)}"'
+            f' aria-keyshortcuts="{escape(key_name)}">'
+            f'<span class="mr-step">{inside}</span></button>'
+        )
+    return f'<div class="mr-steps">{"".join(buttons)}</div>'
+
+
+def step_range_html(label: str, step: int, last: int) -> str:
+    """The step slider (the browser's own: Home, End and the arrows move it while it has the
+    focus), its value beside the label."""
+    return (
+        f'<label class="mr-range"><span><span>{escape(label)}</span><output>{step}</output></span>'
+        f'<input type="range" name="step" min="0" max="{last}" step="1" value="{step}" data-send-value'
+        f' aria-label="{escape(label)}"></label>'
+    )
+
+
+def link_list_html(heading: str, links: Sequence[tuple[str, int]], *, raw: bool = False) -> str:
+    """A heading over lines that each move to a step when clicked: ``(text, step)`` each.
+
+    :param raw: the texts are HTML already (their own parts escaped), not plain text.
+    """
+    lines = "".join(
+        f'<button type="button" class="mr-link" data-send="{target}">{text if raw else escape(text)}</button>'
+        for text, target in links
+    )
+    return f'<div class="mr-heading">{escape(heading)}</div><div class="mr-links">{lines}</div>'
+
+
+def box_html(kind: str, html: str) -> str:
+    """A message box (``error``, ``warning``, ``info``, ``success``) around ``html`` (escaped
+    already), as Streamlit draws one."""
+    return f'<div class="mr-box mr-{kind}">{html}</div>'

@@ -337,7 +337,8 @@ def _luminance(colour: str) -> float:
 def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(server: str) -> None:
     """Told where the server is (``dashboards/asgi_app.py``), a tab opened at ``/replay?...`` asks
     ``/_stcore/health`` only, not ``/replay/_stcore/health`` first (a 404, then a tenth of a second
-    of waiting); the replay's link box, drawn only once opened, shows the play's address."""
+    of waiting); the replay's link box (closed, in the page's drawing) shows the play's address,
+    the whole address selected by one click."""
     shot = ARTIFACTS / "replay-link-opened.png"
     with browser_page() as page:
         asked: list[str] = []
@@ -348,11 +349,13 @@ def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(serve
         told = page.evaluate("() => window.__streamlit")
         assert told["BACKEND_BASE_URL"] == f"{server}/"
         assert told["HOST_CONFIG"]["allowedOrigins"]  # with it the websocket need not wait for host-config
-        assert page.locator('[data-testid="stCode"]').count() == 0
+        code = page.locator("code.mr-address")
+        assert not code.is_visible()
         page.get_by_text("Link to this play", exact=True).click()
-        code = page.locator('[data-testid="stCode"]')
         code.wait_for(timeout=15_000)
-        assert code.inner_text().strip().endswith("/replay?match=random-2&deal=5&step=2")
+        assert code.inner_text().strip() == f"{server}/replay?match=random-2&deal=5&step=2"
+        code.click()
+        assert page.evaluate("() => getSelection().toString()") == code.inner_text()
         page.get_by_text("Write a comment", exact=True).click()
         page.get_by_text("Add comment", exact=True).wait_for(timeout=15_000)
         page.wait_for_timeout(300)

@@ -19,18 +19,19 @@ from xml.etree import ElementTree
 
 import polars as pl
 import pytest
+from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, html_view, i18n
 from dashboards.native_inputs import chosen_state, many, many_text, sent_state
-from manillen_replay.cards import CARD_BY_TEXT, CardSet, Suit
+from manillen_replay.cards import CARD_BY_TEXT, Card, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.record import Entry, Record, dumps, loads
 from manillen_replay.state import DealState
 from manillen_replay.store import Store
 
 from .factories import random_record
-from .tables import ask_for_grid, click_row, light_table, light_tables
+from .tables import TRIGGERS, ask_for_grid, click_row, light_table, light_tables
 
 APP = str(Path(__file__).resolve().parent.parent / "dashboards" / "streamlit_app.py")
 VENUES = ("Cafe De Zwaan", "Het Anker", "Cafe De Zwaan")
@@ -119,10 +120,43 @@ def open_expander(at: AppTest, key: str) -> AppTest:
 
 
 def html_of(at: AppTest) -> str:
-    """The page's HTML: its ``st.html`` bodies and its markdown (the card table goes through it)."""
+    """The page's HTML: its ``st.html`` bodies, its markdown and its ``dashboards.html_view``
+    drawings (the replay's card table is one)."""
     return "\n".join(
-        [element.proto.body for element in at.get("html")] + [str(element.value) for element in at.markdown]
+        [element.proto.body for element in at.get("html")]
+        + [str(element.value) for element in at.markdown]
+        + [drawn["html"] for _, drawn in html_views(at).values()]
     )
+
+
+def html_views(at: AppTest) -> dict[str, tuple[str, dict[str, object]]]:
+    """The page's ``dashboards.html_view`` drawings by key: the element's id and what it was handed
+    (``html``, ``clicks``, ``keys``)."""
+    found = {}
+    for element in at.get("bidi_component"):
+        proto = element.proto
+        if proto.component_name in html_view.NAMES.values():
+            handed = json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)
+            found[proto.id.rsplit("-", 1)[-1]] = (proto.id, handed)
+    return found
+
+
+def send_click(at: AppTest, key: str, value: str) -> AppTest:
+    """Run the page as after a click in the drawing ``key`` sent ``value`` (its ``data-send``), as
+    the browser sends it: the component's ``clicked`` trigger."""
+    states = WidgetStates()
+    states.CopyFrom(at._tree.get_widget_states())
+    state = states.widgets.add()
+    state.id = TRIGGERS.format(id=html_views(at)[key][0])
+    state.json_trigger_value = json.dumps([{"event": "clicked", "value": value}])
+    at._run(states)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def drawn_text(at: AppTest, key: str) -> str:
+    """The text of the drawing ``key``, as a person reads it (tags dropped)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", str(html_views(at)[key][1]["html"])))
 
 
 def html_blocks(at: AppTest) -> list[str]:
@@ -130,7 +164,7 @@ def html_blocks(at: AppTest) -> list[str]:
     elements (the pictures, rows of figures and small tables), in the order they are drawn."""
     blocks = [str(e.value) for e in at.get("markdown") if "<" in str(e.value)]
     for element in at.get("bidi_component"):
-        if element.proto.component_name == html_view.NAME:
+        if element.proto.component_name in html_view.NAMES.values():
             proto = element.proto
             blocks.append(
                 json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)["html"]
@@ -171,11 +205,20 @@ def native_inputs_of(at: AppTest) -> dict[str, dict[str, object]]:
     return found
 
 
+REPLAY_SLIDER = re.compile(r'<input type="range" name="step" min="0" max="(\d+)" step="1" value="(\d+)"')
+
+
+def replay_slider(at: AppTest) -> tuple[int, int]:
+    """The last step and the step the replay's slider (in its table's drawing) shows."""
+    found = REPLAY_SLIDER.search(str(html_views(at)["replay_table"][1]["html"]))
+    assert found is not None
+    return int(found[1]), int(found[2])
+
+
 def replay_position(at: AppTest) -> tuple[str, int, int]:
-    """The match, deal and step the replay's drop-downs and slider show."""
-    inputs = native_inputs_of(at)
-    position, step = inputs["match,deal"]["values"], inputs["step"]["values"]
-    return str(position["match"]), int(position["deal"]), int(step["step"])
+    """The match and deal the replay's drop-downs show, and the step its slider shows."""
+    position = native_inputs_of(at)["match,deal"]["values"]
+    return str(position["match"]), int(position["deal"]), replay_slider(at)[1]
 
 
 def replay_step(at: AppTest) -> int:
@@ -184,11 +227,32 @@ def replay_step(at: AppTest) -> int:
 
 
 def drag_replay_slider(at: AppTest, step: int) -> AppTest:
-    """Move the replay's step slider to ``step``, as a person does in the browser."""
-    at.session_state["replay_step_input"] = sent_state({"step": str(step)})
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    """Move the replay's step slider to ``step``, as a person does in the browser (it sends the
+    value it was let go at)."""
+    return send_click(at, "replay_table", str(step))
+
+
+def replay_links(at: AppTest, key: str) -> list[tuple[str, str]]:
+    """The lines of the drawing ``key`` that move the replay when clicked: text and step sent."""
+    found = re.findall(
+        r'<button type="button" class="mr-link" data-send="(\d+)">(.*?)</button>',
+        str(html_views(at)[key][1]["html"]),
+    )
+    return [(html.unescape(re.sub(r"<[^>]+>", "", text)), step) for step, text in found]
+
+
+def press_replay(at: AppTest, name: str) -> AppTest:
+    """Click the replay's ``start``, ``back``, ``forward`` or ``end`` button (the step it sends)."""
+    found = re.search(
+        rf'data-send="(\d+)" data-button="{name}"', str(html_views(at)["replay_table"][1]["html"])
+    )
+    assert found is not None, name
+    return send_click(at, "replay_table", found[1])
+
+
+def replay_texts(at: AppTest) -> str:
+    """Every text of the replay page: its messages and markdown and its drawings' texts."""
+    return "\n".join([texts(at)] + [drawn_text(at, key) for key in html_views(at)])
 
 
 def tick_interactive_charts(at: AppTest, page: str, on: bool) -> None:
@@ -482,66 +546,77 @@ def test_replay_shows_the_right_cards_at_step(app: AppTest, step: int) -> None:
 def test_replay_lists_the_tricks_so_far_and_a_click_jumps_to_one(app: AppTest) -> None:
     """At step 6: trick 1 complete with its winner, trick 2 with two cards; trick 1 jumps to step 4."""
     at = open_page(app, "replay", match="random-0", deal=2, step=6)
-    labels = [b.label for b in at.button if b.key and b.key.startswith("replay_trick_")]
+    lines = replay_links(at, "replay_table")
+    labels = [text for text, _ in lines]
     assert len(labels) == 2 and "+" in labels[0].split("→")[-1] and "→" not in labels[1]
     deal = fixture_records()[0].deals[1]
-    assert all(card in labels[0] for card in deal.tricks[0])
-    at.button(key="replay_trick_1").click().run()
+    shown = [Card.parse(card) for card in deal.tricks[0]]
+    assert all(f"{card.rank.text}{card.suit.symbol}" in labels[0] for card in shown)
+    assert [step for _, step in lines] == ["4", "8"]
+    send_click(at, "replay_table", lines[0][1])
     assert replay_step(at) == 4
 
 
 def test_replay_steps_with_the_arrow_keys_and_draws_the_table_first(app: AppTest) -> None:
-    """Left and Right (Home, End) step the replay; the buttons come after the table, for phones."""
+    """Left and Right (Home, End) step the replay; the buttons come after the table, for phones:
+    the table, the buttons, the slider and the tricks are one drawing, in that order."""
     at = open_page(app, "replay", match="random-0", deal=2, step=5)
-    steps = ("replay_start", "replay_back", "replay_forward", "replay_end")
-    shortcuts = {b.key: b.proto.shortcut for b in at.button if b.key in steps}
-    assert shortcuts == {
-        "replay_start": "home",
-        "replay_back": "left",
-        "replay_forward": "right",
-        "replay_end": "end",
-    }
-    table_column = next(
-        c for c in at.columns if "mr-table" in "".join(str(x.proto) for x in c.children.values())
+    _, table = html_views(at)["replay_table"]
+    assert table["clicks"] is True
+    assert table["keys"] == {"Home": "0", "ArrowLeft": "4", "ArrowRight": "6", "End": "32"}
+    drawn = str(table["html"])
+    order = [
+        drawn.index(part) for part in ('class="mr-table"', 'data-button="start"', 'type="range"', "mr-links")
+    ]
+    assert order == sorted(order)
+    buttons = re.findall(
+        r'data-send="(\d+)" data-button="(\w+)" aria-label="([^"]+)" aria-keyshortcuts="(\w+)"', drawn
     )
-    shown = [(type(x).__name__, str(x.proto)) for x in table_column.children.values()]
-    table = next(i for i, (_, proto) in enumerate(shown) if "mr-seat" in proto)
-    buttons = next(i for i, (kind, _) in enumerate(shown) if kind == "Block")
-    slider = next(i for i, (_, proto) in enumerate(shown) if "manillen_native_inputs" in proto)
-    # the card table first, then the row of buttons and the slider under it
-    assert table < buttons < slider
+    assert buttons == [
+        ("0", "start", "Start", "Home"),
+        ("4", "back", "Back", "ArrowLeft"),
+        ("6", "forward", "Forward", "ArrowRight"),
+        ("32", "end", "End", "End"),
+    ]
+    table_column = next(
+        c for c in at.columns if "replay_table" in "".join(str(x.proto) for x in c.children.values())
+    )
+    assert len(table_column.children) == 1, "the table column is one element"
 
 
 def test_replay_step_controls_move_and_update_the_address(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-0", deal=2, step=5)
-    at.button(key="replay_forward").click().run()
+    press_replay(at, "forward")
     assert replay_step(at) == 6
     assert at.query_params["step"] == ["6"] or at.query_params["step"] == "6"
-    at.button(key="replay_back").click().run()
-    at.button(key="replay_back").click().run()
+    press_replay(at, "back")
+    press_replay(at, "back")
     assert replay_step(at) == 4
-    at.button(key="replay_end").click().run()
+    press_replay(at, "end")
     assert replay_step(at) == 32
-    at.button(key="replay_forward").click().run()
+    press_replay(at, "forward")
     assert replay_step(at) == 32
-    at.button(key="replay_start").click().run()
+    press_replay(at, "start")
+    assert replay_step(at) == 0
+    press_replay(at, "back")
     assert replay_step(at) == 0
     assert cards_in(trick_html(html_of(at))) == []
+    send_click(at, "replay_table", "99")  # a step past the end (a slider of a longer deal) is the end
+    assert replay_step(at) == 32
 
 
 def test_replay_match_deal_and_step_are_the_browser_s_own_inputs(app: AppTest) -> None:
     """The match and deal are native drop-downs in a row over the table, the step a native range
-    slider: no Streamlit drop-down or slider (their scripts cost a new tab 28 files)."""
+    slider in the table's drawing: no Streamlit drop-down, slider or button (their scripts cost a
+    new tab 29 files)."""
     at = open_page(app, "replay", match="random-0", deal=2, step=5)
-    assert not at.selectbox and not at.slider
+    assert not at.selectbox and not at.slider and not at.button
     inputs = native_inputs_of(at)
-    fields = {f["name"]: f for f in inputs["match,deal"]["fields"]} | {
-        f["name"]: f for f in inputs["step"]["fields"]
-    }
+    fields = {f["name"]: f for f in inputs["match,deal"]["fields"]}
     assert inputs["match,deal"]["row"] is True
     assert [value for value, _ in fields["match"]["options"]] == data.match_ids()
     assert [value for value, _ in fields["deal"]["options"]] == [str(n) for n in range(1, 13)]
-    assert (fields["step"]["kind"], fields["step"]["minimum"], fields["step"]["maximum"]) == ("range", 0, 32)
+    assert replay_slider(at) == (32, 5)
     assert replay_position(at) == ("random-0", 2, 5)
 
 
@@ -561,20 +636,25 @@ def test_replay_choosing_a_deal_or_match_opens_its_first_step(app: AppTest) -> N
     assert replay_position(at) == ("random-1", 1, 0)
 
 
-def test_replay_inputs_sent_again_with_a_click_do_not_move_the_step_back(app: AppTest) -> None:
-    """A click of a button sends the slider's state again as the browser last had it: only a
-    state sent with a new mark (a person moved the slider) moves the step."""
+def test_replay_a_click_moves_the_step_once(app: AppTest) -> None:
+    """A click is sent once: the runs after it (a drop-down's state sent again, any rerun) keep the
+    step where the click left it, and the keys follow the step shown."""
     at = open_page(app, "replay", match="random-0", deal=2, step=5)
-    moved = sent_state({"step": "9"})
-    at.session_state["replay_step_input"] = moved
+    drag_replay_slider(at, 9)
+    assert replay_step(at) == 9
+    at.session_state["replay_position"] = chosen_state({"match": "random-0", "deal": "2"})
     at.run()
     assert replay_step(at) == 9
-    at.button(key="replay_forward").click().run()
-    assert replay_step(at) == 10
-    at.session_state["replay_step_input"] = moved  # the browser's state, unchanged since the drag
-    at.button(key="replay_forward").click().run()
+    press_replay(at, "forward")
+    press_replay(at, "forward")
     assert replay_step(at) == 11
     assert at.query_params["step"] in ("11", ["11"])
+    assert html_views(at)["replay_table"][1]["keys"] == {
+        "Home": "0",
+        "ArrowLeft": "10",
+        "ArrowRight": "12",
+        "End": "32",
+    }
 
 
 def test_replay_running_points_follow_the_tricks(app: AppTest) -> None:
@@ -588,15 +668,17 @@ def test_replay_running_points_follow_the_tricks(app: AppTest) -> None:
     assert list(figures(at).values()) == [str(taken[0]), str(taken[1])]
     drag_replay_slider(at, 32)
     assert list(figures(at).values()) == [str(p) for p in deal.points]
-    assert f"Card points {deal.points[0]}-{deal.points[1]}" in texts(at)
+    assert f"Card points {deal.points[0]}-{deal.points[1]}" in replay_texts(at)
 
 
 def test_replay_shows_the_findings_of_the_play(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-0", deal=1, step=3)
-    assert "Dirk could have smeared the ace." in "\n".join(e.value for e in at.warning)
+    facts = str(html_views(at)["replay_facts"][1]["html"])
+    box = re.search(r'<div class="mr-box mr-warning">(.*?)</div>', facts)
+    assert box is not None and "Dirk could have smeared the ace." in box[1]
     drag_replay_slider(at, 4)
-    assert "Dirk could have smeared the ace." not in texts(at)
-    assert "No findings for this play." in texts(at)
+    assert "Dirk could have smeared the ace." not in replay_texts(at)
+    assert "No findings for this play." in replay_texts(at)
 
 
 def test_replay_findings_in_dutch(app: AppTest) -> None:
@@ -606,29 +688,36 @@ def test_replay_findings_in_dutch(app: AppTest) -> None:
     for name, value in {"match": "random-0", "deal": "1", "step": "3"}.items():
         at.query_params[name] = value
     at.switch_page("app_pages/replay.py").run()
-    assert "Dirk kon de aas vetten." in "\n".join(e.value for e in at.warning)
-    assert at.button(key="replay_forward").label == "Verder"
+    assert "Dirk kon de aas vetten." in drawn_text(at, "replay_facts")
+    assert 'data-button="forward" aria-label="Verder"' in str(html_views(at)["replay_table"][1]["html"])
+    assert "Slagen tot nu toe" in drawn_text(at, "replay_table")
 
 
 def test_replay_draws_the_link_and_the_comment_form_only_once_opened(app: AppTest) -> None:
-    """A new tab loads the script of every kind of element shown first: the link box and the
-    comment form wait for a click, and then show the play's address and the form."""
+    """A new tab loads the script of every kind of element shown first: the play's address is
+    part of the drawing (a closed box), the comment form waits for a click."""
     at = open_page(app, "replay", match="random-1", deal=2, step=5)
     assert not at.code and not at.text_area and not at.radio
-    open_expander(at, "replay_link_open")
-    assert [c.value for c in at.code] == ["replay?match=random-1&deal=2&step=5"]
+    link = re.search(
+        r'<details data-name="link"><summary>Link to this play</summary>'
+        r'<code class="mr-address">(.*?)</code>',
+        str(html_views(at)["replay_facts"][1]["html"]),
+    )
+    assert link is not None and html.unescape(link[1]) == "replay?match=random-1&deal=2&step=5"
     open_expander(at, "replay_annot_open")
     assert at.text_area(key="replay_annot_text").value == ""
     assert at.button(key="replay_annot_add")
-    at.button(key="replay_forward").click().run()
+    press_replay(at, "forward")
     assert at.text_area(key="replay_annot_text"), "the form stays open while stepping"
 
 
 def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-1", deal=2, step=0)
-    at.button(key="replay_finding_0").click().run()
+    (text, step), *_ = replay_links(at, "replay_facts")
+    assert text.startswith("3.2 Bert: ") and step == "10"
+    send_click(at, "replay_facts", step)
     assert replay_step(at) == 10
-    assert "Bert wasted a trump." in texts(at)
+    assert "Bert wasted a trump." in replay_texts(at)
 
 
 # --------------------------------------------------------------------------- annotations

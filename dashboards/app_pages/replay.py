@@ -6,12 +6,13 @@ be shared; step ``k`` is the table after ``k`` cards.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from html import escape
+from typing import Any
 
 import polars as pl
 import streamlit as st
 
-from dashboards import cards, data, i18n, light_table, native_inputs, ui
+from dashboards import cards, data, html_view, i18n, light_table, native_inputs, ui
 from dashboards.steps import Moment, deal_moments, step_of
 from manillen_replay.cards import Card
 from manillen_replay.engine import DealResult, MatchResult
@@ -24,11 +25,15 @@ if not ui.archive_ready():
     st.stop()
 
 MATCH, DEAL, STEP = "replay_match", "replay_deal", "replay_step"
-# The match, the deal and the step are the browser's own drop-downs and range slider
-# (dashboards/native_inputs.py): Streamlit's would cost every new tab of this page the scripts
-# of its combo box and slider (28 files). The position is kept in MATCH, DEAL and STEP (the
-# buttons, the tricks and the findings below move it too) and handed to the inputs on each run.
-POSITION_INPUTS, STEP_INPUT = "replay_position", "replay_step_input"
+# The match and the deal are the browser's own drop-downs (dashboards/native_inputs.py):
+# Streamlit's would cost every new tab of this page the scripts of its combo box. The position is
+# kept in MATCH, DEAL and STEP and handed to the drop-downs on each run.
+POSITION_INPUTS = "replay_position"
+# What a new tab waits for is the browser drawing the page's elements: the table, the step
+# buttons and slider and the tricks so far are one drawing (dashboards/html_view.py), the facts of
+# the play and the findings another; a click in them (a step button, the slider, a trick, a
+# finding) or Home/Left/Right/End sends the step to show.
+TABLE, FACTS = "replay_table", "replay_facts"
 
 # The address wins when it changed since this page last wrote it (a shared link, a click from the
 # Mistakes page); otherwise the inputs hold the position.
@@ -43,15 +48,12 @@ if st.session_state.get(MATCH) not in ids:
     st.session_state[MATCH] = ids[0]
 
 
-# A match, deal or step the person chose in the inputs (not what this page last drew in them)
+# A match or deal the person chose in the drop-downs (not what this page last drew in them)
 chosen = native_inputs.sent(POSITION_INPUTS)
-step_chosen = native_inputs.sent(STEP_INPUT).get("step", "")
 if chosen.get("match") in ids and chosen["match"] != st.session_state.get(MATCH):
     st.session_state[MATCH], st.session_state[DEAL], st.session_state[STEP] = chosen["match"], 1, 0
 elif chosen.get("deal", "").isdigit() and int(chosen["deal"]) != st.session_state.get(DEAL):
     st.session_state[DEAL], st.session_state[STEP] = int(chosen["deal"]), 0
-elif step_chosen.isdigit():
-    st.session_state[STEP] = int(step_chosen)
 
 
 title = st.empty()
@@ -63,6 +65,7 @@ except ManillenError as error:
     st.error(t("match.invalid", message=error))
     st.stop()
 assert result is not None
+replayed: MatchResult = result
 playable = [d.number for d in result.deals if d.tricks]
 if not playable:
     st.info(t("replay.nothing", deal="-", kind=t("match.scoresheet")))
@@ -95,8 +98,10 @@ step_value = st.session_state.get(STEP, 0)
 st.session_state[STEP] = min(max(int(step_value), 0), last_step)
 
 
-def _go(step: int) -> None:
-    st.session_state[STEP] = min(max(step, 0), last_step)
+def _go(value: str) -> None:
+    """A click in the drawings (or a key): the step it sends (kept within the deal by the run)."""
+    if value.isdigit():
+        st.session_state[STEP] = int(value)
 
 
 shape = result.rules.shape
@@ -117,61 +122,47 @@ st.query_params.from_dict({**position, **ui.language_params()})
 st.session_state["replay_synced"] = (match_id, deal_number, step)
 
 
-def show_controls() -> None:
+# each step button: the step it shows, the key that presses it and the hint it shows for that key
+STEP_BUTTONS = {
+    "start": (0, "Home", "Home"),
+    "back": (max(step - 1, 0), "ArrowLeft", "←"),
+    "forward": (min(step + 1, last_step), "ArrowRight", "→"),
+    "end": (last_step, "End", "End"),
+}
+STEP_KEYS = {key: str(target) for target, key, _ in STEP_BUTTONS.values()}
+
+
+def controls_html() -> str:
     """Start, back, forward and end (also the Home, Left, Right and End keys), and the step slider
-    (the browser's own, which keeps those keys while it has the focus).
+    (the browser's own, which moves with those keys while it has the focus).
 
     Drawn under the card table, so on a phone the table comes first.
     """
-    buttons = st.columns(4)
-    controls: tuple[tuple[str, str, int, Literal["left", "right"], str], ...] = (
-        ("start", ":material/first_page:", 0, "left", "Home"),
-        ("back", ":material/chevron_left:", step - 1, "left", "Left"),
-        ("forward", ":material/chevron_right:", step + 1, "right", "Right"),
-        ("end", ":material/last_page:", last_step, "right", "End"),
-    )
-    for column, (name, icon, target, side, key) in zip(buttons, controls, strict=True):
-        column.button(
-            t(f"replay.{name}"),
-            icon=icon,
-            icon_position=side,
-            on_click=_go,
-            args=(target,),
-            key=f"replay_{name}",
-            width="stretch",
-            shortcut=key,
-        )
-    st.session_state[STEP_INPUT] = native_inputs.chosen_state({"step": str(step)})
-    native_inputs.inputs(
-        STEP_INPUT,
-        [
-            native_inputs.Field(
-                "step", t("replay.step"), "range", value=str(step), minimum=0, maximum=last_step, step=1
-            )
-        ],
-    )
+    targets = [(name, t(f"replay.{name}"), *button) for name, button in STEP_BUTTONS.items()]
+    return cards.step_buttons_html(targets) + cards.step_range_html(t("replay.step"), step, last_step)
 
 
-def show_tricks_so_far() -> None:
+def tricks_so_far_html() -> str:
     """Every trick up to this step, one line each: a click shows the table at its last card."""
     size = shape.trick_size
     done = [trick for trick in deal.tricks if (trick.number - 1) * size < step]
     if not done:
-        return
-    st.markdown(f"**{t('replay.tricks_so_far')}**")
+        return ""
+    lines = []
     for trick in done:
         played = min(size, step - (trick.number - 1) * size)
         shown = list(zip(trick.seats, trick.cards, strict=False))[:played]
-        cards_text = "  ".join(f"{names[seat]} {card}" for seat, card in shown)
-        complete = played == size and trick.winner is not None
-        outcome = f" → {names[trick.winner]} +{trick.points}" if complete and trick.winner is not None else ""
-        st.button(
-            f"{trick.number}. {cards_text}{outcome}",
-            key=f"replay_trick_{trick.number}",
-            on_click=_go,
-            args=(trick.number * size,),
-            type="tertiary",
+        cards_text = " &nbsp;".join(
+            f"{escape(names[seat])} {cards.inline_card(card)}" for seat, card in shown
         )
+        complete = played == size and trick.winner is not None
+        outcome = (
+            f" → {escape(names[trick.winner])} +{trick.points}"
+            if complete and trick.winner is not None
+            else ""
+        )
+        lines.append((f"{trick.number}. {cards_text}{outcome}", trick.number * size))
+    return cards.link_list_html(t("replay.tricks_so_far"), lines, raw=True)
 
 
 def contract_text() -> str:
@@ -199,32 +190,32 @@ def trick_note() -> str:
     return f"{t('col.trick')} {moment.trick}" if moment.trick <= shape.tricks else ""
 
 
-# through st.markdown, not st.html: st.html's sanitiser would cost every new tab its scripts
-st.markdown(cards.STYLE, unsafe_allow_html=True)
 title.title(t("replay.title", deal=deal_number, match=match_id))
 left, right = st.columns([3, 2], gap="large")
 
 with left:
-    st.markdown(
-        cards.table_html(
-            names=names,
-            hands=moment.hands,
-            table=moment.table,
-            trump=deal.trump,
-            dealer=deal.dealer,
-            to_play=moment.to_play,
-            may_play=moment.may_play.cards if moment.may_play is not None else None,
-            winning=moment.winning,
-            order=shape.order(deal.dealer),
-            teams=sides,
-            note=trick_note(),
-            labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
-        ),
-        unsafe_allow_html=True,
+    table = cards.table_html(
+        names=names,
+        hands=moment.hands,
+        table=moment.table,
+        trump=deal.trump,
+        dealer=deal.dealer,
+        to_play=moment.to_play,
+        may_play=moment.may_play.cards if moment.may_play is not None else None,
+        winning=moment.winning,
+        order=shape.order(deal.dealer),
+        teams=sides,
+        note=trick_note(),
+        labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
     )
-    st.caption(t("replay.legend"))
-    show_controls()
-    show_tricks_so_far()
+    legend = f'<p class="mr-caption">{escape(t("replay.legend"))}</p>'
+    html_view.show(
+        table + legend + controls_html() + tricks_so_far_html(),
+        key=TABLE,
+        on_click=_go,
+        keys=STEP_KEYS,
+        stylesheet="cards",
+    )
 
 findings = data.deal_findings(match_id, deal_number)
 play_costs, card_values = data.deal_costs(match_id, deal_number)
@@ -305,86 +296,118 @@ def explanation(row: dict[str, Any]) -> str:
     return str(row.get("explanation") or "")
 
 
-def show_finding(row: dict[str, Any]) -> None:
+def finding_html(row: dict[str, Any]) -> str:
     """One finding: severity, kind, the points at stake and its explanation."""
     severity = i18n.label_of("severity", str(row["severity"]), language)
-    head = f"**{severity}** · {i18n.label_of('kind', str(row['kind']), language)}"
+    head = f"<b>{escape(severity)}</b> · {escape(i18n.label_of('kind', str(row['kind']), language))}"
     if row.get("points"):
-        head += f" · {row['points']:g} {t('col.at_stake').lower()}"
-    box = {"blunder": st.error, "mistake": st.warning}.get(str(row["severity"]), st.info)
-    box(f"{head}\n\n{explanation(row)}")
+        head += f" · {row['points']:g} {escape(t('col.at_stake').lower())}"
+    box = {"blunder": "error", "mistake": "warning"}.get(str(row["severity"]), "info")
+    return cards.box_html(box, f"<p>{head}</p><p>{escape(explanation(row))}</p>")
 
 
-with right:
-    st.markdown(f"**{t('replay.contract')}:** {contract_text()} — {t('replay.dealer')} {names[deal.dealer]}")
-    before = next((d.match_score for d in reversed(result.deals) if d.number < deal_number), (0, 0))
-    st.caption(t("replay.match_before", score="-".join(str(points) for points in before)))
-    st.markdown(f"**{t('replay.running')}**")
-    teams = st.columns(2)
-    for team in (0, 1):
-        ui.metric(teams[team], side_names[team], moment.taken[team])
-    tricks = shape.tricks
+def caption(text: str) -> str:
+    return f'<p class="mr-caption">{escape(text)}</p>'
+
+
+def facts_html() -> list[str]:
+    """The contract, the score, the points taken and the play on the table with what could have
+    been played: the top of the right-hand column, one drawing."""
+    parts = [
+        f"<p><b>{escape(t('replay.contract'))}:</b> {escape(contract_text())} — "
+        f"{escape(t('replay.dealer'))} {escape(names[deal.dealer])}</p>"
+    ]
+    before = next((d.match_score for d in reversed(replayed.deals) if d.number < deal_number), (0, 0))
+    parts.append(caption(t("replay.match_before", score="-".join(str(points) for points in before))))
+    parts.append(f'<div class="mr-heading">{escape(t("replay.running"))}</div>')
+    parts.append(ui.figures_html([(side_names[team], moment.taken[team]) for team in (0, 1)]))
     if moment.step == last_step and deal.points is not None:
         if deal.score is None:
             outcome = t("replay.nobody")
         else:
             outcome = t("replay.scores", names=side_names[deal.score.team], points=deal.score.points)
-        st.success(t("replay.result", a=deal.points[0], b=deal.points[1], score=outcome))
-
+        parts.append(
+            cards.box_html(
+                "success", escape(t("replay.result", a=deal.points[0], b=deal.points[1], score=outcome))
+            )
+        )
     made = moment.last
     if made is None:
-        st.markdown(t("replay.opening", name=names[moment.to_play if moment.to_play is not None else 0]))
-    else:
-        st.markdown(
-            f"**{t('replay.trick_of', trick=made.trick, tricks=tricks)}** — "
-            + t("replay.played", step=made.number, name=names[made.seat], card=cards.inline_card(made.card)),
-            unsafe_allow_html=True,
-        )
-        if made.violation is not None:
-            st.error(t("replay.illegal", kind=i18n.label_of("violation", made.violation.value, language)))
-        best = made.legal.winning_position
-        winner_name = names[moment.table[best][0]] if best is not None else None
-        st.markdown(f"{t('replay.could_play')}: _{i18n.explain_clause(made.legal, language, winner_name)}_")
-        st.markdown(
-            cards.cards_row(made.legal.cards.sorted_for_display(deal.trump), marked=made.legal.cards),
-            unsafe_allow_html=True,
-        )
-        show_costs(made.trick, made.position, made.seat, str(made.card))
-        here = findings.filter((pl.col("trick") == made.trick) & (pl.col("play") == made.position))
-        st.markdown(f"**{t('replay.findings')}**")
-        if here.height == 0:
-            st.caption(t("replay.no_findings"))
-        for row in here.iter_rows(named=True):
-            show_finding(row)
-    if moment.may_play is not None and moment.to_play is not None and moment.step > 0:
-        st.caption(t("replay.may_play_next", name=names[moment.to_play]))
+        opener = names[moment.to_play if moment.to_play is not None else 0]
+        parts.append(f"<p>{escape(t('replay.opening', name=opener))}</p>")
+        return parts
+    played = t("replay.played", step=made.number, name=names[made.seat], card="{card}")
+    parts.append(
+        f"<p><b>{escape(t('replay.trick_of', trick=made.trick, tricks=shape.tricks))}</b> — "
+        + escape(played).replace("{card}", cards.inline_card(made.card))
+        + "</p>"
+    )
+    if made.violation is not None:
+        kind = i18n.label_of("violation", made.violation.value, language)
+        parts.append(cards.box_html("error", escape(t("replay.illegal", kind=kind))))
+    best = made.legal.winning_position
+    winner_name = names[moment.table[best][0]] if best is not None else None
+    reason = i18n.explain_clause(made.legal, language, winner_name)
+    parts.append(f"<p>{escape(t('replay.could_play'))}: <i>{escape(reason)}</i></p>")
+    parts.append(cards.cards_row(made.legal.cards.sorted_for_display(deal.trump), marked=made.legal.cards))
+    return parts
 
+
+def notes_html() -> list[str]:
+    """The findings of the play and of the deal (a click on one in the list shows its play), the
+    play's address, and the heading of the comments."""
+    parts = []
+    made = moment.last
+    if made is not None:
+        here = findings.filter((pl.col("trick") == made.trick) & (pl.col("play") == made.position))
+        parts.append(f'<div class="mr-heading">{escape(t("replay.findings"))}</div>')
+        if here.height == 0:
+            parts.append(caption(t("replay.no_findings")))
+        parts += [finding_html(row) for row in here.iter_rows(named=True)]
+    if moment.may_play is not None and moment.to_play is not None and moment.step > 0:
+        parts.append(caption(t("replay.may_play_next", name=names[moment.to_play])))
     whole = findings.filter(pl.col("trick").is_null())
     if whole.height:
-        with st.expander(f"{t('replay.deal_findings')} ({whole.height})"):
-            for row in whole.iter_rows(named=True):
-                show_finding(row)
+        inside = "".join(finding_html(row) for row in whole.iter_rows(named=True))
+        summary = f"{t('replay.deal_findings')} ({whole.height})"
+        parts.append(
+            f'<details data-name="deal-findings"><summary>{escape(summary)}</summary>'
+            f"<div>{inside}</div></details>"
+        )
     others = findings.filter(pl.col("trick").is_not_null())
     if others.height:
-        st.markdown(f"**{t('col.findings')}** ({others.height})")
-        for index, row in enumerate(others.iter_rows(named=True)):
+        links = []
+        for row in others.iter_rows(named=True):
             target = step_of(
                 int(row["trick"]), int(row["play"]) if row["play"] is not None else None, shape.trick_size
             )
             kind = i18n.label_of("kind", str(row["kind"]), language)
-            label = f"{row['trick']}.{row['play'] or '-'} {row['player']}: {kind}"
-            st.button(label, key=f"replay_finding_{index}", on_click=_go, args=(target,), type="tertiary")
+            links.append((f"{row['trick']}.{row['play'] or '-'} {row['player']}: {kind}", target))
+        parts.append(cards.link_list_html(f"{t('col.findings')} ({others.height})", links))
+    address = escape(ui.absolute(ui.replay_url(match_id, deal_number, step)))
+    parts.append(
+        f'<details data-name="link"><summary>{escape(t("replay.link"))}</summary>'
+        f'<code class="mr-address">{address}</code></details>'
+    )
+    parts.append(f"<hr><h3>{escape(t('annot.title'))}</h3>")
+    return parts
 
-    # drawn only once opened (as the comment boxes below): each kind of element a page shows
-    # first costs a new tab the loading of its script, and few visits need these
-    link_box = st.expander(t("replay.link"), key="replay_link_open", on_change="rerun")
-    if link_box.open:
-        with link_box:
-            st.code(ui.absolute(ui.replay_url(match_id, deal_number, step)), language=None)
+
+with right:
+    made = moment.last
+    costs_here = (
+        made is not None
+        and play_costs.filter((pl.col("trick") == made.trick) & (pl.col("play") == made.position)).height > 0
+    )
+    if made is not None and costs_here:
+        # the solver's values are a table of their own (sortable): the drawing goes around it
+        html_view.show("".join(facts_html()), key=FACTS, on_click=_go, stylesheet="cards")
+        show_costs(made.trick, made.position, made.seat, str(made.card))
+        html_view.show("".join(notes_html()), key="replay_notes", on_click=_go, stylesheet="cards")
+    else:
+        html_view.show("".join(facts_html() + notes_html()), key=FACTS, on_click=_go, stylesheet="cards")
 
     # ------------------------------------------------------------------ coach comments
-    st.divider()
-    st.subheader(t("annot.title"))
     AUTHOR = "coach_author"
 
     def _set_author() -> None:

@@ -13,9 +13,10 @@ the partner surely wins, otherwise plays the cheapest card); treating touching z
 (9, 8, 7 with no live card between) as one; a transposition table at trick starts with compact
 16-byte entries and an exact key, small enough (2 MB) to stay in the processor's cache;
 fail-soft bounds; an exact play-out of the last two tricks; a sure bound from the top trumps
-one team holds; and a search loop that calls nothing taking arrays, since each such call costs
-reference counting on every node. The search is a loop over an explicit stack because numba
-cannot reliably cache a recursive function (numba issue 6061).
+one team holds; at a trick's last card, a look at the table for the next trick starts first
+(an enhanced transposition cut-off); and a search loop that calls nothing taking arrays,
+since each such call costs reference counting on every node. The search is a loop over an
+explicit stack because numba cannot reliably cache a recursive function (numba issue 6061).
 
 Everything here works on plain ints and numpy arrays; :mod:`.search` is the Python face.
 """
@@ -79,6 +80,10 @@ KEY_BITS = (1 << 42) - 1
 """The key part of an entry's word 1; above it: lowest value, highest value, best lead (6 bits each)."""
 NO_CARD = 63
 """An entry's best lead when none is known."""
+ETC_CARDS = 9
+"""Cards left in the hands (two tricks after this one) from which a trick's last card, with a
+choice, first looks up the next trick starts its cards lead to. Measured on the 50 bench deals'
+hindsight costs (one thread): 14.5 million positions at 9, 15.9 at 13, 17.9 without."""
 
 # columns of the per-ply scalars in a workspace
 (
@@ -160,6 +165,17 @@ def is_entry_of(stored0: int, stored1: int, word0: int, word1: int) -> bool:
     are exact whichever thread wrote them.
     """
     return stored0 ^ stored1 == word0 and stored1 & KEY_BITS == word1
+
+
+@inlined
+def _card_count(mask: int) -> int:
+    """How many cards a 32-bit mask holds: bits summed in pairs, nibbles, then bytes."""
+    x = mask - ((mask >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    return x & 63
 
 
 @inlined
@@ -350,6 +366,7 @@ def probe(
         if k > 0 and _beats(table[k], table[win], trump):
             win = k
     live_points = mask_points(live)
+    root_cards = _card_count(_pack(hands[0] | hands[1] | hands[2] | hands[3]))
     state = enter
     result = 0
     stopping = False
@@ -491,6 +508,52 @@ def probe(
                 frames[depth, _WIN] = win
                 frames[depth, _LIVE] = live
                 frames[depth, _LIVE_POINTS] = live_points
+                if ntable == 3 and count > 1 and root_cards - depth >= ETC_CARDS:
+                    # the last card of a trick: the table may already know a next trick start
+                    # that decides this node, or that every card fails (an enhanced
+                    # transposition cut-off): settled without a search. Worth it only where
+                    # the trick before the last two is still to come: each look-up costs
+                    # about what a position does
+                    maximising = (seat & 1) == 0
+                    points3 = CARD_POINTS[table[0]] + CARD_POINTS[table[1]] + CARD_POINTS[table[2]]
+                    refuted = True
+                    bound_all = -1 if maximising else 61
+                    for k in range(count):
+                        card = moves[depth, k, 0]
+                        winner = (leader + (3 if _beats(card, table[win], trump) else win)) & 3
+                        gained = points3 + CARD_POINTS[card] if winner & 1 == 0 else 0
+                        bit = 1 << card
+                        word0, word1 = _entry_key(
+                            hands[0] ^ bit if seat == 0 else hands[0],
+                            hands[1] ^ bit if seat == 1 else hands[1],
+                            hands[2] ^ bit if seat == 2 else hands[2],
+                            hands[3] ^ bit if seat == 3 else hands[3],
+                            winner,
+                            generation,
+                        )
+                        slot = _entry_slot(word0, word1, size_mask)
+                        entry = tt[slot, 1]
+                        if not is_entry_of(tt[slot, 0], entry, word0, word1):
+                            refuted = False
+                            continue
+                        low = ((entry >> 42) & 63) + gained
+                        high = ((entry >> 48) & 63) + gained
+                        if maximising:
+                            if low >= g:
+                                result, state = low, finish
+                                break
+                            if high >= g:
+                                refuted = False
+                            bound_all = max(bound_all, high)
+                        else:
+                            if high < g:
+                                result, state = high, finish
+                                break
+                            if low < g:
+                                refuted = False
+                            bound_all = min(bound_all, low)
+                    if state == descend and refuted:
+                        result, state = bound_all, finish
 
         elif state == descend:
             card = moves[depth, frames[depth, _TRIED], 0]

@@ -216,7 +216,7 @@ def hindsight_cost(moment: Play, values: Mapping[Card, int], played: int, deal: 
     """
     ordered = sorted(values.items())
     top = max(values.values())
-    best_cards = tuple(card for card, value in ordered if value == top)
+    best_cards = tuple([card for card, value in ordered if value == top])
     return PlayCost(
         trick=moment.trick,
         play=moment.play,
@@ -225,11 +225,19 @@ def hindsight_cost(moment: Play, values: Mapping[Card, int], played: int, deal: 
         dd_cost=max(0, top - played),
         view_cost=None,
         best_cards=best_cards,
-        values={card: CardValue(value, None) for card, value in ordered},
+        values={card: _hindsight_only(value) for card, value in ordered},
         deal=deal,
         legal=moment.is_legal,
         hindsight_best=best_cards,
     )
+
+
+_HINDSIGHT_ONLY = tuple(CardValue(points, None) for points in range(61))
+
+
+def _hindsight_only(points: int) -> CardValue:
+    """A card's value with hindsight only: one shared object per value (a deal makes ~150)."""
+    return _HINDSIGHT_ONLY[points] if 0 <= points <= 60 else CardValue(points, None)
 
 
 def _after_position(moment: Moment, trump: int | None) -> tuple[Position, int]:

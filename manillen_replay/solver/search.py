@@ -417,10 +417,12 @@ def solve_line(
     (:class:`_CardSearch`), each card's first probe at the best value found so far, starting
     from the value of the card actually led (the second position's value, the likeliest value
     of the first): no separate search for the position's own value, which is the best card's.
-    With two or more threads, one solves the line back to the third position while another
-    solves the second (every card) and starts on the first position's other cards; the threads
-    then take those cards one at a time, and one with no card left to start probes another's
-    card elsewhere in its range. All threads read and write one table
+    With two or more threads, one solves the line back to the second position while the others
+    start at once on the first position's other cards (the very first from half the points in
+    play, nothing being known yet); each thread takes those cards one at a time, and one with
+    no card left to start probes another's card elsewhere in its range. (Solving the second
+    position apart, on another thread, so that every card started from its value, searched
+    more positions in all: measured in docs/solver.md.) All threads read and write one table
     (:func:`~._kernel.is_entry_of` says why a half-written entry is a miss, not a mix), so a
     position one thread solved is known to the others. Each card's value is exact whichever
     thread finds it.
@@ -446,10 +448,11 @@ def solve_line(
         line: list[tuple[np.ndarray, np.ndarray]] = []
         row = np.full(36, -1, dtype=np.int64)
         legal = first.legal_mask(trump, rules)
-        searched = _searched_cards(first, legal, played[0])
+        twins = _twins(first, legal)
+        # lowest first, taken from the end: highest first
+        searched = [card for card, twin in twins.items() if twin < 0 and card != played[0]]
         maximising = first.leader % 2 == 0
         lock = threading.Lock()
-        opened = [False]  # whether a thread has taken the second position's value
         started: list[_CardSearch] = []
         probing: list[_CardSearch | None] = [None] * threads  # each thread's card in flight
 
@@ -504,60 +507,26 @@ def solve_line(
                             if card_search is target:
                                 tables.workers[thread].work[3][2] = 1
 
-        second: list[tuple[np.ndarray, np.ndarray]] = []
-        split = threads > 1 and count > 2
-
-        def solve_second(index: int) -> None:
-            """The second position, every card, by the first thread free: the value of the card
-            led is the first lead's likeliest value (the guess its cards start from)."""
-            with lock:
-                start = not opened[0]
-                opened[0] = True
-            if start:
-                worker = tables.workers[index]
-                values = _solve_on(
-                    worker, generation, [positions[1]], [-1], key, every_card=True, shared=shared
-                )
-                second.append(values)
-                with lock:
-                    found(int(second[0][0][0]))
-
         def solve_rest() -> None:
-            # with other threads, the line stops short of the second position, which one of
-            # them solves meanwhile
-            rest = backwards[:-2] if split else backwards[:-1]
-            hints = _hints(_kernel.PRECEDES, precedes[: len(rest)])
-            line.append(_solve_on(tables.workers[0], generation, rest, hints, key, every_card=True))
-            if split:
-                solve_second(0)
-            else:
-                with lock:
-                    found(int(line[0][0][-1]))
+            hints = _hints(_kernel.PRECEDES, precedes[: count - 1])
+            line.append(_solve_on(tables.workers[0], generation, backwards[:-1], hints, key, every_card=True))
+            with lock:
+                found(int(line[0][0][-1]))
             take_cards(0)
 
-        def open_first(index: int) -> None:
-            if split:
-                solve_second(index)
-            take_cards(index)
-
         try:
-            _run_together([solve_rest, *(partial(open_first, index) for index in range(1, threads))])
+            _run_together([solve_rest, *(partial(take_cards, index) for index in range(1, threads))])
         finally:
             # a stop request is only ever left unanswered by a thread that failed: never let it
             # reach the next solve on that worker
             for worker in tables.workers:
                 worker.work[3][2] = 0
     values_rest, cards_rest = line[0]
-    if second:
-        values_rest = np.concatenate([values_rest, second[0][0]])
-        cards_rest = np.concatenate([cards_rest, second[0][1]])
     row[played[0]] = values_rest[-1]
-    hands = np.array(first.hands, dtype=np.int64)
-    for card in sorted(map(int, iter_mask(legal)), reverse=True):
-        twin = _kernel.twin_above(card, hands, np.zeros(4, dtype=np.int64), 0, first.leader)
+    for card, twin in reversed(twins.items()):  # high to low: a twin's twin is valued first
         if twin >= 0:
             row[card] = row[twin]
-    legal_values = [int(row[c]) for c in iter_mask(legal)]
+    legal_values = [int(row[c]) for c in twins]
     top = max(legal_values) if maximising else min(legal_values)
     values = np.concatenate([[top], values_rest[::-1]])
     cards = np.concatenate([row[None, :], cards_rest[::-1]])
@@ -625,18 +594,17 @@ class _CardSearch:
         return self.is_done
 
 
-def _searched_cards(position: Position, legal: int, known: int) -> list[int]:
-    """The first position's cards to search, lowest first (taken from the end: highest first):
-    all legal cards but the one whose value is known and those sharing a twin's value."""
+def _twins(position: Position, legal: int) -> dict[int, int]:
+    """The legal cards of a trick's lead, lowest first, each with the touching zero-point card
+    above it in the same hand whose value it shares (``_kernel.twin_above``), or -1."""
     hands = np.array(position.hands, dtype=np.int64)
     table = np.zeros(4, dtype=np.int64)
     # plain ints: numba types an enum member (a Card) by looking at every member of its class,
     # ~40 microseconds a call holding the GIL, against half a microsecond for an int
-    return [
-        card
+    return {
+        card: _kernel.twin_above(card, hands, table, 0, position.to_play)
         for card in map(int, iter_mask(legal))
-        if card != known and _kernel.twin_above(card, hands, table, 0, position.to_play) < 0
-    ]
+    }
 
 
 def solve_position(
