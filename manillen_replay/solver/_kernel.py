@@ -168,14 +168,15 @@ def is_entry_of(stored0: int, stored1: int, word0: int, word1: int) -> bool:
 
 
 @inlined
-def _card_count(mask: int) -> int:
-    """How many cards a 32-bit mask holds: bits summed in pairs, nibbles, then bytes."""
-    x = mask - ((mask >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
+def card_count(mask: int) -> int:
+    """How many cards a mask holds (36 bits at most): bits summed in pairs, nibbles, then bytes."""
+    x = mask - ((mask >> 1) & 0x5555555555)
+    x = (x & 0x3333333333) + ((x >> 2) & 0x3333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F
     x += x >> 8
     x += x >> 16
-    return x & 63
+    x += x >> 32
+    return int(x & 127)
 
 
 @inlined
@@ -366,7 +367,7 @@ def probe(
         if k > 0 and _beats(table[k], table[win], trump):
             win = k
     live_points = mask_points(live)
-    root_cards = _card_count(_pack(hands[0] | hands[1] | hands[2] | hands[3]))
+    root_cards = card_count(hands[0] | hands[1] | hands[2] | hands[3])
     state = enter
     result = 0
     stopping = False

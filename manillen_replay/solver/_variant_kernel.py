@@ -39,6 +39,7 @@ from ..rules import NO_TRUMP
 from ._jit import compiled, inlined, legal_core
 from ._kernel import HIGHEST_RANK, SUIT_PATTERN_POINTS, _entry_slot
 from ._kernel import bit_index as _bit_index
+from ._kernel import card_count as _count
 
 MOVED = 64
 """Added to a card: the seat moves a table card first."""
@@ -146,18 +147,6 @@ def new_work() -> np.ndarray:
 def new_position() -> np.ndarray:
     """An empty position array (see the module's docstring)."""
     return np.zeros(POSITION_SLOTS, dtype=np.int64)
-
-
-@inlined
-def _count(mask: int) -> int:
-    """How many cards a mask holds (36 bits at most): bits summed in pairs, nibbles, then bytes."""
-    x = mask - ((mask >> 1) & 0x5555555555)
-    x = (x & 0x3333333333) + ((x >> 2) & 0x3333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F
-    x += x >> 8
-    x += x >> 16
-    x += x >> 32
-    return int(x & 127)
 
 
 @inlined
