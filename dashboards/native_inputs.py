@@ -1,5 +1,5 @@
-"""The browser's own form inputs (``<input>``, ``<input type=date>``, ``<select>``, a range
-slider, a list of check boxes) in a page.
+"""The browser's own form inputs (``<input>``, ``<input type=date>``, ``<select>``, a list of
+check boxes) in a page.
 
 Streamlit's date input and drop-downs cost a new tab of a page about 320 KB of JavaScript (its
 date field and combo box), loaded and run before the page counts as drawn. The browser's own
@@ -56,10 +56,6 @@ fieldset:disabled, input:disabled, label.option:has(input:disabled) { opacity: 0
   display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); align-items: start;
 }
 .fields.row label.check { grid-column: 1 / -1; }
-label.range input {
-  padding: 0; min-height: 1.75rem; background: none; border: 0; accent-color: var(--st-primary-color);
-}
-label.range span { display: flex; justify-content: space-between; }
 .multi {
   display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color);
 }
@@ -129,12 +125,6 @@ function build(f, root, setStateValue) {
     if (f.step !== null) input.step = f.step;
     if (f.suggest) input.setAttribute('list', `suggest-${f.suggest}`);
     if (f.kind === 'checkbox') label.className = 'option check';
-    if (f.kind === 'range') {  // the value beside the label follows the thumb as it moves
-      label.className = 'range';
-      label.firstChild.appendChild(document.createElement('span'));
-      label.firstChild.appendChild(document.createElement('output'));
-      input.addEventListener('input', () => { label.querySelector('output').textContent = input.value; });
-    }
     const text = () => (f.kind === 'checkbox' ? (input.checked ? 'true' : '') : input.value);
     input.addEventListener('change', () => send(text()));
     label.appendChild(input);
@@ -206,7 +196,7 @@ export default function ({ data, parentElement, setStateValue }) {
     if (previous !== null && previous.nextElementSibling !== label) previous.after(label);
     previous = label;
     kept.add(label);
-    (f.kind === 'range' ? label.firstChild.firstChild : label.firstChild).textContent = f.label;
+    label.firstChild.textContent = f.label;
     label.querySelector('.help').textContent = f.kind === 'checkbox' ? '' : f.help;
     const value = root.values[f.name] ?? '';
     if (f.kind === 'radio') {
@@ -258,9 +248,8 @@ export default function ({ data, parentElement, setStateValue }) {
     if (f.kind === 'select' && !same(label, f.options)) {
       input.replaceChildren(...f.options.map(([v, text]) => new Option(text, v)));
     }
-    const wanted = input === focused && f.kind !== 'range' ? typing : value;
+    const wanted = input === focused ? typing : value;
     if (input.value !== wanted) input.value = wanted;
-    if (f.kind === 'range') label.querySelector('output').textContent = input.value;
   }
   for (const label of root.querySelectorAll('[data-name]')) if (!kept.has(label)) label.remove();
 }
@@ -273,8 +262,7 @@ _COMPONENT: Any = None
 class Field:
     """One input: ``text`` (offering the words of the list named ``suggest`` as it is typed),
     ``date`` (ISO text, ``2026-12-01``, from ``minimum`` to ``maximum``), ``number`` (from
-    ``minimum`` in steps of ``step``), ``range`` (a slider from ``minimum`` to ``maximum``, its
-    value shown beside the label), ``select``/``radio`` (one of
+    ``minimum`` in steps of ``step``), ``select``/``radio`` (one of
     ``options``, pairs of value and label), ``multi`` (any of ``options``: a drop-down of check
     boxes showing ``placeholder`` when none is ticked; its text is a JSON list, see :func:`many`)
     or ``checkbox`` (``"true"`` when ticked, else ``""``); ``help`` is a line under it (a
@@ -282,7 +270,7 @@ class Field:
 
     name: str
     label: str
-    kind: Literal["text", "date", "number", "range", "select", "radio", "multi", "checkbox"] = "text"
+    kind: Literal["text", "date", "number", "select", "radio", "multi", "checkbox"] = "text"
     value: str = ""
     placeholder: str = ""
     suggest: str = ""
@@ -385,8 +373,8 @@ def chosen(key: str) -> dict[str, str]:
     return {k: str(v) for k, v in values.items() if v is not None} if isinstance(values, dict) else {}
 
 
-def _seen_key(key: str) -> str:
-    return f"{key}__mark"
+def _noted_key(key: str) -> str:
+    return f"{key}__noted"
 
 
 def _note_mark(key: str) -> None:
@@ -394,7 +382,7 @@ def _note_mark(key: str) -> None:
     mark before the page may replace the state (the browser then learns its value was seen)."""
     mark = chosen(key).get(MARK)
     if mark:
-        st.session_state[_seen_key(key)] = mark
+        st.session_state[_noted_key(key)] = mark
 
 
 def inputs(
@@ -417,7 +405,7 @@ def inputs(
     defaults = {f.name: f.value for f in fields}
     shown = _merged(fields, st.session_state.get(key))  # what the inputs show this run
     words = {name: list(values) for name, values in (lists or {}).items()}
-    seen = st.session_state.get(_seen_key(key), "")  # the last mark the browser sent, as a run saw it
+    seen = st.session_state.get(_noted_key(key), "")  # the last mark the browser sent, as a run saw it
     data = {"fields": [asdict(f) for f in fields], "values": shown, "lists": words, "row": row, "seen": seen}
     result = _component()(
         key=key,

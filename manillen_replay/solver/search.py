@@ -378,10 +378,8 @@ def _solve_on(
     key: tuple[int, bool, bool, bool],
     *,
     every_card: bool,
-    shared: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Positions solved in order on one worker's table (or the ``shared`` one): the kernel's
-    ``solve_jobs``.
+    """Positions solved in order on one worker's table: the kernel's ``solve_jobs``.
 
     :param hints: per position, a job hint (``_kernel.FOLLOWS`` or ``PRECEDES`` plus a card) or -1.
     """
@@ -396,7 +394,7 @@ def _solve_on(
     values = np.zeros(count, dtype=np.int64)
     _kernel.solve_jobs(
         hands, boards, ntable, leaders, np.asarray(hints, dtype=np.int64), key[0], key[1], key[2], key[3],
-        every_card, worker.table if shared is None else shared, generation, worker.work, cards, values,
+        every_card, worker.table, generation, worker.work, cards, values,
     )  # fmt: skip
     return values, cards
 
