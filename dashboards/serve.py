@@ -28,18 +28,20 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PRELOADED = (
-    "dashboards.data",
-    "dashboards.charts",
-    "dashboards.cards",
-    "dashboards.steps",
-    "dashboards.ui",
     "pandas",
     "pyarrow",
     "polars",
     "duckdb",
     "PIL.Image",  # the tab's icon goes through Streamlit's image code, which imports it
+    "dashboards.charts",
+    "dashboards.cards",
+    "dashboards.steps",
 )
-"""The modules every page needs, in the order they are imported."""
+"""The modules every page needs, imported while the server starts, in this order."""
+WITH_RUNTIME = ("dashboards.data", "dashboards.ui")
+"""The modules that declare ``st.cache_data`` functions, imported once Streamlit's runtime exists:
+declared before it, each logs "No runtime found, using MemoryCacheStorageManager" (harmless,
+since the real cache is chosen at the first call, but a user starting the dashboard sees it)."""
 
 
 # --------------------------------------------------------------------------- the page document
@@ -214,10 +216,11 @@ RUNTIME_WAIT_SECONDS = 60.0
 
 
 def preload() -> None:
-    """Import :data:`PRELOADED`, warm Plotly, then the caches once Streamlit's runtime exists."""
+    """Import :data:`PRELOADED` and warm Plotly; once Streamlit's runtime exists, import
+    :data:`WITH_RUNTIME` and fill the caches."""
     for name in PRELOADED:
         importlib.import_module(name)
-    from dashboards import charts, data
+    from dashboards import charts
 
     charts.warm()
     from streamlit.runtime import Runtime
@@ -227,6 +230,10 @@ def preload() -> None:
         if time.monotonic() > deadline:
             return
         time.sleep(0.05)
+    for name in WITH_RUNTIME:
+        importlib.import_module(name)
+    from dashboards import data
+
     _warm_streamlit()
     try:
         data.warm()

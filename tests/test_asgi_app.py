@@ -171,3 +171,35 @@ def test_the_preload_warms_what_a_first_visit_would_wait_for(monkeypatch: pytest
     serve.preload()
     assert warmed == ["plotly", "caches", "venue"]
     assert delta_generator._use_warning_has_been_displayed  # the first run's check is done
+
+
+def test_the_cached_data_modules_are_imported_only_once_the_runtime_exists(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Declared before Streamlit's runtime exists, every ``st.cache_data`` function logs "No
+    runtime found, using MemoryCacheStorageManager" at the start of `manillen dashboard`: the
+    preload imports the modules that declare them only once the runtime is up."""
+    from streamlit.runtime import Runtime
+
+    from dashboards import charts, data, drafts, serve
+
+    started = {"runtime": False}
+    imported: list[tuple[str, bool]] = []
+
+    def runtime_exists() -> bool:
+        was = started["runtime"]
+        started["runtime"] = True  # the runtime starts while the preload waits
+        return was
+
+    monkeypatch.setattr(Runtime, "exists", staticmethod(runtime_exists))
+    monkeypatch.setattr(
+        serve.importlib, "import_module", lambda name: imported.append((name, started["runtime"]))
+    )
+    monkeypatch.setattr(serve.time, "sleep", lambda seconds: None)
+    monkeypatch.setattr(charts, "warm", lambda: None)
+    monkeypatch.setattr(data, "warm", lambda: None)
+    monkeypatch.setattr(drafts, "last_venue", lambda: None)
+    serve.preload()
+    assert [name for name, _ in imported] == [*serve.PRELOADED, *serve.WITH_RUNTIME]
+    assert all(running for name, running in imported if name in serve.WITH_RUNTIME)
+    assert not any(running for name, running in imported if name in serve.PRELOADED)

@@ -184,9 +184,9 @@ def test_dashboard_stops_its_streamlit_child_on_sigterm(tmp_path: Path) -> None:
     port = _free_port()
     address = f"http://127.0.0.1:{port}"
     command = [str(BIN / "manillen"), "dashboard", "--db", str(tmp_path / "none.duckdb"), "--port", str(port)]
-    parent = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
+    log = tmp_path / "stderr.txt"
+    with log.open("wb") as errors:
+        parent = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while not _serving(address):
@@ -195,6 +195,8 @@ def test_dashboard_stops_its_streamlit_child_on_sigterm(tmp_path: Path) -> None:
         parent.send_signal(signal.SIGTERM)
         assert parent.wait(timeout=30) == 0
         assert not _serving(address), "streamlit still serves after its parent stopped"
+        # a user starting the dashboard sees no warnings meant for Streamlit's developers
+        assert "No runtime found" not in log.read_text(encoding="utf-8", errors="replace")
     finally:  # the whole session: a streamlit left behind would keep serving
         with contextlib.suppress(ProcessLookupError):
             os.killpg(parent.pid, signal.SIGKILL)
