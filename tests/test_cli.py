@@ -86,6 +86,13 @@ def test_plural_says_one_deal_and_two_deals() -> None:
     assert plural(1, "irregularity", "irregularities") == "1 irregularity"
 
 
+def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
+    trick = CliRunner().invoke(cli, ["legal", "--trump", "D", "--leader", "0", "--trick", "JC 7C 8C 9C"])
+    assert trick.output == "Seat 0 wins the trick with JC: 1 point.\n"
+    card = CliRunner().invoke(cli, ["solve", "--trump", "none", "--leader", "0", "--hands", "JC/7C/8C/9C"])
+    assert "  JC    1 point   best\n" in card.output
+
+
 def _help_examples() -> list[tuple[str, str, str | None]]:
     """``(command, example, output shown under it or None)`` from every command's --help."""
     found = []

@@ -205,7 +205,7 @@ def legal(
         else:
             click.echo(
                 f"Seat {winner} wins the trick with {cards[winning_position(cards, suit_value)]}: "
-                f"{points} points."
+                f"{plural(points, 'point')}."
             )
         return
     seat = shape.seat_of_play(leader, len(cards))
