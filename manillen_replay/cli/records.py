@@ -51,6 +51,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     Every problem that makes a record invalid is printed with its file, line and JSON
     pointer (for the text notation, .mnl: its line and column), for example
 
+    \b
       data/club.jsonl:14: /deals/3/tricks/5/2: '9S' was already played in trick 2
 
     Illegal plays (revoke, failed_to_overtake, failed_to_buy, illegal_underbuy), a
