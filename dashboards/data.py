@@ -677,22 +677,28 @@ def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
     return _frame(
         path,
         """
-        WITH months AS (
+        WITH played AS (
             SELECT date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
                    count(*) AS cards
             FROM plays p JOIN matches m USING (match_id)
             WHERE p.player = $1
             GROUP BY 1
+        ), months AS (  -- every month from the first played to the last, played or not
+            SELECT range::DATE AS month
+            FROM range((SELECT min(month) FROM played)::TIMESTAMP,
+                       (SELECT max(month) FROM played)::TIMESTAMP + INTERVAL 1 MONTH, INTERVAL 1 MONTH)
         ), found AS (
             SELECT month, severity, sum(findings) AS findings
             FROM player_findings WHERE player = $1 GROUP BY ALL
         ), shown AS (
             SELECT DISTINCT severity FROM found
         )
-        -- every month played, so a month without findings is a 0 on the line, not a gap bridged
+        -- a month played without findings is a 0 on the line; a month not played at all has no
+        -- rate (null): the line breaks there instead of joining the months around it
         SELECT months.month, shown.severity,
-               round(100.0 * coalesce(found.findings, 0) / months.cards, 2) AS per_100
+               round(100.0 * coalesce(found.findings, 0) / played.cards, 2) AS per_100
         FROM months CROSS JOIN shown
+        LEFT JOIN played ON played.month = months.month
         LEFT JOIN found ON found.month = months.month AND found.severity = shown.severity
         ORDER BY months.month, shown.severity
         """,
@@ -701,7 +707,8 @@ def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
 
 
 def rate_over_time(player: str) -> pl.DataFrame:
-    """Findings per 100 cards month by month and severity (``month, severity, per_100``)."""
+    """Findings per 100 cards month by month and severity (``month, severity, per_100``): every
+    month from the player's first to the last, ``per_100`` null in a month not played."""
     return _rate_over_time(*_key(archive()), player)
 
 

@@ -22,7 +22,7 @@ import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, html_view, i18n
+from dashboards import charts, data, html_view, i18n
 from dashboards.native_inputs import chosen_state, many, many_text, sent_state
 from manillen_replay.cards import CARD_BY_TEXT, Card, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
@@ -906,6 +906,33 @@ def test_players_rate_line_drops_to_zero_in_months_without_findings(app: AppTest
     rates = data.rate_over_time("Bert")
     assert rates["month"].to_list() == [datetime.date(2026, m, 1) for m in (1, 2, 3)]
     assert sorted(rates["per_100"].to_list())[:2] == [0, 0] and max(rates["per_100"]) > 0
+
+
+def test_players_rate_line_breaks_in_a_month_not_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dirk played in January and March only: February is on the axis with no rate, and no line
+    joins January to March as if they were neighbours (issue 14: gaps are not bridged)."""
+    path = tmp_path / "two-months.duckdb"
+    january, _, march = fixture_records()
+    with Store(path) as store:
+        store.import_entries(
+            [Entry("x.jsonl", n, dumps(r, pretty=False).encode()) for n, r in enumerate((january, march), 1)]
+        )
+        store.save_findings(["random-0"], FINDINGS.filter(pl.col("match_id") == "random-0"))
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    rates = data.rate_over_time("Dirk")
+    assert rates["month"].unique(maintain_order=True).to_list() == [
+        datetime.date(2026, m, 1) for m in (1, 2, 3)
+    ]
+    per_month = {
+        m: rates.filter(pl.col("month") == m).sort("severity")["per_100"].to_list() for m in rates["month"]
+    }
+    assert all(v is None for v in per_month[datetime.date(2026, 2, 1)])
+    assert max(per_month[datetime.date(2026, 1, 1)]) > 0 and per_month[datetime.date(2026, 3, 1)] == [0]
+    labelled = rates.with_columns(pl.col("month").cast(pl.String))
+    picture = charts.rate_over_time_svg(labelled, title="t", y_title="y")
+    assert "2026-02-01" in picture and "<polyline" not in picture  # points only: no line across
 
 
 def open_players_in_dutch(at: AppTest) -> AppTest:
