@@ -1077,6 +1077,25 @@ def test_example_queries_come_from_the_sql_guide(tmp_path: Path) -> None:
     ]
 
 
+def test_example_titles_are_whole_sentences_and_every_example_may_run(tmp_path: Path) -> None:
+    """A paragraph's first line stops mid-sentence: the button shows its first sentence instead
+    ("Who underbuys most? An underbuy is a trump played, by a player void in the led suit, below a"
+    was cut there). An example reading the analysis's Parquet files is not offered: the page may
+    not read files."""
+    guide = tmp_path / "sql.md"
+    guide.write_text(
+        "Who underbuys most? An underbuy is a trump played, by a player void in the led suit, below a\n"
+        "trump already on the table.\n\n```sql\nSELECT 1\n```\n\n"
+        "Over every part, weigh the match rows:\n\n"
+        "```sql\nSELECT * FROM read_parquet('DIR/x/*.parquet')\n```\n",
+        encoding="utf-8",
+    )
+    assert data.example_queries(guide) == [("Who underbuys most?", "SELECT 1")]
+    for title, query in data.example_queries():  # the real guide's
+        assert title.count("`") % 2 == 0 and title.count("(") == title.count(")"), title
+        assert len(title) <= 90 and "read_parquet" not in query, title
+
+
 def test_csv_download_flattens_lists() -> None:
     frame = pl.DataFrame({"card": ["9D"], "better": [["7C", "AH"]]})
     assert data.csv_bytes(frame) == b"card,better\n9D,7C AH\n"
