@@ -102,6 +102,17 @@ def test_help_shows_each_indented_line_whole_at_80_columns(name: str) -> None:
             assert line.strip() in lines, f"manillen {name} --help re-wraps: {line.strip()}"
 
 
+@pytest.mark.parametrize("name", ["replay", "costs"])
+def test_a_deal_the_match_does_not_have_is_a_usage_error_in_replay_and_costs(name: str) -> None:
+    """Same situation, one exit code: `replay --deal 99` printed the match without deals, exit 0."""
+    sample = str(ROOT / "data" / "samples" / "seed-trick.json")
+    result = CliRunner().invoke(
+        cli, [name, sample, "--deal", "2", *(["--hindsight"] if name == "costs" else [])]
+    )
+    assert result.exit_code == 2
+    assert "match seed-trick has no deal 2 (it has 1)" in result.output
+
+
 def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
     trick = CliRunner().invoke(cli, ["legal", "--trump", "D", "--leader", "0", "--trick", "JC 7C 8C 9C"])
     assert trick.output == "Seat 0 wins the trick with JC: 1 point.\n"

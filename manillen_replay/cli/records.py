@@ -123,7 +123,8 @@ def replay(
     plays and scoring problems are marked with '!'.
 
     Exit code 1 when a record is invalid (its problems go to stderr; the others are replayed),
-    2 for usage errors: a missing file, or a --match no file holds.
+    2 for usage errors: a missing file, a --match no file holds, or a --deal the match does not
+    have (as in `manillen costs`).
 
     \b
     Examples:
@@ -133,6 +134,8 @@ def replay(
     replayed = ReplayedRecords(paths, match_id)
     written = 0
     for _, result in replayed:
+        if deal is not None and not any(d.number == deal for d in result.deals):
+            raise click.UsageError(f"match {result.id} has no deal {deal} (it has {len(result.deals)})")
         if as_json:
             # One match at a time, so memory stays flat however large the archive.
             data = match_to_json(result)
