@@ -1106,6 +1106,16 @@ def test_db_from_script_arguments() -> None:
     assert data.archive_path(["app.py", "--db=y.duckdb"]) == Path("y.duckdb")
 
 
+def test_dutch_reason_for_a_play_writes_the_winning_card_with_its_symbol() -> None:
+    """Nederlands names the winning card 10♦, not 10D (D is the English diamonds)."""
+    from manillen_replay.rules import Rules, legal_plays
+
+    trick = [Card.parse("10D")]
+    legal = legal_plays(trick, CardSet.parse("QD KD 7S"), Suit.D, partner_winning=False, rules=Rules())
+    reason = i18n.explain_clause(legal, "nl", "Ilse")
+    assert "10♦ van Ilse" in reason and "10D" not in reason
+
+
 def test_every_finding_kind_and_variant_has_a_dutch_label() -> None:
     """Nederlands shows no English name of a finding kind, a severity or a variant."""
     from manillen_replay.analysis.detectors import KIND_CATEGORY
