@@ -350,6 +350,14 @@ def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
     assert at.file_uploader(key="archive_upload")
 
 
+def test_archive_filters_offer_no_english_select_all(app: AppTest) -> None:
+    """Streamlit's multiselect adds "Select all" (English only, in Nederlands too): the filters
+    leave it out, since none ticked already means all."""
+    at = open_expander(open_page(app, "archive"), "archive_filters_open")
+    for key in ("archive_players", "archive_venues", "archive_variants"):
+        assert at.multiselect(key=key).proto.select_all == 0, key
+
+
 def test_archive_filters_by_venue(app: AppTest) -> None:
     at = open_expander(open_page(app, "archive"), "archive_filters_open")
     at.multiselect(key="archive_venues").select("Het Anker").run()
@@ -1328,6 +1336,8 @@ def shown_comments(at: AppTest) -> list[str]:
 
 def test_annotations_filter_by_author_and_tag(mixed: AppTest) -> None:
     at = open_page(mixed, "annotations")
+    assert at.multiselect(key="annotations_authors").proto.select_all == 0  # no English "Select all"
+    assert at.multiselect(key="annotations_tags").proto.select_all == 0
     assert shown_comments(at) == ["Smear here.", "Trick three.", "Well dealt."]
     at.multiselect(key="annotations_authors").select("Coach Jef").run()
     assert shown_comments(at) == ["Smear here.", "Well dealt."]
