@@ -442,7 +442,10 @@ def csv_bytes(frame: pl.DataFrame) -> bytes:
 def example_queries(path: Path | None = None) -> list[tuple[str, str]]:
     """The example queries of ``docs/sql.md``: ``(title, sql)`` for each ```` ```sql ```` block.
 
-    The title is the first line of the nearest paragraph or heading above the block.
+    The title is the first sentence of the nearest paragraph above the block (a paragraph's
+    first line may stop mid-sentence), or else its heading. Examples that read files the
+    analysis wrote (``read_parquet('DIR/...')``) are left out: the page's queries may not read
+    files.
     """
     source = path or DOCS / "sql.md"
     if not source.exists():
@@ -460,16 +463,62 @@ def example_queries(path: Path | None = None) -> list[tuple[str, str]]:
                 body.append(lines[index])
                 index += 1
             query = "\n".join(body).strip()
-            if query:
+            if query and not _READS_FILES.search(query):
                 examples.append((title or query.splitlines()[0], query))
             title = ""
         elif line.startswith("#"):
             title = line.strip().lstrip("#").strip().rstrip(":")
         elif line.strip() and (index == 0 or not lines[index - 1].strip()):
-            # the first line of the nearest paragraph above the query (or else its heading)
-            title = line.strip().rstrip(":")
+            # the nearest paragraph above the query (or else its heading): its first sentence
+            paragraph = [line.strip()]
+            while index + 1 < len(lines) and lines[index + 1].strip() and lines[index + 1][:3] != "```":
+                index += 1
+                paragraph.append(lines[index].strip())
+            title = _title_of(" ".join(paragraph)).rstrip(":")
         index += 1
     return examples
+
+
+_READS_FILES = re.compile(r"\bread_(parquet|csv|json|text|blob)\w*\s*\(", re.IGNORECASE)
+
+
+def _title_of(paragraph: str, longest: int = 90) -> str:
+    """A paragraph as a button's title: its first sentence, and the next ones while the title
+    stays within ``longest`` characters (a paragraph's first line may stop mid-sentence; a title
+    must not). Sentences end at ``.``, ``?`` or ``!`` before a space, outside brackets and
+    backticks.
+
+    >>> _title_of("Does dealing pay? Net points per deal as dealer and not")
+    'Does dealing pay? Net points per deal as dealer and not'
+    >>> _title_of("Who underbuys most? An underbuy is a trump (led `low.`) played below a trump, " * 2)
+    'Who underbuys most?'
+    """
+    ends = []
+    depth = 0
+    quoted = False
+    for position, char in enumerate(paragraph):
+        if char == "`":
+            quoted = not quoted
+        elif not quoted and char in "([":
+            depth += 1
+        elif not quoted and char in ")]":
+            depth = max(0, depth - 1)
+            if not depth and paragraph[position - 1 : position] in (".", "?", "!"):
+                ends.append(position + 1)  # a sentence in brackets: "(Knocks are made ...)"
+        elif (
+            not quoted
+            and not depth
+            and char in ".?!"
+            and paragraph[position + 1 : position + 2].strip() == ""
+        ):
+            ends.append(position + 1)
+    ends.append(len(paragraph))
+    title = paragraph[: ends[0]]
+    for end in ends[1:]:
+        if end > longest:
+            break
+        title = paragraph[:end]
+    return title.strip()
 
 
 # --------------------------------------------------------------------------- mistakes page
@@ -677,22 +726,28 @@ def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
     return _frame(
         path,
         """
-        WITH months AS (
+        WITH played AS (
             SELECT date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
                    count(*) AS cards
             FROM plays p JOIN matches m USING (match_id)
             WHERE p.player = $1
             GROUP BY 1
+        ), months AS (  -- every month from the first played to the last, played or not
+            SELECT range::DATE AS month
+            FROM range((SELECT min(month) FROM played)::TIMESTAMP,
+                       (SELECT max(month) FROM played)::TIMESTAMP + INTERVAL 1 MONTH, INTERVAL 1 MONTH)
         ), found AS (
             SELECT month, severity, sum(findings) AS findings
             FROM player_findings WHERE player = $1 GROUP BY ALL
         ), shown AS (
             SELECT DISTINCT severity FROM found
         )
-        -- every month played, so a month without findings is a 0 on the line, not a gap bridged
+        -- a month played without findings is a 0 on the line; a month not played at all has no
+        -- rate (null): the line breaks there instead of joining the months around it
         SELECT months.month, shown.severity,
-               round(100.0 * coalesce(found.findings, 0) / months.cards, 2) AS per_100
+               round(100.0 * coalesce(found.findings, 0) / played.cards, 2) AS per_100
         FROM months CROSS JOIN shown
+        LEFT JOIN played ON played.month = months.month
         LEFT JOIN found ON found.month = months.month AND found.severity = shown.severity
         ORDER BY months.month, shown.severity
         """,
@@ -701,7 +756,8 @@ def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
 
 
 def rate_over_time(player: str) -> pl.DataFrame:
-    """Findings per 100 cards month by month and severity (``month, severity, per_100``)."""
+    """Findings per 100 cards month by month and severity (``month, severity, per_100``): every
+    month from the player's first to the last, ``per_100`` null in a month not played."""
     return _rate_over_time(*_key(archive()), player)
 
 

@@ -677,7 +677,8 @@ def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None)
     if lang != "nl":
         return legal.explain(winner_name)
     led = legal.led_suit.dutch if legal.led_suit is not None else ""
-    best = str(legal.winning_card) if legal.winning_card is not None else ""
+    # the card with its symbol (10♦): "10D" spells the suit with an English letter
+    best = legal.winning_card.symbol if legal.winning_card is not None else ""
     if winner_name and best:
         best = f"{best} van {winner_name}"
     trump = legal.trump.dutch if legal.trump is not None else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import os
 import re
 import shlex
@@ -84,6 +85,39 @@ def test_help_lists_every_command_with_its_short_help() -> None:
 def test_plural_says_one_deal_and_two_deals() -> None:
     assert [plural(n, "deal") for n in (0, 1, 2)] == ["0 deals", "1 deal", "2 deals"]
     assert plural(1, "irregularity", "irregularities") == "1 irregularity"
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_help_shows_each_indented_line_whole_at_80_columns(name: str) -> None:
+    """An example (or its output) in a command's help stays one line in an 80-column terminal:
+    click re-wraps a paragraph that has no \\b before it, and the example no longer reads as typed."""
+    doc = inspect.cleandoc(command(name).help or "")
+    environment = {**os.environ, "COLUMNS": "80"}
+    shown = subprocess.run(
+        [str(BIN / "manillen"), name, "--help"], capture_output=True, text=True, env=environment, check=True
+    ).stdout
+    lines = {line.strip() for line in shown.splitlines()}
+    for line in doc.splitlines():
+        if line.startswith("  ") and line.strip() not in ("", "\\b"):
+            assert line.strip() in lines, f"manillen {name} --help re-wraps: {line.strip()}"
+
+
+@pytest.mark.parametrize("name", ["replay", "costs"])
+def test_a_deal_the_match_does_not_have_is_a_usage_error_in_replay_and_costs(name: str) -> None:
+    """Same situation, one exit code: `replay --deal 99` printed the match without deals, exit 0."""
+    sample = str(ROOT / "data" / "samples" / "seed-trick.json")
+    result = CliRunner().invoke(
+        cli, [name, sample, "--deal", "2", *(["--hindsight"] if name == "costs" else [])]
+    )
+    assert result.exit_code == 2
+    assert "match seed-trick has no deal 2 (it has 1)" in result.output
+
+
+def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
+    trick = CliRunner().invoke(cli, ["legal", "--trump", "D", "--leader", "0", "--trick", "JC 7C 8C 9C"])
+    assert trick.output == "Seat 0 wins the trick with JC: 1 point.\n"
+    card = CliRunner().invoke(cli, ["solve", "--trump", "none", "--leader", "0", "--hands", "JC/7C/8C/9C"])
+    assert "  JC    1 point   best\n" in card.output
 
 
 def _help_examples() -> list[tuple[str, str, str | None]]:

@@ -22,7 +22,7 @@ import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, html_view, i18n
+from dashboards import charts, data, html_view, i18n
 from dashboards.native_inputs import chosen_state, many, many_text, sent_state
 from manillen_replay.cards import CARD_BY_TEXT, Card, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
@@ -348,6 +348,14 @@ def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
     assert not at.file_uploader
     open_expander(at, "archive_upload_open")
     assert at.file_uploader(key="archive_upload")
+
+
+def test_archive_filters_offer_no_english_select_all(app: AppTest) -> None:
+    """Streamlit's multiselect adds "Select all" (English only, in Nederlands too): the filters
+    leave it out, since none ticked already means all."""
+    at = open_expander(open_page(app, "archive"), "archive_filters_open")
+    for key in ("archive_players", "archive_venues", "archive_variants"):
+        assert at.multiselect(key=key).proto.select_all == 0, key
 
 
 def test_archive_filters_by_venue(app: AppTest) -> None:
@@ -908,6 +916,33 @@ def test_players_rate_line_drops_to_zero_in_months_without_findings(app: AppTest
     assert sorted(rates["per_100"].to_list())[:2] == [0, 0] and max(rates["per_100"]) > 0
 
 
+def test_players_rate_line_breaks_in_a_month_not_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dirk played in January and March only: February is on the axis with no rate, and no line
+    joins January to March as if they were neighbours (issue 14: gaps are not bridged)."""
+    path = tmp_path / "two-months.duckdb"
+    january, _, march = fixture_records()
+    with Store(path) as store:
+        store.import_entries(
+            [Entry("x.jsonl", n, dumps(r, pretty=False).encode()) for n, r in enumerate((january, march), 1)]
+        )
+        store.save_findings(["random-0"], FINDINGS.filter(pl.col("match_id") == "random-0"))
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    rates = data.rate_over_time("Dirk")
+    assert rates["month"].unique(maintain_order=True).to_list() == [
+        datetime.date(2026, m, 1) for m in (1, 2, 3)
+    ]
+    per_month = {
+        m: rates.filter(pl.col("month") == m).sort("severity")["per_100"].to_list() for m in rates["month"]
+    }
+    assert all(v is None for v in per_month[datetime.date(2026, 2, 1)])
+    assert max(per_month[datetime.date(2026, 1, 1)]) > 0 and per_month[datetime.date(2026, 3, 1)] == [0]
+    labelled = rates.with_columns(pl.col("month").cast(pl.String))
+    picture = charts.rate_over_time_svg(labelled, title="t", y_title="y")
+    assert "2026-02-01" in picture and "<polyline" not in picture  # points only: no line across
+
+
 def open_players_in_dutch(at: AppTest) -> AppTest:
     """The Players page of Bert, in Dutch (the language chosen before the page is opened)."""
     at.run()
@@ -1050,6 +1085,25 @@ def test_example_queries_come_from_the_sql_guide(tmp_path: Path) -> None:
     ]
 
 
+def test_example_titles_are_whole_sentences_and_every_example_may_run(tmp_path: Path) -> None:
+    """A paragraph's first line stops mid-sentence: the button shows its first sentence instead
+    ("Who underbuys most? An underbuy is a trump played, by a player void in the led suit, below a"
+    was cut there). An example reading the analysis's Parquet files is not offered: the page may
+    not read files."""
+    guide = tmp_path / "sql.md"
+    guide.write_text(
+        "Who underbuys most? An underbuy is a trump played, by a player void in the led suit, below a\n"
+        "trump already on the table.\n\n```sql\nSELECT 1\n```\n\n"
+        "Over every part, weigh the match rows:\n\n"
+        "```sql\nSELECT * FROM read_parquet('DIR/x/*.parquet')\n```\n",
+        encoding="utf-8",
+    )
+    assert data.example_queries(guide) == [("Who underbuys most?", "SELECT 1")]
+    for title, query in data.example_queries():  # the real guide's
+        assert title.count("`") % 2 == 0 and title.count("(") == title.count(")"), title
+        assert len(title) <= 90 and "read_parquet" not in query, title
+
+
 def test_csv_download_flattens_lists() -> None:
     frame = pl.DataFrame({"card": ["9D"], "better": [["7C", "AH"]]})
     assert data.csv_bytes(frame) == b"card,better\n9D,7C AH\n"
@@ -1058,6 +1112,16 @@ def test_csv_download_flattens_lists() -> None:
 def test_db_from_script_arguments() -> None:
     assert data.archive_path(["app.py", "--db", "x.duckdb"]) == Path("x.duckdb")
     assert data.archive_path(["app.py", "--db=y.duckdb"]) == Path("y.duckdb")
+
+
+def test_dutch_reason_for_a_play_writes_the_winning_card_with_its_symbol() -> None:
+    """Nederlands names the winning card 10♦, not 10D (D is the English diamonds)."""
+    from manillen_replay.rules import Rules, legal_plays
+
+    trick = [Card.parse("10D")]
+    legal = legal_plays(trick, CardSet.parse("QD KD 7S"), Suit.D, partner_winning=False, rules=Rules())
+    reason = i18n.explain_clause(legal, "nl", "Ilse")
+    assert "10♦ van Ilse" in reason and "10D" not in reason
 
 
 def test_every_finding_kind_and_variant_has_a_dutch_label() -> None:
@@ -1272,6 +1336,8 @@ def shown_comments(at: AppTest) -> list[str]:
 
 def test_annotations_filter_by_author_and_tag(mixed: AppTest) -> None:
     at = open_page(mixed, "annotations")
+    assert at.multiselect(key="annotations_authors").proto.select_all == 0  # no English "Select all"
+    assert at.multiselect(key="annotations_tags").proto.select_all == 0
     assert shown_comments(at) == ["Smear here.", "Trick three.", "Well dealt."]
     at.multiselect(key="annotations_authors").select("Coach Jef").run()
     assert shown_comments(at) == ["Smear here.", "Well dealt."]

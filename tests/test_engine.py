@@ -311,8 +311,20 @@ def test_invalid_field_of_the_wrong_type():
     deal = deal_dict()
     deal["dealer"] = "Anna"
     assert problems(document([deal])) == [
-        'club.jsonl:14: /deals/0/dealer: expected a whole number, found a text "Anna"'
+        'club.jsonl:14: /deals/0/dealer: expected a whole number, found a text "Anna"; '
+        "a seat number, clockwise from 0"
     ]
+
+
+@pytest.mark.parametrize("team", ["Anna & Carla", ["Anna", "Carla"]])
+def test_invalid_team_names_in_the_recorded_score(team: object) -> None:
+    """Team names where the scoresheet's team number goes: the message names the field and what it
+    holds, not "expected an object or null, found an object" (issue 14)."""
+    deal = deal_dict()
+    deal["recorded_score"] = {"team": team, "points": 12}
+    (problem,) = problems(document([deal]))
+    assert problem.startswith("club.jsonl:14: /deals/0/recorded_score/team: expected a whole number, found ")
+    assert problem.endswith("; a team: 0 (seats 0 and 2) or 1 (seats 1 and 3)")
 
 
 def test_invalid_unknown_card():

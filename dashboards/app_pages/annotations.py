@@ -21,10 +21,13 @@ if comments.height == 0:
 authors = sorted({str(a) for a in comments["author"].to_list()})
 tags = sorted({str(tag) for row in comments["tags"].to_list() if row for tag in row})
 filters = st.columns(2)
+# no "Select all" (Streamlit writes it in English only): none ticked is all
 chosen_authors = filters[0].multiselect(
-    t("col.author"), authors, key="annotations_authors", placeholder=t("filter.all")
+    t("col.author"), authors, key="annotations_authors", placeholder=t("filter.all"), select_all=False
 )
-chosen_tags = filters[1].multiselect(t("col.tags"), tags, key="annotations_tags", placeholder=t("filter.all"))
+chosen_tags = filters[1].multiselect(
+    t("col.tags"), tags, key="annotations_tags", placeholder=t("filter.all"), select_all=False
+)
 if chosen_authors:
     comments = comments.filter(pl.col("author").is_in(chosen_authors))
 if chosen_tags:

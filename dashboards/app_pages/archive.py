@@ -95,6 +95,7 @@ def _show_filters() -> None:
             key=key,
             persist_state="session",
             placeholder=t("filter.all"),
+            select_all=False,  # Streamlit's "Select all" is English only; none ticked is all
         )
     # the browser's own date fields, as on the Mistakes page (Streamlit's date input would cost
     # the opened box its date-picker scripts)

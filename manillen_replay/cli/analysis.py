@@ -116,7 +116,10 @@ def _analyse_on_cluster(
     outcome.by_category.update(done.findings)
     left = done.matches - done.stored
     if left:
-        outcome.problems.append(f"{left} matches are not stored: run the same command again to retry them")
+        outcome.problems.append(
+            f"{plural(left, 'match', 'matches')} not stored: run the same command again to retry "
+            f"{'it' if left == 1 else 'them'}"
+        )
     return outcome
 
 

@@ -24,7 +24,7 @@ from ..engine import replay
 from ..errors import InvalidRecordError
 from ..record import RECORD_SUFFIXES, Entry, dumps, iter_entries, loads
 from ..store import Store
-from .common import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION
+from .common import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION, plural
 
 if TYPE_CHECKING:
     from ..solving import MatchToSolve, Runner, SolvedMatch, TimedRunner
@@ -87,7 +87,7 @@ class ClusterOutcome:
         stop = getattr(cluster, "stop_seconds", 0.0)
         busy = max(0.0, self.seconds - runner.waited - start_wait)
         return (
-            f"cluster {address}: {self.workers} workers, {runner.batches} tasks of "
+            f"cluster {address}: {plural(self.workers, 'worker')}, {plural(runner.batches, 'task')} of "
             f"{runner.deals / runner.batches:.1f} deals on average; the driver waited "
             f"{start_wait:.2f} s for the cluster to start and {stop:.2f} s for it to stop, and was busy "
             f"{busy:.2f} s of {self.seconds:.2f} s"
@@ -449,8 +449,9 @@ def analyze_files(
     for problem in outcome.problems:
         click.echo(problem, err=True)
     click.echo(
-        f"{outcome.parts} parts: {outcome.written} written, {outcome.skipped} already there; "
-        f"{outcome.matches} matches ({outcome.deals} deals) solved, {outcome.invalid} invalid records"
+        f"{plural(outcome.parts, 'part')}: {outcome.written} written, {outcome.skipped} already there; "
+        f"{plural(outcome.matches, 'match', 'matches')} ({plural(outcome.deals, 'deal')}) solved, "
+        f"{plural(outcome.invalid, 'invalid record')}"
     )
     if outcome.problems or outcome.written + outcome.skipped < outcome.parts:
         sys.exit(1)
@@ -497,10 +498,11 @@ def import_analysis(directory: str, db: str | None) -> None:
                 missing += missing_now
     except ManillenError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"{len(parts)} parts: analysis of {loaded} matches loaded")
+    click.echo(f"{plural(len(parts), 'part')}: analysis of {plural(loaded, 'match', 'matches')} loaded")
     if missing:
         click.echo(
-            f"{missing} matches are not in the archive and were left out: import their records first",
+            f"{plural(missing, 'match', 'matches')} not in the archive "
+            f"{'was' if missing == 1 else 'were'} left out: import their records first",
             err=True,
         )
 

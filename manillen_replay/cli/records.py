@@ -51,6 +51,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     Every problem that makes a record invalid is printed with its file, line and JSON
     pointer (for the text notation, .mnl: its line and column), for example
 
+    \b
       data/club.jsonl:14: /deals/3/tricks/5/2: '9S' was already played in trick 2
 
     Illegal plays (revoke, failed_to_overtake, failed_to_buy, illegal_underbuy), a
@@ -122,7 +123,8 @@ def replay(
     plays and scoring problems are marked with '!'.
 
     Exit code 1 when a record is invalid (its problems go to stderr; the others are replayed),
-    2 for usage errors: a missing file, or a --match no file holds.
+    2 for usage errors: a missing file, a --match no file holds, or a --deal the match does not
+    have (as in `manillen costs`).
 
     \b
     Examples:
@@ -132,6 +134,8 @@ def replay(
     replayed = ReplayedRecords(paths, match_id)
     written = 0
     for _, result in replayed:
+        if deal is not None and not any(d.number == deal for d in result.deals):
+            raise click.UsageError(f"match {result.id} has no deal {deal} (it has {len(result.deals)})")
         if as_json:
             # One match at a time, so memory stays flat however large the archive.
             data = match_to_json(result)
@@ -205,7 +209,7 @@ def legal(
         else:
             click.echo(
                 f"Seat {winner} wins the trick with {cards[winning_position(cards, suit_value)]}: "
-                f"{points} points."
+                f"{plural(points, 'point')}."
             )
         return
     seat = shape.seat_of_play(leader, len(cards))

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
+from .common import no_such_match
 
 
 @click.command()
@@ -53,6 +54,8 @@ def report(db: str, match_id: str, player: str | None, lang: str, out: str) -> N
 
     try:
         with Store(db, read_only=True) as store:
+            if not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height:
+                raise no_such_match(match_id, f"the archive {db}")  # exit 2, as in every command
             html = make_report(store, match_id, player=player, lang=lang)
     except ManillenError as error:
         raise click.ClickException(str(error)) from None

@@ -89,7 +89,7 @@ def solve(
     click.echo(f"Seat {seat} to play, team of seats {seat % 2} and {seat % 2 + 2}, {name}{table}.")
     for card, points in ordered:
         mark = "best" if points == best else f"-{best - points}"
-        click.echo(f"  {Card(card)!s:<4} {points:>2} points  {mark}")
+        click.echo(f"  {Card(card)!s:<4} {points:>2} {'point ' if points == 1 else 'points'}  {mark}")
 
 
 def _play_json(match: str, cost: PlayCost) -> dict[str, Any]:
