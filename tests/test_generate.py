@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from manillen_replay.cli import cli
-from manillen_replay.engine import ReplayVisitor, TrickResult, decode_and_replay
+from manillen_replay.engine import ReplayVisitor, TrickResult, decode_and_replay, replay
 from manillen_replay.players.policy import cards_of
 from manillen_replay.record import loads
 from manillen_replay.rules import VARIANTS, classify_violation
@@ -180,8 +180,7 @@ def test_summary_reports_wins_and_margins_per_player():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ((), "give either --matches N or --deals N"),
-        (("--matches", "2", "--deals", "5"), "give either --matches N or --deals N"),
+        (("--matches", "2", "--deals", "5"), "give either --matches N or --deals N, not both"),
         (("--matches", "2", "--players", "club,club,wizard,club"), "unknown skill 'wizard'"),
         (("--matches", "2", "--players", "club,club"), "a table of 'four' needs 4"),
         (("--matches", "2", "--players", "club,club,club,club", "--variant", "six"), "'six' needs 6"),
@@ -228,6 +227,16 @@ def test_every_variant_can_be_generated(variant, tmp_path):
     assert len(results) == 3
     assert all(r.rules.variant == variant for r in results)
     assert all(d.points is None or sum(d.points) == 60 for r in results for d in r.deals)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_one_match_of_any_variant_without_options(variant):
+    """`manillen generate --variant X` alone (issue 14): one match, on standard output, that validates."""
+    result = run("generate", "--variant", variant)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    assert replay(loads(lines[0])).rules.variant == variant
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

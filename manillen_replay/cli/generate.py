@@ -40,7 +40,9 @@ def _rates_help() -> str:
 
 
 @click.command()
-@click.option("--matches", type=click.IntRange(min=1), metavar="N", help="How many matches to generate.")
+@click.option(
+    "--matches", type=click.IntRange(min=1), metavar="N", help="How many matches to generate (default: one)."
+)
 @click.option(
     "--deals",
     type=click.IntRange(min=1),
@@ -152,6 +154,7 @@ def generate(
 
     \b
     Examples:
+      manillen generate --variant six
       manillen generate --matches 10 --seed 7 > ten.jsonl
       manillen generate --matches 10 --seed 8 --id-prefix s8- > ten-more.jsonl
       manillen generate --matches 200 --players club,novice,club,novice --summary --out cvn.jsonl
@@ -163,8 +166,10 @@ def generate(
     The club player's card play is the four-player game's; in the other variants every
     player chooses trump, knocks and slips in character but plays a random legal card.
     """
-    if (matches is None) == (deals is None):
-        raise click.UsageError("give either --matches N or --deals N")
+    if matches is not None and deals is not None:
+        raise click.UsageError("give either --matches N or --deals N, not both")
+    if matches is None and deals is None:
+        matches = 1  # one match to look at: what a first try wants
     rules = rules_option(rule_values)
     if variant is not None:
         rules = rules.with_options(variant=variant)
