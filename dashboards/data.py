@@ -527,6 +527,8 @@ SEVERITIES = ("info", "inaccuracy", "mistake", "blunder")
 """Severities from least to most serious, as the findings table stores them."""
 MISTAKE_SEVERITIES = SEVERITIES[1:]
 """What the Mistakes page lists unless asked for more: info findings are not mistakes."""
+MISTAKE_ROWS = (100, 1000)
+"""The Mistakes page's table rows: the most serious first, and at most this many on demand."""
 
 
 @dataclass(frozen=True)

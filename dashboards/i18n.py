@@ -317,6 +317,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "mistakes.rate_title": ("Findings per 100 cards played", "Bevindingen per 100 gespeelde kaarten"),
     "mistakes.rate_axis": ("per 100 cards", "per 100 kaarten"),
     "mistakes.show_all": ("Show all {count}", "Alle {count} tonen"),
+    "mistakes.show_most": ("Show the {count} most serious", "De {count} ernstigste tonen"),
     "mistakes.shown_first": (
         "Showing the {shown} most serious of {count}.",
         "De {shown} ernstigste van {count} getoond.",

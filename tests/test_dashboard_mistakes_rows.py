@@ -81,3 +81,17 @@ def test_a_short_list_is_sent_whole_without_a_button(busy: AppTest) -> None:
     table = light_table(at, "mistakes_table")
     assert table.value["player"].to_list() == ["Dirk"]
     assert "more" not in table.data
+
+
+def test_past_the_limit_the_button_says_it_brings_the_most_serious(
+    busy: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With more findings than the page ever sends, the button does not promise them all (it said
+    "Show all 1000" over 1225 findings)."""
+    monkeypatch.setattr(data, "MISTAKE_ROWS", (100, 120))
+    at = open_page(busy, "mistakes")
+    total = MANY + 2
+    assert light_table(at, "mistakes_table").data["more"] == "Show the 120 most serious"
+    ask_for_all(at, "mistakes_table")
+    assert len(light_table(at, "mistakes_table").data["columns"][0]["cells"]) == 120
+    assert f"Showing the 120 most serious of {total}." in texts(at)

@@ -60,7 +60,7 @@ dates = ui.dates_of(values)
 chosen = data.FindingFilter(tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates)
 # A first view sends the table its most serious rows only (the whole list was ten times the rest
 # of the page to send); the button under the table brings every row, up to the archive's limit.
-FIRST_ROWS, ALL_ROWS = 100, 1000
+FIRST_ROWS, ALL_ROWS = data.MISTAKE_ROWS
 every = light_table.wants_all("mistakes_table")
 total, shown = data.findings(chosen, ALL_ROWS if every else FIRST_ROWS)
 st.subheader(t("mistakes.count_one") if total == 1 else t("mistakes.count", count=total))
@@ -85,7 +85,11 @@ if rates.height:
 
 if shown.height < total:
     st.caption(t("mistakes.shown_first", shown=shown.height, count=total))
-more = t("mistakes.show_all", count=min(total, ALL_ROWS)) if shown.height < total and not every else ""
+more = ""
+if shown.height < total and not every:
+    # past the limit the button brings the most serious ALL_ROWS, and says so
+    every_fits = total <= ALL_ROWS
+    more = t("mistakes.show_all", count=total) if every_fits else t("mistakes.show_most", count=ALL_ROWS)
 
 explanation = (
     pl.coalesce("explanation_nl", "explanation") if language == "nl" else pl.col("explanation")
