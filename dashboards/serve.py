@@ -28,6 +28,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PRELOADED = (
+    # first, as the launcher's own thread does: the two threads then meet on Streamlit's import
+    # and no thread sees another's half-imported pandas (Plotly, which Streamlit imports, looks
+    # pandas up in sys.modules without waiting for it)
+    "streamlit",
     "pandas",
     "pyarrow",
     "polars",
