@@ -252,7 +252,7 @@ def open_tab(context: Any, url: str, trace: Any = None, cpu: bool = False) -> di
         result["marks"]["net_last_received"] = (received[-1] - start) * 1000
         result["marks"]["server_span"] = (received[-1] - sent[0]) * 1000
     if raw is not None:
-        result["main_thread"] = main_thread(json.loads(raw), result["marks"]["drawn"])
+        result["main_thread"] = main_thread(json.loads(raw), result["marks"])
     if profile is not None:
         result["cpu"] = cpu_split(profile)
     page.close()
@@ -271,114 +271,84 @@ TRACE_CATEGORIES = [
 ]
 
 GROUPS = {
-    "compile": (
-        "v8.compile",
-        "v8.compileModule",
-        "V8.CompileCode",
-        "v8.produceModuleCache",
-        "V8.CompileLazy",
-        "v8.parseOnBackground",
-        "CacheScript",
-        "v8.produceCache",
-        "V8.ScriptCompiler",
-    ),
-    "evaluate modules": ("v8.evaluateModule", "EvaluateScript", "v8.run"),
+    "compile scripts": ("v8.compile", "v8.compileModule", "V8.CompileCode", "v8.produceModuleCache"),
+    "evaluate the bundle": ("v8.evaluateModule", "EvaluateScript"),
     "run JavaScript": (
         "FunctionCall",
+        "v8.callFunction",
         "TimerFire",
         "EventDispatch",
         "FireAnimationFrame",
         "RunMicrotasks",
-        "v8.callFunction",
-        "V8.Execute",
+        "v8.run",
+        "HandlePostMessage",
         "XHRReadyStateChange",
-        "FireIdleCallback",
     ),
-    "garbage collection": (
-        "MinorGC",
-        "MajorGC",
-        "V8.GC_SCAVENGER",
-        "V8.GCScavenger",
-        "BlinkGC.AtomicPhase",
-        "V8.GCFinalizeMC",
-        "V8.GCIncrementalMarking",
-        "ThreadState::performIdleLazySweep",
-    ),
-    "parse HTML/CSS": ("ParseHTML", "ParseAuthorStyleSheet", "ResourceReceivedData"),
-    "style and layout": (
-        "UpdateLayoutTree",
-        "Layout",
-        "RecalculateStyles",
-        "InvalidateLayout",
-        "ScheduleStyleRecalculation",
-        "LayoutShift",
-        "UpdateLayerTree",
-        "IntersectionObserverController::computeIntersections",
-    ),
-    "paint": (
-        "Paint",
-        "PrePaint",
-        "Layerize",
-        "UpdateLayer",
-        "CompositeLayers",
-        "Commit",
-        "PaintImage",
-        "RasterTask",
-        "Decode Image",
-        "ImageDecodeTask",
-        "ScrollLayer",
-        "Animation Frame Fired",
-    ),
+    "garbage collection": ("MinorGC", "MajorGC", "V8.GC_SCAVENGER", "BlinkGC.AtomicPhase"),
+    "parse HTML and CSS": ("ParseHTML", "ParseAuthorStyleSheet"),
+    "style and layout": ("UpdateLayoutTree", "Layout", "RecalculateStyles"),
+    "paint": ("Paint", "PrePaint", "Layerize", "Commit", "UpdateLayer", "CompositeLayers"),
 }
-"""Trace event names by the kind of work they are (self time; anything else: ``other``)."""
+"""Trace events by the kind of work they are; an event inside another of these counts for the
+outer one (a React render's layout inside JavaScript is JavaScript's), the rest of a task's time
+is ``other`` (loading files, messages between processes, scheduling)."""
+
+PHASES = (
+    ("to DOMContentLoaded", "dom_content_loaded"),
+    ("to first message", "ws_first_message"),
+    ("to script done", "script_done"),
+    ("to drawn", "drawn"),
+)
+"""The phases of a tab the main thread's busy time is split into, each ending at a mark."""
 
 
-def main_thread(trace: dict[str, Any], drawn_ms: float) -> dict[str, float]:
-    """Self time (ms) by :data:`GROUPS` on the busiest renderer main thread, from the document's
-    navigation to ``drawn_ms`` after it; ``busy`` is the sum, ``span`` the window."""
+def main_thread(trace: dict[str, Any], marks: dict[str, float]) -> dict[str, float]:
+    """The tab's renderer main thread from its navigation to ``drawn`` (ms): busy time by kind
+    of work (:data:`GROUPS`) and by phase (:data:`PHASES`), ``busy`` in all, ``span`` the window."""
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    mains = {
-        (e["pid"], e["tid"])
+    navigations = [
+        e
         for e in events
-        if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"
-    }
-    by_thread: dict[tuple[int, int], list[dict[str, Any]]] = defaultdict(list)
-    for e in events:
-        if (e.get("pid"), e.get("tid")) in mains and e.get("ph") == "X" and "dur" in e:
-            by_thread[(e["pid"], e["tid"])].append(e)
-    if not by_thread:
-        return {}
-    thread = max(by_thread.values(), key=lambda es: sum(e["dur"] for e in es if e.get("name") == "RunTask"))
-    starts = [
-        e["ts"]
-        for e in events
-        if e.get("name") in ("navigationStart", "fetchStart") and (e.get("pid"), e.get("tid")) in mains
+        if e.get("name") == "navigationStart"
+        and str(e.get("args", {}).get("data", {}).get("documentLoaderURL", "")).startswith("http")
     ]
-    origin = min(starts) if starts else min(e["ts"] for e in thread)
-    end = origin + drawn_ms * 1000
-    thread = sorted((e for e in thread if origin <= e["ts"] < end), key=lambda e: (e["ts"], -e["dur"]))
+    if not navigations:
+        return {}
+    navigation = navigations[-1]
+    thread, origin = (navigation["pid"], navigation["tid"]), navigation["ts"]
+    end = origin + marks["drawn"] * 1000
+    spans = sorted(
+        (
+            e
+            for e in events
+            if (e.get("pid"), e.get("tid")) == thread
+            and e.get("ph") == "X"
+            and "dur" in e
+            and origin <= e["ts"] < end
+        ),
+        key=lambda e: (e["ts"], -e["dur"]),
+    )
     lookup = {name: group for group, names in GROUPS.items() for name in names}
-    self_time: dict[str, float] = defaultdict(float)
-    stack: list[dict[str, Any]] = []
-    tops = 0.0
-    for e in thread:
-        while stack and stack[-1]["ts"] + stack[-1]["dur"] <= e["ts"]:
+    result: dict[str, float] = defaultdict(float)
+    stack: list[tuple[float, str | None]] = []  # (end, group of the outermost grouped ancestor)
+    for e in spans:
+        while stack and stack[-1][0] <= e["ts"]:
             stack.pop()
-        if stack:
-            stack[-1]["_self"] -= min(e["dur"], stack[-1]["ts"] + stack[-1]["dur"] - e["ts"])
-        else:
-            tops += e["dur"]
-        e["_self"] = e["dur"]
-        stack.append(e)
-    for e in thread:
+        outer = stack[-1][1] if stack else None
+        duration = min(e["dur"], end - e["ts"]) / 1000
+        if not stack:  # a task of its own: busy time, in the phase it starts in
+            result["busy"] += duration
+            at = (e["ts"] - origin) / 1000
+            phase = next((name for name, mark in PHASES if at < (marks.get(mark) or 0)), PHASES[-1][0])
+            result[phase] += duration
         group = lookup.get(e["name"])
-        if group is None and e["name"].startswith("V8.GC"):
-            group = "garbage collection"
-        self_time[group or "other"] += max(0.0, e["_self"]) / 1000
-    result = {group: round(ms, 1) for group, ms in sorted(self_time.items())}
-    result["busy"] = round(tops / 1000, 1)
-    result["span"] = round(drawn_ms, 1)
-    return result
+        if group is not None and outer is None:
+            result[group] += duration
+            outer = group
+        stack.append((e["ts"] + e["dur"], outer))
+    result["other"] = result["busy"] - sum(result[g] for g in GROUPS)
+    result["span"] = marks["drawn"]
+    return {key: round(value, 1) for key, value in result.items()}
 
 
 def cpu_split(profile: dict[str, Any]) -> dict[str, float]:
@@ -419,14 +389,15 @@ def summary(tabs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @contextmanager
-def dashboard_with(archive: Path, flags: list[str]) -> Iterator[str]:
-    """The dashboard served as ``manillen dashboard`` serves it, with Streamlit ``flags`` added."""
+def dashboard_with(archive: Path, flags: list[str], root: Path = ROOT) -> Iterator[str]:
+    """The dashboard served as ``manillen dashboard`` serves it, with Streamlit ``flags`` added,
+    from the checkout at ``root`` (another worktree's pages: the A/B of a code change)."""
     port = free_port()
     command = [
         sys.executable,
-        str(ROOT / "dashboards" / "serve.py"),
+        str(root / "dashboards" / "serve.py"),
         "run",
-        str(ROOT / "dashboards" / "asgi_app.py"),
+        str(root / "dashboards" / "asgi_app.py"),
     ]
     command += ["--server.address", "127.0.0.1", "--server.port", str(port), *STREAMLIT_FLAGS, *flags]
     with serving(command, port, {"MANILLEN_DB": str(archive)}) as address:
@@ -440,10 +411,13 @@ def run(
     variants: list[str],
     cpu: bool = False,
     flags: list[str] | None = None,
+    b_root: Path | None = None,
 ) -> dict[str, Any]:
     """Tabs of each target in turn, ``runs`` rounds (one tab of each per round); with ``flags``,
     each dashboard page also from a second server started with those Streamlit flags added
-    (``PAGE B``), the first started the same way without them (``PAGE A``)."""
+    (``PAGE B``), the first started the same way without them (``PAGE A``); with ``b_root``, the
+    second serves the pages of that checkout."""
+    flags = flags or ([] if b_root is None else ["--server.headless", "true"])
     from playwright.sync_api import sync_playwright
 
     load = [round(os.getloadavg()[0], 2)]
@@ -452,7 +426,7 @@ def run(
     addresses = page_addresses(archive)
     with (
         dashboard_with(archive, []) if flags else dashboard(archive) as server,
-        dashboard_with(archive, flags) if flags else dashboard(archive) as server_b,
+        dashboard_with(archive, flags, b_root or ROOT) if flags else dashboard(archive) as server_b,
         floor_servers(folder / "trace") as floors,
         sync_playwright() as playwright,
     ):
@@ -572,11 +546,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--cpu", action="store_true", help="a CPU profile of every timed tab")
     parser.add_argument("--flags", default="", help="Streamlit flags of a second dashboard server (A/B)")
+    parser.add_argument("--b-root", type=Path, help="serve B from this checkout (a worktree of other code)")
     parser.add_argument("--json", type=Path, help="also write the result here")
     arguments = parser.parse_args(argv)
     variants = arguments.variants.split(",") if arguments.variants != "-" else []
     pages = [p for p in arguments.pages.split(",") if p]
-    result = run(arguments.runs, arguments.trace, pages, variants, arguments.cpu, arguments.flags.split())
+    result = run(
+        arguments.runs,
+        arguments.trace,
+        pages,
+        variants,
+        arguments.cpu,
+        arguments.flags.split(),
+        arguments.b_root,
+    )
     if arguments.json:
         arguments.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
     print(format_result(result))

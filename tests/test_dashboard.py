@@ -22,7 +22,7 @@ import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, html_view, i18n
+from dashboards import data, html_view, i18n, ui
 from dashboards.native_inputs import chosen_state, many, many_text, sent_state
 from manillen_replay.cards import CARD_BY_TEXT, Card, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
@@ -419,6 +419,23 @@ def test_language_comes_from_and_goes_to_the_address(app: AppTest) -> None:
     at.session_state["lang"] = "en"
     at.run()
     assert "lang" not in at.query_params
+
+
+def test_the_language_switch_is_one_button_named_for_the_other_language(app: AppTest) -> None:
+    """The sidebar's switch says ``Nederlands`` in English and ``English`` in Dutch; a click turns
+    the page (and the address) into that language in the same session, and back."""
+    at = open_page(app, "archive", match="random-1")
+    switch = at.sidebar.button(key=ui.LANGUAGE_SWITCH_KEY)
+    assert switch.label == "Nederlands" and not at.sidebar.get("button_group")
+    switch.click().run()
+    assert at.title[0].value == "Archief"
+    assert at.query_params["lang"] in ("nl", ["nl"])
+    assert at.query_params["match"] in ("random-1", ["random-1"])
+    switch = at.sidebar.button(key=ui.LANGUAGE_SWITCH_KEY)
+    assert switch.label == "English"
+    switch.click().run()
+    assert at.title[0].value == "Archive" and "lang" not in at.query_params
+    assert at.sidebar.button(key=ui.LANGUAGE_SWITCH_KEY).label == "Nederlands"
 
 
 def test_archive_in_dutch(app: AppTest) -> None:
