@@ -22,8 +22,10 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -412,11 +414,13 @@ def run(
     cpu: bool = False,
     flags: list[str] | None = None,
     b_root: Path | None = None,
+    own_profile: bool = False,
 ) -> dict[str, Any]:
     """Tabs of each target in turn, ``runs`` rounds (one tab of each per round); with ``flags``,
     each dashboard page also from a second server started with those Streamlit flags added
     (``PAGE B``), the first started the same way without them (``PAGE A``); with ``b_root``, the
-    second serves the pages of that checkout."""
+    second serves the pages of that checkout; with ``own_profile``, each target also in a browser
+    with a profile on disk (``NAME (own profile)``), as a person's browser is."""
     flags = flags or ([] if b_root is None else ["--server.headless", "true"])
     from playwright.sync_api import sync_playwright
 
@@ -452,6 +456,22 @@ def run(
             context.add_init_script(f"({init})()")
             open_tab(context, url)  # fill the profile's HTTP cache, as the bench's profiles are
             contexts[name] = context
+        if own_profile:
+            # a browser with a profile on disk, as a person's is (the bench's are like private
+            # windows): the same targets, visited a few times first, as a regular visitor has
+            folder_of_profile = tempfile.mkdtemp(prefix="page-trace-profile-")
+            kept = playwright.chromium.launch_persistent_context(
+                folder_of_profile,
+                executable_path=str(CHROMIUM),
+                args=CHROMIUM_ARGS,
+                viewport={"width": 1400, "height": 1000},
+            )
+            kept.add_init_script(f"({init})()")
+            for name, url in list(targets.items()):
+                for _ in range(3):
+                    open_tab(kept, url)
+                targets[f"{name} (own profile)"] = url
+                contexts[f"{name} (own profile)"] = kept
         tabs: dict[str, list[dict[str, Any]]] = defaultdict(list)
         traced: dict[str, list[dict[str, Any]]] = defaultdict(list)
         shuffle = random.Random(14)
@@ -464,6 +484,9 @@ def run(
             for _ in range(max(1, runs // 2)):
                 for name, url in targets.items():
                     traced[name].append(open_tab(contexts[name], url, trace=browser))
+        if own_profile:
+            kept.close()
+            shutil.rmtree(folder_of_profile, ignore_errors=True)
         browser.close()
     load.append(round(os.getloadavg()[0], 2))
     result = {"load_average": load, "runs": runs, "targets": {}}
@@ -547,6 +570,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu", action="store_true", help="a CPU profile of every timed tab")
     parser.add_argument("--flags", default="", help="Streamlit flags of a second dashboard server (A/B)")
     parser.add_argument("--b-root", type=Path, help="serve B from this checkout (a worktree of other code)")
+    parser.add_argument(
+        "--own-profile", action="store_true", help="each target also in a browser with a profile on disk"
+    )
     parser.add_argument("--json", type=Path, help="also write the result here")
     arguments = parser.parse_args(argv)
     variants = arguments.variants.split(",") if arguments.variants != "-" else []
