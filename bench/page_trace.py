@@ -585,6 +585,7 @@ def main(argv: list[str] | None = None) -> int:
         arguments.cpu,
         arguments.flags.split(),
         arguments.b_root,
+        arguments.own_profile,
     )
     if arguments.json:
         arguments.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
