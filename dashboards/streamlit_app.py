@@ -16,21 +16,14 @@ if _ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from dashboards import data, i18n, ui  # noqa: E402
+from dashboards import data, ui  # noqa: E402
 
 # The tab's icon is a file of the package: a material or emoji icon would be fetched from a CDN.
 ICON = Path(__file__).resolve().parent / "static" / "icon.svg"
 st.set_page_config(page_title="Manillen replay", page_icon=str(ICON), layout="wide")
 
 ui.language_from_address()
-st.sidebar.segmented_control(
-    "Language / Taal",
-    i18n.LANGUAGES,
-    format_func=i18n.LANGUAGE_NAMES.__getitem__,
-    default="en",
-    required=True,
-    key=ui.LANGUAGE_KEY,
-)
+ui.language_switch()
 ui.language_to_address()
 t = ui.translator()
 

@@ -16,7 +16,7 @@ from dashboards import data, html_view, i18n, native_inputs
 from manillen_replay.errors import ManillenError
 
 LANGUAGE_KEY = "lang"
-"""Session key of the language switch in the sidebar (set by the entry point)."""
+"""Session key of the chosen language (set by the sidebar's switch, :func:`language_switch`)."""
 
 PAGE_FILES = {
     "archive": "app_pages/archive.py",
@@ -45,6 +45,27 @@ def language_from_address() -> None:
     asked = st.query_params.get(LANGUAGE_KEY)
     if LANGUAGE_KEY not in st.session_state and asked in i18n.LANGUAGES:
         st.session_state[LANGUAGE_KEY] = asked
+
+
+LANGUAGE_SWITCH_KEY = "language_switch"
+"""Widget key of the sidebar's language switch."""
+
+
+def language_switch() -> None:
+    """The sidebar's language switch: a button named for the other language (``Nederlands`` in
+    English, ``English`` in Dutch) that turns the page into it.
+
+    A button, not a choice of the two (``st.segmented_control``): Streamlit's button is among the
+    scripts every page loads, the segmented control brings five more to every new tab and its
+    drawing (0.06 s of a new tab, 7% of the bare page's, in the page-load trace; see
+    docs/dashboard.md, Speed).
+    """
+    other = next(code for code in i18n.LANGUAGES if code != lang())
+
+    def switch() -> None:
+        st.session_state[LANGUAGE_KEY] = other
+
+    st.sidebar.button(i18n.LANGUAGE_NAMES[other], key=LANGUAGE_SWITCH_KEY, on_click=switch)
 
 
 def language_to_address() -> None:

@@ -22,7 +22,7 @@ import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-from dashboards import charts, data, html_view, i18n
+from dashboards import charts, data, html_view, i18n, ui
 from dashboards.native_inputs import chosen_state, many, many_text, sent_state
 from manillen_replay.cards import CARD_BY_TEXT, Card, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
@@ -429,6 +429,23 @@ def test_language_comes_from_and_goes_to_the_address(app: AppTest) -> None:
     assert "lang" not in at.query_params
 
 
+def test_the_language_switch_is_one_button_named_for_the_other_language(app: AppTest) -> None:
+    """The sidebar's switch says ``Nederlands`` in English and ``English`` in Dutch; a click turns
+    the page (and the address) into that language in the same session, and back."""
+    at = open_page(app, "archive", match="random-1")
+    switch = at.sidebar.button(key=ui.LANGUAGE_SWITCH_KEY)
+    assert switch.label == "Nederlands" and not at.sidebar.get("button_group")
+    switch.click().run()
+    assert at.title[0].value == "Archief"
+    assert at.query_params["lang"] in ("nl", ["nl"])
+    assert at.query_params["match"] in ("random-1", ["random-1"])
+    switch = at.sidebar.button(key=ui.LANGUAGE_SWITCH_KEY)
+    assert switch.label == "English"
+    switch.click().run()
+    assert at.title[0].value == "Archive" and "lang" not in at.query_params
+    assert at.sidebar.button(key=ui.LANGUAGE_SWITCH_KEY).label == "Nederlands"
+
+
 def test_archive_in_dutch(app: AppTest) -> None:
     at = app
     at.run()
@@ -616,9 +633,9 @@ def test_replay_step_controls_move_and_update_the_address(app: AppTest) -> None:
 def test_replay_match_deal_and_step_are_the_browser_s_own_inputs(app: AppTest) -> None:
     """The match and deal are native drop-downs in a row over the table, the step a native range
     slider in the table's drawing: no Streamlit drop-down, slider or button (their scripts cost a
-    new tab 29 files)."""
+    new tab 29 files; the sidebar's language button is among the scripts every page loads)."""
     at = open_page(app, "replay", match="random-0", deal=2, step=5)
-    assert not at.selectbox and not at.slider and not at.button
+    assert not at.selectbox and not at.slider and not at.main.button
     inputs = native_inputs_of(at)
     fields = {f["name"]: f for f in inputs["match,deal"]["fields"]}
     assert inputs["match,deal"]["row"] is True

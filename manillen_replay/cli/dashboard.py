@@ -23,6 +23,13 @@ STREAMLIT_SETTINGS = (
     "--client.toolbarMode", "viewer",
     # no watcher polling the pages' files for edits in every session: a user does not edit them
     "--server.fileWatcherType", "none",
+    # Streamlit drops its compiled scripts whenever no tab is open, so a person's first tab
+    # compiles the entry point and the page again; magic (writing bare expressions, which no
+    # page has) rewrites their syntax tree first, the larger part of that
+    "--runner.magicEnabled", "false",
+    # no full garbage collection after every run of a page: it holds the interpreter while the
+    # run's last message (script finished) waits to be sent; Python still collects on its own
+    "--runner.postScriptGC", "false",
 )  # fmt: skip
 """The settings Streamlit serves the dashboard with (the benches serve their floors with them)."""
 

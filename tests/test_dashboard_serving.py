@@ -1,0 +1,94 @@
+"""The Streamlit settings ``manillen dashboard`` serves the pages with, and what they rely on."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from manillen_replay.cli.dashboard import APP, STREAMLIT_SETTINGS
+
+PAGE_FILES = [APP, *sorted((APP.parent / "app_pages").glob("*.py"))]
+
+SETTINGS_AS_STREAMLIT_READS_THEM = """
+import json
+import sys
+
+from streamlit import config
+from streamlit.web import bootstrap, cli
+
+context = cli.main_run.make_context("run", ["page.py", *sys.argv[1:]])
+flags = {k: v for k, v in context.params.items() if k not in ("target", "args")}
+bootstrap.load_config_options(flag_options=flags)
+names = ("runner.magicEnabled", "runner.postScriptGC", "server.fileWatcherType", "server.headless")
+print(json.dumps({name: config.get_option(name) for name in names}))
+"""
+
+
+def test_streamlit_reads_the_settings_as_meant() -> None:
+    """Streamlit's own command line takes every setting (a misspelt one would stop the server) and
+    turns off magic and the full garbage collection after each run, as the comments say."""
+    import json
+
+    answer = subprocess.run(
+        [sys.executable, "-c", SETTINGS_AS_STREAMLIT_READS_THEM, *STREAMLIT_SETTINGS],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    options = json.loads(answer.stdout.strip().splitlines()[-1])
+    assert options == {
+        "runner.magicEnabled": False,
+        "runner.postScriptGC": False,
+        "server.fileWatcherType": "none",
+        "server.headless": True,
+    }
+
+
+def _magic_writes(tree: ast.Module) -> list[str]:
+    """The statements Streamlit's magic would write to the page (as ``runner/magic.py`` picks
+    them): bare expressions other than calls, docstrings, ``await`` and ``yield``, in the module
+    and the functions' bodies (magic does not look into a class's own body)."""
+    found = []
+
+    def visit(body: list[ast.stmt], docstring_allowed: bool) -> None:
+        for index, node in enumerate(body):
+            if isinstance(node, ast.Expr):
+                value = node.value
+                docstring = index == 0 and docstring_allowed and isinstance(value, ast.Constant)
+                if not (docstring or isinstance(value, ast.Call | ast.Await | ast.Yield | ast.YieldFrom)):
+                    found.append(f"line {node.lineno}: {ast.unparse(node)[:60]}")
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(node.body, True)
+            elif isinstance(node, ast.ClassDef):
+                for inner in node.body:
+                    if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
+                        visit(inner.body, True)
+            else:
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(node, field, None) or [], False)
+                for clause in [*getattr(node, "handlers", []), *getattr(node, "cases", [])]:
+                    visit(clause.body, False)
+
+    visit(tree.body, True)
+    return found
+
+
+@pytest.mark.parametrize("page", PAGE_FILES, ids=lambda path: path.name)
+def test_no_page_writes_through_magic(page: Path) -> None:
+    """The server runs with magic off (``--runner.magicEnabled false``): a bare expression in a
+    page would silently show nothing, so the pages write everything with ``st.*`` calls."""
+    assert _magic_writes(ast.parse(page.read_text(encoding="utf-8"))) == []
+
+
+def test_the_magic_check_finds_what_magic_would_write() -> None:
+    source = (
+        '"""Doc."""\nx = 1\nx\nif x:\n    "shown"\nst.write(x)\n'
+        'with x:\n    def f():\n        """Doc."""\n        x\n'
+        "try:\n    pass\nexcept ValueError:\n    x\n"
+    )
+    assert _magic_writes(ast.parse(source)) == ["line 3: x", "line 5: 'shown'", "line 10: x", "line 14: x"]
