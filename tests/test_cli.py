@@ -113,6 +113,30 @@ def test_a_deal_the_match_does_not_have_is_a_usage_error_in_replay_and_costs(nam
     assert "match seed-trick has no deal 2 (it has 1)" in result.output
 
 
+ARCHIVE_READERS = {
+    "sql": ["SELECT 1"],
+    "findings": [],
+    "export": ["--records", "out.jsonl"],
+    "analyze": [],
+    "report": ["--match", "seed-trick", "--player", "Anna", "--out", "r.html"],
+    "import-analysis": ["."],
+}
+"""The commands that read an archive, each with what it needs besides --db."""
+
+
+@pytest.mark.parametrize("name", list(ARCHIVE_READERS))
+def test_a_missing_archive_is_a_usage_error_in_every_command(name: str, tmp_path: Path) -> None:
+    """Same situation, one exit code: a missing --db file is exit 2, as every missing file is
+    (sql, findings, export, analyze, report and import-analysis said so with exit 1)."""
+    missing = str(tmp_path / "none.duckdb")
+    with contextlib.chdir(tmp_path):
+        result = CliRunner().invoke(cli, [name, *ARCHIVE_READERS[name], "--db", missing])
+    assert result.exit_code == 2, result.output
+    message = f"no archive at {missing!r}: create one with `manillen import FILE --db {missing}`"
+    assert message in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "none.duckdb").exists()
+
+
 def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
     trick = CliRunner().invoke(cli, ["legal", "--trump", "D", "--leader", "0", "--trick", "JC 7C 8C 9C"])
     assert trick.output == "Seat 0 wins the trick with JC: 1 point.\n"
