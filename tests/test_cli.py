@@ -221,6 +221,15 @@ def test_every_command_line_in_a_docs_code_block_is_run_or_a_synopsis() -> None:
     assert not hidden, "write these in a ```sh block:\n" + "\n".join(hidden)
 
 
+def test_a_template_line_is_parsed_not_run_and_says_so(tmp_path: Path) -> None:
+    """The one kind of docs line the examples tests do not run: a reader's own scheduler's."""
+    template = "manillen analyze --db none.duckdb --depth solver --cluster tcp://scheduler:8786"
+    examples = [(None, f"{template}  # template", None), (None, template, None)]
+    assert run_examples(examples, tmp_path) == [
+        f"{template}: a template (a tcp:// scheduler) says so in a comment"
+    ]
+
+
 RUNS_MANILLEN = re.compile(r"manillen |.*\| *manillen ")
 """A shell line that runs `manillen`: it starts with it, or pipes into it."""
 
