@@ -113,6 +113,30 @@ def test_a_deal_the_match_does_not_have_is_a_usage_error_in_replay_and_costs(nam
     assert "match seed-trick has no deal 2 (it has 1)" in result.output
 
 
+ARCHIVE_READERS = {
+    "sql": ["SELECT 1"],
+    "findings": [],
+    "export": ["--records", "out.jsonl"],
+    "analyze": [],
+    "report": ["--match", "seed-trick", "--player", "Anna", "--out", "r.html"],
+    "import-analysis": ["."],
+}
+"""The commands that read an archive, each with what it needs besides --db."""
+
+
+@pytest.mark.parametrize("name", list(ARCHIVE_READERS))
+def test_a_missing_archive_is_a_usage_error_in_every_command(name: str, tmp_path: Path) -> None:
+    """Same situation, one exit code: a missing --db file is exit 2, as every missing file is
+    (sql, findings, export, analyze, report and import-analysis said so with exit 1)."""
+    missing = str(tmp_path / "none.duckdb")
+    with contextlib.chdir(tmp_path):
+        result = CliRunner().invoke(cli, [name, *ARCHIVE_READERS[name], "--db", missing])
+    assert result.exit_code == 2, result.output
+    message = f"no archive at {missing!r}: create one with `manillen import FILE --db {missing}`"
+    assert message in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "none.duckdb").exists()
+
+
 def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
     trick = CliRunner().invoke(cli, ["legal", "--trump", "D", "--leader", "0", "--trick", "JC 7C 8C 9C"])
     assert trick.output == "Seat 0 wins the trick with JC: 1 point.\n"
@@ -149,18 +173,6 @@ def _help_examples() -> list[tuple[str, str, str | None]]:
     return found
 
 
-def _readme_examples() -> list[str]:
-    examples = []
-    inside = False
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
-        if line.startswith("```"):
-            inside = line.strip() == "```sh"
-            continue
-        if inside and line.startswith("manillen "):
-            examples.append(line)
-    return examples
-
-
 def test_help_examples_are_found() -> None:
     """The extraction the next test relies on sees every command's examples."""
     commands = {name for name, _, _ in _help_examples()}
@@ -175,28 +187,106 @@ def test_every_example_in_the_readme_and_in_help_runs_as_written(tmp_path: Path)
     The README's come first, in order, as a newcomer follows them; then each command's --help,
     the commands that make files and archives first.
     """
-    for folder in ("data", "docs"):
-        (tmp_path / folder).symlink_to(ROOT / folder)
+    examples = [(None, line, None) for line in sh_examples(ROOT / "README.md")] + _help_examples()
+    failed = run_examples(examples, tmp_path)
+    assert not failed, "\n".join(failed)
+
+
+DOCS_RUN_ELSEWHERE = {"cluster.md": "tests/test_cluster.py, with a local scheduler for its templates"}
+"""Docs whose examples another test runs through `run_examples`."""
+
+
+@pytest.mark.parametrize(
+    "doc", sorted(p.name for p in (ROOT / "docs").glob("*.md") if p.name not in DOCS_RUN_ELSEWHERE)
+)
+def test_every_example_in_the_docs_runs_as_written(doc: str, tmp_path: Path) -> None:
+    """Each `manillen` line of a docs/*.md ``sh`` block succeeds, in order, in a fresh folder with
+    the repository's data/ and docs/, as the README's do (cluster.md's: DOCS_RUN_ELSEWHERE)."""
+    examples = sh_examples(ROOT / "docs" / doc)
+    failed = run_examples([(None, line, None) for line in examples], tmp_path)
+    assert not failed, "\n".join(failed)
+
+
+def test_every_command_line_in_a_docs_code_block_is_run_or_a_synopsis() -> None:
+    """An example cannot hide from the tests above: outside ``sh`` blocks, a `manillen` line of
+    the docs is a synopsis (its optional parts in [brackets]), not something to type."""
+    hidden = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        language = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("```"):
+                language = line.strip()[3:] if language is None else None
+            elif language not in (None, "sh", "python") and RUNS_MANILLEN.match(line) and "[" not in line:
+                hidden.append(f"{path.name}: {line}")
+    assert not hidden, "write these in a ```sh block:\n" + "\n".join(hidden)
+
+
+def test_a_template_line_is_parsed_not_run_and_says_so(tmp_path: Path) -> None:
+    """The one kind of docs line the examples tests do not run: a reader's own scheduler's."""
+    template = "manillen analyze --db none.duckdb --depth solver --cluster tcp://scheduler:8786"
+    examples = [(None, f"{template}  # template", None), (None, template, None)]
+    assert run_examples(examples, tmp_path) == [
+        f"{template}: a template (a tcp:// scheduler) says so in a comment"
+    ]
+
+
+RUNS_MANILLEN = re.compile(r"manillen |.*\| *manillen ")
+"""A shell line that runs `manillen`: it starts with it, or pipes into it."""
+
+TEMPLATE = re.compile(r"\btcp://\S+")
+"""A reader's own scheduler's address: a line naming one is a template (it says so in a comment)."""
+
+
+def sh_examples(path: Path) -> list[str]:
+    """The lines of a Markdown file's ``sh`` blocks that run `manillen`, in order."""
+    examples = []
+    inside = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            inside = line.strip() == "```sh"
+            continue
+        if inside and RUNS_MANILLEN.match(line):
+            examples.append(line)
+    return examples
+
+
+def run_examples(
+    examples: list[tuple[str | None, str, str | None]], folder: Path, scheduler: str | None = None
+) -> list[str]:
+    """Run ``(command, example, output shown or None)`` in order with bash in ``folder`` (given the
+    repository's data/ and docs/); what failed, or printed other than shown.
+
+    Two kinds of line are parsed (their options checked), not run: a server's (SERVERS), which
+    would serve until stopped, and a template naming a reader's own `tcp://` scheduler, which
+    must say so in a comment; with ``scheduler`` given, a template runs on it instead.
+    """
+    for name in ("data", "docs"):
+        (folder / name).symlink_to(ROOT / name)
     environment = {k: v for k, v in os.environ.items() if k != "MANILLEN_DB"}
     environment["PATH"] = f"{BIN}{os.pathsep}{environment.get('PATH', '')}"
-    examples = [(None, line, None) for line in _readme_examples()] + _help_examples()
     failed = []
     for name, example, shown in examples:
         words = shlex.split(example, comments=True)
-        if words[1] in SERVERS:
+        template = TEMPLATE.search(example.split("#")[0])
+        if template and "#" not in example:
+            failed.append(f"{example}: a template (a tcp:// scheduler) says so in a comment")
+            continue
+        if template and scheduler is not None:
+            example = TEMPLATE.sub(scheduler, example)
+        elif words[1] in SERVERS or template:
             try:
                 command(words[1]).make_context(words[1], words[2:])
             except click.ClickException as error:
                 failed.append(f"{example}: {error.format_message()}")
             continue
         done = subprocess.run(
-            ["bash", "-c", example], cwd=tmp_path, env=environment, capture_output=True, text=True
+            ["bash", "-c", example], cwd=folder, env=environment, capture_output=True, text=True
         )
         if done.returncode != 0:
             failed.append(f"{example} (exit {done.returncode}): {done.stderr.strip()[-300:]}")
         elif shown is not None and shown.strip() not in done.stdout:
             failed.append(f"{example}: --help of {name} shows\n{shown}\nbut it prints\n{done.stdout}")
-    assert not failed, "\n".join(failed)
+    return failed
 
 
 def _free_port() -> int:

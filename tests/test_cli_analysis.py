@@ -137,7 +137,7 @@ def test_findings_default_archive_from_the_environment(archive: Path) -> None:
 
 def test_findings_without_an_archive_is_a_clear_message(tmp_path: Path) -> None:
     code, _, err = run("findings", "--db", str(tmp_path / "missing.duckdb"))
-    assert code == 1 and "no archive" in err and "manillen import" in err
+    assert code == 2 and "no archive" in err and "manillen import" in err
 
 
 def test_findings_say_when_matches_are_not_analysed_yet(tmp_path: Path) -> None:

@@ -228,7 +228,7 @@ def test_sql_errors_and_missing_archive_are_messages(sample_db: Path, tmp_path: 
     assert bad.exit_code == 1 and "nothing_here" in bad.stderr
     _no_traceback(bad)
     missing = _run("sql", "SELECT 1", "--db", str(tmp_path / "none.duckdb"))
-    assert missing.exit_code == 1 and "no archive" in missing.stderr
+    assert missing.exit_code == 2 and "no archive" in missing.stderr
     _no_traceback(missing)
 
 

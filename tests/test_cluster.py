@@ -7,7 +7,6 @@ are stored, may differ).
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -39,6 +38,7 @@ from manillen_replay.solving import (
 from manillen_replay.store import Store
 
 from .factories import random_record
+from .test_cli import run_examples, sh_examples
 from .test_cli_analysis import run
 
 SAMPLES = "2"
@@ -340,8 +340,6 @@ def test_accuracy_parts_leave_out_the_all_rows() -> None:
 
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cluster.md"
-SCHEDULER_PLACEHOLDERS = ("tcp://scheduler:8786", "tcp://localhost:8786")
-"""The addresses docs/cluster.md gives for the reader's own scheduler."""
 
 
 def _doc_commands() -> list[str]:
@@ -356,28 +354,18 @@ def _doc_commands() -> list[str]:
 
 
 def test_the_cluster_docs_examples_run_as_written(tmp_path: Path, scheduler: str) -> None:
-    """Each `manillen` line of docs/cluster.md runs in a folder with the repository's data/ and
-    succeeds, the reader's scheduler being a local one; each `dask` line's options exist."""
-    (tmp_path / "data").symlink_to(DOCS.parent.parent / "data")
+    """Each `manillen` line of docs/cluster.md runs as the other docs' do (tests/test_cli.py's
+    run_examples), its templates on a local scheduler standing for the reader's; each `dask`
+    line's options exist."""
+    examples = sh_examples(DOCS)
+    assert len(examples) >= 6
+    failed = run_examples([(None, line, None) for line in examples], tmp_path, scheduler=scheduler)
     bin_folder = Path(sys.executable).parent
-    environment = {k: v for k, v in os.environ.items() if k != "MANILLEN_DB"}
-    environment["PATH"] = f"{bin_folder}{os.pathsep}{environment.get('PATH', '')}"
-    commands = _doc_commands()
-    assert sum(line.startswith("manillen ") for line in commands) >= 6
-    failed = []
-    for line in commands:
+    for line in _doc_commands():
         words = shlex.split(line, comments=True)
-        if words[0] == "manillen":
-            for placeholder in SCHEDULER_PLACEHOLDERS:
-                line = line.replace(placeholder, scheduler)
-            done = subprocess.run(
-                ["bash", "-c", line], cwd=tmp_path, env=environment, capture_output=True, text=True
-            )
-            if done.returncode != 0:
-                failed.append(f"{line} (exit {done.returncode}): {done.stderr.strip()[-300:]}")
-        elif words[0] == "dask":
+        if words[0] == "dask":
             dask = [str(bin_folder / "dask"), words[1], "--help"]
-            shown = subprocess.run(dask, capture_output=True, text=True, env=environment)
+            shown = subprocess.run(dask, capture_output=True, text=True)
             unknown = [w for w in words if w.startswith("--") and w not in shown.stdout]
             if shown.returncode != 0 or unknown:
                 failed.append(f"{line}: `dask {words[1]}` does not take {unknown}")

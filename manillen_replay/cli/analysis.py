@@ -27,6 +27,7 @@ from .common import (
     SAMPLES_OPTION,
     ReplayedRecords,
     echo_json,
+    existing_archive,
     no_such_match,
     plural,
 )
@@ -50,12 +51,7 @@ def _messages() -> Iterator[None]:
 def _open_archive(db: str | None, *, read_only: bool) -> Store:
     from ..store import Store
 
-    path = db or default_archive()
-    if not Path(path).exists():
-        raise click.ClickException(
-            f"no archive at {path!r}: create one with `manillen import FILE --db {path}`, "
-            "or give a record file to `manillen findings FILE`"
-        )
+    path = existing_archive(db, ", or give a record file to `manillen findings FILE`")
     return Store(path, read_only=read_only)
 
 

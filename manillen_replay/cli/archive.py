@@ -13,7 +13,7 @@ import click
 from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
 from ..record.text import split_matches
-from .common import plural
+from .common import existing_archive, plural
 
 if TYPE_CHECKING:  # the store (DuckDB, polars, Arrow) loads when a command opens an archive
     import polars as pl
@@ -45,6 +45,8 @@ def _open(db: str, *, read_only: bool) -> Iterator[Store]:
     """The archive, with every problem opening it turned into a message."""
     from ..store import Store
 
+    if read_only:
+        existing_archive(db)  # a missing file is a usage error, as in every command
     try:
         store = Store(db, read_only=read_only)
     except ManillenError as error:

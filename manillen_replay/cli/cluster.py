@@ -24,7 +24,7 @@ from ..engine import replay
 from ..errors import InvalidRecordError
 from ..record import RECORD_SUFFIXES, Entry, dumps, iter_entries, loads
 from ..store import Store
-from .common import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION, plural
+from .common import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION, existing_archive, plural
 
 if TYPE_CHECKING:
     from ..solving import MatchToSolve, Runner, SolvedMatch, TimedRunner
@@ -478,17 +478,12 @@ def import_analysis(directory: str, db: str | None) -> None:
       manillen import-analysis analysis/ --db club.duckdb
     """
     from ..errors import ManillenError
-    from ..store import default_archive
 
+    path = existing_archive(db)
     root = Path(directory)
     parts = sorted(p.name for p in (root / "matches").glob("part-*.parquet"))
     if not parts:
         raise click.ClickException(f"{directory!r} holds no parts written by `manillen analyze-files`")
-    path = db or default_archive()
-    if not Path(path).exists():
-        raise click.ClickException(
-            f"no archive at {path!r}: create one with `manillen import FILE --db {path}`"
-        )
     loaded = missing = 0
     try:
         with Store(path) as store:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
+from ..archive_defaults import default_archive
 from ..cards import Card, Suit
 from ..engine import MatchResult, replay_entry
 from ..errors import InvalidCardError, InvalidOptionError, InvalidRecordError
@@ -29,6 +31,19 @@ def read_entries(paths: Sequence[str]) -> list[Entry]:
         raise click.UsageError(str(error)) from None
     except OSError as error:
         raise click.UsageError(f"cannot read {error.filename!r}: {error.strerror}") from None
+
+
+def existing_archive(db: str | None, hint: str = "") -> str:
+    """The archive a command reads: ``db`` (--db), else $MANILLEN_DB or the default file.
+
+    :raises click.UsageError: when there is no such file (exit code 2, as for every missing file).
+    """
+    path = db or default_archive()
+    if not Path(path).exists():
+        raise click.UsageError(
+            f"no archive at {path!r}: create one with `manillen import FILE --db {path}`{hint}"
+        )
+    return path
 
 
 class ReplayedRecords:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from .common import no_such_match
+from .common import existing_archive, no_such_match
 
 
 @click.command()
@@ -52,6 +52,7 @@ def report(db: str, match_id: str, player: str | None, lang: str, out: str) -> N
     from ..report import make_report
     from ..store import Store
 
+    existing_archive(db)  # a missing file is a usage error (exit 2), as in every command
     try:
         with Store(db, read_only=True) as store:
             if not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height:
