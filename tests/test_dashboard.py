@@ -1089,6 +1089,36 @@ def test_an_example_fills_the_box_and_runs_even_over_what_was_typed(app: AppTest
     assert at.dataframe[0].value["answer"].tolist() == [42]
 
 
+def test_sql_examples_have_dutch_titles_in_dutch(app: AppTest) -> None:
+    """The examples are named by docs/sql.md's English sentences; in Dutch each has its Dutch
+    title (a comment beside it in the guide), the same queries in the same order."""
+    english = data.example_queries()
+    dutch = data.example_queries(lang="nl")
+    assert [query for _, query in dutch] == [query for _, query in english]
+    assert all(nl != en for (nl, _), (en, _) in zip(dutch, english, strict=True)), "an example without Dutch"
+    app.run()
+    app.session_state["lang"] = "nl"
+    at = app.switch_page("app_pages/sql.py").run()
+    assert not at.exception
+    shown = [at.button(key=f"sql_example_{index}").label for index in range(len(dutch))]
+    assert shown == [title for title, _ in dutch]
+    assert shown[0] == "De partijen, de nieuwste eerst"
+
+
+def test_example_queries_take_their_dutch_title_from_the_comment_above(tmp_path: Path) -> None:
+    guide = tmp_path / "sql.md"
+    guide.write_text(
+        "Who deals most?\n\n<!-- nl: Wie geeft het vaakst? -->\n```sql\nSELECT 1\n```\n\n"
+        "Muil won:\n\n```sql\nSELECT 2\n```\n",
+        encoding="utf-8",
+    )
+    assert data.example_queries(guide) == [("Who deals most?", "SELECT 1"), ("Muil won", "SELECT 2")]
+    assert data.example_queries(guide, lang="nl") == [
+        ("Wie geeft het vaakst?", "SELECT 1"),
+        ("Muil won", "SELECT 2"),
+    ]
+
+
 def test_example_queries_come_from_the_sql_guide(tmp_path: Path) -> None:
     guide = tmp_path / "sql.md"
     guide.write_text(
