@@ -91,6 +91,13 @@ LABELS: dict[str, tuple[str, str]] = {
         "wordt nagekeken zoals `manillen import` en daarna geanalyseerd.",
     ),
     "archive.import_button": ("Import", "Importeren"),
+    # the file uploader's own words (Streamlit writes them in English only: ui.file_uploader)
+    "upload.choose": ("Choose a file", "Bestand kiezen"),
+    "upload.limits": (
+        "or drop it here · up to {size} MB · {types}",
+        "of sleep het hierheen · tot {size} MB · {types}",
+    ),
+    "upload.drop": ("Drop the file here", "Laat het bestand hier los"),
     "archive.import_done": (
         "{name}: {imported} imported, {replaced} replaced, {skipped} already present, {refused} refused "
         "({deals} deals).",

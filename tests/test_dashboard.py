@@ -350,6 +350,22 @@ def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
     assert at.file_uploader(key="archive_upload")
 
 
+def test_archive_upload_box_says_its_words_in_the_page_s_language(app: AppTest) -> None:
+    """Streamlit writes its uploader's button and limits in English only ("Upload", "200MB per
+    file"): the box carries the page's words in their place (the browser side is
+    tests/test_browser_layout.py)."""
+    app.run()
+    app.session_state["lang"] = "nl"
+    at = open_expander(app.switch_page("app_pages/archive.py").run(), "archive_upload_open")
+    assert at.file_uploader(key="archive_upload").label == "Partijen importeren"
+    style = next(
+        element.proto.body for element in at.get("html") if "stFileUploaderDropzone" in element.proto.body
+    )
+    assert '"Bestand kiezen"' in style and '"Laat het bestand hier los"' in style
+    assert '"of sleep het hierheen · tot 200 MB · .json, .jsonl, .mnl"' in style
+    assert ".st-key-archive_upload_box" in style  # this uploader's only
+
+
 def test_archive_filters_offer_no_english_select_all(app: AppTest) -> None:
     """Streamlit's multiselect adds "Select all" (English only, in Nederlands too): the filters
     leave it out, since none ticked already means all."""
