@@ -662,6 +662,44 @@ def text(key: str, lang: str, **values: Any) -> str:
     return template.format(**values) if values else template
 
 
+MINUS = "\u2212"
+"""The minus sign every figure of the pages is written with (``−3``, not the hyphen of ``-3``)."""
+
+
+def number_text(text: str, lang: str) -> str:
+    """A number Python wrote (``"%.1f" % x``, ``f"{x:+.2f}"``) as ``lang`` writes it: a real minus
+    sign in both languages, and a decimal comma in Dutch.
+
+    Only for the text of one number (with its sign, unit or ``x`` before it): every ``.`` becomes
+    the decimal sign and every ``-`` the minus sign.
+
+    >>> number_text("-10.6", "en"), number_text("-0.44", "nl"), number_text("48.6%", "nl")
+    ('−10.6', '−0,44', '48,6%')
+    """
+    text = text.replace("-", MINUS)
+    return text.replace(".", ",") if lang == "nl" else text
+
+
+def decimal_sign(lang: str) -> str:
+    """The decimal sign of ``lang``: ``","`` in Dutch, ``"."`` in English (for the charts)."""
+    return "," if lang == "nl" else "."
+
+
+def number(value: float, lang: str, decimals: int | None = None, *, signed: bool = False) -> str:
+    """``value`` in ``lang`` (:func:`number_text`): ``decimals`` decimals, or for ``None`` as few
+    as it needs (a whole number without any); with ``signed`` a ``+`` before a positive one.
+
+    >>> number(0.44, "nl", 2), number(-3.25, "en", 1, signed=True), number(60.0, "nl"), number(2.5, "nl")
+    ('0,44', '−3.2', '60', '2,5')
+    """
+    sign = "+" if signed else ""
+    if decimals is None:
+        written = f"{value:{sign}g}" if float(value).is_integer() else f"{value:{sign}}"
+    else:
+        written = f"{value:{sign}.{decimals}f}"
+    return number_text(written, lang)
+
+
 def translator(lang: str) -> Callable[..., str]:
     """A function ``t(key, **values)`` for one language, for the pages to call."""
 

@@ -941,6 +941,25 @@ def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     assert not at.dataframe  # no data grid for four numbers: its scripts would slow every new tab
 
 
+def test_players_figures_in_dutch_have_a_decimal_comma_and_a_real_minus_sign(app: AppTest) -> None:
+    """Dutch writes 0,44 where English writes 0.44, and every page writes a negative number with
+    the same minus sign (−, not the hyphen of -10.6)."""
+    at = open_players_in_dutch(app)
+    table = next(block for block in html_blocks(at) if 'data-table="players_partners"' in block)
+    row = re.findall(r"<tr><td>(.*?)</td>(.*?)</tr>", table[table.index('data-table="players_partners"') :])[
+        0
+    ]
+    _, points, won = re.findall(r">([^<]*)</td>", row[1])
+    expected = data.partners("Bert").row(0, named=True)["points_per_deal"]
+    assert points == f"{expected:.2f}".replace(".", ",").replace("-", "\u2212")
+    assert re.fullmatch(r"\d{1,3},\d%", won)
+    pictures = svg_charts(at)
+    for name in ("players_points", "players_rates", "players_partners"):
+        numbers = re.findall(r">([−+]?\d+(?:[.,]\d+)?)</text>", pictures[name])
+        assert numbers and not any("." in n for n in numbers), (name, numbers)
+        assert not re.search(r">-\d", pictures[name]), name
+
+
 def test_players_rate_line_drops_to_zero_in_months_without_findings(app: AppTest) -> None:
     """Bert played in January, February and March and has one finding: the other months are 0."""
     open_page(app, "players", player="Bert")

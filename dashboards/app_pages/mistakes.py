@@ -74,7 +74,11 @@ if rates.height:
     labelled = rates.with_columns(
         pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String)
     )
-    rate_labels = {"title": t("mistakes.rate_title"), "y_title": t("mistakes.rate_axis")}
+    rate_labels = {
+        "title": t("mistakes.rate_title"),
+        "y_title": t("mistakes.rate_axis"),
+        "decimal": i18n.decimal_sign(language),
+    }
     every_kind = [i18n.label_of("kind", k, language) for k in choices["kinds"]]
     chart_view.show(
         lambda width: charts.findings_rate_svg(labelled, **rate_labels, every_kind=every_kind, width=width),

@@ -222,7 +222,8 @@ play_costs, card_values = data.deal_costs(match_id, deal_number)
 
 
 def _points(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+    """Card points to one decimal at most, in the page's language (``2,5`` in Dutch)."""
+    return i18n.number(round(value, 1), language)
 
 
 def show_costs(trick: int, play: int, seat: int, card: str) -> None:
@@ -301,7 +302,7 @@ def finding_html(row: dict[str, Any]) -> str:
     severity = i18n.label_of("severity", str(row["severity"]), language)
     head = f"<b>{escape(severity)}</b> · {escape(i18n.label_of('kind', str(row['kind']), language))}"
     if row.get("points"):
-        head += f" · {row['points']:g} {escape(t('col.at_stake').lower())}"
+        head += f" · {i18n.number(row['points'], language)} {escape(t('col.at_stake').lower())}"
     box = {"blunder": "error", "mistake": "warning"}.get(str(row["severity"]), "info")
     return cards.box_html(box, f"<p>{head}</p><p>{escape(explanation(row))}</p>")
 
