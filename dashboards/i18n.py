@@ -223,19 +223,19 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.costs_caption": (
         "Card points {name}'s team takes from this play on if everyone plays perfectly afterwards. "
         "Hindsight: all four hands open. View: averaged over {layouts} layouts of the hidden cards "
-        "that fit what {name} could see{exact}. The best card from {name}'s view is starred.",
+        "that fit what {name} could see{exact}. ★ marks the best card by each measure, ◀ the card played.",
         "Kaartpunten die het team van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
         "speelt. Achteraf: alle vier de handen open. Zicht: gemiddeld over {layouts} verdelingen van "
-        "de verborgen kaarten die passen bij wat {name} kon weten{exact}. De beste kaart volgens "
-        "wat {name} kon weten heeft een ster.",
+        "de verborgen kaarten die passen bij wat {name} kon weten{exact}. ★ wijst de beste kaart aan "
+        "volgens elk van beide, ◀ de gespeelde kaart.",
     ),
     "replay.costs_caption_hindsight": (
         "Card points {name}'s side takes from this play on if everyone plays perfectly afterwards, "
         "with every hand open (hindsight). What a player could see is weighed in the four-player "
-        "game only.",
+        "game only. ★ marks the best card, ◀ the card played.",
         "Kaartpunten die de kant van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
         "speelt, met alle handen open (achteraf). Wat een speler kon weten wordt alleen in het spel "
-        "met vier gewogen.",
+        "met vier gewogen. ★ wijst de beste kaart aan, ◀ de gespeelde kaart.",
     ),
     "replay.costs_exact": (" (every one of them)", " (allemaal)"),
     "replay.cost_played": (
@@ -252,8 +252,6 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "col.hindsight": ("Hindsight", "Achteraf"),
     "col.view": ("View", "Zicht"),
-    "col.best": ("Best", "Beste"),
-    "col.played": ("Played", "Gespeeld"),
     "col.accuracy": ("Accuracy", "Nauwkeurigheid"),
     "col.chosen_cards": ("Cards chosen", "Gekozen kaarten"),
     "col.decisions": ("Decisions", "Beslissingen"),

@@ -909,6 +909,15 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     )
 
 
+def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:
+    """The explanation is sentences: a line under its row's cells rather than a twelfth column
+    (which made the table 1230 px wide in a 938 px page); the finding's kind may wrap."""
+    table = light_table(open_page(app, "mistakes"), "mistakes_table")
+    assert table.detail == "text" and all(table.texts["text"])
+    kind = next(column for column in table.data["columns"] if column["name"] == "kind")
+    assert kind["align"] == "wrap"
+
+
 def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
     at = open_page(app, "mistakes")
     rates = data.finding_rates(data.FindingFilter(players=("Dirk",)))

@@ -158,6 +158,8 @@ light_table.show(
     },
     page="match",
     targets=[{"match": m} for m in table["match_id"]],
+    # short of room, a venue and the teams take two lines rather than push the last column out
+    wrap=("venue", "event", "team_0", "team_1"),
     caption=t("archive.title"),
     grid="archive",
 )

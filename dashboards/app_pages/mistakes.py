@@ -145,7 +145,10 @@ light_table.show(
     formats={"points": "plain"},
     page="replay",
     targets=targets,
-    wrap=("text",),
+    # the explanation is a sentence or three: a line under its row, so the eleven columns beside
+    # it fit a laptop's page (as a column it made the table 1230 px wide in a 938 px page)
+    wrap=("kind",),
+    detail="text",
     caption=t("mistakes.title"),
     grid="mistakes",
     more=more,
