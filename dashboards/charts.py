@@ -5,7 +5,8 @@ the only plotly import.
 
 A page's first Plotly chart makes the browser load and evaluate plotly.js (4.7 MB, about a second
 in each new tab), so the pages show the SVG unless the person asks for the interactive chart.
-Every label arrives as an argument, so the pages choose the language and the charts stay free of
+Every label arrives as an argument, and so does the decimal sign of the numbers they write
+(``decimal``: ``","`` in Dutch), so the pages choose the language and the charts stay free of
 Streamlit and of the archive.
 """
 
@@ -40,6 +41,12 @@ WIDE, NARROW = 720, 380
 _LAYOUT = {"margin": {"l": 40, "r": 10, "t": 50, "b": 40}, "legend": {"orientation": "h", "y": -0.18}}
 
 
+def _layout(decimal: str) -> dict[str, object]:
+    """The figures' layout, its numbers with ``decimal`` as their decimal sign (Plotly's
+    ``separators``: the decimal sign, then the thousands' one, a space as the pages write it)."""
+    return {**_LAYOUT, "separators": f"{decimal} " if decimal != "." else ".,"}
+
+
 def match_score_figure(
     deals: pl.DataFrame,
     *,
@@ -48,6 +55,7 @@ def match_score_figure(
     x_title: str,
     y_title: str,
     marker_names: dict[str, str],
+    decimal: str = ".",
 ) -> go.Figure:
     """The match score after each deal, a line per team (or person), with markers on special deals.
 
@@ -86,7 +94,7 @@ def match_score_figure(
                 hoverinfo="name+x",
             )
         )
-    figure.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, **_LAYOUT)
+    figure.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, **_layout(decimal))
     figure.update_xaxes(dtick=1)
     return figure
 
@@ -105,7 +113,7 @@ def kind_colours(kinds: Sequence[str], every_kind: Sequence[str] = ()) -> dict[s
 
 
 def findings_rate_figure(
-    rates: pl.DataFrame, *, title: str, y_title: str, every_kind: Sequence[str] = ()
+    rates: pl.DataFrame, *, title: str, y_title: str, every_kind: Sequence[str] = (), decimal: str = "."
 ) -> go.Figure:
     """Findings per 100 cards played, one group of bars per player, one colour per kind.
 
@@ -123,11 +131,11 @@ def findings_rate_figure(
                 marker_color=colour,
             )
         )
-    figure.update_layout(title=title, yaxis_title=y_title, barmode="stack", **_LAYOUT)
+    figure.update_layout(title=title, yaxis_title=y_title, barmode="stack", **_layout(decimal))
     return figure
 
 
-def dealer_points_figure(points: pl.DataFrame, *, title: str, y_title: str) -> go.Figure:
+def dealer_points_figure(points: pl.DataFrame, *, title: str, y_title: str, decimal: str = ".") -> go.Figure:
     """Points per deal as dealer and not: two bars.
 
     :param points: ``role`` (the bar's label) and ``points_per_deal``.
@@ -137,15 +145,18 @@ def dealer_points_figure(points: pl.DataFrame, *, title: str, y_title: str) -> g
             x=points["role"].to_list(),
             y=points["points_per_deal"].to_list(),
             marker_color=list(DEALER_COLOURS[: points.height]),
-            text=[f"{v:.1f}" for v in points["points_per_deal"].to_list()],
+            text=[
+                f"{v:.1f}".replace(".", decimal).replace("-", svg.MINUS)
+                for v in points["points_per_deal"].to_list()
+            ],
             textposition="auto",
         )
     )
-    figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
+    figure.update_layout(title=title, yaxis_title=y_title, **_layout(decimal))
     return figure
 
 
-def trump_choices_figure(choices: pl.DataFrame, *, title: str, y_title: str) -> go.Figure:
+def trump_choices_figure(choices: pl.DataFrame, *, title: str, y_title: str, decimal: str = ".") -> go.Figure:
     """How often a player made each trump (and muil) as dealer.
 
     :param choices: ``choice`` (label, red suits first in their colour) and ``deals``.
@@ -154,12 +165,17 @@ def trump_choices_figure(choices: pl.DataFrame, *, title: str, y_title: str) -> 
     figure = go.Figure(
         go.Bar(x=choices["choice"].to_list(), y=choices["deals"].to_list(), marker_color=colours)
     )
-    figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
+    figure.update_layout(title=title, yaxis_title=y_title, **_layout(decimal))
     return figure
 
 
 def rate_over_time_figure(
-    rates: pl.DataFrame, *, title: str, y_title: str, severity_names: dict[str, str] | None = None
+    rates: pl.DataFrame,
+    *,
+    title: str,
+    y_title: str,
+    severity_names: dict[str, str] | None = None,
+    decimal: str = ".",
 ) -> go.Figure:
     """Findings per 100 cards month by month, one line per severity.
 
@@ -179,11 +195,13 @@ def rate_over_time_figure(
                     line={"color": SEVERITY_COLOURS[severity]},
                 )
             )
-    figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
+    figure.update_layout(title=title, yaxis_title=y_title, **_layout(decimal))
     return figure
 
 
-def partners_figure(partners: pl.DataFrame, *, title: str, y_title: str, hover_deals: str) -> go.Figure:
+def partners_figure(
+    partners: pl.DataFrame, *, title: str, y_title: str, hover_deals: str, decimal: str = "."
+) -> go.Figure:
     """Points per deal with each partner, bars labelled with the number of deals together.
 
     :param partners: ``partner``, ``deals``, ``points_per_deal``.
@@ -197,11 +215,13 @@ def partners_figure(partners: pl.DataFrame, *, title: str, y_title: str, hover_d
             marker_color=TEAM_COLOURS[0],
         )
     )
-    figure.update_layout(title=title, yaxis_title=y_title, **_LAYOUT)
+    figure.update_layout(title=title, yaxis_title=y_title, **_layout(decimal))
     return figure
 
 
-def ledger_figure(ledger: pl.DataFrame, *, title: str, step_names: dict[str, str], y_title: str) -> go.Figure:
+def ledger_figure(
+    ledger: pl.DataFrame, *, title: str, step_names: dict[str, str], y_title: str, decimal: str = "."
+) -> go.Figure:
     """The luck and skill ledger as a waterfall per player, side by side: from the cards, down by
     the player's and the partner's decisions, up by the opponents', to the points taken.
 
@@ -223,7 +243,9 @@ def ledger_figure(ledger: pl.DataFrame, *, title: str, step_names: dict[str, str
                 x=[step_names[s] for s in steps],
                 y=values,
                 measure=["absolute", "relative", "relative", "relative", "relative", "total"],
-                text=[f"{v:+d}" if 0 < i < 5 else str(v) for i, v in enumerate(values)],
+                text=[
+                    (f"{v:+d}" if 0 < i < 5 else str(v)).replace("-", svg.MINUS) for i, v in enumerate(values)
+                ],
                 offsetgroup=str(index),
                 increasing={"marker": {"color": "#2e8b57"}},
                 decreasing={"marker": {"color": "#c8102e"}},
@@ -231,12 +253,12 @@ def ledger_figure(ledger: pl.DataFrame, *, title: str, step_names: dict[str, str
                 connector={"line": {"color": "#999999", "width": 1}},
             )
         )
-    figure.update_layout(title=title, yaxis_title=y_title, waterfallmode="group", **_LAYOUT)
+    figure.update_layout(title=title, yaxis_title=y_title, waterfallmode="group", **_layout(decimal))
     return figure
 
 
 def ledger_matches_figure(
-    ledger: pl.DataFrame, *, title: str, step_names: dict[str, str], y_title: str
+    ledger: pl.DataFrame, *, title: str, step_names: dict[str, str], y_title: str, decimal: str = "."
 ) -> go.Figure:
     """Match by match, what decisions did to one player's points: the player's own, the partner's and
     the opponents' as bars, and their sum (the points taken minus what the cards were worth) as a line.
@@ -260,7 +282,7 @@ def ledger_matches_figure(
             line={"color": LEDGER_COLOURS["net"]},
         )
     )
-    figure.update_layout(title=title, yaxis_title=y_title, barmode="relative", **_LAYOUT)
+    figure.update_layout(title=title, yaxis_title=y_title, barmode="relative", **_layout(decimal))
     return figure
 
 
@@ -296,7 +318,7 @@ def warm() -> None:
             ),
         ]
     )
-    figure.update_layout(title="a", xaxis_title="a", yaxis_title="a", barmode="stack", **_LAYOUT)
+    figure.update_layout(title="a", xaxis_title="a", yaxis_title="a", barmode="stack", **_layout("."))
     figure.update_layout(waterfallmode="group")
     figure.update_xaxes(dtick=1)
     figure.to_json()
@@ -333,6 +355,7 @@ def match_score_svg(
     y_title: str,
     marker_names: dict[str, str],
     width: int = WIDE,
+    decimal: str = ".",
 ) -> str:
     """:func:`match_score_figure` as an SVG picture: the lines, and the marks over special deals."""
     labels = [str(d) for d in deals["deal"].to_list()]
@@ -352,12 +375,18 @@ def match_score_svg(
                 svg.Series(marker_names[flag], MARKER_COLOURS[flag], values, hover, mark, line=False)
             )
     return svg.line_chart(
-        lines, labels, title=title, x_title=x_title, y_title=y_title, width=width, height=300
+        lines, labels, title=title, x_title=x_title, y_title=y_title, width=width, height=300, decimal=decimal
     )
 
 
 def findings_rate_svg(
-    rates: pl.DataFrame, *, title: str, y_title: str, every_kind: Sequence[str] = (), width: int = WIDE
+    rates: pl.DataFrame,
+    *,
+    title: str,
+    y_title: str,
+    every_kind: Sequence[str] = (),
+    width: int = WIDE,
+    decimal: str = ".",
 ) -> str:
     """:func:`findings_rate_figure` as an SVG picture: a stacked bar per player."""
     players = sorted(rates["player"].unique().to_list())
@@ -367,22 +396,30 @@ def findings_rate_svg(
         bars.append(
             svg.Bars(kind.replace("_", " "), colour, [float(per_player.get(p) or 0.0) for p in players])
         )
-    return svg.bar_chart(players, bars, title=title, y_title=y_title, stacked=True, width=width, height=320)
+    return svg.bar_chart(
+        players, bars, title=title, y_title=y_title, stacked=True, width=width, height=320, decimal=decimal
+    )
 
 
-def dealer_points_svg(points: pl.DataFrame, *, title: str, y_title: str, width: int = WIDE) -> str:
+def dealer_points_svg(
+    points: pl.DataFrame, *, title: str, y_title: str, width: int = WIDE, decimal: str = "."
+) -> str:
     """:func:`dealer_points_figure` as an SVG picture."""
     values = [float(v) for v in points["points_per_deal"].to_list()]
-    bar = svg.Bars("", list(DEALER_COLOURS), values, [svg.number(v) for v in values])
-    return svg.bar_chart(points["role"].to_list(), [bar], title=title, y_title=y_title, width=width)
+    bar = svg.Bars("", list(DEALER_COLOURS), values, [svg.number(v, decimal=decimal) for v in values])
+    return svg.bar_chart(
+        points["role"].to_list(), [bar], title=title, y_title=y_title, width=width, decimal=decimal
+    )
 
 
-def trump_choices_svg(choices: pl.DataFrame, *, title: str, y_title: str, width: int = WIDE) -> str:
+def trump_choices_svg(
+    choices: pl.DataFrame, *, title: str, y_title: str, width: int = WIDE, decimal: str = "."
+) -> str:
     """:func:`trump_choices_figure` as an SVG picture, the counts over the bars."""
     labels = choices["choice"].to_list()
     values = [float(v) for v in choices["deals"].to_list()]
-    bar = svg.Bars("", _trump_colours(labels), values, [svg.number(v) for v in values])
-    return svg.bar_chart(labels, [bar], title=title, y_title=y_title, width=width)
+    bar = svg.Bars("", _trump_colours(labels), values, [svg.number(v, decimal=decimal) for v in values])
+    return svg.bar_chart(labels, [bar], title=title, y_title=y_title, width=width, decimal=decimal)
 
 
 def rate_over_time_svg(
@@ -392,6 +429,7 @@ def rate_over_time_svg(
     y_title: str,
     severity_names: dict[str, str] | None = None,
     width: int = WIDE,
+    decimal: str = ".",
 ) -> str:
     """:func:`rate_over_time_figure` as an SVG picture: a line per severity over the months."""
     months = rates["month"].unique(maintain_order=True).to_list()
@@ -402,7 +440,13 @@ def rate_over_time_svg(
             values = [None if per_month.get(m) is None else float(per_month[m]) for m in months]
             lines.append(svg.Series((severity_names or {}).get(severity, severity), colour, values))
     return svg.line_chart(
-        lines, [str(m) for m in months], title=title, x_title="", y_title=y_title, width=width
+        lines,
+        [str(m) for m in months],
+        title=title,
+        x_title="",
+        y_title=y_title,
+        width=width,
+        decimal=decimal,
     )
 
 
@@ -414,6 +458,7 @@ def partners_svg(
     hover_deals: str,
     over_bars: str,
     width: int = WIDE,
+    decimal: str = ".",
 ) -> str:
     """:func:`partners_figure` as an SVG picture, each bar labelled with the deals together.
 
@@ -423,16 +468,29 @@ def partners_svg(
     values = [float(v) for v in partners["points_per_deal"].to_list()]
     deals = [str(d) for d in partners["deals"].to_list()]
     hover = [
-        f"{n}: {svg.number(v)} · {d} {hover_deals}" for n, v, d in zip(names, values, deals, strict=True)
+        f"{n}: {svg.number(v, decimal=decimal)} · {d} {hover_deals}"
+        for n, v, d in zip(names, values, deals, strict=True)
     ]
     bar = svg.Bars("", TEAM_COLOURS[0], values, deals, hover)
     return svg.bar_chart(
-        names, [bar], title=title, y_title=y_title, note=f"{over_bars}: {hover_deals}", width=width
+        names,
+        [bar],
+        title=title,
+        y_title=y_title,
+        note=f"{over_bars}: {hover_deals}",
+        width=width,
+        decimal=decimal,
     )
 
 
 def ledger_svgs(
-    ledger: pl.DataFrame, *, titles: Sequence[str], step_names: dict[str, str], y_title: str, width: int = 440
+    ledger: pl.DataFrame,
+    *,
+    titles: Sequence[str],
+    step_names: dict[str, str],
+    y_title: str,
+    width: int = 440,
+    decimal: str = ".",
 ) -> list[str]:
     """:func:`ledger_figure` as SVG pictures: a waterfall per player (the report's), on one scale.
 
@@ -450,13 +508,20 @@ def ledger_svgs(
             value_range=scale,
             width=width,
             height=270,
+            decimal=decimal,
         )
         for index, (row, title) in enumerate(zip(rows, titles, strict=True))
     ]
 
 
 def ledger_matches_svg(
-    ledger: pl.DataFrame, *, title: str, step_names: dict[str, str], y_title: str, width: int = WIDE
+    ledger: pl.DataFrame,
+    *,
+    title: str,
+    step_names: dict[str, str],
+    y_title: str,
+    width: int = WIDE,
+    decimal: str = ".",
 ) -> str:
     """:func:`ledger_matches_figure` as an SVG picture: relative bars and the line of their sum."""
     rows = ledger.sort(["evening", "match_id"])
@@ -467,5 +532,13 @@ def ledger_matches_svg(
     net = [float(v) for v in (rows["points"] - rows["cards"]).to_list()]
     line = svg.Series(step_names["net"], LEDGER_COLOURS["net"], net)
     return svg.bar_chart(
-        labels, bars, title=title, y_title=y_title, stacked=True, lines=[line], width=width, height=340
+        labels,
+        bars,
+        title=title,
+        y_title=y_title,
+        stacked=True,
+        lines=[line],
+        width=width,
+        height=340,
+        decimal=decimal,
     )

@@ -439,19 +439,21 @@ def csv_bytes(frame: pl.DataFrame) -> bytes:
     return flatten_for_csv(frame).write_csv().encode()
 
 
-def example_queries(path: Path | None = None) -> list[tuple[str, str]]:
+def example_queries(path: Path | None = None, lang: str = "en") -> list[tuple[str, str]]:
     """The example queries of ``docs/sql.md``: ``(title, sql)`` for each ```` ```sql ```` block.
 
     The title is the first sentence of the nearest paragraph above the block (a paragraph's
-    first line may stop mid-sentence), or else its heading. Examples that read files the
-    analysis wrote (``read_parquet('DIR/...')``) are left out: the page's queries may not read
-    files.
+    first line may stop mid-sentence), or else its heading. In Dutch (``lang="nl"``) it is the
+    block's Dutch title, a comment on the line above it (``<!-- nl: De partijen -->``: the guide
+    is English, its readers do not see the comment), or the English one where it has none.
+    Examples that read files the analysis wrote (``read_parquet('DIR/...')``) are left out: the
+    page's queries may not read files.
     """
     source = path or DOCS / "sql.md"
     if not source.exists():
         return []
     examples: list[tuple[str, str]] = []
-    title = ""
+    title = dutch = ""
     lines = source.read_text(encoding="utf-8").splitlines()
     index = 0
     while index < len(lines):
@@ -464,8 +466,11 @@ def example_queries(path: Path | None = None) -> list[tuple[str, str]]:
                 index += 1
             query = "\n".join(body).strip()
             if query and not _READS_FILES.search(query):
-                examples.append((title or query.splitlines()[0], query))
-            title = ""
+                shown = dutch if lang == "nl" and dutch else title
+                examples.append((shown or query.splitlines()[0], query))
+            title = dutch = ""
+        elif named := _DUTCH_TITLE.fullmatch(line.strip()):
+            dutch = named.group(1).strip()
         elif line.startswith("#"):
             title = line.strip().lstrip("#").strip().rstrip(":")
         elif line.strip() and (index == 0 or not lines[index - 1].strip()):
@@ -479,6 +484,8 @@ def example_queries(path: Path | None = None) -> list[tuple[str, str]]:
     return examples
 
 
+_DUTCH_TITLE = re.compile(r"<!--\s*nl:\s*(.*?)\s*-->")
+"""An example's Dutch title in docs/sql.md, on the line above its query."""
 _READS_FILES = re.compile(r"\bread_(parquet|csv|json|text|blob)\w*\s*\(", re.IGNORECASE)
 
 

@@ -91,6 +91,13 @@ LABELS: dict[str, tuple[str, str]] = {
         "wordt nagekeken zoals `manillen import` en daarna geanalyseerd.",
     ),
     "archive.import_button": ("Import", "Importeren"),
+    # the file uploader's own words (Streamlit writes them in English only: ui.file_uploader)
+    "upload.choose": ("Choose a file", "Bestand kiezen"),
+    "upload.limits": (
+        "or drop it here · up to {size} MB · {types}",
+        "of sleep het hierheen · tot {size} MB · {types}",
+    ),
+    "upload.drop": ("Drop the file here", "Laat het bestand hier los"),
     "archive.import_done": (
         "{name}: {imported} imported, {replaced} replaced, {skipped} already present, {refused} refused "
         "({deals} deals).",
@@ -216,19 +223,19 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.costs_caption": (
         "Card points {name}'s team takes from this play on if everyone plays perfectly afterwards. "
         "Hindsight: all four hands open. View: averaged over {layouts} layouts of the hidden cards "
-        "that fit what {name} could see{exact}. The best card from {name}'s view is starred.",
+        "that fit what {name} could see{exact}. ★ marks the best card by each measure, ◀ the card played.",
         "Kaartpunten die het team van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
         "speelt. Achteraf: alle vier de handen open. Zicht: gemiddeld over {layouts} verdelingen van "
-        "de verborgen kaarten die passen bij wat {name} kon weten{exact}. De beste kaart volgens "
-        "wat {name} kon weten heeft een ster.",
+        "de verborgen kaarten die passen bij wat {name} kon weten{exact}. ★ wijst de beste kaart aan "
+        "volgens elk van beide, ◀ de gespeelde kaart.",
     ),
     "replay.costs_caption_hindsight": (
         "Card points {name}'s side takes from this play on if everyone plays perfectly afterwards, "
         "with every hand open (hindsight). What a player could see is weighed in the four-player "
-        "game only.",
+        "game only. ★ marks the best card, ◀ the card played.",
         "Kaartpunten die de kant van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
         "speelt, met alle handen open (achteraf). Wat een speler kon weten wordt alleen in het spel "
-        "met vier gewogen.",
+        "met vier gewogen. ★ wijst de beste kaart aan, ◀ de gespeelde kaart.",
     ),
     "replay.costs_exact": (" (every one of them)", " (allemaal)"),
     "replay.cost_played": (
@@ -245,8 +252,6 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "col.hindsight": ("Hindsight", "Achteraf"),
     "col.view": ("View", "Zicht"),
-    "col.best": ("Best", "Beste"),
-    "col.played": ("Played", "Gespeeld"),
     "col.accuracy": ("Accuracy", "Nauwkeurigheid"),
     "col.chosen_cards": ("Cards chosen", "Gekozen kaarten"),
     "col.decisions": ("Decisions", "Beslissingen"),
@@ -653,6 +658,44 @@ def text(key: str, lang: str, **values: Any) -> str:
     english, dutch = LABELS[key]
     template = dutch if lang == "nl" else english
     return template.format(**values) if values else template
+
+
+MINUS = "\u2212"
+"""The minus sign every figure of the pages is written with (``−3``, not the hyphen of ``-3``)."""
+
+
+def number_text(text: str, lang: str) -> str:
+    """A number Python wrote (``"%.1f" % x``, ``f"{x:+.2f}"``) as ``lang`` writes it: a real minus
+    sign in both languages, and a decimal comma in Dutch.
+
+    Only for the text of one number (with its sign, unit or ``x`` before it): every ``.`` becomes
+    the decimal sign and every ``-`` the minus sign.
+
+    >>> number_text("-10.6", "en"), number_text("-0.44", "nl"), number_text("48.6%", "nl")
+    ('−10.6', '−0,44', '48,6%')
+    """
+    text = text.replace("-", MINUS)
+    return text.replace(".", ",") if lang == "nl" else text
+
+
+def decimal_sign(lang: str) -> str:
+    """The decimal sign of ``lang``: ``","`` in Dutch, ``"."`` in English (for the charts)."""
+    return "," if lang == "nl" else "."
+
+
+def number(value: float, lang: str, decimals: int | None = None, *, signed: bool = False) -> str:
+    """``value`` in ``lang`` (:func:`number_text`): ``decimals`` decimals, or for ``None`` as few
+    as it needs (a whole number without any); with ``signed`` a ``+`` before a positive one.
+
+    >>> number(0.44, "nl", 2), number(-3.25, "en", 1, signed=True), number(60.0, "nl"), number(2.5, "nl")
+    ('0,44', '−3.2', '60', '2,5')
+    """
+    sign = "+" if signed else ""
+    if decimals is None:
+        written = f"{value:{sign}g}" if float(value).is_integer() else f"{value:{sign}}"
+    else:
+        written = f"{value:{sign}.{decimals}f}"
+    return number_text(written, lang)
 
 
 def translator(lang: str) -> Callable[..., str]:

@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import ui
+from dashboards import i18n, ui
 
 STATIC = Path(__file__).resolve().parent / "static"
 COMPONENT = st.components.v2.component(
@@ -40,13 +40,16 @@ takes (``"%d"``, ``"x%d"``, ``"%.1f%%"``, ``"%+.1f"``), ``"plain"`` (whole numbe
 decimals, others as they are), or a function of the value."""
 
 
-def cell_text(value: Any, format: Format | None = None) -> str:
-    """One cell as the table shows it: blank for a missing value, numbers in ``format``.
+def cell_text(value: Any, format: Format | None = None, lang: str = "en") -> str:
+    """One cell as the table shows it: blank for a missing value, numbers in ``format`` as ``lang``
+    writes them (a real minus sign; in Dutch a decimal comma, :func:`dashboards.i18n.number_text`).
 
     >>> [cell_text(None), cell_text(60.0, "plain"), cell_text(2.5, "plain"), cell_text(3, "x%d")]
     ['', '60', '2.5', 'x3']
     >>> cell_text(48.63, "%.1f%%"), cell_text(datetime.date(2026, 1, 2))
     ('48.6%', '2026-01-02')
+    >>> cell_text(-10.63, "%+.1f", "nl"), cell_text(0.44, "plain", "nl"), cell_text(-3, None, "en")
+    ('−10,6', '0,44', '−3')
     """
     if value is None:
         return ""
@@ -60,26 +63,29 @@ def cell_text(value: Any, format: Format | None = None) -> str:
         return "✓" if value else ""
     if isinstance(value, int | float):
         if format == "plain" or format is None:
-            return f"{value:g}" if isinstance(value, float) and value.is_integer() else str(value)
-        return format % value
+            return i18n.number(value, lang)
+        return i18n.number_text(format % value, lang)
     return str(value)
 
 
-def column_texts(series: pl.Series, format: Format | None = None) -> list[str]:
+def column_texts(series: pl.Series, format: Format | None = None, lang: str = "en") -> list[str]:
     """A column's cells as the table shows them (:func:`cell_text`), the common kinds at once.
 
-    >>> column_texts(pl.Series([3, None, 12])), column_texts(pl.Series([4.0, 2.5]), "plain")
-    (['3', '', '12'], ['4', '2.5'])
+    >>> column_texts(pl.Series([3, None, -12])), column_texts(pl.Series([4.0, 2.5]), "plain", "nl")
+    (['3', '', '−12'], ['4', '2,5'])
     """
     dtype = series.dtype
     if format is None or (format in ("plain", "%d") and dtype.is_integer()):
-        if dtype == pl.String or dtype.is_integer():
-            return series.cast(pl.String).fill_null("").to_list()
+        if dtype.is_integer():
+            texts = series.cast(pl.String).str.replace("-", i18n.MINUS, literal=True)
+            return texts.fill_null("").to_list()
+        if dtype == pl.String:
+            return series.fill_null("").to_list()
         if dtype == pl.Date:
             return series.dt.to_string("%Y-%m-%d").fill_null("").to_list()
         if dtype == pl.Datetime:
             return series.dt.to_string("%Y-%m-%d %H:%M").fill_null("").to_list()
-    return [cell_text(value, format) for value in series]
+    return [cell_text(value, format, lang) for value in series]
 
 
 def _ignore() -> None:
@@ -102,6 +108,8 @@ def show(
     targets: Sequence[Mapping[str, Any]] | None = None,
     bars: Mapping[str, float] | None = None,
     wrap: Sequence[str] = (),
+    detail: str | None = None,
+    notes: Mapping[str, Sequence[str]] | None = None,
     caption: str = "",
     grid: str | None = None,
     offer_grid: bool = True,
@@ -115,7 +123,15 @@ def show(
     :param page: the page a row opens (a key of ``ui.PAGE_FILES``).
     :param targets: each row's address parameters on ``page``, in the frame's order.
     :param bars: columns drawn with a bar under the figure, and the value of a full bar.
-    :param wrap: columns of long text, wrapped instead of kept on one line.
+    :param wrap: columns of words (a venue, two names, a finding's kind) that may break between
+        words when the table is short of room; other cells keep to one line. On a phone, where the
+        table scrolls sideways, they keep to one line too.
+    :param detail: a column of long text (a finding's explanation, a comment) shown as a line
+        under each row's cells, across the table, rather than as a column: a column of sentences
+        beside ten others would make the table wider than a laptop's page. On a phone the line
+        stays in view while the row scrolls sideways.
+    :param notes: a mark after some cells of a column, row by row (``★`` after the best card's
+        value): the column still sorts by its values.
     :param caption: what the table lists, for screen readers.
     :param grid: the page's name when its tables may be shown in the data grid instead (a button
         under the table, then the page's "Interactive tables" toggle, :func:`grid_toggle`).
@@ -125,9 +141,19 @@ def show(
     """
     formats = formats or {}
     bars = bars or {}
+    notes = notes or {}
+    language = ui.lang()
     if grid is not None and st.session_state.get(grid_key(grid)):
         _show_grid(
-            frame, key=key, labels=labels, formats=formats, page=page, targets=targets, bars=bars, wrap=wrap
+            frame,
+            key=key,
+            labels=labels,
+            formats=formats,
+            page=page,
+            targets=targets,
+            bars=bars,
+            wide=(detail,) if detail else (),
+            notes=notes,
         )
         return
     # a click names a row of the table as the browser showed it: the last run's rows
@@ -142,8 +168,12 @@ def show(
             "name": name,
             "label": labels.get(name, name),
             "align": "num" if numeric else "wrap" if name in wrap else "",
-            "cells": column_texts(series, formats.get(name)),
+            "cells": column_texts(series, formats.get(name), language),
         }
+        if name in notes:
+            column["notes"] = list(notes[name])
+        if name == detail:
+            column["detail"] = True
         if numeric:
             column["keys"] = series.to_list()
         if name in bars:
@@ -182,6 +212,17 @@ def show(
         _open_row(key, page, result.get("row"), clicked_in)
 
 
+def _with_notes(cells: list[str], notes: Sequence[str] | None) -> list[str]:
+    """Each cell with its row's mark after it (none for an empty mark).
+
+    >>> _with_notes(["14.1", "11.5"], ["★", ""])
+    ['14.1 ★', '11.5']
+    """
+    if notes is None:
+        return cells
+    return [f"{cell} {note}" if note else cell for cell, note in zip(cells, notes, strict=True)]
+
+
 def _all_key(key: str) -> str:
     return f"{key}_all"
 
@@ -209,9 +250,9 @@ def grid_toggle(page: str) -> None:
         st.toggle(t("table.interactive"), key=grid_key(page), help=t("table.interactive_help"))
 
 
-def _writer(format: Format | None) -> Callable[[Any], str]:
+def _writer(format: Format | None, lang: str) -> Callable[[Any], str]:
     """:func:`cell_text` in one format, for a column the grid shows as text."""
-    return lambda value: cell_text(value, format)
+    return lambda value: cell_text(value, format, lang)
 
 
 def _show_grid(
@@ -223,18 +264,28 @@ def _show_grid(
     page: str | None,
     targets: Sequence[Mapping[str, Any]] | None,
     bars: Mapping[str, float],
-    wrap: Sequence[str],
+    wide: Sequence[str],
+    notes: Mapping[str, Sequence[str]],
 ) -> None:
     """The same table in Streamlit's data grid (searching, resizing, downloading), rows still
-    opening their page in-session."""
+    opening their page in-session.
+
+    :param wide: columns of long text, given the grid's widest column.
+    :param notes: marks after some cells (:func:`show`): such a column is shown as its texts.
+    """
     config: dict[str, Any] = {}
-    texts = []
+    texts: list[Any] = []
+    language = ui.lang()
     for name in frame.columns:
         label = labels.get(name, name)
         format = formats.get(name)
         dtype = frame[name].dtype
-        if callable(format) or (not dtype.is_numeric() and format is not None):
-            texts.append(pl.col(name).map_elements(_writer(format), pl.String))
+        if name in notes:
+            cells = column_texts(frame[name], format, language)
+            texts.append(pl.Series(name, _with_notes(cells, notes[name]), pl.String))
+            config[name] = label
+        elif callable(format) or (not dtype.is_numeric() and format is not None):
+            texts.append(pl.col(name).map_elements(_writer(format, language), pl.String))
             config[name] = label
         elif name in bars:
             config[name] = st.column_config.ProgressColumn(
@@ -246,7 +297,7 @@ def _show_grid(
             config[name] = st.column_config.DateColumn(label)
         elif dtype == pl.Datetime:
             config[name] = st.column_config.DatetimeColumn(label, format="YYYY-MM-DD HH:mm")
-        elif name in wrap:
+        elif name in wide:
             config[name] = st.column_config.TextColumn(label, width="large")
         else:
             config[name] = label

@@ -10,7 +10,8 @@ and fills the dashboard's caches with what each page shows first (:func:`dashboa
 so the first visitor of a page waits for no query either.
 
 It also holds what each page document is served with (:class:`BaseAddress`, the middleware of
-``dashboards/asgi_app.py``), in a module of its own: a process may build one ``st.App`` only,
+``dashboards/asgi_app.py``, and :class:`DefaultPageAddress`, which gives the first page the
+address of its own the others have), in a module of its own: a process may build one ``st.App`` only,
 and the page-load bench serves its bare page through the same middleware.
 """
 
@@ -200,6 +201,39 @@ class BaseAddress:
         await self.app(scope, receive, send_injected)
 
 
+DEFAULT_PAGE = "archive"
+"""The url path of the page Streamlit serves at the root (``st.Page(..., default=True)``)."""
+
+
+class DefaultPageAddress:
+    """ASGI middleware: the default page's own address (``/archive``) opens it, at ``/``.
+
+    Streamlit serves its default page at the root only: at ``/archive`` its frontend asks the
+    server for a page of that name, finds none and says "Page not found" over the default page.
+    Every other page has an address of its own, so this one answers a redirect to the root, the
+    query string (``?lang=nl``) kept.
+    """
+
+    def __init__(self, app: ASGIApp, path: str = DEFAULT_PAGE) -> None:
+        self.app = app
+        self.path = path.strip("/")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        prefix = server_prefix()
+        if (
+            scope["type"] != "http"
+            or scope.get("method") not in ("GET", "HEAD")
+            or str(scope.get("path", "")).rstrip("/") != f"{prefix}/{self.path}"
+        ):
+            await self.app(scope, receive, send)
+            return
+        query = scope.get("query_string") or b""
+        root = f"{scope.get('root_path') or ''}{prefix}/".encode()
+        location = root + (b"?" + query if query else b"")
+        await send({"type": "http.response.start", "status": 307, "headers": [(b"location", location)]})
+        await send({"type": "http.response.body", "body": b""})
+
+
 def page_middleware() -> list[Any]:
     """The middleware the dashboard's ``st.App`` is built with: ``st.App(script,
     middleware=page_middleware())`` (the page-load bench builds its bare page's the same way, so
@@ -210,7 +244,7 @@ def page_middleware() -> list[Any]:
     """
     from starlette.middleware import Middleware
 
-    return [Middleware(BaseAddress)]
+    return [Middleware(DefaultPageAddress), Middleware(BaseAddress)]
 
 
 # --------------------------------------------------------------------------- the preload

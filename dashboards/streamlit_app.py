@@ -16,7 +16,7 @@ if _ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from dashboards import data, ui  # noqa: E402
+from dashboards import data, serve, ui  # noqa: E402
 
 # The tab's icon is a file of the package: a material or emoji icon would be fetched from a CDN.
 ICON = Path(__file__).resolve().parent / "static" / "icon.svg"
@@ -29,10 +29,10 @@ t = ui.translator()
 
 pages = [
     st.Page(
-        ui.PAGE_FILES["archive"],
+        ui.PAGE_FILES[serve.DEFAULT_PAGE],
         title=t("nav.archive"),
         icon=":material/inventory_2:",
-        url_path="archive",
+        url_path=serve.DEFAULT_PAGE,  # served at /; /archive redirects there (serve.DefaultPageAddress)
         default=True,
     ),
     st.Page(ui.PAGE_FILES["record"], title=t("nav.record"), icon=":material/edit_note:", url_path="record"),

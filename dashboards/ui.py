@@ -214,6 +214,55 @@ def archive_ready() -> bool:
     return True
 
 
+def css_string(text: str) -> str:
+    """``text`` as a CSS string (for ``content:``), safe inside a ``<style>`` element.
+
+    >>> print(css_string('Sleep "het" <hier>'))
+    "Sleep \\22 het\\22  \\3c hier\\3e "
+    """
+    return '"' + "".join(c if c.isalnum() or c in " .,·-()" else f"\\{ord(c):x} " for c in text) + '"'
+
+
+UPLOADER_STYLE = """
+{zone} button[kind="secondary"] [data-testid="stMarkdownContainer"],
+{zone} [data-testid="stFileUploaderDropzoneInstructions"] span,
+{zone} > input + div:not(:has([data-testid="stFileChips"])) > * {{ display: none; }}
+{zone} button[kind="secondary"] span[data-has-shortcut]::after {{ content: {choose}; }}
+{zone} [data-testid="stFileUploaderDropzoneInstructions"] > div::after {{
+  content: {limits}; font-size: 0.875rem; opacity: 0.6;
+}}
+{zone} > input + div:not(:has([data-testid="stFileChips"]))::after {{ content: {drop}; }}
+"""
+"""Streamlit's file uploader with the page's words in place of its English: its button
+("Upload"), its line of limits ("200MB per file • JSON") and the line shown while a file is
+dragged over it ("Drag and drop a file here"). The English is left out of the page (``display:
+none``), so a screen reader names the button by the page's word too."""
+
+
+def file_uploader(label: str, types: Sequence[str], *, key: str, help: str | None = None) -> Any:
+    """``st.file_uploader`` for one file of ``types``, its words in the page's language.
+
+    Streamlit has no setting for the uploader's language (it writes "Upload" and "200MB per file"
+    in English): a style scoped to this uploader's box hides those words and shows the page's.
+
+    :param types: the accepted extensions, without dots (``["json", "jsonl"]``).
+    :param key: the uploader's widget key (its box is ``{key}_box``).
+    :returns: the uploaded file, or None.
+    """
+    t = translator()
+    size = st.get_option("server.maxUploadSize")
+    limits = t("upload.limits", size=size, types=", ".join(f".{kind}" for kind in types))
+    style = UPLOADER_STYLE.format(
+        zone=f'.st-key-{key}_box [data-testid="stFileUploaderDropzone"]',
+        choose=css_string(t("upload.choose")),
+        limits=css_string(limits),
+        drop=css_string(t("upload.drop")),
+    )
+    with st.container(key=f"{key}_box"):
+        st.html(f"<style>{style}</style>")
+        return st.file_uploader(label, type=list(types), help=help, key=key)
+
+
 @contextmanager
 def messages() -> Iterator[None]:
     """Turn the archive's errors into a message on the page instead of a traceback."""

@@ -56,6 +56,16 @@ class LightTable:
         return frame.with_columns(numbers) if numbers else frame
 
     @property
+    def notes(self) -> dict[str, list[str]]:
+        """The marks beside some cells (``★``), per column name, for the columns that have any."""
+        return {column["name"]: column["notes"] for column in self.data["columns"] if "notes" in column}
+
+    @property
+    def detail(self) -> str | None:
+        """The column shown as a line under each row rather than as a column, if any."""
+        return next((column["name"] for column in self.data["columns"] if column.get("detail")), None)
+
+    @property
     def links(self) -> list[str] | None:
         """Each row's address (opened by a Ctrl+click), or None for rows that open nothing."""
         links = self.data.get("links")

@@ -350,6 +350,22 @@ def test_archive_draws_the_upload_box_only_once_opened(app: AppTest) -> None:
     assert at.file_uploader(key="archive_upload")
 
 
+def test_archive_upload_box_says_its_words_in_the_page_s_language(app: AppTest) -> None:
+    """Streamlit writes its uploader's button and limits in English only ("Upload", "200MB per
+    file"): the box carries the page's words in their place (the browser side is
+    tests/test_browser_layout.py)."""
+    app.run()
+    app.session_state["lang"] = "nl"
+    at = open_expander(app.switch_page("app_pages/archive.py").run(), "archive_upload_open")
+    assert at.file_uploader(key="archive_upload").label == "Partijen importeren"
+    style = next(
+        element.proto.body for element in at.get("html") if "stFileUploaderDropzone" in element.proto.body
+    )
+    assert '"Bestand kiezen"' in style and '"Laat het bestand hier los"' in style
+    assert '"of sleep het hierheen · tot 200 MB · .json, .jsonl, .mnl"' in style
+    assert ".st-key-archive_upload_box" in style  # this uploader's only
+
+
 def test_archive_filters_offer_no_english_select_all(app: AppTest) -> None:
     """Streamlit's multiselect adds "Select all" (English only, in Nederlands too): the filters
     leave it out, since none ticked already means all."""
@@ -893,6 +909,15 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     )
 
 
+def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:
+    """The explanation is sentences: a line under its row's cells rather than a twelfth column
+    (which made the table 1230 px wide in a 938 px page); the finding's kind may wrap."""
+    table = light_table(open_page(app, "mistakes"), "mistakes_table")
+    assert table.detail == "text" and all(table.texts["text"])
+    kind = next(column for column in table.data["columns"] if column["name"] == "kind")
+    assert kind["align"] == "wrap"
+
+
 def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
     at = open_page(app, "mistakes")
     rates = data.finding_rates(data.FindingFilter(players=("Dirk",)))
@@ -923,6 +948,25 @@ def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     assert (deals, points) == ("36", f"{expected['points_per_deal']:.2f}".replace("-", "−"))
     assert re.fullmatch(r"\d{1,3}\.\d%", won)  # a percentage like every other on the page, one decimal
     assert not at.dataframe  # no data grid for four numbers: its scripts would slow every new tab
+
+
+def test_players_figures_in_dutch_have_a_decimal_comma_and_a_real_minus_sign(app: AppTest) -> None:
+    """Dutch writes 0,44 where English writes 0.44, and every page writes a negative number with
+    the same minus sign (−, not the hyphen of -10.6)."""
+    at = open_players_in_dutch(app)
+    table = next(block for block in html_blocks(at) if 'data-table="players_partners"' in block)
+    row = re.findall(r"<tr><td>(.*?)</td>(.*?)</tr>", table[table.index('data-table="players_partners"') :])[
+        0
+    ]
+    _, points, won = re.findall(r">([^<]*)</td>", row[1])
+    expected = data.partners("Bert").row(0, named=True)["points_per_deal"]
+    assert points == f"{expected:.2f}".replace(".", ",").replace("-", "\u2212")
+    assert re.fullmatch(r"\d{1,3},\d%", won)
+    pictures = svg_charts(at)
+    for name in ("players_points", "players_rates", "players_partners"):
+        numbers = re.findall(r">([−+]?\d+(?:[.,]\d+)?)</text>", pictures[name])
+        assert numbers and not any("." in n for n in numbers), (name, numbers)
+        assert not re.search(r">-\d", pictures[name]), name
 
 
 def test_players_rate_line_drops_to_zero_in_months_without_findings(app: AppTest) -> None:
@@ -1087,6 +1131,36 @@ def test_an_example_fills_the_box_and_runs_even_over_what_was_typed(app: AppTest
     type_query(at, "SELECT 41 + 1 AS answer")
     at.button(key="sql_run_button").click().run()
     assert at.dataframe[0].value["answer"].tolist() == [42]
+
+
+def test_sql_examples_have_dutch_titles_in_dutch(app: AppTest) -> None:
+    """The examples are named by docs/sql.md's English sentences; in Dutch each has its Dutch
+    title (a comment beside it in the guide), the same queries in the same order."""
+    english = data.example_queries()
+    dutch = data.example_queries(lang="nl")
+    assert [query for _, query in dutch] == [query for _, query in english]
+    assert all(nl != en for (nl, _), (en, _) in zip(dutch, english, strict=True)), "an example without Dutch"
+    app.run()
+    app.session_state["lang"] = "nl"
+    at = app.switch_page("app_pages/sql.py").run()
+    assert not at.exception
+    shown = [at.button(key=f"sql_example_{index}").label for index in range(len(dutch))]
+    assert shown == [title for title, _ in dutch]
+    assert shown[0] == "De partijen, de nieuwste eerst"
+
+
+def test_example_queries_take_their_dutch_title_from_the_comment_above(tmp_path: Path) -> None:
+    guide = tmp_path / "sql.md"
+    guide.write_text(
+        "Who deals most?\n\n<!-- nl: Wie geeft het vaakst? -->\n```sql\nSELECT 1\n```\n\n"
+        "Muil won:\n\n```sql\nSELECT 2\n```\n",
+        encoding="utf-8",
+    )
+    assert data.example_queries(guide) == [("Who deals most?", "SELECT 1"), ("Muil won", "SELECT 2")]
+    assert data.example_queries(guide, lang="nl") == [
+        ("Wie geeft het vaakst?", "SELECT 1"),
+        ("Muil won", "SELECT 2"),
+    ]
 
 
 def test_example_queries_come_from_the_sql_guide(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -54,11 +55,16 @@ def app(solved: Solved, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
 
 
 def costs_table(at: AppTest) -> list[dict[str, object]] | None:
-    """The replay page's card values as rows, ``None`` when the page shows none."""
+    """The replay page's card values as rows, ``None`` when the page shows none: each row's
+    values, and the marks beside them as ``best`` (view), ``hindsight_best`` and ``played``."""
     for frame in light_tables(at):
         table = frame.value
-        if {"card", "view", "hindsight", "best", "played"} <= set(table.columns):
-            return list(table.to_dicts())
+        if {"card", "view", "hindsight"} <= set(table.columns):
+            notes = frame.notes
+            marks = pl.DataFrame(
+                {"best": notes["view"], "hindsight_best": notes["hindsight"], "played": notes["card"]}
+            )
+            return list(pl.concat([table, marks], how="horizontal").to_dicts())
     return None
 
 
@@ -81,6 +87,7 @@ def test_replay_shows_every_legal_card_with_both_values(app: AppTest, solved: So
         assert value.view is not None and abs(float(str(row["view"])) - value.view) <= 0.05
         assert (row["best"] == "★") == (row["card"] in {str(c) for c in chosen.best_cards})
         assert (row["played"] == "◀") == (row["card"] == str(chosen.card))
+        assert (row["hindsight_best"] == "★") == (row["card"] in {str(c) for c in chosen.hindsight_best})
     page = texts(at)
     view = f"{chosen.view_cost:.1f}".rstrip("0").rstrip(".")
     assert f"**{view}** card points" in page and f"**{chosen.dd_cost}** with hindsight" in page
@@ -112,6 +119,10 @@ def test_replay_costs_in_dutch(app: AppTest, solved: Solved) -> None:
     app.switch_page("app_pages/replay.py").run()
     assert not app.exception
     assert "Wat elke kaart waard was" in texts(app) and "achteraf" in texts(app)
+    # the values with a decimal comma, as Dutch writes them (the view's are one decimal)
+    shown = next(frame for frame in light_tables(app) if frame.key == "replay_costs")
+    assert all(re.fullmatch(r"\d+,\d", text) for text in shown.texts["view"]), shown.texts["view"]
+    assert shown.labels == ["Kaart", "Zicht", "Achteraf"]
 
 
 def test_match_page_shows_accuracy_per_player(app: AppTest, solved: Solved) -> None:
@@ -134,6 +145,24 @@ def test_match_page_shows_accuracy_per_player(app: AppTest, solved: Solved) -> N
     assert all(re.fullmatch(r"\d{1,3}\.\d%", text) for text in written.texts["accuracy"])
     assert written.labels[:2] == ["Player", "Accuracy"]
     assert "Accuracy (solver)" in [s.value for s in at.subheader]
+
+
+def test_match_tables_in_dutch_write_a_decimal_comma_and_a_real_minus_sign(
+    app: AppTest, solved: Solved
+) -> None:
+    """The tables write their numbers as the page's language does: 48,6% and −10,6 in Dutch (the
+    English page wrote luck as -10.6 with a hyphen, the Players page −0.44 with a minus sign)."""
+    _, result, _ = solved
+    app.run()
+    app.session_state["lang"] = "nl"
+    app.query_params["match"] = result.id
+    at = app.switch_page("app_pages/match.py").run()
+    assert not at.exception
+    tables = {frame.key: frame.texts for frame in light_tables(at)}
+    assert all(re.fullmatch(r"\d{1,3},\d%", text) for text in tables["match_accuracy"]["accuracy"])
+    luck = [text for text in tables["match_ledger"]["luck"] if text]
+    assert luck and all(re.fullmatch(r"[+\u2212]\d+,\d|0,0", text) for text in luck), luck
+    assert not any("-" in text or "." in text for row in tables["match_ledger"].rows() for text in row[1:])
 
 
 def test_match_without_costs_shows_no_accuracy(app: AppTest, solved: Solved) -> None:
@@ -174,9 +203,10 @@ def test_a_variant_deal_shows_hindsight_values_only(
         deal=1,
         step=(trick - 1) * 6 + play,
     )
-    tables = [frame.value for frame in light_tables(at) if "hindsight" in frame.value.columns]
+    tables = [frame for frame in light_tables(at) if "hindsight" in frame.value.columns]
     assert len(tables) == 1
-    assert list(tables[0].columns) == ["card", "hindsight", "hindsight_best", "played"]
+    assert list(tables[0].value.columns) == ["card", "hindsight"]
+    assert set(tables[0].notes) == {"card", "hindsight"} and "★" in tables[0].notes["hindsight"]
     page = texts(at)
     assert "with every hand open" in page and "layouts" not in page
     assert "with hindsight (no view cost)" in page

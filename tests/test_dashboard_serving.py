@@ -1,4 +1,5 @@
-"""The Streamlit settings ``manillen dashboard`` serves the pages with, and what they rely on."""
+"""The Streamlit settings ``manillen dashboard`` serves the pages with, what they rely on, and the
+addresses its middleware answers itself."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,3 +94,40 @@ def test_the_magic_check_finds_what_magic_would_write() -> None:
         "try:\n    pass\nexcept ValueError:\n    x\n"
     )
     assert _magic_writes(ast.parse(source)) == ["line 3: x", "line 5: 'shown'", "line 10: x", "line 14: x"]
+
+
+def _served(path: str, query: bytes = b"", method: str = "GET") -> tuple[int, dict[bytes, bytes], list[str]]:
+    """What :class:`dashboards.serve.DefaultPageAddress` answers to a request, and what reached
+    the app behind it."""
+    import asyncio
+
+    from dashboards.serve import DefaultPageAddress
+
+    reached: list[str] = []
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: dict[str, object], receive: object, send: object) -> None:
+        reached.append(str(scope["path"]))
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": method, "path": path, "query_string": query, "headers": []}
+    asyncio.run(DefaultPageAddress(app)(scope, receive, send))
+    start = next((m for m in sent if m["type"] == "http.response.start"), {"status": 0, "headers": []})
+    return int(start["status"]), dict(start["headers"]), reached
+
+
+def test_the_archive_page_s_own_address_leads_to_it() -> None:
+    """Streamlit serves its first page at ``/`` only (``/archive`` said "Page not found"): its own
+    address answers a redirect there, the language of the address kept; every other address
+    reaches Streamlit as it was."""
+    status, headers, reached = _served("/archive", b"lang=nl")
+    assert (status, headers[b"location"], reached) == (307, b"/?lang=nl", [])
+    assert _served("/archive/")[:2] == (307, {b"location": b"/"})
+    for path in ("/", "/mistakes", "/archive.png", "/_stcore/health", "/archives"):
+        assert _served(path)[2] == [path], path
+    assert _served("/archive", method="POST")[2] == ["/archive"]

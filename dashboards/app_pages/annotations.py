@@ -72,7 +72,7 @@ light_table.show(
     },
     page="replay",
     targets=targets,
-    wrap=("text",),
+    detail="text",  # a comment is sentences: a line under its row, as wide as the table
     caption=t("annot.page_title"),
     grid="annotations",
 )

@@ -16,11 +16,8 @@ st.title(t("archive.title"))
 
 def _upload() -> None:
     """Import an uploaded file; report it in the same words as ``manillen import``."""
-    uploaded = st.file_uploader(
-        t("archive.upload"),
-        type=["json", "jsonl", "mnl"],
-        help=t("archive.upload_help"),
-        key="archive_upload",
+    uploaded = ui.file_uploader(
+        t("archive.upload"), ["json", "jsonl", "mnl"], help=t("archive.upload_help"), key="archive_upload"
     )
     if uploaded is None or not st.button(t("archive.import_button"), key="archive_import"):
         return
@@ -161,6 +158,8 @@ light_table.show(
     },
     page="match",
     targets=[{"match": m} for m in table["match_id"]],
+    # short of room, a venue and the teams take two lines rather than push the last column out
+    wrap=("venue", "event", "team_0", "team_1"),
     caption=t("archive.title"),
     grid="archive",
 )

@@ -125,6 +125,7 @@ frame = pl.DataFrame(rows, infer_schema_length=None)
 interactive = chart_view.interactive("match")
 if frame.height:
     score_labels: dict[str, Any] = {
+        "decimal": i18n.decimal_sign(language),
         "series_names": scorers,
         "title": t("match.chart_title"),
         "x_title": t("match.chart_x"),
@@ -210,9 +211,14 @@ if ledger.height:
             titles=[t("ledger.chart", player=name) for name in ledger["player"].to_list()],
             step_names=step_names,
             y_title=t("ledger.axis"),
+            decimal=i18n.decimal_sign(language),
         ),
         lambda: charts.ledger_figure(
-            ledger, title=t("ledger.title"), step_names=step_names, y_title=t("ledger.axis")
+            ledger,
+            title=t("ledger.title"),
+            step_names=step_names,
+            y_title=t("ledger.axis"),
+            decimal=i18n.decimal_sign(language),
         ),
         interactive=interactive,
         key="match_ledger_chart",

@@ -74,7 +74,11 @@ if rates.height:
     labelled = rates.with_columns(
         pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String)
     )
-    rate_labels = {"title": t("mistakes.rate_title"), "y_title": t("mistakes.rate_axis")}
+    rate_labels = {
+        "title": t("mistakes.rate_title"),
+        "y_title": t("mistakes.rate_axis"),
+        "decimal": i18n.decimal_sign(language),
+    }
     every_kind = [i18n.label_of("kind", k, language) for k in choices["kinds"]]
     chart_view.show(
         lambda width: charts.findings_rate_svg(labelled, **rate_labels, every_kind=every_kind, width=width),
@@ -141,7 +145,10 @@ light_table.show(
     formats={"points": "plain"},
     page="replay",
     targets=targets,
-    wrap=("text",),
+    # the explanation is a sentence or three: a line under its row, so the eleven columns beside
+    # it fit a laptop's page (as a column it made the table 1230 px wide in a 938 px page)
+    wrap=("kind",),
+    detail="text",
     caption=t("mistakes.title"),
     grid="mistakes",
     more=more,

@@ -13,6 +13,7 @@ from manillen_replay.cards import Suit
 
 t = ui.translator()
 language = ui.lang()
+decimal = i18n.decimal_sign(language)  # the charts' decimal sign
 PLAYER, SYNCED, CHOICE = "players_player", "players_synced", "players_choice"
 st.title(t("players.title"))
 if not ui.archive_ready():
@@ -30,10 +31,11 @@ def partners_table(partners: pl.DataFrame) -> str:
     right = ' class="num"'
     rows = []
     for row in partners.iter_rows(named=True):
-        points = f"{row['points_per_deal']:.2f}".replace("-", "−")  # a real minus sign
+        points = i18n.number(row["points_per_deal"], language, 2)
+        won = i18n.number(row["won_share"], language, 1)
         rows.append(
             f"<tr><td>{escape(row['partner'])}</td><td{right}>{row['deals']}</td>"
-            f"<td{right}>{points}</td><td{right}>{row['won_share']:.1f}%</td></tr>"
+            f"<td{right}>{points}</td><td{right}>{won}%</td></tr>"
         )
     cells = "".join(f"<th{'' if i == 0 else right}>{escape(h)}</th>" for i, h in enumerate(head))
     table = (
@@ -80,7 +82,7 @@ if accuracy:
         cards=accuracy["cards"],
         calls=accuracy["calls"],
     )
-    top.append((t("players.accuracy"), f"{accuracy['accuracy']:.1f}%", accuracy_help))
+    top.append((t("players.accuracy"), f"{i18n.number(accuracy['accuracy'], language, 1)}%", accuracy_help))
 ui.figures(top, key="players_figures")
 
 interactive = chart_view.interactive("players")
@@ -93,7 +95,11 @@ if points.height:
         .otherwise(pl.lit(t("players.not_dealer")))
         .alias("role")
     )
-    points_labels = {"title": t("players.points_title"), "y_title": t("players.points_per_deal")}
+    points_labels = {
+        "title": t("players.points_title"),
+        "y_title": t("players.points_per_deal"),
+        "decimal": decimal,
+    }
     side_by_side.append(
         (
             lambda width: charts.dealer_points_svg(bars, **points_labels, width=width),
@@ -109,7 +115,7 @@ if choices.height:
         return i18n.suit_name(Suit[choice]) if choice in Suit.__members__ else choice.replace("_", " ")
 
     labelled = choices.with_columns(pl.col("choice").map_elements(choice_label, pl.String))
-    trump_labels = {"title": t("players.trumps_title"), "y_title": t("players.count")}
+    trump_labels = {"title": t("players.trumps_title"), "y_title": t("players.count"), "decimal": decimal}
     side_by_side.append(
         (
             lambda width: charts.trump_choices_svg(labelled, **trump_labels, width=width),
@@ -140,19 +146,20 @@ if ledger.height:
         t(
             "ledger.all_time",
             deals=total["deals"],
-            cards=total["cards"],
-            own=total["given_away"],
-            partner=total["partner_given_away"],
-            opponents=total["won_back"],
-            points=total["points"],
-            mistakes="–" if total["mistakes"] is None else f"{total['mistakes']:.1f}",
-            luck="–" if total["luck"] is None else f"{total['luck']:+.1f}",
+            cards=i18n.number(total["cards"], language),
+            own=i18n.number(total["given_away"], language),
+            partner=i18n.number(total["partner_given_away"], language),
+            opponents=i18n.number(total["won_back"], language),
+            points=i18n.number(total["points"], language),
+            mistakes="–" if total["mistakes"] is None else i18n.number(total["mistakes"], language, 1),
+            luck="–" if total["luck"] is None else i18n.number(total["luck"], language, 1, signed=True),
         )
     )
     ledger_labels: dict[str, Any] = {
         "title": t("ledger.matches_title"),
         "step_names": {key: t(f"ledger.{key}") for key in ("own", "partner", "opponents", "net")},
         "y_title": t("ledger.axis"),
+        "decimal": decimal,
     }
     chart_view.show(
         lambda width: charts.ledger_matches_svg(ledger, **ledger_labels, width=width),
@@ -171,6 +178,7 @@ if rates.height:
         "title": t("players.rate_title"),
         "y_title": t("mistakes.rate_axis"),
         "severity_names": {s: i18n.label_of("severity", s, language) for s in data.SEVERITIES},
+        "decimal": decimal,
     }
     chart_view.show(
         lambda width: charts.rate_over_time_svg(monthly, **rate_labels, width=width),
@@ -187,6 +195,7 @@ if partners.height:
         "title": t("players.partners_title"),
         "y_title": t("players.points_per_deal"),
         "hover_deals": t("players.deals_together"),
+        "decimal": decimal,
     }
     chart_view.show(
         lambda width: charts.partners_svg(

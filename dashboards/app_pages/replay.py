@@ -222,7 +222,8 @@ play_costs, card_values = data.deal_costs(match_id, deal_number)
 
 
 def _points(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+    """Card points to one decimal at most, in the page's language (``2,5`` in Dutch)."""
+    return i18n.number(round(value, 1), language)
 
 
 def show_costs(trick: int, play: int, seat: int, card: str) -> None:
@@ -253,33 +254,25 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
     best = set(cost["best"] or [])
     hindsight_best = set(cost["hindsight_best"] or [])
     values = card_values.filter((pl.col("trick") == trick) & (pl.col("play") == play))
-    table = values.select(
-        pl.col("card"),
-        pl.col("view").round(1),
-        pl.col("hindsight"),
-        pl.col("card").map_elements(lambda c: "★" if c in best else "", pl.String).alias("best"),
-        pl.col("card")
-        .map_elements(lambda c: "★" if c in hindsight_best else "", pl.String)
-        .alias("hindsight_best"),
-        pl.col("card").map_elements(lambda c: "◀" if c == card else "", pl.String).alias("played"),
-    )
+    listed = values["card"].to_list()
+    table = values.select(pl.col("card"), pl.col("view").round(1), pl.col("hindsight"))
+    # The marks sit beside the values, not in columns of their own: the table shares the replay's
+    # right-hand column (344 px on a laptop), where six columns ran off its edge in Dutch.
+    notes = {
+        "card": ["◀" if c == card else "" for c in listed],
+        "view": ["★" if c in best else "" for c in listed],
+        "hindsight": ["★" if c in hindsight_best else "" for c in listed],
+    }
     hindsight_only = cost["view_cost"] is None
     if hindsight_only:
-        # the variants get hindsight values only: no empty view columns
-        table = table.drop("view", "best")
+        # the variants get hindsight values only: no empty view column
+        table = table.drop("view")
     light_table.show(
         table,
         key="replay_costs",
-        labels={
-            "card": t("col.card"),
-            "view": t("col.view"),
-            "hindsight": t("col.hindsight"),
-            "best": t("col.best"),
-            # on two lines: the table sits in the replay's narrow right-hand column
-            "hindsight_best": f"{t('col.best')}\n({t('col.hindsight').lower()})",
-            "played": t("col.played"),
-        },
+        labels={"card": t("col.card"), "view": t("col.view"), "hindsight": t("col.hindsight")},
         formats={"view": "%.1f", "hindsight": "%d"},
+        notes=notes,
         caption=t("replay.costs_title"),
     )
     if hindsight_only:
@@ -301,7 +294,7 @@ def finding_html(row: dict[str, Any]) -> str:
     severity = i18n.label_of("severity", str(row["severity"]), language)
     head = f"<b>{escape(severity)}</b> · {escape(i18n.label_of('kind', str(row['kind']), language))}"
     if row.get("points"):
-        head += f" · {row['points']:g} {escape(t('col.at_stake').lower())}"
+        head += f" · {i18n.number(row['points'], language)} {escape(t('col.at_stake').lower())}"
     box = {"blunder": "error", "mistake": "warning"}.get(str(row["severity"]), "info")
     return cards.box_html(box, f"<p>{head}</p><p>{escape(explanation(row))}</p>")
 

@@ -25,7 +25,7 @@ def _use_example(query: str) -> None:
     st.session_state["sql_run"] = True
 
 
-examples = data.example_queries()
+examples = data.example_queries(lang=ui.lang())
 with st.expander(t("sql.examples"), expanded=False):
     if not examples:
         st.caption(t("sql.no_examples"))

@@ -23,10 +23,13 @@ function address(links, index) {
 function draw(box, data, setTriggerValue) {
   const { columns, sorting } = data;
   const links = data.links;
+  // a detail column is a line under each row's cells, across the table, not a column of its own
+  const detail = columns.find((column) => column.detail);
   const table = document.createElement("table");
   if (data.caption) table.setAttribute("aria-label", data.caption);
   const head = table.createTHead().insertRow();
   columns.forEach((column, index) => {
+    if (column.detail) return;
     const th = cell("th", "", column.align);
     th.scope = "col";
     const sort = box.__sort;
@@ -62,13 +65,30 @@ function draw(box, data, setTriggerValue) {
   }
   const addRow = (index) => {
     const tr = body.insertRow();
+    const line = detail && detail.cells[index] ? body.insertRow() : null;
     columns.forEach((column) => {
+      if (column.detail) return;
       const td = cell("td", column.cells[index], column.align);
+      if (column.notes) {  // a mark in a box of its own width, so that the figures stay aligned
+        const note = document.createElement("span");
+        note.className = "note";
+        note.textContent = column.notes[index];
+        td.appendChild(note);
+      }
       const bar = column.bars;
       if (bar && bar[index] !== null) td.style.setProperty("--bar", `${bar[index]}%`);
       if (bar) td.classList.add("bar");
       tr.appendChild(td);
     });
+    if (line) {
+      tr.classList.add("has-detail");
+      line.className = "detail";
+      const td = line.insertCell();
+      td.colSpan = columns.length - 1;
+      const text = document.createElement("div");  // kept in view while a wide row scrolls sideways
+      text.textContent = detail.cells[index];
+      td.appendChild(text);
+    }
     if (links) {
       tr.dataset.row = String(index);
       tr.tabIndex = 0;
@@ -79,10 +99,16 @@ function draw(box, data, setTriggerValue) {
           return;
         }
         tr.classList.add("chosen");
+        if (line) line.classList.add("chosen");
         setTriggerValue("row", index);
       };
       tr.onclick = open;
       tr.onauxclick = (event) => event.button === 1 && open(event);
+      if (line) {
+        line.onclick = open;
+        line.onauxclick = tr.onauxclick;
+        line.title = tr.title;
+      }
       tr.onkeydown = (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();

@@ -82,26 +82,32 @@ _GRID = 'stroke="currentColor" stroke-opacity="0.16"'
 _AXIS = 'stroke="currentColor" stroke-opacity="0.45"'
 
 
-def number(value: float, *, signed: bool = False) -> str:
+MINUS = "\u2212"
+"""The minus sign of every number the charts write (``−3``, not the hyphen of ``-3``)."""
+
+
+def number(value: float, *, signed: bool = False, decimal: str = ".") -> str:
     """A chart label: one decimal at most, and a real minus sign.
 
-    >>> number(-3.0, signed=True), number(2.25, signed=True), number(60.0)
-    ('−3', '+2.2', '60')
+    :param decimal: the decimal sign (``","`` in Dutch).
+
+    >>> number(-3.0, signed=True), number(2.25, signed=True), number(60.0), number(-0.44, decimal=",")
+    ('−3', '+2.2', '60', '−0,4')
     """
-    text = f"{abs(value):.1f}".removesuffix(".0")
+    text = f"{abs(value):.1f}".removesuffix(".0").replace(".", decimal)
     if value < 0 and text != "0":
-        return "−" + text
+        return MINUS + text
     return "+" + text if signed and text != "0" else text
 
 
-def _tick(value: float) -> str:
+def _tick(value: float, decimal: str = ".") -> str:
     """An axis tick: as many decimals as the step needs, a real minus sign.
 
-    >>> _tick(-10.0), _tick(0.25), _tick(1e-12)
-    ('−10', '0.25', '0')
+    >>> _tick(-10.0), _tick(0.25), _tick(1e-12), _tick(1.5, ",")
+    ('−10', '0.25', '0', '1,5')
     """
-    text = f"{abs(round(value, 6)):g}"
-    return "−" + text if value < 0 and text != "0" else text
+    text = f"{abs(round(value, 6)):g}".replace(".", decimal)
+    return MINUS + text if value < 0 and text != "0" else text
 
 
 def _width_of(text: str, size: float = FONT) -> float:
@@ -331,6 +337,7 @@ def _frame(
     label_room: float | None = None,
     note: str = "",
     first_x: float = 0.5,
+    decimal: str = ".",
 ) -> tuple[list[str], _Plot, _XLabels]:
     """A chart's frame: title, legend, the value axis with its grid, and the room for the x labels.
 
@@ -341,7 +348,7 @@ def _frame(
     """
     bottom_value, top_value, step = value_axis(min(values, default=0), max(values, default=0))
     ticks = [bottom_value + step * i for i in range(round((top_value - bottom_value) / step) + 1)]
-    left = max(_width_of(_tick(v)) for v in ticks) + 10 + (FONT + 6 if y_title else 0)
+    left = max(_width_of(_tick(v, decimal)) for v in ticks) + 10 + (FONT + 6 if y_title else 0)
     right = 12.0
     rows = _legend_rows(legend, width - left - right)
     head = 28.0 + (16 if note else 0)
@@ -366,7 +373,7 @@ def _frame(
         grid = _AXIS if value == 0 else _GRID
         parts.append(
             f'<line x1="{left:.1f}" x2="{width - right:.1f}" y1="{y:.1f}" y2="{y:.1f}" {grid}/>'
-            f'<text x="{left - 6:.1f}" y="{y + 4:.1f}" text-anchor="end">{_tick(value)}</text>'
+            f'<text x="{left - 6:.1f}" y="{y + 4:.1f}" text-anchor="end">{_tick(value, decimal)}</text>'
         )
     if y_title:
         middle = plot.top + plot.height / 2
@@ -382,13 +389,18 @@ def _frame(
     return parts, plot, layout
 
 
-def _hover(series_name: str, label: str, value: float, given: Sequence[str] | None, index: int) -> str:
+def _hover(
+    series_name: str, label: str, value: float, given: Sequence[str] | None, index: int, decimal: str
+) -> str:
     if given is not None:
         return given[index]
-    return f"{series_name} · {label}: {number(value)}" if series_name else f"{label}: {number(value)}"
+    shown = number(value, decimal=decimal)
+    return f"{series_name} · {label}: {shown}" if series_name else f"{label}: {shown}"
 
 
-def _draw_series(series: Series, xs: Sequence[float], labels: Sequence[str], plot: _Plot) -> str:
+def _draw_series(
+    series: Series, xs: Sequence[float], labels: Sequence[str], plot: _Plot, decimal: str = "."
+) -> str:
     parts: list[str] = []
     if series.line:
         runs: list[list[str]] = [[]]
@@ -406,7 +418,7 @@ def _draw_series(series: Series, xs: Sequence[float], labels: Sequence[str], plo
         if value is None:
             continue
         y = plot.y(value)
-        tip = _hover(series.name, labels[index], value, series.hover, index)
+        tip = _hover(series.name, labels[index], value, series.hover, index, decimal)
         size = 3.0 if series.marker == "dot" else 3.2
         parts.append(
             f'<g class="point">{_title(tip)}{_mark(series.marker, x, y, series.colour, size)}'
@@ -428,18 +440,21 @@ def line_chart(
     y_title: str = "",
     width: int = 640,
     height: int = 260,
+    decimal: str = ".",
 ) -> str:
     """A line chart: one line per series over the x positions, a y axis through 0 with a grid, a
     legend under the title, and a tooltip on each point.
 
     :param series: the lines (and rows of marks, ``line=False``), each one value per x position.
     :param x_labels: what each x position is; labels that would overlap are thinned or slanted.
+    :param decimal: the decimal sign of the numbers written (``","`` in Dutch).
     """
     count = max(len(x_labels), 1)
     values = [v for s in series for v in s.values if v is not None]
     parts, plot, layout = _frame(
         width=width, height=height, title=title, y_title=y_title, x_title=x_title,
         legend=_legend_of(series), values=values, labels=x_labels, slots=max(count - 1, 1), first_x=0,
+        decimal=decimal,
     )  # fmt: skip
     pad = 6.0
 
@@ -449,7 +464,7 @@ def line_chart(
 
     xs = [x(i) for i in range(len(x_labels))]
     parts.append(_draw_x_labels(layout, xs, plot.top + plot.height))
-    parts.extend(_draw_series(s, xs, x_labels, plot) for s in series)
+    parts.extend(_draw_series(s, xs, x_labels, plot, decimal) for s in series)
     parts.append("</svg>")
     return "".join(parts)
 
@@ -466,6 +481,7 @@ def bar_chart(
     note: str = "",
     width: int = 640,
     height: int = 280,
+    decimal: str = ".",
 ) -> str:
     """A bar chart: a group of bars per category, or one stacked bar (``stacked``: gains stack up
     from 0 and losses down, as Plotly's relative bars), optionally with lines over the categories.
@@ -473,6 +489,7 @@ def bar_chart(
     :param bars: the series of bars, each one value per category.
     :param lines: lines drawn over the bars, each one value per category.
     :param note: a line under the title.
+    :param decimal: the decimal sign of the numbers written (``","`` in Dutch).
     """
     count = max(len(categories), 1)
     if stacked:
@@ -485,7 +502,7 @@ def bar_chart(
     legend = [_Legend(b.name, b.colour_of(0), "bar") for b in bars if b.name] + _legend_of(lines)
     parts, plot, layout = _frame(
         width=width, height=height, title=title, y_title=y_title, x_title=x_title,
-        legend=legend, values=values, labels=categories, slots=count, note=note,
+        legend=legend, values=values, labels=categories, slots=count, note=note, decimal=decimal,
     )  # fmt: skip
     slot = plot.width / count
     centres = [plot.left + slot * (i + 0.5) for i in range(len(categories))]
@@ -508,7 +525,7 @@ def bar_chart(
                 start, end = 0.0, value
                 x0 = centres[index] - thick * len(bars) / 2 + thick * number
             upper, lower = plot.y(max(start, end)), plot.y(min(start, end))
-            tip = _hover(series.name, categories[index], value, series.hover, index)
+            tip = _hover(series.name, categories[index], value, series.hover, index, decimal)
             parts.append(
                 f'<g class="bar">{_title(tip)}<rect x="{x0:.1f}" y="{upper:.1f}" width="{thick:.1f}" '
                 f'height="{max(lower - upper, 0.5 if value else 0):.1f}" '
@@ -521,7 +538,7 @@ def bar_chart(
                     f'<text x="{x0 + thick / 2:.1f}" y="{above:.1f}" text-anchor="middle">'
                     f"{escape(series.labels[index])}</text>"
                 )
-    parts.extend(_draw_series(s, centres, categories, plot) for s in lines)
+    parts.extend(_draw_series(s, centres, categories, plot, decimal) for s in lines)
     parts.append("</svg>")
     return "".join(parts)
 
@@ -595,6 +612,7 @@ def waterfall(
     value_range: tuple[float, float] | None = None,
     width: int = 640,
     height: int = 230,
+    decimal: str = ".",
 ) -> str:
     """A waterfall chart: totals as bars from zero, changes as green (gain) or red (loss) bars
     hanging from the running total, each labelled with its value and with a tooltip.
@@ -602,6 +620,7 @@ def waterfall(
     :param total_colour: the colour of the totals (a player's team colour, say).
     :param value_range: the lowest and highest value the axis must show, to give several
         waterfalls side by side one scale.
+    :param decimal: the decimal sign of the numbers written (``","`` in Dutch).
     """
     spans = waterfall_spans(steps)
     count = max(len(steps), 1)
@@ -613,15 +632,16 @@ def waterfall(
     parts, plot, _ = _frame(
         width=width, height=height, title=title, y_title=y_title, x_title="",
         legend=(), values=[*values, *(value_range or ())], labels=(), slots=count,
-        label_room=6 + 13 * lines,
+        label_room=6 + 13 * lines, decimal=decimal,
     )  # fmt: skip
     slot = plot.width / count
     for index, (step, (start, end)) in enumerate(zip(steps, spans, strict=True)):
         colour = total_colour if step.total else (GAIN if step.value >= 0 else LOSS)
         x0 = plot.left + index * slot + slot * 0.15
         upper, lower = plot.y(max(start, end)), plot.y(min(start, end))
-        text = number(step.value, signed=not step.total)
-        tip = f"{step.label}: {text}" + ("" if step.total else f" ({number(start)} → {number(end)})")
+        text = number(step.value, signed=not step.total, decimal=decimal)
+        moved = f" ({number(start, decimal=decimal)} → {number(end, decimal=decimal)})"
+        tip = f"{step.label}: {text}" + ("" if step.total else moved)
         parts.append(
             f'<g class="bar">{_title(tip)}<rect x="{x0:.1f}" y="{upper:.1f}" width="{slot * 0.7:.1f}" '
             f'height="{max(lower - upper, 1.0):.1f}" fill="{colour}"/></g>'
