@@ -302,6 +302,7 @@ LABELS: dict[str, tuple[str, str]] = {
         "Nog geen commentaar: voeg het toe op de pagina Spel herspelen.",
     ),
     "annot.count": ("{count} comments", "{count} commentaren"),
+    "annot.count_one": ("1 comment", "1 commentaar"),
     "annot.export_hint": (
         "`manillen export --records FILE.jsonl` writes the comments back into the records.",
         "`manillen export --records BESTAND.jsonl` schrijft het commentaar terug in de opnames.",

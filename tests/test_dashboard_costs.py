@@ -79,15 +79,16 @@ def test_replay_shows_every_legal_card_with_both_values(app: AppTest, solved: So
     rows = costs_table(at)
     assert rows is not None
     legal = CardSet(result.deals[0].tricks[chosen.trick - 1].legal[chosen.play - 1])
+    # each card with its suit symbol (7♣), as the rest of the page writes it
     shown = {str(row["card"]) for row in rows}
-    assert shown == {str(card) for card in legal} == {str(card) for card in chosen.values}
+    assert shown == {card.symbol for card in legal} == {card.symbol for card in chosen.values}
     for row in rows:
-        value = chosen.values[next(card for card in chosen.values if str(card) == row["card"])]
+        value = chosen.values[next(card for card in chosen.values if card.symbol == row["card"])]
         assert row["hindsight"] == value.hindsight
         assert value.view is not None and abs(float(str(row["view"])) - value.view) <= 0.05
-        assert (row["best"] == "★") == (row["card"] in {str(c) for c in chosen.best_cards})
-        assert (row["played"] == "◀") == (row["card"] == str(chosen.card))
-        assert (row["hindsight_best"] == "★") == (row["card"] in {str(c) for c in chosen.hindsight_best})
+        assert (row["best"] == "★") == (row["card"] in {c.symbol for c in chosen.best_cards})
+        assert (row["played"] == "◀") == (row["card"] == chosen.card.symbol)
+        assert (row["hindsight_best"] == "★") == (row["card"] in {c.symbol for c in chosen.hindsight_best})
     page = texts(at)
     view = f"{chosen.view_cost:.1f}".rstrip("0").rstrip(".")
     assert f"**{view}** card points" in page and f"**{chosen.dd_cost}** with hindsight" in page

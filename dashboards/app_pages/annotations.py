@@ -33,8 +33,9 @@ if chosen_authors:
 if chosen_tags:
     comments = comments.filter(pl.col("tags").list.eval(pl.element().is_in(chosen_tags)).list.any())
 
+counted = t("annot.count_one") if comments.height == 1 else t("annot.count", count=comments.height)
 st.caption(
-    t("annot.count", count=comments.height) + " · " + t("annot.export_hint") + " " + t("mistakes.click_row")
+    counted + " · " + t("annot.export_hint") + " " + t("mistakes.click_row")
 )
 
 
