@@ -205,7 +205,10 @@ def _own_profile(playwright: Any, folder: Path, origins: tuple[str, ...], extern
     compiled code V8 keeps beside it survive between visits and restarts, noting requests outside
     ``origins``."""
     context = playwright.chromium.launch_persistent_context(
-        str(folder), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, viewport={"width": 1400, "height": 1000}
+        str(folder),
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        viewport={"width": 1400, "height": 1000},
     )
     return _note_outside(context, origins, external)
 
@@ -470,7 +473,9 @@ def run(runs: int = 3, steps: int = 10, folder: Path | None = None) -> dict[str,
                 floors["health"] = statistics.median(health)
                 cold_runs, cold_floors = [], []
                 for _ in range(runs):
-                    cold_floors.append(_cold_seconds(browser, floor_address, f"{floor_address}/", external, 1))
+                    cold_floors.append(
+                        _cold_seconds(browser, floor_address, f"{floor_address}/", external, 1)
+                    )
                     cold_runs.append(_cold_seconds(browser, server, f"{server}/", external, 1))
                 floors["bare page, cold cache"] = statistics.median(cold_floors)
                 private = _profile(browser, server, external)
@@ -493,7 +498,9 @@ def run(runs: int = 3, steps: int = 10, folder: Path | None = None) -> dict[str,
                 browser.close()
     load_average.append(round(os.getloadavg()[0], 2))
     for row in rows:
-        row["meets_target"] = max(row["first_visit"], row["new_tab"], row.get("in_session", 0)) < TARGET_SECONDS
+        row["meets_target"] = (
+            max(row["first_visit"], row["new_tab"], row.get("in_session", 0)) < TARGET_SECONDS
+        )
         row["floor"] = "bare page"
         row["vs_floor"] = row["new_tab"] / row["floor_beside"]
     rows.append(

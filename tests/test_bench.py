@@ -278,6 +278,11 @@ def test_page_load_bench_opens_every_page_in_a_kept_profile_and_in_a_private_win
         assert row["private_floor"] > 0 and row["vs_floor"] == row["new_tab"] / row["floor_beside"]
         assert name == "archive" or row["in_session"] > 0
     assert rows["replay step"]["new_tab"] > 0
-    assert set(result["floors"]) >= {"bare page", "bare rerun", "bare page, cold cache", "bare page, private window"}
+    assert set(result["floors"]) >= {
+        "bare page",
+        "bare rerun",
+        "bare page, cold cache",
+        "bare page, private window",
+    }
     assert result["external_requests"] == []
     assert "once a browser" in pages.format_result(result)

@@ -781,7 +781,7 @@ def test_coach_adds_edits_and_deletes_a_comment(own_archive: Path, monkeypatch: 
     at.switch_page("app_pages/annotations.py").run()
     listed = light_tables(at)[0].value
     assert listed["text"].to_list() == ["Smear the ace here."]
-    assert [c.value.split(" · ")[0] for c in at.caption][0] == "1 comment"  # one, not "1 comments"
+    assert at.caption[0].value.split(" · ")[0] == "1 comment"  # one, not "1 comments"
     assert listed["where"].to_list() == ["trick 1, play 3"]
     assert listed["tags"].to_list() == ["vetten, good"]
     assert at.session_state["annotations_table_targets"] == [{"match": "random-0", "deal": 1, "step": 3}]

@@ -131,3 +131,28 @@ def test_the_archive_page_s_own_address_leads_to_it() -> None:
     for path in ("/", "/mistakes", "/archive.png", "/_stcore/health", "/archives"):
         assert _served(path)[2] == [path], path
     assert _served("/archive", method="POST")[2] == ["/archive"]
+
+
+def test_every_page_stays_compiled_when_the_last_tab_closes() -> None:
+    """Streamlit empties its script cache when no tab is open; the served dashboard keeps its pages."""
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    from dashboards import serve
+
+    assert [path.resolve() for path in serve.SCRIPTS] == [path.resolve() for path in PAGE_FILES]
+    cache = ScriptCache()
+    assert serve.keep_compiled(cache, serve.SCRIPTS)
+    compiled = {path: cache.get_bytecode(str(path)) for path in serve.SCRIPTS}
+    assert all(code.co_filename == str(path) for path, code in compiled.items())
+    cache.clear()  # what Streamlit does when the last session ends
+    assert all(cache.get_bytecode(str(path)) is code for path, code in compiled.items())
+    other = ScriptCache()
+    first = other.get_bytecode(str(APP))
+    other.clear()  # another cache is not touched
+    assert other.get_bytecode(str(APP)) is not first
+
+
+def test_keeping_the_pages_compiled_gives_way_without_streamlit_s_cache() -> None:
+    from dashboards import serve
+
+    assert serve.keep_compiled(None, serve.SCRIPTS) is False
