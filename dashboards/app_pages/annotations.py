@@ -34,9 +34,7 @@ if chosen_tags:
     comments = comments.filter(pl.col("tags").list.eval(pl.element().is_in(chosen_tags)).list.any())
 
 counted = t("annot.count_one") if comments.height == 1 else t("annot.count", count=comments.height)
-st.caption(
-    counted + " · " + t("annot.export_hint") + " " + t("mistakes.click_row")
-)
+st.caption(counted + " · " + t("annot.export_hint") + " " + t("mistakes.click_row"))
 
 
 def place(trick: int | None, play: int | None) -> str:
