@@ -232,18 +232,31 @@ def _sure_trump_points(team0_cards: int, team1_cards: int, trump: int) -> tuple[
 
 
 @inlined
-def _can_beat(hand: int, best: int, led: int, trump: int) -> bool:
-    """Whether a seat holding ``hand``, to play to a trick of suit ``led`` won so far by ``best``,
-    holds a card that may beat it: a higher card of the suit led, or a trump when void in it."""
+def _beaters(best: int, trump: int) -> int:
+    """The cards that beat ``best``, the card winning a trick so far: higher cards of its suit,
+    and every trump when it is not one."""
+    suit = CARD_SUIT[best]
+    above = (511 << (suit * 9)) & ~((2 << best) - 1)
+    if suit == trump or trump < 0:
+        return above
+    return above | (511 << (trump * 9))
+
+
+@inlined
+def _unbeatable(hand: int, led: int, trump: int) -> int:
+    """The cards that, winning a trick of suit ``led``, a seat holding ``hand`` cannot beat: it
+    must follow with a lower card, or is void in the suit and holds no higher trump."""
     led_cards = hand & (511 << (led * 9))
     if led_cards:
-        return CARD_SUIT[best] == led and led_cards & ~((2 << best) - 1) != 0
+        top = led * 9 + HIGHEST_RANK[led_cards >> (led * 9)]
+        return ~(511 << (led * 9)) | ((511 << (led * 9)) & ~((2 << top) - 1))
     if trump < 0:
-        return False
+        return -1
     trumps = hand & (511 << (trump * 9))
-    if CARD_SUIT[best] == trump:
-        return trumps & ~((2 << best) - 1) != 0
-    return trumps != 0
+    if trumps:
+        top = trump * 9 + HIGHEST_RANK[trumps >> (trump * 9)]
+        return (511 << (trump * 9)) & ~((2 << top) - 1)
+    return -1
 
 
 @inlined
@@ -474,9 +487,23 @@ def probe(
                     partner_high = partner_winning
                 led = CARD_SUIT[table[0]] if ntable > 0 else -1
                 led_trump = ntable > 0 and led == trump
-                # every hand is known: whether the next seat can beat a card is a fact, not a guess
+                # every hand is known: which cards the next seat could beat is a fact, not a guess
                 next_hand = hands[(seat + 1) & 3]
-                partner_sure = partner_high and (ntable == 3 or not _can_beat(next_hand, table[win], led, trump))
+                safe = _unbeatable(next_hand, led, trump) if 0 < ntable < 3 else -1
+                partner_sure = partner_high and (ntable == 3 or safe >> table[win] & 1 == 1)
+                if ntable == 1:
+                    # the partner plays last: does its highest card of the suit (or trump) take the
+                    # trick whatever the next seat plays?
+                    partner_hand = hands[(seat + 2) & 3]
+                    cover_suit = led if partner_hand & (511 << (led * 9)) else trump
+                    if cover_suit >= 0 and partner_hand & (511 << (cover_suit * 9)):
+                        cover = cover_suit * 9 + HIGHEST_RANK[(partner_hand >> (cover_suit * 9)) & 511]
+                        partner_sure = _beats(cover, table[win], trump) and safe >> cover & 1 == 1
+                # cards that take the trick and that the next seat cannot beat
+                secure = 0 if partner_sure or ntable == 0 or ntable == 3 else legal & _beaters(table[win], trump) & safe
+                suit_seen = -1
+                sure_leads = 0
+                partner_leads = 0
                 count = 0
                 rest = legal
                 while rest:
@@ -495,6 +522,29 @@ def probe(
                         # side suits high to low, then trumps low to high: measured, this order
                         # cuts off soonest (a tenth fewer nodes than high to low over all suits)
                         key = 100 if card == first else (rank if CARD_SUIT[card] != trump else -rank - 10)
+                        suit = CARD_SUIT[card]
+                        if suit != suit_seen and suit != trump:
+                            # a new side suit (the cards come suit by suit): which of its leads
+                            # neither opponent can beat, and which the partner surely takes
+                            suit_seen = suit
+                            cards_of_suit = 511 << (suit * 9)
+                            opponents_safe = _unbeatable(next_hand, suit, trump) & _unbeatable(
+                                hands[(seat + 3) & 3], suit, trump
+                            )
+                            sure_leads = opponents_safe & cards_of_suit
+                            partner_leads = 0
+                            partner_hand = hands[(seat + 2) & 3]
+                            cover_suit = suit if partner_hand & cards_of_suit else trump
+                            if cover_suit >= 0 and partner_hand & (511 << (cover_suit * 9)):
+                                cover = cover_suit * 9 + HIGHEST_RANK[(partner_hand >> (cover_suit * 9)) & 511]
+                                if opponents_safe >> cover & 1:
+                                    # the cards it beats: the lower ones of the suit, or all when it ruffs
+                                    partner_leads = cards_of_suit & ((1 << cover) - 1) if cover_suit == suit else cards_of_suit
+                        if key == rank:
+                            if low & sure_leads:
+                                key = 20 + rank
+                            elif low & partner_leads:
+                                key = 19 - rank
                     elif partner_sure:
                         # smear points on the partner's trick, but keep trumps and the highest
                         # card of a suit (a trick of its own) for later
@@ -507,12 +557,7 @@ def probe(
                         key = -CARD_POINTS[card] * 16 - rank - (20 if spare_trump else 0)
                     else:
                         key = -rank - (9 if CARD_SUIT[card] == trump else 0)
-                    if (
-                        0 < ntable < 3
-                        and not partner_sure
-                        and _beats(card, table[win], trump)
-                        and not _can_beat(next_hand, card, led, trump)
-                    ):
+                    if low & secure:
                         # a card that takes the trick and that the next seat cannot beat: the
                         # cheapest such card first
                         key = SECURE_KEY - rank
