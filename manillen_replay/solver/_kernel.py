@@ -6,17 +6,20 @@ team 0 take at least ``gamma``?", and answers with a bound ("fail-soft"): ``r >=
 at least ``r``, ``r < gamma`` at most ``r``. The exact value comes from bisecting over 0..60
 with probes, each bound narrowing the range by more than half when it can.
 
-What makes it fast, in order of effect: move ordering (the leader tries the lead that last cut
-off at the same ply (a "killer"), then the card that worked before in this position, then side
-suits high to low, then trumps low to high; a follower smears points when
-the partner surely wins, otherwise plays the cheapest card); treating touching zero-point cards
-(9, 8, 7 with no live card between) as one; a transposition table at trick starts with compact
-16-byte entries and an exact key, small enough (2 MB) to stay in the processor's cache;
-fail-soft bounds; an exact play-out of the last two tricks; a sure bound from the top trumps
-one team holds; at a trick's last card, a look at the table for the next trick starts first
-(an enhanced transposition cut-off); and a search loop that calls nothing taking arrays,
-since each such call costs reference counting on every node. The search is a loop over an
-explicit stack because numba cannot reliably cache a recursive function (numba issue 6061).
+What makes it fast, in order of effect: move ordering from the known hands (the leader tries
+the lead that last cut off at the same ply (a "killer"), then the card that worked before in
+this position, then side cards neither opponent can beat, then low cards to the partner's sure
+winner, then the other side cards low to high, then trumps low to high; a follower first tries
+the cheapest card that takes the trick where the next seat cannot beat it, smears points when
+the partner surely wins (keeping a suit's highest card), otherwise plays the cheapest card);
+treating touching zero-point cards (9, 8, 7 with no live card between) as one; a transposition
+table at trick starts with compact 16-byte entries and an exact key, small enough (2 MB) to
+stay in the processor's cache; fail-soft bounds; an exact play-out of the last two tricks; a
+sure bound from the top trumps one team holds; at a trick's last card, a look at the table for
+the next trick starts first (an enhanced transposition cut-off); and a search loop that calls
+nothing taking arrays, since each such call costs reference counting on every node. The search
+is a loop over an explicit stack because numba cannot reliably cache a recursive function
+(numba issue 6061).
 
 Everything here works on plain ints and numpy arrays; :mod:`.search` is the Python face.
 """
@@ -87,6 +90,9 @@ hindsight costs (one thread): 14.5 million positions at 9, 15.9 at 13, 17.9 with
 SECURE_KEY = 50
 """A follower's sort key for a card that wins the trick and that the next seat cannot beat: tried
 before every other card, the cheapest such card first."""
+SURE_LEAD_KEY = 20
+"""A lead's sort key for a side card neither opponent can beat (plus its rank: highest first);
+a low card to the partner's sure winner gets just below it (minus its rank: lowest first)."""
 KEEP_TOP = 10
 """What smearing on the partner's sure trick takes off a card's key when it is the highest live
 card of its suit (a trick of its own later): such cards are smeared after the others."""
@@ -500,7 +506,9 @@ def probe(
                         cover = cover_suit * 9 + HIGHEST_RANK[(partner_hand >> (cover_suit * 9)) & 511]
                         partner_sure = _beats(cover, table[win], trump) and safe >> cover & 1 == 1
                 # cards that take the trick and that the next seat cannot beat
-                secure = 0 if partner_sure or ntable == 0 or ntable == 3 else legal & _beaters(table[win], trump) & safe
+                secure = 0
+                if 0 < ntable < 3 and not partner_sure:
+                    secure = legal & _beaters(table[win], trump) & safe
                 suit_seen = -1
                 sure_leads = 0
                 partner_leads = 0
@@ -519,32 +527,41 @@ def probe(
                             if hand & next_low and CARD_RANK[bit_index(next_low)] <= 3:
                                 continue
                     if ntable == 0:
-                        # side suits high to low, then trumps low to high: measured, this order
-                        # cuts off soonest (a tenth fewer nodes than high to low over all suits)
-                        key = 100 if card == first else (rank if CARD_SUIT[card] != trump else -rank - 10)
                         suit = CARD_SUIT[card]
-                        if suit != suit_seen and suit != trump:
-                            # a new side suit (the cards come suit by suit): which of its leads
-                            # neither opponent can beat, and which the partner surely takes
-                            suit_seen = suit
-                            cards_of_suit = 511 << (suit * 9)
-                            opponents_safe = _unbeatable(next_hand, suit, trump) & _unbeatable(
-                                hands[(seat + 3) & 3], suit, trump
-                            )
-                            sure_leads = opponents_safe & cards_of_suit
-                            partner_leads = 0
-                            partner_hand = hands[(seat + 2) & 3]
-                            cover_suit = suit if partner_hand & cards_of_suit else trump
-                            if cover_suit >= 0 and partner_hand & (511 << (cover_suit * 9)):
-                                cover = cover_suit * 9 + HIGHEST_RANK[(partner_hand >> (cover_suit * 9)) & 511]
-                                if opponents_safe >> cover & 1:
-                                    # the cards it beats: the lower ones of the suit, or all when it ruffs
-                                    partner_leads = cards_of_suit & ((1 << cover) - 1) if cover_suit == suit else cards_of_suit
-                        if key == rank:
+                        if suit == trump:
+                            # trumps low to high, after every side card
+                            key = -rank - 10
+                        else:
+                            if suit != suit_seen:
+                                # a new side suit (the cards come suit by suit): which of its leads
+                                # neither opponent can beat, and which the partner surely takes
+                                suit_seen = suit
+                                cards_of_suit = 511 << (suit * 9)
+                                opponents_safe = _unbeatable(next_hand, suit, trump) & _unbeatable(
+                                    hands[(seat + 3) & 3], suit, trump
+                                )
+                                sure_leads = opponents_safe & cards_of_suit
+                                partner_leads = 0
+                                partner_hand = hands[(seat + 2) & 3]
+                                cover_suit = suit if partner_hand & cards_of_suit else trump
+                                if cover_suit >= 0 and partner_hand & (511 << (cover_suit * 9)):
+                                    cover_rank = HIGHEST_RANK[(partner_hand >> (cover_suit * 9)) & 511]
+                                    cover = cover_suit * 9 + cover_rank
+                                    if opponents_safe >> cover & 1:
+                                        # the cards it beats: the lower ones of the suit, or all when it ruffs
+                                        below = cards_of_suit & ((1 << cover) - 1)
+                                        partner_leads = below if cover_suit == suit else cards_of_suit
                             if low & sure_leads:
-                                key = 20 + rank
+                                # a trick of our own, highest first
+                                key = SURE_LEAD_KEY + rank
                             elif low & partner_leads:
-                                key = 19 - rank
+                                # a low card to the partner's sure winner (or ruff)
+                                key = SURE_LEAD_KEY - 1 - rank
+                            else:
+                                # any other side card, low to high
+                                key = -rank
+                        if card == first:
+                            key = 100
                     elif partner_sure:
                         # smear points on the partner's trick, but keep trumps and the highest
                         # card of a suit (a trick of its own) for later
