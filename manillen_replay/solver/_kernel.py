@@ -6,17 +6,20 @@ team 0 take at least ``gamma``?", and answers with a bound ("fail-soft"): ``r >=
 at least ``r``, ``r < gamma`` at most ``r``. The exact value comes from bisecting over 0..60
 with probes, each bound narrowing the range by more than half when it can.
 
-What makes it fast, in order of effect: move ordering (the leader tries the lead that last cut
-off at the same ply (a "killer"), then the card that worked before in this position, then side
-suits high to low, then trumps low to high; a follower smears points when
-the partner surely wins, otherwise plays the cheapest card); treating touching zero-point cards
-(9, 8, 7 with no live card between) as one; a transposition table at trick starts with compact
-16-byte entries and an exact key, small enough (2 MB) to stay in the processor's cache;
-fail-soft bounds; an exact play-out of the last two tricks; a sure bound from the top trumps
-one team holds; at a trick's last card, a look at the table for the next trick starts first
-(an enhanced transposition cut-off); and a search loop that calls nothing taking arrays,
-since each such call costs reference counting on every node. The search is a loop over an
-explicit stack because numba cannot reliably cache a recursive function (numba issue 6061).
+What makes it fast, in order of effect: move ordering from the known hands (the leader tries
+the lead that last cut off at the same ply (a "killer"), then the card that worked before in
+this position, then side cards neither opponent can beat, then low cards to the partner's sure
+winner, then the other side cards low to high, then trumps low to high; a follower first tries
+the cheapest card that takes the trick where the next seat cannot beat it, smears points when
+the partner surely wins (keeping a suit's highest card), otherwise plays the cheapest card);
+treating touching zero-point cards (9, 8, 7 with no live card between) as one; a transposition
+table at trick starts with compact 16-byte entries and an exact key, small enough (2 MB) to
+stay in the processor's cache; fail-soft bounds; an exact play-out of the last two tricks; a
+sure bound from the top trumps one team holds; at a trick's last card, a look at the table for
+the next trick starts first (an enhanced transposition cut-off); and a search loop that calls
+nothing taking arrays, since each such call costs reference counting on every node. The search
+is a loop over an explicit stack because numba cannot reliably cache a recursive function
+(numba issue 6061).
 
 Everything here works on plain ints and numpy arrays; :mod:`.search` is the Python face.
 """
@@ -84,6 +87,15 @@ ETC_CARDS = 9
 """Cards left in the hands (two tricks after this one) from which a trick's last card, with a
 choice, first looks up the next trick starts its cards lead to. Measured on the 50 bench deals'
 hindsight costs (one thread): 14.5 million positions at 9, 15.9 at 13, 17.9 without."""
+SECURE_KEY = 50
+"""A follower's sort key for a card that wins the trick and that the next seat cannot beat: tried
+before every other card, the cheapest such card first."""
+SURE_LEAD_KEY = 20
+"""A lead's sort key for a side card neither opponent can beat (plus its rank: highest first);
+a low card to the partner's sure winner gets just below it (minus its rank: lowest first)."""
+KEEP_TOP = 10
+"""What smearing on the partner's sure trick takes off a card's key when it is the highest live
+card of its suit (a trick of its own later): such cards are smeared after the others."""
 
 # columns of the per-ply scalars in a workspace
 (
@@ -223,6 +235,34 @@ def _sure_trump_points(team0_cards: int, team1_cards: int, trump: int) -> tuple[
     if other:
         run &= ~((2 << HIGHEST_RANK[other]) - 1)
     return team, int(SUIT_PATTERN_POINTS[run])
+
+
+@inlined
+def _beaters(best: int, trump: int) -> int:
+    """The cards that beat ``best``, the card winning a trick so far: higher cards of its suit,
+    and every trump when it is not one."""
+    suit = CARD_SUIT[best]
+    above = (511 << (suit * 9)) & ~((2 << best) - 1)
+    if suit == trump or trump < 0:
+        return above
+    return above | (511 << (trump * 9))
+
+
+@inlined
+def _unbeatable(hand: int, led: int, trump: int) -> int:
+    """The cards that, winning a trick of suit ``led``, a seat holding ``hand`` cannot beat: it
+    must follow with a lower card, or is void in the suit and holds no higher trump."""
+    led_cards = hand & (511 << (led * 9))
+    if led_cards:
+        top = led * 9 + HIGHEST_RANK[led_cards >> (led * 9)]
+        return ~(511 << (led * 9)) | ((511 << (led * 9)) & ~((2 << top) - 1))
+    if trump < 0:
+        return -1
+    trumps = hand & (511 << (trump * 9))
+    if trumps:
+        top = trump * 9 + HIGHEST_RANK[trumps >> (trump * 9)]
+        return (511 << (trump * 9)) & ~((2 << top) - 1)
+    return -1
 
 
 @inlined
@@ -451,16 +491,27 @@ def probe(
                         overtake_plain_suit,
                     )[0]
                     partner_high = partner_winning
-                led_trump = ntable > 0 and CARD_SUIT[table[0]] == trump
-                partner_sure = False
-                if partner_high:
-                    if ntable == 3:
-                        partner_sure = True
-                    else:
-                        best = table[win]
-                        suit = CARD_SUIT[best]
-                        if not live & (511 << (suit * 9)) & ~((2 << best) - 1):
-                            partner_sure = suit == trump or trump < 0
+                led = CARD_SUIT[table[0]] if ntable > 0 else -1
+                led_trump = ntable > 0 and led == trump
+                # every hand is known: which cards the next seat could beat is a fact, not a guess
+                next_hand = hands[(seat + 1) & 3]
+                safe = _unbeatable(next_hand, led, trump) if 0 < ntable < 3 else -1
+                partner_sure = partner_high and (ntable == 3 or safe >> table[win] & 1 == 1)
+                if ntable == 1:
+                    # the partner plays last: does its highest card of the suit (or trump) take the
+                    # trick whatever the next seat plays?
+                    partner_hand = hands[(seat + 2) & 3]
+                    cover_suit = led if partner_hand & (511 << (led * 9)) else trump
+                    if cover_suit >= 0 and partner_hand & (511 << (cover_suit * 9)):
+                        cover = cover_suit * 9 + HIGHEST_RANK[(partner_hand >> (cover_suit * 9)) & 511]
+                        partner_sure = _beats(cover, table[win], trump) and safe >> cover & 1 == 1
+                # cards that take the trick and that the next seat cannot beat
+                secure = 0
+                if 0 < ntable < 3 and not partner_sure:
+                    secure = legal & _beaters(table[win], trump) & safe
+                suit_seen = -1
+                sure_leads = 0
+                partner_leads = 0
                 count = 0
                 rest = legal
                 while rest:
@@ -476,18 +527,57 @@ def probe(
                             if hand & next_low and CARD_RANK[bit_index(next_low)] <= 3:
                                 continue
                     if ntable == 0:
-                        # side suits high to low, then trumps low to high: measured, this order
-                        # cuts off soonest (a tenth fewer nodes than high to low over all suits)
-                        key = 100 if card == first else (rank if CARD_SUIT[card] != trump else -rank - 10)
-                    elif partner_high and partner_sure:
-                        # smear points on the partner's trick, but keep trumps for later
+                        suit = CARD_SUIT[card]
+                        if suit == trump:
+                            # trumps low to high, after every side card
+                            key = -rank - 10
+                        else:
+                            if suit != suit_seen:
+                                # a new side suit (the cards come suit by suit): which of its leads
+                                # neither opponent can beat, and which the partner surely takes
+                                suit_seen = suit
+                                cards_of_suit = 511 << (suit * 9)
+                                opponents_safe = _unbeatable(next_hand, suit, trump) & _unbeatable(
+                                    hands[(seat + 3) & 3], suit, trump
+                                )
+                                sure_leads = opponents_safe & cards_of_suit
+                                partner_leads = 0
+                                partner_hand = hands[(seat + 2) & 3]
+                                cover_suit = suit if partner_hand & cards_of_suit else trump
+                                if cover_suit >= 0 and partner_hand & (511 << (cover_suit * 9)):
+                                    cover_rank = HIGHEST_RANK[(partner_hand >> (cover_suit * 9)) & 511]
+                                    cover = cover_suit * 9 + cover_rank
+                                    if opponents_safe >> cover & 1:
+                                        # the cards it beats: the lower ones of the suit, or all when it ruffs
+                                        below = cards_of_suit & ((1 << cover) - 1)
+                                        partner_leads = below if cover_suit == suit else cards_of_suit
+                            if low & sure_leads:
+                                # a trick of our own, highest first
+                                key = SURE_LEAD_KEY + rank
+                            elif low & partner_leads:
+                                # a low card to the partner's sure winner (or ruff)
+                                key = SURE_LEAD_KEY - 1 - rank
+                            else:
+                                # any other side card, low to high
+                                key = -rank
+                        if card == first:
+                            key = 100
+                    elif partner_sure:
+                        # smear points on the partner's trick, but keep trumps and the highest
+                        # card of a suit (a trick of its own) for later
                         key = rank - (20 if CARD_SUIT[card] == trump and not led_trump else 0)
+                        if not live & (511 << (CARD_SUIT[card] * 9)) & ~((low << 1) - 1):
+                            key -= KEEP_TOP
                     elif partner_high:
                         # the partner may still be beaten: give little
                         spare_trump = CARD_SUIT[card] == trump and not led_trump
                         key = -CARD_POINTS[card] * 16 - rank - (20 if spare_trump else 0)
                     else:
                         key = -rank - (9 if CARD_SUIT[card] == trump else 0)
+                    if low & secure:
+                        # a card that takes the trick and that the next seat cannot beat: the
+                        # cheapest such card first
+                        key = SECURE_KEY - rank
                     if ntable == 0 and card == frames[depth, _KILLER]:
                         # the lead that last cut off at this ply, in whatever position, before even
                         # the table's: measured on demo deals, a fifth fewer nodes (for a follower
