@@ -241,7 +241,7 @@ def _sure_trump_points(team0_cards: int, team1_cards: int, trump: int) -> tuple[
 def _beaters(best: int, trump: int) -> int:
     """The cards that beat ``best``, the card winning a trick so far: higher cards of its suit,
     and every trump when it is not one."""
-    suit = CARD_SUIT[best]
+    suit = int(CARD_SUIT[best])
     above = (511 << (suit * 9)) & ~((2 << best) - 1)
     if suit == trump or trump < 0:
         return above
@@ -254,13 +254,13 @@ def _unbeatable(hand: int, led: int, trump: int) -> int:
     must follow with a lower card, or is void in the suit and holds no higher trump."""
     led_cards = hand & (511 << (led * 9))
     if led_cards:
-        top = led * 9 + HIGHEST_RANK[led_cards >> (led * 9)]
+        top = led * 9 + int(HIGHEST_RANK[led_cards >> (led * 9)])
         return ~(511 << (led * 9)) | ((511 << (led * 9)) & ~((2 << top) - 1))
     if trump < 0:
         return -1
     trumps = hand & (511 << (trump * 9))
     if trumps:
-        top = trump * 9 + HIGHEST_RANK[trumps >> (trump * 9)]
+        top = trump * 9 + int(HIGHEST_RANK[trumps >> (trump * 9)])
         return (511 << (trump * 9)) & ~((2 << top) - 1)
     return -1
 
