@@ -10,6 +10,7 @@ tests/artifacts/ for a person to look at.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -84,8 +85,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         yield address, f"replay?match={result.id}&deal=1&step={step}"
 
 
-def _browser(playwright: Any) -> Any:
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, closed on leaving."""
+    with browser_api().sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "nl"])
@@ -100,34 +108,27 @@ def test_every_table_column_is_readable_at_laptop_and_phone_width(server: tuple[
     pages = {"archive": f"/{suffix}", "mistakes": f"/mistakes{suffix}", "replay": f"/{replay}"}
     if lang == "nl":
         pages["replay"] += "&lang=nl"
-    playwright_api = browser_api()
     ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        browser = _browser(playwright)
-        try:
-            for width in (1400, 390):
-                for name, path in pages.items():
-                    page = browser.new_page(viewport={"width": width, "height": 1000})
-                    page.goto(address + path)
-                    page.locator(f"{LIGHT_TABLE} tr[data-row], {LIGHT_TABLE} td").first.wait_for(
-                        timeout=30_000
-                    )
-                    page.wait_for_timeout(700)
-                    tables = page.evaluate(TABLES)
-                    assert tables, name
-                    for table in tables:
-                        assert not table["clipped"], (name, width, table)
-                        if width == 1400:
-                            assert table["table"] <= table["box"], (name, table)
-                        assert all(table["lines_in_view"]), (name, width, table)
-                    if name == "mistakes":
-                        assert any(table["lines_in_view"] for table in tables)  # explanations shown
-                    page.locator(LIGHT_TABLE).first.scroll_into_view_if_needed()
-                    page.wait_for_timeout(300)
-                    page.screenshot(path=str(ARTIFACTS / f"layout-{name}-{lang}-{width}.png"))
-                    page.close()
-        finally:
-            browser.close()
+    with chromium() as browser:
+        for width in (1400, 390):
+            for name, path in pages.items():
+                page = browser.new_page(viewport={"width": width, "height": 1000})
+                page.goto(address + path)
+                page.locator(f"{LIGHT_TABLE} tr[data-row], {LIGHT_TABLE} td").first.wait_for(timeout=30_000)
+                page.wait_for_timeout(700)
+                tables = page.evaluate(TABLES)
+                assert tables, name
+                for table in tables:
+                    assert not table["clipped"], (name, width, table)
+                    if width == 1400:
+                        assert table["table"] <= table["box"], (name, table)
+                    assert all(table["lines_in_view"]), (name, width, table)
+                if name == "mistakes":
+                    assert any(table["lines_in_view"] for table in tables)  # explanations shown
+                page.locator(LIGHT_TABLE).first.scroll_into_view_if_needed()
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(ARTIFACTS / f"layout-{name}-{lang}-{width}.png"))
+                page.close()
 
 
 @pytest.mark.parametrize(
@@ -144,51 +145,41 @@ def test_the_upload_box_speaks_the_page_s_language(
     in English only: the Archive page's upload box shows the page's words instead, and its button
     is named by them for a screen reader too."""
     address, _ = server
-    playwright_api = browser_api()
-    expect = playwright_api.expect
-    with playwright_api.sync_playwright() as playwright:
-        browser = _browser(playwright)
-        try:
-            for width in (1400, 390):
-                page = browser.new_page(viewport={"width": width, "height": 1000})
-                page.goto(f"{address}/" + ("?lang=nl" if lang == "nl" else ""))
-                page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
-                page.get_by_text("Partijen importeren" if lang == "nl" else "Import matches").click()
-                uploader = page.locator("[data-testid=stFileUploader]")
-                uploader.wait_for(timeout=30_000)
-                button = uploader.get_by_role("button", name=choose, exact=True)
-                expect(button).to_be_visible()
-                expect(uploader.get_by_text(english, exact=True)).not_to_be_visible()
-                expect(uploader.get_by_text("per file", exact=False)).not_to_be_visible()
-                shown = uploader.locator("[data-testid=stFileUploaderDropzoneInstructions] > div").evaluate(
-                    "line => getComputedStyle(line, '::after').content"
-                )
-                assert shown == f'"{limits}"'
-                box = uploader.bounding_box()
-                assert box is not None and box["x"] + box["width"] <= width
-                uploader.scroll_into_view_if_needed()
-                page.wait_for_timeout(300)
-                page.screenshot(path=str(ARTIFACTS / f"layout-upload-{lang}-{width}.png"))
-                page.close()
-        finally:
-            browser.close()
+    expect = browser_api().expect
+    with chromium() as browser:
+        for width in (1400, 390):
+            page = browser.new_page(viewport={"width": width, "height": 1000})
+            page.goto(f"{address}/" + ("?lang=nl" if lang == "nl" else ""))
+            page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+            page.get_by_text("Partijen importeren" if lang == "nl" else "Import matches").click()
+            uploader = page.locator("[data-testid=stFileUploader]")
+            uploader.wait_for(timeout=30_000)
+            button = uploader.get_by_role("button", name=choose, exact=True)
+            expect(button).to_be_visible()
+            expect(uploader.get_by_text(english, exact=True)).not_to_be_visible()
+            expect(uploader.get_by_text("per file", exact=False)).not_to_be_visible()
+            shown = uploader.locator("[data-testid=stFileUploaderDropzoneInstructions] > div").evaluate(
+                "line => getComputedStyle(line, '::after').content"
+            )
+            assert shown == f'"{limits}"'
+            box = uploader.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= width
+            uploader.scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(ARTIFACTS / f"layout-upload-{lang}-{width}.png"))
+            page.close()
 
 
 def test_the_archive_page_opens_at_its_own_address(server: tuple[str, str]) -> None:
     """``/archive`` opens the Archive page (Streamlit serves its first page at ``/`` only, and
     said "Page not found" there), the language of the address kept."""
     address, _ = server
-    playwright_api = browser_api()
-    expect = playwright_api.expect
-    with playwright_api.sync_playwright() as playwright:
-        browser = _browser(playwright)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"{address}/archive?lang=nl")
-            page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
-            expect(page.locator("h1").first).to_have_text("Archief")
-            page.wait_for_timeout(500)
-            expect(page.get_by_text("Page not found", exact=False)).to_have_count(0)
-            assert page.url == f"{address}/?lang=nl"
-        finally:
-            browser.close()
+    expect = browser_api().expect
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{address}/archive?lang=nl")
+        page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+        expect(page.locator("h1").first).to_have_text("Archief")
+        page.wait_for_timeout(500)
+        expect(page.get_by_text("Page not found", exact=False)).to_have_count(0)
+        assert page.url == f"{address}/?lang=nl"
