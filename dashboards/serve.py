@@ -255,7 +255,7 @@ RUNTIME_WAIT_SECONDS = 60.0
 
 def preload() -> None:
     """Import :data:`PRELOADED` and warm Plotly; once Streamlit's runtime exists, import
-    :data:`WITH_RUNTIME` and fill the caches."""
+    :data:`WITH_RUNTIME`, fill the caches and compile the pages (:func:`keep_compiled`)."""
     for name in PRELOADED:
         importlib.import_module(name)
     from dashboards import charts
@@ -273,7 +273,6 @@ def preload() -> None:
     from dashboards import data
 
     _warm_streamlit()
-    keep_compiled(getattr(Runtime.instance(), "_script_cache", None), SCRIPTS)
     try:
         data.warm()
         from dashboards import drafts
@@ -281,6 +280,10 @@ def preload() -> None:
         drafts.last_venue()  # the Record page's default venue
     except Exception:  # an archive that cannot be read is reported by the pages, in words
         logging.getLogger("manillen.dashboard").debug("warming the caches failed", exc_info=True)
+    try:
+        keep_compiled(getattr(Runtime.instance(), "_script_cache", None), SCRIPTS)
+    except Exception:  # a page that does not compile is reported by Streamlit when it is opened
+        logging.getLogger("manillen.dashboard").debug("compiling the pages failed", exc_info=True)
 
 
 def _warm_streamlit() -> None:
