@@ -629,8 +629,9 @@ def format_result(result: dict[str, Any]) -> str:
     lines.append(
         "the browser keeps its profile on disk, as a person's does, and opened every page three times "
         "the day before (from a server since restarted): first visit = the page's first tab since the "
-        "server started (median of the days, the server started anew each); floor s: the bare page in new tabs taken in turn with the row's own (the replay "
-        "step: a click of the bare page's button until its rerun is drawn); vs floor: new tab s / floor s"
+        "server started (median of the days, the server started anew each); floor s: the bare page in "
+        "new tabs taken in turn with the row's own (the replay step: a click of the bare page's button "
+        "until its rerun is drawn); vs floor: new tab s / floor s"
     )
     lines.append(
         "private windows keep nothing between visits: cold cache = the very first load of a browser that "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,28 @@ def test_the_preload_warms_what_a_first_visit_would_wait_for(monkeypatch: pytest
     serve.preload()
     assert warmed == ["plotly", "caches", "venue"]
     assert delta_generator._use_warning_has_been_displayed  # the first run's check is done
+
+
+def test_the_preload_compiles_every_page_into_the_runtime_s_script_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The running server's script cache gets the entry point and every page before any tab asks."""
+    from types import SimpleNamespace
+
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    from dashboards import charts, data, drafts, serve
+
+    cache = ScriptCache()
+    monkeypatch.setattr(Runtime, "exists", staticmethod(lambda: True))
+    monkeypatch.setattr(Runtime, "instance", classmethod(lambda cls: SimpleNamespace(_script_cache=cache)))
+    for module, name in ((charts, "warm"), (data, "warm"), (drafts, "last_venue")):
+        monkeypatch.setattr(module, name, lambda: None)
+    serve.preload()
+    assert sorted(cache._cache) == sorted(os.path.abspath(script) for script in serve.SCRIPTS)
+    cache.clear()  # the last tab closed
+    assert len(cache._cache) == len(serve.SCRIPTS)
 
 
 def test_the_cached_data_modules_are_imported_only_once_the_runtime_exists(
