@@ -203,7 +203,7 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     show_default=True,
     help="rules: illegal plays, scoring and procedure only; heuristic: also the strategy detectors; "
     "solver: also every card's cost from the solver, stored in the archive (seconds a deal: "
-    "0.67 to 0.73 s median measured by make bench on demo deals, 2 cores, 32x to 35x its floor; "
+    "0.64 to 0.73 s median measured by make bench on demo deals, 2 cores, 30x to 35x its floor; "
     "docs/solver.md).",
 )
 @SAMPLES_OPTION
