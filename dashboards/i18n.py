@@ -12,7 +12,9 @@ from typing import Any
 
 from manillen_replay.analysis.words import kind_name
 from manillen_replay.cards import Suit
+from manillen_replay.report.svg import MINUS as MINUS  # every figure of the pages: −3, not the hyphen of -3
 from manillen_replay.report.words import WORDS as REPORT_WORDS
+from manillen_replay.report.words import decimal_sign as decimal_sign  # the pages and the report write alike
 from manillen_replay.rules import Clause, LegalPlays
 
 LEDGER_STEPS = ("cards", "own", "partner", "opponents", "illegal", "points")
@@ -661,10 +663,6 @@ def text(key: str, lang: str, **values: Any) -> str:
     return template.format(**values) if values else template
 
 
-MINUS = "\u2212"
-"""The minus sign every figure of the pages is written with (``−3``, not the hyphen of ``-3``)."""
-
-
 def number_text(text: str, lang: str) -> str:
     """A number Python wrote (``"%.1f" % x``, ``f"{x:+.2f}"``) as ``lang`` writes it: a real minus
     sign in both languages, and a decimal comma in Dutch.
@@ -677,11 +675,6 @@ def number_text(text: str, lang: str) -> str:
     """
     text = text.replace("-", MINUS)
     return text.replace(".", ",") if lang == "nl" else text
-
-
-def decimal_sign(lang: str) -> str:
-    """The decimal sign of ``lang``: ``","`` in Dutch, ``"."`` in English (for the charts)."""
-    return "," if lang == "nl" else "."
 
 
 def number(value: float, lang: str, decimals: int | None = None, *, signed: bool = False) -> str:

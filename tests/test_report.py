@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from manillen_replay import __version__
 from manillen_replay.analysis.ledger import deal_ledger
 from manillen_replay.cli import cli
 from manillen_replay.engine import DealKind, decode_and_replay
@@ -410,3 +411,22 @@ def test_deal_list_shows_the_ledger_of_the_players_team(archive: Path) -> None:
         decisions = row["won_back"] - row["given_away"] + row["illegal"]
         shown = "0" if decisions == 0 else ("+" if decisions > 0 else "−") + str(abs(decisions))
         assert f">{shown}<" in cells
+
+
+def _figures_text(html: str) -> str:
+    """The report's visible text, the styles and the footer's version number left out."""
+    html = re.sub(r"<style>.*?</style>", "", html, flags=re.S).replace(__version__, "")
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_report_in_dutch_writes_decimal_commas_and_real_minus_signs(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        english = _figures_text(make_report(store, MATCH, lang="en"))
+        dutch = _figures_text(make_report(store, MATCH, lang="nl"))
+    decimals = re.findall(r"\d+\.\d+", english)
+    assert decimals  # accuracy, the ledger and the costs have decimals in this archive
+    assert not re.search(r"\d\.\d", dutch)
+    assert sorted(re.findall(r"\d+,\d+", dutch)) == sorted(d.replace(".", ",") for d in decimals)
+    for text in (english, dutch):
+        assert not re.search(r"(?<![\w-])-\d", text)  # a negative figure has the minus sign, not a hyphen
+    assert "\u2212" in english and "\u2212" in dutch

@@ -15,8 +15,18 @@ from ..cards import Card
 from ..engine import DealKind
 from ..rules import Contract
 from .build import Comment, DealLine, Decision, Report
-from .svg import LEDGER_STEPS, TEAM_COLOURS, Series, card_svg, ledger_steps, line_chart, suit_svg, waterfall
-from .words import say
+from .svg import (
+    LEDGER_STEPS,
+    TEAM_COLOURS,
+    Series,
+    card_svg,
+    ledger_steps,
+    line_chart,
+    number,
+    suit_svg,
+    waterfall,
+)
+from .words import decimal_sign, say
 
 STYLE = """
 :root { --ink: #1d1d1d; --muted: #5a5a5a; --line: #d9d9d9; --felt: #1f6f43; }
@@ -85,20 +95,16 @@ blockquote { margin: 6px 0; padding: 4px 10px; border-left: 4px solid #e0a800; b
 _PLACES = ("s", "w", "n", "e")  # clockwise from the bottom: the player who decided sits at the bottom
 
 
-def _number(value: float | None, digits: int = 1) -> str:
+def _number(value: float | None, lang: str, digits: int = 1) -> str:
     if value is None:
         return "–"
-    text = f"{value:.{digits}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return number(value, decimal=decimal_sign(lang), digits=digits)
 
 
-def _signed(value: float | None) -> str:
+def _signed(value: float | None, lang: str) -> str:
     if value is None:
         return "–"
-    text = _number(abs(value))
-    if text == "0":
-        return "0"
-    return ("+" if value > 0 else "−") + text
+    return number(value, signed=True, decimal=decimal_sign(lang))
 
 
 def _card_text(card: Card) -> str:
@@ -179,7 +185,11 @@ def _score_chart(report: Report) -> str:
     ]
     labels = ["0", *(str(d.number) for d in counted)]
     chart = line_chart(
-        series, labels, title=say(report.lang, "score_chart"), x_title=say(report.lang, "deal_axis")
+        series,
+        labels,
+        title=say(report.lang, "score_chart"),
+        x_title=say(report.lang, "deal_axis"),
+        decimal=decimal_sign(report.lang),
     )
     return f'<section id="score">{chart}</section>'
 
@@ -190,7 +200,7 @@ def _players(report: Report) -> str:
         return f'<section id="players"><p class="note">{escape(say(lang, "no_costs"))}</p></section>'
     rows = "".join(
         f'<tr><td class="team{p.team}">{escape(p.name)}</td>'
-        f'<td class="num">{_number(p.accuracy)}{"%" if p.accuracy is not None else ""}</td>'
+        f'<td class="num">{_number(p.accuracy, lang)}{"%" if p.accuracy is not None else ""}</td>'
         f'<td class="num">{p.cards_chosen}</td></tr>'
         for p in report.players
     )
@@ -217,12 +227,12 @@ def _players(report: Report) -> str:
         if ledger is None:
             continue
         cells = [
-            _number(ledger["cards"]),
-            _signed(-ledger["given_away"]),
-            _signed(-ledger["partner_given_away"]),
-            _signed(ledger["won_back"]),
-            _signed(ledger["illegal"]),
-            _number(ledger["points"]),
+            _number(ledger["cards"], lang),
+            _signed(-ledger["given_away"], lang),
+            _signed(-ledger["partner_given_away"], lang),
+            _signed(ledger["won_back"], lang),
+            _signed(ledger["illegal"], lang),
+            _number(ledger["points"], lang),
         ]
         body.append(
             f'<tr data-player="{escape(p.name)}"><td class="team{p.team}">{escape(p.name)}</td>'
@@ -230,20 +240,22 @@ def _players(report: Report) -> str:
             + "</tr>"
         )
         steps = ledger_steps(ledger, {key: say(lang, f"step.{key}") for key in LEDGER_STEPS})
-        charts.append(waterfall(steps, title=say(lang, "ledger_chart", player=p.name)))
+        charts.append(
+            waterfall(steps, title=say(lang, "ledger_chart", player=p.name), decimal=decimal_sign(lang))
+        )
         line = say(
             lang,
             "ledger_line",
             player=p.name,
-            mistakes=_number(ledger["mistakes"]),
-            partner=_number(ledger["partner_mistakes"]),
-            opponents=_number(ledger["opponent_mistakes"]),
-            luck=_signed(ledger["luck"]),
+            mistakes=_number(ledger["mistakes"], lang),
+            partner=_number(ledger["partner_mistakes"], lang),
+            opponents=_number(ledger["opponent_mistakes"], lang),
+            luck=_signed(ledger["luck"], lang),
         )
         charts.append(f'<p class="note">{escape(line)}</p>')
         if ledger.get("calls"):
             charts.append(
-                f'<p class="note">{escape(say(lang, "calls_line", calls=_number(ledger["calls"])))}</p>'
+                f'<p class="note">{escape(say(lang, "calls_line", calls=_number(ledger["calls"], lang)))}</p>'
             )
     if body:
         parts.append(
@@ -311,7 +323,7 @@ def _decision(report: Report, decision: Decision) -> str:
                 lang,
                 "played_cost",
                 card="{card}",
-                view=_number(decision.view_cost),
+                view=_number(decision.view_cost, lang),
                 dd=decision.dd_cost,
                 player=decision.player,
             )
@@ -324,8 +336,8 @@ def _decision(report: Report, decision: Decision) -> str:
                     lang,
                     "better_cost",
                     card="{card}",
-                    view=_number(decision.better_view_cost),
-                    dd=_number(decision.better_dd_cost, 0),
+                    view=_number(decision.better_view_cost, lang),
+                    dd=_number(decision.better_dd_cost, lang, 0),
                     player=decision.player,
                 )
             ).replace("{card}", _card_text(decision.better))
@@ -360,7 +372,7 @@ def _decisions(report: Report) -> str:
     )
 
 
-def _ledger_cells(deal: DealLine, team: int) -> str:
+def _ledger_cells(deal: DealLine, team: int, lang: str) -> str:
     if len(deal.ledger) != 2:
         return '<td class="num">–</td><td class="num">–</td><td class="num">–</td>'
     a, b = deal.ledger[team], deal.ledger[1 - team]
@@ -368,9 +380,9 @@ def _ledger_cells(deal: DealLine, team: int) -> str:
     luck = a.get("luck")
     tone = "gain" if decisions > 0 else "loss" if decisions < 0 else ""
     return (
-        f'<td class="num">{_number(a["cards"])}-{_number(b["cards"])}</td>'
-        f'<td class="num {tone}">{_signed(decisions)}</td>'
-        f'<td class="num">{_signed(luck)}</td>'
+        f'<td class="num">{_number(a["cards"], lang)}-{_number(b["cards"], lang)}</td>'
+        f'<td class="num {tone}">{_signed(decisions, lang)}</td>'
+        f'<td class="num">{_signed(luck, lang)}</td>'
     )
 
 
@@ -415,7 +427,7 @@ def _deals(report: Report) -> str:
         row = f'<tr data-deal="{deal.number}">' + "".join(
             f'<td class="num">{c}</td>' if i in (0, 3, 5) else f"<td>{c}</td>" for i, c in enumerate(cells)
         )
-        row += (_ledger_cells(deal, team) if costed else "") + "</tr>"
+        row += (_ledger_cells(deal, team, lang) if costed else "") + "</tr>"
         rows.append(row)
         if deal.comments:
             span = len(head)

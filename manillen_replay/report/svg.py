@@ -86,15 +86,21 @@ MINUS = "\u2212"
 """The minus sign of every number the charts write (``−3``, not the hyphen of ``-3``)."""
 
 
-def number(value: float, *, signed: bool = False, decimal: str = ".") -> str:
-    """A chart label: one decimal at most, and a real minus sign.
+def number(value: float, *, signed: bool = False, decimal: str = ".", digits: int = 1) -> str:
+    """A figure as the charts and the report write it: ``digits`` decimals at most (no trailing
+    zeros), and a real minus sign.
 
     :param decimal: the decimal sign (``","`` in Dutch).
 
     >>> number(-3.0, signed=True), number(2.25, signed=True), number(60.0), number(-0.44, decimal=",")
     ('−3', '+2.2', '60', '−0,4')
+    >>> number(2.50, digits=2), number(2.6, digits=0)
+    ('2.5', '3')
     """
-    text = f"{abs(value):.1f}".removesuffix(".0").replace(".", decimal)
+    text = f"{abs(value):.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").removesuffix(".")
+    text = text.replace(".", decimal)
     if value < 0 and text != "0":
         return MINUS + text
     return "+" + text if signed and text != "0" else text

@@ -143,3 +143,12 @@ def say(lang: str, key: str, **values: Any) -> str:
     english, dutch = WORDS[key]
     text = dutch if lang == "nl" else english
     return text.format(**values) if values else text
+
+
+def decimal_sign(lang: str) -> str:
+    """The decimal sign of ``lang``: ``","`` in Dutch, ``"."`` in English.
+
+    >>> decimal_sign("nl"), decimal_sign("en")
+    (',', '.')
+    """
+    return "," if lang == "nl" else "."
