@@ -14,6 +14,10 @@ from html import escape
 
 from manillen_replay.cards import Card, CardSet, Suit
 
+SYMBOLS: dict[str, str] = {str(card): card.symbol for card in Card}
+"""Each card's code as stored (``7C``, ``10H``) and as the pages write it (``7♣``, ``10♥``): the
+codes' suit letters are English (clubs, hearts), the symbols read alike in both languages."""
+
 CSS = """
 .mr-table { display: grid; grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr);
   grid-template-rows: auto auto auto;

@@ -117,8 +117,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "col.venue": ("Venue", "Locatie"),
     "col.event": ("Event", "Wedstrijd"),
     "col.variant": ("Variant", "Variant"),
-    "col.team0": ("Team 0", "Ploeg 0"),
-    "col.team1": ("Team 1", "Ploeg 1"),
+    "col.team0": ("Team A", "Ploeg A"),
+    "col.team1": ("Team B", "Ploeg B"),
     "col.score": ("Final score", "Eindstand"),
     "col.winner": ("Winner", "Winnaar"),
     "col.deal": ("Deal", "Spel"),
@@ -464,6 +464,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.new_match": ("New match", "Nieuwe partij"),
     "record.seat": ("Seat {seat} (team {team})", "Plaats {seat} (ploeg {team})"),
     "record.seat_short": ("seat {seat}", "plaats {seat}"),
+    # Streamlit's drop-down says "Choose an option" while nothing is chosen, in English only
+    "input.choose": ("Choose an option", "Kies een optie"),
     "record.seat_placeholder": ("Choose or type a name", "Kies of typ een naam"),
     "record.need_players": (
         "Four different names, clockwise: seats 1 and 3 play together against 2 and 4.",

@@ -46,7 +46,7 @@ FINDINGS = pl.DataFrame(
         "kind": ["missed_vetten", "klop_missed", "wasted_trump"],
         "category": ["strategy", "strategy", "strategy"],
         "severity": ["mistake", "info", "blunder"],
-        "card": [None, None, None],
+        "card": ["JS", None, "10H"],
         "better": [["AH"], None, ["7C"]],
         "points": [4.0, 2.0, 8.0],
         "explanation": ["Dirk could have smeared the ace.", "A klop was possible.", "Bert wasted a trump."],
@@ -387,6 +387,9 @@ def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: App
     at = open_page(app, "archive")
     table = light_tables(at)[0].texts
     assert all(re.fullmatch(r"\d+-\d+", score) for score in table["score"])
+    # the teams are A and B, as on the Record page: team "0" is a programmer's count
+    assert {"Team A", "Team B"} <= set(light_tables(at)[0].labels)
+    assert not [label for label in light_tables(at)[0].labels if re.search(r"\b[01]\b", label)]
     assert "event" not in table.columns  # the fixture's matches name no event
     assert "None" not in {cell for row in table.rows() for cell in row}
 
@@ -908,6 +911,18 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
         {"match": "random-0", "deal": "1", "step": "3"},
         {"match": ["random-0"], "deal": ["1"], "step": ["3"]},
     )
+
+
+def test_mistakes_write_the_cards_with_their_suit_symbols(app: AppTest) -> None:
+    """The card played and the better cards as the deal replay writes them (10♥), not as stored
+    (10H: the suit letters are English), in both languages."""
+    for language in ("en", "nl"):
+        app.session_state["lang"] = language
+        at = open_page(app, "mistakes")
+        assert at.title[0].value == {"en": "Mistakes", "nl": "Fouten"}[language]
+        shown = light_table(at, "mistakes_table").texts
+        assert shown["card"].to_list() == ["10♥", "J♠"], language
+        assert shown["better"].to_list() == ["7♣", "A♥"], language
 
 
 def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:

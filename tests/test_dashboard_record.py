@@ -517,6 +517,9 @@ def test_page_in_dutch(empty_app: tuple[AppTest, Path]) -> None:
     at.switch_page("app_pages/record.py").run()
     assert at.title[0].value == "Een partij opnemen"
     assert at.button(key="record_start").label == "Beginnen met opnemen"
+    open_expander(at, "record_house_rules_open")
+    # Streamlit's drop-down would say "Choose an option" while nothing is chosen
+    assert at.selectbox(key="record_cap_default").proto.placeholder == "Kies een optie"
 
 
 def test_hands_tapped_in_first_then_the_fourth_is_filled() -> None:

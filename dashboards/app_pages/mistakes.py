@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import chart_view, charts, data, i18n, light_table, native_inputs, ui
+from dashboards import cards, chart_view, charts, data, i18n, light_table, native_inputs, ui
 from dashboards.steps import step_of
 
 t = ui.translator()
@@ -102,7 +102,9 @@ table = shown.with_columns(
     explanation,
     pl.col("severity").map_elements(lambda s: i18n.label_of("severity", s, language), pl.String),
     pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String),
-    pl.col("better").list.join(" ").alias("better"),
+    # the cards with their symbols (7♣), as the deal replay writes them: "7C" is an English letter
+    pl.col("card").replace(cards.SYMBOLS),
+    pl.col("better").list.eval(pl.element().replace(cards.SYMBOLS)).list.join(" ").alias("better"),
 )
 targets = [
     {"match": r["match_id"], "deal": r["deal"] or 1, "step": step_of(r["trick"], r["play"])}

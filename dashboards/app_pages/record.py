@@ -272,6 +272,7 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
                         format_func=lambda c: t("record.no_cap") if c == 0 else f"×{c}",
                         key=cap_key,
                         persist_state="session",
+                        placeholder=t("input.choose"),
                     )
     chosen = {name: bool(st.session_state.get(f"record_{name}_{suffix}", on)) for name, on in toggles.items()}
     values: dict[str, Any] = {"target": int(target), **chosen}
@@ -332,6 +333,7 @@ def _reopen_control(draft: rec.Draft) -> None:
                 range(1, len(draft.deals) + 1),
                 index=len(draft.deals) - 1,
                 key="record_reopen_number",
+                placeholder=t("input.choose"),
             )
         row.button(t("record.reopen_button"), key="record_reopen", on_click=_reopen, icon=":material/edit:")
 
@@ -393,6 +395,7 @@ def _deal(draft: rec.Draft) -> None:
                 on_change=_set_dealer,
                 args=(f"record_dealer_{draft.draft_id}_{number}",),
                 help=t("record.dealer_help"),
+                placeholder=t("input.choose"),
             )
     st.session_state.setdefault("record_mode", "cards")  # set by a reopened scoresheet line too
     mode = st.segmented_control(
@@ -679,7 +682,10 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
             )  # fmt: skip
         st.markdown("  \n".join(lines))
         number = st.selectbox(
-            t("record.edit_trick"), [trick.number for trick in done], key="record_edit_number"
+            t("record.edit_trick"),
+            [trick.number for trick in done],
+            key="record_edit_number",
+            placeholder=t("input.choose"),
         )
         chosen = done[int(number) - 1]
         typed = st.text_input(

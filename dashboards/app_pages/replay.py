@@ -256,9 +256,8 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
     values = card_values.filter((pl.col("trick") == trick) & (pl.col("play") == play))
     listed = values["card"].to_list()
     # the card with its symbol (7♣), as everywhere else on the page: "7C" is an English letter
-    symbols = {c: Card.parse(c).symbol for c in listed}
     table = values.select(
-        pl.col("card").replace_strict(symbols), pl.col("view").round(1), pl.col("hindsight")
+        pl.col("card").replace_strict(cards.SYMBOLS), pl.col("view").round(1), pl.col("hindsight")
     )
     # The marks sit beside the values, not in columns of their own: the table shares the replay's
     # right-hand column (344 px on a laptop), where six columns ran off its edge in Dutch.
