@@ -76,6 +76,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "archive.open": ("open", "openen"),
     "archive.click_row": ("Click a row to open the match.", "Klik op een rij om de partij te openen."),
     "filter.all": ("All", "Alle"),
+    # Streamlit's drop-down says "Choose an option" while nothing is chosen, in English only (ui.selectbox)
+    "input.choose": ("Choose an option", "Kies een optie"),
     "filter.date_from": ("from", "van"),
     "filter.date_to": ("to", "tot en met"),
     "variant.four": ("four players", "vier spelers"),
@@ -464,8 +466,6 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.new_match": ("New match", "Nieuwe partij"),
     "record.seat": ("Seat {seat} (team {team})", "Plaats {seat} (ploeg {team})"),
     "record.seat_short": ("seat {seat}", "plaats {seat}"),
-    # Streamlit's drop-down says "Choose an option" while nothing is chosen, in English only
-    "input.choose": ("Choose an option", "Kies een optie"),
     "record.seat_placeholder": ("Choose or type a name", "Kies of typ een naam"),
     "record.need_players": (
         "Four different names, clockwise: seats 1 and 3 play together against 2 and 4.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from html import escape
 from typing import Any
@@ -237,6 +237,15 @@ UPLOADER_STYLE = """
 ("Upload"), its line of limits ("200MB per file • JSON") and the line shown while a file is
 dragged over it ("Drag and drop a file here"). The English is left out of the page (``display:
 none``), so a screen reader names the button by the page's word too."""
+
+
+def selectbox(label: str, options: Iterable[Any], **arguments: Any) -> Any:
+    """``st.selectbox`` whose placeholder (shown while nothing is chosen) is in the page's
+    language: Streamlit's own says "Choose an option" in English only.
+
+    :param arguments: the rest of ``st.selectbox``'s arguments (``key``, ``index``, ...).
+    """
+    return st.selectbox(label, options, placeholder=translator()("input.choose"), **arguments)
 
 
 def file_uploader(label: str, types: Sequence[str], *, key: str, help: str | None = None) -> Any:

@@ -386,10 +386,11 @@ def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: App
     """Whole scores as "101-62" under one header, no "None" cells, no column of nothing but blanks."""
     at = open_page(app, "archive")
     table = light_tables(at)[0].texts
+    labels = light_tables(at)[0].labels
     assert all(re.fullmatch(r"\d+-\d+", score) for score in table["score"])
     # the teams are A and B, as on the Record page: team "0" is a programmer's count
-    assert {"Team A", "Team B"} <= set(light_tables(at)[0].labels)
-    assert not [label for label in light_tables(at)[0].labels if re.search(r"\b[01]\b", label)]
+    assert {"Team A", "Team B"} <= set(labels)
+    assert not [label for label in labels if re.search(r"\b[01]\b", label)]
     assert "event" not in table.columns  # the fixture's matches name no event
     assert "None" not in {cell for row in table.rows() for cell in row}
 

@@ -265,14 +265,13 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
                 label = t(f"record.cafe_{name}") if name in CAFE_OPTIONS else t(f"record.{name}")
                 st.toggle(label, value=on, key=f"record_{name}_{suffix}", persist_state="session")
                 if name == "klop_on_muil":  # the cap comes after the three rules of the game itself
-                    st.selectbox(
+                    ui.selectbox(
                         t("record.max_multiplier"),
                         caps,
                         index=caps.index(cap),
                         format_func=lambda c: t("record.no_cap") if c == 0 else f"×{c}",
                         key=cap_key,
                         persist_state="session",
-                        placeholder=t("input.choose"),
                     )
     chosen = {name: bool(st.session_state.get(f"record_{name}_{suffix}", on)) for name, on in toggles.items()}
     values: dict[str, Any] = {"target": int(target), **chosen}
@@ -328,12 +327,11 @@ def _reopen_control(draft: rec.Draft) -> None:
         st.caption(t("record.reopen_help"))
         row = st.container(horizontal=True, vertical_alignment="bottom")
         with row:
-            st.selectbox(
+            ui.selectbox(
                 t("record.reopen_number"),
                 range(1, len(draft.deals) + 1),
                 index=len(draft.deals) - 1,
                 key="record_reopen_number",
-                placeholder=t("input.choose"),
             )
         row.button(t("record.reopen_button"), key="record_reopen", on_click=_reopen, icon=":material/edit:")
 
@@ -386,7 +384,7 @@ def _deal(draft: rec.Draft) -> None:
     # calls once made) never shift the grid's buttons to other places on the page between runs.
     with st.container():
         if not deal.calls and not deal.plays:
-            st.selectbox(
+            ui.selectbox(
                 t("record.dealer"),
                 range(rec.PLAYERS),
                 index=deal.dealer,
@@ -395,7 +393,6 @@ def _deal(draft: rec.Draft) -> None:
                 on_change=_set_dealer,
                 args=(f"record_dealer_{draft.draft_id}_{number}",),
                 help=t("record.dealer_help"),
-                placeholder=t("input.choose"),
             )
     st.session_state.setdefault("record_mode", "cards")  # set by a reopened scoresheet line too
     mode = st.segmented_control(
@@ -681,11 +678,10 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
                   winner=names[trick.winner], points=trick.points)
             )  # fmt: skip
         st.markdown("  \n".join(lines))
-        number = st.selectbox(
+        number = ui.selectbox(
             t("record.edit_trick"),
             [trick.number for trick in done],
             key="record_edit_number",
-            placeholder=t("input.choose"),
         )
         chosen = done[int(number) - 1]
         typed = st.text_input(
