@@ -70,9 +70,9 @@ def _reference_seconds(times: int = 3) -> list[float]:
 
 def demo_slice(deals: int) -> tuple[list[str], int]:
     """The first lines of the demo archive that hold at least ``deals`` deals the solver takes."""
+    from manillen_replay.analysis.costs import can_solve
     from manillen_replay.engine import replay
     from manillen_replay.record import loads
-    from manillen_replay.solver import can_solve
 
     lines: list[str] = []
     found = 0
@@ -92,7 +92,7 @@ def _rss_mb() -> float:
 
 def one_pass(lines: Sequence[str], samples: int, folder: Path, number: int) -> dict[str, Any]:
     """Import the slice into a new archive, then analyse it at depth solver; times per deal."""
-    from manillen_replay.solver.deal_analysis import MatchSolved
+    from manillen_replay.analysis.deal_analysis import MatchSolved
     from manillen_replay.store import Store
     from manillen_replay.store.analyse import analyse_archive
 

@@ -29,9 +29,9 @@ def run(deals: int = 40, workers: Sequence[int] = (1, 2)) -> dict[str, Any]:
 
     :returns: the deal count and one row per thread count.
     """
+    from manillen_replay.analysis.costs import can_solve, dd_costs
     from manillen_replay.engine import replay
     from manillen_replay.record import loads
-    from manillen_replay.solver import can_solve, dd_costs
     from manillen_replay.solver.search import nodes_per_worker
 
     lines, _ = demo_slice(deals)

@@ -16,10 +16,10 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from manillen_replay.analysis.costs import can_solve, dd_costs, view_costs
 from manillen_replay.engine import DealResult, replay
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.rules import Rules
-from manillen_replay.solver import can_solve, dd_costs, view_costs
 from manillen_replay.solver.search import default_workers
 
 PLAYERS = "Anna:club,Bert:novice,Carla:club,Dirk:club"

@@ -3,7 +3,7 @@
 Run it alone (``python -m bench.variants_bench [DEALS]``) or from the bench suite. For each
 variant the solver takes (:data:`manillen_replay.solver.variants.SOLVED_VARIANTS`), generated deals
 (club players, who play a random legal card outside the four-player game) are replayed by the
-engine and costed with :func:`manillen_replay.solver.variants.variant_dd_costs`, what
+engine and costed with :func:`manillen_replay.analysis.costs.variant_dd_costs`, what
 ``analyze --depth solver`` runs on such a deal (two threads on a big position's choices). Each
 row gives the positions the search visited a deal (load-free), the wall-clock time and the
 process's CPU time a deal. Two rows time one ``six_short`` deal in a fresh interpreter, import
@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.analyze_bench import reference_workload
+from manillen_replay.analysis.costs import can_solve, dd_costs, variant_dd_costs
 from manillen_replay.engine import DealResult, replay
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.rules import Rules
-from manillen_replay.solver import can_solve, dd_costs
-from manillen_replay.solver.variants import SOLVED_VARIANTS, variant_dd_costs
+from manillen_replay.solver.variants import SOLVED_VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,7 +57,7 @@ FIRST_DEAL = """
 import time
 start = time.perf_counter()
 from manillen_replay.engine import decode_and_replay
-from manillen_replay.solver import dd_costs
+from manillen_replay.analysis.costs import dd_costs
 result = decode_and_replay(open("data/samples/variant-six-short.json").read())
 dd_costs(result.deals[0], result.rules)
 print(time.perf_counter() - start)

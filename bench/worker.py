@@ -131,7 +131,7 @@ def stage_analyse(lines: list[bytes]) -> Iterator[float]:
 def stage_solve(lines: list[bytes]) -> Iterator[float]:
     """solve: the hindsight cost of every play (``solver.dd_costs``) of each deal the solver
     takes, on matches replayed beforehand; floor: the replay."""
-    from manillen_replay.solver import can_solve, dd_costs
+    from manillen_replay.analysis.costs import can_solve, dd_costs
 
     def solve(_: Record, result: MatchResult) -> None:
         for deal in result.deals:

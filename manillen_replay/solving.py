@@ -41,18 +41,19 @@ from .store.analyse import (
 )
 
 if TYPE_CHECKING:  # the solver (and numba) load only when a deal is solved
-    from .solver import CallReview, PlayCost
+    from .analysis.call_review import CallReview
+    from .analysis.costs import PlayCost
 
 __all__ = ["CALLS_SCHEMA", "COSTS_SCHEMA", "FINDINGS_SCHEMA", "VALUES_SCHEMA", "findings_frame"]
 
 
 def costs_from_frames(play_costs: pl.DataFrame, card_values: pl.DataFrame) -> dict[int, list[PlayCost]]:
-    """The :class:`~manillen_replay.solver.PlayCost` of each deal back from its table rows.
+    """The :class:`~manillen_replay.analysis.costs.PlayCost` of each deal back from its table rows.
 
     The inverse of :func:`cost_frames` for one match: every field is in the rows, so the
     costs the detectors read are the very ones the solver gave.
     """
-    from .solver import CardValue, PlayCost
+    from .analysis.costs import CardValue, PlayCost
 
     values: dict[tuple[int, int, int], dict[Card, CardValue]] = {}
     for deal, trick, play, card, hindsight, view in card_values.select(
@@ -109,7 +110,7 @@ def accuracy_frame(
     ``100 x 0.5 ^ (cost / 5)``, and the accuracy is the mean. The ``all`` rows are left out: they
     span every part (docs/sql.md shows how to get them from the ``match`` rows).
     """
-    from .solver.accuracy import HALF_LIFE_POINTS
+    from .analysis.accuracy import HALF_LIFE_POINTS
 
     keys = ["match_id", "deal", "trick", "play"]
     spreads = card_values.group_by(keys).agg((pl.col("view").max() - pl.col("view").min()).alias("spread"))
@@ -177,7 +178,8 @@ def merged_findings(
     :param extra: the solver's findings of those deals (:func:`solver_findings`), in deal order.
     :param knock_reviews: the knock review of each (deal, seat) reviewed.
     """
-    from .solver import curate, is_calibrated
+    from .analysis.call_model import is_calibrated
+    from .analysis.solver_findings import curate
 
     calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
     found = curate(
@@ -251,8 +253,8 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
 
     :param batch: the deals and their records.
     """
-    from .solver import can_solve
-    from .solver.deal_analysis import analyse_deal
+    from .analysis.costs import can_solve
+    from .analysis.deal_analysis import analyse_deal
 
     start = time.perf_counter()
     replayed: dict[str, tuple[Record, MatchResult] | None] = {}
@@ -536,7 +538,7 @@ def solve_matches(
     :param total_deals: deals in all, when known (to keep batches small enough near the end).
     :param on_deals: called with a number of deals just done, for a progress bar.
     """
-    from .solver import can_solve
+    from .analysis.costs import can_solve
 
     sizer = sizer or BatchSizer(runner.workers)
     source = iter(matches)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from manillen_replay.analysis.accuracy import DECISION_MARGIN, accuracy, decisions
+from manillen_replay.analysis.call_review import CallOption, CallReview
+from manillen_replay.analysis.costs import CardValue, PlayCost
 from manillen_replay.cards import Card
-from manillen_replay.solver import CallOption, CallReview, CardValue, PlayCost, accuracy
-from manillen_replay.solver.accuracy import DECISION_MARGIN, decisions
 
 
 def play(seat: int, view_cost: float, spread: float) -> PlayCost:

@@ -26,6 +26,7 @@ from manillen_replay.analysis import (
     coach_findings,
     parse_coach_detector,
 )
+from manillen_replay.analysis.costs import CardValue, PlayCost, view_costs
 from manillen_replay.analysis.detectors import CARD_THRESHOLDS
 from manillen_replay.analysis.knowledge import DealKnowledge
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask, mask_of
@@ -33,7 +34,6 @@ from manillen_replay.engine import decode_and_replay, replay
 from manillen_replay.record import Deal, Declaration, MatchInfo, Record, RecordedScore
 from manillen_replay.record.model import RuleOptions
 from manillen_replay.rules import Rules
-from manillen_replay.solver import CardValue, PlayCost, view_costs
 from manillen_replay.state import DealState
 
 from .factories import SEATS, random_record

@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 from bench.record_bench import free_port, serving
+from manillen_replay.analysis.costs import view_costs
 from manillen_replay.cli import cli
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.record import Entry
-from manillen_replay.solver import view_costs
 from manillen_replay.store import Store
 from manillen_replay.store.analyse import cost_frames
 

@@ -5,12 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from manillen_replay.cards import SUIT_MASKS, Card, mask_of
-from manillen_replay.engine import replay
-from manillen_replay.engine.results import DealResult
-from manillen_replay.record import loads
-from manillen_replay.rules import Contract, Rules
-from manillen_replay.solver.call_model import (
+from manillen_replay.analysis.call_model import (
     CLUB_SHARE,
     FLOOR,
     TABLE_PLAY,
@@ -27,7 +22,12 @@ from manillen_replay.solver.call_model import (
     knock_review_given_calls,
     played_points,
 )
-from manillen_replay.solver.review import _layouts
+from manillen_replay.analysis.call_review import _layouts
+from manillen_replay.cards import SUIT_MASKS, Card, mask_of
+from manillen_replay.engine import replay
+from manillen_replay.engine.results import DealResult
+from manillen_replay.record import loads
+from manillen_replay.rules import Contract, Rules
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo.jsonl"
 

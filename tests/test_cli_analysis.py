@@ -332,28 +332,28 @@ def test_solver_findings_review_the_right_calls(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Every call is reviewed by the right seat, and the 3/6/12 thresholds decide the severity."""
-    from manillen_replay import solver
+    from manillen_replay.analysis import call_model
+    from manillen_replay.analysis.call_review import CallOption, CallReview
+    from manillen_replay.analysis.costs import dd_costs
+    from manillen_replay.analysis.deal_analysis import solver_findings
     from manillen_replay.engine import replay
-    from manillen_replay.solver.deal_analysis import solver_findings
 
     reviewed: list[tuple[str, int | None]] = []
 
     def fake_review(name: str) -> Any:
-        def review(
-            deal: Any, rules: Any, *, seat: int | None = None, samples: int, **_: Any
-        ) -> solver.CallReview:
+        def review(deal: Any, rules: Any, *, seat: int | None = None, samples: int, **_: Any) -> CallReview:
             reviewed.append((name, seat))
-            options = (solver.CallOption("klop", 20.0, 10.0), solver.CallOption("no klop", 20.0, 10.0 - loss))
-            return solver.CallReview(deal.number, seat or 0, options, "no klop", samples)
+            options = (CallOption("klop", 20.0, 10.0), CallOption("no klop", 20.0, 10.0 - loss))
+            return CallReview(deal.number, seat or 0, options, "no klop", samples)
 
         return review
 
-    monkeypatch.setattr(solver, "trump_review_given_calls", fake_review("trump"))
-    monkeypatch.setattr(solver, "knock_review_given_calls", fake_review("knock"))
+    monkeypatch.setattr(call_model, "trump_review_given_calls", fake_review("trump"))
+    monkeypatch.setattr(call_model, "knock_review_given_calls", fake_review("knock"))
     rec = record(BASE, play_out(BASE, 1, trump), trump=trump, calls=calls)
     result = replay(rec)
     deal = result.deals[0]
-    found = solver_findings(result, rec, deal, solver.dd_costs(deal, result.rules), samples=2)
+    found = solver_findings(result, rec, deal, dd_costs(deal, result.rules), samples=2)
     # the two seats' knock reviews run at once, so in either order
     assert reviewed[0] == ("trump", None) and sorted(reviewed[1:]) == [
         ("knock", seat) for seat in sorted(seats)
@@ -383,7 +383,7 @@ def test_depth_solver_shows_its_progress_on_stderr_and_quiet_hides_it(tmp_path: 
 
 
 def test_progress_meter_tells_deals_done_rate_and_time_left() -> None:
-    from manillen_replay.solver.deal_analysis import Progress, ProgressMeter
+    from manillen_replay.analysis.deal_analysis import Progress, ProgressMeter
 
     now = [100.0]
     seen: list[Progress] = []

@@ -1235,9 +1235,9 @@ def test_dutch_reason_for_a_play_writes_the_winning_card_with_its_symbol() -> No
 def test_every_finding_kind_and_variant_has_a_dutch_label() -> None:
     """Nederlands shows no English name of a finding kind, a severity or a variant."""
     from manillen_replay.analysis.detectors import KIND_CATEGORY
+    from manillen_replay.analysis.solver_findings import KIND_CATEGORY as SOLVER_KINDS
     from manillen_replay.analysis.words import KIND_NL
     from manillen_replay.rules import VARIANTS
-    from manillen_replay.solver.findings import KIND_CATEGORY as SOLVER_KINDS
 
     for kind in [*KIND_CATEGORY, *SOLVER_KINDS]:
         assert kind in KIND_NL and i18n.label_of("kind", kind, "nl") == KIND_NL[kind], kind

@@ -17,10 +17,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data
+from manillen_replay.analysis.accuracy import match_accuracy
+from manillen_replay.analysis.costs import PlayCost, view_costs
 from manillen_replay.cards import CardSet
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry, dumps
-from manillen_replay.solver import PlayCost, match_accuracy, view_costs
 from manillen_replay.store import Store
 from manillen_replay.store.analyse import cost_frames
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from manillen_replay.analysis.costs import PlayCost, can_solve, dd_costs, view_costs
 from manillen_replay.analysis.ledger import LedgerError, deal_ledger, player_ledger
 from manillen_replay.engine import DealKind, DealResult, MatchResult, decode_and_replay
 from manillen_replay.record import dumps
-from manillen_replay.solver import PlayCost, can_solve, dd_costs, view_costs
 
 from .conftest import sloppy_deal
 from .factories import random_record

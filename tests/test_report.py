@@ -20,12 +20,12 @@ import pytest
 from click.testing import CliRunner
 
 from manillen_replay import __version__
+from manillen_replay.analysis.costs import can_solve, view_costs
 from manillen_replay.analysis.ledger import deal_ledger
 from manillen_replay.cli import cli
 from manillen_replay.engine import DealKind, decode_and_replay
 from manillen_replay.record import Entry, MatchInfo, Record, dumps
 from manillen_replay.report import make_report
-from manillen_replay.solver import can_solve, view_costs
 from manillen_replay.store import Store
 
 from .conftest import sloppy_deal

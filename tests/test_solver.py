@@ -14,34 +14,36 @@ import pytest
 from click.testing import CliRunner
 
 from manillen_replay.analysis import Category, Severity
+from manillen_replay.analysis.accuracy import accuracy, card_accuracy, deal_accuracy
+from manillen_replay.analysis.call_review import (
+    EARLY_LOOK,
+    REVIEW_FLOOR,
+    CallOption,
+    CallReview,
+    _sequential_scores,
+    clearly_worse,
+    knock_review,
+    trump_review,
+)
+from manillen_replay.analysis.costs import (
+    VIEW_FLOOR,
+    CardValue,
+    PlayCost,
+    can_solve,
+    dd_costs,
+    deal_trump,
+    is_settled,
+    view_costs,
+)
+from manillen_replay.analysis.layouts import agrees, find_layouts, iter_moments
+from manillen_replay.analysis.solver_findings import call_findings, cost_findings
 from manillen_replay.cards import DECK_32_MASK, Card, CardSet, iter_mask, mask_of
 from manillen_replay.cli import cli
 from manillen_replay.engine import replay
 from manillen_replay.record import dumps, loads
 from manillen_replay.rules import Rules
-from manillen_replay.solver import (
-    CallOption,
-    CallReview,
-    CardValue,
-    PlayCost,
-    SolverError,
-    _kernel,
-    accuracy,
-    call_findings,
-    card_accuracy,
-    cost_findings,
-    dd_costs,
-    deal_accuracy,
-    knock_review,
-    search,
-    solve_position,
-    trump_review,
-    view_costs,
-)
+from manillen_replay.solver import SolverError, _kernel, search, solve_position
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
-from manillen_replay.solver.costs import VIEW_FLOOR, can_solve, deal_trump, is_settled
-from manillen_replay.solver.layouts import agrees, find_layouts, iter_moments
-from manillen_replay.solver.review import EARLY_LOOK, REVIEW_FLOOR, _sequential_scores, clearly_worse
 from manillen_replay.state import DealState
 
 from .factories import random_record
@@ -767,7 +769,7 @@ def test_the_early_look_stops_a_hopeless_option_but_never_the_call_made():
 def test_analyse_deal_runs_the_call_reviews_beside_the_view_costs_with_the_same_results():
     """The call reviews run beside the view costs: each part's values are what it gives alone,
     and each part's positions are counted on its own tables."""
-    from manillen_replay.solver.deal_analysis import PARTS, analyse_deal, call_reviews
+    from manillen_replay.analysis.deal_analysis import PARTS, analyse_deal, call_reviews
 
     text = (Path(__file__).resolve().parent.parent / "data" / "demo.jsonl").read_text().splitlines()[0]
     record = loads(text)

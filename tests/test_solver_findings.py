@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from manillen_replay.analysis import Category, Finding, Severity
+from manillen_replay.analysis.call_review import CallOption, CallReview
+from manillen_replay.analysis.solver_findings import curate
 from manillen_replay.cards import Card
-from manillen_replay.solver import CallOption, CallReview, curate
 
 
 def finding(

@@ -15,12 +15,13 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from manillen_replay.analysis.costs import can_solve, dd_costs
 from manillen_replay.cards import DECK_32_MASK, CardSet, iter_mask, mask_of
 from manillen_replay.cli import cli
 from manillen_replay.dealing import deal
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.rules import Rules
-from manillen_replay.solver import can_solve, dd_costs, solve_position
+from manillen_replay.solver import solve_position
 from manillen_replay.solver.search import Position, solve_batch
 from manillen_replay.solver.variants import SOLVED_VARIANTS, VariantSearch, iter_variant_moments
 from manillen_replay.state import DealState
@@ -328,7 +329,7 @@ def test_french_rule_lets_a_follower_duck_in_a_plain_suit():
 CACHED_RUN = """
 import json, sys
 from manillen_replay.engine import decode_and_replay
-from manillen_replay.solver import dd_costs
+from manillen_replay.analysis.costs import dd_costs
 from manillen_replay.solver import _variant_kernel
 result = decode_and_replay(open(sys.argv[1]).read())
 dd_costs(result.deals[0], result.rules)

@@ -17,12 +17,12 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
+from manillen_replay.analysis.accuracy import counts_for_accuracy, deal_accuracy
+from manillen_replay.analysis.costs import PlayCost, dd_costs, view_costs
 from manillen_replay.cards import CARD_BY_TEXT, CARD_POINTS
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry, dumps, loads
-from manillen_replay.solver import PlayCost, dd_costs, deal_accuracy, view_costs
-from manillen_replay.solver.accuracy import counts_for_accuracy
 from manillen_replay.store import (
     SCHEMA_VERSION,
     TABLES,

@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 
 from manillen_replay.analysis import Finding, Severity, analyse, analyse_record
+from manillen_replay.analysis.call_review import CallOption, CallReview
+from manillen_replay.analysis.costs import CardValue, PlayCost
+from manillen_replay.analysis.solver_findings import call_findings, cost_findings, curate
 from manillen_replay.analysis.words import (
     KIND_NL,
     SEVERITY_NL,
@@ -33,15 +36,6 @@ from manillen_replay.analysis.words import (
 from manillen_replay.cards import Card
 from manillen_replay.engine import replay
 from manillen_replay.record import loads
-from manillen_replay.solver import (
-    CallOption,
-    CallReview,
-    CardValue,
-    PlayCost,
-    call_findings,
-    cost_findings,
-    curate,
-)
 
 from .test_analysis import BASE, UNSAFE, record, scoresheet
 

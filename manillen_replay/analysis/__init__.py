@@ -25,7 +25,7 @@ from .findings import (
 )
 
 if TYPE_CHECKING:
-    from ..solver.costs import PlayCost
+    from .costs import PlayCost
 
 
 def analyse(
@@ -42,7 +42,7 @@ def analyse(
         that ``klop_lost`` can name the player instead of the team.
     :param strategy: also run the strategy detectors; ``False`` gives the rule, scoring and
         procedure findings only (``manillen analyze --depth rules``).
-    :param costs: the solver's costs by deal number (``manillen_replay.solver.view_costs``):
+    :param costs: the solver's costs by deal number (``manillen_replay.analysis.costs.view_costs``):
         with them ``missed_vetten``, ``bare_ace_lost`` and ``wasted_trump`` stand only when the
         better card was really better from the player's view, and take their points from it.
     """

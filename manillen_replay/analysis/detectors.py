@@ -39,7 +39,7 @@ from .words import (
 )
 
 if TYPE_CHECKING:  # the solver imports the analysis, not the other way round
-    from ..solver.costs import PlayCost
+    from .costs import PlayCost
 
 RULE_THRESHOLDS = Thresholds(1, 10, 20)
 """Illegal plays: the points are the fault's price if the table had called it (``penalty_points``)."""
@@ -93,7 +93,7 @@ class MatchAnalysis:
         :param record: the record it came from; only needed to say who knocked.
         :param strategy: run the strategy detectors (``False``: rule, scoring, procedure only).
         :param costs: the solver's costs of the plays, by deal number
-            (:func:`manillen_replay.solver.view_costs`); with them the card-play detectors
+            (:func:`manillen_replay.analysis.costs.view_costs`); with them the card-play detectors
             measure the points at stake from the player's view.
         """
         self.result = result

@@ -18,7 +18,7 @@ known); the rest is **luck**: ``luck = points - cards + mistakes - opponent_mist
 the hindsight cost that nobody could have seen, for and against the team.
 
 Calls (trump, muil, klop) are reviewed apart, in expected scoresheet points from the caller's own
-hand (:mod:`manillen_replay.solver.review`): they are reported beside the card points, not in the sum.
+hand (:mod:`manillen_replay.analysis.call_review`): they are reported beside the card points, not in the sum.
 
 Pure arithmetic over the solver's costs, no I/O; the archive's ``deal_ledger`` and
 ``player_ledger`` views (docs/sql.md) compute the same figures in SQL.
@@ -35,7 +35,7 @@ from ..engine.results import DealKind, DealResult
 from ..errors import ManillenError
 
 if TYPE_CHECKING:
-    from ..solver.costs import PlayCost
+    from .costs import PlayCost
 
 FORMULA_VERSION = "ledger-1"
 """The version of the ledger's formulas, printed in reports beside the accuracy formula's."""
@@ -156,11 +156,11 @@ def deal_ledger(
     """Split a played deal's card points into the cards and each side's decisions.
 
     :param deal: the replayed deal, played to the end (``DealKind.PLAYED``) with its hands known.
-    :param costs: every play's costs in order (:func:`~manillen_replay.solver.dd_costs` or
-        :func:`~manillen_replay.solver.view_costs`); with hindsight costs only, the view figures
+    :param costs: every play's costs in order (:func:`~manillen_replay.analysis.costs.dd_costs` or
+        :func:`~manillen_replay.analysis.costs.view_costs`); with hindsight costs only, the view figures
         are ``None``.
     :param calls: expected scoresheet points given away by each seat's calls
-        (:attr:`~manillen_replay.solver.CallReview.loss`), for the seats reviewed.
+        (:attr:`~manillen_replay.analysis.call_review.CallReview.loss`), for the seats reviewed.
     :raises LedgerError: for a deal not played to the end, or costs that are not the deal's plays.
     """
     if deal.kind is not DealKind.PLAYED or deal.points is None or deal.hands is None:

@@ -123,7 +123,7 @@ class _SolverProgress:
     """The solver's progress on stderr: a bar on a terminal, otherwise a line every tenth of the work.
 
     Both show the deals done, deals per second and the time left, from the
-    :class:`~manillen_replay.solver.deal_analysis.Progress` the analysis passes after each deal.
+    :class:`~manillen_replay.analysis.deal_analysis.Progress` the analysis passes after each deal.
     """
 
     def __init__(self, total: int) -> None:

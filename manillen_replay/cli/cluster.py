@@ -163,7 +163,7 @@ def analyse_archive_on_cluster(
         the plain run's), or ``None`` for none.
     :raises ClusterError: without Dask, for a bad address or an unreachable scheduler.
     """
-    from ..solver.deal_analysis import ProgressMeter
+    from ..analysis.deal_analysis import ProgressMeter
     from ..solving import BatchSizer, TimedRunner, solve_matches
 
     outcome = ClusterOutcome(matches=len(ids))

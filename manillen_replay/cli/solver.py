@@ -12,7 +12,7 @@ from ..errors import InvalidCardError
 from .common import RULE_OPTION, TRUMP_OPTION, ReplayedRecords, echo_json, parse_trick, rules_option
 
 if TYPE_CHECKING:  # the solver compiles with numba: it loads when a command solves
-    from ..solver.costs import PlayCost
+    from ..analysis.costs import PlayCost
 
 
 def _parse_hands(text: str) -> tuple[int, int, int, int]:
@@ -156,7 +156,7 @@ def costs(
     "view_cost"}]} for every play. Exit code 1 when a record is invalid, 2 for usage errors
     (a missing file, a --match no file holds, a --deal the match does not have).
     """
-    from ..solver import can_solve, dd_costs, view_costs
+    from ..analysis.costs import can_solve, dd_costs, view_costs
 
     replayed = ReplayedRecords(paths, match_id, label="solving")
     plays: list[dict[str, Any]] = []

@@ -1,49 +1,18 @@
-"""The perfect-information solver: what every card of a deal was worth, with and without hindsight.
+"""The perfect-information search: positions in, values, best cards and lines out.
 
-- :func:`solve_position`: the value of every legal card in a position, all hands known.
-- :func:`dd_costs` / :func:`view_costs`: the cost of every play of a deal, with hindsight and
-  from the player's view.
-- :func:`deal_accuracy` / :func:`match_accuracy`: accuracy figures from the view costs.
-- :func:`trump_review` / :func:`knock_review`: the expected result of each call;
-  :func:`trump_review_given_calls` / :func:`knock_review_given_calls` with the hidden hands
-  drawn given the calls made (:mod:`.call_model`).
-- :func:`curate`: the solver depth's findings, one per play, info where they are no mistake.
-- :func:`cost_findings` / :func:`call_findings`: findings for the mistake finder.
+As DDS is for bridge, the solver judges nothing: it says what every legal card of a position
+is worth with every hand known (card points for the side to play, best play by all), and what
+the whole deal's plays were worth. Costs, findings, words, call reviews and accuracy are the
+analysis's (:mod:`manillen_replay.analysis`: ``costs``, ``solver_findings``, ``call_review``,
+``call_model``, ``accuracy``, ``deal_analysis``).
 
-docs/solver.md explains both costs and the accuracy figure in a player's words.
+- :class:`Position` and :func:`solve_position`: the value of every legal card in a position.
+- :func:`solve_batch`: many positions of one deal, on several threads.
+- :mod:`.variants`: the same for the variants other than the four-player game.
+
+docs/solver.md explains the search and what the analysis makes of it.
 """
 
-from .accuracy import accuracy, card_accuracy, deal_accuracy, match_accuracy
-from .call_model import is_calibrated, knock_review_given_calls, trump_review_given_calls
-from .costs import CardValue, PlayCost, can_solve, dd_costs, view_costs
-from .findings import CALL_THRESHOLDS, COST_THRESHOLDS, call_findings, cost_findings, curate
-from .review import CallOption, CallReview, knock_review, trump_review
 from .search import Position, SolverError, solve_batch, solve_position
 
-__all__ = [
-    "CALL_THRESHOLDS",
-    "COST_THRESHOLDS",
-    "CallOption",
-    "CallReview",
-    "CardValue",
-    "PlayCost",
-    "Position",
-    "SolverError",
-    "accuracy",
-    "call_findings",
-    "can_solve",
-    "card_accuracy",
-    "cost_findings",
-    "curate",
-    "dd_costs",
-    "deal_accuracy",
-    "is_calibrated",
-    "knock_review",
-    "knock_review_given_calls",
-    "match_accuracy",
-    "solve_batch",
-    "solve_position",
-    "trump_review",
-    "trump_review_given_calls",
-    "view_costs",
-]
+__all__ = ["Position", "SolverError", "solve_batch", "solve_position"]

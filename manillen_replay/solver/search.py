@@ -232,7 +232,7 @@ def solve_batch(
     :param precedes: for each position, the card whose play leads from it to the position
         before it in the list, or -1: that card's value is then known, and bounds this
         position's (only with one worker). Solving a deal's positions from the last play back
-        to the first this way is what :func:`~manillen_replay.solver.dd_costs` does.
+        to the first this way is what :func:`~manillen_replay.analysis.costs.dd_costs` does.
     :param workers: threads to share the positions among.
     :param tables: the deal's tables, kept between calls (at most one thread per table);
         without them each call starts from empty tables.

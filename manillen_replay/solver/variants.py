@@ -1,4 +1,4 @@
-"""Hindsight costs in the variants other than the four-player game: a perfect-information search.
+"""The values of every card in the variants other than the four-player game: a perfect-information search.
 
 The compiled kernel (:mod:`._kernel`) has the four seats of the main game built in. Every other
 variant whose deal the record gives in full (``two_open``, ``two_open_fours``, ``three``,
@@ -35,7 +35,6 @@ from ..engine.results import DealKind, DealResult
 from ..rules import NO_TRUMP, Contract, Rules, mask_points, winning_position
 from ..state import DealState
 from . import _variant_kernel
-from .costs import PlayCost, hindsight_cost
 from .search import SolverError
 
 SOLVED_VARIANTS = ("two_open", "two_open_fours", "three", "three_dummy", "six", "six_short")
@@ -357,8 +356,20 @@ def can_solve_variant(deal: DealResult, rules: Rules) -> bool:
     )
 
 
-def variant_dd_costs(result: DealResult, rules: Rules, positions: list[int] | None = None) -> list[PlayCost]:
-    """The hindsight cost of every play of a variant deal, and each legal card's value.
+@dataclass(frozen=True, slots=True)
+class PlayValues:
+    """What every legal card of one play of a variant deal was worth, all hands known."""
+
+    moment: VariantMoment
+    """The play."""
+    values: dict[Card, int]
+    """Each legal card's card points for the player's side (a table card's best over moving first)."""
+    played: int
+    """The same for the card played, as played (an illegal card's too)."""
+
+
+def variant_values(result: DealResult, rules: Rules, positions: list[int] | None = None) -> list[PlayValues]:
+    """The value of every legal card at every play of a variant deal, all hands known.
 
     A card's value is the best over the seat's choice to move a table card first (when it
     could); the card played is valued as played, move or not, so a needless move shows as a cost.
@@ -378,7 +389,7 @@ def variant_dd_costs(result: DealResult, rules: Rules, positions: list[int] | No
     search = VariantSearch(rules, result.dealer, trump)
     moments = list(iter_variant_moments(result, rules))
     deck_points = mask_points(rules.shape.deck_mask)
-    costs: list[PlayCost] = []
+    plays: list[PlayValues] = []
     # from the last play back: the table then holds the later positions an earlier search meets,
     # and the value of the card played is the value of the position after it, solved just before
     after: int | None = None
@@ -401,7 +412,7 @@ def variant_dd_costs(result: DealResult, rules: Rules, positions: list[int] | No
         played = choices.get((moment.moved, moment.card))
         if played is None:  # an illegal card: valued all the same, against the legal ones
             played = search.value_after(state, moment.card, moved=moment.moved)
-        costs.append(hindsight_cost(moment, values, _ours(played, side, in_play), result.number))
+        plays.append(PlayValues(moment, values, _ours(played, side, in_play)))
     if positions is not None:
         positions.append(search.nodes)
-    return costs[::-1]
+    return plays[::-1]

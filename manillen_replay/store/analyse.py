@@ -20,14 +20,15 @@ from ..errors import InvalidRecordError
 from ..record import loads
 
 if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
-    from ..solver import CallReview, PlayCost
-    from ..solver.deal_analysis import MatchSolved, ProgressMeter
+    from ..analysis.call_review import CallReview
+    from ..analysis.costs import PlayCost
+    from ..analysis.deal_analysis import MatchSolved, ProgressMeter
     from .core import Store
 
 Progress = Callable[[int, str, int], Any]
 """Makes a progress bar (``update(n, item)``, ``render_finish()``) from a total, a label and the
 smallest total worth a bar. With the solver, ``item`` is a
-:class:`~manillen_replay.solver.deal_analysis.Progress` after each deal (deals done, deals per
+:class:`~manillen_replay.analysis.deal_analysis.Progress` after each deal (deals done, deals per
 second, time left), for the bar to show beside it."""
 
 _PLACE_SCHEMA: dict[str, Any] = {
@@ -94,7 +95,7 @@ def cost_frames(
     """The solver's costs of a match as ``play_costs`` and ``card_values`` rows (for ``Store.save_costs``).
 
     :param result: the replayed match (its id and who sat where in each deal).
-    :param costs: each deal's costs by deal number (``manillen_replay.solver.view_costs``).
+    :param costs: each deal's costs by deal number (``manillen_replay.analysis.costs.view_costs``).
     """
     plays: list[tuple[Any, ...]] = []
     values: list[tuple[Any, ...]] = []
@@ -244,7 +245,7 @@ def analyse_archive(
     solving = depth == "solver"
     meter: ProgressMeter | None = None
     if solving:
-        from ..solver.deal_analysis import ProgressMeter, analyse_match
+        from ..analysis.deal_analysis import ProgressMeter, analyse_match
 
         total = int(
             store.query(

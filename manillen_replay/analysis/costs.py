@@ -25,8 +25,8 @@ import numpy as np
 from ..cards import CARD_POINTS, CARDS, Card, iter_mask
 from ..engine.results import DealKind, DealResult
 from ..rules import Contract, Rules, winning_position
+from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_line
 from .layouts import LayoutSampler, Moment, iter_moments
-from .search import DealTables, Position, SolverError, default_workers, solve_batch, solve_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,7 @@ def can_solve(deal: DealResult, rules: Rules) -> bool:
     The other variants than ``four`` get hindsight costs only (:mod:`.variants`).
     """
     if rules.variant != "four":
-        from .variants import can_solve_variant
+        from ..solver.variants import can_solve_variant
 
         return can_solve_variant(deal, rules)
     return (
@@ -153,8 +153,6 @@ def dd_costs(result: DealResult, rules: Rules, *, workers: int | None = None) ->
     :raises SolverError: for a deal the solver cannot take (see :func:`can_solve`).
     """
     if rules.variant != "four":
-        from .variants import variant_dd_costs
-
         return variant_dd_costs(result, rules)
     _check(result, rules)
     trump = deal_trump(result)
@@ -189,6 +187,20 @@ def dd_costs(result: DealResult, rules: Rules, *, workers: int | None = None) ->
             played = _team_value(after_values[moment.index], moment.seat, moment.position.points_in_play)
         costs.append(hindsight_cost(moment, values, played, result.number))
     return costs
+
+
+def variant_dd_costs(result: DealResult, rules: Rules, positions: list[int] | None = None) -> list[PlayCost]:
+    """The hindsight cost of every play of a deal of a variant other than ``four``.
+
+    :param positions: when given, gets the number of positions the search visited.
+    :raises SolverError: for a deal the variant search cannot take.
+    """
+    from ..solver.variants import variant_values
+
+    return [
+        hindsight_cost(play.moment, play.values, play.played, result.number)
+        for play in variant_values(result, rules, positions)
+    ]
 
 
 class Play(Protocol):

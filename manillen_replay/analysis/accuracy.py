@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .call_review import CallReview
 from .costs import PlayCost
-from .review import CallReview
 
 HALF_LIFE_POINTS = 5.0
 """Every 5 card points lost halve a card's accuracy (5 is the manille, the best card)."""
@@ -79,7 +79,7 @@ def _scores(costs: Iterable[PlayCost], calls: Iterable[CallReview], seat: int) -
 def accuracy(costs: Iterable[PlayCost], seat: int, calls: Iterable[CallReview] = ()) -> float | None:
     """The accuracy of one seat over some plays and calls: ``None`` without a real decision.
 
-    :param costs: plays with view costs (:func:`~manillen_replay.solver.view_costs`).
+    :param costs: plays with view costs (:func:`~manillen_replay.analysis.costs.view_costs`).
     :param seat: the seat (0 to 3).
     :param calls: reviewed calls (trump, muil, klop); a call's expected deal score given away
         counts like a card's view cost.

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
 from ..rules import Contract, Rules, multiplier
+from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_groups
 from .costs import deal_trump
-from .search import DealTables, Position, SolverError, default_workers, solve_batch, solve_groups
 
 SUIT_LETTERS = "HDCS"
 

@@ -18,15 +18,15 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ..analysis import Finding, analyse
 from ..engine import DealResult, MatchResult
 from ..record import Record
 from ..rules import Contract
+from ..solver.search import DealTables, SolverError, default_workers, nodes_searched
+from . import Finding, analyse
 from .call_model import is_calibrated
+from .call_review import CallReview
 from .costs import PlayCost, can_solve, dd_costs, view_costs
-from .findings import call_findings, cost_findings, curate
-from .review import CallReview
-from .search import DealTables, SolverError, default_workers, nodes_searched
+from .solver_findings import call_findings, cost_findings, curate
 
 PARTS = ("hindsight costs", "view costs", "trump review", "knock review")
 """The parts of a deal's analysis whose seconds are kept, in the order they run."""
@@ -132,8 +132,8 @@ def call_reviews(
     :param workers: threads per review (default: one per core).
     """
     # looked up when called, so that a test can put a review of its own in place
-    from . import knock_review_given_calls as knock_review
-    from . import trump_review_given_calls as trump_review
+    from .call_model import knock_review_given_calls as knock_review
+    from .call_model import trump_review_given_calls as trump_review
 
     spent: MutableMapping[str, float] = {} if seconds is None else seconds
     threads = workers or default_workers()

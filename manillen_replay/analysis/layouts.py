@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ..cards import RANKS_PER_SUIT, iter_mask
 from ..engine.results import DealResult
 from ..rules import NO_TRUMP, Rules, legal_core, winning_position
-from .search import Position
+from ..solver.search import Position
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,8 +47,8 @@ from ..engine.results import DealResult
 from ..players.club import ClubPolicy
 from ..players.policy import longest_suit
 from ..rules import Contract, Rules, multiplier
-from .costs import deal_trump
-from .review import (
+from ..solver.search import DealTables, SolverError, default_workers
+from .call_review import (
     CallOption,
     CallReview,
     _check,
@@ -60,7 +60,7 @@ from .review import (
     shuffled_layout,
     trump_review,
 )
-from .search import DealTables, SolverError, default_workers
+from .costs import deal_trump
 
 CLUB_SHARE = 0.58
 """The share of the club player's policy in the mixture, the rest being the novice's: club

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from ..analysis.findings import Category, Finding, Severity, Thresholds, sort_key
-from ..analysis.words import card_en, card_nl, number, number_nl, or_en, or_nl, points_en, points_nl
 from ..cards import Card
 from ..engine.results import DealResult
+from .call_review import CallReview
 from .costs import PlayCost
-from .review import CallReview
+from .findings import Category, Finding, Severity, Thresholds, sort_key
+from .words import card_en, card_nl, number, number_nl, or_en, or_nl, points_en, points_nl
 
 COST_THRESHOLDS = Thresholds(2.0, 4.0, 8.0)
 """View cost in expected card points: inaccuracy from 2, mistake from 4, blunder from 8."""
@@ -60,7 +60,7 @@ def cost_findings(
     Plays without a view cost (the variants other than ``four``, which get hindsight costs
     only) give a ``hindsight_only`` finding where the hindsight cost is one of a mistake.
 
-    :param costs: the deal's plays with view costs (:func:`~manillen_replay.solver.view_costs`).
+    :param costs: the deal's plays with view costs (:func:`~manillen_replay.analysis.costs.view_costs`).
     :param match: the match id.
     :param deal: the replayed deal (its number and multiplier).
     :param players: the player names by seat.
@@ -196,7 +196,7 @@ def call_findings(
     """A finding when the call made was clearly worse than the best one (``trump_choice``,
     ``knock_choice``), by :data:`CALL_THRESHOLDS` on the expected deal score.
 
-    :param review: from :func:`~manillen_replay.solver.review.trump_review` or ``knock_review``.
+    :param review: from :func:`~manillen_replay.analysis.call_review.trump_review` or ``knock_review``.
     :param kind: ``trump_choice`` or ``knock_choice``.
     """
     loss = review.loss
