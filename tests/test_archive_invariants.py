@@ -43,7 +43,7 @@ def assert_archive_holds(store: Store, records: Sequence[Record]) -> None:
         assert Counter(rows["kind"].to_list()) == Counter(deal.kind.value for deal in result.deals), match_id
         assert rows["tricks"].to_list() == [len(deal.tricks) for deal in result.deals], match_id
         tricks = store.query(
-            "SELECT deal, sum(points) AS points, sum(cards) AS cards FROM tricks WHERE match_id = ? GROUP BY deal",
+            "SELECT deal, sum(points) AS points FROM tricks WHERE match_id = ? GROUP BY deal",
             [match_id],
         )
         per_deal = {row["deal"]: row for row in tricks.iter_rows(named=True)}
