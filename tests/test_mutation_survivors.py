@@ -155,3 +155,25 @@ def test_the_archive_date_filter_keeps_the_matches_of_its_first_and_last_day(
     assert data.matches(dates=(day, day))["match_id"].sort().to_list() == on_the_day
     earliest, latest = every["date"].min(), every["date"].max()
     assert data.matches(dates=(earliest, latest)).height == every.drop_nulls("date").height
+
+
+def test_the_ledger_waterfall_walks_from_the_cards_to_the_points_taken() -> None:
+    """docs/solver.md, "Luck and skill": points = cards − given away − the partner's given away +
+    won back + illegal cards. The waterfall's bars must add up that way, each step with its sign."""
+    from manillen_replay.report import svg
+
+    ledger = {
+        "cards": 40,
+        "given_away": 5,
+        "partner_given_away": 3,
+        "won_back": 2,
+        "illegal": -4,
+        "points": 30,
+    }
+    names = {name: name for name in svg.LEDGER_STEPS}
+    steps = svg.ledger_steps(ledger, names)
+    spans = svg.waterfall_spans(steps)
+    assert [step.label for step in steps] == list(svg.LEDGER_STEPS)
+    # each bar starts where the one before it ended, and the last step lands on the points
+    assert spans[1:-1] == [(40, 35), (35, 32), (32, 34), (34, 30)]
+    assert spans[-2][1] == spans[-1][1] == ledger["points"]
