@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
@@ -420,18 +421,20 @@ def parse_tags(text: str) -> list[str]:
 # --------------------------------------------------------------------------- SQL page
 
 
-def user_query(sql: str, timeout: float = QUERY_TIMEOUT) -> pl.DataFrame:
+def user_query(sql: str, timeout: float = QUERY_TIMEOUT, max_rows: int = QUERY_MAX_ROWS) -> pl.DataFrame:
     """A user's own query, read-only (``Store.user_query``); not cached, so errors show each time.
 
     The query runs on a cursor of its own, outside the archive's lock, so that one session's
-    long query does not hold up the pages of the others; it stops after ``timeout`` seconds.
+    long query does not hold up the pages of the others; it stops after ``timeout`` seconds or
+    when it needs more than :data:`~manillen_replay.archive_defaults.QUERY_MEMORY_LIMIT`, and
+    gives at most ``max_rows`` rows and one more (so the page can say the result was cut).
 
     :raises QueryRefusedError: for a write or file or network access.
     :raises QueryError: for a query DuckDB cannot run, or one stopped at its time limit.
     """
     with archive().reading() as store:
         pass
-    return store.user_query(sql, timeout=timeout)
+    return store.user_query(sql, timeout=timeout, max_rows=max_rows)
 
 
 def csv_bytes(frame: pl.DataFrame) -> bytes:

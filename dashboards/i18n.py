@@ -375,6 +375,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "sql.error": ("The query failed: {message}", "De vraag mislukte: {message}"),
     "sql.rows": ("{count} rows", "{count} rijen"),
     "sql.row": ("1 row", "1 rij"),
+    "sql.cut": (
+        "The first {count} rows: the result has more. Ask for less (a WHERE, a LIMIT), or run it "
+        "with manillen sql to get every row.",
+        "De eerste {count} rijen: het resultaat heeft er meer. Vraag minder (een WHERE, een LIMIT), "
+        "of draai de vraag met manillen sql om elke rij te krijgen.",
+    ),
     "sql.download": ("Download CSV", "CSV downloaden"),
     "sql.no_examples": ("docs/sql.md has no example queries.", "docs/sql.md bevat geen voorbeeldvragen."),
     # severities and categories (values stay as stored; these are their labels)

@@ -22,6 +22,15 @@ archive, so memory stays flat however large the file; a higher limit was hardly 
 QUERY_TIMEOUT = 30.0
 """Seconds a user query may run before it is stopped (``manillen sql --timeout``)."""
 
+QUERY_MEMORY_LIMIT = "2GB"
+"""The most memory user queries may take (``manillen sql --memory-limit``; the dashboard's SQL
+page). A query that needs more stops with a message instead of taking the server's memory:
+user queries cannot spill to disk, as they may not write files."""
+
+QUERY_MAX_ROWS = 10_000
+"""The most rows the dashboard's SQL page shows of a result (Datasette shows 1,000): the first
+ones are kept, and the page says the result was cut. ``manillen sql`` returns every row."""
+
 
 def default_archive() -> str:
     """The archive commands use without ``--db``: ``$MANILLEN_DB`` or ``manillen.duckdb`` here."""

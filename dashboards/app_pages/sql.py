@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboards import data, ui
+from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.store import QueryError, QueryRefusedError
 
 t = ui.translator()
@@ -46,7 +47,11 @@ if last_query:
     except QueryError as error:
         st.error(t("sql.error", message=error))
     else:
-        st.caption(t("sql.row") if result.height == 1 else t("sql.rows", count=result.height))
+        if result.height > QUERY_MAX_ROWS:
+            result = result.head(QUERY_MAX_ROWS)
+            st.caption(t("sql.cut", count=QUERY_MAX_ROWS))
+        else:
+            st.caption(t("sql.row") if result.height == 1 else t("sql.rows", count=result.height))
         st.dataframe(result, hide_index=True, key="sql_result")
         st.download_button(
             t("sql.download"),

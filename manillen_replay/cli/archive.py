@@ -10,7 +10,7 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
-from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_TIMEOUT
+from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
 from ..record.text import split_matches
 from .common import existing_archive, plural
@@ -230,13 +230,23 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
     metavar="SECONDS",
     help="Stop the query after this many seconds.",
 )
-def sql(query: str, db: str, output_format: str, out: str | None, timeout: float) -> None:
+@click.option(
+    "--memory-limit",
+    default=QUERY_MEMORY_LIMIT,
+    show_default=True,
+    metavar="SIZE",
+    callback=_check_memory_limit,
+    help="Stop a query that needs more memory than this (DuckDB's sizes: 500MB, 2GB).",
+)
+def sql(query: str, db: str, output_format: str, out: str | None, timeout: float, memory_limit: str) -> None:
     """Ask the archive a question in SQL (DuckDB's dialect); QUERY "-" reads it from stdin.
 
     The archive is opened read-only: statements that write (INSERT, UPDATE, DELETE, DROP,
     CREATE, COPY, ATTACH, INSTALL, SET, ...) are refused, and queries cannot read files or
-    reach the network. A query that runs longer than --timeout seconds is stopped. The
-    tables and views are described in docs/sql.md.
+    reach the network. A query that runs longer than --timeout seconds, or needs more memory
+    than --memory-limit, is stopped. Values a table cannot show as they are (intervals,
+    unions, maps, numbers past 64 bits, the date 'infinity') are written as DuckDB writes
+    them. The tables and views are described in docs/sql.md.
 
     \b
     Examples:
@@ -249,7 +259,7 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
         query = sys.stdin.read()
     with _open(db, read_only=True) as store:
         try:
-            frame = store.user_query(query, timeout=timeout)
+            frame = store.user_query(query, timeout=timeout, memory_limit=memory_limit)
         except QueryRefusedError as error:
             raise click.ClickException(f"refused: {error}") from None
         except QueryTimeoutError as error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 import re
 import threading
 import time
@@ -11,8 +12,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from ..archive_defaults import QUERY_TIMEOUT
-from .connection import StoreBase, _duckdb_message, _frame
+from ..archive_defaults import QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
+from .connection import StoreBase, _duckdb_message, _frame, _sql_text
 from .errors import QueryError, QueryRefusedError
 
 # Statement types a user query may have: reading only. Everything else (INSERT, COPY, ATTACH,
@@ -33,24 +34,39 @@ class ConsoleMixin(StoreBase):
     """Running queries someone typed, read-only and away from files and the network."""
 
     _console_lock: threading.Lock
+    _memory_limit: str = QUERY_MEMORY_LIMIT
 
-    def user_query(self, sql: str, *, timeout: float | None = QUERY_TIMEOUT) -> pl.DataFrame:
+    def user_query(
+        self,
+        sql: str,
+        *,
+        timeout: float | None = QUERY_TIMEOUT,
+        max_rows: int | None = None,
+        memory_limit: str = QUERY_MEMORY_LIMIT,
+    ) -> pl.DataFrame:
         """The result of a query someone typed, as a polars frame; it may only read the archive.
 
         The first user query turns off DuckDB's file and network access for this Store for
-        good (DuckDB cannot turn it back on), so a Store used for user queries cannot export.
-        Each query runs on a cursor of its own: queries from several threads run side by side.
+        good (DuckDB cannot turn it back on), and bounds its memory, so a Store used for user
+        queries cannot export. Each query runs on a cursor of its own: queries from several
+        threads run side by side. A column of a type a frame cannot show faithfully (intervals,
+        unions, big numbers, dates past year 9999, ...) comes back as DuckDB writes it, as text.
 
         :param timeout: seconds before the query is stopped; ``None`` for no limit.
+        :param max_rows: when given, at most one row more than this (so a caller can tell that
+            the result was cut).
+        :param memory_limit: the most memory this Store's queries may take, set by the first
+            user query (DuckDB's size syntax: ``1GB``, ``500MB``).
         :raises QueryRefusedError: for anything but one reading statement (no INSERT, DROP,
             COPY, ATTACH, INSTALL, SET, PRAGMA, ...) and for reading files or the network.
         :raises QueryTimeoutError: when it ran past ``timeout`` seconds and was stopped.
-        :raises QueryError: for a query DuckDB cannot parse or run.
+        :raises QueryError: for a query DuckDB cannot parse or run, or one that needed more
+            memory than the limit.
         """
         with self._console_lock:
             check_user_query(self._con, sql)
             try:
-                self._sandbox()
+                self._sandbox(memory_limit)
                 cursor = self._con.cursor()
             except (duckdb.Error, RuntimeError) as error:
                 raise QueryError(f"the archive is not open for queries: {_duckdb_message(error)}") from None
@@ -58,11 +74,16 @@ class ConsoleMixin(StoreBase):
             # Even a reading statement runs in a transaction that is always rolled back, so
             # functions with side effects (nextval, ...) leave nothing behind.
             cursor.execute("BEGIN TRANSACTION")
-            return _run_stoppable(cursor, sql, timeout)
+            return _run_stoppable(cursor, sql, timeout, max_rows)
         except duckdb.PermissionException as error:
             raise QueryRefusedError(
                 "queries may not read files or reach the network: "
                 f"only the archive's tables and views are available ({_duckdb_message(error)})"
+            ) from None
+        except duckdb.OutOfMemoryException:
+            raise QueryError(
+                f"the query needed more than {self._memory_limit} of memory and was stopped: ask for "
+                "less (a WHERE, fewer columns, a LIMIT)"
             ) from None
         except (duckdb.Error, RuntimeError) as error:
             if _stopped(error):
@@ -74,18 +95,22 @@ class ConsoleMixin(StoreBase):
             with contextlib.suppress(duckdb.Error, RuntimeError):
                 cursor.close()
 
-    def _sandbox(self) -> None:
+    def _sandbox(self, memory_limit: str) -> None:
         if self._sandboxed:
             return
         # No temporary folder either: DuckDB lists it among the allowed directories, where a
         # query could otherwise write and read files.
         self._con.execute("SET temp_directory = ''")
+        self._con.execute(f"SET memory_limit = {_sql_text(memory_limit)}")
+        self._memory_limit = memory_limit
         self._con.execute("SET enable_external_access = false")
         self._con.execute("SET lock_configuration = true")
         self._sandboxed = True
 
 
-def _run_stoppable(cursor: duckdb.DuckDBPyConnection, sql: str, timeout: float | None) -> pl.DataFrame:
+def _run_stoppable(
+    cursor: duckdb.DuckDBPyConnection, sql: str, timeout: float | None, max_rows: int | None = None
+) -> pl.DataFrame:
     """The query's rows, run on a thread of its own while this one waits: a Ctrl-C (which
     Python sees only here) or the time limit interrupts DuckDB, and the query ends cleanly.
 
@@ -97,7 +122,7 @@ def _run_stoppable(cursor: duckdb.DuckDBPyConnection, sql: str, timeout: float |
 
     def run() -> None:
         try:
-            outcome["rows"] = _frame(cursor.sql(sql))
+            outcome["rows"] = _shown(cursor.sql(sql), max_rows)
         except BaseException as error:  # handed to the waiting thread, which raises it
             outcome["error"] = error
         finally:
@@ -129,6 +154,74 @@ def _run_stoppable(cursor: duckdb.DuckDBPyConnection, sql: str, timeout: float |
 
 
 _POLL_SECONDS = 0.1
+
+_AS_TEXT = ("INTERVAL", "UNION", "MAP(", "BIGNUM", "VARINT", "HUGEINT", "BIT", "WITH TIME ZONE")
+"""DuckDB types (also inside lists, structs and maps) that a polars frame cannot show as they
+are: it refuses intervals and unions, shows big numbers as bytes, UHUGEINT's largest values as
+negative, and drops a time's offset; a map cannot go to CSV. Such columns come back as DuckDB
+writes them, as text."""
+
+_TEMPORAL = ("DATE", "TIMESTAMP")
+"""Types whose values past the years 1 to 9999 (``infinity``, far timestamps) a frame holds but
+cannot show: those columns come back as text too."""
+
+
+def _shown(relation: duckdb.DuckDBPyRelation | None, max_rows: int | None) -> pl.DataFrame:
+    """A user query's rows as a frame every value of which prints as DuckDB would print it."""
+    if relation is None:
+        return _frame(None)
+    if max_rows is not None:
+        relation = relation.limit(max_rows + 1)
+    names, types = relation.columns, [str(kind).upper() for kind in relation.types]
+    if len(set(names)) != len(names):  # a projection by name would be ambiguous: leave as is
+        return _frame(relation)
+    as_text = {name for name, kind in zip(names, types, strict=True) if any(t in kind for t in _AS_TEXT)}
+    if as_text:
+        relation = _as_text(relation, as_text)
+    frame = _frame(relation)
+    temporal = [
+        name
+        for name, kind in zip(names, types, strict=True)
+        if name not in as_text and kind.startswith(_TEMPORAL) and not _printable_dates(frame[name])
+    ]
+    return _frame(_as_text(relation, set(temporal))) if temporal else frame
+
+
+def _as_text(relation: duckdb.DuckDBPyRelation, names: set[str]) -> duckdb.DuckDBPyRelation:
+    columns = [
+        f"CAST({_identifier(name)} AS VARCHAR) AS {_identifier(name)}" if name in names else _identifier(name)
+        for name in relation.columns
+    ]
+    return relation.project(", ".join(columns))
+
+
+def _identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+_PYTHON_DATES = (datetime.datetime(1, 1, 1), datetime.datetime(9999, 12, 31, 23, 59, 59))
+
+
+def _printable_dates(column: pl.Series) -> bool:
+    """Whether every date or time of a column lies in the years 1 to 9999, which Python and
+    polars can print (DuckDB's ``infinity`` and far timestamps do not)."""
+    physical = column.to_physical().drop_nulls()
+    if physical.is_empty():
+        return True
+    low, high = _bounds(column.dtype)
+    return bool(low <= physical.min() <= high and low <= physical.max() <= high)  # type: ignore[operator]
+
+
+def _bounds(dtype: pl.DataType) -> tuple[int, int]:
+    """The physical values (days, or time units since 1970) of the years 1 to 9999 in a type."""
+    epoch = datetime.datetime(1970, 1, 1)
+    low, high = (moment - epoch for moment in _PYTHON_DATES)
+    if not isinstance(dtype, pl.Datetime):
+        return low.days, high.days
+    if dtype.time_unit == "ns":  # nanoseconds since 1970 reach only the years 1677 to 2262
+        return -(2**63), 2**63 - 1
+    per_second = 1_000 if dtype.time_unit == "ms" else 1_000_000
+    return int(low.total_seconds()) * per_second, int(high.total_seconds()) * per_second
 
 
 def _stop(cursor: duckdb.DuckDBPyConnection, done: threading.Event) -> None:

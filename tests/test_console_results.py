@@ -1,0 +1,119 @@
+"""The SQL console's results (issue 31): every result type prints as DuckDB writes it, memory and
+rows are bounded, and the dashboard's SQL page says when it cut a result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from streamlit.testing.v1 import AppTest
+
+from manillen_replay.archive_defaults import QUERY_MAX_ROWS
+from manillen_replay.cli import cli
+from manillen_replay.store import QueryError, Store
+
+from .test_dashboard import APP, open_page, type_query
+from .test_dashboard import shared_archive as shared_archive  # the fixture
+
+
+@pytest.fixture
+def app(shared_archive: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    from dashboards import data
+
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(shared_archive))
+    return AppTest.from_file(APP, default_timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [
+        ("SELECT union_value(k := 7) AS v", "7"),
+        ("SELECT INTERVAL 1 MONTH AS v", "1 month"),
+        ("SELECT [INTERVAL 3 DAY] AS v", "[3 days]"),
+        ("SELECT DATE 'infinity' AS v", "infinity"),
+        ("SELECT TIMESTAMP '290000-01-01' AS v", "290000-01-01 00:00:00"),
+        ("SELECT MAP {'a': 1} AS v", "{a=1}"),
+        ("SELECT 12345678901234567890123456789::VARINT AS v", "12345678901234567890123456789"),
+        (
+            "SELECT 340282366920938463463374607431768211455::UHUGEINT AS v",
+            "340282366920938463463374607431768211455",
+        ),
+        (
+            "SELECT (-170141183460469231731687303715884105727)::HUGEINT AS v",
+            "-170141183460469231731687303715884105727",
+        ),
+        ("SELECT TIMETZ '12:00:00+02' AS v", "12:00:00+02"),
+    ],
+)
+def test_a_value_a_frame_cannot_show_comes_back_as_duckdb_writes_it(query: str, shown: str) -> None:
+    with Store() as store:
+        assert store.user_query(query)["v"].to_list() == [shown]
+
+
+def test_ordinary_types_keep_their_type_and_a_printable_date_stays_a_date() -> None:
+    with Store() as store:
+        frame = store.user_query("SELECT DATE '2026-12-04' AS d, 3 AS n, [1, 2] AS l, 2.5 AS x")
+    assert [str(t) for t in frame.dtypes][:3] == ["Date", "Int32", "List(Int32)"]
+    assert str(frame.row(0)[0]) == "2026-12-04"
+
+
+def test_a_date_column_with_infinity_prints_every_value(tmp_path: Path) -> None:
+    """One far value turns the column to text, the ordinary values written as dates."""
+    with Store() as store:
+        frame = store.user_query(
+            "SELECT * FROM (VALUES (DATE '2026-12-04'), (DATE 'infinity')) t(d) ORDER BY d"
+        )
+    assert frame["d"].to_list() == ["2026-12-04", "infinity"]
+
+
+def test_a_query_over_the_memory_limit_stops_with_a_message() -> None:
+    with Store() as store:
+        with pytest.raises(QueryError, match="needed more than 50MB of memory"):
+            store.user_query(
+                "SELECT count(DISTINCT range::VARCHAR || repeat('x', 200)) FROM range(3000000)",
+                memory_limit="50MB",
+            )
+        # the store still answers afterwards
+        assert store.user_query("SELECT 42 AS n")["n"].to_list() == [42]
+
+
+def test_max_rows_gives_one_row_more_than_asked_so_a_cut_can_be_told() -> None:
+    with Store() as store:
+        assert store.user_query("SELECT * FROM range(50)", max_rows=10).height == 11
+        assert store.user_query("SELECT * FROM range(5)", max_rows=10).height == 5
+        assert store.user_query("SELECT * FROM range(50)").height == 50
+
+
+def test_sql_command_prints_every_type_in_every_format(sample_db: Path) -> None:
+    query = "SELECT MAP {'a': 1} AS m, INTERVAL 2 DAY AS i, DATE 'infinity' AS d"
+    for output in ("table", "csv", "json"):
+        result = CliRunner().invoke(cli, ["sql", query, "--db", str(sample_db), "--format", output])
+        assert result.exit_code == 0, result.output
+        assert "2 days" in result.output and "infinity" in result.output and "a=1" in result.output
+
+
+def test_sql_command_memory_limit_is_checked_and_applied(sample_db: Path) -> None:
+    bad = CliRunner().invoke(cli, ["sql", "SELECT 1", "--db", str(sample_db), "--memory-limit", "lots"])
+    assert bad.exit_code == 2 and "is not a memory size" in bad.output
+    big = "SELECT count(DISTINCT range::VARCHAR || repeat('x', 200)) FROM range(3000000)"
+    stopped = CliRunner().invoke(cli, ["sql", big, "--db", str(sample_db), "--memory-limit", "64MB"])
+    assert stopped.exit_code == 1 and "needed more than 64MB of memory" in stopped.output
+    assert "Traceback" not in stopped.output
+
+
+def test_sql_page_shows_at_most_the_row_limit_and_says_so(app: AppTest) -> None:
+    at = open_page(app, "sql")
+    type_query(at, f"SELECT range AS n FROM range({QUERY_MAX_ROWS + 500})")
+    at.button(key="sql_run_button").click().run()
+    assert not at.exception
+    assert at.dataframe[0].value.shape[0] == QUERY_MAX_ROWS
+    assert any("The first 10000 rows" in caption.value for caption in at.caption)
+
+
+def test_sql_page_shows_an_interval_and_a_union_without_a_traceback(app: AppTest) -> None:
+    at = open_page(app, "sql")
+    type_query(at, "SELECT INTERVAL 1 MONTH AS i, union_value(k := 1) AS u, DATE 'infinity' AS d")
+    at.button(key="sql_run_button").click().run()
+    assert not at.exception and not at.error
+    assert at.dataframe[0].value["i"].tolist() == ["1 month"]
