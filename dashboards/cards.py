@@ -63,7 +63,8 @@ CSS = """
 .mr-caption { font-size: 0.875rem; opacity: 0.65; margin: 0 0 0.75rem; }
 .mr-html p { margin: 0 0 0.75rem; }
 .mr-steps { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.75rem;
-  margin: 0.25rem 0 1rem; }
+  margin: 0 0 0.5rem; padding: 0.25rem 0 0.5rem;
+  position: sticky; bottom: 0; z-index: 2; background: var(--st-background-color, #fff); }
 .mr-steps button { container-type: inline-size; }
 .mr-steps button, .mr-link { font: inherit; color: inherit; cursor: pointer; }
 .mr-steps button { min-height: 2.5rem; padding: 0.25rem 0.5rem; border-radius: var(--st-base-radius, 0.5rem);
@@ -107,8 +108,9 @@ CSS = """
 """
 """The stylesheet of the cards and the rest of the deal replay's drawing (part of
 :data:`dashboards.html_view.CSS`, sent once with the component): Streamlit's look in its theme
-colours (``--st-*``, light and dark), and step buttons that drop their key hint, then their icon,
-when a phone's column is too narrow for them."""
+colours (``--st-*``, light and dark), step buttons that drop their key hint, then their icon,
+when a phone's column is too narrow for them, and whose bar sticks to the foot of the screen (in
+the page's background colour) while the card table above it runs past the screen's foot."""
 
 # Where the seats sit, in clockwise order from the bottom of the screen, by number of seats.
 _PLACES: dict[int, tuple[str, ...]] = {
