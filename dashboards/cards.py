@@ -59,6 +59,16 @@ CSS = """
   align-content: center;
   border-radius: 18px; }
 .mr-trick-row .mr-trick-note { width: 100%; }
+/* On a phone the table's cards and trick are smaller, so that the west and east hands take two
+   cards a row: the table is some 600 pixels high instead of 880, the trick in the first screen. */
+@media (max-width: 640px) {
+  .mr-table { gap: 0.4rem; padding: 0.6rem; }
+  .mr-table .mr-trick { width: 8.5rem; height: 8.5rem; }
+  .mr-table .mr-card { width: 1.9rem; height: 2.6rem; font-size: 0.9rem; }
+  .mr-table .mr-card .mr-suit { font-size: 0.95rem; }
+  .mr-table .mr-hand { min-height: 2.6rem; max-width: 8.6rem; }
+  .mr-table .mr-seat { padding: 0.3rem; }
+}
 .mr-card-row { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; margin: 0.25rem 0 0.75rem; }
 .mr-caption { font-size: 0.875rem; opacity: 0.65; margin: 0 0 0.75rem; }
 .mr-html p { margin: 0 0 0.75rem; }
