@@ -58,6 +58,7 @@ tr.comment blockquote { position: sticky; left: 0; max-width: calc(100vw - 48px)
 svg.suit { vertical-align: -1px; }
 svg.chart { display: block; max-width: 100%; height: auto; }
 .chart-narrow { display: none; }
+.chart-narrow svg.chart { max-width: 520px; }
 .decision { border: 1px solid var(--line); border-radius: 10px; padding: 12px; margin: 12px 0; }
 .table { display: grid; grid-template-columns: 1fr auto 1fr; grid-template-areas: ". n ." "w t e" ". s .";
   gap: 8px; align-items: center; justify-items: center; background: var(--felt); border-radius: 14px;
