@@ -1,8 +1,10 @@
 """A :class:`~.build.Report` as one self-contained HTML page: styles and pictures inside, nothing to fetch.
 
 Plain string building with :func:`html.escape` on every text from a record or the archive. The page
-reads on a phone (one column below 640 pixels) and prints on A4 (a print stylesheet keeps each
-decision on one page and drops the colours of the background).
+reads on a phone (one column below 640 pixels, the wide tables' rows stacked, each chart in a
+drawing for a phone's width) and prints on A4 (a print stylesheet fits every table inside the
+margins, keeps each decision on one page and drops the colours of the background). Every pair of
+team figures is in one order, the player's team first (:attr:`~.build.Report.team_order`).
 """
 
 from __future__ import annotations
