@@ -59,11 +59,22 @@ CSS = """
   align-content: center;
   border-radius: 18px; }
 .mr-trick-row .mr-trick-note { width: 100%; }
+/* On a phone the table's cards and trick are smaller, so that the west and east hands take two
+   cards a row: the table is some 600 pixels high instead of 880, the trick in the first screen. */
+@media (max-width: 640px) {
+  .mr-table { gap: 0.4rem; padding: 0.6rem; }
+  .mr-table .mr-trick { width: 8.5rem; height: 8.5rem; }
+  .mr-table .mr-card { width: 1.9rem; height: 2.6rem; font-size: 0.9rem; }
+  .mr-table .mr-card .mr-suit { font-size: 0.95rem; }
+  .mr-table .mr-hand { min-height: 2.6rem; max-width: 8.6rem; }
+  .mr-table .mr-seat { padding: 0.3rem; }
+}
 .mr-card-row { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; margin: 0.25rem 0 0.75rem; }
 .mr-caption { font-size: 0.875rem; opacity: 0.65; margin: 0 0 0.75rem; }
 .mr-html p { margin: 0 0 0.75rem; }
 .mr-steps { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.75rem;
-  margin: 0.25rem 0 1rem; }
+  margin: 0 0 0.5rem; padding: 0.25rem 0 0.5rem;
+  position: sticky; bottom: 0; z-index: 2; background: var(--st-background-color, #fff); }
 .mr-steps button { container-type: inline-size; }
 .mr-steps button, .mr-link { font: inherit; color: inherit; cursor: pointer; }
 .mr-steps button { min-height: 2.5rem; padding: 0.25rem 0.5rem; border-radius: var(--st-base-radius, 0.5rem);
@@ -107,8 +118,9 @@ CSS = """
 """
 """The stylesheet of the cards and the rest of the deal replay's drawing (part of
 :data:`dashboards.html_view.CSS`, sent once with the component): Streamlit's look in its theme
-colours (``--st-*``, light and dark), and step buttons that drop their key hint, then their icon,
-when a phone's column is too narrow for them."""
+colours (``--st-*``, light and dark), step buttons that drop their key hint, then their icon,
+when a phone's column is too narrow for them, and whose bar sticks to the foot of the screen (in
+the page's background colour) while the card table above it runs past the screen's foot."""
 
 # Where the seats sit, in clockwise order from the bottom of the screen, by number of seats.
 _PLACES: dict[int, tuple[str, ...]] = {

@@ -136,7 +136,8 @@ def controls_html() -> str:
     """Start, back, forward and end (also the Home, Left, Right and End keys), and the step slider
     (the browser's own, which moves with those keys while it has the focus).
 
-    Drawn under the card table, so on a phone the table comes first.
+    Drawn under the card table, so the table comes first; the buttons' bar sticks to the foot of
+    the screen while the table runs past it (a phone), so they are reached without scrolling.
     """
     targets = [(name, t(f"replay.{name}"), *button) for name, button in STEP_BUTTONS.items()]
     return cards.step_buttons_html(targets) + cards.step_range_html(t("replay.step"), step, last_step)

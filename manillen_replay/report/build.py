@@ -108,6 +108,10 @@ class Decision:
     trump: Suit | None
     comments: tuple[Comment, ...]
     """Comments on this play or its trick."""
+    contract: Contract | None = None
+    """The deal's contract (``TRUMP`` with :attr:`trump` its suit, ``MUIL``...)."""
+    en_face: bool = False
+    knocks: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,14 @@ class Report:
     samples: int | None = None
     """The most layouts any play's view cost averaged (the ``--samples`` of the analysis)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    first_team: int = 0
+    """The team every table, chart and score of the report shows first: the player's team, or
+    the first seat's team in a report for everyone."""
+
+    @property
+    def team_order(self) -> tuple[int, int]:
+        """The two teams in the order the report shows them, :attr:`first_team` first."""
+        return (self.first_team, 1 - self.first_team)
 
 
 def _rows(frame: pl.DataFrame) -> list[dict[str, Any]]:
@@ -239,7 +251,7 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
     }
     ledgers = {row["player"]: row for row in _rows(tables.player_ledger)}
     shown = [chosen] if chosen is not None else list(match.seats)
-    players = tuple(
+    lines = [
         PlayerLine(
             name=name,
             team=shape.team_of(match.seats.index(name), 0) if name in match.seats else 0,
@@ -248,7 +260,11 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
             ledger=ledgers.get(name),
         )
         for name in shown
-    )
+    ]
+    # one team order in the whole report: the player's team first (the first seat's for everyone),
+    # and the players of the first team before the others (in seat order within a team)
+    first_team = 1 if chosen is not None and lines and lines[0].team == 1 else 0
+    players = tuple(sorted(lines, key=lambda line: line.team != first_team))
     decisions = tuple(_costliest(tables, match, names_by_deal, chosen, lang, comments))
     samples = int(tables.costs["layouts"].max() or 0) if tables.costs.height else None  # type: ignore[arg-type]
     return Report(
@@ -267,6 +283,7 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
         decisions=decisions,
         costed=tables.costs.height > 0,
         samples=samples or None,
+        first_team=first_team,
     )
 
 
@@ -351,6 +368,9 @@ def _costliest(
                 names=tuple(names_by_deal[row["deal"]]),
                 dealer=deal.dealer,
                 trump=deal.trump,
+                contract=deal.contract,
+                en_face=deal.en_face,
+                knocks=deal.knocks,
                 comments=tuple(
                     c
                     for c in comments

@@ -1,12 +1,15 @@
 """A :class:`~.build.Report` as one self-contained HTML page: styles and pictures inside, nothing to fetch.
 
 Plain string building with :func:`html.escape` on every text from a record or the archive. The page
-reads on a phone (one column below 640 pixels) and prints on A4 (a print stylesheet keeps each
-decision on one page and drops the colours of the background).
+reads on a phone (one column below 640 pixels, the wide tables' rows stacked, each chart in a
+drawing for a phone's width) and prints on A4 (a print stylesheet fits every table inside the
+margins, keeps each decision on one page and drops the colours of the background). Every pair of
+team figures is in one order, the player's team first (:attr:`~.build.Report.team_order`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from .. import __version__
@@ -25,6 +28,7 @@ from .svg import (
     number,
     suit_svg,
     waterfall,
+    waterfall_rows,
 )
 from .words import decimal_sign, say
 
@@ -44,7 +48,9 @@ table.list { border-collapse: collapse; width: 100%; font-size: 0.88rem; }
 table.list th, table.list td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: left;
   vertical-align: top; }
 table.list th { background: #eef3ef; }
-table.list td.num, table.list th.num { text-align: right; white-space: nowrap; }
+table.list th { font-weight: 600; vertical-align: bottom; }
+table.list td.num, table.list th.num { text-align: right; }
+table.list td.num { white-space: nowrap; }
 tr.comment td { border-bottom: 1px solid var(--line); background: #fffbea; font-size: 0.84rem; }
 tr.comment blockquote { position: sticky; left: 0; max-width: calc(100vw - 48px); }
 .team0 { color: #1f77b4; font-weight: 600; }
@@ -53,6 +59,8 @@ tr.comment blockquote { position: sticky; left: 0; max-width: calc(100vw - 48px)
 .loss { color: #c8102e; }
 svg.suit { vertical-align: -1px; }
 svg.chart { display: block; max-width: 100%; height: auto; }
+.chart-narrow { display: none; }
+.chart-narrow svg.chart { max-width: 520px; }
 .decision { border: 1px solid var(--line); border-radius: 10px; padding: 12px; margin: 12px 0; }
 .table { display: grid; grid-template-columns: 1fr auto 1fr; grid-template-areas: ". n ." "w t e" ". s .";
   gap: 8px; align-items: center; justify-items: center; background: var(--felt); border-radius: 14px;
@@ -72,10 +80,29 @@ svg.chart { display: block; max-width: 100%; height: auto; }
 .explanation { font-style: italic; }
 blockquote { margin: 6px 0; padding: 4px 10px; border-left: 4px solid #e0a800; background: #fffbea; }
 .legend { font-size: 0.8rem; color: var(--muted); }
+.contract { font-size: 0.9rem; }
 @media (max-width: 640px) {
   main { padding: 10px; }
   .table { grid-template-columns: 1fr; grid-template-areas: "n" "w" "t" "e" "s"; }
   table.list { font-size: 0.8rem; }
+  /* A table too wide for a phone stacks its rows: each row a block of its cells, each cell with
+     its column's label over its value, two or three to a line. */
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
+  table.stack thead { display: none; }
+  table.stack tbody tr:not(.comment) { display: grid; gap: 2px 10px; padding: 6px 2px;
+    grid-template-columns: repeat(auto-fill, minmax(6.5rem, 1fr)); border-bottom: 1px solid var(--line); }
+  table.stack tbody td, table.stack tbody td.num { border: 0; padding: 0; text-align: left; min-width: 0;
+    white-space: normal; overflow-wrap: anywhere; }
+  table.stack tbody td::before { content: attr(data-label); display: block; font-size: 0.72rem;
+    color: var(--muted); }
+  table.stack tr.comment td::before { content: none; }
+  tr.comment blockquote { position: static; max-width: none; }
+}
+/* Charts are drawn twice: the wide drawing's text would shrink below 11 pixels in a phone's
+   column, so there the narrow one (drawn for about 340 pixels, its text at full size) shows. */
+@media (max-width: 700px) {
+  .chart-wide { display: none; }
+  .chart-narrow { display: block; }
 }
 @page { size: A4; margin: 14mm 12mm; }
 @media print {
@@ -88,9 +115,17 @@ blockquote { margin: 6px 0; padding: 4px 10px; border-left: 4px solid #e0a800; b
   .trick figure, .trick .lead { color: var(--ink); }
   .scroll { overflow: visible; }
   tr.comment blockquote { position: static; max-width: none; }
+  .chart-wide { display: block; }
+  .chart-narrow { display: none; }
+  table.list { font-size: 8.5pt; }
+  table.list th, table.list td { padding: 3px 4px; }
 }
 """
 """The report's stylesheet: screen, phone and A4 print."""
+
+NARROW = 340
+"""The width the charts are drawn for on a phone: a 390-pixel screen's column (370 pixels) shows
+them a little larger than drawn, so their 11-unit text stays at 11 pixels or more."""
 
 _PLACES = ("s", "w", "n", "e")  # clockwise from the bottom: the player who decided sits at the bottom
 
@@ -107,12 +142,33 @@ def _signed(value: float | None, lang: str) -> str:
     return number(value, signed=True, decimal=decimal_sign(lang))
 
 
+def _ordered(report: Report, values: Sequence[int]) -> tuple[int, ...]:
+    """Two teams' figures in the report's team order (:attr:`Report.team_order`); others as given.
+
+    >>> from .build import Report
+    >>> teams = ("Anna & Carla", "Bert & Dirk")
+    >>> mine = Report("m", "en", "Bert", None, None, None, teams, True, (), None, (), (), (), first_team=1)
+    >>> _ordered(mine, (12, 10))
+    (10, 12)
+    """
+    if len(values) != 2:
+        return tuple(values)
+    return tuple(values[team] for team in report.team_order)
+
+
+def _dash(report: Report, values: Sequence[int]) -> str:
+    """Two teams' figures as ``12-10``, in the report's team order."""
+    return "-".join(str(value) for value in _ordered(report, values))
+
+
 def _card_text(card: Card) -> str:
     return f"{escape(card.rank.text)}{suit_svg(card.suit)}"
 
 
-def _contract(lang: str, deal: DealLine) -> str:
-    if deal.kind is DealKind.REDEAL:
+def _contract(lang: str, deal: DealLine | Decision) -> str:
+    """A deal's contract as HTML: ``troef koeken ♦`` (the suit's sign drawn), ``muil``, with en face
+    and the knocks; the game's words are Flemish in both languages."""
+    if isinstance(deal, DealLine) and deal.kind is DealKind.REDEAL:
         return escape(say(lang, "redeal"))
     if deal.contract is None:
         return escape(say(lang, "no_contract"))
@@ -126,6 +182,33 @@ def _contract(lang: str, deal: DealLine) -> str:
     if deal.knocks:
         text += ", " + ", ".join(("klop", "tegenklop")[i % 2] for i in range(deal.knocks))
     return text
+
+
+def _cell(label: str, content: str, *, num: bool = False, tone: str = "") -> str:
+    """One cell of a list, its column's label in ``data-label``: a phone shows the label over the
+    value when the table's rows stack (escaped here; ``content`` is HTML already).
+
+    >>> _cell("Luck", "+2", num=True)
+    '<td class="num" data-label="Luck">+2</td>'
+    """
+    classes = " ".join(c for c in ("num" if num else "", tone) if c)
+    kind = f' class="{classes}"' if classes else ""
+    return f'<td{kind} data-label="{escape(label, quote=True)}">{content}</td>'
+
+
+def _list(heads: Sequence[tuple[str, bool]], rows: Sequence[str], *, name: str, stack: bool) -> str:
+    """A table of the report: ``heads`` are each column's label and whether it holds figures.
+
+    :param stack: on a phone its rows stack, each a block of its cells with their labels, rather
+        than scroll sideways (a table wider than a phone's screen).
+    """
+    figures = ' class="num"'
+    header = "".join(f"<th{figures if num else ''}>{escape(label)}</th>" for label, num in heads)
+    kind = "list stack" if stack else "list"
+    return (
+        f'<div class="scroll"><table class="{kind}" id="{name}"><thead><tr>{header}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 def _comment_place(lang: str, comment: Comment) -> str:
@@ -152,8 +235,9 @@ def _header(report: Report) -> str:
         else say(lang, "title", match=report.match_id)
     )
     meta = " · ".join(escape(part) for part in (report.date, report.venue, report.event) if part)
-    teams = say(lang, "against", a=report.team_names[0], b=report.team_names[1])
-    score = "-".join(str(s) for s in report.final_score)
+    first, second = report.team_order
+    teams = say(lang, "against", a=report.team_names[first], b=report.team_names[second])
+    score = _dash(report, report.final_score)
     if report.finished:
         who = (
             say(lang, "draw")
@@ -166,8 +250,8 @@ def _header(report: Report) -> str:
     return (
         f"<header><h1>{escape(title)}</h1>"
         + (f'<p class="meta">{meta}</p>' if meta else "")
-        + f'<p><span class="team0">{escape(report.team_names[0])}</span> · '
-        f'<span class="team1">{escape(report.team_names[1])}</span></p>'
+        + f'<p class="team-names"><span class="team{first}">{escape(report.team_names[first])}</span> · '
+        f'<span class="team{second}">{escape(report.team_names[second])}</span></p>'
         f'<p class="teams" hidden>{escape(teams)}</p>'
         f'<p class="final"><b>{escape(result)}</b></p></header>'
     )
@@ -181,45 +265,53 @@ def _score_chart(report: Report) -> str:
         Series(
             report.team_names[team], TEAM_COLOURS[team], [0.0, *(float(d.match_score[team]) for d in counted)]
         )
-        for team in (0, 1)
+        for team in report.team_order
     ]
     labels = ["0", *(str(d.number) for d in counted)]
-    chart = line_chart(
-        series,
-        labels,
-        title=say(report.lang, "score_chart"),
-        x_title=say(report.lang, "deal_axis"),
-        decimal=decimal_sign(report.lang),
-    )
-    return f'<section id="score">{chart}</section>'
+    drawings = [
+        line_chart(
+            series,
+            labels,
+            title=say(report.lang, "score_chart"),
+            x_title=say(report.lang, "deal_axis"),
+            width=width,
+            height=height,
+            decimal=decimal_sign(report.lang),
+        )
+        for width, height in ((640, 260), (NARROW, 220))
+    ]
+    return f'<section id="score">{_chart(*drawings)}</section>'
+
+
+def _chart(wide: str, narrow: str) -> str:
+    """A chart's wide drawing and its narrow one for a phone (the stylesheet shows one of them)."""
+    return f'<div class="chart-wide">{wide}</div><div class="chart-narrow">{narrow}</div>'
 
 
 def _players(report: Report) -> str:
     lang = report.lang
     if not report.costed:
         return f'<section id="players"><p class="note">{escape(say(lang, "no_costs"))}</p></section>'
-    rows = "".join(
-        f'<tr><td class="team{p.team}">{escape(p.name)}</td>'
-        f'<td class="num">{_number(p.accuracy, lang)}{"%" if p.accuracy is not None else ""}</td>'
-        f'<td class="num">{p.cards_chosen}</td></tr>'
+    player, share, chosen = say(lang, "col.player"), say(lang, "col.accuracy"), say(lang, "col.cards_chosen")
+    rows = [
+        "<tr>"
+        + _cell(player, f'<span class="team{p.team}">{escape(p.name)}</span>')
+        + _cell(share, f"{_number(p.accuracy, lang)}{'%' if p.accuracy is not None else ''}", num=True)
+        + _cell(chosen, str(p.cards_chosen), num=True)
+        + "</tr>"
         for p in report.players
-    )
+    ]
     accuracy = (
         f"<h2>{escape(say(lang, 'accuracy'))}</h2>"
-        '<div class="scroll"><table class="list" id="accuracy">'
-        f"<tr><th>{escape(say(lang, 'col.player'))}</th>"
-        f'<th class="num">{escape(say(lang, "col.accuracy"))}</th>'
-        f'<th class="num">{escape(say(lang, "col.cards_chosen"))}</th></tr>{rows}</table></div>'
-        f'<p class="note">{escape(say(lang, "accuracy_note"))}</p>'
+        + _list([(player, False), (share, True), (chosen, True)], rows, name="accuracy", stack=False)
+        + f'<p class="note">{escape(say(lang, "accuracy_note"))}</p>'
     )
     parts = [
         accuracy,
         f"<h2>{escape(say(lang, 'ledger'))}</h2>",
         f'<p class="note">{escape(say(lang, "ledger_note"))}</p>',
     ]
-    head = "".join(
-        f'<th class="num">{escape(say(lang, key))}</th>' for key in (f"step.{step}" for step in LEDGER_STEPS)
-    )
+    steps_named = [say(lang, f"step.{step}") for step in LEDGER_STEPS]
     body = []
     charts = []
     for p in report.players:
@@ -235,13 +327,18 @@ def _players(report: Report) -> str:
             _number(ledger["points"], lang),
         ]
         body.append(
-            f'<tr data-player="{escape(p.name)}"><td class="team{p.team}">{escape(p.name)}</td>'
-            + "".join(f'<td class="num">{cell}</td>' for cell in cells)
+            f'<tr data-player="{escape(p.name)}">'
+            + _cell(say(lang, "col.player"), f'<span class="team{p.team}">{escape(p.name)}</span>')
+            + "".join(_cell(label, cell, num=True) for label, cell in zip(steps_named, cells, strict=True))
             + "</tr>"
         )
         steps = ledger_steps(ledger, {key: say(lang, f"step.{key}") for key in LEDGER_STEPS})
+        title = say(lang, "ledger_chart", player=p.name)
         charts.append(
-            waterfall(steps, title=say(lang, "ledger_chart", player=p.name), decimal=decimal_sign(lang))
+            _chart(
+                waterfall(steps, title=title, decimal=decimal_sign(lang)),
+                waterfall_rows(steps, title=title, width=NARROW, decimal=decimal_sign(lang)),
+            )
         )
         line = say(
             lang,
@@ -258,11 +355,8 @@ def _players(report: Report) -> str:
                 f'<p class="note">{escape(say(lang, "calls_line", calls=_number(ledger["calls"], lang)))}</p>'
             )
     if body:
-        parts.append(
-            '<div class="scroll"><table class="list" id="ledger">'
-            f"<tr><th>{escape(say(lang, 'col.player'))}</th>"
-            f"{head}</tr>{''.join(body)}</table></div>"
-        )
+        heads = [(say(lang, "col.player"), False), *((label, True) for label in steps_named)]
+        parts.append(_list(heads, body, name="ledger", stack=True))
         parts.extend(charts)
     return f'<section id="players">{"".join(parts)}</section>'
 
@@ -345,9 +439,14 @@ def _decision(report: Report, decision: Decision) -> str:
     items = "".join(f"<li>{line}</li>" for line in lines)
     explanation = f'<p class="explanation">{escape(decision.explanation)}</p>' if decision.explanation else ""
     comments = "".join(_comment_html(lang, c) for c in decision.comments)
+    trump = f' data-trump="{decision.trump.name}"' if decision.trump is not None else ""
+    contract = escape(say(lang, "decision_contract", contract="{contract}")).replace(
+        "{contract}", _contract(lang, decision)
+    )
     return (
         f'<article class="decision" data-deal="{decision.deal}" data-trick="{decision.trick}" '
         f'data-play="{decision.play}" data-card="{decision.card}"><h3>{title_html}</h3>'
+        f'<p class="contract"{trump}>{contract}</p>'
         f"{table_html(decision, lang)}<ul class='costs'>{items}</ul>{explanation}{comments}</article>"
     )
 
@@ -372,17 +471,18 @@ def _decisions(report: Report) -> str:
     )
 
 
-def _ledger_cells(deal: DealLine, team: int, lang: str) -> str:
+def _ledger_cells(deal: DealLine, team: int, lang: str, labels: Sequence[str]) -> str:
+    """The cards (the team's first, as every pair of the report), the decisions and the luck."""
     if len(deal.ledger) != 2:
-        return '<td class="num">–</td><td class="num">–</td><td class="num">–</td>'
+        return "".join(_cell(label, "–", num=True) for label in labels)
     a, b = deal.ledger[team], deal.ledger[1 - team]
     decisions = a["won_back"] - a["given_away"] + a["illegal"]
     luck = a.get("luck")
     tone = "gain" if decisions > 0 else "loss" if decisions < 0 else ""
     return (
-        f'<td class="num">{_number(a["cards"], lang)}-{_number(b["cards"], lang)}</td>'
-        f'<td class="num {tone}">{_signed(decisions, lang)}</td>'
-        f'<td class="num">{_signed(luck, lang)}</td>'
+        _cell(labels[0], f"{_number(a['cards'], lang)}-{_number(b['cards'], lang)}", num=True)
+        + _cell(labels[1], _signed(decisions, lang), num=True, tone=tone)
+        + _cell(labels[2], _signed(luck, lang), num=True)
     )
 
 
@@ -395,8 +495,8 @@ def _deals(report: Report) -> str:
     ]
     if costed:
         head += [say(lang, "col.cards"), say(lang, "col.decisions"), say(lang, "col.luck")]
-    # the ledger columns are the team of the player the report is for (the first team for everyone)
-    team = report.players[0].team if report.player and report.players else 0
+    # the ledger columns are the team shown first: the player's (the first seat's for everyone)
+    team = report.first_team
     rows = []
     for deal in report.deals:
         if deal.tie:
@@ -410,7 +510,7 @@ def _deals(report: Report) -> str:
         else:
             outcome = ""
         points = (
-            f"{deal.points[0]}-{deal.points[1]}"
+            _dash(report, deal.points)
             if deal.points is not None
             else escape(say(lang, "scoresheet"))
             if deal.kind is DealKind.SCORESHEET
@@ -422,12 +522,12 @@ def _deals(report: Report) -> str:
             _contract(lang, deal),
             points,
             outcome,
-            "-".join(str(s) for s in deal.match_score),
+            _dash(report, deal.match_score),
         ]
         row = f'<tr data-deal="{deal.number}">' + "".join(
-            f'<td class="num">{c}</td>' if i in (0, 3, 5) else f"<td>{c}</td>" for i, c in enumerate(cells)
+            _cell(label, c, num=i in (0, 3, 5)) for i, (label, c) in enumerate(zip(head, cells, strict=False))
         )
-        row += (_ledger_cells(deal, team, lang) if costed else "") + "</tr>"
+        row += (_ledger_cells(deal, team, lang, head[6:]) if costed else "") + "</tr>"
         rows.append(row)
         if deal.comments:
             span = len(head)
@@ -436,15 +536,16 @@ def _deals(report: Report) -> str:
                 + "".join(_comment_html(lang, c) for c in deal.comments)
                 + "</td></tr>"
             )
-    header = "".join(f"<th>{escape(h)}</th>" for h in head)
+    heads = [(label, i in (0, 3, 5) or i >= 6) for i, label in enumerate(head)]
     note = (
         f'<p class="note">{escape(say(lang, "deals_note", team=report.team_names[team]))}</p>'
         if costed
         else ""
     )
     return (
-        f'<section id="deals"><h2>{escape(say(lang, "deals"))}</h2>{note}<div class="scroll">'
-        f'<table class="list"><tr>{header}</tr>{"".join(rows)}</table></div></section>'
+        f'<section id="deals"><h2>{escape(say(lang, "deals"))}</h2>{note}'
+        + _list(heads, rows, name="deal-list", stack=True)
+        + "</section>"
     )
 
 

@@ -660,3 +660,68 @@ def waterfall(
             )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def waterfall_rows(
+    steps: Sequence[Step],
+    *,
+    title: str,
+    total_colour: str = TOTAL,
+    width: int = 340,
+    decimal: str = ".",
+) -> str:
+    """A waterfall for a narrow column (a phone): a row per step, its label over a horizontal bar
+    with its value at the bar's end, so no label has to share a narrow slot under a bar.
+
+    Every text is :data:`FONT` units high (the title larger): drawn at ``width`` about a phone's
+    column, the text reads at its full size.
+
+    :param total_colour: the colour of the totals (a player's team colour, say).
+    :param decimal: the decimal sign of the numbers written (``","`` in Dutch).
+    """
+    spans = waterfall_spans(steps)
+    values = [v for span in spans for v in span]
+    bottom_value, top_value, step = value_axis(min(values, default=0), max(values, default=0))
+    ticks = [bottom_value + step * i for i in range(round((top_value - bottom_value) / step) + 1)]
+    texts = [number(s.value, signed=not s.total, decimal=decimal) for s in steps]
+    left = 6.0
+    right = max((_width_of(text) for text in texts), default=0.0) + 10
+    plot_width = width - left - right
+    title_lines = _wrapped(title, width - 8, 14)
+    axis_y = 18 + 18 * len(title_lines) + 4
+    row = 34.0
+    top = axis_y + 8
+    height = top + row * len(steps) + 6
+
+    def x(value: float) -> float:
+        return left + plot_width * (value - bottom_value) / (top_value - bottom_value)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height:g}" width="100%" role="img" '
+        f'aria-label="{_attr(title)}" fill="currentColor" font-size="{FONT:g}">',
+        *(
+            f'<text x="4" y="{18 + 18 * line}" font-size="14" font-weight="600">{escape(chunk)}</text>'
+            for line, chunk in enumerate(title_lines)
+        ),
+    ]
+    for value in ticks:
+        grid = _AXIS if value == 0 else _GRID
+        parts.append(
+            f'<line x1="{x(value):.1f}" x2="{x(value):.1f}" y1="{top - 4:.1f}" y2="{height - 4:.1f}" {grid}/>'
+            f'<text x="{x(value):.1f}" y="{axis_y:.1f}" text-anchor="middle">{_tick(value, decimal)}</text>'
+        )
+    for index, (item, (start, end), text) in enumerate(zip(steps, spans, texts, strict=True)):
+        colour = total_colour if item.total else (GAIN if item.value >= 0 else LOSS)
+        y = top + row * index
+        x0, x1 = x(min(start, end)), x(max(start, end))
+        x1 = max(x1, x0 + 1.0)  # a change of nothing is a sliver
+        moved = f" ({number(start, decimal=decimal)} → {number(end, decimal=decimal)})"
+        tip = f"{item.label}: {text}" + ("" if item.total else moved)
+        parts.append(
+            f'<text x="{left:.1f}" y="{y + 11:.1f}">{escape(item.label)}</text>'
+            f'<g class="bar">{_title(tip)}<rect x="{x0:.1f}" y="{y + 15:.1f}" width="{x1 - x0:.1f}" '
+            f'height="13" fill="{colour}"/></g>'
+            f'<text x="{x1 + 4:.1f}" y="{y + 25.5:.1f}">{escape(text)}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

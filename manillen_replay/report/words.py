@@ -105,6 +105,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "Better {card}: cost {view} from {player}'s view, {dd} with hindsight.",
         "Beter {card}: kostte {view} met wat {player} kon weten, {dd} achteraf.",
     ),
+    "decision_contract": ("Contract: {contract}", "Contract: {contract}"),
     "legend_played": ("the card played", "de gespeelde kaart"),
     "legend_better": ("the better card", "de betere kaart"),
     "on_table": ("On the table", "Op tafel"),

@@ -1,0 +1,96 @@
+"""The deal replay on a phone (issue 30), in a real browser (Chromium via Playwright): the step
+buttons are in the first screen at 390x844 (and on a shorter phone, over the card table that runs
+past the screen's foot there), and they step the replay without any scrolling.
+
+The server and the archive are test_browser.py's. Screenshots land in tests/artifacts/ for a
+person to look at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser_api, server
+from .test_browser_replay import REPLAY, wait_step
+
+__all__ = ["server"]  # the fixture, shared with test_browser.py
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+SHORT_PHONE = {"width": 390, "height": 667}
+"""A shorter phone's screen, where the card table runs past the screen's foot."""
+NAMES = {
+    "en": {"start": "Start", "back": "Back", "forward": "Forward", "end": "End"},
+    "nl": {"start": "Begin", "back": "Terug", "forward": "Verder", "end": "Einde"},
+}
+
+SCROLLED = """() => Math.max(window.scrollY,
+  ...[...document.querySelectorAll('*')].map((element) => element.scrollTop || 0))"""
+"""How far the page, or any box in it (Streamlit scrolls its main box), is scrolled down."""
+
+BAR = """() => {
+  const host = [...document.querySelectorAll('[data-testid^="stBidiComponent"]')]
+    .find((h) => h.shadowRoot && h.shadowRoot.querySelector('.mr-steps'));
+  const bar = host.shadowRoot.querySelector('.mr-steps');
+  const app = getComputedStyle(document.querySelector('.stApp')).backgroundColor;
+  return {background: getComputedStyle(bar).backgroundColor, app};
+}"""
+"""The step bar's background and the page's: the bar covers the table in the theme's colour."""
+
+
+def _in_view(page: Any, lang: str, screen: dict[str, int]) -> dict[str, dict[str, float]]:
+    """Each step button's box, checked to lie wholly inside the phone's first screen."""
+    boxes = {}
+    for name, label in NAMES[lang].items():
+        box = page.get_by_role("button", name=label, exact=True).bounding_box()
+        assert box is not None, name
+        assert box["y"] >= 0 and box["y"] + box["height"] <= screen["height"], (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= screen["width"], (name, box)
+        boxes[name] = box
+    return boxes
+
+
+@pytest.mark.parametrize(
+    ("lang", "scheme", "screen"),
+    [("en", "light", PHONE), ("nl", "dark", PHONE), ("en", "light", SHORT_PHONE)],
+)
+def test_replay_step_buttons_are_in_the_first_screen_of_a_phone(
+    server: str, lang: str, scheme: str, screen: dict[str, int]
+) -> None:
+    """At 390x844 (and 390x667, where the card table runs past the screen's foot) the step buttons
+    are in the first screen, under the table's top, and a tap on Forward, Back and End steps the
+    replay with the page unscrolled. The bar has the theme's own background."""
+    playwright_api = browser_api()
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert CHROMIUM.exists()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport=screen, color_scheme=scheme, has_touch=True)
+            page.goto(f"{server}/{REPLAY}&lang={lang}")
+            wait_step(page, 5)
+            page.wait_for_timeout(500)
+            table = page.locator(".mr-table").bounding_box()
+            assert table is not None
+            if screen is SHORT_PHONE:
+                assert table["y"] + table["height"] > screen["height"]  # the table runs past the foot
+            boxes = _in_view(page, lang, screen)
+            assert all(box["y"] > table["y"] for box in boxes.values())  # the table's top comes first
+            page.screenshot(path=str(ARTIFACTS / f"replay-phone-{scheme}-{lang}-{screen['height']}.png"))
+            colours = page.evaluate(BAR)
+            assert colours["background"] == colours["app"], colours
+            for label, step in (
+                (NAMES[lang]["forward"], 6),
+                (NAMES[lang]["back"], 5),
+                (NAMES[lang]["end"], 32),
+            ):
+                page.get_by_role("button", name=label, exact=True).tap(no_wait_after=True)
+                wait_step(page, step)
+                assert page.evaluate(SCROLLED) == 0
+                _in_view(page, lang, screen)
+            page.close()
+        finally:
+            browser.close()
