@@ -657,6 +657,9 @@ class MatchAnalysis:
         if points_of(trump) and not know.is_master(trump, view):
             # A point trump that a higher unseen trump may still take is smeared, not wasted.
             return
+        if not know.opponents_may_hold(view, know.unknown(view) & know.trump_mask):
+            # Neither opponent can hold a trump: no trick of theirs can need this one.
+            return
         discards = [int(c) for c in iter_mask(view.legal & ~know.trump_mask) if not know.is_master(c, view)]
         if not discards:
             return
@@ -723,19 +726,33 @@ class MatchAnalysis:
         held no trump at all, an opponent was winning when the player's turn came, the wasted
         trump beats every trump in the trick, and no opponent after the player held a higher
         trump while void in the led suit (that opponent would have had to over-buy).
+
+        A lead counts only when it did not depend on the wasted trump's trick: not while the
+        player has taken every trick since (the partner would have led instead), except the
+        last trick when the wasted trump was a master: it takes the last trick whoever leads.
         """
         seat = view.seat
         team = know.team
+        # While the player keeps taking the tricks from the wasted trump's on, the player leads
+        # the next only because the wasted trump took its trick: had the partner taken it, the
+        # partner would have led. Such a lead proves nothing about the kept trump.
+        chained = view.trick.winner == seat
         for later in know.views:
             trick = later.trick
             if later.seat != seat or trick.number <= view.trick.number:
                 continue
+            led_by_chain = chained
+            chained = chained and trick.winner == seat
             if trick.winner is None or team[trick.winner] == team[seat]:
                 continue
             if later.position == 0:
                 # A lead: with no trump left the player led another card; the kept trump, led
                 # instead, takes the trick when no opponent holds a higher trump.
                 if later.hand & know.trump_mask:
+                    continue
+                if led_by_chain and not (later.hand.bit_count() == 1 and know.is_master(trump, view)):
+                    # The lead came from the wasted trump's trick, except in the last trick,
+                    # which a master trump takes whoever leads.
                     continue
                 if not any(
                     team[other] != team[seat] and know.view_at(trick.number, p).hand & higher_of_suit(trump)
