@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from manillen_replay.analysis import Severity, analyse_record
 from manillen_replay.cards import Card
+from manillen_replay.engine import replay
 
 from .test_analysis import of_kind, record
 
@@ -52,3 +53,23 @@ def test_wasted_trump_not_flagged_when_no_opponent_can_hold_a_trump() -> None:
     rec = record(NO_OPPONENT_TRUMPS, ["7C 10C 8C 9D"])
     (finding,) = of_kind(analyse_record(rec), "wasted_trump")
     assert (finding.trick, finding.card) == (1, Card.D9)
+
+
+# --------------------------------------------------------------------------- bare_ace_lost
+
+# Bert holds AH QH JH and no club; Carla the 10H; Dirk no trump.
+ACE_QUEEN_JACK = [
+    "KH 9H 8C KC QC JC 9C 7D",  # Anna
+    "AH QH JH 7S 8S 10D AD KD",  # Bert
+    "10H QD 7H 7C AC JD 9D 8D",  # Carla
+    "10C 10S AS KS QS JS 9S 8H",  # Dirk
+]
+
+
+def test_bare_ace_lost_only_for_an_ace_that_was_bare() -> None:
+    """Bert's AH is forced under Carla's 10H in trick 3 because Anna led KH and he had to
+    overtake: he held AH QH JH, so the ace was not bare (no blote aas)."""
+    rec = record(ACE_QUEEN_JACK, ["7C 10C 8C 7S", "9S 7D 8S 7H", "KH AH 10H 8H"])
+    deal = replay(rec).deals[0]
+    assert deal.tricks[2].legal[1] == 1 << Card.HA  # forced, but not bare
+    assert of_kind(analyse_record(rec), "bare_ace_lost") == []

@@ -586,6 +586,8 @@ class MatchAnalysis:
             card = view.card
             if card % 9 != Rank.ACE or know.is_trump(card) or view.legal != 1 << card:
                 continue
+            if view.hand & SUIT_MASKS[suit_of(card)] != 1 << card:
+                continue  # not bare: forced to overtake from A-Q-J, say, is no blote aas
             trick = view.trick
             if trick.winner is None or know.team[trick.winner] == know.team[view.seat]:
                 continue
