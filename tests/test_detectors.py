@@ -7,11 +7,11 @@ diamonds and Bert dealing unless told, so Carla leads trick 1).
 
 from __future__ import annotations
 
-from manillen_replay.analysis import Severity, analyse_record
-from manillen_replay.cards import Card
+from manillen_replay.analysis import Severity, analyse, analyse_record
+from manillen_replay.cards import CARD_TEXT, Card
 from manillen_replay.engine import replay
 
-from .test_analysis import of_kind, record
+from .test_analysis import full_deal, of_kind, play_out, record, view_cost_at
 
 # --------------------------------------------------------------------------- wasted_trump
 
@@ -73,3 +73,48 @@ def test_bare_ace_lost_only_for_an_ace_that_was_bare() -> None:
     deal = replay(rec).deals[0]
     assert deal.tricks[2].legal[1] == 1 << Card.HA  # forced, but not bare
     assert of_kind(analyse_record(rec), "bare_ace_lost") == []
+
+
+# --------------------------------------------------------------------------- klop_lost
+
+# Carla holds five small trumps (diamonds); Bert, dealing, the three top trumps and four manilles.
+FIVE_TRUMP_KNOCK = [
+    "KH QH JH 7C 8C 9C 7S 8S",  # Anna
+    "10D AD KD 10H AH 10C AC 10S",  # Bert
+    "QD JD 9D 8D 7D 7H 8H 9H",  # Carla
+    "KC QC JC KS QS JS 9S AS",  # Dirk
+]
+
+
+def test_klop_lost_with_five_trumps_is_a_sound_knock_not_a_mistake() -> None:
+    """Carla knocks with five trumps, the club's knock hand, and her team loses: the decision was
+    right and the cards lost it, so the finding is info with no points at stake; it says why."""
+    rec = record(FIVE_TRUMP_KNOCK, play_out(FIVE_TRUMP_KNOCK, 1, "D"), calls=[(2, "klop")])
+    deal = replay(rec).deals[0]
+    assert deal.score is not None and deal.score.team == 1 and deal.multiplier == 2
+    (finding,) = of_kind(analyse(replay(rec), rec), "klop_lost")
+    assert (finding.seat, finding.severity, finding.points) == (2, Severity.INFO, 0)
+    assert "5 trumps" in finding.explanation and "5 troeven" in finding.explanation_nl
+    # without the record nobody is named, but the knocking team held the five trumps all the same
+    (team_finding,) = of_kind(analyse(replay(rec)), "klop_lost")
+    assert team_finding.severity is Severity.INFO
+    # with four trumps the knock is judged by what it cost, as before
+    four = [FIVE_TRUMP_KNOCK[0], FIVE_TRUMP_KNOCK[1], "QD JD 9D 8D 9S 7H 8H 9H", "KC QC JC KS QS JS 7D AS"]
+    rec = record(four, play_out(four, 1, "D"), calls=[(2, "klop")])
+    (cost,) = of_kind(analyse(replay(rec), rec), "klop_lost")
+    assert cost.severity is not Severity.INFO and cost.points > 0
+
+
+# --------------------------------------------------------------------------- one finding per call
+
+
+def test_muil_missed_leaves_a_trump_call_the_solver_reviewed_to_trump_choice() -> None:
+    """Bert deals with four manilles, makes diamonds and wins: muil_missed at the heuristic depth.
+    At the solver depth (costs given) the same call is reviewed as trump_choice, by the expectation:
+    one finding per decision, so muil_missed says nothing there."""
+    rec = full_deal(strong_seat=1, dealer=1, trump="D")
+    result = replay(rec)
+    assert len(of_kind(analyse(result, rec), "muil_missed")) == 1
+    first = result.deals[0].tricks[0]
+    cost = view_cost_at(1, 1, first.leader, CARD_TEXT[first.cards[0]], {CARD_TEXT[first.cards[0]]: 20.0})
+    assert of_kind(analyse(result, rec, costs={1: [cost]}), "muil_missed") == []

@@ -49,6 +49,9 @@ CARD_THRESHOLDS = Thresholds(1, 3, 5)
 """Card-level strategy (missed_vetten, bare_ace_lost, wasted_trump): scoresheet points."""
 CALL_THRESHOLDS = Thresholds(1, 6, 15)
 """Calls (klop_missed, klop_lost, muil_missed): the difference in the deal's score."""
+KLOP_TRUMPS = 5
+"""The club's knock rule: a player dealt this many trumps or more knocks (klop_missed when the
+team did not, and a lost knock with them is a sound call, not a mistake: klop_lost is info)."""
 
 VIEW_MARGIN = 0.5
 """With the solver's costs, a better card must be worth at least this many card points more on
@@ -794,7 +797,15 @@ class MatchAnalysis:
                 self.klop_missed(deal, team_of, over)
             if deal.knocks:
                 self.klop_lost(deal, team_of, over)
-            if score.team == dealing and not deal.en_face and deal.chooser in (None, deal.dealer):
+            # With the solver's costs the deal's trump call is reviewed too (trump_choice, by the
+            # expectation): one finding per decision, so muil_missed leaves the call to it.
+            reviewed = deal.number in self.costs
+            if (
+                score.team == dealing
+                and not deal.en_face
+                and deal.chooser in (None, deal.dealer)
+                and not reviewed
+            ):
                 self.muil_missed(deal, team_of, over)
         elif deal.knocks:
             self.klop_lost(deal, team_of, over)
@@ -810,7 +821,7 @@ class MatchAnalysis:
         holders = [
             seat
             for seat, hand in enumerate(deal.hands)
-            if team_of[seat] == deal.score.team and (hand & trumps).bit_count() >= 5
+            if team_of[seat] == deal.score.team and (hand & trumps).bit_count() >= KLOP_TRUMPS
         ]
         if not holders:
             return
@@ -871,16 +882,36 @@ class MatchAnalysis:
             f"{who} klopte ({call}) in spel {n} en verloor: de tegenstanders scoorden {deal.score.points} "
             f"in plaats van {without} ({cost} meer)."
         )
-        self.add(
-            "klop_lost",
-            CALL_THRESHOLDS.severity(cost),
-            n,
-            seat=seat,
-            player=who,
-            points=cost,
-            en=en,
-            nl=nl,
-        )
+        severity, points = CALL_THRESHOLDS.severity(cost), float(cost)
+        sound = self.knock_rule_holder(deal, team_of, losers, seat)
+        if sound is not None:
+            # Judge the decision, not the outcome: with the club's knock hand the call was right.
+            holder, count = sound
+            severity, points = Severity.INFO, 0.0
+            en += (
+                f" {self.names[holder]} held {count} trumps: knocking was the right call, and the cards, "
+                "not the call, lost the deal."
+            )
+            nl += (
+                f" {self.names[holder]} had {count} troeven: kloppen was juist, en de kaarten, niet de "
+                "klop, verloren het spel."
+            )
+        self.add("klop_lost", severity, n, seat=seat, player=who, points=points, en=en, nl=nl)
+
+    def knock_rule_holder(
+        self, deal: DealResult, team_of: tuple[int, ...], team: int, seat: int | None
+    ) -> tuple[int, int] | None:
+        """The knocker holding :data:`KLOP_TRUMPS` trumps or more, and how many; when who knocked
+        is unknown (``seat`` ``None``), any player of the knocking team holding them."""
+        if deal.trump is None or deal.hands is None:
+            return None
+        trumps = SUIT_MASKS[deal.trump]
+        seats = [seat] if seat is not None else [s for s in range(len(team_of)) if team_of[s] == team]
+        for holder in seats:
+            count = (deal.hands[holder] & trumps).bit_count()
+            if count >= KLOP_TRUMPS:
+                return holder, count
+        return None
 
     def muil_missed(self, deal: DealResult, team_of: tuple[int, ...], over: int) -> None:
         """The dealer held three or more manilles, made trump and won: what muil would have added."""
