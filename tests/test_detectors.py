@@ -118,3 +118,25 @@ def test_muil_missed_leaves_a_trump_call_the_solver_reviewed_to_trump_choice() -
     first = result.deals[0].tricks[0]
     cost = view_cost_at(1, 1, first.leader, CARD_TEXT[first.cards[0]], {CARD_TEXT[first.cards[0]]: 20.0})
     assert of_kind(analyse(result, rec, costs={1: [cost]}), "muil_missed") == []
+
+
+# --------------------------------------------------------------------------- points_thrown
+
+# Carla holds the 10D; Bert AD QD 8D and no heart.
+ACE_UNDER_TEN = [
+    "KD JD AH KH 10C AC KC QC",  # Anna
+    "AD QD 8D KS QS JS 9S 8S",  # Bert
+    "10D 7H 8H 9H 10S AS 7S JC",  # Carla
+    "9D 7D 10H QH JH 9C 8C 7C",  # Dirk
+]
+
+
+def test_points_thrown_gives_the_small_trump_as_the_better_card() -> None:
+    """Bert throws AD under Carla's 10D in trick 1 (the opponents' certain trick) holding QD and
+    8D. The 8D is the cheapest card that does the job: it is the better card, not the QD, although
+    the later chance (Bert's lead of trick 3) is seen in the QD's line: the 8D ruffed trick 2."""
+    rec = record(ACE_UNDER_TEN, ["10D 7D JD AD", "7H JH AH 8D", "KS AS 9D KD"])
+    (finding,) = of_kind(analyse_record(rec), "points_thrown")
+    assert (finding.trick, finding.seat, finding.card, finding.better) == (1, 1, Card.DA, (Card.D8,))
+    assert finding.points == 4 and finding.severity is Severity.MISTAKE
+    assert "8♦" in finding.explanation and "koeken acht" in finding.explanation_nl

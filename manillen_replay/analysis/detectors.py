@@ -379,14 +379,19 @@ class MatchAnalysis:
 
         The card played must be a master (a sure winner later, :meth:`DealKnowledge.is_master`):
         only then is keeping it surely worth its points; a card that may fall to the opponents
-        anyway is not judged. With the solver's costs the cheaper card must also be worth
+        anyway is not judged. A later chance for the kept card (:meth:`kept_card_chance`) with
+        any cheaper card given must show that keeping it would have paid; the card to give is the
+        cheapest. With the solver's costs the cheaper card must also be worth
         :data:`VIEW_MARGIN` more from the player's view, and the points are that difference.
         """
         if not points_of(view.card) or not know.is_master(view.card, view):
             return None
-        cheaper = [c for c in self.cheaper_cards(know, view) if self.kept_card_chance(know, view, c)]
-        if not cheaper:
+        cheaper = self.cheaper_cards(know, view)
+        if not any(self.kept_card_chance(know, view, c) for c in cheaper):
             return None
+        # The chance shows that keeping the card would have paid; the card to give instead is
+        # then the cheapest that does the job (a small trump, not a point card), whichever card's
+        # line showed the chance.
         gains = self.view_gains(view, cheaper)
         if gains is not None:
             cheaper = [c for c in cheaper if gains[c] >= VIEW_MARGIN]
