@@ -140,3 +140,92 @@ def test_points_thrown_gives_the_small_trump_as_the_better_card() -> None:
     assert (finding.trick, finding.seat, finding.card, finding.better) == (1, 1, Card.DA, (Card.D8,))
     assert finding.points == 4 and finding.severity is Severity.MISTAKE
     assert "8♦" in finding.explanation and "koeken acht" in finding.explanation_nl
+
+
+# --------------------------------------------------------------------------- trump_overspent
+
+# Bert holds 10D 7D and no club or heart; Carla the AD and KD.
+MANILLE_LAST = [
+    "AC KC QC JC AH KH 8D 9D",  # Anna
+    "10D 7D KS QS JS 9S 8S 7S",  # Bert
+    "7C AD KD QH JH 9H 8H 7H",  # Carla
+    "8C 9C 10C QD JD 10H 10S AS",  # Dirk
+]
+
+
+def test_trump_overspent_flags_the_trump_manille_spent_last_when_a_small_trump_takes_it() -> None:
+    """Last to play on Anna's AC, Bert buys with the 10D while the 7D takes the trick just as
+    surely. In trick 2 the 7D falls to Carla's KD, a trick the 10D would have taken: 4 points."""
+    rec = record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"])
+    found = analyse_record(rec)
+    assert [f.kind for f in found] == ["trump_overspent"]
+    (finding,) = found
+    assert (finding.trick, finding.play, finding.seat, finding.card) == (1, 4, 1, Card.D10)
+    assert finding.better == (Card.D7,) and finding.points == 4 and finding.severity is Severity.MISTAKE
+    assert "last to play" in finding.explanation and "trick 2" in finding.explanation
+    assert "koeken manille" in finding.explanation_nl and "slag 2" in finding.explanation_nl
+
+
+def test_trump_overspent_not_flagged_when_the_lower_trump_was_safe_too() -> None:
+    """Bert holds 10D AD: with the 10D in his hand no trump out beats the AD, so either card is a
+    sure trick and spending the 10D costs nothing."""
+    hands = list(MANILLE_LAST)
+    hands[1], hands[2] = hands[1].replace("7D", "AD"), hands[2].replace("AD", "7D")
+    assert of_kind(analyse_record(record(hands, ["7C 8C AC 10D"])), "trump_overspent") == []
+
+
+# Carla showed out of trumps in trick 1; Bert keeps AD 8D after the 10D fell.
+TRUMP_LEAD = [
+    "10D 7D KD QD AH KH AC KC",  # Anna
+    "AD 9D 8D KS QS JS 9S 8S",  # Bert
+    "7H 8H 9H 10H 7C 8C 9C 10C",  # Carla
+    "JD QH JH QC JC 10S AS 7S",  # Dirk
+]
+
+
+def test_trump_overspent_on_a_trump_lead_second_to_play() -> None:
+    """Anna leads 7D; Bert, second, takes it with the AD although his 8D takes it for certain
+    (Carla showed out of trumps, Dirk is his partner). In trick 3 the 8D falls to Anna's KD."""
+    rec = record(TRUMP_LEAD, ["10D 9D 7H JD", "7D AD 8H 7S", "8D 9H QC KD"], dealer=3)
+    (finding,) = of_kind(analyse_record(rec), "trump_overspent")
+    assert (finding.trick, finding.play, finding.seat, finding.card) == (2, 2, 1, Card.DA)
+    assert finding.better == (Card.D8,) and finding.points == 5 and finding.severity is Severity.BLUNDER
+    assert "last to play" not in finding.explanation
+
+
+# --------------------------------------------------------------------------- master_trump_smeared
+
+# Dirk leads the 10D; Bert holds AD 7D and no heart, Carla KD QD and no heart.
+ACE_ON_MANILLE = [
+    "8D 9D AH KH QH JH 7C 8C",  # Anna
+    "AD 7D KS QS JS 9S 8S 7S",  # Bert
+    "KD QD AC KC QC JC 9C 10C",  # Carla
+    "10D JD 10H 9H 8H 7H 10S AS",  # Dirk
+]
+
+
+def test_master_trump_smeared_flags_the_trump_ace_under_the_partners_trump_manille() -> None:
+    """Bert puts AD on Dirk's 10D (certain) holding 7D: the AD was a sure trick of its own. In
+    trick 2 the 7D is overbought by Carla's KD; the AD would have taken that trick: 7 points."""
+    rec = record(ACE_ON_MANILLE, ["10D 8D AD QD", "7H AH 7D KD"], dealer=2)
+    found = analyse_record(rec)
+    assert [f.kind for f in found] == ["master_trump_smeared"]
+    (finding,) = found
+    assert (finding.trick, finding.play, finding.seat, finding.card) == (1, 3, 1, Card.DA)
+    assert finding.better == (Card.D7,) and finding.points == 7 and finding.severity is Severity.BLUNDER
+    assert "Dirk's 10♦" in finding.explanation and "trick 2" in finding.explanation
+    assert "koeken aas" in finding.explanation_nl
+
+
+def test_master_trump_smeared_is_info_when_it_cost_nothing() -> None:
+    (finding,) = of_kind(
+        analyse_record(record(ACE_ON_MANILLE, ["10D 8D AD QD"], dealer=2)), "master_trump_smeared"
+    )
+    assert finding.points == 0 and finding.severity is Severity.INFO and "cost nothing" in finding.explanation
+
+
+def test_master_trump_smeared_not_flagged_when_the_lower_trump_was_a_sure_trick_too() -> None:
+    """Bert holds AD KD: with the AD played the KD is the master, so nothing was spent."""
+    hands = list(ACE_ON_MANILLE)
+    hands[1], hands[2] = hands[1].replace("7D", "KD"), hands[2].replace("KD", "7D")
+    assert of_kind(analyse_record(record(hands, ["10D 8D AD QD"], dealer=2)), "master_trump_smeared") == []

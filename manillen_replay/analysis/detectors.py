@@ -7,7 +7,7 @@ times the deal's multiplier for a card, the difference in the deal's score for a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from msgspec import UNSET
@@ -31,6 +31,8 @@ from .words import (
     factor_nl,
     more_points_en,
     more_points_nl,
+    or_en,
+    or_nl,
     points_en,
     points_nl,
     suit_en,
@@ -73,6 +75,8 @@ KIND_CATEGORY: dict[str, Category] = {
     "wasted_trump": Category.STRATEGY,
     "points_thrown": Category.STRATEGY,
     "unsafe_vetten": Category.STRATEGY,
+    "trump_overspent": Category.STRATEGY,
+    "master_trump_smeared": Category.STRATEGY,
     "klop_missed": Category.STRATEGY,
     "klop_lost": Category.STRATEGY,
     "muil_missed": Category.STRATEGY,
@@ -332,7 +336,7 @@ class MatchAnalysis:
     # ------------------------------------------------------------------ card play
 
     def card_play(self, know: DealKnowledge) -> None:
-        """missed_vetten, bare_ace_lost and wasted_trump over one deal's plays."""
+        """The card-play detectors over one deal's plays, at most one finding a play."""
         deal = know.deal
         factor = deal.multiplier or 1
         saved = self.bare_aces(know, factor)
@@ -342,10 +346,14 @@ class MatchAnalysis:
             if not view.legal >> view.card & 1:
                 continue  # an illegal card is a rule finding; judging its strategy would count it twice
             if know.partner_certain(view):
-                if know.is_trump(view.card):
-                    self.wasted_trump(know, view, factor)
-                else:
+                if not know.is_trump(view.card):
                     self.missed_vetten(know, view, factor)
+                elif suit_of(view.trick.cards[0]) != know.trump and view.legal & ~know.trump_mask:
+                    self.wasted_trump(know, view, factor)  # a ruff where a discard was possible
+                else:
+                    self.master_trump_smeared(know, view, factor)  # only trumps to play
+            elif know.is_trump(view.card) and view.trick.winning[view.position] == view.seat:
+                self.trump_overspent(know, view, factor)
             elif know.partner_seat_winning(view) is not None:
                 self.unsafe_vetten(know, view, factor)
             elif know.opponents_certain(view):
@@ -785,6 +793,142 @@ class MatchAnalysis:
             if not overbought:
                 return trick
         return None
+
+    def trump_overspent(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A master trump that took a trick a lower trump, which an opponent could still beat
+        later, would have taken for certain (issue 30: the 10 of trumps spent last to play)."""
+        trick = view.trick
+        earlier = trick.cards[: view.position]
+        team = know.team
+        opponents_after = [s for s in know.later_seats(view) if team[s] != team[view.seat]]
+
+        def takes_it(lower: int) -> bool:
+            if winning_position([*earlier, lower], know.trump) != view.position:
+                return False
+            if any(know.can_beat(view, seat, lower) for seat in opponents_after):
+                return False
+            # hindsight narrows: with the cards really played after it, it still takes the trick
+            swapped = [*earlier, lower, *trick.cards[view.position + 1 :]]
+            return winning_position(swapped, know.trump) == view.position
+
+        self.spent_trump_finding("trump_overspent", know, view, factor, takes_it)
+
+    def master_trump_smeared(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A master trump on a trick the partner was certain to take, while a lower trump that an
+        opponent could still beat later was allowed (the trump ace under the partner's trump
+        manille)."""
+        trick = view.trick
+
+        def same_winner(lower: int) -> bool:
+            swapped = [*trick.cards[: view.position], lower, *trick.cards[view.position + 1 :]]
+            return trick.seats[winning_position(swapped, know.trump)] == trick.winner
+
+        self.spent_trump_finding("master_trump_smeared", know, view, factor, same_winner)
+
+    def spent_trump_finding(
+        self, kind: str, know: DealKnowledge, view: PlayView, factor: int, does_the_job: Callable[[int], bool]
+    ) -> None:
+        """trump_overspent or master_trump_smeared: the card played is a master trump (a sure
+        trick later), and a legal lower trump that an opponent may still beat did the job in
+        this trick (``does_the_job``) and would have kept the master trump back."""
+        card = view.card
+        if not know.is_master(card, view):
+            return
+        lower = [
+            int(c)
+            for c in iter_mask(view.legal & know.trump_mask)
+            if c < card and know.opponent_may_beat(c, view) and does_the_job(c)
+        ]
+        if not lower:
+            return
+        gains = self.view_gains(view, lower)
+        if gains is not None:
+            lower = [c for c in lower if gains[c] >= VIEW_MARGIN]
+            if not lower:
+                return
+            lower.sort(key=lambda c: (-gains[c], c))
+        costs = [(c, self.master_later_needed(know, view, c)) for c in lower]
+        lost = max(
+            ((c, trick) for c, trick in costs if trick is not None),
+            key=lambda pair: pair[1].points,
+            default=None,
+        )
+        points: float = 0.0 if lost is None else lost[1].points * factor
+        if gains is not None:
+            points = round(gains[lower[0]] * factor, 2)
+        name, t = self.names[view.seat], view.trick.number
+        master, master_nl = card_en(card), card_nl(card)
+        cheapest = lower[0]
+        instead, instead_nl = or_en(lower), or_nl(lower)
+        sure_en = f"no trump out could beat {master}, so kept it was a sure trick later."
+        sure_nl = f"geen troef kon {master_nl} nog nemen, dus gehouden was dat later een zekere slag."
+        if kind == "trump_overspent":
+            last = view.position == len(view.trick.cards) - 1
+            en = (
+                f"{name} took trick {t}{', last to play,' if last else ''} with {master} while {instead} "
+                f"would have taken it for certain: {sure_en}"
+            )
+            nl = (
+                f"{name} nam slag {t}{' als laatste' if last else ''} met {master_nl} terwijl {instead_nl} "
+                f"de slag ook zeker nam: {sure_nl}"
+            )
+        else:
+            partner = know.partner_seat_winning(view)
+            assert partner is not None
+            mate = self.names[partner]
+            winning = know.winning_card_before(view)
+            en = (
+                f"{name} put {master} on {mate}'s {card_en(winning)} in trick {t}, a trick {mate} was "
+                f"certain to take, while {instead} could be played: {sure_en}"
+            )
+            nl = (
+                f"{name} legde {master_nl} op de {card_nl(winning)} van {mate} in slag {t}, een slag die "
+                f"{mate} zeker won, terwijl {instead_nl} ook mocht: {sure_nl}"
+            )
+        if gains is not None:
+            en += _view_en(name, card_en(cheapest), gains[cheapest], "playing")
+            nl += _view_nl(name, card_nl(cheapest), gains[cheapest], "spelen")
+        elif lost is None:
+            en += " It cost nothing this time."
+            nl += " Deze keer kostte het niets."
+        if lost is not None:
+            small, trick = lost
+            went = trick.points * factor
+            en += (
+                f" In trick {trick.number} {card_en(small)} fell to the opponents; {master} in its place "
+                f"would have taken that trick: {points_en(went)} went to the opponents."
+            )
+            gone = "ging" if went == 1 else "gingen"
+            nl += (
+                f" In slag {trick.number} viel {card_nl(small)} bij de tegenstanders; {master_nl} in de "
+                f"plaats had die slag genomen: {points_nl(went)} {gone} naar de tegenstanders."
+            )
+        self.add(
+            kind,
+            CARD_THRESHOLDS.severity(points),
+            know.deal.number,
+            trick=t,
+            play=view.position + 1,
+            seat=view.seat,
+            card=card,
+            better=tuple(lower),
+            points=points,
+            en=en,
+            nl=nl,
+        )
+
+    def master_later_needed(self, know: DealKnowledge, view: PlayView, lower: int) -> TrickResult | None:
+        """The later trick the opponents took in which the player really played ``lower``, and
+        which the master trump played now would have taken in its place. The two lines are the
+        same up to there: ``lower`` played now would have left the trick to the same seat."""
+        fate = know.fate.get(lower)
+        if fate is None or fate.number <= view.trick.number or fate.winner is None:
+            return None
+        if know.team[fate.winner] == know.team[view.seat]:
+            return None
+        position = fate.cards.index(CARDS[lower])
+        swapped = [*fate.cards[:position], view.card, *fate.cards[position + 1 :]]
+        return fate if winning_position(swapped, know.trump) == position else None
 
     # ------------------------------------------------------------------ calls
 
