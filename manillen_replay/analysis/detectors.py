@@ -869,8 +869,8 @@ class MatchAnalysis:
                 f"would have taken it for certain: {sure_en}"
             )
             nl = (
-                f"{name} nam slag {t}{' als laatste' if last else ''} met {master_nl} terwijl {instead_nl} "
-                f"de slag ook zeker nam: {sure_nl}"
+                f"{name} nam slag {t}{' als laatste' if last else ''} met {master_nl}, terwijl {instead_nl} "
+                f"de slag ook zeker had genomen: {sure_nl}"
             )
         else:
             partner = know.partner_seat_winning(view)
@@ -895,13 +895,13 @@ class MatchAnalysis:
             small, trick = lost
             went = trick.points * factor
             en += (
-                f" In trick {trick.number} {card_en(small)} fell to the opponents; {master} in its place "
+                f" In trick {trick.number}, {card_en(small)} fell to the opponents; {master} in its place "
                 f"would have taken that trick: {points_en(went)} went to the opponents."
             )
             gone = "ging" if went == 1 else "gingen"
             nl += (
-                f" In slag {trick.number} viel {card_nl(small)} bij de tegenstanders; {master_nl} in de "
-                f"plaats had die slag genomen: {points_nl(went)} {gone} naar de tegenstanders."
+                f" In slag {trick.number} viel {card_nl(small)} bij de tegenstanders; {master_nl} had in de "
+                f"plaats die slag genomen: {points_nl(went)} {gone} naar de tegenstanders."
             )
         self.add(
             kind,
