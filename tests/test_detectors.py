@@ -229,3 +229,15 @@ def test_master_trump_smeared_not_flagged_when_the_lower_trump_was_a_sure_trick_
     hands = list(ACE_ON_MANILLE)
     hands[1], hands[2] = hands[1].replace("7D", "KD"), hands[2].replace("KD", "7D")
     assert of_kind(analyse_record(record(hands, ["10D 8D AD QD"], dealer=2)), "master_trump_smeared") == []
+
+
+def test_trump_overspent_with_costs_stands_only_when_the_lower_trump_was_better_from_the_view() -> None:
+    rec = record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"])
+    result = replay(rec)
+    even = view_cost_at(1, 4, 1, "10D", {"10D": 20.0, "7D": 20.2})
+    assert of_kind(analyse(result, rec, costs={1: [even]}), "trump_overspent") == []
+    better = view_cost_at(1, 4, 1, "10D", {"10D": 20.0, "7D": 23.0})
+    (finding,) = of_kind(analyse(result, rec, costs={1: [better]}), "trump_overspent")
+    assert finding.points == 3 and finding.severity is Severity.MISTAKE
+    assert "playing 7♦ was worth 3 card points more on average" in finding.explanation
+    assert "koeken zeven spelen gemiddeld 3 kaartpunten" in finding.explanation_nl
