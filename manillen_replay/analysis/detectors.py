@@ -863,7 +863,7 @@ class MatchAnalysis:
         sure_en = f"no trump out could beat {master}, so kept it was a sure trick later."
         sure_nl = f"geen troef kon {master_nl} nog nemen, dus gehouden was dat later een zekere slag."
         if kind == "trump_overspent":
-            last = view.position == len(view.trick.cards) - 1
+            last = view.position == know.trick_size - 1
             en = (
                 f"{name} took trick {t}{', last to play,' if last else ''} with {master} while {instead} "
                 f"would have taken it for certain: {sure_en}"
