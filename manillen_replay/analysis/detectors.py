@@ -7,7 +7,7 @@ times the deal's multiplier for a card, the difference in the deal's score for a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from msgspec import UNSET
@@ -31,6 +31,8 @@ from .words import (
     factor_nl,
     more_points_en,
     more_points_nl,
+    or_en,
+    or_nl,
     points_en,
     points_nl,
     suit_en,
@@ -49,6 +51,9 @@ CARD_THRESHOLDS = Thresholds(1, 3, 5)
 """Card-level strategy (missed_vetten, bare_ace_lost, wasted_trump): scoresheet points."""
 CALL_THRESHOLDS = Thresholds(1, 6, 15)
 """Calls (klop_missed, klop_lost, muil_missed): the difference in the deal's score."""
+KLOP_TRUMPS = 5
+"""The club's knock rule: a player dealt this many trumps or more knocks (klop_missed when the
+team did not, and a lost knock with them is a sound call, not a mistake: klop_lost is info)."""
 
 VIEW_MARGIN = 0.5
 """With the solver's costs, a better card must be worth at least this many card points more on
@@ -70,6 +75,8 @@ KIND_CATEGORY: dict[str, Category] = {
     "wasted_trump": Category.STRATEGY,
     "points_thrown": Category.STRATEGY,
     "unsafe_vetten": Category.STRATEGY,
+    "trump_overspent": Category.STRATEGY,
+    "master_trump_smeared": Category.STRATEGY,
     "klop_missed": Category.STRATEGY,
     "klop_lost": Category.STRATEGY,
     "muil_missed": Category.STRATEGY,
@@ -329,7 +336,7 @@ class MatchAnalysis:
     # ------------------------------------------------------------------ card play
 
     def card_play(self, know: DealKnowledge) -> None:
-        """missed_vetten, bare_ace_lost and wasted_trump over one deal's plays."""
+        """The card-play detectors over one deal's plays, at most one finding a play."""
         deal = know.deal
         factor = deal.multiplier or 1
         saved = self.bare_aces(know, factor)
@@ -339,10 +346,14 @@ class MatchAnalysis:
             if not view.legal >> view.card & 1:
                 continue  # an illegal card is a rule finding; judging its strategy would count it twice
             if know.partner_certain(view):
-                if know.is_trump(view.card):
-                    self.wasted_trump(know, view, factor)
-                else:
+                if not know.is_trump(view.card):
                     self.missed_vetten(know, view, factor)
+                elif suit_of(view.trick.cards[0]) != know.trump and view.legal & ~know.trump_mask:
+                    self.wasted_trump(know, view, factor)  # a ruff where a discard was possible
+                else:
+                    self.master_trump_smeared(know, view, factor)  # only trumps to play
+            elif know.is_trump(view.card) and view.trick.winning[view.position] == view.seat:
+                self.trump_overspent(know, view, factor)
             elif know.partner_seat_winning(view) is not None:
                 self.unsafe_vetten(know, view, factor)
             elif know.opponents_certain(view):
@@ -376,14 +387,19 @@ class MatchAnalysis:
 
         The card played must be a master (a sure winner later, :meth:`DealKnowledge.is_master`):
         only then is keeping it surely worth its points; a card that may fall to the opponents
-        anyway is not judged. With the solver's costs the cheaper card must also be worth
+        anyway is not judged. A later chance for the kept card (:meth:`kept_card_chance`) with
+        any cheaper card given must show that keeping it would have paid; the card to give is the
+        cheapest. With the solver's costs the cheaper card must also be worth
         :data:`VIEW_MARGIN` more from the player's view, and the points are that difference.
         """
         if not points_of(view.card) or not know.is_master(view.card, view):
             return None
-        cheaper = [c for c in self.cheaper_cards(know, view) if self.kept_card_chance(know, view, c)]
-        if not cheaper:
+        cheaper = self.cheaper_cards(know, view)
+        if not any(self.kept_card_chance(know, view, c) for c in cheaper):
             return None
+        # The chance shows that keeping the card would have paid; the card to give instead is
+        # then the cheapest that does the job (a small trump, not a point card), whichever card's
+        # line showed the chance.
         gains = self.view_gains(view, cheaper)
         if gains is not None:
             cheaper = [c for c in cheaper if gains[c] >= VIEW_MARGIN]
@@ -586,6 +602,8 @@ class MatchAnalysis:
             card = view.card
             if card % 9 != Rank.ACE or know.is_trump(card) or view.legal != 1 << card:
                 continue
+            if view.hand & SUIT_MASKS[suit_of(card)] != 1 << card:
+                continue  # not bare: forced to overtake from A-Q-J, say, is no blote aas
             trick = view.trick
             if trick.winner is None or know.team[trick.winner] == know.team[view.seat]:
                 continue
@@ -657,6 +675,9 @@ class MatchAnalysis:
         if points_of(trump) and not know.is_master(trump, view):
             # A point trump that a higher unseen trump may still take is smeared, not wasted.
             return
+        if not know.opponents_may_hold(view, know.unknown(view) & know.trump_mask):
+            # Neither opponent can hold a trump: no trick of theirs can need this one.
+            return
         discards = [int(c) for c in iter_mask(view.legal & ~know.trump_mask) if not know.is_master(c, view)]
         if not discards:
             return
@@ -723,19 +744,33 @@ class MatchAnalysis:
         held no trump at all, an opponent was winning when the player's turn came, the wasted
         trump beats every trump in the trick, and no opponent after the player held a higher
         trump while void in the led suit (that opponent would have had to over-buy).
+
+        A lead counts only when it did not depend on the wasted trump's trick: not while the
+        player has taken every trick since (the partner would have led instead), except the
+        last trick when the wasted trump was a master: it takes the last trick whoever leads.
         """
         seat = view.seat
         team = know.team
+        # While the player keeps taking the tricks from the wasted trump's on, the player leads
+        # the next only because the wasted trump took its trick: had the partner taken it, the
+        # partner would have led. Such a lead proves nothing about the kept trump.
+        chained = view.trick.winner == seat
         for later in know.views:
             trick = later.trick
             if later.seat != seat or trick.number <= view.trick.number:
                 continue
+            led_by_chain = chained
+            chained = chained and trick.winner == seat
             if trick.winner is None or team[trick.winner] == team[seat]:
                 continue
             if later.position == 0:
                 # A lead: with no trump left the player led another card; the kept trump, led
                 # instead, takes the trick when no opponent holds a higher trump.
                 if later.hand & know.trump_mask:
+                    continue
+                if led_by_chain and not (later.hand.bit_count() == 1 and know.is_master(trump, view)):
+                    # The lead came from the wasted trump's trick, except in the last trick,
+                    # which a master trump takes whoever leads.
                     continue
                 if not any(
                     team[other] != team[seat] and know.view_at(trick.number, p).hand & higher_of_suit(trump)
@@ -759,6 +794,142 @@ class MatchAnalysis:
                 return trick
         return None
 
+    def trump_overspent(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A master trump that took a trick a lower trump, which an opponent could still beat
+        later, would have taken for certain (issue 30: the 10 of trumps spent last to play)."""
+        trick = view.trick
+        earlier = trick.cards[: view.position]
+        team = know.team
+        opponents_after = [s for s in know.later_seats(view) if team[s] != team[view.seat]]
+
+        def takes_it(lower: int) -> bool:
+            if winning_position([*earlier, lower], know.trump) != view.position:
+                return False
+            if any(know.can_beat(view, seat, lower) for seat in opponents_after):
+                return False
+            # hindsight narrows: with the cards really played after it, it still takes the trick
+            swapped = [*earlier, lower, *trick.cards[view.position + 1 :]]
+            return winning_position(swapped, know.trump) == view.position
+
+        self.spent_trump_finding("trump_overspent", know, view, factor, takes_it)
+
+    def master_trump_smeared(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
+        """A master trump on a trick the partner was certain to take, while a lower trump that an
+        opponent could still beat later was allowed (the trump ace under the partner's trump
+        manille)."""
+        trick = view.trick
+
+        def same_winner(lower: int) -> bool:
+            swapped = [*trick.cards[: view.position], lower, *trick.cards[view.position + 1 :]]
+            return trick.seats[winning_position(swapped, know.trump)] == trick.winner
+
+        self.spent_trump_finding("master_trump_smeared", know, view, factor, same_winner)
+
+    def spent_trump_finding(
+        self, kind: str, know: DealKnowledge, view: PlayView, factor: int, does_the_job: Callable[[int], bool]
+    ) -> None:
+        """trump_overspent or master_trump_smeared: the card played is a master trump (a sure
+        trick later), and a legal lower trump that an opponent may still beat did the job in
+        this trick (``does_the_job``) and would have kept the master trump back."""
+        card = view.card
+        if not know.is_master(card, view):
+            return
+        lower = [
+            int(c)
+            for c in iter_mask(view.legal & know.trump_mask)
+            if c < card and know.opponent_may_beat(c, view) and does_the_job(c)
+        ]
+        if not lower:
+            return
+        gains = self.view_gains(view, lower)
+        if gains is not None:
+            lower = [c for c in lower if gains[c] >= VIEW_MARGIN]
+            if not lower:
+                return
+            lower.sort(key=lambda c: (-gains[c], c))
+        costs = [(c, self.master_later_needed(know, view, c)) for c in lower]
+        lost = max(
+            ((c, trick) for c, trick in costs if trick is not None),
+            key=lambda pair: pair[1].points,
+            default=None,
+        )
+        points: float = 0.0 if lost is None else lost[1].points * factor
+        if gains is not None:
+            points = round(gains[lower[0]] * factor, 2)
+        name, t = self.names[view.seat], view.trick.number
+        master, master_nl = card_en(card), card_nl(card)
+        cheapest = lower[0]
+        instead, instead_nl = or_en(lower), or_nl(lower)
+        sure_en = f"no trump out could beat {master}, so kept it was a sure trick later."
+        sure_nl = f"geen troef kon {master_nl} nog nemen, dus gehouden was dat later een zekere slag."
+        if kind == "trump_overspent":
+            last = view.position == know.trick_size - 1
+            en = (
+                f"{name} took trick {t}{', last to play,' if last else ''} with {master} while {instead} "
+                f"would have taken it for certain: {sure_en}"
+            )
+            nl = (
+                f"{name} nam slag {t}{' als laatste' if last else ''} met {master_nl}, terwijl {instead_nl} "
+                f"de slag ook zeker had genomen: {sure_nl}"
+            )
+        else:
+            partner = know.partner_seat_winning(view)
+            assert partner is not None
+            mate = self.names[partner]
+            winning = know.winning_card_before(view)
+            en = (
+                f"{name} put {master} on {mate}'s {card_en(winning)} in trick {t}, a trick {mate} was "
+                f"certain to take, while {instead} could be played: {sure_en}"
+            )
+            nl = (
+                f"{name} legde {master_nl} op de {card_nl(winning)} van {mate} in slag {t}, een slag die "
+                f"{mate} zeker won, terwijl {instead_nl} ook mocht: {sure_nl}"
+            )
+        if gains is not None:
+            en += _view_en(name, card_en(cheapest), gains[cheapest], "playing")
+            nl += _view_nl(name, card_nl(cheapest), gains[cheapest], "spelen")
+        elif lost is None:
+            en += " It cost nothing this time."
+            nl += " Deze keer kostte het niets."
+        if lost is not None:
+            small, trick = lost
+            went = trick.points * factor
+            en += (
+                f" In trick {trick.number}, {card_en(small)} fell to the opponents; {master} in its place "
+                f"would have taken that trick: {points_en(went)} went to the opponents."
+            )
+            gone = "ging" if went == 1 else "gingen"
+            nl += (
+                f" In slag {trick.number} viel {card_nl(small)} bij de tegenstanders; {master_nl} had in de "
+                f"plaats die slag genomen: {points_nl(went)} {gone} naar de tegenstanders."
+            )
+        self.add(
+            kind,
+            CARD_THRESHOLDS.severity(points),
+            know.deal.number,
+            trick=t,
+            play=view.position + 1,
+            seat=view.seat,
+            card=card,
+            better=tuple(lower),
+            points=points,
+            en=en,
+            nl=nl,
+        )
+
+    def master_later_needed(self, know: DealKnowledge, view: PlayView, lower: int) -> TrickResult | None:
+        """The later trick the opponents took in which the player really played ``lower``, and
+        which the master trump played now would have taken in its place. The two lines are the
+        same up to there: ``lower`` played now would have left the trick to the same seat."""
+        fate = know.fate.get(lower)
+        if fate is None or fate.number <= view.trick.number or fate.winner is None:
+            return None
+        if know.team[fate.winner] == know.team[view.seat]:
+            return None
+        position = fate.cards.index(CARDS[lower])
+        swapped = [*fate.cards[:position], view.card, *fate.cards[position + 1 :]]
+        return fate if winning_position(swapped, know.trump) == position else None
+
     # ------------------------------------------------------------------ calls
 
     def calls(self, deal: DealResult, team_of: tuple[int, ...]) -> None:
@@ -775,7 +946,15 @@ class MatchAnalysis:
                 self.klop_missed(deal, team_of, over)
             if deal.knocks:
                 self.klop_lost(deal, team_of, over)
-            if score.team == dealing and not deal.en_face and deal.chooser in (None, deal.dealer):
+            # With the solver's costs the deal's trump call is reviewed too (trump_choice, by the
+            # expectation): one finding per decision, so muil_missed leaves the call to it.
+            reviewed = deal.number in self.costs
+            if (
+                score.team == dealing
+                and not deal.en_face
+                and deal.chooser in (None, deal.dealer)
+                and not reviewed
+            ):
                 self.muil_missed(deal, team_of, over)
         elif deal.knocks:
             self.klop_lost(deal, team_of, over)
@@ -791,7 +970,7 @@ class MatchAnalysis:
         holders = [
             seat
             for seat, hand in enumerate(deal.hands)
-            if team_of[seat] == deal.score.team and (hand & trumps).bit_count() >= 5
+            if team_of[seat] == deal.score.team and (hand & trumps).bit_count() >= KLOP_TRUMPS
         ]
         if not holders:
             return
@@ -852,16 +1031,36 @@ class MatchAnalysis:
             f"{who} klopte ({call}) in spel {n} en verloor: de tegenstanders scoorden {deal.score.points} "
             f"in plaats van {without} ({cost} meer)."
         )
-        self.add(
-            "klop_lost",
-            CALL_THRESHOLDS.severity(cost),
-            n,
-            seat=seat,
-            player=who,
-            points=cost,
-            en=en,
-            nl=nl,
-        )
+        severity, points = CALL_THRESHOLDS.severity(cost), float(cost)
+        sound = self.knock_rule_holder(deal, team_of, losers, seat)
+        if sound is not None:
+            # Judge the decision, not the outcome: with the club's knock hand the call was right.
+            holder, count = sound
+            severity, points = Severity.INFO, 0.0
+            en += (
+                f" {self.names[holder]} held {count} trumps: knocking was the right call, and the cards, "
+                "not the call, lost the deal."
+            )
+            nl += (
+                f" {self.names[holder]} had {count} troeven: kloppen was juist, en de kaarten, niet de "
+                "klop, verloren het spel."
+            )
+        self.add("klop_lost", severity, n, seat=seat, player=who, points=points, en=en, nl=nl)
+
+    def knock_rule_holder(
+        self, deal: DealResult, team_of: tuple[int, ...], team: int, seat: int | None
+    ) -> tuple[int, int] | None:
+        """The knocker holding :data:`KLOP_TRUMPS` trumps or more, and how many; when who knocked
+        is unknown (``seat`` ``None``), any player of the knocking team holding them."""
+        if deal.trump is None or deal.hands is None:
+            return None
+        trumps = SUIT_MASKS[deal.trump]
+        seats = [seat] if seat is not None else [s for s in range(len(team_of)) if team_of[s] == team]
+        for holder in seats:
+            count = (deal.hands[holder] & trumps).bit_count()
+            if count >= KLOP_TRUMPS:
+                return holder, count
+        return None
 
     def muil_missed(self, deal: DealResult, team_of: tuple[int, ...], over: int) -> None:
         """The dealer held three or more manilles, made trump and won: what muil would have added."""

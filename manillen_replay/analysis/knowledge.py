@@ -160,6 +160,11 @@ class DealKnowledge:
             self.team[seat] != own and self.possible_cards(view, seat) & cards for seat in range(self.players)
         )
 
+    def opponent_may_beat(self, card: int, view: PlayView) -> bool:
+        """Whether an opponent may hold a higher card of ``card``'s suit, as far as the player
+        knew (for a trump: whether it may still be lost to a higher one)."""
+        return self.opponents_may_hold(view, self.unknown(view) & higher_of_suit(card))
+
     def can_beat(self, view: PlayView, seat: int, best: int) -> bool:
         """Whether ``seat``, still to play in the trick, may hold a card that beats ``best``:
         a higher card of its suit, or for a card that is not a trump any trump (the seat may

@@ -38,6 +38,8 @@ KIND_NL: dict[str, str] = {
     "wasted_trump": "troef verspild",
     "points_thrown": "punten weggegooid",
     "unsafe_vetten": "gevet op een onzekere slag",
+    "trump_overspent": "te hoge troef",
+    "master_trump_smeared": "hoogste troef gevet",
     "klop_missed": "klop gemist",
     "klop_lost": "klop verloren",
     "muil_missed": "muil gemist",

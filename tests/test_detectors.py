@@ -1,0 +1,243 @@
+"""The built-in detectors' corrections of issue 30 and the blind spots it named, each on a small
+hand-made deal that flags and one close to it that must not.
+
+Seats: Anna 0 and Carla 2 against Bert 1 and Dirk 3; ``record`` builds a one-deal match (trump
+diamonds and Bert dealing unless told, so Carla leads trick 1).
+"""
+
+from __future__ import annotations
+
+from manillen_replay.analysis import Severity, analyse, analyse_record
+from manillen_replay.cards import CARD_TEXT, Card
+from manillen_replay.engine import replay
+
+from .test_analysis import full_deal, of_kind, play_out, record, view_cost_at
+
+# --------------------------------------------------------------------------- wasted_trump
+
+# Bert holds one trump (9D) and no club; the opponents hold only the 7D and 8D, Dirk the rest.
+LOW_TRUMPS = [
+    "AH 10H 8C KC QC 9C 7D 8D",  # Anna
+    "KH 9D KS QS JS 9S 8S 7S",  # Bert
+    "9H 8H 7H 7C AC JC 10S AS",  # Carla
+    "QH JH 10C 10D AD KD QD JD",  # Dirk
+]
+
+
+def test_wasted_trump_does_not_count_a_lead_the_wasted_trump_won() -> None:
+    """Bert trumps Dirk's certain 10C with 9D and so leads trick 2, which Anna takes: had he
+    discarded, Dirk would have led trick 2. A lead that depended on the wasted trump's trick is
+    no later trick it would have bought: it cost nothing that the cards can show."""
+    rec = record(LOW_TRUMPS, ["7C 10C 8C 9D", "KH 7H QH AH"])
+    (finding,) = of_kind(analyse_record(rec), "wasted_trump")
+    assert (finding.trick, finding.seat, finding.card) == (1, 1, Card.D9)
+    assert finding.points == 0 and finding.severity is Severity.INFO
+    assert "trick 2" not in finding.explanation and "cost nothing" in finding.explanation
+
+
+# Anna and Carla hold no trump (diamonds); Bert and Dirk hold them all; Bert has no club.
+NO_OPPONENT_TRUMPS = [
+    "AH 10H JH 8C KC QC 9C 7S",  # Anna
+    "9D 8D KH KS QS JS 9S 8S",  # Bert
+    "9H 8H 7H 7C AC JC 10S AS",  # Carla
+    "10D AD KD QD JD 7D 10C QH",  # Dirk
+]
+
+
+def test_wasted_trump_not_flagged_when_no_opponent_can_hold_a_trump() -> None:
+    """Both opponents showed out of trumps in trick 1: Bert's 9D on Dirk's certain 10C can lose
+    no later trick to them for want of a trump. (It was a 9-point blunder, counted on trick 3.)"""
+    rec = record(NO_OPPONENT_TRUMPS, ["10D 7S 8D 7H", "10C 8C 9D 7C", "KH 9H QH AH"], dealer=2)
+    assert of_kind(analyse_record(rec), "wasted_trump") == []
+    # the same trump, last to play, while the opponents might still hold one (no trump lead first)
+    rec = record(NO_OPPONENT_TRUMPS, ["7C 10C 8C 9D"])
+    (finding,) = of_kind(analyse_record(rec), "wasted_trump")
+    assert (finding.trick, finding.card) == (1, Card.D9)
+
+
+# --------------------------------------------------------------------------- bare_ace_lost
+
+# Bert holds AH QH JH and no club; Carla the 10H; Dirk no trump.
+ACE_QUEEN_JACK = [
+    "KH 9H 8C KC QC JC 9C 7D",  # Anna
+    "AH QH JH 7S 8S 10D AD KD",  # Bert
+    "10H QD 7H 7C AC JD 9D 8D",  # Carla
+    "10C 10S AS KS QS JS 9S 8H",  # Dirk
+]
+
+
+def test_bare_ace_lost_only_for_an_ace_that_was_bare() -> None:
+    """Bert's AH is forced under Carla's 10H in trick 3 because Anna led KH and he had to
+    overtake: he held AH QH JH, so the ace was not bare (no blote aas)."""
+    rec = record(ACE_QUEEN_JACK, ["7C 10C 8C 7S", "9S 7D 8S 7H", "KH AH 10H 8H"])
+    deal = replay(rec).deals[0]
+    assert deal.tricks[2].legal[1] == 1 << Card.HA  # forced, but not bare
+    assert of_kind(analyse_record(rec), "bare_ace_lost") == []
+
+
+# --------------------------------------------------------------------------- klop_lost
+
+# Carla holds five small trumps (diamonds); Bert, dealing, the three top trumps and four manilles.
+FIVE_TRUMP_KNOCK = [
+    "KH QH JH 7C 8C 9C 7S 8S",  # Anna
+    "10D AD KD 10H AH 10C AC 10S",  # Bert
+    "QD JD 9D 8D 7D 7H 8H 9H",  # Carla
+    "KC QC JC KS QS JS 9S AS",  # Dirk
+]
+
+
+def test_klop_lost_with_five_trumps_is_a_sound_knock_not_a_mistake() -> None:
+    """Carla knocks with five trumps, the club's knock hand, and her team loses: the decision was
+    right and the cards lost it, so the finding is info with no points at stake; it says why."""
+    rec = record(FIVE_TRUMP_KNOCK, play_out(FIVE_TRUMP_KNOCK, 1, "D"), calls=[(2, "klop")])
+    deal = replay(rec).deals[0]
+    assert deal.score is not None and deal.score.team == 1 and deal.multiplier == 2
+    (finding,) = of_kind(analyse(replay(rec), rec), "klop_lost")
+    assert (finding.seat, finding.severity, finding.points) == (2, Severity.INFO, 0)
+    assert "5 trumps" in finding.explanation and "5 troeven" in finding.explanation_nl
+    # without the record nobody is named, but the knocking team held the five trumps all the same
+    (team_finding,) = of_kind(analyse(replay(rec)), "klop_lost")
+    assert team_finding.severity is Severity.INFO
+    # with four trumps the knock is judged by what it cost, as before
+    four = [FIVE_TRUMP_KNOCK[0], FIVE_TRUMP_KNOCK[1], "QD JD 9D 8D 9S 7H 8H 9H", "KC QC JC KS QS JS 7D AS"]
+    rec = record(four, play_out(four, 1, "D"), calls=[(2, "klop")])
+    (cost,) = of_kind(analyse(replay(rec), rec), "klop_lost")
+    assert cost.severity is not Severity.INFO and cost.points > 0
+
+
+# --------------------------------------------------------------------------- one finding per call
+
+
+def test_muil_missed_leaves_a_trump_call_the_solver_reviewed_to_trump_choice() -> None:
+    """Bert deals with four manilles, makes diamonds and wins: muil_missed at the heuristic depth.
+    At the solver depth (costs given) the same call is reviewed as trump_choice, by the expectation:
+    one finding per decision, so muil_missed says nothing there."""
+    rec = full_deal(strong_seat=1, dealer=1, trump="D")
+    result = replay(rec)
+    assert len(of_kind(analyse(result, rec), "muil_missed")) == 1
+    first = result.deals[0].tricks[0]
+    cost = view_cost_at(1, 1, first.leader, CARD_TEXT[first.cards[0]], {CARD_TEXT[first.cards[0]]: 20.0})
+    assert of_kind(analyse(result, rec, costs={1: [cost]}), "muil_missed") == []
+
+
+# --------------------------------------------------------------------------- points_thrown
+
+# Carla holds the 10D; Bert AD QD 8D and no heart.
+ACE_UNDER_TEN = [
+    "KD JD AH KH 10C AC KC QC",  # Anna
+    "AD QD 8D KS QS JS 9S 8S",  # Bert
+    "10D 7H 8H 9H 10S AS 7S JC",  # Carla
+    "9D 7D 10H QH JH 9C 8C 7C",  # Dirk
+]
+
+
+def test_points_thrown_gives_the_small_trump_as_the_better_card() -> None:
+    """Bert throws AD under Carla's 10D in trick 1 (the opponents' certain trick) holding QD and
+    8D. The 8D is the cheapest card that does the job: it is the better card, not the QD, although
+    the later chance (Bert's lead of trick 3) is seen in the QD's line: the 8D ruffed trick 2."""
+    rec = record(ACE_UNDER_TEN, ["10D 7D JD AD", "7H JH AH 8D", "KS AS 9D KD"])
+    (finding,) = of_kind(analyse_record(rec), "points_thrown")
+    assert (finding.trick, finding.seat, finding.card, finding.better) == (1, 1, Card.DA, (Card.D8,))
+    assert finding.points == 4 and finding.severity is Severity.MISTAKE
+    assert "8♦" in finding.explanation and "koeken acht" in finding.explanation_nl
+
+
+# --------------------------------------------------------------------------- trump_overspent
+
+# Bert holds 10D 7D and no club or heart; Carla the AD and KD.
+MANILLE_LAST = [
+    "AC KC QC JC AH KH 8D 9D",  # Anna
+    "10D 7D KS QS JS 9S 8S 7S",  # Bert
+    "7C AD KD QH JH 9H 8H 7H",  # Carla
+    "8C 9C 10C QD JD 10H 10S AS",  # Dirk
+]
+
+
+def test_trump_overspent_flags_the_trump_manille_spent_last_when_a_small_trump_takes_it() -> None:
+    """Last to play on Anna's AC, Bert buys with the 10D while the 7D takes the trick just as
+    surely. In trick 2 the 7D falls to Carla's KD, a trick the 10D would have taken: 4 points."""
+    rec = record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"])
+    found = analyse_record(rec)
+    assert [f.kind for f in found] == ["trump_overspent"]
+    (finding,) = found
+    assert (finding.trick, finding.play, finding.seat, finding.card) == (1, 4, 1, Card.D10)
+    assert finding.better == (Card.D7,) and finding.points == 4 and finding.severity is Severity.MISTAKE
+    assert "last to play" in finding.explanation and "trick 2" in finding.explanation
+    assert "koeken manille" in finding.explanation_nl and "slag 2" in finding.explanation_nl
+
+
+def test_trump_overspent_not_flagged_when_the_lower_trump_was_safe_too() -> None:
+    """Bert holds 10D AD: with the 10D in his hand no trump out beats the AD, so either card is a
+    sure trick and spending the 10D costs nothing."""
+    hands = list(MANILLE_LAST)
+    hands[1], hands[2] = hands[1].replace("7D", "AD"), hands[2].replace("AD", "7D")
+    assert of_kind(analyse_record(record(hands, ["7C 8C AC 10D"])), "trump_overspent") == []
+
+
+# Carla showed out of trumps in trick 1; Bert keeps AD 8D after the 10D fell.
+TRUMP_LEAD = [
+    "10D 7D KD QD AH KH AC KC",  # Anna
+    "AD 9D 8D KS QS JS 9S 8S",  # Bert
+    "7H 8H 9H 10H 7C 8C 9C 10C",  # Carla
+    "JD QH JH QC JC 10S AS 7S",  # Dirk
+]
+
+
+def test_trump_overspent_on_a_trump_lead_second_to_play() -> None:
+    """Anna leads 7D; Bert, second, takes it with the AD although his 8D takes it for certain
+    (Carla showed out of trumps, Dirk is his partner). In trick 3 the 8D falls to Anna's KD."""
+    rec = record(TRUMP_LEAD, ["10D 9D 7H JD", "7D AD 8H 7S", "8D 9H QC KD"], dealer=3)
+    (finding,) = of_kind(analyse_record(rec), "trump_overspent")
+    assert (finding.trick, finding.play, finding.seat, finding.card) == (2, 2, 1, Card.DA)
+    assert finding.better == (Card.D8,) and finding.points == 5 and finding.severity is Severity.BLUNDER
+    assert "last to play" not in finding.explanation
+
+
+# --------------------------------------------------------------------------- master_trump_smeared
+
+# Dirk leads the 10D; Bert holds AD 7D and no heart, Carla KD QD and no heart.
+ACE_ON_MANILLE = [
+    "8D 9D AH KH QH JH 7C 8C",  # Anna
+    "AD 7D KS QS JS 9S 8S 7S",  # Bert
+    "KD QD AC KC QC JC 9C 10C",  # Carla
+    "10D JD 10H 9H 8H 7H 10S AS",  # Dirk
+]
+
+
+def test_master_trump_smeared_flags_the_trump_ace_under_the_partners_trump_manille() -> None:
+    """Bert puts AD on Dirk's 10D (certain) holding 7D: the AD was a sure trick of its own. In
+    trick 2 the 7D is overbought by Carla's KD; the AD would have taken that trick: 7 points."""
+    rec = record(ACE_ON_MANILLE, ["10D 8D AD QD", "7H AH 7D KD"], dealer=2)
+    found = analyse_record(rec)
+    assert [f.kind for f in found] == ["master_trump_smeared"]
+    (finding,) = found
+    assert (finding.trick, finding.play, finding.seat, finding.card) == (1, 3, 1, Card.DA)
+    assert finding.better == (Card.D7,) and finding.points == 7 and finding.severity is Severity.BLUNDER
+    assert "Dirk's 10♦" in finding.explanation and "trick 2" in finding.explanation
+    assert "koeken aas" in finding.explanation_nl
+
+
+def test_master_trump_smeared_is_info_when_it_cost_nothing() -> None:
+    (finding,) = of_kind(
+        analyse_record(record(ACE_ON_MANILLE, ["10D 8D AD QD"], dealer=2)), "master_trump_smeared"
+    )
+    assert finding.points == 0 and finding.severity is Severity.INFO and "cost nothing" in finding.explanation
+
+
+def test_master_trump_smeared_not_flagged_when_the_lower_trump_was_a_sure_trick_too() -> None:
+    """Bert holds AD KD: with the AD played the KD is the master, so nothing was spent."""
+    hands = list(ACE_ON_MANILLE)
+    hands[1], hands[2] = hands[1].replace("7D", "KD"), hands[2].replace("KD", "7D")
+    assert of_kind(analyse_record(record(hands, ["10D 8D AD QD"], dealer=2)), "master_trump_smeared") == []
+
+
+def test_trump_overspent_with_costs_stands_only_when_the_lower_trump_was_better_from_the_view() -> None:
+    rec = record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"])
+    result = replay(rec)
+    even = view_cost_at(1, 4, 1, "10D", {"10D": 20.0, "7D": 20.2})
+    assert of_kind(analyse(result, rec, costs={1: [even]}), "trump_overspent") == []
+    better = view_cost_at(1, 4, 1, "10D", {"10D": 20.0, "7D": 23.0})
+    (finding,) = of_kind(analyse(result, rec, costs={1: [better]}), "trump_overspent")
+    assert finding.points == 3 and finding.severity is Severity.MISTAKE
+    assert "playing 7♦ was worth 3 card points more on average" in finding.explanation
+    assert "koeken zeven spelen gemiddeld 3 kaartpunten" in finding.explanation_nl
