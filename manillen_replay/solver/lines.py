@@ -152,10 +152,16 @@ def best_lines(
     firsts: Sequence[int],
     *,
     first_trick: int = 1,
+    tables: DealTables | None = None,
 ) -> list[Line]:
     """:func:`best_line` after each of ``firsts``, on one set of tables (the lines share most
-    positions' neighbours, so the later ones are quicker)."""
-    with DealTables(1) as tables:
+    positions' neighbours, so the later ones are quicker).
+
+    :param tables: the deal's tables (one thread); without them the lines get their own.
+    """
+    with ExitStack() as stack:
+        if tables is None:
+            tables = stack.enter_context(DealTables(1))
         return [
             best_line(position, trump, rules, first=card, first_trick=first_trick, tables=tables)
             for card in firsts
