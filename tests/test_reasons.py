@@ -3,6 +3,7 @@ English and Dutch, and the lines stored with the review (manillen_replay.analysi
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -193,3 +194,104 @@ def test_a_bad_lines_frame_is_refused(tmp_path: Path) -> None:
 
     with Store(tmp_path / "club.duckdb") as store, pytest.raises(ManillenError, match="missing columns"):
         store.save_lines(["m"], pl.DataFrame({"match_id": ["m"]}))
+
+
+# --------------------------------------------------------------------------- the replay's branch
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pl.DataFrame]:
+    """An archive of one random deal reviewed by the solver (few layouts), and its stored lines."""
+    path = tmp_path_factory.mktemp("reasons") / "club.duckdb"
+    with Store(path) as store:
+        store.import_entries([Entry("club.jsonl", 1, dumps(random_record(4, 1), pretty=False).encode())])
+        analyse_archive(store, depth="solver", samples=4)
+        lines = store.query("SELECT * FROM finding_lines ORDER BY trick, play, line, layout, step")
+    return path, lines
+
+
+def _replay_at_costly_play(
+    reviewed: tuple[Path, pl.DataFrame], monkeypatch: pytest.MonkeyPatch, **query: object
+):
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, open_page
+
+    path, lines = reviewed
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    trick, play = lines.row(0, named=True)["trick"], lines.row(0, named=True)["play"]
+    at = open_page(
+        AppTest.from_file(APP, default_timeout=60), "replay", match="random-4", deal=1,
+        step=(trick - 1) * 4 + play, **query,
+    )  # fmt: skip
+    here = lines.filter((pl.col("trick") == trick) & (pl.col("play") == play))
+    return at, here
+
+
+def on_table_of(drawn: str) -> str:
+    """The trick on the table of a drawing (its cards), and what follows it."""
+    return drawn[drawn.index('class="mr-trick') :]
+
+
+def test_the_replay_switches_to_the_better_line_and_steps_through_it(
+    reviewed: tuple[Path, pl.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_dashboard import html_views, replay_step, send_click
+
+    at, here = _replay_at_costly_play(reviewed, monkeypatch)
+    better = here.filter((pl.col("line") == "better") & (pl.col("layout") == "view"))
+    played = here.filter((pl.col("line") == "played") & (pl.col("layout") == "view"))
+    first = Card.parse(better["first_card"][0]).symbol
+    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_branch_")]
+    assert choice.options == [
+        "the game as played",
+        f"better line: {first} (from the player's view)",
+        f"better line: {first} (every hand known)",
+    ]
+    assert choice.value == "played" and "replay_table_line" not in html_views(at)
+    step = replay_step(at)
+    choice.set_value("view").run()
+    assert not at.exception
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>Better line</b>" in drawn and "closest to the average" in drawn
+    assert (
+        f"take <b>{better['team_points'][0]}</b> card points from here, against {played['team_points'][0]}"
+        in drawn
+    )
+    on_table = re.findall(r'class="mr-trick[^"]*" data-cards="(\d)"', drawn)
+    assert on_table == [str(here.row(0, named=True)["play"])], (
+        "the better card lies where the card played lay"
+    )
+    assert f'data-card="{better["card"][0]}"' in on_table_of(drawn)
+    # step through the line: its cards, one by one, to its end
+    send_click(at, "replay_table_line", "2")
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert f'data-card="{better["card"][1]}"' in on_table_of(drawn)
+    send_click(at, "replay_table_line", str(better.height))
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "Tricks of the line" in drawn and f'value="{better.height}"' in drawn
+    # the end of the deal: every hand empty, the last trick on the table, the last trick listed with its taker
+    assert drawn.count('class="mr-card') == 4 and 'data-cards="4"' in drawn
+    last = better.row(-1, named=True)
+    assert "8. " in drawn and f"+{last['trick_points']}</button>" in drawn
+    # back to the game as played
+    choice = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    choice.set_value("played").run()
+    assert "replay_table" in html_views(at) and replay_step(at) == step
+
+
+def test_the_better_line_in_dutch_and_on_the_real_cards(
+    reviewed: tuple[Path, pl.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_dashboard import html_views
+
+    at, here = _replay_at_costly_play(reviewed, monkeypatch, lang="nl")
+    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_branch_")]
+    assert choice.options[0] == "het spel zoals gespeeld" and "alle kaarten open" in choice.options[2]
+    choice.set_value("real").run()
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>Betere lijn</b>" in drawn and "met de echte kaarten, alle kaarten open" in drawn
+    real = here.filter((pl.col("line") == "better") & (pl.col("layout") == "real"))
+    assert f"halen vanaf hier <b>{real['team_points'][0]}</b> kaartpunten" in drawn
