@@ -295,3 +295,35 @@ def test_the_better_line_in_dutch_and_on_the_real_cards(
     assert "<b>Betere lijn</b>" in drawn and "met de echte kaarten, alle kaarten open" in drawn
     real = here.filter((pl.col("line") == "better") & (pl.col("layout") == "real"))
     assert f"halen vanaf hier <b>{real['team_points'][0]}</b> kaartpunten" in drawn
+
+
+@pytest.mark.browser
+def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) -> None:
+    """The radio switches the table to the better line, the arrow keys step through it, and a
+    screenshot (tests/artifacts/replay-better-line.png) shows it for a person to look at."""
+    from bench.record_bench import free_port, serving
+
+    from .test_browser import ARTIFACTS, browser_page, dashboard_command
+
+    path, lines = reviewed
+    first = lines.row(0, named=True)
+    step = (first["trick"] - 1) * 4 + first["play"]
+    better = lines.filter(
+        (pl.col("trick") == first["trick"])
+        & (pl.col("play") == first["play"])
+        & (pl.col("line") == "better")
+        & (pl.col("layout") == "view")
+    )
+    port = free_port()
+    with serving(dashboard_command(path, port), port) as address, browser_page() as page:
+        page.goto(f"{address}/replay?match=random-4&deal=1&step={step}")
+        page.get_by_text("from the player's view").click()
+        page.get_by_text("Better line", exact=True).wait_for(timeout=15_000)
+        page.locator(f'.mr-trick [data-card="{better["card"][0]}"]').wait_for(timeout=15_000)
+        page.locator("h1").click()
+        page.keyboard.press("ArrowRight")
+        page.locator(f'.mr-trick [data-card="{better["card"][1]}"]').wait_for(timeout=15_000)
+        page.locator('input[type="range"][name="step"][value="2"]').wait_for(timeout=15_000)
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(ARTIFACTS / "replay-better-line.png"))
+        assert page.evaluate("() => new URL(location.href).searchParams.get('step')") == str(step)
