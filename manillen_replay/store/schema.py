@@ -619,7 +619,7 @@ rows AS (
 
 
 _MIGRATION_9 = """
-CREATE TABLE finding_lines (
+CREATE TABLE IF NOT EXISTS finding_lines (
     match_id VARCHAR NOT NULL,
     deal INTEGER NOT NULL,
     trick INTEGER NOT NULL,
