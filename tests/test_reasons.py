@@ -87,6 +87,28 @@ def test_the_reason_says_on_which_layout_it_was_played_and_what_the_real_cards_g
     )
 
 
+def test_points_thrown_on_the_opponents_trick_name_that_trick() -> None:
+    """Bert's A♠ takes trick 7 whatever Anna (no spades) throws on it; Carla's 10♠ takes trick 8.
+    The 10♦ thrown on trick 7 is 5 points for Bert & Dirk instead of for Anna & Carla."""
+    hands = tuple(CardSet.parse(h).mask for h in ("10D 7D", "QS", "10S", "JS"))
+    position = Position((hands[0], hands[1], hands[2], hands[3]), (Card.SA, Card.S8, Card.S9), 1)
+    played, better = best_lines(position, 0, Rules(), [Card.D10, Card.D7], first_trick=7)
+    assert swing_trick(played, better, 0) == 7
+    en, nl = (
+        explain(played, better, seat=0, card=Card.D10, better_card=Card.D7, names=NAMES, lang=lang, layouts=0)
+        for lang in ("en", "nl")
+    )
+    assert (
+        "trick 7 goes to Bert & Dirk either way, but it holds 9 points after the 10♦ against 4 after the 7♦"
+        in en
+    )
+    assert (
+        "slag 7 is hoe dan ook voor Bert & Dirk, maar met 9 punten na de koeken manille "
+        "tegen 4 na de koeken zeven" in nl
+    )
+    assert "Anna & Carla take 8 card points from here after the 10♦, 13 after the 7♦." in en
+
+
 def _cost(card: Card, view: dict[Card, float], hindsight: dict[Card, int]) -> PlayCost:
     best = max(view.values())
     return PlayCost(

@@ -127,15 +127,18 @@ def choose_layout(
     return layouts[min(ranked)[2]], len(layouts)
 
 
-def _gain(trick: LineTrick, team: int) -> int:
-    return trick.points if trick.winner % 2 == team else 0
+def _net(trick: LineTrick, team: int) -> int:
+    """A trick's points for ``team``: what it takes, less what the other team takes."""
+    return trick.points if trick.winner % 2 == team else -trick.points
 
 
 def swing_trick(played: Line, better: Line, team: int) -> int | None:
-    """The trick where ``team`` gains most after the better card against the card played
-    (the earliest of equal ones), ``None`` when it gains nowhere."""
+    """The trick where the points change hands: where ``team`` does best after the better card
+    against the card played, counting what it takes and what the other team takes (a trick it
+    wins instead of losing, or one the other team takes with fewer of its points); the earliest
+    of equal ones, ``None`` when it does better nowhere."""
     gains = [
-        (_gain(b, team) - _gain(p, team), -p.number, p.number)
+        (_net(b, team) - _net(p, team), -p.number, p.number)
         for p, b in zip(played.tricks, better.tricks, strict=True)
     ]
     best = max(gains, default=None)
@@ -239,11 +242,17 @@ def explain(
         else:
             p = next(t for t in played.tricks if t.number == swing)
             b = next(t for t in better.tricks if t.number == swing)
-            if p.winner % 2 == b.winner % 2:
+            if p.winner % 2 == b.winner % 2 == team:
                 parts.append(
                     f"trick {swing} is {w.team(b.winner)}'s either way, but it holds "
                     f"{w.points(b.points)} after the {w.card(better_card)} against {p.points} after the "
                     f"{w.card(card)}"
+                )
+            elif p.winner % 2 == b.winner % 2:
+                parts.append(
+                    f"trick {swing} goes to {w.team(b.winner)} either way, but it holds "
+                    f"{w.points(p.points)} after the {w.card(card)} against {b.points} after the "
+                    f"{w.card(better_card)}"
                 )
             else:
                 parts.append(_trick_en(w, p, team, card))
@@ -285,10 +294,15 @@ def explain(
     else:
         p = next(t for t in played.tricks if t.number == swing)
         b = next(t for t in better.tricks if t.number == swing)
-        if p.winner % 2 == b.winner % 2:
+        if p.winner % 2 == b.winner % 2 == team:
             parts.append(
                 f"slag {swing} is hoe dan ook voor {w.team(b.winner)}, maar met {w.points(b.points)} "
                 f"na {w.card(better_card)} tegen {p.points} na {w.card(card)}"
+            )
+        elif p.winner % 2 == b.winner % 2:
+            parts.append(
+                f"slag {swing} is hoe dan ook voor {w.team(b.winner)}, maar met {w.points(p.points)} "
+                f"na {w.card(card)} tegen {b.points} na {w.card(better_card)}"
             )
         else:
             parts.append(_trick_nl(w, p, team, card))

@@ -94,7 +94,8 @@ def cost_findings(
         if severity is not Severity.INFO:
             better = better_cards(cost)
             view = cost.view_cost
-            en, nl = _costly_words(cost, better, who)
+            # the reason, when there is one, says itself what the real cards gave
+            en, nl = _costly_words(cost, better, who, real_cards=(cost.trick, cost.play) not in reasons)
             if (cost.trick, cost.play) in reasons:
                 why_en, why_nl = reasons[(cost.trick, cost.play)]
                 en, nl = f"{en} {why_en}", f"{nl} {why_nl}"
@@ -141,9 +142,11 @@ def cost_findings(
     return findings
 
 
-def _costly_words(cost: PlayCost, better: tuple[Card, ...], who: str) -> tuple[str, str]:
-    """A costly card's costs in words, each cost saying which it is; the better card's real
-    result when it did worse with every hand known."""
+def _costly_words(
+    cost: PlayCost, better: tuple[Card, ...], who: str, *, real_cards: bool = True
+) -> tuple[str, str]:
+    """A costly card's costs in words, each cost saying which it is; with ``real_cards`` the
+    better card's real result when it did worse with every hand known."""
     view = cost.view_cost or 0.0
     en = (
         f"{card_en(cost.card)} cost {who}'s team {points_en(view, 'card point')} on average, "
@@ -156,7 +159,7 @@ def _costly_words(cost: PlayCost, better: tuple[Card, ...], who: str) -> tuple[s
         f"waren ze gebleven. Met alle kaarten open kostte {card_nl(cost.card)} "
         f"{points_nl(cost.dd_cost, 'kaartpunt')}."
     )
-    if better and cost.card in cost.values and better[0] in cost.values:
+    if real_cards and better and cost.card in cost.values and better[0] in cost.values:
         worse = cost.values[cost.card].hindsight - cost.values[better[0]].hindsight
         if worse > 0:
             en += (
