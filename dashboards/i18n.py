@@ -234,10 +234,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "betere lijn: {card} (alle kaarten open)",
     ),
     "replay.branch_on_view": (
-        "on the layout of the hidden cards closest to the average of the {layouts} {name} could not "
-        "tell apart (not the real hands)",
-        "in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt van de "
-        "{layouts} die {name} niet kon onderscheiden (niet de echte kaarten)",
+        "on the layout of the hidden cards closest to the average, of {layouts} that {name} could not "
+        "tell from the real one (not the real hands)",
+        "in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt, van "
+        "{layouts} die {name} niet van de echte kon onderscheiden (niet de echte kaarten)",
     ),
     "replay.branch_on_real": (
         "on the real cards, every hand known",

@@ -78,8 +78,8 @@ def test_the_reason_says_on_which_layout_it_was_played_and_what_the_real_cards_g
         real=(better, played),
     )  # fmt: skip
     assert (
-        "on the layout of the hidden cards closest to the average of the 12 Anna could not tell apart"
-        in words
+        "on the layout of the hidden cards closest to the average, of 12 that Anna could not tell "
+        "from the real one" in words
     )
     assert words.endswith(
         "With every hand known: 15 after the 10♦, 7 after the K♦: on the real cards the K♦ would have "

@@ -4,7 +4,7 @@ where the points change hands, in English and in Dutch.
 The lines come from the search (:func:`~manillen_replay.solver.lines.best_line`); this module
 chooses the cards and the hands to play them on and says what they show. The player did not
 see the hidden hands, so the lines that explain a view cost are played on one layout of the
-hidden cards among those the player could not tell apart: the one whose values of the card
+hidden cards among those the player could not tell from the real one: the one whose values of the card
 played and of the better card lie closest to their averages over the layouts (the view
 values), among the layouts where the better card does better. The words say so. The real
 deal's lines (every hand known) go beside them, labelled.
@@ -227,8 +227,8 @@ def explain(
     parts: list[str] = []
     if lang == "en":
         intro = (
-            f"Why, on the layout of the hidden cards closest to the average of the {layouts} {who} "
-            "could not tell apart"
+            f"Why, on the layout of the hidden cards closest to the average, of {layouts} that {who} "
+            "could not tell from the real one"
             if layouts
             else "Why, with every hand known"
         )
@@ -279,8 +279,8 @@ def explain(
             text += "."
         return text
     intro = (
-        f"Waarom, in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt "
-        f"van de {layouts} die {who} niet kon onderscheiden"
+        f"Waarom, in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt, "
+        f"van {layouts} die {who} niet van de echte kon onderscheiden"
         if layouts
         else "Waarom, met alle kaarten open"
     )
