@@ -824,6 +824,23 @@ def deal_costs(match_id: str, deal: int) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
+def _deal_lines(path: str, version: int, match_id: str, deal: int) -> pl.DataFrame:
+    return _frame(
+        path,
+        "SELECT trick, play, line, layout, first_card, step, line_trick, seat, card, held, winner, "
+        "trick_points, team_points, layouts FROM finding_lines WHERE match_id = ? AND deal = ? "
+        "ORDER BY trick, play, line, layout, step",
+        [match_id, deal],
+    )
+
+
+def deal_lines(match_id: str, deal: int) -> pl.DataFrame:
+    """The solver's lines of one deal's costly cards (``finding_lines``: after the card played and
+    after the better card, on the layout chosen and on the real deal); empty when none are stored."""
+    return _deal_lines(*_key(archive()), match_id, deal)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
 def _match_accuracy(path: str, version: int, match_id: str) -> pl.DataFrame:
     return _frame(
         path,

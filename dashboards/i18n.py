@@ -222,6 +222,35 @@ LABELS: dict[str, tuple[str, str]] = {
         "Groene rand: de kaarten die de speler aan de beurt mag spelen. Een volle slag blijft liggen "
         "tot de volgende kaart.",
     ),
+    # the better line at a costly card (finding_lines)
+    "replay.branch_choice": ("The table shows", "De tafel toont"),
+    "replay.branch_played": ("the game as played", "het spel zoals gespeeld"),
+    "replay.branch_view": (
+        "better line: {card} (from the player's view)",
+        "betere lijn: {card} (met wat de speler kon weten)",
+    ),
+    "replay.branch_real": (
+        "better line: {card} (every hand known)",
+        "betere lijn: {card} (alle kaarten open)",
+    ),
+    "replay.branch_on_view": (
+        "on the layout of the hidden cards closest to the average, of {layouts} that {name} could not "
+        "tell from the real one (not the real hands)",
+        "in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt, van "
+        "{layouts} die {name} niet van de echte kon onderscheiden (niet de echte kaarten)",
+    ),
+    "replay.branch_on_real": (
+        "on the real cards, every hand known",
+        "met de echte kaarten, alle kaarten open",
+    ),
+    "replay.branch_note": (
+        "<b>Better line</b>: {better} instead of {card}, then best play by all four, {where}. "
+        "{team} take <b>{b}</b> card points from here, against {a} after {card}.",
+        "<b>Betere lijn</b>: {better} in plaats van {card}, daarna speelt iedereen perfect, {where}. "
+        "{team} halen vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {card}.",
+    ),
+    "replay.branch_tricks": ("Tricks of the line", "Slagen van de lijn"),
+    "replay.branch_step": ("Card of the line", "Kaart van de lijn"),
     # solver costs on the deal replay
     "replay.costs_title": ("What each card was worth (solver)", "Wat elke kaart waard was (solver)"),
     "replay.costs_caption": (

@@ -9,6 +9,7 @@ is indexing into the list.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manillen_replay.cards import Card, CardSet, Suit
@@ -180,3 +181,81 @@ def step_of(trick: int | None, play: int | None, trick_size: int = 4) -> int:
     if play is None:
         return trick * trick_size
     return (trick - 1) * trick_size + play
+
+
+@dataclass(frozen=True, slots=True)
+class LineCard:
+    """One card of a solver line (a ``finding_lines`` row): the branch the replay can step through."""
+
+    seat: int
+    """Who plays it."""
+    card: Card
+    """The card."""
+    trick: int
+    """The trick of the deal it falls in, counted from 1."""
+    winner: int
+    """The seat that takes that trick."""
+    points: int
+    """That trick's card points."""
+    held: CardSet
+    """The seat's cards just before it plays this one (this one included)."""
+
+
+def line_moments(
+    before: Moment, line: Sequence[LineCard], trump: int | None, team_of: Sequence[int]
+) -> list[Moment]:
+    """A solver line as moments, to step through like the deal: moment ``j`` is the table after
+    ``j`` cards of the line, moment 0 the table just before its first card (``before``, with the
+    hands the line is played on: the real ones, or a layout of the hidden cards).
+
+    :param before: the deal's moment just before the line's first card.
+    :param line: the line's cards in order (they run to the end of the deal).
+    :param trump: the trump suit, ``None`` for muil.
+    :param team_of: each seat's side.
+    """
+    if not line:
+        return [before]
+
+    def hands_after(index: int) -> tuple[CardSet, ...]:
+        """Each seat's cards after ``index`` cards of the line: what it holds at its next card."""
+        held = []
+        for seat in range(len(before.hands)):
+            upcoming = next((c.held for c in line[index:] if c.seat == seat), None)
+            held.append(upcoming if upcoming is not None else CardSet(0))
+        return tuple(held)
+
+    first = line[0]
+    # the cards of the first trick already on the table (none when the line leads a trick)
+    on_table = before.table if before.trick == first.trick and before.trick_winner is None else ()
+    start = Moment(
+        before.step, hands_after(0), on_table, first.trick, None, before.winning if on_table else None,
+        before.taken, first.seat, None, None,
+    )  # fmt: skip
+    moments = [start]
+    taken = list(before.taken)
+    table: list[tuple[int, Card]] = list(on_table)
+    for index, card in enumerate(line):
+        if len(table) == 4 or (table and moments[-1].trick != card.trick):
+            table = []
+        table.append((card.seat, card.card))
+        cards = [int(c) for _, c in table]
+        winning = table[winning_position(cards, trump)][0]
+        complete = len(table) == 4
+        if complete:
+            taken[team_of[card.winner] % 2] += card.points
+        following = line[index + 1] if index + 1 < len(line) else None
+        moments.append(
+            Moment(
+                step=before.step + index + 1,
+                hands=hands_after(index + 1),
+                table=tuple(table),
+                trick=card.trick,
+                trick_winner=card.winner if complete else None,
+                winning=winning,
+                taken=(taken[0], taken[1]),
+                to_play=following.seat if following is not None else None,
+                may_play=None,
+                last=None,
+            )
+        )
+    return moments

@@ -34,10 +34,12 @@ from .store.analyse import (
     CALLS_SCHEMA,
     COSTS_SCHEMA,
     FINDINGS_SCHEMA,
+    LINES_SCHEMA,
     VALUES_SCHEMA,
     call_frame,
     cost_frames,
     findings_frame,
+    lines_frame,
 )
 
 if TYPE_CHECKING:  # the solver (and numba) load only when a deal is solved
@@ -243,6 +245,8 @@ class BatchTables:
     """Deals that could not be analysed."""
     seconds: float = 0.0
     """Wall-clock seconds the batch took."""
+    finding_lines: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=LINES_SCHEMA))
+    """``finding_lines`` rows of the deals costed: the lines of their costly cards."""
 
 
 def analyse_batch(batch: DealBatch) -> BatchTables:
@@ -262,6 +266,7 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
     costs_frames: list[pl.DataFrame] = []
     values_frames: list[pl.DataFrame] = []
     calls_frames: list[pl.DataFrame] = []
+    lines_frames: list[pl.DataFrame] = []
     found: list[Finding] = []
     knocks: list[tuple[str, CallReview]] = []
     for match_id, number in batch.deals:
@@ -299,6 +304,7 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
         costs_frames.append(plays)
         values_frames.append(values)
         calls_frames.append(call_frame(result, reviews))
+        lines_frames.append(lines_frame(result, {number: analysed.reasons}))
         found.extend(extra)
         knocks.extend((match_id, review) for call, review in reviews if call == "klop")
     return BatchTables(
@@ -309,6 +315,7 @@ def analyse_batch(batch: DealBatch) -> BatchTables:
         knocks,
         problems,
         time.perf_counter() - start,
+        _concat(lines_frames, LINES_SCHEMA),
     )
 
 
@@ -466,6 +473,8 @@ class SolvedMatch:
     """False when a deal could not be analysed for a reason a re-run may not meet: do not store it."""
     tag: Any = None
     """The :attr:`MatchToSolve.tag` it came with."""
+    finding_lines: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=LINES_SCHEMA))
+    """Its ``finding_lines`` rows: the lines of its costly cards."""
 
 
 @dataclass
@@ -475,6 +484,7 @@ class _Pending:
     plays: list[pl.DataFrame] = field(default_factory=list)
     values: list[pl.DataFrame] = field(default_factory=list)
     calls: list[pl.DataFrame] = field(default_factory=list)
+    lines: list[pl.DataFrame] = field(default_factory=list)
     extra: dict[int, list[Finding]] = field(default_factory=dict)
     knocks: dict[tuple[int, int], CallReview] = field(default_factory=dict)
     problems: list[DealProblem] = field(default_factory=list)
@@ -612,6 +622,8 @@ def _collect(batch: DealBatch, tables: BatchTables, pending: dict[str, _Pending]
         pending[str(key[0])].values.append(values)
     for key, calls in tables.call_decisions.partition_by("match_id", as_dict=True).items():
         pending[str(key[0])].calls.append(calls)
+    for key, lines in tables.finding_lines.partition_by("match_id", as_dict=True).items():
+        pending[str(key[0])].lines.append(lines)
     for finding in tables.findings:
         pending[finding.match].extra.setdefault(finding.deal or 0, []).append(finding)
     for match_id, review in tables.knock_reviews:
@@ -640,4 +652,5 @@ def _finish(entry: _Pending) -> SolvedMatch:
         [p.message for p in problems],
         not any(p.retry for p in problems),
         entry.match.tag,
+        _concat(entry.lines, LINES_SCHEMA).sort("deal", "trick", "play", maintain_order=True),
     )

@@ -13,8 +13,8 @@ import polars as pl
 import streamlit as st
 
 from dashboards import cards, data, html_view, i18n, light_table, native_inputs, ui
-from dashboards.steps import Moment, deal_moments, step_of
-from manillen_replay.cards import Card
+from dashboards.steps import LineCard, Moment, deal_moments, line_moments, step_of
+from manillen_replay.cards import Card, CardSet
 from manillen_replay.engine import DealResult, MatchResult
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
@@ -122,12 +122,117 @@ st.query_params.from_dict({**position, **ui.language_params()})
 st.session_state["replay_synced"] = (match_id, deal_number, step)
 
 
+# ---------------------------------------------------------------------- the better line (a branch)
+# At a costly card the solver's review stored the line after it and after the better card
+# (finding_lines): the table can switch to the better card's line and step through it. The choice
+# is kept per play (a key with the step), so stepping on in the deal leaves the branch.
+BRANCH = f"replay_branch_{match_id}_{deal_number}_{step}"
+BRANCH_STEP = "replay_branch_step"
+made_here = moment.last
+lines_here = (
+    data.deal_lines(match_id, deal_number).filter(
+        (pl.col("trick") == made_here.trick) & (pl.col("play") == made_here.position)
+    )
+    if made_here is not None
+    else pl.DataFrame()
+)
+BRANCHES = [layout for layout in ("view", "real") if lines_here.height and layout in lines_here["layout"]]
+branch = str(st.session_state.get(BRANCH, "played")) if BRANCHES else "played"
+if branch not in BRANCHES:
+    branch = "played"
+
+
+def line_of(line: str, layout: str) -> pl.DataFrame:
+    """One stored line of this play: ``played`` or ``better``, on the ``view`` layout or the ``real`` deal."""
+    return lines_here.filter((pl.col("line") == line) & (pl.col("layout") == layout))
+
+
+def line_cards(rows: pl.DataFrame) -> list[LineCard]:
+    return [
+        LineCard(r["seat"], Card.parse(r["card"]), r["line_trick"], r["winner"], r["trick_points"],
+                 CardSet.parse(" ".join(r["held"])))
+        for r in rows.iter_rows(named=True)
+    ]  # fmt: skip
+
+
+branch_line: list[LineCard] = []
+branch_moments: list[Moment] = []
+if branch != "played":
+    branch_line = line_cards(line_of("better", branch))
+    trump_code = None if deal.trump is None else int(deal.trump)
+    branch_moments = line_moments(moments[step - 1], branch_line, trump_code, sides)
+    branch_step = min(max(int(st.session_state.get(BRANCH_STEP, 1)), 0), len(branch_moments) - 1)
+    st.session_state[BRANCH_STEP] = branch_step
+    moment = branch_moments[branch_step]
+    shown_step, shown_last = branch_step, len(branch_moments) - 1
+else:
+    shown_step, shown_last = step, last_step
+
+
+def _go_branch(value: str) -> None:
+    """A click in the table while it shows a line: the card of the line to show."""
+    if value.isdigit():
+        st.session_state[BRANCH_STEP] = int(value)
+
+
+def _enter_branch() -> None:
+    """A line was chosen: show its first card (the better card on the table)."""
+    st.session_state[BRANCH_STEP] = 1
+
+
+def branch_text(layout: str) -> str:
+    """The choice of what the table shows, in words."""
+    if layout == "played":
+        return t("replay.branch_played")
+    first = Card.parse(str(line_of("better", layout)["first_card"][0])).symbol
+    return t(f"replay.branch_{layout}", card=first)
+
+
+def branch_note_html() -> str:
+    """What the line shown is, on which cards, and what each line comes to for the player's team."""
+    assert made_here is not None
+    better, played = line_of("better", branch), line_of("played", branch)
+    layouts = better["layouts"][0]
+    where = (
+        t("replay.branch_on_view", name=names[made_here.seat], layouts=layouts)
+        if branch == "view"
+        else t("replay.branch_on_real")
+    )
+    text = t(
+        "replay.branch_note",
+        better=cards.inline_card(Card.parse(better["first_card"][0])),
+        card=cards.inline_card(made_here.card),
+        where=escape(where),
+        team=escape(side_names[sides[made_here.seat]]),
+        b=better["team_points"][0],
+        a=played["team_points"][0] if played.height else "-",
+    )
+    return cards.box_html("info", text)
+
+
+def branch_tricks_html() -> str:
+    """The line's tricks up to the card shown: a click shows the table at a trick's last card."""
+    lines = []
+    shown = branch_line[:shown_step]
+    by_trick: dict[int, list[tuple[int, LineCard]]] = {}
+    for index, card in enumerate(shown, 1):
+        by_trick.setdefault(card.trick, []).append((index, card))
+    for trick, played in by_trick.items():
+        text = " &nbsp;".join(f"{escape(names[c.seat])} {cards.inline_card(c.card)}" for _, c in played)
+        last = played[-1][1]
+        finished = sum(1 for c in branch_line if c.trick == trick) == len(played)
+        if finished:
+            text += f" → {escape(names[last.winner])} +{last.points}"
+        lines.append((f"{trick}. {text}", played[-1][0]))
+    return cards.link_list_html(t("replay.branch_tricks"), lines, raw=True) if lines else ""
+
+
 # each step button: the step it shows, the key that presses it and the hint it shows for that key
 STEP_BUTTONS = {
     "start": (0, "Home", "Home"),
-    "back": (max(step - 1, 0), "ArrowLeft", "←"),
-    "forward": (min(step + 1, last_step), "ArrowRight", "→"),
-    "end": (last_step, "End", "End"),
+    "back": (max(shown_step - 1, 0), "ArrowLeft", "←"),
+    "forward": (min(shown_step + 1, shown_last), "ArrowRight", "→"),
+    "end": (shown_last, "End", "End"),
 }
 STEP_KEYS = {key: str(target) for target, key, _ in STEP_BUTTONS.values()}
 
@@ -138,9 +243,11 @@ def controls_html() -> str:
 
     Drawn under the card table, so the table comes first; the buttons' bar sticks to the foot of
     the screen while the table runs past it (a phone), so they are reached without scrolling.
+    While the table shows a line, they step through the line.
     """
     targets = [(name, t(f"replay.{name}"), *button) for name, button in STEP_BUTTONS.items()]
-    return cards.step_buttons_html(targets) + cards.step_range_html(t("replay.step"), step, last_step)
+    label = t("replay.step") if branch == "played" else t("replay.branch_step")
+    return cards.step_buttons_html(targets) + cards.step_range_html(label, shown_step, shown_last)
 
 
 def tricks_so_far_html() -> str:
@@ -195,6 +302,15 @@ title.title(t("replay.title", deal=deal_number, match=match_id))
 left, right = st.columns([3, 2], gap="large")
 
 with left:
+    if BRANCHES:
+        st.radio(
+            t("replay.branch_choice"),
+            ["played", *BRANCHES],
+            format_func=branch_text,
+            horizontal=True,
+            key=BRANCH,
+            on_change=_enter_branch,
+        )
     table = cards.table_html(
         names=names,
         hands=moment.hands,
@@ -210,13 +326,22 @@ with left:
         labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
     )
     legend = f'<p class="mr-caption">{escape(t("replay.legend"))}</p>'
-    html_view.show(
-        table + legend + controls_html() + tricks_so_far_html(),
-        key=TABLE,
-        on_click=_go,
-        keys=STEP_KEYS,
-        stylesheet="cards",
-    )
+    if branch == "played":
+        html_view.show(
+            table + legend + controls_html() + tricks_so_far_html(),
+            key=TABLE,
+            on_click=_go,
+            keys=STEP_KEYS,
+            stylesheet="cards",
+        )
+    else:
+        html_view.show(
+            branch_note_html() + table + controls_html() + branch_tricks_html(),
+            key=f"{TABLE}_line",
+            on_click=_go_branch,
+            keys=STEP_KEYS,
+            stylesheet="cards",
+        )
 
 findings = data.deal_findings(match_id, deal_number)
 play_costs, card_values = data.deal_costs(match_id, deal_number)
@@ -389,6 +514,8 @@ def notes_html() -> list[str]:
     parts.append(f"<hr><h3>{escape(t('annot.title'))}</h3>")
     return parts
 
+
+moment = moments[step]  # the right-hand column is about the play as it was made
 
 with right:
     made = moment.last

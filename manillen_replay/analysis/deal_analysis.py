@@ -26,6 +26,7 @@ from . import Finding, analyse
 from .call_model import is_calibrated
 from .call_review import CallReview
 from .costs import PlayCost, can_solve, dd_costs, view_costs
+from .reasons import Reason, deal_reasons, reason_words
 from .solver_findings import call_findings, cost_findings, curate
 
 PARTS = ("hindsight costs", "view costs", "trump review", "knock review")
@@ -80,6 +81,12 @@ class DealAnalysis:
     wall: float = 0.0
     """Wall-clock seconds of the whole deal (the parts overlap: the call reviews run beside the
     view costs)."""
+    reasons: list[Reason] = field(default_factory=list)
+    """Why each costly card cost (view cost of an inaccuracy or more): its line and the better
+    card's, and the words, which are also in the card's finding."""
+    reason_nodes: int = 0
+    """Positions the reasons' lines searched (apart from :attr:`nodes` and :attr:`part_nodes`;
+    their seconds are ``seconds["reasons"]``)."""
 
 
 @dataclass
@@ -96,6 +103,8 @@ class MatchSolved:
     """Every call reviewed in the match, with what it judged (``trump`` or ``klop``)."""
     problems: list[str] = field(default_factory=list)
     """Deals the solver could not take, in words."""
+    reasons: dict[int, list[Reason]] = field(default_factory=dict)
+    """Each costed deal's reasons (:attr:`DealAnalysis.reasons`), by deal number."""
 
 
 def _names(result: MatchResult, deal: DealResult) -> list[str]:
@@ -166,9 +175,10 @@ def _findings(
     deal: DealResult,
     costs: Sequence[PlayCost],
     reviews: Sequence[tuple[str, CallReview]],
+    reasons: Sequence[Reason] = (),
 ) -> list[Finding]:
     names = _names(result, deal)
-    found = cost_findings(costs, match=result.id, deal=deal, players=names)
+    found = cost_findings(costs, match=result.id, deal=deal, players=names, reasons=reason_words(reasons))
     for call, review in reviews:
         kind = "knock_choice" if call == "klop" else "trump_choice"
         found += call_findings(review, match=result.id, players=names, kind=kind)
@@ -255,17 +265,26 @@ def analyse_deal(
                 sequential=sequential,
                 tables=tables,
             )
+        # the reasons need the costs, not the reviews: they run while the reviews finish
+        reason_nodes: dict[str, int] = {}
+        with _timed(seconds, "reasons"), _part_tables(threads, reason_nodes, "reasons") as tables:
+            reasons = deal_reasons(
+                deal, result.rules, costs, names=_names(result, deal), seed=seed, tables=tables
+            )
         reviews = reviewing.result()
-    found = _findings(result, deal, costs, reviews)
+    found = _findings(result, deal, costs, reviews, reasons)
+    searched = reason_nodes.get("reasons", 0)
     return DealAnalysis(
         deal.number,
         costs,
         found,
         seconds,
         reviews,
-        nodes_searched() - nodes,
+        nodes_searched() - nodes - searched,
         part_nodes,
         time.perf_counter() - start,
+        reasons,
+        searched,
     )
 
 
@@ -287,6 +306,7 @@ def analyse_match(
     deals: list[DealAnalysis] = []
     extra: list[Finding] = []
     problems: list[str] = []
+    reasons: dict[int, list[Reason]] = {}
     for deal in result.deals:
         if can_solve(deal, result.rules):
             try:
@@ -295,6 +315,7 @@ def analyse_match(
                 problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
             else:
                 costs[deal.number] = analysed.costs
+                reasons[deal.number] = analysed.reasons
                 deals.append(analysed)
                 extra += analysed.findings
         if on_deal is not None:
@@ -305,7 +326,7 @@ def analyse_match(
     findings = curate(
         [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated
     )
-    return MatchSolved(findings, costs, deals, reviews, problems)
+    return MatchSolved(findings, costs, deals, reviews, problems, reasons)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from ..engine.results import DealResult
 from .call_review import CallReview
 from .costs import PlayCost
 from .findings import Category, Finding, Severity, Thresholds, sort_key
+from .reasons import better_cards
 from .words import card_en, card_nl, number, number_nl, or_en, or_nl, points_en, points_nl
 
 COST_THRESHOLDS = Thresholds(2.0, 4.0, 8.0)
@@ -53,19 +54,32 @@ def _score(value: float, lang: str) -> str:
 
 
 def cost_findings(
-    costs: Sequence[PlayCost], *, match: str, deal: DealResult, players: Sequence[str]
+    costs: Sequence[PlayCost],
+    *,
+    match: str,
+    deal: DealResult,
+    players: Sequence[str],
+    reasons: Mapping[tuple[int, int], tuple[str, str]] | None = None,
 ) -> list[Finding]:
     """Costly cards (``costly_card``) and costs only hindsight shows (``hindsight_only``).
 
     Plays without a view cost (the variants other than ``four``, which get hindsight costs
     only) give a ``hindsight_only`` finding where the hindsight cost is one of a mistake.
 
+    Every cost says which it is: "from what the player could see" (the view cost) or "with
+    every hand known" (the hindsight cost). The better cards of a ``costly_card`` come those
+    that did not do worse with every hand known first (:func:`~.reasons.better_cards`); when
+    the first of them did do worse on the real cards, the explanation says so.
+
     :param costs: the deal's plays with view costs (:func:`~manillen_replay.analysis.costs.view_costs`).
     :param match: the match id.
     :param deal: the replayed deal (its number and multiplier).
     :param players: the player names by seat.
+    :param reasons: the words of each costly card's reason (English, Dutch) by ``(trick, play)``
+        (:func:`~.reasons.reason_words`), added to its explanation.
     """
     factor = deal.multiplier or 1
+    reasons = reasons or {}
     findings: list[Finding] = []
     for cost in costs:
         if not cost.legal or cost.forced:
@@ -78,28 +92,25 @@ def cost_findings(
             continue
         severity = COST_THRESHOLDS.severity(cost.view_cost)
         if severity is not Severity.INFO:
-            better = tuple(c for c in cost.best_cards if c != cost.card)
+            better = better_cards(cost)
             view = cost.view_cost
+            # the reason, when there is one, says itself what the real cards gave
+            en, nl = _costly_words(cost, better, who, real_cards=(cost.trick, cost.play) not in reasons)
+            if (cost.trick, cost.play) in reasons:
+                why_en, why_nl = reasons[(cost.trick, cost.play)]
+                en, nl = f"{en} {why_en}", f"{nl} {why_nl}"
             findings.append(
                 _play_finding(
                     cost,
                     "costly_card",
                     severity,
                     better,
-                    round(cost.view_cost * factor, 2),
+                    round(view * factor, 2),
                     match=match,
                     deal=deal,
                     player=player,
-                    explanation=(
-                        f"{card_en(cost.card)} cost {who}'s team {points_en(view, 'card point')} on average, "
-                        f"from what {who} could see; {or_en(better)} would have kept them "
-                        f"(with all hands known: {number(cost.dd_cost)})."
-                    ),
-                    explanation_nl=(
-                        f"{card_nl(cost.card).capitalize()} kostte de ploeg van {who} gemiddeld "
-                        f"{points_nl(view, 'kaartpunt')}, met wat {who} kon weten; met {or_nl(better)} "
-                        f"waren ze gebleven (met alle kaarten open: {number_nl(cost.dd_cost)})."
-                    ),
+                    explanation=en,
+                    explanation_nl=nl,
                 )
             )
         elif COST_THRESHOLDS.severity(cost.dd_cost) is not Severity.INFO:
@@ -115,7 +126,7 @@ def cost_findings(
                     deal=deal,
                     player=player,
                     explanation=(
-                        f"Only hindsight: with all hands known {or_en(better)} was "
+                        f"Only hindsight: with every hand known {or_en(better)} was "
                         f"{points_en(cost.dd_cost, 'card point')} better than {card_en(cost.card)}, "
                         f"but from what {who} could see {card_en(cost.card)} cost "
                         f"{number(cost.view_cost)} on average. Not a mistake."
@@ -129,6 +140,37 @@ def cost_findings(
                 )
             )
     return findings
+
+
+def _costly_words(
+    cost: PlayCost, better: tuple[Card, ...], who: str, *, real_cards: bool = True
+) -> tuple[str, str]:
+    """A costly card's costs in words, each cost saying which it is; with ``real_cards`` the
+    better card's real result when it did worse with every hand known."""
+    view = cost.view_cost or 0.0
+    en = (
+        f"{card_en(cost.card)} cost {who}'s team {points_en(view, 'card point')} on average, "
+        f"from what {who} could see; {or_en(better)} would have kept them. With every hand known "
+        f"{card_en(cost.card)} cost {points_en(cost.dd_cost, 'card point')}."
+    )
+    nl = (
+        f"{card_nl(cost.card).capitalize()} kostte de ploeg van {who} gemiddeld "
+        f"{points_nl(view, 'kaartpunt')}, met wat {who} kon weten; met {or_nl(better)} "
+        f"waren ze gebleven. Met alle kaarten open kostte {card_nl(cost.card)} "
+        f"{points_nl(cost.dd_cost, 'kaartpunt')}."
+    )
+    if real_cards and better and cost.card in cost.values and better[0] in cost.values:
+        worse = cost.values[cost.card].hindsight - cost.values[better[0]].hindsight
+        if worse > 0:
+            en += (
+                f" On the real cards {card_en(better[0])} would have taken {points_en(worse, 'card point')} "
+                f"less than {card_en(cost.card)}: the cards lay against it, but {who} could not know that."
+            )
+            nl += (
+                f" Met de echte kaarten had {card_nl(better[0])} {points_nl(worse, 'kaartpunt')} minder "
+                f"gehaald dan {card_nl(cost.card)}: de kaarten zaten ertegen, maar dat kon {who} niet weten."
+            )
+    return en, nl
 
 
 def _hindsight_finding(
@@ -146,8 +188,8 @@ def _hindsight_finding(
         deal=deal,
         player=player,
         explanation=(
-            f"With all hands known {or_en(better)} was {points_en(cost.dd_cost, 'card point')} better "
-            f"than {card_en(cost.card)}; in this variant the solver sees only all hands open, not "
+            f"With every hand known {or_en(better)} was {points_en(cost.dd_cost, 'card point')} better "
+            f"than {card_en(cost.card)}; in this variant the solver sees only every hand open, not "
             f"what {who} could see."
         ),
         explanation_nl=(

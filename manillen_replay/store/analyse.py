@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
     from ..analysis.call_review import CallReview
     from ..analysis.costs import PlayCost
     from ..analysis.deal_analysis import MatchSolved, ProgressMeter
+    from ..analysis.reasons import Reason
     from .core import Store
 
 Progress = Callable[[int, str, int], Any]
@@ -158,6 +159,62 @@ def call_frame(result: MatchResult, reviews: Iterable[tuple[str, CallReview]]) -
     return pl.DataFrame(rows, schema=CALLS_SCHEMA, orient="row")
 
 
+LINES_SCHEMA: dict[str, Any] = {
+    "match_id": pl.Utf8,
+    "deal": pl.Int32,
+    "trick": pl.Int32,
+    "play": pl.Int32,
+    "line": pl.Utf8,
+    "layout": pl.Utf8,
+    "first_card": pl.Utf8,
+    "step": pl.Int32,
+    "line_trick": pl.Int32,
+    "seat": pl.Int32,
+    "player": pl.Utf8,
+    "card": pl.Utf8,
+    "held": pl.List(pl.Utf8),
+    "winner": pl.Int32,
+    "trick_points": pl.Int32,
+    "team_points": pl.Int32,
+    "layouts": pl.Int32,
+}
+"""The columns of the archive's ``finding_lines`` table."""
+
+
+def lines_frame(result: MatchResult, reasons: Mapping[int, Sequence[Reason]]) -> pl.DataFrame:
+    """The lines of a match's costly cards as ``finding_lines`` rows (for ``Store.save_lines``):
+    per reason four lines (``played`` and ``better``, on the ``view`` layout and the ``real``
+    deal), one row per card from the costly play on.
+
+    :param reasons: each deal's reasons by deal number (:func:`~.analysis.reasons.deal_reasons`).
+    """
+    from ..cards import CARDS, iter_mask
+
+    by_number = {deal.number: deal for deal in result.deals}
+    rows: list[tuple[Any, ...]] = []
+    for number, found in reasons.items():
+        names = _names(result, by_number[number])
+        for reason in found:
+            team = reason.seat % 2
+            for (line_name, layout), line in reason.lines().items():
+                hands = list(line.start.hands)
+                trick_of = {play: trick for trick in line.tricks for play in trick.plays}
+                for step, play in enumerate(line.plays, 1):
+                    held = [str(CARDS[c]) for c in iter_mask(hands[play.seat])]
+                    hands[play.seat] &= ~(1 << play.card)
+                    trick = trick_of[play]
+                    rows.append(
+                        (
+                            result.id, number, reason.trick, reason.play, line_name, layout,
+                            str(CARDS[line.plays[0].card]), step, trick.number, play.seat,
+                            names[play.seat] if play.seat < len(names) else None, str(CARDS[play.card]), held,
+                            trick.winner, trick.points, line.taken(team),
+                            reason.layouts if layout == "view" else None,
+                        )
+                    )  # fmt: skip
+    return pl.DataFrame(rows, schema=LINES_SCHEMA, orient="row")
+
+
 def _names(result: MatchResult, deal: DealResult) -> list[str]:
     """Who sat where in a deal (partners change between the blocks of a club evening)."""
     return list(deal.names) if deal.names else list(result.seats)
@@ -262,6 +319,7 @@ def analyse_archive(
             solved: dict[str, tuple[MatchResult, MatchSolved]] = {}
             failed: set[str] = set()
             match_calls: list[pl.DataFrame] = [pl.DataFrame(schema=CALLS_SCHEMA)]
+            match_lines: list[pl.DataFrame] = [pl.DataFrame(schema=LINES_SCHEMA)]
             for match_id, data in list(store.iter_records(match_ids=chunk)):
                 try:
                     record = loads(data, source=f"archive match {match_id}")
@@ -274,6 +332,7 @@ def analyse_archive(
                         match = analyse_match(result, record, samples=samples, on_deal=meter.count)
                         findings = match.findings
                         calls = call_frame(result, match.reviews)
+                        lines = lines_frame(result, match.reasons)
                     else:
                         findings = list(analyse(result, record, strategy=depth != "rules"))
                 except Exception as error:  # one match the analysis cannot take must not stop the others
@@ -290,6 +349,7 @@ def analyse_archive(
                     outcome.solved += len(match.deals)
                     solved[match_id] = (result, match)
                     match_calls.append(calls)
+                    match_lines.append(lines)
             chunk = [match_id for match_id in chunk if match_id not in failed]
             start = time.perf_counter()
             if solving:  # costs first: a match is marked analysed only once they are in
@@ -301,6 +361,7 @@ def analyse_archive(
                     pl.concat([f[1] for f in frames]),
                     pl.concat(match_calls),
                 )
+                store.save_lines(list(solved), pl.concat(match_lines))
             store.save_findings(chunk, findings_frame(found), depth=depth)
             if on_match is not None:
                 for _, match in solved.values():

@@ -151,3 +151,42 @@ class FindingsMixin(StoreBase):
             if isinstance(error, duckdb.Error):
                 raise ManillenError(f"could not save costs: {_duckdb_message(error)}") from None
             raise
+
+    def save_lines(self, match_ids: list[str], lines: pl.DataFrame) -> None:
+        """Replace the lines of these matches' costly cards (``finding_lines``), in one transaction.
+
+        :param match_ids: the matches whose ``finding_lines`` rows are replaced (a match without
+            rows in the frame loses its old ones).
+        :param lines: rows of ``finding_lines`` (every column, any order).
+        :raises ManillenError: for columns the table does not have or values it does not allow,
+            or rows of a match not in ``match_ids``.
+        """
+        self._check_writable()
+        columns = set(self._columns("finding_lines"))
+        if set(lines.columns) != columns:
+            unknown = sorted(set(lines.columns) - columns)
+            missing = sorted(columns - set(lines.columns))
+            raise ManillenError(
+                f"finding_lines frame does not fit the table: unknown columns {', '.join(unknown) or '-'}; "
+                f"missing columns {', '.join(missing) or '-'}"
+            )
+        strays = set(lines["match_id"].unique().to_list()) - set(match_ids) if lines.height else set()
+        if strays:
+            raise ManillenError(
+                f"finding_lines frame has rows of matches not being replaced: {', '.join(sorted(strays))}"
+            )
+        self._con.execute("BEGIN TRANSACTION")
+        try:
+            self._con.execute(
+                "DELETE FROM finding_lines WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [list(match_ids)]
+            )
+            if lines.height:
+                self._con.from_arrow(lines.to_arrow()).query(
+                    "_batch", "INSERT INTO finding_lines BY NAME SELECT * FROM _batch"
+                )
+            self._con.execute("COMMIT")
+        except BaseException as error:
+            self._con.execute("ROLLBACK")
+            if isinstance(error, duckdb.Error):
+                raise ManillenError(f"could not save lines: {_duckdb_message(error)}") from None
+            raise

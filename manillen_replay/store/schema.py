@@ -618,6 +618,29 @@ rows AS (
 )
 
 
+_MIGRATION_9 = """
+CREATE TABLE IF NOT EXISTS finding_lines (
+    match_id VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    trick INTEGER NOT NULL,
+    play INTEGER NOT NULL,
+    line VARCHAR NOT NULL,
+    layout VARCHAR NOT NULL,
+    first_card VARCHAR NOT NULL,
+    step INTEGER NOT NULL,
+    line_trick INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR,
+    card VARCHAR NOT NULL,
+    held VARCHAR[] NOT NULL,
+    winner INTEGER NOT NULL,
+    trick_points INTEGER NOT NULL,
+    team_points INTEGER NOT NULL,
+    layouts INTEGER
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -653,6 +676,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "deal_ledger and player_ledger: sides and partners from deal_seats, so every variant adds up",
         _MIGRATION_8,
     ),
+    Migration(
+        9,
+        "finding_lines: the line after a costly card and after the better card, for its reason",
+        _MIGRATION_9,
+    ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
@@ -662,6 +690,7 @@ SCHEMA_VERSION = MIGRATIONS[-1].version
 TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
     "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
+    "finding_lines",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
@@ -680,6 +709,7 @@ _MATCH_TABLES = (
     "play_costs",
     "card_values",
     "call_decisions",
+    "finding_lines",
 )
 
 

@@ -1,0 +1,443 @@
+"""Why a costly card cost: the line after it and the line after the better card, and the trick
+where the points change hands, in English and in Dutch.
+
+The lines come from the search (:func:`~manillen_replay.solver.lines.best_line`); this module
+chooses the cards and the hands to play them on and says what they show. The player did not
+see the hidden hands, so the lines that explain a view cost are played on one layout of the
+hidden cards among those the player could not tell from the real one: the one whose values of the card
+played and of the better card lie closest to their averages over the layouts (the view
+values), among the layouts where the better card does better. The words say so. The real
+deal's lines (every hand known) go beside them, labelled.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..cards import CARD_POINTS, Card
+from ..engine.results import DealResult
+from ..rules import Rules
+from ..solver.lines import Line, LineTrick, best_lines, cheapest_first
+from ..solver.search import DealTables, Position, solve_batch
+from .costs import PlayCost, deal_trump
+from .layouts import LayoutSampler, Moment, iter_moments
+from .words import card_en, card_nl, number, number_nl, points_en, points_nl
+
+REASON_THRESHOLD = 2.0
+"""A card gets its reason from this view cost on (card points): an inaccuracy or worse."""
+REASON_LAYOUTS = 12
+"""Layouts a reason chooses its own from, at most: the first ones the view cost solved
+(the same seed draws them again), so the choice costs a fraction of the view cost."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why one costly card cost: its line and the better card's, on the layout chosen and on the real deal."""
+
+    deal: int
+    """The deal, counted from 1."""
+    trick: int
+    """The trick of the costly card, counted from 1."""
+    play: int
+    """Its place in the trick, counted from 1."""
+    seat: int
+    """Who played it."""
+    card: Card
+    """The card played."""
+    better: Card
+    """The better card the lines compare it with."""
+    view_played: Line
+    """The line after the card played, on the layout chosen (from the player's view)."""
+    view_better: Line
+    """The line after the better card, on the same layout."""
+    real_played: Line
+    """The line after the card played, on the real deal (every hand known)."""
+    real_better: Line
+    """The line after the better card, on the real deal."""
+    layouts: int
+    """How many layouts the one chosen was chosen from."""
+    swing: int | None
+    """The trick where the points change hands between the two view lines (``None`` when the
+    layout chosen shows no difference)."""
+    explanation: str
+    """The reason in English."""
+    explanation_nl: str
+    """The reason in Dutch."""
+
+    def lines(self) -> dict[tuple[str, str], Line]:
+        """The four lines by ``(line, layout)``: ``played`` or ``better``, ``view`` or ``real``."""
+        return {
+            ("played", "view"): self.view_played,
+            ("better", "view"): self.view_better,
+            ("played", "real"): self.real_played,
+            ("better", "real"): self.real_better,
+        }
+
+
+def better_cards(cost: PlayCost) -> tuple[Card, ...]:
+    """The better cards of a costly play, those that did not do worse with every hand known
+    first (then the cheapest): the card a reason and a finding name first is never one that
+    cost more with hindsight than the card played unless every better card did."""
+    played = cost.values[cost.card].hindsight if cost.card in cost.values else 0
+    better = [c for c in cost.best_cards if c != cost.card]
+    return tuple(sorted(better, key=lambda c: (cost.values[c].hindsight < played, cheapest_first(c))))
+
+
+def _team_values(values: Sequence[int], seat: int, in_play: int) -> list[int]:
+    return [v if seat % 2 == 0 or v < 0 else in_play - v for v in values]
+
+
+def choose_layout(
+    moment: Moment,
+    cost: PlayCost,
+    better: Card,
+    trump: int | None,
+    rules: Rules,
+    *,
+    seed: int,
+    deal: int,
+    tables: DealTables,
+) -> tuple[tuple[int, int, int, int], int]:
+    """The layout of the hidden cards the reason's lines are played on, and how many it was chosen from.
+
+    The layouts are the first of those the view cost solved (the same seed draws them again):
+    every one when the view was exact, else the first :data:`REASON_LAYOUTS`.
+    """
+    rng = random.Random(f"{seed}:{deal}:{moment.trick}:{moment.play}")
+    sampler = LayoutSampler(moment, trump, rules, rng)
+    if cost.exact:
+        layouts = sampler.every().hands[: max(REASON_LAYOUTS, cost.layouts)]
+    else:
+        layouts = sampler.draw(max(1, min(REASON_LAYOUTS, cost.layouts or REASON_LAYOUTS)))
+    if not layouts:
+        return moment.position.hands, 0
+    position = moment.position
+    positions = [Position(layout, position.trick, position.leader) for layout in layouts]
+    _values, cards = solve_batch(positions, trump, rules, workers=len(tables.workers), tables=tables)
+    in_play = position.points_in_play
+    mean_played = cost.values[cost.card].view or 0.0
+    mean_better = cost.values[better].view or 0.0
+    ranked = []
+    for index, row in enumerate(cards.tolist()):
+        played, best = _team_values([row[cost.card], row[better]], moment.seat, in_play)
+        distance = abs(played - mean_played) + abs(best - mean_better)
+        ranked.append((best <= played, distance, index))
+    return layouts[min(ranked)[2]], len(layouts)
+
+
+def _net(trick: LineTrick, team: int) -> int:
+    """A trick's points for ``team``: what it takes, less what the other team takes."""
+    return trick.points if trick.winner % 2 == team else -trick.points
+
+
+def swing_trick(played: Line, better: Line, team: int) -> int | None:
+    """The trick where the points change hands: where ``team`` does best after the better card
+    against the card played, counting what it takes and what the other team takes (a trick it
+    wins instead of losing, or one the other team takes with fewer of its points); the earliest
+    of equal ones, ``None`` when it does better nowhere."""
+    gains = [
+        (_net(b, team) - _net(p, team), -p.number, p.number)
+        for p, b in zip(played.tricks, better.tricks, strict=True)
+    ]
+    best = max(gains, default=None)
+    return best[2] if best is not None and best[0] > 0 else None
+
+
+@dataclass(frozen=True)
+class _Words:
+    """What the sentences need to name people and cards in one language."""
+
+    names: Sequence[str]
+    lang: str
+
+    def card(self, card: int) -> str:
+        return card_en(card) if self.lang == "en" else f"de {card_nl(card)}"
+
+    def seat(self, seat: int) -> str:
+        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+
+    def team(self, seat: int) -> str:
+        return " & ".join(self.seat(s) for s in (seat % 2, seat % 2 + 2))
+
+    def points(self, value: float) -> str:
+        return points_en(value) if self.lang == "en" else points_nl(value)
+
+    def card_points(self, value: float) -> str:
+        return points_en(value, "card point") if self.lang == "en" else points_nl(value, "kaartpunt")
+
+    def number(self, value: float) -> str:
+        return number(value) if self.lang == "en" else number_nl(value)
+
+
+def _lost_with(trick: LineTrick, team: int) -> list[int]:
+    """The counting cards ``team`` put into a trick the other team took."""
+    return [p.card for p in trick.plays if p.seat % 2 == team and CARD_POINTS[p.card]]
+
+
+def _trick_en(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
+    taker = f"{w.seat(trick.winner)}'s {w.card(trick.winning_card)}"
+    text = f"after the {w.card(after)}, {taker} takes trick {trick.number} ({w.points(trick.points)})"
+    lost = _lost_with(trick, team) if trick.winner % 2 != team else []
+    if lost:
+        owners = " and ".join(f"{w.seat(p.seat)}'s {w.card(p.card)}" for p in trick.plays if p.card in lost)
+        text += f", {owners} with it"
+    return text
+
+
+def _trick_nl(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
+    text = (
+        f"na {w.card(after)} neemt {w.seat(trick.winner)} slag {trick.number} met "
+        f"{w.card(trick.winning_card)} ({w.points(trick.points)})"
+    )
+    lost = _lost_with(trick, team) if trick.winner % 2 != team else []
+    if lost:
+        owners = " en ".join(f"{w.card(p.card)} van {w.seat(p.seat)}" for p in trick.plays if p.card in lost)
+        text += f", en {owners} gaat mee" if len(lost) == 1 else f", en {owners} gaan mee"
+    return text
+
+
+def explain(
+    played: Line,
+    better: Line,
+    *,
+    seat: int,
+    card: Card,
+    better_card: Card,
+    names: Sequence[str],
+    lang: str,
+    layouts: int,
+    real: tuple[Line, Line] | None = None,
+) -> str:
+    """The reason in words: the trick where the points change hands between the two lines.
+
+    :param played: the line after the card played (on the layout chosen).
+    :param better: the line after the better card (on the same layout).
+    :param names: the players by seat.
+    :param lang: ``en`` or ``nl``.
+    :param layouts: how many layouts the one chosen was chosen from (0: the real deal itself).
+    :param real: the two lines on the real deal, to say what they came to with every hand known.
+    """
+    w = _Words(names, lang)
+    team = seat % 2
+    who = w.seat(seat)
+    swing = swing_trick(played, better, team)
+    first_p, first_b = played.tricks[0], better.tricks[0]
+    parts: list[str] = []
+    if lang == "en":
+        intro = (
+            f"Why, on the layout of the hidden cards closest to the average, of {layouts} that {who} "
+            "could not tell from the real one"
+            if layouts
+            else "Why, with every hand known"
+        )
+        if swing is not None and swing != first_p.number and first_p.winner % 2 == first_b.winner % 2:
+            parts.append(f"trick {first_p.number} is {w.team(first_p.winner)}'s either way")
+        if swing is None:
+            parts.append(
+                f"the {w.card(card)} and the {w.card(better_card)} come to the same here; the gap is "
+                "in the other layouts"
+            )
+        else:
+            p = next(t for t in played.tricks if t.number == swing)
+            b = next(t for t in better.tricks if t.number == swing)
+            if p.winner % 2 == b.winner % 2 == team:
+                parts.append(
+                    f"trick {swing} is {w.team(b.winner)}'s either way, but it holds "
+                    f"{w.points(b.points)} after the {w.card(better_card)} against {p.points} after the "
+                    f"{w.card(card)}"
+                )
+            elif p.winner % 2 == b.winner % 2:
+                parts.append(
+                    f"trick {swing} goes to {w.team(b.winner)} either way, but it holds "
+                    f"{w.points(p.points)} after the {w.card(card)} against {b.points} after the "
+                    f"{w.card(better_card)}"
+                )
+            else:
+                parts.append(_trick_en(w, p, team, card))
+                parts.append(
+                    f"after the {w.card(better_card)} it is {w.team(b.winner)}'s: "
+                    f"{w.seat(b.winner)}'s {w.card(b.winning_card)} takes it"
+                )
+        total = (
+            f"{w.team(seat)} take {w.card_points(played.taken(team))} from here after the {w.card(card)}, "
+            f"{better.taken(team)} after the {w.card(better_card)}"
+        )
+        text = f"{intro}: {'; '.join(parts)}. {total[0].upper()}{total[1:]}."
+        if real is not None:
+            gap = real[1].taken(team) - real[0].taken(team)
+            text += (
+                f" With every hand known: {real[0].taken(team)} after the {w.card(card)}, "
+                f"{real[1].taken(team)} after the {w.card(better_card)}"
+            )
+            if gap < 0:
+                text += (
+                    f": on the real cards the {w.card(better_card)} would have done worse, by "
+                    f"{w.card_points(-gap)}; it was the better card from what {who} could see"
+                )
+            text += "."
+        return text
+    intro = (
+        f"Waarom, in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt, "
+        f"van {layouts} die {who} niet van de echte kon onderscheiden"
+        if layouts
+        else "Waarom, met alle kaarten open"
+    )
+    if swing is not None and swing != first_p.number and first_p.winner % 2 == first_b.winner % 2:
+        parts.append(f"slag {first_p.number} is hoe dan ook voor {w.team(first_p.winner)}")
+    if swing is None:
+        parts.append(
+            f"{w.card(card)} en {w.card(better_card)} komen hier op hetzelfde uit; het verschil zit "
+            "in de andere verdelingen"
+        )
+    else:
+        p = next(t for t in played.tricks if t.number == swing)
+        b = next(t for t in better.tricks if t.number == swing)
+        if p.winner % 2 == b.winner % 2 == team:
+            parts.append(
+                f"slag {swing} is hoe dan ook voor {w.team(b.winner)}, maar met {w.points(b.points)} "
+                f"na {w.card(better_card)} tegen {p.points} na {w.card(card)}"
+            )
+        elif p.winner % 2 == b.winner % 2:
+            parts.append(
+                f"slag {swing} is hoe dan ook voor {w.team(b.winner)}, maar met {w.points(p.points)} "
+                f"na {w.card(card)} tegen {b.points} na {w.card(better_card)}"
+            )
+        else:
+            parts.append(_trick_nl(w, p, team, card))
+            parts.append(
+                f"na {w.card(better_card)} is die slag voor {w.team(b.winner)}: {w.seat(b.winner)} "
+                f"neemt hem met {w.card(b.winning_card)}"
+            )
+    total = (
+        f"{w.team(seat)} halen vanaf hier {w.card_points(played.taken(team))} na {w.card(card)}, "
+        f"{better.taken(team)} na {w.card(better_card)}"
+    )
+    text = f"{intro}: {'; '.join(parts)}. {total[0].upper()}{total[1:]}."
+    if real is not None:
+        gap = real[1].taken(team) - real[0].taken(team)
+        text += (
+            f" Met alle kaarten open: {real[0].taken(team)} na {w.card(card)}, "
+            f"{real[1].taken(team)} na {w.card(better_card)}"
+        )
+        if gap < 0:
+            text += (
+                f": met de echte kaarten deed {w.card(better_card)} het slechter, met "
+                f"{w.card_points(-gap)}; met wat {who} kon weten was het de betere kaart"
+            )
+        text += "."
+    return text
+
+
+def reason_for(
+    deal: DealResult,
+    rules: Rules,
+    moment: Moment,
+    cost: PlayCost,
+    *,
+    names: Sequence[str],
+    seed: int = 0,
+    tables: DealTables | None = None,
+) -> Reason | None:
+    """The reason of one costly card: the lines and the words (``None`` without a better card).
+
+    :param deal: the replayed deal.
+    :param moment: the play (:func:`~.layouts.iter_moments`, with the inferences).
+    :param cost: its costs (:func:`~.costs.view_costs`).
+    :param names: the players by seat.
+    :param seed: the seed the view costs were drawn with (the layouts are drawn again).
+    :param tables: the deal's tables.
+    """
+    better = better_cards(cost)
+    if not better or cost.view_cost is None:
+        return None
+    chosen = better[0]
+    trump = deal_trump(deal)
+    own = tables is None
+    tables = tables or DealTables(1)
+    try:
+        layout, count = choose_layout(
+            moment, cost, chosen, trump, rules, seed=seed, deal=deal.number, tables=tables
+        )
+        position = moment.position
+        view = best_lines(
+            Position(layout, position.trick, position.leader), trump, rules, [cost.card, chosen],
+            first_trick=moment.trick, tables=tables,
+        )  # fmt: skip
+        firsts = [cost.card, chosen]
+        real = best_lines(position, trump, rules, firsts, first_trick=moment.trick, tables=tables)
+    finally:
+        if own:
+            tables.close()
+    words = {
+        lang: explain(
+            view[0],
+            view[1],
+            seat=cost.seat,
+            card=cost.card,
+            better_card=chosen,
+            names=names,
+            lang=lang,
+            layouts=count,
+            real=(real[0], real[1]),
+        )
+        for lang in ("en", "nl")
+    }
+    return Reason(
+        deal.number, cost.trick, cost.play, cost.seat, cost.card, chosen, view[0], view[1], real[0], real[1],
+        count, swing_trick(view[0], view[1], cost.seat % 2), words["en"], words["nl"],
+    )  # fmt: skip
+
+
+def deal_reasons(
+    deal: DealResult,
+    rules: Rules,
+    costs: Sequence[PlayCost],
+    *,
+    names: Sequence[str],
+    seed: int = 0,
+    threshold: float = REASON_THRESHOLD,
+    tables: DealTables | None = None,
+) -> list[Reason]:
+    """The reasons of a deal's costly cards: legal cards whose view cost is ``threshold`` or more.
+
+    Only those are played out, so a deal without a costly card costs nothing more.
+
+    :param costs: the deal's :func:`~.costs.view_costs`.
+    :param names: the players by seat.
+    :param seed: the seed the view costs were drawn with.
+    """
+    costly = {
+        (c.trick, c.play): c
+        for c in costs
+        if c.legal and not c.forced and c.view_cost is not None and c.view_cost >= threshold
+    }
+    if not costly or rules.variant != "four":
+        return []
+    reasons = []
+    for moment in iter_moments(deal, rules):
+        cost = costly.get((moment.trick, moment.play))
+        if cost is not None:
+            found = reason_for(deal, rules, moment, cost, names=names, seed=seed, tables=tables)
+            if found is not None:
+                reasons.append(found)
+    return reasons
+
+
+def reason_words(reasons: Sequence[Reason]) -> Mapping[tuple[int, int], tuple[str, str]]:
+    """Each reason's words by ``(trick, play)``, for :func:`~.solver_findings.cost_findings`."""
+    return {(r.trick, r.play): (r.explanation, r.explanation_nl) for r in reasons}
+
+
+__all__ = [
+    "REASON_THRESHOLD",
+    "Reason",
+    "better_cards",
+    "choose_layout",
+    "deal_reasons",
+    "explain",
+    "reason_for",
+    "reason_words",
+    "swing_trick",
+]

@@ -1,0 +1,358 @@
+"""Why a costly card cost: the two lines, the trick where the points change hands, the words in
+English and Dutch, and the lines stored with the review (manillen_replay.analysis.reasons)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from manillen_replay.analysis.costs import CardValue, PlayCost, dd_costs, view_costs
+from manillen_replay.analysis.layouts import iter_moments
+from manillen_replay.analysis.reasons import (
+    REASON_THRESHOLD,
+    better_cards,
+    deal_reasons,
+    explain,
+    swing_trick,
+)
+from manillen_replay.analysis.solver_findings import cost_findings
+from manillen_replay.cards import Card, CardSet
+from manillen_replay.engine import MatchResult, replay
+from manillen_replay.record import Entry, dumps, loads
+from manillen_replay.rules import Rules
+from manillen_replay.solver.lines import best_lines
+from manillen_replay.solver.search import Position
+from manillen_replay.store import Store
+from manillen_replay.store.analyse import analyse_archive
+
+from .factories import random_record
+
+NAMES = ["Anna", "Bert", "Carla", "Dirk"]
+
+
+def the_spent_manille() -> tuple[Position, int]:
+    """Trick 7 of 8: Bert led 7♦, Carla (Anna's partner) took the lead with Q♦, Dirk followed
+    with 8♦. Anna holds 10♦ and K♦: either wins trick 7, but only the 10♦ beats Bert's A♦ in
+    trick 8. Spades are trump and nobody holds one."""
+    hands = tuple(CardSet.parse(h).mask for h in ("10D KD", "AD", "9C", "JC"))
+    trick = (Card.D7, Card.DQ, Card.D8)
+    return Position((hands[0], hands[1], hands[2], hands[3]), trick, 1), 3
+
+
+def test_the_reason_names_the_trick_where_the_points_change_hands_in_english() -> None:
+    position, trump = the_spent_manille()
+    played, better = best_lines(position, trump, Rules(), [Card.D10, Card.DK], first_trick=7)
+    assert [t.winner for t in played.tricks] == [0, 1] and [t.winner for t in better.tricks] == [0, 0]
+    assert swing_trick(played, better, 0) == 8
+    words = explain(
+        played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang="en", layouts=0
+    )
+    assert words.startswith("Why, with every hand known: trick 7 is Anna & Carla's either way;")
+    assert "after the 10♦, Bert's A♦ takes trick 8 (8 points), Anna's K♦ with it;" in words
+    assert "after the K♦ it is Anna & Carla's: Anna's 10♦ takes it." in words
+    assert "Anna & Carla take 7 card points from here after the 10♦, 15 after the K♦." in words
+
+
+def test_the_reason_names_the_trick_where_the_points_change_hands_in_dutch() -> None:
+    position, trump = the_spent_manille()
+    played, better = best_lines(position, trump, Rules(), [Card.D10, Card.DK], first_trick=7)
+    words = explain(
+        played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang="nl", layouts=0
+    )
+    assert words.startswith("Waarom, met alle kaarten open: slag 7 is hoe dan ook voor Anna & Carla;")
+    assert "na de koeken manille neemt Bert slag 8 met de koeken aas (8 punten)" in words
+    assert "en de koeken heer van Anna gaat mee" in words
+    assert "na de koeken heer is die slag voor Anna & Carla: Anna neemt hem met de koeken manille" in words
+    assert "Anna & Carla halen vanaf hier 7 kaartpunten na de koeken manille, 15 na de koeken heer." in words
+
+
+def test_the_reason_says_on_which_layout_it_was_played_and_what_the_real_cards_gave() -> None:
+    position, trump = the_spent_manille()
+    played, better = best_lines(position, trump, Rules(), [Card.D10, Card.DK], first_trick=7)
+    words = explain(
+        played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang="en", layouts=12,
+        real=(better, played),
+    )  # fmt: skip
+    assert (
+        "on the layout of the hidden cards closest to the average, of 12 that Anna could not tell "
+        "from the real one" in words
+    )
+    assert words.endswith(
+        "With every hand known: 15 after the 10♦, 7 after the K♦: on the real cards the K♦ would have "
+        "done worse, by 8 card points; it was the better card from what Anna could see."
+    )
+
+
+def test_points_thrown_on_the_opponents_trick_name_that_trick() -> None:
+    """Bert's A♠ takes trick 7 whatever Anna (no spades) throws on it; Carla's 10♠ takes trick 8.
+    The 10♦ thrown on trick 7 is 5 points for Bert & Dirk instead of for Anna & Carla."""
+    hands = tuple(CardSet.parse(h).mask for h in ("10D 7D", "QS", "10S", "JS"))
+    position = Position((hands[0], hands[1], hands[2], hands[3]), (Card.SA, Card.S8, Card.S9), 1)
+    played, better = best_lines(position, 0, Rules(), [Card.D10, Card.D7], first_trick=7)
+    assert swing_trick(played, better, 0) == 7
+    en, nl = (
+        explain(played, better, seat=0, card=Card.D10, better_card=Card.D7, names=NAMES, lang=lang, layouts=0)
+        for lang in ("en", "nl")
+    )
+    assert (
+        "trick 7 goes to Bert & Dirk either way, but it holds 9 points after the 10♦ against 4 after the 7♦"
+        in en
+    )
+    assert (
+        "slag 7 is hoe dan ook voor Bert & Dirk, maar met 9 punten na de koeken manille "
+        "tegen 4 na de koeken zeven" in nl
+    )
+    assert "Anna & Carla take 8 card points from here after the 10♦, 13 after the 7♦." in en
+
+
+def _cost(card: Card, view: dict[Card, float], hindsight: dict[Card, int]) -> PlayCost:
+    best = max(view.values())
+    return PlayCost(
+        trick=3, play=2, seat=0, card=card, dd_cost=max(hindsight.values()) - hindsight[card],
+        view_cost=best - view[card], best_cards=tuple(sorted(c for c in view if view[c] == best)),
+        values={c: CardValue(hindsight[c], view[c]) for c in view}, deal=1, layouts=20,
+        hindsight_best=tuple(c for c in hindsight if hindsight[c] == max(hindsight.values())),
+    )  # fmt: skip
+
+
+def test_the_better_card_named_first_did_not_do_worse_with_hindsight() -> None:
+    cost = _cost(
+        Card.HK,
+        {Card.HK: 10.0, Card.H7: 14.0, Card.C7: 14.0},
+        {Card.HK: 12, Card.H7: 8, Card.C7: 12},
+    )
+    assert better_cards(cost) == (Card.C7, Card.H7)
+
+
+def test_a_better_card_that_did_worse_with_hindsight_is_said_to_have(tmp_path: Path) -> None:
+    deal = replay(random_record(1, 1)).deals[0]
+    cost = _cost(Card.HK, {Card.HK: 10.0, Card.H7: 14.0}, {Card.HK: 12, Card.H7: 8})
+    (finding,) = cost_findings([cost], match="m", deal=deal, players=NAMES)
+    assert (
+        "from what Anna could see; 7♥ would have kept them. With every hand known K♥ cost 0 card points."
+        in (finding.explanation)
+    )
+    assert "On the real cards 7♥ would have taken 4 card points less than K♥" in finding.explanation
+    assert "Met de echte kaarten had harten zeven 4 kaartpunten minder gehaald dan harten heer" in (
+        finding.explanation_nl
+    )
+    assert "all hands known" not in finding.explanation
+
+
+@cache
+def demo_match() -> tuple[MatchResult, list[PlayCost]]:
+    text = (Path(__file__).resolve().parent.parent / "data" / "demo.jsonl").read_text().splitlines()[0]
+    result = replay(loads(text))
+    deal = result.deals[1]
+    return result, view_costs(deal, result.rules, samples=12, hindsight=dd_costs(deal, result.rules))
+
+
+def test_the_reasons_of_a_demo_deal_play_the_real_cards_to_their_hindsight_values() -> None:
+    result, costs = demo_match()
+    deal = result.deals[1]
+    reasons = deal_reasons(deal, result.rules, costs, names=list(result.seats), seed=0)
+    costly = [c for c in costs if c.legal and not c.forced and (c.view_cost or 0) >= REASON_THRESHOLD]
+    assert reasons and [(r.trick, r.play) for r in reasons] == [(c.trick, c.play) for c in costly]
+    moments = {(m.trick, m.play): m for m in iter_moments(deal, result.rules)}
+    for reason, cost in zip(reasons, costly, strict=True):
+        team = cost.seat % 2
+        assert reason.better == better_cards(cost)[0]
+        assert reason.real_played.taken(team) == cost.values[cost.card].hindsight
+        assert reason.real_better.taken(team) == cost.values[reason.better].hindsight
+        start = reason.view_played.start
+        assert start.hands[cost.seat] == moments[(cost.trick, cost.play)].position.hands[cost.seat]
+        assert start == reason.view_better.start and reason.layouts > 0
+        assert (
+            reason.view_played.plays[0].card == cost.card
+            and reason.view_better.plays[0].card == reason.better
+        )
+        if reason.swing is not None:
+            assert (
+                f"trick {reason.swing}" in reason.explanation
+                and f"slag {reason.swing}" in reason.explanation_nl
+            )
+    again = deal_reasons(deal, result.rules, costs, names=list(result.seats), seed=0)
+    assert again == reasons, "the same seed gives the same reasons"
+
+
+def test_the_solver_review_stores_the_reason_and_the_lines_of_each_costly_card(tmp_path: Path) -> None:
+    record = random_record(4, 1)
+    with Store(tmp_path / "club.duckdb") as store:
+        store.import_entries([Entry("club.jsonl", 1, dumps(record, pretty=False).encode())])
+        analyse_archive(store, depth="solver", samples=4)
+        costly = store.query(
+            "SELECT trick, play, card, seat FROM play_costs WHERE legal AND NOT forced AND view_cost >= 2 "
+            "ORDER BY trick, play"
+        )
+        lines = store.query("SELECT * FROM finding_lines ORDER BY trick, play, line, layout, step")
+        findings = store.query("SELECT * FROM findings WHERE kind = 'costly_card'")
+    assert costly.height > 0
+    places = lines.select("trick", "play").unique().sort("trick", "play")
+    assert places.rows() == costly.select("trick", "play").rows()
+    for (trick, play, line, layout), rows in lines.group_by(
+        "trick", "play", "line", "layout", maintain_order=True
+    ):
+        assert line in ("played", "better") and layout in ("view", "real")
+        cost = costly.filter((pl.col("trick") == trick) & (pl.col("play") == play)).row(0, named=True)
+        assert rows["step"].to_list() == list(range(1, rows.height + 1))
+        assert rows["line_trick"][0] == trick and rows["line_trick"][-1] == 8
+        assert rows["seat"][0] == cost["seat"]
+        if line == "played":
+            assert rows["card"][0] == rows["first_card"][0] == cost["card"]
+        assert rows.height == 32 - ((trick - 1) * 4 + play - 1)
+        assert all(card in held for card, held in zip(rows["card"], rows["held"], strict=True))
+        assert rows["team_points"].n_unique() == 1
+        assert (rows["layouts"].is_null().all()) == (layout == "real")
+    why = findings.filter(pl.col("explanation").str.contains("Why, on the layout"))
+    assert why.height > 0 and why["explanation_nl"].str.contains("Waarom, in de verdeling").all()
+
+
+def test_a_bad_lines_frame_is_refused(tmp_path: Path) -> None:
+    from manillen_replay.errors import ManillenError
+
+    with Store(tmp_path / "club.duckdb") as store, pytest.raises(ManillenError, match="missing columns"):
+        store.save_lines(["m"], pl.DataFrame({"match_id": ["m"]}))
+
+
+# --------------------------------------------------------------------------- the replay's branch
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pl.DataFrame]:
+    """An archive of one random deal reviewed by the solver (few layouts), and its stored lines."""
+    path = tmp_path_factory.mktemp("reasons") / "club.duckdb"
+    with Store(path) as store:
+        store.import_entries([Entry("club.jsonl", 1, dumps(random_record(4, 1), pretty=False).encode())])
+        analyse_archive(store, depth="solver", samples=4)
+        lines = store.query("SELECT * FROM finding_lines ORDER BY trick, play, line, layout, step")
+    return path, lines
+
+
+def _replay_at_costly_play(
+    reviewed: tuple[Path, pl.DataFrame], monkeypatch: pytest.MonkeyPatch, **query: object
+):
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, open_page
+
+    path, lines = reviewed
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    trick, play = lines.row(0, named=True)["trick"], lines.row(0, named=True)["play"]
+    at = open_page(
+        AppTest.from_file(APP, default_timeout=60), "replay", match="random-4", deal=1,
+        step=(trick - 1) * 4 + play, **query,
+    )  # fmt: skip
+    here = lines.filter((pl.col("trick") == trick) & (pl.col("play") == play))
+    return at, here
+
+
+def on_table_of(drawn: str) -> str:
+    """The trick on the table of a drawing (its cards), and what follows it."""
+    return drawn[drawn.index('class="mr-trick') :]
+
+
+def test_the_replay_switches_to_the_better_line_and_steps_through_it(
+    reviewed: tuple[Path, pl.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_dashboard import html_views, replay_step, send_click
+
+    at, here = _replay_at_costly_play(reviewed, monkeypatch)
+    better = here.filter((pl.col("line") == "better") & (pl.col("layout") == "view"))
+    played = here.filter((pl.col("line") == "played") & (pl.col("layout") == "view"))
+    first = Card.parse(better["first_card"][0]).symbol
+    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_branch_")]
+    assert choice.options == [
+        "the game as played",
+        f"better line: {first} (from the player's view)",
+        f"better line: {first} (every hand known)",
+    ]
+    assert choice.value == "played" and "replay_table_line" not in html_views(at)
+    step = replay_step(at)
+    choice.set_value("view").run()
+    assert not at.exception
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>Better line</b>" in drawn and "closest to the average" in drawn
+    assert (
+        f"take <b>{better['team_points'][0]}</b> card points from here, against {played['team_points'][0]}"
+        in drawn
+    )
+    on_table = re.findall(r'class="mr-trick[^"]*" data-cards="(\d)"', drawn)
+    assert on_table == [str(here.row(0, named=True)["play"])], (
+        "the better card lies where the card played lay"
+    )
+    assert f'data-card="{better["card"][0]}"' in on_table_of(drawn)
+    # step through the line: its cards, one by one, to its end
+    send_click(at, "replay_table_line", "2")
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert f'data-card="{better["card"][1]}"' in on_table_of(drawn)
+    send_click(at, "replay_table_line", str(better.height))
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "Tricks of the line" in drawn and f'value="{better.height}"' in drawn
+    # the end of the deal: every hand empty, the last trick on the table, the last trick listed with its taker
+    assert drawn.count('class="mr-card') == 4 and 'data-cards="4"' in drawn
+    last = better.row(-1, named=True)
+    assert "8. " in drawn and f"+{last['trick_points']}</button>" in drawn
+    # back to the game as played
+    choice = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    choice.set_value("played").run()
+    assert "replay_table" in html_views(at) and replay_step(at) == step
+
+
+def test_the_better_line_in_dutch_and_on_the_real_cards(
+    reviewed: tuple[Path, pl.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_dashboard import html_views
+
+    at, here = _replay_at_costly_play(reviewed, monkeypatch, lang="nl")
+    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_branch_")]
+    assert choice.options[0] == "het spel zoals gespeeld" and "alle kaarten open" in choice.options[2]
+    choice.set_value("real").run()
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>Betere lijn</b>" in drawn and "met de echte kaarten, alle kaarten open" in drawn
+    real = here.filter((pl.col("line") == "better") & (pl.col("layout") == "real"))
+    assert f"halen vanaf hier <b>{real['team_points'][0]}</b> kaartpunten" in drawn
+
+
+@pytest.mark.browser
+def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) -> None:
+    """The radio switches the table to the better line, the arrow keys step through it, and a
+    screenshot (tests/artifacts/replay-better-line.png) shows it for a person to look at."""
+    from bench.record_bench import free_port, serving
+
+    from .test_browser import ARTIFACTS, browser_page, dashboard_command
+
+    path, lines = reviewed
+    first = lines.row(0, named=True)
+    step = (first["trick"] - 1) * 4 + first["play"]
+    better = lines.filter(
+        (pl.col("trick") == first["trick"])
+        & (pl.col("play") == first["play"])
+        & (pl.col("line") == "better")
+        & (pl.col("layout") == "view")
+    )
+    port = free_port()
+    with serving(dashboard_command(path, port), port) as address, browser_page() as page:
+        page.goto(f"{address}/replay?match=random-4&deal=1&step={step}")
+        page.get_by_text("from the player's view").click()
+        page.get_by_text("Better line", exact=True).wait_for(timeout=15_000)
+        page.locator(f'.mr-trick [data-card="{better["card"][0]}"]').wait_for(timeout=15_000)
+        page.locator("h1").click()
+        page.keyboard.press("ArrowRight")
+        page.locator(f'.mr-trick [data-card="{better["card"][1]}"]').wait_for(timeout=15_000)
+        page.locator('input[type="range"][name="step"][value="2"]').wait_for(timeout=15_000)
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(ARTIFACTS / "replay-better-line.png"))
+        assert page.evaluate("() => new URL(location.href).searchParams.get('step')") == str(step)
+        # in Dutch at phone width: the choice, the box and the table one under the other
+        page.set_viewport_size({"width": 390, "height": 1800})
+        page.goto(f"{address}/replay?match=random-4&deal=1&step={step}&lang=nl")
+        page.get_by_text("met wat de speler kon weten").click()
+        page.get_by_text("Betere lijn", exact=True).wait_for(timeout=15_000)
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(ARTIFACTS / "replay-better-line-390-nl.png"))
