@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from manillen_replay.analysis import Category, Finding, Severity
 from manillen_replay.analysis.call_review import CallOption, CallReview
 from manillen_replay.analysis.solver_findings import curate
@@ -32,14 +34,36 @@ def finding(
 
 
 def test_one_finding_per_play_the_most_telling() -> None:
-    """At equal cost the finding that explains in words wins; a costlier one wins over words."""
+    """At equal cost the finding that explains in words wins, with the cost and reason the
+    solver gave; a costlier one wins over words."""
     words = finding("missed_vetten", 4.0, Severity.MISTAKE)
     number = finding("costly_card", 4.0, Severity.MISTAKE)
-    assert curate([number, words]) == [words]
+    for order in ([number, words], [words, number]):
+        (kept,) = curate(order)
+        assert (kept.kind, kept.severity, kept.points) == ("missed_vetten", Severity.MISTAKE, 4.0)
+        assert kept.explanation == f"{words.explanation} {number.explanation}"
+        assert kept.explanation_nl == f"{words.explanation_nl} {number.explanation_nl}"
     costlier = finding("costly_card", 9.0, Severity.BLUNDER)
     assert curate([words, costlier]) == [costlier]
     elsewhere = finding("costly_card", 4.0, Severity.MISTAKE, trick=2)
     assert len(curate([words, number, elsewhere])) == 2
+
+
+@pytest.mark.parametrize("call", ["klop_lost", "klop_missed"])
+def test_one_finding_per_knock_decision(call: str) -> None:
+    """A seat's knock gets one finding: its klop finding and the knock review's are one decision."""
+    review = finding("knock_choice", 7.0, Severity.MISTAKE, trick=None, play=None)
+    outcome = finding(call, 3.0, Severity.INACCURACY, trick=None, play=None)
+    other_seat = replace(review, seat=2)
+    curated = curate([outcome, review, other_seat], calibrated_deals=[1])
+    assert sorted((f.kind, f.seat) for f in curated) == [("knock_choice", 1), ("knock_choice", 2)]
+
+
+def test_one_finding_per_trump_call() -> None:
+    choice = finding("trump_choice", 4.0, Severity.INACCURACY, trick=None, play=None)
+    muil = finding("muil_missed", 12.0, Severity.MISTAKE, trick=None, play=None)
+    (kept,) = curate([choice, muil], calibrated_deals=[1])
+    assert kept.kind == "muil_missed"
 
 
 def test_small_and_hindsight_strategy_findings_are_info() -> None:

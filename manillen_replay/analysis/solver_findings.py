@@ -303,11 +303,21 @@ WORD_KINDS = (
     "wasted_trump",
     "points_thrown",
     "unsafe_vetten",
+    "trump_overspent",
+    "master_trump_smeared",
 )
 """Built-in card findings that say in words what a ``costly_card`` says in numbers: at equal
 cost they are the more telling finding of a play."""
 CALL_KINDS = ("trump_choice", "knock_choice")
 KLOP_KINDS = ("klop_lost", "klop_missed")
+DECISION_OF_CALL = {
+    "trump_choice": "trump",
+    "muil_missed": "trump",
+    "knock_choice": "knock",
+    "klop_lost": "knock",
+    "klop_missed": "knock",
+}
+"""The call each call finding judges: a seat's one decision gets one finding at the solver depth."""
 
 
 def _telling(finding: Finding) -> tuple[int, float, int]:
@@ -381,7 +391,10 @@ def curate(
       review of that player's knock), not by the outcome: a sound knock that lost is not a
       mistake;
     - call findings (``trump_choice``, ``knock_choice``, and the two above) of a deal whose call
-      review is not calibrated (docs/solver.md) are ``info``.
+      review is not calibrated (docs/solver.md) are ``info``;
+    - one finding per call decision too: a seat's knock (``knock_choice``, ``klop_lost``,
+      ``klop_missed``) or trump call (``trump_choice``, ``muil_missed``), the most telling;
+    - a word finding kept over a play's ``costly_card`` takes its cost and reason along.
 
     :param knock_reviews: the knock review of each (deal, seat) reviewed.
     :param calibrated_deals: the deals whose kind of contract the call review is calibrated for.
@@ -407,10 +420,29 @@ def curate(
             and (finding.kind == "hindsight_only" or finding.points < STRATEGY_INFO_BELOW)
         ):
             finding = replace(finding, severity=Severity.INFO)
-        if finding.play is None:
+        decision = DECISION_OF_CALL.get(finding.kind)
+        if finding.play is None and (decision is None or finding.seat is None):
             others.append(finding)
             continue
-        place = (finding.match, finding.deal, finding.trick, finding.play)
+        place = (
+            (finding.match, finding.deal, finding.trick, finding.play)
+            if finding.play is not None
+            else (finding.match, finding.deal, decision, finding.seat)
+        )
         if place not in kept or _telling(finding) > _telling(kept[place]):
-            kept[place] = finding
+            kept[place] = _with_the_reason(finding, kept.get(place))
+        else:
+            kept[place] = _with_the_reason(kept[place], finding)
     return sorted([*others, *kept.values()], key=sort_key)
+
+
+def _with_the_reason(kept: Finding, dropped: Finding | None) -> Finding:
+    """A word finding that wins over a play's ``costly_card`` keeps the cost and the reason the
+    solver gave for it: what the card lost from the player's view, and why."""
+    if dropped is None or dropped.kind != "costly_card" or kept.kind == "costly_card":
+        return kept
+    return replace(
+        kept,
+        explanation=f"{kept.explanation} {dropped.explanation}",
+        explanation_nl=f"{kept.explanation_nl} {dropped.explanation_nl}",
+    )
