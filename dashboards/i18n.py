@@ -591,6 +591,12 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Deal {number} is saved in the archive and analysed: {findings} findings in the match.",
         "Spel {number} is bewaard in het archief en geanalyseerd: {findings} bevindingen in de partij.",
     ),
+    "record.renamed": (
+        "The archive already holds another table's match as {old}: this match is saved as {new}, "
+        "so neither replaces the other.",
+        "Het archief heeft al een partij van een andere tafel als {old}: deze partij is bewaard als "
+        "{new}, zodat geen van beide de andere vervangt.",
+    ),
     "record.open_replay": ("Open deal {number} in the Deal replay", "Spel {number} openen in Spel herspelen"),
     "record.sheet_help": (
         "Only the scoresheet: who scored and how many points (or a 30-30).",

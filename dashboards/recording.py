@@ -168,6 +168,11 @@ def suggest_match_id(date: str, venue: str, taken: Sequence[str]) -> str:
     return f"{stem}-{number}"
 
 
+def rename(draft: Draft, match_id: str) -> Draft:
+    """The draft with another match id (the archive held another match under its own)."""
+    return replace(draft, setup=replace(draft.setup, match_id=match_id))
+
+
 def new_draft(draft_id: str, setup: Setup) -> Draft:
     """A draft for a new match: its first deal starts with the first dealer.
 
