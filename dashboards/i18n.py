@@ -109,6 +109,35 @@ LABELS: dict[str, tuple[str, str]] = {
         "({deals} spellen).",
     ),
     "archive.import_refused": ("Refused: {problem}", "Geweigerd: {problem}"),
+    "archive.replace_ask": (
+        "{name} holds {count} matches the archive already has with other content. Replace them? "
+        "The archive's versions are kept and can be put back.",
+        "{name} bevat {count} partijen die het archief al heeft met een andere inhoud. Vervangen? "
+        "De versies in het archief worden bewaard en kunnen teruggezet worden.",
+    ),
+    "archive.replace_one": (
+        "{match}: {before} deals in the archive, {after} in the file",
+        "{match}: {before} spellen in het archief, {after} in het bestand",
+    ),
+    "archive.replace_yes": ("Replace them", "Vervangen"),
+    "archive.replace_no": ("Import only the new matches", "Enkel de nieuwe partijen importeren"),
+    "archive.replace_cancel": ("Cancel", "Annuleren"),
+    "archive.kept": (
+        "{kept} matches already in the archive were kept as they were.",
+        "{kept} partijen die al in het archief stonden, zijn gebleven zoals ze waren.",
+    ),
+    "archive.replaced_one": (
+        "Replaced {match}: {before} deals in the archive before, {after} now. Its earlier version is kept.",
+        "{match} vervangen: eerst {before} spellen in het archief, nu {after}. De vorige versie is bewaard.",
+    ),
+    "archive.restore": (
+        "Put back the earlier version of {match}",
+        "De vorige versie van {match} terugzetten",
+    ),
+    "archive.restored": (
+        "Version {number} of {match} is back ({deals} deals) and analysed again.",
+        "Versie {number} van {match} staat terug ({deals} spellen) en is opnieuw geanalyseerd.",
+    ),
     "archive.analysed": (
         "Analysed {matches} new matches ({deals} deals): {findings} findings.",
         "{matches} nieuwe partijen geanalyseerd ({deals} spellen): {findings} bevindingen.",

@@ -10,15 +10,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
+from click.testing import CliRunner
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, drafts
 from dashboards import recording as rec
-from manillen_replay.record import Deal
-from manillen_replay.store import Store
+from manillen_replay.cli import cli
+from manillen_replay.record import Deal, Entry, Record, dumps
+from manillen_replay.store import ArchiveError, Store
 
-from .test_dashboard import APP
+from .factories import random_record
+from .test_dashboard import APP, open_expander, open_page, texts
 from .test_dashboard_record import cards_of, legal_deal, start_match
 
 # --------------------------------------------------------------------------- two tables at once
@@ -108,3 +112,108 @@ def test_a_save_never_replaces_another_tables_match(archive: Path) -> None:
         one = rec.play_card(one, card)
     assert drafts.save_match(one).renamed_from is None
     assert _stored(archive) == {"2026-12-04-de-zwaan-1": 2, "2026-12-04-de-zwaan-2": 2}
+
+
+# --------------------------------------------------------------------------- replacing a match
+
+
+def _shortened(record: Record, deals: int) -> Record:
+    """The same match (same id) with only its first deals: an upload that lost most of it."""
+    return msgspec.structs.replace(record, deals=record.deals[:deals])
+
+
+def _entry(record: Record, source: str = "club.jsonl") -> Entry:
+    return Entry(source, 1, dumps(record, pretty=False).encode())
+
+
+def test_a_replaced_match_is_kept_and_can_be_restored() -> None:
+    """A 15-deal match replaced by a 1-deal record under its id: the 15 deals (and a comment added
+    in the archive) are kept in match_versions and come back with restore_version."""
+    whole = random_record(3, deals=15)
+    with Store() as store:
+        store.import_entries([_entry(whole)])
+        store.add_annotation("random-3", 2, None, None, "Coach", "why not the ace?", ["lead"])
+        assert store.replacements_of([_entry(_shortened(whole, 1))])[0].deals_before == 15
+        summary = store.import_entries([_entry(_shortened(whole, 1), "phone.jsonl")])
+        assert summary.replaced == 1
+        assert [r.describe() for r in summary.replacements] == [
+            "random-3 (15 deals in the archive, 1 deal in phone.jsonl:1)"
+        ]
+        kept = store.query("SELECT version, deals, source FROM match_versions").rows()
+        assert kept == [(1, 15, "club.jsonl")]
+        number, restored = store.restore_version("random-3")
+        assert number == 1 and restored.replaced == 1
+        assert store.query("SELECT deals FROM matches").rows() == [(15,)]
+        notes = store.query("SELECT deal, author, text FROM annotations").rows()
+        assert notes == [(2, "Coach", "why not the ace?")]
+        # the 1-deal version it replaced is kept in turn: a restore is undone the same way
+        assert store.query("SELECT version, deals FROM match_versions ORDER BY 1").rows() == [(1, 15), (2, 1)]
+        with pytest.raises(ArchiveError, match="no version 9: the versions kept are 1, 2"):
+            store.restore_version("random-3", 9)
+        with pytest.raises(ArchiveError, match="no earlier version"):
+            store.restore_version("random-4")
+
+
+def test_an_import_told_not_to_replace_keeps_the_archives_match() -> None:
+    whole = random_record(3, deals=15)
+    with Store() as store:
+        store.import_entries([_entry(whole)])
+        summary = store.import_entries([_entry(_shortened(whole, 1))], replace=False)
+        assert (summary.kept, summary.replaced, summary.deals) == (1, 0, 0)
+        assert store.query("SELECT deals FROM matches").rows() == [(15,)]
+
+
+def test_cli_import_names_what_it_replaced_and_restore_puts_it_back(tmp_path: Path) -> None:
+    db, whole, short = tmp_path / "club.duckdb", tmp_path / "whole.json", tmp_path / "short.json"
+    record = random_record(3, deals=15)
+    whole.write_text(dumps(record))
+    short.write_text(dumps(_shortened(record, 1)))
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", str(whole), "--db", str(db)]).exit_code == 0
+    kept = runner.invoke(cli, ["import", str(short), "--no-replace", "--db", str(db)])
+    assert kept.exit_code == 0 and "kept 1 as they were" in kept.stdout
+    done = runner.invoke(cli, ["import", str(short), "--db", str(db), "-q"])
+    assert done.exit_code == 0, done.output
+    assert f"replaced random-3 (15 deals in the archive, 1 deal in {short})" in done.stderr
+    assert f"manillen import --restore random-3 --db {db}" in done.stderr
+    back = runner.invoke(cli, ["import", "--restore", "random-3", "--db", str(db)])
+    assert back.exit_code == 0 and "restored version 1 of match random-3 (15 deals)" in back.stdout
+    with Store(db, read_only=True) as store:
+        assert store.query("SELECT deals FROM matches").rows() == [(15,)]
+    missing = runner.invoke(cli, ["import", "--restore", "random-9", "--db", str(db)])
+    assert missing.exit_code == 2 and "no earlier version of match 'random-9'" in missing.stderr
+    assert "Traceback" not in missing.output
+    alone = runner.invoke(cli, ["import", "--version", "2", "--db", str(db)])
+    assert alone.exit_code == 2 and "--version N goes with --restore" in alone.stderr
+
+
+def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "club.duckdb"
+    whole = random_record(3, deals=15)
+    with Store(path) as store:
+        store.import_entries([_entry(whole)])
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
+    upload = dumps(_shortened(whole, 1), pretty=False).encode()
+    at.file_uploader(key="archive_upload").set_value(("phone.json", upload, "application/json")).run()
+    at.button(key="archive_import").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (question,) = [w.value for w in at.warning]
+    assert "phone.json holds 1 matches the archive already has" in question
+    assert "random-3: 15 deals in the archive, 1 in the file" in question
+    assert _stored(path) == {"random-3": 15}  # nothing replaced before the answer
+    at.button(key="archive_replace_no").click().run()
+    assert "1 matches already in the archive were kept as they were." in texts(at)
+    assert _stored(path) == {"random-3": 15}
+    at.button(key="archive_import").click().run()
+    at.button(key="archive_replace_yes").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Replaced random-3: 15 deals in the archive before, 1 now." in texts(at)
+    assert _stored(path) == {"random-3": 1}
+    at.button(key="archive_restore_random-3").click().run()
+    assert "Version 1 of random-3 is back (15 deals) and analysed again." in texts(at)
+    assert _stored(path) == {"random-3": 15}

@@ -618,6 +618,22 @@ rows AS (
 )
 
 
+_MIGRATION_9 = """
+CREATE TABLE match_versions (
+    match_id VARCHAR NOT NULL,
+    version INTEGER NOT NULL,
+    record VARCHAR NOT NULL,
+    content_hash VARCHAR NOT NULL,
+    deals INTEGER NOT NULL,
+    source VARCHAR,
+    line INTEGER,
+    imported_at TIMESTAMP NOT NULL,
+    replaced_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (match_id, version)
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -653,6 +669,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         "deal_ledger and player_ledger: sides and partners from deal_seats, so every variant adds up",
         _MIGRATION_8,
     ),
+    Migration(
+        9, "match_versions: every replaced version of a match, kept so that it can be restored", _MIGRATION_9
+    ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
@@ -662,6 +681,7 @@ SCHEMA_VERSION = MIGRATIONS[-1].version
 TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
     "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
+    "match_versions",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
