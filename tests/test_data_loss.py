@@ -7,6 +7,7 @@ writing over something that is not a file.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -217,3 +218,53 @@ def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
     at.button(key="archive_restore_random-3").click().run()
     assert "Version 1 of random-3 is back (15 deals) and analysed again." in texts(at)
     assert _stored(path) == {"random-3": 15}
+
+
+# --------------------------------------------------------------------------- make demo
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _make_recipe(target: str) -> list[str]:
+    """The command lines of a Makefile target, as written (make's own variables unexpanded)."""
+    lines = (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+    start = lines.index(next(line for line in lines if line.startswith(f"{target}:")))
+    recipe = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("\t"):
+            break
+        recipe.append(line[1:])
+    return recipe
+
+
+def test_make_demo_keeps_the_matches_recorded_into_the_demo_archive(archive: Path) -> None:
+    """A deal saved on the Record page into the demo archive survives `make demo-db` (which
+    `make demo` runs first), and its draft's "saved" stays true."""
+    table = _table("aaaa1111", "2026-12-04-de-zwaan-1", legal_deal(seed=7, dealer=3))
+    finished, _, _ = rec.finish_deal(table)
+    drafts.save(finished, drafts.folder(archive))
+    assert drafts.save_match(table).match_id == "2026-12-04-de-zwaan-1"
+    data.archive().close()
+    recipe = _make_recipe("demo-db")
+    assert not any(word in line.split() for line in recipe for word in ("rm", "mv", "cp"))
+    bin_folder = ROOT / ".venv" / "bin"
+    for _ in range(2):  # and again: a second make demo changes nothing
+        for line in recipe:
+            command = line.replace("$(BIN)", str(bin_folder)).replace("$(DEMO_DB)", str(archive))
+            done = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True)
+            assert done.returncode == 0, (command, done.stderr)
+    stored = _stored(archive)
+    assert stored["2026-12-04-de-zwaan-1"] == 1
+    assert len(stored) == 1 + sum(1 for line in (ROOT / "data" / "demo.jsonl").open() if line.strip())
+    assert drafts.load("aaaa1111", drafts.folder(archive)) is not None
+
+
+def test_drafts_folders_are_not_committed() -> None:
+    ignored = subprocess.run(
+        ["git", "check-ignore", "data/demo.drafts/abc.json", "club.drafts/abc.json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert ignored.stdout.split() == ["data/demo.drafts/abc.json", "club.drafts/abc.json"]
