@@ -14,12 +14,15 @@ from pathlib import Path
 import msgspec
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, drafts
 from dashboards import recording as rec
 from manillen_replay.cli import cli
-from manillen_replay.record import Deal, Entry, Record, dumps
+from manillen_replay.errors import InvalidRecordError
+from manillen_replay.record import Deal, Entry, Record, RecordedScore, dumps, dumps_text, loads, loads_text
 from manillen_replay.store import ArchiveError, Store
 
 from .factories import random_record
@@ -268,3 +271,52 @@ def test_drafts_folders_are_not_committed() -> None:
         text=True,
     )
     assert ignored.stdout.split() == ["data/demo.drafts/abc.json", "club.drafts/abc.json"]
+
+
+# --------------------------------------------------------------------------- one rule for seat names
+
+NAME_CHARACTERS = st.sampled_from([*"AaBbÉé ZzAnna&\"#:/|,[]=-_.'01239\t\n", "dummy", "deal", "x"])
+"""Letters in both cases, the notation's special characters, digits, spaces and control
+characters, and words the notation reads (a name of them is quoted, or refused)."""
+
+
+def _named(record: Record, names: list[str]) -> Record:
+    return msgspec.structs.replace(record, match=msgspec.structs.replace(record.match, seats=names))
+
+
+def _with_sheet_line(record: Record) -> Record:
+    """The match with one more deal as a scoresheet line only (a team written by its names)."""
+    line = Deal(dealer=len(record.deals) % 4, recorded_score=RecordedScore(team=1, points=4))
+    return msgspec.structs.replace(record, deals=[*record.deals, line])
+
+
+@settings(max_examples=150, deadline=None)
+@given(names=st.lists(st.lists(NAME_CHARACTERS, min_size=0, max_size=4).map("".join), min_size=4, max_size=4))
+def test_json_to_text_to_json_is_the_same_record_or_refused(names: list[str]) -> None:
+    """JSON -> text -> JSON gives the same record back, or the JSON is refused with a message
+    naming the seat: never a changed record (two seats named alike once moved a dealer)."""
+    document = dumps(_named(_with_sheet_line(random_record(5, deals=4)), names), pretty=False)
+    try:
+        record = loads(document, source="club.jsonl", line=3)
+    except InvalidRecordError as error:
+        assert error.problems and all(p.pointer.startswith("/match/seats/") for p in error.problems)
+        assert all(p.describe().startswith("club.jsonl:3: /match/seats/") for p in error.problems)
+        return
+    back = loads_text(dumps_text(record))
+    assert len(back) == 1 and dumps(back[0]) == dumps(record)
+
+
+def test_two_seats_with_one_name_are_refused_in_json_text_and_the_record_page(tmp_path: Path) -> None:
+    """The issue's case: seats Anna Bert Anna Dirk converted to text and back moved deal 4's
+    dealer from seat 2 to seat 0, exit code 0. Now every way in refuses it, with the place."""
+    record = _named(random_record(5, deals=4), ["Anna", "Bert", "Anna", "Dirk"])
+    source = tmp_path / "dup.json"
+    source.write_text(dumps(record))
+    converted = CliRunner().invoke(cli, ["convert", str(source), str(tmp_path / "dup.mnl")])
+    assert converted.exit_code == 1 and not (tmp_path / "dup.mnl").exists()
+    assert f"{source}: /match/seats/2: seats 0 and 2 have the same name ('Anna')" in converted.stderr
+    text = "match m\nseats Anna Bert anna Dirk\ndeal 1 dealer Dirk score Anna 6\n"
+    with pytest.raises(InvalidRecordError, match=r"game.mnl:2:17: seats 0 and 2 have the same name"):
+        Entry("game.mnl", None, text.encode(), notation=True).decode()
+    with pytest.raises(rec.RecordingError, match="same name"):
+        rec.new_draft("x", rec.Setup("m", ["Anna", "Bert", "ANNA", "Dirk"]))
