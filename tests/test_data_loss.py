@@ -7,6 +7,8 @@ writing over something that is not a file.
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -320,3 +322,42 @@ def test_two_seats_with_one_name_are_refused_in_json_text_and_the_record_page(tm
         Entry("game.mnl", None, text.encode(), notation=True).decode()
     with pytest.raises(rec.RecordingError, match="same name"):
         rec.new_draft("x", rec.Setup("m", ["Anna", "Bert", "ANNA", "Dirk"]))
+
+
+# --------------------------------------------------------------------------- convert's OUT
+
+
+SEED_TRICK = ROOT / "data" / "samples" / "seed-trick.json"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "folder", "device"])
+def test_convert_refuses_an_out_that_is_not_a_regular_file(kind: str, tmp_path: Path) -> None:
+    """A pipe, a link, a folder or a device stays what it is (as root, /dev/full became a file)."""
+    out = tmp_path / "out.mnl"
+    if kind == "fifo":
+        os.mkfifo(out)
+    elif kind == "symlink":
+        (tmp_path / "target.mnl").write_text("kept\n")
+        out.symlink_to(tmp_path / "target.mnl")
+    elif kind == "folder":
+        out.mkdir()
+    else:  # a device node of its own, like /dev/full (never the real one: old code replaced it)
+        try:
+            os.mknod(out, stat.S_IFCHR | 0o600, os.makedev(1, 7))
+        except PermissionError:
+            pytest.skip("making a device node needs root")
+    before = os.lstat(out)
+    result = CliRunner().invoke(cli, ["convert", str(SEED_TRICK), str(out)])
+    assert result.exit_code == 2, result.output
+    assert "not a regular file" in result.stderr and "Traceback" not in result.output
+    after = os.lstat(out)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    if kind == "symlink":
+        assert (tmp_path / "target.mnl").read_text() == "kept\n"
+
+
+def test_convert_still_replaces_a_regular_file(tmp_path: Path) -> None:
+    out = tmp_path / "out.mnl"
+    out.write_text("old\n")
+    result = CliRunner().invoke(cli, ["convert", str(SEED_TRICK), str(out)])
+    assert result.exit_code == 0 and out.read_text().startswith("match seed-trick")
