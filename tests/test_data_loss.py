@@ -361,3 +361,21 @@ def test_convert_still_replaces_a_regular_file(tmp_path: Path) -> None:
     out.write_text("old\n")
     result = CliRunner().invoke(cli, ["convert", str(SEED_TRICK), str(out)])
     assert result.exit_code == 0 and out.read_text().startswith("match seed-trick")
+
+
+# --------------------------------------------------------------------------- smaller items
+
+
+def test_a_crafted_draft_address_is_not_shown_as_markdown(archive: Path) -> None:
+    """`record?draft=[here](https://example.invalid)` must not put a working link on the page."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.query_params["draft"] = "[here](https://example.invalid) **now**"
+    at.switch_page("app_pages/record.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (warning,) = [w.value for w in at.warning]
+    assert "There is no draft" in warning
+    assert "example.invalid" not in warning and "](" not in warning and "**" not in warning
+    at.query_params["draft"] = "abc123"
+    at.switch_page("app_pages/record.py").run()
+    assert "There is no draft abc123 beside this archive" in texts(at)

@@ -56,7 +56,9 @@ def _draft() -> rec.Draft | None:
     if wanted and (current is None or current.draft_id != wanted):
         current = drafts.load(str(wanted))
         if current is None:
-            _notice("warning", t("record.no_draft", draft=wanted))
+            # the address is anyone's to write: echo it only when it is a draft id, never as markdown
+            shown = str(wanted) if str(wanted).isalnum() and len(str(wanted)) <= 32 else "?"
+            _notice("warning", t("record.no_draft", draft=shown))
             del st.query_params["draft"]
         st.session_state[DRAFT] = current
     return current
