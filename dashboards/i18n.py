@@ -104,43 +104,50 @@ LABELS: dict[str, tuple[str, str]] = {
     "upload.drop": ("Drop the file here", "Laat het bestand hier los"),
     "archive.import_done": (
         "{name}: {imported} imported, {replaced} replaced, {skipped} already present, {refused} refused "
-        "({deals} deals).",
+        "({deals}).",
         "{name}: {imported} geïmporteerd, {replaced} vervangen, {skipped} al aanwezig, {refused} geweigerd "
-        "({deals} spellen).",
+        "({deals}).",
     ),
+    # counts with their noun, one and many (the pages choose: ui-free, so the archive page does)
+    "count.deals": ("{count} deals", "{count} spellen"),
+    "count.deals_one": ("1 deal", "1 spel"),
+    "count.matches": ("{count} matches", "{count} partijen"),
+    "count.matches_one": ("1 match", "1 partij"),
+    "count.new_matches": ("{count} new matches", "{count} nieuwe partijen"),
+    "count.new_matches_one": ("1 new match", "1 nieuwe partij"),
     "archive.import_refused": ("Refused: {problem}", "Geweigerd: {problem}"),
     "archive.replace_ask": (
-        "{name} holds {count} matches the archive already has with other content. Replace them? "
+        "{name} holds {matches} the archive already has with other content. Replace them? "
         "The archive's versions are kept and can be put back.",
-        "{name} bevat {count} partijen die het archief al heeft met een andere inhoud. Vervangen? "
+        "{name} bevat {matches} die het archief al heeft met een andere inhoud. Vervangen? "
         "De versies in het archief worden bewaard en kunnen teruggezet worden.",
     ),
     "archive.replace_one": (
-        "{match}: {before} deals in the archive, {after} in the file",
-        "{match}: {before} spellen in het archief, {after} in het bestand",
+        "{match}: {before} in the archive, {after} in the file",
+        "{match}: {before} in het archief, {after} in het bestand",
     ),
     "archive.replace_yes": ("Replace them", "Vervangen"),
     "archive.replace_no": ("Import only the new matches", "Enkel de nieuwe partijen importeren"),
     "archive.replace_cancel": ("Cancel", "Annuleren"),
     "archive.kept": (
-        "{kept} matches already in the archive were kept as they were.",
-        "{kept} partijen die al in het archief stonden, zijn gebleven zoals ze waren.",
+        "Kept as they were in the archive: {matches}.",
+        "Gebleven zoals ze in het archief waren: {matches}.",
     ),
     "archive.replaced_one": (
-        "Replaced {match}: {before} deals in the archive before, {after} now. Its earlier version is kept.",
-        "{match} vervangen: eerst {before} spellen in het archief, nu {after}. De vorige versie is bewaard.",
+        "Replaced {match}: {before} in the archive before, {after} now. Its earlier version is kept.",
+        "{match} vervangen: eerst {before} in het archief, nu {after}. De vorige versie is bewaard.",
     ),
     "archive.restore": (
         "Put back the earlier version of {match}",
         "De vorige versie van {match} terugzetten",
     ),
     "archive.restored": (
-        "Version {number} of {match} is back ({deals} deals) and analysed again.",
-        "Versie {number} van {match} staat terug ({deals} spellen) en is opnieuw geanalyseerd.",
+        "Version {number} of {match} is back ({deals}) and analysed again.",
+        "Versie {number} van {match} staat terug ({deals}) en is opnieuw geanalyseerd.",
     ),
     "archive.analysed": (
-        "Analysed {matches} new matches ({deals} deals): {findings} findings.",
-        "{matches} nieuwe partijen geanalyseerd ({deals} spellen): {findings} bevindingen.",
+        "Analysed {matches} ({deals}): {findings} findings.",
+        "{matches} geanalyseerd ({deals}): {findings} bevindingen.",
     ),
     # column names
     "col.match": ("Match", "Partij"),

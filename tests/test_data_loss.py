@@ -209,16 +209,17 @@ def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
     at.button(key="archive_import").click().run()
     assert not at.exception, [e.value for e in at.exception]
     (question,) = [w.value for w in at.warning]
-    assert "phone.json holds 1 matches the archive already has" in question
-    assert "random-3: 15 deals in the archive, 1 in the file" in question
+    assert "phone.json holds 1 match the archive already has" in question
+    assert "random-3: 15 deals in the archive, 1 deal in the file" in question
     assert _stored(path) == {"random-3": 15}  # nothing replaced before the answer
     at.button(key="archive_replace_no").click().run()
-    assert "1 matches already in the archive were kept as they were." in texts(at)
+    assert "Kept as they were in the archive: 1 match." in texts(at)
     assert _stored(path) == {"random-3": 15}
     at.button(key="archive_import").click().run()
     at.button(key="archive_replace_yes").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert "Replaced random-3: 15 deals in the archive before, 1 now." in texts(at)
+    assert "Replaced random-3: 15 deals in the archive before, 1 deal now." in texts(at)
+    assert "(1 deal)." in texts(at)  # one, not "1 deals"
     assert _stored(path) == {"random-3": 1}
     at.button(key="archive_restore_random-3").click().run()
     assert "Version 1 of random-3 is back (15 deals) and analysed again." in texts(at)

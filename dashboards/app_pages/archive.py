@@ -15,6 +15,13 @@ t = ui.translator()
 st.title(t("archive.title"))
 
 
+def _count(noun: str, count: int | None) -> str:
+    """``1 deal``, ``15 deals`` (``?`` when not known) in the page's language."""
+    if count is None:
+        return "?"
+    return t(f"count.{noun}_one") if count == 1 else t(f"count.{noun}", count=count)
+
+
 ASKED = "archive_replace_asked"  # the upload waiting for an answer: replace the matches it changes?
 RESTORABLE = "archive_restorable"  # the matches the last upload replaced, offered to put back
 
@@ -49,10 +56,19 @@ def _upload() -> None:
 def _ask(name: str, content: bytes, replacing: list[Replacement]) -> None:
     """Which matches the upload would replace, and the choice: replace them, or not."""
     lines = [
-        t("archive.replace_one", match=r.match_id, before=r.deals_before, after=r.deals_after)
+        t(
+            "archive.replace_one",
+            match=r.match_id,
+            before=_count("deals", r.deals_before),
+            after=_count("deals", r.deals_after),
+        )
         for r in replacing
     ]
-    st.warning(t("archive.replace_ask", name=name, count=len(replacing)) + "\n\n- " + "\n- ".join(lines))
+    st.warning(
+        t("archive.replace_ask", name=name, matches=_count("matches", len(replacing)))
+        + "\n\n- "
+        + "\n- ".join(lines)
+    )
     row = st.container(horizontal=True)
     if row.button(t("archive.replace_yes"), key="archive_replace_yes", type="primary"):
         st.session_state.pop(ASKED, None)
@@ -78,20 +94,36 @@ def _import(name: str, content: bytes, *, replace: bool) -> None:
         replaced=summary.replaced,
         skipped=summary.skipped,
         refused=summary.refused,
-        deals=summary.deals,
+        deals=_count("deals", summary.deals),
     )
     report = [("warning" if summary.refused else "success", message)]
     report += [
-        ("info", t("archive.replaced_one", match=r.match_id, before=r.deals_before, after=r.deals_after))
+        (
+            "info",
+            t(
+                "archive.replaced_one",
+                match=r.match_id,
+                before=_count("deals", r.deals_before),
+                after=_count("deals", r.deals_after),
+            ),
+        )
         for r in summary.replacements
     ]
     if summary.kept:
-        report.append(("info", t("archive.kept", kept=summary.kept)))
+        report.append(("info", t("archive.kept", matches=_count("matches", summary.kept))))
     report += [("error", t("archive.import_refused", problem=p.describe())) for p in summary.rejects]
     if analysis.matches:
         found = sum(analysis.by_category.values())
         report.append(
-            ("info", t("archive.analysed", matches=analysis.matches, deals=analysis.deals, findings=found))
+            (
+                "info",
+                t(
+                    "archive.analysed",
+                    matches=_count("new_matches", analysis.matches),
+                    deals=_count("deals", analysis.deals),
+                    findings=found,
+                ),
+            )
         )
     report += [("warning", problem) for problem in analysis.problems]
     # the counts and the table above are stale now: show the report after a fresh run
@@ -108,7 +140,10 @@ def _restore(match_id: str) -> None:
         st.session_state["archive_report"] = [("error", str(error))]
     else:
         st.session_state["archive_report"] = [
-            ("success", t("archive.restored", number=number, match=match_id, deals=summary.deals))
+            (
+                "success",
+                t("archive.restored", number=number, match=match_id, deals=_count("deals", summary.deals)),
+            )
         ]
     restorable = st.session_state.get(RESTORABLE, [])
     st.session_state[RESTORABLE] = [m for m in restorable if m != match_id]
