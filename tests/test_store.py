@@ -900,6 +900,7 @@ def test_matches_analysed_before_migration_5_count_as_heuristic(tmp_path: Path) 
     connection.execute(
         "DROP VIEW player_accuracy; DROP TABLE play_costs; DROP TABLE card_values; DROP TABLE call_decisions"
     )
+    connection.execute("DROP TABLE match_versions")  # migration 9
     connection.execute("ALTER TABLE matches DROP COLUMN analysis_depth")
     connection.execute("DELETE FROM schema_version WHERE version >= 5")
     connection.execute("UPDATE matches SET analysed_at = now() WHERE match_id = 'random-0'")
