@@ -133,7 +133,15 @@ class MatchInfo(_Base, kw_only=True):
     event: str | UnsetType = UNSET
     notes: str | UnsetType = UNSET
     variant: VariantName | UnsetType = UNSET
-    seats: Annotated[list[Annotated[str, Meta(min_length=1)]], Meta(min_length=2, max_length=6)]
+    seats: Annotated[
+        list[Annotated[str, Meta(min_length=1)]],
+        Meta(
+            min_length=2,
+            max_length=6,
+            description="The players clockwise, seat 0 first: names without spaces at their ends or "
+            "control characters, distinct in more than case, none 'dummy' (seat_name_problems).",
+        ),
+    ]
     rules: RuleOptions | UnsetType = UNSET
     blocks: (
         Annotated[
