@@ -19,9 +19,10 @@ $(STAMP): pyproject.toml
 test: setup
 	$(BIN)/pytest -q
 
+# The demo archive is also where the dashboard's Record page saves: never delete it. Importing
+# again adds or updates the demo matches and leaves every other match (recorded ones) as it is.
 demo-db: setup
-	rm -f $(DEMO_DB)
-	$(BIN)/manillen import data/demo.jsonl --db $(DEMO_DB)
+	$(BIN)/manillen import data/demo.jsonl --db $(DEMO_DB) --quiet
 	$(BIN)/manillen analyze --db $(DEMO_DB)
 
 demo: demo-db

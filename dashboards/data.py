@@ -28,6 +28,7 @@ from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
 from manillen_replay.store import QUERY_TIMEOUT, ImportSummary, Store, flatten_for_csv
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
+from manillen_replay.store.importer import Replacement
 
 DB_ENVIRONMENT = "MANILLEN_DB"
 """The environment variable that names the archive (``manillen dashboard`` sets it)."""
@@ -255,15 +256,39 @@ def entries_from_upload(name: str, data: bytes) -> list[Entry]:
     return entries_of(data, name, kind_of(name))
 
 
-def import_upload(name: str, data: bytes) -> tuple[ImportSummary, AnalysisOutcome]:
+def upload_replacements(name: str, data: bytes) -> list[Replacement]:
+    """The archive's matches an uploaded file would replace (same id, other content), to ask
+    before importing it; none when the archive does not exist yet."""
+    current = archive()
+    if not current.exists():
+        return []
+    with current.reading() as store:
+        return store.replacements_of(entries_from_upload(name, data))
+
+
+def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[ImportSummary, AnalysisOutcome]:
     """Import an uploaded file into the archive and analyse what is new (the default depth,
     as ``manillen analyze`` does), opening the archive for writing just for this.
 
+    :param replace: ``False`` keeps the archive's version of a known match whose content
+        changed; a replaced match's earlier version is kept in ``match_versions`` either way.
     :raises ArchiveLockedError: when another program holds the archive.
     """
     with archive().writing() as store:
-        summary = store.import_entries(entries_from_upload(name, data))
+        summary = store.import_entries(entries_from_upload(name, data), replace=replace)
         return summary, analyse_archive(store)
+
+
+def restore_version(match_id: str) -> tuple[int, ImportSummary, AnalysisOutcome]:
+    """Put back the latest earlier version of a match (``manillen import --restore``) and
+    analyse it again.
+
+    :raises ArchiveError: when the archive keeps no earlier version of it.
+    :raises ArchiveLockedError: when another program holds the archive.
+    """
+    with archive().writing() as store:
+        number, summary = store.restore_version(match_id)
+        return number, summary, analyse_archive(store, match_ids=[match_id])
 
 
 # --------------------------------------------------------------------------- one match

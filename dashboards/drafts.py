@@ -7,10 +7,16 @@ would close every session's connection and refresh every cached query. A finishe
 into the archive like an upload (the whole match re-imported under its id, which replaces the
 previous deals' rows) and is analysed at once at the default depth, the same run as
 ``manillen analyze``.
+
+Two tables may record at once into one archive. A new match's id is made unique against the
+archive and every open draft (:func:`taken_ids`), and a save replaces only this table's own match:
+when the archive holds something else under the id (another table's match, an upload), the
+match is saved under a new id instead (:func:`save_match`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from dataclasses import dataclass
@@ -20,7 +26,15 @@ from typing import Any
 import streamlit as st
 
 from dashboards import data
-from dashboards.recording import Draft, RecordingError, now, record_json
+from dashboards.recording import (
+    Draft,
+    RecordingError,
+    now,
+    record_json,
+    rename,
+    suggest_match_id,
+    to_record,
+)
 from manillen_replay.engine import rules_of
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import Entry, Record, loads
@@ -79,28 +93,63 @@ def discard(draft_id: str, where: Path | None = None) -> None:
         ((where or folder()) / f"{draft_id}.json").unlink(missing_ok=True)
 
 
+def taken_ids(archive_ids: list[str], where: Path | None = None) -> list[str]:
+    """The match ids a new match may not take: the archive's and every open draft's (a table
+    recording at the same venue on the same day has not saved its first deal yet)."""
+    return [*archive_ids, *(d.setup.match_id for d in open_drafts(where))]
+
+
 @dataclass(frozen=True)
 class Saved:
     """What saving a match into the archive did."""
 
     summary: ImportSummary
     analysis: AnalysisOutcome
+    match_id: str
+    """The id the match is saved under."""
+    renamed_from: str | None = None
+    """The id the draft had, when the archive held another match under it (so this one got a
+    new id rather than replace that one); ``None`` when it kept its id."""
 
 
-def save_match(record: Record) -> Saved:
-    """Import a match into the archive (replacing its earlier version) and analyse it.
+def _content_hash(record: Record) -> str:
+    """The content hash the archive keeps of a record (``matches.content_hash``)."""
+    return hashlib.sha256(record_json(record)).hexdigest()
 
+
+def save_match(draft: Draft, where: Path | None = None) -> Saved:
+    """Import the match of a draft whose deal is finished into the archive (replacing this
+    table's earlier version) and analyse it.
+
+    A save never replaces another match: the archive's match under the draft's id must be the
+    one this table saved last (the record of the draft's saved deals; before its first deal the
+    id must be free). Otherwise (another table's match got the same id, or an upload took it)
+    the match is saved under a new id, unique against the archive and the open drafts, and
+    :attr:`Saved.renamed_from` says so: give the draft that id (:func:`recording.rename`).
+
+    :param where: the drafts folder (default: the one beside the archive).
     :raises ArchiveLockedError: when another program holds the archive.
     :raises RecordingError: when the archive refuses the record.
     """
-    match_id = str(record.match.id)
-    entry = Entry(f"recorded match {match_id}", None, record_json(record))
+    original = draft.setup.match_id
+    ours = _content_hash(to_record(draft, with_current=False)) if draft.deals else None
     with data.archive().writing() as store:
+        # asked and saved in one writing session: another session's save waits for the lock
+        stored = store.query("SELECT content_hash FROM matches WHERE match_id = ?", [original])
+        renamed_from = None
+        if stored.height and str(stored["content_hash"][0]) != ours:
+            ids = [str(i) for i in store.query("SELECT match_id FROM matches")["match_id"].to_list()]
+            new = suggest_match_id(draft.setup.date, draft.setup.venue, taken_ids(ids, where))
+            draft = rename(draft, new)
+            renamed_from = original
+        record = to_record(draft)
+        match_id = str(record.match.id)
+        entry = Entry(f"recorded match {match_id}", None, record_json(record))
         summary = store.import_entries([entry])
         if summary.refused:
             raise RecordingError("; ".join(p.describe() for p in summary.rejects))
         analysis = analyse_archive(store, match_ids=[match_id])
-    return Saved(summary, analysis)
+    return Saved(summary, analysis, match_id, renamed_from)
 
 
 def last_venue() -> str | None:

@@ -104,14 +104,50 @@ LABELS: dict[str, tuple[str, str]] = {
     "upload.drop": ("Drop the file here", "Laat het bestand hier los"),
     "archive.import_done": (
         "{name}: {imported} imported, {replaced} replaced, {skipped} already present, {refused} refused "
-        "({deals} deals).",
+        "({deals}).",
         "{name}: {imported} geïmporteerd, {replaced} vervangen, {skipped} al aanwezig, {refused} geweigerd "
-        "({deals} spellen).",
+        "({deals}).",
     ),
+    # counts with their noun, one and many (the pages choose: ui-free, so the archive page does)
+    "count.deals": ("{count} deals", "{count} spellen"),
+    "count.deals_one": ("1 deal", "1 spel"),
+    "count.matches": ("{count} matches", "{count} partijen"),
+    "count.matches_one": ("1 match", "1 partij"),
+    "count.new_matches": ("{count} new matches", "{count} nieuwe partijen"),
+    "count.new_matches_one": ("1 new match", "1 nieuwe partij"),
     "archive.import_refused": ("Refused: {problem}", "Geweigerd: {problem}"),
+    "archive.replace_ask": (
+        "{name} holds {matches} the archive already has with other content. Replace them? "
+        "The archive's versions are kept and can be put back.",
+        "{name} bevat {matches} die het archief al heeft met een andere inhoud. Vervangen? "
+        "De versies in het archief worden bewaard en kunnen teruggezet worden.",
+    ),
+    "archive.replace_one": (
+        "{match}: {before} in the archive, {after} in the file",
+        "{match}: {before} in het archief, {after} in het bestand",
+    ),
+    "archive.replace_yes": ("Replace them", "Vervangen"),
+    "archive.replace_no": ("Import only the new matches", "Enkel de nieuwe partijen importeren"),
+    "archive.replace_cancel": ("Cancel", "Annuleren"),
+    "archive.kept": (
+        "Kept as they were in the archive: {matches}.",
+        "Gebleven zoals ze in het archief waren: {matches}.",
+    ),
+    "archive.replaced_one": (
+        "Replaced {match}: {before} in the archive before, {after} now. Its earlier version is kept.",
+        "{match} vervangen: eerst {before} in het archief, nu {after}. De vorige versie is bewaard.",
+    ),
+    "archive.restore": (
+        "Put back the earlier version of {match}",
+        "De vorige versie van {match} terugzetten",
+    ),
+    "archive.restored": (
+        "Version {number} of {match} is back ({deals}) and analysed again.",
+        "Versie {number} van {match} staat terug ({deals}) en is opnieuw geanalyseerd.",
+    ),
     "archive.analysed": (
-        "Analysed {matches} new matches ({deals} deals): {findings} findings.",
-        "{matches} nieuwe partijen geanalyseerd ({deals} spellen): {findings} bevindingen.",
+        "Analysed {matches} ({deals}): {findings} findings.",
+        "{matches} geanalyseerd ({deals}): {findings} bevindingen.",
     ),
     # column names
     "col.match": ("Match", "Partij"),
@@ -625,6 +661,12 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.saved": (
         "Deal {number} is saved in the archive and analysed: {findings} findings in the match.",
         "Spel {number} is bewaard in het archief en geanalyseerd: {findings} bevindingen in de partij.",
+    ),
+    "record.renamed": (
+        "The archive already holds another table's match as {old}: this match is saved as {new}, "
+        "so neither replaces the other.",
+        "Het archief heeft al een partij van een andere tafel als {old}: deze partij is bewaard als "
+        "{new}, zodat geen van beide de andere vervangt.",
     ),
     "record.open_replay": ("Open deal {number} in the Deal replay", "Spel {number} openen in Spel herspelen"),
     "record.sheet_help": (

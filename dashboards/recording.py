@@ -26,6 +26,7 @@ from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, DECK_32_MASK, Card, R
 from manillen_replay.engine import MatchResult, replay
 from manillen_replay.errors import IllegalPlayError, InvalidCardError, InvalidRecordError, ManillenError
 from manillen_replay.record import Record, dumps, dumps_text, loads
+from manillen_replay.record.model import seat_name_problems
 from manillen_replay.rules import LegalPlays, Rules, ViolationKind, trick_points
 from manillen_replay.state import DealState
 
@@ -168,18 +169,27 @@ def suggest_match_id(date: str, venue: str, taken: Sequence[str]) -> str:
     return f"{stem}-{number}"
 
 
+def rename(draft: Draft, match_id: str) -> Draft:
+    """The draft with another match id (the archive held another match under its own)."""
+    return replace(draft, setup=replace(draft.setup, match_id=match_id))
+
+
 def new_draft(draft_id: str, setup: Setup) -> Draft:
     """A draft for a new match: its first deal starts with the first dealer.
+
+    Names follow the record format's rule (:func:`~manillen_replay.record.model.seat_name_problems`):
+    distinct in more than case, none called ``dummy``; a name of two words is written quoted in
+    the text notation.
 
     :raises RecordingError: for a set-up the engine would refuse (names, rules).
     """
     names = [name.strip() for name in setup.seats]
     if len(names) != PLAYERS or any(not name for name in names):
         raise RecordingError("four players are needed, one name in each seat")
-    if len(set(names)) != PLAYERS:
-        raise RecordingError("each player sits once: two seats have the same name")
-    if any(" " in name for name in names):
-        raise RecordingError("a name is one word (write 'Anna_M' or 'AnnaM', not 'Anna M')")
+    # the record format's one rule for names (JSON and the text notation take the same)
+    problems = seat_name_problems(names)
+    if problems:
+        raise RecordingError(problems[0][1])
     setup = replace(setup, seats=names)
     setup.rules_value()  # the rules must be ones the engine knows
     return Draft(draft_id, setup, [], DealDraft(dealer=setup.first_dealer))

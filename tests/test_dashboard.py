@@ -1274,9 +1274,10 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     ).run()
     at.button(key="archive_import").click().run()
     assert not at.exception
-    deals = len(loads(one_line("variant-three")).deals)
+    count = len(loads(one_line("variant-three")).deals)
+    deals = f"{count} deal" if count == 1 else f"{count} deals"
     assert [w.value for w in at.warning] == [
-        f"club.jsonl: 1 imported, 0 replaced, 1 already present, 1 refused ({deals} deals)."
+        f"club.jsonl: 1 imported, 0 replaced, 1 already present, 1 refused ({deals})."
     ]
     (refused,) = [e.value for e in at.error]
     assert refused.startswith("Refused: club.jsonl:2: /deals/0/dealer: ")
@@ -1291,7 +1292,7 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     assert rejects == [("club.jsonl", 2, "/deals/0/dealer", REFUSED_LINE)]
     # the new match was analysed by the dashboard itself, no `manillen analyze` needed
     assert new["analysed_at"] is not None
-    assert [i.value for i in at.info] == [f"Analysed 1 new matches ({deals} deals): {new['n']} findings."]
+    assert [i.value for i in at.info] == [f"Analysed 1 new match ({deals}): {new['n']} findings."]
 
 
 def test_archive_page_upload_of_good_records_is_a_success(
@@ -1305,7 +1306,7 @@ def test_archive_page_upload_of_good_records_is_a_success(
     at.file_uploader(key="archive_upload").set_value(("muil.json", sample, "application/json")).run()
     at.button(key="archive_import").click().run()
     assert [s.value for s in at.success] == [
-        "muil.json: 1 imported, 0 replaced, 0 already present, 0 refused (1 deals)."
+        "muil.json: 1 imported, 0 replaced, 0 already present, 0 refused (1 deal)."
     ]
     assert not at.error and not at.warning
 

@@ -213,8 +213,13 @@ def test_draft_round_trips_through_json() -> None:
 def test_set_up_refuses_what_the_record_cannot_hold() -> None:
     with pytest.raises(rec.RecordingError, match="same name"):
         rec.new_draft("x", rec.Setup("m", ["Anna", "Bert", "Anna", "Dirk"]))
-    with pytest.raises(rec.RecordingError, match="one word"):
-        rec.new_draft("x", rec.Setup("m", ["Anna M", "Bert", "Carla", "Dirk"]))
+    with pytest.raises(rec.RecordingError, match="same name"):  # one player at the table
+        rec.new_draft("x", rec.Setup("m", ["Anna", "Bert", "anna", "Dirk"]))
+    with pytest.raises(rec.RecordingError, match="dummy"):  # the notation's word for a seat
+        rec.new_draft("x", rec.Setup("m", ["Anna", "Bert", "Dummy", "Dirk"]))
+    # a name of two words is a name in JSON and in the notation (quoted) alike
+    draft = rec.new_draft("x", rec.Setup("m", ["Anna M", "Bert", "Carla", "Dirk"]))
+    assert loads_text(rec.share_text(draft, with_current=True))[0].match.seats[0] == "Anna M"
 
 
 def test_hands_typed_with_symbols_and_the_fourth_filled_in() -> None:

@@ -9,47 +9,156 @@ import streamlit as st
 
 from dashboards import data, i18n, light_table, native_inputs, ui
 from manillen_replay.errors import ManillenError
+from manillen_replay.store.importer import Replacement
 
 t = ui.translator()
 st.title(t("archive.title"))
 
 
+def _count(noun: str, count: int | None) -> str:
+    """``1 deal``, ``15 deals`` (``?`` when not known) in the page's language."""
+    if count is None:
+        return "?"
+    return t(f"count.{noun}_one") if count == 1 else t(f"count.{noun}", count=count)
+
+
+ASKED = "archive_replace_asked"  # the upload waiting for an answer: replace the matches it changes?
+RESTORABLE = "archive_restorable"  # the matches the last upload replaced, offered to put back
+
+
 def _upload() -> None:
-    """Import an uploaded file; report it in the same words as ``manillen import``."""
+    """Import an uploaded file; report it in the same words as ``manillen import``. A file that
+    would replace matches of the archive with other content asks first."""
     uploaded = ui.file_uploader(
         t("archive.upload"), ["json", "jsonl", "mnl"], help=t("archive.upload_help"), key="archive_upload"
     )
-    if uploaded is None or not st.button(t("archive.import_button"), key="archive_import"):
+    if uploaded is None:
+        st.session_state.pop(ASKED, None)
+        return
+    content = uploaded.getvalue()
+    asked = st.session_state.get(ASKED)
+    if asked is not None and asked[0] == (uploaded.name, len(content)):
+        _ask(uploaded.name, content, asked[1])
+        return
+    if not st.button(t("archive.import_button"), key="archive_import"):
         return
     try:
-        summary, analysis = data.import_upload(uploaded.name, uploaded.getvalue())
+        replacing = data.upload_replacements(uploaded.name, content)
+    except ManillenError as error:
+        st.error(t("error.locked", message=error))
+        return
+    if replacing:
+        st.session_state[ASKED] = ((uploaded.name, len(content)), replacing)
+        st.rerun()
+    _import(uploaded.name, content, replace=True)
+
+
+def _ask(name: str, content: bytes, replacing: list[Replacement]) -> None:
+    """Which matches the upload would replace, and the choice: replace them, or not."""
+    lines = [
+        t(
+            "archive.replace_one",
+            match=r.match_id,
+            before=_count("deals", r.deals_before),
+            after=_count("deals", r.deals_after),
+        )
+        for r in replacing
+    ]
+    st.warning(
+        t("archive.replace_ask", name=name, matches=_count("matches", len(replacing)))
+        + "\n\n- "
+        + "\n- ".join(lines)
+    )
+    row = st.container(horizontal=True)
+    if row.button(t("archive.replace_yes"), key="archive_replace_yes", type="primary"):
+        st.session_state.pop(ASKED, None)
+        _import(name, content, replace=True)
+    if row.button(t("archive.replace_no"), key="archive_replace_no"):
+        st.session_state.pop(ASKED, None)
+        _import(name, content, replace=False)
+    if row.button(t("archive.replace_cancel"), key="archive_replace_cancel"):
+        st.session_state.pop(ASKED, None)
+        st.rerun()
+
+
+def _import(name: str, content: bytes, *, replace: bool) -> None:
+    try:
+        summary, analysis = data.import_upload(name, content, replace=replace)
     except ManillenError as error:
         st.error(t("error.locked", message=error))
         return
     message = t(
         "archive.import_done",
-        name=uploaded.name,
+        name=name,
         imported=summary.imported,
         replaced=summary.replaced,
         skipped=summary.skipped,
         refused=summary.refused,
-        deals=summary.deals,
+        deals=_count("deals", summary.deals),
     )
     report = [("warning" if summary.refused else "success", message)]
+    report += [
+        (
+            "info",
+            t(
+                "archive.replaced_one",
+                match=r.match_id,
+                before=_count("deals", r.deals_before),
+                after=_count("deals", r.deals_after),
+            ),
+        )
+        for r in summary.replacements
+    ]
+    if summary.kept:
+        report.append(("info", t("archive.kept", matches=_count("matches", summary.kept))))
     report += [("error", t("archive.import_refused", problem=p.describe())) for p in summary.rejects]
     if analysis.matches:
         found = sum(analysis.by_category.values())
         report.append(
-            ("info", t("archive.analysed", matches=analysis.matches, deals=analysis.deals, findings=found))
+            (
+                "info",
+                t(
+                    "archive.analysed",
+                    matches=_count("new_matches", analysis.matches),
+                    deals=_count("deals", analysis.deals),
+                    findings=found,
+                ),
+            )
         )
     report += [("warning", problem) for problem in analysis.problems]
     # the counts and the table above are stale now: show the report after a fresh run
     st.session_state["archive_report"] = report
+    st.session_state[RESTORABLE] = [r.match_id for r in summary.replacements]
     st.rerun()
+
+
+def _restore(match_id: str) -> None:
+    """Put back the earlier version of a match the last upload replaced."""
+    try:
+        number, summary, _ = data.restore_version(match_id)
+    except ManillenError as error:
+        st.session_state["archive_report"] = [("error", str(error))]
+    else:
+        st.session_state["archive_report"] = [
+            (
+                "success",
+                t("archive.restored", number=number, match=match_id, deals=_count("deals", summary.deals)),
+            )
+        ]
+    restorable = st.session_state.get(RESTORABLE, [])
+    st.session_state[RESTORABLE] = [m for m in restorable if m != match_id]
 
 
 for kind, text in st.session_state.pop("archive_report", []):
     getattr(st, kind)(text)
+for replaced in st.session_state.get(RESTORABLE, []):
+    st.button(
+        t("archive.restore", match=replaced),
+        key=f"archive_restore_{replaced}",
+        on_click=_restore,
+        args=(replaced,),
+        icon=":material/undo:",
+    )
 
 if not ui.archive_ready():
     _upload()

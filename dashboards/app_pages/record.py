@@ -56,7 +56,9 @@ def _draft() -> rec.Draft | None:
     if wanted and (current is None or current.draft_id != wanted):
         current = drafts.load(str(wanted))
         if current is None:
-            _notice("warning", t("record.no_draft", draft=wanted))
+            # the address is anyone's to write: echo it only when it is a draft id, never as markdown
+            shown = str(wanted) if str(wanted).isalnum() and len(str(wanted)) <= 32 else "?"
+            _notice("warning", t("record.no_draft", draft=shown))
             del st.query_params["draft"]
         st.session_state[DRAFT] = current
     return current
@@ -131,7 +133,7 @@ def _setup() -> None:
         t("record.start"), type="primary", width="stretch", key="record_start", disabled=not complete
     ):
         date_text = date.isoformat() if date is not None else ""
-        taken = data.match_ids() if archive_ready else []
+        taken = drafts.taken_ids(data.match_ids() if archive_ready else [])
         setup = rec.Setup(
             match_id=rec.suggest_match_id(date_text, str(venue or ""), taken),
             seats=seats,
@@ -785,16 +787,19 @@ def _finish(draft: rec.Draft) -> None:
     """Validate the deal with the engine, save the match into the archive and analyse it."""
     number = draft.number
     try:
-        finished, record, result = rec.finish_deal(draft)
+        finished, _, result = rec.finish_deal(draft)
     except ManillenError as error:
         st.error(t("record.refused", message=error))
         return
     try:
         with st.spinner(t("record.saving")):
-            saved = drafts.save_match(record)
+            saved = drafts.save_match(draft)
     except ManillenError as error:
         st.error(t("error.locked", message=error))
         return
+    if saved.renamed_from is not None:  # another table's match had the id: this one has a new one
+        finished = rec.rename(finished, saved.match_id)
+        _notice("warning", t("record.renamed", old=saved.renamed_from, new=saved.match_id))
     _keep(finished)
     deal = result.deals[number - 1]
     mismatch = next(

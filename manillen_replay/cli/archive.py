@@ -80,11 +80,28 @@ def _count_records(paths: tuple[str, ...]) -> int:
 
 
 def _say_summary(summary: ImportSummary) -> str:
+    kept = f", kept {summary.kept} as they were (--no-replace)" if summary.kept else ""
     return (
         f"imported {plural(summary.imported, 'match', 'matches')} ({plural(summary.deals, 'deal')}), "
         f"replaced {summary.replaced}, "
-        f"skipped {summary.skipped} already present, refused {summary.refused}"
+        f"skipped {summary.skipped} already present{kept}, refused {summary.refused}"
     )
+
+
+def _say_replacements(summary: ImportSummary, db: str) -> None:
+    """Name every match replaced, with its deals before and after, and how to get it back."""
+    shown = summary.replacements[:SHOWN_REJECTS]
+    for replaced in shown:
+        click.echo(f"replaced {replaced.describe()}", err=True)
+    if len(summary.replacements) > len(shown):
+        click.echo(f"... and {len(summary.replacements) - len(shown)} more replaced", err=True)
+    if shown:
+        first = shown[0].match_id
+        click.echo(
+            "the earlier versions are kept in the archive's match_versions table: "
+            f"`manillen import --restore {first} --db {db}` puts {first}'s back",
+            err=True,
+        )
 
 
 def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, value: str) -> str:
@@ -111,14 +128,44 @@ def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, va
     help="Memory DuckDB may hold while importing (such as 256MB or 2GB); past it, the rows waiting "
     "for the file's commit go to temporary files beside the archive.",
 )
-def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> None:
+@click.option(
+    "--no-replace",
+    is_flag=True,
+    help="Keep the archive's version of a match whose id is known but whose content changed "
+    "(counted as kept) instead of replacing it.",
+)
+@click.option(
+    "--restore",
+    "restore_id",
+    metavar="MATCH",
+    help="Put back the latest earlier version of match MATCH (kept when an import replaced it); "
+    "the version it replaces is kept in turn. No PATHS with it.",
+)
+@click.option(
+    "--version",
+    "restore_version",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With --restore: version N (see the match_versions table) instead of the latest.",
+)
+def import_(
+    paths: tuple[str, ...],
+    db: str,
+    quiet: bool,
+    memory_limit: str,
+    no_replace: bool,
+    restore_id: str | None,
+    restore_version: int | None,
+) -> None:
     """Put recorded matches into the archive: files (.json, .mnl), archives (.jsonl) or folders.
 
     Importing is safe to repeat: a match already in the archive is skipped, and a match whose
-    id is known but whose content changed replaces the old one. Each file is imported in one
-    transaction, so an interrupted import (Ctrl-C, a crash, a full disk) leaves no half match.
-    Refused records are listed and kept in the archive's `rejects` table with their file,
-    line, JSON pointer and text.
+    id is known but whose content changed replaces the old one; each match replaced is named
+    with its deals before and after, and the old version is kept in the archive's
+    `match_versions` table, so `--restore MATCH` puts it back (`--no-replace` keeps the
+    archive's versions instead). Each file is imported in one transaction, so an interrupted
+    import (Ctrl-C, a crash, a full disk) leaves no half match. Refused records are listed and
+    kept in the archive's `rejects` table with their file, line, JSON pointer and text.
 
     Without PATHS, creates the archive or upgrades an older one to this version's schema.
 
@@ -135,6 +182,13 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
     """
     from ..store import ImportSummary
 
+    if restore_version is not None and restore_id is None:
+        raise click.UsageError("--version N goes with --restore MATCH")
+    if restore_id is not None:
+        if paths or no_replace:
+            raise click.UsageError("--restore MATCH takes no PATHS and no --no-replace")
+        _restore(db, restore_id, restore_version)
+        return
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]!r}")
@@ -148,10 +202,14 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
                     length=total, label="importing", file=sys.stderr, show_pos=True
                 ) as bar:
                     store.import_paths(
-                        paths, on_progress=bar.update, summary=summary, memory_limit=memory_limit
+                        paths,
+                        on_progress=bar.update,
+                        summary=summary,
+                        memory_limit=memory_limit,
+                        replace=not no_replace,
                     )
             else:
-                store.import_paths(paths, summary=summary, memory_limit=memory_limit)
+                store.import_paths(paths, summary=summary, memory_limit=memory_limit, replace=not no_replace)
         except KeyboardInterrupt:
             click.echo(
                 f"\ninterrupted: {plural(summary.files, 'file')} {'was' if summary.files == 1 else 'were'} "
@@ -164,6 +222,7 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
                 f"{error}\n(kept before the problem: {plural(summary.files, 'file')}; "
                 f"{_say_summary(summary)})"
             ) from None
+    _say_replacements(summary, db)  # even with --quiet: a replaced match is never silent
     if not quiet:
         refused = [problem.describe() for problem in summary.rejects]
         for line in refused[:SHOWN_REJECTS]:
@@ -176,6 +235,28 @@ def import_(paths: tuple[str, ...], db: str, quiet: bool, memory_limit: str) -> 
             )
     click.echo(f"{db}: {_say_summary(summary)}")
     sys.exit(1 if summary.refused else 0)
+
+
+def _restore(db: str, match: str, version: int | None) -> None:
+    """``import --restore MATCH [--version N]``: an earlier version of a match put back."""
+    existing_archive(db)
+    with _open(db, read_only=False) as store:
+        try:
+            number, summary = store.restore_version(match, version)
+        except ManillenError as error:
+            raise click.UsageError(f"{error} in {db}") from None
+    if summary.refused:
+        for problem in summary.rejects:
+            click.echo(problem.describe(), err=True)
+        raise click.ClickException(f"version {number} of {match} could not be restored")
+    if summary.skipped:
+        click.echo(f"{db}: match {match} is already as version {number} has it: nothing changed")
+        return
+    _say_replacements(summary, db)
+    click.echo(
+        f"{db}: restored version {number} of match {match} ({plural(summary.deals, 'deal')}); "
+        f"analyse it again with `manillen analyze --db {db}`"
+    )
 
 
 def _render(frame: pl.DataFrame, output_format: str) -> str:

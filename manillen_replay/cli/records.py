@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -276,6 +278,35 @@ def _read_for_convert(source: str, kind: str | None) -> list[Entry]:
     return entries_of(data, "<stdin>", kind)
 
 
+def _check_target(target: str) -> None:
+    """Refuse an OUT that exists and is not a regular file: the new file is renamed over OUT, which
+    would turn a pipe, a device or a link into a plain file.
+
+    :raises click.UsageError: naming what OUT is (exit code 2).
+    """
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise click.UsageError(f"cannot write {target!r}: {error.strerror}") from None
+    if stat.S_ISREG(mode):
+        return
+    kinds = (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    kind = next((name for test, name in kinds if test(mode)), "not a file")
+    raise click.UsageError(
+        f"{target!r} is {kind}, not a regular file: convert writes a new file in its place, so OUT must "
+        "be a file or not exist yet (- writes to standard output)"
+    )
+
+
 @click.command()
 @click.argument("source", metavar="IN")
 @click.argument("target", metavar="OUT")
@@ -309,8 +340,13 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
       manillen convert data/notation/ - --to jsonl
       cat data/notation/seed-trick.mnl | manillen convert - - --to json
 
+    OUT is a new file or an existing one replaced; an OUT that exists and is not a regular file
+    (a folder, a link, a pipe, a device) is a usage error.
+
     Exit code: 0 when written, 1 when a match is invalid, 2 for usage errors.
     """
+    if target != "-":
+        _check_target(target)
     if from_kind is None and source != "-" and Path(source).is_dir():
         entries = read_entries([source])
     else:

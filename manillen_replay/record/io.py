@@ -20,7 +20,7 @@ import msgspec
 
 from ..cards import CARD_BY_TEXT, CARD_TEXT
 from ..errors import InvalidRecordError, ManillenError, NotationError, RecordError, printable
-from .model import FORMAT, Deal, Record, json_schema
+from .model import FORMAT, Deal, Record, json_schema, seat_name_problems
 from .text import is_text_name, parse_located, parse_match, split_matches
 
 RECORD_SUFFIXES = (".json", ".jsonl", ".mnl")
@@ -151,6 +151,9 @@ def loads(data: bytes | str, *, source: str | None = None, line: int | None = No
     unknown = canonicalize_cards(record)
     if unknown:
         raise InvalidRecordError([p.located(source, line) for p in unknown])
+    names = seat_name_problems(record.match.seats)
+    if names:
+        raise InvalidRecordError([RecordError(m, f"/match/seats/{seat}", source, line) for seat, m in names])
     return record
 
 

@@ -82,6 +82,48 @@ class RuleOptions(_Base, kw_only=True):
     deals: Annotated[int, Meta(ge=1, le=MAX_DEALS)] | UnsetType = UNSET
 
 
+RESERVED_NAMES = ("dummy",)
+"""Words the text notation reads as a seat, so no player may be called so (any case)."""
+
+
+def seat_name_problems(names: list[str]) -> list[tuple[int, str]]:
+    """What is wrong with the names of the seats, as ``(seat, message)``: empty when nothing is.
+
+    One rule for JSON records, the text notation and the dashboard's Record page, so that a
+    match converts between them unchanged: every seat has a name, without spaces at its start or
+    end and without control characters, no name is a word the notation reserves (``dummy``), and
+    the names differ in more than case (``Anna`` and ``anna`` would be one player at the table,
+    and a name in the notation names one seat only).
+
+    >>> for seat, message in seat_name_problems(["Anna", "Bert", "anna", " Dirk"]):
+    ...     print(seat, message)
+    2 seats 0 and 2 have the same name ('Anna' and 'anna'): each player sits once
+    3 the name ' Dirk' starts or ends with a space
+    """
+    problems: list[tuple[int, str]] = []
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        if not name.strip():
+            problems.append((seat, f"seat {seat} has no name"))
+            continue
+        if name != name.strip():
+            problems.append((seat, f"the name {name!r} starts or ends with a space"))
+        elif not name.isprintable():
+            problems.append((seat, f"the name {name!r} holds a control character"))
+        elif name.casefold() in RESERVED_NAMES:
+            problems.append((seat, f"{name!r} is no player's name: the notation calls the dummy's seat so"))
+        key = name.strip().casefold()
+        if key in seen:
+            first = names[seen[key]]
+            same = f"{first!r}" if first == name else f"{first!r} and {name!r}"
+            problems.append(
+                (seat, f"seats {seen[key]} and {seat} have the same name ({same}): each player sits once")
+            )
+        else:
+            seen[key] = seat
+    return problems
+
+
 class MatchInfo(_Base, kw_only=True):
     """Who played, where and when, and under which rules."""
 
@@ -91,7 +133,15 @@ class MatchInfo(_Base, kw_only=True):
     event: str | UnsetType = UNSET
     notes: str | UnsetType = UNSET
     variant: VariantName | UnsetType = UNSET
-    seats: Annotated[list[Annotated[str, Meta(min_length=1)]], Meta(min_length=2, max_length=6)]
+    seats: Annotated[
+        list[Annotated[str, Meta(min_length=1)]],
+        Meta(
+            min_length=2,
+            max_length=6,
+            description="The players clockwise, seat 0 first: names without spaces at their ends or "
+            "control characters, distinct in more than case, none 'dummy' (seat_name_problems).",
+        ),
+    ]
     rules: RuleOptions | UnsetType = UNSET
     blocks: (
         Annotated[

@@ -23,7 +23,7 @@ import msgspec
 from ..cards import CARD_BY_TEXT, CARD_TEXT, SUIT_BY_TEXT
 from ..errors import InvalidRecordError, NotationError, RecordError
 from ..rules import VARIANTS, Rules, Variant, winning_position
-from .model import FORMAT, Deal, Record
+from .model import FORMAT, Deal, Record, seat_name_problems
 
 HEADER_WORDS = ("match", "date", "venue", "event", "notes", "variant", "seats", "rules", "blocks")
 BODY_WORDS = ("hand", "table", "discards", "move", "score", "penalty", "note")
@@ -361,6 +361,10 @@ class _Parser:
             self.place("/match/variant", line, values[0].column)
         elif word == "seats":
             names = [t.text if t.quoted else t.text.rstrip(",") for t in values]
+            problems = seat_name_problems(names)
+            if problems:
+                seat, message = problems[0]
+                raise line.error(values[seat].column, message)
             self.seats = names
             self.match["seats"] = names
             for i, token in enumerate(values):
@@ -529,7 +533,8 @@ class _Parser:
     def team(self, line: _Line, token: _Token, draft: _DealDraft) -> int:
         assert draft.dealer is not None
         teams = set()
-        for part in token.text.split("&"):
+        # a quoted name is one name, an '&' in it too (the writer quotes such a name alone)
+        for part in [token.text] if token.quoted else token.text.split("&"):
             seat = self.seat(line, _Token(part, token.column, token.end), "a team")
             teams.add(self.shape.team_of(seat, draft.dealer))
         if len(teams) != 1:
@@ -992,8 +997,9 @@ def _free_text(value: str) -> str:
 
 
 def _word(value: str, *, reserved: tuple[str, ...] = (), extra: str = "") -> str:
-    """One word as is, or quoted when it holds spaces or characters the notation reads."""
-    special = set('#":&/|' + extra)
+    """One word as is, or quoted when it holds spaces or characters the notation reads (a comma
+    too: the seats line reads ``Anna, Bert`` as Anna and Bert)."""
+    special = set('#":&/|,' + extra)
     plain = (
         value
         and value.isprintable()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
 from ..engine import MatchResult, match_id, replay
@@ -28,9 +29,33 @@ from ..record import Entry, dumps, iter_entries
 from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
 from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
 from .errors import ArchiveError
+from .export import _merge_annotations
 from .loader import _Loader
 from .processes import _spill_folder
 from .schema import _MATCH_TABLES
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A match in the archive that an import replaced (or, asked first, would replace) with other
+    content under the same id; the replaced version is kept in ``match_versions``."""
+
+    match_id: str
+    deals_before: int | None
+    """Deals of the match in the archive (``None`` when it came earlier in the same file)."""
+    deals_after: int
+    """Deals of the match that replaces it."""
+    place: str
+    """Where the replacing record is (``file`` or ``file:line``)."""
+
+    def describe(self) -> str:
+        """``zwaan-1 (15 deals in the archive, 1 deal in club.jsonl:3)``."""
+        before = "" if self.deals_before is None else f"{_deals(self.deals_before)} in the archive, "
+        return f"{self.match_id} ({before}{_deals(self.deals_after)} in {self.place})"
+
+
+def _deals(count: int) -> str:
+    return f"{count} deal" + ("" if count == 1 else "s")
 
 
 @dataclass
@@ -43,6 +68,8 @@ class ImportSummary:
     """Known matches (same id) whose content changed: the old rows were replaced."""
     skipped: int = 0
     """Matches already in the archive with the same content."""
+    kept: int = 0
+    """Known matches whose content changed, left as they were (an import told not to replace)."""
     refused: int = 0
     """Invalid records, kept in the ``rejects`` table."""
     deals: int = 0
@@ -51,21 +78,25 @@ class ImportSummary:
     """Files whose transaction was committed."""
     rejects: list[RecordError] = field(default_factory=list)
     """Every problem of every refused record, with its place."""
+    replacements: list[Replacement] = field(default_factory=list)
+    """Each match replaced (its earlier version kept in ``match_versions``)."""
 
     @property
     def matches(self) -> int:
         """Every match handled, refused or not."""
-        return self.imported + self.replaced + self.skipped + self.refused
+        return self.imported + self.replaced + self.skipped + self.kept + self.refused
 
     def add(self, other: ImportSummary) -> None:
         """Count another (committed) part of the import in."""
         self.imported += other.imported
         self.replaced += other.replaced
         self.skipped += other.skipped
+        self.kept += other.kept
         self.refused += other.refused
         self.deals += other.deals
         self.files += other.files
         self.rejects.extend(other.rejects)
+        self.replacements.extend(other.replacements)
 
 
 @dataclass
@@ -80,6 +111,8 @@ class _FileState:
     """The columns of each table the import writes, in the table's order."""
     loaded: dict[str, str] = field(default_factory=dict)
     """Content hash of each match loaded in this transaction (not yet visible to other readers)."""
+    replace: bool = True
+    """Whether a known match with other content replaces the archive's (else it is kept)."""
 
 
 @contextlib.contextmanager
@@ -157,18 +190,24 @@ class ImportMixin(StoreBase):
         *,
         summary: ImportSummary | None = None,
         memory_limit: str | None = IMPORT_MEMORY_LIMIT,
+        replace: bool = True,
     ) -> ImportSummary:
         """Import every record in ``.json`` files, ``.jsonl`` archives and folders of them.
 
         :param on_progress: called after each batch with the number of records it handled.
         :param summary: see :meth:`import_entries`.
         :param memory_limit: see :meth:`import_entries`.
+        :param replace: see :meth:`import_entries`.
         :raises FileNotFoundError: for a path that does not exist (files before it are committed).
         :raises ArchiveError: when the archive cannot be written (that file is rolled back).
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
         """
         return self.import_entries(
-            iter_entries(paths), on_progress=on_progress, summary=summary, memory_limit=memory_limit
+            iter_entries(paths),
+            on_progress=on_progress,
+            summary=summary,
+            memory_limit=memory_limit,
+            replace=replace,
         )
 
     def import_entries(
@@ -178,11 +217,14 @@ class ImportMixin(StoreBase):
         on_progress: Callable[[int], None] | None = None,
         summary: ImportSummary | None = None,
         memory_limit: str | None = IMPORT_MEMORY_LIMIT,
+        replace: bool = True,
     ) -> ImportSummary:
         """Import records: one transaction per source file, loaded in Arrow batches.
 
         A record already present with the same content is skipped; one whose id is known but
-        whose content changed replaces the old rows; an invalid one goes to ``rejects``.
+        whose content changed replaces the old rows, and the old version is kept in
+        ``match_versions`` (:meth:`restore_version` puts it back); an invalid one goes to
+        ``rejects``.
 
         :param entries: documents, as :func:`manillen_replay.record.iter_entries` yields them.
         :param on_progress: called after each batch with the number of records it handled.
@@ -192,6 +234,8 @@ class ImportMixin(StoreBase):
             file (see :func:`parse_memory_limit`) before it moves data it is writing to temporary
             files beside the archive; ``None`` leaves DuckDB's own limit (most of the machine's
             memory). An in-memory archive has no limit: its data cannot go anywhere else.
+        :param replace: ``False`` keeps the archive's version of a known match whose content
+            changed (counted in ``kept``) instead of replacing it.
         :raises ArchiveError: when the archive cannot be written; the current file is rolled back.
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
         :raises KeyboardInterrupt: re-raised after the current file is rolled back.
@@ -215,9 +259,58 @@ class ImportMixin(StoreBase):
                 ) from None
             stack.enter_context(_automatic_gc_paused())
             for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
-                self._import_file(source, group, columns, reader, summary, on_progress)
+                self._import_file(source, group, columns, reader, summary, on_progress, replace)
             self._checkpoint()
         return summary
+
+    def replacements_of(self, entries: Iterable[Entry]) -> list[Replacement]:
+        """The matches in the archive that importing these records would replace: the same id
+        with other content (asked before an import that should not replace without a question;
+        the archive may be open read-only)."""
+        pending: dict[str, tuple[str, int, str]] = {}
+        for entry in entries:
+            try:
+                record = entry.decode()
+                canonical = dumps(record, pretty=False)
+            except Exception:  # a record the import would refuse replaces nothing
+                continue
+            digest = hashlib.sha256(canonical.encode()).hexdigest()
+            pending[match_id(record)] = (digest, len(record.deals), entry.place)
+        if not pending:
+            return []
+        rows = self._con.execute(
+            "SELECT match_id, content_hash, deals FROM matches "
+            "WHERE match_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY import_order",
+            [list(pending)],
+        ).fetchall()
+        return [
+            Replacement(mid, int(deals), pending[mid][1], pending[mid][2])
+            for mid, digest, deals in rows
+            if digest != pending[mid][0]
+        ]
+
+    def restore_version(self, match: str, version: int | None = None) -> tuple[int, ImportSummary]:
+        """Put an earlier version of a match back (the latest one kept, or ``version``), as an
+        import of that record: the version it replaces is kept in turn, so a restore is undone the
+        same way. The match's analysis is gone with the rows replaced: analyse it again.
+
+        :returns: the version restored and what the import did.
+        :raises ArchiveError: when the archive keeps no such version of the match.
+        """
+        self._check_writable()
+        rows = self._con.execute(
+            "SELECT version, record FROM match_versions WHERE match_id = ? ORDER BY version DESC",
+            [match],
+        ).fetchall()
+        chosen = [row for row in rows if version is None or row[0] == version]
+        if not chosen:
+            kept = ", ".join(str(row[0]) for row in reversed(rows))
+            if not rows:
+                raise ArchiveError(f"the archive keeps no earlier version of match {match!r}")
+            raise ArchiveError(f"match {match!r} has no version {version}: the versions kept are {kept}")
+        number, text = chosen[0]
+        entry = Entry(f"version {number} of {match}", None, str(text).encode())
+        return int(number), self.import_entries([entry])
 
     def _load_columns(self) -> dict[str, list[str]]:
         """The columns of each table an import writes, in the table's order."""
@@ -291,12 +384,13 @@ class ImportMixin(StoreBase):
         reader: duckdb.DuckDBPyConnection,
         summary: ImportSummary,
         on_progress: Callable[[int], None] | None,
+        replace: bool = True,
     ) -> None:
         """One file in one transaction; its counts join ``summary`` only once it is committed."""
         counts = ImportSummary()
         loader: _Loader | None = None
         committing = False
-        state = _FileState(order=0, annotation_id=0, columns=columns)
+        state = _FileState(order=0, annotation_id=0, columns=columns, replace=replace)
         try:
             self._con.execute("BEGIN TRANSACTION")
             # The rejects of a file describe its latest import only.
@@ -305,6 +399,7 @@ class ImportMixin(StoreBase):
                 order=self._next_value("matches", "import_order"),
                 annotation_id=self._next_value("annotations", "annotation_id"),
                 columns=columns,
+                replace=replace,
             )
             # From here until loader.finish() only the loader thread uses self._con.
             loader = self._loader = _Loader(self._load)
@@ -380,10 +475,15 @@ class ImportMixin(StoreBase):
         ids = iter(range(state.annotation_id, 1 << 62))
         replaced: list[str] = []
         added: list[tuple[_Pending, MatchResult, int, int]] = []
+        changed = [mid for mid, old in known.items() if old != batch.pending[mid].content_hash]
+        before = _committed_deals(reader, [mid for mid in changed if mid not in state.loaded])
         for mid, item in batch.pending.items():
             old = known.get(mid)
             if old == item.content_hash:
                 counts.skipped += 1
+                continue
+            if old is not None and not state.replace:
+                counts.kept += 1
                 continue
             mark = batch.mark()
             first_id = next(ids)
@@ -411,6 +511,9 @@ class ImportMixin(StoreBase):
             else:
                 replaced.append(mid)
                 counts.replaced += 1
+                counts.replacements.append(
+                    Replacement(mid, before.get(mid), len(result.deals), item.entry.place)
+                )
         state.annotation_id = next(ids)
         if replaced or len(batch.matches) or batch.rejected:
             try:
@@ -448,6 +551,7 @@ class ImportMixin(StoreBase):
                 counts.deals -= len(result.deals)
                 if mid in replaced:
                     counts.replaced -= 1
+                    counts.replacements = [r for r in counts.replacements if r.match_id != mid]
                 else:
                     counts.imported -= 1
                 state.loaded.pop(mid, None)
@@ -468,6 +572,8 @@ class ImportMixin(StoreBase):
         """
         con = self._con
         loader = self._loader
+        if replaced:
+            _keep_versions(con, replaced)
         for table in (*_MATCH_TABLES, "matches") if replaced else ():
             if loader is not None and loader.cancelled:
                 return
@@ -476,6 +582,53 @@ class ImportMixin(StoreBase):
             if loader is not None and loader.cancelled:
                 return  # the file is being rolled back: stop writing to it
             con.from_arrow(rows).insert_into(target)
+
+
+def _committed_deals(reader: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, int]:
+    """The number of deals of each of these matches already committed to the archive."""
+    if not ids:
+        return {}
+    rows = reader.execute(
+        "SELECT match_id, deals FROM matches WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [ids]
+    ).fetchall()
+    return {row[0]: int(row[1]) for row in rows}
+
+
+def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
+    """Copy the matches about to be replaced into ``match_versions``: each record as ``manillen
+    export --records`` would write it (the archive's annotations merged back in), numbered after
+    the match's earlier versions."""
+    rows = con.execute(
+        """
+        SELECT m.match_id,
+               (SELECT coalesce(max(v.version), 0) + 1 FROM match_versions v WHERE v.match_id = m.match_id),
+               m.record, m.deals, m.source, m.line, m.imported_at,
+               (SELECT list({'deal': a.deal, 'trick': a.trick, 'play': a.play, 'author': a.author,
+                             'text': a.text, 'tags': a.tags} ORDER BY a.annotation_id)
+                FROM annotations a WHERE a.match_id = m.match_id)
+        FROM matches m WHERE m.match_id IN (SELECT unnest(?::VARCHAR[]))
+        ORDER BY m.import_order
+        """,
+        [replaced],
+    ).fetchall()
+    if not rows:
+        return
+    records = [_merge_annotations(row[2], row[7] or []) for row in rows]
+    now = datetime.datetime.now()
+    table = pa.table(
+        {
+            "match_id": pa.array([row[0] for row in rows], pa.string()),
+            "version": pa.array([row[1] for row in rows], pa.int32()),
+            "record": pa.array(records, pa.string()),
+            "content_hash": pa.array([hashlib.sha256(r.encode()).hexdigest() for r in records], pa.string()),
+            "deals": pa.array([row[3] for row in rows], pa.int32()),
+            "source": pa.array([row[4] for row in rows], pa.string()),
+            "line": pa.array([row[5] for row in rows], pa.int32()),
+            "imported_at": pa.array([row[6] for row in rows], pa.timestamp("us")),
+            "replaced_at": pa.array([now] * len(rows), pa.timestamp("us")),
+        }
+    )
+    con.from_arrow(table).insert_into("match_versions")
 
 
 def _loads(tables: dict[str, Any], state: _FileState) -> list[tuple[str, Any]]:

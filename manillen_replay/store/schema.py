@@ -641,6 +641,22 @@ CREATE TABLE IF NOT EXISTS finding_lines (
 """
 
 
+_MIGRATION_10 = """
+CREATE TABLE match_versions (
+    match_id VARCHAR NOT NULL,
+    version INTEGER NOT NULL,
+    record VARCHAR NOT NULL,
+    content_hash VARCHAR NOT NULL,
+    deals INTEGER NOT NULL,
+    source VARCHAR,
+    line INTEGER,
+    imported_at TIMESTAMP NOT NULL,
+    replaced_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (match_id, version)
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -681,6 +697,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "finding_lines: the line after a costly card and after the better card, for its reason",
         _MIGRATION_9,
     ),
+    Migration(
+        10,
+        "match_versions: every replaced version of a match, kept so that it can be restored",
+        _MIGRATION_10,
+    ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
@@ -691,6 +712,7 @@ TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
     "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
     "finding_lines",
+    "match_versions",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
