@@ -50,6 +50,7 @@ ORDERED = {
     "call_decisions": "SELECT * FROM call_decisions ORDER BY match_id, deal, seat, call",
     "card_values": "SELECT * FROM card_values ORDER BY match_id, deal, trick, play, card",
     "findings": "SELECT * EXCLUDE (finding_id) FROM findings ORDER BY match_id, finding_id",
+    "finding_lines": "SELECT * FROM finding_lines ORDER BY match_id, deal, trick, play, line, layout, step",
     # a view: its averages are summed in whatever order DuckDB reads the rows, hence the rounding
     "player_accuracy": "SELECT scope, match_id, deal, player, cards, calls, decisions, "
     "round(accuracy, 9) AS accuracy, "
@@ -81,7 +82,9 @@ def plain(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pl.DataFrame]:
     code, out, _ = run("analyze", "--db", str(path), "--depth", "solver", "--samples", SAMPLES)
     assert code == 0 and "analysed 3 matches (5 deals)" in out
     found = tables(path)
-    assert found["play_costs"].height > 0 and found["findings"].height > 0
+    assert (
+        found["play_costs"].height > 0 and found["findings"].height > 0 and found["finding_lines"].height > 0
+    )
     return found
 
 
@@ -370,3 +373,14 @@ def test_the_cluster_docs_examples_run_as_written(tmp_path: Path, scheduler: str
             if shown.returncode != 0 or unknown:
                 failed.append(f"{line}: `dask {words[1]}` does not take {unknown}")
     assert not failed, "\n".join(failed)
+
+
+def test_analyze_files_out_must_be_a_folder(tmp_path: Path) -> None:
+    """An --out that is a file or a device is refused before anything is solved (it was a traceback)."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine")
+    for out in (str(afile), "/dev/null"):
+        sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "muil.json"
+        code, _, err = run("analyze-files", str(sample), "--out", out, "--samples", "2")
+        assert code == 2 and ("is not a folder" in err or "is a file" in err) and "Traceback" not in err
+    assert afile.read_text() == "mine"

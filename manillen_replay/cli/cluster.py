@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from ..solving import MatchToSolve, Runner, SolvedMatch, TimedRunner
     from ..store.analyse import Progress
 
-PART_TABLES = ("play_costs", "card_values", "call_decisions", "findings", "player_accuracy", "matches")
+PART_TABLES = (
+    "play_costs", "card_values", "call_decisions", "findings", "finding_lines", "player_accuracy", "matches"
+)  # fmt: skip
 """What ``analyze-files`` writes for each input part, one folder per table; ``matches`` last."""
 READ_CHUNK = 200
 """Matches read from the archive at a time."""
@@ -138,6 +140,7 @@ def _store(store: Store, solved: list[SolvedMatch], outcome: ClusterOutcome) -> 
         pl.concat([s.card_values for s in solved]),
         pl.concat([s.call_decisions for s in solved]),
     )
+    store.save_lines(ids, pl.concat([s.finding_lines for s in solved]))
     findings = pl.concat([s.findings for s in solved])
     store.save_findings(ids, findings, depth="solver")
     outcome.stored += len(solved)
@@ -318,7 +321,14 @@ def write_part(out: Path, name: str, solved: Sequence[SolvedMatch], *, samples: 
 
     :param solved: the part's matches, in the order to write them.
     """
-    from ..solving import CALLS_SCHEMA, COSTS_SCHEMA, FINDINGS_SCHEMA, VALUES_SCHEMA, accuracy_frame
+    from ..solving import (
+        CALLS_SCHEMA,
+        COSTS_SCHEMA,
+        FINDINGS_SCHEMA,
+        LINES_SCHEMA,
+        VALUES_SCHEMA,
+        accuracy_frame,
+    )
 
     def rows(attribute: str, schema: dict[str, Any]) -> pl.DataFrame:
         frames = [getattr(s, attribute) for s in solved]
@@ -332,6 +342,7 @@ def write_part(out: Path, name: str, solved: Sequence[SolvedMatch], *, samples: 
         "card_values": values,
         "call_decisions": calls,
         "findings": rows("findings", FINDINGS_SCHEMA),
+        "finding_lines": rows("finding_lines", LINES_SCHEMA),
         "player_accuracy": accuracy_frame(plays, values, calls),
         "matches": pl.DataFrame(
             {
@@ -424,7 +435,7 @@ def analyze_files(
 
     Takes record files (.json, .jsonl, .mnl), folders of them, glob patterns (quote them to
     use `**`) or the archive's Parquet export (matches.parquet). For each input part it writes
-    play_costs, card_values, call_decisions, findings, player_accuracy and matches under DIR,
+    play_costs, card_values, call_decisions, findings, finding_lines, player_accuracy and matches under DIR,
     one file per part in a folder per table: what `manillen analyze --depth solver` stores. A
     part already written is skipped, so a run cut short resumes where it stopped. DuckDB,
     polars, Spark or Trino read DIR as it is; `manillen import-analysis` loads it into an
@@ -438,6 +449,10 @@ def analyze_files(
     from ..cluster import parse_address
     from ..errors import ManillenError
 
+    if Path(out).exists() and not Path(out).is_dir():
+        raise click.BadParameter(
+            f"{out!r} is not a folder: give a folder to write the parts into", param_hint="--out"
+        )
     try:
         if cluster_address is not None:
             parse_address(cluster_address)
@@ -446,6 +461,8 @@ def analyze_files(
         )
     except ManillenError as error:
         raise click.ClickException(str(error)) from None
+    except OSError as error:
+        raise click.ClickException(f"cannot write under {out!r}: {error.strerror}") from None
     for problem in outcome.problems:
         click.echo(problem, err=True)
     click.echo(
@@ -511,6 +528,8 @@ def _load_part(store: Store, root: Path, name: str) -> tuple[int, int]:
             return pl.read_parquet(root / table / name).filter(pl.col("match_id").is_in(known))
 
         store.save_costs(known, part("play_costs"), part("card_values"), part("call_decisions"))
+        if (root / "finding_lines" / name).exists():  # parts written before the lines were kept have none
+            store.save_lines(known, part("finding_lines"))
         store.save_findings(known, part("findings"), depth="solver")
     return len(known), len(ids) - len(known)
 
