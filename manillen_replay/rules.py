@@ -651,6 +651,52 @@ def multiplier(contract: Contract, en_face: bool, knocks: int, carried: bool, ru
     return factor
 
 
+def highest_multiplier(rules: Rules) -> int | None:
+    """The largest factor any deal can take under these rules (see :func:`multiplier`): the
+    largest contract (muil x2, blind muil x4 with its cafe rule), en face x2 with its cafe rule,
+    klop and tegenklop x4 (on a muil only with ``klop_on_muil``), a 30-30 carry x2 with
+    ``thirty_carry``, then capped by ``max_multiplier``; ``None`` when nothing bounds it (eternal
+    knocking without a cap).
+
+    >>> highest_multiplier(Rules())
+    4
+    >>> highest_multiplier(Rules(max_multiplier=None))
+    8
+    >>> highest_multiplier(Rules(max_multiplier=None, eternal_klop=True)) is None
+    True
+    """
+    knocks: int | None = None if rules.eternal_klop else 4
+    contracts = [(1, True), (2, rules.klop_on_muil)]
+    if rules.blind_muil:
+        contracts.append((4, rules.klop_on_muil))
+    highest: int | None = 0
+    for base, knockable in contracts:
+        factor = base * (2 if rules.en_face else 1) * (2 if rules.thirty_carry else 1)
+        if knockable:
+            if knocks is None:
+                highest = None
+                break
+            factor *= knocks
+        highest = max(highest or 0, factor)
+    if rules.max_multiplier is not None:
+        return rules.max_multiplier if highest is None else min(highest, rules.max_multiplier)
+    return highest
+
+
+def highest_deal_score(rules: Rules) -> int | None:
+    """The most one deal can score under these rules: the card points over the half (all the
+    deck's points taken) times :func:`highest_multiplier`; ``None`` when nothing bounds it.
+
+    >>> highest_deal_score(Rules())
+    120
+    """
+    factor = highest_multiplier(rules)
+    if factor is None:
+        return None
+    total = mask_points(rules.shape.deck_mask)
+    return (total - total // 2) * factor
+
+
 def score_deal(points: Sequence[int], factor: int) -> DealScore | None:
     """The score of a deal from each team's card points: ``None`` for a 30-30.
 
@@ -689,6 +735,8 @@ __all__ = [
     "Variant",
     "ViolationKind",
     "classify_violation",
+    "highest_deal_score",
+    "highest_multiplier",
     "legal_after",
     "legal_core",
     "legal_mask",

@@ -141,7 +141,9 @@ def test_redeal_keeps_the_dealer_and_is_limited_to_two():
     assert [d.kind for d in result.deals] == [DealKind.REDEAL, DealKind.REDEAL, DealKind.PLAYED]
     assert result.irregularities == []
     assert "third redeal" in problems(document([redeal, redeal, redeal], rules=rules))[0]
-    with_hand = dict(redeal, hands=[["10H", "AH", "KH", "QH", "JH", "10S", "AS", "KS"]] + [["7C"]] * 3)
+    with_hand = dict(
+        redeal, hands=[["10H", "AH", "KH", "QH", "JH", "10S", "AS", "KS"], ["7C"], ["8C"], ["9C"]]
+    )
     assert any("five small cards" in p for p in problems(document([with_hand], rules=rules)))
 
 
@@ -233,8 +235,11 @@ def test_a_redeal_or_an_abandoned_deal_keeps_the_30_30_carry(between: str) -> No
 def test_past_the_last_extension_the_higher_score_wins() -> None:
     """rules.md: both teams over the target play on to 121, then 151; "past the last extension the
     higher score wins". One scoresheet line with a penalty takes both over 151."""
-    line = {"dealer": 0, "recorded_score": {"team": 0, "points": 170}}
-    line["penalties"] = [{"team": 0, "points": 160, "reason": "revoke"}]
+    line = {"dealer": 0, "recorded_score": {"team": 0, "points": 120}}  # at most 30 x 4 (test_readers.py)
+    line["penalties"] = [
+        {"team": 1, "points": 50, "reason": "misdeal"},
+        {"team": 0, "points": 160, "reason": "revoke"},
+    ]
     result = decode_and_replay(document([line, {"dealer": 1, "recorded_score": {"team": 1, "points": 20}}]))
     assert result.deals[0].match_score == (170, 160)
     assert result.finished and result.winner == 0 and result.final_score == (170, 160)

@@ -22,14 +22,15 @@ from ..cards import CARD_BY_TEXT, CARD_TEXT
 from ..errors import InvalidRecordError, ManillenError, NotationError, RecordError, printable
 from .model import FORMAT, Deal, Record, json_schema, seat_name_problems
 from .text import is_text_name, parse_located, parse_match, split_matches
+from .validation import normalize, record_problems
 
 RECORD_SUFFIXES = (".json", ".jsonl", ".mnl")
 """The file endings a folder of records is read for, in any case (``MATCH.JSON`` too)."""
 
 MAX_RECORD_BYTES = 8 * 2**20
-"""The largest document (a ``.json`` file, a JSON Lines line, a match of a text file) read, in
-bytes: a long club evening with notes is under 200 kB. A larger one is refused, unread, with
-the size in its message (docs/format.md)."""
+"""The largest document (a ``.json`` file, a JSON Lines line) and the largest text file
+(``.mnl``, read whole) read, in bytes: a long club evening with notes is under 200 kB. A larger
+one is refused, unread past its start, with the size in its message (docs/format.md)."""
 
 MAX_DEPTH = 20
 """How deeply a document may nest lists and objects; a record needs 6 at most."""
@@ -101,7 +102,7 @@ class Entry:
         """Problems found in the decoded record (by the replay), placed in this file: the JSON
         pointer, or the text's line and column with a hint."""
         problems = list(problems)
-        if not self.notation:
+        if not self.notation or self.refusal is not None:  # a refused text was never parsed
             return [p if p.source is not None else p.located(self.source, self.line) for p in problems]
         if all(isinstance(p, NotationError) for p in problems):
             return problems
@@ -154,6 +155,10 @@ def loads(data: bytes | str, *, source: str | None = None, line: int | None = No
     names = seat_name_problems(record.match.seats)
     if names:
         raise InvalidRecordError([RecordError(m, f"/match/seats/{seat}", source, line) for seat, m in names])
+    normalize(record)
+    problems = record_problems(record)
+    if problems:
+        raise InvalidRecordError([p.located(source, line) for p in problems])
     return record
 
 
@@ -242,11 +247,11 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
             with path.open("rb") as handle:
                 yield from _lines(handle, source)
             return
-        if path.stat().st_size > MAX_RECORD_BYTES and kind == "json":
+        if path.stat().st_size > MAX_RECORD_BYTES:  # asked before reading: the file is read whole
             with path.open("rb") as handle:
-                yield _oversized(source, None, handle)
+                yield _oversized(source, None, handle, notation=kind == "mnl")
             return
-        data = path.read_bytes()
+        data = path.read_bytes()  # at most the limit, unless it grew since: entries_of refuses it then
     except OSError as error:
         yield _refused(source, f"cannot read the file: {error.strerror or error}")
         return
@@ -254,25 +259,31 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
 
 
 def _lines(handle: Any, source: str) -> Iterator[Entry]:
-    """The documents of a JSON Lines file, a line over :data:`MAX_RECORD_BYTES` unread past its start."""
+    """The documents of a JSON Lines file, a line over :data:`MAX_RECORD_BYTES` unread past its
+    start; lines split as :func:`~manillen_replay.record.text.split_lines` splits them."""
     number = 0
     while True:
-        text = handle.readline(MAX_RECORD_BYTES + 1)
+        text = handle.readline(MAX_RECORD_BYTES + 2)
         if not text:
             return
         number += 1
-        if len(text) > MAX_RECORD_BYTES and not text.endswith(b"\n"):
+        line = text.removesuffix(b"\n").removesuffix(b"\r")
+        if len(line) > MAX_RECORD_BYTES:
             yield _oversized(source, number, handle, text)
-        elif text.strip():
-            yield Entry(source, number, text)
+        elif line.strip():
+            yield Entry(source, number, line)
 
 
-def _oversized(source: str, line: int | None, handle: Any, start: bytes = b"") -> Entry:
-    """A refused document: its start, its size and hash, the rest of it read past (to its line's end)."""
+def _oversized(
+    source: str, line: int | None, handle: Any, start: bytes = b"", *, notation: bool = False
+) -> Entry:
+    """A refused document: its start, its size and hash, the rest of it read past (to its line's
+    end), a megabyte at a time; ``notation`` for a whole text file."""
     digest = hashlib.sha256(start)
     size = len(start)
     kept = start[:RAW_PREFIX]
-    while True:
+    ended = start.endswith(b"\n")
+    while line is None or not ended:
         chunk = handle.readline(2**20) if line is not None else handle.read(2**20)
         if not chunk:
             break
@@ -280,13 +291,13 @@ def _oversized(source: str, line: int | None, handle: Any, start: bytes = b"") -
         size += len(chunk)
         if len(kept) < RAW_PREFIX:
             kept += chunk[: RAW_PREFIX - len(kept)]
-        if line is not None and chunk.endswith(b"\n"):
-            break
+        ended = chunk.endswith(b"\n")
     return Entry(
         source,
         line,
         kept,
-        refusal=_too_large(size),
+        notation,
+        refusal=_too_large_text(size) if notation else _too_large(size),
         size=size,
         digest=digest.hexdigest(),
     )
@@ -294,6 +305,13 @@ def _oversized(source: str, line: int | None, handle: Any, start: bytes = b"") -
 
 def _too_large(size: int) -> str:
     return f"the record is {size:,} bytes, over the limit of {MAX_RECORD_BYTES:,}: it was not read"
+
+
+def _too_large_text(size: int) -> str:
+    return (
+        f"the text (.mnl) file is {size:,} bytes, over the limit of {MAX_RECORD_BYTES:,}: it was not "
+        "read (split it into smaller files, or convert it to JSON Lines, .jsonl)"
+    )
 
 
 def _refused(source: str, why: str) -> Entry:
@@ -321,14 +339,39 @@ def kind_of(name: str) -> str:
     return "mnl" if is_text_name(lowered) else "jsonl" if lowered.endswith(".jsonl") else "json"
 
 
+def split_lines(data: bytes) -> list[tuple[int, bytes]]:
+    """The lines of a JSON Lines file, numbered from 1: split at each ``\\n`` only, a ``\\r``
+    before it dropped. The one rule of every reader (files, uploads, standard input, and the text
+    notation's :func:`~manillen_replay.record.text.lines_of`): a ``\\r`` elsewhere is JSON's
+    whitespace, and U+2028, U+2029 and U+0085 are characters of a text, not line breaks.
+
+    >>> split_lines(b'{"a": 1}\\r\\n{"b":\\r 2}\\n')
+    [(1, b'{"a": 1}'), (2, b'{"b":\\r 2}')]
+    """
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return [(number, line.removesuffix(b"\r")) for number, line in enumerate(lines, start=1)]
+
+
 def entries_of(data: bytes, source: str, kind: str) -> list[Entry]:
     """The documents in the bytes of one file (or of standard input) of a kind (:func:`kind_of`)."""
     if kind == "jsonl":
-        entries = [
-            Entry(source, n, text) for n, text in enumerate(data.splitlines(), start=1) if text.strip()
-        ]
+        entries = [Entry(source, n, text) for n, text in split_lines(data) if text.strip()]
     elif kind == "json":
         entries = [Entry(source, None, data)]
+    elif len(data) > MAX_RECORD_BYTES:  # a text file is read whole: the limit is the file's
+        return [
+            Entry(
+                source,
+                None,
+                data[:RAW_PREFIX],
+                True,
+                refusal=_too_large_text(len(data)),
+                size=len(data),
+                digest=hashlib.sha256(data).hexdigest(),
+            )
+        ]
     else:
         try:
             chunks = split_matches(data.removeprefix(_BOM).decode("utf-8"))

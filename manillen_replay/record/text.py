@@ -57,7 +57,7 @@ def split_matches(text: str) -> list[tuple[int, str]]:
     >>> [first for first, _ in split_matches("match a\\nseats A B\\n\\nmatch b\\nseats A B\\n")]
     [1, 4]
     """
-    lines = text.removeprefix("\ufeff").splitlines()
+    lines = lines_of(text.removeprefix("\ufeff"))
     starts: list[int] = []
     content = False
     for number, line in enumerate(lines):
@@ -74,6 +74,20 @@ def split_matches(text: str) -> list[tuple[int, str]]:
         return [(1, text)] if text.strip() else []
     bounds = [*starts, len(lines)]
     return [(a + 1, "\n".join(lines[a:b]) + "\n") for a, b in itertools.pairwise(bounds)]
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of a text: split at each ``\\n`` only, a ``\\r`` before it dropped, as every
+    reader splits (:func:`~manillen_replay.record.io.split_lines`). U+2028, U+2029, U+0085 and the
+    other characters Python's ``splitlines`` also breaks at stay inside their line.
+
+    >>> lines_of("match a\\r\\nnotes x\\u2028y\\n")
+    ['match a', 'notes x\\u2028y']
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
 
 
 def parse_match(text: str, *, first_line: int = 1, source: str | None = None) -> Record:
@@ -293,7 +307,7 @@ class _Parser:
     # ------------------------------------------------------------------ lines
 
     def run(self) -> ParsedMatch:
-        lines = self.text.removeprefix("\ufeff").splitlines()
+        lines = lines_of(self.text.removeprefix("\ufeff"))
         first: _Line | None = None
         for offset, raw in enumerate(lines):
             line = _Line(raw, self.first_line + offset, self)
@@ -379,12 +393,14 @@ class _Parser:
         options: dict[str, Any] = {}
         for token in values:
             name, sign, text = token.text.partition("=")
-            if not sign or not name or not text:
+            if not sign or not name or (not text and name != "extension"):
                 raise line.error(
                     token.column,
                     f"expected NAME=VALUE such as target=121 or cafe.en_face=true, found {token.text!r}",
                 )
             value = _option_value(text)
+            if name == "extension":  # a list, as written: "extension=" none, "extension=121" one
+                value = [] if not text else [value] if isinstance(value, int) else value
             if name.startswith("cafe."):
                 options.setdefault("cafe", {})[name[5:]] = value
                 self.place(f"/match/rules/cafe/{name[5:]}", line, token.column)
@@ -948,7 +964,7 @@ def _write_deal(number: int, deal: Deal, names: list[str], shape: Variant) -> It
         if penalty.reason is not msgspec.UNSET:
             reason = penalty.reason
             quoted = not reason or reason[0].isdigit() or _free_text(reason) != reason
-            words += " " + (json.dumps(reason, ensure_ascii=False) if quoted else reason)
+            words += " " + (_quoted(reason) if quoted else reason)
         yield words
     for note in deal.annotations or ():
         words = "  note"
@@ -993,7 +1009,24 @@ def _free_text(value: str) -> str:
         and not value.startswith('"')
         and value.isprintable()
     )
-    return value if plain else json.dumps(value, ensure_ascii=False)
+    return value if plain else _quoted(value)
+
+
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+"""Characters other programs may take for line breaks that JSON does not escape: escaped in
+quoted text, so every line of the notation is one line to every reader."""
+
+
+def _quoted(value: str) -> str:
+    """A text as a JSON string, the characters of :data:`_LINE_BREAKS` escaped too.
+
+    >>> print(_quoted("a\u2028b"))
+    "a\\u2028b"
+    """
+    text = json.dumps(value, ensure_ascii=False)
+    if any(char in text for char in _LINE_BREAKS):
+        text = "".join(_LINE_BREAKS.get(char, char) for char in text)
+    return text
 
 
 def _word(value: str, *, reserved: tuple[str, ...] = (), extra: str = "") -> str:
@@ -1008,7 +1041,7 @@ def _word(value: str, *, reserved: tuple[str, ...] = (), extra: str = "") -> str
         and value.lower() not in _DEAL_WORDS
         and value.lower() != "dummy"
     )
-    return value if plain else json.dumps(value, ensure_ascii=False)
+    return value if plain else _quoted(value)
 
 
 def is_text_name(name: str) -> bool:

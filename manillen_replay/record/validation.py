@@ -1,0 +1,126 @@
+"""What a decoded record must also satisfy beyond the schema, and its one normal form.
+
+The schema bounds each number on its own; these checks look across a deal: every card is dealt
+at most once (the hands of a redeal too, which the replay does not play), and a recorded score
+is no more than the rules let one deal score. Every reader (JSON, JSON Lines, the text notation)
+runs them through :func:`~manillen_replay.record.io.loads`, so each refusal carries its JSON
+pointer (or, in the text notation, its line and column).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+
+from ..errors import ManillenError, RecordError
+from ..rules import Rules, highest_deal_score, highest_multiplier
+from .model import Deal, Record
+
+EMPTY_AS_ABSENT = ("tricks", "declarations", "table_moves", "penalties", "annotations")
+"""The lists of a deal where an empty list says what no list says: read as absent
+(docs/format.md), so that a record reads the same from JSON and from the text notation, which
+has no way to write an empty list."""
+
+
+def normalize(record: Record) -> None:
+    """Put a record in its one normal form, in place: an empty list of :data:`EMPTY_AS_ABSENT`,
+    empty ``rules`` and empty ``rules.cafe`` are dropped, as if absent (they mean the same)."""
+    rules = record.match.rules
+    if rules is not msgspec.UNSET:
+        if rules.cafe is not msgspec.UNSET and _all_unset(rules.cafe):
+            rules.cafe = msgspec.UNSET
+        if _all_unset(rules):
+            record.match.rules = msgspec.UNSET
+    for deal in record.deals:
+        for name in EMPTY_AS_ABSENT:
+            value = getattr(deal, name)
+            if value is not msgspec.UNSET and not value:
+                setattr(deal, name, msgspec.UNSET)
+
+
+def _all_unset(options: msgspec.Struct) -> bool:
+    return all(value is msgspec.UNSET for value in msgspec.structs.astuple(options))
+
+
+def record_problems(record: Record) -> list[RecordError]:
+    """What is wrong with a decoded record beyond the schema, each with its JSON pointer: a card
+    dealt twice in a deal's hands (redeals included), a recorded score over what the rules allow.
+
+    >>> from manillen_replay.record.model import MatchInfo, RecordedScore
+    >>> record = Record(format="manillen/1", match=MatchInfo(seats=["A", "B", "C", "D"]),
+    ...                 deals=[Deal(dealer=3, recorded_score=RecordedScore(team=0, points=30720))])
+    >>> [(problem.pointer, problem.message[:46]) for problem in record_problems(record)]
+    [('/deals/0/recorded_score/points', 'a recorded score of 30,720 points is more than')]
+    """
+    problems: list[RecordError] = []
+    for d, deal in enumerate(record.deals):
+        problems.extend(_dealt_twice(deal, f"/deals/{d}"))
+    problems.extend(_scores_over(record))
+    return problems
+
+
+def _dealt_cards(deal: Deal) -> Iterator[tuple[str, str]]:
+    """Every card a deal's hands, table piles and laid-aside cards give, with its pointer below the deal."""
+    if deal.hands is not msgspec.UNSET:
+        for s, hand in enumerate(deal.hands):
+            for i, card in enumerate(hand):
+                yield card, f"hands/{s}/{i}"
+    if deal.table is not msgspec.UNSET:
+        for s, piles in enumerate(deal.table):
+            for p, pile in enumerate(piles):
+                for i, card in enumerate(pile):
+                    yield card, f"table/{s}/{p}/{i}"
+    if deal.discards is not msgspec.UNSET:
+        for i, card in enumerate(deal.discards):
+            yield card, f"discards/{i}"
+
+
+def _dealt_twice(deal: Deal, pointer: str) -> list[RecordError]:
+    """Each card dealt a second time in a deal that gives its hands (a redeal too)."""
+    if deal.hands is msgspec.UNSET:
+        return []
+    seen: dict[str, str] = {}
+    problems: list[RecordError] = []
+    for card, where in _dealt_cards(deal):
+        if card in seen:
+            problems.append(
+                RecordError(
+                    f"{card!r} was dealt twice (also at {pointer}/{seen[card]})", f"{pointer}/{where}"
+                )
+            )
+        else:
+            seen[card] = where
+    return problems
+
+
+def _scores_over(record: Record) -> list[RecordError]:
+    """Each recorded score over the most one deal can score under the record's rules."""
+    scored = [
+        (d, deal.recorded_score.points)
+        for d, deal in enumerate(record.deals)
+        if deal.recorded_score is not msgspec.UNSET and deal.recorded_score is not None
+    ]
+    if not scored:
+        return []
+    options = msgspec.to_builtins(record.match.rules) if record.match.rules is not msgspec.UNSET else {}
+    if record.match.variant is not msgspec.UNSET:
+        options["variant"] = record.match.variant
+    try:
+        rules = Rules.from_options(options)
+    except (ManillenError, ValueError, TypeError):  # the replay names a bad option
+        return []
+    bound = highest_deal_score(rules)
+    if bound is None:
+        return []
+    factor = highest_multiplier(rules)
+    return [
+        RecordError(
+            f"a recorded score of {points:,} points is more than one deal can score under these rules: "
+            f"at most {bound:,} ({bound // (factor or 1)} card points over the half, times the highest "
+            f"factor {factor})",
+            f"/deals/{d}/recorded_score/points",
+        )
+        for d, points in scored
+        if points > bound
+    ]
