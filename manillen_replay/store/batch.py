@@ -21,6 +21,11 @@ from .deal_rows import _DealRows
 if TYPE_CHECKING:
     from .importer import ImportSummary
 
+MAX_REJECTS_KEPT = 1_000
+"""How many refused records of one file the archive keeps (``rejects``, and the problems an
+import reports); past them it counts the rest and keeps one row saying how many more there were
+(:meth:`_Batch.reject_rest`). A file of a million bad lines cost a million rows and 2 GB."""
+
 
 @dataclass
 class _Pending:
@@ -84,7 +89,13 @@ class _Batch:
         )  # fmt: skip
 
     def reject(self, entry: Entry, problems: list[RecordError], counts: ImportSummary) -> None:
-        """Keep a refused record, with every problem, for the ``rejects`` table."""
+        """Keep a refused record, with every problem, for the ``rejects`` table: only counted
+        past the first :data:`MAX_REJECTS_KEPT` of its file."""
+        if counts.refused >= MAX_REJECTS_KEPT:
+            counts.refused += 1
+            counts.not_kept += 1
+            self.rejected += 1
+            return
         located = entry.locate(problems)
         if not located:
             located = [RecordError("invalid record", "", entry.source, entry.line)]
@@ -99,6 +110,16 @@ class _Batch:
             [f"{p.pointer}: {p.detail}" if p.pointer else p.detail for p in located],
             raw_text(entry), datetime.datetime.now(),
         )  # fmt: skip
+
+    def reject_rest(self, source: str, counts: ImportSummary) -> None:
+        """The one row (and problem) standing for the refused records of a file past the first
+        :data:`MAX_REJECTS_KEPT`: how many more there were."""
+        message = (
+            f"and {counts.not_kept:,} more refused records, not kept: the archive keeps the first "
+            f"{MAX_REJECTS_KEPT:,} of a file (check the file with manillen validate)"
+        )
+        counts.rejects.append(RecordError(message, "", source, None))
+        self.rejects.add(source, None, "", message, [message], "", datetime.datetime.now())
 
     def mark(self) -> list[tuple[list[Any], int]]:
         """Where every row list of the batch ends now, for :meth:`undo`."""

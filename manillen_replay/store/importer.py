@@ -77,7 +77,11 @@ class ImportSummary:
     files: int = 0
     """Files whose transaction was committed."""
     rejects: list[RecordError] = field(default_factory=list)
-    """Every problem of every refused record, with its place."""
+    """Every problem of every refused record kept, with its place (the first
+    :data:`~.batch.MAX_REJECTS_KEPT` of a file, then one saying how many more)."""
+    not_kept: int = 0
+    """Refused records past the first :data:`~.batch.MAX_REJECTS_KEPT` of their file: counted in
+    ``refused``, their problems not kept."""
     replacements: list[Replacement] = field(default_factory=list)
     """Each match replaced (its earlier version kept in ``match_versions``)."""
 
@@ -93,6 +97,7 @@ class ImportSummary:
         self.skipped += other.skipped
         self.kept += other.kept
         self.refused += other.refused
+        self.not_kept += other.not_kept
         self.deals += other.deals
         self.files += other.files
         self.rejects.extend(other.rejects)
@@ -415,6 +420,10 @@ class ImportMixin(StoreBase):
                     batch = _Batch()
                 batch.pending[item.match_id] = item
             self._flush(batch, state, reader, counts, loader, on_progress)
+            if counts.not_kept:
+                rest = _Batch()
+                rest.reject_rest(source, counts)
+                loader.submit(_loads(rest.tables(), state), [])
             loader.finish()
             committing = True
             self._con.execute("COMMIT")
