@@ -24,6 +24,7 @@ import streamlit as st
 
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.engine import MatchResult, decode_and_replay
+from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
 from manillen_replay.store import QUERY_TIMEOUT, ImportSummary, Store, flatten_for_csv
@@ -250,10 +251,65 @@ def match_ids() -> list[str]:
     return _match_ids(*_key(archive()))
 
 
+UPLOAD_MAX_MB = "MANILLEN_UPLOAD_MAX_MB"
+"""The environment variable that sets the largest upload the Archive page imports, in MiB
+(default :data:`DEFAULT_UPLOAD_MAX_MB`; docs/dashboard.md)."""
+UPLOAD_MAX_RECORDS = "MANILLEN_UPLOAD_MAX_RECORDS"
+"""The environment variable that sets the most lines of a ``.jsonl`` upload (or matches of a
+``.mnl`` one) the Archive page imports (default :data:`DEFAULT_UPLOAD_MAX_RECORDS`)."""
+DEFAULT_UPLOAD_MAX_MB = 32
+"""A club's season in JSON Lines is a few megabytes; a larger archive goes in by ``manillen import``."""
+DEFAULT_UPLOAD_MAX_RECORDS = 10_000
+"""Each record is decoded and replayed on the server: a file of a million ``{}`` lines took it
+20 s and 2 GB before this limit."""
+
+
+class UploadRefusedError(ManillenError):
+    """An upload over the dashboard's limits, refused before any of it is imported."""
+
+
+def upload_limits() -> tuple[int, int]:
+    """The largest upload in bytes and the most records it may hold: the settings
+    :data:`UPLOAD_MAX_MB` and :data:`UPLOAD_MAX_RECORDS`, or their defaults (a setting that is
+    not a positive whole number is ignored)."""
+
+    def setting(name: str, default: int) -> int:
+        text = os.environ.get(name, "").strip()
+        return int(text) if text.isdigit() and int(text) > 0 else default
+
+    return setting(UPLOAD_MAX_MB, DEFAULT_UPLOAD_MAX_MB) * 2**20, setting(
+        UPLOAD_MAX_RECORDS, DEFAULT_UPLOAD_MAX_RECORDS
+    )
+
+
 def entries_from_upload(name: str, data: bytes) -> list[Entry]:
     """The documents of an uploaded file: one ``.json`` match, a line of ``.jsonl`` each, or
-    each match of a ``.mnl`` text, numbered by their line."""
-    return entries_of(data, name, kind_of(name))
+    each match of a ``.mnl`` text, numbered by their line. Lines split as every reader splits
+    them (``manillen_replay.record.io.split_lines``: at ``\\n`` only, a ``\\r`` before it dropped).
+
+    :raises UploadRefusedError: for a file over :func:`upload_limits` (larger, or more lines or
+        matches), saying which limit and that ``manillen import`` takes it.
+    """
+    most_bytes, most_records = upload_limits()
+    if len(data) > most_bytes:
+        raise UploadRefusedError(
+            f"{name} is {len(data):,} bytes, over the upload limit of {most_bytes:,} "
+            f"({most_bytes // 2**20} MiB, the setting {UPLOAD_MAX_MB}): import it with manillen import"
+        )
+    kind = kind_of(name)
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    if kind == "jsonl" and lines > most_records:
+        raise UploadRefusedError(
+            f"{name} has {lines:,} lines, over the upload limit of {most_records:,} records "
+            f"(the setting {UPLOAD_MAX_RECORDS}): import it with manillen import"
+        )
+    entries = entries_of(data, name, kind)
+    if len(entries) > most_records:
+        raise UploadRefusedError(
+            f"{name} holds {len(entries):,} matches, over the upload limit of {most_records:,} records "
+            f"(the setting {UPLOAD_MAX_RECORDS}): import it with manillen import"
+        )
+    return entries
 
 
 def upload_replacements(name: str, data: bytes) -> list[Replacement]:

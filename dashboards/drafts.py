@@ -17,6 +17,7 @@ match is saved under a new id instead (:func:`save_match`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import secrets
 from dataclasses import dataclass
@@ -43,6 +44,28 @@ from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
 
 SUFFIX = ".drafts"
 
+MAX_DRAFTS = 200
+"""The most open drafts beside one archive: a club records a few tables an evening, and a
+finished match's draft can be discarded. A new draft past it is refused with a message."""
+MAX_DRAFT_BYTES = 2 * 2**20
+"""The largest draft file written or read, in bytes: a long club evening's draft is under 100 kB.
+A draft over it is refused when saved and not read (nor listed) from the folder."""
+
+
+def _refuse_new_draft(target: Path, draft_id: str) -> None:
+    """Refuse a new draft when the folder holds :data:`MAX_DRAFTS` already.
+
+    :raises RecordingError: saying so, and what to do.
+    """
+    if (target / f"{draft_id}.json").exists() or not target.is_dir():
+        return
+    count = sum(1 for _ in itertools.islice(target.glob("*.json"), MAX_DRAFTS))
+    if count >= MAX_DRAFTS:
+        raise RecordingError(
+            f"there are {MAX_DRAFTS} open drafts already, the most kept beside an archive: finish or "
+            "discard one (Record page, Carry on) before starting another"
+        )
+
 
 def folder(archive: Path | None = None) -> Path:
     """The folder of draft files beside an archive (``club.duckdb`` -> ``club.drafts/``)."""
@@ -56,13 +79,25 @@ def new_id() -> str:
 
 
 def save(draft: Draft, where: Path | None = None) -> Draft:
-    """Write a draft (stamped with the time), replacing its previous file in one step."""
-    draft.updated = now()
+    """Write a draft (stamped with the time), replacing its previous file in one step.
+
+    :raises RecordingError: for a new draft when :data:`MAX_DRAFTS` are open, or a draft over
+        :data:`MAX_DRAFT_BYTES` (nothing is written).
+    """
     target = where or folder()
+    _refuse_new_draft(target, draft.draft_id)
+    draft.updated = now()
+    text = draft.to_json()
+    size = len(text.encode("utf-8"))
+    if size > MAX_DRAFT_BYTES:
+        raise RecordingError(
+            f"this draft would be {size:,} bytes, over the limit of {MAX_DRAFT_BYTES:,} for a draft: "
+            "shorten its notes, or save the match and start a new one"
+        )
     target.mkdir(parents=True, exist_ok=True)
     path = target / f"{draft.draft_id}.json"
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(draft.to_json(), encoding="utf-8")
+    temporary.write_text(text, encoding="utf-8")
     os.replace(temporary, path)
     return draft
 
@@ -73,6 +108,8 @@ def load(draft_id: str, where: Path | None = None) -> Draft | None:
         return None
     path = (where or folder()) / f"{draft_id}.json"
     try:
+        if path.stat().st_size > MAX_DRAFT_BYTES:  # asked before reading: no draft is so large
+            return None
         return Draft.from_json(path.read_text(encoding="utf-8"))
     except (OSError, RecordingError):
         return None
@@ -83,8 +120,17 @@ def open_drafts(where: Path | None = None) -> list[Draft]:
     target = where or folder()
     if not target.is_dir():
         return []
-    found = [load(path.stem, target) for path in target.glob("*.json")]
+    # the newest files first, at most MAX_DRAFTS of them: a folder filled by hand stays cheap
+    paths = sorted(target.glob("*.json"), key=_modified, reverse=True)[:MAX_DRAFTS]
+    found = [load(path.stem, target) for path in paths]
     return sorted((d for d in found if d is not None), key=lambda d: d.updated, reverse=True)
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def discard(draft_id: str, where: Path | None = None) -> None:

@@ -116,6 +116,18 @@ LABELS: dict[str, tuple[str, str]] = {
     "count.new_matches": ("{count} new matches", "{count} nieuwe partijen"),
     "count.new_matches_one": ("1 new match", "1 nieuwe partij"),
     "archive.import_refused": ("Refused: {problem}", "Geweigerd: {problem}"),
+    "archive.refused_more": (
+        "... and {count} more problems: the archive's rejects table has them (the SQL page).",
+        "... en nog {count} problemen: de tabel rejects van het archief bevat ze (de pagina SQL).",
+    ),
+    "archive.upload_refused": (
+        "Not imported: {message}.",
+        "Niet geïmporteerd: {message}.",
+    ),
+    "archive.import_failed": (
+        "The upload could not be imported: {message}",
+        "Het bestand kon niet geïmporteerd worden: {message}",
+    ),
     "archive.replace_ask": (
         "{name} holds {matches} the archive already has with other content. Replace them? "
         "The archive's versions are kept and can be put back.",

@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboards import data, i18n, light_table, native_inputs, ui
 from manillen_replay.errors import ManillenError
+from manillen_replay.store import ArchiveLockedError
 from manillen_replay.store.importer import Replacement
 
 t = ui.translator()
@@ -45,7 +46,7 @@ def _upload() -> None:
     try:
         replacing = data.upload_replacements(uploaded.name, content)
     except ManillenError as error:
-        st.error(t("error.locked", message=error))
+        _failed(error)
         return
     if replacing:
         st.session_state[ASKED] = ((uploaded.name, len(content)), replacing)
@@ -81,11 +82,26 @@ def _ask(name: str, content: bytes, replacing: list[Replacement]) -> None:
         st.rerun()
 
 
+def _failed(error: ManillenError) -> None:
+    """Why an upload was not imported: the archive held by another program, the upload over the
+    page's limits, or another reason, each in its own words."""
+    if isinstance(error, ArchiveLockedError):
+        st.error(t("error.locked", message=error))
+    elif isinstance(error, data.UploadRefusedError):
+        st.error(t("archive.upload_refused", message=error))
+    else:
+        st.error(t("archive.import_failed", message=error))
+
+
+SHOWN_REFUSALS = 20
+"""How many refused records the report after an upload lists, one box each; the rest are counted."""
+
+
 def _import(name: str, content: bytes, *, replace: bool) -> None:
     try:
         summary, analysis = data.import_upload(name, content, replace=replace)
     except ManillenError as error:
-        st.error(t("error.locked", message=error))
+        _failed(error)
         return
     message = t(
         "archive.import_done",
@@ -111,7 +127,13 @@ def _import(name: str, content: bytes, *, replace: bool) -> None:
     ]
     if summary.kept:
         report.append(("info", t("archive.kept", matches=_count("matches", summary.kept))))
-    report += [("error", t("archive.import_refused", problem=p.describe())) for p in summary.rejects]
+    report += [
+        ("error", t("archive.import_refused", problem=p.describe())) for p in summary.rejects[:SHOWN_REFUSALS]
+    ]
+    if len(summary.rejects) > SHOWN_REFUSALS:
+        report.append(
+            ("error", t("archive.refused_more", count=f"{len(summary.rejects) - SHOWN_REFUSALS:,}"))
+        )
     if analysis.matches:
         found = sum(analysis.by_category.values())
         report.append(
