@@ -144,6 +144,8 @@ def loads(data: bytes | str, *, source: str | None = None, line: int | None = No
     :raises InvalidRecordError: listing every problem, each with its JSON pointer.
     """
     data = data.removeprefix(_BOM) if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    if isinstance(data, str) and _has_surrogate(data):  # a lone surrogate: no UTF-8, told as such
+        data = data.encode("utf-8", "surrogatepass")
     try:
         record = _decoder.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:

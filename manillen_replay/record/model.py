@@ -209,7 +209,10 @@ class Deal(_Base, kw_only=True):
     """One deal: the cards, the calls, the tricks as played, what was written down."""
 
     dealer: Seat
-    hands: list[list[CardText]] | UnsetType = UNSET
+    hands: (
+        Annotated[list[list[CardText]], Meta(min_length=2, description="Per seat: the cards dealt to it.")]
+        | UnsetType
+    ) = UNSET
     table: (
         Annotated[
             list[list[Pile]],
@@ -225,7 +228,10 @@ class Deal(_Base, kw_only=True):
     ) = UNSET
     table_moves: list[TableMove] | UnsetType = UNSET
     declarations: Annotated[list[Declaration], Meta(max_length=64)] | UnsetType = UNSET
-    tricks: list[list[CardText]] | UnsetType = UNSET
+    tricks: (
+        list[Annotated[list[CardText], Meta(min_length=1, description="A trick: its cards in the order played.")]]
+        | UnsetType
+    ) = UNSET
     recorded_score: RecordedScore | UnsetType | None = UNSET
     penalties: Annotated[list[Penalty], Meta(max_length=16)] | UnsetType = UNSET
     annotations: list[Annotation] | UnsetType = UNSET

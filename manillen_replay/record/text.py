@@ -352,7 +352,7 @@ class _Parser:
             raise line.error(key.column, f"the header line {word!r} must come before the first deal")
         if word in _FREE_TEXT:
             value, column = line.rest(key.end)
-            if not value:
+            if not value and line.raw[column - 1 : column] != '"':  # "" is an empty text, as written
                 raise line.error(column, f"expected a value after {word!r}")
             name = "id" if word == "match" else word
             self.match[name] = value
