@@ -261,3 +261,108 @@ def test_text_reader_has_no_slips(mutants: dict[str, Any]) -> None:
     result = _run("validate", str(mutants["folder"] / "text"))
     _no_traceback(result)
     assert READER_SLIP not in result.output
+
+
+# --------------------------------------------------------------------------- the round-trip oracle
+
+ROUND_TRIP_CASES = 1500
+"""Records, each mutated by :func:`_round_trip_mutant`, taken JSON -> text -> JSON."""
+
+ROUND_TRIP_TEXTS = [
+    "a\rb", "x\u2028y", "\u2029", "n\x85", "\r\n", "tab\there", "#", '"', " lead", "trail ", "", "x\x0cy",
+    "anna", "dummy", "trick", "A&B", "a/b", "[t]", "é ♥", "note: x", "\x1e", "a\u2028#b",
+]  # fmt: skip
+"""Texts put in place of a text of a record: the characters that break lines or need quoting in
+the notation."""
+
+
+def _round_trip_mutant(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
+    """A text replaced, a list or an object emptied, or a free text field set, one to three times."""
+    for _ in range(rng.randint(1, 3)):
+        match, deals = record.get("match"), record.get("deals")
+        if rng.random() < 0.3 and isinstance(match, dict) and isinstance(deals, list):
+            target = match if rng.random() < 0.5 or not deals else rng.choice(deals)
+            if target is match:
+                target[rng.choice(["notes", "venue", "event", "id"])] = rng.choice(ROUND_TRIP_TEXTS)
+            elif isinstance(target, dict):
+                note = {"author": rng.choice(ROUND_TRIP_TEXTS), "text": rng.choice(ROUND_TRIP_TEXTS)}
+                if rng.random() < 0.5:
+                    note["tags"] = [rng.choice(ROUND_TRIP_TEXTS)]
+                notes = target.get("annotations")
+                target["annotations"] = [*notes, note] if isinstance(notes, list) else [note]
+            continue
+        path = rng.choice(_nodes(record)[1:])
+        parent: Any = record
+        for part in path[:-1]:
+            parent = parent[part]
+        value = parent[path[-1]]
+        if isinstance(value, str):
+            parent[path[-1]] = rng.choice(ROUND_TRIP_TEXTS)
+        elif isinstance(value, list):
+            parent[path[-1]] = []
+        elif isinstance(value, dict):
+            parent[path[-1]] = {}
+    return record
+
+
+def _the_same_both_ways(record: Any, source: str) -> bool:
+    """JSON -> text -> JSON: the same record (True), or the text refused with placed problems
+    (False); never a changed record, never a traceback."""
+    from manillen_replay.errors import InvalidRecordError
+    from manillen_replay.record import dumps_text, loads_text
+
+    text = dumps_text(record)
+    try:
+        back = loads_text(text, source=source)
+    except InvalidRecordError as error:
+        assert all(p.source == source and p.line for p in error.problems), error.problems
+        return False
+    assert back == [record], text
+    return True
+
+
+def test_json_to_text_to_json_gives_the_same_record_or_a_message() -> None:
+    """Every record that reads as JSON converts to the notation and back unchanged, or the text
+    is refused with a placed message: texts holding \\r, U+2028, U+2029, U+0085, empty lists
+    (`"tricks": []`) and empty objects among the mutations."""
+    from manillen_replay.errors import InvalidRecordError
+    from manillen_replay.record import loads
+
+    rng = random.Random(SEED + 31)
+    records = [json.loads(text) for text in _samples("samples", ".json")]
+    read = same = 0
+    for _ in range(ROUND_TRIP_CASES):
+        document = json.loads(json.dumps(rng.choice(records)))
+        if rng.random() < 0.3:
+            document = _mutate_tree(rng, document)
+        document = _round_trip_mutant(rng, document)
+        try:
+            record = loads(json.dumps(document, ensure_ascii=rng.random() < 0.5))
+        except InvalidRecordError:
+            continue
+        read += 1
+        same += _the_same_both_ways(record, "round-trip.mnl")
+    assert read > ROUND_TRIP_CASES // 10 and same > read // 2, (read, same)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"notes": "one\rtwo"},
+        {"notes": "one\u2028two", "venue": "\u2029"},
+        {"event": "x\x85y"},
+        {"tricks": []},
+        {"annotations": []},
+    ],
+)
+def test_round_trip_of_line_breaks_and_empty_tricks(change: dict[str, Any]) -> None:
+    """The cases the oracle must keep: the same record back, not a refusal."""
+    from manillen_replay.record import loads
+
+    document = json.loads((ROOT / "data" / "samples" / "seed-trick.json").read_text(encoding="utf-8"))
+    for key, value in change.items():
+        target = document["deals"][0] if isinstance(value, list) else document["match"]
+        target[key] = value
+    if "tricks" in change:
+        document["deals"][0]["recorded_score"] = {"team": 0, "points": 6}
+    assert _the_same_both_ways(loads(json.dumps(document)), "case.mnl")

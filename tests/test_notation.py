@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 from pathlib import Path
 
 import msgspec
@@ -443,7 +444,7 @@ def test_every_command_in_the_notation_docs_runs_as_written(tmp_path, monkeypatc
         if command.startswith("cat "):
             piped, command = command.split(" | ", 1)
             stdin = Path(piped.split()[1]).read_text()
-        words = command.split()
+        words = shlex.split(command)  # as a shell splits it: quoted cards are one argument
         assert words[0] == "manillen"
         result = run(*words[1:], stdin=stdin)
         assert result.exit_code == 0, (command, result.output)
