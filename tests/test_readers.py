@@ -105,6 +105,55 @@ def test_mnl_upload_over_the_limit_is_refused_with_the_limit_not_a_lock_error(tm
     assert "over the limit of 8,388,608" in summary.rejects[0].describe()
 
 
+def _archive_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The Archive page over an archive of its own, its upload box open."""
+    from dashboards import data
+
+    from .test_dashboard import APP, build_archive, open_expander, open_page
+
+    path = tmp_path / "own.duckdb"
+    build_archive(path)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    from streamlit.testing.v1 import AppTest
+
+    return open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
+
+
+def test_archive_page_says_why_an_oversized_mnl_upload_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upload of a .mnl over the limit is reported as one refused file naming the limit, not
+    as the archive being in use by another program."""
+    at = _archive_page(tmp_path, monkeypatch)
+    data = _big_text(tmp_path).read_bytes()
+    at.file_uploader(key="archive_upload").set_value(("big.mnl", data, "text/plain")).run()
+    at.button(key="archive_import").click().run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "big.mnl: 0 imported, 0 replaced, 0 already present, 1 refused (0 deals)."
+    ]
+    (refused,) = [e.value for e in at.error]
+    assert refused.startswith("Refused: big.mnl: the text (.mnl) file is") and "8,388,608" in refused
+    assert "another program" not in refused
+
+
+def test_archive_page_refuses_an_upload_over_its_limits_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _archive_page(tmp_path, monkeypatch)
+    monkeypatch.setenv("MANILLEN_UPLOAD_MAX_RECORDS", "2")
+    at.file_uploader(key="archive_upload").set_value(
+        ("club.jsonl", b"{}\n{}\n{}\n", "application/jsonl")
+    ).run()
+    at.button(key="archive_import").click().run()
+    assert not at.exception
+    (refused,) = [e.value for e in at.error]
+    assert refused.startswith("Not imported: club.jsonl has 3 lines, over the upload limit of 2 records")
+    assert "another program" not in refused
+
+
 # --------------------------------------------------------------------------- 11: one rule for lines
 
 
