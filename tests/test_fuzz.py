@@ -285,7 +285,10 @@ def _round_trip_mutant(rng: random.Random, record: dict[str, Any]) -> dict[str, 
             if target is match:
                 target[rng.choice(["notes", "venue", "event", "id"])] = rng.choice(ROUND_TRIP_TEXTS)
             elif isinstance(target, dict):
-                note = {"author": rng.choice(ROUND_TRIP_TEXTS), "text": rng.choice(ROUND_TRIP_TEXTS)}
+                note: dict[str, Any] = {
+                    "author": rng.choice(ROUND_TRIP_TEXTS),
+                    "text": rng.choice(ROUND_TRIP_TEXTS),
+                }
                 if rng.random() < 0.5:
                     note["tags"] = [rng.choice(ROUND_TRIP_TEXTS)]
                 notes = target.get("annotations")

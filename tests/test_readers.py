@@ -33,7 +33,7 @@ def _output(result: Result) -> str:
 
 
 def _seed(**match: Any) -> dict[str, Any]:
-    record = copy.deepcopy(SEED)
+    record: dict[str, Any] = copy.deepcopy(SEED)
     record["match"].update(match)
     return record
 
