@@ -314,7 +314,10 @@ def entries_from_upload(name: str, data: bytes) -> list[Entry]:
 
 def upload_replacements(name: str, data: bytes) -> list[Replacement]:
     """The archive's matches an uploaded file would replace (same id, other content), to ask
-    before importing it; none when the archive does not exist yet."""
+    before importing it; none when the archive does not exist yet.
+
+    :raises UploadRefusedError: for a file over the upload limits (:func:`entries_from_upload`).
+    """
     current = archive()
     if not current.exists():
         return []
@@ -329,9 +332,11 @@ def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[Impo
     :param replace: ``False`` keeps the archive's version of a known match whose content
         changed; a replaced match's earlier version is kept in ``match_versions`` either way.
     :raises ArchiveLockedError: when another program holds the archive.
+    :raises UploadRefusedError: for a file over the upload limits, before the archive is opened.
     """
+    entries = entries_from_upload(name, data)
     with archive().writing() as store:
-        summary = store.import_entries(entries_from_upload(name, data), replace=replace)
+        summary = store.import_entries(entries, replace=replace)
         return summary, analyse_archive(store)
 
 
