@@ -195,6 +195,9 @@ Pile = Annotated[
 ]
 
 
+Trick = Annotated[list[CardText], Meta(min_length=1, description="A trick: its cards in the order played.")]
+
+
 class TableMove(_Base, kw_only=True):
     """Two-player games: before its play in ``trick`` (at position ``play`` of the trick, by
     default its first), ``seat`` moved the top card of its third pile to its emptied fourth
@@ -228,10 +231,7 @@ class Deal(_Base, kw_only=True):
     ) = UNSET
     table_moves: list[TableMove] | UnsetType = UNSET
     declarations: Annotated[list[Declaration], Meta(max_length=64)] | UnsetType = UNSET
-    tricks: (
-        list[Annotated[list[CardText], Meta(min_length=1, description="A trick: its cards in the order played.")]]
-        | UnsetType
-    ) = UNSET
+    tricks: list[Trick] | UnsetType = UNSET
     recorded_score: RecordedScore | UnsetType | None = UNSET
     penalties: Annotated[list[Penalty], Meta(max_length=16)] | UnsetType = UNSET
     annotations: list[Annotation] | UnsetType = UNSET
