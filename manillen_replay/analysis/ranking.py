@@ -181,3 +181,39 @@ def costs_of_plays(
     for deal, seat, call, loss in calls:
         out[(match, deal, None, None, seat, call)] = (loss, None)
     return out
+
+
+MEASURES_NL: Mapping[str, str] = {
+    "view": "vanuit wat je kon zien",
+    "hindsight": "met alle kaarten gekend",
+    "points": "punten op het spel (niet door de solver berekend)",
+}
+""":data:`MEASURES` in Dutch."""
+
+
+def cost_in_words(
+    view_cost: float | None, dd_cost: float | None, points: float | None, call: str | None, lang: str = "en"
+) -> str:
+    """What a ranked decision cost, with the measure named.
+
+    >>> cost_in_words(4.5, 9, 9.0, None)
+    '4.5 card points from what you could see (9 with every hand known)'
+    >>> cost_in_words(7.26, None, 7.3, "trump")
+    "7.3 points of the deal's expected score from what you could see"
+    >>> cost_in_words(None, None, 3.0, None, "nl")
+    '3 punten op het spel (niet door de solver berekend)'
+    """
+    from .words import number, number_nl, points_en, points_nl
+
+    dutch = lang == "nl"
+    measures = MEASURES_NL if dutch else MEASURES
+    amount = points_nl if dutch else points_en
+    if view_cost is None:
+        return f"{(number_nl if dutch else number)(round(points or 0.0, 1))} {measures['points']}"
+    if call is not None:
+        of_score = "van de verwachte score van het spel" if dutch else "of the deal's expected score"
+        return f"{amount(round(view_cost, 1))} {of_score} {measures['view']}"
+    text = f"{amount(round(view_cost, 1), 'kaartpunt' if dutch else 'card point')} {measures['view']}"
+    if dd_cost is not None:
+        text += f" ({(number_nl if dutch else number)(round(dd_cost, 1))} {measures['hindsight']})"
+    return text
