@@ -348,3 +348,23 @@ def test_the_solver_works_with_the_archive_closed(tmp_path: Path, monkeypatch: p
     assert outcome.matches == 2 and outcome.solved == 2 and not outcome.problems
     assert events == ["read", "read", "solve", "write", "read", "solve", "write"]
     assert rows(path, "SELECT count(DISTINCT match_id) FROM play_costs") == [(2,)]
+
+
+# --------------------------------------------------------------------------- the warm-up
+
+
+def test_the_warm_up_mark_says_whether_this_solver_is_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make setup` runs the warm-up only when the mark of this solver's files is missing."""
+    from manillen_replay.solver import _jit
+
+    monkeypatch.setattr(_jit, "CACHE_DIR", tmp_path / "solver-x")
+    assert _jit.main(["check"]) == 1 and not _jit.is_warm()
+    assert _jit.main(["mark"]) == 0 and _jit.main(["check"]) == 0
+    (tmp_path / "solver-x" / _jit.WARM_MARK).write_text("an older solver\n")
+    assert _jit.main(["check"]) == 1
+    assert _jit.main(["nonsense"]) == 2
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
+    assert "$(JIT) check || $(MAKE) --no-print-directory warm" in makefile
+    assert "$(BIN)/manillen findings data/samples/seed-trick.json" in makefile
