@@ -368,3 +368,24 @@ def test_the_warm_up_mark_says_whether_this_solver_is_compiled(
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
     assert "$(JIT) check || $(MAKE) --no-print-directory warm" in makefile
     assert "$(BIN)/manillen findings data/samples/seed-trick.json" in makefile
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    out = tmp_path / "r.html"
+    code, text, err = run(
+        "report", "--db", str(path), "--match", "random-5", "--samples", "2", "--out", str(out)
+    )
+    assert code == 0, err
+    assert "reviewing match random-5 with the solver first (2 deals" in err and "solving: 2/2 deals" in err
+    assert rows(path, "SELECT analysis_depth FROM matches") == [("solver",)]
+    assert "manillen analyze --depth solver" not in out.read_text(encoding="utf-8")  # costed
+    code, _, err = run("report", "--db", str(path), "--match", "random-5", "--out", str(out))
+    assert code == 0 and "solving" not in err  # reviewed once
+    code, _, err = run(
+        "report", "--db", str(path), "--match", "random-5", "--player", "Zoe", "--out", str(out)
+    )
+    assert code == 1 and "'Zoe' did not play" in err
