@@ -1,6 +1,8 @@
 """The built-in analysis run over an archive: read each match back, replay it, find its mistakes
-(and with the solver cost its cards), store the findings. ``manillen analyze`` and the dashboard
-(after an upload or a recorded deal) both run :func:`analyse_archive`.
+(and with the solver cost its cards), store the findings. The dashboard (after an upload or a
+recorded deal) runs :func:`analyse_archive` on its open Store; ``manillen analyze`` and
+``manillen report`` run :func:`analyse_archive_in_turns`, which opens the archive to write only
+while it stores, so that the solver's minutes pass beside the dashboard.
 """
 
 from __future__ import annotations
