@@ -376,7 +376,7 @@ def test_the_warm_up_mark_says_whether_this_solver_is_compiled(
 def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> None:
     path = archive(tmp_path / "club.duckdb", (5, 2, None))
     out = tmp_path / "r.html"
-    code, text, err = run(
+    code, _, err = run(
         "report", "--db", str(path), "--match", "random-5", "--samples", "2", "--out", str(out)
     )
     assert code == 0, err
@@ -389,3 +389,30 @@ def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> N
         "report", "--db", str(path), "--match", "random-5", "--player", "Zoe", "--out", str(out)
     )
     assert code == 1 and "'Zoe' did not play" in err
+
+
+def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) -> None:
+    """The dashboard's Record page may add a deal to a match while the CLI solves it with the
+    archive closed: the older match's results must not overwrite the newer match."""
+    from manillen_replay.store.analyse import analyse_archive_in_turns
+
+    path = archive(tmp_path / "club.duckdb", (5, 1, None), (6, 1, None))
+
+    class ChangesOnWrite:
+        def __init__(self, read_only: bool) -> None:
+            self.store = Store(path, read_only=read_only)
+            if not read_only:  # the dashboard got its turn first and changed random-6
+                self.store.query("UPDATE matches SET record = record || ' ' WHERE match_id = 'random-6'")
+
+        def __enter__(self) -> Store:
+            return self.store
+
+        def __exit__(self, *exc: object) -> None:
+            self.store.close()
+
+    outcome = analyse_archive_in_turns(ChangesOnWrite, ["random-5", "random-6"], depth="heuristic")
+    assert [p for p in outcome.problems if "changed in the archive" in p] == [
+        "match 'random-6' changed in the archive while it was being analysed: it was not stored; "
+        "run the same command again to analyse it as it is now"
+    ]
+    assert rows(path, "SELECT match_id FROM matches WHERE analysed_at IS NOT NULL") == [("random-5",)]

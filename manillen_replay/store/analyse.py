@@ -319,6 +319,27 @@ def _store_chunk(
     outcome.by_category.update(f.category.value for f in done.findings)
 
 
+def _drop_changed(
+    done: _Analysed, read: Mapping[str, bytes], now: Mapping[str, bytes], outcome: AnalysisOutcome
+) -> None:
+    """Leave out of ``done`` the matches whose record changed (or went) while they were analysed
+    with the archive closed (the dashboard's Record page adds deals to a match): their results
+    would overwrite the newer match's."""
+    changed = [match_id for match_id in done.ids if now.get(match_id) != read.get(match_id)]
+    if not changed:
+        return
+    gone = set(changed)
+    done.ids = [match_id for match_id in done.ids if match_id not in gone]
+    done.findings = [f for f in done.findings if f.match not in gone]
+    done.solved = {match_id: solved for match_id, solved in done.solved.items() if match_id not in gone}
+    done.calls = [frame.filter(~pl.col("match_id").is_in(list(gone))) for frame in done.calls]
+    for match_id in changed:
+        outcome.problems.append(
+            f"match {match_id!r} changed in the archive while it was being analysed: it was not "
+            "stored; run the same command again to analyse it as it is now"
+        )
+
+
 def _meter(
     total: int, progress: Progress | None, depth: str, matches: int
 ) -> tuple[Any, ProgressMeter | None]:
@@ -409,6 +430,7 @@ def analyse_archive_in_turns(
                 records = list(store.iter_records(match_ids=chunk))
             done = _analyse_chunk(records, chunk, depth=depth, samples=samples, meter=meter, outcome=outcome)
             with open_store(False) as store:
+                _drop_changed(done, dict(records), dict(store.iter_records(match_ids=done.ids)), outcome)
                 _store_chunk(store, done, depth=depth, outcome=outcome, on_match=on_match)
             if bar is not None and not solving:
                 bar.update(len(chunk))
