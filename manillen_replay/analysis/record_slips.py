@@ -194,13 +194,16 @@ def slip_words(
     """
     original = [tuple(int(card) for card in t.cards) for t in deal.tricks]
     name = names[seat]
+    # a phrase with a clause of its own is closed by a comma
+    en_comma = "," if slip.kind is Reordering.ROTATE else ""
+    nl_comma = "" if slip.kind is Reordering.SWAP else ","
     en = (
         f"A rule broken by {name} in trick {trick}, or a slip in the record: "
-        f"{reordering_en(slip, names, original)} every card is legal"
+        f"{reordering_en(slip, names, original)}{en_comma} every card is legal"
     )
     nl = (
         f"Een regel gebroken door {name} in slag {trick}, of een fout in de notatie: "
-        f"{reordering_nl(slip, names, original)} is elke kaart toegelaten"
+        f"{reordering_nl(slip, names, original)}{nl_comma} is elke kaart toegelaten"
     )
     if slip.others:
         many = slip.others > 1
