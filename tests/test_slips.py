@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec import UNSET
 
-from manillen_replay.analysis import Category, Severity, analyse
+from manillen_replay.analysis import Category, Finding, Severity, analyse
 from manillen_replay.analysis.record_slips import Reordering, find_slip
 from manillen_replay.cards import Card
 from manillen_replay.cli import cli
@@ -27,6 +28,7 @@ from manillen_replay.record import Deal, Declaration, MatchInfo, Record, dumps, 
 from manillen_replay.rules import Rules
 
 from .factories import SEATS, random_deal
+from .test_words import CODE, ENGLISH
 
 RULE_KINDS = {"revoke", "failed_to_overtake", "failed_to_buy", "illegal_underbuy"}
 
@@ -99,7 +101,7 @@ def swapped(tricks: list[str], a: int, b: int) -> list[str]:
     return lines
 
 
-def not_strategy(tricks: list[str], hands: list[str] | None = None) -> list:
+def not_strategy(tricks: list[str], hands: list[str] | None = None) -> list[Finding]:
     return [f for f in analyse(replay(record(tricks, hands))) if f.category is not Category.STRATEGY]
 
 
@@ -204,6 +206,20 @@ def test_a_line_typed_from_the_wrong_player_is_named() -> None:
     ) in found[0].explanation_nl
 
 
+def test_every_slip_template_speaks_both_languages() -> None:
+    """test_words' checks on each reordering's words: no card code, no English in the Dutch."""
+    moved = list(LEGAL_0)
+    moved.insert(2, moved.pop(0))
+    rotated = list(LEGAL_0)
+    rotated[1] = "AH 7S QC 10C"
+    for tricks in (swapped(LEGAL_22, 2, 3), swapped(LEGAL_0, 1, 6), moved, rotated):
+        for finding in not_strategy(tricks):
+            en, nl = finding.explanation, finding.explanation_nl
+            assert finding.kind == "record_slip"
+            assert not CODE.search(en) and not CODE.search(nl), (en, nl)
+            assert not ENGLISH.search(nl), nl
+
+
 def test_a_genuine_illegal_play_keeps_its_rule_finding() -> None:
     """Bert's revoke in trick 1 is no slip: no small reordering makes every card legal."""
     result = replay(record(REVOKE))
@@ -227,7 +243,7 @@ def test_with_hands_a_rule_broken_is_a_rule_broken() -> None:
     assert {f.kind for f in not_strategy(tricks)} == {"record_slip"}
 
 
-def test_validate_mentions_the_possible_slip(tmp_path) -> None:
+def test_validate_mentions_the_possible_slip(tmp_path: Path) -> None:
     text = tmp_path / "slip.mnl"
     text.write_text(dumps_text([record(swapped(LEGAL_22, 2, 3))]), encoding="utf-8")
     lines = text.read_text(encoding="utf-8").splitlines()
@@ -270,7 +286,9 @@ def test_validate_mentions_the_possible_slip(tmp_path) -> None:
     trump=st.sampled_from([None, 0, 1, 2, 3]),
     pair=st.tuples(st.integers(1, 8), st.integers(1, 8)).filter(lambda p: p[0] != p[1]),
 )
-def test_two_lines_swapped_are_legal_or_a_slip_that_is(seed, dealer, trump, pair) -> None:
+def test_two_lines_swapped_are_legal_or_a_slip_that_is(
+    seed: int, dealer: int, trump: int | None, pair: tuple[int, int]
+) -> None:
     """For random legal deals without hands and two lines swapped: either every card is still
     legal, or every illegal play is a record_slip whose reordering makes every card legal."""
     deal = random_deal(random.Random(seed), dealer, trump=trump)

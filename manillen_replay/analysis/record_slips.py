@@ -109,9 +109,9 @@ def _reorderings(
     keyed: list[tuple[tuple[int, ...], Reordering, int, int, tuple[int, ...], int]] = []
     for i in range(n):
         for j in range(i + 1, n):
-            order = list(range(n))
-            order[i], order[j] = j, i
-            keyed.append(((0, j - i, focus not in (i, j), i, j), Reordering.SWAP, i, j, tuple(order), 0))
+            swap = list(range(n))
+            swap[i], swap[j] = j, i
+            keyed.append(((0, j - i, int(focus not in (i, j)), i, j), Reordering.SWAP, i, j, tuple(swap), 0))
     for i in range(n):
         for j in range(n):
             if abs(i - j) < 2:
@@ -119,12 +119,12 @@ def _reorderings(
             rest = [t for t in range(n) if t != i]
             # up: before line j; down: after line j
             at = rest.index(j) if j < i else rest.index(j) + 1
-            order = (*rest[:at], i, *rest[at:])
-            keyed.append(((1, abs(i - j), focus not in (i, j), i, j), Reordering.MOVE, i, j, order, 0))
+            move = (*rest[:at], i, *rest[at:])
+            keyed.append(((1, abs(i - j), int(focus not in (i, j)), i, j), Reordering.MOVE, i, j, move, 0))
     size = len(tricks[0]) if tricks else 0
     for i in range(n):
         for k in range(1, size):
-            keyed.append(((2, 0, focus != i, i, k), Reordering.ROTATE, i, k, tuple(range(n)), k))
+            keyed.append(((2, 0, int(focus != i), i, k), Reordering.ROTATE, i, k, tuple(range(n)), k))
     keyed.sort(key=lambda item: item[0])
     for _, kind, first, other, order, turn in keyed:
         reordered = [tricks[t] for t in order]
