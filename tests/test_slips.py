@@ -24,7 +24,7 @@ from manillen_replay.cards import Card
 from manillen_replay.cli import cli
 from manillen_replay.engine import replay
 from manillen_replay.engine.inferred import first_illegal_play, is_legal_without_hands
-from manillen_replay.record import Deal, Declaration, MatchInfo, Record, dumps, dumps_text
+from manillen_replay.record import Deal, Declaration, MatchInfo, Record, dumps, dumps_text, loads
 from manillen_replay.rules import Rules
 
 from .factories import SEATS, random_deal
@@ -229,6 +229,17 @@ def test_a_genuine_illegal_play_keeps_its_rule_finding() -> None:
     assert (finding.kind, finding.player, finding.trick, finding.points) == ("revoke", "Bert", 1, 30.0)
     assert finding.severity is Severity.BLUNDER and finding.category is Category.RULE
     assert finding.explanation.startswith("Bert played 9♠ in trick 1 while still holding clubs")
+
+
+def test_a_real_fault_without_hands_may_look_like_a_slip() -> None:
+    """findings.md's figure: the hand-checked illegal plays without their hands, 3 of 4 a slip."""
+    sample = loads((Path(__file__).resolve().parent.parent / "data/samples/illegal-plays.json").read_bytes())
+    with_hands = [f.kind for f in analyse(replay(sample)) if f.category is Category.RULE]
+    assert len(with_hands) == 4
+    for deal in sample.deals:
+        deal.hands = UNSET
+    found = [(f.deal, f.kind) for f in analyse(replay(sample)) if f.kind in RULE_KINDS | {"record_slip"}]
+    assert found == [(1, "revoke"), (2, "record_slip"), (3, "record_slip"), (4, "record_slip")]
 
 
 def test_with_hands_a_rule_broken_is_a_rule_broken() -> None:
