@@ -90,6 +90,13 @@ class Overview:
     """Matches this dashboard has reviewed since it started."""
     warming: bool
     """Still loading the compiled solver."""
+    looking: bool = False
+    """Not yet through the archive for the matches to review."""
+
+    @property
+    def busy(self) -> bool:
+        """Whether anything is under way or waiting."""
+        return self.warming or self.looking or self.current is not None or self.queued > 0
 
 
 def deal_key(record: Record, number: int) -> bytes:
@@ -233,6 +240,7 @@ class Reviewer:
                 len(self._urgent) + len(self._queued),
                 len(self._ready),
                 self._warming,
+                self.backlog and not self._scanned,
             )
 
     def idle(self) -> bool:

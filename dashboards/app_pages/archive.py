@@ -7,11 +7,43 @@ from collections.abc import Callable
 import polars as pl
 import streamlit as st
 
-from dashboards import data, i18n, light_table, native_inputs, ui
+from dashboards import data, i18n, light_table, native_inputs, reviewer, ui
 from manillen_replay.errors import ManillenError
 
 t = ui.translator()
 st.title(t("archive.title"))
+
+
+def _review_state() -> None:
+    """The background review's progress, under the title: the match under way, how many wait."""
+    running = reviewer.running()
+    if running is None:
+        return
+    busy = running.overview().busy
+
+    @st.fragment(run_every=2.0 if busy else None)
+    def progress(was_busy: bool) -> None:
+        now = running.overview()
+        if was_busy and not now.busy:
+            st.rerun()  # everything reviewed: the counts and findings above may have changed
+        if now.warming or (now.looking and now.current is None):
+            text = t("review.archive_warming")
+        elif now.current is not None:
+            text = t(
+                "review.archive_reviewing",
+                match=now.current,
+                done=min(now.done + 1, now.total),
+                total=now.total,
+                queued=now.queued,
+            )
+        else:
+            text = t("review.archive_idle", reviewed=now.reviewed)
+        st.caption(text)
+
+    progress(busy)
+
+
+_review_state()
 
 
 def _upload() -> None:

@@ -1,4 +1,5 @@
-"""Match: the score deal by deal as a chart, and every deal with its contract, points and findings."""
+"""Match: the biggest mistakes first (with the solver's review under way), the score deal by deal as a
+chart, and every deal with its contract, points and findings."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import chart_view, charts, data, i18n, light_table, native_inputs, ui
+from dashboards import cards, chart_view, charts, data, i18n, light_table, native_inputs, reviewer, ui
+from dashboards.steps import step_of
 from manillen_replay.engine import DealKind, DealResult
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
@@ -87,6 +89,113 @@ if result.finished:
     st.subheader(t("match.final", score="-".join(map(str, result.final_score)), who=who))
 else:
     st.subheader(t("match.unfinished", score="-".join(map(str, result.score))))
+
+
+# --------------------------------------------------------------------------- the review, first
+ACTIVE = ("queued", "reviewing", "waiting")  # states that change by themselves: looked at every second
+POLL_SECONDS = 1.0
+
+
+def review_status(match_id: str) -> reviewer.ReviewStatus:
+    """The background review's state of a match; the archive says when the reviewer has not seen it."""
+    running = reviewer.running()
+    status = running.status(match_id) if running is not None else reviewer.ReviewStatus("unknown")
+    if status.state != "unknown":
+        return status
+    if data.analysis_depth(match_id) == "solver":
+        return reviewer.ReviewStatus("ready")
+    return reviewer.ReviewStatus("queued") if running is not None else reviewer.ReviewStatus("none")
+
+
+def review_line(status: reviewer.ReviewStatus) -> None:
+    """The review's state in words (with a bar while it runs)."""
+    if status.state == "reviewing":
+        text = t("review.reviewing", done=min(status.done + 1, status.total), total=status.total)
+        st.progress(status.done / status.total if status.total else 0.0, text=text)
+    elif status.state == "queued":
+        st.info(t("review.queued", ahead=status.ahead) if status.ahead else t("review.queued_next"))
+    elif status.state == "waiting":
+        st.warning(t("review.waiting"))
+    elif status.state == "ready":
+        st.success(t("review.ready"))
+    elif status.state == "failed":
+        st.error(t("review.failed", message=status.message))
+    else:
+        st.info(t("review.none"))
+
+
+review_now = review_status(chosen)
+
+
+@st.fragment(run_every=POLL_SECONDS if review_now.state in ACTIVE else None)
+def review_progress(shown: str) -> None:
+    """The review's state, looked at again every second while it runs; once it is ready the whole
+    page runs again, to show the solver's findings and costs (no reload needed)."""
+    status = review_status(chosen)
+    if status.state != shown and shown in ACTIVE and status.state not in ACTIVE:
+        st.rerun()  # the whole page: the archive changed
+    with st.container(key="match_review_state"):
+        review_line(status)
+
+
+st.subheader(t("review.title"))
+review_progress(review_now.state)
+everyone = t("review.everyone")
+whose_field = native_inputs.Field(
+    "player", t("review.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
+)
+whose = native_inputs.inputs("match_review_for", [whose_field])["player"]
+chosen_players = names if whose == everyone or whose not in names else [whose]
+mistakes = pl.concat(
+    [data.biggest_mistakes(chosen, player=name, top=3) for name in dict.fromkeys(chosen_players)],
+    how="vertical_relaxed",
+)
+costed = review_now.state == "ready"
+if mistakes.height == 0:
+    st.caption(t("review.nothing") if len(chosen_players) > 1 else t("review.nothing_for", player=whose))
+else:
+    st.caption(t("review.caption_ready") if costed else t("review.caption_quick"))
+    ranked = mistakes.with_columns(
+        (pl.int_range(pl.len()).over("player") + 1).alias("rank"),
+        pl.coalesce("view_cost", "points").alias("cost"),
+        (pl.coalesce("explanation_nl", "explanation") if language == "nl" else pl.col("explanation")).alias(
+            "text"
+        ),
+        pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String),
+        pl.col("card").replace(cards.SYMBOLS),
+        pl.col("better").list.eval(pl.element().replace(cards.SYMBOLS)).list.join(" ").alias("better"),
+    )
+    light_table.show(
+        ranked.select("player", "rank", "deal", "trick", "play", "kind", "card", "better", "cost", "text"),
+        key="match_mistakes",
+        labels={
+            "player": t("col.player"),
+            "rank": t("review.rank"),
+            "deal": t("col.deal"),
+            "trick": t("col.trick"),
+            "play": t("col.play"),
+            "kind": t("col.kind"),
+            "card": t("col.card"),
+            "better": t("col.better"),
+            "cost": t("review.cost"),
+            "text": t("col.explanation"),
+        },
+        formats={"cost": "%.1f"},
+        page="replay",
+        targets=[
+            {
+                "match": chosen,
+                "deal": r["deal"] or 1,
+                "step": step_of(r["trick"], r["play"], shape.trick_size),
+            }
+            for r in ranked.select("deal", "trick", "play").iter_rows(named=True)
+        ],
+        wrap=("kind",),
+        detail="text",
+        caption=t("review.title"),
+        grid="match",
+        offer_grid=False,
+    )
 
 counts = data.findings_per_deal(chosen)
 rows = []

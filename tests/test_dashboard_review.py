@@ -1,0 +1,258 @@
+"""The dashboard's background review (dashboards/reviewer.py), the biggest mistakes first on the Match
+page, and the archive released when idle, through Streamlit's AppTest and the reviewer itself.
+
+The reviewer solves with few layouts (``SAMPLES``) and without the warming deal, so that a match
+of three deals is reviewed in seconds; the expected costs come from the archive the reviewer
+wrote (``play_costs``), never from the page's code.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import data, native_inputs, reviewer
+from manillen_replay.record import Entry, dumps
+from manillen_replay.store import Store
+from manillen_replay.store.analyse import analyse_archive
+from manillen_replay.store.review_queue import matches_to_review, record_to_review, save_review
+
+from .factories import random_record
+from .tables import light_tables
+from .test_dashboard import APP, open_page, texts
+
+SAMPLES = 4
+DEALS = 3
+
+
+def build(path: Path, count: int = 2) -> None:
+    """``count`` random matches of ``DEALS`` deals (``random-0`` the oldest), heuristic findings only."""
+    records = [random_record(index, DEALS) for index in range(count)]
+    for index, record in enumerate(records):
+        import datetime
+
+        record.match.date = datetime.date(2026, 1, 1 + index)
+    with Store(path) as store:
+        store.import_entries(
+            [Entry("club.jsonl", n, dumps(r, pretty=False).encode()) for n, r in enumerate(records, 1)]
+        )
+        analyse_archive(store)
+
+
+@pytest.fixture
+def archive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    path = tmp_path / "club.duckdb"
+    build(path)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    yield path
+    reviewer.stop(path)
+    data.archive_at(path).close()
+
+
+def wait_until_ready(current: reviewer.Reviewer, match_id: str, seconds: float = 240) -> None:
+    deadline = time.monotonic() + seconds
+    while current.status(match_id).state != "ready":
+        assert current.status(match_id).state != "failed", current.status(match_id)
+        assert time.monotonic() < deadline, current.status(match_id)
+        time.sleep(0.1)
+
+
+def depth_of(path: Path, match_id: str) -> str | None:
+    with data.archive_at(path).reading() as store:
+        return store.query("SELECT analysis_depth FROM matches WHERE match_id = ?", [match_id]).item()
+
+
+# --------------------------------------------------------------------------- the Match page
+
+
+def test_match_page_without_a_reviewer_says_how_to_get_the_solver_s_review(archive: Path) -> None:
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-1")
+    shown = texts(at)
+    assert "manillen analyze --depth solver" in shown
+    # the review section comes before the score chart and the deals
+    headers = [h.value for h in at.subheader]
+    assert headers.index("Your biggest mistakes") < headers.index("Deals")
+
+
+def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mistakes(archive: Path) -> None:
+    current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)
+    current.request(["random-1"])
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-1")
+    assert current.status("random-1").state in ("queued", "reviewing", "ready")
+    shown = texts(at) + "\n".join(bar.proto.text for bar in at.get("progress"))
+    assert any(
+        word in shown
+        for word in ("reviewing this match", "Waiting for the solver", "starts in a moment", "Review ready")
+    )
+    wait_until_ready(current, "random-1")
+    assert depth_of(archive, "random-1") == "solver"
+    assert depth_of(archive, "random-0") != "solver"  # not asked for, and no backlog here
+    at.run()
+    assert not at.exception
+    assert "Review ready" in texts(at)
+    tables = {table.key: table for table in light_tables(at)}
+    mistakes = tables["match_mistakes"]
+    frame = mistakes.value
+    with data.archive_at(archive).reading() as store:
+        expected = pl.concat(
+            [
+                store.biggest_mistakes(["random-1"], player=name, top=3)
+                for name in ("Anna", "Bert", "Carla", "Dirk")
+            ],
+            how="vertical_relaxed",
+        )
+    assert frame.height == expected.height
+    assert frame.height <= 12
+    if frame.height:
+        assert expected["view_cost"].null_count() < expected.height  # the solver's costs are in
+        assert frame["rank"].cast(pl.Int64).min() == 1
+    # one player's: at most three rows, all theirs
+    at.session_state["match_review_for"] = native_inputs.chosen_state({"player": "Bert"})
+    at.run()
+    assert not at.exception
+    tables = {table.key: table for table in light_tables(at)}
+    if "match_mistakes" in tables:
+        bert = tables["match_mistakes"].value
+        assert 0 < bert.height <= 3 and set(bert["player"]) == {"Bert"}
+    else:
+        assert "No mistakes found for Bert." in texts(at)
+
+
+def test_the_match_page_in_dutch(archive: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = "nl"
+    at = open_page(at, "match", match="random-1", lang="nl")
+    shown = texts(at)
+    assert "Uw grootste fouten" in [h.value for h in at.subheader]
+    assert "manillen analyze --depth solver" in shown
+
+
+def test_the_archive_page_shows_the_review_s_progress(archive: Path) -> None:
+    current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=True)
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "archive")
+    assert "Solver review" in texts(at)
+    for match_id in ("random-0", "random-1"):
+        wait_until_ready(current, match_id)
+    at.run()
+    assert "every match is reviewed (2 since the dashboard started)" in texts(at)
+
+
+# --------------------------------------------------------------------------- the reviewer
+
+
+def test_the_backlog_is_the_newest_first_and_a_request_goes_before_it(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        assert matches_to_review(store) == ["random-1", "random-0"]
+    current = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # not started: the queue only
+    current._queued = ["random-1", "random-0"]
+    current._scanned = True
+    current.request(["random-0"])
+    assert current.status("random-0").state == "queued" and current.status("random-0").ahead == 0
+    assert current.status("random-1").ahead == 1
+    assert current._next() == "random-0"
+    assert current.status("random-0").state == "reviewing"
+
+
+def test_a_review_of_a_record_changed_meanwhile_is_not_stored(archive: Path) -> None:
+    from manillen_replay.analysis.deal_analysis import analyse_match
+    from manillen_replay.engine import replay
+    from manillen_replay.record import loads
+
+    with Store(archive) as store:
+        text = record_to_review(store, "random-0")
+        assert text is not None
+        record = loads(text)
+        result = replay(record)
+        solved = analyse_match(result, record, samples=SAMPLES)
+        assert not save_review(store, text + " ", result, solved)
+        assert store.query("SELECT count(*) AS n FROM play_costs")["n"][0] == 0
+        assert save_review(store, text, result, solved)
+        assert store.query("SELECT count(*) AS n FROM play_costs")["n"][0] > 0
+
+
+def test_merge_deals_gives_what_analyse_match_gives(archive: Path) -> None:
+    from manillen_replay.analysis.deal_analysis import analyse_deal, analyse_match
+    from manillen_replay.engine import replay
+    from manillen_replay.record import loads
+
+    with Store(archive, read_only=True) as store:
+        text = record_to_review(store, "random-1")
+    assert text is not None
+    record = loads(text)
+    result = replay(record)
+    whole = analyse_match(result, record, samples=SAMPLES)
+    deals = [analyse_deal(result, record, deal, samples=SAMPLES) for deal in result.deals]
+    merged = reviewer.merge_deals(result, record, deals, [])
+    assert [f.to_row() for f in merged.findings] == [f.to_row() for f in whole.findings]
+    assert merged.costs == whole.costs
+
+
+# --------------------------------------------------------------------------- the archive released
+
+
+def _write_from_another_process(path: Path) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import sys; from manillen_replay.store import Store\n"
+        "with Store(sys.argv[1]) as store: store.query('SELECT count(*) FROM matches')\n"
+    )
+    return subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
+
+
+def test_an_idle_archive_lets_another_process_open_it_for_writing(tmp_path: Path) -> None:
+    path = tmp_path / "club.duckdb"
+    build(path, 1)
+    shared = data.Archive(path, idle_seconds=0.2)
+    with shared.reading() as store:
+        store.query("SELECT count(*) FROM matches")
+        held = _write_from_another_process(path)  # while the dashboard reads: refused
+    assert held.returncode != 0 and "lock" in held.stderr.lower()
+    deadline = time.monotonic() + 10
+    while shared.is_open():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    done = _write_from_another_process(path)
+    assert done.returncode == 0, done.stderr
+    with shared.reading() as store:  # and the dashboard reads again afterwards
+        assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 1
+    shared.close()
+
+
+def test_a_change_by_another_program_moves_the_version_on(tmp_path: Path) -> None:
+    path = tmp_path / "club.duckdb"
+    build(path, 1)
+    shared = data.Archive(path, idle_seconds=0.1)
+    with shared.reading():
+        pass
+    shared.close()
+    before = shared.version
+    shared.notice_changes()
+    assert shared.version == before
+    with Store(path) as store:
+        store.import_entries([Entry("x.jsonl", 1, dumps(random_record(5, 1), pretty=False).encode())])
+    shared.notice_changes()
+    assert shared.version == before + 1
+
+
+def test_reading_waits_briefly_for_a_writer_that_is_done_in_a_moment(tmp_path: Path) -> None:
+    path = tmp_path / "club.duckdb"
+    build(path, 1)
+    code = (
+        "import sys, time; from manillen_replay.store import Store\n"
+        "store = Store(sys.argv[1]); print('held', flush=True); time.sleep(0.8); store.close()\n"
+    )
+    writer = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "held"
+        shared = data.Archive(path)
+        with shared.reading() as store:  # retried until the writer let go (under two seconds)
+            assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 1
+        shared.close()
+    finally:
+        writer.wait(30)
