@@ -306,24 +306,24 @@ LABELS: dict[str, tuple[str, str]] = {
         "partij op de achtergrond, of voer `manillen analyze --depth solver` uit.",
     ),
     "review.caption_ready": (
-        "The three costliest decisions of each player, ranked by what they cost from the player's own "
-        "view (what they could know when they played), with the reason. Click a row to see that moment "
-        "in the Deal replay.",
-        "De drie duurste beslissingen van elke speler, gerangschikt naar wat ze kostten vanuit het "
-        "zicht van de speler zelf (wat die kon weten toen hij speelde), met de reden. Klik op een rij "
-        "om dat moment te zien in Spel herspelen.",
+        "The three costliest decisions, ranked by what they cost from the player's own view (what "
+        "they could know when they played), with the reason.",
+        "De drie duurste beslissingen, gerangschikt naar wat ze kostten vanuit het zicht van de "
+        "speler zelf (wat die kon weten toen hij speelde), met de reden.",
     ),
     "review.caption_quick": (
         "For now the quick check's findings, ranked by the points at stake; the solver's costs replace "
-        "them when its review is ready. Click a row to see that moment in the Deal replay.",
+        "them when its review is ready.",
         "Voorlopig de bevindingen van de snelle controle, gerangschikt naar de punten op het spel; de "
-        "kosten van de solver vervangen ze zodra de controle klaar is. Klik op een rij om dat moment "
-        "te zien in Spel herspelen.",
+        "kosten van de solver vervangen ze zodra de controle klaar is.",
     ),
+    "review.where_card": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
+    "review.where_call": ("deal {deal}, the call", "spel {deal}, de aankondiging"),
+    "review.better": ("better: {cards}", "beter: {cards}"),
+    "review.cost_points": ("cost {cost} points", "kostte {cost} punten"),
+    "review.open": ("Show in the Deal replay", "Toon in Spel herspelen"),
     "review.nothing": ("No mistakes found in this match.", "Geen fouten gevonden in deze partij."),
     "review.nothing_for": ("No mistakes found for {player}.", "Geen fouten gevonden voor {player}."),
-    "review.rank": ("#", "#"),
-    "review.cost": ("Cost", "Kost"),
     "review.archive_reviewing": (
         "Solver review: match {match}, deal {done} of {total}; {queued} more matches waiting.",
         "Controle door de solver: partij {match}, spel {done} van {total}; nog {queued} partijen.",

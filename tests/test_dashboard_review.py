@@ -8,13 +8,15 @@ wrote (``play_costs``), never from the page's code.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
 
-import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -25,7 +27,6 @@ from manillen_replay.store.analyse import analyse_archive
 from manillen_replay.store.review_queue import matches_to_review, record_to_review, save_review
 
 from .factories import random_record
-from .tables import light_tables
 from .test_dashboard import APP, open_page, texts
 
 SAMPLES = 4
@@ -97,32 +98,41 @@ def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mist
     at.run()
     assert not at.exception
     assert "Review ready" in texts(at)
-    tables = {table.key: table for table in light_tables(at)}
-    mistakes = tables["match_mistakes"]
-    frame = mistakes.value
     with data.archive_at(archive).reading() as store:
-        expected = pl.concat(
-            [
-                store.biggest_mistakes(["random-1"], player=name, top=3)
-                for name in ("Anna", "Bert", "Carla", "Dirk")
-            ],
-            how="vertical_relaxed",
-        )
-    assert frame.height == expected.height
-    assert frame.height <= 12
-    if frame.height:
+        expected = store.biggest_mistakes(["random-1"], top=3)
+    boxes = mistake_boxes(at)
+    assert len(boxes) == expected.height == 3  # random play: plenty of costly cards
+    for box, row in zip(boxes, expected.iter_rows(named=True), strict=True):
+        assert row["player"] in box["text"] and f"deal {row['deal']}" in box["text"]
+        if row["view_cost"] is not None:
+            assert f"cost {row['view_cost']:.1f} points" in box["text"]
+        assert box["link"]["deal"] == str(row["deal"])
+    if expected.height:
         assert expected["view_cost"].null_count() < expected.height  # the solver's costs are in
-        assert frame["rank"].cast(pl.Int64).min() == 1
-    # one player's: at most three rows, all theirs
-    at.session_state["match_review_for"] = native_inputs.chosen_state({"player": "Bert"})
+    # one player's: at most three, all theirs
+    at.session_state["match_review_for"] = native_inputs.chosen_state({"whose": "Bert"})
     at.run()
     assert not at.exception
-    tables = {table.key: table for table in light_tables(at)}
-    if "match_mistakes" in tables:
-        bert = tables["match_mistakes"].value
-        assert 0 < bert.height <= 3 and set(bert["player"]) == {"Bert"}
-    else:
+    with data.archive_at(archive).reading() as store:
+        bert = store.biggest_mistakes(["random-1"], player="Bert", top=3)
+    boxes = mistake_boxes(at)
+    assert len(boxes) == bert.height
+    assert all(box["text"].startswith(f"**{rank}. Bert**") for rank, box in enumerate(boxes, 1))
+    if not bert.height:
         assert "No mistakes found for Bert." in texts(at)
+
+
+def mistake_boxes(at: AppTest) -> list[dict[str, Any]]:
+    """The biggest mistakes as the page shows them, in order: each box's first two markdown lines
+    (``text``) and its Deal replay link's query (``link``)."""
+    lines = [str(m.value) for m in at.markdown]
+    heads = [index for index, line in enumerate(lines) if re.match(r"\*\*\d+\. ", line)]
+    links = [link.proto for link in at.get("page_link") if link.proto.label == "Show in the Deal replay"]
+    assert len(links) == len(heads)
+    return [
+        {"text": "\n".join(lines[index : index + 2]), "link": dict(parse_qsl(link.query_string))}
+        for index, link in zip(heads, links, strict=True)
+    ]
 
 
 def test_the_match_page_in_dutch(archive: Path) -> None:

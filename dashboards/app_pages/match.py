@@ -142,60 +142,58 @@ st.subheader(t("review.title"))
 review_progress(review_now.state)
 everyone = t("review.everyone")
 whose_field = native_inputs.Field(
-    "player", t("review.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
+    "whose", t("review.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
 )
-whose = native_inputs.inputs("match_review_for", [whose_field])["player"]
-chosen_players = names if whose == everyone or whose not in names else [whose]
-mistakes = pl.concat(
-    [data.biggest_mistakes(chosen, player=name, top=3) for name in dict.fromkeys(chosen_players)],
-    how="vertical_relaxed",
-)
+whose = native_inputs.inputs("match_review_for", [whose_field])["whose"]
+mistakes = data.biggest_mistakes(chosen, player=None if whose == everyone or whose not in names else whose)
 costed = review_now.state == "ready"
+
+
+def mistake_box(rank: int, row: dict[str, Any]) -> None:
+    """One of the biggest mistakes: who, where, the card (and the better ones), what it cost and
+    why, with a link to that moment in the Deal replay."""
+    cost = row["view_cost"] if row["view_cost"] is not None else row["points"]
+    where = (
+        t("review.where_card", deal=row["deal"], trick=row["trick"])
+        if row["trick"]
+        else t("review.where_call", deal=row["deal"])
+    )
+    kind = i18n.label_of("kind", str(row["kind"]), language)
+    card = cards.SYMBOLS.get(row["card"], row["card"]) if row["card"] else ""
+    better = " ".join(cards.SYMBOLS.get(c, c) for c in row["better"] or [])
+    with st.container(border=True, key=f"match_mistake_{rank}"):
+        st.markdown(f"**{rank}. {ui.markdown_text(str(row['player'] or ''))}** · {ui.markdown_text(where)}")
+        parts = [f"**{ui.markdown_text(card)}**" if card else "", ui.markdown_text(kind)]
+        if better:
+            parts.append(t("review.better", cards=ui.markdown_text(better)))
+        if cost is not None:
+            parts.append(t("review.cost_points", cost=i18n.number(float(cost), language, 1)))
+        st.markdown(" · ".join(part for part in parts if part))
+        text = row["explanation_nl"] if language == "nl" and row["explanation_nl"] else row["explanation"]
+        if text:
+            st.caption(ui.markdown_text(str(text)))
+        st.page_link(
+            ui.PAGE_FILES["replay"],
+            label=t("review.open"),
+            icon=":material/playing_cards:",
+            query_params={
+                "match": chosen,
+                "deal": row["deal"] or 1,
+                "step": step_of(row["trick"], row["play"], shape.trick_size),
+                **ui.language_params(),
+            },
+        )
+
+
 if mistakes.height == 0:
-    st.caption(t("review.nothing") if len(chosen_players) > 1 else t("review.nothing_for", player=whose))
+    st.caption(t("review.nothing") if whose == everyone else t("review.nothing_for", player=whose))
 else:
     st.caption(t("review.caption_ready") if costed else t("review.caption_quick"))
-    ranked = mistakes.with_columns(
-        (pl.int_range(pl.len()).over("player") + 1).alias("rank"),
-        pl.coalesce("view_cost", "points").alias("cost"),
-        (pl.coalesce("explanation_nl", "explanation") if language == "nl" else pl.col("explanation")).alias(
-            "text"
-        ),
-        pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String),
-        pl.col("card").replace(cards.SYMBOLS),
-        pl.col("better").list.eval(pl.element().replace(cards.SYMBOLS)).list.join(" ").alias("better"),
-    )
-    light_table.show(
-        ranked.select("player", "rank", "deal", "trick", "play", "kind", "card", "better", "cost", "text"),
-        key="match_mistakes",
-        labels={
-            "player": t("col.player"),
-            "rank": t("review.rank"),
-            "deal": t("col.deal"),
-            "trick": t("col.trick"),
-            "play": t("col.play"),
-            "kind": t("col.kind"),
-            "card": t("col.card"),
-            "better": t("col.better"),
-            "cost": t("review.cost"),
-            "text": t("col.explanation"),
-        },
-        formats={"cost": "%.1f"},
-        page="replay",
-        targets=[
-            {
-                "match": chosen,
-                "deal": r["deal"] or 1,
-                "step": step_of(r["trick"], r["play"], shape.trick_size),
-            }
-            for r in ranked.select("deal", "trick", "play").iter_rows(named=True)
-        ],
-        wrap=("kind",),
-        detail="text",
-        caption=t("review.title"),
-        grid="match",
-        offer_grid=False,
-    )
+    for rank, (column, row) in enumerate(
+        zip(st.columns(3), mistakes.iter_rows(named=True), strict=False), start=1
+    ):
+        with column:
+            mistake_box(rank, row)
 
 counts = data.findings_per_deal(chosen)
 rows = []
