@@ -30,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -73,9 +74,20 @@ def wait_review_idle(page: Any, address: str, timeout_ms: int = READY_TIMEOUT_MS
     return time.monotonic() - start
 
 
-def wait_ready(page: Any, address: str, match_id: str, timeout_ms: int = READY_TIMEOUT_MS) -> None:
-    """Open the Match page of ``match_id`` and wait, without a reload, for "Review ready"."""
+def wait_ready(
+    page: Any,
+    address: str,
+    match_id: str,
+    timeout_ms: int = READY_TIMEOUT_MS,
+    meanwhile: Callable[[Any], None] | None = None,
+) -> None:
+    """Open the Match page of ``match_id`` and wait, without a reload, for "Review ready".
+
+    :param meanwhile: called with the page once it is open, before the wait (a test's screenshot).
+    """
     page.goto(f"{address}/match?match={match_id}")
+    if meanwhile is not None:
+        meanwhile(page)
     page.get_by_text("Review ready").wait_for(timeout=timeout_ms)
     page.locator(".st-key-match_mistake_1").wait_for(timeout=30_000)
 
@@ -123,9 +135,17 @@ def record_and_review(page: Any, address: str, trump: str, cards: list[str]) -> 
     return {"match": match_id, "saved": saved, "ready": ready}
 
 
-def upload_and_review(page: Any, address: str, folder: Path, name: str, content: bytes) -> dict[str, Any]:
+def upload_and_review(
+    page: Any,
+    address: str,
+    folder: Path,
+    name: str,
+    content: bytes,
+    meanwhile: Callable[[Any], None] | None = None,
+) -> dict[str, Any]:
     """Upload a file on the Archive page, then the Match page of its match until the review is
-    ready: ``imported`` and ``ready`` seconds from the click on Import."""
+    ready: ``imported`` and ``ready`` seconds from the click on Import (``meanwhile``: as
+    :func:`wait_ready`'s)."""
     path = folder / f"{name}.json"
     path.write_bytes(content)
     match_id = json.loads(content)["match"]["id"]
@@ -141,7 +161,7 @@ def upload_and_review(page: Any, address: str, folder: Path, name: str, content:
     button.click()
     page.get_by_text(re.compile(rf"{re.escape(path.name)}: 1 imported")).wait_for(timeout=60_000)
     imported = time.monotonic() - start
-    wait_ready(page, address, match_id)
+    wait_ready(page, address, match_id, meanwhile=meanwhile)
     return {"match": match_id, "imported": imported, "ready": time.monotonic() - start}
 
 

@@ -322,6 +322,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "review.better": ("better: {cards}", "beter: {cards}"),
     "review.cost_points": ("cost {cost} points", "kostte {cost} punten"),
     "review.open": ("Show in the Deal replay", "Toon in Spel herspelen"),
+    "review.nothing_yet": (
+        "The quick check found no mistakes; the solver's costs follow when its review is ready.",
+        "De snelle controle vond geen fouten; de kosten van de solver volgen zodra de controle klaar is.",
+    ),
     "review.nothing": ("No mistakes found in this match.", "Geen fouten gevonden in deze partij."),
     "review.nothing_for": ("No mistakes found for {player}.", "Geen fouten gevonden voor {player}."),
     "review.archive_reviewing": (

@@ -93,7 +93,7 @@ else:
 
 # --------------------------------------------------------------------------- the review, first
 ACTIVE = ("queued", "reviewing", "waiting")  # states that change by themselves: looked at every second
-POLL_SECONDS = 1.0
+POLL_SECONDS = 0.5
 
 
 def review_status(match_id: str) -> reviewer.ReviewStatus:
@@ -185,7 +185,9 @@ def mistake_box(rank: int, row: dict[str, Any]) -> None:
         )
 
 
-if mistakes.height == 0:
+if mistakes.height == 0 and review_now.state in ACTIVE:
+    st.caption(t("review.nothing_yet"))
+elif mistakes.height == 0:
     st.caption(t("review.nothing") if whose == everyone else t("review.nothing_for", player=whose))
 else:
     st.caption(t("review.caption_ready") if costed else t("review.caption_quick"))
