@@ -92,7 +92,7 @@ else:
 
 
 # --------------------------------------------------------------------------- the review, first
-ACTIVE = ("queued", "reviewing", "waiting")  # states that change by themselves: looked at every second
+ACTIVE = ("queued", "reviewing", "waiting")  # states that change by themselves: looked at twice a second
 POLL_SECONDS = 0.5
 
 
@@ -124,14 +124,15 @@ def review_line(status: reviewer.ReviewStatus) -> None:
         st.info(t("review.none"))
 
 
-review_now = review_status(chosen)
+shown_match: str = chosen
+review_now = review_status(shown_match)
 
 
 @st.fragment(run_every=POLL_SECONDS if review_now.state in ACTIVE else None)
 def review_progress(shown: str) -> None:
-    """The review's state, looked at again every second while it runs; once it is ready the whole
+    """The review's state, looked at again every half second while it runs; once it is ready the whole
     page runs again, to show the solver's findings and costs (no reload needed)."""
-    status = review_status(chosen)
+    status = review_status(shown_match)
     if status.state != shown and shown in ACTIVE and status.state not in ACTIVE:
         st.rerun()  # the whole page: the archive changed
     with st.container(key="match_review_state"):
@@ -177,9 +178,9 @@ def mistake_box(rank: int, row: dict[str, Any]) -> None:
             label=t("review.open"),
             icon=":material/playing_cards:",
             query_params={
-                "match": chosen,
-                "deal": row["deal"] or 1,
-                "step": step_of(row["trick"], row["play"], shape.trick_size),
+                "match": shown_match,
+                "deal": str(row["deal"] or 1),
+                "step": str(step_of(row["trick"], row["play"], shape.trick_size)),
                 **ui.language_params(),
             },
         )
