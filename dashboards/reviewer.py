@@ -313,6 +313,10 @@ class Reviewer:
         except ManillenError:  # held by another program, or not an archive (yet)
             self._pause(LOCKED_PAUSE)
             return
+        except Exception:  # the thread must outlive whatever the archive answers
+            LOG.warning("looking for matches to review failed", exc_info=True)
+            self._pause(RESCAN_SECONDS)
+            return
         with self._lock:
             skipped = set(self._urgent) | set(self._failed)
             self._queued = [match_id for match_id in found if match_id not in skipped]
