@@ -275,7 +275,8 @@ def preload() -> None:
 
     _warm_streamlit()
     try:
-        start_review()
+        if _SERVING:
+            start_review()
     except Exception:  # the pages then show no review state; serving goes on
         logging.getLogger("manillen.dashboard").warning("the background review did not start", exc_info=True)
     try:
@@ -294,6 +295,11 @@ def preload() -> None:
 REVIEW_ENVIRONMENT = "MANILLEN_REVIEW"
 """Set to ``off`` to run the dashboard without its background review (the solver's costs then
 come from ``manillen analyze --depth solver`` only)."""
+
+
+_SERVING = False
+"""Set by :func:`main`: this process is the dashboard's server, where the background review runs
+(a test that calls :func:`preload` by itself starts none)."""
 
 
 def start_review() -> None:
@@ -358,6 +364,8 @@ def main() -> None:
     """Run Streamlit's command line (``streamlit run ...``) with the preload thread started."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
+    global _SERVING
+    _SERVING = True
     threading.Thread(target=preload, name="manillen-preload", daemon=True).start()
     from streamlit.web import cli
 

@@ -266,3 +266,33 @@ def test_reading_waits_briefly_for_a_writer_that_is_done_in_a_moment(tmp_path: P
         shared.close()
     finally:
         writer.wait(30)
+
+
+# --------------------------------------------------------------------------- the server's start
+
+
+@pytest.mark.parametrize(("setting", "started"), [("", True), ("off", False)])
+def test_the_dashboard_s_server_starts_the_review_while_it_starts(
+    setting: str, started: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``manillen dashboard`` (serve.main) starts the review in its preload, after the caches'
+    warming begins; ``MANILLEN_REVIEW=off`` leaves it out, and a bare ``preload()`` starts none."""
+    from streamlit.runtime import Runtime
+
+    from dashboards import charts, drafts, serve
+
+    calls: list[str] = []
+    monkeypatch.setattr(Runtime, "exists", staticmethod(lambda: True))
+    for module, name in ((charts, "warm"), (data, "warm"), (drafts, "last_venue")):
+        monkeypatch.setattr(module, name, lambda: None)
+    monkeypatch.setattr(reviewer, "start", lambda *a, **k: calls.append("review"))
+    monkeypatch.setenv(serve.REVIEW_ENVIRONMENT, setting)
+    serve.preload()
+    assert calls == []  # not the server: no review
+    monkeypatch.setattr(serve, "_SERVING", True)
+    serve.preload()
+    assert calls == (["review"] if started else [])
+
+
+def test_warming_the_solver_solves_one_small_deal() -> None:
+    assert reviewer.warm_solver() < 120
