@@ -148,7 +148,7 @@ def dashboard(archive: Path, port: int | None = None, *, review: bool = False) -
     """
     port = port or free_port()
     command = [str(MANILLEN), "dashboard", "--db", str(archive), "--port", str(port)]
-    with serving(command, port, None if review else {"MANILLEN_REVIEW": "off"}) as address:
+    with serving(command, port, {"MANILLEN_REVIEW": "on" if review else "off"}) as address:
         yield address
 
 
