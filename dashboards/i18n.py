@@ -287,6 +287,7 @@ LABELS: dict[str, tuple[str, str]] = {
         "The solver's review of this match starts in a moment…",
         "De solver begint zo meteen aan deze partij…",
     ),
+    "review.next": ("Review this match next", "Deze partij eerst controleren"),
     "review.waiting": (
         "The solver's review waits for the archive: another program is using it…",
         "De controle door de solver wacht op het archief: een ander programma gebruikt het…",

@@ -296,3 +296,41 @@ def test_the_dashboard_s_server_starts_the_review_while_it_starts(
 
 def test_warming_the_solver_solves_one_small_deal() -> None:
     assert reviewer.warm_solver() < 120
+
+
+# --------------------------------------------------------------------------- what puts a match first
+
+
+def test_a_record_page_save_and_an_upload_go_to_the_front_of_the_review(archive: Path) -> None:
+    from dashboards import drafts
+
+    current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)
+    recorded = random_record(21, 1)
+    recorded.match.id = "recorded-21"
+    saved = drafts.save_match(recorded)
+    assert saved.summary.imported == 1 and saved.analysis.matches == 1  # the quick findings at once
+    uploaded = random_record(22, 2)
+    uploaded.match.id = "uploaded-22"
+    summary, outcome = data.import_upload("club.json", dumps(uploaded, pretty=False).encode())
+    assert summary.imported == 1 and outcome.matches == 1
+    assert current.status("uploaded-22").state in ("queued", "reviewing", "ready")
+    for match_id in ("uploaded-22", "recorded-21"):
+        wait_until_ready(current, match_id)
+        assert depth_of(archive, match_id) == "solver"
+    assert depth_of(archive, "random-0") == "heuristic"  # nobody asked, and no backlog here
+
+
+def test_a_match_far_back_in_the_queue_can_be_reviewed_next(archive: Path) -> None:
+    waiting = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # its queue only: not started
+    waiting._queued = ["elsewhere-1", "elsewhere-2", "random-0"]
+    waiting._scanned = True
+    reviewer._REVIEWERS[archive.resolve()] = waiting
+    try:
+        at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-0")
+        assert "Waiting for the solver's review: 2 matches before this one…" in texts(at)
+        at.button(key="match_review_next").click().run()
+        assert not at.exception
+        assert waiting.status("random-0").state == "queued" and waiting.status("random-0").ahead == 0
+        assert "starts in a moment" in texts(at)
+    finally:
+        reviewer._REVIEWERS.pop(archive.resolve(), None)

@@ -137,6 +137,16 @@ def review_progress(shown: str) -> None:
         st.rerun()  # the whole page: the archive changed
     with st.container(key="match_review_state"):
         review_line(status)
+        running = reviewer.running()
+        if running is not None and status.state == "queued" and status.ahead > 1:
+            # the callback runs before the rerun the click makes, which then shows the new place
+            st.button(
+                t("review.next"),
+                key="match_review_next",
+                icon=":material/fast_forward:",
+                on_click=running.request,  # after the deal under way, before the other matches
+                args=([shown_match],),
+            )
 
 
 st.subheader(t("review.title"))
