@@ -22,6 +22,7 @@ from typing import Any
 
 import polars as pl
 import streamlit as st
+from streamlit.runtime.caching.cache_utils import CachedFunc
 
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.record import Entry
@@ -1029,6 +1030,28 @@ def report_html(match_id: str, player: str | None, lang: str) -> bytes:
     :raises ManillenError: for a player not in the match.
     """
     return _report(*_key(archive()), match_id, player, lang)
+
+
+# --------------------------------------------------------------------------- after the review
+
+
+def refresh_after_review(path: Path, *, rewarm: bool = True) -> None:
+    """After the background review stored a match: drop the cached results of the archive's
+    earlier versions and fill the caches again with what each page shows first (:func:`warm`).
+
+    Every cached result is keyed by the archive's version, so those of an earlier version are
+    never read again; kept, they would pile up with every match the review stores (hundreds
+    while it works through an archive). Only for the dashboard's own archive.
+
+    :param rewarm: fill the caches again (skipped while someone waits for the next review).
+    """
+    if Path(path).resolve() != archive().path.resolve():
+        return
+    for value in list(globals().values()):
+        if isinstance(value, CachedFunc) and value is not _archive:
+            value.clear()
+    if rewarm:
+        warm()
 
 
 # --------------------------------------------------------------------------- warming

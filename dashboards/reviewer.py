@@ -404,6 +404,13 @@ class Reviewer:
                 self._urgent.append(match_id)  # changed meanwhile: its new version in turn
         for problem in problems:
             LOG.warning("%s", problem)
+        if stored:
+            try:
+                with self._lock:
+                    someone_waits = bool(self._urgent)
+                data.refresh_after_review(self.path, rewarm=not someone_waits)
+            except Exception:  # the pages then read what they need themselves
+                LOG.debug("refreshing the caches failed", exc_info=True)
 
     def _set_waiting(self, waiting: bool) -> None:
         with self._lock:
