@@ -394,6 +394,13 @@ class Reviewer:
             except ArchiveLockedError:
                 self._set_waiting(True)
                 self._pause(LOCKED_PAUSE)
+        if stored:  # before the match is said to be ready: the page it redraws then finds them cached
+            try:
+                with self._lock:
+                    someone_waits = bool(self._urgent)
+                data.refresh_after_review(self.path, rewarm=not someone_waits)
+            except Exception:  # the pages then read what they need themselves
+                LOG.debug("refreshing the caches failed", exc_info=True)
         with self._lock:
             if stored:
                 self._ready.add(match_id)
@@ -404,13 +411,6 @@ class Reviewer:
                 self._urgent.append(match_id)  # changed meanwhile: its new version in turn
         for problem in problems:
             LOG.warning("%s", problem)
-        if stored:
-            try:
-                with self._lock:
-                    someone_waits = bool(self._urgent)
-                data.refresh_after_review(self.path, rewarm=not someone_waits)
-            except Exception:  # the pages then read what they need themselves
-                LOG.debug("refreshing the caches failed", exc_info=True)
 
     def _set_waiting(self, waiting: bool) -> None:
         with self._lock:
