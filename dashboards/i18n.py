@@ -283,6 +283,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "Waiting for the solver's review: {ahead} matches before this one…",
         "Wacht op de controle door de solver: eerst nog {ahead} partijen…",
     ),
+    "review.queued_one": (
+        "Waiting for the solver's review: one match before this one…",
+        "Wacht op de controle door de solver: eerst nog één partij…",
+    ),
     "review.queued_next": (
         "The solver's review of this match starts in a moment…",
         "De solver begint zo meteen aan deze partij…",
@@ -322,6 +326,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "review.where_call": ("deal {deal}, the call", "spel {deal}, de aankondiging"),
     "review.better": ("better: {cards}", "beter: {cards}"),
     "review.cost_points": ("cost {cost} points", "kostte {cost} punten"),
+    "review.at_stake": ("{points} points at stake", "{points} punten op het spel"),
     "review.open": ("Show in the Deal replay", "Toon in Spel herspelen"),
     "review.nothing_yet": (
         "The quick check found no mistakes; the solver's costs follow when its review is ready.",
@@ -330,8 +335,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "review.nothing": ("No mistakes found in this match.", "Geen fouten gevonden in deze partij."),
     "review.nothing_for": ("No mistakes found for {player}.", "Geen fouten gevonden voor {player}."),
     "review.archive_reviewing": (
-        "Solver review: match {match}, deal {done} of {total}; {queued} more matches waiting.",
-        "Controle door de solver: partij {match}, spel {done} van {total}; nog {queued} partijen.",
+        "Solver review: match {match}, deal {done} of {total}; matches waiting: {queued}.",
+        "Controle door de solver: partij {match}, spel {done} van {total}; wachtende partijen: {queued}.",
     ),
     "review.archive_warming": (
         "Solver review: loading the solver…",

@@ -27,7 +27,7 @@ from manillen_replay.store.analyse import analyse_archive
 from manillen_replay.store.review_queue import matches_to_review, record_to_review, save_review
 
 from .factories import random_record
-from .test_dashboard import APP, open_page, texts
+from .test_dashboard import APP, build_archive, open_page, texts
 
 SAMPLES = 4
 DEALS = 3
@@ -133,6 +133,30 @@ def mistake_boxes(at: AppTest) -> list[dict[str, Any]]:
         {"text": "\n".join(lines[index : index + 2]), "link": dict(parse_qsl(link.query_string))}
         for index, link in zip(heads, links, strict=True)
     ]
+
+
+def test_until_the_review_the_boxes_show_the_quick_check_s_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "club.duckdb"
+    build_archive(path)  # test_dashboard.py's archive: three matches with hand-made findings
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    with Store(path, read_only=True) as store:
+        quick = store.biggest_mistakes(None, top=3)
+    match_id = str(quick["match_id"][0])
+    with Store(path, read_only=True) as store:
+        quick = store.biggest_mistakes([match_id], top=3)
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
+    assert "For now the quick check's findings" in texts(at)
+    boxes = mistake_boxes(at)
+    assert len(boxes) == quick.height > 0
+    for box, row in zip(boxes, quick.iter_rows(named=True), strict=True):
+        assert row["view_cost"] is None and "cost " not in box["text"]
+        if row["points"] is not None:
+            assert f"{row['points']:g} points at stake" in box["text"]
+        step = 0 if row["trick"] is None else (row["trick"] - 1) * 4 + row["play"]
+        assert box["link"] == {"match": match_id, "deal": str(row["deal"]), "step": str(step)}
+    data.archive_at(path).close()
 
 
 def test_the_match_page_in_dutch(archive: Path) -> None:

@@ -113,7 +113,8 @@ def review_line(status: reviewer.ReviewStatus) -> None:
         text = t("review.reviewing", done=min(status.done + 1, status.total), total=status.total)
         st.progress(status.done / status.total if status.total else 0.0, text=text)
     elif status.state == "queued":
-        st.info(t("review.queued", ahead=status.ahead) if status.ahead else t("review.queued_next"))
+        key = "review.queued_next" if not status.ahead else "review.queued_one" if status.ahead == 1 else None
+        st.info(t(key) if key else t("review.queued", ahead=status.ahead))
     elif status.state == "waiting":
         st.warning(t("review.waiting"))
     elif status.state == "ready":
@@ -163,7 +164,6 @@ costed = review_now.state == "ready"
 def mistake_box(rank: int, row: dict[str, Any]) -> None:
     """One of the biggest mistakes: who, where, the card (and the better ones), what it cost and
     why, with a link to that moment in the Deal replay."""
-    cost = row["view_cost"] if row["view_cost"] is not None else row["points"]
     where = (
         t("review.where_card", deal=row["deal"], trick=row["trick"])
         if row["trick"]
@@ -177,8 +177,10 @@ def mistake_box(rank: int, row: dict[str, Any]) -> None:
         parts = [f"**{ui.markdown_text(card)}**" if card else "", ui.markdown_text(kind)]
         if better:
             parts.append(t("review.better", cards=ui.markdown_text(better)))
-        if cost is not None:
-            parts.append(t("review.cost_points", cost=i18n.number(float(cost), language, 1)))
+        if row["view_cost"] is not None:
+            parts.append(t("review.cost_points", cost=i18n.number(float(row["view_cost"]), language, 1)))
+        elif row["points"] is not None:  # not costed by the solver (yet): what the quick check says
+            parts.append(t("review.at_stake", points=i18n.number(float(row["points"]), language)))
         st.markdown(" · ".join(part for part in parts if part))
         text = row["explanation_nl"] if language == "nl" and row["explanation_nl"] else row["explanation"]
         if text:
