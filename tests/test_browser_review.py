@@ -93,6 +93,11 @@ def test_an_upload_and_a_recorded_deal_are_reviewed_without_a_reload(
             page.locator(".st-key-match_mistake_1").wait_for(timeout=30_000)
             settle(page)
             page.screenshot(path=str(ARTIFACTS / "review-match-recorded-nl.png"))
+            page.set_viewport_size({"width": 390, "height": 844})  # a phone at the table
+            page.goto(f"{reviewing_server}/match?match=uploaded-4")
+            page.locator(".st-key-match_mistake_1").wait_for(timeout=30_000)
+            settle(page)
+            page.screenshot(path=str(ARTIFACTS / "review-match-phone.png"), full_page=True)
         finally:
             browser.close()
     (ARTIFACTS / "review-timing.txt").write_text(
