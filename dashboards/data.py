@@ -1,10 +1,14 @@
 """Cached access to the archive for the pages: one read-only Store per file, cached query results.
 
-The archive is a DuckDB file. The dashboard keeps one read-only connection open per file
-(``st.cache_resource``) and caches every query result (``st.cache_data``), keyed by the file, its
-``version`` and the widget values, so a change of filter is one query and going back is free. To
-save a comment or import an upload it closes that connection, opens the file for writing just long
-enough, and reopens it read-only; the version then moves on so every cached result is refreshed.
+The archive is a DuckDB file. The dashboard shares one read-only connection per file
+(``st.cache_resource``), opened when a page reads and closed again once nobody has read for a
+second (:data:`IDLE_SECONDS`), so that ``manillen import`` or ``manillen analyze`` in another
+process can open the file between the dashboard's reads. It caches every query result
+(``st.cache_data``), keyed by the file, its ``version`` and the widget values, so a change of
+filter is one query and going back is free. To save a comment, import an upload or store the
+background review's results (``dashboards/reviewer.py``) it opens the file for writing just long
+enough; the version then moves on so every cached result is refreshed, as it does when another
+program changed the file meanwhile (:meth:`Archive.notice_changes`).
 """
 
 from __future__ import annotations
