@@ -246,7 +246,7 @@ def test_an_idle_archive_lets_another_process_open_it_for_writing(tmp_path: Path
     with shared.reading() as store:
         store.query("SELECT count(*) FROM matches")
         held = _write_from_another_process(path)  # while the dashboard reads: refused
-    assert held.returncode != 0 and "lock" in held.stderr.lower()
+    assert held.returncode != 0 and "one program write to an archive at a time" in held.stderr
     deadline = time.monotonic() + 10
     while shared.is_open():
         assert time.monotonic() < deadline
@@ -329,9 +329,17 @@ def test_a_record_page_save_and_an_upload_go_to_the_front_of_the_review(archive:
     from dashboards import drafts
 
     current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)
+    import msgspec
+
+    from dashboards import recording
+
     recorded = random_record(21, 1)
-    recorded.match.id = "recorded-21"
-    saved = drafts.save_match(recorded)
+    draft = recording.Draft(
+        draft_id=drafts.new_id(),
+        setup=recording.Setup(match_id="recorded-21", seats=list(recorded.match.seats)),
+        deals=[msgspec.to_builtins(deal) for deal in recorded.deals],
+    )
+    saved = drafts.save_match(draft)
     assert saved.summary.imported == 1 and saved.analysis.matches == 1  # the quick findings at once
     uploaded = random_record(22, 2)
     uploaded.match.id = "uploaded-22"
@@ -358,3 +366,38 @@ def test_a_match_far_back_in_the_queue_can_be_reviewed_next(archive: Path) -> No
         assert "starts in a moment" in texts(at)
     finally:
         reviewer._REVIEWERS.pop(archive.resolve(), None)
+
+
+def test_the_record_page_shows_the_match_s_biggest_mistakes_under_each_saved_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Record a deal, see the costliest decisions and why on the same page, no command: after a
+    save the Record page holds the review of the match so far, each mistake with its replay link."""
+    from .test_dashboard_record import cards_of, deal_with_illegal_play, start_match, tap, type_hands
+
+    path = tmp_path / "table.duckdb"
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = AppTest.from_file(APP, default_timeout=60)
+    deal, place = deal_with_illegal_play()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, "record_trump_H")
+    type_hands(at, draft_id, deal.hands)
+    for card in cards_of(deal):
+        tap(at, f"record_card_{card}")
+    tap(at, "record_save")
+    assert not at.exception
+    (expander,) = [e for e in at.expander if e.label == "Your biggest mistakes"]
+    with Store(path, read_only=True) as store:
+        match_id = str(store.query("SELECT match_id FROM matches").item())
+        expected = store.biggest_mistakes([match_id], top=3)
+    assert expected.height > 0  # the illegal card at least
+    boxes = mistake_boxes(at)
+    assert len(boxes) == expected.height
+    first = expected.row(0, named=True)
+    step = (first["trick"] - 1) * 4 + first["play"]
+    assert boxes[0]["link"] == {"match": match_id, "deal": "1", "step": str(step)}
+    assert f"**1. {first['player']}**" in boxes[0]["text"]
+    assert any(link.proto.label == "Show in the Deal replay" for link in expander.get("page_link"))
+    assert place >= 8
+    data.archive_at(path).close()

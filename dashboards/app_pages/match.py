@@ -8,8 +8,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import cards, chart_view, charts, data, i18n, light_table, native_inputs, reviewer, ui
-from dashboards.steps import step_of
+from dashboards import chart_view, charts, data, i18n, light_table, native_inputs, review_view, ui
 from manillen_replay.engine import DealKind, DealResult
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
@@ -92,123 +91,18 @@ else:
 
 
 # --------------------------------------------------------------------------- the review, first
-ACTIVE = ("queued", "reviewing", "waiting")  # states that change by themselves: looked at twice a second
-POLL_SECONDS = 0.5
-
-
-def review_status(match_id: str) -> reviewer.ReviewStatus:
-    """The background review's state of a match; the archive says when the reviewer has not seen it."""
-    running = reviewer.running()
-    status = running.status(match_id) if running is not None else reviewer.ReviewStatus("unknown")
-    if status.state != "unknown":
-        return status
-    if data.analysis_depth(match_id) == "solver":
-        return reviewer.ReviewStatus("ready")
-    return reviewer.ReviewStatus("queued") if running is not None else reviewer.ReviewStatus("none")
-
-
-def review_line(status: reviewer.ReviewStatus) -> None:
-    """The review's state in words (with a bar while it runs)."""
-    if status.state == "reviewing":
-        text = t("review.reviewing", done=min(status.done + 1, status.total), total=status.total)
-        st.progress(status.done / status.total if status.total else 0.0, text=text)
-    elif status.state == "queued":
-        key = "review.queued_next" if not status.ahead else "review.queued_one" if status.ahead == 1 else None
-        st.info(t(key) if key else t("review.queued", ahead=status.ahead))
-    elif status.state == "waiting":
-        st.warning(t("review.waiting"))
-    elif status.state == "ready":
-        st.success(t("review.ready"))
-    elif status.state == "failed":
-        st.error(t("review.failed", message=status.message))
-    else:
-        st.info(t("review.none"))
-
-
-shown_match: str = chosen
-review_now = review_status(shown_match)
-
-
-@st.fragment(run_every=POLL_SECONDS if review_now.state in ACTIVE else None)
-def review_progress(shown: str) -> None:
-    """The review's state, looked at again every half second while it runs; once it is ready the whole
-    page runs again, to show the solver's findings and costs (no reload needed)."""
-    status = review_status(shown_match)
-    if status.state != shown and shown in ACTIVE and status.state not in ACTIVE:
-        st.rerun()  # the whole page: the archive changed
-    with st.container(key="match_review_state"):
-        review_line(status)
-        running = reviewer.running()
-        if running is not None and status.state == "queued" and status.ahead > 1:
-            # the callback runs before the rerun the click makes, which then shows the new place
-            st.button(
-                t("review.next"),
-                key="match_review_next",
-                icon=":material/fast_forward:",
-                on_click=running.request,  # after the deal under way, before the other matches
-                args=([shown_match],),
-            )
-
-
 st.subheader(t("review.title"))
-review_progress(review_now.state)
 everyone = t("review.everyone")
 whose_field = native_inputs.Field(
     "whose", t("review.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
 )
 whose = native_inputs.inputs("match_review_for", [whose_field])["whose"]
-mistakes = data.biggest_mistakes(chosen, player=None if whose == everyone or whose not in names else whose)
-costed = review_now.state == "ready"
-
-
-def mistake_box(rank: int, row: dict[str, Any]) -> None:
-    """One of the biggest mistakes: who, where, the card (and the better ones), what it cost and
-    why, with a link to that moment in the Deal replay."""
-    where = (
-        t("review.where_card", deal=row["deal"], trick=row["trick"])
-        if row["trick"]
-        else t("review.where_call", deal=row["deal"])
-    )
-    kind = i18n.label_of("kind", str(row["kind"]), language)
-    card = cards.SYMBOLS.get(row["card"], row["card"]) if row["card"] else ""
-    better = " ".join(cards.SYMBOLS.get(c, c) for c in row["better"] or [])
-    with st.container(border=True, key=f"match_mistake_{rank}"):
-        st.markdown(f"**{rank}. {ui.markdown_text(str(row['player'] or ''))}** · {ui.markdown_text(where)}")
-        parts = [f"**{ui.markdown_text(card)}**" if card else "", ui.markdown_text(kind)]
-        if better:
-            parts.append(t("review.better", cards=ui.markdown_text(better)))
-        if row["view_cost"] is not None:
-            parts.append(t("review.cost_points", cost=i18n.number(float(row["view_cost"]), language, 1)))
-        elif row["points"] is not None:  # not costed by the solver (yet): what the quick check says
-            parts.append(t("review.at_stake", points=i18n.number(float(row["points"]), language)))
-        st.markdown(" · ".join(part for part in parts if part))
-        text = row["explanation_nl"] if language == "nl" and row["explanation_nl"] else row["explanation"]
-        if text:
-            st.caption(ui.markdown_text(str(text)))
-        st.page_link(
-            ui.PAGE_FILES["replay"],
-            label=t("review.open"),
-            icon=":material/playing_cards:",
-            query_params={
-                "match": shown_match,
-                "deal": str(row["deal"] or 1),
-                "step": str(step_of(row["trick"], row["play"], shape.trick_size)),
-                **ui.language_params(),
-            },
-        )
-
-
-if mistakes.height == 0 and review_now.state in ACTIVE:
-    st.caption(t("review.nothing_yet"))
-elif mistakes.height == 0:
-    st.caption(t("review.nothing") if whose == everyone else t("review.nothing_for", player=whose))
-else:
-    st.caption(t("review.caption_ready") if costed else t("review.caption_quick"))
-    for rank, (column, row) in enumerate(
-        zip(st.columns(3), mistakes.iter_rows(named=True), strict=False), start=1
-    ):
-        with column:
-            mistake_box(rank, row)
+review_view.section(
+    chosen,
+    player=None if whose == everyone or whose not in names else whose,
+    trick_size=shape.trick_size,
+    key="match",
+)
 
 counts = data.findings_per_deal(chosen)
 rows = []
