@@ -32,12 +32,9 @@ from pathlib import Path
 import msgspec
 
 from dashboards import data
-from manillen_replay.analysis import Finding, analyse
-from manillen_replay.analysis.call_model import is_calibrated
-from manillen_replay.analysis.costs import PlayCost, can_solve
-from manillen_replay.analysis.deal_analysis import DealAnalysis, MatchSolved, analyse_deal
-from manillen_replay.analysis.solver_findings import curate
-from manillen_replay.engine import MatchResult, replay
+from manillen_replay.analysis.costs import can_solve
+from manillen_replay.analysis.deal_analysis import DealAnalysis, analyse_deal, merge_deals
+from manillen_replay.engine import replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Record, loads
 from manillen_replay.solver.search import SolverError
@@ -102,23 +99,6 @@ class Overview:
 def deal_key(record: Record, number: int) -> bytes:
     """What a deal's analysis depends on: the match's header (rules, players) and the deal itself."""
     return msgspec.json.encode(record.match) + b"\n" + msgspec.json.encode(record.deals[number - 1])
-
-
-def merge_deals(
-    result: MatchResult, record: Record, deals: list[DealAnalysis], problems: list[str]
-) -> MatchSolved:
-    """Every deal's analysis merged with the built-in findings: the match as
-    :func:`~manillen_replay.analysis.deal_analysis.analyse_match` makes it (the same steps, after
-    its loop over the deals)."""
-    costs: dict[int, list[PlayCost]] = {analysed.deal: analysed.costs for analysed in deals}
-    extra: list[Finding] = [finding for analysed in deals for finding in analysed.findings]
-    reviews = [review for analysed in deals for review in analysed.reviews]
-    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
-    knocks = {(review.deal, review.seat): review for call, review in reviews if call == "klop"}
-    findings = curate(
-        [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated
-    )
-    return MatchSolved(findings, costs, deals, reviews, problems)
 
 
 def warm_solver(path: Path = WARM_RECORD) -> float:

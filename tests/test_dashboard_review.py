@@ -95,6 +95,15 @@ def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mist
     wait_until_ready(current, "random-1")
     assert depth_of(archive, "random-1") == "solver"
     assert depth_of(archive, "random-0") != "solver"  # not asked for, and no backlog here
+    with Store(archive, read_only=True) as store:  # the costly cards' lines are kept, as analyze keeps them
+        costly = store.query(
+            "SELECT DISTINCT deal, trick, play FROM play_costs WHERE match_id = 'random-1' AND legal "
+            "AND NOT forced AND view_cost >= 2 ORDER BY ALL"
+        ).rows()
+        lined = store.query(
+            "SELECT DISTINCT deal, trick, play FROM finding_lines WHERE match_id = 'random-1' ORDER BY ALL"
+        ).rows()
+    assert costly and lined == costly
     at.run()
     assert not at.exception
     assert "Review ready" in texts(at)
@@ -212,7 +221,9 @@ def test_a_review_of_a_record_changed_meanwhile_is_not_stored(archive: Path) -> 
 
 
 def test_merge_deals_gives_what_analyse_match_gives(archive: Path) -> None:
-    from manillen_replay.analysis.deal_analysis import analyse_deal, analyse_match
+    """The review solves deals one at a time (keeping those solved before) and merges them: the
+    same findings, costs and reasons as the whole match analysed at once."""
+    from manillen_replay.analysis.deal_analysis import analyse_deal, analyse_match, merge_deals
     from manillen_replay.engine import replay
     from manillen_replay.record import loads
 
@@ -223,9 +234,10 @@ def test_merge_deals_gives_what_analyse_match_gives(archive: Path) -> None:
     result = replay(record)
     whole = analyse_match(result, record, samples=SAMPLES)
     deals = [analyse_deal(result, record, deal, samples=SAMPLES) for deal in result.deals]
-    merged = reviewer.merge_deals(result, record, deals, [])
+    merged = merge_deals(result, record, deals, [])
     assert [f.to_row() for f in merged.findings] == [f.to_row() for f in whole.findings]
     assert merged.costs == whole.costs
+    assert merged.reasons == whole.reasons
 
 
 # --------------------------------------------------------------------------- the archive released

@@ -11,7 +11,7 @@ import datetime
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -380,6 +380,22 @@ def _store_chunk(
     outcome.by_category.update(f.category.value for f in done.findings)
 
 
+def store_solved_match(store: Store, result: MatchResult, solved: MatchSolved) -> None:
+    """Store the solver's review of one match (costs, reviewed calls, the costly cards' lines,
+    findings) and mark it analysed at depth ``solver``, as ``manillen analyze`` stores each match.
+
+    :raises ArchiveError: when the rows cannot be written.
+    """
+    done = _Analysed(
+        ids=[result.id],
+        findings=list(solved.findings),
+        solved={result.id: (result, solved)},
+        calls=[call_frame(result, solved.reviews)],
+        lines=[lines_frame(result, solved.reasons)],
+    )
+    _store_chunk(store, done, depth="solver", outcome=AnalysisOutcome(matches=1), on_match=None)
+
+
 def _drop_changed(
     done: _Analysed, read: Mapping[str, bytes], now: Mapping[str, bytes], outcome: AnalysisOutcome
 ) -> None:
@@ -438,20 +454,15 @@ def analyse_archive(
     :raises ArchiveError: when the findings cannot be written.
     """
     ids = match_ids_to_analyse(store, everything=everything, depth=depth, match_ids=match_ids)
-    outcome = AnalysisOutcome(matches=len(ids))
-    solving = depth == "solver"
-    bar, meter = _meter(deals_to_analyse(store, ids) if solving else 0, progress, depth, len(ids))
-    try:
-        for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
-            records = list(store.iter_records(match_ids=chunk))
-            done = _analyse_chunk(records, chunk, depth=depth, samples=samples, meter=meter, outcome=outcome)
-            _store_chunk(store, done, depth=depth, outcome=outcome, on_match=on_match)
-            if bar is not None and not solving:
-                bar.update(len(chunk))
-    finally:
-        if bar is not None:
-            bar.render_finish()
-    return outcome
+    # one store open for the whole run: its turns to read and to write are always its own
+    return analyse_archive_in_turns(
+        lambda _read_only: nullcontext(store),
+        ids,
+        depth=depth,
+        samples=samples,
+        progress=progress,
+        on_match=on_match,
+    )
 
 
 Opener = Callable[[bool], "AbstractContextManager[Store]"]

@@ -11,10 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import polars as pl
-
 from ..engine import MatchResult
-from .analyse import CALLS_SCHEMA, COSTS_SCHEMA, VALUES_SCHEMA, call_frame, cost_frames, findings_frame
+from .analyse import store_solved_match
 
 if TYPE_CHECKING:
     from ..analysis.deal_analysis import MatchSolved
@@ -55,7 +53,7 @@ def record_to_review(store: Store, match_id: str) -> str | None:
 
 
 def save_review(store: Store, record: str, result: MatchResult, solved: MatchSolved) -> bool:
-    """Store the solver's review of one match: its costs, reviewed calls and findings, and mark it
+    """Store the solver's review of one match: its costs, reviewed calls, lines and findings, and mark it
     analysed at depth ``solver``, as ``manillen analyze --depth solver`` does.
 
     Nothing is stored when the archive's record of the match is no longer ``record`` (the match
@@ -68,13 +66,5 @@ def save_review(store: Store, record: str, result: MatchResult, solved: MatchSol
     """
     if record_to_review(store, result.id) != record:
         return False
-    plays, values = cost_frames(result, solved.costs)
-    calls = call_frame(result, solved.reviews)
-    store.save_costs(
-        [result.id],
-        plays if plays.height else pl.DataFrame(schema=COSTS_SCHEMA),
-        values if values.height else pl.DataFrame(schema=VALUES_SCHEMA),
-        calls if calls.height else pl.DataFrame(schema=CALLS_SCHEMA),
-    )
-    store.save_findings([result.id], findings_frame(solved.findings), depth=SOLVER_DEPTH)
+    store_solved_match(store, result, solved)
     return True
