@@ -4,11 +4,23 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_DB := data/demo.duckdb
+JIT := $(BIN)/python -c 'import sys; from manillen_replay.solver._jit import main; sys.exit(main(sys.argv[1:]))'
+
 PORT ?= 8501
 
-.PHONY: setup test demo demo-db bench lint format schema clean
+.PHONY: setup warm test demo demo-db bench lint format schema clean
 
 setup: $(STAMP)
+	@$(JIT) check || $(MAKE) --no-print-directory warm
+
+# The solver is compiled by numba on its first use (about a minute) and cached in
+# ~/.cache/manillen-replay/numba: one review of a sample (and one of a variant's costs) compiles
+# everything, so that the first review a person asks for is as fast as the second.
+warm: $(STAMP)
+	@echo "compiling the solver once (about a minute; cached in ~/.cache/manillen-replay/numba)"
+	@$(BIN)/manillen findings data/samples/seed-trick.json --samples 2 --quiet > /dev/null 2>&1
+	@$(BIN)/manillen costs data/samples/variant-three.json > /dev/null
+	@$(JIT) mark
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

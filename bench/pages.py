@@ -137,11 +137,18 @@ def demo_archive(folder: Path) -> Path:
 
 
 @contextmanager
-def dashboard(archive: Path, port: int | None = None) -> Iterator[str]:
+def dashboard(archive: Path, port: int | None = None, *, review: bool = False) -> Iterator[str]:
     """``manillen dashboard`` on ``port`` (a free one if not given; the shared helper of the benches
-    and browser tests)."""
+    and browser tests).
+
+    :param review: with the background review (``dashboards/reviewer.py``) running. The page
+        loads are measured without it (``MANILLEN_REVIEW=off``): on the demo archive it would be
+        solving its 300 matches on one core throughout the run, so the figures would follow how
+        far it got, not the pages (``bench/review_bench.py`` measures the review itself).
+    """
     port = port or free_port()
-    with serving([str(MANILLEN), "dashboard", "--db", str(archive), "--port", str(port)], port) as address:
+    command = [str(MANILLEN), "dashboard", "--db", str(archive), "--port", str(port)]
+    with serving(command, port, {"MANILLEN_REVIEW": "on" if review else "off"}) as address:
         yield address
 
 

@@ -106,13 +106,17 @@ def serving(
 
     :param prefix: the server's own path prefix (Streamlit's ``server.baseUrlPath``: ``/manillen``),
         part of the address.
+    :param environment: added to this process's environment. The dashboard's background review
+        (``dashboards/reviewer.py``) is off unless it says ``MANILLEN_REVIEW``: the benches and
+        browser tests check and time pages on archives that must not change under them while the
+        solver fills them in (``bench.pages.dashboard(review=True)`` turns it on).
     :raises RuntimeError: with the server's error output when it does not start within a minute.
     """
     # a session of its own, so stopping it stops streamlit when a command starts it as a child
     process = subprocess.Popen(
         list(command),
         cwd=ROOT,
-        env={**os.environ, **(environment or {})},
+        env={**os.environ, "MANILLEN_REVIEW": "off", **(environment or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,

@@ -18,7 +18,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import analyze_bench, cluster_bench, pages, record_bench, solver_bench, startup, variants_bench
+from bench import (
+    analyze_bench,
+    cluster_bench,
+    pages,
+    record_bench,
+    review_bench,
+    solver_bench,
+    startup,
+    variants_bench,
+)
 from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import dumps
 
@@ -314,6 +323,13 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         "(0: no browser; default %(default)s)",
     )
     parser.add_argument(
+        "--review-passes",
+        type=int,
+        default=3,
+        help="deals recorded and 16-deal matches uploaded in Chromium, each timed until the "
+        "dashboard's background review is ready (0: none; default %(default)s)",
+    )
+    parser.add_argument(
         "--cluster-deals",
         type=int,
         default=12,
@@ -424,6 +440,17 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print()
             print(pages.format_result(page_loads))
+    review: dict[str, Any] = {}
+    if arguments.review_passes > 0 and arguments.page_runs > 0:
+        print("the dashboard's background review in chromium ...", file=sys.stderr, flush=True)
+        try:
+            review = review_bench.run(passes=arguments.review_passes)
+        except Exception as error:  # a browser that cannot start must not lose the other figures
+            review = {"status": "failed", "reason": f"{type(error).__name__}: {error}"}
+            print(f"\nreview failed: {review['reason']}")
+        else:
+            print()
+            print(review_bench.format_result(review))
     cluster_rows: list[dict[str, Any]] = []
     if "solve" in arguments.stage_list and arguments.cluster_deals > 0:
         print("solver depth on a local cluster ...", file=sys.stderr, flush=True)
@@ -459,6 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         "solver": solver_rows,
         "startup": startup_rows,
         "page_loads": page_loads,
+        "review": review,
         "cluster": cluster_rows,
         "analyze": analyze,
         "record": record_rows,

@@ -1,10 +1,14 @@
 """Cached access to the archive for the pages: one read-only Store per file, cached query results.
 
-The archive is a DuckDB file. The dashboard keeps one read-only connection open per file
-(``st.cache_resource``) and caches every query result (``st.cache_data``), keyed by the file, its
-``version`` and the widget values, so a change of filter is one query and going back is free. To
-save a comment or import an upload it closes that connection, opens the file for writing just long
-enough, and reopens it read-only; the version then moves on so every cached result is refreshed.
+The archive is a DuckDB file. The dashboard shares one read-only connection per file
+(``st.cache_resource``), opened when a page reads and closed again once nobody has read for a
+second (:data:`IDLE_SECONDS`), so that ``manillen import`` or ``manillen analyze`` in another
+process can open the file between the dashboard's reads. It caches every query result
+(``st.cache_data``), keyed by the file, its ``version`` and the widget values, so a change of
+filter is one query and going back is free. To save a comment, import an upload or store the
+background review's results (``dashboards/reviewer.py``) it opens the file for writing just long
+enough; the version then moves on so every cached result is refreshed, as it does when another
+program changed the file meanwhile (:meth:`Archive.notice_changes`).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import os
 import re
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,15 +26,17 @@ from typing import Any
 
 import polars as pl
 import streamlit as st
+from streamlit.runtime.caching.cache_utils import CachedFunc
 
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
-from manillen_replay.store import QUERY_TIMEOUT, ImportSummary, Store, flatten_for_csv
-from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
+from manillen_replay.store import QUERY_TIMEOUT, ArchiveLockedError, ImportSummary, Store, flatten_for_csv
+from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
 from manillen_replay.store.importer import Replacement
+from manillen_replay.store.review_queue import review_depths
 
 DB_ENVIRONMENT = "MANILLEN_DB"
 """The environment variable that names the archive (``manillen dashboard`` sets it)."""
@@ -53,12 +60,39 @@ def archive_path(argv: Sequence[str] | None = None) -> Path:
     return Path(os.environ.get(DB_ENVIRONMENT) or DEFAULT_DB)
 
 
+IDLE_SECONDS = 1.0
+"""The read-only connection is closed once the archive has not been read for this long, so that
+``manillen analyze`` or ``manillen import`` in another process may open the file for writing
+between the dashboard's reads (DuckDB lets no other process write while a connection is open)."""
+LOCKED_RETRY_SECONDS = 2.0
+"""How long opening the archive is retried while another program holds it for writing, before
+the page says so: a command that waited its turn for the file holds it for moments only."""
+_RETRY_PAUSE = 0.05
+
+
+def _open_retrying(path: Path, *, read_only: bool, patience: float = LOCKED_RETRY_SECONDS) -> Store:
+    """``Store(path)``, tried again for ``patience`` seconds while another program holds the file.
+
+    :raises ArchiveLockedError: when it is still held after that.
+    """
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return Store(path, read_only=read_only)
+        except ArchiveLockedError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(_RETRY_PAUSE)
+
+
 @dataclass
 class Archive:
     """One archive file, shared by every browser session of this dashboard process.
 
     Sessions run in threads; a DuckDB connection is not safe for two threads at once, so every
-    use holds ``lock``.
+    use holds ``lock``. The read-only connection is opened on the first read and closed again
+    once nobody has read for :data:`IDLE_SECONDS` (a thread of its own watches), so the
+    dashboard never holds the file while it is idle.
     """
 
     path: Path
@@ -66,39 +100,98 @@ class Archive:
     version: int = 0
     """Moves on whenever the file was changed or (re)opened: part of every cache key."""
     lock: threading.RLock = field(default_factory=threading.RLock)
+    idle_seconds: float = IDLE_SECONDS
+    """Seconds without a read after which the read-only connection is closed."""
     _store: Store | None = None
+    _last_used: float = 0.0
+    _leases: int = 0
+    _closer: threading.Thread | None = None
+    _stamp: tuple[int, ...] | None = None
+    """The file's size and time (and its write-ahead log's) when the connection was last closed."""
 
     def exists(self) -> bool:
         """Whether the file is there (an archive not yet imported into is not)."""
         return self.path.exists()
 
+    def is_open(self) -> bool:
+        """Whether the read-only connection is open now (it closes itself when idle)."""
+        return self._store is not None
+
+    def _open(self) -> Store:
+        """The read-only store, opened if it is closed (call with ``lock`` held)."""
+        if self._store is None:
+            if not self.exists():
+                raise FileNotFoundError(str(self.path))
+            self._store = _open_retrying(self.path, read_only=True)
+            self._last_used = time.monotonic()
+            if self._stamp is not None and self._stamp != self._file_stamp():
+                self.version += 1  # another program (manillen analyze, import) wrote it meanwhile
+            self._stamp = None
+        if self._closer is None or not self._closer.is_alive():
+            self._closer = threading.Thread(target=self._close_when_idle, name="archive-idle", daemon=True)
+            self._closer.start()
+        return self._store
+
     @contextmanager
     def reading(self) -> Iterator[Store]:
-        """The read-only store, opened on first use.
+        """The read-only store, opened on first use (and again after an idle close).
 
         :raises FileNotFoundError: when the archive file does not exist.
-        :raises ManillenError: when the file cannot be opened (another program holds it for writing).
+        :raises ManillenError: when the file cannot be opened (another program holds it for
+            writing for longer than :data:`LOCKED_RETRY_SECONDS`).
         """
         with self.lock:
-            if self._store is None:
-                if not self.exists():
-                    raise FileNotFoundError(str(self.path))
-                self._store = Store(self.path, read_only=True)
-            yield self._store
+            try:
+                yield self._open()
+            finally:
+                self._last_used = time.monotonic()
+
+    @contextmanager
+    def leased(self) -> Iterator[Store]:
+        """The read-only store kept open (not closed when idle) while the caller uses it outside
+        ``lock``: for a user's query, which runs on a cursor of its own beside the pages' reads.
+
+        :raises FileNotFoundError: when the archive file does not exist.
+        :raises ManillenError: when the file cannot be opened.
+        """
+        with self.lock:
+            store = self._open()
+            self._leases += 1
+        try:
+            yield store
+        finally:
+            with self.lock:
+                self._leases -= 1
+                self._last_used = time.monotonic()
+
+    def _close_when_idle(self) -> None:
+        """Close the read-only connection once it has been idle for ``idle_seconds`` (a thread)."""
+        while True:
+            with self.lock:
+                if self._store is None:
+                    return
+                idle = time.monotonic() - self._last_used
+                if self._leases == 0 and idle >= self.idle_seconds:
+                    self.close()
+                    return
+                wait = max(self.idle_seconds - idle, _RETRY_PAUSE)
+            time.sleep(wait)
 
     @contextmanager
     def writing(self) -> Iterator[Store]:
-        """The store opened for writing, briefly; the read-only one is reopened afterwards.
+        """The store opened for writing, briefly; the read-only one is reopened on the next read.
 
-        :raises ArchiveLockedError: when another program holds the archive.
+        :raises ArchiveLockedError: when another program holds the archive (for longer than
+            :data:`LOCKED_RETRY_SECONDS`).
         """
         with self.lock:
             self.close()
             try:
-                with Store(self.path) as store:
+                with _open_retrying(self.path, read_only=False) as store:
                     yield store
             finally:
                 self.version += 1
+                self._stamp = self._file_stamp()
 
     def close(self) -> None:
         """Close the read-only connection (it is reopened on the next read)."""
@@ -106,6 +199,27 @@ class Archive:
             if self._store is not None:
                 self._store.close()
                 self._store = None
+                self._stamp = self._file_stamp()
+
+    def notice_changes(self) -> None:
+        """Move ``version`` on when another program wrote the file while the connection was closed
+        (two ``stat`` calls): the pages' cached results are then read again."""
+        with self.lock:
+            if self._store is None and self._stamp is not None and self._stamp != self._file_stamp():
+                self._stamp = self._file_stamp()
+                self.version += 1
+
+    def _file_stamp(self) -> tuple[int, ...]:
+        """The size and modification time of the file and of its write-ahead log (0 when absent)."""
+        stamp: list[int] = []
+        for path in (self.path, self.path.with_name(self.path.name + ".wal")):
+            try:
+                info = path.stat()
+            except OSError:
+                stamp += [0, 0]
+            else:
+                stamp += [info.st_size, info.st_mtime_ns]
+        return tuple(stamp)
 
 
 @st.cache_resource(show_spinner=False)
@@ -113,9 +227,17 @@ def _archive(path: str) -> Archive:
     return Archive(Path(path))
 
 
+def archive_at(path: Path | str) -> Archive:
+    """The shared :class:`Archive` of the file at ``path`` (the background reviewer's way in)."""
+    return _archive(str(Path(path).resolve()))
+
+
 def archive() -> Archive:
-    """The archive of this dashboard, shared by every session."""
-    return _archive(str(archive_path().resolve()))
+    """The archive of this dashboard, shared by every session (its version moved on when another
+    program changed the file since the last look)."""
+    current = _archive(str(archive_path().resolve()))
+    current.notice_changes()
+    return current
 
 
 def _frame(path: str, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
@@ -327,7 +449,9 @@ def upload_replacements(name: str, data: bytes) -> list[Replacement]:
 
 def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[ImportSummary, AnalysisOutcome]:
     """Import an uploaded file into the archive and analyse what is new (the default depth,
-    as ``manillen analyze`` does), opening the archive for writing just for this.
+    as ``manillen analyze`` does), opening the archive for writing just for this. The new
+    matches then go to the front of the background review's queue (:mod:`dashboards.reviewer`),
+    for the solver's costs.
 
     :param replace: ``False`` keeps the archive's version of a known match whose content
         changed; a replaced match's earlier version is kept in ``match_versions`` either way.
@@ -337,7 +461,12 @@ def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[Impo
     entries = entries_from_upload(name, data)
     with archive().writing() as store:
         summary = store.import_entries(entries, replace=replace)
-        return summary, analyse_archive(store)
+        new = match_ids_to_analyse(store)
+        outcome = analyse_archive(store, match_ids=new)
+    from dashboards import reviewer
+
+    reviewer.request(new)
+    return summary, outcome
 
 
 def restore_version(match_id: str) -> tuple[int, ImportSummary, AnalysisOutcome]:
@@ -518,9 +647,8 @@ def user_query(sql: str, timeout: float = QUERY_TIMEOUT, max_rows: int = QUERY_M
     :raises QueryRefusedError: for a write or file or network access.
     :raises QueryError: for a query DuckDB cannot run, or one stopped at its time limit.
     """
-    with archive().reading() as store:
-        pass
-    return store.user_query(sql, timeout=timeout, max_rows=max_rows)
+    with archive().leased() as store:  # kept open (not closed as idle) until the query is done
+        return store.user_query(sql, timeout=timeout, max_rows=max_rows)
 
 
 def csv_bytes(frame: pl.DataFrame) -> bytes:
@@ -942,6 +1070,29 @@ def match_accuracy(match_id: str) -> pl.DataFrame:
     return _match_accuracy(*_key(archive()), match_id)
 
 
+@st.cache_data(show_spinner=False, max_entries=256)
+def _biggest_mistakes(path: str, version: int, match_id: str, player: str | None, top: int) -> pl.DataFrame:
+    with _archive(path).reading() as store:
+        return store.biggest_mistakes([match_id], player=player, top=top)
+
+
+def biggest_mistakes(match_id: str, player: str | None = None, top: int = 3) -> pl.DataFrame:
+    """The costliest decisions of a match (``Store.biggest_mistakes``), of one player or of
+    everyone: the costliest from the player's own view first, one finding per decision."""
+    return _biggest_mistakes(*_key(archive()), match_id, player, top)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _analysis_depth(path: str, version: int, match_id: str) -> str | None:
+    with _archive(path).reading() as store:
+        return review_depths(store, [match_id]).get(match_id)
+
+
+def analysis_depth(match_id: str) -> str | None:
+    """How deep a match has been analysed: ``rules``, ``heuristic``, ``solver`` or ``None``."""
+    return _analysis_depth(*_key(archive()), match_id)
+
+
 @st.cache_data(show_spinner=False)
 def _player_accuracy(path: str, version: int, player: str) -> dict[str, Any]:
     frame = _frame(
@@ -989,6 +1140,28 @@ def report_html(match_id: str, player: str | None, lang: str) -> bytes:
     :raises ManillenError: for a player not in the match.
     """
     return _report(*_key(archive()), match_id, player, lang)
+
+
+# --------------------------------------------------------------------------- after the review
+
+
+def refresh_after_review(path: Path, *, rewarm: bool = True) -> None:
+    """After the background review stored a match: drop the cached results of the archive's
+    earlier versions and fill the caches again with what each page shows first (:func:`warm`).
+
+    Every cached result is keyed by the archive's version, so those of an earlier version are
+    never read again; kept, they would pile up with every match the review stores (hundreds
+    while it works through an archive). Only for the dashboard's own archive.
+
+    :param rewarm: fill the caches again (skipped while someone waits for the next review).
+    """
+    if Path(path).resolve() != archive().path.resolve():
+        return
+    for value in list(globals().values()):
+        if isinstance(value, CachedFunc) and value is not _archive:
+            value.clear()
+    if rewarm:
+        warm()
 
 
 # --------------------------------------------------------------------------- warming

@@ -6,7 +6,8 @@ archive: the dashboard holds the archive read-only, and opening it for writing o
 would close every session's connection and refresh every cached query. A finished deal goes
 into the archive like an upload (the whole match re-imported under its id, which replaces the
 previous deals' rows) and is analysed at once at the default depth, the same run as
-``manillen analyze``.
+``manillen analyze``; then it goes to the front of the dashboard's background review
+(:mod:`dashboards.reviewer`), which adds the solver's costs within seconds.
 
 Two tables may record at once into one archive. A new match's id is made unique against the
 archive and every open draft (:func:`taken_ids`), and a save replaces only this table's own match:
@@ -195,6 +196,11 @@ def save_match(draft: Draft, where: Path | None = None) -> Saved:
         if summary.refused:
             raise RecordingError("; ".join(p.describe() for p in summary.rejects))
         analysis = analyse_archive(store, match_ids=[match_id])
+    # the heuristic findings are in at once; the solver's follow from the background review,
+    # this match first (only its new or changed deals are solved again)
+    from dashboards import reviewer
+
+    reviewer.request([match_id])
     return Saved(summary, analysis, match_id, renamed_from)
 
 

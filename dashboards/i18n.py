@@ -348,6 +348,82 @@ LABELS: dict[str, tuple[str, str]] = {
         "toe deden tellen niet.",
     ),
     "match.accuracy_deals": ("Accuracy deal by deal", "Nauwkeurigheid spel per spel"),
+    # the background review (dashboards/reviewer.py) and the biggest mistakes, first on the Match page
+    "review.title": ("Your biggest mistakes", "Uw grootste fouten"),
+    "review.for": ("Whose mistakes", "Wiens fouten"),
+    "review.everyone": ("Every player", "Iedere speler"),
+    "review.reviewing": (
+        "The solver is reviewing this match: deal {done} of {total}…",
+        "De solver bekijkt deze partij: spel {done} van {total}…",
+    ),
+    "review.queued": (
+        "Waiting for the solver's review: {ahead} matches before this one…",
+        "Wacht op de controle door de solver: eerst nog {ahead} partijen…",
+    ),
+    "review.queued_one": (
+        "Waiting for the solver's review: one match before this one…",
+        "Wacht op de controle door de solver: eerst nog één partij…",
+    ),
+    "review.queued_next": (
+        "The solver's review of this match starts in a moment…",
+        "De solver begint zo meteen aan deze partij…",
+    ),
+    "review.next": ("Review this match next", "Deze partij eerst controleren"),
+    "review.waiting": (
+        "The solver's review waits for the archive: another program is using it…",
+        "De controle door de solver wacht op het archief: een ander programma gebruikt het…",
+    ),
+    "review.ready": (
+        "Review ready: the solver has costed every card of this match.",
+        "Controle klaar: de solver heeft elke kaart van deze partij gewogen.",
+    ),
+    "review.failed": (
+        "The solver could not review this match: {message}",
+        "De solver kon deze partij niet controleren: {message}",
+    ),
+    "review.none": (
+        "The solver has not reviewed this match yet: `manillen dashboard` reviews every match in the "
+        "background, or run `manillen analyze --depth solver`.",
+        "De solver heeft deze partij nog niet gecontroleerd: `manillen dashboard` controleert elke "
+        "partij op de achtergrond, of voer `manillen analyze --depth solver` uit.",
+    ),
+    "review.caption_ready": (
+        "The three costliest decisions, ranked by what they cost from the player's own view (what "
+        "they could know when they played), with the reason.",
+        "De drie duurste beslissingen, gerangschikt naar wat ze kostten vanuit het zicht van de "
+        "speler zelf (wat die kon weten toen hij speelde), met de reden.",
+    ),
+    "review.caption_quick": (
+        "For now the quick check's findings, ranked by the points at stake; the solver's costs replace "
+        "them when its review is ready.",
+        "Voorlopig de bevindingen van de snelle controle, gerangschikt naar de punten op het spel; de "
+        "kosten van de solver vervangen ze zodra de controle klaar is.",
+    ),
+    "review.where_card": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
+    "review.where_call": ("deal {deal}, the call", "spel {deal}, de aankondiging"),
+    "review.better": ("better: {cards}", "beter: {cards}"),
+    "review.cost_points": ("cost {cost} points", "kostte {cost} punten"),
+    "review.at_stake": ("{points} points at stake", "{points} punten op het spel"),
+    "review.open": ("Show in the Deal replay", "Toon in Spel herspelen"),
+    "review.nothing_yet": (
+        "The quick check found no mistakes; the solver's costs follow when its review is ready.",
+        "De snelle controle vond geen fouten; de kosten van de solver volgen zodra de controle klaar is.",
+    ),
+    "review.nothing": ("No mistakes found in this match.", "Geen fouten gevonden in deze partij."),
+    "review.nothing_for": ("No mistakes found for {player}.", "Geen fouten gevonden voor {player}."),
+    "review.archive_reviewing": (
+        "Solver review: match {match}, deal {done} of {total}; matches waiting: {queued}.",
+        "Controle door de solver: partij {match}, spel {done} van {total}; wachtende partijen: {queued}.",
+    ),
+    "review.archive_warming": (
+        "Solver review: loading the solver…",
+        "Controle door de solver: de solver wordt geladen…",
+    ),
+    "review.archive_idle": (
+        "Solver review: every match is reviewed ({reviewed} since the dashboard started).",
+        "Controle door de solver: elke partij is gecontroleerd "
+        "({reviewed} sinds de start van het dashboard).",
+    ),
     "players.accuracy": ("Accuracy (solver)", "Nauwkeurigheid (solver)"),
     "players.accuracy_help": (
         "Over {decisions} decisions ({cards} cards, {calls} calls) in deals the solver costed "

@@ -7,7 +7,8 @@ small machine). Here they import on a thread of their own while the server start
 needs a module still importing waits for it, as Python's import lock does. Once Streamlit's
 runtime is up, the same thread has Plotly load what its figures need (:func:`dashboards.charts.warm`)
 and fills the dashboard's caches with what each page shows first (:func:`dashboards.data.warm`),
-so the first visitor of a page waits for no query either.
+so the first visitor of a page waits for no query either. It also starts the background review
+(:mod:`dashboards.reviewer`), whose thread loads the compiled solver before its first match.
 
 It also holds what each page document is served with (:class:`BaseAddress`, the middleware of
 ``dashboards/asgi_app.py``, and :class:`DefaultPageAddress`, which gives the first page the
@@ -274,6 +275,11 @@ def preload() -> None:
 
     _warm_streamlit()
     try:
+        if _SERVING:
+            start_review()
+    except Exception:  # the pages then show no review state; serving goes on
+        logging.getLogger("manillen.dashboard").warning("the background review did not start", exc_info=True)
+    try:
         data.warm()
         from dashboards import drafts
 
@@ -284,6 +290,28 @@ def preload() -> None:
         keep_compiled(getattr(Runtime.instance(), "_script_cache", None), SCRIPTS)
     except Exception:  # a page that does not compile is reported by Streamlit when it is opened
         logging.getLogger("manillen.dashboard").debug("compiling the pages failed", exc_info=True)
+
+
+REVIEW_ENVIRONMENT = "MANILLEN_REVIEW"
+"""Set to ``off`` to run the dashboard without its background review (the solver's costs then
+come from ``manillen analyze --depth solver`` only)."""
+
+
+_SERVING = False
+"""Set by :func:`main`: this process is the dashboard's server, where the background review runs
+(a test that calls :func:`preload` by itself starts none)."""
+
+
+def start_review() -> None:
+    """Start the background review (:mod:`dashboards.reviewer`): its thread first loads the
+    compiled solver (one small deal solved), then reviews the archive's matches, newest first."""
+    import os
+
+    if os.environ.get(REVIEW_ENVIRONMENT, "").lower() in ("off", "0", "false", "no"):
+        return
+    from dashboards import reviewer
+
+    reviewer.start()
 
 
 def _warm_streamlit() -> None:
@@ -336,6 +364,8 @@ def main() -> None:
     """Run Streamlit's command line (``streamlit run ...``) with the preload thread started."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
+    global _SERVING
+    _SERVING = True
     threading.Thread(target=preload, name="manillen-preload", daemon=True).start()
     from streamlit.web import cli
 

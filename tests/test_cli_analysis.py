@@ -53,7 +53,13 @@ def vetten_file(tmp_path: Path) -> Path:
 
 
 def test_findings_on_a_file_need_no_archive(vetten_file: Path, tmp_path: Path) -> None:
-    code, out, err = run("findings", str(vetten_file), env={"MANILLEN_DB": str(tmp_path / "none.duckdb")})
+    code, out, err = run(
+        "findings",
+        str(vetten_file),
+        "--depth",
+        "heuristic",
+        env={"MANILLEN_DB": str(tmp_path / "none.duckdb")},
+    )
     assert code == 0
     assert "missed_vetten" in out and "Bert played 7♠ on Dirk's winning 10♣ in trick 1" in out
     assert not (tmp_path / "none.duckdb").exists()
@@ -61,7 +67,9 @@ def test_findings_on_a_file_need_no_archive(vetten_file: Path, tmp_path: Path) -
 
 
 def test_findings_json_contract_and_dutch(vetten_file: Path) -> None:
-    code, out, _ = run("findings", str(vetten_file), "--json", "--lang", "nl", "--match", "test")
+    code, out, _ = run(
+        "findings", str(vetten_file), "--depth", "heuristic", "--json", "--lang", "nl", "--match", "test"
+    )
     assert code == 0
     (finding,) = json.loads(out)["findings"]
     assert set(finding) >= CONTRACT
@@ -71,17 +79,23 @@ def test_findings_json_contract_and_dutch(vetten_file: Path) -> None:
 
 
 def test_findings_filters_on_files(vetten_file: Path) -> None:
-    everything = json.loads(run("findings", str(vetten_file), "--json")[1])["findings"]
-    assert len(everything) > 1
-    name = everything[-1]["player"]
-    mine = json.loads(run("findings", str(vetten_file), "--json", "--player", name.lower())[1])["findings"]
-    assert mine == [f for f in everything if f["player"] == name]
-    serious = json.loads(run("findings", str(vetten_file), "--json", "--min-severity", "mistake")[1])[
+    everything = json.loads(run("findings", str(vetten_file), "--depth", "heuristic", "--json")[1])[
         "findings"
     ]
+    assert len(everything) > 1
+    name = everything[-1]["player"]
+    mine = json.loads(
+        run("findings", str(vetten_file), "--depth", "heuristic", "--json", "--player", name.lower())[1]
+    )["findings"]
+    assert mine == [f for f in everything if f["player"] == name]
+    serious = json.loads(
+        run("findings", str(vetten_file), "--depth", "heuristic", "--json", "--min-severity", "mistake")[1]
+    )["findings"]
     assert all(f["severity"] in ("mistake", "blunder") for f in serious)
     assert len(serious) < len(everything)
-    kind = json.loads(run("findings", str(vetten_file), "--json", "--kind", "missed_vetten")[1])["findings"]
+    kind = json.loads(
+        run("findings", str(vetten_file), "--depth", "heuristic", "--json", "--kind", "missed_vetten")[1]
+    )["findings"]
     assert kind and {f["kind"] for f in kind} == {"missed_vetten"}
 
 
@@ -149,13 +163,13 @@ def test_findings_say_when_matches_are_not_analysed_yet(tmp_path: Path) -> None:
         "2 matches in the archive are not analysed yet: run `manillen analyze`",
         "0 findings",
     ]
-    assert run("analyze", "--db", str(path))[0] == 0
+    assert run("analyze", "--db", str(path), "--depth", "heuristic")[0] == 0
     code, _, err = run("findings", "--db", str(path))
     assert code == 0 and "not analysed yet" not in err
 
 
 def test_files_and_db_together_are_refused(archive: Path, vetten_file: Path) -> None:
-    code, _, err = run("findings", str(vetten_file), "--db", str(archive))
+    code, _, err = run("findings", str(vetten_file), "--depth", "heuristic", "--db", str(archive))
     assert code == 2 and "not both" in err
 
 
@@ -259,7 +273,7 @@ def test_depth_rules_stores_only_rule_scoring_and_procedure_findings(tmp_path: P
     rules = stored(path, "SELECT DISTINCT category FROM findings")
     assert ("strategy",) not in rules
     # a deeper analysis takes the matches again, without --all
-    code, out, _ = run("analyze", "--db", str(path))
+    code, out, _ = run("analyze", "--db", str(path), "--depth", "heuristic")
     assert code == 0 and "analysed 6 matches" in out
     assert ("strategy",) in stored(path, "SELECT DISTINCT category FROM findings")
     assert stored(path, "SELECT DISTINCT analysis_depth FROM matches") == [("heuristic",)]

@@ -74,7 +74,11 @@ def one_of_each() -> dict[str, Finding]:
     unsafe = record(
         UNSAFE, ["KD 7D 10C AD", "10D 7H 8D 8S", "KC 7C JC AC", "QC KS 8C QH"], dealer=3, trump=None
     )
-    for rec in (scoresheet([0, 2], [10, 10]), scoresheet([0, 1, 2], [110, 5, 5]), unsafe):
+    from .test_slips import LEGAL_22, swapped  # here: test_slips imports this module's checks
+    from .test_slips import record as without_hands
+
+    slip = without_hands(swapped(LEGAL_22, 2, 3))  # record_slip: two lines typed the other way round
+    for rec in (scoresheet([0, 2], [10, 10]), scoresheet([0, 1, 2], [110, 5, 5]), unsafe, slip):
         for finding in analyse_record(rec):
             found.setdefault(finding.kind, finding)
     deal = replay(record(BASE, ["7C 10C 8C 7S"])).deals[0]

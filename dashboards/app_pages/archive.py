@@ -7,7 +7,7 @@ from collections.abc import Callable
 import polars as pl
 import streamlit as st
 
-from dashboards import data, i18n, light_table, native_inputs, ui
+from dashboards import data, i18n, light_table, native_inputs, reviewer, ui
 from manillen_replay.errors import ManillenError
 from manillen_replay.store import ArchiveLockedError
 from manillen_replay.store.importer import Replacement
@@ -25,6 +25,38 @@ def _count(noun: str, count: int | None) -> str:
 
 ASKED = "archive_replace_asked"  # the upload waiting for an answer: replace the matches it changes?
 RESTORABLE = "archive_restorable"  # the matches the last upload replaced, offered to put back
+
+
+def _review_state() -> None:
+    """The background review's progress, under the title: the match under way, how many wait."""
+    running = reviewer.running()
+    if running is None:
+        return
+    busy = running.overview().busy
+
+    @st.fragment(run_every=2.0 if busy else None)
+    def progress(was_busy: bool) -> None:
+        now = running.overview()
+        if was_busy and not now.busy:
+            st.rerun()  # everything reviewed: the counts and findings above may have changed
+        if now.warming or (now.looking and now.current is None):
+            text = t("review.archive_warming")
+        elif now.current is not None:
+            text = t(
+                "review.archive_reviewing",
+                match=now.current,
+                done=min(now.done + 1, now.total),
+                total=now.total,
+                queued=now.queued,
+            )
+        else:
+            text = t("review.archive_idle", reviewed=now.reviewed)
+        st.caption(text)
+
+    progress(busy)
+
+
+_review_state()
 
 
 def _upload() -> None:

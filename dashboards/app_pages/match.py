@@ -1,4 +1,5 @@
-"""Match: the score deal by deal as a chart, and every deal with its contract, points and findings."""
+"""Match: the biggest mistakes first (with the solver's review under way), the score deal by deal as a
+chart, and every deal with its contract, points and findings."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import chart_view, charts, data, i18n, light_table, native_inputs, ui
+from dashboards import chart_view, charts, data, i18n, light_table, native_inputs, review_view, ui
 from manillen_replay.engine import DealKind, DealResult
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
@@ -87,6 +88,21 @@ if result.finished:
     st.subheader(t("match.final", score="-".join(map(str, result.final_score)), who=who))
 else:
     st.subheader(t("match.unfinished", score="-".join(map(str, result.score))))
+
+
+# --------------------------------------------------------------------------- the review, first
+st.subheader(t("review.title"))
+everyone = t("review.everyone")
+whose_field = native_inputs.Field(
+    "whose", t("review.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
+)
+whose = native_inputs.inputs("match_review_for", [whose_field])["whose"]
+review_view.section(
+    chosen,
+    player=None if whose == everyone or whose not in names else whose,
+    trick_size=shape.trick_size,
+    key="match",
+)
 
 counts = data.findings_per_deal(chosen)
 rows = []

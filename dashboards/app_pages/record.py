@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import data, drafts, i18n, native_inputs, ui
+from dashboards import data, drafts, i18n, native_inputs, review_view, ui
 from dashboards import recording as rec
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
 from manillen_replay.engine.results import IrregularityKind
@@ -825,6 +825,9 @@ def _after_save() -> None:
             icon=":material/playing_cards:",
             query_params={"match": match_id, "deal": number, "step": 0},
         )
+    # the review of the match so far, on this page: record the deals, see the costliest cards and why
+    with st.expander(t("review.title"), expanded=False, icon=":material/school:"):
+        review_view.section(match_id, player=None, trick_size=rec.PLAYERS, key="record", columns=1)
 
 
 def _footer(draft: rec.Draft) -> None:

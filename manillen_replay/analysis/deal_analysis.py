@@ -302,11 +302,8 @@ def analyse_match(
     :param seed: the random seed (see :func:`analyse_deal`).
     :param on_deal: called after each deal of the match (costed or not), for a progress bar.
     """
-    costs: dict[int, list[PlayCost]] = {}
     deals: list[DealAnalysis] = []
-    extra: list[Finding] = []
     problems: list[str] = []
-    reasons: dict[int, list[Reason]] = {}
     for deal in result.deals:
         if can_solve(deal, result.rules):
             try:
@@ -314,19 +311,32 @@ def analyse_match(
             except SolverError as error:
                 problems.append(f"match {result.id!r} deal {deal.number}: the solver failed: {error}")
             else:
-                costs[deal.number] = analysed.costs
-                reasons[deal.number] = analysed.reasons
                 deals.append(analysed)
-                extra += analysed.findings
         if on_deal is not None:
             on_deal(deal)
+    return merge_deals(result, record, deals, problems)
+
+
+def merge_deals(
+    result: MatchResult, record: Record, deals: Sequence[DealAnalysis], problems: list[str]
+) -> MatchSolved:
+    """Every costed deal's analysis merged with the built-in findings of the match, curated: the
+    match as :func:`analyse_match` gives it (the dashboard's review solves its deals one by one,
+    keeping those it solved before, and merges them here).
+
+    :param deals: the analyses of the deals the solver costed, in deal order.
+    :param problems: what went wrong on the way (a deal the solver failed on), kept in the result.
+    """
+    costs: dict[int, list[PlayCost]] = {analysed.deal: analysed.costs for analysed in deals}
+    extra: list[Finding] = [finding for analysed in deals for finding in analysed.findings]
     reviews = [review for analysed in deals for review in analysed.reviews]
     calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
     knocks = {(review.deal, review.seat): review for call, review in reviews if call == "klop"}
     findings = curate(
         [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated
     )
-    return MatchSolved(findings, costs, deals, reviews, problems, reasons)
+    reasons = {analysed.deal: analysed.reasons for analysed in deals}
+    return MatchSolved(findings, costs, list(deals), reviews, problems, reasons)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from ..record.model import Record
 from ..rules import Contract, DealScore, ViolationKind, multiplier, winning_position
 from .findings import Category, Finding, Severity, Thresholds
 from .knowledge import DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
+from .record_slips import Slip, find_slip, slip_words
 from .words import (
     RANK_NL,
     and_nl,
@@ -69,6 +70,7 @@ KIND_CATEGORY: dict[str, Category] = {
     "illegal_underbuy": Category.RULE,
     "score_mismatch": Category.SCORING,
     "dealer_out_of_rotation": Category.PROCEDURE,
+    "record_slip": Category.PROCEDURE,
     "played_on_after_match_won": Category.PROCEDURE,
     "missed_vetten": Category.STRATEGY,
     "bare_ace_lost": Category.STRATEGY,
@@ -119,8 +121,9 @@ class MatchAnalysis:
         shape = self.rules.shape
         for deal in self.result.deals:
             team_of = tuple(shape.team_of(s, deal.dealer) for s in range(shape.players))
+            slip = find_slip(deal, self.rules) if deal.violations else None
             for violation in deal.violations:
-                self.illegal_play(deal, violation)
+                self.illegal_play(deal, violation, slip)
             if deal.score_mismatch:
                 self.score_mismatch(deal, team_of)
             if not self.strategy:
@@ -183,8 +186,12 @@ class MatchAnalysis:
 
     # ------------------------------------------------------------------ rule
 
-    def illegal_play(self, deal: DealResult, violation: Violation) -> None:
-        """revoke, failed_to_overtake, failed_to_buy, illegal_underbuy: the engine's violations."""
+    def illegal_play(self, deal: DealResult, violation: Violation, slip: Slip | None = None) -> None:
+        """revoke, failed_to_overtake, failed_to_buy, illegal_underbuy: the engine's violations.
+
+        With ``slip`` (a deal without hands that a small reordering of its lines makes legal) the
+        play is a ``record_slip`` instead: a rule broken, or a slip in the record.
+        """
         trick = deal.tricks[violation.trick - 1]
         position = violation.play - 1
         name = self.names[violation.seat]
@@ -248,6 +255,20 @@ class MatchAnalysis:
                 f"{name} kocht onder (onderkopen) met {card_nl_} onder {best_nl} in slag {t}, "
                 f"terwijl andere kaarten mochten: {legal_nl}."
             )
+        if slip is not None:
+            slip_en, slip_nl = slip_words(slip, deal, self.names, self.rules, violation.seat, t)
+            self.add(
+                "record_slip",
+                Severity.INFO,
+                deal.number,
+                trick=t,
+                play=violation.play,
+                seat=violation.seat,
+                card=violation.card,
+                en=f"{slip_en} As recorded: {en}",
+                nl=f"{slip_nl} Zoals genoteerd: {nl}",
+            )
+            return
         points = self.rules.penalty_points
         self.add(
             kind.value,

@@ -33,6 +33,7 @@ KIND_NL: dict[str, str] = {
     "score_mismatch": "verkeerd scoreblad",
     "dealer_out_of_rotation": "deler buiten de beurt",
     "played_on_after_match_won": "doorgespeeld na de partij",
+    "record_slip": "regel gebroken of fout in de notatie",
     "missed_vetten": "vetten gemist",
     "bare_ace_lost": "blote aas verloren",
     "wasted_trump": "troef verspild",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import sys
+import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,17 +24,24 @@ from ..analysis.coach import check_columns
 from ..archive_defaults import ANALYSIS_DEPTHS, default_archive
 from ..errors import ManillenError
 from .common import (
+    AUTO_SOLVER_DEALS,
     BATCH_OPTION,
     CLUSTER_OPTION,
     SAMPLES_OPTION,
+    WAIT_OPTION,
     ReplayedRecords,
+    auto_depth,
     echo_json,
     existing_archive,
+    fast_scan_note,
     no_such_match,
     plural,
 )
 
 if TYPE_CHECKING:  # the store (DuckDB, polars) and the solver (numba) load when a command runs
+    from ..analysis.ranking import RankedFinding
+    from ..engine import MatchResult
+    from ..record import Record
     from ..store import Store
     from ..store.analyse import AnalysisOutcome
 
@@ -48,11 +57,30 @@ def _messages() -> Iterator[None]:
         raise click.ClickException(str(error)) from None
 
 
-def _open_archive(db: str | None, *, read_only: bool) -> Store:
-    from ..store import Store
-
+def _open_archive(db: str | None, *, read_only: bool, wait: float = 60.0) -> Store:
     path = existing_archive(db, ", or give a record file to `manillen findings FILE`")
-    return Store(path, read_only=read_only)
+    return opener(path, wait)(read_only)
+
+
+def opener(path: str, wait: float) -> Callable[[bool], Store]:
+    """Opens the archive (``True``: read-only) in its turn: when the dashboard or another command
+    holds it, says so on stderr and waits up to ``wait`` seconds (``Store.open_in_turn``). An
+    archive whose schema is older is upgraded first (that needs a turn to write)."""
+    from ..store import ArchiveError, Store
+
+    def tell(message: str) -> None:
+        click.echo(message, err=True)
+
+    def open_store(read_only: bool) -> Store:
+        try:
+            return Store.open_in_turn(path, read_only=read_only, wait=wait, on_wait=tell)
+        except ArchiveError as error:
+            if not read_only or "this program needs" not in str(error):
+                raise
+        Store.open_in_turn(path, wait=wait, on_wait=tell).close()  # the upgrade
+        return Store.open_in_turn(path, read_only=True, wait=wait, on_wait=tell)
+
+    return open_store
 
 
 def _read_detectors(paths: Sequence[str]) -> list[CoachDetector]:
@@ -84,12 +112,11 @@ def _progress(total: int, label: str, minimum: int = 50) -> Any:
 
 
 def _analyse_on_cluster(
-    store: Store, everything: bool, samples: int, address: str, batch_deals: int | None, *, quiet: bool
+    store: Store, ids: list[str], samples: int, address: str, batch_deals: int | None, *, quiet: bool
 ) -> AnalysisOutcome:
-    from ..store.analyse import AnalysisOutcome, match_ids_to_analyse
+    from ..store.analyse import AnalysisOutcome
     from .cluster import analyse_archive_on_cluster
 
-    ids = match_ids_to_analyse(store, everything=everything, depth="solver")
     try:
         done = analyse_archive_on_cluster(
             store,
@@ -120,16 +147,23 @@ def _analyse_on_cluster(
 
 
 class _SolverProgress:
-    """The solver's progress on stderr: a bar on a terminal, otherwise a line every tenth of the work.
+    """The solver's progress on stderr: a bar on a terminal, otherwise a line after the first deal
+    (with the first estimate), then every tenth of the work or every :data:`LINE_SECONDS`, and at
+    the end.
 
     Both show the deals done, deals per second and the time left, from the
     :class:`~manillen_replay.analysis.deal_analysis.Progress` the analysis passes after each deal.
     """
 
-    def __init__(self, total: int) -> None:
+    LINE_SECONDS = 30.0
+    """At most this long between two lines (when not on a terminal)."""
+
+    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.total = total
         self.bar: Any = None
         self._lines_shown = 0
+        self._clock = clock
+        self._last_line = clock()
         if sys.stderr.isatty():
             self.bar = click.progressbar(
                 length=total,
@@ -145,8 +179,15 @@ class _SolverProgress:
             self.bar.update(deals, progress)
             return
         step = max(1, self.total // 10)
-        if progress.done >= self.total or progress.done // step > self._lines_shown:
+        now = self._clock()
+        if (
+            progress.done == 1
+            or progress.done >= self.total
+            or progress.done // step > self._lines_shown
+            or now - self._last_line >= self.LINE_SECONDS
+        ):
             self._lines_shown = progress.done // step
+            self._last_line = now
             click.echo(f"solving: {progress.describe()}", err=True)
 
     def render_finish(self) -> None:
@@ -182,6 +223,61 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     return len(found)
 
 
+DEPTH_HELP = (
+    "rules: illegal plays, scoring and procedure only; heuristic: also the strategy detectors (the "
+    "fast scan, thousands of deals a second); solver: also every card's and call's cost from the "
+    "solver, which finds the costliest mistakes (0.64 to 0.73 s a deal median measured by make "
+    "bench on demo deals, 2 cores; docs/solver.md). Default: solver when at most "
+    f"{AUTO_SOLVER_DEALS} deals are to be reviewed, else heuristic (and a message)."
+)
+
+
+def _since(_context: click.Context, _parameter: click.Parameter, value: str | None) -> datetime.date | None:
+    if value is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(value.strip())
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a date: write it as YYYY-MM-DD, e.g. 2026-11-28"
+        ) from None
+
+
+MATCH_IDS_OPTION = click.option(
+    "--match",
+    "match_ids",
+    multiple=True,
+    metavar="ID",
+    help="Only this match (repeatable); newest matches are analysed first.",
+)
+SINCE_OPTION = click.option(
+    "--since",
+    callback=_since,
+    metavar="DATE",
+    help="Only the matches dated on or after this day (YYYY-MM-DD; undated matches are left out).",
+)
+QUIET_OPTION = click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress on stderr (the solver's: deals done, deals per second, time left).",
+)
+
+
+def _selected(store: Store, db: str, match_ids: Sequence[str]) -> list[str] | None:
+    """The matches named with --match (all there), or ``None`` for no --match.
+
+    :raises click.UsageError: for an id the archive does not hold (exit code 2).
+    """
+    if not match_ids:
+        return None
+    known = set(store.known_match_ids(list(match_ids)))
+    for match_id in match_ids:
+        if match_id not in known:
+            raise no_such_match(match_id, f"the archive {db}")
+    return list(dict.fromkeys(match_ids))
+
+
 @click.command()
 @click.option(
     "--db",
@@ -194,18 +290,16 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
     "--all",
     "everything",
     is_flag=True,
-    help="Analyse every match again, not only the new (or shallower) ones.",
+    help="Analyse every match (of --match, --since) again, not only the new (or shallower) ones.",
 )
 @click.option(
     "--depth",
     type=click.Choice(ANALYSIS_DEPTHS, case_sensitive=False),
-    default="heuristic",
-    show_default=True,
-    help="rules: illegal plays, scoring and procedure only; heuristic: also the strategy detectors; "
-    "solver: also every card's cost from the solver, stored in the archive (seconds a deal: "
-    "0.64 to 0.73 s median measured by make bench on demo deals, 2 cores, 30x to 35x its floor; "
-    "docs/solver.md).",
+    default=None,
+    help=DEPTH_HELP,
 )
+@MATCH_IDS_OPTION
+@SINCE_OPTION
 @SAMPLES_OPTION
 @click.option(
     "--detectors",
@@ -217,45 +311,53 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
 )
 @CLUSTER_OPTION
 @BATCH_OPTION
-@click.option(
-    "--quiet",
-    "-q",
-    is_flag=True,
-    help="No progress on stderr (with --depth solver: deals done, deals per second, time left).",
-)
+@WAIT_OPTION
+@QUIET_OPTION
 def analyze(
     db: str | None,
     everything: bool,
-    depth: str,
+    depth: str | None,
+    match_ids: tuple[str, ...],
+    since: datetime.date | None,
     samples: int,
     detector_files: tuple[str, ...],
     cluster_address: str | None,
     batch_deals: int | None,
+    wait: float,
     quiet: bool,
 ) -> None:
     """Find the mistakes in an archive: illegal plays, scoring errors, strategy findings.
 
     Runs the built-in detectors over every match not analysed yet at this depth (or over
-    all of them with --all) and stores what they find in the archive's `findings` table.
-    With --depth solver the solver also costs every card of every deal (stored in
-    `play_costs` and `card_values`, shown in the dashboard's deal replay), reports costly
-    cards and calls, and sharpens the strategy detectors with what each player could see;
-    the other variants than the four-player game get hindsight costs only (docs/solver.md).
-    Then runs each coach detector given with --detectors over the whole archive (read-only)
-    and stores its rows as findings named after it. List them with `manillen findings`.
+    all of them with --all; only the matches of --match and --since when given, the newest
+    first) and stores what they find in the archive's `findings` table. The solver review
+    (--depth solver, the default for up to 60 deals) also costs every card of every deal
+    (stored in `play_costs` and `card_values`, shown in the dashboard's deal replay), reports
+    costly cards and calls, and sharpens the strategy detectors with what each player could
+    see; the other variants than the four-player game get hindsight costs only
+    (docs/solver.md). Progress goes to stderr from the first deal: deals done, deals a second,
+    time left. Then runs each coach detector given with --detectors over the whole archive
+    (read-only) and stores its rows as findings named after it. List them with `manillen
+    findings` (`--top 3`: the costliest).
+
+    The dashboard may stay open: the matches are read and solved beside it, and each one is
+    stored in a turn of its own; when the archive is held, the command says by whom and waits
+    (--wait).
 
     \b
     Examples:
-      manillen analyze --db club.duckdb
+      manillen analyze --db club.duckdb --depth heuristic
       manillen import data/samples/klop-tegenklop.json --db klop.duckdb
-      manillen analyze --db klop.duckdb --depth solver --samples 20
+      manillen analyze --db klop.duckdb --samples 20
+      manillen analyze --db club.duckdb --since 2026-08-24 --samples 10
+      manillen analyze --db klop.duckdb --match klop-tegenklop --all --samples 10
       manillen analyze --db klop.duckdb --depth solver --samples 20 --all --cluster local:2
       manillen analyze --db club.duckdb --detectors docs/detectors/trump_into_void.sql
     """
-    from ..store.analyse import analyse_archive
+    from ..store.analyse import analyse_archive_in_turns, deals_to_analyse, match_ids_to_analyse
 
-    depth = depth.lower()
-    if cluster_address is not None and depth != "solver":
+    chosen = depth.lower() if depth is not None else None
+    if cluster_address is not None and chosen != "solver":
         raise click.UsageError("--cluster runs the solver: give --depth solver with it")
     with _messages():
         detectors = _read_detectors(detector_files)
@@ -263,33 +365,57 @@ def analyze(
             from ..cluster import parse_address
 
             parse_address(cluster_address)
-        with _open_archive(db, read_only=False) as store:
-            if cluster_address is None:
-                outcome = analyse_archive(
-                    store,
-                    everything=everything,
-                    depth=depth,
-                    samples=samples,
-                    progress=None if quiet else _progress,
+        path = existing_archive(db, ", or give a record file to `manillen findings FILE`")
+        open_store = opener(path, wait)
+        with open_store(True) as store:
+            selected = _selected(store, path, match_ids)
+
+            def pick(at: str) -> list[str]:
+                return match_ids_to_analyse(
+                    store, everything=everything, depth=at, match_ids=selected, since=since, newest_first=True
                 )
-            else:
-                outcome = _analyse_on_cluster(
-                    store, everything, samples, cluster_address, batch_deals, quiet=quiet
-                )
-            for problem in outcome.problems:
-                click.echo(problem, err=True)
-            total = sum(outcome.by_category.values())
-            detail = ", ".join(f"{count} {name}" for name, count in sorted(outcome.by_category.items()))
-            click.echo(
-                f"analysed {plural(outcome.matches, 'match', 'matches')} ({plural(outcome.deals, 'deal')}): "
-                f"{plural(total, 'finding')}" + (f" ({detail})" if detail else "")
+
+            note = None
+            if chosen is None:
+                deals = deals_to_analyse(store, pick("solver"))
+                chosen = auto_depth(deals)
+                if chosen != "solver":
+                    note = fast_scan_note(
+                        deals, "give --depth solver, or choose matches with --match ID or --since DATE"
+                    )
+            ids = pick(chosen)
+            deals = deals_to_analyse(store, ids)
+        if cluster_address is None:
+            outcome = analyse_archive_in_turns(
+                open_store,
+                ids,
+                depth=chosen,
+                samples=samples,
+                deals=deals,
+                progress=None if quiet else _progress,
             )
-            if depth == "solver":
+        else:
+            with open_store(False) as store:
+                outcome = _analyse_on_cluster(store, ids, samples, cluster_address, batch_deals, quiet=quiet)
+        for problem in outcome.problems:
+            click.echo(problem, err=True)
+        total = sum(outcome.by_category.values())
+        detail = ", ".join(f"{count} {name}" for name, count in sorted(outcome.by_category.items()))
+        click.echo(
+            f"analysed {plural(outcome.matches, 'match', 'matches')} ({plural(outcome.deals, 'deal')}) "
+            f"at the {chosen} depth: {plural(total, 'finding')}" + (f" ({detail})" if detail else "")
+        )
+        if chosen == "solver":
+            with open_store(True) as store:
                 depths = _solver_depths(store, samples)
-                click.echo(f"solver: costs of {plural(outcome.solved, 'deal')} stored ({depths})")
-            for detector in detectors:
-                count = _run_detector(store, detector)
-                click.echo(f"coach detector {detector.name}: {plural(count, 'finding')}")
+            click.echo(f"solver: costs of {plural(outcome.solved, 'deal')} stored ({depths})")
+        if note is not None:
+            click.echo(note, err=True)
+        if detectors:
+            with open_store(False) as store:
+                for detector in detectors:
+                    count = _run_detector(store, detector)
+                    click.echo(f"coach detector {detector.name}: {plural(count, 'finding')}")
     if outcome.problems:
         sys.exit(1)
 
@@ -306,31 +432,81 @@ ORDER BY match_id, coalesce(deal, 0), coalesce(trick, 0), coalesce(play, 0), kin
 """
 
 
+def _ranked_json(row: dict[str, Any], rank: int, lang: str) -> dict[str, Any]:
+    """A ranked decision's finding in the JSON contract, with its rank, costs and measure."""
+    from ..analysis.ranking import cost_in_words
+
+    return {
+        **row,
+        "rank": rank,
+        "measure": "view" if row["view_cost"] is not None else "points",
+        "cost": cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"], lang),
+    }
+
+
 def _archive_findings(
-    db: str | None, player: str | None, kinds: list[str], minimum: Severity, match_id: str | None, lang: str
-) -> tuple[list[dict[str, Any]], int]:
-    with _open_archive(db, read_only=True) as store:
+    db: str | None,
+    player: str | None,
+    kinds: list[str],
+    minimum: Severity,
+    match_id: str | None,
+    lang: str,
+    top: int | None,
+    wait: float,
+) -> tuple[list[dict[str, Any]], int, int]:
+    """The stored findings (the ``top`` costliest decisions when given), the number of matches not
+    analysed yet, and of those (in scope) not reviewed by the solver."""
+    with _open_archive(db, read_only=True, wait=wait) as store:
         if (
             match_id is not None
             and not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height
         ):
             raise no_such_match(match_id, f"the archive {db or default_archive()}")
-        frame = store.query(_FINDINGS_SQL, [player, kinds, minimum.level + 1, match_id])
+        if top is None:
+            frame = store.query(_FINDINGS_SQL, [player, kinds, minimum.level + 1, match_id])
+        else:
+            filtered = bool(kinds) or minimum.level > Severity.INACCURACY.level
+            frame = store.biggest_mistakes(
+                None if match_id is None else [match_id], player=player, top=2**31 - 1 if filtered else top
+            ).rename({"match_id": "match"})
+            rows = [
+                row
+                for row in frame.iter_rows(named=True)
+                if (not kinds or row["kind"] in kinds) and Severity(row["severity"]).level >= minimum.level
+            ][:top]
         unanalysed = store.query("SELECT count(*) AS n FROM matches WHERE analysed_at IS NULL")["n"][0]
-    out = []
-    for row in frame.iter_rows(named=True):
-        english = row["explanation"]
-        shown = row["explanation_nl"] if lang == "nl" and row["explanation_nl"] else english
-        out.append(
-            {
-                **row,
-                "explanation": shown,
-                "explanation_en": english,
-                "explanation_nl": row["explanation_nl"],
-                "detector": row["detector"],
-            }
+        shallow = store.query(
+            "SELECT count(*) AS n FROM matches WHERE coalesce(analysis_depth, '') <> 'solver' "
+            "AND ($1 IS NULL OR match_id = $1)",
+            [match_id],
+        )["n"][0]
+    if top is not None:
+        return (
+            [
+                _ranked_json(_with_explanation(row, lang), rank, lang)
+                for rank, row in enumerate(rows, start=1)
+            ],
+            int(unanalysed),
+            int(shallow),
         )
-    return out, int(unanalysed)
+    return (
+        [_with_explanation(row, lang) for row in frame.iter_rows(named=True)],
+        int(unanalysed),
+        int(shallow),
+    )
+
+
+def _with_explanation(row: dict[str, Any], lang: str) -> dict[str, Any]:
+    english = row["explanation"]
+    shown = row["explanation_nl"] if lang == "nl" and row["explanation_nl"] else english
+    return {
+        **row,
+        "better": list(row["better"] or []),
+        "explanation": shown,
+        "explanation_en": english,
+        "explanation_nl": row["explanation_nl"],
+        "detector": row["detector"],
+    }
 
 
 def _ledger_summaries(db: str | None, player: str | None, match_id: str | None) -> list[dict[str, Any]]:
@@ -343,6 +519,38 @@ def _ledger_summaries(db: str | None, player: str | None, match_id: str | None) 
     ]
 
 
+def _file_depth(
+    replayed: ReplayedRecords, depth: str | None
+) -> tuple[Iterator[tuple[Record, MatchResult]], str, list[int]]:
+    """The records of some files with the depth to review them at: ``depth``, or (``None``) the
+    solver for at most :data:`~.common.AUTO_SOLVER_DEALS` deals, else the fast scan. The solver's
+    records are read at once (its progress needs the total); the others stream. The list counts
+    the deals as they go by."""
+    counted = [0]
+
+    def counting(pairs: Iterator[tuple[Record, MatchResult]]) -> Iterator[tuple[Record, MatchResult]]:
+        for pair in pairs:
+            counted[0] += len(pair[1].deals)
+            yield pair
+
+    records = counting(iter(replayed))
+    if depth is not None and depth != "solver":
+        return records, depth, counted
+    held = []
+    for pair in records:
+        held.append(pair)
+        if depth is None and counted[0] > AUTO_SOLVER_DEALS:
+            return _chain(held, records), "heuristic", counted
+    return iter(held), "solver", counted
+
+
+def _chain(
+    first: list[tuple[Record, MatchResult]], rest: Iterator[tuple[Record, MatchResult]]
+) -> Iterator[tuple[Record, MatchResult]]:
+    yield from first
+    yield from rest
+
+
 def _file_findings(
     paths: Sequence[str],
     player: str | None,
@@ -350,20 +558,104 @@ def _file_findings(
     minimum: Severity,
     match_id: str | None,
     lang: str,
-) -> tuple[list[dict[str, Any]], int]:
-    out = []
+    *,
+    depth: str | None = None,
+    samples: int = 50,
+    top: int | None = None,
+    quiet: bool = False,
+) -> tuple[list[dict[str, Any]], int, str | None]:
+    """The findings of record files, reviewed on the spot (the solver review for a few deals);
+    the number of records refused; a note when the fast scan ran instead of the solver review."""
+    from ..analysis import Finding
+    from ..analysis.ranking import rank_findings
+
     replayed = ReplayedRecords(paths, match_id)
-    for record, result in replayed:
-        for finding in analyse(result, record):
-            if player is not None and (finding.player or "").lower() != player.lower():
-                continue
-            if kinds and finding.kind not in kinds:
-                continue
-            if finding.severity.level < minimum.level:
-                continue
-            out.append(finding.to_json(lang))
+    pairs, chosen, counted = _file_depth(replayed, depth)
+    found: list[Finding] = []
+    costs: dict[tuple[Any, ...], tuple[float | None, float | None]] = {}
+    if chosen == "solver":
+        held = list(pairs)
+        found, costs = _solve_files(held, counted[0], samples, quiet)
+    else:
+        for record, result in pairs:
+            found.extend(analyse(result, record, strategy=chosen != "rules"))
     replayed.check_found()
-    return out, replayed.invalid
+    note = None
+    if depth is None and chosen != "solver":
+        note = fast_scan_note(counted[0], "give --depth solver, or choose a match with --match ID")
+    mine = [f for f in found if player is None or (f.player or "").lower() == player.lower()]
+
+    def wanted(finding: Finding) -> bool:
+        return (not kinds or finding.kind in kinds) and finding.severity.level >= minimum.level
+
+    if top is None:
+        return [f.to_json(lang) for f in mine if wanted(f)], replayed.invalid, note
+    ranked = [r for r in rank_findings(mine, costs) if wanted(r.finding)][:top]
+    return (
+        [_ranked_finding_json(r, rank, lang) for rank, r in enumerate(ranked, start=1)],
+        replayed.invalid,
+        note,
+    )
+
+
+def _ranked_finding_json(ranked: RankedFinding, rank: int, lang: str) -> dict[str, Any]:
+    from ..analysis.ranking import call_of
+
+    finding = ranked.finding
+    row = {
+        **finding.to_json(lang),
+        "view_cost": ranked.view_cost,
+        "dd_cost": ranked.dd_cost,
+        "call": call_of(finding.kind, finding.trick),
+    }
+    return _ranked_json(row, rank, lang)
+
+
+def _solve_files(
+    pairs: list[tuple[Record, MatchResult]], deals: int, samples: int, quiet: bool
+) -> tuple[list[Any], dict[tuple[Any, ...], tuple[float | None, float | None]]]:
+    """The solver review of some matches: their findings, and what each decision cost."""
+    from ..analysis.deal_analysis import ProgressMeter, analyse_match
+    from ..analysis.ranking import costs_of_plays
+
+    bar = None if quiet or not deals else _SolverProgress(deals)
+    meter = ProgressMeter(deals, (lambda now: bar.update(1, now)) if bar is not None else (lambda now: None))
+    found: list[Any] = []
+    costs: dict[tuple[Any, ...], tuple[float | None, float | None]] = {}
+    try:
+        for record, result in pairs:
+            try:
+                match = analyse_match(result, record, samples=samples, on_deal=meter.count)
+            except Exception as error:  # one match the solver cannot take: its plain findings
+                click.echo(
+                    f"match {result.id!r}: the solver review failed ({type(error).__name__}: {error}); "
+                    "its findings are the fast scan's: please report it",
+                    err=True,
+                )
+                found.extend(analyse(result, record))
+                continue
+            for problem in match.problems:
+                click.echo(problem, err=True)
+            found.extend(match.findings)
+            costs.update(
+                costs_of_plays(
+                    result.id,
+                    (
+                        (number, c.trick, c.play, c.seat, c.view_cost, c.dd_cost)
+                        for number, plays in match.costs.items()
+                        for c in plays
+                    ),
+                    (
+                        (review.deal, review.seat, call, review.loss)
+                        for call, review in match.reviews
+                        if review.loss is not None
+                    ),
+                )
+            )
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    return found, costs
 
 
 def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
@@ -383,6 +675,29 @@ def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
         points = f" ({(points_nl if dutch else points_en)(f['points'])})" if f["points"] else ""
         kind = kind_name(f["kind"], lang) if dutch else f["kind"]  # English: the name --kind takes
         click.echo(f"  {place}{who}: {severity_name(f['severity'], lang)} {kind}{points}")
+        click.echo(f"    {f['explanation']}")
+
+
+def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang: str) -> None:
+    from ..analysis.words import kind_name, severity_name
+
+    dutch = lang == "nl"
+    if not findings:
+        click.echo("Geen beslissingen om te rangschikken." if dutch else "No decisions to rank.")
+        return
+    if dutch:
+        click.echo(f"De {top} duurste beslissingen" + (f" van {player}" if player else "") + ":")
+    else:
+        click.echo(f"{player + chr(39) + 's' if player else 'The'} {top} costliest decisions:")
+    places = {"deal": "spel", "trick": "slag", "play": "kaart"} if dutch else {}
+    for f in findings:
+        place = " ".join(
+            f"{places.get(name, name)} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
+        )
+        who = f", {f['player']}" if f["player"] else ""
+        kind = kind_name(f["kind"], lang) if dutch else f["kind"]
+        click.echo(f"{f['rank']:>2}. {f['match']} {place}{who}: {severity_name(f['severity'], lang)} {kind}")
+        click.echo(f"    {f['cost']}")
         click.echo(f"    {f['explanation']}")
 
 
@@ -412,6 +727,25 @@ def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
 )
 @click.option("--match", "match_id", metavar="ID", help="Only the match with this id.")
 @click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Only the N costliest decisions (one finding each, info left out), the costliest first, "
+    "by the cost from what the player could see (the solver's), then by points.",
+)
+@click.option(
+    "--depth",
+    type=click.Choice(ANALYSIS_DEPTHS, case_sensitive=False),
+    default=None,
+    help="Record files: how deep to review them (default: solver for at most "
+    f"{AUTO_SOLVER_DEALS} deals, else heuristic, the fast scan). An archive's depth is "
+    "`manillen analyze`'s.",
+)
+@SAMPLES_OPTION
+@WAIT_OPTION
+@QUIET_OPTION
+@click.option(
     "--json", "as_json", is_flag=True, help="Print the findings as JSON (the contract in docs/findings.md)."
 )
 @click.option("--lang", type=click.Choice(["en", "nl"]), default="en", help="Language of the explanations.")
@@ -422,38 +756,76 @@ def findings(
     kinds: tuple[str, ...],
     min_severity: str,
     match_id: str | None,
+    top: int | None,
+    depth: str | None,
+    samples: int,
+    wait: float,
+    quiet: bool,
     as_json: bool,
     lang: str,
 ) -> None:
     """List the mistakes found, with an explanation in the players' own words.
 
-    Give record files (.json, .jsonl or folders) to analyse them on the spot, without an
-    archive; or read what `manillen analyze` stored in an archive with --db (the default
-    when no file is given).
+    Give record files (.json, .jsonl, .mnl or folders) to review them on the spot, without an
+    archive: the solver review (what every card and call cost) for up to 60 deals, the fast
+    scan (heuristic) past that or with --depth heuristic. Or read what `manillen analyze`
+    stored in an archive with --db (the default when no file is given). --top N lists your
+    biggest mistakes: the N costliest decisions, each with its cost from what you could see
+    (and with every hand known).
 
     \b
     Examples:
-      manillen findings data/samples/ --min-severity mistake
+      manillen findings data/samples/illegal-plays.json --top 3
+      manillen findings data/samples/ --min-severity mistake --depth heuristic
       manillen findings --db club.duckdb --player Bert --kind missed_vetten --lang nl --json
+      manillen findings --db klop.duckdb --top 5
     """
     if paths and db is not None:
         raise click.UsageError("give record files or --db, not both")
+    if not paths and depth is not None:
+        raise click.UsageError(
+            "--depth is for record files: an archive's findings are as deep as `manillen analyze` went"
+        )
     minimum = Severity.parse(min_severity)
     invalid = 0
+    note = None
     with _messages():
         if paths:
-            found, invalid = _file_findings(paths, player, list(kinds), minimum, match_id, lang)
+            found, invalid, note = _file_findings(
+                paths,
+                player,
+                list(kinds),
+                minimum,
+                match_id,
+                lang,
+                depth=None if depth is None else depth.lower(),
+                samples=samples,
+                top=top,
+                quiet=quiet,
+            )
         else:
-            found, unanalysed = _archive_findings(db, player, list(kinds), minimum, match_id, lang)
+            found, unanalysed, shallow = _archive_findings(
+                db, player, list(kinds), minimum, match_id, lang, top, wait
+            )
             if unanalysed:
                 click.echo(
                     f"{plural(unanalysed, 'match', 'matches')} in the archive "
                     f"{'is' if unanalysed == 1 else 'are'} not analysed yet: run `manillen analyze`",
                     err=True,
                 )
+            if top is not None and shallow:
+                click.echo(
+                    f"{plural(shallow, 'match', 'matches')} not reviewed by the solver: their findings "
+                    "rank by points, after the costed ones; `manillen analyze --depth solver` (with "
+                    "--match ID) costs them",
+                    err=True,
+                )
     if as_json:
         summaries = [] if paths else _ledger_summaries(db, player, match_id)
         echo_json({"findings": found, "summaries": summaries})
+    elif top is not None:
+        shown_player = found[0]["player"] if player is not None and found else player
+        _echo_top(found, len(found), shown_player, lang)
     else:
         _echo_text(found, lang)
         counts = Counter(f["severity"] for f in found)
@@ -468,6 +840,8 @@ def findings(
         else:
             detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
             click.echo(plural(len(found), "finding") + (f" ({detail})" if detail else ""), err=True)
+    if note is not None:
+        click.echo(note, err=True)
     sys.exit(1 if invalid else 0)
 
 

@@ -202,3 +202,57 @@ BATCH_OPTION = click.option(
     metavar="N",
     help="Deals per task on the cluster (default: learnt as tasks finish, about 4 seconds of work each).",
 )
+
+
+AUTO_SOLVER_DEALS = 60
+"""Up to this many deals to review, the solver review is the default (`findings FILE`,
+`analyze`, `report`): about 45 seconds at the measured 0.64 to 0.73 s a deal (docs/solver.md);
+past it the fast scan (heuristic) is, with a message saying how to get the solver review."""
+
+SECONDS_PER_DEAL = 0.7
+"""The solver's seconds a deal (median, 50 layouts, 2 cores: docs/solver.md), for estimates."""
+
+
+def auto_depth(deals: int) -> str:
+    """The depth of a review nobody chose one for: ``solver`` for at most :data:`AUTO_SOLVER_DEALS`
+    deals, ``heuristic`` past it.
+
+    >>> auto_depth(20), auto_depth(5000)
+    ('solver', 'heuristic')
+    """
+    return "solver" if deals <= AUTO_SOLVER_DEALS else "heuristic"
+
+
+def duration(seconds: float) -> str:
+    """A rough duration for a person.
+
+    >>> duration(40), duration(150), duration(3 * 3600 + 600)
+    ('about 40 s', 'about 3 minutes', 'about 3.2 hours')
+    """
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"about {round(seconds / 60)} minutes"
+    return f"about {seconds / 3600:.1f} hours"
+
+
+def fast_scan_note(deals: int, how: str) -> str:
+    """What a command says when it scanned (heuristic) instead of the solver review, and how to
+    get the solver review."""
+    return (
+        f"{plural(deals, 'deal')} to review: more than {AUTO_SOLVER_DEALS}, so the fast scan "
+        f"(heuristic depth) ran; for the solver review, which finds the costliest mistakes, "
+        f"{how} ({duration(deals * SECONDS_PER_DEAL)} for all of them)"
+    )
+
+
+WAIT_OPTION = click.option(
+    "--wait",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="When the dashboard or another command has the archive open, wait this long for it "
+    "(DuckDB lets one program write at a time; 0: do not wait).",
+)
+"""``--wait SECONDS`` of the commands that write to an archive."""

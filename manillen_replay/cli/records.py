@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..cards import Card, CardSet, Suit
-from ..engine import replay_entry
+from ..engine import MatchResult, replay_entry
 from ..engine.report import match_to_json, match_to_text
 from ..errors import InvalidCardError, InvalidRecordError, NotationError, RecordError
 from ..record import Entry, dump_lines, dumps, dumps_text, json_schema
@@ -58,7 +58,9 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
 
     Illegal plays (revoke, failed_to_overtake, failed_to_buy, illegal_underbuy), a
     scoresheet that differs from the cards and a dealer out of rotation do not make a
-    record invalid: they are counted and shown by `manillen replay`.
+    record invalid: they are counted and shown by `manillen replay`. In a deal without
+    hands, an illegal play that a small reordering of the trick lines makes legal is named
+    on a line of its own, with the reordering: a rule broken, or a slip in the record.
 
     Exit code: 0 when every record is valid, 1 when any is invalid, 2 for usage errors.
 
@@ -80,23 +82,29 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 for problem in error.problems:
                     click.echo(problem.describe())
         else:
+            slips = _slips(entry, result)
             report.update(
                 valid=True,
                 id=result.id,
                 deals=len(result.deals),
                 violations=len(result.violations),
                 irregularities=[i.message for i in result.irregularities],
+                slips=[slip for slip, _ in slips],
             )
             if not as_json and not quiet:
                 notes = []
                 if result.violations:
                     notes.append(plural(len(result.violations), "illegal play"))
+                if slips:
+                    notes.append(f"{len(slips)} of them possibly a slip in the record")
                 if result.irregularities:
                     notes.append(plural(len(result.irregularities), "irregularity", "irregularities"))
                 extra = f" ({', '.join(notes)}: see manillen replay)" if notes else ""
                 click.echo(
                     f"{entry.place}: ok, match {result.id}, {plural(len(result.deals), 'deal')}{extra}"
                 )
+                for _, line in slips:
+                    click.echo(f"  {line}")
         reports.append(report)
     if as_json:
         echo_json({"records": reports, "valid": len(reports) - invalid, "invalid": invalid})
@@ -105,6 +113,47 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
             f"{plural(len(reports), 'record')}: {len(reports) - invalid} valid, {invalid} invalid", err=True
         )
     sys.exit(1 if invalid else 0)
+
+
+def _slips(entry: Entry, result: MatchResult) -> list[tuple[dict[str, Any], str]]:
+    """Each illegal play of a deal without hands that a small reordering of its lines makes
+    legal (docs/findings.md, ``record_slip``): its JSON and its line, placed in the file."""
+    from ..analysis.record_slips import find_slip, reordering_en
+
+    found: list[tuple[dict[str, Any], RecordError]] = []
+    for deal in result.deals:
+        slip = find_slip(deal, result.rules)
+        if slip is None:
+            continue
+        names = deal.names or result.seats
+        original = [tuple(int(card) for card in trick.cards) for trick in deal.tricks]
+        for violation in deal.violations:
+            name = names[violation.seat]
+            message = (
+                f"{name}'s '{violation.card}' in trick {violation.trick} breaks a rule "
+                f"({violation.kind.value.replace('_', ' ')}), or the record has a slip: "
+                f"{reordering_en(slip, names, original)} every card is legal"
+            )
+            pointer = f"/deals/{deal.number - 1}/tricks/{violation.trick - 1}/{violation.play - 1}"
+            found.append(
+                (
+                    {
+                        "deal": deal.number,
+                        "trick": violation.trick,
+                        "play": violation.play,
+                        "seat": violation.seat,
+                        "player": name,
+                        "card": str(violation.card),
+                        "kind": violation.kind.value,
+                        "reordering": slip.kind.value,
+                        "order": list(slip.order),
+                        "message": message,
+                    },
+                    RecordError(message, pointer),
+                )
+            )
+    located = entry.locate([problem for _, problem in found]) if found else []
+    return [(data, problem.describe()) for (data, _), problem in zip(found, located, strict=True)]
 
 
 @click.command()

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from .common import existing_archive, no_such_match
+from .common import SAMPLES_OPTION, WAIT_OPTION, existing_archive, no_such_match, plural
 
 
 @click.command()
@@ -31,7 +31,12 @@ from .common import existing_archive, no_such_match
     metavar="FILE.html",
     help="Where to write the report (replaced if it exists).",
 )
-def report(db: str, match_id: str, player: str | None, lang: str, out: str) -> None:
+@SAMPLES_OPTION
+@WAIT_OPTION
+@click.option("--quiet", "-q", is_flag=True, help="No progress of the solver review on stderr.")
+def report(
+    db: str, match_id: str, player: str | None, lang: str, out: str, samples: int, wait: float, quiet: bool
+) -> None:
     """Write a match review as one self-contained HTML file, to mail or open on a phone.
 
     The file holds the match (teams, a score chart, every deal), and for the player (or
@@ -39,24 +44,56 @@ def report(db: str, match_id: str, player: str | None, lang: str, out: str) -> N
     five costliest decisions, each with the table drawn at that moment, the card played, the
     better card with both costs, and the explanation. Every coach comment stands where it
     belongs. Styles, charts and card pictures are inside the file: it needs no network, and
-    prints on A4. Costs, accuracy and the ledger need `manillen analyze --depth solver` first.
+    prints on A4. A match the solver has not reviewed yet is reviewed first (costs, accuracy
+    and the ledger come from it; progress on stderr, --samples layouts a play), and stored in
+    the archive, waiting its turn when the dashboard has it open (--wait).
 
     Examples:
 
     \b
       manillen import data/samples/cafe-rules.json --db review.duckdb
-      manillen analyze --db review.duckdb --depth solver --samples 10
       manillen report --db review.duckdb --match cafe-rules --player Anna --lang nl --out anna.html
+      manillen findings --db review.duckdb --match cafe-rules --top 3
     """
     # the store and the report's polars load here, not for `manillen report --help`
     from ..report import make_report
-    from ..store import Store
+    from ..store.analyse import analyse_archive_in_turns, match_ids_to_analyse
+    from .analysis import _progress, opener
 
-    existing_archive(db)  # a missing file is a usage error (exit 2), as in every command
+    path = existing_archive(db)  # a missing file is a usage error (exit 2), as in every command
+    open_store = opener(path, wait)
     try:
-        with Store(db, read_only=True) as store:
+        with open_store(True) as store:
             if not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height:
                 raise no_such_match(match_id, f"the archive {db}")  # exit 2, as in every command
+            if (
+                player is not None
+                and not store.query(
+                    "SELECT 1 FROM player_deals WHERE match_id = ? AND lower(player) = lower(?)",
+                    [match_id, player],
+                ).height
+            ):
+                make_report(store, match_id, player=player, lang=lang)  # says who did play
+            ids = match_ids_to_analyse(store, depth="solver", match_ids=[match_id])
+            deals = store.deal_count(ids)
+        if ids:
+            if not quiet:
+                click.echo(
+                    f"reviewing match {match_id} with the solver first ({plural(deals, 'deal')}, "
+                    f"{plural(samples, 'layout')} a play); it is stored in the archive",
+                    err=True,
+                )
+            outcome = analyse_archive_in_turns(
+                open_store,
+                ids,
+                depth="solver",
+                samples=samples,
+                deals=deals,
+                progress=None if quiet else _progress,
+            )
+            for problem in outcome.problems:
+                click.echo(problem, err=True)
+        with open_store(True) as store:
             html = make_report(store, match_id, player=player, lang=lang)
     except ManillenError as error:
         raise click.ClickException(str(error)) from None

@@ -545,6 +545,7 @@ class _Replay:
                 return False
             hands, table, discards = reconstructed, (), laid_aside
             outcome.hands = hands
+            outcome.hands_inferred = True
             outcome.discards = discards
         return self.play_tricks(deal, played, hands, table, discards, outcome, trump, pointer)
 

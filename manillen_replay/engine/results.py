@@ -113,6 +113,10 @@ class DealResult:
     """The deal's factor after the cap; ``None`` when no contract is recorded."""
     hands: tuple[int, ...] | None = None
     """The hands as dealt (masks), when known."""
+    hands_inferred: bool = False
+    """The record gives no hands: ``hands`` are the cards each seat played, inferred from the
+    tricks (the first card of a line is its leader's), so a line typed out of order moves cards
+    between hands (:mod:`manillen_replay.engine.inferred`)."""
     table: tuple[tuple[tuple[int, ...], ...], ...] = ()
     """Each seat's table piles (bottom to top) in the variants with open table cards."""
     discards: int = 0

@@ -76,3 +76,46 @@ legal_core: Callable[..., tuple[int, int]] = inlined(rules.legal_core)
 """The engine's legal-play rules, compiled: the very function the replay runs."""
 winning_position: Callable[..., int] = inlined(rules.winning_position)
 """The engine's trick winner, compiled."""
+
+
+WARM_MARK = ".warm"
+"""The file in :data:`CACHE_DIR` that says the solver was compiled (``make setup``'s warm-up),
+holding a fingerprint of the solver's own files."""
+
+
+def solver_fingerprint() -> str:
+    """A short hash of the solver's compiled files: a change means the warm-up runs again."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def is_warm() -> bool:
+    """Whether the warm-up compiled this version of the solver into :data:`CACHE_DIR`."""
+    try:
+        return (CACHE_DIR / WARM_MARK).read_text().strip() == solver_fingerprint()
+    except OSError:
+        return False
+
+
+def mark_warm() -> None:
+    """Record that the warm-up compiled this version of the solver."""
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    (CACHE_DIR / WARM_MARK).write_text(solver_fingerprint() + "\n")
+
+
+def main(argv: list[str]) -> int:
+    """``check`` or ``mark`` (the Makefile's ``$(JIT)``): the warm-up asks whether the solver is
+    compiled (exit code 0) or not (1), and marks it once compiled.
+
+    The compiling itself is a review of a shipped sample (``make warm``): it runs the same
+    compiled functions with the same types as every review, so numba caches all of them.
+    """
+    if argv == ["check"]:
+        return 0 if is_warm() else 1
+    if argv == ["mark"]:
+        mark_warm()
+        return 0
+    print("usage: check | mark")
+    return 2

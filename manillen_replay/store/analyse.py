@@ -1,13 +1,17 @@
 """The built-in analysis run over an archive: read each match back, replay it, find its mistakes
-(and with the solver cost its cards), store the findings. ``manillen analyze`` and the dashboard
-(after an upload or a recorded deal) both run :func:`analyse_archive`.
+(and with the solver cost its cards), store the findings. The dashboard (after an upload or a
+recorded deal) runs :func:`analyse_archive` on its open Store; ``manillen analyze`` and
+``manillen report`` run :func:`analyse_archive_in_turns`, which opens the archive to write only
+while it stores, so that the solver's minutes pass beside the dashboard.
 """
 
 from __future__ import annotations
 
+import datetime
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -253,10 +257,15 @@ def match_ids_to_analyse(
     everything: bool = False,
     depth: str = "heuristic",
     match_ids: Sequence[str] | None = None,
+    since: datetime.date | None = None,
+    newest_first: bool = False,
 ) -> list[str]:
     """The matches not analysed yet at ``depth`` (or shallower), in import order; all with ``everything``.
 
     :param match_ids: only these matches.
+    :param since: only the matches dated on or after this day (an undated match is left out).
+    :param newest_first: the newest matches first (by date, undated last, then the last imported
+        first), not in import order.
     """
     rank = ANALYSIS_DEPTHS.index(depth) + 1
     conditions = []
@@ -269,10 +278,156 @@ def match_ids_to_analyse(
     if match_ids is not None:
         conditions.append("list_contains(?, match_id)")
         params.append(list(match_ids))
+    if since is not None:
+        conditions.append("date >= ?")
+        params.append(since)
     where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    query = f"SELECT match_id FROM matches {where} ORDER BY import_order"
+    order = "date DESC NULLS LAST, import_order DESC" if newest_first else "import_order"
+    query = f"SELECT match_id FROM matches {where} ORDER BY {order}"
     ids: list[str] = store.query(query, params or None)["match_id"].to_list()
     return ids
+
+
+def deals_to_analyse(store: Store, match_ids: Sequence[str]) -> int:
+    """How many deals these matches have: what the solver's progress counts (one per deal, as
+    :func:`~manillen_replay.analysis.deal_analysis.analyse_match` tells after each)."""
+    return store.deal_count(list(match_ids))
+
+
+@dataclass
+class _Analysed:
+    """What one chunk of matches gave, waiting to be stored."""
+
+    ids: list[str]
+    """The matches analysed (those that failed left out): their findings are replaced."""
+    findings: list[Finding] = field(default_factory=list)
+    solved: dict[str, tuple[MatchResult, MatchSolved]] = field(default_factory=dict)
+    calls: list[pl.DataFrame] = field(default_factory=lambda: [pl.DataFrame(schema=CALLS_SCHEMA)])
+    lines: list[pl.DataFrame] = field(default_factory=lambda: [pl.DataFrame(schema=LINES_SCHEMA)])
+
+
+def _analyse_chunk(
+    records: Iterable[tuple[str, bytes]],
+    chunk: Sequence[str],
+    *,
+    depth: str,
+    samples: int,
+    meter: ProgressMeter | None,
+    outcome: AnalysisOutcome,
+) -> _Analysed:
+    """Replay and analyse some matches (no archive needed: the solver works outside its lock)."""
+    failed: set[str] = set()
+    done = _Analysed(ids=[])
+    for match_id, data in records:
+        try:
+            record = loads(data, source=f"archive match {match_id}")
+            result = replay(record, source=f"archive match {match_id}")
+        except InvalidRecordError as error:
+            outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
+            continue
+        try:
+            if meter is not None:
+                from ..analysis.deal_analysis import analyse_match
+
+                match = analyse_match(result, record, samples=samples, on_deal=meter.count)
+                findings = match.findings
+                calls = call_frame(result, match.reviews)
+                lines = lines_frame(result, match.reasons)
+            else:
+                findings = list(analyse(result, record, strategy=depth != "rules"))
+        except Exception as error:  # one match the analysis cannot take must not stop the others
+            failed.add(match_id)
+            outcome.problems.append(
+                f"match {match_id!r} could not be analysed ({type(error).__name__}: {error}); "
+                "it stays unanalysed, the other matches were stored: please report it"
+            )
+            continue
+        outcome.deals += len(result.deals)
+        done.findings.extend(findings)
+        if meter is not None:
+            outcome.problems.extend(match.problems)
+            outcome.solved += len(match.deals)
+            done.solved[match_id] = (result, match)
+            done.calls.append(calls)
+            done.lines.append(lines)
+    done.ids = [match_id for match_id in chunk if match_id not in failed]
+    return done
+
+
+def _store_chunk(
+    store: Store,
+    done: _Analysed,
+    *,
+    depth: str,
+    outcome: AnalysisOutcome,
+    on_match: Callable[[MatchSolved, float], None] | None,
+) -> None:
+    start = time.perf_counter()
+    if depth == "solver":  # costs first: a match is marked analysed only once they are in
+        frames = [cost_frames(result, match.costs) for result, match in done.solved.values()]
+        frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
+        store.save_costs(
+            list(done.solved),
+            pl.concat([f[0] for f in frames]),
+            pl.concat([f[1] for f in frames]),
+            pl.concat(done.calls),
+        )
+        store.save_lines(list(done.solved), pl.concat(done.lines))
+    store.save_findings(done.ids, findings_frame(done.findings), depth=depth)
+    if on_match is not None:
+        for _, match in done.solved.values():
+            on_match(match, (time.perf_counter() - start) / max(1, len(done.solved)))
+    outcome.by_category.update(f.category.value for f in done.findings)
+
+
+def store_solved_match(store: Store, result: MatchResult, solved: MatchSolved) -> None:
+    """Store the solver's review of one match (costs, reviewed calls, the costly cards' lines,
+    findings) and mark it analysed at depth ``solver``, as ``manillen analyze`` stores each match.
+
+    :raises ArchiveError: when the rows cannot be written.
+    """
+    done = _Analysed(
+        ids=[result.id],
+        findings=list(solved.findings),
+        solved={result.id: (result, solved)},
+        calls=[call_frame(result, solved.reviews)],
+        lines=[lines_frame(result, solved.reasons)],
+    )
+    _store_chunk(store, done, depth="solver", outcome=AnalysisOutcome(matches=1), on_match=None)
+
+
+def _drop_changed(
+    done: _Analysed, read: Mapping[str, bytes], now: Mapping[str, bytes], outcome: AnalysisOutcome
+) -> None:
+    """Leave out of ``done`` the matches whose record changed (or went) while they were analysed
+    with the archive closed (the dashboard's Record page adds deals to a match): their results
+    would overwrite the newer match's."""
+    changed = [match_id for match_id in done.ids if now.get(match_id) != read.get(match_id)]
+    if not changed:
+        return
+    gone = set(changed)
+    done.ids = [match_id for match_id in done.ids if match_id not in gone]
+    done.findings = [f for f in done.findings if f.match not in gone]
+    done.solved = {match_id: solved for match_id, solved in done.solved.items() if match_id not in gone}
+    done.calls = [frame.filter(~pl.col("match_id").is_in(list(gone))) for frame in done.calls]
+    done.lines = [frame.filter(~pl.col("match_id").is_in(list(gone))) for frame in done.lines]
+    for match_id in changed:
+        outcome.problems.append(
+            f"match {match_id!r} changed in the archive while it was being analysed: it was not "
+            "stored; run the same command again to analyse it as it is now"
+        )
+
+
+def _meter(
+    total: int, progress: Progress | None, depth: str, matches: int
+) -> tuple[Any, ProgressMeter | None]:
+    """The progress bar and, with the solver, the meter that moves it a deal at a time."""
+    if depth != "solver":
+        return (progress(matches, "analysing", 50) if progress else None), None
+    from ..analysis.deal_analysis import ProgressMeter
+
+    bar = progress(total, "solving", 1) if progress else None
+    return bar, ProgressMeter(total, _bar_listener(bar))
 
 
 def analyse_archive(
@@ -285,8 +440,9 @@ def analyse_archive(
     progress: Progress | None = None,
     on_match: Callable[[MatchSolved, float], None] | None = None,
 ) -> AnalysisOutcome:
-    """Run the built-in analysis over an archive and store what it finds: what ``manillen analyze``
-    does, and what the dashboard does after an upload or a recorded deal.
+    """Run the built-in analysis over an archive and store what it finds: what the dashboard does
+    after an upload or a recorded deal (``manillen analyze`` runs :func:`analyse_archive_in_turns`,
+    which holds the archive only while it stores).
 
     :param everything: analyse every match again, not only the new (or shallower) ones.
     :param depth: ``rules``, ``heuristic`` (the default) or ``solver`` (:data:`ANALYSIS_DEPTHS`).
@@ -298,75 +454,57 @@ def analyse_archive(
     :raises ArchiveError: when the findings cannot be written.
     """
     ids = match_ids_to_analyse(store, everything=everything, depth=depth, match_ids=match_ids)
+    # one store open for the whole run: its turns to read and to write are always its own
+    return analyse_archive_in_turns(
+        lambda _read_only: nullcontext(store),
+        ids,
+        depth=depth,
+        samples=samples,
+        progress=progress,
+        on_match=on_match,
+    )
+
+
+Opener = Callable[[bool], "AbstractContextManager[Store]"]
+"""Opens the archive, read-only (``True``) or to write, waiting for its turn (``Store.open_in_turn``)."""
+
+
+def analyse_archive_in_turns(
+    open_store: Opener,
+    ids: Sequence[str],
+    *,
+    depth: str = "heuristic",
+    samples: int = 50,
+    deals: int | None = None,
+    progress: Progress | None = None,
+    on_match: Callable[[MatchSolved, float], None] | None = None,
+) -> AnalysisOutcome:
+    """The built-in analysis of these matches, holding the archive only while it reads and stores.
+
+    Each chunk of matches (one match with the solver) is read with the archive open read-only
+    (beside the dashboard's readers), analysed with the archive closed, and stored with the
+    archive open to write: a dashboard or another command waits minutes less, and a command
+    that waits for its turn to write has solved its match meanwhile.
+
+    :param open_store: opens the archive (``True``: read-only), waiting for its turn.
+    :param ids: the matches, in the order to analyse them (:func:`match_ids_to_analyse`).
+    :param deals: how many deals they hold (:func:`deals_to_analyse`), for the solver's progress.
+    :raises ArchiveError: when the findings cannot be written, or the archive stays held.
+    """
     outcome = AnalysisOutcome(matches=len(ids))
     solving = depth == "solver"
-    meter: ProgressMeter | None = None
-    if solving:
-        from ..analysis.deal_analysis import ProgressMeter, analyse_match
-
-        total = int(
-            store.query(
-                "SELECT count(*) AS n FROM deals WHERE tricks > 0 AND list_contains(?, match_id)", [ids]
-            )["n"][0]
-        )
-        bar = progress(total, "solving", 1) if progress else None
-        meter = ProgressMeter(total, _bar_listener(bar))
-    else:
-        bar = progress(len(ids), "analysing", 50) if progress else None
+    if solving and deals is None:
+        with open_store(True) as store:
+            deals = deals_to_analyse(store, ids)
+    bar, meter = _meter(deals or 0, progress, depth, len(ids))
     try:
         for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
-            found: list[Finding] = []
-            solved: dict[str, tuple[MatchResult, MatchSolved]] = {}
-            failed: set[str] = set()
-            match_calls: list[pl.DataFrame] = [pl.DataFrame(schema=CALLS_SCHEMA)]
-            match_lines: list[pl.DataFrame] = [pl.DataFrame(schema=LINES_SCHEMA)]
-            for match_id, data in list(store.iter_records(match_ids=chunk)):
-                try:
-                    record = loads(data, source=f"archive match {match_id}")
-                    result = replay(record, source=f"archive match {match_id}")
-                except InvalidRecordError as error:
-                    outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
-                    continue
-                try:
-                    if meter is not None:
-                        match = analyse_match(result, record, samples=samples, on_deal=meter.count)
-                        findings = match.findings
-                        calls = call_frame(result, match.reviews)
-                        lines = lines_frame(result, match.reasons)
-                    else:
-                        findings = list(analyse(result, record, strategy=depth != "rules"))
-                except Exception as error:  # one match the analysis cannot take must not stop the others
-                    failed.add(match_id)
-                    outcome.problems.append(
-                        f"match {match_id!r} could not be analysed ({type(error).__name__}: {error}); "
-                        "it stays unanalysed, the other matches were stored: please report it"
-                    )
-                    continue
-                outcome.deals += len(result.deals)
-                found.extend(findings)
-                if meter is not None:
-                    outcome.problems.extend(match.problems)
-                    outcome.solved += len(match.deals)
-                    solved[match_id] = (result, match)
-                    match_calls.append(calls)
-                    match_lines.append(lines)
-            chunk = [match_id for match_id in chunk if match_id not in failed]
-            start = time.perf_counter()
-            if solving:  # costs first: a match is marked analysed only once they are in
-                frames = [cost_frames(result, match.costs) for result, match in solved.values()]
-                frames = frames or [(pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA))]
-                store.save_costs(
-                    list(solved),
-                    pl.concat([f[0] for f in frames]),
-                    pl.concat([f[1] for f in frames]),
-                    pl.concat(match_calls),
-                )
-                store.save_lines(list(solved), pl.concat(match_lines))
-            store.save_findings(chunk, findings_frame(found), depth=depth)
-            if on_match is not None:
-                for _, match in solved.values():
-                    on_match(match, (time.perf_counter() - start) / max(1, len(solved)))
-            outcome.by_category.update(f.category.value for f in found)
+            with open_store(True) as store:
+                records = list(store.iter_records(match_ids=chunk))
+            done = _analyse_chunk(records, chunk, depth=depth, samples=samples, meter=meter, outcome=outcome)
+            with open_store(False) as store:
+                _drop_changed(done, dict(records), dict(store.iter_records(match_ids=done.ids)), outcome)
+                _store_chunk(store, done, depth=depth, outcome=outcome, on_match=on_match)
             if bar is not None and not solving:
                 bar.update(len(chunk))
     finally:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from .findings import FindingsMixin
 from .importer import ImportMixin
 from .ledger import LedgerMixin
 from .loader import _Loader
-from .processes import _locked_message
+from .processes import ArchiveBusyError
 from .schema import SCHEMA_VERSION, apply_migrations, schema_version_of
 
 
@@ -56,7 +58,7 @@ class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMi
             self._con = duckdb.connect(self.path, read_only=read_only and not in_memory)
         except duckdb.IOException as error:
             if "lock" in str(error).lower():
-                raise ArchiveLockedError(_locked_message(self.path, str(error))) from None
+                raise ArchiveBusyError(self.path, str(error)) from None
             raise ArchiveError(f"cannot open the archive {self.path!r}: {_duckdb_message(error)}") from None
         except duckdb.ConnectionException as error:
             raise ArchiveLockedError(
@@ -92,6 +94,45 @@ class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMi
                 raise ArchiveError(
                     f"cannot upgrade the archive {self.path!r}: {_duckdb_message(error)}"
                 ) from None
+
+    @classmethod
+    def open_in_turn(
+        cls,
+        path: str | Path,
+        *,
+        read_only: bool = False,
+        wait: float = 60.0,
+        on_wait: Callable[[str], None] | None = None,
+        poll: float = 0.25,
+    ) -> Store:
+        """Open the archive, waiting up to ``wait`` seconds while another program holds its lock.
+
+        DuckDB lets one program write to a file at a time (and no reader beside a writer): a
+        command that finds the archive held by the dashboard or another command waits its turn
+        instead of giving up at once.
+
+        :param wait: seconds to wait at most (0: do not wait).
+        :param on_wait: told once, in words, who has the archive and that this waits for it.
+        :param poll: seconds between two tries.
+        :raises ArchiveLockedError: when the archive is still held after ``wait`` seconds, saying
+            by whom and what to do.
+        :raises ArchiveError: as :class:`Store` does.
+        """
+        deadline = time.monotonic() + max(0.0, wait)
+        told = False
+        while True:
+            try:
+                return cls(path, read_only=read_only)
+            except ArchiveBusyError as busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    if wait <= 0:
+                        raise
+                    raise ArchiveLockedError(busy.gave_up_message(wait)) from None
+                if on_wait is not None and not told:
+                    on_wait(busy.waiting_message(wait))
+                    told = True
+                time.sleep(min(poll, left))
 
     # ----------------------------------------------------------------- lifecycle
 

@@ -2,18 +2,106 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 import duckdb
 import polars as pl
 import pyarrow as pa
 
+from ..analysis.ranking import (
+    CALL_OF_KIND,
+    DECISION_COLUMNS,
+    KEEP_ORDER,
+    RANK_ORDER,
+    RANKED_SEVERITIES,
+    SEVERITY_ORDER,
+)
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..errors import ManillenError
 from .arrow import _STR
-from .connection import StoreBase, _duckdb_message
+from .connection import StoreBase, _duckdb_message, _frame, _sql_text
+
+
+def _sql_list(values: Iterable[str]) -> str:
+    return "[" + ", ".join(_sql_text(value) for value in values) + "]"
+
+
+def _order_by(order: Iterable[tuple[str, bool]]) -> str:
+    """``ORDER BY`` of a ranking order (``manillen_replay.analysis.ranking``): missing values last."""
+    return ", ".join(f"{column} {'DESC' if descending else 'ASC'} NULLS LAST" for column, descending in order)
+
+
+_CALL_CASE = (
+    "CASE WHEN f.trick IS NOT NULL THEN NULL "
+    + " ".join(
+        f"WHEN f.kind = {_sql_text(kind)} THEN {_sql_text(call)}" for kind, call in CALL_OF_KIND.items()
+    )
+    + " ELSE f.kind END"
+)
+
+BIGGEST_MISTAKES_SQL = f"""
+WITH ranked AS (
+    SELECT f.match_id, f.deal, f.trick, f.play, f.seat, f.player, f.kind, f.category, f.severity,
+           f.card, coalesce(f.better, []) AS better, f.points, f.explanation, f.explanation_nl,
+           f.detector, {_CALL_CASE} AS call,
+           list_position({_sql_list(SEVERITY_ORDER)}, f.severity) - 1 AS severity_level
+    FROM findings f
+    WHERE list_contains({_sql_list(RANKED_SEVERITIES)}, f.severity)
+      AND ($1::VARCHAR[] IS NULL OR list_contains($1::VARCHAR[], f.match_id))
+      AND ($2::VARCHAR IS NULL OR lower(f.player) = lower($2::VARCHAR))
+),
+costed AS (
+    SELECT r.*,
+           -- greatest() skips a NULL: a cost the solver did not give must stay NULL
+           CASE WHEN r.trick IS NOT NULL AND c.view_cost IS NOT NULL THEN greatest(c.view_cost, 0.0)
+                WHEN r.trick IS NULL AND d.loss IS NOT NULL THEN greatest(d.loss, 0.0) END AS view_cost,
+           CASE WHEN r.trick IS NOT NULL THEN c.dd_cost END AS dd_cost
+    FROM ranked r
+    LEFT JOIN play_costs c
+           ON c.match_id = r.match_id AND c.deal = r.deal AND c.trick = r.trick AND c.play = r.play
+    LEFT JOIN call_decisions d
+           ON r.trick IS NULL AND d.match_id = r.match_id AND d.deal = r.deal AND d.seat = r.seat
+          AND d.call = r.call
+),
+kept AS (
+    SELECT *, row_number() OVER (
+               PARTITION BY {", ".join(DECISION_COLUMNS)} ORDER BY {_order_by(KEEP_ORDER)}) AS keep
+    FROM costed
+)
+SELECT * EXCLUDE (keep) FROM kept WHERE keep = 1
+ORDER BY {_order_by(RANK_ORDER)}
+LIMIT $3
+"""
+"""The decisions of :meth:`FindingsMixin.biggest_mistakes`: the rule of
+:mod:`manillen_replay.analysis.ranking` (one finding per decision, the costliest first) in SQL."""
 
 
 class FindingsMixin(StoreBase):
     """Saving the analysis's results."""
+
+    def biggest_mistakes(
+        self, match_ids: Sequence[str] | None = None, *, player: str | None = None, top: int = 3
+    ) -> pl.DataFrame:
+        """The costliest decisions, one finding each, the costliest first ("your biggest mistakes").
+
+        The rule is :mod:`manillen_replay.analysis.ranking`'s: one finding per decision (a card:
+        match, deal, trick, play; a call: match, deal, seat and the trump or knock call), the most
+        severe kept; ranked by the cost from the player's view (``view_cost``: ``play_costs``
+        for a card, ``call_decisions.loss`` for a call), then, for the findings the solver did
+        not cost, by their points. ``info`` findings are left out.
+
+        :param match_ids: only these matches (all when ``None``).
+        :param player: only this player's decisions (any case).
+        :param top: at most this many rows.
+        :returns: the ``findings`` columns (``match_id``, ``deal``, ``trick``, ``play``, ``seat``,
+            ``player``, ``kind``, ``category``, ``severity``, ``card``, ``better``, ``points``,
+            ``explanation``, ``explanation_nl``, ``detector``) with ``call``,
+            ``severity_level``, ``view_cost`` and ``dd_cost``.
+        """
+        params: list[Any] = [None if match_ids is None else list(match_ids), player, max(0, top)]
+        with self._con.cursor() as cursor:
+            return _frame(cursor.sql(BIGGEST_MISTAKES_SQL, params=params))
 
     def save_findings(
         self,

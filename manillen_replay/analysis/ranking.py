@@ -1,0 +1,219 @@
+"""Your biggest mistakes: one finding per decision, the costliest first.
+
+A **decision** is a card played (match, deal, trick, play) or a call (match, deal, who called,
+and which call: the trump call, muil included, or the knock). Several findings can stand at one
+decision (a detector's and the solver's); the ranking keeps one, the most severe. Decisions are
+ranked by what they cost **from the player's own view**: the solver's view cost (for a card, the
+card points given away on average over the layouts the player could not tell apart; for a
+call, the expected deal score given away), the costliest first. Findings the solver did not
+cost (the ``heuristic`` depth) come after every costed one, by their points at stake. ``info``
+findings are never ranked.
+
+The rule is defined once, here, as column names and orders: :func:`rank_findings` applies it to
+findings in Python (``manillen findings FILE --top N``), and
+:meth:`manillen_replay.store.Store.biggest_mistakes` turns the same constants into SQL window
+functions over the archive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .findings import Finding, Severity
+
+CALL_OF_KIND: Mapping[str, str] = {
+    "trump_choice": "trump",
+    "muil_missed": "trump",
+    "knock_choice": "klop",
+    "klop_missed": "klop",
+    "klop_lost": "klop",
+}
+"""The call a whole-deal finding judges, named as ``call_decisions.call`` names it: ``trump``
+(trump or muil) or ``klop``. Another finding without a trick (a scoresheet, a dealer out of turn)
+is a decision of its own kind."""
+
+DECISION_COLUMNS: tuple[str, ...] = ("match_id", "deal", "trick", "play", "seat", "call")
+"""What one decision is: findings equal in these columns are about the same decision (``call``
+is ``None`` for a card, else :data:`CALL_OF_KIND`'s name or the finding's kind)."""
+
+SEVERITY_ORDER: tuple[str, ...] = tuple(s.value for s in Severity)
+"""The severities, lowest first: ``severity_level`` is the index in this list."""
+
+RANKED_SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity if s is not Severity.INFO)
+"""The severities that are ranked (``info`` is left out)."""
+
+KEEP_ORDER: tuple[tuple[str, bool], ...] = (("severity_level", True), ("points", True), ("kind", False))
+"""Which finding of a decision is kept: the first in this order, ``(column, descending)``: the
+most severe, then the most points, then by kind's name."""
+
+RANK_ORDER: tuple[tuple[str, bool], ...] = (
+    ("view_cost", True),
+    ("points", True),
+    ("severity_level", True),
+    ("dd_cost", True),
+    ("match_id", False),
+    ("deal", False),
+    ("trick", False),
+    ("play", False),
+    ("seat", False),
+)
+"""The order of the decisions, ``(column, descending)``; a missing value (``None``, SQL's NULL)
+comes last in every column, so the findings without a view cost follow every costed one."""
+
+MEASURES: Mapping[str, str] = {
+    "view": "from what you could see",
+    "hindsight": "with every hand known",
+    "points": "points at stake (not solver-costed)",
+}
+"""The names of the measures, for a person: the view cost, the hindsight (double-dummy) cost,
+and a heuristic finding's points."""
+
+
+def call_of(kind: str, trick: int | None) -> str | None:
+    """The call a finding is about (:data:`CALL_OF_KIND`), ``None`` for a card (a finding with a trick).
+
+    >>> call_of("knock_choice", None), call_of("costly_card", 3), call_of("score_mismatch", None)
+    ('klop', None, 'score_mismatch')
+    """
+    if trick is not None:
+        return None
+    return CALL_OF_KIND.get(kind, kind)
+
+
+Costs = Mapping[tuple[Any, ...], tuple[float | None, float | None]]
+"""What the solver said of each decision: its :data:`DECISION_COLUMNS` values to ``(view cost,
+hindsight cost)``."""
+
+
+@dataclass(frozen=True)
+class RankedFinding:
+    """A decision's finding, with what the decision cost."""
+
+    finding: Finding
+    """The finding kept for the decision."""
+    view_cost: float | None
+    """What it cost from the player's view (card points for a card, the expected deal score
+    for a call); ``None`` when the solver did not cost it."""
+    dd_cost: float | None
+    """What it cost with every hand known (card points), ``None`` when not costed."""
+
+    @property
+    def measure(self) -> str:
+        """Which cost ranks it: ``view`` (the solver's view cost) or ``points`` (a heuristic finding's)."""
+        return "view" if self.view_cost is not None else "points"
+
+
+def decision_of(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The decision of a finding row (``Finding.to_row()`` with ``call``): its :data:`DECISION_COLUMNS`."""
+    return tuple(row[column] for column in DECISION_COLUMNS)
+
+
+def order_key(row: Mapping[str, Any], order: Iterable[tuple[str, bool]]) -> tuple[Any, ...]:
+    """A sort key for a row following ``order`` (``(column, descending)``, missing values last)."""
+    key: list[Any] = []
+    for column, descending in order:
+        value = row[column]
+        if value is None:
+            key.append((1, 0))
+        elif descending:
+            if isinstance(value, str):
+                raise TypeError(f"cannot order the text column {column!r} descending")
+            key.append((0, -value))
+        else:
+            key.append((0, value))
+    return tuple(key)
+
+
+def _row(finding: Finding, costs: Costs) -> dict[str, Any]:
+    row = finding.to_row()
+    row["call"] = call_of(finding.kind, finding.trick)
+    row["severity_level"] = SEVERITY_ORDER.index(finding.severity.value)
+    view, hindsight = costs.get(decision_of(row), (None, None))
+    row["view_cost"] = None if view is None else max(0.0, float(view))
+    row["dd_cost"] = hindsight
+    return row
+
+
+def rank_findings(
+    findings: Iterable[Finding],
+    costs: Costs | None = None,
+    *,
+    player: str | None = None,
+    top: int | None = None,
+) -> list[RankedFinding]:
+    """The costliest decisions among ``findings``, one finding per decision, the costliest first.
+
+    :param costs: the solver's costs of the decisions (:func:`costs_of_plays`); without them every
+        finding is ranked by its points.
+    :param player: only this player's decisions (any case).
+    :param top: at most this many (all when ``None``).
+    """
+    rows = [
+        (_row(f, costs or {}), f)
+        for f in findings
+        if f.severity is not Severity.INFO and (player is None or (f.player or "").lower() == player.lower())
+    ]
+    kept: dict[tuple[Any, ...], tuple[dict[str, Any], Finding]] = {}
+    for row, finding in sorted(rows, key=lambda pair: order_key(pair[0], KEEP_ORDER)):
+        kept.setdefault(decision_of(row), (row, finding))
+    ranked = sorted(kept.values(), key=lambda pair: order_key(pair[0], RANK_ORDER))
+    if top is not None:
+        ranked = ranked[: max(0, top)]
+    return [RankedFinding(finding, row["view_cost"], row["dd_cost"]) for row, finding in ranked]
+
+
+def costs_of_plays(
+    match: str,
+    plays: Iterable[tuple[int, int, int, int, float | None, float | None]],
+    calls: Iterable[tuple[int, int, str, float | None]] = (),
+) -> dict[tuple[Any, ...], tuple[float | None, float | None]]:
+    """The :data:`Costs` of one match from the solver's results.
+
+    :param plays: ``(deal, trick, play, seat, view cost, hindsight cost)`` of each play.
+    :param calls: ``(deal, seat, call, loss)`` of each reviewed call (``trump`` or ``klop``).
+    """
+    out: dict[tuple[Any, ...], tuple[float | None, float | None]] = {
+        (match, deal, trick, play, seat, None): (view, hindsight)
+        for deal, trick, play, seat, view, hindsight in plays
+    }
+    for deal, seat, call, loss in calls:
+        out[(match, deal, None, None, seat, call)] = (loss, None)
+    return out
+
+
+MEASURES_NL: Mapping[str, str] = {
+    "view": "vanuit wat je kon zien",
+    "hindsight": "met alle kaarten gekend",
+    "points": "punten op het spel (niet door de solver berekend)",
+}
+""":data:`MEASURES` in Dutch."""
+
+
+def cost_in_words(
+    view_cost: float | None, dd_cost: float | None, points: float | None, call: str | None, lang: str = "en"
+) -> str:
+    """What a ranked decision cost, with the measure named.
+
+    >>> cost_in_words(4.5, 9, 9.0, None)
+    '4.5 card points from what you could see (9 with every hand known)'
+    >>> cost_in_words(7.26, None, 7.3, "trump")
+    "7.3 points of the deal's expected score from what you could see"
+    >>> cost_in_words(None, None, 3.0, None, "nl")
+    '3 punten op het spel (niet door de solver berekend)'
+    """
+    from .words import number, number_nl, points_en, points_nl
+
+    dutch = lang == "nl"
+    measures = MEASURES_NL if dutch else MEASURES
+    amount = points_nl if dutch else points_en
+    if view_cost is None:
+        return f"{(number_nl if dutch else number)(round(points or 0.0, 1))} {measures['points']}"
+    if call is not None:
+        of_score = "van de verwachte score van het spel" if dutch else "of the deal's expected score"
+        return f"{amount(round(view_cost, 1))} {of_score} {measures['view']}"
+    text = f"{amount(round(view_cost, 1), 'kaartpunt' if dutch else 'card point')} {measures['view']}"
+    if dd_cost is not None:
+        text += f" ({(number_nl if dutch else number)(round(dd_cost, 1))} {measures['hindsight']})"
+    return text

@@ -1,0 +1,418 @@
+"""The solver review from the command line (issue 30): the default depth, --match and --since,
+the progress line, `findings --top`, and waiting for the dashboard's turn instead of refusing."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from manillen_replay.cli import cli
+from manillen_replay.cli.common import AUTO_SOLVER_DEALS, auto_depth
+from manillen_replay.record import Entry, dump_lines, dumps
+from manillen_replay.store import ArchiveLockedError, Store
+
+from .factories import random_record
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def archive(path: Path, *matches: tuple[int, int, str | None]) -> Path:
+    """An archive of random matches ``(seed, deals, date)``."""
+    entries = []
+    for line, (seed, deals, date) in enumerate(matches, start=1):
+        document = json.loads(dumps(random_record(seed, deals), pretty=False))
+        if date is not None:
+            document["match"]["date"] = date
+        entries.append(Entry("gen.jsonl", line, json.dumps(document).encode()))
+    with Store(path) as store:
+        assert store.import_entries(entries).imported == len(matches)
+    return path
+
+
+def rows(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    with Store(path, read_only=True) as store:
+        return store.query(sql).rows()
+
+
+# --------------------------------------------------------------------------- the default depth
+
+
+def test_the_solver_review_is_the_default_for_a_few_deals() -> None:
+    """ "solver when the matches to review hold at most AUTO_SOLVER_DEALS deals, else heuristic" """
+    assert auto_depth(AUTO_SOLVER_DEALS) == "solver"
+    assert auto_depth(AUTO_SOLVER_DEALS + 1) == "heuristic"
+
+
+def test_analyze_reviews_a_small_archive_at_the_solver_depth(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    code, out, err = run("analyze", "--db", str(path), "--samples", "2")
+    assert code == 0, err
+    assert "analysed 1 match (2 deals) at the solver depth" in out
+    assert rows(path, "SELECT analysis_depth FROM matches") == [("solver",)]
+    assert rows(path, "SELECT count(*) > 0 FROM play_costs") == [(True,)]
+
+
+def test_analyze_scans_a_big_archive_and_says_how_to_get_the_solver_review(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", *[(seed, 13, None) for seed in range(10, 15)])
+    code, out, err = run("analyze", "--db", str(path))
+    assert code == 0, err
+    assert "analysed 5 matches (65 deals) at the heuristic depth" in out
+    assert "65 deals to review" in err and "--depth solver" in err and "--match ID" in err
+    assert rows(path, "SELECT DISTINCT analysis_depth FROM matches") == [("heuristic",)]
+    assert rows(path, "SELECT count(*) FROM play_costs") == [(0,)]
+
+
+def test_findings_on_a_file_review_at_the_solver_depth_by_default(tmp_path: Path) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text(dump_lines([random_record(5, 1)]))
+    code, out, err = run("findings", str(path), "--samples", "2", "--json")
+    assert code == 0, err
+    kinds = {f["kind"] for f in json.loads(out)["findings"]}
+    assert kinds & {"costly_card", "hindsight_only", "trump_choice", "knock_choice"}
+    assert "solving: 1/1 deals" in err
+    code, out, err = run("findings", str(path), "--depth", "heuristic", "--json")
+    assert code == 0 and "solving" not in err
+    assert not {f["kind"] for f in json.loads(out)["findings"]} & {"costly_card", "hindsight_only"}
+
+
+def test_findings_on_many_deals_scan_and_say_so(tmp_path: Path) -> None:
+    path = tmp_path / "many.jsonl"
+    path.write_text(dump_lines([random_record(seed, 13) for seed in range(20, 25)]))
+    code, _, err = run("findings", str(path))
+    assert code == 0 and "solving" not in err
+    assert "65 deals to review" in err and "--depth solver" in err
+
+
+def test_depth_is_for_files_only(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 1, None))
+    code, _, err = run("findings", "--db", str(path), "--depth", "solver")
+    assert code == 2 and "--depth is for record files" in err
+
+
+# --------------------------------------------------------------------------- --match, --since
+
+
+def test_match_and_since_choose_the_matches_newest_first(tmp_path: Path) -> None:
+    from manillen_replay.store.analyse import match_ids_to_analyse
+
+    path = archive(
+        tmp_path / "club.duckdb",
+        (31, 1, "2026-03-01"),
+        (32, 1, "2026-05-01"),
+        (33, 1, None),
+        (34, 1, "2026-04-01"),
+    )
+    with Store(path, read_only=True) as store:
+        assert match_ids_to_analyse(store, newest_first=True) == [
+            "random-32", "random-34", "random-31", "random-33"
+        ]  # fmt: skip
+        since = datetime.date(2026, 4, 1)
+        assert match_ids_to_analyse(store, since=since, newest_first=True) == ["random-32", "random-34"]
+    code, out, err = run("analyze", "--db", str(path), "--since", "2026-04-01", "--depth", "rules")
+    assert code == 0 and "analysed 2 matches (2 deals)" in out, err
+    analysed = rows(path, "SELECT match_id FROM matches WHERE analysed_at IS NOT NULL ORDER BY 1")
+    assert analysed == [("random-32",), ("random-34",)]
+    code, out, _ = run(
+        "analyze", "--db", str(path), "--match", "random-33", "--match", "random-31", "--depth", "rules"
+    )
+    assert code == 0 and "analysed 2 matches" in out
+    code, out, _ = run("analyze", "--db", str(path), "--match", "random-33", "--depth", "rules", "--all")
+    assert code == 0 and "analysed 1 match (1 deal)" in out
+
+
+def test_an_unknown_match_or_a_bad_date_is_a_usage_error(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 1, None))
+    code, _, err = run("analyze", "--db", str(path), "--match", "nope")
+    assert code == 2 and "no match with id 'nope'" in err
+    code, _, err = run("analyze", "--db", str(path), "--since", "28/11/2026")
+    assert code == 2 and "YYYY-MM-DD" in err
+
+
+# --------------------------------------------------------------------------- progress
+
+
+def test_the_progress_line_shows_from_the_first_deal_on() -> None:
+    from manillen_replay.analysis.deal_analysis import ProgressMeter
+    from manillen_replay.cli.analysis import _SolverProgress
+
+    now = [0.0]
+    shown = _SolverProgress(100, clock=lambda: now[0])
+    meter = ProgressMeter(100, lambda progress: shown.update(1, progress), clock=lambda: now[0])
+    runner = CliRunner()
+    with runner.isolation() as (_, _, err):
+        for _ in range(100):
+            now[0] += 2.0
+            meter.advance()
+        lines = err.getvalue().decode().splitlines()
+    assert lines[0] == "solving: 1/100 deals, 0.5 deals/s, 3:18 left"
+    assert lines[-1].startswith("solving: 100/100 deals, ")
+    assert len(lines) == 11  # the first deal, then every tenth
+
+
+def test_a_slow_review_still_shows_a_line_every_half_minute() -> None:
+    from manillen_replay.analysis.deal_analysis import ProgressMeter
+    from manillen_replay.cli.analysis import _SolverProgress
+
+    now = [0.0]
+    shown = _SolverProgress(1000, clock=lambda: now[0])
+    meter = ProgressMeter(1000, lambda progress: shown.update(1, progress), clock=lambda: now[0])
+    with CliRunner().isolation() as (_, _, err):
+        for _ in range(20):
+            now[0] += 10.0
+            meter.advance()
+        lines = err.getvalue().decode().splitlines()
+    assert [line.split(",")[0] for line in lines] == [
+        "solving: 1/1000 deals", "solving: 4/1000 deals", "solving: 7/1000 deals",
+        "solving: 10/1000 deals", "solving: 13/1000 deals", "solving: 16/1000 deals",
+        "solving: 19/1000 deals",
+    ]  # fmt: skip
+
+
+def test_the_solver_progress_counts_every_deal_not_past_the_total(tmp_path: Path) -> None:
+    """ "solving: 5/4 deals": a scoresheet deal was told as done but not counted in the total."""
+    from manillen_replay.record import loads
+
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "scoresheet.json"
+    record = loads(sample.read_text(encoding="utf-8"))
+    path = tmp_path / "club.duckdb"
+    with Store(path) as store:
+        store.import_entries([Entry("s.json", 1, dumps(record, pretty=False).encode())])
+    code, _, err = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "2")
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if line.startswith("solving:")]
+    deals = len(record.deals)
+    assert lines[-1].startswith(f"solving: {deals}/{deals} deals")
+    assert all(int(line.split()[1].split("/")[0]) <= deals for line in lines)
+
+
+# --------------------------------------------------------------------------- --top
+
+
+def test_findings_top_on_a_file_ranks_one_decision_each_the_costliest_first(tmp_path: Path) -> None:
+    path = tmp_path / "two.jsonl"
+    path.write_text(dump_lines([random_record(5, 2)]))
+    code, out, err = run("findings", str(path), "--samples", "3", "--top", "4", "--json")
+    assert code == 0, err
+    top = json.loads(out)["findings"]
+    assert [f["rank"] for f in top] == list(range(1, len(top) + 1)) and 0 < len(top) <= 4
+    assert all(f["severity"] != "info" for f in top)
+    places = [
+        (f["deal"], f["trick"], f["play"], f["seat"], f["kind"] if f["trick"] is None else None) for f in top
+    ]
+    assert len(set(places)) == len(places)
+    views = [f["view_cost"] for f in top if f["measure"] == "view"]
+    assert views == sorted(views, reverse=True)
+    measures = [f["measure"] for f in top]
+    assert measures == sorted(measures, key=lambda m: m != "view")  # costed first
+    code, text, _ = run("findings", str(path), "--samples", "3", "--top", "4")
+    assert code == 0 and text.startswith(f"The {len(top)} costliest decisions:")
+    assert "from what you could see" in text
+
+
+def test_findings_top_from_the_archive_is_the_stores_ranking(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    assert run("analyze", "--db", str(path), "--samples", "3")[0] == 0
+    code, out, err = run("findings", "--db", str(path), "--top", "3", "--json")
+    assert code == 0, err
+    top = json.loads(out)["findings"]
+    with Store(path, read_only=True) as store:
+        expected = store.biggest_mistakes(top=3)
+    assert [(f["deal"], f["trick"], f["play"], f["kind"]) for f in top] == [
+        (r["deal"], r["trick"], r["play"], r["kind"]) for r in expected.iter_rows(named=True)
+    ]
+    code, text, _ = run("findings", "--db", str(path), "--top", "3", "--lang", "nl")
+    assert code == 0 and "duurste beslissingen" in text
+
+
+def test_findings_top_at_the_heuristic_depth_ranks_by_points(tmp_path: Path) -> None:
+    path = tmp_path / "many.jsonl"
+    path.write_text(dump_lines([random_record(seed, 10) for seed in range(40, 44)]))
+    code, out, _ = run("findings", str(path), "--depth", "heuristic", "--top", "5", "--json")
+    assert code == 0
+    top = json.loads(out)["findings"]
+    assert top and all(f["measure"] == "points" and f["view_cost"] is None for f in top)
+    assert [f["points"] for f in top] == sorted((f["points"] for f in top), reverse=True)
+    assert all("points at stake" in f["cost"] for f in top)
+
+
+# --------------------------------------------------------------------------- waiting for a turn
+
+HOLDER = textwrap.dedent(
+    """
+    import sys, time
+    import duckdb
+    con = duckdb.connect(sys.argv[1], read_only=True)
+    print("open", flush=True)
+    time.sleep(float(sys.argv[2]))
+    con.close()
+    print("closed", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+@pytest.fixture
+def dashboard_like(tmp_path: Path) -> Iterator[Any]:
+    """Starts a process that holds an archive open read-only, as the dashboard does, named like
+    the dashboard's server (``streamlit_app.py``), and lets go after ``seconds``."""
+    script = tmp_path / "streamlit_app.py"
+    script.write_text(HOLDER)
+    started: list[subprocess.Popen[str]] = []
+
+    def start(path: Path, seconds: float) -> subprocess.Popen[str]:
+        process = subprocess.Popen(
+            [sys.executable, str(script), str(path), str(seconds)], stdout=subprocess.PIPE, text=True
+        )
+        started.append(process)
+        assert process.stdout is not None and process.stdout.readline().strip() == "open"
+        return process
+
+    yield start
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+def test_analyze_waits_for_the_dashboard_then_stores(tmp_path: Path, dashboard_like: Any) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    holder = dashboard_like(path, 2.0)
+    code, out, err = run("analyze", "--db", str(path), "--depth", "heuristic", "--wait", "60")
+    assert code == 0, err
+    assert f"the dashboard (process {holder.pid}) has the archive" in err and "waiting for it" in err
+    assert "analysed 1 match (2 deals)" in out
+    assert rows(path, "SELECT analysis_depth FROM matches") == [("heuristic",)]
+
+
+def test_analyze_gives_up_after_wait_with_a_clear_message(tmp_path: Path, dashboard_like: Any) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 1, None))
+    holder = dashboard_like(path, 120.0)
+    code, _, err = run("analyze", "--db", str(path), "--depth", "heuristic", "--wait", "1")
+    assert code == 1
+    assert f"the dashboard (process {holder.pid}) still has the archive" in err
+    assert "after 1 s" in err and "--wait SECONDS" in err and "Traceback" not in err
+    with pytest.raises(ArchiveLockedError, match="in use by process"):
+        Store.open_in_turn(path, wait=0)
+
+
+def test_findings_read_beside_the_dashboard(tmp_path: Path, dashboard_like: Any) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 1, None))
+    assert run("analyze", "--db", str(path), "--depth", "heuristic")[0] == 0
+    dashboard_like(path, 120.0)
+    code, _, err = run("findings", "--db", str(path), "--top", "3", "--wait", "0")
+    assert code == 0, err
+
+
+def test_the_solver_works_with_the_archive_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The write turn is held only while storing: the matches are read, the archive closed,
+    solved, and each one stored in a turn of its own."""
+    from manillen_replay.analysis import deal_analysis
+    from manillen_replay.store.analyse import analyse_archive_in_turns
+
+    path = archive(tmp_path / "club.duckdb", (5, 1, None), (6, 1, None))
+    events: list[str] = []
+    open_now = [0]
+    real = deal_analysis.analyse_match
+
+    class Counted:
+        def __init__(self, read_only: bool) -> None:
+            self.store = Store(path, read_only=read_only)
+            events.append("read" if read_only else "write")
+            open_now[0] += 1
+
+        def __enter__(self) -> Store:
+            return self.store
+
+        def __exit__(self, *exc: object) -> None:
+            self.store.close()
+            open_now[0] -= 1
+
+    def solve(result: Any, record: Any, **options: Any) -> Any:
+        events.append("solve" if open_now[0] == 0 else "solve with the archive open")
+        return real(result, record, **options)
+
+    monkeypatch.setattr(deal_analysis, "analyse_match", solve)
+    outcome = analyse_archive_in_turns(Counted, ["random-5", "random-6"], depth="solver", samples=2)
+    assert outcome.matches == 2 and outcome.solved == 2 and not outcome.problems
+    assert events == ["read", "read", "solve", "write", "read", "solve", "write"]
+    assert rows(path, "SELECT count(DISTINCT match_id) FROM play_costs") == [(2,)]
+
+
+# --------------------------------------------------------------------------- the warm-up
+
+
+def test_the_warm_up_mark_says_whether_this_solver_is_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make setup` runs the warm-up only when the mark of this solver's files is missing."""
+    from manillen_replay.solver import _jit
+
+    monkeypatch.setattr(_jit, "CACHE_DIR", tmp_path / "solver-x")
+    assert _jit.main(["check"]) == 1 and not _jit.is_warm()
+    assert _jit.main(["mark"]) == 0 and _jit.main(["check"]) == 0
+    (tmp_path / "solver-x" / _jit.WARM_MARK).write_text("an older solver\n")
+    assert _jit.main(["check"]) == 1
+    assert _jit.main(["nonsense"]) == 2
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
+    assert "$(JIT) check || $(MAKE) --no-print-directory warm" in makefile
+    assert "$(BIN)/manillen findings data/samples/seed-trick.json" in makefile
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    out = tmp_path / "r.html"
+    code, _, err = run(
+        "report", "--db", str(path), "--match", "random-5", "--samples", "2", "--out", str(out)
+    )
+    assert code == 0, err
+    assert "reviewing match random-5 with the solver first (2 deals" in err and "solving: 2/2 deals" in err
+    assert rows(path, "SELECT analysis_depth FROM matches") == [("solver",)]
+    assert "manillen analyze --depth solver" not in out.read_text(encoding="utf-8")  # costed
+    code, _, err = run("report", "--db", str(path), "--match", "random-5", "--out", str(out))
+    assert code == 0 and "solving" not in err  # reviewed once
+    code, _, err = run(
+        "report", "--db", str(path), "--match", "random-5", "--player", "Zoe", "--out", str(out)
+    )
+    assert code == 1 and "'Zoe' did not play" in err
+
+
+def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) -> None:
+    """The dashboard's Record page may add a deal to a match while the CLI solves it with the
+    archive closed: the older match's results must not overwrite the newer match."""
+    from manillen_replay.store.analyse import analyse_archive_in_turns
+
+    path = archive(tmp_path / "club.duckdb", (5, 1, None), (6, 1, None))
+
+    class ChangesOnWrite:
+        def __init__(self, read_only: bool) -> None:
+            self.store = Store(path, read_only=read_only)
+            if not read_only:  # the dashboard got its turn first and changed random-6
+                self.store.query("UPDATE matches SET record = record || ' ' WHERE match_id = 'random-6'")
+
+        def __enter__(self) -> Store:
+            return self.store
+
+        def __exit__(self, *exc: object) -> None:
+            self.store.close()
+
+    outcome = analyse_archive_in_turns(ChangesOnWrite, ["random-5", "random-6"], depth="heuristic")
+    assert [p for p in outcome.problems if "changed in the archive" in p] == [
+        "match 'random-6' changed in the archive while it was being analysed: it was not stored; "
+        "run the same command again to analyse it as it is now"
+    ]
+    assert rows(path, "SELECT match_id FROM matches WHERE analysed_at IS NOT NULL") == [("random-5",)]

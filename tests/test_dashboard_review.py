@@ -1,0 +1,415 @@
+"""The dashboard's background review (dashboards/reviewer.py), the biggest mistakes first on the Match
+page, and the archive released when idle, through Streamlit's AppTest and the reviewer itself.
+
+The reviewer solves with few layouts (``SAMPLES``) and without the warming deal, so that a match
+of three deals is reviewed in seconds; the expected costs come from the archive the reviewer
+wrote (``play_costs``), never from the page's code.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import data, native_inputs, reviewer
+from manillen_replay.record import Entry, dumps
+from manillen_replay.store import Store
+from manillen_replay.store.analyse import analyse_archive
+from manillen_replay.store.review_queue import matches_to_review, record_to_review, save_review
+
+from .factories import random_record
+from .test_dashboard import APP, build_archive, open_page, texts
+
+SAMPLES = 4
+DEALS = 3
+
+
+def build(path: Path, count: int = 2) -> None:
+    """``count`` random matches of ``DEALS`` deals (``random-0`` the oldest), heuristic findings only."""
+    records = [random_record(index, DEALS) for index in range(count)]
+    for index, record in enumerate(records):
+        import datetime
+
+        record.match.date = datetime.date(2026, 1, 1 + index)
+    with Store(path) as store:
+        store.import_entries(
+            [Entry("club.jsonl", n, dumps(r, pretty=False).encode()) for n, r in enumerate(records, 1)]
+        )
+        analyse_archive(store)
+
+
+@pytest.fixture
+def archive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    path = tmp_path / "club.duckdb"
+    build(path)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    yield path
+    reviewer.stop(path)
+    data.archive_at(path).close()
+
+
+def wait_until_ready(current: reviewer.Reviewer, match_id: str, seconds: float = 240) -> None:
+    deadline = time.monotonic() + seconds
+    while current.status(match_id).state != "ready":
+        assert current.status(match_id).state != "failed", current.status(match_id)
+        assert time.monotonic() < deadline, current.status(match_id)
+        time.sleep(0.1)
+
+
+def depth_of(path: Path, match_id: str) -> str | None:
+    with data.archive_at(path).reading() as store:
+        return store.query("SELECT analysis_depth FROM matches WHERE match_id = ?", [match_id]).item()
+
+
+# --------------------------------------------------------------------------- the Match page
+
+
+def test_match_page_without_a_reviewer_says_how_to_get_the_solver_s_review(archive: Path) -> None:
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-1")
+    shown = texts(at)
+    assert "manillen analyze --depth solver" in shown
+    # the review section comes before the score chart and the deals
+    headers = [h.value for h in at.subheader]
+    assert headers.index("Your biggest mistakes") < headers.index("Deals")
+
+
+def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mistakes(archive: Path) -> None:
+    current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)
+    current.request(["random-1"])
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-1")
+    assert current.status("random-1").state in ("queued", "reviewing", "ready")
+    shown = texts(at) + "\n".join(bar.proto.text for bar in at.get("progress"))
+    assert any(
+        word in shown
+        for word in ("reviewing this match", "Waiting for the solver", "starts in a moment", "Review ready")
+    )
+    wait_until_ready(current, "random-1")
+    assert depth_of(archive, "random-1") == "solver"
+    assert depth_of(archive, "random-0") != "solver"  # not asked for, and no backlog here
+    with Store(archive, read_only=True) as store:  # the costly cards' lines are kept, as analyze keeps them
+        costly = store.query(
+            "SELECT DISTINCT deal, trick, play FROM play_costs WHERE match_id = 'random-1' AND legal "
+            "AND NOT forced AND view_cost >= 2 ORDER BY ALL"
+        ).rows()
+        lined = store.query(
+            "SELECT DISTINCT deal, trick, play FROM finding_lines WHERE match_id = 'random-1' ORDER BY ALL"
+        ).rows()
+    assert costly and lined == costly
+    at.run()
+    assert not at.exception
+    assert "Review ready" in texts(at)
+    with data.archive_at(archive).reading() as store:
+        expected = store.biggest_mistakes(["random-1"], top=3)
+    boxes = mistake_boxes(at)
+    assert len(boxes) == expected.height == 3  # random play: plenty of costly cards
+    for box, row in zip(boxes, expected.iter_rows(named=True), strict=True):
+        assert row["player"] in box["text"] and f"deal {row['deal']}" in box["text"]
+        if row["view_cost"] is not None:
+            assert f"cost {row['view_cost']:.1f} points" in box["text"]
+        assert box["link"]["deal"] == str(row["deal"])
+    if expected.height:
+        assert expected["view_cost"].null_count() < expected.height  # the solver's costs are in
+    # one player's: at most three, all theirs
+    at.session_state["match_review_for"] = native_inputs.chosen_state({"whose": "Bert"})
+    at.run()
+    assert not at.exception
+    with data.archive_at(archive).reading() as store:
+        bert = store.biggest_mistakes(["random-1"], player="Bert", top=3)
+    boxes = mistake_boxes(at)
+    assert len(boxes) == bert.height
+    assert all(box["text"].startswith(f"**{rank}. Bert**") for rank, box in enumerate(boxes, 1))
+    if not bert.height:
+        assert "No mistakes found for Bert." in texts(at)
+
+
+def mistake_boxes(at: AppTest) -> list[dict[str, Any]]:
+    """The biggest mistakes as the page shows them, in order: each box's first two markdown lines
+    (``text``) and its Deal replay link's query (``link``)."""
+    lines = [str(m.value) for m in at.markdown]
+    heads = [index for index, line in enumerate(lines) if re.match(r"\*\*\d+\. ", line)]
+    links = [link.proto for link in at.get("page_link") if link.proto.label == "Show in the Deal replay"]
+    assert len(links) == len(heads)
+    return [
+        {"text": "\n".join(lines[index : index + 2]), "link": dict(parse_qsl(link.query_string))}
+        for index, link in zip(heads, links, strict=True)
+    ]
+
+
+def test_until_the_review_the_boxes_show_the_quick_check_s_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "club.duckdb"
+    build_archive(path)  # test_dashboard.py's archive: three matches with hand-made findings
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    with Store(path, read_only=True) as store:
+        quick = store.biggest_mistakes(None, top=3)
+    match_id = str(quick["match_id"][0])
+    with Store(path, read_only=True) as store:
+        quick = store.biggest_mistakes([match_id], top=3)
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
+    assert "For now the quick check's findings" in texts(at)
+    boxes = mistake_boxes(at)
+    assert len(boxes) == quick.height > 0
+    for box, row in zip(boxes, quick.iter_rows(named=True), strict=True):
+        assert row["view_cost"] is None and "cost " not in box["text"]
+        if row["points"] is not None:
+            assert f"{row['points']:g} points at stake" in box["text"]
+        step = 0 if row["trick"] is None else (row["trick"] - 1) * 4 + row["play"]
+        assert box["link"] == {"match": match_id, "deal": str(row["deal"]), "step": str(step)}
+    data.archive_at(path).close()
+
+
+def test_the_match_page_in_dutch(archive: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = "nl"
+    at = open_page(at, "match", match="random-1", lang="nl")
+    shown = texts(at)
+    assert "Uw grootste fouten" in [h.value for h in at.subheader]
+    assert "manillen analyze --depth solver" in shown
+
+
+def test_the_archive_page_shows_the_review_s_progress(archive: Path) -> None:
+    current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=True)
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "archive")
+    assert "Solver review" in texts(at)
+    for match_id in ("random-0", "random-1"):
+        wait_until_ready(current, match_id)
+    at.run()
+    assert "every match is reviewed (2 since the dashboard started)" in texts(at)
+
+
+# --------------------------------------------------------------------------- the reviewer
+
+
+def test_the_backlog_is_the_newest_first_and_a_request_goes_before_it(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        assert matches_to_review(store) == ["random-1", "random-0"]
+    current = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # not started: the queue only
+    current._queued = ["random-1", "random-0"]
+    current._scanned = True
+    current.request(["random-0"])
+    assert current.status("random-0").state == "queued" and current.status("random-0").ahead == 0
+    assert current.status("random-1").ahead == 1
+    assert current._next() == "random-0"
+    assert current.status("random-0").state == "reviewing"
+
+
+def test_a_review_of_a_record_changed_meanwhile_is_not_stored(archive: Path) -> None:
+    from manillen_replay.analysis.deal_analysis import analyse_match
+    from manillen_replay.engine import replay
+    from manillen_replay.record import loads
+
+    with Store(archive) as store:
+        text = record_to_review(store, "random-0")
+        assert text is not None
+        record = loads(text)
+        result = replay(record)
+        solved = analyse_match(result, record, samples=SAMPLES)
+        assert not save_review(store, text + " ", result, solved)
+        assert store.query("SELECT count(*) AS n FROM play_costs")["n"][0] == 0
+        assert save_review(store, text, result, solved)
+        assert store.query("SELECT count(*) AS n FROM play_costs")["n"][0] > 0
+
+
+def test_merge_deals_gives_what_analyse_match_gives(archive: Path) -> None:
+    """The review solves deals one at a time (keeping those solved before) and merges them: the
+    same findings, costs and reasons as the whole match analysed at once."""
+    from manillen_replay.analysis.deal_analysis import analyse_deal, analyse_match, merge_deals
+    from manillen_replay.engine import replay
+    from manillen_replay.record import loads
+
+    with Store(archive, read_only=True) as store:
+        text = record_to_review(store, "random-1")
+    assert text is not None
+    record = loads(text)
+    result = replay(record)
+    whole = analyse_match(result, record, samples=SAMPLES)
+    deals = [analyse_deal(result, record, deal, samples=SAMPLES) for deal in result.deals]
+    merged = merge_deals(result, record, deals, [])
+    assert [f.to_row() for f in merged.findings] == [f.to_row() for f in whole.findings]
+    assert merged.costs == whole.costs
+    assert merged.reasons == whole.reasons
+
+
+# --------------------------------------------------------------------------- the archive released
+
+
+def _write_from_another_process(path: Path) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import sys; from manillen_replay.store import Store\n"
+        "with Store(sys.argv[1]) as store: store.query('SELECT count(*) FROM matches')\n"
+    )
+    return subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
+
+
+def test_an_idle_archive_lets_another_process_open_it_for_writing(tmp_path: Path) -> None:
+    path = tmp_path / "club.duckdb"
+    build(path, 1)
+    shared = data.Archive(path, idle_seconds=0.2)
+    with shared.reading() as store:
+        store.query("SELECT count(*) FROM matches")
+        held = _write_from_another_process(path)  # while the dashboard reads: refused
+    assert held.returncode != 0 and "one program write to an archive at a time" in held.stderr
+    deadline = time.monotonic() + 10
+    while shared.is_open():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    done = _write_from_another_process(path)
+    assert done.returncode == 0, done.stderr
+    with shared.reading() as store:  # and the dashboard reads again afterwards
+        assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 1
+    shared.close()
+
+
+def test_a_change_by_another_program_moves_the_version_on(tmp_path: Path) -> None:
+    path = tmp_path / "club.duckdb"
+    build(path, 1)
+    shared = data.Archive(path, idle_seconds=0.1)
+    with shared.reading():
+        pass
+    shared.close()
+    before = shared.version
+    shared.notice_changes()
+    assert shared.version == before
+    with Store(path) as store:
+        store.import_entries([Entry("x.jsonl", 1, dumps(random_record(5, 1), pretty=False).encode())])
+    shared.notice_changes()
+    assert shared.version == before + 1
+
+
+def test_reading_waits_briefly_for_a_writer_that_is_done_in_a_moment(tmp_path: Path) -> None:
+    path = tmp_path / "club.duckdb"
+    build(path, 1)
+    code = (
+        "import sys, time; from manillen_replay.store import Store\n"
+        "store = Store(sys.argv[1]); print('held', flush=True); time.sleep(0.8); store.close()\n"
+    )
+    writer = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "held"
+        shared = data.Archive(path)
+        with shared.reading() as store:  # retried until the writer let go (under two seconds)
+            assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 1
+        shared.close()
+    finally:
+        writer.wait(30)
+
+
+# --------------------------------------------------------------------------- the server's start
+
+
+@pytest.mark.parametrize(("setting", "started"), [("", True), ("off", False)])
+def test_the_dashboard_s_server_starts_the_review_while_it_starts(
+    setting: str, started: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``manillen dashboard`` (serve.main) starts the review in its preload, after the caches'
+    warming begins; ``MANILLEN_REVIEW=off`` leaves it out, and a bare ``preload()`` starts none."""
+    from streamlit.runtime import Runtime
+
+    from dashboards import charts, drafts, serve
+
+    calls: list[str] = []
+    monkeypatch.setattr(Runtime, "exists", staticmethod(lambda: True))
+    for module, name in ((charts, "warm"), (data, "warm"), (drafts, "last_venue")):
+        monkeypatch.setattr(module, name, lambda: None)
+    monkeypatch.setattr(reviewer, "start", lambda *a, **k: calls.append("review"))
+    monkeypatch.setenv(serve.REVIEW_ENVIRONMENT, setting)
+    serve.preload()
+    assert calls == []  # not the server: no review
+    monkeypatch.setattr(serve, "_SERVING", True)
+    serve.preload()
+    assert calls == (["review"] if started else [])
+
+
+def test_warming_the_solver_solves_one_small_deal() -> None:
+    assert reviewer.warm_solver() < 120
+
+
+# --------------------------------------------------------------------------- what puts a match first
+
+
+def test_a_record_page_save_and_an_upload_go_to_the_front_of_the_review(archive: Path) -> None:
+    from dashboards import drafts
+
+    current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)
+    import msgspec
+
+    from dashboards import recording
+
+    recorded = random_record(21, 1)
+    draft = recording.Draft(
+        draft_id=drafts.new_id(),
+        setup=recording.Setup(match_id="recorded-21", seats=list(recorded.match.seats)),
+        deals=[msgspec.to_builtins(deal) for deal in recorded.deals],
+    )
+    saved = drafts.save_match(draft)
+    assert saved.summary.imported == 1 and saved.analysis.matches == 1  # the quick findings at once
+    uploaded = random_record(22, 2)
+    uploaded.match.id = "uploaded-22"
+    summary, outcome = data.import_upload("club.json", dumps(uploaded, pretty=False).encode())
+    assert summary.imported == 1 and outcome.matches == 1
+    assert current.status("uploaded-22").state in ("queued", "reviewing", "ready")
+    for match_id in ("uploaded-22", "recorded-21"):
+        wait_until_ready(current, match_id)
+        assert depth_of(archive, match_id) == "solver"
+    assert depth_of(archive, "random-0") == "heuristic"  # nobody asked, and no backlog here
+
+
+def test_a_match_far_back_in_the_queue_can_be_reviewed_next(archive: Path) -> None:
+    waiting = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # its queue only: not started
+    waiting._queued = ["elsewhere-1", "elsewhere-2", "random-0"]
+    waiting._scanned = True
+    reviewer._REVIEWERS[archive.resolve()] = waiting
+    try:
+        at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-0")
+        assert "Waiting for the solver's review: 2 matches before this one…" in texts(at)
+        at.button(key="match_review_next").click().run()
+        assert not at.exception
+        assert waiting.status("random-0").state == "queued" and waiting.status("random-0").ahead == 0
+        assert "starts in a moment" in texts(at)
+    finally:
+        reviewer._REVIEWERS.pop(archive.resolve(), None)
+
+
+def test_the_record_page_shows_the_match_s_biggest_mistakes_under_each_saved_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Record a deal, see the costliest decisions and why on the same page, no command: after a
+    save the Record page holds the review of the match so far, each mistake with its replay link."""
+    from .test_dashboard_record import cards_of, deal_with_illegal_play, start_match, tap, type_hands
+
+    path = tmp_path / "table.duckdb"
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = AppTest.from_file(APP, default_timeout=60)
+    deal, place = deal_with_illegal_play()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, "record_trump_H")
+    type_hands(at, draft_id, deal.hands)
+    for card in cards_of(deal):
+        tap(at, f"record_card_{card}")
+    tap(at, "record_save")
+    assert not at.exception
+    (expander,) = [e for e in at.expander if e.label == "Your biggest mistakes"]
+    with Store(path, read_only=True) as store:
+        match_id = str(store.query("SELECT match_id FROM matches").item())
+        expected = store.biggest_mistakes([match_id], top=3)
+    assert expected.height > 0  # the illegal card at least
+    boxes = mistake_boxes(at)
+    assert len(boxes) == expected.height
+    first = expected.row(0, named=True)
+    step = (first["trick"] - 1) * 4 + first["play"]
+    assert boxes[0]["link"] == {"match": match_id, "deal": "1", "step": str(step)}
+    assert f"**1. {first['player']}**" in boxes[0]["text"]
+    assert any(link.proto.label == "Show in the Deal replay" for link in expander.get("page_link"))
+    assert place >= 8
+    data.archive_at(path).close()

@@ -1,0 +1,183 @@
+"""Your biggest mistakes: the ranking (analysis/ranking.py) and its query (Store.biggest_mistakes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import pytest
+
+from manillen_replay.analysis import Category, Finding, Severity
+from manillen_replay.analysis.ranking import (
+    DECISION_COLUMNS,
+    RankedFinding,
+    call_of,
+    costs_of_plays,
+    rank_findings,
+)
+from manillen_replay.cards import Card
+from manillen_replay.store import Store
+from manillen_replay.store.analyse import CALLS_SCHEMA, COSTS_SCHEMA, VALUES_SCHEMA, findings_frame
+
+
+def finding(
+    kind: str,
+    severity: str,
+    points: float,
+    deal: int = 1,
+    trick: int | None = 1,
+    play: int | None = 1,
+    seat: int | None = 0,
+    player: str = "Anna",
+    match: str = "m1",
+) -> Finding:
+    return Finding(
+        kind=kind,
+        category=Category.STRATEGY,
+        severity=Severity(severity),
+        match=match,
+        deal=deal,
+        trick=trick,
+        play=play,
+        seat=seat,
+        player=player,
+        card=None if trick is None else Card.parse("7S"),
+        better=(),
+        points=points,
+        explanation=f"{kind} at {deal}/{trick}/{play}",
+        explanation_nl=f"{kind} op {deal}/{trick}/{play}",
+    )
+
+
+# (deal, trick, play, seat, view cost, hindsight cost) of the plays the solver costed
+PLAYS = [
+    (1, 1, 1, 0, 6.5, 4.0),
+    (1, 2, 3, 2, 9.0, 12.0),
+    (1, 3, 2, 1, 2.5, 0.0),
+    (2, 1, 4, 3, 0.0, 0.0),
+]
+# (deal, seat, call, loss) of the calls reviewed
+CALLS = [(1, 3, "trump", 7.0), (2, 1, "klop", 3.5)]
+
+FINDINGS = [
+    # one play, three findings: the blunder is kept
+    finding("costly_card", "mistake", 6.5, 1, 1, 1, 0, "Anna"),
+    finding("missed_vetten", "blunder", 5.0, 1, 1, 1, 0, "Anna"),
+    finding("hindsight_only", "info", 4.0, 1, 1, 1, 0, "Anna"),
+    # the costliest card from the player's view
+    finding("costly_card", "blunder", 18.0, 1, 2, 3, 2, "Carla"),
+    finding("costly_card", "inaccuracy", 2.5, 1, 3, 2, 1, "Bert"),
+    # a trump call and a muil finding are one decision: the trump call
+    finding("trump_choice", "mistake", 7.0, 1, None, None, 3, "Dirk"),
+    finding("muil_missed", "inaccuracy", 3.0, 1, None, None, 3, "Dirk"),
+    # a knock call
+    finding("knock_choice", "inaccuracy", 3.5, 2, None, None, 1, "Bert"),
+    # not costed by the solver: after every costed one, by points
+    finding("wasted_trump", "blunder", 8.0, 3, 4, 2, 0, "Anna"),
+    finding("missed_vetten", "mistake", 3.0, 3, 5, 1, 2, "Carla"),
+    # info is never ranked
+    finding("hindsight_only", "info", 12.0, 1, 6, 1, 0, "Anna"),
+]
+
+EXPECTED = [
+    ("costly_card", 1, 2, 3),  # view 9.0
+    ("trump_choice", 1, None, None),  # view 7.0 (the call's loss)
+    ("missed_vetten", 1, 1, 1),  # view 6.5, the blunder of the three at that play
+    ("knock_choice", 2, None, None),  # view 3.5
+    ("costly_card", 1, 3, 2),  # view 2.5
+    ("wasted_trump", 3, 4, 2),  # not costed, 8 points
+    ("missed_vetten", 3, 5, 1),  # not costed, 3 points
+]
+
+
+def places(ranked: list[RankedFinding]) -> list[tuple[Any, ...]]:
+    return [(r.finding.kind, r.finding.deal, r.finding.trick, r.finding.play) for r in ranked]
+
+
+def test_one_finding_per_decision_the_costliest_from_the_players_view_first() -> None:
+    """ "one finding per decision, ranked by the solver's view cost; heuristic findings after
+    all solver-costed ones, by points; info left out" """
+    ranked = rank_findings(FINDINGS, costs_of_plays("m1", PLAYS, CALLS))
+    assert places(ranked) == EXPECTED
+    assert [r.view_cost for r in ranked] == [9.0, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert [r.dd_cost for r in ranked][:3] == [12.0, None, 4.0]
+    assert [r.measure for r in ranked] == ["view"] * 5 + ["points"] * 2
+
+
+def test_without_costs_findings_rank_by_points() -> None:
+    """The heuristic depth: no view costs, so the points at stake decide."""
+    ranked = rank_findings(FINDINGS)
+    assert [r.finding.points for r in ranked] == sorted((r.finding.points for r in ranked), reverse=True)
+    assert len(ranked) == len(EXPECTED)
+    assert all(r.view_cost is None and r.measure == "points" for r in ranked)
+
+
+def test_top_and_player() -> None:
+    costs = costs_of_plays("m1", PLAYS, CALLS)
+    assert places(rank_findings(FINDINGS, costs, top=3)) == EXPECTED[:3]
+    assert places(rank_findings(FINDINGS, costs, player="bert")) == [
+        ("knock_choice", 2, None, None),
+        ("costly_card", 1, 3, 2),
+    ]
+    assert rank_findings(FINDINGS, costs, top=0) == []
+
+
+def test_calls_are_decisions_of_their_own() -> None:
+    assert call_of("trump_choice", None) == call_of("muil_missed", None) == "trump"
+    assert (
+        call_of("knock_choice", None) == call_of("klop_lost", None) == call_of("klop_missed", None) == "klop"
+    )
+    assert call_of("costly_card", 2) is None
+    assert DECISION_COLUMNS == ("match_id", "deal", "trick", "play", "seat", "call")
+
+
+def _archive(store: Store) -> Store:
+    store.save_findings(["m1"], findings_frame(FINDINGS))
+    costs = pl.DataFrame(
+        [
+            ("m1", deal, trick, play, seat, None, "7S", int(dd), view, [], [], 10, False, True, False)
+            for deal, trick, play, seat, view, dd in PLAYS
+        ],
+        schema=COSTS_SCHEMA,
+        orient="row",
+    )
+    calls = pl.DataFrame(
+        [("m1", deal, seat, None, call, "x", "y", loss, 10.0, 10) for deal, seat, call, loss in CALLS],
+        schema=CALLS_SCHEMA,
+        orient="row",
+    )
+    store.save_costs(["m1"], costs, pl.DataFrame(schema=VALUES_SCHEMA), calls)
+    return store
+
+
+def test_store_biggest_mistakes_ranks_as_the_analysis_does(store: Store) -> None:
+    """The SQL (window functions) and the Python ranking follow the one rule of analysis/ranking.py."""
+    _archive(store)
+    frame = store.biggest_mistakes(top=10)
+    got = [(row["kind"], row["deal"], row["trick"], row["play"]) for row in frame.iter_rows(named=True)]
+    assert got == EXPECTED
+    assert frame["view_cost"].to_list() == [9.0, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert frame["dd_cost"].to_list()[:3] == [12, None, 4]
+    for column in (
+        "match_id", "deal", "trick", "play", "seat", "player", "kind", "severity", "card", "better",
+        "points", "view_cost", "dd_cost", "explanation", "explanation_nl",
+    ):  # fmt: skip
+        assert column in frame.columns
+    assert "info" not in frame["severity"].to_list()
+
+
+def test_store_biggest_mistakes_top_player_and_matches(store: Store) -> None:
+    _archive(store)
+    assert store.biggest_mistakes().height == 3  # top 3 by default
+    bert = store.biggest_mistakes(player="BERT", top=10)
+    assert bert["kind"].to_list() == ["knock_choice", "costly_card"]
+    assert store.biggest_mistakes(["other"], top=10).height == 0
+    assert store.biggest_mistakes(["m1", "other"], top=10).height == len(EXPECTED)
+
+
+@pytest.mark.parametrize("top", [1, 2, 5])
+def test_store_and_analysis_agree_at_every_top(store: Store, top: int) -> None:
+    _archive(store)
+    expected = places(rank_findings(FINDINGS, costs_of_plays("m1", PLAYS, CALLS), top=top))
+    frame = store.biggest_mistakes(top=top)
+    assert [(r["kind"], r["deal"], r["trick"], r["play"]) for r in frame.iter_rows(named=True)] == expected
