@@ -369,7 +369,12 @@ def main() -> None:
     threading.Thread(target=preload, name="manillen-preload", daemon=True).start()
     from streamlit.web import cli
 
-    cli.main(args=sys.argv[1:], prog_name="streamlit")
+    from dashboards.data import upload_limits
+
+    # the upload box names the Archive page's own limit, not Streamlit's 200 MB
+    most_bytes, _ = upload_limits()
+    upload = ["--server.maxUploadSize", str(max(1, -(-most_bytes // 2**20)))]
+    cli.main(args=[*sys.argv[1:], *upload], prog_name="streamlit")
 
 
 if __name__ == "__main__":

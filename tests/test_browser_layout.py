@@ -134,14 +134,14 @@ def test_every_table_column_is_readable_at_laptop_and_phone_width(server: tuple[
 @pytest.mark.parametrize(
     ("lang", "choose", "limits", "english"),
     [
-        ("nl", "Bestand kiezen", "of sleep het hierheen · tot 200 MB · .json, .jsonl, .mnl", "Upload"),
-        ("en", "Choose a file", "or drop it here · up to 200 MB · .json, .jsonl, .mnl", "Upload"),
+        ("nl", "Bestand kiezen", "of sleep het hierheen · tot 32 MB · .json, .jsonl, .mnl", "Upload"),
+        ("en", "Choose a file", "or drop it here · up to 32 MB · .json, .jsonl, .mnl", "Upload"),
     ],
 )
 def test_the_upload_box_speaks_the_page_s_language(
     server: tuple[str, str], lang: str, choose: str, limits: str, english: str
 ) -> None:
-    """Streamlit writes its uploader's button ("Upload") and limits ("200MB per file • JSON")
+    """Streamlit writes its uploader's button ("Upload") and limits ("32MB per file • JSON")
     in English only: the Archive page's upload box shows the page's words instead, and its button
     is named by them for a screen reader too."""
     address, _ = server
