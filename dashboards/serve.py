@@ -369,7 +369,7 @@ def main() -> None:
     threading.Thread(target=preload, name="manillen-preload", daemon=True).start()
     from streamlit.web import cli
 
-    from dashboards.data import upload_limits
+    from dashboards.limits import upload_limits
 
     # the upload box names the Archive page's own limit, not Streamlit's 200 MB
     most_bytes, _ = upload_limits()

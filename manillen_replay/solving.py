@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # the solver (and numba) load only when a deal is solved
     from .analysis.call_review import CallReview
     from .analysis.costs import PlayCost
 
-__all__ = ["CALLS_SCHEMA", "COSTS_SCHEMA", "FINDINGS_SCHEMA", "VALUES_SCHEMA", "findings_frame"]
+__all__ = ["CALLS_SCHEMA", "COSTS_SCHEMA", "FINDINGS_SCHEMA", "LINES_SCHEMA", "VALUES_SCHEMA", "findings_frame"]
 
 
 def costs_from_frames(play_costs: pl.DataFrame, card_values: pl.DataFrame) -> dict[int, list[PlayCost]]:
@@ -80,6 +80,7 @@ def costs_from_frames(play_costs: pl.DataFrame, card_values: pl.DataFrame) -> di
                 layouts=row["layouts"],
                 exact=row["exact"],
                 hindsight_best=tuple(Card.parse(c) for c in row["hindsight_best"]),
+                view_error=row.get("view_error") or 0.0,  # none in rows written before it was kept
             )
         )
     return costs

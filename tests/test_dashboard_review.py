@@ -98,7 +98,7 @@ def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mist
     with Store(archive, read_only=True) as store:  # the costly cards' lines are kept, as analyze keeps them
         costly = store.query(
             "SELECT DISTINCT deal, trick, play FROM play_costs WHERE match_id = 'random-1' AND legal "
-            "AND NOT forced AND view_cost >= 2 ORDER BY ALL"
+            "AND NOT forced AND view_cost - 2 * view_error >= 2 ORDER BY ALL"
         ).rows()
         lined = store.query(
             "SELECT DISTINCT deal, trick, play FROM finding_lines WHERE match_id = 'random-1' ORDER BY ALL"

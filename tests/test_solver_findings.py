@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
 from manillen_replay.analysis import Category, Finding, Severity
 from manillen_replay.analysis.call_review import CallOption, CallReview
-from manillen_replay.analysis.solver_findings import curate
+from manillen_replay.analysis.costs import CardValue, PlayCost
+from manillen_replay.analysis.solver_findings import cost_findings, curate
 from manillen_replay.cards import Card
 
 
@@ -111,3 +113,45 @@ def test_klop_missed_is_judged_by_the_expectation() -> None:
     assert judged.points == 7 and judged.severity is Severity.MISTAKE
     without_review = curate([replace(missed, seat=None)], calibrated_deals=[1])
     assert without_review[0].severity is Severity.INFO
+
+
+def _costly(view: float, error: float) -> PlayCost:
+    return PlayCost(
+        trick=3,
+        play=1,
+        seat=1,
+        card=Card.D8,
+        dd_cost=0,
+        view_cost=view,
+        best_cards=(Card.HJ,),
+        values={Card.D8: CardValue(30, 30.0 - view), Card.HJ: CardValue(30, 30.0)},
+        deal=4,
+        layouts=50,
+        view_error=error,
+    )
+
+
+@pytest.mark.parametrize(
+    ("view", "error", "severity"),
+    [
+        (2.2, 0.05, Severity.INACCURACY),  # sure: judged by its cost
+        (2.2, 0.8, None),  # 2.2 less two standard errors is 0.6: unsure, no finding either way
+        (6.0, 1.2, Severity.INACCURACY),  # surely 3.6: the band of what it surely cost, not of 6
+        (9.0, 0.1, Severity.BLUNDER),
+    ],
+)
+def test_a_card_is_judged_by_what_it_surely_cost(
+    view: float, error: float, severity: Severity | None
+) -> None:
+    """The re-read for issue 30 found an inaccuracy of 2.2 that reruns put at 0.1 to 0.9: a view
+    cost the sampled layouts leave unsure of is no finding, and the severity is that of the cost
+    less two standard errors (PlayCost.sure_view_cost)."""
+    deal = SimpleNamespace(number=4, multiplier=1)  # what the findings read of a deal
+    found = cost_findings(
+        [_costly(view, error)],
+        match="m",
+        deal=deal,
+        players=["Anna", "Bert", "Carla", "Dirk"],  # type: ignore[arg-type]
+    )
+    assert [f.severity for f in found if f.kind == "costly_card"] == ([severity] if severity else [])
+    assert not [f for f in found if f.kind == "hindsight_only"]

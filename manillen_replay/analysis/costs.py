@@ -69,11 +69,23 @@ class PlayCost:
     """True when those were all the layouts the player could not tell apart, not a sample."""
     hindsight_best: tuple[Card, ...] = field(default=())
     """The best card or cards with all hands known."""
+    view_error: float = 0.0
+    """The standard error of ``view_cost`` over the sampled layouts (0 when every layout was
+    solved, or not computed): how far the estimate may be off."""
 
     @property
     def forced(self) -> bool:
         """Whether only one card could be played."""
         return len(self.values) == 1
+
+    @property
+    def sure_view_cost(self) -> float | None:
+        """The view cost less :data:`SURE_Z` standard errors: what the card surely lost from the
+        player's view, by which it is judged (an estimate that 50 layouts leave unsure is no
+        finding; docs/solver.md)."""
+        if self.view_cost is None:
+            return None
+        return max(0.0, self.view_cost - SURE_Z * self.view_error)
 
     def to_json(self) -> dict[str, Any]:
         """The play as JSON: cards as text, values per legal card."""
@@ -264,6 +276,10 @@ def _after_position(moment: Moment, trump: int | None) -> tuple[Position, int]:
     return Position((hands[0], hands[1], hands[2], hands[3]), (), winner), gained
 
 
+SURE_Z = 2.0
+"""Standard errors taken off a sampled view cost before it is judged (:attr:`PlayCost.sure_view_cost`):
+a card is called a mistake only when the layouts show it surely cost that much."""
+
 VIEW_FLOOR = 12
 """Layouts every sampled play gets before the sequential rule may stop it (16 before: measured
 against 200 layouts, 12 with steps of :data:`VIEW_STEP` stay as close, docs/solver.md)."""
@@ -404,29 +420,39 @@ def view_costs(
                 if item.pending:
                     still.append(item)
             active = still
-    views: dict[int, tuple[dict[Card, float], int, bool]] = {}
+    views: dict[int, tuple[dict[Card, float], int, bool, float]] = {}
     for item in sampled:
         table = item.table()
         if not len(table):
             continue
         legal = [c for c in range(36) if table[0, c] >= 0]
         means = {Card(c): float(table[:, c].mean()) for c in legal}
-        views[item.moment.index] = (means, len(table), item.exact)
+        error = 0.0
+        if not item.exact and len(table) > 1:
+            best = max(legal, key=lambda c: means[Card(c)])
+            gaps = (table[:, best] - table[:, item.moment.card]).astype(np.float64)
+            error = float(gaps.std(ddof=1)) / len(table) ** 0.5
+        views[item.moment.index] = (means, len(table), item.exact, error)
     costs: list[PlayCost] = []
     for moment, cost in zip(moments, hindsight, strict=True):
         if moment.index not in views:
             view_cost = 0.0 if moment.is_legal else None
             costs.append(_with_view(cost, view_cost, None, 0, False))
             continue
-        means, count, exact = views[moment.index]
+        means, count, exact, error = views[moment.index]
         top = max(means.values())
         view_cost = max(0.0, top - means[cost.card])
-        costs.append(_with_view(cost, view_cost, means, count, exact))
+        costs.append(_with_view(cost, view_cost, means, count, exact, error))
     return costs
 
 
 def _with_view(
-    cost: PlayCost, view_cost: float | None, means: dict[Card, float] | None, layouts: int, exact: bool
+    cost: PlayCost,
+    view_cost: float | None,
+    means: dict[Card, float] | None,
+    layouts: int,
+    exact: bool,
+    error: float = 0.0,
 ) -> PlayCost:
     values = {
         card: CardValue(value.hindsight, None if means is None else means[card])
@@ -446,4 +472,5 @@ def _with_view(
         layouts=layouts,
         exact=exact,
         hindsight_best=cost.hindsight_best,
+        view_error=error,
     )

@@ -400,7 +400,8 @@ def deal_reasons(
     threshold: float = REASON_THRESHOLD,
     tables: DealTables | None = None,
 ) -> list[Reason]:
-    """The reasons of a deal's costly cards: legal cards whose view cost is ``threshold`` or more.
+    """The reasons of a deal's costly cards: legal cards that surely cost ``threshold`` or more
+    from the player's view (:attr:`~.costs.PlayCost.sure_view_cost`, as the findings judge them).
 
     Only those are played out, so a deal without a costly card costs nothing more.
 
@@ -411,7 +412,7 @@ def deal_reasons(
     costly = {
         (c.trick, c.play): c
         for c in costs
-        if c.legal and not c.forced and c.view_cost is not None and c.view_cost >= threshold
+        if c.legal and not c.forced and c.sure_view_cost is not None and c.sure_view_cost >= threshold
     }
     if not costly or rules.variant != "four":
         return []

@@ -90,7 +90,11 @@ def cost_findings(
             if COST_THRESHOLDS.severity(cost.dd_cost) is not Severity.INFO:
                 findings.append(_hindsight_finding(cost, match=match, deal=deal, player=player, who=who))
             continue
-        severity = COST_THRESHOLDS.severity(cost.view_cost)
+        # judged by what the card surely cost: an estimate the sampled layouts leave unsure of
+        # (a near tie among several cards, say) is no finding, either way
+        severity = COST_THRESHOLDS.severity(cost.sure_view_cost or 0.0)
+        if severity is Severity.INFO and COST_THRESHOLDS.severity(cost.view_cost) is not Severity.INFO:
+            continue
         if severity is not Severity.INFO:
             better = better_cards(cost)
             view = cost.view_cost

@@ -70,6 +70,7 @@ COSTS_SCHEMA: dict[str, Any] = {
     "exact": pl.Boolean,
     "legal": pl.Boolean,
     "forced": pl.Boolean,
+    "view_error": pl.Float64,
 }
 """The columns of the archive's ``play_costs`` table."""
 VALUES_SCHEMA: dict[str, Any] = {
@@ -114,6 +115,7 @@ def cost_frames(
                     names[cost.seat] if cost.seat < len(names) else None, str(cost.card), cost.dd_cost,
                     cost.view_cost, [str(c) for c in cost.best_cards], [str(c) for c in cost.hindsight_best],
                     cost.layouts, cost.exact, cost.legal, cost.forced,
+                    None if cost.view_cost is None else cost.view_error,
                 )
             )  # fmt: skip
             values.extend(

@@ -657,6 +657,11 @@ CREATE TABLE match_versions (
 """
 
 
+_MIGRATION_11 = """
+ALTER TABLE play_costs ADD COLUMN IF NOT EXISTS view_error DOUBLE;
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -701,6 +706,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         10,
         "match_versions: every replaced version of a match, kept so that it can be restored",
         _MIGRATION_10,
+    ),
+    Migration(
+        11,
+        "play_costs.view_error: how sure the view cost is (the findings judge the cost less two of it)",
+        _MIGRATION_11,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
