@@ -600,7 +600,12 @@ def _console_pool() -> ConsolePool:
     return ConsolePool()
 
 
-def user_query(sql: str, timeout: float = QUERY_TIMEOUT, max_rows: int = QUERY_MAX_ROWS) -> pl.DataFrame:
+def warm_console() -> None:
+    """Start the SQL page's worker processes (once), so that its first query does not wait for them."""
+    _console_pool().warm()
+
+
+def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX_ROWS) -> pl.DataFrame:
     """A user's own query, read-only (``Store.user_query``); not cached, so errors show each time.
 
     The query runs in a worker process of its own (:class:`ConsolePool`), so that one session's
@@ -610,9 +615,11 @@ def user_query(sql: str, timeout: float = QUERY_TIMEOUT, max_rows: int = QUERY_M
     needs more than :data:`~manillen_replay.archive_defaults.QUERY_MEMORY_LIMIT`, and gives at
     most ``max_rows`` rows and one more (so the page can say the result was cut).
 
+    :param timeout: seconds; ``None`` for :data:`QUERY_TIMEOUT` (read when called).
     :raises QueryRefusedError: for a write or file or network access.
     :raises QueryError: for a query DuckDB cannot run, or one stopped at its time limit.
     """
+    timeout = QUERY_TIMEOUT if timeout is None else timeout
     current = archive()
     pool = _console_pool()
     with pool.snapshot(str(current.path), current.version, current.copy_to) as snapshot:

@@ -123,6 +123,10 @@ class ConsolePool:
             raise QueryError(f"the query's process ended unexpectedly (exit code {error.exitcode})") from None
         return pl.read_ipc(io.BytesIO(data))
 
+    def warm(self) -> None:
+        """Start the workers now (they take a few seconds), without waiting for them."""
+        self._pool_of_workers().schedule(_warm)
+
     def _pool_of_workers(self) -> pebble.ProcessPool:
         with self._lock:
             if self._pool is None or not self._pool.active:
