@@ -145,7 +145,7 @@ class ConsolePool:
             folder, self._folder = self._folder, None
             self._snapshots.clear()
         if pool is not None:
-            pool.stop()
+            pool.stop()  # type: ignore[no-untyped-call]  # pebble leaves it unannotated
             pool.join()
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
