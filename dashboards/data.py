@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 import threading
 import time
@@ -40,6 +41,7 @@ from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
 from manillen_replay.store import QUERY_TIMEOUT, ArchiveLockedError, ImportSummary, Store, flatten_for_csv
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
+from manillen_replay.store.console_pool import ConsolePool
 from manillen_replay.store.importer import Replacement
 from manillen_replay.store.review_queue import review_depths
 
@@ -167,6 +169,24 @@ class Archive:
         finally:
             with self.lock:
                 self._leases -= 1
+                self._last_used = time.monotonic()
+
+    def copy_to(self, target: Path) -> None:
+        """Copy the file (and its write-ahead log, if any) to ``target``, the read-only
+        connection open meanwhile so that no program, this one included, writes it during the
+        copy (DuckDB lets nobody write while a connection reads): the SQL page's snapshot.
+
+        :raises FileNotFoundError: when the archive file does not exist.
+        :raises ManillenError: when the file cannot be opened.
+        """
+        with self.lock:
+            self._open()
+            try:
+                shutil.copyfile(self.path, target)
+                wal = self.path.with_name(self.path.name + ".wal")
+                if wal.exists():
+                    shutil.copyfile(wal, target.with_name(target.name + ".wal"))
+            finally:
                 self._last_used = time.monotonic()
 
     def _close_when_idle(self) -> None:
@@ -614,19 +634,35 @@ def parse_tags(text: str) -> list[str]:
 # --------------------------------------------------------------------------- SQL page
 
 
-def user_query(sql: str, timeout: float = QUERY_TIMEOUT, max_rows: int = QUERY_MAX_ROWS) -> pl.DataFrame:
+@st.cache_resource(show_spinner=False)
+def _console_pool() -> ConsolePool:
+    return ConsolePool()
+
+
+def warm_console() -> None:
+    """Start the SQL page's worker processes (once), so that its first query does not wait for them."""
+    _console_pool().warm()
+
+
+def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX_ROWS) -> pl.DataFrame:
     """A user's own query, read-only (``Store.user_query``); not cached, so errors show each time.
 
-    The query runs on a cursor of its own, outside the archive's lock, so that one session's
-    long query does not hold up the pages of the others; it stops after ``timeout`` seconds or
-    when it needs more than :data:`~manillen_replay.archive_defaults.QUERY_MEMORY_LIMIT`, and
-    gives at most ``max_rows`` rows and one more (so the page can say the result was cut).
+    The query runs in a worker process of its own (:class:`ConsolePool`), so that one session's
+    long query does not hold up the pages of the others, on a snapshot of the archive (copied
+    once per ``version``), so that it never holds the archive's file and a save never waits for
+    it; it is ended after ``timeout`` seconds, even one that DuckDB cannot interrupt, or when it
+    needs more than :data:`~manillen_replay.archive_defaults.QUERY_MEMORY_LIMIT`, and gives at
+    most ``max_rows`` rows and one more (so the page can say the result was cut).
 
+    :param timeout: seconds; ``None`` for :data:`QUERY_TIMEOUT` (read when called).
     :raises QueryRefusedError: for a write or file or network access.
     :raises QueryError: for a query DuckDB cannot run, or one stopped at its time limit.
     """
-    with archive().leased() as store:  # kept open (not closed as idle) until the query is done
-        return store.user_query(sql, timeout=timeout, max_rows=max_rows)
+    timeout = QUERY_TIMEOUT if timeout is None else timeout
+    current = archive()
+    pool = _console_pool()
+    with pool.snapshot(str(current.path), current.version, current.copy_to) as snapshot:
+        return pool.query(snapshot, sql, timeout=timeout, max_rows=max_rows)
 
 
 def csv_bytes(frame: pl.DataFrame) -> bytes:

@@ -13,6 +13,7 @@ st.title(t("sql.title"))
 if not ui.archive_ready():
     st.stop()
 st.caption(t("sql.intro"))
+data.warm_console()  # the queries' worker processes start while the person types
 
 QUERY = "sql_query"
 if QUERY not in st.session_state:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -344,6 +345,13 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
         except QueryRefusedError as error:
             raise click.ClickException(f"refused: {error}") from None
         except QueryTimeoutError as error:
+            if error.abandoned:
+                # DuckDB ignored the interrupt and its thread still runs: waiting for it (or
+                # closing the archive) would keep the command going, so end the process now.
+                click.echo(f"Error: {error}", err=True)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(1)
             raise click.ClickException(str(error)) from None
         except KeyboardInterrupt:
             click.echo("interrupted: the query was stopped", err=True)

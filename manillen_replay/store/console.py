@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import io
 import re
 import threading
 import time
@@ -13,6 +14,7 @@ import duckdb
 import polars as pl
 
 from ..archive_defaults import QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
+from ..errors import ManillenError
 from .connection import StoreBase, _duckdb_message, _frame, _sql_text
 from .errors import QueryError, QueryRefusedError
 
@@ -28,6 +30,23 @@ _EXPLAIN = re.compile(r"\AEXPLAIN\s+(?:ANALY[SZ]E\b\s*)?(?:\([^()]*\)\s*)?", re.
 
 class QueryTimeoutError(QueryError):
     """A user query stopped because it ran past its time limit."""
+
+    abandoned: bool = False
+    """DuckDB did not stop when interrupted (a query it folds while planning ignores interrupts):
+    its thread still runs, so the connection is busy for good and the process should end (the
+    command line does) rather than wait for it or close the connection."""
+
+
+def timeout_message(timeout: float) -> str:
+    """What a query stopped at its time limit says.
+
+    >>> timeout_message(1)[:53]
+    'the query ran longer than 1 second and was stopped: '
+    """
+    return (
+        f"the query ran longer than {timeout:g} second{'' if timeout == 1 else 's'} and "
+        "was stopped: ask for less (a WHERE, a LIMIT), or give it more time (--timeout)"
+    )
 
 
 class ConsoleMixin(StoreBase):
@@ -59,7 +78,9 @@ class ConsoleMixin(StoreBase):
             user query (DuckDB's size syntax: ``1GB``, ``500MB``).
         :raises QueryRefusedError: for anything but one reading statement (no INSERT, DROP,
             COPY, ATTACH, INSTALL, SET, PRAGMA, ...) and for reading files or the network.
-        :raises QueryTimeoutError: when it ran past ``timeout`` seconds and was stopped.
+        :raises QueryTimeoutError: when it ran past ``timeout`` seconds and was stopped, or was
+            abandoned (``abandoned``) because DuckDB did not stop: this Store must then not be
+            used or closed again (its connection stays busy), and the process should end.
         :raises QueryError: for a query DuckDB cannot parse or run, or one that needed more
             memory than the limit.
         """
@@ -70,11 +91,15 @@ class ConsoleMixin(StoreBase):
                 cursor = self._con.cursor()
             except (duckdb.Error, RuntimeError) as error:
                 raise QueryError(f"the archive is not open for queries: {_duckdb_message(error)}") from None
+        abandoned = False
         try:
             # Even a reading statement runs in a transaction that is always rolled back, so
             # functions with side effects (nextval, ...) leave nothing behind.
             cursor.execute("BEGIN TRANSACTION")
             return _run_stoppable(cursor, sql, timeout, max_rows)
+        except QueryTimeoutError as error:
+            abandoned = error.abandoned
+            raise
         except duckdb.PermissionException as error:
             raise QueryRefusedError(
                 "queries may not read files or reach the network: "
@@ -90,10 +115,12 @@ class ConsoleMixin(StoreBase):
                 raise QueryError("the query was interrupted") from None
             raise QueryError(_duckdb_message(error)) from None
         finally:
-            with contextlib.suppress(duckdb.Error, RuntimeError):
-                cursor.execute("ROLLBACK")
-            with contextlib.suppress(duckdb.Error, RuntimeError):
-                cursor.close()
+            # An abandoned query still holds its cursor: a ROLLBACK would wait for it.
+            if not abandoned:
+                with contextlib.suppress(duckdb.Error, RuntimeError):
+                    cursor.execute("ROLLBACK")
+                with contextlib.suppress(duckdb.Error, RuntimeError):
+                    cursor.close()
 
     def _sandbox(self, memory_limit: str) -> None:
         if self._sandboxed:
@@ -108,13 +135,44 @@ class ConsoleMixin(StoreBase):
         self._sandboxed = True
 
 
+def query_file(path: str, sql: str, *, max_rows: int | None, memory_limit: str = QUERY_MEMORY_LIMIT) -> bytes:
+    """A user query on the archive file at ``path``, opened read-only, its rows as Arrow IPC bytes
+    (``pl.read_ipc``): what the dashboard's console runs in a worker process that it ends by force
+    at the time limit (:mod:`.console_pool`), so the query has none of its own here.
+
+    :raises QueryRefusedError: as :meth:`ConsoleMixin.user_query`.
+    :raises QueryError: as :meth:`ConsoleMixin.user_query`, and when the file cannot be opened.
+    """
+    from .core import Store  # the Store is made of this module's mixin
+
+    try:
+        store = Store(path, read_only=True)
+    except ManillenError as error:
+        raise QueryError(f"the archive is not open for queries: {error}") from None
+    with store:
+        frame = store.user_query(sql, timeout=None, max_rows=max_rows, memory_limit=memory_limit)
+    buffer = io.BytesIO()
+    frame.write_ipc(buffer)
+    return buffer.getvalue()
+
+
 def _run_stoppable(
-    cursor: duckdb.DuckDBPyConnection, sql: str, timeout: float | None, max_rows: int | None = None
+    cursor: duckdb.DuckDBPyConnection,
+    sql: str,
+    timeout: float | None,
+    max_rows: int | None = None,
+    grace: float | None = None,
 ) -> pl.DataFrame:
     """The query's rows, run on a thread of its own while this one waits: a Ctrl-C (which
     Python sees only here) or the time limit interrupts DuckDB, and the query ends cleanly.
 
-    :raises QueryTimeoutError: when it ran past ``timeout`` seconds.
+    DuckDB does not always stop when interrupted (a constant it folds while planning, such as
+    ``length(repeat(repeat('x', 100000), 30000))``, takes its time): ``grace`` seconds after the
+    time limit's interrupt this gives up waiting and leaves the thread running.
+
+    :param grace: seconds to wait for DuckDB after the interrupt (:data:`STOP_GRACE_SECONDS`).
+    :raises QueryTimeoutError: when it ran past ``timeout`` seconds; ``abandoned`` when DuckDB
+        did not stop within ``grace`` seconds of the interrupt.
     :raises KeyboardInterrupt: after DuckDB stopped the query for a Ctrl-C.
     """
     outcome: dict[str, Any] = {}
@@ -140,13 +198,13 @@ def _run_stoppable(
         _stop(cursor, done)
         raise
     if not done.is_set():
-        _stop(cursor, done)
-        if "rows" not in outcome:
-            assert timeout is not None
-            raise QueryTimeoutError(
-                f"the query ran longer than {timeout:g} second{'' if timeout == 1 else 's'} and "
-                "was stopped: ask for less (a WHERE, a LIMIT), or give it more time (--timeout)"
-            )
+        assert timeout is not None
+        cursor.interrupt()
+        if not done.wait(STOP_GRACE_SECONDS if grace is None else grace):
+            error = QueryTimeoutError(timeout_message(timeout))
+            error.abandoned = True
+            raise error
+        raise QueryTimeoutError(timeout_message(timeout))
     if "error" in outcome:
         raise outcome["error"]
     rows: pl.DataFrame = outcome["rows"]
@@ -154,6 +212,8 @@ def _run_stoppable(
 
 
 _POLL_SECONDS = 0.1
+STOP_GRACE_SECONDS = 0.5
+"""How long a query past its time limit has to stop once interrupted before it is abandoned."""
 
 _AS_TEXT = ("INTERVAL", "UNION", "MAP(", "BIGNUM", "VARINT", "HUGEINT", "BIT", "WITH TIME ZONE")
 """DuckDB types (also inside lists, structs and maps) that a polars frame cannot show as they

@@ -1,0 +1,163 @@
+"""The SQL console's limits (issue 31, items 6 and 8): every query stops at its time limit, even
+one DuckDB folds while planning and will not interrupt, and a query on the dashboard never
+holds up a save (it runs in a worker process, on a snapshot of the archive)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import data
+from manillen_replay.record import dumps
+from manillen_replay.store import QueryError, QueryRefusedError, QueryTimeoutError, Store
+from manillen_replay.store.console_pool import ConsolePool
+
+from .factories import random_record
+from .test_dashboard import APP, build_archive, open_page, type_query
+
+FOLDED = "SELECT length(repeat(repeat('x', 100000), 30000)) AS n"
+"""A constant DuckDB folds while planning, deaf to interrupts: it ran 32 s under a 1 s limit."""
+LONG = "SELECT count(*) FROM range(100000000000)"
+"""A query that runs until stopped."""
+MARGIN = 4.0
+"""Seconds past the limit still counted as stopping at it, on a busy machine (not 30)."""
+
+
+@pytest.fixture
+def archive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The dashboard's archive, written by this test alone."""
+    path = tmp_path / "club.duckdb"
+    build_archive(path)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    return path
+
+
+def test_sql_command_stops_a_folded_constant_at_its_time_limit(tmp_path: Path, sample_db: Path) -> None:
+    script = (
+        "import sys; from manillen_replay.cli import main; import manillen_replay.cli.archive; "
+        "import manillen_replay.store, duckdb, polars; print('ready', flush=True); "
+        f"sys.argv = ['manillen', 'sql', {FOLDED!r}, '--db', {str(sample_db)!r}, '--timeout', '1']; main()"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+    started = time.monotonic()
+    output, errors = process.communicate(timeout=120)
+    took = time.monotonic() - started
+    assert process.returncode == 1, (output, errors)
+    assert "Error: the query ran longer than 1 second and was stopped" in errors
+    assert "Traceback" not in errors and "FATAL" not in errors and not output
+    assert took < 1 + MARGIN, took
+
+
+def test_dashboard_stops_a_folded_constant_at_its_time_limit(archive: Path) -> None:
+    data.user_query("SELECT 1 AS n")  # a worker is ready: its start is not the query's time
+    started = time.monotonic()
+    with pytest.raises(QueryTimeoutError, match="longer than 1 second and was stopped"):
+        data.user_query(FOLDED, timeout=1)
+    assert time.monotonic() - started < 1 + MARGIN
+    assert data.user_query("SELECT 42 AS n")["n"].to_list() == [42]  # the console still works
+
+
+def test_a_save_does_not_wait_for_a_long_query(archive: Path) -> None:
+    outcome: list[BaseException] = []
+
+    def long_query() -> None:
+        try:
+            data.user_query(LONG, timeout=5)
+        except QueryError as error:
+            outcome.append(error)
+
+    data.user_query("SELECT 1 AS n")
+    runner = threading.Thread(target=long_query)
+    runner.start()
+    time.sleep(1)
+    assert runner.is_alive()
+    started = time.monotonic()
+    with data.archive().writing() as store:
+        store.query("SELECT count(*) AS n FROM matches")
+    assert time.monotonic() - started < 1.5
+    summary, _ = data.import_upload("extra.json", dumps(random_record(7, 2), pretty=False).encode())
+    assert summary.imported == 1
+    assert runner.is_alive()  # the saves did not wait for the query
+    runner.join(60)
+    assert isinstance(outcome[0], QueryTimeoutError)
+
+
+def test_a_query_on_the_snapshot_sees_the_archive_and_then_its_changes(archive: Path) -> None:
+    query = "SELECT match_id, deals, venue FROM matches ORDER BY match_id"
+    with Store(archive, read_only=True) as store:
+        expected = store.query(query)
+    assert data.user_query(query).equals(expected)
+    summary, _ = data.import_upload("extra.json", dumps(random_record(7, 2), pretty=False).encode())
+    assert summary.imported == 1
+    after = data.user_query(query)
+    assert after.height == expected.height + 1 and "random-7" in after["match_id"].to_list()
+
+
+def test_errors_come_back_from_the_worker_with_the_consoles_messages(archive: Path, tmp_path: Path) -> None:
+    with pytest.raises(QueryRefusedError, match="DROP is not allowed"):
+        data.user_query("DROP TABLE matches")
+    with pytest.raises(QueryError, match='syntax error at or near "SELEC"'):
+        data.user_query("SELEC 1")
+    planted = tmp_path / "planted.csv"
+    planted.write_text("a\n1\n")
+    with pytest.raises(QueryRefusedError, match="files or reach the network"):
+        data.user_query(f"SELECT * FROM read_csv('{planted}')")
+    pool = ConsolePool(workers=1)
+    try:
+        with pytest.raises(QueryError, match="needed more than 50MB of memory"):
+            pool.query(
+                archive,
+                "SELECT count(DISTINCT range::VARCHAR || repeat('x', 200)) FROM range(3000000)",
+                timeout=60,
+                memory_limit="50MB",
+            )
+        assert pool.query(archive, "SELECT INTERVAL 1 MONTH AS i", timeout=60)["i"].to_list() == ["1 month"]
+    finally:
+        pool.close()
+
+
+def test_an_old_snapshot_is_removed_when_a_newer_one_is_made_and_at_close(
+    archive: Path, tmp_path: Path
+) -> None:
+    pool = ConsolePool(workers=1)
+
+    def copy(target: Path) -> None:
+        shutil.copyfile(archive, target)
+
+    try:
+        with pool.snapshot(str(archive), 1, copy) as first:
+            with pool.snapshot(str(archive), 1, copy) as same:
+                assert same == first
+            with pool.snapshot(str(archive), 2, copy) as second:
+                assert first.exists()  # still in use
+                assert pool.query(second, "SELECT count(*) AS n FROM matches", timeout=60)["n"][0] == 3
+        assert not first.exists() and second.exists()
+    finally:
+        pool.close()
+    assert not second.exists() and not second.parent.parent.exists()
+
+
+def test_sql_page_shows_the_time_limit_for_a_folded_constant(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(data, "QUERY_TIMEOUT", 1.0)
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "sql")
+    type_query(at, "SELECT count(*) AS n FROM deals")
+    at.button(key="sql_run_button").click().run()
+    assert at.dataframe[0].value["n"].tolist() == [36]
+    type_query(at, FOLDED)
+    started = time.monotonic()
+    at.button(key="sql_run_button").click().run()
+    assert time.monotonic() - started < 1 + MARGIN + 2  # the page's own run on top
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.error and "ran longer than 1 second and was stopped" in at.error[0].value
