@@ -46,7 +46,14 @@ if TYPE_CHECKING:  # the solver (and numba) load only when a deal is solved
     from .analysis.call_review import CallReview
     from .analysis.costs import PlayCost
 
-__all__ = ["CALLS_SCHEMA", "COSTS_SCHEMA", "FINDINGS_SCHEMA", "LINES_SCHEMA", "VALUES_SCHEMA", "findings_frame"]
+__all__ = [
+    "CALLS_SCHEMA",
+    "COSTS_SCHEMA",
+    "FINDINGS_SCHEMA",
+    "LINES_SCHEMA",
+    "VALUES_SCHEMA",
+    "findings_frame",
+]
 
 
 def costs_from_frames(play_costs: pl.DataFrame, card_values: pl.DataFrame) -> dict[int, list[PlayCost]]:
