@@ -227,8 +227,8 @@ def explain(
     parts: list[str] = []
     if lang == "en":
         intro = (
-            f"Why, on the layout of the hidden cards closest to the average, of {layouts} that {who} "
-            "could not tell from the real one"
+            f"Why, on one way the hidden cards could lie as far as {who} could tell (of {layouts} "
+            "such layouts drawn, the one closest to the average)"
             if layouts
             else "Why, with every hand known"
         )
@@ -279,8 +279,8 @@ def explain(
             text += "."
         return text
     intro = (
-        f"Waarom, in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt, "
-        f"van {layouts} die {who} niet van de echte kon onderscheiden"
+        f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten (van "
+        f"{layouts} getrokken verdelingen, die het dichtst bij het gemiddelde)"
         if layouts
         else "Waarom, met alle kaarten open"
     )
