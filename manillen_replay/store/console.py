@@ -215,10 +215,10 @@ _POLL_SECONDS = 0.1
 STOP_GRACE_SECONDS = 0.5
 """How long a query past its time limit has to stop once interrupted before it is abandoned."""
 
-_AS_TEXT = ("INTERVAL", "UNION", "MAP(", "BIGNUM", "VARINT", "HUGEINT", "BIT", "WITH TIME ZONE")
+_AS_TEXT = ("INTERVAL", "UNION", "MAP(", "BIGNUM", "VARINT", "HUGEINT", "BIT", "BLOB", "WITH TIME ZONE")
 """DuckDB types (also inside lists, structs and maps) that a polars frame cannot show as they
 are: it refuses intervals and unions, shows big numbers as bytes, UHUGEINT's largest values as
-negative, and drops a time's offset; a map cannot go to CSV. Such columns come back as DuckDB
+negative, and drops a time's offset; a map or a blob cannot go to CSV. Such columns come back as DuckDB
 writes them, as text."""
 
 _TEMPORAL = ("DATE", "TIMESTAMP")
