@@ -135,7 +135,7 @@ def _archive(store: Store) -> Store:
     store.save_findings(["m1"], findings_frame(FINDINGS))
     costs = pl.DataFrame(
         [
-            ("m1", deal, trick, play, seat, None, "7S", int(dd), view, [], [], 10, False, True, False)
+            ("m1", deal, trick, play, seat, None, "7S", int(dd), view, [], [], 10, False, True, False, 0.0)
             for deal, trick, play, seat, view, dd in PLAYS
         ],
         schema=COSTS_SCHEMA,

@@ -248,18 +248,18 @@ def test_rejects_kept_per_file_are_capped_with_one_row_for_the_rest(
 def test_upload_over_the_limits_is_refused_before_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dashboard refuses an upload of more lines (or matches) or bytes than its settings
     allow, with a message naming the limit and the setting."""
-    from dashboards import data
+    from dashboards import data, limits
 
-    assert data.upload_limits() == (data.DEFAULT_UPLOAD_MAX_MB * 2**20, data.DEFAULT_UPLOAD_MAX_RECORDS)
+    assert data.upload_limits() == (limits.DEFAULT_UPLOAD_MAX_MB * 2**20, limits.DEFAULT_UPLOAD_MAX_RECORDS)
     with pytest.raises(data.UploadRefusedError, match="1,000,000 lines, over the upload limit of 10,000"):
         data.entries_from_upload("million.jsonl", b"{}\n" * 1_000_000)
-    monkeypatch.setenv(data.UPLOAD_MAX_RECORDS, "2")
+    monkeypatch.setenv(limits.UPLOAD_MAX_RECORDS, "2")
     assert len(data.entries_from_upload("two.jsonl", b"{}\n{}\n")) == 2
     with pytest.raises(data.UploadRefusedError, match="MANILLEN_UPLOAD_MAX_RECORDS"):
         data.entries_from_upload("three.jsonl", b"{}\n{}\n{}\n")
     with pytest.raises(data.UploadRefusedError, match="3 matches"):
         data.entries_from_upload("three.mnl", ((SEED_TEXT + "\n") * 3).encode())
-    monkeypatch.setenv(data.UPLOAD_MAX_MB, "1")
+    monkeypatch.setenv(limits.UPLOAD_MAX_MB, "1")
     with pytest.raises(data.UploadRefusedError, match="over the upload limit of 1,048,576"):
         data.entries_from_upload("big.json", b" " * (2**20 + 1))
 

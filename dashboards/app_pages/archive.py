@@ -125,8 +125,8 @@ def _failed(error: ManillenError) -> None:
         st.error(t("archive.import_failed", message=error))
 
 
+# How many refused records the report after an upload lists, one box each; the rest are counted.
 SHOWN_REFUSALS = 20
-"""How many refused records the report after an upload lists, one box each; the rest are counted."""
 
 
 def _import(name: str, content: bytes, *, replace: bool) -> None:

@@ -232,7 +232,7 @@ def duration(seconds: float) -> str:
     if seconds < 90:
         return f"about {max(1, round(seconds))} s"
     if seconds < 5400:
-        return f"about {round(seconds / 60)} minutes"
+        return f"about {int(seconds / 60 + 0.5)} minutes"  # half a minute up, as people round
     return f"about {seconds / 3600:.1f} hours"
 
 

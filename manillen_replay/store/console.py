@@ -40,7 +40,7 @@ class QueryTimeoutError(QueryError):
 def timeout_message(timeout: float) -> str:
     """What a query stopped at its time limit says.
 
-    >>> timeout_message(1)[:53]
+    >>> timeout_message(1)[:52]
     'the query ran longer than 1 second and was stopped: '
     """
     return (
