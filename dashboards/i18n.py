@@ -525,7 +525,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "sql.download": ("Download CSV", "CSV downloaden"),
     "sql.no_examples": ("docs/sql.md has no example queries.", "docs/sql.md bevat geen voorbeeldvragen."),
     # severities and categories (values stay as stored; these are their labels)
-    "severity.info": ("info", "info"),
+    "severity.info": ("info", "opmerking"),
     "severity.inaccuracy": ("inaccuracy", "onnauwkeurigheid"),
     "severity.mistake": ("mistake", "fout"),
     "severity.blunder": ("blunder", "blunder"),
