@@ -27,10 +27,20 @@ import streamlit as st
 from dashboards import i18n, ui
 
 STATIC = Path(__file__).resolve().parent / "static"
+PHONE_WIDTH = "40rem"
+"""A table box this narrow or narrower is on a phone (static/light_table.css scrolls it sideways)."""
+PHONE_CSS = f"""
+/* On a phone a table with chosen columns (light_table.show's phone) shows only those, and their
+   columns of words break between words: the whole row fits the screen, without scrolling. */
+@container (max-width: {PHONE_WIDTH}) {{
+  .mr-light-table .wide {{ display: none; }}
+  .mr-light-table td.wrap.phone {{ white-space: normal; }}
+}}
+"""
 COMPONENT = st.components.v2.component(
     "manillen.light_table",
     js=(STATIC / "light_table.js").read_text(encoding="utf-8"),
-    css=(STATIC / "light_table.css").read_text(encoding="utf-8"),
+    css=(STATIC / "light_table.css").read_text(encoding="utf-8") + PHONE_CSS,
 )
 """The component's mounting command: its script and style travel inline with the page."""
 
@@ -114,6 +124,7 @@ def show(
     grid: str | None = None,
     offer_grid: bool = True,
     more: str = "",
+    phone: Sequence[str] = (),
 ) -> None:
     """Draw ``frame`` as a light table; with ``page`` and ``targets`` a row click opens that page.
 
@@ -138,6 +149,10 @@ def show(
     :param offer_grid: whether this table shows that button (a page's later tables need not).
     :param more: for a table of only its first rows, the label of a button under it that asks
         for them all: the page reruns, and :func:`wants_all` says to send every row.
+    :param phone: the columns that matter most, the only ones shown where the table's box is
+        :data:`PHONE_WIDTH` wide or narrower (a phone), their columns of words (``wrap``) breaking
+        between words there, so that a row fits the screen; empty: every column on a phone too,
+        the table scrolling sideways.
     """
     formats = formats or {}
     bars = bars or {}
@@ -167,7 +182,7 @@ def show(
         column: dict[str, Any] = {
             "name": name,
             "label": labels.get(name, name),
-            "align": "num" if numeric else "wrap" if name in wrap else "",
+            "align": _classes(name, numeric=numeric, wrap=wrap, phone=phone),
             "cells": column_texts(series, formats.get(name), language),
         }
         if name in notes:
@@ -210,6 +225,24 @@ def show(
         st.rerun()
     if page is not None:
         _open_row(key, page, result.get("row"), clicked_in)
+
+
+def _classes(name: str, *, numeric: bool, wrap: Sequence[str], phone: Sequence[str]) -> str:
+    """A column's classes in the table (the script sets them on its header and cells): ``num``
+    (right-aligned), ``wrap`` (may break between words), ``phone`` (shown on a phone, where it may
+    break too) or ``wide`` (hidden on a phone), for a table with chosen phone columns.
+
+    >>> _classes("team_0", numeric=False, wrap=["team_0"], phone=["team_0"])
+    'wrap phone'
+    >>> _classes("deals", numeric=True, wrap=[], phone=["team_0"])
+    'num wide'
+    >>> _classes("deals", numeric=True, wrap=[], phone=[])
+    'num'
+    """
+    classes = ["num"] if numeric else ["wrap"] if name in wrap else []
+    if phone:
+        classes.append("phone" if name in phone else "wide")
+    return " ".join(classes)
 
 
 def _with_notes(cells: list[str], notes: Sequence[str] | None) -> list[str]:

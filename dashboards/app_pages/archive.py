@@ -301,6 +301,8 @@ light_table.show(
     targets=[{"match": m} for m in table["match_id"]],
     # short of room, a venue and the teams take two lines rather than push the last column out
     wrap=("venue", "event", "team_0", "team_1"),
+    # on a phone: which match, when, who played and how it ended (the row opens the rest)
+    phone=("match_id", "date", "team_0", "team_1", "score"),
     caption=t("archive.title"),
     grid="archive",
 )
