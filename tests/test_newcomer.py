@@ -23,6 +23,8 @@ from manillen_replay.engine import replay
 from manillen_replay.record import loads
 from manillen_replay.store import Store
 
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser_api
+from .test_browser import server as server  # the live dashboard on test_dashboard's archive
 from .test_dashboard import (
     APP,
     FINDINGS,
@@ -225,3 +227,60 @@ def test_match_page_on_an_empty_choice_of_an_empty_archive_still_says_how_to_imp
     at, _ = empty_app
     open_page(at, "match")
     assert not at.get("page_link")
+
+
+# --------------------------------------------------------------------------- the Archive on a phone
+
+ARCHIVE_TABLE = '.mr-light-table[data-table="archive_table"]'
+ARCHIVE_ROWS = f"{ARCHIVE_TABLE} tbody tr[data-row]"
+SHOWN_HEADERS = (
+    "box => [...box.querySelectorAll('th')].filter((th) => th.offsetWidth > 0).map((th) => th.textContent)"
+)
+"""The headers the table shows (a hidden column takes no room)."""
+FIRST_ROW = """box => [...box.querySelector('tbody tr[data-row]').cells].filter((td) => td.offsetWidth > 0)
+  .map((td) => {
+    const cell = td.getBoundingClientRect();
+    return {text: td.textContent, left: cell.left, right: cell.right};
+  })"""
+"""The first row's shown cells, each with its place on the screen."""
+SCROLLS = "box => box.querySelector('.scroller').scrollWidth - box.querySelector('.scroller').clientWidth"
+"""How far the table's box scrolls sideways."""
+
+
+@pytest.mark.browser
+def test_archive_on_a_phone_shows_the_teams_and_the_final_score(server: str) -> None:
+    """At 390x844 a row shows the match, its date, both teams and the final score, all within the
+    screen (the table does not scroll sideways); on a computer every column is there."""
+    playwright_api = browser_api()
+    ARTIFACTS.mkdir(exist_ok=True)
+    record = fixture_records()[2]  # the newest, first in the list
+    teams = [" & ".join(record.match.seats[0::2]), " & ".join(record.match.seats[1::2])]
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            for lang, headers in (
+                ("en", ["Match", "Date", "Team A", "Team B", "Final score"]),
+                ("nl", ["Partij", "Datum", "Ploeg A", "Ploeg B", "Eindstand"]),
+            ):
+                page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+                page.goto(f"{server}/?lang={lang}")
+                page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
+                page.wait_for_timeout(500)
+                shot = ARTIFACTS / f"archive-phone-{lang}.png"
+                page.screenshot(path=str(shot), full_page=True)
+                assert page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS) == headers
+                cells = page.locator(ARCHIVE_TABLE).evaluate(FIRST_ROW)
+                texts_shown = [cell["text"] for cell in cells]
+                assert texts_shown[0] == record.match.id and texts_shown[2:4] == teams
+                assert re.fullmatch(r"\d+-\d+", cells[4]["text"])
+                assert all(cell["left"] >= 0 and cell["right"] <= 390 for cell in cells), cells
+                assert page.locator(ARCHIVE_TABLE).evaluate(SCROLLS) <= 1
+                page.close()
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{server}/")
+            page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
+            shown = page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS)
+            assert {"Venue", "Variant", "Deals", "Findings", "Team A", "Final score"} <= set(shown)
+            page.close()
+        finally:
+            browser.close()
