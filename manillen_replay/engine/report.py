@@ -178,16 +178,16 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
     people = result.rules.shape.people
     lines.append("Club evening: the partners change every block" if blocks else _sides(result))
     seating: list[str] = []
-    block, announced = 0, False
+    block_number, announced = 0, False
     for deal in result.deals:
         names = seat_names(result, deal)
         if blocks and names[:people] != seating:
-            seating, block, announced = names[:people], block + 1, False
+            seating, block_number, announced = names[:people], block_number + 1, False
         if deal_number is not None and deal.number != deal_number:
             continue
         lines.append("")
         if blocks and not announced:  # each block's teams over its first deal shown
-            lines.extend([f"Block {block}: {_teams(seating)}", ""])
+            lines.extend([f"Block {block_number}: {_teams(seating)}", ""])
             announced = True
         head = f"Deal {deal.number}: dealer {names[deal.dealer]}, {_contract(deal, symbols)}"
         if deal.multiplier is not None:
