@@ -33,7 +33,7 @@ PHONE_CSS = f"""
 /* On a phone a table with chosen columns (light_table.show's phone) shows only those, and their
    columns of words break between words: the whole row fits the screen, without scrolling. */
 @container (max-width: {PHONE_WIDTH}) {{
-  .mr-light-table .wide {{ display: none; }}
+  .mr-light-table .wide, .mr-light-table th.end ~ th, .mr-light-table td.end ~ td {{ display: none; }}
   .mr-light-table td.wrap.phone {{ white-space: normal; }}
 }}
 """
@@ -176,13 +176,14 @@ def show(
     if page is not None and targets is not None:
         st.session_state[f"{key}_targets"] = [dict(t) for t in targets]
     columns = []
+    classes = _classes([(name, frame[name].dtype.is_numeric()) for name in frame.columns], wrap, phone)
     for name in frame.columns:
         series = frame[name]
         numeric = series.dtype.is_numeric()
         column: dict[str, Any] = {
             "name": name,
             "label": labels.get(name, name),
-            "align": _classes(name, numeric=numeric, wrap=wrap, phone=phone),
+            "align": classes[name],
             "cells": column_texts(series, formats.get(name), language),
         }
         if name in notes:
@@ -227,22 +228,39 @@ def show(
         _open_row(key, page, result.get("row"), clicked_in)
 
 
-def _classes(name: str, *, numeric: bool, wrap: Sequence[str], phone: Sequence[str]) -> str:
-    """A column's classes in the table (the script sets them on its header and cells): ``num``
-    (right-aligned), ``wrap`` (may break between words), ``phone`` (shown on a phone, where it may
-    break too) or ``wide`` (hidden on a phone), for a table with chosen phone columns.
+def _classes(
+    columns: Sequence[tuple[str, bool]], wrap: Sequence[str], phone: Sequence[str]
+) -> dict[str, str]:
+    """Each column's classes in the table (the script sets them on its header and cells): ``num``
+    (right-aligned), ``wrap`` (may break between words) and, for a table with chosen phone
+    columns, ``phone`` (shown on a phone, where it may break too) or ``wide`` (hidden on a phone).
 
-    >>> _classes("team_0", numeric=False, wrap=["team_0"], phone=["team_0"])
-    'wrap phone'
-    >>> _classes("deals", numeric=True, wrap=[], phone=["team_0"])
-    'num wide'
-    >>> _classes("deals", numeric=True, wrap=[], phone=[])
-    'num'
+    The script takes a column whose classes are exactly ``num`` for numbers (sorted largest first
+    at the first click), so a column of numbers after the last phone column keeps that class and
+    is hidden by its place instead: the last phone column is marked ``end``, and every column after
+    it is hidden on a phone (:data:`PHONE_CSS`).
+
+    :param columns: each column's name and whether it holds numbers, in the table's order.
+
+    >>> columns = [("id", False), ("team_0", False), ("score", False), ("deals", True)]
+    >>> _classes(columns, wrap=["team_0"], phone=["team_0", "score"])
+    {'id': 'wide', 'team_0': 'wrap phone', 'score': 'phone end', 'deals': 'num'}
+    >>> _classes(columns, wrap=["team_0"], phone=[])
+    {'id': '', 'team_0': 'wrap', 'score': '', 'deals': 'num'}
     """
-    classes = ["num"] if numeric else ["wrap"] if name in wrap else []
-    if phone:
-        classes.append("phone" if name in phone else "wide")
-    return " ".join(classes)
+    shown = [index for index, (name, _) in enumerate(columns) if name in phone]
+    last = shown[-1] if shown else None
+    classes: dict[str, str] = {}
+    for index, (name, numeric) in enumerate(columns):
+        names = ["num"] if numeric else ["wrap"] if name in wrap else []
+        if last is not None and index <= last:
+            names.append("phone" if name in phone else "wide")
+            if index == last:
+                names.append("end")
+        elif last is not None and not numeric:
+            names.append("wide")  # hidden by its place too; the class says so where it is read
+        classes[name] = " ".join(names)
+    return classes
 
 
 def _with_notes(cells: list[str], notes: Sequence[str] | None) -> list[str]:

@@ -281,6 +281,10 @@ def test_archive_on_a_phone_shows_the_teams_and_the_final_score(server: str) -> 
             page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
             shown = page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS)
             assert {"Match", "Venue", "Variant", "Deals", "Findings", "Team A", "Final score"} <= set(shown)
+            # a column of numbers hidden on a phone still sorts largest first at the first click
+            page.locator(f"{ARCHIVE_TABLE} th button", has_text="Findings").click()
+            header = page.locator(f"{ARCHIVE_TABLE} th", has_text="Findings")
+            assert header.get_attribute("aria-sort") == "descending"
             page.close()
         finally:
             browser.close()
