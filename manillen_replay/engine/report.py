@@ -135,9 +135,11 @@ def _irregularity(result: MatchResult, deal: DealResult, kind: IrregularityKind,
     return re.sub(r" \(seat \d+\)", "", message)
 
 
-def _win(names: str) -> str:
-    """``Anna & Carla win``, ``Anna wins``."""
-    return f"{names} win" if "&" in names else f"{names} wins"
+def _win(result: MatchResult, side: int) -> str:
+    """``Anna & Carla win`` (a team), ``Anna wins`` (one player)."""
+    shape = result.rules.shape
+    alone = sum(shape.team_of(seat, 0) == side for seat in range(shape.people)) == 1
+    return f"{_match_side(result, side)} {'wins' if alone else 'win'}"
 
 
 def _teams(names: list[str]) -> str:
@@ -239,7 +241,7 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
         if result.winner is None:
             won = "a draw"
         else:
-            won = f"{names[result.winner]} wins" if per_person else _win(_match_side(result, result.winner))
+            won = f"{names[result.winner]} wins" if per_person else _win(result, result.winner)
         lines.append(f"Final score {_dash(result.final_score)}: {won}")
     else:
         lines.append(f"Score {_dash(result.score)}: the match was not finished")
