@@ -7,6 +7,7 @@ and schoppen are what players say at the table, so the English labels use them t
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -201,6 +202,11 @@ LABELS: dict[str, tuple[str, str]] = {
         "Choose a match on the Archive page, or pick one here.",
         "Kies een partij op de pagina Archief, of kies er hier een.",
     ),
+    "match.none_chosen": (
+        "Choose a match above, or open one from the Archive page.",
+        "Kies hierboven een partij, of open er een vanaf de pagina Archief.",
+    ),
+    "match.newest": ("The newest matches:", "De nieuwste partijen:"),
     "match.against": ("{a} against {b}", "{a} tegen {b}"),
     "match.final": ("Final score {score}: {who}", "Eindstand {score}: {who}"),
     "match.unfinished": (
@@ -537,7 +543,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "sql.download": ("Download CSV", "CSV downloaden"),
     "sql.no_examples": ("docs/sql.md has no example queries.", "docs/sql.md bevat geen voorbeeldvragen."),
     # severities and categories (values stay as stored; these are their labels)
-    "severity.info": ("info", "info"),
+    "severity.info": ("info", "opmerking"),
     "severity.inaccuracy": ("inaccuracy", "onnauwkeurigheid"),
     "severity.mistake": ("mistake", "fout"),
     "severity.blunder": ("blunder", "blunder"),
@@ -873,14 +879,21 @@ def suit_name(suit: Suit) -> str:
     return f"{suit.symbol} {suit.dutch}"
 
 
-def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None) -> str:
+def explain_clause(
+    legal: LegalPlays, lang: str, winner_name: str | None = None, *, symbols: bool = False
+) -> str:
     """Why these cards may be played, in the chosen language.
 
     :param legal: the answer of :func:`manillen_replay.rules.legal_plays`.
     :param winner_name: the name of the player winning the trick so far.
+    :param symbols: write the winning card with its suit symbol in English too (``A♣``, not
+        ``AC``), as the Dutch text always does.
     """
     if lang != "nl":
-        return legal.explain(winner_name)
+        text = legal.explain(winner_name)
+        if symbols and legal.winning_card is not None:
+            text = re.sub(rf"\b{re.escape(str(legal.winning_card))}\b", legal.winning_card.symbol, text)
+        return text
     led = legal.led_suit.dutch if legal.led_suit is not None else ""
     # the card with its symbol (10♦): "10D" spells the suit with an English letter
     best = legal.winning_card.symbol if legal.winning_card is not None else ""

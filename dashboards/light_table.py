@@ -27,10 +27,20 @@ import streamlit as st
 from dashboards import i18n, ui
 
 STATIC = Path(__file__).resolve().parent / "static"
+PHONE_WIDTH = "40rem"
+"""A table box this narrow or narrower is on a phone (static/light_table.css scrolls it sideways)."""
+PHONE_CSS = f"""
+/* On a phone a table with chosen columns (light_table.show's phone) shows only those, and their
+   columns of words break between words: the whole row fits the screen, without scrolling. */
+@container (max-width: {PHONE_WIDTH}) {{
+  .mr-light-table .wide, .mr-light-table th.end ~ th, .mr-light-table td.end ~ td {{ display: none; }}
+  .mr-light-table td.wrap.phone {{ white-space: normal; }}
+}}
+"""
 COMPONENT = st.components.v2.component(
     "manillen.light_table",
     js=(STATIC / "light_table.js").read_text(encoding="utf-8"),
-    css=(STATIC / "light_table.css").read_text(encoding="utf-8"),
+    css=(STATIC / "light_table.css").read_text(encoding="utf-8") + PHONE_CSS,
 )
 """The component's mounting command: its script and style travel inline with the page."""
 
@@ -114,6 +124,7 @@ def show(
     grid: str | None = None,
     offer_grid: bool = True,
     more: str = "",
+    phone: Sequence[str] = (),
 ) -> None:
     """Draw ``frame`` as a light table; with ``page`` and ``targets`` a row click opens that page.
 
@@ -138,6 +149,10 @@ def show(
     :param offer_grid: whether this table shows that button (a page's later tables need not).
     :param more: for a table of only its first rows, the label of a button under it that asks
         for them all: the page reruns, and :func:`wants_all` says to send every row.
+    :param phone: the columns that matter most, the only ones shown where the table's box is
+        :data:`PHONE_WIDTH` wide or narrower (a phone), their columns of words (``wrap``) breaking
+        between words there, so that a row fits the screen; empty: every column on a phone too,
+        the table scrolling sideways.
     """
     formats = formats or {}
     bars = bars or {}
@@ -161,13 +176,14 @@ def show(
     if page is not None and targets is not None:
         st.session_state[f"{key}_targets"] = [dict(t) for t in targets]
     columns = []
+    classes = _classes([(name, frame[name].dtype.is_numeric()) for name in frame.columns], wrap, phone)
     for name in frame.columns:
         series = frame[name]
         numeric = series.dtype.is_numeric()
         column: dict[str, Any] = {
             "name": name,
             "label": labels.get(name, name),
-            "align": "num" if numeric else "wrap" if name in wrap else "",
+            "align": classes[name],
             "cells": column_texts(series, formats.get(name), language),
         }
         if name in notes:
@@ -210,6 +226,41 @@ def show(
         st.rerun()
     if page is not None:
         _open_row(key, page, result.get("row"), clicked_in)
+
+
+def _classes(
+    columns: Sequence[tuple[str, bool]], wrap: Sequence[str], phone: Sequence[str]
+) -> dict[str, str]:
+    """Each column's classes in the table (the script sets them on its header and cells): ``num``
+    (right-aligned), ``wrap`` (may break between words) and, for a table with chosen phone
+    columns, ``phone`` (shown on a phone, where it may break too) or ``wide`` (hidden on a phone).
+
+    The script takes a column whose classes are exactly ``num`` for numbers (sorted largest first
+    at the first click), so a column of numbers after the last phone column keeps that class and
+    is hidden by its place instead: the last phone column is marked ``end``, and every column after
+    it is hidden on a phone (:data:`PHONE_CSS`).
+
+    :param columns: each column's name and whether it holds numbers, in the table's order.
+
+    >>> columns = [("id", False), ("team_0", False), ("score", False), ("deals", True)]
+    >>> _classes(columns, wrap=["team_0"], phone=["team_0", "score"])
+    {'id': 'wide', 'team_0': 'wrap phone', 'score': 'phone end', 'deals': 'num'}
+    >>> _classes(columns, wrap=["team_0"], phone=[])
+    {'id': '', 'team_0': 'wrap', 'score': '', 'deals': 'num'}
+    """
+    shown = [index for index, (name, _) in enumerate(columns) if name in phone]
+    last = shown[-1] if shown else None
+    classes: dict[str, str] = {}
+    for index, (name, numeric) in enumerate(columns):
+        names = ["num"] if numeric else ["wrap"] if name in wrap else []
+        if last is not None and index <= last:
+            names.append("phone" if name in phone else "wide")
+            if index == last:
+                names.append("end")
+        elif last is not None and not numeric:
+            names.append("wide")  # hidden by its place too; the class says so where it is read
+        classes[name] = " ".join(names)
+    return classes
 
 
 def _with_notes(cells: list[str], notes: Sequence[str] | None) -> list[str]:

@@ -292,7 +292,8 @@ def test_interactive_tables_bring_the_data_grid_on_demand(server: str) -> None:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_light_tables_at_laptop_and_phone_width(server: str, scheme: str) -> None:
     """Screenshots of the pages with light tables, in both themes, at 1500 and 390 px, for a
-    person to look at; at phone width a wide table scrolls sideways inside its box."""
+    person to look at; at phone width a wide table scrolls sideways inside its box (the Archive's
+    list shows its phone columns instead, within the screen)."""
     playwright_api = browser_api()
     pages = {"archive": "", "match": "match?match=random-1", "mistakes": "mistakes"}
     with playwright_api.sync_playwright() as playwright:
@@ -313,7 +314,8 @@ def test_light_tables_at_laptop_and_phone_width(server: str, scheme: str) -> Non
                         scrolls = page.locator(f"{LIGHT_TABLE} .scroller").first.evaluate(
                             "box => box.scrollWidth > box.clientWidth"
                         )
-                        assert scrolls, name
+                        # the Archive keeps to its phone columns instead (test_newcomer.py)
+                        assert scrolls == (name != "archive"), name
                     colour = page.locator(f"{LIGHT_TABLE} td").first.evaluate(
                         "td => getComputedStyle(td).color"
                     )

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import data, drafts
 from dashboards import recording as rec
+from dashboards.cards import SYMBOLS
 from dashboards.native_inputs import chosen_state
 from manillen_replay.cards import CARD_TEXT, iter_mask
 from manillen_replay.engine import replay
@@ -354,7 +355,8 @@ def test_page_warns_at_once_on_an_illegal_play(empty_app: tuple[AppTest, Path]) 
     tap(at, f"record_card_{cards[place]}")
     warnings = [w.value for w in at.warning]
     kind = engine_deal(deal).violations[0].kind.value.replace("_", " ")  # type: ignore[attr-defined]
-    assert any("Illegal play" in w and cards[place] in w and kind in w for w in warnings), warnings
+    played = SYMBOLS[cards[place]]  # written as the grid writes it: 9♣, not 9C
+    assert any("Illegal play" in w and played in w and kind in w for w in warnings), warnings
     assert at.button(key=f"record_card_{cards[place]}").disabled  # kept as played
 
 

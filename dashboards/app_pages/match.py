@@ -37,9 +37,34 @@ match_field = native_inputs.Field(
 )
 chosen = native_inputs.inputs("match_choice", [match_field])["match"] or None
 st.session_state["match_id"] = chosen
+NEWEST = 5
+"""How many of the newest matches the page offers while none is chosen."""
+
+
+def _no_match_chosen() -> None:
+    """What to do with no match chosen: a line that says so, and the newest matches as links."""
+    st.info(t("match.none_chosen"))
+    newest = data.matches().head(NEWEST)
+    if not newest.height:
+        return
+    st.caption(t("match.newest"))
+    for row in newest.iter_rows(named=True):
+        # the teams of a four- or six-player match (the archive's team A and B), none in the others
+        about = [str(row["date"])] if row["date"] is not None else []
+        if row["team_0"] and row["team_1"]:
+            about.append(t("match.against", a=row["team_0"], b=row["team_1"]))
+        st.page_link(
+            ui.PAGE_FILES["match"],
+            label=ui.markdown_text(row["match_id"] + (f" ({': '.join(about)})" if about else "")),
+            icon=":material/playing_cards:",
+            query_params={"match": row["match_id"], **ui.language_params()},
+        )
+
+
 if chosen is None:
     if wanted is not None and wanted not in ids:
         st.warning(t("match.unknown", match=wanted))
+    _no_match_chosen()
     st.stop()
 st.query_params["match"] = chosen
 st.session_state["match_synced"] = chosen

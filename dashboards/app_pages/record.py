@@ -16,6 +16,7 @@ import streamlit as st
 
 from dashboards import data, drafts, i18n, native_inputs, review_view, ui
 from dashboards import recording as rec
+from dashboards.cards import SYMBOLS
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
 from manillen_replay.engine.results import IrregularityKind
 from manillen_replay.errors import ManillenError
@@ -96,9 +97,9 @@ def _tap(card: str) -> None:
             t(
                 "record.illegal",
                 name=draft.setup.seats[last.seat],
-                card=str(last.card),
+                card=SYMBOLS[str(last.card)],  # 9♣ as the grid writes it, not 9C
                 kind=i18n.label_of("kind", last.violation.value, language),
-                why=i18n.explain_clause(last.legal, language),
+                why=i18n.explain_clause(last.legal, language, symbols=True),
             ),
         )
 
@@ -587,7 +588,7 @@ def _status(draft: rec.Draft, table: rec.Table) -> None:
             + (f"  \n{t('record.on_table')}: {trick}" if trick else "")
         )
         if table.legal is not None:
-            clause.caption(i18n.explain_clause(table.legal, language))
+            clause.caption(i18n.explain_clause(table.legal, language, symbols=True))
     st.caption(
         t(
             "record.taken",
@@ -810,20 +811,34 @@ def _finish(draft: rec.Draft) -> None:
     st.rerun()
 
 
-def _after_save() -> None:
+def _last_saved(draft: rec.Draft) -> tuple[str, int, bool] | None:
+    """The draft's last saved deal (its match, number and whether it has cards to replay), or
+    ``None`` before the first save or while a saved deal is being corrected. A deal is in the
+    draft's ``deals`` only once the archive has it, so this holds after a reload too."""
+    if not draft.deals or draft.reopened is not None:
+        return None
+    return draft.setup.match_id, len(draft.deals), bool(draft.deals[-1].get("tricks"))
+
+
+def _after_save(draft: rec.Draft) -> None:
     saved = st.session_state.get(SAVED)
-    if not saved:
-        return
-    match_id, number, replayable, findings, mismatch = saved
-    st.success(t("record.saved", number=number, findings=findings))
-    if mismatch:
-        st.warning(t("record.written_mismatch", message=mismatch))
+    if saved:
+        match_id, number, replayable, findings, mismatch = saved
+        st.success(t("record.saved", number=number, findings=findings))
+        if mismatch:
+            st.warning(t("record.written_mismatch", message=mismatch))
+    else:
+        # a reload (a new session) lost what the save said; the link and the review come from the draft
+        last = _last_saved(draft)
+        if last is None:
+            return
+        match_id, number, replayable = last
     if replayable:
         st.page_link(
             ui.PAGE_FILES["replay"],
             label=t("record.open_replay", number=number),
             icon=":material/playing_cards:",
-            query_params={"match": match_id, "deal": number, "step": 0},
+            query_params={"match": match_id, "deal": number, "step": 0, **ui.language_params()},
         )
     # the review of the match so far, on this page: record the deals, see the costliest cards and why
     with st.expander(t("review.title"), expanded=False, icon=":material/school:"):
@@ -857,7 +872,7 @@ st.html(TABLE_STYLE)
 # at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
 st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
 with st.container():
-    _after_save()
+    _after_save(draft)
 with st.container():
     _scoresheet(draft)
 

@@ -113,6 +113,16 @@ names = [
     for s in range(shape.players)
 ]
 sides = [shape.team_of(seat, deal.dealer) for seat in range(shape.players)]
+
+
+class TeamLetter(int):
+    """A side as the table's badge writes it, ``team A`` or ``team B`` as the Archive and Record
+    pages name the teams (the side is still its number for everything else)."""
+
+    def __format__(self, spec: str) -> str:
+        return "AB"[self] if self in (0, 1) else super().__format__(spec)
+
+
 side_names = [" & ".join(names[s] for s in range(shape.players) if sides[s] == side) for side in (0, 1)]
 step = st.session_state[STEP]
 moment: Moment = moments[step]
@@ -321,7 +331,7 @@ with left:
         may_play=moment.may_play.cards if moment.may_play is not None else None,
         winning=moment.winning,
         order=shape.order(deal.dealer),
-        teams=sides,
+        teams=[TeamLetter(side) for side in sides],
         note=trick_note(),
         labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
     )

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..cards import CARDS, Card
-from ..rules import Contract
-from .results import DealKind, DealResult, MatchResult
+from ..rules import Contract, DealScore
+from .results import DealKind, DealResult, IrregularityKind, MatchResult
 
 
 def match_to_json(result: MatchResult) -> dict[str, Any]:
@@ -91,21 +92,65 @@ def deal_to_json(deal: DealResult, result: MatchResult | None = None) -> dict[st
 
 
 def seat_names(result: MatchResult, deal: DealResult) -> list[str]:
-    """The name of every seat in a deal, the dummy of ``three_dummy`` included."""
+    """The name of every seat in a deal, the dummy of ``three_dummy`` included (a club evening's
+    deal: who sat there in that deal's block)."""
+    if deal.names:
+        return list(deal.names)
     names = list(result.seats)
     if result.rules.shape.players > len(names):
         names.append(f"{names[deal.dealer]}'s dummy")
     return names
 
 
+def side_name(result: MatchResult, deal: DealResult, side: int) -> str:
+    """A side of a deal as players name it, by its people: ``Anna & Carla`` (a team), ``Anna``
+    (one player), the people of that deal's seating (a club evening rotates partners)."""
+    shape = result.rules.shape
+    names = seat_names(result, deal)
+    return " & ".join(names[seat] for seat in range(shape.people) if shape.team_of(seat, deal.dealer) == side)
+
+
 def _side_names(result: MatchResult, deal: DealResult) -> str:
     shape = result.rules.shape
     if shape.sides == "teams":
         return ""
-    sides: list[list[str]] = [[], []]
-    for seat in range(shape.people):
-        sides[shape.team_of(seat, deal.dealer)].append(result.seats[seat])
-    return f" ({' & '.join(sides[0])} - {' & '.join(sides[1])})"
+    return f" ({side_name(result, deal, 0)} - {side_name(result, deal, 1)})"
+
+
+def _scored(result: MatchResult, deal: DealResult, score: DealScore | None) -> str:
+    """``Anna & Carla scored 17``, or a 30-30."""
+    if score is None:
+        return "30-30 (nobody scores)"
+    return f"{side_name(result, deal, score.team)} scored {score.points}"
+
+
+def _irregularity(result: MatchResult, deal: DealResult, kind: IrregularityKind, message: str) -> str:
+    """An irregularity in the players' words: teams by their names, players without the record's
+    seat numbers (the JSON keeps the engine's message)."""
+    if kind is IrregularityKind.SCORE_MISMATCH and deal.has_recorded:
+        return (
+            f"deal {deal.number}: the scoresheet says {_scored(result, deal, deal.recorded)}, "
+            f"the cards say {_scored(result, deal, deal.score)}"
+        )
+    return re.sub(r" \(seat \d+\)", "", message)
+
+
+def _win(result: MatchResult, side: int) -> str:
+    """``Anna & Carla win`` (a team), ``Anna wins`` (one player)."""
+    shape = result.rules.shape
+    alone = sum(shape.team_of(seat, 0) == side for seat in range(shape.people)) == 1
+    return f"{_match_side(result, side)} {'wins' if alone else 'win'}"
+
+
+def _teams(names: list[str]) -> str:
+    """The two teams of a four-player seating, partners opposite: ``Anna & Carla  vs  Bert & Dirk``."""
+    return " & ".join(names[0::2]) + "  vs  " + " & ".join(names[1::2])
+
+
+def _seating_changes(result: MatchResult) -> bool:
+    """Whether the partners change during the match (a club evening's blocks)."""
+    people = result.rules.shape.people
+    return bool(result.blocks) or any(d.names and d.names[:people] != result.seats for d in result.deals)
 
 
 def _card(card: int, symbols: bool) -> str:
@@ -131,12 +176,21 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
     """The match trick by trick, as a person reads it in a terminal."""
     names = result.seats
     lines = [f"Match {result.id}" + (f"  ({result.source})" if result.source else "")]
-    lines.append(_sides(result))
+    blocks = _seating_changes(result)
+    people = result.rules.shape.people
+    lines.append("Club evening: the partners change every block" if blocks else _sides(result))
+    seating: list[str] = []
+    block_number, announced = 0, False
     for deal in result.deals:
+        names = seat_names(result, deal)
+        if blocks and names[:people] != seating:
+            seating, block_number, announced = names[:people], block_number + 1, False
         if deal_number is not None and deal.number != deal_number:
             continue
-        names = seat_names(result, deal)
         lines.append("")
+        if blocks and not announced:  # each block's teams over its first deal shown
+            lines.extend([f"Block {block_number}: {_teams(seating)}", ""])
+            announced = True
         head = f"Deal {deal.number}: dealer {names[deal.dealer]}, {_contract(deal, symbols)}"
         if deal.multiplier is not None:
             head += f", x{deal.multiplier}"
@@ -164,31 +218,41 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
         if deal.kind is DealKind.ABANDONED:
             lines.append("  abandoned: not scored")
         elif deal.score is not None:
-            lines.append(f"  score: team {deal.score.team} +{deal.score.points}")
+            lines.append(f"  score: {side_name(result, deal, deal.score.team)} +{deal.score.points}")
         elif deal.tie:
             carry = ", the next deal counts double" if result.rules.thirty_carry else ""
             lines.append(f"  30-30: nobody scores{carry}")
         for team, points, reason in deal.penalties:
-            lines.append(f"  penalty: team {team}, {points} points" + (f" ({reason})" if reason else ""))
+            lines.append(
+                f"  penalty: {side_name(result, deal, team)}, {points} points"
+                + (f" ({reason})" if reason else "")
+            )
         for irregularity in deal.irregularities:
-            lines.append(f"  ! {irregularity.message}")
+            lines.append(f"  ! {_irregularity(result, deal, irregularity.kind, irregularity.message)}")
         lines.append(f"  match score: {_dash(deal.match_score)}")
     lines.append("")
     per_person = result.rules.shape.scorers == 3
     if result.blocks:
         for block in result.blocks:
             won = " & ".join(block.winners) or "nobody (a tie)"
-            lines.append(f"Block {block.number} ({_dash(block.score)}): won by {won}")
+            lines.append(f"Block {block.number}, {_teams(block.seats)} ({_dash(block.score)}): won by {won}")
         lines.append("Blocks won: " + ", ".join(f"{name} {n}" for name, n in result.blocks_won.items()))
     elif result.finished:
         if result.winner is None:
             won = "a draw"
         else:
-            won = f"{names[result.winner]} wins" if per_person else f"team {result.winner} wins"
+            won = f"{names[result.winner]} wins" if per_person else _win(result, result.winner)
         lines.append(f"Final score {_dash(result.final_score)}: {won}")
     else:
         lines.append(f"Score {_dash(result.score)}: the match was not finished")
     return "\n".join(lines)
+
+
+def _match_side(result: MatchResult, side: int) -> str:
+    """A side of the match by its people (the seating of its first deal)."""
+    if result.deals:
+        return side_name(result, result.deals[0], side)
+    return " & ".join(result.seats[side::2])
 
 
 def _dash(score: tuple[int, ...] | list[int]) -> str:
