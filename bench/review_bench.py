@@ -89,7 +89,10 @@ def wait_ready(
     if meanwhile is not None:
         meanwhile(page)
     page.get_by_text("Review ready").wait_for(timeout=timeout_ms)
-    page.locator(".st-key-match_mistake_1").wait_for(timeout=30_000)
+    # the costliest decision drawn, or (a deal of sound cards) the words that there is none
+    page.locator(".st-key-match_mistake_1").or_(
+        page.get_by_text("No mistakes found in this match.")
+    ).wait_for(timeout=30_000)
 
 
 def record_and_review(page: Any, address: str, trump: str, cards: list[str]) -> dict[str, Any]:
