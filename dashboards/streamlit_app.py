@@ -53,5 +53,5 @@ pages = [
     ),
 ]
 page = st.navigation(pages)
-st.sidebar.caption(t("sidebar.archive", path=ui.markdown_text(str(data.archive().path))))
+st.sidebar.caption(t("sidebar.archive", path=ui.markdown_text(data.archive().path.name)))
 page.run()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -192,8 +193,20 @@ def markdown_text(text: str) -> str:
 
 
 def translator() -> Callable[..., str]:
-    """``t(key, **values)`` in the chosen language."""
-    return i18n.translator(lang())
+    """``t(key, **values)`` in the chosen language, with no folder of the server in it: a message
+    that names the archive (a lock, a refusal) names its file only, for a visitor on the network."""
+    words = i18n.translator(lang())
+
+    def t(key: str, **values: Any) -> str:
+        return without_folders(words(key, **values))
+
+    return t
+
+
+def without_folders(text: str) -> str:
+    """``text`` with the archive's folder (and the drafts' beside it) taken out of every path."""
+    folder = str(data.archive().path.parent)
+    return text.replace(folder + os.sep, "").replace(folder, ".") if folder not in ("", ".") else text
 
 
 def archive_ready() -> bool:
@@ -278,7 +291,7 @@ def messages() -> Iterator[None]:
     try:
         yield
     except ManillenError as error:
-        st.error(str(error))
+        st.error(without_folders(str(error)))
 
 
 def replay_url(match_id: str, deal: int, step: int = 0) -> str:

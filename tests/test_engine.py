@@ -87,7 +87,7 @@ def test_klop_by_the_dealing_team_is_refused():
 def test_trump_call_by_a_non_dealer_is_refused():
     deal = deal_dict(dealer=0)
     deal["declarations"] = [{"seat": 1, "call": "trump", "suit": "H"}]
-    assert "may not make trump: the dealer is seat 0" in problems(document([deal]))[0]
+    assert "may not make trump: the dealer, Anna, chooses" in problems(document([deal]))[0]
 
 
 def test_knocking_stops_at_tegenklop_without_eternal_klop():
@@ -365,7 +365,7 @@ def test_invalid_play_of_a_card_the_seat_does_not_hold():
         "tricks": [["AC", "9D", "QC", "KD"]],
     }
     assert problems(document([deal])) == [
-        "club.jsonl:14: /deals/0/tricks/0/1: '9D' is not in Bert's hand (seat 1) in trick 1"
+        "club.jsonl:14: /deals/0/tricks/0/1: '9D' is not in Bert's hand in trick 1"
     ]
 
 

@@ -291,7 +291,7 @@ def test_a_card_in_the_wrong_hand_says_who_leads_the_trick_and_why():
     line = text.splitlines().index("  KS 7D 10C 9C") + 1
     problem = _the_problem(text)
     assert (problem.line, problem.column) == (line, 3)
-    assert problem.message == "'KS' is not in Anna's hand (seat 0) in trick 3"
+    assert problem.message == "'KS' is not in Anna's hand in trick 3"
     assert problem.hint == (
         "Anna won trick 2, so trick 3 starts with Anna: the first card on the line is Anna's; "
         "KS was dealt to Carla"

@@ -146,7 +146,7 @@ def _setup() -> None:
         try:
             _keep(rec.new_draft(drafts.new_id(), setup))
         except ManillenError as error:
-            st.error(str(error))
+            st.error(ui.without_folders(str(error)))
             return
         st.rerun()
     if not complete:
@@ -558,7 +558,7 @@ def _hands(draft: rec.Draft) -> None:
                 _keep(rec.set_hands(draft, hands))
                 st.rerun()
             except ManillenError as error:
-                st.error(str(error))
+                st.error(ui.without_folders(str(error)))
         if known and row.button(t("record.forget_hands"), key="record_forget_hands"):
             _keep(rec.set_hands(draft, None))
             st.rerun()
@@ -697,7 +697,7 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
                 _keep(rec.edit_trick(draft, int(number), rec.parse_hand(typed)))
                 st.rerun()
             except ManillenError as error:
-                st.error(str(error))
+                st.error(ui.without_folders(str(error)))
 
 
 def _sheet_line(draft: rec.Draft) -> None:

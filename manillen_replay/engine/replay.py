@@ -234,8 +234,8 @@ class _Replay:
                         Irregularity(
                             IrregularityKind.DEALER_OUT_OF_ROTATION,
                             index + 1,
-                            f"deal {index + 1} was dealt by {self.names[deal.dealer]} (seat {deal.dealer}); "
-                            f"by rotation it was {self.names[expected]}'s turn (seat {expected})",
+                            f"deal {index + 1} was dealt by {self.names[deal.dealer]}; "
+                            f"by rotation it was {self.names[expected]}'s turn",
                         )
                     )
             if not self.read_declarations(deal, outcome, pointer, redeals_in_row):
@@ -340,7 +340,7 @@ class _Replay:
                 )
                 return False
             if call.seat >= shape.people:
-                self.problem(f"{where}/seat", f"the dummy (seat {call.seat}) makes no calls")
+                self.problem(f"{where}/seat", "the dummy makes no calls: the dealer calls for it")
                 continue
             if call.call != "trump" and call.suit is not UNSET:
                 self.problem(f"{where}/suit", f"a {call.call!r} call takes no suit")
@@ -381,11 +381,11 @@ class _Replay:
                     if call.seat != chooser:
                         self.problem(
                             where,
-                            f"{name} (seat {call.seat}) may not make trump: "
+                            f"{name} may not make trump: "
                             + (
-                                f"the dealer is seat {dealer}"
+                                f"the dealer, {self.seat_name(dealer)}, chooses"
                                 if chooser == dealer
-                                else f"the choice is with seat {chooser}"
+                                else f"the choice is with {self.seat_name(chooser)}"
                             ),
                         )
                         continue
@@ -855,7 +855,7 @@ class _Replay:
         elif stacks and any(card in pile for pile in stacks[seat]):
             self.problem(where, f"'{Card(card)}' still lies face down on {name}'s table in trick {t + 1}")
         else:
-            self.problem(where, f"'{Card(card)}' is not in {name}'s hand (seat {seat}) in trick {t + 1}")
+            self.problem(where, f"'{Card(card)}' is not in {name}'s hand in trick {t + 1}")
 
     def read_scoresheet(self, deal: Deal, outcome: DealResult) -> None:
         if deal.recorded_score is not UNSET:
