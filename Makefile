@@ -34,7 +34,7 @@ test: setup
 # The demo archive is also where the dashboard's Record page saves: never delete it. Importing
 # again adds or updates the demo matches and leaves every other match (recorded ones) as it is.
 demo-db: setup
-	$(BIN)/manillen import data/demo.jsonl --db $(DEMO_DB) --quiet
+	$(BIN)/manillen import data/demo.jsonl --db $(DEMO_DB)
 	$(BIN)/manillen analyze --db $(DEMO_DB)
 
 demo: demo-db
