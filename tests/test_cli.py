@@ -138,9 +138,9 @@ def test_a_missing_archive_is_a_usage_error_in_every_command(name: str, tmp_path
 
 
 def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
-    trick = CliRunner().invoke(cli, ["legal", "--trump", "D", "--leader", "0", "--trick", "JC 7C 8C 9C"])
-    assert trick.output == "Seat 0 wins the trick with JC: 1 point.\n"
-    card = CliRunner().invoke(cli, ["solve", "--trump", "none", "--leader", "0", "--hands", "JC/7C/8C/9C"])
+    trick = CliRunner().invoke(cli, ["legal", "--trump", "D", "--leader", "1", "--trick", "JC 7C 8C 9C"])
+    assert trick.output == "Seat 1 wins the trick with JC: 1 point.\n"
+    card = CliRunner().invoke(cli, ["solve", "--trump", "none", "--leader", "1", "--hands", "JC/7C/8C/9C"])
     assert "  JC    1 point   best\n" in card.output
 
 

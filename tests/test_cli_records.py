@@ -130,7 +130,7 @@ def test_scoresheet_match_replays_without_tricks():
 
 
 def test_legal_seed_example():
-    result = run("legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D", "--hand", "8D KD 7H")
+    result = run("legal", "--trump", "D", "--leader", "1", "--trick", "AC QC 9D", "--hand", "8D KD 7H")
     assert result.exit_code == 0
     assert "May play: KD" in result.output and "over-buy" in result.output
 
@@ -138,24 +138,24 @@ def test_legal_seed_example():
 def test_legal_json_open_and_complete_trick():
     data = json.loads(
         run(
-            "legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D", "--hand", "8D KD 7H", "--json"
+            "legal", "--trump", "D", "--leader", "1", "--trick", "AC QC 9D", "--hand", "8D KD 7H", "--json"
         ).output
     )
     assert (
         data["seat"] == 3 and data["winning"] == 2 and data["legal"] == ["KD"] and "over-buy" in data["rule"]
     )
     data = json.loads(
-        run("legal", "--trump", "D", "--leader", "0", "--trick", "AC QC 9D KD", "--json").output
+        run("legal", "--trump", "D", "--leader", "1", "--trick", "AC QC 9D KD", "--json").output
     )
     assert data == {"winner": 3, "points": 9}
-    data = json.loads(run("legal", "--trump", "none", "--leader", "2", "--json").output)
+    data = json.loads(run("legal", "--trump", "none", "--leader", "3", "--json").output)
     assert data == {"seat": 2, "winning": None}
 
 
 def test_legal_house_rule_option():
-    args = ["legal", "--trump", "H", "--leader", "0", "--trick", "KC", "--hand", "7C AC", "--json"]
+    args = ["legal", "--trump", "H", "--leader", "1", "--trick", "KC", "--hand", "7C AC", "--json"]
     assert json.loads(run(*args).output)["legal"] == ["AC"]
-    args = ["legal", "--trump", "H", "--leader", "0", "--trick", "KC 8C", "--hand", "7C AC", "--json"]
+    args = ["legal", "--trump", "H", "--leader", "1", "--trick", "KC 8C", "--hand", "7C AC", "--json"]
     assert sorted(json.loads(run(*args).output)["legal"]) == ["7C", "AC"]
     assert json.loads(run(*args, "--rule", "partner_exempt=false").output)["legal"] == ["AC"]
 
@@ -170,7 +170,7 @@ def test_legal_house_rule_option():
     ],
 )
 def test_legal_bad_input_is_a_usage_error(args, message):
-    result = run("legal", "--trump", "H", "--leader", "0", *args)
+    result = run("legal", "--trump", "H", "--leader", "1", *args)
     assert result.exit_code == 2 and message in result.output
 
 
@@ -192,7 +192,7 @@ def test_every_command_has_help_and_is_in_the_readme():
 
 def test_legal_names_who_is_winning_when_partner_exempt_is_off():
     """With partner_exempt=false the duty to overtake holds over the partner too: the answer says so."""
-    partner = run("legal", "--trump", "D", "--leader", "0", "--trick", "KH 7H", "--hand", "8H AH",
+    partner = run("legal", "--trump", "D", "--leader", "1", "--trick", "KH 7H", "--hand", "8H AH",
                   "--rule", "partner_exempt=false")  # fmt: skip
     assert "your partner is winning" in partner.output and "opponent" not in partner.output
     opponent = run("legal", "--trump", "D", "--leader", "1", "--trick", "KH", "--hand", "7H AH",

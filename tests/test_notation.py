@@ -410,9 +410,9 @@ def test_convert_refuses_many_matches_into_one_json_file(tmp_path):
 
 
 def test_cli_options_take_cards_with_symbols():
-    result = run("legal", "--trump", "♦", "--leader", "0", "--trick", "A♣ q♣ 9♦", "--hand", "8♦ kd 7H")
+    result = run("legal", "--trump", "♦", "--leader", "1", "--trick", "A♣ q♣ 9♦", "--hand", "8♦ kd 7H")
     assert result.exit_code == 0 and "May play: KD" in result.output
-    refused = run("legal", "--trump", "x", "--leader", "0")
+    refused = run("legal", "--trump", "x", "--leader", "1")
     assert refused.exit_code == 2 and "unknown suit 'x'" in refused.output
 
 

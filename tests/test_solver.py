@@ -589,7 +589,7 @@ def test_compiled_code_is_cached_outside_the_package(monkeypatch, tmp_path):
 
 def test_cli_solve_prints_every_card_with_its_points():
     runner = CliRunner()
-    args = ["solve", "--trump", "none", "--leader", "0", "--hands", "AC KC/10C 8C/QC 7C/JC 9C"]
+    args = ["solve", "--trump", "none", "--leader", "1", "--hands", "AC KC/10C 8C/QC 7C/JC 9C"]
     text = runner.invoke(cli, args)
     assert text.exit_code == 0, text.output
     assert "KC    6 points  best" in text.output and "AC    5 points  -1" in text.output
@@ -604,7 +604,7 @@ def test_cli_solve_mid_trick_with_a_house_rule():
         "--trump",
         "D",
         "--leader",
-        "0",
+        "1",
         "--hands",
         "7H/9H/JD 8S/KD QD",
         "--trick",
@@ -631,7 +631,7 @@ def test_cli_solve_mid_trick_with_a_house_rule():
     ],
 )
 def test_cli_solve_bad_usage_exits_2_with_a_message(args, message):
-    result = CliRunner().invoke(cli, ["solve", "--trump", "H", "--leader", "0", *args])
+    result = CliRunner().invoke(cli, ["solve", "--trump", "H", "--leader", "1", *args])
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output

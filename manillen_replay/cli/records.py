@@ -213,29 +213,34 @@ def _hand_option(text: str | None) -> list[Card]:
 
 @click.command()
 @TRUMP_OPTION
-@click.option("--leader", required=True, type=click.IntRange(0, 3), help="The seat that led the trick (0-3).")
+@click.option(
+    "--leader",
+    required=True,
+    type=click.IntRange(1, 4),
+    help="The seat that led the trick, 1 to 4 clockwise (1 and 3 are partners).",
+)
 @click.option(
     "--trick", default="", metavar="CARDS", help='The cards on the table, leader first: "AC QC 9D".'
 )
 @click.option("--hand", default=None, metavar="CARDS", help='The cards of the seat to play: "8D KD 7H".')
 @RULE_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (seats from 0).")
 def legal(
     trump: str, leader: int, trick: str, hand: str | None, rule_values: tuple[str, ...], as_json: bool
 ) -> None:
     """Which cards may be played next, and the rule that decides it.
 
-    Settles arguments at the table. Seats are numbered 0-3 clockwise; seats 0 and 2 are one
-    team, 1 and 3 the other. Give the trick so far and the hand of the seat to play; for a
+    Settles arguments at the table. Seats are numbered 1 to 4 clockwise; seats 1 and 3 are one
+    team, 2 and 4 the other. Give the trick so far and the hand of the seat to play; for a
     complete trick (four cards) you get its winner and points instead.
 
     Example (the rules text's own trick, trump diamonds):
 
     \b
-      manillen legal --trump D --leader 0 --trick "AC QC 9D" --hand "8D KD 7H"
+      manillen legal --trump D --leader 1 --trick "AC QC 9D" --hand "8D KD 7H"
 
     \b
-      Seat 3 to play; seat 2 is winning with 9D.
+      Seat 4 to play; seat 3 is winning with 9D.
       May play: KD
       Why: void in clubs: must over-buy 9D with a higher diamonds trump
     """
@@ -252,6 +257,7 @@ def legal(
             f"{' '.join(map(str, clash))} is both on the table and in the hand", param_hint="--hand"
         )
     suit_value = None if trump_suit is None else int(trump_suit)
+    leader -= 1  # counted from 0 inside, as the record counts seats
     if len(cards) == shape.trick_size:
         winner = shape.seat_of_play(leader, winning_position(cards, suit_value))
         points = trick_points(cards)
@@ -259,7 +265,7 @@ def legal(
             echo_json({"winner": winner, "points": points})
         else:
             click.echo(
-                f"Seat {winner} wins the trick with {cards[winning_position(cards, suit_value)]}: "
+                f"Seat {winner + 1} wins the trick with {cards[winning_position(cards, suit_value)]}: "
                 f"{plural(points, 'point')}."
             )
         return
@@ -267,13 +273,10 @@ def legal(
     winning = shape.seat_of_play(leader, winning_position(cards, suit_value)) if cards else None
     partner = winning is not None and shape.team_of(winning, 0) == shape.team_of(seat, 0)
     answer: dict[str, Any] = {"seat": seat, "winning": winning}
+    leads = cards[winning_position(cards, suit_value)] if cards else None
     lines = [
-        f"Seat {seat} to play"
-        + (
-            f"; seat {winning} is winning with {cards[winning_position(cards, suit_value)]}."
-            if cards
-            else ", leading."
-        )
+        f"Seat {seat + 1} to play"
+        + (f"; seat {(winning or 0) + 1} is winning with {leads}." if cards else ", leading.")
     ]
     if hand is not None:
         result = legal_plays(cards, CardSet(held), trump_suit, partner, rules)

@@ -33,19 +33,27 @@ def _parse_hands(text: str) -> tuple[int, int, int, int]:
 @click.command()
 @TRUMP_OPTION
 @click.option(
-    "--leader", required=True, type=click.IntRange(0, 3), help="The seat that led the current trick (0-3)."
+    "--leader",
+    required=True,
+    type=click.IntRange(1, 4),
+    help="The seat that led the current trick, 1 to 4 clockwise (1 and 3 are partners).",
 )
 @click.option(
     "--hands",
     required=True,
-    metavar="H0/H1/H2/H3",
-    help='The cards each seat still holds, seats 0 to 3 separated by "/": "AC KC/10C 8C/QC 7C/JC 9C".',
+    metavar="H1/H2/H3/H4",
+    help='The cards each seat still holds, seats 1 to 4 separated by "/": "AC KC/10C 8C/QC 7C/JC 9C".',
 )
 @click.option(
     "--trick", default="", metavar="CARDS", help='The cards already on the table, leader first: "KS 10S".'
 )
 @RULE_OPTION
-@click.option("--json", "as_json", is_flag=True, help='Print {"seat", "values": {"card": points}} as JSON.')
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"seat", "values": {"card": points}} as JSON (seat from 0).',
+)
 def solve(
     trump: str, leader: int, hands: str, trick: str, rule_values: tuple[str, ...], as_json: bool
 ) -> None:
@@ -53,16 +61,16 @@ def solve(
 
     For the seat to play, each card it may play and the card points its team takes from
     here on (the current trick included) if both sides play perfectly afterwards. The best
-    card is marked; the others show what they give away. Seats are 0-3 clockwise, 0 and 2
-    against 1 and 3. The seats that already played to the trick hold one card less.
+    card is marked; the others show what they give away. Seats are 1 to 4 clockwise, 1 and 3
+    against 2 and 4. The seats that already played to the trick hold one card less.
 
     Example, an ending of two tricks in clubs without trump (muil):
 
     \b
-      manillen solve --trump none --leader 0 --hands "AC KC/10C 8C/QC 7C/JC 9C"
+      manillen solve --trump none --leader 1 --hands "AC KC/10C 8C/QC 7C/JC 9C"
 
     \b
-      Seat 0 to play, team of seats 0 and 2, muil.
+      Seat 1 to play, team of seats 1 and 3, muil.
         KC    6 points  best
         AC    5 points  -1
 
@@ -75,10 +83,10 @@ def solve(
     cards = tuple(int(card) for card in parse_trick(trick))
     suit = None if trump.lower() == "none" else int(Suit.parse(trump))
     try:
-        values = solve_position(masks, cards, leader, suit, rules)
+        values = solve_position(masks, cards, leader - 1, suit, rules)
     except SolverError as error:
         raise click.UsageError(str(error)) from None
-    seat = (leader + len(cards)) % 4
+    seat = (leader - 1 + len(cards)) % 4
     ordered = sorted(values.items(), key=lambda item: (-item[1], -item[0]))
     if as_json:
         echo_json({"seat": seat, "values": {str(Card(card)): points for card, points in ordered}})
@@ -86,7 +94,7 @@ def solve(
     best = ordered[0][1]
     name = "muil" if suit is None else f"trump {Suit(suit).english}"
     table = f"; on the table: {' '.join(str(Card(c)) for c in cards)}" if cards else ""
-    click.echo(f"Seat {seat} to play, team of seats {seat % 2} and {seat % 2 + 2}, {name}{table}.")
+    click.echo(f"Seat {seat + 1} to play, team of seats {seat % 2 + 1} and {seat % 2 + 3}, {name}{table}.")
     for card, points in ordered:
         mark = "best" if points == best else f"-{best - points}"
         click.echo(f"  {Card(card)!s:<4} {points:>2} {'point ' if points == 1 else 'points'}  {mark}")
