@@ -37,8 +37,7 @@ match_field = native_inputs.Field(
 )
 chosen = native_inputs.inputs("match_choice", [match_field])["match"] or None
 st.session_state["match_id"] = chosen
-NEWEST = 5
-"""How many of the newest matches the page offers while none is chosen."""
+NEWEST = 5  # how many of the newest matches the page offers while none is chosen
 
 
 def _no_match_chosen() -> None:
