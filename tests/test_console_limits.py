@@ -26,8 +26,9 @@ FOLDED = "SELECT length(repeat(repeat('x', 100000), 30000)) AS n"
 """A constant DuckDB folds while planning, deaf to interrupts: it ran 32 s under a 1 s limit."""
 LONG = "SELECT count(*) FROM range(100000000000)"
 """A query that runs until stopped."""
-MARGIN = 4.0
-"""Seconds past the limit still counted as stopping at it, on a busy machine (not 30)."""
+MARGIN = 8.0
+"""Seconds past the limit still counted as stopping at it, on a busy machine (the query alone runs
+30 s or more)."""
 
 
 @pytest.fixture
@@ -69,26 +70,28 @@ def test_dashboard_stops_a_folded_constant_at_its_time_limit(archive: Path) -> N
 
 def test_a_save_does_not_wait_for_a_long_query(archive: Path) -> None:
     outcome: list[BaseException] = []
+    ended: list[float] = []
 
     def long_query() -> None:
         try:
             data.user_query(LONG, timeout=5)
         except QueryError as error:
             outcome.append(error)
+        ended.append(time.monotonic())
 
     data.user_query("SELECT 1 AS n")
     runner = threading.Thread(target=long_query)
     runner.start()
     time.sleep(1)
     assert runner.is_alive()
-    started = time.monotonic()
     with data.archive().writing() as store:
         store.query("SELECT count(*) AS n FROM matches")
-    assert time.monotonic() - started < 1.5
     summary, _ = data.import_upload("extra.json", dumps(random_record(7, 2), pretty=False).encode())
+    saved = time.monotonic()
     assert summary.imported == 1
-    assert runner.is_alive()  # the saves did not wait for the query
     runner.join(60)
+    # the saves were done before the query was stopped: they did not wait for it
+    assert ended and saved < ended[0]
     assert isinstance(outcome[0], QueryTimeoutError)
 
 

@@ -291,7 +291,7 @@ def test_reading_waits_briefly_for_a_writer_that_is_done_in_a_moment(tmp_path: P
     build(path, 1)
     code = (
         "import sys, time; from manillen_replay.store import Store\n"
-        "store = Store(sys.argv[1]); print('held', flush=True); time.sleep(0.8); store.close()\n"
+        "store = Store(sys.argv[1]); print('held', flush=True); time.sleep(0.3); store.close()\n"
     )
     writer = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
     try:
