@@ -495,7 +495,7 @@ def test_the_sidebar_names_the_archive_file_as_plain_text(
     assert "`" not in caption
     assert caption.endswith("club\\_2026\\*\\.duckdb")
     # every sign escaped, nothing else changed: markdown shows exactly the path
-    assert re.sub(r"\\(.)", r"\1", caption) == f"Archive file: {path}"
+    assert re.sub(r"\\(.)", r"\1", caption) == f"Archive file: {path.name}"  # the file, not its folder
     assert not re.search(r"(?<!\\)[_*`]", caption)
 
 

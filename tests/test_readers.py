@@ -349,4 +349,4 @@ def test_the_notation_guides_legal_example_runs_as_written() -> None:
 
     result = _run(*shlex.split(command)[1:])
     assert result.exit_code == 0, _output(result)
-    assert "Seat 3 to play" in result.output
+    assert "Seat 4 to play" in result.output
