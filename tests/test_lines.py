@@ -6,25 +6,14 @@ import random
 
 import pytest
 
-from manillen_replay.cards import CARD_POINTS, DECK_32_MASK, Card, CardSet, iter_mask, mask_of
+from manillen_replay.cards import CARD_POINTS, Card, CardSet, iter_mask
 from manillen_replay.rules import Rules
 from manillen_replay.solver import SolverError, solve_position
 from manillen_replay.solver.lines import Line, best_line, best_lines, cheapest_first
 from manillen_replay.solver.search import Position
 from manillen_replay.state import DealState
 
-
-def random_position(rng: random.Random, tricks: int) -> DealState:
-    """A random position with ``tricks`` tricks left, random rules, trump or muil, and 0-3 cards
-    already on the table."""
-    deck = list(iter_mask(DECK_32_MASK))
-    rng.shuffle(deck)
-    hands = tuple(mask_of(deck[seat * tricks : (seat + 1) * tricks]) for seat in range(4))
-    rules = Rules(partner_exempt=rng.random() < 0.5, underbuy=rng.choice(["forbidden", "allowed"]))
-    state = DealState(rules, 0, rng.choice([0, 1, 2, 3, None]), hands, rng.randrange(4), (), 8 - tricks)
-    for _ in range(rng.randrange(4)):
-        state = state.apply(rng.choice(list(iter_mask(state.legal_mask()))))
-    return state
+from .test_solver import random_ending
 
 
 def position_of(state: DealState) -> Position:
@@ -51,7 +40,7 @@ def team_value(state: DealState, card: int) -> int:
 @pytest.mark.parametrize("seed", range(12))
 def test_a_line_is_legal_and_its_points_add_up_to_the_positions_value(seed: int) -> None:
     rng = random.Random(seed)
-    state = random_position(rng, rng.choice([3, 4, 5]))
+    state = random_ending(rng, rng.choice([3, 4, 5]))
     line = best_line(position_of(state), state.trump, state.rules, first_trick=state.tricks_done + 1)
     end = replay_line(state, line)
     assert not any(end.hands) and not end.trick
@@ -69,7 +58,7 @@ def test_a_line_is_legal_and_its_points_add_up_to_the_positions_value(seed: int)
 @pytest.mark.parametrize("seed", range(6))
 def test_a_line_after_a_given_card_is_worth_that_cards_value(seed: int) -> None:
     rng = random.Random(100 + seed)
-    state = random_position(rng, 4)
+    state = random_ending(rng, 4)
     for card in iter_mask(state.legal_mask()):
         line = best_line(position_of(state), state.trump, state.rules, first=card)
         assert line.plays[0].card == card
@@ -79,7 +68,7 @@ def test_a_line_after_a_given_card_is_worth_that_cards_value(seed: int) -> None:
 
 def test_a_line_is_the_same_every_time_and_on_shared_tables() -> None:
     rng = random.Random(7)
-    state = random_position(rng, 6)
+    state = random_ending(rng, 6)
     position = position_of(state)
     legal = [int(c) for c in iter_mask(state.legal_mask())]
     alone = [best_line(position, state.trump, state.rules, first=card) for card in legal]
