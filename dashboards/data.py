@@ -111,7 +111,6 @@ class Archive:
     """Seconds without a read after which the read-only connection is closed."""
     _store: Store | None = None
     _last_used: float = 0.0
-    _leases: int = 0
     _closer: threading.Thread | None = None
     _stamp: tuple[int, ...] | None = None
     """The file's size and time (and its write-ahead log's) when the connection was last closed."""
@@ -153,24 +152,6 @@ class Archive:
             finally:
                 self._last_used = time.monotonic()
 
-    @contextmanager
-    def leased(self) -> Iterator[Store]:
-        """The read-only store kept open (not closed when idle) while the caller uses it outside
-        ``lock``: for a user's query, which runs on a cursor of its own beside the pages' reads.
-
-        :raises FileNotFoundError: when the archive file does not exist.
-        :raises ManillenError: when the file cannot be opened.
-        """
-        with self.lock:
-            store = self._open()
-            self._leases += 1
-        try:
-            yield store
-        finally:
-            with self.lock:
-                self._leases -= 1
-                self._last_used = time.monotonic()
-
     def copy_to(self, target: Path) -> None:
         """Copy the file (and its write-ahead log, if any) to ``target``, the read-only
         connection open meanwhile so that no program, this one included, writes it during the
@@ -196,7 +177,7 @@ class Archive:
                 if self._store is None:
                     return
                 idle = time.monotonic() - self._last_used
-                if self._leases == 0 and idle >= self.idle_seconds:
+                if idle >= self.idle_seconds:
                     self.close()
                     return
                 wait = max(self.idle_seconds - idle, _RETRY_PAUSE)
