@@ -181,3 +181,22 @@ def test_store_and_analysis_agree_at_every_top(store: Store, top: int) -> None:
     expected = places(rank_findings(FINDINGS, costs_of_plays("m1", PLAYS, CALLS), top=top))
     frame = store.biggest_mistakes(top=top)
     assert [(r["kind"], r["deal"], r["trick"], r["play"]) for r in frame.iter_rows(named=True)] == expected
+
+
+@pytest.mark.parametrize("top", [1, 2])
+def test_store_ranks_each_players_own_decisions_for_the_report(store: Store, top: int) -> None:
+    """``each_player``: the ``top`` costliest of every player (what the report's "three costliest
+    cards" sections show), each the same as ranking that player alone, all in the one order."""
+    _archive(store)
+    frame = store.biggest_mistakes(["m1"], top=top, each_player=True)
+    costs = costs_of_plays("m1", PLAYS, CALLS)
+    players = sorted({f.player for f in FINDINGS if f.player})
+    for name in players:
+        mine = frame.filter(pl.col("player") == name)
+        expected = places(rank_findings(FINDINGS, costs, player=name, top=top))
+        assert [(r["kind"], r["deal"], r["trick"], r["play"]) for r in mine.iter_rows(named=True)] == expected
+        assert mine["place"].to_list() == list(range(1, len(expected) + 1))
+    everyone = places(rank_findings(FINDINGS, costs))
+    got = [(r["kind"], r["deal"], r["trick"], r["play"]) for r in frame.iter_rows(named=True)]
+    assert got == [place for place in everyone if place in got]  # the one order, the costliest first
+    assert frame.height > top  # more than one player's

@@ -14,8 +14,10 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from html import escape
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -52,7 +54,7 @@ def _records() -> list[Record]:
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The costed archive, with a comment on the deal and on the play of Anna's costliest card."""
+    """The costed archive, with a comment on the deal and on the match's costliest card (as ranked)."""
     path = tmp_path_factory.mktemp("report") / "club.duckdb"
     with Store(path) as store:
         store.import_entries(
@@ -63,11 +65,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert result.exit_code == 0, result.output
     with Store(path) as store:
-        worst = store.query(
-            "SELECT deal, trick, play FROM play_costs WHERE match_id = ? AND player = 'Anna' "
-            "AND legal AND NOT forced ORDER BY view_cost DESC, dd_cost DESC, deal, trick, play LIMIT 1",
-            [MATCH],
-        ).row(0)
+        worst = first_card(store)[1:]
         store.add_annotation(MATCH, 2, None, None, "coach", "Deal two: count the trumps <before> you lead.")
         store.add_annotation(
             MATCH, worst[0], worst[1], worst[2], "coach", "Keep the manille here.", ["tempo"]
@@ -75,52 +73,119 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def costliest(path: Path, player: str | None) -> list[tuple[int, int, int]]:
+def first_card(store: Store) -> tuple[str, int, int, int]:
+    """The player, deal, trick and play of the match's costliest card as the archive ranks it."""
+    ranked = store.biggest_mistakes([MATCH], top=50).filter(pl.col("trick").is_not_null())
+    row = ranked.row(0, named=True)
+    return row["player"], row["deal"], row["trick"], row["play"]
+
+
+Place = tuple[int, int | None, int | None]
+"""A decision in the report: deal, trick and play (trick and play ``None`` for a call)."""
+
+
+def costliest(path: Path, player: str | None) -> list[Place]:
+    """The decisions the report should show, in its order: each player's three costliest as the
+    archive ranks them (``Store.biggest_mistakes``, the Match page's and ``findings --top``'s
+    rule), player by player in the report's team order (the first seat's team first)."""
     with Store(path, read_only=True) as store:
-        frame = store.query(
-            "SELECT deal, trick, play FROM play_costs WHERE match_id = $1 AND legal AND NOT forced "
-            "AND ($2 IS NULL OR player = $2) AND (coalesce(view_cost, 0) > 0 OR dd_cost > 0) "
-            "ORDER BY coalesce(view_cost, 0) DESC, dd_cost DESC, deal, trick, play LIMIT 5",
-            [MATCH, player],
+        seats = list(
+            store.query("SELECT seat0, seat1, seat2, seat3 FROM matches WHERE match_id = ?", [MATCH]).row(0)
         )
-    return [tuple(row) for row in frame.iter_rows()]  # type: ignore[misc]
+        names = [player] if player is not None else [seats[0], seats[2], seats[1], seats[3]]
+        out: list[Place] = []
+        for name in names:
+            frame = store.biggest_mistakes([MATCH], player=name, top=3)
+            out += [(r["deal"], r["trick"], r["play"]) for r in frame.iter_rows(named=True)]
+    return out
 
 
-def decisions_in(html: str) -> list[tuple[int, int, int]]:
+def decisions_in(html: str) -> list[Place]:
     found = re.findall(
-        r'<article class="decision" data-deal="(\d+)" data-trick="(\d+)" data-play="(\d+)"', html
+        r'<article class="decision" data-deal="(\d+)" (?:data-trick="(\d+)" data-play="(\d+)"|data-call)',
+        html,
     )
-    return [(int(d), int(t), int(p)) for d, t, p in found]
+    return [(int(d), int(t) if t else None, int(p) if p else None) for d, t, p in found]
 
 
-def test_report_for_everyone_names_the_teams_and_shows_the_five_costliest_decisions(archive: Path) -> None:
+def test_report_opens_with_each_players_three_costliest_cards_as_the_archive_ranks_them(
+    archive: Path,
+) -> None:
+    """The review comes first, one section a player ("Anna's three costliest cards tonight"),
+    from the archive's ranking (the Match page's boxes and ``findings --top``), not a ranking of
+    the report's own: each decision with its cost and the measure, and its reason."""
     with Store(archive, read_only=True) as store:
         html = make_report(store, MATCH)
         seats = store.query("SELECT seat0, seat1, seat2, seat3 FROM matches WHERE match_id = ?", [MATCH]).row(
             0
         )
+        ranked = {name: store.biggest_mistakes([MATCH], player=name, top=3) for name in seats}
     assert f"{seats[0]} &amp; {seats[2]}" in html and f"{seats[1]} &amp; {seats[3]}" in html
     assert decisions_in(html) == costliest(archive, None)
-    assert len(decisions_in(html)) == 5
+    lines = 0
+    assert html.index('id="review"') < html.index('id="score"') < html.index('id="deals"')
+    for name, frame in ranked.items():
+        if not frame.height:
+            assert f"{name}: no costly card tonight." in html
+            continue
+        count = {1: "costliest card", 2: "two costliest cards", 3: "three costliest cards"}[frame.height]
+        section = html[html.index(f'<section class="player-review" data-player="{name}">') :]
+        section = section[: section.index("</section>")]
+        assert f"{name}&#x27;s {count} tonight" in section
+        for row in frame.iter_rows(named=True):
+            where = (
+                f'data-deal="{row["deal"]}" data-trick="{row["trick"]}" data-play="{row["play"]}"'
+                if row["trick"] is not None
+                else f'data-deal="{row["deal"]}" data-call="{row["call"]}"'
+            )
+            article = section[section.index(where) :]
+            article = article[: article.index("</article>")]
+            if row["view_cost"] is not None and row["trick"] is not None:
+                assert "card points from what you could see" in article
+                assert f"({int(row['dd_cost'])} with every hand known)" in article
+            elif row["view_cost"] is not None:
+                assert "of the deal&#x27;s expected score from what you could see" in article
+            # the reason in words, its negative figures with the report's minus sign
+            assert escape(re.sub(r"(?<![\w-])-(?=\d)", "\u2212", row["explanation"])) in article
+            if 'class="line"' in article:  # the better card's line, as the solver's review stored it
+                lines += 1
+                with Store(archive, read_only=True) as store:
+                    taken = store.query(
+                        "SELECT team_points FROM finding_lines WHERE match_id = ? AND deal = ? AND trick = ? "
+                        "AND play = ? AND line = 'better' AND layout = 'view' LIMIT 1",
+                        [MATCH, row["deal"], row["trick"], row["play"]],
+                    ).item()
+                assert f"take {taken} card points from here" in article
+    assert lines  # the costly card's line is there
     for name in seats:
         assert f'data-player="{name}"' in html  # everyone's ledger row
     assert "accuracy-1" in html and "ledger-1" in html  # the formulas' versions in the footer
+    assert "five costliest" not in html
 
 
 def test_report_for_one_player_shows_only_their_decisions_and_the_comments_where_they_belong(
     archive: Path,
 ) -> None:
-    out = archive.parent / "anna.html"
+    with Store(archive, read_only=True) as store:
+        name, deal, trick, _ = first_card(store)
+        others = [
+            n
+            for n in store.query("SELECT player FROM seats WHERE match_id = ?", [MATCH])["player"]
+            if n != name
+        ]
+    out = archive.parent / "one.html"
     result = CliRunner().invoke(
-        cli, ["report", "--db", str(archive), "--match", MATCH, "--player", "anna", "--out", str(out)]
+        cli, ["report", "--db", str(archive), "--match", MATCH, "--player", name.upper(), "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
     html = out.read_text(encoding="utf-8")
-    assert "Match review for Anna" in html
-    expected = costliest(archive, "Anna")
+    assert f"Match review for {name}" in html
+    expected = costliest(archive, name)
     assert decisions_in(html) == expected
-    # the play comment sits in the article of Anna's costliest decision, the deal comment after deal 2's row
-    first = html.index(f'data-deal="{expected[0][0]}" data-trick="{expected[0][1]}"')
+    assert "costliest card" in html and f'<section class="player-review" data-player="{name}">' in html
+    assert not any(f'<section class="player-review" data-player="{other}">' in html for other in others)
+    # the play comment sits in the article of the costliest card, the deal comment after deal 2's row
+    first = html.index(f'data-deal="{deal}" data-trick="{trick}"')
     article = html[first : html.index("</article>", first)]
     assert "Keep the manille here." in article and "tempo" in article
     deal_row = html.index('<tr data-deal="2">')
@@ -128,8 +193,8 @@ def test_report_for_one_player_shows_only_their_decisions_and_the_comments_where
     assert html.index("count the trumps") < html.index('<tr data-deal="3">')
     assert "<before>" not in html  # comments are escaped
     with Store(archive, read_only=True) as store:
-        ledger = store.player_ledger("match", match_id=MATCH, player="Anna").row(0, named=True)
-    row = html[html.index('<tr data-player="Anna">') :]
+        ledger = store.player_ledger("match", match_id=MATCH, player=name).row(0, named=True)
+    row = html[html.index(f'<tr data-player="{name}">') :]
     row = row[: row.index("</tr>")]
     assert f">{ledger['cards']}<" in row and f">{ledger['points']}<" in row
 
@@ -141,7 +206,7 @@ def test_report_references_nothing_outside_itself(archive: Path) -> None:
     assert not re.search(r"\b(src|href|xlink:href)\s*=", html)
     assert "url(" not in html and "@import" not in html and "<link" not in html and "<script" not in html
     assert "<svg" in html and "<style>" in html and "@media print" in html and "size: A4" in html
-    assert "Partijbespreking" in html and "De vijf duurste beslissingen" in html
+    assert "Partijbespreking" in html and "duurste kaart" in html
 
 
 def test_report_without_costs_says_how_to_get_them(tmp_path: Path) -> None:
@@ -242,14 +307,18 @@ def test_report_example_in_the_help_runs_as_written(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, (command, done.stderr)
     html = (tmp_path / "anna.html").read_text(encoding="utf-8")
-    assert "Partijbespreking voor Anna" in html and decisions_in(html)
+    assert "Partijbespreking voor Anna" in html
+    with Store(tmp_path / "review.duckdb", read_only=True) as store:
+        ranked = store.biggest_mistakes(["cafe-rules"], player="Anna", top=3)
+    assert len(decisions_in(html)) == ranked.height
+    assert ranked.height or "Anna: vanavond geen dure kaart." in html
 
 
 @pytest.fixture
 def report_file(archive: Path) -> Iterator[Path]:
     out = archive.parent / "phone.html"
-    with Store(archive, read_only=True) as store:
-        out.write_text(make_report(store, MATCH, player="Anna"), encoding="utf-8")
+    with Store(archive, read_only=True) as store:  # the player of the costliest card: a table drawn
+        out.write_text(make_report(store, MATCH, player=first_card(store)[0]), encoding="utf-8")
     yield out
 
 
@@ -270,12 +339,15 @@ def test_report_opens_offline_at_phone_width(report_file: Path) -> None:
             page.on("request", lambda request: requests.append(request.url))
             page.goto(report_file.as_uri())
             page.locator("article.decision").first.wait_for(timeout=15_000)
+            with Store(report_file.parent / "club.duckdb", read_only=True) as store:
+                name, _, trick, _ = first_card(store)
             assert page.locator("article.decision").count() == len(
-                costliest(report_file.parent / "club.duckdb", "Anna")
+                costliest(report_file.parent / "club.duckdb", name)
             )
             # nothing wider than the phone: wide tables scroll inside their own box
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
-            assert page.locator("svg.card").count() > 20
+            # the legend's two, and the four hands and the trick of the costly card's table at least
+            assert page.locator("svg.card").count() >= 2 + 4 * (9 - trick)
             page.screenshot(path=str(shot), full_page=True)
             page.emulate_media(media="print")
             assert page.evaluate("getComputedStyle(document.querySelector('.table')).backgroundColor") in (

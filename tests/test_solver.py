@@ -26,6 +26,7 @@ from manillen_replay.analysis.call_review import (
     trump_review,
 )
 from manillen_replay.analysis.costs import (
+    NEAR_TIE,
     VIEW_FLOOR,
     CardValue,
     PlayCost,
@@ -375,7 +376,10 @@ def test_view_costs_are_reproducible_with_the_same_seed_and_never_negative():
             views = {card: value.view for card, value in cost.values.items()}
             assert all(v is not None for v in views.values())
             top = max(v for v in views.values() if v is not None)
-            assert all(views[c] == top for c in cost.best_cards)
+            # every card within NEAR_TIE of the top, and only those
+            near = {c for c, v in views.items() if v is not None and v >= top - NEAR_TIE - 1e-9}
+            assert set(cost.best_cards) == near
+            assert views[cost.best_cards[0]] == top
 
 
 def test_view_values_are_the_mean_over_every_layout_when_few_remain():

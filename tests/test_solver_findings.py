@@ -155,3 +155,28 @@ def test_a_card_is_judged_by_what_it_surely_cost(
     )
     assert [f.severity for f in found if f.kind == "costly_card"] == ([severity] if severity else [])
     assert not [f for f in found if f.kind == "hindsight_only"]
+
+
+def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> None:
+    """Issue 30: view values a hair apart (9♥ 6.00, 8♥ 5.95 card points) are a tie of the sampled
+    layouts, so the costly card's finding names both, in English and Dutch; a card 0.2 behind
+    (7♥) is not one of them."""
+    from manillen_replay.analysis.costs import NEAR_TIE, _with_view, hindsight_cost
+
+    moment = SimpleNamespace(trick=3, play=1, seat=1, card=int(Card.HK), is_legal=True)
+    hindsight = {Card.H9: 30, Card.H8: 30, Card.H7: 30, Card.HK: 24}
+    cost = hindsight_cost(moment, hindsight, 24, deal=4)  # type: ignore[arg-type]
+    means = {Card.H9: 36.0, Card.H8: 36.0 - NEAR_TIE / 2, Card.H7: 36.0 - 2 * NEAR_TIE, Card.HK: 30.0}
+    viewed = _with_view(cost, 6.0, means, 50, False)
+    assert viewed.best_cards == (Card.H9, Card.H8)
+    deal = SimpleNamespace(number=4, multiplier=1)
+    (costly,) = cost_findings(
+        [viewed],
+        match="m",
+        deal=deal,  # type: ignore[arg-type]
+        players=["Anna", "Bert", "Carla", "Dirk"],
+    )
+    assert set(costly.better) == {Card.H9, Card.H8}
+    assert "8♥ or 9♥ would have kept them" in costly.explanation
+    assert "met harten acht of negen waren ze gebleven" in costly.explanation_nl
+    assert "7♥" not in costly.explanation

@@ -151,9 +151,22 @@ def _team_value(team0: int, seat: int, in_play: int) -> int:
     return team0 if seat % 2 == 0 else in_play - team0
 
 
+NEAR_TIE = 0.1
+"""Card points of the player's view within which a card counts as one of the best: averages over
+sampled layouts that close are a tie, so a costly card's finding names every such card as the
+better one, not whichever the sample put a hair ahead."""
+
+
 def _best(values: Mapping[Card, float]) -> tuple[Card, ...]:
+    """The best cards by the player's view: every card within :data:`NEAR_TIE` of the top, the
+    best first (equal ones in card order).
+
+    >>> _best({Card.H9: 6.0, Card.H8: 5.95, Card.HK: 3.0, Card.HA: 5.8})
+    (Card.H9, Card.H8)
+    """
     top = max(values.values())
-    return tuple(sorted(card for card, value in values.items() if value >= top - 1e-9))
+    near = [card for card, value in values.items() if value >= top - NEAR_TIE - 1e-9]
+    return tuple(sorted(near, key=lambda card: (-values[card], card)))
 
 
 def dd_costs(result: DealResult, rules: Rules, *, workers: int | None = None) -> list[PlayCost]:

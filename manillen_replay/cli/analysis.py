@@ -466,9 +466,15 @@ def _archive_findings(
             frame = store.query(_FINDINGS_SQL, [player, kinds, minimum.level + 1, match_id])
         else:
             filtered = bool(kinds) or minimum.level > Severity.INACCURACY.level
-            frame = store.biggest_mistakes(
-                None if match_id is None else [match_id], player=player, top=2**31 - 1 if filtered else top
-            ).rename({"match_id": "match"})
+            frame = (
+                store.biggest_mistakes(
+                    None if match_id is None else [match_id],
+                    player=player,
+                    top=2**31 - 1 if filtered else top,
+                )
+                .drop("place")
+                .rename({"match_id": "match"})
+            )
             rows = [
                 row
                 for row in frame.iter_rows(named=True)

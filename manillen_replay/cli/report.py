@@ -39,10 +39,12 @@ def report(
 ) -> None:
     """Write a match review as one self-contained HTML file, to mail or open on a phone.
 
-    The file holds the match (teams, a score chart, every deal), and for the player (or
-    everyone): accuracy, the luck and skill ledger (the cards against the decisions), and the
-    five costliest decisions, each with the table drawn at that moment, the card played, the
-    better card with both costs, and the explanation. Every coach comment stands where it
+    The file opens with the review: the player's (or each player's) three costliest
+    decisions, ranked as `manillen findings --top 3` and the dashboard's Match page rank
+    them, each with its cost and its measure, the reason in words, the trump suit, the table
+    drawn at that moment, and the better card's line. Then the match (teams, a score chart,
+    every deal), accuracy and the luck and skill ledger (the cards against the decisions), for
+    the player or everyone. Every coach comment stands where it
     belongs. Styles, charts and card pictures are inside the file: it needs no network, and
     prints on A4. A match the solver has not reviewed yet is reviewed first (costs, accuracy
     and the ledger come from it; progress on stderr, --samples layouts a play), and stored in

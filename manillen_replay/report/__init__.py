@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .build import COSTLIEST, Report, ReportTables, gather
+from .build import REVIEW_TOP, Report, ReportTables, gather
 from .render import render
 from .words import LANGUAGES
 
@@ -29,8 +29,8 @@ def make_report(store: Store, match_id: str, *, player: str | None = None, lang:
 
     if lang not in LANGUAGES:
         raise ManillenError(f"unknown report language {lang!r}: use {' or '.join(LANGUAGES)}")
-    tables = ReportTables(**store.report_rows(match_id))
+    tables = ReportTables(**store.report_rows(match_id, top=REVIEW_TOP))
     return render(gather(tables, player=player, lang=lang))
 
 
-__all__ = ["COSTLIEST", "LANGUAGES", "Report", "ReportTables", "gather", "make_report", "render"]
+__all__ = ["LANGUAGES", "REVIEW_TOP", "Report", "ReportTables", "gather", "make_report", "render"]

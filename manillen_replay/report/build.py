@@ -19,8 +19,9 @@ from ..errors import ManillenError
 from ..record import loads
 from ..rules import Contract
 
-COSTLIEST = 5
-"""How many of the costliest decisions a report shows."""
+REVIEW_TOP = 3
+"""How many of each player's costliest decisions the report's review shows (the Match page's
+boxes show as many)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,11 @@ class ReportTables:
     """``player_ledger`` rows of the match (scope ``match``)."""
     accuracy: pl.DataFrame
     """``player_accuracy`` rows of the match (scopes ``match`` and ``deal``)."""
+    mistakes: pl.DataFrame = field(default_factory=pl.DataFrame)
+    """Each player's costliest decisions, ranked by the archive (``Store.biggest_mistakes`` with
+    ``each_player``): the report shows them in this order and never ranks them again."""
+    lines: pl.DataFrame = field(default_factory=pl.DataFrame)
+    """``finding_lines`` rows of the match: the line after each costly card and after the better card."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,36 +88,85 @@ class DealLine:
 
 
 @dataclass(frozen=True, slots=True)
+class LineTrick:
+    """One trick of a solver line: its cards in the order played, who took it and its points."""
+
+    number: int
+    cards: tuple[tuple[int, Card], ...]
+    """``(seat, card)`` in the order played (the trick under way: from the decision on)."""
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class BetterLine:
+    """The line after the better card, best play by all four, against the line after the card played."""
+
+    layout: str
+    """``view``: on the layout of the hidden cards the reason chose; ``real``: on the real cards."""
+    card: Card
+    """The better card, the line's first."""
+    tricks: tuple[LineTrick, ...]
+    taken: int
+    """Card points the player's team takes from the decision on after the better card."""
+    taken_played: int | None
+    """The same after the card played (``None`` when not stored)."""
+    layouts: int | None
+    """Of how many layouts the ``view`` one was chosen."""
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
-    """One costly card, with the table as it was when it was played."""
+    """One of a player's costliest decisions, as the archive ranked it: a card, or a call."""
 
     deal: int
-    trick: int
-    play: int
+    trick: int | None
+    """``None`` for a call (trump, muil or klop)."""
+    play: int | None
     seat: int
     player: str
-    card: Card
-    view_cost: float
-    dd_cost: int
-    better: Card | None
-    """The best card from the player's view (the best with hindsight when no view was computed)."""
-    better_view_cost: float | None
-    better_dd_cost: int | None
+    card: Card | None
+    """The card played (``None`` for a call)."""
+    kind: str
+    """The finding's kind (``costly_card``, ``trump_choice``...)."""
+    call: str | None
+    """``trump`` or ``klop`` for a call (the ranking's ``call``), ``None`` for a card."""
+    cost: str
+    """What it cost, its measure named (``4.5 card points from what you could see (9 with every
+    hand known)``), in the report's language."""
+    view_cost: float | None
+    dd_cost: float | None
+    better: tuple[Card, ...]
+    """The better cards (every one within a hair of the best), the first the line's."""
     explanation: str
-    """The finding's explanation in the report's language, or empty."""
+    """The finding's explanation (the reason in words) in the report's language, or empty."""
     hands: tuple[CardSet, ...]
-    """What each seat held just before the card (the player's hand still with it)."""
+    """What each seat held just before the card (the player's hand still with it); for a call,
+    as dealt."""
     table: tuple[tuple[int, Card], ...]
     """``(seat, card)`` already on the table in the trick."""
     names: tuple[str, ...]
     dealer: int
     trump: Suit | None
     comments: tuple[Comment, ...]
-    """Comments on this play or its trick."""
+    """Comments on this play or its trick (on the deal, for a call)."""
     contract: Contract | None = None
     """The deal's contract (``TRUMP`` with :attr:`trump` its suit, ``MUIL``...)."""
     en_face: bool = False
     knocks: int = 0
+    line: BetterLine | None = None
+    """The better card's line, when the solver's review stored it."""
+    rank: int = 1
+    """The place among the player's costliest, 1 first."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReview:
+    """One player's costliest decisions, the costliest first."""
+
+    name: str
+    team: int
+    decisions: tuple[Decision, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +197,9 @@ class Report:
     winner: int | None
     deals: tuple[DealLine, ...]
     players: tuple[PlayerLine, ...]
-    decisions: tuple[Decision, ...]
+    reviews: tuple[PlayerReview, ...]
+    """Each player's costliest decisions (only the player's in a report for one), in the
+    report's team order."""
     match_comments: tuple[Comment, ...] = ()
     costed: bool = False
     samples: int | None = None
@@ -151,6 +208,11 @@ class Report:
     first_team: int = 0
     """The team every table, chart and score of the report shows first: the player's team, or
     the first seat's team in a report for everyone."""
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        """Every decision of :attr:`reviews`, player by player."""
+        return tuple(d for review in self.reviews for d in review.decisions)
 
     @property
     def team_order(self) -> tuple[int, int]:
@@ -265,7 +327,14 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
     # and the players of the first team before the others (in seat order within a team)
     first_team = 1 if chosen is not None and lines and lines[0].team == 1 else 0
     players = tuple(sorted(lines, key=lambda line: line.team != first_team))
-    decisions = tuple(_costliest(tables, match, names_by_deal, chosen, lang, comments))
+    reviews = tuple(
+        PlayerReview(
+            line.name,
+            line.team,
+            tuple(_ranked(tables, match, names_by_deal, line.name, lang, comments)),
+        )
+        for line in players
+    )
     samples = int(tables.costs["layouts"].max() or 0) if tables.costs.height else None  # type: ignore[arg-type]
     return Report(
         match_id=match.id,
@@ -280,89 +349,88 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
         winner=match.winner,
         deals=deals,
         players=players,
-        decisions=decisions,
+        reviews=reviews,
         costed=tables.costs.height > 0,
         samples=samples or None,
         first_team=first_team,
     )
 
 
-def _costliest(
+def _line(tables: ReportTables, deal: int, trick: int, play: int) -> BetterLine | None:
+    """The better card's line of a play, on the layout the reason chose (the real cards when
+    only those are stored)."""
+    lines = tables.lines
+    if not lines.height:
+        return None
+    here = lines.filter((pl.col("deal") == deal) & (pl.col("trick") == trick) & (pl.col("play") == play))
+    for layout in ("view", "real"):
+        better = _rows(here.filter((pl.col("line") == "better") & (pl.col("layout") == layout)))
+        if not better:
+            continue
+        played = _rows(here.filter((pl.col("line") == "played") & (pl.col("layout") == layout)))
+        tricks: dict[int, list[dict[str, Any]]] = {}
+        for row in better:
+            tricks.setdefault(int(row["line_trick"]), []).append(row)
+        return BetterLine(
+            layout=layout,
+            card=Card.parse(better[0]["first_card"]),
+            tricks=tuple(
+                LineTrick(
+                    number,
+                    tuple((int(r["seat"]), Card.parse(r["card"])) for r in rows),
+                    int(rows[-1]["winner"]),
+                    int(rows[-1]["trick_points"]),
+                )
+                for number, rows in tricks.items()
+            ),
+            taken=int(better[0]["team_points"]),
+            taken_played=int(played[0]["team_points"]) if played else None,
+            layouts=better[0]["layouts"],
+        )
+    return None
+
+
+def _ranked(
     tables: ReportTables,
     match: MatchResult,
     names_by_deal: dict[int, list[str]],
-    player: str | None,
+    player: str,
     lang: str,
     comments: Sequence[Comment],
 ) -> list[Decision]:
-    if not tables.costs.height:
+    """A player's costliest decisions in the order the archive ranked them (:attr:`ReportTables.mistakes`)."""
+    from ..analysis.ranking import cost_in_words
+
+    if not tables.mistakes.height:
         return []
-    costs = tables.costs.filter(pl.col("legal") & ~pl.col("forced"))
-    if player is not None:
-        costs = costs.filter(pl.col("player").str.to_lowercase() == player.lower())
-    costs = costs.with_columns(pl.col("view_cost").fill_null(0.0).alias("_view")).filter(
-        (pl.col("_view") > 0) | (pl.col("dd_cost") > 0)
-    )
-    top = costs.sort(
-        ["_view", "dd_cost", "deal", "trick", "play"], descending=[True, True, False, False, False]
-    ).head(COSTLIEST)
     deals = {deal.number: deal for deal in match.deals}
-    explanations = {
-        (row["deal"], row["trick"], row["play"]): (row["explanation_nl"] if lang == "nl" else None)
-        or row["explanation"]
-        for row in _rows(tables.findings.filter(pl.col("kind").is_in(["costly_card", "hindsight_only"])))
-    }
-    other = {
-        (row["deal"], row["trick"], row["play"]): (row["explanation_nl"] if lang == "nl" else None)
-        or row["explanation"]
-        for row in _rows(tables.findings.filter(pl.col("trick").is_not_null()))
-    }
     out = []
-    for row in _rows(top):
-        place = (row["deal"], row["trick"], row["play"])
-        values = {
-            Card.parse(v["card"]): v
-            for v in _rows(
-                tables.values.filter(
-                    (pl.col("deal") == row["deal"])
-                    & (pl.col("trick") == row["trick"])
-                    & (pl.col("play") == row["play"])
-                )
-            )
-        }
-        card = Card.parse(row["card"])
-        # A card the player's view found as good as the best has only a hindsight cost: then the
-        # better card is the one hindsight shows.
-        view_best = [Card.parse(c) for c in row["best"] or []]
-        best = (
-            view_best
-            if row["_view"] > 0 and view_best
-            else [Card.parse(c) for c in row["hindsight_best"] or []]
-        )
-        better = next((c for c in best if c != card), None)
-        top_view = max((v["view"] for v in values.values() if v["view"] is not None), default=None)
-        top_dd = max((v["hindsight"] for v in values.values()), default=None)
-        better_view = better_dd = None
-        if better is not None and better in values:
-            view = values[better]["view"]
-            better_view = None if view is None or top_view is None else max(0.0, top_view - view)
-            better_dd = None if top_dd is None else top_dd - values[better]["hindsight"]
-        deal = deals[row["deal"]]
-        hands, table = _hands_before(deal, row["trick"], row["play"])
+    mine = tables.mistakes.filter(pl.col("player").str.to_lowercase() == player.lower())
+    for rank, row in enumerate(_rows(mine), start=1):
+        deal = deals.get(row["deal"])
+        if deal is None or deal.hands is None or row["seat"] is None:
+            continue
+        trick, play = row["trick"], row["play"]
+        if trick is not None and play is not None:
+            hands, table = _hands_before(deal, trick, play)
+        else:
+            hands, table = tuple(CardSet(int(h)) for h in deal.hands), ()
+        seat = int(row["seat"])
         out.append(
             Decision(
                 deal=row["deal"],
-                trick=row["trick"],
-                play=row["play"],
-                seat=row["seat"],
-                player=row["player"] or f"seat {row['seat']}",
-                card=card,
-                view_cost=float(row["_view"]),
-                dd_cost=int(row["dd_cost"]),
-                better=better,
-                better_view_cost=better_view,
-                better_dd_cost=better_dd,
-                explanation=explanations.get(place) or other.get(place) or "",
+                trick=trick,
+                play=play,
+                seat=seat,
+                player=row["player"] or player,
+                card=Card.parse(row["card"]) if row["card"] else None,
+                kind=row["kind"],
+                call=row["call"] if trick is None else None,
+                cost=cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"], lang),
+                view_cost=row["view_cost"],
+                dd_cost=row["dd_cost"],
+                better=tuple(Card.parse(c) for c in row["better"] or ()),
+                explanation=((row["explanation_nl"] if lang == "nl" else None) or row["explanation"] or ""),
                 hands=hands,
                 table=table,
                 names=tuple(names_by_deal[row["deal"]]),
@@ -374,8 +442,11 @@ def _costliest(
                 comments=tuple(
                     c
                     for c in comments
-                    if c.deal == row["deal"] and c.trick == row["trick"] and c.play in (None, row["play"])
+                    if c.deal == row["deal"]
+                    and (c.trick is None if trick is None else c.trick == trick and c.play in (None, play))
                 ),
+                line=_line(tables, row["deal"], trick, play) if trick is not None else None,
+                rank=rank,
             )
         )
     return out

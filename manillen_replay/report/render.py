@@ -9,6 +9,7 @@ team figures is in one order, the player's team first (:attr:`~.build.Report.tea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 
@@ -17,9 +18,10 @@ from ..analysis.ledger import FORMULA_VERSION
 from ..cards import Card
 from ..engine import DealKind
 from ..rules import Contract
-from .build import Comment, DealLine, Decision, Report
+from .build import BetterLine, Comment, DealLine, Decision, PlayerReview, Report
 from .svg import (
     LEDGER_STEPS,
+    MINUS,
     TEAM_COLOURS,
     Series,
     card_svg,
@@ -370,7 +372,7 @@ def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
             mark="played"
             if mover and card == decision.card
             else "better"
-            if mover and card == decision.better
+            if mover and card in decision.better
             else "",
         )
         for card in hand
@@ -385,7 +387,10 @@ def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
 
 
 def table_html(decision: Decision, lang: str) -> str:
-    """The table at the moment of a decision: the four hands, the trick, the decider at the bottom."""
+    """The table at the moment of a decision: the four hands, the trick, the decider at the bottom;
+    for a call, the caller's hand as dealt (all a caller sees)."""
+    if decision.trick is None:
+        return f'<div class="table call">{_seat_box(decision, decision.seat, "s", lang)}</div>'
     order = [(decision.seat + step) % 4 for step in range(4)]
     seats = "".join(
         _seat_box(decision, seat, place, lang) for seat, place in zip(order, _PLACES, strict=True)
@@ -400,75 +405,148 @@ def table_html(decision: Decision, lang: str) -> str:
     return f'<div class="table">{seats}<div class="trick">{trick}</div></div>'
 
 
-def _decision(report: Report, decision: Decision) -> str:
+def _minus_signs(text: str) -> str:
+    """A finding's words with the report's minus sign on negative figures (``−8.7``, not ``-8.7``).
+
+    >>> _minus_signs("scores -8.7 on average, 3-2 in tricks")
+    'scores −8.7 on average, 3-2 in tricks'
+    """
+    return re.sub(r"(?<![\w-])-(?=\d)", MINUS, text)
+
+
+def _cards_html(cards: Sequence[Card], lang: str) -> str:
+    """Cards as text with their suits drawn: ``9♥ or 8♥``."""
+    return f" {escape(say(lang, 'or'))} ".join(_card_text(card) for card in cards)
+
+
+def _line_html(report: Report, decision: Decision, line: BetterLine) -> str:
+    """The better card's line in words: its tricks, and what the player's team takes after it."""
     lang = report.lang
-    title = say(
-        lang,
-        "decision_title",
-        deal=decision.deal,
-        trick=decision.trick,
-        player=decision.player,
-        card="{card}",
+    assert decision.card is not None
+    where = (
+        say(lang, "line_on_view", layouts=line.layouts, player=decision.player)
+        if line.layout == "view"
+        else say(lang, "line_on_real")
     )
-    title_html = escape(title).replace("{card}", _card_text(decision.card))
-    lines = [
+    tricks = "; ".join(
         escape(
             say(
                 lang,
-                "played_cost",
-                card="{card}",
-                view=_number(decision.view_cost, lang),
-                dd=decision.dd_cost,
-                player=decision.player,
+                "line_trick",
+                trick=trick.number,
+                cards="{cards}",
+                winner=decision.names[trick.winner],
+                points=trick.points,
             )
-        ).replace("{card}", _card_text(decision.card))
-    ]
-    if decision.better is not None:
+        ).replace("{cards}", " ".join(_card_text(card) for _, card in trick.cards))
+        for trick in line.tricks
+    )
+    team = " & ".join(name for seat, name in enumerate(decision.names) if seat % 2 == decision.seat % 2)
+    text = escape(
+        say(
+            lang,
+            "better_line",
+            where=where,
+            better="{better}",
+            card="{card}",
+            tricks="{tricks}",
+            team=team,
+            b=line.taken,
+            a="–" if line.taken_played is None else line.taken_played,
+        )
+    )
+    return (
+        text.replace("{better}", _card_text(line.card))
+        .replace("{card}", _card_text(decision.card))
+        .replace("{tricks}", tricks)
+    )
+
+
+def _decision(report: Report, decision: Decision) -> str:
+    lang = report.lang
+    if decision.card is not None and decision.trick is not None:
+        title = say(
+            lang,
+            "decision_title",
+            rank=decision.rank,
+            deal=decision.deal,
+            trick=decision.trick,
+            player=decision.player,
+            card="{card}",
+        )
+        title_html = escape(title).replace("{card}", _card_text(decision.card))
+        place = f'data-trick="{decision.trick}" data-play="{decision.play}" data-card="{decision.card}"'
+    else:
+        call = say(lang, f"call.{decision.call}") if decision.call in ("trump", "klop") else decision.kind
+        title = say(
+            lang, "call_title", rank=decision.rank, deal=decision.deal, player=decision.player, call=call
+        )
+        title_html = escape(title)
+        place = f'data-call="{escape(decision.call or decision.kind, quote=True)}"'
+    lines = [escape(say(lang, "cost", cost=decision.cost))]
+    if decision.better:
         lines.append(
-            escape(
-                say(
-                    lang,
-                    "better_cost",
-                    card="{card}",
-                    view=_number(decision.better_view_cost, lang),
-                    dd=_number(decision.better_dd_cost, lang, 0),
-                    player=decision.player,
-                )
-            ).replace("{card}", _card_text(decision.better))
+            escape(say(lang, "better", cards="{cards}")).replace(
+                "{cards}", _cards_html(decision.better, lang)
+            )
         )
     items = "".join(f"<li>{line}</li>" for line in lines)
-    explanation = f'<p class="explanation">{escape(decision.explanation)}</p>' if decision.explanation else ""
+    if decision.line is not None:
+        items += f'<li class="line">{_line_html(report, decision, decision.line)}</li>'
+
+    explanation = (
+        f'<p class="explanation">{escape(_minus_signs(decision.explanation))}</p>'
+        if decision.explanation
+        else ""
+    )
     comments = "".join(_comment_html(lang, c) for c in decision.comments)
     trump = f' data-trump="{decision.trump.name}"' if decision.trump is not None else ""
     contract = escape(say(lang, "decision_contract", contract="{contract}")).replace(
         "{contract}", _contract(lang, decision)
     )
     return (
-        f'<article class="decision" data-deal="{decision.deal}" data-trick="{decision.trick}" '
-        f'data-play="{decision.play}" data-card="{decision.card}"><h3>{title_html}</h3>'
+        f'<article class="decision" data-deal="{decision.deal}" {place} '
+        f'data-player="{escape(decision.player, quote=True)}"><h3>{title_html}</h3>'
         f'<p class="contract"{trump}>{contract}</p>'
         f"{table_html(decision, lang)}<ul class='costs'>{items}</ul>{explanation}{comments}</article>"
     )
 
 
-def _decisions(report: Report) -> str:
-    if not report.costed:
-        return ""
+def _review_title(lang: str, review: PlayerReview) -> str:
+    count = len(review.decisions)
+    key = f"review_title_{count}" if count in (1, 2, 3) else "review_title_n"
+    return say(lang, key, player=review.name, count=count)
+
+
+def _review(report: Report) -> str:
+    """Each player's costliest decisions, as the archive ranked them: the review opens with them."""
     lang = report.lang
-    heading = say(lang, "costliest")
     if not report.decisions:
-        nothing = escape(say(lang, "no_decisions"))
-        return f'<section id="decisions"><h2>{escape(heading)}</h2><p>{nothing}</p></section>'
-    sample = report.decisions[0].card
+        if not report.costed:
+            return ""
+        nothing = "".join(
+            f'<p class="none">{escape(say(lang, "review_none", player=review.name))}</p>'
+            for review in report.reviews
+        )
+        return f'<section id="review"><h2>{escape(say(lang, "review"))}</h2>{nothing}</section>'
+    sample = report.decisions[0].card or Card.parse("7H")
     legend = (
         f'<p class="legend">{card_svg(sample, mark="played")} {escape(say(lang, "legend_played"))} · '
         f"{card_svg(sample, mark='better')} {escape(say(lang, 'legend_better'))}</p>"
     )
-    return (
-        f'<section id="decisions"><h2>{escape(heading)}</h2>{legend}'
-        + "".join(_decision(report, d) for d in report.decisions)
-        + "</section>"
-    )
+    parts = [f'<section id="review"><p class="note">{escape(say(lang, "review_note"))}</p>{legend}']
+    for review in report.reviews:
+        if not review.decisions:
+            parts.append(f'<p class="none">{escape(say(lang, "review_none", player=review.name))}</p>')
+            continue
+        parts.append(
+            f'<section class="player-review" data-player="{escape(review.name, quote=True)}">'
+            f'<h2 class="team{review.team}">{escape(_review_title(lang, review))}</h2>'
+            + "".join(_decision(report, d) for d in review.decisions)
+            + "</section>"
+        )
+    parts.append("</section>")
+    return "".join(parts)
 
 
 def _ledger_cells(deal: DealLine, team: int, lang: str, labels: Sequence[str]) -> str:
@@ -576,9 +654,9 @@ def render(report: Report) -> str:
     body = "".join(
         (
             _header(report),
+            _review(report),
             _score_chart(report),
             _players(report),
-            _decisions(report),
             _deals(report),
             _footer(report),
         )

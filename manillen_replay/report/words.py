@@ -90,20 +90,54 @@ WORDS: dict[str, tuple[str, str]] = {
         "De solver heeft deze partij nog niet berekend: voer `manillen analyze --depth solver` uit voor "
         "nauwkeurigheid, de kaarten en beslissingen en de duurste beslissingen.",
     ),
-    "costliest": ("The five costliest decisions", "De vijf duurste beslissingen"),
-    "costliest_one": ("The costliest decisions", "De duurste beslissingen"),
-    "no_decisions": ("No card cost anything from the player's view.", "Geen enkele kaart kostte iets."),
+    "review": ("The review", "De bespreking"),
+    "review_note": (
+        "Each player's costliest decisions, ranked by what they cost from the player's own view (one "
+        "finding per decision), as the Match page and `manillen findings --top 3` rank them.",
+        "De duurste beslissingen van elke speler, gerangschikt volgens wat ze kostten met wat de speler "
+        "zelf kon weten (één bevinding per beslissing), zoals de pagina Partij en "
+        "`manillen findings --top 3` ze rangschikken.",
+    ),
+    "review_title_1": ("{player}'s costliest card tonight", "De duurste kaart van {player} vanavond"),
+    "review_title_2": (
+        "{player}'s two costliest cards tonight",
+        "De twee duurste kaarten van {player} vanavond",
+    ),
+    "review_title_3": (
+        "{player}'s three costliest cards tonight",
+        "De drie duurste kaarten van {player} vanavond",
+    ),
+    "review_title_n": (
+        "{player}'s {count} costliest cards tonight",
+        "De {count} duurste kaarten van {player} vanavond",
+    ),
+    "review_none": ("{player}: no costly card tonight.", "{player}: vanavond geen dure kaart."),
     "decision_title": (
-        "Deal {deal}, trick {trick}: {player} played {card}",
-        "Spel {deal}, slag {trick}: {player} speelde {card}",
+        "{rank}. Deal {deal}, trick {trick}: {player} played {card}",
+        "{rank}. Spel {deal}, slag {trick}: {player} speelde {card}",
     ),
-    "played_cost": (
-        "Played {card}: cost {view} card points from {player}'s view, {dd} with hindsight.",
-        "Gespeeld {card}: kostte {view} kaartpunten met wat {player} kon weten, {dd} achteraf.",
+    "call_title": ("{rank}. Deal {deal}: {player}'s {call}", "{rank}. Spel {deal}: {call} van {player}"),
+    "call.trump": ("trump call", "troefkeuze"),
+    "call.klop": ("klop (knock) call", "klop"),
+    "cost": ("Cost: {cost}.", "Kost: {cost}."),
+    "better": ("Better: {cards}.", "Beter: {cards}."),
+    "or": ("or", "of"),
+    "better_line": (
+        "Better line, {where}: {better} instead of {card}, then best play by all four: {tricks}. "
+        "{team} take {b} card points from here, against {a} after {card}.",
+        "Betere lijn, {where}: {better} in plaats van {card}, daarna speelt iedereen perfect: {tricks}. "
+        "{team} halen vanaf hier {b} kaartpunten, tegen {a} na {card}.",
     ),
-    "better_cost": (
-        "Better {card}: cost {view} from {player}'s view, {dd} with hindsight.",
-        "Beter {card}: kostte {view} met wat {player} kon weten, {dd} achteraf.",
+    "line_on_view": (
+        "on the layout of the hidden cards closest to the average, of {layouts} that {player} could not "
+        "tell from the real one",
+        "in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt, van {layouts} "
+        "die {player} niet van de echte kon onderscheiden",
+    ),
+    "line_on_real": ("on the real cards, every hand known", "met de echte kaarten, alle kaarten open"),
+    "line_trick": (
+        "trick {trick} {cards} to {winner} ({points})",
+        "slag {trick} {cards} naar {winner} ({points})",
     ),
     "decision_contract": ("Contract: {contract}", "Contract: {contract}"),
     "legend_played": ("the card played", "de gespeelde kaart"),

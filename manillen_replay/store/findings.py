@@ -68,10 +68,16 @@ kept AS (
     SELECT *, row_number() OVER (
                PARTITION BY {", ".join(DECISION_COLUMNS)} ORDER BY {_order_by(KEEP_ORDER)}) AS keep
     FROM costed
+),
+placed AS (
+    -- the place among everyone's decisions, or ($4) among the player's own
+    SELECT * EXCLUDE (keep), row_number() OVER (
+               PARTITION BY CASE WHEN $4::BOOLEAN THEN lower(player) END
+               ORDER BY {_order_by(RANK_ORDER)}) AS place
+    FROM kept WHERE keep = 1
 )
-SELECT * EXCLUDE (keep) FROM kept WHERE keep = 1
+SELECT * FROM placed WHERE place <= $3
 ORDER BY {_order_by(RANK_ORDER)}
-LIMIT $3
 """
 """The decisions of :meth:`FindingsMixin.biggest_mistakes`: the rule of
 :mod:`manillen_replay.analysis.ranking` (one finding per decision, the costliest first) in SQL."""
@@ -81,7 +87,12 @@ class FindingsMixin(StoreBase):
     """Saving the analysis's results."""
 
     def biggest_mistakes(
-        self, match_ids: Sequence[str] | None = None, *, player: str | None = None, top: int = 3
+        self,
+        match_ids: Sequence[str] | None = None,
+        *,
+        player: str | None = None,
+        top: int = 3,
+        each_player: bool = False,
     ) -> pl.DataFrame:
         """The costliest decisions, one finding each, the costliest first ("your biggest mistakes").
 
@@ -93,13 +104,16 @@ class FindingsMixin(StoreBase):
 
         :param match_ids: only these matches (all when ``None``).
         :param player: only this player's decisions (any case).
-        :param top: at most this many rows.
+        :param top: at most this many rows (with ``each_player``, this many of each player's).
+        :param each_player: ``top`` of each player rather than of everyone (the report's
+            "three costliest cards" of each player); still in one order, the costliest first.
         :returns: the ``findings`` columns (``match_id``, ``deal``, ``trick``, ``play``, ``seat``,
             ``player``, ``kind``, ``category``, ``severity``, ``card``, ``better``, ``points``,
             ``explanation``, ``explanation_nl``, ``detector``) with ``call``,
-            ``severity_level``, ``view_cost`` and ``dd_cost``.
+            ``severity_level``, ``view_cost``, ``dd_cost`` and ``place`` (1 for the costliest,
+            of everyone's or, with ``each_player``, of the player's).
         """
-        params: list[Any] = [None if match_ids is None else list(match_ids), player, max(0, top)]
+        params: list[Any] = [None if match_ids is None else list(match_ids), player, max(0, top), each_player]
         with self._con.cursor() as cursor:
             return _frame(cursor.sql(BIGGEST_MISTAKES_SQL, params=params))
 

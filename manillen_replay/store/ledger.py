@@ -8,6 +8,7 @@ import polars as pl
 
 from ..errors import ManillenError
 from .connection import StoreBase, _frame
+from .findings import BIGGEST_MISTAKES_SQL
 
 LEDGER_SCOPES = ("deal", "match", "evening", "all")
 """The scopes of the ``player_ledger`` view, narrowest first."""
@@ -38,13 +39,15 @@ class LedgerMixin(StoreBase):
             [scope, match_id, player],
         )
 
-    def report_rows(self, match_id: str) -> dict[str, Any]:
+    def report_rows(self, match_id: str, *, top: int = 3) -> dict[str, Any]:
         """Everything a match report shows, as stored: the record and the match's rows.
 
+        :param top: how many of each player's costliest decisions ``mistakes`` holds.
         :returns: ``record`` (the canonical record text), and frames ``costs`` (``play_costs``),
             ``values`` (``card_values``), ``findings``, ``annotations``, ``deal_ledger``,
-            ``player_ledger`` (scope ``match``) and ``accuracy`` (``player_accuracy``, scopes
-            ``match`` and ``deal``) of the match.
+            ``player_ledger`` (scope ``match``), ``accuracy`` (``player_accuracy``, scopes
+            ``match`` and ``deal``), ``mistakes`` (each player's ``top`` costliest decisions,
+            ranked by ``Store.biggest_mistakes``) and ``lines`` (``finding_lines``) of the match.
         :raises ManillenError: when the archive has no such match.
         """
         record = self._rows("SELECT record FROM matches WHERE match_id = ?", [match_id])
@@ -71,6 +74,12 @@ class LedgerMixin(StoreBase):
             "player_ledger": self.player_ledger("match", match_id=match_id),
             "accuracy": self._rows(
                 f"SELECT * FROM player_accuracy {where} AND scope IN ('match', 'deal') ORDER BY player, deal",
+                [match_id],
+            ),
+            # the ranking of Store.biggest_mistakes (each_player): the Match page's and findings --top's
+            "mistakes": self._rows(BIGGEST_MISTAKES_SQL, [[match_id], None, max(0, top), True]),
+            "lines": self._rows(
+                f"SELECT * FROM finding_lines {where} ORDER BY deal, trick, play, line, layout, step",
                 [match_id],
             ),
         }
