@@ -518,6 +518,10 @@ def test_trump_review_compares_every_suit_and_muil_from_the_chooser_hand():
     assert chosen is not None and review.loss == pytest.approx(review.best.score - chosen.score)
     for finding in call_findings(review, match=result.id, players=result.seats):
         assert finding.points == round(review.loss, 2) and finding.seat == review.seat
+    # rules.md: muil counts the score double, a trump suit once (no knocks or carry in a call's review)
+    for option in review.options:
+        factor = 2 if option.name == "muil" else 1
+        assert option.score == pytest.approx((option.points - 30) * factor)
 
 
 @pytest.mark.parametrize(

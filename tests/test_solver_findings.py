@@ -10,7 +10,7 @@ import pytest
 from manillen_replay.analysis import Category, Finding, Severity
 from manillen_replay.analysis.call_review import CallOption, CallReview
 from manillen_replay.analysis.costs import CardValue, PlayCost
-from manillen_replay.analysis.solver_findings import cost_findings, curate
+from manillen_replay.analysis.solver_findings import call_findings, cost_findings, curate
 from manillen_replay.cards import Card
 
 
@@ -180,3 +180,49 @@ def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> 
     assert "8♥ or 9♥ would have kept them" in costly.explanation
     assert "met harten acht of negen waren ze gebleven" in costly.explanation_nl
     assert "7♥" not in costly.explanation
+
+
+def _trump_call(chosen: str, options: tuple[CallOption, ...]) -> Finding:
+    review = CallReview(deal=2, seat=0, options=options, chosen=chosen, layouts=50)
+    (found,) = call_findings(review, match="m", players=["Anna", "Bert", "Carla", "Dirk"])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("chosen", "muil_points", "loss"),
+    [
+        ("H", 38.0, 12.0),  # muil better: (38 - 30) x 2 = 16 against hearts' 4
+        ("muil", 26.0, 12.0),  # muil made: (26 - 30) x 2 = -8 against hearts' 4
+    ],
+)
+def test_a_trump_call_finding_that_names_muil_says_it_doubles_the_score(
+    chosen: str, muil_points: float, loss: float
+) -> None:
+    """rules.md: muil (no trump) counts the deal's score double. When muil is the better call
+    or the call made, the words say so (both languages), with the card points the doubled score
+    comes from, and the cost is the difference of the doubled score."""
+    muil = CallOption("muil", muil_points, (muil_points - 30) * 2)
+    hearts = CallOption("H", 34.0, 34.0 - 30)
+    spades = CallOption("S", 23.0, 23.0 - 30)
+    options = tuple(sorted((muil, hearts, spades), key=lambda o: -o.score))
+    found = _trump_call(chosen, options)
+    assert found.points == loss
+    assert "Muil (no trump) doubles the deal's score" in found.explanation
+    assert (
+        f"muil's {muil.score:g} comes from {muil_points:g} card points of 60 on average" in found.explanation
+    )
+    assert (
+        f"{abs(muil_points - 30):g} {'over' if muil_points > 30 else 'under'} 30, doubled."
+        in found.explanation
+    )
+    assert "Muil (zonder troef) telt de score van het spel dubbel" in found.explanation_nl
+    assert f"gemiddeld {muil_points:g} kaartpunten van 60" in found.explanation_nl
+    assert "verdubbeld." in found.explanation_nl
+
+
+def test_a_trump_call_finding_between_suits_does_not_speak_of_muil() -> None:
+    found = _trump_call(
+        "S", (CallOption("H", 40.0, 10.0), CallOption("muil", 33.0, 6.0), CallOption("S", 25.0, -5.0))
+    )
+    assert found.points == 15.0
+    assert "muil" not in found.explanation.lower() and "muil" not in found.explanation_nl.lower()

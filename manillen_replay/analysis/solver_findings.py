@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ..cards import Card
 from ..engine.results import DealResult
-from .call_review import CallReview
+from .call_review import CallOption, CallReview
 from .costs import PlayCost
 from .findings import Category, Finding, Severity, Thresholds, sort_key
 from .reasons import better_cards
@@ -268,6 +268,10 @@ def call_findings(
             f"{_score(chosen.score, 'nl')} op, {_option(best.name, 'nl')} {_score(best.score, 'nl')} "
             f"({layouts} verdelingen van de andere kaarten berekend)."
         )
+        muil = review.option("muil")
+        if muil is not None and "muil" in (chosen.name, best.name):
+            more_en, more_nl = _muil_words(muil)
+            en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
     else:
         en = (
             f"{_option(chosen.name, 'en').capitalize()} was worth {_score(chosen.score, 'en')} on average "
@@ -297,6 +301,33 @@ def call_findings(
             explanation_nl=nl,
         )
     ]
+
+
+def _muil_words(muil: CallOption) -> tuple[str, str]:
+    """What muil is and that its scores count double (``rules.md``: muil x2), with the card points
+    its expected score comes from, so that a call review that names muil says why it weighs so.
+
+    >>> en, nl = _muil_words(CallOption("muil", 35.0, 10.0))
+    >>> en.endswith("muil's 10 comes from 35 card points of 60 on average, 5 over 30, doubled.")
+    True
+    """
+    over = muil.points - 30
+    factor = round(muil.score / over) if abs(over) > 1e-9 else 2
+    doubled_en = "doubled" if factor == 2 else f"times {factor}"
+    doubled_nl = "verdubbeld" if factor == 2 else f"maal {factor}"
+    side_en = f"{number(abs(over))} {'over' if over >= 0 else 'under'} 30"
+    side_nl = f"{number_nl(abs(over))} {'boven' if over >= 0 else 'onder'} 30"
+    en = (
+        "Muil (no trump) doubles the deal's score, and these scores count it: muil's "
+        f"{number(muil.score)} comes from {number(muil.points)} card points of 60 on average, {side_en}, "
+        f"{doubled_en}."
+    )
+    nl = (
+        "Muil (zonder troef) telt de score van het spel dubbel, en deze scores rekenen daarmee: de "
+        f"{number_nl(muil.score)} van muil komt van gemiddeld {number_nl(muil.points)} kaartpunten van 60, "
+        f"{side_nl}, {doubled_nl}."
+    )
+    return en, nl
 
 
 STRATEGY_INFO_BELOW = 2.0
