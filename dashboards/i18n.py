@@ -408,7 +408,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "review.where_card": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
     "review.where_call": ("deal {deal}, the call", "spel {deal}, de aankondiging"),
     "review.better": ("better: {cards}", "beter: {cards}"),
-    "review.cost_points": ("cost {cost} points", "kostte {cost} punten"),
+    "review.cost_points": ("cost {cost}", "kostte {cost}"),
     "review.at_stake": ("{points} points at stake", "{points} punten op het spel"),
     "review.open": ("Show in the Deal replay", "Toon in Spel herspelen"),
     "review.nothing_yet": (

@@ -14,6 +14,7 @@ import streamlit as st
 
 from dashboards import cards, data, i18n, reviewer, ui
 from dashboards.steps import step_of
+from manillen_replay.analysis.ranking import cost_in_words
 
 ACTIVE = ("queued", "reviewing", "waiting")
 """States that change by themselves: looked at every :data:`POLL_SECONDS` while shown."""
@@ -96,8 +97,9 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
         parts = [f"**{ui.markdown_text(card)}**" if card else "", ui.markdown_text(kind)]
         if better:
             parts.append(t("review.better", cards=ui.markdown_text(better)))
-        if row["view_cost"] is not None:
-            parts.append(t("review.cost_points", cost=i18n.number(float(row["view_cost"]), language, 1)))
+        if row["view_cost"] is not None:  # the cost with its measure, as the report and findings --top say it
+            cost = cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"], language)
+            parts.append(t("review.cost_points", cost=ui.markdown_text(cost)))
         elif row["points"] is not None:  # not costed by the solver (yet): what the quick check says
             parts.append(t("review.at_stake", points=i18n.number(float(row["points"]), language)))
         st.markdown(" · ".join(part for part in parts if part))

@@ -21,6 +21,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, native_inputs, reviewer
+from dashboards.ui import markdown_text
+from manillen_replay.analysis.ranking import cost_in_words
 from manillen_replay.record import Entry, dumps
 from manillen_replay.store import Store
 from manillen_replay.store.analyse import analyse_archive
@@ -114,7 +116,9 @@ def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mist
     for box, row in zip(boxes, expected.iter_rows(named=True), strict=True):
         assert row["player"] in box["text"] and f"deal {row['deal']}" in box["text"]
         if row["view_cost"] is not None:
-            assert f"cost {row['view_cost']:.1f} points" in box["text"]
+            # the cost with its measure named ("from what you could see"), as findings --top says it
+            cost = cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"])
+            assert "from what you could see" in cost and f"cost {markdown_text(cost)}" in box["text"]
         assert box["link"]["deal"] == str(row["deal"])
     if expected.height:
         assert expected["view_cost"].null_count() < expected.height  # the solver's costs are in
