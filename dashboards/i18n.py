@@ -310,11 +310,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.costs_caption": (
         "Card points {name}'s team takes from this play on if everyone plays perfectly afterwards. "
         "Hindsight: all four hands open. View: averaged over {layouts} layouts of the hidden cards "
-        "that fit what {name} could see{exact}. ★ marks the best card by each measure, ◀ the card played.",
+        "that fit what {name} could see{exact}. ★ marks the best card by each measure (by the view, "
+        "every card within 0.1 of the best), ◀ the card played.",
         "Kaartpunten die het team van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
         "speelt. Achteraf: alle vier de handen open. Zicht: gemiddeld over {layouts} verdelingen van "
         "de verborgen kaarten die passen bij wat {name} kon weten{exact}. ★ wijst de beste kaart aan "
-        "volgens elk van beide, ◀ de gespeelde kaart.",
+        "volgens elk van beide (in het zicht: elke kaart binnen 0,1 van de beste), ◀ de gespeelde kaart.",
     ),
     "replay.costs_caption_hindsight": (
         "Card points {name}'s side takes from this play on if everyone plays perfectly afterwards, "
