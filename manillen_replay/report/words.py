@@ -93,10 +93,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "review": ("The review", "De bespreking"),
     "review_note": (
         "Each player's costliest decisions, ranked by what they cost from the player's own view (one "
-        "finding per decision), as the Match page and `manillen findings --top 3` rank them.",
+        "finding per decision), as the Match page and manillen findings --top 3 rank them.",
         "De duurste beslissingen van elke speler, gerangschikt volgens wat ze kostten met wat de speler "
         "zelf kon weten (één bevinding per beslissing), zoals de pagina Partij en "
-        "`manillen findings --top 3` ze rangschikken.",
+        "manillen findings --top 3 ze rangschikken.",
     ),
     "review_title_1": ("{player}'s costliest card tonight", "De duurste kaart van {player} vanavond"),
     "review_title_2": (
