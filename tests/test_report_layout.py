@@ -134,9 +134,15 @@ MEASURE = """() => {
     const box = table.getBoundingClientRect();
     return {name: table.id, width: box.width, right: box.right - left, scroll: table.scrollWidth};
   });
-  return {room, page: document.documentElement.scrollWidth, tables};
+  const boxes = [...document.querySelectorAll('article.decision, article.decision .table')].map((box) => {
+    const edges = box.getBoundingClientRect();
+    return {name: box.className, width: edges.width, right: edges.right - left, scroll: box.scrollWidth,
+            inside: box.clientWidth};
+  });
+  return {room, page: document.documentElement.scrollWidth, tables, boxes};
 }"""
-"""Every table's width and right edge against the room inside the page's margins."""
+"""Every table's and every review box's (and its drawn table's) width and right edge against the
+room inside the page's margins."""
 
 CHART_TEXT = """() => [...document.querySelectorAll('svg.chart')]
   .filter((svg) => svg.getBoundingClientRect().width > 0)
@@ -170,6 +176,11 @@ def _fits(measured: dict[str, Any], where: str) -> None:
     for table in measured["tables"]:
         assert table["width"] <= room + 0.5 and table["right"] <= room + 0.5, (where, table, room)
         assert table["scroll"] <= table["width"] + 0.5, (where, table)
+    # the review's boxes: none wider than the page, nothing in them wider than the box
+    assert measured["boxes"], measured
+    for box in measured["boxes"]:
+        assert box["width"] <= room + 0.5 and box["right"] <= room + 0.5, (where, box, room)
+        assert box["scroll"] <= box["inside"] + 0.5, (where, box)
 
 
 @pytest.mark.browser
