@@ -27,7 +27,7 @@ from manillen_replay.analysis import (
     parse_coach_detector,
 )
 from manillen_replay.analysis.costs import CardValue, PlayCost, view_costs
-from manillen_replay.analysis.detectors import CARD_THRESHOLDS
+from manillen_replay.analysis.findings import COST_THRESHOLDS
 from manillen_replay.analysis.knowledge import DealKnowledge
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask, mask_of
 from manillen_replay.engine import decode_and_replay, replay
@@ -393,6 +393,25 @@ def test_missed_vetten_with_costs_stands_only_when_smearing_was_better_from_the_
     assert plain.points == 3 and "on average" not in plain.explanation
 
 
+def test_a_card_detector_with_costs_is_judged_in_card_points_like_a_costly_card() -> None:
+    """With the solver's costs a word finding takes a costly card's scale (2, 4, 8 card points),
+    not doubled by a knock: a smear worth 2.5 card points is an inaccuracy under klop (5 on the
+    scoresheet, once a blunder) as in a plain deal, and one worth 4.5 a mistake (once a blunder)."""
+    knocked = record(BASE, VETTEN, calls=[(0, "klop")])
+    result = replay(knocked)
+    assert result.deals[0].multiplier == 2
+    small = view_cost_at(1, 4, 1, "7S", {"7S": 20.0, "KH": 22.5, "8S": 20.0, "9S": 19.0})
+    (finding,) = of_kind(analyse(result, knocked, costs={1: [small]}), "missed_vetten")
+    assert finding.points == 5.0 and finding.severity is Severity.INACCURACY
+    plain = record(BASE, VETTEN)
+    large = view_cost_at(1, 4, 1, "7S", {"7S": 20.0, "KH": 24.5, "8S": 20.0, "9S": 19.0})
+    (finding,) = of_kind(analyse(replay(plain), plain, costs={1: [large]}), "missed_vetten")
+    assert finding.points == 4.5 and finding.severity is Severity.MISTAKE
+    # without costs the scoresheet scale stays: the KH's 3 points doubled by the klop
+    (counted,) = of_kind(analyse(result, knocked), "missed_vetten")
+    assert counted.points == 6 and counted.severity is Severity.BLUNDER
+
+
 def test_costs_of_other_plays_leave_the_heuristic_alone() -> None:
     rec = record(BASE, VETTEN)
     result = replay(rec)
@@ -443,7 +462,7 @@ def test_the_real_solver_backs_the_showcase_missed_vetten() -> None:
     (finding,) = of_kind(analyse(result, rec, costs={1: costs}), "missed_vetten")
     assert finding.points == round(gain, 2) and finding.better == (Card.HK,)
     assert (finding.trick, finding.play, finding.card) == (1, 4, Card.S7)
-    assert finding.severity is CARD_THRESHOLDS.severity(gain)
+    assert finding.severity is COST_THRESHOLDS.severity(gain)
     assert "card points more on average (solver)" in finding.explanation
 
 

@@ -238,6 +238,6 @@ def test_trump_overspent_with_costs_stands_only_when_the_lower_trump_was_better_
     assert of_kind(analyse(result, rec, costs={1: [even]}), "trump_overspent") == []
     better = view_cost_at(1, 4, 1, "10D", {"10D": 20.0, "7D": 23.0})
     (finding,) = of_kind(analyse(result, rec, costs={1: [better]}), "trump_overspent")
-    assert finding.points == 3 and finding.severity is Severity.MISTAKE
+    assert finding.points == 3 and finding.severity is Severity.INACCURACY  # card points: 2, 4, 8
     assert "playing 7♦ was worth 3 card points more on average" in finding.explanation
     assert "koeken zeven spelen gemiddeld 3 kaartpunten" in finding.explanation_nl

@@ -87,6 +87,23 @@ def test_the_reason_says_on_which_layout_it_was_played_and_what_the_real_cards_g
     )
 
 
+def test_the_reason_says_when_its_layouts_were_every_one_the_player_could_not_tell_apart() -> None:
+    """The blind re-read for issue 30 read "of 42 such layouts drawn" where the 42 were all of them."""
+    position, trump = the_spent_manille()
+    played, better = best_lines(position, trump, Rules(), [Card.D10, Card.DK], first_trick=7)
+    en, nl = (
+        explain(
+            played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang=lang, layouts=42,
+            every=True,
+        )
+        for lang in ("en", "nl")
+    )  # fmt: skip
+    assert "as far as Anna could tell (of all 42 such layouts, the one closest to the average)" in en
+    assert "drawn" not in en
+    assert "(van alle 42 mogelijke verdelingen, die het dichtst bij het gemiddelde)" in nl
+    assert "getrokken" not in nl
+
+
 def test_points_thrown_on_the_opponents_trick_name_that_trick() -> None:
     """Bert's A♠ takes trick 7 whatever Anna (no spades) throws on it; Carla's 10♠ takes trick 8.
     The 10♦ thrown on trick 7 is 5 points for Bert & Dirk instead of for Anna & Carla."""
@@ -163,6 +180,7 @@ def test_the_reasons_of_a_demo_deal_play_the_real_cards_to_their_hindsight_value
         assert reason.better == better_cards(cost)[0]
         assert reason.real_played.taken(team) == cost.values[cost.card].hindsight
         assert reason.real_better.taken(team) == cost.values[reason.better].hindsight
+        assert ("such layouts drawn" in reason.explanation) != cost.exact
         start = reason.view_played.start
         assert start.hands[cost.seat] == moments[(cost.trick, cost.play)].position.hands[cost.seat]
         assert start == reason.view_better.start and reason.layouts > 0

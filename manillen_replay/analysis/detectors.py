@@ -16,7 +16,7 @@ from ..cards import CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
 from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult, TrickResult, Violation
 from ..record.model import Record
 from ..rules import Contract, DealScore, ViolationKind, multiplier, winning_position
-from .findings import Category, Finding, Severity, Thresholds
+from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds
 from .knowledge import DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
 from .record_slips import Slip, find_slip, slip_words
 from .words import (
@@ -49,7 +49,8 @@ RULE_THRESHOLDS = Thresholds(1, 10, 20)
 SCORE_THRESHOLDS = Thresholds(1, 3, 10)
 """score_mismatch: the points the scoresheet is off by, both teams together."""
 CARD_THRESHOLDS = Thresholds(1, 3, 5)
-"""Card-level strategy (missed_vetten, bare_ace_lost, wasted_trump): scoresheet points."""
+"""Card-level strategy (missed_vetten, bare_ace_lost, wasted_trump, ...) without the solver's costs:
+scoresheet points (with them, :func:`card_severity`)."""
 CALL_THRESHOLDS = Thresholds(1, 6, 15)
 """Calls (klop_missed, klop_lost, muil_missed): the difference in the deal's score."""
 KLOP_TRUMPS = 5
@@ -532,7 +533,7 @@ class MatchAnalysis:
             nl += _view_nl(name, y_nl, gains[keep], "geven")
         self.add(
             kind,
-            CARD_THRESHOLDS.severity(points),
+            card_severity(points, None if gains is None else gains[keep]),
             know.deal.number,
             trick=t,
             play=view.position + 1,
@@ -601,7 +602,7 @@ class MatchAnalysis:
             order = sorted(candidates, key=lambda c: -points_of(c))
         self.add(
             "missed_vetten",
-            CARD_THRESHOLDS.severity(points),
+            card_severity(points, None if gains is None else gains[best]),
             know.deal.number,
             trick=t,
             play=view.position + 1,
@@ -674,7 +675,7 @@ class MatchAnalysis:
                 nl += _view_nl(name, ace_nl, gains[card])
             self.add(
                 "bare_ace_lost",
-                CARD_THRESHOLDS.severity(points),
+                card_severity(points, None if gains is None else gains[card]),
                 know.deal.number,
                 trick=c,
                 play=chance.position + 1,
@@ -745,7 +746,7 @@ class MatchAnalysis:
             )
         self.add(
             "wasted_trump",
-            CARD_THRESHOLDS.severity(points),
+            card_severity(points, None if gains is None else gains[discards[0]]),
             know.deal.number,
             trick=t,
             play=view.position + 1,
@@ -926,7 +927,7 @@ class MatchAnalysis:
             )
         self.add(
             kind,
-            CARD_THRESHOLDS.severity(points),
+            card_severity(points, None if gains is None else gains[lower[0]]),
             know.deal.number,
             trick=t,
             play=view.position + 1,
@@ -1111,6 +1112,24 @@ class MatchAnalysis:
         self.add(
             "muil_missed", CALL_THRESHOLDS.severity(gain), n, seat=deal.dealer, points=gain, en=en, nl=nl
         )
+
+
+def card_severity(points: float, gain: float | None) -> Severity:
+    """A card detector's severity: by the points at stake (:data:`CARD_THRESHOLDS`), or with the
+    solver's costs by ``gain``, the card points the better card was worth more on average from the
+    player's view, on the scale of a ``costly_card`` (:data:`~.findings.COST_THRESHOLDS`).
+
+    The solver's scale is in card points, so a card is as bad in a muil or under klop as in a plain
+    deal, and a play keeps one severity whichever finding tells of it (the blind re-read for issue 30
+    found a smear of 2.6 card points in a muil called a blunder that its ``costly_card`` would not
+    have reported).
+
+    >>> card_severity(8, None).value, card_severity(8, 4.0).value, card_severity(5.3, 2.64).value
+    ('blunder', 'mistake', 'inaccuracy')
+    """
+    if gain is None:
+        return CARD_THRESHOLDS.severity(points)
+    return COST_THRESHOLDS.severity(gain)
 
 
 def _view_en(name: str, card: str, gain: float, verb: str = "smearing") -> str:

@@ -87,6 +87,11 @@ class Thresholds:
         return Severity.INFO
 
 
+COST_THRESHOLDS = Thresholds(2.0, 4.0, 8.0)
+"""A card judged by the solver: the card points it lost on average from the player's view (its
+view cost), not doubled by the deal's multiplier: inaccuracy from 2, mistake from 4, blunder from 8."""
+
+
 BUILTIN_DETECTOR = "builtin"
 """The detector name of every built-in finding (the archive's scope for re-analysis)."""
 

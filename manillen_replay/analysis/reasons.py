@@ -209,6 +209,7 @@ def explain(
     lang: str,
     layouts: int,
     real: tuple[Line, Line] | None = None,
+    every: bool = False,
 ) -> str:
     """The reason in words: the trick where the points change hands between the two lines.
 
@@ -217,6 +218,7 @@ def explain(
     :param names: the players by seat.
     :param lang: ``en`` or ``nl``.
     :param layouts: how many layouts the one chosen was chosen from (0: the real deal itself).
+    :param every: those were every layout the player could not tell apart, not a draw.
     :param real: the two lines on the real deal, to say what they came to with every hand known.
     """
     w = _Words(names, lang)
@@ -226,9 +228,10 @@ def explain(
     first_p, first_b = played.tricks[0], better.tricks[0]
     parts: list[str] = []
     if lang == "en":
+        among = f"all {layouts} such layouts" if every else f"{layouts} such layouts drawn"
         intro = (
-            f"Why, on one way the hidden cards could lie as far as {who} could tell (of {layouts} "
-            "such layouts drawn, the one closest to the average)"
+            f"Why, on one way the hidden cards could lie as far as {who} could tell (of {among}, "
+            "the one closest to the average)"
             if layouts
             else "Why, with every hand known"
         )
@@ -278,9 +281,10 @@ def explain(
                 )
             text += "."
         return text
+    among = f"alle {layouts} mogelijke verdelingen" if every else f"{layouts} getrokken verdelingen"
     intro = (
         f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten (van "
-        f"{layouts} getrokken verdelingen, die het dichtst bij het gemiddelde)"
+        f"{among}, die het dichtst bij het gemiddelde)"
         if layouts
         else "Waarom, met alle kaarten open"
     )
@@ -381,6 +385,7 @@ def reason_for(
             lang=lang,
             layouts=count,
             real=(real[0], real[1]),
+            every=cost.exact and count >= cost.layouts,
         )
         for lang in ("en", "nl")
     }

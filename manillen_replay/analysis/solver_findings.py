@@ -16,12 +16,10 @@ from ..cards import Card
 from ..engine.results import DealResult
 from .call_review import CallOption, CallReview
 from .costs import PlayCost
-from .findings import Category, Finding, Severity, Thresholds, sort_key
+from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds, sort_key
 from .reasons import better_cards
 from .words import card_en, card_nl, number, number_nl, or_en, or_nl, points_en, points_nl
 
-COST_THRESHOLDS = Thresholds(2.0, 4.0, 8.0)
-"""View cost in expected card points: inaccuracy from 2, mistake from 4, blunder from 8."""
 CALL_THRESHOLDS = Thresholds(3.0, 6.0, 12.0)
 """Trump and knock calls: expected deal score given away against the best option."""
 KIND_CATEGORY = {
