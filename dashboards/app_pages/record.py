@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import data, drafts, i18n, native_inputs, review_view, ui
+from dashboards import access, data, drafts, i18n, native_inputs, review_view, ui
 from dashboards import recording as rec
 from dashboards.cards import SYMBOLS
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
@@ -62,15 +62,35 @@ def _draft() -> rec.Draft | None:
             _notice("warning", t("record.no_draft", draft=shown))
             del st.query_params["draft"]
         st.session_state[DRAFT] = current
+    if (
+        current is not None
+        and current.setup.table
+        and not access.current_visitor().may_record(current.setup.table)
+    ):
+        _notice("warning", t("record.not_your_table", table=current.setup.table))
+        st.session_state[DRAFT] = None
+        del st.query_params["draft"]
+        return None
     return current
 
 
 def _keep(draft: rec.Draft | None) -> None:
-    """Hold a changed draft in the session and write it to its file at once."""
-    st.session_state[DRAFT] = draft
+    """Hold a changed draft in the session and write it to its file at once; when another phone
+    at the table wrote the file meanwhile, take up its version instead and say so."""
     if draft is not None:
-        drafts.save(draft)
+        try:
+            drafts.save(draft)
+        except drafts.DraftChangedError:
+            _reload_changed(draft)
+            return
         st.query_params["draft"] = draft.draft_id
+    st.session_state[DRAFT] = draft
+
+
+def _reload_changed(draft: rec.Draft) -> None:
+    """Take up the draft file another phone at the table wrote, telling this phone."""
+    st.session_state[DRAFT] = drafts.load(draft.draft_id) or draft
+    _notice("warning", t("record.changed_elsewhere"))
 
 
 def _change(step: Callable[..., rec.Draft], *args: Any) -> None:
@@ -96,7 +116,7 @@ def _tap(card: str) -> None:
             "warning",
             t(
                 "record.illegal",
-                name=draft.setup.seats[last.seat],
+                name=_names(draft)[last.seat],
                 card=SYMBOLS[str(last.card)],  # 9♣ as the grid writes it, not 9C
                 kind=i18n.label_of("kind", last.violation.value, language),
                 why=i18n.explain_clause(last.legal, language, symbols=True),
@@ -287,7 +307,7 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
 
 
 def _names(draft: rec.Draft) -> list[str]:
-    return draft.setup.seats
+    return rec.seating(draft)
 
 
 def _team(draft: rec.Draft, team: int) -> str:
@@ -397,7 +417,9 @@ def _deal(draft: rec.Draft) -> None:
                 args=(f"record_dealer_{draft.draft_id}_{number}",),
                 help=t("record.dealer_help"),
             )
-    st.session_state.setdefault("record_mode", "cards")  # set by a reopened scoresheet line too
+    st.session_state.setdefault(
+        "record_mode", "sheet" if draft.setup.scoresheet_only else "cards"
+    )  # set by a reopened scoresheet line too
     mode = st.segmented_control(
         t("record.mode"),
         ["cards", "sheet"],
@@ -794,14 +816,21 @@ def _finish(draft: rec.Draft) -> None:
         return
     try:
         with st.spinner(t("record.saving")):
-            saved = drafts.save_match(draft)
+            saved = drafts.save_match(draft, finished=finished)
+    except drafts.DraftChangedError:
+        _reload_changed(draft)
+        st.rerun()
+        return
     except ManillenError as error:
         st.error(t("error.locked", message=error))
         return
     if saved.renamed_from is not None:  # another table's match had the id: this one has a new one
-        finished = rec.rename(finished, saved.match_id)
         _notice("warning", t("record.renamed", old=saved.renamed_from, new=saved.match_id))
-    _keep(finished)
+    if saved.again:  # another phone at the table (or this one, before its connection dropped)
+        _notice("info", t("record.saved_already", number=number))
+    finished = saved.draft or finished
+    st.session_state[DRAFT] = finished
+    st.query_params["draft"] = finished.draft_id
     deal = result.deals[number - 1]
     mismatch = next(
         (i.message for i in deal.irregularities if i.kind is IrregularityKind.SCORE_MISMATCH), None
