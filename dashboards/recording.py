@@ -216,15 +216,21 @@ def seating(draft: Draft) -> list[str]:
     >>> seating(draft)
     ['A', 'C', 'B', 'D']
     """
+    number = block_of(draft)
+    return draft.setup.seats if number is None or not draft.setup.blocks else draft.setup.blocks[number]
+
+
+def block_of(draft: Draft) -> int | None:
+    """The block (counted from 0) of the deal being entered at a club table, ``None`` elsewhere."""
     blocks = draft.setup.blocks
     if not blocks:
-        return draft.setup.seats
+        return None
     played = sum(
         not any(call.get("call") == "redeal" for call in deal.get("declarations", []))
         for deal in draft.deals[: draft.index]
     )
     per_block = max(draft.setup.rules_value().deals, 1)
-    return blocks[min(played // per_block, len(blocks) - 1)]
+    return min(played // per_block, len(blocks) - 1)
 
 
 # --------------------------------------------------------------------------- the table

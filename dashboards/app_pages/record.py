@@ -429,6 +429,7 @@ def _deal(draft: rec.Draft) -> None:
         label_visibility="collapsed",
     )
     if mode == "sheet":
+        _show_notices()  # a save another phone made, a renamed match: said here as well
         _sheet_line(draft)
         return
     table = rec.table_of(deal, rules)
@@ -900,6 +901,17 @@ if draft is None:
 st.html(TABLE_STYLE)
 # at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
 st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
+if draft.setup.blocks:  # a club table: who partners whom in this block
+    _block, _seating = rec.block_of(draft) or 0, rec.seating(draft)
+    st.caption(
+        t(
+            "record.block",
+            block=_block + 1,
+            blocks=len(draft.setup.blocks),
+            team0=f"{_seating[0]} & {_seating[2]}",
+            team1=f"{_seating[1]} & {_seating[3]}",
+        )
+    )
 with st.container():
     _after_save(draft)
 with st.container():
