@@ -822,6 +822,15 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "This is table {table}'s match: your link records another table.",
         "Dit is de partij van tafel {table}: uw link neemt een andere tafel op.",
     ),
+    "record.block_short": ("Block {block}", "Blok {block}"),
+    "record.block_won": ("won by {team}", "gewonnen door {team}"),
+    "record.block_tie": ("level", "gelijk"),
+    "record.club_done": (
+        "The table's {blocks} blocks are played: the standings have them. A saved deal can still "
+        "be corrected.",
+        "De {blocks} blokken van deze tafel zijn gespeeld: de stand heeft ze. Een bewaard spel kan "
+        "nog verbeterd worden.",
+    ),
     "record.block": (
         "Block {block} of {blocks}: {team0} against {team1}",
         "Blok {block} van {blocks}: {team0} tegen {team1}",

@@ -18,7 +18,8 @@ from dashboards import access, data, drafts, i18n, native_inputs, review_view, u
 from dashboards import recording as rec
 from dashboards.cards import SYMBOLS
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
-from manillen_replay.engine.results import IrregularityKind
+from manillen_replay.engine import MatchResult
+from manillen_replay.engine.results import DealResult, IrregularityKind
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import CAFE_OPTIONS, Rules
 
@@ -320,6 +321,11 @@ def _scoresheet(draft: rec.Draft) -> None:
     result = rec.match_score(draft)
     if result is None:
         return
+    if draft.setup.blocks:
+        _club_scoresheet(draft, result)
+        if draft.reopened is None:
+            _reopen_control(draft)
+        return
     head = f"| # | {t('col.dealer')} | | {_team(draft, 0)} | {_team(draft, 1)} |"
     rows = [head, "|---|---|---|---:|---:|"]
     for deal in result.deals:
@@ -338,6 +344,39 @@ def _scoresheet(draft: rec.Draft) -> None:
         st.success(t("record.decided", team=_team(draft, winner)) if winner is not None else t("record.draw"))
     if draft.reopened is None:
         _reopen_control(draft)
+
+
+def _club_scoresheet(draft: rec.Draft, result: MatchResult) -> None:
+    """A club table's scoresheet: one sheet per block, the partners of that block at its head,
+    and who won each block played out."""
+    groups: list[tuple[list[str], list[DealResult]]] = []
+    for deal in result.deals:
+        seating = list(deal.names[: rec.PLAYERS])
+        if not groups or groups[-1][0] != seating:
+            groups.append((seating, []))
+        groups[-1][1].append(deal)
+    for number, (seating, deals) in enumerate(groups, start=1):
+        sides = [f"{seating[0]} & {seating[2]}", f"{seating[1]} & {seating[3]}"]
+        rows = [f"| {number}. | {t('col.dealer')} | | {sides[0]} | {sides[1]} |", "|---|---|---|---:|---:|"]
+        for deal in deals:
+            cells = [str(total) for total in deal.match_score]
+            if deal.score is not None:
+                cells[deal.score.team] += f" (+{deal.score.points})"
+            elif deal.tie:
+                cells = [f"{c} (30-30)" for c in cells]
+            call = _call_summary(draft, deal.number - 1)
+            rows.append(f"| {deal.number} | {seating[deal.dealer]} | {call} | {cells[0]} | {cells[1]} |")
+        st.markdown("\n".join(rows))
+        if number <= len(result.blocks):
+            block = result.blocks[number - 1]
+            won = (
+                t("record.block_tie")
+                if block.winner is None
+                else t("record.block_won", team=sides[block.winner])
+            )
+            st.caption(f"{t('record.block_short', block=number)}: {won} ({block.score[0]}–{block.score[1]})")
+    if result.finished:
+        st.success(t("record.club_done", blocks=len(result.blocks)))
 
 
 def _reopen_control(draft: rec.Draft) -> None:
@@ -918,6 +957,14 @@ with st.container():
     _scoresheet(draft)
 
 
+def _club_table_done(draft: rec.Draft) -> bool:
+    """Whether this is a club table whose blocks are all played (and no saved deal reopened)."""
+    if not draft.setup.blocks or not draft.deals or draft.reopened is not None:
+        return False
+    result = rec.match_score(draft)
+    return result is not None and result.finished
+
+
 @st.fragment
 def _table() -> None:
     """The deal being entered and the footer: a tap reruns only this part of the page (the
@@ -926,8 +973,9 @@ def _table() -> None:
     if current is None:
         st.rerun()
         return
-    with ui.messages():
-        _deal(current)
+    if not _club_table_done(current):  # once a club table's blocks are played, nothing more to enter
+        with ui.messages():
+            _deal(current)
     _footer(current)
 
 

@@ -21,8 +21,8 @@ REFRESH_SECONDS = 10  # a deal takes minutes: ten seconds is "at once" for the r
 
 # large type, for a screen read across the café
 BIG_TABLE_STYLE = """<style>
-    .standings-table { border-collapse: collapse; width: 100%; font-size: clamp(1.1rem, 2.6vw, 2.2rem); }
-    .standings-table th, .standings-table td { padding: 0.3em 0.6em; border-bottom: 1px solid #8884; }
+    .standings-table { border-collapse: collapse; width: 100%; font-size: clamp(1rem, 1.9vw, 1.7rem); }
+    .standings-table th, .standings-table td { padding: 0.2em 0.6em; border-bottom: 1px solid #8884; }
     .standings-table th { text-align: left; font-weight: 600; }
     .standings-table td.number { text-align: right; font-variant-numeric: tabular-nums; }
     </style>"""
