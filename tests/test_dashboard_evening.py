@@ -140,6 +140,13 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
         points = sum(b.score[b.seats.index(name) % 2] for b in result.blocks)
         assert got[name] == (won, points)
     assert standings["blocks_won"][0] == max(result.blocks_won.values()) > 0
+    # every player's evening report: Anna played (one match), Els has nothing saved yet
+    organiser = page("organiser")
+    organiser.selectbox(key="organiser_report_player").set_value("Anna").run()
+    assert not organiser.exception, [e.value for e in organiser.exception]
+    assert [b.label for b in organiser.get("download_button")] == ["Report of Anna, table 1 (round 1)"]
+    organiser.selectbox(key="organiser_report_player").set_value("Els").run()
+    assert not organiser.get("download_button") and any("Els" in i.value for i in organiser.info)
 
 
 def test_a_recorder_of_another_table_is_turned_away(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
