@@ -134,7 +134,8 @@ class EveningsMixin(StoreBase):
         on blocks won and points share a place), ``blocks_won``, ``points``, ``blocks_played``
         and ``deals``."""
         with self._con.cursor() as cursor:
-            return cursor.sql(STANDINGS_SQL, params={"evening": evening_id}).pl()
+            frame: pl.DataFrame = cursor.sql(STANDINGS_SQL, params={"evening": evening_id}).pl()
+        return frame
 
     def save_done(self, save_id: str) -> str | None:
         """The match id a save with this id went into, ``None`` when it was not made."""
