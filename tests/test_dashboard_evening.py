@@ -6,13 +6,18 @@ scoresheet lines typed), never from the standings query the page shows.
 
 from __future__ import annotations
 
+import copy
+import datetime
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import access, data, drafts, evenings
+from dashboards import recording as rec
 from manillen_replay.engine import replay
 from manillen_replay.record import loads
 from manillen_replay.store import Store
@@ -184,3 +189,35 @@ def test_two_phones_on_one_table_save_once_and_the_second_is_told(club: Path) ->
     assert any("another phone" in w.value.lower() for w in one.warning)
     assert stored(club, "SELECT deals FROM matches") == [(2,)]
     assert stored(club, "SELECT count(*) FROM saves") == [(2,)]
+
+
+def test_saves_from_many_sessions_at_the_same_moment_land_once(club: Path) -> None:
+    """Eight sessions (two phones at each of four tables, each pair saving the same line) save
+    at the same moment: every deal is in the archive once, and one phone of each pair is told
+    its save was made already."""
+    names = [f"{name} {n}" for n in (1, 2) for name in TWELVE[:8]]
+    evening = evenings.create(datetime.date(2026, 12, 5), "De Zwaan", names, rules={"deals": 1})
+    jobs = []
+    for number, table in enumerate(evening.tables, start=1):
+        draft = drafts.load(evenings.draft_id_of(table))
+        assert draft is not None
+        line = rec.scoresheet_line(draft, number % 2, 10 + number)
+        finished, _, _ = rec.finish_deal(line)
+        jobs += [(copy.deepcopy(line), copy.deepcopy(finished)) for _ in range(2)]
+    start = threading.Barrier(len(jobs))
+
+    def save(job: tuple[rec.Draft, rec.Draft]) -> drafts.Saved:
+        start.wait()
+        return drafts.save_match(job[0], finished=job[1])
+
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        saved = list(pool.map(save, jobs))
+    by_match: dict[str, list[bool]] = {}
+    for one in saved:
+        by_match.setdefault(one.match_id, []).append(one.again)
+    assert {m: sorted(a) for m, a in by_match.items()} == {t.match_id: [False, True] for t in evening.tables}
+    assert stored(club, "SELECT count(*), count(DISTINCT match_id) FROM deals") == [(4, 4)]
+    assert stored(club, "SELECT count(*) FROM saves") == [(4,)]
+    for table in evening.tables:  # each table's draft file moved on to deal 2, once
+        draft = drafts.load(evenings.draft_id_of(table))
+        assert draft is not None and len(draft.deals) == 1
