@@ -3,7 +3,8 @@ browser contexts) record four tables at once, their saves sent at the same momen
 
 Starts ``manillen dashboard`` on a new archive as tests/test_browser.py does. Every table keeps
 the scoresheet (one deal a block, so a table's three blocks are three lines); after each round
-of saves every phone must say its deal is saved. Then the archive must hold every deal once,
+of saves every phone must say its deal is saved, and table 1's phone drops after the first and
+a new one carries on from its link. Then the archive must hold every deal once,
 and the Standings page must show what the lines typed make (worked out here from the lines,
 not by the page's query). The set-up's time is written to tests/artifacts/ (a figure for the
 notes, never asserted).
@@ -139,6 +140,14 @@ def test_four_phones_record_four_tables_at_once(club_server: tuple[str, Path]) -
                         timeout=60_000
                     )
                 all_saved.append(time.monotonic() - clicked)
+                if deal == 1:
+                    # table 1's phone drops (its browser context closed); a new one opens the link
+                    phones[0].context.close()
+                    phones[0] = browser.new_context(**phone).new_page()
+                    phones[0].goto(links[0])
+                    expect(phones[0].get_by_text(re.compile(r"Deal 2 · "))).to_be_visible(timeout=30_000)
+                    phones[0].get_by_text("Scoresheet line", exact=True).click()
+                    phones[0].locator(".st-key-record_sheet_save button").wait_for(timeout=30_000)
             phones[0].screenshot(path=str(ARTIFACTS / "evening-table-phone.png"), full_page=True)
             with (ARTIFACTS / "evening-setup-seconds.txt").open("a", encoding="utf-8") as notes:
                 shown = ", ".join(f"{seconds:.1f}" for seconds in all_saved)
