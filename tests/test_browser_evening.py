@@ -1,8 +1,8 @@
 """A club evening in a real browser: the organiser sets it up on a phone, four phones (four
 browser contexts) record four tables at once, their saves sent at the same moment.
 
-Starts ``manillen dashboard`` on a new archive as tests/test_browser.py does. Every table keeps
-the scoresheet (one deal a block, so a table's three blocks are three lines); after each round
+Starts ``manillen dashboard`` on a new archive as tests/test_browser.py does. Every table records
+scoresheet lines (one deal a block, so a table's three blocks are three lines); after each round
 of saves every phone must say its deal is saved, and table 1's phone drops after the first and
 a new one carries on from its link. Then the archive must hold every deal once,
 and the Standings page must show what the lines typed make (worked out here from the lines,
