@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -221,3 +222,19 @@ def test_saves_from_many_sessions_at_the_same_moment_land_once(club: Path) -> No
     for table in evening.tables:  # each table's draft file moved on to deal 2, once
         draft = drafts.load(evenings.draft_id_of(table))
         assert draft is not None and len(draft.deals) == 1
+
+
+def test_an_archive_older_than_the_evenings_is_a_message(club: Path) -> None:
+    """An archive from before club evenings (schema 11), not yet upgraded: the two pages say so
+    and how to upgrade it, without a traceback."""
+    Store(club).close()
+    connection = duckdb.connect(str(club))
+    connection.execute("DROP TABLE evenings; DROP TABLE evening_tables; DROP TABLE saves")
+    connection.execute("DELETE FROM schema_version WHERE version = 12")
+    connection.close()
+    for name in ("organiser", "standings"):
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.run()
+        at.switch_page(f"app_pages/{name}.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any("manillen import --db" in e.value for e in at.error), name

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboards import access, drafts, evenings, ui
+from dashboards import access, data, drafts, evenings, ui
 from dashboards import recording as rec
 from manillen_replay.errors import ManillenError
 from manillen_replay.evening import TABLE_SIZE, Evening, parse_names
@@ -146,7 +146,11 @@ def _reports(evening: Evening) -> None:
             )
 
 
-ids = evenings.evening_ids()
+try:
+    ids = evenings.evening_ids()
+except ManillenError as error:  # an archive this program cannot read (another's, a newer one)
+    st.error(t("error.unreadable", path=data.archive().path, message=ui.without_folders(str(error))))
+    st.stop()
 with st.expander(t("organiser.new"), expanded=not ids, icon=":material/group_add:"), ui.messages():
     _setup_form()
 ids = evenings.evening_ids()

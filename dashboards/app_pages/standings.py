@@ -13,8 +13,9 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
-from dashboards import evenings, ui
+from dashboards import data, evenings, ui
 from dashboards.evenings import STANDINGS_COLUMNS
+from manillen_replay.errors import ManillenError
 
 t = ui.translator()
 REFRESH_SECONDS = 10  # a deal takes minutes: ten seconds is "at once" for the room
@@ -48,7 +49,11 @@ def _table_html(frame: pl.DataFrame) -> str:
     return BIG_TABLE_STYLE + table
 
 
-ids = evenings.evening_ids()
+try:
+    ids = evenings.evening_ids()
+except ManillenError as error:  # an archive this program cannot read (another's, a newer one)
+    st.error(t("error.unreadable", path=data.archive().path, message=ui.without_folders(str(error))))
+    st.stop()
 if not ids:
     st.title(t("nav.standings"))
     st.info(t("standings.none"))
