@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime
 import hashlib
 import html
+import io
+import zipfile
 from collections.abc import Sequence
 from typing import Any
 
@@ -181,3 +183,19 @@ def player_report(evening: Evening, player: str, lang: str) -> list[tuple[Evenin
             if player in table.seats and table.match_id in saved:
                 out.append((table, make_report(store, table.match_id, player=player, lang=lang)))
     return out
+
+
+def all_reports(evening: Evening, lang: str) -> tuple[bytes, int]:
+    """Every player's reports of the evening in one ZIP file (``<player>-<match id>.html``), and
+    how many reports it holds.
+
+    :raises ManillenError: when a report cannot be made (the message says why).
+    """
+    buffer = io.BytesIO()
+    count = 0
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for player in evening.players:
+            for table, page in player_report(evening, player, lang):
+                archive.writestr(f"{rec.slug(player) or 'player'}-{table.match_id}.html", page)
+                count += 1
+    return buffer.getvalue(), count

@@ -893,6 +893,12 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "Eén HTML-bestand per partij die de speler deze avond speelde (hetzelfde bestand als "
         "`manillen report`).",
     ),
+    "organiser.reports_all": ("Make every player's reports", "De verslagen van elke speler maken"),
+    "organiser.reports_making": ("Making the reports ...", "De verslagen worden gemaakt ..."),
+    "organiser.reports_zip": (
+        "Download the {count} reports (ZIP)",
+        "De {count} verslagen downloaden (ZIP)",
+    ),
     "organiser.report_player": ("Player", "Speler"),
     "organiser.report_download": (
         "Report of {player}, table {table} (round {round})",

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import copy
 import datetime
+import io
 import threading
+import zipfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -154,6 +156,16 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
     assert labels == ["Report of Anna, table 1 (round 1)"]
     organiser.selectbox(key="organiser_report_player").set_value("Els").run()
     assert not organiser.get("download_button") and any("Els" in i.value for i in organiser.info)
+    # all of them at once: one report per player of table 1 (the only table with deals saved)
+    organiser.button(key="organiser_reports_all").click().run()
+    assert not organiser.exception, [e.value for e in organiser.exception]
+    labels = [getattr(b, "label", None) for b in organiser.get("download_button")]
+    assert labels == ["Download the 4 reports (ZIP)"]
+    zipped, count = evenings.all_reports(evening, "en")
+    with zipfile.ZipFile(io.BytesIO(zipped)) as files:
+        names = sorted(files.namelist())
+        assert names == sorted(f"{rec.slug(p)}-{first.match_id}.html" for p in first.seats) and count == 4
+        assert all("<html" in files.read(n).decode("utf-8").lower() for n in names)
 
 
 def test_a_recorder_of_another_table_is_turned_away(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,6 +22,7 @@ from manillen_replay.rules import CAFE_OPTIONS, Rules
 
 t = ui.translator()
 language = ui.lang()
+ALL_REPORTS = "organiser_all_reports"  # (evening id, the ZIP file, its number of reports)
 PICK = "organiser_pick"  # the evening shown, kept in the page address as ?evening=
 
 st.title(t("organiser.title"))
@@ -126,6 +127,20 @@ def _reports(evening: Evening) -> None:
     """Every player's report of each of their matches this evening, to download."""
     st.subheader(t("organiser.reports"))
     st.caption(t("organiser.reports_help"))
+    if st.button(t("organiser.reports_all"), key="organiser_reports_all", icon=":material/folder_zip:"):
+        with st.spinner(t("organiser.reports_making")), ui.messages():
+            st.session_state[ALL_REPORTS] = (evening.evening_id, *evenings.all_reports(evening, language))
+    made_all = st.session_state.get(ALL_REPORTS)
+    if made_all and made_all[0] == evening.evening_id:
+        st.download_button(
+            t("organiser.reports_zip", count=made_all[2]),
+            made_all[1],
+            file_name=f"{evening.evening_id}-reports.zip",
+            mime="application/zip",
+            key="organiser_reports_zip",
+            icon=":material/download:",
+            on_click="ignore",
+        )
     player = ui.selectbox(
         t("organiser.report_player"), evening.players, index=None, key="organiser_report_player"
     )
