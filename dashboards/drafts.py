@@ -13,6 +13,13 @@ Two tables may record at once into one archive. A new match's id is made unique 
 archive and every open draft (:func:`taken_ids`), and a save replaces only this table's own match:
 when the archive holds something else under the id (another table's match, an upload), the
 match is saved under a new id instead (:func:`save_match`).
+
+A club evening's four to ten tables save at the same moment: the saves queue for the archive's
+one writer (the lock of :meth:`dashboards.data.Archive.writing`; every session of the dashboard
+is a thread of one process) and each lands once (a save id kept in the archive's ``saves``
+table). Two phones at one table share the table's draft file: each write names the version it
+was made from (:attr:`recording.Draft.version`), and a phone writing over a version it has not
+read is told (:class:`DraftChangedError`) instead of overwriting the other's taps.
 """
 
 from __future__ import annotations
