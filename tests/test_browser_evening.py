@@ -104,6 +104,7 @@ def test_four_phones_record_four_tables_at_once(club_server: tuple[str, Path]) -
             expect(codes).to_have_count(TABLES, timeout=60_000)
             settled_after = time.monotonic() - began
             settle(organiser)
+            codes.first.scroll_into_view_if_needed()  # the tables, not the form above them
             organiser.screenshot(path=str(ARTIFACTS / "evening-organiser-phone.png"), full_page=True)
             links = [codes.nth(i).inner_text().strip() for i in range(TABLES)]
             (ARTIFACTS / "evening-setup-seconds.txt").write_text(

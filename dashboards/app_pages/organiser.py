@@ -120,7 +120,7 @@ def _tables(evening: Evening) -> None:
                 )
                 relative = "record?" + urlencode({"draft": draft_id, **ui.language_params()})
                 st.caption(t("organiser.table_address", table=table.number))
-                st.code(ui.absolute(relative), language=None)
+                st.code(ui.absolute(relative), language=None, wrap_lines=True)
 
 
 def _reports(evening: Evening) -> None:

@@ -103,4 +103,5 @@ st.caption(t("standings.share"))
 st.code(
     ui.absolute("standings?" + urlencode({"evening": evening.evening_id, **ui.language_params()})),
     language=None,
+    wrap_lines=True,
 )
