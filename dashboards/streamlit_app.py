@@ -36,6 +36,15 @@ pages = [
         default=True,
     ),
     st.Page(ui.PAGE_FILES["record"], title=t("nav.record"), icon=":material/edit_note:", url_path="record"),
+    st.Page(
+        ui.PAGE_FILES["organiser"], title=t("nav.organiser"), icon=":material/groups_3:", url_path="organiser"
+    ),
+    st.Page(
+        ui.PAGE_FILES["standings"],
+        title=t("nav.standings"),
+        icon=":material/leaderboard:",
+        url_path="standings",
+    ),
     st.Page(ui.PAGE_FILES["match"], title=t("nav.match"), icon=":material/show_chart:", url_path="match"),
     st.Page(
         ui.PAGE_FILES["replay"], title=t("nav.replay"), icon=":material/playing_cards:", url_path="replay"

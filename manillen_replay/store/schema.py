@@ -662,6 +662,33 @@ ALTER TABLE play_costs ADD COLUMN IF NOT EXISTS view_error DOUBLE;
 """
 
 
+_MIGRATION_12 = """
+CREATE TABLE evenings (
+    evening_id VARCHAR PRIMARY KEY,
+    date DATE NOT NULL,
+    venue VARCHAR NOT NULL,
+    players VARCHAR[] NOT NULL,
+    rules VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL
+);
+CREATE TABLE evening_tables (
+    evening_id VARCHAR NOT NULL,
+    round INTEGER NOT NULL,
+    table_number INTEGER NOT NULL,
+    seats VARCHAR[] NOT NULL,
+    match_id VARCHAR NOT NULL,
+    scoresheet_only BOOLEAN NOT NULL,
+    PRIMARY KEY (evening_id, round, table_number)
+);
+CREATE TABLE saves (
+    save_id VARCHAR PRIMARY KEY,
+    match_id VARCHAR NOT NULL,
+    deals INTEGER NOT NULL,
+    saved_at TIMESTAMP NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -712,6 +739,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "play_costs.view_error: how sure the view cost is (the findings judge the cost less two of it)",
         _MIGRATION_11,
     ),
+    Migration(
+        12,
+        "evenings, evening_tables and saves: a club evening's tables, and every save from a table",
+        _MIGRATION_12,
+    ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
@@ -722,7 +754,7 @@ TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
     "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
     "finding_lines",
-    "match_versions",
+    "match_versions", "evenings", "evening_tables",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
