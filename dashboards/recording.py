@@ -62,6 +62,9 @@ class Setup:
     """House-rule options as the record format writes them (``Rules.to_options``)."""
     first_dealer: int = PLAYERS - 1
     """Who deals the first deal (by default the last seat, so seat 0 leads)."""
+    table: str = ""
+    """The club table it is recorded at, when the dashboard is shared on a network: a table's
+    recorder sees only that table's drafts. Empty for a match the organiser set up."""
 
     def rules_value(self) -> Rules:
         """The house rules as the engine takes them.

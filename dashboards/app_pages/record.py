@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import data, drafts, i18n, native_inputs, review_view, ui
+from dashboards import access, data, drafts, i18n, native_inputs, review_view, ui
 from dashboards import recording as rec
 from dashboards.cards import SYMBOLS
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
@@ -24,6 +24,10 @@ from manillen_replay.rules import CAFE_OPTIONS, Rules
 
 t = ui.translator()
 language = ui.lang()
+visitor = access.current_visitor()
+if not visitor.may_record_any:  # a viewer: the page is not in the navigation, nor at its address
+    st.error(t("record.viewer"))
+    st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
@@ -50,15 +54,24 @@ def _notice(kind: str, message: str) -> None:
     st.session_state.setdefault(NOTICE, []).append((kind, message))
 
 
+def _ours(draft: rec.Draft) -> bool:
+    """Whether this visitor may see and record this draft (a recorder: their own table's only)."""
+    return visitor.may_record(draft.setup.table or None)
+
+
 def _draft() -> rec.Draft | None:
     """The draft of this session, or the one the page address names (a resumed tab)."""
     wanted = st.query_params.get("draft")
     current: rec.Draft | None = st.session_state.get(DRAFT)
     if wanted and (current is None or current.draft_id != wanted):
         current = drafts.load(str(wanted))
-        if current is None:
-            # the address is anyone's to write: echo it only when it is a draft id, never as markdown
-            shown = str(wanted) if str(wanted).isalnum() and len(str(wanted)) <= 32 else "?"
+        # the address is anyone's to write: echo it only when it is a draft id, never as markdown
+        shown = str(wanted) if drafts.is_draft_id(str(wanted)) and len(str(wanted)) <= 32 else "?"
+        if current is not None and not _ours(current):
+            current = None
+            _notice("warning", t("record.other_table", draft=shown, table=visitor.table or "?"))
+            del st.query_params["draft"]
+        elif current is None:
             _notice("warning", t("record.no_draft", draft=shown))
             del st.query_params["draft"]
         st.session_state[DRAFT] = current
@@ -67,6 +80,10 @@ def _draft() -> rec.Draft | None:
 
 def _keep(draft: rec.Draft | None) -> None:
     """Hold a changed draft in the session and write it to its file at once."""
+    if draft is not None and not _ours(draft):  # checked where it is written, whatever the page shows
+        raise access.AccessRefusedError(
+            f"only table {draft.setup.table or '?'}'s recorder may record this match"
+        )
     st.session_state[DRAFT] = draft
     if draft is not None:
         drafts.save(draft)
@@ -109,7 +126,7 @@ def _tap(card: str) -> None:
 
 def _setup() -> None:
     """Resume an open draft, or set up a new match."""
-    open_drafts = drafts.open_drafts()
+    open_drafts = [d for d in drafts.open_drafts() if _ours(d)]
     if open_drafts:
         st.subheader(t("record.resume"))
         for draft in open_drafts[:5]:
@@ -142,6 +159,7 @@ def _setup() -> None:
             venue=str(venue or "").strip(),
             rules=options,
             first_dealer=int(dealer),
+            table=visitor.table or "",
         )
         try:
             _keep(rec.new_draft(drafts.new_id(), setup))
