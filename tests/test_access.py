@@ -101,6 +101,8 @@ def test_a_broken_token_file_opens_nothing_and_the_command_says_why(tmp_path: Pa
         (["issue", "recorder", "--table", "../2"], "is not a table's name"),
         (["issue", "viewer", "--address", "nowhere"], "is not HOST:PORT"),
         (["revoke", "abcdef"], "no issued token is named 'abcdef'"),
+        (["revoke", "--table", "9"], "no issued token is for table 9"),
+        (["revoke"], "name one token"),
     ],
 )
 def test_the_tokens_command_refuses_in_words(tmp_path: Path, arguments: list[str], message: str) -> None:
@@ -123,8 +125,14 @@ def test_the_tokens_command_issues_lists_and_revokes(tmp_path: Path) -> None:
     (entry,) = read_issued(token_file(Path(db)))
     listed = runner.invoke(cli, ["tokens", "list", "--db", db])
     assert f"{entry.key}  recorder table 2" in listed.output and token not in listed.output
+    runner.invoke(cli, ["tokens", "issue", "viewer", "--db", db])
     revoked = runner.invoke(cli, ["tokens", "revoke", entry.key, "--db", db])
-    assert revoked.exit_code == 0 and read_issued(token_file(Path(db))) == []
+    assert revoked.exit_code == 0 and [t.role for t in read_issued(token_file(Path(db)))] == [Role.VIEWER]
+    runner.invoke(cli, ["tokens", "issue", "recorder", "--table", "3", "--db", db])
+    runner.invoke(cli, ["tokens", "issue", "recorder", "--table", "3", "--db", db])
+    by_table = runner.invoke(cli, ["tokens", "revoke", "--table", "3", "--db", db])
+    assert by_table.exit_code == 0 and by_table.output.count("revoked") == 2
+    assert [t.role for t in read_issued(token_file(Path(db)))] == [Role.VIEWER]
 
 
 def test_the_dashboard_refuses_no_token_beyond_this_computer(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ def tokens() -> None:
       manillen tokens issue recorder --table 1 --db club.duckdb --address 192.168.1.20:8501
       manillen tokens issue viewer --note "the bar's screen" --db club.duckdb
       manillen tokens list --db club.duckdb
+      manillen tokens revoke --table 1 --db club.duckdb
     """
 
 
@@ -104,22 +105,32 @@ def list_command(db: str | None) -> None:
 
 
 @tokens.command("revoke")
-@click.argument("key")
+@click.argument("key", required=False)
+@click.option(
+    "--table", default=None, metavar="NAME", help="Revoke every recorder's token of this table instead."
+)
 @DB_OPTION
-def revoke_command(key: str, db: str | None) -> None:
-    """Revoke the issued token KEY (from manillen tokens list): it opens nothing from the next request on.
+def revoke_command(key: str | None, table: str | None, db: str | None) -> None:
+    """Revoke the issued token KEY (from manillen tokens list), or every token of a table: it
+    opens nothing from the next request on, and a tab open with it stops at its next click.
 
     \b
-    Example:
-      manillen tokens revoke 3fa9c1 --db club.duckdb
+    Examples:
+      manillen tokens revoke --table 1 --db club.duckdb
     """
+    path = _tokens(db)
+    if (key is None) == (table is None):
+        raise click.UsageError("name one token (its KEY, from manillen tokens list) or a --table")
     try:
-        entry = revoke(_tokens(db), key)
+        keys = [key] if key is not None else [t.key for t in read_issued(path) if t.table == table]
+        if not keys:
+            raise click.ClickException(f"no issued token is for table {table} (see manillen tokens list)")
+        for one in keys:
+            entry = revoke(path, one)
+            whom = f"table {entry.table}'s recorder" if entry.table else "a viewer"
+            click.echo(f"revoked {entry.key} ({whom})", err=True)
     except AccessError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(
-        f"revoked {entry.key} ({entry.role.value}{' table ' + entry.table if entry.table else ''})", err=True
-    )
 
 
 COMMANDS: list[click.Command] = [tokens]
