@@ -29,9 +29,14 @@ from manillen_replay.access import (
     TOKEN_ENVIRONMENT,
     AccessRefusedError,
     Gate,
+    Issued,
     Role,
     Visitor,
     is_loopback,
+    issue,
+    qr_svg,
+    read_issued,
+    revoke,
     token_file,
 )
 
@@ -43,7 +48,13 @@ __all__ = [
     "Visitor",
     "admit",
     "current_visitor",
+    "issue_token",
+    "issued_tokens",
+    "join_address_here",
+    "organiser_join_address",
+    "qr_svg",
     "require_organiser",
+    "revoke_token",
 ]
 
 LOCAL_VISITOR = ORGANISER
@@ -139,6 +150,77 @@ def admit() -> Visitor:
         st.stop()
     return visitor
 
+
+# --------------------------------------------------------------------------- for the Organiser page
+
+
+def join_address_here(token: str, page: str = "") -> str:
+    """The join address of this dashboard as the visitor's browser reached it (its scheme, host,
+    port and the server's own prefix), with ``token``: what a phone at the same wifi opens.
+
+    :param page: the page's url path (``record`` for a recorder), ``""`` for the first page.
+    """
+    import streamlit as st
+
+    from dashboards.serve import server_prefix
+
+    try:
+        url = st.context.url or ""
+    except Exception:  # no session's context
+        url = ""
+    origin = (
+        "/".join(url.split("/")[:3]) if url.startswith(("http://", "https://")) else "http://127.0.0.1:8501"
+    )
+    return f"{origin}{server_prefix()}/{page}?{QUERY}={quote(token, safe='')}"
+
+
+def organiser_join_address() -> str | None:
+    """The organiser's join address for this run (``None`` when no token is asked, or to anyone
+    but the organiser): to show as a QR code (:func:`qr_svg`) on the Organiser page."""
+    token = os.environ.get(TOKEN_ENVIRONMENT)
+    if not token or not access_required() or not current_visitor().is_organiser:
+        return None
+    return join_address_here(token)
+
+
+def _token_file() -> Path:
+    from dashboards.data import archive_path
+
+    return token_file(archive_path().resolve())
+
+
+def issued_tokens() -> list[Issued]:
+    """The tokens the organiser issued (never the tokens themselves: their keys, roles, tables).
+
+    :raises AccessRefusedError: to anyone but the organiser.
+    :raises AccessError: when the token file is not one.
+    """
+    require_organiser("list the tokens")
+    return read_issued(_token_file())
+
+
+def issue_token(role: Role, table: str | None = None, note: str = "") -> tuple[str, Issued]:
+    """Issue a recorder's or a viewer's token from a page (``manillen tokens issue``): the token is
+    shown once, with :func:`join_address_here` and its QR code.
+
+    :raises AccessRefusedError: to anyone but the organiser.
+    :raises AccessError: as :func:`manillen_replay.access.issue` does.
+    """
+    require_organiser("issue tokens")
+    return issue(_token_file(), role, table, note)
+
+
+def revoke_token(key: str) -> Issued:
+    """Revoke an issued token from a page (``manillen tokens revoke``).
+
+    :raises AccessRefusedError: to anyone but the organiser.
+    :raises AccessError: when no issued token has that key.
+    """
+    require_organiser("revoke tokens")
+    return revoke(_token_file(), key)
+
+
+# --------------------------------------------------------------------------- the middleware
 
 REFUSED_TEXT = (
     "This dashboard is open to the club only, and your token does not open it (any more). "

@@ -459,6 +459,31 @@ def test_a_viewer_sees_no_upload_and_no_comment_writing(club: dict[str, Any]) ->
         assert not {upload, write} & boxes(), who
 
 
+def test_the_organiser_page_s_helpers_are_the_organiser_s_only(
+    club: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issuing, listing and revoking from a page, and the organiser's join address to show as a QR code."""
+    monkeypatch.setattr(access, "_in_session", lambda: True)
+    club["token"] = club["recorder"]
+    for attempt in (
+        access.issued_tokens,
+        lambda: access.issue_token(Role.VIEWER),
+        lambda: access.revoke_token("x"),
+    ):
+        with pytest.raises(access.AccessRefusedError):
+            attempt()
+    assert access.organiser_join_address() is None
+    club["token"] = club["organiser"]
+    token, entry = access.issue_token(Role.RECORDER, "3", "the terrace")
+    assert access.server_gate().visitor(token) == Visitor(Role.RECORDER, "3")
+    assert entry in access.issued_tokens()
+    access.revoke_token(entry.key)
+    assert access.server_gate().visitor(token) is None
+    address = access.organiser_join_address()
+    assert address is not None and address.endswith("/?token=orgs")
+    assert access.qr_svg(address).startswith("<svg")
+
+
 # --------------------------------------------------------------------------- the real server
 
 
