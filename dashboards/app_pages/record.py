@@ -55,8 +55,10 @@ def _notice(kind: str, message: str) -> None:
 
 
 def _ours(draft: rec.Draft) -> bool:
-    """Whether this visitor may see and record this draft (a recorder: their own table's only)."""
-    return visitor.may_record(draft.setup.table or None)
+    """Whether this visitor may see and record this draft (a recorder: their own table's only).
+    Asked afresh each time: a tap reruns only the table's fragment, not the app's own check, and
+    a token revoked since the page opened must stop the next tap too."""
+    return access.current_visitor().may_record(draft.setup.table or None)
 
 
 def _draft() -> rec.Draft | None:
