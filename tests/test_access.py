@@ -142,6 +142,21 @@ def test_the_dashboard_refuses_no_token_beyond_this_computer(tmp_path: Path) -> 
     assert result.exit_code != 0 and "--no-token is refused" in result.output
 
 
+def test_token_asks_for_a_token_on_this_computer_too(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from manillen_replay.cli import dashboard as command
+
+    started: list[dict[str, str]] = []
+    monkeypatch.delenv(TOKEN_ENVIRONMENT, raising=False)
+    monkeypatch.setattr(
+        command, "run_forwarding_signals", lambda _args, environment: started.append(environment) or 0
+    )
+    result = CliRunner().invoke(cli, ["dashboard", "--db", str(tmp_path / "x.duckdb"), "--token"])
+    assert result.exit_code == 0, result.output
+    token = started[0][TOKEN_ENVIRONMENT]
+    assert started[0][REQUIRED_ENVIRONMENT] == "token" and f"/?token={token}" in result.output
+    assert len(token) >= 40  # 32 random bytes
+
+
 def test_the_join_address_s_qr_code_is_its_modules_drawn() -> None:
     """The terminal's drawing is the QR code's matrix, two rows a line (a full block where both
     are dark): read back module by module, it is segno's code of the address."""
@@ -304,6 +319,18 @@ def test_the_join_address_moves_the_token_into_a_cookie(tmp_path: Path) -> None:
         and "SameSite=Lax" in cookie
     )
     assert request(app, "/record", query="lang=nl", cookie=tokens["recorder"])[0] == 200
+
+
+def test_the_cookie_is_secure_behind_an_https_proxy(tmp_path: Path) -> None:
+    app, tokens = _gated(tmp_path)
+    scope_headers = [(b"x-forwarded-proto", b"https")]
+    scope = {
+        "type": "http", "method": "GET", "path": "/", "raw_path": b"/", "root_path": "",
+        "query_string": f"token={tokens['viewer']}".encode(), "headers": scope_headers, "scheme": "http",
+    }  # fmt: skip
+    sent = _call(app, scope, [{"type": "http.request", "body": b"", "more_body": False}])
+    assert dict(sent[0]["headers"])[b"set-cookie"].endswith(b"; Secure")
+    assert not request(app, "/", query=f"token={tokens['viewer']}")[1][b"set-cookie"].endswith(b"; Secure")
 
 
 def test_a_revoked_token_s_cookie_is_cleared(tmp_path: Path) -> None:
