@@ -147,9 +147,12 @@ def test_token_asks_for_a_token_on_this_computer_too(monkeypatch: pytest.MonkeyP
 
     started: list[dict[str, str]] = []
     monkeypatch.delenv(TOKEN_ENVIRONMENT, raising=False)
-    monkeypatch.setattr(
-        command, "run_forwarding_signals", lambda _args, environment: started.append(environment) or 0
-    )
+
+    def run(_args: list[str], environment: dict[str, str]) -> int:
+        started.append(environment)
+        return 0
+
+    monkeypatch.setattr(command, "run_forwarding_signals", run)
     result = CliRunner().invoke(cli, ["dashboard", "--db", str(tmp_path / "x.duckdb"), "--token"])
     assert result.exit_code == 0, result.output
     token = started[0][TOKEN_ENVIRONMENT]
