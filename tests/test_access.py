@@ -450,6 +450,16 @@ def test_a_recorder_cannot_read_another_table_s_draft(club: dict[str, Any]) -> N
     assert "`one`" in texts(own) and "another table's" not in texts(own)
 
 
+@pytest.mark.parametrize(
+    "asked", ["../club.access", "..%2Fclub.access", "/etc/passwd", "aaaa1111/../bbbb2222"]
+)
+def test_a_crafted_draft_address_opens_nothing_on_the_record_page(club: dict[str, Any], asked: str) -> None:
+    club["token"] = club["organiser"]
+    at = _run("record", draft=asked)
+    assert "There is no draft ?" in texts(at) and "draft" not in at.query_params
+    assert "`one`" not in texts(at) and "`two`" not in texts(at) and not at.exception
+
+
 def test_a_recorder_is_offered_only_their_table_s_drafts(club: dict[str, Any]) -> None:
     club["token"] = club["recorder"]
     at = _run("record")
