@@ -102,12 +102,30 @@ def server_gate() -> Gate:
     return _gate(os.environ.get(TOKEN_ENVIRONMENT) or None, token_file(archive_path().resolve()))
 
 
+def cookie_name(port: int | None = None) -> str:
+    """The cookie that keeps this server's token, one per port: a browser keeps cookies per host,
+    not per port, and two dashboards on one computer (8501 and 8502) must not overwrite or clear
+    each other's.
+
+    >>> cookie_name(8502)
+    'manillen_token_8502'
+    """
+    if port is None:
+        try:
+            from streamlit import config
+
+            port = int(config.get_option("server.port"))
+        except Exception:  # no Streamlit configuration: its default port
+            port = 8501
+    return f"{COOKIE}_{port}"
+
+
 def session_token() -> str | None:
     """The token of the running Streamlit session: the cookie its websocket was opened with."""
     import streamlit as st
 
     try:
-        return st.context.cookies.get(COOKIE)
+        return st.context.cookies.get(cookie_name())
     except Exception:  # no session's context (a test's bare script run)
         return None
 
@@ -234,7 +252,7 @@ REFUSED_PAGE = (
 ORGANISER_ONLY_PAGE = b"only the organiser may do this"
 
 
-def _cookie_token(scope: Scope) -> str | None:
+def _cookie_token(scope: Scope, name: str) -> str | None:
     header = b"; ".join(v for k, v in scope.get("headers") or [] if k == b"cookie")
     if not header:
         return None
@@ -242,7 +260,7 @@ def _cookie_token(scope: Scope) -> str | None:
         jar: SimpleCookie = SimpleCookie(header.decode("latin-1"))
     except CookieError:
         return None
-    morsel = jar.get(COOKIE)
+    morsel = jar.get(name)
     return morsel.value if morsel is not None else None
 
 
@@ -256,16 +274,18 @@ def _is_https(scope: Scope) -> bool:
     return scope.get("scheme") in ("https", "wss") or forwarded == b"https"
 
 
-def cookie_header(token: str, *, secure: bool, clear: bool = False) -> bytes:
+def cookie_header(token: str, *, secure: bool, clear: bool = False, name: str | None = None) -> bytes:
     """The ``Set-Cookie`` that keeps (or clears) a token: HttpOnly, so no script reads it; SameSite
     Lax, so another site's page cannot send it with its requests.
 
-    >>> cookie_header("abc", secure=True).decode()
-    'manillen_token=abc; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax; Secure'
+    >>> cookie_header("abc", secure=True, name="manillen_token_8501").decode()
+    'manillen_token_8501=abc; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax; Secure'
     """
     age = 0 if clear else COOKIE_SECONDS
     value = "" if clear else quote(token, safe="-_.~")
-    text = f"{COOKIE}={value}; Path=/; Max-Age={age}; HttpOnly; SameSite=Lax" + ("; Secure" if secure else "")
+    text = f"{name or cookie_name()}={value}; Path=/; Max-Age={age}; HttpOnly; SameSite=Lax" + (
+        "; Secure" if secure else ""
+    )
     return text.encode("latin-1")
 
 
@@ -285,6 +305,12 @@ class TokenGate:
         self.app = app
         self._gate = gate
         self.required = access_required() if required is None else required
+
+    @functools.cached_property
+    def cookie(self) -> str:
+        """This server's cookie name, asked at the first request: by then Streamlit has read the
+        port from its command line (the middleware may be built before)."""
+        return cookie_name()
 
     @property
     def gate(self) -> Gate:
@@ -315,7 +341,7 @@ class TokenGate:
                 )
                 return
         else:
-            visitor = self.gate.visitor(_cookie_token(scope))
+            visitor = self.gate.visitor(_cookie_token(scope, self.cookie))
         if visitor is None:
             await self._refuse(scope, receive, send, REFUSED_PAGE, clear_cookie=True)
             return
@@ -333,7 +359,7 @@ class TokenGate:
             location += b"?" + urlencode(rest).encode("latin-1")
         headers = [
             (b"location", location),
-            (b"set-cookie", cookie_header(token, secure=_is_https(scope))),
+            (b"set-cookie", cookie_header(token, secure=_is_https(scope), name=self.cookie)),
             (b"cache-control", b"no-store"),
             (b"referrer-policy", b"no-referrer"),
             (b"content-length", b"0"),
@@ -356,7 +382,9 @@ class TokenGate:
             (b"content-length", str(len(body)).encode()),
             (b"cache-control", b"no-store"),
         ]
-        if clear_cookie and _cookie_token(scope) is not None:  # a revoked token's cookie goes
-            headers.append((b"set-cookie", cookie_header("", secure=_is_https(scope), clear=True)))
+        if clear_cookie and _cookie_token(scope, self.cookie) is not None:  # a revoked token's cookie goes
+            headers.append(
+                (b"set-cookie", cookie_header("", secure=_is_https(scope), clear=True, name=self.cookie))
+            )
         await send({"type": "http.response.start", "status": 403, "headers": headers})
         await send({"type": "http.response.body", "body": body})

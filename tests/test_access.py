@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
@@ -272,7 +273,9 @@ def _call(app: Any, scope: dict[str, Any], incoming: list[dict[str, Any]]) -> li
 def request(
     app: Any, path: str, query: str = "", cookie: str | None = None, method: str = "GET"
 ) -> tuple[int, dict[bytes, bytes], bytes]:
-    headers = [(b"accept", b"text/html")] + ([(b"cookie", f"{COOKIE}={cookie}".encode())] if cookie else [])
+    headers = [(b"accept", b"text/html")] + (
+        [(b"cookie", f"{access.cookie_name()}={cookie}".encode())] if cookie else []
+    )
     scope = {
         "type": "http", "method": method, "path": path, "raw_path": path.encode(), "root_path": "",
         "query_string": query.encode(), "headers": headers, "scheme": "http", "server": ("127.0.0.1", 1),
@@ -284,7 +287,7 @@ def request(
 
 
 def websocket(app: Any, cookie: str | None) -> str:
-    headers = [(b"cookie", f"{COOKIE}={cookie}".encode())] if cookie else []
+    headers = [(b"cookie", f"{access.cookie_name()}={cookie}".encode())] if cookie else []
     scope = {"type": "websocket", "path": "/_stcore/stream", "raw_path": b"/_stcore/stream", "root_path": "",
              "query_string": b"", "headers": headers, "scheme": "ws", "subprotocols": []}  # fmt: skip
     sent = _call(app, scope, [{"type": "websocket.connect"}])
@@ -317,7 +320,7 @@ def test_the_join_address_moves_the_token_into_a_cookie(tmp_path: Path) -> None:
     assert status == 303 and headers[b"location"] == b"/record?lang=nl"
     cookie = headers[b"set-cookie"].decode()
     assert (
-        cookie.startswith(f"{COOKIE}={tokens['recorder']};")
+        cookie.startswith(f"{access.cookie_name()}={tokens['recorder']};")
         and "HttpOnly" in cookie
         and "SameSite=Lax" in cookie
     )
@@ -537,7 +540,7 @@ def _get(url: str, cookie: str | None = None, method: str = "GET") -> tuple[int,
     asked = urllib.request.Request(url, method=method, data=b"x" if method in ("PUT", "POST") else None)
     asked.add_header("Accept", "text/html")
     if cookie:
-        asked.add_header("Cookie", f"{COOKIE}={cookie}")
+        asked.add_header("Cookie", f"{COOKIE}_{urlsplit(url).port}={cookie}")
     opener = urllib.request.build_opener(NoRedirect)
     try:
         with opener.open(asked, timeout=10) as answer:
@@ -550,7 +553,7 @@ def _websocket_status(url: str, cookie: str | None) -> int:
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect
 
-    headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else {}
+    headers = {"Cookie": f"{COOKIE}_{urlsplit(url).port}={cookie}"} if cookie else {}
     try:
         with connect(url, additional_headers=headers, subprotocols=["streamlit"], open_timeout=10):  # type: ignore[list-item]
             return 101
@@ -635,7 +638,8 @@ def test_the_real_server_takes_no_upload_but_the_organiser_s(served: dict[str, s
 def test_the_real_server_s_join_address_sets_the_cookie(served: dict[str, str]) -> None:
     status, _, headers = _get(served["address"] + f"/record?token={served['recorder']}")
     assert status == 303 and headers["location"] == "/record"
-    assert headers["set-cookie"].startswith(f"{COOKIE}={served['recorder']};")
+    port = urlsplit(served["address"]).port
+    assert headers["set-cookie"].startswith(f"{COOKIE}_{port}={served['recorder']};")
 
 
 def test_the_real_server_takes_a_token_issued_while_it_runs(served: dict[str, str]) -> None:
