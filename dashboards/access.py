@@ -304,7 +304,13 @@ class TokenGate:
     def __init__(self, app: ASGIApp, gate: Gate | None = None, required: bool | None = None) -> None:
         self.app = app
         self._gate = gate
-        self.required = access_required() if required is None else required
+        self._required = required
+
+    @functools.cached_property
+    def required(self) -> bool:
+        """Asked at the first request, as :attr:`cookie` is: ``streamlit run ... --server.address``
+        may be read after the middleware is built."""
+        return access_required() if self._required is None else self._required
 
     @functools.cached_property
     def cookie(self) -> str:

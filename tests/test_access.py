@@ -368,6 +368,23 @@ def test_on_this_computer_only_no_token_is_asked(tmp_path: Path) -> None:
     assert request(app, "/sql")[0] == 200
 
 
+@pytest.mark.parametrize(
+    ("address", "asked"), [("0.0.0.0", True), ("192.168.1.20", True), ("127.0.0.1", False), (None, False)]
+)
+def test_a_server_told_to_listen_beyond_this_computer_asks_for_tokens(
+    monkeypatch: pytest.MonkeyPatch, address: str | None, asked: bool
+) -> None:
+    """Also when started as ``streamlit run dashboards/asgi_app.py --server.address 0.0.0.0``."""
+    from streamlit import config
+
+    original = config.get_option
+    monkeypatch.delenv(REQUIRED_ENVIRONMENT, raising=False)
+    monkeypatch.setattr(
+        config, "get_option", lambda key: address if key == "server.address" else original(key)
+    )
+    assert access.access_required() is asked
+
+
 # --------------------------------------------------------------------------- the pages' roles
 
 
