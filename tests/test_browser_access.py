@@ -100,3 +100,19 @@ def test_the_refusal_needs_no_script_and_names_no_archive(club: dict[str, str]) 
         urllib.request.urlopen(f"{club['address']}/", timeout=10)
     body = refused.value.read().decode()
     assert refused.value.code == 403 and "<script" not in body and "club.duckdb" not in body
+
+
+def test_the_organiser_s_join_address_opens_the_sql_console(club: dict[str, str]) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    expect = playwright_api.expect
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--headless", *CHROMIUM_ARGS]
+        )
+        try:
+            page = browser.new_page()
+            page.goto(f"{club['address']}/sql?token=organiser-of-the-browser-test")
+            expect(page.get_by_role("textbox", name="Query")).to_be_visible(timeout=30_000)
+            assert "token=" not in page.url
+        finally:
+            browser.close()
