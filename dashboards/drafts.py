@@ -27,7 +27,9 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import re
 import secrets
+import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,6 +121,8 @@ def save(draft: Draft, where: Path | None = None) -> Draft:
         :data:`MAX_DRAFT_BYTES` (nothing is written).
     """
     target = where or folder()
+    if not is_draft_id(draft.draft_id):
+        raise RecordingError(f"{draft.draft_id!r} is not a draft id: letters and digits only")
     with _WRITING:
         _check_version(draft, target)
         _refuse_new_draft(target, draft.draft_id)
@@ -146,13 +150,39 @@ def _write(draft: Draft, target: Path) -> None:
     os.replace(temporary, path)
 
 
-def load(draft_id: str, where: Path | None = None) -> Draft | None:
-    """The draft with this id, ``None`` when there is none (or its file is not a draft)."""
-    if not draft_id.isalnum():
+DRAFT_ID = re.compile(r"[0-9A-Za-z]{1,64}")
+"""What a draft id looks like (:func:`new_id` makes 8 hex digits): ASCII letters and digits only,
+so an id from the page address (``?draft=``) can name no other folder (no ``/``, ``.``, ``%``)."""
+
+
+def is_draft_id(text: str) -> bool:
+    """Whether ``text`` has the shape of a draft id.
+
+    >>> is_draft_id("3fa9c1d2"), is_draft_id("../club"), is_draft_id("%2e%2e"), is_draft_id("ab²")
+    (True, False, False, False)
+    """
+    return DRAFT_ID.fullmatch(text) is not None
+
+
+def _draft_file(draft_id: str, where: Path | None) -> Path | None:
+    """The file of a draft id, inside the drafts folder; ``None`` for an id of another shape."""
+    if not is_draft_id(draft_id):
         return None
-    path = (where or folder()) / f"{draft_id}.json"
+    return (where or folder()) / f"{draft_id}.json"
+
+
+def load(draft_id: str, where: Path | None = None) -> Draft | None:
+    """The draft with this id, ``None`` when there is none (or its file is not a draft).
+
+    Only a regular file in the drafts folder is read: an id of another shape (a path, an encoded
+    one) is no draft, and neither is a link, which could point anywhere.
+    """
+    path = _draft_file(draft_id, where)
+    if path is None:
+        return None
     try:
-        if path.stat().st_size > MAX_DRAFT_BYTES:  # asked before reading: no draft is so large
+        found = path.lstat()
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_DRAFT_BYTES:  # asked before reading
             return None
         return Draft.from_json(path.read_text(encoding="utf-8"))
     except (OSError, RecordingError):
@@ -179,8 +209,9 @@ def _modified(path: Path) -> float:
 
 def discard(draft_id: str, where: Path | None = None) -> None:
     """Remove a draft file (the match stays in the archive)."""
-    if draft_id.isalnum():
-        ((where or folder()) / f"{draft_id}.json").unlink(missing_ok=True)
+    path = _draft_file(draft_id, where)
+    if path is not None:
+        path.unlink(missing_ok=True)
 
 
 def taken_ids(archive_ids: list[str], where: Path | None = None) -> list[str]:

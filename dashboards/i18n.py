@@ -532,6 +532,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "sql.query": ("Query", "Vraag"),
     "sql.run": ("Run", "Uitvoeren"),
     "sql.refused": ("Refused: {message}", "Geweigerd: {message}"),
+    "sql.organiser_only": (
+        "The SQL console is the organiser's only.",
+        "De SQL-console is alleen voor de organisator.",
+    ),
     "sql.error": ("The query failed: {message}", "De vraag mislukte: {message}"),
     "sql.rows": ("{count} rows", "{count} rijen"),
     "sql.row": ("1 row", "1 rij"),
@@ -623,6 +627,14 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.no_draft": (
         "There is no draft {draft} beside this archive (saved and closed, or another archive).",
         "Er is geen ontwerp {draft} naast dit archief (bewaard en gesloten, of een ander archief).",
+    ),
+    "record.other_table": (
+        "Draft {draft} is another table's: your token records table {table}.",
+        "Ontwerp {draft} is van een andere tafel: uw token neemt tafel {table} op.",
+    ),
+    "record.viewer": (
+        "Recording is for the organiser and each table's recorder: your token opens the read-only pages.",
+        "Opnemen is voor de organisator en de opnemer van elke tafel: uw token opent de leespagina's.",
     ),
     "record.resume": ("Carry on", "Verder gaan"),
     "record.resume_one": (

@@ -68,7 +68,8 @@ class Setup:
     scoresheet_only: bool = False
     """The table keeps only the scoresheet: the page opens on the scoresheet line."""
     table: str = ""
-    """A club evening's table (its number), whose recorder may record this draft; empty otherwise."""
+    """The club table it is recorded at (its number): a table's recorder sees and records only
+    that table's drafts. Empty for a match without a table."""
 
     def rules_value(self) -> Rules:
         """The house rules as the engine takes them.

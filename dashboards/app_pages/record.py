@@ -25,6 +25,10 @@ from manillen_replay.rules import CAFE_OPTIONS, Rules
 
 t = ui.translator()
 language = ui.lang()
+visitor = access.current_visitor()
+if not visitor.may_record_any:  # a viewer: the page is not in the navigation, nor at its address
+    st.error(t("record.viewer"))
+    st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
@@ -51,15 +55,26 @@ def _notice(kind: str, message: str) -> None:
     st.session_state.setdefault(NOTICE, []).append((kind, message))
 
 
+def _ours(draft: rec.Draft) -> bool:
+    """Whether this visitor may see and record this draft (a recorder: their own table's only).
+    Asked afresh each time: a tap reruns only the table's fragment, not the app's own check, and
+    a token revoked since the page opened must stop the next tap too."""
+    return access.current_visitor().may_record(draft.setup.table or None)
+
+
 def _draft() -> rec.Draft | None:
     """The draft of this session, or the one the page address names (a resumed tab)."""
     wanted = st.query_params.get("draft")
     current: rec.Draft | None = st.session_state.get(DRAFT)
     if wanted and (current is None or current.draft_id != wanted):
         current = drafts.load(str(wanted))
-        if current is None:
-            # the address is anyone's to write: echo it only when it is a draft id, never as markdown
-            shown = str(wanted) if str(wanted).isalnum() and len(str(wanted)) <= 32 else "?"
+        # the address is anyone's to write: echo it only when it is a draft id, never as markdown
+        shown = str(wanted) if drafts.is_draft_id(str(wanted)) and len(str(wanted)) <= 32 else "?"
+        if current is not None and not _ours(current):
+            current = None
+            _notice("warning", t("record.other_table", draft=shown, table=visitor.table or "?"))
+            del st.query_params["draft"]
+        elif current is None:
             _notice("warning", t("record.no_draft", draft=shown))
             del st.query_params["draft"]
         st.session_state[DRAFT] = current
@@ -78,6 +93,10 @@ def _draft() -> rec.Draft | None:
 def _keep(draft: rec.Draft | None) -> None:
     """Hold a changed draft in the session and write it to its file at once; when another phone
     at the table wrote the file meanwhile, take up its version instead and say so."""
+    if draft is not None and not _ours(draft):  # checked where it is written, whatever the page shows
+        raise access.AccessRefusedError(
+            f"only table {draft.setup.table or '?'}'s recorder may record this match"
+        )
     if draft is not None:
         try:
             drafts.save(draft)
@@ -130,7 +149,7 @@ def _tap(card: str) -> None:
 
 def _setup() -> None:
     """Resume an open draft, or set up a new match."""
-    open_drafts = drafts.open_drafts()
+    open_drafts = [d for d in drafts.open_drafts() if _ours(d)]
     if open_drafts:
         st.subheader(t("record.resume"))
         for draft in open_drafts[:5]:
@@ -163,6 +182,7 @@ def _setup() -> None:
             venue=str(venue or "").strip(),
             rules=options,
             first_dealer=int(dealer),
+            table=visitor.table or "",
         )
         try:
             _keep(rec.new_draft(drafts.new_id(), setup))
