@@ -71,18 +71,17 @@ def _draft() -> rec.Draft | None:
         # the address is anyone's to write: echo it only when it is a draft id, never as markdown
         shown = str(wanted) if drafts.is_draft_id(str(wanted)) and len(str(wanted)) <= 32 else "?"
         if current is not None and not _ours(current):
-            current = None
-            _notice("warning", t("record.other_table", draft=shown, table=visitor.table or "?"))
+            current_table, current = current.setup.table or "?", None
+            _notice(
+                "warning",
+                t("record.other_table", draft=shown, theirs=current_table, table=visitor.table or "?"),
+            )
             del st.query_params["draft"]
         elif current is None:
             _notice("warning", t("record.no_draft", draft=shown))
             del st.query_params["draft"]
         st.session_state[DRAFT] = current
-    if (
-        current is not None
-        and current.setup.table
-        and not access.current_visitor().may_record(current.setup.table)
-    ):
+    if current is not None and not _ours(current):  # the session's draft, with a token changed since
         _notice("warning", t("record.not_your_table", table=current.setup.table))
         st.session_state[DRAFT] = None
         del st.query_params["draft"]
