@@ -26,6 +26,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,7 @@ import msgspec
 from dashboards import data
 from manillen_replay.analysis.costs import can_solve
 from manillen_replay.analysis.deal_analysis import DealAnalysis, analyse_deal, merge_deals
-from manillen_replay.engine import replay
+from manillen_replay.engine import DealResult, MatchResult, replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Record, loads
 from manillen_replay.solver.search import SolverError
@@ -50,6 +51,10 @@ RESCAN_SECONDS = 30.0
 import by ``manillen import`` while the dashboard runs)."""
 LOCKED_PAUSE = 2.0
 """Seconds before trying the archive again while another program holds it."""
+DEALS_AT_ONCE = 2
+"""Deals of a match someone waits for that are solved at the same time: while one deal's
+threads wait for their slowest position, or run Python between rounds, the other's use the
+cores (each deal's results do not depend on what runs beside it)."""
 KEPT_DEALS = 2000
 """Deal analyses kept in memory (the latest used), for matches recorded or corrected deal by deal."""
 WARM_RECORD = Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json"
@@ -341,29 +346,7 @@ class Reviewer:
         result = replay(record, source=f"archive match {match_id}")
         with self._lock:
             self._total = len(result.deals)
-        deals: list[DealAnalysis] = []
-        problems: list[str] = []
-        for deal in result.deals:
-            self._check()
-            if can_solve(deal, result.rules):
-                key = deal_key(record, deal.number)
-                analysed = self._kept.get(key)
-                if analysed is None:
-                    try:
-                        # a match someone waits for gets every core; the backlog leaves one to the pages
-                        analysed = analyse_deal(
-                            result, record, deal, samples=self.samples, workers=None if urgent else 1
-                        )
-                    except SolverError as error:
-                        problems.append(f"match {match_id!r} deal {deal.number}: the solver failed: {error}")
-                if analysed is not None:
-                    self._kept[key] = analysed
-                    self._kept.move_to_end(key)
-                    while len(self._kept) > KEPT_DEALS:
-                        self._kept.popitem(last=False)
-                    deals.append(analysed)
-            with self._lock:
-                self._done += 1
+        deals, problems = self._solve_deals(match_id, record, result, urgent=urgent)
         solved = merge_deals(result, record, deals, problems)
         while True:
             self._check()
@@ -391,6 +374,77 @@ class Reviewer:
                 self._urgent.append(match_id)  # changed meanwhile: its new version in turn
         for problem in problems:
             LOG.warning("%s", problem)
+
+    def _solve_deals(
+        self, match_id: str, record: Record, result: MatchResult, *, urgent: bool
+    ) -> tuple[list[DealAnalysis], list[str]]:
+        """Each deal the solver takes analysed (or found in memory), in deal order, and what
+        went wrong on the way.
+
+        A match someone waits for has :data:`DEALS_AT_ONCE` deals solved at the same time, the
+        backlog one. The analyses are kept (:attr:`_kept`) on this thread only; when a more
+        urgent match comes in, the deals under way are finished and kept before the review
+        stops (:class:`_Preempted`).
+        """
+        found: dict[int, DealAnalysis] = {}
+        problems: dict[int, str] = {}
+        to_solve: deque[tuple[DealResult, bytes]] = deque()
+        for deal in result.deals:
+            if not can_solve(deal, result.rules):
+                self._count_done()
+                continue
+            key = deal_key(record, deal.number)
+            analysed = self._kept.get(key)
+            if analysed is None:
+                to_solve.append((deal, key))
+            else:
+                found[deal.number] = self._keep(key, analysed)
+                self._count_done()
+        # the variants' search shares one table between all its callers: their deals go one by one
+        at_once = DEALS_AT_ONCE if urgent and result.rules.variant == "four" else 1
+        # a match someone waits for gets every core; the backlog leaves one to the pages
+        workers = None if urgent else 1
+        under_way: dict[Future[DealAnalysis], tuple[DealResult, bytes]] = {}
+        preempted = False
+        with ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="review-deal") as pool:
+            while to_solve or under_way:
+                while to_solve and len(under_way) < at_once and not preempted:
+                    try:
+                        self._check()
+                    except _Preempted:
+                        preempted = True
+                        break
+                    deal, key = to_solve.popleft()
+                    solving = pool.submit(
+                        analyse_deal, result, record, deal, samples=self.samples, workers=workers
+                    )
+                    under_way[solving] = (deal, key)
+                if not under_way:
+                    break
+                finished, _ = wait(under_way, return_when=FIRST_COMPLETED)
+                for solved in finished:
+                    deal, key = under_way.pop(solved)
+                    try:
+                        found[deal.number] = self._keep(key, solved.result())
+                    except SolverError as error:
+                        failed = f"match {match_id!r} deal {deal.number}: the solver failed: {error}"
+                        problems[deal.number] = failed
+                    self._count_done()
+        if preempted:
+            raise _Preempted
+        return [found[number] for number in sorted(found)], [problems[number] for number in sorted(problems)]
+
+    def _keep(self, key: bytes, analysed: DealAnalysis) -> DealAnalysis:
+        """Keep a deal's analysis in memory (the latest used last), for a match saved again."""
+        self._kept[key] = analysed
+        self._kept.move_to_end(key)
+        while len(self._kept) > KEPT_DEALS:
+            self._kept.popitem(last=False)
+        return analysed
+
+    def _count_done(self) -> None:
+        with self._lock:
+            self._done += 1
 
     def _set_waiting(self, waiting: bool) -> None:
         with self._lock:
