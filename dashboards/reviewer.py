@@ -360,11 +360,9 @@ class Reviewer:
             except ArchiveLockedError:
                 self._set_waiting(True)
                 self._pause(LOCKED_PAUSE)
-        if stored:  # before the match is said to be ready: the page it redraws then finds them cached
+        if stored:  # before the match is said to be ready: the page it redraws then finds its data cached
             try:
-                with self._lock:
-                    someone_waits = bool(self._urgent)
-                data.refresh_after_review(self.path, rewarm=not someone_waits)
+                data.refresh_after_review(self.path, match_id=match_id)
             except Exception:  # the pages then read what they need themselves
                 LOG.debug("refreshing the caches failed", exc_info=True)
         with self._lock:
@@ -375,6 +373,12 @@ class Reviewer:
                     del self._asked[match_id]
             elif match_id not in self._urgent:
                 self._urgent.append(match_id)  # changed meanwhile: its new version in turn
+            someone_waits = bool(self._urgent)
+        if stored and not someone_waits:  # the other pages' first views, once nobody waits for a review
+            try:
+                data.warm_after_review(self.path)
+            except Exception:
+                LOG.debug("filling the caches failed", exc_info=True)
         for problem in problems:
             LOG.warning("%s", problem)
 
