@@ -25,10 +25,12 @@ import logging
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -120,6 +122,17 @@ def warm_solver(path: Path = WARM_RECORD) -> float:
             analyse_deal(result, record, deal, samples=4)
             break
     return time.perf_counter() - start
+
+
+def _solved_here(solve: Callable[..., DealAnalysis], *args: Any, **options: Any) -> Future[DealAnalysis]:
+    """``solve`` run on the calling thread, its result (or error) in a finished future: what
+    ``ThreadPoolExecutor.submit`` gives once the work is done."""
+    done: Future[DealAnalysis] = Future()
+    try:
+        done.set_result(solve(*args, **options))
+    except Exception as error:
+        done.set_exception(error)
+    return done
 
 
 class _Preempted(Exception):
@@ -408,10 +421,15 @@ class Reviewer:
                 found[deal.number] = self._keep(key, analysed)
                 self._count_done()
         # the variants' search shares one table between all its callers: their deals go one by one
-        at_once = DEALS_AT_ONCE if urgent and result.rules.variant == "four" else 1
+        at_once = DEALS_AT_ONCE if urgent and result.rules.variant == "four" and len(to_solve) > 1 else 1
         under_way: dict[Future[DealAnalysis], tuple[DealResult, bytes]] = {}
         preempted = False
-        with ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="review-deal") as pool:
+        with ExitStack() as stack:
+            # one deal at a time (a deal just saved, the backlog) is solved on this thread
+            submit: Callable[..., Future[DealAnalysis]] = _solved_here
+            if at_once > 1:
+                pool = stack.enter_context(ThreadPoolExecutor(at_once, thread_name_prefix="review-deal"))
+                submit = pool.submit
             while to_solve or under_way:
                 while to_solve and len(under_way) < at_once and not preempted:
                     try:
@@ -422,8 +440,8 @@ class Reviewer:
                     deal, key = to_solve.popleft()
                     # the backlog leaves a core to the pages; a match someone waits for gets both,
                     # a deal's parts one thread each while another deal keeps the other core busy
-                    workers = None if urgent and not to_solve else 1
-                    solving = pool.submit(
+                    workers = None if urgent and (at_once == 1 or not to_solve) else 1
+                    solving = submit(
                         analyse_deal, result, record, deal, samples=self.samples, workers=workers
                     )
                     under_way[solving] = (deal, key)
