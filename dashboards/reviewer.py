@@ -1,8 +1,9 @@
 """The dashboard's background review: the solver's costs of every match, made while the dashboard serves.
 
 One thread per dashboard process (shared by every browser session, like the archive in
-:mod:`dashboards.data`) reviews matches at the solver's depth, one deal at a time, the same work
-as ``manillen analyze --depth solver``:
+:mod:`dashboards.data`) reviews matches at the solver's depth, one deal at a time (two at once for
+a match someone waits for, :data:`DEALS_AT_ONCE`), the same work as ``manillen analyze --depth
+solver``; only that thread writes to the archive:
 
 - a match saved on the Record page or uploaded on the Archive page goes to the front of the queue
   (:func:`request`): the deal just recorded is reviewed within seconds of its save; the heuristic
@@ -10,7 +11,7 @@ as ``manillen analyze --depth solver``:
 - meanwhile the rest of the archive is filled in, the newest matches first;
 - the match is read, solved outside any lock (``analyse_deal`` deal by deal), and the archive is
   opened for writing only to store its results (:func:`~manillen_replay.store.review_queue.save_review`),
-  briefly;
+  briefly, and not at all when the match changed meanwhile (its new version is reviewed in turn);
 - each deal's analysis is kept in memory, so that a match recorded deal by deal is solved one
   new deal at a time, and a review interrupted by a more urgent one loses nothing.
 
