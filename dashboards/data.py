@@ -1148,7 +1148,7 @@ def report_html(match_id: str, player: str | None, lang: str) -> bytes:
 # --------------------------------------------------------------------------- after the review
 
 
-def refresh_after_review(path: Path, *, rewarm: bool = True) -> None:
+def refresh_after_review(path: Path, *, rewarm: bool = True, match_id: str | None = None) -> None:
     """After the background review stored a match: drop the cached results of the archive's
     earlier versions and fill the caches again with what each page shows first (:func:`warm`).
 
@@ -1157,17 +1157,44 @@ def refresh_after_review(path: Path, *, rewarm: bool = True) -> None:
     while it works through an archive). Only for the dashboard's own archive.
 
     :param rewarm: fill the caches again (skipped while someone waits for the next review).
+    :param match_id: the match just reviewed: only its Match page is filled in (:func:`warm_match`),
+        the rest is left to a later :func:`warm`.
     """
     if Path(path).resolve() != archive().path.resolve():
         return
     for value in list(globals().values()):
         if isinstance(value, CachedFunc) and value is not _archive:
             value.clear()
-    if rewarm:
+    if match_id is not None:
+        warm_match(match_id)
+    elif rewarm:
+        warm()
+
+
+def warm_after_review(path: Path) -> None:
+    """Fill the caches with what each page shows first (:func:`warm`), after the background
+    review said a match is ready (whose own page :func:`refresh_after_review` filled before).
+    Only for the dashboard's own archive."""
+    if Path(path).resolve() == archive().path.resolve():
         warm()
 
 
 # --------------------------------------------------------------------------- warming
+
+
+def warm_match(match_id: str) -> None:
+    """Fill the caches with what the Match page of ``match_id`` shows first (the page's own
+    arguments, so it finds them under the same keys): what a person waits for after a review."""
+    if not archive().exists():
+        return
+    match_ids()
+    matches()
+    analysis_depth(match_id)
+    if replayed(match_id) is None:
+        return
+    for per_match in (match_info, findings_per_deal, match_accuracy, match_ledger):
+        per_match(match_id)
+    biggest_mistakes(match_id)
 
 
 def warm() -> None:
