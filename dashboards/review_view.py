@@ -18,7 +18,8 @@ from manillen_replay.analysis.ranking import cost_in_words
 
 ACTIVE = ("queued", "reviewing", "waiting")
 """States that change by themselves: looked at every :data:`POLL_SECONDS` while shown."""
-POLL_SECONDS = 0.5
+POLL_SECONDS = 0.25
+"""Short, as a player waits for the review: the fragment asks the reviewer's state in memory, no query."""
 
 
 def status(match_id: str) -> reviewer.ReviewStatus:
@@ -52,7 +53,7 @@ def state_line(now: reviewer.ReviewStatus) -> None:
 
 
 def progress(match_id: str, *, key: str) -> reviewer.ReviewStatus:
-    """The review's state, looked at again twice a second while it runs; once it is ready the
+    """The review's state, looked at again every :data:`POLL_SECONDS` while it runs; once it is ready the
     whole page runs again, to show the solver's findings and costs. Returns the state shown first."""
     first = status(match_id)
 
