@@ -662,6 +662,11 @@ ALTER TABLE play_costs ADD COLUMN IF NOT EXISTS view_error DOUBLE;
 """
 
 
+_MIGRATION_12 = """
+ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS loss_error DOUBLE;
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -711,6 +716,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         11,
         "play_costs.view_error: how sure the view cost is (the findings judge the cost less two of it)",
         _MIGRATION_11,
+    ),
+    Migration(
+        12,
+        "call_decisions.loss_error: how sure a call's loss is (the findings judge the loss less two of it)",
+        _MIGRATION_12,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
