@@ -29,6 +29,7 @@ import polars as pl
 import streamlit as st
 from streamlit.runtime.caching.cache_utils import CachedFunc
 
+from dashboards import access
 from dashboards.limits import (
     UPLOAD_MAX_MB,
     UPLOAD_MAX_RECORDS,
@@ -419,6 +420,7 @@ def upload_replacements(name: str, data: bytes) -> list[Replacement]:
 
     :raises UploadRefusedError: for a file over the upload limits (:func:`entries_from_upload`).
     """
+    access.require_organiser("upload matches")
     current = archive()
     if not current.exists():
         return []
@@ -437,6 +439,7 @@ def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[Impo
     :raises ArchiveLockedError: when another program holds the archive.
     :raises UploadRefusedError: for a file over the upload limits, before the archive is opened.
     """
+    access.require_organiser("upload matches")
     entries = entries_from_upload(name, data)
     with archive().writing() as store:
         summary = store.import_entries(entries, replace=replace)
@@ -455,6 +458,7 @@ def restore_version(match_id: str) -> tuple[int, ImportSummary, AnalysisOutcome]
     :raises ArchiveError: when the archive keeps no earlier version of it.
     :raises ArchiveLockedError: when another program holds the archive.
     """
+    access.require_organiser("put back an earlier version of a match")
     with archive().writing() as store:
         number, summary = store.restore_version(match_id)
         return number, summary, analyse_archive(store, match_ids=[match_id])
@@ -576,6 +580,7 @@ def add_annotation(
 
     :raises ArchiveLockedError: when another program holds the archive.
     """
+    access.require_organiser("write coach comments")
     with archive().writing() as store:
         return int(store.add_annotation(match_id, deal, trick, play, author, text, tags))
 
@@ -585,6 +590,7 @@ def update_annotation(annotation_id: int, text: str, tags: list[str]) -> None:
 
     :raises ArchiveLockedError: when another program holds the archive.
     """
+    access.require_organiser("change coach comments")
     with archive().writing() as store:
         store.update_annotation(annotation_id, text, tags)
 
@@ -594,6 +600,7 @@ def delete_annotation(annotation_id: int) -> None:
 
     :raises ArchiveLockedError: when another program holds the archive.
     """
+    access.require_organiser("delete coach comments")
     with archive().writing() as store:
         store.delete_annotation(annotation_id)
 
@@ -639,6 +646,7 @@ def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX
     :raises QueryRefusedError: for a write or file or network access.
     :raises QueryError: for a query DuckDB cannot run, or one stopped at its time limit.
     """
+    access.require_organiser("run SQL")
     timeout = QUERY_TIMEOUT if timeout is None else timeout
     current = archive()
     pool = _console_pool()
@@ -1140,7 +1148,7 @@ def report_html(match_id: str, player: str | None, lang: str) -> bytes:
 # --------------------------------------------------------------------------- after the review
 
 
-def refresh_after_review(path: Path, *, rewarm: bool = True) -> None:
+def refresh_after_review(path: Path, *, rewarm: bool = True, match_id: str | None = None) -> None:
     """After the background review stored a match: drop the cached results of the archive's
     earlier versions and fill the caches again with what each page shows first (:func:`warm`).
 
@@ -1149,17 +1157,44 @@ def refresh_after_review(path: Path, *, rewarm: bool = True) -> None:
     while it works through an archive). Only for the dashboard's own archive.
 
     :param rewarm: fill the caches again (skipped while someone waits for the next review).
+    :param match_id: the match just reviewed: only its Match page is filled in (:func:`warm_match`),
+        the rest is left to a later :func:`warm`.
     """
     if Path(path).resolve() != archive().path.resolve():
         return
     for value in list(globals().values()):
         if isinstance(value, CachedFunc) and value is not _archive:
             value.clear()
-    if rewarm:
+    if match_id is not None:
+        warm_match(match_id)
+    elif rewarm:
+        warm()
+
+
+def warm_after_review(path: Path) -> None:
+    """Fill the caches with what each page shows first (:func:`warm`), after the background
+    review said a match is ready (whose own page :func:`refresh_after_review` filled before).
+    Only for the dashboard's own archive."""
+    if Path(path).resolve() == archive().path.resolve():
         warm()
 
 
 # --------------------------------------------------------------------------- warming
+
+
+def warm_match(match_id: str) -> None:
+    """Fill the caches with what the Match page of ``match_id`` shows first (the page's own
+    arguments, so it finds them under the same keys): what a person waits for after a review."""
+    if not archive().exists():
+        return
+    match_ids()
+    matches()
+    analysis_depth(match_id)
+    if replayed(match_id) is None:
+        return
+    for per_match in (match_info, findings_per_deal, match_accuracy, match_ledger):
+        per_match(match_id)
+    biggest_mistakes(match_id)
 
 
 def warm() -> None:

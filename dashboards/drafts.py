@@ -13,6 +13,13 @@ Two tables may record at once into one archive. A new match's id is made unique 
 archive and every open draft (:func:`taken_ids`), and a save replaces only this table's own match:
 when the archive holds something else under the id (another table's match, an upload), the
 match is saved under a new id instead (:func:`save_match`).
+
+A club evening's four to ten tables save at the same moment: the saves queue for the archive's
+one writer (the lock of :meth:`dashboards.data.Archive.writing`; every session of the dashboard
+is a thread of one process) and each lands once (a save id kept in the archive's ``saves``
+table). Two phones at one table share the table's draft file: each write names the version it
+was made from (:attr:`recording.Draft.version`), and a phone writing over a version it has not
+read is told (:class:`DraftChangedError`) instead of overwriting the other's taps.
 """
 
 from __future__ import annotations
@@ -20,7 +27,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import re
 import secrets
+import stat
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +52,15 @@ from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import Entry, Record, loads
 from manillen_replay.store import ImportSummary
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
+
+_WRITING = threading.Lock()
+"""Held while a draft file's version is checked and the file written: the sessions of this
+dashboard are threads, and two phones at one table must not both write over the same version."""
+
+
+class DraftChangedError(RecordingError):
+    """Another phone at the same table changed the draft since this one read it."""
+
 
 SUFFIX = ".drafts"
 
@@ -79,18 +98,47 @@ def new_id() -> str:
     return secrets.token_hex(4)
 
 
-def save(draft: Draft, where: Path | None = None) -> Draft:
-    """Write a draft (stamped with the time), replacing its previous file in one step.
+def _check_version(draft: Draft, target: Path) -> None:
+    """Refuse to write over a version of the draft file this draft was not made from.
 
+    :raises DraftChangedError: when the file holds another version (another phone wrote it).
+    """
+    on_file = load(draft.draft_id, target)
+    if on_file is not None and on_file.version != draft.version:
+        raise DraftChangedError(
+            "another phone at this table changed the match meanwhile: the page now shows it as "
+            "that phone left it; tap again what you meant to"
+        )
+
+
+def save(draft: Draft, where: Path | None = None) -> Draft:
+    """Write a draft (stamped with the time and its next version), replacing its previous file
+    in one step.
+
+    :raises DraftChangedError: when the file was written by another session since this draft
+        was read (nothing is written; read it again with :func:`load`).
     :raises RecordingError: for a new draft when :data:`MAX_DRAFTS` are open, or a draft over
         :data:`MAX_DRAFT_BYTES` (nothing is written).
     """
     target = where or folder()
-    _refuse_new_draft(target, draft.draft_id)
-    draft.updated = now()
+    if not is_draft_id(draft.draft_id):
+        raise RecordingError(f"{draft.draft_id!r} is not a draft id: letters and digits only")
+    with _WRITING:
+        _check_version(draft, target)
+        _refuse_new_draft(target, draft.draft_id)
+        _write(draft, target)
+    return draft
+
+
+def _write(draft: Draft, target: Path) -> None:
+    """Write the draft file (call with :data:`_WRITING` held); the draft's version moves on."""
+    updated, draft.updated = draft.updated, now()
+    draft.version += 1
     text = draft.to_json()
     size = len(text.encode("utf-8"))
     if size > MAX_DRAFT_BYTES:
+        draft.updated = updated
+        draft.version -= 1
         raise RecordingError(
             f"this draft would be {size:,} bytes, over the limit of {MAX_DRAFT_BYTES:,} for a draft: "
             "shorten its notes, or save the match and start a new one"
@@ -100,16 +148,41 @@ def save(draft: Draft, where: Path | None = None) -> Draft:
     temporary = path.with_suffix(".tmp")
     temporary.write_text(text, encoding="utf-8")
     os.replace(temporary, path)
-    return draft
+
+
+DRAFT_ID = re.compile(r"[0-9A-Za-z]{1,64}")
+"""What a draft id looks like (:func:`new_id` makes 8 hex digits): ASCII letters and digits only,
+so an id from the page address (``?draft=``) can name no other folder (no ``/``, ``.``, ``%``)."""
+
+
+def is_draft_id(text: str) -> bool:
+    """Whether ``text`` has the shape of a draft id.
+
+    >>> is_draft_id("3fa9c1d2"), is_draft_id("../club"), is_draft_id("%2e%2e"), is_draft_id("ab²")
+    (True, False, False, False)
+    """
+    return DRAFT_ID.fullmatch(text) is not None
+
+
+def _draft_file(draft_id: str, where: Path | None) -> Path | None:
+    """The file of a draft id, inside the drafts folder; ``None`` for an id of another shape."""
+    if not is_draft_id(draft_id):
+        return None
+    return (where or folder()) / f"{draft_id}.json"
 
 
 def load(draft_id: str, where: Path | None = None) -> Draft | None:
-    """The draft with this id, ``None`` when there is none (or its file is not a draft)."""
-    if not draft_id.isalnum():
+    """The draft with this id, ``None`` when there is none (or its file is not a draft).
+
+    Only a regular file in the drafts folder is read: an id of another shape (a path, an encoded
+    one) is no draft, and neither is a link, which could point anywhere.
+    """
+    path = _draft_file(draft_id, where)
+    if path is None:
         return None
-    path = (where or folder()) / f"{draft_id}.json"
     try:
-        if path.stat().st_size > MAX_DRAFT_BYTES:  # asked before reading: no draft is so large
+        found = path.lstat()
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_DRAFT_BYTES:  # asked before reading
             return None
         return Draft.from_json(path.read_text(encoding="utf-8"))
     except (OSError, RecordingError):
@@ -136,8 +209,9 @@ def _modified(path: Path) -> float:
 
 def discard(draft_id: str, where: Path | None = None) -> None:
     """Remove a draft file (the match stays in the archive)."""
-    if draft_id.isalnum():
-        ((where or folder()) / f"{draft_id}.json").unlink(missing_ok=True)
+    path = _draft_file(draft_id, where)
+    if path is not None:
+        path.unlink(missing_ok=True)
 
 
 def taken_ids(archive_ids: list[str], where: Path | None = None) -> list[str]:
@@ -157,6 +231,10 @@ class Saved:
     renamed_from: str | None = None
     """The id the draft had, when the archive held another match under it (so this one got a
     new id rather than replace that one); ``None`` when it kept its id."""
+    draft: Draft | None = None
+    """The finished draft as written to its file (renamed when the match was), when one was given."""
+    again: bool = False
+    """The same save was made before (sent twice): the archive was left as it was."""
 
 
 def _content_hash(record: Record) -> str:
@@ -164,9 +242,22 @@ def _content_hash(record: Record) -> str:
     return hashlib.sha256(record_json(record)).hexdigest()
 
 
-def save_match(draft: Draft, where: Path | None = None) -> Saved:
+def save_id(draft: Draft) -> str:
+    """The id of saving this draft's match as it stands: the same draft with the same deals
+    gives the same id, so a save sent twice (a double tap, a phone that sent it again after
+    its connection dropped) is made once."""
+    text = draft.draft_id.encode() + b"\n" + record_json(to_record(draft))
+    return hashlib.sha256(text).hexdigest()[:32]
+
+
+def save_match(draft: Draft, where: Path | None = None, *, finished: Draft | None = None) -> Saved:
     """Import the match of a draft whose deal is finished into the archive (replacing this
     table's earlier version) and analyse it.
+
+    Saves from every table of a club evening queue for the archive's one writer (the lock of
+    :meth:`dashboards.data.Archive.writing`, held from the draft's check to its file written),
+    and each lands once: a save is known by :func:`save_id` in the archive's ``saves`` table,
+    and the same save sent again leaves the archive as it is (:attr:`Saved.again`).
 
     A save never replaces another match: the archive's match under the draft's id must be the
     one this table saved last (the record of the draft's saved deals; before its first deal the
@@ -175,13 +266,38 @@ def save_match(draft: Draft, where: Path | None = None) -> Saved:
     :attr:`Saved.renamed_from` says so: give the draft that id (:func:`recording.rename`).
 
     :param where: the drafts folder (default: the one beside the archive).
+    :param finished: the draft with this deal finished (:func:`recording.finish_deal`): written
+        to its file in the same turn, renamed with the match (:attr:`Saved.draft`).
+    :raises DraftChangedError: when another phone at the table saved a deal since this one read
+        the draft (the archive is left as it is); the very same save from two phones is made
+        once, and the second is told it was made already (:attr:`Saved.again`).
     :raises ArchiveLockedError: when another program holds the archive.
     :raises RecordingError: when the archive refuses the record.
     """
+    target = where or folder()
     original = draft.setup.match_id
     ours = _content_hash(to_record(draft, with_current=False)) if draft.deals else None
+    identity = save_id(draft)
     with data.archive().writing() as store:
         # asked and saved in one writing session: another session's save waits for the lock
+        with _WRITING:
+            on_file = load(draft.draft_id, target)
+        done = store.save_done(identity)
+        if done is not None:  # the same save again: the archive has it already
+            if finished is not None and (on_file is None or len(on_file.deals) <= len(draft.deals)):
+                # the first time, the phone dropped before its draft file was written
+                with _WRITING:
+                    finished = rename(finished, done)
+                    finished.version = on_file.version if on_file is not None else finished.version
+                    _write(finished, target)
+                on_file = finished
+            return Saved(ImportSummary(skipped=1), AnalysisOutcome(), done, None, on_file, again=True)
+        if on_file is not None and on_file.deals != draft.deals[: len(on_file.deals)]:
+            # another phone at this table saved (or corrected) a deal since this one read the draft
+            raise DraftChangedError(
+                "another phone at this table saved a deal meanwhile: the page now shows the match "
+                "as that phone left it"
+            )
         stored = store.query("SELECT content_hash FROM matches WHERE match_id = ?", [original])
         renamed_from = None
         if stored.height and str(stored["content_hash"][0]) != ours:
@@ -195,13 +311,22 @@ def save_match(draft: Draft, where: Path | None = None) -> Saved:
         summary = store.import_entries([entry])
         if summary.refused:
             raise RecordingError("; ".join(p.describe() for p in summary.rejects))
+        store.note_save(identity, match_id, len(record.deals))
         analysis = analyse_archive(store, match_ids=[match_id])
+        if finished is not None:
+            if renamed_from is not None:
+                finished = rename(finished, match_id)
+            with _WRITING:
+                written = load(finished.draft_id, target)
+                # the saved deals are ours (asked above): this save wins over taps made meanwhile
+                finished.version = written.version if written is not None else finished.version
+                _write(finished, target)
     # the heuristic findings are in at once; the solver's follow from the background review,
     # this match first (only its new or changed deals are solved again)
     from dashboards import reviewer
 
     reviewer.request([match_id])
-    return Saved(summary, analysis, match_id, renamed_from)
+    return Saved(summary, analysis, match_id, renamed_from, finished)
 
 
 def last_venue() -> str | None:

@@ -532,6 +532,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "sql.query": ("Query", "Vraag"),
     "sql.run": ("Run", "Uitvoeren"),
     "sql.refused": ("Refused: {message}", "Geweigerd: {message}"),
+    "sql.organiser_only": (
+        "The SQL console is the organiser's only.",
+        "De SQL-console is alleen voor de organisator.",
+    ),
     "sql.error": ("The query failed: {message}", "De vraag mislukte: {message}"),
     "sql.rows": ("{count} rows", "{count} rijen"),
     "sql.row": ("1 row", "1 rij"),
@@ -623,6 +627,14 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.no_draft": (
         "There is no draft {draft} beside this archive (saved and closed, or another archive).",
         "Er is geen ontwerp {draft} naast dit archief (bewaard en gesloten, of een ander archief).",
+    ),
+    "record.other_table": (
+        "Draft {draft} is another table's (table {theirs}): your token records table {table}.",
+        "Ontwerp {draft} is van een andere tafel (tafel {theirs}): uw token neemt tafel {table} op.",
+    ),
+    "record.viewer": (
+        "Recording is for the organiser and each table's recorder: your token opens the read-only pages.",
+        "Opnemen is voor de organisator en de opnemer van elke tafel: uw token opent de leespagina's.",
     ),
     "record.resume": ("Carry on", "Verder gaan"),
     "record.resume_one": (
@@ -807,8 +819,136 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Spel {number} is heropend: wijzig het en bewaar het opnieuw, of laat de verbetering vallen.",
     ),
     "record.drop_reopened": ("Drop the correction", "Verbetering laten vallen"),
+    "record.changed_elsewhere": (
+        "Another phone at this table changed the match meanwhile: this page now shows it as that phone "
+        "left it. Tap again what you meant to.",
+        "Een andere telefoon aan deze tafel heeft de partij intussen gewijzigd: deze pagina toont ze nu "
+        "zoals die telefoon ze achterliet. Tik opnieuw wat u bedoelde.",
+    ),
+    "record.saved_already": (
+        "Deal {number} was saved already (by another phone at this table, or by this one before its "
+        "connection dropped): it is in the archive once.",
+        "Spel {number} was al bewaard (door een andere telefoon aan deze tafel, of door deze voor de "
+        "verbinding wegviel): het staat één keer in het archief.",
+    ),
+    "record.not_your_table": (
+        "This is table {table}'s match: your link records another table.",
+        "Dit is de partij van tafel {table}: uw link neemt een andere tafel op.",
+    ),
+    "record.block_short": ("Block {block}", "Blok {block}"),
+    "record.block_won": ("won by {team}", "gewonnen door {team}"),
+    "record.block_tie": ("level", "gelijk"),
+    "record.club_done": (
+        "The table's {blocks} blocks are played: the standings have them. A saved deal can still "
+        "be corrected.",
+        "De {blocks} blokken van deze tafel zijn gespeeld: de stand heeft ze. Een bewaard spel kan "
+        "nog verbeterd worden.",
+    ),
+    "record.block": (
+        "Block {block} of {blocks}: {team0} against {team1}",
+        "Blok {block} van {blocks}: {team0} tegen {team1}",
+    ),
 }
 LABELS.update(RECORD_LABELS)
+
+# The Organiser and Standings pages (a club evening).
+EVENING_LABELS: dict[str, tuple[str, str]] = {
+    "nav.organiser": ("Club evening", "Clubavond"),
+    "nav.standings": ("Standings", "Stand"),
+    "organiser.title": ("Club evening", "Clubavond"),
+    "organiser.only": (
+        "Only the organiser sets up a club evening. The standings are on the Standings page.",
+        "Enkel de organisator zet een clubavond op. De stand staat op de pagina Stand.",
+    ),
+    "organiser.new": ("Set up a new evening", "Een nieuwe avond opzetten"),
+    "organiser.players": ("Players present", "Aanwezige spelers"),
+    "organiser.players_help": (
+        "Paste or type the names, one a line or separated by commas. The first four sit at table 1, "
+        "the next four at table 2, and so on.",
+        "Plak of typ de namen, één per regel of gescheiden door komma's. De eerste vier zitten aan "
+        "tafel 1, de volgende vier aan tafel 2, enzovoort.",
+    ),
+    "organiser.count": (
+        "{players} players: {tables} tables.",
+        "{players} spelers: {tables} tafels.",
+    ),
+    "organiser.date": ("Date", "Datum"),
+    "organiser.venue": ("Venue", "Plaats"),
+    "organiser.rounds": ("Rounds (three blocks each)", "Rondes (elk drie blokken)"),
+    "organiser.deals": ("Deals per block", "Spellen per blok"),
+    "organiser.sheet_tables": ("Scoresheet only at tables", "Enkel scoreblad aan tafels"),
+    "organiser.house_rules": ("House rules", "Huisregels"),
+    "organiser.start": ("Set up the evening", "Avond opzetten"),
+    "organiser.created": (
+        "The evening {evening} is set up: give each table its link.",
+        "De avond {evening} is opgezet: geef elke tafel haar link.",
+    ),
+    "organiser.evening": ("Evening", "Avond"),
+    "organiser.none": (
+        "No club evening yet: set one up above.",
+        "Nog geen clubavond: zet er hierboven een op.",
+    ),
+    "organiser.round": ("Round {round}", "Ronde {round}"),
+    "organiser.table": (
+        "Table {table}: {players}",
+        "Tafel {table}: {players}",
+    ),
+    "organiser.sheet_only": ("scoresheet only", "enkel scoreblad"),
+    "organiser.open_table": ("Record table {table}", "Tafel {table} opnemen"),
+    "organiser.table_address": (
+        "Table {table}'s address, to send to its phone:",
+        "Het adres van tafel {table}, om naar haar telefoon te sturen:",
+    ),
+    "organiser.open_standings": ("Standings (big screen)", "Stand (groot scherm)"),
+    "organiser.reports": ("Every player's evening report", "Het avondverslag van elke speler"),
+    "organiser.reports_help": (
+        "One HTML file per match the player played this evening (the same file as `manillen report`).",
+        "Eén HTML-bestand per partij die de speler deze avond speelde (hetzelfde bestand als "
+        "`manillen report`).",
+    ),
+    "organiser.reports_all": ("Make every player's reports", "De verslagen van elke speler maken"),
+    "organiser.reports_making": ("Making the reports ...", "De verslagen worden gemaakt ..."),
+    "organiser.reports_zip": (
+        "Download the {count} reports (ZIP)",
+        "De {count} verslagen downloaden (ZIP)",
+    ),
+    "organiser.report_player": ("Player", "Speler"),
+    "organiser.report_download": (
+        "Report of {player}, table {table} (round {round})",
+        "Verslag van {player}, tafel {table} (ronde {round})",
+    ),
+    "organiser.no_report": (
+        "{player} has no deal saved yet this evening.",
+        "{player} heeft deze avond nog geen spel bewaard.",
+    ),
+    "standings.title": ("Standings: {evening}", "Stand: {evening}"),
+    "standings.none": (
+        "There is no club evening in this archive yet.",
+        "Er is nog geen clubavond in dit archief.",
+    ),
+    "standings.unknown": (
+        "There is no evening {evening} in this archive.",
+        "Er is geen avond {evening} in dit archief.",
+    ),
+    "standings.caption": (
+        "Blocks won first, then points. Updated as the tables save their deals (every {seconds} seconds).",
+        "Eerst gewonnen blokken, dan punten. Bijgewerkt terwijl de tafels hun spellen bewaren (elke "
+        "{seconds} seconden).",
+    ),
+    "standings.csv": ("Download the standings (CSV)", "Stand downloaden (CSV)"),
+    "standings.html": ("Download the standings as a page (HTML)", "Stand downloaden als pagina (HTML)"),
+    "standings.share": (
+        "This page's address shows these standings to anyone on the café's network:",
+        "Het adres van deze pagina toont deze stand aan iedereen op het netwerk van het café:",
+    ),
+    "standings.col.place": ("#", "#"),
+    "standings.col.player": ("Player", "Speler"),
+    "standings.col.blocks_won": ("Blocks won", "Blokken gewonnen"),
+    "standings.col.points": ("Points", "Punten"),
+    "standings.col.blocks_played": ("Blocks played", "Blokken gespeeld"),
+    "standings.col.deals": ("Deals", "Spellen"),
+}
+LABELS.update(EVENING_LABELS)
 
 # The clause explanations of rules.LegalPlays.explain, in Dutch; English comes from the rules.
 _CLAUSES_NL: dict[Clause, str] = {

@@ -62,6 +62,14 @@ class Setup:
     """House-rule options as the record format writes them (``Rules.to_options``)."""
     first_dealer: int = PLAYERS - 1
     """Who deals the first deal (by default the last seat, so seat 0 leads)."""
+    blocks: list[list[str]] | None = None
+    """A club evening's table (``format: fixed``): the seating of each block, partners rotating
+    (the first is ``seats``); ``None`` for a match without blocks."""
+    scoresheet_only: bool = False
+    """The table keeps only the scoresheet: the page opens on the scoresheet line."""
+    table: str = ""
+    """The club table it is recorded at (its number): a table's recorder sees and records only
+    that table's drafts. Empty for a match without a table."""
 
     def rules_value(self) -> Rules:
         """The house rules as the engine takes them.
@@ -104,6 +112,9 @@ class Draft:
     """The index in ``deals`` of the saved deal ``current`` corrects; ``None`` for a new deal."""
     parked: DealDraft | None = None
     """The new deal put aside while a saved deal is reopened, taken up again once it is saved."""
+    version: int = 0
+    """How many times the draft file was written: a phone that writes over a version it has not
+    read (another phone at the same table wrote meanwhile) is told (``drafts.save``)."""
 
     @property
     def index(self) -> int:
@@ -138,6 +149,7 @@ class Draft:
                 raw.get("updated", ""),
                 raw.get("reopened"),
                 parked,
+                int(raw.get("version", 0)),
             )
         except (ValueError, KeyError, TypeError) as error:
             raise RecordingError(f"not a draft: {error}") from None
@@ -193,6 +205,33 @@ def new_draft(draft_id: str, setup: Setup) -> Draft:
     setup = replace(setup, seats=names)
     setup.rules_value()  # the rules must be ones the engine knows
     return Draft(draft_id, setup, [], DealDraft(dealer=setup.first_dealer))
+
+
+def seating(draft: Draft) -> list[str]:
+    """The names in seat order for the deal being entered: a club table's partners rotate from
+    block to block (each block is ``rules.deals`` deals, redeals not counted).
+
+    >>> setup = Setup("m", ["A", "B", "C", "D"], rules={"format": "fixed", "deals": 1},
+    ...               blocks=[["A", "B", "C", "D"], ["A", "C", "B", "D"]])
+    >>> draft = Draft("d", setup, [{"dealer": 3, "recorded_score": {"team": 0, "points": 4}}])
+    >>> seating(draft)
+    ['A', 'C', 'B', 'D']
+    """
+    number = block_of(draft)
+    return draft.setup.seats if number is None or not draft.setup.blocks else draft.setup.blocks[number]
+
+
+def block_of(draft: Draft) -> int | None:
+    """The block (counted from 0) of the deal being entered at a club table, ``None`` elsewhere."""
+    blocks = draft.setup.blocks
+    if not blocks:
+        return None
+    played = sum(
+        not any(call.get("call") == "redeal" for call in deal.get("declarations", []))
+        for deal in draft.deals[: draft.index]
+    )
+    per_block = max(draft.setup.rules_value().deals, 1)
+    return min(played // per_block, len(blocks) - 1)
 
 
 # --------------------------------------------------------------------------- the table
@@ -574,6 +613,8 @@ def to_record(draft: Draft, *, with_current: bool = True) -> Record:
             match[name] = getattr(setup, name)
     if setup.rules:
         match["rules"] = setup.rules
+    if setup.blocks:
+        match["blocks"] = setup.blocks
     deals = list(draft.deals)
     if with_current and draft.current is not None:
         deals[draft.index : draft.index + 1] = [deal_object(draft.current)]

@@ -245,7 +245,10 @@ def page_middleware() -> list[Any]:
     """
     from starlette.middleware import Middleware
 
-    return [Middleware(DefaultPageAddress), Middleware(BaseAddress)]
+    from dashboards.access import TokenGate
+
+    # the gate first (outermost): nothing behind it answers a visitor without a token
+    return [Middleware(TokenGate), Middleware(DefaultPageAddress), Middleware(BaseAddress)]
 
 
 # --------------------------------------------------------------------------- the preload

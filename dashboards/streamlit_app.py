@@ -16,7 +16,7 @@ if _ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from dashboards import data, serve, ui  # noqa: E402
+from dashboards import access, data, serve, ui  # noqa: E402
 
 # The tab's icon is a file of the package: a material or emoji icon would be fetched from a CDN.
 ICON = Path(__file__).resolve().parent / "static" / "icon.svg"
@@ -26,6 +26,8 @@ ui.language_from_address()
 ui.language_switch()
 ui.language_to_address()
 t = ui.translator()
+# a session whose token was revoked since its tab opened stops here, before any page runs
+visitor = access.admit()
 
 pages = [
     st.Page(
@@ -36,6 +38,15 @@ pages = [
         default=True,
     ),
     st.Page(ui.PAGE_FILES["record"], title=t("nav.record"), icon=":material/edit_note:", url_path="record"),
+    st.Page(
+        ui.PAGE_FILES["organiser"], title=t("nav.organiser"), icon=":material/groups_3:", url_path="organiser"
+    ),
+    st.Page(
+        ui.PAGE_FILES["standings"],
+        title=t("nav.standings"),
+        icon=":material/leaderboard:",
+        url_path="standings",
+    ),
     st.Page(ui.PAGE_FILES["match"], title=t("nav.match"), icon=":material/show_chart:", url_path="match"),
     st.Page(
         ui.PAGE_FILES["replay"], title=t("nav.replay"), icon=":material/playing_cards:", url_path="replay"
@@ -52,6 +63,12 @@ pages = [
         url_path="annotations",
     ),
 ]
+# what a visitor may not use is not offered, nor found at its address: the SQL console is the
+# organiser's, the Record page the organiser's and each table's recorder's
+if not visitor.is_organiser:
+    pages = [p for p in pages if p.url_path != "sql"]
+if not visitor.may_record_any:
+    pages = [p for p in pages if p.url_path != "record"]
 page = st.navigation(pages)
 st.sidebar.caption(t("sidebar.archive", path=ui.markdown_text(data.archive().path.name)))
 page.run()

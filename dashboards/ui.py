@@ -28,6 +28,8 @@ PAGE_FILES = {
     "sql": "app_pages/sql.py",
     "annotations": "app_pages/annotations.py",
     "record": "app_pages/record.py",
+    "organiser": "app_pages/organiser.py",
+    "standings": "app_pages/standings.py",
 }
 """Each page's url path and file, relative to the entry point."""
 

@@ -477,26 +477,34 @@ def test_upload_takes_text_notation_and_is_analysed(tmp_path: Path, monkeypatch:
 
 
 def test_dashboard_host_option_lets_a_phone_reach_the_record_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--host beyond this computer serves the network with a token: the join address is printed,
+    and the server is told to ask for it; on 127.0.0.1 nothing is asked."""
     from click.testing import CliRunner
 
+    from manillen_replay.access import REQUIRED_ENVIRONMENT, TOKEN_ENVIRONMENT
     from manillen_replay.cli import dashboard as command
 
-    started: list[list[str]] = []
+    started: list[tuple[list[str], dict[str, str]]] = []
 
-    def run(args: list[str], _environment: dict[str, str]) -> int:
-        started.append(args)
+    def run(args: list[str], environment: dict[str, str]) -> int:
+        started.append((args, environment))
         return 0
 
+    monkeypatch.delenv(TOKEN_ENVIRONMENT, raising=False)
+    monkeypatch.delenv(REQUIRED_ENVIRONMENT, raising=False)
     monkeypatch.setattr(command, "run_forwarding_signals", run)
     result = CliRunner().invoke(
         command.dashboard, ["--db", "x.duckdb", "--host", "0.0.0.0", "--port", "8600"]
     )
     assert result.exit_code == 0, result.output
-    args = started[0]
+    args, environment = started[0]
     assert args[args.index("--server.address") + 1] == "0.0.0.0"
-    assert "8600/record" in result.output
+    assert environment[REQUIRED_ENVIRONMENT] == "token"
+    assert f"http://127.0.0.1:8600/?token={environment[TOKEN_ENVIRONMENT]}" in result.output
     CliRunner().invoke(command.dashboard, ["--db", "x.duckdb"])
-    assert started[1][started[1].index("--server.address") + 1] == "127.0.0.1"
+    args, environment = started[1]
+    assert args[args.index("--server.address") + 1] == "127.0.0.1"
+    assert REQUIRED_ENVIRONMENT not in environment and TOKEN_ENVIRONMENT not in environment
 
 
 def test_page_edits_an_earlier_trick(empty_app: tuple[AppTest, Path]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -242,6 +243,72 @@ def test_merge_deals_gives_what_analyse_match_gives(archive: Path) -> None:
     assert [f.to_row() for f in merged.findings] == [f.to_row() for f in whole.findings]
     assert merged.costs == whole.costs
     assert merged.reasons == whole.reasons
+
+
+SOLVED_TABLES = ("play_costs", "card_values", "call_decisions", "finding_lines", "findings")
+"""The tables a solver review writes."""
+
+
+def _solved_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    with Store(path, read_only=True) as store:
+        return {
+            table: store.query(f"SELECT * EXCLUDE (finding_id) FROM {table} ORDER BY ALL").rows()
+            if table == "findings"
+            else store.query(f"SELECT * FROM {table} ORDER BY ALL").rows()
+            for table in SOLVED_TABLES
+        }
+
+
+def test_an_urgent_match_s_deals_solved_two_at_a_time_give_what_one_at_a_time_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match someone waits for has its deals solved two at once (each on both cores): the same
+    costs, calls, lines and findings in the archive as the match analysed deal after deal."""
+    from manillen_replay.analysis.deal_analysis import analyse_match
+    from manillen_replay.engine import replay
+    from manillen_replay.record import loads
+
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "cafe-rules.json"
+    paths = {how: tmp_path / f"{how}.duckdb" for how in ("threaded", "sequential")}
+    for path in paths.values():
+        with Store(path) as store:
+            store.import_entries([Entry(sample.name, None, sample.read_bytes())])
+            analyse_archive(store)
+    with Store(paths["sequential"]) as store:
+        (match_id,) = store.query("SELECT match_id FROM matches")["match_id"].to_list()
+        text = record_to_review(store, match_id)
+        assert text is not None
+        record = loads(text)
+        result = replay(record)
+        assert save_review(store, text, result, analyse_match(result, record, samples=SAMPLES))
+
+    lock = threading.Lock()
+    at_once = [0, 0]  # now, most
+    from manillen_replay.analysis.deal_analysis import analyse_deal as solve
+
+    def counted(*args: Any, **options: Any) -> Any:
+        with lock:
+            at_once[0] += 1
+            at_once[1] = max(at_once)
+        try:
+            return solve(*args, **options)
+        finally:
+            with lock:
+                at_once[0] -= 1
+
+    monkeypatch.setattr(reviewer, "analyse_deal", counted)
+    current = reviewer.start(paths["threaded"], samples=SAMPLES, warm=False, backlog=False)
+    try:
+        current.request([match_id])
+        wait_until_ready(current, match_id)
+    finally:
+        reviewer.stop(paths["threaded"])
+        data.archive_at(paths["threaded"]).close()
+    assert at_once[1] == reviewer.DEALS_AT_ONCE
+    threaded, sequential = _solved_rows(paths["threaded"]), _solved_rows(paths["sequential"])
+    assert sequential["play_costs"] and sequential["findings"]
+    for table in SOLVED_TABLES:
+        assert threaded[table] == sequential[table], table
 
 
 # --------------------------------------------------------------------------- the archive released

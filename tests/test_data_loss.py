@@ -249,8 +249,7 @@ def test_make_demo_keeps_the_matches_recorded_into_the_demo_archive(archive: Pat
     `make demo` runs first), and its draft's "saved" stays true."""
     table = _table("aaaa1111", "2026-12-04-de-zwaan-1", legal_deal(seed=7, dealer=3))
     finished, _, _ = rec.finish_deal(table)
-    drafts.save(finished, drafts.folder(archive))
-    assert drafts.save_match(table).match_id == "2026-12-04-de-zwaan-1"
+    assert drafts.save_match(table, finished=finished).match_id == "2026-12-04-de-zwaan-1"
     data.archive().close()
     recipe = _make_recipe("demo-db")
     assert not any(word in line.split() for line in recipe for word in ("rm", "mv", "cp"))

@@ -871,11 +871,12 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 12
+        assert archive.schema_version == SCHEMA_VERSION == 13
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+        assert versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+        assert [_count(archive, t) for t in ("evenings", "evening_tables", "saves")] == [0, 0, 0]
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns
         assert {"points", "deals_played", "points_per_deal"} <= set(columns)
         assert _count(archive, "play_costs") == 0 and _count(archive, "card_values") == 0
@@ -901,6 +902,7 @@ def test_matches_analysed_before_migration_5_count_as_heuristic(tmp_path: Path) 
         "DROP VIEW player_accuracy; DROP TABLE play_costs; DROP TABLE card_values; DROP TABLE call_decisions"
     )
     connection.execute("DROP TABLE match_versions")  # migration 10
+    connection.execute("DROP TABLE evenings; DROP TABLE evening_tables; DROP TABLE saves")  # migration 12
     connection.execute("ALTER TABLE matches DROP COLUMN analysis_depth")
     connection.execute("DELETE FROM schema_version WHERE version >= 5")
     connection.execute("UPDATE matches SET analysed_at = now() WHERE match_id = 'random-0'")

@@ -7,13 +7,14 @@ from collections.abc import Callable
 import polars as pl
 import streamlit as st
 
-from dashboards import data, i18n, light_table, native_inputs, reviewer, ui
+from dashboards import access, data, i18n, light_table, native_inputs, reviewer, ui
 from manillen_replay.errors import ManillenError
 from manillen_replay.store import ArchiveLockedError
 from manillen_replay.store.importer import Replacement
 
 t = ui.translator()
 st.title(t("archive.title"))
+organiser = access.current_visitor().is_organiser  # uploads and putting versions back are theirs
 
 
 def _count(noun: str, count: int | None) -> str:
@@ -205,7 +206,7 @@ def _restore(match_id: str) -> None:
 
 for kind, text in st.session_state.pop("archive_report", []):
     getattr(st, kind)(text)
-for replaced in st.session_state.get(RESTORABLE, []):
+for replaced in st.session_state.get(RESTORABLE, []) if organiser else []:
     st.button(
         t("archive.restore", match=replaced),
         key=f"archive_restore_{replaced}",
@@ -215,7 +216,8 @@ for replaced in st.session_state.get(RESTORABLE, []):
     )
 
 if not ui.archive_ready():
-    _upload()
+    if organiser:
+        _upload()
     st.stop()
 
 numbers = data.counts()
@@ -331,7 +333,9 @@ light_table.show(
 )
 
 # drawn only once opened: the upload box is a heavy element, and most visits only browse
-upload_box = st.expander(t("archive.upload"), key="archive_upload_open", on_change="rerun")
-if upload_box.open:
+upload_box = (
+    st.expander(t("archive.upload"), key="archive_upload_open", on_change="rerun") if organiser else None
+)
+if upload_box is not None and upload_box.open:
     with upload_box:
         _upload()

@@ -14,16 +14,21 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import data, drafts, i18n, native_inputs, review_view, ui
+from dashboards import access, data, drafts, i18n, native_inputs, review_view, ui
 from dashboards import recording as rec
 from dashboards.cards import SYMBOLS
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
-from manillen_replay.engine.results import IrregularityKind
+from manillen_replay.engine import MatchResult
+from manillen_replay.engine.results import DealResult, IrregularityKind
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import CAFE_OPTIONS, Rules
 
 t = ui.translator()
 language = ui.lang()
+visitor = access.current_visitor()
+if not visitor.may_record_any:  # a viewer: the page is not in the navigation, nor at its address
+    st.error(t("record.viewer"))
+    st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
@@ -50,27 +55,61 @@ def _notice(kind: str, message: str) -> None:
     st.session_state.setdefault(NOTICE, []).append((kind, message))
 
 
+def _ours(draft: rec.Draft) -> bool:
+    """Whether this visitor may see and record this draft (a recorder: their own table's only).
+    Asked afresh each time: a tap reruns only the table's fragment, not the app's own check, and
+    a token revoked since the page opened must stop the next tap too."""
+    return access.current_visitor().may_record(draft.setup.table or None)
+
+
 def _draft() -> rec.Draft | None:
     """The draft of this session, or the one the page address names (a resumed tab)."""
     wanted = st.query_params.get("draft")
     current: rec.Draft | None = st.session_state.get(DRAFT)
     if wanted and (current is None or current.draft_id != wanted):
         current = drafts.load(str(wanted))
-        if current is None:
-            # the address is anyone's to write: echo it only when it is a draft id, never as markdown
-            shown = str(wanted) if str(wanted).isalnum() and len(str(wanted)) <= 32 else "?"
+        # the address is anyone's to write: echo it only when it is a draft id, never as markdown
+        shown = str(wanted) if drafts.is_draft_id(str(wanted)) and len(str(wanted)) <= 32 else "?"
+        if current is not None and not _ours(current):
+            current_table, current = current.setup.table or "?", None
+            _notice(
+                "warning",
+                t("record.other_table", draft=shown, theirs=current_table, table=visitor.table or "?"),
+            )
+            del st.query_params["draft"]
+        elif current is None:
             _notice("warning", t("record.no_draft", draft=shown))
             del st.query_params["draft"]
         st.session_state[DRAFT] = current
+    if current is not None and not _ours(current):  # the session's draft, with a token changed since
+        _notice("warning", t("record.not_your_table", table=current.setup.table))
+        st.session_state[DRAFT] = None
+        del st.query_params["draft"]
+        return None
     return current
 
 
 def _keep(draft: rec.Draft | None) -> None:
-    """Hold a changed draft in the session and write it to its file at once."""
-    st.session_state[DRAFT] = draft
+    """Hold a changed draft in the session and write it to its file at once; when another phone
+    at the table wrote the file meanwhile, take up its version instead and say so."""
+    if draft is not None and not _ours(draft):  # checked where it is written, whatever the page shows
+        raise access.AccessRefusedError(
+            f"only table {draft.setup.table or '?'}'s recorder may record this match"
+        )
     if draft is not None:
-        drafts.save(draft)
+        try:
+            drafts.save(draft)
+        except drafts.DraftChangedError:
+            _reload_changed(draft)
+            return
         st.query_params["draft"] = draft.draft_id
+    st.session_state[DRAFT] = draft
+
+
+def _reload_changed(draft: rec.Draft) -> None:
+    """Take up the draft file another phone at the table wrote, telling this phone."""
+    st.session_state[DRAFT] = drafts.load(draft.draft_id) or draft
+    _notice("warning", t("record.changed_elsewhere"))
 
 
 def _change(step: Callable[..., rec.Draft], *args: Any) -> None:
@@ -96,7 +135,7 @@ def _tap(card: str) -> None:
             "warning",
             t(
                 "record.illegal",
-                name=draft.setup.seats[last.seat],
+                name=_names(draft)[last.seat],
                 card=SYMBOLS[str(last.card)],  # 9♣ as the grid writes it, not 9C
                 kind=i18n.label_of("kind", last.violation.value, language),
                 why=i18n.explain_clause(last.legal, language, symbols=True),
@@ -109,7 +148,7 @@ def _tap(card: str) -> None:
 
 def _setup() -> None:
     """Resume an open draft, or set up a new match."""
-    open_drafts = drafts.open_drafts()
+    open_drafts = [d for d in drafts.open_drafts() if _ours(d)]
     if open_drafts:
         st.subheader(t("record.resume"))
         for draft in open_drafts[:5]:
@@ -142,6 +181,7 @@ def _setup() -> None:
             venue=str(venue or "").strip(),
             rules=options,
             first_dealer=int(dealer),
+            table=visitor.table or "",
         )
         try:
             _keep(rec.new_draft(drafts.new_id(), setup))
@@ -287,7 +327,7 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
 
 
 def _names(draft: rec.Draft) -> list[str]:
-    return draft.setup.seats
+    return rec.seating(draft)
 
 
 def _team(draft: rec.Draft, team: int) -> str:
@@ -299,6 +339,11 @@ def _scoresheet(draft: rec.Draft) -> None:
     """The match so far, written as on a scoresheet: each deal's points and the running total."""
     result = rec.match_score(draft)
     if result is None:
+        return
+    if draft.setup.blocks:
+        _club_scoresheet(draft, result)
+        if draft.reopened is None:
+            _reopen_control(draft)
         return
     head = f"| # | {t('col.dealer')} | | {_team(draft, 0)} | {_team(draft, 1)} |"
     rows = [head, "|---|---|---|---:|---:|"]
@@ -318,6 +363,39 @@ def _scoresheet(draft: rec.Draft) -> None:
         st.success(t("record.decided", team=_team(draft, winner)) if winner is not None else t("record.draw"))
     if draft.reopened is None:
         _reopen_control(draft)
+
+
+def _club_scoresheet(draft: rec.Draft, result: MatchResult) -> None:
+    """A club table's scoresheet: one sheet per block, the partners of that block at its head,
+    and who won each block played out."""
+    groups: list[tuple[list[str], list[DealResult]]] = []
+    for deal in result.deals:
+        seating = list(deal.names[: rec.PLAYERS])
+        if not groups or groups[-1][0] != seating:
+            groups.append((seating, []))
+        groups[-1][1].append(deal)
+    for number, (seating, deals) in enumerate(groups, start=1):
+        sides = [f"{seating[0]} & {seating[2]}", f"{seating[1]} & {seating[3]}"]
+        rows = [f"| {number}. | {t('col.dealer')} | | {sides[0]} | {sides[1]} |", "|---|---|---|---:|---:|"]
+        for deal in deals:
+            cells = [str(total) for total in deal.match_score]
+            if deal.score is not None:
+                cells[deal.score.team] += f" (+{deal.score.points})"
+            elif deal.tie:
+                cells = [f"{c} (30-30)" for c in cells]
+            call = _call_summary(draft, deal.number - 1)
+            rows.append(f"| {deal.number} | {seating[deal.dealer]} | {call} | {cells[0]} | {cells[1]} |")
+        st.markdown("\n".join(rows))
+        if number <= len(result.blocks):
+            block = result.blocks[number - 1]
+            won = (
+                t("record.block_tie")
+                if block.winner is None
+                else t("record.block_won", team=sides[block.winner])
+            )
+            st.caption(f"{t('record.block_short', block=number)}: {won} ({block.score[0]}–{block.score[1]})")
+    if result.finished:
+        st.success(t("record.club_done", blocks=len(result.blocks)))
 
 
 def _reopen_control(draft: rec.Draft) -> None:
@@ -397,7 +475,9 @@ def _deal(draft: rec.Draft) -> None:
                 args=(f"record_dealer_{draft.draft_id}_{number}",),
                 help=t("record.dealer_help"),
             )
-    st.session_state.setdefault("record_mode", "cards")  # set by a reopened scoresheet line too
+    st.session_state.setdefault(
+        "record_mode", "sheet" if draft.setup.scoresheet_only else "cards"
+    )  # set by a reopened scoresheet line too
     mode = st.segmented_control(
         t("record.mode"),
         ["cards", "sheet"],
@@ -407,6 +487,7 @@ def _deal(draft: rec.Draft) -> None:
         label_visibility="collapsed",
     )
     if mode == "sheet":
+        _show_notices()  # a save another phone made, a renamed match: said here as well
         _sheet_line(draft)
         return
     table = rec.table_of(deal, rules)
@@ -794,14 +875,21 @@ def _finish(draft: rec.Draft) -> None:
         return
     try:
         with st.spinner(t("record.saving")):
-            saved = drafts.save_match(draft)
+            saved = drafts.save_match(draft, finished=finished)
+    except drafts.DraftChangedError:
+        _reload_changed(draft)
+        st.rerun()
+        return
     except ManillenError as error:
         st.error(t("error.locked", message=error))
         return
     if saved.renamed_from is not None:  # another table's match had the id: this one has a new one
-        finished = rec.rename(finished, saved.match_id)
         _notice("warning", t("record.renamed", old=saved.renamed_from, new=saved.match_id))
-    _keep(finished)
+    if saved.again:  # another phone at the table (or this one, before its connection dropped)
+        _notice("info", t("record.saved_already", number=number))
+    finished = saved.draft or finished
+    st.session_state[DRAFT] = finished
+    st.query_params["draft"] = finished.draft_id
     deal = result.deals[number - 1]
     mismatch = next(
         (i.message for i in deal.irregularities if i.kind is IrregularityKind.SCORE_MISMATCH), None
@@ -871,10 +959,29 @@ if draft is None:
 st.html(TABLE_STYLE)
 # at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
 st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
+if draft.setup.blocks:  # a club table: who partners whom in this block
+    _block, _seating = rec.block_of(draft) or 0, rec.seating(draft)
+    st.caption(
+        t(
+            "record.block",
+            block=_block + 1,
+            blocks=len(draft.setup.blocks),
+            team0=f"{_seating[0]} & {_seating[2]}",
+            team1=f"{_seating[1]} & {_seating[3]}",
+        )
+    )
 with st.container():
     _after_save(draft)
 with st.container():
     _scoresheet(draft)
+
+
+def _club_table_done(draft: rec.Draft) -> bool:
+    """Whether this is a club table whose blocks are all played (and no saved deal reopened)."""
+    if not draft.setup.blocks or not draft.deals or draft.reopened is not None:
+        return False
+    result = rec.match_score(draft)
+    return result is not None and result.finished
 
 
 @st.fragment
@@ -885,8 +992,9 @@ def _table() -> None:
     if current is None:
         st.rerun()
         return
-    with ui.messages():
-        _deal(current)
+    if not _club_table_done(current):  # once a club table's blocks are played, nothing more to enter
+        with ui.messages():
+            _deal(current)
     _footer(current)
 
 

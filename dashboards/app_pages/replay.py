@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import cards, data, html_view, i18n, light_table, native_inputs, ui
+from dashboards import access, cards, data, html_view, i18n, light_table, native_inputs, ui
 from dashboards.steps import LineCard, Moment, deal_moments, line_moments, step_of
 from manillen_replay.cards import Card, CardSet
 from manillen_replay.engine import DealResult, MatchResult
@@ -550,6 +550,7 @@ with right:
             st.session_state[AUTHOR] = name
 
     comments = data.deal_annotations(match_id, deal_number)
+    organiser = access.current_visitor().is_organiser
 
     def where(row: dict[str, Any]) -> str:
         if row["trick"] is None:
@@ -649,6 +650,8 @@ with right:
         with comment_box:
             if tags:
                 st.caption(f"{t('col.tags')}: {tags}")
+            if not organiser:  # reading only (the text is the box's label): writing is the organiser's
+                continue
             st.text_area(t("annot.text"), value=row["text"], key=f"replay_edit_text_{annotation_id}")
             st.text_input(t("annot.tags"), value=tags, key=f"replay_edit_tags_{annotation_id}")
             actions = st.columns(2)
@@ -663,7 +666,7 @@ with right:
             )
 
     # the writing box stays open for the session once a coach opened it
-    writing = st.expander(t("annot.write"), key="replay_annot_open", on_change="rerun")
-    if writing.open:
+    writing = st.expander(t("annot.write"), key="replay_annot_open", on_change="rerun") if organiser else None
+    if writing is not None and writing.open:
         with writing:
             show_comment_form()

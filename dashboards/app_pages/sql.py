@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import data, ui
+from dashboards import access, data, ui
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.store import QueryError, QueryRefusedError
 
 t = ui.translator()
 st.title(t("sql.title"))
+if not access.current_visitor().is_organiser:  # not in a recorder's or viewer's navigation either
+    st.error(t("sql.organiser_only"))
+    st.stop()
 if not ui.archive_ready():
     st.stop()
 st.caption(t("sql.intro"))
@@ -43,7 +46,7 @@ last_query: str | None = st.session_state.get("sql_last")
 if last_query:
     try:
         result = data.user_query(last_query)
-    except QueryRefusedError as error:
+    except (QueryRefusedError, access.AccessRefusedError) as error:
         st.error(t("sql.refused", message=error))
     except QueryError as error:
         st.error(t("sql.error", message=error))

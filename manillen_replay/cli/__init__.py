@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("report", "Write a match review as one self-contained HTML file."),
     "generate": ("generate", "Generate an archive of simulated matches."),
     "dashboard": ("dashboard", "Open the archive in the dashboard in your browser."),
+    "tokens": ("tokens", "Issue, list and revoke the dashboard's tokens for a network."),
 }
 """Each command: the module of this package that defines it (in its ``COMMANDS`` list), and its
 line in ``manillen --help``. A new command gets a line here (tests/test_cli.py checks)."""

@@ -10,6 +10,16 @@ from pathlib import Path
 
 import click
 
+from ..access import (
+    REQUIRED_ENVIRONMENT,
+    TOKEN_ENVIRONMENT,
+    is_loopback,
+    join_address,
+    lan_address,
+    new_token,
+    qr_text,
+    token_file,
+)
 from ..archive_defaults import default_archive
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
@@ -51,10 +61,16 @@ STREAMLIT_SETTINGS = (
     default="127.0.0.1",
     show_default=True,
     metavar="ADDRESS",
-    help="The address to listen on: 127.0.0.1 is this computer only; 0.0.0.0 lets a phone on the "
-    "same network open the Record page at http://THIS-COMPUTER'S-ADDRESS:PORT/record.",
+    help="The address to listen on: 127.0.0.1 is this computer only; 0.0.0.0 serves the club's "
+    "network, where every visitor needs a token (the join address printed at start).",
 )
-def dashboard(db: str | None, port: int, host: str) -> None:
+@click.option(
+    "--token/--no-token",
+    "token_asked",
+    default=None,
+    help="Ask visitors for a token even on 127.0.0.1 (the default beyond it; --no-token is refused there).",
+)
+def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) -> None:
     """Open the archive in the dashboard, in your browser at http://127.0.0.1:PORT.
 
     Pages: Archive, Record, Match, Deal replay, Mistakes, Players, SQL and Annotations (see
@@ -62,10 +78,16 @@ def dashboard(db: str | None, port: int, host: str) -> None:
     importing an upload or saving a recorded deal opens it for writing for a moment. Stop
     with Ctrl-C (or SIGTERM: the Streamlit server is stopped with it).
 
+    Served beyond this computer (--host 0.0.0.0), the dashboard answers only visitors with a
+    token: it prints the organiser's join address (http://ADDRESS:PORT/?token=...) and its QR
+    code at start (a new token each start, unless $MANILLEN_TOKEN holds one). Give each table's
+    recorder and the viewers a token of their own: manillen tokens issue (see docs/dashboard.md,
+    "Sharing on a network").
+
     \b
     Examples:
       manillen dashboard --db data/demo.duckdb --port 8501
-      manillen dashboard --db club.duckdb --host 0.0.0.0     # record on a phone at the table
+      manillen dashboard --db club.duckdb --host 0.0.0.0     # the club's wifi: prints the join address
     """
     if not (APP.exists() and SERVED.exists()):
         raise click.ClickException(
@@ -79,6 +101,12 @@ def dashboard(db: str | None, port: int, host: str) -> None:
             f"(manillen import FILE --db {archive}).",
             err=True,
         )
+    beyond = not is_loopback(host)
+    if beyond and token_asked is False:
+        raise click.ClickException(
+            f"--no-token is refused with --host {host}: served beyond this computer, the dashboard "
+            "needs a token (drop --no-token, or serve on 127.0.0.1)"
+        )
     command = [
         sys.executable, str(APP.parent / "serve.py"), "run", str(SERVED),
         "--server.address", host,
@@ -88,14 +116,33 @@ def dashboard(db: str | None, port: int, host: str) -> None:
     environment = {**os.environ, "MANILLEN_DB": str(archive)}
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     click.echo(f"Manillen dashboard on http://{shown}:{port} showing {archive} (Ctrl-C stops it)", err=True)
-    if shown != host:
-        click.echo(
-            f"listening on every address: a phone on this network opens http://<this computer>:{port}/record",
-            err=True,
-        )
+    if beyond or token_asked:
+        token = os.environ.get(TOKEN_ENVIRONMENT) or new_token()
+        environment.update({TOKEN_ENVIRONMENT: token, REQUIRED_ENVIRONMENT: "token"})
+        announce_join(host, port, token, archive)
     returncode = run_forwarding_signals(command, environment)
     if returncode not in (0, -signal.SIGINT, -signal.SIGTERM, 130):
         raise click.ClickException(f"streamlit stopped with exit code {returncode}")
+
+
+def announce_join(host: str, port: int, token: str, archive: Path) -> None:
+    """Print the organiser's join address and its QR code (as Jupyter prints its token's address)."""
+    reached = lan_address() if host in ("0.0.0.0", "::") else host
+    address = join_address(reached, port, token)
+    click.echo(
+        "Every visitor needs a token. The organiser's join address (keep it to yourself; it opens "
+        f"everything):\n    {address}",
+        err=True,
+    )
+    if reached != "127.0.0.1" and not is_loopback(reached):
+        click.echo(f"or, on this computer:\n    {join_address('127.0.0.1', port, token)}", err=True)
+    click.echo(qr_text(address), err=True, nl=False)
+    click.echo(
+        f"A token for table 1's recorder: manillen tokens issue recorder --table 1 --db {archive}\n"
+        f"A viewer's token: manillen tokens issue viewer --db {archive} (issued tokens are kept, "
+        f"hashed, in {token_file(archive)}; manillen tokens revoke KEY ends one)",
+        err=True,
+    )
 
 
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)

@@ -18,6 +18,7 @@ from .annotations import AnnotationsMixin
 from .connection import _duckdb_message, _frame
 from .console import ConsoleMixin
 from .errors import ArchiveError, ArchiveLockedError, QueryError
+from .evenings import EveningsMixin
 from .export import ExportMixin
 from .findings import FindingsMixin
 from .importer import ImportMixin
@@ -27,7 +28,9 @@ from .processes import ArchiveBusyError
 from .schema import SCHEMA_VERSION, apply_migrations, schema_version_of
 
 
-class Store(ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMixin, LedgerMixin):
+class Store(
+    ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMixin, LedgerMixin, EveningsMixin
+):
     """An open game archive.
 
     :param path: the DuckDB file (created when missing), or ``":memory:"``.

@@ -663,6 +663,33 @@ ALTER TABLE play_costs ADD COLUMN IF NOT EXISTS view_error DOUBLE;
 
 
 _MIGRATION_12 = """
+CREATE TABLE evenings (
+    evening_id VARCHAR PRIMARY KEY,
+    date DATE NOT NULL,
+    venue VARCHAR NOT NULL,
+    players VARCHAR[] NOT NULL,
+    rules VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL
+);
+CREATE TABLE evening_tables (
+    evening_id VARCHAR NOT NULL,
+    round INTEGER NOT NULL,
+    table_number INTEGER NOT NULL,
+    seats VARCHAR[] NOT NULL,
+    match_id VARCHAR NOT NULL,
+    scoresheet_only BOOLEAN NOT NULL,
+    PRIMARY KEY (evening_id, round, table_number)
+);
+CREATE TABLE saves (
+    save_id VARCHAR PRIMARY KEY,
+    match_id VARCHAR NOT NULL,
+    deals INTEGER NOT NULL,
+    saved_at TIMESTAMP NOT NULL
+);
+"""
+
+
+_MIGRATION_13 = """
 ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS loss_error DOUBLE;
 """
 
@@ -719,8 +746,13 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         12,
-        "call_decisions.loss_error: how sure a call's loss is (the findings judge the loss less two of it)",
+        "evenings, evening_tables and saves: a club evening's tables, and every save from a table",
         _MIGRATION_12,
+    ),
+    Migration(
+        13,
+        "call_decisions.loss_error: how sure a call's loss is (the findings judge the loss less two of it)",
+        _MIGRATION_13,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
@@ -732,7 +764,7 @@ TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
     "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
     "finding_lines",
-    "match_versions",
+    "match_versions", "evenings", "evening_tables",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""

@@ -1,0 +1,191 @@
+"""Club evening: the organiser sets up an evening on a phone and hands each table its link.
+
+Set-up is one form: paste the names (the last evening's players are filled in), check the date
+and venue, tap the button. The evening goes into the archive with one draft per table and round
+(:mod:`dashboards.evenings`); each table's Record page link opens that draft, with the table's
+players seated and the partners rotating block by block. Below: the standings link and every
+player's evening report.
+"""
+
+from __future__ import annotations
+
+import datetime
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from dashboards import access, data, drafts, evenings, ui
+from dashboards import recording as rec
+from manillen_replay.errors import ManillenError
+from manillen_replay.evening import TABLE_SIZE, Evening, parse_names
+from manillen_replay.rules import CAFE_OPTIONS, Rules
+
+t = ui.translator()
+language = ui.lang()
+ALL_REPORTS = "organiser_all_reports"  # (evening id, the ZIP file, its number of reports)
+PICK = "organiser_pick"  # the evening shown, kept in the page address as ?evening=
+
+st.title(t("organiser.title"))
+if not access.current_visitor().is_organiser:
+    st.info(t("organiser.only"))
+    st.stop()
+
+
+def _last_players() -> str:
+    """The names of the latest evening, one a line (a club mostly sees the same people)."""
+    ids = evenings.evening_ids()
+    last = evenings.load(ids[0]) if ids else None
+    return "\n".join(last.players) if last is not None else ""
+
+
+def _setup_form() -> None:
+    """The new evening's form; setting it up shows the evening below."""
+    with st.form("organiser_new", border=False):
+        names = st.text_area(
+            t("organiser.players"),
+            value=_last_players(),
+            height=200,
+            help=t("organiser.players_help"),
+            key="organiser_players",
+        )
+        row = st.columns(2)
+        date = row[0].date_input(t("organiser.date"), value=datetime.date.today(), key="organiser_date")
+        venue = row[1].text_input(
+            t("organiser.venue"), value=drafts.last_venue() or "", key="organiser_venue"
+        )
+        row = st.columns(2)
+        rounds = row[0].number_input(t("organiser.rounds"), 1, 5, 1, key="organiser_rounds")
+        deals = row[1].number_input(t("organiser.deals"), 1, 40, Rules().deals, key="organiser_deals")
+        sheet_tables = st.multiselect(
+            t("organiser.sheet_tables"), list(range(1, 21)), key="organiser_sheet_tables", placeholder="—"
+        )
+        with st.expander(t("organiser.house_rules")):
+            cafe = {
+                name: st.toggle(t(f"record.cafe_{name}"), value=False, key=f"organiser_cafe_{name}")
+                for name in CAFE_OPTIONS
+            }
+            partner_exempt = st.toggle(
+                t("record.partner_exempt"), value=Rules().partner_exempt, key="organiser_partner_exempt"
+            )
+        submitted = st.form_submit_button(
+            t("organiser.start"), type="primary", width="stretch", key="organiser_start"
+        )
+    players = parse_names(names)
+    if players:
+        st.caption(t("organiser.count", players=len(players), tables=len(players) // TABLE_SIZE))
+    if not submitted:
+        return
+    rules: dict[str, object] = {"deals": int(deals)}
+    if partner_exempt != Rules().partner_exempt:
+        rules["partner_exempt"] = partner_exempt
+    chosen_cafe = {name: True for name, on in cafe.items() if on}
+    if chosen_cafe:
+        rules["cafe"] = chosen_cafe
+    try:
+        evening = evenings.create(
+            date or datetime.date.today(),
+            venue,
+            players,
+            rounds=int(rounds),
+            scoresheet_tables=[int(n) for n in sheet_tables],
+            rules=rules,
+        )
+    except ManillenError as error:
+        st.error(ui.without_folders(str(error)))
+        return
+    st.query_params["evening"] = evening.evening_id
+    st.session_state[PICK] = evening.evening_id
+    st.success(t("organiser.created", evening=evening.evening_id))
+
+
+def _tables(evening: Evening) -> None:
+    """Each round's tables, each with its Record page link and address."""
+    for number in range(1, evening.rounds + 1):
+        if evening.rounds > 1:
+            st.subheader(t("organiser.round", round=number))
+        for table in evening.tables_of(number):
+            blocks = table.blocks[0]
+            players = f"{blocks[0]} & {blocks[2]} – {blocks[1]} & {blocks[3]}"
+            line = t("organiser.table", table=table.number, players=players)
+            if table.scoresheet_only:
+                line += f" · {t('organiser.sheet_only')}"
+            with st.container(border=True, key=f"organiser_table_{number}_{table.number}"):
+                st.markdown(ui.markdown_text(line))
+                draft_id = evenings.draft_id_of(table)
+                st.page_link(
+                    ui.PAGE_FILES["record"],
+                    label=t("organiser.open_table", table=table.number),
+                    icon=":material/edit_note:",
+                    query_params={"draft": draft_id, **ui.language_params()},
+                )
+                relative = "record?" + urlencode({"draft": draft_id, **ui.language_params()})
+                st.caption(t("organiser.table_address", table=table.number))
+                st.code(ui.absolute(relative), language=None, wrap_lines=True)
+
+
+def _reports(evening: Evening) -> None:
+    """Every player's report of each of their matches this evening, to download."""
+    st.subheader(t("organiser.reports"))
+    st.caption(t("organiser.reports_help"))
+    if st.button(t("organiser.reports_all"), key="organiser_reports_all", icon=":material/folder_zip:"):
+        with st.spinner(t("organiser.reports_making")), ui.messages():
+            st.session_state[ALL_REPORTS] = (evening.evening_id, *evenings.all_reports(evening, language))
+    made_all = st.session_state.get(ALL_REPORTS)
+    if made_all and made_all[0] == evening.evening_id:
+        st.download_button(
+            t("organiser.reports_zip", count=made_all[2]),
+            made_all[1],
+            file_name=f"{evening.evening_id}-reports.zip",
+            mime="application/zip",
+            key="organiser_reports_zip",
+            icon=":material/download:",
+            on_click="ignore",
+        )
+    player = ui.selectbox(
+        t("organiser.report_player"), evening.players, index=None, key="organiser_report_player"
+    )
+    if player is None:
+        return
+    with ui.messages():
+        made = evenings.player_report(evening, str(player), language)
+        if not made:
+            st.info(t("organiser.no_report", player=player))
+        for table, page in made:
+            st.download_button(
+                t("organiser.report_download", player=player, table=table.number, round=table.round),
+                page.encode("utf-8"),
+                file_name=f"{table.match_id}-{rec.slug(str(player))}.html",
+                mime="text/html",
+                key=f"organiser_report_{table.match_id}",
+                icon=":material/download:",
+            )
+
+
+try:
+    ids = evenings.evening_ids()
+except ManillenError as error:  # an archive this program cannot read (another's, a newer one)
+    st.error(t("error.unreadable", path=data.archive().path, message=ui.without_folders(str(error))))
+    st.stop()
+with st.expander(t("organiser.new"), expanded=not ids, icon=":material/group_add:"), ui.messages():
+    _setup_form()
+ids = evenings.evening_ids()
+if not ids:
+    st.info(t("organiser.none"))
+    st.stop()
+wanted = st.session_state.get(PICK) or st.query_params.get("evening")
+if wanted not in ids:
+    wanted = ids[0]
+st.session_state[PICK] = wanted
+chosen = ui.selectbox(t("organiser.evening"), ids, key=PICK)
+st.query_params["evening"] = str(chosen)
+shown = evenings.load(str(chosen))
+if shown is None:
+    st.stop()
+st.page_link(
+    ui.PAGE_FILES["standings"],
+    label=t("organiser.open_standings"),
+    icon=":material/leaderboard:",
+    query_params={"evening": shown.evening_id, **ui.language_params()},
+)
+_tables(shown)
+_reports(shown)

@@ -1,0 +1,201 @@
+"""A club evening on the dashboard: setting it up in the archive, each table's draft and link,
+the standings and what is shared of them (a page, a CSV file), and each player's reports.
+
+Setting up an evening writes it to the archive (:meth:`~manillen_replay.store.Store.add_evening`)
+and opens one draft per table and round, set up for the club format: the table's four players,
+the blocks in which partners rotate, the house rules, scoresheet only when the table keeps
+only the scoresheet. A table's draft id follows from its match id (:func:`draft_id_of`), so a
+table's link is the same every time it is shown and a dropped phone opens it again.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import html
+import io
+import zipfile
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+import streamlit as st
+
+from dashboards import data, drafts
+from dashboards import recording as rec
+from manillen_replay.evening import Evening, EveningTable, plan_evening
+from manillen_replay.report import make_report
+
+STANDINGS_COLUMNS = ("place", "player", "blocks_won", "points", "blocks_played", "deals")
+
+
+def draft_id_of(table: EveningTable) -> str:
+    """The draft id of a table's match: always the same for it, letters and digits only.
+
+    >>> draft_id_of(EveningTable(1, 2, ["A", "B", "C", "D"], "zwaan-2026-12-05-t2"))
+    'e8848739e5'
+    """
+    return "e" + hashlib.sha256(table.match_id.encode()).hexdigest()[:9]
+
+
+def evening_id_for(date: datetime.date, venue: str, taken: Sequence[str]) -> str:
+    """A new evening's id from its venue and date, not one of ``taken``.
+
+    >>> evening_id_for(datetime.date(2026, 12, 5), "De Zwaan", ["de-zwaan-2026-12-05"])
+    'de-zwaan-2026-12-05-2'
+    """
+    stem = "-".join(part for part in (rec.slug(venue), date.isoformat()) if part)
+    candidate, number = stem, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{stem}-{number}"
+    return candidate
+
+
+def _setup_of(evening: Evening, table: EveningTable) -> rec.Setup:
+    return rec.Setup(
+        match_id=table.match_id,
+        seats=list(table.seats),
+        date=evening.date.isoformat(),
+        venue=evening.venue,
+        event=evening.evening_id,
+        rules=dict(evening.rules),
+        blocks=table.blocks,
+        scoresheet_only=table.scoresheet_only,
+        table=table.key,
+    )
+
+
+def create(
+    date: datetime.date,
+    venue: str,
+    players: Sequence[str],
+    *,
+    rounds: int = 1,
+    scoresheet_tables: Sequence[int] = (),
+    rules: dict[str, Any] | None = None,
+) -> Evening:
+    """Set up an evening: kept in the archive, one draft opened per table and round.
+
+    :raises ManillenError: for players, rounds, tables or rules the evening cannot take (the
+        message says what to change), or when the archive is held by another program.
+    """
+    with data.archive().writing() as store:
+        taken = store.evening_ids()
+        evening_id = evening_id_for(date, venue, taken)
+        match_ids = [str(m) for m in store.query("SELECT match_id FROM matches")["match_id"].to_list()]
+        evening = plan_evening(
+            evening_id,
+            date,
+            venue.strip(),
+            players,
+            rounds=rounds,
+            scoresheet_tables=scoresheet_tables,
+            rules=rules,
+            taken_ids=drafts.taken_ids(match_ids),
+        )
+        for table in evening.tables:
+            # the engine takes the set-up before the archive does: a bad name stops it here
+            draft = rec.new_draft(draft_id_of(table), _setup_of(evening, table))
+            if drafts.load(draft.draft_id) is None:
+                drafts.save(draft)
+        store.add_evening(evening)
+    return evening
+
+
+def evening_ids() -> list[str]:
+    """Every evening in the archive, the latest first (none without an archive)."""
+    current = data.archive()
+    return list(_evening_ids(str(current.path), current.version)) if current.exists() else []
+
+
+@st.cache_data(show_spinner=False)
+def _evening_ids(path: str, version: int) -> tuple[str, ...]:
+    with data.archive().reading() as store:
+        return tuple(store.evening_ids())
+
+
+def load(evening_id: str) -> Evening | None:
+    """The evening with this id, ``None`` when the archive has none."""
+    if not data.archive().exists():
+        return None
+    with data.archive().reading() as store:
+        return store.evening(evening_id)
+
+
+def standings(evening_id: str) -> pl.DataFrame:
+    """The evening's standings as the archive has them now (blocks won, then points)."""
+    current = data.archive()
+    current.notice_changes()
+    return _standings(str(current.path), current.version, evening_id)
+
+
+@st.cache_data(show_spinner=False)
+def _standings(path: str, version: int, evening_id: str) -> pl.DataFrame:
+    with data.archive().reading() as store:
+        return store.standings(evening_id)
+
+
+def standings_csv(frame: pl.DataFrame) -> bytes:
+    """The standings as a CSV file (UTF-8, a header row)."""
+    return frame.select(STANDINGS_COLUMNS).write_csv().encode("utf-8")
+
+
+def standings_html(evening: Evening, frame: pl.DataFrame, headers: dict[str, str], title: str) -> str:
+    """The standings as one self-contained HTML page, to mail or put on a club's website.
+
+    :param headers: each column's heading (:data:`STANDINGS_COLUMNS`), in the reader's language.
+    """
+    head = "".join(f"<th>{html.escape(headers[c])}</th>" for c in STANDINGS_COLUMNS)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in STANDINGS_COLUMNS) + "</tr>"
+        for row in frame.iter_rows(named=True)
+    )
+    name = html.escape(title)
+    return (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{name}</title><style>body{{font-family:system-ui,sans-serif;margin:1rem}}"
+        "table{border-collapse:collapse;font-size:1.2rem}td,th{padding:.3rem .8rem;"
+        "border-bottom:1px solid #ccc;text-align:left}td:nth-child(n+3){text-align:right}</style>"
+        f"</head><body><h1>{name}</h1><p>{html.escape(evening.venue)}, {evening.date.isoformat()}</p>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></body></html>\n"
+    )
+
+
+def saved_matches(evening: Evening) -> set[str]:
+    """The evening's match ids that have at least one deal in the archive."""
+    wanted = [t.match_id for t in evening.tables]
+    with data.archive().reading() as store:
+        frame = store.query("SELECT match_id FROM matches WHERE list_contains(?, match_id)", [wanted])
+    return {str(m) for m in frame["match_id"].to_list()}
+
+
+def player_report(evening: Evening, player: str, lang: str) -> list[tuple[EveningTable, str]]:
+    """A player's report of each of their matches of the evening that has deals saved.
+
+    :raises ManillenError: when the report cannot be made (the message says why).
+    """
+    saved = saved_matches(evening)
+    out = []
+    with data.archive().reading() as store:
+        for table in evening.tables:
+            if player in table.seats and table.match_id in saved:
+                out.append((table, make_report(store, table.match_id, player=player, lang=lang)))
+    return out
+
+
+def all_reports(evening: Evening, lang: str) -> tuple[bytes, int]:
+    """Every player's reports of the evening in one ZIP file (``<player>-<match id>.html``), and
+    how many reports it holds.
+
+    :raises ManillenError: when a report cannot be made (the message says why).
+    """
+    buffer = io.BytesIO()
+    count = 0
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for player in evening.players:
+            for table, page in player_report(evening, player, lang):
+                archive.writestr(f"{rec.slug(player) or 'player'}-{table.match_id}.html", page)
+                count += 1
+    return buffer.getvalue(), count

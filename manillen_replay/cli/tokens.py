@@ -1,0 +1,136 @@
+"""The ``tokens`` command: the dashboard's tokens for a table's recorder and for viewers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..access import AccessError, Role, issue, join_address, qr_text, read_issued, revoke, token_file
+from ..archive_defaults import default_archive
+
+DB_OPTION = click.option(
+    "--db",
+    "db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="The archive the dashboard shows (default: $MANILLEN_DB or manillen.duckdb here); its "
+    "tokens are kept beside it, in ARCHIVE.access.json.",
+)
+
+
+def _tokens(db: str | None) -> Path:
+    return token_file(Path(db or default_archive()).resolve())
+
+
+@click.group()
+def tokens() -> None:
+    """Issue, list and revoke the tokens that open a dashboard served on a network.
+
+    The organiser's token is made by manillen dashboard --host at each start and opens
+    everything. Issue a recorder's token for each table (its Record page and the read-only
+    pages) and a viewer's token (the read-only pages): each is shown once, and only its hash is
+    kept. A running dashboard takes an issued or revoked token into account at the next request.
+
+    \b
+    Examples:
+      manillen tokens issue recorder --table 1 --db club.duckdb --address 192.168.1.20:8501
+      manillen tokens issue viewer --note "the bar's screen" --db club.duckdb
+      manillen tokens list --db club.duckdb
+      manillen tokens revoke --table 1 --db club.duckdb
+    """
+
+
+@tokens.command("issue")
+@click.argument("role", type=click.Choice(["recorder", "viewer"]))
+@click.option("--table", default=None, metavar="NAME", help="The table a recorder records (1, 2, terrace).")
+@click.option(
+    "--note", default="", metavar="TEXT", help="Who the token is for, shown by manillen tokens list."
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="HOST:PORT",
+    help="Where the dashboard is reached (192.168.1.20:8501): print the join address and its QR code.",
+)
+@DB_OPTION
+def issue_command(role: str, table: str | None, note: str, address: str | None, db: str | None) -> None:
+    """Issue a token for a table's RECORDER (--table) or a VIEWER, and print it once.
+
+    \b
+    Examples:
+      manillen tokens issue recorder --table 2 --db club.duckdb
+      manillen tokens issue viewer --db club.duckdb
+    """
+    path = _tokens(db)
+    try:
+        token, entry = issue(path, Role(role), table, note)
+    except AccessError as error:
+        raise click.ClickException(str(error)) from None
+    whom = f"table {entry.table}'s recorder" if entry.table else "a viewer"
+    click.echo(f"issued {entry.key} for {whom} (revoke with: manillen tokens revoke {entry.key})", err=True)
+    if address is None:
+        click.echo(token)
+        click.echo("it opens the dashboard as http://ADDRESS:PORT/?token=<the token above>", err=True)
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise click.ClickException(f"--address {address!r} is not HOST:PORT (192.168.1.20:8501)")
+    page = "record" if entry.role is Role.RECORDER else ""
+    joined = join_address(host.strip("[]"), int(port), token, page=page)
+    click.echo(joined)
+    click.echo(qr_text(joined), err=True, nl=False)
+
+
+@tokens.command("list")
+@DB_OPTION
+def list_command(db: str | None) -> None:
+    """List the issued tokens (their keys, roles and tables; never the tokens).
+
+    \b
+    Example:
+      manillen tokens list --db club.duckdb
+    """
+    try:
+        issued = read_issued(_tokens(db))
+    except AccessError as error:
+        raise click.ClickException(str(error)) from None
+    if not issued:
+        click.echo("no tokens issued", err=True)
+    for entry in issued:
+        table = f" table {entry.table}" if entry.table else ""
+        note = f"  {entry.note}" if entry.note else ""
+        click.echo(f"{entry.key}  {entry.role.value}{table}  issued {entry.issued}{note}")
+
+
+@tokens.command("revoke")
+@click.argument("key", required=False)
+@click.option(
+    "--table", default=None, metavar="NAME", help="Revoke every recorder's token of this table instead."
+)
+@DB_OPTION
+def revoke_command(key: str | None, table: str | None, db: str | None) -> None:
+    """Revoke the issued token KEY (from manillen tokens list), or every token of a table: it
+    opens nothing from the next request on, and a tab open with it stops at its next click.
+
+    \b
+    Examples:
+      manillen tokens revoke --table 1 --db club.duckdb
+    """
+    path = _tokens(db)
+    if (key is None) == (table is None):
+        raise click.UsageError("name one token (its KEY, from manillen tokens list) or a --table")
+    try:
+        keys = [key] if key is not None else [t.key for t in read_issued(path) if t.table == table]
+        if not keys:
+            raise click.ClickException(f"no issued token is for table {table} (see manillen tokens list)")
+        for one in keys:
+            entry = revoke(path, one)
+            whom = f"table {entry.table}'s recorder" if entry.table else "a viewer"
+            click.echo(f"revoked {entry.key} ({whom})", err=True)
+    except AccessError as error:
+        raise click.ClickException(str(error)) from None
+
+
+COMMANDS: list[click.Command] = [tokens]

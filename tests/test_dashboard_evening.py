@@ -1,0 +1,252 @@
+"""The Organiser and Standings pages, and club tables on the Record page, through AppTest.
+
+Expected standings come from the engine replaying the matches the pages saved (or from the
+scoresheet lines typed), never from the standings query the page shows.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import io
+import threading
+import zipfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import duckdb
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import access, data, drafts, evenings
+from dashboards import recording as rec
+from manillen_replay.engine import replay
+from manillen_replay.record import loads
+from manillen_replay.store import Store
+
+from .test_dashboard import APP, texts
+
+TWELVE = [
+    "Anna",
+    "Bert",
+    "Carla",
+    "Dirk",
+    "Els",
+    "Frans",
+    "Griet",
+    "Hendrik",
+    "Ilse",
+    "Jan",
+    "Katrien",
+    "Luc",
+]
+
+
+@pytest.fixture
+def club(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An archive that does not exist yet: the evening's set-up creates it."""
+    path = tmp_path / "club.duckdb"
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    yield path
+    data.archive().close()
+
+
+def page(page_name: str, **query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.switch_page(f"app_pages/{page_name}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def set_up(names: str, sheet: tuple[int, ...] = (), **fields: int) -> AppTest:
+    """The Organiser page, the names pasted and the form sent (tables ``sheet`` keep only the
+    scoresheet)."""
+    at = page("organiser")
+    at.text_area(key="organiser_players").input(names)
+    at.text_input(key="organiser_venue").input("De Zwaan")
+    at.multiselect(key="organiser_sheet_tables").set_value(list(sheet))
+    for key, value in fields.items():
+        at.number_input(key=f"organiser_{key}").set_value(value)
+    at.button(key="organiser_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def stored(path: Path, sql: str) -> list[tuple[object, ...]]:
+    data.archive().close()
+    with Store(path, read_only=True) as store:
+        return [tuple(row) for row in store.query(sql).iter_rows()]
+
+
+def test_organiser_sets_up_twelve_players_on_three_tables(club: Path) -> None:
+    at = set_up("\n".join(f"{n}. {name}" for n, name in enumerate(TWELVE, start=1)))
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None and evening.players == TWELVE
+    assert [t.seats for t in evening.tables] == [TWELVE[0:4], TWELVE[4:8], TWELVE[8:12]]
+    links = [
+        link for link in at.get("page_link") if "draft=" in str(link.proto.page) or link.proto.query_string
+    ]
+    shown = texts(at)
+    for table in evening.tables:
+        draft = drafts.load(evenings.draft_id_of(table))
+        assert draft is not None
+        assert draft.setup.seats == table.seats and draft.setup.blocks == table.blocks
+        assert draft.setup.rules["format"] == "fixed" and draft.setup.table == table.key
+        assert f"record?draft={draft.draft_id}" in " ".join(c.value for c in at.code)
+    assert len(links) >= 3
+    assert "Anna & Carla" in shown
+    # the standings page: everyone at nought, blocks won then points
+    standings = page("standings", evening=evening_id)
+    table_html = " ".join(str(h.proto.body) for h in standings.get("html"))
+    assert all(name in table_html for name in TWELVE)
+
+
+def test_organiser_refuses_a_list_that_does_not_make_tables(club: Path) -> None:
+    at = set_up("\n".join(TWELVE[:10]))
+    assert any("do not make full tables" in e.value for e in at.error)
+    assert evenings.evening_ids() == []
+
+
+def test_only_the_organiser_sets_up(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(access, "current_visitor", lambda: access.Visitor(access.Role.VIEWER))
+    at = page("organiser")
+    assert not at.text_area and any("Only the organiser" in i.value for i in at.info)
+
+
+def record_sheet_line(draft_id: str, team: int, points: int) -> AppTest:
+    """A table's phone: the table's link, one scoresheet line saved."""
+    at = page("record", draft=draft_id)
+    at.radio(key="record_sheet_team").set_value(team)
+    at.number_input(key="record_sheet_points").set_value(points)
+    at.button(key="record_sheet_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None:
+    set_up("\n".join(TWELVE[:8]), sheet=(1,), deals=1)
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None
+    # table 1 keeps only the scoresheet: one deal a block, block 1 to team 0, block 2 to team 1
+    first = evening.tables_of(1)[0]
+    draft_id = evenings.draft_id_of(first)
+    record_sheet_line(draft_id, 0, 7)
+    at = record_sheet_line(draft_id, 1, 3)
+    assert any("Block 3 of 3" in c.value for c in at.caption)
+    [(record,)] = stored(club, f"SELECT record FROM matches WHERE match_id = '{first.match_id}'")
+    result = replay(loads(str(record)))
+    standings = evenings.standings(evening_id)
+    got = {r["player"]: (r["blocks_won"], r["points"]) for r in standings.iter_rows(named=True)}
+    for name in first.seats:
+        won = result.blocks_won[name]
+        points = sum(b.score[b.seats.index(name) % 2] for b in result.blocks)
+        assert got[name] == (won, points)
+    assert standings["blocks_won"][0] == max(result.blocks_won.values()) > 0
+    # every player's evening report: Anna played (one match), Els has nothing saved yet
+    organiser = page("organiser")
+    organiser.selectbox(key="organiser_report_player").set_value("Anna").run()
+    assert not organiser.exception, [e.value for e in organiser.exception]
+    labels = [getattr(b, "label", None) for b in organiser.get("download_button")]
+    assert labels == ["Report of Anna, table 1 (round 1)"]
+    organiser.selectbox(key="organiser_report_player").set_value("Els").run()
+    assert not organiser.get("download_button") and any("Els" in i.value for i in organiser.info)
+    # all of them at once: one report per player of table 1 (the only table with deals saved)
+    organiser.button(key="organiser_reports_all").click().run()
+    assert not organiser.exception, [e.value for e in organiser.exception]
+    labels = [getattr(b, "label", None) for b in organiser.get("download_button")]
+    assert labels == ["Download the 4 reports (ZIP)"]
+    zipped, count = evenings.all_reports(evening, "en")
+    with zipfile.ZipFile(io.BytesIO(zipped)) as files:
+        names = sorted(files.namelist())
+        assert names == sorted(f"{rec.slug(p)}-{first.match_id}.html" for p in first.seats) and count == 4
+        assert all("<html" in files.read(n).decode("utf-8").lower() for n in names)
+
+
+def test_a_recorder_of_another_table_is_turned_away(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    set_up("\n".join(TWELVE[:8]))
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None
+    monkeypatch.setattr(access, "current_visitor", lambda: access.Visitor(access.Role.RECORDER, "2"))
+    at = page("record", draft=evenings.draft_id_of(evening.tables_of(1)[0]))
+    assert any("table 1" in w.value for w in at.warning)
+    assert "record_sheet_save" not in [b.key for b in at.button]
+
+
+def test_two_phones_on_one_table_save_once_and_the_second_is_told(club: Path) -> None:
+    set_up("\n".join(TWELVE[:4]), sheet=(1,), deals=1)
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None
+    draft_id = evenings.draft_id_of(evening.tables[0])
+    one, two = page("record", draft=draft_id), page("record", draft=draft_id)
+    for at in (one, two):
+        at.radio(key="record_sheet_team").set_value(0)
+        at.number_input(key="record_sheet_points").set_value(5)
+    one.button(key="record_sheet_save").click().run()
+    two.button(key="record_sheet_save").click().run()  # the same line, a moment later
+    assert any("saved already" in i.value for i in two.info)
+    assert stored(club, "SELECT deals FROM matches") == [(1,)]
+    # the second phone now shows deal 2; a tap on the first phone's stale page is refused
+    two.radio(key="record_sheet_team").set_value(1)
+    two.button(key="record_sheet_save").click().run()
+    one.radio(key="record_sheet_team").set_value(1)
+    one.number_input(key="record_sheet_points").set_value(9)  # not the line the other phone saved
+    one.button(key="record_sheet_save").click().run()
+    assert any("another phone" in w.value.lower() for w in one.warning)
+    assert stored(club, "SELECT deals FROM matches") == [(2,)]
+    assert stored(club, "SELECT count(*) FROM saves") == [(2,)]
+
+
+def test_saves_from_many_sessions_at_the_same_moment_land_once(club: Path) -> None:
+    """Eight sessions (two phones at each of four tables, each pair saving the same line) save
+    at the same moment: every deal is in the archive once, and one phone of each pair is told
+    its save was made already."""
+    names = [f"{name} {n}" for n in (1, 2) for name in TWELVE[:8]]
+    evening = evenings.create(datetime.date(2026, 12, 5), "De Zwaan", names, rules={"deals": 1})
+    jobs = []
+    for number, table in enumerate(evening.tables, start=1):
+        draft = drafts.load(evenings.draft_id_of(table))
+        assert draft is not None
+        line = rec.scoresheet_line(draft, number % 2, 10 + number)
+        finished, _, _ = rec.finish_deal(line)
+        jobs += [(copy.deepcopy(line), copy.deepcopy(finished)) for _ in range(2)]
+    start = threading.Barrier(len(jobs))
+
+    def save(job: tuple[rec.Draft, rec.Draft]) -> drafts.Saved:
+        start.wait()
+        return drafts.save_match(job[0], finished=job[1])
+
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        saved = list(pool.map(save, jobs))
+    by_match: dict[str, list[bool]] = {}
+    for one in saved:
+        by_match.setdefault(one.match_id, []).append(one.again)
+    assert {m: sorted(a) for m, a in by_match.items()} == {t.match_id: [False, True] for t in evening.tables}
+    assert stored(club, "SELECT count(*), count(DISTINCT match_id) FROM deals") == [(4, 4)]
+    assert stored(club, "SELECT count(*) FROM saves") == [(4,)]
+    for table in evening.tables:  # each table's draft file moved on to deal 2, once
+        draft = drafts.load(evenings.draft_id_of(table))
+        assert draft is not None and len(draft.deals) == 1
+
+
+def test_an_archive_older_than_the_evenings_is_a_message(club: Path) -> None:
+    """An archive from before club evenings (schema 11), not yet upgraded: the two pages say so
+    and how to upgrade it, without a traceback."""
+    Store(club).close()
+    connection = duckdb.connect(str(club))
+    connection.execute("DROP TABLE evenings; DROP TABLE evening_tables; DROP TABLE saves")
+    connection.execute("DELETE FROM schema_version WHERE version = 12")
+    connection.close()
+    for name in ("organiser", "standings"):
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.run()
+        at.switch_page(f"app_pages/{name}.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any("manillen import --db" in e.value for e in at.error), name
