@@ -142,7 +142,7 @@ def _archive(store: Store) -> Store:
         orient="row",
     )
     calls = pl.DataFrame(
-        [("m1", deal, seat, None, call, "x", "y", loss, 10.0, 10) for deal, seat, call, loss in CALLS],
+        [("m1", deal, seat, None, call, "x", "y", loss, 10.0, 10, 0.0) for deal, seat, call, loss in CALLS],
         schema=CALLS_SCHEMA,
         orient="row",
     )
@@ -200,3 +200,25 @@ def test_store_ranks_each_players_own_decisions_for_the_report(store: Store, top
     got = [(r["kind"], r["deal"], r["trick"], r["play"]) for r in frame.iter_rows(named=True)]
     assert got == [place for place in everyone if place in got]  # the one order, the costliest first
     assert frame.height > top  # more than one player's
+
+
+def test_a_calls_loss_is_stored_with_its_standard_error(store: Store) -> None:
+    """call_decisions.loss_error: the standard error a call finding's severity is judged by
+    (loss - 2 * loss_error), stored beside the loss as play_costs.view_error is beside the cost."""
+    from manillen_replay.analysis.call_review import CallOption, CallReview
+    from manillen_replay.engine import replay
+    from manillen_replay.store.analyse import call_frame
+
+    from .factories import random_record
+
+    result = replay(random_record(2, 1))
+    best = CallOption("muil", 38.0, 16.0, (), tuple(16.0 + (5.0 if i % 2 else -5.0) for i in range(20)))
+    made = CallOption("H", 34.0, 4.0, (), (4.0,) * 20)
+    review = CallReview(result.deals[0].number, 0, (best, made), "H", 20)
+    calls = call_frame(result, [("trump", review)])
+    store.save_costs(
+        [result.id], pl.DataFrame(schema=COSTS_SCHEMA), pl.DataFrame(schema=VALUES_SCHEMA), calls
+    )
+    (row,) = store.query("SELECT loss, loss_error FROM call_decisions").iter_rows(named=True)
+    assert row["loss"] == 12.0
+    assert row["loss_error"] == pytest.approx(review.loss_error, abs=1e-3) and row["loss_error"] > 1

@@ -17,6 +17,7 @@ from manillen_replay.analysis.reasons import (
     better_cards,
     deal_reasons,
     explain,
+    misplaced,
     swing_trick,
 )
 from manillen_replay.analysis.solver_findings import cost_findings
@@ -102,6 +103,40 @@ def test_the_reason_says_when_its_layouts_were_every_one_the_player_could_not_te
     assert "drawn" not in en
     assert "(van alle 42 mogelijke verdelingen, die het dichtst bij het gemiddelde)" in nl
     assert "getrokken" not in nl
+
+
+def test_a_card_the_layout_put_in_another_hand_is_not_named_with_a_made_up_holder() -> None:
+    """Issue 30's re-read: a reason played on a layout from the player's view said "Carla's 10♣
+    takes trick 7" where Carla did not hold the 10♣. When the real deal has the taker's card in
+    another hand, the words say the side that takes the trick and what kind of card (a higher
+    diamond here, spades being trump), in English and Dutch; the player's own cards stay named."""
+    position, trump = the_spent_manille()
+    played, better = best_lines(position, trump, Rules(), [Card.D10, Card.DK], first_trick=7)
+    # the real deal: Dirk held the A♦ and Bert the J♣; the layout swapped them
+    real = [CardSet.parse(h).mask for h in ("10D KD", "JC", "9C", "AD")]
+    unsure = misplaced(position.hands, real)
+    assert unsure == {int(Card.DA), int(Card.CJ)}
+    en, nl = (
+        explain(
+            played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang=lang, layouts=12,
+            unsure=unsure, trump=trump,
+        )
+        for lang in ("en", "nl")
+    )  # fmt: skip
+    assert "Bert's A♦" not in en and "A♦" not in en
+    assert (
+        "after the 10♦, Bert & Dirk take trick 8 (8 points) with a higher diamond, Anna's K♦ with it;" in en
+    )
+    assert "after the K♦ it is Anna & Carla's: Anna's 10♦ takes it." in en
+    assert "koeken aas" not in nl
+    assert "na de koeken manille nemen Bert & Dirk slag 8 met een hogere kaart van koeken (8 punten)" in nl
+    assert "en de koeken heer van Anna gaat mee" in nl
+    # where the layout has the card where the real deal has it, it is named as before
+    same = explain(
+        played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang="en", layouts=12,
+        unsure=misplaced(position.hands, position.hands), trump=trump,
+    )  # fmt: skip
+    assert "Bert's A♦ takes trick 8 (8 points)" in same
 
 
 def test_points_thrown_on_the_opponents_trick_name_that_trick() -> None:

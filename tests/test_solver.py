@@ -793,3 +793,36 @@ def test_analyse_deal_runs_the_call_reviews_beside_the_view_costs_with_the_same_
     assert [call for call, _ in reviews][:1] == ["trump"] and len(reviews) >= 2
     assert set(analysed.part_nodes) == set(PARTS) and all(n > 0 for n in analysed.part_nodes.values())
     assert sum(analysed.part_nodes.values()) == analysed.nodes
+
+
+def test_the_trump_review_counts_en_face_as_the_knock_review_does():
+    """rules.md: en face doubles the deal, whatever is called. The knock review counted it, the
+    trump review did not: on a deal passed en face every option's score, and so the loss, is
+    twice what it is on the same cards without it, and each layout's score is kept beside the
+    mean so that the loss has its standard error."""
+    from dataclasses import replace
+
+    from manillen_replay.analysis.call_model import trump_review_given_calls
+    from manillen_replay.rules import multiplier
+
+    result = _match(2)
+    deal = result.deals[0]
+    plain = trump_review(deal, result.rules, samples=6, seed=3, workers=1, sequential=False)
+    en_face = trump_review(
+        replace(deal, en_face=True), result.rules, samples=6, seed=3, workers=1, sequential=False
+    )
+    for option in en_face.options:
+        same = plain.option(option.name)
+        assert same is not None and option.points == same.points
+        assert option.score == pytest.approx(2 * same.score)
+        assert len(option.each_score) == 6 and option.score == pytest.approx(sum(option.each_score) / 6)
+    assert en_face.loss == pytest.approx(2 * (plain.loss or 0.0))
+    assert en_face.loss_error == pytest.approx(2 * (plain.loss_error or 0.0))
+    knock = knock_review(replace(deal, en_face=True), result.rules, samples=2, workers=1, sequential=False)
+    no_klop = knock.option("no klop")
+    assert no_klop is not None and no_klop.score == pytest.approx(
+        (no_klop.points - 30) * multiplier(deal.contract, True, 0, deal.carried, result.rules)
+    )
+    given = trump_review_given_calls(replace(deal, en_face=True), result.rules, samples=4, seed=3, workers=1)
+    for option in given.options:
+        assert option.score == pytest.approx(sum(option.each_score) / len(option.each_score))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import statistics
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -226,3 +228,64 @@ def test_a_trump_call_finding_between_suits_does_not_speak_of_muil() -> None:
     )
     assert found.points == 15.0
     assert "muil" not in found.explanation.lower() and "muil" not in found.explanation_nl.lower()
+
+
+def _scored(name: str, scores: tuple[float, ...]) -> CallOption:
+    """An option with each layout's deal score (trump: points = score + 30)."""
+    return CallOption(name, 30.0 + sum(scores) / len(scores), sum(scores) / len(scores), (), scores)
+
+
+@pytest.mark.parametrize(
+    ("best", "made", "severity"),
+    [
+        # the same 7.6 lead on every layout: sure, a mistake
+        ((7.6,) * 50, (0.0,) * 50, Severity.MISTAKE),
+        # a 7.6 lead whose layouts scatter it by 2.5 standard errors: surely 2.6, no finding
+        (tuple(7.6 + (17.68 if i % 2 else -17.68) for i in range(50)), (0.0,) * 50, None),
+        # the same lead unsure by about 1: surely 5.6, an inaccuracy, not the mistake 7.6 would be
+        (tuple(7.6 + (7.07 if i % 2 else -7.07) for i in range(50)), (0.0,) * 50, Severity.INACCURACY),
+    ],
+)
+def test_a_call_is_judged_by_what_it_surely_gave_away(
+    best: tuple[float, ...], made: tuple[float, ...], severity: Severity | None
+) -> None:
+    """The re-read for issue 30 found a trump call judged a mistake at 7.6 that reruns put at 3.6
+    to 5.9: as a card is judged by its sure view cost, a call is judged by its loss less two
+    standard errors of it, the two options paired layout by layout; an unsure loss is no finding.
+    The finding's points stay the loss."""
+    review = CallReview(2, 0, (_scored("muil", best), _scored("H", made)), "H", 50)
+    found = call_findings(review, match="m", players=["Anna", "Bert", "Carla", "Dirk"])
+    assert [f.severity for f in found] == ([severity] if severity else [])
+    assert all(f.points == pytest.approx(sum(best) / 50) for f in found)
+    gaps = [b - m for b, m in zip(best, made, strict=True)]
+    assert review.loss_error == pytest.approx(statistics.stdev(gaps) / math.sqrt(len(gaps)))
+
+
+def test_a_knock_outcome_is_judged_by_what_it_surely_gave_away() -> None:
+    """klop_missed with no klop 7 behind on average, but unsure by 2.5 on the layouts: info, and
+    the words say why; the same lead on every layout stays a mistake."""
+    missed = finding("klop_missed", 30.0, Severity.BLUNDER, trick=None, play=None)
+    scattered = tuple(12.0 + (17.5 if i % 2 else -17.5) for i in range(50))
+    unsure = CallReview(1, 1, (_scored("klop", scattered), _scored("no klop", (5.0,) * 50)), "no klop", 50)
+    (judged,) = curate([missed], knock_reviews={(1, 1): unsure}, calibrated_deals=[1])
+    assert judged.points == 7 and judged.severity is Severity.INFO
+    assert "unsure" in judged.explanation and "onzeker" in judged.explanation_nl
+    sure = CallReview(1, 1, (_scored("klop", (12.0,) * 50), _scored("no klop", (5.0,) * 50)), "no klop", 50)
+    (judged,) = curate([missed], knock_reviews={(1, 1): sure}, calibrated_deals=[1])
+    assert judged.severity is Severity.MISTAKE and "unsure" not in judged.explanation
+
+
+def test_a_hindsight_note_does_not_replace_a_worded_finding() -> None:
+    """Issue 30's re-read: at a play with only info findings, a hindsight-only note of 8 points
+    replaced the worded points_thrown of 2.96 because its number was higher. The worded one
+    explains, so it stays; a real finding still wins over it."""
+    words = finding("points_thrown", 2.96, Severity.INFO)
+    luck = finding("hindsight_only", 8.0, Severity.INFO)
+    for order in ([words, luck], [luck, words]):
+        (kept,) = curate(order)
+        assert kept.kind == "points_thrown"
+    real = finding("points_thrown", 4.0, Severity.MISTAKE)
+    (kept,) = curate([luck, real])
+    assert kept.kind == "points_thrown" and kept.severity is Severity.MISTAKE
+    alone = curate([luck])
+    assert [f.kind for f in alone] == ["hindsight_only"]

@@ -46,7 +46,7 @@ from ..cards import DECK_32_MASK, iter_mask
 from ..engine.results import DealResult
 from ..players.club import ClubPolicy
 from ..players.policy import longest_suit
-from ..rules import Contract, Rules, multiplier
+from ..rules import Contract, Rules
 from ..solver.search import DealTables, SolverError, default_workers
 from .call_review import (
     CallOption,
@@ -54,6 +54,7 @@ from .call_review import (
     _check,
     _layouts,
     _team_points,
+    call_factor,
     contract_name,
     deal_score,
     knock_review,
@@ -260,11 +261,14 @@ def trump_review_given_calls(
         # both are linear in each layout's points, so the mean's image is the images' mean
         contract = Contract.MUIL if option.name == "muil" else Contract.TRUMP
         (points,) = played_points([option.points], deal, seat, contract)
-        if contract is Contract.MUIL and deal.hands is not None and not is_muil_hand(deal.hands[seat]):
+        each = tuple(played_points(option.each_points, deal, seat, contract))
+        unheard = contract is Contract.MUIL and deal.hands is not None and not is_muil_hand(deal.hands[seat])
+        if unheard and option.points < points:
             # nobody ever called muil with such a hand: no advice to call it on an extrapolation
-            points = min(points, option.points)
-        factor = multiplier(contract, False, 0, False, rules)
-        options.append(CallOption(option.name, points, deal_score(points, factor)))
+            points, each = option.points, option.each_points
+        factor = call_factor(contract, deal, rules)
+        scores = tuple(deal_score(p, factor) for p in each)
+        options.append(CallOption(option.name, points, deal_score(points, factor), each, scores))
     options.sort(key=lambda o: -o.score)
     return replace(review, options=tuple(options))
 

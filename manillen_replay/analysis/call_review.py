@@ -20,7 +20,7 @@ from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
 from ..rules import Contract, Rules, multiplier
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_groups
-from .costs import deal_trump
+from .costs import SURE_Z, deal_trump
 
 SUIT_LETTERS = "HDCS"
 
@@ -49,6 +49,11 @@ class CallOption:
     """Expected card points of the caller's team (of 60)."""
     score: float
     """Expected deal score of the caller's team, the call's doubling included (negative: a loss)."""
+    each_points: tuple[float, ...] = ()
+    """The card points of each layout solved, in the review's layout order (``points`` is their mean)."""
+    each_score: tuple[float, ...] = ()
+    """The deal score of each layout solved, in the same order: two options' gap layout by layout
+    tells how sure the gap of their means is (:meth:`CallReview.gap_error`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +85,52 @@ class CallReview:
         """Expected score given away by the option taken against the best one."""
         chosen = self.option(self.chosen) if self.chosen is not None else None
         return None if chosen is None else self.best.score - chosen.score
+
+    def gap_error(self, name: str) -> float:
+        """The standard error of the best option's lead over option ``name``, paired layout by
+        layout on the layouts both were solved on (0 for the best itself, or without the layouts'
+        scores).
+
+        >>> options = (CallOption("H", 40, 10, (), (12, 8)), CallOption("muil", 30, 0, (), (0, 0)))
+        >>> review = CallReview(1, 0, options, "muil", 2)
+        >>> review.gap_error("muil"), review.gap_error("H")
+        (2.0, 0.0)
+        """
+        option = self.option(name)
+        if option is None or option.name == self.best.name:
+            return 0.0
+        count = min(len(self.best.each_score), len(option.each_score))
+        if count < 2:
+            return 0.0
+        gaps = [a - b for a, b in zip(self.best.each_score[:count], option.each_score[:count], strict=True)]
+        mean = sum(gaps) / count
+        return math.sqrt(sum((g - mean) ** 2 for g in gaps) / (count - 1) / count)
+
+    def sure_gap(self, name: str) -> float:
+        """What the best option surely leads option ``name`` by: the lead less :data:`SURE_Z`
+        standard errors (:meth:`gap_error`), never below 0. A call is judged by it, as a card is
+        by its sure view cost: a lead the layouts leave unsure of is no finding.
+
+        >>> options = (CallOption("H", 40, 10, (), (12, 8)), CallOption("muil", 30, 0, (), (0, 0)))
+        >>> review = CallReview(1, 0, options, "muil", 2)
+        >>> review.sure_gap("muil")
+        6.0
+        """
+        option = self.option(name)
+        if option is None:
+            return 0.0
+        return max(0.0, self.best.score - option.score - SURE_Z * self.gap_error(name))
+
+    @property
+    def loss_error(self) -> float | None:
+        """The standard error of :attr:`loss` (:meth:`gap_error` of the option taken)."""
+        return None if self.loss is None or self.chosen is None else self.gap_error(self.chosen)
+
+    @property
+    def sure_loss(self) -> float | None:
+        """What the option taken surely gave away: :attr:`loss` less :data:`SURE_Z` of its
+        standard errors, never below 0 (:meth:`sure_gap`)."""
+        return None if self.loss is None or self.chosen is None else self.sure_gap(self.chosen)
 
 
 def _layouts(
@@ -254,7 +305,8 @@ def trump_review(
 ) -> CallReview:
     """The expected result of each trump suit and of muil, from the chooser's hand.
 
-    Scores use each contract's own doubling (muil x2), without knocks or a 30-30 carry.
+    Scores use each contract's own doubling (muil x2) and en face's (:func:`call_factor`), without
+    knocks or a 30-30 carry.
 
     :param deal: a replayed deal with its hands known.
     :param rules: the match's rules (``max_multiplier`` caps the doubling).
@@ -282,7 +334,7 @@ def trump_review(
     threads = workers or default_workers()
     contracts = {contract_name(trump): trump for trump in (0, 1, 2, 3, None)}
     factors = {
-        name: multiplier(Contract.TRUMP if trump is not None else Contract.MUIL, False, 0, False, rules)
+        name: call_factor(Contract.TRUMP if trump is not None else Contract.MUIL, deal, rules)
         for name, trump in contracts.items()
     }
 
@@ -311,13 +363,17 @@ def trump_review(
             rest = solve([(name, len(solved[name]), len(layouts)) for name in names])
             for name, rows in zip(names, rest, strict=True):
                 solved[name] += rows
-    options = [
-        CallOption(name, _mean(r[0] for r in rows), _mean(r[1] for r in rows))
-        for name, rows in solved.items()
-    ]
+    options = [_option_of(name, rows) for name, rows in solved.items()]
     options.sort(key=lambda o: -o.score)
     used = max(len(rows) for rows in solved.values())
     return CallReview(deal.number, seat, tuple(options), chosen, used)
+
+
+def call_factor(contract: Contract, deal: DealResult, rules: Rules) -> int:
+    """The doubling a trump call's option plays for: the contract's own (muil x2) and, on a deal
+    passed en face, the en face x2 that every option carries alike (the knock review counts it
+    too), without knocks or a 30-30 carry, under the rules' cap."""
+    return multiplier(contract, deal.en_face, 0, False, rules)
 
 
 def _chosen_contract(deal: DealResult) -> str | None:
@@ -325,6 +381,13 @@ def _chosen_contract(deal: DealResult) -> str | None:
         return contract_name(deal_trump(deal))
     except SolverError:
         return None
+
+
+def _option_of(name: str, rows: list[list[float]]) -> CallOption:
+    """An option from its layouts' ``[points, score]`` rows."""
+    points = tuple(r[0] for r in rows)
+    scores = tuple(r[1] for r in rows)
+    return CallOption(name, _mean(points), _mean(scores), points, scores)
 
 
 def _mean(values: Iterable[float]) -> float:
@@ -399,9 +462,6 @@ def knock_review(
 
         chosen = "klop" if deal.knocks >= 1 else "no klop"
         solved = _sequential_scores(["no klop", "klop"], solve, len(layouts), sequential, chosen)
-    options = [
-        CallOption(name, _mean(r[0] for r in rows), _mean(r[1] for r in rows))
-        for name, rows in solved.items()
-    ]
+    options = [_option_of(name, rows) for name, rows in solved.items()]
     options.sort(key=lambda o: -o.score)
     return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))

@@ -16,14 +16,14 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..cards import CARD_POINTS, Card
+from ..cards import CARD_POINTS, Card, iter_mask
 from ..engine.results import DealResult
 from ..rules import Rules
 from ..solver.lines import Line, LineTrick, best_lines, cheapest_first
 from ..solver.search import DealTables, Position, solve_batch
 from .costs import PlayCost, deal_trump
 from .layouts import LayoutSampler, Moment, iter_moments
-from .words import card_en, card_nl, number, number_nl, points_en, points_nl
+from .words import card_en, card_nl, number, number_nl, points_en, points_nl, suit_en, suit_nl
 
 REASON_THRESHOLD = 2.0
 """A card gets its reason from this view cost on (card points): an inaccuracy or worse."""
@@ -151,6 +151,22 @@ class _Words:
 
     names: Sequence[str]
     lang: str
+    unsure: frozenset[int] = frozenset()
+    """Cards the layout puts in another hand than the real deal does: the player could not
+    have told where they were, and the layout's holder is made up, so they are not named."""
+    trump: int | None = None
+
+    def named(self, card: int) -> bool:
+        """Whether a card may be named with its holder: where it lies is as true as the words."""
+        return card not in self.unsure
+
+    def kind(self, card: int) -> str:
+        """A card said without naming it: what holds on every layout where it takes the trick
+        (a trump, or a higher card of the suit led)."""
+        suit = Card(card).suit
+        if self.lang == "en":
+            return "a trump" if suit == self.trump else f"a higher {suit_en(suit).removesuffix('s')}"
+        return "een troef" if suit == self.trump else f"een hogere kaart van {suit_nl(suit)}"
 
     def card(self, card: int) -> str:
         return card_en(card) if self.lang == "en" else f"de {card_nl(card)}"
@@ -171,15 +187,21 @@ class _Words:
         return number(value) if self.lang == "en" else number_nl(value)
 
 
-def _lost_with(trick: LineTrick, team: int) -> list[int]:
-    """The counting cards ``team`` put into a trick the other team took."""
-    return [p.card for p in trick.plays if p.seat % 2 == team and CARD_POINTS[p.card]]
+def _lost_with(w: _Words, trick: LineTrick, team: int) -> list[int]:
+    """The counting cards ``team`` put into a trick the other team took, those that may be named."""
+    return [p.card for p in trick.plays if p.seat % 2 == team and CARD_POINTS[p.card] and w.named(p.card)]
 
 
 def _trick_en(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
-    taker = f"{w.seat(trick.winner)}'s {w.card(trick.winning_card)}"
-    text = f"after the {w.card(after)}, {taker} takes trick {trick.number} ({w.points(trick.points)})"
-    lost = _lost_with(trick, team) if trick.winner % 2 != team else []
+    if w.named(trick.winning_card):
+        taker = f"{w.seat(trick.winner)}'s {w.card(trick.winning_card)}"
+        text = f"after the {w.card(after)}, {taker} takes trick {trick.number} ({w.points(trick.points)})"
+    else:
+        text = (
+            f"after the {w.card(after)}, {w.team(trick.winner)} take trick {trick.number} "
+            f"({w.points(trick.points)}) with {w.kind(trick.winning_card)}"
+        )
+    lost = _lost_with(w, trick, team) if trick.winner % 2 != team else []
     if lost:
         owners = " and ".join(f"{w.seat(p.seat)}'s {w.card(p.card)}" for p in trick.plays if p.card in lost)
         text += f", {owners} with it"
@@ -187,11 +209,17 @@ def _trick_en(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
 
 
 def _trick_nl(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
-    text = (
-        f"na {w.card(after)} neemt {w.seat(trick.winner)} slag {trick.number} met "
-        f"{w.card(trick.winning_card)} ({w.points(trick.points)})"
-    )
-    lost = _lost_with(trick, team) if trick.winner % 2 != team else []
+    if w.named(trick.winning_card):
+        text = (
+            f"na {w.card(after)} neemt {w.seat(trick.winner)} slag {trick.number} met "
+            f"{w.card(trick.winning_card)} ({w.points(trick.points)})"
+        )
+    else:
+        text = (
+            f"na {w.card(after)} nemen {w.team(trick.winner)} slag {trick.number} met "
+            f"{w.kind(trick.winning_card)} ({w.points(trick.points)})"
+        )
+    lost = _lost_with(w, trick, team) if trick.winner % 2 != team else []
     if lost:
         owners = " en ".join(f"{w.card(p.card)} van {w.seat(p.seat)}" for p in trick.plays if p.card in lost)
         text += f", en {owners} gaat mee" if len(lost) == 1 else f", en {owners} gaan mee"
@@ -210,6 +238,8 @@ def explain(
     layouts: int,
     real: tuple[Line, Line] | None = None,
     every: bool = False,
+    unsure: frozenset[int] = frozenset(),
+    trump: int | None = None,
 ) -> str:
     """The reason in words: the trick where the points change hands between the two lines.
 
@@ -220,8 +250,12 @@ def explain(
     :param layouts: how many layouts the one chosen was chosen from (0: the real deal itself).
     :param every: those were every layout the player could not tell apart, not a draw.
     :param real: the two lines on the real deal, to say what they came to with every hand known.
+    :param unsure: the cards the layout puts in another hand than the real deal (:func:`misplaced`):
+        a trick one of them takes is said by the side that takes it and what kind of card (a
+        trump, a higher card of the suit), not by a holder the layout made up.
+    :param trump: the trump suit, for those words.
     """
-    w = _Words(names, lang)
+    w = _Words(names, lang, unsure, trump)
     team = seat % 2
     who = w.seat(seat)
     swing = swing_trick(played, better, team)
@@ -262,6 +296,9 @@ def explain(
                 parts.append(
                     f"after the {w.card(better_card)} it is {w.team(b.winner)}'s: "
                     f"{w.seat(b.winner)}'s {w.card(b.winning_card)} takes it"
+                    if w.named(b.winning_card)
+                    else f"after the {w.card(better_card)} it is {w.team(b.winner)}'s, "
+                    f"with {w.kind(b.winning_card)}"
                 )
         total = (
             f"{w.team(seat)} take {w.card_points(played.taken(team))} from here after the {w.card(card)}, "
@@ -313,6 +350,9 @@ def explain(
             parts.append(
                 f"na {w.card(better_card)} is die slag voor {w.team(b.winner)}: {w.seat(b.winner)} "
                 f"neemt hem met {w.card(b.winning_card)}"
+                if w.named(b.winning_card)
+                else f"na {w.card(better_card)} is die slag voor {w.team(b.winner)}, met "
+                f"{w.kind(b.winning_card)}"
             )
     total = (
         f"{w.team(seat)} halen vanaf hier {w.card_points(played.taken(team))} na {w.card(card)}, "
@@ -332,6 +372,18 @@ def explain(
             )
         text += "."
     return text
+
+
+def misplaced(layout: Sequence[int], real: Sequence[int]) -> frozenset[int]:
+    """The cards a layout of the hidden cards puts in another hand than the real deal does.
+
+    >>> from manillen_replay.cards import CardSet
+    >>> real = [CardSet.parse(h).mask for h in ("10D", "AD", "9C", "JC")]
+    >>> drawn = [CardSet.parse(h).mask for h in ("10D", "9C", "AD", "JC")]
+    >>> sorted(str(Card(c)) for c in misplaced(drawn, real))
+    ['9C', 'AD']
+    """
+    return frozenset(c for seat in range(4) for c in iter_mask(layout[seat] & ~real[seat]))
 
 
 def reason_for(
@@ -386,6 +438,8 @@ def reason_for(
             layouts=count,
             real=(real[0], real[1]),
             every=cost.exact and count >= cost.layouts,
+            unsure=misplaced(layout, position.hands),
+            trump=trump,
         )
         for lang in ("en", "nl")
     }
@@ -443,6 +497,7 @@ __all__ = [
     "choose_layout",
     "deal_reasons",
     "explain",
+    "misplaced",
     "reason_for",
     "reason_words",
     "swing_trick",

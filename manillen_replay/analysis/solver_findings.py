@@ -238,15 +238,18 @@ def call_findings(
     review: CallReview, *, match: str, players: Sequence[str], kind: str = "trump_choice"
 ) -> list[Finding]:
     """A finding when the call made was clearly worse than the best one (``trump_choice``,
-    ``knock_choice``), by :data:`CALL_THRESHOLDS` on the expected deal score.
+    ``knock_choice``), by :data:`CALL_THRESHOLDS` on what it surely gave away of the expected
+    deal score: the loss less two standard errors (:attr:`~.call_review.CallReview.sure_loss`),
+    as a card is judged by its sure view cost. A loss the layouts leave unsure of is no finding;
+    the finding's ``points`` are the loss itself.
 
     :param review: from :func:`~manillen_replay.analysis.call_review.trump_review` or ``knock_review``.
     :param kind: ``trump_choice`` or ``knock_choice``.
     """
-    loss = review.loss
-    if loss is None or review.chosen is None:
+    loss, sure = review.loss, review.sure_loss
+    if loss is None or sure is None or review.chosen is None:
         return []
-    severity = CALL_THRESHOLDS.severity(loss)
+    severity = CALL_THRESHOLDS.severity(sure)
     if severity is Severity.INFO:
         return []
     chosen = review.option(review.chosen)
@@ -353,10 +356,12 @@ DECISION_OF_CALL = {
 """The call each call finding judges: a seat's one decision gets one finding at the solver depth."""
 
 
-def _telling(finding: Finding) -> tuple[int, float, int]:
-    """How telling a finding is among those of one play: severity, then cost, then words."""
+def _telling(finding: Finding) -> tuple[int, bool, float, int]:
+    """How telling a finding is among those of one play: severity, then any finding before a
+    ``hindsight_only`` note (which is never more than ``info``: at equal severity the finding
+    that explains stays, however many points hindsight shows), then cost, then words."""
     words = 2 if finding.kind in WORD_KINDS else 1 if finding.kind == "costly_card" else 0
-    return (finding.severity.level, finding.points, words)
+    return (finding.severity.level, finding.kind != "hindsight_only", finding.points, words)
 
 
 def _as_info(finding: Finding, en: str = "", nl: str = "") -> Finding:
@@ -380,6 +385,8 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
     assert klop is not None and no_klop is not None
     taken = klop if finding.kind == "klop_lost" else no_klop
     loss = max(0.0, round(review.best.score - taken.score, 2))
+    # judged, as a trump or knock call is, by what it surely gave away
+    sure = review.sure_gap(taken.name)
     en = (
         f" From the cards in hand klop was worth {number(klop.score)} on average and no klop "
         f"{number(no_klop.score)} ({review.layouts} deals of the other cards solved, given the calls)"
@@ -395,7 +402,11 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
     else:
         en += f": {points_en(loss)} given away on average."
         nl += f": gemiddeld {points_nl(loss)} weggegeven."
-    severity = CALL_THRESHOLDS.severity(loss) if calibrated else Severity.INFO
+    severity = CALL_THRESHOLDS.severity(sure) if calibrated else Severity.INFO
+    if calibrated and severity is Severity.INFO and CALL_THRESHOLDS.severity(loss) is not Severity.INFO:
+        error = review.gap_error(taken.name)
+        en += f" The layouts leave that unsure (give or take {number(error)}), so this is info."
+        nl += f" De verdelingen laten dat onzeker (plus of min {number_nl(error)}), dus dit is een opmerking."
     if not calibrated:
         en += " The knock review is not calibrated yet, so this is info."
         nl += " De klopberekening is nog niet geijkt, dus dit is een opmerking."
@@ -416,8 +427,9 @@ def curate(
 ) -> list[Finding]:
     """The findings of a match at the solver depth: fewer, and better.
 
-    - one finding per play, the most telling: the highest severity, then the highest cost, then
-      a built-in finding that explains in words (:data:`WORD_KINDS`) before ``costly_card``;
+    - one finding per play, the most telling: the highest severity, then any finding before a
+      ``hindsight_only`` note, then the highest cost, then a built-in finding that explains in
+      words (:data:`WORD_KINDS`) before ``costly_card``;
     - a strategy finding with fewer than :data:`STRATEGY_INFO_BELOW` points, and every
       ``hindsight_only``, is ``info``;
     - ``klop_lost`` and ``klop_missed`` are judged by the knock review's expectation (the

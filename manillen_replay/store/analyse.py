@@ -139,6 +139,7 @@ CALLS_SCHEMA: dict[str, Any] = {
     "loss": pl.Float64,
     "spread": pl.Float64,
     "layouts": pl.Int32,
+    "loss_error": pl.Float64,
 }
 """The columns of the archive's ``call_decisions`` table."""
 
@@ -159,7 +160,7 @@ def call_frame(result: MatchResult, reviews: Iterable[tuple[str, CallReview]]) -
             (
                 result.id, review.deal, review.seat, names[review.seat] if review.seat < len(names) else None,
                 call, review.chosen, review.best.name, round(review.loss, 3),
-                round(max(scores) - min(scores), 3), review.layouts,
+                round(max(scores) - min(scores), 3), review.layouts, round(review.loss_error or 0.0, 3),
             )
         )  # fmt: skip
     return pl.DataFrame(rows, schema=CALLS_SCHEMA, orient="row")

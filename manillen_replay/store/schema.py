@@ -689,6 +689,11 @@ CREATE TABLE saves (
 """
 
 
+_MIGRATION_13 = """
+ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS loss_error DOUBLE;
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -743,6 +748,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         12,
         "evenings, evening_tables and saves: a club evening's tables, and every save from a table",
         _MIGRATION_12,
+    ),
+    Migration(
+        13,
+        "call_decisions.loss_error: how sure a call's loss is (the findings judge the loss less two of it)",
+        _MIGRATION_13,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
