@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from ..cards import CARD_POINTS, RANKS_PER_SUIT, SUIT_MASKS
 from ..engine.results import DealResult, TrickResult
-from ..rules import Rules
+from ..rules import Rules, winning_position
 
 
 def suit_of(card: int) -> int:
@@ -198,8 +198,14 @@ class DealKnowledge:
     def winning_card_before(self, view: PlayView) -> int:
         """The card winning the trick just before this play (the play must not be a lead)."""
         trick = view.trick
-        # The replay kept the seat winning after each play; each seat plays once a trick.
-        return trick.cards[trick.seats.index(trick.winning[view.position - 1])]
+        # The replay kept the seat winning after each play: its card, unless the seat played
+        # twice so far (the two-player games), when the rules say which of the two wins.
+        earlier = trick.seats[: view.position]
+        winner = trick.winning[view.position - 1]
+        at = earlier.index(winner)
+        if winner in earlier[at + 1 :]:
+            return trick.cards[winning_position(trick.cards[: view.position], self.trump)]
+        return trick.cards[at]
 
     def partner_certain(self, view: PlayView) -> bool:
         """Whether the partner's card was certain to take the trick, as far as the player knew.
