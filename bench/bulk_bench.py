@@ -64,17 +64,19 @@ def prefix_file(archive: Path, deals: int) -> tuple[Path, int]:
     return path, total
 
 
-def run_command(*args: str) -> tuple[float, float, int]:
-    """``manillen ARGS`` in a fresh process: wall seconds, peak resident MB, exit code."""
+def run_command(*args: str) -> tuple[float, float, int, str]:
+    """``manillen ARGS`` in a fresh process: wall seconds, peak resident MB, exit code and the
+    end of what it said on stderr (kept in a file: a pipe nobody reads would stall it)."""
     command = [str(Path(sys.executable).with_name("manillen")), *args]
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.stderr is not None:
-        process.stderr.close()
-    return seconds, usage.ru_maxrss / 1024, process.returncode
+    with tempfile.TemporaryFile() as said:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=said)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        said.seek(0)
+        tail = said.read().decode("utf-8", "replace")[-400:]
+    return seconds, usage.ru_maxrss / 1024, process.returncode, tail
 
 
 def commands(path: Path, deals: int, folder: Path) -> list[dict[str, Any]]:
@@ -90,7 +92,7 @@ def commands(path: Path, deals: int, folder: Path) -> list[dict[str, Any]]:
     )
     rows = []
     for name, args in steps:
-        seconds, peak, code = run_command(*args)
+        seconds, peak, code, said = run_command(*args)
         rows.append(
             {
                 "command": name,
@@ -99,6 +101,7 @@ def commands(path: Path, deals: int, folder: Path) -> list[dict[str, Any]]:
                 "rate": deals / seconds,
                 "peak_rss_mb": round(peak, 1),
                 "exit_code": code,
+                "stderr_tail": said,
             }
         )
         print(
