@@ -43,6 +43,7 @@ demo: demo-db
 bench: setup
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.memory_bench
+	$(BIN)/python -m bench.bulk_bench
 
 lint: setup
 	$(BIN)/ruff check manillen_replay dashboards tests bench

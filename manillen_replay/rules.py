@@ -6,6 +6,7 @@ explicitly; nothing here reads files or keeps global settings.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import Enum
@@ -693,8 +694,13 @@ def highest_deal_score(rules: Rules) -> int | None:
     factor = highest_multiplier(rules)
     if factor is None:
         return None
-    total = mask_points(rules.shape.deck_mask)
+    total = _deck_points(rules.shape.deck_mask)
     return (total - total // 2) * factor
+
+
+@functools.cache  # one mask a variant, asked for once a record read
+def _deck_points(deck: int) -> int:
+    return mask_points(deck)
 
 
 def score_deal(points: Sequence[int], factor: int) -> DealScore | None:

@@ -238,11 +238,16 @@ class MatchState:
             for other in (0, 1):
                 for scorer in shape.side_scorers(other, dealer):
                     totals[scorer] += effect[other]
-        state = replace(
-            self,
+        # Built directly: dataclasses.replace inspects the fields on every call, once a deal.
+        state = MatchState(
+            rules=self.rules,
             score=tuple(totals),
+            target=self.target,
             deals_scored=self.deals_scored + 1,
             carry=tie and self.rules.thirty_carry,
+            winner=self.winner,
+            finished=self.finished,
+            final_score=self.final_score,
         )
         if self.finished:
             return state

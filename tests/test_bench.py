@@ -286,3 +286,24 @@ def test_page_load_bench_opens_every_page_in_a_kept_profile_and_in_a_private_win
     }
     assert result["external_requests"] == []
     assert "once a browser" in pages.format_result(result)
+
+
+def test_bulk_bench_runs_the_stages_and_the_commands_at_both_sizes_and_judges_the_targets(tmp_path, capsys):
+    from bench import bulk_bench
+
+    out = tmp_path / "bulk.json"
+    argv = ["--deals", "60", "--baseline", "30", "--cache", str(tmp_path / "cache"), "--out", str(out)]
+    assert bulk_bench.main(argv) == 0
+    result = json.loads(out.read_text())
+    stages = {(row["stage"], row["status"]) for row in result["stages"]}
+    assert stages == {(stage, "ok") for stage in bulk_bench.STAGE_TARGETS}
+    assert len(result["stages"]) == 2 * len(bulk_bench.STAGE_TARGETS)
+    commands = result["commands"]
+    assert [row["exit_code"] for row in commands] == [0] * 6  # generated records are all valid
+    assert len({row["deals"] for row in commands}) == 2
+    assert all(row["peak_rss_mb"] > 0 for row in commands)
+    targets = [verdict["target"] for verdict in result["verdicts"]]
+    assert any("import peak" in target for target in targets)
+    assert any("validate + import + scan" in target for target in targets)
+    assert "issue 35's targets" in capsys.readouterr().out
+    assert list((tmp_path / "cache").glob("archive-seed2026-*-first-30.jsonl"))

@@ -367,7 +367,8 @@ class MatchAnalysis:
                 continue
             if not view.legal >> view.card & 1:
                 continue  # an illegal card is a rule finding; judging its strategy would count it twice
-            if know.partner_certain(view):
+            partner = know.partner_seat_winning(view)
+            if partner is not None and know.partner_certain(view):
                 if not know.is_trump(view.card):
                     self.missed_vetten(know, view, factor)
                 elif suit_of(view.trick.cards[0]) != know.trump and view.legal & ~know.trump_mask:
@@ -376,7 +377,7 @@ class MatchAnalysis:
                     self.master_trump_smeared(know, view, factor)  # only trumps to play
             elif know.is_trump(view.card) and view.trick.winning[view.position] == view.seat:
                 self.trump_overspent(know, view, factor)
-            elif know.partner_seat_winning(view) is not None:
+            elif partner is not None:
                 self.unsafe_vetten(know, view, factor)
             elif know.opponents_certain(view):
                 self.points_thrown(know, view, factor)

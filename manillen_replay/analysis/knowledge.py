@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ..cards import CARD_POINTS, RANKS_PER_SUIT, SUIT_MASKS, iter_mask
+from ..cards import CARD_POINTS, RANKS_PER_SUIT, SUIT_MASKS
 from ..engine.results import DealResult, TrickResult
 from ..rules import Rules, winning_position
 
@@ -79,23 +79,24 @@ class DealKnowledge:
         seen = 0
         voids = [0] * self.players
         shown: tuple[int, ...] = tuple(voids)
-        views = self.views
+        add = self.views.append
+        fate = self.fate
+        make = tuple.__new__  # PlayView's own __new__ is a Python function: a call more a play
         for trick in self.deal.tricks:
             cards = trick.cards
+            legal = trick.legal
             led = cards[0] // RANKS_PER_SUIT if cards else 0
             for position, seat in enumerate(trick.seats):
                 card = cards[position]
-                views.append(
-                    PlayView(trick, position, seat, card, hands[seat], trick.legal[position], seen, shown)
-                )
-                hands[seat] &= ~(1 << card)
-                seen |= 1 << card
+                add(make(PlayView, (trick, position, seat, card, hands[seat], legal[position], seen, shown)))
+                bit = 1 << card
+                hands[seat] &= ~bit
+                seen |= bit
                 if position and card // RANKS_PER_SUIT != led and not voids[seat] >> led & 1:
                     voids[seat] |= 1 << led
                     shown = tuple(voids)
             if trick.winner is not None:
-                for card in cards:
-                    self.fate[card] = trick
+                fate.update(dict.fromkeys(cards, trick))
 
     def plays_of(self, seat: int, before_trick: int) -> Iterator[PlayView]:
         """The seat's plays in the tricks before trick number ``before_trick``."""
@@ -174,6 +175,11 @@ class DealKnowledge:
             return True
         return not self.is_trump(best) and bool(possible & self.trump_mask)
 
+    def beaters(self, best: int) -> int:
+        """The mask of the cards that take a trick from ``best``, the card winning it: a higher
+        card of its suit, and any trump when it is not one."""
+        return higher_of_suit(best) | (0 if self.is_trump(best) else self.trump_mask)
+
     def later_seats(self, view: PlayView) -> Iterator[int]:
         """The seats still to play in the trick after this play."""
         trick = view.trick
@@ -191,7 +197,15 @@ class DealKnowledge:
 
     def winning_card_before(self, view: PlayView) -> int:
         """The card winning the trick just before this play (the play must not be a lead)."""
-        return view.trick.cards[winning_position(view.trick.cards[: view.position], self.trump)]
+        trick = view.trick
+        # The replay kept the seat winning after each play: its card, unless the seat played
+        # twice so far (the two-player games), when the rules say which of the two wins.
+        earlier = trick.seats[: view.position]
+        winner = trick.winning[view.position - 1]
+        at = earlier.index(winner)
+        if winner in earlier[at + 1 :]:
+            return trick.cards[winning_position(trick.cards[: view.position], self.trump)]
+        return trick.cards[at]
 
     def partner_certain(self, view: PlayView) -> bool:
         """Whether the partner's card was certain to take the trick, as far as the player knew.
@@ -229,10 +243,8 @@ class DealKnowledge:
         if self.team[trick.winning[view.position - 1]] == own:
             return False
         best = self.winning_card_before(view)
-        earlier = trick.cards[: view.position]
-        for card in iter_mask(view.legal):
-            if winning_position([*earlier, card], self.trump) == view.position:
-                return False
+        if view.legal & self.beaters(best):
+            return False
         return not any(
             self.team[seat] == own and self.can_beat(view, seat, best) for seat in self.later_seats(view)
         )

@@ -518,7 +518,8 @@ class _Replay:
         if len(self.problems) > before:
             return False
         trump = None if outcome.trump is None else int(outcome.trump)
-        played = [[CARD_BY_TEXT[c] for c in trick] for trick in tricks]
+        card_of = CARD_BY_TEXT.__getitem__
+        played = [list(map(card_of, trick)) for trick in tricks]
         if has_hands:
             cards = self.read_cards(deal, outcome, pointer)
             if cards is None:
@@ -579,7 +580,7 @@ class _Replay:
                 f"{pointer}/hands", f"{shape.players} hands are dealt, the record has {len(hands_text)}"
             )
             return None
-        masks = [mask_of([CARD_BY_TEXT[text] for text in hand]) for hand in hands_text]
+        masks = [mask_of(map(CARD_BY_TEXT.__getitem__, hand)) for hand in hands_text]
         discards = self.read_discards(deal, pointer, required=shape.discards > 0)
         table_text = deal.table if deal.table is not UNSET else []
         if discards is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -405,6 +406,8 @@ def canonicalize_cards(record: Record) -> list[RecordError]:
     """Rewrite every card in canonical form (``th`` -> ``10H``); the unknown ones as problems."""
     problems: list[RecordError] = []
     for d, deal in enumerate(record.deals):
+        if _all_canonical(deal):  # nearly every deal: no group to look at one by one
+            continue
         for where, group in _card_groups(deal):
             if _CANONICAL.issuperset(group):
                 continue
@@ -414,6 +417,17 @@ def canonicalize_cards(record: Record) -> list[RecordError]:
                 else:
                     problems.append(RecordError(f"unknown card {text!r}", f"/deals/{d}/{where}/{i}"))
     return problems
+
+
+def _all_canonical(deal: Deal) -> bool:
+    """Whether every card of a deal is already written in canonical form."""
+    chain = itertools.chain.from_iterable
+    return (
+        (deal.hands is msgspec.UNSET or _CANONICAL.issuperset(chain(deal.hands)))
+        and (deal.tricks is msgspec.UNSET or _CANONICAL.issuperset(chain(deal.tricks)))
+        and (deal.table is msgspec.UNSET or _CANONICAL.issuperset(chain(chain(deal.table))))
+        and (deal.discards is msgspec.UNSET or _CANONICAL.issuperset(deal.discards))
+    )
 
 
 def _card_groups(deal: Deal) -> Iterator[tuple[str, list[str]]]:

@@ -9,6 +9,7 @@ pointer (or, in the text notation, its line and column).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import msgspec
@@ -76,9 +77,22 @@ def _dealt_cards(deal: Deal) -> Iterator[tuple[str, str]]:
             yield card, f"discards/{i}"
 
 
+def _all_different(deal: Deal) -> bool:
+    """Whether no card is given twice among a deal's hands, table piles and laid-aside cards."""
+    chain = itertools.chain.from_iterable
+    cards = list(chain(deal.hands))  # type: ignore[arg-type]  # the caller checked it is set
+    if deal.table is not msgspec.UNSET:
+        cards.extend(chain(chain(deal.table)))
+    if deal.discards is not msgspec.UNSET:
+        cards.extend(deal.discards)
+    return len(set(cards)) == len(cards)
+
+
 def _dealt_twice(deal: Deal, pointer: str) -> list[RecordError]:
     """Each card dealt a second time in a deal that gives its hands (a redeal too)."""
     if deal.hands is msgspec.UNSET:
+        return []
+    if _all_different(deal):  # nearly every deal: no pointers to work out
         return []
     seen: dict[str, str] = {}
     problems: list[RecordError] = []

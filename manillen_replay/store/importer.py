@@ -532,7 +532,10 @@ class ImportMixin(StoreBase):
             else:
                 loader.submit(_loads(tables, state), replaced)
         batch.pending.clear()
-        gc.collect(1)  # automatic collection is paused: free any young cycles, batch by batch
+        # Automatic collection is paused: free any young cycles, batch by batch, once the batch's
+        # replays are dropped (a collection scans every young object still alive).
+        del added
+        gc.collect(1)
         if on_progress is not None and handled:
             on_progress(handled)
 
