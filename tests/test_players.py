@@ -24,7 +24,7 @@ from manillen_replay.players import (
     slip_card,
     venue_slug,
 )
-from manillen_replay.rules import DealScore, Rules
+from manillen_replay.rules import DealScore, Rules, highest_deal_score
 from manillen_replay.state import DealState
 
 CLUB = ClubPolicy()
@@ -314,3 +314,14 @@ def test_club_partnership_beats_novice_partnership():
     margin = sum(m.final_score[0] - m.final_score[1] for m in matches) / len(matches)
     assert wins >= 45
     assert margin > 20
+
+
+@pytest.mark.parametrize("points", [116, 118, 120])
+def test_a_miscounted_scoresheet_line_never_exceeds_what_a_deal_can_score(points):
+    # a novice's miscount of a capot at the highest multiplier once wrote 128, which import refuses
+    highest = highest_deal_score(Rules())
+    assert highest == 120
+    for seed in range(200):
+        written = miscount(DealScore(0, points), 4, random.Random(seed), highest)
+        assert written != DealScore(0, points)
+        assert written is None or 0 < written.points <= highest

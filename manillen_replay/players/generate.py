@@ -22,7 +22,7 @@ from ..dealing import deal as deal_cards
 from ..errors import InvalidOptionError
 from ..record import Deal, Declaration, MatchInfo, Record, RecordedScore, RuleOptions
 from ..record.model import SuitLetter, TableMove
-from ..rules import Contract, DealScore, Rules, multiplier, score_deal
+from ..rules import Contract, DealScore, Rules, highest_deal_score, multiplier, score_deal
 from ..state import MatchState
 from .club import ClubPolicy
 from .novice import NovicePolicy
@@ -360,7 +360,7 @@ class _MatchMaker:
         writer = losers[rng.randrange(len(losers))]
         written = score
         if rng.random() < self.seats[writer].score_error_rate:
-            written = miscount(score, factor, rng)
+            written = miscount(score, factor, rng, highest_deal_score(self.rules))
         return None if written is None else RecordedScore(team=written.team, points=written.points)
 
 

@@ -27,8 +27,14 @@ def slip_card(state: DealState, legal: int, rng: random.Random) -> int | None:
     return cards[rng.randrange(len(cards))]
 
 
-def miscount(score: DealScore | None, factor: int, rng: random.Random) -> DealScore | None:
+def miscount(
+    score: DealScore | None, factor: int, rng: random.Random, highest: int | None = None
+) -> DealScore | None:
     """A wrong scoresheet line for a deal that scored ``score`` at ``factor`` (``None``: 30-30).
+
+    ``highest`` is the most a deal can score under the rules
+    (:func:`~manillen_replay.rules.highest_deal_score`): a miscount stays within it, as no one
+    writes down a score the game cannot give.
 
     The mistakes people make at the table: a point or two miscounted, the doubling forgotten,
     the score written in the other team's column, or a near 30-30 taken for one.
@@ -48,6 +54,8 @@ def miscount(score: DealScore | None, factor: int, rng: random.Random) -> DealSc
     if kind == "tie":
         return None
     change = rng.choice((-2, -1, 1, 2)) * factor
-    if score.points + change <= 0:
+    if score.points + change <= 0 or (highest is not None and score.points + change > highest):
         change = -change
+    if score.points + change <= 0 or (highest is not None and score.points + change > highest):
+        return DealScore(1 - score.team, score.points)
     return DealScore(score.team, score.points + change)
