@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ __all__ = [
     "organiser_join_address",
     "qr_svg",
     "require_organiser",
+    "revoke_table",
     "revoke_token",
 ]
 
@@ -172,11 +173,13 @@ def admit() -> Visitor:
 # --------------------------------------------------------------------------- for the Organiser page
 
 
-def join_address_here(token: str, page: str = "") -> str:
+def join_address_here(token: str, page: str = "", params: Mapping[str, str] | None = None) -> str:
     """The join address of this dashboard as the visitor's browser reached it (its scheme, host,
     port and the server's own prefix), with ``token``: what a phone at the same wifi opens.
 
     :param page: the page's url path (``record`` for a recorder), ``""`` for the first page.
+    :param params: the page's own address parameters (``draft``, ``evening``), kept in the
+        address the gate redirects to once it took the token.
     """
     import streamlit as st
 
@@ -189,7 +192,8 @@ def join_address_here(token: str, page: str = "") -> str:
     origin = (
         "/".join(url.split("/")[:3]) if url.startswith(("http://", "https://")) else "http://127.0.0.1:8501"
     )
-    return f"{origin}{server_prefix()}/{page}?{QUERY}={quote(token, safe='')}"
+    before = urlencode(dict(params)) + "&" if params else ""
+    return f"{origin}{server_prefix()}/{page}?{before}{QUERY}={quote(token, safe='')}"
 
 
 def organiser_join_address() -> str | None:
@@ -236,6 +240,17 @@ def revoke_token(key: str) -> Issued:
     """
     require_organiser("revoke tokens")
     return revoke(_token_file(), key)
+
+
+def revoke_table(table: str) -> list[Issued]:
+    """Revoke every recorder's token of ``table`` at once (``manillen tokens revoke --table``).
+
+    :raises AccessRefusedError: to anyone but the organiser.
+    :raises AccessError: when the token file is not one.
+    """
+    require_organiser("revoke tokens")
+    path = _token_file()
+    return [revoke(path, t.key) for t in read_issued(path) if t.table == table]
 
 
 # --------------------------------------------------------------------------- the middleware
