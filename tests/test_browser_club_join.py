@@ -111,6 +111,8 @@ def test_an_evening_on_the_wifi_from_the_organiser_s_phone(networked_server: tup
             links = [tables[n].locator("code").inner_text().strip() for n in range(3)]
             screen_link = organiser.locator(".st-key-organiser_standings_link code").inner_text().strip()
             assert "/standings?evening=" in screen_link and "token=" in screen_link
+            with (ARTIFACTS / "club-join-setup-seconds.txt").open("a", encoding="utf-8") as notes:
+                notes.write(f"the page was opened at {server}; its join addresses name {links[0][:30]}...\n")
 
             # table 2's phone: its join address, one scoresheet line saved
             table_phone = browser.new_context(**phone).new_page()

@@ -174,3 +174,19 @@ def test_the_link_helpers_refuse_anyone_but_the_organiser(
             attempt()
     networked["token"] = "orgs"
     assert access.issued_tokens() == before
+
+
+def test_the_links_and_their_buttons_speak_dutch(networked: dict[str, Any]) -> None:
+    at = page("organiser", lang="nl")
+    at.text_area(key="organiser_players").input("\n".join(TWELVE))
+    at.text_input(key="organiser_venue").input("De Zwaan")
+    at.button(key="organiser_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    tables = [a for a in join_addresses(at) if "/record?" in a]
+    assert len(tables) == 3 and all(opened_by(a)[1].get("lang") == "nl" for a in tables)
+    captions = [str(i.caption) for image in at.get("image") for i in image.proto.imgs]
+    assert any(c.startswith("Tafel 2: scan") for c in captions) and any("stand" in c for c in captions)
+    labels = {str(b.label) for b in at.button}
+    assert {"Intrekken", "Tafel 2 intrekken"} <= labels and "Uitgegeven tokens" in [
+        str(h.value) for h in at.subheader
+    ]
