@@ -31,7 +31,7 @@ import streamlit as st
 
 from dashboards import access, data, drafts
 from dashboards import recording as rec
-from manillen_replay.access import Issued, Role
+from manillen_replay.access import Issued, Role, qr_svg
 from manillen_replay.evening import Evening, EveningTable, plan_evening
 from manillen_replay.report import make_report
 
@@ -269,3 +269,26 @@ def new_table_link(evening: Evening, link: str) -> tuple[str, str]:
             access.revoke_token(kept.key)
     token, entry = _issue_link(evening, link)
     return token, entry.key
+
+
+def links_sheet_html(title: str, links: Sequence[tuple[str, str]]) -> str:
+    """The evening's join addresses as one page to print: each one's heading, QR code and address,
+    two to a row (a page of A4 holds four tables).
+
+    :param links: each link's heading (the table and its players, in the reader's language) and
+        join address.
+    """
+    boxes = "".join(
+        f"<section><h2>{html.escape(heading)}</h2>{qr_svg(address, scale=4)}"
+        f"<p>{html.escape(address)}</p></section>"
+        for heading, address in links
+    )
+    name = html.escape(title)
+    return (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        f"<title>{name}</title><style>body{{font-family:system-ui,sans-serif;margin:1rem}}"
+        "main{display:grid;grid-template-columns:1fr 1fr;gap:1rem}"
+        "section{border:1px solid #999;padding:.5rem;break-inside:avoid;text-align:center}"
+        "h2{font-size:1.1rem}p{font-family:monospace;font-size:.7rem;word-break:break-all}</style>"
+        f"</head><body><h1>{name}</h1><main>{boxes}</main></body></html>\n"
+    )

@@ -919,6 +919,10 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "Het token van deze link werd in een andere sessie getoond en wordt niet bewaard (enkel "
         "zijn hash). Een nieuwe link beëindigt de oude.",
     ),
+    "organiser.print_sheet": (
+        "The tables' QR codes on one page, to print (HTML)",
+        "De QR-codes van de tafels op één pagina, om af te drukken (HTML)",
+    ),
     "organiser.new_table_link": ("New link for table {table}", "Nieuwe link voor tafel {table}"),
     "organiser.new_standings_link": ("New link for the standings", "Nieuwe link voor de stand"),
     "organiser.tokens": ("Tokens issued", "Uitgegeven tokens"),

@@ -8,6 +8,7 @@ the server's own gate (the one the middleware asks), never read back from the pa
 from __future__ import annotations
 
 import base64
+import html
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,8 @@ def test_each_table_s_link_carries_its_own_recorder_s_token(networked: dict[str,
     # a QR code of each join address: three tables, the standings, the organiser's own
     assert sorted(qr_codes(at)) == sorted(access.qr_svg(a, scale=5) for a in addresses)
     assert len(addresses) == 5
+    # the tables' QR codes on one page to print
+    assert [b.label for b in at.get("download_button") if str(b.proto.id).endswith("-organiser_print_sheet")]
     # the issued tokens, listed with a revoke button each and one per table
     keys = [str(b.key) for b in at.button]
     assert sum(k.startswith("organiser_revoke_table_") for k in keys) == 3
@@ -190,3 +193,13 @@ def test_the_links_and_their_buttons_speak_dutch(networked: dict[str, Any]) -> N
     assert {"Intrekken", "Tafel 2 intrekken"} <= labels and "Uitgegeven tokens" in [
         str(h.value) for h in at.subheader
     ]
+
+
+def test_the_printed_sheet_holds_each_link_s_qr_code_and_address() -> None:
+    links = [("Table 1: Anna & Carla – Bert & Dirk", "http://192.168.1.20:8501/record?draft=e1&token=a-b_c")]
+    links.append(("<Standings>", "http://192.168.1.20:8501/standings?evening=x&token=d"))
+    sheet = evenings.links_sheet_html("Club evening: x", links)
+    for heading, address in links:
+        assert html.escape(heading) in sheet and html.escape(address) in sheet
+        assert access.qr_svg(address, scale=4) in sheet
+    assert "<Standings>" not in sheet and sheet.count("<svg") == 2

@@ -142,8 +142,9 @@ def _new_link(evening: Evening, link: str) -> None:
 
 def _tables(evening: Evening) -> None:
     """Each round's tables, each with its Record page link and address (a join address with the
-    table's token, and its QR code, when served on a network)."""
+    table's token, and its QR code, when served on a network); then those to print, on one page."""
     links = _kept_links(evening.evening_id)
+    printed: list[tuple[str, str]] = []
     for number in range(1, evening.rounds + 1):
         if evening.rounds > 1:
             st.subheader(t("organiser.round", round=number))
@@ -169,9 +170,21 @@ def _tables(evening: Evening) -> None:
                 elif table.key in links:
                     address = access.join_address_here(links[table.key][0], "record", params)
                     _qr(address, t("organiser.table_join", table=table.number))
+                    shown_round = f"{t('organiser.round', round=number)} · " if evening.rounds > 1 else ""
+                    printed.append((shown_round + line, address))
                 else:
                     st.caption(t("organiser.link_not_shown"))
                     _new_link(evening, table.key)
+    if printed:
+        st.download_button(
+            t("organiser.print_sheet"),
+            evenings.links_sheet_html(f"{t('organiser.title')}: {evening.evening_id}", printed),
+            file_name=f"{evening.evening_id}-tables.html",
+            mime="text/html",
+            key="organiser_print_sheet",
+            icon=":material/print:",
+            on_click="ignore",
+        )
 
 
 def _standings_link(evening: Evening) -> None:
