@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from manillen_replay.access import (
     COOKIE,
@@ -34,6 +34,7 @@ from manillen_replay.access import (
     Visitor,
     is_loopback,
     issue,
+    lan_address,
     qr_svg,
     read_issued,
     revoke,
@@ -54,6 +55,7 @@ __all__ = [
     "organiser_join_address",
     "qr_svg",
     "require_organiser",
+    "revoke_table",
     "revoke_token",
 ]
 
@@ -172,11 +174,13 @@ def admit() -> Visitor:
 # --------------------------------------------------------------------------- for the Organiser page
 
 
-def join_address_here(token: str, page: str = "") -> str:
+def join_address_here(token: str, page: str = "", params: Mapping[str, str] | None = None) -> str:
     """The join address of this dashboard as the visitor's browser reached it (its scheme, host,
     port and the server's own prefix), with ``token``: what a phone at the same wifi opens.
 
     :param page: the page's url path (``record`` for a recorder), ``""`` for the first page.
+    :param params: the page's own address parameters (``draft``, ``evening``), kept in the
+        address the gate redirects to once it took the token.
     """
     import streamlit as st
 
@@ -189,7 +193,39 @@ def join_address_here(token: str, page: str = "") -> str:
     origin = (
         "/".join(url.split("/")[:3]) if url.startswith(("http://", "https://")) else "http://127.0.0.1:8501"
     )
-    return f"{origin}{server_prefix()}/{page}?{QUERY}={quote(token, safe='')}"
+    origin = reachable_origin(origin, _listening_on())
+    before = urlencode(dict(params)) + "&" if params else ""
+    return f"{origin}{server_prefix()}/{page}?{before}{QUERY}={quote(token, safe='')}"
+
+
+def _listening_on() -> str:
+    try:
+        from streamlit import config
+
+        return str(config.get_option("server.address") or "")
+    except Exception:  # no Streamlit configuration
+        return ""
+
+
+def reachable_origin(origin: str, listening_on: str) -> str:
+    """The origin a phone on the same wifi reaches: a page opened on the server's own computer
+    (``http://localhost:8501``) names this computer by its network address instead, when the
+    server listens beyond it.
+
+    >>> reachable_origin("http://192.168.1.20:8501", "0.0.0.0")
+    'http://192.168.1.20:8501'
+    >>> reachable_origin("http://127.0.0.1:8501", "127.0.0.1")  # this computer only: as it is
+    'http://127.0.0.1:8501'
+    """
+    parts = urlsplit(origin)
+    host = parts.hostname or ""
+    if not is_loopback(host) or not listening_on or is_loopback(listening_on):
+        return origin
+    found = lan_address() if listening_on in ("0.0.0.0", "::") else listening_on
+    if is_loopback(found):
+        return origin
+    shown = f"[{found}]" if ":" in found else found
+    return f"{parts.scheme}://{shown}" + (f":{parts.port}" if parts.port else "")
 
 
 def organiser_join_address() -> str | None:
@@ -236,6 +272,17 @@ def revoke_token(key: str) -> Issued:
     """
     require_organiser("revoke tokens")
     return revoke(_token_file(), key)
+
+
+def revoke_table(table: str) -> list[Issued]:
+    """Revoke every recorder's token of ``table`` at once (``manillen tokens revoke --table``).
+
+    :raises AccessRefusedError: to anyone but the organiser.
+    :raises AccessError: when the token file is not one.
+    """
+    require_organiser("revoke tokens")
+    path = _token_file()
+    return [revoke(path, t.key) for t in read_issued(path) if t.table == table]
 
 
 # --------------------------------------------------------------------------- the middleware

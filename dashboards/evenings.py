@@ -1,11 +1,19 @@
 """A club evening on the dashboard: setting it up in the archive, each table's draft and link,
-the standings and what is shared of them (a page, a CSV file), and each player's reports.
+the standings and what is shared of them (a page, a CSV file), each player's reports, and,
+served on a network, the tokens in each table's and the big screen's join address.
 
 Setting up an evening writes it to the archive (:meth:`~manillen_replay.store.Store.add_evening`)
 and opens one draft per table and round, set up for the club format: the table's four players,
 the blocks in which partners rotate, the house rules, scoresheet only when the table keeps
 only the scoresheet. A table's draft id follows from its match id (:func:`draft_id_of`), so a
 table's link is the same every time it is shown and a dropped phone opens it again.
+
+Served on a network, each table's link carries a recorder's token for that table, and the
+standings' link a viewer's. They are issued when the evening is set up, and setting up the
+next evening revokes them: last week's links (and the week-long cookie they left in a phone)
+must not record at this week's table 2. A token is shown once (the token file keeps its hash),
+so the page keeps the evening's tokens for its session; a table whose link is no longer shown
+gets a new one (:func:`new_table_link`), which ends that table's old link only.
 """
 
 from __future__ import annotations
@@ -21,8 +29,9 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import data, drafts
+from dashboards import access, data, drafts
 from dashboards import recording as rec
+from manillen_replay.access import Issued, Role, qr_svg
 from manillen_replay.evening import Evening, EveningTable, plan_evening
 from manillen_replay.report import make_report
 
@@ -199,3 +208,87 @@ def all_reports(evening: Evening, lang: str) -> tuple[bytes, int]:
                 archive.writestr(f"{rec.slug(player) or 'player'}-{table.match_id}.html", page)
                 count += 1
     return buffer.getvalue(), count
+
+
+STANDINGS_LINK = "standings"
+"""The key of the viewer's link among an evening's links (the tables' keys are their numbers)."""
+NOTE_START = "evening "
+"""How the notes of the tokens the Organiser page issued begin: those are the tokens the next
+evening revokes (tokens issued with ``manillen tokens`` and another note are left alone)."""
+
+
+def token_note(evening_id: str, link: str) -> str:
+    """The note kept with an evening's token, as ``manillen tokens list`` shows it.
+
+    >>> token_note("zwaan-2026-12-05", "2"), token_note("zwaan-2026-12-05", STANDINGS_LINK)
+    ('evening zwaan-2026-12-05, table 2', 'evening zwaan-2026-12-05, standings')
+    """
+    return f"{NOTE_START}{evening_id}, " + ("standings" if link == STANDINGS_LINK else f"table {link}")
+
+
+def table_keys(evening: Evening) -> list[str]:
+    """The evening's tables by name, each once (a table keeps its number, and its token, in every round)."""
+    return sorted({t.key for t in evening.tables}, key=int)
+
+
+def _issue_link(evening: Evening, link: str) -> tuple[str, Issued]:
+    note = token_note(evening.evening_id, link)
+    if link == STANDINGS_LINK:
+        return access.issue_token(Role.VIEWER, note=note)
+    return access.issue_token(Role.RECORDER, link, note)
+
+
+def issue_links(evening: Evening) -> dict[str, tuple[str, str]]:
+    """Revoke the tokens issued for every evening, then issue this evening's: a recorder's
+    for each table and a viewer's for the standings.
+
+    :returns: each link's token and the key to revoke it by, the tables by their names and the
+        standings as :data:`STANDINGS_LINK`.
+    :raises AccessRefusedError: to anyone but the organiser.
+    :raises AccessError: when the token file is not one.
+    """
+    for kept in access.issued_tokens():
+        if kept.note.startswith(NOTE_START):
+            access.revoke_token(kept.key)
+    links = {}
+    for link in [*table_keys(evening), STANDINGS_LINK]:
+        token, entry = _issue_link(evening, link)
+        links[link] = (token, entry.key)
+    return links
+
+
+def new_table_link(evening: Evening, link: str) -> tuple[str, str]:
+    """A new token for one of the evening's links (a table's name or :data:`STANDINGS_LINK`),
+    the link's earlier tokens revoked: the other tables' phones keep theirs.
+
+    :raises AccessRefusedError: to anyone but the organiser.
+    """
+    note = token_note(evening.evening_id, link)
+    for kept in access.issued_tokens():
+        if kept.note == note:
+            access.revoke_token(kept.key)
+    token, entry = _issue_link(evening, link)
+    return token, entry.key
+
+
+def links_sheet_html(title: str, links: Sequence[tuple[str, str]]) -> str:
+    """The evening's join addresses as one page to print: each one's heading, QR code and address,
+    two to a row (a page of A4 holds four tables).
+
+    :param links: each link's heading (the table and its players, in the reader's language) and
+        join address.
+    """
+    boxes = "".join(
+        f"<section><h2>{html.escape(heading)}</h2>{qr_svg(address, scale=4)}"
+        f"<p>{html.escape(address)}</p></section>"
+        for heading, address in links
+    )
+    name = html.escape(title)
+    return (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        f"<title>{name}</title><style>body{{font-family:system-ui,sans-serif;margin:1rem}}"
+        "main{display:grid;grid-template-columns:1fr 1fr;gap:1rem}"
+        "section{border:1px solid #999;padding:.5rem;break-inside:avoid;text-align:center}"
+        "h2{font-size:1.1rem}p{font-family:monospace;font-size:.7rem;word-break:break-all}</style>"
+        f"</head><body><h1>{name}</h1><main>{boxes}</main></body></html>\n"
+    )

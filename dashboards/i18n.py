@@ -900,6 +900,43 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "Het adres van tafel {table}, om naar haar telefoon te sturen:",
     ),
     "organiser.open_standings": ("Standings (big screen)", "Stand (groot scherm)"),
+    "organiser.own_address": ("Your join address (organiser)", "Uw deelnameadres (organisator)"),
+    "organiser.own_address_help": (
+        "It opens everything: scan it with your own phone, keep it off the big screen.",
+        "Het opent alles: scan het met uw eigen telefoon, toon het niet op het grote scherm.",
+    ),
+    "organiser.table_join": (
+        "Table {table}: scan with the table's phone (it records this table only)",
+        "Tafel {table}: scan met de telefoon van de tafel (die neemt enkel deze tafel op)",
+    ),
+    "organiser.standings_join": (
+        "The standings: scan or open on the big screen (read-only pages)",
+        "De stand: scan of open op het grote scherm (enkel lezen)",
+    ),
+    "organiser.link_not_shown": (
+        "This link's token was shown in another session and is not kept (only its hash is). "
+        "A new link ends the old one.",
+        "Het token van deze link werd in een andere sessie getoond en wordt niet bewaard (enkel "
+        "zijn hash). Een nieuwe link beëindigt de oude.",
+    ),
+    "organiser.print_sheet": (
+        "The tables' QR codes on one page, to print (HTML)",
+        "De QR-codes van de tafels op één pagina, om af te drukken (HTML)",
+    ),
+    "organiser.new_table_link": ("New link for table {table}", "Nieuwe link voor tafel {table}"),
+    "organiser.new_standings_link": ("New link for the standings", "Nieuwe link voor de stand"),
+    "organiser.tokens": ("Tokens issued", "Uitgegeven tokens"),
+    "organiser.tokens_help": (
+        "A revoked token opens nothing from the next click on. Setting up a new evening revokes "
+        "the links of the evenings before.",
+        "Een ingetrokken token opent niets meer vanaf de volgende klik. Een nieuwe avond opzetten "
+        "trekt de links van de vorige avonden in.",
+    ),
+    "organiser.no_tokens": ("No tokens issued.", "Geen tokens uitgegeven."),
+    "organiser.token_recorder": ("recorder of table {table}", "opnemer van tafel {table}"),
+    "organiser.token_viewer": ("viewer", "kijker"),
+    "organiser.revoke": ("Revoke", "Intrekken"),
+    "organiser.revoke_table": ("Revoke table {table}", "Tafel {table} intrekken"),
     "organiser.reports": ("Every player's evening report", "Het avondverslag van elke speler"),
     "organiser.reports_help": (
         "One HTML file per match the player played this evening (the same file as `manillen report`).",

@@ -5,6 +5,11 @@ and venue, tap the button. The evening goes into the archive with one draft per 
 (:mod:`dashboards.evenings`); each table's Record page link opens that draft, with the table's
 players seated and the partners rotating block by block. Below: the standings link and every
 player's evening report.
+
+Served on a network (tokens asked), the page shows the organiser's own join address and QR code,
+and each table's link is a join address with that table's recorder token (and a QR code to scan
+from this phone or a printed sheet); the standings' link carries a viewer's token. The tokens
+issued are listed with a button each to revoke them, and a table's at once.
 """
 
 from __future__ import annotations
@@ -24,11 +29,33 @@ t = ui.translator()
 language = ui.lang()
 ALL_REPORTS = "organiser_all_reports"  # (evening id, the ZIP file, its number of reports)
 PICK = "organiser_pick"  # the evening shown, kept in the page address as ?evening=
+LINKS = "organiser_links"  # evening id -> link -> (token, key): a token is shown once, kept here
 
 st.title(t("organiser.title"))
 if not access.current_visitor().is_organiser:
     st.info(t("organiser.only"))
     st.stop()
+networked = access.access_required()
+
+
+def _qr(address: str, caption: str) -> None:
+    """A join address as a QR code, its address below it to copy or send."""
+    st.image(access.qr_svg(address, scale=5), caption=caption, width=220)
+    st.code(address, language=None, wrap_lines=True)
+
+
+def _kept_links(evening_id: str) -> dict[str, tuple[str, str]]:
+    links: dict[str, dict[str, tuple[str, str]]] = st.session_state.setdefault(LINKS, {})
+    return links.setdefault(evening_id, {})
+
+
+def _organiser_address() -> None:
+    address = access.organiser_join_address()
+    if address is None:
+        return
+    with st.expander(t("organiser.own_address"), icon=":material/qr_code_2:"):
+        st.caption(t("organiser.own_address_help"))
+        _qr(address, t("organiser.own_address"))
 
 
 def _last_players() -> str:
@@ -96,10 +123,28 @@ def _setup_form() -> None:
     st.query_params["evening"] = evening.evening_id
     st.session_state[PICK] = evening.evening_id
     st.success(t("organiser.created", evening=evening.evening_id))
+    if networked:
+        st.session_state.setdefault(LINKS, {})[evening.evening_id] = evenings.issue_links(evening)
+
+
+def _new_link(evening: Evening, link: str) -> None:
+    """A button that issues a new token for one link (its earlier ones revoked)."""
+    label = (
+        t("organiser.new_standings_link")
+        if link == evenings.STANDINGS_LINK
+        else t("organiser.new_table_link", table=link)
+    )
+    if st.button(label, key=f"organiser_new_link_{link}", icon=":material/qr_code_2:"):
+        with ui.messages():
+            _kept_links(evening.evening_id)[link] = evenings.new_table_link(evening, link)
+            st.rerun()
 
 
 def _tables(evening: Evening) -> None:
-    """Each round's tables, each with its Record page link and address."""
+    """Each round's tables, each with its Record page link and address (a join address with the
+    table's token, and its QR code, when served on a network); then those to print, on one page."""
+    links = _kept_links(evening.evening_id)
+    printed: list[tuple[str, str]] = []
     for number in range(1, evening.rounds + 1):
         if evening.rounds > 1:
             st.subheader(t("organiser.round", round=number))
@@ -118,9 +163,87 @@ def _tables(evening: Evening) -> None:
                     icon=":material/edit_note:",
                     query_params={"draft": draft_id, **ui.language_params()},
                 )
-                relative = "record?" + urlencode({"draft": draft_id, **ui.language_params()})
-                st.caption(t("organiser.table_address", table=table.number))
-                st.code(ui.absolute(relative), language=None, wrap_lines=True)
+                params = {"draft": draft_id, **ui.language_params()}
+                if not networked:
+                    st.caption(t("organiser.table_address", table=table.number))
+                    st.code(ui.absolute("record?" + urlencode(params)), language=None, wrap_lines=True)
+                elif table.key in links:
+                    address = access.join_address_here(links[table.key][0], "record", params)
+                    _qr(address, t("organiser.table_join", table=table.number))
+                    shown_round = f"{t('organiser.round', round=number)} · " if evening.rounds > 1 else ""
+                    printed.append((shown_round + line, address))
+                else:
+                    st.caption(t("organiser.link_not_shown"))
+                    _new_link(evening, table.key)
+    if printed:
+        st.download_button(
+            t("organiser.print_sheet"),
+            evenings.links_sheet_html(f"{t('organiser.title')}: {evening.evening_id}", printed),
+            file_name=f"{evening.evening_id}-tables.html",
+            mime="text/html",
+            key="organiser_print_sheet",
+            icon=":material/print:",
+            on_click="ignore",
+        )
+
+
+def _standings_link(evening: Evening) -> None:
+    """The Standings page: a link for this phone; served on a network, a viewer's join address
+    for the big screen too."""
+    params = {"evening": evening.evening_id, **ui.language_params()}
+    st.page_link(
+        ui.PAGE_FILES["standings"],
+        label=t("organiser.open_standings"),
+        icon=":material/leaderboard:",
+        query_params=params,
+    )
+    if not networked:
+        return
+    links = _kept_links(evening.evening_id)
+    with st.container(border=True, key="organiser_standings_link"):
+        if evenings.STANDINGS_LINK in links:
+            address = access.join_address_here(links[evenings.STANDINGS_LINK][0], "standings", params)
+            _qr(address, t("organiser.standings_join"))
+        else:
+            st.caption(t("organiser.link_not_shown"))
+            _new_link(evening, evenings.STANDINGS_LINK)
+
+
+def _issued_tokens(evening: Evening) -> None:
+    """Every token issued, each with a button to revoke it; each table's at once."""
+    st.subheader(t("organiser.tokens"))
+    st.caption(t("organiser.tokens_help"))
+    issued = []
+    with ui.messages():
+        issued = access.issued_tokens()
+    if not issued:
+        st.info(t("organiser.no_tokens"))
+        return
+    links = _kept_links(evening.evening_id)
+    for entry in issued:
+        row = st.columns([4, 1], vertical_alignment="center")
+        whom = (
+            t("organiser.token_recorder", table=entry.table) if entry.table else t("organiser.token_viewer")
+        )
+        row[0].markdown(ui.markdown_text(f"`{entry.key}` · {whom} · {entry.note or '—'}"))
+        if row[1].button(t("organiser.revoke"), key=f"organiser_revoke_{entry.key}"):
+            with ui.messages():
+                access.revoke_token(entry.key)
+                for link, (_, key) in list(links.items()):
+                    if key == entry.key:
+                        del links[link]
+                st.rerun()
+    tables = sorted({e.table for e in issued if e.table}, key=lambda n: (not n.isdigit(), n.zfill(9)))
+    if tables:
+        row = st.columns(min(len(tables), 4))
+        for index, table in enumerate(tables):
+            if row[index % len(row)].button(
+                t("organiser.revoke_table", table=table), key=f"organiser_revoke_table_{table}"
+            ):
+                with ui.messages():
+                    access.revoke_table(table)
+                    links.pop(table, None)
+                    st.rerun()
 
 
 def _reports(evening: Evening) -> None:
@@ -166,6 +289,7 @@ try:
 except ManillenError as error:  # an archive this program cannot read (another's, a newer one)
     st.error(t("error.unreadable", path=data.archive().path, message=ui.without_folders(str(error))))
     st.stop()
+_organiser_address()
 with st.expander(t("organiser.new"), expanded=not ids, icon=":material/group_add:"), ui.messages():
     _setup_form()
 ids = evenings.evening_ids()
@@ -181,11 +305,8 @@ st.query_params["evening"] = str(chosen)
 shown = evenings.load(str(chosen))
 if shown is None:
     st.stop()
-st.page_link(
-    ui.PAGE_FILES["standings"],
-    label=t("organiser.open_standings"),
-    icon=":material/leaderboard:",
-    query_params={"evening": shown.evening_id, **ui.language_params()},
-)
+_standings_link(shown)
 _tables(shown)
+if networked:
+    _issued_tokens(shown)
 _reports(shown)

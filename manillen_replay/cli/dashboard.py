@@ -80,9 +80,10 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
 
     Served beyond this computer (--host 0.0.0.0), the dashboard answers only visitors with a
     token: it prints the organiser's join address (http://ADDRESS:PORT/?token=...) and its QR
-    code at start (a new token each start, unless $MANILLEN_TOKEN holds one). Give each table's
-    recorder and the viewers a token of their own: manillen tokens issue (see docs/dashboard.md,
-    "Sharing on a network").
+    code at start (a new token each start, unless $MANILLEN_TOKEN holds one). The Club evening
+    page gives each table of an evening a join address with its recorder's token, and a QR code
+    to scan; or issue tokens yourself: manillen tokens issue (see docs/dashboard.md, "A club
+    evening" and "Sharing on a network").
 
     \b
     Examples:
@@ -138,6 +139,8 @@ def announce_join(host: str, port: int, token: str, archive: Path) -> None:
         click.echo(f"or, on this computer:\n    {join_address('127.0.0.1', port, token)}", err=True)
     click.echo(qr_text(address), err=True, nl=False)
     click.echo(
+        "A club evening: open the Club evening page with this address; setting up the evening "
+        "gives each table a join address and a QR code of its own.\n"
         f"A token for table 1's recorder: manillen tokens issue recorder --table 1 --db {archive}\n"
         f"A viewer's token: manillen tokens issue viewer --db {archive} (issued tokens are kept, "
         f"hashed, in {token_file(archive)}; manillen tokens revoke KEY ends one)",
