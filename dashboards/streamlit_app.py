@@ -64,9 +64,10 @@ pages = [
     ),
 ]
 # what a visitor may not use is not offered, nor found at its address: the SQL console is the
-# organiser's, the Record page the organiser's and each table's recorder's
+# organiser's, as is setting up a club evening; the Record page the organiser's and each table's
+# recorder's
 if not visitor.is_organiser:
-    pages = [p for p in pages if p.url_path != "sql"]
+    pages = [p for p in pages if p.url_path not in ("sql", "organiser")]
 if not visitor.may_record_any:
     pages = [p for p in pages if p.url_path != "record"]
 page = st.navigation(pages)

@@ -20,7 +20,10 @@ import json
 import os
 import secrets
 import socket
-from collections.abc import Iterable
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -228,6 +231,27 @@ def _write_issued(path: Path, tokens: Iterable[Issued]) -> None:
     os.replace(temporary, path)
 
 
+_CHANGING = threading.Lock()
+"""Held by a thread of this process that reads the token file and writes it again."""
+
+
+@contextmanager
+def _changing(path: Path) -> Iterator[None]:
+    """Hold the token file while it is read and written again.
+
+    Two organiser tabs (threads of the dashboard), or the page and ``manillen tokens`` (two
+    processes), changing it at the same moment would otherwise each write back what they read,
+    and one of two new tokens would be lost. Across processes the lock is ``flock`` on a lock
+    file beside it (POSIX; elsewhere only this process's threads wait for each other).
+    """
+    with _CHANGING, open(path.with_name(path.name + ".lock"), "a") as lock:
+        if sys.platform != "win32":
+            import fcntl
+
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
 def issue(path: Path, role: Role, table: str | None = None, note: str = "") -> tuple[str, Issued]:
     """Issue a recorder's token (for ``table``) or a viewer's, and keep its hash in the token file.
 
@@ -243,15 +267,17 @@ def issue(path: Path, role: Role, table: str | None = None, note: str = "") -> t
         raise AccessError("a recorder's token is for one table: name it (--table 2)")
     if role is Role.VIEWER and table:
         raise AccessError("a viewer's token is for every table's read-only pages: give no --table")
-    kept = read_issued(path)
-    taken = {t.key for t in kept}
-    key = secrets.token_hex(3)
-    while key in taken:
+    checked = check_table(table) if table else None
+    with _changing(path):
+        kept = read_issued(path)
+        taken = {t.key for t in kept}
         key = secrets.token_hex(3)
-    token = new_token()
-    stamp = datetime.now(UTC).replace(microsecond=0).isoformat()
-    entry = Issued(key, role, check_table(table) if table else None, digest(token), stamp, note.strip())
-    _write_issued(path, [*kept, entry])
+        while key in taken:
+            key = secrets.token_hex(3)
+        token = new_token()
+        stamp = datetime.now(UTC).replace(microsecond=0).isoformat()
+        entry = Issued(key, role, checked, digest(token), stamp, note.strip())
+        _write_issued(path, [*kept, entry])
     return token, entry
 
 
@@ -260,12 +286,13 @@ def revoke(path: Path, key: str) -> Issued:
 
     :raises AccessError: when no issued token has that name.
     """
-    kept = read_issued(path)
-    found = [t for t in kept if t.key == key.strip()]
-    if not found:
-        names = ", ".join(t.key for t in kept) or "none"
-        raise AccessError(f"no issued token is named {key!r} (issued: {names}; see manillen tokens list)")
-    _write_issued(path, [t for t in kept if t.key != key.strip()])
+    with _changing(path):
+        kept = read_issued(path)
+        found = [t for t in kept if t.key == key.strip()]
+        if not found:
+            names = ", ".join(t.key for t in kept) or "none"
+            raise AccessError(f"no issued token is named {key!r} (issued: {names}; see manillen tokens list)")
+        _write_issued(path, [t for t in kept if t.key != key.strip()])
     return found[0]
 
 

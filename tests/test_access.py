@@ -67,6 +67,26 @@ def test_an_issued_token_is_kept_as_its_hash_only(tmp_path: Path) -> None:
     assert Gate(None, path).visitor(token) == Visitor(Role.RECORDER, "2")
 
 
+ISSUE_MANY = """
+import sys
+from pathlib import Path
+from manillen_replay.access import Role, issue
+for n in range(int(sys.argv[2])):
+    issue(Path(sys.argv[1]), Role.RECORDER, str(n % 4 + 1), f"{sys.argv[3]} {n}")
+"""
+
+
+def test_tokens_issued_at_once_by_two_processes_are_all_kept(tmp_path: Path) -> None:
+    # the page and `manillen tokens` (or two dashboards) issuing at the same moment: none is lost
+    path = token_file(tmp_path / "club.duckdb")
+    issuing = [
+        subprocess.Popen([sys.executable, "-c", ISSUE_MANY, str(path), "200", who]) for who in ("page", "cli")
+    ]
+    assert [process.wait(timeout=120) for process in issuing] == [0, 0]
+    notes = sorted(entry.note for entry in read_issued(path))
+    assert notes == sorted(f"{who} {n}" for who in ("page", "cli") for n in range(200))
+
+
 def test_a_revoked_token_opens_nothing_from_the_next_request(tmp_path: Path) -> None:
     path = token_file(tmp_path / "club.duckdb")
     gate = Gate("the-organisers", path)
@@ -425,13 +445,13 @@ def _offered(at: AppTest) -> set[str]:
 
 def test_the_navigation_follows_the_role(club: dict[str, Any]) -> None:
     club["token"] = club["organiser"]
-    assert {"sql", "record", "replay", "players"} <= _offered(_run())
+    assert {"sql", "organiser", "record", "replay", "players", "standings"} <= _offered(_run())
     club["token"] = club["recorder"]
     offered = _offered(_run())
-    assert "sql" not in offered and {"record", "replay", "players"} <= offered
+    assert not {"sql", "organiser"} & offered and {"record", "replay", "players", "standings"} <= offered
     club["token"] = club["viewer"]
     offered = _offered(_run())
-    assert not {"sql", "record"} & offered and {"replay", "players"} <= offered
+    assert not {"sql", "organiser", "record"} & offered and {"replay", "players", "standings"} <= offered
 
 
 def test_a_recorder_cannot_open_the_sql_console(club: dict[str, Any]) -> None:
