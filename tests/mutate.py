@@ -30,6 +30,8 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/rules.py": (
         "tests/test_rules.py",
         "tests/test_machine.py",
+        "tests/test_variants.py",
+        "tests/test_cli_records.py",
         "tests/test_mutants_rules.py",
     ),
     "manillen_replay/state.py": ("tests/test_rules.py", "tests/test_mutants_rules.py"),

@@ -84,3 +84,20 @@ def test_a_hand_is_shown_trumps_first_then_each_suit_high_to_low() -> None:
     assert hand.sorted_for_display() == [
         Card.parse(text) for text in ("10H", "7H", "JD", "9D", "AC", "8C", "KS")
     ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "suit"), [("d", Suit.D), ("H", Suit.H), (" Koeken ", Suit.D), ("SPADES", Suit.S), ("♧", Suit.C)]
+)
+def test_a_suit_is_its_letter_symbol_or_name_in_any_case(typed: str, suit: Suit) -> None:
+    assert Suit.parse(typed) is suit
+
+
+def test_a_suit_that_is_none_says_what_to_type() -> None:
+    with pytest.raises(InvalidCardError, match=r"unknown suit 'X': use H, D, C or S"):
+        Suit.parse("X")
+
+
+def test_a_new_hand_holds_no_card() -> None:
+    assert len(CardSet()) == 0
+    assert not CardSet()
