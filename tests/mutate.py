@@ -73,7 +73,8 @@ def _prepare(module: str, tests: tuple[str, ...]) -> Path:
     settings = {
         "source_paths": ["manillen_replay", "dashboards"],
         "only_mutate": [pattern],
-        "pytest_add_cli_args_test_selection": list(tests),
+        # the module's own doctests are examples a reader relies on: they run with its tests
+        "pytest_add_cli_args_test_selection": [*tests, module],
         "pytest_add_cli_args": ["-p", "no:cacheprovider"],
         "use_git_change_detection": False,
         # a mutant's process is forked from one that has only collected the tests: forked from one

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.errors import InvalidOptionError
-from manillen_replay.rules import VARIANTS, Rules, penalty_effect
+from manillen_replay.rules import VARIANTS, Rules, legal_plays, penalty_effect
 
 
 @pytest.mark.parametrize(
@@ -85,3 +86,49 @@ def test_in_the_three_player_game_the_dealer_scores_alone_and_each_opponent_scor
     assert three.side_scorers(0, dealer) == (dealer,)
     assert three.side_scorers(1, dealer) == opponents
     assert VARIANTS["four"].side_scorers(1, dealer) == (1,)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "meant"),
+    [
+        ("max_multiplier", "1", 1),
+        ("deals", "1", 1),
+        ("penalty_points", "0", 0),
+        ("penalty_points", "-10", -10),
+    ],
+)
+def test_the_smallest_sensible_values_of_a_house_rule_are_accepted(
+    option: str, value: str, meant: int
+) -> None:
+    """No doubling at all (a cap of 1), a one-deal match, a penalty of nothing (or a bonus)."""
+    assert getattr(Rules.from_options({option: value}), option) == meant
+
+
+@pytest.mark.parametrize(("option", "value"), [("penalty_points", "many"), ("extension", ["121", 151])])
+def test_a_penalty_or_an_extension_that_is_no_number_is_refused(option: str, value: object) -> None:
+    with pytest.raises(InvalidOptionError, match=r"whole number|list of scores"):
+        Rules.from_options({option: value})
+
+
+def test_what_may_be_played_names_the_suit_led_and_the_card_to_beat() -> None:
+    """``manillen legal``: Carla is void in clubs after Anna's A♣, Bert's Q♣ and Dirk's 9♦ (trump
+    diamonds): she must over-buy the 9♦, and the answer says so in those words."""
+    answer = legal_plays(
+        [Card.CA, Card.CQ, Card.D9], CardSet.parse("8D KD 7H"), Suit.D, partner_winning=False, rules=Rules()
+    )
+    assert answer.cards == CardSet.parse("KD")
+    assert (answer.led_suit, answer.winning_card, answer.winning_position, answer.trump) == (
+        Suit.C,
+        Card.D9,
+        2,
+        Suit.D,
+    )
+    assert answer.explain() == "void in clubs: must over-buy 9D with a higher diamonds trump"
+    assert answer.explain("Dirk") == "void in clubs: must over-buy Dirk's 9D with a higher diamonds trump"
+
+
+def test_before_the_lead_nothing_is_led_and_nothing_is_winning() -> None:
+    answer = legal_plays([], CardSet.parse("8D KD 7H"), Suit.D, partner_winning=False, rules=Rules())
+    assert answer.cards == CardSet.parse("8D KD 7H")
+    assert (answer.led_suit, answer.winning_card, answer.winning_position) == (None, None, None)
+    assert answer.explain() == "the leader may play any card"
