@@ -47,7 +47,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
 }
 
 # What the tests read besides the code: the docs they check examples of, the shipped data.
-ALSO_COPY = ("README.md", "docs", "data", "schemas", "bench")
+ALSO_COPY = ("README.md", "Makefile", "docs", "data", "schemas", "bench")
 
 
 def _covering_tests(module: str) -> tuple[str, ...]:
