@@ -46,6 +46,11 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/report/render.py": ("tests/test_report.py", "tests/test_report_layout.py"),
 }
 
+# Tests that run the project's own .venv through the Makefile: they cannot run in the mutants' copy.
+NEEDS_THE_PROJECT_FOLDER = (
+    "tests/test_data_loss.py::test_make_demo_keeps_the_matches_recorded_into_the_demo_archive",
+)
+
 # What the tests read besides the code: the docs they check examples of, the shipped data.
 ALSO_COPY = ("README.md", "Makefile", "docs", "data", "schemas", "bench")
 
@@ -74,7 +79,11 @@ def _prepare(module: str, tests: tuple[str, ...]) -> Path:
         "source_paths": ["manillen_replay", "dashboards"],
         "only_mutate": [pattern],
         # the module's own doctests are examples a reader relies on: they run with its tests
-        "pytest_add_cli_args_test_selection": [*tests, module],
+        "pytest_add_cli_args_test_selection": [
+            *tests,
+            module,
+            *(arg for test in NEEDS_THE_PROJECT_FOLDER for arg in ("--deselect", test)),
+        ],
         "pytest_add_cli_args": ["-p", "no:cacheprovider"],
         "use_git_change_detection": False,
         # a mutant's process is forked from one that has only collected the tests: forked from one
