@@ -8,7 +8,7 @@ JIT := $(BIN)/python -c 'import sys; from manillen_replay.solver._jit import mai
 
 PORT ?= 8501
 
-.PHONY: setup warm test demo demo-db bench lint format schema clean
+.PHONY: setup warm test demo demo-db bench lint format schema clean mutate
 
 setup: $(STAMP)
 	@$(JIT) check || $(MAKE) --no-print-directory warm
@@ -44,6 +44,12 @@ bench: setup
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.memory_bench
 	$(BIN)/python -m bench.bulk_bench
+
+# Mutation testing of one module with the tests that cover it (docs/testing.md), for example
+# `make mutate MODULE=manillen_replay/rules.py`; results stay in .mutation/ (outside git).
+MODULE ?= manillen_replay/rules.py
+mutate: setup
+	$(BIN)/python -m tests.mutate $(MODULE)
 
 lint: setup
 	$(BIN)/ruff check manillen_replay dashboards tests bench

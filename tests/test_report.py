@@ -485,6 +485,29 @@ def test_deal_list_shows_the_ledger_of_the_players_team(archive: Path) -> None:
         assert f">{shown}<" in cells
 
 
+def test_deal_list_counts_illegal_cards_in_the_decisions(archive: Path) -> None:
+    """An illegal card costs its team points, and the deal list's "decisions" column says so: in the
+    sloppy match each team's decisions are what it won back, less what it gave away, plus (a
+    negative number) its illegal cards, for both teams of every deal."""
+    illegal = 0
+    with Store(archive, read_only=True) as store:
+        for player in ("Anna", "Bert"):
+            html = make_report(store, "slips", player=player)
+            seat = store.query(
+                "SELECT seat FROM seats WHERE match_id = 'slips' AND player = ?", [player]
+            ).item()
+            rows = store.deal_ledger("slips").filter(team=seat % 2)
+            assert rows.height == 3
+            for row in rows.iter_rows(named=True):
+                start = html.index(f'<tr data-deal="{row["deal"]}">')
+                cells = html[start : html.index("</tr>", start)]
+                decisions = row["won_back"] - row["given_away"] + row["illegal"]
+                shown = "0" if decisions == 0 else ("+" if decisions > 0 else "−") + str(abs(decisions))
+                assert f">{shown}<" in cells
+                illegal += row["illegal"] != 0
+    assert illegal  # the sloppy match's illegal cards change some team's decisions
+
+
 def _figures_text(html: str) -> str:
     """The report's visible text, the styles and the footer's version number left out."""
     html = re.sub(r"<style>.*?</style>", "", html, flags=re.S).replace(__version__, "")

@@ -1,0 +1,121 @@
+"""Mutation testing of one core module with the tests that cover it: ``make mutate MODULE=...``.
+
+mutmut reads its settings from the ``pyproject.toml`` of the folder it runs in and keeps its
+mutants and results in a ``mutants/`` folder there. So that each module keeps its own results (and
+two modules can be looked at side by side), each one gets a folder ``.mutation/<module>/`` outside
+git: links to the project's folders and a ``pyproject.toml`` naming the one file to mutate and the
+test files below. A second run of the same module only runs the mutants whose function changed.
+
+    .venv/bin/python -m tests.mutate manillen_replay/rules.py            # run, then list survivors
+    cd .mutation/manillen_replay.rules && ../../.venv/bin/mutmut show <name>   # one survivor's diff
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / ".mutation"
+
+# The test files that exercise each core module's behaviour: a run takes minutes, not the hours
+# that the whole suite (browsers, the solver's compiled kernels) would take for every mutant.
+TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
+    "manillen_replay/cards.py": ("tests/test_rules.py", "tests/test_mutants_cards.py"),
+    "manillen_replay/rules.py": (
+        "tests/test_rules.py",
+        "tests/test_machine.py",
+        "tests/test_variants.py",
+        "tests/test_cli_records.py",
+        "tests/test_mutants_rules.py",
+    ),
+    "manillen_replay/state.py": ("tests/test_rules.py", "tests/test_mutants_rules.py"),
+    "manillen_replay/engine": ("tests/test_engine.py",),
+    "manillen_replay/record": ("tests/test_record.py", "tests/test_readers.py"),
+    "manillen_replay/store/importer.py": ("tests/test_store.py", "tests/test_data_loss.py"),
+    "manillen_replay/store/batch.py": ("tests/test_store.py", "tests/test_readers.py"),
+    "dashboards/drafts.py": ("tests/test_data_loss.py", "tests/test_mutation_survivors.py"),
+    "manillen_replay/analysis/detectors.py": ("tests/test_detectors.py", "tests/test_mutation_survivors.py"),
+    "manillen_replay/analysis/findings.py": ("tests/test_analysis.py", "tests/test_mutation_survivors.py"),
+    "manillen_replay/report/svg.py": ("tests/test_svg.py", "tests/test_mutation_survivors.py"),
+    "manillen_replay/report/render.py": ("tests/test_report.py", "tests/test_report_layout.py"),
+}
+
+# Tests that run the project's own .venv through the Makefile: they cannot run in the mutants' copy.
+NEEDS_THE_PROJECT_FOLDER = (
+    "tests/test_data_loss.py::test_make_demo_keeps_the_matches_recorded_into_the_demo_archive",
+)
+
+# What the tests read besides the code: the docs they check examples of, the shipped data.
+ALSO_COPY = ("README.md", "Makefile", "docs", "data", "schemas", "bench")
+
+
+def _covering_tests(module: str) -> tuple[str, ...]:
+    """The mapped tests of ``module``, or of the package it belongs to."""
+    for mapped, tests in TESTS_FOR_MODULE.items():
+        if module == mapped or module.startswith(mapped.rstrip("/") + "/"):
+            return tuple(test for test in tests if (ROOT / test).exists())
+    known = "\n  ".join(TESTS_FOR_MODULE)
+    raise SystemExit(f"no tests are mapped for {module}; map it in tests/mutate.py. Mapped:\n  {known}")
+
+
+def _prepare(module: str, tests: tuple[str, ...]) -> Path:
+    """The module's own folder: links to the project and the settings mutmut reads."""
+    folder = WORK / module.removesuffix(".py").replace("/", ".")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("manillen_replay", "dashboards", "tests", *ALSO_COPY):
+        link = folder / name
+        if not link.is_symlink():
+            link.symlink_to(ROOT / name)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pytest_options = project["tool"]["pytest"]["ini_options"]
+    pattern = module if module.endswith(".py") else module.rstrip("/") + "/*"
+    settings = {
+        "source_paths": ["manillen_replay", "dashboards"],
+        "only_mutate": [pattern],
+        # the module's own doctests are examples a reader relies on: they run with its tests
+        "pytest_add_cli_args_test_selection": [
+            *tests,
+            module,
+            *(arg for test in NEEDS_THE_PROJECT_FOLDER for arg in ("--deselect", test)),
+        ],
+        "pytest_add_cli_args": ["-p", "no:cacheprovider"],
+        "use_git_change_detection": False,
+        # a mutant's process is forked from one that has only collected the tests: forked from one
+        # that ran them, it inherits the locks of polars' and DuckDB's threads and can hang
+        "process_isolation": "forkserver",
+        "also_copy": list(ALSO_COPY),
+    }
+    lines = ["[tool.pytest.ini_options]"]
+    lines += [f"{key} = {json.dumps(value)}" for key, value in pytest_options.items()]
+    lines += ["", "[tool.mutmut]"]
+    lines += [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
+    (folder / "pyproject.toml").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="make mutate", description=__doc__.splitlines()[0])
+    parser.add_argument("module", help="a file or package of manillen_replay/ or dashboards/")
+    parser.add_argument("--workers", type=int, default=2, help="mutants run at once (default 2)")
+    args = parser.parse_args(argv)
+    module = args.module.rstrip("/")
+    if not (ROOT / module).exists():
+        raise SystemExit(f"{module} does not exist (give a path from the project's folder)")
+    folder = _prepare(module, _covering_tests(module))
+    mutmut = str(Path(sys.executable).with_name("mutmut"))
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    ran = subprocess.run([mutmut, "run", "--max-children", str(args.workers)], cwd=folder, env=env)
+    if ran.returncode:
+        return ran.returncode
+    subprocess.run([mutmut, "results"], cwd=folder, env=env)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
