@@ -37,6 +37,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, settings
 
 from manillen_replay.cards import CARD_TEXT, DECK_32_MASK, iter_mask, mask_of
 from manillen_replay.record import (
@@ -64,6 +65,11 @@ BAD_LINE_NUMBER = 4
 SLOPPY_MATCH_ID = "sloppy-1"
 """The sample match with illegal plays."""
 
+
+# No test passes or fails by the machine's speed: hypothesis gives an example no deadline and does
+# not fail a test whose data takes long to draw (both are its defaults on a busy machine).
+settings.register_profile("any-speed", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("any-speed")
 
 SOLVER_DOCTESTS = Path(__file__).resolve().parent.parent / "manillen_replay" / "solver"
 """The solver's own modules: their doctests run it."""
