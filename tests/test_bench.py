@@ -318,3 +318,17 @@ def test_make_timing_floor_collects_what_the_target_runs():
         assert "/pytest " in command[2] and command[2].endswith(" --collect-only"), command
     assert "not browser and not solver" in (make_timing.floor_command("check") or [""])[-1]
     assert make_timing.floor_command("clean") is None
+
+
+def test_make_check_lists_test_files_that_exist_and_no_browser_module():
+    from bench.make_timing import ROOT
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    block = re.search(r"^CHECK_TESTS := (.*?)\n(?!\t)", makefile, re.S | re.M)
+    assert block is not None
+    listed = block.group(1).replace("\\", " ").split()
+    assert "tests/test_rules.py" in listed and "manillen_replay" in listed
+    for name in listed:
+        assert (ROOT / name).exists(), name
+        if name.endswith(".py"):
+            assert "pytest.mark.browser" not in (ROOT / name).read_text(encoding="utf-8"), name
