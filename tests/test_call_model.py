@@ -66,6 +66,7 @@ def test_the_trump_maker_is_long_in_trumps_in_the_knockers_layouts() -> None:
     assert mean_trumps(given) > mean_trumps(uniform) + 0.5
 
 
+@pytest.mark.solver
 def test_the_tegenklop_answer_counts_fourfold() -> None:
     hands = (
         mask_of([Card.H10, Card.HA, Card.HK, Card.HQ, Card.HJ, Card.C7, Card.S8, Card.D9]),
