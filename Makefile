@@ -8,7 +8,7 @@ JIT := $(BIN)/python -c 'import sys; from manillen_replay.solver._jit import mai
 
 PORT ?= 8501
 
-.PHONY: setup warm test demo demo-db bench lint format schema clean mutate
+.PHONY: setup warm check test demo demo-db bench lint format schema clean mutate
 
 setup: $(STAMP)
 	@$(JIT) check || $(MAKE) --no-print-directory warm
@@ -28,8 +28,26 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,cluster]'
 	touch $(STAMP)
 
+# The developer's loop, under 90 s: the rules, the records, the store and the analysis (their test
+# files below and the package's doctests), without the browser and without the solver (tests
+# marked `browser` or `solver`), so it needs no compiled solver. `make test` runs everything.
+CHECK_TESTS := \
+	tests/test_rules.py tests/test_engine.py tests/test_notation.py tests/test_properties.py \
+	tests/test_perft.py tests/test_variants.py tests/test_generate.py \
+	tests/test_players.py tests/test_slips.py tests/test_record.py tests/test_readers.py \
+	tests/test_bad_input.py tests/test_archive_invariants.py tests/test_store.py \
+	tests/test_analysis.py tests/test_detectors.py tests/test_ranking.py tests/test_call_model.py \
+	tests/test_words.py tests/test_accuracy.py tests/test_layers.py tests/test_evening.py \
+	tests/test_mutants_cards.py tests/test_mutants_rules.py manillen_replay
+WORKERS ?= 2
+
+check: $(STAMP)
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile -m 'not browser and not solver' $(CHECK_TESTS)
+
+# Two processes (pytest-xdist), each running whole files: `make setup` compiled the solver first,
+# so they load it from the cache rather than each compiling it.
 test: setup
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile
 
 # The demo archive is also where the dashboard's Record page saves: never delete it. Importing
 # again adds or updates the demo matches and leaves every other match (recorded ones) as it is.

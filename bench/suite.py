@@ -21,6 +21,7 @@ from typing import Any
 from bench import (
     analyze_bench,
     cluster_bench,
+    make_timing,
     pages,
     record_bench,
     review_bench,
@@ -343,6 +344,13 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         help="with the record stage: deals recorded by 32 taps each in Chromium (default %(default)s; "
         "0 leaves it out)",
     )
+    parser.add_argument(
+        "--make-runs",
+        type=int,
+        default=0,
+        help="runs of `make check` and `make test` each, timed against issue 36's targets "
+        "(bench/make_timing.py; default %(default)s: minutes a run)",
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the generated archive")
     parser.add_argument(
         "--data-dir",
@@ -469,6 +477,12 @@ def main(argv: list[str] | None = None) -> int:
         record_rows = run_record_latency(arguments.record_deals)
         print()
         print(record_bench.format_rows(record_rows))
+    make_rows: list[dict[str, Any]] = []
+    if arguments.make_runs > 0:
+        print("make check and make test ...", file=sys.stderr, flush=True)
+        make_rows = make_timing.run(("check", "test"), arguments.make_runs)
+        print()
+        print(make_timing.format_rows(make_rows))
     results = {
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -491,6 +505,7 @@ def main(argv: list[str] | None = None) -> int:
         "analyze": analyze,
         "record": record_rows,
         "variants": variant_rows,
+        "make": make_rows,
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

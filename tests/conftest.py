@@ -15,6 +15,16 @@ Fixtures (names are stable; other test files rely on them):
 The sample holds, on purpose: dated and undated matches in two years, muil and klop deals, a
 scoresheet-only deal, a recorded score that disagrees with the cards, a penalty, annotations on
 a deal, a trick and a play, and illegal plays (revokes and friends) by a sloppy player.
+
+Markers (pyproject.toml declares them; ``make check`` leaves both out, ``make test`` runs all):
+
+- ``browser``: drives a real Chromium (``pytestmark = pytest.mark.browser`` in the module).
+- ``solver``: runs the numba solver, which compiles for a minute when its cache is cold. The
+  doctests under ``manillen_replay/solver/`` get it here, by their path.
+
+``make test`` runs the tests on two processes (pytest-xdist, ``--dist loadfile``): each file runs
+whole in one process, so a module-scoped fixture is built once, but a session-scoped one is built
+once per process, and two files may run at the same time: write to ``tmp_path``, take a free port.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, settings
 
 from manillen_replay.cards import CARD_TEXT, DECK_32_MASK, iter_mask, mask_of
 from manillen_replay.record import (
@@ -53,6 +64,21 @@ BAD_LINE_NUMBER = 4
 
 SLOPPY_MATCH_ID = "sloppy-1"
 """The sample match with illegal plays."""
+
+
+# No test passes or fails by the machine's speed: hypothesis gives an example no deadline and does
+# not fail a test whose data takes long to draw (both are its defaults on a busy machine).
+settings.register_profile("any-speed", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("any-speed")
+
+SOLVER_DOCTESTS = Path(__file__).resolve().parent.parent / "manillen_replay" / "solver"
+"""The solver's own modules: their doctests run it."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if isinstance(item, pytest.DoctestItem) and item.path.is_relative_to(SOLVER_DOCTESTS):
+            item.add_marker(pytest.mark.solver)
 
 
 def sloppy_deal(rng: random.Random, dealer: int, slip: float = 0.3) -> Deal:

@@ -447,6 +447,7 @@ SOLVER_SAMPLES = 100
 for seed 0); from 100 on it settles between 1.4 and 1.9 (seeds 0 to 4, 100 and 300 layouts)."""
 
 
+@pytest.mark.solver
 def test_the_real_solver_backs_the_showcase_missed_vetten() -> None:
     """Bert, last to play on Dirk's certain 10C, keeps KH instead of smearing it: from what Bert
     could see, smearing KH is worth more than half a card point on average (the solver says about

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 import pytest
 
@@ -307,3 +308,48 @@ def test_bulk_bench_runs_the_stages_and_the_commands_at_both_sizes_and_judges_th
     assert any("validate + import + scan" in target for target in targets)
     assert "issue 35's targets" in capsys.readouterr().out
     assert list((tmp_path / "cache").glob("archive-seed2026-*-first-30.jsonl"))
+
+
+def test_make_timing_times_a_command_and_tells_a_failure_by_its_last_line(tmp_path):
+    from bench import make_timing
+
+    passed = make_timing.time_command(
+        [sys.executable, "-c", "print('== 12 passed, 1 skipped in 3.40s ==')"], cwd=tmp_path
+    )
+    assert passed["status"] == "ok" and passed["summary"] == "12 passed, 1 skipped in 3.40s"
+    assert passed["seconds"] >= 0 and passed["load_before"] >= 0 and not passed["reason"]
+    failed = make_timing.time_command(
+        [sys.executable, "-c", "import sys; sys.exit('make: *** [Makefile:9: check] Error 1')"], cwd=tmp_path
+    )
+    assert failed["status"] == "failed" and failed["reason"] == "make: *** [Makefile:9: check] Error 1"
+    row = dict(passed, target="check", run=1, target_seconds=90.0, floor_seconds=passed["seconds"] or 1.0)
+    table = make_timing.format_rows([row, dict(failed, target="test", run=1, target_seconds=480.0)])
+    lines = table.splitlines()
+    assert lines[0].split()[:3] == ["make", "run", "time"]
+    assert lines[2].split()[:2] == ["check", "1"] and "yes" in lines[2].split()
+    assert lines[3].split()[:2] == ["test", "1"] and "failed" in lines[3].split()
+
+
+def test_make_timing_floor_collects_what_the_target_runs():
+    from bench import make_timing
+
+    for target in ("check", "test"):
+        command = make_timing.floor_command(target)
+        assert command is not None and command[:2] == ["sh", "-c"], command
+        assert "/pytest " in command[2] and command[2].endswith(" --collect-only"), command
+    assert "not browser and not solver" in (make_timing.floor_command("check") or [""])[-1]
+    assert make_timing.floor_command("clean") is None
+
+
+def test_make_check_lists_test_files_that_exist_and_no_browser_module():
+    from bench.make_timing import ROOT
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    block = re.search(r"^CHECK_TESTS := (.*?)\n(?!\t)", makefile, re.S | re.M)
+    assert block is not None
+    listed = block.group(1).replace("\\", " ").split()
+    assert "tests/test_rules.py" in listed and "manillen_replay" in listed
+    for name in listed:
+        assert (ROOT / name).exists(), name
+        if name.endswith(".py"):
+            assert "pytest.mark.browser" not in (ROOT / name).read_text(encoding="utf-8"), name

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from manillen_replay.analysis.call_model import (
     CLUB_SHARE,
     FLOOR,
@@ -64,6 +66,7 @@ def test_the_trump_maker_is_long_in_trumps_in_the_knockers_layouts() -> None:
     assert mean_trumps(given) > mean_trumps(uniform) + 0.5
 
 
+@pytest.mark.solver
 def test_the_tegenklop_answer_counts_fourfold() -> None:
     hands = (
         mask_of([Card.H10, Card.HA, Card.HK, Card.HQ, Card.HJ, Card.C7, Card.S8, Card.D9]),
@@ -135,6 +138,7 @@ def assert_calibrated(
     return rows
 
 
+@pytest.mark.solver
 def test_trump_deals_are_calibrated() -> None:
     """docs/solver.md, "Calibration": on held-out demo deals the reviews' expected card points
     come within 1.5 of what each side took, for the knocker's side and the trump maker's.
@@ -150,6 +154,7 @@ def test_trump_deals_are_calibrated() -> None:
     assert chooser.taken - chooser.open_cards > 1
 
 
+@pytest.mark.solver
 def test_muil_deals_are_calibrated() -> None:
     """docs/solver.md, "Calibration": the demo's muil deals (which the muil line was not fitted
     on) come within 1.5 card points for both sides. (The docs measure them with 8 layouts,

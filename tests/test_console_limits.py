@@ -26,9 +26,9 @@ FOLDED = "SELECT length(repeat(repeat('x', 100000), 30000)) AS n"
 """A constant DuckDB folds while planning, deaf to interrupts: it ran 32 s under a 1 s limit."""
 LONG = "SELECT count(*) FROM range(100000000000)"
 """A query that runs until stopped."""
-MARGIN = 8.0
-"""Seconds past the limit still counted as stopping at it, on a busy machine (the query alone runs
-30 s or more)."""
+# No test here times the stop with a clock, which would make it pass or fail by the machine's
+# speed: a query that was not stopped ends with its result, and the time-limit error comes only
+# from the worker being ended at the limit (pebble's timeout).
 
 
 @pytest.fixture
@@ -50,48 +50,44 @@ def test_sql_command_stops_a_folded_constant_at_its_time_limit(tmp_path: Path, s
         [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     assert process.stdout is not None and process.stdout.readline().strip() == "ready"
-    started = time.monotonic()
-    output, errors = process.communicate(timeout=120)
-    took = time.monotonic() - started
+    output, errors = process.communicate(timeout=600)  # a hang guard only
     assert process.returncode == 1, (output, errors)
     assert "Error: the query ran longer than 1 second and was stopped" in errors
     assert "Traceback" not in errors and "FATAL" not in errors and not output
-    assert took < 1 + MARGIN, took
 
 
 def test_dashboard_stops_a_folded_constant_at_its_time_limit(archive: Path) -> None:
     data.user_query("SELECT 1 AS n")  # a worker is ready: its start is not the query's time
-    started = time.monotonic()
     with pytest.raises(QueryTimeoutError, match="longer than 1 second and was stopped"):
         data.user_query(FOLDED, timeout=1)
-    assert time.monotonic() - started < 1 + MARGIN
     assert data.user_query("SELECT 42 AS n")["n"].to_list() == [42]  # the console still works
 
 
 def test_a_save_does_not_wait_for_a_long_query(archive: Path) -> None:
     outcome: list[BaseException] = []
-    ended: list[float] = []
+    started = threading.Event()
 
     def long_query() -> None:
+        started.set()
         try:
-            data.user_query(LONG, timeout=5)
+            # long enough that the saves below end first even on a very busy machine; the order of
+            # events is what is checked, never a time
+            data.user_query(LONG, timeout=20)
         except QueryError as error:
             outcome.append(error)
-        ended.append(time.monotonic())
 
     data.user_query("SELECT 1 AS n")
     runner = threading.Thread(target=long_query)
     runner.start()
-    time.sleep(1)
-    assert runner.is_alive()
+    assert started.wait(60)
+    time.sleep(1)  # the query on its way to its worker (it may be slower: the checks hold either way)
     with data.archive().writing() as store:
         store.query("SELECT count(*) AS n FROM matches")
     summary, _ = data.import_upload("extra.json", dumps(random_record(7, 2), pretty=False).encode())
-    saved = time.monotonic()
     assert summary.imported == 1
-    runner.join(60)
-    # the saves were done before the query was stopped: they did not wait for it
-    assert ended and saved < ended[0]
+    # the saves are done and the query still runs: they did not wait for it
+    assert runner.is_alive() and not outcome
+    runner.join(120)
     assert isinstance(outcome[0], QueryTimeoutError)
 
 
@@ -159,8 +155,6 @@ def test_sql_page_shows_the_time_limit_for_a_folded_constant(
     at.button(key="sql_run_button").click().run()
     assert at.dataframe[0].value["n"].tolist() == [36]
     type_query(at, FOLDED)
-    started = time.monotonic()
     at.button(key="sql_run_button").click().run()
-    assert time.monotonic() - started < 1 + MARGIN + 2  # the page's own run on top
     assert not at.exception, [e.value for e in at.exception]
     assert at.error and "ran longer than 1 second and was stopped" in at.error[0].value

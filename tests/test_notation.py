@@ -341,6 +341,7 @@ def test_a_utf8_byte_order_mark_is_accepted(tmp_path):
 # --------------------------------------------------------------------------- the commands
 
 
+@pytest.mark.solver
 def test_validate_replay_findings_and_costs_take_mnl_files_and_folders():
     assert "15 valid, 0 invalid" in run("validate", str(NOTATION)).output
     replayed = run("replay", str(NOTATION / "seed-trick.mnl"))

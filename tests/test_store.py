@@ -626,6 +626,7 @@ def costed_sample(sample_archive: Path) -> Iterator[tuple[Store, MatchResult, li
         yield archive, result, costs
 
 
+@pytest.mark.solver
 def test_docs_examples_run_on_the_sample(costed_sample: tuple[Store, MatchResult, list[PlayCost]]) -> None:
     archive = costed_sample[0]
     queries = _doc_queries()
@@ -703,6 +704,7 @@ def _solved(store: Store, seeds: tuple[int, ...] = (0, 1)) -> dict[str, tuple[Ma
     return solved
 
 
+@pytest.mark.solver
 def test_save_costs_stores_every_play_and_every_legal_card(store: Store) -> None:
     solved = _solved(store)
     for result, costs in solved.values():
@@ -729,6 +731,7 @@ def test_save_costs_stores_every_play_and_every_legal_card(store: Store) -> None
     assert values["top"].to_list() == [max(v.hindsight for v in c.values.values()) for c in costs]
 
 
+@pytest.mark.solver
 def test_save_costs_replaces_only_the_given_matches(store: Store) -> None:
     solved = _solved(store)
     both = [cost_frames(result, {1: costs}) for result, costs in solved.values()]
@@ -742,6 +745,7 @@ def test_save_costs_replaces_only_the_given_matches(store: Store) -> None:
     assert _count(store, "play_costs") == 4 and _count(store, "card_values", "match_id = 'random-1'") == 0
 
 
+@pytest.mark.solver
 def test_save_costs_refuses_bad_frames_and_keeps_the_old_rows(store: Store) -> None:
     solved = _solved(store, (0,))
     result, costs = solved["random-0"]
@@ -758,6 +762,7 @@ def test_save_costs_refuses_bad_frames_and_keeps_the_old_rows(store: Store) -> N
     assert _count(store, "play_costs") == 32 and _count(store, "card_values") == values.height
 
 
+@pytest.mark.solver
 def test_costs_go_when_a_changed_match_is_imported_again(store: Store) -> None:
     solved = _solved(store, (0,))
     result, costs = solved["random-0"]
@@ -768,6 +773,7 @@ def test_costs_go_when_a_changed_match_is_imported_again(store: Store) -> None:
     assert _count(store, "play_costs") == 0 and _count(store, "card_values") == 0
 
 
+@pytest.mark.solver
 def test_player_accuracy_is_the_solvers_accuracy(
     costed_sample: tuple[Store, MatchResult, list[PlayCost]],
 ) -> None:
