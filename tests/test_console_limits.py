@@ -88,7 +88,8 @@ def test_a_save_does_not_wait_for_a_long_query(archive: Path) -> None:
     # the saves are done and the query still runs: they did not wait for it
     assert runner.is_alive() and not outcome
     runner.join(120)
-    assert isinstance(outcome[0], QueryTimeoutError)
+    # and it ends as queries end: with its answer, or stopped at its limit on a slow machine
+    assert not runner.is_alive() and all(isinstance(error, QueryTimeoutError) for error in outcome)
 
 
 def test_a_query_on_the_snapshot_sees_the_archive_and_then_its_changes(archive: Path) -> None:

@@ -111,7 +111,9 @@ def test_a_draft_that_fails_to_save_leaves_the_last_saved_one_whole(
     )
     drafts.save(draft, tmp_path)
     changed = Draft(
-        draft_id=draft.draft_id, setup=Setup(match_id="m", seats=["Anna", "Bert", "Carla", "Els"])
+        draft_id=draft.draft_id,
+        setup=Setup(match_id="m", seats=["Anna", "Bert", "Carla", "Els"]),
+        version=draft.version,  # the phone's next tap on the version it read
     )
 
     real_write = Path.write_text
