@@ -24,26 +24,13 @@ from manillen_replay.store import ArchiveLockedError, Store
 
 from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser_api, dashboard_command
 from .test_browser_record import PHONE, settle
+from .test_dashboard_evening import TWELVE
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
 ]
 
-TWELVE = [
-    "Anna",
-    "Bert",
-    "Carla",
-    "Dirk",
-    "Els",
-    "Frans",
-    "Griet",
-    "Hendrik",
-    "Ilse",
-    "Jan",
-    "Katrien",
-    "Luc",
-]
 ORGANISER = "organiser-of-the-club-evening"
 
 
