@@ -791,3 +791,23 @@ def test_page_starts_a_match_without_a_date_when_it_is_emptied(empty_app: tuple[
     tap(at, "record_start")
     draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
     assert draft is not None and draft.setup.date == "" and draft.setup.first_dealer == 3
+
+
+def test_a_phone_writing_over_a_version_it_has_not_read_is_refused(tmp_path: Path) -> None:
+    # two phones at one table opened the same draft; the first taps, then the second taps on
+    # what it read: the second is refused and the first phone's tap stays, whatever their order
+    first = rec.Draft(draft_id=drafts.new_id(), setup=rec.Setup(match_id="m", seats=list(SEATS)))
+    drafts.save(first, tmp_path)
+    one, two = drafts.load(first.draft_id, tmp_path), drafts.load(first.draft_id, tmp_path)
+    assert one is not None and two is not None and one.version == two.version
+    one.setup.seats = [*SEATS[:3], "Els"]
+    drafts.save(one, tmp_path)
+    two.setup.seats = [*SEATS[:3], "Frans"]
+    with pytest.raises(drafts.DraftChangedError):
+        drafts.save(two, tmp_path)
+    kept = drafts.load(first.draft_id, tmp_path)
+    assert kept is not None and kept.setup.seats[3] == "Els" and kept.version == one.version
+    kept.setup.seats = [*SEATS[:3], "Frans"]
+    drafts.save(kept, tmp_path)  # read again, its tap goes through
+    again = drafts.load(first.draft_id, tmp_path)
+    assert again is not None and again.version == one.version + 1
