@@ -138,8 +138,8 @@ def test_what_a_seat_may_play_comes_with_the_clause_that_decides_it():
     assert (buy.cards, buy.clause) == (CardSet.parse("7D"), Clause.BUY)
     muil = four_player_state(None, {2: "7D 7S"}, "9H").legal()
     assert (muil.cards, muil.clause) == (CardSet.parse("7D 7S"), Clause.MUIL_ANY)
-    partner = four_player_state(DIAMONDS, {3: "7H AH 7S"}, "AH 7H").legal()
-    assert partner.cards == CardSet.parse("7H AH") and partner.winning_card == Card.HA
+    partner = four_player_state(DIAMONDS, {3: "8H 10H 7S"}, "9H 7H").legal()
+    assert (partner.cards, partner.winning_card) == (CardSet.parse("8H 10H"), Card.H9)
 
 
 def test_at_the_lead_no_side_is_winning_the_trick_yet():
