@@ -41,7 +41,12 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutants_rules.py",
         "tests/test_mutants_core.py",
     ),
-    "manillen_replay/engine": ("tests/test_engine.py",),
+    "manillen_replay/engine": (
+        "tests/test_engine.py",
+        "tests/test_variants.py",
+        "tests/test_cli_records.py",
+        "tests/test_mutants_core.py",
+    ),
     "manillen_replay/record": ("tests/test_record.py", "tests/test_readers.py"),
     "manillen_replay/store/importer.py": ("tests/test_store.py", "tests/test_data_loss.py"),
     "manillen_replay/store/batch.py": ("tests/test_store.py", "tests/test_readers.py"),

@@ -4,14 +4,26 @@ format: the behaviours that mutation testing of ``state.py``, ``engine/`` and ``
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from manillen_replay.cards import Card, CardSet, Suit, mask_of
+from manillen_replay.engine import decode_and_replay
+from manillen_replay.engine.inferred import (
+    first_illegal_play,
+    inferred_hands,
+    inferred_leaders,
+    is_legal_without_hands,
+)
+from manillen_replay.engine.report import match_to_json, match_to_text
 from manillen_replay.errors import IllegalPlayError
 from manillen_replay.rules import Clause, DealScore, Rules, ViolationKind
 from manillen_replay.state import DealState, MatchState
 
 DIAMONDS = int(Suit.D)
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 # --------------------------------------------------------------------------- the match (state.py)
 
@@ -191,3 +203,138 @@ def test_moving_a_card_to_a_fourth_place_that_is_not_empty_is_refused_with_the_r
     rule = r"^a card moves from the 3rd pile only to an emptied 4th place"
     with pytest.raises(IllegalPlayError, match=rule):
         state.move_to_empty_place(0)
+
+
+# ------------------------------------------------------------- deals without hands (engine/inferred.py)
+
+
+def tricks_of(*lines: str) -> list[list[int]]:
+    return [[Card.parse(c) for c in line.split()] for line in lines]
+
+
+def test_without_hands_the_dealers_left_leads_then_each_tricks_winner():
+    """Four players, dealer 3: seat 0 leads; A♥ of seat 1 wins, so seat 1 leads the next; A♠ of
+    seat 0 (the fourth to play) wins that one. Each seat held the cards it played."""
+    tricks = tricks_of("7H AH 8H 9H", "7S 8S 9S AS")
+    assert inferred_leaders(tricks, 3, DIAMONDS, Rules()) == [0, 1]
+    hands = inferred_hands(tricks, 3, DIAMONDS, Rules())
+    assert [CardSet(h) for h in hands] == [CardSet.parse(h) for h in ("7H AS", "AH 7S", "8H 8S", "9H 9S")]
+
+
+def test_without_hands_the_dummy_game_follows_its_seating():
+    """three_dummy, dealer 1: play goes 2, dummy 3, 0, 1; the dummy's A♥ wins, so it leads next."""
+    rules = Rules(variant="three_dummy")
+    tricks = tricks_of("7H AH 8H 9H", "7S 8S 9S AS")
+    assert inferred_leaders(tricks, 1, DIAMONDS, rules) == [2, 3]
+    hands = inferred_hands(tricks, 1, DIAMONDS, rules)
+    assert [CardSet(h) for h in hands] == [CardSet.parse(h) for h in ("8H 8S", "9H 9S", "7H AS", "AH 7S")]
+
+
+def test_a_deal_without_hands_is_legal_when_every_seat_plays_by_the_rules():
+    """Seat 3 plays J♥ under its partner's winning K♥ though it holds A♥: the partner exemption."""
+    tricks = tricks_of("7H KH 8H JH", "7S 8S AH AS")
+    assert first_illegal_play(tricks, 3, DIAMONDS, Rules()) is None
+    assert is_legal_without_hands(tricks, 3, DIAMONDS, Rules())
+
+
+def test_a_deal_without_hands_names_the_first_card_that_breaks_a_rule():
+    """Seat 2 plays 8♠ on a heart lead and later shows 8♥: a revoke, trick 1, third card."""
+    tricks = tricks_of("7H AH 8S 9H", "7S 8H 9S AS")
+    assert first_illegal_play(tricks, 3, DIAMONDS, Rules()) == (1, 3)
+    assert not is_legal_without_hands(tricks, 3, DIAMONDS, Rules())
+    not_exempt = Rules(partner_exempt=False)
+    assert first_illegal_play(tricks_of("7H KH 8H JH", "7S 8S AH AS"), 3, DIAMONDS, not_exempt) == (1, 4)
+
+
+# ------------------------------------------------------------- the replay as read (engine/report.py)
+
+
+def replayed(name: str):
+    return decode_and_replay((SAMPLES / f"{name}.json").read_text())
+
+
+def lines_of(name: str, **options) -> list[str]:
+    return match_to_text(replayed(name), **options).splitlines()
+
+
+def test_the_text_replay_names_the_sides_of_the_three_player_games():
+    three = lines_of("variant-three")
+    assert three[1].startswith(
+        "Players: Anna, Bert, Carla; each deal the dealer plays alone against the other two"
+    )
+    assert "  card points: 22-38 (Anna - Bert & Carla)" in three
+    assert "  score: Bert & Carla +8" in three and three[-1] == "Score 0-8-8: the match was not finished"
+    dummy = lines_of("variant-three-dummy")
+    assert "plays alone with a dummy partner against the other two" in dummy[1]
+    assert "  score: Anna +9" in dummy
+    assert lines_of("variant-two-open")[1] == "Players: Anna  vs  Bert"
+    assert lines_of("variant-six-short")[1] == "Teams: Anna & Carla & Emiel  vs  Bert & Dirk & Fien"
+
+
+def test_the_text_replay_says_each_contract_as_it_was_called():
+    text = lines_of("cafe-rules", symbols=False)
+    assert "Deal 1: dealer Anna, blind muil, x4" in text
+    assert "Deal 2: dealer Bert, trump C klaveren (en face), x2" in text
+    assert "Deal 3: dealer Carla, trump S schoppen, klop, tegenklop, klop, x8" in text
+    assert "Deal 4: dealer Dirk, no contract recorded" in text
+    assert "  redeal: the same dealer deals again" in text
+    assert "Deal 1: dealer Anna, trump ♣ klaveren, x1" in lines_of("thirty-thirty")
+
+
+def test_the_text_replay_shows_illegal_plays_and_a_wrong_scoresheet_in_the_players_words():
+    text = lines_of("illegal-plays")
+    assert "  ! trick 2: Anna played 8♥: revoke (could play 9♦)" in text
+    assert "  ! trick 6: Carla played 7♠: illegal underbuy (could play J♣ K♠)" in text
+    assert (
+        "  ! deal 2: the scoresheet says Anna & Carla scored 17, the cards say Anna & Carla scored 15" in text
+    )
+
+
+def test_the_text_replay_of_a_thirty_thirty_says_the_next_deal_counts_double():
+    text = lines_of("thirty-thirty")
+    assert "  30-30: nobody scores, the next deal counts double" in text
+    assert "  score: Bert & Dirk +26" in text and "  match score: 0-26" in text
+
+
+def test_the_text_replay_of_a_finished_match_names_the_winners():
+    assert lines_of("scoresheet")[-1] == "Final score 105-42: Anna & Carla win"
+    assert lines_of("scoresheet")[-3] == "  match score: 105-42"
+
+
+def test_the_text_replay_of_one_deal_shows_that_deal_alone():
+    text = lines_of("illegal-plays", deal_number=2)
+    assert [line for line in text if line.startswith("Deal ")] == ["Deal 2: dealer Bert, trump ♦ koeken, x1"]
+
+
+def test_the_text_replay_of_a_club_evening_shows_each_block_and_who_won_it():
+    text = lines_of("club-evening")
+    assert text[1] == "Club evening: the partners change every block"
+    assert "Block 2: Anna & Bert  vs  Carla & Dirk" in text
+    assert "Block 3, Anna & Dirk  vs  Bert & Carla (58-24): won by Anna & Dirk" in text
+    assert text[-1] == "Blocks won: Anna 3, Bert 1, Carla 1, Dirk 1"
+
+
+def test_the_json_replay_gives_the_sides_of_each_deal_and_the_blocks_of_an_evening():
+    three = match_to_json(replayed("variant-three"))
+    assert (three["variant"], three["seats"], three["deals"][0]["sides"]) == (
+        "three",
+        ["Anna", "Bert", "Carla"],
+        [[0], [1, 2]],
+    )
+    evening = json.loads(json.dumps(match_to_json(replayed("club-evening"))))
+    assert evening["deals"][0]["sides"] == [[0, 2], [1, 3]]
+    assert evening["blocks"][2] == {
+        "block": 3,
+        "seats": ["Anna", "Bert", "Dirk", "Carla"],
+        "score": [58, 24],
+        "winner": 0,
+        "winners": ["Anna", "Dirk"],
+    }
+    assert evening["blocks_won"] == {"Anna": 3, "Bert": 1, "Carla": 1, "Dirk": 1}
+
+
+def test_the_json_replay_keeps_the_scoresheets_score_beside_the_cards_score():
+    deals = match_to_json(replayed("illegal-plays"))["deals"]
+    assert deals[1]["recorded_score"] == {"team": 0, "points": 17} and deals[1]["score_mismatch"] is True
+    assert deals[1]["score"] == {"team": 0, "points": 15}
+    assert deals[0]["score_mismatch"] is False
