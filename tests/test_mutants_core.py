@@ -338,3 +338,31 @@ def test_the_json_replay_keeps_the_scoresheets_score_beside_the_cards_score():
     assert deals[1]["recorded_score"] == {"team": 0, "points": 17} and deals[1]["score_mismatch"] is True
     assert deals[1]["score"] == {"team": 0, "points": 15}
     assert deals[0]["score_mismatch"] is False
+
+
+def test_without_hands_a_trump_wins_the_trick_and_a_void_seat_must_buy():
+    """Trump ♦: seat 1's 7♦ on a heart lead wins, so seat 1 leads next; seat 1 holding 7♦ and
+    playing 7♠ on a heart lead it cannot follow fails to buy."""
+    tricks = tricks_of("7H 7D 8H 9H", "7S 8S 9S AS")
+    assert inferred_leaders(tricks, 3, DIAMONDS, Rules()) == [0, 1]
+    assert [CardSet(h) for h in inferred_hands(tricks, 3, DIAMONDS, Rules())][1] == CardSet.parse("7D 7S")
+    assert is_legal_without_hands(tricks, 3, DIAMONDS, Rules())
+    failed_to_buy = tricks_of("7H 7S 8H 9H", "8S 9S 7D AS")
+    assert first_illegal_play(failed_to_buy, 3, DIAMONDS, Rules()) == (1, 2)
+    assert not is_legal_without_hands(failed_to_buy, 3, DIAMONDS, Rules())
+    assert is_legal_without_hands(failed_to_buy, 3, None, Rules())
+
+
+def test_without_hands_a_card_once_played_no_longer_obliges_its_seat():
+    """Seat 2 played its only heart in trick 1, so its 7♠ on the heart lead of trick 2 is no revoke."""
+    tricks = tricks_of("7H AH 8H 9H", "KH 7S QH JH")
+    assert first_illegal_play(tricks, 3, DIAMONDS, Rules()) is None
+
+
+def test_without_hands_the_dummy_game_knows_partners_and_revokes():
+    """three_dummy, dealer 1 (sides: 1 with the dummy 3, against 0 and 2). Seat 1 plays J♥ under
+    its dummy's winning K♥ while holding A♥: exempt. Seat 0 playing 8♠ on hearts while it holds
+    8♥ revokes."""
+    rules = Rules(variant="three_dummy")
+    assert first_illegal_play(tricks_of("7H KH 8H JH", "7S 8S AH AS"), 1, DIAMONDS, rules) is None
+    assert first_illegal_play(tricks_of("7H AH 8S 9H", "7S 8H 9S AS"), 1, DIAMONDS, rules) == (1, 3)

@@ -107,3 +107,85 @@ def test_a_penalty_keeps_its_reason_and_one_without_a_reason_has_none():
     text = match_to_text(result).splitlines()
     assert "  penalty: Anna & Carla, 30 points (looked at cards before trump)" in text
     assert "  penalty: Bert & Dirk, 10 points" in text
+
+
+def scoresheet_match(
+    seats: list[str], lines: list[tuple[int, int, int]], rules: dict | None = None, **match
+) -> str:
+    """A match of scoresheet lines only: ``(dealer, team, points)`` each."""
+    deals = [{"dealer": d, "recorded_score": {"team": t, "points": p}} for d, t, p in lines]
+    info = {"seats": seats, **match, **({"rules": rules} if rules else {})}
+    return json.dumps({"format": "manillen/1", "match": info, "deals": deals})
+
+
+def test_the_text_replay_names_the_winner_of_a_finished_match_in_each_game():
+    """One player "wins", a team "win"; a draw of a fixed match says so."""
+    two = decode_and_replay(scoresheet_match(["Anna", "Bert"], [(0, 1, 101)], variant="two_open"))
+    assert match_to_text(two).splitlines()[-1] == "Final score 0-101: Bert wins"
+    three = decode_and_replay(scoresheet_match(["Anna", "Bert", "Carla"], [(1, 0, 101)], variant="three"))
+    assert match_to_text(three).splitlines()[-1] == "Final score 0-101-0: Bert wins"
+    four = decode_and_replay(scoresheet_match(["Anna", "Bert", "Carla", "Dirk"], [(0, 1, 101)]))
+    assert match_to_text(four).splitlines()[-1] == "Final score 0-101: Bert & Dirk win"
+    level = scoresheet_match(
+        ["Anna", "Bert", "Carla", "Dirk"], [(0, 0, 5), (1, 1, 5)], {"format": "fixed", "deals": 2}
+    )
+    assert match_to_text(decode_and_replay(level)).splitlines()[-1] == "Final score 5-5: a draw"
+
+
+def test_the_text_replay_heads_the_match_with_its_file_and_marks_scoresheet_lines():
+    """The file and line a match came from, when it came from one."""
+    text = match_to_text(
+        decode_and_replay(
+            scoresheet_match(["Anna", "Bert"], [(0, 1, 5)], variant="two_open"), source="club.jsonl", line=3
+        )
+    ).splitlines()
+    assert text[0].endswith("  (club.jsonl:3)") and text[0].startswith("Match m-")
+    assert text[2:7] == [
+        "",
+        "Deal 1: dealer Anna, no contract recorded",
+        "  scoresheet line only",
+        "  score: Bert +5",
+        "  match score: 0-5",
+    ]
+    unnamed = decode_and_replay(scoresheet_match(["Anna", "Bert"], [(0, 1, 5)], variant="two_open"))
+    assert "(" not in match_to_text(unnamed).splitlines()[0]
+
+
+def test_the_text_replay_of_a_thirty_thirty_without_the_carry_rule_promises_no_double():
+    doc = json.loads((SAMPLES / "thirty-thirty.json").read_text())
+    doc["match"]["rules"] = {"thirty_carry": False}
+    assert "  30-30: nobody scores" in match_to_text(decode_and_replay(json.dumps(doc))).splitlines()
+
+
+def test_the_text_replay_says_a_deal_stopped_early_is_not_scored():
+    deal = deal_dict(dealer=0)
+    deal["tricks"] = deal["tricks"][:2]
+    text = match_to_text(decode_and_replay(document([deal]))).splitlines()
+    assert "  abandoned: not scored" in text and "  match score: 0-0" in text
+
+
+def test_the_json_replay_has_every_field_of_its_contract():
+    """docs/cli.md's contract: a program reading ``manillen replay --json`` finds each field."""
+    match = match_to_json(decode_and_replay((SAMPLES / "illegal-plays.json").read_text()))
+    assert set(match) == {
+        "id", "source", "seats", "final_score", "winner", "finished", "variant", "deals", "blocks",
+        "blocks_won", "irregularities",
+    }  # fmt: skip
+    assert match["finished"] is False
+    assert match["irregularities"] == [
+        {"deal": 2, "kind": "score_mismatch", "message": match["irregularities"][0]["message"]}
+    ]
+    deal = match["deals"][0]
+    assert set(deal) == {
+        "deal", "dealer", "sides", "kind", "trump", "contract", "en_face", "knocks", "multiplier", "points",
+        "score", "recorded_score", "score_mismatch", "penalties", "match_score", "counted", "tricks",
+        "violations",
+    }  # fmt: skip
+    assert (deal["kind"], deal["trump"], deal["contract"], deal["counted"]) == ("played", "H", "trump", True)
+    recorded = json.loads((SAMPLES / "illegal-plays.json").read_text())["deals"][0]["tricks"][0]
+    assert deal["tricks"][0]["cards"] == recorded
+    cafe = match_to_json(decode_and_replay((SAMPLES / "cafe-rules.json").read_text()))["deals"]
+    assert (cafe[1]["en_face"], cafe[2]["knocks"], cafe[0]["contract"], cafe[0]["trump"]) == (
+        True, 3, "blind_muil", None,
+    )  # fmt: skip
+    assert cafe[3]["kind"] == "redeal" and cafe[3]["recorded_score"] is None
