@@ -8,9 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from manillen_replay.engine import decode_and_replay
+from manillen_replay.cards import Card
+from manillen_replay.engine import ReplayVisitor, decode_and_replay, replay
+from manillen_replay.engine.inferred import first_illegal_play
 from manillen_replay.engine.report import match_to_json, match_to_text
+from manillen_replay.engine.results import MatchResult
 from manillen_replay.errors import InvalidRecordError
+from manillen_replay.record import loads
+from manillen_replay.record.model import Record
+from manillen_replay.rules import Rules
 
 from .test_engine import deal_dict, document, problems
 
@@ -148,7 +154,7 @@ def test_the_text_replay_heads_the_match_with_its_file_and_marks_scoresheet_line
         "  match score: 0-5",
     ]
     unnamed = decode_and_replay(scoresheet_match(["Anna", "Bert"], [(0, 1, 5)], variant="two_open"))
-    assert "(" not in match_to_text(unnamed).splitlines()[0]
+    assert match_to_text(unnamed).splitlines()[0] == f"Match {unnamed.id}"
 
 
 def test_the_text_replay_of_a_thirty_thirty_without_the_carry_rule_promises_no_double():
@@ -173,7 +179,11 @@ def test_the_json_replay_has_every_field_of_its_contract():
     }  # fmt: skip
     assert match["finished"] is False
     assert match["irregularities"] == [
-        {"deal": 2, "kind": "score_mismatch", "message": match["irregularities"][0]["message"]}
+        {
+            "deal": 2,
+            "kind": "score_mismatch",
+            "message": "deal 2: the scoresheet says team 0 scored 17, the cards say team 0 scored 15",
+        }
     ]
     deal = match["deals"][0]
     assert set(deal) == {
@@ -189,3 +199,80 @@ def test_the_json_replay_has_every_field_of_its_contract():
         True, 3, "blind_muil", None,
     )  # fmt: skip
     assert cafe[3]["kind"] == "redeal" and cafe[3]["recorded_score"] is None
+
+
+def test_the_text_replay_of_a_four_player_deal_shows_each_trick_and_the_card_points():
+    text = match_to_text(decode_and_replay((SAMPLES / "seed-trick.json").read_text())).splitlines()
+    assert "   1.  Anna A♣    Bert Q♣   Carla 9♦    Dirk K♦   -> Dirk +9" in text
+    assert any(line.startswith("  card points: ") and line.count("-") == 1 for line in text)
+    assert text[-2] == "" and text[-1].startswith(("Score ", "Final score "))
+
+
+def test_the_text_replay_heads_each_block_of_an_evening_once():
+    text = match_to_text(decode_and_replay((SAMPLES / "club-evening.json").read_text())).splitlines()
+    assert text[2:6] == [
+        "",
+        "Block 1: Anna & Carla  vs  Bert & Dirk",
+        "",
+        "Deal 1: dealer Anna, no contract recorded",
+    ]
+    assert [line for line in text if line.startswith("Block 2:")] == [
+        "Block 2: Anna & Bert  vs  Carla & Dirk"
+    ]
+
+
+def test_the_three_player_game_is_explained_in_one_sentence():
+    assert match_to_text(replayed_sample("variant-three")).splitlines()[1] == (
+        "Players: Anna, Bert, Carla; each deal the dealer plays alone against the other two, "
+        "and each opponent scores their side's result"
+    )
+
+
+def replayed_sample(name: str) -> MatchResult:
+    return decode_and_replay((SAMPLES / f"{name}.json").read_text())
+
+
+def test_a_dealer_out_of_turn_on_a_scoresheet_line_is_reported_as_such():
+    """Not mistaken for a scoresheet that disagrees with the cards."""
+    doc = scoresheet_match(["Anna", "Bert", "Carla", "Dirk"], [(0, 0, 10), (2, 1, 4)])
+    text = match_to_text(decode_and_replay(doc)).splitlines()
+    assert "  ! deal 2 was dealt by Carla; by rotation it was Bert's turn" in text
+
+
+def test_deals_after_the_match_was_won_are_named_with_the_score_it_was_won_at():
+    doc = scoresheet_match(["Anna", "Bert", "Carla", "Dirk"], [(0, 0, 60), (1, 0, 50), (2, 1, 5)])
+    assert [i.message for i in decode_and_replay(doc).irregularities] == [
+        "the match was already decided at 110-0; deal 3 and any after it do not count"
+    ]
+
+
+def test_a_replay_records_illegal_plays_unless_asked_to_be_strict_and_tells_its_visitors():
+    record = loads((SAMPLES / "illegal-plays.json").read_text())
+    kinds = {v.kind.value for v in replay(record).violations}
+    assert kinds >= {"revoke", "failed_to_overtake", "illegal_underbuy"}
+
+    class CountDeals(ReplayVisitor):
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def begin_match(self, record: Record, result: MatchResult) -> None:
+            self.seen.append("match")
+
+    visitor = CountDeals()
+    decode_and_replay((SAMPLES / "seed-trick.json").read_text(), visitors=[visitor])
+    assert visitor.seen == ["match"]
+
+
+def test_without_hands_a_partner_winning_by_a_trump_exempts_from_overtaking():
+    """Trump ♦: seat 1 buys with 7♦; its partner may then play 9♥ though it holds A♥."""
+
+    tricks = [[Card.parse(c) for c in line.split()] for line in ("QH 7D 8H 9H", "7S 8S AH AS")]
+    assert first_illegal_play(tricks, 3, 1, Rules()) is None
+
+
+def test_without_hands_the_dummy_may_play_under_its_dealer():
+    """three_dummy, dealer 1: the dealer leads K♥ and its dummy may play J♥ holding A♥."""
+
+    lines = ("7S 8S 9S AS", "KH 7H JH 8H", "QC 9C AH 7C")
+    tricks = [[Card.parse(c) for c in line.split()] for line in lines]
+    assert first_illegal_play(tricks, 1, 1, Rules(variant="three_dummy")) is None
