@@ -264,9 +264,10 @@ def test_a_replay_records_illegal_plays_unless_asked_to_be_strict_and_tells_its_
 
 
 def test_without_hands_a_partner_winning_by_a_trump_exempts_from_overtaking():
-    """Trump ♦: seat 1 buys with 7♦; its partner may then play 9♥ though it holds A♥."""
+    """Trump ♦: seat 1 buys with 7♦; its partner, out of hearts, may then play 7♠ though it
+    holds 8♦ (against an opponent winning it would have to buy)."""
 
-    tricks = [[Card.parse(c) for c in line.split()] for line in ("QH 7D 8H 9H", "7S 8S AH AS")]
+    tricks = [[Card.parse(c) for c in line.split()] for line in ("QH 7D 8H 7S", "7C 8C 8D 9C")]
     assert first_illegal_play(tricks, 3, 1, Rules()) is None
 
 

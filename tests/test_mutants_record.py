@@ -3,6 +3,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
+from manillen_replay.errors import InvalidRecordError
+from manillen_replay.record import loads
 from manillen_replay.record.model import seat_name_problems
 
 
@@ -25,4 +32,46 @@ def test_a_name_with_a_control_character_or_the_dummys_word_is_refused():
 def test_the_same_name_twice_is_quoted_once():
     assert seat_name_problems(["Anna", "Bert", "Bert", "Dirk"]) == [
         (2, "seats 1 and 2 have the same name ('Bert'): each player sits once")
+    ]
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+def problems_of(doc: dict) -> list[str]:
+    with pytest.raises(InvalidRecordError) as caught:
+        loads(json.dumps(doc))
+    return [p.describe() for p in caught.value.problems]
+
+
+def test_a_recorded_score_no_deal_can_reach_is_refused_with_the_most_one_can():
+    """30 card points over the half times the highest factor: 4 under the default cap, 8 with
+    blind muil and no cap."""
+    doc = {
+        "format": "manillen/1",
+        "match": {"seats": ["Anna", "Bert", "Carla", "Dirk"]},
+        "deals": [{"dealer": 0, "recorded_score": {"team": 0, "points": 500}}],
+    }
+    said = "/deals/0/recorded_score/points: a recorded score of 500 points is more than one deal can score"
+    assert problems_of(doc) == [
+        f"{said} under these rules: at most 120 (30 card points over the half, times the highest factor 4)"
+    ]
+    doc["match"]["rules"] = {"max_multiplier": None, "cafe": {"blind_muil": True}}
+    assert problems_of(doc) == [
+        f"{said} under these rules: at most 240 (30 card points over the half, times the highest factor 8)"
+    ]
+
+
+def test_a_card_dealt_to_the_table_or_laid_aside_as_well_as_to_a_hand_is_named_at_both_places():
+    two = json.loads((SAMPLES / "variant-two-open.json").read_text())
+    card = two["deals"][0]["hands"][1][0]
+    two["deals"][0]["table"][0][0][0] = card
+    assert problems_of(two) == [
+        f"/deals/0/table/0/0/0: '{card}' was dealt twice (also at /deals/0/hands/1/0)"
+    ]
+    three = json.loads((SAMPLES / "variant-three.json").read_text())
+    card = three["deals"][0]["hands"][1][0]
+    three["deals"][0]["discards"][0] = card
+    assert problems_of(three) == [
+        f"/deals/0/discards/0: '{card}' was dealt twice (also at /deals/0/hands/1/0)"
     ]
