@@ -277,3 +277,23 @@ def test_without_hands_the_dummy_may_play_under_its_dealer():
     lines = ("7S 8S 9S AS", "KH 7H JH 8H", "QC 9C AH 7C")
     tricks = [[Card.parse(c) for c in line.split()] for line in lines]
     assert first_illegal_play(tricks, 1, 1, Rules(variant="three_dummy")) is None
+
+
+def test_a_block_of_an_evening_ending_level_is_won_by_nobody():
+    doc = json.loads((SAMPLES / "club-evening.json").read_text())
+    doc["deals"][1]["recorded_score"]["points"] += 24
+    text = match_to_text(decode_and_replay(json.dumps(doc))).splitlines()
+    assert "Block 1, Anna & Carla  vs  Bert & Dirk (56-56): won by nobody (a tie)" in text
+    assert text[-1] == "Blocks won: Anna 2, Bert 1, Carla 0, Dirk 1"
+
+
+def test_an_evening_is_shown_as_an_evening_even_when_the_partners_stay():
+    doc = json.loads((SAMPLES / "club-evening.json").read_text())
+    doc["match"]["blocks"] = [doc["match"]["seats"]] * 3
+    text = match_to_text(decode_and_replay(json.dumps(doc))).splitlines()
+    assert text[1:4] == [
+        "Club evening: the partners change every block",
+        "",
+        "Block 1: Anna & Carla  vs  Bert & Dirk",
+    ]
+    assert text[-2] == "Block 3, Anna & Carla  vs  Bert & Dirk (58-24): won by Anna & Carla"
