@@ -297,3 +297,24 @@ def test_an_evening_is_shown_as_an_evening_even_when_the_partners_stay():
         "Block 1: Anna & Carla  vs  Bert & Dirk",
     ]
     assert text[-2] == "Block 3, Anna & Carla  vs  Bert & Dirk (58-24): won by Anna & Carla"
+
+
+def test_a_card_played_again_is_named_with_the_trick_it_was_played_in():
+    """The last card of trick 1 led again in trick 2: a card played twice, not one missing from a hand."""
+    deal = deal_dict(dealer=3, trump=1)
+    first = deal["tricks"][0]
+    deal["tricks"][1][0] = first[3]
+    found = problems(document([deal]))
+    assert f"club.jsonl:14: /deals/0/tricks/1/0: '{first[3]}' was already played in trick 1" in found
+
+
+def test_a_card_of_another_players_hand_is_not_taken_for_a_face_down_table_card():
+    doc = json.loads((SAMPLES / "variant-two-open.json").read_text())
+    deal = doc["deals"][0]
+    leader_card = deal["tricks"][0][0]
+    other = next(c for c in deal["hands"][1] if c != leader_card)
+    deal["tricks"] = [[leader_card, other]]
+    with pytest.raises(InvalidRecordError) as caught:
+        decode_and_replay(json.dumps(doc))
+    messages = [p.describe() for p in caught.value.problems]
+    assert f"/deals/0/tricks/0/1: '{other}' is not in Anna's hand in trick 1" in messages
