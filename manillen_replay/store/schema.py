@@ -694,6 +694,22 @@ ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS loss_error DOUBLE;
 """
 
 
+_MIGRATION_14 = """
+CREATE TABLE puzzle_reviews (
+    player VARCHAR NOT NULL,
+    puzzle_id VARCHAR NOT NULL,
+    box INTEGER NOT NULL,
+    due_at TIMESTAMP NOT NULL,
+    answers INTEGER NOT NULL,
+    misses INTEGER NOT NULL,
+    last_answer VARCHAR NOT NULL,
+    last_right BOOLEAN NOT NULL,
+    answered_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (player, puzzle_id)
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -753,6 +769,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         13,
         "call_decisions.loss_error: how sure a call's loss is (the findings judge the loss less two of it)",
         _MIGRATION_13,
+    ),
+    Migration(
+        14,
+        "puzzle_reviews: each player's answers to their puzzles, and when each comes back (Leitner boxes)",
+        _MIGRATION_14,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
