@@ -35,6 +35,7 @@ from dashboards.limits import (
     UPLOAD_MAX_RECORDS,
     upload_limits,
 )
+from manillen_replay.analysis.puzzles import Puzzle, Review, make_puzzles
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
@@ -1240,3 +1241,48 @@ def warm() -> None:
         finding_rates(FindingFilter(players=(first,)))
         player_ledger(first, "match")
         player_ledger(first, "all")
+
+
+# --------------------------------------------------------------------------- puzzles
+
+
+@st.cache_data(show_spinner=False)
+def _costs_stamp(path: str, version: int) -> tuple[str, int]:
+    row = _frame(
+        path, "SELECT CAST(max(analysed_at) AS VARCHAR) AS last, count(*) AS matches FROM matches"
+    ).row(0)
+    return (str(row[0]), int(row[1]))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _puzzles(path: str, stamp: tuple[str, int], player: str) -> list[Puzzle]:
+    with _archive(path).reading() as store:
+        tables = store.puzzle_rows(player=player)
+    return make_puzzles(tables, player=player)
+
+
+def puzzles(player: str) -> list[Puzzle]:
+    """A player's puzzles (:func:`manillen_replay.analysis.puzzles.make_puzzles`), made again only
+    when an analysis or an import changed the archive: an answer kept does not remake them."""
+    current = archive()
+    return _puzzles(str(current.path), _costs_stamp(*_key(current)), player)
+
+
+@st.cache_data(show_spinner=False)
+def _puzzle_reviews(path: str, version: int, player: str) -> dict[str, Review]:
+    with _archive(path).reading() as store:
+        return store.puzzle_reviews(player)
+
+
+def puzzle_reviews(player: str) -> dict[str, Review]:
+    """Where each of a player's puzzles stands: its Leitner box, when it is due again."""
+    return _puzzle_reviews(*_key(archive()), player)
+
+
+def answer_puzzle(player: str, puzzle_id: str, answer: str, right: bool) -> Review:
+    """Keep an answer to a puzzle (anyone who may view the archive may train).
+
+    :raises ArchiveLockedError: when another program holds the archive.
+    """
+    with archive().writing() as store:
+        return store.answer_puzzle(player, puzzle_id, answer, right)

@@ -987,6 +987,57 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
 }
 LABELS.update(EVENING_LABELS)
 
+# The Train page: puzzles from a player's own costly decisions.
+TRAIN_LABELS: dict[str, tuple[str, str]] = {
+    "nav.train": ("Train", "Trainen"),
+    "train.title": ("Train", "Trainen"),
+    "train.intro": (
+        "Puzzles from your own decisions that cost points, as you saw the table: your hand, the cards "
+        "played, the calls and the score. The solver checks your answer from what you could see. A "
+        "missed puzzle comes back later in the session, a solved one after a day, then three, seven...",
+        "Puzzels uit je eigen beslissingen die punten kostten, zoals jij de tafel zag: je hand, de "
+        "gespeelde kaarten, de roep en de stand. De solver keurt je antwoord vanuit wat jij kon zien. Een "
+        "gemiste puzzel komt later in de sessie terug, een opgeloste na een dag, dan drie, zeven...",
+    ),
+    "train.player": ("Who are you?", "Wie ben je?"),
+    "train.new": ("New puzzles this session", "Nieuwe puzzels deze sessie"),
+    "train.none": (
+        "No puzzles for {player} yet: they come from the decisions the solver reviewed that clearly "
+        "cost 2 card points or more (the review runs on its own after an upload, or with `manillen "
+        "analyze --depth solver`).",
+        "Nog geen puzzels voor {player}: ze komen uit beslissingen die de solver bekeek en die duidelijk "
+        "2 kaartpunten of meer kostten (de analyse loopt vanzelf na een upload, of met `manillen "
+        "analyze --depth solver`).",
+    ),
+    "train.done": (
+        "Done for now: {right} of {answered} right this session. The next puzzle is due {due}.",
+        "Klaar voor nu: {right} van {answered} juist deze sessie. De volgende puzzel is {due} aan de beurt.",
+    ),
+    "train.more": ("More new puzzles", "Meer nieuwe puzzels"),
+    "train.progress": (
+        "{count} puzzles: {new} new, {due} due now, {boxed} in the boxes.",
+        "{count} puzzels: {new} nieuw, {due} nu aan de beurt, {boxed} in de dozen.",
+    ),
+    "train.again": ("Missed earlier: here it is again.", "Eerder gemist: hier is hij opnieuw."),
+    "train.check": ("Check", "Nakijken"),
+    "train.pick": ("Your answer", "Jouw antwoord"),
+    "train.right": ("Right!", "Juist!"),
+    "train.wrong": (
+        "Not this time: {answer}. It comes back later.",
+        "Deze keer niet: {answer}. Hij komt later terug.",
+    ),
+    "train.next": ("Next puzzle", "Volgende puzzel"),
+    "train.replay": ("Open the deal in the replay", "Het spel openen in herspelen"),
+    "train.never": ("none due", "geen"),
+    "train.klop": ("klop", "klop"),
+    "train.no klop": ("no klop", "niet kloppen"),
+    **{f"train.{key}": REPORT_WORDS[key] for key in ("puzzle_title", "puzzle_source", "puzzle_score")},
+    **{
+        f"train.question.{kind}": REPORT_WORDS[f"question.{kind}"] for kind in ("card", "knock", "trumps_out")
+    },
+}
+LABELS.update(TRAIN_LABELS)
+
 # The clause explanations of rules.LegalPlays.explain, in Dutch; English comes from the rules.
 _CLAUSES_NL: dict[Clause, str] = {
     Clause.LEAD: "wie uitkomt, mag eender welke kaart spelen",

@@ -17,7 +17,6 @@ from dashboards.steps import LineCard, Moment, deal_moments, line_moments, step_
 from manillen_replay.cards import Card, CardSet
 from manillen_replay.engine import DealResult, MatchResult
 from manillen_replay.errors import ManillenError
-from manillen_replay.rules import Contract
 
 t = ui.translator()
 language = ui.lang()
@@ -285,19 +284,9 @@ def tricks_so_far_html() -> str:
 
 def contract_text() -> str:
     """The deal's contract with its calls, game terms in Dutch."""
-    if deal.contract is Contract.TRUMP and deal.trump is not None:
-        text = t("contract.trump", suit=i18n.suit_name(deal.trump))
-    elif deal.contract is not None:
-        text = t(f"contract.{deal.contract.value}")
-    else:
-        text = t("contract.none")
-    if deal.en_face:
-        text += ", " + t("contract.en_face")
-    if deal.knocks:
-        text += ", " + ", ".join(("klop", "tegenklop")[i % 2] for i in range(deal.knocks))
-    if deal.multiplier and deal.multiplier > 1:
-        text += f" (x{deal.multiplier})"
-    return text
+    return ui.contract_text(
+        deal.contract, deal.trump, en_face=deal.en_face, knocks=deal.knocks, multiplier=deal.multiplier
+    )
 
 
 def trick_note() -> str:

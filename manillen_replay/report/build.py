@@ -158,6 +158,9 @@ class Decision:
     """The better card's line, when the solver's review stored it."""
     rank: int = 1
     """The place among the player's costliest, 1 first."""
+    held: tuple[int, ...] = ()
+    """For a table as the decider saw it (a puzzle): how many cards each seat holds, the other
+    hands drawn face down; empty when every hand is shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +208,9 @@ class Report:
     samples: int | None = None
     """The most layouts any play's view cost averaged (the ``--samples`` of the analysis)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    puzzles: tuple[Any, ...] = ()
+    """The puzzles the report ends with (:class:`~manillen_replay.analysis.puzzles.Puzzle`):
+    three clear ones from the match's costly decisions, of the player or of everyone."""
     first_team: int = 0
     """The team every table, chart and score of the report shows first: the player's team, or
     the first seat's team in a report for everyone."""
