@@ -62,7 +62,7 @@ def puzzles(
     \b
       manillen import data/samples/cafe-rules.json --db train.duckdb
       manillen analyze --db train.duckdb --samples 10
-      manillen puzzles --db train.duckdb --player Anna --out anna.json --html anna.html
+      manillen puzzles --db train.duckdb --player Bert --out bert.json --html bert.html
     """
     # the store and polars load here, not for `manillen puzzles --help`
     from ..analysis.puzzles import make_puzzles, puzzles_json
