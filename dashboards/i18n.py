@@ -1023,8 +1023,8 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     "train.pick": ("Your answer", "Jouw antwoord"),
     "train.right": ("Right!", "Juist!"),
     "train.wrong": (
-        "Not this time: {answer}. It comes back later.",
-        "Deze keer niet: {answer}. Hij komt later terug.",
+        "Not this time: you chose {answer}. This puzzle comes back later.",
+        "Deze keer niet: je koos {answer}. Deze puzzel komt later terug.",
     ),
     "train.next": ("Next puzzle", "Volgende puzzel"),
     "train.replay": ("Open the deal in the replay", "Het spel openen in herspelen"),
