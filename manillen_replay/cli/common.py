@@ -246,6 +246,18 @@ def fast_scan_note(deals: int, how: str) -> str:
     )
 
 
+DB_OPTION = click.option(
+    "--db",
+    "db",
+    envvar="MANILLEN_DB",
+    default="manillen.duckdb",
+    show_default=True,
+    metavar="FILE",
+    help="The archive (a DuckDB file); $MANILLEN_DB when set.",
+)
+"""``--db FILE`` of the commands that read an archive by default from $MANILLEN_DB or the current folder."""
+
+
 WAIT_OPTION = click.option(
     "--wait",
     type=click.FloatRange(min=0),

@@ -7,18 +7,11 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from .common import WAIT_OPTION, existing_archive, plural
+from .common import DB_OPTION, WAIT_OPTION, existing_archive, plural
 
 
 @click.command()
-@click.option(
-    "--db",
-    envvar="MANILLEN_DB",
-    default="manillen.duckdb",
-    show_default=True,
-    metavar="FILE",
-    help="The archive (a DuckDB file); $MANILLEN_DB when set.",
-)
+@DB_OPTION
 @click.option("--player", required=True, metavar="NAME", help="Whose puzzles (any case).")
 @click.option("--match", "match_id", metavar="ID", help="Only the puzzles of this match.")
 @click.option(
