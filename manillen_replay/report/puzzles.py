@@ -109,6 +109,11 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
     score = say(
         lang, "puzzle_score", a=puzzle.score[0], b=puzzle.score[1], c=puzzle.taken[0], d=puzzle.taken[1]
     )
+    tricks = "; ".join(
+        f"{number}. {escape(puzzle.names[trick[0][0]])}: " + " ".join(_card_text(card) for _, card in trick)
+        for number, trick in enumerate(puzzle.tricks, start=1)
+    )
+    played = f'<p class="source">{escape(say(lang, "tricks_so_far"))}: {tricks}</p>' if tricks else ""
     folded = (
         f"<details><summary>{escape(say(lang, 'answer'))}</summary>{answer_html(puzzle, lang)}</details>"
         if answer
@@ -118,7 +123,8 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
         f'<article class="puzzle" data-puzzle="{escape(puzzle.puzzle_id, quote=True)}" '
         f'data-kind="{puzzle.kind.value}"><h3>{escape(title)}</h3>'
         f'<p class="source">{escape(say(lang, "puzzle_source", source=puzzle.source))}</p>'
-        f'<p class="contract">{contract}. {escape(score)}</p>{table_html(decision, lang)}{folded}</article>'
+        f'<p class="contract">{contract}. {escape(score)}</p>{played}'
+        f"{table_html(decision, lang)}{folded}</article>"
     )
 
 

@@ -194,6 +194,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "Stand voor het spel {a}–{b}; kaartpunten in dit spel tot nu {c}–{d} (jouw ploeg eerst).",
     ),
     "hidden_cards": ("{count} cards", "{count} kaarten"),
+    "tricks_so_far": ("Tricks so far, each from its leader", "Slagen tot nu, elk vanaf wie uitkwam"),
     "answer": ("Answer", "Antwoord"),
     "answers": ("Answers", "Antwoorden"),
     "answer_card": (
