@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from manillen_replay.analysis.puzzles import PuzzleKind
 from manillen_replay.analysis.words import kind_name
 from manillen_replay.cards import Suit
 from manillen_replay.report.svg import MINUS as MINUS  # every figure of the pages: −3, not the hyphen of -3
@@ -1032,9 +1033,7 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     "train.klop": ("klop", "klop"),
     "train.no klop": ("no klop", "niet kloppen"),
     **{f"train.{key}": REPORT_WORDS[key] for key in ("puzzle_title", "puzzle_source", "puzzle_score")},
-    **{
-        f"train.question.{kind}": REPORT_WORDS[f"question.{kind}"] for kind in ("card", "knock", "trumps_out")
-    },
+    **{f"train.question.{kind.value}": REPORT_WORDS[f"question.{kind.value}"] for kind in PuzzleKind},
 }
 LABELS.update(TRAIN_LABELS)
 

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from bench.record_bench import free_port, serving
-from manillen_replay.analysis.puzzles import Puzzle, PuzzleKind, make_puzzles
+from manillen_replay.analysis.puzzles import Puzzle, make_puzzles
 from manillen_replay.cards import Card
 from manillen_replay.store import Store
 
 from .test_browser import ARTIFACTS, CHROMIUM_ARGS, browser_api, dashboard_command
-from .test_puzzles import build_costed, trainee
+from .test_puzzles import build_costed, on_the_page, trainee
 
 pytestmark = pytest.mark.browser
 
@@ -44,11 +44,10 @@ def server(costed: Path, tmp_path: Path) -> Iterator[str]:
 
 
 def shown_puzzle(page: Any, puzzles: list[Puzzle]) -> Puzzle:
-    """The puzzle on the page, found by the source it names."""
+    """The puzzle on the page, found by the source it names and its question."""
     caption = page.get_by_text("From match").first
     caption.wait_for(timeout=30_000)
-    text = caption.inner_text()
-    return next(p for p in puzzles if f"From {p.source}." == text.strip())
+    return on_the_page(puzzles, caption.inner_text(), page.locator("h3").first.inner_text())
 
 
 def pill(page: Any, option: str) -> Any:
@@ -83,7 +82,7 @@ def test_three_puzzles_one_wrong_and_the_wrong_one_comes_back(costed: Path, serv
                 page.locator(".mr-table").wait_for(timeout=15_000)
                 if turn == 0:
                     page.screenshot(path=str(ARTIFACTS / f"train-{screen}-puzzle.png"), full_page=True)
-                if puzzle.kind is PuzzleKind.TRUMPS_OUT:
+                if puzzle.kind.is_drill:
                     for card in [] if turn == 0 else sorted(puzzle.answers):
                         pill(page, card).click()
                     page.get_by_role("button", name="Check").click()

@@ -13,7 +13,7 @@ import datetime
 import json
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from manillen_replay.analysis.puzzles import (
     MARGIN,
     RELEARN,
+    Puzzle,
     PuzzleKind,
     is_clear,
     make_puzzles,
@@ -33,6 +34,7 @@ from manillen_replay.cli import cli
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.record import Entry, dumps
 from manillen_replay.report import make_report
+from manillen_replay.report.words import say
 from manillen_replay.store import Store
 
 from .factories import random_record
@@ -185,7 +187,7 @@ def test_a_puzzle_names_its_source_and_hides_the_other_hands(archive: Path) -> N
         dealt = {c for c in Card if c in CardSet(deal.hands[puzzle.seat])}
         assert set(puzzle.hand) == dealt - earlier
         assert sum(puzzle.held) == 32 - 4 * (puzzle.trick - 1) - (puzzle.play - 1)
-        if puzzle.kind is PuzzleKind.TRUMPS_OUT:
+        if puzzle.kind.is_drill:
             continue  # its options are every trump the player lacks, its answer the ones out
         # the file holds no card still in another hand
         others = {
@@ -294,6 +296,16 @@ def test_report_ends_with_three_puzzles_of_the_match_the_other_hands_hidden(arch
 # --------------------------------------------------------------------------- the Train page
 
 
+def on_the_page(puzzles: Iterable[Puzzle], source: str, title: str) -> Puzzle:
+    """The puzzle a page shows, by the source it names (``From match ...``) and the question in its
+    title (a card puzzle and its drills share their source)."""
+    return next(
+        p
+        for p in puzzles
+        if f"From {p.source}." == source.strip() and title.endswith(say("en", f"question.{p.kind.value}"))
+    )
+
+
 @pytest.fixture
 def app(archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
     from streamlit.testing.v1 import AppTest
@@ -322,13 +334,13 @@ def test_train_page_brings_a_missed_puzzle_back_after_the_others(app: object, ar
     for turn in range(4):
         assert not at.exception, [e.value for e in at.exception]
         source = next(c.value for c in at.caption if c.value.startswith("From match"))
-        puzzle = next(p for p in by_id.values() if f"From {p.source}." == source)
+        puzzle = on_the_page(by_id.values(), source, at.subheader[0].value)
         shown.append(puzzle.puzzle_id)
         if turn == 3:
             assert "Missed earlier: here it is again." in [w.value for w in at.warning]
             break
         pick: Any = at.get("button_group")[0]
-        if puzzle.kind is PuzzleKind.TRUMPS_OUT:
+        if puzzle.kind.is_drill:
             pick.set_value(sorted(puzzle.answers) if turn else [])
             next(b for b in at.button if b.label == "Check").click().run()
         else:

@@ -175,7 +175,7 @@ def _checked(puzzle: Puzzle, key: str) -> None:
 if answered is None:
     key = f"train_pick_{current.puzzle_id}_{tally[1]}"
     options = list(current.options)
-    if current.kind is PuzzleKind.TRUMPS_OUT:
+    if current.kind.is_drill:
         st.pills(t("train.pick"), options, selection_mode="multi", format_func=option_text, key=key)
         st.button(t("train.check"), type="primary", on_click=_checked, args=(current, key))
     else:
@@ -187,7 +187,7 @@ else:
     if answered["right"]:
         st.success(t("train.right"))
     else:
-        shown = option_text(said) if current.kind is not PuzzleKind.TRUMPS_OUT else said
+        shown = " ".join(option_text(o) for o in said.split()) if current.kind.is_drill else option_text(said)
         st.error(t("train.wrong", answer=shown))
     html_view.show(answer_html(current, language), key="train_answer")
     st.button(t("train.next"), type="primary", on_click=_next)

@@ -7,8 +7,8 @@ player's view, the values stored by ``manillen analyze --depth solver`` (``card_
 ``call_decisions``). Only decisions whose answer is clear become puzzles (:func:`is_clear`): the
 card played surely cost at least :data:`COSTLY` card points, and the best card beats every other
 card by at least :data:`MARGIN`, so that a near-tie, where a strong player would call two cards
-equally good, is never a puzzle. A "what is still out?" drill asks, at the moment of a card
-puzzle, which trumps the other three hands still hold.
+equally good, is never a puzzle. The "what is still out?" drills ask, at the moment of a card
+puzzle, which trumps the other three hands still hold and which cards are the masters.
 
 Each puzzle names its source (match, deal, trick and place in the trick) so that a coach can
 check it in the deal replay. The answers are scheduled with the Leitner system (:func:`next_box`).
@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from ..cards import Card, CardSet, Suit
+from ..cards import Card, CardSet, Rank, Suit
 from ..engine import DealResult, MatchResult
 from ..errors import ManillenError
 from ..rules import Contract
@@ -46,7 +46,7 @@ KNOCK_COSTLY = 2.0
 :data:`~.costs.SURE_Z` standard errors, for a knock to make a puzzle."""
 
 DRILL_FROM_TRICK = 3
-"""The first trick from which a card puzzle also gets a "which trumps are still out?" drill:
+"""The first trick from which a card puzzle also gets its "what is still out?" drills:
 before it nearly every trump is out, and counting is no exercise."""
 
 
@@ -59,6 +59,13 @@ class PuzzleKind(StrEnum):
     """Do you knock (klop)?"""
     TRUMPS_OUT = "trumps_out"
     """Which trumps are still out (in the other three hands)?"""
+    MASTERS = "masters"
+    """Which cards are the masters now: the highest of each suit not played yet?"""
+
+    @property
+    def is_drill(self) -> bool:
+        """Whether the answer is a set of cards to tick (a "what is still out?" drill)."""
+        return self in (PuzzleKind.TRUMPS_OUT, PuzzleKind.MASTERS)
 
 
 @dataclass(frozen=True)
@@ -133,13 +140,13 @@ class Puzzle:
 
     def is_right(self, answer: str | Iterable[str]) -> bool:
         """Whether ``answer`` is accepted: one option (a card as ``10H``, any case; ``klop``), or
-        for a drill the cards chosen, which must be exactly the trumps still out.
+        for a drill the cards chosen, which must be exactly the cards asked for.
 
         >>> puzzle = _sample()
         >>> puzzle.is_right("9h"), puzzle.is_right("KH")
         (True, False)
         """
-        if self.kind is PuzzleKind.TRUMPS_OUT:
+        if self.kind.is_drill:
             chosen = {answer} if isinstance(answer, str) else set(answer)
             return {_option(a) for a in chosen} == set(self.answers)
         if not isinstance(answer, str):
@@ -375,8 +382,7 @@ def make_puzzles(tables: PuzzleTables, *, player: str | None = None) -> list[Puz
                     **moment,
                 )
             )
-            drill = _trumps_drill(result, deal, row["trick"], row["play"], row["seat"], date, where)
-            if drill is not None:
+            for drill in _drills(result, deal, row["trick"], row["play"], row["seat"], date, where):
                 puzzles.append(drill)
         for row in _rows(tables.calls.filter(pl.col("match_id") == record["match_id"])):
             puzzle = _knock_puzzle(result, deals.get(row["deal"]), row, date)
@@ -396,13 +402,75 @@ def _order(puzzle: Puzzle) -> tuple[str, str, int, int, int, str]:
     )
 
 
-def _trumps_drill(
+MASTER_RANKS = (Rank.TEN, Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
+"""The ranks a masters drill offers in each suit: a suit's master is nearly always one of them."""
+
+
+def _drills(
     result: MatchResult, deal: DealResult, trick: int, play: int, seat: int, date: str | None, where: str
-) -> Puzzle | None:
-    """ "Which trumps are still out?" at the moment of a card puzzle, from :data:`DRILL_FROM_TRICK` on."""
-    if deal.trump is None or trick < DRILL_FROM_TRICK:
-        return None
+) -> list[Puzzle]:
+    """The "what is still out?" drills at the moment of a card puzzle, from :data:`DRILL_FROM_TRICK`
+    on: which trumps the other hands hold (in a trump deal), and which cards are the masters."""
+    if trick < DRILL_FROM_TRICK:
+        return []
     moment = _moment(result, deal, trick, play, seat)
+    drills = [_masters_drill(result, deal, moment, trick, play, seat, date, where)]
+    if deal.trump is not None:
+        drills.append(_trumps_drill(result, deal, moment, trick, play, seat, date, where))
+    return [drill for drill in drills if drill is not None]
+
+
+def _masters_drill(
+    result: MatchResult,
+    deal: DealResult,
+    moment: dict[str, Any],
+    trick: int,
+    play: int,
+    seat: int,
+    date: str | None,
+    where: str,
+) -> Puzzle | None:
+    """ "Which cards are the masters now?": the highest card of each suit not played yet (the
+    player's own included; the cards on the table count as played)."""
+    hands, _, _ = hands_before(deal, trick, play)
+    unplayed = CardSet(0)
+    for hand in hands:
+        unplayed = unplayed | hand
+    deck = result.rules.shape.deck
+    options = [c for c in sorted(deck, key=lambda c: (c.suit, -c.rank)) if c.rank in MASTER_RANKS]
+    masters = set()
+    for suit in Suit:
+        left = [c for c in unplayed if c.suit == suit]
+        if left:
+            masters.add(max(left, key=lambda c: c.rank))
+    answers = frozenset(str(c) for c in masters if c in options)
+    if not answers:
+        return None
+    return Puzzle(
+        puzzle_id=f"{where}/masters",
+        kind=PuzzleKind.MASTERS,
+        trick=trick,
+        play=play,
+        knocks=deal.knocks,
+        options=tuple(str(c) for c in options),
+        answers=answers,
+        played="",
+        **_common(result, deal, seat, date),
+        **moment,
+    )
+
+
+def _trumps_drill(
+    result: MatchResult,
+    deal: DealResult,
+    moment: dict[str, Any],
+    trick: int,
+    play: int,
+    seat: int,
+    date: str | None,
+    where: str,
+) -> Puzzle | None:
+    """ "Which trumps are still out?": the trumps the other three hands hold."""
     hands, _, _ = hands_before(deal, trick, play)
     others = CardSet(0)
     for other, hand in enumerate(hands):
@@ -558,7 +626,7 @@ def evening_puzzles(puzzles: Sequence[Puzzle], count: int = 3) -> list[Puzzle]:
     chosen: list[Puzzle] = []
     deals: set[tuple[str, int]] = set()
     for puzzle in sorted(puzzles, key=lambda p: -p.margin):
-        if puzzle.kind is PuzzleKind.TRUMPS_OUT or (puzzle.match_id, puzzle.deal) in deals:
+        if puzzle.kind.is_drill or (puzzle.match_id, puzzle.deal) in deals:
             continue
         chosen.append(puzzle)
         deals.add((puzzle.match_id, puzzle.deal))

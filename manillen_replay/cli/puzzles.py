@@ -60,6 +60,7 @@ def puzzles(
     # the store and polars load here, not for `manillen puzzles --help`
     from ..analysis.puzzles import make_puzzles, puzzles_json
     from ..report.puzzles import render_puzzles
+    from ..report.words import say
     from .analysis import opener
 
     path = existing_archive(db)
@@ -97,9 +98,8 @@ def puzzles(
         return
     click.echo(f"{plural(len(found), 'puzzle')} for {name}")
     for puzzle in found:
-        question = {"card": "which card?", "knock": "knock?", "trumps_out": "which trumps are still out?"}
-        answers = " ".join(sorted(puzzle.answers))
-        click.echo(f"{puzzle.source}: {question[puzzle.kind.value]} {answers}")
+        question = say("en", f"question.{puzzle.kind.value}")
+        click.echo(f"{puzzle.source}: {question} {' '.join(sorted(puzzle.answers))}")
 
 
 COMMANDS: list[click.Command] = [puzzles]

@@ -75,10 +75,11 @@ def answer_html(puzzle: Puzzle, lang: str) -> str:
     """The answer of a puzzle in words: the accepted answers, by how much they are better, and
     what was played at the table."""
     ordered = sorted(puzzle.answers, key=lambda a: -puzzle.values.get(a, 0.0))
-    if puzzle.kind is PuzzleKind.TRUMPS_OUT:
-        cards = sorted((Card.parse(a) for a in puzzle.answers), key=int, reverse=True)
+    if puzzle.kind.is_drill:
+        cards = sorted((Card.parse(a) for a in puzzle.answers), key=lambda c: (c.suit, -c.rank))
         listed = " ".join(_card_text(c) for c in cards) or escape(say(lang, "no_trumps_out"))
-        return "<p>" + escape(say(lang, "answer_trumps", answers="{a}")).replace("{a}", listed) + "</p>"
+        key = "answer_trumps" if puzzle.kind is PuzzleKind.TRUMPS_OUT else "answer_masters"
+        return "<p>" + escape(say(lang, key, answers="{a}")).replace("{a}", listed) + "</p>"
     key = "answer_card" if puzzle.kind is PuzzleKind.CARD else "answer_knock"
     text = escape(
         say(

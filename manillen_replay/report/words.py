@@ -188,6 +188,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "question.card": ("what do you play?", "wat speel je?"),
     "question.knock": ("do you knock (klop)?", "klop je?"),
     "question.trumps_out": ("which trumps are still out?", "welke troeven zitten er nog?"),
+    "question.masters": (
+        "which cards are the masters now (the highest of each suit still in play)?",
+        "welke kaarten zijn nu baas (de hoogste van elke kleur die nog in het spel is)?",
+    ),
     "puzzle_source": ("From {source}.", "Uit {source}."),
     "puzzle_score": (
         "Score before the deal {a}–{b}; card points in this deal so far {c}–{d} (your team first).",
@@ -210,6 +214,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "{played}.",
     ),
     "answer_trumps": ("Still out: {answers}.", "Zitten er nog: {answers}."),
+    "answer_masters": ("The masters now: {answers}.", "Nu baas: {answers}."),
     "no_trumps_out": ("none", "geen"),
 }
 
