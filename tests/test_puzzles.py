@@ -200,6 +200,39 @@ def test_a_puzzle_names_its_source_and_hides_the_other_hands(archive: Path) -> N
         assert not [card for card in others if f'"{card}"' in text], puzzle.puzzle_id
 
 
+def test_drills_ask_what_the_deal_says_is_still_out(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        puzzles = make_puzzles(store.puzzle_rows())
+        records = {
+            r["match_id"]: r["record"]
+            for r in store.query("SELECT match_id, record FROM matches").iter_rows(named=True)
+        }
+    drills = [p for p in puzzles if p.kind.is_drill]
+    assert {p.kind for p in drills} == {PuzzleKind.TRUMPS_OUT, PuzzleKind.MASTERS}
+    for drill in drills:
+        assert drill.trick is not None and drill.play is not None and drill.trick >= 3
+        deal = decode_and_replay(records[drill.match_id]).deals[drill.deal - 1]
+        assert deal.hands is not None
+        played = {
+            c
+            for t in deal.tricks
+            for i, c in enumerate(t.cards, start=1)
+            if (t.number, i) < (drill.trick, drill.play)
+        }
+        unplayed = [c for hand in deal.hands for c in CardSet(hand) if c not in played]
+        if drill.kind is PuzzleKind.TRUMPS_OUT:
+            out = {str(c) for c in unplayed if c.suit == deal.trump and c not in drill.hand}
+            assert set(drill.answers) == out and out <= set(drill.options)
+            assert not set(drill.options) & {str(c) for c in drill.hand}
+        else:
+            tops = {
+                max((c for c in unplayed if c.suit == suit), key=lambda c: c.rank)
+                for suit in {c.suit for c in unplayed}
+            }
+            assert set(drill.answers) == {str(c) for c in tops} <= set(drill.options)
+        assert drill.is_right(list(drill.answers)) and not drill.is_right(list(drill.answers)[1:])
+
+
 # --------------------------------------------------------------------------- spaced repetition
 
 

@@ -403,7 +403,8 @@ def _order(puzzle: Puzzle) -> tuple[str, str, int, int, int, str]:
 
 
 MASTER_RANKS = (Rank.TEN, Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
-"""The ranks a masters drill offers in each suit: a suit's master is nearly always one of them."""
+"""The ranks a masters drill offers in each suit: a suit's master is nearly always one of them
+(a moment where one is lower gets no masters drill)."""
 
 
 def _drills(
@@ -443,9 +444,9 @@ def _masters_drill(
         left = [c for c in unplayed if c.suit == suit]
         if left:
             masters.add(max(left, key=lambda c: c.rank))
-    answers = frozenset(str(c) for c in masters if c in options)
-    if not answers:
-        return None
+    if not masters or any(c.rank not in MASTER_RANKS for c in masters):
+        return None  # a master below the jack could not be ticked: no drill at this moment
+    answers = frozenset(str(c) for c in masters)
     return Puzzle(
         puzzle_id=f"{where}/masters",
         kind=PuzzleKind.MASTERS,
