@@ -695,7 +695,7 @@ ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS loss_error DOUBLE;
 
 
 _MIGRATION_14 = """
-CREATE TABLE puzzle_reviews (
+CREATE TABLE IF NOT EXISTS puzzle_reviews (
     player VARCHAR NOT NULL,
     puzzle_id VARCHAR NOT NULL,
     box INTEGER NOT NULL,
