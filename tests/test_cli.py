@@ -46,7 +46,8 @@ SERVERS = {"dashboard"}
 
 
 @pytest.mark.parametrize(
-    "argv", [[], ["--help"], ["--version"], ["validate", "--help"], ["report", "--help"]]
+    "argv",
+    [[], ["--help"], ["--version"], ["validate", "--help"], ["report", "--help"], ["puzzles", "--help"]],
 )
 def test_cli_import_and_help_load_no_heavy_module(argv: list[str]) -> None:
     """`manillen --help` answers at once: the store, polars and the solver load with their command."""
