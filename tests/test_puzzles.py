@@ -160,13 +160,16 @@ def test_the_archive_s_puzzles_are_exactly_its_clear_costly_cards(archive: Path)
         assert puzzle.margin >= MARGIN
 
 
+def records_of(store: Store) -> dict[str, str]:
+    """Each match's record, by match id."""
+    rows = store.query("SELECT match_id, record FROM matches").iter_rows(named=True)
+    return {r["match_id"]: r["record"] for r in rows}
+
+
 def test_a_puzzle_names_its_source_and_hides_the_other_hands(archive: Path) -> None:
     with Store(archive, read_only=True) as store:
         puzzles = make_puzzles(store.puzzle_rows())
-        records = {
-            r["match_id"]: r["record"]
-            for r in store.query("SELECT match_id, record FROM matches").iter_rows(named=True)
-        }
+        records = records_of(store)
     for puzzle in puzzles:
         assert f"match {puzzle.match_id}, deal {puzzle.deal}" in puzzle.source
         deal = decode_and_replay(records[puzzle.match_id]).deals[puzzle.deal - 1]
@@ -203,10 +206,7 @@ def test_a_puzzle_names_its_source_and_hides_the_other_hands(archive: Path) -> N
 def test_drills_ask_what_the_deal_says_is_still_out(archive: Path) -> None:
     with Store(archive, read_only=True) as store:
         puzzles = make_puzzles(store.puzzle_rows())
-        records = {
-            r["match_id"]: r["record"]
-            for r in store.query("SELECT match_id, record FROM matches").iter_rows(named=True)
-        }
+        records = records_of(store)
     drills = [p for p in puzzles if p.kind.is_drill]
     assert {p.kind for p in drills} == {PuzzleKind.TRUMPS_OUT, PuzzleKind.MASTERS}
     for drill in drills:

@@ -415,85 +415,41 @@ def _drills(
     if trick < DRILL_FROM_TRICK:
         return []
     moment = _moment(result, deal, trick, play, seat)
-    drills = [_masters_drill(result, deal, moment, trick, play, seat, date, where)]
+    hands, _, _ = hands_before(deal, trick, play)
+    deck = sorted(result.rules.shape.deck, key=lambda c: (c.suit, -c.rank))
+    asked: list[tuple[PuzzleKind, str, list[Card], set[Card]]] = []
+    # which cards are the masters now: the highest of each suit not played yet (the player's
+    # own included; the cards on the table count as played)
+    unplayed = [c for hand in hands for c in hand]
+    masters = {
+        max(left, key=lambda c: c.rank) for suit in Suit if (left := [c for c in unplayed if c.suit == suit])
+    }
+    if masters and all(c.rank in MASTER_RANKS for c in masters):  # else one could not be ticked
+        asked.append((PuzzleKind.MASTERS, "masters", [c for c in deck if c.rank in MASTER_RANKS], masters))
+    # which trumps are still out: the ones the other three hands hold
     if deal.trump is not None:
-        drills.append(_trumps_drill(result, deal, moment, trick, play, seat, date, where))
-    return [drill for drill in drills if drill is not None]
-
-
-def _masters_drill(
-    result: MatchResult,
-    deal: DealResult,
-    moment: dict[str, Any],
-    trick: int,
-    play: int,
-    seat: int,
-    date: str | None,
-    where: str,
-) -> Puzzle | None:
-    """ "Which cards are the masters now?": the highest card of each suit not played yet (the
-    player's own included; the cards on the table count as played)."""
-    hands, _, _ = hands_before(deal, trick, play)
-    unplayed = CardSet(0)
-    for hand in hands:
-        unplayed = unplayed | hand
-    deck = result.rules.shape.deck
-    options = [c for c in sorted(deck, key=lambda c: (c.suit, -c.rank)) if c.rank in MASTER_RANKS]
-    masters = set()
-    for suit in Suit:
-        left = [c for c in unplayed if c.suit == suit]
-        if left:
-            masters.add(max(left, key=lambda c: c.rank))
-    if not masters or any(c.rank not in MASTER_RANKS for c in masters):
-        return None  # a master below the jack could not be ticked: no drill at this moment
-    answers = frozenset(str(c) for c in masters)
-    return Puzzle(
-        puzzle_id=f"{where}/masters",
-        kind=PuzzleKind.MASTERS,
-        trick=trick,
-        play=play,
-        knocks=deal.knocks,
-        options=tuple(str(c) for c in options),
-        answers=answers,
-        played="",
-        **_common(result, deal, seat, date),
-        **moment,
-    )
-
-
-def _trumps_drill(
-    result: MatchResult,
-    deal: DealResult,
-    moment: dict[str, Any],
-    trick: int,
-    play: int,
-    seat: int,
-    date: str | None,
-    where: str,
-) -> Puzzle | None:
-    """ "Which trumps are still out?": the trumps the other three hands hold."""
-    hands, _, _ = hands_before(deal, trick, play)
-    others = CardSet(0)
-    for other, hand in enumerate(hands):
-        if other != seat:
-            others = others | hand
-    mine = moment["hand"]
-    trumps = [c for c in result.rules.shape.deck if c.suit == deal.trump]
-    out = frozenset(str(c) for c in trumps if c in others)
-    if not out:
-        return None
-    return Puzzle(
-        puzzle_id=f"{where}/trumps",
-        kind=PuzzleKind.TRUMPS_OUT,
-        trick=trick,
-        play=play,
-        knocks=deal.knocks,
-        options=tuple(str(c) for c in trumps if c not in mine),
-        answers=out,
-        played="",
-        **_common(result, deal, seat, date),
-        **moment,
-    )
+        others = {c for other, hand in enumerate(hands) if other != seat for c in hand}
+        trumps = [c for c in deck if c.suit == deal.trump]
+        out = {c for c in trumps if c in others}
+        if out:
+            asked.append(
+                (PuzzleKind.TRUMPS_OUT, "trumps", [c for c in trumps if c not in moment["hand"]], out)
+            )
+    return [
+        Puzzle(
+            puzzle_id=f"{where}/{suffix}",
+            kind=kind,
+            trick=trick,
+            play=play,
+            knocks=deal.knocks,
+            options=tuple(str(c) for c in options),
+            answers=frozenset(str(c) for c in answers),
+            played="",
+            **_common(result, deal, seat, date),
+            **moment,
+        )
+        for kind, suffix, options, answers in asked
+    ]
 
 
 def _knock_puzzle(
