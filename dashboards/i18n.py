@@ -1032,7 +1032,10 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     "train.never": ("none due", "geen"),
     "train.klop": ("klop", "klop"),
     "train.no klop": ("no klop", "niet kloppen"),
-    **{f"train.{key}": REPORT_WORDS[key] for key in ("puzzle_title", "puzzle_source", "puzzle_score")},
+    **{
+        f"train.{key}": REPORT_WORDS[key]
+        for key in ("puzzle_title", "puzzle_source", "puzzle_score", "nothing")
+    },
     **{f"train.question.{kind.value}": REPORT_WORDS[f"question.{kind.value}"] for kind in PuzzleKind},
 }
 LABELS.update(TRAIN_LABELS)

@@ -10,7 +10,7 @@ from dashboards import cards, data, html_view, ui
 from dashboards.steps import step_of
 from manillen_replay.analysis.puzzles import Puzzle, PuzzleKind, next_puzzle
 from manillen_replay.cards import Card, CardSet
-from manillen_replay.report.puzzles import answer_html
+from manillen_replay.report.puzzles import answer_html, source_text
 from manillen_replay.store import ArchiveLockedError
 
 t = ui.translator()
@@ -133,7 +133,7 @@ question = t(f"train.question.{current.kind.value}")
 st.subheader(t("train.puzzle_title", number=tally[1] + 1, question=question))
 if again is not None and not again.right and answered is None:
     st.warning(t("train.again"))
-st.caption(t("train.puzzle_source", source=current.source))
+st.caption(t("train.puzzle_source", source=source_text(current, language)))
 contract = ui.contract_text(current.contract, current.trump, knocks=current.knocks)
 st.markdown(
     ui.markdown_text(f"{t('replay.contract')}: {contract}")
@@ -188,6 +188,7 @@ else:
         st.success(t("train.right"))
     else:
         shown = " ".join(option_text(o) for o in said.split()) if current.kind.is_drill else option_text(said)
+        shown = shown or t("train.nothing")
         st.error(t("train.wrong", answer=shown))
     html_view.show(answer_html(current, language), key="train_answer")
     st.button(t("train.next"), type="primary", on_click=_next)

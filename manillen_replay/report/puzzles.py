@@ -99,6 +99,15 @@ def answer_html(puzzle: Puzzle, lang: str) -> str:
     return f"<p>{text}</p>" + (f'<p class="explanation">{escape(reason)}</p>' if reason else "")
 
 
+def source_text(puzzle: Puzzle, lang: str) -> str:
+    """Where a puzzle comes from, in ``lang`` (:attr:`Puzzle.source` in English)."""
+    if puzzle.trick is None:
+        return say(lang, "source_call", match=puzzle.match_id, deal=puzzle.deal)
+    return say(
+        lang, "source_card", match=puzzle.match_id, deal=puzzle.deal, trick=puzzle.trick, play=puzzle.play
+    )
+
+
 def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) -> str:
     """One puzzle: its question, its source, the contract and the score, the table as the player
     saw it, and (with ``answer``) its answer folded under it."""
@@ -123,7 +132,7 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
     return (
         f'<article class="puzzle" data-puzzle="{escape(puzzle.puzzle_id, quote=True)}" '
         f'data-kind="{puzzle.kind.value}"><h3>{escape(title)}</h3>'
-        f'<p class="source">{escape(say(lang, "puzzle_source", source=puzzle.source))}</p>'
+        f'<p class="source">{escape(say(lang, "puzzle_source", source=source_text(puzzle, lang)))}</p>'
         f'<p class="contract">{contract}. {escape(score)}</p>{played}'
         f"{table_html(decision, lang)}{folded}</article>"
     )

@@ -193,6 +193,15 @@ WORDS: dict[str, tuple[str, str]] = {
         "welke kaarten zijn nu baas (de hoogste van elke kleur die nog in het spel is)?",
     ),
     "puzzle_source": ("From {source}.", "Uit {source}."),
+    "source_card": (
+        "match {match}, deal {deal}, trick {trick}, card {play}",
+        "partij {match}, spel {deal}, slag {trick}, kaart {play}",
+    ),
+    "source_call": (
+        "match {match}, deal {deal}, before the first card",
+        "partij {match}, spel {deal}, voor de eerste kaart",
+    ),
+    "nothing": ("nothing", "niets"),
     "puzzle_score": (
         "Score before the deal {a}–{b}; card points in this deal so far {c}–{d} (your team first).",
         "Stand voor het spel {a}–{b}; kaartpunten in dit spel tot nu {c}–{d} (jouw ploeg eerst).",
