@@ -335,7 +335,7 @@ def on_the_page(puzzles: Iterable[Puzzle], source: str, title: str) -> Puzzle:
     return next(
         p
         for p in puzzles
-        if f"From {p.source}." == source.strip() and title.endswith(say("en", f"question.{p.kind.value}"))
+        if f"From {p.source}." == source.strip() and say("en", f"question.{p.kind.value}") in title
     )
 
 
