@@ -130,7 +130,7 @@ def check(puzzle: Puzzle, answer: str | list[str]) -> None:
 
 again = reviews.get(current.puzzle_id)
 question = t(f"train.question.{current.kind.value}")
-st.subheader(t("train.puzzle_title", number=tally[1] + 1, question=question))
+st.subheader(t("train.puzzle_title", number=tally[1] + (answered is None), question=question))
 if again is not None and not again.right and answered is None:
     st.warning(t("train.again"))
 st.caption(t("train.puzzle_source", source=source_text(current, language)))
