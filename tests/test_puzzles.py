@@ -291,6 +291,12 @@ def test_puzzles_command_says_who_played_for_an_unknown_player(archive: Path) ->
     result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", "Nobody"])
     assert result.exit_code == 2
     assert "'Nobody' played no deal in the archive (players: Anna, Bert, Carla, Dirk)" in result.output
+    result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", "anna", "--match", "nope"])
+    assert result.exit_code == 2 and "no match with id 'nope'" in result.output
+    result = CliRunner().invoke(
+        cli, ["puzzles", "--db", str(archive.parent / "none.duckdb"), "--player", "anna"]
+    )
+    assert result.exit_code == 2 and "no archive at" in result.output
 
 
 def test_puzzles_example_in_the_help_runs_as_written(tmp_path: Path) -> None:

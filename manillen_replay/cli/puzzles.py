@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from .common import DB_OPTION, WAIT_OPTION, existing_archive, plural
+from .common import DB_OPTION, WAIT_OPTION, existing_archive, no_such_match, plural
 
 
 @click.command()
@@ -74,6 +74,11 @@ def puzzles(
                 names = ", ".join(players["player"].to_list()) or "none yet"
                 raise click.BadParameter(f"{player!r} played no deal in the archive (players: {names})")
             name = str(known["player"][0])
+            if (
+                match_id is not None
+                and not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height
+            ):
+                raise no_such_match(match_id, f"the archive {db}")
             costed = store.query("SELECT count(*) AS n FROM play_costs")["n"][0]
             found = make_puzzles(store.puzzle_rows(player=name, match_id=match_id), player=name)
     except ManillenError as error:
