@@ -1032,6 +1032,7 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     "train.never": ("none due", "geen"),
     "train.klop": ("klop", "klop"),
     "train.no klop": ("no klop", "niet kloppen"),
+    "train.muil": ("muil", "muil"),
     **{
         f"train.{key}": REPORT_WORDS[key]
         for key in ("puzzle_title", "puzzle_source", "puzzle_score", "nothing")

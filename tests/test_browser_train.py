@@ -18,7 +18,7 @@ import pytest
 
 from bench.record_bench import free_port, serving
 from manillen_replay.analysis.puzzles import Puzzle, make_puzzles
-from manillen_replay.cards import Card
+from manillen_replay.cards import Card, Suit
 from manillen_replay.store import Store
 
 from .test_browser import ARTIFACTS, CHROMIUM_ARGS, browser_api, dashboard_command
@@ -61,10 +61,15 @@ def shown_puzzle(page: Any, puzzles: list[Puzzle], other_than: str = "") -> Puzz
 
 
 def pill(page: Any, option: str) -> Any:
-    """The answer's button: a card by its symbol (``9♣``), a knock by its words."""
-    label = {"klop": "klop", "no klop": "no klop"}.get(option) or Card.parse(option).symbol
+    """The answer's button: a card by its symbol (``9♣``), a trump call by its suit's symbol and
+    name (``♥ harten``), a knock or muil by its words."""
+    if option in Suit.__members__:
+        label = rf"{re.escape(Suit[option].symbol)} \w+"
+    else:
+        words = {"klop": "klop", "no klop": "no klop", "muil": "muil"}
+        label = re.escape(words.get(option) or Card.parse(option).symbol)
     # Streamlit's pills are buttons with another role: found by their exact text
-    return page.locator("button").filter(has_text=re.compile(f"^{re.escape(label)}$"))
+    return page.locator("button").filter(has_text=re.compile(f"^{label}$"))
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))

@@ -160,6 +160,28 @@ def test_the_archive_s_puzzles_are_exactly_its_clear_costly_cards(archive: Path)
         assert puzzle.margin >= MARGIN
 
 
+def test_call_puzzles_are_the_clearly_costly_calls(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        puzzles = make_puzzles(store.puzzle_rows())
+        calls = store.query("SELECT * FROM call_decisions")
+    expected = set()
+    for row in calls.iter_rows(named=True):
+        scores = json.loads(row["options"])
+        top = max(scores.values())
+        best = {name for name, score in scores.items() if score >= top - 0.1 - 1e-9}
+        rest = [score for name, score in scores.items() if name not in best]
+        sure = top - scores[row["chosen"]] - 2 * row["loss_error"]
+        if row["chosen"] not in best and sure >= 2 and top - max(rest) >= MARGIN:
+            kind = "knock" if row["call"] == "klop" else "trump"
+            expected.add((f"{row['match_id']}/{row['deal']}/{kind}/{row['seat']}", frozenset(best)))
+    found = {(p.puzzle_id, p.answers) for p in puzzles if p.kind in (PuzzleKind.KNOCK, PuzzleKind.TRUMP)}
+    assert found == expected and found, "the fixture should give call puzzles"
+    for puzzle in puzzles:
+        if puzzle.kind is PuzzleKind.TRUMP:
+            assert puzzle.trump is None and puzzle.contract is None  # the question's answer is hidden
+            assert set(puzzle.options) <= {"H", "D", "C", "S", "muil"}
+
+
 def records_of(store: Store) -> dict[str, str]:
     """Each match's record, by match id."""
     rows = store.query("SELECT match_id, record FROM matches").iter_rows(named=True)

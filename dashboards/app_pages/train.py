@@ -6,10 +6,10 @@ import datetime
 
 import streamlit as st
 
-from dashboards import cards, data, html_view, ui
+from dashboards import cards, data, html_view, i18n, ui
 from dashboards.steps import step_of
 from manillen_replay.analysis.puzzles import Puzzle, PuzzleKind, next_puzzle
-from manillen_replay.cards import Card, CardSet
+from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.report.puzzles import answer_html, source_text
 from manillen_replay.store import ArchiveLockedError
 
@@ -82,6 +82,8 @@ if current is None:
 
 def option_text(option: str) -> str:
     """An option as the page writes it: a card with its suit symbol, a knock in the page's words."""
+    if option in Suit.__members__:
+        return f"{Suit[option].symbol} {i18n.suit_name(Suit[option])}"
     try:
         return Card.parse(option).symbol
     except ValueError:
@@ -135,9 +137,14 @@ if again is not None and not again.right and answered is None:
     st.warning(t("train.again"))
 st.caption(t("train.puzzle_source", source=source_text(current, language)))
 contract = ui.contract_text(current.contract, current.trump, knocks=current.knocks)
+# a trump puzzle asks for the contract: it is not shown
+called = (
+    ""
+    if current.kind is PuzzleKind.TRUMP
+    else ui.markdown_text(f"{t('replay.contract')}: {contract}") + " · "
+)
 st.markdown(
-    ui.markdown_text(f"{t('replay.contract')}: {contract}")
-    + " · "
+    called
     + t(
         "train.puzzle_score",
         a=current.score[0],

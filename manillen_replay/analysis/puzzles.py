@@ -41,9 +41,9 @@ MARGIN = 2.0
 view: a smaller gap is a near-tie that a strong player could rightly call either way (measured
 on 50 demo puzzles, docs/puzzles.md)."""
 
-KNOCK_COSTLY = 2.0
-"""Expected scoresheet points the knock taken (or not taken) surely gave away, its loss less
-:data:`~.costs.SURE_Z` standard errors, for a knock to make a puzzle."""
+CALL_COSTLY = 2.0
+"""Expected scoresheet points the call made (a trump, muil, a knock or none) surely gave away,
+its loss less :data:`~.costs.SURE_Z` standard errors, for a call to make a puzzle."""
 
 DRILL_FROM_TRICK = 3
 """The first trick from which a card puzzle also gets its "what is still out?" drills:
@@ -57,6 +57,8 @@ class PuzzleKind(StrEnum):
     """Which card do you play?"""
     KNOCK = "knock"
     """Do you knock (klop)?"""
+    TRUMP = "trump"
+    """Which trump do you call (or muil)?"""
     TRUMPS_OUT = "trumps_out"
     """Which trumps are still out (in the other three hands)?"""
     MASTERS = "masters"
@@ -73,7 +75,8 @@ class Puzzle:
     """One puzzle: the table as the player saw it, the question, and the answers the solver accepts."""
 
     puzzle_id: str
-    """``MATCH/DEAL/TRICK/PLAY`` for a card, ``MATCH/DEAL/knock/SEAT``, ``MATCH/DEAL/TRICK/PLAY/trumps``."""
+    """``MATCH/DEAL/TRICK/PLAY`` for a card, ``MATCH/DEAL/knock/SEAT`` and ``MATCH/DEAL/trump/SEAT`` for
+    a call, ``MATCH/DEAL/TRICK/PLAY/trumps`` and ``.../masters`` for a drill."""
     kind: PuzzleKind
     match_id: str
     deal: int
@@ -194,7 +197,7 @@ def _option(text: str) -> str:
 
 
 def is_clear(
-    values: Mapping[str, float], played: str, view_error: float
+    values: Mapping[str, float], played: str, view_error: float, *, least: float = COSTLY
 ) -> tuple[frozenset[str], float] | None:
     """The accepted answers and their margin when a decision makes a clear puzzle, else ``None``.
 
@@ -206,6 +209,7 @@ def is_clear(
     :param values: each legal option's value from the player's view.
     :param played: the option chosen at the table.
     :param view_error: the standard error of the chosen option's cost.
+    :param least: the least sure cost (:data:`COSTLY` card points for a card).
 
     >>> answers, margin = is_clear({"9H": 20.0, "8H": 19.95, "KH": 15.0}, "KH", 0.5)
     >>> sorted(answers), margin
@@ -219,7 +223,7 @@ def is_clear(
         return None
     top = max(values.values())
     accepted = frozenset(k for k, v in values.items() if v >= top - NEAR_TIE - 1e-9)
-    if played in accepted or top - values[played] - SURE_Z * view_error < COSTLY:
+    if played in accepted or top - values[played] - SURE_Z * view_error < least:
         return None
     margin = top - max(v for k, v in values.items() if k not in accepted)
     if margin < MARGIN:
@@ -385,7 +389,7 @@ def make_puzzles(tables: PuzzleTables, *, player: str | None = None) -> list[Puz
             for drill in _drills(result, deal, row["trick"], row["play"], row["seat"], date, where):
                 puzzles.append(drill)
         for row in _rows(tables.calls.filter(pl.col("match_id") == record["match_id"])):
-            puzzle = _knock_puzzle(result, deals.get(row["deal"]), row, date)
+            puzzle = _call_puzzle(result, deals.get(row["deal"]), row, date)
             if puzzle is not None and (wanted is None or puzzle.player.lower() == wanted):
                 puzzles.append(puzzle)
     return sorted(puzzles, key=_order)
@@ -452,23 +456,35 @@ def _drills(
     ]
 
 
-def _knock_puzzle(
+def _call_puzzle(
     result: MatchResult, deal: DealResult | None, row: Mapping[str, Any], date: str | None
 ) -> Puzzle | None:
-    """A knock decision as a puzzle, when the review found it clearly costly. A knock has two
-    options, so the review's ``spread`` is the margin between them."""
-    if deal is None or deal.hands is None or row["call"] != "klop" or row["seat"] is None:
+    """A trump or knock call as a puzzle, when the review found it clearly costly (its loss less
+    :data:`~.costs.SURE_Z` standard errors at least :data:`CALL_COSTLY`) and the best option beats
+    every other by :data:`MARGIN` (:func:`is_clear`, on expected deal scores). A knock has two
+    options, so the review's ``spread`` is its margin when the options' scores are not stored; a
+    trump call needs them (``call_decisions.options``)."""
+    if deal is None or deal.hands is None or row["seat"] is None or row["call"] not in ("klop", "trump"):
         return None
-    loss = float(row["loss"])
-    sure = loss - SURE_Z * float(row["loss_error"] or 0.0)
-    if sure < KNOCK_COSTLY or float(row["spread"]) < MARGIN:
+    chosen, best, loss = str(row["chosen"]), str(row["best"]), float(row["loss"])
+    error = float(row["loss_error"] or 0.0)
+    stored = row.get("options")
+    if stored:
+        values = {str(k): float(v) for k, v in json.loads(stored).items()}
+    elif row["call"] == "klop":
+        values = {best: 0.0, chosen: -loss}
+    else:
+        return None  # a trump call reviewed before the options were kept: the second best is unknown
+    clear = is_clear(values, chosen, error, least=CALL_COSTLY)
+    if clear is None:
         return None
+    answers, margin = clear
     seat = int(row["seat"])
     side = _side(seat, deal, result)
-    chosen, best = str(row["chosen"]), str(row["best"])
+    knock = row["call"] == "klop"
     return Puzzle(
-        puzzle_id=f"{result.id}/{deal.number}/knock/{seat}",
-        kind=PuzzleKind.KNOCK,
+        puzzle_id=f"{result.id}/{deal.number}/{'knock' if knock else 'trump'}/{seat}",
+        kind=PuzzleKind.KNOCK if knock else PuzzleKind.TRUMP,
         trick=None,
         play=None,
         knocks=0,
@@ -478,15 +494,19 @@ def _knock_puzzle(
         tricks=(),
         taken=(0, 0),
         score=_both(_score_before(result, deal), side),
-        options=("klop", "no klop"),
-        answers=frozenset({best}),
+        options=tuple(o for o in CALL_OPTIONS if o in values),
+        answers=answers,
         played=chosen,
-        values={best: 0.0, chosen: -loss},
-        margin=float(row["spread"]),
-        cost=loss,
+        values=values,
+        margin=margin,
+        cost=max(values.values()) - values[chosen],
         layouts=int(row["layouts"] or 0),
-        **_common(result, deal, seat, date),
+        **(_common(result, deal, seat, date) | ({} if knock else {"trump": None, "contract": None})),
     )
+
+
+CALL_OPTIONS = ("H", "D", "C", "S", "muil", "klop", "no klop")
+"""The options of a call, in the order a puzzle offers them."""
 
 
 # --------------------------------------------------------------------------- spaced repetition

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from html import escape
 
 from ..analysis.puzzles import Puzzle, PuzzleKind
-from ..cards import Card, CardSet
+from ..cards import Card, CardSet, Suit
 from .build import Decision
 from .render import STYLE, _card_text, _contract, table_html
+from .svg import suit_svg
 from .words import decimal_sign, say
 
 PUZZLE_STYLE = """
@@ -38,7 +39,7 @@ def _decision(puzzle: Puzzle) -> Decision:
         player=puzzle.player,
         card=None,
         kind=puzzle.kind.value,
-        call="klop" if puzzle.kind is PuzzleKind.KNOCK else None,
+        call={PuzzleKind.KNOCK: "klop", PuzzleKind.TRUMP: "trump"}.get(puzzle.kind),
         cost="",
         view_cost=None,
         dd_cost=None,
@@ -61,9 +62,13 @@ def _number(value: float, lang: str) -> str:
 
 
 def _options(texts: Sequence[str], lang: str) -> str:
-    """Options as HTML: cards with their suit drawn, words as they are."""
+    """Options as HTML: cards and trump calls with their suit drawn, words as they are."""
     parts = []
     for text in texts:
+        if text in Suit.__members__:
+            suit = Suit[text]
+            parts.append(f"{escape(say(lang, 'trump', suit=suit.dutch))} {suit_svg(suit)}")
+            continue
         try:
             parts.append(_card_text(Card.parse(text)))
         except ValueError:
@@ -80,7 +85,7 @@ def answer_html(puzzle: Puzzle, lang: str) -> str:
         listed = " ".join(_card_text(c) for c in cards) or escape(say(lang, "no_trumps_out"))
         key = "answer_trumps" if puzzle.kind is PuzzleKind.TRUMPS_OUT else "answer_masters"
         return "<p>" + escape(say(lang, key, answers="{a}")).replace("{a}", listed) + "</p>"
-    key = "answer_card" if puzzle.kind is PuzzleKind.CARD else "answer_knock"
+    key = "answer_card" if puzzle.kind is PuzzleKind.CARD else "answer_call"
     text = escape(
         say(
             lang,
@@ -116,6 +121,7 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
     contract = escape(say(lang, "decision_contract", contract="{c}")).replace(
         "{c}", _contract(lang, decision)
     )
+    contract = "" if puzzle.kind is PuzzleKind.TRUMP else contract + ". "  # a trump puzzle asks for it
     score = say(
         lang, "puzzle_score", a=puzzle.score[0], b=puzzle.score[1], c=puzzle.taken[0], d=puzzle.taken[1]
     )
@@ -133,7 +139,7 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
         f'<article class="puzzle" data-puzzle="{escape(puzzle.puzzle_id, quote=True)}" '
         f'data-kind="{puzzle.kind.value}"><h3>{escape(title)}</h3>'
         f'<p class="source">{escape(say(lang, "puzzle_source", source=source_text(puzzle, lang)))}</p>'
-        f'<p class="contract">{contract}. {escape(score)}</p>{played}'
+        f'<p class="contract">{contract}{escape(score)}</p>{played}'
         f"{table_html(decision, lang)}{folded}</article>"
     )
 

@@ -187,6 +187,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "puzzle_title": ("Puzzle {number}: {question}", "Puzzel {number}: {question}"),
     "question.card": ("what do you play?", "wat speel je?"),
     "question.knock": ("do you knock (klop)?", "klop je?"),
+    "question.trump": ("which trump do you call (or muil)?", "welke troef roep je (of muil)?"),
     "question.trumps_out": ("which trumps are still out?", "welke troeven zitten er nog?"),
     "question.masters": (
         "which cards are the masters now (the highest of each suit still in play)?",
@@ -216,7 +217,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "{answers}: beter dan elke andere kaart met {margin} kaartpunten vanuit wat je kon zien "
         "({layouts} verdelingen van de verborgen kaarten). Aan tafel: {played}, {cost} kaartpunten minder.",
     ),
-    "answer_knock": (
+    "answer_call": (
         "{answers}: {margin} points better on the scoresheet on average ({layouts} layouts). At the "
         "table: {played}.",
         "{answers}: gemiddeld {margin} punten beter op het scorebord ({layouts} verdelingen). Aan tafel: "

@@ -44,7 +44,7 @@ class PuzzlesMixin(StoreBase):
             )
             calls = _frame(
                 cursor.sql(
-                    "SELECT * FROM call_decisions WHERE call = 'klop' "
+                    "SELECT * FROM call_decisions WHERE call IN ('klop', 'trump') "
                     "AND loss - 2 * coalesce(loss_error, 0) >= $min_cost "
                     "AND ($player IS NULL OR lower(player) = lower($player)) "
                     "AND ($match IS NULL OR match_id = $match)",
@@ -63,7 +63,7 @@ class PuzzlesMixin(StoreBase):
                 cursor.sql(
                     "SELECT match_id, record, date FROM matches WHERE match_id IN "
                     f"(SELECT match_id FROM ({_CANDIDATES}) UNION SELECT match_id FROM call_decisions "
-                    "WHERE call = 'klop' AND ($player IS NULL OR lower(player) = lower($player)) "
+                    "WHERE call IN ('klop', 'trump') AND ($player IS NULL OR lower(player) = lower($player)) "
                     "AND ($match IS NULL OR match_id = $match)) "
                     "ORDER BY date DESC NULLS LAST, match_id",
                     params=params,

@@ -707,6 +707,7 @@ CREATE TABLE IF NOT EXISTS puzzle_reviews (
     answered_at TIMESTAMP NOT NULL,
     PRIMARY KEY (player, puzzle_id)
 );
+ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS options VARCHAR;
 """
 
 
@@ -772,7 +773,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         14,
-        "puzzle_reviews: each player's answers to their puzzles, and when each comes back (Leitner boxes)",
+        "puzzle_reviews: each player's answers to their puzzles, and when each comes back (Leitner boxes); "
+        "call_decisions.options: every option's expected score",
         _MIGRATION_14,
     ),
 )
