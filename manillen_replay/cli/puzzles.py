@@ -39,14 +39,14 @@ def puzzles(
 
     A puzzle is a moment of one of the player's deals as they saw it: their own hand, the
     cards played, the calls and the score, the other hands hidden. It asks what they asked
-    themselves then: which card to play, or whether to knock (klop). Only decisions the
-    solver reviewed (`manillen analyze --depth solver`) that surely cost 2 card points or
-    more from the player's own view become puzzles, and only when the answer is clear: the
-    best card beats every other by 2 card points or more, so a near-tie is never a puzzle.
-    From the third trick on, a card puzzle in a trump deal also gets a drill: which trumps
-    are still out? Each puzzle names its source (match, deal, trick, card) so that a coach
-    can check it in the dashboard's deal replay, where the Train page asks the same puzzles
-    and brings the missed ones back (docs/puzzles.md).
+    themselves then: which card to play, which trump to call, or whether to knock (klop).
+    Only decisions the solver reviewed (`manillen analyze --depth solver`) that surely cost
+    2 points or more from the player's own view become puzzles, and only when the answer is
+    clear: the best option beats every other by 2 points or more, so a near-tie is never a
+    puzzle. From the third trick on, a card puzzle also gets drills: which trumps are still
+    out, which cards are the masters? Each puzzle names its source (match, deal, trick,
+    card) so that a coach can check it in the dashboard's deal replay; the Train page asks
+    the same puzzles and brings the missed ones back (docs/puzzles.md).
 
     Without --out or --html, the puzzles are listed: source, question and answer.
 
