@@ -56,7 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -406,18 +406,29 @@ def _first_tabs(
     return firsts
 
 
-def run(runs: int = 3, steps: int = 10, folder: Path | None = None) -> dict[str, Any]:
+def run(
+    runs: int = 3, steps: int = 10, folder: Path | None = None, pages: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Every page's load times, a replay step's, and the floors; see the module's description.
 
     :param runs: new-tab visits per page after the first (the median is reported).
     :param steps: replay steps timed.
+    :param pages: only these pages (names of :data:`TITLES`; the Deal replay always, for its
+        step): the test of this bench times two, ``make bench`` every page.
     """
+    unknown = sorted(set(pages or ()) - set(TITLES))
+    if unknown:
+        raise ValueError(f"no page {', '.join(unknown)}: the pages are {', '.join(TITLES)}")
     from playwright.sync_api import sync_playwright
 
     load_average = [round(os.getloadavg()[0], 2)]  # the start's and the end's, for the reader
     folder = folder or ROOT / "bench" / "out"
     archive = demo_archive(folder)
-    addresses = page_addresses(archive)
+    addresses = {
+        name: address
+        for name, address in page_addresses(archive).items()
+        if pages is None or name in pages or name == "replay"
+    }
     runs = max(1, runs)
     rows: list[dict[str, Any]] = []
     external: set[str] = set()
