@@ -795,6 +795,32 @@ def test_analyse_deal_runs_the_call_reviews_beside_the_view_costs_with_the_same_
     assert sum(analysed.part_nodes.values()) == analysed.nodes
 
 
+def test_the_trump_review_counts_a_30_30_carry_as_the_knock_review_does():
+    """rules.md: after a 30-30 the next deal counts double, whatever is called. The trump review
+    left the carry out, so a choice on a carried deal looked half as costly as it was; with the
+    carry every option scores twice as much, and under the cap of 4 a muil passed en face on a
+    carried deal gains nothing from the carry (2 x 2 x 2 is capped at 4) while a trump suit does."""
+    from dataclasses import replace
+
+    result = _match(2)
+    deal = result.deals[0]
+    plain = trump_review(deal, result.rules, samples=6, seed=3, workers=1, sequential=False)
+    carried = trump_review(
+        replace(deal, carried=True), result.rules, samples=6, seed=3, workers=1, sequential=False
+    )
+    for option in carried.options:
+        same = plain.option(option.name)
+        assert same is not None and option.points == same.points
+        assert option.score == pytest.approx(2 * same.score)
+    assert carried.loss == pytest.approx(2 * (plain.loss or 0.0))
+    both_doubled = replace(deal, carried=True, en_face=True)
+    both = trump_review(both_doubled, result.rules, samples=6, seed=3, workers=1, sequential=False)
+    assert result.rules.max_multiplier == 4
+    for option in both.options:
+        factor = 4  # trump: en face x2, carry x2; muil: x2 x2 x2 = 8, capped at 4
+        assert option.score == pytest.approx((option.points - 30) * factor)
+
+
 def test_the_trump_review_counts_en_face_as_the_knock_review_does():
     """rules.md: en face doubles the deal, whatever is called. The knock review counted it, the
     trump review did not: on a deal passed en face every option's score, and so the loss, is

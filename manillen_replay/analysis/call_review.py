@@ -305,8 +305,8 @@ def trump_review(
 ) -> CallReview:
     """The expected result of each trump suit and of muil, from the chooser's hand.
 
-    Scores use each contract's own doubling (muil x2) and en face's (:func:`call_factor`), without
-    knocks or a 30-30 carry.
+    Scores use each contract's own doubling (muil x2), en face's and a 30-30 carry's
+    (:func:`call_factor`), without knocks.
 
     :param deal: a replayed deal with its hands known.
     :param rules: the match's rules (``max_multiplier`` caps the doubling).
@@ -370,10 +370,12 @@ def trump_review(
 
 
 def call_factor(contract: Contract, deal: DealResult, rules: Rules) -> int:
-    """The doubling a trump call's option plays for: the contract's own (muil x2) and, on a deal
-    passed en face, the en face x2 that every option carries alike (the knock review counts it
-    too), without knocks or a 30-30 carry, under the rules' cap."""
-    return multiplier(contract, deal.en_face, 0, False, rules)
+    """The doubling a trump call's option plays for: the contract's own (muil x2) and what every
+    option carries alike, on a deal passed en face its x2 and on a deal after a 30-30 the carry's
+    x2 (the knock review counts both too), without knocks, under the rules' cap: a choice on a
+    carried deal wins or loses twice as much, and under the cap muil may gain less from the
+    carry than a trump suit does."""
+    return multiplier(contract, deal.en_face, 0, deal.carried, rules)
 
 
 def _chosen_contract(deal: DealResult) -> str | None:
