@@ -541,7 +541,9 @@ def deal_findings(match_id: str, deal: int) -> pl.DataFrame:
 
 # --------------------------------------------------------------------------- annotations
 
-ANNOTATION_COLUMNS = "annotation_id, match_id, deal, trick, play, author, text, tags, created_at, updated_at"
+ANNOTATION_COLUMNS = (
+    "annotation_id, match_id, deal, trick, play, author, text, tags, created_at, updated_at, line"
+)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
