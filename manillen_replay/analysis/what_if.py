@@ -150,7 +150,9 @@ def what_if(
     if not moment.legal >> chosen & 1:
         raise SolverError(f"{Card(chosen)} may not be played at play {play} of trick {trick}")
     if not moment.is_legal:
-        raise SolverError(f"the card played at play {play} of trick {trick} broke the rules: no line after it")
+        raise SolverError(
+            f"the card played at play {play} of trick {trick} broke the rules: no line after it"
+        )
     trump = deal_trump(deal)
     firsts = [moment.card, chosen]
     team = moment.seat % 2
@@ -163,9 +165,7 @@ def what_if(
         hidden = any(layout != position.hands for layout in layouts)
         view: Lines | None = None
         if layouts:
-            layout, means = closest_layout(
-                moment, layouts, moment.card, chosen, trump, rules, tables=tables
-            )
+            layout, means = closest_layout(moment, layouts, moment.card, chosen, trump, rules, tables=tables)
             if hidden:
                 on_layout = Position(layout, position.trick, position.leader)
                 lines = best_lines(on_layout, trump, rules, firsts, first_trick=trick, tables=tables)
@@ -190,7 +190,8 @@ def line_cards(line: Line) -> list[str]:
     """A line's cards as the record writes them (``10H``), for a variation.
 
     >>> from manillen_replay.solver.lines import LinePlay
-    >>> line = Line(Position((0, 0, 0, 0), (), 0), (LinePlay(0, int(Card.H10)), LinePlay(1, int(Card.HA))), (), 0)
+    >>> plays = (LinePlay(0, int(Card.H10)), LinePlay(1, int(Card.HA)))
+    >>> line = Line(Position((0, 0, 0, 0), (), 0), plays, (), 0)
     >>> line_cards(line)
     ['10H', 'AH']
     """

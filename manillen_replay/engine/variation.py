@@ -91,9 +91,9 @@ def play_variation(
         )
         legal, _clause = legal_mask(table, held[seat], trump, partner, rules)
         if not legal >> card & 1:
-            kind = classify_violation(card, table, held[seat], trump)
+            kind = classify_violation(card, table, held[seat], trump).value.replace("_", " ")
             return VariationProblem(
-                index, f"{name(seat)} may not play {Card(card)} at card {index + 1} of the variation: {kind.value.replace('_', ' ')}"
+                index, f"{name(seat)} may not play {Card(card)} at card {index + 1} of the variation: {kind}"
             )
         held[seat] &= ~(1 << card)
         table.append(card)

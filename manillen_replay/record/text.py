@@ -993,7 +993,8 @@ def _write_deal(number: int, deal: Deal, names: list[str], shape: Variant) -> It
         if note.line is not msgspec.UNSET:
             words += " line " + " ".join(note.line)
         author_is_card = note.line is not msgspec.UNSET and note.author in CARD_BY_TEXT
-        author = _quoted(note.author) if author_is_card else _word(note.author, reserved=("trick", "play", "line", "["))
+        reserved = ("trick", "play", "line", "[")
+        author = _quoted(note.author) if author_is_card else _word(note.author, reserved=reserved)
         words += f" {author}"
         if note.tags is not msgspec.UNSET:
             words += " [" + ", ".join(_word(t, extra=",[]") for t in note.tags) + "]"

@@ -44,10 +44,7 @@ class AnnotationsMixin(StoreBase):
                SELECT coalesce(max(annotation_id), 0) + 1, ?, ?, ?, ?, ?, ?, ?,
                       current_localtimestamp(), current_localtimestamp(), ?
                FROM annotations RETURNING annotation_id""",
-                [
-                    match_id, deal, trick, play, author, text, None if tags is None else list(tags),
-                    None if line is None else list(line),
-                ],  # fmt: skip
+                [match_id, deal, trick, play, author, text, _list(tags), _list(line)],
             ).fetchall()
         )
         assert row is not None
@@ -104,3 +101,7 @@ class AnnotationsMixin(StoreBase):
             raise ManillenError(f"deal {deal} of {mid!r} has no trick {trick}")
         if play is not None and not 1 <= play <= cards:
             raise ManillenError(f"trick {trick} of deal {deal} has no play {play}")
+
+
+def _list(values: Sequence[str] | None) -> list[str] | None:
+    return None if values is None else list(values)
