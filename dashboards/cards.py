@@ -105,6 +105,9 @@ CSS = """
 .mr-box.mr-warning { background: rgba(255, 189, 69, 0.18); }
 .mr-box.mr-info { background: rgba(28, 131, 225, 0.12); }
 .mr-box.mr-success { background: rgba(33, 195, 84, 0.14); }
+.mr-whatif td { vertical-align: top; }
+.mr-whatif tr.mr-changed td { background: rgba(255, 189, 69, 0.18); }
+.mr-whatif .mr-change { font-weight: 600; white-space: nowrap; }
 .mr-html details { border: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2));
   border-radius: var(--st-base-radius, 0.5rem); margin: 0 0 0.75rem; }
 .mr-html summary { cursor: pointer; padding: 0.6rem 1rem; }

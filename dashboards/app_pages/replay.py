@@ -13,9 +13,10 @@ import polars as pl
 import streamlit as st
 
 from dashboards import access, cards, data, html_view, i18n, light_table, native_inputs, ui
-from dashboards.steps import LineCard, Moment, deal_moments, line_moments, step_of
+from dashboards.steps import LineCard, Moment, deal_moments, line_moments, solver_line_cards, step_of
 from manillen_replay.cards import Card, CardSet
 from manillen_replay.engine import DealResult, MatchResult
+from manillen_replay.engine.variation import can_vary
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
 
@@ -147,6 +148,38 @@ lines_here = (
     else pl.DataFrame()
 )
 BRANCHES = [layout for layout in ("view", "real") if lines_here.height and layout in lines_here["layout"]]
+
+# ---------------------------------------------------------------------- what if (another card)
+# At any play of a four-player deal with its hands another legal card can be chosen: the solver
+# plays the rest out after it and after the card played (manillen_replay/analysis/what_if.py),
+# the table steps through either line as a branch, the two lines are shown trick by trick, and
+# the line can be saved as a variation of a comment. The choice is kept per play, as the branch's.
+WHAT_IF = f"replay_whatif_{match_id}_{deal_number}_{step}"
+WHAT_IF_LAYOUT = "replay_whatif_layout"
+NO_CARD = "-"
+WHAT_IF_LINES = ("whatif", "whatif_played")
+what_if_cards = (
+    [str(c) for c in made_here.legal.cards.sorted_for_display(deal.trump) if c != made_here.card]
+    if made_here is not None and made_here.violation is None and can_vary(deal, result.rules)
+    else []
+)
+chosen_card = str(st.session_state.get(WHAT_IF, NO_CARD))
+if chosen_card not in what_if_cards:
+    chosen_card = NO_CARD
+asked = None
+what_if_error = None
+if chosen_card != NO_CARD and made_here is not None:
+    try:
+        asked = data.what_if(match_id, deal_number, made_here.trick, made_here.position, chosen_card)
+    except ManillenError as error:
+        what_if_error = str(error)
+what_if_layout = str(st.session_state.get(WHAT_IF_LAYOUT, "real"))
+if asked is None or asked.view is None:
+    what_if_layout = "real"
+what_if_lines = None if asked is None else asked.view if what_if_layout == "view" else asked.real
+if what_if_lines is not None:
+    BRANCHES += list(WHAT_IF_LINES)
+
 branch = str(st.session_state.get(BRANCH, "played")) if BRANCHES else "played"
 if branch not in BRANCHES:
     branch = "played"
@@ -167,7 +200,10 @@ def line_cards(rows: pl.DataFrame) -> list[LineCard]:
 
 branch_line: list[LineCard] = []
 branch_moments: list[Moment] = []
-if branch != "played":
+if branch in WHAT_IF_LINES:
+    assert what_if_lines is not None
+    branch_line = solver_line_cards(what_if_lines.chosen if branch == "whatif" else what_if_lines.played)
+elif branch != "played":
     branch_line = line_cards(line_of("better", branch))
     trump_code = None if deal.trump is None else int(deal.trump)
     branch_moments = line_moments(moments[step - 1], branch_line, trump_code, sides)
@@ -190,10 +226,22 @@ def _enter_branch() -> None:
     st.session_state[BRANCH_STEP] = 1
 
 
+def _enter_what_if() -> None:
+    """Another card was chosen: the table shows its line from its first card (or the game as
+    played again, when no card is chosen)."""
+    chosen = st.session_state.get(WHAT_IF, NO_CARD)
+    st.session_state[BRANCH] = "played" if chosen == NO_CARD else "whatif"
+    st.session_state[BRANCH_STEP] = 1
+
+
 def branch_text(layout: str) -> str:
     """The choice of what the table shows, in words."""
     if layout == "played":
         return t("replay.branch_played")
+    if layout in WHAT_IF_LINES:
+        assert made_here is not None
+        card = Card.parse(chosen_card) if layout == "whatif" else made_here.card
+        return t(f"replay.{layout}_line", card=card.symbol)
     first = Card.parse(str(line_of("better", layout)["first_card"][0])).symbol
     return t(f"replay.branch_{layout}", card=first)
 
@@ -201,6 +249,8 @@ def branch_text(layout: str) -> str:
 def branch_note_html() -> str:
     """What the line shown is, on which cards, and what each line comes to for the player's team."""
     assert made_here is not None
+    if branch in WHAT_IF_LINES:
+        return what_if_note_html()
     better, played = line_of("better", branch), line_of("played", branch)
     layouts = better["layouts"][0]
     where = (
@@ -218,6 +268,152 @@ def branch_note_html() -> str:
         a=played["team_points"][0] if played.height else "-",
     )
     return cards.box_html("info", text)
+
+
+def what_if_where() -> str:
+    """On which cards the what-if lines are played, in words."""
+    if what_if_layout == "view" and asked is not None:
+        assert made_here is not None
+        return t("replay.branch_on_view", name=names[made_here.seat], layouts=asked.layouts)
+    return t("replay.branch_on_real")
+
+
+def what_if_note_html() -> str:
+    """What the what-if line shown is, on which cards, and what it comes to against the other."""
+    assert made_here is not None and asked is not None and what_if_lines is not None
+    first = Card.parse(chosen_card) if branch == "whatif" else made_here.card
+    other = made_here.card if branch == "whatif" else Card.parse(chosen_card)
+    shown, against = (
+        (what_if_lines.chosen, what_if_lines.played)
+        if branch == "whatif"
+        else (what_if_lines.played, what_if_lines.chosen)
+    )
+    team = what_if_lines.team
+    text = t(
+        f"replay.{branch}_note",
+        card=cards.inline_card(first),
+        other=cards.inline_card(other),
+        where=escape(what_if_where()),
+        team=escape(side_names[sides[made_here.seat]]),
+        b=shown.taken(team),
+        a=against.taken(team),
+    )
+    return cards.box_html("info", text)
+
+
+def signed(value: float) -> str:
+    """A difference with its sign (``+4``, ``-2``, ``0``), one decimal at most."""
+    number = i18n.number(round(abs(value), 1), language)
+    return f"+{number}" if value > 0 else f"-{number}" if value < 0 else number
+
+
+def what_if_html() -> str:
+    """The two lines side by side, trick by trick: the cards, who takes the trick and its points,
+    the points that change hands; then what each line comes to and the difference."""
+    assert made_here is not None and asked is not None and what_if_lines is not None
+    played, chosen = made_here.card, Card.parse(chosen_card)
+
+    def trick_cell(trick: Any) -> str:
+        shown = " ".join(f"{escape(names[p.seat])} {cards.inline_card(Card(p.card))}" for p in trick.plays)
+        return f"{shown} → <b>{escape(names[trick.winner])}</b> +{trick.points}"
+
+    rows = []
+    for pair in what_if_lines.tricks():
+        change = f' <span class="mr-change">({signed(pair.change)})</span>' if pair.change else ""
+        marked = ' class="mr-changed"' if pair.change else ""
+        rows.append(
+            f'<tr{marked}><td class="num">{pair.number}</td>'
+            f"<td>{trick_cell(pair.played)}</td><td>{trick_cell(pair.chosen)}{change}</td></tr>"
+        )
+    head = (
+        f"<tr><th>{escape(t('col.trick'))}</th>"
+        f"<th>{t('replay.whatif_after_played', card=cards.inline_card(played))}</th>"
+        f"<th>{t('replay.whatif_after_chosen', card=cards.inline_card(chosen))}</th></tr>"
+    )
+    table = (
+        f'<div class="mr-scroll"><table class="mr-plain-table mr-whatif" data-name="whatif">'
+        f"<thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
+    team = what_if_lines.team
+    total = t(
+        "replay.whatif_total",
+        team=escape(side_names[sides[made_here.seat]]),
+        a=what_if_lines.played.taken(team),
+        b=what_if_lines.chosen.taken(team),
+        card=cards.inline_card(played),
+        other=cards.inline_card(chosen),
+        difference=signed(what_if_lines.difference),
+        where=escape(what_if_where()),
+    )
+    view = t(
+        "replay.whatif_view",
+        name=escape(names[made_here.seat]),
+        layouts=asked.layouts,
+        a=i18n.number(round(asked.view_values[0], 1), language),
+        b=i18n.number(round(asked.view_values[1], 1), language),
+        card=cards.inline_card(played),
+        other=cards.inline_card(chosen),
+        difference=signed(asked.view_difference),
+    )
+    heading = f'<div class="mr-heading">{t("replay.whatif_title", card=cards.inline_card(chosen))}</div>'
+    return heading + table + f"<p>{total}</p>" + caption_html(view)
+
+
+def caption_html(html: str) -> str:
+    return f'<p class="mr-caption">{html}</p>'
+
+
+COACH = "coach_author"
+"""The session's author of comments and variations (the comments' form sets it too)."""
+
+
+def _save_variation() -> None:
+    """Save the what-if line on the real cards as a variation of a comment on this play."""
+    from manillen_replay.analysis.what_if import line_cards  # the solver is loaded already
+
+    assert made_here is not None and asked is not None
+    typed = str(st.session_state.get("replay_whatif_author", "")).strip()
+    if typed:
+        st.session_state[COACH] = typed
+    who = st.session_state.get(COACH)
+    text = str(st.session_state.get("replay_whatif_text", "")).strip()
+    if not who:
+        st.session_state["replay_whatif_error"] = t("annot.need_author")
+        return
+    if not text:
+        st.session_state["replay_whatif_error"] = t("annot.empty_text")
+        return
+    tags = data.parse_tags(str(st.session_state.get("replay_whatif_tags", "")))
+    line = line_cards(asked.real.chosen)
+    try:
+        data.add_annotation(match_id, deal_number, made_here.trick, made_here.position, who, text, tags, line)
+    except ManillenError as error:
+        st.session_state["replay_whatif_error"] = t("error.locked", message=error)
+    else:
+        st.session_state["replay_whatif_text"] = ""
+        st.session_state["replay_whatif_tags"] = ""
+        st.session_state["replay_whatif_done"] = t("replay.whatif_saved")
+
+
+def what_if_save_form() -> None:
+    """Who writes, the comment and its tags, and the button that saves the line as a variation."""
+    box = st.expander(t("replay.whatif_save_title"), key="replay_whatif_save_open", on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        author = st.session_state.get(COACH)
+        if author is None:
+            st.text_input(t("annot.author"), key="replay_whatif_author")
+        else:
+            st.caption(t("annot.author_set", author=author))
+        st.text_area(t("annot.text"), key="replay_whatif_text", persist_state="session")
+        st.text_input(t("annot.tags"), key="replay_whatif_tags", persist_state="session")
+        st.caption(t("replay.whatif_save_caption"))
+        st.button(t("replay.whatif_save"), key="replay_whatif_save", on_click=_save_variation, type="primary")
+    if "replay_whatif_error" in st.session_state:
+        st.error(st.session_state.pop("replay_whatif_error"))
+    if "replay_whatif_done" in st.session_state:
+        st.success(st.session_state.pop("replay_whatif_done"))
 
 
 def branch_tricks_html() -> str:
@@ -352,6 +548,31 @@ with left:
             keys=STEP_KEYS,
             stylesheet="cards",
         )
+    if what_if_cards and made_here is not None:
+        st.radio(
+            t("replay.whatif_choose", name=names[made_here.seat], card=made_here.card.symbol),
+            [NO_CARD, *what_if_cards],
+            format_func=lambda c: t("replay.whatif_none") if c == NO_CARD else Card.parse(c).symbol,
+            horizontal=True,
+            key=WHAT_IF,
+            on_change=_enter_what_if,
+        )
+        if what_if_error is not None:
+            st.error(t("replay.whatif_failed", message=what_if_error))
+        if asked is not None:
+            if asked.view is not None:
+                st.radio(
+                    t("replay.whatif_layout"),
+                    ["real", "view"],
+                    format_func=lambda layout: t(
+                        f"replay.whatif_layout_{layout}", name=names[made_here.seat]
+                    ),
+                    horizontal=True,
+                    key=WHAT_IF_LAYOUT,
+                )
+            html_view.show(what_if_html(), key="replay_whatif", stylesheet="cards")
+            if access.current_visitor().is_organiser:
+                what_if_save_form()
 
 findings = data.deal_findings(match_id, deal_number)
 play_costs, card_values = data.deal_costs(match_id, deal_number)
@@ -542,7 +763,7 @@ with right:
         html_view.show("".join(facts_html() + notes_html()), key=FACTS, on_click=_go, stylesheet="cards")
 
     # ------------------------------------------------------------------ coach comments
-    AUTHOR = "coach_author"
+    AUTHOR = COACH
 
     def _set_author() -> None:
         name = str(st.session_state.get("replay_author_input", "")).strip()
@@ -638,7 +859,10 @@ with right:
         current_here = (
             made is not None and row["trick"] == made.trick and row["play"] in (None, made.position)
         )
+        variation = list(row.get("line") or [])
         label = f"{'▶ ' if current_here else ''}{where(row)} — {row['author']}: {row['text']}"
+        if variation:
+            label += f" ({t('annot.variation_label', card=Card.parse(variation[0]).symbol)})"
         comment_box = st.expander(
             label,
             expanded=current_here,
@@ -650,6 +874,9 @@ with right:
         with comment_box:
             if tags:
                 st.caption(f"{t('col.tags')}: {tags}")
+            if variation:
+                shown = " ".join(cards.inline_card(Card.parse(c)) for c in variation)
+                st.markdown(f"{escape(t('annot.variation'))}: {shown}", unsafe_allow_html=True)
             if not organiser:  # reading only (the text is the box's label): writing is the organiser's
                 continue
             st.text_area(t("annot.text"), value=row["text"], key=f"replay_edit_text_{annotation_id}")

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..engine.results import DealResult
+from ..engine.variation import can_vary
 from ..rules import Rules
 from ..solver.lines import Line, LineTrick, best_lines
 from ..solver.search import DealTables, Position, SolverError
-from .costs import can_solve, deal_trump
+from .costs import deal_trump
 from .layouts import Moment, iter_moments
 from .reasons import closest_layout, reason_layouts, swing_trick
 
@@ -117,12 +118,6 @@ def moment_at(deal: DealResult, rules: Rules, trick: int, play: int) -> Moment:
     raise SolverError(f"deal {deal.number} has no play {play} in trick {trick}")
 
 
-def can_ask(deal: DealResult, rules: Rules) -> bool:
-    """Whether the solver can play a deal out after another card: the four-player game with
-    its hands and the trump known."""
-    return rules.variant == "four" and can_solve(deal, rules)
-
-
 def what_if(
     deal: DealResult,
     rules: Rules,
@@ -144,7 +139,7 @@ def what_if(
     :raises SolverError: for a deal the solver cannot take, a play it does not have, or a card
         that may not be played there.
     """
-    if not can_ask(deal, rules):
+    if not can_vary(deal, rules):
         raise SolverError(f"deal {deal.number}: the solver plays out four-player deals with their hands")
     moment = moment_at(deal, rules, trick, play)
     if not moment.legal >> chosen & 1:
@@ -198,4 +193,4 @@ def line_cards(line: Line) -> list[str]:
     return [str(Card(play.card)) for play in line.plays]
 
 
-__all__ = ["Lines", "TrickPair", "WhatIf", "can_ask", "line_cards", "moment_at", "what_if"]
+__all__ = ["Lines", "TrickPair", "WhatIf", "line_cards", "moment_at", "what_if"]

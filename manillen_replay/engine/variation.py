@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import CARD_POINTS, Card
-from ..rules import Rules, classify_violation, legal_mask, winning_position
+from ..rules import Contract, Rules, classify_violation, legal_mask, winning_position
 from .results import DealResult
 
 
@@ -42,6 +42,17 @@ class VariationCard:
     """That trick's card points (0 until it is complete)."""
 
 
+def can_vary(deal: DealResult, rules: Rules) -> bool:
+    """Whether a deal can take a variation: the four-player game, its hands known, cards played
+    and the trump (or muil) known."""
+    return (
+        rules.variant == "four"
+        and deal.hands is not None
+        and bool(deal.tricks)
+        and (deal.trump is not None or deal.contract in (Contract.MUIL, Contract.BLIND_MUIL))
+    )
+
+
 def play_variation(
     deal: DealResult, rules: Rules, trick: int, play: int, line: Sequence[int], names: Sequence[str] = ()
 ) -> list[VariationCard] | VariationProblem:
@@ -56,8 +67,8 @@ def play_variation(
     shape = rules.shape
     if rules.variant != "four":
         return VariationProblem(-1, f"variations are for the four-player game, not {rules.variant!r}")
-    if deal.hands is None or not deal.tricks:
-        return VariationProblem(-1, "a variation needs the deal's hands and its cards played")
+    if not can_vary(deal, rules):
+        return VariationProblem(-1, "a variation needs the deal's hands, its trump call and its cards played")
     if not 1 <= trick <= len(deal.tricks) or not 1 <= play <= len(deal.tricks[trick - 1].cards):
         return VariationProblem(-1, f"the deal has no play {play} in trick {trick} to start a variation from")
 
@@ -108,4 +119,4 @@ def play_variation(
     return played
 
 
-__all__ = ["VariationCard", "VariationProblem", "play_variation"]
+__all__ = ["VariationCard", "VariationProblem", "can_vary", "play_variation"]

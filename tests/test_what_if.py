@@ -1,0 +1,261 @@
+"""What if another card had been played (analysis/what_if.py), and the variation a comment keeps
+of it: in the record (JSON and the text notation), checked by the replay, in the archive and its
+export, and on the deal replay page (AppTest; the browser's is tests/test_browser_what_if.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from manillen_replay.cards import CARDS, Card, iter_mask
+from manillen_replay.engine import decode_and_replay, replay
+from manillen_replay.engine.replay import replay_entry
+from manillen_replay.engine.variation import VariationProblem, play_variation
+from manillen_replay.errors import InvalidRecordError
+from manillen_replay.record import Annotation, Entry, dumps, iter_entries, loads
+from manillen_replay.record.text import dumps_text, loads_text
+from manillen_replay.store import Store
+
+from .factories import random_record
+
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json"
+
+
+def sample_deal():  # type: ignore[no-untyped-def]
+    result = decode_and_replay(SAMPLE.read_bytes())
+    index = next(i for i, d in enumerate(result.deals) if d.tricks)
+    return result, index
+
+
+def other_card(deal, rules, trick: int, play: int) -> int:  # type: ignore[no-untyped-def]
+    """A legal card at a play other than the one played (the first in card order)."""
+    from manillen_replay.analysis.what_if import moment_at
+
+    moment = moment_at(deal, rules, trick, play)
+    return next(c for c in iter_mask(moment.legal) if c != moment.card)
+
+
+def legal_line(deal, rules, trick: int, play: int, choose: int) -> list[int]:  # type: ignore[no-untyped-def]
+    """A variation made without the solver: from the play on, each seat's lowest legal card."""
+    cards = [choose]
+    while True:
+        found = play_variation(deal, rules, trick, play, cards)
+        assert not isinstance(found, VariationProblem), found
+        for card in map(int, CARDS):
+            if not isinstance(play_variation(deal, rules, trick, play, [*cards, card]), VariationProblem):
+                cards.append(card)
+                break
+        else:
+            return cards
+
+
+# --------------------------------------------------------------------------- the analysis
+
+
+@pytest.mark.solver
+@pytest.mark.parametrize(("trick", "play"), [(1, 2), (2, 1), (5, 3)])
+def test_the_lines_are_legal_and_worth_what_the_solver_says(trick: int, play: int) -> None:
+    from manillen_replay.analysis.what_if import line_cards, moment_at, what_if
+    from manillen_replay.solver.search import solve_batch
+
+    result, index = sample_deal()
+    deal, rules = result.deals[index], result.rules
+    chosen = other_card(deal, rules, trick, play)
+    asked = what_if(deal, rules, trick, play, chosen)
+    moment = moment_at(deal, rules, trick, play)
+    assert (asked.card, asked.chosen, asked.seat) == (Card(moment.card), Card(chosen), moment.seat)
+    # each line is a play of the real deal by the rules, from the card it starts with to the end
+    for line, first in ((asked.real.chosen, chosen), (asked.real.played, moment.card)):
+        cards = [int(Card.parse(c)) for c in line_cards(line)]
+        assert cards[0] == first
+        played = play_variation(deal, rules, trick, play, cards)
+        assert not isinstance(played, VariationProblem), played
+        assert played[-1].trick == 8 and played[-1].winner is not None
+    # the hindsight line's value is the solver's value of the position after the chosen card
+    _values, by_card = solve_batch([moment.position], 0 if deal.trump is None else int(deal.trump), rules)
+    assert asked.real.chosen.value == int(by_card[0][chosen])
+    assert asked.real.played.value == int(by_card[0][moment.card])
+    # the points that change hands add up to the difference; the view is its own layout's
+    pairs = asked.real.tricks()
+    assert [p.number for p in pairs] == list(range(trick, 9))
+    assert sum(p.change for p in pairs) == asked.real.difference
+    assert asked.layouts >= 1
+    if asked.view is not None:
+        assert asked.view.played.start.hands != moment.position.hands
+        assert asked.view.played.start.hands[moment.seat] == moment.position.hands[moment.seat]
+
+
+@pytest.mark.solver
+def test_a_card_that_may_not_be_played_is_refused() -> None:
+    from manillen_replay.analysis.what_if import moment_at, what_if
+    from manillen_replay.solver.search import SolverError
+
+    result, index = sample_deal()
+    deal, rules = result.deals[index], result.rules
+    moment = moment_at(deal, rules, 1, 2)
+    illegal = next(int(c) for c in CARDS if not moment.legal >> c & 1)
+    with pytest.raises(SolverError, match="may not be played"):
+        what_if(deal, rules, 1, 2, illegal)
+    with pytest.raises(SolverError, match="no play 5 in trick 1"):
+        moment_at(deal, rules, 1, 5)
+
+
+# --------------------------------------------------------------------------- the record
+
+
+def with_variation(line: list[str], *, author: str = "coach", trick: int = 2, play: int = 1) -> dict:
+    doc = json.loads(SAMPLE.read_text())
+    index = next(i for i, d in enumerate(doc["deals"]) if d.get("tricks"))
+    note = {"trick": trick, "play": play, "author": author, "text": "Lead the jack.", "line": line}
+    doc["deals"][index].setdefault("annotations", []).append(note)
+    return doc
+
+
+def sample_line() -> list[str]:
+    result, index = sample_deal()
+    deal = result.deals[index]
+    return [str(Card(c)) for c in legal_line(deal, result.rules, 2, 1, other_card(deal, result.rules, 2, 1))]
+
+
+def test_a_variation_round_trips_through_json_and_the_text_notation() -> None:
+    line = sample_line()
+    assert len(line) == 28, "from the first card of trick 2 to the end of the deal"
+    doc = with_variation([c.lower() for c in line], author="KH")
+    record = loads(json.dumps(doc))
+    note = record.deals[0].annotations[-1]  # type: ignore[index]
+    assert note.line == line, "written back in canonical form"
+    assert loads(dumps(record)) == record
+    text = dumps_text(record)
+    written = next(row for row in text.splitlines() if " line " in row)
+    assert written.startswith(f'  note trick 2 play 1 line {" ".join(line)} "KH": ')
+    (back,) = loads_text(text)
+    assert back == record
+    replay(back)  # every card of the variation legal
+
+
+def test_a_comment_by_an_author_called_line_still_reads_without_a_variation() -> None:
+    (record,) = loads_text("seats A B C D\ndeal 1 dealer D score A 6\n  note line [x]: words\n")
+    note = record.deals[0].annotations[0]  # type: ignore[index]
+    assert (note.author, note.line, note.tags) == ("line", msgspec.UNSET, ["x"])
+
+
+def test_old_records_without_variations_read_as_before() -> None:
+    record = loads(SAMPLE.read_text())
+    assert all(n.line is msgspec.UNSET for d in record.deals for n in d.annotations or ())
+    assert '"line"' not in dumps(record)
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "says"),
+    [
+        (lambda line: line[:3] + [line[4], line[3]] + line[5:], "line/3", "does not hold"),
+        (lambda line: [*line, "7H"], "line/28", "the deal is over before card 29"),
+        (lambda line: ["ZZ"], "line/0", "unknown card 'ZZ'"),
+    ],
+)
+def test_a_variation_against_the_rules_is_refused_with_its_place(change, pointer: str, says: str) -> None:  # type: ignore[no-untyped-def]
+    doc = with_variation(change(sample_line()))
+    with pytest.raises(InvalidRecordError) as refused:
+        decode_and_replay(json.dumps(doc).encode(), source="club.json")
+    (problem,) = refused.value.problems
+    assert problem.pointer.endswith(f"/annotations/1/{pointer}") and says in problem.message
+    assert "club.json" in str(refused.value)
+
+
+def test_a_card_the_rules_forbid_is_named_with_the_rule() -> None:
+    result, index = sample_deal()
+    deal = result.deals[index]
+    line = legal_line(deal, result.rules, 2, 1, other_card(deal, result.rules, 2, 1))
+    # the second card of the variation: any card of the second seat's hand that is not legal there
+    second = play_variation(deal, result.rules, 2, 1, line[:2])
+    assert not isinstance(second, VariationProblem)
+    seat = second[1].seat
+    held = [c for c in iter_mask(deal.hands[seat])]  # type: ignore[index]
+    wrong = next(
+        c for c in held
+        if isinstance(found := play_variation(deal, result.rules, 2, 1, [line[0], c]), VariationProblem)
+        and "may not play" in found.message
+    )  # fmt: skip
+    doc = with_variation([str(Card(line[0])), str(Card(wrong))])
+    with pytest.raises(
+        InvalidRecordError, match=r"may not play .* at card 2 of the variation: (revoke|failed)"
+    ):
+        decode_and_replay(json.dumps(doc).encode())
+
+
+def test_a_variation_needs_a_play_to_start_at() -> None:
+    doc = with_variation(sample_line())
+    doc["deals"][0]["annotations"][-1].pop("play")
+    with pytest.raises(InvalidRecordError, match="a variation starts at a play"):
+        decode_and_replay(json.dumps(doc).encode())
+
+
+def test_a_bad_variation_in_the_text_notation_names_its_line_and_column(tmp_path: Path) -> None:
+    line = sample_line()
+    text = dumps_text(loads(json.dumps(with_variation(line))))
+    swapped = " ".join(line[:3] + [line[4], line[3]] + line[5:])
+    written = text.replace(" ".join(line), swapped)
+    (tmp_path / "club.mnl").write_text(written)
+    (entry,) = iter_entries([tmp_path / "club.mnl"])
+    with pytest.raises(InvalidRecordError) as refused:
+        replay_entry(entry)
+    row = next(n for n, r in enumerate(written.splitlines(), 1) if " line " in r)
+    column = written.splitlines()[row - 1].index(" line ") + len(" line " + " ".join(line[:3])) + 2
+    assert f"club.mnl:{row}:{column}: " in str(refused.value) and "does not hold" in str(refused.value)
+
+
+# --------------------------------------------------------------------------- the archive
+
+
+def test_a_variation_goes_into_the_archive_and_comes_back_in_the_export(tmp_path: Path) -> None:
+    line = sample_line()
+    doc = with_variation(line)
+    with Store(tmp_path / "club.duckdb") as store:
+        store.import_entries([Entry("club.jsonl", 1, json.dumps(doc).encode())])
+        stored = store.query("SELECT trick, play, line FROM annotations WHERE line IS NOT NULL")
+        assert stored.rows() == [(2, 1, line)]
+        (exported,) = [loads(text) for text in store.iter_export_lines()]
+        assert exported.deals[0].annotations[-1].line == line  # type: ignore[index]
+        # a variation added to the archive (the replay page's save) is exported, and reads back
+        record = random_record(0, deals=1)
+        store.import_entries([Entry("more.jsonl", 1, dumps(record, pretty=False).encode())])
+        result = replay(record)
+        deal = result.deals[0]
+        cards = legal_line(deal, result.rules, 3, 2, other_card(deal, result.rules, 3, 2))
+        texts = [str(Card(c)) for c in cards]
+        store.add_annotation("random-0", 1, 3, 2, "coach", "Duck here.", ["what-if"], texts)
+        again = next(loads(t) for t in store.iter_export_lines() if '"random-0"' in t)
+        note = again.deals[0].annotations[0]  # type: ignore[index]
+        assert (note.trick, note.play, note.line, note.tags) == (3, 2, texts, ["what-if"])
+        replay(again)
+    with Store(tmp_path / "club.duckdb", read_only=True) as reopened:
+        assert reopened.query("SELECT count(*) AS n FROM annotations WHERE line IS NOT NULL")["n"][0] == 2
+
+
+def test_a_variation_needs_a_play_in_the_archive_too(tmp_path: Path) -> None:
+    from manillen_replay.errors import ManillenError
+
+    with Store() as store:
+        store.import_entries([Entry("x.jsonl", 1, dumps(random_record(0, deals=1), pretty=False).encode())])
+        with pytest.raises(ManillenError, match="a variation starts at a play"):
+            store.add_annotation("random-0", 1, 3, None, "coach", "x", None, ["7H"])
+
+
+def test_an_archive_from_before_variations_takes_them_after_its_migration(tmp_path: Path) -> None:
+    import duckdb
+
+    from manillen_replay.store.schema import apply_migrations
+
+    path = tmp_path / "old.duckdb"
+    with duckdb.connect(str(path)) as con:
+        apply_migrations(con, upto=13)
+        columns = [r[0] for r in con.execute("DESCRIBE annotations").fetchall()]
+        assert "line" not in columns
+    with Store(path) as store:
+        store.import_entries([Entry("x.jsonl", 1, dumps(random_record(0, deals=1), pretty=False).encode())])
+        store.add_annotation("random-0", 1, 1, 1, "coach", "x", None, None)
+        assert store.query("SELECT line FROM annotations")["line"].to_list() == [None]
+    assert Annotation(author="a", text="b").line is msgspec.UNSET
