@@ -151,7 +151,7 @@ def test_old_records_without_variations_read_as_before() -> None:
 @pytest.mark.parametrize(
     ("change", "pointer", "says"),
     [
-        (lambda line: line[:3] + [line[4], line[3]] + line[5:], "line/3", "does not hold"),
+        (lambda line: [*line[:3], line[4], line[3], *line[5:]], "line/3", "does not hold"),
         (lambda line: [*line, "7H"], "line/28", "the deal is over before card 29"),
         (lambda line: ["ZZ"], "line/0", "unknown card 'ZZ'"),
     ],
@@ -196,7 +196,7 @@ def test_a_variation_needs_a_play_to_start_at() -> None:
 def test_a_bad_variation_in_the_text_notation_names_its_line_and_column(tmp_path: Path) -> None:
     line = sample_line()
     text = dumps_text(loads(json.dumps(with_variation(line))))
-    swapped = " ".join(line[:3] + [line[4], line[3]] + line[5:])
+    swapped = " ".join([*line[:3], line[4], line[3], *line[5:]])
     written = text.replace(" ".join(line), swapped)
     (tmp_path / "club.mnl").write_text(written)
     (entry,) = iter_entries([tmp_path / "club.mnl"])
