@@ -20,6 +20,9 @@ from manillen_replay.record.text import dumps_text, loads_text
 from manillen_replay.store import Store
 
 from .factories import random_record
+from .test_dashboard import own_archive
+
+__all__ = ["own_archive"]  # the fixture, shared with test_dashboard.py
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json"
 
@@ -259,3 +262,63 @@ def test_an_archive_from_before_variations_takes_them_after_its_migration(tmp_pa
         store.add_annotation("random-0", 1, 1, 1, "coach", "x", None, None)
         assert store.query("SELECT line FROM annotations")["line"].to_list() == [None]
     assert Annotation(author="a", text="b").line is msgspec.UNSET
+
+
+# --------------------------------------------------------------------------- the replay page
+
+
+def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, html_views, open_page, send_click
+
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match="random-0", deal=1, step=5)
+    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_whatif_random-0_1_5")]
+    assert choice.value == "-" and choice.options[0] == "nothing else"
+    assert "replay_whatif" not in html_views(at)
+    card = Card.parse(choice.options[1])
+    choice.set_value(str(card)).run()
+    assert not at.exception, [e.value for e in at.exception]
+    # the table shows the what-if line from its first card: the card chosen, where the card played lay
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>What if</b>" in drawn and f'data-card="{card}"' in drawn[drawn.index('class="mr-trick') :]
+    # the two lines side by side: tricks 2 to 8, and what each comes to
+    compared = html_views(at)["replay_whatif"][1]["html"]
+    assert compared.count("<tr") == 1 + 7 and "(what if)" in compared and "a difference of <b>" in compared
+    assert "averaged over" in compared
+    # step through the what-if line to its end, then through the line after the card played
+    send_click(at, "replay_table_line", "2")
+    send_click(at, "replay_table_line", "28")
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "Tricks of the line" in drawn and "8. " in drawn and 'value="28"' in drawn
+    branch = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    assert branch.value == "whatif" and branch.options[-1].startswith("as played: ")
+    branch.set_value("whatif_played").run()
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>As played</b>" in drawn
+    # from the player's view: the lines on a layout of the hidden cards
+    layout = next(radio for radio in at.radio if radio.key == "replay_whatif_layout")
+    layout.set_value("view").run()
+    assert "closest to the average" in html_views(at)["replay_whatif"][1]["html"]
+    # save the line as a variation with a comment
+    at.session_state["replay_whatif_save_open"] = True
+    at.run()
+    at.text_input(key="replay_whatif_author").set_value("Coach Jan")
+    at.text_area(key="replay_whatif_text").set_value("Try the other card.")
+    at.button(key="replay_whatif_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Variation saved" in s.value for s in at.success)
+    assert any("variation" in e.label for e in at.expander), "the comment lists its variation"
+    with Store(own_archive, read_only=True) as store:
+        (row,) = store.query(
+            "SELECT trick, play, author, text, line FROM annotations WHERE line IS NOT NULL"
+        ).rows()
+        (exported,) = [loads(t) for t in store.iter_export_lines() if '"random-0"' in t]
+    assert row[:4] == (2, 1, "Coach Jan", "Try the other card.") and row[4][0] == str(card)
+    assert exported.deals[0].annotations[-1].line == row[4]  # type: ignore[index]
+    replay(exported)

@@ -205,6 +205,7 @@ if branch in WHAT_IF_LINES:
     branch_line = solver_line_cards(what_if_lines.chosen if branch == "whatif" else what_if_lines.played)
 elif branch != "played":
     branch_line = line_cards(line_of("better", branch))
+if branch != "played":
     trump_code = None if deal.trump is None else int(deal.trump)
     branch_moments = line_moments(moments[step - 1], branch_line, trump_code, sides)
     branch_step = min(max(int(st.session_state.get(BRANCH_STEP, 1)), 0), len(branch_moments) - 1)
