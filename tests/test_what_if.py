@@ -5,6 +5,7 @@ export, and on the deal replay page (AppTest; the browser's is tests/test_browse
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import msgspec
@@ -322,3 +323,25 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     assert row[:4] == (2, 1, "Coach Jan", "Try the other card.") and row[4][0] == str(card)
     assert exported.deals[0].annotations[-1].line == row[4]  # type: ignore[index]
     replay(exported)
+
+
+def test_the_report_shows_a_variation_under_its_deal_with_author_and_comment(tmp_path: Path) -> None:
+    from manillen_replay.report import make_report
+
+    line = sample_line()
+    with Store(tmp_path / "club.duckdb") as store:
+        store.import_entries(
+            [Entry("club.jsonl", 1, json.dumps(with_variation(line, author="Jan")).encode())]
+        )
+        match_id = store.query("SELECT match_id FROM matches")["match_id"][0]
+        page = make_report(store, match_id, lang="en")
+        dutch = make_report(store, match_id, lang="nl")
+    comment = page[page.index('data-deal="1"><b>Jan</b>') :]
+    comment = comment[: comment.index("</blockquote>")]
+    assert "(deal 1, trick 2, card 1)" in comment and "Lead the jack." in comment
+    shown = comment[comment.index('class="variation">variation: ') :]
+    # the variation's cards by trick: trick 2 (4 cards) to trick 8, each group apart
+    assert shown.count(" · ") == 6
+    ranks = [Card.parse(c).rank.text for c in line]
+    assert [r for r in re.findall(r"([0-9AKQJ]+)<svg", shown)] == ranks
+    assert 'class="variation">variant: ' in dutch
