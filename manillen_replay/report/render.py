@@ -239,8 +239,8 @@ def _comment_html(lang: str, comment: Comment) -> str:
     tags = f" <span class='badge'>{escape(' '.join(comment.tags))}</span>" if comment.tags else ""
     return (
         f'<blockquote class="comment" data-deal="{comment.deal}"><b>{escape(comment.author)}</b> '
-        f"({escape(_comment_place(lang, comment))}){tags}: {escape(comment.text)}{_variation_html(lang, comment)}"
-        "</blockquote>"
+        f"({escape(_comment_place(lang, comment))}){tags}: {escape(comment.text)}"
+        f"{_variation_html(lang, comment)}</blockquote>"
     )
 
 
