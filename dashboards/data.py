@@ -545,6 +545,27 @@ def deal_findings(match_id: str, deal: int) -> pl.DataFrame:
 
 # --------------------------------------------------------------------------- what if
 
+_solver_loading = threading.Lock()
+_solver_started = False
+
+
+def prepare_what_if() -> None:
+    """Load the solver (numba and its compiled code) in a thread of its own, once per server, when
+    a play that can be forked is first shown: loading takes a second or two, so a person choosing
+    a card then waits only for the search (docs/dashboard.md)."""
+    global _solver_started
+    with _solver_loading:
+        if _solver_started:
+            return
+        _solver_started = True
+
+    def load() -> None:
+        from manillen_replay.analysis.what_if import warm_up
+
+        warm_up()
+
+    threading.Thread(target=load, name="what-if-solver", daemon=True).start()
+
 
 @st.cache_data(show_spinner=False, max_entries=128)
 def _what_if(path: str, version: int, match_id: str, deal: int, trick: int, play: int, card: str) -> WhatIf:

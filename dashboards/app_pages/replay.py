@@ -163,6 +163,8 @@ what_if_cards = (
     if made_here is not None and made_here.violation is None and can_vary(deal, result.rules)
     else []
 )
+if what_if_cards:
+    data.prepare_what_if()
 chosen_card = str(st.session_state.get(WHAT_IF, NO_CARD))
 if chosen_card not in what_if_cards:
     chosen_card = NO_CARD

@@ -13,7 +13,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from dataclasses import dataclass
 
-from ..cards import Card
+from ..cards import Card, CardSet
 from ..engine.results import DealResult
 from ..engine.variation import can_vary
 from ..rules import Rules
@@ -193,4 +193,17 @@ def line_cards(line: Line) -> list[str]:
     return [str(Card(play.card)) for play in line.plays]
 
 
-__all__ = ["Lines", "TrickPair", "WhatIf", "line_cards", "moment_at", "what_if"]
+def warm_up() -> None:
+    """Load the solver's compiled code (numba keeps it in its cache) on a four-card ending, so
+    that the first what-if a person asks for does not wait for it (about a second).
+
+    >>> warm_up()
+    """
+    ending = ("AH 7S KD 7C", "KH 8S AD 8C", "QH 9S QD 9C", "JH 10S JD 10C")
+    hands = tuple(CardSet.parse(hand).mask for hand in ending)
+    with DealTables(1) as tables:
+        best_lines(Position((hands[0], hands[1], hands[2], hands[3]), (), 0), 0, Rules(), [
+            int(Card.HA), int(Card.S7)], tables=tables)  # fmt: skip
+
+
+__all__ = ["Lines", "TrickPair", "WhatIf", "line_cards", "moment_at", "warm_up", "what_if"]

@@ -75,15 +75,16 @@ def play_variation(
     def name(seat: int) -> str:
         return names[seat] if seat < len(names) else f"seat {seat}"
 
+    assert deal.hands is not None  # can_vary said so
     held = list(deal.hands)
     for before in deal.tricks[: trick - 1]:
-        for seat, card in zip(before.seats, before.cards, strict=False):
-            held[seat] &= ~(1 << card)
+        for seat, gone in zip(before.seats, before.cards, strict=False):
+            held[seat] &= ~(1 << gone)
     fork = deal.tricks[trick - 1]
-    table = list(fork.cards[: play - 1])
+    table: list[int] = [int(card) for card in fork.cards[: play - 1]]
     leader = fork.leader
-    for seat, card in zip(fork.seats[: play - 1], table, strict=True):
-        held[seat] &= ~(1 << card)
+    for seat, gone in zip(fork.seats[: play - 1], table, strict=True):
+        held[seat] &= ~(1 << gone)
     trump = None if deal.trump is None else int(deal.trump)
     number = trick
     played: list[VariationCard] = []
