@@ -564,12 +564,11 @@ with left:
             st.error(t("replay.whatif_failed", message=what_if_error))
         if asked is not None:
             if asked.view is not None:
+                chooser = names[made_here.seat]
                 st.radio(
                     t("replay.whatif_layout"),
                     ["real", "view"],
-                    format_func=lambda layout: t(
-                        f"replay.whatif_layout_{layout}", name=names[made_here.seat]
-                    ),
+                    format_func=lambda layout: t(f"replay.whatif_layout_{layout}", name=chooser),
                     horizontal=True,
                     key=WHAT_IF_LAYOUT,
                 )

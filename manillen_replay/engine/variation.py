@@ -83,8 +83,8 @@ def play_variation(
     fork = deal.tricks[trick - 1]
     table: list[int] = [int(card) for card in fork.cards[: play - 1]]
     leader = fork.leader
-    for seat, gone in zip(fork.seats[: play - 1], table, strict=True):
-        held[seat] &= ~(1 << gone)
+    for seat, on_table in zip(fork.seats[: play - 1], table, strict=True):
+        held[seat] &= ~(1 << on_table)
     trump = None if deal.trump is None else int(deal.trump)
     number = trick
     played: list[VariationCard] = []
