@@ -18,7 +18,7 @@ immutable, max-age=31536000``). The dashboard is started again on the same addre
 - ``in session``: clicking the page in the sidebar from another page of the same tab.
 - ``replay step``: the Forward button of the deal replay, until the card is on the table
   (first visit column: the slowest step; new tab column: the median).
-- ``replay what-if``: at a play of the deal replay, another card chosen (the What if buttons)
+- ``replay what-if``: at a play of the deal replay, another card clicked (the What if buttons)
   until the two lines are drawn side by side, each at a play not asked before (no cached answer):
   the replay opened at the play in a new tab, looked at for :data:`WHAT_IF_PAUSE` seconds as a
   person reads the table, then the card clicked. First visit column: the first what-if since the
@@ -197,7 +197,7 @@ def _what_if_seconds(context: Any, server: str, address: str) -> float:
     """Seconds from clicking another card at a play of the replay to the two lines drawn."""
     _, _, page = _open(context, f"{server}/{address}")
     page.wait_for_timeout(WHAT_IF_PAUSE * 1000)
-    choice = page.get_by_role("radiogroup", name="What if").locator("label").nth(1)
+    choice = page.get_by_role("group", name="What if").get_by_role("button").first
     started = time.perf_counter()
     choice.click()
     page.locator('table[data-name="whatif"]').wait_for(timeout=60_000)

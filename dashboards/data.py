@@ -564,7 +564,8 @@ def prepare_what_if() -> None:
 
         warm_up()
 
-    threading.Thread(target=load, name="what-if-solver", daemon=True).start()
+    # not a daemon: numba stopped halfway by the end of the process aborts it
+    threading.Thread(target=load, name="what-if-solver").start()
 
 
 @st.cache_data(show_spinner=False, max_entries=128)

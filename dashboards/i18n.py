@@ -309,7 +309,7 @@ LABELS: dict[str, tuple[str, str]] = {
         "What if {name} had played instead of {card}",
         "Wat als {name} i.p.v. {card} had gespeeld",
     ),
-    "replay.whatif_none": ("nothing else", "niets anders"),
+    "replay.whatif_none": ("back to the game", "terug naar het spel"),
     "replay.whatif_failed": (
         "The solver could not play this out: {message}",
         "De solver kon dit niet uitspelen: {message}",

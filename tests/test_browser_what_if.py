@@ -18,7 +18,7 @@ import pytest
 
 from manillen_replay.cards import Card
 
-from .test_browser import ARTIFACTS, browser_page, dashboard_command
+from .test_browser import ARTIFACTS, browser_api, browser_page, dashboard_command
 from .test_dashboard import build_archive
 
 pytestmark = pytest.mark.browser
@@ -50,12 +50,13 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
     with serving(dashboard_command(archive, port), port) as address, browser_page() as page:
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{address}/replay?match={MATCH}&deal={DEAL}&step={STEP}")
-        question = page.get_by_role("radiogroup", name="What if")
+        question = page.get_by_role("group", name="What if")
         question.wait_for(timeout=30_000)
         # fork: the first other card; the table shows its line from that card on
-        other = question.locator("label").nth(1)
+        other = question.get_by_role("button").first
         symbol = other.inner_text().strip()
         other.click()
+        browser_api().expect(other).to_have_attribute("aria-pressed", "true", timeout=15_000)
         page.get_by_text("What if", exact=True).first.wait_for(timeout=15_000)
         compared = page.locator('table[data-name="whatif"]')
         compared.wait_for(timeout=15_000)

@@ -279,12 +279,15 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
 
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match="random-0", deal=1, step=5)
-    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_whatif_random-0_1_5")]
-    assert choice.value == "-" and choice.options[0] == "nothing else"
+    assert not at.radio, "the choice is the page's drawing, no Streamlit widget"
+    choice = html_views(at)["replay_whatif_choice"][1]["html"]
+    offered = re.findall(r'class="mr-whatif-card" data-send="(\w+)" aria-pressed="false"', choice)
+    assert "What if Dirk had played instead of" in choice and len(offered) == 6
     assert "replay_whatif" not in html_views(at)
-    card = Card.parse(choice.options[1])
-    choice.set_value(str(card)).run()
+    card = Card.parse(offered[0])
+    send_click(at, "replay_whatif_choice", str(card))
     assert not at.exception, [e.value for e in at.exception]
+    assert f'data-send="{card}" aria-pressed="true"' in html_views(at)["replay_whatif_choice"][1]["html"]
     # the table shows the what-if line from its first card: the card chosen, where the card played lay
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "<b>What if</b>" in drawn and f'data-card="{card}"' in drawn[drawn.index('class="mr-trick') :]
@@ -323,6 +326,9 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     assert row[:4] == (2, 1, "Coach Jan", "Try the other card.") and row[4][0] == str(card)
     assert exported.deals[0].annotations[-1].line == row[4]  # type: ignore[index]
     replay(exported)
+    # back to the game as played
+    send_click(at, "replay_whatif_choice", "-")
+    assert "replay_table" in html_views(at) and "replay_whatif" not in html_views(at)
 
 
 def test_the_report_shows_a_variation_under_its_deal_with_author_and_comment(tmp_path: Path) -> None:

@@ -229,12 +229,39 @@ def _enter_branch() -> None:
     st.session_state[BRANCH_STEP] = 1
 
 
-def _enter_what_if() -> None:
-    """Another card was chosen: the table shows its line from its first card (or the game as
-    played again, when no card is chosen)."""
-    chosen = st.session_state.get(WHAT_IF, NO_CARD)
-    st.session_state[BRANCH] = "played" if chosen == NO_CARD else "whatif"
+def _choose_what_if(value: str) -> None:
+    """A card clicked in the what-if choice: the table shows its line from its first card (or
+    the game as played again, for the button back)."""
+    if value != NO_CARD and value not in what_if_cards:
+        return
+    st.session_state[WHAT_IF] = value
+    st.session_state[BRANCH] = "played" if value == NO_CARD else "whatif"
     st.session_state[BRANCH_STEP] = 1
+
+
+def what_if_choice_html() -> str:
+    """The other cards the rules allowed at this play, each a button that plays the rest out
+    after it (the browser's own buttons in the page's drawing, no Streamlit widget), and one
+    back to the game once a card is chosen."""
+    assert made_here is not None
+    question = t(
+        "replay.whatif_choose", name=escape(names[made_here.seat]), card=cards.inline_card(made_here.card)
+    )
+    buttons = [
+        f'<button type="button" class="mr-whatif-card" data-send="{card}" '
+        f'aria-pressed="{str(card == chosen_card).lower()}">{cards.inline_card(Card.parse(card))}</button>'
+        for card in what_if_cards
+    ]
+    if chosen_card != NO_CARD:
+        buttons.append(
+            f'<button type="button" class="mr-whatif-card" data-send="{NO_CARD}">'
+            f"{escape(t('replay.whatif_none'))}</button>"
+        )
+    return (
+        f'<div class="mr-heading" id="mr-whatif-question">{question}</div>'
+        '<div class="mr-whatif-cards" role="group" aria-labelledby="mr-whatif-question">'
+        f"{''.join(buttons)}</div>"
+    )
 
 
 def branch_text(layout: str) -> str:
@@ -370,6 +397,32 @@ COACH = "coach_author"
 """The session's author of comments and variations (the comments' form sets it too)."""
 
 
+def add_comment(
+    form: str, trick: int | None, play: int | None, *, done: str, line: list[str] | None = None
+) -> None:
+    """Save the comment typed in the form ``form`` (its fields ``{form}_text`` and ``{form}_tags``,
+    its messages ``{form}_error`` and ``{form}_done``) by the session's author, with a variation
+    when ``line`` is given."""
+    text = str(st.session_state.get(f"{form}_text", "")).strip()
+    who = st.session_state.get(COACH)
+    if not who:
+        st.session_state[f"{form}_error"] = t("annot.need_author")
+        return
+    if not text:
+        st.session_state[f"{form}_error"] = t("annot.empty_text")
+        return
+    tags = data.parse_tags(str(st.session_state.get(f"{form}_tags", "")))
+    try:
+        data.add_annotation(match_id, deal_number, trick, play, who, text, tags, line)
+    except ManillenError as error:
+        # the text stays in the box: nothing the coach wrote is lost
+        st.session_state[f"{form}_error"] = t("error.locked", message=error)
+    else:
+        st.session_state[f"{form}_text"] = ""
+        st.session_state[f"{form}_tags"] = ""
+        st.session_state[f"{form}_done"] = done
+
+
 def _save_variation() -> None:
     """Save the what-if line on the real cards as a variation of a comment on this play."""
     from manillen_replay.analysis.what_if import line_cards  # the solver is loaded already
@@ -378,24 +431,9 @@ def _save_variation() -> None:
     typed = str(st.session_state.get("replay_whatif_author", "")).strip()
     if typed:
         st.session_state[COACH] = typed
-    who = st.session_state.get(COACH)
-    text = str(st.session_state.get("replay_whatif_text", "")).strip()
-    if not who:
-        st.session_state["replay_whatif_error"] = t("annot.need_author")
-        return
-    if not text:
-        st.session_state["replay_whatif_error"] = t("annot.empty_text")
-        return
-    tags = data.parse_tags(str(st.session_state.get("replay_whatif_tags", "")))
     line = line_cards(asked.real.chosen)
-    try:
-        data.add_annotation(match_id, deal_number, made_here.trick, made_here.position, who, text, tags, line)
-    except ManillenError as error:
-        st.session_state["replay_whatif_error"] = t("error.locked", message=error)
-    else:
-        st.session_state["replay_whatif_text"] = ""
-        st.session_state["replay_whatif_tags"] = ""
-        st.session_state["replay_whatif_done"] = t("replay.whatif_saved")
+    done = t("replay.whatif_saved")
+    add_comment("replay_whatif", made_here.trick, made_here.position, done=done, line=line)
 
 
 def what_if_save_form() -> None:
@@ -552,13 +590,8 @@ with left:
             stylesheet="cards",
         )
     if what_if_cards and made_here is not None:
-        st.radio(
-            t("replay.whatif_choose", name=names[made_here.seat], card=made_here.card.symbol),
-            [NO_CARD, *what_if_cards],
-            format_func=lambda c: t("replay.whatif_none") if c == NO_CARD else Card.parse(c).symbol,
-            horizontal=True,
-            key=WHAT_IF,
-            on_change=_enter_what_if,
+        html_view.show(
+            what_if_choice_html(), key="replay_whatif_choice", on_click=_choose_what_if, stylesheet="cards"
         )
         if what_if_error is not None:
             st.error(t("replay.whatif_failed", message=what_if_error))
@@ -801,24 +834,7 @@ with right:
             st.session_state["replay_annot_done"] = t("annot.deleted")
 
     def _add(trick: int | None, play: int | None) -> None:
-        text = str(st.session_state.get("replay_annot_text", "")).strip()
-        who = st.session_state.get(AUTHOR)
-        if not who:
-            st.session_state["replay_annot_error"] = t("annot.need_author")
-            return
-        if not text:
-            st.session_state["replay_annot_error"] = t("annot.empty_text")
-            return
-        tags = data.parse_tags(str(st.session_state.get("replay_annot_tags", "")))
-        try:
-            data.add_annotation(match_id, deal_number, trick, play, who, text, tags)
-        except ManillenError as error:
-            # the text stays in the box: nothing the coach wrote is lost
-            st.session_state["replay_annot_error"] = t("error.locked", message=error)
-        else:
-            st.session_state["replay_annot_text"] = ""
-            st.session_state["replay_annot_tags"] = ""
-            st.session_state["replay_annot_done"] = t("annot.saved")
+        add_comment("replay_annot", trick, play, done=t("annot.saved"))
 
     def show_comment_form() -> None:
         """Who writes, about what, the comment and its tags, and the button that adds it."""
