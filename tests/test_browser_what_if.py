@@ -2,8 +2,9 @@
 laptop size: fork a card in the deal replay, step through both lines, save the line as a
 variation, find it again after the server restarts, and in the records ``manillen export`` writes.
 
-Screenshots land in tests/artifacts/ (``what-if-390.png``, ``what-if-1500.png``) for a person to
-look at.
+Screenshots land in tests/artifacts/ (``what-if-choice-390.png``: the table on the what-if line
+and the cards to choose from; ``what-if-390.png``: the two lines side by side and the saving;
+the same at 1500) for a person to look at.
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
         compared.wait_for(timeout=15_000)
         assert compared.locator("tbody tr").count() == 7, "tricks 2 to 8 side by side"
         wait_line_card(page, 1)
+        question.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"what-if-choice-{width}.png"))
         # step through the what-if line with the keys, as through the deal
         page.locator("h1").click()
         page.keyboard.press("ArrowRight")
