@@ -329,6 +329,13 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     # back to the game as played
     send_click(at, "replay_whatif_choice", "-")
     assert "replay_table" in html_views(at) and "replay_whatif" not in html_views(at)
+    # the Annotations page lists it with its cards
+    from .tables import light_tables
+
+    at.switch_page("app_pages/annotations.py").run()
+    listed = light_tables(at)[0].value
+    (shown,) = listed.filter(listed["author"] == "Coach Jan")["line"].to_list()
+    assert shown.split() == [Card.parse(c).symbol for c in row[4]]
 
 
 def test_the_report_shows_a_variation_under_its_deal_with_author_and_comment(tmp_path: Path) -> None:
