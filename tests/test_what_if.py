@@ -280,14 +280,14 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match="random-0", deal=1, step=5)
     assert not at.radio, "the choice is the page's drawing, no Streamlit widget"
-    choice = html_views(at)["replay_whatif_choice"][1]["html"]
+    choice = html_views(at)["replay_table"][1]["html"]
     offered = re.findall(r'class="mr-whatif-card" data-send="(\w+)" aria-pressed="false"', choice)
     assert "What if Dirk had played instead of" in choice and len(offered) == 6
     assert "replay_whatif" not in html_views(at)
     card = Card.parse(offered[0])
-    send_click(at, "replay_whatif_choice", str(card))
+    send_click(at, "replay_table", str(card))
     assert not at.exception, [e.value for e in at.exception]
-    assert f'data-send="{card}" aria-pressed="true"' in html_views(at)["replay_whatif_choice"][1]["html"]
+    assert f'data-send="{card}" aria-pressed="true"' in html_views(at)["replay_table_line"][1]["html"]
     # the table shows the what-if line from its first card: the card chosen, where the card played lay
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "<b>What if</b>" in drawn and f'data-card="{card}"' in drawn[drawn.index('class="mr-trick') :]
@@ -327,7 +327,7 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     assert exported.deals[0].annotations[-1].line == row[4]  # type: ignore[index]
     replay(exported)
     # back to the game as played
-    send_click(at, "replay_whatif_choice", "-")
+    send_click(at, "replay_table_line", "-")
     assert "replay_table" in html_views(at) and "replay_whatif" not in html_views(at)
     # the Annotations page lists it with its cards
     from .tables import light_tables

@@ -100,9 +100,12 @@ st.session_state[STEP] = min(max(int(step_value), 0), last_step)
 
 
 def _go(value: str) -> None:
-    """A click in the drawings (or a key): the step it sends (kept within the deal by the run)."""
+    """A click in the drawings (or a key): the step it sends (kept within the deal by the run),
+    or a card of the what-if choice."""
     if value.isdigit():
         st.session_state[STEP] = int(value)
+    else:
+        _choose_what_if(value)
 
 
 shape = result.rules.shape
@@ -219,9 +222,12 @@ else:
 
 
 def _go_branch(value: str) -> None:
-    """A click in the table while it shows a line: the card of the line to show."""
+    """A click in the table while it shows a line: the card of the line to show (or another
+    card of the what-if choice)."""
     if value.isdigit():
         st.session_state[BRANCH_STEP] = int(value)
+    else:
+        _choose_what_if(value)
 
 
 def _enter_branch() -> None:
@@ -241,9 +247,10 @@ def _choose_what_if(value: str) -> None:
 
 def what_if_choice_html() -> str:
     """The other cards the rules allowed at this play, each a button that plays the rest out
-    after it (the browser's own buttons in the page's drawing, no Streamlit widget), and one
-    back to the game once a card is chosen."""
-    assert made_here is not None
+    after it (the browser's own buttons in the table's drawing, no Streamlit widget), and one
+    back to the game once a card is chosen; nothing where there is no choice."""
+    if not what_if_cards or made_here is None:
+        return ""
     question = t(
         "replay.whatif_choose", name=escape(names[made_here.seat]), card=cards.inline_card(made_here.card)
     )
@@ -575,7 +582,7 @@ with left:
     legend = f'<p class="mr-caption">{escape(t("replay.legend"))}</p>'
     if branch == "played":
         html_view.show(
-            table + legend + controls_html() + tricks_so_far_html(),
+            table + legend + controls_html() + what_if_choice_html() + tricks_so_far_html(),
             key=TABLE,
             on_click=_go,
             keys=STEP_KEYS,
@@ -583,16 +590,13 @@ with left:
         )
     else:
         html_view.show(
-            branch_note_html() + table + controls_html() + branch_tricks_html(),
+            branch_note_html() + table + controls_html() + what_if_choice_html() + branch_tricks_html(),
             key=f"{TABLE}_line",
             on_click=_go_branch,
             keys=STEP_KEYS,
             stylesheet="cards",
         )
     if what_if_cards and made_here is not None:
-        html_view.show(
-            what_if_choice_html(), key="replay_whatif_choice", on_click=_choose_what_if, stylesheet="cards"
-        )
         if what_if_error is not None:
             st.error(t("replay.whatif_failed", message=what_if_error))
         if asked is not None:
