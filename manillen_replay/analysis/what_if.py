@@ -195,10 +195,7 @@ def line_cards(line: Line) -> list[str]:
 
 def warm_up() -> None:
     """Load the solver's compiled code (numba keeps it in its cache) on a four-card ending, so
-    that the first what-if a person asks for does not wait for it (about a second).
-
-    >>> warm_up()
-    """
+    that the first what-if a person asks for does not wait for it (about a second)."""
     ending = ("AH 7S KD 7C", "KH 8S AD 8C", "QH 9S QD 9C", "JH 10S JD 10C")
     hands = tuple(CardSet.parse(hand).mask for hand in ending)
     with DealTables(1) as tables:
