@@ -268,6 +268,7 @@ def test_an_archive_from_before_variations_takes_them_after_its_migration(tmp_pa
 # --------------------------------------------------------------------------- the replay page
 
 
+@pytest.mark.solver
 def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
