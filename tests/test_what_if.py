@@ -359,3 +359,17 @@ def test_the_report_shows_a_variation_under_its_deal_with_author_and_comment(tmp
     ranks = [Card.parse(c).rank.text for c in line]
     assert [r for r in re.findall(r"([0-9AKQJ]+)<svg", shown)] == ranks
     assert 'class="variation">variant: ' in dutch
+
+
+def test_a_variation_in_another_variant_is_refused_in_words() -> None:
+    doc = json.loads((SAMPLE.parent / "variant-three.json").read_text())
+    index = next(i for i, d in enumerate(doc["deals"]) if d.get("tricks"))
+    first = doc["deals"][index]["tricks"][0][0]
+    note = {"trick": 1, "play": 1, "author": "coach", "text": "x", "line": [first]}
+    doc["deals"][index]["annotations"] = [note]
+    with pytest.raises(InvalidRecordError) as refused:
+        decode_and_replay(json.dumps(doc).encode(), source="three.json")
+    (problem,) = refused.value.problems
+    assert problem.pointer == f"/deals/{index}/annotations/0/line"
+    assert "variations are for the four-player game, not 'three'" in problem.message
+    assert str(refused.value).startswith("three.json")
