@@ -359,6 +359,11 @@ LABELS: dict[str, tuple[str, str]] = {
         "met uw commentaar.",
     ),
     "replay.whatif_save": ("Save variation", "Variant bewaren"),
+    "replay.variation_line": ("variation by {author}: {card}", "variant van {author}: {card}"),
+    "replay.variation_note": (
+        "<b>Variation</b> by {author}: {card} instead of {other}. {comment}",
+        "<b>Variant</b> van {author}: {card} in plaats van {other}. {comment}",
+    ),
     "replay.whatif_saved": ("Variation saved with your comment.", "Variant bewaard met uw commentaar."),
     "replay.branch_step": ("Card of the line", "Kaart van de lijn"),
     # solver costs on the deal replay

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, TrickResult
+from manillen_replay.engine.variation import VariationCard
 from manillen_replay.rules import LegalPlays, Rules, ViolationKind, winning_position
 
 if TYPE_CHECKING:  # the solver (and numba) loads only once a line is asked for
@@ -281,4 +282,22 @@ def solver_line_cards(line: Line) -> list[LineCard]:
                          CardSet(held[play.seat]))
             )  # fmt: skip
             held[play.seat] &= ~(1 << play.card)
+    return found
+
+
+def variation_cards(before: Moment, played: Sequence[VariationCard]) -> list[LineCard]:
+    """A variation of the deal (:func:`~manillen_replay.engine.variation.play_variation`) as the
+    cards the table steps through, from the moment just before its first card.
+
+    A trick the variation leaves unfinished has no taker: its cards carry ``winner`` -1, which
+    the table never shows (it shows a taker only under a complete trick).
+    """
+    held = [hand.mask for hand in before.hands]
+    found = []
+    for card in played:
+        found.append(
+            LineCard(card.seat, card.card, card.trick, -1 if card.winner is None else card.winner,
+                     card.points, CardSet(held[card.seat]))
+        )  # fmt: skip
+        held[card.seat] &= ~(1 << card.card)
     return found

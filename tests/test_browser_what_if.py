@@ -98,6 +98,13 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
         saved = page.get_by_text(f"Coach Jan: {comment} (variation {symbol})", exact=False)
         saved.first.wait_for(timeout=30_000)
         page.get_by_text("Variation:", exact=False).first.wait_for(timeout=15_000)
+        # and a line to step through, its cards as saved
+        page.get_by_text("variation by Coach Jan", exact=False).first.click()
+        page.get_by_text(comment, exact=False).first.wait_for(timeout=15_000)
+        wait_line_card(page, 1)
+        page.locator("h1").click()
+        page.keyboard.press("End")
+        wait_line_card(page, 28)
     # and in the records the archive exports
     out = tmp_path / "export.jsonl"
     exported = subprocess.run(

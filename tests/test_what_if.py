@@ -321,12 +321,23 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     assert any("variation" in e.label for e in at.expander), "the comment lists its variation"
     with Store(own_archive, read_only=True) as store:
         (row,) = store.query(
-            "SELECT trick, play, author, text, line FROM annotations WHERE line IS NOT NULL"
+            "SELECT trick, play, author, text, line, annotation_id FROM annotations WHERE line IS NOT NULL"
         ).rows()
         (exported,) = [loads(t) for t in store.iter_export_lines() if '"random-0"' in t]
     assert row[:4] == (2, 1, "Coach Jan", "Try the other card.") and row[4][0] == str(card)
     assert exported.deals[0].annotations[-1].line == row[4]  # type: ignore[index]
     replay(exported)
+    # the saved variation is a line of its own to step through, its cards as saved
+    branch = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    (saved_line,) = [o for o in branch.options if o.startswith("variation by Coach Jan: ")]
+    assert saved_line.endswith(card.symbol)
+    branch.set_value(f"variation_{row[5]}").run()
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>Variation</b> by Coach Jan" in drawn and "Try the other card." in drawn
+    send_click(at, "replay_table_line", "28")
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    on_table = drawn[drawn.index('class="mr-trick') :]
+    assert f'data-card="{row[4][-1]}"' in on_table, "its last card on the table"
     # back to the game as played
     send_click(at, "replay_table_line", "-")
     assert "replay_table" in html_views(at) and "replay_whatif" not in html_views(at)

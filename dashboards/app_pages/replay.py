@@ -13,10 +13,18 @@ import polars as pl
 import streamlit as st
 
 from dashboards import access, cards, data, html_view, i18n, light_table, native_inputs, ui
-from dashboards.steps import LineCard, Moment, deal_moments, line_moments, solver_line_cards, step_of
+from dashboards.steps import (
+    LineCard,
+    Moment,
+    deal_moments,
+    line_moments,
+    solver_line_cards,
+    step_of,
+    variation_cards,
+)
 from manillen_replay.cards import Card, CardSet
 from manillen_replay.engine import DealResult, MatchResult
-from manillen_replay.engine.variation import can_vary
+from manillen_replay.engine.variation import VariationProblem, can_vary, play_variation
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
 
@@ -185,6 +193,15 @@ what_if_lines = None if asked is None else asked.view if what_if_layout == "view
 if what_if_lines is not None:
     BRANCHES += list(WHAT_IF_LINES)
 
+# The variations saved with the comments on this play (a what-if kept, or a record's own): the
+# table steps through each as through a line, the cards as they were saved.
+saved_variations: dict[str, dict[str, Any]] = {}
+if made_here is not None and can_vary(deal, result.rules):
+    for row in data.deal_annotations(match_id, deal_number).iter_rows(named=True):
+        if row.get("line") and (row["trick"], row["play"]) == (made_here.trick, made_here.position):
+            saved_variations[f"variation_{row['annotation_id']}"] = row
+BRANCHES += list(saved_variations)
+
 branch = str(st.session_state.get(BRANCH, "played")) if BRANCHES else "played"
 if branch not in BRANCHES:
     branch = "played"
@@ -208,6 +225,14 @@ branch_moments: list[Moment] = []
 if branch in WHAT_IF_LINES:
     assert what_if_lines is not None
     branch_line = solver_line_cards(what_if_lines.chosen if branch == "whatif" else what_if_lines.played)
+elif branch in saved_variations:
+    assert made_here is not None
+    played_out = play_variation(
+        deal, result.rules, made_here.trick, made_here.position,
+        [int(Card.parse(c)) for c in saved_variations[branch]["line"]],
+    )  # fmt: skip
+    assert not isinstance(played_out, VariationProblem)  # the record's reader checked it
+    branch_line = variation_cards(moments[step - 1], played_out)
 elif branch != "played":
     branch_line = line_cards(line_of("better", branch))
 if branch != "played":
@@ -279,6 +304,9 @@ def branch_text(layout: str) -> str:
         assert made_here is not None
         card = Card.parse(chosen_card) if layout == "whatif" else made_here.card
         return t(f"replay.{layout}_line", card=card.symbol)
+    if layout in saved_variations:
+        saved = saved_variations[layout]
+        return t("replay.variation_line", author=saved["author"], card=Card.parse(saved["line"][0]).symbol)
     first = Card.parse(str(line_of("better", layout)["first_card"][0])).symbol
     return t(f"replay.branch_{layout}", card=first)
 
@@ -288,6 +316,16 @@ def branch_note_html() -> str:
     assert made_here is not None
     if branch in WHAT_IF_LINES:
         return what_if_note_html()
+    if branch in saved_variations:
+        saved = saved_variations[branch]
+        text = t(
+            "replay.variation_note",
+            author=escape(saved["author"]),
+            card=cards.inline_card(Card.parse(saved["line"][0])),
+            other=cards.inline_card(made_here.card),
+            comment=escape(saved["text"]),
+        )
+        return cards.box_html("info", text)
     better, played = line_of("better", branch), line_of("played", branch)
     layouts = better["layouts"][0]
     where = (
