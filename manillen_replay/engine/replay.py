@@ -39,6 +39,7 @@ from .results import (
     TrickResult,
     Violation,
 )
+from .variation import VariationProblem, play_variation
 
 
 class ReplayVisitor:
@@ -252,6 +253,7 @@ class _Replay:
             if outcome.kind is not DealKind.REDEAL and not self.play_deal(deal, outcome, pointer):
                 previous_dealer, previous_redeal = deal.dealer, False
                 continue
+            self.check_variations(deal, outcome, pointer)
             self.read_scoresheet(deal, outcome)
             if outcome.kind in (DealKind.PLAYED, DealKind.SCORESHEET):
                 if match.finished:
@@ -549,6 +551,22 @@ class _Replay:
             outcome.hands_inferred = True
             outcome.discards = discards
         return self.play_tricks(deal, played, hands, table, discards, outcome, trump, pointer)
+
+    def check_variations(self, deal: Deal, outcome: DealResult, pointer: str) -> None:
+        """Each variation of the deal's comments (``line``): it starts at a play, and every card
+        is held and legal in turn (:func:`~.variation.play_variation`)."""
+        for n, note in enumerate(deal.annotations or ()):
+            if note.line is UNSET:
+                continue
+            where = f"{pointer}/annotations/{n}"
+            if note.trick is UNSET or note.play is UNSET:
+                self.problem(f"{where}/line", "a variation starts at a play: give its trick and play")
+                continue
+            cards = [CARD_BY_TEXT[text] for text in note.line]
+            found = play_variation(outcome, self.rules, note.trick, note.play, cards, self.names)
+            if isinstance(found, VariationProblem):
+                place = f"{where}/line" if found.index < 0 else f"{where}/line/{found.index}"
+                self.problem(place, found.message)
 
     def read_discards(self, deal: Deal, pointer: str, *, required: bool) -> int | None:
         shape = self.rules.shape

@@ -180,13 +180,30 @@ class Penalty(_Base, kw_only=True):
 
 
 class Annotation(_Base, kw_only=True):
-    """A comment on a deal, a trick (``trick``) or one play (``trick`` and ``play``), 1-based."""
+    """A comment on a deal, a trick (``trick``) or one play (``trick`` and ``play``), 1-based.
+
+    A comment on a play may carry a variation (``line``): the cards that could have been played
+    from that play on, in order, the first in place of the card played. The replay checks each
+    card against the rules of play.
+    """
 
     trick: TrickNumber | UnsetType = UNSET
     play: PlayNumber | UnsetType = UNSET
     author: str
     text: str
     tags: list[str] | UnsetType = UNSET
+    line: (
+        Annotated[
+            list[CardText],
+            Meta(
+                min_length=1,
+                max_length=MAX_TRICKS * MAX_TRICK_SIZE,
+                description="A variation: the cards played from this play on, in order, the first "
+                "in place of the card played (needs ``trick`` and ``play``).",
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
 
 
 Pile = Annotated[

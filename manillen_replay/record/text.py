@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -705,6 +705,14 @@ class _Parser:
             if i < len(tokens) and tokens[i].text.lower() == word and not tokens[i].quoted:
                 note[word] = self.number(line, tokens, i + 1, word)
                 i += 2
+        if _is_word(tokens, i, "line") and _is_card(tokens, i + 1):
+            # a variation: the cards up to the author (an author spelt like a card is quoted)
+            end = i + 1
+            while _is_card(tokens, end):
+                end += 1
+            self.place(f"{pointer}/line", line, tokens[i].column)
+            note["line"] = self.cards(line, tokens[i + 1 : end], f"{pointer}/line")
+            i = end
         if i >= len(tokens):
             raise line.error(stop, "expected the author of the note before ':'")
         author = tokens[i]
@@ -751,6 +759,16 @@ def _parse(text: str, first_line: int, source: str | None) -> ParsedMatch:
         return _Parser(text, first_line, source).run()
     except NotationError as error:
         raise InvalidRecordError([error]) from None
+
+
+def _is_word(tokens: Sequence[_Token], i: int, word: str) -> bool:
+    """Whether token ``i`` is the notation's ``word`` (not quoted, any case)."""
+    return i < len(tokens) and not tokens[i].quoted and tokens[i].text.lower() == word
+
+
+def _is_card(tokens: Sequence[_Token], i: int) -> bool:
+    """Whether token ``i`` is a card (not quoted)."""
+    return i < len(tokens) and not tokens[i].quoted and tokens[i].text in CARD_BY_TEXT
 
 
 def _tags(line: _Line, text: str, column: int) -> list[str]:
@@ -972,7 +990,12 @@ def _write_deal(number: int, deal: Deal, names: list[str], shape: Variant) -> It
             words += f" trick {note.trick}"
         if note.play is not msgspec.UNSET:
             words += f" play {note.play}"
-        words += f" {_word(note.author, reserved=('trick', 'play', '['))}"
+        if note.line is not msgspec.UNSET:
+            words += " line " + " ".join(note.line)
+        author_is_card = note.line is not msgspec.UNSET and note.author in CARD_BY_TEXT
+        reserved = ("trick", "play", "line", "[")
+        author = _quoted(note.author) if author_is_card else _word(note.author, reserved=reserved)
+        words += f" {author}"
         if note.tags is not msgspec.UNSET:
             words += " [" + ", ".join(_word(t, extra=",[]") for t in note.tags) + "]"
         yield f"{words}: {_free_text(note.text)}"

@@ -694,6 +694,11 @@ ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS loss_error DOUBLE;
 """
 
 
+_MIGRATION_14 = """
+ALTER TABLE annotations ADD COLUMN IF NOT EXISTS line VARCHAR[];
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -753,6 +758,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         13,
         "call_decisions.loss_error: how sure a call's loss is (the findings judge the loss less two of it)",
         _MIGRATION_13,
+    ),
+    Migration(
+        14,
+        "annotations.line: a variation, the cards that could have been played from the commented play on",
+        _MIGRATION_14,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
