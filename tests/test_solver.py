@@ -42,7 +42,7 @@ from manillen_replay.cards import DECK_32_MASK, Card, CardSet, iter_mask, mask_o
 from manillen_replay.cli import cli
 from manillen_replay.engine import replay
 from manillen_replay.record import dumps, loads
-from manillen_replay.rules import Rules
+from manillen_replay.rules import Rules, underbuy_code
 from manillen_replay.solver import SolverError, _kernel, search, solve_position
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
 from manillen_replay.state import DealState
@@ -265,7 +265,7 @@ def _kernel_position(state: DealState) -> tuple[np.ndarray, np.ndarray, int, int
     rules = state.rules
     return (
         hands, table, len(state.trick), state.leader, trump, rules.partner_exempt,
-        rules.underbuy == "forbidden", rules.overtake_plain_suit,
+        underbuy_code(rules), rules.overtake_plain_suit,
     )  # fmt: skip
 
 
