@@ -72,7 +72,8 @@ def random_ending(rng: random.Random, tricks: int) -> DealState:
     deck = list(iter_mask(DECK_32_MASK))
     rng.shuffle(deck)
     hands = tuple(mask_of(deck[seat * tricks : (seat + 1) * tricks]) for seat in range(4))
-    rules = Rules(partner_exempt=rng.random() < 0.5, underbuy=rng.choice(["forbidden", "allowed"]))
+    underbuy = rng.choice(["forbidden", "allowed", "forbidden_with_other_suit", "forced"])
+    rules = Rules(partner_exempt=rng.random() < 0.5, underbuy=underbuy)
     state = DealState(rules, 0, rng.choice([0, 1, 2, 3, None]), hands, rng.randrange(4), (), 8 - tricks)
     for _ in range(rng.randrange(4)):
         state = state.apply(rng.choice(list(iter_mask(state.legal_mask()))))
