@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -365,3 +366,18 @@ def test_generate_plays_each_house_rule(rule):
         assert str(getattr(replayed_match.rules, name)).lower() == value
         if name == "trump_choice" and value == "turned_card":
             assert all(json.loads(line)["deals"][i].get("turned") for i in range(len(replayed_match.deals)))
+
+
+def test_every_option_is_in_the_docs_table_with_its_default():
+    """docs/rules.md's table of house-rule options names every field of Rules with its default."""
+    text = (SAMPLES.parent.parent / "docs" / "rules.md").read_text()
+    table = text.split("## House-rule options", 1)[1].split("\n\n", 2)[1]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        rows[cells[0].strip("`").removeprefix("cafe.")] = json.loads(cells[1])
+    defaults = Rules()
+    for name in (f.name for f in fields(Rules) if f.name != "variant"):
+        written = rows[name]
+        value = getattr(defaults, name)
+        assert (list(value) if isinstance(value, tuple) else value) == written, name
