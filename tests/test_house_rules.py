@@ -381,3 +381,18 @@ def test_every_option_is_in_the_docs_table_with_its_default():
         written = rows[name]
         value = getattr(defaults, name)
         assert (list(value) if isinstance(value, tuple) else value) == written, name
+
+
+def test_a_recorded_score_over_the_capot_bound_is_refused_naming_the_capot():
+    """The most a deal can score counts a fixed capot score: 60 under capot fixed_60 without
+    doublings, and a scoresheet line over it is refused, saying why."""
+    document = sample("capot-fixed-60")
+    document["match"]["rules"]["max_multiplier"] = 1
+    assert replayed(document).score == DealScore(1, 60)
+    document["deals"][0]["recorded_score"]["points"] = 61
+    with pytest.raises(InvalidRecordError) as refused:
+        loads(json.dumps(document))
+    assert [problem.message for problem in refused.value.problems] == [
+        "a recorded score of 61 points is more than one deal can score under these rules: "
+        "at most 60 (a capot's fixed score (fixed_60))"
+    ]
