@@ -396,3 +396,20 @@ def test_a_recorded_score_over_the_capot_bound_is_refused_naming_the_capot():
         "a recorded score of 61 points is more than one deal can score under these rules: "
         "at most 60 (a capot's fixed score (fixed_60))"
     ]
+
+
+def test_the_trump_review_weighs_only_the_calls_the_rule_allows():
+    """trump_choice in the call review: held_suit leaves the suits the chooser holds and muil,
+    turned_card only the turned suit; free rules all four suits and muil."""
+    from manillen_replay.analysis.call_review import trump_review
+
+    names = {}
+    for name in ("trump-held-suit", "trump-turned-card"):
+        result = replay(loads((SAMPLES / f"house-{name}.json").read_text()))
+        deal = result.deals[0]
+        for rules in (result.rules, Rules()):
+            review = trump_review(deal, rules, samples=2, workers=1, sequential=False)
+            names[name, rules == Rules()] = {option.name for option in review.options}
+    assert names["trump-held-suit", False] == {"D", "C", "S", "muil"}  # Dirk holds no hearts
+    assert names["trump-turned-card", False] == {"H"}
+    assert names["trump-held-suit", True] == names["trump-turned-card", True] == {"H", "D", "C", "S", "muil"}
