@@ -413,3 +413,18 @@ def test_the_trump_review_weighs_only_the_calls_the_rule_allows():
     assert names["trump-held-suit", False] == {"D", "C", "S", "muil"}  # Dirk holds no hearts
     assert names["trump-turned-card", False] == {"H"}
     assert names["trump-held-suit", True] == names["trump-turned-card", True] == {"H", "D", "C", "S", "muil"}
+
+
+def test_trump_choice_turned_card_needs_no_trump_call():
+    """Under turned_card the turned card makes trump: a deal may give it without a trump call,
+    knocks and all."""
+    document = sample("trump-turned-card")
+    deal = document["deals"][0]
+    deal["declarations"] = [{"seat": 3, "call": "klop"}]
+    deal.pop("recorded_score")
+    result = replayed(document)
+    assert (result.contract, result.trump, result.chooser, result.knocks) == (Contract.TRUMP, Suit.H, 2, 1)
+    called = replayed(sample("trump-turned-card"))
+    assert result.points == called.points and result.multiplier == 2
+    assert result.score is not None and called.score is not None
+    assert result.score.points == 2 * called.score.points

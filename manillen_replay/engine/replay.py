@@ -334,6 +334,15 @@ class _Replay:
         passes = 0
         knocks_by: list[int] = []
         dealing_side = shape.team_of(dealer, dealer)
+        turned = None if deal.turned is UNSET else CARD_BY_TEXT.get(deal.turned)
+        if (
+            rules.trump_choice == "turned_card"
+            and turned is not None
+            and not any(call.call in ("trump", "muil", "blind_muil") for call in calls)
+        ):
+            # the turned card makes trump: a record may leave the call out
+            outcome.contract, outcome.trump, outcome.chooser = Contract.TRUMP, turned.suit, dealer
+            stage = "knocks"
         for i, call in enumerate(calls):
             where = f"{pointer}/declarations/{i}"
             name = self.seat_name(call.seat)
