@@ -428,3 +428,11 @@ def test_trump_choice_turned_card_needs_no_trump_call():
     assert result.points == called.points and result.multiplier == 2
     assert result.score is not None and called.score is not None
     assert result.score.points == 2 * called.score.points
+
+
+def test_every_house_rule_sample_is_described_in_the_samples_readme_and_rules_doc():
+    readme = (SAMPLES / "README.md").read_text()
+    rules_doc = (SAMPLES.parent.parent / "docs" / "rules.md").read_text()
+    for path in sorted(SAMPLES.glob("house-*.json")):
+        assert f"`{path.name}`" in readme, path.name
+        assert path.stem.removeprefix("house-").split("-")[0] in rules_doc, path.name
