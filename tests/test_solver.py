@@ -42,7 +42,7 @@ from manillen_replay.cards import DECK_32_MASK, Card, CardSet, iter_mask, mask_o
 from manillen_replay.cli import cli
 from manillen_replay.engine import replay
 from manillen_replay.record import dumps, loads
-from manillen_replay.rules import Rules
+from manillen_replay.rules import Rules, underbuy_code
 from manillen_replay.solver import SolverError, _kernel, search, solve_position
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
 from manillen_replay.state import DealState
@@ -72,7 +72,8 @@ def random_ending(rng: random.Random, tricks: int) -> DealState:
     deck = list(iter_mask(DECK_32_MASK))
     rng.shuffle(deck)
     hands = tuple(mask_of(deck[seat * tricks : (seat + 1) * tricks]) for seat in range(4))
-    rules = Rules(partner_exempt=rng.random() < 0.5, underbuy=rng.choice(["forbidden", "allowed"]))
+    underbuy = rng.choice(["forbidden", "allowed", "forbidden_with_other_suit", "forced"])
+    rules = Rules(partner_exempt=rng.random() < 0.5, underbuy=underbuy)
     state = DealState(rules, 0, rng.choice([0, 1, 2, 3, None]), hands, rng.randrange(4), (), 8 - tricks)
     for _ in range(rng.randrange(4)):
         state = state.apply(rng.choice(list(iter_mask(state.legal_mask()))))
@@ -265,7 +266,7 @@ def _kernel_position(state: DealState) -> tuple[np.ndarray, np.ndarray, int, int
     rules = state.rules
     return (
         hands, table, len(state.trick), state.leader, trump, rules.partner_exempt,
-        rules.underbuy == "forbidden", rules.overtake_plain_suit,
+        underbuy_code(rules), rules.overtake_plain_suit,
     )  # fmt: skip
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
-from ..rules import Contract, Rules, multiplier
+from ..rules import Contract, Rules, may_klop, multiplier, trump_options
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_groups
 from .costs import SURE_Z, deal_trump
 
@@ -332,7 +332,9 @@ def trump_review(
         layouts = _layouts(deal, seat, samples, seed, "trump")
     leader = (deal.dealer + 1) % 4
     threads = workers or default_workers()
-    contracts = {contract_name(trump): trump for trump in (0, 1, 2, 3, None)}
+    turned = None if deal.trump is None else int(deal.trump)
+    assert deal.hands is not None  # _check
+    contracts = {contract_name(trump): trump for trump in trump_options(rules, deal.hands[seat], turned)}
     factors = {
         name: call_factor(Contract.TRUMP if trump is not None else Contract.MUIL, deal, rules)
         for name, trump in contracts.items()
@@ -397,6 +399,19 @@ def _mean(values: Iterable[float]) -> float:
     return sum(items) / len(items)
 
 
+def knocker(deal: DealResult, rules: Rules, seat: int | None) -> int:
+    """The seat a knock review decides for (default: the dealer's left), if it may klop.
+
+    :raises SolverError: for a seat of the dealing team, or one ``klop_by`` does not let knock.
+    """
+    seat = (deal.dealer + 1) % 4 if seat is None else seat
+    if not may_klop(rules, seat, deal.dealer):
+        if seat % 2 == deal.dealer % 2:
+            raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
+        raise SolverError(f"seat {seat} may not knock: klop_by is {rules.klop_by}")
+    return seat
+
+
 def knock_review(
     deal: DealResult,
     rules: Rules,
@@ -431,9 +446,7 @@ def knock_review(
     """
     _check(deal, rules, samples)
     trump = deal_trump(deal)
-    seat = (deal.dealer + 1) % 4 if seat is None else seat
-    if seat % 2 == deal.dealer % 2:
-        raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
+    seat = knocker(deal, rules, seat)
     contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
     if layouts is None:
         layouts = _layouts(deal, seat, samples, seed, f"klop{seat}")

@@ -26,7 +26,7 @@ from ..rules import VARIANTS, Rules, Variant, winning_position
 from .model import FORMAT, Deal, Record, seat_name_problems
 
 HEADER_WORDS = ("match", "date", "venue", "event", "notes", "variant", "seats", "rules", "blocks")
-BODY_WORDS = ("hand", "table", "discards", "move", "score", "penalty", "note")
+BODY_WORDS = ("hand", "table", "discards", "turned", "move", "score", "penalty", "note")
 _FREE_TEXT = ("match", "date", "venue", "event", "notes")
 _CALL_WORDS = {"trump", "muil", "blind", "blind_muil", "en", "en_face", "klop", "tegenklop", "pass", "redeal"}
 _DEAL_WORDS = _CALL_WORDS | {"dealer", "score", "face"}
@@ -645,6 +645,13 @@ class _Parser:
         self.place(pointer, line, line.tokens[0].column)
         draft.data["discards"] = self.cards(line, line.tokens[1:], pointer)
 
+    def body_turned(self, line: _Line, draft: _DealDraft) -> None:
+        pointer = f"/deals/{draft.number - 1}/turned"
+        if len(line.tokens) != 2:
+            raise line.error(line.tokens[0].column, "expected one card after 'turned', such as turned KD")
+        self.place(pointer, line, line.tokens[1].column)
+        draft.data["turned"] = self.cards(line, line.tokens[1:], pointer)[0]
+
     def number(self, line: _Line, tokens: list[_Token], i: int, what: str) -> int:
         if i >= len(tokens) or not tokens[i].text.isdigit() or _whole(line, tokens[i]) < 1:
             column = tokens[i].column if i < len(tokens) else tokens[-1].end + 1
@@ -741,7 +748,7 @@ class _Parser:
             deal["hands"] = [draft.hands.get(s, []) for s in range(shape.players)]
         if draft.table:
             deal["table"] = [draft.table.get(s, []) for s in range(shape.players)]
-        for name in ("discards", "table_moves"):
+        for name in ("discards", "table_moves", "turned"):
             if name in draft.data:
                 deal[name] = draft.data[name]
         if draft.declarations:
@@ -968,6 +975,8 @@ def _write_deal(number: int, deal: Deal, names: list[str], shape: Variant) -> It
                 yield f"  table {name(seat)}: " + " ".join("/".join(pile) for pile in piles)
     if deal.discards is not msgspec.UNSET:
         yield "  discards " + " ".join(deal.discards)
+    if deal.turned is not msgspec.UNSET:
+        yield f"  turned {deal.turned}"
     for move in deal.table_moves or ():
         play = "" if move.play is msgspec.UNSET else f" play {move.play}"
         yield f"  move {name(move.seat)} trick {move.trick}{play}"
