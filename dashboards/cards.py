@@ -107,6 +107,18 @@ CSS = """
 .mr-box.mr-warning { background: rgba(255, 189, 69, 0.18); }
 .mr-box.mr-info { background: rgba(28, 131, 225, 0.12); }
 .mr-box.mr-success { background: rgba(33, 195, 84, 0.14); }
+.mr-whatif td { vertical-align: top; }
+.mr-whatif-cards { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0 0 0.75rem; }
+.mr-whatif-card { font: inherit; color: inherit; cursor: pointer; background: none;
+  min-width: 2.75rem; min-height: 2.75rem; padding: 0.3rem 0.7rem;
+  border: 1px solid var(--st-border-color, rgba(128, 128, 128, 0.4));
+  border-radius: var(--st-base-radius, 0.5rem); }
+.mr-whatif-card:hover, .mr-whatif-card:focus-visible { border-color: var(--st-primary-color, #ff4b4b);
+  outline: none; }
+.mr-whatif-card[aria-pressed="true"] { border-color: var(--st-primary-color, #ff4b4b);
+  box-shadow: inset 0 0 0 1px var(--st-primary-color, #ff4b4b); }
+.mr-whatif tr.mr-changed td { background: rgba(255, 189, 69, 0.18); }
+.mr-whatif .mr-change { font-weight: 600; white-space: nowrap; }
 .mr-html details { border: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2));
   border-radius: var(--st-base-radius, 0.5rem); margin: 0 0 0.75rem; }
 .mr-html summary { cursor: pointer; padding: 0.6rem 1rem; }

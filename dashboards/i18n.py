@@ -305,6 +305,67 @@ LABELS: dict[str, tuple[str, str]] = {
         "{team} halen vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {card}.",
     ),
     "replay.branch_tricks": ("Tricks of the line", "Slagen van de lijn"),
+    # what if another card had been played (analysis/what_if.py)
+    "replay.whatif_choose": (
+        "What if {name} had played instead of {card}",
+        "Wat als {name} i.p.v. {card} had gespeeld",
+    ),
+    "replay.whatif_none": ("back to the game", "terug naar het spel"),
+    "replay.whatif_failed": (
+        "The solver could not play this out: {message}",
+        "De solver kon dit niet uitspelen: {message}",
+    ),
+    "replay.whatif_layout": ("The lines are played", "De lijnen worden gespeeld"),
+    "replay.whatif_layout_real": ("every hand known", "met alle kaarten open"),
+    "replay.whatif_layout_view": ("from {name}'s view", "met wat {name} kon weten"),
+    "replay.whatif_line": ("what if: {card}", "wat als: {card}"),
+    "replay.whatif_played_line": (
+        "as played: {card}, then best play",
+        "zoals gespeeld: {card}, dan perfect spel",
+    ),
+    "replay.whatif_note": (
+        "<b>What if</b>: {card} instead of {other}, then best play by all four, {where}. "
+        "{team} take <b>{b}</b> card points from here, against {a} after {other}.",
+        "<b>Wat als</b>: {card} in plaats van {other}, daarna speelt iedereen perfect, {where}. "
+        "{team} halen vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {other}.",
+    ),
+    "replay.whatif_played_note": (
+        "<b>As played</b>: {card}, then best play by all four, {where}. "
+        "{team} take <b>{b}</b> card points from here, against {a} after {other}.",
+        "<b>Zoals gespeeld</b>: {card}, daarna speelt iedereen perfect, {where}. "
+        "{team} halen vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {other}.",
+    ),
+    "replay.whatif_title": (
+        "What if {card}: the two lines trick by trick",
+        "Wat als {card}: de twee lijnen slag per slag",
+    ),
+    "replay.whatif_after_played": ("after {card} (played)", "na {card} (gespeeld)"),
+    "replay.whatif_after_chosen": ("after {card} (what if)", "na {card} (wat als)"),
+    "replay.whatif_total": (
+        "{team} take <b>{a}</b> card points from here after {card}, <b>{b}</b> after {other}: "
+        "a difference of <b>{difference}</b> ({where}).",
+        "{team} halen vanaf hier <b>{a}</b> kaartpunten na {card}, <b>{b}</b> na {other}: "
+        "een verschil van <b>{difference}</b> ({where}).",
+    ),
+    "replay.whatif_view": (
+        "From {name}'s view, averaged over {layouts} layouts of the hidden cards: {a} after {card}, "
+        "{b} after {other} ({difference}).",
+        "Met wat {name} kon weten, gemiddeld over {layouts} verdelingen van de verborgen kaarten: "
+        "{a} na {card}, {b} na {other} ({difference}).",
+    ),
+    "replay.whatif_save_title": ("Save this line as a variation", "Deze lijn als variant bewaren"),
+    "replay.whatif_save_caption": (
+        "The variation saved is the line on the real cards (every hand known), with your comment.",
+        "De variant die bewaard wordt is de lijn met de echte kaarten (alle kaarten open), "
+        "met uw commentaar.",
+    ),
+    "replay.whatif_save": ("Save variation", "Variant bewaren"),
+    "replay.variation_line": ("variation by {author}: {card}", "variant van {author}: {card}"),
+    "replay.variation_note": (
+        "<b>Variation</b> by {author}: {card} instead of {other}. {comment}",
+        "<b>Variant</b> van {author}: {card} in plaats van {other}. {comment}",
+    ),
+    "replay.whatif_saved": ("Variation saved with your comment.", "Variant bewaard met uw commentaar."),
     "replay.branch_step": ("Card of the line", "Kaart van de lijn"),
     # solver costs on the deal replay
     "replay.costs_title": ("What each card was worth (solver)", "Wat elke kaart waard was (solver)"),
@@ -459,6 +520,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "annot.need_author": ("Give your name first.", "Geef eerst uw naam."),
     "annot.none": ("No comments on this deal yet.", "Nog geen commentaar bij dit spel."),
     "annot.where_deal": ("deal", "spel"),
+    "annot.variation": ("Variation", "Variant"),
+    "annot.variation_label": ("variation {card}", "variant {card}"),
     "annot.where_trick": ("trick {trick}", "slag {trick}"),
     "annot.where_play": ("trick {trick}, play {play}", "slag {trick}, kaart {play}"),
     "annot.page_title": ("Annotations", "Commentaar"),

@@ -14,7 +14,7 @@ import click
 from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
 from ..record.text import split_matches
-from .common import DB_OPTION, existing_archive, plural
+from .common import DB_OPTION, existing_archive, plural, progress
 
 if TYPE_CHECKING:  # the store (DuckDB, polars, Arrow) loads when a command opens an archive
     import polars as pl
@@ -415,8 +415,12 @@ def _write_records(store: Store, path: Path, overwrite: bool) -> int:
     partial = path.with_name(path.name + ".partial")
     try:
         handle: IO[str]
+        total = int(store.query("SELECT count(*) AS n FROM matches")["n"][0])
+        count = 0
         with partial.open("w", encoding="utf-8", newline="\n") as handle:
-            count = store.export_records(handle)
+            for line in progress(store.iter_export_lines(), "exporting", total=total):
+                handle.write(line + "\n")
+                count += 1
         partial.replace(path)
     except OSError as error:
         partial.unlink(missing_ok=True)

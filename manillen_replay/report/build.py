@@ -61,6 +61,8 @@ class Comment:
     author: str
     text: str
     tags: tuple[str, ...] = ()
+    line: tuple[Card, ...] = ()
+    """A variation: the cards that could have been played from the play on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +241,7 @@ def _comments(frame: pl.DataFrame) -> list[Comment]:
             author=row["author"] or "",
             text=row["text"] or "",
             tags=tuple(row.get("tags") or ()),
+            line=tuple(Card.parse(card) for card in row.get("line") or ()),
         )
         for row in _rows(frame)
     ]

@@ -223,11 +223,26 @@ def _comment_place(lang: str, comment: Comment) -> str:
     return say(lang, "comment_play", deal=comment.deal, trick=comment.trick, play=comment.play)
 
 
+def _variation_html(lang: str, comment: Comment) -> str:
+    """A comment's variation: its cards in the order they would have been played, a trick a group."""
+    if not comment.line:
+        return ""
+    first = (comment.play or 1) - 1
+    tricks: list[list[Card]] = [[]]
+    for card in comment.line:
+        if len(tricks[-1]) == 4 - first * (len(tricks) == 1):
+            tricks.append([])
+        tricks[-1].append(card)
+    shown = " · ".join(" ".join(_card_text(card) for card in trick) for trick in tricks)
+    return f'<br><span class="variation">{escape(say(lang, "variation"))}: {shown}</span>'
+
+
 def _comment_html(lang: str, comment: Comment) -> str:
     tags = f" <span class='badge'>{escape(' '.join(comment.tags))}</span>" if comment.tags else ""
     return (
         f'<blockquote class="comment" data-deal="{comment.deal}"><b>{escape(comment.author)}</b> '
-        f"({escape(_comment_place(lang, comment))}){tags}: {escape(comment.text)}</blockquote>"
+        f"({escape(_comment_place(lang, comment))}){tags}: {escape(comment.text)}"
+        f"{_variation_html(lang, comment)}</blockquote>"
     )
 
 

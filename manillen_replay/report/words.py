@@ -147,6 +147,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "dealer_badge": ("dealer", "gever"),
     "comments": ("Comments", "Commentaar"),
     "comment_deal": ("deal {deal}", "spel {deal}"),
+    "variation": ("variation", "variant"),
     "comment_trick": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
     "comment_play": ("deal {deal}, trick {trick}, card {play}", "spel {deal}, slag {trick}, kaart {play}"),
     "footer": (

@@ -695,6 +695,11 @@ ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS loss_error DOUBLE;
 
 
 _MIGRATION_14 = """
+ALTER TABLE annotations ADD COLUMN IF NOT EXISTS line VARCHAR[];
+"""
+
+
+_MIGRATION_15 = """
 CREATE TABLE IF NOT EXISTS puzzle_reviews (
     player VARCHAR NOT NULL,
     puzzle_id VARCHAR NOT NULL,
@@ -773,9 +778,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         14,
+        "annotations.line: a variation, the cards that could have been played from the commented play on",
+        _MIGRATION_14,
+    ),
+    Migration(
+        15,
         "puzzle_reviews: each player's answers to their puzzles, and when each comes back (Leitner boxes); "
         "call_decisions.options: every option's expected score",
-        _MIGRATION_14,
+        _MIGRATION_15,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
