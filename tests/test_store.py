@@ -882,7 +882,8 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
         assert versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
-        assert [_count(archive, t) for t in ("evenings", "evening_tables", "saves", "puzzle_reviews")] == [0] * 4
+        kept = ("evenings", "evening_tables", "saves", "puzzle_reviews")
+        assert [_count(archive, t) for t in kept] == [0] * 4
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns
         assert {"points", "deals_played", "points_per_deal"} <= set(columns)
         assert _count(archive, "play_costs") == 0 and _count(archive, "card_values") == 0
