@@ -437,8 +437,8 @@ def caption_html(html: str) -> str:
     return f'<p class="mr-caption">{html}</p>'
 
 
+# The session's author of comments and variations (the comments' form sets it too).
 COACH = "coach_author"
-"""The session's author of comments and variations (the comments' form sets it too)."""
 
 
 def add_comment(
