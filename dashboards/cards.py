@@ -46,6 +46,8 @@ CSS = """
 .mr-card.mr-legal { border: 2px solid #1a9e4b; box-shadow: 0 0 0 2px rgba(26,158,75,0.35); }
 .mr-card.mr-winning { border: 2px solid #f6c343; box-shadow: 0 0 0 3px rgba(246,195,67,0.6); }
 .mr-card.mr-illegal { border: 2px solid #c8102e; }
+.mr-card.mr-back { background: repeating-linear-gradient(45deg, #2b4f8a 0 4px, #3d67ad 4px 8px);
+  border-color: #fff; }
 .mr-card.mr-small { width: 1.9rem; height: 2.5rem; font-size: 0.9rem; }
 .mr-trick { grid-column: 2; grid-row: 2; display: grid; width: 11rem; height: 11rem;
   grid-template-columns: 1fr 1fr 1fr; grid-template-rows: 1fr 1fr 1fr; align-items: center;
@@ -105,6 +107,18 @@ CSS = """
 .mr-box.mr-warning { background: rgba(255, 189, 69, 0.18); }
 .mr-box.mr-info { background: rgba(28, 131, 225, 0.12); }
 .mr-box.mr-success { background: rgba(33, 195, 84, 0.14); }
+.mr-whatif td { vertical-align: top; }
+.mr-whatif-cards { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0 0 0.75rem; }
+.mr-whatif-card { font: inherit; color: inherit; cursor: pointer; background: none;
+  min-width: 2.75rem; min-height: 2.75rem; padding: 0.3rem 0.7rem;
+  border: 1px solid var(--st-border-color, rgba(128, 128, 128, 0.4));
+  border-radius: var(--st-base-radius, 0.5rem); }
+.mr-whatif-card:hover, .mr-whatif-card:focus-visible { border-color: var(--st-primary-color, #ff4b4b);
+  outline: none; }
+.mr-whatif-card[aria-pressed="true"] { border-color: var(--st-primary-color, #ff4b4b);
+  box-shadow: inset 0 0 0 1px var(--st-primary-color, #ff4b4b); }
+.mr-whatif tr.mr-changed td { background: rgba(255, 189, 69, 0.18); }
+.mr-whatif .mr-change { font-weight: 600; white-space: nowrap; }
 .mr-html details { border: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2));
   border-radius: var(--st-base-radius, 0.5rem); margin: 0 0 0.75rem; }
 .mr-html summary { cursor: pointer; padding: 0.6rem 1rem; }
@@ -182,6 +196,7 @@ def table_html(
     teams: Sequence[int] | None = None,
     note: str = "",
     labels: dict[str, str] | None = None,
+    face_down: Sequence[int] | None = None,
 ) -> str:
     """The hands around a green table with the trick on the table in the middle.
 
@@ -195,6 +210,8 @@ def table_html(
     :param teams: the side of each seat (default seat mod 2).
     :param note: a short text shown in the middle of the trick (who takes it).
     :param labels: the words ``dealer``, ``to_play`` and ``team`` (with ``{team}``) in the page language.
+    :param face_down: how many cards each seat holds, for a table as one player saw it: the
+        hands left empty in ``hands`` are drawn as that many card backs.
     """
     words = {"dealer": "dealer", "to_play": "to play", "team": "team {team}", **(labels or {})}
     order = list(order) if order is not None else list(range(len(hands)))
@@ -214,6 +231,8 @@ def table_html(
             card_html(c, classes=("legal",) if moving and may_play is not None and c in may_play else ())
             for c in hand.sorted_for_display(trump)
         )
+        if not hand and face_down is not None:
+            cards = '<span class="mr-card mr-back" aria-hidden="true"></span>' * face_down[seat]
         box = (
             f'<div class="mr-seat{" mr-to-play" if moving else ""}" data-seat="{seat}">'
             f'<div class="mr-name">{escape(names[seat])}{badges}</div>'

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 import streamlit as st
@@ -35,7 +35,9 @@ from dashboards.limits import (
     UPLOAD_MAX_RECORDS,
     upload_limits,
 )
+from manillen_replay.analysis.puzzles import Puzzle, Review, make_puzzles
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
+from manillen_replay.cards import Card
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry
@@ -45,6 +47,9 @@ from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive, matc
 from manillen_replay.store.console_pool import ConsolePool
 from manillen_replay.store.importer import Replacement
 from manillen_replay.store.review_queue import review_depths
+
+if TYPE_CHECKING:  # the solver (and numba) loads only once a what-if is asked for
+    from manillen_replay.analysis.what_if import WhatIf
 
 DB_ENVIRONMENT = "MANILLEN_DB"
 """The environment variable that names the archive (``manillen dashboard`` sets it)."""
@@ -539,9 +544,59 @@ def deal_findings(match_id: str, deal: int) -> pl.DataFrame:
     return _deal_findings(*_key(archive()), match_id, deal)
 
 
+# --------------------------------------------------------------------------- what if
+
+_solver_loading = threading.Lock()
+_solver_started = False
+
+
+def prepare_what_if() -> None:
+    """Load the solver (numba and its compiled code) in a thread of its own, once per server, when
+    a play that can be forked is first shown: loading takes a second or two, so a person choosing
+    a card then waits only for the search (docs/dashboard.md)."""
+    global _solver_started
+    with _solver_loading:
+        if _solver_started:
+            return
+        _solver_started = True
+
+    def load() -> None:
+        from manillen_replay.analysis.what_if import warm_up
+
+        warm_up()
+
+    # not a daemon: numba stopped halfway by the end of the process aborts it
+    threading.Thread(target=load, name="what-if-solver").start()
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _what_if(path: str, version: int, match_id: str, deal: int, trick: int, play: int, card: str) -> WhatIf:
+    from manillen_replay.analysis.what_if import what_if as play_out  # loads the solver
+
+    result = _replayed(path, version, match_id)
+    if result is None:
+        raise ManillenError(f"no match {match_id!r} in the archive")
+    dealt = next((d for d in result.deals if d.number == deal), None)
+    if dealt is None:
+        raise ManillenError(f"match {match_id!r} has no deal {deal}")
+    return play_out(dealt, result.rules, trick, play, int(Card.parse(card)))
+
+
+def what_if(match_id: str, deal: int, trick: int, play: int, card: str) -> WhatIf:
+    """The rest of the deal after ``card`` at one play, and after the card played
+    (:func:`manillen_replay.analysis.what_if.what_if`): cached per version of the archive, deal,
+    play and card, so going back to a card asked before is free.
+
+    :raises ManillenError: for a play or card the solver cannot take (a ``SolverError``).
+    """
+    return _what_if(*_key(archive()), match_id, deal, trick, play, card)
+
+
 # --------------------------------------------------------------------------- annotations
 
-ANNOTATION_COLUMNS = "annotation_id, match_id, deal, trick, play, author, text, tags, created_at, updated_at"
+ANNOTATION_COLUMNS = (
+    "annotation_id, match_id, deal, trick, play, author, text, tags, created_at, updated_at, line"
+)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -574,15 +629,23 @@ def all_annotations() -> pl.DataFrame:
 
 
 def add_annotation(
-    match_id: str, deal: int, trick: int | None, play: int | None, author: str, text: str, tags: list[str]
+    match_id: str,
+    deal: int,
+    trick: int | None,
+    play: int | None,
+    author: str,
+    text: str,
+    tags: list[str],
+    line: list[str] | None = None,
 ) -> int:
-    """Store a new comment (opening the archive for writing just for this).
+    """Store a new comment (opening the archive for writing just for this), with a variation
+    (``line``: the cards from the play on) when it has one.
 
     :raises ArchiveLockedError: when another program holds the archive.
     """
     access.require_organiser("write coach comments")
     with archive().writing() as store:
-        return int(store.add_annotation(match_id, deal, trick, play, author, text, tags))
+        return int(store.add_annotation(match_id, deal, trick, play, author, text, tags, line))
 
 
 def update_annotation(annotation_id: int, text: str, tags: list[str]) -> None:
@@ -1240,3 +1303,48 @@ def warm() -> None:
         finding_rates(FindingFilter(players=(first,)))
         player_ledger(first, "match")
         player_ledger(first, "all")
+
+
+# --------------------------------------------------------------------------- puzzles
+
+
+@st.cache_data(show_spinner=False)
+def _costs_stamp(path: str, version: int) -> tuple[str, int]:
+    row = _frame(
+        path, "SELECT CAST(max(analysed_at) AS VARCHAR) AS last, count(*) AS matches FROM matches"
+    ).row(0)
+    return (str(row[0]), int(row[1]))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _puzzles(path: str, stamp: tuple[str, int], player: str) -> list[Puzzle]:
+    with _archive(path).reading() as store:
+        tables = store.puzzle_rows(player=player)
+    return make_puzzles(tables, player=player)
+
+
+def puzzles(player: str) -> list[Puzzle]:
+    """A player's puzzles (:func:`manillen_replay.analysis.puzzles.make_puzzles`), made again only
+    when an analysis or an import changed the archive: an answer kept does not remake them."""
+    current = archive()
+    return _puzzles(str(current.path), _costs_stamp(*_key(current)), player)
+
+
+@st.cache_data(show_spinner=False)
+def _puzzle_reviews(path: str, version: int, player: str) -> dict[str, Review]:
+    with _archive(path).reading() as store:
+        return store.puzzle_reviews(player)
+
+
+def puzzle_reviews(player: str) -> dict[str, Review]:
+    """Where each of a player's puzzles stands: its Leitner box, when it is due again."""
+    return _puzzle_reviews(*_key(archive()), player)
+
+
+def answer_puzzle(player: str, puzzle_id: str, answer: str, right: bool) -> Review:
+    """Keep an answer to a puzzle (anyone who may view the archive may train).
+
+    :raises ArchiveLockedError: when another program holds the archive.
+    """
+    with archive().writing() as store:
+        return store.answer_puzzle(player, puzzle_id, answer, right)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from manillen_replay.analysis.puzzles import PuzzleKind
 from manillen_replay.analysis.words import kind_name
 from manillen_replay.cards import Suit
 from manillen_replay.report.svg import MINUS as MINUS  # every figure of the pages: −3, not the hyphen of -3
@@ -304,6 +305,67 @@ LABELS: dict[str, tuple[str, str]] = {
         "{team} halen vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {card}.",
     ),
     "replay.branch_tricks": ("Tricks of the line", "Slagen van de lijn"),
+    # what if another card had been played (analysis/what_if.py)
+    "replay.whatif_choose": (
+        "What if {name} had played instead of {card}",
+        "Wat als {name} i.p.v. {card} had gespeeld",
+    ),
+    "replay.whatif_none": ("back to the game", "terug naar het spel"),
+    "replay.whatif_failed": (
+        "The solver could not play this out: {message}",
+        "De solver kon dit niet uitspelen: {message}",
+    ),
+    "replay.whatif_layout": ("The lines are played", "De lijnen worden gespeeld"),
+    "replay.whatif_layout_real": ("every hand known", "met alle kaarten open"),
+    "replay.whatif_layout_view": ("from {name}'s view", "met wat {name} kon weten"),
+    "replay.whatif_line": ("what if: {card}", "wat als: {card}"),
+    "replay.whatif_played_line": (
+        "as played: {card}, then best play",
+        "zoals gespeeld: {card}, dan perfect spel",
+    ),
+    "replay.whatif_note": (
+        "<b>What if</b>: {card} instead of {other}, then best play by all four, {where}. "
+        "{team} take <b>{b}</b> card points from here, against {a} after {other}.",
+        "<b>Wat als</b>: {card} in plaats van {other}, daarna speelt iedereen perfect, {where}. "
+        "{team} halen vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {other}.",
+    ),
+    "replay.whatif_played_note": (
+        "<b>As played</b>: {card}, then best play by all four, {where}. "
+        "{team} take <b>{b}</b> card points from here, against {a} after {other}.",
+        "<b>Zoals gespeeld</b>: {card}, daarna speelt iedereen perfect, {where}. "
+        "{team} halen vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {other}.",
+    ),
+    "replay.whatif_title": (
+        "What if {card}: the two lines trick by trick",
+        "Wat als {card}: de twee lijnen slag per slag",
+    ),
+    "replay.whatif_after_played": ("after {card} (played)", "na {card} (gespeeld)"),
+    "replay.whatif_after_chosen": ("after {card} (what if)", "na {card} (wat als)"),
+    "replay.whatif_total": (
+        "{team} take <b>{a}</b> card points from here after {card}, <b>{b}</b> after {other}: "
+        "a difference of <b>{difference}</b> ({where}).",
+        "{team} halen vanaf hier <b>{a}</b> kaartpunten na {card}, <b>{b}</b> na {other}: "
+        "een verschil van <b>{difference}</b> ({where}).",
+    ),
+    "replay.whatif_view": (
+        "From {name}'s view, averaged over {layouts} layouts of the hidden cards: {a} after {card}, "
+        "{b} after {other} ({difference}).",
+        "Met wat {name} kon weten, gemiddeld over {layouts} verdelingen van de verborgen kaarten: "
+        "{a} na {card}, {b} na {other} ({difference}).",
+    ),
+    "replay.whatif_save_title": ("Save this line as a variation", "Deze lijn als variant bewaren"),
+    "replay.whatif_save_caption": (
+        "The variation saved is the line on the real cards (every hand known), with your comment.",
+        "De variant die bewaard wordt is de lijn met de echte kaarten (alle kaarten open), "
+        "met uw commentaar.",
+    ),
+    "replay.whatif_save": ("Save variation", "Variant bewaren"),
+    "replay.variation_line": ("variation by {author}: {card}", "variant van {author}: {card}"),
+    "replay.variation_note": (
+        "<b>Variation</b> by {author}: {card} instead of {other}. {comment}",
+        "<b>Variant</b> van {author}: {card} in plaats van {other}. {comment}",
+    ),
+    "replay.whatif_saved": ("Variation saved with your comment.", "Variant bewaard met uw commentaar."),
     "replay.branch_step": ("Card of the line", "Kaart van de lijn"),
     # solver costs on the deal replay
     "replay.costs_title": ("What each card was worth (solver)", "Wat elke kaart waard was (solver)"),
@@ -458,6 +520,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "annot.need_author": ("Give your name first.", "Geef eerst uw naam."),
     "annot.none": ("No comments on this deal yet.", "Nog geen commentaar bij dit spel."),
     "annot.where_deal": ("deal", "spel"),
+    "annot.variation": ("Variation", "Variant"),
+    "annot.variation_label": ("variation {card}", "variant {card}"),
     "annot.where_trick": ("trick {trick}", "slag {trick}"),
     "annot.where_play": ("trick {trick}, play {play}", "slag {trick}, kaart {play}"),
     "annot.page_title": ("Annotations", "Commentaar"),
@@ -986,6 +1050,59 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
     "standings.col.deals": ("Deals", "Spellen"),
 }
 LABELS.update(EVENING_LABELS)
+
+# The Train page: puzzles from a player's own costly decisions.
+TRAIN_LABELS: dict[str, tuple[str, str]] = {
+    "nav.train": ("Train", "Trainen"),
+    "train.title": ("Train", "Trainen"),
+    "train.intro": (
+        "Puzzles from your own decisions that cost points, as you saw the table: your hand, the cards "
+        "played, the calls and the score. The solver checks your answer from what you could see. A "
+        "missed puzzle comes back later in the session, a solved one after a day, then three, seven...",
+        "Puzzels uit je eigen beslissingen die punten kostten, zoals jij de tafel zag: je hand, de "
+        "gespeelde kaarten, de roep en de stand. De solver keurt je antwoord vanuit wat jij kon zien. Een "
+        "gemiste puzzel komt later in de sessie terug, een opgeloste na een dag, dan drie, zeven...",
+    ),
+    "train.player": ("Who are you?", "Wie ben je?"),
+    "train.new": ("New puzzles this session", "Nieuwe puzzels deze sessie"),
+    "train.none": (
+        "No puzzles for {player} yet: they come from the decisions the solver reviewed that clearly "
+        "cost 2 card points or more (the review runs on its own after an upload, or with `manillen "
+        "analyze --depth solver`).",
+        "Nog geen puzzels voor {player}: ze komen uit beslissingen die de solver bekeek en die duidelijk "
+        "2 kaartpunten of meer kostten (de analyse loopt vanzelf na een upload, of met `manillen "
+        "analyze --depth solver`).",
+    ),
+    "train.done": (
+        "Done for now: {right} of {answered} right this session. The next puzzle is due {due}.",
+        "Klaar voor nu: {right} van {answered} juist deze sessie. De volgende puzzel is {due} aan de beurt.",
+    ),
+    "train.more": ("More new puzzles", "Meer nieuwe puzzels"),
+    "train.progress": (
+        "{count} puzzles: {new} new, {due} due now, {boxed} in the boxes.",
+        "{count} puzzels: {new} nieuw, {due} nu aan de beurt, {boxed} in de dozen.",
+    ),
+    "train.again": ("Missed earlier: here it is again.", "Eerder gemist: hier is hij opnieuw."),
+    "train.check": ("Check", "Nakijken"),
+    "train.pick": ("Your answer", "Jouw antwoord"),
+    "train.right": ("Right!", "Juist!"),
+    "train.wrong": (
+        "Not this time: you chose {answer}. This puzzle comes back later.",
+        "Deze keer niet: je koos {answer}. Deze puzzel komt later terug.",
+    ),
+    "train.next": ("Next puzzle", "Volgende puzzel"),
+    "train.replay": ("Open the deal in the replay", "Het spel openen in herspelen"),
+    "train.never": ("none due", "geen"),
+    "train.klop": ("klop", "klop"),
+    "train.no klop": ("no klop", "niet kloppen"),
+    "train.muil": ("muil", "muil"),
+    **{
+        f"train.{key}": REPORT_WORDS[key]
+        for key in ("puzzle_title", "puzzle_source", "puzzle_score", "nothing")
+    },
+    **{f"train.question.{kind.value}": REPORT_WORDS[f"question.{kind.value}"] for kind in PuzzleKind},
+}
+LABELS.update(TRAIN_LABELS)
 
 # The clause explanations of rules.LegalPlays.explain, in Dutch; English comes from the rules.
 _CLAUSES_NL: dict[Clause, str] = {

@@ -385,6 +385,10 @@ class Reviewer:
                 self.seconds[match_id] = time.monotonic() - started
                 if self._asked.get(match_id) == started:
                     del self._asked[match_id]
+                # ready from now: the caches filled below are the other pages', and the match
+                # under review would otherwise say "reviewing" until they are
+                self._current = None
+                self._done = self._total = 0
             elif match_id not in self._urgent:
                 self._urgent.append(match_id)  # changed meanwhile: its new version in turn
             someone_waits = bool(self._urgent)

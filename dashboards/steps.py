@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, TrickResult
+from manillen_replay.engine.variation import VariationCard
 from manillen_replay.rules import LegalPlays, Rules, ViolationKind, winning_position
+
+if TYPE_CHECKING:  # the solver (and numba) loads only once a line is asked for
+    from manillen_replay.solver.lines import Line
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,3 +264,40 @@ def line_moments(
             )
         )
     return moments
+
+
+def solver_line_cards(line: Line) -> list[LineCard]:
+    """A line the solver played out (:class:`~manillen_replay.solver.lines.Line`) as the cards the
+    table steps through: each with its trick's taker and points and what its seat held before it.
+
+    The cards already on the table when the line starts are its first trick's, not the line's.
+    """
+    held = list(line.start.hands)
+    on_table = len(line.start.trick)
+    found: list[LineCard] = []
+    for index, trick in enumerate(line.tricks):
+        for play in trick.plays[on_table if index == 0 else 0 :]:
+            found.append(
+                LineCard(play.seat, Card(play.card), trick.number, trick.winner, trick.points,
+                         CardSet(held[play.seat]))
+            )  # fmt: skip
+            held[play.seat] &= ~(1 << play.card)
+    return found
+
+
+def variation_cards(before: Moment, played: Sequence[VariationCard]) -> list[LineCard]:
+    """A variation of the deal (:func:`~manillen_replay.engine.variation.play_variation`) as the
+    cards the table steps through, from the moment just before its first card.
+
+    A trick the variation leaves unfinished has no taker: its cards carry ``winner`` -1, which
+    the table never shows (it shows a taker only under a complete trick).
+    """
+    held = [hand.mask for hand in before.hands]
+    found = []
+    for card in played:
+        found.append(
+            LineCard(card.seat, card.card, card.trick, -1 if card.winner is None else card.winner,
+                     card.points, CardSet(held[card.seat]))
+        )  # fmt: skip
+        held[card.seat] &= ~(1 << card.card)
+    return found

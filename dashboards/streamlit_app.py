@@ -54,6 +54,7 @@ pages = [
     st.Page(
         ui.PAGE_FILES["mistakes"], title=t("nav.mistakes"), icon=":material/report:", url_path="mistakes"
     ),
+    st.Page(ui.PAGE_FILES["train"], title=t("nav.train"), icon=":material/fitness_center:", url_path="train"),
     st.Page(ui.PAGE_FILES["players"], title=t("nav.players"), icon=":material/groups:", url_path="players"),
     st.Page(ui.PAGE_FILES["sql"], title=t("nav.sql"), icon=":material/database:", url_path="sql"),
     st.Page(

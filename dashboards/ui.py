@@ -14,7 +14,9 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from dashboards import data, html_view, i18n, native_inputs
+from manillen_replay.cards import Suit
 from manillen_replay.errors import ManillenError
+from manillen_replay.rules import Contract
 
 LANGUAGE_KEY = "lang"
 """Session key of the chosen language (set by the sidebar's switch, :func:`language_switch`)."""
@@ -30,6 +32,7 @@ PAGE_FILES = {
     "record": "app_pages/record.py",
     "organiser": "app_pages/organiser.py",
     "standings": "app_pages/standings.py",
+    "train": "app_pages/train.py",
 }
 """Each page's url path and file, relative to the entry point."""
 
@@ -385,3 +388,29 @@ def dates_of(values: Mapping[str, str]) -> tuple[Any, Any] | None:
     low, high = sorted(chosen)
     low, high = max(low, first), min(high, last)
     return None if (low, high) == (first, last) else (low, high)
+
+
+def contract_text(
+    contract: Contract | None,
+    trump: Suit | None,
+    *,
+    en_face: bool = False,
+    knocks: int = 0,
+    multiplier: int | None = None,
+) -> str:
+    """A deal's contract with its calls in the page language, game terms in Dutch (the deal
+    replay's and the Train page's)."""
+    t = translator()
+    if contract is Contract.TRUMP and trump is not None:
+        text = t("contract.trump", suit=i18n.suit_name(trump))
+    elif contract is not None:
+        text = t(f"contract.{contract.value}")
+    else:
+        text = t("contract.none")
+    if en_face:
+        text += ", " + t("contract.en_face")
+    if knocks:
+        text += ", " + ", ".join(("klop", "tegenklop")[i % 2] for i in range(knocks))
+    if multiplier and multiplier > 1:
+        text += f" (x{multiplier})"
+    return text

@@ -171,7 +171,8 @@ class Card(IntEnum):
         return card
 
     def __str__(self) -> str:
-        return self.rank.text + self.suit.name
+        # looked up: the archive writes thousands of cards per match reviewed
+        return CARD_TEXT[self]
 
     def __repr__(self) -> str:
         return f"Card.{self.name}"
@@ -182,7 +183,9 @@ class Card(IntEnum):
 
 CARD_POINTS: tuple[int, ...] = tuple(_RANK_POINTS[i % RANKS_PER_SUIT] for i in range(36))
 CARD_SUIT: tuple[int, ...] = tuple(i // RANKS_PER_SUIT for i in range(36))
-CARD_TEXT: tuple[str, ...] = tuple(str(card) for card in Card)
+CARD_TEXT: tuple[str, ...] = tuple(
+    Rank(i % RANKS_PER_SUIT).text + Suit(i // RANKS_PER_SUIT).name for i in range(36)
+)
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << RANKS_PER_SUIT) - 1) << (s * RANKS_PER_SUIT) for s in Suit)
 SIXES_MASK = sum(1 << Card.of(Rank.SIX, s) for s in Suit)
 DECK_36_MASK = (1 << 36) - 1

@@ -210,8 +210,12 @@ VARIANTS: dict[str, Variant] = {
 # --------------------------------------------------------------------------- house rules
 
 PenaltyTo = Literal["opponents", "offender"]
-Underbuy = Literal["forbidden", "allowed"]
+Underbuy = Literal["forbidden", "allowed", "forbidden_with_other_suit", "forced"]
 MatchFormat = Literal["target", "fixed"]
+Capot = Literal["plain", "double", "fixed_30", "fixed_60"]
+Multipliers = Literal["multiplied", "added"]
+TrumpChoice = Literal["free", "held_suit", "turned_card"]
+KlopBy = Literal["opponents", "left_of_dealer"]
 
 
 @dataclass(frozen=True)
@@ -227,7 +231,11 @@ class Rules:
     partner_exempt: bool = True
     """No duty to overtake or to buy while your partner is winning the trick."""
     underbuy: Underbuy = "forbidden"
-    """``allowed`` lifts the ban on playing a trump below one already on the table."""
+    """Playing a trump below one already on the table, void in the led suit: ``forbidden``
+    while any other card may be played; ``allowed`` always; ``forbidden_with_other_suit`` only
+    while a card of another suit than trumps is held (a hand of trumps only may underbuy, even
+    holding a higher trump); ``forced``: whoever would have to buy cannot beat the trump on the
+    table and holds a lower one must play it (void, a trump is compulsory)."""
     overtake_plain_suit: bool = True
     """A follower of a plain (non-trump) suit must beat the winning card when able. ``False`` is
     the French rule: any card of a plain suit will do, only trumps must go higher (following a
@@ -236,6 +244,21 @@ class Rules:
     """After a 30-30 the next deal counts double. ``False``: nobody scores and that is all."""
     max_multiplier: int | None = 4
     """Doublings never take a deal over this factor; ``None`` means no cap."""
+    multipliers: Multipliers = "multiplied"
+    """How doublings combine: ``multiplied`` (klop on a muil is x4) or ``added`` (each doubling
+    adds one to the factor, a quadrupling three: klop on a muil is x3)."""
+    muil_double: bool = True
+    """Whether a muil (no trump) counts double. ``False``: a muil is scored single."""
+    capot: Capot = "plain"
+    """A side that takes every card point (capot): ``plain`` scores as any deal, ``double``
+    doubles the factor once more, ``fixed_30`` and ``fixed_60`` score that many points whatever
+    the factor."""
+    trump_choice: TrumpChoice = "free"
+    """``free``: any suit or muil; ``held_suit``: only a suit the chooser holds (or muil);
+    ``turned_card``: the suit of the dealer's turned last card (the deal's ``turned``), no muil."""
+    klop_by: KlopBy = "opponents"
+    """Who may klop: any ``opponents`` of the dealer, or only the player ``left_of_dealer`` and
+    that player's partner (tegenklop is unchanged)."""
     klop_on_muil: bool = False
     """Whether a muil may be knocked."""
     penalty_points: int = 30
@@ -254,6 +277,11 @@ class Rules:
     """``target`` (first to ``target``) or ``fixed`` (a fixed number of deals)."""
     deals: int = 12
     """With ``format: fixed``, the number of deals."""
+
+    def __post_init__(self) -> None:
+        conflict = rule_conflict(self)
+        if conflict is not None:
+            raise InvalidOptionError(conflict)
 
     @property
     def shape(self) -> Variant:
@@ -307,14 +335,53 @@ class Rules:
         return out
 
 
+def rule_conflict(rules: Rules) -> str | None:
+    """Why two options cannot hold together, or ``None`` when they can.
+
+    The trump of ``trump_choice: turned_card`` is no one's choice, so nothing can pass it on
+    (``cafe.en_face``, the ``six_short`` passes) and no muil can be called (``cafe.blind_muil``).
+
+    >>> print(rule_conflict(Rules(trump_choice="held_suit", en_face=True)))
+    None
+    """
+    if rules.trump_choice == "turned_card":
+        if rules.en_face:
+            return (
+                "rule options 'trump_choice: turned_card' and 'cafe.en_face' conflict: "
+                "the turned card makes trump, there is no choice to pass to the partner"
+            )
+        if rules.blind_muil:
+            return (
+                "rule options 'trump_choice: turned_card' and 'cafe.blind_muil' conflict: "
+                "the turned card makes trump, no muil can be called"
+            )
+        if rules.variant == "six_short":
+            return (
+                "rule option 'trump_choice: turned_card' conflicts with the variant 'six_short': "
+                "there the choice of trump passes between teammates"
+            )
+    return None
+
+
 CAFE_OPTIONS = ("blind_muil", "eternal_klop", "en_face", "redeal_small")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "variant": tuple(VARIANTS),
-    "underbuy": ("forbidden", "allowed"),
+    "underbuy": ("forbidden", "allowed", "forbidden_with_other_suit", "forced"),
     "penalty_to": ("opponents", "offender"),
     "format": ("target", "fixed"),
+    "multipliers": ("multiplied", "added"),
+    "capot": ("plain", "double", "fixed_30", "fixed_60"),
+    "trump_choice": ("free", "held_suit", "turned_card"),
+    "klop_by": ("opponents", "left_of_dealer"),
 }
-_BOOLEANS = ("partner_exempt", "overtake_plain_suit", "thirty_carry", "klop_on_muil", *CAFE_OPTIONS)
+_BOOLEANS = (
+    "partner_exempt",
+    "overtake_plain_suit",
+    "thirty_carry",
+    "klop_on_muil",
+    "muil_double",
+    *CAFE_OPTIONS,
+)
 _POSITIVE = ("target", "deals")
 
 
@@ -370,6 +437,43 @@ def _from_text(name: str, text: str) -> Any:
         return text
 
 
+# --------------------------------------------------------------------------- calls
+
+
+def trump_options(rules: Rules, hand: int, turned_suit: int | None = None) -> tuple[int | None, ...]:
+    """The contracts a chooser holding ``hand`` (a mask) may call: suits, and ``None`` for muil.
+
+    ``trump_choice: held_suit`` leaves the suits of the hand and muil; ``turned_card`` only the
+    turned card's suit (none while it is unknown).
+
+    >>> from manillen_replay.cards import CardSet
+    >>> trump_options(Rules(trump_choice="held_suit"), CardSet.parse("10H AH 7C").mask)
+    (0, 2, None)
+    """
+    if rules.trump_choice == "turned_card":
+        return () if turned_suit is None else (turned_suit,)
+    suits = tuple(s for s in range(4) if rules.trump_choice == "free" or hand & SUIT_MASKS[s])
+    return (*suits, None)
+
+
+def may_klop(rules: Rules, seat: int, dealer: int) -> bool:
+    """Whether ``seat`` may klop in a deal dealt by ``dealer``: an opponent of the dealing side,
+    and under ``klop_by: left_of_dealer`` the dealer's left or that player's partner (in the
+    three-player games the dealer's left has no partner of its own: both opponents may).
+
+    >>> may_klop(Rules(variant="six", klop_by="left_of_dealer"), 5, 0)
+    False
+    """
+    shape = rules.shape
+    if shape.team_of(seat, dealer) == shape.team_of(dealer, dealer):
+        return False
+    if rules.klop_by == "opponents":
+        return True
+    left = shape.next_seat(dealer, dealer)
+    partner = shape.partner_of(left)
+    return partner is None or seat in (left, partner)
+
+
 # --------------------------------------------------------------------------- tricks
 
 
@@ -412,6 +516,7 @@ class Clause(Enum):
     FORCED_UNDERBUY = "forced_underbuy"
     ANY = "any"
     MUIL_ANY = "muil_any"
+    MUST_UNDERBUY = "must_underbuy"
 
 
 CLAUSES: tuple[Clause, ...] = tuple(Clause)
@@ -426,9 +531,11 @@ class ViolationKind(Enum):
     FAILED_TO_OVERTAKE = "failed_to_overtake"
     """Followed suit below an opponent's winning card while able to beat it."""
     FAILED_TO_BUY = "failed_to_buy"
-    """Void, an opponent winning, held a trump that would win, played a non-trump."""
+    """Void, an opponent winning, held a trump that would win (under ``underbuy: forced``, any
+    trump), played a non-trump."""
     ILLEGAL_UNDERBUY = "illegal_underbuy"
-    """Played a trump lower than a trump on the table while holding another option."""
+    """Played a trump lower than a trump on the table while holding another option (under
+    ``underbuy: forbidden_with_other_suit``, while holding a card of another suit)."""
 
 
 def legal_mask(
@@ -466,7 +573,7 @@ def legal_after(
         NO_TRUMP if trump is None else trump,
         partner_winning,
         rules.partner_exempt,
-        rules.underbuy == "forbidden",
+        UNDERBUY_CODES[rules.underbuy],
         rules.overtake_plain_suit,
     )
     return mask, CLAUSES[code]
@@ -474,7 +581,22 @@ def legal_after(
 
 NO_TRUMP = -1
 """The trump suit of a muil deal in :func:`legal_core`."""
-_FOLLOW, _OVERTAKE, _BUY, _OVERBUY, _NO_UNDERBUY, _FORCED_UNDERBUY, _ANY, _MUIL_ANY = range(1, 9)
+(_FOLLOW, _OVERTAKE, _BUY, _OVERBUY, _NO_UNDERBUY, _FORCED_UNDERBUY, _ANY, _MUIL_ANY, _MUST_UNDERBUY) = range(
+    1, 10
+)
+UNDERBUY_ALLOWED, UNDERBUY_FORBIDDEN, UNDERBUY_WITH_OTHER_SUIT, UNDERBUY_FORCED = range(4)
+UNDERBUY_CODES: dict[str, int] = {
+    "allowed": UNDERBUY_ALLOWED,
+    "forbidden": UNDERBUY_FORBIDDEN,
+    "forbidden_with_other_suit": UNDERBUY_WITH_OTHER_SUIT,
+    "forced": UNDERBUY_FORCED,
+}
+"""The ``underbuy`` option as :func:`legal_core` takes it (a whole number, for the solver)."""
+
+
+def underbuy_code(rules: Rules) -> int:
+    """The ``underbuy`` option of ``rules`` as :func:`legal_core` takes it."""
+    return UNDERBUY_CODES[rules.underbuy]
 
 
 def legal_core(
@@ -484,7 +606,7 @@ def legal_core(
     trump: int,
     partner_winning: bool,
     partner_exempt: bool,
-    underbuy_forbidden: bool,
+    underbuy: int,
     overtake_plain_suit: bool,
 ) -> tuple[int, int]:
     """The legal-play rules on plain ints: the one definition that the replay and the solver share.
@@ -495,6 +617,7 @@ def legal_core(
     :param best: the card winning the trick so far.
     :param playable: the mask of cards the seat may play from.
     :param trump: the trump suit, or :data:`NO_TRUMP`.
+    :param underbuy: the ``underbuy`` option as one of :data:`UNDERBUY_CODES`.
     :param overtake_plain_suit: ``False`` is the French rule: following a plain suit, any card
         of it will do (only trumps must go higher).
     :returns: the mask of legal cards, and the clause as an index into :data:`CLAUSES`.
@@ -519,10 +642,13 @@ def legal_core(
         lower = 0
     if must_win and higher:
         return higher, (_OVERBUY if best_suit == trump else _BUY)
-    if lower and underbuy_forbidden:
-        others = playable & ~lower
-        if others:
-            return others, _NO_UNDERBUY
+    if lower and underbuy == UNDERBUY_FORCED and must_win:
+        return lower, _MUST_UNDERBUY
+    if lower and (underbuy in (UNDERBUY_FORBIDDEN, UNDERBUY_WITH_OTHER_SUIT)):
+        # forbidden_with_other_suit: only a card of another suit than trumps forbids it
+        spare = SUIT_MASKS[trump] if underbuy == UNDERBUY_WITH_OTHER_SUIT else lower
+        if playable & ~spare:
+            return playable & ~lower, _NO_UNDERBUY
         return playable, _FORCED_UNDERBUY
     return playable, _ANY
 
@@ -588,6 +714,8 @@ class LegalPlays:
             "so underbuying is allowed",
             Clause.ANY: f"void in {led}: any card ({whose} is winning with {who}{best})",
             Clause.MUIL_ANY: f"void in {led}: muil has no trumps, any card may be played",
+            Clause.MUST_UNDERBUY: f"void in {led}: must play a {trump} trump even below {who}{best} "
+            "(underbuying is forced under these rules)",
         }[self.clause]
 
 
@@ -639,25 +767,57 @@ class DealScore:
 
 
 def multiplier(contract: Contract, en_face: bool, knocks: int, carried: bool, rules: Rules) -> int:
-    """The deal's factor: muil x2, blind muil x4, en face x2, each knock x2, a 30-30 carry x2.
+    """The deal's factor: muil x2 (x1 without ``muil_double``), blind muil twice the muil, en
+    face x2, each knock x2, a 30-30 carry x2.
 
-    All multiplied together, then capped by ``max_multiplier``.
+    Combined as ``multipliers`` says (multiplied, or each doubling adding one), then capped by
+    ``max_multiplier``.
+
+    >>> multiplier(Contract.MUIL, False, 1, False, Rules())
+    4
+    >>> multiplier(Contract.MUIL, False, 1, False, Rules(multipliers="added"))
+    3
+    >>> multiplier(Contract.MUIL, False, 1, False, Rules(muil_double=False))
+    2
     """
-    factor = {Contract.TRUMP: 1, Contract.MUIL: 2, Contract.BLIND_MUIL: 4}[contract]
-    factor *= 2 if en_face else 1
-    factor *= 1 << knocks
-    factor *= 2 if carried else 1
-    if rules.max_multiplier is not None:
-        factor = min(factor, rules.max_multiplier)
-    return factor
+    factors = [_contract_factor(contract, rules), *([2] if en_face else []), *([2] * knocks)]
+    if carried:
+        factors.append(2)
+    return _capped(_combined(factors, rules), rules)
+
+
+def _contract_factor(contract: Contract, rules: Rules) -> int:
+    muil = 2 if rules.muil_double else 1
+    return {Contract.TRUMP: 1, Contract.MUIL: muil, Contract.BLIND_MUIL: 2 * muil}[contract]
+
+
+def _combined(factors: Sequence[int], rules: Rules) -> int:
+    """Doublings together: their product, or under ``multipliers: added`` one plus what each adds."""
+    if rules.multipliers == "added":
+        return 1 + sum(factor - 1 for factor in factors)
+    return functools.reduce(lambda a, b: a * b, factors, 1)
+
+
+def _capped(factor: int, rules: Rules) -> int:
+    return factor if rules.max_multiplier is None else min(factor, rules.max_multiplier)
+
+
+def capot_factor(factor: int, rules: Rules) -> int:
+    """The factor of a capot under ``capot: double``: one doubling more, capped as any other.
+
+    >>> capot_factor(2, Rules(capot="double")), capot_factor(3, Rules(capot="double", multipliers="added"))
+    (4, 4)
+    """
+    return _capped(_combined([factor, 2], rules), rules)
 
 
 def highest_multiplier(rules: Rules) -> int | None:
     """The largest factor any deal can take under these rules (see :func:`multiplier`): the
     largest contract (muil x2, blind muil x4 with its cafe rule), en face x2 with its cafe rule,
     klop and tegenklop x4 (on a muil only with ``klop_on_muil``), a 30-30 carry x2 with
-    ``thirty_carry``, then capped by ``max_multiplier``; ``None`` when nothing bounds it (eternal
-    knocking without a cap).
+    ``thirty_carry``, a capot's doubling with ``capot: double``, combined as ``multipliers``
+    says, then capped by ``max_multiplier``; ``None`` when nothing bounds it (eternal knocking
+    without a cap).
 
     >>> highest_multiplier(Rules())
     4
@@ -665,37 +825,41 @@ def highest_multiplier(rules: Rules) -> int | None:
     8
     >>> highest_multiplier(Rules(max_multiplier=None, eternal_klop=True)) is None
     True
+    >>> highest_multiplier(Rules(max_multiplier=None, multipliers="added"))
+    4
     """
-    knocks: int | None = None if rules.eternal_klop else 4
-    contracts = [(1, True), (2, rules.klop_on_muil)]
+    contracts = [(Contract.TRUMP, True), (Contract.MUIL, rules.klop_on_muil)]
     if rules.blind_muil:
-        contracts.append((4, rules.klop_on_muil))
-    highest: int | None = 0
-    for base, knockable in contracts:
-        factor = base * (2 if rules.en_face else 1) * (2 if rules.thirty_carry else 1)
-        if knockable:
-            if knocks is None:
-                highest = None
-                break
-            factor *= knocks
-        highest = max(highest or 0, factor)
-    if rules.max_multiplier is not None:
-        return rules.max_multiplier if highest is None else min(highest, rules.max_multiplier)
-    return highest
+        contracts.append((Contract.BLIND_MUIL, rules.klop_on_muil))
+    extra = [2] * (rules.en_face + rules.thirty_carry + (rules.capot == "double"))
+    highest = 0
+    for contract, knockable in contracts:
+        if knockable and rules.eternal_klop:
+            return rules.max_multiplier
+        factors = [_contract_factor(contract, rules), *extra, *([2, 2] if knockable else [])]
+        highest = max(highest, _combined(factors, rules))
+    return _capped(highest, rules)
 
 
 def highest_deal_score(rules: Rules) -> int | None:
     """The most one deal can score under these rules: the card points over the half (all the
-    deck's points taken) times :func:`highest_multiplier`; ``None`` when nothing bounds it.
+    deck's points taken) times :func:`highest_multiplier`, or a fixed capot score when that is
+    more; ``None`` when nothing bounds it.
 
     >>> highest_deal_score(Rules())
     120
+    >>> highest_deal_score(Rules(capot="fixed_60", max_multiplier=1))
+    60
     """
     factor = highest_multiplier(rules)
     if factor is None:
         return None
     total = _deck_points(rules.shape.deck_mask)
-    return (total - total // 2) * factor
+    return max((total - total // 2) * factor, CAPOT_POINTS.get(rules.capot, 0))
+
+
+CAPOT_POINTS: dict[str, int] = {"fixed_30": 30, "fixed_60": 60}
+"""What a capot scores under the ``capot`` options that fix it, whatever the factor."""
 
 
 @functools.cache  # one mask a variant, asked for once a record read
@@ -703,16 +867,25 @@ def _deck_points(deck: int) -> int:
     return mask_points(deck)
 
 
-def score_deal(points: Sequence[int], factor: int) -> DealScore | None:
+def score_deal(points: Sequence[int], factor: int, rules: Rules | None = None) -> DealScore | None:
     """The score of a deal from each team's card points: ``None`` for a 30-30.
+
+    A side that took every card point (capot) scores as ``rules.capot`` says.
 
     >>> score_deal([24, 36], 1)
     DealScore(team=1, points=6)
+    >>> score_deal([0, 60], 2, Rules(capot="fixed_60")), score_deal([0, 60], 2, Rules(capot="double"))
+    (DealScore(team=1, points=60), DealScore(team=1, points=120))
     """
     half = sum(points) // 2
     if points[0] == points[1]:
         return None
     team = 0 if points[0] > points[1] else 1
+    if rules is not None and rules.capot != "plain" and points[1 - team] == 0:
+        if rules.capot == "double":
+            factor = capot_factor(factor, rules)
+        else:
+            return DealScore(team, CAPOT_POINTS[rules.capot])
     return DealScore(team, (points[team] - half) * factor)
 
 
@@ -730,8 +903,10 @@ def mask_points(mask: int) -> int:
 
 __all__ = [
     "CAFE_OPTIONS",
+    "CAPOT_POINTS",
     "CLAUSES",
     "NO_TRUMP",
+    "UNDERBUY_CODES",
     "VARIANTS",
     "Clause",
     "Contract",
@@ -740,6 +915,7 @@ __all__ = [
     "Rules",
     "Variant",
     "ViolationKind",
+    "capot_factor",
     "classify_violation",
     "highest_deal_score",
     "highest_multiplier",
@@ -747,9 +923,13 @@ __all__ = [
     "legal_core",
     "legal_mask",
     "legal_plays",
+    "may_klop",
     "multiplier",
     "penalty_effect",
+    "rule_conflict",
     "score_deal",
     "trick_points",
+    "trump_options",
+    "underbuy_code",
     "winning_position",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
+import io
 import os
 import re
 import shlex
@@ -46,7 +47,8 @@ SERVERS = {"dashboard"}
 
 
 @pytest.mark.parametrize(
-    "argv", [[], ["--help"], ["--version"], ["validate", "--help"], ["report", "--help"]]
+    "argv",
+    [[], ["--help"], ["--version"], ["validate", "--help"], ["report", "--help"], ["puzzles", "--help"]],
 )
 def test_cli_import_and_help_load_no_heavy_module(argv: list[str]) -> None:
     """`manillen --help` answers at once: the store, polars and the solver load with their command."""
@@ -324,3 +326,29 @@ def test_dashboard_stops_its_streamlit_child_on_sigterm(tmp_path: Path) -> None:
     finally:  # the whole session: a streamlit left behind would keep serving
         with contextlib.suppress(ProcessLookupError):
             os.killpg(parent.pid, signal.SIGKILL)
+
+
+class _Terminal(io.StringIO):
+    """Standard error as a person's terminal: the progress bars show."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_bulk_command_shows_its_progress_and_the_time_left_on_a_terminal_only(monkeypatch) -> None:
+    from manillen_replay.cli.common import progress
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert list(progress((n for n in range(300)), "exporting", total=300)) == list(range(300))
+    shown = terminal.getvalue()
+    assert "exporting" in shown and "300/300" in shown
+    terminal.truncate(0)
+    assert list(progress(list(range(300)), "converting")) == list(range(300))  # a list tells its length
+    assert "converting" in terminal.getvalue()
+    terminal.truncate(0)
+    assert list(progress(list(range(20)), "converting")) == list(range(20))  # too short to need one
+    assert terminal.getvalue() == ""
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # a file or a pipe: no bar
+    assert list(progress(list(range(300)), "converting")) == list(range(300))
+    assert sys.stderr.getvalue() == ""

@@ -430,7 +430,7 @@ def test_page_offers_archive_names_and_copies_their_rules(
         format="manillen/1",
         match=MatchInfo(id="house", seats=list(SEATS), date=datetime.date(2026, 6, 1), rules=loads(
             '{"format":"manillen/1","match":{"seats":["A","B","C","D"],"rules":{"target":121,'
-            '"cafe":{"en_face":true}}},"deals":[]}'
+            '"underbuy":"forced","capot":"fixed_60","cafe":{"en_face":true}}},"deals":[]}'
         ).match.rules),
         deals=[legal_deal()],
     )  # fmt: skip
@@ -450,7 +450,9 @@ def test_page_offers_archive_names_and_copies_their_rules(
     assert setup_inputs(at)["values"]["target_last"] == "121"  # their last match's target
     tap(at, "record_start")
     draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
-    assert draft is not None and draft.setup.rules == {"target": 121, "cafe": {"en_face": True}}
+    # the house rules without a widget on the page (underbuy forced, capot) come along too
+    expected = {"target": 121, "underbuy": "forced", "capot": "fixed_60", "cafe": {"en_face": True}}
+    assert draft is not None and draft.setup.rules == expected
     assert draft.setup.match_id not in ("house", "random-0")
     assert at.button(key="record_en_face")  # the cafe rule brings its call
 

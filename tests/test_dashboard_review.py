@@ -484,3 +484,25 @@ def test_the_record_page_shows_the_match_s_biggest_mistakes_under_each_saved_dea
     assert any(link.proto.label == "Show in the Deal replay" for link in expander.get("page_link"))
     assert place >= 8
     data.archive_at(path).close()
+
+
+# --------------------------------------------------------------------------- ready at once
+
+
+def test_a_reviewed_match_is_ready_before_the_other_pages_caches_are_filled(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review fills the caches of the other pages' first views after storing a match; the
+    match waited for is "ready" from the moment it is stored, not once those are filled."""
+    states: list[str] = []
+    current: list[reviewer.Reviewer] = []
+    monkeypatch.setattr(
+        data, "warm_after_review", lambda path: states.append(current[0].status("random-1").state)
+    )
+    current.append(reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False))
+    current[0].request(["random-1"])
+    wait_until_ready(current[0], "random-1")
+    deadline = time.monotonic() + 60
+    while not states and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert states == ["ready"]

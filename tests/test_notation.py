@@ -343,7 +343,8 @@ def test_a_utf8_byte_order_mark_is_accepted(tmp_path):
 
 @pytest.mark.solver
 def test_validate_replay_findings_and_costs_take_mnl_files_and_folders():
-    assert "15 valid, 0 invalid" in run("validate", str(NOTATION)).output
+    shipped = len(list(NOTATION.glob("*.mnl")))
+    assert f"{shipped} valid, 0 invalid" in run("validate", str(NOTATION)).output
     replayed = run("replay", str(NOTATION / "seed-trick.mnl"))
     assert replayed.exit_code == 0 and "Anna A♣    Bert Q♣" in replayed.output
     found = run("findings", str(NOTATION / "illegal-plays.mnl"))
@@ -391,8 +392,9 @@ def test_convert_reads_stdin_and_writes_stdout():
 def test_convert_a_folder_to_json_lines(tmp_path):
     out = tmp_path / "all.jsonl"
     result = run("convert", str(NOTATION), str(out))
-    assert result.exit_code == 0 and "wrote 15 matches" in result.output
-    assert len(out.read_text().splitlines()) == 15
+    shipped = len(list(NOTATION.glob("*.mnl")))
+    assert result.exit_code == 0 and f"wrote {shipped} matches" in result.output
+    assert len(out.read_text().splitlines()) == shipped
 
 
 def test_convert_writes_nothing_when_a_match_is_invalid(tmp_path):

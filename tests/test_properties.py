@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from manillen_replay.cards import DECK_32_MASK, Card, iter_mask, mask_of
 from manillen_replay.engine import replay
+from manillen_replay.players import GenerateOptions, iter_matches, parse_players
 from manillen_replay.record import Deal, MatchInfo, Record, dumps, loads
-from manillen_replay.rules import Rules, legal_mask
+from manillen_replay.rules import Rules, legal_mask, multiplier, score_deal, trump_options
 from manillen_replay.state import DealState
 
 from .factories import SEATS, deal_hands, deal_record, play_out, random_deal
@@ -19,7 +20,7 @@ from .factories import SEATS, deal_hands, deal_record, play_out, random_deal
 rules_strategy = st.builds(
     Rules,
     partner_exempt=st.booleans(),
-    underbuy=st.sampled_from(["forbidden", "allowed"]),
+    underbuy=st.sampled_from(["forbidden", "allowed", "forbidden_with_other_suit", "forced"]),
 )
 trump_strategy = st.sampled_from([None, 0, 1, 2, 3])
 
@@ -67,7 +68,12 @@ def naive_legal(
         return set(hand)
     top = max(trumps_on_table, key=lambda c: c.rank)
     underbuys = [c for c in hand if c.suit == trump and c.rank < top.rank]
+    if rules.underbuy == "forced":
+        # void and unable to beat an opponent's trump: a trump is compulsory, even a lower one
+        return set(underbuys) if obliged and underbuys else set(hand)
     others = [c for c in hand if c not in underbuys]
+    if rules.underbuy == "forbidden_with_other_suit" and all(c.suit == trump for c in hand):
+        return set(hand)
     return set(others) if others else set(hand)
 
 
@@ -179,3 +185,44 @@ def test_winner_of_a_trick_takes_the_next_lead(seed, trump):
     for trick in tricks:
         position = naive_winner([Card(c) for c in trick.cards], trump)
         assert trick.winner == trick.seats[position]
+
+
+house_rules_strategy = st.fixed_dictionaries(
+    {
+        "underbuy": st.sampled_from(["forbidden", "allowed", "forbidden_with_other_suit", "forced"]),
+        "capot": st.sampled_from(["plain", "double", "fixed_30", "fixed_60"]),
+        "multipliers": st.sampled_from(["multiplied", "added"]),
+        "muil_double": st.booleans(),
+        "trump_choice": st.sampled_from(["free", "held_suit", "turned_card"]),
+        "klop_by": st.sampled_from(["opponents", "left_of_dealer"]),
+        "target": st.sampled_from([61, 101]),
+        "max_multiplier": st.sampled_from([4, None]),
+        "klop_on_muil": st.booleans(),
+    }
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), options=house_rules_strategy)
+def test_generated_matches_under_random_house_rules_replay_by_those_rules(seed, options):
+    """Matches generated under any mix of the house rules replay without a problem, every deal
+    scored by the rules' own multiplier and capot, the match ending at its target."""
+    rules = Rules.from_options(options)
+    players = tuple(parse_players("Anna:club,Bert:novice,Carla:club,Dirk:novice"))
+    made = next(iter_matches(GenerateOptions(players=players, rules=rules, seed=seed)))
+    result = replay(made.record)
+    assert result.rules == rules and result.finished
+    assert max(result.final_score) >= rules.target
+    for deal, written in zip(result.deals, made.record.deals, strict=True):
+        if deal.points is None:
+            continue
+        assert deal.contract is not None and deal.hands is not None
+        chooser = deal.dealer if deal.chooser is None else deal.chooser
+        turned = None if deal.trump is None else int(deal.trump)
+        assert (None if deal.trump is None else int(deal.trump)) in trump_options(
+            rules, deal.hands[chooser], turned
+        )
+        if rules.trump_choice == "turned_card":
+            assert Card.parse(written.turned).suit == deal.trump
+        factor = multiplier(deal.contract, deal.en_face, deal.knocks, deal.carried, rules)
+        assert deal.score == score_deal(deal.points, factor, rules)

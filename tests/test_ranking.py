@@ -142,7 +142,10 @@ def _archive(store: Store) -> Store:
         orient="row",
     )
     calls = pl.DataFrame(
-        [("m1", deal, seat, None, call, "x", "y", loss, 10.0, 10, 0.0) for deal, seat, call, loss in CALLS],
+        [
+            ("m1", deal, seat, None, call, "x", "y", loss, 10.0, 10, 0.0, None)
+            for deal, seat, call, loss in CALLS
+        ],
         schema=CALLS_SCHEMA,
         orient="row",
     )

@@ -293,19 +293,25 @@ def test_player_ledger_adds_up_in_every_scope(archive: Path) -> None:
         assert total[column] == deals[column].sum()
 
 
-def test_report_example_in_the_help_runs_as_written(tmp_path: Path) -> None:
-    help_text = CliRunner().invoke(cli, ["report", "--help"]).output
+def run_help_examples(command: str, folder: Path, count: int) -> None:
+    """Run the ``count`` examples of ``manillen COMMAND --help`` in ``folder`` (given the samples),
+    each expected to succeed."""
+    help_text = CliRunner().invoke(cli, [command, "--help"]).output
     commands = [line.strip() for line in help_text.splitlines() if line.strip().startswith("manillen ")]
-    assert len(commands) == 3
-    shutil.copytree(ROOT / "data" / "samples", tmp_path / "data" / "samples")
-    for command in commands:
+    assert len(commands) == count
+    shutil.copytree(ROOT / "data" / "samples", folder / "data" / "samples")
+    for line in commands:
         done = subprocess.run(
-            [sys.executable, "-c", "from manillen_replay.cli import main; main()", *command.split()[1:]],
-            cwd=tmp_path,
+            [sys.executable, "-c", "from manillen_replay.cli import main; main()", *line.split()[1:]],
+            cwd=folder,
             capture_output=True,
             text=True,
         )
-        assert done.returncode == 0, (command, done.stderr)
+        assert done.returncode == 0, (line, done.stderr)
+
+
+def test_report_example_in_the_help_runs_as_written(tmp_path: Path) -> None:
+    run_help_examples("report", tmp_path, 3)
     html = (tmp_path / "anna.html").read_text(encoding="utf-8")
     assert "Partijbespreking voor Anna" in html
     with Store(tmp_path / "review.duckdb", read_only=True) as store:

@@ -42,7 +42,7 @@ from manillen_replay.cards import DECK_32_MASK, Card, CardSet, iter_mask, mask_o
 from manillen_replay.cli import cli
 from manillen_replay.engine import replay
 from manillen_replay.record import dumps, loads
-from manillen_replay.rules import Rules
+from manillen_replay.rules import Rules, underbuy_code
 from manillen_replay.solver import SolverError, _kernel, search, solve_position
 from manillen_replay.solver._jit import CACHE_DIR, cache_root
 from manillen_replay.state import DealState
@@ -72,7 +72,8 @@ def random_ending(rng: random.Random, tricks: int) -> DealState:
     deck = list(iter_mask(DECK_32_MASK))
     rng.shuffle(deck)
     hands = tuple(mask_of(deck[seat * tricks : (seat + 1) * tricks]) for seat in range(4))
-    rules = Rules(partner_exempt=rng.random() < 0.5, underbuy=rng.choice(["forbidden", "allowed"]))
+    underbuy = rng.choice(["forbidden", "allowed", "forbidden_with_other_suit", "forced"])
+    rules = Rules(partner_exempt=rng.random() < 0.5, underbuy=underbuy)
     state = DealState(rules, 0, rng.choice([0, 1, 2, 3, None]), hands, rng.randrange(4), (), 8 - tricks)
     for _ in range(rng.randrange(4)):
         state = state.apply(rng.choice(list(iter_mask(state.legal_mask()))))
@@ -265,7 +266,7 @@ def _kernel_position(state: DealState) -> tuple[np.ndarray, np.ndarray, int, int
     rules = state.rules
     return (
         hands, table, len(state.trick), state.leader, trump, rules.partner_exempt,
-        rules.underbuy == "forbidden", rules.overtake_plain_suit,
+        underbuy_code(rules), rules.overtake_plain_suit,
     )  # fmt: skip
 
 
@@ -795,6 +796,39 @@ def test_analyse_deal_runs_the_call_reviews_beside_the_view_costs_with_the_same_
     assert sum(analysed.part_nodes.values()) == analysed.nodes
 
 
+def _doubled_trump_review(**doubling: bool) -> tuple[CallReview, CallReview]:
+    """The trump review of one deal as played and with ``doubling`` set (``en_face``,
+    ``carried``), on the same layouts; every option's points are the same on both."""
+    from dataclasses import replace
+
+    result = _match(2)
+    deal = result.deals[0]
+    plain = trump_review(deal, result.rules, samples=6, seed=3, workers=1, sequential=False)
+    doubled = trump_review(
+        replace(deal, **doubling), result.rules, samples=6, seed=3, workers=1, sequential=False
+    )
+    for option in doubled.options:
+        same = plain.option(option.name)
+        assert same is not None and option.points == same.points
+    return plain, doubled
+
+
+def test_the_trump_review_counts_a_30_30_carry_as_the_knock_review_does():
+    """rules.md: after a 30-30 the next deal counts double, whatever is called. The trump review
+    left the carry out, so a choice on a carried deal looked half as costly as it was; with the
+    carry every option scores twice as much, and under the cap of 4 a muil passed en face on a
+    carried deal gains nothing from the carry (2 x 2 x 2 is capped at 4) while a trump suit does."""
+    plain, carried = _doubled_trump_review(carried=True)
+    for option in carried.options:
+        same = plain.option(option.name)
+        assert same is not None and option.score == pytest.approx(2 * same.score)
+    assert carried.loss == pytest.approx(2 * (plain.loss or 0.0))
+    _, both = _doubled_trump_review(carried=True, en_face=True)
+    for option in both.options:
+        factor = 4  # trump: en face x2, carry x2; muil: x2 x2 x2 = 8, capped at the rules' 4
+        assert option.score == pytest.approx((option.points - 30) * factor)
+
+
 def test_the_trump_review_counts_en_face_as_the_knock_review_does():
     """rules.md: en face doubles the deal, whatever is called. The knock review counted it, the
     trump review did not: on a deal passed en face every option's score, and so the loss, is
@@ -807,14 +841,10 @@ def test_the_trump_review_counts_en_face_as_the_knock_review_does():
 
     result = _match(2)
     deal = result.deals[0]
-    plain = trump_review(deal, result.rules, samples=6, seed=3, workers=1, sequential=False)
-    en_face = trump_review(
-        replace(deal, en_face=True), result.rules, samples=6, seed=3, workers=1, sequential=False
-    )
+    plain, en_face = _doubled_trump_review(en_face=True)
     for option in en_face.options:
         same = plain.option(option.name)
-        assert same is not None and option.points == same.points
-        assert option.score == pytest.approx(2 * same.score)
+        assert same is not None and option.score == pytest.approx(2 * same.score)
         assert len(option.each_score) == 6 and option.score == pytest.approx(sum(option.each_score) / 6)
     assert en_face.loss == pytest.approx(2 * (plain.loss or 0.0))
     assert en_face.loss_error == pytest.approx(2 * (plain.loss_error or 0.0))

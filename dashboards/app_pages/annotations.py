@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import data, light_table, ui
+from dashboards import cards, data, light_table, ui
 from dashboards.steps import step_of
 
 t = ui.translator()
@@ -51,6 +51,8 @@ table = comments.with_columns(
     .map_elements(lambda r: place(r["trick"], r["play"]), return_dtype=pl.String)
     .alias("where"),
     pl.col("tags").list.join(", ").alias("tags"),
+    # a variation (the replay's what-if saved): its cards as the pages write them
+    pl.col("line").list.eval(pl.element().replace_strict(cards.SYMBOLS)).list.join(" ").alias("line"),
 )
 targets = [
     {"match": r["match_id"], "deal": r["deal"], "step": step_of(r["trick"], r["play"])}
@@ -58,7 +60,7 @@ targets = [
 ]
 light_table.grid_toggle("annotations")
 light_table.show(
-    table.select("match_id", "deal", "where", "author", "text", "tags", "updated_at"),
+    table.select("match_id", "deal", "where", "author", "text", "tags", "line", "updated_at"),
     key="annotations_table",
     labels={
         "match_id": t("col.match"),
@@ -67,6 +69,7 @@ light_table.show(
         "author": t("col.author"),
         "text": t("col.text"),
         "tags": t("col.tags"),
+        "line": t("annot.variation"),
         "updated_at": t("col.updated"),
     },
     page="replay",

@@ -317,10 +317,16 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
                         persist_state="session",
                     )
     chosen = {name: bool(st.session_state.get(f"record_{name}_{suffix}", on)) for name, on in toggles.items()}
-    values: dict[str, Any] = {"target": int(target), **chosen}
-    values["underbuy"] = "allowed" if chosen["underbuy"] else "forbidden"
+    # the options without a widget here (the house rules of other clubs) stay as the last match had them
+    values: dict[str, Any] = {**base.to_options(), "target": int(target), **chosen}
+    kept = base.underbuy if base.underbuy != "allowed" else "forbidden"
+    values["underbuy"] = "allowed" if chosen["underbuy"] else kept
     values["max_multiplier"] = st.session_state.get(cap_key, cap) or None
-    return Rules.from_options(values).to_options()
+    try:
+        return Rules.from_options(values).to_options()
+    except ManillenError as conflict:  # a cafe rule switched on that the kept options exclude
+        st.error(str(conflict))
+        return base.to_options() | {"target": int(target)}
 
 
 # --------------------------------------------------------------------------- one deal

@@ -13,11 +13,19 @@ import polars as pl
 import streamlit as st
 
 from dashboards import access, cards, data, html_view, i18n, light_table, native_inputs, ui
-from dashboards.steps import LineCard, Moment, deal_moments, line_moments, step_of
+from dashboards.steps import (
+    LineCard,
+    Moment,
+    deal_moments,
+    line_moments,
+    solver_line_cards,
+    step_of,
+    variation_cards,
+)
 from manillen_replay.cards import Card, CardSet
 from manillen_replay.engine import DealResult, MatchResult
+from manillen_replay.engine.variation import VariationProblem, can_vary, play_variation
 from manillen_replay.errors import ManillenError
-from manillen_replay.rules import Contract
 
 t = ui.translator()
 language = ui.lang()
@@ -99,9 +107,12 @@ st.session_state[STEP] = min(max(int(step_value), 0), last_step)
 
 
 def _go(value: str) -> None:
-    """A click in the drawings (or a key): the step it sends (kept within the deal by the run)."""
+    """A click in the drawings (or a key): the step it sends (kept within the deal by the run),
+    or a card of the what-if choice."""
     if value.isdigit():
         st.session_state[STEP] = int(value)
+    else:
+        _choose_what_if(value)
 
 
 shape = result.rules.shape
@@ -147,6 +158,49 @@ lines_here = (
     else pl.DataFrame()
 )
 BRANCHES = [layout for layout in ("view", "real") if lines_here.height and layout in lines_here["layout"]]
+
+# ---------------------------------------------------------------------- what if (another card)
+# At any play of a four-player deal with its hands another legal card can be chosen: the solver
+# plays the rest out after it and after the card played (manillen_replay/analysis/what_if.py),
+# the table steps through either line as a branch, the two lines are shown trick by trick, and
+# the line can be saved as a variation of a comment. The choice is kept per play, as the branch's.
+WHAT_IF = f"replay_whatif_{match_id}_{deal_number}_{step}"
+WHAT_IF_LAYOUT = "replay_whatif_layout"
+NO_CARD = "-"
+WHAT_IF_LINES = ("whatif", "whatif_played")
+what_if_cards = (
+    [str(c) for c in made_here.legal.cards.sorted_for_display(deal.trump) if c != made_here.card]
+    if made_here is not None and made_here.violation is None and can_vary(deal, result.rules)
+    else []
+)
+if what_if_cards:
+    data.prepare_what_if()
+chosen_card = str(st.session_state.get(WHAT_IF, NO_CARD))
+if chosen_card not in what_if_cards:
+    chosen_card = NO_CARD
+asked = None
+what_if_error = None
+if chosen_card != NO_CARD and made_here is not None:
+    try:
+        asked = data.what_if(match_id, deal_number, made_here.trick, made_here.position, chosen_card)
+    except ManillenError as error:
+        what_if_error = str(error)
+what_if_layout = str(st.session_state.get(WHAT_IF_LAYOUT, "real"))
+if asked is None or asked.view is None:
+    what_if_layout = "real"
+what_if_lines = None if asked is None else asked.view if what_if_layout == "view" else asked.real
+if what_if_lines is not None:
+    BRANCHES += list(WHAT_IF_LINES)
+
+# The variations saved with the comments on this play (a what-if kept, or a record's own): the
+# table steps through each as through a line, the cards as they were saved.
+saved_variations: dict[str, dict[str, Any]] = {}
+if made_here is not None and can_vary(deal, result.rules):
+    for row in data.deal_annotations(match_id, deal_number).iter_rows(named=True):
+        if row.get("line") and (row["trick"], row["play"]) == (made_here.trick, made_here.position):
+            saved_variations[f"variation_{row['annotation_id']}"] = row
+BRANCHES += list(saved_variations)
+
 branch = str(st.session_state.get(BRANCH, "played")) if BRANCHES else "played"
 if branch not in BRANCHES:
     branch = "played"
@@ -167,8 +221,20 @@ def line_cards(rows: pl.DataFrame) -> list[LineCard]:
 
 branch_line: list[LineCard] = []
 branch_moments: list[Moment] = []
-if branch != "played":
+if branch in WHAT_IF_LINES:
+    assert what_if_lines is not None
+    branch_line = solver_line_cards(what_if_lines.chosen if branch == "whatif" else what_if_lines.played)
+elif branch in saved_variations:
+    assert made_here is not None
+    played_out = play_variation(
+        deal, result.rules, made_here.trick, made_here.position,
+        [int(Card.parse(c)) for c in saved_variations[branch]["line"]],
+    )  # fmt: skip
+    assert not isinstance(played_out, VariationProblem)  # the record's reader checked it
+    branch_line = variation_cards(moments[step - 1], played_out)
+elif branch != "played":
     branch_line = line_cards(line_of("better", branch))
+if branch != "played":
     trump_code = None if deal.trump is None else int(deal.trump)
     branch_moments = line_moments(moments[step - 1], branch_line, trump_code, sides)
     branch_step = min(max(int(st.session_state.get(BRANCH_STEP, 1)), 0), len(branch_moments) - 1)
@@ -180,9 +246,12 @@ else:
 
 
 def _go_branch(value: str) -> None:
-    """A click in the table while it shows a line: the card of the line to show."""
+    """A click in the table while it shows a line: the card of the line to show (or another
+    card of the what-if choice)."""
     if value.isdigit():
         st.session_state[BRANCH_STEP] = int(value)
+    else:
+        _choose_what_if(value)
 
 
 def _enter_branch() -> None:
@@ -190,10 +259,53 @@ def _enter_branch() -> None:
     st.session_state[BRANCH_STEP] = 1
 
 
+def _choose_what_if(value: str) -> None:
+    """A card clicked in the what-if choice: the table shows its line from its first card (or
+    the game as played again, for the button back)."""
+    if value != NO_CARD and value not in what_if_cards:
+        return
+    st.session_state[WHAT_IF] = value
+    st.session_state[BRANCH] = "played" if value == NO_CARD else "whatif"
+    st.session_state[BRANCH_STEP] = 1
+
+
+def what_if_choice_html() -> str:
+    """The other cards the rules allowed at this play, each a button that plays the rest out
+    after it (the browser's own buttons in the table's drawing, no Streamlit widget), and one
+    back to the game once a card is chosen; nothing where there is no choice."""
+    if not what_if_cards or made_here is None:
+        return ""
+    question = t(
+        "replay.whatif_choose", name=escape(names[made_here.seat]), card=cards.inline_card(made_here.card)
+    )
+    buttons = [
+        f'<button type="button" class="mr-whatif-card" data-send="{card}" '
+        f'aria-pressed="{str(card == chosen_card).lower()}">{cards.inline_card(Card.parse(card))}</button>'
+        for card in what_if_cards
+    ]
+    if chosen_card != NO_CARD:
+        buttons.append(
+            f'<button type="button" class="mr-whatif-card" data-send="{NO_CARD}">'
+            f"{escape(t('replay.whatif_none'))}</button>"
+        )
+    return (
+        f'<div class="mr-heading" id="mr-whatif-question">{question}</div>'
+        '<div class="mr-whatif-cards" role="group" aria-labelledby="mr-whatif-question">'
+        f"{''.join(buttons)}</div>"
+    )
+
+
 def branch_text(layout: str) -> str:
     """The choice of what the table shows, in words."""
     if layout == "played":
         return t("replay.branch_played")
+    if layout in WHAT_IF_LINES:
+        assert made_here is not None
+        card = Card.parse(chosen_card) if layout == "whatif" else made_here.card
+        return t(f"replay.{layout}_line", card=card.symbol)
+    if layout in saved_variations:
+        saved = saved_variations[layout]
+        return t("replay.variation_line", author=saved["author"], card=Card.parse(saved["line"][0]).symbol)
     first = Card.parse(str(line_of("better", layout)["first_card"][0])).symbol
     return t(f"replay.branch_{layout}", card=first)
 
@@ -201,6 +313,18 @@ def branch_text(layout: str) -> str:
 def branch_note_html() -> str:
     """What the line shown is, on which cards, and what each line comes to for the player's team."""
     assert made_here is not None
+    if branch in WHAT_IF_LINES:
+        return what_if_note_html()
+    if branch in saved_variations:
+        saved = saved_variations[branch]
+        text = t(
+            "replay.variation_note",
+            author=escape(saved["author"]),
+            card=cards.inline_card(Card.parse(saved["line"][0])),
+            other=cards.inline_card(made_here.card),
+            comment=escape(saved["text"]),
+        )
+        return cards.box_html("info", text)
     better, played = line_of("better", branch), line_of("played", branch)
     layouts = better["layouts"][0]
     where = (
@@ -218,6 +342,163 @@ def branch_note_html() -> str:
         a=played["team_points"][0] if played.height else "-",
     )
     return cards.box_html("info", text)
+
+
+def what_if_where() -> str:
+    """On which cards the what-if lines are played, in words."""
+    if what_if_layout == "view" and asked is not None:
+        assert made_here is not None
+        return t("replay.branch_on_view", name=names[made_here.seat], layouts=asked.layouts)
+    return t("replay.branch_on_real")
+
+
+def what_if_note_html() -> str:
+    """What the what-if line shown is, on which cards, and what it comes to against the other."""
+    assert made_here is not None and asked is not None and what_if_lines is not None
+    first = Card.parse(chosen_card) if branch == "whatif" else made_here.card
+    other = made_here.card if branch == "whatif" else Card.parse(chosen_card)
+    shown, against = (
+        (what_if_lines.chosen, what_if_lines.played)
+        if branch == "whatif"
+        else (what_if_lines.played, what_if_lines.chosen)
+    )
+    team = what_if_lines.team
+    text = t(
+        f"replay.{branch}_note",
+        card=cards.inline_card(first),
+        other=cards.inline_card(other),
+        where=escape(what_if_where()),
+        team=escape(side_names[sides[made_here.seat]]),
+        b=shown.taken(team),
+        a=against.taken(team),
+    )
+    return cards.box_html("info", text)
+
+
+def signed(value: float) -> str:
+    """A difference with its sign (``+4``, ``-2``, ``0``), one decimal at most."""
+    number = i18n.number(round(abs(value), 1), language)
+    return f"+{number}" if value > 0 else f"-{number}" if value < 0 else number
+
+
+def what_if_html() -> str:
+    """The two lines side by side, trick by trick: the cards, who takes the trick and its points,
+    the points that change hands; then what each line comes to and the difference."""
+    assert made_here is not None and asked is not None and what_if_lines is not None
+    played, chosen = made_here.card, Card.parse(chosen_card)
+
+    def trick_cell(trick: Any) -> str:
+        shown = " ".join(f"{escape(names[p.seat])} {cards.inline_card(Card(p.card))}" for p in trick.plays)
+        return f"{shown} → <b>{escape(names[trick.winner])}</b> +{trick.points}"
+
+    rows = []
+    for pair in what_if_lines.tricks():
+        change = f' <span class="mr-change">({signed(pair.change)})</span>' if pair.change else ""
+        marked = ' class="mr-changed"' if pair.change else ""
+        rows.append(
+            f'<tr{marked}><td class="num">{pair.number}</td>'
+            f"<td>{trick_cell(pair.played)}</td><td>{trick_cell(pair.chosen)}{change}</td></tr>"
+        )
+    head = (
+        f"<tr><th>{escape(t('col.trick'))}</th>"
+        f"<th>{t('replay.whatif_after_played', card=cards.inline_card(played))}</th>"
+        f"<th>{t('replay.whatif_after_chosen', card=cards.inline_card(chosen))}</th></tr>"
+    )
+    table = (
+        f'<div class="mr-scroll"><table class="mr-plain-table mr-whatif" data-name="whatif">'
+        f"<thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
+    team = what_if_lines.team
+    total = t(
+        "replay.whatif_total",
+        team=escape(side_names[sides[made_here.seat]]),
+        a=what_if_lines.played.taken(team),
+        b=what_if_lines.chosen.taken(team),
+        card=cards.inline_card(played),
+        other=cards.inline_card(chosen),
+        difference=signed(what_if_lines.difference),
+        where=escape(what_if_where()),
+    )
+    view = t(
+        "replay.whatif_view",
+        name=escape(names[made_here.seat]),
+        layouts=asked.layouts,
+        a=i18n.number(round(asked.view_values[0], 1), language),
+        b=i18n.number(round(asked.view_values[1], 1), language),
+        card=cards.inline_card(played),
+        other=cards.inline_card(chosen),
+        difference=signed(asked.view_difference),
+    )
+    heading = f'<div class="mr-heading">{t("replay.whatif_title", card=cards.inline_card(chosen))}</div>'
+    return heading + table + f"<p>{total}</p>" + caption_html(view)
+
+
+def caption_html(html: str) -> str:
+    return f'<p class="mr-caption">{html}</p>'
+
+
+# The session's author of comments and variations (the comments' form sets it too).
+COACH = "coach_author"
+
+
+def add_comment(
+    form: str, trick: int | None, play: int | None, *, done: str, line: list[str] | None = None
+) -> None:
+    """Save the comment typed in the form ``form`` (its fields ``{form}_text`` and ``{form}_tags``,
+    its messages ``{form}_error`` and ``{form}_done``) by the session's author, with a variation
+    when ``line`` is given."""
+    text = str(st.session_state.get(f"{form}_text", "")).strip()
+    who = st.session_state.get(COACH)
+    if not who:
+        st.session_state[f"{form}_error"] = t("annot.need_author")
+        return
+    if not text:
+        st.session_state[f"{form}_error"] = t("annot.empty_text")
+        return
+    tags = data.parse_tags(str(st.session_state.get(f"{form}_tags", "")))
+    try:
+        data.add_annotation(match_id, deal_number, trick, play, who, text, tags, line)
+    except ManillenError as error:
+        # the text stays in the box: nothing the coach wrote is lost
+        st.session_state[f"{form}_error"] = t("error.locked", message=error)
+    else:
+        st.session_state[f"{form}_text"] = ""
+        st.session_state[f"{form}_tags"] = ""
+        st.session_state[f"{form}_done"] = done
+
+
+def _save_variation() -> None:
+    """Save the what-if line on the real cards as a variation of a comment on this play."""
+    from manillen_replay.analysis.what_if import line_cards  # the solver is loaded already
+
+    assert made_here is not None and asked is not None
+    typed = str(st.session_state.get("replay_whatif_author", "")).strip()
+    if typed:
+        st.session_state[COACH] = typed
+    line = line_cards(asked.real.chosen)
+    done = t("replay.whatif_saved")
+    add_comment("replay_whatif", made_here.trick, made_here.position, done=done, line=line)
+
+
+def what_if_save_form() -> None:
+    """Who writes, the comment and its tags, and the button that saves the line as a variation."""
+    box = st.expander(t("replay.whatif_save_title"), key="replay_whatif_save_open", on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        author = st.session_state.get(COACH)
+        if author is None:
+            st.text_input(t("annot.author"), key="replay_whatif_author")
+        else:
+            st.caption(t("annot.author_set", author=author))
+        st.text_area(t("annot.text"), key="replay_whatif_text", persist_state="session")
+        st.text_input(t("annot.tags"), key="replay_whatif_tags", persist_state="session")
+        st.caption(t("replay.whatif_save_caption"))
+        st.button(t("replay.whatif_save"), key="replay_whatif_save", on_click=_save_variation, type="primary")
+    if "replay_whatif_error" in st.session_state:
+        st.error(st.session_state.pop("replay_whatif_error"))
+    if "replay_whatif_done" in st.session_state:
+        st.success(st.session_state.pop("replay_whatif_done"))
 
 
 def branch_tricks_html() -> str:
@@ -285,19 +566,9 @@ def tricks_so_far_html() -> str:
 
 def contract_text() -> str:
     """The deal's contract with its calls, game terms in Dutch."""
-    if deal.contract is Contract.TRUMP and deal.trump is not None:
-        text = t("contract.trump", suit=i18n.suit_name(deal.trump))
-    elif deal.contract is not None:
-        text = t(f"contract.{deal.contract.value}")
-    else:
-        text = t("contract.none")
-    if deal.en_face:
-        text += ", " + t("contract.en_face")
-    if deal.knocks:
-        text += ", " + ", ".join(("klop", "tegenklop")[i % 2] for i in range(deal.knocks))
-    if deal.multiplier and deal.multiplier > 1:
-        text += f" (x{deal.multiplier})"
-    return text
+    return ui.contract_text(
+        deal.contract, deal.trump, en_face=deal.en_face, knocks=deal.knocks, multiplier=deal.multiplier
+    )
 
 
 def trick_note() -> str:
@@ -338,7 +609,7 @@ with left:
     legend = f'<p class="mr-caption">{escape(t("replay.legend"))}</p>'
     if branch == "played":
         html_view.show(
-            table + legend + controls_html() + tricks_so_far_html(),
+            table + legend + controls_html() + what_if_choice_html() + tricks_so_far_html(),
             key=TABLE,
             on_click=_go,
             keys=STEP_KEYS,
@@ -346,12 +617,28 @@ with left:
         )
     else:
         html_view.show(
-            branch_note_html() + table + controls_html() + branch_tricks_html(),
+            branch_note_html() + table + controls_html() + what_if_choice_html() + branch_tricks_html(),
             key=f"{TABLE}_line",
             on_click=_go_branch,
             keys=STEP_KEYS,
             stylesheet="cards",
         )
+    if what_if_cards and made_here is not None:
+        if what_if_error is not None:
+            st.error(t("replay.whatif_failed", message=what_if_error))
+        if asked is not None:
+            if asked.view is not None:
+                chooser = names[made_here.seat]
+                st.radio(
+                    t("replay.whatif_layout"),
+                    ["real", "view"],
+                    format_func=lambda layout: t(f"replay.whatif_layout_{layout}", name=chooser),
+                    horizontal=True,
+                    key=WHAT_IF_LAYOUT,
+                )
+            html_view.show(what_if_html(), key="replay_whatif", stylesheet="cards")
+            if access.current_visitor().is_organiser:
+                what_if_save_form()
 
 findings = data.deal_findings(match_id, deal_number)
 play_costs, card_values = data.deal_costs(match_id, deal_number)
@@ -542,7 +829,7 @@ with right:
         html_view.show("".join(facts_html() + notes_html()), key=FACTS, on_click=_go, stylesheet="cards")
 
     # ------------------------------------------------------------------ coach comments
-    AUTHOR = "coach_author"
+    AUTHOR = COACH
 
     def _set_author() -> None:
         name = str(st.session_state.get("replay_author_input", "")).strip()
@@ -578,24 +865,7 @@ with right:
             st.session_state["replay_annot_done"] = t("annot.deleted")
 
     def _add(trick: int | None, play: int | None) -> None:
-        text = str(st.session_state.get("replay_annot_text", "")).strip()
-        who = st.session_state.get(AUTHOR)
-        if not who:
-            st.session_state["replay_annot_error"] = t("annot.need_author")
-            return
-        if not text:
-            st.session_state["replay_annot_error"] = t("annot.empty_text")
-            return
-        tags = data.parse_tags(str(st.session_state.get("replay_annot_tags", "")))
-        try:
-            data.add_annotation(match_id, deal_number, trick, play, who, text, tags)
-        except ManillenError as error:
-            # the text stays in the box: nothing the coach wrote is lost
-            st.session_state["replay_annot_error"] = t("error.locked", message=error)
-        else:
-            st.session_state["replay_annot_text"] = ""
-            st.session_state["replay_annot_tags"] = ""
-            st.session_state["replay_annot_done"] = t("annot.saved")
+        add_comment("replay_annot", trick, play, done=t("annot.saved"))
 
     def show_comment_form() -> None:
         """Who writes, about what, the comment and its tags, and the button that adds it."""
@@ -638,7 +908,10 @@ with right:
         current_here = (
             made is not None and row["trick"] == made.trick and row["play"] in (None, made.position)
         )
+        variation = list(row.get("line") or [])
         label = f"{'▶ ' if current_here else ''}{where(row)} — {row['author']}: {row['text']}"
+        if variation:
+            label += f" ({t('annot.variation_label', card=Card.parse(variation[0]).symbol)})"
         comment_box = st.expander(
             label,
             expanded=current_here,
@@ -650,6 +923,9 @@ with right:
         with comment_box:
             if tags:
                 st.caption(f"{t('col.tags')}: {tags}")
+            if variation:
+                shown = " ".join(cards.inline_card(Card.parse(c)) for c in variation)
+                st.markdown(f"{escape(t('annot.variation'))}: {shown}", unsafe_allow_html=True)
             if not organiser:  # reading only (the text is the box's label): writing is the organiser's
                 continue
             st.text_area(t("annot.text"), value=row["text"], key=f"replay_edit_text_{annotation_id}")

@@ -58,6 +58,7 @@ from .call_review import (
     contract_name,
     deal_score,
     knock_review,
+    knocker,
     shuffled_layout,
     trump_review,
 )
@@ -295,9 +296,7 @@ def knock_review_given_calls(
     """
     _check(deal, rules, samples)
     trump = deal_trump(deal)
-    seat = (deal.dealer + 1) % 4 if seat is None else seat
-    if seat % 2 == deal.dealer % 2:
-        raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
+    seat = knocker(deal, rules, seat)
     contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
     deciding = seat
     layouts = conditioned_layouts(deal, rules, seat, samples, seed, f"klop{seat}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
-from ..rules import Contract, Rules, multiplier
+from ..rules import Contract, Rules, may_klop, multiplier, trump_options
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_groups
 from .costs import SURE_Z, deal_trump
 
@@ -305,8 +305,8 @@ def trump_review(
 ) -> CallReview:
     """The expected result of each trump suit and of muil, from the chooser's hand.
 
-    Scores use each contract's own doubling (muil x2) and en face's (:func:`call_factor`), without
-    knocks or a 30-30 carry.
+    Scores use each contract's own doubling (muil x2), en face's and a 30-30 carry's
+    (:func:`call_factor`), without knocks.
 
     :param deal: a replayed deal with its hands known.
     :param rules: the match's rules (``max_multiplier`` caps the doubling).
@@ -332,7 +332,9 @@ def trump_review(
         layouts = _layouts(deal, seat, samples, seed, "trump")
     leader = (deal.dealer + 1) % 4
     threads = workers or default_workers()
-    contracts = {contract_name(trump): trump for trump in (0, 1, 2, 3, None)}
+    turned = None if deal.trump is None else int(deal.trump)
+    assert deal.hands is not None  # _check
+    contracts = {contract_name(trump): trump for trump in trump_options(rules, deal.hands[seat], turned)}
     factors = {
         name: call_factor(Contract.TRUMP if trump is not None else Contract.MUIL, deal, rules)
         for name, trump in contracts.items()
@@ -370,10 +372,12 @@ def trump_review(
 
 
 def call_factor(contract: Contract, deal: DealResult, rules: Rules) -> int:
-    """The doubling a trump call's option plays for: the contract's own (muil x2) and, on a deal
-    passed en face, the en face x2 that every option carries alike (the knock review counts it
-    too), without knocks or a 30-30 carry, under the rules' cap."""
-    return multiplier(contract, deal.en_face, 0, False, rules)
+    """The doubling a trump call's option plays for: the contract's own (muil x2) and what every
+    option carries alike, on a deal passed en face its x2 and on a deal after a 30-30 the carry's
+    x2 (the knock review counts both too), without knocks, under the rules' cap: a choice on a
+    carried deal wins or loses twice as much, and under the cap muil may gain less from the
+    carry than a trump suit does."""
+    return multiplier(contract, deal.en_face, 0, deal.carried, rules)
 
 
 def _chosen_contract(deal: DealResult) -> str | None:
@@ -393,6 +397,19 @@ def _option_of(name: str, rows: list[list[float]]) -> CallOption:
 def _mean(values: Iterable[float]) -> float:
     items = list(values)
     return sum(items) / len(items)
+
+
+def knocker(deal: DealResult, rules: Rules, seat: int | None) -> int:
+    """The seat a knock review decides for (default: the dealer's left), if it may klop.
+
+    :raises SolverError: for a seat of the dealing team, or one ``klop_by`` does not let knock.
+    """
+    seat = (deal.dealer + 1) % 4 if seat is None else seat
+    if not may_klop(rules, seat, deal.dealer):
+        if seat % 2 == deal.dealer % 2:
+            raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
+        raise SolverError(f"seat {seat} may not knock: klop_by is {rules.klop_by}")
+    return seat
 
 
 def knock_review(
@@ -429,9 +446,7 @@ def knock_review(
     """
     _check(deal, rules, samples)
     trump = deal_trump(deal)
-    seat = (deal.dealer + 1) % 4 if seat is None else seat
-    if seat % 2 == deal.dealer % 2:
-        raise SolverError(f"seat {seat} is of the dealing team: only the other team may knock")
+    seat = knocker(deal, rules, seat)
     contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
     if layouts is None:
         layouts = _layouts(deal, seat, samples, seed, f"klop{seat}")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..cards import RANKS_PER_SUIT, iter_mask
 from ..engine.results import DealResult
-from ..rules import NO_TRUMP, Rules, legal_core, winning_position
+from ..rules import NO_TRUMP, Rules, legal_core, underbuy_code, winning_position
 from ..solver.search import Position
 
 
@@ -87,7 +87,7 @@ def iter_moments(deal: DealResult, rules: Rules, *, inferences: bool = True) -> 
     trump = None if deal.trump is None else int(deal.trump)
     trump_code = NO_TRUMP if trump is None else trump
     exempt = rules.partner_exempt
-    forbidden_underbuy = rules.underbuy == "forbidden"
+    underbuy = underbuy_code(rules)
     hands = list(deal.hands)
     forbidden = [0, 0, 0, 0]
     played_by = [0, 0, 0, 0]
@@ -129,7 +129,7 @@ def iter_moments(deal: DealResult, rules: Rules, *, inferences: bool = True) -> 
                         trump_code,
                         partner,
                         exempt,
-                        forbidden_underbuy,
+                        underbuy,
                         rules.overtake_plain_suit,
                     )[0]
                     if not allowed >> card & 1:
@@ -155,7 +155,7 @@ def agrees(moment: Moment, layout: Sequence[int], trump: int | None, rules: Rule
             trump_code,
             inference.partner_winning,
             rules.partner_exempt,
-            rules.underbuy == "forbidden",
+            underbuy_code(rules),
             rules.overtake_plain_suit,
         )[0]
         if not allowed >> inference.card & 1:

@@ -89,6 +89,67 @@ def _team_values(values: Sequence[int], seat: int, in_play: int) -> list[int]:
     return [v if seat % 2 == 0 or v < 0 else in_play - v for v in values]
 
 
+def reason_layouts(
+    moment: Moment,
+    trump: int | None,
+    rules: Rules,
+    *,
+    seed: int,
+    deal: int,
+    exact: bool | None = None,
+    solved: int = REASON_LAYOUTS,
+) -> list[tuple[int, int, int, int]]:
+    """The layouts of the hidden cards a line from the player's view is chosen among: the first
+    of those the view cost solved (the same seed draws them again).
+
+    :param exact: the view cost solved every layout (then every one, at least the first
+        :data:`REASON_LAYOUTS`); ``None``: every one when there are at most that many.
+    :param solved: how many layouts the view cost solved (at most :data:`REASON_LAYOUTS` are drawn).
+    """
+    rng = random.Random(f"{seed}:{deal}:{moment.trick}:{moment.play}")
+    sampler = LayoutSampler(moment, trump, rules, rng)
+    if exact is None:
+        exact = sampler.total <= REASON_LAYOUTS
+    if exact:
+        return sampler.every().hands[: max(REASON_LAYOUTS, solved)]
+    return sampler.draw(max(1, min(REASON_LAYOUTS, solved or REASON_LAYOUTS)))
+
+
+def closest_layout(
+    moment: Moment,
+    layouts: Sequence[tuple[int, int, int, int]],
+    card: int,
+    other: int,
+    trump: int | None,
+    rules: Rules,
+    *,
+    tables: DealTables,
+    means: tuple[float, float] | None = None,
+) -> tuple[tuple[int, int, int, int], tuple[float, float]]:
+    """The layout whose values of two cards lie closest to their averages (the view values),
+    among those where the two differ the way the averages do; and those averages.
+
+    :param card: the card played.
+    :param other: the card it is compared with.
+    :param means: the two cards' view values for the player's team; without them, their
+        averages over ``layouts``.
+    """
+    position = moment.position
+    positions = [Position(layout, position.trick, position.leader) for layout in layouts]
+    _values, cards = solve_batch(positions, trump, rules, workers=len(tables.workers), tables=tables)
+    in_play = position.points_in_play
+    pairs = [_team_values([row[card], row[other]], moment.seat, in_play) for row in cards.tolist()]
+    if means is None:
+        means = (sum(p for p, _ in pairs) / len(pairs), sum(o for _, o in pairs) / len(pairs))
+    mean_card, mean_other = means
+    ranked = []
+    for index, (value, against) in enumerate(pairs):
+        agrees = against > value if mean_other >= mean_card else against < value
+        distance = abs(value - mean_card) + abs(against - mean_other)
+        ranked.append((not agrees, distance, index))
+    return layouts[min(ranked)[2]], means
+
+
 def choose_layout(
     moment: Moment,
     cost: PlayCost,
@@ -102,29 +163,17 @@ def choose_layout(
 ) -> tuple[tuple[int, int, int, int], int]:
     """The layout of the hidden cards the reason's lines are played on, and how many it was chosen from.
 
-    The layouts are the first of those the view cost solved (the same seed draws them again):
-    every one when the view was exact, else the first :data:`REASON_LAYOUTS`.
+    The layouts are the first of those the view cost solved (:func:`reason_layouts`); the one
+    chosen is :func:`closest_layout` to the view values of the card played and the better card.
     """
-    rng = random.Random(f"{seed}:{deal}:{moment.trick}:{moment.play}")
-    sampler = LayoutSampler(moment, trump, rules, rng)
-    if cost.exact:
-        layouts = sampler.every().hands[: max(REASON_LAYOUTS, cost.layouts)]
-    else:
-        layouts = sampler.draw(max(1, min(REASON_LAYOUTS, cost.layouts or REASON_LAYOUTS)))
+    layouts = reason_layouts(
+        moment, trump, rules, seed=seed, deal=deal, exact=cost.exact, solved=cost.layouts
+    )
     if not layouts:
         return moment.position.hands, 0
-    position = moment.position
-    positions = [Position(layout, position.trick, position.leader) for layout in layouts]
-    _values, cards = solve_batch(positions, trump, rules, workers=len(tables.workers), tables=tables)
-    in_play = position.points_in_play
-    mean_played = cost.values[cost.card].view or 0.0
-    mean_better = cost.values[better].view or 0.0
-    ranked = []
-    for index, row in enumerate(cards.tolist()):
-        played, best = _team_values([row[cost.card], row[better]], moment.seat, in_play)
-        distance = abs(played - mean_played) + abs(best - mean_better)
-        ranked.append((best <= played, distance, index))
-    return layouts[min(ranked)[2]], len(layouts)
+    means = (cost.values[cost.card].view or 0.0, cost.values[better].view or 0.0)
+    layout, _ = closest_layout(moment, layouts, cost.card, better, trump, rules, tables=tables, means=means)
+    return layout, len(layouts)
 
 
 def _net(trick: LineTrick, team: int) -> int:
@@ -495,10 +544,12 @@ __all__ = [
     "Reason",
     "better_cards",
     "choose_layout",
+    "closest_layout",
     "deal_reasons",
     "explain",
     "misplaced",
     "reason_for",
+    "reason_layouts",
     "reason_words",
     "swing_trick",
 ]

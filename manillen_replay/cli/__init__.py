@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("solver", "What every card is worth in a position, all hands open."),
     "costs": ("solver", "What every card of recorded deals cost."),
     "report": ("report", "Write a match review as one self-contained HTML file."),
+    "puzzles": ("puzzles", "Make puzzles from a player's own costly decisions."),
     "generate": ("generate", "Generate an archive of simulated matches."),
     "dashboard": ("dashboard", "Open the archive in the dashboard in your browser."),
     "tokens": ("tokens", "Issue, list and revoke the dashboard's tokens for a network."),

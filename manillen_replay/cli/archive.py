@@ -14,7 +14,7 @@ import click
 from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
 from ..record.text import split_matches
-from .common import existing_archive, plural
+from .common import DB_OPTION, existing_archive, plural, progress
 
 if TYPE_CHECKING:  # the store (DuckDB, polars, Arrow) loads when a command opens an archive
     import polars as pl
@@ -29,16 +29,6 @@ TABLE_ROWS = 1000
 
 PROGRESS_MINIMUM = 200
 """Records below which an import is quick enough to need no progress bar."""
-
-_db_option = click.option(
-    "--db",
-    "db",
-    envvar="MANILLEN_DB",
-    default="manillen.duckdb",
-    show_default=True,
-    metavar="FILE",
-    help="The archive (a DuckDB file); $MANILLEN_DB when set.",
-)
 
 
 @contextmanager
@@ -118,7 +108,7 @@ def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, va
 
 @click.command("import")
 @click.argument("paths", nargs=-1, type=click.Path())
-@_db_option
+@DB_OPTION
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of refused records.")
 @click.option(
     "--memory-limit",
@@ -292,7 +282,7 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
 
 @click.command()
 @click.argument("query")
-@_db_option
+@DB_OPTION
 @click.option(
     "--format",
     "output_format",
@@ -377,7 +367,7 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
     metavar="FILE",
     help="Write every match in the record format, one per line (JSON Lines); - for stdout.",
 )
-@_db_option
+@DB_OPTION
 @click.option("--overwrite", is_flag=True, help="Replace an earlier export in DIR or FILE.")
 def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite: bool) -> None:
     """Write the archive out: as Parquet for other tools, or as records.
@@ -425,8 +415,12 @@ def _write_records(store: Store, path: Path, overwrite: bool) -> int:
     partial = path.with_name(path.name + ".partial")
     try:
         handle: IO[str]
+        total = int(store.query("SELECT count(*) AS n FROM matches")["n"][0])
+        count = 0
         with partial.open("w", encoding="utf-8", newline="\n") as handle:
-            count = store.export_records(handle)
+            for line in progress(store.iter_export_lines(), "exporting", total=total):
+                handle.write(line + "\n")
+                count += 1
         partial.replace(path)
     except OSError as error:
         partial.unlink(missing_ok=True)

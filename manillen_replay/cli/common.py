@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -102,12 +102,17 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
-def progress(items: Sequence[T], label: str, *, minimum: int = 200) -> Iterator[T]:
-    """Iterate with a progress bar on stderr when the work is long and a person is watching."""
-    if len(items) < minimum or not sys.stderr.isatty():
+def progress(items: Iterable[T], label: str, *, total: int | None = None, minimum: int = 200) -> Iterator[T]:
+    """Iterate with a progress bar on stderr (its position and the time left) when the work is
+    long and a person is watching.
+
+    :param total: how many items there are, for items that cannot tell (a stream).
+    """
+    length = total if total is not None else len(items) if isinstance(items, Sized) else 0
+    if length < minimum or not sys.stderr.isatty():
         yield from items
         return
-    with click.progressbar(items, label=label, file=sys.stderr, show_pos=True) as bar:
+    with click.progressbar(items, length=length, label=label, file=sys.stderr, show_pos=True) as bar:
         yield from bar
 
 
@@ -244,6 +249,18 @@ def fast_scan_note(deals: int, how: str) -> str:
         f"(heuristic depth) ran; for the solver review, which finds the costliest mistakes, "
         f"{how} ({duration(deals * SECONDS_PER_DEAL)} for all of them)"
     )
+
+
+DB_OPTION = click.option(
+    "--db",
+    "db",
+    envvar="MANILLEN_DB",
+    default="manillen.duckdb",
+    show_default=True,
+    metavar="FILE",
+    help="The archive (a DuckDB file); $MANILLEN_DB when set.",
+)
+"""``--db FILE`` of the commands that read an archive by default from $MANILLEN_DB or the current folder."""
 
 
 WAIT_OPTION = click.option(

@@ -23,7 +23,7 @@ from ..players import (
 from ..players.profiles import DEFAULT_SLIP_RATES
 from ..record import dumps
 from ..rules import VARIANTS
-from .common import plural, rules_option
+from .common import plural, progress, rules_option
 
 
 def default_players(people: int) -> str:
@@ -200,7 +200,7 @@ def generate(
     except OSError as error:
         raise click.BadParameter(f"cannot write {str(out)!r}: {error.strerror}", param_hint="--out") from None
     try:
-        for match in _with_progress(generated, matches if out is not None else None):
+        for match in progress(generated, "generating", total=matches if out is not None else 0):
             handle.write(dumps(match.record, pretty=False) + "\n")
             tally.add(match)
     finally:
@@ -228,15 +228,6 @@ def _take(
             return
         total += match.deals
         yield match
-
-
-def _with_progress(items: Iterator[GeneratedMatch], length: int | None) -> Iterator[GeneratedMatch]:
-    """A progress bar on stderr when writing a file of known length for a person watching."""
-    if length is None or length < 200 or not sys.stderr.isatty():
-        yield from items
-        return
-    with click.progressbar(items, length=length, label="generating", file=sys.stderr, show_pos=True) as bar:
-        yield from bar
 
 
 class _Tally:

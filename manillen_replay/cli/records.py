@@ -410,7 +410,7 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
             to_kind = kind_of(target)
     records = []
     invalid = 0
-    for entry in entries:
+    for entry in progress(entries, "converting"):
         try:
             record, _ = replay_entry(entry)
         except InvalidRecordError as error:

@@ -7,18 +7,11 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from .common import SAMPLES_OPTION, WAIT_OPTION, existing_archive, no_such_match, plural
+from .common import DB_OPTION, SAMPLES_OPTION, WAIT_OPTION, existing_archive, no_such_match, plural
 
 
 @click.command()
-@click.option(
-    "--db",
-    envvar="MANILLEN_DB",
-    default="manillen.duckdb",
-    show_default=True,
-    metavar="FILE",
-    help="The archive (a DuckDB file); $MANILLEN_DB when set.",
-)
+@DB_OPTION
 @click.option("--match", "match_id", required=True, metavar="ID", help="The match to review.")
 @click.option("--player", metavar="NAME", help="Review for this player (any case); default: everyone.")
 @click.option(

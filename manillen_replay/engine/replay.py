@@ -24,8 +24,11 @@ from ..rules import (
     Rules,
     classify_violation,
     legal_core,
+    may_klop,
     multiplier,
     score_deal,
+    trump_options,
+    underbuy_code,
     winning_position,
 )
 from ..state import MatchState
@@ -39,6 +42,7 @@ from .results import (
     TrickResult,
     Violation,
 )
+from .variation import VariationProblem, play_variation
 
 
 class ReplayVisitor:
@@ -252,6 +256,7 @@ class _Replay:
             if outcome.kind is not DealKind.REDEAL and not self.play_deal(deal, outcome, pointer):
                 previous_dealer, previous_redeal = deal.dealer, False
                 continue
+            self.check_variations(deal, outcome, pointer)
             self.read_scoresheet(deal, outcome)
             if outcome.kind in (DealKind.PLAYED, DealKind.SCORESHEET):
                 if match.finished:
@@ -331,6 +336,15 @@ class _Replay:
         passes = 0
         knocks_by: list[int] = []
         dealing_side = shape.team_of(dealer, dealer)
+        turned = None if deal.turned is UNSET else CARD_BY_TEXT.get(deal.turned)
+        if (
+            rules.trump_choice == "turned_card"
+            and turned is not None
+            and not any(call.call in ("trump", "muil", "blind_muil") for call in calls)
+        ):
+            # the turned card makes trump: a record may leave the call out
+            outcome.contract, outcome.trump, outcome.chooser = Contract.TRUMP, turned.suit, dealer
+            stage = "knocks"
         for i, call in enumerate(calls):
             where = f"{pointer}/declarations/{i}"
             name = self.seat_name(call.seat)
@@ -454,6 +468,8 @@ class _Replay:
                 return
             outcome.contract = Contract.TRUMP
             outcome.trump = Suit[call.suit]
+        elif self.rules.trump_choice == "turned_card":
+            self.problem(where, "no muil under trump_choice turned_card: the turned card's suit is trump")
         elif call.call == "muil":
             outcome.contract = Contract.MUIL
         elif not self.rules.blind_muil:
@@ -484,6 +500,13 @@ class _Replay:
             )
         elif call.call == "tegenklop" and side != dealing_side:
             self.problem(where, f"{name} is not on the dealing team: only the dealing team may tegenklop")
+        elif call.call == "klop" and not may_klop(rules, call.seat, outcome.dealer):
+            left = rules.shape.next_seat(outcome.dealer, outcome.dealer)
+            self.problem(
+                where,
+                f"{name} may not klop: under klop_by left_of_dealer only {self.seat_name(left)} "
+                "(the dealer's left) or that player's partner knocks",
+            )
         else:
             knocks_by.append(call.seat)
 
@@ -548,7 +571,60 @@ class _Replay:
             outcome.hands = hands
             outcome.hands_inferred = True
             outcome.discards = discards
+        if not self.check_trump_choice(deal, outcome, hands, discards, pointer):
+            return False
         return self.play_tricks(deal, played, hands, table, discards, outcome, trump, pointer)
+
+    def check_variations(self, deal: Deal, outcome: DealResult, pointer: str) -> None:
+        """Each variation of the deal's comments (``line``): it starts at a play, and every card
+        is held and legal in turn (:func:`~.variation.play_variation`)."""
+        for n, note in enumerate(deal.annotations or ()):
+            if note.line is UNSET:
+                continue
+            where = f"{pointer}/annotations/{n}"
+            if note.trick is UNSET or note.play is UNSET:
+                self.problem(f"{where}/line", "a variation starts at a play: give its trick and play")
+                continue
+            cards = [CARD_BY_TEXT[text] for text in note.line]
+            found = play_variation(outcome, self.rules, note.trick, note.play, cards, self.names)
+            if isinstance(found, VariationProblem):
+                place = f"{where}/line" if found.index < 0 else f"{where}/line/{found.index}"
+                self.problem(place, found.message)
+
+    def check_trump_choice(
+        self, deal: Deal, outcome: DealResult, hands: Sequence[int], discards: int, pointer: str
+    ) -> bool:
+        """``trump_choice`` once the hands are known: a held suit, or the turned card's suit."""
+        rules = self.rules
+        turned = None if deal.turned is UNSET else CARD_BY_TEXT.get(deal.turned)
+        if deal.turned is not UNSET and rules.trump_choice != "turned_card":
+            self.problem(f"{pointer}/turned", "a turned card needs the rule trump_choice: turned_card")
+            return False
+        if rules.trump_choice == "free" or outcome.contract is not Contract.TRUMP:
+            return True
+        chooser = deal.dealer if outcome.chooser is None else outcome.chooser
+        held = hands[chooser] | (discards if chooser == deal.dealer else 0)
+        name = self.seat_name(chooser)
+        suit = outcome.trump
+        assert suit is not None
+        if turned is not None:
+            before = len(self.problems)
+            if not held >> int(turned) & 1:
+                self.problem(f"{pointer}/turned", f"the turned card {turned} is not in {name}'s hand")
+            elif turned.suit is not suit:
+                self.problem(
+                    f"{pointer}/declarations",
+                    f"{turned} was turned: {turned.suit.english} are trump, not {suit.english}",
+                )
+            return len(self.problems) == before
+        if int(suit) not in trump_options(rules.with_options(trump_choice="held_suit"), held):
+            self.problem(
+                f"{pointer}/declarations",
+                f"{name} holds no {suit.english} and may not make them trump "
+                f"(trump_choice {rules.trump_choice}: the trump is a suit in the hand)",
+            )
+            return False
+        return True
 
     def read_discards(self, deal: Deal, pointer: str, *, required: bool) -> int | None:
         shape = self.rules.shape
@@ -720,7 +796,7 @@ class _Replay:
         visitors = self.visitors
         trump_code = NO_TRUMP if trump is None else trump
         exempt = rules.partner_exempt
-        forbid = rules.underbuy == "forbidden"
+        underbuy = underbuy_code(rules)
         overtake_plain = rules.overtake_plain_suit
         for t, cards in enumerate(played):
             seats: list[int] = []
@@ -755,7 +831,7 @@ class _Replay:
                         trump_code,
                         team_of[best_seat] == team_of[seat],
                         exempt,
-                        forbid,
+                        underbuy,
                         overtake_plain,
                     )
                     clause = CLAUSES[code]
@@ -809,7 +885,7 @@ class _Replay:
             return True
         outcome.points = (taken[0], taken[1])
         assert outcome.multiplier is not None
-        outcome.score = score_deal(outcome.points, outcome.multiplier)
+        outcome.score = score_deal(outcome.points, outcome.multiplier, self.rules)
         outcome.tie = outcome.score is None
         return True
 

@@ -22,11 +22,20 @@ from ..dealing import deal as deal_cards
 from ..errors import InvalidOptionError
 from ..record import Deal, Declaration, MatchInfo, Record, RecordedScore, RuleOptions
 from ..record.model import SuitLetter, TableMove
-from ..rules import Contract, DealScore, Rules, highest_deal_score, multiplier, score_deal
+from ..rules import (
+    Contract,
+    DealScore,
+    Rules,
+    highest_deal_score,
+    may_klop,
+    multiplier,
+    score_deal,
+    trump_options,
+)
 from ..state import MatchState
 from .club import ClubPolicy
 from .novice import NovicePolicy
-from .policy import DealKnowledge, Policy, cards_of, is_small_hand
+from .policy import DealKnowledge, Policy, cards_of, is_small_hand, longest_suit
 from .profiles import PlayerProfile
 from .slips import miscount, slip_card
 
@@ -240,7 +249,13 @@ class _MatchMaker:
         declarations: list[Declaration] = []
         en_face = False
         chooser = dealer
-        if rules.blind_muil and policies[dealer].wants_blind_muil(rng):
+        turned: int | None = None
+        if rules.trump_choice == "turned_card":
+            # the dealer's last card: the four-player deal gives the dealer deck[dealer * 8 + 7]
+            turned = deck[dealer * 8 + 7] if rules.variant == "four" else hands[dealer].bit_length() - 1
+            contract, trump = Contract.TRUMP, turned // RANKS_PER_SUIT
+            declarations.append(Declaration(seat=dealer, call="trump", suit=_SUIT_LETTERS[trump]))
+        elif rules.blind_muil and policies[dealer].wants_blind_muil(rng):
             contract, trump = Contract.BLIND_MUIL, None
             declarations.append(Declaration(seat=dealer, call="blind_muil"))
         else:
@@ -268,11 +283,13 @@ class _MatchMaker:
                 declarations.append(Declaration(seat=chooser, call="muil"))
             else:
                 contract, trump = Contract.TRUMP, choice.suit
+                if trump not in trump_options(rules, hands[chooser]):
+                    trump = longest_suit(hands[chooser])
                 declarations.append(Declaration(seat=chooser, call="trump", suit=_SUIT_LETTERS[trump or 0]))
         knocks = self.knock(dealer, hands, trump, contract, declarations)
         tricks, taken, moves = self.play_tricks(dealer, dealt, trump, chooser)
         factor = multiplier(contract, en_face, knocks, carried, rules)
-        score = score_deal(taken, factor)
+        score = score_deal(taken, factor, rules)
         deal = Deal(
             dealer=dealer,
             hands=hand_text,
@@ -286,6 +303,8 @@ class _MatchMaker:
             deal.discards = _hand_text(dealt.discards)
         if moves:
             deal.table_moves = moves
+        if turned is not None:
+            deal.turned = CARD_TEXT[turned]
         return deal, _Outcome(False, score, score is None)
 
     def knock(
@@ -305,7 +324,7 @@ class _MatchMaker:
         shape = self.shape
         people = range(shape.people)
         dealing = shape.team_of(dealer, dealer)
-        knockers = tuple(s for s in people if shape.team_of(s, dealer) != dealing)
+        knockers = tuple(s for s in people if may_klop(rules, s, dealer))
         answerers = tuple(s for s in people if shape.team_of(s, dealer) == dealing)
         while knocks < limit:
             order = knockers if knocks % 2 == 0 else answerers

@@ -427,6 +427,9 @@ def _all_canonical(deal: Deal) -> bool:
         and (deal.tricks is msgspec.UNSET or _CANONICAL.issuperset(chain(deal.tricks)))
         and (deal.table is msgspec.UNSET or _CANONICAL.issuperset(chain(chain(deal.table))))
         and (deal.discards is msgspec.UNSET or _CANONICAL.issuperset(deal.discards))
+        and all(
+            note.line is msgspec.UNSET or _CANONICAL.issuperset(note.line) for note in deal.annotations or ()
+        )
     )
 
 
@@ -444,6 +447,9 @@ def _card_groups(deal: Deal) -> Iterator[tuple[str, list[str]]]:
                 yield f"table/{seat}/{p}", pile
     if deal.discards is not msgspec.UNSET:
         yield "discards", deal.discards
+    for n, note in enumerate(deal.annotations or ()):
+        if note.line is not msgspec.UNSET:
+            yield f"annotations/{n}/line", note.line
 
 
 # --------------------------------------------------------------------------- problems

@@ -70,13 +70,18 @@ class RuleOptions(_Base, kw_only=True):
     target: Goal | UnsetType = UNSET
     extension: Annotated[list[Goal], Meta(max_length=16)] | UnsetType = UNSET
     partner_exempt: bool | UnsetType = UNSET
-    underbuy: Literal["forbidden", "allowed"] | UnsetType = UNSET
+    underbuy: Literal["forbidden", "allowed", "forbidden_with_other_suit", "forced"] | UnsetType = UNSET
     overtake_plain_suit: bool | UnsetType = UNSET
     thirty_carry: bool | UnsetType = UNSET
     max_multiplier: Annotated[int, Meta(ge=1, le=MAX_MULTIPLIER)] | UnsetType | None = UNSET
     klop_on_muil: bool | UnsetType = UNSET
     penalty_points: Points | UnsetType = UNSET
     penalty_to: Literal["opponents", "offender"] | UnsetType = UNSET
+    multipliers: Literal["multiplied", "added"] | UnsetType = UNSET
+    muil_double: bool | UnsetType = UNSET
+    capot: Literal["plain", "double", "fixed_30", "fixed_60"] | UnsetType = UNSET
+    trump_choice: Literal["free", "held_suit", "turned_card"] | UnsetType = UNSET
+    klop_by: Literal["opponents", "left_of_dealer"] | UnsetType = UNSET
     cafe: CafeOptions | UnsetType = UNSET
     format: Literal["target", "fixed"] | UnsetType = UNSET
     deals: Annotated[int, Meta(ge=1, le=MAX_DEALS)] | UnsetType = UNSET
@@ -180,13 +185,30 @@ class Penalty(_Base, kw_only=True):
 
 
 class Annotation(_Base, kw_only=True):
-    """A comment on a deal, a trick (``trick``) or one play (``trick`` and ``play``), 1-based."""
+    """A comment on a deal, a trick (``trick``) or one play (``trick`` and ``play``), 1-based.
+
+    A comment on a play may carry a variation (``line``): the cards that could have been played
+    from that play on, in order, the first in place of the card played. The replay checks each
+    card against the rules of play.
+    """
 
     trick: TrickNumber | UnsetType = UNSET
     play: PlayNumber | UnsetType = UNSET
     author: str
     text: str
     tags: list[str] | UnsetType = UNSET
+    line: (
+        Annotated[
+            list[CardText],
+            Meta(
+                min_length=1,
+                max_length=MAX_TRICKS * MAX_TRICK_SIZE,
+                description="A variation: the cards played from this play on, in order, the first "
+                "in place of the card played (needs ``trick`` and ``play``).",
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
 
 
 Pile = Annotated[
@@ -230,6 +252,13 @@ class Deal(_Base, kw_only=True):
         | UnsetType
     ) = UNSET
     table_moves: list[TableMove] | UnsetType = UNSET
+    turned: (
+        Annotated[
+            CardText,
+            Meta(description="The dealer's last card, turned face up: its suit is trump (turned_card)."),
+        ]
+        | UnsetType
+    ) = UNSET
     declarations: Annotated[list[Declaration], Meta(max_length=64)] | UnsetType = UNSET
     tricks: list[Trick] | UnsetType = UNSET
     recorded_score: RecordedScore | UnsetType | None = UNSET

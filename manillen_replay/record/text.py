@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from ..rules import VARIANTS, Rules, Variant, winning_position
 from .model import FORMAT, Deal, Record, seat_name_problems
 
 HEADER_WORDS = ("match", "date", "venue", "event", "notes", "variant", "seats", "rules", "blocks")
-BODY_WORDS = ("hand", "table", "discards", "move", "score", "penalty", "note")
+BODY_WORDS = ("hand", "table", "discards", "turned", "move", "score", "penalty", "note")
 _FREE_TEXT = ("match", "date", "venue", "event", "notes")
 _CALL_WORDS = {"trump", "muil", "blind", "blind_muil", "en", "en_face", "klop", "tegenklop", "pass", "redeal"}
 _DEAL_WORDS = _CALL_WORDS | {"dealer", "score", "face"}
@@ -645,6 +645,13 @@ class _Parser:
         self.place(pointer, line, line.tokens[0].column)
         draft.data["discards"] = self.cards(line, line.tokens[1:], pointer)
 
+    def body_turned(self, line: _Line, draft: _DealDraft) -> None:
+        pointer = f"/deals/{draft.number - 1}/turned"
+        if len(line.tokens) != 2:
+            raise line.error(line.tokens[0].column, "expected one card after 'turned', such as turned KD")
+        self.place(pointer, line, line.tokens[1].column)
+        draft.data["turned"] = self.cards(line, line.tokens[1:], pointer)[0]
+
     def number(self, line: _Line, tokens: list[_Token], i: int, what: str) -> int:
         if i >= len(tokens) or not tokens[i].text.isdigit() or _whole(line, tokens[i]) < 1:
             column = tokens[i].column if i < len(tokens) else tokens[-1].end + 1
@@ -705,6 +712,14 @@ class _Parser:
             if i < len(tokens) and tokens[i].text.lower() == word and not tokens[i].quoted:
                 note[word] = self.number(line, tokens, i + 1, word)
                 i += 2
+        if _is_word(tokens, i, "line") and _is_card(tokens, i + 1):
+            # a variation: the cards up to the author (an author spelt like a card is quoted)
+            end = i + 1
+            while _is_card(tokens, end):
+                end += 1
+            self.place(f"{pointer}/line", line, tokens[i].column)
+            note["line"] = self.cards(line, tokens[i + 1 : end], f"{pointer}/line")
+            i = end
         if i >= len(tokens):
             raise line.error(stop, "expected the author of the note before ':'")
         author = tokens[i]
@@ -733,7 +748,7 @@ class _Parser:
             deal["hands"] = [draft.hands.get(s, []) for s in range(shape.players)]
         if draft.table:
             deal["table"] = [draft.table.get(s, []) for s in range(shape.players)]
-        for name in ("discards", "table_moves"):
+        for name in ("discards", "table_moves", "turned"):
             if name in draft.data:
                 deal[name] = draft.data[name]
         if draft.declarations:
@@ -751,6 +766,16 @@ def _parse(text: str, first_line: int, source: str | None) -> ParsedMatch:
         return _Parser(text, first_line, source).run()
     except NotationError as error:
         raise InvalidRecordError([error]) from None
+
+
+def _is_word(tokens: Sequence[_Token], i: int, word: str) -> bool:
+    """Whether token ``i`` is the notation's ``word`` (not quoted, any case)."""
+    return i < len(tokens) and not tokens[i].quoted and tokens[i].text.lower() == word
+
+
+def _is_card(tokens: Sequence[_Token], i: int) -> bool:
+    """Whether token ``i`` is a card (not quoted)."""
+    return i < len(tokens) and not tokens[i].quoted and tokens[i].text in CARD_BY_TEXT
 
 
 def _tags(line: _Line, text: str, column: int) -> list[str]:
@@ -950,6 +975,8 @@ def _write_deal(number: int, deal: Deal, names: list[str], shape: Variant) -> It
                 yield f"  table {name(seat)}: " + " ".join("/".join(pile) for pile in piles)
     if deal.discards is not msgspec.UNSET:
         yield "  discards " + " ".join(deal.discards)
+    if deal.turned is not msgspec.UNSET:
+        yield f"  turned {deal.turned}"
     for move in deal.table_moves or ():
         play = "" if move.play is msgspec.UNSET else f" play {move.play}"
         yield f"  move {name(move.seat)} trick {move.trick}{play}"
@@ -972,7 +999,12 @@ def _write_deal(number: int, deal: Deal, names: list[str], shape: Variant) -> It
             words += f" trick {note.trick}"
         if note.play is not msgspec.UNSET:
             words += f" play {note.play}"
-        words += f" {_word(note.author, reserved=('trick', 'play', '['))}"
+        if note.line is not msgspec.UNSET:
+            words += " line " + " ".join(note.line)
+        author_is_card = note.line is not msgspec.UNSET and note.author in CARD_BY_TEXT
+        reserved = ("trick", "play", "line", "[")
+        author = _quoted(note.author) if author_is_card else _word(note.author, reserved=reserved)
+        words += f" {author}"
         if note.tags is not msgspec.UNSET:
             words += " [" + ", ".join(_word(t, extra=",[]") for t in note.tags) + "]"
         yield f"{words}: {_free_text(note.text)}"

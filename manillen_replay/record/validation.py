@@ -127,12 +127,16 @@ def _scores_over(record: Record) -> list[RecordError]:
     bound = highest_deal_score(rules)
     if bound is None:
         return []
-    factor = highest_multiplier(rules)
+    factor = highest_multiplier(rules) or 1
+    why = (
+        f"a capot's fixed score ({rules.capot})"
+        if bound > 30 * factor
+        else f"{bound // factor} card points over the half, times the highest factor {factor}"
+    )
     return [
         RecordError(
             f"a recorded score of {points:,} points is more than one deal can score under these rules: "
-            f"at most {bound:,} ({bound // (factor or 1)} card points over the half, times the highest "
-            f"factor {factor})",
+            f"at most {bound:,} ({why})",
             f"/deals/{d}/recorded_score/points",
         )
         for d, points in scored

@@ -29,8 +29,14 @@ def make_report(store: Store, match_id: str, *, player: str | None = None, lang:
 
     if lang not in LANGUAGES:
         raise ManillenError(f"unknown report language {lang!r}: use {' or '.join(LANGUAGES)}")
+    import dataclasses
+
+    from ..analysis.puzzles import evening_puzzles, make_puzzles
+
     tables = ReportTables(**store.report_rows(match_id, top=REVIEW_TOP))
-    return render(gather(tables, player=player, lang=lang))
+    report = gather(tables, player=player, lang=lang)
+    puzzles = make_puzzles(store.puzzle_rows(match_id=match_id, player=report.player), player=report.player)
+    return render(dataclasses.replace(report, puzzles=tuple(evening_puzzles(puzzles))))
 
 
 __all__ = ["LANGUAGES", "REVIEW_TOP", "Report", "ReportTables", "gather", "make_report", "render"]

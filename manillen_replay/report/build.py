@@ -61,6 +61,8 @@ class Comment:
     author: str
     text: str
     tags: tuple[str, ...] = ()
+    line: tuple[Card, ...] = ()
+    """A variation: the cards that could have been played from the play on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +160,9 @@ class Decision:
     """The better card's line, when the solver's review stored it."""
     rank: int = 1
     """The place among the player's costliest, 1 first."""
+    held: tuple[int, ...] = ()
+    """For a table as the decider saw it (a puzzle): how many cards each seat holds, the other
+    hands drawn face down; empty when every hand is shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +210,9 @@ class Report:
     samples: int | None = None
     """The most layouts any play's view cost averaged (the ``--samples`` of the analysis)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    puzzles: tuple[Any, ...] = ()
+    """The puzzles the report ends with (:class:`~manillen_replay.analysis.puzzles.Puzzle`):
+    three clear ones from the match's costly decisions, of the player or of everyone."""
     first_team: int = 0
     """The team every table, chart and score of the report shows first: the player's team, or
     the first seat's team in a report for everyone."""
@@ -233,6 +241,7 @@ def _comments(frame: pl.DataFrame) -> list[Comment]:
             author=row["author"] or "",
             text=row["text"] or "",
             tags=tuple(row.get("tags") or ()),
+            line=tuple(Card.parse(card) for card in row.get("line") or ()),
         )
         for row in _rows(frame)
     ]

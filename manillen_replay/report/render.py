@@ -72,6 +72,8 @@ svg.chart { display: block; max-width: 100%; height: auto; }
 .seat .name { font-weight: 600; font-size: 0.85rem; }
 .seat.mover { box-shadow: 0 0 0 3px #e0a800; }
 .badge { font-size: 0.7rem; background: #e8e8e8; border-radius: 5px; padding: 0 4px; margin-left: 4px; }
+.hidden { font-size: 0.8rem; color: var(--muted); padding: 0.6rem 0.4rem; border: 1.5px dashed var(--line);
+  border-radius: 6px; }
 .hand { display: flex; flex-wrap: wrap; justify-content: center; gap: 2px; max-width: 270px; }
 .at-n { grid-area: n; } .at-w { grid-area: w; } .at-e { grid-area: e; } .at-s { grid-area: s; }
 .trick { grid-area: t; display: flex; gap: 4px; flex-wrap: wrap; justify-content: center; min-width: 110px;
@@ -221,11 +223,26 @@ def _comment_place(lang: str, comment: Comment) -> str:
     return say(lang, "comment_play", deal=comment.deal, trick=comment.trick, play=comment.play)
 
 
+def _variation_html(lang: str, comment: Comment) -> str:
+    """A comment's variation: its cards in the order they would have been played, a trick a group."""
+    if not comment.line:
+        return ""
+    first = (comment.play or 1) - 1
+    tricks: list[list[Card]] = [[]]
+    for card in comment.line:
+        if len(tricks[-1]) == 4 - first * (len(tricks) == 1):
+            tricks.append([])
+        tricks[-1].append(card)
+    shown = " · ".join(" ".join(_card_text(card) for card in trick) for trick in tricks)
+    return f'<br><span class="variation">{escape(say(lang, "variation"))}: {shown}</span>'
+
+
 def _comment_html(lang: str, comment: Comment) -> str:
     tags = f" <span class='badge'>{escape(' '.join(comment.tags))}</span>" if comment.tags else ""
     return (
         f'<blockquote class="comment" data-deal="{comment.deal}"><b>{escape(comment.author)}</b> '
-        f"({escape(_comment_place(lang, comment))}){tags}: {escape(comment.text)}</blockquote>"
+        f"({escape(_comment_place(lang, comment))}){tags}: {escape(comment.text)}"
+        f"{_variation_html(lang, comment)}</blockquote>"
     )
 
 
@@ -366,7 +383,12 @@ def _players(report: Report) -> str:
 def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
     hand = decision.hands[seat].sorted_for_display(decision.trump)
     mover = seat == decision.seat
-    cards = "".join(
+    hidden = bool(decision.held) and not mover
+    cards = (
+        f'<span class="hidden">{escape(say(lang, "hidden_cards", count=decision.held[seat]))}</span>'
+        if hidden
+        else ""
+    ) + "".join(
         card_svg(
             card,
             mark="played"
@@ -642,6 +664,8 @@ def _footer(report: Report) -> str:
 
 
 def render(report: Report) -> str:
+    from .puzzles import PUZZLE_STYLE, puzzles_section  # it draws with this module's table
+
     """The report as one HTML document (UTF-8 text): no link, image or font outside itself.
 
     :param report: from :func:`~.build.gather`.
@@ -658,11 +682,12 @@ def render(report: Report) -> str:
             _score_chart(report),
             _players(report),
             _deals(report),
+            puzzles_section(report.puzzles, report.lang),
             _footer(report),
         )
     )
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(report.lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body><main>{body}</main></body></html>\n"
+        f"<title>{escape(title)}</title><style>{STYLE}{PUZZLE_STYLE}</style></head><body><main>{body}</main></body></html>\n"
     )

@@ -147,6 +147,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "dealer_badge": ("dealer", "gever"),
     "comments": ("Comments", "Commentaar"),
     "comment_deal": ("deal {deal}", "spel {deal}"),
+    "variation": ("variation", "variant"),
     "comment_trick": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
     "comment_play": ("deal {deal}, trick {trick}, card {play}", "spel {deal}, slag {trick}, kaart {play}"),
     "footer": (
@@ -164,6 +165,68 @@ WORDS: dict[str, tuple[str, str]] = {
         "{version}: punten = kaarten − eigen beslissingen + beslissingen tegenstanders (kost achteraf)",
     ),
     "samples_unknown": ("the stored number of", "het bewaarde aantal"),
+    "puzzles": ("Three puzzles from tonight", "Drie puzzels van vanavond"),
+    "puzzles_note": (
+        "Your own decisions that cost points, as you saw the table: what would you play now? The answer "
+        "is under each puzzle.",
+        "Je eigen beslissingen die punten kostten, zoals jij de tafel zag: wat speel je nu? Het antwoord "
+        "staat onder elke puzzel.",
+    ),
+    "puzzles_title": ("Puzzles for {player}", "Puzzels voor {player}"),
+    "puzzles_count": (
+        "{count} puzzles from {player}'s own costly decisions, as {player} saw the table. The answers "
+        "follow the puzzles.",
+        "{count} puzzels uit de eigen dure beslissingen van {player}, zoals {player} de tafel zag. De "
+        "antwoorden staan na de puzzels.",
+    ),
+    "puzzles_none": (
+        "No puzzles for {player} yet: they come from decisions the solver reviewed (manillen analyze "
+        "--depth solver) that clearly cost 2 card points or more.",
+        "Nog geen puzzels voor {player}: ze komen uit beslissingen die de solver bekeek (manillen analyze "
+        "--depth solver) en die duidelijk 2 kaartpunten of meer kostten.",
+    ),
+    "puzzle_title": ("Puzzle {number}: {question}", "Puzzel {number}: {question}"),
+    "question.card": ("what do you play?", "wat speel je?"),
+    "question.knock": ("do you knock (klop)?", "klop je?"),
+    "question.trump": ("which trump do you call (or muil)?", "welke troef roep je (of muil)?"),
+    "question.trumps_out": ("which trumps are still out?", "welke troeven zitten er nog?"),
+    "question.masters": (
+        "which cards are the masters now (the highest of each suit still in play)?",
+        "welke kaarten zijn nu baas (de hoogste van elke kleur die nog in het spel is)?",
+    ),
+    "puzzle_source": ("From {source}.", "Uit {source}."),
+    "source_card": (
+        "match {match}, deal {deal}, trick {trick}, card {play}",
+        "partij {match}, spel {deal}, slag {trick}, kaart {play}",
+    ),
+    "source_call": (
+        "match {match}, deal {deal}, before the first card",
+        "partij {match}, spel {deal}, voor de eerste kaart",
+    ),
+    "nothing": ("nothing", "niets"),
+    "puzzle_score": (
+        "Score before the deal {a}–{b}; card points in this deal so far {c}–{d} (your team first).",
+        "Stand voor het spel {a}–{b}; kaartpunten in dit spel tot nu {c}–{d} (jouw ploeg eerst).",
+    ),
+    "hidden_cards": ("{count} cards", "{count} kaarten"),
+    "tricks_so_far": ("Tricks so far, each from its leader", "Slagen tot nu, elk vanaf wie uitkwam"),
+    "answer": ("Answer", "Antwoord"),
+    "answers": ("Answers", "Antwoorden"),
+    "answer_card": (
+        "{answers}: better than any other card by {margin} card points from what you could see "
+        "({layouts} layouts of the hidden cards). At the table: {played}, {cost} card points less.",
+        "{answers}: beter dan elke andere kaart met {margin} kaartpunten vanuit wat je kon zien "
+        "({layouts} verdelingen van de verborgen kaarten). Aan tafel: {played}, {cost} kaartpunten minder.",
+    ),
+    "answer_call": (
+        "{answers}: {margin} points better on the scoresheet on average ({layouts} layouts). At the "
+        "table: {played}.",
+        "{answers}: gemiddeld {margin} punten beter op het scorebord ({layouts} verdelingen). Aan tafel: "
+        "{played}.",
+    ),
+    "answer_trumps": ("Still out: {answers}.", "Zitten er nog: {answers}."),
+    "answer_masters": ("The masters now: {answers}.", "Nu baas: {answers}."),
+    "no_trumps_out": ("none", "geen"),
 }
 
 

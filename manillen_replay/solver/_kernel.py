@@ -290,7 +290,7 @@ def _last_two_tricks(
     leader: int,
     trump: int,
     partner_exempt: bool,
-    underbuy_forbidden: bool,
+    underbuy: int,
     overtake_plain_suit: bool,
 ) -> int:
     """Team 0's points from a trick start with one or two cards in each hand, trying every line.
@@ -312,18 +312,16 @@ def _last_two_tricks(
         c0 = bit_index(b0)
         led = CARD_SUIT[c0]
         best1 = -1
-        rest1 = legal_core(
-            led, c0, h1, trump, False, partner_exempt, underbuy_forbidden, overtake_plain_suit
-        )[0]
+        rest1 = legal_core(led, c0, h1, trump, False, partner_exempt, underbuy, overtake_plain_suit)[0]
         while rest1:
             b1 = rest1 & -rest1
             rest1 ^= b1
             c1 = bit_index(b1)
             w1, top1 = (1, c1) if _beats(c1, c0, trump) else (0, c0)
             best2 = -1
-            rest2 = legal_core(
-                led, top1, h2, trump, w1 == 0, partner_exempt, underbuy_forbidden, overtake_plain_suit
-            )[0]
+            rest2 = legal_core(led, top1, h2, trump, w1 == 0, partner_exempt, underbuy, overtake_plain_suit)[
+                0
+            ]
             while rest2:
                 b2 = rest2 & -rest2
                 rest2 ^= b2
@@ -331,7 +329,7 @@ def _last_two_tricks(
                 w2, top2 = (2, c2) if _beats(c2, top1, trump) else (w1, top1)
                 best3 = -1
                 rest3 = legal_core(
-                    led, top2, h3, trump, w2 == 1, partner_exempt, underbuy_forbidden, overtake_plain_suit
+                    led, top2, h3, trump, w2 == 1, partner_exempt, underbuy, overtake_plain_suit
                 )[0]
                 while rest3:
                     b3 = rest3 & -rest3
@@ -378,7 +376,7 @@ def probe(
     gamma: int,
     trump: int,
     partner_exempt: bool,
-    underbuy_forbidden: bool,
+    underbuy: int,
     overtake_plain_suit: bool,
     tt: np.ndarray,
     generation: int,
@@ -433,7 +431,7 @@ def probe(
                 if single == 0:
                     value = _last_two_tricks(
                         hands[0], hands[1], hands[2], hands[3], leader, trump, partner_exempt,
-                        underbuy_forbidden, overtake_plain_suit,
+                        underbuy, overtake_plain_suit,
                     )  # fmt: skip
                     result, state = value, finish
                 else:
@@ -451,7 +449,7 @@ def probe(
                         # small enough to solve outright: the exact value settles every later probe
                         value = _last_two_tricks(
                             hands[0], hands[1], hands[2], hands[3], leader, trump, partner_exempt,
-                            underbuy_forbidden, overtake_plain_suit,
+                            underbuy, overtake_plain_suit,
                         )  # fmt: skip
                         entry = word1 | (value << 42) | (value << 48) | (NO_CARD << 54)
                         tt[slot, 0] = word0 ^ entry
@@ -487,7 +485,7 @@ def probe(
                         trump,
                         partner_winning,
                         partner_exempt,
-                        underbuy_forbidden,
+                        underbuy,
                         overtake_plain_suit,
                     )[0]
                     partner_high = partner_winning
@@ -744,7 +742,7 @@ def value_between(
     high: int,
     trump: int,
     partner_exempt: bool,
-    underbuy_forbidden: bool,
+    underbuy: int,
     overtake_plain_suit: bool,
     tt: np.ndarray,
     generation: int,
@@ -755,7 +753,7 @@ def value_between(
     while low < high:
         gamma = (low + high + 1) >> 1
         bound = probe(
-            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy_forbidden,
+            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy,
             overtake_plain_suit, tt, generation,
             work,
         )  # fmt: skip
@@ -777,7 +775,7 @@ def value_near(
     downward: bool,
     trump: int,
     partner_exempt: bool,
-    underbuy_forbidden: bool,
+    underbuy: int,
     overtake_plain_suit: bool,
     tt: np.ndarray,
     generation: int,
@@ -792,7 +790,7 @@ def value_near(
     while low < high:
         gamma = max(low + 1, high - step + 1) if downward else min(high, low + step)
         bound = probe(
-            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy_forbidden,
+            hands, table, ntable, leader, gamma, trump, partner_exempt, underbuy,
             overtake_plain_suit, tt, generation,
             work,
         )  # fmt: skip
@@ -806,7 +804,7 @@ def value_near(
                 break
         step *= 2
     return value_between(
-        hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden,
+        hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy,
         overtake_plain_suit, tt, generation,
         work,
     )  # fmt: skip
@@ -829,7 +827,7 @@ def solve_jobs(
     job_hint: np.ndarray,
     trump: int,
     partner_exempt: bool,
-    underbuy_forbidden: bool,
+    underbuy: int,
     overtake_plain_suit: bool,
     every_card: bool,
     tt: np.ndarray,
@@ -890,7 +888,7 @@ def solve_jobs(
         if 0 <= hint <= high:
             # two probes confirm a right guess; a wrong one still narrows the range
             bound = probe(
-                hands, table, ntable, leader, hint, trump, partner_exempt, underbuy_forbidden,
+                hands, table, ntable, leader, hint, trump, partner_exempt, underbuy,
                 overtake_plain_suit, tt, generation,
                 work,
             )  # fmt: skip
@@ -898,7 +896,7 @@ def solve_jobs(
                 low = min(bound, high)
                 if low < high:
                     bound = probe(
-                        hands, table, ntable, leader, low + 1, trump, partner_exempt, underbuy_forbidden,
+                        hands, table, ntable, leader, low + 1, trump, partner_exempt, underbuy,
                         overtake_plain_suit, tt, generation, work,
                     )  # fmt: skip
                     if bound > low:
@@ -909,9 +907,9 @@ def solve_jobs(
                 high = bound
         value = value_near(
             hands, table, ntable, leader, low, high, (leader + ntable) & 1 == 1, trump, partner_exempt,
-            underbuy_forbidden, overtake_plain_suit, tt, generation, work,
+            underbuy, overtake_plain_suit, tt, generation, work,
         ) if known_card >= 0 else value_between(
-            hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy_forbidden,
+            hands, table, ntable, leader, low, high, trump, partner_exempt, underbuy,
             overtake_plain_suit, tt,
             generation, work,
         )  # fmt: skip
@@ -934,7 +932,7 @@ def solve_jobs(
                 trump,
                 partner_winning,
                 partner_exempt,
-                underbuy_forbidden,
+                underbuy,
                 overtake_plain_suit,
             )[0]
         maximising = (seat & 1) == 0
@@ -957,7 +955,7 @@ def solve_jobs(
             low, high = (0, value) if maximising else (value, 60)
             out_cards[job, card] = card_value(
                 hands, table, ntable, leader, card, value, low, high, trump, partner_exempt,
-                underbuy_forbidden, overtake_plain_suit, tt, generation, work, scratch,
+                underbuy, overtake_plain_suit, tt, generation, work, scratch,
             )  # fmt: skip
 
 
@@ -1015,7 +1013,7 @@ def card_value(
     high: int,
     trump: int,
     partner_exempt: bool,
-    underbuy_forbidden: bool,
+    underbuy: int,
     overtake_plain_suit: bool,
     tt: np.ndarray,
     generation: int,
@@ -1038,7 +1036,7 @@ def card_value(
     gamma = guess - gained if maximising else guess + 1 - gained
     bound = probe(
         hands, child_table, child_ntable, child_leader, gamma, trump, partner_exempt,
-        underbuy_forbidden, overtake_plain_suit, tt, generation, work,
+        underbuy, overtake_plain_suit, tt, generation, work,
     )  # fmt: skip
     if bound >= gamma:
         child_low = max(child_low, min(bound, child_high))
@@ -1050,7 +1048,7 @@ def card_value(
     if child_low < child_high:
         value = value_near(
             hands, child_table, child_ntable, child_leader, child_low, child_high, downward, trump,
-            partner_exempt, underbuy_forbidden, overtake_plain_suit, tt, generation, work,
+            partner_exempt, underbuy, overtake_plain_suit, tt, generation, work,
         )  # fmt: skip
     hands[seat] ^= 1 << card
     return gained + value
@@ -1066,7 +1064,7 @@ def card_bound(
     gamma: int,
     trump: int,
     partner_exempt: bool,
-    underbuy_forbidden: bool,
+    underbuy: int,
     overtake_plain_suit: bool,
     tt: np.ndarray,
     generation: int,
@@ -1084,7 +1082,7 @@ def card_bound(
     child_table = scratch if ntable == 3 else table
     bound = probe(
         hands, child_table, child_ntable, child_leader, gamma - gained, trump, partner_exempt,
-        underbuy_forbidden, overtake_plain_suit, tt, generation, work,
+        underbuy, overtake_plain_suit, tt, generation, work,
     )  # fmt: skip
     hands[(leader + ntable) & 3] ^= 1 << card
     return gained + bound

@@ -75,7 +75,7 @@ TRICK = HEIGHTS + MAX_SEATS * 4  # trick cards from TRICK + BASE
     NODES,
     TRUMP,
     EXEMPT,
-    FORBIDDEN,
+    UNDERBUY,
     OVERTAKE_PLAIN,
     TRICK_SIZE,
     SEATS,
@@ -175,7 +175,7 @@ def legal(pos: np.ndarray, seat: int) -> int:
         pos[TRUMP],
         pos[SIDE + winner] == pos[SIDE + seat],
         pos[EXEMPT] != 0,
-        pos[FORBIDDEN] != 0,
+        pos[UNDERBUY],
         pos[OVERTAKE_PLAIN] != 0,
     )[0]
 

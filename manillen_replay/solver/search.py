@@ -20,7 +20,7 @@ import numpy as np
 from ..cards import CARD_POINTS, CARD_TEXT, DECK_32_MASK, RANKS_PER_SUIT, iter_mask
 from ..errors import ManillenError
 from ..machine import usable_cores
-from ..rules import NO_TRUMP, Rules, legal_core, winning_position
+from ..rules import NO_TRUMP, Rules, legal_core, underbuy_code, winning_position
 from . import _kernel
 
 SUIT_PATTERN_POINTS: tuple[int, ...] = tuple(
@@ -78,7 +78,7 @@ class Position:
             NO_TRUMP if trump is None else trump,
             partner_winning,
             rules.partner_exempt,
-            rules.underbuy == "forbidden",
+            underbuy_code(rules),
             rules.overtake_plain_suit,
         )[0]
 
@@ -178,9 +178,9 @@ class DealTables:
     def __init__(self, workers: int = 1) -> None:
         """:param workers: threads the solves of the deal share out (one table each)."""
         self.workers = [_borrow() for _ in range(max(1, workers))]
-        self._generations: list[dict[tuple[int, bool, bool, bool], int]] = [{} for _ in self.workers]
+        self._generations: list[dict[tuple[int, bool, int, bool], int]] = [{} for _ in self.workers]
 
-    def generation(self, index: int, key: tuple[int, bool, bool, bool]) -> int:
+    def generation(self, index: int, key: tuple[int, bool, int, bool]) -> int:
         """The generation of worker ``index``'s table for one trump and set of rules."""
         known = self._generations[index]
         if key not in known:
@@ -259,12 +259,12 @@ def solve_batch(
             _POOL.put(worker)
 
 
-def _key(trump: int | None, rules: Rules) -> tuple[int, bool, bool, bool]:
+def _key(trump: int | None, rules: Rules) -> tuple[int, bool, int, bool]:
     """What a table's entries hold for: the trump and the three house rules the search plays."""
     return (
         NO_TRUMP if trump is None else int(trump),
         rules.partner_exempt,
-        rules.underbuy == "forbidden",
+        underbuy_code(rules),
         rules.overtake_plain_suit,
     )
 
@@ -311,7 +311,7 @@ def solve_groups(
 
     def run(index: int) -> None:
         worker = _borrow() if tables is None else tables.workers[index]
-        generations: dict[tuple[int, bool, bool, bool], int] = {}
+        generations: dict[tuple[int, bool, int, bool], int] = {}
         try:
             while True:
                 with lock:
@@ -375,7 +375,7 @@ def _solve_on(
     generation: int,
     positions: Sequence[Position],
     hints: Sequence[int] | np.ndarray,
-    key: tuple[int, bool, bool, bool],
+    key: tuple[int, bool, int, bool],
     *,
     every_card: bool,
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..cards import CARD_POINTS, RANKS_PER_SUIT, Card, iter_mask
 from ..engine.results import DealKind, DealResult
-from ..rules import NO_TRUMP, Contract, Rules, mask_points, winning_position
+from ..rules import NO_TRUMP, Contract, Rules, mask_points, underbuy_code, winning_position
 from ..state import DealState
 from . import _variant_kernel
 from .search import SolverError
@@ -128,7 +128,7 @@ class VariantSearch:
             template[kernel.SIDE + seat] = shape.team_of(seat, dealer)
         template[kernel.TRUMP] = NO_TRUMP if trump is None else trump
         template[kernel.EXEMPT] = rules.partner_exempt
-        template[kernel.FORBIDDEN] = rules.underbuy == "forbidden"
+        template[kernel.UNDERBUY] = underbuy_code(rules)
         template[kernel.OVERTAKE_PLAIN] = rules.overtake_plain_suit
         template[kernel.TRICK_SIZE] = shape.trick_size
         template[kernel.SEATS] = shape.players

@@ -8,6 +8,7 @@ while it stores, so that the solver's minutes pass beside the dashboard.
 from __future__ import annotations
 
 import datetime
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -140,6 +141,7 @@ CALLS_SCHEMA: dict[str, Any] = {
     "spread": pl.Float64,
     "layouts": pl.Int32,
     "loss_error": pl.Float64,
+    "options": pl.Utf8,
 }
 """The columns of the archive's ``call_decisions`` table."""
 
@@ -161,6 +163,7 @@ def call_frame(result: MatchResult, reviews: Iterable[tuple[str, CallReview]]) -
                 result.id, review.deal, review.seat, names[review.seat] if review.seat < len(names) else None,
                 call, review.chosen, review.best.name, round(review.loss, 3),
                 round(max(scores) - min(scores), 3), review.layouts, round(review.loss_error or 0.0, 3),
+                json.dumps({option.name: round(option.score, 3) for option in review.options}),
             )
         )  # fmt: skip
     return pl.DataFrame(rows, schema=CALLS_SCHEMA, orient="row")

@@ -20,25 +20,31 @@ class AnnotationsMixin(StoreBase):
         author: str,
         text: str,
         tags: Sequence[str] | None = None,
+        line: Sequence[str] | None = None,
     ) -> int:
         """Comment on a deal, a trick or one play; returns the new ``annotation_id``.
 
         :param deal: the deal, counted from 1.
         :param trick: the trick (from 1), or ``None`` for the whole deal.
         :param play: the position in the trick (from 1), or ``None``; needs ``trick``.
+        :param line: a variation from that play on (cards as the record writes them, the first
+            in place of the card played); needs ``play``. The caller checks it against the rules
+            (the record's reader does so again on export and import).
         :raises ManillenError: when the match, deal, trick or play does not exist.
         """
         self._check_writable()
         self._check_place(match_id, deal, trick, play)
         if not author.strip() or not text.strip():
             raise ManillenError("an annotation needs an author and a text")
+        if line is not None and (play is None or not line):
+            raise ManillenError("a variation starts at a play, with at least one card")
         row = _first(
             self._con.execute(
                 """INSERT INTO annotations
                SELECT coalesce(max(annotation_id), 0) + 1, ?, ?, ?, ?, ?, ?, ?,
-                      current_localtimestamp(), current_localtimestamp()
+                      current_localtimestamp(), current_localtimestamp(), ?
                FROM annotations RETURNING annotation_id""",
-                [match_id, deal, trick, play, author, text, None if tags is None else list(tags)],
+                [match_id, deal, trick, play, author, text, _list(tags), _list(line)],
             ).fetchall()
         )
         assert row is not None
@@ -95,3 +101,7 @@ class AnnotationsMixin(StoreBase):
             raise ManillenError(f"deal {deal} of {mid!r} has no trick {trick}")
         if play is not None and not 1 <= play <= cards:
             raise ManillenError(f"trick {trick} of deal {deal} has no play {play}")
+
+
+def _list(values: Sequence[str] | None) -> list[str] | None:
+    return None if values is None else list(values)

@@ -83,9 +83,9 @@ class _Batch:
         )
         self.annotations = _Columns(
             ("annotation_id", "match_id", "deal", "trick", "play", "author", "text", "tags",
-             "created_at", "updated_at"),
+             "created_at", "updated_at", "line"),
             {"annotation_id": _I64, "trick": _I32, "play": _I32, "tags": _STRINGS, "created_at": _TIME,
-             "updated_at": _TIME},
+             "updated_at": _TIME, "line": _STRINGS},
         )  # fmt: skip
 
     def reject(self, entry: Entry, problems: list[RecordError], counts: ImportSummary) -> None:
@@ -290,7 +290,7 @@ def _strip_annotations(
         for note in notes:
             rows.add(
                 next(ids), mid, number, _unset(note.trick), _unset(note.play), note.author, note.text,
-                _unset(note.tags), now, now,
+                _unset(note.tags), now, now, _unset(note.line),
             )  # fmt: skip
         moved.append((number, notes))
         deal.annotations = msgspec.UNSET

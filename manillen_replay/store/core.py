@@ -25,11 +25,19 @@ from .importer import ImportMixin
 from .ledger import LedgerMixin
 from .loader import _Loader
 from .processes import ArchiveBusyError
+from .puzzles import PuzzlesMixin
 from .schema import SCHEMA_VERSION, apply_migrations, schema_version_of
 
 
 class Store(
-    ImportMixin, ConsoleMixin, ExportMixin, FindingsMixin, AnnotationsMixin, LedgerMixin, EveningsMixin
+    ImportMixin,
+    ConsoleMixin,
+    ExportMixin,
+    FindingsMixin,
+    AnnotationsMixin,
+    LedgerMixin,
+    EveningsMixin,
+    PuzzlesMixin,
 ):
     """An open game archive.
 

@@ -54,7 +54,7 @@ class ExportMixin(StoreBase):
                 """
                 SELECT m.record,
                        (SELECT list({'deal': a.deal, 'trick': a.trick, 'play': a.play, 'author': a.author,
-                                     'text': a.text, 'tags': a.tags} ORDER BY a.annotation_id)
+                                     'text': a.text, 'tags': a.tags, 'line': a.line} ORDER BY a.annotation_id)
                         FROM annotations a WHERE a.match_id = m.match_id) AS notes
                 FROM matches m ORDER BY m.import_order
                 """
@@ -131,6 +131,7 @@ def _merge_annotations(text: str, notes: list[dict[str, Any]]) -> str:
                 author=note["author"],
                 text=note["text"],
                 tags=msgspec.UNSET if note["tags"] is None else list(note["tags"]),
+                line=msgspec.UNSET if note.get("line") is None else list(note["line"]),
             )
         )
     for number, deal_notes in by_deal.items():

@@ -616,7 +616,7 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
                (SELECT coalesce(max(v.version), 0) + 1 FROM match_versions v WHERE v.match_id = m.match_id),
                m.record, m.deals, m.source, m.line, m.imported_at,
                (SELECT list({'deal': a.deal, 'trick': a.trick, 'play': a.play, 'author': a.author,
-                             'text': a.text, 'tags': a.tags} ORDER BY a.annotation_id)
+                             'text': a.text, 'tags': a.tags, 'line': a.line} ORDER BY a.annotation_id)
                 FROM annotations a WHERE a.match_id = m.match_id)
         FROM matches m WHERE m.match_id IN (SELECT unnest(?::VARCHAR[]))
         ORDER BY m.import_order

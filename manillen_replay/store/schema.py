@@ -694,6 +694,28 @@ ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS loss_error DOUBLE;
 """
 
 
+_MIGRATION_14 = """
+ALTER TABLE annotations ADD COLUMN IF NOT EXISTS line VARCHAR[];
+"""
+
+
+_MIGRATION_15 = """
+CREATE TABLE IF NOT EXISTS puzzle_reviews (
+    player VARCHAR NOT NULL,
+    puzzle_id VARCHAR NOT NULL,
+    box INTEGER NOT NULL,
+    due_at TIMESTAMP NOT NULL,
+    answers INTEGER NOT NULL,
+    misses INTEGER NOT NULL,
+    last_answer VARCHAR NOT NULL,
+    last_right BOOLEAN NOT NULL,
+    answered_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (player, puzzle_id)
+);
+ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS options VARCHAR;
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -753,6 +775,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         13,
         "call_decisions.loss_error: how sure a call's loss is (the findings judge the loss less two of it)",
         _MIGRATION_13,
+    ),
+    Migration(
+        14,
+        "annotations.line: a variation, the cards that could have been played from the commented play on",
+        _MIGRATION_14,
+    ),
+    Migration(
+        15,
+        "puzzle_reviews: each player's answers to their puzzles, and when each comes back (Leitner boxes); "
+        "call_decisions.options: every option's expected score",
+        _MIGRATION_15,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""

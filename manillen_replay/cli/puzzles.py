@@ -1,0 +1,110 @@
+"""The ``manillen puzzles`` command: a player's puzzles, as a file and as a printable page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import ManillenError
+from .common import DB_OPTION, WAIT_OPTION, existing_archive, no_such_match, plural
+
+
+@click.command()
+@DB_OPTION
+@click.option("--player", required=True, metavar="NAME", help="Whose puzzles (any case).")
+@click.option("--match", "match_id", metavar="ID", help="Only the puzzles of this match.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="FILE.json",
+    help="Write the puzzles as JSON here: each with its source, the table as the player saw it, "
+    "the options and the answers the solver accepts.",
+)
+@click.option(
+    "--html",
+    "page",
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="PAGE.html",
+    help="Write a printable page of the puzzles here, the answers after them.",
+)
+@click.option(
+    "--lang", type=click.Choice(["en", "nl"]), default="en", show_default=True, help="The page's language."
+)
+@WAIT_OPTION
+def puzzles(
+    db: str, player: str, match_id: str | None, out: str | None, page: str | None, lang: str, wait: float
+) -> None:
+    """Make puzzles from a player's own costly decisions, to train on.
+
+    A puzzle is a moment of one of the player's deals as they saw it: their own hand, the
+    cards played, the calls and the score, the other hands hidden. It asks what they asked
+    themselves then: which card to play, which trump to call, or whether to knock (klop).
+    Only decisions the solver reviewed (`manillen analyze --depth solver`) that surely cost
+    2 points or more from the player's own view become puzzles, and only when the answer is
+    clear: the best option beats every other by 2 points or more, so a near-tie is never a
+    puzzle. From the third trick on, a card puzzle also gets drills: which trumps are still
+    out, which cards are the masters? Each puzzle names its source (match, deal, trick,
+    card) so that a coach can check it in the dashboard's deal replay; the Train page asks
+    the same puzzles and brings the missed ones back (docs/puzzles.md).
+
+    Without --out or --html, the puzzles are listed: source, question and answer.
+
+    Examples:
+
+    \b
+      manillen import data/samples/cafe-rules.json --db train.duckdb
+      manillen analyze --db train.duckdb --samples 10
+      manillen puzzles --db train.duckdb --player Bert --out bert.json --html bert.html
+    """
+    # the store and polars load here, not for `manillen puzzles --help`
+    from ..analysis.puzzles import make_puzzles, puzzles_json
+    from ..report.puzzles import render_puzzles
+    from ..report.words import say
+    from .analysis import opener
+
+    path = existing_archive(db)
+    try:
+        with opener(path, wait)(True) as store:
+            known = store.query(
+                "SELECT DISTINCT player FROM player_deals WHERE lower(player) = lower(?)", [player]
+            )
+            if not known.height:
+                players = store.query("SELECT DISTINCT player FROM player_deals ORDER BY player")
+                names = ", ".join(players["player"].to_list()) or "none yet"
+                raise click.BadParameter(f"{player!r} played no deal in the archive (players: {names})")
+            name = str(known["player"][0])
+            if (
+                match_id is not None
+                and not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height
+            ):
+                raise no_such_match(match_id, f"the archive {db}")
+            costed = store.query("SELECT count(*) AS n FROM play_costs")["n"][0]
+            found = make_puzzles(store.puzzle_rows(player=name, match_id=match_id), player=name)
+    except ManillenError as error:
+        raise click.ClickException(str(error)) from None
+    if not costed:
+        click.echo(
+            f"the archive has no solver costs yet: run `manillen analyze --db {db} --depth solver` first",
+            err=True,
+        )
+    written = []
+    try:
+        if out:
+            Path(out).write_text(puzzles_json(found), encoding="utf-8")
+            written.append(out)
+        if page:
+            Path(page).write_text(render_puzzles(found, name, lang), encoding="utf-8")
+            written.append(page)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {error.filename!r}: {error.strerror}") from None
+    if written:
+        click.echo(f"{plural(len(found), 'puzzle')} for {name}: wrote {' and '.join(written)}")
+        return
+    click.echo(f"{plural(len(found), 'puzzle')} for {name}")
+    for puzzle in found:
+        question = say("en", f"question.{puzzle.kind.value}")
+        click.echo(f"{puzzle.source}: {question} {' '.join(sorted(puzzle.answers))}")
+
+
+COMMANDS: list[click.Command] = [puzzles]

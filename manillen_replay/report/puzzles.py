@@ -1,0 +1,179 @@
+"""Puzzles as HTML: the three puzzles a match report ends with, and ``manillen puzzles --html``,
+a printable page of a player's set with the answers after the puzzles.
+
+The table is the report's own drawing (:func:`.render.table_html`) as the player saw it: their
+own hand, the trick on the table, and the other hands face down (how many cards each holds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from ..analysis.puzzles import Puzzle, PuzzleKind
+from ..cards import Card, CardSet, Suit
+from .build import Decision
+from .render import STYLE, _card_text, _contract, table_html
+from .svg import suit_svg
+from .words import decimal_sign, say
+
+PUZZLE_STYLE = """
+.puzzle { break-inside: avoid; margin: 0 0 1.5rem; }
+.puzzle .source { color: var(--muted); font-size: 0.85rem; margin: 0.2rem 0; }
+.puzzle details { margin-top: 0.5rem; }
+.answers { break-before: page; }
+"""
+"""The puzzles' own rules, added to the report's stylesheet: a puzzle is never split over two
+printed pages, and the printable page's answers start on a page of their own."""
+
+
+def _decision(puzzle: Puzzle) -> Decision:
+    """The puzzle as a report's decision, for the report's table drawing: only the player's hand
+    shown, the others face down."""
+    hands = tuple(puzzle.hand if seat == puzzle.seat else CardSet(0) for seat in range(len(puzzle.names)))
+    return Decision(
+        deal=puzzle.deal,
+        trick=puzzle.trick,
+        play=puzzle.play,
+        seat=puzzle.seat,
+        player=puzzle.player,
+        card=None,
+        kind=puzzle.kind.value,
+        call={PuzzleKind.KNOCK: "klop", PuzzleKind.TRUMP: "trump"}.get(puzzle.kind),
+        cost="",
+        view_cost=None,
+        dd_cost=None,
+        better=(),
+        explanation="",
+        hands=hands,
+        table=puzzle.table,
+        names=puzzle.names,
+        dealer=puzzle.dealer,
+        trump=puzzle.trump,
+        comments=(),
+        contract=puzzle.contract,
+        knocks=puzzle.knocks,
+        held=puzzle.held,
+    )
+
+
+def _number(value: float, lang: str) -> str:
+    return f"{value:.1f}".replace(".", decimal_sign(lang))
+
+
+def _options(texts: Sequence[str], lang: str) -> str:
+    """Options as HTML: cards and trump calls with their suit drawn, words as they are."""
+    parts = []
+    for text in texts:
+        if text in Suit.__members__:
+            suit = Suit[text]
+            parts.append(f"{escape(say(lang, 'trump', suit=suit.dutch))} {suit_svg(suit)}")
+            continue
+        try:
+            parts.append(_card_text(Card.parse(text)))
+        except ValueError:
+            parts.append(escape(text))
+    return f" {escape(say(lang, 'or'))} ".join(parts)
+
+
+def answer_html(puzzle: Puzzle, lang: str) -> str:
+    """The answer of a puzzle in words: the accepted answers, by how much they are better, and
+    what was played at the table."""
+    ordered = sorted(puzzle.answers, key=lambda a: -puzzle.values.get(a, 0.0))
+    if puzzle.kind.is_drill:
+        cards = sorted((Card.parse(a) for a in puzzle.answers), key=lambda c: (c.suit, -c.rank))
+        listed = " ".join(_card_text(c) for c in cards) or escape(say(lang, "no_trumps_out"))
+        key = "answer_trumps" if puzzle.kind is PuzzleKind.TRUMPS_OUT else "answer_masters"
+        return "<p>" + escape(say(lang, key, answers="{a}")).replace("{a}", listed) + "</p>"
+    key = "answer_card" if puzzle.kind is PuzzleKind.CARD else "answer_call"
+    text = escape(
+        say(
+            lang,
+            key,
+            answers="{answers}",
+            margin=_number(puzzle.margin, lang),
+            layouts=puzzle.layouts,
+            played="{played}",
+            cost=_number(puzzle.cost, lang),
+        )
+    )
+    text = text.replace("{answers}", _options(ordered, lang)).replace(
+        "{played}", _options([puzzle.played], lang)
+    )
+    reason = puzzle.explanation_nl if lang == "nl" and puzzle.explanation_nl else puzzle.explanation
+    return f"<p>{text}</p>" + (f'<p class="explanation">{escape(reason)}</p>' if reason else "")
+
+
+def source_text(puzzle: Puzzle, lang: str) -> str:
+    """Where a puzzle comes from, in ``lang`` (:attr:`Puzzle.source` in English)."""
+    if puzzle.trick is None:
+        return say(lang, "source_call", match=puzzle.match_id, deal=puzzle.deal)
+    return say(
+        lang, "source_card", match=puzzle.match_id, deal=puzzle.deal, trick=puzzle.trick, play=puzzle.play
+    )
+
+
+def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) -> str:
+    """One puzzle: its question, its source, the contract and the score, the table as the player
+    saw it, and (with ``answer``) its answer folded under it."""
+    title = say(lang, "puzzle_title", number=number, question=say(lang, f"question.{puzzle.kind.value}"))
+    decision = _decision(puzzle)
+    contract = escape(say(lang, "decision_contract", contract="{c}")).replace(
+        "{c}", _contract(lang, decision)
+    )
+    contract = "" if puzzle.kind is PuzzleKind.TRUMP else contract + ". "  # a trump puzzle asks for it
+    score = say(
+        lang, "puzzle_score", a=puzzle.score[0], b=puzzle.score[1], c=puzzle.taken[0], d=puzzle.taken[1]
+    )
+    tricks = "; ".join(
+        f"{number}. {escape(puzzle.names[trick[0][0]])}: " + " ".join(_card_text(card) for _, card in trick)
+        for number, trick in enumerate(puzzle.tricks, start=1)
+    )
+    played = f'<p class="source">{escape(say(lang, "tricks_so_far"))}: {tricks}</p>' if tricks else ""
+    folded = (
+        f"<details><summary>{escape(say(lang, 'answer'))}</summary>{answer_html(puzzle, lang)}</details>"
+        if answer
+        else ""
+    )
+    return (
+        f'<article class="puzzle" data-puzzle="{escape(puzzle.puzzle_id, quote=True)}" '
+        f'data-kind="{puzzle.kind.value}"><h3>{escape(title)}</h3>'
+        f'<p class="source">{escape(say(lang, "puzzle_source", source=source_text(puzzle, lang)))}</p>'
+        f'<p class="contract">{contract}{escape(score)}</p>{played}'
+        f"{table_html(decision, lang)}{folded}</article>"
+    )
+
+
+def puzzles_section(puzzles: Sequence[Puzzle], lang: str) -> str:
+    """The report's last section: its puzzles, answers folded under each; empty without puzzles."""
+    if not puzzles:
+        return ""
+    items = "".join(puzzle_html(p, n, lang) for n, p in enumerate(puzzles, start=1))
+    return (
+        f'<section id="puzzles"><h2>{escape(say(lang, "puzzles"))}</h2>'
+        f"<p>{escape(say(lang, 'puzzles_note'))}</p>{items}</section>"
+    )
+
+
+def render_puzzles(puzzles: Sequence[Puzzle], player: str, lang: str = "en") -> str:
+    """A printable page of a player's puzzles (one self-contained HTML document), the answers
+    after all the puzzles, on a page of their own when printed."""
+    title = say(lang, "puzzles_title", player=player)
+    if puzzles:
+        intro = say(lang, "puzzles_count", count=len(puzzles), player=player)
+        body = "".join(puzzle_html(p, n, lang, answer=False) for n, p in enumerate(puzzles, start=1))
+        answers = "".join(
+            f'<li data-puzzle="{escape(p.puzzle_id, quote=True)}">{answer_html(p, lang)}</li>'
+            for p in puzzles
+        )
+        body += (
+            f'<section class="answers"><h2>{escape(say(lang, "answers"))}</h2><ol>{answers}</ol></section>'
+        )
+    else:
+        intro, body = say(lang, "puzzles_none", player=player), ""
+    return (
+        f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{STYLE}{PUZZLE_STYLE}</style></head><body><main>"
+        f"<h1>{escape(title)}</h1><p>{escape(intro)}</p>{body}</main></body></html>\n"
+    )

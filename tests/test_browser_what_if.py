@@ -1,0 +1,119 @@
+"""What if another card had been played, in a real browser (Chromium via Playwright) at phone and
+laptop size: fork a card in the deal replay, step through both lines, save the line as a
+variation, find it again after the server restarts, and in the records ``manillen export`` writes.
+
+Screenshots land in tests/artifacts/ (``what-if-choice-390.png``: the table on the what-if line
+and the cards to choose from; ``what-if-390.png``: the two lines side by side and the saving;
+the same at 1500) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from manillen_replay.cards import Card
+
+from .test_browser import ARTIFACTS, browser_api, browser_page, dashboard_command
+from .test_dashboard import build_archive
+
+pytestmark = pytest.mark.browser
+
+# random-0's first deal: trick 2 is led by a seat with seven legal cards (the AppTest's play too)
+MATCH, DEAL, STEP = "random-0", 1, 5
+
+
+def html_host(page: Any, selector: str) -> Any:
+    """The drawing (dashboards/html_view.py) that holds ``selector`` in its shadow root."""
+    return page.locator(f'[data-testid^="stBidiComponent"] {selector}')
+
+
+def wait_line_card(page: Any, shown: int) -> None:
+    """Wait for the table to show card ``shown`` of a line (its slider's value)."""
+    page.locator(f'input[type="range"][name="step"][value="{shown}"]').wait_for(timeout=15_000)
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1500, 1150)])
+def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
+    width: int, height: int, tmp_path: Path
+) -> None:
+    from bench.record_bench import free_port, serving
+
+    archive = tmp_path / "club.duckdb"
+    build_archive(archive)
+    port = free_port()
+    comment = f"Lead the other card ({width} px)."
+    with serving(dashboard_command(archive, port), port) as address, browser_page() as page:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{address}/replay?match={MATCH}&deal={DEAL}&step={STEP}")
+        question = page.get_by_role("group", name="What if")
+        question.wait_for(timeout=30_000)
+        # fork: the first other card; the table shows its line from that card on
+        other = question.get_by_role("button").first
+        symbol = other.inner_text().strip()
+        other.click()
+        browser_api().expect(other).to_have_attribute("aria-pressed", "true", timeout=15_000)
+        page.get_by_text("What if", exact=True).first.wait_for(timeout=15_000)
+        compared = page.locator('table[data-name="whatif"]')
+        compared.wait_for(timeout=15_000)
+        assert compared.locator("tbody tr").count() == 7, "tricks 2 to 8 side by side"
+        wait_line_card(page, 1)
+        question.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"what-if-choice-{width}.png"))
+        # step through the what-if line with the keys, as through the deal
+        page.locator("h1").click()
+        page.keyboard.press("ArrowRight")
+        wait_line_card(page, 2)
+        page.keyboard.press("End")
+        wait_line_card(page, 28)
+        # and through the line after the card played
+        page.get_by_text("as played: ", exact=False).first.click()
+        page.get_by_text("As played", exact=True).wait_for(timeout=15_000)
+        page.get_by_role("button", name="Forward").click()
+        wait_line_card(page, 2)
+        # save the what-if line as a variation with a comment
+        page.get_by_text("Save this line as a variation", exact=True).click()
+        page.get_by_label("Your name").fill("Coach Jan")
+        page.get_by_label("Your name").press("Enter")
+        page.get_by_label("Comment", exact=True).first.fill(comment)
+        page.get_by_role("button", name="Save variation").click()
+        page.get_by_text("Variation saved with your comment.").wait_for(timeout=15_000)
+        page.get_by_text(f"variation {symbol}", exact=False).first.wait_for(timeout=15_000)
+        page.wait_for_timeout(500)
+        compared.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"what-if-{width}.png"), full_page=True)
+        # nothing runs off the side of a phone
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
+    # a restart: the variation is the archive's, shown with its comment on the play
+    port = free_port()
+    with serving(dashboard_command(archive, port), port) as address, browser_page() as page:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{address}/replay?match={MATCH}&deal={DEAL}&step={STEP}")
+        saved = page.get_by_text(f"Coach Jan: {comment} (variation {symbol})", exact=False)
+        saved.first.wait_for(timeout=30_000)
+        page.get_by_text("Variation:", exact=False).first.wait_for(timeout=15_000)
+        # and a line to step through, its cards as saved
+        page.get_by_text("variation by Coach Jan", exact=False).first.click()
+        page.get_by_text(comment, exact=False).first.wait_for(timeout=15_000)
+        wait_line_card(page, 1)
+        page.locator("h1").click()
+        page.keyboard.press("End")
+        wait_line_card(page, 28)
+    # and in the records the archive exports
+    out = tmp_path / "export.jsonl"
+    exported = subprocess.run(
+        [sys.executable, "-c", "from manillen_replay.cli import main; main()", "export",
+         "--records", str(out), "--db", str(archive)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert exported.returncode == 0, exported.stderr
+    record = next(json.loads(line) for line in out.read_text().splitlines() if f'"{MATCH}"' in line)
+    (note,) = [n for n in record["deals"][DEAL - 1]["annotations"] if n.get("line")]
+    assert (note["trick"], note["play"], note["author"], note["text"]) == (2, 1, "Coach Jan", comment)
+    assert Card.parse(note["line"][0]).symbol == symbol and len(note["line"]) == 28
