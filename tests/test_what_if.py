@@ -107,6 +107,70 @@ def test_a_card_that_may_not_be_played_is_refused() -> None:
         moment_at(deal, rules, 1, 5)
 
 
+@pytest.mark.solver
+def test_another_call_plays_the_deal_out_under_it_from_the_first_lead() -> None:
+    from manillen_replay.analysis.what_if import call_choices, call_what_if, line_cards, moment_at, trump_of
+    from manillen_replay.solver.search import solve_batch
+
+    result, index = sample_deal()
+    deal, rules = result.deals[index], result.rules
+    choices = call_choices(deal, rules)
+    assert choices and all(c in ("H", "D", "C", "S", "muil") for c in choices)
+    chosen = choices[-1]
+    asked = call_what_if(deal, rules, chosen)
+    start = moment_at(deal, rules, 1, 1)
+    assert asked.chosen == chosen and asked.call not in choices
+    for lines in (asked.real, asked.view):
+        assert [p.number for p in lines.tricks()] == list(range(1, 9))
+        assert sum(p.change for p in lines.tricks()) == lines.difference
+        assert lines.team == asked.seat % 2
+    # each line is best play under its call from the first lead, worth what the solver says
+    for line, call in ((asked.real.chosen, chosen), (asked.real.played, asked.call)):
+        (value,), _cards = solve_batch([start.position], trump_of(call), rules, every_card=False)
+        assert line.value == int(value)
+        assert line.start.hands == start.position.hands and len(line_cards(line)) == 32
+    # the line under the call made is a legal play of the real deal (the same trump)
+    cards = [int(Card.parse(c)) for c in line_cards(asked.real.played)]
+    played = play_variation(deal, rules, 1, 1, cards)
+    assert not isinstance(played, VariationProblem), played
+    # the chooser's view: a layout that keeps the chooser's hand and hides the rest
+    own = start.position.hands[asked.seat]
+    assert asked.view.played.start.hands[asked.seat] == own
+    assert asked.view.played.start.hands != start.position.hands
+    assert asked.layouts >= 1
+    # the deal score: each call's doubling on (its points - 30)
+    made, other = asked.scores(asked.real)
+    assert made == (asked.real.played.taken(asked.real.team) - 30) * asked.factors[0]
+    assert other - made == asked.score_difference(asked.real)
+    if chosen == "muil":
+        assert asked.factors[1] == 2 * asked.factors[0] or asked.call == "muil"
+
+
+@pytest.mark.solver
+def test_the_calls_offered_follow_the_trump_choice_rule() -> None:
+    from dataclasses import replace
+
+    from manillen_replay.analysis.what_if import call_choices, call_what_if, chooser_of
+    from manillen_replay.solver.search import SolverError
+
+    result, index = sample_deal()
+    deal, rules = result.deals[index], result.rules
+    assert deal.hands is not None
+    held = {int(Card(c).suit) for c in iter_mask(deal.hands[chooser_of(deal)])}
+    made = "muil" if deal.trump is None else "HDCS"[int(deal.trump)]
+    free = call_choices(deal, replace(rules, trump_choice="free"))
+    assert sorted(free) == sorted(c for c in ("H", "D", "C", "S", "muil") if c != made)
+    in_hand = call_choices(deal, replace(rules, trump_choice="held_suit"))
+    assert sorted(in_hand) == sorted(c for c in ("muil", *("HDCS"[s] for s in held)) if c != made)
+    assert call_choices(deal, replace(rules, trump_choice="turned_card")) == []
+    missing = [c for c in free if c not in in_hand]
+    if missing:
+        with pytest.raises(SolverError, match="no other call"):
+            call_what_if(deal, replace(rules, trump_choice="held_suit"), missing[0])
+    with pytest.raises(SolverError, match="no other call"):
+        call_what_if(deal, rules, made)
+
+
 # --------------------------------------------------------------------------- the record
 
 
