@@ -109,7 +109,8 @@ def test_a_card_that_may_not_be_played_is_refused() -> None:
 
 @pytest.mark.solver
 def test_another_call_plays_the_deal_out_under_it_from_the_first_lead() -> None:
-    from manillen_replay.analysis.what_if import call_choices, call_what_if, line_cards, moment_at, trump_of
+    from manillen_replay.analysis.what_if import call_what_if, line_cards, moment_at
+    from manillen_replay.engine.variation import call_choices, trump_of
     from manillen_replay.solver.search import solve_batch
 
     result, index = sample_deal()
@@ -150,7 +151,8 @@ def test_another_call_plays_the_deal_out_under_it_from_the_first_lead() -> None:
 def test_the_calls_offered_follow_the_trump_choice_rule() -> None:
     from dataclasses import replace
 
-    from manillen_replay.analysis.what_if import call_choices, call_what_if, chooser_of
+    from manillen_replay.analysis.what_if import call_what_if
+    from manillen_replay.engine.variation import call_choices, chooser_of
     from manillen_replay.solver.search import SolverError
 
     result, index = sample_deal()

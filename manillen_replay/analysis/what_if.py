@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 from ..cards import Card, CardSet
 from ..engine.results import DealResult
-from ..engine.variation import can_vary
-from ..rules import Contract, Rules, trump_options
+from ..engine.variation import call_choices, can_vary, chooser_of, trump_of
+from ..rules import Contract, Rules
 from ..solver.lines import Line, LineTrick, best_line, best_lines
 from ..solver.search import DealTables, Position, SolverError, solve_batch
 from .call_model import conditioned_layouts
-from .call_review import SUIT_LETTERS, call_factor, contract_name, deal_score
+from .call_review import call_factor, contract_name, deal_score
 from .costs import deal_trump
 from .layouts import Moment, iter_moments
 from .reasons import REASON_LAYOUTS, closest_layout, closest_pair, reason_layouts, swing_trick
@@ -229,35 +229,6 @@ class CallWhatIf:
         return chosen - made
 
 
-def trump_of(call: str) -> int | None:
-    """The trump suit of a call's name, ``None`` for muil.
-
-    >>> trump_of("C"), trump_of("muil")
-    (2, None)
-    """
-    return None if call == "muil" else SUIT_LETTERS.index(call)
-
-
-def chooser_of(deal: DealResult) -> int:
-    """Who chose trump: the chooser the record names (en face), else the dealer."""
-    return deal.chooser if deal.chooser is not None else deal.dealer
-
-
-def call_choices(deal: DealResult, rules: Rules) -> list[str]:
-    """The other calls the chooser could have made under the rules' ``trump_choice``, as the
-    trump review weighs them: none for a deal the solver cannot play out, or when the turned card
-    made trump (``turned_card``).
-
-    """
-    if not can_vary(deal, rules) or not deal.tricks:
-        return []
-    assert deal.hands is not None  # can_vary
-    made = contract_name(deal_trump(deal))
-    turned = None if deal.trump is None else int(deal.trump)
-    options = trump_options(rules, deal.hands[chooser_of(deal)], turned)
-    return [name for name in map(contract_name, options) if name != made]
-
-
 def call_what_if(
     deal: DealResult,
     rules: Rules,
@@ -338,12 +309,9 @@ __all__ = [
     "Lines",
     "TrickPair",
     "WhatIf",
-    "call_choices",
     "call_what_if",
-    "chooser_of",
     "line_cards",
     "moment_at",
-    "trump_of",
     "warm_up",
     "what_if",
 ]
