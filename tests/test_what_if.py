@@ -416,6 +416,47 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     assert shown.split() == [Card.parse(c).symbol for c in row[4]]
 
 
+@pytest.mark.solver
+def test_the_replay_plays_another_call_out_and_steps_its_line(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, html_views, open_page, send_click
+
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match="random-0", deal=1, step=0)
+    choice = html_views(at)["replay_table"][1]["html"]
+    offered = re.findall(r'class="mr-whatif-card" data-send="(\w+)" aria-pressed="false"', choice)
+    assert "had called instead of" in choice and offered, choice[-2000:]
+    assert set(offered) <= {"H", "D", "C", "S", "muil"} and len(offered) == len(set(offered))
+    call = "muil" if "muil" in offered else offered[0]
+    send_click(at, "replay_table", call)
+    assert not at.exception, [e.value for e in at.exception]
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert f'data-send="{call}" aria-pressed="true"' in drawn and "<b>What if</b>" in drawn
+    # the two lines side by side from the first trick, in card points and in deal score
+    compared = html_views(at)["replay_whatif"][1]["html"]
+    assert compared.count("<tr") == 1 + 8 and "(what if)" in compared and "a difference of <b>" in compared
+    assert "In deal score" in compared and ("(x2)" in compared) == (call == "muil")
+    assert not any(e.label.startswith("Save this line") for e in at.expander), "a call is shown, not saved"
+    # step through the chosen call's line to its last card
+    send_click(at, "replay_table_line", "32")
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "Tricks of the line" in drawn and "8. " in drawn and 'value="32"' in drawn
+    branch = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    assert branch.value == "whatif" and branch.options[-1].startswith("as played: ")
+    branch.set_value("whatif_played").run()
+    assert "<b>As played</b>" in html_views(at)["replay_table_line"][1]["html"]
+    layout = next(radio for radio in at.radio if radio.key == "replay_whatif_layout")
+    layout.set_value("view").run()
+    assert "closest to the average" in html_views(at)["replay_whatif"][1]["html"]
+    send_click(at, "replay_table_line", "-")
+    assert "replay_table" in html_views(at) and "replay_whatif" not in html_views(at)
+
+
 def test_the_report_shows_a_variation_under_its_deal_with_author_and_comment(tmp_path: Path) -> None:
     from manillen_replay.report import make_report
 
