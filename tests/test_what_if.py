@@ -334,18 +334,39 @@ def test_an_archive_from_before_variations_takes_them_after_its_migration(tmp_pa
 # --------------------------------------------------------------------------- the replay page
 
 
-@pytest.mark.solver
-def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
-    own_archive: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def open_replay(archive: Path, monkeypatch: pytest.MonkeyPatch, step: int):  # type: ignore[no-untyped-def]
+    """The deal replay of random-0's first deal at ``step``, on ``archive``."""
     from streamlit.testing.v1 import AppTest
 
     from dashboards import data
 
-    from .test_dashboard import APP, html_views, open_page, send_click
+    from .test_dashboard import APP, open_page
 
-    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
-    at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match="random-0", deal=1, step=5)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
+    page = AppTest.from_file(APP, default_timeout=60)
+    return open_page(page, "replay", match="random-0", deal=1, step=step)
+
+
+def show_both_lines(at) -> None:  # type: ignore[no-untyped-def]
+    """From the what-if line to the line as played, then both from the player's view."""
+    from .test_dashboard import html_views
+
+    branch = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    assert branch.value == "whatif" and branch.options[-1].startswith("as played: ")
+    branch.set_value("whatif_played").run()
+    assert "<b>As played</b>" in html_views(at)["replay_table_line"][1]["html"]
+    layout = next(radio for radio in at.radio if radio.key == "replay_whatif_layout")
+    layout.set_value("view").run()
+    assert "closest to the average" in html_views(at)["replay_whatif"][1]["html"]
+
+
+@pytest.mark.solver
+def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_dashboard import html_views, send_click
+
+    at = open_replay(own_archive, monkeypatch, 5)
     assert not at.radio, "the choice is the page's drawing, no Streamlit widget"
     choice = html_views(at)["replay_table"][1]["html"]
     offered = re.findall(r'class="mr-whatif-card" data-send="(\w+)" aria-pressed="false"', choice)
@@ -367,15 +388,8 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     send_click(at, "replay_table_line", "28")
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "Tricks of the line" in drawn and "8. " in drawn and 'value="28"' in drawn
-    branch = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
-    assert branch.value == "whatif" and branch.options[-1].startswith("as played: ")
-    branch.set_value("whatif_played").run()
-    drawn = html_views(at)["replay_table_line"][1]["html"]
-    assert "<b>As played</b>" in drawn
-    # from the player's view: the lines on a layout of the hidden cards
-    layout = next(radio for radio in at.radio if radio.key == "replay_whatif_layout")
-    layout.set_value("view").run()
-    assert "closest to the average" in html_views(at)["replay_whatif"][1]["html"]
+    # the line after the card played, and from the player's view: on a layout of the hidden cards
+    show_both_lines(at)
     # save the line as a variation with a comment
     at.session_state["replay_whatif_save_open"] = True
     at.run()
@@ -420,14 +434,9 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
 def test_the_replay_plays_another_call_out_and_steps_its_line(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from streamlit.testing.v1 import AppTest
+    from .test_dashboard import html_views, send_click
 
-    from dashboards import data
-
-    from .test_dashboard import APP, html_views, open_page, send_click
-
-    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
-    at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match="random-0", deal=1, step=0)
+    at = open_replay(own_archive, monkeypatch, 0)
     choice = html_views(at)["replay_table"][1]["html"]
     offered = re.findall(r'class="mr-whatif-card" data-send="(\w+)" aria-pressed="false"', choice)
     assert "had called instead of" in choice and offered, choice[-2000:]
@@ -446,13 +455,8 @@ def test_the_replay_plays_another_call_out_and_steps_its_line(
     send_click(at, "replay_table_line", "32")
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "Tricks of the line" in drawn and "8. " in drawn and 'value="32"' in drawn
-    branch = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
-    assert branch.value == "whatif" and branch.options[-1].startswith("as played: ")
-    branch.set_value("whatif_played").run()
-    assert "<b>As played</b>" in html_views(at)["replay_table_line"][1]["html"]
-    layout = next(radio for radio in at.radio if radio.key == "replay_whatif_layout")
-    layout.set_value("view").run()
-    assert "closest to the average" in html_views(at)["replay_whatif"][1]["html"]
+    # the line under the call made, and from the chooser's view: on a layout of the hidden cards
+    show_both_lines(at)
     send_click(at, "replay_table_line", "-")
     assert "replay_table" in html_views(at) and "replay_whatif" not in html_views(at)
 
