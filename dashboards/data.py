@@ -38,10 +38,11 @@ from dashboards.limits import (
 from manillen_replay.analysis.puzzles import Puzzle, Review, make_puzzles
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.cards import Card
-from manillen_replay.engine import MatchResult, decode_and_replay
+from manillen_replay.engine import DealResult, MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
+from manillen_replay.rules import Rules
 from manillen_replay.store import QUERY_TIMEOUT, ArchiveLockedError, ImportSummary, Store, flatten_for_csv
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
 from manillen_replay.store.console_pool import ConsolePool
@@ -49,7 +50,7 @@ from manillen_replay.store.importer import Replacement
 from manillen_replay.store.review_queue import review_depths
 
 if TYPE_CHECKING:  # the solver (and numba) loads only once a what-if is asked for
-    from manillen_replay.analysis.what_if import WhatIf
+    from manillen_replay.analysis.what_if import CallWhatIf, WhatIf
 
 DB_ENVIRONMENT = "MANILLEN_DB"
 """The environment variable that names the archive (``manillen dashboard`` sets it)."""
@@ -569,17 +570,22 @@ def prepare_what_if() -> None:
     threading.Thread(target=load, name="what-if-solver").start()
 
 
-@st.cache_data(show_spinner=False, max_entries=128)
-def _what_if(path: str, version: int, match_id: str, deal: int, trick: int, play: int, card: str) -> WhatIf:
-    from manillen_replay.analysis.what_if import what_if as play_out  # loads the solver
-
+def _deal_of(path: str, version: int, match_id: str, deal: int) -> tuple[DealResult, Rules]:
     result = _replayed(path, version, match_id)
     if result is None:
         raise ManillenError(f"no match {match_id!r} in the archive")
     dealt = next((d for d in result.deals if d.number == deal), None)
     if dealt is None:
         raise ManillenError(f"match {match_id!r} has no deal {deal}")
-    return play_out(dealt, result.rules, trick, play, int(Card.parse(card)))
+    return dealt, result.rules
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _what_if(path: str, version: int, match_id: str, deal: int, trick: int, play: int, card: str) -> WhatIf:
+    from manillen_replay.analysis.what_if import what_if as play_out  # loads the solver
+
+    dealt, rules = _deal_of(path, version, match_id, deal)
+    return play_out(dealt, rules, trick, play, int(Card.parse(card)))
 
 
 def what_if(match_id: str, deal: int, trick: int, play: int, card: str) -> WhatIf:
@@ -590,6 +596,23 @@ def what_if(match_id: str, deal: int, trick: int, play: int, card: str) -> WhatI
     :raises ManillenError: for a play or card the solver cannot take (a ``SolverError``).
     """
     return _what_if(*_key(archive()), match_id, deal, trick, play, card)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _call_what_if(path: str, version: int, match_id: str, deal: int, call: str) -> CallWhatIf:
+    from manillen_replay.analysis.what_if import call_what_if as play_out  # loads the solver
+
+    dealt, rules = _deal_of(path, version, match_id, deal)
+    return play_out(dealt, rules, call)
+
+
+def call_what_if(match_id: str, deal: int, call: str) -> CallWhatIf:
+    """The deal played out under another ``call`` and under the call made
+    (:func:`manillen_replay.analysis.what_if.call_what_if`), cached as :func:`what_if` is.
+
+    :raises ManillenError: for a deal or call the solver cannot take (a ``SolverError``).
+    """
+    return _call_what_if(*_key(archive()), match_id, deal, call)
 
 
 # --------------------------------------------------------------------------- annotations

@@ -311,6 +311,16 @@ LABELS: dict[str, tuple[str, str]] = {
         "Wat als {name} i.p.v. {card} had gespeeld",
     ),
     "replay.whatif_none": ("back to the game", "terug naar het spel"),
+    "replay.whatif_call_choose": (
+        "What if {name} had called instead of {call}",
+        "Wat als {name} i.p.v. {call} had gekozen",
+    ),
+    "replay.whatif_call_score": (
+        "In deal score: <b>{a}</b> after {card} (x{x}), <b>{b}</b> after {other} (x{y}): "
+        "<b>{difference}</b>; muil doubles, knocks are left out.",
+        "In punten van het spel: <b>{a}</b> na {card} (x{x}), <b>{b}</b> na {other} (x{y}): "
+        "<b>{difference}</b>; muil telt dubbel, kloppen niet meegerekend.",
+    ),
     "replay.whatif_failed": (
         "The solver could not play this out: {message}",
         "De solver kon dit niet uitspelen: {message}",

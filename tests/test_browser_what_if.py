@@ -117,3 +117,42 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
     (note,) = [n for n in record["deals"][DEAL - 1]["annotations"] if n.get("line")]
     assert (note["trick"], note["play"], note["author"], note["text"]) == (2, 1, "Coach Jan", comment)
     assert Card.parse(note["line"][0]).symbol == symbol and len(note["line"]) == 28
+
+
+def test_fork_the_call_at_phone_size_and_step_its_line(tmp_path: Path) -> None:
+    """Before the first card the fork is another call: its line and the call made's side by side,
+    in card points and deal score (``what-if-call-choice-390.png``: the table at the line's last
+    card and the calls to choose from; ``what-if-call-390.png``: the two lines side by side)."""
+    from bench.record_bench import free_port, serving
+
+    archive = tmp_path / "club.duckdb"
+    build_archive(archive)
+    port = free_port()
+    width = 390
+    with serving(dashboard_command(archive, port), port) as address, browser_page() as page:
+        page.set_viewport_size({"width": width, "height": 844})
+        page.goto(f"{address}/replay?match={MATCH}&deal={DEAL}&step=0")
+        question = page.get_by_role("group", name="had called instead of")
+        question.wait_for(timeout=30_000)
+        value = question.get_by_role("button").last.get_attribute("data-send")
+        other = question.locator(f'button[data-send="{value}"]')
+        call = other.inner_text().strip()
+        other.click()
+        browser_api().expect(other).to_have_attribute("aria-pressed", "true", timeout=15_000)
+        compared = page.locator('table[data-name="whatif"]')
+        compared.wait_for(timeout=15_000)
+        assert compared.locator("tbody tr").count() == 8, "every trick from the first lead"
+        page.get_by_text("In deal score", exact=False).first.wait_for(timeout=15_000)
+        assert call in compared.locator("thead").inner_text()
+        wait_line_card(page, 1)
+        page.locator("h1").click()
+        page.keyboard.press("End")
+        wait_line_card(page, 32)
+        question.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"what-if-call-choice-{width}.png"))
+        compared.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"what-if-call-{width}.png"))
+        assert page.get_by_text("Save this line as a variation", exact=True).count() == 0
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1

@@ -107,6 +107,72 @@ def test_a_card_that_may_not_be_played_is_refused() -> None:
         moment_at(deal, rules, 1, 5)
 
 
+@pytest.mark.solver
+def test_another_call_plays_the_deal_out_under_it_from_the_first_lead() -> None:
+    from manillen_replay.analysis.what_if import call_what_if, line_cards, moment_at
+    from manillen_replay.engine.variation import call_choices, trump_of
+    from manillen_replay.solver.search import solve_batch
+
+    result, index = sample_deal()
+    deal, rules = result.deals[index], result.rules
+    choices = call_choices(deal, rules)
+    assert choices and all(c in ("H", "D", "C", "S", "muil") for c in choices)
+    chosen = choices[-1]
+    asked = call_what_if(deal, rules, chosen)
+    start = moment_at(deal, rules, 1, 1)
+    assert asked.chosen == chosen and asked.call not in choices
+    for lines in (asked.real, asked.view):
+        assert [p.number for p in lines.tricks()] == list(range(1, 9))
+        assert sum(p.change for p in lines.tricks()) == lines.difference
+        assert lines.team == asked.seat % 2
+    # each line is best play under its call from the first lead, worth what the solver says
+    for line, call in ((asked.real.chosen, chosen), (asked.real.played, asked.call)):
+        (value,), _cards = solve_batch([start.position], trump_of(call), rules, every_card=False)
+        assert line.value == int(value)
+        assert line.start.hands == start.position.hands and len(line_cards(line)) == 32
+    # the line under the call made is a legal play of the real deal (the same trump)
+    cards = [int(Card.parse(c)) for c in line_cards(asked.real.played)]
+    played = play_variation(deal, rules, 1, 1, cards)
+    assert not isinstance(played, VariationProblem), played
+    # the chooser's view: a layout that keeps the chooser's hand and hides the rest
+    own = start.position.hands[asked.seat]
+    assert asked.view.played.start.hands[asked.seat] == own
+    assert asked.view.played.start.hands != start.position.hands
+    assert asked.layouts >= 1
+    # the deal score: each call's doubling on (its points - 30)
+    made, other = asked.scores(asked.real)
+    assert made == (asked.real.played.taken(asked.real.team) - 30) * asked.factors[0]
+    assert other - made == asked.score_difference(asked.real)
+    if chosen == "muil":
+        assert asked.factors[1] == 2 * asked.factors[0] or asked.call == "muil"
+
+
+@pytest.mark.solver
+def test_the_calls_offered_follow_the_trump_choice_rule() -> None:
+    from dataclasses import replace
+
+    from manillen_replay.analysis.what_if import call_what_if
+    from manillen_replay.engine.variation import call_choices, chooser_of
+    from manillen_replay.solver.search import SolverError
+
+    result, index = sample_deal()
+    deal, rules = result.deals[index], result.rules
+    assert deal.hands is not None
+    held = {int(Card(c).suit) for c in iter_mask(deal.hands[chooser_of(deal)])}
+    made = "muil" if deal.trump is None else "HDCS"[int(deal.trump)]
+    free = call_choices(deal, replace(rules, trump_choice="free"))
+    assert sorted(free) == sorted(c for c in ("H", "D", "C", "S", "muil") if c != made)
+    in_hand = call_choices(deal, replace(rules, trump_choice="held_suit"))
+    assert sorted(in_hand) == sorted(c for c in ("muil", *("HDCS"[s] for s in held)) if c != made)
+    assert call_choices(deal, replace(rules, trump_choice="turned_card")) == []
+    missing = [c for c in free if c not in in_hand]
+    if missing:
+        with pytest.raises(SolverError, match="no other call"):
+            call_what_if(deal, replace(rules, trump_choice="held_suit"), missing[0])
+    with pytest.raises(SolverError, match="no other call"):
+        call_what_if(deal, rules, made)
+
+
 # --------------------------------------------------------------------------- the record
 
 
@@ -268,18 +334,39 @@ def test_an_archive_from_before_variations_takes_them_after_its_migration(tmp_pa
 # --------------------------------------------------------------------------- the replay page
 
 
-@pytest.mark.solver
-def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
-    own_archive: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def open_replay(archive: Path, monkeypatch: pytest.MonkeyPatch, step: int):  # type: ignore[no-untyped-def]
+    """The deal replay of random-0's first deal at ``step``, on ``archive``."""
     from streamlit.testing.v1 import AppTest
 
     from dashboards import data
 
-    from .test_dashboard import APP, html_views, open_page, send_click
+    from .test_dashboard import APP, open_page
 
-    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
-    at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match="random-0", deal=1, step=5)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
+    page = AppTest.from_file(APP, default_timeout=60)
+    return open_page(page, "replay", match="random-0", deal=1, step=step)
+
+
+def show_both_lines(at) -> None:  # type: ignore[no-untyped-def]
+    """From the what-if line to the line as played, then both from the player's view."""
+    from .test_dashboard import html_views
+
+    branch = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    assert branch.value == "whatif" and branch.options[-1].startswith("as played: ")
+    branch.set_value("whatif_played").run()
+    assert "<b>As played</b>" in html_views(at)["replay_table_line"][1]["html"]
+    layout = next(radio for radio in at.radio if radio.key == "replay_whatif_layout")
+    layout.set_value("view").run()
+    assert "closest to the average" in html_views(at)["replay_whatif"][1]["html"]
+
+
+@pytest.mark.solver
+def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_dashboard import html_views, send_click
+
+    at = open_replay(own_archive, monkeypatch, 5)
     assert not at.radio, "the choice is the page's drawing, no Streamlit widget"
     choice = html_views(at)["replay_table"][1]["html"]
     offered = re.findall(r'class="mr-whatif-card" data-send="(\w+)" aria-pressed="false"', choice)
@@ -301,15 +388,8 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     send_click(at, "replay_table_line", "28")
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "Tricks of the line" in drawn and "8. " in drawn and 'value="28"' in drawn
-    branch = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
-    assert branch.value == "whatif" and branch.options[-1].startswith("as played: ")
-    branch.set_value("whatif_played").run()
-    drawn = html_views(at)["replay_table_line"][1]["html"]
-    assert "<b>As played</b>" in drawn
-    # from the player's view: the lines on a layout of the hidden cards
-    layout = next(radio for radio in at.radio if radio.key == "replay_whatif_layout")
-    layout.set_value("view").run()
-    assert "closest to the average" in html_views(at)["replay_whatif"][1]["html"]
+    # the line after the card played, and from the player's view: on a layout of the hidden cards
+    show_both_lines(at)
     # save the line as a variation with a comment
     at.session_state["replay_whatif_save_open"] = True
     at.run()
@@ -348,6 +428,37 @@ def test_the_replay_plays_another_card_out_steps_both_lines_and_saves_one(
     listed = light_tables(at)[0].value
     (shown,) = listed.filter(listed["author"] == "Coach Jan")["line"].to_list()
     assert shown.split() == [Card.parse(c).symbol for c in row[4]]
+
+
+@pytest.mark.solver
+def test_the_replay_plays_another_call_out_and_steps_its_line(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_dashboard import html_views, send_click
+
+    at = open_replay(own_archive, monkeypatch, 0)
+    choice = html_views(at)["replay_table"][1]["html"]
+    offered = re.findall(r'class="mr-whatif-card" data-send="(\w+)" aria-pressed="false"', choice)
+    assert "had called instead of" in choice and offered, choice[-2000:]
+    assert set(offered) <= {"H", "D", "C", "S", "muil"} and len(offered) == len(set(offered))
+    call = "muil" if "muil" in offered else offered[0]
+    send_click(at, "replay_table", call)
+    assert not at.exception, [e.value for e in at.exception]
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert f'data-send="{call}" aria-pressed="true"' in drawn and "<b>What if</b>" in drawn
+    # the two lines side by side from the first trick, in card points and in deal score
+    compared = html_views(at)["replay_whatif"][1]["html"]
+    assert compared.count("<tr") == 1 + 8 and "(what if)" in compared and "a difference of <b>" in compared
+    assert "In deal score" in compared and ("(x2)" in compared) == (call == "muil")
+    assert not any(e.label.startswith("Save this line") for e in at.expander), "a call is shown, not saved"
+    # step through the chosen call's line to its last card
+    send_click(at, "replay_table_line", "32")
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "Tricks of the line" in drawn and "8. " in drawn and 'value="32"' in drawn
+    # the line under the call made, and from the chooser's view: on a layout of the hidden cards
+    show_both_lines(at)
+    send_click(at, "replay_table_line", "-")
+    assert "replay_table" in html_views(at) and "replay_whatif" not in html_views(at)
 
 
 def test_the_report_shows_a_variation_under_its_deal_with_author_and_comment(tmp_path: Path) -> None:

@@ -22,10 +22,19 @@ from dashboards.steps import (
     step_of,
     variation_cards,
 )
-from manillen_replay.cards import Card, CardSet
+from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, MatchResult
-from manillen_replay.engine.variation import VariationProblem, can_vary, play_variation
+from manillen_replay.engine.variation import (
+    VariationProblem,
+    call_choices,
+    call_name,
+    can_vary,
+    chooser_of,
+    play_variation,
+    trump_of,
+)
 from manillen_replay.errors import ManillenError
+from manillen_replay.rules import Contract
 
 t = ui.translator()
 language = ui.lang()
@@ -164,6 +173,8 @@ BRANCHES = [layout for layout in ("view", "real") if lines_here.height and layou
 # plays the rest out after it and after the card played (manillen_replay/analysis/what_if.py),
 # the table steps through either line as a branch, the two lines are shown trick by trick, and
 # the line can be saved as a variation of a comment. The choice is kept per play, as the branch's.
+# Before the first card (step 0) the fork is another call the chooser could have made instead: the
+# deal is played out from the first lead under it and under the call made (shown, not saved).
 WHAT_IF = f"replay_whatif_{match_id}_{deal_number}_{step}"
 WHAT_IF_LAYOUT = "replay_whatif_layout"
 NO_CARD = "-"
@@ -173,18 +184,26 @@ what_if_cards = (
     if made_here is not None and made_here.violation is None and can_vary(deal, result.rules)
     else []
 )
-if what_if_cards:
+what_if_calls = call_choices(deal, result.rules) if step == 0 else []
+made_call = call_name(None if deal.trump is None else int(deal.trump))
+fork_values = what_if_cards or what_if_calls
+fork_seat = made_here.seat if made_here is not None else chooser_of(deal)
+if fork_values:
     data.prepare_what_if()
-chosen_card = str(st.session_state.get(WHAT_IF, NO_CARD))
-if chosen_card not in what_if_cards:
-    chosen_card = NO_CARD
-asked = None
+chosen_fork = str(st.session_state.get(WHAT_IF, NO_CARD))
+if chosen_fork not in fork_values:
+    chosen_fork = NO_CARD
+chosen_card = chosen_fork if what_if_cards else NO_CARD
+chosen_call = chosen_fork if what_if_calls else NO_CARD
+asked: Any = None  # a card's WhatIf or a call's CallWhatIf: the same lines and view
 what_if_error = None
-if chosen_card != NO_CARD and made_here is not None:
-    try:
+try:
+    if chosen_card != NO_CARD and made_here is not None:
         asked = data.what_if(match_id, deal_number, made_here.trick, made_here.position, chosen_card)
-    except ManillenError as error:
-        what_if_error = str(error)
+    elif chosen_call != NO_CARD:
+        asked = data.call_what_if(match_id, deal_number, chosen_call)
+except ManillenError as error:
+    what_if_error = str(error)
 what_if_layout = str(st.session_state.get(WHAT_IF_LAYOUT, "real"))
 if asked is None or asked.view is None:
     what_if_layout = "real"
@@ -234,9 +253,14 @@ elif branch in saved_variations:
     branch_line = variation_cards(moments[step - 1], played_out)
 elif branch != "played":
     branch_line = line_cards(line_of("better", branch))
+shown_trump = deal.trump
 if branch != "played":
     trump_code = None if deal.trump is None else int(deal.trump)
-    branch_moments = line_moments(moments[step - 1], branch_line, trump_code, sides)
+    if chosen_call != NO_CARD and branch == "whatif":
+        trump_code = trump_of(chosen_call)
+        shown_trump = None if trump_code is None else Suit(trump_code)
+    # a call's lines start at the first lead: the moment before them is the deal's start
+    branch_moments = line_moments(moments[max(step - 1, 0)], branch_line, trump_code, sides)
     branch_step = min(max(int(st.session_state.get(BRANCH_STEP, 1)), 0), len(branch_moments) - 1)
     st.session_state[BRANCH_STEP] = branch_step
     moment = branch_moments[branch_step]
@@ -260,30 +284,59 @@ def _enter_branch() -> None:
 
 
 def _choose_what_if(value: str) -> None:
-    """A card clicked in the what-if choice: the table shows its line from its first card (or
-    the game as played again, for the button back)."""
-    if value != NO_CARD and value not in what_if_cards:
+    """A card (or a call) clicked in the what-if choice: the table shows its line from its first
+    card (or the game as played again, for the button back)."""
+    if value != NO_CARD and value not in fork_values:
         return
     st.session_state[WHAT_IF] = value
     st.session_state[BRANCH] = "played" if value == NO_CARD else "whatif"
     st.session_state[BRANCH_STEP] = 1
 
 
+def call_text(call: str) -> str:
+    """A call (``H``, ``D``, ``C``, ``S`` or ``muil``) in words, game terms in Dutch."""
+    trump = trump_of(call)
+    if trump is None:
+        return ui.contract_text(Contract.MUIL, None)
+    return ui.contract_text(Contract.TRUMP, Suit(trump))
+
+
+def fork_html(value: str) -> str:
+    """A card or a call of the what-if choice, as the page shows it."""
+    return escape(call_text(value)) if what_if_calls else cards.inline_card(Card.parse(value))
+
+
+def fork_label(which: str, *, html: bool = True) -> str:
+    """What a what-if line starts with: ``whatif`` the card (or call) chosen, ``whatif_played``
+    the one made; as the page shows it, or as plain text (``html=False``)."""
+    if what_if_calls:
+        text = call_text(chosen_call if which == "whatif" else made_call)
+        return escape(text) if html else text
+    assert made_here is not None
+    card = Card.parse(chosen_card) if which == "whatif" else made_here.card
+    return cards.inline_card(card) if html else card.symbol
+
+
 def what_if_choice_html() -> str:
-    """The other cards the rules allowed at this play, each a button that plays the rest out
-    after it (the browser's own buttons in the table's drawing, no Streamlit widget), and one
-    back to the game once a card is chosen; nothing where there is no choice."""
-    if not what_if_cards or made_here is None:
+    """The other cards the rules allowed at this play (before the first card: the other calls),
+    each a button that plays the rest out after it (the browser's own buttons in the table's
+    drawing, no Streamlit widget), and one back to the game once one is chosen; nothing where
+    there is no choice."""
+    if not fork_values:
         return ""
-    question = t(
-        "replay.whatif_choose", name=escape(names[made_here.seat]), card=cards.inline_card(made_here.card)
-    )
+    if what_if_calls:
+        question = t("replay.whatif_call_choose", name=escape(names[fork_seat]), call=fork_html(made_call))
+    else:
+        assert made_here is not None
+        question = t(
+            "replay.whatif_choose", name=escape(names[fork_seat]), card=cards.inline_card(made_here.card)
+        )
     buttons = [
-        f'<button type="button" class="mr-whatif-card" data-send="{card}" '
-        f'aria-pressed="{str(card == chosen_card).lower()}">{cards.inline_card(Card.parse(card))}</button>'
-        for card in what_if_cards
+        f'<button type="button" class="mr-whatif-card" data-send="{value}" '
+        f'aria-pressed="{str(value == chosen_fork).lower()}">{fork_html(value)}</button>'
+        for value in fork_values
     ]
-    if chosen_card != NO_CARD:
+    if chosen_fork != NO_CARD:
         buttons.append(
             f'<button type="button" class="mr-whatif-card" data-send="{NO_CARD}">'
             f"{escape(t('replay.whatif_none'))}</button>"
@@ -300,9 +353,7 @@ def branch_text(layout: str) -> str:
     if layout == "played":
         return t("replay.branch_played")
     if layout in WHAT_IF_LINES:
-        assert made_here is not None
-        card = Card.parse(chosen_card) if layout == "whatif" else made_here.card
-        return t(f"replay.{layout}_line", card=card.symbol)
+        return t(f"replay.{layout}_line", card=fork_label(layout, html=False))
     if layout in saved_variations:
         saved = saved_variations[layout]
         return t("replay.variation_line", author=saved["author"], card=Card.parse(saved["line"][0]).symbol)
@@ -312,9 +363,9 @@ def branch_text(layout: str) -> str:
 
 def branch_note_html() -> str:
     """What the line shown is, on which cards, and what each line comes to for the player's team."""
-    assert made_here is not None
     if branch in WHAT_IF_LINES:
         return what_if_note_html()
+    assert made_here is not None
     if branch in saved_variations:
         saved = saved_variations[branch]
         text = t(
@@ -347,16 +398,14 @@ def branch_note_html() -> str:
 def what_if_where() -> str:
     """On which cards the what-if lines are played, in words."""
     if what_if_layout == "view" and asked is not None:
-        assert made_here is not None
-        return t("replay.branch_on_view", name=names[made_here.seat], layouts=asked.layouts)
+        return t("replay.branch_on_view", name=names[fork_seat], layouts=asked.layouts)
     return t("replay.branch_on_real")
 
 
 def what_if_note_html() -> str:
     """What the what-if line shown is, on which cards, and what it comes to against the other."""
-    assert made_here is not None and asked is not None and what_if_lines is not None
-    first = Card.parse(chosen_card) if branch == "whatif" else made_here.card
-    other = made_here.card if branch == "whatif" else Card.parse(chosen_card)
+    assert asked is not None and what_if_lines is not None
+    other_branch = "whatif_played" if branch == "whatif" else "whatif"
     shown, against = (
         (what_if_lines.chosen, what_if_lines.played)
         if branch == "whatif"
@@ -365,10 +414,10 @@ def what_if_note_html() -> str:
     team = what_if_lines.team
     text = t(
         f"replay.{branch}_note",
-        card=cards.inline_card(first),
-        other=cards.inline_card(other),
+        card=fork_label(branch),
+        other=fork_label(other_branch),
         where=escape(what_if_where()),
-        team=escape(side_names[sides[made_here.seat]]),
+        team=escape(side_names[sides[fork_seat]]),
         b=shown.taken(team),
         a=against.taken(team),
     )
@@ -384,8 +433,8 @@ def signed(value: float) -> str:
 def what_if_html() -> str:
     """The two lines side by side, trick by trick: the cards, who takes the trick and its points,
     the points that change hands; then what each line comes to and the difference."""
-    assert made_here is not None and asked is not None and what_if_lines is not None
-    played, chosen = made_here.card, Card.parse(chosen_card)
+    assert asked is not None and what_if_lines is not None
+    played, chosen = fork_label("whatif_played"), fork_label("whatif")
 
     def trick_cell(trick: Any) -> str:
         shown = " ".join(f"{escape(names[p.seat])} {cards.inline_card(Card(p.card))}" for p in trick.plays)
@@ -401,8 +450,8 @@ def what_if_html() -> str:
         )
     head = (
         f"<tr><th>{escape(t('col.trick'))}</th>"
-        f"<th>{t('replay.whatif_after_played', card=cards.inline_card(played))}</th>"
-        f"<th>{t('replay.whatif_after_chosen', card=cards.inline_card(chosen))}</th></tr>"
+        f"<th>{t('replay.whatif_after_played', card=played)}</th>"
+        f"<th>{t('replay.whatif_after_chosen', card=chosen)}</th></tr>"
     )
     table = (
         f'<div class="mr-scroll"><table class="mr-plain-table mr-whatif" data-name="whatif">'
@@ -411,25 +460,38 @@ def what_if_html() -> str:
     team = what_if_lines.team
     total = t(
         "replay.whatif_total",
-        team=escape(side_names[sides[made_here.seat]]),
+        team=escape(side_names[sides[fork_seat]]),
         a=what_if_lines.played.taken(team),
         b=what_if_lines.chosen.taken(team),
-        card=cards.inline_card(played),
-        other=cards.inline_card(chosen),
+        card=played,
+        other=chosen,
         difference=signed(what_if_lines.difference),
         where=escape(what_if_where()),
     )
+    if what_if_calls:
+        # a call changes the doubling too (muil x2): the deal score says what the points are worth
+        made_score, chosen_score = asked.scores(what_if_lines)
+        total += " " + t(
+            "replay.whatif_call_score",
+            a=made_score,
+            b=chosen_score,
+            x=asked.factors[0],
+            y=asked.factors[1],
+            card=played,
+            other=chosen,
+            difference=signed(asked.score_difference(what_if_lines)),
+        )
     view = t(
         "replay.whatif_view",
-        name=escape(names[made_here.seat]),
+        name=escape(names[fork_seat]),
         layouts=asked.layouts,
         a=i18n.number(round(asked.view_values[0], 1), language),
         b=i18n.number(round(asked.view_values[1], 1), language),
-        card=cards.inline_card(played),
-        other=cards.inline_card(chosen),
+        card=played,
+        other=chosen,
         difference=signed(asked.view_difference),
     )
-    heading = f'<div class="mr-heading">{t("replay.whatif_title", card=cards.inline_card(chosen))}</div>'
+    heading = f'<div class="mr-heading">{t("replay.whatif_title", card=chosen)}</div>'
     return heading + table + f"<p>{total}</p>" + caption_html(view)
 
 
@@ -596,7 +658,7 @@ with left:
         names=names,
         hands=moment.hands,
         table=moment.table,
-        trump=deal.trump,
+        trump=shown_trump,
         dealer=deal.dealer,
         to_play=moment.to_play,
         may_play=moment.may_play.cards if moment.may_play is not None else None,
@@ -623,12 +685,12 @@ with left:
             keys=STEP_KEYS,
             stylesheet="cards",
         )
-    if what_if_cards and made_here is not None:
+    if fork_values:
         if what_if_error is not None:
             st.error(t("replay.whatif_failed", message=what_if_error))
         if asked is not None:
             if asked.view is not None:
-                chooser = names[made_here.seat]
+                chooser = names[fork_seat]
                 st.radio(
                     t("replay.whatif_layout"),
                     ["real", "view"],
@@ -637,7 +699,8 @@ with left:
                     key=WHAT_IF_LAYOUT,
                 )
             html_view.show(what_if_html(), key="replay_whatif", stylesheet="cards")
-            if access.current_visitor().is_organiser:
+            if what_if_cards and access.current_visitor().is_organiser:
+                # a call's what-if is shown, not saved: a variation in the record is cards
                 what_if_save_form()
 
 findings = data.deal_findings(match_id, deal_number)

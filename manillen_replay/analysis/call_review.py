@@ -18,16 +18,13 @@ from dataclasses import dataclass
 
 from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
+from ..engine.variation import call_name
 from ..rules import Contract, Rules, may_klop, multiplier, trump_options
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_groups
 from .costs import SURE_Z, deal_trump
 
-SUIT_LETTERS = "HDCS"
-
-
-def contract_name(trump: int | None) -> str:
-    """``H``, ``D``, ``C``, ``S`` or ``muil``."""
-    return "muil" if trump is None else SUIT_LETTERS[trump]
+contract_name = call_name
+"""``H``, ``D``, ``C``, ``S`` or ``muil`` (:func:`~manillen_replay.engine.variation.call_name`)."""
 
 
 def deal_score(points: float, factor: int) -> float:

@@ -139,6 +139,22 @@ def closest_layout(
     _values, cards = solve_batch(positions, trump, rules, workers=len(tables.workers), tables=tables)
     in_play = position.points_in_play
     pairs = [_team_values([row[card], row[other]], moment.seat, in_play) for row in cards.tolist()]
+    index, means = closest_pair(pairs, means)
+    return layouts[index], means
+
+
+def closest_pair(
+    pairs: Sequence[Sequence[float]], means: tuple[float, float] | None = None
+) -> tuple[int, tuple[float, float]]:
+    """Which of the layouts' two values (one pair a layout) lie closest to their averages, among
+    those where the two differ the way the averages do; and those averages. Both what-ifs choose
+    their layout so: two cards' values, or two calls'.
+
+    :param means: the averages; without them, the pairs'.
+
+    >>> closest_pair([(10, 20), (14, 12), (12, 15)])
+    (2, (12.0, 15.666666666666666))
+    """
     if means is None:
         means = (sum(p for p, _ in pairs) / len(pairs), sum(o for _, o in pairs) / len(pairs))
     mean_card, mean_other = means
@@ -147,7 +163,7 @@ def closest_layout(
         agrees = against > value if mean_other >= mean_card else against < value
         distance = abs(value - mean_card) + abs(against - mean_other)
         ranked.append((not agrees, distance, index))
-    return layouts[min(ranked)[2]], means
+    return min(ranked)[2], means
 
 
 def choose_layout(
@@ -545,6 +561,7 @@ __all__ = [
     "better_cards",
     "choose_layout",
     "closest_layout",
+    "closest_pair",
     "deal_reasons",
     "explain",
     "misplaced",

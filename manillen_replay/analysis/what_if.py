@@ -6,6 +6,11 @@ With every hand known the lines are played on the real deal. From the player's v
 played on one layout of the hidden cards the player could not tell from the real one: the one
 whose values of the two cards lie closest to their averages over the layouts drawn, as a costly
 card's reason chooses it (:func:`~.reasons.closest_layout`).
+
+What if another call had been made (:func:`call_what_if`): the deal played out from the first lead
+under the call made and under another contract the chooser could have called, the same way; from
+the chooser's view on one layout of the 24 cards the chooser could not see, drawn given the calls
+as the trump review draws them (:func:`~.call_model.conditioned_layouts`).
 """
 
 from __future__ import annotations
@@ -15,13 +20,15 @@ from dataclasses import dataclass
 
 from ..cards import Card, CardSet
 from ..engine.results import DealResult
-from ..engine.variation import can_vary
-from ..rules import Rules
-from ..solver.lines import Line, LineTrick, best_lines
-from ..solver.search import DealTables, Position, SolverError
+from ..engine.variation import call_choices, can_vary, chooser_of, trump_of
+from ..rules import Contract, Rules
+from ..solver.lines import Line, LineTrick, best_line, best_lines
+from ..solver.search import DealTables, Position, SolverError, solve_batch
+from .call_model import conditioned_layouts
+from .call_review import call_factor, contract_name, deal_score
 from .costs import deal_trump
 from .layouts import Moment, iter_moments
-from .reasons import closest_layout, reason_layouts, swing_trick
+from .reasons import REASON_LAYOUTS, closest_layout, closest_pair, reason_layouts, swing_trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +188,100 @@ def what_if(
     )
 
 
+@dataclass(frozen=True)
+class CallWhatIf:
+    """Another call at a deal's trump choice, and what the deal comes to under it."""
+
+    deal: int
+    """The deal, counted from 1."""
+    seat: int
+    """Who chose trump."""
+    call: str
+    """The call made: ``H``, ``D``, ``C``, ``S`` or ``muil``."""
+    chosen: str
+    """The call chosen instead."""
+    real: Lines
+    """The two lines on the real deal (every hand known), from the first lead."""
+    view: Lines
+    """The two lines on the layout chosen from the chooser's view."""
+    layouts: int
+    """How many layouts the one of :attr:`view` was chosen from."""
+    view_values: tuple[float, float]
+    """The call made's and the call chosen's card points for the chooser's team, averaged over
+    those layouts."""
+    factors: tuple[int, int]
+    """The doubling each call plays for (muil x2, en face's and a carry's as well), without
+    knocks, as the trump review scores them."""
+
+    @property
+    def view_difference(self) -> float:
+        """The call chosen's average card points less the call made's, from the chooser's view."""
+        return self.view_values[1] - self.view_values[0]
+
+    def scores(self, lines: Lines) -> tuple[int, int]:
+        """What the deal scores for the chooser's team on the two lines (negative: a loss)."""
+        made, chosen = (line.taken(lines.team) for line in (lines.played, lines.chosen))
+        return int(deal_score(made, self.factors[0])), int(deal_score(chosen, self.factors[1]))
+
+    def score_difference(self, lines: Lines) -> int:
+        """The deal score of the call chosen less the call made's, for the chooser's team."""
+        made, chosen = self.scores(lines)
+        return chosen - made
+
+
+def call_what_if(
+    deal: DealResult,
+    rules: Rules,
+    chosen: str,
+    *,
+    seed: int = 0,
+    tables: DealTables | None = None,
+) -> CallWhatIf:
+    """The deal played out from the first lead under ``chosen`` and under the call made.
+
+    :param chosen: the call made instead (``H``, ``D``, ``C``, ``S`` or ``muil``), one of
+        :func:`call_choices`.
+    :param seed: the seed the chooser's layouts are drawn with (the trump review's, to draw its first).
+    :param tables: the deal's tables to solve on (one thread); without them, its own.
+    :raises SolverError: for a deal the solver cannot take, or a call the chooser could not make.
+    """
+    choices = call_choices(deal, rules)
+    if chosen not in choices:
+        allowed = ", ".join(choices) or "none"
+        raise SolverError(
+            f"deal {deal.number}: {chosen!r} is no other call the chooser could make (allowed: {allowed})"
+        )
+    made = contract_name(deal_trump(deal))
+    trumps = (trump_of(made), trump_of(chosen))
+    seat = chooser_of(deal)
+    team = seat % 2
+    start = moment_at(deal, rules, 1, 1).position
+    layouts = conditioned_layouts(deal, rules, seat, REASON_LAYOUTS, seed, "trump")
+
+    def team_points(value: int) -> float:
+        return float(value if team == 0 else 60 - value)
+
+    with ExitStack() as stack:
+        if tables is None:
+            tables = stack.enter_context(DealTables(1))
+
+        def lines_on(hands: tuple[int, int, int, int]) -> Lines:
+            position = Position(hands, (), start.leader)
+            made_line, chosen_line = (best_line(position, trump, rules, tables=tables) for trump in trumps)
+            return Lines(made_line, chosen_line, team)
+
+        positions = [Position(layout, (), start.leader) for layout in layouts]
+        values = [solve_batch(positions, t, rules, every_card=False, tables=tables)[0] for t in trumps]
+        pairs = [(team_points(a), team_points(b)) for a, b in zip(values[0], values[1], strict=True)]
+        index, means = closest_pair(pairs)
+        real = lines_on(start.hands)
+        view = lines_on(layouts[index])
+    contract = deal.contract if deal.contract is not None else Contract.TRUMP
+    chosen_contract = Contract.MUIL if chosen == "muil" else Contract.TRUMP
+    factors = (call_factor(contract, deal, rules), call_factor(chosen_contract, deal, rules))
+    return CallWhatIf(deal.number, seat, made, chosen, real, view, len(layouts), means, factors)
+
+
 def line_cards(line: Line) -> list[str]:
     """A line's cards as the record writes them (``10H``), for a variation.
 
@@ -203,4 +304,14 @@ def warm_up() -> None:
             int(Card.HA), int(Card.S7)], tables=tables)  # fmt: skip
 
 
-__all__ = ["Lines", "TrickPair", "WhatIf", "line_cards", "moment_at", "warm_up", "what_if"]
+__all__ = [
+    "CallWhatIf",
+    "Lines",
+    "TrickPair",
+    "WhatIf",
+    "call_what_if",
+    "line_cards",
+    "moment_at",
+    "warm_up",
+    "what_if",
+]

@@ -3,7 +3,8 @@ been played from one play on, each held by the seat to play and legal in turn.
 
 A variation is what a coach's comment may carry (``annotations[].line`` in the record format):
 another card at a play, and the play after it. It replaces the cards from that play on, so the
-hands are those the seats held at that play.
+hands are those the seats held at that play. The other calls the chooser could have made
+(:func:`call_choices`) are the deal's other what-if, played out by the solver.
 """
 
 from __future__ import annotations
@@ -12,8 +13,43 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import CARD_POINTS, Card
-from ..rules import Contract, Rules, classify_violation, legal_mask, winning_position
+from ..rules import Contract, Rules, classify_violation, legal_mask, trump_options, winning_position
 from .results import DealResult
+
+SUIT_LETTERS = "HDCS"
+"""The trump suits' letters, in suit order."""
+
+
+def call_name(trump: int | None) -> str:
+    """A trump call's name: ``H``, ``D``, ``C``, ``S``, or ``muil`` for ``None``."""
+    return "muil" if trump is None else SUIT_LETTERS[trump]
+
+
+def trump_of(call: str) -> int | None:
+    """The trump suit of a call's name, ``None`` for muil.
+
+    >>> trump_of("C"), trump_of("muil")
+    (2, None)
+    """
+    return None if call == "muil" else SUIT_LETTERS.index(call)
+
+
+def chooser_of(deal: DealResult) -> int:
+    """Who chose trump: the chooser the record names (en face), else the dealer."""
+    return deal.chooser if deal.chooser is not None else deal.dealer
+
+
+def call_choices(deal: DealResult, rules: Rules) -> list[str]:
+    """The other calls the chooser could have made under the rules' ``trump_choice``, as the
+    trump review weighs them (:func:`~manillen_replay.rules.trump_options`): none for a deal
+    that cannot take a variation, or when the turned card made trump (``turned_card``)."""
+    if not can_vary(deal, rules):
+        return []
+    assert deal.hands is not None  # can_vary
+    turned = None if deal.trump is None else int(deal.trump)
+    made = call_name(turned)
+    options = trump_options(rules, deal.hands[chooser_of(deal)], turned)
+    return [name for name in map(call_name, options) if name != made]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,4 +156,14 @@ def play_variation(
     return played
 
 
-__all__ = ["VariationCard", "VariationProblem", "can_vary", "play_variation"]
+__all__ = [
+    "SUIT_LETTERS",
+    "VariationCard",
+    "VariationProblem",
+    "call_choices",
+    "call_name",
+    "can_vary",
+    "chooser_of",
+    "play_variation",
+    "trump_of",
+]
