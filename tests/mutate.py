@@ -39,7 +39,12 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/record": ("tests/test_record.py", "tests/test_readers.py"),
     "manillen_replay/store/importer.py": ("tests/test_store.py", "tests/test_data_loss.py"),
     "manillen_replay/store/batch.py": ("tests/test_store.py", "tests/test_readers.py"),
-    "dashboards/drafts.py": ("tests/test_data_loss.py", "tests/test_mutation_survivors.py"),
+    "dashboards/drafts.py": (
+        "tests/test_data_loss.py",
+        "tests/test_mutation_survivors.py",
+        "tests/test_readers.py",
+        "tests/test_mutants_drafts.py",
+    ),
     "manillen_replay/analysis/detectors.py": ("tests/test_detectors.py", "tests/test_mutation_survivors.py"),
     "manillen_replay/analysis/findings.py": ("tests/test_analysis.py", "tests/test_mutation_survivors.py"),
     "manillen_replay/report/svg.py": ("tests/test_svg.py", "tests/test_mutation_survivors.py"),
