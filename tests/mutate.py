@@ -56,6 +56,14 @@ NEEDS_THE_PROJECT_FOLDER = (
     "tests/test_data_loss.py::test_make_demo_keeps_the_matches_recorded_into_the_demo_archive",
 )
 
+# Tests whose fixture solves the sample archive (about 25 s): each mutant runs in a fresh process,
+# so a mutant of the importer reaching them would wait for the solver every time. What they check
+# (the docs' queries, the solver's accuracy) is not the mutated modules' behaviour.
+NEEDS_THE_SOLVER = (
+    "tests/test_store.py::test_docs_examples_run_on_the_sample",
+    "tests/test_store.py::test_player_accuracy_is_the_solvers_accuracy",
+)
+
 # What the tests read besides the code: the docs they check examples of, the shipped data.
 ALSO_COPY = ("README.md", "Makefile", "docs", "data", "schemas", "bench")
 
@@ -87,7 +95,7 @@ def _prepare(module: str, tests: tuple[str, ...]) -> Path:
         "pytest_add_cli_args_test_selection": [
             *tests,
             module,
-            *(arg for test in NEEDS_THE_PROJECT_FOLDER for arg in ("--deselect", test)),
+            *(arg for test in NEEDS_THE_PROJECT_FOLDER + NEEDS_THE_SOLVER for arg in ("--deselect", test)),
         ],
         "pytest_add_cli_args": ["-p", "no:cacheprovider"],
         "use_git_change_detection": False,
