@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pytest
 
@@ -558,3 +559,61 @@ def test_batch_columns_are_put_in_the_archives_order_and_strays_refused() -> Non
     assert arranged["c"].null_count == 2 and arranged["a"].to_pylist() == ["x", "y"]
     with pytest.raises(ValueError, match=r"batch columns \['b'\] are not in the table's columns \['a'\]"):
         _arranged(table, ["a"])
+
+
+# --------------------------------------------------------------------------- when DuckDB fails
+
+
+class _CommitFailing:
+    """A connection whose COMMIT fails with a given DuckDB error (the transaction ends with it)."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection, error: duckdb.Error) -> None:
+        self._connection = connection
+        self._error = error
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            self._connection.execute("ROLLBACK")
+            raise self._error
+        return self._connection.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+@pytest.mark.parametrize(
+    ("error", "says"),
+    [
+        (
+            duckdb.OutOfMemoryException(
+                "Out of Memory Error: failed to allocate block of 256 KiB\n\nPossible solutions:\n"
+                "* Reducing the number of threads (SET threads=X)"
+            ),
+            "failed to allocate block of 256 KiB; give the import more memory (a higher memory limit)",
+        ),
+        (
+            duckdb.IOException("IO Error: could not write the temporary file (SET memory_limit='1GB')"),
+            "could not write the temporary file (SET memory_limit='1GB'); give the import more memory "
+            "(a higher memory limit)",
+        ),
+        (
+            duckdb.FatalException("FATAL Error: failed to flush the write-ahead log"),
+            "failed to flush the write-ahead log; DuckDB gave up on the archive for this run: open it "
+            "again (files committed before stay)",
+        ),
+        (duckdb.IOException("IO Error: disk full"), "disk full"),
+    ],
+)
+def test_an_import_duckdb_cannot_write_says_what_to_do(
+    error: duckdb.Error, says: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Store() as store:
+        monkeypatch.setattr(store, "_con", _CommitFailing(store._con, error))
+        with pytest.raises(importer.ArchiveError) as failed:
+            store.import_entries(_entries([_line(random_record(1, deals=1))]))
+        monkeypatch.undo()
+        assert str(failed.value) == (
+            f"could not write to the archive ':memory:' while importing 'club.jsonl' (that file was "
+            f"rolled back): {says}"
+        )
+        assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
