@@ -23,8 +23,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutation"
 
-# The test files that exercise each core module's behaviour: a run takes minutes, not the hours
-# that the whole suite (browsers, the solver's compiled kernels) would take for every mutant.
+_DATA_LOSS_IMPORTS = (
+    "test_a_replaced_match_is_kept_and_can_be_restored",
+    "test_an_import_told_not_to_replace_keeps_the_archives_match",
+    "test_cli_import_names_what_it_replaced_and_restore_puts_it_back",
+)
+
+# The test files (or single tests, ``file::name``) that exercise each core module's behaviour: a run
+# takes minutes, not the hours that the whole suite (browsers, the solver's compiled kernels) would
+# take for every mutant.
 TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/cards.py": ("tests/test_rules.py", "tests/test_mutants_cards.py"),
     "manillen_replay/rules.py": (
@@ -37,7 +44,11 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/state.py": ("tests/test_rules.py", "tests/test_mutants_rules.py"),
     "manillen_replay/engine": ("tests/test_engine.py",),
     "manillen_replay/record": ("tests/test_record.py", "tests/test_readers.py"),
-    "manillen_replay/store/importer.py": ("tests/test_store.py", "tests/test_data_loss.py"),
+    # the import tests of the data-loss cases only: its pages' tests take seconds each, for every mutant
+    "manillen_replay/store/importer.py": (
+        "tests/test_store.py",
+        *(f"tests/test_data_loss.py::{test}" for test in _DATA_LOSS_IMPORTS),
+    ),
     "manillen_replay/store/batch.py": ("tests/test_store.py", "tests/test_readers.py"),
     "dashboards/drafts.py": (
         "tests/test_data_loss.py",
@@ -72,7 +83,7 @@ def _covering_tests(module: str) -> tuple[str, ...]:
     """The mapped tests of ``module``, or of the package it belongs to."""
     for mapped, tests in TESTS_FOR_MODULE.items():
         if module == mapped or module.startswith(mapped.rstrip("/") + "/"):
-            return tuple(test for test in tests if (ROOT / test).exists())
+            return tuple(test for test in tests if (ROOT / test.partition("::")[0]).exists())
     known = "\n  ".join(TESTS_FOR_MODULE)
     raise SystemExit(f"no tests are mapped for {module}; map it in tests/mutate.py. Mapped:\n  {known}")
 
