@@ -290,9 +290,13 @@ def test_a_file_of_many_bad_records_keeps_the_first_thousand_and_counts_the_rest
 ) -> None:
     monkeypatch.setattr(Store, "BATCH_SIZE", 500)
     lines = ["{broken"] * (MAX_REJECTS_KEPT + 3)
+    steps: list[int] = []
     with Store() as store:
-        summary = store.import_entries(_entries(lines))
-        rows = _rows(store, "SELECT line, message FROM rejects ORDER BY line NULLS LAST")
+        summary = store.import_entries(_entries(lines), on_progress=steps.append)
+        rows = _rows(
+            store, "SELECT line, pointer, message, problems, raw FROM rejects ORDER BY line NULLS LAST"
+        )
+    assert sum(steps) == MAX_REJECTS_KEPT + 3  # the records past the limit are read all the same
     assert (summary.refused, summary.not_kept, summary.matches) == (
         MAX_REJECTS_KEPT + 3,
         3,
@@ -303,8 +307,8 @@ def test_a_file_of_many_bad_records_keeps_the_first_thousand_and_counts_the_rest
         "and 3 more refused records, not kept: the archive keeps the first 1,000 of a file "
         "(check the file with manillen validate)"
     )
-    assert rows[-1] == {"line": None, "message": message}
-    assert summary.rejects[-1].detail == message and summary.rejects[-1].source == "club.jsonl"
+    assert rows[-1] == {"line": None, "pointer": "", "message": message, "problems": [message], "raw": ""}
+    assert summary.rejects[-1].describe() == f"club.jsonl: {message}"
     assert rows[MAX_REJECTS_KEPT - 1]["line"] == MAX_REJECTS_KEPT
 
 
