@@ -67,12 +67,20 @@ NEEDS_THE_PROJECT_FOLDER = (
     "tests/test_data_loss.py::test_make_demo_keeps_the_matches_recorded_into_the_demo_archive",
 )
 
-# Tests whose fixture solves the sample archive (about 25 s): each mutant runs in a fresh process,
-# so a mutant of the importer reaching them would wait for the solver every time. What they check
-# (the docs' queries, the solver's accuracy) is not the mutated modules' behaviour.
-NEEDS_THE_SOLVER = (
-    "tests/test_store.py::test_docs_examples_run_on_the_sample",
-    "tests/test_store.py::test_player_accuracy_is_the_solvers_accuracy",
+# The archive's tests that run the solver: each mutant runs in a fresh process, which loads the
+# solver's compiled kernels again (25 s to well over a minute on a busy machine) for every mutant of
+# the importer that reaches them. What they check (the docs' queries on solved deals, the costs'
+# rows, the solver's accuracy) is not the import's behaviour.
+NEEDS_THE_SOLVER = tuple(
+    f"tests/test_store.py::{test}"
+    for test in (
+        "test_docs_examples_run_on_the_sample",
+        "test_save_costs_stores_every_play_and_every_legal_card",
+        "test_save_costs_replaces_only_the_given_matches",
+        "test_save_costs_refuses_bad_frames_and_keeps_the_old_rows",
+        "test_costs_go_when_a_changed_match_is_imported_again",
+        "test_player_accuracy_is_the_solvers_accuracy",
+    )
 )
 
 # What the tests read besides the code: the docs they check examples of, the shipped data.
