@@ -159,14 +159,12 @@ def test_names_beyond_ascii_come_back_from_a_draft_file(tmp_path: Path) -> None:
 
 
 def test_open_drafts_come_latest_changed_first(tmp_path: Path) -> None:
-    first = drafts.save(rec.new_draft("aaa", _setup()), tmp_path)
-    drafts.save(rec.new_draft("bbb", _setup()), tmp_path)
-    drafts.save(rec.new_draft("ccc", _setup()), tmp_path)
     stamps = {"aaa": "2026-12-04T20:00:00+00:00", "bbb": "2026-12-04T19:00:00+00:00"}
     stamps["ccc"] = "2026-12-04T21:00:00+00:00"
     for draft_id, stamp in stamps.items():  # the time each was last changed, as the page wrote it
+        drafts.save(rec.new_draft(draft_id, _setup()), tmp_path)
         path = tmp_path / f"{draft_id}.json"
-        path.write_text(path.read_text().replace(json.dumps(first.updated), json.dumps(stamp)))
+        path.write_text(json.dumps({**json.loads(path.read_text()), "updated": stamp}))
     assert [d.draft_id for d in drafts.open_drafts(tmp_path)] == ["ccc", "aaa", "bbb"]
     assert drafts.open_drafts(tmp_path / "none") == []  # no folder yet: nothing open
 
