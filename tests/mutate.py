@@ -47,9 +47,14 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     # the import tests of the data-loss cases only: its pages' tests take seconds each, for every mutant
     "manillen_replay/store/importer.py": (
         "tests/test_store.py",
+        "tests/test_mutants_store.py",
         *(f"tests/test_data_loss.py::{test}" for test in _DATA_LOSS_IMPORTS),
     ),
-    "manillen_replay/store/batch.py": ("tests/test_store.py", "tests/test_readers.py"),
+    "manillen_replay/store/batch.py": (
+        "tests/test_store.py",
+        "tests/test_mutants_store.py",
+        "tests/test_readers.py",
+    ),
     "dashboards/drafts.py": (
         "tests/test_data_loss.py",
         "tests/test_mutation_survivors.py",
