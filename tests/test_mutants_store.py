@@ -363,6 +363,37 @@ def test_a_match_whose_rows_cannot_be_built_is_refused_alone(monkeypatch: pytest
         assert store.import_entries(_entries([_line(records[2])])).imported == 1
 
 
+def test_a_replacing_match_whose_rows_cannot_be_built_is_refused_and_its_fixed_copy_replaces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Refused, it replaces nothing and is not counted as replaced; a fixed copy later in the file
+    replaces the archive's version (compared with the archive's, not the refused one); the notes
+    of the other matches in that batch keep their ids."""
+    original = batch_module._Columns.table
+
+    def table(self: Any) -> Any:
+        if "venue" in self.names and "Unbuildable" in self.column("venue"):
+            raise pa.ArrowInvalid("no Arrow type for this value")
+        return original(self)
+
+    monkeypatch.setattr(batch_module._Columns, "table", table)
+    noted = json.loads(_line(random_record(0, deals=1)))
+    noted["deals"][0]["annotations"] = [{"author": "Anna", "text": "a note"}]
+    broken, fixed = random_record(1, deals=1), random_record(1, deals=1)
+    broken.match.venue, fixed.match.venue = "Unbuildable", "De Zwaan"
+    with Store() as store:
+        store.import_entries(_entries([_line(random_record(1, deals=2))], "old.jsonl"))
+        summary = store.import_entries(_entries([json.dumps(noted), _line(broken), _line(fixed)]))
+        assert (summary.imported, summary.replaced, summary.refused) == (1, 1, 1)
+        assert [r.describe() for r in summary.replacements] == [
+            "random-1 (2 deals in the archive, 1 deal in club.jsonl:3)"
+        ]
+        assert store.query("SELECT venue FROM matches WHERE match_id = 'random-1'")["venue"][0] == "De Zwaan"
+        assert _rows(store, "SELECT annotation_id, match_id, text FROM annotations") == [
+            {"annotation_id": 1, "match_id": "random-0", "text": "a note"}
+        ]
+
+
 def test_a_replay_that_fails_refuses_that_match_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     real = importer.replay
 
