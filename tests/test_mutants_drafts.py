@@ -232,6 +232,7 @@ def test_the_same_save_sent_twice_is_made_once(archive: Path) -> None:
     again = drafts.save_match(draft, finished=finished)
     assert again.again and again.match_id == "2026-12-04-de-zwaan-1"
     assert again.summary.skipped == 1 and again.summary.imported == 0
+    assert again.analysis.matches == 0  # nothing analysed again
     assert _stored(archive) == {"2026-12-04-de-zwaan-1": 1}
     # the draft file already held the finished deal: left as it was
     assert drafts.load("aaaa1111", drafts.folder(archive)) == written == again.draft
@@ -250,16 +251,55 @@ def test_a_save_whose_phone_dropped_before_the_draft_was_written_writes_it_when_
     assert on_file.version == draft.version + 1 and on_file.setup.match_id == again.match_id
 
 
-def test_a_save_from_a_phone_that_missed_the_other_phones_deal_is_refused(archive: Path) -> None:
-    one = drafts.save(_played("aaaa1111", seed=7), drafts.folder(archive))
-    two = drafts.load("aaaa1111", drafts.folder(archive))  # the second phone at the table
+def test_a_save_sent_again_writes_the_draft_over_the_version_another_phone_wrote_meanwhile(
+    archive: Path,
+) -> None:
+    """The first save's phone dropped before its draft was written; the table's other phone wrote
+    the draft since (a tap). Sent again, the finished deal is written as the newest version, so
+    the other phone's stale copy cannot be written over it."""
+    folder = drafts.folder(archive)
+    draft = drafts.save(_played("aaaa1111"), folder)
+    finished, _, _ = rec.finish_deal(draft)
+    drafts.save_match(draft)
+    other = drafts.load("aaaa1111", folder)
+    assert other is not None
+    tapped = drafts.save(rec.undo_card(other), folder)  # the other phone's tap: a newer version
+    drafts.save_match(draft, finished=finished)
+    on_file = drafts.load("aaaa1111", folder)
+    assert on_file is not None and on_file.deals == finished.deals and on_file.version == tapped.version + 1
+    with pytest.raises(drafts.DraftChangedError):
+        drafts.save(tapped, folder)
+
+
+def test_a_save_sent_again_writes_the_draft_when_no_draft_file_was_ever_written(
+    archive: Path, tmp_path: Path
+) -> None:
+    where = tmp_path / "phones"
+    draft = _played("aaaa1111")
+    finished, _, _ = rec.finish_deal(draft)
+    drafts.save_match(draft, where)
+    again = drafts.save_match(draft, where, finished=finished)
+    on_file = drafts.load("aaaa1111", where)
+    assert again.again and on_file is not None and on_file.deals == finished.deals
+
+
+def test_a_save_from_a_phone_that_missed_the_other_phones_deal_is_refused(
+    archive: Path, tmp_path: Path
+) -> None:
+    where = tmp_path / "phones"  # a drafts folder of its own: the check reads the drafts there
+    one = drafts.save(_played("aaaa1111", seed=7), where)
+    two = drafts.load("aaaa1111", where)  # the second phone at the table
     assert two is not None
     finished, _, _ = rec.finish_deal(one)
-    drafts.save_match(one, finished=finished)
+    drafts.save_match(one, where, finished=finished)
     other = _played("aaaa1111", seed=11)  # phone two entered a deal of its own meanwhile
     other.version = two.version
-    with pytest.raises(drafts.DraftChangedError, match="another phone at this table saved a deal"):
-        drafts.save_match(other)
+    with pytest.raises(drafts.DraftChangedError) as refused:
+        drafts.save_match(other, where)
+    assert str(refused.value) == (
+        "another phone at this table saved a deal meanwhile: the page now shows the match as that "
+        "phone left it"
+    )
     assert _stored(archive) == {"2026-12-04-de-zwaan-1": 1}
     with Store(archive, read_only=True) as store:
         kept = store.query("SELECT record FROM matches")["record"][0]
