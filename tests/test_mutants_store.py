@@ -294,7 +294,8 @@ def test_a_file_of_many_bad_records_keeps_the_first_thousand_and_counts_the_rest
     with Store() as store:
         summary = store.import_entries(_entries(lines), on_progress=steps.append)
         rows = _rows(
-            store, "SELECT line, pointer, message, problems, raw FROM rejects ORDER BY line NULLS LAST"
+            store,
+            "SELECT source, line, pointer, message, problems, raw FROM rejects ORDER BY line NULLS LAST",
         )
     assert sum(steps) == MAX_REJECTS_KEPT + 3  # the records past the limit are read all the same
     assert (summary.refused, summary.not_kept, summary.matches) == (
@@ -307,8 +308,16 @@ def test_a_file_of_many_bad_records_keeps_the_first_thousand_and_counts_the_rest
         "and 3 more refused records, not kept: the archive keeps the first 1,000 of a file "
         "(check the file with manillen validate)"
     )
-    assert rows[-1] == {"line": None, "pointer": "", "message": message, "problems": [message], "raw": ""}
-    assert summary.rejects[-1].describe() == f"club.jsonl: {message}"
+    assert rows[-1] == {
+        "source": "club.jsonl",
+        "line": None,
+        "pointer": "",
+        "message": message,
+        "problems": [message],
+        "raw": "",
+    }
+    last = summary.rejects[-1]
+    assert (last.source, last.line, last.pointer, last.detail) == ("club.jsonl", None, "", message)
     assert rows[MAX_REJECTS_KEPT - 1]["line"] == MAX_REJECTS_KEPT
 
 
