@@ -184,6 +184,8 @@ def test_a_restored_version_is_the_record_as_it_was_with_its_notes(tmp_path: Pat
         assert versions[0]["replaced_at"] >= versions[0]["imported_at"]
         number, summary = store.restore_version("random-5")
         assert (number, summary.replaced) == (1, 1)
+        restored = _rows(store, "SELECT source, line FROM matches WHERE match_id = 'random-5'")
+        assert restored == [{"source": "version 1 of random-5", "line": None}]  # where it came from
         assert store.query("SELECT deals FROM matches WHERE match_id = 'random-5'")["deals"][0] == 2
         assert (
             store.query("SELECT record FROM matches WHERE match_id = 'random-5'")["record"][0] == first_text
