@@ -224,6 +224,57 @@ def test_a_saved_deal_is_in_the_archive_analysed_and_its_finished_draft_written(
     assert saved.draft is finished
 
 
+def test_a_save_analyses_only_its_own_match_and_names_where_it_came_from(archive: Path) -> None:
+    _import(archive, {"id": "upload-1", "date": "2026-06-01"})  # imported, never analysed
+    draft = _played("aaaa1111")
+    saved = drafts.save_match(draft)
+    assert saved.analysis.matches == 1
+    with Store(archive, read_only=True) as store:
+        rows = store.query(
+            "SELECT match_id, source, analysed_at IS NOT NULL AS analysed FROM matches ORDER BY 1"
+        )
+    assert rows.rows() == [
+        ("2026-12-04-de-zwaan-1", "recorded match 2026-12-04-de-zwaan-1", True),
+        ("upload-1", "club.jsonl", False),
+    ]
+
+
+def test_a_save_writes_its_finished_draft_over_the_version_another_phone_wrote_meanwhile(
+    archive: Path, tmp_path: Path
+) -> None:
+    """The other phone at the table tapped (a newer version on file, the same saved deals): the
+    save goes through and its finished draft is the newest version, so the other phone's stale
+    copy cannot be written over it."""
+    where = tmp_path / "phones"
+    draft = drafts.save(_played("aaaa1111"), where)
+    other = drafts.load("aaaa1111", where)
+    assert other is not None
+    tapped = drafts.save(rec.undo_card(other), where)
+    finished, _, _ = rec.finish_deal(draft)
+    drafts.save_match(draft, where, finished=finished)
+    on_file = drafts.load("aaaa1111", where)
+    assert on_file is not None and on_file.deals == finished.deals and on_file.version == tapped.version + 1
+    with pytest.raises(drafts.DraftChangedError):
+        drafts.save(tapped, where)
+
+
+def test_a_save_writes_its_finished_draft_when_none_was_written_before(archive: Path, tmp_path: Path) -> None:
+    where = tmp_path / "phones"
+    draft = _played("aaaa1111")
+    finished, _, _ = rec.finish_deal(draft)
+    saved = drafts.save_match(draft, where, finished=finished)
+    on_file = drafts.load("aaaa1111", where)
+    assert saved.draft is finished and on_file is not None and on_file.deals == finished.deals
+
+
+def test_a_new_id_is_free_of_every_match_in_the_archive(archive: Path) -> None:
+    """Uploads hold the draft's id and the next one: the match goes under the first id free."""
+    _import(archive, {"id": "2026-12-04-de-zwaan-1"}, {"id": "2026-12-04-de-zwaan-2"})
+    saved = drafts.save_match(_played("aaaa1111"))
+    assert saved.match_id == "2026-12-04-de-zwaan-3"
+    assert _stored(archive) == {f"2026-12-04-de-zwaan-{n}": 1 for n in (1, 2, 3)}
+
+
 def test_the_same_save_sent_twice_is_made_once(archive: Path) -> None:
     draft = drafts.save(_played("aaaa1111"), drafts.folder(archive))
     finished, _, _ = rec.finish_deal(draft)
