@@ -663,3 +663,31 @@ def test_an_import_duckdb_cannot_write_says_what_to_do(
             f"rolled back): {says}"
         )
         assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
+
+
+class _CheckpointInterrupted:
+    """A connection whose CHECKPOINT is stopped by a Ctrl-C (DuckDB says "Query interrupted")."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "CHECKPOINT":
+            raise RuntimeError("Query interrupted")
+        return self._connection.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def test_a_ctrl_c_in_the_final_checkpoint_is_an_interrupt_and_keeps_the_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Store(tmp_path / "club.duckdb") as store:
+        monkeypatch.setattr(store, "_con", _CheckpointInterrupted(store._con))
+        summary = ImportSummary()
+        with pytest.raises(KeyboardInterrupt):
+            store.import_entries(_entries([_line(random_record(1, deals=1))]), summary=summary)
+        monkeypatch.undo()
+        assert (summary.files, summary.imported) == (1, 1)
+        assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 1
