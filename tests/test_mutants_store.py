@@ -691,3 +691,21 @@ def test_a_ctrl_c_in_the_final_checkpoint_is_an_interrupt_and_keeps_the_files(
         monkeypatch.undo()
         assert (summary.files, summary.imported) == (1, 1)
         assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 1
+
+
+def test_a_record_that_breaks_the_reader_is_refused_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importer.dumps
+
+    def breaking(record: Record, **options: Any) -> str:
+        if record.match.id == "random-1":
+            raise RuntimeError("broken")
+        return real(record, **options)
+
+    monkeypatch.setattr(importer, "dumps", breaking)
+    with Store() as store:
+        summary = store.import_entries(_entries([_line(random_record(s, deals=1)) for s in range(3)]))
+        assert (summary.imported, summary.refused) == (2, 1)
+        assert [(r.line, r.detail) for r in summary.rejects] == [
+            (2, "could not read this record (RuntimeError: broken); please report it")
+        ]
+        assert _rows(store, "SELECT source, line FROM rejects") == [{"source": "club.jsonl", "line": 2}]
