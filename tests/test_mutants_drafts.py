@@ -143,10 +143,12 @@ def test_the_draft_limit_counts_open_drafts_only_and_refuses_at_the_limit(
 
 
 def test_a_draft_of_exactly_the_size_limit_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    drafts.save(rec.new_draft("abc123", _setup()), tmp_path)
+    draft = drafts.save(rec.new_draft("abc123", _setup()), tmp_path)
     size = (tmp_path / "abc123.json").stat().st_size
     monkeypatch.setattr(drafts, "MAX_DRAFT_BYTES", size)
     assert drafts.load("abc123", tmp_path) is not None
+    drafts.save(draft, tmp_path)  # written again at the very same size: still taken
+    assert (tmp_path / "abc123.json").stat().st_size == size
     monkeypatch.setattr(drafts, "MAX_DRAFT_BYTES", size - 1)
     assert drafts.load("abc123", tmp_path) is None
 
@@ -318,8 +320,12 @@ def test_a_save_sent_again_writes_the_draft_over_the_version_another_phone_wrote
     drafts.save_match(draft, finished=finished)
     on_file = drafts.load("aaaa1111", folder)
     assert on_file is not None and on_file.deals == finished.deals and on_file.version == tapped.version + 1
-    with pytest.raises(drafts.DraftChangedError):
+    with pytest.raises(drafts.DraftChangedError) as refused:
         drafts.save(tapped, folder)
+    assert str(refused.value) == (
+        "another phone at this table changed the match meanwhile: the page now shows it as that "
+        "phone left it; tap again what you meant to"
+    )
 
 
 def test_a_save_sent_again_writes_the_draft_when_no_draft_file_was_ever_written(
