@@ -456,3 +456,21 @@ def test_a_three_player_games_rules_are_not_offered_for_a_four_player_match(arch
     with Store(archive) as store:
         assert store.import_entries([Entry("three.jsonl", 1, dumps(record, pretty=False).encode())]).imported
     assert drafts.last_rules(["Anna", "Bert", "Carla"]) == _options(target=121)
+
+
+def test_a_draft_over_the_size_limit_is_refused_and_left_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = tmp_path / "club" / "club.drafts"  # no folder yet, nor its parent
+    draft = drafts.save(rec.new_draft("abc123", _setup()), where)
+    before = (draft.version, draft.updated)
+    monkeypatch.setattr(drafts, "MAX_DRAFT_BYTES", 100)
+    with pytest.raises(rec.RecordingError) as refused:
+        drafts.save(draft, where)
+    message = str(refused.value)
+    assert message.startswith("this draft would be ") and message.endswith(
+        " bytes, over the limit of 100 for a draft: shorten its notes, or save the match and start a new one"
+    )
+    assert (draft.version, draft.updated) == before  # as it was: the page can still save it
+    monkeypatch.undo()
+    assert drafts.save(draft, where).version == 2
