@@ -35,7 +35,7 @@ CHECK_TESTS := \
 	tests/test_rules.py tests/test_engine.py tests/test_notation.py tests/test_properties.py \
 	tests/test_perft.py tests/test_variants.py tests/test_generate.py \
 	tests/test_players.py tests/test_slips.py tests/test_record.py tests/test_readers.py \
-	tests/test_bad_input.py tests/test_archive_invariants.py tests/test_store.py \
+	tests/test_bad_input.py tests/test_archive_invariants.py tests/test_store.py tests/test_mutants_store.py \
 	tests/test_analysis.py tests/test_detectors.py tests/test_ranking.py tests/test_call_model.py \
 	tests/test_what_if.py \
 	tests/test_words.py tests/test_accuracy.py tests/test_layers.py tests/test_evening.py \

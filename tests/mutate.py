@@ -23,8 +23,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutation"
 
-# The test files that exercise each core module's behaviour: a run takes minutes, not the hours
-# that the whole suite (browsers, the solver's compiled kernels) would take for every mutant.
+_DATA_LOSS_IMPORTS = (
+    "test_a_replaced_match_is_kept_and_can_be_restored",
+    "test_an_import_told_not_to_replace_keeps_the_archives_match",
+    "test_cli_import_names_what_it_replaced_and_restore_puts_it_back",
+)
+
+# The test files (or single tests, ``file::name``) that exercise each core module's behaviour: a run
+# takes minutes, not the hours that the whole suite (browsers, the solver's compiled kernels) would
+# take for every mutant.
 TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/cards.py": ("tests/test_rules.py", "tests/test_mutants_cards.py"),
     "manillen_replay/rules.py": (
@@ -53,9 +60,23 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_readers.py",
         "tests/test_mutants_record.py",
     ),
-    "manillen_replay/store/importer.py": ("tests/test_store.py", "tests/test_data_loss.py"),
-    "manillen_replay/store/batch.py": ("tests/test_store.py", "tests/test_readers.py"),
-    "dashboards/drafts.py": ("tests/test_data_loss.py", "tests/test_mutation_survivors.py"),
+    # the import tests of the data-loss cases only: its pages' tests take seconds each, for every mutant
+    "manillen_replay/store/importer.py": (
+        "tests/test_store.py",
+        "tests/test_mutants_store.py",
+        *(f"tests/test_data_loss.py::{test}" for test in _DATA_LOSS_IMPORTS),
+    ),
+    "manillen_replay/store/batch.py": (
+        "tests/test_store.py",
+        "tests/test_mutants_store.py",
+        "tests/test_readers.py",
+    ),
+    "dashboards/drafts.py": (
+        "tests/test_data_loss.py",
+        "tests/test_mutation_survivors.py",
+        "tests/test_readers.py",
+        "tests/test_mutants_drafts.py",
+    ),
     "manillen_replay/analysis/detectors.py": ("tests/test_detectors.py", "tests/test_mutation_survivors.py"),
     "manillen_replay/analysis/findings.py": ("tests/test_analysis.py", "tests/test_mutation_survivors.py"),
     "manillen_replay/report/svg.py": ("tests/test_svg.py", "tests/test_mutation_survivors.py"),
@@ -67,6 +88,22 @@ NEEDS_THE_PROJECT_FOLDER = (
     "tests/test_data_loss.py::test_make_demo_keeps_the_matches_recorded_into_the_demo_archive",
 )
 
+# The archive's tests that run the solver: each mutant runs in a fresh process, which loads the
+# solver's compiled kernels again (25 s to well over a minute on a busy machine) for every mutant of
+# the importer that reaches them. What they check (the docs' queries on solved deals, the costs'
+# rows, the solver's accuracy) is not the import's behaviour.
+NEEDS_THE_SOLVER = tuple(
+    f"tests/test_store.py::{test}"
+    for test in (
+        "test_docs_examples_run_on_the_sample",
+        "test_save_costs_stores_every_play_and_every_legal_card",
+        "test_save_costs_replaces_only_the_given_matches",
+        "test_save_costs_refuses_bad_frames_and_keeps_the_old_rows",
+        "test_costs_go_when_a_changed_match_is_imported_again",
+        "test_player_accuracy_is_the_solvers_accuracy",
+    )
+)
+
 # What the tests read besides the code: the docs they check examples of, the shipped data.
 ALSO_COPY = ("README.md", "Makefile", "docs", "data", "schemas", "bench")
 
@@ -75,7 +112,7 @@ def _covering_tests(module: str) -> tuple[str, ...]:
     """The mapped tests of ``module``, or of the package it belongs to."""
     for mapped, tests in TESTS_FOR_MODULE.items():
         if module == mapped or module.startswith(mapped.rstrip("/") + "/"):
-            return tuple(test for test in tests if (ROOT / test).exists())
+            return tuple(test for test in tests if (ROOT / test.partition("::")[0]).exists())
     known = "\n  ".join(TESTS_FOR_MODULE)
     raise SystemExit(f"no tests are mapped for {module}; map it in tests/mutate.py. Mapped:\n  {known}")
 
@@ -98,7 +135,7 @@ def _prepare(module: str, tests: tuple[str, ...]) -> Path:
         "pytest_add_cli_args_test_selection": [
             *tests,
             module,
-            *(arg for test in NEEDS_THE_PROJECT_FOLDER for arg in ("--deselect", test)),
+            *(arg for test in NEEDS_THE_PROJECT_FOLDER + NEEDS_THE_SOLVER for arg in ("--deselect", test)),
         ],
         "pytest_add_cli_args": ["-p", "no:cacheprovider"],
         "use_git_change_detection": False,

@@ -22,7 +22,7 @@ from manillen_replay.analysis.costs import PlayCost, dd_costs, view_costs
 from manillen_replay.cards import CARD_BY_TEXT, CARD_POINTS
 from manillen_replay.engine import MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
-from manillen_replay.record import Entry, dumps, loads
+from manillen_replay.record import Entry, dumps, load, loads
 from manillen_replay.store import (
     SCHEMA_VERSION,
     TABLES,
@@ -40,6 +40,7 @@ from manillen_replay.store.analyse import cost_frames
 
 from .conftest import BAD_LINE, BAD_LINE_NUMBER, SAMPLE_FINDINGS, SLOPPY_MATCH_ID
 from .factories import random_record
+from .test_archive_invariants import assert_archive_holds
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_TRICK = ROOT / "data" / "samples" / "seed-trick.json"
@@ -67,6 +68,7 @@ def test_sample_import_loads_every_table(sample_store: Store, sample_records: li
     assert _count(sample_store, "plays") == sum(len(t.cards) for d in played for t in d.tricks)
     assert _count(sample_store, "hands") == 4 * sum(1 for r in results for d in r.deals if d.hands)
     assert _count(sample_store, "annotations") == 3
+    assert_archive_holds(sample_store, [loads(line) for line in sample_records])
 
 
 def test_refused_record_goes_to_rejects_with_its_place_and_text(
@@ -90,6 +92,7 @@ def test_reimport_skips_what_is_already_there(store: Store, sample_records: list
     assert (again.imported, again.replaced, again.skipped, again.deals) == (0, 0, len(sample_records), 0)
     assert _count(store, "plays") == plays
     assert _count(store, "matches") == len(sample_records)
+    assert_archive_holds(store, [loads(line) for line in sample_records])
 
 
 def test_changed_match_replaces_the_old_rows(store: Store) -> None:
@@ -103,6 +106,7 @@ def test_changed_match_replaces_the_old_rows(store: Store) -> None:
     assert store.query("SELECT venue FROM matches")["venue"].to_list() == ["Cafe Nieuw"]
     assert _count(store, "deals") == 3
     assert _count(store, "tricks") == tricks_before * 3 // 4
+    assert_archive_holds(store, [record])
 
 
 def test_same_id_twice_in_one_file_is_imported_then_replaced(store: Store) -> None:
@@ -111,6 +115,7 @@ def test_same_id_twice_in_one_file_is_imported_then_replaced(store: Store) -> No
     summary = store.import_entries(_entries([dumps(old, pretty=False), dumps(new, pretty=False)]))
     assert (summary.imported, summary.replaced) == (1, 1)
     assert _count(store, "deals") == 3
+    assert_archive_holds(store, [new])
 
 
 def test_rejects_describe_the_latest_import_of_a_file(store: Store, sample_archive: Path) -> None:
@@ -127,6 +132,7 @@ def test_imports_in_batches_and_reports_progress(store: Store, monkeypatch: pyte
     summary = store.import_entries(_entries(lines), on_progress=steps.append)
     assert len(steps) == 4 and sum(steps) == 7
     assert summary.imported == 7 and _count(store, "matches") == 7
+    assert_archive_holds(store, [loads(line) for line in lines])
 
 
 def _interrupting(entries: list[Entry], after: int) -> Iterator[Entry]:
@@ -461,6 +467,9 @@ def test_every_variant_sample_imports() -> None:
         assert frame.height >= 5
         # Every play is attributed to a person (the dummy's cards to the dealer who plays them).
         assert _count(archive, "plays", "player NOT IN (SELECT player FROM seats)") == 0
+        assert_archive_holds(
+            archive, [load(path) for path in sorted((ROOT / "data" / "samples").glob("*.json"))]
+        )
 
 
 # --------------------------------------------------------------------------- schema contents
@@ -971,6 +980,7 @@ def test_club_evening_blocks_are_stored(store: Store) -> None:
     """A club evening's result, each player's blocks won, is in the archive."""
     path = Path(__file__).resolve().parent.parent / "data" / "samples" / "club-evening.json"
     store.import_paths([path])
+    assert_archive_holds(store, [load(path)])
     won = store.query("SELECT player, blocks_won, blocks FROM blocks_won ORDER BY player")
     assert won.rows() == [("Anna", 3, 3), ("Bert", 1, 3), ("Carla", 1, 3), ("Dirk", 1, 3)]
     assert store.query("SELECT count(*) AS n FROM blocks")["n"][0] == 6
