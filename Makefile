@@ -38,7 +38,7 @@ CHECK_TESTS := \
 	tests/test_bad_input.py tests/test_archive_invariants.py tests/test_store.py \
 	tests/test_analysis.py tests/test_detectors.py tests/test_ranking.py tests/test_call_model.py \
 	tests/test_words.py tests/test_accuracy.py tests/test_layers.py tests/test_evening.py \
-	tests/test_mutants_cards.py tests/test_mutants_rules.py manillen_replay
+	tests/test_mutants_cards.py tests/test_mutants_rules.py tests/test_mutants_analysis.py manillen_replay
 WORKERS ?= 2
 
 check: $(STAMP)
