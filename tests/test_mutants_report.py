@@ -1,0 +1,267 @@
+"""The report's and the dashboard's pictures as a reader sees them: the behaviours that mutation
+testing of ``report/svg.py`` (``make mutate MODULE=manillen_replay/report/svg.py``) showed no
+other test defended. Each picture is parsed as XML and read back, as in tests/test_svg.py."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from xml.etree import ElementTree
+
+import pytest
+
+from manillen_replay.cards import Card, Suit
+from manillen_replay.report import svg
+
+from .test_svg import bars_of, parse, points_of, texts_of
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def only_drawing(root: ElementTree.Element) -> None:
+    """Nothing but elements: text only inside a ``<text>`` or a tooltip, never loose between shapes."""
+    for element in root.iter():
+        if element.tag not in (f"{SVG}text", f"{SVG}title"):
+            assert not (element.text or "").strip(), element.tag
+        assert not (element.tail or "").strip(), element.tag
+
+
+def numbers_in(path: str) -> list[tuple[float, float]]:
+    """The points of a path made of straight moves and lines (M and L)."""
+    values = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", path)]
+    return list(zip(values[::2], values[1::2], strict=True))
+
+
+# --------------------------------------------------------------------------- cards
+
+
+@pytest.mark.parametrize(("text", "red"), [("10H", True), ("AD", True), ("KC", False), ("7S", False)])
+def test_a_card_shows_its_rank_in_its_suit_colour_and_says_what_it_is(text: str, red: bool) -> None:
+    card = Card.parse(text)
+    root = parse(svg.card_svg(card))
+    only_drawing(root)
+    assert (root.get("width"), root.get("height"), root.get("viewBox")) == ("30", "42", "0 0 30 42")
+    assert root.get("data-card") == text
+    assert root.get("aria-label") == f"{card.rank.text} {card.suit.english}"
+    colour = svg.RED if red else svg.BLACK
+    (rank,) = root.iter(f"{SVG}text")
+    assert rank.text == card.rank.text and rank.get("fill") == colour
+    (sign,) = root.iter(f"{SVG}path")
+    assert sign.get("fill") == colour
+    alone = parse(svg.suit_svg(card.suit)).find(f"{SVG}path")
+    assert alone is not None and sign.get("d") == alone.get("d")  # the same sign as in running text
+
+
+def test_a_card_played_and_the_better_card_are_outlined_in_their_own_colours() -> None:
+    """The report's legend: the card played outlined in gold, the better card in green, any other
+    card in a thin grey line."""
+    card = Card.parse("QS")
+    outlines = {}
+    for mark in ("", "played", "better"):
+        root = parse(svg.card_svg(card, mark=mark))
+        rect = root.find(f"{SVG}rect")
+        assert rect is not None
+        outlines[mark] = (root.get("class"), rect.get("stroke"), rect.get("stroke-width"), rect.get("fill"))
+    assert outlines == {
+        "": ("card", "#888888", "1", "#ffffff"),
+        "played": ("card played", "#e0a800", "3", "#ffffff"),
+        "better": ("card better", svg.GAIN, "3", "#ffffff"),
+    }
+
+
+@pytest.mark.parametrize("suit", list(Suit))
+def test_a_suit_sign_in_running_text_keeps_its_shape_and_colour_at_any_size(suit: Suit) -> None:
+    for size, width in ((None, "10"), (18.0, "15")):
+        root = parse(svg.suit_svg(suit) if size is None else svg.suit_svg(suit, size))
+        only_drawing(root)
+        assert (root.get("width"), root.get("height")) == (width, "12" if size is None else "18")
+        assert root.get("viewBox") == "0 0 10 12" and root.get("aria-label") == suit.english
+        path = root.find(f"{SVG}path")
+        assert path is not None and path.get("fill") == (svg.RED if suit.is_red else svg.BLACK)
+
+
+# --------------------------------------------------------------------------- line charts
+
+
+def test_each_mark_sits_on_its_point_and_is_seen_and_hovered_whole() -> None:
+    """A dot, a diamond, a cross or a ring is centred on its value; it is at least as big as a dot
+    and no bigger than the point's hover circle (pointing anywhere on it shows its tooltip)."""
+    kinds = ("dot", "diamond", "cross", "ring")
+    picture = svg.line_chart(
+        [svg.Series(kind, "#123456", [1.0, 2.0, 3.0], marker=kind, line=False) for kind in kinds],
+        ["1", "2", "3"],
+        title="Marks",
+        x_title="deal",
+    )
+    root = parse(picture)
+    only_drawing(root)
+    groups = [g for g in root.iter(f"{SVG}g") if g.get("class") == "point"]
+    assert len(groups) == 12
+    for group in groups:
+        hit = group.findall(f"{SVG}circle")[-1]
+        cx, cy, reach = float(hit.get("cx", 0)), float(hit.get("cy", 0)), float(hit.get("r", 0))
+        mark = group[1]
+        kind = (group.findtext(f"{SVG}title") or "").split(" ·")[0]
+        if kind in ("dot", "ring"):
+            assert (float(mark.get("cx", 0)), float(mark.get("cy", 0))) == (cx, cy)
+            radius = float(mark.get("r", 0)) + float(mark.get("stroke-width", 0)) / 2
+            assert mark.get("fill") == ("none" if kind == "ring" else "#123456")
+            if kind == "ring":
+                assert mark.get("stroke") == "#123456" and mark.get("stroke-width") == "2"
+        else:
+            corners = numbers_in(mark.get("d", ""))
+            assert len(corners) == 4
+            xs, ys = [x for x, _ in corners], [y for _, y in corners]
+            assert (min(xs) + max(xs)) / 2 == pytest.approx(cx, abs=0.06)
+            assert (min(ys) + max(ys)) / 2 == pytest.approx(cy, abs=0.06)
+            radius = max(max(xs) - cx, max(ys) - cy)
+            if kind == "diamond":
+                # top, right, bottom, left: a square standing on a corner
+                assert corners[0][0] == corners[2][0] == cx and corners[1][1] == corners[3][1] == cy
+                assert corners[0][1] < cy < corners[2][1] and corners[3][0] < cx < corners[1][0]
+            else:
+                # two strokes, each from one corner to the opposite one, crossing on the point
+                (ax, ay), (bx, by), (cx2, cy2), (dx, dy) = corners
+                assert {ax, bx} == {cx2, dx} == {min(xs), max(xs)} and ay < by and cy2 > dy
+                assert mark.get("stroke") == "#123456"
+        assert 3.0 <= radius <= reach, kind
+
+
+def test_the_points_of_a_line_chart_are_spread_evenly_over_the_plot_above_their_labels() -> None:
+    labels = [str(n) for n in range(1, 7)]
+    picture = svg.line_chart(
+        [svg.Series("Anna", "#1f77b4", [0.5, 1.5, 2.5, 3.5, 4.5, 5.5])], labels, title="Score", x_title="deal"
+    )
+    root = parse(picture)
+    only_drawing(root)
+    points = points_of(root)
+    xs = [x for x, _, _ in points]
+    gaps = [b - a for a, b in itertools.pairwise(xs)]
+    assert all(gap == pytest.approx(gaps[0], abs=0.11) for gap in gaps) and gaps[0] > 0
+    width = float((root.get("viewBox") or "").split()[2])
+    assert gaps[0] * 5 > width * 0.7 and xs[0] > 0 and xs[-1] < width
+    assert [tip for *_, tip in points][1] == "Anna · 2: 1.5"  # the decimal point by default
+    under = {
+        "".join(t.itertext()): float(t.get("y", 0))
+        for t in root.iter(f"{SVG}text")
+        if t.get("text-anchor") == "middle"
+    }
+    lowest = max(y for _, y, _ in points)
+    assert all(under[label] > lowest for label in labels)
+    axis = [x for label, x in zip(labels, xs, strict=True)]
+    label_xs = [
+        float(t.get("x", 0))
+        for t in root.iter(f"{SVG}text")
+        if t.get("text-anchor") == "middle" and "".join(t.itertext()) in labels
+    ]
+    assert label_xs == pytest.approx(axis, abs=0.11)
+    # only what the chart was given, and the numbers of its axis: no y title when none was given
+    words = {text for text in texts_of(root) if not re.fullmatch(r"−?\d+(\.\d+)?", text)}
+    assert words == {"Score", "Anna", "deal"}
+
+
+def test_a_line_chart_of_one_point_draws_it_in_the_middle() -> None:
+    root = parse(svg.line_chart([svg.Series("A", "#111111", [3.0])], ["1"], title="S", x_title="deal"))
+    ((x, _, _),) = points_of(root)
+    label = next(
+        t
+        for t in root.iter(f"{SVG}text")
+        if "".join(t.itertext()) == "1" and t.get("text-anchor") == "middle"
+    )
+    assert float(label.get("x", 0)) == pytest.approx(x, abs=0.11)
+    width = float((root.get("viewBox") or "").split()[2])
+    left = min(float(line.get("x1", 0)) for line in root.iter(f"{SVG}line"))
+    right = max(float(line.get("x2", 0)) for line in root.iter(f"{SVG}line"))
+    assert x == pytest.approx((left + right) / 2, abs=0.11) and right < width
+
+
+# --------------------------------------------------------------------------- waterfalls
+
+
+STEPS = [
+    svg.Step("what the cards were worth", 40.0, total=True),
+    svg.Step("given away by my own play", -5.5),
+    svg.Step("given away by my partner", 0.0),
+    svg.Step("won back from the opponents", 2.0),
+    svg.Step("points taken", 36.5, total=True),
+]
+
+
+def test_a_waterfall_writes_each_step_label_under_its_own_bar_in_whole_words() -> None:
+    root = parse(svg.waterfall(STEPS, title="Anna", width=420))
+    only_drawing(root)
+    bars = bars_of(root)
+    slot = bars[1][0] - bars[0][0]
+    small = [t for t in root.iter(f"{SVG}text") if t.get("font-size") == "10.5"]
+    lines_by_bar: dict[int, list[tuple[float, str]]] = {}
+    plot_bottom = max(y + h for _, y, _, h, _ in bars)
+    for text in small:
+        x, y = float(text.get("x", 0)), float(text.get("y", 0))
+        index = min(range(len(bars)), key=lambda i: abs(bars[i][0] + bars[i][2] / 2 - x))
+        assert abs(bars[index][0] + bars[index][2] / 2 - x) < 0.2  # centred under its bar
+        assert y > plot_bottom
+        assert svg._width_of(text.text or "", 10.5) <= slot  # no line reaches the next bar's
+        lines_by_bar.setdefault(index, []).append((y, text.text or ""))
+    for index, step in enumerate(STEPS):
+        lines = sorted(lines_by_bar[index])
+        assert " ".join(line for _, line in lines) == step.label  # in order, no word cut
+        assert len(lines) > 1 or index == len(STEPS) - 1
+    # the numbers over the bars: signed changes, a decimal point by default, no y title
+    assert {"40", "−5.5", "0", "+2", "36.5"} <= set(texts_of(root))
+    words = {t for t in texts_of(root) if not re.fullmatch(r"[−+]?\d+(\.\d+)?", t)}
+    label_lines = {line for lines in lines_by_bar.values() for _, line in lines}
+    assert words - label_lines == {"Anna"}
+
+
+def test_a_waterfall_for_a_phone_draws_a_row_per_step_from_the_running_total() -> None:
+    """The report's narrow waterfall: a row per step, its label over a bar from where the running
+    total was to where it went, the value at the bar's end, in the reader's decimal sign."""
+    root = parse(
+        svg.waterfall_rows(STEPS, title="Anna: from the cards she was dealt to the points taken", decimal=",")
+    )
+    only_drawing(root)
+    width = float((root.get("viewBox") or "").split()[2])
+    height = float((root.get("viewBox") or "").split()[3])
+    bars = bars_of(root)
+    assert [tip for *_, tip in bars] == [
+        "what the cards were worth: 40",
+        "given away by my own play: −5,5 (40 → 34,5)",
+        "given away by my partner: 0 (34,5 → 34,5)",
+        "won back from the opponents: +2 (34,5 → 36,5)",
+        "points taken: 36,5",
+    ]
+    zero = bars[0][0]
+    scale = bars[0][2] / 40  # picture units per point
+    spans = svg.waterfall_spans(STEPS)
+    for (x, _, bar_width, bar_height, _), (start, end) in zip(bars, spans, strict=True):
+        assert x == pytest.approx(zero + scale * min(start, end), abs=0.11)
+        assert bar_width == pytest.approx(max(scale * abs(end - start), 1.0), abs=0.11)  # nothing: a sliver
+        assert bar_height == 13 and x + bar_width <= width
+    tops = [y for _, y, *_ in bars]
+    assert all(b - a == pytest.approx(34) for a, b in itertools.pairwise(tops))  # one row each
+    assert tops[-1] + 13 <= height
+    texts = [
+        (float(t.get("x", 0)), float(t.get("y", 0)), "".join(t.itertext())) for t in root.iter(f"{SVG}text")
+    ]
+    fills = [rect.get("fill") for rect in root.iter(f"{SVG}rect")]
+    assert fills == [svg.TOTAL, svg.LOSS, svg.GAIN, svg.GAIN, svg.TOTAL]
+    for (x, y, bar_width, _, _), step, value in zip(
+        bars, STEPS, ["40", "−5,5", "0", "+2", "36,5"], strict=True
+    ):
+        label = next((tx, ty) for tx, ty, text in texts if text == step.label and tx != 4)
+        assert label[1] < y and y - label[1] < 13  # the label just over its bar
+        ends = [(tx, ty) for tx, ty, text in texts if text == value and y < ty < y + 13]
+        assert ends and ends[0][0] == pytest.approx(x + bar_width + 4, abs=0.11)  # the value at its end
+        assert ends[0][0] + svg._width_of(value) <= width
+    # the title wraps to the picture's width, each line over the next, above the axis numbers
+    title_lines = [(ty, text) for tx, ty, text in texts if tx == 4]
+    assert (
+        " ".join(text for _, text in title_lines) == "Anna: from the cards she was dealt to the points taken"
+    )
+    assert len(title_lines) == 2 and all(svg._width_of(t, 14) <= width - 8 for _, t in title_lines)
+    axis = sorted((tx, text) for tx, ty, text in texts if re.fullmatch(r"−?\d+", text) and ty < tops[0])
+    assert axis[0][1] == "0" and axis[0][0] == pytest.approx(zero, abs=0.11)
+    assert all(ty > title_lines[-1][0] for tx, ty, text in texts if (tx, text) in axis)
+    lines = list(root.iter(f"{SVG}line"))
+    assert [line.get("x1") for line in lines] == [line.get("x2") for line in lines]  # upright grid lines
+    assert all(float(line.get("y2", 0)) <= height for line in lines)
