@@ -41,13 +41,22 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/store/importer.py": ("tests/test_store.py", "tests/test_data_loss.py"),
     "manillen_replay/store/batch.py": ("tests/test_store.py", "tests/test_readers.py"),
     "dashboards/drafts.py": ("tests/test_data_loss.py", "tests/test_mutation_survivors.py"),
-    "manillen_replay/analysis/detectors.py": ("tests/test_detectors.py", "tests/test_mutation_survivors.py"),
+    "manillen_replay/analysis/detectors.py": (
+        "tests/test_detectors.py",
+        "tests/test_analysis.py",
+        "tests/test_mutation_survivors.py",
+        "tests/test_mutants_analysis.py",
+    ),
     "manillen_replay/analysis/findings.py": (
         "tests/test_analysis.py",
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_analysis.py",
     ),
-    "manillen_replay/report/svg.py": ("tests/test_svg.py", "tests/test_mutation_survivors.py"),
+    "manillen_replay/report/svg.py": (
+        "tests/test_svg.py",
+        "tests/test_mutation_survivors.py",
+        "tests/test_mutants_report.py",
+    ),
     "manillen_replay/report/render.py": ("tests/test_report.py", "tests/test_report_layout.py"),
 }
 

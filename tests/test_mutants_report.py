@@ -265,3 +265,95 @@ def test_a_waterfall_for_a_phone_draws_a_row_per_step_from_the_running_total() -
     lines = list(root.iter(f"{SVG}line"))
     assert [line.get("x1") for line in lines] == [line.get("x2") for line in lines]  # upright grid lines
     assert all(float(line.get("y2", 0)) <= height for line in lines)
+
+
+# --------------------------------------------------------------------------- legends and bars
+
+
+def test_a_legend_wraps_into_rows_that_fit_between_the_title_and_the_plot() -> None:
+    """Each entry's sample (a bar's square, a line with its dot, a mark) stands just left of its
+    name; entries that would run past the picture's edge start a new row under the first."""
+    names = ["Anna", "Bert", "Carla", "Dirk", "Els", "Frans"]
+    picture = svg.bar_chart(
+        ["m1", "m2"],
+        [svg.Bars(name, f"#00000{i}", [1.0 + i, 2.0]) for i, name in enumerate(names)],
+        title="Points per match",
+        lines=[
+            svg.Series("average", "#555555", [3.0, 2.0]),
+            svg.Series("muil", "#7b3fa0", [4.0, None], marker="diamond", line=False),
+        ],
+        width=380,
+    )
+    root = parse(picture)
+    only_drawing(root)
+    width = 380.0
+    entries = []
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") != "chart-legend":
+            continue
+        text = group.find(f"{SVG}text")
+        assert text is not None
+        sample = group[0]
+        x, y = float(text.get("x", 0)), float(text.get("y", 0))
+        entries.append((y, x, text.text or "", sample))
+    assert [name for _, _, name, _ in entries] == [*names, "average", "muil"]
+    rows = sorted({y for y, *_ in entries})
+    assert len(rows) >= 2 and all(b - a == 16 for a, b in itertools.pairwise(rows))
+    grid_top = min(float(line.get("y1", 0)) for line in root.iter(f"{SVG}line") if line.get("stroke-opacity"))
+    assert rows[0] > 18 and rows[-1] < grid_top  # under the title, over the plot
+    lefts = {round(x, 1) for y, x, *_ in entries if y == rows[0]} & {
+        round(x, 1) for y, x, *_ in entries if y == rows[1]
+    }
+    assert lefts  # each row starts at the same left edge
+    for (y, x, name, _), (y2, x2, _, _) in itertools.pairwise(entries):
+        assert x + svg._width_of(name) <= width
+        if y2 == y:
+            assert x2 - 18 >= x + svg._width_of(name)  # the next sample starts after this name
+    for y, x, name, sample in entries:
+        if sample.tag == f"{SVG}rect":  # a bar's square, its colour, on the text's line
+            assert float(sample.get("x", 0)) == pytest.approx(x - 18, abs=0.11)
+            assert (sample.get("width"), sample.get("height")) == ("12", "10")
+            assert float(sample.get("y", 0)) == pytest.approx(y - 9, abs=0.11)
+            assert sample.get("fill") == f"#00000{names.index(name)}"
+        elif name == "average":  # a line with its dot in the middle
+            line = sample
+            assert line.tag == f"{SVG}line" and line.get("stroke") == "#555555"
+            x1, x2 = float(line.get("x1", 0)), float(line.get("x2", 0))
+            assert (x1, x2) == (pytest.approx(x - 18, abs=0.11), pytest.approx(x - 4, abs=0.11))
+            assert line.get("y1") == line.get("y2") and float(line.get("y1", 0)) == pytest.approx(
+                y - 4, abs=0.11
+            )
+            dot = group_dot = next(e for e in root.iter(f"{SVG}circle") if e.get("cx") == f"{x - 11:.1f}")
+            assert (
+                float(group_dot.get("cy", 0)) == pytest.approx(y - 4, abs=0.11)
+                and dot.get("fill") == "#555555"
+            )
+        else:  # the mark of a row of marks, centred between the sample's edges
+            corners = numbers_in(sample.get("d", ""))
+            xs, ys = [c for c, _ in corners], [c for _, c in corners]
+            assert (min(xs) + max(xs)) / 2 == pytest.approx(x - 11, abs=0.11)
+            assert (min(ys) + max(ys)) / 2 == pytest.approx(y - 4, abs=0.11)
+            assert sample.get("fill") == "#7b3fa0"
+
+
+def test_a_bar_is_labelled_over_its_middle_and_a_loss_over_the_zero_line() -> None:
+    """A gain's number sits just over its bar; a loss's over the zero line, clear of the labels
+    under the chart."""
+    picture = svg.bar_chart(
+        ["Anna", "Bert"],
+        [svg.Bars("net", ["#2e8b57", "#c8102e"], [6.0, -4.0], labels=["+6", "−4"])],
+        title="Net",
+    )
+    root = parse(picture)
+    only_drawing(root)
+    (gain_x, gain_top, gain_width, gain_height, _), (loss_x, loss_top, loss_width, _, _) = bars_of(root)
+    labels = {t.text: t for t in root.iter(f"{SVG}text") if t.text in ("+6", "−4")}
+    gain, loss = labels["+6"], labels["−4"]
+    assert float(gain.get("x", 0)) == pytest.approx(gain_x + gain_width / 2, abs=0.11)
+    assert float(gain.get("y", 0)) == pytest.approx(gain_top - 4, abs=0.11)
+    assert float(loss.get("x", 0)) == pytest.approx(loss_x + loss_width / 2, abs=0.11)
+    zero = gain_top + gain_height
+    assert loss_top == pytest.approx(zero, abs=0.11)
+    assert float(loss.get("y", 0)) == pytest.approx(zero - 4, abs=0.11)
+    bars = [g.find(f"{SVG}rect") for g in root.iter(f"{SVG}g") if g.get("class") == "bar"]
+    assert [rect.get("fill") for rect in bars if rect is not None] == ["#2e8b57", "#c8102e"]  # its own colour
