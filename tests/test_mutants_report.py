@@ -319,7 +319,7 @@ def test_a_legend_wraps_into_rows_that_fit_between_the_title_and_the_plot() -> N
             line = sample
             assert line.tag == f"{SVG}line" and line.get("stroke") == "#555555"
             x1, x2 = float(line.get("x1", 0)), float(line.get("x2", 0))
-            assert (x1, x2) == (pytest.approx(x - 18, abs=0.11), pytest.approx(x - 4, abs=0.11))
+            assert (x1, x2) == pytest.approx((x - 18, x - 4), abs=0.11)
             assert line.get("y1") == line.get("y2") and float(line.get("y1", 0)) == pytest.approx(
                 y - 4, abs=0.11
             )
