@@ -357,3 +357,64 @@ def test_a_bar_is_labelled_over_its_middle_and_a_loss_over_the_zero_line() -> No
     assert float(loss.get("y", 0)) == pytest.approx(zero - 4, abs=0.11)
     bars = [g.find(f"{SVG}rect") for g in root.iter(f"{SVG}g") if g.get("class") == "bar"]
     assert [rect.get("fill") for rect in bars if rect is not None] == ["#2e8b57", "#c8102e"]  # its own colour
+
+
+def test_a_chart_frame_keeps_its_axis_titles_and_numbers_beside_the_plot_inside_the_picture() -> None:
+    """The value axis: a number at each grid line, right-aligned just left of the plot, the zero
+    line darker than the others; the note under the title only when given; the axis titles
+    centred on the plot's side and bottom; slanted labels that stay inside the picture."""
+    long_names = ["club-2026-01-10-1 (2026-01-10)", "club-2026-01-17-2 (2026-01-17)", "m3"]
+    picture = svg.bar_chart(
+        long_names,
+        [svg.Bars("net", "#123456", [12.0, -7.0, 3.0])],
+        title="Net per match",
+        y_title="points",
+        x_title="match",
+        note="points won less points given away",
+        width=420,
+        height=300,
+    )
+    root = parse(picture)
+    only_drawing(root)
+    width, height = (float(n) for n in (root.get("viewBox") or "").split()[2:])
+    texts = list(root.iter(f"{SVG}text"))
+    by_text = {"".join(t.itertext()): t for t in texts}
+    title, note = by_text["Net per match"], by_text["points won less points given away"]
+    assert float(title.get("y", 0)) < float(note.get("y", 0))
+    grid = [line for line in root.iter(f"{SVG}line") if line.get("stroke-opacity")]
+    left = {float(line.get("x1", 0)) for line in grid}
+    right = {float(line.get("x2", 0)) for line in grid}
+    assert len(left) == len(right) == 1 and 0 < left.pop() < right.pop() <= width
+    plot_left = float(grid[0].get("x1", 0))
+    ticks = {
+        "".join(t.itertext()): t for t in texts if t.get("text-anchor") == "end" and not t.get("transform")
+    }
+    assert set(ticks) == {"−10", "−5", "0", "5", "10", "15"}
+    for line in grid:
+        y = float(line.get("y1", 0))
+        assert line.get("y2") == line.get("y1")
+        (tick,) = [t for t in ticks.values() if float(t.get("y", 0)) == pytest.approx(y + 4, abs=0.11)]
+        assert float(tick.get("x", 0)) == pytest.approx(plot_left - 6, abs=0.11)
+        assert line.get("stroke-opacity") == ("0.45" if "".join(tick.itertext()) == "0" else "0.16")
+    assert float(note.get("y", 0)) < min(float(line.get("y1", 0)) for line in grid)
+    tops = sorted(float(line.get("y1", 0)) for line in grid)
+    y_title = by_text["points"]
+    middle = re.search(r"translate\(([\d.]+) ([\d.]+)\) rotate\(-90\)", y_title.get("transform", ""))
+    assert middle is not None and float(middle.group(1)) < plot_left
+    assert float(middle.group(2)) == pytest.approx((tops[0] + tops[-1]) / 2, abs=0.11)
+    x_title = by_text["match"]
+    plot_right = float(grid[0].get("x2", 0))
+    assert float(x_title.get("x", 0)) == pytest.approx((plot_left + plot_right) / 2, abs=0.11)
+    assert tops[-1] < float(x_title.get("y", 0)) <= height
+    slanted = [t for t in texts if "rotate(-45)" in t.get("transform", "")]
+    assert len(slanted) == 3
+    for text in slanted:
+        place = re.search(r"translate\(([\d.]+) ([\d.]+)\)", text.get("transform", ""))
+        assert place is not None
+        reach = svg._width_of("".join(text.itertext())) * 0.7071
+        assert float(place.group(1)) - reach >= 0  # the label's far end stays in the picture
+        assert float(place.group(2)) > tops[-1]
+        assert float(place.group(2)) + reach <= float(x_title.get("y", 0))  # and above the axis title
+    # without a note nothing is written under the title
+    bare = parse(svg.bar_chart(["a"], [svg.Bars("n", "#123456", [1.0])], title="T"))
+    assert [t for t in texts_of(bare) if not re.fullmatch(r"−?[\d.]+", t)] == ["T", "n", "a"]
