@@ -418,3 +418,125 @@ def test_a_chart_frame_keeps_its_axis_titles_and_numbers_beside_the_plot_inside_
     # without a note nothing is written under the title
     bare = parse(svg.bar_chart(["a"], [svg.Bars("n", "#123456", [1.0])], title="T"))
     assert [t for t in texts_of(bare) if not re.fullmatch(r"−?[\d.]+", t)] == ["T", "n", "a"]
+
+
+# --------------------------------------------------------------------------- numbers and axes
+
+
+def test_numbers_and_axes_read_as_a_person_writes_them() -> None:
+    """Half a point is 0.5, not −0.5; a loss too small to show is 0, not −0; an axis always
+    includes 0, cuts its span into about five round steps, and still stands over nothing but zeros."""
+    assert [svg.number(v) for v in (0.5, -0.04, -0.5, 0.0)] == ["0.5", "0", "−0.5", "0"]
+    assert svg.value_axis(0, 0.5) == (0.0, 0.5, 0.1)
+    assert svg.value_axis(0, 50) == (0.0, 50.0, 10.0)
+    assert svg.value_axis(0, 12) == (0.0, 12.5, 2.5)
+    assert svg.value_axis(0.5, 0.9)[0] == 0.0 and svg.value_axis(-0.9, -0.5)[1] == 0.0
+    assert svg.value_axis(0, 0) == (0.0, 0.2, 0.2)
+    # ticks from a negative bottom: the one at zero is "0" whatever the float sums leave
+    root = parse(
+        svg.line_chart([svg.Series("A", "#111111", [-0.6, 0.5])], ["1", "2"], title="S", x_title="d")
+    )
+    ticks = [t.text for t in root.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    assert "0" in ticks and "−0" not in ticks
+
+
+def test_a_dutch_chart_writes_decimal_commas_everywhere() -> None:
+    """With ``decimal=","`` every number a Dutch reader sees has a comma: the axis, the tooltips
+    of points and bars, the waterfall's numbers and its running totals."""
+    line = parse(
+        svg.line_chart(
+            [svg.Series("A", "#111111", [0.5, 1.5])], ["1", "2"], title="S", x_title="d", decimal=","
+        )
+    )
+    assert [tip for *_, tip in points_of(line)] == ["A · 1: 0,5", "A · 2: 1,5"]
+    assert "0,5" in [t.text for t in line.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    bars = parse(svg.bar_chart(["m"], [svg.Bars("net", "#111111", [1.5])], title="S", decimal=","))
+    assert bars_of(bars)[0][4] == "net · m: 1,5"
+    fall = parse(svg.waterfall(STEPS, title="Anna", decimal=","))
+    assert [tip for *_, tip in bars_of(fall)][1] == "given away by my own play: −5,5 (40 → 34,5)"
+    assert "−5,5" in texts_of(fall)
+    rows = parse(svg.waterfall_rows([svg.Step("a", 1.5, True), svg.Step("b", 0.5)], title="T", decimal=","))
+    assert {"0,5", "1,5"} <= {t.text for t in rows.iter(f"{SVG}text") if t.get("text-anchor") == "middle"}
+
+
+def test_a_value_sits_at_its_height_on_both_sides_of_zero() -> None:
+    root = parse(
+        svg.line_chart(
+            [svg.Series("A", "#111111", [-5.0, 0.0, 10.0])],
+            ["1", "2", "3"],
+            title="S",
+            x_title="d",
+            y_title="pts",
+        )
+    )
+    (_, low, _), (_, zero, _), (_, high, _) = points_of(root)
+    assert (low - zero) / (zero - high) == pytest.approx(0.5, abs=0.01)
+    axis = [line for line in root.iter(f"{SVG}line") if line.get("stroke-opacity") == "0.45"]
+    assert len(axis) == 1 and float(axis[0].get("y1", 0)) == pytest.approx(zero, abs=0.11)
+    assert "pts" in texts_of(root)  # the y title of a line chart
+
+
+def test_a_line_chart_of_two_points_draws_them_at_the_two_ends() -> None:
+    root = parse(svg.line_chart([svg.Series("A", "#111111", [1.0, 2.0])], ["1", "2"], title="S", x_title="d"))
+    (first, _, _), (last, _, _) = points_of(root)
+    grid = [line for line in root.iter(f"{SVG}line") if line.get("stroke-opacity")]
+    left, right = float(grid[0].get("x1", 0)), float(grid[0].get("x2", 0))
+    assert first - left == pytest.approx(right - last, abs=0.11) and last - first > (right - left) * 0.9
+
+
+def test_a_waterfall_colours_gains_green_losses_red_totals_their_own_with_the_number_on_top() -> None:
+    steps = [
+        svg.Step("cards", 40.0, total=True),
+        svg.Step("lost", -5.0),
+        svg.Step("nothing", 0.0),
+        svg.Step("half", 0.5),
+        svg.Step("points", 35.5, total=True),
+    ]
+    root = parse(svg.waterfall(steps, title="Anna", total_colour="#1f77b4"))
+    bars = [g.find(f"{SVG}rect") for g in root.iter(f"{SVG}g") if g.get("class") == "bar"]
+    assert [rect.get("fill") for rect in bars if rect is not None] == [
+        "#1f77b4", svg.LOSS, svg.GAIN, svg.GAIN, "#1f77b4",
+    ]  # fmt: skip
+    tips = [tip for *_, tip in bars_of(root)]
+    assert tips[0] == "cards: 40" and tips[-1] == "points: 35.5"  # a total says no running total
+    width = float((root.get("viewBox") or "").split()[2])
+    numbers = {t.text: t for t in root.iter(f"{SVG}text") if t.text in ("40", "−5", "0", "+0.5", "35.5")}
+    spans = []
+    for (x, top, bar_width, _, _), text in zip(bars_of(root), ["40", "−5", "0", "+0.5", "35.5"], strict=True):
+        label = numbers[text]
+        assert float(label.get("x", 0)) == pytest.approx(x + bar_width / 2, abs=0.11)
+        assert float(label.get("y", 0)) == pytest.approx(top - 4, abs=0.11)
+        spans.append((x, x + bar_width))
+    slot = spans[1][0] - spans[0][0]
+    assert spans[0][0] == pytest.approx(slot * 0.15 + (width - 12 - slot * 5), abs=0.2)
+    assert all(b[0] - a[1] == pytest.approx(slot * 0.3, abs=0.11) for a, b in itertools.pairwise(spans))
+
+
+def test_a_waterfall_that_starts_with_a_change_starts_from_zero_and_a_ledger_from_the_cards_total() -> None:
+    assert svg.waterfall_spans([svg.Step("a", 5.0), svg.Step("b", -2.0)]) == [(0, 5), (5, 3)]
+    names = {key: key for key in svg.LEDGER_STEPS}
+    ledger = {
+        "cards": 20,
+        "given_away": 5,
+        "partner_given_away": 1,
+        "won_back": 3,
+        "illegal": 2,
+        "points": 19,
+    }
+    assert [step.total for step in svg.ledger_steps(ledger, names)] == [
+        True,
+        False,
+        False,
+        False,
+        False,
+        True,
+    ]
+
+
+def test_a_title_with_quotes_stays_whole_for_screen_readers() -> None:
+    title = 'Bert "de kaart" & co'
+    for picture in (
+        svg.bar_chart(["a"], [svg.Bars("n", "#111111", [1.0])], title=title),
+        svg.waterfall_rows(STEPS, title=title),
+    ):
+        assert parse(picture).get("aria-label") == title
