@@ -540,3 +540,65 @@ def test_a_title_with_quotes_stays_whole_for_screen_readers() -> None:
         svg.waterfall_rows(STEPS, title=title),
     ):
         assert parse(picture).get("aria-label") == title
+
+
+def test_bars_stand_side_by_side_centred_in_their_category_and_say_what_they_were_told() -> None:
+    """Grouped bars share their category's slot, centred on it and no wider than 64 units; a
+    stacked bar is one wider bar; small gains stack up from the top of the others, losses down;
+    a tooltip given by the caller replaces the default one."""
+    grouped = parse(
+        svg.bar_chart(
+            ["Anna", "Bert"],
+            [
+                svg.Bars("won", "#111111", [2.0, 3.0], hover=["Anna won 2", "Bert won 3"]),
+                svg.Bars("lost", "#222222", [1.0, 0.5]),
+            ],
+            title="Deals",
+            width=400,
+        )
+    )
+    grid = [line for line in grouped.iter(f"{SVG}line") if line.get("stroke-opacity")]
+    left, right = float(grid[0].get("x1", 0)), float(grid[0].get("x2", 0))
+    slot = (right - left) / 2
+    bars = bars_of(grouped)
+    assert [tip for *_, tip in bars] == ["Anna won 2", "Bert won 3", "lost · Anna: 1", "lost · Bert: 0.5"]
+    for index in range(2):
+        (x0, _, w0, _, _), (x1, _, w1, _, _) = bars[index], bars[2 + index]
+        assert w0 == w1 == pytest.approx(min(slot * 0.75 / 2, 64), abs=0.11)
+        assert x1 == pytest.approx(x0 + w0, abs=0.11)  # side by side
+        assert (x0 + x1 + w1) / 2 == pytest.approx(left + slot * (index + 0.5), abs=0.11)  # centred
+    stacked = parse(
+        svg.bar_chart(
+            ["m1"],
+            [
+                svg.Bars("a", "#111111", [0.5]),
+                svg.Bars("b", "#222222", [0.25]),
+                svg.Bars("c", "#333333", [-0.5]),
+            ],
+            title="Ledger",
+            stacked=True,
+            width=300,
+        )
+    )
+    (ax, a_top, aw, ah, _), (bx, b_top, bw, bh, _), (cx, c_top, cw, ch, _) = bars_of(stacked)
+    lines = [line for line in stacked.iter(f"{SVG}line") if line.get("stroke-opacity")]
+    plot_left, plot_right = float(lines[0].get("x1", 0)), float(lines[0].get("x2", 0))
+    assert ax == bx == cx and aw == bw == cw == pytest.approx(
+        min((plot_right - plot_left) * 0.7, 64), abs=0.11
+    )
+    assert ax + aw / 2 == pytest.approx((plot_left + plot_right) / 2, abs=0.11)
+    assert b_top + bh == pytest.approx(a_top, abs=0.11)  # b stands on a
+    assert c_top == pytest.approx(a_top + ah, abs=0.11)  # c hangs from zero
+    assert bh == pytest.approx(ah / 2, abs=0.11) and ch == pytest.approx(ah, abs=0.11)
+
+
+def test_a_series_tooltips_given_by_the_caller_replace_the_default_ones() -> None:
+    root = parse(
+        svg.line_chart(
+            [svg.Series("A", "#111111", [1.0, 2.0], hover=["first deal", "second deal"])],
+            ["1", "2"],
+            title="S",
+            x_title="d",
+        )
+    )
+    assert [tip for *_, tip in points_of(root)] == ["first deal", "second deal"]
