@@ -296,3 +296,60 @@ def test_a_muil_won_or_knocked_by_the_opponents_is_judged_as_a_muil() -> None:
     assert deal.score is not None and deal.multiplier == 4
     (finding,) = of_kind(analyse(replay(knocked), knocked), "klop_lost")
     assert (finding.deal, finding.seat, finding.points) == (1, 2, deal.score.points / 2)
+
+
+# --------------------------------------------------------------------------- detectors.py: rules and scoresheet
+
+
+def test_the_illegal_plays_and_the_wrong_scoresheet_of_the_sample_read_in_full() -> None:
+    """The shipped sample of illegal plays, finding by finding, as ``manillen findings`` tells them
+    (docs/findings.md): who played what in which trick, over whose winning card, which cards were
+    legal, in English and in Dutch; each fault at the price the table would have charged."""
+    said = {
+        f.kind: (
+            f.deal,
+            f.severity.value,
+            f.points,
+            [str(c) for c in f.better],
+            f.explanation,
+            f.explanation_nl,
+        )
+        for f in _illegal_plays()
+        if f.kind != "muil_missed"
+    }
+    assert said == {
+        "revoke": (
+            1, "blunder", 30.0, ["9D"],
+            "Anna played 8♥ in trick 2 while still holding diamonds: that is a revoke (verzaken). Legal was: 9♦.",
+            "Anna speelde harten acht in slag 2 met nog koeken in de hand: dat is verzaken. "
+            "Toegelaten was: koeken negen.",
+        ),
+        "score_mismatch": (
+            2, "inaccuracy", 2.0, [],
+            "Deal 2: the scoresheet says 17 for Anna & Carla, the cards say 15 for Anna & Carla "
+            "(2 points apart).",
+            "Spel 2: op het scoreblad staat 17 voor Anna & Carla, de kaarten zeggen 15 voor Anna & Carla "
+            "(2 punten verschil).",
+        ),
+        "failed_to_overtake": (
+            2, "blunder", 30.0, ["10S"],
+            "Anna followed with 9♠ under Dirk's winning A♠ in trick 3 while able to beat it with 10♠: "
+            "an opponent was winning, so overtaking was required.",
+            "Anna volgde met schoppen negen onder de winnende schoppen aas van Dirk in slag 3, terwijl "
+            "schoppen manille erover kon: een tegenstander won, dus overnemen was verplicht.",
+        ),
+        "failed_to_buy": (
+            3, "blunder", 30.0, ["7C", "9C", "KC"],
+            "Dirk, void in hearts, played 9♠ in trick 3 while Carla was winning with 8♥: an opponent was "
+            "winning, so buying (kopen) with K♣ 9♣ 7♣ was required.",
+            "Dirk had geen harten meer en speelde schoppen negen in slag 3 terwijl Carla won met harten "
+            "acht: een tegenstander won, dus kopen met klaveren heer, negen en zeven was verplicht.",
+        ),
+        "illegal_underbuy": (
+            4, "blunder", 30.0, ["JC", "KS"],
+            "Carla underbought (onderkopen) with 7♠ below 8♠ in trick 6 while holding other cards that "
+            "were allowed: K♠ J♣.",
+            "Carla kocht onder (onderkopen) met schoppen zeven onder schoppen acht in slag 6, terwijl "
+            "andere kaarten mochten: schoppen heer en klaveren boer.",
+        ),
+    }  # fmt: skip
