@@ -298,7 +298,7 @@ def test_a_muil_won_or_knocked_by_the_opponents_is_judged_as_a_muil() -> None:
     assert (finding.deal, finding.seat, finding.points) == (1, 2, deal.score.points / 2)
 
 
-# --------------------------------------------------------------------------- detectors.py: rules and scoresheet
+# --------------------------------------------------------------------------- detectors.py: rules, scoresheet
 
 
 def test_the_illegal_plays_and_the_wrong_scoresheet_of_the_sample_read_in_full() -> None:
@@ -320,7 +320,8 @@ def test_the_illegal_plays_and_the_wrong_scoresheet_of_the_sample_read_in_full()
     assert said == {
         "revoke": (
             1, "blunder", 30.0, ["9D"],
-            "Anna played 8♥ in trick 2 while still holding diamonds: that is a revoke (verzaken). Legal was: 9♦.",
+            "Anna played 8♥ in trick 2 while still holding diamonds: that is a revoke (verzaken). "
+            "Legal was: 9♦.",
             "Anna speelde harten acht in slag 2 met nog koeken in de hand: dat is verzaken. "
             "Toegelaten was: koeken negen.",
         ),
@@ -353,3 +354,7 @@ def test_the_illegal_plays_and_the_wrong_scoresheet_of_the_sample_read_in_full()
             "andere kaarten mochten: schoppen heer en klaveren boer.",
         ),
     }  # fmt: skip
+
+
+def _both(finding: Finding) -> tuple[str, str]:
+    return finding.explanation, finding.explanation_nl
