@@ -44,6 +44,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/analysis/detectors.py": (
         "tests/test_detectors.py",
         "tests/test_analysis.py",
+        "tests/test_slips.py",
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_analysis.py",
     ),
