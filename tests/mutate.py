@@ -7,6 +7,7 @@ git: links to the project's folders and a ``pyproject.toml`` naming the one file
 test files below. A second run of the same module only runs the mutants whose function changed.
 
     .venv/bin/python -m tests.mutate manillen_replay/rules.py            # run, then list survivors
+    .venv/bin/python -m tests.mutate manillen_replay/analysis/detectors.py --only '*klop*'  # some functions
     cd .mutation/manillen_replay.rules && ../../.venv/bin/mutmut show <name>   # one survivor's diff
 """
 
@@ -77,9 +78,23 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_readers.py",
         "tests/test_mutants_drafts.py",
     ),
-    "manillen_replay/analysis/detectors.py": ("tests/test_detectors.py", "tests/test_mutation_survivors.py"),
-    "manillen_replay/analysis/findings.py": ("tests/test_analysis.py", "tests/test_mutation_survivors.py"),
-    "manillen_replay/report/svg.py": ("tests/test_svg.py", "tests/test_mutation_survivors.py"),
+    "manillen_replay/analysis/detectors.py": (
+        "tests/test_detectors.py",
+        "tests/test_analysis.py",
+        "tests/test_slips.py",
+        "tests/test_mutation_survivors.py",
+        "tests/test_mutants_analysis.py",
+    ),
+    "manillen_replay/analysis/findings.py": (
+        "tests/test_analysis.py",
+        "tests/test_mutation_survivors.py",
+        "tests/test_mutants_analysis.py",
+    ),
+    "manillen_replay/report/svg.py": (
+        "tests/test_svg.py",
+        "tests/test_mutation_survivors.py",
+        "tests/test_mutants_report.py",
+    ),
     "manillen_replay/report/render.py": ("tests/test_report.py", "tests/test_report_layout.py"),
 }
 
@@ -137,7 +152,8 @@ def _prepare(module: str, tests: tuple[str, ...]) -> Path:
             module,
             *(arg for test in NEEDS_THE_PROJECT_FOLDER + NEEDS_THE_SOLVER for arg in ("--deselect", test)),
         ],
-        "pytest_add_cli_args": ["-p", "no:cacheprovider"],
+        # the solver compiles and runs for seconds a test: a mutation run stays without it
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-m", "not solver and not browser"],
         "use_git_change_detection": False,
         # a mutant's process is forked from one that has only collected the tests: forked from one
         # that ran them, it inherits the locks of polars' and DuckDB's threads and can hang
@@ -156,6 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make mutate", description=__doc__.splitlines()[0])
     parser.add_argument("module", help="a file or package of manillen_replay/ or dashboards/")
     parser.add_argument("--workers", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="run only the mutants named so, '*' for any text (repeatable): a long module function "
+        "by function, e.g. '*klop*', or again only the mutants a run left alive",
+    )
     args = parser.parse_args(argv)
     module = args.module.rstrip("/")
     if not (ROOT / module).exists():
@@ -163,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     folder = _prepare(module, _covering_tests(module))
     mutmut = str(Path(sys.executable).with_name("mutmut"))
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    ran = subprocess.run([mutmut, "run", "--max-children", str(args.workers)], cwd=folder, env=env)
+    names = [pattern if "." in pattern else f"*.{pattern}" for pattern in args.only]
+    ran = subprocess.run([mutmut, "run", "--max-children", str(args.workers), *names], cwd=folder, env=env)
     if ran.returncode:
         return ran.returncode
     subprocess.run([mutmut, "results"], cwd=folder, env=env)
