@@ -63,6 +63,8 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
         compared.wait_for(timeout=15_000)
         assert compared.locator("tbody tr").count() == 7, "tricks 2 to 8 side by side"
         wait_line_card(page, 1)
+        # the page's run after the click draws the choice anew: for a moment the old copy is there too
+        browser_api().expect(question).to_have_count(1, timeout=15_000)
         question.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
         page.screenshot(path=str(ARTIFACTS / f"what-if-choice-{width}.png"))
@@ -148,6 +150,7 @@ def test_fork_the_call_at_phone_size_and_step_its_line(tmp_path: Path) -> None:
         page.locator("h1").click()
         page.keyboard.press("End")
         wait_line_card(page, 32)
+        browser_api().expect(question).to_have_count(1, timeout=15_000)
         question.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
         page.screenshot(path=str(ARTIFACTS / f"what-if-call-choice-{width}.png"))
