@@ -349,6 +349,12 @@ def test_a_bulk_command_shows_its_progress_and_the_time_left_on_a_terminal_only(
     terminal.truncate(0)
     assert list(progress(list(range(20)), "converting")) == list(range(20))  # too short to need one
     assert terminal.getvalue() == ""
+    # the bar starts at 200 items (PROGRESS_MINIMUM of import, the same for every bulk command)
+    assert list(progress(iter(range(199)), "exporting", total=199)) == list(range(199))
+    assert terminal.getvalue() == ""
+    assert list(progress(iter(range(200)), "exporting", total=200)) == list(range(200))
+    assert "200/200" in terminal.getvalue()
+    terminal.truncate(0)
     monkeypatch.setattr(sys, "stderr", io.StringIO())  # a file or a pipe: no bar
     assert list(progress(list(range(300)), "converting")) == list(range(300))
     assert sys.stderr.getvalue() == ""

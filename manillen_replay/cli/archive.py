@@ -14,7 +14,7 @@ import click
 from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
 from ..record.text import split_matches
-from .common import DB_OPTION, existing_archive, plural, progress
+from .common import DB_OPTION, PROGRESS_MINIMUM, existing_archive, plural, progress
 
 if TYPE_CHECKING:  # the store (DuckDB, polars, Arrow) loads when a command opens an archive
     import polars as pl
@@ -26,9 +26,6 @@ SHOWN_REJECTS = 20
 
 TABLE_ROWS = 1000
 """Rows ``--format table`` prints; more need csv or json."""
-
-PROGRESS_MINIMUM = 200
-"""Records below which an import is quick enough to need no progress bar."""
 
 
 @contextmanager

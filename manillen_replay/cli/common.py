@@ -102,7 +102,13 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
-def progress(items: Iterable[T], label: str, *, total: int | None = None, minimum: int = 200) -> Iterator[T]:
+PROGRESS_MINIMUM = 200
+"""Items below which a bulk command is quick enough to need no progress bar."""
+
+
+def progress(
+    items: Iterable[T], label: str, *, total: int | None = None, minimum: int = PROGRESS_MINIMUM
+) -> Iterator[T]:
     """Iterate with a progress bar on stderr (its position and the time left) when the work is
     long and a person is watching.
 
