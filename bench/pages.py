@@ -128,10 +128,14 @@ def _readable(archive: Path) -> bool:
         return False
 
 
-def demo_archive(folder: Path) -> Path:
-    """The demo archive, imported and analysed as ``make demo-db`` does, made once in ``folder``."""
+DEMO = ROOT / "data" / "demo.jsonl"
+"""The matches the bench's archive holds unless told otherwise."""
+
+
+def demo_archive(folder: Path, source: Path = DEMO) -> Path:
+    """The demo archive, imported and analysed as ``make demo-db`` does, made once in ``folder``
+    (from ``source``: the bench's test gives a slice of the demo's matches)."""
     archive = folder / "demo.duckdb"
-    source = ROOT / "data" / "demo.jsonl"
     if archive.exists() and archive.stat().st_mtime > source.stat().st_mtime and _readable(archive):
         return archive
     folder.mkdir(parents=True, exist_ok=True)
@@ -462,7 +466,11 @@ def _first_tabs(
 
 
 def run(
-    runs: int = 3, steps: int = 10, folder: Path | None = None, pages: Sequence[str] | None = None
+    runs: int = 3,
+    steps: int = 10,
+    folder: Path | None = None,
+    pages: Sequence[str] | None = None,
+    source: Path = DEMO,
 ) -> dict[str, Any]:
     """Every page's load times, a replay step's, and the floors; see the module's description.
 
@@ -470,6 +478,8 @@ def run(
     :param steps: replay steps timed.
     :param pages: only these pages (names of :data:`TITLES`; the Deal replay always, for its
         step): the test of this bench times two, ``make bench`` every page.
+    :param source: the matches of the archive (JSON Lines): the demo's 300, or, in the bench's
+        test, a few of them (the same steps, on a smaller archive that is quicker to make and serve).
     """
     unknown = sorted(set(pages or ()) - set(TITLES))
     if unknown:
@@ -478,7 +488,7 @@ def run(
 
     load_average = [round(os.getloadavg()[0], 2)]  # the start's and the end's, for the reader
     folder = folder or ROOT / "bench" / "out"
-    archive = demo_archive(folder)
+    archive = demo_archive(folder, source)
     addresses = {
         name: address
         for name, address in page_addresses(archive).items()
