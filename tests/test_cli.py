@@ -232,6 +232,20 @@ def test_a_template_line_is_parsed_not_run_and_says_so(tmp_path: Path) -> None:
     ]
 
 
+def test_a_line_that_ran_already_runs_again_only_when_output_is_shown_under_it(tmp_path: Path) -> None:
+    """The README and --help share examples: a second copy is not run, unless output is shown
+    under it (checked on its own run); a line that failed runs, and fails, again."""
+    append = "manillen generate --matches 1 --seed 1 >> twice.jsonl"
+    legal = "manillen legal --trump D --leader 1 --trick 'AC QC 9D' --hand '8D KD 7H' | tee -a legal.txt"
+    missing = "manillen validate none.json"
+    examples = [(None, append, None), (None, f"{append}  # again", None), (None, legal, None)]
+    examples += [("legal", legal, "May play: KD"), (None, missing, None), (None, missing, None)]
+    failed = run_examples(examples, tmp_path)
+    assert [line.split(" (exit")[0] for line in failed] == [missing, missing]
+    assert len((tmp_path / "twice.jsonl").read_text(encoding="utf-8").splitlines()) == 1
+    assert (tmp_path / "legal.txt").read_text(encoding="utf-8").count("May play: KD") == 2
+
+
 RUNS_MANILLEN = re.compile(r"manillen |.*\| *manillen ")
 """A shell line that runs `manillen`: it starts with it, or pipes into it."""
 
@@ -260,15 +274,21 @@ def run_examples(
 
     Two kinds of line are parsed (their options checked), not run: a server's (SERVERS), which
     would serve until stopped, and a template naming a reader's own `tcp://` scheduler, which
-    must say so in a comment; with ``scheduler`` given, a template runs on it instead.
+    must say so in a comment; with ``scheduler`` given, a template runs on it instead. A line
+    that ran and succeeded earlier in the same folder, word for word (its comment aside), is not
+    run again unless output is shown under it: the README and a command's --help give some of
+    the same examples (a solver review among them), and running one twice tells nothing new.
     """
     for name in ("data", "docs"):
         (folder / name).symlink_to(ROOT / name)
     environment = {k: v for k, v in os.environ.items() if k != "MANILLEN_DB"}
     environment["PATH"] = f"{BIN}{os.pathsep}{environment.get('PATH', '')}"
     failed = []
+    succeeded: set[tuple[str, ...]] = set()
     for name, example, shown in examples:
         words = shlex.split(example, comments=True)
+        if tuple(words) in succeeded and shown is None:
+            continue
         template = TEMPLATE.search(example.split("#")[0])
         if template and "#" not in example:
             failed.append(f"{example}: a template (a tcp:// scheduler) says so in a comment")
@@ -288,6 +308,8 @@ def run_examples(
             failed.append(f"{example} (exit {done.returncode}): {done.stderr.strip()[-300:]}")
         elif shown is not None and shown.strip() not in done.stdout:
             failed.append(f"{example}: --help of {name} shows\n{shown}\nbut it prints\n{done.stdout}")
+        else:
+            succeeded.add(tuple(words))
     return failed
 
 
