@@ -238,8 +238,16 @@ def test_a_line_that_ran_already_runs_again_only_when_output_is_shown_under_it(t
     append = "manillen generate --matches 1 --seed 1 >> twice.jsonl"
     legal = "manillen legal --trump D --leader 1 --trick 'AC QC 9D' --hand '8D KD 7H' | tee -a legal.txt"
     missing = "manillen validate none.json"
-    examples = [(None, append, None), (None, f"{append}  # again", None), (None, legal, None)]
-    examples += [("legal", legal, "May play: KD"), (None, missing, None), (None, missing, None)]
+    examples: list[tuple[str | None, str, str | None]] = [
+        (None, append, None),
+        (None, f"{append}  # again", None),
+    ]
+    examples += [
+        (None, legal, None),
+        ("legal", legal, "May play: KD"),
+        (None, missing, None),
+        (None, missing, None),
+    ]
     failed = run_examples(examples, tmp_path)
     assert [line.split(" (exit")[0] for line in failed] == [missing, missing]
     assert len((tmp_path / "twice.jsonl").read_text(encoding="utf-8").splitlines()) == 1
