@@ -718,6 +718,71 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.new_match": ("New match", "Nieuwe partij"),
     "record.seat": ("Seat {seat} (team {team})", "Plaats {seat} (ploeg {team})"),
     "record.seat_short": ("seat {seat}", "plaats {seat}"),
+    "record.seat_alone": ("Seat {seat}", "Plaats {seat}"),
+    "record.variant": ("Game", "Spel"),
+    "record.variant_four": ("4 players, two teams", "4 spelers, twee ploegen"),
+    "record.variant_two_open": ("2 players, open table cards", "2 spelers, open kaarten op tafel"),
+    "record.variant_two_open_fours": (
+        "2 players, open table cards, tricks of 4",
+        "2 spelers, open kaarten op tafel, slagen van 4",
+    ),
+    "record.variant_three": ("3 players, dealer alone", "3 spelers, gever alleen"),
+    "record.variant_three_dummy": ("3 players with a dummy", "3 spelers met een blinde"),
+    "record.variant_six": ("6 players, with the 6s", "6 spelers, met de zessen"),
+    "record.variant_six_short": ("6 players, short deal", "6 spelers, korte deling"),
+    "record.variant_help": (
+        "The seats, tricks and cards dealt follow the game chosen.",
+        "De plaatsen, slagen en gedeelde kaarten volgen het gekozen spel.",
+    ),
+    "record.need_people": (
+        "{count} different names, clockwise.",
+        "{count} verschillende namen, in wijzerzin.",
+    ),
+    "record.dummy_note": (
+        "The dummy sits opposite the dealer and has no name: the dealer plays its table cards.",
+        "De blinde zit tegenover de gever en heeft geen naam: de gever speelt zijn tafelkaarten.",
+    ),
+    "record.dummy": ("dummy", "blinde"),
+    "record.underbuy_choice": ("Underbuying (onderkopen)", "Onderkopen"),
+    "record.overtake_plain_suit": (
+        "Following a plain suit, beat the winning card when able",
+        "Bij bijkleur: hoger spelen als het kan",
+    ),
+    "record.thirty_carry": (
+        "After 30-30 the next deal counts double",
+        "Na 30-30 telt het volgende spel dubbel",
+    ),
+    "record.muil_double": ("Muil counts double", "Muil telt dubbel"),
+    "record.capot": ("Capot (every point taken)", "Kapot (alle punten)"),
+    "record.multipliers": ("Doublings", "Verdubbelingen"),
+    "record.trump_choice": ("Trump choice", "Troefkeuze"),
+    "record.klop_by": ("Who may klop", "Wie mag kloppen"),
+    "record.penalty_to": ("A penalty", "Een straf"),
+    "record.penalty_points": ("Penalty points", "Strafpunten"),
+    "record.format": ("Match", "Partij"),
+    "record.deals_count": ("Deals (club format)", "Spellen (clubformule)"),
+    "rule.underbuy.forbidden": ("forbidden while another card may go", "verboden als een andere kaart kan"),
+    "rule.underbuy.allowed": ("allowed", "toegelaten"),
+    "rule.underbuy.forbidden_with_other_suit": (
+        "forbidden while holding another suit",
+        "verboden met een andere kleur in de hand",
+    ),
+    "rule.underbuy.forced": ("forced when it cannot beat", "verplicht als overkopen niet kan"),
+    "rule.capot.plain": ("scored as any deal", "gewoon geteld"),
+    "rule.capot.double": ("doubled", "dubbel"),
+    "rule.capot.fixed_30": ("30 points", "30 punten"),
+    "rule.capot.fixed_60": ("60 points", "60 punten"),
+    "rule.multipliers.multiplied": ("multiplied (klop on muil ×4)", "vermenigvuldigd (klop op muil ×4)"),
+    "rule.multipliers.added": ("added (klop on muil ×3)", "opgeteld (klop op muil ×3)"),
+    "rule.trump_choice.free": ("any suit or muil", "vrije kleur of muil"),
+    "rule.trump_choice.held_suit": ("a suit in the hand", "een kleur uit de hand"),
+    "rule.trump_choice.turned_card": ("the turned last card", "de omgedraaide laatste kaart"),
+    "rule.klop_by.opponents": ("either opponent", "elke tegenspeler"),
+    "rule.klop_by.left_of_dealer": ("the dealer's left and partner", "links van de gever en partner"),
+    "rule.penalty_to.opponents": ("goes to the opponents", "gaat naar de tegenpartij"),
+    "rule.penalty_to.offender": ("is taken off the offender", "gaat af bij de overtreder"),
+    "rule.format.target": ("to a target score", "tot een doelscore"),
+    "rule.format.fixed": ("a fixed number of deals (club)", "een vast aantal spellen (club)"),
     "record.seat_placeholder": ("Choose or type a name", "Kies of typ een naam"),
     "record.need_players": (
         "Four different names, clockwise: seats 1 and 3 play together against 2 and 4.",
@@ -799,6 +864,53 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.tap_plays": ("Cards played", "Gespeelde kaarten"),
     "record.tap_hands": ("Hands first", "Eerst de handen"),
     "record.tap_hand_of": ("Tap {name}'s hand: {count} of 8", "Tik de hand van {name}: {count} van 8"),
+    "record.tap_dealt": ("Cards dealt first", "Eerst de gedeelde kaarten"),
+    "record.tap_slot_hand": (
+        "Tap {name}'s hand: {count} of {size}",
+        "Tik de hand van {name}: {count} van {size}",
+    ),
+    "record.tap_slot_table": (
+        "Tap {name}'s table, pile {pile}: the {side} card · {count} of {size}",
+        "Tik de tafel van {name}, stapel {pile}: de {side} kaart · {count} van {size}",
+    ),
+    "record.face_down": ("face-down", "gedekte"),
+    "record.face_up": ("face-up", "open"),
+    "record.tap_slot_discards": (
+        "Tap the cards laid aside: {count} of {size}",
+        "Tik de weggelegde kaarten: {count} van {size}",
+    ),
+    "record.dealt_tapped": (
+        "Every card dealt is in (the last place is the cards left). Switch to Cards played.",
+        "Alle gedeelde kaarten zijn ingegeven (de laatste plaats is de rest). Kies Gespeelde kaarten.",
+    ),
+    "record.dealt": ("Cards dealt", "Gedeelde kaarten"),
+    "record.dealt_needed": (
+        "Cards dealt (needed: {what})",
+        "Gedeelde kaarten (nodig: {what})",
+    ),
+    "record.dealt_known": ("Cards dealt (known)", "Gedeelde kaarten (gekend)"),
+    "record.dealt_help": (
+        "Type the cards as dealt (10H AH 7♥ ...): the table piles pile by pile, the face-down card "
+        "then the face-up one; the hands; the cards laid aside. The last may stay empty. The hands "
+        "of a game with table cards follow from the cards played once the piles are in.",
+        "Typ de kaarten zoals gedeeld (10H AH 7♥ ...): de stapels op tafel een voor een, eerst de "
+        "gedekte kaart en dan de open; de handen; de weggelegde kaarten. De laatste mag leeg blijven. "
+        "In een spel met tafelkaarten volgen de handen uit de gespeelde kaarten zodra de stapels er zijn.",
+    ),
+    "record.needed_table": ("the table piles", "de stapels op tafel"),
+    "record.needed_discards": ("the cards laid aside", "de weggelegde kaarten"),
+    "record.typed_table": (
+        "{name}'s table (down up, pile by pile)",
+        "Tafel van {name} (gedekt open, per stapel)",
+    ),
+    "record.typed_discards": ("Laid aside", "Weggelegd"),
+    "record.use_dealt": ("Use these cards", "Deze kaarten gebruiken"),
+    "record.forget_dealt": ("Forget the cards dealt", "Gedeelde kaarten vergeten"),
+    "record.move": (
+        "{name}: move the 3rd pile's card to the empty place",
+        "{name}: kaart van de 3de stapel naar de lege plaats",
+    ),
+    "record.open_on_table": ("Open on the table", "Open op tafel"),
     "record.hands_tapped": (
         "The four hands are in (the fourth is the eight cards left). Switch to Cards played.",
         "De vier handen zijn ingegeven (de vierde is de acht overblijvende kaarten). Kies Gespeelde kaarten.",
@@ -809,8 +921,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.on_table": ("On the table", "Op tafel"),
     "record.took": ("Trick {number}: {name} takes {points}", "Slag {number}: {name} neemt {points}"),
     "record.taken": (
-        "{team0}: {points0} · {team1}: {points1} · {cards} of 32 cards in",
-        "{team0}: {points0} · {team1}: {points1} · {cards} van 32 kaarten ingegeven",
+        "{team0}: {points0} · {team1}: {points1} · {cards} of {total} cards in",
+        "{team0}: {points0} · {team1}: {points1} · {cards} van {total} kaarten ingegeven",
     ),
     "record.illegal": (
         "Illegal play by {name}: {card} ({kind}): {why}. It is kept as played; "
@@ -833,8 +945,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.edit_cards": ("Its cards in the order played", "De kaarten in de volgorde gespeeld"),
     "record.edit_apply": ("Change the trick", "Slag wijzigen"),
     "record.deal_done": (
-        "All eight tricks are in: {team0} {points0}, {team1} {points1}.",
-        "De acht slagen zijn ingegeven: {team0} {points0}, {team1} {points1}.",
+        "All {tricks} tricks are in: {team0} {points0}, {team1} {points1}.",
+        "De {tricks} slagen zijn ingegeven: {team0} {points0}, {team1} {points1}.",
     ),
     "record.save": ("Save the deal", "Spel bewaren"),
     "record.saving": ("Saving and analysing the deal ...", "Spel bewaren en analyseren ..."),

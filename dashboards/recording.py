@@ -450,6 +450,8 @@ class Table:
     """Each seat's face-up table cards now (empty without table cards, or before they are in)."""
     can_move: bool = False
     """Whether the seat to play may now move its 3rd pile's top card to its emptied 4th place."""
+    dealt_on_table: frozenset[Card] = frozenset()
+    """Every card dealt onto the table piles (empty until they are in)."""
 
     @property
     def complete(self) -> bool:
@@ -517,6 +519,7 @@ def table_of(deal: DealDraft, rules: Rules) -> Table:
     if contract is None:
         return Table((), None, None, frozenset(), (0, 0), None, None, redeal, tricks_in, cards_in)
     state, known = _start(deal, rules, trump)
+    on_table = frozenset(Card(c) for piles in state.table for pile in piles for c in pile)
     tricks: list[Trick] = []
     current: list[Play] = []
     moves: list[tuple[int, int, int]] = []
@@ -557,6 +560,7 @@ def table_of(deal: DealDraft, rules: Rules) -> Table:
         moves=tuple(moves),
         open_cards=open_cards,
         can_move=not over and not moved and state.can_move_to_empty_place(state.to_play),
+        dealt_on_table=on_table,
         deal_tricks=tricks_in,
         deal_cards=cards_in,
     )
