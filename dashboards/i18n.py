@@ -798,8 +798,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.rules_default": ("Standard rules", "Standaardregels"),
     "record.rules_last": ("As their last match", "Zoals hun vorige partij"),
     "record.rules_help": (
-        "Copy the rules of the latest match in the archive where these four played.",
-        "Neem de regels over van de laatste partij in het archief met deze vier spelers.",
+        "Copy the rules of the latest match in the archive where these players played.",
+        "Neem de regels over van de laatste partij in het archief met deze spelers.",
     ),
     "record.target": ("Play to", "Spelen tot"),
     "record.house_rules": ("More house rules", "Meer huisregels"),
@@ -916,6 +916,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "De vier handen zijn ingegeven (de vierde is de acht overblijvende kaarten). Kies Gespeelde kaarten.",
     ),
     "record.untap": ("Undo hand card", "Kaart uit de hand terug"),
+    "record.untap_dealt": ("Undo card dealt", "Gedeelde kaart terug"),
     "record.forget_hands": ("Forget the hands", "Handen vergeten"),
     "record.to_play": ("{name} to play · trick {trick}", "{name} is aan de beurt · slag {trick}"),
     "record.on_table": ("On the table", "Op tafel"),

@@ -968,7 +968,7 @@ def _hand_status(draft: rec.Draft) -> None:
             line = t("record.tap_slot_discards", count=count, size=slot.size)
         st.markdown(f"### {line}")
     st.button(
-        t("record.untap"),
+        t("record.untap_dealt") if _variant(draft) else t("record.untap"),
         key="record_untap",
         on_click=_change,
         args=(rec.untap_hand_card,),
