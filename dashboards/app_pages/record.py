@@ -373,10 +373,10 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
         return base.to_options() | {"target": int(target)}
 
 
+# the house rules with more than two ways, each a selector in the house-rules box
 RULE_CHOICES = ("underbuy", "capot", "multipliers", "trump_choice", "klop_by", "penalty_to", "format")
-"""The house rules with more than two ways, each a selector in the house-rules box."""
+# the house rules that are numbers, with the step of their input
 RULE_NUMBERS = {"penalty_points": 5, "deals": 1}
-"""The house rules that are numbers, with the step of their input."""
 
 
 def _rule_choice_widgets(base: Rules, suffix: str) -> None:
@@ -413,6 +413,7 @@ def _rule_choices(base: Rules, suffix: str) -> dict[str, Any]:
     return chosen
 
 
+# each selector's values, as the rules declare them
 _RULE_VALUES: dict[str, list[str]] = {
     name: list(get_args(kind))
     for name, kind in {
@@ -425,7 +426,6 @@ _RULE_VALUES: dict[str, list[str]] = {
         "format": MatchFormat,
     }.items()
 }
-"""Each selector's values, as the rules declare them."""
 
 
 # --------------------------------------------------------------------------- one deal
