@@ -155,3 +155,32 @@ def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) 
     )
     assert (rules.format, rules.deals, rules.muil_double, rules.variant) == ("fixed", 6, False, "six")
     assert "record_klop_3" in {b.key for b in at.button} or at.button(key="record_trump_H")
+
+
+def test_page_takes_the_table_piles_typed_and_the_hands_from_the_cards_played(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """Typed instead of tapped: each table's piles as one line; the hands are left out."""
+    at, path = empty_app
+    sample = SAMPLES / "variant-two-open-fours.json"
+    document = json.loads(sample.read_text())
+    match, deal = document["match"], document["deals"][0]
+    draft_id = start_variant(at, match["variant"], match["seats"], deal["dealer"])
+    tap(at, "record_trump_H")
+    assert "Cards dealt (needed: the table piles)" in [e.label for e in at.expander]
+    for seat, piles in enumerate(deal["table"]):
+        at.text_input(key=f"record_table_{draft_id}_1_{seat}").input(" ".join(c for p in piles for c in p))
+    tap(at, "record_use_hands")
+    assert not at.error, [e.value for e in at.error]
+    assert "Open on the table: Anna" in texts(at)
+    moves = {(m["trick"], m["play"]) for m in deal["table_moves"]}
+    for number, trick in enumerate(deal["tricks"], start=1):
+        for play, card in enumerate(trick, start=1):
+            if (number, play) in moves:
+                tap(at, "record_move")
+            tap(at, f"record_card_{card}")
+    tap(at, "record_save")
+    assert "Deal 1 is saved in the archive and analysed" in texts(at)
+    record = saved_record(path)["deals"][0]
+    assert [sorted(h) for h in record["hands"]] == [sorted(h) for h in deal["hands"]]
+    assert record["table"] == deal["table"] and record["table_moves"] == deal["table_moves"]

@@ -229,3 +229,33 @@ def test_saved_two_player_deal_reopens_with_its_move() -> None:
         rec.deal_object(reopened.current, reopened.setup.rules_value())["table_moves"]
         == (document["deals"][0]["table_moves"])
     )
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_scoresheet_line_counts_in_every_variant(variant: str) -> None:
+    shape = VARIANTS[variant]
+    names = ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"][: shape.people]
+    draft = rec.new_draft("d", rec.Setup("m", names, variant=variant, first_dealer=0))
+    draft, record, result = rec.finish_deal(rec.scoresheet_line(draft, 0, 5))
+    want = [0] * shape.scorers
+    for scorer in shape.side_scorers(0, 0):
+        want[scorer] = 5
+    assert list(result.deals[0].match_score) == want
+    assert draft.current is not None and draft.current.dealer == shape.next_dealer(0)
+    assert rec.Draft.from_json(draft.to_json()).setup.variant == variant
+    assert json.loads(rec.record_json(record))["deals"] == [
+        {"dealer": 0, "recorded_score": {"team": 0, "points": 5}}
+    ]
+
+
+def test_cards_dealt_that_do_not_fit_the_cards_played_are_refused() -> None:
+    document = sample(SAMPLES / "variant-three-dummy.json")
+    deal = document["deals"][0]
+    draft = enter(document, tap_dealt="needed")
+    piles = [[c for pile in piles for c in pile] for piles in deal["table"]]
+    swapped = [list(p) for p in piles]
+    played_from_dummy = deal["tricks"][0][1]  # the dummy plays second in the first trick
+    (holder,) = [hand for hand in deal["hands"] if deal["tricks"][0][0] in hand]
+    swapped[3][swapped[3].index(played_from_dummy)] = holder[1]
+    with pytest.raises(rec.RecordingError, match="do not fit the cards played"):
+        rec.set_hands(draft, None, swapped, None)
