@@ -911,6 +911,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "{name}: kaart van de 3de stapel naar de lege plaats",
     ),
     "record.open_on_table": ("Open on the table", "Open op tafel"),
+    "record.turned": ("Turned last card (optional)", "Omgedraaide laatste kaart (mag leeg)"),
+    "record.turned_placeholder": ("e.g. JH: hearts are trump", "bv. JH: harten is troef"),
     "record.hands_tapped": (
         "The four hands are in (the fourth is the eight cards left). Switch to Cards played.",
         "De vier handen zijn ingegeven (de vierde is de acht overblijvende kaarten). Kies Gespeelde kaarten.",

@@ -136,6 +136,9 @@ class DealDraft:
     face-down card then the face-up one on it (``None`` until tapped or typed)."""
     discards: list[str] | None = None
     """The laid-aside cards of ``three`` and ``six_short`` (``None`` until tapped or typed)."""
+    turned: str | None = None
+    """The dealer's turned last card, whose suit is trump (house rule ``trump_choice:
+    turned_card``); ``None`` when not given."""
     moves: list[int] = field(default_factory=list)
     """The two-player game's moves of a 3rd pile's top card to the emptied 4th place: each is
     the number of cards played before it (the move comes just before the next card)."""
@@ -733,6 +736,26 @@ def add_call(draft: Draft, seat: int, call: str, suit: str | None = None) -> Dra
     return changed
 
 
+def set_turned(draft: Draft, text: str | None) -> Draft:
+    """The draft with the dealer's turned last card (``None`` or empty to forget it); under
+    ``trump_choice: turned_card`` its suit is trump.
+
+    :raises RecordingError: without that house rule, or for a card that is not one, or one whose
+        suit is not the trump already made.
+    """
+    deal = _current(draft)
+    rules = draft.setup.rules_value()
+    if not text or not text.strip():
+        return replace(draft, current=replace(deal, turned=None))
+    if rules.trump_choice != "turned_card":
+        raise RecordingError("a turned card needs the house rule: the turned last card makes trump")
+    card = _card(text, rules.shape.deck_mask)
+    _, trump = contract_of(deal.calls)
+    if trump is not None and card.suit is not trump:
+        raise RecordingError(f"{card} was turned: {card.suit.english} are trump, not {trump.english}")
+    return replace(draft, current=replace(deal, turned=CARD_TEXT[card]))
+
+
 def chooser(deal: DealDraft, rules: Rules | None = None) -> int:
     """Who makes trump: the dealer, the partner once the dealer called en face, or in
     ``six_short`` the teammate the choice was passed to."""
@@ -931,6 +954,8 @@ def deal_object(deal: DealDraft, rules: Rules | None = None) -> dict[str, Any]:
             out["table"] = [piles_of(table[s]) if s < len(table) else [] for s in range(shape.players)]
     if deal.discards and len(deal.discards) == shape.discards:
         out["discards"] = list(deal.discards)
+    if deal.turned is not None:
+        out["turned"] = deal.turned
     if deal.calls:
         out["declarations"] = deal.calls
     if deal.score is not None:
@@ -1003,6 +1028,7 @@ def deal_draft(deal: dict[str, Any]) -> DealDraft:
         written=None if sheet_only else line,
         table=table,
         discards=list(deal["discards"]) if deal.get("discards") else None,
+        turned=deal.get("turned"),
         moves=moves,
     )
 

@@ -184,3 +184,31 @@ def test_page_takes_the_table_piles_typed_and_the_hands_from_the_cards_played(
     record = saved_record(path)["deals"][0]
     assert [sorted(h) for h in record["hands"]] == [sorted(h) for h in deal["hands"]]
     assert record["table"] == deal["table"] and record["table_moves"] == deal["table_moves"]
+
+
+def test_page_records_the_turned_card_under_that_house_rule(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    sample = SAMPLES / "house-trump-turned-card.json"
+    document = json.loads(sample.read_text())
+    deal = document["deals"][0]
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    open_expander(at, "record_house_rules_open")
+    at.selectbox(key="record_trump_choice_default").set_value("turned_card")
+    at.run()
+    type_setup(at, **{f"seat_{s}": n for s, n in enumerate(document["match"]["seats"])}, dealer="2")
+    tap(at, "record_start")
+    draft_id = str(at.query_params["draft"])
+    assert "record_muil" not in {b.key for b in at.button}  # the turned card makes trump: no muil
+    at.text_input(key=f"record_turned_{draft_id}_1").input(deal["turned"]).run()
+    assert [b.key for b in at.button if b.key and b.key.startswith("record_trump_") and not b.disabled] == [
+        "record_trump_H"
+    ]
+    tap(at, "record_trump_H")
+    for card in [c for trick in deal["tricks"] for c in trick]:
+        tap(at, f"record_card_{card}")
+    tap(at, "record_save")
+    record = saved_record(path)
+    assert record["match"]["rules"] == {"trump_choice": "turned_card"}
+    assert record["deals"][0]["turned"] == deal["turned"]
+    assert replay(loads(json.dumps(record))).deals[0].score == replay(load(sample)).deals[0].score

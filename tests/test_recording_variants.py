@@ -259,3 +259,22 @@ def test_cards_dealt_that_do_not_fit_the_cards_played_are_refused() -> None:
     swapped[3][swapped[3].index(played_from_dummy)] = holder[1]
     with pytest.raises(rec.RecordingError, match="do not fit the cards played"):
         rec.set_hands(draft, None, swapped, None)
+
+
+def test_turned_card_goes_into_the_record_and_must_match_the_trump() -> None:
+    path = SAMPLES / "house-trump-turned-card.json"
+    document = sample(path)
+    deal = document["deals"][0]
+    draft = rec.new_draft("d", setup_of(document))
+    with pytest.raises(rec.RecordingError, match="house rule"):
+        rec.set_turned(rec.new_draft("d", rec.Setup("m", document["match"]["seats"])), deal["turned"])
+    draft = rec.set_turned(draft, deal["turned"].lower())
+    for call in deal["declarations"]:
+        draft = rec.add_call(draft, call["seat"], call["call"], call.get("suit"))
+    with pytest.raises(rec.RecordingError, match="are trump"):
+        rec.set_turned(draft, "7S")
+    for card in [c for trick in deal["tricks"] for c in trick]:
+        draft = rec.play_card(draft, card)
+    _, record, result = rec.finish_deal(draft)
+    assert json.loads(rec.record_json(record))["deals"][0]["turned"] == deal["turned"]
+    assert result.deals[0].score == replay(load(path)).deals[0].score

@@ -698,6 +698,7 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
         return
     if table.contract is None:
         maker = rec.chooser(deal, rules)
+        turned = _turned_card(draft, rules)
         st.caption(t("record.who_calls", name=names[maker]))
         row = st.container(horizontal=True, key="record_calls", width=GRID_WIDTH)
         for suit in Suit:
@@ -708,6 +709,7 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
                 on_click=_change,
                 args=(rec.add_call, maker, "trump", suit.name),
                 width="stretch",
+                disabled=turned is not None and turned.suit is not suit,
             )
         more = st.container(horizontal=True, key="record_knocks", width=GRID_WIDTH)
         dealer_chooses = maker == deal.dealer
@@ -743,6 +745,23 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
             on_click=_change,
             args=(rec.add_call, seat, word),
         )
+
+
+def _turned_card(draft: rec.Draft, rules: Rules) -> Card | None:
+    """Under the house rule "the turned last card makes trump": the card turned, typed (optional:
+    the record keeps it, and only its suit can then be called). ``None`` when not given."""
+    deal = draft.current
+    if rules.trump_choice != "turned_card" or deal is None:
+        return None
+    key = f"record_turned_{draft.draft_id}_{draft.number}"
+    st.text_input(
+        t("record.turned"),
+        value=deal.turned or "",
+        key=key,
+        placeholder=t("record.turned_placeholder"),
+        on_change=lambda: _change(rec.set_turned, str(st.session_state.get(key) or "")),
+    )
+    return CARD_BY_TEXT[deal.turned] if deal.turned else None
 
 
 def _hands(draft: rec.Draft) -> None:
