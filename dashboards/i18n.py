@@ -897,6 +897,10 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "gedekte kaart en dan de open; de handen; de weggelegde kaarten. De laatste mag leeg blijven. "
         "In een spel met tafelkaarten volgen de handen uit de gespeelde kaarten zodra de stapels er zijn.",
     ),
+    "record.dealt_missing": (
+        "Before saving, give {what}: under Cards dealt below the grid.",
+        "Geef voor het bewaren {what} in: onder Gedeelde kaarten onder het rooster.",
+    ),
     "record.needed_table": ("the table piles", "de stapels op tafel"),
     "record.needed_discards": ("the cards laid aside", "de weggelegde kaarten"),
     "record.typed_table": (

@@ -389,6 +389,22 @@ def _stacks(deal: DealDraft, rules: Rules) -> tuple[Stacks, ...]:
     )
 
 
+def missing_dealt(deal: DealDraft, rules: Rules) -> list[str]:
+    """What the record of a deal played out still needs of the cards dealt: ``table`` (the table
+    piles of the games that have them) and ``discards`` (the cards laid aside).
+
+    >>> missing_dealt(DealDraft(0), Rules(variant="three"))
+    ['discards']
+    """
+    shape = rules.shape
+    missing = []
+    if shape.table_seats != "none" and not _stacks(deal, rules):
+        missing.append("table")
+    if shape.discards and len(deal.discards or []) != shape.discards:
+        missing.append("discards")
+    return missing
+
+
 def hand_masks(hands: Sequence[Sequence[str]] | None) -> tuple[int, ...] | None:
     """The main game's hands as masks, ``None`` unless all four are full (32 different cards)."""
     if hands is None or len(hands) != PLAYERS or any(len(h) != TRICKS for h in hands):
@@ -1094,6 +1110,13 @@ def finish_deal(draft: Draft) -> tuple[Draft, Record, MatchResult]:
     if deal.score is None and not table.redeal and not table.complete:
         raise RecordingError(
             f"the deal is not finished: {table.cards_played} of {table.deal_cards} cards are in"
+        )
+    missing = missing_dealt(deal, rules) if deal.score is None and not table.redeal else []
+    if missing:
+        words = {"table": "the table piles", "discards": "the cards laid aside"}
+        raise RecordingError(
+            f"{' and '.join(words[m] for m in missing)} of {rules.variant!r} are needed: "
+            "tap them (cards dealt first) or type them under the cards dealt"
         )
     problems = check_deal(draft)
     if problems:

@@ -278,3 +278,18 @@ def test_turned_card_goes_into_the_record_and_must_match_the_trump() -> None:
     _, record, result = rec.finish_deal(draft)
     assert json.loads(rec.record_json(record))["deals"][0]["turned"] == deal["turned"]
     assert result.deals[0].score == replay(load(path)).deals[0].score
+
+
+@pytest.mark.parametrize(
+    ("name", "needed"), [("variant-two-open", "table piles"), ("variant-three", "laid aside")]
+)
+def test_a_deal_played_out_without_the_cards_its_record_needs_is_not_saved(name: str, needed: str) -> None:
+    document = sample(SAMPLES / f"{name}.json")
+    deal = document["deals"][0]
+    draft = rec.new_draft("d", setup_of(document))
+    for call in deal["declarations"]:
+        draft = rec.add_call(draft, call["seat"], call["call"], call.get("suit"))
+    for card in [c for trick in deal["tricks"] for c in trick]:
+        draft = rec.play_card(draft, card)  # the plays alone: whose turn still follows the engine
+    with pytest.raises(rec.RecordingError, match=needed):
+        rec.finish_deal(draft)

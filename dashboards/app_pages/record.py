@@ -1061,6 +1061,9 @@ def _save_button(draft: rec.Draft, table: rec.Table) -> None:
         illegal = table.illegal()
         if illegal:
             st.warning(t("record.illegal_count", count=len(illegal)))
+        missing = rec.missing_dealt(draft.current, draft.setup.rules_value()) if draft.current else []
+        if missing:
+            st.warning(t("record.dealt_missing", what=", ".join(t(f"record.needed_{m}") for m in missing)))
         _written(draft)
     if st.button(
         t("record.save"),
