@@ -138,3 +138,31 @@ def test_six_player_grid_of_36_cards_fits_a_phone(server: str) -> None:
             page.screenshot(path=str(ARTIFACTS / "record-variant-six.png"), full_page=True)
         finally:
             browser.close()
+
+
+def test_three_player_scoresheet_fits_a_phone(server: str) -> None:
+    """The three-player games keep a score per player: the scoresheet's columns still fit."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    names = ["Annabella", "Bertrand", "Carolien"]  # long names: the widest columns
+    ARTIFACTS.mkdir(exist_ok=True)
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+            set_up(page, server, "three", names)
+            page.locator(".st-key-record_start button").click()
+            for number in range(2):
+                page.get_by_role("radio", name="Scoresheet line").click()
+                save = page.locator(".st-key-record_sheet_save button")
+                save.wait_for(timeout=15_000)
+                settle(page)
+                save.click()
+                page.get_by_text(f"Deal {number + 1} is saved").wait_for(timeout=60_000)
+            settle(page)
+            header = page.locator("th", has_text="Carolien")
+            assert header.count() == 1
+            page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
+            assert_fits(page, "scoresheet of three")
+            page.screenshot(path=str(ARTIFACTS / "record-variant-three-scoresheet.png"), full_page=True)
+        finally:
+            browser.close()

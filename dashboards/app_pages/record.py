@@ -56,7 +56,12 @@ TABLE_STYLE = """<style>
     }
     .st-key-record_grid button:disabled { opacity: 0.25; }
     .st-key-record_grid button p, .st-key-record_calls button p { font-size: 1.05rem; }
+    .st-key-record_scoresheet th, .st-key-record_scoresheet td {
+        overflow-wrap: anywhere; padding-left: 0.4rem; padding-right: 0.4rem;
+    }
     </style>"""
+# (the scoresheet's cells break long names anywhere: a column per player of the three-player
+# games still fits a phone)
 
 
 # --------------------------------------------------------------------------- the draft in session
@@ -479,7 +484,7 @@ def _scoresheet(draft: rec.Draft) -> None:
         rows.append(f"| {deal.number} | {_names(draft)[deal.dealer]} | {call} | " + " | ".join(cells) + " |")
     score = result.deals[-1].match_score if result.deals else (0,) * len(columns)
     rows.append(f"| | | **{t('record.total')}** | " + " | ".join(f"**{s}**" for s in score) + " |")
-    st.markdown("\n".join(rows))
+    st.container(key="record_scoresheet").markdown("\n".join(rows))
     if result.finished:
         winner = result.winner
         st.success(t("record.decided", team=columns[winner]) if winner is not None else t("record.draw"))
