@@ -169,9 +169,10 @@ def _setup() -> None:
         st.subheader(t("record.resume"))
         for draft in open_drafts[:5]:
             played = len(draft.current.plays) if draft.current else 0
+            game = "" if draft.setup.variant == "four" else f" ({t('record.variant_' + draft.setup.variant)})"
             label = t(
                 "record.resume_one",
-                players=", ".join(draft.setup.seats),
+                players=", ".join(draft.setup.seats) + game,
                 deal=draft.number,
                 cards=played,
                 match=draft.setup.match_id,
