@@ -243,7 +243,6 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
     ]
     fields += [
         native_inputs.Field("date", t("record.date"), "date", value=datetime.date.today().isoformat()),
-        *_club_field(clubs),
         native_inputs.Field(
             "venue",
             t("record.venue"),
@@ -258,6 +257,7 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
             value=str(rec.PLAYERS - 1),
             options=[(str(s), seats[s] or t("record.seat_short", seat=s + 1)) for s in range(rec.PLAYERS)],
         ),
+        *_club_field(clubs),
         native_inputs.Field(
             "source",
             t("record.rules_source"),
