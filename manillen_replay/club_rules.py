@@ -7,11 +7,12 @@ a club's rules put into a record read back as the same :class:`Rules`.
 
 A record meets a club's rules (``manillen import --rules NAME``) in one of two ways:
 
-- it names no rules of its own (no ``match.rules``, no ``match.variant``): the club's are
-  written into it (:func:`with_club_rules`), so the archive keeps a record that says under
-  which rules it was played;
-- it names its own: they must be the club's (the same :class:`Rules`), else the record is
-  refused, with the options that differ, rather than silently replayed under other rules.
+- what it does not name (no ``match.rules``, no ``match.variant``) it takes from the club
+  (:func:`with_club_rules`), so the archive keeps a record that says under which rules it was
+  played;
+- what it names must be the club's (its variant, and its house rules read as the club's
+  variant's), else the record is refused, with the options that differ, rather than silently
+  replayed under other rules.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from typing import Any, cast
 import msgspec
 from msgspec import UNSET
 
-from .engine import rules_of
 from .errors import InvalidOptionError, ManillenError, RecordError
 from .record import Record, RuleOptions
 from .record.model import VariantName
@@ -127,42 +127,50 @@ def rules_from_saved(variant: str, options_json: str) -> Rules:
 
 
 def has_own_rules(record: Record) -> bool:
-    """Whether a record names rules of its own (a ``rules`` object or a ``variant``)."""
-    return record.match.rules is not UNSET or record.match.variant is not UNSET
+    """Whether a record names house rules of its own (a ``rules`` object)."""
+    return record.match.rules is not UNSET
 
 
 def with_club_rules(record: Record, club: ClubRules) -> None:
-    """Put a club's rules into a record that names none (see the module's docstring); a record
-    that names its own is left as it is when they are the club's.
+    """Fill in what a record leaves unnamed with a club's rules (see the module's docstring):
+    a ``match.rules`` it lacks becomes the club's, and so does a ``match.variant`` it lacks;
+    what it names must be the club's.
 
-    The record is changed in place: its ``match.variant`` (unless the four-player game) and
-    ``match.rules`` (unless every option is standard) become the club's.
+    The record is changed in place (the club's ``rules`` written only when some option is not
+    standard, its ``variant`` only when it is not the four-player game).
 
-    :raises RecordError: when the record names other rules than the club's, at
-        ``/match/rules`` (or ``/match/variant``), naming the options that differ. Rules the
-        rules engine cannot take at all are left for the replay to refuse.
+    :raises RecordError: when the record names another variant (at ``/match/variant``) or other
+        house rules (at ``/match/rules``, naming each option that differs) than the club's.
+        Rules the rules engine cannot take at all are left for the replay to refuse.
     """
-    if not has_own_rules(record):
-        if club.rules.variant != Rules().variant:
-            record.match.variant = cast(VariantName, club.rules.variant)
-        if club.options:
-            record.match.rules = msgspec.convert(club.options, RuleOptions)
-        return
-    try:
-        own = rules_of(record)
-    except ManillenError:
-        return  # the replay says what is wrong with them, where
-    if own == club.rules:
-        return
-    differ = _differences(own, club.rules)
-    only_variant = own.variant != club.rules.variant and len(differ) == 1
-    pointer = "/match/variant" if only_variant or record.match.rules is UNSET else "/match/rules"
-    raise RecordError(
-        f"the match names its own rules, not the club's rules {club.name!r}: "
-        + "; ".join(f"{name} is {mine} here, {theirs} in {club.name!r}" for name, mine, theirs in differ)
-        + f" (import it without --rules, or take its rules out to play it under {club.name!r})",
-        pointer,
-    )
+    named = record.match.variant
+    if named is not UNSET and named != club.rules.variant:
+        raise RecordError(
+            f"the match plays the variant {named}, the club's rules {club.name!r} are for "
+            f"{club.rules.variant} (import it without --rules)",
+            "/match/variant",
+        )
+    if has_own_rules(record):
+        try:
+            own = Rules.from_options(
+                {**msgspec.to_builtins(record.match.rules), "variant": club.rules.variant}
+            )
+        except ManillenError:
+            return  # the replay says what is wrong with them, where
+        if own != club.rules:
+            differ = _differences(own, club.rules)
+            raise RecordError(
+                f"the match names its own rules, not the club's rules {club.name!r}: "
+                + "; ".join(
+                    f"{name} is {mine} here, {theirs} in {club.name!r}" for name, mine, theirs in differ
+                )
+                + f" (import it without --rules, or take its rules out to play it under {club.name!r})",
+                "/match/rules",
+            )
+    elif club.options:
+        record.match.rules = msgspec.convert(club.options, RuleOptions)
+    if named is UNSET and club.rules.variant != Rules().variant:
+        record.match.variant = cast(VariantName, club.rules.variant)
 
 
 def _differences(own: Rules, club: Rules) -> list[tuple[str, str, str]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from click.testing import CliRunner, Result
+from msgspec import UNSET
 
 from manillen_replay.cli import cli
 from manillen_replay.club_rules import ClubRules, check_name, with_club_rules
@@ -83,7 +84,20 @@ def test_a_record_of_another_variant_is_refused_at_its_variant() -> None:
     with pytest.raises(RecordError) as caught:
         with_club_rules(record, ClubRules("vier", Rules()))
     assert caught.value.pointer == "/match/variant"
-    assert "variant is six here, four in 'vier'" in caught.value.message
+    assert "the match plays the variant six, the club's rules 'vier' are for four" in caught.value.message
+
+
+def test_a_record_naming_only_the_clubs_variant_takes_the_clubs_house_rules() -> None:
+    """A variant is the game, not a house rule: a record that names the variant and no rules
+    takes the club's rules for that variant."""
+    three = Rules(variant="three", muil_double=False)
+    record = load(SAMPLES / "variant-three.json")
+    assert record.match.variant == "three" and record.match.rules is UNSET
+    with_club_rules(record, ClubRules("drie", three))
+    assert replay(record).rules == three
+    with pytest.raises(RecordError) as caught:
+        with_club_rules(load(SAMPLES / "variant-three.json"), ClubRules("vier", Rules(muil_double=False)))
+    assert caught.value.pointer == "/match/variant"
 
 
 @pytest.mark.parametrize("name", ["", "   ", "standard", "Standard", "a\tb", "x" * 61])

@@ -128,7 +128,8 @@ def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, va
     "club_name",
     metavar="NAME",
     help="Write the club rules saved under NAME (manillen rules save) into every match that names "
-    "no rules of its own; a match that names other rules is refused, the others imported.",
+    "no house rules of its own; a match that names others (or another variant) is refused, the "
+    "others imported.",
 )
 @click.option(
     "--restore",
@@ -164,10 +165,11 @@ def import_(
     import (Ctrl-C, a crash, a full disk) leaves no half match. Refused records are listed and
     kept in the archive's `rejects` table with their file, line, JSON pointer and text.
 
-    With --rules NAME, a club's rules saved in the archive (`manillen rules save NAME`) go into
-    every match that names no rules (no `rules`, no `variant`) of its own, so the archive keeps
-    each match with the rules it was played under. A match that names rules of its own is
-    imported when they are the club's, and refused otherwise, with the options that differ.
+    With --rules NAME, a club's rules saved in the archive (`manillen rules save NAME`) fill in
+    what each match leaves unnamed: a match without `rules` takes the club's house rules, one
+    without `variant` the club's variant, so the archive keeps each match with the rules it was
+    played under. What a match names must be the club's: another variant, or other house rules,
+    and it is refused, with the options that differ.
 
     Without PATHS, creates the archive or upgrades an older one to this version's schema.
 

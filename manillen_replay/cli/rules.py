@@ -72,7 +72,7 @@ def rules() -> None:
 
     `manillen rules save NAME` keeps the variant and the house-rule options (--rule NAME=VALUE,
     or those of a recorded match, --from-record FILE) under a name; `manillen import --rules
-    NAME` then writes them into every imported match that names no rules of its own, and the
+    NAME` then writes them into every imported match that names no house rules of its own, and the
     dashboard's Record page offers them by name for a new match. Options that cannot hold
     together are refused when saved, with the reason. The options are listed in docs/rules.md.
 

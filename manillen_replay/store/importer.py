@@ -249,8 +249,8 @@ class ImportMixin(StoreBase):
         :param replace: ``False`` keeps the archive's version of a known match whose content
             changed (counted in ``kept``) instead of replacing it.
         :param club: a club's rules (``manillen import --rules NAME``): written into each record
-            that names no rules of its own, so the archive keeps them with the match; a record
-            that names other rules than the club's is refused (see
+            that names no house rules (or no variant) of its own, so the archive keeps them with
+            the match; a record that names others than the club's is refused (see
             :func:`~manillen_replay.club_rules.with_club_rules`), the others go on.
         :raises ArchiveError: when the archive cannot be written; the current file is rolled back.
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
