@@ -86,7 +86,7 @@ def rules() -> None:
     """
 
 
-@rules.command("save")
+@rules.command("save", short_help="Save a club's rules under NAME.")
 @click.argument("name")
 @RULE_OPTION
 @click.option(
@@ -121,7 +121,7 @@ def save(name: str, rule_values: tuple[str, ...], record_file: str | None, repla
     click.echo("\n".join(_lines(saved)))
 
 
-@rules.command("list")
+@rules.command("list", short_help="List the club rules saved.")
 @DB_OPTION
 def list_(db: str) -> None:
     """List the club rules saved in the archive, each with the options it changes.
@@ -145,7 +145,7 @@ def list_(db: str) -> None:
         click.echo("\n".join(_lines(one)))
 
 
-@rules.command("show")
+@rules.command("show", short_help="Show the club rules saved under NAME.")
 @click.argument("name")
 @click.option(
     "--json",
@@ -170,7 +170,7 @@ def show(name: str, as_json: bool, db: str) -> None:
     click.echo("\n".join(_lines(saved)))
 
 
-@rules.command("delete")
+@rules.command("delete", short_help="Forget the club rules saved under NAME.")
 @click.argument("name")
 @DB_OPTION
 def delete(name: str, db: str) -> None:
