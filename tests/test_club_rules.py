@@ -289,3 +289,25 @@ def test_import_rules_names_the_saved_ones_when_the_name_is_unknown(tmp_path: Pa
         "import", str(SAMPLES / "seed-trick.json"), "--rules", "zwaan", "--db", str(tmp_path / "x.duckdb")
     )
     assert no_archive.exit_code == 2 and "no archive at" in no_archive.stderr
+
+
+def test_rules_save_from_a_record_whose_options_conflict_is_refused_with_the_reason(tmp_path: Path) -> None:
+    record = tmp_path / "conflict.json"
+    record.write_text(
+        json.dumps(
+            {
+                "format": "manillen/1",
+                "match": {
+                    "seats": ["A", "B", "C", "D"],
+                    "rules": {"trump_choice": "turned_card", "cafe": {"blind_muil": True}},
+                },
+                "deals": [],
+            }
+        )
+    )
+    db = tmp_path / "c.duckdb"
+    result = _run("rules", "save", "x", "--from-record", str(record), "--db", str(db))
+    assert result.exit_code == 1
+    assert f"cannot take the rules of {record}: rule options 'trump_choice: turned_card'" in result.stderr
+    assert "no muil can be called" in result.stderr
+    _no_traceback(result)

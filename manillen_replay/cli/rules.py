@@ -48,8 +48,9 @@ def _rules_of_record(path: str) -> Rules:
     for entry in read_entries([path]):
         try:
             found.setdefault(rules_of(entry.decode()), entry.place)
-        except ManillenError as error:
-            raise click.ClickException(f"cannot take the rules of {entry.place}: {error}") from None
+        except ManillenError as error:  # a problem of the record is already placed in the file
+            placed = str(error) if str(error).startswith(entry.source) else f"{entry.place}: {error}"
+            raise click.ClickException(f"cannot take the rules of {placed}") from None
     if not found:
         raise click.UsageError(f"{path!r} holds no match to take the rules of")
     if len(found) > 1:
