@@ -38,6 +38,7 @@ from dashboards.limits import (
 from manillen_replay.analysis.puzzles import Puzzle, Review, make_puzzles
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.cards import Card
+from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import DealResult, MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry
@@ -689,6 +690,35 @@ def delete_annotation(annotation_id: int) -> None:
     access.require_organiser("delete coach comments")
     with archive().writing() as store:
         store.delete_annotation(annotation_id)
+
+
+# --------------------------------------------------------------------------- club rules
+
+
+@st.cache_data(show_spinner=False)
+def _club_rule_sets(path: str, version: int) -> list[ClubRules]:
+    with _archive(path).reading() as store:
+        return store.club_rule_sets()
+
+
+def club_rule_sets() -> list[ClubRules]:
+    """Every club's rules saved in the archive, by name (none without an archive).
+
+    :raises ManillenError: for saved options this program does not know (a newer one saved them).
+    """
+    current = archive()
+    return _club_rule_sets(*_key(current)) if current.exists() else []
+
+
+def save_club_rules(name: str, rules: Rules, *, replace: bool = False) -> ClubRules:
+    """Keep ``rules`` in the archive under ``name`` (the organiser only).
+
+    :raises ManillenError: for a name refused or taken (unless ``replace``), or when another
+        program holds the archive.
+    """
+    access.require_organiser("save a club's rules")
+    with archive().writing() as store:
+        return store.save_club_rules(name, rules, replace=replace)
 
 
 def parse_tags(text: str) -> list[str]:

@@ -802,6 +802,27 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Neem de regels over van de laatste partij in het archief met deze spelers.",
     ),
     "record.target": ("Play to", "Spelen tot"),
+    "record.club_rules": ("Club rules", "Clubregels"),
+    "record.club_rules_help": (
+        "A club's rules saved in the archive: they replace the house rules below.",
+        "De regels van een club, bewaard in het archief: ze komen in de plaats van de huisregels hieronder.",
+    ),
+    "record.club_rules_unreadable": (
+        "The club rules saved in the archive cannot be read: {message}",
+        "De clubregels in het archief kunnen niet gelezen worden: {message}",
+    ),
+    "record.save_club_rules": ("Save these rules for the club", "Deze regels bewaren voor de club"),
+    "record.club_rules_name": ("Name (the club or the café)", "Naam (de club of het café)"),
+    "record.club_name_hint": ("De Zwaan", "De Zwaan"),
+    "record.club_rules_replace": (
+        "Replace the rules saved under this name",
+        "De regels onder deze naam vervangen",
+    ),
+    "record.club_rules_save": ("Save the club rules", "Clubregels bewaren"),
+    "record.club_rules_saved": (
+        "Saved as the club rules {name}: choose them under Club rules for the next match.",
+        "Bewaard als de clubregels {name}: kies ze bij Clubregels voor de volgende partij.",
+    ),
     "record.house_rules": ("More house rules", "Meer huisregels"),
     "record.partner_exempt": (
         "No need to overtake or buy while the partner wins the trick",
@@ -1071,6 +1092,12 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
     "organiser.deals": ("Deals per block", "Spellen per blok"),
     "organiser.sheet_tables": ("Scoresheet only at tables", "Enkel scoreblad aan tafels"),
     "organiser.house_rules": ("House rules", "Huisregels"),
+    "organiser.club_rules_help": (
+        "A club's rules saved in the archive: the evening plays them (its deals per block as set above), "
+        "and the switches below are not used.",
+        "De regels van een club, bewaard in het archief: de avond speelt ze (met het aantal spellen per "
+        "blok van hierboven), en de schakelaars hieronder tellen niet.",
+    ),
     "organiser.start": ("Set up the evening", "Avond opzetten"),
     "organiser.created": (
         "The evening {evening} is set up: give each table its link.",

@@ -18,6 +18,7 @@ from dashboards import access, data, drafts, i18n, native_inputs, review_view, u
 from dashboards import recording as rec
 from dashboards.cards import SYMBOLS
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
+from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import MatchResult
 from manillen_replay.engine.results import DealResult, IrregularityKind
 from manillen_replay.errors import ManillenError
@@ -42,6 +43,8 @@ if not visitor.may_record_any:  # a viewer: the page is not in the navigation, n
     st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
+CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
+CLUB_SAVED = "record_club_saved"  # the name just saved under, said once after the page reruns
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
 GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
 
@@ -186,6 +189,7 @@ def _setup() -> None:
     seats, date, venue, dealer = match.seats, match.date, match.venue, match.dealer
     complete = all(seats) and len({seat.casefold() for seat in seats}) == len(seats)
     options = _rule_widgets(match.base, match.suffix, match.target)
+    _save_club_rules(options)
     if st.button(
         t("record.start"), type="primary", width="stretch", key="record_start", disabled=not complete
     ):
@@ -248,6 +252,10 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
     source = typed.get("source", "default") if last is not None else "default"
     base = Rules.from_options(last) if source == "last" and last is not None else Rules()
     suffix = source if last is not None else "default"
+    clubs = _club_rule_sets(variant)
+    club = next((c for c in clubs if c.name == typed.get("club")), None)
+    if club is not None:  # a club's saved rules come before the standard or the last match's
+        base, suffix = club.rules, f"club-{rec.slug(club.name)}"
     fields = [_variant_field(variant)] + [
         native_inputs.Field(
             f"seat_{seat}",
@@ -273,6 +281,7 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
             value=str(people - 1),
             options=[(str(s), seats[s] or t("record.seat_short", seat=s + 1)) for s in range(people)],
         ),
+        *_club_field(clubs),
         native_inputs.Field(
             "source",
             t("record.rules_source"),
@@ -280,7 +289,7 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
             value="default",
             options=[(s, t(f"record.rules_{s}")) for s in ("default", "last")],
             help=t("record.rules_help"),
-            disabled=last is None,
+            disabled=last is None or club is not None,
         ),
         # one target per source: choosing the other rules shows their target
         native_inputs.Field(
@@ -326,6 +335,59 @@ def _seat_label(variant: str, seat: int) -> str:
     if VARIANTS[variant].sides == "teams":
         return t("record.seat", seat=seat + 1, team="A" if seat % 2 == 0 else "B")
     return t("record.seat_alone", seat=seat + 1)
+
+
+def _club_rule_sets(variant: str) -> list[ClubRules]:
+    """The club rules saved in the archive for the game chosen above, by name; none when they
+    cannot be read (a warning says why)."""
+    try:
+        return [c for c in data.club_rule_sets() if c.rules.variant == variant]
+    except ManillenError as error:  # saved by a newer program, or an archive not yet upgraded
+        st.warning(t("record.club_rules_unreadable", message=ui.without_folders(str(error))))
+        return []
+
+
+def _club_field(clubs: list[ClubRules]) -> list[native_inputs.Field]:
+    """The "Club rules" select: the standard rules, and each club's rules saved in the archive
+    (``manillen rules save``, or below); none when no club saved any."""
+    if not clubs:
+        return []
+    return [
+        native_inputs.Field(
+            "club",
+            t("record.club_rules"),
+            "select",
+            value="",
+            options=[("", t("record.rules_default")), *((c.name, c.name) for c in clubs)],
+            help=t("record.club_rules_help"),
+        )
+    ]
+
+
+def _save_club_rules(options: dict[str, Any]) -> None:
+    """The organiser keeps the house rules chosen above under a name, for the next match: a box
+    drawn only once opened, as the house rules' own."""
+    if not visitor.is_organiser:
+        return
+    box = st.expander(t("record.save_club_rules"), key=CLUB_SAVE_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        done = st.session_state.pop(CLUB_SAVED, None)
+        if done:
+            st.success(t("record.club_rules_saved", name=done))
+        name = st.text_input(
+            t("record.club_rules_name"), key="record_club_rules_name", placeholder=t("record.club_name_hint")
+        )
+        replace = st.checkbox(t("record.club_rules_replace"), key="record_club_rules_replace")
+        if st.button(t("record.club_rules_save"), key="record_club_rules_save", disabled=not name.strip()):
+            try:
+                saved = data.save_club_rules(name, Rules.from_options(options), replace=replace)
+            except ManillenError as error:
+                st.error(ui.without_folders(str(error)))
+                return
+            st.session_state[CLUB_SAVED] = saved.name
+            st.rerun()  # the Club rules select above offers them at once
 
 
 def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:

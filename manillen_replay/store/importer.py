@@ -23,6 +23,7 @@ import duckdb
 import pyarrow as pa
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
+from ..club_rules import ClubRules, with_club_rules
 from ..engine import MatchResult, match_id, replay
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, dumps, iter_entries
@@ -118,6 +119,8 @@ class _FileState:
     """Content hash of each match loaded in this transaction (not yet visible to other readers)."""
     replace: bool = True
     """Whether a known match with other content replaces the archive's (else it is kept)."""
+    club: ClubRules | None = None
+    """A club's rules for the records that name none (see :meth:`ImportMixin.import_entries`)."""
 
 
 @contextlib.contextmanager
@@ -196,6 +199,7 @@ class ImportMixin(StoreBase):
         summary: ImportSummary | None = None,
         memory_limit: str | None = IMPORT_MEMORY_LIMIT,
         replace: bool = True,
+        club: ClubRules | None = None,
     ) -> ImportSummary:
         """Import every record in ``.json`` files, ``.jsonl`` archives and folders of them.
 
@@ -203,6 +207,7 @@ class ImportMixin(StoreBase):
         :param summary: see :meth:`import_entries`.
         :param memory_limit: see :meth:`import_entries`.
         :param replace: see :meth:`import_entries`.
+        :param club: see :meth:`import_entries`.
         :raises FileNotFoundError: for a path that does not exist (files before it are committed).
         :raises ArchiveError: when the archive cannot be written (that file is rolled back).
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
@@ -213,6 +218,7 @@ class ImportMixin(StoreBase):
             summary=summary,
             memory_limit=memory_limit,
             replace=replace,
+            club=club,
         )
 
     def import_entries(
@@ -223,6 +229,7 @@ class ImportMixin(StoreBase):
         summary: ImportSummary | None = None,
         memory_limit: str | None = IMPORT_MEMORY_LIMIT,
         replace: bool = True,
+        club: ClubRules | None = None,
     ) -> ImportSummary:
         """Import records: one transaction per source file, loaded in Arrow batches.
 
@@ -241,6 +248,10 @@ class ImportMixin(StoreBase):
             memory). An in-memory archive has no limit: its data cannot go anywhere else.
         :param replace: ``False`` keeps the archive's version of a known match whose content
             changed (counted in ``kept``) instead of replacing it.
+        :param club: a club's rules (``manillen import --rules NAME``): written into each record
+            that names no house rules (or no variant) of its own, so the archive keeps them with
+            the match; a record that names others than the club's is refused (see
+            :func:`~manillen_replay.club_rules.with_club_rules`), the others go on.
         :raises ArchiveError: when the archive cannot be written; the current file is rolled back.
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
         :raises KeyboardInterrupt: re-raised after the current file is rolled back.
@@ -264,7 +275,7 @@ class ImportMixin(StoreBase):
                 ) from None
             stack.enter_context(_automatic_gc_paused())
             for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
-                self._import_file(source, group, columns, reader, summary, on_progress, replace)
+                self._import_file(source, group, columns, reader, summary, on_progress, replace, club)
             self._checkpoint()
         return summary
 
@@ -390,12 +401,13 @@ class ImportMixin(StoreBase):
         summary: ImportSummary,
         on_progress: Callable[[int], None] | None,
         replace: bool = True,
+        club: ClubRules | None = None,
     ) -> None:
         """One file in one transaction; its counts join ``summary`` only once it is committed."""
         counts = ImportSummary()
         loader: _Loader | None = None
         committing = False
-        state = _FileState(order=0, annotation_id=0, columns=columns, replace=replace)
+        state = _FileState(order=0, annotation_id=0, columns=columns, replace=replace, club=club)
         try:
             self._con.execute("BEGIN TRANSACTION")
             # The rejects of a file describe its latest import only.
@@ -405,12 +417,13 @@ class ImportMixin(StoreBase):
                 annotation_id=self._next_value("annotations", "annotation_id"),
                 columns=columns,
                 replace=replace,
+                club=club,
             )
             # From here until loader.finish() only the loader thread uses self._con.
             loader = self._loader = _Loader(self._load)
             batch = _Batch()
             for entry in entries:
-                item = self._decode(entry, batch, counts)
+                item = self._decode(entry, batch, counts, state.club)
                 if item is None:
                     continue
                 if item.match_id in batch.pending or len(batch.pending) >= self.BATCH_SIZE:
@@ -453,13 +466,21 @@ class ImportMixin(StoreBase):
         summary.add(counts)
         summary.files += 1
 
-    def _decode(self, entry: Entry, batch: _Batch, counts: ImportSummary) -> _Pending | None:
-        """One entry decoded and hashed, or ``None`` when it is not a record (then rejected)."""
+    def _decode(
+        self, entry: Entry, batch: _Batch, counts: ImportSummary, club: ClubRules | None = None
+    ) -> _Pending | None:
+        """One entry decoded (with the club's rules, when given and it names none) and hashed,
+        or ``None`` when it is not a record or names other rules than the club's (then rejected)."""
         try:
             record = entry.decode()
+            if club is not None:
+                with_club_rules(record, club)
             canonical = dumps(record, pretty=False)
         except InvalidRecordError as error:
             batch.reject(entry, error.problems, counts)
+            return None
+        except RecordError as error:
+            batch.reject(entry, [error], counts)
             return None
         except Exception as error:  # one record that breaks the reader must not stop the others
             batch.reject(entry, [_failure("read", error)], counts)
