@@ -7,7 +7,8 @@ pointer, and raised together; plays that break the rules of play are replayed an
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from msgspec import UNSET, to_builtins
 
@@ -68,6 +69,38 @@ class ReplayVisitor:
         """After the last deal."""
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedTricks:
+    """The plays of many deals worked out beforehand, flat (the bulk path's compiled pass,
+    :mod:`manillen_replay.bulk`): what each :class:`TrickResult` holds, play by play.
+
+    The replay takes a deal's numbers from here only when the deal is what they assumed (the
+    same hands and trump, no table cards, no visitors): otherwise it plays the cards itself.
+    """
+
+    seats: list[int]
+    legal: list[int]
+    clauses: list[Clause]
+    winning: list[int]
+    trick_winners: list[int]
+    trick_points: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedDeal:
+    """Where one deal's plays are in :class:`PlayedTricks`, with what they were worked out for."""
+
+    tricks: PlayedTricks
+    trump: int
+    """The trump suit assumed, or :data:`~manillen_replay.rules.NO_TRUMP`."""
+    hands: tuple[int, ...]
+    first_play: int
+    first_trick: int
+    taken: tuple[int, int]
+    illegal: int
+    """How many plays broke the rules of play."""
+
+
 def rules_of(record: Record) -> Rules:
     """The rules a record is played under: its variant and options over the defaults.
 
@@ -94,6 +127,7 @@ def replay(
     line: int | None = None,
     strict: bool = False,
     visitors: Sequence[ReplayVisitor] = (),
+    played: Mapping[int, PlayedDeal] | None = None,
 ) -> MatchResult:
     """Replay a whole match.
 
@@ -101,10 +135,11 @@ def replay(
     :param line: its line in a JSON Lines archive.
     :param strict: raise at the first illegal play instead of reporting it.
     :param visitors: called as the replay goes.
+    :param played: plays worked out beforehand, by the deal's index (the bulk path).
     :raises InvalidRecordError: listing every problem that makes the record invalid.
     :raises IllegalPlayError: in strict mode, at the first play that breaks the rules.
     """
-    return _Replay(record, source, line, strict, visitors).run()
+    return _Replay(record, source, line, strict, visitors, played).run()
 
 
 def decode_and_replay(
@@ -158,7 +193,9 @@ class _Replay:
         line: int | None,
         strict: bool,
         visitors: Sequence[ReplayVisitor],
+        played: Mapping[int, PlayedDeal] | None = None,
     ) -> None:
+        self.played: Mapping[int, PlayedDeal] = {} if played is None or strict or visitors else played
         self.record = record
         self.source = source
         self.line = line
@@ -543,6 +580,20 @@ class _Replay:
         trump = None if outcome.trump is None else int(outcome.trump)
         card_of = CARD_BY_TEXT.__getitem__
         played = [list(map(card_of, trick)) for trick in tricks]
+        ready = self.played.get(outcome.number - 1)
+        if (
+            ready is not None
+            and has_hands
+            and ready.trump == (NO_TRUMP if trump is None else trump)
+            and deal.table is UNSET
+            and not deal.discards
+            and deal.table_moves is UNSET
+        ):
+            # The hands were checked against the deck with the plays (read_cards's quick case).
+            outcome.hands = ready.hands
+            if not self.check_trump_choice(deal, outcome, ready.hands, 0, pointer):
+                return False
+            return self.take_played(played, ready, outcome, trump)
         if has_hands:
             cards = self.read_cards(deal, outcome, pointer)
             if cards is None:
@@ -889,6 +940,53 @@ class _Replay:
         outcome.tie = outcome.score is None
         return True
 
+    def take_played(
+        self, played: list[list[Card]], ready: PlayedDeal, outcome: DealResult, trump: int | None
+    ) -> bool:
+        """:meth:`play_tricks` of a deal whose plays were worked out beforehand."""
+        numbers = ready.tricks
+        seats, legal, clauses, winning = numbers.seats, numbers.legal, numbers.clauses, numbers.winning
+        size = self.rules.shape.trick_size
+        play = ready.first_play
+        first_trick = ready.first_trick
+        tricks = outcome.tricks
+        for t, cards in enumerate(played):
+            end = play + size
+            tricks.append(
+                TrickResult(
+                    t + 1,
+                    seats[play],
+                    seats[play:end],
+                    cards,
+                    legal[play:end],
+                    clauses[play:end],
+                    winning[play:end],
+                    numbers.trick_winners[first_trick + t],
+                    numbers.trick_points[first_trick + t],
+                )
+            )
+            play = end
+        if ready.illegal:
+            holding = list(ready.hands)
+            for trick in tricks:
+                for i, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True)):
+                    if not trick.legal[i] >> card & 1:
+                        kind = classify_violation(card, trick.cards[:i], holding[seat], trump)
+                        outcome.violations.append(
+                            Violation(trick.number, i + 1, seat, card, kind, CardSet(trick.legal[i]))
+                        )
+                    holding[seat] &= ~(1 << card)
+        if self.problems:
+            return False
+        if len(played) < self.rules.shape.tricks:
+            outcome.kind = DealKind.ABANDONED
+            return True
+        outcome.points = ready.taken
+        assert outcome.multiplier is not None
+        outcome.score = score_deal(outcome.points, outcome.multiplier, self.rules)
+        outcome.tie = outcome.score is None
+        return True
+
     def read_moves(self, deal: Deal, pointer: str) -> dict[tuple[int, int, int], str] | None:
         """Table moves by (trick, seat, play), play 0 meaning the seat's first play of the trick."""
         if deal.table_moves is UNSET:
@@ -959,4 +1057,13 @@ class _Replay:
                 outcome.penalties.append((penalty.team, points, reason))
 
 
-__all__ = ["ReplayVisitor", "decode_and_replay", "match_id", "replay", "replay_entry", "rules_of"]
+__all__ = [
+    "PlayedDeal",
+    "PlayedTricks",
+    "ReplayVisitor",
+    "decode_and_replay",
+    "match_id",
+    "replay",
+    "replay_entry",
+    "rules_of",
+]
