@@ -16,6 +16,8 @@ assumed) the engine plays card by card, as it always has, and reports what is wr
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -23,9 +25,9 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from .cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Suit
-from .engine import MatchResult, replay, rules_of
-from .engine.replay import PlayedDeal, PlayedTricks
+from .cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, Suit
+from .engine import MatchResult, TrickResult, replay, rules_of
+from .engine.replay import PlayedDeal
 from .errors import InvalidRecordError, ManillenError
 from .record import Entry, Record
 from .record.model import Deal
@@ -39,6 +41,8 @@ _CODE = {text: int(card) for text, card in CARD_BY_TEXT.items()}
 _SUIT = {suit.name: int(suit) for suit in Suit}
 _CARD_POINTS = np.array(CARD_POINTS, np.int64)
 _FOUR = Rules().shape
+_CARDS = np.array(list(Card), dtype=object)
+_CLAUSES = np.array(CLAUSES, dtype=object)
 
 
 def takes(rules: Rules) -> bool:
@@ -74,6 +78,25 @@ def assumed_trump(deal: Deal) -> int | None:
     return trump
 
 
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Python's automatic cyclic garbage collection paused for a bulk run.
+
+    A batch makes some hundred thousand objects at once (every trick of every deal), so the
+    automatic collection would run every few hundred of them and scan the whole young batch
+    each time: as long as the replay itself. The bulk paths collect the young generations
+    themselves once a batch is dropped (``gc.collect(1)``), so memory stays flat, as the
+    import does.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 class _Plan:
     """The deals of a batch the compiled pass takes, gathered flat."""
 
@@ -97,7 +120,7 @@ class _Plan:
         if not takes(rules):
             return
         shape = rules.shape
-        hand_size, most_tricks = shape.hand_size, shape.tricks
+        sizes, most_tricks = {shape.hand_size}, shape.tricks
         exempt, underbuy, overtake = rules.partner_exempt, underbuy_code(rules), rules.overtake_plain_suit
         hand_texts, trick_texts = self.hand_texts, self.trick_texts
         for index, deal in enumerate(record.deals):
@@ -108,12 +131,12 @@ class _Plan:
                 or deal.table is not msgspec.UNSET
                 or deal.table_moves is not msgspec.UNSET
                 or deal.discards
-                or any(len(hand) != hand_size for hand in hands)
+                or set(map(len, hands)) != sizes
             ):
                 continue
             if not tricks:
                 tricks = []
-            elif len(tricks) > most_tricks or any(len(trick) != 4 for trick in tricks):
+            elif len(tricks) > most_tricks or set(map(len, tricks)) != {4}:
                 continue
             trump = assumed_trump(deal)
             if trump is None:
@@ -137,9 +160,10 @@ class _Plan:
         played: list[dict[int, PlayedDeal]] = [{} for _ in range(records)]
         if not self.owners:
             return played
+        trick_cards = np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts))
         batch = replay_plays(
             np.fromiter(map(_CODE.__getitem__, self.hand_texts), np.int64, len(self.hand_texts)),
-            np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts)),
+            trick_cards,
             self.trick_counts,
             self.dealers,
             self.trumps,
@@ -151,32 +175,47 @@ class _Plan:
             ranks_per_suit=RANKS_PER_SUIT,
             card_points=_CARD_POINTS,
         )
-        tricks = PlayedTricks(
-            seats=batch.seats.tolist(),
-            legal=batch.legal.tolist(),
-            clauses=list(map(CLAUSES.__getitem__, batch.clauses.tolist())),
-            winning=batch.winning.tolist(),
-            trick_winners=batch.trick_winners.tolist(),
-            trick_points=batch.trick_points.tolist(),
-        )
+        tricks = self.trick_results(batch, trick_cards)
         status = batch.status.tolist()
         hands = batch.hands.reshape(-1, 4).tolist()
         taken = batch.taken.tolist()
-        first = batch.first_trick_card.tolist()
+        first = (batch.first_trick_card // 4).tolist()
         illegal = batch.illegal.tolist()
+        counts = self.trick_counts
         for row, (number, index) in enumerate(self.owners):
             if status[row] != PLAYED:
                 continue
             played[number][index] = PlayedDeal(
-                tricks,
+                tricks[first[row] : first[row] + counts[row]],
                 self.trumps[row],
                 tuple(hands[row]),
-                first[row],
-                first[row] // 4,
                 (taken[row][0], taken[row][1]),
                 illegal[row],
             )
         return played
+
+    def trick_results(self, batch: Any, trick_cards: Any) -> list[TrickResult]:
+        """Every trick of the batch as the engine's :class:`TrickResult`, each list made by
+        numpy at once (its objects are the engine's own: the :class:`Card` and the
+        :class:`Clause` members)."""
+        by_trick = trick_cards.reshape(-1, 4)
+        seats = batch.seats.reshape(-1, 4)
+        counts = np.asarray(self.trick_counts, np.int64)
+        number = np.arange(len(by_trick)) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+        return list(
+            map(
+                TrickResult,
+                number.tolist(),
+                seats[:, 0].tolist(),
+                seats.tolist(),
+                _CARDS[by_trick].tolist(),
+                batch.legal.reshape(-1, 4).tolist(),
+                _CLAUSES[batch.clauses.reshape(-1, 4)].tolist(),
+                batch.winning.reshape(-1, 4).tolist(),
+                batch.trick_winners.tolist(),
+                batch.trick_points.tolist(),
+            )
+        )
 
 
 def replay_many(
@@ -210,8 +249,14 @@ def replay_entries(
 
     An error other than a problem of the record (a bug) is raised, as the engine raises it.
     """
-    it = iter(entries)
-    while chunk := list(itertools.islice(it, batch)):
+    with collection_paused():
+        yield from _replay_chunks(iter(entries), batch)
+
+
+def _replay_chunks(
+    entries: Iterator[Entry], batch: int
+) -> Iterator[tuple[Entry, Record | None, MatchResult | InvalidRecordError]]:
+    while chunk := list(itertools.islice(entries, batch)):
         decoded: list[tuple[Entry, Record | None, InvalidRecordError | None]] = []
         for entry in chunk:
             try:
@@ -234,6 +279,8 @@ def replay_entries(
                 raise result
             else:
                 yield entry, record, result
+        del chunk, decoded, readable, results, record, result
+        gc.collect(1)  # the batch is gone: what is left of it (any cycle) is looked at once
 
 
-__all__ = ["BATCH_RECORDS", "assumed_trump", "replay_entries", "replay_many", "takes"]
+__all__ = ["BATCH_RECORDS", "assumed_trump", "collection_paused", "replay_entries", "replay_many", "takes"]

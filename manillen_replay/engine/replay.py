@@ -70,32 +70,19 @@ class ReplayVisitor:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayedTricks:
-    """The plays of many deals worked out beforehand, flat (the bulk path's compiled pass,
-    :mod:`manillen_replay.bulk`): what each :class:`TrickResult` holds, play by play.
+class PlayedDeal:
+    """A deal's plays worked out beforehand (the bulk path's compiled pass over many deals,
+    :mod:`manillen_replay.bulk`), with what they were worked out for.
 
-    The replay takes a deal's numbers from here only when the deal is what they assumed (the
-    same hands and trump, no table cards, no visitors): otherwise it plays the cards itself.
+    The replay takes them only when the deal is what they assumed (the same trump, no table
+    cards, no visitors): otherwise it plays the cards itself.
     """
 
-    seats: list[int]
-    legal: list[int]
-    clauses: list[Clause]
-    winning: list[int]
-    trick_winners: list[int]
-    trick_points: list[int]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedDeal:
-    """Where one deal's plays are in :class:`PlayedTricks`, with what they were worked out for."""
-
-    tricks: PlayedTricks
+    tricks: list[TrickResult]
     trump: int
     """The trump suit assumed, or :data:`~manillen_replay.rules.NO_TRUMP`."""
     hands: tuple[int, ...]
-    first_play: int
-    first_trick: int
+    """The hands as dealt, checked against the deck: each card dealt once."""
     taken: tuple[int, int]
     illegal: int
     """How many plays broke the rules of play."""
@@ -578,8 +565,6 @@ class _Replay:
         if len(self.problems) > before:
             return False
         trump = None if outcome.trump is None else int(outcome.trump)
-        card_of = CARD_BY_TEXT.__getitem__
-        played = [list(map(card_of, trick)) for trick in tricks]
         ready = self.played.get(outcome.number - 1)
         if (
             ready is not None
@@ -593,7 +578,9 @@ class _Replay:
             outcome.hands = ready.hands
             if not self.check_trump_choice(deal, outcome, ready.hands, 0, pointer):
                 return False
-            return self.take_played(played, ready, outcome, trump)
+            return self.take_played(ready, outcome, trump)
+        card_of = CARD_BY_TEXT.__getitem__
+        played = [list(map(card_of, trick)) for trick in tricks]
         if has_hands:
             cards = self.read_cards(deal, outcome, pointer)
             if cards is None:
@@ -940,32 +927,10 @@ class _Replay:
         outcome.tie = outcome.score is None
         return True
 
-    def take_played(
-        self, played: list[list[Card]], ready: PlayedDeal, outcome: DealResult, trump: int | None
-    ) -> bool:
+    def take_played(self, ready: PlayedDeal, outcome: DealResult, trump: int | None) -> bool:
         """:meth:`play_tricks` of a deal whose plays were worked out beforehand."""
-        numbers = ready.tricks
-        seats, legal, clauses, winning = numbers.seats, numbers.legal, numbers.clauses, numbers.winning
-        size = self.rules.shape.trick_size
-        play = ready.first_play
-        first_trick = ready.first_trick
         tricks = outcome.tricks
-        for t, cards in enumerate(played):
-            end = play + size
-            tricks.append(
-                TrickResult(
-                    t + 1,
-                    seats[play],
-                    seats[play:end],
-                    cards,
-                    legal[play:end],
-                    clauses[play:end],
-                    winning[play:end],
-                    numbers.trick_winners[first_trick + t],
-                    numbers.trick_points[first_trick + t],
-                )
-            )
-            play = end
+        tricks += ready.tricks
         if ready.illegal:
             holding = list(ready.hands)
             for trick in tricks:
@@ -978,7 +943,7 @@ class _Replay:
                     holding[seat] &= ~(1 << card)
         if self.problems:
             return False
-        if len(played) < self.rules.shape.tricks:
+        if len(tricks) < self.rules.shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
         outcome.points = ready.taken
@@ -1059,7 +1024,6 @@ class _Replay:
 
 __all__ = [
     "PlayedDeal",
-    "PlayedTricks",
     "ReplayVisitor",
     "decode_and_replay",
     "match_id",
