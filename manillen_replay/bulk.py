@@ -267,12 +267,13 @@ def _replay_chunks(
         results = iter(
             replay_many([record for _, record in readable], [(e.source, e.line) for e, _ in readable])
         )
+        result: Any = None
         for entry, record, problem in decoded:
             if record is None:
                 assert problem is not None
                 yield entry, None, problem
                 continue
-            result: Any = next(results)
+            result = next(results)
             if isinstance(result, InvalidRecordError):
                 yield entry, record, InvalidRecordError(entry.locate(result.problems))
             elif isinstance(result, Exception):

@@ -544,7 +544,7 @@ class ImportMixin(StoreBase):
         batch.pending.clear()
         # Automatic collection is paused: free any young cycles, batch by batch, once the batch's
         # replays are dropped (a collection scans every young object still alive).
-        del added
+        del added, replays, todo
         gc.collect(1)
         if on_progress is not None and handled:
             on_progress(handled)
