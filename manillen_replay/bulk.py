@@ -37,6 +37,10 @@ BATCH_RECORDS = 500
 """Records replayed together by :func:`replay_entries`: enough deals (about 8,000) that the
 compiled pass costs nothing a deal, few enough to keep memory flat."""
 
+COMPILED_MINIMUM = 500
+"""The fewest deals of a batch worth the compiled pass: below them (a file of a few matches) the
+engine plays them, and the command does not load numba (a second and a hundred megabytes)."""
+
 _CODE = {text: int(card) for text, card in CARD_BY_TEXT.items()}
 _SUIT = {suit.name: int(suit) for suit in Suit}
 _CARD_POINTS = np.array(CARD_POINTS, np.int64)
@@ -155,11 +159,11 @@ class _Plan:
 
     def play(self, records: int) -> list[dict[int, PlayedDeal]]:
         """Each record's deals as the compiled pass played them, by the deal's index."""
+        played: list[dict[int, PlayedDeal]] = [{} for _ in range(records)]
+        if len(self.owners) < max(COMPILED_MINIMUM, 1):
+            return played
         from .solver.plays import PLAYED, replay_plays  # numba loads only where it is used
 
-        played: list[dict[int, PlayedDeal]] = [{} for _ in range(records)]
-        if not self.owners:
-            return played
         trick_cards = np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts))
         batch = replay_plays(
             np.fromiter(map(_CODE.__getitem__, self.hand_texts), np.int64, len(self.hand_texts)),
@@ -284,4 +288,12 @@ def _replay_chunks(
         gc.collect(1)  # the batch is gone: what is left of it (any cycle) is looked at once
 
 
-__all__ = ["BATCH_RECORDS", "assumed_trump", "collection_paused", "replay_entries", "replay_many", "takes"]
+__all__ = [
+    "BATCH_RECORDS",
+    "COMPILED_MINIMUM",
+    "assumed_trump",
+    "collection_paused",
+    "replay_entries",
+    "replay_many",
+    "takes",
+]

@@ -11,9 +11,12 @@ from __future__ import annotations
 import functools
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +35,16 @@ engine_module = __import__("manillen_replay.engine.replay", fromlist=["_Replay"]
 MORE_BREAKS = (*BREAKS, "trump", "rules", "short_trick", "moves")
 """Besides :data:`BREAKS`: a trump call changed to another suit or to muil, a rule option no
 rule has, a trick a card short, table moves in a game without table cards."""
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_for_every_batch():
+    """The tests' batches are small: the compiled pass takes them all the same."""
+    saved = bulk.COMPILED_MINIMUM
+    bulk.COMPILED_MINIMUM = 0
+    yield
+    bulk.COMPILED_MINIMUM = saved
+
 
 house_rules = st.fixed_dictionaries(
     {
@@ -161,6 +174,21 @@ def test_the_compiled_plays_are_really_taken(monkeypatch):
     assert isinstance(outcome, InvalidRecordError)
 
 
+def test_a_small_batch_is_played_by_the_engine_without_numba(monkeypatch):
+    """Below ``COMPILED_MINIMUM`` deals the engine plays every card: a file of a few matches
+    never waits for numba to load."""
+    monkeypatch.setattr(bulk, "COMPILED_MINIMUM", 10_000)
+    calls: list[int] = []
+    real = engine_module._Replay.play_tricks
+    monkeypatch.setattr(
+        engine_module._Replay, "play_tricks", lambda self, *a, **k: calls.append(1) or real(self, *a, **k)
+    )
+    records = [loads(line) for line in generated("four", 1)]
+    fast = bulk.replay_many(records, [("club.jsonl", 7)] * len(records))
+    assert len(calls) == sum(len(record.deals) for record in records)
+    assert [_seen(r) for r in fast] == [_seen(r) for r in _reference(records)]
+
+
 def test_validate_entries_place_problems_as_one_by_one(tmp_path: Path):
     """``replay_entries`` (what ``manillen validate`` reads with) places problems in the file
     as the engine's ``replay_entry`` does, across batches."""
@@ -218,3 +246,18 @@ def test_import_rows_agree_with_the_engine(tmp_path_factory, monkeypatch, seed, 
     )
     assert [p.describe() for p in fast.rejects] == [p.describe() for p in reference.rejects]
     assert _rows(folder / "fast.duckdb") == _rows(folder / "reference.duckdb")
+
+
+def test_validating_one_sample_loads_no_numba():
+    """``manillen validate`` of one file stays quick to start: numba is loaded for batches of
+    ``COMPILED_MINIMUM`` deals and more, not for a sample."""
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from manillen_replay.cli import cli\n"
+        "result = CliRunner().invoke(cli, ['validate', 'data/samples/seed-trick.json'])\n"
+        "print(result.exit_code, 'numba' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert said.stdout.split()[-2:] == ["0", "False"]
