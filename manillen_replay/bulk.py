@@ -127,6 +127,7 @@ class _Plan:
         sizes, most_tricks = {shape.hand_size}, shape.tricks
         exempt, underbuy, overtake = rules.partner_exempt, underbuy_code(rules), rules.overtake_plain_suit
         hand_texts, trick_texts = self.hand_texts, self.trick_texts
+        chain = itertools.chain.from_iterable
         for index, deal in enumerate(record.deals):
             hands, tricks = deal.hands, deal.tricks
             if (
@@ -145,10 +146,8 @@ class _Plan:
             trump = assumed_trump(deal)
             if trump is None:
                 continue
-            for hand in hands:
-                hand_texts += hand
-            for trick in tricks:
-                trick_texts += trick
+            hand_texts += chain(hands)
+            trick_texts += chain(tricks)
             self.trick_counts.append(len(tricks))
             self.dealers.append(deal.dealer)
             self.trumps.append(trump)

@@ -226,6 +226,7 @@ class _Replay:
         redeals_in_row = 0
         announced_over = False
         block_number = 0
+        factors: dict[tuple[Contract, bool, int, bool], int] = {}
         for index, deal in enumerate(record.deals):
             pointer = f"/deals/{index}"
             if blocks and match.finished and block_number < len(blocks):
@@ -271,9 +272,12 @@ class _Replay:
                 continue
             outcome.carried = match.carry
             if outcome.contract is not None:
-                outcome.multiplier = multiplier(
-                    outcome.contract, outcome.en_face, outcome.knocks, match.carry, rules
-                )
+                # A match has a handful of different factors: each worked out once.
+                key = (outcome.contract, outcome.en_face, outcome.knocks, match.carry)
+                factor = factors.get(key)
+                if factor is None:
+                    factor = factors[key] = multiplier(*key, rules)
+                outcome.multiplier = factor
             redeals_in_row = redeals_in_row + 1 if outcome.kind is DealKind.REDEAL else 0
             for visitor in self.visitors:
                 visitor.begin_deal(deal, outcome)
