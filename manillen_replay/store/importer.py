@@ -23,8 +23,9 @@ import duckdb
 import pyarrow as pa
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
+from ..bulk import replay_many
 from ..club_rules import ClubRules, with_club_rules
-from ..engine import MatchResult, match_id, replay
+from ..engine import MatchResult, match_id
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, dumps, iter_entries
 from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
@@ -507,6 +508,7 @@ class ImportMixin(StoreBase):
         added: list[tuple[_Pending, MatchResult, int, int]] = []
         changed = [mid for mid, old in known.items() if old != batch.pending[mid].content_hash]
         before = _committed_deals(reader, [mid for mid in changed if mid not in state.loaded])
+        todo: list[tuple[str, _Pending, str | None]] = []
         for mid, item in batch.pending.items():
             old = known.get(mid)
             if old == item.content_hash:
@@ -515,10 +517,18 @@ class ImportMixin(StoreBase):
             if old is not None and not state.replace:
                 counts.kept += 1
                 continue
+            todo.append((mid, item, old))
+        replays = replay_many(
+            [item.record for _, item, _ in todo],
+            [(item.entry.source, item.entry.line) for _, item, _ in todo],
+        )
+        for (mid, item, old), replayed in zip(todo, replays, strict=True):
             mark = batch.mark()
             first_id = next(ids)
             try:
-                result = replay(item.record, source=item.entry.source, line=item.entry.line)
+                if isinstance(replayed, Exception):
+                    raise replayed
+                result = replayed
                 counts.deals += batch.add_match(
                     item, result, state.order, itertools.chain([first_id], ids), now
                 )
@@ -555,7 +565,7 @@ class ImportMixin(StoreBase):
         batch.pending.clear()
         # Automatic collection is paused: free any young cycles, batch by batch, once the batch's
         # replays are dropped (a collection scans every young object still alive).
-        del added
+        del added, replays, todo
         gc.collect(1)
         if on_progress is not None and handled:
             on_progress(handled)
