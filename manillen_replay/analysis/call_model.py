@@ -268,8 +268,10 @@ def trump_review_given_calls(
             # nobody ever called muil with such a hand: no advice to call it on an extrapolation
             points, each = option.points, option.each_points
         factor = call_factor(contract, deal, rules)
-        scores = tuple(deal_score(p, factor) for p in each)
-        options.append(CallOption(option.name, points, deal_score(points, factor), each, scores))
+        scores = tuple(deal_score(p, factor, rules) for p in each)
+        # a capot's score is not linear in the points: the layouts' scores' mean, not the mean's score
+        score = sum(scores) / len(scores) if scores else deal_score(points, factor, rules)
+        options.append(CallOption(option.name, points, score, each, scores))
     options.sort(key=lambda o: -o.score)
     return replace(review, options=tuple(options))
 
