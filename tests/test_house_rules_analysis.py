@@ -204,3 +204,50 @@ def test_a_trump_call_finding_naming_a_single_muil_does_not_say_it_doubles():
     [finding] = call_findings(review, match="m", players=SEATS)
     assert "counts single" in finding.explanation and "doubles" not in finding.explanation
     assert "telt enkel" in finding.explanation_nl
+
+
+@pytest.mark.solver
+@pytest.mark.parametrize(("options", "muil_factor"), [({}, 2), ({"muil_double": False}, 1)])
+def test_the_trump_review_scores_muil_as_muil_double_says(options, muil_factor):
+    deal, rules = capot_deal(options)
+    review = trump_review(deal, rules, layouts=[CAPOT_HANDS], sequential=False, workers=1)
+    muil = review.option("muil")
+    assert muil is not None
+    assert muil.score == (muil.points - 30) * muil_factor
+
+
+@pytest.mark.solver
+@pytest.mark.parametrize(("options", "answered"), [({}, -120), ({"multipliers": "added"}, -90)])
+def test_the_knock_review_combines_klop_and_tegenklop_as_multipliers_says(options, answered):
+    """A klop answered by tegenklop: x4 multiplied, x3 added; the knocker's side loses 30 over."""
+    deal, rules = capot_deal(options)
+    review = knock_review(
+        deal, rules, seat=1, layouts=[CAPOT_HANDS], sequential=False, workers=1, klop_knocks=lambda _: 2
+    )
+    assert {o.name: o.score for o in review.options} == {"no klop": -30, "klop": answered}
+
+
+@pytest.mark.solver
+def test_the_trump_review_given_the_calls_offers_only_the_suits_held():
+    """The review `analyze --depth solver` runs (layouts given the calls) follows trump_choice too."""
+    from manillen_replay.analysis.call_model import trump_review_given_calls
+
+    held = Rules(trump_choice="held_suit")
+    hands = (
+        CardSet.parse("10H AH KH QH JH 9H 8H 10S").mask,
+        CAPOT_HANDS[1],
+        CardSet.parse("7H AS KS 10D AD KD 10C AC").mask,
+        CAPOT_HANDS[3],
+    )
+    state = DealState.start(held, 0, int(Suit.H), hands)
+    tricks, _ = play_out(state, lambda s: min(iter_mask(s.legal_mask())))
+    record = Record(
+        format="manillen/1",
+        match=MatchInfo(id="held", seats=list(SEATS)),
+        deals=[deal_record(0, int(Suit.H), hands, tricks)],
+    )
+    document = json.loads(dumps(record))
+    document["match"]["rules"] = {"trump_choice": "held_suit"}
+    result = replay(loads(json.dumps(document)))
+    review = trump_review_given_calls(result.deals[0], result.rules, samples=4, workers=1)
+    assert {o.name for o in review.options} == {"H", "S", "muil"}  # the dealer holds no D or C
