@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,8 @@ from manillen_replay.solver import solve_position
 from manillen_replay.state import DealState
 
 from .factories import SEATS, deal_record, play_out
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 CAPOT_HANDS = (
     CardSet.parse("10H AH KH QH JH 9H 8H 7H").mask,
@@ -251,3 +254,23 @@ def test_the_trump_review_given_the_calls_offers_only_the_suits_held():
     result = replay(loads(json.dumps(document)))
     review = trump_review_given_calls(result.deals[0], result.rules, samples=4, workers=1)
     assert {o.name for o in review.options} == {"H", "S", "muil"}  # the dealer holds no D or C
+
+
+def test_layouts_given_the_calls_read_nothing_into_a_turned_cards_trump():
+    """Under trump_choice turned_card the dealer chose nothing: a knocker's layouts are not
+    weighed by how likely the dealer was to call that suit, as they are when the choice is free."""
+    from manillen_replay.analysis.call_model import _call_weight
+    from manillen_replay.analysis.call_review import shuffled_layout
+
+    result = replay(loads((SAMPLES / "house-trump-turned-card.json").read_text()))
+    deal = result.deals[0]
+    assert deal.hands is not None and result.rules.trump_choice == "turned_card"
+    knocker = (deal.dealer + 1) % 4
+    own = deal.hands[knocker]
+    hidden = list(iter_mask(DECK_32_MASK & ~own))
+    rng = random.Random(3)
+    layouts = [shuffled_layout(rng, hidden, own, knocker, [8, 8, 8, 8]) for _ in range(40)]
+    turned = _call_weight(deal, result.rules, knocker)
+    free = _call_weight(deal, Rules(), knocker)
+    assert {turned(layout) for layout in layouts} == {1.0}
+    assert len({free(layout) for layout in layouts}) > 1

@@ -190,7 +190,8 @@ def _call_weight(deal: DealResult, rules: Rules, viewer: int) -> Callable[[Layou
     checks: list[tuple[int, str, bool]] = []
     if deal.en_face and dealer != viewer:
         checks.append((dealer, "en_face", True))
-    if chooser != viewer:
+    if chooser != viewer and rules.trump_choice != "turned_card":
+        # under turned_card the turned card made trump: the call tells nothing of the hand
         checks.append((chooser, call, may_pass and not deal.en_face))
 
     def weight(hands: Layout) -> float:
