@@ -421,9 +421,10 @@ def entries_from_upload(name: str, data: bytes) -> list[Entry]:
     return entries
 
 
-def upload_replacements(name: str, data: bytes) -> list[Replacement]:
+def upload_replacements(name: str, data: bytes, club: ClubRules | None = None) -> list[Replacement]:
     """The archive's matches an uploaded file would replace (same id, other content), to ask
-    before importing it; none when the archive does not exist yet.
+    before importing it; none when the archive does not exist yet. With ``club``, the records
+    as :func:`import_upload` with those club rules would keep them.
 
     :raises UploadRefusedError: for a file over the upload limits (:func:`entries_from_upload`).
     """
@@ -432,10 +433,12 @@ def upload_replacements(name: str, data: bytes) -> list[Replacement]:
     if not current.exists():
         return []
     with current.reading() as store:
-        return store.replacements_of(entries_from_upload(name, data))
+        return store.replacements_of(entries_from_upload(name, data), club=club)
 
 
-def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[ImportSummary, AnalysisOutcome]:
+def import_upload(
+    name: str, data: bytes, *, replace: bool = True, club: ClubRules | None = None
+) -> tuple[ImportSummary, AnalysisOutcome]:
     """Import an uploaded file into the archive and analyse what is new (the default depth,
     as ``manillen analyze`` does), opening the archive for writing just for this. The new
     matches then go to the front of the background review's queue (:mod:`dashboards.reviewer`),
@@ -443,13 +446,16 @@ def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[Impo
 
     :param replace: ``False`` keeps the archive's version of a known match whose content
         changed; a replaced match's earlier version is kept in ``match_versions`` either way.
+    :param club: a club's saved rules, applied as ``manillen import --rules NAME`` applies them
+        (the store's own import does it): a match naming no house rules takes the club's, one
+        naming others is refused with the options that differ.
     :raises ArchiveLockedError: when another program holds the archive.
     :raises UploadRefusedError: for a file over the upload limits, before the archive is opened.
     """
     access.require_organiser("upload matches")
     entries = entries_from_upload(name, data)
     with archive().writing() as store:
-        summary = store.import_entries(entries, replace=replace)
+        summary = store.import_entries(entries, replace=replace, club=club)
         new = match_ids_to_analyse(store)
         outcome = analyse_archive(store, match_ids=new)
     from dashboards import reviewer

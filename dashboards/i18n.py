@@ -122,6 +122,15 @@ LABELS: dict[str, tuple[str, str]] = {
         "... and {count} more problems: the archive's rejects table has them (the SQL page).",
         "... en nog {count} problemen: de tabel rejects van het archief bevat ze (de pagina SQL).",
     ),
+    "archive.club_rules_none": ("None: each match's own rules", "Geen: de eigen regels van elke partij"),
+    "archive.club_rules_help": (
+        "A club's rules saved in the archive, as `manillen import --rules NAME` applies them: a match "
+        "that names no house rules takes the club's; one that names other rules is refused, with the "
+        "options that differ.",
+        "De regels van een club, bewaard in het archief, zoals `manillen import --rules NAAM` ze "
+        "toepast: een partij zonder eigen huisregels krijgt die van de club; een partij met andere "
+        "regels wordt geweigerd, met de opties die verschillen.",
+    ),
     "archive.upload_refused": (
         "Not imported: {message}.",
         "Niet geïmporteerd: {message}.",

@@ -8,6 +8,7 @@ lands in tests/artifacts/ for a person to look at.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,3 +75,35 @@ def test_choose_a_clubs_rules_for_a_new_match_on_a_phone(club_server: tuple[str,
             browser.close()
     draft = drafts.load(draft_id, drafts.folder(archive))
     assert draft is not None and draft.setup.rules_value() == ZWAAN
+
+
+def test_upload_a_file_with_a_clubs_rules_on_the_archive_page(
+    club_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    """The Archive page's upload, Club rules chosen: the match naming no rules is kept with the
+    club's, and the summary says so."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    expect = playwright_api.expect
+    server, archive = club_server
+    upload = tmp_path / "seed.json"
+    upload.write_bytes(
+        (Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json").read_bytes()
+    )
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.goto(f"{server}/archive")
+            choice = page.get_by_role("combobox", name="Club rules")
+            expect(choice).to_have_value("None: each match's own rules", timeout=30_000)
+            choice.click()
+            page.get_by_role("option", name="De Zwaan").click()
+            expect(choice).to_have_value("De Zwaan", timeout=15_000)
+            page.locator('input[type="file"]').set_input_files(str(upload))
+            page.locator(".st-key-archive_import button").click(timeout=30_000)
+            expect(page.get_by_text("seed.json: 1 imported")).to_be_visible(timeout=60_000)
+        finally:
+            browser.close()
+    with Store(archive, read_only=True) as store:
+        [(rules,)] = store.query("SELECT rules FROM matches WHERE match_id = 'seed-trick'").rows()
+    assert Rules.from_options(json.loads(rules)) == ZWAAN

@@ -15,7 +15,7 @@ from manillen_replay.cli import cli
 from manillen_replay.club_rules import ClubRules, check_name, with_club_rules
 from manillen_replay.engine import replay, rules_of
 from manillen_replay.errors import InvalidOptionError, ManillenError, RecordError
-from manillen_replay.record import dumps, load, loads
+from manillen_replay.record import dumps, iter_entries, load, loads
 from manillen_replay.rules import Rules
 from manillen_replay.store import Store, apply_migrations
 
@@ -173,6 +173,19 @@ def test_import_with_club_rules_writes_them_into_records_without_and_refuses_oth
         assert rules_of(loads(record_text)) == ZWAAN  # the stored record says its rules itself
     rejected = store.query("SELECT pointer, message FROM rejects").rows()
     assert rejected[0][0] == "/match/rules" and "'zwaan'" in rejected[0][1]
+
+
+def test_replacements_asked_before_an_import_with_club_rules_are_those_it_makes(store: Store) -> None:
+    """A match imported without rules is changed by importing it again with a club's (its record
+    now says them): the question asked first names it; without the club nothing changes."""
+    club = store.save_club_rules("zwaan", ZWAAN)
+    paths = [SAMPLES / "seed-trick.json", SAMPLES / "house-capot-double.json"]
+    store.import_paths(paths)
+    assert store.replacements_of(iter_entries(paths)) == []
+    [replacement] = store.replacements_of(iter_entries(paths), club=club)
+    assert replacement.match_id == "seed-trick"  # the other is refused by the club: replaces nothing
+    summary = store.import_paths(paths, club=club)
+    assert [r.match_id for r in summary.replacements] == ["seed-trick"]
 
 
 # --------------------------------------------------------------------------- the command line

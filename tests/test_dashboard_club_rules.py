@@ -7,10 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from streamlit.testing.v1 import AppTest
 
 from dashboards import access, data, drafts, evenings
 from dashboards import recording as rec
+from manillen_replay.cli import cli
+from manillen_replay.record import dumps, loads
 from manillen_replay.rules import Rules
 from manillen_replay.store import Store
 
@@ -156,3 +159,133 @@ def test_club_evening_plays_the_club_rules_chosen(club_app: tuple[AppTest, Path]
     assert evening.rules_value() == expected
     draft = drafts.load(evenings.draft_id_of(evening.tables[0]))
     assert draft is not None and draft.setup.rules_value() == expected
+
+
+# --------------------------------------------------------------------------- the Archive page's upload
+
+
+def _upload_lines(*names: str) -> bytes:
+    samples = Path(__file__).resolve().parent.parent / "data" / "samples"
+    return "".join(
+        dumps(loads((samples / f"{name}.json").read_text()), pretty=False) + "\n" for name in names
+    ).encode()
+
+
+def test_archive_upload_with_club_rules_imports_as_manillen_import_rules_does(
+    club_app: tuple[AppTest, Path], tmp_path: Path
+) -> None:
+    """A match naming no rules takes the club's; one naming others is refused with the options
+    that differ, line for line as `manillen import --rules` keeps them in another archive."""
+    at, path = club_app
+    at.switch_page("app_pages/archive.py").run()
+    choice = at.selectbox(key="archive_club_rules")
+    assert choice.options == ["None: each match's own rules", "De Zwaan", "Drie", "Kroon"]  # every variant's
+    upload = _upload_lines("seed-trick", "house-underbuy-allowed", "variant-three")
+    at.file_uploader(key="archive_upload").set_value(("club.jsonl", upload, "application/jsonl")).run()
+    choice.set_value("De Zwaan").run()
+    at.button(key="archive_import").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    [summary] = [w.value for w in at.warning]
+    assert summary.startswith("club.jsonl: 1 imported, 0 replaced, 0 already present, 2 refused")
+    refused = [e.value for e in at.error]
+    differs = "capot is plain here, double in 'De Zwaan'"
+    assert any("club.jsonl:2: /match/rules" in r and differs in r for r in refused)
+    assert any("club.jsonl:3: /match/variant" in r for r in refused)
+    with Store(path, read_only=True) as store:
+        [(match, record)] = store.query("SELECT match_id, record FROM matches").rows()
+        from_page = store.query("SELECT match_id, content_hash, rules FROM matches").rows()
+        page_rejects = store.query("SELECT line, pointer, message FROM rejects ORDER BY line").rows()
+    from manillen_replay.engine import rules_of
+
+    assert match == "seed-trick" and rules_of(loads(record)) == ZWAAN
+    # the same file imported by the command line with the same club's rules: the same archive rows
+    other = tmp_path / "cli.duckdb"
+    with Store(other) as store:
+        store.save_club_rules("De Zwaan", ZWAAN)
+    jsonl = tmp_path / "club.jsonl"
+    jsonl.write_bytes(upload)
+    result = CliRunner().invoke(cli, ["import", str(jsonl), "--rules", "de zwaan", "--db", str(other)])
+    assert result.exit_code == 1, result.output
+    with Store(other, read_only=True) as store:
+        assert store.query("SELECT match_id, content_hash, rules FROM matches").rows() == from_page
+        cli_rejects = store.query("SELECT line, pointer, message FROM rejects ORDER BY line").rows()
+    places = [(2, "/match/rules"), (3, "/match/variant")]
+    assert [(line, pointer) for line, pointer, _ in cli_rejects] == places
+    assert [(line, pointer) for line, pointer, _ in page_rejects] == places
+    assert cli_rejects == page_rejects  # the same reasons, word for word
+
+
+def test_archive_upload_without_a_club_keeps_each_matchs_own_rules(club_app: tuple[AppTest, Path]) -> None:
+    at, path = club_app
+    at.switch_page("app_pages/archive.py").run()
+    assert at.selectbox(key="archive_club_rules").value == ""
+    upload = _upload_lines("seed-trick", "house-underbuy-allowed")
+    at.file_uploader(key="archive_upload").set_value(("club.jsonl", upload, "application/jsonl")).run()
+    at.button(key="archive_import").click().run()
+    [summary] = [s.value for s in at.success]
+    assert summary.startswith("club.jsonl: 2 imported")
+    with Store(path, read_only=True) as store:
+        rules = dict(store.query("SELECT match_id, rules FROM matches").rows())
+    assert rules["seed-trick"] in (None, "{}") and "allowed" in rules["house-underbuy-allowed"]
+
+
+def test_archive_upload_offers_no_club_rules_when_none_are_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "plain.duckdb"
+    Store(path).close()
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/archive.py").run()
+    assert at.file_uploader(key="archive_upload")
+    assert not [s for s in at.selectbox if s.key == "archive_club_rules"]
+
+
+# --------------------------------------------------------------------------- saved from the Club evening page
+
+
+def test_club_evening_page_saves_its_house_rules_under_a_name_without_starting_an_evening(
+    club_app: tuple[AppTest, Path],
+) -> None:
+    at = page("organiser")
+    at.toggle(key="organiser_cafe_en_face").set_value(True)
+    at.toggle(key="organiser_partner_exempt").set_value(False)
+    at.number_input(key="organiser_deals").set_value(8)
+    at.text_input(key="organiser_club_rules_name").input("Het Hoekske")
+    at.button(key="organiser_club_rules_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Saved as the club rules Het Hoekske" in texts(at)
+    assert evenings.evening_ids() == []  # saving is not setting up an evening
+    with Store(club_app[1], read_only=True) as store:
+        saved = store.club_rules("het hoekske")
+    # the house rules shown, not the evening's number of deals
+    assert saved is not None and saved.rules == Rules(en_face=True, partner_exempt=False)
+    # offered at once under Club rules, and played by the evening chosen with them
+    assert "Het Hoekske" in at.selectbox(key="organiser_club_rules").options
+    at.text_area(key="organiser_players").input("\n".join(["Anna", "Bert", "Carla", "Dirk"]))
+    at.selectbox(key="organiser_club_rules").set_value("Het Hoekske")
+    at.button(key="organiser_start").click().run()
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None and evening.rules_value().en_face and not evening.rules_value().partner_exempt
+
+
+def test_club_evening_page_refuses_a_name_taken_or_empty_with_the_reason(
+    club_app: tuple[AppTest, Path],
+) -> None:
+    at = page("organiser")
+    at.toggle(key="organiser_cafe_blind_muil").set_value(True)
+    at.button(key="organiser_club_rules_save").click().run()
+    assert any("a club's rules need a name" in e.value for e in at.error)
+    at.text_input(key="organiser_club_rules_name").input("de zwaan")
+    at.button(key="organiser_club_rules_save").click().run()
+    assert any("has club rules 'De Zwaan' already" in e.value for e in at.error)
+    with Store(club_app[1], read_only=True) as store:
+        kept = store.club_rules("De Zwaan")
+    assert kept is not None and kept.rules == ZWAAN
+    at.checkbox(key="organiser_club_rules_replace").check()
+    at.button(key="organiser_club_rules_save").click().run()
+    with Store(club_app[1], read_only=True) as store:
+        replaced = store.club_rules("De Zwaan")
+    assert replaced is not None and replaced.rules == Rules(blind_muil=True)

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboards import access, data, drafts, evenings, ui
+from dashboards import access, club_rules_box, data, drafts, evenings, ui
 from dashboards import recording as rec
 from manillen_replay.club_rules import ClubRules
 from manillen_replay.errors import ManillenError
@@ -116,22 +116,29 @@ def _setup_form() -> None:
             partner_exempt = st.toggle(
                 t("record.partner_exempt"), value=Rules().partner_exempt, key="organiser_partner_exempt"
             )
+            st.caption(t("record.save_club_rules"))
+            saving = club_rules_box.fields("organiser", in_form=True)
         submitted = st.form_submit_button(
             t("organiser.start"), type="primary", width="stretch", key="organiser_start"
         )
+    club_rules_box.said_saved("organiser")  # after the form: the rerun closes its boxes
     players = parse_names(names)
     if players:
         st.caption(t("organiser.count", players=len(players), tables=len(players) // TABLE_SIZE))
-    if not submitted:
-        return
-    rules: dict[str, object] = {"deals": int(deals)}
+    house: dict[str, object] = {}
     if partner_exempt != Rules().partner_exempt:
-        rules["partner_exempt"] = partner_exempt
+        house["partner_exempt"] = partner_exempt
     chosen_cafe = {name: True for name, on in cafe.items() if on}
     if chosen_cafe:
-        rules["cafe"] = chosen_cafe
+        house["cafe"] = chosen_cafe
     if club is not None:  # the club's saved rules stand for the toggles
-        rules = {**club.options, "deals": int(deals)}
+        house = club.options
+    if saving.pressed:  # the house rules only: the number of deals is the evening's
+        club_rules_box.save("organiser", saving, house)
+        return
+    if not submitted:
+        return
+    rules = {**house, "deals": int(deals)}
     try:
         evening = evenings.create(
             date or datetime.date.today(),

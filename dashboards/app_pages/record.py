@@ -14,7 +14,7 @@ from typing import Any, get_args
 
 import streamlit as st
 
-from dashboards import access, data, drafts, i18n, native_inputs, review_view, ui
+from dashboards import access, club_rules_box, data, drafts, i18n, native_inputs, review_view, ui
 from dashboards import recording as rec
 from dashboards.cards import SYMBOLS
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
@@ -44,7 +44,6 @@ if not visitor.may_record_any:  # a viewer: the page is not in the navigation, n
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
-CLUB_SAVED = "record_club_saved"  # the name just saved under, said once after the page reruns
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
 GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
 
@@ -373,21 +372,10 @@ def _save_club_rules(options: dict[str, Any]) -> None:
     if not box.open:
         return
     with box:
-        done = st.session_state.pop(CLUB_SAVED, None)
-        if done:
-            st.success(t("record.club_rules_saved", name=done))
-        name = st.text_input(
-            t("record.club_rules_name"), key="record_club_rules_name", placeholder=t("record.club_name_hint")
-        )
-        replace = st.checkbox(t("record.club_rules_replace"), key="record_club_rules_replace")
-        if st.button(t("record.club_rules_save"), key="record_club_rules_save", disabled=not name.strip()):
-            try:
-                saved = data.save_club_rules(name, Rules.from_options(options), replace=replace)
-            except ManillenError as error:
-                st.error(ui.without_folders(str(error)))
-                return
-            st.session_state[CLUB_SAVED] = saved.name
-            st.rerun()  # the Club rules select above offers them at once
+        club_rules_box.said_saved("record")
+        chosen = club_rules_box.fields("record")
+        if chosen.pressed:
+            club_rules_box.save("record", chosen, options)
 
 
 def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:

@@ -280,14 +280,19 @@ class ImportMixin(StoreBase):
             self._checkpoint()
         return summary
 
-    def replacements_of(self, entries: Iterable[Entry]) -> list[Replacement]:
+    def replacements_of(
+        self, entries: Iterable[Entry], *, club: ClubRules | None = None
+    ) -> list[Replacement]:
         """The matches in the archive that importing these records would replace: the same id
         with other content (asked before an import that should not replace without a question;
-        the archive may be open read-only)."""
+        the archive may be open read-only). With ``club``, each record as the import with those
+        club rules would keep it (:meth:`import_entries`)."""
         pending: dict[str, tuple[str, int, str]] = {}
         for entry in entries:
             try:
                 record = entry.decode()
+                if club is not None:
+                    with_club_rules(record, club)
                 canonical = dumps(record, pretty=False)
             except Exception:  # a record the import would refuse replaces nothing
                 continue
