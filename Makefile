@@ -15,11 +15,14 @@ setup: $(STAMP)
 
 # The solver is compiled by numba on its first use (about a minute) and cached in
 # ~/.cache/manillen-replay/numba: one review of a sample (and one of a variant's costs) compiles
-# everything, so that the first review a person asks for is as fast as the second.
+# everything, so that the first review a person asks for is as fast as the second; validating
+# the demo archive compiles the bulk replay's plays (validate, import and analyze use them on
+# files of 500 deals and more).
 warm: $(STAMP)
 	@echo "compiling the solver once (about a minute; cached in ~/.cache/manillen-replay/numba)"
 	@$(BIN)/manillen findings data/samples/seed-trick.json --samples 2 --quiet > /dev/null 2>&1
 	@$(BIN)/manillen costs data/samples/variant-three.json > /dev/null
+	@$(BIN)/manillen validate data/demo.jsonl --quiet > /dev/null 2>&1
 	@$(JIT) mark
 
 $(STAMP): pyproject.toml

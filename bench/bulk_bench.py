@@ -126,9 +126,11 @@ def run(deals: int, baseline: int, stages: list[str], cache: Path = CACHE) -> di
         "stages": [],
         "commands": [],
     }
+    # A larger archive made before will do: each size is its first matches.
+    held = sum(int(n) for n in archive.with_suffix(".deals").read_text().split())
     with tempfile.TemporaryDirectory(prefix="manillen-bulk-") as folder:
         for size in (baseline, deals):
-            path, total = prefix_file(archive, size) if size < deals else (archive, deals)
+            path, total = prefix_file(archive, size) if size < held else (archive, held)
             for stage in stages:
                 print(f"{stage} at {size:,} deals ...", file=sys.stderr, flush=True)
                 row = run_worker(stage, archive, size, 1)

@@ -7,6 +7,7 @@ work only: reading the archive into memory happens before the clock starts.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import itertools
 import json
@@ -72,13 +73,15 @@ def trick_walk(record: Record) -> int:
 
 
 def stage_decode(lines: list[bytes]) -> Iterator[float]:
-    """decode+validate: what ``manillen validate`` does per record; floor: ``json.loads``."""
-    from manillen_replay.engine import decode_and_replay
+    """decode+validate: what ``manillen validate`` does per record (the bulk path:
+    ``bulk.replay_entries``); floor: ``json.loads``."""
+    from manillen_replay.bulk import replay_entries
 
+    entries = [Entry("bench.jsonl", number, line) for number, line in enumerate(lines, start=1)]
     while True:
         start = time.perf_counter()
-        for number, line in enumerate(lines, start=1):
-            decode_and_replay(line, source="bench.jsonl", line=number)
+        for _ in replay_entries(entries):
+            pass
         yield time.perf_counter() - start
         start = time.perf_counter()
         for line in lines:
@@ -87,18 +90,27 @@ def stage_decode(lines: list[bytes]) -> Iterator[float]:
 
 
 def stage_replay(lines: list[bytes]) -> Iterator[float]:
-    """replay: the engine on records decoded beforehand; floor: the bare trick walk."""
+    """replay: the bulk path (``bulk.replay_many``, a batch of records at a time, as validate,
+    import and the scan replay) on records decoded beforehand; floor: the bare trick walk."""
+    from manillen_replay.bulk import BATCH_RECORDS, collection_paused, replay_many
+
     clock = time.perf_counter
     while True:
         stage = floor = 0.0
-        for line in lines:
-            record = loads(line)
-            start = clock()
-            replay(record)
-            middle = clock()
-            trick_walk(record)
-            stage += middle - start
-            floor += clock() - middle
+        with collection_paused():  # as the bulk commands replay: collected once a batch
+            for first in range(0, len(lines), BATCH_RECORDS):
+                records = [loads(line) for line in lines[first : first + BATCH_RECORDS]]
+                start = clock()
+                replay_many(records)
+                stage += clock() - start
+                start = clock()
+                for record in records:
+                    trick_walk(record)
+                floor += clock() - start
+                del records
+                start = clock()
+                gc.collect(1)  # the batch's garbage, as the bulk commands collect it
+                stage += clock() - start
         yield stage
         yield floor
 
@@ -223,8 +235,8 @@ STAGE_RUNNERS: dict[str, Callable[[list[bytes]], Iterator[float]]] = {
 
 
 WARM_UP: dict[str, tuple[str, ...]] = {
-    "decode+validate": ("manillen_replay.engine",),
-    "replay": ("manillen_replay.engine",),
+    "decode+validate": ("manillen_replay.engine", "manillen_replay.bulk", "manillen_replay.solver.plays"),
+    "replay": ("manillen_replay.engine", "manillen_replay.bulk", "manillen_replay.solver.plays"),
     "import": ("manillen_replay.store", "duckdb", "polars", "pyarrow"),
     "analyse": ("manillen_replay.analysis",),
     "solve": ("manillen_replay.solver",),

@@ -38,6 +38,7 @@ from dashboards.limits import (
 from manillen_replay.analysis.puzzles import Puzzle, Review, make_puzzles
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.cards import Card
+from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import DealResult, MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry
@@ -420,9 +421,10 @@ def entries_from_upload(name: str, data: bytes) -> list[Entry]:
     return entries
 
 
-def upload_replacements(name: str, data: bytes) -> list[Replacement]:
+def upload_replacements(name: str, data: bytes, club: ClubRules | None = None) -> list[Replacement]:
     """The archive's matches an uploaded file would replace (same id, other content), to ask
-    before importing it; none when the archive does not exist yet.
+    before importing it; none when the archive does not exist yet. With ``club``, the records
+    as :func:`import_upload` with those club rules would keep them.
 
     :raises UploadRefusedError: for a file over the upload limits (:func:`entries_from_upload`).
     """
@@ -431,10 +433,12 @@ def upload_replacements(name: str, data: bytes) -> list[Replacement]:
     if not current.exists():
         return []
     with current.reading() as store:
-        return store.replacements_of(entries_from_upload(name, data))
+        return store.replacements_of(entries_from_upload(name, data), club=club)
 
 
-def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[ImportSummary, AnalysisOutcome]:
+def import_upload(
+    name: str, data: bytes, *, replace: bool = True, club: ClubRules | None = None
+) -> tuple[ImportSummary, AnalysisOutcome]:
     """Import an uploaded file into the archive and analyse what is new (the default depth,
     as ``manillen analyze`` does), opening the archive for writing just for this. The new
     matches then go to the front of the background review's queue (:mod:`dashboards.reviewer`),
@@ -442,13 +446,16 @@ def import_upload(name: str, data: bytes, *, replace: bool = True) -> tuple[Impo
 
     :param replace: ``False`` keeps the archive's version of a known match whose content
         changed; a replaced match's earlier version is kept in ``match_versions`` either way.
+    :param club: a club's saved rules, applied as ``manillen import --rules NAME`` applies them
+        (the store's own import does it): a match naming no house rules takes the club's, one
+        naming others is refused with the options that differ.
     :raises ArchiveLockedError: when another program holds the archive.
     :raises UploadRefusedError: for a file over the upload limits, before the archive is opened.
     """
     access.require_organiser("upload matches")
     entries = entries_from_upload(name, data)
     with archive().writing() as store:
-        summary = store.import_entries(entries, replace=replace)
+        summary = store.import_entries(entries, replace=replace, club=club)
         new = match_ids_to_analyse(store)
         outcome = analyse_archive(store, match_ids=new)
     from dashboards import reviewer
@@ -689,6 +696,35 @@ def delete_annotation(annotation_id: int) -> None:
     access.require_organiser("delete coach comments")
     with archive().writing() as store:
         store.delete_annotation(annotation_id)
+
+
+# --------------------------------------------------------------------------- club rules
+
+
+@st.cache_data(show_spinner=False)
+def _club_rule_sets(path: str, version: int) -> list[ClubRules]:
+    with _archive(path).reading() as store:
+        return store.club_rule_sets()
+
+
+def club_rule_sets() -> list[ClubRules]:
+    """Every club's rules saved in the archive, by name (none without an archive).
+
+    :raises ManillenError: for saved options this program does not know (a newer one saved them).
+    """
+    current = archive()
+    return _club_rule_sets(*_key(current)) if current.exists() else []
+
+
+def save_club_rules(name: str, rules: Rules, *, replace: bool = False) -> ClubRules:
+    """Keep ``rules`` in the archive under ``name`` (the organiser only).
+
+    :raises ManillenError: for a name refused or taken (unless ``replace``), or when another
+        program holds the archive.
+    """
+    access.require_organiser("save a club's rules")
+    with archive().writing() as store:
+        return store.save_club_rules(name, rules, replace=replace)
 
 
 def parse_tags(text: str) -> list[str]:

@@ -122,6 +122,15 @@ LABELS: dict[str, tuple[str, str]] = {
         "... and {count} more problems: the archive's rejects table has them (the SQL page).",
         "... en nog {count} problemen: de tabel rejects van het archief bevat ze (de pagina SQL).",
     ),
+    "archive.club_rules_none": ("None: each match's own rules", "Geen: de eigen regels van elke partij"),
+    "archive.club_rules_help": (
+        "A club's rules saved in the archive, as `manillen import --rules NAME` applies them: a match "
+        "that names no house rules takes the club's; one that names other rules is refused, with the "
+        "options that differ.",
+        "De regels van een club, bewaard in het archief, zoals `manillen import --rules NAAM` ze "
+        "toepast: een partij zonder eigen huisregels krijgt die van de club; een partij met andere "
+        "regels wordt geweigerd, met de opties die verschillen.",
+    ),
     "archive.upload_refused": (
         "Not imported: {message}.",
         "Niet geïmporteerd: {message}.",
@@ -718,6 +727,71 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.new_match": ("New match", "Nieuwe partij"),
     "record.seat": ("Seat {seat} (team {team})", "Plaats {seat} (ploeg {team})"),
     "record.seat_short": ("seat {seat}", "plaats {seat}"),
+    "record.seat_alone": ("Seat {seat}", "Plaats {seat}"),
+    "record.variant": ("Game", "Spel"),
+    "record.variant_four": ("4 players, two teams", "4 spelers, twee ploegen"),
+    "record.variant_two_open": ("2 players, open table cards", "2 spelers, open kaarten op tafel"),
+    "record.variant_two_open_fours": (
+        "2 players, open table cards, tricks of 4",
+        "2 spelers, open kaarten op tafel, slagen van 4",
+    ),
+    "record.variant_three": ("3 players, dealer alone", "3 spelers, gever alleen"),
+    "record.variant_three_dummy": ("3 players with a dummy", "3 spelers met een blinde"),
+    "record.variant_six": ("6 players, with the 6s", "6 spelers, met de zessen"),
+    "record.variant_six_short": ("6 players, short deal", "6 spelers, korte deling"),
+    "record.variant_help": (
+        "The seats, tricks and cards dealt follow the game chosen.",
+        "De plaatsen, slagen en gedeelde kaarten volgen het gekozen spel.",
+    ),
+    "record.need_people": (
+        "{count} different names, clockwise.",
+        "{count} verschillende namen, in wijzerzin.",
+    ),
+    "record.dummy_note": (
+        "The dummy sits opposite the dealer and has no name: the dealer plays its table cards.",
+        "De blinde zit tegenover de gever en heeft geen naam: de gever speelt zijn tafelkaarten.",
+    ),
+    "record.dummy": ("dummy", "blinde"),
+    "record.underbuy_choice": ("Underbuying (onderkopen)", "Onderkopen"),
+    "record.overtake_plain_suit": (
+        "Following a plain suit, beat the winning card when able",
+        "Bij bijkleur: hoger spelen als het kan",
+    ),
+    "record.thirty_carry": (
+        "After 30-30 the next deal counts double",
+        "Na 30-30 telt het volgende spel dubbel",
+    ),
+    "record.muil_double": ("Muil counts double", "Muil telt dubbel"),
+    "record.capot": ("Capot (every point taken)", "Kapot (alle punten)"),
+    "record.multipliers": ("Doublings", "Verdubbelingen"),
+    "record.trump_choice": ("Trump choice", "Troefkeuze"),
+    "record.klop_by": ("Who may klop", "Wie mag kloppen"),
+    "record.penalty_to": ("A penalty", "Een straf"),
+    "record.penalty_points": ("Penalty points", "Strafpunten"),
+    "record.format": ("Match", "Partij"),
+    "record.deals_count": ("Deals (club format)", "Spellen (clubformule)"),
+    "rule.underbuy.forbidden": ("forbidden while another card may go", "verboden als een andere kaart kan"),
+    "rule.underbuy.allowed": ("allowed", "toegelaten"),
+    "rule.underbuy.forbidden_with_other_suit": (
+        "forbidden while holding another suit",
+        "verboden met een andere kleur in de hand",
+    ),
+    "rule.underbuy.forced": ("forced when it cannot beat", "verplicht als overkopen niet kan"),
+    "rule.capot.plain": ("scored as any deal", "gewoon geteld"),
+    "rule.capot.double": ("doubled", "dubbel"),
+    "rule.capot.fixed_30": ("30 points", "30 punten"),
+    "rule.capot.fixed_60": ("60 points", "60 punten"),
+    "rule.multipliers.multiplied": ("multiplied (klop on muil ×4)", "vermenigvuldigd (klop op muil ×4)"),
+    "rule.multipliers.added": ("added (klop on muil ×3)", "opgeteld (klop op muil ×3)"),
+    "rule.trump_choice.free": ("any suit or muil", "vrije kleur of muil"),
+    "rule.trump_choice.held_suit": ("a suit in the hand", "een kleur uit de hand"),
+    "rule.trump_choice.turned_card": ("the turned last card", "de omgedraaide laatste kaart"),
+    "rule.klop_by.opponents": ("either opponent", "elke tegenspeler"),
+    "rule.klop_by.left_of_dealer": ("the dealer's left and partner", "links van de gever en partner"),
+    "rule.penalty_to.opponents": ("goes to the opponents", "gaat naar de tegenpartij"),
+    "rule.penalty_to.offender": ("is taken off the offender", "gaat af bij de overtreder"),
+    "rule.format.target": ("to a target score", "tot een doelscore"),
+    "rule.format.fixed": ("a fixed number of deals (club)", "een vast aantal spellen (club)"),
     "record.seat_placeholder": ("Choose or type a name", "Kies of typ een naam"),
     "record.need_players": (
         "Four different names, clockwise: seats 1 and 3 play together against 2 and 4.",
@@ -733,10 +807,31 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.rules_default": ("Standard rules", "Standaardregels"),
     "record.rules_last": ("As their last match", "Zoals hun vorige partij"),
     "record.rules_help": (
-        "Copy the rules of the latest match in the archive where these four played.",
-        "Neem de regels over van de laatste partij in het archief met deze vier spelers.",
+        "Copy the rules of the latest match in the archive where these players played.",
+        "Neem de regels over van de laatste partij in het archief met deze spelers.",
     ),
     "record.target": ("Play to", "Spelen tot"),
+    "record.club_rules": ("Club rules", "Clubregels"),
+    "record.club_rules_help": (
+        "A club's rules saved in the archive: they replace the house rules below.",
+        "De regels van een club, bewaard in het archief: ze komen in de plaats van de huisregels hieronder.",
+    ),
+    "record.club_rules_unreadable": (
+        "The club rules saved in the archive cannot be read: {message}",
+        "De clubregels in het archief kunnen niet gelezen worden: {message}",
+    ),
+    "record.save_club_rules": ("Save these rules for the club", "Deze regels bewaren voor de club"),
+    "record.club_rules_name": ("Name (the club or the café)", "Naam (de club of het café)"),
+    "record.club_name_hint": ("De Zwaan", "De Zwaan"),
+    "record.club_rules_replace": (
+        "Replace the rules saved under this name",
+        "De regels onder deze naam vervangen",
+    ),
+    "record.club_rules_save": ("Save the club rules", "Clubregels bewaren"),
+    "record.club_rules_saved": (
+        "Saved as the club rules {name}: choose them under Club rules for the next match.",
+        "Bewaard als de clubregels {name}: kies ze bij Clubregels voor de volgende partij.",
+    ),
     "record.house_rules": ("More house rules", "Meer huisregels"),
     "record.partner_exempt": (
         "No need to overtake or buy while the partner wins the trick",
@@ -799,18 +894,72 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.tap_plays": ("Cards played", "Gespeelde kaarten"),
     "record.tap_hands": ("Hands first", "Eerst de handen"),
     "record.tap_hand_of": ("Tap {name}'s hand: {count} of 8", "Tik de hand van {name}: {count} van 8"),
+    "record.tap_dealt": ("Cards dealt first", "Eerst de gedeelde kaarten"),
+    "record.tap_slot_hand": (
+        "Tap {name}'s hand: {count} of {size}",
+        "Tik de hand van {name}: {count} van {size}",
+    ),
+    "record.tap_slot_table": (
+        "Tap {name}'s table, pile {pile}: the {side} card · {count} of {size}",
+        "Tik de tafel van {name}, stapel {pile}: de {side} kaart · {count} van {size}",
+    ),
+    "record.face_down": ("face-down", "gedekte"),
+    "record.face_up": ("face-up", "open"),
+    "record.tap_slot_discards": (
+        "Tap the cards laid aside: {count} of {size}",
+        "Tik de weggelegde kaarten: {count} van {size}",
+    ),
+    "record.dealt_tapped": (
+        "Every card dealt is in (the last place is the cards left). Switch to Cards played.",
+        "Alle gedeelde kaarten zijn ingegeven (de laatste plaats is de rest). Kies Gespeelde kaarten.",
+    ),
+    "record.dealt": ("Cards dealt", "Gedeelde kaarten"),
+    "record.dealt_needed": (
+        "Cards dealt (needed: {what})",
+        "Gedeelde kaarten (nodig: {what})",
+    ),
+    "record.dealt_known": ("Cards dealt (known)", "Gedeelde kaarten (gekend)"),
+    "record.dealt_help": (
+        "Type the cards as dealt (10H AH 7♥ ...): the table piles pile by pile, the face-down card "
+        "then the face-up one; the hands; the cards laid aside. The last may stay empty. The hands "
+        "of a game with table cards follow from the cards played once the piles are in.",
+        "Typ de kaarten zoals gedeeld (10H AH 7♥ ...): de stapels op tafel een voor een, eerst de "
+        "gedekte kaart en dan de open; de handen; de weggelegde kaarten. De laatste mag leeg blijven. "
+        "In een spel met tafelkaarten volgen de handen uit de gespeelde kaarten zodra de stapels er zijn.",
+    ),
+    "record.dealt_missing": (
+        "Before saving, give {what}: under Cards dealt below the grid.",
+        "Geef voor het bewaren {what} in: onder Gedeelde kaarten onder het rooster.",
+    ),
+    "record.needed_table": ("the table piles", "de stapels op tafel"),
+    "record.needed_discards": ("the cards laid aside", "de weggelegde kaarten"),
+    "record.typed_table": (
+        "{name}'s table (down up, pile by pile)",
+        "Tafel van {name} (gedekt open, per stapel)",
+    ),
+    "record.typed_discards": ("Laid aside", "Weggelegd"),
+    "record.use_dealt": ("Use these cards", "Deze kaarten gebruiken"),
+    "record.forget_dealt": ("Forget the cards dealt", "Gedeelde kaarten vergeten"),
+    "record.move": (
+        "{name}: move the 3rd pile's card to the empty place",
+        "{name}: kaart van de 3de stapel naar de lege plaats",
+    ),
+    "record.open_on_table": ("Open on the table", "Open op tafel"),
+    "record.turned": ("Turned last card (optional)", "Omgedraaide laatste kaart (mag leeg)"),
+    "record.turned_placeholder": ("e.g. JH: hearts are trump", "bv. JH: harten is troef"),
     "record.hands_tapped": (
         "The four hands are in (the fourth is the eight cards left). Switch to Cards played.",
         "De vier handen zijn ingegeven (de vierde is de acht overblijvende kaarten). Kies Gespeelde kaarten.",
     ),
     "record.untap": ("Undo hand card", "Kaart uit de hand terug"),
+    "record.untap_dealt": ("Undo card dealt", "Gedeelde kaart terug"),
     "record.forget_hands": ("Forget the hands", "Handen vergeten"),
     "record.to_play": ("{name} to play · trick {trick}", "{name} is aan de beurt · slag {trick}"),
     "record.on_table": ("On the table", "Op tafel"),
     "record.took": ("Trick {number}: {name} takes {points}", "Slag {number}: {name} neemt {points}"),
     "record.taken": (
-        "{team0}: {points0} · {team1}: {points1} · {cards} of 32 cards in",
-        "{team0}: {points0} · {team1}: {points1} · {cards} van 32 kaarten ingegeven",
+        "{team0}: {points0} · {team1}: {points1} · {cards} of {total} cards in",
+        "{team0}: {points0} · {team1}: {points1} · {cards} van {total} kaarten ingegeven",
     ),
     "record.illegal": (
         "Illegal play by {name}: {card} ({kind}): {why}. It is kept as played; "
@@ -833,8 +982,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.edit_cards": ("Its cards in the order played", "De kaarten in de volgorde gespeeld"),
     "record.edit_apply": ("Change the trick", "Slag wijzigen"),
     "record.deal_done": (
-        "All eight tricks are in: {team0} {points0}, {team1} {points1}.",
-        "De acht slagen zijn ingegeven: {team0} {points0}, {team1} {points1}.",
+        "All {tricks} tricks are in: {team0} {points0}, {team1} {points1}.",
+        "De {tricks} slagen zijn ingegeven: {team0} {points0}, {team1} {points1}.",
     ),
     "record.save": ("Save the deal", "Spel bewaren"),
     "record.saving": ("Saving and analysing the deal ...", "Spel bewaren en analyseren ..."),
@@ -952,6 +1101,12 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
     "organiser.deals": ("Deals per block", "Spellen per blok"),
     "organiser.sheet_tables": ("Scoresheet only at tables", "Enkel scoreblad aan tafels"),
     "organiser.house_rules": ("House rules", "Huisregels"),
+    "organiser.club_rules_help": (
+        "A club's rules saved in the archive: the evening plays them (its deals per block as set above), "
+        "and the switches below are not used.",
+        "De regels van een club, bewaard in het archief: de avond speelt ze (met het aantal spellen per "
+        "blok van hierboven), en de schakelaars hieronder tellen niet.",
+    ),
     "organiser.start": ("Set up the evening", "Avond opzetten"),
     "organiser.created": (
         "The evening {evening} is set up: give each table its link.",

@@ -1,4 +1,7 @@
-"""Recording a four-player match at the table, tap by tap: the Record page's logic, without Streamlit.
+"""Recording a match at the table, tap by tap: the Record page's logic, without Streamlit.
+
+Every variant is recorded the same way: its seats, tricks, table piles and laid-aside cards come
+from :attr:`Rules.shape <manillen_replay.rules.Rules.shape>`, never from numbers written here.
 
 A :class:`Draft` is everything typed or tapped so far: the match set-up, the deals already
 finished and the deal being entered (its dealer, calls, optional hands and the cards in the order
@@ -22,22 +25,50 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, DECK_32_MASK, Card, Rank, Suit, mask_of
+from manillen_replay.cards import (
+    CARD_BY_TEXT,
+    CARD_POINTS,
+    CARD_TEXT,
+    DECK_32_MASK,
+    DECK_36_MASK,
+    Card,
+    CardSet,
+    Rank,
+    Suit,
+    mask_of,
+)
 from manillen_replay.engine import MatchResult, replay
 from manillen_replay.errors import IllegalPlayError, InvalidCardError, InvalidRecordError, ManillenError
 from manillen_replay.record import Record, dumps, dumps_text, loads
 from manillen_replay.record.model import seat_name_problems
-from manillen_replay.rules import LegalPlays, Rules, ViolationKind, trick_points
-from manillen_replay.state import DealState
+from manillen_replay.rules import LegalPlays, Rules, ViolationKind, may_klop, trick_points
+from manillen_replay.state import DealState, Stacks
 
 PLAYERS = 4
-"""The Record page records the main game: four players in two teams."""
+"""The main game's players: four in two teams (the default; a variant's come from its shape)."""
 TRICKS = 8
 CARDS_PER_TRICK = 4
+PILES = 4
+"""Table piles per seat that has table cards, each a face-down card under a face-up one."""
 GRID_RANKS = (Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE, Rank.TEN)
 """The grid's columns: ranks in trick order, the manille (10) last."""
 GRID: tuple[tuple[Card, ...], ...] = tuple(tuple(Card.of(rank, suit) for rank in GRID_RANKS) for suit in Suit)
 """The 32-card grid, one row per suit (harten, koeken, klaveren, schoppen)."""
+GRID_36: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(Card.of(rank, suit) for rank in (Rank.SIX, *GRID_RANKS)) for suit in Suit
+)
+"""The six-player game's grid: the 6s first in each row."""
+
+
+def grid_of(rules: Rules) -> tuple[tuple[Card, ...], ...]:
+    """The grid of the variant's deck: 32 cards, or 36 with the 6s (``six``).
+
+    >>> len(grid_of(Rules(variant="six"))[0]), len(grid_of(Rules())[0])
+    (9, 8)
+    """
+    return GRID_36 if rules.shape.deck_mask == DECK_36_MASK else GRID
+
+
 CONTRACT_CALLS = ("trump", "muil", "blind_muil")
 KNOCK_CALLS = ("klop", "tegenklop")
 
@@ -48,12 +79,13 @@ class RecordingError(ManillenError):
 
 @dataclass
 class Setup:
-    """Who plays, where and when, and under which house rules."""
+    """Who plays, where and when, and under which variant and house rules."""
 
     match_id: str
     """The archive's id of the match (made unique against the archive when set up)."""
     seats: list[str]
-    """The four names clockwise, seat 0 first (Anna and Carla against Bert and Dirk)."""
+    """The players' names clockwise, seat 0 first (in the main game Anna and Carla against Bert
+    and Dirk); as many as the variant has people (the dummy of ``three_dummy`` has no name)."""
     date: str = ""
     """ISO date, empty when not given."""
     venue: str = ""
@@ -70,13 +102,16 @@ class Setup:
     table: str = ""
     """The club table it is recorded at (its number): a table's recorder sees and records only
     that table's drafts. Empty for a match without a table."""
+    variant: str = "four"
+    """The record format's ``match.variant`` (a draft written before variants were recorded is
+    the main game)."""
 
     def rules_value(self) -> Rules:
-        """The house rules as the engine takes them.
+        """The variant and house rules as the engine takes them.
 
         :raises InvalidOptionError: for an option the rules do not know.
         """
-        return Rules.from_options(self.rules)
+        return Rules.from_options({**self.rules, "variant": self.variant})
 
 
 @dataclass
@@ -87,7 +122,8 @@ class DealDraft:
     calls: list[dict[str, Any]] = field(default_factory=list)
     """Declarations in the order spoken, as the record format writes them (``seat``, ``call``, ``suit``)."""
     hands: list[list[str]] | None = None
-    """The hands as dealt, when someone typed or tapped them; ``None`` when unknown."""
+    """The hands as dealt, when someone typed or tapped them; ``None`` when unknown. One list a
+    seat holding cards (the dummy's hand of ``three_dummy`` stays empty)."""
     plays: list[str] = field(default_factory=list)
     """Every card in the order played (trick after trick)."""
     score: dict[str, int] | None = None
@@ -95,6 +131,17 @@ class DealDraft:
     written: dict[str, int] | None = None
     """What the scoresheet says for a deal entered card by card (optional; same form as ``score``):
     the engine compares it with the cards, and a wrong line becomes a ``score_mismatch`` finding."""
+    table: list[list[str]] | None = None
+    """The table cards of the variants that have them, one list a seat: pile by pile, the
+    face-down card then the face-up one on it (``None`` until tapped or typed)."""
+    discards: list[str] | None = None
+    """The laid-aside cards of ``three`` and ``six_short`` (``None`` until tapped or typed)."""
+    turned: str | None = None
+    """The dealer's turned last card, whose suit is trump (house rule ``trump_choice:
+    turned_card``); ``None`` when not given."""
+    moves: list[int] = field(default_factory=list)
+    """The two-player game's moves of a 3rd pile's top card to the emptied 4th place: each is
+    the number of cards played before it (the move comes just before the next card)."""
 
 
 @dataclass
@@ -196,8 +243,12 @@ def new_draft(draft_id: str, setup: Setup) -> Draft:
     :raises RecordingError: for a set-up the engine would refuse (names, rules).
     """
     names = [name.strip() for name in setup.seats]
-    if len(names) != PLAYERS or any(not name for name in names):
-        raise RecordingError("four players are needed, one name in each seat")
+    try:
+        people = setup.rules_value().shape.people
+    except ManillenError as error:
+        raise RecordingError(str(error)) from None
+    if len(names) != people or any(not name for name in names):
+        raise RecordingError(f"{people} players are needed, one name in each seat")
     # the record format's one rule for names (JSON and the text notation take the same)
     problems = seat_name_problems(names)
     if problems:
@@ -234,6 +285,133 @@ def block_of(draft: Draft) -> int | None:
     return min(played // per_block, len(blocks) - 1)
 
 
+# --------------------------------------------------------------------------- the cards dealt
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One place the dealt cards are tapped or typed into: a seat's hand, a seat's table piles
+    (face-down then face-up, pile by pile) or the laid-aside cards."""
+
+    kind: str
+    """``hand``, ``table`` or ``discards``."""
+    seat: int | None
+    """The seat whose hand or table it is; ``None`` for the laid-aside cards."""
+    size: int
+    """How many cards it takes."""
+
+
+def slots(rules: Rules) -> list[Slot]:
+    """Where the dealt cards go, in the order they are tapped in: the table piles (what lies
+    open first), then the hands, then the laid-aside cards; the last is filled with the cards left.
+
+    >>> [(s.kind, s.seat, s.size) for s in slots(Rules(variant="three_dummy"))]
+    [('table', 3, 8), ('hand', 0, 8), ('hand', 1, 8), ('hand', 2, 8)]
+    >>> [(s.kind, s.seat, s.size) for s in slots(Rules(variant="three"))][-1]
+    ('discards', None, 2)
+    """
+    shape = rules.shape
+    tables = [Slot("table", seat, 2 * PILES) for seat in range(shape.players) if shape.holds_table(seat)]
+    hands = [Slot("hand", seat, shape.hand_size) for seat in range(shape.people)]
+    discards = [Slot("discards", None, shape.discards)] if shape.discards else []
+    return tables + hands + discards
+
+
+def slot_cards(deal: DealDraft, slot: Slot) -> list[str]:
+    """The cards tapped into a slot so far."""
+    if slot.kind == "discards":
+        return list(deal.discards or [])
+    held = deal.table if slot.kind == "table" else deal.hands
+    assert slot.seat is not None
+    return list(held[slot.seat]) if held and slot.seat < len(held) else []
+
+
+def _with_slot(deal: DealDraft, slot: Slot, cards: list[str], rules: Rules) -> DealDraft:
+    if slot.kind == "discards":
+        return replace(deal, discards=cards or None)
+    players = rules.shape.players
+    assert slot.seat is not None
+    if slot.kind == "table":
+        table = [list(p) for p in deal.table] if deal.table else [[] for _ in range(players)]
+        table[slot.seat] = cards
+        return replace(deal, table=table if any(table) else None)
+    hands = [list(h) for h in deal.hands] if deal.hands else [[] for _ in range(players)]
+    hands[slot.seat] = cards
+    return replace(deal, hands=hands if any(hands) else None)
+
+
+def piles_of(cards: Sequence[str]) -> list[list[str]]:
+    """A seat's table cards (face-down, face-up, pile by pile) as the record's piles.
+
+    >>> piles_of(["7S", "10S", "QS", "KD"])
+    [['7S', '10S'], ['QS', 'KD']]
+    """
+    return [list(cards[i : i + 2]) for i in range(0, len(cards), 2)]
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """Every card of the deal placed: the hands, the table piles and the laid-aside cards."""
+
+    hands: tuple[int, ...]
+    table: tuple[Stacks, ...]
+    """Each seat's piles (bottom to top); ``()`` in the variants without table cards."""
+    discards: int
+
+
+def dealt_of(deal: DealDraft, rules: Rules) -> Dealt | None:
+    """The deal's cards as masks, ``None`` unless every slot is full and the deck is dealt once."""
+    shape = rules.shape
+    texts = [slot_cards(deal, slot) for slot in slots(rules)]
+    if any(len(cards) != slot.size for cards, slot in zip(texts, slots(rules), strict=True)):
+        return None
+    every = [CARD_BY_TEXT[c] for cards in texts for c in cards]
+    if len(every) != len(set(every)) or mask_of(every) != shape.deck_mask:
+        return None
+    hands = tuple(
+        mask_of(CARD_BY_TEXT[c] for c in (deal.hands or [])[seat]) if seat < shape.people else 0
+        for seat in range(shape.players)
+    )
+    return Dealt(hands, _stacks(deal, rules), mask_of(CARD_BY_TEXT[c] for c in deal.discards or []))
+
+
+def _stacks(deal: DealDraft, rules: Rules) -> tuple[Stacks, ...]:
+    """The table piles as the deal state takes them, ``()`` unless every seat's are all in."""
+    shape = rules.shape
+    if shape.table_seats == "none" or not deal.table:
+        return ()
+    table = list(deal.table) + [[] for _ in range(shape.players - len(deal.table))]
+    if any(len(table[s]) != (2 * PILES if shape.holds_table(s) else 0) for s in range(shape.players)):
+        return ()
+    return tuple(
+        tuple(tuple(CARD_BY_TEXT[c] for c in pile) for pile in piles_of(table[s]))
+        for s in range(shape.players)
+    )
+
+
+def missing_dealt(deal: DealDraft, rules: Rules) -> list[str]:
+    """What the record of a deal played out still needs of the cards dealt: ``table`` (the table
+    piles of the games that have them) and ``discards`` (the cards laid aside).
+
+    >>> missing_dealt(DealDraft(0), Rules(variant="three"))
+    ['discards']
+    """
+    shape = rules.shape
+    missing = []
+    if shape.table_seats != "none" and not _stacks(deal, rules):
+        missing.append("table")
+    if shape.discards and len(deal.discards or []) != shape.discards:
+        missing.append("discards")
+    return missing
+
+
+def hand_masks(hands: Sequence[Sequence[str]] | None) -> tuple[int, ...] | None:
+    """The main game's hands as masks, ``None`` unless all four are full (32 different cards)."""
+    if hands is None or len(hands) != PLAYERS or any(len(h) != TRICKS for h in hands):
+        return None
+    return dealt.hands if (dealt := dealt_of(DealDraft(0, hands=[list(h) for h in hands]), Rules())) else None
+
+
 # --------------------------------------------------------------------------- the table
 
 
@@ -258,7 +436,7 @@ class Trick:
     leader: int
     plays: tuple[Play, ...]
     winner: int | None
-    """Who took it, once it has four cards."""
+    """Who took it, once it has all its cards."""
     points: int | None
     """Its card points, once finished."""
 
@@ -270,21 +448,34 @@ class Table:
     tricks: tuple[Trick, ...]
     """Every trick started, the last one possibly under way."""
     to_play: int | None
-    """Who plays next; ``None`` when all eight tricks are in (or trump is not made yet)."""
+    """Who plays next; ``None`` when every trick is in (or trump is not made yet)."""
     legal: LegalPlays | None
     """What the seat to play may play (only with the hands)."""
     played: frozenset[Card]
     taken: tuple[int, int]
-    """Card points each team took in finished tricks."""
+    """Card points each side took in finished tricks (and the laid-aside cards, once known)."""
     trump: Suit | None
     contract: str | None
     """``trump``, ``muil`` or ``blind_muil``; ``None`` until it is called."""
     redeal: bool
+    deal_tricks: int = TRICKS
+    """How many tricks the variant's deal has."""
+    deal_cards: int = TRICKS * CARDS_PER_TRICK
+    """How many cards are played in the variant's deal."""
+    moves: tuple[tuple[int, int, int], ...] = ()
+    """``(trick, play, seat)`` of each card moved from a 3rd pile to an emptied 4th place just
+    before that seat's play (the two-player game): the record's ``table_moves``."""
+    open_cards: tuple[frozenset[Card], ...] = ()
+    """Each seat's face-up table cards now (empty without table cards, or before they are in)."""
+    can_move: bool = False
+    """Whether the seat to play may now move its 3rd pile's top card to its emptied 4th place."""
+    dealt_on_table: frozenset[Card] = frozenset()
+    """Every card dealt onto the table piles (empty until they are in)."""
 
     @property
     def complete(self) -> bool:
-        """Whether all eight tricks are in."""
-        return len(self.tricks) == TRICKS and self.tricks[-1].winner is not None
+        """Whether every trick is in."""
+        return len(self.tricks) == self.deal_tricks and self.tricks[-1].winner is not None
 
     @property
     def cards_played(self) -> int:
@@ -304,42 +495,66 @@ def contract_of(calls: Sequence[dict[str, Any]]) -> tuple[str | None, Suit | Non
     return None, None
 
 
-def hand_masks(hands: Sequence[Sequence[str]] | None) -> tuple[int, ...] | None:
-    """The hands as masks, ``None`` unless all four are full (32 different cards)."""
-    if hands is None or len(hands) != PLAYERS or any(len(h) != TRICKS for h in hands):
-        return None
-    masks = tuple(mask_of(CARD_BY_TEXT[c] for c in hand) for hand in hands)
-    if mask_of(CARD_BY_TEXT[c] for hand in hands for c in hand) != DECK_32_MASK:
-        return None
-    return masks
+def _start(deal: DealDraft, rules: Rules, trump: Suit | None) -> tuple[DealState, bool]:
+    """The deal state before the lead, and whether every card's place is known.
+
+    Cards whose place is not known yet are taken to be in every hand: the state still says who
+    is to play and who takes each trick; only the legal cards are then unknown.
+    """
+    shape = rules.shape
+    dealt = dealt_of(deal, rules)
+    known = dealt is not None
+    if dealt is not None:
+        hands, stacks, discards = dealt.hands, dealt.table, dealt.discards
+    else:
+        stacks = _stacks(deal, rules)
+        discards = mask_of(CARD_BY_TEXT[c] for c in deal.discards or []) if deal.discards else 0
+        on_table = mask_of(CARD_BY_TEXT[c] for piles in deal.table or [] for c in piles) if stacks else 0
+        rest = shape.deck_mask & ~on_table & ~discards
+        hands = tuple(0 if stacks and seat >= shape.people else rest for seat in range(shape.players))
+    taken = [0, 0]
+    if discards and len(deal.discards or []) == shape.discards:
+        taken[1 - shape.team_of(chooser(deal, rules), deal.dealer)] += sum(
+            CARD_POINTS[c] for c in CardSet(discards)
+        )
+    state = DealState.start(
+        rules, deal.dealer, None if trump is None else int(trump), hands, stacks, (taken[0], taken[1])
+    )
+    return state, known
 
 
 def table_of(deal: DealDraft, rules: Rules) -> Table:
     """The table after the cards tapped so far, stepped through the engine's deal state.
 
-    Without the hands each seat is taken to hold every card not yet played, so the state still
-    says who is to play and who takes each trick; only the legal cards are then unknown.
+    A card lying face down under a 3rd pile's top while the 4th place is empty is played after
+    moving that top card to the empty place (the only way it can be played).
+
+    :raises IllegalPlayError: for a card the seat to play cannot hold (hands or table known).
     """
+    shape = rules.shape
     contract, trump = contract_of(deal.calls)
     redeal = any(c["call"] == "redeal" for c in deal.calls)
-    known = hand_masks(deal.hands)
+    tricks_in, cards_in = shape.tricks, shape.tricks * shape.trick_size
     if contract is None:
-        return Table((), None, None, frozenset(), (0, 0), None, None, redeal)
-    state = DealState.start(
-        rules, deal.dealer, None if trump is None else int(trump), known or (DECK_32_MASK,) * 4
-    )
+        return Table((), None, None, frozenset(), (0, 0), None, None, redeal, tricks_in, cards_in)
+    state, known = _start(deal, rules, trump)
+    on_table = frozenset(Card(c) for piles in state.table for pile in piles for c in pile)
     tricks: list[Trick] = []
     current: list[Play] = []
+    moves: list[tuple[int, int, int]] = []
     leader = state.to_play
-    for text in deal.plays:
+    for index, text in enumerate(deal.plays):
         card = CARD_BY_TEXT[text]
         seat = state.to_play
+        trick_number = state.tricks_done + 1
+        if (index in deal.moves and state.can_move_to_empty_place(seat)) or _needs_move(state, seat, card):
+            state = state.move_to_empty_place(seat)
+            moves.append((trick_number, len(current) + 1, seat))
         legal = state.legal() if known else None
         violation = state.violation(card) if known and state.playable(seat) >> card & 1 else None
         if not current:
             leader = seat
         current.append(Play(seat, card, legal, violation))
-        trick_number = state.tricks_done + 1
         state = state.apply(card)
         if not state.trick:
             cards = [p.card for p in current]
@@ -348,6 +563,10 @@ def table_of(deal: DealDraft, rules: Rules) -> Table:
     if current:
         tricks.append(Trick(state.tricks_done + 1, leader, tuple(current), None, None))
     over = state.is_over
+    moved = len(deal.plays) in deal.moves and not over and state.can_move_to_empty_place(state.to_play)
+    if moved:  # moved before the next card: that card may be the one turned up
+        state = state.move_to_empty_place(state.to_play)
+    open_cards = tuple(frozenset(Card(pile[-1]) for pile in piles if pile) for piles in state.table)
     return Table(
         tricks=tuple(tricks),
         to_play=None if over else state.to_play,
@@ -357,7 +576,21 @@ def table_of(deal: DealDraft, rules: Rules) -> Table:
         trump=trump,
         contract=contract,
         redeal=redeal,
+        moves=tuple(moves),
+        open_cards=open_cards,
+        can_move=not over and not moved and state.can_move_to_empty_place(state.to_play),
+        dealt_on_table=on_table,
+        deal_tricks=tricks_in,
+        deal_cards=cards_in,
     )
+
+
+def _needs_move(state: DealState, seat: int, card: int) -> bool:
+    """Whether ``card`` is the face-down card of the seat's 3rd pile, playable only once its top
+    card is moved to the emptied 4th place."""
+    if not state.can_move_to_empty_place(seat) or state.playable(seat) >> card & 1:
+        return False
+    return state.table[seat][2][-2] == card
 
 
 # --------------------------------------------------------------------------- taps
@@ -369,40 +602,96 @@ def _current(draft: Draft) -> DealDraft:
     return draft.current
 
 
+def _checked_table(draft: Draft, deal: DealDraft) -> Table:
+    """The table of ``deal``, or the first card the seat to play cannot take, refused in the
+    players' names.
+
+    :raises RecordingError: for a card not held, lying face down, or on another seat's table.
+    """
+    rules = draft.setup.rules_value()
+    try:
+        return table_of(deal, rules)
+    except IllegalPlayError:
+        pass
+    state, _ = _start(deal, rules, contract_of(deal.calls)[1])
+    names = seating(draft)
+    for number, text in enumerate(deal.plays, start=1):
+        card, seat = CARD_BY_TEXT[text], state.to_play
+        if (number - 1 in deal.moves and state.can_move_to_empty_place(seat)) or _needs_move(
+            state, seat, card
+        ):
+            state = state.move_to_empty_place(seat)
+        if state.playable(seat) >> card & 1:
+            state = state.apply(card)
+            continue
+        name = names[seat] if seat < len(names) else "?"
+        where = f"card {number} of the deal"
+        if state.table and any(card in pile for pile in state.table[seat]):
+            raise RecordingError(f"{card} still lies face down on {name}'s table ({where})")
+        if any(_open_mask(state, other) >> card & 1 for other in range(len(state.table))):
+            raise RecordingError(f"{card} lies open on another seat's table, not {name}'s ({where})")
+        raise RecordingError(f"{name} does not hold {card}: correct the cards dealt or tap {name}'s card")
+    raise RecordingError("the cards dealt do not fit the cards played")
+
+
+def _open_mask(state: DealState, seat: int) -> int:
+    """A seat's face-up table cards in a deal state, as a mask."""
+    return state.playable(seat) & ~state.hands[seat]
+
+
 def play_card(draft: Draft, text: str) -> Draft:
     """The draft after the seat to play plays a card (an illegal one too: the record keeps it).
 
     :raises RecordingError: for a card already played, the deal over, trump not made yet, or
-        (hands known) a card the seat to play does not hold.
+        (cards dealt known) a card the seat to play does not hold or that lies face down.
     """
     deal = _current(draft)
-    card = _card(text)
-    table = table_of(deal, draft.setup.rules_value())
+    rules = draft.setup.rules_value()
+    card = _card(text, rules.shape.deck_mask)
+    table = table_of(deal, rules)
     if table.contract is None:
         raise RecordingError("make trump first (or muil): the calls come before the cards")
     if table.to_play is None:
-        raise RecordingError("all eight tricks are in: save the deal")
+        raise RecordingError("every trick is in: save the deal")
     if card in table.played:
         raise RecordingError(f"{card} is already played")
-    known = hand_masks(deal.hands)
-    if known is not None and not known[table.to_play] >> card & 1:
-        name = draft.setup.seats[table.to_play]
-        raise RecordingError(f"{name} does not hold {card}: correct the hands or tap {name}'s card")
-    return replace(draft, current=replace(deal, plays=[*deal.plays, CARD_TEXT[card]]))
+    changed = replace(deal, plays=[*deal.plays, CARD_TEXT[card]])
+    _checked_table(draft, changed)
+    return replace(draft, current=changed)
 
 
-def _card(text: str) -> Card:
+def _card(text: str, deck: int = DECK_32_MASK) -> Card:
     card = CARD_BY_TEXT.get(text.strip())
-    if card is None or not DECK_32_MASK >> card & 1:
+    if card is None or not deck >> card & 1:
         raise InvalidCardError(f"unknown card {text!r}")
     return card
 
 
-def undo_card(draft: Draft) -> Draft:
-    """The draft without the last card tapped (or, with no card, without the last call)."""
+def move_to_empty_place(draft: Draft) -> Draft:
+    """The draft with the seat to play moving its 3rd pile's top card to its emptied 4th place,
+    turning up the card under it (the two-player game), before its next card.
+
+    :raises RecordingError: when the seat to play has no such move (its 4th place is not empty,
+        or its 3rd pile has no card under the top one, or the table piles are not in).
+    """
     deal = _current(draft)
+    table = table_of(deal, draft.setup.rules_value())
+    if not table.can_move:
+        raise RecordingError(
+            "a card moves from the 3rd pile only to an emptied 4th place, uncovering another"
+        )
+    return replace(draft, current=replace(deal, moves=sorted({*deal.moves, len(deal.plays)})))
+
+
+def undo_card(draft: Draft) -> Draft:
+    """The draft without the last card tapped (or the move made before the next card; with no
+    card, without the last call)."""
+    deal = _current(draft)
+    if len(deal.plays) in deal.moves:
+        return replace(draft, current=replace(deal, moves=[m for m in deal.moves if m != len(deal.plays)]))
     if deal.plays:
-        return replace(draft, current=replace(deal, plays=deal.plays[:-1]))
+        kept = [m for m in deal.moves if m < len(deal.plays)]  # a move before this card stays
+        return replace(draft, current=replace(deal, plays=deal.plays[:-1], moves=kept))
     if deal.calls:
         return replace(draft, current=replace(deal, calls=deal.calls[:-1]))
     return draft
@@ -411,8 +700,11 @@ def undo_card(draft: Draft) -> Draft:
 def undo_trick(draft: Draft) -> Draft:
     """The draft without the trick under way, or without the last finished trick when none is."""
     deal = _current(draft)
-    keep = (len(deal.plays) - 1) // CARDS_PER_TRICK * CARDS_PER_TRICK if deal.plays else 0
-    return replace(draft, current=replace(deal, plays=deal.plays[:keep]))
+    size = draft.setup.rules_value().shape.trick_size
+    keep = (len(deal.plays) - 1) // size * size if deal.plays else 0
+    return replace(
+        draft, current=replace(deal, plays=deal.plays[:keep], moves=[m for m in deal.moves if m < keep])
+    )
 
 
 def edit_trick(draft: Draft, number: int, cards: Sequence[str]) -> Draft:
@@ -422,11 +714,13 @@ def edit_trick(draft: Draft, number: int, cards: Sequence[str]) -> Draft:
         played elsewhere in the deal.
     """
     deal = _current(draft)
-    start = (number - 1) * CARDS_PER_TRICK
+    rules = draft.setup.rules_value()
+    size = rules.shape.trick_size
+    start = (number - 1) * size
     if number < 1 or start >= len(deal.plays):
         raise RecordingError(f"trick {number} is not played yet")
-    old = deal.plays[start : start + CARDS_PER_TRICK]
-    new = [CARD_TEXT[_card(c)] for c in cards]
+    old = deal.plays[start : start + size]
+    new = [CARD_TEXT[_card(c, rules.shape.deck_mask)] for c in cards]
     if len(new) != len(old):
         raise RecordingError(f"trick {number} needs {len(old)} cards, not {len(new)}")
     rest = deal.plays[:start] + deal.plays[start + len(old) :]
@@ -435,8 +729,8 @@ def edit_trick(draft: Draft, number: int, cards: Sequence[str]) -> Draft:
         raise RecordingError(f"{twice[0]} is played twice in this deal")
     plays = [*deal.plays[:start], *new, *deal.plays[start + len(old) :]]
     changed = replace(deal, plays=plays)
-    try:  # with the hands known, each card must be in the hand of the seat that plays it
-        table_of(changed, draft.setup.rules_value())
+    try:  # with the cards dealt known, each card must be where the seat that plays it can take it
+        table_of(changed, rules)
     except IllegalPlayError as error:
         raise RecordingError(f"trick {number} cannot be so: {error}") from None
     return replace(draft, current=changed)
@@ -458,39 +752,94 @@ def add_call(draft: Draft, seat: int, call: str, suit: str | None = None) -> Dra
     return changed
 
 
-def chooser(deal: DealDraft) -> int:
-    """Who makes trump: the dealer, or the partner once the dealer called en face."""
-    if any(c["call"] == "en_face" for c in deal.calls):
-        return (deal.dealer + 2) % PLAYERS
-    return deal.dealer
+def set_turned(draft: Draft, text: str | None) -> Draft:
+    """The draft with the dealer's turned last card (``None`` or empty to forget it); under
+    ``trump_choice: turned_card`` its suit is trump.
 
-
-def set_hands(draft: Draft, hands: Sequence[Sequence[str]] | None) -> Draft:
-    """The draft with the hands as dealt (``None`` to forget them).
-
-    :raises RecordingError: for a card unknown or held twice, or a hand not of eight cards.
+    :raises RecordingError: without that house rule, or for a card that is not one, or one whose
+        suit is not the trump already made.
     """
     deal = _current(draft)
-    if hands is None:
-        return replace(draft, current=replace(deal, hands=None))
-    canonical = [[CARD_TEXT[_card(c)] for c in hand] for hand in hands]
+    rules = draft.setup.rules_value()
+    if not text or not text.strip():
+        return replace(draft, current=replace(deal, turned=None))
+    if rules.trump_choice != "turned_card":
+        raise RecordingError("a turned card needs the house rule: the turned last card makes trump")
+    card = _card(text, rules.shape.deck_mask)
+    _, trump = contract_of(deal.calls)
+    if trump is not None and card.suit is not trump:
+        raise RecordingError(f"{card} was turned: {card.suit.english} are trump, not {trump.english}")
+    return replace(draft, current=replace(deal, turned=CARD_TEXT[card]))
+
+
+def chooser(deal: DealDraft, rules: Rules | None = None) -> int:
+    """Who makes trump: the dealer, the partner once the dealer called en face, or in
+    ``six_short`` the teammate the choice was passed to."""
+    shape = (rules or Rules()).shape
+    seat = deal.dealer
+    for call in deal.calls:
+        if call["call"] == "en_face":
+            seat = shape.partner_of(deal.dealer) or seat
+        elif call["call"] == "pass":
+            seat = (seat + 2) % shape.players
+    return seat
+
+
+def knockers(deal: DealDraft, rules: Rules) -> tuple[str, list[int]]:
+    """The knock that can come next (``klop`` or ``tegenklop``) and who may call it; no one once
+    klop and tegenklop are called without eternal knocking.
+
+    >>> knockers(DealDraft(0, calls=[{"seat": 0, "call": "trump", "suit": "H"}]), Rules(variant="three"))
+    ('klop', [1, 2])
+    """
+    shape = rules.shape
+    knocks = [c for c in deal.calls if c["call"] in KNOCK_CALLS]
+    if len(knocks) >= 2 and not rules.eternal_klop:
+        return "klop", []
+    dealing = shape.team_of(deal.dealer, deal.dealer)
+    if len(knocks) % 2 == 0:
+        return "klop", [s for s in range(shape.people) if may_klop(rules, s, deal.dealer)]
+    return "tegenklop", [s for s in range(shape.people) if shape.team_of(s, deal.dealer) == dealing]
+
+
+def set_hands(
+    draft: Draft,
+    hands: Sequence[Sequence[str]] | None,
+    table: Sequence[Sequence[str]] | None = None,
+    discards: Sequence[str] | None = None,
+) -> Draft:
+    """The draft with the cards as dealt: the hands, and in the variants that have them the
+    table cards (face-down, face-up, pile by pile) and the laid-aside cards. ``None`` for all
+    three forgets them.
+
+    :raises RecordingError: for a card unknown or dealt twice, a slot of the wrong size, or a
+        card played that the cards dealt do not allow.
+    """
+    deal = _current(draft)
+    rules = draft.setup.rules_value()
+    if hands is None and table is None and discards is None:
+        return replace(draft, current=replace(deal, hands=None, table=None, discards=None))
+    deck = rules.shape.deck_mask
+    canonical = replace(deal, hands=None, table=None, discards=None)
+    given: dict[str, Any] = {"hand": hands, "table": table, "discards": discards}
     seen: set[str] = set()
-    for seat, hand in enumerate(canonical):
-        if len(hand) != TRICKS:
-            raise RecordingError(f"{draft.setup.seats[seat]} holds {len(hand)} cards, not {TRICKS}")
-        for card in hand:
+    for slot in slots(rules):
+        source = given[slot.kind]
+        if source is None:
+            continue
+        cards = [CARD_TEXT[_card(c, deck)] for c in (source if slot.seat is None else source[slot.seat])]
+        if len(cards) != slot.size:
+            raise RecordingError(f"{_slot_name(draft, slot)}: {len(cards)} cards, not {slot.size}")
+        for card in cards:
             if card in seen:
-                raise RecordingError(f"{card} is in two hands")
+                raise RecordingError(f"{card} is dealt twice")
             seen.add(card)
-    changed = replace(draft, current=replace(deal, hands=canonical))
-    for seat, text in zip(
-        (p.seat for t in table_of(deal, draft.setup.rules_value()).tricks for p in t.plays),
-        deal.plays,
-        strict=True,
-    ):
-        if text not in canonical[seat]:
-            raise RecordingError(f"{draft.setup.seats[seat]} played {text}, which is not in that hand")
-    return changed
+        canonical = _with_slot(canonical, slot, cards, rules)
+    try:
+        _checked_table(draft, canonical)
+    except RecordingError as error:
+        raise RecordingError(f"the cards dealt do not fit the cards played: {error}") from None
+    return replace(draft, current=canonical)
 
 
 def parse_hand(text: str) -> list[str]:
@@ -501,53 +850,75 @@ def parse_hand(text: str) -> list[str]:
 
     :raises InvalidCardError: for a word that is not a card.
     """
-    return [CARD_TEXT[_card(word)] for word in re.split(r"[\s,;]+", text) if word]
+    return [CARD_TEXT[_card(word, DECK_36_MASK)] for word in re.split(r"[\s,;]+", text) if word]
+
+
+def slot_being_tapped(deal: DealDraft, rules: Rules | None = None) -> Slot | None:
+    """The slot being tapped in (the first not full), ``None`` when all are full."""
+    return next((s for s in slots(rules or Rules()) if len(slot_cards(deal, s)) < s.size), None)
 
 
 def hand_being_tapped(deal: DealDraft) -> int | None:
-    """The seat whose hand is being tapped in (the first with fewer than eight cards), ``None``
-    when all four are full."""
-    hands = deal.hands or [[] for _ in range(PLAYERS)]
-    return next((seat for seat, hand in enumerate(hands) if len(hand) < TRICKS), None)
+    """The main game's seat whose hand is being tapped in, ``None`` when all four are full."""
+    slot = slot_being_tapped(deal)
+    return None if slot is None else slot.seat
 
 
 def tap_hand_card(draft: Draft, text: str) -> Draft:
-    """The draft with one more card in the hand being tapped in, seat 1 to seat 3; the fourth
-    hand is then the eight cards left.
+    """The draft with one more card in the slot being tapped in (table piles, hands, laid-aside
+    cards in the order of :func:`slots`); the last slot is then the cards left.
 
-    :raises RecordingError: once a card is played, for a card already in a hand, or when the
-        hands are full.
+    :raises RecordingError: once a card is played, for a card already placed, or when every
+        slot is full.
     """
     deal = _current(draft)
+    rules = draft.setup.rules_value()
     if deal.plays:
-        raise RecordingError("the hands are tapped in before the first card is played")
-    card = CARD_TEXT[_card(text)]
-    hands = [list(hand) for hand in deal.hands] if deal.hands else [[] for _ in range(PLAYERS)]
-    for holder, hand in enumerate(hands):
-        if card in hand:
-            raise RecordingError(f"{card} is already in {draft.setup.seats[holder]}'s hand")
-    seat = hand_being_tapped(deal)
-    if seat is None:
-        raise RecordingError("all four hands are full: forget them to tap them again")
-    hands[seat].append(card)
-    if seat == PLAYERS - 2 and len(hands[seat]) == TRICKS:
-        hands[PLAYERS - 1] = last_hand(hands[: PLAYERS - 1])
-    return replace(draft, current=replace(deal, hands=hands))
+        raise RecordingError("the cards dealt are tapped in before the first card is played")
+    card = CARD_TEXT[_card(text, rules.shape.deck_mask)]
+    every = slots(rules)
+    for placed in every:
+        if card in slot_cards(deal, placed):
+            raise RecordingError(f"{card} is already in {_slot_name(draft, placed)}")
+    slot = slot_being_tapped(deal, rules)
+    if slot is None:
+        raise RecordingError("every card dealt is in: forget them to tap them again")
+    changed = _with_slot(deal, slot, [*slot_cards(deal, slot), card], rules)
+    open_slots = [s for s in every if len(slot_cards(changed, s)) < s.size]
+    if len(open_slots) == 1 and not slot_cards(changed, open_slots[0]):
+        changed = _with_slot(changed, open_slots[0], rest_of(changed, rules), rules)
+    return replace(draft, current=changed)
+
+
+def _slot_name(draft: Draft, slot: Slot) -> str:
+    if slot.seat is None:
+        return "the cards laid aside"
+    names = seating(draft)
+    name = names[slot.seat] if slot.seat < len(names) else "the dummy"
+    return f"{name}'s table" if slot.kind == "table" else f"{name}'s hand"
 
 
 def untap_hand_card(draft: Draft) -> Draft:
-    """The draft without the last card tapped into a hand (the filled-in fourth hand goes too)."""
+    """The draft without the last card tapped in (the filled-in last slot goes too)."""
     deal = _current(draft)
-    if not deal.hands or deal.plays:
+    rules = draft.setup.rules_value()
+    if deal.plays:
         return draft
-    hands = [list(hand) for hand in deal.hands]
-    if len(hands[PLAYERS - 1]) == TRICKS:
-        hands[PLAYERS - 1] = []
-    for hand in reversed(hands):
-        if hand:
-            hand.pop()
+    every = slots(rules)
+    if slot_being_tapped(deal, rules) is None:
+        deal = _with_slot(deal, every[-1], [], rules)
+    for slot in reversed(every):
+        cards = slot_cards(deal, slot)
+        if cards:
+            deal = _with_slot(deal, slot, cards[:-1], rules)
             break
-    return replace(draft, current=replace(deal, hands=hands if any(hands) else None))
+    return replace(draft, current=deal)
+
+
+def rest_of(deal: DealDraft, rules: Rules) -> list[str]:
+    """The cards of the deck not yet tapped into any slot, in grid order."""
+    held = {c for slot in slots(rules) for c in slot_cards(deal, slot)}
+    return [CARD_TEXT[c] for row in grid_of(rules) for c in row if CARD_TEXT[c] not in held]
 
 
 def last_hand(hands: Sequence[Sequence[str]]) -> list[str]:
@@ -556,26 +927,94 @@ def last_hand(hands: Sequence[Sequence[str]]) -> list[str]:
     return [CARD_TEXT[c] for row in GRID for c in row if CARD_TEXT[c] not in held]
 
 
+def side_names(names: Sequence[str], side: int, dealer: int, rules: Rules) -> list[str]:
+    """Who plays for a side (0 or 1) in a deal dealt by ``dealer``.
+
+    >>> side_names(["A", "B", "C"], 1, 0, Rules(variant="three"))
+    ['B', 'C']
+    """
+    shape = rules.shape
+    return [names[s] for s in range(shape.people) if shape.team_of(s, dealer) == side]
+
+
+def scorer_names(names: Sequence[str], rules: Rules) -> list[str]:
+    """The columns of the match score: the two teams, or each person in the three-player games.
+
+    >>> scorer_names(["A", "B", "C", "D", "E", "F"], Rules(variant="six"))
+    ['A & C & E', 'B & D & F']
+    """
+    shape = rules.shape
+    if shape.scorers != 2:
+        return list(names[: shape.people])
+    return [" & ".join(side_names(names, side, 0, rules)) for side in (0, 1)]
+
+
 # --------------------------------------------------------------------------- finishing a deal
 
 
-def deal_object(deal: DealDraft) -> dict[str, Any]:
-    """The deal as a ``manillen/1`` deal object (unfinished tricks included)."""
+def deal_object(deal: DealDraft, rules: Rules | None = None) -> dict[str, Any]:
+    """The deal as a ``manillen/1`` deal object (unfinished tricks included).
+
+    The cards dealt go in once every slot is full. In the variants with table cards the record
+    needs the hands as well: once the table piles are in and every trick is played, each hand
+    is the cards its seat played from the hand (the cards played less its table cards).
+    """
+    rules = rules or Rules()
+    shape = rules.shape
     out: dict[str, Any] = {"dealer": deal.dealer}
-    if hand_masks(deal.hands) is not None:  # hands half tapped in are not part of the record yet
-        out["hands"] = deal.hands
+    hands = deal.hands if dealt_of(deal, rules) is not None else _hands_from_plays(deal, rules)
+    if hands is not None:  # cards half tapped in are not part of the record yet
+        out["hands"] = [list(h) for h in hands] + [[] for _ in range(shape.players - len(hands))]
+        if shape.table_seats != "none":
+            table = list(deal.table or [])
+            out["table"] = [piles_of(table[s]) if s < len(table) else [] for s in range(shape.players)]
+    if deal.discards and len(deal.discards) == shape.discards:
+        out["discards"] = list(deal.discards)
+    if deal.turned is not None:
+        out["turned"] = deal.turned
     if deal.calls:
         out["declarations"] = deal.calls
     if deal.score is not None:
         out["recorded_score"] = _recorded(deal.score)
         return out
     if deal.plays:
-        out["tricks"] = [
-            deal.plays[i : i + CARDS_PER_TRICK] for i in range(0, len(deal.plays), CARDS_PER_TRICK)
-        ]
+        size = shape.trick_size
+        out["tricks"] = [deal.plays[i : i + size] for i in range(0, len(deal.plays), size)]
+        moves = _moves(deal, rules)
+        if moves:
+            out["table_moves"] = [{"seat": seat, "trick": trick, "play": play} for trick, play, seat in moves]
     if deal.written is not None:
         out["recorded_score"] = _recorded(deal.written)
     return out
+
+
+def _moves(deal: DealDraft, rules: Rules) -> tuple[tuple[int, int, int], ...]:
+    if rules.shape.table_seats == "none" or not _stacks(deal, rules):
+        return ()
+    try:
+        return table_of(deal, rules).moves
+    except IllegalPlayError:
+        return ()
+
+
+def _hands_from_plays(deal: DealDraft, rules: Rules) -> list[list[str]] | None:
+    """The hands of a table variant's deal played out, from its table piles and its plays."""
+    shape = rules.shape
+    if shape.table_seats == "none" or not _stacks(deal, rules) or deal.score is not None:
+        return None
+    try:
+        table = table_of(deal, rules)
+    except IllegalPlayError:
+        return None
+    if not table.complete:
+        return None
+    on_table = {c for piles in deal.table or [] for c in piles}
+    hands: list[list[str]] = [[] for _ in range(shape.players)]
+    for trick in table.tricks:
+        for play in trick.plays:
+            if CARD_TEXT[play.card] not in on_table:
+                hands[play.seat].append(CARD_TEXT[play.card])
+    return hands
 
 
 def _recorded(line: dict[str, int]) -> dict[str, int] | None:
@@ -591,6 +1030,11 @@ def deal_draft(deal: dict[str, Any]) -> DealDraft:
         recorded = deal["recorded_score"]
         line = {"tie": 1} if recorded is None else {"team": recorded["team"], "points": recorded["points"]}
     sheet_only = line is not None and "tricks" not in deal
+    table = [[c for pile in piles for c in pile] for piles in deal["table"]] if deal.get("table") else None
+    starts = [0]
+    for trick in deal.get("tricks", []):
+        starts.append(starts[-1] + len(trick))
+    moves = [starts[m["trick"] - 1] + m.get("play", 1) - 1 for m in deal.get("table_moves", [])]
     return DealDraft(
         dealer=int(deal["dealer"]),
         calls=[dict(call) for call in deal.get("declarations", [])],
@@ -598,6 +1042,10 @@ def deal_draft(deal: dict[str, Any]) -> DealDraft:
         plays=plays,
         score=line if sheet_only else None,
         written=None if sheet_only else line,
+        table=table,
+        discards=list(deal["discards"]) if deal.get("discards") else None,
+        turned=deal.get("turned"),
+        moves=moves,
     )
 
 
@@ -608,6 +1056,8 @@ def to_record(draft: Draft, *, with_current: bool = True) -> Record:
     """
     setup = draft.setup
     match: dict[str, Any] = {"id": setup.match_id, "seats": setup.seats}
+    if setup.variant != "four":
+        match["variant"] = setup.variant
     for name in ("date", "venue", "event"):
         if getattr(setup, name):
             match[name] = getattr(setup, name)
@@ -617,7 +1067,7 @@ def to_record(draft: Draft, *, with_current: bool = True) -> Record:
         match["blocks"] = setup.blocks
     deals = list(draft.deals)
     if with_current and draft.current is not None:
-        deals[draft.index : draft.index + 1] = [deal_object(draft.current)]
+        deals[draft.index : draft.index + 1] = [deal_object(draft.current, setup.rules_value())]
     document = {"format": "manillen/1", "match": match, "deals": deals}
     return loads(json.dumps(document, ensure_ascii=False), source=f"draft {setup.match_id}")
 
@@ -655,9 +1105,19 @@ def finish_deal(draft: Draft) -> tuple[Draft, Record, MatchResult]:
     :raises RecordingError: when the deal is not complete or the engine refuses it, with the reason.
     """
     deal = _current(draft)
-    table = table_of(deal, draft.setup.rules_value())
+    rules = draft.setup.rules_value()
+    table = _checked_table(draft, deal)
     if deal.score is None and not table.redeal and not table.complete:
-        raise RecordingError(f"the deal is not finished: {table.cards_played} of 32 cards are in")
+        raise RecordingError(
+            f"the deal is not finished: {table.cards_played} of {table.deal_cards} cards are in"
+        )
+    missing = missing_dealt(deal, rules) if deal.score is None and not table.redeal else []
+    if missing:
+        words = {"table": "the table piles", "discards": "the cards laid aside"}
+        raise RecordingError(
+            f"{' and '.join(words[m] for m in missing)} of {rules.variant!r} are needed: "
+            "tap them (cards dealt first) or type them under the cards dealt"
+        )
     problems = check_deal(draft)
     if problems:
         raise RecordingError("; ".join(f"{p.message} (at {p.pointer})" for p in problems))
@@ -665,12 +1125,12 @@ def finish_deal(draft: Draft) -> tuple[Draft, Record, MatchResult]:
     result = replay(record, source="draft")
     if draft.reopened is not None:
         deals = list(draft.deals)
-        deals[draft.reopened] = deal_object(deal)
+        deals[draft.reopened] = deal_object(deal, rules)
         parked = draft.parked
         if parked is None or not (parked.calls or parked.plays or parked.hands or parked.score):
             parked = DealDraft(dealer=next_dealer(deals, draft.setup.rules_value()))
         return replace(draft, deals=deals, current=parked, reopened=None, parked=None), record, result
-    deals = [*draft.deals, deal_object(deal)]
+    deals = [*draft.deals, deal_object(deal, rules)]
     finished = replace(
         draft, deals=deals, current=DealDraft(dealer=next_dealer(deals, draft.setup.rules_value()))
     )

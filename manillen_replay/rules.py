@@ -877,16 +877,37 @@ def score_deal(points: Sequence[int], factor: int, rules: Rules | None = None) -
     >>> score_deal([0, 60], 2, Rules(capot="fixed_60")), score_deal([0, 60], 2, Rules(capot="double"))
     (DealScore(team=1, points=60), DealScore(team=1, points=120))
     """
-    half = sum(points) // 2
     if points[0] == points[1]:
         return None
     team = 0 if points[0] > points[1] else 1
-    if rules is not None and rules.capot != "plain" and points[1 - team] == 0:
+    return DealScore(team, int(side_score(points[team], sum(points), factor, rules)))
+
+
+def side_score(taken: float, total: int, factor: int, rules: Rules | None = None) -> float:
+    """What a deal scores for a side that took ``taken`` of the deal's ``total`` card points:
+    positive when it won, the other side's score negated when it lost, 0 at the half. The one
+    formula of a deal's score (:func:`score_deal` is built on it), also for the analysis, which
+    scores the points a solved layout gives, or their expectation (a capot only when every
+    point is taken: a fraction is never one).
+
+    A side that took every card point, or none (capot), scores as ``rules.capot`` says.
+
+    >>> side_score(40, 60, 2), side_score(25, 60, 1), side_score(30, 60, 4)
+    (20, -5, 0)
+    >>> side_score(0, 60, 2, Rules(capot="fixed_30")), side_score(60, 60, 2, Rules(capot="double"))
+    (-30, 120)
+    """
+    if 2 * taken == total:
+        return 0
+    won = 2 * taken > total
+    winner = taken if won else total - taken
+    if rules is not None and rules.capot != "plain" and winner == total:
         if rules.capot == "double":
             factor = capot_factor(factor, rules)
         else:
-            return DealScore(team, CAPOT_POINTS[rules.capot])
-    return DealScore(team, (points[team] - half) * factor)
+            return CAPOT_POINTS[rules.capot] if won else -CAPOT_POINTS[rules.capot]
+    score = (winner - total // 2) * factor
+    return score if won else -score
 
 
 def penalty_effect(team: int, points: int, rules: Rules) -> tuple[int, int]:
@@ -928,6 +949,7 @@ __all__ = [
     "penalty_effect",
     "rule_conflict",
     "score_deal",
+    "side_score",
     "trick_points",
     "trump_options",
     "underbuy_code",

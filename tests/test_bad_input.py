@@ -16,9 +16,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner, Result
 
+import manillen_replay.bulk as bulk
 import manillen_replay.record.io as record_io
 import manillen_replay.store.analyse as analysis_run
-import manillen_replay.store.importer as importer
 from manillen_replay.cli import cli
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import iter_entries, json_schema, loads
@@ -203,14 +203,14 @@ def test_good_bad_good_keeps_both_good_matches(tmp_path: Path) -> None:
 def test_any_failure_importing_one_record_refuses_it_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = importer.replay
+    real = bulk.replay  # the import replays its batches with the bulk path
 
     def breaks_on_two(record: Any, **kwargs: Any) -> Any:
         if record.match.id == "two":
             raise ZeroDivisionError("a bug in the replay")
         return real(record, **kwargs)
 
-    monkeypatch.setattr(importer, "replay", breaks_on_two)
+    monkeypatch.setattr(bulk, "replay", breaks_on_two)
     path = _write(tmp_path / "three.jsonl", "\n".join([_good("one"), _good("two"), _good("three")]) + "\n")
     with Store() as store:
         summary = store.import_paths([path])
@@ -226,7 +226,7 @@ def test_any_failure_importing_one_record_refuses_it_alone(
 def test_a_score_too_large_for_the_archive_refuses_that_match_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = importer.replay
+    real = bulk.replay  # the import replays its batches with the bulk path
 
     def huge(record: Any, **kwargs: Any) -> Any:
         result = real(record, **kwargs)
@@ -234,7 +234,7 @@ def test_a_score_too_large_for_the_archive_refuses_that_match_alone(
             result.deals[0].multiplier = 2**40
         return result
 
-    monkeypatch.setattr(importer, "replay", huge)
+    monkeypatch.setattr(bulk, "replay", huge)
     path = _write(tmp_path / "three.jsonl", "\n".join([_good("one"), _good("two"), _good("three")]) + "\n")
     with Store() as store:
         summary = store.import_paths([path])

@@ -318,6 +318,16 @@ def test_bulk_bench_runs_the_stages_and_the_commands_at_both_sizes_and_judges_th
     assert any("validate + import + scan" in target for target in targets)
     assert "issue 35's targets" in capsys.readouterr().out
     assert list((tmp_path / "cache").glob("archive-seed2026-*-first-30.jsonl"))
+    # A smaller run takes the first matches of the archive made before, not all of it.
+    held = max(row["deals"] for row in commands)
+    argv = ["--deals", "20", "--baseline", "10", "--stages", "", "--cache", str(tmp_path / "cache")]
+    assert bulk_bench.main([*argv, "--out", str(out)]) == 0
+    smaller = json.loads(out.read_text())["commands"]
+    assert all(row["deals"] < held for row in smaller), (held, [row["deals"] for row in smaller])
+    counts = [int(n) for n in next((tmp_path / "cache").glob("*.deals")).read_text().split()]
+    matches = next(n for n in range(1, len(counts) + 1) if sum(counts[:n]) >= 20)
+    validated = [row["stderr_tail"] for row in smaller if row["command"] == "manillen validate"][-1]
+    assert f"{matches} records: {matches} valid" in validated
 
 
 def test_make_timing_times_a_command_and_tells_a_failure_by_its_last_line(tmp_path):

@@ -39,7 +39,7 @@ HEAVY = [
 ]
 """What a command loads only when it runs: together they take seconds to import."""
 
-ORDER = ["generate", "import", "sql", "export", "analyze", "findings"]
+ORDER = ["generate", "rules", "import", "sql", "export", "analyze", "findings"]
 """Commands whose examples use what earlier ones made (a generated file, an archive)."""
 
 SERVERS = {"dashboard"}
@@ -150,10 +150,16 @@ def _help_examples() -> list[tuple[str, str, str | None]]:
     """``(command, example, output shown under it or None)`` from every command's --help."""
     found = []
     names = sorted(COMMANDS, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
+    helps = []
     for name in names:
         shown_command = command(name)
         with click.Context(shown_command, info_name=f"manillen {name}") as context:
-            text = shown_command.get_help(context)
+            helps.append((name, shown_command.get_help(context)))
+        if isinstance(shown_command, click.Group):  # each subcommand's help, in the order defined
+            for sub_name, sub in shown_command.commands.items():
+                with click.Context(sub, info_name=f"manillen {name} {sub_name}") as context:
+                    helps.append((name, sub.get_help(context)))
+    for name, text in helps:
         lines = text.splitlines()
         for index, line in enumerate(lines):
             hit = re.fullmatch(r"\s*(?:Example: )?(manillen \S.*)", line)

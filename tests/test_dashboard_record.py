@@ -754,6 +754,7 @@ def test_page_sets_up_with_the_browsers_own_inputs_and_sensible_defaults(
     inputs = setup_inputs(at)
     kinds = {f["name"]: f["kind"] for f in inputs["fields"]}
     assert kinds == {
+        "variant": "select",  # the main game unless another is chosen
         "seat_0": "text", "seat_1": "text", "seat_2": "text", "seat_3": "text",
         "date": "date", "venue": "text", "dealer": "select", "source": "radio", "target_default": "number",
     }  # fmt: skip
@@ -761,7 +762,7 @@ def test_page_sets_up_with_the_browsers_own_inputs_and_sensible_defaults(
     assert inputs["values"]["date"] == datetime.date.today().isoformat()
     assert inputs["values"]["venue"] == latest.match.venue
     assert set(inputs["lists"]["venues"]) == {r.match.venue for r in fixture_records()}
-    assert inputs["values"]["dealer"] == "3"
+    assert inputs["values"]["dealer"] == "3" and inputs["values"]["variant"] == "four"
     dealer = next(f for f in inputs["fields"] if f["name"] == "dealer")
     assert [label for _, label in dealer["options"]] == ["seat 1", "seat 2", "seat 3", "seat 4"]
     assert at.button(key="record_start").disabled

@@ -17,6 +17,7 @@ CORE = [
     "manillen_replay.analysis",
     "manillen_replay.analysis.ledger",
     "manillen_replay.players",
+    "manillen_replay.club_rules",
 ]
 EDGE = ["duckdb", "streamlit", "plotly", "click", "polars", "pyarrow"]
 

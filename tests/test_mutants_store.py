@@ -19,6 +19,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
+from manillen_replay import bulk
 from manillen_replay.engine import replay
 from manillen_replay.errors import ManillenError, RecordError
 from manillen_replay.record import Entry, Record, dumps, load, loads
@@ -406,14 +407,14 @@ def test_a_replacing_match_whose_rows_cannot_be_built_is_refused_and_its_fixed_c
 
 
 def test_a_replay_that_fails_refuses_that_match_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = importer.replay
+    real = bulk.replay  # the import replays its batches with the bulk path
 
     def failing(record: Record, **where: Any) -> Any:
         if record.match.id == "random-1":
             raise ZeroDivisionError("division by zero")
         return real(record, **where)
 
-    monkeypatch.setattr(importer, "replay", failing)
+    monkeypatch.setattr(bulk, "replay", failing)
     with Store() as store:
         summary = store.import_entries(_entries([_line(random_record(s, deals=2)) for s in range(3)]))
         assert (summary.imported, summary.refused, summary.deals) == (2, 1, 4)

@@ -8,6 +8,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import access, data, i18n, light_table, native_inputs, reviewer, ui
+from manillen_replay.club_rules import ClubRules
 from manillen_replay.errors import ManillenError
 from manillen_replay.store import ArchiveLockedError
 from manillen_replay.store.importer import Replacement
@@ -60,34 +61,57 @@ def _review_state() -> None:
 _review_state()
 
 
+def _club_rules_choice() -> ClubRules | None:
+    """The club rules the upload is imported with (``manillen import --rules NAME``), chosen by
+    name; ``None`` for each match's own. Nothing is drawn when no club saved any."""
+    try:
+        clubs = data.club_rule_sets()
+    except ManillenError as error:  # saved by a newer program
+        st.warning(t("record.club_rules_unreadable", message=ui.without_folders(str(error))))
+        return None
+    if not clubs:
+        return None
+    chosen = ui.selectbox(
+        t("record.club_rules"),
+        ["", *(c.name for c in clubs)],
+        format_func=lambda name: name or t("archive.club_rules_none"),
+        key="archive_club_rules",
+        help=t("archive.club_rules_help"),
+    )
+    return next((c for c in clubs if c.name == chosen), None)
+
+
 def _upload() -> None:
     """Import an uploaded file; report it in the same words as ``manillen import``. A file that
     would replace matches of the archive with other content asks first."""
     uploaded = ui.file_uploader(
         t("archive.upload"), ["json", "jsonl", "mnl"], help=t("archive.upload_help"), key="archive_upload"
     )
+    club = _club_rules_choice()
     if uploaded is None:
         st.session_state.pop(ASKED, None)
         return
     content = uploaded.getvalue()
     asked = st.session_state.get(ASKED)
-    if asked is not None and asked[0] == (uploaded.name, len(content)):
-        _ask(uploaded.name, content, asked[1])
+    # the question holds for this file under these club rules: other rules, other replacements
+    upload_key = (uploaded.name, len(content), club.name if club is not None else None)
+    if asked is not None and asked[0] == upload_key:
+        _ask(uploaded.name, content, asked[1], club)
         return
     if not st.button(t("archive.import_button"), key="archive_import"):
         return
     try:
-        replacing = data.upload_replacements(uploaded.name, content)
+        replacing = data.upload_replacements(uploaded.name, content, club)
     except ManillenError as error:
         _failed(error)
         return
     if replacing:
-        st.session_state[ASKED] = ((uploaded.name, len(content)), replacing)
+        st.session_state[ASKED] = (upload_key, replacing)
         st.rerun()
-    _import(uploaded.name, content, replace=True)
+    _import(uploaded.name, content, replace=True, club=club)
 
 
-def _ask(name: str, content: bytes, replacing: list[Replacement]) -> None:
+def _ask(name: str, content: bytes, replacing: list[Replacement], club: ClubRules | None) -> None:
     """Which matches the upload would replace, and the choice: replace them, or not."""
     lines = [
         t(
@@ -106,10 +130,10 @@ def _ask(name: str, content: bytes, replacing: list[Replacement]) -> None:
     row = st.container(horizontal=True)
     if row.button(t("archive.replace_yes"), key="archive_replace_yes", type="primary"):
         st.session_state.pop(ASKED, None)
-        _import(name, content, replace=True)
+        _import(name, content, replace=True, club=club)
     if row.button(t("archive.replace_no"), key="archive_replace_no"):
         st.session_state.pop(ASKED, None)
-        _import(name, content, replace=False)
+        _import(name, content, replace=False, club=club)
     if row.button(t("archive.replace_cancel"), key="archive_replace_cancel"):
         st.session_state.pop(ASKED, None)
         st.rerun()
@@ -130,9 +154,9 @@ def _failed(error: ManillenError) -> None:
 SHOWN_REFUSALS = 20
 
 
-def _import(name: str, content: bytes, *, replace: bool) -> None:
+def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None) -> None:
     try:
-        summary, analysis = data.import_upload(name, content, replace=replace)
+        summary, analysis = data.import_upload(name, content, replace=replace, club=club)
     except ManillenError as error:
         _failed(error)
         return

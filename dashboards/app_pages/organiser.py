@@ -19,8 +19,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboards import access, data, drafts, evenings, ui
+from dashboards import access, club_rules_box, data, drafts, evenings, ui
 from dashboards import recording as rec
+from manillen_replay.club_rules import ClubRules
 from manillen_replay.errors import ManillenError
 from manillen_replay.evening import TABLE_SIZE, Evening, parse_names
 from manillen_replay.rules import CAFE_OPTIONS, Rules
@@ -65,6 +66,26 @@ def _last_players() -> str:
     return "\n".join(last.players) if last is not None else ""
 
 
+def _club_rules_choice() -> ClubRules | None:
+    """A club's rules saved in the archive (the four-player game's: the club format), chosen by
+    name; ``None`` for the toggles below. Nothing is drawn when no club saved any."""
+    try:
+        clubs = [c for c in data.club_rule_sets() if c.rules.variant == Rules().variant]
+    except ManillenError as error:  # saved by a newer program
+        st.warning(t("record.club_rules_unreadable", message=ui.without_folders(str(error))))
+        return None
+    if not clubs:
+        return None
+    chosen = ui.selectbox(
+        t("record.club_rules"),
+        ["", *(c.name for c in clubs)],
+        format_func=lambda name: name or t("record.rules_default"),
+        key="organiser_club_rules",
+        help=t("organiser.club_rules_help"),
+    )
+    return next((c for c in clubs if c.name == chosen), None)
+
+
 def _setup_form() -> None:
     """The new evening's form; setting it up shows the evening below."""
     with st.form("organiser_new", border=False):
@@ -87,6 +108,7 @@ def _setup_form() -> None:
             t("organiser.sheet_tables"), list(range(1, 21)), key="organiser_sheet_tables", placeholder="—"
         )
         with st.expander(t("organiser.house_rules")):
+            club = _club_rules_choice()
             cafe = {
                 name: st.toggle(t(f"record.cafe_{name}"), value=False, key=f"organiser_cafe_{name}")
                 for name in CAFE_OPTIONS
@@ -94,20 +116,29 @@ def _setup_form() -> None:
             partner_exempt = st.toggle(
                 t("record.partner_exempt"), value=Rules().partner_exempt, key="organiser_partner_exempt"
             )
+            st.caption(t("record.save_club_rules"))
+            saving = club_rules_box.fields("organiser", in_form=True)
         submitted = st.form_submit_button(
             t("organiser.start"), type="primary", width="stretch", key="organiser_start"
         )
+    club_rules_box.said_saved("organiser")  # after the form: the rerun closes its boxes
     players = parse_names(names)
     if players:
         st.caption(t("organiser.count", players=len(players), tables=len(players) // TABLE_SIZE))
-    if not submitted:
-        return
-    rules: dict[str, object] = {"deals": int(deals)}
+    house: dict[str, object] = {}
     if partner_exempt != Rules().partner_exempt:
-        rules["partner_exempt"] = partner_exempt
+        house["partner_exempt"] = partner_exempt
     chosen_cafe = {name: True for name, on in cafe.items() if on}
     if chosen_cafe:
-        rules["cafe"] = chosen_cafe
+        house["cafe"] = chosen_cafe
+    if club is not None:  # the club's saved rules stand for the toggles
+        house = club.options
+    if saving.pressed:  # the house rules only: the number of deals is the evening's
+        club_rules_box.save("organiser", saving, house)
+        return
+    if not submitted:
+        return
+    rules = {**house, "deals": int(deals)}
     try:
         evening = evenings.create(
             date or datetime.date.today(),

@@ -10,18 +10,30 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import streamlit as st
 
-from dashboards import access, data, drafts, i18n, native_inputs, review_view, ui
+from dashboards import access, club_rules_box, data, drafts, i18n, native_inputs, review_view, ui
 from dashboards import recording as rec
 from dashboards.cards import SYMBOLS
 from manillen_replay.cards import CARD_BY_TEXT, CARD_TEXT, Card, Suit
+from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import MatchResult
 from manillen_replay.engine.results import DealResult, IrregularityKind
 from manillen_replay.errors import ManillenError
-from manillen_replay.rules import CAFE_OPTIONS, Rules
+from manillen_replay.rules import (
+    CAFE_OPTIONS,
+    VARIANTS,
+    Capot,
+    KlopBy,
+    MatchFormat,
+    Multipliers,
+    PenaltyTo,
+    Rules,
+    TrumpChoice,
+    Underbuy,
+)
 
 t = ui.translator()
 language = ui.lang()
@@ -31,6 +43,7 @@ if not visitor.may_record_any:  # a viewer: the page is not in the navigation, n
     st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
+CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
 GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
 
@@ -45,7 +58,12 @@ TABLE_STYLE = """<style>
     }
     .st-key-record_grid button:disabled { opacity: 0.25; }
     .st-key-record_grid button p, .st-key-record_calls button p { font-size: 1.05rem; }
+    .st-key-record_scoresheet th, .st-key-record_scoresheet td {
+        overflow-wrap: anywhere; padding-left: 0.4rem; padding-right: 0.4rem;
+    }
     </style>"""
+# (the scoresheet's cells break long names anywhere: a column per player of the three-player
+# games still fits a phone)
 
 
 # --------------------------------------------------------------------------- the draft in session
@@ -153,9 +171,10 @@ def _setup() -> None:
         st.subheader(t("record.resume"))
         for draft in open_drafts[:5]:
             played = len(draft.current.plays) if draft.current else 0
+            game = "" if draft.setup.variant == "four" else f" ({t('record.variant_' + draft.setup.variant)})"
             label = t(
                 "record.resume_one",
-                players=", ".join(draft.setup.seats),
+                players=", ".join(draft.setup.seats) + game,
                 deal=draft.number,
                 cards=played,
                 match=draft.setup.match_id,
@@ -167,8 +186,9 @@ def _setup() -> None:
     archive_ready = data.counts()["matches"] > 0
     match = _match_fields(archive_ready)
     seats, date, venue, dealer = match.seats, match.date, match.venue, match.dealer
-    complete = all(seats) and len(set(seats)) == rec.PLAYERS
+    complete = all(seats) and len({seat.casefold() for seat in seats}) == len(seats)
     options = _rule_widgets(match.base, match.suffix, match.target)
+    _save_club_rules(options)
     if st.button(
         t("record.start"), type="primary", width="stretch", key="record_start", disabled=not complete
     ):
@@ -182,6 +202,7 @@ def _setup() -> None:
             rules=options,
             first_dealer=int(dealer),
             table=visitor.table or "",
+            variant=match.variant,
         )
         try:
             _keep(rec.new_draft(drafts.new_id(), setup))
@@ -190,7 +211,10 @@ def _setup() -> None:
             return
         st.rerun()
     if not complete:
-        st.caption(t("record.need_players"))
+        people = VARIANTS[match.variant].people
+        st.caption(
+            t("record.need_players") if match.variant == "four" else t("record.need_people", count=people)
+        )
 
 
 @dataclass(frozen=True)
@@ -206,6 +230,7 @@ class _NewMatch:
     base: Rules
     suffix: str
     target: int
+    variant: str = "four"
 
 
 def _match_fields(archive_ready: bool) -> _NewMatch:
@@ -218,20 +243,26 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
     names = data.players() if archive_ready else []
     venues = data.venues() if archive_ready else []
     typed = native_inputs.chosen(SETUP_FIELDS)
-    seats = [typed.get(f"seat_{seat}", "").strip() for seat in range(rec.PLAYERS)]
-    complete = all(seats) and len(set(seats)) == rec.PLAYERS
+    variant = typed.get("variant", "four") if typed.get("variant") in VARIANTS else "four"
+    people = VARIANTS[variant].people
+    seats = [typed.get(f"seat_{seat}", "").strip() for seat in range(people)]
+    complete = all(seats) and len(set(seats)) == people
     last = drafts.last_rules(seats) if complete and archive_ready else None
     source = typed.get("source", "default") if last is not None else "default"
     base = Rules.from_options(last) if source == "last" and last is not None else Rules()
     suffix = source if last is not None else "default"
-    fields = [
+    clubs = _club_rule_sets(variant)
+    club = next((c for c in clubs if c.name == typed.get("club")), None)
+    if club is not None:  # a club's saved rules come before the standard or the last match's
+        base, suffix = club.rules, f"club-{rec.slug(club.name)}"
+    fields = [_variant_field(variant)] + [
         native_inputs.Field(
             f"seat_{seat}",
-            t("record.seat", seat=seat + 1, team="A" if seat % 2 == 0 else "B"),
+            _seat_label(variant, seat),
             placeholder=t("record.seat_placeholder") if names else t("record.seat_type"),
             suggest="names",
         )
-        for seat in range(rec.PLAYERS)
+        for seat in range(people)
     ]
     fields += [
         native_inputs.Field("date", t("record.date"), "date", value=datetime.date.today().isoformat()),
@@ -246,9 +277,10 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
             "dealer",
             t("record.first_dealer"),
             "select",
-            value=str(rec.PLAYERS - 1),
-            options=[(str(s), seats[s] or t("record.seat_short", seat=s + 1)) for s in range(rec.PLAYERS)],
+            value=str(people - 1),
+            options=[(str(s), seats[s] or t("record.seat_short", seat=s + 1)) for s in range(people)],
         ),
+        *_club_field(clubs),
         native_inputs.Field(
             "source",
             t("record.rules_source"),
@@ -256,7 +288,7 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
             value="default",
             options=[(s, t(f"record.rules_{s}")) for s in ("default", "last")],
             help=t("record.rules_help"),
-            disabled=last is None,
+            disabled=last is None or club is not None,
         ),
         # one target per source: choosing the other rules shows their target
         native_inputs.Field(
@@ -273,28 +305,93 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
     except ValueError:
         target = base.target
     return _NewMatch(
-        seats=[chosen[f"seat_{seat}"].strip() for seat in range(rec.PLAYERS)],
+        seats=[chosen[f"seat_{seat}"].strip() for seat in range(people)],
         date=date,
         venue=chosen["venue"].strip(),
         dealer=int(chosen["dealer"]),
         base=base,
         suffix=suffix,
         target=target,
+        variant=variant,
     )
+
+
+def _variant_field(variant: str) -> native_inputs.Field:
+    """The game played: the main game or another player count (the seats below follow it)."""
+    help_text = t("record.variant_help") + (" " + t("record.dummy_note") if variant == "three_dummy" else "")
+    return native_inputs.Field(
+        "variant",
+        t("record.variant"),
+        "select",
+        value="four",
+        options=[(name, t(f"record.variant_{name}")) for name in VARIANTS],
+        help=help_text,
+    )
+
+
+def _seat_label(variant: str, seat: int) -> str:
+    """A seat's label: with its team in the games of two teams (seat mod 2)."""
+    if VARIANTS[variant].sides == "teams":
+        return t("record.seat", seat=seat + 1, team="A" if seat % 2 == 0 else "B")
+    return t("record.seat_alone", seat=seat + 1)
+
+
+def _club_rule_sets(variant: str) -> list[ClubRules]:
+    """The club rules saved in the archive for the game chosen above, by name; none when they
+    cannot be read (a warning says why)."""
+    try:
+        return [c for c in data.club_rule_sets() if c.rules.variant == variant]
+    except ManillenError as error:  # saved by a newer program, or an archive not yet upgraded
+        st.warning(t("record.club_rules_unreadable", message=ui.without_folders(str(error))))
+        return []
+
+
+def _club_field(clubs: list[ClubRules]) -> list[native_inputs.Field]:
+    """The "Club rules" select: the standard rules, and each club's rules saved in the archive
+    (``manillen rules save``, or below); none when no club saved any."""
+    if not clubs:
+        return []
+    return [
+        native_inputs.Field(
+            "club",
+            t("record.club_rules"),
+            "select",
+            value="",
+            options=[("", t("record.rules_default")), *((c.name, c.name) for c in clubs)],
+            help=t("record.club_rules_help"),
+        )
+    ]
+
+
+def _save_club_rules(options: dict[str, Any]) -> None:
+    """The organiser keeps the house rules chosen above under a name, for the next match: a box
+    drawn only once opened, as the house rules' own."""
+    if not visitor.is_organiser:
+        return
+    box = st.expander(t("record.save_club_rules"), key=CLUB_SAVE_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        club_rules_box.said_saved("record")
+        chosen = club_rules_box.fields("record")
+        if chosen.pressed:
+            club_rules_box.save("record", chosen, options)
 
 
 def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
     """The house-rule widgets, filled from ``base``; the options (with ``target``, the score
     played to) that differ from the defaults.
 
-    The house rules are drawn only once their box is opened (its toggles and selector are the
+    The house rules are drawn only once their box is opened (its toggles and selectors are the
     heaviest scripts a new tab of this page would load; most matches keep the defaults). What was
     chosen in the box is kept for the session and stays in force while the box is closed.
     """
     toggles = {
         "partner_exempt": base.partner_exempt,
-        "underbuy": base.underbuy == "allowed",
+        "overtake_plain_suit": base.overtake_plain_suit,
         "klop_on_muil": base.klop_on_muil,
+        "muil_double": base.muil_double,
+        "thirty_carry": base.thirty_carry,
     } | {name: bool(getattr(base, name)) for name in CAFE_OPTIONS}
     # 0 stands for "no cap": a selectbox shows an option None as nothing chosen once it reruns
     caps = [2, 4, 8, 16, 0]
@@ -307,7 +404,7 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
             for name, on in toggles.items():
                 label = t(f"record.cafe_{name}") if name in CAFE_OPTIONS else t(f"record.{name}")
                 st.toggle(label, value=on, key=f"record_{name}_{suffix}", persist_state="session")
-                if name == "klop_on_muil":  # the cap comes after the three rules of the game itself
+                if name == "thirty_carry":  # the cap and the choices come after the game's own rules
                     ui.selectbox(
                         t("record.max_multiplier"),
                         caps,
@@ -316,29 +413,101 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
                         key=cap_key,
                         persist_state="session",
                     )
+                    _rule_choice_widgets(base, suffix)
     chosen = {name: bool(st.session_state.get(f"record_{name}_{suffix}", on)) for name, on in toggles.items()}
-    # the options without a widget here (the house rules of other clubs) stay as the last match had them
-    values: dict[str, Any] = {**base.to_options(), "target": int(target), **chosen}
-    kept = base.underbuy if base.underbuy != "allowed" else "forbidden"
-    values["underbuy"] = "allowed" if chosen["underbuy"] else kept
+    values: dict[str, Any] = {
+        **base.to_options(),
+        "target": int(target),
+        **chosen,
+        **_rule_choices(base, suffix),
+    }
     values["max_multiplier"] = st.session_state.get(cap_key, cap) or None
     try:
         return Rules.from_options(values).to_options()
-    except ManillenError as conflict:  # a cafe rule switched on that the kept options exclude
+    except ManillenError as conflict:  # a cafe rule switched on that the chosen options exclude
         st.error(str(conflict))
         return base.to_options() | {"target": int(target)}
+
+
+# the house rules with more than two ways, each a selector in the house-rules box
+RULE_CHOICES = ("underbuy", "capot", "multipliers", "trump_choice", "klop_by", "penalty_to", "format")
+# the house rules that are numbers, with the step of their input
+RULE_NUMBERS = {"penalty_points": 5, "deals": 1}
+
+
+def _rule_choice_widgets(base: Rules, suffix: str) -> None:
+    """The selectors and number inputs of the house rules beyond the toggles (a club's choices)."""
+    for name in RULE_CHOICES:
+        values = _RULE_VALUES[name]
+        ui.selectbox(
+            t(f"record.{'underbuy_choice' if name == 'underbuy' else name}"),
+            values,
+            index=values.index(getattr(base, name)),
+            format_func=lambda value, name=name: t(f"rule.{name}.{value}"),
+            key=f"record_{name}_{suffix}",
+            persist_state="session",
+        )
+    for name, step in RULE_NUMBERS.items():
+        label = t("record.deals_count") if name == "deals" else t(f"record.{name}")
+        st.number_input(
+            label,
+            min_value=1,
+            value=int(getattr(base, name)),
+            step=step,
+            key=f"record_{name}_{suffix}",
+            persist_state="session",
+        )
+
+
+def _rule_choices(base: Rules, suffix: str) -> dict[str, Any]:
+    """What the selectors and number inputs hold (``base``'s values while never opened)."""
+    chosen: dict[str, Any] = {
+        name: st.session_state.get(f"record_{name}_{suffix}", getattr(base, name)) for name in RULE_CHOICES
+    }
+    for name in RULE_NUMBERS:
+        chosen[name] = int(st.session_state.get(f"record_{name}_{suffix}", getattr(base, name)))
+    return chosen
+
+
+# each selector's values, as the rules declare them
+_RULE_VALUES: dict[str, list[str]] = {
+    name: list(get_args(kind))
+    for name, kind in {
+        "underbuy": Underbuy,
+        "capot": Capot,
+        "multipliers": Multipliers,
+        "trump_choice": TrumpChoice,
+        "klop_by": KlopBy,
+        "penalty_to": PenaltyTo,
+        "format": MatchFormat,
+    }.items()
+}
 
 
 # --------------------------------------------------------------------------- one deal
 
 
 def _names(draft: rec.Draft) -> list[str]:
-    return rec.seating(draft)
+    """The names by seat; the dummy of ``three_dummy`` (seat 3) is called so."""
+    names = list(rec.seating(draft))
+    return names + [t("record.dummy")] * (draft.setup.rules_value().shape.players - len(names))
 
 
-def _team(draft: rec.Draft, team: int) -> str:
-    seats = _names(draft)
-    return f"{seats[team]} & {seats[team + 2]}"
+def _variant(draft: rec.Draft) -> bool:
+    """Whether the match is another game than the main one (four players in two teams)."""
+    return draft.setup.variant != "four"
+
+
+def _team(draft: rec.Draft, team: int, dealer: int | None = None) -> str:
+    """Who plays for side ``team`` (0 or 1) in the deal dealt by ``dealer`` (the deal being
+    entered when not given): a team, a player alone, or the dealer (with the dummy)."""
+    rules = draft.setup.rules_value()
+    if dealer is None:
+        dealer = draft.current.dealer if draft.current is not None else draft.setup.first_dealer
+    names = rec.side_names(_names(draft), team, dealer, rules)
+    if rules.shape.sides == "dealer_and_dummy" and team == 0:
+        names.append(t("record.dummy"))
+    return " & ".join(names)
 
 
 def _scoresheet(draft: rec.Draft) -> None:
@@ -351,22 +520,25 @@ def _scoresheet(draft: rec.Draft) -> None:
         if draft.reopened is None:
             _reopen_control(draft)
         return
-    head = f"| # | {t('col.dealer')} | | {_team(draft, 0)} | {_team(draft, 1)} |"
-    rows = [head, "|---|---|---|---:|---:|"]
+    rules = draft.setup.rules_value()
+    columns = rec.scorer_names(_names(draft), rules)
+    head = f"| # | {t('col.dealer')} | | " + " | ".join(columns) + " |"
+    rows = [head, "|---|---|---|" + "---:|" * len(columns)]
     for deal in result.deals:
         call = _call_summary(draft, deal.number - 1)
         cells = [str(total) for total in deal.match_score]
         if deal.score is not None:
-            cells[deal.score.team] += f" (+{deal.score.points})"
+            for scorer in rules.shape.side_scorers(deal.score.team, deal.dealer):
+                cells[scorer] += f" (+{deal.score.points})"
         elif deal.tie:
             cells = [f"{c} (30-30)" for c in cells]
-        rows.append(f"| {deal.number} | {_names(draft)[deal.dealer]} | {call} | {cells[0]} | {cells[1]} |")
-    score = result.deals[-1].match_score if result.deals else (0, 0)
-    rows.append(f"| | | **{t('record.total')}** | **{score[0]}** | **{score[1]}** |")
-    st.markdown("\n".join(rows))
+        rows.append(f"| {deal.number} | {_names(draft)[deal.dealer]} | {call} | " + " | ".join(cells) + " |")
+    score = result.deals[-1].match_score if result.deals else (0,) * len(columns)
+    rows.append(f"| | | **{t('record.total')}** | " + " | ".join(f"**{s}**" for s in score) + " |")
+    st.container(key="record_scoresheet").markdown("\n".join(rows))
     if result.finished:
         winner = result.winner
-        st.success(t("record.decided", team=_team(draft, winner)) if winner is not None else t("record.draw"))
+        st.success(t("record.decided", team=columns[winner]) if winner is not None else t("record.draw"))
     if draft.reopened is None:
         _reopen_control(draft)
 
@@ -473,7 +645,7 @@ def _deal(draft: rec.Draft) -> None:
         if not deal.calls and not deal.plays:
             ui.selectbox(
                 t("record.dealer"),
-                range(rec.PLAYERS),
+                range(rules.shape.people),
                 index=deal.dealer,
                 format_func=names.__getitem__,
                 key=f"record_dealer_{draft.draft_id}_{number}",
@@ -514,7 +686,9 @@ def _deal(draft: rec.Draft) -> None:
                 st.segmented_control(
                     t("record.tap_mode"),
                     ["plays", "hands"],
-                    format_func=lambda m: t(f"record.tap_{m}"),
+                    format_func=lambda m: (
+                        t("record.tap_dealt") if m == "hands" and _variant(draft) else t(f"record.tap_{m}")
+                    ),
                     default="plays",
                     required=True,
                     key=f"record_tap_mode_{draft.draft_id}_{number}",
@@ -528,10 +702,18 @@ def _deal(draft: rec.Draft) -> None:
         else:
             _status(draft, table)
     if tapping_hands:
-        _hand_grid(deal)
+        _hand_grid(deal, rules)
     else:
-        _grid(table)
+        _grid(table, rules)
     undo = st.container(horizontal=True)
+    if table.can_move and table.to_play is not None:
+        undo.button(
+            t("record.move", name=_names(draft)[table.to_play]),
+            key="record_move",
+            on_click=_change,
+            args=(rec.move_to_empty_place,),
+            icon=":material/move_down:",
+        )
     undo.button(
         t("record.undo_card"),
         key="record_undo_card",
@@ -571,7 +753,8 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
     if deal.plays or table.redeal:
         return
     if table.contract is None:
-        maker = rec.chooser(deal)
+        maker = rec.chooser(deal, rules)
+        turned = _turned_card(draft, rules)
         st.caption(t("record.who_calls", name=names[maker]))
         row = st.container(horizontal=True, key="record_calls", width=GRID_WIDTH)
         for suit in Suit:
@@ -582,14 +765,19 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
                 on_click=_change,
                 args=(rec.add_call, maker, "trump", suit.name),
                 width="stretch",
+                disabled=turned is not None and turned.suit is not suit,
             )
         more = st.container(horizontal=True, key="record_knocks", width=GRID_WIDTH)
         dealer_chooses = maker == deal.dealer
+        shape = rules.shape
+        passes = sum(c["call"] == "pass" for c in deal.calls)
+        partner = shape.partner_of(deal.dealer) is not None and rules.variant != "six_short"
         offered = [
-            ("muil", maker, True),
-            ("blind_muil", maker, rules.blind_muil and dealer_chooses),
-            ("en_face", deal.dealer, rules.en_face and dealer_chooses),
-            ("redeal", deal.dealer, rules.redeal_small),
+            ("muil", maker, rules.trump_choice != "turned_card"),
+            ("pass", maker, rules.variant == "six_short" and passes < 2),
+            ("blind_muil", maker, rules.blind_muil and dealer_chooses and not passes),
+            ("en_face", deal.dealer, rules.en_face and dealer_chooses and partner),
+            ("redeal", deal.dealer, rules.redeal_small and shape.has_redeal),
         ]
         for call, seat, shown in offered:
             if shown:
@@ -601,11 +789,8 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
                     args=(rec.add_call, seat, call),
                 )
         return
-    knocks = [c for c in deal.calls if c["call"] in rec.KNOCK_CALLS]
-    word = "klop" if len(knocks) % 2 == 0 else "tegenklop"
-    dealing = deal.dealer % 2
-    seats = [s for s in range(rec.PLAYERS) if (s % 2 == dealing) == (word == "tegenklop")]
-    if len(knocks) >= 2 and not rules.eternal_klop:
+    word, seats = rec.knockers(deal, rules)
+    if not seats:
         return
     row = st.container(horizontal=True, key="record_knocks", width=GRID_WIDTH)
     for seat in seats:
@@ -618,37 +803,117 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
         )
 
 
+def _turned_card(draft: rec.Draft, rules: Rules) -> Card | None:
+    """Under the house rule "the turned last card makes trump": the card turned, typed (optional:
+    the record keeps it, and only its suit can then be called). ``None`` when not given."""
+    deal = draft.current
+    if rules.trump_choice != "turned_card" or deal is None:
+        return None
+    key = f"record_turned_{draft.draft_id}_{draft.number}"
+    st.text_input(
+        t("record.turned"),
+        value=deal.turned or "",
+        key=key,
+        placeholder=t("record.turned_placeholder"),
+        on_change=lambda: _change(rec.set_turned, str(st.session_state.get(key) or "")),
+    )
+    return CARD_BY_TEXT[deal.turned] if deal.turned else None
+
+
 def _hands(draft: rec.Draft) -> None:
+    """The cards dealt, typed: the hands (and the table piles and the cards laid aside of the
+    games that have them)."""
     deal = draft.current
     assert deal is not None
+    rules = draft.setup.rules_value()
     number = draft.number
-    known = rec.hand_masks(deal.hands) is not None
-    with st.expander(t("record.hands_known") if known else t("record.hands")):
-        st.caption(t("record.hands_help"))
-        typed = []
-        for seat, name in enumerate(_names(draft)):
-            start = " ".join(deal.hands[seat]) if deal.hands else ""
-            typed.append(
-                st.text_input(
-                    name,
-                    value=start,
-                    key=f"record_hand_{draft.draft_id}_{number}_{seat}",
-                    placeholder=t("record.hand_placeholder") if seat < 3 else t("record.hand_last"),
-                )
-            )
+    known = rec.dealt_of(deal, rules) is not None
+    needed = [
+        t(f"record.needed_{kind}")
+        for kind, wanted in (("table", rules.shape.table_seats != "none"), ("discards", rules.shape.discards))
+        if wanted
+    ]
+    if not _variant(draft):
+        title = t("record.hands_known") if known else t("record.hands")
+    else:
+        title = (
+            t("record.dealt_known")
+            if known
+            else t("record.dealt_needed", what=", ".join(needed))
+            if needed
+            else t("record.dealt")
+        )
+    names = _names(draft)
+    with st.expander(title):
+        st.caption(t("record.dealt_help") if _variant(draft) else t("record.hands_help"))
+        every = rec.slots(rules)
+        typed: list[tuple[rec.Slot, str]] = []
+        for index, slot in enumerate(every):
+            start = " ".join(rec.slot_cards(deal, slot))
+            last = index == len(every) - 1
+            if slot.kind == "hand":
+                assert slot.seat is not None
+                label, key = names[slot.seat], f"record_hand_{draft.draft_id}_{number}_{slot.seat}"
+            elif slot.kind == "table":
+                assert slot.seat is not None
+                label = t("record.typed_table", name=names[slot.seat])
+                key = f"record_table_{draft.draft_id}_{number}_{slot.seat}"
+            else:
+                label, key = t("record.typed_discards"), f"record_discards_{draft.draft_id}_{number}"
+            hint = t("record.hand_last") if last and not _variant(draft) else t("record.hand_placeholder")
+            typed.append((slot, st.text_input(label, value=start, key=key, placeholder=hint)))
         row = st.container(horizontal=True)
-        if row.button(t("record.use_hands"), key="record_use_hands"):
+        if row.button(
+            t("record.use_dealt") if _variant(draft) else t("record.use_hands"), key="record_use_hands"
+        ):
             try:
-                hands = [rec.parse_hand(text) for text in typed]
-                if not hands[3] and all(len(h) == rec.TRICKS for h in hands[:3]):
-                    hands[3] = rec.last_hand(hands[:3])
-                _keep(rec.set_hands(draft, hands))
+                _keep(_typed_dealt(draft, typed, rules))
                 st.rerun()
             except ManillenError as error:
                 st.error(ui.without_folders(str(error)))
-        if known and row.button(t("record.forget_hands"), key="record_forget_hands"):
+        if (deal.hands or deal.table or deal.discards) and row.button(
+            t("record.forget_dealt") if _variant(draft) else t("record.forget_hands"),
+            key="record_forget_hands",
+        ):
             _keep(rec.set_hands(draft, None))
             st.rerun()
+
+
+def _typed_dealt(draft: rec.Draft, typed: list[tuple[rec.Slot, str]], rules: Rules) -> rec.Draft:
+    """The draft with the cards dealt as typed: a slot left empty is left out, except the last,
+    which is the cards left once every other slot is full."""
+    players = rules.shape.players
+    cards = [(slot, rec.parse_hand(text)) for slot, text in typed]
+    last_slot, last_cards = cards[-1]
+    if not last_cards and all(len(c) == slot.size for slot, c in cards[:-1]):
+        placed = {c for _, hand in cards[:-1] for c in hand}
+        rest = [c for row in rec.grid_of(rules) for c in map(CARD_TEXT.__getitem__, row) if c not in placed]
+        cards[-1] = (last_slot, rest)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    table: list[list[str]] = [[] for _ in range(players)]
+    discards: list[str] = []
+    given = {"hand": False, "table": False, "discards": False}
+    for slot, found in cards:
+        if not found:
+            continue
+        given[slot.kind] = True
+        if slot.kind == "discards":
+            discards = found
+        elif slot.kind == "table":
+            assert slot.seat is not None
+            table[slot.seat] = found
+        else:
+            assert slot.seat is not None
+            hands[slot.seat] = found
+    people = rules.shape.people
+    if given["hand"] and any(not hands[s] for s in range(people)):
+        given["hand"] = False  # hands are all given or none (a table variant's follow from the plays)
+    return rec.set_hands(
+        draft,
+        hands if given["hand"] else None,
+        table if given["table"] else None,
+        discards if given["discards"] else None,
+    )
 
 
 def _show_notices() -> None:
@@ -676,6 +941,15 @@ def _status(draft: rec.Draft, table: rec.Table) -> None:
         )
         if table.legal is not None:
             clause.caption(i18n.explain_clause(table.legal, language, symbols=True))
+    if any(table.open_cards):
+        st.caption(
+            f"{t('record.open_on_table')}: "
+            + " · ".join(
+                f"{names[seat]} " + " ".join(_card_text(c) for c in sorted(cards))
+                for seat, cards in enumerate(table.open_cards)
+                if cards
+            )
+        )
     st.caption(
         t(
             "record.taken",
@@ -684,6 +958,7 @@ def _status(draft: rec.Draft, table: rec.Table) -> None:
             team1=_team(draft, 1),
             points1=table.taken[1],
             cards=table.cards_played,
+            total=table.deal_cards,
         )
     )
 
@@ -693,29 +968,37 @@ def _card_text(card: Card) -> str:
     return f":red[{text}]" if card.suit.is_red else text
 
 
-def _grid(table: rec.Table) -> None:
-    """The 32 cards, a row per suit; played cards greyed out, legal ones outlined."""
+def _grid(table: rec.Table, rules: Rules) -> None:
+    """The deck, a row per suit; played cards greyed out, legal ones outlined. With the table
+    piles in, the cards lying face down and the cards open on another seat's table are greyed
+    out too (a 3rd pile's hidden card comes free with the move button)."""
     legal = table.legal.cards if table.legal is not None else ()
     over = table.to_play is None
-    _card_buttons(lambda card: card in table.played or over, _tap, outlined=legal)
+    hidden: set[Card] = set()
+    if table.open_cards and table.to_play is not None:
+        hidden = set(table.dealt_on_table - table.played - table.open_cards[table.to_play])
+    _card_buttons(lambda card: card in table.played or over or card in hidden, _tap, rules, outlined=legal)
 
 
-def _hand_grid(deal: rec.DealDraft) -> None:
-    """The grid while the hands are tapped in: each tap goes to the hand being filled."""
-    held = {CARD_BY_TEXT[c] for hand in deal.hands or () for c in hand}
-    full = rec.hand_being_tapped(deal) is None
-    _card_buttons(lambda card: card in held or full, _tap_hand)
+def _hand_grid(deal: rec.DealDraft, rules: Rules) -> None:
+    """The grid while the cards dealt are tapped in: each tap goes to the place being filled."""
+    held = {CARD_BY_TEXT[c] for slot in rec.slots(rules) for c in rec.slot_cards(deal, slot)}
+    full = rec.slot_being_tapped(deal, rules) is None
+    _card_buttons(lambda card: card in held or full, _tap_hand, rules)
 
 
 def _card_buttons(
-    disabled: Callable[[Card], bool], on_tap: Callable[[str], None], outlined: Iterable[Card] = ()
+    disabled: Callable[[Card], bool],
+    on_tap: Callable[[str], None],
+    rules: Rules,
+    outlined: Iterable[Card] = (),
 ) -> None:
     grid = st.container(key="record_grid", gap="small", width=GRID_WIDTH)
     marked = ", ".join(f".st-key-record_card_{CARD_TEXT[c]} button" for c in outlined)
     rule = f"{marked} {{ outline: 3px solid #1a7f37; outline-offset: -3px; }}" if marked else ""
     with grid:
         st.html(f"<style>{rule}</style>")
-    for row in rec.GRID:
+    for row in rec.grid_of(rules):
         line = grid.container(horizontal=True, gap="small", wrap=False)
         for card in row:
             line.button(
@@ -735,18 +1018,36 @@ def _tap_hand(card: str) -> None:
 def _hand_status(draft: rec.Draft) -> None:
     deal = draft.current
     assert deal is not None
-    seat = rec.hand_being_tapped(deal)
-    if seat is None:
-        st.success(t("record.hands_tapped"))
+    rules = draft.setup.rules_value()
+    slot = rec.slot_being_tapped(deal, rules)
+    names = _names(draft)
+    if slot is None:
+        st.success(t("record.dealt_tapped") if _variant(draft) else t("record.hands_tapped"))
     else:
-        count = len(deal.hands[seat]) if deal.hands else 0
-        st.markdown(f"### {t('record.tap_hand_of', name=_names(draft)[seat], count=count)}")
+        count = len(rec.slot_cards(deal, slot))
+        if slot.kind == "hand":
+            assert slot.seat is not None
+            line = t("record.tap_slot_hand", name=names[slot.seat], count=count, size=slot.size)
+        elif slot.kind == "table":
+            assert slot.seat is not None
+            side = t("record.face_down") if count % 2 == 0 else t("record.face_up")
+            line = t(
+                "record.tap_slot_table",
+                name=names[slot.seat],
+                pile=count // 2 + 1,
+                side=side,
+                count=count,
+                size=slot.size,
+            )
+        else:
+            line = t("record.tap_slot_discards", count=count, size=slot.size)
+        st.markdown(f"### {line}")
     st.button(
-        t("record.untap"),
+        t("record.untap_dealt") if _variant(draft) else t("record.untap"),
         key="record_untap",
         on_click=_change,
         args=(rec.untap_hand_card,),
-        disabled=not deal.hands,
+        disabled=not (deal.hands or deal.table or deal.discards),
         icon=":material/undo:",
     )
 
@@ -810,12 +1111,15 @@ def _save_button(draft: rec.Draft, table: rec.Table) -> None:
     ready = table.complete or table.redeal
     if table.complete:
         st.success(
-            t("record.deal_done", team0=_team(draft, 0), points0=table.taken[0], team1=_team(draft, 1),
-              points1=table.taken[1])
+            t("record.deal_done", tricks=table.deal_tricks, team0=_team(draft, 0), points0=table.taken[0],
+              team1=_team(draft, 1), points1=table.taken[1])
         )  # fmt: skip
         illegal = table.illegal()
         if illegal:
             st.warning(t("record.illegal_count", count=len(illegal)))
+        missing = rec.missing_dealt(draft.current, draft.setup.rules_value()) if draft.current else []
+        if missing:
+            st.warning(t("record.dealt_missing", what=", ".join(t(f"record.needed_{m}") for m in missing)))
         _written(draft)
     if st.button(
         t("record.save"),
@@ -936,7 +1240,8 @@ def _after_save(draft: rec.Draft) -> None:
         )
     # the review of the match so far, on this page: record the deals, see the costliest cards and why
     with st.expander(t("review.title"), expanded=False, icon=":material/school:"):
-        review_view.section(match_id, player=None, trick_size=rec.PLAYERS, key="record", columns=1)
+        trick_size = draft.setup.rules_value().shape.trick_size
+        review_view.section(match_id, player=None, trick_size=trick_size, key="record", columns=1)
 
 
 def _footer(draft: rec.Draft) -> None:

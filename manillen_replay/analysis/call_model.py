@@ -190,7 +190,8 @@ def _call_weight(deal: DealResult, rules: Rules, viewer: int) -> Callable[[Layou
     checks: list[tuple[int, str, bool]] = []
     if deal.en_face and dealer != viewer:
         checks.append((dealer, "en_face", True))
-    if chooser != viewer:
+    if chooser != viewer and rules.trump_choice != "turned_card":
+        # under turned_card the turned card made trump: the call tells nothing of the hand
         checks.append((chooser, call, may_pass and not deal.en_face))
 
     def weight(hands: Layout) -> float:
@@ -268,8 +269,10 @@ def trump_review_given_calls(
             # nobody ever called muil with such a hand: no advice to call it on an extrapolation
             points, each = option.points, option.each_points
         factor = call_factor(contract, deal, rules)
-        scores = tuple(deal_score(p, factor) for p in each)
-        options.append(CallOption(option.name, points, deal_score(points, factor), each, scores))
+        scores = tuple(deal_score(p, factor, rules) for p in each)
+        # a capot's score is not linear in the points: the layouts' scores' mean, not the mean's score
+        score = sum(scores) / len(scores) if scores else deal_score(points, factor, rules)
+        options.append(CallOption(option.name, points, score, each, scores))
     options.sort(key=lambda o: -o.score)
     return replace(review, options=tuple(options))
 

@@ -19,21 +19,30 @@ from dataclasses import dataclass
 from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
 from ..engine.variation import call_name
-from ..rules import Contract, Rules, may_klop, multiplier, trump_options
+from ..rules import Contract, Rules, may_klop, multiplier, side_score, trump_options
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_groups
 from .costs import SURE_Z, deal_trump
+
+DECK_POINTS = 60
+"""The card points of the four-player game's deck, the only one the reviews solve."""
 
 contract_name = call_name
 """``H``, ``D``, ``C``, ``S`` or ``muil`` (:func:`~manillen_replay.engine.variation.call_name`)."""
 
 
-def deal_score(points: float, factor: int) -> float:
-    """What a deal scores for a team that took ``points`` card points: negative when it loses.
+def deal_score(points: float, factor: int, rules: Rules) -> float:
+    """What a deal scores for a team that took ``points`` of the 60 card points: negative when
+    it loses, a capot as the rules' ``capot`` says (the engine's own scoring,
+    :func:`~manillen_replay.rules.side_score`).
 
-    >>> deal_score(40, 2), deal_score(25, 1), deal_score(30, 4)
+    >>> deal_score(40, 2, Rules()), deal_score(25, 1, Rules()), deal_score(30, 4, Rules())
     (20, -5, 0)
+    >>> deal_score(60, 2, Rules()), deal_score(60, 2, Rules(capot="fixed_30"))
+    (60, 30)
+    >>> deal_score(0, 1, Rules(capot="double"))
+    -60
     """
-    return (points - 30) * factor
+    return side_score(points, DECK_POINTS, factor, rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,7 +359,7 @@ def trump_review(
             ]
             solved = solve_groups(groups, rules, every_card=False, workers=threads, tables=deal_tables)
             return [
-                [[float(p), float(deal_score(p, factors[name]))] for p in _for_team(values, seat)]
+                [[float(p), float(deal_score(p, factors[name], rules))] for p in _for_team(values, seat)]
                 for (name, _, _), (values, _cards) in zip(requests, solved, strict=True)
             ]
 
@@ -466,7 +475,7 @@ def knock_review(
                 points.extend(solved if points_of is None else points_of(solved))
             return [
                 [
-                    [p, deal_score(p, factors[0 if name == "no klop" else knocked[index]])]
+                    [p, deal_score(p, factors[0 if name == "no klop" else knocked[index]], rules)]
                     for index, p in enumerate(points[start:stop], start=start)
                 ]
                 for name, start, stop in requests

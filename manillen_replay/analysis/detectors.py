@@ -15,7 +15,7 @@ from msgspec import UNSET
 from ..cards import CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
 from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult, TrickResult, Violation
 from ..record.model import Record
-from ..rules import Contract, DealScore, ViolationKind, multiplier, winning_position
+from ..rules import Contract, DealScore, ViolationKind, may_klop, multiplier, score_deal, winning_position
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds
 from .knowledge import DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
 from .record_slips import Slip, find_slip, slip_words
@@ -962,13 +962,12 @@ class MatchAnalysis:
         score = deal.score
         if score is None:
             return
-        over = deal.points[score.team] - 30
         dealing = team_of[deal.dealer]
         if deal.contract is Contract.TRUMP and deal.trump is not None:
             if deal.knocks == 0 and score.team != dealing:
-                self.klop_missed(deal, team_of, over)
+                self.klop_missed(deal, team_of)
             if deal.knocks:
-                self.klop_lost(deal, team_of, over)
+                self.klop_lost(deal, team_of)
             # With the solver's costs the deal's trump call is reviewed too (trump_choice, by the
             # expectation): one finding per decision, so muil_missed leaves the call to it.
             reviewed = deal.number in self.costs
@@ -978,28 +977,38 @@ class MatchAnalysis:
                 and deal.chooser in (None, deal.dealer)
                 and not reviewed
             ):
-                self.muil_missed(deal, team_of, over)
+                self.muil_missed(deal, team_of)
         elif deal.knocks:
-            self.klop_lost(deal, team_of, over)
+            self.klop_lost(deal, team_of)
 
     def deal_factor(self, deal: DealResult, contract: Contract, knocks: int) -> int:
         """The multiplier the deal would have had with another contract or number of knocks."""
         return multiplier(contract, deal.en_face, knocks, deal.carried, self.rules)
 
-    def klop_missed(self, deal: DealResult, team_of: tuple[int, ...], over: int) -> None:
+    def winners_score(self, deal: DealResult, contract: Contract, knocks: int) -> int:
+        """What the deal's winners would have scored with another contract or number of knocks,
+        the cards falling the same way: scored as the engine scores it (a capot as the rules'
+        ``capot`` says: a fixed capot's score is the same whatever was called)."""
+        assert deal.points is not None
+        score = score_deal(deal.points, self.deal_factor(deal, contract, knocks), self.rules)
+        return 0 if score is None else score.points
+
+    def klop_missed(self, deal: DealResult, team_of: tuple[int, ...]) -> None:
         """The non-dealing team won holding five or more trumps in one hand and did not knock."""
         assert deal.hands is not None and deal.trump is not None and deal.score is not None
         trumps = SUIT_MASKS[deal.trump]
         holders = [
             seat
             for seat, hand in enumerate(deal.hands)
-            if team_of[seat] == deal.score.team and (hand & trumps).bit_count() >= KLOP_TRUMPS
+            if team_of[seat] == deal.score.team
+            and (hand & trumps).bit_count() >= KLOP_TRUMPS
+            and may_klop(self.rules, seat, deal.dealer)  # klop_by: not every opponent may
         ]
         if not holders:
             return
         holder = holders[0]
         assert deal.contract is not None
-        with_klop = over * self.deal_factor(deal, deal.contract, 1)
+        with_klop = self.winners_score(deal, deal.contract, 1)
         gain = with_klop - deal.score.points
         if gain <= 0:
             return
@@ -1028,7 +1037,7 @@ class MatchAnalysis:
             return None
         return [d.seat for d in declarations if d.call in ("klop", "tegenklop")]
 
-    def klop_lost(self, deal: DealResult, team_of: tuple[int, ...], over: int) -> None:
+    def klop_lost(self, deal: DealResult, team_of: tuple[int, ...]) -> None:
         """A team knocked (klop, or tegenklop) and lost the deal: what its knocks cost."""
         assert deal.score is not None and deal.contract is not None
         losers = 1 - deal.score.team
@@ -1037,7 +1046,7 @@ class MatchAnalysis:
         first = 0 if losers != dealing else 1
         if deal.knocks <= first:
             return
-        without = over * self.deal_factor(deal, deal.contract, first)
+        without = self.winners_score(deal, deal.contract, first)
         cost = deal.score.points - without
         if cost <= 0:
             return
@@ -1085,14 +1094,14 @@ class MatchAnalysis:
                 return holder, count
         return None
 
-    def muil_missed(self, deal: DealResult, team_of: tuple[int, ...], over: int) -> None:
+    def muil_missed(self, deal: DealResult, team_of: tuple[int, ...]) -> None:
         """The dealer held three or more manilles, made trump and won: what muil would have added."""
         assert deal.hands is not None and deal.score is not None and deal.trump is not None
         manilles = [c for c in iter_mask(deal.hands[deal.dealer]) if c % 9 == Rank.TEN]
         if len(manilles) < 3:
             return
         knocks = deal.knocks if self.rules.klop_on_muil else 0
-        with_muil = over * self.deal_factor(deal, Contract.MUIL, knocks)
+        with_muil = self.winners_score(deal, Contract.MUIL, knocks)
         gain = with_muil - deal.score.points
         if gain <= 0:
             return

@@ -311,13 +311,22 @@ def _muil_words(muil: CallOption) -> tuple[str, str]:
     >>> en, nl = _muil_words(CallOption("muil", 35.0, 10.0))
     >>> en.endswith("muil's 10 comes from 35 card points of 60 on average, 5 over 30, doubled.")
     True
+    >>> _muil_words(CallOption("muil", 35.0, 5.0))[0].startswith("Muil (no trump) counts single")
+    True
     """
     over = muil.points - 30
     factor = round(muil.score / over) if abs(over) > 1e-9 else 2
-    doubled_en = "doubled" if factor == 2 else f"times {factor}"
-    doubled_nl = "verdubbeld" if factor == 2 else f"maal {factor}"
     side_en = f"{number(abs(over))} {'over' if over >= 0 else 'under'} 30"
     side_nl = f"{number_nl(abs(over))} {'boven' if over >= 0 else 'onder'} 30"
+    if factor == 1:  # muil_double: false, or a cap of 1: saying "doubles" would be wrong
+        return (
+            f"Muil (no trump) counts single under these house rules: muil's {number(muil.score)} comes "
+            f"from {number(muil.points)} card points of 60 on average, {side_en}.",
+            f"Muil (zonder troef) telt enkel met deze huisregels: de {number_nl(muil.score)} van muil komt "
+            f"van gemiddeld {number_nl(muil.points)} kaartpunten van 60, {side_nl}.",
+        )
+    doubled_en = "doubled" if factor == 2 else f"times {factor}"
+    doubled_nl = "verdubbeld" if factor == 2 else f"maal {factor}"
     en = (
         "Muil (no trump) doubles the deal's score, and these scores count it: muil's "
         f"{number(muil.score)} comes from {number(muil.points)} card points of 60 on average, {side_en}, "

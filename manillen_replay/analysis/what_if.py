@@ -212,6 +212,8 @@ class CallWhatIf:
     factors: tuple[int, int]
     """The doubling each call plays for (muil x2, en face's and a carry's as well), without
     knocks, as the trump review scores them."""
+    rules: Rules
+    """The match's rules, which score the deal (a capot as their ``capot`` says)."""
 
     @property
     def view_difference(self) -> float:
@@ -221,7 +223,10 @@ class CallWhatIf:
     def scores(self, lines: Lines) -> tuple[int, int]:
         """What the deal scores for the chooser's team on the two lines (negative: a loss)."""
         made, chosen = (line.taken(lines.team) for line in (lines.played, lines.chosen))
-        return int(deal_score(made, self.factors[0])), int(deal_score(chosen, self.factors[1]))
+        return (
+            int(deal_score(made, self.factors[0], self.rules)),
+            int(deal_score(chosen, self.factors[1], self.rules)),
+        )
 
     def score_difference(self, lines: Lines) -> int:
         """The deal score of the call chosen less the call made's, for the chooser's team."""
@@ -279,7 +284,7 @@ def call_what_if(
     contract = deal.contract if deal.contract is not None else Contract.TRUMP
     chosen_contract = Contract.MUIL if chosen == "muil" else Contract.TRUMP
     factors = (call_factor(contract, deal, rules), call_factor(chosen_contract, deal, rules))
-    return CallWhatIf(deal.number, seat, made, chosen, real, view, len(layouts), means, factors)
+    return CallWhatIf(deal.number, seat, made, chosen, real, view, len(layouts), means, factors, rules)
 
 
 def line_cards(line: Line) -> list[str]:

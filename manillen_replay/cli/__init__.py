@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("records", "Convert matches between JSON and the text notation (.mnl)."),
     "schema": ("records", "Print the JSON Schema of the record format."),
     "import": ("archive", "Put recorded matches into the archive."),
+    "rules": ("rules", "Save a club's rules by name; list, show, delete them."),
     "sql": ("archive", "Ask the archive a question in SQL."),
     "export": ("archive", "Write the archive out as Parquet or as records."),
     "analyze": ("analysis", "Find the mistakes in an archive."),

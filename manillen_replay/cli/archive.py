@@ -19,6 +19,7 @@ from .common import DB_OPTION, PROGRESS_MINIMUM, existing_archive, plural, progr
 if TYPE_CHECKING:  # the store (DuckDB, polars, Arrow) loads when a command opens an archive
     import polars as pl
 
+    from ..club_rules import ClubRules
     from ..store import ImportSummary, Store
 
 SHOWN_REJECTS = 20
@@ -123,6 +124,14 @@ def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, va
     "(counted as kept) instead of replacing it.",
 )
 @click.option(
+    "--rules",
+    "club_name",
+    metavar="NAME",
+    help="Write the club rules saved under NAME (manillen rules save) into every match that names "
+    "no house rules of its own; a match that names others (or another variant) is refused, the "
+    "others imported.",
+)
+@click.option(
     "--restore",
     "restore_id",
     metavar="MATCH",
@@ -142,6 +151,7 @@ def import_(
     quiet: bool,
     memory_limit: str,
     no_replace: bool,
+    club_name: str | None,
     restore_id: str | None,
     restore_version: int | None,
 ) -> None:
@@ -155,6 +165,12 @@ def import_(
     import (Ctrl-C, a crash, a full disk) leaves no half match. Refused records are listed and
     kept in the archive's `rejects` table with their file, line, JSON pointer and text.
 
+    With --rules NAME, a club's rules saved in the archive (`manillen rules save NAME`) fill in
+    what each match leaves unnamed: a match without `rules` takes the club's house rules, one
+    without `variant` the club's variant, so the archive keeps each match with the rules it was
+    played under. What a match names must be the club's: another variant, or other house rules,
+    and it is refused, with the options that differ.
+
     Without PATHS, creates the archive or upgrades an older one to this version's schema.
 
     Memory stays flat however large a file is: what DuckDB holds is capped by --memory-limit,
@@ -167,21 +183,25 @@ def import_(
       manillen import data/demo.jsonl
       manillen import data/samples/ --db club.duckdb
       manillen import big.jsonl --memory-limit 1GB
+      manillen import data/demo.jsonl --rules zwaan --db club.duckdb
     """
     from ..store import ImportSummary
 
     if restore_version is not None and restore_id is None:
         raise click.UsageError("--version N goes with --restore MATCH")
     if restore_id is not None:
-        if paths or no_replace:
-            raise click.UsageError("--restore MATCH takes no PATHS and no --no-replace")
+        if paths or no_replace or club_name is not None:
+            raise click.UsageError("--restore MATCH takes no PATHS, no --no-replace and no --rules")
         _restore(db, restore_id, restore_version)
         return
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]!r}")
+    if club_name is not None:
+        existing_archive(db, " and save the club's rules with `manillen rules save NAME`")
     summary = ImportSummary()
     with _open(db, read_only=False) as store:
+        club = _club_rules(store, club_name, db) if club_name is not None else None
         total = _count_records(paths) if paths else 0
         show_bar = not quiet and total >= PROGRESS_MINIMUM and sys.stderr.isatty()
         try:
@@ -195,9 +215,12 @@ def import_(
                         summary=summary,
                         memory_limit=memory_limit,
                         replace=not no_replace,
+                        club=club,
                     )
             else:
-                store.import_paths(paths, summary=summary, memory_limit=memory_limit, replace=not no_replace)
+                store.import_paths(
+                    paths, summary=summary, memory_limit=memory_limit, replace=not no_replace, club=club
+                )
         except KeyboardInterrupt:
             click.echo(
                 f"\ninterrupted: {plural(summary.files, 'file')} {'was' if summary.files == 1 else 'were'} "
@@ -223,6 +246,21 @@ def import_(
             )
     click.echo(f"{db}: {_say_summary(summary)}")
     sys.exit(1 if summary.refused else 0)
+
+
+def _club_rules(store: Store, name: str, db: str) -> ClubRules:
+    """The club rules saved under ``name``, or a usage error naming those that are saved."""
+    try:
+        saved = store.club_rules(name)
+    except ManillenError as error:
+        raise click.ClickException(f"cannot read the club rules {name!r}: {error}") from None
+    if saved is None:
+        names = [one.name for one in store.club_rule_sets()]
+        known = f"the saved ones are {', '.join(map(repr, names))}" if names else "none are saved"
+        raise click.UsageError(
+            f"no club rules {name.strip()!r} in {db} ({known}): save them with `manillen rules save NAME`"
+        )
+    return saved
 
 
 def _restore(db: str, match: str, version: int | None) -> None:

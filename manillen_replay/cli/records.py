@@ -71,15 +71,15 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     entries = read_entries(paths)
     reports = []
     invalid = 0
-    for entry in progress(entries, "validating"):
+    from ..bulk import replay_entries  # numba loads only for the commands that replay in bulk
+
+    for entry, _, result in replay_entries(progress(entries, "validating")):
         report: dict[str, Any] = {"source": entry.source, "line": entry.line}
-        try:
-            _, result = replay_entry(entry)
-        except InvalidRecordError as error:
+        if isinstance(result, InvalidRecordError):
             invalid += 1
-            report.update(valid=False, problems=[_problem_json(p) for p in error.problems])
+            report.update(valid=False, problems=[_problem_json(p) for p in result.problems])
             if not as_json:
-                for problem in error.problems:
+                for problem in result.problems:
                     click.echo(problem.describe())
         else:
             slips = _slips(entry, result)

@@ -116,7 +116,7 @@ def revoke_command(key: str | None, table: str | None, db: str | None) -> None:
 
     \b
     Examples:
-      manillen tokens revoke --table 1 --db club.duckdb
+      manillen tokens revoke --table 2 --db club.duckdb
     """
     path = _tokens(db)
     if (key is None) == (table is None):

@@ -7,7 +7,8 @@ pointer, and raised together; plays that break the rules of play are replayed an
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from msgspec import UNSET, to_builtins
 
@@ -68,6 +69,25 @@ class ReplayVisitor:
         """After the last deal."""
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedDeal:
+    """A deal's plays worked out beforehand (the bulk path's compiled pass over many deals,
+    :mod:`manillen_replay.bulk`), with what they were worked out for.
+
+    The replay takes them only when the deal is what they assumed (the same trump, no table
+    cards, no visitors): otherwise it plays the cards itself.
+    """
+
+    tricks: list[TrickResult]
+    trump: int
+    """The trump suit assumed, or :data:`~manillen_replay.rules.NO_TRUMP`."""
+    hands: tuple[int, ...]
+    """The hands as dealt, checked against the deck: each card dealt once."""
+    taken: tuple[int, int]
+    illegal: int
+    """How many plays broke the rules of play."""
+
+
 def rules_of(record: Record) -> Rules:
     """The rules a record is played under: its variant and options over the defaults.
 
@@ -94,6 +114,7 @@ def replay(
     line: int | None = None,
     strict: bool = False,
     visitors: Sequence[ReplayVisitor] = (),
+    played: Mapping[int, PlayedDeal] | None = None,
 ) -> MatchResult:
     """Replay a whole match.
 
@@ -101,10 +122,11 @@ def replay(
     :param line: its line in a JSON Lines archive.
     :param strict: raise at the first illegal play instead of reporting it.
     :param visitors: called as the replay goes.
+    :param played: plays worked out beforehand, by the deal's index (the bulk path).
     :raises InvalidRecordError: listing every problem that makes the record invalid.
     :raises IllegalPlayError: in strict mode, at the first play that breaks the rules.
     """
-    return _Replay(record, source, line, strict, visitors).run()
+    return _Replay(record, source, line, strict, visitors, played).run()
 
 
 def decode_and_replay(
@@ -158,7 +180,9 @@ class _Replay:
         line: int | None,
         strict: bool,
         visitors: Sequence[ReplayVisitor],
+        played: Mapping[int, PlayedDeal] | None = None,
     ) -> None:
+        self.played: Mapping[int, PlayedDeal] = {} if played is None or strict or visitors else played
         self.record = record
         self.source = source
         self.line = line
@@ -202,6 +226,7 @@ class _Replay:
         redeals_in_row = 0
         announced_over = False
         block_number = 0
+        factors: dict[tuple[Contract, bool, int, bool], int] = {}
         for index, deal in enumerate(record.deals):
             pointer = f"/deals/{index}"
             if blocks and match.finished and block_number < len(blocks):
@@ -247,9 +272,12 @@ class _Replay:
                 continue
             outcome.carried = match.carry
             if outcome.contract is not None:
-                outcome.multiplier = multiplier(
-                    outcome.contract, outcome.en_face, outcome.knocks, match.carry, rules
-                )
+                # A match has a handful of different factors: each worked out once.
+                key = (outcome.contract, outcome.en_face, outcome.knocks, match.carry)
+                factor = factors.get(key)
+                if factor is None:
+                    factor = factors[key] = multiplier(*key, rules)
+                outcome.multiplier = factor
             redeals_in_row = redeals_in_row + 1 if outcome.kind is DealKind.REDEAL else 0
             for visitor in self.visitors:
                 visitor.begin_deal(deal, outcome)
@@ -541,6 +569,20 @@ class _Replay:
         if len(self.problems) > before:
             return False
         trump = None if outcome.trump is None else int(outcome.trump)
+        ready = self.played.get(outcome.number - 1)
+        if (
+            ready is not None
+            and has_hands
+            and ready.trump == (NO_TRUMP if trump is None else trump)
+            and deal.table is UNSET
+            and not deal.discards
+            and deal.table_moves is UNSET
+        ):
+            # The hands were checked against the deck with the plays (read_cards's quick case).
+            outcome.hands = ready.hands
+            if not self.check_trump_choice(deal, outcome, ready.hands, 0, pointer):
+                return False
+            return self.take_played(ready, outcome, trump)
         card_of = CARD_BY_TEXT.__getitem__
         played = [list(map(card_of, trick)) for trick in tricks]
         if has_hands:
@@ -889,6 +931,31 @@ class _Replay:
         outcome.tie = outcome.score is None
         return True
 
+    def take_played(self, ready: PlayedDeal, outcome: DealResult, trump: int | None) -> bool:
+        """:meth:`play_tricks` of a deal whose plays were worked out beforehand."""
+        tricks = outcome.tricks
+        tricks += ready.tricks
+        if ready.illegal:
+            holding = list(ready.hands)
+            for trick in tricks:
+                for i, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True)):
+                    if not trick.legal[i] >> card & 1:
+                        kind = classify_violation(card, trick.cards[:i], holding[seat], trump)
+                        outcome.violations.append(
+                            Violation(trick.number, i + 1, seat, card, kind, CardSet(trick.legal[i]))
+                        )
+                    holding[seat] &= ~(1 << card)
+        if self.problems:
+            return False
+        if len(tricks) < self.rules.shape.tricks:
+            outcome.kind = DealKind.ABANDONED
+            return True
+        outcome.points = ready.taken
+        assert outcome.multiplier is not None
+        outcome.score = score_deal(outcome.points, outcome.multiplier, self.rules)
+        outcome.tie = outcome.score is None
+        return True
+
     def read_moves(self, deal: Deal, pointer: str) -> dict[tuple[int, int, int], str] | None:
         """Table moves by (trick, seat, play), play 0 meaning the seat's first play of the trick."""
         if deal.table_moves is UNSET:
@@ -959,4 +1026,12 @@ class _Replay:
                 outcome.penalties.append((penalty.team, points, reason))
 
 
-__all__ = ["ReplayVisitor", "decode_and_replay", "match_id", "replay", "replay_entry", "rules_of"]
+__all__ = [
+    "PlayedDeal",
+    "ReplayVisitor",
+    "decode_and_replay",
+    "match_id",
+    "replay",
+    "replay_entry",
+    "rules_of",
+]

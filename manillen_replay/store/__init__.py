@@ -14,6 +14,7 @@ One module per concern:
 - :mod:`.console`: queries someone typed, and the guard they pass first;
 - :mod:`.export`: records read back, JSON Lines and Parquet export;
 - :mod:`.findings` and :mod:`.annotations`: what analysis and coaches add;
+- :mod:`.club_rules`: a club's rules saved by name;
 - :mod:`.ledger`: the luck and skill ledger, and a match's rows for its report;
 - :mod:`.schema`: tables, views and migrations; :mod:`.errors`: the store's errors;
   :mod:`.connection`: what every part shares.

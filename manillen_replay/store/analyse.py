@@ -20,9 +20,10 @@ import polars as pl
 
 from ..analysis import FINDING_COLUMNS, Finding, analyse
 from ..archive_defaults import ANALYSIS_DEPTHS
-from ..engine import DealResult, MatchResult, replay
+from ..bulk import replay_many
+from ..engine import DealResult, MatchResult
 from ..errors import InvalidRecordError
-from ..record import loads
+from ..record import Record, loads
 
 if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
     from ..analysis.call_review import CallReview
@@ -324,13 +325,22 @@ def _analyse_chunk(
     """Replay and analyse some matches (no archive needed: the solver works outside its lock)."""
     failed: set[str] = set()
     done = _Analysed(ids=[])
+    decoded: list[tuple[str, Record]] = []
     for match_id, data in records:
         try:
-            record = loads(data, source=f"archive match {match_id}")
-            result = replay(record, source=f"archive match {match_id}")
+            decoded.append((match_id, loads(data, source=f"archive match {match_id}")))
         except InvalidRecordError as error:
             outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
+    replays = replay_many(
+        [record for _, record in decoded], [(f"archive match {match_id}", None) for match_id, _ in decoded]
+    )
+    for (match_id, record), replayed in zip(decoded, replays, strict=True):
+        if isinstance(replayed, InvalidRecordError):
+            outcome.problems.append(f"match {match_id!r} no longer replays: {replayed}")
             continue
+        if isinstance(replayed, Exception):
+            raise replayed
+        result = replayed
         try:
             if meter is not None:
                 from ..analysis.deal_analysis import analyse_match

@@ -15,6 +15,7 @@ import duckdb
 import polars as pl
 
 from .annotations import AnnotationsMixin
+from .club_rules import ClubRulesMixin
 from .connection import _duckdb_message, _frame
 from .console import ConsoleMixin
 from .errors import ArchiveError, ArchiveLockedError, QueryError
@@ -38,6 +39,7 @@ class Store(
     LedgerMixin,
     EveningsMixin,
     PuzzlesMixin,
+    ClubRulesMixin,
 ):
     """An open game archive.
 

@@ -23,7 +23,9 @@ import duckdb
 import pyarrow as pa
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
-from ..engine import MatchResult, match_id, replay
+from ..bulk import replay_many
+from ..club_rules import ClubRules, with_club_rules
+from ..engine import MatchResult, match_id
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, dumps, iter_entries
 from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
@@ -118,6 +120,8 @@ class _FileState:
     """Content hash of each match loaded in this transaction (not yet visible to other readers)."""
     replace: bool = True
     """Whether a known match with other content replaces the archive's (else it is kept)."""
+    club: ClubRules | None = None
+    """A club's rules for the records that name none (see :meth:`ImportMixin.import_entries`)."""
 
 
 @contextlib.contextmanager
@@ -196,6 +200,7 @@ class ImportMixin(StoreBase):
         summary: ImportSummary | None = None,
         memory_limit: str | None = IMPORT_MEMORY_LIMIT,
         replace: bool = True,
+        club: ClubRules | None = None,
     ) -> ImportSummary:
         """Import every record in ``.json`` files, ``.jsonl`` archives and folders of them.
 
@@ -203,6 +208,7 @@ class ImportMixin(StoreBase):
         :param summary: see :meth:`import_entries`.
         :param memory_limit: see :meth:`import_entries`.
         :param replace: see :meth:`import_entries`.
+        :param club: see :meth:`import_entries`.
         :raises FileNotFoundError: for a path that does not exist (files before it are committed).
         :raises ArchiveError: when the archive cannot be written (that file is rolled back).
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
@@ -213,6 +219,7 @@ class ImportMixin(StoreBase):
             summary=summary,
             memory_limit=memory_limit,
             replace=replace,
+            club=club,
         )
 
     def import_entries(
@@ -223,6 +230,7 @@ class ImportMixin(StoreBase):
         summary: ImportSummary | None = None,
         memory_limit: str | None = IMPORT_MEMORY_LIMIT,
         replace: bool = True,
+        club: ClubRules | None = None,
     ) -> ImportSummary:
         """Import records: one transaction per source file, loaded in Arrow batches.
 
@@ -241,6 +249,10 @@ class ImportMixin(StoreBase):
             memory). An in-memory archive has no limit: its data cannot go anywhere else.
         :param replace: ``False`` keeps the archive's version of a known match whose content
             changed (counted in ``kept``) instead of replacing it.
+        :param club: a club's rules (``manillen import --rules NAME``): written into each record
+            that names no house rules (or no variant) of its own, so the archive keeps them with
+            the match; a record that names others than the club's is refused (see
+            :func:`~manillen_replay.club_rules.with_club_rules`), the others go on.
         :raises ArchiveError: when the archive cannot be written; the current file is rolled back.
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
         :raises KeyboardInterrupt: re-raised after the current file is rolled back.
@@ -264,18 +276,23 @@ class ImportMixin(StoreBase):
                 ) from None
             stack.enter_context(_automatic_gc_paused())
             for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
-                self._import_file(source, group, columns, reader, summary, on_progress, replace)
+                self._import_file(source, group, columns, reader, summary, on_progress, replace, club)
             self._checkpoint()
         return summary
 
-    def replacements_of(self, entries: Iterable[Entry]) -> list[Replacement]:
+    def replacements_of(
+        self, entries: Iterable[Entry], *, club: ClubRules | None = None
+    ) -> list[Replacement]:
         """The matches in the archive that importing these records would replace: the same id
         with other content (asked before an import that should not replace without a question;
-        the archive may be open read-only)."""
+        the archive may be open read-only). With ``club``, each record as the import with those
+        club rules would keep it (:meth:`import_entries`)."""
         pending: dict[str, tuple[str, int, str]] = {}
         for entry in entries:
             try:
                 record = entry.decode()
+                if club is not None:
+                    with_club_rules(record, club)
                 canonical = dumps(record, pretty=False)
             except Exception:  # a record the import would refuse replaces nothing
                 continue
@@ -390,12 +407,13 @@ class ImportMixin(StoreBase):
         summary: ImportSummary,
         on_progress: Callable[[int], None] | None,
         replace: bool = True,
+        club: ClubRules | None = None,
     ) -> None:
         """One file in one transaction; its counts join ``summary`` only once it is committed."""
         counts = ImportSummary()
         loader: _Loader | None = None
         committing = False
-        state = _FileState(order=0, annotation_id=0, columns=columns, replace=replace)
+        state = _FileState(order=0, annotation_id=0, columns=columns, replace=replace, club=club)
         try:
             self._con.execute("BEGIN TRANSACTION")
             # The rejects of a file describe its latest import only.
@@ -405,12 +423,13 @@ class ImportMixin(StoreBase):
                 annotation_id=self._next_value("annotations", "annotation_id"),
                 columns=columns,
                 replace=replace,
+                club=club,
             )
             # From here until loader.finish() only the loader thread uses self._con.
             loader = self._loader = _Loader(self._load)
             batch = _Batch()
             for entry in entries:
-                item = self._decode(entry, batch, counts)
+                item = self._decode(entry, batch, counts, state.club)
                 if item is None:
                     continue
                 if item.match_id in batch.pending or len(batch.pending) >= self.BATCH_SIZE:
@@ -453,13 +472,21 @@ class ImportMixin(StoreBase):
         summary.add(counts)
         summary.files += 1
 
-    def _decode(self, entry: Entry, batch: _Batch, counts: ImportSummary) -> _Pending | None:
-        """One entry decoded and hashed, or ``None`` when it is not a record (then rejected)."""
+    def _decode(
+        self, entry: Entry, batch: _Batch, counts: ImportSummary, club: ClubRules | None = None
+    ) -> _Pending | None:
+        """One entry decoded (with the club's rules, when given and it names none) and hashed,
+        or ``None`` when it is not a record or names other rules than the club's (then rejected)."""
         try:
             record = entry.decode()
+            if club is not None:
+                with_club_rules(record, club)
             canonical = dumps(record, pretty=False)
         except InvalidRecordError as error:
             batch.reject(entry, error.problems, counts)
+            return None
+        except RecordError as error:
+            batch.reject(entry, [error], counts)
             return None
         except Exception as error:  # one record that breaks the reader must not stop the others
             batch.reject(entry, [_failure("read", error)], counts)
@@ -486,6 +513,7 @@ class ImportMixin(StoreBase):
         added: list[tuple[_Pending, MatchResult, int, int]] = []
         changed = [mid for mid, old in known.items() if old != batch.pending[mid].content_hash]
         before = _committed_deals(reader, [mid for mid in changed if mid not in state.loaded])
+        todo: list[tuple[str, _Pending, str | None]] = []
         for mid, item in batch.pending.items():
             old = known.get(mid)
             if old == item.content_hash:
@@ -494,10 +522,18 @@ class ImportMixin(StoreBase):
             if old is not None and not state.replace:
                 counts.kept += 1
                 continue
+            todo.append((mid, item, old))
+        replays = replay_many(
+            [item.record for _, item, _ in todo],
+            [(item.entry.source, item.entry.line) for _, item, _ in todo],
+        )
+        for (mid, item, old), replayed in zip(todo, replays, strict=True):
             mark = batch.mark()
             first_id = next(ids)
             try:
-                result = replay(item.record, source=item.entry.source, line=item.entry.line)
+                if isinstance(replayed, Exception):
+                    raise replayed
+                result = replayed
                 counts.deals += batch.add_match(
                     item, result, state.order, itertools.chain([first_id], ids), now
                 )
@@ -534,7 +570,7 @@ class ImportMixin(StoreBase):
         batch.pending.clear()
         # Automatic collection is paused: free any young cycles, batch by batch, once the batch's
         # replays are dropped (a collection scans every young object still alive).
-        del added
+        del added, replays, todo
         gc.collect(1)
         if on_progress is not None and handled:
             on_progress(handled)

@@ -716,6 +716,16 @@ ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS options VARCHAR;
 """
 
 
+_MIGRATION_16 = """
+CREATE TABLE IF NOT EXISTS club_rules (
+    name VARCHAR PRIMARY KEY,
+    variant VARCHAR NOT NULL,
+    rules VARCHAR NOT NULL,
+    saved_at TIMESTAMP NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered step of the schema; an archive records each step it has taken."""
@@ -787,6 +797,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "call_decisions.options: every option's expected score",
         _MIGRATION_15,
     ),
+    Migration(
+        16,
+        "club_rules: a club's rules saved by name (the variant and a record's rules object)",
+        _MIGRATION_16,
+    ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
@@ -797,7 +812,7 @@ TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
     "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
     "finding_lines",
-    "match_versions", "evenings", "evening_tables",
+    "match_versions", "evenings", "evening_tables", "club_rules",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""

@@ -1,0 +1,130 @@
+"""The bulk path against the engine record by record, in processor time, on a loaded machine.
+
+``python -m bench.bulk_cpu [--deals 10000] [--passes 5]`` times, in one process and in turn
+(best of ``--passes`` interleaved passes, ``time.process_time``, which other work on the machine
+inflates far less than the clock):
+
+- ``json.loads`` of every line (the floor of decode+validate);
+- decode+validate by the bulk path (``bulk.replay_entries``, what ``manillen validate`` does)
+  and by the engine line by line (``engine.decode_and_replay``, what it did before);
+- the replay of records decoded beforehand by the bulk path (``bulk.replay_many``, 500 a
+  batch, automatic collection paused and the young generations collected after each batch, as
+  the commands do) and by the engine record by record;
+- the trick walk of the same records (the replay's floor, ``bench.worker.trick_walk``).
+
+It prints each figure and the four ratios; bench/README.md quotes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from bench.bulk_bench import CACHE, SEED
+from bench.suite import ensure_archive
+from bench.worker import read_prefix, trick_walk
+from manillen_replay.bulk import BATCH_RECORDS, collection_paused, replay_entries, replay_many
+from manillen_replay.engine import decode_and_replay, replay
+from manillen_replay.errors import InvalidRecordError
+from manillen_replay.record import Entry, Record, loads
+
+
+def measure(lines: list[bytes], passes: int) -> dict[str, float]:
+    """The best processor seconds of each piece of work over ``passes`` interleaved passes."""
+    entries = [Entry("bench.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    replay_many([loads(line) for line in lines[:BATCH_RECORDS]])  # numba's cache loaded
+
+    def batches() -> Iterator[list[Record]]:
+        for first in range(0, len(lines), BATCH_RECORDS):
+            yield [loads(line) for line in lines[first : first + BATCH_RECORDS]]
+
+    def floor() -> float:
+        start = time.process_time()
+        for line in lines:
+            json.loads(line)
+        return time.process_time() - start
+
+    def validate_bulk() -> float:
+        start = time.process_time()
+        for _ in replay_entries(entries):
+            pass
+        return time.process_time() - start
+
+    def validate_engine() -> float:
+        start = time.process_time()
+        for number, line in enumerate(lines, start=1):
+            with contextlib.suppress(InvalidRecordError):
+                decode_and_replay(line, source="bench.jsonl", line=number)
+        return time.process_time() - start
+
+    def replay_bulk() -> float:
+        spent = 0.0
+        with collection_paused():
+            for records in batches():
+                start = time.process_time()
+                replay_many(records)
+                del records
+                gc.collect(1)
+                spent += time.process_time() - start
+        return spent
+
+    def replay_engine() -> float:
+        spent = 0.0
+        for records in batches():
+            start = time.process_time()
+            for record in records:
+                with contextlib.suppress(InvalidRecordError):
+                    replay(record)
+            spent += time.process_time() - start
+        return spent
+
+    def walk() -> float:
+        spent = 0.0
+        for records in batches():
+            start = time.process_time()
+            for record in records:
+                trick_walk(record)
+            spent += time.process_time() - start
+        return spent
+
+    work: dict[str, Callable[[], float]] = {
+        "json.loads": floor,
+        "decode+validate, bulk": validate_bulk,
+        "decode+validate, engine": validate_engine,
+        "replay, bulk": replay_bulk,
+        "replay, engine": replay_engine,
+        "trick walk": walk,
+    }
+    best: dict[str, float] = {}
+    for _ in range(passes):
+        for name, piece in work.items():
+            best[name] = min(best.get(name, float("inf")), piece())
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bulk_cpu", description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=10_000, help="deals to read (default 10,000)")
+    parser.add_argument("--passes", type=int, default=5, help="interleaved passes (default 5)")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where the generated archive is kept")
+    arguments = parser.parse_args(argv)
+    archive = ensure_archive(arguments.cache, SEED, arguments.deals)
+    lines, total = read_prefix(archive, arguments.deals)
+    best = measure(lines, arguments.passes)
+    print(f"{total:,} deals, processor seconds, best of {arguments.passes}:")
+    for name, seconds in best.items():
+        print(f"  {name:<26}{seconds:8.3f}")
+    for stage, floor in (("decode+validate", "json.loads"), ("replay", "trick walk")):
+        for path in ("bulk", "engine"):
+            ratio = best[f"{stage}, {path}"] / best[floor]
+            print(f"{stage} ({path}) / {floor}: {ratio:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

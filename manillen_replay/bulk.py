@@ -1,0 +1,298 @@
+"""Replay of many records at once: the plays of the common deals in one compiled pass.
+
+:func:`replay_many` replays a batch of records with the same results as the engine's
+:func:`~manillen_replay.engine.replay` record by record (the same results, the same problems at
+the same pointers), only faster. The plays of every deal of the four-player game whose hands
+and tricks are given are worked out together by compiled code
+(:func:`manillen_replay.solver.plays.replay_plays`, the engine's own legal-play rules); the engine
+then does the rest of each match (the calls, the scoring, the scoresheet, the match score) and
+takes those plays instead of playing the cards itself. Any deal the compiled pass does not take
+(another variant, table cards, a short trick, a card dealt twice or not held, a trump other than
+assumed) the engine plays card by card, as it always has, and reports what is wrong with it.
+
+:func:`replay_entries` is the same for documents of an archive, decoded on the way, as
+``manillen validate`` reads them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import msgspec
+import numpy as np
+
+from .cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, Suit
+from .engine import MatchResult, TrickResult, replay, rules_of
+from .engine.replay import PlayedDeal
+from .errors import InvalidRecordError, ManillenError
+from .record import Entry, Record
+from .record.model import Deal
+from .rules import CLAUSES, NO_TRUMP, Rules, underbuy_code
+
+BATCH_RECORDS = 500
+"""Records replayed together by :func:`replay_entries`: enough deals (about 8,000) that the
+compiled pass costs nothing a deal, few enough to keep memory flat."""
+
+COMPILED_MINIMUM = 500
+"""The fewest deals of a batch worth the compiled pass: below them (a file of a few matches) the
+engine plays them, and the command does not load numba (a second and a hundred megabytes)."""
+
+_CODE = {text: int(card) for text, card in CARD_BY_TEXT.items()}
+_SUIT = {suit.name: int(suit) for suit in Suit}
+_CARD_POINTS = np.array(CARD_POINTS, np.int64)
+_FOUR = Rules().shape
+_CARDS = np.array(list(Card), dtype=object)
+_CLAUSES = np.array(CLAUSES, dtype=object)
+
+
+def takes(rules: Rules) -> bool:
+    """Whether the compiled pass plays deals under ``rules``: four players in two sides of
+    partners, one trick a round, no table cards and nothing laid aside."""
+    shape = rules.shape
+    return (
+        shape.players == 4
+        and shape.people == 4
+        and shape.sides == "teams"
+        and shape.trick_size == 4
+        and shape.table_seats == "none"
+        and shape.discards == 0
+        and shape.deck_mask == _FOUR.deck_mask
+        and shape.hand_size == _FOUR.hand_size
+    )
+
+
+def assumed_trump(deal: Deal) -> int | None:
+    """The trump the calls most likely make (the last trump or muil call, else the turned card),
+    or ``None``: the replay uses the compiled plays only when its own reading of the calls agrees."""
+    trump: int | None = None
+    if deal.declarations:
+        for call in deal.declarations:
+            if call.call == "trump":
+                if call.suit:
+                    trump = _SUIT[call.suit]
+            elif call.call in ("muil", "blind_muil"):
+                trump = NO_TRUMP
+    if trump is None and deal.turned:
+        card = CARD_BY_TEXT.get(deal.turned)
+        trump = None if card is None else int(card) // RANKS_PER_SUIT
+    return trump
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Python's automatic cyclic garbage collection paused for a bulk run.
+
+    A batch makes some hundred thousand objects at once (every trick of every deal), so the
+    automatic collection would run every few hundred of them and scan the whole young batch
+    each time: as long as the replay itself. The bulk paths collect the young generations
+    themselves once a batch is dropped (``gc.collect(1)``), so memory stays flat, as the
+    import does.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class _Plan:
+    """The deals of a batch the compiled pass takes, gathered flat."""
+
+    def __init__(self) -> None:
+        self.hand_texts: list[str] = []
+        self.trick_texts: list[str] = []
+        self.trick_counts: list[int] = []
+        self.dealers: list[int] = []
+        self.trumps: list[int] = []
+        self.partner_exempt: list[bool] = []
+        self.underbuy: list[int] = []
+        self.overtake: list[bool] = []
+        self.owners: list[tuple[int, int]] = []
+        """``(record's index in the batch, deal's index in the record)`` of each deal taken."""
+
+    def add_record(self, number: int, record: Record) -> None:
+        try:
+            rules = rules_of(record)
+        except ManillenError:
+            return  # the engine says what is wrong with the options
+        if not takes(rules):
+            return
+        shape = rules.shape
+        sizes, most_tricks = {shape.hand_size}, shape.tricks
+        exempt, underbuy, overtake = rules.partner_exempt, underbuy_code(rules), rules.overtake_plain_suit
+        hand_texts, trick_texts = self.hand_texts, self.trick_texts
+        chain = itertools.chain.from_iterable
+        for index, deal in enumerate(record.deals):
+            hands, tricks = deal.hands, deal.tricks
+            if (
+                not hands
+                or len(hands) != 4
+                or deal.table is not msgspec.UNSET
+                or deal.table_moves is not msgspec.UNSET
+                or deal.discards
+                or set(map(len, hands)) != sizes
+            ):
+                continue
+            if not tricks:
+                tricks = []
+            elif len(tricks) > most_tricks or set(map(len, tricks)) != {4}:
+                continue
+            trump = assumed_trump(deal)
+            if trump is None:
+                continue
+            hand_texts += chain(hands)
+            trick_texts += chain(tricks)
+            self.trick_counts.append(len(tricks))
+            self.dealers.append(deal.dealer)
+            self.trumps.append(trump)
+            self.partner_exempt.append(exempt)
+            self.underbuy.append(underbuy)
+            self.overtake.append(overtake)
+            self.owners.append((number, index))
+
+    def play(self, records: int) -> list[dict[int, PlayedDeal]]:
+        """Each record's deals as the compiled pass played them, by the deal's index."""
+        played: list[dict[int, PlayedDeal]] = [{} for _ in range(records)]
+        if len(self.owners) < max(COMPILED_MINIMUM, 1):
+            return played
+        from .solver.plays import PLAYED, replay_plays  # numba loads only where it is used
+
+        trick_cards = np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts))
+        batch = replay_plays(
+            np.fromiter(map(_CODE.__getitem__, self.hand_texts), np.int64, len(self.hand_texts)),
+            trick_cards,
+            self.trick_counts,
+            self.dealers,
+            self.trumps,
+            deck_mask=_FOUR.deck_mask,
+            hand_size=_FOUR.hand_size,
+            partner_exempt=self.partner_exempt,
+            underbuy=self.underbuy,
+            overtake_plain_suit=self.overtake,
+            ranks_per_suit=RANKS_PER_SUIT,
+            card_points=_CARD_POINTS,
+        )
+        tricks = self.trick_results(batch, trick_cards)
+        status = batch.status.tolist()
+        hands = batch.hands.reshape(-1, 4).tolist()
+        taken = batch.taken.tolist()
+        first = (batch.first_trick_card // 4).tolist()
+        illegal = batch.illegal.tolist()
+        counts = self.trick_counts
+        for row, (number, index) in enumerate(self.owners):
+            if status[row] != PLAYED:
+                continue
+            played[number][index] = PlayedDeal(
+                tricks[first[row] : first[row] + counts[row]],
+                self.trumps[row],
+                tuple(hands[row]),
+                (taken[row][0], taken[row][1]),
+                illegal[row],
+            )
+        return played
+
+    def trick_results(self, batch: Any, trick_cards: Any) -> list[TrickResult]:
+        """Every trick of the batch as the engine's :class:`TrickResult`, each list made by
+        numpy at once (its objects are the engine's own: the :class:`Card` and the
+        :class:`Clause` members)."""
+        by_trick = trick_cards.reshape(-1, 4)
+        seats = batch.seats.reshape(-1, 4)
+        counts = np.asarray(self.trick_counts, np.int64)
+        number = np.arange(len(by_trick)) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+        return list(
+            map(
+                TrickResult,
+                number.tolist(),
+                seats[:, 0].tolist(),
+                seats.tolist(),
+                _CARDS[by_trick].tolist(),
+                batch.legal.reshape(-1, 4).tolist(),
+                _CLAUSES[batch.clauses.reshape(-1, 4)].tolist(),
+                batch.winning.reshape(-1, 4).tolist(),
+                batch.trick_winners.tolist(),
+                batch.trick_points.tolist(),
+            )
+        )
+
+
+def replay_many(
+    records: Sequence[Record], places: Sequence[tuple[str | None, int | None]] | None = None
+) -> list[MatchResult | Exception]:
+    """Replay a batch of records: for each, its result or what the replay raised
+    (:class:`~manillen_replay.errors.InvalidRecordError` listing its problems).
+
+    :param places: each record's file and line, for messages.
+    """
+    plan = _Plan()
+    for number, record in enumerate(records):
+        plan.add_record(number, record)
+    played = plan.play(len(records))
+    results: list[MatchResult | Exception] = []
+    for number, record in enumerate(records):
+        source, line = places[number] if places is not None else (None, None)
+        try:
+            results.append(replay(record, source=source, line=line, played=played[number]))
+        except Exception as error:
+            results.append(error)
+    return results
+
+
+def replay_entries(
+    entries: Iterable[Entry], *, batch: int = BATCH_RECORDS
+) -> Iterator[tuple[Entry, Record | None, MatchResult | InvalidRecordError]]:
+    """Decode and replay the documents of an archive, a batch at a time: each document with its
+    record (``None`` when it is none) and its result or its problems, placed in the file as
+    :func:`~manillen_replay.engine.replay_entry` places them.
+
+    An error other than a problem of the record (a bug) is raised, as the engine raises it.
+    """
+    with collection_paused():
+        yield from _replay_chunks(iter(entries), batch)
+
+
+def _replay_chunks(
+    entries: Iterator[Entry], batch: int
+) -> Iterator[tuple[Entry, Record | None, MatchResult | InvalidRecordError]]:
+    while chunk := list(itertools.islice(entries, batch)):
+        decoded: list[tuple[Entry, Record | None, InvalidRecordError | None]] = []
+        for entry in chunk:
+            try:
+                decoded.append((entry, entry.decode(), None))
+            except InvalidRecordError as error:
+                decoded.append((entry, None, error))
+        readable = [(entry, record) for entry, record, _ in decoded if record is not None]
+        results = iter(
+            replay_many([record for _, record in readable], [(e.source, e.line) for e, _ in readable])
+        )
+        result: Any = None
+        for entry, record, problem in decoded:
+            if record is None:
+                assert problem is not None
+                yield entry, None, problem
+                continue
+            result = next(results)
+            if isinstance(result, InvalidRecordError):
+                yield entry, record, InvalidRecordError(entry.locate(result.problems))
+            elif isinstance(result, Exception):
+                raise result
+            else:
+                yield entry, record, result
+        del chunk, decoded, readable, results, record, result
+        gc.collect(1)  # the batch is gone: what is left of it (any cycle) is looked at once
+
+
+__all__ = [
+    "BATCH_RECORDS",
+    "COMPILED_MINIMUM",
+    "assumed_trump",
+    "collection_paused",
+    "replay_entries",
+    "replay_many",
+    "takes",
+]

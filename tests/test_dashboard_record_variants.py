@@ -1,0 +1,214 @@
+"""The Record page through AppTest, one full deal of each variant.
+
+Each sample record of a variant (``data/samples/variant-*.json``) is entered by tapping the
+page's buttons as a recorder does: the game chosen at set-up, the names, the calls, the cards
+dealt (tapped on the grid), any move of a 3rd pile's card, then every card played. The record
+the page saves into the archive must hold the sample's cards, pass ``manillen validate`` and
+replay to the sample's result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from streamlit.testing.v1 import AppTest
+
+from dashboards import data, drafts
+from manillen_replay.cli import cli
+from manillen_replay.engine import replay
+from manillen_replay.record import load, loads
+from manillen_replay.rules import Rules
+from manillen_replay.store import Store
+
+from .test_dashboard import APP, open_expander, texts
+from .test_dashboard_record import setup_inputs, tap, type_setup
+from .test_recording_variants import VARIANT_SAMPLES, dealt_slots
+
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+
+
+@pytest.fixture
+def empty_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[AppTest, Path]]:
+    path = tmp_path / "table.duckdb"
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    yield AppTest.from_file(APP, default_timeout=60), path
+
+
+def start_variant(at: AppTest, variant: str, names: list[str], dealer: int) -> str:
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    type_setup(at, variant=variant)
+    fields = [f["name"] for f in setup_inputs(at)["fields"]]
+    assert [f for f in fields if f.startswith("seat_")] == [f"seat_{s}" for s in range(len(names))]
+    type_setup(at, **{f"seat_{seat}": name for seat, name in enumerate(names)}, dealer=str(dealer))
+    tap(at, "record_start")
+    return str(at.query_params["draft"])
+
+
+def saved_record(path: Path) -> dict[str, Any]:
+    with Store(path, read_only=True) as store:
+        return dict(json.loads(store.query("SELECT record FROM matches")["record"][0]))
+
+
+@pytest.mark.parametrize("sample", VARIANT_SAMPLES, ids=lambda p: p.stem)
+def test_page_records_a_full_deal_of_each_variant(
+    sample: Path, empty_app: tuple[AppTest, Path], tmp_path: Path
+) -> None:
+    at, path = empty_app
+    document = json.loads(sample.read_text())
+    match, deal = document["match"], document["deals"][0]
+    rules = Rules(variant=match["variant"])
+    draft_id = start_variant(at, match["variant"], match["seats"], deal["dealer"])
+    for call in deal["declarations"]:
+        tap(at, f"record_trump_{call['suit']}" if call["call"] == "trump" else f"record_{call['call']}")
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    for card in dealt_slots(deal, rules):
+        if at.button(key="record_untap") and "Every card dealt is in" in texts(at):
+            break  # the last place took the cards left
+        tap(at, f"record_card_{card}")
+    assert "Every card dealt is in" in texts(at)
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    moves = {(m["trick"], m["play"]) for m in deal.get("table_moves", [])}
+    for number, trick in enumerate(deal["tricks"], start=1):
+        for play, card in enumerate(trick, start=1):
+            if (number, play) in moves:
+                tap(at, "record_move")
+            assert not at.button(key=f"record_card_{card}").disabled, (number, play, card)
+            tap(at, f"record_card_{card}")
+            assert at.button(key=f"record_card_{card}").disabled  # greyed out once played
+    assert f"All {rules.shape.tricks} tricks are in" in texts(at)
+    tap(at, "record_save")
+    assert "Deal 1 is saved in the archive and analysed" in texts(at)
+    record = saved_record(path)
+    assert record["match"]["variant"] == match["variant"]
+    assert record["deals"][0]["tricks"] == deal["tricks"]
+    assert record["deals"][0].get("table_moves") == deal.get("table_moves")
+    assert record["deals"][0].get("table") == deal.get("table")
+    assert sorted(record["deals"][0].get("discards", [])) == sorted(deal.get("discards", []))
+    written = tmp_path / "saved.json"
+    written.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["validate", str(written)])
+    assert result.exit_code == 0 and ": ok," in result.output, result.output
+    got, want = replay(loads(json.dumps(record))).deals[0], replay(load(sample)).deals[0]
+    assert (got.score, got.points, got.violations) == (want.score, want.points, want.violations)
+    saved = drafts.load(draft_id, drafts.folder(path))
+    assert saved is not None and saved.setup.variant == match["variant"]
+
+
+@pytest.mark.parametrize("variant", ["two_open", "three", "six_short"])
+def test_page_saves_a_scoresheet_line_in_each_kind_of_variant(
+    variant: str, empty_app: tuple[AppTest, Path]
+) -> None:
+    at, path = empty_app
+    people = Rules(variant=variant).shape.people
+    names = ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"][:people]
+    start_variant(at, variant, names, 0)
+    at.segmented_control(key="record_mode").set_value("sheet").run()
+    radio = at.radio(key="record_sheet_team")
+    labels = list(radio.options)  # as shown
+    assert len(labels) == 2 and labels[0].startswith("Anna")  # the dealer's side first
+    radio.set_value(1)
+    at.number_input(key="record_sheet_points").set_value(7)
+    tap(at, "record_sheet_save")
+    record = saved_record(path)
+    assert record["deals"] == [{"dealer": 0, "recorded_score": {"team": 1, "points": 7}}]
+    result = replay(loads(json.dumps(record)))
+    shape = Rules(variant=variant).shape
+    want = [0] * shape.scorers
+    for scorer in shape.side_scorers(1, 0):
+        want[scorer] = 7
+    assert list(result.deals[0].match_score) == want
+    header = next(m.value for m in at.markdown if m.value.startswith("| #"))
+    assert all(name in header for name in names)  # every player has a place on the scoresheet
+
+
+def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) -> None:
+    """The rules beyond the toggles (underbuying, capot, doublings, trump choice, who knocks,
+    penalties, the club format) are chosen in the box and reach the draft."""
+    at, path = empty_app
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    open_expander(at, "record_house_rules_open")
+    at.selectbox(key="record_underbuy_default").set_value("forced")
+    at.selectbox(key="record_capot_default").set_value("fixed_60")
+    at.selectbox(key="record_multipliers_default").set_value("added")
+    at.selectbox(key="record_klop_by_default").set_value("left_of_dealer")
+    at.selectbox(key="record_format_default").set_value("fixed")
+    at.number_input(key="record_deals_default").set_value(6)
+    at.toggle(key="record_muil_double_default").set_value(False)
+    at.run()
+    type_setup(at, variant="six", **{f"seat_{s}": n for s, n in enumerate("ABCDEF")})
+    tap(at, "record_start")
+    draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
+    assert draft is not None and draft.setup.variant == "six"
+    rules = draft.setup.rules_value()
+    assert (rules.underbuy, rules.capot, rules.multipliers, rules.klop_by) == (
+        "forced",
+        "fixed_60",
+        "added",
+        "left_of_dealer",
+    )
+    assert (rules.format, rules.deals, rules.muil_double, rules.variant) == ("fixed", 6, False, "six")
+    assert "record_klop_3" in {b.key for b in at.button} or at.button(key="record_trump_H")
+
+
+def test_page_takes_the_table_piles_typed_and_the_hands_from_the_cards_played(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """Typed instead of tapped: each table's piles as one line; the hands are left out."""
+    at, path = empty_app
+    sample = SAMPLES / "variant-two-open-fours.json"
+    document = json.loads(sample.read_text())
+    match, deal = document["match"], document["deals"][0]
+    draft_id = start_variant(at, match["variant"], match["seats"], deal["dealer"])
+    tap(at, "record_trump_H")
+    assert "Cards dealt (needed: the table piles)" in [e.label for e in at.expander]
+    for seat, piles in enumerate(deal["table"]):
+        at.text_input(key=f"record_table_{draft_id}_1_{seat}").input(" ".join(c for p in piles for c in p))
+    tap(at, "record_use_hands")
+    assert not at.error, [e.value for e in at.error]
+    assert "Open on the table: Anna" in texts(at)
+    moves = {(m["trick"], m["play"]) for m in deal["table_moves"]}
+    for number, trick in enumerate(deal["tricks"], start=1):
+        for play, card in enumerate(trick, start=1):
+            if (number, play) in moves:
+                tap(at, "record_move")
+            tap(at, f"record_card_{card}")
+    tap(at, "record_save")
+    assert "Deal 1 is saved in the archive and analysed" in texts(at)
+    record = saved_record(path)["deals"][0]
+    assert [sorted(h) for h in record["hands"]] == [sorted(h) for h in deal["hands"]]
+    assert record["table"] == deal["table"] and record["table_moves"] == deal["table_moves"]
+
+
+def test_page_records_the_turned_card_under_that_house_rule(empty_app: tuple[AppTest, Path]) -> None:
+    at, path = empty_app
+    sample = SAMPLES / "house-trump-turned-card.json"
+    document = json.loads(sample.read_text())
+    deal = document["deals"][0]
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    open_expander(at, "record_house_rules_open")
+    at.selectbox(key="record_trump_choice_default").set_value("turned_card")
+    at.run()
+    type_setup(at, **{f"seat_{s}": n for s, n in enumerate(document["match"]["seats"])}, dealer="2")
+    tap(at, "record_start")
+    draft_id = str(at.query_params["draft"])
+    assert "record_muil" not in {b.key for b in at.button}  # the turned card makes trump: no muil
+    at.text_input(key=f"record_turned_{draft_id}_1").input(deal["turned"]).run()
+    assert [b.key for b in at.button if b.key and b.key.startswith("record_trump_") and not b.disabled] == [
+        "record_trump_H"
+    ]
+    tap(at, "record_trump_H")
+    for card in [c for trick in deal["tricks"] for c in trick]:
+        tap(at, f"record_card_{card}")
+    tap(at, "record_save")
+    record = saved_record(path)
+    assert record["match"]["rules"] == {"trump_choice": "turned_card"}
+    assert record["deals"][0]["turned"] == deal["turned"]
+    assert replay(loads(json.dumps(record))).deals[0].score == replay(load(sample)).deals[0].score
