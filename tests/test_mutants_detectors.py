@@ -91,7 +91,8 @@ def test_missed_vetten_with_the_solvers_view_adds_what_the_player_could_see() ->
     finding = _only(record(BASE, VETTEN), "missed_vetten", costs)  # type: ignore[arg-type]
     assert (finding.points, finding.severity, finding.better) == (2.5, Severity.INACCURACY, (Card.HK,))
     assert finding.explanation.endswith(
-        "in trick 2. From what Bert could see, smearing K♥ was worth 2.5 card points more on average (solver)."
+        "in trick 2. From what Bert could see, smearing K♥ was worth 2.5 card points more on average "
+        "(solver)."
     )
     assert finding.explanation_nl.endswith(
         "in slag 2 naar de tegenstanders. Met wat Bert kon weten, was harten heer vetten gemiddeld "
@@ -231,7 +232,7 @@ def test_unsafe_vetten_reads_in_full() -> None:
     )  # fmt: skip
 
 
-# --------------------------------------------------------------------------- trump_overspent, master_trump_smeared
+# ------------------------------------------------------------- trump_overspent, master_trump_smeared
 
 
 def test_trump_overspent_last_to_play_reads_in_full() -> None:
