@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from manillen_replay.analysis import Category, Finding, Severity, analyse, analyse_record
+from manillen_replay.analysis.costs import PlayCost
 from manillen_replay.cards import Card
 from manillen_replay.engine import replay
 from manillen_replay.record import Record, loads
@@ -50,8 +51,8 @@ def _read(finding: Finding) -> tuple[object, ...]:
     )
 
 
-def _only(rec: Record, kind: str, costs: dict[int, list[object]] | None = None) -> Finding:
-    found = analyse(replay(rec), rec, costs=costs) if costs is not None else analyse_record(rec)  # type: ignore[arg-type]
+def _only(rec: Record, kind: str, costs: dict[int, list[PlayCost]] | None = None) -> Finding:
+    found = analyse(replay(rec), rec, costs=costs) if costs is not None else analyse_record(rec)
     (finding,) = of_kind(found, kind)
     return finding
 
@@ -88,7 +89,7 @@ def test_missed_vetten_under_klop_says_the_scoresheet_counts_double() -> None:
 
 def test_missed_vetten_with_the_solvers_view_adds_what_the_player_could_see() -> None:
     costs = {1: [view_cost_at(1, 4, 1, "7S", {"7S": 20.0, "KH": 22.5, "8S": 20.0, "9S": 19.0})]}
-    finding = _only(record(BASE, VETTEN), "missed_vetten", costs)  # type: ignore[arg-type]
+    finding = _only(record(BASE, VETTEN), "missed_vetten", costs)
     assert (finding.points, finding.severity, finding.better) == (2.5, Severity.INACCURACY, (Card.HK,))
     assert finding.explanation.endswith(
         "in trick 2. From what Bert could see, smearing K♥ was worth 2.5 card points more on average "
@@ -119,7 +120,7 @@ def test_bare_ace_lost_reads_in_full() -> None:
 def test_bare_ace_lost_with_the_solvers_view_takes_its_points_from_it() -> None:
     rec = record(BARE_ACE, ["7C 10C 8C 7S", "JH 10H AH 7H"])
     costs = {1: [view_cost_at(1, 4, 1, "7S", {"7S": 15.0, "AH": 18.0, "8S": 15.0, "9S": 15.0})]}
-    finding = _only(rec, "bare_ace_lost", costs)  # type: ignore[arg-type]
+    finding = _only(rec, "bare_ace_lost", costs)
     assert (finding.points, finding.severity) == (3.0, Severity.INACCURACY)
     assert finding.explanation.endswith(
         "instead of playing 7♠: 4 more points. From what Bert could see, smearing A♥ was worth "
@@ -130,7 +131,7 @@ def test_bare_ace_lost_with_the_solvers_view_takes_its_points_from_it() -> None:
         "meer waard (solver)."
     )
     # the play that was reported as a bare ace is not reported again as a missed smear
-    assert of_kind(analyse(replay(rec), rec, costs=costs), "missed_vetten") == []  # type: ignore[arg-type]
+    assert of_kind(analyse(replay(rec), rec, costs=costs), "missed_vetten") == []
 
 
 # --------------------------------------------------------------------------- wasted_trump
@@ -170,7 +171,7 @@ def test_wasted_trump_with_the_solvers_view_names_the_best_discard_first() -> No
     legal = ["KH", "9D", "KS", "QS", "JS", "9S", "8S", "7S"]
     views = {**dict.fromkeys(legal, 30.0), "7S": 34.0, "8S": 33.0}
     costs = {1: [view_cost_at(1, 4, 1, "9D", views)]}
-    finding = _only(record(ONE_TRUMP, WASTED), "wasted_trump", costs)  # type: ignore[arg-type]
+    finding = _only(record(ONE_TRUMP, WASTED), "wasted_trump", costs)
     assert (finding.points, finding.severity, finding.better) == (4.0, Severity.MISTAKE, (Card.S7, Card.S8))
     assert finding.explanation == (
         "Bert trumped with 9♦ in trick 1, a trick Dirk was certain to take with 10♣, while a discard was "
@@ -261,7 +262,7 @@ def test_trump_overspent_second_to_play_does_not_say_last() -> None:
 def test_trump_overspent_with_the_solvers_view_reads_in_full() -> None:
     rec = record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"])
     costs = {1: [view_cost_at(1, 4, 1, "10D", {"10D": 20.0, "7D": 23.0})]}
-    finding = _only(rec, "trump_overspent", costs)  # type: ignore[arg-type]
+    finding = _only(rec, "trump_overspent", costs)
     assert (finding.points, finding.severity) == (3.0, Severity.INACCURACY)
     assert finding.explanation == (
         "Bert took trick 1, last to play, with 10♦ while 7♦ would have taken it for certain: no trump out "
@@ -463,7 +464,7 @@ def test_a_wasted_trump_with_the_solvers_view_keeps_the_discards_worth_half_a_ca
     rec = record(ONE_TRUMP, WASTED, calls=[(0, "klop")])
     legal = ["KH", "9D", "KS", "QS", "JS", "9S", "8S", "7S"]
     views = {**dict.fromkeys(legal, 30.0), "8S": 31.234, "7S": 30.5}
-    finding = _only(rec, "wasted_trump", {1: [view_cost_at(1, 4, 1, "9D", views)]})  # type: ignore[dict-item]
+    finding = _only(rec, "wasted_trump", {1: [view_cost_at(1, 4, 1, "9D", views)]})
     assert finding.better == (Card.S8, Card.S7)
     # judged on the solver's scale (1.2 card points: info), not on the scoresheet's 2.47
     assert (finding.points, finding.severity) == (2.47, Severity.INFO)
