@@ -20,6 +20,7 @@ from manillen_replay.cards import Card
 from manillen_replay.engine import replay
 from manillen_replay.record import Record, loads
 
+from .factories import random_record
 from .test_analysis import (
     BARE_ACE,
     BASE,
@@ -492,3 +493,55 @@ def test_a_wasted_trump_that_cost_one_point_says_it_in_the_singular() -> None:
     doubled = _only(record(ONE_POINT, [*tricks, "9C 8S QC 8H"], calls=[(0, "klop")]), "wasted_trump")
     assert (doubled.points, doubled.severity) == (4.0, Severity.MISTAKE)
     assert doubled.explanation_nl.endswith("de slag genomen: 4 punten gingen naar de tegenstanders.")
+
+
+# ------------------------------------------------------------- points_thrown: the kept card's chance
+
+# docs/findings.md: a master point card thrown to the opponents is flagged only when a later trick
+# shows that keeping it would have paid: a trick the player led, a trick of its suit the partner led
+# and no trump took (any such trick for a trump), or a trick the team took on which the player
+# discarded; the search stops where the player really gave the cheaper card.
+DEMO_THROWN = {
+    # spades trumps: Els throws the master 10♥ onto Hendrik's trump lead in trick 7; in trick 8 Carla
+    # takes Hendrik's club lead while Els, out of clubs, discards J♦: the 10♥ could have gone there
+    ("zwaan-2026-01-21-1", 6): [
+        ("points_thrown", 7, 2, "Els", "10H", ["JD"], 4.0),
+    ],
+    # the master K♠ (trumps) would have taken trick 8, which Ilse led in trumps for the team
+    ("zwaan-2026-07-02-5", 23): [
+        ("missed_vetten", 5, 4, "Jozef", "8C", ["KC"], 3.0),
+        ("points_thrown", 6, 4, "Els", "KS", ["JS"], 2.0),
+    ],
+    ("zwaan-2026-01-21-3", 10): [
+        ("missed_vetten", 5, 3, "Els", "7D", ["QH"], 4.0),
+    ],
+    # a point card thrown where no later trick gives the kept card a chance: nothing is said
+    ("zwaan-2026-02-02-2", 3): [],
+    ("sport-2026-01-13-1", 2): [],
+    ("zwaan-2026-01-09-1", 10): [],
+    ("zwaan-2026-01-09-3", 21): [],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("match_id", "deal"), list(DEMO_THROWN))
+def test_the_demos_thrown_points_are_flagged_only_with_a_later_chance_for_the_kept_card(
+    match_id: str, deal: int
+) -> None:
+    assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_THROWN[match_id, deal]
+
+
+def test_a_card_kept_for_the_partners_lead_of_its_suit_counts_only_without_a_trump_in_that_trick() -> None:
+    """A random match (``tests/factories.py``, seed 90), deal 5, hearts trumps: Bert leads Q♥ in
+    trick 4, and Carla and Anna, out of trumps, throw their master 10♣ and K♣ onto it. Carla leads
+    7♣ in trick 6 (the 10♣ led instead takes it); Anna follows with J♣ on Carla's club lead, a trick
+    no trump took (K♣ kept would have taken it): both cards had a later chance."""
+    rec = random_record(90, deals=6)
+    found = [
+        (f.kind, f.trick, f.player, str(f.card), [str(c) for c in f.better], f.points)
+        for f in analyse_record(rec)
+        if f.deal == 5 and f.kind == "points_thrown"
+    ]
+    assert found == [
+        ("points_thrown", 4, "Carla", "10C", ["7C"], 5.0),
+        ("points_thrown", 4, "Anna", "KC", ["9C"], 3.0),
+    ]
