@@ -515,6 +515,12 @@ DEMO_THROWN = {
     ("zwaan-2026-01-21-3", 10): [
         ("missed_vetten", 5, 3, "Els", "7D", ["QH"], 4.0),
     ],
+    # the better card is the cheapest that does the job (Q♠, not K♦)
+    ("hoekske-2026-04-18-1", 14): [
+        ("points_thrown", 5, 4, "Jozef", "AD", ["QS"], 2.0),
+    ],
+    # Bert's A♦ thrown with only A♣ beside it: a card of the same points is no cheaper card
+    ("zwaan-2026-01-09-5", 13): [],
     # a point card thrown where no later trick gives the kept card a chance: nothing is said
     ("zwaan-2026-02-02-2", 3): [],
     ("sport-2026-01-13-1", 2): [],
@@ -545,3 +551,20 @@ def test_a_card_kept_for_the_partners_lead_of_its_suit_counts_only_without_a_tru
         ("points_thrown", 4, "Carla", "10C", ["7C"], 5.0),
         ("points_thrown", 4, "Anna", "KC", ["9C"], 3.0),
     ]
+
+
+DEMO_SPENT_TRUMPS = {
+    # Carla's A♦ takes trick 3, but Hendrik, after her, held K♦ and Q♦: her 7♦ would not have held it
+    ("zwaan-2026-01-21-4", 8): [],
+    # clubs trumps: Hendrik puts A♣ on Frans's trump lead 10♣; his 8♣ falls to the opponents in trick 8
+    ("zwaan-2026-01-09-3", 19): [
+        ("master_trump_smeared", 7, 4, "Hendrik", "AC", ["8C"], 3.0),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("match_id", "deal"), list(DEMO_SPENT_TRUMPS))
+def test_the_demos_spent_trumps_only_where_the_lower_trump_did_the_job_for_certain(
+    match_id: str, deal: int
+) -> None:
+    assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_SPENT_TRUMPS[match_id, deal]
