@@ -568,3 +568,23 @@ def test_the_demos_spent_trumps_only_where_the_lower_trump_did_the_job_for_certa
     match_id: str, deal: int
 ) -> None:
     assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_SPENT_TRUMPS[match_id, deal]
+
+
+# --------------------------------------------------------------------------- the solver's view of a play
+
+
+def test_a_play_whose_costs_lack_a_candidate_card_is_judged_by_the_cards_alone() -> None:
+    """The solver's values of Bert's play miss the K♥ (a cost row from an older run, say): the
+    view cannot compare it, so the smear is judged as without costs, at K♥'s 3 points."""
+    partial = view_cost_at(1, 4, 1, "7S", {"7S": 20.0, "8S": 20.0, "9S": 19.0})
+    finding = _only(record(BASE, VETTEN), "missed_vetten", {1: [partial]})
+    assert (finding.points, finding.severity) == (3.0, Severity.MISTAKE)
+    assert "on average (solver)" not in finding.explanation
+
+
+def test_a_smear_worth_no_more_from_the_players_view_at_zero_card_points_is_not_flagged() -> None:
+    """Every card worth 0 card points from Bert's view (his team takes nothing more whatever he
+    plays): keeping K♥ back was no mistake he could see."""
+    nothing = view_cost_at(1, 4, 1, "7S", {"7S": 0.0, "KH": 0.0, "8S": 0.0, "9S": 0.0})
+    rec = record(BASE, VETTEN)
+    assert of_kind(analyse(replay(rec), rec, costs={1: [nothing]}), "missed_vetten") == []
