@@ -588,3 +588,60 @@ def test_a_smear_worth_no_more_from_the_players_view_at_zero_card_points_is_not_
     nothing = view_cost_at(1, 4, 1, "7S", {"7S": 0.0, "KH": 0.0, "8S": 0.0, "9S": 0.0})
     rec = record(BASE, VETTEN)
     assert of_kind(analyse(replay(rec), rec, costs={1: [nothing]}), "missed_vetten") == []
+
+
+# --------------------------------------------------------------------------- trump_overspent: two lower trumps
+
+# MANILLE_LAST, but Bert holds 8♦ beside 7♦ (Anna the K♠): two lower trumps would have taken trick 1.
+TWO_LOWER = [
+    "AC KC QC JC AH KH KS 9D",  # Anna
+    "10D 8D 7D QS JS 9S 8S 7S",  # Bert
+    "7C AD KD QH JH 9H 8H 7H",  # Carla
+    "8C 9C 10C QD JD 10H 10S AS",  # Dirk
+]
+
+
+def test_trump_overspent_counts_the_costliest_trick_a_lower_trump_fell_in() -> None:
+    """Bert spends 10♦ last to play on Anna's A♣. His 8♦ falls to Carla's K♦ in trick 2 (4 points),
+    his 7♦ to her A♦ in trick 3 (9 points): the 10♦ in the 7♦'s place would have taken trick 3, the
+    costlier one, and that is what the finding counts."""
+    rec = record(TWO_LOWER, ["7C 8C AC 10D", "8D KD JD 9D", "AD QD KS 7D"])
+    finding = _only(rec, "trump_overspent")
+    assert (finding.better, finding.points, finding.severity) == ((Card.D7, Card.D8), 9.0, Severity.BLUNDER)
+    assert finding.explanation.endswith(
+        "while 7♦ or 8♦ would have taken it for certain: no trump out could beat 10♦, so kept it was a sure "
+        "trick later. In trick 3, 7♦ fell to the opponents; 10♦ in its place would have taken that trick: "
+        "9 points went to the opponents."
+    )
+
+
+def test_trump_overspent_under_klop_costs_the_later_trick_doubled() -> None:
+    finding = _only(
+        record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"], calls=[(0, "klop")]), "trump_overspent"
+    )
+    assert (finding.points, finding.severity) == (8.0, Severity.BLUNDER)
+    assert finding.explanation_nl.endswith("die slag genomen: 8 punten gingen naar de tegenstanders.")
+
+
+def test_trump_overspent_with_the_solvers_view_lists_the_lower_trumps_best_first() -> None:
+    """With the solver's costs a lower trump must be worth at least half a card point more (the 7♦
+    exactly that); the better trumps are listed best first, and the points are the best one's gain
+    to two decimals, doubled by the klop, on the solver's scale an info (1.2 card points)."""
+    rec = record(TWO_LOWER, ["7C 8C AC 10D"], calls=[(0, "klop")])
+    views = {
+        "10D": 20.0,
+        "8D": 21.234,
+        "7D": 20.5,
+        "QS": 20.0,
+        "JS": 20.0,
+        "9S": 20.0,
+        "8S": 20.0,
+        "7S": 20.0,
+    }
+    finding = _only(rec, "trump_overspent", {1: [view_cost_at(1, 4, 1, "10D", views)]})
+    assert finding.better == (Card.D8, Card.D7)
+    assert (finding.points, finding.severity) == (2.47, Severity.INFO)
+    assert finding.explanation.endswith(
+        "while 8♦ or 7♦ would have taken it for certain: no trump out could beat 10♦, so kept it was a sure "
+        "trick later. From what Bert could see, playing 8♦ was worth 1.2 card points more on average (solver)."
+    )
