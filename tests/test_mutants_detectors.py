@@ -590,7 +590,7 @@ def test_a_smear_worth_no_more_from_the_players_view_at_zero_card_points_is_not_
     assert of_kind(analyse(replay(rec), rec, costs={1: [nothing]}), "missed_vetten") == []
 
 
-# --------------------------------------------------------------------------- trump_overspent: two lower trumps
+# ------------------------------------------------------------------ trump_overspent: two lower trumps
 
 # MANILLE_LAST, but Bert holds 8♦ beside 7♦ (Anna the K♠): two lower trumps would have taken trick 1.
 TWO_LOWER = [
@@ -643,5 +643,6 @@ def test_trump_overspent_with_the_solvers_view_lists_the_lower_trumps_best_first
     assert (finding.points, finding.severity) == (2.47, Severity.INFO)
     assert finding.explanation.endswith(
         "while 8♦ or 7♦ would have taken it for certain: no trump out could beat 10♦, so kept it was a sure "
-        "trick later. From what Bert could see, playing 8♦ was worth 1.2 card points more on average (solver)."
+        "trick later. From what Bert could see, playing 8♦ was worth 1.2 card points more on average "
+        "(solver)."
     )
