@@ -646,3 +646,21 @@ def test_trump_overspent_with_the_solvers_view_lists_the_lower_trumps_best_first
         "trick later. From what Bert could see, playing 8♦ was worth 1.2 card points more on average "
         "(solver)."
     )
+
+
+# MANILLE_LAST, but Dirk holds no trump and Anna J♦ K♦: Bert's 7♦ falls in a trick of 1 point.
+ONE_POINT_TRUMP = [
+    "AC KC QC JC AH KH JD KD",  # Anna
+    "10D 7D KS QS JS 9S 8S 7S",  # Bert
+    "7C AD 9D QD 8D QH JH 9H",  # Carla
+    "8C 9C 10C 8H 7H 10H 10S AS",  # Dirk
+]
+
+
+def test_a_spent_trump_that_cost_one_point_says_it_in_the_singular() -> None:
+    """Trick 2: Bert leads 7♦, Carla 9♦, Dirk (no trump) 7♥, Anna J♦: 1 point, which the 10♦ kept
+    would have taken ("1 punt ging")."""
+    finding = _only(record(ONE_POINT_TRUMP, ["7C 8C AC 10D", "7D 9D 7H JD"]), "trump_overspent")
+    assert (finding.points, finding.severity) == (1.0, Severity.INACCURACY)
+    assert finding.explanation.endswith("would have taken that trick: 1 point went to the opponents.")
+    assert finding.explanation_nl.endswith("die slag genomen: 1 punt ging naar de tegenstanders.")
