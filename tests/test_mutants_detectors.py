@@ -664,3 +664,29 @@ def test_a_spent_trump_that_cost_one_point_says_it_in_the_singular() -> None:
     assert (finding.points, finding.severity) == (1.0, Severity.INACCURACY)
     assert finding.explanation.endswith("would have taken that trick: 1 point went to the opponents.")
     assert finding.explanation_nl.endswith("die slag genomen: 1 punt ging naar de tegenstanders.")
+
+
+DEMO_SMEARS = {
+    # Carla's A♣ on Frans's 8♣ in trick 5 was her own trick in the end: no unsafe smear
+    ("zwaan-2026-01-21-2", 8): [
+        ("bare_ace_lost", 4, 3, "Carla", "9S", ["AD"], 8.0),
+        ("points_thrown", 6, 2, "Els", "AS", ["8D"], 8.0),
+        ("points_thrown", 6, 4, "Hendrik", "JH", ["7D"], 2.0),
+    ],
+    # Hendrik's A♥ on Anna's 9♣ in trick 6 while he could ruff: whether to ruff is the question there
+    ("zwaan-2026-07-30-1", 4): [],
+    # the K♥ just above the Q♥ played is a card to smear as any other
+    ("zwaan-2026-01-09-3", 18): [
+        ("missed_vetten", 3, 4, "Hendrik", "QH", ["KH"], 1.0),
+    ],
+    # trick 4: Hendrik keeps A♣ back (the top club: a judgement call, not flagged), and Q♣ is
+    # weighed all the same
+    ("zwaan-2026-01-09-1", 2): [
+        ("missed_vetten", 4, 4, "Hendrik", "7C", ["QC"], 2.0),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("match_id", "deal"), list(DEMO_SMEARS))
+def test_the_demos_smears_are_judged_on_every_card_of_the_hand(match_id: str, deal: int) -> None:
+    assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_SMEARS[match_id, deal]
