@@ -690,3 +690,27 @@ DEMO_SMEARS = {
 @pytest.mark.parametrize(("match_id", "deal"), list(DEMO_SMEARS))
 def test_the_demos_smears_are_judged_on_every_card_of_the_hand(match_id: str, deal: int) -> None:
     assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_SMEARS[match_id, deal]
+
+
+def test_missed_vetten_with_several_cards_to_smear_names_the_best_and_lists_them_best_first() -> None:
+    """zwaan-2026-02-02-3, deal 3, trick 3: Carla plays 7♣ on Frans's certain 10♠ holding K♦, Q♦ and
+    J♣, all lost later. By the cards the K♦ (3 points) is the card to smear; with the solver's view
+    the one worth most from where Carla sat (K♦ here, 1.234 card points, to two decimals), the
+    others listed after it best first, the Q♦ (exactly half a card point) among them."""
+    rec = _demo("zwaan-2026-02-02-3")
+    assert _card_play("zwaan-2026-02-02-3", 3) == [
+        ("missed_vetten", 3, 4, "Carla", "7C", ["KD", "QD", "JC"], 3.0,
+         "Carla played 7♣ on Frans's winning 10♠ in trick 3 while holding K♦: smearing it (vetten) would "
+         "have brought 3 more points. Frans was certain to take the trick, and K♦ went to the opponents "
+         "in trick 4."),
+    ]  # fmt: skip
+    view = view_cost_at(3, 4, 1, "7C", {"7C": 10.0, "QD": 10.5, "KD": 11.234, "JC": 10.6})
+    (finding,) = [
+        f for f in of_kind(analyse(replay(rec), rec, costs={3: [view]}), "missed_vetten") if f.deal == 3
+    ]
+    assert (finding.better, finding.points, finding.severity) == (
+        (Card.DK, Card.CJ, Card.DQ),
+        1.23,
+        Severity.INFO,
+    )
+    assert finding.explanation.endswith("smearing K♦ was worth 1.2 card points more on average (solver).")
