@@ -714,3 +714,16 @@ def test_missed_vetten_with_several_cards_to_smear_names_the_best_and_lists_them
         Severity.INFO,
     )
     assert finding.explanation.endswith("smearing K♦ was worth 1.2 card points more on average (solver).")
+
+
+def test_a_wasted_trump_looks_past_a_trick_a_higher_trump_took() -> None:
+    """A random match (seed 234), deal 6, hearts trumps: Carla ruffs Anna's certain Q♣ with 7♥ in
+    trick 3. In trick 7 Dirk's 8♥ takes a trick she discarded on: 7♥ kept would not have beaten it.
+    In trick 8, out of clubs and trumps, she discards on Dirk's 10♣: the 7♥ would have taken those
+    10 points."""
+    rec = random_record(234, deals=6)
+    (finding,) = [f for f in of_kind(analyse_record(rec), "wasted_trump") if f.deal == 6]
+    assert (finding.trick, finding.player, finding.card, finding.points) == (3, "Carla", Card.H7, 10.0)
+    assert finding.explanation.endswith(
+        "In trick 8 Carla had no trump left and 7♥ would have taken it: 10 points went to the opponents."
+    )
