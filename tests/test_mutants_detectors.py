@@ -5,7 +5,9 @@ card-play functions) showed no other test defended.
 Each finding is read whole, as ``manillen findings`` prints it (docs/findings.md): who played which
 card in which trick, on whose card, what the better card was and what it cost, in English and in
 Dutch, with and without the solver's view of the play. The positions are those of
-``tests/test_analysis.py`` and ``tests/test_detectors.py``.
+``tests/test_analysis.py`` and ``tests/test_detectors.py``, a few built beside them, deals of the
+demo (``data/demo.jsonl``, each read against its cards) and two random matches of
+``tests/factories.py``.
 """
 
 from __future__ import annotations
