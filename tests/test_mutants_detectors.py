@@ -729,3 +729,27 @@ def test_a_wasted_trump_looks_past_a_trick_a_higher_trump_took() -> None:
     assert finding.explanation.endswith(
         "In trick 8 Carla had no trump left and 7♥ would have taken it: 10 points went to the opponents."
     )
+
+
+def test_points_thrown_with_the_solvers_view_names_the_card_worth_most_from_the_players_view() -> None:
+    """Dirk throws the master 10♣ in a muil (counted double) holding J♠, Q♠, K♣, K♠, A♣, A♠, all
+    cheaper. With the solver's costs the card to give is the one worth most from Dirk's view, the
+    lower card of two worth alike (Q♠ before K♠), and the points are its gain, doubled; a card worth
+    exactly half a card point more (J♠) is enough for the finding to stand."""
+    rec = record(THROWN, ["10D 7D JD 10C", "7C 9C 7S AC", "KC 8C QC 8S"], dealer=3, trump=None)
+    cheaper = {"KC": 20.2, "AC": 20.2, "AS": 20.2}
+    views = {"10C": 20.0, **cheaper, "QS": 21.234, "KS": 21.234, "JS": 20.5}
+    finding = _only(rec, "points_thrown", {1: [view_cost_at(1, 4, 3, "10C", views)]})
+    assert (finding.better, finding.points, finding.severity) == ((Card.SQ,), 2.47, Severity.INFO)
+    assert finding.explanation.endswith(
+        "From what Dirk could see, giving Q♠ was worth 1.2 card points more on average (solver)."
+    )
+    assert finding.explanation_nl.endswith(
+        "Met wat Dirk kon weten, was schoppen vrouw geven gemiddeld 1,2 kaartpunten meer waard (solver)."
+    )
+    only_half = {"10C": 20.0, **cheaper, "QS": 20.2, "KS": 20.2, "JS": 20.5}
+    finding = _only(rec, "points_thrown", {1: [view_cost_at(1, 4, 3, "10C", only_half)]})
+    assert (finding.better, finding.points) == ((Card.SJ,), 1.0)
+    nothing = {"10C": 20.0, **cheaper, "QS": 20.2, "KS": 20.2, "JS": 20.2}
+    found = analyse(replay(rec), rec, costs={1: [view_cost_at(1, 4, 3, "10C", nothing)]})
+    assert of_kind(found, "points_thrown") == []
