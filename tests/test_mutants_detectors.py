@@ -741,6 +741,8 @@ def test_points_thrown_with_the_solvers_view_names_the_card_worth_most_from_the_
     views = {"10C": 20.0, **cheaper, "QS": 21.234, "KS": 21.234, "JS": 20.5}
     finding = _only(rec, "points_thrown", {1: [view_cost_at(1, 4, 3, "10C", views)]})
     assert (finding.better, finding.points, finding.severity) == ((Card.SQ,), 2.47, Severity.INFO)
+    assert finding.explanation.startswith("Dirk threw 10♣ onto Anna's 10♦ in trick 1")
+    assert finding.explanation_nl.startswith("Dirk gooide klaveren manille op de koeken manille van Anna")
     assert finding.explanation.endswith(
         "From what Dirk could see, giving Q♠ was worth 1.2 card points more on average (solver)."
     )
