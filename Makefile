@@ -43,7 +43,8 @@ CHECK_TESTS := \
 	tests/test_what_if.py \
 	tests/test_words.py tests/test_accuracy.py tests/test_layers.py tests/test_evening.py \
 	tests/test_mutants_cards.py tests/test_mutants_rules.py tests/test_mutants_core.py \
-	tests/test_mutants_engine.py tests/test_mutants_record.py tests/test_mutants_analysis.py manillen_replay
+	tests/test_mutants_engine.py tests/test_mutants_record.py tests/test_mutants_analysis.py \
+	tests/test_mutants_detectors.py manillen_replay
 WORKERS ?= 2
 
 check: $(STAMP)

@@ -84,6 +84,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_slips.py",
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_analysis.py",
+        "tests/test_mutants_detectors.py",
     ),
     "manillen_replay/analysis/findings.py": (
         "tests/test_analysis.py",

@@ -1,0 +1,757 @@
+"""What the card-play detectors tell a player, read in full: the behaviours that mutation testing of
+``analysis/detectors.py`` (``make mutate MODULE=manillen_replay/analysis/detectors.py``, the
+card-play functions) showed no other test defended.
+
+Each finding is read whole, as ``manillen findings`` prints it (docs/findings.md): who played which
+card in which trick, on whose card, what the better card was and what it cost, in English and in
+Dutch, with and without the solver's view of the play. The positions are those of
+``tests/test_analysis.py`` and ``tests/test_detectors.py``, a few built beside them, deals of the
+demo (``data/demo.jsonl``, each read against its cards) and two random matches of
+``tests/factories.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from manillen_replay.analysis import Category, Finding, Severity, analyse, analyse_record
+from manillen_replay.analysis.costs import PlayCost
+from manillen_replay.cards import Card
+from manillen_replay.engine import replay
+from manillen_replay.record import Record, loads
+
+from .factories import random_record
+from .test_analysis import (
+    BARE_ACE,
+    BASE,
+    ONE_TRUMP,
+    THROWN,
+    UNSAFE,
+    VETTEN,
+    of_kind,
+    record,
+    view_cost_at,
+)
+from .test_detectors import ACE_ON_MANILLE, ACE_UNDER_TEN, MANILLE_LAST, TRUMP_LEAD
+
+
+def _read(finding: Finding) -> tuple[object, ...]:
+    """A finding as a player reads it: where, who, which card, the better ones, the points, the words."""
+    return (
+        finding.kind,
+        finding.deal,
+        finding.trick,
+        finding.play,
+        finding.player,
+        str(finding.card),
+        [str(c) for c in finding.better],
+        finding.points,
+        finding.severity,
+        finding.explanation,
+        finding.explanation_nl,
+    )
+
+
+def _only(rec: Record, kind: str, costs: dict[int, list[PlayCost]] | None = None) -> Finding:
+    found = analyse(replay(rec), rec, costs=costs) if costs is not None else analyse_record(rec)
+    (finding,) = of_kind(found, kind)
+    return finding
+
+
+# --------------------------------------------------------------------------- missed_vetten
+
+
+def test_missed_vetten_reads_in_full() -> None:
+    """Bert keeps K♥ back from Dirk's certain 10♣ and Anna's A♥ takes it in trick 2."""
+    assert _read(_only(record(BASE, VETTEN), "missed_vetten")) == (
+        "missed_vetten", 1, 1, 4, "Bert", "7S", ["KH"], 3.0, Severity.MISTAKE,
+        "Bert played 7♠ on Dirk's winning 10♣ in trick 1 while holding K♥: smearing it (vetten) would "
+        "have brought 3 more points. Dirk was certain to take the trick, and K♥ went to the opponents "
+        "in trick 2.",
+        "Bert speelde schoppen zeven op de winnende klaveren manille van Dirk in slag 1 met harten heer "
+        "in de hand: die vetten had 3 punten meer opgebracht. Dirk won de slag zeker, en harten heer "
+        "ging in slag 2 naar de tegenstanders.",
+    )  # fmt: skip
+
+
+def test_missed_vetten_under_klop_says_the_scoresheet_counts_double() -> None:
+    rec = record(BASE, VETTEN, calls=[(0, "klop")])
+    finding = _only(rec, "missed_vetten")
+    assert (finding.points, finding.severity) == (6.0, Severity.BLUNDER)
+    assert finding.explanation == (
+        "Bert played 7♠ on Dirk's winning 10♣ in trick 1 while holding K♥: smearing it (vetten) would "
+        "have brought 3 more card points (6 on the scoresheet: the deal counted double). Dirk was "
+        "certain to take the trick, and K♥ went to the opponents in trick 2."
+    )
+    assert (
+        "3 kaartpunten meer (6 op het scoreblad: het spel telde dubbel) opgebracht" in finding.explanation_nl
+    )
+
+
+def test_missed_vetten_with_the_solvers_view_adds_what_the_player_could_see() -> None:
+    costs = {1: [view_cost_at(1, 4, 1, "7S", {"7S": 20.0, "KH": 22.5, "8S": 20.0, "9S": 19.0})]}
+    finding = _only(record(BASE, VETTEN), "missed_vetten", costs)
+    assert (finding.points, finding.severity, finding.better) == (2.5, Severity.INACCURACY, (Card.HK,))
+    assert finding.explanation.endswith(
+        "in trick 2. From what Bert could see, smearing K♥ was worth 2.5 card points more on average "
+        "(solver)."
+    )
+    assert finding.explanation_nl.endswith(
+        "in slag 2 naar de tegenstanders. Met wat Bert kon weten, was harten heer vetten gemiddeld "
+        "2,5 kaartpunten meer waard (solver)."
+    )
+
+
+# --------------------------------------------------------------------------- bare_ace_lost
+
+
+def test_bare_ace_lost_reads_in_full() -> None:
+    rec = record(BARE_ACE, ["7C 10C 8C 7S", "JH 10H AH 7H"])
+    assert _read(_only(rec, "bare_ace_lost")) == (
+        "bare_ace_lost", 1, 1, 4, "Bert", "7S", ["AH"], 4.0, Severity.MISTAKE,
+        "Bert's bare ace A♥ (blote aas) fell under Anna's manille 10♥ in trick 2. In trick 1 Dirk was "
+        "certain to take the trick with 10♣, and Bert could have smeared A♥ on it (vetten) instead of "
+        "playing 7♠: 4 more points.",
+        "De blote aas (harten aas) van Bert viel in slag 2 onder de harten manille van Anna. In slag 1 "
+        "won Dirk de slag zeker met klaveren manille, en Bert kon de aas erop vetten in plaats van "
+        "schoppen zeven te spelen: 4 punten meer.",
+    )  # fmt: skip
+
+
+def test_bare_ace_lost_with_the_solvers_view_takes_its_points_from_it() -> None:
+    rec = record(BARE_ACE, ["7C 10C 8C 7S", "JH 10H AH 7H"])
+    costs = {1: [view_cost_at(1, 4, 1, "7S", {"7S": 15.0, "AH": 18.0, "8S": 15.0, "9S": 15.0})]}
+    finding = _only(rec, "bare_ace_lost", costs)
+    assert (finding.points, finding.severity) == (3.0, Severity.INACCURACY)
+    assert finding.explanation.endswith(
+        "instead of playing 7♠: 4 more points. From what Bert could see, smearing A♥ was worth "
+        "3 card points more on average (solver)."
+    )
+    assert finding.explanation_nl.endswith(
+        "te spelen: 4 punten meer. Met wat Bert kon weten, was harten aas vetten gemiddeld 3 kaartpunten "
+        "meer waard (solver)."
+    )
+    # the play that was reported as a bare ace is not reported again as a missed smear
+    assert of_kind(analyse(replay(rec), rec, costs=costs), "missed_vetten") == []
+
+
+# --------------------------------------------------------------------------- wasted_trump
+
+WASTED = ["7C 10C 8C 9D", "KH 7H QH AH", "KC 8S AC JC"]
+"""Bert trumps Dirk's certain 10♣ with his only trump; in trick 3 it would have bought A♣ and K♣."""
+
+
+def test_wasted_trump_reads_in_full_with_the_trick_it_cost() -> None:
+    assert _read(_only(record(ONE_TRUMP, WASTED), "wasted_trump")) == (
+        "wasted_trump", 1, 1, 4, "Bert", "9D", ["KH", "7S", "8S", "9S", "JS", "QS", "KS"], 8.0,
+        Severity.BLUNDER,
+        "Bert trumped with 9♦ in trick 1, a trick Dirk was certain to take with 10♣, while a discard "
+        "was possible (K♥ K♠ Q♠ J♠ 9♠ 8♠ 7♠). In trick 3 Bert had no trump left and 9♦ would have "
+        "taken it: 8 points went to the opponents.",
+        "Bert kocht met troef koeken negen in slag 1, een slag die Dirk zeker won met klaveren manille, "
+        "terwijl afgooien kon (harten heer, schoppen heer, vrouw, boer, negen, acht en zeven). In slag 3 "
+        "had Bert geen troef meer en had koeken negen de slag genomen: 8 punten gingen naar de "
+        "tegenstanders.",
+    )  # fmt: skip
+
+
+def test_wasted_trump_that_cost_nothing_says_so() -> None:
+    finding = _only(record(BASE, ["7C 10C 8C QD"]), "wasted_trump")
+    assert [str(c) for c in finding.better] == ["KH", "7S", "8S", "9S"]
+    assert finding.explanation == (
+        "Bert trumped with Q♦ in trick 1, a trick Dirk was certain to take with 10♣, while a discard "
+        "was possible (K♥ 9♠ 8♠ 7♠). It cost nothing this time."
+    )
+    assert finding.explanation_nl == (
+        "Bert kocht met troef koeken vrouw in slag 1, een slag die Dirk zeker won met klaveren manille, "
+        "terwijl afgooien kon (harten heer, schoppen negen, acht en zeven). Deze keer kostte het niets."
+    )
+
+
+def test_wasted_trump_with_the_solvers_view_names_the_best_discard_first() -> None:
+    legal = ["KH", "9D", "KS", "QS", "JS", "9S", "8S", "7S"]
+    views = {**dict.fromkeys(legal, 30.0), "7S": 34.0, "8S": 33.0}
+    costs = {1: [view_cost_at(1, 4, 1, "9D", views)]}
+    finding = _only(record(ONE_TRUMP, WASTED), "wasted_trump", costs)
+    assert (finding.points, finding.severity, finding.better) == (4.0, Severity.MISTAKE, (Card.S7, Card.S8))
+    assert finding.explanation == (
+        "Bert trumped with 9♦ in trick 1, a trick Dirk was certain to take with 10♣, while a discard was "
+        "possible (8♠ 7♠). From what Bert could see, discarding 7♠ was worth 4 card points more on "
+        "average (solver). In trick 3 Bert had no trump left and 9♦ would have taken it: 8 points went "
+        "to the opponents."
+    )
+    assert finding.explanation_nl == (
+        "Bert kocht met troef koeken negen in slag 1, een slag die Dirk zeker won met klaveren manille, "
+        "terwijl afgooien kon (schoppen acht en zeven). Met wat Bert kon weten, was schoppen zeven "
+        "afgooien gemiddeld 4 kaartpunten meer waard (solver). In slag 3 had Bert geen troef meer en had "
+        "koeken negen de slag genomen: 8 punten gingen naar de tegenstanders."
+    )
+
+
+# --------------------------------------------------------------------------- points_thrown, unsafe_vetten
+
+
+def test_points_thrown_reads_in_full() -> None:
+    """Dirk, last, throws the master 10♣ onto Anna's 10♦ in a muil instead of J♠."""
+    rec = record(THROWN, ["10D 7D JD 10C", "7C 9C 7S AC", "KC 8C QC 8S"], dealer=3, trump=None)
+    assert _read(_only(rec, "points_thrown")) == (
+        "points_thrown", 1, 1, 4, "Dirk", "10C", ["JS"], 8.0, Severity.BLUNDER,
+        "Dirk threw 10♣ onto Anna's 10♦ in trick 1, a trick the opponents were certain to take, while "
+        "J♠ could be given instead: no card left could take 10♣ (a master), so keeping it would have "
+        "saved 4 card points (8 on the scoresheet: the deal counted double).",
+        "Dirk gooide klaveren manille op de koeken manille van Anna in slag 1, een slag die de "
+        "tegenstanders zeker wonnen, terwijl schoppen boer ook mocht: geen kaart kon de manille nog "
+        "nemen, dus houden had 4 kaartpunten (8 op het scoreblad: het spel telde dubbel) gespaard.",
+    )  # fmt: skip
+
+
+def test_points_thrown_in_a_plain_deal_names_the_cheapest_card() -> None:
+    rec = record(ACE_UNDER_TEN, ["10D 7D JD AD", "7H JH AH 8D", "KS AS 9D KD"])
+    assert _read(_only(rec, "points_thrown")) == (
+        "points_thrown", 1, 1, 4, "Bert", "AD", ["8D"], 4.0, Severity.MISTAKE,
+        "Bert threw A♦ onto Carla's 10♦ in trick 1, a trick the opponents were certain to take, while "
+        "8♦ could be given instead: no card left could take A♦ (a master), so keeping it would have "
+        "saved 4 points.",
+        "Bert gooide koeken aas op de koeken manille van Carla in slag 1, een slag die de tegenstanders "
+        "zeker wonnen, terwijl koeken acht ook mocht: geen kaart kon de aas nog nemen, dus houden had "
+        "4 punten gespaard.",
+    )  # fmt: skip
+
+
+def test_unsafe_vetten_reads_in_full() -> None:
+    """Carla smears 10♣ on Anna's K♦ before Dirk, who takes it with A♦, has played."""
+    tricks = ["KD 7D 10C AD", "10D 7H 8D 8S", "KC 7C JC AC", "QC KS 8C QH"]
+    rec = record(UNSAFE, tricks, dealer=3, trump=None)
+    assert _read(_only(rec, "unsafe_vetten")) == (
+        "unsafe_vetten", 1, 1, 3, "Carla", "10C", ["7S"], 10.0, Severity.BLUNDER,
+        "Carla smeared 10♣ (vetten) on Anna's K♦ in trick 1 before the trick was safe: an opponent still "
+        "to play could beat it, and Dirk took the trick. No card left could take 10♣ (a master); giving "
+        "7♠ would have saved 5 card points (10 on the scoresheet: the deal counted double).",
+        "Carla vette klaveren manille op de koeken heer van Anna in slag 1 voor de slag zeker was: een "
+        "tegenstander na Carla kon er nog over, en Dirk won de slag. Geen kaart kon de manille nog "
+        "nemen; met schoppen zeven was 5 kaartpunten (10 op het scoreblad: het spel telde dubbel) "
+        "gespaard.",
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------- trump_overspent, master_trump_smeared
+
+
+def test_trump_overspent_last_to_play_reads_in_full() -> None:
+    rec = record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"])
+    assert _read(_only(rec, "trump_overspent")) == (
+        "trump_overspent", 1, 1, 4, "Bert", "10D", ["7D"], 4.0, Severity.MISTAKE,
+        "Bert took trick 1, last to play, with 10♦ while 7♦ would have taken it for certain: no trump "
+        "out could beat 10♦, so kept it was a sure trick later. In trick 2, 7♦ fell to the opponents; "
+        "10♦ in its place would have taken that trick: 4 points went to the opponents.",
+        "Bert nam slag 1 als laatste met koeken manille, terwijl koeken zeven de slag ook zeker had "
+        "genomen: geen troef kon koeken manille nog nemen, dus gehouden was dat later een zekere slag. "
+        "In slag 2 viel koeken zeven bij de tegenstanders; koeken manille had in de plaats die slag "
+        "genomen: 4 punten gingen naar de tegenstanders.",
+    )  # fmt: skip
+
+
+def test_trump_overspent_second_to_play_does_not_say_last() -> None:
+    rec = record(TRUMP_LEAD, ["10D 9D 7H JD", "7D AD 8H 7S", "8D 9H QC KD"], dealer=3)
+    finding = _only(rec, "trump_overspent")
+    assert finding.explanation.startswith(
+        "Bert took trick 2 with A♦ while 8♦ would have taken it for certain"
+    )
+    assert finding.explanation_nl.startswith("Bert nam slag 2 met koeken aas, terwijl koeken acht")
+
+
+def test_trump_overspent_with_the_solvers_view_reads_in_full() -> None:
+    rec = record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"])
+    costs = {1: [view_cost_at(1, 4, 1, "10D", {"10D": 20.0, "7D": 23.0})]}
+    finding = _only(rec, "trump_overspent", costs)
+    assert (finding.points, finding.severity) == (3.0, Severity.INACCURACY)
+    assert finding.explanation == (
+        "Bert took trick 1, last to play, with 10♦ while 7♦ would have taken it for certain: no trump out "
+        "could beat 10♦, so kept it was a sure trick later. From what Bert could see, playing 7♦ was "
+        "worth 3 card points more on average (solver). In trick 2, 7♦ fell to the opponents; 10♦ in its "
+        "place would have taken that trick: 4 points went to the opponents."
+    )
+    assert finding.explanation_nl == (
+        "Bert nam slag 1 als laatste met koeken manille, terwijl koeken zeven de slag ook zeker had "
+        "genomen: geen troef kon koeken manille nog nemen, dus gehouden was dat later een zekere slag. "
+        "Met wat Bert kon weten, was koeken zeven spelen gemiddeld 3 kaartpunten meer waard (solver). "
+        "In slag 2 viel koeken zeven bij de tegenstanders; koeken manille had in de plaats die slag "
+        "genomen: 4 punten gingen naar de tegenstanders."
+    )
+
+
+def test_master_trump_smeared_reads_in_full() -> None:
+    rec = record(ACE_ON_MANILLE, ["10D 8D AD QD", "7H AH 7D KD"], dealer=2)
+    assert _read(_only(rec, "master_trump_smeared")) == (
+        "master_trump_smeared", 1, 1, 3, "Bert", "AD", ["7D"], 7.0, Severity.BLUNDER,
+        "Bert put A♦ on Dirk's 10♦ in trick 1, a trick Dirk was certain to take, while 7♦ could be "
+        "played: no trump out could beat A♦, so kept it was a sure trick later. In trick 2, 7♦ fell to "
+        "the opponents; A♦ in its place would have taken that trick: 7 points went to the opponents.",
+        "Bert legde koeken aas op de koeken manille van Dirk in slag 1, een slag die Dirk zeker won, "
+        "terwijl koeken zeven ook mocht: geen troef kon koeken aas nog nemen, dus gehouden was dat later "
+        "een zekere slag. In slag 2 viel koeken zeven bij de tegenstanders; koeken aas had in de plaats "
+        "die slag genomen: 7 punten gingen naar de tegenstanders.",
+    )  # fmt: skip
+
+
+def test_master_trump_smeared_that_cost_nothing_says_so() -> None:
+    finding = _only(record(ACE_ON_MANILLE, ["10D 8D AD QD"], dealer=2), "master_trump_smeared")
+    assert finding.explanation.endswith("so kept it was a sure trick later. It cost nothing this time.")
+    assert finding.explanation_nl.endswith("later een zekere slag. Deze keer kostte het niets.")
+
+
+# --------------------------------------------------------------------------- the demo's wasted trumps
+
+DEMO = Path(__file__).resolve().parent.parent / "data" / "demo.jsonl"
+
+
+def _demo(match_id: str) -> Record:
+    with open(DEMO, encoding="utf-8") as lines:
+        return next(loads(line) for line in lines if f'"id":"{match_id}"' in line)
+
+
+def _card_play(match_id: str, deal: int) -> list[tuple[object, ...]]:
+    """The card-play findings of one deal of the demo: kind, trick, play, player, card, the better
+    cards, the points and the explanation."""
+    rec = _demo(match_id)
+    return [
+        (f.kind, f.trick, f.play, f.player, str(f.card), [str(c) for c in f.better], f.points, f.explanation)
+        for f in analyse_record(rec)
+        if f.deal == deal and f.trick is not None and f.category is Category.STRATEGY
+    ]
+
+
+# Each deal was read against its cards (hands and tricks): the trick a kept trump would have taken
+# is one the opponents took, in which the player, with no trump left, led or discarded; a lead that
+# only came to the player through the wasted trump's own trick is none (the partner would have led).
+DEMO_WASTED_TRUMPS = {
+    # the player led trick 8 with no trump left; the kept 10♠ (the top trump) takes it
+    ("hoekske-2026-02-11-4", 8): [
+        ("wasted_trump", 1, 4, "Jozef", "10S", ["7D", "QD", "9C", "10C"], 9.0,
+         "Jozef trumped with 10♠ in trick 1, a trick Griet was certain to take with K♥, while a discard "
+         "was possible (Q♦ 7♦ 10♣ 9♣). In trick 8 Jozef had no trump left and 10♠ would have taken it: "
+         "9 points went to the opponents."),
+    ],
+    # the lead of trick 6 came from a later trick Frans took with a second trump, not from trick 3's
+    ("hoekske-2026-05-15-1", 12): [
+        ("wasted_trump", 3, 4, "Frans", "10C", ["9D", "JD", "7S", "8S"], 8.0,
+         "Frans trumped with 10♣ in trick 3, a trick Hendrik was certain to take with 7♣, while a discard "
+         "was possible (J♦ 9♦ 8♠ 7♠). In trick 6 Frans had no trump left and 10♣ would have taken it: "
+         "8 points went to the opponents."),
+    ],
+    # Carla, void in hearts and out of trumps, discards 10♣ on Dirk's A♥ in trick 8
+    ("sport-2026-04-10-4", 5): [
+        ("wasted_trump", 6, 4, "Carla", "AD", ["10C"], 15.0,
+         "Carla trumped with A♦ in trick 6, a trick Jozef was certain to take with A♠, while a discard "
+         "was possible (10♣). In trick 8 Carla had no trump left and A♦ would have taken it: 15 points "
+         "went to the opponents."),
+    ],
+    ("hoekske-2026-01-30-2", 3): [
+        ("wasted_trump", 3, 4, "Hendrik", "10C", ["7S", "JS", "KS"], 8.0,
+         "Hendrik trumped with 10♣ in trick 3, a trick Carla was certain to take with 10♦, while a "
+         "discard was possible (K♠ J♠ 7♠). In trick 7 Hendrik had no trump left and 10♣ would have taken "
+         "it: 8 points went to the opponents."),
+    ],
+    ("zwaan-2026-01-24-1", 16): [
+        ("wasted_trump", 5, 4, "Carla", "10H", ["AD", "7S", "QS"], 4.0,
+         "Carla trumped with 10♥ in trick 5, a trick Jozef was certain to take with K♣, while a discard "
+         "was possible (A♦ Q♠ 7♠). In trick 8 Carla had no trump left and 10♥ would have taken it: "
+         "4 points went to the opponents."),
+    ],
+    ("hoekske-2026-03-16-2", 7): [
+        ("wasted_trump", 5, 4, "Anna", "10H", ["QC", "KC", "JS"], 6.0,
+         "Anna trumped with 10♥ in trick 5, a trick Hendrik was certain to take with 10♦, while a discard "
+         "was possible (K♣ Q♣ J♠). In trick 8 Anna had no trump left and 10♥ would have taken it: "
+         "6 points went to the opponents."),
+    ],
+    # Hendrik ruffed Bert's K♠ lead with 7♦ and Ilse, last and void in spades, overtrumped him
+    ("zwaan-2026-01-09-4", 1): [
+        ("wasted_trump", 3, 4, "Ilse", "10D", ["8H", "9H"], 0.0,
+         "Ilse trumped with 10♦ in trick 3, a trick Hendrik was certain to take with 7♦, while a discard "
+         "was possible (9♥ 8♥). It cost nothing this time."),
+    ],
+    # Jozef led trick 7 only because the wasted 10♣ and his next trumps kept taking the tricks
+    ("hoekske-2026-02-13-1", 1): [
+        ("wasted_trump", 5, 4, "Jozef", "10C", ["8H", "10H", "AD"], 0.0,
+         "Jozef trumped with 10♣ in trick 5, a trick Griet was certain to take with Q♠, while a discard "
+         "was possible (10♥ 8♥ A♦). It cost nothing this time."),
+    ],
+    # Bert still held J♦ when Griet led diamonds in trick 5: he had to follow, a kept trump changes nothing
+    ("zwaan-2026-01-18-2", 9): [
+        ("wasted_trump", 3, 4, "Bert", "10S", ["JD", "7C"], 0.0,
+         "Bert trumped with 10♠ in trick 3, a trick Dirk was certain to take with J♠, while a discard "
+         "was possible (J♦ 7♣). It cost nothing this time."),
+    ],
+    # the lead of trick 7 came to Frans through the wasted 10♦'s trick and the next he took
+    ("zwaan-2026-01-09-5", 5): [
+        ("wasted_trump", 5, 4, "Frans", "10D", ["8C"], 0.0,
+         "Frans trumped with 10♦ in trick 5, a trick Ilse was certain to take with 9♦, while a discard "
+         "was possible (8♣). It cost nothing this time."),
+    ],
+    # Carla led trick 7 only because the wasted A♥ took trick 6; trick 7 is not the last
+    ("zwaan-2026-01-21-1", 14): [
+        ("wasted_trump", 6, 4, "Carla", "AH", ["9D", "AD"], 0.0,
+         "Carla trumped with A♥ in trick 6, a trick Els was certain to take with 10♠, while a discard "
+         "was possible (A♦ 9♦). It cost nothing this time."),
+    ],
+    ("sport-2026-01-13-2", 8): [
+        ("wasted_trump", 5, 4, "Jozef", "7D", ["9H", "QH"], 0.0,
+         "Jozef trumped with 7♦ in trick 5, a trick Dirk was certain to take with A♣, while a discard "
+         "was possible (Q♥ 9♥). It cost nothing this time."),
+    ],
+    ("zwaan-2026-01-21-3", 1): [
+        ("wasted_trump", 1, 4, "Hendrik", "10D", ["8H", "9H", "JH", "9C", "AC"], 0.0,
+         "Hendrik trumped with 10♦ in trick 1, a trick Carla was certain to take with 10♠, while a discard "
+         "was possible (J♥ 9♥ 8♥ A♣ 9♣). It cost nothing this time."),
+        ("missed_vetten", 7, 3, "Hendrik", "8H", ["JH"], 1.0,
+         "Hendrik played 8♥ on Carla's winning 8♦ in trick 7 while holding J♥: smearing it (vetten) would "
+         "have brought 1 more point. Carla was certain to take the trick, and J♥ went to the opponents in "
+         "trick 8."),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("match_id", "deal"), list(DEMO_WASTED_TRUMPS))
+def test_the_demos_wasted_trumps_name_the_trick_the_trump_would_have_taken(match_id: str, deal: int) -> None:
+    """docs/findings.md: a wasted trump costs the points of the later trick the opponents took that
+    the kept trump would have bought, or nothing when no trick shows it."""
+    assert _card_play(match_id, deal) == DEMO_WASTED_TRUMPS[match_id, deal]
+
+
+# --------------------------------------------------------------------------- wasted_trump: what it cost
+
+# ONE_TRUMP, but Anna holds A♣ and Carla 7♦: after trick 1 Carla has no club and holds Q♦ J♦.
+OVERBOUGHT = [
+    "AH 10H 8C KC QC 9C AC KD",  # Anna
+    "KH 9D KS QS JS 9S 8S 7S",  # Bert
+    "9H 8H 7H 7C 7D QD JD 8D",  # Carla
+    "JH QH 10C JC 10S AS 10D AD",  # Dirk
+]
+# The same, but Carla keeps a club (9♣) and Anna the 7♦: Carla must follow clubs in trick 3.
+FOLLOWED = [
+    "AH 10H 8C KC QC 7D AC KD",  # Anna
+    "KH 9D KS QS JS 9S 8S 7S",  # Bert
+    "9H 8H 7H 7C 9C QD JD 8D",  # Carla
+    "JH QH 10C JC 10S AS 10D AD",  # Dirk
+]
+
+
+def test_a_wasted_trump_costs_nothing_where_an_opponent_after_the_player_would_have_overbought_it() -> None:
+    """Trick 3: Anna leads A♣, Bert (no club, no trump left) discards. Had Bert kept his 9♦ and
+    trumped, Carla, after him and out of clubs, holds Q♦ and J♦ and would have overbought it: the
+    trick proves nothing. When Carla must follow clubs, the kept 9♦ takes the trick (A♣ and J♣)."""
+    tricks = ["7C 10C 8C 9D", "KH 7H QH AH"]
+    overbought = _only(record(OVERBOUGHT, [*tricks, "AC 8S 8H JC"]), "wasted_trump")
+    assert (overbought.points, overbought.severity) == (0.0, Severity.INFO)
+    assert overbought.explanation.endswith("It cost nothing this time.")
+    followed = _only(record(FOLLOWED, [*tricks, "AC 8S 9C JC"]), "wasted_trump")
+    assert (followed.points, followed.severity) == (5.0, Severity.BLUNDER)
+    assert followed.explanation.endswith(
+        "In trick 3 Bert had no trump left and 9♦ would have taken it: 5 points went to the opponents."
+    )
+
+
+def test_a_wasted_trump_under_klop_costs_the_later_trick_doubled() -> None:
+    finding = _only(record(ONE_TRUMP, WASTED, calls=[(0, "klop")]), "wasted_trump")
+    assert (finding.points, finding.severity) == (16.0, Severity.BLUNDER)
+    assert finding.explanation.endswith("9♦ would have taken it: 16 points went to the opponents.")
+    assert finding.explanation_nl.endswith("de slag genomen: 16 punten gingen naar de tegenstanders.")
+
+
+def test_a_wasted_trump_with_the_solvers_view_keeps_the_discards_worth_half_a_card_point_best_first() -> None:
+    """docs/findings.md: with the solver's costs a discard must be worth at least half a card point
+    more from the player's view; ``better`` lists them best first, and the points are the best one's
+    gain (to two decimals) times the deal's multiplier."""
+    rec = record(ONE_TRUMP, WASTED, calls=[(0, "klop")])
+    legal = ["KH", "9D", "KS", "QS", "JS", "9S", "8S", "7S"]
+    views = {**dict.fromkeys(legal, 30.0), "8S": 31.234, "7S": 30.5}
+    finding = _only(rec, "wasted_trump", {1: [view_cost_at(1, 4, 1, "9D", views)]})
+    assert finding.better == (Card.S8, Card.S7)
+    # judged on the solver's scale (1.2 card points: info), not on the scoresheet's 2.47
+    assert (finding.points, finding.severity) == (2.47, Severity.INFO)
+    assert "(8♠ 7♠). From what Bert could see, discarding 8♠ was worth 1.2 card points" in finding.explanation
+
+
+# Bert's only trump is 9♦; Dirk holds no trump and no club but the 10♣; Carla keeps K♣ Q♣ J♣.
+ONE_POINT = [
+    "AH 8C 9C AC 10D AD KD 7D",  # Anna
+    "KH 9D KS QS JS 9S 8S 7S",  # Bert
+    "7H 7C JC QC KC QD JD 8D",  # Carla
+    "10H QH JH 9H 8H 10C 10S AS",  # Dirk
+]
+
+
+def test_a_wasted_trump_that_cost_one_point_says_it_in_the_singular() -> None:
+    """Trick 3: Anna leads 9♣, Bert (no club, no trump left) discards, Carla takes it with J♣: the
+    kept 9♦ would have bought that trick, 1 point ("1 punt ging"). With Q♣ under klop: 2 card points
+    doubled, 4 points ("4 punten gingen")."""
+    tricks = ["7C 10C 8C 9D", "KH 7H QH AH"]
+    one = _only(record(ONE_POINT, [*tricks, "9C 8S JC 8H"]), "wasted_trump")
+    assert (one.points, one.severity) == (1.0, Severity.INACCURACY)
+    assert one.explanation.endswith("9♦ would have taken it: 1 point went to the opponents.")
+    assert one.explanation_nl.endswith("de slag genomen: 1 punt ging naar de tegenstanders.")
+    doubled = _only(record(ONE_POINT, [*tricks, "9C 8S QC 8H"], calls=[(0, "klop")]), "wasted_trump")
+    assert (doubled.points, doubled.severity) == (4.0, Severity.MISTAKE)
+    assert doubled.explanation_nl.endswith("de slag genomen: 4 punten gingen naar de tegenstanders.")
+
+
+# ------------------------------------------------------------- points_thrown: the kept card's chance
+
+# docs/findings.md: a master point card thrown to the opponents is flagged only when a later trick
+# shows that keeping it would have paid: a trick the player led, a trick of its suit the partner led
+# and no trump took (any such trick for a trump), or a trick the team took on which the player
+# discarded; the search stops where the player really gave the cheaper card.
+DEMO_THROWN = {
+    # spades trumps: Els throws the master 10♥ onto Hendrik's trump lead in trick 7; in trick 8 Carla
+    # takes Hendrik's club lead while Els, out of clubs, discards J♦: the 10♥ could have gone there
+    ("zwaan-2026-01-21-1", 6): [
+        ("points_thrown", 7, 2, "Els", "10H", ["JD"], 4.0),
+    ],
+    # the master K♠ (trumps) would have taken trick 8, which Ilse led in trumps for the team
+    ("zwaan-2026-07-02-5", 23): [
+        ("missed_vetten", 5, 4, "Jozef", "8C", ["KC"], 3.0),
+        ("points_thrown", 6, 4, "Els", "KS", ["JS"], 2.0),
+    ],
+    ("zwaan-2026-01-21-3", 10): [
+        ("missed_vetten", 5, 3, "Els", "7D", ["QH"], 4.0),
+    ],
+    # the better card is the cheapest that does the job (Q♠, not K♦)
+    ("hoekske-2026-04-18-1", 14): [
+        ("points_thrown", 5, 4, "Jozef", "AD", ["QS"], 2.0),
+    ],
+    # Bert's A♦ thrown with only A♣ beside it: a card of the same points is no cheaper card
+    ("zwaan-2026-01-09-5", 13): [],
+    # a point card thrown where no later trick gives the kept card a chance: nothing is said
+    ("zwaan-2026-02-02-2", 3): [],
+    ("sport-2026-01-13-1", 2): [],
+    ("zwaan-2026-01-09-1", 10): [],
+    ("zwaan-2026-01-09-3", 21): [],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("match_id", "deal"), list(DEMO_THROWN))
+def test_the_demos_thrown_points_are_flagged_only_with_a_later_chance_for_the_kept_card(
+    match_id: str, deal: int
+) -> None:
+    assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_THROWN[match_id, deal]
+
+
+def test_a_card_kept_for_the_partners_lead_of_its_suit_counts_only_without_a_trump_in_that_trick() -> None:
+    """A random match (``tests/factories.py``, seed 90), deal 5, hearts trumps: Bert leads Q♥ in
+    trick 4, and Carla and Anna, out of trumps, throw their master 10♣ and K♣ onto it. Carla leads
+    7♣ in trick 6 (the 10♣ led instead takes it); Anna follows with J♣ on Carla's club lead, a trick
+    no trump took (K♣ kept would have taken it): both cards had a later chance."""
+    rec = random_record(90, deals=6)
+    found = [
+        (f.kind, f.trick, f.player, str(f.card), [str(c) for c in f.better], f.points)
+        for f in analyse_record(rec)
+        if f.deal == 5 and f.kind == "points_thrown"
+    ]
+    assert found == [
+        ("points_thrown", 4, "Carla", "10C", ["7C"], 5.0),
+        ("points_thrown", 4, "Anna", "KC", ["9C"], 3.0),
+    ]
+
+
+DEMO_SPENT_TRUMPS = {
+    # Carla's A♦ takes trick 3, but Hendrik, after her, held K♦ and Q♦: her 7♦ would not have held it
+    ("zwaan-2026-01-21-4", 8): [],
+    # clubs trumps: Hendrik puts A♣ on Frans's trump lead 10♣; his 8♣ falls to the opponents in trick 8
+    ("zwaan-2026-01-09-3", 19): [
+        ("master_trump_smeared", 7, 4, "Hendrik", "AC", ["8C"], 3.0),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("match_id", "deal"), list(DEMO_SPENT_TRUMPS))
+def test_the_demos_spent_trumps_only_where_the_lower_trump_did_the_job_for_certain(
+    match_id: str, deal: int
+) -> None:
+    assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_SPENT_TRUMPS[match_id, deal]
+
+
+# --------------------------------------------------------------------------- the solver's view of a play
+
+
+def test_a_play_whose_costs_lack_a_candidate_card_is_judged_by_the_cards_alone() -> None:
+    """The solver's values of Bert's play miss the K♥ (a cost row from an older run, say): the
+    view cannot compare it, so the smear is judged as without costs, at K♥'s 3 points."""
+    partial = view_cost_at(1, 4, 1, "7S", {"7S": 20.0, "8S": 20.0, "9S": 19.0})
+    finding = _only(record(BASE, VETTEN), "missed_vetten", {1: [partial]})
+    assert (finding.points, finding.severity) == (3.0, Severity.MISTAKE)
+    assert "on average (solver)" not in finding.explanation
+
+
+def test_a_smear_worth_no_more_from_the_players_view_at_zero_card_points_is_not_flagged() -> None:
+    """Every card worth 0 card points from Bert's view (his team takes nothing more whatever he
+    plays): keeping K♥ back was no mistake he could see."""
+    nothing = view_cost_at(1, 4, 1, "7S", {"7S": 0.0, "KH": 0.0, "8S": 0.0, "9S": 0.0})
+    rec = record(BASE, VETTEN)
+    assert of_kind(analyse(replay(rec), rec, costs={1: [nothing]}), "missed_vetten") == []
+
+
+# ------------------------------------------------------------------ trump_overspent: two lower trumps
+
+# MANILLE_LAST, but Bert holds 8♦ beside 7♦ (Anna the K♠): two lower trumps would have taken trick 1.
+TWO_LOWER = [
+    "AC KC QC JC AH KH KS 9D",  # Anna
+    "10D 8D 7D QS JS 9S 8S 7S",  # Bert
+    "7C AD KD QH JH 9H 8H 7H",  # Carla
+    "8C 9C 10C QD JD 10H 10S AS",  # Dirk
+]
+
+
+def test_trump_overspent_counts_the_costliest_trick_a_lower_trump_fell_in() -> None:
+    """Bert spends 10♦ last to play on Anna's A♣. His 8♦ falls to Carla's K♦ in trick 2 (4 points),
+    his 7♦ to her A♦ in trick 3 (9 points): the 10♦ in the 7♦'s place would have taken trick 3, the
+    costlier one, and that is what the finding counts."""
+    rec = record(TWO_LOWER, ["7C 8C AC 10D", "8D KD JD 9D", "AD QD KS 7D"])
+    finding = _only(rec, "trump_overspent")
+    assert (finding.better, finding.points, finding.severity) == ((Card.D7, Card.D8), 9.0, Severity.BLUNDER)
+    assert finding.explanation.endswith(
+        "while 7♦ or 8♦ would have taken it for certain: no trump out could beat 10♦, so kept it was a sure "
+        "trick later. In trick 3, 7♦ fell to the opponents; 10♦ in its place would have taken that trick: "
+        "9 points went to the opponents."
+    )
+
+
+def test_trump_overspent_under_klop_costs_the_later_trick_doubled() -> None:
+    finding = _only(
+        record(MANILLE_LAST, ["7C 8C AC 10D", "7D KD JD 8D"], calls=[(0, "klop")]), "trump_overspent"
+    )
+    assert (finding.points, finding.severity) == (8.0, Severity.BLUNDER)
+    assert finding.explanation_nl.endswith("die slag genomen: 8 punten gingen naar de tegenstanders.")
+
+
+def test_trump_overspent_with_the_solvers_view_lists_the_lower_trumps_best_first() -> None:
+    """With the solver's costs a lower trump must be worth at least half a card point more (the 7♦
+    exactly that); the better trumps are listed best first, and the points are the best one's gain
+    to two decimals, doubled by the klop, on the solver's scale an info (1.2 card points)."""
+    rec = record(TWO_LOWER, ["7C 8C AC 10D"], calls=[(0, "klop")])
+    views = {
+        "10D": 20.0,
+        "8D": 21.234,
+        "7D": 20.5,
+        "QS": 20.0,
+        "JS": 20.0,
+        "9S": 20.0,
+        "8S": 20.0,
+        "7S": 20.0,
+    }
+    finding = _only(rec, "trump_overspent", {1: [view_cost_at(1, 4, 1, "10D", views)]})
+    assert finding.better == (Card.D8, Card.D7)
+    assert (finding.points, finding.severity) == (2.47, Severity.INFO)
+    assert finding.explanation.endswith(
+        "while 8♦ or 7♦ would have taken it for certain: no trump out could beat 10♦, so kept it was a sure "
+        "trick later. From what Bert could see, playing 8♦ was worth 1.2 card points more on average "
+        "(solver)."
+    )
+
+
+# MANILLE_LAST, but Dirk holds no trump and Anna J♦ K♦: Bert's 7♦ falls in a trick of 1 point.
+ONE_POINT_TRUMP = [
+    "AC KC QC JC AH KH JD KD",  # Anna
+    "10D 7D KS QS JS 9S 8S 7S",  # Bert
+    "7C AD 9D QD 8D QH JH 9H",  # Carla
+    "8C 9C 10C 8H 7H 10H 10S AS",  # Dirk
+]
+
+
+def test_a_spent_trump_that_cost_one_point_says_it_in_the_singular() -> None:
+    """Trick 2: Bert leads 7♦, Carla 9♦, Dirk (no trump) 7♥, Anna J♦: 1 point, which the 10♦ kept
+    would have taken ("1 punt ging")."""
+    finding = _only(record(ONE_POINT_TRUMP, ["7C 8C AC 10D", "7D 9D 7H JD"]), "trump_overspent")
+    assert (finding.points, finding.severity) == (1.0, Severity.INACCURACY)
+    assert finding.explanation.endswith("would have taken that trick: 1 point went to the opponents.")
+    assert finding.explanation_nl.endswith("die slag genomen: 1 punt ging naar de tegenstanders.")
+
+
+DEMO_SMEARS = {
+    # Carla's A♣ on Frans's 8♣ in trick 5 was her own trick in the end: no unsafe smear
+    ("zwaan-2026-01-21-2", 8): [
+        ("bare_ace_lost", 4, 3, "Carla", "9S", ["AD"], 8.0),
+        ("points_thrown", 6, 2, "Els", "AS", ["8D"], 8.0),
+        ("points_thrown", 6, 4, "Hendrik", "JH", ["7D"], 2.0),
+    ],
+    # Hendrik's A♥ on Anna's 9♣ in trick 6 while he could ruff: whether to ruff is the question there
+    ("zwaan-2026-07-30-1", 4): [],
+    # the K♥ just above the Q♥ played is a card to smear as any other
+    ("zwaan-2026-01-09-3", 18): [
+        ("missed_vetten", 3, 4, "Hendrik", "QH", ["KH"], 1.0),
+    ],
+    # trick 4: Hendrik keeps A♣ back (the top club: a judgement call, not flagged), and Q♣ is
+    # weighed all the same
+    ("zwaan-2026-01-09-1", 2): [
+        ("missed_vetten", 4, 4, "Hendrik", "7C", ["QC"], 2.0),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("match_id", "deal"), list(DEMO_SMEARS))
+def test_the_demos_smears_are_judged_on_every_card_of_the_hand(match_id: str, deal: int) -> None:
+    assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_SMEARS[match_id, deal]
+
+
+def test_missed_vetten_with_several_cards_to_smear_names_the_best_and_lists_them_best_first() -> None:
+    """zwaan-2026-02-02-3, deal 3, trick 3: Carla plays 7♣ on Frans's certain 10♠ holding K♦, Q♦ and
+    J♣, all lost later. By the cards the K♦ (3 points) is the card to smear; with the solver's view
+    the one worth most from where Carla sat (K♦ here, 1.234 card points, to two decimals), the
+    others listed after it best first, the Q♦ (exactly half a card point) among them."""
+    rec = _demo("zwaan-2026-02-02-3")
+    assert _card_play("zwaan-2026-02-02-3", 3) == [
+        ("missed_vetten", 3, 4, "Carla", "7C", ["KD", "QD", "JC"], 3.0,
+         "Carla played 7♣ on Frans's winning 10♠ in trick 3 while holding K♦: smearing it (vetten) would "
+         "have brought 3 more points. Frans was certain to take the trick, and K♦ went to the opponents "
+         "in trick 4."),
+    ]  # fmt: skip
+    view = view_cost_at(3, 4, 1, "7C", {"7C": 10.0, "QD": 10.5, "KD": 11.234, "JC": 10.6})
+    (finding,) = [
+        f for f in of_kind(analyse(replay(rec), rec, costs={3: [view]}), "missed_vetten") if f.deal == 3
+    ]
+    assert (finding.better, finding.points, finding.severity) == (
+        (Card.DK, Card.CJ, Card.DQ),
+        1.23,
+        Severity.INFO,
+    )
+    assert finding.explanation.endswith("smearing K♦ was worth 1.2 card points more on average (solver).")
+
+
+def test_a_wasted_trump_looks_past_a_trick_a_higher_trump_took() -> None:
+    """A random match (seed 234), deal 6, hearts trumps: Carla ruffs Anna's certain Q♣ with 7♥ in
+    trick 3. In trick 7 Dirk's 8♥ takes a trick she discarded on: 7♥ kept would not have beaten it.
+    In trick 8, out of clubs and trumps, she discards on Dirk's 10♣: the 7♥ would have taken those
+    10 points."""
+    rec = random_record(234, deals=6)
+    (finding,) = [f for f in of_kind(analyse_record(rec), "wasted_trump") if f.deal == 6]
+    assert (finding.trick, finding.player, finding.card, finding.points) == (3, "Carla", Card.H7, 10.0)
+    assert finding.explanation.endswith(
+        "In trick 8 Carla had no trump left and 7♥ would have taken it: 10 points went to the opponents."
+    )
+
+
+def test_points_thrown_with_the_solvers_view_names_the_card_worth_most_from_the_players_view() -> None:
+    """Dirk throws the master 10♣ in a muil (counted double) holding J♠, Q♠, K♣, K♠, A♣, A♠, all
+    cheaper. With the solver's costs the card to give is the one worth most from Dirk's view, the
+    lower card of two worth alike (Q♠ before K♠), and the points are its gain, doubled; a card worth
+    exactly half a card point more (J♠) is enough for the finding to stand."""
+    rec = record(THROWN, ["10D 7D JD 10C", "7C 9C 7S AC", "KC 8C QC 8S"], dealer=3, trump=None)
+    cheaper = {"KC": 20.2, "AC": 20.2, "AS": 20.2}
+    views = {"10C": 20.0, **cheaper, "QS": 21.234, "KS": 21.234, "JS": 20.5}
+    finding = _only(rec, "points_thrown", {1: [view_cost_at(1, 4, 3, "10C", views)]})
+    assert (finding.better, finding.points, finding.severity) == ((Card.SQ,), 2.47, Severity.INFO)
+    assert finding.explanation.startswith("Dirk threw 10♣ onto Anna's 10♦ in trick 1")
+    assert finding.explanation_nl.startswith("Dirk gooide klaveren manille op de koeken manille van Anna")
+    assert finding.explanation.endswith(
+        "From what Dirk could see, giving Q♠ was worth 1.2 card points more on average (solver)."
+    )
+    assert finding.explanation_nl.endswith(
+        "Met wat Dirk kon weten, was schoppen vrouw geven gemiddeld 1,2 kaartpunten meer waard (solver)."
+    )
+    only_half = {"10C": 20.0, **cheaper, "QS": 20.2, "KS": 20.2, "JS": 20.5}
+    finding = _only(rec, "points_thrown", {1: [view_cost_at(1, 4, 3, "10C", only_half)]})
+    assert (finding.better, finding.points) == ((Card.SJ,), 1.0)
+    nothing = {"10C": 20.0, **cheaper, "QS": 20.2, "KS": 20.2, "JS": 20.2}
+    found = analyse(replay(rec), rec, costs={1: [view_cost_at(1, 4, 3, "10C", nothing)]})
+    assert of_kind(found, "points_thrown") == []
