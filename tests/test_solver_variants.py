@@ -456,3 +456,119 @@ def test_searches_sharing_the_table_keep_their_deals_apart(monkeypatch):
         for index, moment in enumerate(pair):
             together[index].append(searches[index].values(moment.state))
     assert alone == together
+
+
+# --------------------------------------------------------------------------- view costs
+
+
+def _every_layout_by_brute_force(result, moments, number: int) -> list[DealState]:
+    """Every way the cards the person at play ``number`` could not see may lie, found without the
+    analysis's inferences: each hidden card tried in each hidden place, kept when every earlier
+    legal play of the deal stays legal with the hands the layout gives (the engine's rule)."""
+    import itertools
+
+    deal_result, rules = result.deals[0], result.rules
+    moment = moments[number]
+    state = moment.state.move_to_empty_place(moment.seat) if moment.moved else moment.state
+    seen = {moment.seat}
+    if rules.variant == "three_dummy" and moment.seat in (deal_result.dealer, 3):
+        seen = {deal_result.dealer, 3}
+    places: list[tuple[str, int, int]] = []  # (what, seat, pile)
+    hidden: list[int] = []
+    for seat, hand in enumerate(state.hands):
+        if seat not in seen:
+            places += [("hand", seat, 0)] * hand.bit_count()
+            hidden += list(iter_mask(hand))
+    for seat, piles in enumerate(state.table):
+        for number_, pile in enumerate(piles):
+            if len(pile) > 1:
+                places.append(("under", seat, number_))
+                hidden.append(pile[0])
+    chooser = deal_result.dealer if deal_result.chooser is None else deal_result.chooser
+    if deal_result.discards and chooser not in seen:
+        places += [("aside", 0, 0)] * deal_result.discards.bit_count()
+        hidden += list(iter_mask(deal_result.discards))
+    layouts: dict[tuple, DealState] = {}
+    for order in itertools.permutations(hidden):
+        hands = list(state.hands)
+        for seat in range(len(hands)):
+            if seat not in seen:
+                hands[seat] = 0
+        table = [[list(pile) for pile in piles] for piles in state.table]
+        for (what, seat, pile), card in zip(places, order, strict=True):
+            if what == "hand":
+                hands[seat] |= 1 << card
+            elif what == "under":
+                table[seat][pile][0] = card
+        key = (tuple(hands), tuple(tuple(tuple(p) for p in piles) for piles in table))
+        if key in layouts:
+            continue
+        # the hand each seat held at each earlier play: its layout hand and what it played since
+        agrees = True
+        for earlier in moments[:number]:
+            if not earlier.is_legal or not earlier.state.trick:
+                continue
+            before = earlier.state.move_to_empty_place(earlier.seat) if earlier.moved else earlier.state
+            since = [m.card for m in moments[earlier.index : number] if m.seat == earlier.seat]
+            held = hands[earlier.seat] | sum(1 << c for c in since if before.hands[earlier.seat] >> c & 1)
+            then = before._replace(hands=tuple(held if s == earlier.seat else h for s, h in enumerate(before.hands)))
+            if not then.legal_mask() >> earlier.card & 1:
+                agrees = False
+                break
+        if agrees:
+            layouts[key] = state._replace(
+                hands=tuple(hands), table=tuple(tuple(tuple(p) for p in piles) for piles in table)
+            )
+    return list(layouts.values())
+
+
+def _cards_left(state: DealState) -> int:
+    return sum(h.bit_count() for h in state.hands) + sum(len(p) for piles in state.table for p in piles)
+
+
+# six_short's sample ends with every choice either forced or among five hidden hands and the
+# laid-aside cards (100,000 layouts): ``three`` has laid-aside cards and ``six`` six hands
+@pytest.mark.parametrize("name", [n.replace("_", "-") for n in SOLVED_VARIANTS if n != "six_short"])
+def test_variant_view_values_are_the_plain_average_over_every_layout(name: str):
+    """Late in a deal of each variant the layouts are few and all used: each card's view value is
+    the plain average, over every layout of the hidden cards that keeps the earlier plays legal
+    (found here by trying every placement), of a brute-force minimax of that layout."""
+    from manillen_replay.analysis.costs import variant_view_costs
+
+    result = decode_and_replay((SAMPLES / f"variant-{name}.json").read_text())
+    deal_result, rules = result.deals[0], result.rules
+    moments = list(iter_variant_moments(deal_result, rules))
+    # small enough for the brute force; two_open's last face-down card lies among the last ten
+    limit = 10 if rules.variant == "two_open" else 9
+    late = {m.index for m in moments if _cards_left(m.state) <= limit}
+    costs = variant_view_costs(deal_result, rules, samples=400, plays=late)
+    checked = several = 0
+    for number, (moment, cost) in enumerate(zip(moments, costs, strict=True)):
+        state = moment.state
+        if cost.forced or not moment.is_legal or moment.index not in late:
+            continue
+        layouts = _every_layout_by_brute_force(result, moments, number)
+        assert cost.exact and cost.layouts == len(layouts)
+        several += len(layouts) > 1
+        sums: dict[int, float] = {}
+        for layout in layouts:
+            side = layout.team_of(moment.seat)
+            in_play = _cards_points(layout)
+            best: dict[int, int] = {}
+            for _moved, card, value in _choices(layout):
+                ours = value if side == 0 else in_play - value
+                best[card] = max(best.get(card, -1), ours)
+            for card, value in best.items():
+                sums[card] = sums.get(card, 0) + value
+        expected = {card: total / len(layouts) for card, total in sums.items()}
+        assert {int(c): v.view for c, v in cost.values.items()} == pytest.approx(expected)
+        checked += 1
+    assert checked >= 2
+    assert several >= 1, "the endings hide something"
+
+
+def _cards_points(state: DealState) -> int:
+    from manillen_replay.rules import mask_points
+
+    points = sum(mask_points(h) for h in state.hands) + mask_points(sum(1 << c for c in state.trick))
+    return points + sum(mask_points(sum(1 << c for c in p)) for piles in state.table for p in piles)

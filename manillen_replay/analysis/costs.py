@@ -15,7 +15,7 @@ included, with best play by both sides.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -500,6 +500,7 @@ def variant_view_costs(
     hindsight: list[PlayCost] | None = None,
     sequential: bool = True,
     positions: list[int] | None = None,
+    plays: Collection[int] | None = None,
 ) -> list[PlayCost]:
     """:func:`view_costs` for a variant other than ``four``: the same layouts, rule and stopping.
 
@@ -510,6 +511,8 @@ def variant_view_costs(
     the card played is valued as played, as its hindsight cost is.
 
     :param positions: when given, gets the number of positions the searches visited.
+    :param plays: the plays (indexes from 0) to cost from the player's view; the others keep
+        their hindsight cost alone (default: every play).
     :raises SolverError: for a deal the variant search cannot take, or ``samples`` below 1.
     """
     from ..solver.variants import VariantSearch
@@ -519,11 +522,11 @@ def variant_view_costs(
     if hindsight is None:
         hindsight = variant_dd_costs(result, rules)
     trump = None if result.trump is None else int(result.trump)
-    views: dict[int, tuple[dict[Card, float], int, bool, float]] = {}
+    views: dict[int, tuple[dict[Card, float], int, bool, float, float]] = {}
     searched = 0
     for number, (view, cost) in enumerate(zip(iter_variant_views(result, rules), hindsight, strict=True)):
         moment = view.moment
-        if not moment.is_legal or cost.forced:
+        if not moment.is_legal or cost.forced or (plays is not None and number not in plays):
             continue
         rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
         sampler = VariantLayoutSampler(view, result, rules, rng)
@@ -556,15 +559,18 @@ def variant_view_costs(
         if not exact and len(table) > 1:
             best = max(legal_cards, key=lambda c: means[Card(c)])
             error = float((table[:, best] - table[:, 36]).std(ddof=1)) / len(table) ** 0.5
-        views[number] = (means, len(table), exact, error, means_played)  # type: ignore[assignment]
+        views[number] = (means, len(table), exact, error, means_played)
     if positions is not None:
         positions.append(searched)
     costs: list[PlayCost] = []
     for number, cost in enumerate(hindsight):
+        if plays is not None and number not in plays:
+            costs.append(cost)
+            continue
         if number not in views:
             costs.append(_with_view(cost, 0.0 if cost.legal else None, None, 0, False))
             continue
-        means, count, exact, error, played = views[number]  # type: ignore[misc]
+        means, count, exact, error, played = views[number]
         costs.append(_with_view(cost, max(0.0, max(means.values()) - played), means, count, exact, error))
     return costs
 
