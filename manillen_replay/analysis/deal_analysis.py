@@ -148,7 +148,10 @@ def call_reviews(
     threads = workers or default_workers()
     rules = result.rules
     if rules.variant != "four":
-        return []  # the call reviews are four-player only
+        from .variant_calls import variant_call_reviews
+
+        with _timed(spent, "trump review"):
+            return variant_call_reviews(deal, rules, knockers(record, deal), samples, seed=seed)
     full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
     if not full_hands or deal.contract is Contract.BLIND_MUIL:
         return []  # blind muil is called before looking at the cards: no choice to review
@@ -330,7 +333,10 @@ def merge_deals(
     costs: dict[int, list[PlayCost]] = {analysed.deal: analysed.costs for analysed in deals}
     extra: list[Finding] = [finding for analysed in deals for finding in analysed.findings]
     reviews = [review for analysed in deals for review in analysed.reviews]
-    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
+    # the variants' calls are reviewed on layouts drawn uniformly, not given the calls: their
+    # findings stay information, as an uncalibrated contract's (analysis/variant_calls.py)
+    four = result.rules.variant == "four"
+    calibrated = [deal.number for deal in result.deals if four and is_calibrated(deal.contract)]
     knocks = {(review.deal, review.seat): review for call, review in reviews if call == "klop"}
     findings = curate(
         [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated

@@ -230,6 +230,13 @@ class VariantSearch:
                 out[(moved, card)] = out[(moved, (twin & -twin).bit_length() - 1)]
         return out
 
+    def position_value(self, state: DealState) -> int:
+        """Side 0's card points from ``state`` on with best play by both sides (the position's
+        value alone, not each choice's: what a call review needs of a deal's start)."""
+        pos = self._load(state)
+        in_play = int(pos[_variant_kernel.POINTS] + pos[_variant_kernel.TRICK_POINTS])
+        return _search(pos, self._table, self._work, 0, in_play, in_play >> 1, _variant_kernel.NO_CHOICE)
+
     def value_after(self, state: DealState, card: int, *, moved: bool = False) -> int:
         """Side 0's card points from ``state`` on when the seat to play plays ``card`` (legal or not).
 
