@@ -511,7 +511,8 @@ def _every_layout_by_brute_force(result, moments, number: int) -> list[DealState
             before = earlier.state.move_to_empty_place(earlier.seat) if earlier.moved else earlier.state
             since = [m.card for m in moments[earlier.index : number] if m.seat == earlier.seat]
             held = hands[earlier.seat] | sum(1 << c for c in since if before.hands[earlier.seat] >> c & 1)
-            then = before._replace(hands=tuple(held if s == earlier.seat else h for s, h in enumerate(before.hands)))
+            hands_then = tuple(held if s == earlier.seat else h for s, h in enumerate(before.hands))
+            then = before._replace(hands=hands_then)
             if not then.legal_mask() >> earlier.card & 1:
                 agrees = False
                 break
@@ -544,7 +545,6 @@ def test_variant_view_values_are_the_plain_average_over_every_layout(name: str):
     costs = variant_view_costs(deal_result, rules, samples=400, plays=late)
     checked = several = 0
     for number, (moment, cost) in enumerate(zip(moments, costs, strict=True)):
-        state = moment.state
         if cost.forced or not moment.is_legal or moment.index not in late:
             continue
         layouts = _every_layout_by_brute_force(result, moments, number)
