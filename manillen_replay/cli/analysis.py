@@ -327,9 +327,9 @@ def analyze(
     (stored in `play_costs` and `card_values`, shown in the dashboard's deal replay), reports
     costly cards and calls, and sharpens the strategy detectors with what each player could
     see, in every variant (docs/solver.md). Progress goes to stderr from the first deal: deals
-    done, deals a second, time left. Then runs each coach detector given with --detectors over the whole archive
-    (read-only) and stores its rows as findings named after it. List them with `manillen
-    findings` (`--top 3`: the costliest).
+    done, deals a second, time left. Then runs each coach detector given with --detectors over
+    the whole archive (read-only) and stores its rows as findings named after it. List them
+    with `manillen findings` (`--top 3`: the costliest).
 
     The dashboard may stay open: the matches are read and solved beside it, and each one is
     stored in a turn of its own; when the archive is held, the command says by whom and waits
