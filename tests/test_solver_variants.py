@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from manillen_replay.analysis.accuracy import deal_accuracy
 from manillen_replay.analysis.costs import can_solve, dd_costs
 from manillen_replay.cards import DECK_32_MASK, CardSet, iter_mask, mask_of
 from manillen_replay.cli import cli
@@ -179,48 +180,45 @@ def analysed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     return variant, analysed_variant_archive(tmp_path_factory.mktemp(variant), variant)
 
 
-def test_analyze_depth_solver_stores_hindsight_costs_of_a_variant(analysed: tuple[str, Path]):
+def test_analyze_depth_solver_stores_the_full_analysis_of_a_variant(analysed: tuple[str, Path]):
     """``manillen analyze --depth solver`` on a generated archive of a variant stores every play's
-    hindsight cost and every legal card's value, with no view cost."""
+    hindsight cost and every legal card's value, a view cost for every legal play, the calls
+    reviewed and each player's accuracy, as for the four-player game."""
     variant, db = analysed
     with Store(db, read_only=True) as store:
         ((plays,),) = store.query("SELECT count(*) FROM plays").rows()
-        ((costed, views, low),) = store.query(
-            "SELECT count(*), count(view_cost), min(dd_cost) FROM play_costs"
+        ((costed, views, low, legal),) = store.query(
+            "SELECT count(*), count(view_cost), min(dd_cost), count(*) FILTER (WHERE legal) FROM play_costs"
         ).rows()
-        ((values,),) = store.query("SELECT count(*) FROM card_values").rows()
-        ((hindsight,),) = store.query("SELECT count(*) FROM findings WHERE kind = 'hindsight_only'").rows()
+        ((values, view_values),) = store.query("SELECT count(*), count(view) FROM card_values").rows()
+        calls = store.query("SELECT call, count(*) FROM call_decisions GROUP BY call").rows()
+        ((accuracy_rows, low_accuracy, high_accuracy),) = store.query(
+            "SELECT count(*), min(accuracy), max(accuracy) FROM player_accuracy WHERE scope = 'deal'"
+        ).rows()
         ((costly,),) = store.query(
-            "SELECT count(*) FROM play_costs WHERE dd_cost >= 2 AND legal AND NOT forced"
+            "SELECT count(*) FROM play_costs WHERE legal AND NOT forced AND view_cost - 2 * view_error >= 2"
         ).rows()
-    # a card that cost 2 or more with all hands known is a hindsight finding, never a mistake
-    assert hindsight == costly
+        ((found,),) = store.query("SELECT count(*) FROM findings WHERE kind = 'costly_card'").rows()
     shape = Rules(variant=variant).shape
     assert plays == shape.tricks * shape.trick_size
-    assert costed == plays and views == 0 and low >= 0
-    assert values >= plays
+    assert costed == plays and views == legal and low >= 0
+    assert values >= plays and view_values >= views
+    # the trump call is reviewed (every variant lets its maker choose) and the knock or not
+    assert dict(calls).keys() == {"trump", "klop"}
+    assert accuracy_rows >= 1 and 0 <= low_accuracy <= high_accuracy <= 100
+    # a card is judged by its view cost as in the four-player game (a play's other findings may
+    # take its place: one finding per play)
+    assert found <= costly
 
 
-def test_analyze_says_a_variant_gets_hindsight_costs_only(tmp_path: Path):
-    """The solver's summary line does not promise a variant the layouts it does not sample."""
+def test_analyze_says_every_variant_gets_layouts(tmp_path: Path):
+    """The solver's summary line says how many layouts a play gets, in every variant."""
     db = analysed_variant_archive(tmp_path, "six_short")
     again = CliRunner().invoke(
         cli, ["analyze", "--db", str(db), "--depth", "solver", "--all", "--samples", "2", "--quiet"]
     )
     assert again.exit_code == 0, again.output
-    assert (
-        "solver: costs of 1 deal stored (hindsight costs only: the variants other than four get no layouts)"
-        in (again.output)
-    )
-    four = CliRunner().invoke(
-        cli, ["import", str(Path(__file__).parents[1] / "data/samples/seed-trick.json"), "--db", str(db)]
-    )
-    assert four.exit_code == 0, four.output
-    mixed = CliRunner().invoke(
-        cli, ["analyze", "--db", str(db), "--depth", "solver", "--all", "--samples", "2", "--quiet"]
-    )
-    assert mixed.exit_code == 0, mixed.output
-    assert "(2 layouts per play; the variants other than four: hindsight costs only)" in mixed.output
+    assert "solver: costs of 1 deal stored (up to 2 layouts per play)" in again.output
 
 
 def test_the_ledger_of_a_variant_adds_up_per_side_and_per_person(analysed: tuple[str, Path]):
@@ -572,3 +570,40 @@ def _cards_points(state: DealState) -> int:
 
     points = sum(mask_points(h) for h in state.hands) + mask_points(sum(1 << c for c in state.trick))
     return points + sum(mask_points(sum(1 << c for c in p)) for piles in state.table for p in piles)
+
+
+SOLVER_KINDS = {"costly_card", "hindsight_only", "trump_choice", "knock_choice"}
+
+
+@pytest.mark.parametrize("variant", SOLVED_VARIANTS)
+def test_every_kind_of_solver_finding_appears_on_generated_deals_of_each_variant(variant: str):
+    """The solver's findings of every kind come up on a few generated deals of every variant, as
+    in the four-player game: costly cards judged by the view cost, costs only hindsight shows, and
+    the trump and knock calls reviewed (information in the variants), each explained in words."""
+    from bench.variants_bench import iter_variant_matches
+    from manillen_replay.analysis.deal_analysis import analyse_deal, merge_deals
+
+    samples = 4 if variant == "two_open" else 12  # two_open's layouts are solved from 32 cards
+    kinds: dict[str, str] = {}
+    accuracies = 0
+    for number, (result, record, deal_result) in enumerate(iter_variant_matches(variant, 5, [])):
+        analysed = analyse_deal(result, record, deal_result, samples=samples, seed=1)
+        assert all(cost.view_cost is not None for cost in analysed.costs if cost.legal)
+        assert {call for call, _ in analysed.reviews} <= {"trump", "klop"} and analysed.reviews
+        for finding in analysed.findings:
+            assert finding.explanation and finding.explanation_nl
+            kinds.setdefault(finding.kind, finding.explanation)
+        # the calls are reviewed on uniform layouts, not given the calls: the match's curated
+        # findings keep them as information
+        curated = merge_deals(result, record, [analysed], []).findings
+        calls = [
+            f for f in curated if f.deal == deal_result.number and f.kind in ("trump_choice", "knock_choice")
+        ]
+        assert all(finding.severity.value == "info" for finding in calls)
+        accuracies += sum(
+            a is not None for a in deal_accuracy(analysed.costs, [r for _, r in analysed.reviews]).values()
+        )
+        if kinds.keys() >= SOLVER_KINDS or number == 7:
+            break
+    assert accuracies >= 1
+    assert kinds.keys() >= SOLVER_KINDS, sorted(kinds)

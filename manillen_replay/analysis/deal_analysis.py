@@ -108,8 +108,12 @@ class MatchSolved:
 
 
 def _names(result: MatchResult, deal: DealResult) -> list[str]:
-    """Who sat where in a deal (partners change between the blocks of a club evening)."""
-    return list(deal.names) if deal.names else list(result.seats)
+    """Who played each seat in a deal (partners change between the blocks of a club evening;
+    the dealer plays the dummy of ``three_dummy``, whose cards are the dealer's decisions)."""
+    names = list(deal.names) if deal.names else list(result.seats)
+    while names and len(names) < result.rules.shape.players:
+        names.append(names[deal.dealer])
+    return names
 
 
 def knockers(record: Record, deal: DealResult) -> list[int]:
