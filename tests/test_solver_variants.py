@@ -607,3 +607,29 @@ def test_every_kind_of_solver_finding_appears_on_generated_deals_of_each_variant
             break
     assert accuracies >= 1
     assert kinds.keys() >= SOLVER_KINDS, sorted(kinds)
+
+
+def test_a_seat_that_moved_a_table_card_is_judged_after_the_move():
+    """A seat that moved its third pile's top card to its empty fourth place saw the card that
+    turned up before choosing: its view values are those of the cards it may play after the
+    move (a card allowed only without the move has none), the card played among them."""
+    from bench.variants_bench import iter_variant_matches
+    from manillen_replay.analysis.costs import variant_view_costs
+
+    checked = 0
+    for result, _record, deal_result in iter_variant_matches("two_open_fours", 3, []):
+        moments = list(iter_variant_moments(deal_result, result.rules))
+        moved = {m.index for m in moments if m.moved and m.is_legal and m.index >= len(moments) // 2}
+        if not moved:
+            continue
+        costs = variant_view_costs(deal_result, result.rules, samples=4, plays=moved)
+        for index in moved:
+            moment, cost = moments[index], costs[index]
+            after = moment.state.move_to_empty_place(moment.seat).legal_mask()
+            viewed = {int(card) for card, value in cost.values.items() if value.view is not None}
+            assert cost.forced or viewed == set(iter_mask(after)), (index, viewed)
+            assert cost.view_cost is not None and cost.view_cost >= 0
+            checked += 1
+        if checked >= 2:
+            break
+    assert checked

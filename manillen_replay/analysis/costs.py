@@ -24,8 +24,10 @@ import numpy as np
 
 from ..cards import CARD_POINTS, CARDS, Card, iter_mask
 from ..engine.results import DealKind, DealResult
-from ..rules import Contract, Rules, winning_position
+from ..rules import Contract, Rules, mask_points, winning_position
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_line
+from ..solver.variants import VariantSearch
+from ..state import DealState
 from .layouts import LayoutSampler, Moment, VariantLayoutSampler, iter_moments, iter_variant_views
 
 
@@ -469,8 +471,10 @@ def _with_view(
     exact: bool,
     error: float = 0.0,
 ) -> PlayCost:
+    # a variant's seat that moved a table card first is judged after the move, where a card it
+    # could have played without the move may not be allowed: that card has no view value
     values = {
-        card: CardValue(value.hindsight, None if means is None else means[card])
+        card: CardValue(value.hindsight, None if means is None else means.get(card))
         for card, value in cost.values.items()
     }
     return PlayCost(
@@ -515,8 +519,6 @@ def variant_view_costs(
         their hindsight cost alone (default: every play).
     :raises SolverError: for a deal the variant search cannot take, or ``samples`` below 1.
     """
-    from ..solver.variants import VariantSearch
-
     if samples < 1:
         raise SolverError(f"samples must be at least 1, not {samples}")
     if hindsight is None:
@@ -575,12 +577,10 @@ def variant_view_costs(
     return costs
 
 
-def _variant_row(search: Any, state: Any, seat: int, card: int) -> list[float]:
+def _variant_row(search: VariantSearch, state: DealState, seat: int, card: int) -> list[float]:
     """One layout's values for the seat's side: per card (the better of moving first or not;
     -1 for a card it may not play), then the card played without a move (a move made is in
     ``state`` already: :class:`~.layouts.VariantLayoutSampler`)."""
-    from ..rules import mask_points
-
     choices = search.values(state)
     in_play = sum(mask_points(hand) for hand in state.hands) + sum(CARD_POINTS[c] for c in state.trick)
     for piles in state.table:
