@@ -53,11 +53,14 @@ def iter_variant_deals(variant: str, seed: int, replay_seconds: list[float]) -> 
 
 
 def iter_variant_matches(
-    variant: str, seed: int, replay_seconds: list[float]
+    variant: str, seed: int, replay_seconds: list[float], players: str = "club"
 ) -> Iterator[tuple[MatchResult, Record, DealResult]]:
-    """:func:`iter_variant_deals` with each deal's replayed match and record (``four`` too)."""
+    """:func:`iter_variant_deals` with each deal's replayed match and record (``four`` too).
+
+    :param players: the players' profile (``club`` or ``novice``).
+    """
     rules = Rules(variant=variant)
-    names = ",".join(f"P{seat}:club" for seat in range(rules.shape.people))
+    names = ",".join(f"P{seat}:{players}" for seat in range(rules.shape.people))
     options = GenerateOptions(players=tuple(parse_players(names)), rules=rules, seed=seed)
     for generated in iter_matches(options):
         start = time.perf_counter()
@@ -91,17 +94,19 @@ def full_rows(
     """One row per variant and one for ``four``: the full analysis's median seconds a deal, the
     four-player median as each variant's floor, and the ratio to it."""
     four, four_cpu = full_analysis_seconds("four", deals, seed, samples)
-    floor = statistics.median(four)
-    rows = [_full_row("four", four, four_cpu, floor, samples)]
+    floor, cpu_floor = statistics.median(four), statistics.median(four_cpu)
+    rows = [_full_row("four", four, four_cpu, floor, cpu_floor, samples)]
     for variant in variants:
         times, cpu = full_analysis_seconds(variant, deals, seed, samples)
-        rows.append(_full_row(variant, times, cpu, floor, samples))
+        rows.append(_full_row(variant, times, cpu, floor, cpu_floor, samples))
     return rows
 
 
 def _full_row(
-    variant: str, times: list[float], cpu: list[float], floor: float, samples: int
+    variant: str, times: list[float], cpu: list[float], floor: float, cpu_floor: float, samples: int
 ) -> dict[str, Any]:
+    """A full-analysis row; ``cpu_ratio`` compares the process's CPU time with the four-player
+    game's, which a loaded machine (other processes taking the cores) disturbs less."""
     median = statistics.median(times)
     return {
         "stage": f"variants_full.{variant}",
@@ -113,6 +118,7 @@ def _full_row(
         "floor": "four",
         "floor_ms": round(floor * 1000, 1),
         "ratio": round(median / floor, 2),
+        "cpu_ratio": round(statistics.median(cpu) / cpu_floor, 2) if cpu_floor > 0 else None,
     }
 
 
@@ -209,13 +215,25 @@ def run(
 
 def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """The rows as a fixed-width table."""
-    columns = ("deals", "median ms", "p95 ms", "max ms", "cpu ms", "positions", "floor ms", "ratio")
+    columns = (
+        "deals",
+        "median ms",
+        "p95 ms",
+        "max ms",
+        "cpu ms",
+        "positions",
+        "floor ms",
+        "ratio",
+        "cpu ratio",
+    )
     lines = [f"{'stage':<26} " + " ".join(f"{name:>10}" for name in columns)]
     for row in rows:
+        cpu_ratio = row.get("cpu_ratio")
         lines.append(
             f"{row['stage']:<26} {row['deals']:>10} {row['median_ms']:>10} {row.get('p95_ms', '-'):>10} "
             f"{row.get('max_ms', '-'):>10} {row.get('cpu_ms', '-'):>10} {row.get('positions', '-'):>10} "
-            f"{row.get('floor_ms', '-'):>10} {str(row['ratio']) + 'x' if 'ratio' in row else '-':>10}"
+            f"{row.get('floor_ms', '-'):>10} {str(row['ratio']) + 'x' if 'ratio' in row else '-':>10} "
+            f"{'-' if cpu_ratio is None else str(cpu_ratio) + 'x':>10}"
         )
     return "\n".join(lines)
 

@@ -572,16 +572,23 @@ def _cards_points(state: DealState) -> int:
     return points + sum(mask_points(sum(1 << c for c in p)) for piles in state.table for p in piles)
 
 
-SOLVER_KINDS = {"costly_card", "hindsight_only", "trump_choice", "knock_choice"}
+SOLVER_KINDS = {"costly_card", "hindsight_only", "knock_choice"}
 
 
 @pytest.mark.parametrize("variant", SOLVED_VARIANTS)
 def test_every_kind_of_solver_finding_appears_on_generated_deals_of_each_variant(variant: str):
     """The solver's findings of every kind come up on a few generated deals of every variant, as
     in the four-player game: costly cards judged by the view cost, costs only hindsight shows, and
-    the trump and knock calls reviewed (information in the variants), each explained in words."""
+    the knock calls reviewed (information in the variants), each explained in words; and a trump
+    call the review finds clearly worse is a ``trump_choice`` finding (the generated trump makers
+    call well: the worst suit is put in their place)."""
+    from dataclasses import replace
+
     from bench.variants_bench import iter_variant_matches
     from manillen_replay.analysis.deal_analysis import analyse_deal, merge_deals
+    from manillen_replay.analysis.solver_findings import call_findings
+    from manillen_replay.analysis.variant_calls import variant_trump_review
+    from manillen_replay.cards import Suit
 
     samples = 4 if variant == "two_open" else 12  # two_open's layouts are solved from 32 cards
     kinds: dict[str, str] = {}
@@ -589,7 +596,7 @@ def test_every_kind_of_solver_finding_appears_on_generated_deals_of_each_variant
     for number, (result, record, deal_result) in enumerate(iter_variant_matches(variant, 5, [])):
         analysed = analyse_deal(result, record, deal_result, samples=samples, seed=1)
         assert all(cost.view_cost is not None for cost in analysed.costs if cost.legal)
-        assert {call for call, _ in analysed.reviews} <= {"trump", "klop"} and analysed.reviews
+        assert {call for call, _ in analysed.reviews} == {"trump", "klop"}
         for finding in analysed.findings:
             assert finding.explanation and finding.explanation_nl
             kinds.setdefault(finding.kind, finding.explanation)
@@ -600,13 +607,20 @@ def test_every_kind_of_solver_finding_appears_on_generated_deals_of_each_variant
             f for f in curated if f.deal == deal_result.number and f.kind in ("trump_choice", "knock_choice")
         ]
         assert all(finding.severity.value == "info" for finding in calls)
-        accuracies += sum(
-            a is not None for a in deal_accuracy(analysed.costs, [r for _, r in analysed.reviews]).values()
-        )
+        reviews = [review for _, review in analysed.reviews]
+        accuracies += sum(a is not None for a in deal_accuracy(analysed.costs, reviews).values())
         if kinds.keys() >= SOLVER_KINDS or number == 7:
             break
     assert accuracies >= 1
     assert kinds.keys() >= SOLVER_KINDS, sorted(kinds)
+
+    review = next(review for call, review in analysed.reviews if call == "trump")
+    worst = min((o for o in review.options if o.name != "muil"), key=lambda o: o.score)
+    badly = replace(deal_result, trump=Suit[worst.name])
+    again = variant_trump_review(badly, result.rules, samples=samples, seed=1)
+    assert again is not None and again.chosen == worst.name
+    (finding,) = call_findings(again, match=result.id, players=result.seats, kind="trump_choice")
+    assert finding.points == pytest.approx(again.loss) and finding.explanation_nl
 
 
 def test_a_seat_that_moved_a_table_card_is_judged_after_the_move():
