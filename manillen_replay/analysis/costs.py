@@ -128,7 +128,7 @@ def deal_trump(deal: DealResult) -> int | None:
 def can_solve(deal: DealResult, rules: Rules) -> bool:
     """Whether the solver can cost this deal: hands and the contract known, cards played.
 
-    The other variants than ``four`` get hindsight costs only (:mod:`.variants`).
+    The other variants than ``four`` are solved by the variant search (:mod:`..solver.variants`).
     """
     if rules.variant != "four":
         from ..solver.variants import can_solve_variant
