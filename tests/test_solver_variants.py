@@ -651,3 +651,29 @@ def test_a_seat_that_moved_a_table_card_is_judged_after_the_move():
         if checked >= 2:
             break
     assert checked
+
+
+@pytest.mark.parametrize("name", [n.replace("_", "-") for n in SOLVED_VARIANTS])
+def test_analyze_depth_solver_on_each_variant_sample(tmp_path: Path, name: str):
+    """``manillen analyze --depth solver`` on the sample record of each variant stores a view cost
+    for every legal play, the calls reviewed and the players' accuracy."""
+    db = tmp_path / "samples.duckdb"
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import", str(SAMPLES / f"variant-{name}.json"), "--db", str(db)])
+    assert imported.exit_code == 0, imported.output
+    analysed = runner.invoke(
+        cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", "2", "--quiet"]
+    )
+    assert analysed.exit_code == 0, analysed.output
+    assert "solver: costs of 1 deal stored (up to 2 layouts per play)" in analysed.output
+    with Store(db, read_only=True) as store:
+        ((legal, views, layouts),) = store.query(
+            "SELECT count(*) FILTER (WHERE legal), count(view_cost), max(layouts) FROM play_costs"
+        ).rows()
+        calls = {call for (call,) in store.query("SELECT DISTINCT call FROM call_decisions").rows()}
+        ((players,),) = store.query(
+            "SELECT count(DISTINCT player) FROM player_accuracy WHERE scope = 'deal' AND accuracy IS NOT NULL"
+        ).rows()
+    assert views == legal > 0 and 1 <= layouts <= 2
+    assert "trump" in calls
+    assert players >= 1
