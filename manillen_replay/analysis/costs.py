@@ -18,6 +18,7 @@ import random
 from collections.abc import Collection, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 import numpy as np
@@ -26,7 +27,7 @@ from ..cards import CARD_POINTS, CARDS, Card, iter_mask
 from ..engine.results import DealKind, DealResult
 from ..rules import Contract, Rules, mask_points, winning_position
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_line
-from ..solver.variants import VariantSearch
+from ..solver.variants import VariantSearch, map_searches
 from ..state import DealState
 from .layouts import LayoutSampler, Moment, VariantLayoutSampler, iter_moments, iter_variant_views
 
@@ -538,10 +539,10 @@ def variant_view_costs(
         )
         rows: list[list[float]] = []
         while pending:
-            for state in pending:
-                search = VariantSearch(rules, result.dealer, trump)
-                rows.append(_variant_row(search, state, moment.seat, moment.card))
-                searched += search.nodes
+            solve = partial(_variant_row, rules, result.dealer, trump, seat=moment.seat, card=moment.card)
+            for row, nodes in map_searches(solve, pending):
+                rows.append(row)
+                searched += nodes
             pending = []
             if exact or len(rows) >= samples:
                 break
@@ -577,10 +578,15 @@ def variant_view_costs(
     return costs
 
 
-def _variant_row(search: VariantSearch, state: DealState, seat: int, card: int) -> list[float]:
+def _variant_row(
+    rules: Rules, dealer: int, trump: int | None, state: DealState, *, seat: int, card: int
+) -> tuple[list[float], int]:
     """One layout's values for the seat's side: per card (the better of moving first or not;
     -1 for a card it may not play), then the card played without a move (a move made is in
-    ``state`` already: :class:`~.layouts.VariantLayoutSampler`)."""
+    ``state`` already: :class:`~.layouts.VariantLayoutSampler`); and the positions searched.
+    Each layout gets a search of its own: the table's key says which cards are in play, not who
+    holds them."""
+    search = VariantSearch(rules, dealer, trump)
     choices = search.values(state)
     in_play = sum(mask_points(hand) for hand in state.hands) + sum(CARD_POINTS[c] for c in state.trick)
     for piles in state.table:
@@ -592,4 +598,4 @@ def _variant_row(search: VariantSearch, state: DealState, seat: int, card: int) 
         row[choice] = max(row[choice], float(value if ours else in_play - value))
     value = choices[(False, card)]
     row[36] = float(value if ours else in_play - value)
-    return row
+    return row, search.nodes

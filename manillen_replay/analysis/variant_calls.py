@@ -25,7 +25,7 @@ from ..engine.results import DealResult
 from ..engine.variation import call_name
 from ..rules import Contract, Rules, mask_points, may_klop, multiplier, trump_options
 from ..solver.search import SolverError
-from ..solver.variants import VariantSearch, can_solve_variant
+from ..solver.variants import VariantSearch, can_solve_variant, map_searches
 from ..state import DealState
 from .call_review import CallReview, Request, _option_of, _sequential_scores, call_factor, deal_score
 from .costs import deal_trump
@@ -89,14 +89,17 @@ def variant_trump_review(
     layouts = _start_layouts(deal, rules, seat, samples, seed, "trump")
 
     def solve(requests: list[Request]) -> list[list[list[float]]]:
-        out: list[list[list[float]]] = []
-        for name, start, stop in requests:
-            rows = []
-            for layout in layouts[start:stop]:
-                points = _side_points(deal, rules, layout, contracts[name], seat)
-                rows.append([float(points), float(deal_score(points, factors[name]))])
-            out.append(rows)
-        return out
+        jobs = [(name, layout) for name, start, stop in requests for layout in layouts[start:stop]]
+        found = iter(
+            map_searches(lambda job: _side_points(deal, rules, job[1], contracts[job[0]], seat), jobs)
+        )
+        return [
+            [
+                [float(p), float(deal_score(p, factors[name]))]
+                for p in (next(found) for _ in layouts[start:stop])
+            ]
+            for name, start, stop in requests
+        ]
 
     chosen = call_name(deal_trump(deal))
     solved = _sequential_scores(list(contracts), solve, len(layouts), sequential, chosen)
@@ -124,9 +127,8 @@ def variant_knock_review(
     def solve(requests: list[Request]) -> list[list[list[float]]]:
         # both options share each layout's one search: only the doubling differs
         stop = max(stop for _, _, stop in requests)
-        points.extend(
-            _side_points(deal, rules, layout, trump, seat) for layout in layouts[len(points) : stop]
-        )
+        rest = layouts[len(points) : stop]
+        points.extend(map_searches(lambda layout: _side_points(deal, rules, layout, trump, seat), rest))
         return [
             [
                 [float(p), float(deal_score(p, factors[0 if name == "no klop" else 1]))]
