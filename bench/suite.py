@@ -110,8 +110,9 @@ def run_solver_latency(deals: int, view_deals: int, samples: int) -> list[dict[s
 
 
 def run_variants(deals: int) -> list[dict[str, Any]]:
-    """Hindsight costs per deal in every other variant (:mod:`bench.variants_bench`), in a fresh
-    interpreter: its first deal compiles the variant search."""
+    """Hindsight costs and the full analysis per deal in every other variant, the latter against
+    the four-player game's (:mod:`bench.variants_bench`), in a fresh interpreter: its first deal
+    compiles the variant search."""
     output, error = _run_module("bench.variants_bench", str(deals), "--json")
     if error:
         return [{"stage": "variants", "deals": deals, "status": "failed", "reason": error}]

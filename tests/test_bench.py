@@ -373,3 +373,17 @@ def test_make_check_lists_test_files_that_exist_and_no_browser_module():
         assert (ROOT / name).exists(), name
         if name.endswith(".py"):
             assert "pytest.mark.browser" not in (ROOT / name).read_text(encoding="utf-8"), name
+
+
+def test_variants_bench_times_the_full_analysis_against_the_four_player_game():
+    """The full analysis a deal of a variant, with the four-player game's measured in the same
+    run as its floor, and the ratios of both the wall-clock and the CPU time."""
+    from bench import variants_bench
+
+    rows = {row["stage"]: row for row in variants_bench.full_rows(1, variants=("six_short",), samples=2)}
+    four, variant = rows["variants_full.four"], rows["variants_full.six_short"]
+    assert four["ratio"] == 1.0 and four["floor_ms"] == four["median_ms"] > 0
+    assert variant["deals"] == 1 and variant["samples"] == 2 and variant["floor_ms"] == four["median_ms"]
+    assert variant["ratio"] == pytest.approx(variant["median_ms"] / four["median_ms"], rel=0.05, abs=0.01)
+    assert variant["cpu_ratio"] == pytest.approx(variant["cpu_ms"] / four["cpu_ms"], rel=0.05, abs=0.01)
+    assert "variants_full.six_short" in variants_bench.format_rows(list(rows.values()))

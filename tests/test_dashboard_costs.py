@@ -182,20 +182,21 @@ def test_players_page_shows_accuracy_over_costed_deals(app: AppTest, solved: Sol
 
 @pytest.fixture(scope="module")
 def variant_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A six-player deal (three against three) costed with hindsight only, as the variants are."""
+    """A six-player deal (three against three) analysed in full, as every variant is."""
     return analysed_variant_archive(tmp_path_factory.mktemp("six"), "six")
 
 
-def test_a_variant_deal_shows_hindsight_values_only(
+def test_a_variant_deal_shows_both_values_of_every_card(
     variant_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The replay of a variant shows each legal card's hindsight value, with no empty view column
-    and no word of layouts; the match page's ledger has one row per player of the six."""
+    """The replay of a variant shows each legal card's value from the player's view and with
+    hindsight, and the layouts, as for four players; the match page's ledger has one row per
+    player of the six."""
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(variant_archive))
     with Store(variant_archive, read_only=True) as store:
         ((match_id,),) = store.query("SELECT match_id FROM matches").rows()
-        trick, play = store.query(
-            "SELECT trick, play FROM play_costs WHERE NOT forced ORDER BY trick, play LIMIT 1"
+        trick, play, layouts = store.query(
+            "SELECT trick, play, layouts FROM play_costs WHERE NOT forced ORDER BY trick, play LIMIT 1"
         ).rows()[0]
         ((players,),) = store.query("SELECT count(DISTINCT player) FROM deal_seats").rows()
     at = open_page(
@@ -207,11 +208,9 @@ def test_a_variant_deal_shows_hindsight_values_only(
     )
     tables = [frame for frame in light_tables(at) if "hindsight" in frame.value.columns]
     assert len(tables) == 1
-    assert list(tables[0].value.columns) == ["card", "hindsight"]
-    assert set(tables[0].notes) == {"card", "hindsight"} and "★" in tables[0].notes["hindsight"]
+    assert list(tables[0].value.columns) == ["card", "view", "hindsight"]
     page = texts(at)
-    assert "with every hand open" in page and "layouts" not in page
-    assert "with hindsight (no view cost)" in page
+    assert f"{layouts} layouts" in page and "(no view cost)" not in page
     at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
     ledgers = [frame.value for frame in light_tables(at) if "partner_given_away" in frame.value.columns]
     assert len(ledgers) == 1 and len(ledgers[0]) == players == 6

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from manillen_replay.analysis.accuracy import deal_accuracy
 from manillen_replay.analysis.costs import can_solve, dd_costs
 from manillen_replay.cards import DECK_32_MASK, CardSet, iter_mask, mask_of
 from manillen_replay.cli import cli
@@ -179,48 +180,45 @@ def analysed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     return variant, analysed_variant_archive(tmp_path_factory.mktemp(variant), variant)
 
 
-def test_analyze_depth_solver_stores_hindsight_costs_of_a_variant(analysed: tuple[str, Path]):
+def test_analyze_depth_solver_stores_the_full_analysis_of_a_variant(analysed: tuple[str, Path]):
     """``manillen analyze --depth solver`` on a generated archive of a variant stores every play's
-    hindsight cost and every legal card's value, with no view cost."""
+    hindsight cost and every legal card's value, a view cost for every legal play, the calls
+    reviewed and each player's accuracy, as for the four-player game."""
     variant, db = analysed
     with Store(db, read_only=True) as store:
         ((plays,),) = store.query("SELECT count(*) FROM plays").rows()
-        ((costed, views, low),) = store.query(
-            "SELECT count(*), count(view_cost), min(dd_cost) FROM play_costs"
+        ((costed, views, low, legal),) = store.query(
+            "SELECT count(*), count(view_cost), min(dd_cost), count(*) FILTER (WHERE legal) FROM play_costs"
         ).rows()
-        ((values,),) = store.query("SELECT count(*) FROM card_values").rows()
-        ((hindsight,),) = store.query("SELECT count(*) FROM findings WHERE kind = 'hindsight_only'").rows()
+        ((values, view_values),) = store.query("SELECT count(*), count(view) FROM card_values").rows()
+        calls = store.query("SELECT call, count(*) FROM call_decisions GROUP BY call").rows()
+        ((accuracy_rows, low_accuracy, high_accuracy),) = store.query(
+            "SELECT count(*), min(accuracy), max(accuracy) FROM player_accuracy WHERE scope = 'deal'"
+        ).rows()
         ((costly,),) = store.query(
-            "SELECT count(*) FROM play_costs WHERE dd_cost >= 2 AND legal AND NOT forced"
+            "SELECT count(*) FROM play_costs WHERE legal AND NOT forced AND view_cost - 2 * view_error >= 2"
         ).rows()
-    # a card that cost 2 or more with all hands known is a hindsight finding, never a mistake
-    assert hindsight == costly
+        ((found,),) = store.query("SELECT count(*) FROM findings WHERE kind = 'costly_card'").rows()
     shape = Rules(variant=variant).shape
     assert plays == shape.tricks * shape.trick_size
-    assert costed == plays and views == 0 and low >= 0
-    assert values >= plays
+    assert costed == plays and views == legal and low >= 0
+    assert values >= plays and view_values >= views
+    # the trump call is reviewed (every variant lets its maker choose) and the knock or not
+    assert dict(calls).keys() == {"trump", "klop"}
+    assert accuracy_rows >= 1 and 0 <= low_accuracy <= high_accuracy <= 100
+    # a card is judged by its view cost as in the four-player game (a play's other findings may
+    # take its place: one finding per play)
+    assert found <= costly
 
 
-def test_analyze_says_a_variant_gets_hindsight_costs_only(tmp_path: Path):
-    """The solver's summary line does not promise a variant the layouts it does not sample."""
+def test_analyze_says_every_variant_gets_layouts(tmp_path: Path):
+    """The solver's summary line says how many layouts a play gets, in every variant."""
     db = analysed_variant_archive(tmp_path, "six_short")
     again = CliRunner().invoke(
         cli, ["analyze", "--db", str(db), "--depth", "solver", "--all", "--samples", "2", "--quiet"]
     )
     assert again.exit_code == 0, again.output
-    assert (
-        "solver: costs of 1 deal stored (hindsight costs only: the variants other than four get no layouts)"
-        in (again.output)
-    )
-    four = CliRunner().invoke(
-        cli, ["import", str(Path(__file__).parents[1] / "data/samples/seed-trick.json"), "--db", str(db)]
-    )
-    assert four.exit_code == 0, four.output
-    mixed = CliRunner().invoke(
-        cli, ["analyze", "--db", str(db), "--depth", "solver", "--all", "--samples", "2", "--quiet"]
-    )
-    assert mixed.exit_code == 0, mixed.output
-    assert "(2 layouts per play; the variants other than four: hindsight costs only)" in mixed.output
+    assert "solver: costs of 1 deal stored (up to 2 layouts per play)" in again.output
 
 
 def test_the_ledger_of_a_variant_adds_up_per_side_and_per_person(analysed: tuple[str, Path]):
@@ -456,3 +454,228 @@ def test_searches_sharing_the_table_keep_their_deals_apart(monkeypatch):
         for index, moment in enumerate(pair):
             together[index].append(searches[index].values(moment.state))
     assert alone == together
+
+
+# --------------------------------------------------------------------------- view costs
+
+
+def _every_layout_by_brute_force(result, moments, number: int) -> list[DealState]:
+    """Every way the cards the person at play ``number`` could not see may lie, found without the
+    analysis's inferences: each hidden card tried in each hidden place, kept when every earlier
+    legal play of the deal stays legal with the hands the layout gives (the engine's rule)."""
+    import itertools
+
+    deal_result, rules = result.deals[0], result.rules
+    moment = moments[number]
+    state = moment.state.move_to_empty_place(moment.seat) if moment.moved else moment.state
+    seen = {moment.seat}
+    if rules.variant == "three_dummy" and moment.seat in (deal_result.dealer, 3):
+        seen = {deal_result.dealer, 3}
+    places: list[tuple[str, int, int]] = []  # (what, seat, pile)
+    hidden: list[int] = []
+    for seat, hand in enumerate(state.hands):
+        if seat not in seen:
+            places += [("hand", seat, 0)] * hand.bit_count()
+            hidden += list(iter_mask(hand))
+    for seat, piles in enumerate(state.table):
+        for number_, pile in enumerate(piles):
+            if len(pile) > 1:
+                places.append(("under", seat, number_))
+                hidden.append(pile[0])
+    chooser = deal_result.dealer if deal_result.chooser is None else deal_result.chooser
+    if deal_result.discards and chooser not in seen:
+        places += [("aside", 0, 0)] * deal_result.discards.bit_count()
+        hidden += list(iter_mask(deal_result.discards))
+    layouts: dict[tuple, DealState] = {}
+    for order in itertools.permutations(hidden):
+        hands = list(state.hands)
+        for seat in range(len(hands)):
+            if seat not in seen:
+                hands[seat] = 0
+        table = [[list(pile) for pile in piles] for piles in state.table]
+        for (what, seat, pile), card in zip(places, order, strict=True):
+            if what == "hand":
+                hands[seat] |= 1 << card
+            elif what == "under":
+                table[seat][pile][0] = card
+        key = (tuple(hands), tuple(tuple(tuple(p) for p in piles) for piles in table))
+        if key in layouts:
+            continue
+        # the hand each seat held at each earlier play: its layout hand and what it played since
+        agrees = True
+        for earlier in moments[:number]:
+            if not earlier.is_legal or not earlier.state.trick:
+                continue
+            before = earlier.state.move_to_empty_place(earlier.seat) if earlier.moved else earlier.state
+            since = [m.card for m in moments[earlier.index : number] if m.seat == earlier.seat]
+            held = hands[earlier.seat] | sum(1 << c for c in since if before.hands[earlier.seat] >> c & 1)
+            hands_then = tuple(held if s == earlier.seat else h for s, h in enumerate(before.hands))
+            then = before._replace(hands=hands_then)
+            if not then.legal_mask() >> earlier.card & 1:
+                agrees = False
+                break
+        if agrees:
+            layouts[key] = state._replace(
+                hands=tuple(hands), table=tuple(tuple(tuple(p) for p in piles) for piles in table)
+            )
+    return list(layouts.values())
+
+
+def _cards_left(state: DealState) -> int:
+    return sum(h.bit_count() for h in state.hands) + sum(len(p) for piles in state.table for p in piles)
+
+
+# six_short's sample ends with every choice either forced or among five hidden hands and the
+# laid-aside cards (100,000 layouts): ``three`` has laid-aside cards and ``six`` six hands
+@pytest.mark.parametrize("name", [n.replace("_", "-") for n in SOLVED_VARIANTS if n != "six_short"])
+def test_variant_view_values_are_the_plain_average_over_every_layout(name: str):
+    """Late in a deal of each variant the layouts are few and all used: each card's view value is
+    the plain average, over every layout of the hidden cards that keeps the earlier plays legal
+    (found here by trying every placement), of a brute-force minimax of that layout."""
+    from manillen_replay.analysis.costs import variant_view_costs
+
+    result = decode_and_replay((SAMPLES / f"variant-{name}.json").read_text())
+    deal_result, rules = result.deals[0], result.rules
+    moments = list(iter_variant_moments(deal_result, rules))
+    # small enough for the brute force; two_open's last face-down card lies among the last ten
+    limit = 10 if rules.variant == "two_open" else 9
+    late = {m.index for m in moments if _cards_left(m.state) <= limit}
+    costs = variant_view_costs(deal_result, rules, samples=400, plays=late)
+    checked = several = 0
+    for number, (moment, cost) in enumerate(zip(moments, costs, strict=True)):
+        if cost.forced or not moment.is_legal or moment.index not in late:
+            continue
+        layouts = _every_layout_by_brute_force(result, moments, number)
+        assert cost.exact and cost.layouts == len(layouts)
+        several += len(layouts) > 1
+        sums: dict[int, float] = {}
+        for layout in layouts:
+            side = layout.team_of(moment.seat)
+            in_play = _cards_points(layout)
+            best: dict[int, int] = {}
+            for _moved, card, value in _choices(layout):
+                ours = value if side == 0 else in_play - value
+                best[card] = max(best.get(card, -1), ours)
+            for card, value in best.items():
+                sums[card] = sums.get(card, 0) + value
+        expected = {card: total / len(layouts) for card, total in sums.items()}
+        assert {int(c): v.view for c, v in cost.values.items()} == pytest.approx(expected)
+        checked += 1
+    assert checked >= 2
+    assert several >= 1, "the endings hide something"
+
+
+def _cards_points(state: DealState) -> int:
+    from manillen_replay.rules import mask_points
+
+    points = sum(mask_points(h) for h in state.hands) + mask_points(sum(1 << c for c in state.trick))
+    return points + sum(mask_points(sum(1 << c for c in p)) for piles in state.table for p in piles)
+
+
+SOLVER_KINDS = {"costly_card", "hindsight_only", "knock_choice"}
+
+
+# two_open's deals take many minutes each (docs/solver.md, What each variant gets): its sample's
+# analysis is checked by test_analyze_depth_solver_on_each_variant_sample
+@pytest.mark.parametrize("variant", [v for v in SOLVED_VARIANTS if v != "two_open"])
+def test_every_kind_of_solver_finding_appears_on_generated_deals_of_each_variant(variant: str):
+    """The solver's findings of every kind come up on a few generated deals of every variant, as
+    in the four-player game: costly cards judged by the view cost, costs only hindsight shows, and
+    the knock calls reviewed (information in the variants), each explained in words; and a trump
+    call the review finds clearly worse is a ``trump_choice`` finding (the generated trump makers
+    call well: the worst suit is put in their place)."""
+    from dataclasses import replace
+
+    from bench.variants_bench import iter_variant_matches
+    from manillen_replay.analysis.deal_analysis import analyse_deal, merge_deals
+    from manillen_replay.analysis.solver_findings import call_findings
+    from manillen_replay.analysis.variant_calls import variant_trump_review
+    from manillen_replay.cards import Suit
+    from manillen_replay.rules import Contract
+
+    samples = 12
+    kinds: dict[str, str] = {}
+    accuracies = 0
+    for number, (result, record, deal_result) in enumerate(iter_variant_matches(variant, 5, [])):
+        analysed = analyse_deal(result, record, deal_result, samples=samples, seed=1)
+        assert all(cost.view_cost is not None for cost in analysed.costs if cost.legal)
+        assert {call for call, _ in analysed.reviews} == {"trump", "klop"}
+        for finding in analysed.findings:
+            assert finding.explanation and finding.explanation_nl
+            kinds.setdefault(finding.kind, finding.explanation)
+        # the calls are reviewed on uniform layouts, not given the calls: the match's curated
+        # findings keep them as information
+        curated = merge_deals(result, record, [analysed], []).findings
+        calls = [
+            f for f in curated if f.deal == deal_result.number and f.kind in ("trump_choice", "knock_choice")
+        ]
+        assert all(finding.severity.value == "info" for finding in calls)
+        reviews = [review for _, review in analysed.reviews]
+        accuracies += sum(a is not None for a in deal_accuracy(analysed.costs, reviews).values())
+        if kinds.keys() >= SOLVER_KINDS or number == 7:
+            break
+    assert accuracies >= 1
+    assert kinds.keys() >= SOLVER_KINDS, sorted(kinds)
+
+    review = next(review for call, review in analysed.reviews if call == "trump")
+    worst = min(review.options, key=lambda o: o.score)
+    if worst.name == "muil":
+        badly = replace(deal_result, trump=None, contract=Contract.MUIL)
+    else:
+        badly = replace(deal_result, trump=Suit[worst.name], contract=Contract.TRUMP)
+    again = variant_trump_review(badly, result.rules, samples=samples, seed=1)
+    assert again is not None and again.chosen == worst.name
+    (finding,) = call_findings(again, match=result.id, players=result.seats, kind="trump_choice")
+    assert finding.points == pytest.approx(again.loss, abs=0.01) and finding.explanation_nl
+
+
+def test_a_seat_that_moved_a_table_card_is_judged_after_the_move():
+    """A seat that moved its third pile's top card to its empty fourth place saw the card that
+    turned up before choosing: its view values are those of the cards it may play after the
+    move (a card allowed only without the move has none), the card played among them."""
+    from bench.variants_bench import iter_variant_matches
+    from manillen_replay.analysis.costs import variant_view_costs
+
+    checked = 0
+    for result, _record, deal_result in iter_variant_matches("two_open_fours", 3, []):
+        moments = list(iter_variant_moments(deal_result, result.rules))
+        moved = {m.index for m in moments if m.moved and m.is_legal and m.index >= len(moments) // 2}
+        if not moved:
+            continue
+        costs = variant_view_costs(deal_result, result.rules, samples=4, plays=moved)
+        for index in moved:
+            moment, cost = moments[index], costs[index]
+            after = moment.state.move_to_empty_place(moment.seat).legal_mask()
+            viewed = {int(card) for card, value in cost.values.items() if value.view is not None}
+            assert cost.forced or viewed == set(iter_mask(after)), (index, viewed)
+            assert cost.view_cost is not None and cost.view_cost >= 0
+            checked += 1
+        if checked >= 2:
+            break
+    assert checked
+
+
+@pytest.mark.parametrize("name", [n.replace("_", "-") for n in SOLVED_VARIANTS])
+def test_analyze_depth_solver_on_each_variant_sample(tmp_path: Path, name: str):
+    """``manillen analyze --depth solver`` on the sample record of each variant stores a view cost
+    for every legal play, the calls reviewed and the players' accuracy."""
+    db = tmp_path / "samples.duckdb"
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import", str(SAMPLES / f"variant-{name}.json"), "--db", str(db)])
+    assert imported.exit_code == 0, imported.output
+    analysed = runner.invoke(
+        cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", "2", "--quiet"]
+    )
+    assert analysed.exit_code == 0, analysed.output
+    assert "solver: costs of 1 deal stored (up to 2 layouts per play)" in analysed.output
+    with Store(db, read_only=True) as store:
+        ((legal, views, layouts),) = store.query(
+            "SELECT count(*) FILTER (WHERE legal), count(view_cost), max(layouts) FROM play_costs"
+        ).rows()
+        calls = {call for (call,) in store.query("SELECT DISTINCT call FROM call_decisions").rows()}
+        ((players,),) = store.query(
+            "SELECT count(DISTINCT player) FROM player_accuracy WHERE scope = 'deal' AND accuracy IS NOT NULL"
+        ).rows()
+    assert views == legal > 0 and 1 <= layouts <= 2
+    assert "trump" in calls
+    assert players >= 1

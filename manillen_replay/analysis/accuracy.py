@@ -80,7 +80,7 @@ def accuracy(costs: Iterable[PlayCost], seat: int, calls: Iterable[CallReview] =
     """The accuracy of one seat over some plays and calls: ``None`` without a real decision.
 
     :param costs: plays with view costs (:func:`~manillen_replay.analysis.costs.view_costs`).
-    :param seat: the seat (0 to 3).
+    :param seat: the seat (0 to 3, or to 5 in the six-player games).
     :param calls: reviewed calls (trump, muil, klop); a call's expected deal score given away
         counts like a card's view cost.
     """
@@ -95,10 +95,15 @@ def decisions(costs: Iterable[PlayCost], seat: int, calls: Iterable[CallReview] 
     return len(_scores(costs, calls, seat))
 
 
+def _seats(plays: Iterable[PlayCost], reviewed: Iterable[CallReview]) -> range:
+    """Seats 0 to 3, and more when a variant's plays or calls name more (six players)."""
+    return range(max([3, *(cost.seat for cost in plays), *(review.seat for review in reviewed)]) + 1)
+
+
 def deal_accuracy(costs: Iterable[PlayCost], calls: Iterable[CallReview] = ()) -> dict[int, float | None]:
-    """Each seat's accuracy in one deal (or any set of plays)."""
+    """Each seat's accuracy in one deal (or any set of plays), in any variant."""
     plays, reviewed = list(costs), list(calls)
-    return {seat: accuracy(plays, seat, reviewed) for seat in range(4)}
+    return {seat: accuracy(plays, seat, reviewed) for seat in _seats(plays, reviewed)}
 
 
 def match_accuracy(
@@ -107,4 +112,4 @@ def match_accuracy(
     """Each seat's accuracy over a match: the mean over all its real decisions, deal by deal."""
     plays = [cost for deal in deals for cost in deal]
     reviewed = list(calls)
-    return {seat: accuracy(plays, seat, reviewed) for seat in range(4)}
+    return {seat: accuracy(plays, seat, reviewed) for seat in _seats(plays, reviewed)}

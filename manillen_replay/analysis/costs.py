@@ -15,18 +15,21 @@ included, with best play by both sides.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..cards import CARD_POINTS, CARDS, Card, iter_mask
 from ..engine.results import DealKind, DealResult
-from ..rules import Contract, Rules, winning_position
+from ..rules import Contract, Rules, mask_points, winning_position
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_line
-from .layouts import LayoutSampler, Moment, iter_moments
+from ..solver.variants import VariantSearch, map_searches
+from ..state import DealState
+from .layouts import LayoutSampler, Moment, VariantLayoutSampler, iter_moments, iter_variant_views
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +129,7 @@ def deal_trump(deal: DealResult) -> int | None:
 def can_solve(deal: DealResult, rules: Rules) -> bool:
     """Whether the solver can cost this deal: hands and the contract known, cards played.
 
-    The other variants than ``four`` get hindsight costs only (:mod:`.variants`).
+    The other variants than ``four`` are solved by the variant search (:mod:`..solver.variants`).
     """
     if rules.variant != "four":
         from ..solver.variants import can_solve_variant
@@ -366,8 +369,8 @@ def view_costs(
     values are averaged. With ``sequential`` a play stops drawing once its verdict is settled
     (:func:`is_settled`, after at least :data:`VIEW_FLOOR` layouts); otherwise, and at most,
     it gets ``samples``. Forced plays cost 0 and are not sampled; illegal plays get no view
-    cost (the rule finder reports them). The other variants than ``four`` get their hindsight
-    costs back, with no view value (``view_cost`` is ``None``).
+    cost (the rule finder reports them). The other variants than ``four`` are costed by
+    :func:`variant_view_costs` (``workers`` and ``tables`` are the four-player search's).
 
     :param result: a replayed deal with its hands known.
     :param rules: the match's rules.
@@ -384,7 +387,9 @@ def view_costs(
     if hindsight is None:
         hindsight = dd_costs(result, rules)
     if rules.variant != "four":
-        return hindsight  # the other variants get hindsight costs only: no view is computed
+        return variant_view_costs(
+            result, rules, samples=samples, seed=seed, hindsight=hindsight, sequential=sequential
+        )
     trump = deal_trump(result)
     moments = list(iter_moments(result, rules))
     sampled: list[_Sampled] = []
@@ -467,8 +472,10 @@ def _with_view(
     exact: bool,
     error: float = 0.0,
 ) -> PlayCost:
+    # a variant's seat that moved a table card first is judged after the move, where a card it
+    # could have played without the move may not be allowed: that card has no view value
     values = {
-        card: CardValue(value.hindsight, None if means is None else means[card])
+        card: CardValue(value.hindsight, None if means is None else means.get(card))
         for card, value in cost.values.items()
     }
     return PlayCost(
@@ -487,3 +494,108 @@ def _with_view(
         hindsight_best=cost.hindsight_best,
         view_error=error,
     )
+
+
+def variant_view_costs(
+    result: DealResult,
+    rules: Rules,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    hindsight: list[PlayCost] | None = None,
+    sequential: bool = True,
+    positions: list[int] | None = None,
+    plays: Collection[int] | None = None,
+) -> list[PlayCost]:
+    """:func:`view_costs` for a variant other than ``four``: the same layouts, rule and stopping.
+
+    The layouts deal out what the person to play could not see (the other hands, the face-down
+    table cards, the laid-aside cards they did not lay aside: :class:`~.layouts.VariantLayoutSampler`),
+    each is solved by the variant search (:class:`~manillen_replay.solver.variants.VariantSearch`),
+    and each legal card's value (the better of moving a table card first or not) is averaged;
+    the card played is valued as played, as its hindsight cost is.
+
+    :param positions: when given, gets the number of positions the searches visited.
+    :param plays: the plays (indexes from 0) to cost from the player's view; the others keep
+        their hindsight cost alone (default: every play).
+    :raises SolverError: for a deal the variant search cannot take, or ``samples`` below 1.
+    """
+    if samples < 1:
+        raise SolverError(f"samples must be at least 1, not {samples}")
+    if hindsight is None:
+        hindsight = variant_dd_costs(result, rules)
+    trump = None if result.trump is None else int(result.trump)
+    views: dict[int, tuple[dict[Card, float], int, bool, float, float]] = {}
+    searched = 0
+    for number, (view, cost) in enumerate(zip(iter_variant_views(result, rules), hindsight, strict=True)):
+        moment = view.moment
+        if not moment.is_legal or cost.forced or (plays is not None and number not in plays):
+            continue
+        rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
+        sampler = VariantLayoutSampler(view, result, rules, rng)
+        exact = sampler.total <= samples
+        pending = (
+            sampler.every() if exact else sampler.draw(min(samples, VIEW_FLOOR) if sequential else samples)
+        )
+        rows: list[list[float]] = []
+        while pending:
+            solve = partial(_variant_row, rules, result.dealer, trump, seat=moment.seat, card=moment.card)
+            for row, nodes in map_searches(solve, pending):
+                rows.append(row)
+                searched += nodes
+            pending = []
+            if exact or len(rows) >= samples:
+                break
+            table = np.array(rows)
+            legal = table[0, :36] >= 0
+            averages = np.where(legal, table[:, :36].mean(axis=0), -np.inf)
+            if is_settled(table[:, int(averages.argmax())] - table[:, 36]):
+                break
+            pending = sampler.draw(min(VIEW_STEP, samples - len(rows)))
+        if not rows:
+            continue
+        table = np.array(rows)
+        legal_cards = [c for c in range(36) if table[0, c] >= 0]
+        means = {Card(c): float(table[:, c].mean()) for c in legal_cards}
+        means_played = float(table[:, 36].mean())
+        error = 0.0
+        if not exact and len(table) > 1:
+            best = max(legal_cards, key=lambda c: means[Card(c)])
+            error = float((table[:, best] - table[:, 36]).std(ddof=1)) / len(table) ** 0.5
+        views[number] = (means, len(table), exact, error, means_played)
+    if positions is not None:
+        positions.append(searched)
+    costs: list[PlayCost] = []
+    for number, cost in enumerate(hindsight):
+        if plays is not None and number not in plays:
+            costs.append(cost)
+            continue
+        if number not in views:
+            costs.append(_with_view(cost, 0.0 if cost.legal else None, None, 0, False))
+            continue
+        means, count, exact, error, played = views[number]
+        costs.append(_with_view(cost, max(0.0, max(means.values()) - played), means, count, exact, error))
+    return costs
+
+
+def _variant_row(
+    rules: Rules, dealer: int, trump: int | None, state: DealState, *, seat: int, card: int
+) -> tuple[list[float], int]:
+    """One layout's values for the seat's side: per card (the better of moving first or not;
+    -1 for a card it may not play), then the card played without a move (a move made is in
+    ``state`` already: :class:`~.layouts.VariantLayoutSampler`); and the positions searched.
+    Each layout gets a search of its own: the table's key says which cards are in play, not who
+    holds them."""
+    search = VariantSearch(rules, dealer, trump)
+    choices = search.values(state)
+    in_play = sum(mask_points(hand) for hand in state.hands) + sum(CARD_POINTS[c] for c in state.trick)
+    for piles in state.table:
+        for pile in piles:
+            in_play += sum(CARD_POINTS[c] for c in pile)
+    ours = search.side_of(seat) == 0
+    row = [-1.0] * 37
+    for (_moved, choice), value in choices.items():
+        row[choice] = max(row[choice], float(value if ours else in_play - value))
+    value = choices[(False, card)]
+    row[36] = float(value if ours else in_play - value)
+    return row, search.nodes

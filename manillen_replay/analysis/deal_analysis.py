@@ -108,8 +108,12 @@ class MatchSolved:
 
 
 def _names(result: MatchResult, deal: DealResult) -> list[str]:
-    """Who sat where in a deal (partners change between the blocks of a club evening)."""
-    return list(deal.names) if deal.names else list(result.seats)
+    """Who played each seat in a deal (partners change between the blocks of a club evening;
+    the dealer plays the dummy of ``three_dummy``, whose cards are the dealer's decisions)."""
+    names = list(deal.names) if deal.names else list(result.seats)
+    while names and len(names) < result.rules.shape.players:
+        names.append(names[deal.dealer])
+    return names
 
 
 def knockers(record: Record, deal: DealResult) -> list[int]:
@@ -148,7 +152,10 @@ def call_reviews(
     threads = workers or default_workers()
     rules = result.rules
     if rules.variant != "four":
-        return []  # the call reviews are four-player only
+        from .variant_calls import variant_call_reviews
+
+        with _timed(spent, "trump review"):
+            return variant_call_reviews(deal, rules, knockers(record, deal), samples, seed=seed)
     full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
     if not full_hands or deal.contract is Contract.BLIND_MUIL:
         return []  # blind muil is called before looking at the cards: no choice to review
@@ -330,7 +337,10 @@ def merge_deals(
     costs: dict[int, list[PlayCost]] = {analysed.deal: analysed.costs for analysed in deals}
     extra: list[Finding] = [finding for analysed in deals for finding in analysed.findings]
     reviews = [review for analysed in deals for review in analysed.reviews]
-    calibrated = [deal.number for deal in result.deals if is_calibrated(deal.contract)]
+    # the variants' calls are reviewed on layouts drawn uniformly, not given the calls: their
+    # findings stay information, as an uncalibrated contract's (analysis/variant_calls.py)
+    four = result.rules.variant == "four"
+    calibrated = [deal.number for deal in result.deals if four and is_calibrated(deal.contract)]
     knocks = {(review.deal, review.seat): review for call, review in reviews if call == "klop"}
     findings = curate(
         [*analyse(result, record, costs=costs), *extra], knock_reviews=knocks, calibrated_deals=calibrated

@@ -16,13 +16,15 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..cards import RANKS_PER_SUIT, iter_mask
 from ..engine.results import DealResult
 from ..rules import NO_TRUMP, Rules, legal_core, underbuy_code, winning_position
 from ..solver.search import Position
+from ..solver.variants import VariantMoment, iter_variant_moments
+from ..state import DealState
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +237,7 @@ def _assignments(
 
 
 def _group(
-    hidden: int, others: Sequence[int], forbidden: Sequence[int]
+    hidden: int, others: Sequence[int], forbidden: Mapping[int, int]
 ) -> list[tuple[tuple[int, ...], list[int]]]:
     by_seats: dict[tuple[int, ...], list[int]] = {}
     for card in iter_mask(hidden):
@@ -244,65 +246,58 @@ def _group(
     return sorted(by_seats.items())
 
 
-class LayoutSampler:
-    """The layouts that agree with what the player at one moment knew: counted once, drawn as needed.
+class HiddenCardSampler:
+    """The ways to deal some hidden cards into places of given sizes, counted once, drawn as needed.
 
-    Layouts are drawn uniformly at random (with replacement) from ``rng``, one after the
-    other, so drawing 20 and then 30 more gives the same 50 as drawing 50 at once.
+    A place is a seat's hand or any other spot a card may lie unseen (a face-down table card,
+    the laid-aside cards): a key with how many cards it takes and the cards it cannot hold.
+    Layouts are drawn uniformly at random (with replacement) from ``rng``, one after the other,
+    so drawing 20 and then 30 more gives the same 50 as drawing 50 at once; a draw that fails
+    ``accepts`` (the full rule, when the per-card inferences cannot say it all) is drawn again.
     """
 
-    def __init__(self, moment: Moment, trump: int | None, rules: Rules, rng: random.Random) -> None:
-        """:param moment: the play, with the true hands (only the player's own and the counts are used).
+    def __init__(
+        self,
+        hidden: int,
+        needs: dict[int, int],
+        forbidden: Mapping[int, int],
+        rng: random.Random,
+        accepts: Callable[[dict[int, int]], bool] | None = None,
+    ) -> None:
+        """:param hidden: the cards to deal (a mask).
+        :param needs: per place, how many of them it takes (they add up to the hidden cards).
+        :param forbidden: per place, the cards it cannot hold; when they leave no way to deal the
+            cards (a record with an unflagged oddity), they are ignored, and so is ``accepts``.
         :param rng: the random source (seeded by the caller, so results repeat).
+        :param accepts: the full check of a layout (place -> mask), when there is one.
         """
-        self.moment = moment
-        self._trump = trump
-        self._rules = rules
+        places = sorted(needs)
         self._rng = rng
-        viewer = moment.seat
-        hands = moment.position.hands
-        others = [s for s in range(4) if s != viewer]
-        hidden = 0
-        for seat in others:
-            hidden |= hands[seat]
-        needs = {seat: hands[seat].bit_count() for seat in others}
-        forbidden: Sequence[int] = moment.forbidden
-        groups = _group(hidden, others, forbidden)
+        groups = _group(hidden, places, forbidden)
         splits = [] if any(not seats for seats, _ in groups) else list(_splits(groups, needs))
         if not splits:
-            # the inferences contradict each other (a record with an unflagged oddity): ignore them
-            forbidden = (0, 0, 0, 0)
-            groups = _group(hidden, others, forbidden)
+            groups = _group(hidden, places, dict.fromkeys(places, 0))
             splits = list(_splits(groups, needs))
+            accepts = None
         self._groups = groups
         self._splits = splits
-        self._check = forbidden is moment.forbidden
+        self._accepts = accepts
         self._cumulative = list(itertools.accumulate(weight for _, weight in splits))
         self.total = sum(weight for _, weight in splits)
-        """How many layouts agree with what the player knew (before the full check)."""
+        """How many layouts agree with the places' sizes and exclusions (before the full check)."""
 
-    def _full(self, partial: dict[int, int]) -> tuple[int, int, int, int]:
-        layout = [0, 0, 0, 0]
-        layout[self.moment.seat] = self.moment.position.hands[self.moment.seat]
-        for seat, mask in partial.items():
-            layout[seat] = mask
-        return (layout[0], layout[1], layout[2], layout[3])
+    def _agrees(self, partial: dict[int, int]) -> bool:
+        return self._accepts is None or self._accepts(partial)
 
-    def _agrees(self, layout: tuple[int, int, int, int]) -> bool:
-        return not self._check or agrees(self.moment, layout, self._trump, self._rules)
+    def every(self) -> list[dict[int, int]]:
+        """Every layout once (only for a small :attr:`total`), those the full check accepts."""
+        found = (partial for split, _ in self._splits for partial in _assignments(self._groups, split))
+        return [partial for partial in found if self._agrees(partial)]
 
-    def every(self) -> Layouts:
-        """Every layout once: the exact average (only for a small :attr:`total`)."""
-        found = [
-            self._full(partial) for split, _ in self._splits for partial in _assignments(self._groups, split)
-        ]
-        found = [layout for layout in found if self._agrees(layout)]
-        return Layouts(found, True, len(found))
-
-    def draw(self, count: int) -> list[tuple[int, int, int, int]]:
+    def draw(self, count: int) -> list[dict[int, int]]:
         """The next ``count`` layouts drawn at random (fewer only when draws keep failing the full check)."""
         rng = self._rng
-        drawn: list[tuple[int, int, int, int]] = []
+        drawn: list[dict[int, int]] = []
         for _ in range(count):
             # a layout that fails the full check is drawn again (never replaced by the true one)
             for _attempt in range(50):
@@ -317,11 +312,54 @@ class LayoutSampler:
                             1 << c for c in shuffled[start : start + part]
                         )
                         start += part
-                candidate = self._full(partial)
-                if self._agrees(candidate):
-                    drawn.append(candidate)
+                if self._agrees(partial):
+                    drawn.append(partial)
                     break
         return drawn
+
+
+class LayoutSampler:
+    """The layouts that agree with what the player at one moment of a four-player deal knew:
+    counted once, drawn as needed (:class:`HiddenCardSampler`, each other seat's hand a place)."""
+
+    def __init__(self, moment: Moment, trump: int | None, rules: Rules, rng: random.Random) -> None:
+        """:param moment: the play, with the true hands (only the player's own and the counts are used).
+        :param rng: the random source (seeded by the caller, so results repeat).
+        """
+        self.moment = moment
+        self._trump = trump
+        self._rules = rules
+        viewer = moment.seat
+        hands = moment.position.hands
+        others = [s for s in range(4) if s != viewer]
+        hidden = 0
+        for seat in others:
+            hidden |= hands[seat]
+        self._cards = HiddenCardSampler(
+            hidden,
+            {seat: hands[seat].bit_count() for seat in others},
+            dict(enumerate(moment.forbidden)),
+            rng,
+            lambda partial: agrees(moment, self._full(partial), trump, rules),
+        )
+        self.total = self._cards.total
+        """How many layouts agree with what the player knew (before the full check)."""
+
+    def _full(self, partial: dict[int, int]) -> tuple[int, int, int, int]:
+        layout = [0, 0, 0, 0]
+        layout[self.moment.seat] = self.moment.position.hands[self.moment.seat]
+        for seat, mask in partial.items():
+            layout[seat] = mask
+        return (layout[0], layout[1], layout[2], layout[3])
+
+    def every(self) -> Layouts:
+        """Every layout once: the exact average (only for a small :attr:`total`)."""
+        found = [self._full(partial) for partial in self._cards.every()]
+        return Layouts(found, True, len(found))
+
+    def draw(self, count: int) -> list[tuple[int, int, int, int]]:
+        """The next ``count`` layouts drawn at random (fewer only when draws keep failing the full check)."""
+        return [self._full(partial) for partial in self._cards.draw(count)]
 
 
 def find_layouts(
@@ -350,3 +388,222 @@ def _bisect(cumulative: Sequence[int], pick: int) -> int:
         else:
             low = middle + 1
     return low
+
+
+# --------------------------------------------------------------------------- the other variants
+
+
+@dataclass(frozen=True, slots=True)
+class VariantInference:
+    """A legal play by a seat of a variant deal, and what it tells about that seat's hand."""
+
+    seat: int
+    """Who played."""
+    card: int
+    """The card played (from the hand or face up from the table)."""
+    led: int
+    """The suit led."""
+    best: int
+    """The card winning the trick before the play."""
+    partner_winning: bool
+    """Whether the seat's side was winning."""
+    hand_played_before: int
+    """The cards the seat had played from its hand before this play."""
+    tops: int
+    """The seat's face-up table cards then: held as surely as the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class VariantView:
+    """One play of a variant deal and what everyone knew then (:class:`Moment`'s counterpart)."""
+
+    moment: VariantMoment
+    """The play, with the engine's state before it (every hand and table card)."""
+    forbidden: tuple[int, ...]
+    """Per seat, the cards everyone knows it does not hold in the hand (shown by its plays)."""
+    inferences: tuple[VariantInference, ...]
+    """The earlier plays that taught something, to check layouts against."""
+    hand_played: tuple[int, ...]
+    """Per seat, the cards it has played from its hand so far (before this play)."""
+
+
+def iter_variant_views(deal: DealResult, rules: Rules) -> Iterator[VariantView]:
+    """Every play of a variant deal with the public inferences so far, as :func:`iter_moments`
+    finds them in the four-player game: the engine's rule function, card by card, on the
+    seat's hand and its face-up table cards.
+
+    :param deal: a replayed variant deal whose cards are known.
+    :param rules: the match's rules.
+    """
+    trump_code = NO_TRUMP if deal.trump is None else int(deal.trump)
+    exempt = rules.partner_exempt
+    underbuy = underbuy_code(rules)
+    players = rules.shape.players
+    forbidden = [0] * players
+    hand_played = [0] * players
+    shown: list[VariantInference] = []
+    played = 0
+    for moment in iter_variant_moments(deal, rules):
+        yield VariantView(moment, tuple(forbidden), tuple(shown), tuple(hand_played))
+        state = moment.state.move_to_empty_place(moment.seat) if moment.moved else moment.state
+        seat, card = moment.seat, moment.card
+        from_hand = bool(state.hands[seat] >> card & 1)
+        if state.trick and moment.is_legal:
+            tops = state.playable(seat) & ~state.hands[seat]
+            inference = VariantInference(
+                seat,
+                card,
+                state.trick[0] // RANKS_PER_SUIT,
+                state.trick[winning_position(state.trick, state.trump)],
+                state.partner_winning(),
+                hand_played[seat],
+                tops,
+            )
+            shown.append(inference)
+            for other in iter_mask(rules.shape.deck_mask & ~played & ~(1 << card) & ~tops):
+                held = (1 << card) | (1 << other) | tops
+                allowed = legal_core(
+                    inference.led,
+                    inference.best,
+                    held,
+                    trump_code,
+                    inference.partner_winning,
+                    exempt,
+                    underbuy,
+                    rules.overtake_plain_suit,
+                )[0]
+                if not allowed >> card & 1:
+                    forbidden[seat] |= 1 << other
+        if from_hand:
+            hand_played[seat] |= 1 << card
+        played |= 1 << card
+
+
+def variant_agrees(view: VariantView, hands: Sequence[int], trump: int | None, rules: Rules) -> bool:
+    """Whether the hands of a layout agree in full with every earlier inference of ``view``
+    (the hand a seat held then is its hand now plus the hand cards it played since)."""
+    trump_code = NO_TRUMP if trump is None else trump
+    for inference in view.inferences:
+        seat = inference.seat
+        held = hands[seat] | (view.hand_played[seat] & ~inference.hand_played_before) | inference.tops
+        allowed = legal_core(
+            inference.led,
+            inference.best,
+            held,
+            trump_code,
+            inference.partner_winning,
+            rules.partner_exempt,
+            underbuy_code(rules),
+            rules.overtake_plain_suit,
+        )[0]
+        if not allowed >> inference.card & 1:
+            return False
+    return True
+
+
+def seats_seen(seat: int, dealer: int, rules: Rules) -> frozenset[int]:
+    """The seats whose hands the person playing ``seat`` sees: their own, and in ``three_dummy``
+    the dealer plays the dummy (which has no hand, only table cards) as well as their own."""
+    if rules.shape.sides == "dealer_and_dummy" and seat in (dealer, 3):
+        return frozenset((dealer, 3))
+    return frozenset((seat,))
+
+
+ASIDE = -1
+"""The place of the laid-aside cards among a variant layout's places (a seat's hand is its seat)."""
+UNDER = 100
+"""A face-down table card's place: ``UNDER + seat * 4 + pile``."""
+
+
+class VariantLayoutSampler:
+    """The layouts of the cards the person at one play of a variant deal could not see, as
+    :class:`LayoutSampler` draws them in the four-player game.
+
+    Hidden are the other seats' hands, every face-down table card (their owner does not see them
+    either), and the laid-aside cards to anyone but the one who laid them aside. Seen are the
+    person's own hand (the dealer's and the dummy's in ``three_dummy``), every face-up table card
+    and every card played. A hand cannot hold what its plays ruled out (:func:`iter_variant_views`).
+    """
+
+    def __init__(
+        self,
+        view: VariantView,
+        deal: DealResult,
+        rules: Rules,
+        rng: random.Random,
+        *,
+        viewer: int | None = None,
+    ) -> None:
+        """:param view: the play.
+        :param deal: the deal (who laid cards aside, and which).
+        :param rng: the random source (seeded by the caller, so results repeat).
+        :param viewer: the seat whose view it is (default: the seat to play).
+        """
+        self.view = view
+        moment = view.moment
+        # a seat that moved a table card first saw the card it turned up before choosing its card
+        state = moment.state.move_to_empty_place(moment.seat) if moment.moved else moment.state
+        self.state = state
+        seat = view.moment.seat if viewer is None else viewer
+        seen = seats_seen(seat, deal.dealer, rules)
+        trump = None if deal.trump is None else int(deal.trump)
+        needs: dict[int, int] = {}
+        hidden = 0
+        for other, hand in enumerate(state.hands):
+            if other not in seen and hand:
+                needs[other] = hand.bit_count()
+                hidden |= hand
+        for owner, piles in enumerate(state.table):
+            for number, pile in enumerate(piles):
+                if len(pile) > 1:
+                    needs[UNDER + owner * 4 + number] = len(pile) - 1
+                    hidden |= sum(1 << card for card in pile[:-1])
+        chooser = deal.dealer if deal.chooser is None else deal.chooser
+        if deal.discards and chooser not in seen:
+            needs[ASIDE] = deal.discards.bit_count()
+            hidden |= deal.discards
+        forbidden = {place: view.forbidden[place] if 0 <= place < UNDER else 0 for place in needs}
+        self._cards = HiddenCardSampler(
+            hidden,
+            needs,
+            forbidden,
+            rng,
+            lambda partial: variant_agrees(view, self._hands(partial), trump, rules),
+        )
+        self.total = self._cards.total
+        """How many layouts agree with what the person knew (before the full check)."""
+
+    def _hands(self, partial: dict[int, int]) -> list[int]:
+        hands = list(self.state.hands)
+        for place, mask in partial.items():
+            if 0 <= place < UNDER:
+                hands[place] = mask
+        return hands
+
+    def state_of(self, partial: dict[int, int]) -> DealState:
+        """The engine's state of one layout: its hands and face-down table cards in place (the
+        laid-aside cards are out of play: they only leave the others' places)."""
+        table = self.state.table
+        if table:
+            table = tuple(
+                tuple(
+                    (*_cards_of(partial[UNDER + owner * 4 + number]), pile[-1])
+                    if UNDER + owner * 4 + number in partial
+                    else pile
+                    for number, pile in enumerate(piles)
+                )
+                for owner, piles in enumerate(table)
+            )
+        return self.state._replace(hands=tuple(self._hands(partial)), table=table)
+
+    def every(self) -> list[DealState]:
+        """Every layout once (only for a small :attr:`total`)."""
+        return [self.state_of(partial) for partial in self._cards.every()]
+
+    def draw(self, count: int) -> list[DealState]:
+        """The next ``count`` layouts drawn at random."""
+        return [self.state_of(partial) for partial in self._cards.draw(count)]
+
+
+def _cards_of(mask: int) -> tuple[int, ...]:
+    return tuple(int(card) for card in iter_mask(mask))

@@ -61,8 +61,8 @@ def cost_findings(
 ) -> list[Finding]:
     """Costly cards (``costly_card``) and costs only hindsight shows (``hindsight_only``).
 
-    Plays without a view cost (the variants other than ``four``, which get hindsight costs
-    only) give a ``hindsight_only`` finding where the hindsight cost is one of a mistake.
+    Plays without a view cost (hindsight costs alone) give a ``hindsight_only`` finding where
+    the hindsight cost is one of a mistake.
 
     Every cost says which it is: "from what the player could see" (the view cost) or "with
     every hand known" (the hindsight cost). The better cards of a ``costly_card`` come those
@@ -178,7 +178,8 @@ def _costly_words(
 def _hindsight_finding(
     cost: PlayCost, *, match: str, deal: DealResult, player: str | None, who: str
 ) -> Finding:
-    """A hindsight cost where no view cost was computed: information, never called a mistake."""
+    """A hindsight cost where no view cost was computed (``view_costs`` not run): information,
+    never called a mistake."""
     better = tuple(c for c in cost.hindsight_best if c != cost.card)
     return _play_finding(
         cost,
@@ -191,13 +192,11 @@ def _hindsight_finding(
         player=player,
         explanation=(
             f"With every hand known {or_en(better)} was {points_en(cost.dd_cost, 'card point')} better "
-            f"than {card_en(cost.card)}; in this variant the solver sees only every hand open, not "
-            f"what {who} could see."
+            f"than {card_en(cost.card)}; what {who} could see was not worked out."
         ),
         explanation_nl=(
             f"Met alle kaarten open was {or_nl(better)} {points_nl(cost.dd_cost, 'kaartpunt')} beter "
-            f"dan {card_nl(cost.card)}; in deze variant rekent de solver enkel met alle kaarten open, "
-            f"niet met wat {who} kon weten."
+            f"dan {card_nl(cost.card)}; wat {who} kon weten, is niet uitgerekend."
         ),
     )
 

@@ -195,18 +195,10 @@ class _SolverProgress:
             self.bar.render_finish()
 
 
-def _solver_depths(store: Store, samples: int) -> str:
-    """What the solver gave the archive's plays: layouts for the four-player game, hindsight costs
-    only for the other variants (docs/solver.md)."""
-    ((four, others),) = store.query(
-        "SELECT count(*) FILTER (WHERE variant = 'four'), count(*) FILTER (WHERE variant <> 'four') "
-        "FROM matches"
-    ).rows()
-    if not others:
-        return f"{plural(samples, 'layout')} per play"
-    if not four:
-        return "hindsight costs only: the variants other than four get no layouts"
-    return f"{plural(samples, 'layout')} per play; the variants other than four: hindsight costs only"
+def _solver_depths(samples: int) -> str:
+    """What the solver gave the archive's plays: up to ``samples`` layouts per play, in every
+    variant (docs/solver.md)."""
+    return f"up to {plural(samples, 'layout')} per play"
 
 
 def _run_detector(store: Store, detector: CoachDetector) -> int:
@@ -334,11 +326,10 @@ def analyze(
     (--depth solver, the default for up to 60 deals) also costs every card of every deal
     (stored in `play_costs` and `card_values`, shown in the dashboard's deal replay), reports
     costly cards and calls, and sharpens the strategy detectors with what each player could
-    see; the other variants than the four-player game get hindsight costs only
-    (docs/solver.md). Progress goes to stderr from the first deal: deals done, deals a second,
-    time left. Then runs each coach detector given with --detectors over the whole archive
-    (read-only) and stores its rows as findings named after it. List them with `manillen
-    findings` (`--top 3`: the costliest).
+    see, in every variant (docs/solver.md). Progress goes to stderr from the first deal: deals
+    done, deals a second, time left. Then runs each coach detector given with --detectors over
+    the whole archive (read-only) and stores its rows as findings named after it. List them
+    with `manillen findings` (`--top 3`: the costliest).
 
     The dashboard may stay open: the matches are read and solved beside it, and each one is
     stored in a turn of its own; when the archive is held, the command says by whom and waits
@@ -406,8 +397,7 @@ def analyze(
             f"at the {chosen} depth: {plural(total, 'finding')}" + (f" ({detail})" if detail else "")
         )
         if chosen == "solver":
-            with open_store(True) as store:
-                depths = _solver_depths(store, samples)
+            depths = _solver_depths(samples)
             click.echo(f"solver: costs of {plural(outcome.solved, 'deal')} stored ({depths})")
         if note is not None:
             click.echo(note, err=True)

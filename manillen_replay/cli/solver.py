@@ -153,8 +153,10 @@ def costs(
     shown, the trump call). A card that only looks bad with hindsight has a view cost near 0:
     it was not a mistake. docs/solver.md explains both.
 
-    View costs take a second or two per deal; --hindsight gives the hindsight costs alone in
-    milliseconds. Deals without hands or contract are skipped.
+    Every variant gets both costs. View costs take a second or two per four-player deal (up to
+    a minute in the other variants, several in the two-player game); --hindsight gives the
+    hindsight costs alone, in milliseconds (seconds for two players). Deals without hands or
+    contract are skipped.
 
     \b
     Example:

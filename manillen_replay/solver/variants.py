@@ -24,9 +24,10 @@ variant gets and how long a deal takes (``make bench``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -35,7 +36,10 @@ from ..engine.results import DealKind, DealResult
 from ..rules import NO_TRUMP, Contract, Rules, mask_points, underbuy_code, winning_position
 from ..state import DealState
 from . import _variant_kernel
-from .search import SolverError
+from .search import SolverError, default_workers
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 SOLVED_VARIANTS = ("two_open", "two_open_fours", "three", "three_dummy", "six", "six_short")
 """The variants this search takes: every one but ``four``, whose deal a record gives in full."""
@@ -230,6 +234,13 @@ class VariantSearch:
                 out[(moved, card)] = out[(moved, (twin & -twin).bit_length() - 1)]
         return out
 
+    def position_value(self, state: DealState) -> int:
+        """Side 0's card points from ``state`` on with best play by both sides (the position's
+        value alone, not each choice's: what a call review needs of a deal's start)."""
+        pos = self._load(state)
+        in_play = int(pos[_variant_kernel.POINTS] + pos[_variant_kernel.TRICK_POINTS])
+        return _search(pos, self._table, self._work, 0, in_play, in_play >> 1, _variant_kernel.NO_CHOICE)
+
     def value_after(self, state: DealState, card: int, *, moved: bool = False) -> int:
         """Side 0's card points from ``state`` on when the seat to play plays ``card`` (legal or not).
 
@@ -274,6 +285,24 @@ def _helper() -> ThreadPoolExecutor:
     if _HELPER is None:
         _HELPER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="variant-search")
     return _HELPER
+
+
+_LAYOUTS: ThreadPoolExecutor | None = None
+_LAYOUTS_LOCK = threading.Lock()
+
+
+def map_searches(solve: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """``solve`` of each item, in order, on one thread per core: for many small searches (the
+    layouts of a view cost or of a call review, each a :class:`VariantSearch` of its own), which
+    a position too small for :data:`PARALLEL_CARDS` would leave on one core. The searches share
+    the process's table, each under its own generation, so the values do not depend on the threads."""
+    global _LAYOUTS
+    if len(items) < 2:
+        return [solve(item) for item in items]
+    with _LAYOUTS_LOCK:
+        if _LAYOUTS is None:
+            _LAYOUTS = ThreadPoolExecutor(max_workers=default_workers(), thread_name_prefix="variant-layouts")
+    return list(_LAYOUTS.map(solve, items))
 
 
 def _key(choice: int) -> tuple[bool, int]:

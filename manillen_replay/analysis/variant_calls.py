@@ -1,0 +1,167 @@
+"""Trump and knock review in the variants other than ``four``: the four-player review's questions
+(:mod:`.call_review`) asked of the variant search.
+
+The caller sees their own hand and every face-up table card (and, having made trump with the
+laid-aside cards, the cards they laid aside); everything else is dealt out at random as the view
+costs deal it (:class:`~.layouts.VariantLayoutSampler`, at the deal's start), each layout is
+solved for each option by :class:`~manillen_replay.solver.variants.VariantSearch`, and the
+options' expected deal scores are compared with the four-player review's sequential rule.
+
+What differs from the four-player review, and why:
+
+- The layouts are drawn uniformly, not given the calls (:mod:`.call_model` is fitted to the
+  four-player game only): a variant's call findings are ``info``, as an uncalibrated contract's
+  are in the four-player game.
+- Where the trump maker takes the laid-aside cards and lays two aside (``three``, ``six_short``),
+  each option is played with the hand and the laid-aside cards as they were: which two cards
+  another trump would have laid aside is not searched.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine.results import DealResult
+from ..engine.variation import call_name
+from ..rules import Contract, Rules, mask_points, may_klop, multiplier, trump_options
+from ..solver.search import SolverError
+from ..solver.variants import VariantSearch, can_solve_variant, map_searches
+from ..state import DealState
+from .call_review import CallReview, Request, _option_of, _sequential_scores, call_factor, deal_score
+from .costs import deal_trump
+from .layouts import VariantLayoutSampler, iter_variant_views
+
+DECK_POINTS = 60
+"""Card points of every variant's deck (the 6s of ``six`` are worth nothing)."""
+
+
+def _start_layouts(
+    deal: DealResult, rules: Rules, seat: int, samples: int, seed: int, what: str
+) -> list[DealState]:
+    """Up to ``samples`` layouts of what ``seat`` could not see when the deal started."""
+    view = next(iter_variant_views(deal, rules))
+    rng = random.Random(f"{seed}:{deal.number}:{what}")
+    sampler = VariantLayoutSampler(view, deal, rules, rng, viewer=seat)
+    return sampler.every() if sampler.total <= samples else sampler.draw(samples)
+
+
+def _side_points(deal: DealResult, rules: Rules, state: DealState, trump: int | None, seat: int) -> int:
+    """The card points ``seat``'s side takes in the whole deal from ``state`` (the deal's start)
+    under ``trump``, best play by both sides: the laid-aside cards go to the trump maker's
+    opponents, whichever they are in the layout."""
+    search = VariantSearch(rules, deal.dealer, trump)
+    value = search.position_value(state._replace(trump=trump))
+    in_play = sum(mask_points(hand) for hand in state.hands) + sum(
+        mask_points(sum(1 << card for card in pile)) for piles in state.table for pile in piles
+    )
+    maker = deal.dealer if deal.chooser is None else deal.chooser
+    maker_side = search.side_of(maker)
+    makers = value if maker_side == 0 else in_play - value
+    return makers if search.side_of(seat) == maker_side else DECK_POINTS - makers
+
+
+def _check(deal: DealResult, rules: Rules, samples: int) -> None:
+    if not can_solve_variant(deal, rules):
+        raise SolverError(f"deal {deal.number}: the variant search cannot take this deal")
+    if samples < 1:
+        raise SolverError(f"samples must be at least 1, not {samples}")
+
+
+def variant_trump_review(
+    deal: DealResult, rules: Rules, *, samples: int = 50, seed: int = 0, sequential: bool = True
+) -> CallReview | None:
+    """The expected deal score of each trump suit and of muil, from what the trump maker saw
+    (``None`` when the rules left one option only).
+
+    :raises SolverError: for a deal the variant search cannot take.
+    """
+    _check(deal, rules, samples)
+    assert deal.hands is not None
+    seat = deal.dealer if deal.chooser is None else deal.chooser
+    turned = None if deal.trump is None else int(deal.trump)
+    contracts = {call_name(trump): trump for trump in trump_options(rules, deal.hands[seat], turned)}
+    if len(contracts) < 2:
+        return None
+    factors = {
+        name: call_factor(Contract.TRUMP if trump is not None else Contract.MUIL, deal, rules)
+        for name, trump in contracts.items()
+    }
+    layouts = _start_layouts(deal, rules, seat, samples, seed, "trump")
+
+    def solve(requests: list[Request]) -> list[list[list[float]]]:
+        jobs = [(name, layout) for name, start, stop in requests for layout in layouts[start:stop]]
+        found = iter(
+            map_searches(lambda job: _side_points(deal, rules, job[1], contracts[job[0]], seat), jobs)
+        )
+        return [
+            [
+                [float(p), float(deal_score(p, factors[name]))]
+                for p in (next(found) for _ in layouts[start:stop])
+            ]
+            for name, start, stop in requests
+        ]
+
+    chosen = call_name(deal_trump(deal))
+    solved = _sequential_scores(list(contracts), solve, len(layouts), sequential, chosen)
+    options = sorted((_option_of(name, rows) for name, rows in solved.items()), key=lambda o: -o.score)
+    return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))
+
+
+def variant_knock_review(
+    deal: DealResult, rules: Rules, seat: int, *, samples: int = 50, seed: int = 0, sequential: bool = True
+) -> CallReview:
+    """The expected deal score of knocking (klop) and of not knocking, from what ``seat`` saw
+    (a seat the rules let knock: :func:`~manillen_replay.rules.may_klop`).
+
+    :raises SolverError: for a deal the variant search cannot take, or a seat that may not knock.
+    """
+    _check(deal, rules, samples)
+    if not may_klop(rules, seat, deal.dealer):
+        raise SolverError(f"seat {seat} may not knock in this deal")
+    trump = deal_trump(deal)
+    contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
+    factors = [multiplier(contract, deal.en_face, knocks, deal.carried, rules) for knocks in range(2)]
+    layouts = _start_layouts(deal, rules, seat, samples, seed, f"klop{seat}")
+    points: list[int] = []
+
+    def solve(requests: list[Request]) -> list[list[list[float]]]:
+        # both options share each layout's one search: only the doubling differs
+        stop = max(stop for _, _, stop in requests)
+        rest = layouts[len(points) : stop]
+        points.extend(map_searches(lambda layout: _side_points(deal, rules, layout, trump, seat), rest))
+        return [
+            [
+                [float(p), float(deal_score(p, factors[0 if name == "no klop" else 1]))]
+                for p in points[start:stop]
+            ]
+            for name, start, stop in requests
+        ]
+
+    chosen = "klop" if deal.knocks >= 1 else "no klop"
+    solved = _sequential_scores(["no klop", "klop"], solve, len(layouts), sequential, chosen)
+    options = sorted((_option_of(name, rows) for name, rows in solved.items()), key=lambda o: -o.score)
+    return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))
+
+
+def variant_call_reviews(
+    deal: DealResult, rules: Rules, knocked: list[int], samples: int, *, seed: int = 0
+) -> list[tuple[str, CallReview]]:
+    """A variant deal's calls reviewed, each with what it judged (``trump`` or ``klop``): the
+    trump call (when the rules left a choice), then the knocker's klop or, when nobody knocked,
+    each seat's that could have (when the contract may be knocked).
+
+    :param knocked: who knocked, in order (the first is reviewed).
+    """
+    reviewed: list[tuple[str, CallReview]] = []
+    if deal.contract is Contract.BLIND_MUIL:
+        return reviewed  # called before looking at the cards: no choice to review
+    trump = variant_trump_review(deal, rules, samples=samples, seed=seed)
+    if trump is not None:
+        reviewed.append(("trump", trump))
+    if deal.contract is Contract.MUIL and not rules.klop_on_muil:
+        return reviewed
+    seats = knocked[:1] or [s for s in range(rules.shape.players) if may_klop(rules, s, deal.dealer)]
+    reviewed += [
+        ("klop", variant_knock_review(deal, rules, seat, samples=samples, seed=seed)) for seat in seats
+    ]
+    return reviewed
