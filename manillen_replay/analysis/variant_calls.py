@@ -95,7 +95,7 @@ def variant_trump_review(
         )
         return [
             [
-                [float(p), float(deal_score(p, factors[name]))]
+                [float(p), float(deal_score(p, factors[name], rules))]
                 for p in (next(found) for _ in layouts[start:stop])
             ]
             for name, start, stop in requests
@@ -131,7 +131,7 @@ def variant_knock_review(
         points.extend(map_searches(lambda layout: _side_points(deal, rules, layout, trump, seat), rest))
         return [
             [
-                [float(p), float(deal_score(p, factors[0 if name == "no klop" else 1]))]
+                [float(p), float(deal_score(p, factors[0 if name == "no klop" else 1], rules))]
                 for p in points[start:stop]
             ]
             for name, start, stop in requests
