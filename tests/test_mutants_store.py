@@ -709,3 +709,61 @@ def test_a_record_that_breaks_the_reader_is_refused_alone(monkeypatch: pytest.Mo
             (2, "could not read this record (RuntimeError: broken); please report it")
         ]
         assert _rows(store, "SELECT source, line FROM rejects") == [{"source": "club.jsonl", "line": 2}]
+
+
+# --------------------------------------------------------------------------- an import that cannot start
+
+
+class _SettingRefused:
+    """A connection that refuses the import's first setting (a DuckDB that cannot take it)."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.startswith("SET threads"):
+            raise duckdb.InvalidInputException("Invalid Input Error: the setting cannot be changed now")
+        return self._connection.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def test_an_import_duckdb_cannot_set_up_says_so_and_reads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[Entry] = []
+
+    def entries() -> Any:
+        for entry in _entries([_line(random_record(1, deals=1))]):
+            read.append(entry)
+            yield entry
+
+    with Store() as store:
+        monkeypatch.setattr(store, "_con", _SettingRefused(store._con))
+        with pytest.raises(importer.ArchiveError) as failed:
+            store.import_entries(entries())
+        monkeypatch.undo()
+        assert str(failed.value) == (
+            "could not start importing into the archive ':memory:': the setting cannot be changed now"
+        )
+        assert read == [] and store.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
+        # the archive takes the next import
+        assert store.import_entries(_entries([_line(random_record(1, deals=1))])).imported == 1
+
+
+def test_an_import_whose_temporary_folder_cannot_be_made_says_where(tmp_path: Path) -> None:
+    """The import's temporary files go in ``ARCHIVE.tmp/``: a file of that name in the way is named
+    in the message, nothing is imported, and the archive imports once it is gone."""
+    path = tmp_path / "club.duckdb"
+    blocker = tmp_path / "club.duckdb.tmp"
+    blocker.write_text("not a folder")
+    lines = _entries([_line(random_record(1, deals=1))])
+    with Store(path) as store:
+        with pytest.raises(importer.ArchiveError) as failed:
+            store.import_entries(lines, memory_limit="100MB")
+        assert str(failed.value) == (
+            f"could not make the folder for the import's temporary files beside {str(path)!r}: "
+            "Not a directory"
+        )
+        assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
+        # without a memory limit no folder is needed
+        assert store.import_entries(lines, memory_limit=None).imported == 1
