@@ -19,17 +19,20 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from manillen_replay.engine import replay
+from manillen_replay.engine import DealKind, replay
 from manillen_replay.errors import ManillenError, RecordError
+from manillen_replay.players import parse_players
+from manillen_replay.players.generate import GenerateOptions, generate_matches
 from manillen_replay.record import Entry, Record, dumps, load, loads
 from manillen_replay.record.io import RAW_PREFIX
+from manillen_replay.rules import VARIANTS, Rules
 from manillen_replay.store import ImportSummary, Store, importer
 from manillen_replay.store import batch as batch_module
 from manillen_replay.store.batch import MAX_REJECTS_KEPT, _arranged, raw_text
 from manillen_replay.store.importer import Replacement
 
 from .factories import random_record
-from .test_archive_invariants import assert_archive_holds
+from .test_archive_invariants import PLAYERS, assert_archive_holds
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -767,3 +770,76 @@ def test_an_import_whose_temporary_folder_cannot_be_made_says_where(tmp_path: Pa
         assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
         # without a memory limit no folder is needed
         assert store.import_entries(lines, memory_limit=None).imported == 1
+
+
+# --------------------------------------------------------------------------- who sat where in each deal
+
+
+def _every_variant() -> list[Record]:
+    """Two generated matches of every variant (the dealer in rotation, so the three-player
+    games' dummy and sides move), and the club evening, whose blocks change the seating."""
+    records = [load(DATA / "samples" / "club-evening.json")]
+    for number, variant in enumerate(sorted(VARIANTS)):
+        rules = Rules().with_options(variant=variant)
+        players = tuple(parse_players(PLAYERS))[: max(rules.shape.people, 4)]
+        made = generate_matches(GenerateOptions(players=players, rules=rules, seed=number), matches=2)
+        records += [match.record for match in made]
+    return records
+
+
+def test_each_deal_names_who_sat_where_the_dummy_played_by_the_dealer() -> None:
+    """``deal_seats``, ``deals.dealer_player`` and ``declarations.player`` name the person in each
+    seat of that deal: the block's seating on a club evening, the dealer for the dummy's seat of
+    the dummy game; each seat's side is its side with that dealer."""
+    records = _every_variant()
+    dummies = 0
+    with Store() as store:
+        store.import_entries(_entries([_line(r) for r in records]))
+        for record in records:
+            result = replay(record)
+            shape = result.rules.shape
+            blocks = record.match.blocks if isinstance(record.match.blocks, list) else None
+            seats = _rows(
+                store,
+                "SELECT deal, seat, player, team, is_dummy FROM deal_seats WHERE match_id = ? "
+                "ORDER BY deal, seat",
+                [record.match.id],
+            )
+            deals = _rows(
+                store,
+                "SELECT deal, dealer_player FROM deals WHERE match_id = ? ORDER BY deal",
+                [record.match.id],
+            )
+            calls = _rows(
+                store,
+                "SELECT deal, seat, player FROM declarations WHERE match_id = ? ORDER BY deal, position",
+                [record.match.id],
+            )
+            counted = 0
+            expected_seats, expected_calls = [], []
+            for deal in result.deals:
+                block = counted // result.rules.deals
+                seating = blocks[block] if blocks is not None and block < len(blocks) else result.seats
+                counted += deal.kind in (DealKind.PLAYED, DealKind.SCORESHEET)
+                dealer = seating[deal.dealer]
+                names = [seating[s] if s < len(seating) else dealer for s in range(shape.players)]
+                dummies += shape.players - len(seating)
+                expected_seats += [
+                    {
+                        "deal": deal.number,
+                        "seat": seat,
+                        "player": name,
+                        "team": shape.team_of(seat, deal.dealer),
+                        "is_dummy": seat >= len(seating),
+                    }
+                    for seat, name in enumerate(names)
+                ]
+                assert deals[deal.number - 1] == {"deal": deal.number, "dealer_player": names[deal.dealer]}
+                spoken = record.deals[deal.number - 1].declarations
+                for call in spoken if isinstance(spoken, list) else []:
+                    expected_calls.append(
+                        {"deal": deal.number, "seat": call.seat, "player": names[call.seat]}
+                    )
+            assert seats == expected_seats, record.match.id
+            assert calls == expected_calls, record.match.id
+    assert dummies > 1  # the dummy game was played, with more than one dealer
