@@ -843,3 +843,40 @@ def test_each_deal_names_who_sat_where_the_dummy_played_by_the_dealer() -> None:
             assert seats == expected_seats, record.match.id
             assert calls == expected_calls, record.match.id
     assert dummies > 1  # the dummy game was played, with more than one dealer
+
+
+def test_each_match_keeps_its_date_house_rules_and_blocks_as_recorded() -> None:
+    """``matches.date`` and ``matches.rules`` (the record's house rules as JSON, ``{}`` for none),
+    and the club evening's ``blocks``: each team's partners, score and whether it won the block."""
+    records = _samples()
+    with Store() as store:
+        store.import_entries(_entries([_line(r) for r in records]))
+        for record in records:
+            written = json.loads(_line(record))["match"]
+            (row,) = _rows(store, "SELECT date, rules FROM matches WHERE match_id = ?", [record.match.id])
+            assert json.loads(row["rules"]) == written.get("rules", {}), record.match.id
+            assert (None if row["date"] is None else row["date"].isoformat()) == written.get("date")
+        written_matches = [json.loads(_line(r))["match"] for r in records]
+        assert any("rules" in m for m in written_matches) and any("date" in m for m in written_matches)
+        evening = load(DATA / "samples" / "club-evening.json")
+        blocks = _rows(
+            store,
+            "SELECT block, team, players, score, won FROM blocks WHERE match_id = ? ORDER BY block, team",
+            [evening.match.id],
+        )
+    assert blocks == [
+        {
+            "block": played.number,
+            "team": team,
+            "players": played.seats[team::2],
+            "score": played.score[team],
+            "won": played.winner == team,
+        }
+        for played in replay(evening).blocks
+        for team in (0, 1)
+    ]
+    # the first block: Anna and Carla beat Bert and Dirk 56 to 32
+    assert blocks[:2] == [
+        {"block": 1, "team": 0, "players": ["Anna", "Carla"], "score": 56, "won": True},
+        {"block": 1, "team": 1, "players": ["Bert", "Dirk"], "score": 32, "won": False},
+    ]
