@@ -880,3 +880,23 @@ def test_each_match_keeps_its_date_house_rules_and_blocks_as_recorded() -> None:
         {"block": 1, "team": 0, "players": ["Anna", "Carla"], "score": 56, "won": True},
         {"block": 1, "team": 1, "players": ["Bert", "Dirk"], "score": 32, "won": False},
     ]
+
+
+def test_a_note_keeps_its_variation_and_the_stored_record_exports_the_same() -> None:
+    """A note's variation (``line``) goes to the annotations table with it, stamped when it was
+    imported; the record stored without it exports as it was imported."""
+    record = json.loads(_line(random_record(12, deals=2)))
+    first = record["deals"][1]["tricks"][0][0]
+    record["deals"][1]["annotations"] = [
+        {"author": "Anna", "text": "or lead the same", "trick": 1, "play": 1, "line": [first]}
+    ]
+    text = json.dumps(record)
+    with Store() as store:
+        summary = store.import_entries(_entries([text]))
+        assert (summary.imported, summary.refused) == (1, 0), summary.rejects
+        stored = json.loads(store.query("SELECT record FROM matches")["record"][0])
+        assert all("annotations" not in deal for deal in stored["deals"])
+        (note,) = _rows(store, "SELECT deal, trick, play, line, created_at, updated_at FROM annotations")
+        assert (note["deal"], note["trick"], note["play"], note["line"]) == (2, 1, 1, [first])
+        assert note["created_at"] is not None and note["created_at"] == note["updated_at"]
+        assert list(store.iter_export_lines()) == [_line(loads(text))]
