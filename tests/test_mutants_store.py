@@ -20,7 +20,7 @@ import pyarrow as pa
 import pytest
 
 from manillen_replay.engine import DealKind, replay
-from manillen_replay.errors import ManillenError, RecordError
+from manillen_replay.errors import InvalidRecordError, ManillenError, RecordError
 from manillen_replay.players import parse_players
 from manillen_replay.players.generate import GenerateOptions, generate_matches
 from manillen_replay.record import Entry, Record, dumps, load, loads
@@ -900,3 +900,27 @@ def test_a_note_keeps_its_variation_and_the_stored_record_exports_the_same() -> 
         assert (note["deal"], note["trick"], note["play"], note["line"]) == (2, 1, 1, [first])
         assert note["created_at"] is not None and note["created_at"] == note["updated_at"]
         assert list(store.iter_export_lines()) == [_line(loads(text))]
+
+
+def test_a_record_refused_without_a_stated_problem_is_still_kept_and_placed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reader that refuses a record without saying why (no problem listed) still leaves a
+    reject row and a problem placed at the record's file and line, never an empty report."""
+    real = Entry.decode
+
+    def decode(entry: Entry) -> Record:
+        if entry.line == 2:
+            raise InvalidRecordError([])
+        return real(entry)
+
+    monkeypatch.setattr(Entry, "decode", decode)
+    with Store() as store:
+        summary = store.import_entries(_entries([_line(random_record(s, deals=1)) for s in range(3)]))
+        assert (summary.imported, summary.refused) == (2, 1)
+        assert [(r.source, r.line, r.pointer, r.detail) for r in summary.rejects] == [
+            ("club.jsonl", 2, "", "invalid record")
+        ]
+        assert _rows(store, "SELECT line, pointer, message, problems FROM rejects") == [
+            {"line": 2, "pointer": "", "message": "invalid record", "problems": ["invalid record"]}
+        ]
