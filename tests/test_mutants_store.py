@@ -924,3 +924,41 @@ def test_a_record_refused_without_a_stated_problem_is_still_kept_and_placed(
         assert _rows(store, "SELECT line, pointer, message, problems FROM rejects") == [
             {"line": 2, "pointer": "", "message": "invalid record", "problems": ["invalid record"]}
         ]
+
+
+def test_a_record_with_two_problems_says_one_more() -> None:
+    record = json.loads(_line(random_record(8, deals=1)))
+    record["match"]["rules"] = {"target": 99999}
+    record["deals"][0]["dealer"] = 9
+    with Store() as store:
+        summary = store.import_entries(_entries([json.dumps(record)]))
+        (row,) = _rows(store, "SELECT message FROM rejects")
+    assert len(summary.rejects) == 2
+    assert row["message"] == f"{summary.rejects[0].detail} (and 1 more problems)"
+
+
+def test_a_refused_text_match_is_placed_at_the_line_of_its_problem(tmp_path: Path) -> None:
+    """A match in the text notation is refused at the line of the file where its problem is (the
+    column is in the message), not where the match begins; no JSON pointer is put before it."""
+    text = (DATA / "notation" / "seed-trick.mnl").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    broken = next(
+        number for number, line in enumerate(lines, start=1) if line.split() == ["10S", "JD", "9S", "KC"]
+    )
+    path = tmp_path / "evening.mnl"
+    path.write_text(text.replace("10S JD 9S KC", "10S JD 9S ZZ"), encoding="utf-8")
+    with Store() as store:
+        summary = store.import_paths([path])
+        rows = _rows(store, "SELECT source, line, pointer, message, problems FROM rejects")
+    (problem,) = summary.rejects
+    assert (problem.source, problem.line, problem.pointer) == (str(path), broken, "")
+    assert problem.detail.startswith("column 13: unknown card 'ZZ'")
+    assert rows == [
+        {
+            "source": str(path),
+            "line": broken,
+            "pointer": "",
+            "message": problem.detail,
+            "problems": [problem.detail],
+        }
+    ]
