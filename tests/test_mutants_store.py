@@ -331,6 +331,7 @@ def test_the_raw_text_of_a_refused_record_is_kept_whole_up_to_the_limit_then_cut
     assert raw_text(Entry("f", 1, whole)) == '{"format": "x"}'
     # only the line's end goes: spaces the record ends with are its own
     assert raw_text(Entry("f", 1, b'{"format": "x"} \t\n')) == '{"format": "x"} \t'
+    assert raw_text(Entry("f", 1, b"not a record: XX\n")) == "not a record: XX"
     exact = b"x" * RAW_PREFIX
     assert raw_text(Entry("f", 1, exact)) == "x" * RAW_PREFIX
     over = b"y" * (RAW_PREFIX + 1)
