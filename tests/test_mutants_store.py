@@ -862,6 +862,13 @@ def test_each_match_keeps_its_date_house_rules_and_blocks_as_recorded() -> None:
         written_matches = [json.loads(_line(r))["match"] for r in records]
         assert any("rules" in m for m in written_matches) and any("date" in m for m in written_matches)
         evening = load(DATA / "samples" / "club-evening.json")
+        # only an evening's deals belong to a block
+        unblocked = _rows(
+            store,
+            "SELECT count(*) AS n FROM deals WHERE block IS NOT NULL AND match_id <> ?",
+            [evening.match.id],
+        )
+        assert unblocked == [{"n": 0}]
         blocks = _rows(
             store,
             "SELECT block, team, players, score, won FROM blocks WHERE match_id = ? ORDER BY block, team",
