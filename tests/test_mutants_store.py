@@ -26,7 +26,7 @@ from manillen_replay.players.generate import GenerateOptions, generate_matches
 from manillen_replay.record import Entry, Record, dumps, load, loads
 from manillen_replay.record.io import RAW_PREFIX
 from manillen_replay.rules import VARIANTS, Rules
-from manillen_replay.store import ImportSummary, Store, importer
+from manillen_replay.store import ArchiveError, ImportSummary, Store, importer
 from manillen_replay.store import batch as batch_module
 from manillen_replay.store.batch import MAX_REJECTS_KEPT, _arranged, raw_text
 from manillen_replay.store.importer import Replacement
@@ -745,7 +745,7 @@ def test_an_import_duckdb_cannot_set_up_says_so_and_reads_nothing(monkeypatch: p
 
     with Store() as store:
         monkeypatch.setattr(store, "_con", _SettingRefused(store._con))
-        with pytest.raises(importer.ArchiveError) as failed:
+        with pytest.raises(ArchiveError) as failed:
             store.import_entries(entries())
         monkeypatch.undo()
         assert str(failed.value) == (
@@ -764,7 +764,7 @@ def test_an_import_whose_temporary_folder_cannot_be_made_says_where(tmp_path: Pa
     blocker.write_text("not a folder")
     lines = _entries([_line(random_record(1, deals=1))])
     with Store(path) as store:
-        with pytest.raises(importer.ArchiveError) as failed:
+        with pytest.raises(ArchiveError) as failed:
             store.import_entries(lines, memory_limit="100MB")
         assert str(failed.value) == (
             f"could not make the folder for the import's temporary files beside {str(path)!r}: "
