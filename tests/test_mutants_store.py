@@ -972,3 +972,18 @@ def test_a_refused_text_match_is_placed_at_the_line_of_its_problem(tmp_path: Pat
             "problems": [problem.detail],
         }
     ]
+
+
+def test_a_deals_penalties_are_stored_summed_for_each_offending_team() -> None:
+    """``deals.penalty_0`` and ``penalty_1``: the points of every fault a team made in the deal."""
+    record = json.loads(_line(random_record(13, deals=2)))
+    record["deals"][0]["penalties"] = [
+        {"team": 0, "points": 10, "reason": "looked at cards before trump"},
+        {"team": 0, "points": 5, "reason": "talked across the table"},
+        {"team": 1, "points": 7, "reason": "played out of turn"},
+    ]
+    with Store() as store:
+        summary = store.import_entries(_entries([json.dumps(record)]))
+        assert (summary.imported, summary.refused) == (1, 0), summary.rejects
+        rows = _rows(store, "SELECT deal, penalty_0, penalty_1 FROM deals ORDER BY deal")
+    assert rows == [{"deal": 1, "penalty_0": 15, "penalty_1": 7}, {"deal": 2, "penalty_0": 0, "penalty_1": 0}]
