@@ -20,17 +20,20 @@ import pyarrow as pa
 import pytest
 
 from manillen_replay import bulk
-from manillen_replay.engine import replay
-from manillen_replay.errors import ManillenError, RecordError
+from manillen_replay.engine import DealKind, replay
+from manillen_replay.errors import InvalidRecordError, ManillenError, RecordError
+from manillen_replay.players import parse_players
+from manillen_replay.players.generate import GenerateOptions, generate_matches
 from manillen_replay.record import Entry, Record, dumps, load, loads
 from manillen_replay.record.io import RAW_PREFIX
-from manillen_replay.store import ImportSummary, Store, importer
+from manillen_replay.rules import VARIANTS, Rules
+from manillen_replay.store import ArchiveError, ImportSummary, Store, importer
 from manillen_replay.store import batch as batch_module
 from manillen_replay.store.batch import MAX_REJECTS_KEPT, _arranged, raw_text
 from manillen_replay.store.importer import Replacement
 
 from .factories import random_record
-from .test_archive_invariants import assert_archive_holds
+from .test_archive_invariants import PLAYERS, assert_archive_holds
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -327,6 +330,9 @@ def test_a_file_of_many_bad_records_keeps_the_first_thousand_and_counts_the_rest
 def test_the_raw_text_of_a_refused_record_is_kept_whole_up_to_the_limit_then_cut() -> None:
     whole = b'{"format": "x"}\r\n'
     assert raw_text(Entry("f", 1, whole)) == '{"format": "x"}'
+    # only the line's end goes: spaces the record ends with are its own
+    assert raw_text(Entry("f", 1, b'{"format": "x"} \t\n')) == '{"format": "x"} \t'
+    assert raw_text(Entry("f", 1, b"not a record: XX\n")) == "not a record: XX"
     exact = b"x" * RAW_PREFIX
     assert raw_text(Entry("f", 1, exact)) == "x" * RAW_PREFIX
     over = b"y" * (RAW_PREFIX + 1)
@@ -710,3 +716,275 @@ def test_a_record_that_breaks_the_reader_is_refused_alone(monkeypatch: pytest.Mo
             (2, "could not read this record (RuntimeError: broken); please report it")
         ]
         assert _rows(store, "SELECT source, line FROM rejects") == [{"source": "club.jsonl", "line": 2}]
+
+
+# --------------------------------------------------------------------------- an import that cannot start
+
+
+class _SettingRefused:
+    """A connection that refuses the import's first setting (a DuckDB that cannot take it)."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.startswith("SET threads"):
+            raise duckdb.InvalidInputException("Invalid Input Error: the setting cannot be changed now")
+        return self._connection.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def test_an_import_duckdb_cannot_set_up_says_so_and_reads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[Entry] = []
+
+    def entries() -> Any:
+        for entry in _entries([_line(random_record(1, deals=1))]):
+            read.append(entry)
+            yield entry
+
+    with Store() as store:
+        monkeypatch.setattr(store, "_con", _SettingRefused(store._con))
+        with pytest.raises(ArchiveError) as failed:
+            store.import_entries(entries())
+        monkeypatch.undo()
+        assert str(failed.value) == (
+            "could not start importing into the archive ':memory:': the setting cannot be changed now"
+        )
+        assert read == [] and store.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
+        # the archive takes the next import
+        assert store.import_entries(_entries([_line(random_record(1, deals=1))])).imported == 1
+
+
+def test_an_import_whose_temporary_folder_cannot_be_made_says_where(tmp_path: Path) -> None:
+    """The import's temporary files go in ``ARCHIVE.tmp/``: a file of that name in the way is named
+    in the message, nothing is imported, and the archive imports once it is gone."""
+    path = tmp_path / "club.duckdb"
+    blocker = tmp_path / "club.duckdb.tmp"
+    blocker.write_text("not a folder")
+    lines = _entries([_line(random_record(1, deals=1))])
+    with Store(path) as store:
+        with pytest.raises(ArchiveError) as failed:
+            store.import_entries(lines, memory_limit="100MB")
+        assert str(failed.value) == (
+            f"could not make the folder for the import's temporary files beside {str(path)!r}: "
+            "Not a directory"
+        )
+        assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
+        # without a memory limit no folder is needed
+        assert store.import_entries(lines, memory_limit=None).imported == 1
+
+
+# --------------------------------------------------------------------------- who sat where in each deal
+
+
+def _every_variant() -> list[Record]:
+    """Two generated matches of every variant (the dealer in rotation, so the three-player
+    games' dummy and sides move), and the club evening, whose blocks change the seating."""
+    records = [load(DATA / "samples" / "club-evening.json")]
+    for number, variant in enumerate(sorted(VARIANTS)):
+        rules = Rules().with_options(variant=variant)
+        players = tuple(parse_players(PLAYERS))[: max(rules.shape.people, 4)]
+        made = generate_matches(GenerateOptions(players=players, rules=rules, seed=number), matches=2)
+        records += [match.record for match in made]
+    return records
+
+
+def test_each_deal_names_who_sat_where_the_dummy_played_by_the_dealer() -> None:
+    """``deal_seats``, ``deals.dealer_player`` and ``declarations.player`` name the person in each
+    seat of that deal: the block's seating on a club evening, the dealer for the dummy's seat of
+    the dummy game; each seat's side is its side with that dealer."""
+    records = _every_variant()
+    dummies = 0
+    with Store() as store:
+        store.import_entries(_entries([_line(r) for r in records]))
+        for record in records:
+            result = replay(record)
+            shape = result.rules.shape
+            blocks = record.match.blocks if isinstance(record.match.blocks, list) else None
+            seats = _rows(
+                store,
+                "SELECT deal, seat, player, team, is_dummy FROM deal_seats WHERE match_id = ? "
+                "ORDER BY deal, seat",
+                [record.match.id],
+            )
+            deals = _rows(
+                store,
+                "SELECT deal, dealer_player FROM deals WHERE match_id = ? ORDER BY deal",
+                [record.match.id],
+            )
+            calls = _rows(
+                store,
+                "SELECT deal, seat, player FROM declarations WHERE match_id = ? ORDER BY deal, position",
+                [record.match.id],
+            )
+            counted = 0
+            expected_seats, expected_calls = [], []
+            for deal in result.deals:
+                block = counted // result.rules.deals
+                seating = blocks[block] if blocks is not None and block < len(blocks) else result.seats
+                counted += deal.kind in (DealKind.PLAYED, DealKind.SCORESHEET)
+                dealer = seating[deal.dealer]
+                names = [seating[s] if s < len(seating) else dealer for s in range(shape.players)]
+                dummies += shape.players - len(seating)
+                expected_seats += [
+                    {
+                        "deal": deal.number,
+                        "seat": seat,
+                        "player": name,
+                        "team": shape.team_of(seat, deal.dealer),
+                        "is_dummy": seat >= len(seating),
+                    }
+                    for seat, name in enumerate(names)
+                ]
+                assert deals[deal.number - 1] == {"deal": deal.number, "dealer_player": names[deal.dealer]}
+                spoken = record.deals[deal.number - 1].declarations
+                for call in spoken if isinstance(spoken, list) else []:
+                    expected_calls.append(
+                        {"deal": deal.number, "seat": call.seat, "player": names[call.seat]}
+                    )
+            assert seats == expected_seats, record.match.id
+            assert calls == expected_calls, record.match.id
+    assert dummies > 1  # the dummy game was played, with more than one dealer
+
+
+def test_each_match_keeps_its_date_house_rules_and_blocks_as_recorded() -> None:
+    """``matches.date`` and ``matches.rules`` (the record's house rules as JSON, ``{}`` for none),
+    and the club evening's ``blocks``: each team's partners, score and whether it won the block."""
+    records = _samples()
+    with Store() as store:
+        store.import_entries(_entries([_line(r) for r in records]))
+        for record in records:
+            written = json.loads(_line(record))["match"]
+            (row,) = _rows(store, "SELECT date, rules FROM matches WHERE match_id = ?", [record.match.id])
+            assert json.loads(row["rules"]) == written.get("rules", {}), record.match.id
+            assert (None if row["date"] is None else row["date"].isoformat()) == written.get("date")
+        written_matches = [json.loads(_line(r))["match"] for r in records]
+        assert any("rules" in m for m in written_matches) and any("date" in m for m in written_matches)
+        evening = load(DATA / "samples" / "club-evening.json")
+        # only an evening's deals belong to a block
+        unblocked = _rows(
+            store,
+            "SELECT count(*) AS n FROM deals WHERE block IS NOT NULL AND match_id <> ?",
+            [evening.match.id],
+        )
+        assert unblocked == [{"n": 0}]
+        blocks = _rows(
+            store,
+            "SELECT block, team, players, score, won FROM blocks WHERE match_id = ? ORDER BY block, team",
+            [evening.match.id],
+        )
+    assert blocks == [
+        {
+            "block": played.number,
+            "team": team,
+            "players": played.seats[team::2],
+            "score": played.score[team],
+            "won": played.winner == team,
+        }
+        for played in replay(evening).blocks
+        for team in (0, 1)
+    ]
+    # the first block: Anna and Carla beat Bert and Dirk 56 to 32
+    assert blocks[:2] == [
+        {"block": 1, "team": 0, "players": ["Anna", "Carla"], "score": 56, "won": True},
+        {"block": 1, "team": 1, "players": ["Bert", "Dirk"], "score": 32, "won": False},
+    ]
+
+
+def test_a_note_keeps_its_variation_and_the_stored_record_exports_the_same() -> None:
+    """A note's variation (``line``) goes to the annotations table with it, stamped when it was
+    imported; the record stored without it exports as it was imported."""
+    record = json.loads(_line(random_record(12, deals=2)))
+    first = record["deals"][1]["tricks"][0][0]
+    record["deals"][1]["annotations"] = [
+        {"author": "Anna", "text": "or lead the same", "trick": 1, "play": 1, "line": [first]}
+    ]
+    text = json.dumps(record)
+    with Store() as store:
+        summary = store.import_entries(_entries([text]))
+        assert (summary.imported, summary.refused) == (1, 0), summary.rejects
+        stored = json.loads(store.query("SELECT record FROM matches")["record"][0])
+        assert all("annotations" not in deal for deal in stored["deals"])
+        (note,) = _rows(store, "SELECT deal, trick, play, line, created_at, updated_at FROM annotations")
+        assert (note["deal"], note["trick"], note["play"], note["line"]) == (2, 1, 1, [first])
+        assert note["created_at"] is not None and note["created_at"] == note["updated_at"]
+        assert list(store.iter_export_lines()) == [_line(loads(text))]
+
+
+def test_a_record_refused_without_a_stated_problem_is_still_kept_and_placed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reader that refuses a record without saying why (no problem listed) still leaves a
+    reject row and a problem placed at the record's file and line, never an empty report."""
+    real = Entry.decode
+
+    def decode(entry: Entry) -> Record:
+        if entry.line == 2:
+            raise InvalidRecordError([])
+        return real(entry)
+
+    monkeypatch.setattr(Entry, "decode", decode)
+    with Store() as store:
+        summary = store.import_entries(_entries([_line(random_record(s, deals=1)) for s in range(3)]))
+        assert (summary.imported, summary.refused) == (2, 1)
+        assert [(r.source, r.line, r.pointer, r.detail) for r in summary.rejects] == [
+            ("club.jsonl", 2, "", "invalid record")
+        ]
+        assert _rows(store, "SELECT line, pointer, message, problems FROM rejects") == [
+            {"line": 2, "pointer": "", "message": "invalid record", "problems": ["invalid record"]}
+        ]
+
+
+def test_a_record_with_two_problems_says_one_more() -> None:
+    record = json.loads(_line(random_record(8, deals=1)))
+    record["match"]["rules"] = {"target": 99999}
+    record["deals"][0]["dealer"] = 9
+    with Store() as store:
+        summary = store.import_entries(_entries([json.dumps(record)]))
+        (row,) = _rows(store, "SELECT message FROM rejects")
+    assert len(summary.rejects) == 2
+    assert row["message"] == f"{summary.rejects[0].detail} (and 1 more problems)"
+
+
+def test_a_refused_text_match_is_placed_at_the_line_of_its_problem(tmp_path: Path) -> None:
+    """A match in the text notation is refused at the line of the file where its problem is (the
+    column is in the message), not where the match begins; no JSON pointer is put before it."""
+    text = (DATA / "notation" / "seed-trick.mnl").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    broken = next(
+        number for number, line in enumerate(lines, start=1) if line.split() == ["10S", "JD", "9S", "KC"]
+    )
+    path = tmp_path / "evening.mnl"
+    path.write_text(text.replace("10S JD 9S KC", "10S JD 9S ZZ"), encoding="utf-8")
+    with Store() as store:
+        summary = store.import_paths([path])
+        rows = _rows(store, "SELECT source, line, pointer, message, problems FROM rejects")
+    (problem,) = summary.rejects
+    assert (problem.source, problem.line, problem.pointer) == (str(path), broken, "")
+    assert problem.detail.startswith("column 13: unknown card 'ZZ'")
+    assert rows == [
+        {
+            "source": str(path),
+            "line": broken,
+            "pointer": "",
+            "message": problem.detail,
+            "problems": [problem.detail],
+        }
+    ]
+
+
+def test_a_deals_penalties_are_stored_summed_for_each_offending_team() -> None:
+    """``deals.penalty_0`` and ``penalty_1``: the points of every fault a team made in the deal."""
+    record = json.loads(_line(random_record(13, deals=2)))
+    record["deals"][0]["penalties"] = [
+        {"team": 0, "points": 10, "reason": "looked at cards before trump"},
+        {"team": 0, "points": 5, "reason": "talked across the table"},
+        {"team": 1, "points": 7, "reason": "played out of turn"},
+    ]
+    with Store() as store:
+        summary = store.import_entries(_entries([json.dumps(record)]))
+        assert (summary.imported, summary.refused) == (1, 0), summary.rejects
+        rows = _rows(store, "SELECT deal, penalty_0, penalty_1 FROM deals ORDER BY deal")
+    assert rows == [{"deal": 1, "penalty_0": 15, "penalty_1": 7}, {"deal": 2, "penalty_0": 0, "penalty_1": 0}]
