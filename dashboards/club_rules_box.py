@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 from dashboards import data, ui
+from manillen_replay.club_rules import ClubRules
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Rules
 
@@ -68,3 +69,25 @@ def said_saved(prefix: str) -> None:
     done = st.session_state.pop(saved_key(prefix), None)
     if done:
         st.success(ui.translator()("record.club_rules_saved", name=done))
+
+
+def choice(key: str, none_label: str, help_text: str, *, variant: str | None = None) -> ClubRules | None:
+    """A select of the clubs' rules saved in the archive (of ``variant`` only, when given), by
+    name: the one chosen, or ``None`` for ``none_label``. Nothing is drawn when no club saved
+    any, and a warning says why when they cannot be read."""
+    t = ui.translator()
+    try:
+        clubs = [c for c in data.club_rule_sets() if variant is None or c.rules.variant == variant]
+    except ManillenError as error:  # saved by a newer program
+        st.warning(t("record.club_rules_unreadable", message=ui.without_folders(str(error))))
+        return None
+    if not clubs:
+        return None
+    chosen = ui.selectbox(
+        t("record.club_rules"),
+        ["", *(c.name for c in clubs)],
+        format_func=lambda name: name or none_label,
+        key=key,
+        help=help_text,
+    )
+    return next((c for c in clubs if c.name == chosen), None)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import polars as pl
 import streamlit as st
 
-from dashboards import access, data, i18n, light_table, native_inputs, reviewer, ui
+from dashboards import access, club_rules_box, data, i18n, light_table, native_inputs, reviewer, ui
 from manillen_replay.club_rules import ClubRules
 from manillen_replay.errors import ManillenError
 from manillen_replay.store import ArchiveLockedError
@@ -62,23 +62,11 @@ _review_state()
 
 
 def _club_rules_choice() -> ClubRules | None:
-    """The club rules the upload is imported with (``manillen import --rules NAME``), chosen by
-    name; ``None`` for each match's own. Nothing is drawn when no club saved any."""
-    try:
-        clubs = data.club_rule_sets()
-    except ManillenError as error:  # saved by a newer program
-        st.warning(t("record.club_rules_unreadable", message=ui.without_folders(str(error))))
-        return None
-    if not clubs:
-        return None
-    chosen = ui.selectbox(
-        t("record.club_rules"),
-        ["", *(c.name for c in clubs)],
-        format_func=lambda name: name or t("archive.club_rules_none"),
-        key="archive_club_rules",
-        help=t("archive.club_rules_help"),
+    # the club rules the upload is imported with (manillen import --rules NAME), chosen by name;
+    # None for each match's own
+    return club_rules_box.choice(
+        "archive_club_rules", t("archive.club_rules_none"), t("archive.club_rules_help")
     )
-    return next((c for c in clubs if c.name == chosen), None)
 
 
 def _upload() -> None:

@@ -67,23 +67,11 @@ def _last_players() -> str:
 
 
 def _club_rules_choice() -> ClubRules | None:
-    """A club's rules saved in the archive (the four-player game's: the club format), chosen by
-    name; ``None`` for the toggles below. Nothing is drawn when no club saved any."""
-    try:
-        clubs = [c for c in data.club_rule_sets() if c.rules.variant == Rules().variant]
-    except ManillenError as error:  # saved by a newer program
-        st.warning(t("record.club_rules_unreadable", message=ui.without_folders(str(error))))
-        return None
-    if not clubs:
-        return None
-    chosen = ui.selectbox(
-        t("record.club_rules"),
-        ["", *(c.name for c in clubs)],
-        format_func=lambda name: name or t("record.rules_default"),
-        key="organiser_club_rules",
-        help=t("organiser.club_rules_help"),
+    # a club's rules saved in the archive (the four-player game's: the club format), chosen by
+    # name; None for the toggles below
+    return club_rules_box.choice(
+        "organiser_club_rules", t("record.rules_default"), t("organiser.club_rules_help"), variant="four"
     )
-    return next((c for c in clubs if c.name == chosen), None)
 
 
 def _setup_form() -> None:

@@ -23,7 +23,7 @@ import duckdb
 import pyarrow as pa
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
-from ..bulk import replay_many
+from ..bulk import collection_paused, replay_many
 from ..club_rules import ClubRules, with_club_rules
 from ..engine import MatchResult, match_id
 from ..errors import InvalidRecordError, ManillenError, RecordError
@@ -122,23 +122,6 @@ class _FileState:
     """Whether a known match with other content replaces the archive's (else it is kept)."""
     club: ClubRules | None = None
     """A club's rules for the records that name none (see :meth:`ImportMixin.import_entries`)."""
-
-
-@contextlib.contextmanager
-def _automatic_gc_paused() -> Iterator[None]:
-    """Pause Python's automatic cyclic garbage collection for a bulk import.
-
-    A batch keeps thousands of replay objects alive; every automatic full collection scans them
-    all again, which cost about a fifth of the import time. The import collects the young
-    generations itself after each batch instead, so memory stays flat.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _committed_hashes(reader: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, str]:
@@ -274,7 +257,7 @@ class ImportMixin(StoreBase):
                     f"could not make the folder for the import's temporary files beside {self.path!r}: "
                     f"{error.strerror or error}"
                 ) from None
-            stack.enter_context(_automatic_gc_paused())
+            stack.enter_context(collection_paused())
             for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
                 self._import_file(source, group, columns, reader, summary, on_progress, replace, club)
             self._checkpoint()
