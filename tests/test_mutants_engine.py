@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from manillen_replay.cards import Card
@@ -318,3 +319,244 @@ def test_a_card_of_another_players_hand_is_not_taken_for_a_face_down_table_card(
         decode_and_replay(json.dumps(doc))
     messages = [p.describe() for p in caught.value.problems]
     assert f"/deals/0/tricks/0/1: '{other}' is not in Anna's hand in trick 1" in messages
+
+
+# --------------------------------------------------------------------------- the calls of a deal
+
+CAFE = {"cafe": {"blind_muil": True, "eternal_klop": True, "en_face": True, "redeal_small": True}}
+SIX_SEATS = ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"]
+
+
+def trump(seat: int, suit: str = "H") -> dict:
+    return {"seat": seat, "call": "trump", "suit": suit}
+
+
+def call(seat: int, name: str) -> dict:
+    return {"seat": seat, "call": name}
+
+
+def calls_refused(
+    calls: list[dict], *, variant: str = "four", rules: dict | None = None, **deal
+) -> list[str]:
+    """The problems of a scoresheet deal dealt by Anna with these calls (no cards needed)."""
+    seats = {"four": SIX_SEATS[:4], "three_dummy": SIX_SEATS[:3], "six_short": SIX_SEATS}[variant]
+    match = {"seats": seats, "variant": variant, **({"rules": rules} if rules else {})}
+    line = {"dealer": 0, "declarations": calls, "recorded_score": {"team": 0, "points": 5}, **deal}
+    with pytest.raises(InvalidRecordError) as caught:
+        decode_and_replay(json.dumps({"format": "manillen/1", "match": match, "deals": [line]}))
+    return [p.describe() for p in caught.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("calls", "options", "expected"),
+    [
+        ([call(4, "klop"), trump(0)], {}, ["0/seat: seat 4 does not exist: seats are 0 to 3"]),
+        (
+            [call(3, "klop"), call(1, "klop"), trump(0)],
+            {"variant": "three_dummy"},
+            [
+                "0/seat: the dummy makes no calls: the dealer calls for it",
+                "1: 'klop' comes after trump is made",
+            ],
+        ),
+        ([trump(0), {"seat": 1, "call": "klop", "suit": "H"}], {}, ["1/suit: a 'klop' call takes no suit"]),
+        (
+            [call(1, "redeal"), call(1, "klop")],
+            {"rules": CAFE},
+            ["0: a redeal is the only call of its deal", "1: 'klop' comes after trump is made"],
+        ),
+        ([call(1, "redeal")], {"rules": CAFE}, ["0: only the dealer may demand a redeal, not Bert"]),
+        (
+            [call(0, "pass"), call(1, "klop"), trump(0)],
+            {},
+            ["0: 'pass' is only used in the six_short variant", "1: 'klop' comes after trump is made"],
+        ),
+        (
+            [call(1, "pass"), trump(0)],
+            {"variant": "six_short"},
+            ["0: Bert may not pass: the choice of trump is with Anna"],
+        ),
+        (
+            [call(0, "pass"), call(2, "pass"), call(4, "pass"), trump(4)],
+            {"variant": "six_short"},
+            ["2: the third teammate must choose trump and cannot pass"],
+        ),
+        (
+            [call(0, "en_face"), call(2, "en_face"), trump(2)],
+            {"rules": CAFE},
+            ["1: en face cannot be passed back: the partner must make trump"],
+        ),
+        (
+            [call(0, "en_face"), trump(0)],
+            {},
+            ["0: 'en_face' needs the cafe rule 'en_face' (match.rules.cafe)"],
+        ),
+        (
+            [call(0, "en_face"), trump(0)],
+            {"variant": "six_short", "rules": CAFE},
+            ["0: en face needs a partner to pass to; 'six_short' has none"],
+        ),
+        ([call(1, "en_face"), trump(0)], {"rules": CAFE}, ["0: only the dealer may call en face, not Bert"]),
+        (
+            [trump(1), call(2, "klop"), trump(0)],
+            {},
+            ["0: Bert may not make trump: the dealer, Anna, chooses", "1: 'klop' comes after trump is made"],
+        ),
+        (
+            [call(0, "en_face"), trump(0), trump(2)],
+            {"rules": CAFE},
+            ["1: Anna may not make trump: the choice is with Carla"],
+        ),
+        (
+            [call(0, "en_face"), call(2, "blind_muil"), call(1, "klop"), trump(2)],
+            {"rules": CAFE},
+            [
+                "1: a blind muil is called by the dealer before seeing the cards",
+                "2: 'klop' comes after trump is made",
+            ],
+        ),
+        (
+            [call(0, "pass"), call(2, "blind_muil"), trump(2)],
+            {"variant": "six_short", "rules": CAFE},
+            ["1: a blind muil is called by the dealer before seeing the cards"],
+        ),
+        ([trump(0), trump(0, "S")], {}, ["1: 'trump' is out of order here"]),
+        ([call(1, "klop"), trump(0)], {}, ["0: 'klop' comes after trump is made"]),
+        ([call(2, "tegenklop"), trump(0)], {}, ["0: 'tegenklop' comes after trump is made"]),
+        ([call(0, "en_face")], {"rules": CAFE}, [": after en face the partner's trump call is missing"]),
+        (
+            [call(0, "blind_muil")],
+            {"rules": {"trump_choice": "turned_card"}, "turned": "JH"},
+            ["0: no muil under trump_choice turned_card: the turned card's suit is trump"],
+        ),
+    ],
+)
+def test_a_call_out_of_turn_or_against_the_rules_is_refused_alone_where_it_stands(calls, options, expected):
+    """Each wrong call is named once, at its place, and the calls after it are still read."""
+    at = "/deals/0/declarations"
+    assert calls_refused(calls, **options) == [at + ("" if w[0] == ":" else "/") + w for w in expected]
+
+
+def test_two_teammates_may_pass_the_choice_of_trump_on_in_six_short():
+    match = {"seats": SIX_SEATS, "variant": "six_short"}
+    calls = [call(0, "pass"), call(2, "pass"), trump(4, "S")]
+    line = {"dealer": 0, "declarations": calls, "recorded_score": {"team": 0, "points": 5}}
+    deal = decode_and_replay(json.dumps({"format": "manillen/1", "match": match, "deals": [line]})).deals[0]
+    assert (deal.chooser, deal.trump.english if deal.trump else None) == (4, "spades")
+
+
+def test_a_redeal_with_tricks_is_refused_at_its_tricks():
+    tricks = [["7H", "8H", "9H", "10H"]]
+    assert calls_refused([call(0, "redeal")], rules=CAFE, tricks=tricks) == [
+        "/deals/0/tricks: a redealt deal has no tricks"
+    ]
+
+
+# --------------------------------------------------------------------------- the cards of a deal
+
+
+def replay_problems(doc: dict | bytes) -> list[str]:
+    """The problems the replay finds in a record built in code, as the Record page builds its
+    drafts: no decoding checked it first."""
+    record = msgspec.convert(json.loads(doc) if isinstance(doc, bytes) else doc, Record)
+    with pytest.raises(InvalidRecordError) as caught:
+        replay(record, source="draft")
+    return [p.describe().removeprefix("draft: ") for p in caught.value.problems]
+
+
+def sample(name: str) -> dict:
+    return json.loads((SAMPLES / f"{name}.json").read_text())
+
+
+def four_player_deal(change) -> bytes:
+    deal = deal_dict()
+    change(deal)
+    return document([deal])
+
+
+def two_open(change) -> dict:
+    doc = sample("variant-two-open")
+    change(doc["deals"][0])
+    return doc
+
+
+def three(change) -> dict:
+    doc = sample("variant-three")
+    change(doc["deals"][0])
+    return doc
+
+
+def _set(key, value):
+    return lambda deal: deal.__setitem__(key, value(deal) if callable(value) else value)
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            four_player_deal(_set("hands", lambda d: d["hands"][:3])),
+            ["/deals/0/hands: 4 hands are dealt, the record has 3"],
+        ),
+        (
+            four_player_deal(lambda d: d["hands"][1].__setitem__(0, d["hands"][0][0])),
+            ["/deals/0/hands/1/0: '8H' was dealt twice (also at /deals/0/hands/0/0)"],
+        ),
+        (
+            four_player_deal(lambda d: d["hands"][0].__setitem__(0, "6H")),
+            ["/deals/0/hands/0/0: '6H' is not in the deck of 'four'"],
+        ),
+        (
+            four_player_deal(lambda d: d["hands"][0].append(d["hands"][1].pop())),
+            [
+                "/deals/0/hands/0: Anna's hand has 9 cards; each seat is dealt 8",
+                "/deals/0/hands/1: Bert's hand has 7 cards; each seat is dealt 8",
+            ],
+        ),
+        (four_player_deal(_set("table", [])), ["/deals/0/table: 'four' has no table cards"]),
+        (four_player_deal(_set("discards", ["7H"])), ["/deals/0/discards: 'four' lays no cards aside"]),
+        (
+            two_open(lambda d: d.pop("table")),
+            ["/deals/0/table: the table lists 2 seats' piles; the record has 0"],
+        ),
+        (
+            two_open(lambda d: d["table"].__setitem__(0, d["table"][0][:3])),
+            ["/deals/0/table/0: Anna has 4 table piles, the record 3"],
+        ),
+        (
+            two_open(lambda d: d["table"][1][0].__setitem__(0, d["table"][0][0][0])),
+            ["/deals/0/table/1/0/0: '7S' was dealt twice (also at /deals/0/table/0/0/0)"],
+        ),
+        (
+            three(_set("discards", ["JH", "10H"])),
+            ["/deals/0/discards/1: '10H' was dealt twice (also at /deals/0/hands/0/0)"],
+        ),
+        (
+            three(_set("discards", ["JH"])),
+            ["/deals/0/discards: 'three' lays 2 cards aside; the record gives 1"],
+        ),
+        (three(_set("discards", ["JH", "JH"])), ["/deals/0/discards: a card is laid aside twice"]),
+    ],
+)
+def test_a_deal_whose_cards_do_not_make_the_deck_is_refused_at_the_card(doc, expected):
+    """The replay checks the cards of a record built in code (a draft of the Record page) as
+    the decoder checks a file's: each problem once, at the hand, pile or card."""
+    assert replay_problems(doc) == expected
+
+
+def test_the_replay_keeps_the_hands_the_table_and_the_cards_laid_aside():
+    """What the analysis and the replay's pictures start from: the deal as dealt."""
+
+    def mask(cards: list[str]) -> int:
+        return sum(1 << int(Card.parse(card)) for card in cards)
+
+    doc = sample("variant-two-open")
+    deal = decode_and_replay(json.dumps(doc)).deals[0]
+    given = doc["deals"][0]
+    assert deal.hands == tuple(mask(hand) for hand in given["hands"])
+    assert deal.table == tuple(
+        tuple(tuple(int(Card.parse(card)) for card in pile) for pile in piles) for piles in given["table"]
+    )
+    doc = sample("variant-three")
+    deal = decode_and_replay(json.dumps(doc)).deals[0]
+    assert deal.discards == mask(doc["deals"][0]["discards"])
+    assert deal.hands == tuple(mask(hand) for hand in doc["deals"][0]["hands"])
