@@ -14,7 +14,7 @@ from manillen_replay.engine import ReplayVisitor, decode_and_replay, replay
 from manillen_replay.engine.inferred import first_illegal_play
 from manillen_replay.engine.report import match_to_json, match_to_text
 from manillen_replay.engine.results import MatchResult
-from manillen_replay.errors import InvalidRecordError
+from manillen_replay.errors import IllegalPlayError, InvalidRecordError
 from manillen_replay.record import loads
 from manillen_replay.record.model import Record
 from manillen_replay.rules import Rules
@@ -560,3 +560,147 @@ def test_the_replay_keeps_the_hands_the_table_and_the_cards_laid_aside():
     deal = decode_and_replay(json.dumps(doc)).deals[0]
     assert deal.discards == mask(doc["deals"][0]["discards"])
     assert deal.hands == tuple(mask(hand) for hand in doc["deals"][0]["hands"])
+
+
+def without_hands(doc: dict, change) -> bytes:
+    deal = doc["deals"][0]
+    deal.pop("hands")
+    deal.pop("recorded_score", None)
+    change(deal["tricks"], deal)
+    return json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            without_hands(
+                json.loads(four_player_deal(lambda d: None)),
+                lambda tricks, _: tricks[1].__setitem__(0, tricks[0][3]),
+            ),
+            "/deals/0/tricks/1/0: 'QH' was already played in trick 1",
+        ),
+        (
+            without_hands(
+                json.loads(four_player_deal(lambda d: None)), lambda tricks, _: tricks[1].__setitem__(0, "6H")
+            ),
+            "/deals/0/tricks/1/0: '6H' is not in the deck of 'four'",
+        ),
+        (
+            without_hands(
+                sample("variant-three"), lambda tricks, deal: tricks[2].__setitem__(1, deal["discards"][0])
+            ),
+            "/deals/0/tricks/2/1: 'JH' was laid aside",
+        ),
+    ],
+)
+def test_a_deal_without_hands_is_refused_at_a_card_played_twice_laid_aside_or_not_in_the_deck(doc, expected):
+    """The hands are rebuilt from the tricks: a card that cannot be in them is named where played."""
+    assert problems(doc) == [f"club.jsonl:14: {expected}"]
+
+
+# --------------------------------------------------------------------------- the plays
+
+
+def test_a_three_dummy_deal_dealt_by_bert_is_led_by_carla_and_plays_as_if_anna_dealt():
+    """The dummy sits opposite whoever deals: Bert's deal goes Bert, Carla, dummy, Anna, and the
+    same cards seated one place on play out the same."""
+    doc = sample("variant-three-dummy")
+    anna_dealt = decode_and_replay(json.dumps(doc)).deals[0]
+    deal = doc["deals"][0]
+    hands = deal["hands"]
+    deal["hands"] = [hands[2], hands[0], hands[1], hands[3]]
+    deal["dealer"] = 1
+    deal["declarations"][0]["seat"] = 1
+    bert_dealt = decode_and_replay(json.dumps(doc)).deals[0]
+    assert bert_dealt.tricks[0].leader == 2 and bert_dealt.tricks[0].seats == [2, 3, 0, 1]
+    assert (bert_dealt.points, bert_dealt.score) == (anna_dealt.points, anna_dealt.score)
+
+
+def test_each_play_keeps_the_cards_it_could_play_the_rule_that_said_so_and_who_was_winning():
+    """What the analysis explains a play with (docs/findings.md): the legal cards, the clause,
+    and the seat winning the trick after each card."""
+    trick = decode_and_replay((SAMPLES / "seed-trick.json").read_text()).deals[0].tricks[0]
+    assert [str(card) for card in trick.cards] == ["AC", "QC", "9D", "KD"]
+    assert [clause.name for clause in trick.clauses] == ["LEAD", "FOLLOW", "ANY", "OVERBUY"]
+    assert trick.winning == [0, 0, 2, 3]
+    assert all(
+        len(trick.legal) == 4 and legal >> int(card) & 1
+        for legal, card in zip(trick.legal, trick.cards, strict=True)
+    )
+    assert trick.legal[3] & ~(1 << int(trick.cards[3])) == 0  # the over-buy with K♦ was the one card
+
+
+def test_a_visitor_sees_every_play_with_the_hands_before_it_and_every_trick_once_taken():
+    seen: list[tuple[int, int, bool]] = []
+    taken: list[tuple[int, int | None, int]] = []
+
+    class Watch(ReplayVisitor):
+        def play(self, trick, position, hands_before) -> None:
+            card = trick.cards[position]
+            seen.append((trick.number, position, bool(hands_before[trick.seats[position]] >> int(card) & 1)))
+
+        def end_trick(self, trick, result) -> None:
+            taken.append((trick.number, trick.winner, result.number))
+
+    tricks = decode_and_replay((SAMPLES / "seed-trick.json").read_text(), visitors=[Watch()]).deals[0].tricks
+    assert seen == [(trick.number, position, True) for trick in tricks for position in range(4)]
+    assert taken == [(trick.number, trick.winner, 1) for trick in tricks]
+    assert taken[0] == (1, 3, 1)
+
+
+def test_a_strict_replay_stops_at_the_first_illegal_play_naming_it_the_player_the_trick_and_the_file():
+    data = (SAMPLES / "illegal-plays.json").read_text()
+    first = replay(loads(data)).violations[0]
+    with pytest.raises(IllegalPlayError) as caught:
+        decode_and_replay(data, strict=True, source="evening.json")
+    names = ["Anna", "Bert", "Carla", "Dirk"]
+    assert str(caught.value) == (
+        f"illegal play: '{first.card}' by {names[first.seat]} in trick {first.trick}: {first.kind.value} "
+        "(evening.json)"
+    )
+    with pytest.raises(IllegalPlayError) as caught:
+        decode_and_replay(data, strict=True)
+    assert str(caught.value).endswith(first.kind.value)
+
+
+def test_a_card_played_by_the_wrong_seat_is_the_only_problem_named():
+    deal = deal_dict()
+    first = deal["tricks"][0]
+    first[1], first[2] = first[2], first[1]  # Bert leads: Dirk's card now comes in Carla's turn
+    assert problems(document([deal])) == [
+        f"club.jsonl:14: /deals/0/tricks/0/1: '{first[1]}' is not in Carla's hand in trick 1"
+    ]
+
+
+def test_a_table_move_is_kept_with_its_trick_and_play_and_may_leave_the_play_out():
+    """A two-player deal's move of a face-down card: the seat's first play of the trick when the
+    record gives no play."""
+    doc = sample("variant-two-open")
+    assert decode_and_replay(json.dumps(doc)).deals[0].table_moves == [(13, 2, 1)]
+    del doc["deals"][0]["table_moves"][0]["play"]
+    assert decode_and_replay(json.dumps(doc)).deals[0].table_moves == [(13, 2, 1)]
+
+
+@pytest.mark.parametrize(
+    ("variant", "move", "expected"),
+    [
+        (
+            "variant-two-open",
+            {"seat": 1, "trick": 13, "play": 1},
+            "Bert plays no card there in trick 13 to move before",
+        ),
+        (
+            "variant-two-open",
+            {"seat": 1, "trick": 1},
+            "Bert can move a card only from a 3rd pile of two to an emptied 4th place",
+        ),
+        ("variant-three-dummy", {"seat": 0, "trick": 2}, "Anna has no table cards to move"),
+    ],
+)
+def test_a_table_move_that_cannot_be_made_is_refused_at_the_move(variant, move, expected):
+    doc = sample(variant)
+    moves = doc["deals"][0].setdefault("table_moves", [])
+    moves.append(move)
+    at = len(moves) - 1
+    assert problems(json.dumps(doc).encode()) == [f"club.jsonl:14: /deals/0/table_moves/{at}: {expected}"]
