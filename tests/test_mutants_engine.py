@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from manillen_replay.cards import Card
-from manillen_replay.engine import ReplayVisitor, decode_and_replay, replay
+from manillen_replay.engine import DealKind, ReplayVisitor, decode_and_replay, replay
 from manillen_replay.engine.inferred import first_illegal_play
 from manillen_replay.engine.report import match_to_json, match_to_text
 from manillen_replay.engine.results import MatchResult
@@ -704,3 +704,68 @@ def test_a_table_move_that_cannot_be_made_is_refused_at_the_move(variant, move, 
     moves.append(move)
     at = len(moves) - 1
     assert problems(json.dumps(doc).encode()) == [f"club.jsonl:14: /deals/0/table_moves/{at}: {expected}"]
+
+
+def changed(doc: dict | bytes, *changes) -> dict:
+    """The document with its first deal changed by each ``change(deal)`` in turn."""
+    doc = json.loads(doc) if isinstance(doc, bytes) else doc
+    for change in changes:
+        change(doc["deals"][0])
+    return doc
+
+
+def _drop(*keys):
+    return lambda deal: [deal.pop(key) for key in keys]
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            changed(
+                document([deal_dict()]),
+                _drop("tricks"),
+                _set("recorded_score", {"team": 0, "points": 5}),
+                _set("hands", lambda d: d["hands"][:3]),
+            ),
+            "/deals/0/hands: 4 hands are dealt, the record has 3",
+        ),
+        (
+            changed(document([deal_dict()]), _drop("tricks", "hands")),
+            "/deals/0: a deal needs tricks, hands or a recorded_score",
+        ),
+        (
+            changed(document([deal_dict()]), _drop("declarations")),
+            "/deals/0/declarations: a deal with tricks or hands needs the trump call (declarations)",
+        ),
+        (
+            changed(document([deal_dict()]), lambda d: d["tricks"].append(d["tricks"][0])),
+            "/deals/0/tricks: a deal has 8 tricks, this one 9",
+        ),
+        (
+            changed(sample("variant-two-open"), _drop("hands")),
+            "/deals/0/hands: 'two_open' needs the hands and the table cards",
+        ),
+        (
+            changed(document([deal_dict()]), _drop("hands"), lambda d: d["tricks"].pop()),
+            "/deals/0/tricks: 7 of 8 tricks and no hands: "
+            "a deal may stop early only when its hands are given",
+        ),
+        (
+            changed(sample("variant-three"), _drop("hands"), _set("discards", ["JH"])),
+            "/deals/0/discards: 'three' lays 2 cards aside; the record gives 1",
+        ),
+        (
+            changed(sample("variant-three"), _drop("hands", "discards")),
+            "/deals/0/discards: 'three' lays 2 cards aside; the record gives 0",
+        ),
+    ],
+)
+def test_a_deal_missing_what_its_play_needs_is_refused_with_what_is_missing(doc, expected):
+    assert replay_problems(doc) == [expected]
+
+
+def test_a_deal_given_its_hands_and_trump_but_no_tricks_is_an_abandoned_deal():
+    deal = deal_dict()
+    del deal["tricks"]
+    assert decode_and_replay(document([deal])).deals[0].kind is DealKind.ABANDONED
