@@ -769,3 +769,87 @@ def test_a_deal_given_its_hands_and_trump_but_no_tricks_is_an_abandoned_deal():
     deal = deal_dict()
     del deal["tricks"]
     assert decode_and_replay(document([deal])).deals[0].kind is DealKind.ABANDONED
+
+
+# --------------------------------------------------------------------------- redeals, blocks, the match
+
+
+def test_a_redeal_against_the_rules_is_refused_with_the_rule():
+    assert calls_refused([call(0, "redeal")]) == [
+        "/deals/0/declarations/0: a redeal needs the cafe rule 'redeal_small' (match.rules.cafe)"
+    ]
+    assert calls_refused([call(0, "redeal")], variant="six_short", rules=CAFE) == [
+        "/deals/0/declarations/0: the small-cards redeal needs eight-card hands; 'six_short' deals fewer"
+    ]
+    deal = deal_dict()
+    deal["declarations"] = [call(0, "redeal")]
+    del deal["tricks"]
+    held = " ".join(deal["hands"][0])
+    assert replay_problems(document([deal], rules=CAFE)) == [
+        "/deals/0/declarations/0: a redeal needs five small cards (7, 8, 9) and a jack; "
+        f"the dealer held {held}"
+    ]
+
+
+def redeal(dealer: int) -> dict:
+    return {"dealer": dealer, "declarations": [call(dealer, "redeal")]}
+
+
+def scored(dealer: int) -> dict:
+    return {"dealer": dealer, "declarations": [trump(dealer)], "recorded_score": {"team": 0, "points": 5}}
+
+
+def test_after_a_redeal_the_same_dealer_deals_again_but_not_a_third_time_in_a_row():
+    deals = [redeal(0), redeal(0), scored(0), scored(1)]
+    result = decode_and_replay(document(deals, rules=CAFE))
+    assert [(deal.kind.value, deal.dealer) for deal in result.deals] == [
+        ("redeal", 0), ("redeal", 0), ("scoresheet", 0), ("scoresheet", 1),
+    ]  # fmt: skip
+    assert result.irregularities == []
+    moved_on = decode_and_replay(document([redeal(0), scored(1)], rules=CAFE))
+    assert [i.message for i in moved_on.irregularities] == [
+        "deal 2 was dealt by Bert; by rotation it was Anna's turn"
+    ]
+    assert problems(document([redeal(0), redeal(0), redeal(0)], rules=CAFE)) == [
+        "club.jsonl:14: /deals/2/declarations/0: a third redeal in a row is not allowed: "
+        "the third deal must be played"
+    ]
+
+
+def evening(change) -> dict:
+    doc = sample("club-evening")
+    change(doc)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            evening(lambda doc: doc["match"]["blocks"][0].reverse()),
+            "/match/blocks/0: the first block's seating must be match.seats",
+        ),
+        (
+            evening(lambda doc: doc["match"]["blocks"].__setitem__(1, ["Anna", "Bert", "Carla", "Emiel"])),
+            "/match/blocks/1: a block seats the same four players: Anna, Bert, Carla, Dirk",
+        ),
+        (
+            evening(lambda doc: doc["match"].pop("rules")),
+            "/match/blocks: blocks (a club evening) need the four-player game with format 'fixed'",
+        ),
+        (
+            evening(lambda doc: doc["deals"].append(doc["deals"][-1])),
+            "/deals/36: the club evening has 3 blocks of 12 deals; this deal is one too many",
+        ),
+        (
+            changed(document([deal_dict()]), _set("dealer", 4)),
+            "/deals/0/dealer: seat 4 does not exist: seats are 0 to 3",
+        ),
+        (
+            json.loads(document([deal_dict()], seats=["Anna", "Bert", "Carla"])),
+            "/match/seats: 'four' is played by 4 players, the record names 3",
+        ),
+    ],
+)
+def test_a_match_whose_seats_blocks_or_dealer_do_not_fit_its_game_is_refused_at_them(doc, expected):
+    assert replay_problems(doc) == [expected]
