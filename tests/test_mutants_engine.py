@@ -853,3 +853,29 @@ def evening(change) -> dict:
 )
 def test_a_match_whose_seats_blocks_or_dealer_do_not_fit_its_game_is_refused_at_them(doc, expected):
     assert replay_problems(doc) == [expected]
+
+
+def redeal_with_hand(dealer_hand: str) -> bytes:
+    """Anna's redeal, the hands given: hers, and the rest of the deck dealt to the others."""
+    mine = dealer_hand.split()
+    rest = [f"{rank}{suit}" for suit in "HDCS" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+    rest = [card for card in rest if card not in mine]
+    hands = [mine, rest[:8], rest[8:16], rest[16:]]
+    return document([{"dealer": 0, "hands": hands, "declarations": [call(0, "redeal")]}], rules=CAFE)
+
+
+def test_a_redeal_takes_five_small_cards_and_a_jack_in_the_dealers_hand():
+    assert decode_and_replay(redeal_with_hand("7H 8H 9H 7D 8D JH AH KH")).deals[0].kind is DealKind.REDEAL
+    assert problems(redeal_with_hand("7H 8H 9H 7D 8D AH KH QH")) == [
+        "club.jsonl:14: /deals/0/declarations/0: a redeal needs five small cards (7, 8, 9) and a jack; "
+        "the dealer held 7H 8H 9H 7D 8D AH KH QH"
+    ]
+    assert problems(redeal_with_hand("7H 8H 9H JD AD AH KH QH"))[0].endswith(
+        "the dealer held 7H 8H 9H JD AD AH KH QH"
+    )
+
+
+def test_a_redeal_may_give_an_empty_list_of_tricks():
+    deal = redeal(0)
+    deal["tricks"] = []
+    assert decode_and_replay(document([deal], rules=CAFE)).deals[0].kind is DealKind.REDEAL
