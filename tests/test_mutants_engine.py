@@ -879,3 +879,28 @@ def test_a_redeal_may_give_an_empty_list_of_tricks():
     deal = redeal(0)
     deal["tricks"] = []
     assert decode_and_replay(document([deal], rules=CAFE)).deals[0].kind is DealKind.REDEAL
+
+
+def test_an_archive_entry_is_replayed_as_coming_from_its_file_and_line(tmp_path: Path):
+    """``manillen replay`` and the other commands read archives entry by entry: the result names
+    the file and line, a strict replay stops at an illegal play, visitors see the match."""
+    from manillen_replay.engine import replay_entry
+    from manillen_replay.record import iter_entries
+
+    illegal = json.dumps(json.loads((SAMPLES / "illegal-plays.json").read_text()))
+    archive = tmp_path / "club.jsonl"
+    archive.write_text(
+        scoresheet_match(["Anna", "Bert"], [(0, 1, 5)], variant="two_open") + "\n" + illegal + "\n"
+    )
+    first, second = iter_entries([archive])
+    seen: list[str] = []
+
+    class Watch(ReplayVisitor):
+        def begin_match(self, record: Record, result: MatchResult) -> None:
+            seen.append(result.source)
+
+    _, result = replay_entry(first, visitors=[Watch()])
+    assert result.source == seen[0] == f"{archive}:1"
+    assert replay_entry(second)[1].violations
+    with pytest.raises(IllegalPlayError):
+        replay_entry(second, strict=True)
