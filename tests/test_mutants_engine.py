@@ -849,6 +849,13 @@ def evening(change) -> dict:
             json.loads(document([deal_dict()], seats=["Anna", "Bert", "Carla"])),
             "/match/seats: 'four' is played by 4 players, the record names 3",
         ),
+        (
+            json.loads(
+                document([deal_dict()], rules={"trump_choice": "turned_card", "cafe": {"en_face": True}})
+            ),
+            "/match/rules: rule options 'trump_choice: turned_card' and 'cafe.en_face' conflict: "
+            "the turned card makes trump, there is no choice to pass to the partner",
+        ),
     ],
 )
 def test_a_match_whose_seats_blocks_or_dealer_do_not_fit_its_game_is_refused_at_them(doc, expected):
@@ -897,10 +904,10 @@ def test_an_archive_entry_is_replayed_as_coming_from_its_file_and_line(tmp_path:
 
     class Watch(ReplayVisitor):
         def begin_match(self, record: Record, result: MatchResult) -> None:
-            seen.append(result.source)
+            seen.append(f"{' & '.join(record.match.seats)} at {result.source}")
 
     _, result = replay_entry(first, visitors=[Watch()])
-    assert result.source == seen[0] == f"{archive}:1"
+    assert seen == [f"Anna & Bert at {archive}:1"] and result.source == f"{archive}:1"
     assert replay_entry(second)[1].violations
     with pytest.raises(IllegalPlayError):
         replay_entry(second, strict=True)
