@@ -807,8 +807,8 @@ def test_after_a_redeal_the_same_dealer_deals_again_but_not_a_third_time_in_a_ro
     ]  # fmt: skip
     assert result.irregularities == []
     moved_on = decode_and_replay(document([redeal(0), scored(1)], rules=CAFE))
-    assert [i.message for i in moved_on.irregularities] == [
-        "deal 2 was dealt by Bert; by rotation it was Anna's turn"
+    assert [(i.deal, i.message) for i in moved_on.irregularities] == [
+        (2, "deal 2 was dealt by Bert; by rotation it was Anna's turn")
     ]
     assert problems(document([redeal(0), redeal(0), redeal(0)], rules=CAFE)) == [
         "club.jsonl:14: /deals/2/declarations/0: a third redeal in a row is not allowed: "
@@ -911,3 +911,14 @@ def test_an_archive_entry_is_replayed_as_coming_from_its_file_and_line(tmp_path:
     assert replay_entry(second)[1].violations
     with pytest.raises(IllegalPlayError):
         replay_entry(second, strict=True)
+
+
+def test_every_deal_dealt_by_a_seat_that_does_not_exist_is_named():
+    """The dummy is no dealer: seats are the people's."""
+    deals = [scored(4), scored(0), scored(5)]
+    assert problems(document(deals)) == [
+        "club.jsonl:14: /deals/0/dealer: seat 4 does not exist: seats are 0 to 3",
+        "club.jsonl:14: /deals/2/dealer: seat 5 does not exist: seats are 0 to 3",
+    ]
+    three = document([scored(3)], seats=["Anna", "Bert", "Carla"], variant="three_dummy")
+    assert problems(three) == ["club.jsonl:14: /deals/0/dealer: seat 3 does not exist: seats are 0 to 2"]
