@@ -922,3 +922,46 @@ def test_every_deal_dealt_by_a_seat_that_does_not_exist_is_named():
     ]
     three = document([scored(3)], seats=["Anna", "Bert", "Carla"], variant="three_dummy")
     assert problems(three) == ["club.jsonl:14: /deals/0/dealer: seat 3 does not exist: seats are 0 to 2"]
+
+
+def test_each_deal_with_wrong_calls_is_named_not_only_the_first():
+    first, second = scored(0), scored(1)
+    first["declarations"] = [trump(1)]
+    second["declarations"] = [trump(2)]
+    assert problems(document([first, second])) == [
+        "club.jsonl:14: /deals/0/declarations/0: Bert may not make trump: the dealer, Anna, chooses",
+        "club.jsonl:14: /deals/1/declarations/0: Carla may not make trump: the dealer, Bert, chooses",
+    ]
+
+
+def test_redeals_in_a_row_are_counted_from_the_last_played_deal():
+    deals = [scored(0), redeal(1), redeal(1), scored(1)]
+    assert [deal.kind.value for deal in decode_and_replay(document(deals, rules=CAFE)).deals] == [
+        "scoresheet", "redeal", "redeal", "scoresheet",
+    ]  # fmt: skip
+
+
+def test_deals_played_on_after_the_match_was_won_are_flagged_once_and_none_counts():
+    doc = scoresheet_match(["Anna", "Bert", "Carla", "Dirk"], [(0, 0, 60), (1, 0, 50), (2, 1, 5), (3, 1, 5)])
+    result = decode_and_replay(doc)
+    assert [(i.deal, i.kind.value) for i in result.irregularities] == [(3, "played_on_after_match_won")]
+    assert [deal.counted for deal in result.deals] == [True, True, False, False]
+
+
+def test_a_visitor_is_told_each_deal_as_it_begins():
+    begun: list[tuple[int, int]] = []
+
+    class Watch(ReplayVisitor):
+        def begin_deal(self, deal, result) -> None:
+            begun.append((deal.dealer, result.number))
+
+    decode_and_replay(document([scored(0), scored(1)]), visitors=[Watch()])
+    assert begun == [(0, 1), (1, 2)]
+
+
+def test_a_variation_without_its_trick_and_play_is_refused_at_its_line():
+    deal = deal_dict()
+    deal["annotations"] = [{"author": "Anna", "text": "better", "line": [deal["tricks"][0][0]]}]
+    assert problems(document([deal])) == [
+        "club.jsonl:14: /deals/0/annotations/0/line: a variation starts at a play: give its trick and play"
+    ]
