@@ -84,7 +84,6 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_record.py",
         "tests/test_readers.py",
         "tests/test_mutants_record.py",
-        "tests/test_mutants_notation.py",
     ),
     "manillen_replay/record/io.py": (
         "tests/test_record.py",
