@@ -30,6 +30,26 @@ _DATA_LOSS_IMPORTS = (
     "test_cli_import_names_what_it_replaced_and_restore_puts_it_back",
 )
 
+# The house rules' tests that replay records (the others run the solver or the call reviews, minutes)
+_HOUSE_RULES_REPLAYS = (
+    "test_underbuy_allowed_lets_a_trump_go_below_one_on_the_table",
+    "test_underbuy_forbidden_with_other_suit_only_while_holding_another_suit",
+    "test_underbuy_forced_when_one_cannot_follow",
+    "test_underbuy_forced_a_plain_card_instead_is_a_failed_to_buy",
+    "test_capot_plain_scores_as_any_deal",
+    "test_capot_double_is_a_bonus_on_the_multiplier",
+    "test_capot_fixed_score",
+    "test_multipliers_added_rather_than_multiplied",
+    "test_muil_without_doubling",
+    "test_trump_choice_held_suit_only_among_suits_the_chooser_holds",
+    "test_trump_choice_turned_card_the_dealers_last_card_makes_trump",
+    "test_trump_choice_turned_card_needs_no_trump_call",
+    "test_klop_by_left_of_dealer_only_that_player_or_the_partner_knocks",
+    "test_a_game_to_61_instead_of_101",
+    "test_conflicting_options_are_refused_with_a_clear_message",
+    "test_a_recorded_score_over_the_capot_bound_is_refused_naming_the_capot",
+)
+
 # The test files (or single tests, ``file::name``) that exercise each core module's behaviour: a run
 # takes minutes, not the hours that the whole suite (browsers, the solver's compiled kernels) would
 # take for every mutant.
@@ -55,6 +75,22 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_cli_records.py",
         "tests/test_mutants_core.py",
         "tests/test_mutants_engine.py",
+        *(f"tests/test_house_rules.py::{test}" for test in _HOUSE_RULES_REPLAYS),
+    ),
+    # the files of record/ with the tests of their own behaviour besides the package's: the text
+    # notation's parser and writer, the reading of files and the messages for a bad document
+    "manillen_replay/record/text.py": (
+        "tests/test_notation.py",
+        "tests/test_record.py",
+        "tests/test_readers.py",
+        "tests/test_mutants_record.py",
+    ),
+    "manillen_replay/record/io.py": (
+        "tests/test_record.py",
+        "tests/test_readers.py",
+        "tests/test_bad_input.py",
+        "tests/test_notation.py",
+        "tests/test_mutants_record.py",
     ),
     "manillen_replay/record": (
         "tests/test_record.py",

@@ -6,14 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from manillen_replay.cards import Card
-from manillen_replay.engine import ReplayVisitor, decode_and_replay, replay
+from manillen_replay.engine import DealKind, ReplayVisitor, decode_and_replay, replay
 from manillen_replay.engine.inferred import first_illegal_play
 from manillen_replay.engine.report import match_to_json, match_to_text
 from manillen_replay.engine.results import MatchResult
-from manillen_replay.errors import InvalidRecordError
+from manillen_replay.errors import IllegalPlayError, InvalidRecordError
 from manillen_replay.record import loads
 from manillen_replay.record.model import Record
 from manillen_replay.rules import Rules
@@ -318,3 +319,649 @@ def test_a_card_of_another_players_hand_is_not_taken_for_a_face_down_table_card(
         decode_and_replay(json.dumps(doc))
     messages = [p.describe() for p in caught.value.problems]
     assert f"/deals/0/tricks/0/1: '{other}' is not in Anna's hand in trick 1" in messages
+
+
+# --------------------------------------------------------------------------- the calls of a deal
+
+CAFE = {"cafe": {"blind_muil": True, "eternal_klop": True, "en_face": True, "redeal_small": True}}
+SIX_SEATS = ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"]
+
+
+def trump(seat: int, suit: str = "H") -> dict:
+    return {"seat": seat, "call": "trump", "suit": suit}
+
+
+def call(seat: int, name: str) -> dict:
+    return {"seat": seat, "call": name}
+
+
+def calls_refused(
+    calls: list[dict], *, variant: str = "four", rules: dict | None = None, **deal
+) -> list[str]:
+    """The problems of a scoresheet deal dealt by Anna with these calls (no cards needed)."""
+    seats = {"four": SIX_SEATS[:4], "three_dummy": SIX_SEATS[:3], "six_short": SIX_SEATS}[variant]
+    match = {"seats": seats, "variant": variant, **({"rules": rules} if rules else {})}
+    line = {"dealer": 0, "declarations": calls, "recorded_score": {"team": 0, "points": 5}, **deal}
+    with pytest.raises(InvalidRecordError) as caught:
+        decode_and_replay(json.dumps({"format": "manillen/1", "match": match, "deals": [line]}))
+    return [p.describe() for p in caught.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("calls", "options", "expected"),
+    [
+        ([call(4, "klop"), trump(0)], {}, ["0/seat: seat 4 does not exist: seats are 0 to 3"]),
+        (
+            [call(3, "klop"), call(1, "klop"), trump(0)],
+            {"variant": "three_dummy"},
+            [
+                "0/seat: the dummy makes no calls: the dealer calls for it",
+                "1: 'klop' comes after trump is made",
+            ],
+        ),
+        ([trump(0), {"seat": 1, "call": "klop", "suit": "H"}], {}, ["1/suit: a 'klop' call takes no suit"]),
+        (
+            [call(1, "redeal"), call(1, "klop")],
+            {"rules": CAFE},
+            ["0: a redeal is the only call of its deal", "1: 'klop' comes after trump is made"],
+        ),
+        ([call(1, "redeal")], {"rules": CAFE}, ["0: only the dealer may demand a redeal, not Bert"]),
+        (
+            [call(0, "pass"), call(1, "klop"), trump(0)],
+            {},
+            ["0: 'pass' is only used in the six_short variant", "1: 'klop' comes after trump is made"],
+        ),
+        (
+            [call(1, "pass"), trump(0)],
+            {"variant": "six_short"},
+            ["0: Bert may not pass: the choice of trump is with Anna"],
+        ),
+        (
+            [call(0, "pass"), call(2, "pass"), call(4, "pass"), trump(4)],
+            {"variant": "six_short"},
+            ["2: the third teammate must choose trump and cannot pass"],
+        ),
+        (
+            [call(0, "en_face"), call(2, "en_face"), trump(2)],
+            {"rules": CAFE},
+            ["1: en face cannot be passed back: the partner must make trump"],
+        ),
+        (
+            [call(0, "en_face"), trump(0)],
+            {},
+            ["0: 'en_face' needs the cafe rule 'en_face' (match.rules.cafe)"],
+        ),
+        (
+            [call(0, "en_face"), trump(0)],
+            {"variant": "six_short", "rules": CAFE},
+            ["0: en face needs a partner to pass to; 'six_short' has none"],
+        ),
+        ([call(1, "en_face"), trump(0)], {"rules": CAFE}, ["0: only the dealer may call en face, not Bert"]),
+        (
+            [trump(1), call(2, "klop"), trump(0)],
+            {},
+            ["0: Bert may not make trump: the dealer, Anna, chooses", "1: 'klop' comes after trump is made"],
+        ),
+        (
+            [call(0, "en_face"), trump(0), trump(2)],
+            {"rules": CAFE},
+            ["1: Anna may not make trump: the choice is with Carla"],
+        ),
+        (
+            [call(0, "en_face"), call(2, "blind_muil"), call(1, "klop"), trump(2)],
+            {"rules": CAFE},
+            [
+                "1: a blind muil is called by the dealer before seeing the cards",
+                "2: 'klop' comes after trump is made",
+            ],
+        ),
+        (
+            [call(0, "pass"), call(2, "blind_muil"), trump(2)],
+            {"variant": "six_short", "rules": CAFE},
+            ["1: a blind muil is called by the dealer before seeing the cards"],
+        ),
+        ([trump(0), trump(0, "S")], {}, ["1: 'trump' is out of order here"]),
+        ([call(1, "klop"), trump(0)], {}, ["0: 'klop' comes after trump is made"]),
+        ([call(2, "tegenklop"), trump(0)], {}, ["0: 'tegenklop' comes after trump is made"]),
+        ([call(0, "en_face")], {"rules": CAFE}, [": after en face the partner's trump call is missing"]),
+        (
+            [call(0, "blind_muil")],
+            {"rules": {"trump_choice": "turned_card"}, "turned": "JH"},
+            ["0: no muil under trump_choice turned_card: the turned card's suit is trump"],
+        ),
+    ],
+)
+def test_a_call_out_of_turn_or_against_the_rules_is_refused_alone_where_it_stands(calls, options, expected):
+    """Each wrong call is named once, at its place, and the calls after it are still read."""
+    at = "/deals/0/declarations"
+    assert calls_refused(calls, **options) == [at + ("" if w[0] == ":" else "/") + w for w in expected]
+
+
+def test_two_teammates_may_pass_the_choice_of_trump_on_in_six_short():
+    match = {"seats": SIX_SEATS, "variant": "six_short"}
+    calls = [call(0, "pass"), call(2, "pass"), trump(4, "S")]
+    line = {"dealer": 0, "declarations": calls, "recorded_score": {"team": 0, "points": 5}}
+    deal = decode_and_replay(json.dumps({"format": "manillen/1", "match": match, "deals": [line]})).deals[0]
+    assert (deal.chooser, deal.trump.english if deal.trump else None) == (4, "spades")
+
+
+def test_a_redeal_with_tricks_is_refused_at_its_tricks():
+    tricks = [["7H", "8H", "9H", "10H"]]
+    assert calls_refused([call(0, "redeal")], rules=CAFE, tricks=tricks) == [
+        "/deals/0/tricks: a redealt deal has no tricks"
+    ]
+
+
+# --------------------------------------------------------------------------- the cards of a deal
+
+
+def replay_problems(doc: dict | bytes) -> list[str]:
+    """The problems the replay finds in a record built in code, as the Record page builds its
+    drafts: no decoding checked it first."""
+    record = msgspec.convert(json.loads(doc) if isinstance(doc, bytes) else doc, Record)
+    with pytest.raises(InvalidRecordError) as caught:
+        replay(record, source="draft")
+    return [p.describe().removeprefix("draft: ") for p in caught.value.problems]
+
+
+def sample(name: str) -> dict:
+    return json.loads((SAMPLES / f"{name}.json").read_text())
+
+
+def four_player_deal(change) -> bytes:
+    deal = deal_dict()
+    change(deal)
+    return document([deal])
+
+
+def two_open(change) -> dict:
+    doc = sample("variant-two-open")
+    change(doc["deals"][0])
+    return doc
+
+
+def three(change) -> dict:
+    doc = sample("variant-three")
+    change(doc["deals"][0])
+    return doc
+
+
+def _set(key, value):
+    return lambda deal: deal.__setitem__(key, value(deal) if callable(value) else value)
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            four_player_deal(_set("hands", lambda d: d["hands"][:3])),
+            ["/deals/0/hands: 4 hands are dealt, the record has 3"],
+        ),
+        (
+            four_player_deal(lambda d: d["hands"][1].__setitem__(0, d["hands"][0][0])),
+            ["/deals/0/hands/1/0: '8H' was dealt twice (also at /deals/0/hands/0/0)"],
+        ),
+        (
+            four_player_deal(lambda d: d["hands"][0].__setitem__(0, "6H")),
+            ["/deals/0/hands/0/0: '6H' is not in the deck of 'four'"],
+        ),
+        (
+            four_player_deal(lambda d: d["hands"][0].append(d["hands"][1].pop())),
+            [
+                "/deals/0/hands/0: Anna's hand has 9 cards; each seat is dealt 8",
+                "/deals/0/hands/1: Bert's hand has 7 cards; each seat is dealt 8",
+            ],
+        ),
+        (four_player_deal(_set("table", [])), ["/deals/0/table: 'four' has no table cards"]),
+        (four_player_deal(_set("discards", ["7H"])), ["/deals/0/discards: 'four' lays no cards aside"]),
+        (
+            two_open(lambda d: d.pop("table")),
+            ["/deals/0/table: the table lists 2 seats' piles; the record has 0"],
+        ),
+        (
+            two_open(lambda d: d["table"].__setitem__(0, d["table"][0][:3])),
+            ["/deals/0/table/0: Anna has 4 table piles, the record 3"],
+        ),
+        (
+            two_open(lambda d: d["table"][1][0].__setitem__(0, d["table"][0][0][0])),
+            ["/deals/0/table/1/0/0: '7S' was dealt twice (also at /deals/0/table/0/0/0)"],
+        ),
+        (
+            three(_set("discards", ["JH", "10H"])),
+            ["/deals/0/discards/1: '10H' was dealt twice (also at /deals/0/hands/0/0)"],
+        ),
+        (
+            three(_set("discards", ["JH"])),
+            ["/deals/0/discards: 'three' lays 2 cards aside; the record gives 1"],
+        ),
+        (three(_set("discards", ["JH", "JH"])), ["/deals/0/discards: a card is laid aside twice"]),
+    ],
+)
+def test_a_deal_whose_cards_do_not_make_the_deck_is_refused_at_the_card(doc, expected):
+    """The replay checks the cards of a record built in code (a draft of the Record page) as
+    the decoder checks a file's: each problem once, at the hand, pile or card."""
+    assert replay_problems(doc) == expected
+
+
+def test_the_replay_keeps_the_hands_the_table_and_the_cards_laid_aside():
+    """What the analysis and the replay's pictures start from: the deal as dealt."""
+
+    def mask(cards: list[str]) -> int:
+        return sum(1 << int(Card.parse(card)) for card in cards)
+
+    doc = sample("variant-two-open")
+    deal = decode_and_replay(json.dumps(doc)).deals[0]
+    given = doc["deals"][0]
+    assert deal.hands == tuple(mask(hand) for hand in given["hands"])
+    assert deal.table == tuple(
+        tuple(tuple(int(Card.parse(card)) for card in pile) for pile in piles) for piles in given["table"]
+    )
+    doc = sample("variant-three")
+    deal = decode_and_replay(json.dumps(doc)).deals[0]
+    assert deal.discards == mask(doc["deals"][0]["discards"])
+    assert deal.hands == tuple(mask(hand) for hand in doc["deals"][0]["hands"])
+
+
+def without_hands(doc: dict, change) -> bytes:
+    deal = doc["deals"][0]
+    deal.pop("hands")
+    deal.pop("recorded_score", None)
+    change(deal["tricks"], deal)
+    return json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            without_hands(
+                json.loads(four_player_deal(lambda d: None)),
+                lambda tricks, _: tricks[1].__setitem__(0, tricks[0][3]),
+            ),
+            "/deals/0/tricks/1/0: 'QH' was already played in trick 1",
+        ),
+        (
+            without_hands(
+                json.loads(four_player_deal(lambda d: None)), lambda tricks, _: tricks[1].__setitem__(0, "6H")
+            ),
+            "/deals/0/tricks/1/0: '6H' is not in the deck of 'four'",
+        ),
+        (
+            without_hands(
+                sample("variant-three"), lambda tricks, deal: tricks[2].__setitem__(1, deal["discards"][0])
+            ),
+            "/deals/0/tricks/2/1: 'JH' was laid aside",
+        ),
+    ],
+)
+def test_a_deal_without_hands_is_refused_at_a_card_played_twice_laid_aside_or_not_in_the_deck(doc, expected):
+    """The hands are rebuilt from the tricks: a card that cannot be in them is named where played."""
+    assert problems(doc) == [f"club.jsonl:14: {expected}"]
+
+
+# --------------------------------------------------------------------------- the plays
+
+
+def test_a_three_dummy_deal_dealt_by_bert_is_led_by_carla_and_plays_as_if_anna_dealt():
+    """The dummy sits opposite whoever deals: Bert's deal goes Bert, Carla, dummy, Anna, and the
+    same cards seated one place on play out the same."""
+    doc = sample("variant-three-dummy")
+    anna_dealt = decode_and_replay(json.dumps(doc)).deals[0]
+    deal = doc["deals"][0]
+    hands = deal["hands"]
+    deal["hands"] = [hands[2], hands[0], hands[1], hands[3]]
+    deal["dealer"] = 1
+    deal["declarations"][0]["seat"] = 1
+    bert_dealt = decode_and_replay(json.dumps(doc)).deals[0]
+    assert bert_dealt.tricks[0].leader == 2 and bert_dealt.tricks[0].seats == [2, 3, 0, 1]
+    assert (bert_dealt.points, bert_dealt.score) == (anna_dealt.points, anna_dealt.score)
+
+
+def test_each_play_keeps_the_cards_it_could_play_the_rule_that_said_so_and_who_was_winning():
+    """What the analysis explains a play with (docs/findings.md): the legal cards, the clause,
+    and the seat winning the trick after each card."""
+    trick = decode_and_replay((SAMPLES / "seed-trick.json").read_text()).deals[0].tricks[0]
+    assert [str(card) for card in trick.cards] == ["AC", "QC", "9D", "KD"]
+    assert [clause.name for clause in trick.clauses] == ["LEAD", "FOLLOW", "ANY", "OVERBUY"]
+    assert trick.winning == [0, 0, 2, 3]
+    assert all(
+        len(trick.legal) == 4 and legal >> int(card) & 1
+        for legal, card in zip(trick.legal, trick.cards, strict=True)
+    )
+    assert trick.legal[3] & ~(1 << int(trick.cards[3])) == 0  # the over-buy with K♦ was the one card
+
+
+def test_a_visitor_sees_every_play_with_the_hands_before_it_and_every_trick_once_taken():
+    seen: list[tuple[int, int, bool]] = []
+    taken: list[tuple[int, int | None, int]] = []
+
+    class Watch(ReplayVisitor):
+        def play(self, trick, position, hands_before) -> None:
+            card = trick.cards[position]
+            seen.append((trick.number, position, bool(hands_before[trick.seats[position]] >> int(card) & 1)))
+
+        def end_trick(self, trick, result) -> None:
+            taken.append((trick.number, trick.winner, result.number))
+
+    tricks = decode_and_replay((SAMPLES / "seed-trick.json").read_text(), visitors=[Watch()]).deals[0].tricks
+    assert seen == [(trick.number, position, True) for trick in tricks for position in range(4)]
+    assert taken == [(trick.number, trick.winner, 1) for trick in tricks]
+    assert taken[0] == (1, 3, 1)
+
+
+def test_a_strict_replay_stops_at_the_first_illegal_play_naming_it_the_player_the_trick_and_the_file():
+    data = (SAMPLES / "illegal-plays.json").read_text()
+    first = replay(loads(data)).violations[0]
+    with pytest.raises(IllegalPlayError) as caught:
+        decode_and_replay(data, strict=True, source="evening.json")
+    names = ["Anna", "Bert", "Carla", "Dirk"]
+    assert str(caught.value) == (
+        f"illegal play: '{first.card}' by {names[first.seat]} in trick {first.trick}: {first.kind.value} "
+        "(evening.json)"
+    )
+    with pytest.raises(IllegalPlayError) as caught:
+        decode_and_replay(data, strict=True)
+    assert str(caught.value).endswith(first.kind.value)
+
+
+def test_a_card_played_by_the_wrong_seat_is_the_only_problem_named():
+    deal = deal_dict()
+    first = deal["tricks"][0]
+    first[1], first[2] = first[2], first[1]  # Bert leads: Dirk's card now comes in Carla's turn
+    assert problems(document([deal])) == [
+        f"club.jsonl:14: /deals/0/tricks/0/1: '{first[1]}' is not in Carla's hand in trick 1"
+    ]
+
+
+def test_a_table_move_is_kept_with_its_trick_and_play_and_may_leave_the_play_out():
+    """A two-player deal's move of a face-down card: the seat's first play of the trick when the
+    record gives no play."""
+    doc = sample("variant-two-open")
+    assert decode_and_replay(json.dumps(doc)).deals[0].table_moves == [(13, 2, 1)]
+    del doc["deals"][0]["table_moves"][0]["play"]
+    assert decode_and_replay(json.dumps(doc)).deals[0].table_moves == [(13, 2, 1)]
+
+
+@pytest.mark.parametrize(
+    ("variant", "move", "expected"),
+    [
+        (
+            "variant-two-open",
+            {"seat": 1, "trick": 13, "play": 1},
+            "Bert plays no card there in trick 13 to move before",
+        ),
+        (
+            "variant-two-open",
+            {"seat": 1, "trick": 1},
+            "Bert can move a card only from a 3rd pile of two to an emptied 4th place",
+        ),
+        ("variant-three-dummy", {"seat": 0, "trick": 2}, "Anna has no table cards to move"),
+    ],
+)
+def test_a_table_move_that_cannot_be_made_is_refused_at_the_move(variant, move, expected):
+    doc = sample(variant)
+    moves = doc["deals"][0].setdefault("table_moves", [])
+    moves.append(move)
+    at = len(moves) - 1
+    assert problems(json.dumps(doc).encode()) == [f"club.jsonl:14: /deals/0/table_moves/{at}: {expected}"]
+
+
+def changed(doc: dict | bytes, *changes) -> dict:
+    """The document with its first deal changed by each ``change(deal)`` in turn."""
+    doc = json.loads(doc) if isinstance(doc, bytes) else doc
+    for change in changes:
+        change(doc["deals"][0])
+    return doc
+
+
+def _drop(*keys):
+    return lambda deal: [deal.pop(key) for key in keys]
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            changed(
+                document([deal_dict()]),
+                _drop("tricks"),
+                _set("recorded_score", {"team": 0, "points": 5}),
+                _set("hands", lambda d: d["hands"][:3]),
+            ),
+            "/deals/0/hands: 4 hands are dealt, the record has 3",
+        ),
+        (
+            changed(document([deal_dict()]), _drop("tricks", "hands")),
+            "/deals/0: a deal needs tricks, hands or a recorded_score",
+        ),
+        (
+            changed(document([deal_dict()]), _drop("declarations")),
+            "/deals/0/declarations: a deal with tricks or hands needs the trump call (declarations)",
+        ),
+        (
+            changed(document([deal_dict()]), lambda d: d["tricks"].append(d["tricks"][0])),
+            "/deals/0/tricks: a deal has 8 tricks, this one 9",
+        ),
+        (
+            changed(sample("variant-two-open"), _drop("hands")),
+            "/deals/0/hands: 'two_open' needs the hands and the table cards",
+        ),
+        (
+            changed(document([deal_dict()]), _drop("hands"), lambda d: d["tricks"].pop()),
+            "/deals/0/tricks: 7 of 8 tricks and no hands: "
+            "a deal may stop early only when its hands are given",
+        ),
+        (
+            changed(sample("variant-three"), _drop("hands"), _set("discards", ["JH"])),
+            "/deals/0/discards: 'three' lays 2 cards aside; the record gives 1",
+        ),
+        (
+            changed(sample("variant-three"), _drop("hands", "discards")),
+            "/deals/0/discards: 'three' lays 2 cards aside; the record gives 0",
+        ),
+    ],
+)
+def test_a_deal_missing_what_its_play_needs_is_refused_with_what_is_missing(doc, expected):
+    assert replay_problems(doc) == [expected]
+
+
+def test_a_deal_given_its_hands_and_trump_but_no_tricks_is_an_abandoned_deal():
+    deal = deal_dict()
+    del deal["tricks"]
+    assert decode_and_replay(document([deal])).deals[0].kind is DealKind.ABANDONED
+
+
+# --------------------------------------------------------------------------- redeals, blocks, the match
+
+
+def test_a_redeal_against_the_rules_is_refused_with_the_rule():
+    assert calls_refused([call(0, "redeal")]) == [
+        "/deals/0/declarations/0: a redeal needs the cafe rule 'redeal_small' (match.rules.cafe)"
+    ]
+    assert calls_refused([call(0, "redeal")], variant="six_short", rules=CAFE) == [
+        "/deals/0/declarations/0: the small-cards redeal needs eight-card hands; 'six_short' deals fewer"
+    ]
+    deal = deal_dict()
+    deal["declarations"] = [call(0, "redeal")]
+    del deal["tricks"]
+    held = " ".join(deal["hands"][0])
+    assert replay_problems(document([deal], rules=CAFE)) == [
+        "/deals/0/declarations/0: a redeal needs five small cards (7, 8, 9) and a jack; "
+        f"the dealer held {held}"
+    ]
+
+
+def redeal(dealer: int) -> dict:
+    return {"dealer": dealer, "declarations": [call(dealer, "redeal")]}
+
+
+def scored(dealer: int) -> dict:
+    return {"dealer": dealer, "declarations": [trump(dealer)], "recorded_score": {"team": 0, "points": 5}}
+
+
+def test_after_a_redeal_the_same_dealer_deals_again_but_not_a_third_time_in_a_row():
+    deals = [redeal(0), redeal(0), scored(0), scored(1)]
+    result = decode_and_replay(document(deals, rules=CAFE))
+    assert [(deal.kind.value, deal.dealer) for deal in result.deals] == [
+        ("redeal", 0), ("redeal", 0), ("scoresheet", 0), ("scoresheet", 1),
+    ]  # fmt: skip
+    assert result.irregularities == []
+    moved_on = decode_and_replay(document([redeal(0), scored(1)], rules=CAFE))
+    assert [(i.deal, i.message) for i in moved_on.irregularities] == [
+        (2, "deal 2 was dealt by Bert; by rotation it was Anna's turn")
+    ]
+    assert problems(document([redeal(0), redeal(0), redeal(0)], rules=CAFE)) == [
+        "club.jsonl:14: /deals/2/declarations/0: a third redeal in a row is not allowed: "
+        "the third deal must be played"
+    ]
+
+
+def evening(change) -> dict:
+    doc = sample("club-evening")
+    change(doc)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            evening(lambda doc: doc["match"]["blocks"][0].reverse()),
+            "/match/blocks/0: the first block's seating must be match.seats",
+        ),
+        (
+            evening(lambda doc: doc["match"]["blocks"].__setitem__(1, ["Anna", "Bert", "Carla", "Emiel"])),
+            "/match/blocks/1: a block seats the same four players: Anna, Bert, Carla, Dirk",
+        ),
+        (
+            evening(lambda doc: doc["match"].pop("rules")),
+            "/match/blocks: blocks (a club evening) need the four-player game with format 'fixed'",
+        ),
+        (
+            evening(lambda doc: doc["deals"].append(doc["deals"][-1])),
+            "/deals/36: the club evening has 3 blocks of 12 deals; this deal is one too many",
+        ),
+        (
+            changed(document([deal_dict()]), _set("dealer", 4)),
+            "/deals/0/dealer: seat 4 does not exist: seats are 0 to 3",
+        ),
+        (
+            json.loads(document([deal_dict()], seats=["Anna", "Bert", "Carla"])),
+            "/match/seats: 'four' is played by 4 players, the record names 3",
+        ),
+        (
+            json.loads(
+                document([deal_dict()], rules={"trump_choice": "turned_card", "cafe": {"en_face": True}})
+            ),
+            "/match/rules: rule options 'trump_choice: turned_card' and 'cafe.en_face' conflict: "
+            "the turned card makes trump, there is no choice to pass to the partner",
+        ),
+    ],
+)
+def test_a_match_whose_seats_blocks_or_dealer_do_not_fit_its_game_is_refused_at_them(doc, expected):
+    assert replay_problems(doc) == [expected]
+
+
+def redeal_with_hand(dealer_hand: str) -> bytes:
+    """Anna's redeal, the hands given: hers, and the rest of the deck dealt to the others."""
+    mine = dealer_hand.split()
+    rest = [f"{rank}{suit}" for suit in "HDCS" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+    rest = [card for card in rest if card not in mine]
+    hands = [mine, rest[:8], rest[8:16], rest[16:]]
+    return document([{"dealer": 0, "hands": hands, "declarations": [call(0, "redeal")]}], rules=CAFE)
+
+
+def test_a_redeal_takes_five_small_cards_and_a_jack_in_the_dealers_hand():
+    assert decode_and_replay(redeal_with_hand("7H 8H 9H 7D 8D JH AH KH")).deals[0].kind is DealKind.REDEAL
+    assert problems(redeal_with_hand("7H 8H 9H 7D 8D AH KH QH")) == [
+        "club.jsonl:14: /deals/0/declarations/0: a redeal needs five small cards (7, 8, 9) and a jack; "
+        "the dealer held 7H 8H 9H 7D 8D AH KH QH"
+    ]
+    assert problems(redeal_with_hand("7H 8H 9H JD AD AH KH QH"))[0].endswith(
+        "the dealer held 7H 8H 9H JD AD AH KH QH"
+    )
+
+
+def test_a_redeal_may_give_an_empty_list_of_tricks():
+    deal = redeal(0)
+    deal["tricks"] = []
+    assert decode_and_replay(document([deal], rules=CAFE)).deals[0].kind is DealKind.REDEAL
+
+
+def test_an_archive_entry_is_replayed_as_coming_from_its_file_and_line(tmp_path: Path):
+    """``manillen replay`` and the other commands read archives entry by entry: the result names
+    the file and line, a strict replay stops at an illegal play, visitors see the match."""
+    from manillen_replay.engine import replay_entry
+    from manillen_replay.record import iter_entries
+
+    illegal = json.dumps(json.loads((SAMPLES / "illegal-plays.json").read_text()))
+    archive = tmp_path / "club.jsonl"
+    archive.write_text(
+        scoresheet_match(["Anna", "Bert"], [(0, 1, 5)], variant="two_open") + "\n" + illegal + "\n"
+    )
+    first, second = iter_entries([archive])
+    seen: list[str] = []
+
+    class Watch(ReplayVisitor):
+        def begin_match(self, record: Record, result: MatchResult) -> None:
+            seen.append(f"{' & '.join(record.match.seats)} at {result.source}")
+
+    _, result = replay_entry(first, visitors=[Watch()])
+    assert seen == [f"Anna & Bert at {archive}:1"] and result.source == f"{archive}:1"
+    assert replay_entry(second)[1].violations
+    with pytest.raises(IllegalPlayError):
+        replay_entry(second, strict=True)
+
+
+def test_every_deal_dealt_by_a_seat_that_does_not_exist_is_named():
+    """The dummy is no dealer: seats are the people's."""
+    deals = [scored(4), scored(0), scored(5)]
+    assert problems(document(deals)) == [
+        "club.jsonl:14: /deals/0/dealer: seat 4 does not exist: seats are 0 to 3",
+        "club.jsonl:14: /deals/2/dealer: seat 5 does not exist: seats are 0 to 3",
+    ]
+    three = document([scored(3)], seats=["Anna", "Bert", "Carla"], variant="three_dummy")
+    assert problems(three) == ["club.jsonl:14: /deals/0/dealer: seat 3 does not exist: seats are 0 to 2"]
+
+
+def test_each_deal_with_wrong_calls_is_named_not_only_the_first():
+    first, second = scored(0), scored(1)
+    first["declarations"] = [trump(1)]
+    second["declarations"] = [trump(2)]
+    assert problems(document([first, second])) == [
+        "club.jsonl:14: /deals/0/declarations/0: Bert may not make trump: the dealer, Anna, chooses",
+        "club.jsonl:14: /deals/1/declarations/0: Carla may not make trump: the dealer, Bert, chooses",
+    ]
+
+
+def test_redeals_in_a_row_are_counted_from_the_last_played_deal():
+    deals = [scored(0), redeal(1), redeal(1), scored(1)]
+    assert [deal.kind.value for deal in decode_and_replay(document(deals, rules=CAFE)).deals] == [
+        "scoresheet", "redeal", "redeal", "scoresheet",
+    ]  # fmt: skip
+
+
+def test_deals_played_on_after_the_match_was_won_are_flagged_once_and_none_counts():
+    doc = scoresheet_match(["Anna", "Bert", "Carla", "Dirk"], [(0, 0, 60), (1, 0, 50), (2, 1, 5), (3, 1, 5)])
+    result = decode_and_replay(doc)
+    assert [(i.deal, i.kind.value) for i in result.irregularities] == [(3, "played_on_after_match_won")]
+    assert [deal.counted for deal in result.deals] == [True, True, False, False]
+
+
+def test_a_visitor_is_told_each_deal_as_it_begins():
+    begun: list[tuple[int, int]] = []
+
+    class Watch(ReplayVisitor):
+        def begin_deal(self, deal, result) -> None:
+            begun.append((deal.dealer, result.number))
+
+    decode_and_replay(document([scored(0), scored(1)]), visitors=[Watch()])
+    assert begun == [(0, 1), (1, 2)]
+
+
+def test_a_variation_without_its_trick_and_play_is_refused_at_its_line():
+    deal = deal_dict()
+    deal["annotations"] = [{"author": "Anna", "text": "better", "line": [deal["tricks"][0][0]]}]
+    assert problems(document([deal])) == [
+        "club.jsonl:14: /deals/0/annotations/0/line: a variation starts at a play: give its trick and play"
+    ]

@@ -75,3 +75,63 @@ def test_a_card_dealt_to_the_table_or_laid_aside_as_well_as_to_a_hand_is_named_a
     assert problems_of(three) == [
         f"/deals/0/discards/0: '{card}' was dealt twice (also at /deals/0/hands/1/0)"
     ]
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+def _lowered(doc: dict) -> dict:
+    """The same record with every card of its first deal in lower case (``10h`` for ``10H``)."""
+    deal = doc["deals"][0]
+    low = str.lower
+    for key in ("hands", "tricks"):
+        if key in deal:
+            deal[key] = [[low(c) for c in group] for group in deal[key]]
+    if "table" in deal:
+        deal["table"] = [[[low(c) for c in pile] for pile in piles] for piles in deal["table"]]
+    if "discards" in deal:
+        deal["discards"] = [low(c) for c in deal["discards"]]
+    return doc
+
+
+@pytest.mark.parametrize("name", ["variant-two-open", "variant-three"])
+def test_cards_in_any_accepted_spelling_are_read_as_the_canonical_cards(name):
+    """Hands, tricks, table piles and the cards laid aside, written in lower case, read as written
+    in capitals: the record is the same."""
+    text = (SAMPLES / f"{name}.json").read_text()
+    doc = _lowered(json.loads(text))
+    doc["deals"][0]["annotations"] = [{"author": "Anna", "text": "or", "trick": 1, "play": 1, "line": ["ah"]}]
+    record = loads(json.dumps(doc))
+    expected = json.loads(text)
+    deal = record.deals[0]
+    assert deal.hands == expected["deals"][0]["hands"]
+    assert deal.table == expected["deals"][0].get("table", deal.table)
+    assert deal.discards == expected["deals"][0].get("discards", deal.discards)
+    assert deal.annotations is not None and deal.annotations[0].line == ["AH"]
+
+
+def test_an_unknown_card_is_named_at_its_place_in_a_pile_the_cards_laid_aside_and_a_variation():
+    doc = json.loads((SAMPLES / "variant-two-open.json").read_text())
+    doc["deals"][0]["table"][1][0][1] = "zz"
+    doc["deals"][0]["annotations"] = [{"author": "Anna", "text": "or", "trick": 1, "play": 1, "line": ["1H"]}]
+    with pytest.raises(InvalidRecordError) as caught:
+        loads(json.dumps(doc))
+    assert [p.describe() for p in caught.value.problems] == [
+        "/deals/0/table/1/0/1: unknown card 'zz'",
+        "/deals/0/annotations/0/line/0: unknown card '1H'",
+    ]
+    three = json.loads((SAMPLES / "variant-three.json").read_text())
+    three["deals"][0]["discards"][1] = "7X"
+    with pytest.raises(InvalidRecordError) as caught:
+        loads(json.dumps(three))
+    assert [p.describe() for p in caught.value.problems] == ["/deals/0/discards/1: unknown card '7X'"]
+
+
+def test_a_file_that_is_not_a_record_is_named_in_its_problems(tmp_path: Path):
+    from manillen_replay.record import load
+
+    path = tmp_path / "evening.json"
+    path.write_text('{"format": "manillen/1"}')
+    with pytest.raises(InvalidRecordError) as caught:
+        load(path)
+    assert all(p.describe().startswith(f"{path}: ") for p in caught.value.problems)
