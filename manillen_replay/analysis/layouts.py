@@ -148,21 +148,31 @@ def agrees(moment: Moment, layout: Sequence[int], trump: int | None, rules: Rule
     The hand a seat held at an earlier play is its hand now plus the cards it played since.
     """
     trump_code = NO_TRUMP if trump is None else trump
-    for inference in moment.inferences:
-        held = layout[inference.seat] | (moment.played_by[inference.seat] & ~inference.played_before)
-        allowed = legal_core(
-            inference.led,
-            inference.best,
-            held,
+    return all(
+        _allowed(
+            inference,
+            layout[inference.seat] | (moment.played_by[inference.seat] & ~inference.played_before),
             trump_code,
-            inference.partner_winning,
-            rules.partner_exempt,
-            underbuy_code(rules),
-            rules.overtake_plain_suit,
-        )[0]
-        if not allowed >> inference.card & 1:
-            return False
-    return True
+            rules,
+        )
+        for inference in moment.inferences
+    )
+
+
+def _allowed(inference: Inference | VariantInference, held: int, trump_code: int, rules: Rules) -> bool:
+    """Whether the card an inference saw played was legal from the hand ``held`` (the one check
+    both the four-player and the variants' layouts make of each earlier play)."""
+    allowed = legal_core(
+        inference.led,
+        inference.best,
+        held,
+        trump_code,
+        inference.partner_winning,
+        rules.partner_exempt,
+        underbuy_code(rules),
+        rules.overtake_plain_suit,
+    )[0]
+    return bool(allowed >> inference.card & 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,22 +493,17 @@ def variant_agrees(view: VariantView, hands: Sequence[int], trump: int | None, r
     """Whether the hands of a layout agree in full with every earlier inference of ``view``
     (the hand a seat held then is its hand now plus the hand cards it played since)."""
     trump_code = NO_TRUMP if trump is None else trump
-    for inference in view.inferences:
-        seat = inference.seat
-        held = hands[seat] | (view.hand_played[seat] & ~inference.hand_played_before) | inference.tops
-        allowed = legal_core(
-            inference.led,
-            inference.best,
-            held,
+    return all(
+        _allowed(
+            inference,
+            hands[inference.seat]
+            | (view.hand_played[inference.seat] & ~inference.hand_played_before)
+            | inference.tops,
             trump_code,
-            inference.partner_winning,
-            rules.partner_exempt,
-            underbuy_code(rules),
-            rules.overtake_plain_suit,
-        )[0]
-        if not allowed >> inference.card & 1:
-            return False
-    return True
+            rules,
+        )
+        for inference in view.inferences
+    )
 
 
 def seats_seen(seat: int, dealer: int, rules: Rules) -> frozenset[int]:
