@@ -360,10 +360,11 @@ DEMO_WASTED_TRUMPS = {
          "was possible (A♦ Q♠ 7♠). In trick 8 Carla had no trump left and 10♥ would have taken it: "
          "4 points went to the opponents."),
     ],
+    # Carla leads trumps (7♥) in trick 7 and Griet takes it with A♥: the kept 10♥ follows and takes it
     ("hoekske-2026-03-16-2", 7): [
         ("wasted_trump", 5, 4, "Anna", "10H", ["QC", "KC", "JS"], 6.0,
          "Anna trumped with 10♥ in trick 5, a trick Hendrik was certain to take with 10♦, while a discard "
-         "was possible (K♣ Q♣ J♠). In trick 8 Anna had no trump left and 10♥ would have taken it: "
+         "was possible (K♣ Q♣ J♠). In trick 7 Anna had no trump left and 10♥ would have taken it: "
          "6 points went to the opponents."),
     ],
     # Hendrik ruffed Bert's K♠ lead with 7♦ and Ilse, last and void in spades, overtrumped him
@@ -372,11 +373,13 @@ DEMO_WASTED_TRUMPS = {
          "Ilse trumped with 10♦ in trick 3, a trick Hendrik was certain to take with 7♦, while a discard "
          "was possible (9♥ 8♥). It cost nothing this time."),
     ],
-    # Jozef led trick 7 only because the wasted 10♣ and his next trumps kept taking the tricks
+    # Jozef led trick 7 only because the wasted 10♣ and his next trumps kept taking the tricks; in
+    # trick 8 Bert leads trumps (A♣) and Jozef, last, would have followed with the 10♣ kept
     ("hoekske-2026-02-13-1", 1): [
-        ("wasted_trump", 5, 4, "Jozef", "10C", ["8H", "10H", "AD"], 0.0,
+        ("wasted_trump", 5, 4, "Jozef", "10C", ["8H", "10H", "AD"], 13.0,
          "Jozef trumped with 10♣ in trick 5, a trick Griet was certain to take with Q♠, while a discard "
-         "was possible (10♥ 8♥ A♦). It cost nothing this time."),
+         "was possible (10♥ 8♥ A♦). In trick 8 Jozef had no trump left and 10♣ would have taken it: "
+         "13 points went to the opponents."),
     ],
     # Bert still held J♦ when Griet led diamonds in trick 5: he had to follow, a kept trump changes nothing
     ("zwaan-2026-01-18-2", 9): [
@@ -390,11 +393,13 @@ DEMO_WASTED_TRUMPS = {
          "Frans trumped with 10♦ in trick 5, a trick Ilse was certain to take with 9♦, while a discard "
          "was possible (8♣). It cost nothing this time."),
     ],
-    # Carla led trick 7 only because the wasted A♥ took trick 6; trick 7 is not the last
+    # Carla led trick 7 only because the wasted A♥ took trick 6; trick 7 is not the last. In trick 8
+    # Hendrik leads trumps (7♥), Frans takes it with 9♥: the A♥ kept, played last, beats both
     ("zwaan-2026-01-21-1", 14): [
-        ("wasted_trump", 6, 4, "Carla", "AH", ["9D", "AD"], 0.0,
+        ("wasted_trump", 6, 4, "Carla", "AH", ["9D", "AD"], 2.0,
          "Carla trumped with A♥ in trick 6, a trick Els was certain to take with 10♠, while a discard "
-         "was possible (A♦ 9♦). It cost nothing this time."),
+         "was possible (A♦ 9♦). In trick 8 Carla had no trump left and A♥ would have taken it: 2 points "
+         "went to the opponents."),
     ],
     ("sport-2026-01-13-2", 8): [
         ("wasted_trump", 5, 4, "Jozef", "7D", ["9H", "QH"], 0.0,
@@ -451,6 +456,42 @@ def test_a_wasted_trump_costs_nothing_where_an_opponent_after_the_player_would_h
     assert followed.explanation.endswith(
         "In trick 3 Bert had no trump left and 9♦ would have taken it: 5 points went to the opponents."
     )
+
+
+# Bert's only trump is 9♦; Carla leads trumps in trick 3 with the 8♦ and Anna follows with the 7♦.
+TRUMP_LED_LATER = [
+    "7D 8H JH 10H 8C QC KC AC",  # Anna
+    "9D KH QH JS 7S 8S 9S KS",  # Bert
+    "7C AH 8D JD QD KD AD 10D",  # Carla
+    "10C 7H 9H QS 9C JC AS 10S",  # Dirk
+]
+# The same, but Anna leads trick 3 with the 8♦, and Carla, after Bert, holds the higher trumps.
+TRUMP_LED_OVERTAKEN = [
+    "8D 8H JH 10H 8C QC KC AC",  # Anna
+    "9D KH QH JS 7S 8S 9S KS",  # Bert
+    "7C AH 7D JD QD KD AD 10D",  # Carla
+    "10C 7H 9H QS 9C JC AS 10S",  # Dirk
+]
+
+
+def test_a_wasted_trump_would_have_taken_a_later_trick_led_in_trumps() -> None:
+    """docs/findings.md: Bert, out of trumps, discards J♠ on Carla's trump lead 8♦ in trick 3 (Dirk
+    discards Q♠, Anna follows with 7♦): the 9♦ kept, which he would have had to play there, beats
+    both trumps, and Bert plays last: 3 points. When Anna leads the 8♦ and Carla, after Bert, holds
+    J♦ and higher, she would have overtaken the kept 9♦: the trick proves nothing."""
+    tricks = ["7C 10C 8C 9D"]
+    led = _only(record(TRUMP_LED_LATER, [*tricks, "KH AH 7H 8H", "8D QS 7D JS"]), "wasted_trump")
+    assert (led.trick, led.points, led.severity) == (1, 3.0, Severity.MISTAKE)
+    assert led.explanation.endswith(
+        "In trick 3 Bert had no trump left and 9♦ would have taken it: 3 points went to the opponents."
+    )
+    assert led.explanation_nl.endswith(
+        "In slag 3 had Bert geen troef meer en had koeken negen de slag genomen: 3 punten gingen naar de "
+        "tegenstanders."
+    )
+    overtaken = _only(record(TRUMP_LED_OVERTAKEN, [*tricks, "KH AH 7H 10H", "8D JS 7D QS"]), "wasted_trump")
+    assert (overtaken.points, overtaken.severity) == (0.0, Severity.INFO)
+    assert overtaken.explanation.endswith("It cost nothing this time.")
 
 
 def test_a_wasted_trump_under_klop_costs_the_later_trick_doubled() -> None:

@@ -766,7 +766,8 @@ class MatchAnalysis:
         (the kept trump, led instead, takes it); or the player was void in the led suit and
         held no trump at all, an opponent was winning when the player's turn came, the wasted
         trump beats every trump in the trick, and no opponent after the player held a higher
-        trump while void in the led suit (that opponent would have had to over-buy).
+        trump while void in the led suit (that opponent would have had to over-buy) or, in a
+        trick led in trumps, at all (that opponent would have had to overtake).
 
         A lead counts only when it did not depend on the wasted trump's trick: not while the
         player has taken every trick since (the partner would have led instead), except the
@@ -801,17 +802,21 @@ class MatchAnalysis:
                 ):
                     return trick
                 continue
+            # Void in the led suit with no trump left: the kept trump would have bought the trick,
+            # or, on a trump lead, followed suit with it.
             led = suit_of(trick.cards[0])
-            if led == know.trump or later.hand & (SUIT_MASKS[led] | know.trump_mask):
+            if later.hand & (SUIT_MASKS[led] | know.trump_mask):
                 continue
             if team[trick.winning[later.position - 1]] == team[seat]:
                 continue
             if any(know.is_trump(c) and c > trump for c in trick.cards):
                 continue
+            # An opponent after the player with a higher trump would have taken it back: by
+            # over-buying when void in the led suit, by overtaking when trumps were led.
             overbought = False
             for position in range(later.position + 1, len(trick.cards)):
                 other = know.view_at(trick.number, position)
-                if team[other.seat] != team[seat] and not other.hand & SUIT_MASKS[led]:
+                if team[other.seat] != team[seat] and (led == know.trump or not other.hand & SUIT_MASKS[led]):
                     overbought = overbought or bool(other.hand & higher_of_suit(trump))
             if not overbought:
                 return trick
