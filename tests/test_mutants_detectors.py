@@ -12,6 +12,7 @@ demo (``data/demo.jsonl``, each read against its cards) and two random matches o
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from manillen_replay.analysis.costs import PlayCost
 from manillen_replay.cards import Card
 from manillen_replay.engine import replay
 from manillen_replay.record import Record, loads
+from manillen_replay.record.model import RecordedScore
 
 from .factories import random_record
 from .test_analysis import (
@@ -30,7 +32,10 @@ from .test_analysis import (
     THROWN,
     UNSAFE,
     VETTEN,
+    called,
+    hands_with,
     of_kind,
+    play_out,
     record,
     view_cost_at,
 )
@@ -796,3 +801,114 @@ def test_points_thrown_with_the_solvers_view_names_the_card_worth_most_from_the_
     nothing = {"10C": 20.0, **cheaper, "QS": 20.2, "KS": 20.2, "JS": 20.2}
     found = analyse(replay(rec), rec, costs={1: [view_cost_at(1, 4, 3, "10C", nothing)]})
     assert of_kind(found, "points_thrown") == []
+
+
+# --------------------------------------------------------------------------- rule and scoresheet detectors
+
+# Diamonds trumps, Carla leads: Dirk holds 7♥ J♥ Q♥ under her hearts, Anna 9♥ and 10♥.
+FOLLOWERS = [
+    "10H 9H 8C KC QC JC 9C 7D",  # Anna
+    "KH 7S 8S 9S 10D AD KD QD",  # Bert
+    "8H AH 7C AC 10C JD 9D 8D",  # Carla
+    "7H JH QH 10S AS KS QS JS",  # Dirk
+]
+
+
+def test_a_revoke_with_two_legal_cards_names_them_in_the_plural() -> None:
+    """Dirk plays J♠ on Carla's 8♥ holding three hearts, of which J♥ and Q♥ would overtake her."""
+    assert _read(_only(record(FOLLOWERS, ["8H JS 9H KH"]), "revoke")) == (
+        "revoke", 1, 1, 2, "Dirk", "JS", ["JH", "QH"], 30.0, Severity.BLUNDER,
+        "Dirk played J♠ in trick 1 while still holding hearts: that is a revoke (verzaken). Legal were: "
+        "Q♥ J♥.",
+        "Dirk speelde schoppen boer in slag 1 met nog harten in de hand: dat is verzaken. Toegelaten "
+        "waren: harten vrouw en boer.",
+    )  # fmt: skip
+
+
+def test_failing_to_overtake_with_two_cards_that_could_says_they_could_in_the_plural() -> None:
+    assert _read(_only(record(FOLLOWERS, ["8H 7H 9H KH"]), "failed_to_overtake")) == (
+        "failed_to_overtake", 1, 1, 2, "Dirk", "7H", ["JH", "QH"], 30.0, Severity.BLUNDER,
+        "Dirk followed with 7♥ under Carla's winning 8♥ in trick 1 while able to beat it with Q♥ J♥: an "
+        "opponent was winning, so overtaking was required.",
+        "Dirk volgde met harten zeven onder de winnende harten acht van Carla in slag 1, terwijl harten "
+        "vrouw en boer erover konden: een tegenstander won, dus overnemen was verplicht.",
+    )  # fmt: skip
+
+
+def test_failing_to_overtake_the_partner_names_the_house_rule_that_requires_it() -> None:
+    """With ``partner_exempt`` off Anna must take Carla's A♥ with her 10♥; with it on (the default)
+    her 9♥ is legal and nothing is said."""
+    tricks = ["AH 7H 9H KH"]
+    strict = called(record(FOLLOWERS, tricks), [(1, "trump", "D")], partner_exempt=False)
+    finding = _only(strict, "failed_to_overtake")
+    assert (finding.player, str(finding.card), [str(c) for c in finding.better]) == ("Anna", "9H", ["10H"])
+    assert finding.explanation == (
+        "Anna followed with 9♥ under Carla's winning A♥ in trick 1 while able to beat it with 10♥: the house "
+        "rules make you take the trick even from your partner, so overtaking was required."
+    )
+    assert finding.explanation_nl == (
+        "Anna volgde met harten negen onder de winnende harten aas van Carla in slag 1, terwijl harten "
+        "manille erover kon: de huisregels vragen de slag zelfs van je partner over te nemen, dus "
+        "overnemen was verplicht."
+    )
+    assert analyse_record(record(FOLLOWERS, tricks)) == []
+
+
+# The three-player game: Anna deals and plays alone against Bert and Carla.
+THREE_PLAYERS = {
+    "format": "manillen/1",
+    "match": {"id": "three", "variant": "three", "seats": ["Anna", "Bert", "Carla"]},
+    "deals": [
+        {
+            "dealer": 0,
+            "hands": [
+                "7S QS 10S JC 10H AH KH QD KD AD".split(),
+                "8S 8C QC 7H 8H 9H JH QH 7D 8D".split(),
+                "9S 7C 9C KC AC 10C JS KS AS 9D".split(),
+            ],
+            "discards": ["JD", "10D"],
+            "declarations": [{"seat": 0, "call": "trump", "suit": "H"}],
+            "tricks": [["8S", "9S", "7S"], ["7C", "JC", "8C"]],
+        }
+    ],
+}
+
+
+def test_in_the_three_player_game_the_dealer_and_the_others_are_opponents() -> None:
+    """Anna, the dealer, plays 7♠ under Carla's 9♠ holding Q♠ and 10♠; Bert plays 8♣ under Anna's J♣
+    holding Q♣: both failed to overtake an opponent (the sides are the dealer's and the others')."""
+    found = analyse_record(loads(json.dumps(THREE_PLAYERS)))
+    assert [(f.kind, f.trick, f.player, str(f.card)) for f in found] == [
+        ("failed_to_overtake", 1, "Anna", "7S"),
+        ("failed_to_overtake", 2, "Bert", "8C"),
+    ]
+    assert [f.explanation for f in found] == [
+        "Anna followed with 7♠ under Carla's winning 9♠ in trick 1 while able to beat it with 10♠ Q♠: an "
+        "opponent was winning, so overtaking was required.",
+        "Bert followed with 8♣ under Anna's winning J♣ in trick 2 while able to beat it with Q♣: an "
+        "opponent was winning, so overtaking was required.",
+    ]
+    assert [f.explanation_nl.split(": ")[1] for f in found] == [
+        "een tegenstander won, dus overnemen was verplicht."
+    ] * 2
+
+
+def test_a_scoresheet_that_wrote_30_30_for_a_won_deal_says_so_in_both_languages() -> None:
+    """docs/findings.md, score_mismatch: the sheet says nobody scored, the cards say the deal was won."""
+    hands = hands_with(0)
+    tricks = play_out(hands, 1, "D")
+    won = replay(record(hands, tricks)).deals[0].score
+    assert won is not None and won.team == 0
+    finding = _only(record(hands, tricks, recorded=None), "score_mismatch")
+    assert (finding.points, finding.severity) == (float(won.points), Severity.BLUNDER)
+    assert finding.explanation == (
+        f"Deal 1: the scoresheet says 30-30, nobody scores, the cards say {won.points} for Anna & Carla "
+        f"({won.points} points apart)."
+    )
+    assert finding.explanation_nl == (
+        f"Spel 1: op het scoreblad staat 30-30, niemand scoort, de kaarten zeggen {won.points} voor Anna & "
+        f"Carla ({won.points} punten verschil)."
+    )
+    # written for the other team: the difference counts both sides
+    other = _only(record(hands, tricks, recorded=RecordedScore(team=1, points=won.points)), "score_mismatch")
+    assert other.points == 2 * won.points
