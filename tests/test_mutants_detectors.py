@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from manillen_replay.analysis import Category, Finding, Severity, analyse, analyse_record
@@ -33,6 +34,7 @@ from .test_analysis import (
     UNSAFE,
     VETTEN,
     called,
+    full_deal,
     hands_with,
     of_kind,
     play_out,
@@ -912,3 +914,79 @@ def test_a_scoresheet_that_wrote_30_30_for_a_won_deal_says_so_in_both_languages(
     # written for the other team: the difference counts both sides
     other = _only(record(hands, tricks, recorded=RecordedScore(team=1, points=won.points)), "score_mismatch")
     assert other.points == 2 * won.points
+
+
+# --------------------------------------------------------------------------- call detectors: one point
+
+# Three deals won 31 to 29 (diamonds trumps, Bert deals): the winners score 1 point, doubled 2.
+KLOP_BY_ONE = (
+    [
+        "7D 8C 8D KD 9D 8H JC 10D",  # Anna: five trumps
+        "7C 9S 8S KC 10C AD JH QS",
+        "7S 7H 9C AC 9H QD KS AS",
+        "KH JS QH JD 10H AH 10S QC",
+    ],
+    ["9C QC JC 7C", "JD KD AD QD", "9S KS 10S 7D", "8C 10C AC 10H", "KC 7H KH 10D", "8D JH 7S AH",
+     "8H 8S 9H QH", "JS 9D QS AS"],
+)  # fmt: skip
+MUIL_BY_ONE = (
+    [
+        "7H KH 9H KC 9S QH 8S QS",
+        "10C JH 10H QD 10S AH JC 10D",  # Bert, the dealer: four manilles
+        "JD AD 7D 7S KD 8C AS AC",
+        "9C JS 9D KS 8H 7C 8D QC",
+    ],
+    ["7D 8D 7H 10D", "10S 7S JS QS", "10H JD 8H QH", "KD 9D 9S QD", "AD 7C 8S JC", "8C QC KC 10C",
+     "AH AC 9C 9H", "JH AS KS KH"],
+)  # fmt: skip
+KNOCK_BY_ONE = (
+    [
+        "7C QD 8D JC AH AS QC 10H",  # Anna knocks with two trumps
+        "JS 8S 7S 8H 10D JD 10C 7D",
+        "KH 8C 10S JH KD 9S QH AD",
+        "9H 7H KS KC 9C 9D QS AC",
+    ],
+    ["KD 9D 8D 10D", "10C 8C KC JC", "8S 10S QS AS", "QH 9H AH 8H", "QC 7D AD 9C", "9S KS QD JS",
+     "7C JD JH AC", "7S KH 7H 10H"],
+)  # fmt: skip
+
+
+def test_a_call_worth_a_single_point_is_still_a_finding() -> None:
+    """docs/findings.md: a call's finding counts what it would have changed on the scoresheet, one
+    point included (an inaccuracy): a klop missed, a muil missed and a knock lost by 31 to 29."""
+    klop = _only(record(*KLOP_BY_ONE), "klop_missed")
+    assert _read(klop)[4:] == (
+        "Anna", "None", [], 1.0, Severity.INACCURACY,
+        "Anna held 5 trumps (10♦ K♦ 9♦ 8♦ 7♦) and the team won deal 1 with 1 point without knocking: klop "
+        "would have made it 2 (1 more).",
+        "Anna had 5 troeven (koeken manille, heer, negen, acht en zeven) en de ploeg won spel 1 met 1 punt "
+        "zonder te kloppen: met klop was dat 2 geworden (1 meer).",
+    )  # fmt: skip
+    muil = _only(record(*MUIL_BY_ONE), "muil_missed")
+    assert (muil.player, muil.points, muil.severity) == ("Bert", 1.0, Severity.INACCURACY)
+    assert muil.explanation == (
+        "Bert dealt with 4 manilles (10♥ 10♦ 10♣ 10♠), made diamonds trump and won 1 point: muil would have "
+        "counted double, 2 (1 more), had the cards fallen the same way."
+    )
+    knock = _only(record(*KNOCK_BY_ONE, calls=[(0, "klop")]), "klop_lost")
+    assert (knock.player, knock.points, knock.severity) == ("Anna", 1.0, Severity.INACCURACY)
+    assert knock.explanation == (
+        "Anna knocked (klop) on deal 1 and lost it: the opponents scored 2 instead of 1 (1 more)."
+    )
+    assert knock.explanation_nl == (
+        "Anna klopte (klop) in spel 1 en verloor: de tegenstanders scoorden 2 in plaats van 1 (1 meer)."
+    )
+
+
+def test_a_klop_missed_right_after_a_30_30_deal_counts_the_carried_doubling() -> None:
+    """The sample's deal 1 ends 30-30, so deal 2 counts double: Anna's team wins it with 60 points
+    holding five trumps, and klop would have made it 120, not 60."""
+    thirty = json.loads((DEMO.parent / "samples" / "thirty-thirty.json").read_text(encoding="utf-8"))
+    second = full_deal(strong_seat=0, dealer=1, trump="D").deals[0]
+    thirty["deals"][1] = json.loads(msgspec.json.encode(second))
+    finding = _only(loads(json.dumps(thirty)), "klop_missed")
+    assert (finding.deal, finding.points, finding.severity) == (2, 60.0, Severity.BLUNDER)
+    assert finding.explanation == (
+        "Anna held 5 trumps (10♦ A♦ K♦ Q♦ J♦) and the team won deal 2 with 60 points without knocking: klop "
+        "would have made it 120 (60 more)."
+    )
