@@ -408,6 +408,14 @@ DEMO_WASTED_TRUMPS = {
          "was possible (A♦ 9♦). In trick 8 Carla had no trump left and A♥ would have taken it: 2 points "
          "went to the opponents."),
     ],
+    # clubs trumps: Jozef discards on Carla's certain J♠ in trick 6, which Dirk ruffs after him (no
+    # trick for the kept 10♣: it was the partner's to take); in trick 7 Dirk leads trumps (J♣)
+    ("sport-2026-04-10-4", 8): [
+        ("wasted_trump", 3, 4, "Jozef", "10C", ["9H", "KH", "7D", "QD", "KD"], 2.0,
+         "Jozef trumped with 10♣ in trick 3, a trick Carla was certain to take with K♠, while a discard "
+         "was possible (K♥ 9♥ K♦ Q♦ 7♦). In trick 7 Jozef had no trump left and 10♣ would have taken it: "
+         "2 points went to the opponents."),
+    ],
     ("sport-2026-01-13-2", 8): [
         ("wasted_trump", 5, 4, "Jozef", "7D", ["9H", "QH"], 0.0,
          "Jozef trumped with 7♦ in trick 5, a trick Dirk was certain to take with A♣, while a discard "
@@ -989,4 +997,62 @@ def test_a_klop_missed_right_after_a_30_30_deal_counts_the_carried_doubling() ->
     assert finding.explanation == (
         "Anna held 5 trumps (10♦ A♦ K♦ Q♦ J♦) and the team won deal 2 with 60 points without knocking: klop "
         "would have made it 120 (60 more)."
+    )
+
+
+# --------------------------------------------------------------------------- card play: who was where
+
+# Diamonds trumps: Anna, Carla's partner, is out of clubs by trick 3 and keeps K♦ back.
+HIGHER_TRUMP_BEFORE = [
+    "8C KD 8H 9H 10H AS 10S JH",  # Anna
+    "9D KH 7S 8S 9S JS QS KS",  # Bert: his only trump is 9♦
+    "7C AH AC 9C QC KC QH 7D",  # Carla
+    "10C JC 7H 8D JD QD AD 10D",  # Dirk
+]
+
+
+def test_a_wasted_trump_counts_a_trick_where_only_an_opponent_before_the_player_held_a_higher_trump() -> None:
+    """Trick 3: Carla leads A♣, Dirk follows, Anna (out of clubs, K♦ held) discards on her partner's
+    ace, Bert discards last. The kept 9♦ would have bought the trick: Anna, who played before Bert,
+    could not have over-bought it (docs/findings.md: only an opponent after the player counts)."""
+    rec = record(HIGHER_TRUMP_BEFORE, ["7C 10C 8C 9D", "KH AH 7H 8H", "AC JC 9H 7S"])
+    finding = _only(rec, "wasted_trump")
+    assert (finding.points, finding.severity) == (5.0, Severity.BLUNDER)
+    assert finding.explanation.endswith(
+        "In trick 3 Bert had no trump left and 9♦ would have taken it: 5 points went to the opponents."
+    )
+
+
+def test_points_thrown_names_the_player_winning_just_before_the_card_thrown() -> None:
+    """zwaan-2026-01-21-3, deal 7, trick 6 (clubs trumps): Carla leads 8♥, Els takes the lead with
+    Q♥, and Hendrik, third, throws the master 10♦ on it: the card was thrown onto Els's Q♥."""
+    (thrown,) = [found for found in _card_play("zwaan-2026-01-21-3", 7) if found[0] == "points_thrown"]
+    assert thrown == (
+        "points_thrown", 6, 3, "Hendrik", "10D", ["9D"], 5.0,
+        "Hendrik threw 10♦ onto Els's Q♥ in trick 6, a trick the opponents were certain to take, while 9♦ "
+        "could be given instead: no card left could take 10♦ (a master), so keeping it would have saved 5 "
+        "points.",
+    )  # fmt: skip
+
+
+# THROWN, but Dirk holds 7♥ and J♥ for J♠ and Q♠: the 7♥ guards a jack that is no master.
+JACK_GUARDED = [
+    "10D AD KD JS 8H 9H 7C 8C",  # Anna
+    "7D 8D 9D QS QH 9C JC QC",  # Bert
+    "JD QD KH AH 10H 7S 8S 9S",  # Carla
+    "10C AC KC 10S AS KS 7H JH",  # Dirk
+]
+
+
+def test_points_thrown_keeps_the_last_guard_of_a_jack_and_names_the_jack_to_give() -> None:
+    """docs/findings.md: a cheaper card is one the player could give without baring a point card
+    that needs a guard. Dirk's 7♥ is the J♥'s only companion (Q♥ to 10♥ unseen), so the card to
+    give instead of the master 10♣ is the J♥ itself (4 card points saved, doubled in the muil)."""
+    rec = record(JACK_GUARDED, ["10D 7D JD 10C", "7C 9C 7S AC", "KC 8C QC 8S"], dealer=3, trump=None)
+    finding = _only(rec, "points_thrown")
+    assert (finding.better, finding.points, finding.severity) == ((Card.HJ,), 8.0, Severity.BLUNDER)
+    assert finding.explanation == (
+        "Dirk threw 10♣ onto Anna's 10♦ in trick 1, a trick the opponents were certain to take, while J♥ "
+        "could be given instead: no card left could take 10♣ (a master), so keeping it would have saved 4 "
+        "card points (8 on the scoresheet: the deal counted double)."
     )
