@@ -21,7 +21,7 @@ import pytest
 from manillen_replay.analysis import Category, Finding, Severity, analyse, analyse_record
 from manillen_replay.analysis.costs import PlayCost
 from manillen_replay.cards import Card
-from manillen_replay.engine import replay
+from manillen_replay.engine import decode_and_replay, replay
 from manillen_replay.record import Record, loads
 from manillen_replay.record.model import RecordedScore
 
@@ -1056,3 +1056,112 @@ def test_points_thrown_keeps_the_last_guard_of_a_jack_and_names_the_jack_to_give
         "could be given instead: no card left could take 10♣ (a master), so keeping it would have saved 4 "
         "card points (8 on the scoresheet: the deal counted double)."
     )
+
+
+# --------------------------------------------------------------------------- the run over a match
+
+SAMPLES = DEMO.parent / "samples"
+
+
+def test_the_rules_depth_judges_every_deal_of_the_match() -> None:
+    """``manillen analyze --depth rules`` (no strategy): the illegal plays and the wrong scoresheet of
+    all four deals of the sample, not only the first deal's, and only the strategy findings left out."""
+    result = decode_and_replay((SAMPLES / "illegal-plays.json").read_text(encoding="utf-8"))
+    rules_only = [(f.deal, f.kind) for f in analyse(result, strategy=False)]
+    assert rules_only == [
+        (1, "revoke"),
+        (2, "score_mismatch"),
+        (2, "failed_to_overtake"),
+        (3, "failed_to_buy"),
+        (4, "illegal_underbuy"),
+    ]
+    every = [(f.deal, f.kind) for f in analyse(result) if f.category is not Category.STRATEGY]
+    assert every == rules_only
+
+
+def test_a_deal_dealt_out_of_turn_after_a_redeal_names_the_dealer_who_deals_again() -> None:
+    """The sample's deal 4 is thrown in (redeal): Dirk deals deal 5 again. Anna dealing it is out of
+    rotation, and the finding names Dirk, not Anna (the next seat), as the one whose turn it was."""
+    match = json.loads((SAMPLES / "cafe-rules.json").read_text(encoding="utf-8"))
+    match["deals"][4] = {"dealer": 0, "recorded_score": {"team": 1, "points": 6}}
+    (finding,) = of_kind(analyse_record(loads(json.dumps(match))), "dealer_out_of_rotation")
+    assert (finding.deal, finding.player, finding.severity) == (5, "Anna", Severity.INFO)
+    assert finding.explanation == "Deal 5 was dealt by Anna; by rotation it was Dirk's turn to deal."
+    assert finding.explanation_nl == "Spel 5 werd gedeeld door Anna; volgens de beurt moest Dirk delen."
+
+
+# Each deal read against its cards (hands, tricks, who took each).
+DEMO_BARE_ACES = {
+    # clubs trumps: Hendrik's illegal underbuy in trick 6 is a rule finding; the plays after it are
+    # judged all the same: Frans's A♣ on Bert's certain 8♣ in trick 7, J♣ lost to Ilse's K♣ in trick 8
+    ("zwaan-2026-01-09-4", 8): [
+        ("master_trump_smeared", 7, 4, "Frans", "AC", ["JC"], 9.0),
+    ],
+    # hearts trumps: Jozef's A♠ falls bare under Els's 10♠ in trick 6; in trick 1 he put K♠ on
+    # Carla's certain Q♠ (Carla's A♣, forced over J♣ in trick 5 with 7♣ beside it, is not bare and
+    # does not end the search)
+    ("zwaan-2026-04-29-1", 8): [
+        ("bare_ace_lost", 1, 4, "Jozef", "KS", ["AS"], 1.0),
+    ],
+    # muil: Carla's A♥ and Anna's 10♥ are both discards in trick 8, which Carla's partner Dirk takes
+    ("sport-2026-01-26-4", 2): [],
+    # spades trumps: Jozef's A♣ falls bare under Dirk's 10♣ in trick 6; the last chance to smear it
+    # was trick 5 (Anna's master A♠), reported as the bare ace, trick 4 as the smear missed (Anna's
+    # bare A♥ in trick 1 fell under her partner's 10♥, no loss, and does not end the search)
+    ("sport-2026-05-23-4", 10): [
+        ("missed_vetten", 4, 3, "Jozef", "7D", ["AC", "QD"], 4.0),
+        ("bare_ace_lost", 5, 3, "Jozef", "7C", ["AC"], 4.0),
+    ],
+    # Bert's A♣ falls bare under Ilse's 10♣ in trick 4; in trick 3 he put A♥ on Anna's certain A♠,
+    # a card worth as much: no chance to save points
+    ("sport-2026-02-08-2", 4): [],
+    # hearts trumps: Carla's A♠ falls bare under Ilse's 10♠ in trick 5; in trick 2 she put K♥ on
+    # Els's certain 7♥ (Els's bare A♣ under Anna's 10♣ in trick 1, with no chance before it, does
+    # not end the search)
+    ("sport-2026-07-10-1", 12): [
+        ("bare_ace_lost", 2, 4, "Carla", "KH", ["AS"], 1.0),
+        ("wasted_trump", 6, 4, "Els", "JH", ["JD", "AD"], 0.0),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("match_id", "deal"), list(DEMO_BARE_ACES))
+def test_the_demos_bare_aces_and_the_plays_after_an_illegal_card(match_id: str, deal: int) -> None:
+    assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_BARE_ACES[match_id, deal]
+
+
+# BARE_ACE, but Bert holds J♠ for 9♠ (Dirk the 9♠): he plays the J♠ on Dirk's certain 10♣.
+BARE_ACE_JACK = [
+    "KH 10H 8C KC QC JC 9C 7D",  # Anna
+    "AH 7S 8S JS 10D AD KD QD",  # Bert
+    "8H 9H 7H 7C AC JD 9D 8D",  # Carla
+    "JH QH 10C 10S AS KS QS 9S",  # Dirk
+]
+
+
+def test_bare_ace_lost_counts_the_points_of_the_card_played_instead() -> None:
+    """docs/findings.md: points = (4 − the card played's points) × multiplier: J♠ for A♥, 3 points."""
+    finding = _only(record(BARE_ACE_JACK, ["7C 10C 8C JS", "JH 10H AH 7H"]), "bare_ace_lost")
+    assert (finding.card, finding.points, finding.severity) == (Card.SJ, 3.0, Severity.MISTAKE)
+    assert finding.explanation.endswith("instead of playing J♠: 3 more points.")
+    assert finding.explanation_nl.endswith("in plaats van schoppen boer te spelen: 3 punten meer.")
+
+
+def test_bare_ace_lost_with_the_solvers_view_at_half_a_card_point_and_under_klop() -> None:
+    """With the solver's costs smearing the ace must be worth at least half a card point more (half
+    is enough); the points are the gain to two decimals times the multiplier."""
+    tricks = ["7C 10C 8C 7S", "JH 10H AH 7H"]
+    half = {"7S": 15.0, "AH": 15.5, "8S": 15.0, "9S": 15.0}
+    finding = _only(record(BARE_ACE, tricks), "bare_ace_lost", {1: [view_cost_at(1, 4, 1, "7S", half)]})
+    assert (finding.points, finding.severity) == (0.5, Severity.INFO)
+    less = {"7S": 15.0, "AH": 15.49, "8S": 15.0, "9S": 15.0}
+    rec = record(BARE_ACE, tricks)
+    assert (
+        of_kind(analyse(replay(rec), rec, costs={1: [view_cost_at(1, 4, 1, "7S", less)]}), "bare_ace_lost")
+        == []
+    )
+    odd = {"7S": 15.0, "AH": 16.234, "8S": 15.0, "9S": 15.0}
+    doubled = record(BARE_ACE, tricks, calls=[(0, "klop")])
+    finding = _only(doubled, "bare_ace_lost", {1: [view_cost_at(1, 4, 1, "7S", odd)]})
+    assert (finding.points, finding.severity) == (2.47, Severity.INFO)
+    assert finding.explanation.endswith("smearing A♥ was worth 1.2 card points more on average (solver).")
