@@ -39,6 +39,7 @@ from .test_analysis import (
     of_kind,
     play_out,
     record,
+    scoresheet,
     view_cost_at,
 )
 from .test_detectors import ACE_ON_MANILLE, ACE_UNDER_TEN, MANILLE_LAST, TRUMP_LEAD
@@ -1088,6 +1089,23 @@ def test_a_deal_dealt_out_of_turn_after_a_redeal_names_the_dealer_who_deals_agai
     assert (finding.deal, finding.player, finding.severity) == (5, "Anna", Severity.INFO)
     assert finding.explanation == "Deal 5 was dealt by Anna; by rotation it was Dirk's turn to deal."
     assert finding.explanation_nl == "Spel 5 werd gedeeld door Anna; volgens de beurt moest Dirk delen."
+
+
+def test_deals_played_on_after_the_match_was_won_are_named_in_both_languages() -> None:
+    """Anna and Carla reach 110 in deal 1: the deals after it do not count, one or several."""
+    (one,) = of_kind(analyse_record(scoresheet([0, 1], [110, 5])), "played_on_after_match_won")
+    assert (one.deal, one.severity) == (2, Severity.INFO)
+    assert (
+        one.explanation == "The match was already decided at 110-0; deal 2 was played on and does not count."
+    )
+    assert one.explanation_nl == "De partij was al beslist bij 110-0; spel 2 werd nog gespeeld en telt niet."
+    (three,) = of_kind(analyse_record(scoresheet([0, 1, 2, 3], [110, 5, 5, 7])), "played_on_after_match_won")
+    assert three.explanation == (
+        "The match was already decided at 110-0; deals 2 to 4 were played on and do not count."
+    )
+    assert three.explanation_nl == (
+        "De partij was al beslist bij 110-0; spellen 2 tot 4 werden nog gespeeld en tellen niet."
+    )
 
 
 # Each deal read against its cards (hands, tricks, who took each).
