@@ -1148,6 +1148,20 @@ def test_the_demos_bare_aces_and_the_plays_after_an_illegal_card(match_id: str, 
     assert [found[:7] for found in _card_play(match_id, deal)] == DEMO_BARE_ACES[match_id, deal]
 
 
+def test_a_bare_ace_lost_to_a_ruff_does_not_end_the_search_for_a_later_one() -> None:
+    """A random match (seed 55), deal 6, diamonds trumps: in trick 3 Anna's bare A♠ falls to Dirk's
+    A♦ ruff (no manille in that trick: no blote aas), and Bert puts 7♥ on that certain trick holding
+    A♥ and 7♥. In trick 4 his A♥, bare, falls under Carla's 10♥: the bare ace is reported."""
+    rec = random_record(55, deals=8)
+    found = [f for f in analyse_record(rec) if f.deal == 6 and f.category is Category.STRATEGY]
+    assert [
+        (f.kind, f.trick, f.player, str(f.card), [str(c) for c in f.better], f.points) for f in found
+    ] == [("bare_ace_lost", 3, "Bert", "7H", ["AH"], 4.0)]
+    assert found[0].explanation.startswith(
+        "Bert's bare ace A♥ (blote aas) fell under Carla's manille 10♥ in trick 4."
+    )
+
+
 # BARE_ACE, but Bert holds J♠ for 9♠ (Dirk the 9♠): he plays the J♠ on Dirk's certain 10♣.
 BARE_ACE_JACK = [
     "KH 10H 8C KC QC JC 9C 7D",  # Anna
