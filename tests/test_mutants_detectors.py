@@ -1024,6 +1024,27 @@ def test_a_wasted_trump_counts_a_trick_where_only_an_opponent_before_the_player_
     )
 
 
+# Diamonds trumps: Bert's only trump is 9♦; Carla holds J♦ Q♦ K♦, Anna 8♦ A♦ 10♦.
+LATER_TRICKS = [
+    "9H QH 8C AS 9C 8D AD 10D",  # Anna
+    "9D KH 8H 7S 9S QS 10S KS",  # Bert
+    "7C AH 10H 8S JD AC QD KD",  # Carla
+    "10C 7H JS JC JH 7D QC KC",  # Dirk
+]
+
+
+def test_a_wasted_trump_looks_past_a_trick_followed_and_a_lead_an_opponent_would_have_ruffed() -> None:
+    """After the wasted 9♦: in trick 3 Bert follows hearts (no trick for a trump), in trick 5 he
+    leads Q♠ and Carla ruffs with J♦ (the 9♦ led instead would have fallen to it too); in trick 6,
+    out of clubs and trumps, he discards last on Anna's 8♦ ruff: the kept 9♦ would have taken it."""
+    tricks = ["7C 10C 8C 9D", "KH AH 7H 9H", "10H JH QH 8H", "8S JS AS 10S", "QS JD QC 9C", "AC JC 8D 7S"]
+    finding = _only(record(LATER_TRICKS, tricks), "wasted_trump")
+    assert (finding.points, finding.severity) == (5.0, Severity.BLUNDER)
+    assert finding.explanation.endswith(
+        "In trick 6 Bert had no trump left and 9♦ would have taken it: 5 points went to the opponents."
+    )
+
+
 def test_points_thrown_names_the_player_winning_just_before_the_card_thrown() -> None:
     """zwaan-2026-01-21-3, deal 7, trick 6 (clubs trumps): Carla leads 8♥, Els takes the lead with
     Q♥, and Hendrik, third, throws the master 10♦ on it: the card was thrown onto Els's Q♥."""
