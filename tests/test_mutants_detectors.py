@@ -1183,6 +1183,26 @@ def test_a_bare_ace_lost_to_a_ruff_does_not_end_the_search_for_a_later_one() -> 
     )
 
 
+# Diamonds trumps: Anna's only heart is A♥, Bert's spades A♠ 7♠; Carla holds 10♥ and 10♠.
+TWO_BARE_ACES = [
+    "AH 9S 7C 8C 8D 9D JD QD",  # Anna
+    "AS 7S 10C AC KC QC JC 9C",  # Bert
+    "10H 7H 8H 9H JH QH KH 10S",  # Carla
+    "7D 8S JS QS KS KD AD 10D",  # Dirk
+]
+
+
+def test_a_bare_ace_that_fell_with_its_partners_manille_does_not_end_the_search() -> None:
+    """Trick 1: Carla leads 10♥, Dirk ruffs, Anna's bare A♥ falls with her partner's manille (no blote
+    aas: the manille was no opponent's), and Bert discards 7♠ on Dirk's certain ruff. Trick 2: Bert's
+    A♠, bare, falls under Carla's 10♠: reported at trick 1."""
+    finding = _only(record(TWO_BARE_ACES, ["10H 7D AH 7S", "8S 9S AS 10S"]), "bare_ace_lost")
+    assert (finding.trick, finding.player, finding.card, finding.points) == (1, "Bert", Card.S7, 4.0)
+    assert finding.explanation.startswith(
+        "Bert's bare ace A♠ (blote aas) fell under Carla's manille 10♠ in trick 2."
+    )
+
+
 # BARE_ACE, but Bert holds J♠ for 9♠ (Dirk the 9♠): he plays the J♠ on Dirk's certain 10♣.
 BARE_ACE_JACK = [
     "KH 10H 8C KC QC JC 9C 7D",  # Anna
