@@ -1203,6 +1203,30 @@ def test_a_bare_ace_that_fell_with_its_partners_manille_does_not_end_the_search(
     )
 
 
+# Diamonds trumps, Anna deals: Anna's hearts A♥ 7♥, Bert's spades A♠ 7♠.
+ACES_IN_TURN = [
+    "7H AH 9S JS QS KS 7D 8D",  # Anna
+    "7C AS 7S 9C JC 10C 9D JD",  # Bert
+    "AC 8H 10S 9H JH QC KC KD",  # Carla
+    "8C 10H 8S QH KH QD AD 10D",  # Dirk
+]
+
+
+def test_a_bare_ace_the_solver_did_not_find_worth_smearing_does_not_end_the_search() -> None:
+    """Anna discards 7♥ on Carla's certain A♣ (trick 1) and her bare A♥ falls under Dirk's 10♥ in
+    trick 2, where Bert discards 7♠ on that certain trick; his bare A♠ falls under Carla's 10♠ in
+    trick 3. Both are reported; with the solver's view of Anna's play (the A♥ worth 0.2 card points
+    more: no better from where she sat) only Bert's."""
+    rec = record(ACES_IN_TURN, ["7C AC 8C 7H", "8H 10H AH 7S", "8S 9S AS 10S"], dealer=0)
+    assert [(f.trick, f.player) for f in of_kind(analyse_record(rec), "bare_ace_lost")] == [
+        (1, "Anna"),
+        (2, "Bert"),
+    ]
+    views = {**dict.fromkeys(ACES_IN_TURN[0].split(), 10.0), "AH": 10.2}
+    found = analyse(replay(rec), rec, costs={1: [view_cost_at(1, 4, 0, "7H", views)]})
+    assert [(f.trick, f.player, f.points) for f in of_kind(found, "bare_ace_lost")] == [(2, "Bert", 4.0)]
+
+
 # BARE_ACE, but Bert holds J♠ for 9♠ (Dirk the 9♠): he plays the J♠ on Dirk's certain 10♣.
 BARE_ACE_JACK = [
     "KH 10H 8C KC QC JC 9C 7D",  # Anna
