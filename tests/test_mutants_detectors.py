@@ -987,6 +987,22 @@ def test_a_call_worth_a_single_point_is_still_a_finding() -> None:
     )
 
 
+def test_a_klop_missed_on_a_capot_is_scored_as_the_house_rules_score_a_capot() -> None:
+    """Anna's team takes all 60 card points. A capot doubled (``capot: double``) scores 60, with klop
+    120; a fixed capot (``capot: fixed_30``) scores 30 whatever was called: no klop was missed."""
+
+    def klop_missed(capot: str) -> list[Finding]:
+        rec = called(full_deal(strong_seat=0, dealer=1, trump="D"), [(1, "trump", "D")], capot=capot)
+        return of_kind(analyse_record(rec), "klop_missed")
+
+    (double,) = klop_missed("double")
+    assert (double.points, double.severity) == (60.0, Severity.BLUNDER)
+    assert double.explanation.endswith(
+        "won deal 1 with 60 points without knocking: klop would have made it 120 (60 more)."
+    )
+    assert klop_missed("fixed_30") == []
+
+
 def test_a_klop_missed_right_after_a_30_30_deal_counts_the_carried_doubling() -> None:
     """The sample's deal 1 ends 30-30, so deal 2 counts double: Anna's team wins it with 60 points
     holding five trumps, and klop would have made it 120, not 60."""
