@@ -965,3 +965,164 @@ def test_a_variation_without_its_trick_and_play_is_refused_at_its_line():
     assert problems(document([deal])) == [
         "club.jsonl:14: /deals/0/annotations/0/line: a variation starts at a play: give its trick and play"
     ]
+
+
+# --------------------------------------------------------------------------- what a deal result keeps
+
+
+def _mask(cards: list[str]) -> int:
+    return sum(1 << int(Card.parse(card)) for card in cards)
+
+
+def test_a_scoresheet_line_given_with_its_hands_keeps_them():
+    """A scoresheet line may give the hands dealt (for the analysis), without the tricks."""
+    deal = deal_dict()
+    del deal["tricks"]
+    deal["recorded_score"] = {"team": 1, "points": 7}
+    result = decode_and_replay(document([deal])).deals[0]
+    assert result.kind is DealKind.SCORESHEET
+    assert result.hands == tuple(_mask(hand) for hand in deal["hands"])
+    assert result.score is not None and (result.score.team, result.score.points) == (1, 7)
+
+
+def test_a_deal_without_hands_keeps_the_hands_its_tricks_show_and_the_cards_laid_aside():
+    """The hands rebuilt from the tricks are marked as inferred; the cards laid aside are kept."""
+    doc = sample("variant-three")
+    given = doc["deals"][0]
+    hands = tuple(_mask(hand) for hand in given["hands"])
+    with_hands = decode_and_replay(json.dumps(doc)).deals[0]
+    assert (with_hands.hands, with_hands.hands_inferred) == (hands, False)
+    del given["hands"]
+    inferred = decode_and_replay(json.dumps(doc)).deals[0]
+    assert (inferred.hands, inferred.hands_inferred) == (hands, True)
+    assert inferred.discards == _mask(given["discards"])
+    assert (inferred.points, inferred.score) == (with_hands.points, with_hands.score)
+
+
+# --------------------------------------------------------------------------- trump_choice, at its place
+
+
+def _house(name: str) -> dict:
+    return json.loads((SAMPLES / f"house-{name}.json").read_text())
+
+
+def _unscored(doc: dict) -> dict:
+    doc["deals"][0].pop("recorded_score", None)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            changed(_house("trump-turned-card"), _set("turned", "9H")),
+            "/deals/0/turned: the turned card 9H is not in Carla's hand",
+        ),
+        (
+            changed(_unscored(_house("trump-turned-card")), lambda d: d["declarations"][0].update(suit="S")),
+            "/deals/0/declarations: JH was turned: hearts are trump, not spades",
+        ),
+        (
+            {**_house("trump-turned-card"), "match": {**_house("trump-turned-card")["match"], "rules": {}}},
+            "/deals/0/turned: a turned card needs the rule trump_choice: turned_card",
+        ),
+        (
+            changed(
+                _unscored(_house("trump-held-suit")),
+                lambda d: d["declarations"][0].update(suit="H"),
+                _set("tricks", []),
+            ),
+            "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
+            "(trump_choice held_suit: the trump is a suit in the hand)",
+        ),
+    ],
+)
+def test_a_trump_against_trump_choice_is_refused_at_the_turned_card_or_the_call(doc, expected):
+    assert replay_problems(doc) == [expected]
+
+
+def _swap(deal: dict, first: tuple[str, int], second: tuple[str, int], card: str, other: str) -> None:
+    """Swap ``card`` (in ``deal[first[0]][first[1]]``) with ``other`` (in the second place)."""
+    a = deal[first[0]] if first[1] < 0 else deal[first[0]][first[1]]
+    b = deal[second[0]] if second[1] < 0 else deal[second[0]][second[1]]
+    a[a.index(card)], b[b.index(other)] = other, card
+
+
+def test_under_held_suit_the_cards_laid_aside_count_as_held_by_the_trump_maker():
+    """In ``three`` the dealer takes the card laid aside before choosing, and lays two aside
+    after: a suit among those two was held when trump was made. In ``six_short`` whoever makes
+    trump takes the cards laid aside, the dealer or a teammate the choice was passed to."""
+    doc = sample("variant-three")
+    doc["match"]["rules"] = {"trump_choice": "held_suit"}
+    deal = doc["deals"][0]
+    _swap(deal, ("hands", 0), ("discards", -1), "7C", "JH")  # Anna's one club laid aside
+    for key in ("tricks", "recorded_score"):
+        deal.pop(key)
+    deal["declarations"] = [trump(0, "C")]
+    assert decode_and_replay(json.dumps(doc)).deals[0].trump.name == "C"
+
+    doc = sample("variant-six-short")
+    doc["match"]["rules"] = {"trump_choice": "held_suit"}
+    deal = doc["deals"][0]
+    _swap(deal, ("hands", 2), ("hands", 0), "10H", "KD")  # Carla's hearts only among the aside
+    for key in ("tricks", "recorded_score"):
+        deal.pop(key)
+    assert deal["declarations"][1] == trump(2, "H")
+    assert decode_and_replay(json.dumps(doc)).deals[0].trump.name == "H"
+
+
+# --------------------------------------------------------------------------- variations, visitors, evenings
+
+
+def test_a_variation_that_plays_out_is_accepted_and_a_wrong_one_is_refused_at_its_card():
+    deal = deal_dict()
+    first = deal["tricks"][0]
+    deal["annotations"] = [{"author": "Anna", "text": "as played", "trick": 1, "play": 1, "line": first}]
+    assert decode_and_replay(document([deal])).deals[0].tricks[0].cards == [Card.parse(c) for c in first]
+    deal["annotations"][0]["line"] = [first[0], first[0]]
+    assert problems(document([deal]))[0].startswith("club.jsonl:14: /deals/0/annotations/0/line/1: ")
+    doc = sample("variant-three")
+    doc["deals"][0]["annotations"] = [
+        {"author": "Anna", "text": "x", "trick": 1, "play": 1, "line": [doc["deals"][0]["tricks"][0][0]]}
+    ]
+    assert replay_problems(doc) == [
+        "/deals/0/annotations/0/line: variations are for the four-player game, not 'three'"
+    ]
+
+
+def test_a_visitor_is_told_each_deal_scored_and_the_match_at_its_end():
+    ended: list[tuple[int, int | None]] = []
+    matches: list[tuple[tuple[int, ...], bool]] = []
+
+    class Watch(ReplayVisitor):
+        def end_deal(self, result) -> None:
+            ended.append((result.number, None if result.score is None else result.score.points))
+
+        def end_match(self, result) -> None:
+            matches.append((tuple(result.final_score), result.finished))
+
+    decode_and_replay(document([scored(0), scored(1)]), visitors=[Watch()])
+    assert ended == [(1, 5), (2, 5)]
+    assert matches == [((10, 0), False)]
+
+
+@pytest.mark.parametrize(("deals", "blocks"), [(18, 1), (24, 2), (36, 3)])
+def test_an_evening_stopped_within_a_block_closes_only_the_blocks_played_out(deals: int, blocks: int):
+    """A club evening of three blocks of 12 deals: a block closes when its twelve deals are
+    played, and the evening is finished only with its last block."""
+    doc = sample("club-evening")
+    doc["deals"] = doc["deals"][:deals]
+    result = decode_and_replay(json.dumps(doc))
+    assert [block.number for block in result.blocks] == list(range(1, blocks + 1))
+    assert result.finished is (blocks == 3)
+
+
+def test_a_redeal_whose_hands_stop_before_the_dealers_is_not_checked_against_them():
+    """Only the dealer's hand shows whether a redeal was allowed; a record that gives fewer
+    hands is taken at its word."""
+    deal = redeal(2)
+    deal["hands"] = [
+        ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"],
+        ["7D", "8D", "9D", "10D", "JD", "QD", "KD", "AD"],
+    ]
+    assert decode_and_replay(document([deal], rules=CAFE)).deals[0].kind is DealKind.REDEAL
