@@ -1126,3 +1126,16 @@ def test_a_redeal_whose_hands_stop_before_the_dealers_is_not_checked_against_the
         ["7D", "8D", "9D", "10D", "JD", "QD", "KD", "AD"],
     ]
     assert decode_and_replay(document([deal], rules=CAFE)).deals[0].kind is DealKind.REDEAL
+
+
+def test_the_dummys_table_move_is_kept_like_a_players():
+    """``three_dummy``: the dummy's piles follow the two-player game's rule, a card of its 3rd
+    pile moved to its emptied 4th place (the dealer moves it for the dummy, seat 3)."""
+    doc = sample("variant-three-dummy")
+    deal = doc["deals"][0]
+    piles = deal["table"][3]
+    piles[2], piles[3] = piles[3], piles[2]  # the 4th pile empties after trick 2, the 3rd holds two
+    deal["table_moves"] = [{"seat": 3, "trick": 3}]
+    result = decode_and_replay(json.dumps(doc)).deals[0]
+    assert result.table_moves == [(3, 1, 3)]
+    assert result.tricks[2].seats[0] == 3 and str(result.tricks[2].cards[0]) == "10D"

@@ -9,7 +9,18 @@ import pytest
 
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.errors import InvalidOptionError
-from manillen_replay.rules import VARIANTS, Clause, Rules, highest_deal_score, highest_multiplier, legal_plays
+from manillen_replay.rules import (
+    VARIANTS,
+    Clause,
+    Rules,
+    capot_factor,
+    highest_deal_score,
+    highest_multiplier,
+    legal_plays,
+    may_klop,
+    side_score,
+    trump_options,
+)
 
 # --------------------------------------------------------------------------- "Why:" for each clause
 
@@ -233,7 +244,7 @@ def test_in_the_three_player_game_play_goes_round_three_seats_and_the_dealer_pla
 
 
 def test_in_the_two_player_games_each_plays_alone_and_in_six_partners_sit_two_apart() -> None:
-    assert [VARIANTS["two_open"].team_of(seat, 0) for seat in range(2)] == [0, 1]
+    assert [VARIANTS["two_open"].team_of(seat, 1) for seat in range(2)] == [0, 1]  # whoever deals
     assert [VARIANTS["two_open_fours"].seat_of_play(1, p) for p in range(4)] == [1, 0, 1, 0]
     assert VARIANTS["six"].partner_of(5) == 1
     assert [VARIANTS["six"].team_of(seat, 3) for seat in range(6)] == [0, 1, 0, 1, 0, 1]
@@ -274,3 +285,111 @@ def test_an_unknown_option_lists_the_known_ones_separated_by_commas() -> None:
     message = str(refused.value)
     assert message.startswith("unknown rule option 'partner_exmpt'; known: blind_muil, capot, deals, ")
     assert "partner_exempt, penalty_points, penalty_to, redeal_small, target" in message
+
+
+def test_without_a_dealer_the_dummy_game_is_seated_as_if_seat_0_dealt() -> None:
+    """``manillen legal`` gives no dealer: the dummy sits between seats 1 and 2."""
+    shape = VARIANTS["three_dummy"]
+    assert shape.order() == (0, 1, 3, 2)
+    assert [shape.seat_of_play(1, position) for position in range(4)] == [1, 3, 2, 0]
+    assert shape.next_seat(1) == 3
+
+
+# --------------------------------------------------------------------------- calls
+
+
+def test_the_trumps_a_chooser_may_call_under_each_trump_choice() -> None:
+    """``free``: any suit or muil, whatever the hand; ``turned_card``: only the turned card's
+    suit, and nothing while no card is turned."""
+    hearts_only = CardSet.parse("10H AH 7H").mask
+    assert trump_options(Rules(), hearts_only) == (0, 1, 2, 3, None)
+    assert trump_options(Rules(trump_choice="held_suit"), hearts_only) == (0, None)
+    assert trump_options(Rules(trump_choice="turned_card"), hearts_only, turned_suit=2) == (2,)
+    assert trump_options(Rules(trump_choice="turned_card"), hearts_only) == ()
+
+
+@pytest.mark.parametrize(
+    ("variant", "klop_by", "dealer", "may"),
+    [
+        # the dealing side never klops: a partner in the four-player game, the dealer alone in three
+        ("four", "opponents", 0, [False, True, False, True]),
+        ("three", "opponents", 0, [False, True, True]),
+        ("three", "opponents", 2, [True, True, False]),
+        ("three_dummy", "opponents", 1, [True, False, True]),
+        # left_of_dealer: the dealer's left and that player's partner, in six seats 1 and 3 not 5
+        ("six", "opponents", 0, [False, True, False, True, False, True]),
+        ("six", "left_of_dealer", 0, [False, True, False, True, False, False]),
+        ("six", "left_of_dealer", 3, [True, False, False, False, True, False]),
+        # without partners both opponents may, the dummy's dealer sitting anywhere
+        ("three", "left_of_dealer", 1, [True, False, True]),
+        ("three_dummy", "left_of_dealer", 0, [False, True, True]),
+        ("three_dummy", "left_of_dealer", 2, [True, True, False]),
+    ],
+)
+def test_who_may_klop(variant: str, klop_by: str, dealer: int, may: list[bool]) -> None:
+    rules = Rules(variant=variant, klop_by=klop_by)  # type: ignore[arg-type]
+    assert [may_klop(rules, seat, dealer) for seat in range(len(may))] == may
+
+
+def test_a_capot_doubles_the_factor_once_more_or_adds_one() -> None:
+    """``capot: double``: x2 on the deal's factor; under ``multipliers: added`` one more."""
+    uncapped = {"capot": "double", "max_multiplier": None}
+    assert capot_factor(2, Rules(**uncapped)) == 4  # type: ignore[arg-type]
+    assert capot_factor(3, Rules(**uncapped, multipliers="added")) == 4  # type: ignore[arg-type]
+    assert capot_factor(4, Rules(capot="double")) == 4  # the cap still holds
+
+
+# --------------------------------------------------------------------------- underbuying, conflicts, capot
+
+
+@pytest.mark.parametrize(
+    ("underbuy", "hand", "legal"),
+    [
+        # forbidden: a lower trump is refused while the higher one may be played
+        ("forbidden", "7D KD", "KD"),
+        # forbidden_with_other_suit: only a card of another suit forbids it; trumps only may underbuy
+        ("forbidden_with_other_suit", "7D KD", "7D KD"),
+        ("forbidden_with_other_suit", "7D 8H", "8H"),
+    ],
+)
+def test_underbuying_while_the_partner_wins_with_a_trump(underbuy: str, hand: str, legal: str) -> None:
+    """Carla's 9♦ (trump) wins a club trick; Anna, void in clubs, has no duty to buy, but may she
+    play a trump below her partner's?"""
+    rules = Rules(underbuy=underbuy)  # type: ignore[arg-type]
+    assert _why("AC 9D", hand, Suit.D, partner_winning=True, rules=rules)[0] == legal
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"en_face": True},
+            "rule options 'trump_choice: turned_card' and 'cafe.en_face' conflict: "
+            "the turned card makes trump, there is no choice to pass to the partner",
+        ),
+        (
+            {"blind_muil": True},
+            "rule options 'trump_choice: turned_card' and 'cafe.blind_muil' conflict: "
+            "the turned card makes trump, no muil can be called",
+        ),
+        (
+            {"variant": "six_short"},
+            "rule option 'trump_choice: turned_card' conflicts with the variant 'six_short': "
+            "there the choice of trump passes between teammates",
+        ),
+    ],
+)
+def test_rules_that_cannot_hold_together_are_refused_with_why(
+    options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(InvalidOptionError) as refused:
+        Rules(trump_choice="turned_card", **options)  # type: ignore[arg-type]
+    assert str(refused.value) == message
+    assert Rules(**options).trump_choice == "free"  # type: ignore[arg-type]
+
+
+def test_a_capot_under_plain_rules_scores_as_any_deal() -> None:
+    """Every card point taken, ``capot: plain`` (the default): the 30 over the half times the factor."""
+    assert side_score(60, 60, 2) == side_score(60, 60, 2, Rules()) == 60
+    assert side_score(0, 60, 1, Rules()) == -30
+    assert side_score(20, 60, 1) == -10 and side_score(45, 60, 2) == 30
