@@ -1139,3 +1139,94 @@ def test_the_dummys_table_move_is_kept_like_a_players():
     result = decode_and_replay(json.dumps(doc)).deals[0]
     assert result.table_moves == [(3, 1, 3)]
     assert result.tricks[2].seats[0] == 3 and str(result.tricks[2].cards[0]) == "10D"
+
+
+def test_a_match_without_an_id_keeps_the_id_archives_already_hold():
+    """A match without ``match.id`` is known by an id made from its content: the same record
+    always gets the same id, however its file is laid out, and a changed record another. The id
+    is stored in every archive it was imported into (and in links to its pages), so the way it
+    is made must not change: the one below is the id this record got when it was first stored."""
+    doc = json.loads((SAMPLES / "seed-trick.json").read_text())
+    del doc["match"]["id"]
+    stored = "m-80e3816da330f5b6"
+    assert decode_and_replay(json.dumps(doc)).id == stored
+    assert decode_and_replay(json.dumps(doc, indent=4)).id == stored
+    doc["match"]["venue"] = "Elders"
+    assert decode_and_replay(json.dumps(doc)).id not in (stored, "")
+    assert decode_and_replay(json.dumps(doc)).id.startswith("m-")
+    assert len(decode_and_replay(json.dumps(doc)).id) == len(stored)
+
+
+# --------------------------------------------------------------------------- plays worked out beforehand
+
+
+def _worked_out(result: MatchResult, trump_of=lambda deal: deal.trump) -> dict:
+    """Each deal's plays as the bulk path hands them over (:class:`PlayedDeal`), made here from
+    the engine's own replay: fresh tricks, the hands, the points, the illegal plays counted."""
+    from dataclasses import replace as copied
+
+    from manillen_replay.engine.replay import PlayedDeal
+    from manillen_replay.rules import NO_TRUMP
+
+    ready = {}
+    for index, deal in enumerate(result.deals):
+        trump = trump_of(deal)
+        ready[index] = PlayedDeal(
+            [copied(t, seats=list(t.seats), cards=list(t.cards), legal=list(t.legal)) for t in deal.tricks],
+            NO_TRUMP if trump is None else int(trump),
+            deal.hands,
+            deal.points,
+            len(deal.violations),
+        )
+    return ready
+
+
+def _deals(result: MatchResult) -> list[tuple]:
+    return [
+        (d.kind, d.hands, d.points, d.score, d.tie, [(v.trick, v.play, v.seat, v.card, v.kind, v.legal) for v in d.violations],
+         [(t.number, t.seats, t.cards, t.winner, t.points) for t in d.tricks])
+        for d in result.deals
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["illegal-plays", "seed-trick", "muil", "klop-tegenklop"])
+def test_plays_worked_out_beforehand_give_the_engines_own_result(name: str):
+    """The bulk path works out the plays of many deals at once and hands them to the replay: the
+    result (the illegal plays found again from each play's legal cards, the points, the score)
+    is the engine's own."""
+    record = loads((SAMPLES / f"{name}.json").read_text())
+    engine = replay(record)
+    taken = replay(record, played=_worked_out(engine))
+    assert _deals(taken) == _deals(engine)
+    assert (taken.score, taken.final_score, taken.winner) == (engine.score, engine.final_score, engine.winner)
+    if name == "illegal-plays":
+        assert taken.violations and len(taken.violations) == len(engine.violations)
+
+
+def test_a_deal_stopped_early_with_its_plays_worked_out_is_abandoned_unscored():
+    deal = deal_dict()
+    deal["tricks"] = deal["tricks"][:5]
+    record = loads(document([deal]))
+    engine = replay(record)
+    taken = replay(record, played=_worked_out(engine))
+    assert taken.deals[0].kind is DealKind.ABANDONED and taken.deals[0].score is None
+    assert [t.number for t in taken.deals[0].tricks] == [1, 2, 3, 4, 5]
+
+
+def test_plays_worked_out_for_another_trump_a_strict_replay_or_visitors_are_not_taken():
+    """The replay takes the plays only for what they were worked out for: the same trump, and a
+    replay that neither stops at an illegal play nor shows its plays to visitors."""
+    record = loads((SAMPLES / "illegal-plays.json").read_text())
+    engine = replay(record)
+    wrong = _worked_out(engine)
+    for ready in wrong.values():
+        ready.tricks.clear()  # nothing played: taken, every deal would stop before its first trick
+    other_trump = _worked_out(engine, trump_of=lambda deal: (int(deal.trump) + 1) % 4)
+    for ready, made_up in zip(other_trump.values(), wrong.values(), strict=True):
+        ready.tricks.clear()
+        assert ready.trump != made_up.trump
+    assert _deals(replay(record, played=other_trump)) == _deals(engine)
+    assert [d.kind for d in replay(record, played=wrong).deals] == [DealKind.ABANDONED] * 4
+    with pytest.raises(IllegalPlayError):
+        replay(record, played=wrong, strict=True)
+    assert _deals(replay(record, played=wrong, visitors=[ReplayVisitor()])) == _deals(engine)
