@@ -1183,10 +1183,17 @@ def _worked_out(result: MatchResult, trump_of=lambda deal: deal.trump) -> dict:
 
 def _deals(result: MatchResult) -> list[tuple]:
     return [
-        (d.kind, d.hands, d.points, d.score, d.tie, [(v.trick, v.play, v.seat, v.card, v.kind, v.legal) for v in d.violations],
-         [(t.number, t.seats, t.cards, t.winner, t.points) for t in d.tricks])
+        (
+            d.kind,
+            d.hands,
+            d.points,
+            d.score,
+            d.tie,
+            [(v.trick, v.play, v.seat, v.card, v.kind, v.legal) for v in d.violations],
+            [(t.number, t.seats, t.cards, t.winner, t.points) for t in d.tricks],
+        )
         for d in result.deals
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize("name", ["illegal-plays", "seed-trick", "muil", "klop-tegenklop"])
@@ -1230,3 +1237,47 @@ def test_plays_worked_out_for_another_trump_a_strict_replay_or_visitors_are_not_
     with pytest.raises(IllegalPlayError):
         replay(record, played=wrong, strict=True)
     assert _deals(replay(record, played=wrong, visitors=[ReplayVisitor()])) == _deals(engine)
+
+
+def test_under_held_suit_after_en_face_the_partners_hand_decides():
+    """Dirk deals holding no hearts and passes the choice to Bert (en face), who holds the Q♥:
+    Bert may make hearts; clubs, which only Dirk holds, he may not."""
+    doc = _unscored(_house("trump-held-suit"))
+    doc["match"]["rules"] = {"trump_choice": "held_suit", "cafe": {"en_face": True}}
+    deal = doc["deals"][0]
+    deal["tricks"] = []
+    deal["declarations"] = [call(3, "en_face"), trump(1, "H")]
+    assert decode_and_replay(json.dumps(doc)).deals[0].trump.name == "H"
+    _swap(deal, ("hands", 1), ("hands", 0), "KC", "JH")  # Bert's one club to Anna
+    deal["declarations"] = [call(3, "en_face"), trump(1, "C")]
+    assert replay_problems(doc) == [
+        "/deals/0/declarations: Bert holds no clubs and may not make them trump "
+        "(trump_choice held_suit: the trump is a suit in the hand)"
+    ]
+
+
+def test_a_klop_by_a_player_the_house_rule_leaves_out_names_who_may():
+    doc = _house("klop-left-of-dealer")
+    doc["deals"][0]["declarations"][1]["seat"] = 3  # Dirk, the third opponent
+    assert replay_problems(doc) == [
+        "/deals/0/declarations/1: Dirk may not klop: under klop_by left_of_dealer only Fien "
+        "(the dealer's left) or that player's partner knocks"
+    ]
+
+
+def test_each_variation_of_a_deal_is_checked_at_its_own_place_with_the_players_names():
+    """Comments without a variation are skipped, a variation without its play is refused at its
+    line, and a variation whose first card the player does not hold at its first card."""
+    deal = deal_dict()
+    first = deal["tricks"][0]
+    dealers = deal["hands"][0][0]
+    deal["annotations"] = [
+        {"author": "Anna", "text": "just a comment"},
+        {"author": "Anna", "text": "from the lead", "trick": 1, "line": [first[0]]},
+        {"author": "Anna", "text": "the dealer's card instead", "trick": 1, "play": 1, "line": [dealers]},
+    ]
+    assert problems(document([deal])) == [
+        "club.jsonl:14: /deals/0/annotations/1/line: a variation starts at a play: give its trick and play",
+        f"club.jsonl:14: /deals/0/annotations/2/line/0: Bert does not hold {dealers} "
+        "at card 1 of the variation",
+    ]
