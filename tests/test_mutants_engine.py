@@ -1196,7 +1196,18 @@ def _deals(result: MatchResult) -> list[tuple]:
     ]
 
 
-@pytest.mark.parametrize("name", ["illegal-plays", "seed-trick", "muil", "klop-tegenklop"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "illegal-plays",
+        "seed-trick",
+        "muil",
+        "klop-tegenklop",
+        "house-trump-held-suit",  # a revoke in trick 2: the hand as it was then held the suit led
+        "house-capot-double",
+        "house-capot-fixed-60",
+    ],
+)
 def test_plays_worked_out_beforehand_give_the_engines_own_result(name: str):
     """The bulk path works out the plays of many deals at once and hands them to the replay: the
     result (the illegal plays found again from each play's legal cards, the points, the score)
@@ -1206,8 +1217,12 @@ def test_plays_worked_out_beforehand_give_the_engines_own_result(name: str):
     taken = replay(record, played=_worked_out(engine))
     assert _deals(taken) == _deals(engine)
     assert (taken.score, taken.final_score, taken.winner) == (engine.score, engine.final_score, engine.winner)
-    if name == "illegal-plays":
+    if name in ("illegal-plays", "house-trump-held-suit"):
         assert taken.violations and len(taken.violations) == len(engine.violations)
+    if name == "house-trump-held-suit":
+        assert [v.kind.value for v in taken.violations] == ["revoke"]
+    if name.startswith("house-capot"):
+        assert taken.deals[0].score is not None and taken.deals[0].score.points == 60
 
 
 def test_a_deal_stopped_early_with_its_plays_worked_out_is_abandoned_unscored():
@@ -1281,3 +1296,30 @@ def test_each_variation_of_a_deal_is_checked_at_its_own_place_with_the_players_n
         f"club.jsonl:14: /deals/0/annotations/2/line/0: Bert does not hold {dealers} "
         "at card 1 of the variation",
     ]
+
+
+def test_plays_worked_out_for_a_trump_the_chooser_does_not_hold_are_refused_under_held_suit():
+    """Dirk holds no hearts: the plays of a hearts deal, worked out beforehand, do not make the
+    call legal under ``trump_choice: held_suit``."""
+    doc = _unscored(_house("trump-held-suit"))
+    doc["deals"][0]["declarations"][0]["suit"] = "H"
+    doc["deals"][0]["tricks"] = doc["deals"][0]["tricks"][:1]  # stopped before hearts change who leads
+    free = json.loads(json.dumps(doc))
+    free["match"]["rules"] = {}
+    ready = _worked_out(replay(loads(json.dumps(free))))
+    with pytest.raises(InvalidRecordError) as refused:
+        replay(loads(json.dumps(doc)), played=ready)
+    assert [p.describe() for p in refused.value.problems] == [
+        "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
+        "(trump_choice held_suit: the trump is a suit in the hand)"
+    ]
+
+
+def test_a_redeal_built_in_code_may_give_an_empty_list_of_tricks():
+    """The Record page builds its records in code, where a redeal's tricks may be an empty list
+    rather than left out (a file's empty list is read as none)."""
+    doc = json.loads(document([redeal(0)], rules=CAFE))
+    doc["deals"][0]["tricks"] = []
+    record = msgspec.convert(doc, Record)
+    assert record.deals[0].tricks == []
+    assert replay(record).deals[0].kind is DealKind.REDEAL
