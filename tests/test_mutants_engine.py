@@ -1252,6 +1252,11 @@ def test_plays_worked_out_for_another_trump_a_strict_replay_or_visitors_are_not_
     with pytest.raises(IllegalPlayError):
         replay(record, played=wrong, strict=True)
     assert _deals(replay(record, played=wrong, visitors=[ReplayVisitor()])) == _deals(engine)
+    muil = loads((SAMPLES / "muil.json").read_text())  # worked out for no trump, and taken
+    emptied = _worked_out(replay(muil))
+    for ready in emptied.values():
+        ready.tricks.clear()
+    assert {d.kind for d in replay(muil, played=emptied).deals} == {DealKind.ABANDONED}
 
 
 def test_under_held_suit_after_en_face_the_partners_hand_decides():
