@@ -61,6 +61,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_variants.py",
         "tests/test_cli_records.py",
         "tests/test_mutants_rules.py",
+        "tests/test_mutants_rules2.py",
     ),
     "manillen_replay/state.py": (
         "tests/test_rules.py",

@@ -474,3 +474,37 @@ def test_a_draft_over_the_size_limit_is_refused_and_left_as_it_was(
     assert (draft.version, draft.updated) == before  # as it was: the page can still save it
     monkeypatch.undo()
     assert drafts.save(draft, where).version == 2
+
+
+def test_a_draft_refused_for_its_size_keeps_the_version_it_had(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not only a first save: a draft saved twice and then refused is still at its second version,
+    so the page's next save is the third."""
+    draft = drafts.save(drafts.save(rec.new_draft("abc123", _setup()), tmp_path), tmp_path)
+    assert draft.version == 2
+    monkeypatch.setattr(drafts, "MAX_DRAFT_BYTES", 100)
+    with pytest.raises(rec.RecordingError):
+        drafts.save(draft, tmp_path)
+    assert draft.version == 2
+    monkeypatch.undo()
+    assert drafts.save(draft, tmp_path).version == 3
+
+
+def test_a_match_the_archive_refuses_is_not_saved_and_the_page_is_told_why(archive: Path) -> None:
+    """The Record page checks each deal before it offers to save; a record refused all the same
+    (here a trump call by the wrong seat and a pass, put in the draft behind the page's back) leaves the
+    archive as it was, and the refusal names the match and each problem at its place in the record."""
+    draft = drafts.save(_played("aaaa1111"), drafts.folder(archive))
+    finished, _, _ = rec.finish_deal(draft)
+    finished.deals[0]["declarations"][0]["seat"] = 0
+    finished.deals[0]["declarations"].append({"seat": 1, "call": "pass"})
+    finished.current = None  # no next deal begun
+    with pytest.raises(rec.RecordingError) as refused:
+        drafts.save_match(finished)
+    assert str(refused.value) == (
+        "recorded match 2026-12-04-de-zwaan-1: /deals/0/declarations/0: Anna may not make trump: "
+        "the dealer, Dirk, chooses; recorded match 2026-12-04-de-zwaan-1: /deals/0/declarations/1: "
+        "'pass' is only used in the six_short variant"
+    )
+    assert not archive.exists() or _stored(archive) == {}

@@ -965,3 +965,366 @@ def test_a_variation_without_its_trick_and_play_is_refused_at_its_line():
     assert problems(document([deal])) == [
         "club.jsonl:14: /deals/0/annotations/0/line: a variation starts at a play: give its trick and play"
     ]
+
+
+# --------------------------------------------------------------------------- what a deal result keeps
+
+
+def _mask(cards: list[str]) -> int:
+    return sum(1 << int(Card.parse(card)) for card in cards)
+
+
+def test_a_scoresheet_line_given_with_its_hands_keeps_them():
+    """A scoresheet line may give the hands dealt (for the analysis), without the tricks."""
+    deal = deal_dict()
+    del deal["tricks"]
+    deal["recorded_score"] = {"team": 1, "points": 7}
+    result = decode_and_replay(document([deal])).deals[0]
+    assert result.kind is DealKind.SCORESHEET
+    assert result.hands == tuple(_mask(hand) for hand in deal["hands"])
+    assert result.score is not None and (result.score.team, result.score.points) == (1, 7)
+
+
+def test_a_deal_without_hands_keeps_the_hands_its_tricks_show_and_the_cards_laid_aside():
+    """The hands rebuilt from the tricks are marked as inferred; the cards laid aside are kept."""
+    doc = sample("variant-three")
+    given = doc["deals"][0]
+    hands = tuple(_mask(hand) for hand in given["hands"])
+    with_hands = decode_and_replay(json.dumps(doc)).deals[0]
+    assert (with_hands.hands, with_hands.hands_inferred) == (hands, False)
+    del given["hands"]
+    inferred = decode_and_replay(json.dumps(doc)).deals[0]
+    assert (inferred.hands, inferred.hands_inferred) == (hands, True)
+    assert inferred.discards == _mask(given["discards"])
+    assert (inferred.points, inferred.score) == (with_hands.points, with_hands.score)
+
+
+# --------------------------------------------------------------------------- trump_choice, at its place
+
+
+def _house(name: str) -> dict:
+    return json.loads((SAMPLES / f"house-{name}.json").read_text())
+
+
+def _unscored(doc: dict) -> dict:
+    doc["deals"][0].pop("recorded_score", None)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            changed(_house("trump-turned-card"), _set("turned", "9H")),
+            "/deals/0/turned: the turned card 9H is not in Carla's hand",
+        ),
+        (
+            changed(_unscored(_house("trump-turned-card")), lambda d: d["declarations"][0].update(suit="S")),
+            "/deals/0/declarations: JH was turned: hearts are trump, not spades",
+        ),
+        (
+            {**_house("trump-turned-card"), "match": {**_house("trump-turned-card")["match"], "rules": {}}},
+            "/deals/0/turned: a turned card needs the rule trump_choice: turned_card",
+        ),
+        (
+            changed(
+                _unscored(_house("trump-held-suit")),
+                lambda d: d["declarations"][0].update(suit="H"),
+                _set("tricks", []),
+            ),
+            "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
+            "(trump_choice held_suit: the trump is a suit in the hand)",
+        ),
+    ],
+)
+def test_a_trump_against_trump_choice_is_refused_at_the_turned_card_or_the_call(doc, expected):
+    assert replay_problems(doc) == [expected]
+
+
+def _swap(deal: dict, first: tuple[str, int], second: tuple[str, int], card: str, other: str) -> None:
+    """Swap ``card`` (in ``deal[first[0]][first[1]]``) with ``other`` (in the second place)."""
+    a = deal[first[0]] if first[1] < 0 else deal[first[0]][first[1]]
+    b = deal[second[0]] if second[1] < 0 else deal[second[0]][second[1]]
+    a[a.index(card)], b[b.index(other)] = other, card
+
+
+def test_under_held_suit_the_cards_laid_aside_count_as_held_by_the_trump_maker():
+    """In ``three`` the dealer takes the card laid aside before choosing, and lays two aside
+    after: a suit among those two was held when trump was made. In ``six_short`` whoever makes
+    trump takes the cards laid aside, the dealer or a teammate the choice was passed to."""
+    doc = sample("variant-three")
+    doc["match"]["rules"] = {"trump_choice": "held_suit"}
+    deal = doc["deals"][0]
+    _swap(deal, ("hands", 0), ("discards", -1), "7C", "JH")  # Anna's one club laid aside
+    for key in ("tricks", "recorded_score"):
+        deal.pop(key)
+    deal["declarations"] = [trump(0, "C")]
+    assert decode_and_replay(json.dumps(doc)).deals[0].trump.name == "C"
+
+    doc = sample("variant-six-short")
+    doc["match"]["rules"] = {"trump_choice": "held_suit"}
+    deal = doc["deals"][0]
+    _swap(deal, ("hands", 2), ("hands", 0), "10H", "KD")  # Carla's hearts only among the aside
+    for key in ("tricks", "recorded_score"):
+        deal.pop(key)
+    assert deal["declarations"][1] == trump(2, "H")
+    assert decode_and_replay(json.dumps(doc)).deals[0].trump.name == "H"
+
+
+# --------------------------------------------------------------------------- variations, visitors, evenings
+
+
+def test_a_variation_that_plays_out_is_accepted_and_a_wrong_one_is_refused_at_its_card():
+    deal = deal_dict()
+    first = deal["tricks"][0]
+    deal["annotations"] = [{"author": "Anna", "text": "as played", "trick": 1, "play": 1, "line": first}]
+    assert decode_and_replay(document([deal])).deals[0].tricks[0].cards == [Card.parse(c) for c in first]
+    deal["annotations"][0]["line"] = [first[0], first[0]]
+    assert problems(document([deal]))[0].startswith("club.jsonl:14: /deals/0/annotations/0/line/1: ")
+    doc = sample("variant-three")
+    doc["deals"][0]["annotations"] = [
+        {"author": "Anna", "text": "x", "trick": 1, "play": 1, "line": [doc["deals"][0]["tricks"][0][0]]}
+    ]
+    assert replay_problems(doc) == [
+        "/deals/0/annotations/0/line: variations are for the four-player game, not 'three'"
+    ]
+
+
+def test_a_visitor_is_told_each_deal_scored_and_the_match_at_its_end():
+    ended: list[tuple[int, int | None]] = []
+    matches: list[tuple[tuple[int, ...], bool]] = []
+
+    class Watch(ReplayVisitor):
+        def end_deal(self, result) -> None:
+            ended.append((result.number, None if result.score is None else result.score.points))
+
+        def end_match(self, result) -> None:
+            matches.append((tuple(result.final_score), result.finished))
+
+    decode_and_replay(document([scored(0), scored(1)]), visitors=[Watch()])
+    assert ended == [(1, 5), (2, 5)]
+    assert matches == [((10, 0), False)]
+
+
+@pytest.mark.parametrize(("deals", "blocks"), [(18, 1), (24, 2), (36, 3)])
+def test_an_evening_stopped_within_a_block_closes_only_the_blocks_played_out(deals: int, blocks: int):
+    """A club evening of three blocks of 12 deals: a block closes when its twelve deals are
+    played, and the evening is finished only with its last block."""
+    doc = sample("club-evening")
+    doc["deals"] = doc["deals"][:deals]
+    result = decode_and_replay(json.dumps(doc))
+    assert [block.number for block in result.blocks] == list(range(1, blocks + 1))
+    assert result.finished is (blocks == 3)
+
+
+def test_a_redeal_whose_hands_stop_before_the_dealers_is_not_checked_against_them():
+    """Only the dealer's hand shows whether a redeal was allowed; a record that gives fewer
+    hands is taken at its word."""
+    deal = redeal(2)
+    deal["hands"] = [
+        ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"],
+        ["7D", "8D", "9D", "10D", "JD", "QD", "KD", "AD"],
+    ]
+    assert decode_and_replay(document([deal], rules=CAFE)).deals[0].kind is DealKind.REDEAL
+
+
+def test_the_dummys_table_move_is_kept_like_a_players():
+    """``three_dummy``: the dummy's piles follow the two-player game's rule, a card of its 3rd
+    pile moved to its emptied 4th place (the dealer moves it for the dummy, seat 3)."""
+    doc = sample("variant-three-dummy")
+    deal = doc["deals"][0]
+    piles = deal["table"][3]
+    piles[2], piles[3] = piles[3], piles[2]  # the 4th pile empties after trick 2, the 3rd holds two
+    deal["table_moves"] = [{"seat": 3, "trick": 3}]
+    result = decode_and_replay(json.dumps(doc)).deals[0]
+    assert result.table_moves == [(3, 1, 3)]
+    assert result.tricks[2].seats[0] == 3 and str(result.tricks[2].cards[0]) == "10D"
+
+
+def test_a_match_without_an_id_keeps_the_id_archives_already_hold():
+    """A match without ``match.id`` is known by an id made from its content: the same record
+    always gets the same id, however its file is laid out, and a changed record another. The id
+    is stored in every archive it was imported into (and in links to its pages), so the way it
+    is made must not change: the one below is the id this record got when it was first stored."""
+    doc = json.loads((SAMPLES / "seed-trick.json").read_text())
+    del doc["match"]["id"]
+    stored = "m-80e3816da330f5b6"
+    assert decode_and_replay(json.dumps(doc)).id == stored
+    assert decode_and_replay(json.dumps(doc, indent=4)).id == stored
+    doc["match"]["venue"] = "Elders"
+    assert decode_and_replay(json.dumps(doc)).id not in (stored, "")
+    assert decode_and_replay(json.dumps(doc)).id.startswith("m-")
+    assert len(decode_and_replay(json.dumps(doc)).id) == len(stored)
+
+
+# --------------------------------------------------------------------------- plays worked out beforehand
+
+
+def _worked_out(result: MatchResult, trump_of=lambda deal: deal.trump) -> dict:
+    """Each deal's plays as the bulk path hands them over (:class:`PlayedDeal`), made here from
+    the engine's own replay: fresh tricks, the hands, the points, the illegal plays counted."""
+    from dataclasses import replace as copied
+
+    from manillen_replay.engine.replay import PlayedDeal
+    from manillen_replay.rules import NO_TRUMP
+
+    ready = {}
+    for index, deal in enumerate(result.deals):
+        trump = trump_of(deal)
+        ready[index] = PlayedDeal(
+            [copied(t, seats=list(t.seats), cards=list(t.cards), legal=list(t.legal)) for t in deal.tricks],
+            NO_TRUMP if trump is None else int(trump),
+            deal.hands,
+            deal.points,
+            len(deal.violations),
+        )
+    return ready
+
+
+def _deals(result: MatchResult) -> list[tuple]:
+    return [
+        (
+            d.kind,
+            d.hands,
+            d.points,
+            d.score,
+            d.tie,
+            [(v.trick, v.play, v.seat, v.card, v.kind, v.legal) for v in d.violations],
+            [(t.number, t.seats, t.cards, t.winner, t.points) for t in d.tricks],
+        )
+        for d in result.deals
+    ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "illegal-plays",
+        "seed-trick",
+        "muil",
+        "klop-tegenklop",
+        "house-trump-held-suit",  # a revoke in trick 2: the hand as it was then held the suit led
+        "house-capot-double",
+        "house-capot-fixed-60",
+    ],
+)
+def test_plays_worked_out_beforehand_give_the_engines_own_result(name: str):
+    """The bulk path works out the plays of many deals at once and hands them to the replay: the
+    result (the illegal plays found again from each play's legal cards, the points, the score)
+    is the engine's own."""
+    record = loads((SAMPLES / f"{name}.json").read_text())
+    engine = replay(record)
+    taken = replay(record, played=_worked_out(engine))
+    assert _deals(taken) == _deals(engine)
+    assert (taken.score, taken.final_score, taken.winner) == (engine.score, engine.final_score, engine.winner)
+    if name in ("illegal-plays", "house-trump-held-suit"):
+        assert taken.violations and len(taken.violations) == len(engine.violations)
+    if name == "house-trump-held-suit":
+        assert [v.kind.value for v in taken.violations] == ["revoke"]
+    if name.startswith("house-capot"):
+        assert taken.deals[0].score is not None and taken.deals[0].score.points == 60
+
+
+def test_a_deal_stopped_early_with_its_plays_worked_out_is_abandoned_unscored():
+    deal = deal_dict()
+    deal["tricks"] = deal["tricks"][:5]
+    record = loads(document([deal]))
+    engine = replay(record)
+    taken = replay(record, played=_worked_out(engine))
+    assert taken.deals[0].kind is DealKind.ABANDONED and taken.deals[0].score is None
+    assert [t.number for t in taken.deals[0].tricks] == [1, 2, 3, 4, 5]
+
+
+def test_plays_worked_out_for_another_trump_a_strict_replay_or_visitors_are_not_taken():
+    """The replay takes the plays only for what they were worked out for: the same trump, and a
+    replay that neither stops at an illegal play nor shows its plays to visitors."""
+    record = loads((SAMPLES / "illegal-plays.json").read_text())
+    engine = replay(record)
+    wrong = _worked_out(engine)
+    for ready in wrong.values():
+        ready.tricks.clear()  # nothing played: taken, every deal would stop before its first trick
+    other_trump = _worked_out(engine, trump_of=lambda deal: (int(deal.trump) + 1) % 4)
+    for ready, made_up in zip(other_trump.values(), wrong.values(), strict=True):
+        ready.tricks.clear()
+        assert ready.trump != made_up.trump
+    assert _deals(replay(record, played=other_trump)) == _deals(engine)
+    assert [d.kind for d in replay(record, played=wrong).deals] == [DealKind.ABANDONED] * 4
+    with pytest.raises(IllegalPlayError):
+        replay(record, played=wrong, strict=True)
+    assert _deals(replay(record, played=wrong, visitors=[ReplayVisitor()])) == _deals(engine)
+    muil = loads((SAMPLES / "muil.json").read_text())  # worked out for no trump, and taken
+    emptied = _worked_out(replay(muil))
+    for ready in emptied.values():
+        ready.tricks.clear()
+    assert {d.kind for d in replay(muil, played=emptied).deals} == {DealKind.ABANDONED}
+
+
+def test_under_held_suit_after_en_face_the_partners_hand_decides():
+    """Dirk deals holding no hearts and passes the choice to Bert (en face), who holds the Q♥:
+    Bert may make hearts; clubs, which only Dirk holds, he may not."""
+    doc = _unscored(_house("trump-held-suit"))
+    doc["match"]["rules"] = {"trump_choice": "held_suit", "cafe": {"en_face": True}}
+    deal = doc["deals"][0]
+    deal["tricks"] = []
+    deal["declarations"] = [call(3, "en_face"), trump(1, "H")]
+    assert decode_and_replay(json.dumps(doc)).deals[0].trump.name == "H"
+    _swap(deal, ("hands", 1), ("hands", 0), "KC", "JH")  # Bert's one club to Anna
+    deal["declarations"] = [call(3, "en_face"), trump(1, "C")]
+    assert replay_problems(doc) == [
+        "/deals/0/declarations: Bert holds no clubs and may not make them trump "
+        "(trump_choice held_suit: the trump is a suit in the hand)"
+    ]
+
+
+def test_a_klop_by_a_player_the_house_rule_leaves_out_names_who_may():
+    doc = _house("klop-left-of-dealer")
+    doc["deals"][0]["declarations"][1]["seat"] = 3  # Dirk, the third opponent
+    assert replay_problems(doc) == [
+        "/deals/0/declarations/1: Dirk may not klop: under klop_by left_of_dealer only Fien "
+        "(the dealer's left) or that player's partner knocks"
+    ]
+
+
+def test_each_variation_of_a_deal_is_checked_at_its_own_place_with_the_players_names():
+    """Comments without a variation are skipped, a variation without its play is refused at its
+    line, and a variation whose first card the player does not hold at its first card."""
+    deal = deal_dict()
+    first = deal["tricks"][0]
+    dealers = deal["hands"][0][0]
+    deal["annotations"] = [
+        {"author": "Anna", "text": "just a comment"},
+        {"author": "Anna", "text": "from the lead", "trick": 1, "line": [first[0]]},
+        {"author": "Anna", "text": "the dealer's card instead", "trick": 1, "play": 1, "line": [dealers]},
+    ]
+    assert problems(document([deal])) == [
+        "club.jsonl:14: /deals/0/annotations/1/line: a variation starts at a play: give its trick and play",
+        f"club.jsonl:14: /deals/0/annotations/2/line/0: Bert does not hold {dealers} "
+        "at card 1 of the variation",
+    ]
+
+
+def test_plays_worked_out_for_a_trump_the_chooser_does_not_hold_are_refused_under_held_suit():
+    """Dirk holds no hearts: the plays of a hearts deal, worked out beforehand, do not make the
+    call legal under ``trump_choice: held_suit``."""
+    doc = _unscored(_house("trump-held-suit"))
+    doc["deals"][0]["declarations"][0]["suit"] = "H"
+    doc["deals"][0]["tricks"] = doc["deals"][0]["tricks"][:1]  # stopped before hearts change who leads
+    free = json.loads(json.dumps(doc))
+    free["match"]["rules"] = {}
+    ready = _worked_out(replay(loads(json.dumps(free))))
+    with pytest.raises(InvalidRecordError) as refused:
+        replay(loads(json.dumps(doc)), played=ready)
+    assert [p.describe() for p in refused.value.problems] == [
+        "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
+        "(trump_choice held_suit: the trump is a suit in the hand)"
+    ]
+
+
+def test_a_redeal_built_in_code_may_give_an_empty_list_of_tricks():
+    """The Record page builds its records in code, where a redeal's tricks may be an empty list
+    rather than left out (a file's empty list is read as none)."""
+    doc = json.loads(document([redeal(0)], rules=CAFE))
+    doc["deals"][0]["tricks"] = []
+    record = msgspec.convert(doc, Record)
+    assert record.deals[0].tricks == []
+    assert replay(record).deals[0].kind is DealKind.REDEAL

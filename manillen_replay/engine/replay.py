@@ -645,7 +645,9 @@ class _Replay:
         if rules.trump_choice == "free" or outcome.contract is not Contract.TRUMP:
             return True
         chooser = deal.dealer if outcome.chooser is None else outcome.chooser
-        held = hands[chooser] | (discards if chooser == deal.dealer else 0)
+        # the cards laid aside are the trump maker's (taken in before choosing, laid aside after):
+        # the dealer's in ``three``, in ``six_short`` also a teammate's the choice was passed to
+        held = hands[chooser] | discards
         name = self.seat_name(chooser)
         suit = outcome.trump
         assert suit is not None
