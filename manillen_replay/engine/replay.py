@@ -34,6 +34,7 @@ from ..rules import (
 )
 from ..state import MatchState
 from .results import (
+    BatchPlays,
     BlockResult,
     DealKind,
     DealResult,
@@ -78,14 +79,17 @@ class PlayedDeal:
     cards, no visitors): otherwise it plays the cards itself.
     """
 
-    tricks: list[TrickResult]
+    plays: BatchPlays
+    """The batch's plays: the deal's tricks are built from them when first asked for."""
+    row: int
+    """The deal's row in the batch."""
     trump: int
     """The trump suit assumed, or :data:`~manillen_replay.rules.NO_TRUMP`."""
     hands: tuple[int, ...]
     """The hands as dealt, checked against the deck: each card dealt once."""
     taken: tuple[int, int]
-    illegal: int
-    """How many plays broke the rules of play."""
+    violations: list[Violation]
+    """The plays that broke the rules of play."""
 
 
 def rules_of(record: Record) -> Rules:
@@ -582,7 +586,7 @@ class _Replay:
             outcome.hands = ready.hands
             if not self.check_trump_choice(deal, outcome, ready.hands, 0, pointer):
                 return False
-            return self.take_played(ready, outcome, trump)
+            return self.take_played(ready, outcome)
         card_of = CARD_BY_TEXT.__getitem__
         played = [list(map(card_of, trick)) for trick in tricks]
         if has_hands:
@@ -931,23 +935,13 @@ class _Replay:
         outcome.tie = outcome.score is None
         return True
 
-    def take_played(self, ready: PlayedDeal, outcome: DealResult, trump: int | None) -> bool:
+    def take_played(self, ready: PlayedDeal, outcome: DealResult) -> bool:
         """:meth:`play_tricks` of a deal whose plays were worked out beforehand."""
-        tricks = outcome.tricks
-        tricks += ready.tricks
-        if ready.illegal:
-            holding = list(ready.hands)
-            for trick in tricks:
-                for i, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True)):
-                    if not trick.legal[i] >> card & 1:
-                        kind = classify_violation(card, trick.cards[:i], holding[seat], trump)
-                        outcome.violations.append(
-                            Violation(trick.number, i + 1, seat, card, kind, CardSet(trick.legal[i]))
-                        )
-                    holding[seat] &= ~(1 << card)
+        outcome.take_batch_plays(ready.plays, ready.row)
+        outcome.violations += ready.violations
         if self.problems:
             return False
-        if len(tricks) < self.rules.shape.tricks:
+        if outcome.trick_count < self.rules.shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
         outcome.points = ready.taken
