@@ -285,7 +285,10 @@ def test_depth_solver_stores_costs_and_solver_findings(tmp_path: Path) -> None:
     path = small_archive(tmp_path / "club.duckdb")
     code, out, _ = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "3")
     assert code == 0, out
-    assert "analysed 1 match (2 deals)" in out and "solver: costs of 2 deals stored (up to 3 layouts per play)" in out
+    assert (
+        "analysed 1 match (2 deals)" in out
+        and "solver: costs of 2 deals stored (up to 3 layouts per play)" in out
+    )
     plays = stored(path, "SELECT count(*) FROM plays")[0][0]
     assert stored(path, "SELECT count(*) FROM play_costs")[0][0] == plays
     legal = stored(path, "SELECT sum(len(legal_cards)) FROM plays WHERE legal")[0][0]

@@ -563,15 +563,6 @@ class _Replay:
                 f"{pointer}/declarations", "a deal with tricks or hands needs the trump call (declarations)"
             )
             return False
-        for t, trick in enumerate(tricks):
-            if len(trick) != shape.trick_size:
-                self.problem(
-                    f"{pointer}/tricks/{t}", f"a trick has {shape.trick_size} cards, this one {len(trick)}"
-                )
-        if len(tricks) > shape.tricks:
-            self.problem(f"{pointer}/tricks", f"a deal has {shape.tricks} tricks, this one {len(tricks)}")
-        if len(self.problems) > before:
-            return False
         trump = None if outcome.trump is None else int(outcome.trump)
         ready = self.played.get(outcome.number - 1)
         if (
@@ -582,11 +573,21 @@ class _Replay:
             and not deal.discards
             and deal.table_moves is UNSET
         ):
-            # The hands were checked against the deck with the plays (read_cards's quick case).
+            # The tricks' sizes and number were checked with the plays, and the hands against
+            # the deck (read_cards's quick case).
             outcome.hands = ready.hands
             if not self.check_trump_choice(deal, outcome, ready.hands, 0, pointer):
                 return False
             return self.take_played(ready, outcome)
+        for t, trick in enumerate(tricks):
+            if len(trick) != shape.trick_size:
+                self.problem(
+                    f"{pointer}/tricks/{t}", f"a trick has {shape.trick_size} cards, this one {len(trick)}"
+                )
+        if len(tricks) > shape.tricks:
+            self.problem(f"{pointer}/tricks", f"a deal has {shape.tricks} tricks, this one {len(tricks)}")
+        if len(self.problems) > before:
+            return False
         card_of = CARD_BY_TEXT.__getitem__
         played = [list(map(card_of, trick)) for trick in tricks]
         if has_hands:
