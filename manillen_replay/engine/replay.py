@@ -10,12 +10,13 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from msgspec import UNSET, to_builtins
+from msgspec import UNSET
 
 from ..cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit, mask_of
 from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, RecordError
 from ..record.io import Entry, dumps
 from ..record.model import Deal, Declaration, Record
+from ..record.validation import record_rules
 from ..rules import (
     CLAUSES,
     NO_TRUMP,
@@ -97,10 +98,7 @@ def rules_of(record: Record) -> Rules:
 
     :raises InvalidOptionError: for an option value the rules do not know.
     """
-    options = to_builtins(record.match.rules) if record.match.rules is not UNSET else {}
-    if record.match.variant is not UNSET:
-        options["variant"] = record.match.variant
-    return Rules.from_options(options)
+    return record_rules(record)
 
 
 def match_id(record: Record) -> str:
