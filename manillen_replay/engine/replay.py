@@ -218,6 +218,7 @@ class _Replay:
             raise InvalidRecordError(self.problems)
         blocks = self.read_blocks(rules, people)
         self.rules = rules
+        self.shape = shape
         source = self.source if self.line is None else f"{self.source}:{self.line}"
         result = MatchResult(id=match_id(record), source=source, seats=people, rules=rules)
         for visitor in self.visitors:
@@ -357,7 +358,7 @@ class _Replay:
 
     def read_declarations(self, deal: Deal, outcome: DealResult, pointer: str, redeals_in_row: int) -> bool:
         rules = self.rules
-        shape = rules.shape
+        shape = self.shape
         dealer = deal.dealer
         calls: list[Declaration] = [] if deal.declarations is UNSET else deal.declarations
         before = len(self.problems)
@@ -543,7 +544,7 @@ class _Replay:
     # ------------------------------------------------------------------ cards and plays
 
     def play_deal(self, deal: Deal, outcome: DealResult, pointer: str) -> bool:
-        shape = self.rules.shape
+        shape = self.shape
         before = len(self.problems)
         tricks = [] if deal.tricks is UNSET else deal.tricks
         has_hands = deal.hands is not UNSET
@@ -940,7 +941,7 @@ class _Replay:
         outcome.violations += ready.violations
         if self.problems:
             return False
-        if outcome.trick_count < self.rules.shape.tricks:
+        if outcome.trick_count < self.shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
         outcome.points = ready.taken
