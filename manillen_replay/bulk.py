@@ -30,6 +30,7 @@ from .engine import MatchResult, TrickResult, Violation, replay, rules_of
 from .engine.replay import PlayedDeal
 from .errors import InvalidRecordError, ManillenError
 from .record import Entry, Record
+from .record.io import cards_are_canonical, read_cards_later
 from .record.model import Deal
 from .rules import CLAUSES, NO_TRUMP, Rules, classify_violation, underbuy_code
 
@@ -315,31 +316,76 @@ def _replay_chunks(
     entries: Iterator[Entry], batch: int
 ) -> Iterator[tuple[Entry, Record | None, MatchResult | InvalidRecordError]]:
     while chunk := list(itertools.islice(entries, batch)):
-        decoded: list[tuple[Entry, Record | None, InvalidRecordError | None]] = []
-        for entry in chunk:
-            try:
-                decoded.append((entry, entry.decode(), None))
-            except InvalidRecordError as error:
-                decoded.append((entry, None, error))
-        readable = [(entry, record) for entry, record, _ in decoded if record is not None]
-        results = iter(
-            replay_many([record for _, record in readable], [(e.source, e.line) for e, _ in readable])
-        )
+        read = _read_chunk(chunk)
+        late = [(entry, record) for entry, record, _, ready in read if record is not None and ready is None]
+        results = iter(replay_many([record for _, record in late], [(e.source, e.line) for e, _ in late]))
         result: Any = None
-        for entry, record, problem in decoded:
+        for entry, record, problem, ready in read:
             if record is None:
                 assert problem is not None
                 yield entry, None, problem
                 continue
-            result = next(results)
+            if ready is None:
+                result = next(results)
+            else:
+                try:
+                    result = replay(record, source=entry.source, line=entry.line, played=ready)
+                except Exception as error:
+                    result = error
             if isinstance(result, InvalidRecordError):
                 yield entry, record, InvalidRecordError(entry.locate(result.problems))
             elif isinstance(result, Exception):
                 raise result
             else:
                 yield entry, record, result
-        del chunk, decoded, readable, results, record, result
+        del chunk, read, late, results, record, result
         gc.collect(1)  # the batch is gone: what is left of it (any cycle) is looked at once
+
+
+def _read_chunk(
+    chunk: list[Entry],
+) -> list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]]:
+    """Each document of a chunk read: its record or its problems, and for a record whose every
+    deal the compiled pass played, those plays (else ``None``: the record is replayed by
+    :func:`replay_many`).
+
+    The reader's checks of each deal's cards (known, in canonical form, none dealt twice) are
+    made for the whole chunk at once: the compiled pass deals every hand it plays from the deck,
+    and one look at all the cards it gathered says whether each is written in canonical form. A
+    record they do not all cover (a deal the pass did not play, a variation in a comment) is
+    read again in full, which names its problems as one by one.
+    """
+    quick = [read_cards_later(entry) for entry in chunk]
+    plan = _Plan()
+    for number, record in enumerate(quick):
+        if record is not None:
+            plan.add_record(number, record)
+    canonical = cards_are_canonical(plan.hand_texts) and cards_are_canonical(plan.trick_texts)
+    played = plan.play(len(chunk)) if canonical else [{} for _ in chunk]
+    read: list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]] = []
+    for entry, record, plays in zip(chunk, quick, played, strict=True):
+        if record is not None and _cards_checked(record, plays):
+            read.append((entry, record, None, plays))
+            continue
+        try:
+            read.append((entry, entry.decode(), None, None))
+        except InvalidRecordError as error:
+            read.append((entry, None, error, None))
+    return read
+
+
+def _cards_checked(record: Record, plays: dict[int, PlayedDeal]) -> bool:
+    """Whether the compiled pass has checked every card of the record: each deal it played, or
+    one that gives no cards at all (a scoresheet line), and no comment's variation."""
+    unset = msgspec.UNSET
+    for index, deal in enumerate(record.deals):
+        if index not in plays and not (
+            deal.hands is unset and deal.tricks is unset and deal.table is unset and deal.discards is unset
+        ):
+            return False
+        if deal.annotations is not unset and any(note.line is not unset for note in deal.annotations):
+            return False
+    return True
 
 
 __all__ = [

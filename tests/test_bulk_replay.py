@@ -306,3 +306,50 @@ def test_the_import_takes_the_plays_from_the_arrays(tmp_path: Path, monkeypatch)
     assert summary.imported == len(lines)
     played = [engine_replay(loads(line)) for line in lines]
     assert plays == sum(len(trick.cards) for match in played for deal in match.deals for trick in deal.tricks)
+
+
+def test_validate_checks_the_cards_of_a_chunk_at_once(monkeypatch):
+    """Sound records skip the reader's card checks one deal at a time (the compiled pass and one
+    look at the chunk's cards make them) with the engine's results; a record they do not cover
+    (a variation in a comment, a card respelt) or that fails them is read in full, its problems
+    placed as one by one."""
+    from manillen_replay.engine import replay_entry
+    from manillen_replay.record import io as record_io
+
+    checked: list[int] = []
+    real = record_io.canonicalize_cards
+    monkeypatch.setattr(record_io, "canonicalize_cards", lambda record: checked.append(1) or real(record))
+
+    def agree(lines: list[bytes]) -> list[Any]:
+        entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+        seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+        reference = []
+        for entry in entries:
+            try:
+                reference.append((entry.line, _comparable(replay_entry(entry)[1])))
+            except InvalidRecordError as error:
+                reference.append((entry.line, _seen(error)))
+        assert seen == reference
+        return seen
+
+    sound = list(generated("four", 3))
+    agree(sound)
+    reads = len(sound)  # the reference's reads, one a record
+    assert len(checked) == reads  # the bulk path checked no record one deal at a time
+    document = json.loads(sound[0])
+    first = document["deals"][0]
+    first["annotations"] = [
+        {"trick": 1, "play": 1, "author": "Jef", "text": "or this", "line": [first["tricks"][0][0]]}
+    ]
+    noted = json.dumps(document).encode()
+    checked.clear()
+    agree([noted, *sound[1:]])
+    assert len(checked) == len(sound) + 1  # the record with a variation was read in full
+    rng = random.Random(3)
+    for how in ("respell", "unknown", "twice", "score"):
+        checked.clear()
+        seen = agree([broken(line, how, rng) for line in sound])
+        if how != "score":  # a score over the bound is refused before the cards are looked at
+            assert len(checked) >= len(sound) + 1  # the bulk path read some in full
+        if how != "respell":
+            assert any(isinstance(result, list) for _, result in seen)

@@ -87,7 +87,7 @@ def record_problems(record: Record) -> list[RecordError]:
     problems: list[RecordError] = []
     for d, deal in enumerate(record.deals):
         problems.extend(_dealt_twice(deal, f"/deals/{d}"))
-    problems.extend(_scores_over(record))
+    problems.extend(scores_over(record))
     return problems
 
 
@@ -138,7 +138,7 @@ def _dealt_twice(deal: Deal, pointer: str) -> list[RecordError]:
     return problems
 
 
-def _scores_over(record: Record) -> list[RecordError]:
+def scores_over(record: Record) -> list[RecordError]:
     """Each recorded score over the most one deal can score under the record's rules."""
     scored = [
         (d, deal.recorded_score.points)
