@@ -25,13 +25,14 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from .cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, Suit
-from .engine import MatchResult, TrickResult, replay, rules_of
+from .cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit
+from .engine import MatchResult, TrickResult, Violation, replay, rules_of
 from .engine.replay import PlayedDeal
 from .errors import InvalidRecordError, ManillenError
 from .record import Entry, Record
+from .record.io import cards_are_canonical, read_cards_later
 from .record.model import Deal
-from .rules import CLAUSES, NO_TRUMP, Rules, underbuy_code
+from .rules import CLAUSES, NO_TRUMP, Rules, classify_violation, underbuy_code
 
 BATCH_RECORDS = 500
 """Records replayed together by :func:`replay_entries`: enough deals (about 8,000) that the
@@ -178,32 +179,58 @@ class _Plan:
             ranks_per_suit=RANKS_PER_SUIT,
             card_points=_CARD_POINTS,
         )
-        tricks = self.trick_results(batch, trick_cards)
+        plays = _BatchPlays(batch, trick_cards, np.asarray(self.trick_counts, np.int64))
+        violations = plays.violations(self.trumps, batch.status == PLAYED)
         status = batch.status.tolist()
         hands = batch.hands.reshape(-1, 4).tolist()
         taken = batch.taken.tolist()
-        first = (batch.first_trick_card // 4).tolist()
         illegal = batch.illegal.tolist()
-        counts = self.trick_counts
         for row, (number, index) in enumerate(self.owners):
             if status[row] != PLAYED:
                 continue
             played[number][index] = PlayedDeal(
-                tricks[first[row] : first[row] + counts[row]],
+                plays,
+                row,
                 self.trumps[row],
                 tuple(hands[row]),
                 (taken[row][0], taken[row][1]),
-                illegal[row],
+                violations.get(row, []) if illegal[row] else [],
             )
         return played
 
-    def trick_results(self, batch: Any, trick_cards: Any) -> list[TrickResult]:
+
+class _BatchPlays:
+    """The plays of a batch's deals as the compiled pass left them (flat arrays, one value a
+    play), and each deal's tricks built from them on demand (:class:`~manillen_replay.engine.
+    results.BatchPlays`)."""
+
+    def __init__(self, batch: Any, cards: Any, trick_counts: Any) -> None:
+        self.first_play = batch.first_trick_card
+        self.trick_counts = trick_counts
+        self.seats = batch.seats
+        self.cards = cards
+        self.legal = batch.legal
+        self.clauses = batch.clauses
+        self.winning = batch.winning
+        self._batch = batch
+        self._tricks: list[TrickResult] | None = None
+
+    def tricks_of(self, row: int) -> list[TrickResult]:
+        if self._tricks is None:
+            # The whole batch at once: numpy makes each list in one call, and a command that asks
+            # for one deal's tricks (the scan, the import of a match refused late) asks for all.
+            self._tricks = self._all_tricks()
+        first = int(self.first_play[row]) // 4
+        return self._tricks[first : first + int(self.trick_counts[row])]
+
+    def _all_tricks(self) -> list[TrickResult]:
         """Every trick of the batch as the engine's :class:`TrickResult`, each list made by
         numpy at once (its objects are the engine's own: the :class:`Card` and the
         :class:`Clause` members)."""
-        by_trick = trick_cards.reshape(-1, 4)
+        batch = self._batch
+        by_trick = self.cards.reshape(-1, 4)
         seats = batch.seats.reshape(-1, 4)
-        counts = np.asarray(self.trick_counts, np.int64)
+        counts = self.trick_counts
         number = np.arange(len(by_trick)) - np.repeat(np.cumsum(counts) - counts, counts) + 1
         return list(
             map(
@@ -219,6 +246,35 @@ class _Plan:
                 batch.trick_points.tolist(),
             )
         )
+
+    def violations(self, trumps: Sequence[int], played: Any) -> dict[int, list[Violation]]:
+        """The illegal plays of the deals played through (``played``, one flag a deal), by the
+        deal's row, as the engine names them."""
+        cards, legal = self.cards, self.legal
+        counted = np.repeat(played, self.trick_counts * 4)
+        wrong = np.flatnonzero((((legal >> cards) & 1) == 0) & counted).tolist()
+        if not wrong:
+            return {}
+        rows = (np.searchsorted(self.first_play, wrong, side="right") - 1).tolist()
+        firsts = self.first_play.tolist()
+        found: dict[int, list[Violation]] = {}
+        for play, row in zip(wrong, rows, strict=True):
+            position = play - firsts[row]
+            trick, i = divmod(position, 4)
+            card = int(cards[play])
+            trump = trumps[row]
+            kind = classify_violation(
+                card,
+                cards[play - i : play].tolist(),
+                int(self._batch.held[play]),
+                None if trump == NO_TRUMP else trump,
+            )
+            found.setdefault(row, []).append(
+                Violation(
+                    trick + 1, i + 1, int(self.seats[play]), Card(card), kind, CardSet(int(legal[play]))
+                )
+            )
+        return found
 
 
 def replay_many(
@@ -260,31 +316,76 @@ def _replay_chunks(
     entries: Iterator[Entry], batch: int
 ) -> Iterator[tuple[Entry, Record | None, MatchResult | InvalidRecordError]]:
     while chunk := list(itertools.islice(entries, batch)):
-        decoded: list[tuple[Entry, Record | None, InvalidRecordError | None]] = []
-        for entry in chunk:
-            try:
-                decoded.append((entry, entry.decode(), None))
-            except InvalidRecordError as error:
-                decoded.append((entry, None, error))
-        readable = [(entry, record) for entry, record, _ in decoded if record is not None]
-        results = iter(
-            replay_many([record for _, record in readable], [(e.source, e.line) for e, _ in readable])
-        )
+        read = _read_chunk(chunk)
+        late = [(entry, record) for entry, record, _, ready in read if record is not None and ready is None]
+        results = iter(replay_many([record for _, record in late], [(e.source, e.line) for e, _ in late]))
         result: Any = None
-        for entry, record, problem in decoded:
+        for entry, record, problem, ready in read:
             if record is None:
                 assert problem is not None
                 yield entry, None, problem
                 continue
-            result = next(results)
+            if ready is None:
+                result = next(results)
+            else:
+                try:
+                    result = replay(record, source=entry.source, line=entry.line, played=ready)
+                except Exception as error:
+                    result = error
             if isinstance(result, InvalidRecordError):
                 yield entry, record, InvalidRecordError(entry.locate(result.problems))
             elif isinstance(result, Exception):
                 raise result
             else:
                 yield entry, record, result
-        del chunk, decoded, readable, results, record, result
+        del chunk, read, late, results, record, result
         gc.collect(1)  # the batch is gone: what is left of it (any cycle) is looked at once
+
+
+def _read_chunk(
+    chunk: list[Entry],
+) -> list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]]:
+    """Each document of a chunk read: its record or its problems, and for a record whose every
+    deal the compiled pass played, those plays (else ``None``: the record is replayed by
+    :func:`replay_many`).
+
+    The reader's checks of each deal's cards (known, in canonical form, none dealt twice) are
+    made for the whole chunk at once: the compiled pass deals every hand it plays from the deck,
+    and one look at all the cards it gathered says whether each is written in canonical form. A
+    record they do not all cover (a deal the pass did not play, a variation in a comment) is
+    read again in full, which names its problems as one by one.
+    """
+    quick = [read_cards_later(entry) for entry in chunk]
+    plan = _Plan()
+    for number, record in enumerate(quick):
+        if record is not None:
+            plan.add_record(number, record)
+    canonical = cards_are_canonical(plan.hand_texts) and cards_are_canonical(plan.trick_texts)
+    played = plan.play(len(chunk)) if canonical else [{} for _ in chunk]
+    read: list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]] = []
+    for entry, record, plays in zip(chunk, quick, played, strict=True):
+        if record is not None and _cards_checked(record, plays):
+            read.append((entry, record, None, plays))
+            continue
+        try:
+            read.append((entry, entry.decode(), None, None))
+        except InvalidRecordError as error:
+            read.append((entry, None, error, None))
+    return read
+
+
+def _cards_checked(record: Record, plays: dict[int, PlayedDeal]) -> bool:
+    """Whether the compiled pass has checked every card of the record: each deal it played, or
+    one that gives no cards at all (a scoresheet line), and no comment's variation."""
+    unset = msgspec.UNSET
+    for index, deal in enumerate(record.deals):
+        if index not in plays and not (
+            deal.hands is unset and deal.tricks is unset and deal.table is unset and deal.discards is unset
+        ):
+            return False
+        if deal.annotations is not unset and any(note.line is not unset for note in deal.annotations):
+            return False
+    return True
 
 
 __all__ = [

@@ -118,6 +118,10 @@ def outcome(data: bytes, *, bulk: bool, strict: bool = False) -> Any:
 
 
 def _comparable(result: MatchResult) -> Any:
+    """The result as plain values, every deal's tricks built (the bulk path builds them from
+    its batch only when asked: the comparison asks)."""
+    for deal in result.deals:
+        deal.tricks  # noqa: B018
     return msgspec.to_builtins(result, builtin_types=(datetime.date,), enc_hook=repr)
 
 

@@ -261,3 +261,95 @@ def test_validating_one_sample_loads_no_numba():
     root = Path(__file__).resolve().parent.parent
     said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert said.stdout.split()[-2:] == ["0", "False"]
+
+
+def test_the_tricks_are_built_only_when_asked_for(monkeypatch):
+    """A bulk result keeps each compiled deal's plays in its batch's arrays: validating reads no
+    trick, and asking for one deal's tricks gives the engine's own (pickled the same way)."""
+    import pickle
+
+    built: list[int] = []
+    real = bulk._BatchPlays._all_tricks
+
+    def counted(self):
+        built.append(1)
+        return real(self)
+
+    monkeypatch.setattr(bulk._BatchPlays, "_all_tricks", counted)
+    records = [loads(line) for seed in range(1, 4) for line in generated("four", seed)]
+    results = bulk.replay_many(records)
+    deals = [deal for result in results if not isinstance(result, Exception) for deal in result.deals]
+    assert any(deal.batch_plays is not None for deal in deals)
+    assert sum(deal.trick_count for deal in deals) > 8 * 10
+    assert sum(len(deal.violations) for deal in deals) > 0  # named without building a trick
+    assert not built
+    saved = pickle.loads(pickle.dumps(results[0]))
+    assert built  # pickling builds them: a batch is no part of a saved result
+    assert _comparable(saved) == _comparable(engine_replay(records[0]))
+    assert _agree([dumps(record, pretty=False).encode() for record in records])
+
+
+def test_the_import_takes_the_plays_from_the_arrays(tmp_path: Path, monkeypatch):
+    """Sound four-player deals go into the archive's plays and tricks without a trick built."""
+    from manillen_replay.store import Store, deal_rows
+
+    built: list[int] = []
+    real_all, real_add = bulk._BatchPlays._all_tricks, deal_rows._DealRows._add_tricks
+    monkeypatch.setattr(bulk._BatchPlays, "_all_tricks", lambda self: built.append(1) or real_all(self))
+    monkeypatch.setattr(deal_rows._DealRows, "_add_tricks", lambda *a: built.append(2) or real_add(*a))
+    lines = list(generated("four", 2))
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    with Store(tmp_path / "fast.duckdb") as store:
+        summary = store.import_entries(entries)
+        plays = store.query("SELECT count(*) AS n FROM plays")["n"][0]
+    assert not built
+    assert summary.imported == len(lines)
+    played = [engine_replay(loads(line)) for line in lines]
+    assert plays == sum(len(trick.cards) for match in played for deal in match.deals for trick in deal.tricks)
+
+
+def test_validate_checks_the_cards_of_a_chunk_at_once(monkeypatch):
+    """Sound records skip the reader's card checks one deal at a time (the compiled pass and one
+    look at the chunk's cards make them) with the engine's results; a record they do not cover
+    (a variation in a comment, a card respelt) or that fails them is read in full, its problems
+    placed as one by one."""
+    from manillen_replay.engine import replay_entry
+    from manillen_replay.record import io as record_io
+
+    checked: list[int] = []
+    real = record_io.canonicalize_cards
+    monkeypatch.setattr(record_io, "canonicalize_cards", lambda record: checked.append(1) or real(record))
+
+    def agree(lines: list[bytes]) -> list[Any]:
+        entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+        seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+        reference = []
+        for entry in entries:
+            try:
+                reference.append((entry.line, _comparable(replay_entry(entry)[1])))
+            except InvalidRecordError as error:
+                reference.append((entry.line, _seen(error)))
+        assert seen == reference
+        return seen
+
+    sound = list(generated("four", 3))
+    agree(sound)
+    reads = len(sound)  # the reference's reads, one a record
+    assert len(checked) == reads  # the bulk path checked no record one deal at a time
+    document = json.loads(sound[0])
+    first = document["deals"][0]
+    first["annotations"] = [
+        {"trick": 1, "play": 1, "author": "Jef", "text": "or this", "line": [first["tricks"][0][0]]}
+    ]
+    noted = json.dumps(document).encode()
+    checked.clear()
+    agree([noted, *sound[1:]])
+    assert len(checked) == len(sound) + 1  # the record with a variation was read in full
+    rng = random.Random(3)
+    for how in ("respell", "unknown", "twice", "score"):
+        checked.clear()
+        seen = agree([broken(line, how, rng) for line in sound])
+        if how != "score":  # a score over the bound is refused before the cards are looked at
+            assert len(checked) >= len(sound) + 1  # the bulk path read some in full
+        if how != "respell":
+            assert any(isinstance(result, list) for _, result in seen)

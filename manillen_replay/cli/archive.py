@@ -13,8 +13,7 @@ import click
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
-from ..record.text import split_matches
-from .common import DB_OPTION, PROGRESS_MINIMUM, existing_archive, plural, progress
+from .common import DB_OPTION, PROGRESS_MINIMUM, count_records, existing_archive, plural, progress
 
 if TYPE_CHECKING:  # the store (DuckDB, polars, Arrow) loads when a command opens an archive
     import polars as pl
@@ -44,28 +43,6 @@ def _open(db: str, *, read_only: bool) -> Iterator[Store]:
         yield store
     finally:
         store.close()
-
-
-def _count_records(paths: tuple[str, ...]) -> int:
-    """How many documents the paths hold (non-blank lines of JSON Lines, the matches of a text
-    file, one per .json file)."""
-    total = 0
-    for name in paths:
-        path = Path(name)
-        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-        for file in files:
-            suffix = file.suffix.lower()
-            try:
-                if suffix == ".jsonl":
-                    with file.open("rb") as handle:
-                        total += sum(1 for line in handle if line.strip())
-                elif suffix == ".mnl":
-                    total += len(split_matches(file.read_text(encoding="utf-8", errors="replace"))) or 1
-                elif suffix == ".json" or not path.is_dir():
-                    total += 1
-            except OSError:
-                total += 1  # the import reports it as one refused record
-    return total
 
 
 def _say_summary(summary: ImportSummary) -> str:
@@ -202,7 +179,7 @@ def import_(
     summary = ImportSummary()
     with _open(db, read_only=False) as store:
         club = _club_rules(store, club_name, db) if club_name is not None else None
-        total = _count_records(paths) if paths else 0
+        total = count_records(paths) if paths else 0
         show_bar = not quiet and total >= PROGRESS_MINIMUM and sys.stderr.isatty()
         try:
             if show_bar:

@@ -13,8 +13,9 @@ import click
 from ..archive_defaults import default_archive
 from ..cards import Card, Suit
 from ..engine import MatchResult, replay_entry
-from ..errors import InvalidCardError, InvalidOptionError, InvalidRecordError
+from ..errors import InvalidCardError, InvalidOptionError, InvalidRecordError, printable
 from ..record import Entry, Record, iter_entries
+from ..record.text import split_matches
 from ..rules import Rules
 
 T = TypeVar("T")
@@ -31,6 +32,40 @@ def read_entries(paths: Sequence[str]) -> list[Entry]:
         raise click.UsageError(str(error)) from None
     except OSError as error:
         raise click.UsageError(f"cannot read {error.filename!r}: {error.strerror}") from None
+
+
+def stream_entries(paths: Sequence[str]) -> Iterator[Entry]:
+    """Every document in the given files and folders, read as they are used (a large archive is
+    never held whole); every path is checked to exist first.
+
+    :raises click.UsageError: for a path that does not exist (exit code 2).
+    """
+    for given in paths:
+        if not Path(given).exists():
+            raise click.UsageError(f"no such file or folder: {printable(given)!r}")
+    return iter_entries(paths)
+
+
+def count_records(paths: tuple[str, ...]) -> int:
+    """How many documents the paths hold (non-blank lines of JSON Lines, the matches of a text
+    file, one per .json file)."""
+    total = 0
+    for name in paths:
+        path = Path(name)
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for file in files:
+            suffix = file.suffix.lower()
+            try:
+                if suffix == ".jsonl":
+                    with file.open("rb") as handle:
+                        total += sum(1 for line in handle if line.strip())
+                elif suffix == ".mnl":
+                    total += len(split_matches(file.read_text(encoding="utf-8", errors="replace"))) or 1
+                elif suffix == ".json" or not path.is_dir():
+                    total += 1
+            except OSError:
+                total += 1  # the import reports it as one refused record
+    return total
 
 
 def existing_archive(db: str | None, hint: str = "") -> str:

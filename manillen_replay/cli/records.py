@@ -22,12 +22,14 @@ from .common import (
     RULE_OPTION,
     TRUMP_OPTION,
     ReplayedRecords,
+    count_records,
     echo_json,
     parse_trick,
     plural,
     progress,
     read_entries,
     rules_option,
+    stream_entries,
 )
 
 
@@ -68,12 +70,14 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     Example:
       manillen validate data/samples/
     """
-    entries = read_entries(paths)
+    entries = stream_entries(paths)  # read as validated: a large archive is never held whole
+    total = count_records(paths) if sys.stderr.isatty() else None
     reports = []
-    invalid = 0
+    checked = invalid = 0
     from ..bulk import replay_entries  # numba loads only for the commands that replay in bulk
 
-    for entry, _, result in replay_entries(progress(entries, "validating")):
+    for entry, _, result in replay_entries(progress(entries, "validating", total=total)):
+        checked += 1
         report: dict[str, Any] = {"source": entry.source, "line": entry.line}
         if isinstance(result, InvalidRecordError):
             invalid += 1
@@ -105,13 +109,12 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 )
                 for _, line in slips:
                     click.echo(f"  {line}")
-        reports.append(report)
+        if as_json:
+            reports.append(report)
     if as_json:
-        echo_json({"records": reports, "valid": len(reports) - invalid, "invalid": invalid})
+        echo_json({"records": reports, "valid": checked - invalid, "invalid": invalid})
     else:
-        click.echo(
-            f"{plural(len(reports), 'record')}: {len(reports) - invalid} valid, {invalid} invalid", err=True
-        )
+        click.echo(f"{plural(checked, 'record')}: {checked - invalid} valid, {invalid} invalid", err=True)
     sys.exit(1 if invalid else 0)
 
 

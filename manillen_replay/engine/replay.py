@@ -10,12 +10,13 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from msgspec import UNSET, to_builtins
+from msgspec import UNSET
 
 from ..cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit, mask_of
 from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, RecordError
 from ..record.io import Entry, dumps
 from ..record.model import Deal, Declaration, Record
+from ..record.validation import record_rules
 from ..rules import (
     CLAUSES,
     NO_TRUMP,
@@ -34,6 +35,7 @@ from ..rules import (
 )
 from ..state import MatchState
 from .results import (
+    BatchPlays,
     BlockResult,
     DealKind,
     DealResult,
@@ -78,14 +80,17 @@ class PlayedDeal:
     cards, no visitors): otherwise it plays the cards itself.
     """
 
-    tricks: list[TrickResult]
+    plays: BatchPlays
+    """The batch's plays: the deal's tricks are built from them when first asked for."""
+    row: int
+    """The deal's row in the batch."""
     trump: int
     """The trump suit assumed, or :data:`~manillen_replay.rules.NO_TRUMP`."""
     hands: tuple[int, ...]
     """The hands as dealt, checked against the deck: each card dealt once."""
     taken: tuple[int, int]
-    illegal: int
-    """How many plays broke the rules of play."""
+    violations: list[Violation]
+    """The plays that broke the rules of play."""
 
 
 def rules_of(record: Record) -> Rules:
@@ -93,10 +98,7 @@ def rules_of(record: Record) -> Rules:
 
     :raises InvalidOptionError: for an option value the rules do not know.
     """
-    options = to_builtins(record.match.rules) if record.match.rules is not UNSET else {}
-    if record.match.variant is not UNSET:
-        options["variant"] = record.match.variant
-    return Rules.from_options(options)
+    return record_rules(record)
 
 
 def match_id(record: Record) -> str:
@@ -216,6 +218,7 @@ class _Replay:
             raise InvalidRecordError(self.problems)
         blocks = self.read_blocks(rules, people)
         self.rules = rules
+        self.shape = shape
         source = self.source if self.line is None else f"{self.source}:{self.line}"
         result = MatchResult(id=match_id(record), source=source, seats=people, rules=rules)
         for visitor in self.visitors:
@@ -355,7 +358,7 @@ class _Replay:
 
     def read_declarations(self, deal: Deal, outcome: DealResult, pointer: str, redeals_in_row: int) -> bool:
         rules = self.rules
-        shape = rules.shape
+        shape = self.shape
         dealer = deal.dealer
         calls: list[Declaration] = [] if deal.declarations is UNSET else deal.declarations
         before = len(self.problems)
@@ -541,7 +544,7 @@ class _Replay:
     # ------------------------------------------------------------------ cards and plays
 
     def play_deal(self, deal: Deal, outcome: DealResult, pointer: str) -> bool:
-        shape = self.rules.shape
+        shape = self.shape
         before = len(self.problems)
         tricks = [] if deal.tricks is UNSET else deal.tricks
         has_hands = deal.hands is not UNSET
@@ -559,15 +562,6 @@ class _Replay:
                 f"{pointer}/declarations", "a deal with tricks or hands needs the trump call (declarations)"
             )
             return False
-        for t, trick in enumerate(tricks):
-            if len(trick) != shape.trick_size:
-                self.problem(
-                    f"{pointer}/tricks/{t}", f"a trick has {shape.trick_size} cards, this one {len(trick)}"
-                )
-        if len(tricks) > shape.tricks:
-            self.problem(f"{pointer}/tricks", f"a deal has {shape.tricks} tricks, this one {len(tricks)}")
-        if len(self.problems) > before:
-            return False
         trump = None if outcome.trump is None else int(outcome.trump)
         ready = self.played.get(outcome.number - 1)
         if (
@@ -578,11 +572,21 @@ class _Replay:
             and not deal.discards
             and deal.table_moves is UNSET
         ):
-            # The hands were checked against the deck with the plays (read_cards's quick case).
+            # The tricks' sizes and number were checked with the plays, and the hands against
+            # the deck (read_cards's quick case).
             outcome.hands = ready.hands
             if not self.check_trump_choice(deal, outcome, ready.hands, 0, pointer):
                 return False
-            return self.take_played(ready, outcome, trump)
+            return self.take_played(ready, outcome)
+        for t, trick in enumerate(tricks):
+            if len(trick) != shape.trick_size:
+                self.problem(
+                    f"{pointer}/tricks/{t}", f"a trick has {shape.trick_size} cards, this one {len(trick)}"
+                )
+        if len(tricks) > shape.tricks:
+            self.problem(f"{pointer}/tricks", f"a deal has {shape.tricks} tricks, this one {len(tricks)}")
+        if len(self.problems) > before:
+            return False
         card_of = CARD_BY_TEXT.__getitem__
         played = [list(map(card_of, trick)) for trick in tricks]
         if has_hands:
@@ -933,23 +937,13 @@ class _Replay:
         outcome.tie = outcome.score is None
         return True
 
-    def take_played(self, ready: PlayedDeal, outcome: DealResult, trump: int | None) -> bool:
+    def take_played(self, ready: PlayedDeal, outcome: DealResult) -> bool:
         """:meth:`play_tricks` of a deal whose plays were worked out beforehand."""
-        tricks = outcome.tricks
-        tricks += ready.tricks
-        if ready.illegal:
-            holding = list(ready.hands)
-            for trick in tricks:
-                for i, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True)):
-                    if not trick.legal[i] >> card & 1:
-                        kind = classify_violation(card, trick.cards[:i], holding[seat], trump)
-                        outcome.violations.append(
-                            Violation(trick.number, i + 1, seat, card, kind, CardSet(trick.legal[i]))
-                        )
-                    holding[seat] &= ~(1 << card)
+        outcome.take_batch_plays(ready.plays, ready.row)
+        outcome.violations += ready.violations
         if self.problems:
             return False
-        if len(tricks) < self.rules.shape.tricks:
+        if outcome.trick_count < self.shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
         outcome.points = ready.taken

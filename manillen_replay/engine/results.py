@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
+from typing import Any, Protocol
 
 from ..cards import Card, CardSet, Suit
 from ..rules import Clause, Contract, DealScore, Rules, ViolationKind
@@ -87,9 +88,35 @@ class TrickResult:
     """The card points in it."""
 
 
-@dataclass(slots=True)
+class BatchPlays(Protocol):
+    """The plays of many deals worked out together, kept as flat arrays (the bulk path's compiled
+    pass, :mod:`manillen_replay.bulk`): a deal's tricks are built from them only when asked for.
+
+    The plays of deal ``row`` are ``first_play[row]`` on, four a trick, ``trick_counts[row]``
+    tricks; each array below has one value a play (``clauses`` as indices into
+    :data:`~manillen_replay.rules.CLAUSES`).
+    """
+
+    first_play: Any
+    trick_counts: Any
+    seats: Any
+    cards: Any
+    legal: Any
+    clauses: Any
+    winning: Any
+
+    def tricks_of(self, row: int) -> list[TrickResult]:
+        """Deal ``row``'s tricks, as the engine's :class:`TrickResult`."""
+        ...
+
+
+@dataclass(slots=True, eq=False)
 class DealResult:
-    """One deal as replayed and scored."""
+    """One deal as replayed and scored.
+
+    Its :attr:`tricks` may still be in a batch's arrays (:class:`BatchPlays`): they are built on
+    first use, so a command that reads only the scores and the problems never builds them.
+    """
 
     number: int
     """Counted from 1."""
@@ -126,8 +153,6 @@ class DealResult:
     emptied fourth place (both counted from 1)."""
     names: list[str] = field(default_factory=list)
     """Who sat in each seat this deal (a club evening rotates partners; the dummy included)."""
-    tricks: list[TrickResult] = field(default_factory=list)
-    """The tricks as played."""
     points: tuple[int, int] | None = None
     """Card points per team for a complete deal."""
     score: DealScore | None = None
@@ -150,6 +175,57 @@ class DealResult:
     """Illegal plays."""
     irregularities: list[Irregularity] = field(default_factory=list)
     """Scoring and procedure problems."""
+    _tricks: list[TrickResult] = field(default_factory=list, repr=False)
+    _in_batch: tuple[BatchPlays, int] | None = field(default=None, repr=False)
+
+    @property
+    def tricks(self) -> list[TrickResult]:
+        """The tricks as played."""
+        if self._in_batch is not None:
+            plays, row = self._in_batch
+            self._tricks = plays.tricks_of(row)
+            self._in_batch = None
+        return self._tricks
+
+    @tricks.setter
+    def tricks(self, tricks: list[TrickResult]) -> None:
+        self._tricks, self._in_batch = tricks, None
+
+    @property
+    def trick_count(self) -> int:
+        """How many tricks were played (complete or not), without building them."""
+        if self._in_batch is not None:
+            plays, row = self._in_batch
+            return int(plays.trick_counts[row])
+        return len(self._tricks)
+
+    @property
+    def batch_plays(self) -> tuple[BatchPlays, int] | None:
+        """The batch and the row its plays are in, while its tricks are not built yet."""
+        return self._in_batch
+
+    def take_batch_plays(self, plays: BatchPlays, row: int) -> None:
+        """The deal's tricks are row ``row`` of ``plays``: built when first asked for."""
+        self._tricks, self._in_batch = [], (plays, row)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DealResult):
+            return NotImplemented
+        return self.tricks == other.tricks and all(
+            getattr(self, name) == getattr(other, name) for name in _COMPARED
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.tricks  # noqa: B018 - built before pickling: a batch is no part of a saved result
+        return {name: getattr(self, name) for name in _FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _FIELDS:
+            object.__setattr__(self, name, state[name])
+
+
+_FIELDS = tuple(f.name for f in fields(DealResult))
+_COMPARED = tuple(name for name in _FIELDS if name not in ("_tricks", "_in_batch"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from ..cards import CARD_BY_TEXT, CARD_TEXT
 from ..errors import InvalidRecordError, ManillenError, NotationError, RecordError, printable
 from .model import FORMAT, Deal, Record, json_schema, seat_name_problems
 from .text import is_text_name, parse_located, parse_match, split_matches
-from .validation import normalize, record_problems
+from .validation import normalize, record_problems, scores_over
 
 RECORD_SUFFIXES = (".json", ".jsonl", ".mnl")
 """The file endings a folder of records is read for, in any case (``MATCH.JSON`` too)."""
@@ -163,6 +163,35 @@ def loads(data: bytes | str, *, source: str | None = None, line: int | None = No
     if problems:
         raise InvalidRecordError([p.located(source, line) for p in problems])
     return record
+
+
+def read_cards_later(entry: Entry) -> Record | None:
+    """The record of a JSON document read as :func:`loads` reads it, all but the checks of each
+    deal's cards (each card known and in canonical form, none dealt twice in a deal), which the
+    caller makes for many records at once (:mod:`manillen_replay.bulk`); ``None`` for a
+    document anything else is wrong with, or that is not a JSON document's bytes: the caller then
+    reads it with :meth:`Entry.decode`, which says what is wrong.
+
+    A record it gives that fails the card checks must be read again with :meth:`Entry.decode`
+    (its problems are then those :func:`loads` names, in its order).
+    """
+    if entry.notation or entry.refusal is not None or not isinstance(entry.data, bytes):
+        return None
+    try:
+        record = _decoder.decode(entry.data.removeprefix(_BOM))
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    if seat_name_problems(record.match.seats):
+        return None
+    normalize(record)
+    if scores_over(record):
+        return None
+    return record
+
+
+def cards_are_canonical(texts: Iterable[str]) -> bool:
+    """Whether every text is a card in canonical form (``10H``, ``AS``)."""
+    return _CANONICAL.issuperset(texts)
 
 
 def load(path: str | Path) -> Record:

@@ -40,6 +40,36 @@ def normalize(record: Record) -> None:
                 setattr(deal, name, msgspec.UNSET)
 
 
+_RULES_SEEN: dict[tuple[bytes, str | None], Rules] = {}
+"""The rules of the option sets met so far: an archive's records share a handful."""
+_RULES_KEPT = 256
+_encode = msgspec.json.Encoder().encode
+
+
+def record_rules(record: Record) -> Rules:
+    """The rules a record is played under: its variant and options over the defaults (worked
+    out once for each set of options met).
+
+    :raises InvalidOptionError: for an option value the rules do not know.
+    """
+    match = record.match
+    options, variant = match.rules, match.variant
+    key = (
+        b"" if options is msgspec.UNSET else _encode(options),
+        None if variant is msgspec.UNSET else variant,
+    )
+    rules = _RULES_SEEN.get(key)
+    if rules is None:
+        given = msgspec.to_builtins(options) if options is not msgspec.UNSET else {}
+        if variant is not msgspec.UNSET:
+            given["variant"] = variant
+        rules = Rules.from_options(given)
+        if len(_RULES_SEEN) >= _RULES_KEPT:
+            _RULES_SEEN.clear()
+        _RULES_SEEN[key] = rules
+    return rules
+
+
 def _all_unset(options: msgspec.Struct) -> bool:
     return all(value is msgspec.UNSET for value in msgspec.structs.astuple(options))
 
@@ -57,7 +87,7 @@ def record_problems(record: Record) -> list[RecordError]:
     problems: list[RecordError] = []
     for d, deal in enumerate(record.deals):
         problems.extend(_dealt_twice(deal, f"/deals/{d}"))
-    problems.extend(_scores_over(record))
+    problems.extend(scores_over(record))
     return problems
 
 
@@ -108,7 +138,7 @@ def _dealt_twice(deal: Deal, pointer: str) -> list[RecordError]:
     return problems
 
 
-def _scores_over(record: Record) -> list[RecordError]:
+def scores_over(record: Record) -> list[RecordError]:
     """Each recorded score over the most one deal can score under the record's rules."""
     scored = [
         (d, deal.recorded_score.points)
@@ -117,11 +147,8 @@ def _scores_over(record: Record) -> list[RecordError]:
     ]
     if not scored:
         return []
-    options = msgspec.to_builtins(record.match.rules) if record.match.rules is not msgspec.UNSET else {}
-    if record.match.variant is not msgspec.UNSET:
-        options["variant"] = record.match.variant
     try:
-        rules = Rules.from_options(options)
+        rules = record_rules(record)
     except (ManillenError, ValueError, TypeError):  # the replay names a bad option
         return []
     bound = highest_deal_score(rules)

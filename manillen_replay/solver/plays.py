@@ -5,7 +5,8 @@ archive of a million deals that loop is most of the time. :func:`replay_plays` r
 rules (the engine's own :func:`~manillen_replay.rules.legal_core`, compiled as the search runs
 it) over a whole batch of deals at once and gives, for each play, what the engine's
 :class:`~manillen_replay.engine.TrickResult` holds: the seat, the legal cards, the clause and the
-seat winning so far, with each trick's winner and points and each side's card points.
+seat winning so far (and the hand it was played from), with each trick's winner and points and
+each side's card points.
 
 It checks only what it must to play the cards: every hand is dealt from the deck with no card
 twice, and every card played is held. A deal that fails (:data:`NOT_PLAYED`) is left to the
@@ -50,6 +51,7 @@ def _replay_plays(
     illegal: Any,
     seats: Any,
     legal: Any,
+    held: Any,
     clauses: Any,
     winning: Any,
     trick_winners: Any,
@@ -121,6 +123,7 @@ def _replay_plays(
                     illegal[deal] += 1
                 seats[play] = seat
                 legal[play] = mask
+                held[play] = hand
                 clauses[play] = code
                 winning[play] = best_seat
                 points += card_points[card]
@@ -148,6 +151,8 @@ class PlayedBatch:
         """How many plays of each deal broke the rules of play."""
         self.seats = np.zeros(cards, np.int8)
         self.legal = np.zeros(cards, np.int64)
+        self.held = np.zeros(cards, np.int64)
+        """The seat's hand as each card was played (what an illegal play is judged by)."""
         self.clauses = np.zeros(cards, np.int8)
         self.winning = np.zeros(cards, np.int8)
         self.trick_winners = np.zeros(cards // PLAYERS, np.int8)
@@ -203,6 +208,7 @@ def replay_plays(
         batch.illegal,
         batch.seats,
         batch.legal,
+        batch.held,
         batch.clauses,
         batch.winning,
         batch.trick_winners,

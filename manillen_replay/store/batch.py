@@ -210,7 +210,7 @@ class _Batch:
             shape.team_of(dealer, dealer), deal.kind.value,
             None if deal.contract is None else deal.contract.value,
             None if deal.trump is None else deal.trump.name,
-            deal.chooser, deal.en_face, deal.knocks, deal.carried, deal.multiplier, len(deal.tricks),
+            deal.chooser, deal.en_face, deal.knocks, deal.carried, deal.multiplier, deal.trick_count,
             None if taken is None else taken[0], None if taken is None else taken[1],
             deal.tie, None if score is None else score.team, None if score is None else score.points,
             deal.has_recorded, None if recorded is None else recorded.team,

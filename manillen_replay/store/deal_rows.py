@@ -9,6 +9,7 @@ import pyarrow as pa
 
 from ..cards import CARD_TEXT, Suit
 from ..engine import DealResult
+from ..engine.results import BatchPlays
 from ..rules import Clause
 from .arrow import (
     _CARD_TEXTS,
@@ -34,7 +35,10 @@ class _DealRows:
 
     Python only gathers each deal's numbers (a few list appends per trick); numpy spreads the
     per-deal values over the rows and Arrow dictionaries give the texts, so building the
-    largest tables costs no Python work per card and no SQL look-ups.
+    largest tables costs no Python work per card and no SQL look-ups. A deal whose plays are
+    still in the arrays of the bulk path's compiled pass (:attr:`DealResult.batch_plays
+    <manillen_replay.engine.DealResult.batch_plays>`) costs no Python work per trick either:
+    its plays are taken from those arrays, a slice a deal.
     """
 
     def __init__(self) -> None:
@@ -63,6 +67,9 @@ class _DealRows:
         self.legal: list[int] = []
         self.clauses: list[Clause] = []
         self.winning: list[int] = []
+        self.play_parts: list[tuple[BatchPlays | None, int, int]] = []
+        """Where each deal's plays are, in order: ``(None, start, end)`` in the lists above, or
+        ``(plays, start, end)`` in the arrays of a batch of the compiled pass."""
         self.violations: list[tuple[int, int, str]] = []
         """``(deal's row, play index in the deal, kind)`` of each illegal play."""
 
@@ -88,11 +95,28 @@ class _DealRows:
         hands = deal.hands or ()
         self.hand_count.append(len(hands))
         self.masks += hands
+        in_batch = deal.batch_plays
+        if in_batch is not None:
+            plays, batch_row = in_batch
+            count = int(plays.trick_counts[batch_row])
+            first = int(plays.first_play[batch_row])
+            self.trick_count.append(count)
+            self.trick_sizes += [4] * count
+            self.play_parts.append((plays, first, first + 4 * count))
+        else:
+            self._add_tricks(deal)
+        for violation in deal.violations:
+            self.violations.append(
+                (row, (violation.trick - 1) * trick_size + violation.play - 1, violation.kind.value)
+            )
+
+    def _add_tricks(self, deal: DealResult) -> None:
         tricks = deal.tricks
         self.trick_count.append(len(tricks))
         sizes, seats, cards, legal, clauses, winning = (
             self.trick_sizes, self.seats, self.cards, self.legal, self.clauses, self.winning
         )  # fmt: skip
+        start = len(cards)
         for trick in tricks:
             sizes.append(len(trick.cards))
             seats += trick.seats
@@ -100,10 +124,46 @@ class _DealRows:
             legal += trick.legal
             clauses += trick.clauses
             winning += trick.winning
-        for violation in deal.violations:
-            self.violations.append(
-                (row, (violation.trick - 1) * trick_size + violation.play - 1, violation.kind.value)
-            )
+        self.play_parts.append((None, start, len(cards)))
+
+    def _plays(self) -> tuple[Any, Any, Any, Any, Any]:
+        """Every play's seat, card, legal cards, clause (its index) and seat winning so far, in
+        deal order: the runs of the lists and the slices of the batches, joined."""
+        listed = (
+            _small(self.seats),
+            _small(self.cards),
+            _wide(self.legal),
+            np.frombuffer(bytes(map(_CLAUSE_CODE_BY_ID.__getitem__, map(id, self.clauses))), np.uint8),
+            _small(self.winning),
+        )
+        pieces: list[tuple[Any, ...]] = []
+        run: tuple[BatchPlays | None, int, int] | None = None
+        for part in [*self.play_parts, None]:
+            if run is not None and part is not None and part[0] is run[0] and part[1] == run[2]:
+                run = (run[0], run[1], part[2])  # the next deal of the same batch: one slice
+                continue
+            if run is not None:
+                source, start, end = run
+                if source is None:
+                    pieces.append(tuple(column[start:end] for column in listed))
+                else:
+                    pieces.append(
+                        (
+                            source.seats[start:end],
+                            source.cards[start:end],
+                            source.legal[start:end],
+                            source.clauses[start:end],
+                            source.winning[start:end],
+                        )
+                    )
+            run = part
+        if not pieces:
+            return listed
+        kinds = (np.uint8, np.uint8, np.int64, np.uint8, np.uint8)
+        return tuple(
+            np.concatenate([piece[k] for piece in pieces]).astype(kind, copy=False)
+            for k, kind in enumerate(kinds)
+        )  # type: ignore[return-value]
 
     def tables(self, match_ids: list[str]) -> dict[str, Any]:
         """``deal_seats``, ``hands``, ``tricks`` and ``plays`` as Arrow tables."""
@@ -160,13 +220,9 @@ class _DealRows:
         trick_first = _starts(sizes)
         position = np.arange(len(play_trick)) - trick_first[play_trick]
         play_deal = trick_deal[play_trick]
-        seats = _small(self.seats)
-        cards = _small(self.cards)
-        legal = _wide(self.legal)
-        winning = _small(self.winning)
+        seats, cards, legal, codes, winning = self._plays()
         name_of_play = first_name[play_deal] + seats
         suit = cards // _RANKS_PER_SUIT
-        codes = np.frombuffer(bytes(map(_CLAUSE_CODE_BY_ID.__getitem__, map(id, self.clauses))), np.uint8)
         kinds = sorted({kind for _, _, kind in self.violations})
         violation = np.zeros(len(cards), np.int32)
         lawful = np.ones(len(cards), bool)
