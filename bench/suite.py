@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import platform
@@ -52,21 +53,45 @@ BENCH_PLAYERS = "Anna:club,Bert:novice,Carla:club,Dirk:club,Els:novice,Frans:clu
 """A mixed pool, default slip rates: the archive carries the mistakes the finder looks for."""
 
 
+GENERATOR_SOURCES = ("players", "rules.py", "dealing.py", "record/model.py")
+"""The code a generated archive depends on: a change to any of it makes the cached archive stale."""
+
+
+def generator_fingerprint() -> str:
+    """A short hash of the generator's code, part of a cached archive's name."""
+    package = ROOT / "manillen_replay"
+    digest = hashlib.sha256()
+    for name in GENERATOR_SOURCES:
+        source = package / name
+        for path in sorted(source.rglob("*.py")) if source.is_dir() else [source]:
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
 def ensure_archive(folder: Path, seed: int, deals: int) -> Path:
     """The generated archive of at least ``deals`` deals, made now unless already there.
 
     Next to it, ``.deals`` holds each line's number of deals so that workers can take a
-    prefix of a given size without decoding.
+    prefix of a given size without decoding. The name carries :func:`generator_fingerprint`:
+    an archive made by an older generator (one that, say, wrote a score the rules now refuse)
+    is removed and made again rather than measured.
     """
+    fingerprint = generator_fingerprint()
+    stem = f"archive-seed{seed}-{fingerprint}"
+    for stale in folder.glob(f"archive-seed{seed}-*"):
+        if not stale.name.startswith(f"{stem}-"):
+            print(f"removing {stale} (made by an older generator)", file=sys.stderr)
+            stale.unlink()
     # Any archive of the seed that is large enough will do: a smaller one is a prefix of it.
     made = []
-    for existing in folder.glob(f"archive-seed{seed}-*.jsonl"):
+    for existing in folder.glob(f"{stem}-*.jsonl"):
         size = existing.stem.rsplit("-", 1)[1]
         if size.isdigit() and int(size) >= deals and existing.with_suffix(".deals").exists():
             made.append((int(size), existing))
     if made:
         return min(made)[1]
-    path = folder / f"archive-seed{seed}-{deals}.jsonl"
+    path = folder / f"{stem}-{deals}.jsonl"
     counts_path = path.with_suffix(".deals")
     folder.mkdir(parents=True, exist_ok=True)
     print(f"generating {deals:,} deals into {path} (once) ...", file=sys.stderr, flush=True)

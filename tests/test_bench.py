@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from bench import suite
 from bench.analyze_bench import PARTS
 from bench.suite import STAGES, format_table, main, parse_arguments
 
@@ -70,7 +71,7 @@ def test_suite_prints_one_table_with_every_stage_and_writes_results(tmp_path, ca
     assert set(latency) == {"solver.first_call", "solver.dd_costs", "solver.view_costs"}
     assert latency["solver.dd_costs"]["deals"] == 3
     assert 0 < latency["solver.dd_costs"]["median_ms"] <= latency["solver.dd_costs"]["p95_ms"]
-    assert (tmp_path / "archive-seed2026-30.jsonl").exists()
+    assert (tmp_path / f"archive-seed2026-{suite.generator_fingerprint()}-30.jsonl").exists()
     startup = {row["stage"]: row for row in results["startup"]}
     assert "manillen --version" in startup and "python -c pass" in table
     assert all(row["seconds"] > 0 and row["floor_seconds"] > 0 for row in startup.values())
@@ -387,3 +388,18 @@ def test_variants_bench_times_the_full_analysis_against_the_four_player_game():
     assert variant["ratio"] == pytest.approx(variant["median_ms"] / four["median_ms"], rel=0.05, abs=0.01)
     assert variant["cpu_ratio"] == pytest.approx(variant["cpu_ms"] / four["cpu_ms"], rel=0.05, abs=0.01)
     assert "variants_full.six_short" in variants_bench.format_rows(list(rows.values()))
+
+
+def test_an_archive_made_by_an_older_generator_is_made_again(tmp_path):
+    stale = tmp_path / "archive-seed7-0123456789-40.jsonl"
+    stale.write_text('{"not": "a record of this generator"}\n')
+    stale.with_suffix(".deals").write_text("40\n")
+    other_seed = tmp_path / "archive-seed8-0123456789-40.jsonl"
+    other_seed.write_text("kept\n")
+    made = suite.ensure_archive(tmp_path, 7, 5)
+    assert not stale.exists() and not stale.with_suffix(".deals").exists()
+    assert other_seed.exists()
+    assert made.name == f"archive-seed7-{suite.generator_fingerprint()}-5.jsonl"
+    counts = [int(n) for n in made.with_suffix(".deals").read_text().split()]
+    assert sum(counts) >= 5 and len(made.read_text().splitlines()) == len(counts)
+    assert suite.ensure_archive(tmp_path, 7, 3) == made
