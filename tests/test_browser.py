@@ -87,16 +87,6 @@ def launched() -> Iterator[Any]:
             own.close()
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """One Chromium for this file's tests: each test's tabs get contexts of their own, as in a
-    browser of their own, without starting Playwright's driver and Chromium again (about a
-    second of processor time each). Module-scoped, not session-wide: while one sync Playwright
-    is open, another file's ``sync_playwright()`` in the same process refuses to start."""
-    with launched() as browser:
-        yield browser
-
-
 def dashboard_command(archive: Path, port: int) -> list[str]:
     """``manillen dashboard`` on ``archive`` and ``port``, run by this Python."""
     return [
