@@ -306,7 +306,8 @@ def test_light_tables_at_laptop_and_phone_width(server: str, scheme: str, chromi
         for name, address in pages.items():
             page.goto(f"{server}/{address}")
             page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
-            page.wait_for_timeout(700)
+            # the page's run over and its fonts in, rather than a fixed pause (0.7 s, 12 times)
+            page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
             page.screenshot(path=str(ARTIFACTS / f"table-{name}-{scheme}-{width}.png"), full_page=True)
             box = page.locator(f"{LIGHT_TABLE} .scroller").first.bounding_box()
             assert box is not None and box["x"] + box["width"] <= width
@@ -324,6 +325,18 @@ def test_light_tables_at_laptop_and_phone_width(server: str, scheme: str, chromi
             assert (_luminance(colour) > _luminance(background)) == (scheme == "dark"), name
         page.close()
     assert (ARTIFACTS / f"table-archive-{scheme}-390.png").stat().st_size > 10_000
+
+
+SETTLED_WITH_FONTS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app !== null && app.dataset.testScriptState === 'notRunning'
+        && app.dataset.testConnectionState === 'CONNECTED'
+        && document.querySelector('[data-stale="true"]') === null
+        && document.fonts.status === 'loaded';
+}"""
+"""True once Streamlit's run has finished, no element of the previous run is left (as
+``test_browser_record.SETTLED``) and the page's fonts have loaded: what a screenshot or a
+measurement of the layout needs."""
 
 
 def _luminance(colour: str) -> float:
