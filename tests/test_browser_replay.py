@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import ARTIFACTS, _luminance, browser_page, server
+from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, _luminance, browser_page, server
 
 __all__ = ["server"]  # the fixture, shared with test_browser.py
 
@@ -94,7 +94,7 @@ def test_replay_step_buttons_fit_and_read_in_both_themes(server: str, scheme: st
             page = chromium.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
             page.goto(f"{server}/{REPLAY}&lang={lang}")
             wait_step(page, 5)
-            page.wait_for_timeout(500)
+            page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause: 8 a test
             page.screenshot(path=str(ARTIFACTS / f"replay-{scheme}-{width}-{lang}.png"))
             buttons = page.evaluate(STEP_BUTTONS)
             assert [b["name"] for b in buttons] == ["start", "back", "forward", "end"]
