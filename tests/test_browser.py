@@ -36,6 +36,17 @@ CHROMIUM_ARGS = [
 
 pytestmark = pytest.mark.browser
 
+SETTLED_WITH_FONTS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app !== null && app.dataset.testScriptState === 'notRunning'
+        && app.dataset.testConnectionState === 'CONNECTED'
+        && document.querySelector('[data-stale="true"]') === null
+        && document.fonts.status === 'loaded';
+}"""
+"""True once Streamlit's run has finished, no element of the previous run is left (as
+``test_browser_record.SETTLED``) and the page's fonts have loaded: what a screenshot or a
+measurement of the layout needs."""
+
 
 def on_ci() -> bool:
     """On CI the browser test must run: a missing browser fails it instead of skipping it."""
@@ -133,7 +144,7 @@ def test_replay_steps_forward_three_plays(server: str, chromium: Any) -> None:
         assert page.locator(f'.mr-hand [data-card="{card}"]').count() == 0
     page.wait_for_function("() => window.location.search.includes('step=3')", timeout=10_000)
     assert re.search(r"[?&]step=3\b", page.url)
-    page.wait_for_timeout(500)
+    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
     page.screenshot(path=str(shot), full_page=True)
     # everything the page shows comes from the dashboard: nothing fetched from a CDN
     assert outside == []
@@ -167,7 +178,7 @@ def test_mistakes_page_hides_info_until_asked(server: str, chromium: Any) -> Non
         page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
         page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
         page.locator('[data-chart="mistakes_chart"] svg.chart').first.wait_for(timeout=30_000)
-        page.wait_for_timeout(1000)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
         page.get_by_text("Also show info", exact=False).click()
         page.get_by_text("3 findings", exact=True).wait_for(timeout=15_000)
@@ -202,7 +213,7 @@ def test_replay_slider_keys_and_drop_downs_at_phone_width(server: str, chromium:
         page.locator('select[name="deal"]').select_option("3")
         page.wait_for_function("() => /deal=3&step=0/.test(location.search)", timeout=15_000)
         page.locator('.mr-trick[data-cards="0"]').wait_for(timeout=15_000)
-        page.wait_for_timeout(300)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
 
@@ -225,7 +236,7 @@ def test_mistakes_filters_are_the_browser_s_own_inputs(server: str, chromium: An
         assert severity.locator("summary").inner_text() == "blunder"
         page.locator("h1").click()
         assert severity.locator("details").get_attribute("open") is None
-        page.wait_for_timeout(300)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
 
@@ -270,7 +281,7 @@ def test_clicking_a_row_opens_its_page_in_the_same_tab(server: str, chromium: An
         assert page.evaluate("() => window.__sameDocument") is True
         deals = page.locator(f'{LIGHT_TABLE}[data-table="match_deals"] tbody tr[data-row]')
         deals.nth(1).wait_for(timeout=30_000)
-        page.wait_for_timeout(500)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
         deals.nth(1).focus()
         page.keyboard.press("Enter")
@@ -327,18 +338,6 @@ def test_light_tables_at_laptop_and_phone_width(server: str, scheme: str, chromi
     assert (ARTIFACTS / f"table-archive-{scheme}-390.png").stat().st_size > 10_000
 
 
-SETTLED_WITH_FONTS = """() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    return app !== null && app.dataset.testScriptState === 'notRunning'
-        && app.dataset.testConnectionState === 'CONNECTED'
-        && document.querySelector('[data-stale="true"]') === null
-        && document.fonts.status === 'loaded';
-}"""
-"""True once Streamlit's run has finished, no element of the previous run is left (as
-``test_browser_record.SETTLED``) and the page's fonts have loaded: what a screenshot or a
-measurement of the layout needs."""
-
-
 def _luminance(colour: str) -> float:
     """The brightness of a CSS ``rgb(...)``/``rgba(...)`` colour, 0 to 1."""
     red, green, blue = (int(part) for part in re.findall(r"\d+", colour)[:3])
@@ -371,7 +370,7 @@ def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(
         assert page.evaluate("() => getSelection().toString()") == code.inner_text()
         page.get_by_text("Write a comment", exact=True).click()
         page.get_by_text("Add comment", exact=True).wait_for(timeout=15_000)
-        page.wait_for_timeout(300)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
 
@@ -403,7 +402,7 @@ def test_chart_pages_draw_svg_first_and_plotly_on_demand(server: str, chromium: 
         page.goto(f"{server}/players?player=Bert")
         charts = page.locator('[data-chart="players_partners"] svg.chart:visible')
         charts.first.wait_for(timeout=30_000)
-        page.wait_for_timeout(1000)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(ARTIFACTS / f"players-charts-{width}.png"), full_page=True)
         # one drawing of each chart shows: the wide one on a laptop, the narrow one on a phone
         shown = page.locator("[data-chart] svg.chart:visible")
