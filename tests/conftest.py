@@ -11,6 +11,8 @@ Fixtures (names are stable; other test files rely on them):
   Store it runs on (DuckDB cannot turn it back on), so export from a Store of your own.
 - ``sample_db``: the path of a DuckDB file with ``sample_archive`` imported, closed, once per
   session: open it read-only (``Store(sample_db, read_only=True)``) or copy it before writing.
+- ``chromium``: one Chromium (Playwright) for the test file that asks for it; open each tab
+  with ``browser.new_page(...)`` (a context of its own) and close it.
 
 The sample holds, on purpose: dated and undated matches in two years, muil and klop deals, a
 scoresheet-only deal, a recorded score that disagrees with the cards, a penalty, annotations on
@@ -34,6 +36,7 @@ import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -208,3 +211,15 @@ def sample_db_copy(sample_db: Path, tmp_path: Path) -> Path:
     target = tmp_path / "sample.duckdb"
     shutil.copyfile(sample_db, target)
     return target
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One Chromium for a test file: each test's tabs get contexts of their own, as in a browser
+    of their own, without starting Playwright's driver and Chromium again (about a second of
+    processor time each). Per file, not per session: while one synchronous Playwright is open,
+    another file's ``sync_playwright()`` in the same process refuses to start."""
+    from .test_browser import launched
+
+    with launched() as browser:
+        yield browser

@@ -36,6 +36,17 @@ CHROMIUM_ARGS = [
 
 pytestmark = pytest.mark.browser
 
+SETTLED_WITH_FONTS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app !== null && app.dataset.testScriptState === 'notRunning'
+        && app.dataset.testConnectionState === 'CONNECTED'
+        && document.querySelector('[data-stale="true"]') === null
+        && document.fonts.status === 'loaded';
+}"""
+"""True once Streamlit's run has finished, no element of the previous run is left (as
+``test_browser_record.SETTLED``) and the page's fonts have loaded: what a screenshot or a
+measurement of the layout needs."""
+
 
 def on_ci() -> bool:
     """On CI the browser test must run: a missing browser fails it instead of skipping it."""
@@ -60,16 +71,31 @@ def browser_api() -> ModuleType:
 
 
 @contextmanager
-def browser_page() -> Iterator[Any]:
-    """A new tab of Chromium (1500x1150), closed with its browser on leaving."""
-    playwright_api = browser_api()
+def browser_page(browser: Any | None = None) -> Iterator[Any]:
+    """A new tab (1500x1150) of ``browser``, in a context of its own (no cookies or storage of
+    another tab), closed on leaving; without ``browser``, of a Chromium of its own."""
     ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    if browser is not None:
+        page = browser.new_page(viewport={"width": 1500, "height": 1150})
         try:
-            yield browser.new_page(viewport={"width": 1500, "height": 1150})
+            yield page
         finally:
-            browser.close()
+            page.close()
+        return
+    with launched() as own:
+        yield own.new_page(viewport={"width": 1500, "height": 1150})
+
+
+@contextmanager
+def launched() -> Iterator[Any]:
+    """Chromium, closed on leaving (with Playwright's driver)."""
+    playwright_api = browser_api()
+    with playwright_api.sync_playwright() as playwright:
+        own = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield own
+        finally:
+            own.close()
 
 
 def dashboard_command(archive: Path, port: int) -> list[str]:
@@ -90,48 +116,39 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
-def test_replay_steps_forward_three_plays(server: str) -> None:
-    playwright_api = browser_api()
+def test_replay_steps_forward_three_plays(server: str, chromium: Any) -> None:
     deal = fixture_records()[2].deals[4]
     expected = deal.tricks[0][:3]
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "replay-step-3.png"
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1500, "height": 1150})
-            outside: list[str] = []
-            page.on(
-                "request",
-                lambda request: (
-                    None
-                    if request.url.startswith((server, "data:", "blob:"))
-                    else outside.append(request.url)
-                ),
-            )
-            page.goto(f"{server}/replay?match=random-2&deal=5&step=0")
-            trick = page.locator(".mr-trick")
-            trick.wait_for(timeout=30_000)
-            assert trick.get_attribute("data-cards") == "0"
-            forward = page.get_by_role("button", name="Forward")
-            for played in range(1, 4):
-                forward.click()
-                page.locator(f'.mr-trick[data-cards="{played}"]').wait_for(timeout=15_000)
-            shown = page.locator(".mr-trick [data-card]").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            assert shown == expected
-            # the three cards left their players' hands
-            for card in expected:
-                assert page.locator(f'.mr-hand [data-card="{card}"]').count() == 0
-            page.wait_for_function("() => window.location.search.includes('step=3')", timeout=10_000)
-            assert re.search(r"[?&]step=3\b", page.url)
-            page.wait_for_timeout(500)
-            page.screenshot(path=str(shot), full_page=True)
-            # everything the page shows comes from the dashboard: nothing fetched from a CDN
-            assert outside == []
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport={"width": 1500, "height": 1150})
+    outside: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            None if request.url.startswith((server, "data:", "blob:")) else outside.append(request.url)
+        ),
+    )
+    page.goto(f"{server}/replay?match=random-2&deal=5&step=0")
+    trick = page.locator(".mr-trick")
+    trick.wait_for(timeout=30_000)
+    assert trick.get_attribute("data-cards") == "0"
+    forward = page.get_by_role("button", name="Forward")
+    for played in range(1, 4):
+        forward.click()
+        page.locator(f'.mr-trick[data-cards="{played}"]').wait_for(timeout=15_000)
+    shown = page.locator(".mr-trick [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    assert shown == expected
+    # the three cards left their players' hands
+    for card in expected:
+        assert page.locator(f'.mr-hand [data-card="{card}"]').count() == 0
+    page.wait_for_function("() => window.location.search.includes('step=3')", timeout=10_000)
+    assert re.search(r"[?&]step=3\b", page.url)
+    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
+    page.screenshot(path=str(shot), full_page=True)
+    # everything the page shows comes from the dashboard: nothing fetched from a CDN
+    assert outside == []
+    page.close()
     assert shot.stat().st_size > 10_000
 
 
@@ -153,15 +170,15 @@ def test_a_missing_browser_fails_on_ci_and_skips_elsewhere(
     assert caught.type is outcome
 
 
-def test_mistakes_page_hides_info_until_asked(server: str) -> None:
+def test_mistakes_page_hides_info_until_asked(server: str, chromium: Any) -> None:
     """A page called Mistakes lists no "not a mistake": the info finding shows after the toggle."""
     shot = ARTIFACTS / "mistakes.png"
-    with browser_page() as page:
+    with browser_page(chromium) as page:
         page.goto(f"{server}/mistakes")
         page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
         page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
         page.locator('[data-chart="mistakes_chart"] svg.chart').first.wait_for(timeout=30_000)
-        page.wait_for_timeout(1000)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
         page.get_by_text("Also show info", exact=False).click()
         page.get_by_text("3 findings", exact=True).wait_for(timeout=15_000)
@@ -169,12 +186,12 @@ def test_mistakes_page_hides_info_until_asked(server: str) -> None:
     assert shot.stat().st_size > 10_000
 
 
-def test_replay_slider_keys_and_drop_downs_at_phone_width(server: str) -> None:
+def test_replay_slider_keys_and_drop_downs_at_phone_width(server: str, chromium: Any) -> None:
     """At phone width the card table comes before the buttons and the step slider (the browser's
     own); the arrow and End keys step with the slider focused, a click of Back after them goes
     one back from where the keys left it, and a deal chosen in the drop-down opens at its start."""
     shot = ARTIFACTS / "replay-390.png"
-    with browser_page() as page:
+    with browser_page(chromium) as page:
         page.set_viewport_size({"width": 390, "height": 900})
         page.goto(f"{server}/replay?match=random-2&deal=5&step=0")
         slider = page.locator('input[type="range"][name="step"]')
@@ -196,16 +213,16 @@ def test_replay_slider_keys_and_drop_downs_at_phone_width(server: str) -> None:
         page.locator('select[name="deal"]').select_option("3")
         page.wait_for_function("() => /deal=3&step=0/.test(location.search)", timeout=15_000)
         page.locator('.mr-trick[data-cards="0"]').wait_for(timeout=15_000)
-        page.wait_for_timeout(300)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
 
 
-def test_mistakes_filters_are_the_browser_s_own_inputs(server: str) -> None:
+def test_mistakes_filters_are_the_browser_s_own_inputs(server: str, chromium: Any) -> None:
     """A severity ticked in the Severity drop-down filters the findings; the list closes on a click
     elsewhere; no Streamlit multi-select, date or toggle scripts are loaded."""
     shot = ARTIFACTS / "mistakes-filters-390.png"
-    with browser_page() as page:
+    with browser_page(chromium) as page:
         page.set_viewport_size({"width": 390, "height": 900})
         page.goto(f"{server}/mistakes")
         page.get_by_text("2 findings", exact=True).wait_for(timeout=30_000)
@@ -219,7 +236,7 @@ def test_mistakes_filters_are_the_browser_s_own_inputs(server: str) -> None:
         assert severity.locator("summary").inner_text() == "blunder"
         page.locator("h1").click()
         assert severity.locator("details").get_attribute("open") is None
-        page.wait_for_timeout(300)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
 
@@ -232,12 +249,12 @@ GRID_SCRIPTS = ("DataFrame.", "arrowFormatUtils.", "Quiver.")
 """Names of the data grid's JavaScript files (Streamlit's build names them so, then a hash)."""
 
 
-def test_clicking_a_row_opens_its_page_in_the_same_tab(server: str) -> None:
+def test_clicking_a_row_opens_its_page_in_the_same_tab(server: str, chromium: Any) -> None:
     """A click on a row of the Archive's light table opens that match on the Match page in this
     tab and session (no reload, no new tab); Enter on a focused deal row opens its replay; the
     first view asks for none of the data grid's scripts, and a header click sorts the rows."""
     shot = ARTIFACTS / "match-from-row.png"
-    with browser_page() as page:
+    with browser_page(chromium) as page:
         scripts: list[str] = []
         page.on("request", lambda request: scripts.append(request.url))
         page.goto(f"{server}/")
@@ -264,7 +281,7 @@ def test_clicking_a_row_opens_its_page_in_the_same_tab(server: str) -> None:
         assert page.evaluate("() => window.__sameDocument") is True
         deals = page.locator(f'{LIGHT_TABLE}[data-table="match_deals"] tbody tr[data-row]')
         deals.nth(1).wait_for(timeout=30_000)
-        page.wait_for_timeout(500)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
         deals.nth(1).focus()
         page.keyboard.press("Enter")
@@ -275,10 +292,10 @@ def test_clicking_a_row_opens_its_page_in_the_same_tab(server: str) -> None:
     assert shot.stat().st_size > 10_000
 
 
-def test_interactive_tables_bring_the_data_grid_on_demand(server: str) -> None:
+def test_interactive_tables_bring_the_data_grid_on_demand(server: str, chromium: Any) -> None:
     """The light table's "Interactive tables" button shows the page's tables in Streamlit's data
     grid; the toggle it brings turns the light tables back on."""
-    with browser_page() as page:
+    with browser_page(chromium) as page:
         page.goto(f"{server}/")
         page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
         page.locator(f"{LIGHT_TABLE} button.grid").click()
@@ -290,43 +307,34 @@ def test_interactive_tables_bring_the_data_grid_on_demand(server: str) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_light_tables_at_laptop_and_phone_width(server: str, scheme: str) -> None:
+def test_light_tables_at_laptop_and_phone_width(server: str, scheme: str, chromium: Any) -> None:
     """Screenshots of the pages with light tables, in both themes, at 1500 and 390 px, for a
     person to look at; at phone width a wide table scrolls sideways inside its box (the Archive's
     list shows its phone columns instead, within the screen)."""
-    playwright_api = browser_api()
     pages = {"archive": "", "match": "match?match=random-1", "mistakes": "mistakes"}
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            for width, height in ((1500, 1400), (390, 1600)):
-                page = browser.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
-                for name, address in pages.items():
-                    page.goto(f"{server}/{address}")
-                    page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
-                    page.wait_for_timeout(700)
-                    page.screenshot(
-                        path=str(ARTIFACTS / f"table-{name}-{scheme}-{width}.png"), full_page=True
-                    )
-                    box = page.locator(f"{LIGHT_TABLE} .scroller").first.bounding_box()
-                    assert box is not None and box["x"] + box["width"] <= width
-                    if width < 500:
-                        scrolls = page.locator(f"{LIGHT_TABLE} .scroller").first.evaluate(
-                            "box => box.scrollWidth > box.clientWidth"
-                        )
-                        # the Archive keeps to its phone columns instead (test_newcomer.py)
-                        assert scrolls == (name != "archive"), name
-                    colour = page.locator(f"{LIGHT_TABLE} td").first.evaluate(
-                        "td => getComputedStyle(td).color"
-                    )
-                    background = page.evaluate(
-                        "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor"
-                    )
-                    assert _luminance(colour) != _luminance(background)
-                    assert (_luminance(colour) > _luminance(background)) == (scheme == "dark"), name
-                page.close()
-        finally:
-            browser.close()
+    for width, height in ((1500, 1400), (390, 1600)):
+        page = chromium.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
+        for name, address in pages.items():
+            page.goto(f"{server}/{address}")
+            page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+            # the page's run over and its fonts in, rather than a fixed pause (0.7 s, 12 times)
+            page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
+            page.screenshot(path=str(ARTIFACTS / f"table-{name}-{scheme}-{width}.png"), full_page=True)
+            box = page.locator(f"{LIGHT_TABLE} .scroller").first.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= width
+            if width < 500:
+                scrolls = page.locator(f"{LIGHT_TABLE} .scroller").first.evaluate(
+                    "box => box.scrollWidth > box.clientWidth"
+                )
+                # the Archive keeps to its phone columns instead (test_newcomer.py)
+                assert scrolls == (name != "archive"), name
+            colour = page.locator(f"{LIGHT_TABLE} td").first.evaluate("td => getComputedStyle(td).color")
+            background = page.evaluate(
+                "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor"
+            )
+            assert _luminance(colour) != _luminance(background)
+            assert (_luminance(colour) > _luminance(background)) == (scheme == "dark"), name
+        page.close()
     assert (ARTIFACTS / f"table-archive-{scheme}-390.png").stat().st_size > 10_000
 
 
@@ -336,13 +344,15 @@ def _luminance(colour: str) -> float:
     return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
 
 
-def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(server: str) -> None:
+def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(
+    server: str, chromium: Any
+) -> None:
     """Told where the server is (``dashboards/asgi_app.py``), a tab opened at ``/replay?...`` asks
     ``/_stcore/health`` only, not ``/replay/_stcore/health`` first (a 404, then a tenth of a second
     of waiting); the replay's link box (closed, in the page's drawing) shows the play's address,
     the whole address selected by one click."""
     shot = ARTIFACTS / "replay-link-opened.png"
-    with browser_page() as page:
+    with browser_page(chromium) as page:
         asked: list[str] = []
         page.on("request", lambda request: asked.append(request.url.removeprefix(server)))
         page.goto(f"{server}/replay?match=random-2&deal=5&step=2")
@@ -360,12 +370,12 @@ def test_a_new_tab_at_a_page_address_connects_without_probing_that_address(serve
         assert page.evaluate("() => getSelection().toString()") == code.inner_text()
         page.get_by_text("Write a comment", exact=True).click()
         page.get_by_text("Add comment", exact=True).wait_for(timeout=15_000)
-        page.wait_for_timeout(300)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
 
 
-def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(tmp_path: Path) -> None:
+def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(tmp_path: Path, chromium: Any) -> None:
     """``server.baseUrlPath`` set (here from Streamlit's environment variable): a new tab at
     ``/manillen/sql`` is told the server is at ``/manillen/`` and draws the page."""
     archive = tmp_path / "club.duckdb"
@@ -373,7 +383,7 @@ def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(tmp_path: Pa
     port = free_port()
     prefixed = {"STREAMLIT_SERVER_BASE_URL_PATH": "manillen"}
     command = dashboard_command(archive, port)
-    with serving(command, port, prefixed, prefix="/manillen") as address, browser_page() as page:
+    with serving(command, port, prefixed, prefix="/manillen") as address, browser_page(chromium) as page:
         asked: list[str] = []
         page.on("request", lambda request: asked.append(request.url.removeprefix(address)))
         page.goto(f"{address}/sql")
@@ -382,47 +392,42 @@ def test_a_server_with_its_own_url_prefix_serves_its_pages_below_it(tmp_path: Pa
         assert [a for a in asked if "_stcore/health" in a] == ["/_stcore/health"]
 
 
-def test_chart_pages_draw_svg_first_and_plotly_on_demand(server: str) -> None:
+def test_chart_pages_draw_svg_first_and_plotly_on_demand(server: str, chromium: Any) -> None:
     """The Players page's first view draws its charts as SVG and loads no plotly.js; the toggle
     brings the interactive charts. Screenshots at laptop and phone width for a person to look at."""
-    playwright_api = browser_api()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            for width, height in ((1500, 2600), (390, 4200)):
-                page = browser.new_page(viewport={"width": width, "height": height})
-                scripts: list[str] = []
-                page.on("request", lambda request, seen=scripts: seen.append(request.url))
-                page.goto(f"{server}/players?player=Bert")
-                charts = page.locator('[data-chart="players_partners"] svg.chart:visible')
-                charts.first.wait_for(timeout=30_000)
-                page.wait_for_timeout(1000)
-                page.screenshot(path=str(ARTIFACTS / f"players-charts-{width}.png"), full_page=True)
-                # one drawing of each chart shows: the wide one on a laptop, the narrow one on a phone
-                shown = page.locator("[data-chart] svg.chart:visible")
-                assert shown.count() == 4
-                box = charts.first.bounding_box()
-                assert box is not None and box["width"] <= width
-                expected = "mr-wide" if width > 1000 else "mr-narrow"  # a full-width chart
-                assert charts.first.evaluate("svg => svg.parentElement.className") == expected
-                assert page.locator(".js-plotly-plot").count() == 0
-                assert not [url for url in scripts if "PlotlyChart" in url]
-                page.close()
-            page = browser.new_page(viewport={"width": 1500, "height": 1150})
-            page.goto(f"{server}/players?player=Bert")
-            page.locator("[data-chart] svg.chart:visible").first.wait_for(timeout=30_000)
-            page.get_by_text("Interactive charts", exact=True).click()
-            page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
-            assert page.locator("[data-chart]").count() == 0
-        finally:
-            browser.close()
+    for width, height in ((1500, 2600), (390, 4200)):
+        page = chromium.new_page(viewport={"width": width, "height": height})
+        scripts: list[str] = []
+        page.on("request", lambda request, seen=scripts: seen.append(request.url))
+        page.goto(f"{server}/players?player=Bert")
+        charts = page.locator('[data-chart="players_partners"] svg.chart:visible')
+        charts.first.wait_for(timeout=30_000)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / f"players-charts-{width}.png"), full_page=True)
+        # one drawing of each chart shows: the wide one on a laptop, the narrow one on a phone
+        shown = page.locator("[data-chart] svg.chart:visible")
+        assert shown.count() == 4
+        box = charts.first.bounding_box()
+        assert box is not None and box["width"] <= width
+        expected = "mr-wide" if width > 1000 else "mr-narrow"  # a full-width chart
+        assert charts.first.evaluate("svg => svg.parentElement.className") == expected
+        assert page.locator(".js-plotly-plot").count() == 0
+        assert not [url for url in scripts if "PlotlyChart" in url]
+        page.close()
+    page = chromium.new_page(viewport={"width": 1500, "height": 1150})
+    page.goto(f"{server}/players?player=Bert")
+    page.locator("[data-chart] svg.chart:visible").first.wait_for(timeout=30_000)
+    page.get_by_text("Interactive charts", exact=True).click()
+    page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+    assert page.locator("[data-chart]").count() == 0
+    page.close()
     assert (ARTIFACTS / "players-charts-390.png").stat().st_size > 10_000
 
 
-def test_sql_runs_what_was_typed_and_an_example_replaces_it(server: str) -> None:
+def test_sql_runs_what_was_typed_and_an_example_replaces_it(server: str, chromium: Any) -> None:
     """The query typed in the box runs with one click of Run (the box hands its text over as it
     loses focus); an example then replaces it and runs."""
-    with browser_page() as page:
+    with browser_page(chromium) as page:
         page.goto(f"{server}/sql")
         box = page.get_by_label("Query")
         box.wait_for(timeout=30_000)

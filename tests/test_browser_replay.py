@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _luminance, browser_api, browser_page, server
+from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, _luminance, browser_page, server
 
 __all__ = ["server"]  # the fixture, shared with test_browser.py
 
@@ -44,11 +44,11 @@ def wait_step(page: Any, step: int) -> None:
     page.locator(f'input[type="range"][name="step"][value="{step}"]').wait_for(timeout=15_000)
 
 
-def test_replay_keys_step_outside_text_fields_and_clicks_jump(server: str) -> None:
+def test_replay_keys_step_outside_text_fields_and_clicks_jump(server: str, chromium: Any) -> None:
     """Home/Left/Right/End step the replay with the focus anywhere but in a text field; Enter on a
     focused step button steps again and again; a click on a trick of the list or on a finding
     shows its play; the position stays in the address."""
-    with browser_page() as page:
+    with browser_page(chromium) as page:
         page.goto(f"{server}/{REPLAY}")
         wait_step(page, 5)
         page.locator("h1").click()  # the focus on the page, not in a field
@@ -85,35 +85,29 @@ def test_replay_keys_step_outside_text_fields_and_clicks_jump(server: str) -> No
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_replay_step_buttons_fit_and_read_in_both_themes(server: str, scheme: str) -> None:
+def test_replay_step_buttons_fit_and_read_in_both_themes(server: str, scheme: str, chromium: Any) -> None:
     """At 1400 px each step button shows its word and its key hint without cutting either; at phone
     width the words (no hints) and the table first; the drawing's text reads on the theme's
     background. Screenshots in English and Dutch for a person to look at."""
-    playwright_api = browser_api()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            for width, height in ((1400, 1500), (390, 2400)):
-                for lang in ("en", "nl"):
-                    page = browser.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
-                    page.goto(f"{server}/{REPLAY}&lang={lang}")
-                    wait_step(page, 5)
-                    page.wait_for_timeout(500)
-                    page.screenshot(path=str(ARTIFACTS / f"replay-{scheme}-{width}-{lang}.png"))
-                    buttons = page.evaluate(STEP_BUTTONS)
-                    assert [b["name"] for b in buttons] == ["start", "back", "forward", "end"]
-                    assert all(b["word"] and b["fits"] for b in buttons), buttons
-                    assert all(b["hint"] == (width > 1000) for b in buttons), buttons
-                    table = page.locator(".mr-table").bounding_box()
-                    start = page.get_by_role("button", name="Start" if lang == "en" else "Begin")
-                    assert table is not None and table["y"] < start.bounding_box()["y"]
-                    contract = page.get_by_text("Contract:").first
-                    colour = contract.evaluate("b => getComputedStyle(b).color")
-                    background = page.evaluate(
-                        "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor"
-                    )
-                    assert (_luminance(colour) > _luminance(background)) == (scheme == "dark")
-                    page.close()
-        finally:
-            browser.close()
+    for width, height in ((1400, 1500), (390, 2400)):
+        for lang in ("en", "nl"):
+            page = chromium.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
+            page.goto(f"{server}/{REPLAY}&lang={lang}")
+            wait_step(page, 5)
+            page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause: 8 a test
+            page.screenshot(path=str(ARTIFACTS / f"replay-{scheme}-{width}-{lang}.png"))
+            buttons = page.evaluate(STEP_BUTTONS)
+            assert [b["name"] for b in buttons] == ["start", "back", "forward", "end"]
+            assert all(b["word"] and b["fits"] for b in buttons), buttons
+            assert all(b["hint"] == (width > 1000) for b in buttons), buttons
+            table = page.locator(".mr-table").bounding_box()
+            start = page.get_by_role("button", name="Start" if lang == "en" else "Begin")
+            assert table is not None and table["y"] < start.bounding_box()["y"]
+            contract = page.get_by_text("Contract:").first
+            colour = contract.evaluate("b => getComputedStyle(b).color")
+            background = page.evaluate(
+                "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor"
+            )
+            assert (_luminance(colour) > _luminance(background)) == (scheme == "dark")
+            page.close()
     assert (ARTIFACTS / f"replay-{scheme}-390-nl.png").stat().st_size > 10_000

@@ -63,6 +63,30 @@ def test_cli_import_and_help_load_no_heavy_module(argv: list[str]) -> None:
     assert done.stderr.strip() == ""
 
 
+def test_archive_commands_that_search_nothing_load_no_compiled_solver(tmp_path: Path) -> None:
+    """`manillen import`, `sql` and `findings --db` start without numba: the archive and the
+    analysis read the solver's positions and errors, and only a search loads its compiled kernel
+    (a third of a second of every such command's start)."""
+    archive = str(tmp_path / "club.duckdb")
+    runs = [
+        ["import", str(ROOT / "data" / "samples" / "seed-trick.json"), "--db", archive],
+        ["sql", "--db", archive, "SELECT count(*) FROM deals"],
+        ["findings", "--db", archive],
+    ]
+    code = (
+        "import sys\n"
+        "from manillen_replay.cli import cli\n"
+        f"for argv in {runs!r}:\n"
+        "    try:\n        cli(argv, prog_name='manillen')\n"
+        "    except SystemExit as end:\n        assert not end.code, (argv, end.code)\n"
+        "kernels = ('numba', 'manillen_replay.solver._kernel', 'manillen_replay.solver._variant_kernel')\n"
+        "print('loaded:', ','.join(m for m in kernels if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "loaded: "
+    assert "1 match" in done.stderr and "0 findings" in done.stderr  # the import and findings ran
+
+
 def test_every_command_of_every_module_is_registered() -> None:
     """A command added to a module's COMMANDS is reachable: it has its line in cli.COMMANDS."""
     import pkgutil

@@ -362,7 +362,20 @@ def test_the_warm_up_mark_says_whether_this_solver_is_compiled(
     monkeypatch.setattr(_jit, "CACHE_DIR", tmp_path / "solver-x")
     assert _jit.main(["check"]) == 1 and not _jit.is_warm()
     assert _jit.main(["mark"]) == 0 and _jit.main(["check"]) == 0
-    (tmp_path / "solver-x" / _jit.WARM_MARK).write_text("an older solver\n")
+    mark = _jit.warm_mark()
+    assert mark.parent == tmp_path / "solver-x" and mark.name.startswith(_jit.WARM_MARK)
+    mark.write_text("an older solver\n")
+    assert _jit.main(["check"]) == 1
+    # numba files compiled code under each source file's own path: another clone (or worktree)
+    # of the same solver shares the cache folder, not the code, so its mark says nothing here
+    mark.unlink()
+    here = _jit.__file__
+    another = tmp_path / "another-clone" / "manillen_replay" / "solver"
+    another.mkdir(parents=True)
+    monkeypatch.setattr(_jit, "__file__", str(another / "_jit.py"))
+    assert _jit.main(["mark"]) == 0 and _jit.main(["check"]) == 0
+    monkeypatch.setattr(_jit, "__file__", here)
+    assert _jit.warm_mark() == mark and not mark.exists()
     assert _jit.main(["check"]) == 1
     assert _jit.main(["nonsense"]) == 2
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()

@@ -20,7 +20,7 @@ from manillen_replay.cards import Suit
 from manillen_replay.report import make_report
 from manillen_replay.store import Store
 
-from .test_browser import ARTIFACTS, CHROMIUM_ARGS, browser_api
+from .test_browser import ARTIFACTS
 from .test_report import MATCH, archive, costliest
 
 __all__ = ["archive"]  # the fixture, shared with test_report.py
@@ -185,61 +185,52 @@ def _fits(measured: dict[str, Any], where: str) -> None:
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("lang", "player"), [("nl", "Bert"), ("en", None)])
-def test_report_tables_fit_a_phone_and_an_a4_page(archive: Path, lang: str, player: str | None) -> None:
+def test_report_tables_fit_a_phone_and_an_a4_page(
+    archive: Path, lang: str, player: str | None, chromium: Any
+) -> None:
     """At 390x844 no table is wider than the page (the ledger and the deal list stack their rows,
     each cell under its column's label); printed on A4 no table is wider than the page inside its
     margins. The Dutch ledger's long headers are the widest case. A PDF is printed as well."""
-    playwright_api = browser_api()
     ARTIFACTS.mkdir(exist_ok=True)
     html_file = archive.parent / f"layout-{lang}.html"
     html_file.write_text(_report(archive, player, lang), encoding="utf-8")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            page = _open(browser, html_file, PHONE)
-            measured = page.evaluate(MEASURE)
-            _fits(measured, f"phone {lang}")
-            assert measured["page"] <= PHONE["width"]
-            page.locator("#deal-list").screenshot(path=str(ARTIFACTS / f"report-deals-phone-{lang}.png"))
-            page.close()
-            page = _open(browser, html_file, {"width": A4_WIDTH, "height": 1000})
-            page.emulate_media(media="print")
-            measured = page.evaluate(MEASURE)
-            assert measured["room"] >= A4_WIDTH - 1  # the print stylesheet: no margin inside the page's
-            _fits(measured, f"A4 {lang}")
-            assert measured["page"] <= A4_WIDTH
-            pdf = ARTIFACTS / f"report-a4-{lang}.pdf"
-            page.pdf(path=str(pdf), format="A4")
-            assert pdf.read_bytes().startswith(b"%PDF")
-            page.close()
-        finally:
-            browser.close()
+    page = _open(chromium, html_file, PHONE)
+    measured = page.evaluate(MEASURE)
+    _fits(measured, f"phone {lang}")
+    assert measured["page"] <= PHONE["width"]
+    page.locator("#deal-list").screenshot(path=str(ARTIFACTS / f"report-deals-phone-{lang}.png"))
+    page.close()
+    page = _open(chromium, html_file, {"width": A4_WIDTH, "height": 1000})
+    page.emulate_media(media="print")
+    measured = page.evaluate(MEASURE)
+    assert measured["room"] >= A4_WIDTH - 1  # the print stylesheet: no margin inside the page's
+    _fits(measured, f"A4 {lang}")
+    assert measured["page"] <= A4_WIDTH
+    pdf = ARTIFACTS / f"report-a4-{lang}.pdf"
+    page.pdf(path=str(pdf), format="A4")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    page.close()
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["en", "nl"])
-def test_report_chart_text_reads_at_11_pixels_on_a_phone(archive: Path, lang: str) -> None:
+def test_report_chart_text_reads_at_11_pixels_on_a_phone(archive: Path, lang: str, chromium: Any) -> None:
     """On a 390-pixel phone every chart's text is shown at 11 CSS pixels or more (its font size
     times the chart's scale) and no two texts of a chart overlap: the narrow drawings show, the
     waterfall as a row per step. Printed, the wide drawings show instead."""
-    playwright_api = browser_api()
     ARTIFACTS.mkdir(exist_ok=True)
     html_file = archive.parent / f"charts-{lang}.html"
     html_file.write_text(_report(archive, None, lang), encoding="utf-8")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            page = _open(browser, html_file, PHONE)
-            charts = page.evaluate(CHART_TEXT)
-            assert len(charts) == 5, charts  # the score and a waterfall for each of the four players
-            for chart in charts:
-                assert chart["smallest"] >= 11, chart
-                assert chart["overlaps"] == 0, chart
-            page.locator("#players").screenshot(path=str(ARTIFACTS / f"report-charts-phone-{lang}.png"))
-            page.emulate_media(media="print")
-            page.set_viewport_size({"width": A4_WIDTH, "height": 1000})
-            printed = page.evaluate(CHART_TEXT)
-            assert len(printed) == 5 and all(chart["smallest"] >= 10 for chart in printed), printed
-            assert page.locator(".chart-narrow svg").first.bounding_box() is None
-        finally:
-            browser.close()
+    page = _open(chromium, html_file, PHONE)
+    charts = page.evaluate(CHART_TEXT)
+    assert len(charts) == 5, charts  # the score and a waterfall for each of the four players
+    for chart in charts:
+        assert chart["smallest"] >= 11, chart
+        assert chart["overlaps"] == 0, chart
+    page.locator("#players").screenshot(path=str(ARTIFACTS / f"report-charts-phone-{lang}.png"))
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": A4_WIDTH, "height": 1000})
+    printed = page.evaluate(CHART_TEXT)
+    assert len(printed) == 5 and all(chart["smallest"] >= 10 for chart in printed), printed
+    assert page.locator(".chart-narrow svg").first.bounding_box() is None
+    page.close()

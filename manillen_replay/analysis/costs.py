@@ -27,7 +27,6 @@ from ..cards import CARD_POINTS, CARDS, Card, iter_mask
 from ..engine.results import DealKind, DealResult
 from ..rules import Contract, Rules, mask_points, winning_position
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_line
-from ..solver.variants import VariantSearch, map_searches
 from ..state import DealState
 from .layouts import LayoutSampler, Moment, VariantLayoutSampler, iter_moments, iter_variant_views
 
@@ -520,6 +519,8 @@ def variant_view_costs(
         their hindsight cost alone (default: every play).
     :raises SolverError: for a deal the variant search cannot take, or ``samples`` below 1.
     """
+    from ..solver.variants import map_searches
+
     if samples < 1:
         raise SolverError(f"samples must be at least 1, not {samples}")
     if hindsight is None:
@@ -586,6 +587,8 @@ def _variant_row(
     ``state`` already: :class:`~.layouts.VariantLayoutSampler`); and the positions searched.
     Each layout gets a search of its own: the table's key says which cards are in play, not who
     holds them."""
+    from ..solver.variants import VariantSearch
+
     search = VariantSearch(rules, dealer, trump)
     choices = search.values(state)
     in_play = sum(mask_points(hand) for hand in state.hands) + sum(CARD_POINTS[c] for c in state.trick)

@@ -18,13 +18,16 @@ import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..cards import RANKS_PER_SUIT, iter_mask
 from ..engine.results import DealResult
 from ..rules import NO_TRUMP, Rules, legal_core, underbuy_code, winning_position
 from ..solver.search import Position
-from ..solver.variants import VariantMoment, iter_variant_moments
 from ..state import DealState
+
+if TYPE_CHECKING:
+    from ..solver.variants import VariantMoment
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,6 +448,9 @@ def iter_variant_views(deal: DealResult, rules: Rules) -> Iterator[VariantView]:
     :param deal: a replayed variant deal whose cards are known.
     :param rules: the match's rules.
     """
+    # imported here, as the solver's kernel is: the variant search's module loads numba
+    from ..solver.variants import iter_variant_moments
+
     trump_code = NO_TRUMP if deal.trump is None else int(deal.trump)
     exempt = rules.partner_exempt
     underbuy = underbuy_code(rules)

@@ -79,22 +79,36 @@ winning_position: Callable[..., int] = inlined(rules.winning_position)
 
 
 WARM_MARK = ".warm"
-"""The file in :data:`CACHE_DIR` that says the solver was compiled (``make setup``'s warm-up),
-holding a fingerprint of the solver's own files."""
+"""The start of the name of the file in :data:`CACHE_DIR` that says the solver was compiled
+(``make setup``'s warm-up); :func:`warm_mark` gives the whole name."""
+
+
+def warm_mark() -> Path:
+    """The warm-up's mark for this checkout: numba files its compiled code in :data:`CACHE_DIR`
+    under the path of each source file and checks each file's time and size, so a second clone
+    or worktree of the same solver shares the folder but none of the compiled code. One mark for
+    the folder said "compiled" there and left its first review (and the tests) to compile."""
+    place = hashlib.sha256(str(Path(__file__).resolve().parent).encode()).hexdigest()[:16]
+    return CACHE_DIR / f"{WARM_MARK}-{place}"
 
 
 def solver_fingerprint() -> str:
-    """A short hash of the solver's compiled files: a change means the warm-up runs again."""
+    """A short hash of the compiled files (the solver's, and the rules it inlines) as numba sees
+    them, their contents, times and sizes: a change means the warm-up runs again."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    inlined_rules = [Path(module.__file__ or "") for module in (rules, cards)]
+    for path in [*sorted(Path(__file__).parent.glob("*.py")), *inlined_rules]:
+        stat = path.stat()
+        digest.update(f"{path.name} {stat.st_mtime} {stat.st_size}\n".encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
 def is_warm() -> bool:
-    """Whether the warm-up compiled this version of the solver into :data:`CACHE_DIR`."""
+    """Whether the warm-up compiled this version of the solver, in this checkout, into
+    :data:`CACHE_DIR`."""
     try:
-        return (CACHE_DIR / WARM_MARK).read_text().strip() == solver_fingerprint()
+        return warm_mark().read_text().strip() == solver_fingerprint()
     except OSError:
         return False
 
@@ -102,7 +116,7 @@ def is_warm() -> bool:
 def mark_warm() -> None:
     """Record that the warm-up compiled this version of the solver."""
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    (CACHE_DIR / WARM_MARK).write_text(solver_fingerprint() + "\n")
+    warm_mark().write_text(solver_fingerprint() + "\n")
 
 
 def main(argv: list[str]) -> int:

@@ -21,7 +21,10 @@ from ..cards import CARD_POINTS, CARD_TEXT, DECK_32_MASK, RANKS_PER_SUIT, iter_m
 from ..errors import ManillenError
 from ..machine import usable_cores
 from ..rules import NO_TRUMP, Rules, legal_core, underbuy_code, winning_position
-from . import _kernel
+
+# The compiled kernel (numba) is imported by the functions that run it, not here: loading numba
+# and declaring the kernel costs a third of a second, which every command that only reads this
+# module's positions and errors (the archive's, through the analysis) would pay at start-up.
 
 SUIT_PATTERN_POINTS: tuple[int, ...] = tuple(
     sum(CARD_POINTS[rank] for rank in range(RANKS_PER_SUIT) if pattern >> rank & 1)
@@ -124,12 +127,16 @@ class _Worker:
     """One thread's transposition table and stack; a new generation empties the table."""
 
     def __init__(self) -> None:
+        from . import _kernel
+
         self.table = _kernel.new_table()
         self.work = _kernel.new_workspace()
         self.generation = 0
         _WORKERS.append(self)
 
     def next_generation(self) -> int:
+        from . import _kernel
+
         self.generation += 1
         if self.generation % _kernel.GENERATIONS == 0:
             # the table's keys keep only the low bits of the generation: empty it before they repeat
@@ -239,6 +246,8 @@ def solve_batch(
     :returns: ``(values, cards)``: ``values[i]`` for position ``i``, and ``cards[i, c]`` for
         card ``c`` (-1 for a card the seat may not play; all -1 without ``every_card``).
     """
+    from . import _kernel
+
     count = len(positions)
     hints = np.full(count, -1, dtype=np.int64)
     for base, cards in ((_kernel.FOLLOWS, follows), (_kernel.PRECEDES, precedes)):
@@ -383,6 +392,8 @@ def _solve_on(
 
     :param hints: per position, a job hint (``_kernel.FOLLOWS`` or ``PRECEDES`` plus a card) or -1.
     """
+    from . import _kernel
+
     count = len(positions)
     hands = np.array([p.hands for p in positions], dtype=np.int64).reshape(count, 4)
     boards = np.zeros((count, 4), dtype=np.int64)
@@ -430,6 +441,8 @@ def solve_line(
     :param played: the card played from each position.
     :returns: ``(values, cards)`` as :func:`solve_batch`, in the order of ``positions``.
     """
+    from . import _kernel
+
     count = len(positions)
     backwards = list(positions[::-1])
     precedes = list(played[::-1])
@@ -595,6 +608,8 @@ class _CardSearch:
 def _twins(position: Position, legal: int) -> dict[int, int]:
     """The legal cards of a trick's lead, lowest first, each with the touching zero-point card
     above it in the same hand whose value it shares (``_kernel.twin_above``), or -1."""
+    from . import _kernel
+
     hands = np.array(position.hands, dtype=np.int64)
     table = np.zeros(4, dtype=np.int64)
     # plain ints: numba types an enum member (a Card) by looking at every member of its class,
