@@ -203,3 +203,82 @@ def test_a_move_line_reads_the_player_the_trick_and_the_play(typed: str, move: d
 def test_a_bad_move_line_is_named_with_its_column_and_words(typed: str, said: str) -> None:
     text = TWO_OPEN.replace("move Bert trick 13 play 2", typed)
     assert problems(text)[0] == f"game.mnl:11:{said}"
+
+
+# --------------------------------------------------------------------------- notes and variations
+
+VARIATION = (
+    (Path(__file__).resolve().parent.parent / "docs" / "notation.md")
+    .read_text(encoding="utf-8")
+    .split("### A variation")[1]
+    .split("```mnl\n")[1]
+    .split("```")[0]
+)
+"""docs/notation.md's example of a comment with a variation (trick 7, play 1)."""
+VARIATION_CARDS = "line 10H 8S KD 8H AH KS AS AC"
+
+
+@pytest.mark.parametrize(
+    ("typed", "note"),
+    [
+        ("note coach: general", {"author": "coach", "text": "general"}),
+        (
+            "note TRICK 2 Play 3 coach [good, vetten]: Nice.",
+            {"trick": 2, "play": 3, "author": "coach", "tags": ["good", "vetten"], "text": "Nice."},
+        ),
+        ("note trick 2 KH: x", {"trick": 2, "author": "KH", "text": "x"}),
+        (
+            "note trick 7 play 1 line 10H 8S kd coach: three cards",
+            {"trick": 7, "play": 1, "line": ["10H", "8S", "KD"], "author": "coach", "text": "three cards"},
+        ),
+        (
+            "note trick 7 play 1 line 10H coach: one card",
+            {"trick": 7, "play": 1, "line": ["10H"], "author": "coach", "text": "one card"},
+        ),
+    ],
+)
+def test_a_note_line_reads_its_trick_play_variation_author_tags_and_text(
+    typed: str, note: dict[str, object]
+) -> None:
+    (read_note,) = read(f"{SCORED}  {typed}\n").deals[0].annotations  # type: ignore[misc]
+    assert msgspec.to_builtins(read_note) == note
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("note trick 2: x", "3:15: expected the author of the note before ':'"),
+        ("note trick coach: x", "3:14: expected the trick number (counted from 1)"),
+        ("note trick 2 play x coach: y", "3:21: expected the play number (counted from 1)"),
+        ("note coach text", "3:18: expected 'note [trick T [play P]] AUTHOR [tags]: text'"),
+        ("note trick 17 coach: x", "3:3: 17 is out of range (maximum 16)"),
+    ],
+)
+def test_a_bad_note_line_is_named_with_its_column_and_words(typed: str, said: str) -> None:
+    assert problems(f"{SCORED}  {typed}\n")[0] == f"game.mnl:{said}"
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            ("note trick 7 play 1 line", "note trick 7 line"),
+            "16: a variation starts at a play: give its trick and play",
+        ),
+        (
+            ("note trick 7 play 1 line", "note line"),
+            "8: a variation starts at a play: give its trick and play",
+        ),
+        ((VARIATION_CARDS, VARIATION_CARDS + " 7S"), "53: the deal is over before card 9 of the variation"),
+        (
+            (VARIATION_CARDS, VARIATION_CARDS[:-5] + "AC AS"),
+            "47: Dirk does not hold AC at card 7 of the variation",
+        ),
+    ],
+)
+def test_a_variation_the_replay_refuses_is_placed_at_its_word_or_its_card(
+    change: tuple[str, str], said: str
+) -> None:
+    assert problems(VARIATION) == []
+    text = VARIATION.replace(*change)
+    assert problems(text) == [f"game.mnl:{line_of(text, 'note')}:{said}"]
