@@ -282,3 +282,65 @@ def test_a_variation_the_replay_refuses_is_placed_at_its_word_or_its_card(
     assert problems(VARIATION) == []
     text = VARIATION.replace(*change)
     assert problems(text) == [f"game.mnl:{line_of(text, 'note')}:{said}"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ('note coach [a"b, "c]: x', "3:20: this quoted tag has no closing quote"),
+        ("note coach good]: x", "3:14: expected tags in brackets such as [good, vetten] before ':'"),
+        ("note coach [good: x", "3:14: expected tags in brackets such as [good, vetten] before ':'"),
+    ],
+)
+def test_a_notes_tags_outside_brackets_or_unclosed_are_named_at_their_column(typed: str, said: str) -> None:
+    assert problems(f"{SCORED}  {typed}\n") == [f"game.mnl:{said}"]
+
+
+# --------------------------------------------------------------------------- hands, scores, tricks
+
+SEED = (NOTATION / "seed-trick.mnl").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (("  hand Anna: AC 10C KC JC 8C 7C QD JS\n", "  hand\n"), "8:7: expected 'hand NAME: cards'"),
+        (
+            ("hand Anna:", "hand Eva:"),
+            "8:8: unknown player 'Eva' as the hand's owner: "
+            "expected one of Anna, Bert, Carla, Dirk (the seats line)",
+        ),
+        (("hand Bert:", "hand Anna:"), "9:8: Anna's hand is given twice"),
+        ((" QD JS\n", " JS\n"), "8:8: Anna's hand has 7 cards; each seat is dealt 8"),
+        (("AC 10C KC", "AC 10C QC"), "9:14: 'QC' was dealt twice (also at /deals/0/hands/0/2)"),
+    ],
+)
+def test_a_bad_hand_line_or_hand_is_named_at_its_owner_or_card(change: tuple[str, str], said: str) -> None:
+    assert problems(SEED.replace(*change))[0] == f"game.mnl:{said}"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (SCORED + "  score Anna 6 more\n", "3:16: nothing may follow the score but a # comment"),
+        (
+            HEAD + "deal 1 dealer Dirk\n  score\n",
+            "3:8: expected 'score TEAM POINTS' (TEAM as Anna&Carla or one name) or 'score 30-30'",
+        ),
+        (SCORED + "  trump H\n", "3:3: 'trump' belongs on the deal line or before the first deal"),
+        (SCORED + "  Dealer Anna\n", "3:3: 'Dealer' belongs on the deal line or before the first deal"),
+        (
+            SCORED + "  foo\n",
+            "3:3: expected a trick (its cards in the order played) or one of "
+            "hand, table, discards, turned, move, score, penalty, note, found 'foo'",
+        ),
+    ],
+)
+def test_a_line_after_the_deal_that_is_no_trick_is_named(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+def test_a_score_line_after_the_tricks_reads_as_the_deals_score() -> None:
+    text = HEAD + "deal 1 dealer Dirk\n  score bert 12  # the sheet\n"
+    score = read(text).deals[0].recorded_score
+    assert msgspec.to_builtins(score) == {"team": 1, "points": 12}
