@@ -228,6 +228,10 @@ VARIATION_CARDS = "line 10H 8S KD 8H AH KS AS AC"
         ),
         ("note trick 2 KH: x", {"trick": 2, "author": "KH", "text": "x"}),
         (
+            'note coach [a, "b, c", d]: see [x]',
+            {"author": "coach", "tags": ["a", "b, c", "d"], "text": "see [x]"},
+        ),
+        (
             "note trick 7 play 1 line 10H 8S kd coach: three cards",
             {"trick": 7, "play": 1, "line": ["10H", "8S", "KD"], "author": "coach", "text": "three cards"},
         ),
@@ -288,6 +292,9 @@ def test_a_variation_the_replay_refuses_is_placed_at_its_word_or_its_card(
     ("typed", "said"),
     [
         ('note coach [a"b, "c]: x', "3:20: this quoted tag has no closing quote"),
+        # the brackets are the ones after the author, whatever the author or the text hold
+        ('note "a[b" [p"q, "r]: z', "3:20: this quoted tag has no closing quote"),
+        ('note coach [a"b, "c]: see [x]', "3:20: this quoted tag has no closing quote"),
         ("note coach good]: x", "3:14: expected tags in brackets such as [good, vetten] before ':'"),
         ("note coach [good: x", "3:14: expected tags in brackets such as [good, vetten] before ':'"),
     ],
