@@ -351,3 +351,26 @@ def test_a_score_line_after_the_tricks_reads_as_the_deals_score() -> None:
     text = HEAD + "deal 1 dealer Dirk\n  score bert 12  # the sheet\n"
     score = read(text).deals[0].recorded_score
     assert msgspec.to_builtins(score) == {"team": 1, "points": 12}
+
+
+# --------------------------------------------------------------------------- rules
+
+DEAL = "deal 1 dealer Dirk score Anna 6\n"
+
+
+@pytest.mark.parametrize("none", ["none", "null", "NULL", "None"])
+def test_a_rule_set_to_none_or_null_in_any_case_reads_as_no_value(none: str) -> None:
+    rules = read(f"{HEAD}rules max_multiplier={none} target=61\n{DEAL}").match.rules
+    assert (rules.max_multiplier, rules.target) == (None, 61)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("target=123456789", "123456789 is out of range (maximum 10000)"),
+        ("target=1234567890", 'expected a whole number, found a text "1234567890"'),
+        ("extension=121,abc", 'expected a list, found a text "121,abc"'),
+    ],
+)
+def test_a_rule_value_is_a_number_up_to_nine_digits_and_a_list_only_of_numbers(typed: str, said: str) -> None:
+    assert problems(f"{HEAD}rules {typed}\n{DEAL}") == [f"game.mnl:2:7: {said}"]
