@@ -370,7 +370,25 @@ def test_a_rule_set_to_none_or_null_in_any_case_reads_as_no_value(none: str) -> 
         ("target=123456789", "123456789 is out of range (maximum 10000)"),
         ("target=1234567890", 'expected a whole number, found a text "1234567890"'),
         ("extension=121,abc", 'expected a list, found a text "121,abc"'),
+        ("extension=121,123456789", "123456789 is out of range (maximum 10000)"),
+        ("target==121", 'expected a whole number, found a text "=121"'),
+        ("=121", "expected NAME=VALUE such as target=121 or cafe.en_face=true, found '=121'"),
+        ("target=", "expected NAME=VALUE such as target=121 or cafe.en_face=true, found 'target='"),
     ],
 )
 def test_a_rule_value_is_a_number_up_to_nine_digits_and_a_list_only_of_numbers(typed: str, said: str) -> None:
     assert problems(f"{HEAD}rules {typed}\n{DEAL}") == [f"game.mnl:2:7: {said}"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "extension"),
+    [
+        ("extension=121,151", [121, 151]),
+        ("extension=121,151,181", [121, 151, 181]),
+        ("extension=121", [121]),
+        ("extension=", []),
+    ],
+)
+def test_extension_reads_as_a_list_of_targets(typed: str, extension: list[int]) -> None:
+    """``extension=121,151`` two extensions, ``extension=121`` one, ``extension=`` none."""
+    assert read(f"{HEAD}rules {typed}\n{DEAL}").match.rules.extension == extension  # type: ignore[union-attr]
