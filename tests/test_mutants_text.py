@@ -392,3 +392,15 @@ def test_a_rule_value_is_a_number_up_to_nine_digits_and_a_list_only_of_numbers(t
 def test_extension_reads_as_a_list_of_targets(typed: str, extension: list[int]) -> None:
     """``extension=121,151`` two extensions, ``extension=121`` one, ``extension=`` none."""
     assert read(f"{HEAD}rules {typed}\n{DEAL}").match.rules.extension == extension  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("extension", "7: expected NAME=VALUE such as target=121 or cafe.en_face=true, found 'extension'"),
+        ("target=121 cafe.en_face=maybe", '18: expected true or false, found a text "maybe"'),
+        ("cafe.en_face=true target=abc", '25: expected a whole number, found a text "abc"'),
+    ],
+)
+def test_a_bad_rule_is_named_at_its_own_name_value_pair(typed: str, said: str) -> None:
+    assert problems(f"{HEAD}rules {typed}\n{DEAL}") == [f"game.mnl:2:{said}"]
