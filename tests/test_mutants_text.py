@@ -1,0 +1,406 @@
+"""The text notation ``.mnl``: the behaviours that mutation testing of ``record/text.py``
+(``make mutate MODULE=manillen_replay/record/text.py``) showed no other test defended: what each
+typed line means, and the line, column and words a bad line or a card the replay refuses gets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from manillen_replay.engine import replay_entry
+from manillen_replay.errors import InvalidRecordError
+from manillen_replay.record import Record, loads_text
+from manillen_replay.record.io import entries_of
+
+NOTATION = Path(__file__).resolve().parent.parent / "data" / "notation"
+HEAD = "seats Anna Bert Carla Dirk\n"
+SCORED = HEAD + "deal 1 dealer Dirk score Anna 6\n"
+TURNED = (NOTATION / "house-trump-turned-card.mnl").read_text(encoding="utf-8")
+THREE = (NOTATION / "variant-three.mnl").read_text(encoding="utf-8")
+TWO_OPEN = (NOTATION / "variant-two-open.mnl").read_text(encoding="utf-8")
+
+
+def problems(text: str) -> list[str]:
+    """The problems of a text as `manillen validate` prints them: file, line, column, words."""
+    found: list[str] = []
+    for entry in entries_of(text.encode(), "game.mnl", "mnl"):
+        try:
+            replay_entry(entry)
+        except InvalidRecordError as error:
+            found += [problem.describe() for problem in error.problems]
+    return found
+
+
+def read(text: str) -> Record:
+    (record,) = loads_text(text)
+    return record
+
+
+def line_of(text: str, start: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith(start))
+
+
+# --------------------------------------------------------------------------- penalties
+
+
+@pytest.mark.parametrize(
+    ("typed", "penalty"),
+    [
+        (
+            "penalty Bert&Dirk 30 looked at the cards",
+            {"team": 1, "points": 30, "reason": "looked at the cards"},
+        ),
+        ("penalty Carla", {"team": 0}),
+        ("penalty Anna 30", {"team": 0, "points": 30}),
+        ('penalty Anna "30"', {"team": 0, "reason": "30"}),
+        ('penalty Dirk ""', {"team": 1, "reason": ""}),
+        ('penalty Dirk 5 "shown # early"', {"team": 1, "points": 5, "reason": "shown # early"}),
+        ("penalty Dirk 5 shown # a comment", {"team": 1, "points": 5, "reason": "shown"}),
+    ],
+)
+def test_a_penalty_line_reads_its_team_points_and_reason(typed: str, penalty: dict[str, object]) -> None:
+    """A number after the team is the points, a quoted one is the reason; an empty quoted reason
+    is kept as written, and nothing after the team means neither."""
+    (read_penalty,) = read(f"{SCORED}  {typed}\n").deals[0].penalties  # type: ignore[misc]
+    assert msgspec.to_builtins(read_penalty) == penalty
+
+
+def test_penalty_points_out_of_range_are_placed_at_the_points_in_their_deal() -> None:
+    text = (
+        SCORED + "  penalty Bert 3\ndeal 2 score Bert 12\n  penalty Bert 3 late\n  penalty Anna 99999 late\n"
+    )
+    assert problems(text) == ["game.mnl:6:16: 99999 is out of range (maximum 30720)"]
+
+
+# --------------------------------------------------------------------------- reading errors
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (SCORED + "  penalty\n", "3:10: expected 'penalty TEAM [POINTS] [reason]'"),
+        (
+            SCORED + "  penalty Eva 30\n",
+            "3:11: unknown player 'Eva' as a team: expected one of Anna, Bert, Carla, Dirk (the seats line)",
+        ),
+        (
+            SCORED + "  penalty Anna 9999999999\n",
+            "3:16: 9999999999... is too large: a number has at most 9 digits",
+        ),
+        (SCORED + "  penalty Anna&Bert\n", "3:11: 'Anna&Bert' are not on one team in this deal"),
+        (
+            TURNED.replace("turned JH", "turned"),
+            f"{line_of(TURNED, 'turned')}:3: expected one card after 'turned', such as turned KD",
+        ),
+        (
+            TURNED.replace("turned JH", "turned JH AS"),
+            f"{line_of(TURNED, 'turned')}:3: expected one card after 'turned', such as turned KD",
+        ),
+        (
+            TWO_OPEN.replace("table Anna:", "table Eva:"),
+            "9:9: unknown player 'Eva' as the table's owner: expected one of Anna, Bert (the seats line)",
+        ),
+        (TWO_OPEN.replace("table Anna:", "table Anna Bert:"), "9:14: expected 'table NAME: cards'"),
+        (
+            TWO_OPEN.replace("  table Anna: 7S/10S QS/KD 8H/7D 7C/10D\n", "  table\n"),
+            "9:8: expected 'table NAME: cards'",
+        ),
+    ],
+)
+def test_a_bad_line_is_named_with_its_line_column_and_words(text: str, said: str) -> None:
+    assert problems(text)[0] == f"game.mnl:{said}"
+
+
+# --------------------------------------------------------------------------- the replay's problems, placed
+
+
+def test_a_turned_card_the_dealer_does_not_hold_is_placed_at_the_card() -> None:
+    text = TURNED.replace("turned JH", "turned AS")
+    assert problems(text) == [
+        f"game.mnl:{line_of(text, 'turned')}:10: the turned card AS is not in Carla's hand"
+    ]
+    assert read(TURNED).deals[0].turned == "JH"
+
+
+@pytest.mark.parametrize(
+    ("discards", "said"),
+    [
+        ("discards JH JH", "15: 'JH' was dealt twice (also at /deals/0/discards/0)"),
+        ("discards JH 7H", "15: '7H' was dealt twice (also at /deals/0/hands/2/1)"),
+        ("discards JH", "3: 'three' lays 2 cards aside; the record gives 1"),
+    ],
+)
+def test_the_cards_laid_aside_are_placed_at_the_card_or_at_the_line(discards: str, said: str) -> None:
+    text = THREE.replace("discards JH 7D", discards)
+    assert problems(text) == [f"game.mnl:{line_of(text, 'discards')}:{said}"]
+    assert read(THREE).deals[0].discards == ["JH", "7D"]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (("  table Bert: QD/8D AS/JD 9C/AH 8S/QH\n", ""), "9:3: Bert has 4 table piles, the record 0"),
+        (
+            ("table Anna: 7S/10S QS/KD 8H/7D 7C/10D", "table Anna: 7S/10S QS/KD 8H/7D"),
+            "9:9: Anna has 4 table piles, the record 3",
+        ),
+        (("7C/10D", "7C/9H"), "9:37: '9H' was dealt twice (also at /deals/0/hands/0/0)"),
+        (("7C/10D", "9H/10D"), "9:34: '9H' was dealt twice (also at /deals/0/hands/0/0)"),
+        (
+            ("table Bert: QD/8D", "table Bert: QD/9H"),
+            "10:18: '9H' was dealt twice (also at /deals/0/hands/0/0)",
+        ),
+        (
+            ("move Bert trick 13 play 2", "move Bert trick 3 play 2"),
+            "11:3: Bert can move a card only from a 3rd pile of two to an emptied 4th place",
+        ),
+    ],
+)
+def test_the_table_piles_and_moves_of_a_two_player_game_are_placed(
+    change: tuple[str, str], said: str
+) -> None:
+    """A table's problem at its owner's name, a pile's card at the card (face down, or face up after
+    the slash), a wrong move at its line."""
+    assert problems(TWO_OPEN.replace(*change)) == [f"game.mnl:{said}"]
+
+
+# --------------------------------------------------------------------------- table moves
+
+
+@pytest.mark.parametrize(
+    ("typed", "move"),
+    [
+        ("move Bert trick 13 play 2", {"seat": 1, "trick": 13, "play": 2}),
+        ("move anna TRICK 4", {"seat": 0, "trick": 4}),
+        ("move Bert trick 13 PLAY 1", {"seat": 1, "trick": 13, "play": 1}),
+    ],
+)
+def test_a_move_line_reads_the_player_the_trick_and_the_play(typed: str, move: dict[str, int]) -> None:
+    """``move NAME trick T [play P]``: the play is optional, the words in any case."""
+    text = TWO_OPEN.replace("move Bert trick 13 play 2", typed)
+    (read_move,) = loads_text(text)[0].deals[0].table_moves  # type: ignore[misc]
+    assert msgspec.to_builtins(read_move) == move
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("move Bert 13 2", "7: expected 'move NAME trick T' or 'move NAME trick T play P'"),
+        ("move Bert trick", "7: expected 'move NAME trick T' or 'move NAME trick T play P'"),
+        (
+            "move Eva trick 13",
+            "8: unknown player 'Eva' as the player who moves: expected one of Anna, Bert (the seats line)",
+        ),
+        ("move Bert trick x", "19: expected the trick number (counted from 1)"),
+        ("move Bert trick 0", "19: expected the trick number (counted from 1)"),
+        ("move Bert trick 13 play", "26: expected the play number (counted from 1)"),
+        ("move Bert trick 13 play two", "27: expected the play number (counted from 1)"),
+        ("move Bert trick 13 at 2", "22: expected 'play P' or the end of the line"),
+    ],
+)
+def test_a_bad_move_line_is_named_with_its_column_and_words(typed: str, said: str) -> None:
+    text = TWO_OPEN.replace("move Bert trick 13 play 2", typed)
+    assert problems(text)[0] == f"game.mnl:11:{said}"
+
+
+# --------------------------------------------------------------------------- notes and variations
+
+VARIATION = (
+    (Path(__file__).resolve().parent.parent / "docs" / "notation.md")
+    .read_text(encoding="utf-8")
+    .split("### A variation")[1]
+    .split("```mnl\n")[1]
+    .split("```")[0]
+)
+"""docs/notation.md's example of a comment with a variation (trick 7, play 1)."""
+VARIATION_CARDS = "line 10H 8S KD 8H AH KS AS AC"
+
+
+@pytest.mark.parametrize(
+    ("typed", "note"),
+    [
+        ("note coach: general", {"author": "coach", "text": "general"}),
+        (
+            "note TRICK 2 Play 3 coach [good, vetten]: Nice.",
+            {"trick": 2, "play": 3, "author": "coach", "tags": ["good", "vetten"], "text": "Nice."},
+        ),
+        ("note trick 2 KH: x", {"trick": 2, "author": "KH", "text": "x"}),
+        (
+            'note coach [a, "b, c", d]: see [x]',
+            {"author": "coach", "tags": ["a", "b, c", "d"], "text": "see [x]"},
+        ),
+        (
+            "note trick 7 play 1 line 10H 8S kd coach: three cards",
+            {"trick": 7, "play": 1, "line": ["10H", "8S", "KD"], "author": "coach", "text": "three cards"},
+        ),
+        (
+            "note trick 7 play 1 line 10H coach: one card",
+            {"trick": 7, "play": 1, "line": ["10H"], "author": "coach", "text": "one card"},
+        ),
+    ],
+)
+def test_a_note_line_reads_its_trick_play_variation_author_tags_and_text(
+    typed: str, note: dict[str, object]
+) -> None:
+    (read_note,) = read(f"{SCORED}  {typed}\n").deals[0].annotations  # type: ignore[misc]
+    assert msgspec.to_builtins(read_note) == note
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("note trick 2: x", "3:15: expected the author of the note before ':'"),
+        ("note trick coach: x", "3:14: expected the trick number (counted from 1)"),
+        ("note trick 2 play x coach: y", "3:21: expected the play number (counted from 1)"),
+        ("note coach text", "3:18: expected 'note [trick T [play P]] AUTHOR [tags]: text'"),
+        ("note trick 17 coach: x", "3:3: 17 is out of range (maximum 16)"),
+    ],
+)
+def test_a_bad_note_line_is_named_with_its_column_and_words(typed: str, said: str) -> None:
+    assert problems(f"{SCORED}  {typed}\n")[0] == f"game.mnl:{said}"
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            ("note trick 7 play 1 line", "note trick 7 line"),
+            "16: a variation starts at a play: give its trick and play",
+        ),
+        (
+            ("note trick 7 play 1 line", "note line"),
+            "8: a variation starts at a play: give its trick and play",
+        ),
+        ((VARIATION_CARDS, VARIATION_CARDS + " 7S"), "53: the deal is over before card 9 of the variation"),
+        (
+            (VARIATION_CARDS, VARIATION_CARDS[:-5] + "AC AS"),
+            "47: Dirk does not hold AC at card 7 of the variation",
+        ),
+    ],
+)
+def test_a_variation_the_replay_refuses_is_placed_at_its_word_or_its_card(
+    change: tuple[str, str], said: str
+) -> None:
+    assert problems(VARIATION) == []
+    text = VARIATION.replace(*change)
+    assert problems(text) == [f"game.mnl:{line_of(text, 'note')}:{said}"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ('note coach [a"b, "c]: x', "3:20: this quoted tag has no closing quote"),
+        # the brackets are the ones after the author, whatever the author or the text hold
+        ('note "a[b" [p"q, "r]: z', "3:20: this quoted tag has no closing quote"),
+        ('note coach [a"b, "c]: see [x]', "3:20: this quoted tag has no closing quote"),
+        ("note coach good]: x", "3:14: expected tags in brackets such as [good, vetten] before ':'"),
+        ("note coach [good: x", "3:14: expected tags in brackets such as [good, vetten] before ':'"),
+    ],
+)
+def test_a_notes_tags_outside_brackets_or_unclosed_are_named_at_their_column(typed: str, said: str) -> None:
+    assert problems(f"{SCORED}  {typed}\n") == [f"game.mnl:{said}"]
+
+
+# --------------------------------------------------------------------------- hands, scores, tricks
+
+SEED = (NOTATION / "seed-trick.mnl").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (("  hand Anna: AC 10C KC JC 8C 7C QD JS\n", "  hand\n"), "8:7: expected 'hand NAME: cards'"),
+        (
+            ("hand Anna:", "hand Eva:"),
+            "8:8: unknown player 'Eva' as the hand's owner: "
+            "expected one of Anna, Bert, Carla, Dirk (the seats line)",
+        ),
+        (("hand Bert:", "hand Anna:"), "9:8: Anna's hand is given twice"),
+        ((" QD JS\n", " JS\n"), "8:8: Anna's hand has 7 cards; each seat is dealt 8"),
+        (("AC 10C KC", "AC 10C QC"), "9:14: 'QC' was dealt twice (also at /deals/0/hands/0/2)"),
+    ],
+)
+def test_a_bad_hand_line_or_hand_is_named_at_its_owner_or_card(change: tuple[str, str], said: str) -> None:
+    assert problems(SEED.replace(*change))[0] == f"game.mnl:{said}"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (SCORED + "  score Anna 6 more\n", "3:16: nothing may follow the score but a # comment"),
+        (
+            HEAD + "deal 1 dealer Dirk\n  score\n",
+            "3:8: expected 'score TEAM POINTS' (TEAM as Anna&Carla or one name) or 'score 30-30'",
+        ),
+        (SCORED + "  trump H\n", "3:3: 'trump' belongs on the deal line or before the first deal"),
+        (SCORED + "  Dealer Anna\n", "3:3: 'Dealer' belongs on the deal line or before the first deal"),
+        (
+            SCORED + "  foo\n",
+            "3:3: expected a trick (its cards in the order played) or one of "
+            "hand, table, discards, turned, move, score, penalty, note, found 'foo'",
+        ),
+    ],
+)
+def test_a_line_after_the_deal_that_is_no_trick_is_named(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+def test_a_score_line_after_the_tricks_reads_as_the_deals_score() -> None:
+    text = HEAD + "deal 1 dealer Dirk\n  score bert 12  # the sheet\n"
+    score = read(text).deals[0].recorded_score
+    assert msgspec.to_builtins(score) == {"team": 1, "points": 12}
+
+
+# --------------------------------------------------------------------------- rules
+
+DEAL = "deal 1 dealer Dirk score Anna 6\n"
+
+
+@pytest.mark.parametrize("none", ["none", "null", "NULL", "None"])
+def test_a_rule_set_to_none_or_null_in_any_case_reads_as_no_value(none: str) -> None:
+    rules = read(f"{HEAD}rules max_multiplier={none} target=61\n{DEAL}").match.rules
+    assert (rules.max_multiplier, rules.target) == (None, 61)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("target=123456789", "123456789 is out of range (maximum 10000)"),
+        ("target=1234567890", 'expected a whole number, found a text "1234567890"'),
+        ("extension=121,abc", 'expected a list, found a text "121,abc"'),
+        ("extension=121,123456789", "123456789 is out of range (maximum 10000)"),
+        ("target==121", 'expected a whole number, found a text "=121"'),
+        ("=121", "expected NAME=VALUE such as target=121 or cafe.en_face=true, found '=121'"),
+        ("target=", "expected NAME=VALUE such as target=121 or cafe.en_face=true, found 'target='"),
+    ],
+)
+def test_a_rule_value_is_a_number_up_to_nine_digits_and_a_list_only_of_numbers(typed: str, said: str) -> None:
+    assert problems(f"{HEAD}rules {typed}\n{DEAL}") == [f"game.mnl:2:7: {said}"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "extension"),
+    [
+        ("extension=121,151", [121, 151]),
+        ("extension=121,151,181", [121, 151, 181]),
+        ("extension=121", [121]),
+        ("extension=", []),
+    ],
+)
+def test_extension_reads_as_a_list_of_targets(typed: str, extension: list[int]) -> None:
+    """``extension=121,151`` two extensions, ``extension=121`` one, ``extension=`` none."""
+    assert read(f"{HEAD}rules {typed}\n{DEAL}").match.rules.extension == extension  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("extension", "7: expected NAME=VALUE such as target=121 or cafe.en_face=true, found 'extension'"),
+        ("target=121 cafe.en_face=maybe", '18: expected true or false, found a text "maybe"'),
+        ("cafe.en_face=true target=abc", '25: expected a whole number, found a text "abc"'),
+    ],
+)
+def test_a_bad_rule_is_named_at_its_own_name_value_pair(typed: str, said: str) -> None:
+    assert problems(f"{HEAD}rules {typed}\n{DEAL}") == [f"game.mnl:2:{said}"]
