@@ -368,7 +368,6 @@ def test_a_rule_set_to_none_or_null_in_any_case_reads_as_no_value(none: str) -> 
     ("typed", "said"),
     [
         ("target=123456789", "123456789 is out of range (maximum 10000)"),
-        ("target=1234567890", 'expected a whole number, found a text "1234567890"'),
         ("extension=121,abc", 'expected a list, found a text "121,abc"'),
         ("extension=121,123456789", "123456789 is out of range (maximum 10000)"),
         ("target==121", 'expected a whole number, found a text "=121"'),
@@ -378,6 +377,12 @@ def test_a_rule_set_to_none_or_null_in_any_case_reads_as_no_value(none: str) -> 
 )
 def test_a_rule_value_is_a_number_up_to_nine_digits_and_a_list_only_of_numbers(typed: str, said: str) -> None:
     assert problems(f"{HEAD}rules {typed}\n{DEAL}") == [f"game.mnl:2:7: {said}"]
+
+
+def test_a_rule_value_of_ten_digits_is_refused_at_the_number() -> None:
+    assert problems(f"{HEAD}rules target=1234567890\n{DEAL}") == [
+        "game.mnl:2:14: 1234567890... is too large: a number has at most 9 digits"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -274,6 +274,13 @@ HEAD = "seats Anna Bert Carla Dirk\n"
         (HEAD + "deal 1 dealer Dirk trump H\n  table Anna: 7S-10S\n", 3, 15, "expected a pile"),
         (HEAD + "deal 1 dealer Dirk trump H\n  move Anna 3\n", 3, 7, "expected 'move NAME trick T'"),
         ("", 1, 1, "the text is empty"),
+        (
+            HEAD + "rules target=1234567890\n",
+            2,
+            14,
+            "1234567890... is too large: a number has at most 9 digits",
+        ),
+        (HEAD + "rules extension=121,99999999999\n", 2, 21, "is too large: a number has at most 9 digits"),
         (HEAD + "deal 1 dealer Dirk score Anna " + "9" * 12 + "\n", 2, 31, "is too large"),
         (HEAD + "deal 1 dealer Dirk score Anna " + "9" * 5000 + "\n", 2, 31, "5,000 digits"),
         ("seats A B\ndeal 1 dealer A trump H\n hand A: AC\n hand B: KC\n", 2, 1, "seat 2's hand"),

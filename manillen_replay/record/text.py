@@ -398,6 +398,12 @@ class _Parser:
                     token.column,
                     f"expected NAME=VALUE such as target=121 or cafe.en_face=true, found {token.text!r}",
                 )
+            for part in text.split(","):
+                if part.isdigit() and len(part) > _DIGITS:
+                    column = token.column + len(name) + 1 + text.index(part)
+                    raise line.error(
+                        column, f"{part[:12]}... is too large: a number has at most {_DIGITS} digits"
+                    )
             value = _option_value(text)
             if name == "extension":  # a list, as written: "extension=" none, "extension=121" one
                 value = [] if not text else [value] if isinstance(value, int) else value
@@ -804,15 +810,18 @@ def _tags(line: _Line, text: str, column: int) -> list[str]:
 
 
 def _option_value(text: str) -> Any:
-    """A rule option's value as typed: true/false, none, a whole number, numbers with commas, or text."""
+    """A rule option's value as typed: true/false, none, a whole number, numbers with commas, or text.
+
+    Numbers longer than ``_DIGITS`` were refused at their column before this reads them.
+    """
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
     if lowered in ("none", "null"):
         return None
-    if text.isdigit() and len(text) <= _DIGITS:
+    if text.isdigit():
         return int(text)
-    if "," in text and all(part.isdigit() and len(part) <= _DIGITS for part in text.split(",")):
+    if "," in text and all(part.isdigit() for part in text.split(",")):
         return [int(part) for part in text.split(",")]
     return text
 
