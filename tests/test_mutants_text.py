@@ -127,8 +127,8 @@ def test_a_turned_card_the_dealer_does_not_hold_is_placed_at_the_card() -> None:
 @pytest.mark.parametrize(
     ("discards", "said"),
     [
-        ("discards JH JH", "15: 'JH' was dealt twice (also at /deals/0/discards/0)"),
-        ("discards JH 7H", "15: '7H' was dealt twice (also at /deals/0/hands/2/1)"),
+        ("discards JH JH", "15: 'JH' was dealt twice (also at line 10, column 12)"),
+        ("discards JH 7H", "15: '7H' was dealt twice (also at line 9, column 18)"),
         ("discards JH", "3: 'three' lays 2 cards aside; the record gives 1"),
     ],
 )
@@ -146,11 +146,11 @@ def test_the_cards_laid_aside_are_placed_at_the_card_or_at_the_line(discards: st
             ("table Anna: 7S/10S QS/KD 8H/7D 7C/10D", "table Anna: 7S/10S QS/KD 8H/7D"),
             "9:9: Anna has 4 table piles, the record 3",
         ),
-        (("7C/10D", "7C/9H"), "9:37: '9H' was dealt twice (also at /deals/0/hands/0/0)"),
-        (("7C/10D", "9H/10D"), "9:34: '9H' was dealt twice (also at /deals/0/hands/0/0)"),
+        (("7C/10D", "7C/9H"), "9:37: '9H' was dealt twice (also at line 7, column 14)"),
+        (("7C/10D", "9H/10D"), "9:34: '9H' was dealt twice (also at line 7, column 14)"),
         (
             ("table Bert: QD/8D", "table Bert: QD/9H"),
-            "10:18: '9H' was dealt twice (also at /deals/0/hands/0/0)",
+            "10:18: '9H' was dealt twice (also at line 7, column 14)",
         ),
         (
             ("move Bert trick 13 play 2", "move Bert trick 3 play 2"),
@@ -319,7 +319,7 @@ SEED = (NOTATION / "seed-trick.mnl").read_text(encoding="utf-8")
         ),
         (("hand Bert:", "hand Anna:"), "9:8: Anna's hand is given twice"),
         ((" QD JS\n", " JS\n"), "8:8: Anna's hand has 7 cards; each seat is dealt 8"),
-        (("AC 10C KC", "AC 10C QC"), "9:14: 'QC' was dealt twice (also at /deals/0/hands/0/2)"),
+        (("AC 10C KC", "AC 10C QC"), "9:14: 'QC' was dealt twice (also at line 8, column 21)"),
     ],
 )
 def test_a_bad_hand_line_or_hand_is_named_at_its_owner_or_card(change: tuple[str, str], said: str) -> None:

@@ -293,6 +293,17 @@ def test_every_reading_error_names_line_column_and_what_was_expected(text, line,
     assert problem.describe().startswith(f"game.mnl:{line}:{column}: ")
 
 
+def test_a_card_dealt_twice_names_the_other_copy_by_line_and_column():
+    lines = (NOTATION / "illegal-plays.mnl").read_text().splitlines()
+    first = next(n for n, text in enumerate(lines) if text.startswith("  hand Anna:"))
+    assert lines[first + 1].startswith("  hand Bert: 10H ")
+    lines[first + 1] = lines[first + 1].replace("10H", "QS", 1)
+    problem = _the_problem("\n".join(lines) + "\n")
+    queen = lines[first].index("QS") + 1
+    assert (problem.line, problem.column) == (first + 2, lines[first + 1].index("QS") + 1)
+    assert problem.message == f"'QS' was dealt twice (also at line {first + 1}, column {queen})"
+
+
 def test_a_card_in_the_wrong_hand_says_who_leads_the_trick_and_why():
     text = (NOTATION / "seed-trick.mnl").read_text().replace("  10C 9C KS 7D\n", "  KS 7D 10C 9C\n")
     line = text.splitlines().index("  KS 7D 10C 9C") + 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,6 +101,11 @@ def parse_match(text: str, *, first_line: int = 1, source: str | None = None) ->
     return record
 
 
+_OTHER_PLACE = re.compile(r"\(also at (/[^)\s]*)\)")
+"""A message's second place, such as where a card dealt twice was first dealt: a JSON pointer
+that a match typed as text would rather see as a line and column."""
+
+
 @dataclass
 class ParsedMatch:
     """A match read from text, and where each part of it stands in the text."""
@@ -116,9 +122,15 @@ class ParsedMatch:
         if isinstance(problem, NotationError):
             return problem
         line, column = self._place(problem.pointer)
+        message = _OTHER_PLACE.sub(lambda found: self._in_text(found), problem.message)
         return NotationError(
-            problem.message, problem.pointer, self.source, line, column, hint=self._hint(problem.pointer)
+            message, problem.pointer, self.source, line, column, hint=self._hint(problem.pointer)
         )
+
+    def _in_text(self, found: re.Match[str]) -> str:
+        """A second place a message names, as a JSON pointer, told as the text's line and column."""
+        line, column = self._place(found.group(1))
+        return f"(also at line {line}, column {column})"
 
     def _place(self, pointer: str) -> tuple[int, int]:
         while pointer:
