@@ -5,7 +5,10 @@ other test defended. Each picture is parsed as XML and read back, as in tests/te
 from __future__ import annotations
 
 import itertools
+import math
 import re
+from collections.abc import Sequence
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -602,3 +605,454 @@ def test_a_series_tooltips_given_by_the_caller_replace_the_default_ones() -> Non
         )
     )
     assert [tip for *_, tip in points_of(root)] == ["first deal", "second deal"]
+
+
+# --------------------------------------------------------------------------- what a reader sees of the layout
+# The tests below check the properties a reader sees, on charts of every kind and size the report
+# and the dashboard draw: every text inside the picture, no two texts on top of each other, no text
+# of the frame (title, legend, axis numbers and titles, labels under the plot) over the plot, bars
+# as long as their values on the axis drawn. A text's box is estimated as the module lays it out:
+# each character 0.54 of the font size wide, 0.8 of it above the baseline and 0.25 below.
+
+_ASCENT, _DESCENT = 0.8, 0.25
+
+
+class Box:
+    """A text's (or a shape's) box on the picture."""
+
+    def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, *, slanted: bool = False):
+        self.text, self.x0, self.y0, self.x1, self.y1, self.slanted = text, x0, y0, x1, y1, slanted
+
+    def meets(self, other: Box, margin: float = 0.0) -> bool:
+        return (
+            self.x0 < other.x1 - margin
+            and other.x0 < self.x1 - margin
+            and self.y0 < other.y1 - margin
+            and other.y0 < self.y1 - margin
+        )
+
+    def __repr__(self) -> str:
+        return f"{self.text!r} ({self.x0:.1f} {self.y0:.1f} {self.x1:.1f} {self.y1:.1f})"
+
+
+def text_boxes(root: ElementTree.Element) -> list[Box]:
+    """Every text's box: upright texts by their anchor, slanted ones (-45 degrees, anchored at their
+    end) and the turned axis title (-90 degrees) by their turned extent."""
+    base = float(root.get("font-size") or svg.FONT)
+    boxes = []
+    for element in root.iter(f"{SVG}text"):
+        text = "".join(element.itertext())
+        size = float(element.get("font-size") or base)
+        wide = len(text) * size * svg._CHAR
+        anchor = element.get("text-anchor") or "start"
+        turned = re.fullmatch(
+            r"translate\(([-\d.]+) ([-\d.]+)\) rotate\((-?\d+)\)", element.get("transform") or ""
+        )
+        if turned:
+            x, y, angle = float(turned[1]), float(turned[2]), int(turned[3])
+            if angle == -90:  # the value axis's title, read bottom to top, centred
+                boxes.append(Box(text, x - size * _ASCENT, y - wide / 2, x + size * _DESCENT, y + wide / 2))
+            else:
+                assert angle == -45 and anchor == "end"
+                reach = wide * math.sqrt(0.5)
+                boxes.append(
+                    Box(
+                        text,
+                        x - reach - size * 0.6,
+                        y - size * 0.6,
+                        x + size * 0.3,
+                        y + reach + size * 0.3,
+                        slanted=True,
+                    )
+                )
+            continue
+        x, y = float(element.get("x", 0)), float(element.get("y", 0))
+        start = x - wide / 2 if anchor == "middle" else x - wide if anchor == "end" else x
+        boxes.append(Box(text, start, y - size * _ASCENT, start + wide, y + size * _DESCENT))
+    return boxes
+
+
+def view_of(root: ElementTree.Element) -> tuple[float, float]:
+    _, _, width, height = (float(v) for v in (root.get("viewBox") or "").split())
+    return width, height
+
+
+def plot_of(root: ElementTree.Element) -> Box:
+    """The plot: the grid lines' extent (horizontal lines of the value axis)."""
+    lines = [
+        ln for ln in root.iter(f"{SVG}line") if ln.get("y1") == ln.get("y2") and "stroke-opacity" in ln.attrib
+    ]
+    xs = [float(ln.get("x1", 0)) for ln in lines] + [float(ln.get("x2", 0)) for ln in lines]
+    ys = [float(ln.get("y1", 0)) for ln in lines]
+    return Box("plot", min(xs), min(ys), max(xs), max(ys))
+
+
+def ticks_of(root: ElementTree.Element) -> list[tuple[float, float]]:
+    """The value axis: each grid line's height and the number written at its left."""
+    out = []
+    texts = [
+        (float(t.get("y", 0)), "".join(t.itertext()), t.get("text-anchor")) for t in root.iter(f"{SVG}text")
+    ]
+    for line in root.iter(f"{SVG}line"):
+        if line.get("y1") != line.get("y2") or "stroke-opacity" not in line.attrib:
+            continue
+        y = float(line.get("y1", 0))
+        (label,) = [
+            text for ty, text, anchor in texts if anchor == "end" and ty == pytest.approx(y + 4, abs=0.06)
+        ]
+        out.append((y, float(label.replace(svg.MINUS, "-").replace(",", "."))))
+    return out
+
+
+def assert_reads_clearly(
+    picture: str, inside: Sequence[str] = (), *, frame: bool = True
+) -> ElementTree.Element:
+    """Every text inside the picture, no two upright texts over each other, and (``frame``) none
+    but the ``inside`` ones (the numbers over bars) over the plot; slanted labels start under it."""
+    root = parse(picture)
+    width, height = view_of(root)
+    boxes = text_boxes(root)
+    for box in boxes:
+        assert box.x0 >= -0.01 and box.x1 <= width + 0.01 and box.y0 >= -0.01 and box.y1 <= height + 0.01, box
+    upright = [box for box in boxes if not box.slanted]
+    for one, other in itertools.combinations(upright, 2):
+        assert not one.meets(other, margin=0.01), (one, other)
+    if frame:
+        plot = plot_of(root)
+        for box in upright:
+            if box.text not in inside:
+                assert not box.meets(plot, margin=0.5), (box, plot)
+        for element in root.iter(f"{SVG}text"):
+            turned = re.fullmatch(
+                r"translate\(([-\d.]+) ([-\d.]+)\) rotate\(-45\)", element.get("transform") or ""
+            )
+            if turned:
+                assert float(turned[2]) >= plot.y1 + 2, element.text  # starts under the plot
+    return root
+
+
+STEPS_LONG = [
+    svg.Step("what the cards were worth", 40.0, total=True),
+    svg.Step("given away by my own play", -5.5),
+    svg.Step("given away by my partner", -3.0),
+    svg.Step("won back from the opponents", 7.5),
+    svg.Step("illegal cards", -2.0),
+    svg.Step("points taken", 37.0, total=True),
+]
+
+
+PLAYERS = ["Anna", "Bert", "Carla", "Dirk", "Els", "Frans", "Gust"]
+EVENINGS = [f"2026-{1 + n % 12:02d}-{1 + n:02d} Het Hof, Brugge" for n in range(14)]
+
+
+def _accuracy_chart(width: int) -> str:
+    """Five players' accuracy evening by evening: long (slanted) labels, a legend of two rows."""
+    marks = ["dot", "diamond", "cross", "ring", "dot"]
+    series = [
+        svg.Series(
+            name, f"#0000{i}0", [float(i + n % 5) - 2.5 for n in range(14)], marker=mark, line=i % 2 == 0
+        )
+        for i, (name, mark) in enumerate(zip(PLAYERS[:5], marks, strict=True))
+    ]
+    return svg.line_chart(
+        series, EVENINGS, title="Accuracy evening by evening", x_title="evening", y_title="accuracy",
+        width=width, decimal=",",
+    )  # fmt: skip
+
+
+def _line_charts() -> list[tuple[str, tuple[str, ...]]]:
+    deals = [str(n) for n in range(0, 42)]
+    team = [float(n * 2.5) for n in range(42)]
+    other = [float(n * 2.4 - 7) if n % 9 else None for n in range(42)]
+    return [
+        (
+            svg.line_chart(
+                [svg.Series("Anna & Carla", "#1f77b4", team), svg.Series("Bert & Dirk", "#d62728", other)],
+                deals,
+                title="Score deal by deal",
+                x_title="deal",
+                y_title="points",
+                width=width,
+                height=height,
+            ),
+            (),
+        )  # fmt: skip
+        for width, height in ((640, 260), (340, 220))
+    ] + [(_accuracy_chart(640), ())]
+
+
+def _bar_charts() -> list[tuple[str, tuple[str, ...]]]:
+    won = ["4", "7.5", "2", "9", "3", "1", "5"]
+    grouped = [
+        (
+            svg.bar_chart(
+                PLAYERS,
+                [
+                    svg.Bars("won", svg.GAIN, [4.0, 7.5, 2.0, 9.0, 3.0, 1.0, 5.0], labels=won),
+                    svg.Bars("lost", svg.LOSS, [-3.0, -1.5, -6.0, -2.0, 0.0, -4.0, -1.0]),
+                ],
+                title="Points with each partner",
+                y_title="points",
+                x_title="partner",
+                note="the number over a bar: deals",
+                width=width,
+            ),
+            tuple(won),
+        )  # fmt: skip
+        for width in (640, 340)
+    ]
+    everyone = [svg.Bars(name, f"#00{i}0{i}0", [1.0 + i, -2.0, 3.0]) for i, name in enumerate(PLAYERS)]
+    return grouped + [
+        (svg.bar_chart(["m1", "m2", "m3"], everyone, title="Points per match", x_title="match", width=340), ()),
+        (
+            svg.bar_chart(
+                ["dealer", "not dealer"],
+                [svg.Bars("", "#1f77b4", [12.0, -4.0], labels=["12 deals", "4 deals"])],
+                title="Dealing", y_title="points", width=640,
+            ),
+            ("12 deals", "4 deals"),
+        ),
+        (
+            svg.bar_chart(
+                PLAYERS[:5], [svg.Bars(n, f"#00{i}000", [float(i - 2), 2.0, -1.0, 3.0, 1.5]) for i, n in enumerate(PLAYERS[:4])],
+                stacked=True, title="Stacked", y_title="points", x_title="who",
+                lines=[svg.Series("average", "#000000", [0.5, 1.0, None, 2.0, 0.0])], width=480,
+            ),
+            (),
+        ),
+    ]  # fmt: skip
+
+
+def _waterfalls() -> list[tuple[str, tuple[str, ...]]]:
+    values = tuple(svg.number(s.value, signed=not s.total, decimal=d) for s in STEPS_LONG for d in ".,")
+    return [
+        (
+            svg.waterfall(
+                STEPS_LONG,
+                title="Anna: where the points came from",
+                width=width,
+                y_title=y_title,
+                decimal=decimal,
+            ),
+            values,
+        )  # fmt: skip
+        for width, y_title, decimal in (
+            (640, "", "."),
+            (640, "card points", ","),
+            (520, "", "."),
+            (400, "", "."),
+        )
+    ]
+
+
+@pytest.mark.parametrize(("picture", "inside"), [*_line_charts(), *_bar_charts(), *_waterfalls()])
+def test_every_chart_reads_clearly_every_text_in_the_picture_and_none_over_another(
+    picture: str, inside: tuple[str, ...]
+) -> None:
+    root = assert_reads_clearly(picture, inside)
+    only_drawing(root)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="open: _frame lays the legend out before slanted labels move the plot right"
+)
+def test_a_legend_stays_inside_a_phones_chart_with_slanted_labels() -> None:
+    """Found by the test above: at a phone's width, slanted labels push the plot's left edge to the
+    right after the legend's rows were fitted to the old width, so the last entry runs off the
+    picture (its name cut off)."""
+    assert_reads_clearly(_accuracy_chart(340))
+
+
+@pytest.mark.parametrize("width", [340, 300, 420])
+def test_the_phones_waterfall_reads_clearly_a_row_a_step(width: int) -> None:
+    """The narrow waterfall: every text inside the picture, none over another or over a bar, the
+    title over the axis numbers, each row's label over its own bar."""
+    picture = svg.waterfall_rows(
+        STEPS_LONG, title="Carla: where the points came from tonight at Het Hof", width=width
+    )
+    root = assert_reads_clearly(picture, frame=False)
+    bars = [Box("bar", x, y, x + w, y + h) for x, y, w, h, _ in bars_of(root)]
+    for box in text_boxes(root):
+        for bar in bars:
+            assert not box.meets(bar, margin=0.01), (box, bar)
+    # the grid's lines run from above the first bar to below the last, starting under the numbers
+    numbers = [b for b in text_boxes(root) if re.fullmatch(r"−?\d+", b.text) and b.y1 < bars[0].y0]
+    for line in root.iter(f"{SVG}line"):
+        y1, y2 = float(line.get("y1", 0)), float(line.get("y2", 0))
+        assert max(b.y1 for b in numbers) <= y1 <= min(bar.y0 for bar in bars)
+        assert max(bar.y1 for bar in bars) <= y2 <= view_of(root)[1]
+
+
+def _value_scale(root: ElementTree.Element, *, across: bool) -> list[tuple[float, float]]:
+    """The axis as drawn: each grid line's position and the value written at it."""
+    if not across:
+        return ticks_of(root)
+    texts = {
+        (float(t.get("x", 0)), "".join(t.itertext()))
+        for t in root.iter(f"{SVG}text")
+        if t.get("text-anchor") == "middle"
+    }
+    out = []
+    for line in root.iter(f"{SVG}line"):
+        x = float(line.get("x1", 0))
+        (label,) = [text for tx, text in texts if tx == pytest.approx(x, abs=0.06)]
+        out.append((x, float(label.replace(svg.MINUS, "-").replace(",", "."))))
+    return out
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        STEPS_LONG,
+        [svg.Step("start", -12.0, total=True), svg.Step("up", 30.0), svg.Step("end", 18.0, total=True)],
+    ],
+)
+def test_a_waterfalls_bars_are_as_long_as_their_values_on_the_axis_drawn(steps: list[svg.Step]) -> None:
+    """Read against its own axis (the grid's positions and their numbers), each bar runs from where
+    the running total was to where it went; the axis covers every value and no more than one step
+    beyond; its zero line is the stronger one."""
+    spans = svg.waterfall_spans(steps)
+    values = [v for span in spans for v in span]
+    for picture, across in (
+        (svg.waterfall(steps, title="w"), False),
+        (svg.waterfall_rows(steps, title="w"), True),
+    ):
+        root = parse(picture)
+        scale = _value_scale(root, across=across)
+        (p0, v0), (p1, v1) = scale[0], scale[-1]
+
+        def at(value: float) -> float:
+            return p0 + (p1 - p0) * (value - v0) / (v1 - v0)
+
+        positions = sorted(v for _, v in scale)
+        step = positions[1] - positions[0]
+        assert (
+            positions[0] <= min(values) < positions[0] + step
+            and positions[-1] - step < max(values) <= positions[-1]
+        )
+        assert all(b - a == pytest.approx(step) for a, b in itertools.pairwise(positions))
+        for (x, y, w, h, _), (start, end) in zip(bars_of(root), spans, strict=True):
+            low, high = sorted((at(start), at(end)))
+            if across:
+                assert x == pytest.approx(low, abs=0.11) and x + w == pytest.approx(
+                    max(high, low + 1), abs=0.15
+                )
+            else:
+                assert y == pytest.approx(low, abs=0.11) and y + h == pytest.approx(
+                    max(high, low + 1), abs=0.15
+                )
+        strong = [ln for ln in root.iter(f"{SVG}line") if ln.get("stroke-opacity") == "0.45"]
+        assert len(strong) == 1
+        zero = float(strong[0].get("x1" if across else "y1", 0))
+        assert zero == pytest.approx(at(0.0), abs=0.06)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda: svg.line_chart(
+            [svg.Series("nobody", "#000000", [None, None])], ["1", "2"], title="t", x_title="deal"
+        ),
+        lambda: svg.line_chart([], [], title="t", x_title="deal"),
+        lambda: svg.bar_chart([], [], title="t"),
+        lambda: svg.waterfall([], title="t"),
+        lambda: svg.waterfall_rows([], title="t"),
+    ],
+)
+def test_a_chart_with_no_values_still_draws_its_frame_at_zero(draw: Any) -> None:
+    """A chart with nothing to show (a player without a costed deal): the frame with an axis
+    through zero, no bar and no point, rather than an error."""
+    root = parse(draw())
+    assert not bars_of(root) and not points_of(root)
+    assert "0" in texts_of(root)
+
+
+def _legend_tops(picture: str) -> list[float]:
+    root = parse(picture)
+    rows = sorted({float(t.get("y", 0)) for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend"
+                   for t in g.iter(f"{SVG}text")})  # fmt: skip
+    return [*rows, plot_of(root).y0]
+
+
+def test_a_legend_takes_as_few_rows_as_fit_and_no_room_without_entries() -> None:
+    """Entries share a row while they fit (a new row only for the one that would run past the
+    edge); each row takes one line's height over the plot, and a chart without a legend keeps no
+    empty band for one."""
+    two = [svg.Bars("won", svg.GAIN, [1.0, 2.0]), svg.Bars("lost", svg.LOSS, [-1.0, -2.0])]
+    nameless = [svg.Bars("", svg.GAIN, [1.0, 2.0]), svg.Bars("", svg.LOSS, [-1.0, -2.0])]
+    one_row = _legend_tops(svg.bar_chart(["a", "b"], two, title="t", width=640))
+    none = _legend_tops(svg.bar_chart(["a", "b"], nameless, title="t", width=640))
+    assert len(one_row) == 2 and len(none) == 1  # one row of two entries; no row
+    assert one_row[-1] - none[-1] == pytest.approx(16)  # the plot moves down by the row's height only
+    many = [svg.Bars(name, "#000000", [1.0, 2.0]) for name in PLAYERS]
+    tops = _legend_tops(svg.bar_chart(["a", "b"], many, title="t", width=340))
+    assert len(tops) - 1 >= 2 and tops[-1] - none[-1] == pytest.approx((len(tops) - 1) * 16)
+    root = parse(svg.bar_chart(["a", "b"], many, title="t", width=340))
+    room = view_of(root)[0] - 12 - plot_of(root).x0
+    by_row: dict[float, list[str]] = {}
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") == "chart-legend":
+            text = group.find(f"{SVG}text")
+            assert text is not None
+            by_row.setdefault(float(text.get("y", 0)), []).append(text.text or "")
+    rows = [by_row[y] for y in sorted(by_row)]
+
+    def wide(names: list[str]) -> float:
+        return sum(18 + svg._width_of(n) + 14 for n in names)
+
+    for row, following in itertools.pairwise(rows):
+        assert wide(row) <= room < wide([*row, following[0]])  # the next row's first would not fit
+
+
+def _x_texts(picture: str) -> list[tuple[float, str, bool]]:
+    """The labels under the plot: x (the anchor), text, slanted."""
+    root = parse(picture)
+    bottom = plot_of(root).y1
+    out = []
+    for t in root.iter(f"{SVG}text"):
+        turned = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\) rotate\(-45\)", t.get("transform") or "")
+        if turned:
+            out.append((float(turned[1]), t.text or "", True))
+        elif t.get("text-anchor") == "middle" and bottom < float(t.get("y", 0)) < bottom + svg.FONT + 4:
+            out.append((float(t.get("x", 0)), t.text or "", False))
+    return out
+
+
+def test_labels_under_a_chart_short_ones_upright_longer_slanted_cut_at_22_characters() -> None:
+    """Labels of up to five characters (deal numbers) stay upright and are thinned when crowded;
+    longer ones (names, dates) are slanted rather than dropped, each written, and one over 22
+    characters is cut to 21 and an ellipsis."""
+    values = [svg.Bars("", "#000000", [1.0] * 16)]
+    short = _x_texts(svg.bar_chart([f"{n:05d}" for n in range(16)], values, title="t", width=340))
+    assert not any(slanted for *_, slanted in short) and 1 < len(short) < 16
+    names = [f"Player{n:02d}" for n in range(16)]  # 8 characters: slanted, every one
+    drawn = _x_texts(svg.bar_chart(names, values, title="t", width=640))
+    assert [text for _, text, slanted in drawn if slanted] == names
+    exact, longer = "x" * 22, "y" * 23
+    drawn = _x_texts(
+        svg.bar_chart([exact, longer, "z" * 40], [svg.Bars("", "#000000", [1.0] * 3)], title="t", width=200)
+    )
+    assert [text for _, text, _ in drawn] == [exact, "y" * 21 + "…", "z" * 21 + "…"]
+
+
+def test_slanted_labels_are_thinned_just_enough_to_stay_a_line_apart() -> None:
+    """Crowded slanted labels: every n-th, n the fewest that keeps consecutive written labels about
+    a line and a half of text apart along the axis (a line of capitals across the slant) — never
+    on top of each other, and none dropped that had room."""
+    labels = [f"2026-01-{n:02d} Het Hof" for n in range(1, 31)]
+    drawn = _x_texts(
+        svg.line_chart(
+            [svg.Series("A", "#000000", [1.0] * 30)], labels, title="t", x_title="evening", width=340
+        )
+    )
+    xs = [x for x, _, slanted in drawn if slanted]
+    gaps = [b - a for a, b in itertools.pairwise(xs)]
+    spacing = min(gaps[:-1])
+    assert spacing * math.sqrt(0.5) >= svg.FONT * _ASCENT  # a line of capitals apart across the slant
+    # one fewer in between would have been too close: the gap is the smallest whole number of slots
+    root = parse(
+        svg.line_chart([svg.Series("A", "#000000", [1.0] * 30)], labels, title="t", x_title="e", width=340)
+    )
+    points = [x for x, *_ in points_of(root)]
+    slot = points[1] - points[0]
+    assert spacing - slot < svg.FONT * 1.5
