@@ -145,7 +145,7 @@ def _findings(match_id: str, costs: pl.DataFrame, match: MatchResult) -> pl.Data
                 better=cost["best"],
                 points=float(cost["dd_cost"]),
                 explanation=f"{cost['card']} scores -{cost['view_cost']} on average <here>",
-                explanation_nl=f"{cost['card']} scoort gemiddeld -{cost['view_cost']} <hier>",
+                explanation_nl=f"{cost['card']} scoort gemiddeld -{str(cost['view_cost']).replace('.', ',')} <hier>",
             )  # fmt: skip
         )
     return pl.DataFrame(rows)
@@ -801,10 +801,16 @@ def test_header_names_the_match_the_teams_and_the_score(archive: Path) -> None:
     assert f"<b>Score {last['match_score_0']}-{last['match_score_1']}: not finished</b>" in everyone
     base = gathered(archive, lang="nl")
     done = dataclasses.replace(
-        base, finished=True, winner=1, final_score=(80, 101), date="2026-03-14", venue="Het <Hof>", event=None
+        base,
+        finished=True,
+        winner=1,
+        final_score=(80, 101),
+        date="2026-03-14",
+        venue="Het <Hof>",
+        event="Beker",
     )
     html = render(done)
-    assert '<p class="meta">2026-03-14 · Het &lt;Hof&gt;</p>' in html
+    assert '<p class="meta">2026-03-14 · Het &lt;Hof&gt; · Beker</p>' in html
     assert "<b>Eindstand 80-101: gewonnen door Bert &amp; Dirk</b>" in html and '<html lang="nl">' in html
     draw = render(dataclasses.replace(done, winner=None, final_score=(101, 101), lang="en"))
     assert "<b>Final score 101-101: a draw</b>" in draw
@@ -925,3 +931,129 @@ def test_a_decisions_contract_and_the_puzzle_like_hidden_hands(archive: Path) ->
         dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(muil,)),))
     )
     assert '<p class="contract">Contract: muil</p>' in html
+
+
+def test_the_page_is_a_phones_page_its_sections_in_reading_order(archive: Path) -> None:
+    html = report(archive)
+    assert html.startswith(
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>'
+    )
+    assert html.endswith("</main></body></html>\n")
+    order = [
+        "<header>",
+        'id="review"',
+        'id="score"',
+        'id="players"',
+        'id="deals"',
+        'id="puzzles"',
+        "<footer>",
+    ]
+    places = [html.index(part) for part in order]
+    assert places == sorted(places)
+    assert "Each player&#x27;s costliest decisions, ranked by what they cost" in html
+
+
+def test_players_without_figures_get_dashes_or_no_ledger_row(archive: Path) -> None:
+    """A player with no chosen card has no accuracy (a dash, no percent sign); a player without
+    ledger figures has no row in the ledger; with nobody's, no ledger table at all."""
+    base = gathered(archive)
+    players = (
+        dataclasses.replace(base.players[0], accuracy=None, cards_chosen=0, ledger=None),
+        *base.players[1:],
+    )
+    html = render(dataclasses.replace(base, players=players))
+    first = table(html, "accuracy")[0]
+    assert (first["Player"], first["Accuracy"], first["Cards chosen"]) == ("Anna", "–", "0")
+    assert [row["Player"] for row in table(html, "ledger")] == ["Carla", "Bert", "Dirk"]
+    assert "Anna: where the points came from" not in html and "Anna: mistakes" not in html
+    nobody = tuple(dataclasses.replace(p, ledger=None) for p in base.players)
+    html = render(dataclasses.replace(base, players=nobody))
+    assert 'id="ledger"' not in html and "<h2>The cards and the decisions</h2>" in html
+    assert 'class="chart-wide"' in html  # the score chart stays
+
+
+def test_a_report_without_costs_says_how_to_get_them_and_shows_the_plain_deal_list(archive: Path) -> None:
+    base = gathered(archive)
+    html = render(dataclasses.replace(base, costed=False, reviews=()))
+    assert '<section id="players"><p class="note">The solver has not costed this match yet: run' in html
+    assert "manillen analyze --depth solver" in html and 'id="review"' not in html
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", html[html.index('id="deal-list"') :])
+    assert heads == ["Deal", "Dealer", "Contract", "Card points", "Deal score", "Match score"]
+    assert '<tr class="comment"><td colspan="6">' in html
+    assert "the luck in card points" not in html
+
+
+def test_dutch_charts_write_decimal_commas_on_their_axes(archive: Path) -> None:
+    """Small figures give axes of halves and quarters: in Dutch their ticks, like every figure of
+    the page, have a decimal comma (the footer's version number aside)."""
+    base = gathered(archive, SLOPPY, "Bert", "nl")
+    small = {"cards": 2, "given_away": 1, "partner_given_away": 0, "won_back": 1, "illegal": -1, "points": 1,
+             "mistakes": 0.5, "partner_mistakes": 1.25, "opponent_mistakes": 2.5, "luck": -0.5, "calls": None}  # fmt: skip
+    deals = tuple(dataclasses.replace(d, match_score=(i, 2 * i)) for i, d in enumerate(base.deals, start=1))
+    players = tuple(dataclasses.replace(p, ledger=small) for p in base.players)
+    html = render(dataclasses.replace(base, players=players, deals=deals))
+    visible = re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", "", html, flags=re.S)).replace(
+        __version__, ""
+    )
+    assert not re.search(r"\d\.\d", visible)
+    assert re.search(r">\d+,\d+</text>", html)  # an axis tick with a comma
+    assert "Bert: fouten 0,5 (partner 1,2, tegenstanders 2,5); geluk −0,5." in html
+
+
+def test_a_decisions_words_each_part_only_when_there_is_one(archive: Path) -> None:
+    """Without better cards no "Better" line, with two both named; without a reason no
+    explanation; a better line on the real cards says so, and without the played card's line a dash."""
+    base = gathered(archive, player=LINE_PLAYER)
+    lined = next(d for d in base.decisions if d.line is not None)
+    two = dataclasses.replace(lined, better=(Card.parse("9H"), Card.parse("8H")), explanation="")
+    assert lined.line is not None
+    real = dataclasses.replace(lined.line, layout="real", taken_played=None)
+    html = render(
+        dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(two,)),))
+    )
+    article = html[html.index('<article class="decision"') :]
+    assert "Better: 9 or 8." in text_of(article[: article.index("</ul>")])
+    assert 'class="explanation"' not in article
+    assert f'data-player="{LINE_PLAYER}"' in article[: article.index(">")]
+    bare = dataclasses.replace(lined, better=(), line=real)
+    html = render(
+        dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(bare,)),))
+    )
+    article = html[html.index('<article class="decision"') :]
+    items = re.findall(r"<li[^>]*>(.*?)</li>", article)
+    assert len(items) == 2 and text_of(items[0]).startswith("Cost: ")
+    assert text_of(items[1]).startswith("Better line, on the real cards, every hand known: ")
+    assert text_of(items[1]).endswith(f"against – after {lined.card.rank.text}.")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("call", "kind", "said"),
+    [("klop", "knock_choice", "klop (knock) call"), (None, "muil_missed", "muil_missed")],
+)
+def test_a_call_decision_is_titled_by_its_call(archive: Path, call: str | None, kind: str, said: str) -> None:
+    base = gathered(archive)
+    decision = next(d for d in base.decisions if d.trick is None)
+    other = dataclasses.replace(decision, call=call, kind=kind)
+    html = render(
+        dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(other,)),))
+    )
+    article = html[html.index('<article class="decision"') :]
+    assert f'data-call="{call or kind}"' in article
+    assert (
+        text_of(article[article.index("<h3>") : article.index("</h3>")])
+        == f"1. Deal {decision.deal}: {decision.player}'s {said}"
+    )
+
+
+def test_a_hidden_hand_says_how_many_cards_it_holds(archive: Path) -> None:
+    decision = next(d for d in gathered(archive).decisions if d.trick is not None)
+    hidden = dataclasses.replace(decision, held=(8, 7, 6, 5))
+    html = table_html(hidden, "nl")
+    hands = re.findall(
+        r'data-seat="(\d)"><div class="name">.*?</div><div class="hand">(.*?)</div></div>', html
+    )
+    counts = {seat: re.findall(r'<span class="hidden">(\d) kaarten</span>', hand) for seat, hand in hands}
+    assert counts == {str(s): [] if s == decision.seat else [str(hidden.held[s])] for s in range(4)}
+    mover = html[html.index(" mover") :]
+    assert '<span class="hidden">' not in mover[: mover.index("</div></div>")]
