@@ -30,6 +30,7 @@ import pytest
 import manillen_replay
 from manillen_replay import __version__
 from manillen_replay.analysis.ledger import FORMULA_VERSION
+from manillen_replay.analysis.puzzles import evening_puzzles, make_puzzles
 from manillen_replay.cards import Card
 from manillen_replay.engine import DealKind, MatchResult, decode_and_replay
 from manillen_replay.record import Entry, MatchInfo, Record, dumps
@@ -100,18 +101,39 @@ def _costs(match_id: str, match: MatchResult) -> tuple[pl.DataFrame, pl.DataFram
                 legal=legal,
                 forced=False,
                 view_error=0.0,
-            )  # fmt: skip
+            )
         )
         if legal:
             given[deal.number, seat % 2] = given.get((deal.number, seat % 2), 0) + dd
         values += [
-            dict(match_id=match_id, deal=deal.number, trick=trick, play=play, card=str(other),
-                 hindsight=0, view=10.0),
-            dict(match_id=match_id, deal=deal.number, trick=trick, play=play, card=str(card),
-                 hindsight=0, view=10.0 - view),
-            dict(match_id=match_id, deal=deal.number, trick=trick, play=play, card=str(worst),
-                 hindsight=0, view=0.0),
-        ]  # fmt: skip
+            dict(
+                match_id=match_id,
+                deal=deal.number,
+                trick=trick,
+                play=play,
+                card=str(other),
+                hindsight=0,
+                view=10.0,
+            ),
+            dict(
+                match_id=match_id,
+                deal=deal.number,
+                trick=trick,
+                play=play,
+                card=str(card),
+                hindsight=0,
+                view=10.0 - view,
+            ),
+            dict(
+                match_id=match_id,
+                deal=deal.number,
+                trick=trick,
+                play=play,
+                card=str(worst),
+                hindsight=0,
+                view=0.0,
+            ),
+        ]
     # the first lead's value: the leader's team's cards, so that the points are the cards less what
     # the team gave away plus what the other gave back (less the illegal term in a sloppy deal)
     for deal in match.deals:
@@ -145,8 +167,8 @@ def _findings(match_id: str, costs: pl.DataFrame, match: MatchResult) -> pl.Data
                 better=cost["best"],
                 points=float(cost["dd_cost"]),
                 explanation=f"{cost['card']} scores -{cost['view_cost']} on average <here>",
-                explanation_nl=f"{cost['card']} scoort gemiddeld -{str(cost['view_cost']).replace('.', ',')} <hier>",
-            )  # fmt: skip
+                explanation_nl=f"{cost['card']} scoort gemiddeld -{dutch(cost['view_cost'])} <hier>",
+            )
         )
     return pl.DataFrame(rows)
 
@@ -172,13 +194,24 @@ def _call(match_id: str, match: MatchResult) -> tuple[pl.DataFrame, pl.DataFrame
                 loss_error=0.0,
                 options=None,
             )
-        ]  # fmt: skip
+        ]
     )
     finding = dict(
-        match_id=match_id, deal=deal.number, trick=None, play=None, seat=seat, player=player,
-        kind="trump_choice", category="strategy", severity="blunder", card=None, better=None,
-        points=CALL_LOSS, explanation="Hearts scored -4 more than clubs", explanation_nl="Harten: -4 beter",
-    )  # fmt: skip
+        match_id=match_id,
+        deal=deal.number,
+        trick=None,
+        play=None,
+        seat=seat,
+        player=player,
+        kind="trump_choice",
+        category="strategy",
+        severity="blunder",
+        card=None,
+        better=None,
+        points=CALL_LOSS,
+        explanation="Hearts scored -4 more than clubs",
+        explanation_nl="Harten: -4 beter",
+    )
     return calls, pl.DataFrame([finding])
 
 
@@ -215,7 +248,7 @@ def _line(match_id: str, costs: pl.DataFrame, match: MatchResult, player: str) -
                     trick_points=3 * trick,
                     team_points=taken,
                     layouts=LINE_LAYOUTS,
-                )  # fmt: skip
+                )
             )
     return pl.DataFrame(rows)
 
@@ -250,8 +283,16 @@ def _build(path: Path) -> None:
         # on the costliest card of the first player: the play, its trick, and a variation
         top = store.biggest_mistakes([LEGAL], player="Anna", top=5).filter(pl.col("trick").is_not_null())
         deal, trick, play = top.row(0)[1:4]
-        store.add_annotation(LEGAL, deal, trick, play, "coach", "Keep the manille.", ["tempo", "trumps"],
-                             ["QH", "KH", "7S", "8S", "9S", "AS"])  # fmt: skip
+        store.add_annotation(
+            LEGAL,
+            deal,
+            trick,
+            play,
+            "coach",
+            "Keep the manille.",
+            ["tempo", "trumps"],
+            ["QH", "KH", "7S", "8S", "9S", "AS"],
+        )
         store.add_annotation(LEGAL, deal, trick, None, "Anna", "This trick & the next.")
 
 
@@ -285,19 +326,48 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+_PREPARED: dict[tuple[Path, str, str | None, str], Report] = {}
+
+
+def prepared(path: Path, match_id: str = LEGAL, player: str | None = None, lang: str = "en") -> Report:
+    """What ``make_report`` gathers before it renders (the archive's rows, the replay, the
+    puzzles), gathered once: the tests render it again each time, the part under test."""
+    key = (path, match_id, player, lang)
+    if key not in _PREPARED:
+        with Store(path, read_only=True) as store:
+            gathered_ = gather(
+                ReportTables(**store.report_rows(match_id, top=REVIEW_TOP)), player=player, lang=lang
+            )
+            puzzles = make_puzzles(
+                store.puzzle_rows(match_id=match_id, player=gathered_.player), player=gathered_.player
+            )
+        _PREPARED[key] = dataclasses.replace(gathered_, puzzles=tuple(evening_puzzles(puzzles)))
+    return _PREPARED[key]
+
+
 def report(path: Path, match_id: str = LEGAL, player: str | None = None, lang: str = "en") -> str:
-    with Store(path, read_only=True) as store:
-        return make_report(store, match_id, player=player, lang=lang)
+    return render(prepared(path, match_id, player, lang))
 
 
 def gathered(path: Path, match_id: str = LEGAL, player: str | None = None, lang: str = "en") -> Report:
-    with Store(path, read_only=True) as store:
-        return gather(ReportTables(**store.report_rows(match_id, top=REVIEW_TOP)), player=player, lang=lang)
+    return prepared(path, match_id, player, lang)
+
+
+def test_the_page_is_the_one_manillen_report_makes(archive: Path) -> None:
+    with Store(archive, read_only=True) as store:
+        for match_id, player, lang in ((LEGAL, None, "en"), (SLOPPY, "Bert", "nl")):
+            assert make_report(store, match_id, player=player, lang=lang) == report(
+                archive, match_id, player, lang
+            )
 
 
 def rows_of(path: Path, sql: str, *params: Any) -> list[dict[str, Any]]:
     with Store(path, read_only=True) as store:
         return list(store.query(sql, list(params)).iter_rows(named=True))
+
+
+def dutch(value: float) -> str:
+    return str(value).replace(".", ",")
 
 
 def shown(value: float | None, *, signed: bool = False, decimal: str = ".") -> str:
@@ -317,6 +387,7 @@ def table(html: str, name: str) -> list[dict[str, str]]:
     heads = [unescape(h) for h in re.findall(r"<th(?: [^>]*)?>(.*?)</th>", part)]
     out = []
     for row in re.findall(r"<tr( data-[^>]*)?>(.*?)</tr>", part[part.index("<tbody>") :]):
+        assert re.fullmatch(r"(<td[^>]*>.*?</td>)+", row[1]), row[1]  # nothing but cells in a row
         cells = re.findall(r"<td([^>]*)>(.*?)</td>", row[1])
         if len(cells) == 1 and "colspan" in cells[0][0]:
             continue
@@ -341,10 +412,22 @@ def cell_html(html: str, name: str, key: str, label: str) -> str:
 # --------------------------------------------------------------------------- the ledger
 
 
-STEPS_EN = ("the cards", "own decisions", "partner's decisions", "opponents' decisions", "illegal cards",
-            "points taken")  # fmt: skip
-STEPS_NL = ("de kaarten", "eigen beslissingen", "beslissingen partner", "beslissingen tegenstanders",
-            "onreglementaire kaarten", "genomen punten")  # fmt: skip
+STEPS_EN = (
+    "the cards",
+    "own decisions",
+    "partner's decisions",
+    "opponents' decisions",
+    "illegal cards",
+    "points taken",
+)
+STEPS_NL = (
+    "de kaarten",
+    "eigen beslissingen",
+    "beslissingen partner",
+    "beslissingen tegenstanders",
+    "onreglementaire kaarten",
+    "genomen punten",
+)
 
 
 @pytest.mark.parametrize(("match_id", "player", "lang"), [(LEGAL, None, "en"), (SLOPPY, "Bert", "nl")])
@@ -385,7 +468,8 @@ def test_the_ledger_shows_each_players_figures_and_they_add_up(
             f"{shown(figures['opponent_mistakes'], decimal=decimal)}); geluk "
             f"{shown(figures['luck'], signed=True, decimal=decimal)}."
             if lang == "nl"
-            else f"{name}: mistakes {shown(figures['mistakes'])} (partner {shown(figures['partner_mistakes'])}, "
+            else f"{name}: mistakes {shown(figures['mistakes'])} "
+            f"(partner {shown(figures['partner_mistakes'])}, "
             f"opponents {shown(figures['opponent_mistakes'])}); luck {shown(figures['luck'], signed=True)}."
         )
         assert f'<p class="note">{escape(line)}</p>' in html
@@ -410,7 +494,7 @@ def test_the_ledger_charts_sit_after_the_table_one_pair_a_player(archive: Path) 
     ledger_end = section.index("</table>", section.index('id="ledger"'))
     for name in ("Anna", "Carla", "Bert", "Dirk"):
         title = escape(f"{name}: where the points came from")
-        wide = section.index(f'<div class="chart-wide">', section.index(title) - 400)
+        wide = section.index('<div class="chart-wide">', section.index(title) - 400)
         assert wide > ledger_end
         narrow = section.index('<div class="chart-narrow">', wide)
         assert title in section[narrow : section.index("</div>", narrow)]
@@ -426,7 +510,10 @@ def test_the_callers_ledger_names_what_the_calls_gave_away(archive: Path) -> Non
     }
     callers = [name for name, row in ledger.items() if row["calls"]]
     assert len(callers) == 1
-    line = f"Calls (trump, muil, klop) gave away {shown(CALL_LOSS)} scoresheet points on average, by the call review."
+    line = (
+        f"Calls (trump, muil, klop) gave away {shown(CALL_LOSS)} scoresheet points on average, "
+        "by the call review."
+    )
     assert html.count(escape(line)) == 1
     after = html.index(escape(f"{callers[0]}: mistakes"))
     assert html.index(escape(line)) > after
@@ -528,8 +615,8 @@ def test_a_deal_comment_follows_its_row_across_the_whole_table(archive: Path) ->
     comment = html.index(escape(DEAL_COMMENT))
     assert row < comment < html.index('<tr data-deal="3">')
     assert (
-        '<tr class="comment"><td colspan="9"><blockquote class="comment" data-deal="2"><b>coach</b> (deal 2): '
-        in html
+        '<tr class="comment"><td colspan="9"><blockquote class="comment" data-deal="2">'
+        "<b>coach</b> (deal 2): " in html
     )
     assert "<before>" not in html
 
@@ -561,6 +648,8 @@ def test_deal_rows_of_every_kind(archive: Path) -> None:
     assert rows["9"]["Deal score"] == "" and rows["9"]["Dealer"] == "<Zoë>"
     for number in ("4", "5", "7"):
         assert [rows[number][k] for k in ("The cards", "Decisions", "Luck")] == ["–", "–", "–"]
+        for label in ("The cards", "Decisions", "Luck"):  # a dash stands where the figures would
+            assert 'class="num"' in cell_html(html, "deal-list", f'<tr data-deal="{number}">', label)
     assert [rows["6"][k] for k in ("The cards", "Decisions")] == [
         rows["1"][k] for k in ("The cards", "Decisions")
     ]
@@ -642,7 +731,8 @@ def test_the_review_shows_each_players_costliest_decisions_in_the_archives_order
             assert (
                 f"Kost: {cost} kaartpunten"
                 if lang == "nl"
-                else f"Cost: {cost} card points from what you could see ({row['dd_cost']} with every hand known)."
+                else f"Cost: {cost} card points from what you could see "
+                f"({row['dd_cost']} with every hand known)."
             ) in text_of(article)
             better = text_of(article[article.index("<li>", article.index("<li>") + 1) :])
             assert better.startswith(("Beter: " if lang == "nl" else "Better: ") + row["better"][0][:-1])
@@ -740,8 +830,8 @@ def test_comments_sit_in_the_decision_they_are_about(archive: Path) -> None:
     article = html[start : html.index("</article>", start)]
     place = f"deal {comment['deal']}, trick {comment['trick']}"
     assert (
-        f'<blockquote class="comment" data-deal="{comment["deal"]}"><b>coach</b> ({place}, card {comment["play"]}) <span class=\'badge\'>tempo trumps</span>: Keep the manille.'
-        in article
+        f'<blockquote class="comment" data-deal="{comment["deal"]}"><b>coach</b> ({place}, card '
+        f"{comment['play']}) <span class='badge'>tempo trumps</span>: Keep the manille." in article
     )
     assert f"<b>Anna</b> ({place}): This trick &amp; the next." in article
     variation = text_of(article[article.index('<span class="variation">') :])
@@ -759,7 +849,8 @@ def test_the_better_cards_line_in_words(archive: Path) -> None:
     html = report(archive, LEGAL, LINE_PLAYER)
     (line,) = rows_of(
         archive,
-        "SELECT DISTINCT deal, trick, play, first_card FROM finding_lines WHERE match_id = ? AND line = 'better'",
+        "SELECT DISTINCT deal, trick, play, first_card FROM finding_lines "
+        "WHERE match_id = ? AND line = 'better'",
         LEGAL,
     )
     start = html.index(f'data-deal="{line["deal"]}" data-trick="{line["trick"]}" data-play="{line["play"]}"')
@@ -770,7 +861,8 @@ def test_the_better_cards_line_in_words(archive: Path) -> None:
     t = line["trick"]
     assert text.startswith(
         f"Better line, on the layout of the hidden cards closest to the average, of {LINE_LAYOUTS} that "
-        f"{LINE_PLAYER} could not tell from the real one: {line['first_card'][:-1]} instead of {played[:-1]}, "
+        f"{LINE_PLAYER} could not tell from the real one: {line['first_card'][:-1]} "
+        f"instead of {played[:-1]}, "
         f"then best play by all four: trick {t} 7 8 to {names[2]} (3); trick {t + 1} A 10 to {names[3]} (6). "
         f"Bert & Dirk take {LINE_TAKEN} card points from here, against {LINE_TAKEN - 5} after {played[:-1]}."
     )
@@ -820,9 +912,10 @@ def test_footer_names_the_version_the_formulas_and_the_layouts(archive: Path) ->
     html = report(archive)
     footer = text_of(html[html.index("<footer>") :])
     assert footer == (
-        f"Made by manillen-replay {__version__}. Formulas: accuracy-1: card accuracy = 100 × 0.5^(view cost / 5), "
-        f"averaged over the chosen cards; {FORMULA_VERSION}: points = cards − own decisions + opponents' decisions "
-        "(hindsight costs); view costs over 4 layouts of the hidden cards per play. docs/solver.md explains them."
+        f"Made by manillen-replay {__version__}. Formulas: accuracy-1: card accuracy = "
+        "100 × 0.5^(view cost / 5), averaged over the chosen cards; "
+        f"{FORMULA_VERSION}: points = cards − own decisions + opponents' decisions (hindsight costs); "
+        "view costs over 4 layouts of the hidden cards per play. docs/solver.md explains them."
     )
     unknown = render(dataclasses.replace(gathered(archive), samples=None))
     assert "view costs over the stored number of layouts" in unknown
@@ -859,18 +952,60 @@ def test_the_score_chart_follows_the_match_in_the_report_s_team_order(archive: P
 def test_every_class_the_page_uses_is_one_its_stylesheet_or_a_reader_knows(archive: Path) -> None:
     """The classes on the page's elements: each styled by the page's own stylesheet, or one of the
     few that name what an element is for (a test or a script finds it by them)."""
-    named = {"list", "stack", "comment", "variation", "line", "none", "player-review", "call", "name",
-             "final", "teams", "team-names", "card", "played", "better", "chart", "bar", "point",
-             "chart-legend", "puzzle", "answer", "question"}  # fmt: skip
+    named = {
+        "list",
+        "stack",
+        "comment",
+        "variation",
+        "line",
+        "none",
+        "player-review",
+        "call",
+        "name",
+        "final",
+        "teams",
+        "team-names",
+        "card",
+        "played",
+        "better",
+        "chart",
+        "bar",
+        "point",
+        "chart-legend",
+        "puzzle",
+        "answer",
+        "question",
+    }
     for html in (report(archive), report(archive, SLOPPY, "Bert", "nl")):
         style = html[html.index("<style>") : html.index("</style>")]
         styled = set(re.findall(r"\.([a-z][a-z0-9-]*)", style))
         body = html[html.index("<body>") :]
         used = {c for attr in re.findall(r"class=['\"]([^'\"]*)['\"]", body) for c in attr.split()}
         assert used - styled - named == set()
-        for expected in ("scroll", "note", "decision", "table", "seat", "mover", "hand", "trick", "costs",
-                         "explanation", "legend", "contract", "badge", "team0", "team1", "chart-wide",
-                         "chart-narrow", "at-s", "at-w", "at-n", "at-e", "num"):  # fmt: skip
+        for expected in (
+            "scroll",
+            "note",
+            "decision",
+            "table",
+            "seat",
+            "mover",
+            "hand",
+            "trick",
+            "costs",
+            "explanation",
+            "legend",
+            "contract",
+            "badge",
+            "team0",
+            "team1",
+            "chart-wide",
+            "chart-narrow",
+            "at-s",
+            "at-w",
+            "at-n",
+            "at-e",
+            "num",
+        ):
             assert expected in used, expected
 
 
@@ -879,8 +1014,8 @@ def test_every_table_is_labelled_for_a_phone(archive: Path) -> None:
     label; the accuracy table scrolls; figures' columns are right-aligned (``num``)."""
     html = report(archive)
     assert (
-        '<div class="scroll"><table class="list" id="accuracy"><thead><tr><th>Player</th><th class="num">Accuracy</th><th class="num">Cards chosen</th></tr></thead><tbody>'
-        in html
+        '<div class="scroll"><table class="list" id="accuracy"><thead><tr><th>Player</th>'
+        '<th class="num">Accuracy</th><th class="num">Cards chosen</th></tr></thead><tbody>' in html
     )
     assert (
         '<table class="list stack" id="ledger">' in html
@@ -888,9 +1023,16 @@ def test_every_table_is_labelled_for_a_phone(archive: Path) -> None:
     )
     heads = re.findall(r"<th([^>]*)>([^<]*)</th>", html[html.index('id="deal-list"') :])[:9]
     assert [(attrs == ' class="num"', text) for attrs, text in heads] == [
-        (True, "Deal"), (False, "Dealer"), (False, "Contract"), (True, "Card points"), (False, "Deal score"),
-        (True, "Match score"), (True, "The cards"), (True, "Decisions"), (True, "Luck"),
-    ]  # fmt: skip
+        (True, "Deal"),
+        (False, "Dealer"),
+        (False, "Contract"),
+        (True, "Card points"),
+        (False, "Deal score"),
+        (True, "Match score"),
+        (True, "The cards"),
+        (True, "Decisions"),
+        (True, "Luck"),
+    ]
     row = html[html.index('<tr data-deal="1">') : html.index("</tr>", html.index('<tr data-deal="1">'))]
     kinds = re.findall(r'<td( class="[^"]*")? data-label', row)
     assert [bool(k) and "num" in k for k in kinds] == [
@@ -988,8 +1130,19 @@ def test_dutch_charts_write_decimal_commas_on_their_axes(archive: Path) -> None:
     """Small figures give axes of halves and quarters: in Dutch their ticks, like every figure of
     the page, have a decimal comma (the footer's version number aside)."""
     base = gathered(archive, SLOPPY, "Bert", "nl")
-    small = {"cards": 2, "given_away": 1, "partner_given_away": 0, "won_back": 1, "illegal": -1, "points": 1,
-             "mistakes": 0.5, "partner_mistakes": 1.25, "opponent_mistakes": 2.5, "luck": -0.5, "calls": None}  # fmt: skip
+    small = {
+        "cards": 2,
+        "given_away": 1,
+        "partner_given_away": 0,
+        "won_back": 1,
+        "illegal": -1,
+        "points": 1,
+        "mistakes": 0.5,
+        "partner_mistakes": 1.25,
+        "opponent_mistakes": 2.5,
+        "luck": -0.5,
+        "calls": None,
+    }
     deals = tuple(dataclasses.replace(d, match_score=(i, 2 * i)) for i, d in enumerate(base.deals, start=1))
     players = tuple(dataclasses.replace(p, ledger=small) for p in base.players)
     html = render(dataclasses.replace(base, players=players, deals=deals))
@@ -1013,6 +1166,7 @@ def test_a_decisions_words_each_part_only_when_there_is_one(archive: Path) -> No
         dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(two,)),))
     )
     article = html[html.index('<article class="decision"') :]
+    article = article[: article.index("</article>")]
     assert "Better: 9 or 8." in text_of(article[: article.index("</ul>")])
     assert 'class="explanation"' not in article
     assert f'data-player="{LINE_PLAYER}"' in article[: article.index(">")]
@@ -1021,6 +1175,7 @@ def test_a_decisions_words_each_part_only_when_there_is_one(archive: Path) -> No
         dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(bare,)),))
     )
     article = html[html.index('<article class="decision"') :]
+    article = article[: article.index("</article>")]
     items = re.findall(r"<li[^>]*>(.*?)</li>", article)
     assert len(items) == 2 and text_of(items[0]).startswith("Cost: ")
     assert text_of(items[1]).startswith("Better line, on the real cards, every hand known: ")

@@ -755,9 +755,14 @@ def _accuracy_chart(width: int) -> str:
         for i, (name, mark) in enumerate(zip(PLAYERS[:5], marks, strict=True))
     ]
     return svg.line_chart(
-        series, EVENINGS, title="Accuracy evening by evening", x_title="evening", y_title="accuracy",
-        width=width, decimal=",",
-    )  # fmt: skip
+        series,
+        EVENINGS,
+        title="Accuracy evening by evening",
+        x_title="evening",
+        y_title="accuracy",
+        width=width,
+        decimal=",",
+    )
 
 
 def _line_charts() -> list[tuple[str, tuple[str, ...]]]:
@@ -776,7 +781,7 @@ def _line_charts() -> list[tuple[str, tuple[str, ...]]]:
                 height=height,
             ),
             (),
-        )  # fmt: skip
+        )
         for width, height in ((640, 260), (340, 220))
     ] + [(_accuracy_chart(640), ())]
 
@@ -798,29 +803,43 @@ def _bar_charts() -> list[tuple[str, tuple[str, ...]]]:
                 width=width,
             ),
             tuple(won),
-        )  # fmt: skip
+        )
         for width in (640, 340)
     ]
     everyone = [svg.Bars(name, f"#00{i}0{i}0", [1.0 + i, -2.0, 3.0]) for i, name in enumerate(PLAYERS)]
-    return grouped + [
-        (svg.bar_chart(["m1", "m2", "m3"], everyone, title="Points per match", x_title="match", width=340), ()),
+    return [
+        *grouped,
+        (
+            svg.bar_chart(["m1", "m2", "m3"], everyone, title="Points per match", x_title="match", width=340),
+            (),
+        ),
         (
             svg.bar_chart(
                 ["dealer", "not dealer"],
                 [svg.Bars("", "#1f77b4", [12.0, -4.0], labels=["12 deals", "4 deals"])],
-                title="Dealing", y_title="points", width=640,
+                title="Dealing",
+                y_title="points",
+                width=640,
             ),
             ("12 deals", "4 deals"),
         ),
         (
             svg.bar_chart(
-                PLAYERS[:5], [svg.Bars(n, f"#00{i}000", [float(i - 2), 2.0, -1.0, 3.0, 1.5]) for i, n in enumerate(PLAYERS[:4])],
-                stacked=True, title="Stacked", y_title="points", x_title="who",
-                lines=[svg.Series("average", "#000000", [0.5, 1.0, None, 2.0, 0.0])], width=480,
+                PLAYERS[:5],
+                [
+                    svg.Bars(n, f"#00{i}000", [float(i - 2), 2.0, -1.0, 3.0, 1.5])
+                    for i, n in enumerate(PLAYERS[:4])
+                ],
+                stacked=True,
+                title="Stacked",
+                y_title="points",
+                x_title="who",
+                lines=[svg.Series("average", "#000000", [0.5, 1.0, None, 2.0, 0.0])],
+                width=480,
             ),
             (),
         ),
-    ]  # fmt: skip
+    ]
 
 
 def _waterfalls() -> list[tuple[str, tuple[str, ...]]]:
@@ -835,7 +854,7 @@ def _waterfalls() -> list[tuple[str, tuple[str, ...]]]:
                 decimal=decimal,
             ),
             values,
-        )  # fmt: skip
+        )
         for width, y_title, decimal in (
             (640, "", "."),
             (640, "card points", ","),
@@ -921,7 +940,7 @@ def test_a_waterfalls_bars_are_as_long_as_their_values_on_the_axis_drawn(steps: 
         scale = _value_scale(root, across=across)
         (p0, v0), (p1, v1) = scale[0], scale[-1]
 
-        def at(value: float) -> float:
+        def at(value: float, p0: float = p0, p1: float = p1, v0: float = v0, v1: float = v1) -> float:
             return p0 + (p1 - p0) * (value - v0) / (v1 - v0)
 
         positions = sorted(v for _, v in scale)
@@ -969,8 +988,14 @@ def test_a_chart_with_no_values_still_draws_its_frame_at_zero(draw: Any) -> None
 
 def _legend_tops(picture: str) -> list[float]:
     root = parse(picture)
-    rows = sorted({float(t.get("y", 0)) for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend"
-                   for t in g.iter(f"{SVG}text")})  # fmt: skip
+    rows = sorted(
+        {
+            float(t.get("y", 0))
+            for g in root.iter(f"{SVG}g")
+            if g.get("class") == "chart-legend"
+            for t in g.iter(f"{SVG}text")
+        }
+    )
     return [*rows, plot_of(root).y0]
 
 
