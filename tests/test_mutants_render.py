@@ -387,7 +387,7 @@ def table(html: str, name: str) -> list[dict[str, str]]:
     heads = [unescape(h) for h in re.findall(r"<th(?: [^>]*)?>(.*?)</th>", part)]
     out = []
     for row in re.findall(r"<tr( data-[^>]*)?>(.*?)</tr>", part[part.index("<tbody>") :]):
-        assert re.fullmatch(r"(<td[^>]*>.*?</td>)+", row[1]), row[1]  # nothing but cells in a row
+        assert re.fullmatch(r"(<td[^>]*>((?!</?td).)*</td>)+", row[1]), row[1]  # nothing but cells in a row
         cells = re.findall(r"<td([^>]*)>(.*?)</td>", row[1])
         if len(cells) == 1 and "colspan" in cells[0][0]:
             continue
