@@ -36,6 +36,7 @@ from manillen_replay.engine import DealKind, MatchResult, decode_and_replay
 from manillen_replay.record import Entry, MatchInfo, Record, dumps
 from manillen_replay.report import REVIEW_TOP, Report, ReportTables, gather, make_report, render
 from manillen_replay.report.render import table_html
+from manillen_replay.report.words import WORDS
 from manillen_replay.rules import Contract
 from manillen_replay.store import Store
 
@@ -1212,3 +1213,52 @@ def test_a_hidden_hand_says_how_many_cards_it_holds(archive: Path) -> None:
     assert counts == {str(s): [] if s == decision.seat else [str(hidden.held[s])] for s in range(4)}
     mover = html[html.index(" mover") :]
     assert '<span class="hidden">' not in mover[: mover.index("</div></div>")]
+
+
+@pytest.mark.parametrize(
+    ("won_back", "given_away", "illegal", "tone"),
+    [(3, 3, 0, ""), (4, 3, 0, "gain"), (3, 3, -1, "loss"), (2, 1, 0, "gain")],
+)
+def test_the_decisions_cell_is_green_for_a_gain_red_for_a_loss_plain_for_nothing(
+    archive: Path, won_back: int, given_away: int, illegal: int, tone: str
+) -> None:
+    base = gathered(archive)
+    mine = {**base.deals[0].ledger[0], "won_back": won_back, "given_away": given_away, "illegal": illegal}
+    deal = dataclasses.replace(base.deals[0], ledger=(mine, base.deals[0].ledger[1]))
+    html = render(dataclasses.replace(base, deals=(deal,)))
+    cell = cell_html(html, "deal-list", '<tr data-deal="1">', "Decisions")
+    kind = f'class="num {tone}"' if tone else 'class="num"'
+    assert cell.startswith(f'<td {kind} data-label="Decisions">')
+    assert text_of(cell) == shown(won_back - given_away + illegal, signed=True)
+
+
+def test_a_dutch_report_without_costs_says_so_in_dutch(archive: Path) -> None:
+    html = render(dataclasses.replace(gathered(archive, lang="nl"), costed=False, reviews=()))
+    assert "De solver heeft deze partij nog niet berekend: voer `manillen analyze --depth solver` uit" in html
+
+
+@pytest.mark.parametrize(
+    ("match_id", "player", "costed"), [(SLOPPY, "Bert", True), (LEGAL, None, True), (LEGAL, None, False)]
+)
+def test_a_dutch_report_has_no_english_sentence(
+    archive: Path, match_id: str, player: str | None, costed: bool
+) -> None:
+    """Every heading, note, column and sentence of a Dutch report in Dutch: no piece of the
+    report's English words (those that differ from the Dutch) is on the page."""
+    base = gathered(archive, match_id, player, "nl")
+    html = render(base if costed else dataclasses.replace(base, costed=False, reviews=()))
+    page = unescape(re.sub(r"<style>.*?</style>", "", html, flags=re.S))
+    checked = 0
+    for english, dutch in WORDS.values():
+        for piece in re.split(r"\{[a-z_]+\}", english):
+            piece = piece.strip(" .,:;()")
+            if len(piece) >= 10 and piece not in dutch:
+                assert piece not in page, piece
+                checked += 1
+    assert checked > 50
+    for heading in ("Nauwkeurigheid", "Spellen") if costed else ("Spellen",):
+        assert f"<h2>{heading}</h2>" in html
+    if costed:
+        rows = table(html, "accuracy")
+        assert rows and all("%" in row["Nauwkeurigheid"] or row["Nauwkeurigheid"] == "–" for row in rows)
+        assert html.count('<td class="num" data-label="Nauwkeurigheid">') == len(rows)
