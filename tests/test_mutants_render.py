@@ -398,6 +398,14 @@ def table(html: str, name: str) -> list[dict[str, str]]:
     return out
 
 
+def assert_no_loose_text(html: str) -> None:
+    """Nothing but elements between a block's end and the next tag: no stray text a browser would
+    show outside the tables and sections."""
+    body = html[html.index("<body>") :]
+    loose = re.findall(r"</(?:p|div|h2|h3|table|section|ul|article|header|blockquote|tr|td)>([^<]+)<", body)
+    assert [text for text in loose if text.strip()] == []
+
+
 def text_of(html: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", html)).strip()
 
@@ -407,7 +415,7 @@ def cell_html(html: str, name: str, key: str, label: str) -> str:
     start = html.index(f'id="{name}"')
     row = html.index(key, start)
     row_html = html[row : html.index("</tr>", row)]
-    return re.search(rf'<td[^>]*data-label="{re.escape(label)}"[^>]*>.*?</td>', row_html)[0]  # type: ignore[index]
+    return re.search(rf'<td[^>]*data-label="{re.escape(escape(label))}"[^>]*>.*?</td>', row_html)[0]  # type: ignore[index]
 
 
 # --------------------------------------------------------------------------- the ledger
@@ -461,6 +469,10 @@ def test_the_ledger_shows_each_players_figures_and_they_add_up(
             shown(figures["illegal"], signed=True, decimal=decimal),
             shown(figures["points"], decimal=decimal),
         ]
+        for step in steps:  # figures: right-aligned, kept on one line
+            assert cell_html(html, "ledger", f'<tr data-player="{name}">', step).startswith(
+                '<td class="num" '
+            )
         read = [float(row[step].replace(MINUS, "-").replace(",", ".")) for step in steps]
         assert sum(read[:5]) == read[5]  # the cards and the decisions make the points taken
         line = (
@@ -480,6 +492,9 @@ def test_the_ledger_shows_each_players_figures_and_they_add_up(
         assert html.count(escape(chart)) >= 2  # the wide waterfall and the phone's
     if match_id == SLOPPY:
         assert any(ledger[name]["illegal"] for name in names)  # the illegal cards' term is shown
+    start = html.index('id="ledger"')
+    heads = re.findall(r"<th( [^>]*)?>", html[start : html.index("</thead>", start)])
+    assert heads == ["", *[' class="num"'] * 6]
 
 
 def test_the_ledger_charts_sit_after_the_table_one_pair_a_player(archive: Path) -> None:
@@ -498,7 +513,7 @@ def test_the_ledger_charts_sit_after_the_table_one_pair_a_player(archive: Path) 
         wide = section.index('<div class="chart-wide">', section.index(title) - 400)
         assert wide > ledger_end
         narrow = section.index('<div class="chart-narrow">', wide)
-        assert title in section[narrow : section.index("</div>", narrow)]
+        assert title in section[wide:narrow] and title in section[narrow : section.index("</div>", narrow)]
     assert section.count('<div class="chart-wide">') == section.count('<div class="chart-narrow">') == 4
 
 
@@ -1083,6 +1098,8 @@ def test_the_page_is_a_phones_page_its_sections_in_reading_order(archive: Path) 
         '<meta name="viewport" content="width=device-width, initial-scale=1"><title>'
     )
     assert html.endswith("</main></body></html>\n")
+    assert_no_loose_text(html)
+    assert_no_loose_text(report(archive, SLOPPY, "Bert", "nl"))
     order = [
         "<header>",
         'id="review"',
@@ -1246,16 +1263,36 @@ def test_a_dutch_report_has_no_english_sentence(
     """Every heading, note, column and sentence of a Dutch report in Dutch: no piece of the
     report's English words (those that differ from the Dutch) is on the page."""
     base = gathered(archive, match_id, player, "nl")
+    first = base.deals[0]
+    kinds = (
+        dataclasses.replace(first, number=4, kind=DealKind.REDEAL, points=None, scoring_team=None, ledger=()),
+        dataclasses.replace(
+            first, number=5, kind=DealKind.ABANDONED, points=None, scoring_team=None, ledger=()
+        ),
+        dataclasses.replace(first, number=7, kind=DealKind.SCORESHEET, points=None, contract=None, ledger=()),
+    )
+    players = tuple(
+        dataclasses.replace(p, ledger={**p.ledger, "calls": 2.5}) if p.ledger else p for p in base.players
+    )
+    base = dataclasses.replace(base, deals=(*base.deals, *kinds), players=players)
     html = render(base if costed else dataclasses.replace(base, costed=False, reviews=()))
-    page = unescape(re.sub(r"<style>.*?</style>", "", html, flags=re.S))
+    own = re.sub(
+        r"<style>.*?</style>|<blockquote.*?</blockquote>", "", html, flags=re.S
+    )  # (comments: as written)
+    page = unescape(re.sub(r"<[^>]+>", " ", own))
     checked = 0
-    for english, dutch in WORDS.values():
+    every_dutch = " ".join(dutch for _, dutch in WORDS.values())
+    for english, _ in WORDS.values():
         for piece in re.split(r"\{[a-z_]+\}", english):
             piece = piece.strip(" .,:;()")
-            if len(piece) >= 10 and piece not in dutch:
+            if len(piece) >= 4 and piece not in every_dutch:
                 assert piece not in page, piece
                 checked += 1
     assert checked > 50
+    for said in ("herdeling", "afgebroken", "enkel scoreblad", "niet genoteerd"):
+        assert said in page
+    if costed:
+        assert "gaven gemiddeld 2,5 punten op het scoreblad weg" in page
     for heading in ("Nauwkeurigheid", "Spellen") if costed else ("Spellen",):
         assert f"<h2>{heading}</h2>" in html
     if costed:
