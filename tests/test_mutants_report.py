@@ -1072,23 +1072,19 @@ def test_slanted_labels_are_thinned_just_enough_to_stay_a_line_apart() -> None:
     """Crowded slanted labels: every n-th, n the fewest that keeps consecutive written labels about
     a line and a half of text apart along the axis (a line of capitals across the slant) — never
     on top of each other, and none dropped that had room."""
-    labels = [f"2026-01-{n:02d} Het Hof" for n in range(1, 31)]
-    drawn = _x_texts(
-        svg.line_chart(
-            [svg.Series("A", "#000000", [1.0] * 30)], labels, title="t", x_title="evening", width=340
-        )
-    )
-    xs = [x for x, _, slanted in drawn if slanted]
-    gaps = [b - a for a, b in itertools.pairwise(xs)]
-    spacing = min(gaps[:-1])
-    assert spacing * math.sqrt(0.5) >= svg.FONT * _ASCENT  # a line of capitals apart across the slant
-    # one fewer in between would have been too close: the gap is the smallest whole number of slots
-    root = parse(
-        svg.line_chart([svg.Series("A", "#000000", [1.0] * 30)], labels, title="t", x_title="e", width=340)
-    )
-    points = [x for x, *_ in points_of(root)]
-    slot = points[1] - points[0]
-    assert spacing - slot < svg.FONT * 1.5
+    for count, width in itertools.product(range(12, 41, 2), (340, 640)):
+        labels = [f"2026-01-{n:02d} Het Hof" for n in range(1, count + 1)]
+        series = [svg.Series("A", "#000000", [1.0] * count)]
+        picture = svg.line_chart(series, labels, title="t", x_title="evening", width=width)
+        xs = [x for x, _, slanted in _x_texts(picture) if slanted]
+        if len(xs) == count:  # none left out: nothing to thin
+            continue
+        spacing = min(b - a for a, b in itertools.pairwise(xs[:-1]))
+        assert spacing * math.sqrt(0.5) >= svg.FONT * _ASCENT  # a line of capitals apart across the slant
+        # one fewer in between would have been too close: the gap is the smallest whole number of slots
+        points = [x for x, *_ in points_of(parse(picture))]
+        slot = (points[-1] - points[0]) / (count - 1)
+        assert spacing - slot < svg.FONT * 1.5, (count, width)
 
 
 def _bars_apart(root: ElementTree.Element, stacked: bool) -> None:
