@@ -1322,3 +1322,12 @@ def test_the_phones_waterfall_keeps_a_negative_axis_inside() -> None:
         svg.Step("points", -11.0, total=True),
     ]
     assert_reads_clearly(svg.waterfall_rows(steps, title="Anna"), frame=False)
+
+
+def test_a_tick_the_float_sums_leave_a_hair_below_zero_is_written_0() -> None:
+    """An axis from −0.6 in steps of 0.2 reaches −0.6 + 3 × 0.2, a hair below zero: written 0."""
+    root = parse(
+        svg.line_chart([svg.Series("A", "#111111", [-0.6, 0.3])], ["1", "2"], title="S", x_title="d")
+    )
+    ticks = [t.text for t in root.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    assert ticks[:4] == ["−0.6", "−0.4", "−0.2", "0"]
