@@ -1142,6 +1142,10 @@ def test_a_report_without_costs_says_how_to_get_them_and_shows_the_plain_deal_li
     assert heads == ["Deal", "Dealer", "Contract", "Card points", "Deal score", "Match score"]
     assert '<tr class="comment"><td colspan="6">' in html
     assert "the luck in card points" not in html
+    assert_no_loose_text(html)
+    dutch = render(dataclasses.replace(gathered(archive, lang="nl"), costed=False, reviews=()))
+    assert_no_loose_text(dutch)
+    assert "<b>coach</b> (spel 2): " in dutch  # a comment's place in the report's language
 
 
 def test_dutch_charts_write_decimal_commas_on_their_axes(archive: Path) -> None:
