@@ -402,7 +402,9 @@ def assert_no_loose_text(html: str) -> None:
     """Nothing but elements between a block's end and the next tag: no stray text a browser would
     show outside the tables and sections."""
     body = html[html.index("<body>") :]
-    loose = re.findall(r"</(?:p|div|h2|h3|table|section|ul|article|header|blockquote|tr|td)>([^<]+)<", body)
+    loose = re.findall(
+        r"</(?:p|div|h2|h3|table|section|ul|li|article|header|blockquote|tr|td)>([^<]+)<", body
+    )
     assert [text for text in loose if text.strip()] == []
 
 
@@ -1191,6 +1193,11 @@ def test_a_decisions_words_each_part_only_when_there_is_one(archive: Path) -> No
     article = article[: article.index("</article>")]
     assert "Better: 9 or 8." in text_of(article[: article.index("</ul>")])
     assert 'class="explanation"' not in article
+    assert_no_loose_text(html)
+    dutch = dataclasses.replace(
+        base, lang="nl", reviews=(dataclasses.replace(base.reviews[0], decisions=(two,)),)
+    )
+    assert "Beter: 9 of 8." in text_of(render(dutch))
     assert f'data-player="{LINE_PLAYER}"' in article[: article.index(">")]
     bare = dataclasses.replace(lined, better=(), line=real)
     html = render(
@@ -1303,3 +1310,11 @@ def test_a_dutch_report_has_no_english_sentence(
         rows = table(html, "accuracy")
         assert rows and all("%" in row["Nauwkeurigheid"] or row["Nauwkeurigheid"] == "–" for row in rows)
         assert html.count('<td class="num" data-label="Nauwkeurigheid">') == len(rows)
+
+
+def test_a_comment_in_a_dutch_decision_names_its_place_in_dutch(archive: Path) -> None:
+    html = report(archive, LEGAL, "Anna", "nl")
+    (comment,) = rows_of(archive, "SELECT * FROM annotations WHERE match_id = ? AND play IS NOT NULL", LEGAL)
+    place = f"(spel {comment['deal']}, slag {comment['trick']}, kaart {comment['play']})"
+    start = html.index(f'data-deal="{comment["deal"]}" data-trick="{comment["trick"]}"')
+    assert place in html[start : html.index("</article>", start)]
