@@ -1318,3 +1318,37 @@ def test_a_comment_in_a_dutch_decision_names_its_place_in_dutch(archive: Path) -
     place = f"(spel {comment['deal']}, slag {comment['trick']}, kaart {comment['play']})"
     start = html.index(f'data-deal="{comment["deal"]}" data-trick="{comment["trick"]}"')
     assert place in html[start : html.index("</article>", start)]
+
+
+def test_a_review_with_nobody_costly_and_its_legend(archive: Path) -> None:
+    """Each player without a costly card says so, in the report's language; the legend shows the
+    card played outlined as in the boxes (gold) and the better card (green)."""
+    base = gathered(archive, lang="nl")
+    html = render(
+        dataclasses.replace(base, reviews=tuple(dataclasses.replace(r, decisions=()) for r in base.reviews))
+    )
+    assert_no_loose_text(html)
+    section = html[
+        html.index('<section id="review">') : html.index("</section>", html.index('<section id="review">'))
+    ]
+    assert "<h2>De bespreking</h2>" in section
+    assert [text_of(p) for p in re.findall(r'<p class="none">.*?</p>', section)] == [
+        f"{r.name}: vanavond geen dure kaart." for r in base.reviews
+    ]
+    legend = report(archive)
+    legend = legend[legend.index('<p class="legend">') :]
+    legend = legend[: legend.index("</p>")]
+    assert re.findall(r'<svg class="([^"]+)"', legend) == ["card played", "card better"]
+
+
+def test_a_decisions_contract_and_player_in_any_words(archive: Path) -> None:
+    base = gathered(archive, player="Bert")
+    decision = next(d for d in base.decisions if d.trick is not None)
+    blind = dataclasses.replace(decision, contract=Contract.BLIND_MUIL, trump=None, player='Jo "Aas" Peeters')
+    html = render(
+        dataclasses.replace(
+            base, lang="nl", reviews=(dataclasses.replace(base.reviews[0], decisions=(blind,)),)
+        )
+    )
+    assert "Contract: blinde muil" in html
+    assert 'data-player="Jo &quot;Aas&quot; Peeters"' in html
