@@ -403,7 +403,7 @@ def assert_no_loose_text(html: str) -> None:
     show outside the tables and sections."""
     body = html[html.index("<body>") :]
     loose = re.findall(
-        r"</(?:p|div|h2|h3|table|section|ul|li|article|header|blockquote|tr|td)>([^<]+)<", body
+        r"</(?:p|div|h1|h2|h3|table|section|ul|li|article|header|blockquote|tr|td)>([^<]+)<", body
     )
     assert [text for text in loose if text.strip()] == []
 
@@ -1352,3 +1352,49 @@ def test_a_decisions_contract_and_player_in_any_words(archive: Path) -> None:
     )
     assert "Contract: blinde muil" in html
     assert 'data-player="Jo &quot;Aas&quot; Peeters"' in html
+
+
+def test_the_rest_of_a_dutch_report_in_dutch(archive: Path) -> None:
+    """A draw, a player without a costly card among others, a better line on the real cards with
+    its tricks, an unknown number of layouts: in Dutch; and the players after one without a costly
+    card still get their review."""
+    base = gathered(archive, lang="nl")
+    lined = next(d for d in gathered(archive, player=LINE_PLAYER, lang="nl").decisions if d.line is not None)
+    assert lined.line is not None
+    real = dataclasses.replace(lined, line=dataclasses.replace(lined.line, layout="real"))
+    reviews = (
+        dataclasses.replace(base.reviews[0], decisions=()),
+        dataclasses.replace(base.reviews[1], decisions=(real,)),
+    )
+    report_ = dataclasses.replace(
+        base, finished=True, winner=None, final_score=(101, 101), samples=None, reviews=reviews
+    )
+    html = render(report_)
+    assert_no_loose_text(html)
+    page = text_of(html)
+    assert "Eindstand 101-101: gelijkspel" in page and "het bewaarde aantal" in page
+    assert f"{base.reviews[0].name}: vanavond geen dure kaart." in page
+    assert (
+        "met de echte kaarten, alle kaarten open" in page and f"slag {lined.line.tricks[0].number} " in page
+    )
+    assert f'<section class="player-review" data-player="{base.reviews[1].name}">' in html
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_a_better_line_names_the_deciders_team(archive: Path, seat: int) -> None:
+    base = gathered(archive, player=LINE_PLAYER)
+    lined = next(d for d in base.decisions if d.line is not None)
+    names = ("Anna", "Bert", "Carla", "Dirk")
+    moved = dataclasses.replace(lined, seat=seat, names=names, player=names[seat])
+    html = render(
+        dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(moved,)),))
+    )
+    team = "Anna & Carla" if seat % 2 == 0 else "Bert & Dirk"
+    assert f"{team} take {LINE_TAKEN} card points from here" in text_of(html)
+
+
+def test_a_name_with_quotes_stays_whole_in_the_reviews_attribute(archive: Path) -> None:
+    base = gathered(archive, player="Bert")
+    named = dataclasses.replace(base.reviews[0], name='Jo "Aas" Peeters')
+    html = render(dataclasses.replace(base, reviews=(named,)))
+    assert '<section class="player-review" data-player="Jo &quot;Aas&quot; Peeters">' in html
