@@ -78,7 +78,7 @@ def _costs(match_id: str, match: MatchResult) -> tuple[pl.DataFrame, pl.DataFram
     rng = random.Random(match_id)
     costs: list[dict[str, Any]] = []
     values: list[dict[str, Any]] = []
-    given = {}  # (deal, team): the hindsight cost of the team's legal cards
+    given: dict[tuple[int, int], int] = {}  # (deal, team): the hindsight cost of the team's legal cards
     for deal, trick, play, seat, card, legal, legal_mask in _plays(match):
         dd = rng.choice((0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 5))
         view = round(dd * rng.choice((0.5, 0.8, 1.0, 1.3)), 2)
@@ -272,7 +272,7 @@ def _build(path: Path) -> None:
         )
         for record in records:
             match_id = record.match.id
-            assert match_id is not None
+            assert isinstance(match_id, str)
             match = decode_and_replay(dumps(record, pretty=False))
             costs, values = _costs(match_id, match)
             calls, call_finding = _call(match_id, match)
@@ -802,6 +802,7 @@ def test_a_decisions_table_shows_the_hands_just_before_the_card(archive: Path) -
             assert html.count('class="seat') == 1 and "at-s mover" in html
             continue
         deal = next(d for d in match.deals if d.number == decision.deal)
+        assert decision.play is not None
         trick = deal.tricks[decision.trick - 1]
         for step, place in enumerate("swne"):
             seat = (decision.seat + step) % 4
@@ -830,8 +831,8 @@ def test_a_decisions_table_shows_the_hands_just_before_the_card(archive: Path) -
         mover = html[html.index("mover") :]
         mover = mover[: mover.index("</div></div>")]
         assert mover.count('class="card played"') == 1
-        held = decision.hands[decision.seat]
-        better = sum(card in held for card in decision.better)
+        in_hand = decision.hands[decision.seat]
+        better = sum(card in in_hand for card in decision.better)
         assert mover.count('class="card better"') == better
         marked_better += better
     assert checked_lead and checked_table and marked_better

@@ -766,6 +766,7 @@ def _accuracy_chart(width: int) -> str:
 
 
 def _line_charts() -> list[tuple[str, tuple[str, ...]]]:
+    nothing: tuple[str, ...] = ()
     deals = [str(n) for n in range(0, 42)]
     team = [float(n * 2.5) for n in range(42)]
     other = [float(n * 2.4 - 7) if n % 9 else None for n in range(42)]
@@ -780,10 +781,10 @@ def _line_charts() -> list[tuple[str, tuple[str, ...]]]:
                 width=width,
                 height=height,
             ),
-            (),
+            nothing,
         )
         for width, height in ((640, 260), (340, 220))
-    ] + [(_accuracy_chart(640), ())]
+    ] + [(_accuracy_chart(640), nothing)]
 
 
 def _bar_charts() -> list[tuple[str, tuple[str, ...]]]:
