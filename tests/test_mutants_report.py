@@ -5,7 +5,10 @@ other test defended. Each picture is parsed as XML and read back, as in tests/te
 from __future__ import annotations
 
 import itertools
+import math
 import re
+from collections.abc import Sequence
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -602,3 +605,730 @@ def test_a_series_tooltips_given_by_the_caller_replace_the_default_ones() -> Non
         )
     )
     assert [tip for *_, tip in points_of(root)] == ["first deal", "second deal"]
+
+
+# --------------------------------------------------------------------------- what a reader sees of the layout
+# The tests below check the properties a reader sees, on charts of every kind and size the report
+# and the dashboard draw: every text inside the picture, no two texts on top of each other, no text
+# of the frame (title, legend, axis numbers and titles, labels under the plot) over the plot, bars
+# as long as their values on the axis drawn. A text's box is estimated as the module lays it out:
+# each character 0.54 of the font size wide, 0.8 of it above the baseline and 0.25 below.
+
+_ASCENT, _DESCENT = 0.8, 0.25
+
+
+class Box:
+    """A text's (or a shape's) box on the picture."""
+
+    def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, *, slanted: bool = False):
+        self.text, self.x0, self.y0, self.x1, self.y1, self.slanted = text, x0, y0, x1, y1, slanted
+
+    def meets(self, other: Box, margin: float = 0.0) -> bool:
+        return (
+            self.x0 < other.x1 - margin
+            and other.x0 < self.x1 - margin
+            and self.y0 < other.y1 - margin
+            and other.y0 < self.y1 - margin
+        )
+
+    def __repr__(self) -> str:
+        return f"{self.text!r} ({self.x0:.1f} {self.y0:.1f} {self.x1:.1f} {self.y1:.1f})"
+
+
+def text_boxes(root: ElementTree.Element) -> list[Box]:
+    """Every text's box: upright texts by their anchor, slanted ones (-45 degrees, anchored at their
+    end) and the turned axis title (-90 degrees) by their turned extent."""
+    base = float(root.get("font-size") or svg.FONT)
+    boxes = []
+    for element in root.iter(f"{SVG}text"):
+        text = "".join(element.itertext())
+        size = float(element.get("font-size") or base)
+        wide = len(text) * size * svg._CHAR
+        anchor = element.get("text-anchor") or "start"
+        turned = re.fullmatch(
+            r"translate\(([-\d.]+) ([-\d.]+)\) rotate\((-?\d+)\)", element.get("transform") or ""
+        )
+        if turned:
+            x, y, angle = float(turned[1]), float(turned[2]), int(turned[3])
+            if angle == -90:  # the value axis's title, read bottom to top, centred
+                boxes.append(Box(text, x - size * _ASCENT, y - wide / 2, x + size * _DESCENT, y + wide / 2))
+            else:
+                assert angle == -45 and anchor == "end"
+                reach = wide * math.sqrt(0.5)
+                boxes.append(
+                    Box(
+                        text,
+                        x - reach - size * 0.6,
+                        y - size * 0.6,
+                        x + size * 0.3,
+                        y + reach + size * 0.3,
+                        slanted=True,
+                    )
+                )
+            continue
+        x, y = float(element.get("x", 0)), float(element.get("y", 0))
+        start = x - wide / 2 if anchor == "middle" else x - wide if anchor == "end" else x
+        boxes.append(Box(text, start, y - size * _ASCENT, start + wide, y + size * _DESCENT))
+    return boxes
+
+
+def view_of(root: ElementTree.Element) -> tuple[float, float]:
+    _, _, width, height = (float(v) for v in (root.get("viewBox") or "").split())
+    return width, height
+
+
+def plot_of(root: ElementTree.Element) -> Box:
+    """The plot: the grid lines' extent (horizontal lines of the value axis)."""
+    lines = [
+        ln for ln in root.iter(f"{SVG}line") if ln.get("y1") == ln.get("y2") and "stroke-opacity" in ln.attrib
+    ]
+    xs = [float(ln.get("x1", 0)) for ln in lines] + [float(ln.get("x2", 0)) for ln in lines]
+    ys = [float(ln.get("y1", 0)) for ln in lines]
+    return Box("plot", min(xs), min(ys), max(xs), max(ys))
+
+
+def ticks_of(root: ElementTree.Element) -> list[tuple[float, float]]:
+    """The value axis: each grid line's height and the number written at its left."""
+    out = []
+    texts = [
+        (float(t.get("y", 0)), "".join(t.itertext()), t.get("text-anchor")) for t in root.iter(f"{SVG}text")
+    ]
+    for line in root.iter(f"{SVG}line"):
+        if line.get("y1") != line.get("y2") or "stroke-opacity" not in line.attrib:
+            continue
+        y = float(line.get("y1", 0))
+        (label,) = [
+            text for ty, text, anchor in texts if anchor == "end" and ty == pytest.approx(y + 4, abs=0.06)
+        ]
+        out.append((y, float(label.replace(svg.MINUS, "-").replace(",", "."))))
+    return out
+
+
+def assert_reads_clearly(
+    picture: str, inside: Sequence[str] = (), *, frame: bool = True
+) -> ElementTree.Element:
+    """Every text inside the picture, no two upright texts over each other, and (``frame``) none
+    but the ``inside`` ones (the numbers over bars) over the plot; slanted labels start under it."""
+    root = parse(picture)
+    width, height = view_of(root)
+    boxes = text_boxes(root)
+    for box in boxes:
+        assert box.x0 >= -0.01 and box.x1 <= width + 0.01 and box.y0 >= -0.01 and box.y1 <= height + 0.01, box
+    upright = [box for box in boxes if not box.slanted]
+    for one, other in itertools.combinations(upright, 2):  # half a unit: a glyph's side bearing
+        assert not one.meets(other, margin=0.5), (one, other)
+    if frame:
+        plot = plot_of(root)
+        for box in upright:
+            if box.text not in inside:
+                assert not box.meets(plot, margin=0.5), (box, plot)
+        for element in root.iter(f"{SVG}text"):
+            turned = re.fullmatch(
+                r"translate\(([-\d.]+) ([-\d.]+)\) rotate\(-45\)", element.get("transform") or ""
+            )
+            if turned:
+                assert float(turned[2]) >= plot.y1 + 2, element.text  # starts under the plot
+    return root
+
+
+STEPS_LONG = [
+    svg.Step("what the cards were worth", 40.0, total=True),
+    svg.Step("given away by my own play", -5.5),
+    svg.Step("given away by my partner", -3.0),
+    svg.Step("won back from the opponents", 7.5),
+    svg.Step("illegal cards", -2.0),
+    svg.Step("points taken", 37.0, total=True),
+]
+
+
+PLAYERS = ["Anna", "Bert", "Carla", "Dirk", "Els", "Frans", "Gust"]
+EVENINGS = [f"2026-{1 + n % 12:02d}-{1 + n:02d} Het Hof, Brugge" for n in range(14)]
+
+
+def _accuracy_chart(width: int) -> str:
+    """Five players' accuracy evening by evening: long (slanted) labels, a legend of two rows."""
+    marks = ["dot", "diamond", "cross", "ring", "dot"]
+    series = [
+        svg.Series(
+            name, f"#0000{i}0", [float(i + n % 5) - 2.5 for n in range(14)], marker=mark, line=i % 2 == 0
+        )
+        for i, (name, mark) in enumerate(zip(PLAYERS[:5], marks, strict=True))
+    ]
+    return svg.line_chart(
+        series,
+        EVENINGS,
+        title="Accuracy evening by evening",
+        x_title="evening",
+        y_title="accuracy",
+        width=width,
+        decimal=",",
+    )
+
+
+def _line_charts() -> list[tuple[str, tuple[str, ...]]]:
+    nothing: tuple[str, ...] = ()
+    deals = [str(n) for n in range(0, 42)]
+    team = [float(n * 2.5) for n in range(42)]
+    other = [float(n * 2.4 - 7) if n % 9 else None for n in range(42)]
+    return [
+        (
+            svg.line_chart(
+                [svg.Series("Anna & Carla", "#1f77b4", team), svg.Series("Bert & Dirk", "#d62728", other)],
+                deals,
+                title="Score deal by deal",
+                x_title="deal",
+                y_title="points",
+                width=width,
+                height=height,
+            ),
+            nothing,
+        )
+        for width, height in ((640, 260), (340, 220))
+    ] + [(_accuracy_chart(640), nothing)]
+
+
+def _bar_charts() -> list[tuple[str, tuple[str, ...]]]:
+    won = ["4", "7.5", "2", "9", "3", "1", "5"]
+    grouped = [
+        (
+            svg.bar_chart(
+                PLAYERS,
+                [
+                    svg.Bars("won", svg.GAIN, [4.0, 7.5, 2.0, 9.0, 3.0, 1.0, 5.0], labels=won),
+                    svg.Bars("lost", svg.LOSS, [-3.0, -1.5, -6.0, -2.0, 0.0, -4.0, -1.0]),
+                ],
+                title="Points with each partner",
+                y_title="points",
+                x_title="partner",
+                note="the number over a bar: deals",
+                width=width,
+            ),
+            tuple(won),
+        )
+        for width in (640, 340)
+    ]
+    everyone = [svg.Bars(name, f"#00{i}0{i}0", [1.0 + i, -2.0, 3.0]) for i, name in enumerate(PLAYERS)]
+    return [
+        *grouped,
+        (
+            svg.bar_chart(["m1", "m2", "m3"], everyone, title="Points per match", x_title="match", width=340),
+            (),
+        ),
+        (
+            svg.bar_chart(
+                ["dealer", "not dealer"],
+                [svg.Bars("", "#1f77b4", [12.0, -4.0], labels=["12 deals", "4 deals"])],
+                title="Dealing",
+                y_title="points",
+                width=640,
+            ),
+            ("12 deals", "4 deals"),
+        ),
+        (
+            svg.bar_chart(
+                PLAYERS[:5],
+                [
+                    svg.Bars(n, f"#00{i}000", [float(i - 2), 2.0, -1.0, 3.0, 1.5])
+                    for i, n in enumerate(PLAYERS[:4])
+                ],
+                stacked=True,
+                title="Stacked",
+                y_title="points",
+                x_title="who",
+                lines=[svg.Series("average", "#000000", [0.5, 1.0, None, 2.0, 0.0])],
+                width=480,
+            ),
+            (),
+        ),
+    ]
+
+
+def _waterfalls() -> list[tuple[str, tuple[str, ...]]]:
+    values = tuple(svg.number(s.value, signed=not s.total, decimal=d) for s in STEPS_LONG for d in ".,")
+    return [
+        (
+            svg.waterfall(
+                STEPS_LONG,
+                title="Anna: where the points came from",
+                width=width,
+                y_title=y_title,
+                decimal=decimal,
+            ),
+            values,
+        )
+        for width, y_title, decimal in (
+            (640, "", "."),
+            (640, "card points", ","),
+            (520, "", "."),
+            (400, "", "."),
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("charts", "index"),
+    [(_line_charts, i) for i in range(3)]
+    + [(_bar_charts, i) for i in range(5)]
+    + [(_waterfalls, i) for i in range(4)],
+)
+def test_every_chart_reads_clearly_every_text_in_the_picture_and_none_over_another(
+    charts: Any, index: int
+) -> None:
+    # drawn here, not when the tests are collected: a mutation run switches the code under test
+    # between collecting the tests and running them
+    picture, inside = charts()[index]
+    root = assert_reads_clearly(picture, inside)
+    only_drawing(root)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="open: _frame lays the legend out before slanted labels move the plot right"
+)
+def test_a_legend_stays_inside_a_phones_chart_with_slanted_labels() -> None:
+    """Found by the test above: at a phone's width, slanted labels push the plot's left edge to the
+    right after the legend's rows were fitted to the old width, so the last entry runs off the
+    picture (its name cut off)."""
+    assert_reads_clearly(_accuracy_chart(340))
+
+
+@pytest.mark.parametrize("width", [340, 300, 420])
+def test_the_phones_waterfall_reads_clearly_a_row_a_step(width: int) -> None:
+    """The narrow waterfall: every text inside the picture, none over another or over a bar, the
+    title over the axis numbers, each row's label over its own bar."""
+    picture = svg.waterfall_rows(
+        STEPS_LONG, title="Carla: where the points came from tonight at Het Hof", width=width
+    )
+    root = assert_reads_clearly(picture, frame=False)
+    bars = [Box("bar", x, y, x + w, y + h) for x, y, w, h, _ in bars_of(root)]
+    for box in text_boxes(root):
+        for bar in bars:
+            assert not box.meets(bar, margin=0.01), (box, bar)
+    # the grid's lines run from above the first bar to below the last, starting under the numbers
+    numbers = [b for b in text_boxes(root) if re.fullmatch(r"−?\d+", b.text) and b.y1 < bars[0].y0]
+    for line in root.iter(f"{SVG}line"):
+        y1, y2 = float(line.get("y1", 0)), float(line.get("y2", 0))
+        assert max(b.y1 for b in numbers) <= y1 <= min(bar.y0 for bar in bars)
+        assert max(bar.y1 for bar in bars) <= y2 <= view_of(root)[1]
+
+
+def _value_scale(root: ElementTree.Element, *, across: bool) -> list[tuple[float, float]]:
+    """The axis as drawn: each grid line's position and the value written at it."""
+    if not across:
+        return ticks_of(root)
+    texts = {
+        (float(t.get("x", 0)), "".join(t.itertext()))
+        for t in root.iter(f"{SVG}text")
+        if t.get("text-anchor") == "middle"
+    }
+    out = []
+    for line in root.iter(f"{SVG}line"):
+        x = float(line.get("x1", 0))
+        (label,) = [text for tx, text in texts if tx == pytest.approx(x, abs=0.06)]
+        out.append((x, float(label.replace(svg.MINUS, "-").replace(",", "."))))
+    return out
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        STEPS_LONG,
+        [svg.Step("start", -12.0, total=True), svg.Step("up", 30.0), svg.Step("end", 18.0, total=True)],
+    ],
+)
+def test_a_waterfalls_bars_are_as_long_as_their_values_on_the_axis_drawn(steps: list[svg.Step]) -> None:
+    """Read against its own axis (the grid's positions and their numbers), each bar runs from where
+    the running total was to where it went; the axis covers every value and no more than one step
+    beyond; its zero line is the stronger one."""
+    spans = svg.waterfall_spans(steps)
+    values = [v for span in spans for v in span]
+    for picture, across in (
+        (svg.waterfall(steps, title="w"), False),
+        (svg.waterfall_rows(steps, title="w"), True),
+    ):
+        root = parse(picture)
+        scale = _value_scale(root, across=across)
+        (p0, v0), (p1, v1) = scale[0], scale[-1]
+
+        def at(value: float, p0: float = p0, p1: float = p1, v0: float = v0, v1: float = v1) -> float:
+            return p0 + (p1 - p0) * (value - v0) / (v1 - v0)
+
+        positions = sorted(v for _, v in scale)
+        step = positions[1] - positions[0]
+        assert (
+            positions[0] <= min(values) < positions[0] + step
+            and positions[-1] - step < max(values) <= positions[-1]
+        )
+        assert all(b - a == pytest.approx(step) for a, b in itertools.pairwise(positions))
+        for (x, y, w, h, _), (start, end) in zip(bars_of(root), spans, strict=True):
+            low, high = sorted((at(start), at(end)))
+            if across:
+                assert x == pytest.approx(low, abs=0.11) and x + w == pytest.approx(
+                    max(high, low + 1), abs=0.15
+                )
+            else:
+                assert y == pytest.approx(low, abs=0.11) and y + h == pytest.approx(
+                    max(high, low + 1), abs=0.15
+                )
+        strong = [ln for ln in root.iter(f"{SVG}line") if ln.get("stroke-opacity") == "0.45"]
+        assert len(strong) == 1
+        zero = float(strong[0].get("x1" if across else "y1", 0))
+        assert zero == pytest.approx(at(0.0), abs=0.06)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda: svg.line_chart(
+            [svg.Series("nobody", "#000000", [None, None])], ["1", "2"], title="t", x_title="deal"
+        ),
+        lambda: svg.line_chart([], [], title="t", x_title="deal"),
+        lambda: svg.bar_chart([], [], title="t"),
+        lambda: svg.waterfall([], title="t"),
+        lambda: svg.waterfall_rows([], title="t"),
+    ],
+)
+def test_a_chart_with_no_values_still_draws_its_frame_at_zero(draw: Any) -> None:
+    """A chart with nothing to show (a player without a costed deal): the frame with an axis
+    through zero, no bar and no point, rather than an error."""
+    root = parse(draw())
+    assert not bars_of(root) and not points_of(root)
+    assert "0" in texts_of(root)
+
+
+def _legend_tops(picture: str) -> list[float]:
+    root = parse(picture)
+    rows = sorted(
+        {
+            float(t.get("y", 0))
+            for g in root.iter(f"{SVG}g")
+            if g.get("class") == "chart-legend"
+            for t in g.iter(f"{SVG}text")
+        }
+    )
+    return [*rows, plot_of(root).y0]
+
+
+def test_a_legend_takes_as_few_rows_as_fit_and_no_room_without_entries() -> None:
+    """Entries share a row while they fit (a new row only for the one that would run past the
+    edge); each row takes one line's height over the plot, and a chart without a legend keeps no
+    empty band for one."""
+    two = [svg.Bars("won", svg.GAIN, [1.0, 2.0]), svg.Bars("lost", svg.LOSS, [-1.0, -2.0])]
+    nameless = [svg.Bars("", svg.GAIN, [1.0, 2.0]), svg.Bars("", svg.LOSS, [-1.0, -2.0])]
+    one_row = _legend_tops(svg.bar_chart(["a", "b"], two, title="t", width=640))
+    none = _legend_tops(svg.bar_chart(["a", "b"], nameless, title="t", width=640))
+    assert len(one_row) == 2 and len(none) == 1  # one row of two entries; no row
+    assert one_row[-1] - none[-1] == pytest.approx(16)  # the plot moves down by the row's height only
+    many = [svg.Bars(name, "#000000", [1.0, 2.0]) for name in PLAYERS]
+    tops = _legend_tops(svg.bar_chart(["a", "b"], many, title="t", width=340))
+    assert len(tops) - 1 >= 2 and tops[-1] - none[-1] == pytest.approx((len(tops) - 1) * 16)
+    root = parse(svg.bar_chart(["a", "b"], many, title="t", width=340))
+    room = view_of(root)[0] - 12 - plot_of(root).x0
+    by_row: dict[float, list[str]] = {}
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") == "chart-legend":
+            text = group.find(f"{SVG}text")
+            assert text is not None
+            by_row.setdefault(float(text.get("y", 0)), []).append(text.text or "")
+    rows = [by_row[y] for y in sorted(by_row)]
+
+    def wide(names: list[str]) -> float:
+        return sum(18 + svg._width_of(n) + 14 for n in names)
+
+    for row, following in itertools.pairwise(rows):
+        assert wide(row) <= room < wide([*row, following[0]])  # the next row's first would not fit
+
+
+def _x_texts(picture: str) -> list[tuple[float, str, bool]]:
+    """The labels under the plot: x (the anchor), text, slanted."""
+    root = parse(picture)
+    bottom = plot_of(root).y1
+    out = []
+    for t in root.iter(f"{SVG}text"):
+        turned = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\) rotate\(-45\)", t.get("transform") or "")
+        if turned:
+            out.append((float(turned[1]), t.text or "", True))
+        elif t.get("text-anchor") == "middle" and bottom < float(t.get("y", 0)) < bottom + svg.FONT + 4:
+            out.append((float(t.get("x", 0)), t.text or "", False))
+    return out
+
+
+def test_labels_under_a_chart_short_ones_upright_longer_slanted_cut_at_22_characters() -> None:
+    """Labels of up to five characters (deal numbers) stay upright and are thinned when crowded;
+    longer ones (names, dates) are slanted rather than dropped, each written, and one over 22
+    characters is cut to 21 and an ellipsis."""
+    values = [svg.Bars("", "#000000", [1.0] * 16)]
+    short = _x_texts(svg.bar_chart([f"{n:05d}" for n in range(16)], values, title="t", width=340))
+    assert not any(slanted for *_, slanted in short) and 1 < len(short) < 16
+    names = [f"Player{n:02d}" for n in range(16)]  # 8 characters: slanted, every one
+    drawn = _x_texts(svg.bar_chart(names, values, title="t", width=640))
+    assert [text for _, text, slanted in drawn if slanted] == names
+    exact, longer = "x" * 22, "y" * 23
+    drawn = _x_texts(
+        svg.bar_chart([exact, longer, "z" * 40], [svg.Bars("", "#000000", [1.0] * 3)], title="t", width=200)
+    )
+    assert [text for _, text, _ in drawn] == [exact, "y" * 21 + "…", "z" * 21 + "…"]
+
+
+def test_slanted_labels_are_thinned_just_enough_to_stay_a_line_apart() -> None:
+    """Crowded slanted labels: every n-th, n the fewest that keeps consecutive written labels about
+    a line and a half of text apart along the axis (a line of capitals across the slant) — never
+    on top of each other, and none dropped that had room."""
+    for count, width in itertools.product(range(12, 41, 2), (340, 640)):
+        labels = [f"2026-01-{n:02d} Het Hof" for n in range(1, count + 1)]
+        series = [svg.Series("A", "#000000", [1.0] * count)]
+        picture = svg.line_chart(series, labels, title="t", x_title="evening", width=width)
+        xs = [x for x, _, slanted in _x_texts(picture) if slanted]
+        if len(xs) == count:  # none left out: nothing to thin
+            continue
+        spacing = min(b - a for a, b in itertools.pairwise(xs[:-1]))
+        assert spacing * math.sqrt(0.5) >= svg.FONT * _ASCENT  # a line of capitals apart across the slant
+        # one fewer in between would have been too close: the gap is the smallest whole number of slots
+        points = [x for x, *_ in points_of(parse(picture))]
+        slot = (points[-1] - points[0]) / (count - 1)
+        assert spacing - slot < svg.FONT * 1.5, (count, width)
+
+
+def _bars_apart(root: ElementTree.Element, stacked: bool) -> None:
+    """No two bars over each other (a stacked bar's pieces share their x and touch end to end),
+    and no number over a bar over any bar."""
+    bars = [Box("bar", x, y, x + w, y + h) for x, y, w, h, _ in bars_of(root)]
+    for one, other in itertools.combinations(bars, 2):
+        if stacked and one.x0 == other.x0:
+            continue
+        assert not one.meets(other, margin=0.05), (one, other)
+
+
+@pytest.mark.parametrize("width", [300, 340, 380, 420, 480])
+@pytest.mark.parametrize("count", [2, 5, 9])
+def test_bars_stand_apart_and_their_numbers_clear_of_every_bar(width: int, count: int) -> None:
+    names = [f"P{n}" for n in range(count)]
+    grouped = [
+        svg.Bars("won", svg.GAIN, [0.4 + n for n in range(count)], labels=[f"{n}" for n in range(count)]),
+        svg.Bars("lost", svg.LOSS, [-1.0 - n % 3 for n in range(count)]),
+    ]
+    root = assert_reads_clearly(
+        svg.bar_chart(names, grouped, title="t", width=width), tuple(map(str, range(count)))
+    )
+    _bars_apart(root, stacked=False)
+    numbers = [
+        b for b in text_boxes(root) if b.text in set(map(str, range(count))) and b.y0 > plot_of(root).y0 - 20
+    ]
+    for box in numbers:
+        for x, y, w, h, _ in bars_of(root):
+            assert not box.meets(Box("bar", x, y, x + w, y + h), margin=0.05), box
+    single = svg.bar_chart(
+        names, [svg.Bars("net", svg.GAIN, [1.0 + n for n in range(count)])], title="t", width=width
+    )
+    _bars_apart(parse(single), stacked=False)
+    stacked = svg.bar_chart(names, grouped, title="t", width=width, stacked=True)
+    _bars_apart(parse(stacked), stacked=True)
+
+
+def test_a_stacked_bar_stacks_gains_and_losses_apart_whatever_comes_between() -> None:
+    """Gains stack up from 0 and losses down from 0, a zero between them changing neither stack;
+    the axis reaches the stacks' ends and no further than a step."""
+    series = [
+        svg.Bars(f"s{n}", "#000000", [value]) for n, value in enumerate((3.0, 0.0, 2.0, -2.0, 0.0, -1.5))
+    ]
+    root = parse(svg.bar_chart(["a"], series, title="t", stacked=True))
+    ticks = ticks_of(root)
+    (y0, v0), (y1, v1) = ticks[0], ticks[-1]
+
+    def value_at(y: float) -> float:
+        return v0 + (v1 - v0) * (y - y0) / (y1 - y0)
+
+    spans = [(round(value_at(y + h), 1), round(value_at(y), 1)) for _, y, _, h, _ in bars_of(root)]
+    assert [spans[i] for i in (0, 2, 3, 5)] == [(0.0, 3.0), (3.0, 5.0), (-2.0, 0.0), (-3.5, -2.0)]
+    values = sorted(v for _, v in ticks)
+    step = values[1] - values[0]
+    assert values[0] <= -3.5 < values[0] + step and values[-1] - step < 5.0 <= values[-1]
+
+
+def test_every_bar_of_a_value_is_seen_and_a_legend_shows_the_first_bars_colour() -> None:
+    bars = parse(
+        svg.bar_chart(["a", "b"], [svg.Bars("net", ["#111111", "#222222"], [0.001, 100.0])], title="t")
+    )
+    assert bars_of(bars)[0][3] >= 0.5  # a value too small for its height still shows
+    (sample,) = [g[0] for g in bars.iter(f"{SVG}g") if g.get("class") == "chart-legend"]
+    assert sample.get("fill") == "#111111"
+
+
+def test_a_bars_number_sits_over_a_small_gain_not_on_it() -> None:
+    root = parse(
+        svg.bar_chart(["a", "b"], [svg.Bars("", svg.GAIN, [0.5, 40.0], labels=["half", "forty"])], title="t")
+    )
+    (_, y, _, _, _), _ = bars_of(root)
+    (label,) = [b for b in text_boxes(root) if b.text == "half"]
+    assert label.y1 <= y + 0.01  # over the bar, not across it
+
+
+def test_tooltips_and_axes_in_dutch_and_by_default_in_english() -> None:
+    """The decimal sign reaches every number: a bar chart's axis and its lines' tooltips, a
+    waterfall's axis and its tooltips' running totals; left out, it is the English point."""
+    bars = parse(
+        svg.bar_chart(
+            ["m"],
+            [svg.Bars("net", "#111111", [1.5])],
+            title="S",
+            decimal=",",
+            lines=[svg.Series("average", "#000000", [0.5])],
+        )
+    )
+    assert "0,5" in [t.text for t in bars.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    assert [tip for *_, tip in points_of(bars)] == ["average · m: 0,5"]
+    fall = parse(svg.waterfall(STEPS, title="Anna", decimal=","))
+    assert [tip for *_, tip in bars_of(fall)][2] == "given away by my partner: 0 (34,5 → 34,5)"
+    small = parse(svg.waterfall([svg.Step("a", 1.5, True), svg.Step("b", -0.5)], title="T", decimal=","))
+    assert "0,5" in [t.text for t in small.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    rows = parse(svg.waterfall_rows([svg.Step("a", 1.5, True), svg.Step("b", 0.5)], title="T"))
+    assert {"0.5", "1.5"} <= set(texts_of(rows))
+
+
+def test_a_point_of_a_nameless_series_is_hovered_by_its_label_and_value() -> None:
+    root = parse(
+        svg.line_chart([svg.Series("", "#000000", [1.0, 2.5])], ["d1", "d2"], title="t", x_title="d")
+    )
+    assert [tip for *_, tip in points_of(root)] == ["d1: 1", "d2: 2.5"]
+    (line,) = root.iter(f"{SVG}polyline")
+    pairs = (line.get("points") or "").split(" ")
+    drawn = [float(v) for pair in pairs for v in pair.split(",")]
+    assert drawn == pytest.approx([v for x, y, _ in points_of(root) for v in (x, y)])
+
+
+def test_an_empty_tooltip_is_no_tooltip() -> None:
+    root = parse(
+        svg.bar_chart(["a", "b"], [svg.Bars("", "#000000", [1.0, 2.0], hover=["", "two"])], title="t")
+    )
+    only_drawing(root)
+    tips = [[t.text for t in g.iter(f"{SVG}title")] for g in root.iter(f"{SVG}g") if g.get("class") == "bar"]
+    assert tips == [[], ["two"]]
+
+
+def _thinned(picture: str) -> tuple[list[float], float]:
+    """The upright labels written under a line chart's points (their x), and the points' spacing."""
+    root = parse(picture)
+    xs = [x for x, _, slanted in _x_texts(picture) if not slanted]
+    points = [x for x, *_ in points_of(root)]
+    return xs, (points[-1] - points[0]) / (len(points) - 1)
+
+
+@pytest.mark.parametrize("width", [200, 340, 640])
+def test_thinned_labels_keep_a_steady_step_and_the_last(width: int) -> None:
+    """Deal numbers too many for their room: every n-th is written and the last, each a steady
+    step apart; the last gap at most a step and under two (no label dropped that had room), and
+    never two on top of each other."""
+    for count in range(12, 130, 7):
+        labels = [str(n) for n in range(1, count + 1)]
+        picture = svg.line_chart(
+            [svg.Series("A", "#000000", [1.0] * count)], labels, title="t", x_title="deal", width=width
+        )
+        assert_reads_clearly(picture)
+        xs, slot = _thinned(picture)
+        gaps = [round((b - a) / slot) for a, b in itertools.pairwise(xs)]
+        step = gaps[0]
+        assert all(gap == step for gap in gaps[:-1]), (count, gaps)
+        if step > 1:
+            assert step <= gaps[-1] < 2 * step, (count, gaps)
+
+
+def test_a_long_label_that_fits_its_slot_stays_whole_and_upright() -> None:
+    label = "Anna & Carla against Bert & Dirk at Het Hof, evening 1"
+    drawn = _x_texts(svg.bar_chart([label], [svg.Bars("", "#000000", [1.0])], title="t", width=640))
+    assert drawn and drawn[0][1:] == (label, False)
+    two = _x_texts(
+        svg.line_chart(
+            [svg.Series("A", "#000000", [1.0, 2.0])],
+            ["start of the evening", label],
+            title="t",
+            x_title="e",
+            width=900,
+        )
+    )
+    assert [text for _, text, slanted in two if not slanted] == ["start of the evening", label]
+
+
+@pytest.mark.parametrize("width", range(300, 430, 9))
+def test_charts_with_slanted_labels_and_legends_stay_inside_at_any_width(width: int) -> None:
+    """Crowded long labels (slanted) under bars and points, with and without an axis title, and a
+    legend of several names: every text inside the picture, none over another or over the plot."""
+    names = PLAYERS[: 3 + width % 4]
+    bars = [
+        svg.Bars(name, f"#00{i}0{i}0", [1.0 + i - (n % 3) for n in range(10)]) for i, name in enumerate(names)
+    ]
+    # (a legend with slanted labels: test_a_legend_stays_inside_a_phones_chart_with_slanted_labels)
+    matches = [f"m{n}" for n in range(10)]
+    assert_reads_clearly(svg.bar_chart(matches, bars, title="Points per match", width=width))
+    assert_reads_clearly(svg.bar_chart(EVENINGS[:10], bars[:1], title="Points", width=width))
+    assert_reads_clearly(
+        svg.bar_chart(EVENINGS[:10], bars[1:2], title="Points", x_title="evening", width=width)
+    )
+    series = [svg.Series("", "#000000", [1.0] * 14)]
+    assert_reads_clearly(svg.line_chart(series, EVENINGS, title="t", x_title="", width=width))
+    crowd = [svg.Series("", "#000000", [1.0] * 1200)]
+    many = [str(n) for n in range(1200)]
+    assert_reads_clearly(svg.line_chart(crowd, many, title="t", x_title="deal", width=width))
+    long_many = [f"evening {n:04d} at Het Hof" for n in range(1200)]
+    root = parse(svg.line_chart(crowd, long_many, title="t", x_title="", width=width))
+    assert len([t for t in root.iter(f"{SVG}text") if t.get("transform")]) < width / svg.FONT
+
+
+def test_a_note_an_axis_title_and_a_y_title_take_room_only_when_given() -> None:
+    """Without a note, a legend, an x title or a y title the chart keeps no blank band for them:
+    the plot starts right under the title, the value axis's numbers at the picture's left margin."""
+
+    def plot(**given: Any) -> Box:
+        return plot_of(
+            parse(svg.bar_chart(["a", "b"], [svg.Bars("", "#000000", [1.0, 2.0])], title="t", **given))
+        )
+
+    bare, noted, titled = plot(), plot(note="a note"), plot(x_title="who")
+    assert noted.y0 - bare.y0 == pytest.approx(16)  # one line for the note
+    assert bare.y1 - titled.y1 > 10  # a line for the axis title, none without it
+    root = parse(svg.bar_chart(["a", "b"], [svg.Bars("", "#000000", [10.0, 20.0])], title="t"))
+    numbers = [b for b in text_boxes(root) if re.fullmatch(r"\d+", b.text) and b.x1 < plot_of(root).x0]
+    assert min(b.x0 for b in numbers) == pytest.approx(4, abs=0.5)  # lined up with the title
+
+
+@pytest.mark.parametrize("length", range(30, 140, 6))
+def test_the_phones_waterfall_title_wraps_inside_the_picture_a_full_line_at_a_time(length: int) -> None:
+    words = ("Carla", "where", "the", "points", "came", "from", "tonight", "at", "Het", "Hof", "in", "Brugge")
+    title = " ".join(itertools.islice(itertools.cycle(words), length // 5))[:length].strip()
+    steps = [svg.Step("start", -12.0, total=True), svg.Step("up", 30.0), svg.Step("end", 18.0, total=True)]
+    root = parse(svg.waterfall_rows(steps, title=title))
+    width = view_of(root)[0]
+    for box in text_boxes(
+        root
+    ):  # (the axis's numbers: test_the_phones_waterfall_keeps_a_negative_axis_inside)
+        if not re.fullmatch(r"−?\d+", box.text):
+            assert box.x0 >= 0 and box.x1 <= width, box
+    for shape in [*root.iter(f"{SVG}rect"), *root.iter(f"{SVG}line")]:
+        for key in ("x", "x1", "x2"):
+            if shape.get(key) is not None:
+                assert 0 <= float(shape.get(key, 0)) <= width
+    lines = [t.text or "" for t in root.iter(f"{SVG}text") if t.get("font-size") == "14"]
+    assert " ".join(lines) == title
+    for line, following in itertools.pairwise(lines):  # a line takes every word that fits
+        assert svg._width_of(line + " " + following.split(" ")[0], 14) > width - 8
+
+
+@pytest.mark.xfail(
+    strict=True, reason="open: waterfall_rows centres the axis's first number on the plot's edge"
+)
+def test_the_phones_waterfall_keeps_a_negative_axis_inside() -> None:
+    """Found by the test above: a ledger whose running total goes below zero puts a negative first
+    number ("−20") on the axis, centred 6 units from the picture's left edge: its minus sign is cut."""
+    steps = [
+        svg.Step("the cards", 4.0, total=True),
+        svg.Step("own decisions", -15.0),
+        svg.Step("points", -11.0, total=True),
+    ]
+    assert_reads_clearly(svg.waterfall_rows(steps, title="Anna"), frame=False)
+
+
+def test_a_tick_the_float_sums_leave_a_hair_below_zero_is_written_0() -> None:
+    """An axis from −0.6 in steps of 0.2 reaches −0.6 + 3 × 0.2, a hair below zero: written 0."""
+    root = parse(
+        svg.line_chart([svg.Series("A", "#111111", [-0.6, 0.3])], ["1", "2"], title="S", x_title="d")
+    )
+    ticks = [t.text for t in root.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    assert ticks[:4] == ["−0.6", "−0.4", "−0.2", "0"]
