@@ -1160,25 +1160,53 @@ def test_a_match_without_an_id_keeps_the_id_archives_already_hold():
 # --------------------------------------------------------------------------- plays worked out beforehand
 
 
+class _Plays:
+    """A batch's plays as the engine asks for them (:class:`~manillen_replay.engine.results.BatchPlays`):
+    here each row is one deal's tricks as the engine's own replay played them."""
+
+    def __init__(self, rows: list[list]) -> None:
+        self.rows = rows
+
+    @property
+    def trick_counts(self) -> list[int]:
+        return [len(tricks) for tricks in self.rows]
+
+    def tricks_of(self, row: int) -> list:
+        from dataclasses import replace as copied
+
+        return [
+            copied(t, seats=list(t.seats), cards=list(t.cards), legal=list(t.legal)) for t in self.rows[row]
+        ]
+
+
 def _worked_out(result: MatchResult, trump_of=lambda deal: deal.trump) -> dict:
     """Each deal's plays as the bulk path hands them over (:class:`PlayedDeal`), made here from
-    the engine's own replay: fresh tricks, the hands, the points, the illegal plays counted."""
-    from dataclasses import replace as copied
-
+    the engine's own replay: its tricks, the hands, the points, the illegal plays."""
     from manillen_replay.engine.replay import PlayedDeal
     from manillen_replay.rules import NO_TRUMP
 
+    plays = _Plays([list(deal.tricks) for deal in result.deals])
     ready = {}
     for index, deal in enumerate(result.deals):
         trump = trump_of(deal)
         ready[index] = PlayedDeal(
-            [copied(t, seats=list(t.seats), cards=list(t.cards), legal=list(t.legal)) for t in deal.tricks],
+            plays,
+            index,
             NO_TRUMP if trump is None else int(trump),
             deal.hands,
             deal.points,
-            len(deal.violations),
+            list(deal.violations),
         )
     return ready
+
+
+def _emptied(ready: dict) -> dict:
+    """The same hand-over with nothing played: taken, each deal would stop before its first trick."""
+    from dataclasses import replace
+
+    for played in ready.values():
+        played.plays.rows[played.row].clear()
+    return {index: replace(played, violations=[]) for index, played in ready.items()}
 
 
 def _deals(result: MatchResult) -> list[tuple]:
@@ -1240,12 +1268,9 @@ def test_plays_worked_out_for_another_trump_a_strict_replay_or_visitors_are_not_
     replay that neither stops at an illegal play nor shows its plays to visitors."""
     record = loads((SAMPLES / "illegal-plays.json").read_text())
     engine = replay(record)
-    wrong = _worked_out(engine)
-    for ready in wrong.values():
-        ready.tricks.clear()  # nothing played: taken, every deal would stop before its first trick
-    other_trump = _worked_out(engine, trump_of=lambda deal: (int(deal.trump) + 1) % 4)
+    wrong = _emptied(_worked_out(engine))
+    other_trump = _emptied(_worked_out(engine, trump_of=lambda deal: (int(deal.trump) + 1) % 4))
     for ready, made_up in zip(other_trump.values(), wrong.values(), strict=True):
-        ready.tricks.clear()
         assert ready.trump != made_up.trump
     assert _deals(replay(record, played=other_trump)) == _deals(engine)
     assert [d.kind for d in replay(record, played=wrong).deals] == [DealKind.ABANDONED] * 4
@@ -1253,9 +1278,7 @@ def test_plays_worked_out_for_another_trump_a_strict_replay_or_visitors_are_not_
         replay(record, played=wrong, strict=True)
     assert _deals(replay(record, played=wrong, visitors=[ReplayVisitor()])) == _deals(engine)
     muil = loads((SAMPLES / "muil.json").read_text())  # worked out for no trump, and taken
-    emptied = _worked_out(replay(muil))
-    for ready in emptied.values():
-        ready.tricks.clear()
+    emptied = _emptied(_worked_out(replay(muil)))
     assert {d.kind for d in replay(muil, played=emptied).deals} == {DealKind.ABANDONED}
 
 
