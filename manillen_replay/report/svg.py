@@ -356,9 +356,6 @@ def _frame(
     ticks = [bottom_value + step * i for i in range(round((top_value - bottom_value) / step) + 1)]
     left = max(_width_of(_tick(v, decimal)) for v in ticks) + 10 + (FONT + 6 if y_title else 0)
     right = 12.0
-    rows = _legend_rows(legend, width - left - right)
-    head = 28.0 + (16 if note else 0)
-    top = head + 16 * len(rows) + 8
     layout = _x_labels(labels, (width - left - right) / max(slots, 1))
     if label_room is not None:
         layout = _XLabels(1, False, tuple(labels), label_room)
@@ -366,6 +363,10 @@ def _frame(
     if layout.slanted:  # the first slanted label reaches left of its bar
         reach = (max(_width_of(text) for text in layout.texts[:1]) + FONT) * math.sqrt(0.5)
         left = max(left, reach - (width - left - right) / max(slots, 1) * first_x + 10)
+    # the legend starts at the plot's left edge: fitted only once slanted labels have moved it
+    rows = _legend_rows(legend, width - left - right)
+    head = 28.0 + (16 if note else 0)
+    top = head + 16 * len(rows) + 8
     plot = _Plot(left, top, width - left - right, max(height - top - bottom, 40.0), bottom_value, top_value)
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
@@ -685,8 +686,11 @@ def waterfall_rows(
     ticks = [bottom_value + step * i for i in range(round((top_value - bottom_value) / step) + 1)]
     texts = [number(s.value, signed=not s.total, decimal=decimal) for s in steps]
     left = 6.0
+    # the axis's numbers are centred on their grid lines: the plot starts far enough in for the
+    # first one (a negative number, say) to keep the few units from the picture's edge a "0" has
+    plot_left = max(left, _width_of(_tick(ticks[0], decimal)) / 2 + 3)
     right = max((_width_of(text) for text in texts), default=0.0) + 10
-    plot_width = width - left - right
+    plot_width = width - plot_left - right
     title_lines = _wrapped(title, width - 8, 14)
     axis_y = 18 + 18 * len(title_lines) + 4
     row = 34.0
@@ -694,7 +698,7 @@ def waterfall_rows(
     height = top + row * len(steps) + 6
 
     def x(value: float) -> float:
-        return left + plot_width * (value - bottom_value) / (top_value - bottom_value)
+        return plot_left + plot_width * (value - bottom_value) / (top_value - bottom_value)
 
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height:g}" width="100%" role="img" '
