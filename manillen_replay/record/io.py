@@ -281,20 +281,32 @@ def _oversized(
     source: str, line: int | None, handle: Any, start: bytes = b"", *, notation: bool = False
 ) -> Entry:
     """A refused document: its start, its size and hash, the rest of it read past (to its line's
-    end), a megabyte at a time; ``notation`` for a whole text file."""
-    digest = hashlib.sha256(start)
-    size = len(start)
-    kept = start[:RAW_PREFIX]
-    ended = start.endswith(b"\n")
-    while line is None or not ended:
-        chunk = handle.readline(2**20) if line is not None else handle.read(2**20)
-        if not chunk:
-            break
-        digest.update(chunk)
-        size += len(chunk)
+    end), a megabyte at a time; ``notation`` for a whole text file. A JSON Lines document is its
+    line without the line's end (``\\n``, ``\\r\\n``), as :func:`split_lines` reads it: the same
+    document has the same size and hash whichever way it was read (a file, standard input, an
+    upload)."""
+    digest = hashlib.sha256()
+    size = 0
+    kept = b""
+    held = b""  # a "\r" ending a piece: the document's, unless the line ends right after it
+    piece = start
+    while True:
+        body = held + piece
+        held = b""
+        ended = line is not None and (body.endswith(b"\n") or not piece)
+        if line is not None:
+            body = body.removesuffix(b"\n").removesuffix(b"\r") if ended else body
+            if not ended and body.endswith(b"\r"):
+                body, held = body[:-1], b"\r"
+        digest.update(body)
+        size += len(body)
         if len(kept) < RAW_PREFIX:
-            kept += chunk[: RAW_PREFIX - len(kept)]
-        ended = chunk.endswith(b"\n")
+            kept += body[: RAW_PREFIX - len(kept)]
+        if ended:
+            break
+        piece = handle.readline(2**20) if line is not None else handle.read(2**20)
+        if not piece and line is None:
+            break
     return Entry(
         source,
         line,
