@@ -5,16 +5,19 @@ and the messages and JSON pointers a bad document gets."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
 from manillen_replay.cli import cli
 from manillen_replay.errors import InvalidRecordError
-from manillen_replay.record import iter_entries
+from manillen_replay.record import iter_entries, loads
 from manillen_replay.record.io import MAX_RECORD_BYTES, RAW_PREFIX, Entry, entries_of
 from manillen_replay.store import Store
 
@@ -174,3 +177,308 @@ def test_an_unreadable_file_keeps_nothing_of_it_in_the_rejects(
         store.import_entries([entry])
         row = store.query("SELECT message, raw FROM rejects").row(0, named=True)
     assert row == {"message": "cannot read the file: Permission denied", "raw": ""}
+
+
+# --------------------------------------------------------------------------- a bad document's messages
+
+DEAL: list[str | int] = ["deals", 0]
+
+
+def _set(path: list[str | int], value: object) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        node: Any = doc
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+
+    return change
+
+
+def _drop(path: list[str | int]) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        node: Any = doc
+        for key in path[:-1]:
+            node = node[key]
+        del node[path[-1]]
+
+    return change
+
+
+def _problems(text: str | bytes) -> list[str]:
+    with pytest.raises(InvalidRecordError) as caught:
+        loads(text, source="club.jsonl", line=7)
+    return [p.describe() for p in caught.value.problems]
+
+
+def _changed(change: Callable[[dict[str, Any]], None]) -> str:
+    doc = copy.deepcopy(SEED)
+    change(doc)
+    return json.dumps(doc)
+
+
+SEAT = "; a seat number, clockwise from 0"
+TEAM = "; a team: 0 (seats 0 and 2) or 1 (seats 1 and 3)"
+CALLS = "'blind_muil', 'en_face', 'klop', 'muil', 'pass', 'redeal', 'tegenklop', 'trump'"
+VARIANTS = "'four', 'six', 'six_short', 'three', 'three_dummy', 'two_open', 'two_open_fours'"
+DEAL_FIELDS = (
+    "annotations, dealer, declarations, discards, hands, penalties, recorded_score, table, table_moves, "
+    "tricks, turned"
+)
+
+# each kind of schema problem, in the words `manillen validate` prints it, at its JSON pointer: the
+# type found and the value, what the field holds (a scalar's description), the values allowed
+SCHEMA_PROBLEMS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "a missing field": (_drop([*DEAL, "dealer"]), "/deals/0: missing field 'dealer'"),
+    "a missing field among others": (
+        _set([*DEAL, "recorded_score"], {"team": 1}),
+        "/deals/0/recorded_score: missing field 'points'",
+    ),
+    "the seats missing": (_drop(["match", "seats"]), "/match: missing field 'seats'"),
+    "an unknown field": (
+        _set([*DEAL, "colour"], 1),
+        f"/deals/0: unknown field 'colour' (known: {DEAL_FIELDS})",
+    ),
+    "null for a number": (
+        _set([*DEAL, "dealer"], None),
+        f"/deals/0/dealer: expected a whole number, found null{SEAT}",
+    ),
+    "true for a number": (
+        _set([*DEAL, "dealer"], True),
+        f"/deals/0/dealer: expected a whole number, found a boolean true{SEAT}",
+    ),
+    "a fraction": (
+        _set([*DEAL, "dealer"], 1.5),
+        f"/deals/0/dealer: expected a whole number, found a number 1.5{SEAT}",
+    ),
+    "a name for a seat number": (
+        _set([*DEAL, "dealer"], "Dirk"),
+        f'/deals/0/dealer: expected a whole number, found a text "Dirk"{SEAT}',
+    ),
+    "a list for a number": (
+        _set([*DEAL, "dealer"], [3]),
+        f"/deals/0/dealer: expected a whole number, found a list [3]{SEAT}",
+    ),
+    "an object for a number": (
+        _set([*DEAL, "dealer"], {"seat": 3}),
+        f'/deals/0/dealer: expected a whole number, found an object {{"seat": 3}}{SEAT}',
+    ),
+    "a seat past the last": (_set([*DEAL, "dealer"], 9), "/deals/0/dealer: 9 is out of range (maximum 5)"),
+    "a seat below 0": (_set([*DEAL, "dealer"], -1), "/deals/0/dealer: -1 is out of range (minimum 0)"),
+    "a name for the seats": (
+        _set(["match", "seats"], "Anna"),
+        '/match/seats: expected a list, found a text "Anna"',
+    ),
+    "one seat": (_set(["match", "seats"], ["Anna"]), '/match/seats: ["Anna"] is too short (minItems 2)'),
+    "seven seats": (
+        _set(["match", "seats"], list("ABCDEFG")),
+        '/match/seats: ["A", "B", "C", "D", "E", "F", "G"] is too long (maxItems 6)',
+    ),
+    "a number for a name": (
+        _set(["match", "seats", 1], 7),
+        "/match/seats/1: expected a text, found a whole number 7",
+    ),
+    "an empty name": (_set(["match", "seats", 1], ""), '/match/seats/1: "" is too short (minLength 1)'),
+    "a list for the match": (_set(["match"], []), "/match: expected an object, found a list []"),
+    "a text for a deal": (_set(["deals", 0], "x"), '/deals/0: expected an object, found a text "x"'),
+    "a number for a card": (
+        _set([*DEAL, "tricks", 0, 0], 10),
+        "/deals/0/tricks/0/0: expected a text, found a whole number 10",
+    ),
+    "a number for the turned card": (
+        _set([*DEAL, "turned"], 5),
+        "/deals/0/turned: expected a text, found a whole number 5; the dealer's last card, turned face up: "
+        "its suit is trump (turned_card)",
+    ),
+    "a text for the hands": (
+        _set([*DEAL, "hands"], "AC"),
+        '/deals/0/hands: expected a list, found a text "AC"',
+    ),
+    "a date written otherwise": (
+        _set(["match", "date"], "28/11/2026"),
+        '/match/date: "28/11/2026" is not a valid date (use YYYY-MM-DD)',
+    ),
+    "an unknown variant": (
+        _set(["match", "variant"], "five"),
+        f'/match/variant: "five" is not allowed here; use one of {VARIANTS}',
+    ),
+    "a long unknown variant": (
+        _set(["match", "variant"], "v" * 60),
+        f'/match/variant: "{"v" * 36}... is not allowed here; use one of {VARIANTS}',
+    ),
+    "an unknown call": (
+        _set([*DEAL, "declarations", 0, "call"], "trumps"),
+        f'/deals/0/declarations/0/call: "trumps" is not allowed here; use one of {CALLS}',
+    ),
+    "yes for true": (
+        _set(["match", "rules"], {"partner_exempt": "yes"}),
+        '/match/rules/partner_exempt: expected true or false, found a text "yes"',
+    ),
+    "a text for a number or null": (
+        _set(["match", "rules"], {"max_multiplier": "4"}),
+        '/match/rules/max_multiplier: expected a whole number or null, found a text "4"',
+    ),
+    "a number or null out of range": (
+        _set(["match", "rules"], {"max_multiplier": 0}),
+        "/match/rules/max_multiplier: 0 is out of range (minimum 1)",
+    ),
+    "a text for a score or null": (
+        _set([*DEAL, "recorded_score"], "12"),
+        '/deals/0/recorded_score: expected an object or null, found a text "12"',
+    ),
+    "a team's names for its number": (
+        _set([*DEAL, "recorded_score"], {"team": "Anna & Carla", "points": 12}),
+        f'/deals/0/recorded_score/team: expected a whole number, found a text "Anna & Carla"{TEAM}',
+    ),
+    "a third team": (
+        _set([*DEAL, "recorded_score"], {"team": 2, "points": 12}),
+        "/deals/0/recorded_score/team: 2 is out of range (maximum 1)",
+    ),
+    "an empty trick": (_set([*DEAL, "tricks", 0], []), "/deals/0/tricks/0: [] is too short (minItems 1)"),
+    "a table pile of one card": (
+        _set([*DEAL, "table"], [[["AC"]]]),
+        '/deals/0/table/0/0: ["AC"] is too short (minItems 2)',
+    ),
+    "another format": (
+        _set(["format"], "manillen/2"),
+        "/format: unsupported record: format 'manillen/2'; this tool reads 'manillen/1'",
+    ),
+    "a number for the format": (
+        _set(["format"], 2),
+        "/format: unsupported record: format 2; this tool reads 'manillen/1'",
+    ),
+    "a long format": (
+        _set(["format"], "x" * 50),
+        f"/format: unsupported record: format \"{'x' * 36}...; this tool reads 'manillen/1'",
+    ),
+    "no format": (
+        _drop(["format"]),
+        "/format: unsupported record: no 'format' field; this tool reads 'manillen/1'",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(SCHEMA_PROBLEMS))
+def test_each_kind_of_schema_problem_is_told_in_words_at_its_pointer(kind: str) -> None:
+    change, said = SCHEMA_PROBLEMS[kind]
+    assert _problems(_changed(change)) == [f"club.jsonl:7: {said}"]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[1, 2]", "a record is a JSON object, not a list"),
+        ('"x"', "a record is a JSON object, not a text"),
+        ("5", "a record is a JSON object, not a whole number"),
+        ("null", "a record is a JSON object, not null"),
+        ("true", "a record is a JSON object, not a boolean"),
+        ('{"format": "manillen/1",\n "match": }', "not valid JSON at line 2 column 11: expecting value"),
+    ],
+)
+def test_a_document_that_is_no_record_says_what_it_is(text: str, said: str) -> None:
+    assert _problems(text) == [f"club.jsonl:7: {said}"]
+
+
+def test_every_problem_is_listed_in_the_order_of_its_pointer() -> None:
+    """Deal 2 before deal 10 (the numbers compared as numbers), a deal's dealer before its tricks."""
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["deals"] = [copy.deepcopy(doc["deals"][0]) for _ in range(11)]
+        doc["deals"][10]["dealer"] = "x"
+        doc["deals"][2]["tricks"][0][0] = "ZZ"
+        doc["deals"][2]["dealer"] = -1
+
+    assert _problems(_changed(change)) == [
+        "club.jsonl:7: /deals/2/dealer: -1 is out of range (minimum 0)",
+        "club.jsonl:7: /deals/2/tricks/0/0: unknown card 'ZZ'",
+        f'club.jsonl:7: /deals/10/dealer: expected a whole number, found a text "x"{SEAT}',
+    ]
+
+
+TEXT = json.dumps(SEED, indent=1)
+"""The seed record, one field or list item a line: a problem's line and column are easy to find."""
+
+
+def _with_dealer(number: str) -> str:
+    return TEXT.replace('"dealer": 3', f'"dealer": {number}')
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # a whole number of more digits than Python turns into a number is named by its count
+        (_with_dealer("9" * 4000), f"/deals/0/dealer: {'9' * 37}... is out of range (maximum 5)"),
+        (_with_dealer("9" * 4001), "/deals/0/dealer: a number of 4001 digits is out of range (maximum 5)"),
+        (_with_dealer("NaN"), f"/deals/0/dealer: expected a whole number, found a number NaN{SEAT}"),
+        # the schema takes 3.0 as a whole number; the decoder's own message says why it does not
+        (_with_dealer("3.0"), "/deals/0/dealer: expected `int`, got `float`"),
+        (TEXT + " x", "not valid JSON at line 130 column 3: extra data"),
+        ("", "not valid JSON at line 1 column 1: expecting value"),
+    ],
+    ids=["4000 digits", "4001 digits", "NaN", "3.0", "extra data", "empty"],
+)
+def test_numbers_and_broken_json_are_told_where_they_are(text: str, said: str) -> None:
+    assert _problems(text) == [f"club.jsonl:7: {said}"]
+
+
+def test_nesting_past_twenty_is_told_at_its_line_and_column_and_twenty_is_read() -> None:
+    head = '{"format": "manillen/1",\n  "match": '
+    deep = head + "[" * 20 + "]" * 20 + "}"  # with the record's own object: 21 deep
+    assert _problems(deep) == [
+        "club.jsonl:7: lists and objects nest more than 20 deep at line 2 column 31; a record needs 6 at most"
+    ]
+    twenty = head + "[" * 19 + "]" * 19 + "}"
+    assert _problems(twenty) == [
+        "club.jsonl:7: missing field 'deals'",
+        f"club.jsonl:7: /match: expected an object, found a list {'[' * 19}{']' * 19}",
+    ]
+
+
+def test_brackets_inside_a_text_are_no_nesting() -> None:
+    """Thirty brackets in a text, after an escaped quote: the record's own problem is told."""
+    text = TEXT.replace('"notes": "', '"notes": "\\" ' + "[{" * 15 + '", "x": "')
+    assert _problems(text) == [
+        "club.jsonl:7: /match: unknown field 'x' (known: blocks, date, event, id, notes, rules, seats, "
+        "variant, venue)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (
+            TEXT.encode().replace(b'"Carla"', b'"Car\xffla"'),
+            "/match/seats/2: this is not UTF-8 text (at line 11 column 8); save the file as UTF-8",
+        ),
+        (
+            TEXT.encode().replace(b'"venue"', b'"ven\xffue"'),
+            "/match: this is not UTF-8 text (at line 6 column 7); save the file as UTF-8",
+        ),
+        (
+            TEXT.replace('"Carla"', '"\\ud800"'),
+            "/match/seats/2: a text holds a lone surrogate escape (such as \\ud800), which is no character",
+        ),
+        (
+            TEXT.replace('"venue"', '"\\udc80"'),
+            "/match: a text holds a lone surrogate escape (such as \\ud800), which is no character",
+        ),
+        (
+            TEXT.replace('"Carla"', '"\ud800"'),
+            "/match/seats/2: this is not UTF-8 text (at line 11 column 5); save the file as UTF-8",
+        ),
+        (TEXT.encode("utf-16"), "the file is UTF-16 text; save it as UTF-8"),
+        (TEXT.encode("utf-16-le"), "the file is UTF-16 text; save it as UTF-8"),
+        (TEXT.encode("utf-16-be"), "the file is UTF-16 text; save it as UTF-8"),
+    ],
+    ids=["byte in a text", "byte in a key", "escape", "escape in a key", "surrogate", "utf-16", "le", "be"],
+)
+def test_text_that_is_not_characters_is_told_at_its_field_line_and_column(
+    data: str | bytes, said: str
+) -> None:
+    assert _problems(data) == [f"club.jsonl:7: {said}"]
+
+
+def test_a_byte_order_mark_is_read_past() -> None:
+    text = _with_dealer("-3")
+    said = ["club.jsonl:7: /deals/0/dealer: -3 is out of range (minimum 0)"]
+    assert _problems("\ufeff" + text) == said
+    assert _problems(b"\xef\xbb\xbf" + text.encode()) == said

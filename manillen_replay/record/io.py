@@ -640,8 +640,7 @@ def _describe(error: Any) -> RecordError:
         return RecordError(f"unknown card {value!r}", pointer)
     if kind == "type":
         return RecordError(
-            f"expected {_schema_type(error.validator_value)}, found {_json_type(value)} {_short(value)}"
-            f"{_what_it_is(error.schema)}",
+            f"expected {_schema_type(error.validator_value)}, found {_found(value)}{_what_it_is(error.schema)}",
             pointer,
         )
     if kind == "enum":
@@ -671,7 +670,7 @@ def _describe(error: Any) -> RecordError:
                 _schema_type(s.get("type", "object" if "$ref" in s else "null"))
                 for s in error.validator_value
             )
-            return RecordError(f"expected {types}, found {_json_type(value)} {_short(value)}", pointer)
+            return RecordError(f"expected {types}, found {_found(value)}", pointer)
         return RecordError(f"{_short(value)} does not fit here", pointer)
     return RecordError(error.message.lower(), pointer)
 
@@ -711,6 +710,11 @@ def _json_type(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return "an object"
+
+
+def _found(value: Any) -> str:
+    """A value found where another type belongs: its type and the value (``null`` once)."""
+    return "null" if value is None else f"{_json_type(value)} {_short(value)}"
 
 
 def _short(value: Any) -> str:
