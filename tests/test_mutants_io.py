@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from manillen_replay.cli import cli
+from manillen_replay.engine import replay_entry
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import iter_entries, loads
 from manillen_replay.record.io import MAX_RECORD_BYTES, RAW_PREFIX, Entry, entries_of
@@ -482,3 +483,108 @@ def test_a_byte_order_mark_is_read_past() -> None:
     said = ["club.jsonl:7: /deals/0/dealer: -3 is out of range (minimum 0)"]
     assert _problems("\ufeff" + text) == said
     assert _problems(b"\xef\xbb\xbf" + text.encode()) == said
+
+
+# --------------------------------------------------------------------------- a document's place in its file
+
+NOTATION = ROOT / "data" / "notation"
+MUIL = (NOTATION / "muil.mnl").read_bytes()
+SEED_TEXT = (NOTATION / "seed-trick.mnl").read_bytes()
+SECOND = MUIL.count(b"\n") + 2
+"""The line the second match of ``muil.mnl`` + a blank line + ``seed-trick.mnl`` starts at."""
+
+
+def _told(entry: Entry) -> list[str]:
+    """What reading and replaying the document says is wrong with it, as the commands print it."""
+    with pytest.raises(InvalidRecordError) as caught:
+        replay_entry(entry)
+    return [p.describe() for p in caught.value.problems]
+
+
+def _evening(second: bytes) -> list[Entry]:
+    """The entries of a text file of two matches, ``muil.mnl`` and then ``second``."""
+    entries = entries_of(MUIL + b"\n" + second, "evening.mnl", "mnl")
+    assert [e.line for e in entries] == [1, SECOND]
+    assert replay_entry(entries[0])[0].match.id == "muil-three-manilles"
+    return entries
+
+
+def test_a_replay_problem_of_a_second_match_is_told_at_its_line_and_column_in_the_file() -> None:
+    illegal = SEED_TEXT.replace(b"  AC QC 9D KD", b"  AC 9C QC KD").replace(
+        b"  10C 9C KS 7D", b"  10C QC KS 7D"
+    )
+    told = _told(_evening(illegal)[1])
+    assert len(told) == 1
+    assert told[0].startswith(f"evening.mnl:{SECOND + 11}:9: 'QC' is not in Carla's hand in trick 1 (")
+
+
+@pytest.mark.parametrize(("kind", "place"), [("jsonl", "club.jsonl:2"), ("json", "club.jsonl")])
+def test_a_replay_problem_of_a_json_record_is_told_at_its_line_and_pointer(kind: str, place: str) -> None:
+    doc = copy.deepcopy(SEED)
+    trick = doc["deals"][0]["tricks"][0]
+    trick[1], trick[2] = trick[2], trick[1]
+    data = json.dumps(doc).encode()
+    [entry] = entries_of(b"\n" + data if kind == "jsonl" else data, "club.jsonl", kind)
+    assert _told(entry) == [f"{place}: /deals/0/tricks/0/1: '9D' is not in Bert's hand in trick 1"]
+
+
+def test_a_number_too_long_in_the_notation_is_told_at_its_line_and_column() -> None:
+    """4,000 digits and more are named by their count, in the match's own lines of the file."""
+    second = SEED_TEXT.replace(b"deal 1  dealer", b"deal 1" + b"0" * 4000 + b"  dealer")
+    assert _told(_evening(second)[1]) == [
+        f"evening.mnl:{SECOND + 6}:6: a number of 4,001 digits is no number a match holds"
+    ]
+    [shorter] = entries_of(
+        SEED_TEXT.replace(b"deal 1  dealer", b"deal 1" + b"0" * 3998 + b"  dealer"), "e.mnl", "mnl"
+    )
+    assert _told(shorter)[0].startswith(
+        "e.mnl:7:6: expected deal number 1 (deals are counted from 1), found '100"
+    )
+
+
+def test_text_that_is_not_utf8_is_told_at_its_line_and_column_in_the_file() -> None:
+    """One byte that is not UTF-8 makes the whole file one document, read from its first line."""
+    entries = entries_of(
+        MUIL + b"\n" + SEED_TEXT.replace(b"Cafe De Zwaan", b"Caf\xe9 De Zwaan"), "e.mnl", "mnl"
+    )
+    assert [e.line for e in entries] == [1]
+    assert _told(entries[0]) == [f"e.mnl:{SECOND + 2}:10: this is not UTF-8 text; save the file as UTF-8"]
+    first_byte = Entry("e.mnl", None, b"\xff" + SEED_TEXT, notation=True)
+    assert _told(first_byte) == ["e.mnl:1:1: this is not UTF-8 text; save the file as UTF-8"]
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_text_file_is_told_to_be_saved_as_utf8(codec: str) -> None:
+    data = SEED_TEXT.decode().encode(codec)
+    if codec != "utf-16":  # a byte-order mark written by hand, as editors do
+        data = ("\ufeff".encode(codec)) + data
+    [entry] = entries_of(data, "e.mnl", "mnl")
+    assert _told(entry) == ["e.mnl:1:1: the file is UTF-16 text; save it as UTF-8"]
+
+
+def test_a_utf8_byte_order_mark_before_a_text_is_read_past() -> None:
+    [entry] = entries_of(b"\xef\xbb\xbf" + SEED_TEXT, "e.mnl", "mnl")
+    assert replay_entry(entry)[0].match.id == "seed-trick"
+    assert (
+        replay_entry(Entry("e.mnl", 4, b"\xef\xbb\xbf" + SEED_TEXT, notation=True))[0].match.id
+        == "seed-trick"
+    )
+
+
+def test_a_slip_of_the_notation_reader_is_a_message_placed_in_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import manillen_replay.record.io as record_io
+
+    def slip(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("no such thing; at offset 12")
+
+    monkeypatch.setattr(record_io, "parse_match", slip)
+    [entry] = entries_of(SEED_TEXT, "e.mnl", "mnl")
+    assert _told(entry) == [
+        "e.mnl:1: could not read this match (ValueError: no such thing); please report it"
+    ]
+    placed = Entry("e.mnl", SECOND, SEED_TEXT, notation=True)
+    assert _told(placed) == [
+        f"e.mnl:{SECOND}: could not read this match (ValueError: no such thing); please report it"
+    ]
