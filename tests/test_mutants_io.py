@@ -306,6 +306,18 @@ SCHEMA_PROBLEMS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         _set(["match", "variant"], "v" * 60),
         f'/match/variant: "{"v" * 36}... is not allowed here; use one of {VARIANTS}',
     ),
+    "a value of other characters": (
+        _set(["match", "variant"], "vier\u2665"),
+        f'/match/variant: "vier\u2665" is not allowed here; use one of {VARIANTS}',
+    ),
+    "a value of exactly 40 characters": (
+        _set(["match", "variant"], "v" * 38),
+        f'/match/variant: "{"v" * 38}" is not allowed here; use one of {VARIANTS}',
+    ),
+    "a value of 41 characters": (
+        _set(["match", "variant"], "v" * 39),
+        f'/match/variant: "{"v" * 36}... is not allowed here; use one of {VARIANTS}',
+    ),
     "an unknown call": (
         _set([*DEAL, "declarations", 0, "call"], "trumps"),
         f'/deals/0/declarations/0/call: "trumps" is not allowed here; use one of {CALLS}',
@@ -409,13 +421,30 @@ def _with_dealer(number: str) -> str:
         # a whole number of more digits than Python turns into a number is named by its count
         (_with_dealer("9" * 4000), f"/deals/0/dealer: {'9' * 37}... is out of range (maximum 5)"),
         (_with_dealer("9" * 4001), "/deals/0/dealer: a number of 4001 digits is out of range (maximum 5)"),
+        (
+            _with_dealer("-" + "9" * 4001),
+            "/deals/0/dealer: a number of 4001 digits is out of range (minimum 0)",
+        ),
+        (
+            TEXT.replace('"seats"', f'"rules": {{"target": {"9" * 4001}}}, "seats"'),
+            "/match/rules/target: a number of 4001 digits is out of range (maximum 10000)",
+        ),
         (_with_dealer("NaN"), f"/deals/0/dealer: expected a whole number, found a number NaN{SEAT}"),
         # the schema takes 3.0 as a whole number; the decoder's own message says why it does not
         (_with_dealer("3.0"), "/deals/0/dealer: expected `int`, got `float`"),
         (TEXT + " x", "not valid JSON at line 130 column 3: extra data"),
         ("", "not valid JSON at line 1 column 1: expecting value"),
     ],
-    ids=["4000 digits", "4001 digits", "NaN", "3.0", "extra data", "empty"],
+    ids=[
+        "4000 digits",
+        "4001 digits",
+        "-4001 digits",
+        "a target of 4001",
+        "NaN",
+        "3.0",
+        "extra data",
+        "empty",
+    ],
 )
 def test_numbers_and_broken_json_are_told_where_they_are(text: str, said: str) -> None:
     assert _problems(text) == [f"club.jsonl:7: {said}"]
@@ -426,6 +455,9 @@ def test_nesting_past_twenty_is_told_at_its_line_and_column_and_twenty_is_read()
     deep = head + "[" * 20 + "]" * 20 + "}"  # with the record's own object: 21 deep
     assert _problems(deep) == [
         "club.jsonl:7: lists and objects nest more than 20 deep at line 2 column 31; a record needs 6 at most"
+    ]
+    assert _problems("\n" + deep) == [
+        "club.jsonl:7: lists and objects nest more than 20 deep at line 3 column 31; a record needs 6 at most"
     ]
     twenty = head + "[" * 19 + "]" * 19 + "}"
     assert _problems(twenty) == [
@@ -451,6 +483,10 @@ def test_brackets_inside_a_text_are_no_nesting() -> None:
             "/match/seats/2: this is not UTF-8 text (at line 11 column 8); save the file as UTF-8",
         ),
         (
+            TEXT.encode().replace(b'"Carla"', b'"Car\x80la"'),
+            "/match/seats/2: this is not UTF-8 text (at line 11 column 8); save the file as UTF-8",
+        ),
+        (
             TEXT.encode().replace(b'"venue"', b'"ven\xffue"'),
             "/match: this is not UTF-8 text (at line 6 column 7); save the file as UTF-8",
         ),
@@ -470,7 +506,17 @@ def test_brackets_inside_a_text_are_no_nesting() -> None:
         (TEXT.encode("utf-16-le"), "the file is UTF-16 text; save it as UTF-8"),
         (TEXT.encode("utf-16-be"), "the file is UTF-16 text; save it as UTF-8"),
     ],
-    ids=["byte in a text", "byte in a key", "escape", "escape in a key", "surrogate", "utf-16", "le", "be"],
+    ids=[
+        "byte in a text",
+        "the lowest such byte",
+        "byte in a key",
+        "escape",
+        "escape in a key",
+        "surrogate",
+        "utf-16",
+        "le",
+        "be",
+    ],
 )
 def test_text_that_is_not_characters_is_told_at_its_field_line_and_column(
     data: str | bytes, said: str

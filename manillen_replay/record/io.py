@@ -552,8 +552,10 @@ class _TooLong(int):
 def _parse_int(digits: str) -> int:
     if len(digits) <= 4000:
         return int(digits)
-    number = _TooLong(10**18)
-    number.digits = len(digits)
+    # far past every bound of the schema, on the number's side of 0, so that the range is what is told
+    negative = digits.startswith("-")
+    number = _TooLong(-(10**18) if negative else 10**18)
+    number.digits = len(digits) - negative
     return number
 
 
