@@ -634,3 +634,66 @@ def test_a_slip_of_the_notation_reader_is_a_message_placed_in_the_file(
     assert _told(placed) == [
         f"e.mnl:{SECOND}: could not read this match (ValueError: no such thing); please report it"
     ]
+
+
+# --------------------------------------------------------------------------- what is read
+
+SAMPLES = ROOT / "data" / "samples"
+
+
+def _lower_one_group(doc: dict[str, Any], group: str) -> None:
+    """Write one list of cards of the first deal in lower case (``10h``), the rest as it was."""
+    deal = doc["deals"][0]
+    if group == "hands":
+        deal["hands"][2] = [card.lower() for card in deal["hands"][2]]
+    elif group == "tricks":
+        deal["tricks"][3] = [card.lower() for card in deal["tricks"][3]]
+    elif group == "table":
+        deal["table"][1][2] = [card.lower() for card in deal["table"][1][2]]
+    elif group == "discards":
+        deal["discards"] = [card.lower() for card in deal["discards"]]
+    else:
+        deal["annotations"] = [{"author": "Anna", "text": "or", "trick": 1, "play": 1, "line": ["ah"]}]
+
+
+@pytest.mark.parametrize(
+    ("sample", "group"),
+    [
+        ("seed-trick", "hands"),
+        ("seed-trick", "tricks"),
+        ("variant-two-open", "table"),
+        ("variant-three", "discards"),
+        ("seed-trick", "annotations"),
+    ],
+)
+def test_one_group_of_cards_in_lower_case_is_read_as_the_canonical_cards(sample: str, group: str) -> None:
+    """Every other card of the deal already canonical: that one group is still rewritten."""
+    text = (SAMPLES / f"{sample}.json").read_text(encoding="utf-8")
+    doc = json.loads(text)
+    _lower_one_group(doc, group)
+    record = loads(json.dumps(doc))
+    expected = json.loads(text)["deals"][0]
+    deal = record.deals[0]
+    if group == "annotations":
+        assert deal.annotations is not None and deal.annotations[0].line == ["AH"]
+    else:
+        assert getattr(deal, group) == expected[group]
+
+
+def test_a_records_own_problems_are_placed_in_its_file_and_line() -> None:
+    """Unknown cards, seat names and a card dealt twice: each named with the file and line."""
+    unknown = copy.deepcopy(SEED)
+    unknown["deals"][0]["tricks"][1][2] = "zz"
+    assert _problems(json.dumps(unknown)) == ["club.jsonl:7: /deals/0/tricks/1/2: unknown card 'zz'"]
+    names = copy.deepcopy(SEED)
+    names["match"]["seats"] = ["Anna", "Anna", "  ", "Dirk"]
+    assert _problems(json.dumps(names)) == [
+        "club.jsonl:7: /match/seats/1: seats 0 and 1 have the same name ('Anna'): each player sits once",
+        "club.jsonl:7: /match/seats/2: seat 2 has no name",
+    ]
+    twice = copy.deepcopy(SEED)
+    hands = twice["deals"][0]["hands"]
+    hands[1][0] = hands[0][0]
+    assert _problems(json.dumps(twice)) == [
+        f"club.jsonl:7: /deals/0/hands/1/0: '{hands[0][0]}' was dealt twice (also at /deals/0/hands/0/0)"
+    ]
