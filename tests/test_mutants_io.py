@@ -675,7 +675,7 @@ def test_one_group_of_cards_in_lower_case_is_read_as_the_canonical_cards(sample:
     expected = json.loads(text)["deals"][0]
     deal = record.deals[0]
     if group == "annotations":
-        assert deal.annotations is not None and deal.annotations[0].line == ["AH"]
+        assert isinstance(deal.annotations, list) and deal.annotations[0].line == ["AH"]
     else:
         assert getattr(deal, group) == expected[group]
 
