@@ -495,6 +495,10 @@ def test_brackets_inside_a_text_are_no_nesting() -> None:
             "/match/seats/2: a text holds a lone surrogate escape (such as \\ud800), which is no character",
         ),
         (
+            TEXT.replace('"Carla"', '"\\udfff"'),
+            "/match/seats/2: a text holds a lone surrogate escape (such as \\ud800), which is no character",
+        ),
+        (
             TEXT.replace('"venue"', '"\\udc80"'),
             "/match: a text holds a lone surrogate escape (such as \\ud800), which is no character",
         ),
@@ -511,6 +515,7 @@ def test_brackets_inside_a_text_are_no_nesting() -> None:
         "the lowest such byte",
         "byte in a key",
         "escape",
+        "the highest escape",
         "escape in a key",
         "surrogate",
         "utf-16",
