@@ -363,6 +363,14 @@ SCHEMA_PROBLEMS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         _set(["format"], "x" * 50),
         f"/format: unsupported record: format \"{'x' * 36}...; this tool reads 'manillen/1'",
     ),
+    "a format of exactly 40 characters": (
+        _set(["format"], "m" * 40),
+        f"/format: unsupported record: format '{'m' * 40}'; this tool reads 'manillen/1'",
+    ),
+    "a format of 41 characters": (
+        _set(["format"], "m" * 41),
+        f"/format: unsupported record: format \"{'m' * 36}...; this tool reads 'manillen/1'",
+    ),
     "no format": (
         _drop(["format"]),
         "/format: unsupported record: no 'format' field; this tool reads 'manillen/1'",
@@ -463,6 +471,15 @@ def test_nesting_past_twenty_is_told_at_its_line_and_column_and_twenty_is_read()
     assert _problems(twenty) == [
         "club.jsonl:7: missing field 'deals'",
         f"club.jsonl:7: /match: expected an object, found a list {'[' * 19}{']' * 19}",
+    ]
+
+
+def test_nesting_is_counted_past_closed_lists_and_a_text_ending_in_a_backslash() -> None:
+    """Lists closed before the deep one, and a text ending in an escaped backslash (its closing
+    quote is no escape): the 21st level is still found, on its own line and column."""
+    head = '{"format": "manillen/1", "notes": "C:\\\\", "a": [[], [[]], {"b": []}],\n "match": '
+    assert _problems(head + "[" * 20 + "]" * 20 + "}") == [
+        "club.jsonl:7: lists and objects nest more than 20 deep at line 2 column 30; a record needs 6 at most"
     ]
 
 
