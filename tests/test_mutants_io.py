@@ -442,6 +442,8 @@ def _with_dealer(number: str) -> str:
         (_with_dealer("3.0"), "/deals/0/dealer: expected `int`, got `float`"),
         (TEXT + " x", "not valid JSON at line 130 column 3: extra data"),
         ("", "not valid JSON at line 1 column 1: expecting value"),
+        # a NUL byte past the first four is no sign of UTF-16
+        ('{"ab\x00": 1}', "not valid JSON at line 1 column 5: invalid control character"),
     ],
     ids=[
         "4000 digits",
@@ -452,6 +454,7 @@ def _with_dealer(number: str) -> str:
         "3.0",
         "extra data",
         "empty",
+        "NUL",
     ],
 )
 def test_numbers_and_broken_json_are_told_where_they_are(text: str, said: str) -> None:
@@ -467,9 +470,8 @@ def test_nesting_past_twenty_is_told_at_its_line_and_column_and_twenty_is_read()
     assert _problems("\n" + deep) == [
         "club.jsonl:7: lists and objects nest more than 20 deep at line 3 column 31; a record needs 6 at most"
     ]
-    twenty = head + "[" * 19 + "]" * 19 + "}"
+    twenty = head.replace(",\n", ', "deals": [],\n') + "[" * 19 + "]" * 19 + "}"  # 21 brackets, 20 deep
     assert _problems(twenty) == [
-        "club.jsonl:7: missing field 'deals'",
         f"club.jsonl:7: /match: expected an object, found a list {'[' * 19}{']' * 19}",
     ]
 
@@ -504,6 +506,10 @@ def test_brackets_inside_a_text_are_no_nesting() -> None:
             "/match/seats/2: this is not UTF-8 text (at line 11 column 8); save the file as UTF-8",
         ),
         (
+            TEXT.encode().replace(b'"Carla"', b'"Car\xffla"').replace(b'"Dirk"', b'"Di\xffrk"'),
+            "/match/seats/2: this is not UTF-8 text (at line 11 column 8); save the file as UTF-8",
+        ),
+        (
             TEXT.encode().replace(b'"venue"', b'"ven\xffue"'),
             "/match: this is not UTF-8 text (at line 6 column 7); save the file as UTF-8",
         ),
@@ -524,12 +530,16 @@ def test_brackets_inside_a_text_are_no_nesting() -> None:
             "/match/seats/2: this is not UTF-8 text (at line 11 column 5); save the file as UTF-8",
         ),
         (TEXT.encode("utf-16"), "the file is UTF-16 text; save it as UTF-8"),
+        # a first character whose two bytes hold no 0: only the byte-order mark tells
+        (b"\xff\xfe" + ("\u03a9" + TEXT).encode("utf-16-le"), "the file is UTF-16 text; save it as UTF-8"),
+        (("\ufeff\u03a9" + TEXT).encode("utf-16-be"), "the file is UTF-16 text; save it as UTF-8"),
         (TEXT.encode("utf-16-le"), "the file is UTF-16 text; save it as UTF-8"),
         (TEXT.encode("utf-16-be"), "the file is UTF-16 text; save it as UTF-8"),
     ],
     ids=[
         "byte in a text",
         "the lowest such byte",
+        "the first of two",
         "byte in a key",
         "escape",
         "the highest escape",
@@ -538,6 +548,8 @@ def test_brackets_inside_a_text_are_no_nesting() -> None:
         "utf-16",
         "le",
         "be",
+        "omega after the mark",
+        "omega after the big-endian mark",
     ],
 )
 def test_text_that_is_not_characters_is_told_at_its_field_line_and_column(

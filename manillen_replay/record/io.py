@@ -503,7 +503,9 @@ def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordErro
     try:
         document = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as bad:
-        return [RecordError(f"not valid JSON at line {bad.lineno} column {bad.colno}: {bad.msg.lower()}")]
+        # json's "Invalid control character at" leaves the place to the caller: it is told before
+        said = bad.msg.lower().removesuffix(" at")
+        return [RecordError(f"not valid JSON at line {bad.lineno} column {bad.colno}: {said}")]
     except (ValueError, RecursionError):
         return [_msgspec_problem(error)]
     strange = _first_strange_text(document)
@@ -641,10 +643,8 @@ def _describe(error: Any) -> RecordError:
     if kind == "pattern":
         return RecordError(f"unknown card {value!r}", pointer)
     if kind == "type":
-        return RecordError(
-            f"expected {_schema_type(error.validator_value)}, found {_found(value)}{_what_it_is(error.schema)}",
-            pointer,
-        )
+        expected = _schema_type(error.validator_value)
+        return RecordError(f"expected {expected}, found {_found(value)}{_what_it_is(error.schema)}", pointer)
     if kind == "enum":
         options = ", ".join(repr(v) for v in error.validator_value)
         return RecordError(f"{_short(value)} is not allowed here; use one of {options}", pointer)
