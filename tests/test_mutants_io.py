@@ -731,3 +731,31 @@ def test_a_records_own_problems_are_placed_in_its_file_and_line() -> None:
     assert _problems(json.dumps(twice)) == [
         f"club.jsonl:7: /deals/0/hands/1/0: '{hands[0][0]}' was dealt twice (also at /deals/0/hands/0/0)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "column", "message"),
+    [
+        # the byte-order mark is no column of the first line
+        (b"\xef\xbb\xbfmatch x\xff\n", 1, 8, "this is not UTF-8 text; save the file as UTF-8"),
+        (b"seats Anna Bert Carla Dirk\nmatch \xff\n", 2, 7, "this is not UTF-8 text; save the file as UTF-8"),
+        ("seats Anna".encode("utf-16"), 1, 1, "the file is UTF-16 text; save it as UTF-8"),
+    ],
+    ids=["after the mark", "second line", "utf-16"],
+)
+def test_validate_json_places_a_text_that_is_no_utf8_by_line_and_column_without_a_pointer(
+    tmp_path: Path, data: bytes, line: int, column: int, message: str
+) -> None:
+    path = tmp_path / "evening.mnl"
+    path.write_bytes(data)
+    result = _run("validate", str(path), "--json")
+    assert result.exit_code == 1
+    [problem] = json.loads(result.output)["records"][0]["problems"]
+    assert problem == {
+        "source": str(path),
+        "line": line,
+        "pointer": "",
+        "message": message,
+        "column": column,
+        "hint": None,
+    }
