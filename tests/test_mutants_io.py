@@ -121,6 +121,17 @@ def test_a_line_one_byte_over_the_limit_ends_where_its_line_ends(tmp_path: Path,
     assert (second.line, second.decode().match.id) == (2, "next")
 
 
+def test_a_carriage_return_inside_a_record_over_the_limit_is_its_own(tmp_path: Path) -> None:
+    """A ``\\r`` inside the record, at the end of the piece read to find the line too long: the
+    record's, kept in its size and hash (only one right before the line's end is not)."""
+    big = bytearray(_document(MAX_RECORD_BYTES + 100))
+    big[MAX_RECORD_BYTES + 1] = ord("\r")
+    path = tmp_path / "club.jsonl"
+    path.write_bytes(bytes(big) + b"\n")
+    [from_file] = iter_entries([path])
+    _refused_whole(from_file, bytes(big))
+
+
 MNL_MESSAGE = (
     "the text (.mnl) file is {size:,} bytes, over the limit of {limit}: it was not read "
     "(split it into smaller files, or convert it to JSON Lines, .jsonl)"
@@ -469,6 +480,12 @@ def test_nesting_past_twenty_is_told_at_its_line_and_column_and_twenty_is_read()
     ]
     assert _problems("\n" + deep) == [
         "club.jsonl:7: lists and objects nest more than 20 deep at line 3 column 31; a record needs 6 at most"
+    ]
+    # on the second line, after a first one that is empty: its column counts from that line's start
+    flat = '{"format": "manillen/1",  "match": '
+    assert _problems("\n" + flat + "[" * 20 + "]" * 20 + "}") == [
+        f"club.jsonl:7: lists and objects nest more than 20 deep at line 2 column {len(flat) + 20}; "
+        "a record needs 6 at most"
     ]
     twenty = head.replace(",\n", ', "deals": [],\n') + "[" * 19 + "]" * 19 + "}"  # 21 brackets, 20 deep
     assert _problems(twenty) == [
