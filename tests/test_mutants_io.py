@@ -776,3 +776,12 @@ def test_validate_json_places_a_text_that_is_no_utf8_by_line_and_column_without_
         "column": column,
         "hint": None,
     }
+
+
+def test_cards_in_lower_case_in_a_later_deal_are_read_as_the_canonical_cards() -> None:
+    """The first deal already canonical: the later ones are still looked at."""
+    text = (SAMPLES / "match-101.json").read_text(encoding="utf-8")
+    doc = json.loads(text)
+    doc["deals"][1]["tricks"] = [[card.lower() for card in trick] for trick in doc["deals"][1]["tricks"]]
+    record = loads(json.dumps(doc))
+    assert record.deals[1].tricks == json.loads(text)["deals"][1]["tricks"]
