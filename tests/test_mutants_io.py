@@ -625,6 +625,12 @@ def test_a_replay_problem_of_a_json_record_is_told_at_its_line_and_pointer(kind:
     assert _told(entry) == [f"{place}: /deals/0/tricks/0/1: '9D' is not in Bert's hand in trick 1"]
 
 
+def test_a_reading_problem_of_a_second_match_is_told_at_its_line_in_the_file() -> None:
+    second = SEED_TEXT.replace(b"  AC QC 9D KD", b"  AC QC 9X KD")
+    [told] = _told(_evening(second)[1])
+    assert told.startswith(f"evening.mnl:{SECOND + 11}:9: unknown card '9X': ")
+
+
 def test_a_number_too_long_in_the_notation_is_told_at_its_line_and_column() -> None:
     """4,000 digits and more are named by their count, in the match's own lines of the file."""
     second = SEED_TEXT.replace(b"deal 1  dealer", b"deal 1" + b"0" * 4000 + b"  dealer")
@@ -757,8 +763,14 @@ def test_a_records_own_problems_are_placed_in_its_file_and_line() -> None:
         (b"\xef\xbb\xbfmatch x\xff\n", 1, 8, "this is not UTF-8 text; save the file as UTF-8"),
         (b"seats Anna Bert Carla Dirk\nmatch \xff\n", 2, 7, "this is not UTF-8 text; save the file as UTF-8"),
         ("seats Anna".encode("utf-16"), 1, 1, "the file is UTF-16 text; save it as UTF-8"),
+        (
+            SEED_TEXT.replace(b"deal 1  dealer", b"deal 1" + b"0" * 4000 + b"  dealer"),
+            7,
+            6,
+            "a number of 4,001 digits is no number a match holds",
+        ),
     ],
-    ids=["after the mark", "second line", "utf-16"],
+    ids=["after the mark", "second line", "utf-16", "a long number"],
 )
 def test_validate_json_places_a_text_that_is_no_utf8_by_line_and_column_without_a_pointer(
     tmp_path: Path, data: bytes, line: int, column: int, message: str
