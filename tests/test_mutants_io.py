@@ -797,3 +797,11 @@ def test_cards_in_lower_case_in_a_later_deal_are_read_as_the_canonical_cards() -
     doc["deals"][1]["tricks"] = [[card.lower() for card in trick] for trick in doc["deals"][1]["tricks"]]
     record = loads(json.dumps(doc))
     assert record.deals[1].tricks == json.loads(text)["deals"][1]["tricks"]
+
+
+def test_nesting_is_counted_from_the_depth_a_closed_list_leaves() -> None:
+    """A list closed inside the match's object leaves the depth at 2, not 1: 19 lists more go past 20."""
+    text = '{"format": "manillen/1", "match": {"a": [], "b": ' + "[" * 19 + "]" * 19 + "}}"
+    assert _problems(text) == [
+        "club.jsonl:7: lists and objects nest more than 20 deep at line 1 column 68; a record needs 6 at most"
+    ]
