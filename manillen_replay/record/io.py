@@ -310,20 +310,32 @@ def _oversized(
     source: str, line: int | None, handle: Any, start: bytes = b"", *, notation: bool = False
 ) -> Entry:
     """A refused document: its start, its size and hash, the rest of it read past (to its line's
-    end), a megabyte at a time; ``notation`` for a whole text file."""
-    digest = hashlib.sha256(start)
-    size = len(start)
-    kept = start[:RAW_PREFIX]
-    ended = start.endswith(b"\n")
-    while line is None or not ended:
-        chunk = handle.readline(2**20) if line is not None else handle.read(2**20)
-        if not chunk:
-            break
-        digest.update(chunk)
-        size += len(chunk)
+    end), a megabyte at a time; ``notation`` for a whole text file. A JSON Lines document is its
+    line without the line's end (``\\n``, ``\\r\\n``), as :func:`split_lines` reads it: the same
+    document has the same size and hash whichever way it was read (a file, standard input, an
+    upload)."""
+    digest = hashlib.sha256()
+    size = 0
+    kept = b""
+    held = b""  # a "\r" ending a piece: the document's, unless the line ends right after it
+    piece = start
+    while True:
+        body = held + piece
+        held = b""
+        ended = line is not None and (body.endswith(b"\n") or not piece)
+        if line is not None:
+            body = body.removesuffix(b"\n").removesuffix(b"\r") if ended else body
+            if not ended and body.endswith(b"\r"):
+                body, held = body[:-1], b"\r"
+        digest.update(body)
+        size += len(body)
         if len(kept) < RAW_PREFIX:
-            kept += chunk[: RAW_PREFIX - len(kept)]
-        ended = chunk.endswith(b"\n")
+            kept += body[: RAW_PREFIX - len(kept)]
+        if ended:
+            break
+        piece = handle.readline(2**20) if line is not None else handle.read(2**20)
+        if not piece and line is None:
+            break
     return Entry(
         source,
         line,
@@ -520,7 +532,9 @@ def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordErro
     try:
         document = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as bad:
-        return [RecordError(f"not valid JSON at line {bad.lineno} column {bad.colno}: {bad.msg.lower()}")]
+        # json's "Invalid control character at" leaves the place to the caller: it is told before
+        said = bad.msg.lower().removesuffix(" at")
+        return [RecordError(f"not valid JSON at line {bad.lineno} column {bad.colno}: {said}")]
     except (ValueError, RecursionError):
         return [_msgspec_problem(error)]
     strange = _first_strange_text(document)
@@ -569,8 +583,10 @@ class _TooLong(int):
 def _parse_int(digits: str) -> int:
     if len(digits) <= 4000:
         return int(digits)
-    number = _TooLong(10**18)
-    number.digits = len(digits)
+    # far past every bound of the schema, on the number's side of 0, so that the range is what is told
+    negative = digits.startswith("-")
+    number = _TooLong(-(10**18) if negative else 10**18)
+    number.digits = len(digits) - negative
     return number
 
 
@@ -656,11 +672,8 @@ def _describe(error: Any) -> RecordError:
     if kind == "pattern":
         return RecordError(f"unknown card {value!r}", pointer)
     if kind == "type":
-        return RecordError(
-            f"expected {_schema_type(error.validator_value)}, found {_json_type(value)} {_short(value)}"
-            f"{_what_it_is(error.schema)}",
-            pointer,
-        )
+        expected = _schema_type(error.validator_value)
+        return RecordError(f"expected {expected}, found {_found(value)}{_what_it_is(error.schema)}", pointer)
     if kind == "enum":
         options = ", ".join(repr(v) for v in error.validator_value)
         return RecordError(f"{_short(value)} is not allowed here; use one of {options}", pointer)
@@ -688,7 +701,7 @@ def _describe(error: Any) -> RecordError:
                 _schema_type(s.get("type", "object" if "$ref" in s else "null"))
                 for s in error.validator_value
             )
-            return RecordError(f"expected {types}, found {_json_type(value)} {_short(value)}", pointer)
+            return RecordError(f"expected {types}, found {_found(value)}", pointer)
         return RecordError(f"{_short(value)} does not fit here", pointer)
     return RecordError(error.message.lower(), pointer)
 
@@ -728,6 +741,11 @@ def _json_type(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return "an object"
+
+
+def _found(value: Any) -> str:
+    """A value found where another type belongs: its type and the value (``null`` once)."""
+    return "null" if value is None else f"{_json_type(value)} {_short(value)}"
 
 
 def _short(value: Any) -> str:
