@@ -154,8 +154,8 @@ def costs(
     it was not a mistake. docs/solver.md explains both.
 
     Every variant gets both costs. View costs take a second or two per four-player deal (up to
-    a minute in the other variants; in the two-player game with open table cards about half a
-    minute of processor time, the trump and knock reviews of analyze three times that);
+    a minute in the other variants; a two-player deal with open table cards takes minutes,
+    most of them in analyze's trump and knock reviews);
     --hindsight gives the hindsight costs alone, in milliseconds (seconds for two players).
     Deals without hands or contract are skipped.
 
