@@ -192,22 +192,27 @@ def test_a_small_batch_is_played_by_the_engine_without_numba(monkeypatch):
 def test_validate_entries_place_problems_as_one_by_one(tmp_path: Path):
     """``replay_entries`` (what ``manillen validate`` reads with) places problems in the file
     as the engine's ``replay_entry`` does, across batches."""
-    from manillen_replay.engine import replay_entry
-
     rng = random.Random(5)
     lines = [more_broken(line, how, rng) for how in MORE_BREAKS for line in generated("four", 2)]
     entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
     seen = []
     for entry, _, result in bulk.replay_entries(entries, batch=4):
         seen.append((entry.line, _seen(result)))
-    reference = []
+    assert seen == _engine_reference(entries)
+    assert any(isinstance(result, list) for _, result in seen)
+
+
+def _engine_reference(entries: list[Entry]) -> list[tuple[int | None, Any]]:
+    """Each entry as the engine alone replays it: the result, or the problems it is refused with."""
+    from manillen_replay.engine import replay_entry
+
+    reference: list[tuple[int | None, Any]] = []
     for entry in entries:
         try:
             reference.append((entry.line, _comparable(replay_entry(entry)[1])))
         except InvalidRecordError as error:
             reference.append((entry.line, _seen(error)))
-    assert seen == reference
-    assert any(isinstance(result, list) for _, result in seen)
+    return reference
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -313,7 +318,6 @@ def test_validate_checks_the_cards_of_a_chunk_at_once(monkeypatch):
     look at the chunk's cards make them) with the engine's results; a record they do not cover
     (a variation in a comment, a card respelt) or that fails them is read in full, its problems
     placed as one by one."""
-    from manillen_replay.engine import replay_entry
     from manillen_replay.record import io as record_io
 
     checked: list[int] = []
@@ -323,13 +327,7 @@ def test_validate_checks_the_cards_of_a_chunk_at_once(monkeypatch):
     def agree(lines: list[bytes]) -> list[Any]:
         entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
         seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
-        reference = []
-        for entry in entries:
-            try:
-                reference.append((entry.line, _comparable(replay_entry(entry)[1])))
-            except InvalidRecordError as error:
-                reference.append((entry.line, _seen(error)))
-        assert seen == reference
+        assert seen == _engine_reference(entries)
         return seen
 
     sound = list(generated("four", 3))
