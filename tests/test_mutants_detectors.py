@@ -1278,3 +1278,22 @@ def test_bare_ace_lost_with_the_solvers_view_at_half_a_card_point_and_under_klop
     finding = _only(doubled, "bare_ace_lost", {1: [view_cost_at(1, 4, 1, "7S", odd)]})
     assert (finding.points, finding.severity) == (2.47, Severity.INFO)
     assert finding.explanation.endswith("smearing A♥ was worth 1.2 card points more on average (solver).")
+
+
+def test_a_wasted_trump_whose_later_trick_held_no_points_says_it_cost_nothing() -> None:
+    """The demo's hoekske-2026-04-07-4, deal 3: Hendrik ruffs Griet's certain trick with A♦. In
+    trick 7, out of trumps, the A♦ would have taken a trick of no card points: nothing went to the
+    opponents, and the finding says so instead of "0 points went to the opponents"."""
+    (finding,) = [
+        f for f in of_kind(analyse_record(_demo("hoekske-2026-04-07-4")), "wasted_trump") if f.deal == 3
+    ]
+    assert (finding.trick, finding.player, finding.card, finding.points) == (5, "Hendrik", Card.DA, 0.0)
+    assert finding.explanation.endswith(
+        "In trick 7 Hendrik had no trump left and A♦ would have taken it, a trick without points: "
+        "it cost nothing this time."
+    )
+    assert finding.explanation_nl.endswith(
+        "In slag 7 had Hendrik geen troef meer en had koeken aas de slag genomen, een slag zonder punten: "
+        "deze keer kostte het niets."
+    )
+    assert "0 points" not in finding.explanation

@@ -735,7 +735,16 @@ class MatchAnalysis:
         elif cost is None:
             en += " It cost nothing this time."
             nl += " Deze keer kostte het niets."
-        if cost is not None:
+        if cost is not None and cost.points == 0:
+            en += (
+                f" In trick {cost.number} {name} had no trump left and {card_en(trump)} would have taken it, "
+                "a trick without points: it cost nothing this time."
+            )
+            nl += (
+                f" In slag {cost.number} had {name} geen troef meer en had {card_nl(trump)} de slag genomen, "
+                "een slag zonder punten: deze keer kostte het niets."
+            )
+        elif cost is not None:
             en += (
                 f" In trick {cost.number} {name} had no trump left and {card_en(trump)} would have taken it: "
                 f"{points_en(cost.points * factor)} went to the opponents."
