@@ -413,3 +413,15 @@ def test_train_page_brings_a_missed_puzzle_back_after_the_others(app: object, ar
         next(b for b in at.button if b.label == "Next puzzle").click().run()
     assert verdicts == [False, True, True]
     assert shown[3] == shown[0] and len(set(shown[:3])) == 3
+
+
+@pytest.mark.parametrize(("lang", "reason"), [("en", "explanation"), ("nl", "explanation_nl")])
+def test_a_puzzles_answer_writes_its_reason_with_real_minus_signs(lang: str, reason: str) -> None:
+    """The answer's reason is the finding's words, as the review prints them: a negative figure
+    gets the report's minus sign (``−2.0``), a score such as ``3-2`` keeps its hyphen."""
+    from manillen_replay.analysis.puzzles import _sample
+    from manillen_replay.report.puzzles import answer_html
+
+    words = "Bert's K♥ scores -2.0 on average, 3-2 in tricks."
+    html = answer_html(_sample(**{reason: words}), lang)
+    assert '<p class="explanation">Bert&#x27;s K♥ scores \u22122.0 on average, 3-2 in tricks.</p>' in html

@@ -13,7 +13,7 @@ from html import escape
 from ..analysis.puzzles import Puzzle, PuzzleKind
 from ..cards import Card, CardSet, Suit
 from .build import Decision
-from .render import STYLE, _card_text, _contract, table_html
+from .render import STYLE, _card_text, _contract, minus_signs, table_html
 from .svg import suit_svg
 from .words import decimal_sign, say
 
@@ -101,7 +101,7 @@ def answer_html(puzzle: Puzzle, lang: str) -> str:
         "{played}", _options([puzzle.played], lang)
     )
     reason = puzzle.explanation_nl if lang == "nl" and puzzle.explanation_nl else puzzle.explanation
-    return f"<p>{text}</p>" + (f'<p class="explanation">{escape(reason)}</p>' if reason else "")
+    return f"<p>{text}</p>" + (f'<p class="explanation">{escape(minus_signs(reason))}</p>' if reason else "")
 
 
 def source_text(puzzle: Puzzle, lang: str) -> str:

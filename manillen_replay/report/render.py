@@ -427,10 +427,10 @@ def table_html(decision: Decision, lang: str) -> str:
     return f'<div class="table">{seats}<div class="trick">{trick}</div></div>'
 
 
-def _minus_signs(text: str) -> str:
+def minus_signs(text: str) -> str:
     """A finding's words with the report's minus sign on negative figures (``−8.7``, not ``-8.7``).
 
-    >>> _minus_signs("scores -8.7 on average, 3-2 in tricks")
+    >>> minus_signs("scores -8.7 on average, 3-2 in tricks")
     'scores −8.7 on average, 3-2 in tricks'
     """
     return re.sub(r"(?<![\w-])-(?=\d)", MINUS, text)
@@ -517,7 +517,7 @@ def _decision(report: Report, decision: Decision) -> str:
         items += f'<li class="line">{_line_html(report, decision, decision.line)}</li>'
 
     explanation = (
-        f'<p class="explanation">{escape(_minus_signs(decision.explanation))}</p>'
+        f'<p class="explanation">{escape(minus_signs(decision.explanation))}</p>'
         if decision.explanation
         else ""
     )
