@@ -22,9 +22,18 @@ from manillen_replay.cli import cli
 from manillen_replay.engine import replay_entry
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import dump, dump_lines, dumps, iter_entries, load, loads
-from manillen_replay.record.io import MAX_RECORD_BYTES, RAW_PREFIX, Entry, entries_of
+from manillen_replay.record.io import (
+    MAX_RECORD_BYTES,
+    RAW_PREFIX,
+    Entry,
+    cards_are_canonical,
+    entries_of,
+    read_cards_later,
+)
 from manillen_replay.record.model import Annotation, Deal, MatchInfo, Record
 from manillen_replay.store import Store
+
+from .test_slips import LEGAL_22, record, swapped
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = json.loads((ROOT / "data" / "samples" / "seed-trick.json").read_text(encoding="utf-8"))
@@ -697,6 +706,42 @@ def test_a_slip_of_the_notation_reader_is_a_message_placed_in_the_file(
     ]
 
 
+def test_validate_json_places_a_slip_of_the_notation_reader_at_its_line_without_a_pointer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import manillen_replay.record.io as record_io
+
+    def slip(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("no such thing; at offset 12")
+
+    monkeypatch.setattr(record_io, "parse_match", slip)
+    path = tmp_path / "evening.mnl"
+    path.write_bytes(SEED_TEXT)
+    result = _run("validate", str(path), "--json")
+    assert result.exit_code == 1
+    [problem] = json.loads(result.output)["records"][0]["problems"]
+    assert problem == {
+        "source": str(path),
+        "line": 1,
+        "pointer": "",
+        "message": "could not read this match (ValueError: no such thing); please report it",
+        "column": None,
+        "hint": None,
+    }
+
+
+def test_validate_places_a_possible_slip_of_a_json_lines_record_at_its_line_and_pointer(
+    tmp_path: Path,
+) -> None:
+    """The slip's problem is found after the replay, unplaced: it is told at the record's line."""
+    path = tmp_path / "club.jsonl"
+    slipped = dumps(record(swapped(LEGAL_22, 2, 3)), pretty=False).encode()
+    path.write_bytes(_good_line("first") + b"\n" + slipped + b"\n")
+    run = _run("validate", str(path))
+    assert run.exit_code == 0, run.output
+    assert f"  {path}:2: /deals/0/tricks/2/3: Dirk's '8H' in trick 3 breaks a rule" in run.stdout
+
+
 # --------------------------------------------------------------------------- what is read
 
 SAMPLES = ROOT / "data" / "samples"
@@ -939,3 +984,66 @@ def test_dump_lines_writes_one_canonical_line_a_record_in_order() -> None:
     assert written == dumps(first, pretty=False) + "\n" + dumps(second, pretty=False) + "\n"
     assert [loads(line) for line in written.splitlines()] == [first, second]
     assert "\n" not in dumps(first, pretty=False)
+
+
+# --------------------------------------------------------------------------- the bulk replay's reading
+
+
+def _seed_with(change: Callable[[dict[str, Any]], None]) -> bytes:
+    doc = copy.deepcopy(SEED)
+    change(doc)
+    return json.dumps(doc).encode()
+
+
+def _over_its_rules(doc: dict[str, Any]) -> None:
+    doc["match"]["rules"] = {"max_multiplier": 1}
+    doc["deals"][0]["recorded_score"] = {"team": 0, "points": 40}
+
+
+def _no_rules(doc: dict[str, Any]) -> None:
+    doc["match"]["rules"] = {"cafe": {}}
+    doc["deals"][0]["penalties"] = []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _good_line("plain"),
+        b"\xef\xbb\xbf" + _good_line("after a byte-order mark"),
+        _seed_with(_no_rules),
+        _seed_with(lambda doc: doc["match"]["seats"].__setitem__(1, "Anna")),
+        _seed_with(_over_its_rules),
+        _seed_with(lambda doc: doc.pop("deals")),
+        b'{"format": "manillen/1", ',
+    ],
+    ids=[
+        "plain",
+        "byte-order mark",
+        "empty rules",
+        "a seat twice",
+        "a score over its rules",
+        "no deals",
+        "broken",
+    ],
+)
+def test_a_record_read_with_its_card_checks_left_for_later_is_the_record_loads_reads(data: bytes) -> None:
+    """The quick read of ``manillen validate`` on many records: the same record as :func:`loads`
+    (empty rules dropped alike), or ``None`` where ``loads`` refuses the document."""
+    try:
+        expected = loads(data)
+    except InvalidRecordError:
+        assert read_cards_later(Entry("club.jsonl", 1, data)) is None
+    else:
+        assert read_cards_later(Entry("club.jsonl", 1, data)) == expected
+
+
+def test_the_cards_a_quick_read_leaves_are_checked_after() -> None:
+    """Cards in lower case or unknown are left as written, for the check made after on many
+    records at once; a text file's match and a refused document are not read quickly at all."""
+    lower = _seed_with(lambda doc: doc["deals"][0]["tricks"][0].__setitem__(0, "ac"))
+    record = read_cards_later(Entry("club.jsonl", 1, lower))
+    assert record is not None and record.deals[0].tricks[0][0] == "ac"
+    assert not cards_are_canonical(record.deals[0].tricks[0])
+    assert cards_are_canonical(loads(lower).deals[0].tricks[0])
+    assert read_cards_later(Entry("evening.mnl", 1, _good_line("text"), notation=True)) is None
+    assert read_cards_later(Entry("club.jsonl", 1, _good_line("refused"), refusal="too large")) is None
