@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,23 @@ def test_a_record_over_the_limit_is_the_same_refusal_from_a_file_as_from_standar
     _refused_whole(from_file[1], big)
     read = [e.decode().match.id for e in from_file if e.refusal is None]
     assert read == (["before", "after"] if line_end else ["before"])
+
+
+def test_a_line_far_over_the_limit_is_never_held_whole(tmp_path: Path) -> None:
+    """A JSON Lines record five times the limit is read past a piece at a time: reading it takes
+    about the limit's memory, not the record's (a huge line cannot exhaust it)."""
+    big = _document(5 * MAX_RECORD_BYTES)
+    path = tmp_path / "club.jsonl"
+    path.write_bytes(big + b"\n" + _good_line("next") + b"\n")
+    tracemalloc.start()
+    try:
+        first, second = iter_entries([path])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    _refused_whole(first, big)
+    assert second.decode().match.id == "next"
+    assert peak < 3 * MAX_RECORD_BYTES
 
 
 @pytest.mark.parametrize("line_end", [b"\n", b"\r\n"])
