@@ -8,6 +8,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
+import subprocess
+import sys
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,9 +22,19 @@ from click.testing import CliRunner, Result
 from manillen_replay.cli import cli
 from manillen_replay.engine import replay_entry
 from manillen_replay.errors import InvalidRecordError
-from manillen_replay.record import iter_entries, loads
-from manillen_replay.record.io import MAX_RECORD_BYTES, RAW_PREFIX, Entry, entries_of
+from manillen_replay.record import dump, dump_lines, dumps, iter_entries, load, loads
+from manillen_replay.record.io import (
+    MAX_RECORD_BYTES,
+    RAW_PREFIX,
+    Entry,
+    cards_are_canonical,
+    entries_of,
+    read_cards_later,
+)
+from manillen_replay.record.model import Annotation, Deal, MatchInfo, Record
 from manillen_replay.store import Store
+
+from .test_slips import LEGAL_22, record, swapped
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = json.loads((ROOT / "data" / "samples" / "seed-trick.json").read_text(encoding="utf-8"))
@@ -107,6 +121,23 @@ def test_a_record_over_the_limit_is_the_same_refusal_from_a_file_as_from_standar
     _refused_whole(from_file[1], big)
     read = [e.decode().match.id for e in from_file if e.refusal is None]
     assert read == (["before", "after"] if line_end else ["before"])
+
+
+def test_a_line_far_over_the_limit_is_never_held_whole(tmp_path: Path) -> None:
+    """A JSON Lines record five times the limit is read past a piece at a time: reading it takes
+    about the limit's memory, not the record's (a huge line cannot exhaust it)."""
+    big = _document(5 * MAX_RECORD_BYTES)
+    path = tmp_path / "club.jsonl"
+    path.write_bytes(big + b"\n" + _good_line("next") + b"\n")
+    tracemalloc.start()
+    try:
+        first, second = iter_entries([path])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    _refused_whole(first, big)
+    assert second.decode().match.id == "next"
+    assert peak < 3 * MAX_RECORD_BYTES
 
 
 @pytest.mark.parametrize("line_end", [b"\n", b"\r\n"])
@@ -693,6 +724,42 @@ def test_a_slip_of_the_notation_reader_is_a_message_placed_in_the_file(
     ]
 
 
+def test_validate_json_places_a_slip_of_the_notation_reader_at_its_line_without_a_pointer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import manillen_replay.record.io as record_io
+
+    def slip(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("no such thing; at offset 12")
+
+    monkeypatch.setattr(record_io, "parse_match", slip)
+    path = tmp_path / "evening.mnl"
+    path.write_bytes(SEED_TEXT)
+    result = _run("validate", str(path), "--json")
+    assert result.exit_code == 1
+    [problem] = json.loads(result.output)["records"][0]["problems"]
+    assert problem == {
+        "source": str(path),
+        "line": 1,
+        "pointer": "",
+        "message": "could not read this match (ValueError: no such thing); please report it",
+        "column": None,
+        "hint": None,
+    }
+
+
+def test_validate_places_a_possible_slip_of_a_json_lines_record_at_its_line_and_pointer(
+    tmp_path: Path,
+) -> None:
+    """The slip's problem is found after the replay, unplaced: it is told at the record's line."""
+    path = tmp_path / "club.jsonl"
+    slipped = dumps(record(swapped(LEGAL_22, 2, 3)), pretty=False).encode()
+    path.write_bytes(_good_line("first") + b"\n" + slipped + b"\n")
+    run = _run("validate", str(path))
+    assert run.exit_code == 0, run.output
+    assert f"  {path}:2: /deals/0/tricks/2/3: Dirk's '8H' in trick 3 breaks a rule" in run.stdout
+
+
 # --------------------------------------------------------------------------- what is read
 
 SAMPLES = ROOT / "data" / "samples"
@@ -805,3 +872,198 @@ def test_nesting_is_counted_from_the_depth_a_closed_list_leaves() -> None:
     assert _problems(text) == [
         "club.jsonl:7: lists and objects nest more than 20 deep at line 1 column 68; a record needs 6 at most"
     ]
+
+
+# --------------------------------------------------------------------------- files and folders read
+
+
+def test_a_path_that_does_not_exist_is_named_in_the_message(tmp_path: Path) -> None:
+    missing = tmp_path / "avond" / "club.jsonl"
+    with pytest.raises(FileNotFoundError) as caught:
+        list(iter_entries([missing]))
+    assert str(caught.value) == f"no such file or folder: {str(missing)!r}"
+
+
+def test_files_whose_real_path_cannot_be_found_are_each_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without its real path a file is known by its absolute one: two files are still two, one
+    file given twice is read once."""
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_bytes(_good_line(name.removesuffix(".json")))
+
+    def resolve(self: Path, strict: bool = False) -> Path:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "resolve", resolve)
+    monkeypatch.chdir(tmp_path)
+    entries = list(iter_entries(["a.json", "b.json", tmp_path / "a.json"]))
+    assert [(e.source, e.decode().match.id) for e in entries] == [("a.json", "a"), ("b.json", "b")]
+
+
+def test_a_json_file_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_path: Path) -> None:
+    exact = _document(MAX_RECORD_BYTES)
+    (tmp_path / "exact.json").write_bytes(exact)
+    (tmp_path / "over.json").write_bytes(_document(MAX_RECORD_BYTES + 1))
+    read, over = iter_entries([tmp_path])
+    assert (read.source.endswith("exact.json"), read.refusal, read.data) == (True, None, exact)
+    _refused_whole(over, _document(MAX_RECORD_BYTES + 1))
+
+
+def test_a_json_lines_record_of_exactly_the_limit_ending_in_crlf_is_read_without_its_line_end(
+    tmp_path: Path,
+) -> None:
+    """The ``\\r\\n`` is the line's end, not the record's: the record is read whole (not refused as
+    one byte over), and what is kept of it (for ``rejects.raw``) holds no ``\\r``."""
+    exact = _document(MAX_RECORD_BYTES)
+    path = tmp_path / "club.jsonl"
+    path.write_bytes(_good_line("first") + b"\r\n" + exact + b"\r\n" + _good_line("last") + b"\r\n")
+    first, middle, last = iter_entries([path])
+    assert (middle.line, middle.refusal, middle.data) == (2, None, exact)
+    assert (first.data, last.data) == (_good_line("first"), _good_line("last"))
+
+
+# --------------------------------------------------------------------------- the canonical layout
+
+
+def _layout_record(seat: str, text: str) -> Record:
+    return Record(
+        format="manillen/1",
+        match=MatchInfo(notes="n" * 100, seats=["Zoë", "Bert", "Carla", seat]),
+        deals=[Deal(dealer=0, annotations=[Annotation(author="Zoë", text=text)])],
+    )
+
+
+@pytest.mark.parametrize("room", [100, 101])
+def test_a_list_or_object_is_written_on_one_line_while_it_and_its_indent_fit_in_100(room: int) -> None:
+    """The seats (two levels in: 4 characters of indent) and a comment (four levels: 8) on one
+    line up to 100 characters, one item a line past it; other characters than ASCII as they are,
+    each counted once."""
+    seat = "D" * (room - 4 - len('["Zoë", "Bert", "Carla", ""]'))
+    text = "é" * (room - 8 - len('{"author": "Zoë", "text": ""}'))
+    if room <= 100:
+        seats = f'["Zoë", "Bert", "Carla", "{seat}"]'
+        comment = f'{{"author": "Zoë", "text": "{text}"}}'
+    else:
+        seats = f'[\n      "Zoë",\n      "Bert",\n      "Carla",\n      "{seat}"\n    ]'
+        comment = f'{{\n          "author": "Zoë",\n          "text": "{text}"\n        }}'
+    assert dumps(_layout_record(seat, text)) == (
+        "{\n"
+        '  "format": "manillen/1",\n'
+        '  "match": {\n'
+        f'    "notes": "{"n" * 100}",\n'
+        f'    "seats": {seats}\n'
+        "  },\n"
+        '  "deals": [\n'
+        "    {\n"
+        '      "dealer": 0,\n'
+        '      "annotations": [\n'
+        f"        {comment}\n"
+        "      ]\n"
+        "    }\n"
+        "  ]\n"
+        "}\n"
+    )
+
+
+def test_dump_writes_the_canonical_layout_in_utf8_whatever_the_systems_locale(tmp_path: Path) -> None:
+    """Also where the system's own encoding is not UTF-8 (here ASCII: the C locale with Python's
+    UTF-8 mode off), which would refuse the ♥ or write it otherwise."""
+    record = _layout_record("Dirk", "Zoë speelt de 10♥ bij")
+    path = tmp_path / "match.json"
+    dump(record, path)
+    assert path.read_bytes() == dumps(record).encode("utf-8")
+    assert load(path) == record
+    ascii_locale = {
+        "LC_ALL": "C",
+        "PYTHONUTF8": "0",
+        "PYTHONCOERCECLOCALE": "0",
+        # the package this test reads (a mutation run's copy too)
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
+    code = (
+        "import sys; from manillen_replay.record import dump, loads; "
+        "dump(loads(sys.stdin.buffer.read()), sys.argv[1])"
+    )
+    elsewhere = tmp_path / "elsewhere.json"
+    subprocess.run(
+        [sys.executable, "-c", code, str(elsewhere)],
+        input=dumps(record).encode("utf-8"),
+        env={**os.environ, **ascii_locale},
+        check=True,
+        capture_output=True,
+    )
+    assert elsewhere.read_bytes() == path.read_bytes()
+
+
+def test_dump_lines_writes_one_canonical_line_a_record_in_order() -> None:
+    first, second = _layout_record("Dirk", "één"), _layout_record("Dina", "twee")
+    written = dump_lines([first, second])
+    assert written == dumps(first, pretty=False) + "\n" + dumps(second, pretty=False) + "\n"
+    assert [loads(line) for line in written.splitlines()] == [first, second]
+    assert "\n" not in dumps(first, pretty=False)
+
+
+# --------------------------------------------------------------------------- the bulk replay's reading
+
+
+def _seed_with(change: Callable[[dict[str, Any]], None]) -> bytes:
+    doc = copy.deepcopy(SEED)
+    change(doc)
+    return json.dumps(doc).encode()
+
+
+def _over_its_rules(doc: dict[str, Any]) -> None:
+    doc["match"]["rules"] = {"max_multiplier": 1}
+    doc["deals"][0]["recorded_score"] = {"team": 0, "points": 40}
+
+
+def _no_rules(doc: dict[str, Any]) -> None:
+    doc["match"]["rules"] = {"cafe": {}}
+    doc["deals"][0]["penalties"] = []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _good_line("plain"),
+        b"\xef\xbb\xbf" + _good_line("after a byte-order mark"),
+        _seed_with(_no_rules),
+        _seed_with(lambda doc: doc["match"]["seats"].__setitem__(1, "Anna")),
+        _seed_with(_over_its_rules),
+        _seed_with(lambda doc: doc.pop("deals")),
+        b'{"format": "manillen/1", ',
+    ],
+    ids=[
+        "plain",
+        "byte-order mark",
+        "empty rules",
+        "a seat twice",
+        "a score over its rules",
+        "no deals",
+        "broken",
+    ],
+)
+def test_a_record_read_with_its_card_checks_left_for_later_is_the_record_loads_reads(data: bytes) -> None:
+    """The quick read of ``manillen validate`` on many records: the same record as :func:`loads`
+    (empty rules dropped alike), or ``None`` where ``loads`` refuses the document."""
+    try:
+        expected = loads(data)
+    except InvalidRecordError:
+        assert read_cards_later(Entry("club.jsonl", 1, data)) is None
+    else:
+        assert read_cards_later(Entry("club.jsonl", 1, data)) == expected
+
+
+def test_the_cards_a_quick_read_leaves_are_checked_after() -> None:
+    """Cards in lower case are left as written, for the check made after on many records at
+    once; a text file's match and a refused document are not read quickly at all."""
+    lower = _seed_with(lambda doc: doc["deals"][0]["tricks"][0].__setitem__(0, "ac"))
+    quick = read_cards_later(Entry("club.jsonl", 1, lower))
+    assert quick is not None and isinstance(quick.deals[0].tricks, list)
+    assert quick.deals[0].tricks[0][0] == "ac"
+    assert not cards_are_canonical(quick.deals[0].tricks[0])
+    read = loads(lower).deals[0].tricks
+    assert isinstance(read, list) and cards_are_canonical(read[0])
+    assert read_cards_later(Entry("evening.mnl", 1, _good_line("text"), notation=True)) is None
+    assert read_cards_later(Entry("club.jsonl", 1, _good_line("refused"), refusal="too large")) is None
