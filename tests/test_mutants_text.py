@@ -9,10 +9,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from manillen_replay.club_rules import ClubRules, with_club_rules
 from manillen_replay.engine import replay_entry
-from manillen_replay.errors import InvalidRecordError
+from manillen_replay.errors import InvalidRecordError, RecordError
 from manillen_replay.record import Record, loads_text
 from manillen_replay.record.io import entries_of
+from manillen_replay.rules import VARIANTS, Rules
 
 NOTATION = Path(__file__).resolve().parent.parent / "data" / "notation"
 HEAD = "seats Anna Bert Carla Dirk\n"
@@ -409,3 +411,187 @@ def test_extension_reads_as_a_list_of_targets(typed: str, extension: list[int]) 
 )
 def test_a_bad_rule_is_named_at_its_own_name_value_pair(typed: str, said: str) -> None:
     assert problems(f"{HEAD}rules {typed}\n{DEAL}") == [f"game.mnl:2:{said}"]
+
+
+# --------------------------------------------------------------------------- header lines
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (f"venue\n{HEAD}{DEAL}", "1:6: expected a value after 'venue'"),
+        (f"venue   # to fill in\n{HEAD}{DEAL}", "1:9: expected a value after 'venue'"),
+        (f"variant\n{HEAD}{DEAL}", "1:8: expected a value after 'variant'"),
+        (f"seats\n{DEAL}", "1:6: expected a value after 'seats'"),
+        (
+            f"variant seven\n{HEAD}{DEAL}",
+            f"1:9: unknown variant 'seven': expected one of {', '.join(VARIANTS)}",
+        ),
+        (f"{HEAD}variant two_open\n{DEAL}", "2:1: write the 'variant' line before the 'seats' line"),
+        ("deal 1 dealer Dirk score Anna 6\n", "1:1: expected the 'seats' line before the first deal"),
+        ("seats Anna , Bert Carla Dirk\n" + DEAL, "1:12: seat 1 has no name"),
+        (
+            "seats Anna anna Bert bert\n" + DEAL,
+            "1:12: seats 0 and 1 have the same name ('Anna' and 'anna'): each player sits once",
+        ),
+        # the seats line is refused for its names before a later line is read with them
+        (
+            "seats Anna Bert anna Dirk\ndeal 1 dealer ANNA score Bert 6\n",
+            "1:17: seats 0 and 2 have the same name ('Anna' and 'anna'): each player sits once",
+        ),
+        (
+            "seats  Anna Bert Carla\ndeal 1 dealer Anna score Anna 6\n",
+            "1:8: 'four' is played by 4 players, the record names 3",
+        ),
+    ],
+)
+def test_a_bad_header_line_is_named_with_its_column_and_words(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+def test_an_empty_quoted_header_text_is_kept_as_written() -> None:
+    assert read(f'venue ""\n{HEAD}{DEAL}').match.venue == ""
+
+
+@pytest.mark.parametrize(
+    ("typed", "seats"),
+    [
+        ("seats Anna, Bert, Carla, Dirk", ["Anna", "Bert", "Carla", "Dirk"]),
+        ('seats "Anna," Bert Carla MAX', ["Anna,", "Bert", "Carla", "MAX"]),
+        ("seats ,Anna Bert Carla Dirk", [",Anna", "Bert", "Carla", "Dirk"]),
+    ],
+)
+def test_a_comma_after_a_seats_name_separates_and_a_quoted_or_leading_one_is_the_names(
+    typed: str, seats: list[str]
+) -> None:
+    assert read(f"{typed}\ndeal 1 dealer Bert score Bert 6\n").match.seats == seats
+
+
+def test_a_variant_other_than_the_clubs_is_refused_at_the_variants_name() -> None:
+    """``manillen import --rules`` refuses a match of another variant at its ``variant`` line."""
+    (entry,) = entries_of(THREE.encode(), "game.mnl", "mnl")
+    with pytest.raises(RecordError) as caught:
+        with_club_rules(entry.decode(), ClubRules("vier", Rules()))
+    (placed,) = entry.locate([caught.value])
+    line = line_of(THREE, "variant")
+    assert placed.describe() == (
+        f"game.mnl:{line}:9: the match plays the variant three, the club's rules 'vier' are for four "
+        "(import it without --rules)"
+    )
+
+
+# --------------------------------------------------------------------------- deal lines
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (f"{HEAD}deal\n", "2:5: expected deal number 1 (deals are counted from 1), found 'nothing'"),
+        (
+            f"{HEAD}  deal   # the first\n",
+            "2:7: expected deal number 1 (deals are counted from 1), found 'nothing'",
+        ),
+        (
+            f"{SCORED}deal 3 score Anna 6\n",
+            "3:6: expected deal number 2 (deals are counted from 1), found '3'",
+        ),
+        (f"{HEAD}deal 1\n", "2:7: expected 'dealer NAME' on deal 1 (later deals follow the rotation)"),
+        (f"{HEAD}deal 1 dealer\n", "2:14: expected the dealer's name after 'dealer'"),
+        (f"{HEAD}deal 1 dealer   # Dirk?\n", "2:14: expected the dealer's name after 'dealer'"),
+        # the replay's problem with a whole deal is placed at the word 'deal'
+        (f"{SCORED}  deal 2\n", "3:3: a deal needs tricks, hands or a recorded_score"),
+    ],
+)
+def test_a_bad_deal_line_is_named_with_its_column_and_words(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+def test_a_deal_line_of_only_its_number_follows_the_rotation() -> None:
+    text = f"{SCORED}deal 2\n  score Bert 12\n"
+    assert problems(text) == []
+    assert [deal.dealer for deal in read(text).deals] == [3, 0]
+
+
+def test_a_dealer_the_replay_refuses_is_placed_at_the_dealers_name() -> None:
+    three_dummy = (NOTATION / "variant-three-dummy.mnl").read_text(encoding="utf-8")
+    text = three_dummy.replace("dealer Anna", "dealer  dummy", 1)
+    assert problems(text) == [
+        f"game.mnl:{line_of(text, 'deal 1')}:17: seat 3 does not exist: seats are 0 to 2"
+    ]
+
+
+BLOCKS = (
+    "seats Anna Bert Carla Dirk\n"
+    "rules format=fixed deals=2 cafe.redeal_small=true\n"
+    "blocks Anna Bert Carla Dirk / Anna Carla Bert Dirk\n"
+)
+"""Blocks of two deals: Anna plays with Carla in the first, with Bert in the second."""
+ABANDONED = "".join(SEED.splitlines(keepends=True)[6:13])
+"""The seed deal (dealt by Dirk) with its hands and its first two tricks only."""
+
+
+@pytest.mark.parametrize(
+    ("before", "next_number", "dealers"),
+    [
+        ("deal 1 dealer Anna score Anna&Carla 6\n", 2, [0, 1, 2]),
+        # a redeal is dealt again by the same dealer and counts for no block, score written or not
+        ("deal 1 dealer Anna redeal\ndeal 2 score Anna&Carla 6\n", 3, [0, 0, 1, 2]),
+        ("deal 1 dealer Anna redeal score Anna&Carla 6\ndeal 2 score Anna&Carla 6\n", 3, [0, 0, 1, 2]),
+        # an abandoned deal (its hands, fewer tricks and no score) counts for no block either
+        (ABANDONED + "deal 2 score Anna&Carla 6\n", 3, [3, 0, 1, 2]),
+    ],
+)
+def test_a_blocks_seating_changes_after_its_counted_deals(
+    before: str, next_number: int, dealers: list[int]
+) -> None:
+    """The second block's teams are read from the deal after the first block's two counted deals:
+    ``Anna&Bert`` is no team before it."""
+    text = (
+        f"{BLOCKS}{before}deal {next_number} score Anna&Carla 6\ndeal {next_number + 1} score Anna&Bert 6\n"
+    )
+    assert problems(text) == []
+    assert [deal.dealer for deal in read(text).deals] == dealers
+    early = f"{BLOCKS}{before}deal {next_number} score Anna&Bert 6\n"
+    assert problems(early) == [
+        f"game.mnl:{early.count(chr(10))}:14: 'Anna&Bert' are not on one team in this deal"
+    ]
+
+
+# --------------------------------------------------------------------------- calls on the deal line
+
+
+@pytest.mark.parametrize(
+    ("calls", "said"),
+    [
+        ("trump H dealer Anna", "28: write the dealer first: 'deal N dealer NAME' then the calls"),
+        ("trump H Dealer Anna", "28: write the dealer first: 'deal N dealer NAME' then the calls"),
+        ("score", "25: expected 'score TEAM POINTS' (TEAM as Anna&Carla or one name) or 'score 30-30'"),
+        (
+            "score Anna 6 foo",
+            "33: expected a call (trump S, muil, blind muil, en face, klop NAME, tegenklop NAME, pass, "
+            "redeal) or 'score', found 'foo'",
+        ),
+        ("en", "22: expected 'en face'"),
+        ("blind", "25: expected 'blind muil'"),
+        ("blind foo", "25: expected 'blind muil'"),
+        (
+            "trump",
+            "25: expected a suit: H, D, C or S (or ♥ ♦ ♣ ♠, harten, koeken, klaveren, schoppen) "
+            "after 'trump'",
+        ),
+    ],
+)
+def test_a_bad_call_on_the_deal_line_is_named_with_its_column_and_words(calls: str, said: str) -> None:
+    assert problems(f"{HEAD}deal 1 dealer Dirk {calls}\n") == [f"game.mnl:2:{said}"]
+
+
+def test_calls_after_the_score_on_the_deal_line_are_read() -> None:
+    (deal,) = read(f"{HEAD}deal 1 dealer Dirk score Anna 6 trump H\n").deals
+    assert msgspec.to_builtins(deal.declarations) == [{"seat": 3, "call": "trump", "suit": "H"}]
+    assert msgspec.to_builtins(deal.recorded_score) == {"team": 0, "points": 6}
+
+
+def test_a_trump_suit_typed_as_a_phones_emoji_reads_as_its_suit() -> None:
+    """A phone's keyboard sends the suit symbol with an emoji selector (U+FE0F) after it."""
+    (deal,) = read(f"{HEAD}deal 1 dealer Dirk trump \u2665\ufe0f score Anna 6\n").deals
+    assert msgspec.to_builtins(deal.declarations) == [{"seat": 3, "call": "trump", "suit": "H"}]
