@@ -495,6 +495,10 @@ def test_a_variant_other_than_the_clubs_is_refused_at_the_variants_name() -> Non
             f"{SCORED}deal 3 score Anna 6\n",
             "3:6: expected deal number 2 (deals are counted from 1), found '3'",
         ),
+        (
+            f"{SCORED}deal 3\n",
+            "3:6: expected deal number 2 (deals are counted from 1), found '3'",
+        ),
         (f"{HEAD}deal 1\n", "2:7: expected 'dealer NAME' on deal 1 (later deals follow the rotation)"),
         (f"{HEAD}deal 1 dealer\n", "2:14: expected the dealer's name after 'dealer'"),
         (f"{HEAD}deal 1 dealer   # Dirk?\n", "2:14: expected the dealer's name after 'dealer'"),
@@ -579,6 +583,13 @@ def test_a_blocks_seating_changes_after_its_counted_deals(
             "25: expected a suit: H, D, C or S (or ♥ ♦ ♣ ♠, harten, koeken, klaveren, schoppen) "
             "after 'trump'",
         ),
+        (
+            "trump H klop Eva",
+            "33: unknown player 'Eva' as the player who says klop: expected one of Anna, Bert, Carla, Dirk "
+            "(the seats line)",
+        ),
+        # a word of the deal line after klop is no one's name: the klop lacks its player
+        ("trump H klop score Anna 6", "32: expected the name of the player who says klop after 'klop'"),
     ],
 )
 def test_a_bad_call_on_the_deal_line_is_named_with_its_column_and_words(calls: str, said: str) -> None:
