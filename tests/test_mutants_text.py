@@ -606,3 +606,81 @@ def test_a_trump_suit_typed_as_a_phones_emoji_reads_as_its_suit() -> None:
     """A phone's keyboard sends the suit symbol with an emoji selector (U+FE0F) after it."""
     (deal,) = read(f"{HEAD}deal 1 dealer Dirk trump \u2665\ufe0f score Anna 6\n").deals
     assert msgspec.to_builtins(deal.declarations) == [{"seat": 3, "call": "trump", "suit": "H"}]
+
+
+# --------------------------------------------------------------------------- the score on the deal line
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (f"{HEAD}deal 1 dealer Dirk score Anna 99999\n", "2:31: 99999 is out of range (maximum 30720)"),
+        (f"{SCORED}deal 2 score Bert 99999\n", "3:19: 99999 is out of range (maximum 30720)"),
+    ],
+)
+def test_a_deal_lines_score_out_of_range_is_placed_at_its_points(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+@pytest.mark.parametrize("tie", ["30-30", "30/30"])
+def test_a_tie_on_the_deal_line_reads_as_no_score_and_the_calls_after_it_are_read(tie: str) -> None:
+    (deal,) = read(f"{HEAD}deal 1 dealer Dirk score {tie} trump H\n").deals
+    assert deal.recorded_score is None
+    assert msgspec.to_builtins(deal.declarations) == [{"seat": 3, "call": "trump", "suit": "H"}]
+
+
+def test_a_quoted_name_with_an_ampersand_is_one_players_team() -> None:
+    text = 'seats "Tom&Jerry" Bert Carla Dirk\ndeal 1 dealer Dirk score "Tom&Jerry" 6\n'
+    assert problems(text) == []
+    assert msgspec.to_builtins(read(text).deals[0].recorded_score) == {"team": 0, "points": 6}
+
+
+# --------------------------------------------------------------------------- naming a player
+
+THREE_DUMMY = (NOTATION / "variant-three-dummy.mnl").read_text(encoding="utf-8")
+FOUR_NAMES = "Anna, Bert, Carla, Dirk"
+
+
+@pytest.mark.parametrize(
+    ("dealer", "seat"),
+    [("2", 2), ("02", 2), ("dirk", 3), ("DIRK", 3)],
+)
+def test_a_player_is_named_by_name_in_any_case_or_by_seat_number(dealer: str, seat: int) -> None:
+    assert read(f"{HEAD}deal 1 dealer {dealer} score Anna 6\n").deals[0].dealer == seat
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # seat numbers are one or two digits below the number of seats
+        (
+            f"{HEAD}deal 1 dealer 4 score Anna 6\n",
+            f"2:15: unknown player '4' as dealer: expected one of {FOUR_NAMES}",
+        ),
+        (
+            f"{HEAD}deal 1 dealer 002 score Anna 6\n",
+            f"2:15: unknown player '002' as dealer: expected one of {FOUR_NAMES}",
+        ),
+        (
+            f"{HEAD}deal 1 dealer Jo score Anna 6\n",
+            f"2:15: unknown player 'Jo' as dealer: expected one of {FOUR_NAMES}",
+        ),
+        # only a game with a dummy has a seat called so
+        (
+            f"{HEAD}deal 1 dealer dummy score Anna 6\n",
+            f"2:15: unknown player 'dummy' as dealer: expected one of {FOUR_NAMES}",
+        ),
+        (
+            THREE_DUMMY.replace("dealer Anna", "dealer Eva", 1),
+            f"{line_of(THREE_DUMMY, 'deal 1')}:16: unknown player 'Eva' as dealer: "
+            "expected one of Anna, Bert, Carla or dummy",
+        ),
+        # a club evening's block names its own seating
+        (
+            f"{BLOCKS}deal 1 dealer Anna score Anna&Carla 6\ndeal 2 score Anna&Carla 6\ndeal 3 score Eva 6\n",
+            "6:14: unknown player 'Eva' as a team: expected one of Anna, Carla, Bert, Dirk",
+        ),
+    ],
+)
+def test_an_unknown_player_is_named_with_the_seats_one_may_name(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said} (the seats line)"]
