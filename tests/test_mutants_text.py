@@ -459,6 +459,7 @@ def test_an_empty_quoted_header_text_is_kept_as_written() -> None:
         ("seats Anna, Bert, Carla, Dirk", ["Anna", "Bert", "Carla", "Dirk"]),
         ('seats "Anna," Bert Carla MAX', ["Anna,", "Bert", "Carla", "MAX"]),
         ("seats ,Anna Bert Carla Dirk", [",Anna", "Bert", "Carla", "Dirk"]),
+        ("seats Anna, Bert, Carla, MAX,", ["Anna", "Bert", "Carla", "MAX"]),
     ],
 )
 def test_a_comma_after_a_seats_name_separates_and_a_quoted_or_leading_one_is_the_names(
@@ -684,3 +685,76 @@ def test_a_player_is_named_by_name_in_any_case_or_by_seat_number(dealer: str, se
 )
 def test_an_unknown_player_is_named_with_the_seats_one_may_name(text: str, said: str) -> None:
     assert problems(text) == [f"game.mnl:{said} (the seats line)"]
+
+
+# --------------------------------------------------------------------------- free text after a word
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            f'venue "De Zwaan" Roeselare\n{HEAD}{DEAL}',
+            "1:18: nothing may follow the closing quote but a # comment",
+        ),
+        # a quoted value is placed at its opening quote
+        (f'date "2026-13-45"\n{HEAD}{DEAL}', '1:6: "2026-13-45" is not a valid date (use YYYY-MM-DD)'),
+    ],
+)
+def test_a_quoted_header_value_is_placed_at_its_quote_and_ends_the_line(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+def test_a_hash_inside_a_quoted_author_does_not_end_the_notes_text() -> None:
+    (note,) = read(f'{SCORED}  note "coach #1": well played # aside\n').deals[0].annotations  # type: ignore[misc]
+    assert msgspec.to_builtins(note) == {"author": "coach #1", "text": "well played"}
+
+
+# --------------------------------------------------------------------------- commas between words
+
+CARD_WORDS = (
+    "expected a card such as 10H, T\u2665, a\u2660 or qd "
+    "(rank 10 T A K Q J 9 8 7, then H D C S or \u2665 \u2666 \u2663 \u2660)"
+)
+
+
+def test_a_tricks_cards_may_be_separated_by_commas() -> None:
+    assert read(f"{HEAD}deal 1 dealer Dirk trump D\n  AC, QC, 9D, KD\n").deals[0].tricks == [
+        ["AC", "QC", "9D", "KD"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("trick", "said"),
+    [
+        ("AC , QC 9D KD", f"6: unknown card ',': {CARD_WORDS}"),
+        ("AC, QX, 9D, KD", f"7: unknown card 'QX': {CARD_WORDS}"),
+    ],
+)
+def test_a_bad_card_among_commas_is_named_at_its_column(trick: str, said: str) -> None:
+    assert problems(f"{HEAD}deal 1 dealer Dirk trump D\n  {trick}\n") == [f"game.mnl:3:{said}"]
+
+
+def test_a_comma_after_a_one_letter_name_separates_it() -> None:
+    assert read("seats A B C D\ndeal 1 dealer D, score A 6\n").deals[0].dealer == 3
+
+
+@pytest.mark.parametrize(
+    ("typed", "penalty"),
+    [
+        ("penalty Anna & Carla looked at the cards", {"team": 0, "reason": "looked at the cards"}),
+        ("penalty Bert, looked at the cards", {"team": 1, "reason": "looked at the cards"}),
+        ("penalty Dirk 5 shown # early # twice", {"team": 1, "points": 5, "reason": "shown"}),
+    ],
+)
+def test_a_penalty_reason_starts_after_a_joined_team_and_ends_at_the_first_hash(
+    typed: str, penalty: dict[str, object]
+) -> None:
+    (read_penalty,) = read(f"{SCORED}  {typed}\n").deals[0].penalties  # type: ignore[misc]
+    assert msgspec.to_builtins(read_penalty) == penalty
+
+
+def test_a_team_written_with_spaces_around_the_ampersand_is_placed_at_its_first_name() -> None:
+    assert problems(f"{HEAD}deal 1 dealer Dirk score Anna & Bert 6\n") == [
+        "game.mnl:2:26: 'Anna&Bert' are not on one team in this deal"
+    ]
