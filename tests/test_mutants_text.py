@@ -9,10 +9,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from manillen_replay.club_rules import ClubRules, with_club_rules
 from manillen_replay.engine import replay_entry
-from manillen_replay.errors import InvalidRecordError
+from manillen_replay.errors import InvalidRecordError, RecordError
 from manillen_replay.record import Record, loads_text
 from manillen_replay.record.io import entries_of
+from manillen_replay.rules import VARIANTS, Rules
 
 NOTATION = Path(__file__).resolve().parent.parent / "data" / "notation"
 HEAD = "seats Anna Bert Carla Dirk\n"
@@ -409,3 +411,350 @@ def test_extension_reads_as_a_list_of_targets(typed: str, extension: list[int]) 
 )
 def test_a_bad_rule_is_named_at_its_own_name_value_pair(typed: str, said: str) -> None:
     assert problems(f"{HEAD}rules {typed}\n{DEAL}") == [f"game.mnl:2:{said}"]
+
+
+# --------------------------------------------------------------------------- header lines
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (f"venue\n{HEAD}{DEAL}", "1:6: expected a value after 'venue'"),
+        (f"venue   # to fill in\n{HEAD}{DEAL}", "1:9: expected a value after 'venue'"),
+        (f"variant\n{HEAD}{DEAL}", "1:8: expected a value after 'variant'"),
+        (f"seats\n{DEAL}", "1:6: expected a value after 'seats'"),
+        (
+            f"variant seven\n{HEAD}{DEAL}",
+            f"1:9: unknown variant 'seven': expected one of {', '.join(VARIANTS)}",
+        ),
+        (f"{HEAD}variant two_open\n{DEAL}", "2:1: write the 'variant' line before the 'seats' line"),
+        ("deal 1 dealer Dirk score Anna 6\n", "1:1: expected the 'seats' line before the first deal"),
+        ("seats Anna , Bert Carla Dirk\n" + DEAL, "1:12: seat 1 has no name"),
+        (
+            "seats Anna anna Bert bert\n" + DEAL,
+            "1:12: seats 0 and 1 have the same name ('Anna' and 'anna'): each player sits once",
+        ),
+        # the seats line is refused for its names before a later line is read with them
+        (
+            "seats Anna Bert anna Dirk\ndeal 1 dealer ANNA score Bert 6\n",
+            "1:17: seats 0 and 2 have the same name ('Anna' and 'anna'): each player sits once",
+        ),
+        (
+            "seats  Anna Bert Carla\ndeal 1 dealer Anna score Anna 6\n",
+            "1:8: 'four' is played by 4 players, the record names 3",
+        ),
+    ],
+)
+def test_a_bad_header_line_is_named_with_its_column_and_words(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+def test_an_empty_quoted_header_text_is_kept_as_written() -> None:
+    assert read(f'venue ""\n{HEAD}{DEAL}').match.venue == ""
+
+
+@pytest.mark.parametrize(
+    ("typed", "seats"),
+    [
+        ("seats Anna, Bert, Carla, Dirk", ["Anna", "Bert", "Carla", "Dirk"]),
+        ('seats "Anna," Bert Carla MAX', ["Anna,", "Bert", "Carla", "MAX"]),
+        ("seats ,Anna Bert Carla Dirk", [",Anna", "Bert", "Carla", "Dirk"]),
+        ("seats Anna, Bert, Carla, MAX,", ["Anna", "Bert", "Carla", "MAX"]),
+    ],
+)
+def test_a_comma_after_a_seats_name_separates_and_a_quoted_or_leading_one_is_the_names(
+    typed: str, seats: list[str]
+) -> None:
+    assert read(f"{typed}\ndeal 1 dealer Bert score Bert 6\n").match.seats == seats
+
+
+def test_a_variant_other_than_the_clubs_is_refused_at_the_variants_name() -> None:
+    """``manillen import --rules`` refuses a match of another variant at its ``variant`` line."""
+    (entry,) = entries_of(THREE.encode(), "game.mnl", "mnl")
+    with pytest.raises(RecordError) as caught:
+        with_club_rules(entry.decode(), ClubRules("vier", Rules()))
+    (placed,) = entry.locate([caught.value])
+    line = line_of(THREE, "variant")
+    assert placed.describe() == (
+        f"game.mnl:{line}:9: the match plays the variant three, the club's rules 'vier' are for four "
+        "(import it without --rules)"
+    )
+
+
+# --------------------------------------------------------------------------- deal lines
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (f"{HEAD}deal\n", "2:5: expected deal number 1 (deals are counted from 1), found 'nothing'"),
+        (
+            f"{HEAD}  deal   # the first\n",
+            "2:7: expected deal number 1 (deals are counted from 1), found 'nothing'",
+        ),
+        (
+            f"{SCORED}deal 3 score Anna 6\n",
+            "3:6: expected deal number 2 (deals are counted from 1), found '3'",
+        ),
+        (
+            f"{SCORED}deal 3\n",
+            "3:6: expected deal number 2 (deals are counted from 1), found '3'",
+        ),
+        (f"{HEAD}deal 1\n", "2:7: expected 'dealer NAME' on deal 1 (later deals follow the rotation)"),
+        (f"{HEAD}deal 1 dealer\n", "2:14: expected the dealer's name after 'dealer'"),
+        (f"{HEAD}deal 1 dealer   # Dirk?\n", "2:14: expected the dealer's name after 'dealer'"),
+        # the replay's problem with a whole deal is placed at the word 'deal'
+        (f"{SCORED}  deal 2\n", "3:3: a deal needs tricks, hands or a recorded_score"),
+    ],
+)
+def test_a_bad_deal_line_is_named_with_its_column_and_words(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+def test_a_deal_line_of_only_its_number_follows_the_rotation() -> None:
+    text = f"{SCORED}deal 2\n  score Bert 12\n"
+    assert problems(text) == []
+    assert [deal.dealer for deal in read(text).deals] == [3, 0]
+
+
+def test_a_dealer_the_replay_refuses_is_placed_at_the_dealers_name() -> None:
+    three_dummy = (NOTATION / "variant-three-dummy.mnl").read_text(encoding="utf-8")
+    text = three_dummy.replace("dealer Anna", "dealer  dummy", 1)
+    assert problems(text) == [
+        f"game.mnl:{line_of(text, 'deal 1')}:17: seat 3 does not exist: seats are 0 to 2"
+    ]
+
+
+BLOCKS = (
+    "seats Anna Bert Carla Dirk\n"
+    "rules format=fixed deals=2 cafe.redeal_small=true\n"
+    "blocks Anna Bert Carla Dirk / Anna Carla Bert Dirk\n"
+)
+"""Blocks of two deals: Anna plays with Carla in the first, with Bert in the second."""
+ABANDONED = "".join(SEED.splitlines(keepends=True)[6:13])
+"""The seed deal (dealt by Dirk) with its hands and its first two tricks only."""
+
+
+@pytest.mark.parametrize(
+    ("before", "next_number", "dealers"),
+    [
+        ("deal 1 dealer Anna score Anna&Carla 6\n", 2, [0, 1, 2]),
+        # a redeal is dealt again by the same dealer and counts for no block, score written or not
+        ("deal 1 dealer Anna redeal\ndeal 2 score Anna&Carla 6\n", 3, [0, 0, 1, 2]),
+        ("deal 1 dealer Anna redeal score Anna&Carla 6\ndeal 2 score Anna&Carla 6\n", 3, [0, 0, 1, 2]),
+        # an abandoned deal (its hands, fewer tricks and no score) counts for no block either
+        (ABANDONED + "deal 2 score Anna&Carla 6\n", 3, [3, 0, 1, 2]),
+    ],
+)
+def test_a_blocks_seating_changes_after_its_counted_deals(
+    before: str, next_number: int, dealers: list[int]
+) -> None:
+    """The second block's teams are read from the deal after the first block's two counted deals:
+    ``Anna&Bert`` is no team before it."""
+    text = (
+        f"{BLOCKS}{before}deal {next_number} score Anna&Carla 6\ndeal {next_number + 1} score Anna&Bert 6\n"
+    )
+    assert problems(text) == []
+    assert [deal.dealer for deal in read(text).deals] == dealers
+    early = f"{BLOCKS}{before}deal {next_number} score Anna&Bert 6\n"
+    assert problems(early) == [
+        f"game.mnl:{early.count(chr(10))}:14: 'Anna&Bert' are not on one team in this deal"
+    ]
+
+
+# --------------------------------------------------------------------------- calls on the deal line
+
+
+@pytest.mark.parametrize(
+    ("calls", "said"),
+    [
+        ("trump H dealer Anna", "28: write the dealer first: 'deal N dealer NAME' then the calls"),
+        ("trump H Dealer Anna", "28: write the dealer first: 'deal N dealer NAME' then the calls"),
+        ("score", "25: expected 'score TEAM POINTS' (TEAM as Anna&Carla or one name) or 'score 30-30'"),
+        (
+            "score Anna 6 foo",
+            "33: expected a call (trump S, muil, blind muil, en face, klop NAME, tegenklop NAME, pass, "
+            "redeal) or 'score', found 'foo'",
+        ),
+        ("en", "22: expected 'en face'"),
+        ("blind", "25: expected 'blind muil'"),
+        ("blind foo", "25: expected 'blind muil'"),
+        (
+            "trump",
+            "25: expected a suit: H, D, C or S (or ♥ ♦ ♣ ♠, harten, koeken, klaveren, schoppen) "
+            "after 'trump'",
+        ),
+        (
+            "trump H klop Eva",
+            "33: unknown player 'Eva' as the player who says klop: expected one of Anna, Bert, Carla, Dirk "
+            "(the seats line)",
+        ),
+        # a word of the deal line after klop is no one's name: the klop lacks its player
+        ("trump H klop score Anna 6", "32: expected the name of the player who says klop after 'klop'"),
+    ],
+)
+def test_a_bad_call_on_the_deal_line_is_named_with_its_column_and_words(calls: str, said: str) -> None:
+    assert problems(f"{HEAD}deal 1 dealer Dirk {calls}\n") == [f"game.mnl:2:{said}"]
+
+
+def test_calls_after_the_score_on_the_deal_line_are_read() -> None:
+    (deal,) = read(f"{HEAD}deal 1 dealer Dirk score Anna 6 trump H\n").deals
+    assert msgspec.to_builtins(deal.declarations) == [{"seat": 3, "call": "trump", "suit": "H"}]
+    assert msgspec.to_builtins(deal.recorded_score) == {"team": 0, "points": 6}
+
+
+def test_a_trump_suit_typed_as_a_phones_emoji_reads_as_its_suit() -> None:
+    """A phone's keyboard sends the suit symbol with an emoji selector (U+FE0F) after it."""
+    (deal,) = read(f"{HEAD}deal 1 dealer Dirk trump \u2665\ufe0f score Anna 6\n").deals
+    assert msgspec.to_builtins(deal.declarations) == [{"seat": 3, "call": "trump", "suit": "H"}]
+
+
+# --------------------------------------------------------------------------- the score on the deal line
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (f"{HEAD}deal 1 dealer Dirk score Anna 99999\n", "2:31: 99999 is out of range (maximum 30720)"),
+        (f"{SCORED}deal 2 score Bert 99999\n", "3:19: 99999 is out of range (maximum 30720)"),
+    ],
+)
+def test_a_deal_lines_score_out_of_range_is_placed_at_its_points(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+@pytest.mark.parametrize("tie", ["30-30", "30/30"])
+def test_a_tie_on_the_deal_line_reads_as_no_score_and_the_calls_after_it_are_read(tie: str) -> None:
+    (deal,) = read(f"{HEAD}deal 1 dealer Dirk score {tie} trump H\n").deals
+    assert deal.recorded_score is None
+    assert msgspec.to_builtins(deal.declarations) == [{"seat": 3, "call": "trump", "suit": "H"}]
+
+
+def test_a_quoted_name_with_an_ampersand_is_one_players_team() -> None:
+    text = 'seats "Tom&Jerry" Bert Carla Dirk\ndeal 1 dealer Dirk score "Tom&Jerry" 6\n'
+    assert problems(text) == []
+    assert msgspec.to_builtins(read(text).deals[0].recorded_score) == {"team": 0, "points": 6}
+
+
+# --------------------------------------------------------------------------- naming a player
+
+THREE_DUMMY = (NOTATION / "variant-three-dummy.mnl").read_text(encoding="utf-8")
+FOUR_NAMES = "Anna, Bert, Carla, Dirk"
+
+
+@pytest.mark.parametrize(
+    ("dealer", "seat"),
+    [("2", 2), ("02", 2), ("dirk", 3), ("DIRK", 3)],
+)
+def test_a_player_is_named_by_name_in_any_case_or_by_seat_number(dealer: str, seat: int) -> None:
+    assert read(f"{HEAD}deal 1 dealer {dealer} score Anna 6\n").deals[0].dealer == seat
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # seat numbers are one or two digits below the number of seats
+        (
+            f"{HEAD}deal 1 dealer 4 score Anna 6\n",
+            f"2:15: unknown player '4' as dealer: expected one of {FOUR_NAMES}",
+        ),
+        (
+            f"{HEAD}deal 1 dealer 002 score Anna 6\n",
+            f"2:15: unknown player '002' as dealer: expected one of {FOUR_NAMES}",
+        ),
+        (
+            f"{HEAD}deal 1 dealer Jo score Anna 6\n",
+            f"2:15: unknown player 'Jo' as dealer: expected one of {FOUR_NAMES}",
+        ),
+        # only a game with a dummy has a seat called so
+        (
+            f"{HEAD}deal 1 dealer dummy score Anna 6\n",
+            f"2:15: unknown player 'dummy' as dealer: expected one of {FOUR_NAMES}",
+        ),
+        (
+            THREE_DUMMY.replace("dealer Anna", "dealer Eva", 1),
+            f"{line_of(THREE_DUMMY, 'deal 1')}:16: unknown player 'Eva' as dealer: "
+            "expected one of Anna, Bert, Carla or dummy",
+        ),
+        # a club evening's block names its own seating
+        (
+            f"{BLOCKS}deal 1 dealer Anna score Anna&Carla 6\ndeal 2 score Anna&Carla 6\ndeal 3 score Eva 6\n",
+            "6:14: unknown player 'Eva' as a team: expected one of Anna, Carla, Bert, Dirk",
+        ),
+    ],
+)
+def test_an_unknown_player_is_named_with_the_seats_one_may_name(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said} (the seats line)"]
+
+
+# --------------------------------------------------------------------------- free text after a word
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            f'venue "De Zwaan" Roeselare\n{HEAD}{DEAL}',
+            "1:18: nothing may follow the closing quote but a # comment",
+        ),
+        # a quoted value is placed at its opening quote
+        (f'date "2026-13-45"\n{HEAD}{DEAL}', '1:6: "2026-13-45" is not a valid date (use YYYY-MM-DD)'),
+    ],
+)
+def test_a_quoted_header_value_is_placed_at_its_quote_and_ends_the_line(text: str, said: str) -> None:
+    assert problems(text) == [f"game.mnl:{said}"]
+
+
+def test_a_hash_inside_a_quoted_author_does_not_end_the_notes_text() -> None:
+    (note,) = read(f'{SCORED}  note "coach #1": well played # aside\n').deals[0].annotations  # type: ignore[misc]
+    assert msgspec.to_builtins(note) == {"author": "coach #1", "text": "well played"}
+
+
+# --------------------------------------------------------------------------- commas between words
+
+CARD_WORDS = (
+    "expected a card such as 10H, T\u2665, a\u2660 or qd "
+    "(rank 10 T A K Q J 9 8 7, then H D C S or \u2665 \u2666 \u2663 \u2660)"
+)
+
+
+def test_a_tricks_cards_may_be_separated_by_commas() -> None:
+    assert read(f"{HEAD}deal 1 dealer Dirk trump D\n  AC, QC, 9D, KD\n").deals[0].tricks == [
+        ["AC", "QC", "9D", "KD"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("trick", "said"),
+    [
+        ("AC , QC 9D KD", f"6: unknown card ',': {CARD_WORDS}"),
+        ("AC, QX, 9D, KD", f"7: unknown card 'QX': {CARD_WORDS}"),
+    ],
+)
+def test_a_bad_card_among_commas_is_named_at_its_column(trick: str, said: str) -> None:
+    assert problems(f"{HEAD}deal 1 dealer Dirk trump D\n  {trick}\n") == [f"game.mnl:3:{said}"]
+
+
+def test_a_comma_after_a_one_letter_name_separates_it() -> None:
+    assert read("seats A B C D\ndeal 1 dealer D, score A 6\n").deals[0].dealer == 3
+
+
+@pytest.mark.parametrize(
+    ("typed", "penalty"),
+    [
+        ("penalty Anna & Carla looked at the cards", {"team": 0, "reason": "looked at the cards"}),
+        ("penalty Bert, looked at the cards", {"team": 1, "reason": "looked at the cards"}),
+        ("penalty Dirk 5 shown # early # twice", {"team": 1, "points": 5, "reason": "shown"}),
+    ],
+)
+def test_a_penalty_reason_starts_after_a_joined_team_and_ends_at_the_first_hash(
+    typed: str, penalty: dict[str, object]
+) -> None:
+    (read_penalty,) = read(f"{SCORED}  {typed}\n").deals[0].penalties  # type: ignore[misc]
+    assert msgspec.to_builtins(read_penalty) == penalty
+
+
+def test_a_team_written_with_spaces_around_the_ampersand_is_placed_at_its_first_name() -> None:
+    assert problems(f"{HEAD}deal 1 dealer Dirk score Anna & Bert 6\n") == [
+        "game.mnl:2:26: 'Anna&Bert' are not on one team in this deal"
+    ]
