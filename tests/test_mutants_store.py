@@ -988,3 +988,31 @@ def test_a_deals_penalties_are_stored_summed_for_each_offending_team() -> None:
         assert (summary.imported, summary.refused) == (1, 0), summary.rejects
         rows = _rows(store, "SELECT deal, penalty_0, penalty_1 FROM deals ORDER BY deal")
     assert rows == [{"deal": 1, "penalty_0": 15, "penalty_1": 7}, {"deal": 2, "penalty_0": 0, "penalty_1": 0}]
+
+
+def test_a_match_with_a_number_over_the_archives_integers_is_refused_with_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The archive's INTEGER columns bound every score, target and multiplier: a match with a
+    number past them is refused with a message saying so, and one at the limit imports. The limit is
+    lowered here to an unfinished match's target (101, above its scores), since the record
+    format keeps real numbers far below 2**31 - 1."""
+    unfinished = random_record(0, deals=2)
+    result = replay(unfinished)
+    assert not result.finished and result.rules.target is not None
+    target = result.rules.target
+    assert all(abs(score) < target for score in (*result.score, *result.final_score))
+    monkeypatch.setattr(batch_module, "INTEGER_LIMIT", target - 1)
+    with Store() as store:
+        summary = store.import_entries(_entries([_line(unfinished)]))
+        assert (summary.imported, summary.refused) == (0, 1)
+        (problem,) = summary.rejects
+        assert problem.line == 1
+        assert problem.detail == f"a score of this match is over {target - 1:,}, more than the archive holds"
+        assert _rows(store, "SELECT count(*) AS n FROM matches") == [{"n": 0}]
+        assert _rows(store, "SELECT line, message FROM rejects") == [{"line": 1, "message": problem.detail}]
+    # a number equal to the limit still fits
+    monkeypatch.setattr(batch_module, "INTEGER_LIMIT", target)
+    with Store() as store:
+        assert store.import_entries(_entries([_line(unfinished)])).imported == 1
+        assert_archive_holds(store, [unfinished])
