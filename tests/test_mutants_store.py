@@ -1016,3 +1016,33 @@ def test_a_match_with_a_number_over_the_archives_integers_is_refused_with_why(
     with Store() as store:
         assert store.import_entries(_entries([_line(unfinished)])).imported == 1
         assert_archive_holds(store, [unfinished])
+
+
+def test_notes_stay_on_their_deals_when_a_batch_is_loaded_match_by_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch with a match Arrow cannot take is built again match by match: each match's notes
+    go to the annotations table a second time, still on the deals they were written on."""
+    original = batch_module._Columns.table
+
+    def table(self: Any) -> Any:
+        if "venue" in self.names and "Unbuildable" in self.column("venue"):
+            raise pa.ArrowInvalid("no Arrow type for this value")
+        return original(self)
+
+    monkeypatch.setattr(batch_module._Columns, "table", table)
+    noted = json.loads(_line(random_record(15, deals=3)))
+    noted["deals"][0]["annotations"] = [{"author": "Anna", "text": "on the first deal"}]
+    noted["deals"][2]["annotations"] = [{"author": "Bert", "text": "on the third deal"}]
+    broken = random_record(16, deals=1)
+    broken.match.venue = "Unbuildable"
+    text = json.dumps(noted)
+    with Store() as store:
+        summary = store.import_entries(_entries([text, _line(broken)]))
+        assert (summary.imported, summary.refused) == (1, 1)
+        notes = _rows(store, "SELECT deal, author, text FROM annotations ORDER BY annotation_id")
+        assert notes == [
+            {"deal": 1, "author": "Anna", "text": "on the first deal"},
+            {"deal": 3, "author": "Bert", "text": "on the third deal"},
+        ]
+        assert list(store.iter_export_lines()) == [_line(loads(text))]
