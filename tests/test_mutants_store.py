@@ -988,3 +988,61 @@ def test_a_deals_penalties_are_stored_summed_for_each_offending_team() -> None:
         assert (summary.imported, summary.refused) == (1, 0), summary.rejects
         rows = _rows(store, "SELECT deal, penalty_0, penalty_1 FROM deals ORDER BY deal")
     assert rows == [{"deal": 1, "penalty_0": 15, "penalty_1": 7}, {"deal": 2, "penalty_0": 0, "penalty_1": 0}]
+
+
+def test_a_match_with_a_number_over_the_archives_integers_is_refused_with_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The archive's INTEGER columns bound every score, target and multiplier: a match with a
+    number past them is refused with a message saying so, and one at the limit imports. The limit is
+    lowered here to an unfinished match's target (101, above its scores), since the record
+    format keeps real numbers far below 2**31 - 1."""
+    unfinished = random_record(0, deals=2)
+    result = replay(unfinished)
+    assert not result.finished and result.rules.target is not None
+    target = result.rules.target
+    assert all(abs(score) < target for score in (*result.score, *result.final_score))
+    monkeypatch.setattr(batch_module, "INTEGER_LIMIT", target - 1)
+    with Store() as store:
+        summary = store.import_entries(_entries([_line(unfinished)]))
+        assert (summary.imported, summary.refused) == (0, 1)
+        (problem,) = summary.rejects
+        assert problem.line == 1
+        assert problem.detail == f"a score of this match is over {target - 1:,}, more than the archive holds"
+        assert _rows(store, "SELECT count(*) AS n FROM matches") == [{"n": 0}]
+        assert _rows(store, "SELECT line, message FROM rejects") == [{"line": 1, "message": problem.detail}]
+    # a number equal to the limit still fits
+    monkeypatch.setattr(batch_module, "INTEGER_LIMIT", target)
+    with Store() as store:
+        assert store.import_entries(_entries([_line(unfinished)])).imported == 1
+        assert_archive_holds(store, [unfinished])
+
+
+def test_notes_stay_on_their_deals_when_a_batch_is_loaded_match_by_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch with a match Arrow cannot take is built again match by match: each match's notes
+    go to the annotations table a second time, still on the deals they were written on."""
+    original = batch_module._Columns.table
+
+    def table(self: Any) -> Any:
+        if "venue" in self.names and "Unbuildable" in self.column("venue"):
+            raise pa.ArrowInvalid("no Arrow type for this value")
+        return original(self)
+
+    monkeypatch.setattr(batch_module._Columns, "table", table)
+    noted = json.loads(_line(random_record(15, deals=3)))
+    noted["deals"][0]["annotations"] = [{"author": "Anna", "text": "on the first deal"}]
+    noted["deals"][2]["annotations"] = [{"author": "Bert", "text": "on the third deal"}]
+    broken = random_record(16, deals=1)
+    broken.match.venue = "Unbuildable"
+    text = json.dumps(noted)
+    with Store() as store:
+        summary = store.import_entries(_entries([text, _line(broken)]))
+        assert (summary.imported, summary.refused) == (1, 1)
+        notes = _rows(store, "SELECT deal, author, text FROM annotations ORDER BY annotation_id")
+        assert notes == [
+            {"deal": 1, "author": "Anna", "text": "on the first deal"},
+            {"deal": 3, "author": "Bert", "text": "on the third deal"},
+        ]
+        assert list(store.iter_export_lines()) == [_line(loads(text))]
