@@ -452,8 +452,6 @@ def iter_variant_views(deal: DealResult, rules: Rules) -> Iterator[VariantView]:
     from ..solver.variants import iter_variant_moments
 
     trump_code = NO_TRUMP if deal.trump is None else int(deal.trump)
-    exempt = rules.partner_exempt
-    underbuy = underbuy_code(rules)
     players = rules.shape.players
     forbidden = [0] * players
     hand_played = [0] * players
@@ -477,18 +475,7 @@ def iter_variant_views(deal: DealResult, rules: Rules) -> Iterator[VariantView]:
             )
             shown.append(inference)
             for other in iter_mask(rules.shape.deck_mask & ~played & ~(1 << card) & ~tops):
-                held = (1 << card) | (1 << other) | tops
-                allowed = legal_core(
-                    inference.led,
-                    inference.best,
-                    held,
-                    trump_code,
-                    inference.partner_winning,
-                    exempt,
-                    underbuy,
-                    rules.overtake_plain_suit,
-                )[0]
-                if not allowed >> card & 1:
+                if not _allowed(inference, (1 << card) | (1 << other) | tops, trump_code, rules):
                     forbidden[seat] |= 1 << other
         if from_hand:
             hand_played[seat] |= 1 << card
