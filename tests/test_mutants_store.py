@@ -346,9 +346,9 @@ def test_the_raw_text_of_a_refused_record_is_kept_whole_up_to_the_limit_then_cut
     assert raw_text(Entry("f", 1, "é".encode() + b"\xff")) == "é\ufffd"
 
 
-def test_a_match_whose_rows_cannot_be_built_is_refused_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A row Arrow cannot take (a bug, not bad input): the batch is loaded match by match and only
-    that match is refused, with a message asking to report it; the others keep their order."""
+def _refuse_unbuildable_venues(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arrow refuses to build the rows of a batch holding a match whose venue says "Unbuildable"
+    (standing for a bug, not bad input): the batch is then built again match by match."""
     original = batch_module._Columns.table
 
     def table(self: Any) -> Any:
@@ -357,6 +357,12 @@ def test_a_match_whose_rows_cannot_be_built_is_refused_alone(monkeypatch: pytest
         return original(self)
 
     monkeypatch.setattr(batch_module._Columns, "table", table)
+
+
+def test_a_match_whose_rows_cannot_be_built_is_refused_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row Arrow cannot take (a bug, not bad input): the batch is loaded match by match and only
+    that match is refused, with a message asking to report it; the others keep their order."""
+    _refuse_unbuildable_venues(monkeypatch)
     records = [random_record(seed, deals=1) for seed in range(4)]
     records[2].match.venue = "Unbuildable"
     with Store() as store:
@@ -387,14 +393,7 @@ def test_a_replacing_match_whose_rows_cannot_be_built_is_refused_and_its_fixed_c
     """Refused, it replaces nothing and is not counted as replaced; a fixed copy later in the file
     replaces the archive's version (compared with the archive's, not the refused one); the notes
     of the other matches in that batch keep their ids."""
-    original = batch_module._Columns.table
-
-    def table(self: Any) -> Any:
-        if "venue" in self.names and "Unbuildable" in self.column("venue"):
-            raise pa.ArrowInvalid("no Arrow type for this value")
-        return original(self)
-
-    monkeypatch.setattr(batch_module._Columns, "table", table)
+    _refuse_unbuildable_venues(monkeypatch)
     noted = json.loads(_line(random_record(0, deals=1)))
     noted["deals"][0]["annotations"] = [{"author": "Anna", "text": "a note"}]
     broken, fixed = random_record(1, deals=1), random_record(1, deals=1)
@@ -1023,14 +1022,7 @@ def test_notes_stay_on_their_deals_when_a_batch_is_loaded_match_by_match(
 ) -> None:
     """A batch with a match Arrow cannot take is built again match by match: each match's notes
     go to the annotations table a second time, still on the deals they were written on."""
-    original = batch_module._Columns.table
-
-    def table(self: Any) -> Any:
-        if "venue" in self.names and "Unbuildable" in self.column("venue"):
-            raise pa.ArrowInvalid("no Arrow type for this value")
-        return original(self)
-
-    monkeypatch.setattr(batch_module._Columns, "table", table)
+    _refuse_unbuildable_venues(monkeypatch)
     noted = json.loads(_line(random_record(15, deals=3)))
     noted["deals"][0]["annotations"] = [{"author": "Anna", "text": "on the first deal"}]
     noted["deals"][2]["annotations"] = [{"author": "Bert", "text": "on the third deal"}]
