@@ -153,7 +153,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     ),
     # the report's HTML on an archive costed without the solver (test_report.py's archive is
     # costed by it: a minute for every mutant)
-    "manillen_replay/report/render.py": ("tests/test_mutants_render.py",),
+    "manillen_replay/report/render.py": ("tests/test_mutants_render.py", "tests/test_mutants_render2.py"),
 }
 
 # Mapped tests left out of one module's runs, where each surviving mutant would pay for them and
