@@ -12,9 +12,11 @@ from html import escape
 from pathlib import Path
 
 from manillen_replay.cards import Card, Suit
+from manillen_replay.report import render
+from manillen_replay.report.build import Comment
 from manillen_replay.report.render import table_html
 
-from .test_mutants_render import archive, gathered
+from .test_mutants_render import LEGAL, archive, gathered, report, shown, table, text_of
 
 __all__ = ["archive"]  # the fixture, shared with the first file's tests
 
@@ -82,3 +84,127 @@ def test_a_call_decision_shows_the_callers_hand_alone(archive: Path) -> None:
     assert int(box[2]) == decision.seat
     named = dataclasses.replace(decision, names=tuple(f"<{n}>" for n in decision.names))
     assert f"&lt;{decision.names[decision.seat]}&gt;" in table_html(named, "en")
+
+
+# --------------------------------------------------------------------------- the score chart
+
+
+def score_section(html: str) -> tuple[str, str]:
+    """The score chart's wide drawing and its phone's."""
+    start = html.index('<section id="score">')
+    section = html[start : html.index("</section>", start)]
+    wide = section[section.index('<div class="chart-wide">') : section.index('<div class="chart-narrow">')]
+    return wide, section[section.index('<div class="chart-narrow">') :]
+
+
+def test_each_teams_score_line_starts_at_0_in_its_teams_colour_over_a_deal_axis(archive: Path) -> None:
+    """Both lines start at 0 before the first deal (its label "0"); each is drawn in the colour
+    the team's name has on the page, under the axis title "deal"."""
+    html = report(archive, LEGAL, "Bert")
+    style = html[html.index("<style>") : html.index("</style>")]
+    colours = {team: re.search(rf"\.team{team} {{ color: (#[0-9a-f]{{6}});", style)[1] for team in (0, 1)}  # type: ignore[index]
+    names = {0: "Anna &amp; Carla", 1: "Bert &amp; Dirk"}
+    for drawing in score_section(html):
+        for team, name in names.items():
+            assert f"<title>{name} · 0: 0</title>" in drawing
+            lines = re.findall(r'<polyline fill="none" stroke="(#[0-9a-f]{6})"', drawing)
+            assert lines == [colours[1], colours[0]]  # the player's team first, as the legend
+            assert re.search(
+                rf'<g class="chart-legend"><line [^>]*stroke="{colours[team]}"[^>]*/>'
+                rf".*?<text [^>]*>{name}</text></g>",
+                drawing,
+            )
+        assert re.search(r'text-anchor="middle">0</text>', drawing)  # the first deal's label: 0
+        assert 'text-anchor="middle">deal</text>' in drawing
+    dutch = render(gathered(archive, lang="nl"))
+    for drawing in score_section(dutch):
+        assert 'text-anchor="middle">spel</text>' in drawing and "Stand spel per spel" in drawing
+
+
+def test_a_dutch_score_chart_writes_decimal_commas_on_its_axis(archive: Path) -> None:
+    """Scores of a point or two give an axis of fifths: in Dutch, 0,2 and 0,4."""
+    base = gathered(archive, lang="nl")
+    deals = tuple(
+        dataclasses.replace(deal, match_score=(1, 0) if i == 0 else (1, 1))
+        for i, deal in enumerate(base.deals)
+    )
+    html = render(dataclasses.replace(base, deals=deals))
+    for drawing in score_section(html):
+        assert ">0,2</text>" in drawing and ">0,4</text>" in drawing
+        assert not re.search(r">\d\.\d</text>", drawing)
+
+
+# --------------------------------------------------------------------------- comments
+
+
+VARIATION = tuple(Card.parse(text) for text in ("QH", "KH", "7S", "8S", "9S", "AS", "10D", "JC", "8D"))
+
+
+def deal_list_comments(html: str) -> list[str]:
+    """The comments under the deal list's rows, in order, as their text."""
+    start = html.index('id="deal-list"')
+    part = html[start : html.index("</table>", start)]
+    return [text_of(quote) for quote in re.findall(r"<blockquote.*?</blockquote>", part)]
+
+
+def test_a_variation_is_grouped_trick_by_trick_from_the_card_it_starts_at(archive: Path) -> None:
+    """A variation's cards in groups of a trick: the rest of the trick under way first (from the
+    card commented on: all four from its lead when the comment is on the trick or the deal), then
+    four a trick, the groups apart with a dot."""
+    base = gathered(archive)
+    comments = tuple(
+        Comment(deal=1, trick=trick, play=play, author="coach", text=f"from {play}", line=VARIATION)
+        for trick, play in ((None, None), (3, None), (3, 1), (3, 2), (3, 3), (3, 4))
+    )
+    deal = dataclasses.replace(base.deals[0], comments=comments)
+    html = render(dataclasses.replace(base, deals=(deal,)))
+    ranks = [card.rank.text for card in VARIATION]
+    said = deal_list_comments(html)
+    assert len(said) == len(comments)
+    for comment, text in zip(comments, said, strict=True):
+        first = 4 - ((comment.play or 1) - 1)
+        groups = [ranks[:first], *(ranks[i : i + 4] for i in range(first, len(ranks), 4))]
+        assert text.endswith("variation: " + " · ".join(" ".join(group) for group in groups))
+    plain = dataclasses.replace(comments[2], line=())
+    html = render(dataclasses.replace(base, deals=(dataclasses.replace(deal, comments=(plain,)),)))
+    assert deal_list_comments(html) == ["coach (deal 1, trick 3, card 1): from 1"]  # no variation
+
+
+def test_every_comments_place_and_variation_in_dutch(archive: Path) -> None:
+    """On a deal, on a trick, on a card: each comment names its place in the report's language,
+    its tags and its variation too."""
+    base = gathered(archive, lang="nl")
+    comments = (
+        Comment(deal=1, trick=None, play=None, author="coach", text="Spel."),
+        Comment(deal=1, trick=2, play=None, author="coach", text="Slag.", tags=("tempo",)),
+        Comment(deal=1, trick=2, play=3, author="Anna", text="Kaart.", line=VARIATION[:2]),
+    )
+    deal = dataclasses.replace(base.deals[0], comments=comments)
+    html = render(dataclasses.replace(base, deals=(deal,)))
+    assert deal_list_comments(html) == [
+        "coach (spel 1): Spel.",
+        "coach (spel 1, slag 2) tempo: Slag.",
+        "Anna (spel 1, slag 2, kaart 3): Kaart.variant: Q K",
+    ]
+    english = render(dataclasses.replace(gathered(archive), deals=(deal,)))
+    assert deal_list_comments(english) == [
+        "coach (deal 1): Spel.",
+        "coach (deal 1, trick 2) tempo: Slag.",
+        "Anna (deal 1, trick 2, card 3): Kaart.variation: Q K",
+    ]
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def test_a_deal_without_its_luck_shows_a_dash_for_it(archive: Path) -> None:
+    """A deal whose ledger has no luck (not measured) shows a dash in the luck column, the other
+    figures as they are."""
+    base = gathered(archive)
+    first = base.deals[0]
+    mine = {**first.ledger[0], "luck": None}
+    deal = dataclasses.replace(first, ledger=(mine, first.ledger[1]))
+    html = render(dataclasses.replace(base, deals=(deal,)))
+    (row,) = table(html, "deal-list")
+    assert row["Luck"] == "–"
+    assert row["The cards"] == f"{shown(mine['cards'])}-{shown(first.ledger[1]['cards'])}"
