@@ -343,6 +343,7 @@ def _frame(
     label_room: float | None = None,
     note: str = "",
     first_x: float = 0.5,
+    inset: float = 0.0,
     decimal: str = ".",
 ) -> tuple[list[str], _Plot, _XLabels]:
     """A chart's frame: title, legend, the value axis with its grid, and the room for the x labels.
@@ -351,14 +352,21 @@ def _frame(
     :param label_room: the height the x labels need, when the chart writes its own.
     :param note: a line under the title (what the numbers over the bars are, say).
     :param first_x: where the first x position is, in slots from the plot's left edge.
+    :param inset: how far in from each side of the plot the x positions start (a line's padding).
     """
     bottom_value, top_value, step = value_axis(min(values, default=0), max(values, default=0))
     ticks = [bottom_value + step * i for i in range(round((top_value - bottom_value) / step) + 1)]
     left = max(_width_of(_tick(v, decimal)) for v in ticks) + 10 + (FONT + 6 if y_title else 0)
     right = 12.0
-    layout = _x_labels(labels, (width - left - right) / max(slots, 1))
+    layout = _x_labels(labels, (width - left - right - 2 * inset) / max(slots, 1))
     if label_room is not None:
         layout = _XLabels(1, False, tuple(labels), label_room)
+    elif first_x == 0 and len(labels) > 1 and not layout.slanted:
+        # the first and the last upright label are centred on the plot's end points: the margins
+        # make room for their halves (then the slots are narrower, and the labels laid out again)
+        left = max(left, _width_of(labels[0]) / 2 + 4 - inset)
+        right = max(right, _width_of(labels[-1]) / 2 + 4 - inset)
+        layout = _x_labels(labels, (width - left - right - 2 * inset) / max(slots, 1))
     bottom = layout.room + (FONT + 10 if x_title else 4)
     if layout.slanted:  # the first slanted label reaches left of its bar
         reach = (max(_width_of(text) for text in layout.texts[:1]) + FONT) * math.sqrt(0.5)
@@ -438,6 +446,10 @@ def _legend_of(series: Sequence[Series]) -> list[_Legend]:
     return [_Legend(s.name, s.colour, "line" if s.line else s.marker) for s in series if s.name]
 
 
+_LINE_PAD = 6.0
+"""How far in from the plot's sides a line chart's first and last points stand."""
+
+
 def line_chart(
     series: Sequence[Series],
     x_labels: Sequence[str],
@@ -461,9 +473,9 @@ def line_chart(
     parts, plot, layout = _frame(
         width=width, height=height, title=title, y_title=y_title, x_title=x_title,
         legend=_legend_of(series), values=values, labels=x_labels, slots=max(count - 1, 1), first_x=0,
-        decimal=decimal,
+        inset=_LINE_PAD, decimal=decimal,
     )  # fmt: skip
-    pad = 6.0
+    pad = _LINE_PAD
 
     def x(index: int) -> float:
         inner = plot.width - 2 * pad
