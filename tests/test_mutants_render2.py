@@ -16,7 +16,7 @@ from manillen_replay.report import render
 from manillen_replay.report.build import Comment
 from manillen_replay.report.render import table_html
 
-from .test_mutants_render import LEGAL, archive, gathered, report, shown, table, text_of
+from .test_mutants_render import LEGAL, archive, assert_no_loose_text, gathered, report, shown, table, text_of
 
 __all__ = ["archive"]  # the fixture, shared with the first file's tests
 
@@ -208,3 +208,18 @@ def test_a_deal_without_its_luck_shows_a_dash_for_it(archive: Path) -> None:
     (row,) = table(html, "deal-list")
     assert row["Luck"] == "–"
     assert row["The cards"] == f"{shown(mine['cards'])}-{shown(first.ledger[1]['cards'])}"
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def test_the_pages_title_names_the_player_only_in_a_players_report(archive: Path) -> None:
+    """The browser's tab (and a printed page's header) says whose review it is, or the match's."""
+    assert "<title>Match review: random-0</title>" in report(archive)
+    assert "<title>Partijbespreking voor Bert: random-0</title>" in report(archive, LEGAL, "Bert", "nl")
+
+
+def test_a_match_without_deals_has_no_score_chart_and_nothing_in_its_place(archive: Path) -> None:
+    html = render(dataclasses.replace(gathered(archive), deals=()))
+    assert '<section id="score">' not in html
+    assert_no_loose_text(html)
