@@ -223,3 +223,24 @@ def test_a_match_without_deals_has_no_score_chart_and_nothing_in_its_place(archi
     html = render(dataclasses.replace(gathered(archive), deals=()))
     assert '<section id="score">' not in html
     assert_no_loose_text(html)
+
+
+def test_a_players_name_is_a_plain_cell_beside_the_figures(archive: Path) -> None:
+    """In the accuracy and the ledger table the names read as text (left-aligned, free to wrap),
+    only the figures right-aligned and kept on one line."""
+    html = report(archive)
+    for name in ("accuracy", "ledger"):
+        start = html.index(f'id="{name}"')
+        part = html[start : html.index("</table>", start)]
+        cells = re.findall(r"<td[^>]*>", part)
+        names = [cell for cell in cells if 'data-label="Player"' in cell]
+        assert len(names) == 4 and set(names) == {'<td data-label="Player">'}
+        assert all(cell.startswith('<td class="num" ') for cell in cells if cell not in names)
+
+
+def test_a_game_of_threes_scores_show_every_figure_as_given(archive: Path) -> None:
+    """A match score of three figures (a game of three players) is written whole, in its order."""
+    base = gathered(archive, player="Bert")
+    deal = dataclasses.replace(base.deals[0], match_score=(12, 10, 8))
+    (row,) = table(render(dataclasses.replace(base, deals=(deal,))), "deal-list")
+    assert row["Match score"] == "12-10-8"
