@@ -154,3 +154,53 @@ def test_a_waterfall_of_one_step_stands_in_the_middle_of_its_plot() -> None:
     plot = plot_of(root)
     ((x, _, width, _, _),) = bars_of(root)
     assert x + width / 2 == pytest.approx((plot.x0 + plot.x1) / 2, abs=0.1)
+
+
+def test_a_line_charts_end_labels_keep_the_titles_margin_from_the_edges_and_no_more() -> None:
+    """Upright labels under the first and the last point, too long for the margins the axis numbers
+    leave: the plot moves in just enough for each to start (end) 4 units from the picture's edge,
+    as the title does; the space left goes to the plot."""
+    for first, middle, last in (("a" * 20, "b" * 6, "c" * 12), ("a" * 12, "b" * 30, "c" * 20)):
+        root = parse(
+            svg.line_chart(
+                [svg.Series("", "#000000", [1.0, 2.0, 3.0])],
+                [first, middle, last],
+                title="t",
+                x_title="",
+                width=640,
+            )
+        )
+        boxes = sorted(upright_labels(root), key=lambda box: box.x0)
+        assert [box.text for box in boxes] == [first, middle, last]
+        assert boxes[0].x0 == pytest.approx(4, abs=0.1) and boxes[-1].x1 == pytest.approx(640 - 4, abs=0.1)
+
+
+def test_two_points_labels_that_fit_between_them_stay_upright() -> None:
+    """Two points at the plot's ends: labels each as wide as a third of the picture still fit the
+    space between the points, and are written upright."""
+    labels = ["a" * 36, "b" * 36]  # 214 units each, in a picture of 640
+    root = parse(
+        svg.line_chart([svg.Series("", "#000000", [1.0, 2.0])], labels, title="t", x_title="", width=640)
+    )
+    assert [box.text for box in upright_labels(root)] == labels
+
+
+def test_the_phones_waterfall_keeps_its_first_axis_number_as_far_from_the_edge_as_a_0() -> None:
+    """A negative first number on the phone's waterfall ("−10") starts as far from the picture's
+    left edge as the "0" of an axis from zero: the plot moves in for it just that much."""
+
+    def first_number(steps: list[svg.Step]) -> Box:
+        root = parse(svg.waterfall_rows(steps, title="Anna"))
+        numbers = [box for box in text_boxes(root) if box.text.replace(svg.MINUS, "").isdigit()]
+        return min(numbers, key=lambda box: box.x0)
+
+    zero = first_number([svg.Step("the cards", 20.0, total=True), svg.Step("points", 12.0, total=True)])
+    negative = first_number(
+        [
+            svg.Step("the cards", 2.0, total=True),
+            svg.Step("own", -12.0),
+            svg.Step("points", -10.0, total=True),
+        ]
+    )
+    assert zero.text == "0" and negative.text == svg.MINUS + "10"
+    assert negative.x0 == pytest.approx(zero.x0, abs=0.1)
