@@ -244,3 +244,9 @@ def test_a_game_of_threes_scores_show_every_figure_as_given(archive: Path) -> No
     deal = dataclasses.replace(base.deals[0], match_score=(12, 10, 8))
     (row,) = table(render(dataclasses.replace(base, deals=(deal,))), "deal-list")
     assert row["Match score"] == "12-10-8"
+
+
+def test_render_says_what_it_makes() -> None:
+    """``help(render)`` tells a caller what comes back (its words stood after an import, where
+    Python does not take them for the function's own)."""
+    assert render.__doc__ is not None and "one HTML document" in render.__doc__

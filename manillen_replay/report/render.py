@@ -664,12 +664,12 @@ def _footer(report: Report) -> str:
 
 
 def render(report: Report) -> str:
-    from .puzzles import PUZZLE_STYLE, puzzles_section  # it draws with this module's table
-
     """The report as one HTML document (UTF-8 text): no link, image or font outside itself.
 
     :param report: from :func:`~.build.gather`.
     """
+    from .puzzles import PUZZLE_STYLE, puzzles_section  # it draws with this module's table
+
     title = (
         say(report.lang, "title_player", player=report.player, match=report.match_id)
         if report.player
