@@ -10,9 +10,16 @@ inflates far less than the clock):
 - the replay of records decoded beforehand by the bulk path (``bulk.replay_many``, 500 a
   batch, automatic collection paused and the young generations collected after each batch, as
   the commands do) and by the engine record by record;
-- the trick walk of the same records (the replay's floor, ``bench.worker.trick_walk``).
+- the trick walk of the same records (the replay's floor, ``bench.worker.trick_walk``);
+- the heuristic scan's detectors (``analysis.analyse``, what ``manillen analyze --depth
+  heuristic`` runs on each match) on each match just replayed by the engine (the bench's
+  ``analyse`` stage, whose floor is the engine's replay), and on each batch just replayed by
+  the bulk path (as the command replays and analyses: a deal's tricks are built from the batch's
+  arrays when the detectors first read them, so building them is the scan's time; automatic
+  collection paused and the young generations collected after each batch, timed with it),
+  replays untimed.
 
-It prints each figure and the four ratios; bench/README.md quotes them.
+It prints each figure and the six ratios; bench/README.md quotes them.
 """
 
 from __future__ import annotations
@@ -28,8 +35,9 @@ from pathlib import Path
 from bench.bulk_bench import CACHE, SEED
 from bench.suite import ensure_archive
 from bench.worker import read_prefix, trick_walk
+from manillen_replay.analysis import analyse
 from manillen_replay.bulk import BATCH_RECORDS, collection_paused, replay_entries, replay_many
-from manillen_replay.engine import decode_and_replay, replay
+from manillen_replay.engine import MatchResult, decode_and_replay, replay
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import Entry, Record, loads
 
@@ -92,6 +100,33 @@ def measure(lines: list[bytes], passes: int) -> dict[str, float]:
             spent += time.process_time() - start
         return spent
 
+    def scan_after_engine() -> float:
+        spent = 0.0
+        for records in batches():
+            for record in records:
+                try:
+                    result = replay(record)
+                except InvalidRecordError:
+                    continue
+                start = time.process_time()
+                analyse(result, record)
+                spent += time.process_time() - start
+        return spent
+
+    def scan_after_bulk() -> float:
+        spent = 0.0
+        for records in batches():
+            replayed = replay_many(records)
+            start = time.process_time()
+            with collection_paused():  # as the command analyses a chunk
+                for record, result in zip(records, replayed, strict=True):
+                    if isinstance(result, MatchResult):
+                        analyse(result, record)
+            del replayed
+            gc.collect(1)
+            spent += time.process_time() - start
+        return spent
+
     work: dict[str, Callable[[], float]] = {
         "json.loads": floor,
         "decode+validate, bulk": validate_bulk,
@@ -99,6 +134,8 @@ def measure(lines: list[bytes], passes: int) -> dict[str, float]:
         "replay, bulk": replay_bulk,
         "replay, engine": replay_engine,
         "trick walk": walk,
+        "scan, engine": scan_after_engine,
+        "scan, bulk": scan_after_bulk,
     }
     best: dict[str, float] = {}
     for _ in range(passes):
@@ -123,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         for path in ("bulk", "engine"):
             ratio = best[f"{stage}, {path}"] / best[floor]
             print(f"{stage} ({path}) / {floor}: {ratio:.2f}x")
+    for path in ("engine", "bulk"):
+        ratio = best[f"scan, {path}"] / best[f"replay, {path}"]
+        print(f"scan after the {path} replay / replay ({path}): {ratio:.2f}x")
     return 0
 
 
