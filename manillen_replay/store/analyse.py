@@ -327,9 +327,10 @@ def _analyse_chunk(
 
     Without the solver, automatic garbage collection is paused for the chunk, as the bulk
     replay pauses it: the detectors build every trick of the chunk and a view of every play, and
-    the collection would otherwise scan the chunk's replays again every few hundred objects (it
-    took more of the fast scan's time than the detectors); what the chunk left is collected once
-    it is done. The solver's chunk is one match of a minute's search, left to the collector.
+    the collection would otherwise scan the chunk's replays again every few hundred objects
+    (nearly as much of the fast scan's time again as the detectors); what the chunk left is
+    collected once it is done. The solver's chunk is one match of a minute's search, left to
+    the collector.
     """
     if meter is not None:
         return _analyse_replays(records, chunk, depth=depth, samples=samples, meter=meter, outcome=outcome)
