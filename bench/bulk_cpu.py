@@ -10,9 +10,16 @@ inflates far less than the clock):
 - the replay of records decoded beforehand by the bulk path (``bulk.replay_many``, 500 a
   batch, automatic collection paused and the young generations collected after each batch, as
   the commands do) and by the engine record by record;
-- the trick walk of the same records (the replay's floor, ``bench.worker.trick_walk``).
+- the trick walk of the same records (the replay's floor, ``bench.worker.trick_walk``);
+- the heuristic scan's detectors (``analysis.analyse``, what ``manillen analyze --depth
+  heuristic`` runs on each match) on each match just replayed by the engine (the bench's
+  ``analyse`` stage, whose floor is the engine's replay), and on each batch just replayed by
+  the bulk path (as the command replays and analyses: a deal's tricks are built from the batch's
+  arrays when the detectors first read them, so building them is the scan's time; automatic
+  collection paused and the young generations collected after each batch, timed with it),
+  replays untimed.
 
-It prints each figure and the four ratios; bench/README.md quotes them.
+It prints each figure and the six ratios; bench/README.md quotes them.
 """
 
 from __future__ import annotations
@@ -28,14 +35,16 @@ from pathlib import Path
 from bench.bulk_bench import CACHE, SEED
 from bench.suite import ensure_archive
 from bench.worker import read_prefix, trick_walk
+from manillen_replay.analysis import analyse
 from manillen_replay.bulk import BATCH_RECORDS, collection_paused, replay_entries, replay_many
-from manillen_replay.engine import decode_and_replay, replay
+from manillen_replay.engine import MatchResult, decode_and_replay, replay
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import Entry, Record, loads
 
 
-def measure(lines: list[bytes], passes: int) -> dict[str, float]:
-    """The best processor seconds of each piece of work over ``passes`` interleaved passes."""
+def measure(lines: list[bytes], passes: int, only: frozenset[str] = frozenset()) -> dict[str, float]:
+    """The best processor seconds of each piece of work over ``passes`` interleaved passes
+    (only the pieces named in ``only``, when given)."""
     entries = [Entry("bench.jsonl", number, line) for number, line in enumerate(lines, start=1)]
     replay_many([loads(line) for line in lines[:BATCH_RECORDS]])  # numba's cache loaded
 
@@ -92,6 +101,33 @@ def measure(lines: list[bytes], passes: int) -> dict[str, float]:
             spent += time.process_time() - start
         return spent
 
+    def scan_after_engine() -> float:
+        spent = 0.0
+        for records in batches():
+            for record in records:
+                try:
+                    result = replay(record)
+                except InvalidRecordError:
+                    continue
+                start = time.process_time()
+                analyse(result, record)
+                spent += time.process_time() - start
+        return spent
+
+    def scan_after_bulk() -> float:
+        spent = 0.0
+        for records in batches():
+            replayed = replay_many(records)
+            start = time.process_time()
+            with collection_paused():  # as the command analyses a chunk
+                for record, result in zip(records, replayed, strict=True):
+                    if isinstance(result, MatchResult):
+                        analyse(result, record)
+            del replayed
+            gc.collect(1)
+            spent += time.process_time() - start
+        return spent
+
     work: dict[str, Callable[[], float]] = {
         "json.loads": floor,
         "decode+validate, bulk": validate_bulk,
@@ -99,10 +135,14 @@ def measure(lines: list[bytes], passes: int) -> dict[str, float]:
         "replay, bulk": replay_bulk,
         "replay, engine": replay_engine,
         "trick walk": walk,
+        "scan, engine": scan_after_engine,
+        "scan, bulk": scan_after_bulk,
     }
     best: dict[str, float] = {}
     for _ in range(passes):
         for name, piece in work.items():
+            if only and name not in only:
+                continue
             best[name] = min(best.get(name, float("inf")), piece())
     return best
 
@@ -112,17 +152,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=10_000, help="deals to read (default 10,000)")
     parser.add_argument("--passes", type=int, default=5, help="interleaved passes (default 5)")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the generated archive is kept")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PIECE",
+        help="time only this piece, as printed (say --only 'replay, bulk' --only 'scan, bulk'); repeatable",
+    )
     arguments = parser.parse_args(argv)
     archive = ensure_archive(arguments.cache, SEED, arguments.deals)
     lines, total = read_prefix(archive, arguments.deals)
-    best = measure(lines, arguments.passes)
+    best = measure(lines, arguments.passes, frozenset(arguments.only))
     print(f"{total:,} deals, processor seconds, best of {arguments.passes}:")
     for name, seconds in best.items():
         print(f"  {name:<26}{seconds:8.3f}")
-    for stage, floor in (("decode+validate", "json.loads"), ("replay", "trick walk")):
-        for path in ("bulk", "engine"):
-            ratio = best[f"{stage}, {path}"] / best[floor]
-            print(f"{stage} ({path}) / {floor}: {ratio:.2f}x")
+    ratios = [
+        *(
+            (f"{stage}, {path}", floor)
+            for stage, floor in (("decode+validate", "json.loads"), ("replay", "trick walk"))
+            for path in ("bulk", "engine")
+        ),
+        ("scan, engine", "replay, engine"),
+        ("scan, bulk", "replay, bulk"),
+    ]
+    for piece, floor in ratios:
+        if piece in best and floor in best:
+            print(f"{piece} / {floor}: {best[piece] / best[floor]:.2f}x")
     return 0
 
 

@@ -7,11 +7,24 @@ diamonds and Bert dealing unless told, so Carla leads trick 1).
 
 from __future__ import annotations
 
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from manillen_replay.analysis import Severity, analyse, analyse_record
-from manillen_replay.cards import CARD_TEXT, Card
-from manillen_replay.engine import replay
+from manillen_replay.analysis.costs import CardValue, PlayCost
+from manillen_replay.analysis.detectors import MatchAnalysis
+from manillen_replay.analysis.findings import sort_key
+from manillen_replay.analysis.knowledge import DealKnowledge, PlayView
+from manillen_replay.cards import CARD_TEXT, Card, iter_mask
+from manillen_replay.engine import MatchResult, replay
+from manillen_replay.errors import InvalidRecordError
+from manillen_replay.record import loads
+from manillen_replay.rules import VARIANTS
 
 from .test_analysis import full_deal, of_kind, play_out, record, view_cost_at
+from .test_bulk_replay import generated, house_rules
 
 # --------------------------------------------------------------------------- wasted_trump
 
@@ -241,3 +254,102 @@ def test_trump_overspent_with_costs_stands_only_when_the_lower_trump_was_better_
     assert finding.points == 3 and finding.severity is Severity.INACCURACY  # card points: 2, 4, 8
     assert "playing 7♦ was worth 3 card points more on average" in finding.explanation
     assert "koeken zeven spelen gemiddeld 3 kaartpunten" in finding.explanation_nl
+
+
+# --------------------------------------------------------------------------- the scan's gate
+
+
+class _EveryPlayAsked(MatchAnalysis):
+    """The reference: every card-play detector asked about every play, as before the gate."""
+
+    @staticmethod
+    def may_find(know: DealKnowledge, view: PlayView, partner: int | None) -> bool:
+        return True
+
+
+def _random_costs(result: MatchResult, rng: random.Random) -> dict[int, list[PlayCost]]:
+    """A view value for every legal card of every play, at random: the solver's costs as the
+    detectors read them (``view_gains``), so that the gate is checked with costs too."""
+    costs: dict[int, list[PlayCost]] = {}
+    for deal in result.deals:
+        plays = []
+        for trick in deal.tricks:
+            for position, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True)):
+                values = {
+                    Card(c): CardValue(0, round(rng.uniform(0, 30), 1))
+                    for c in iter_mask(trick.legal[position])
+                }
+                values.setdefault(Card(card), CardValue(0, 10.0))
+                top = max(v.view or 0.0 for v in values.values())
+                view_cost = top - (values[Card(card)].view or 0.0)
+                plays.append(
+                    PlayCost(
+                        trick.number, position + 1, seat, Card(card), 0, view_cost, (), values, deal.number
+                    )
+                )
+        costs[deal.number] = plays
+    return costs
+
+
+def _outcome(analysis: MatchAnalysis) -> object:
+    """The findings' rows in order, or the error the analysis stopped on: a match the analysis
+    cannot take (in ``three_dummy`` an illegal play under the dummy's winning card names the
+    dummy's seat, past the match's players) must fail the same way on both paths."""
+    try:
+        return [finding.to_row() for finding in sorted(analysis.run(), key=sort_key)]
+    except IndexError as error:
+        return repr(error)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    variant=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(1, 10_000),
+    options=house_rules,
+    with_costs=st.booleans(),
+    pick=st.randoms(),
+)
+def test_the_card_play_gate_changes_no_finding(
+    variant: str, seed: int, options: dict[str, object], with_costs: bool, pick: random.Random
+) -> None:
+    """The card-play detectors pass over a play that none of them can flag by its cards alone
+    (``MatchAnalysis.may_find``): on generated matches of every variant (novices' slips
+    included), under random house rules, with and without the solver's costs, the findings are
+    those of asking every detector about every play, to the word."""
+    house = tuple(sorted(options.items())) if variant == "four" else ()
+    for line in generated(variant, seed, house):
+        record = loads(line)
+        try:
+            result = replay(record)
+        except InvalidRecordError:
+            continue
+        costs = _random_costs(result, pick) if with_costs else None
+        assert _outcome(MatchAnalysis(result, record, costs=costs)) == _outcome(
+            _EveryPlayAsked(result, record, costs=costs)
+        )
+
+
+def test_the_card_play_gate_passes_over_most_plays_and_keeps_every_finding() -> None:
+    """On generated four-player matches the gate passes over most plays, and the reference
+    finds card-play findings there, so the comparison above has something to compare."""
+    asked = passed = 0
+    kinds: set[str] = set()
+    original = MatchAnalysis.may_find
+
+    def counting(know: DealKnowledge, view: PlayView, partner: int | None) -> bool:
+        nonlocal asked, passed
+        asked += 1
+        found = original(know, view, partner)
+        passed += not found
+        return found
+
+    for seed in range(1, 6):
+        for line in generated("four", seed):
+            record = loads(line)
+            result = replay(record)
+            kinds.update(f.kind for f in _EveryPlayAsked(result, record).run())
+            analysis = MatchAnalysis(result, record)
+            analysis.may_find = counting  # type: ignore[method-assign]
+            analysis.run()
+    assert passed > asked / 2
+    assert {"missed_vetten", "points_thrown", "trump_overspent"} <= kinds

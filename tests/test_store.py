@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import subprocess
 import sys
@@ -36,7 +37,8 @@ from manillen_replay.store import (
     apply_migrations,
     parse_memory_limit,
 )
-from manillen_replay.store.analyse import cost_frames
+from manillen_replay.store import analyse as store_analyse
+from manillen_replay.store.analyse import analyse_archive, cost_frames
 
 from .conftest import BAD_LINE, BAD_LINE_NUMBER, SAMPLE_FINDINGS, SLOPPY_MATCH_ID
 from .factories import random_record
@@ -69,6 +71,29 @@ def test_sample_import_loads_every_table(sample_store: Store, sample_records: li
     assert _count(sample_store, "hands") == 4 * sum(1 for r in results for d in r.deals if d.hands)
     assert _count(sample_store, "annotations") == 3
     assert_archive_holds(sample_store, [loads(line) for line in sample_records])
+
+
+def test_the_fast_scan_pauses_the_collector_while_its_detectors_run(
+    store: Store, sample_records: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The detectors of a chunk of matches run with automatic garbage collection paused (it
+    scanned the chunk's replays over and over as their tricks were built), and the collector
+    runs again once the scan is done, with the same findings stored."""
+    store.import_entries(_entries(sample_records))
+    collecting: list[bool] = []
+    detectors = store_analyse.analyse
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        collecting.append(gc.isenabled())
+        return detectors(*args, **kwargs)
+
+    monkeypatch.setattr(store_analyse, "analyse", watched)
+    assert gc.isenabled()
+    outcome = analyse_archive(store, depth="heuristic")
+    assert len(collecting) == outcome.matches == len(sample_records)
+    assert not any(collecting)
+    assert gc.isenabled()
+    assert _count(store, "findings") == sum(outcome.by_category.values()) > 0
 
 
 def test_refused_record_goes_to_rejects_with_its_place_and_text(

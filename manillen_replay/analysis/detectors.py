@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import UNSET
 
-from ..cards import CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
+from ..cards import CARD_POINTS, CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
 from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult, TrickResult, Violation
 from ..record.model import Record
 from ..rules import Contract, DealScore, ViolationKind, may_klop, multiplier, score_deal, winning_position
@@ -56,6 +56,15 @@ CALL_THRESHOLDS = Thresholds(1, 6, 15)
 KLOP_TRUMPS = 5
 """The club's knock rule: a player dealt this many trumps or more knocks (klop_missed when the
 team did not, and a lost knock with them is a sound call, not a mistake: klop_lost is info)."""
+
+RICHER_THAN: tuple[int, ...] = tuple(
+    sum(1 << card for card in range(len(CARD_POINTS)) if CARD_POINTS[card] > points) for points in range(6)
+)
+"""By card points (0 to 5), the mask of the cards worth more."""
+POORER_THAN: tuple[int, ...] = tuple(
+    sum(1 << card for card in range(len(CARD_POINTS)) if CARD_POINTS[card] < points) for points in range(6)
+)
+"""By card points (0 to 5), the mask of the cards worth less (none for a card without points)."""
 
 VIEW_MARGIN = 0.5
 """With the solver's costs, a better card must be worth at least this many card points more on
@@ -358,7 +367,12 @@ class MatchAnalysis:
     # ------------------------------------------------------------------ card play
 
     def card_play(self, know: DealKnowledge) -> None:
-        """The card-play detectors over one deal's plays, at most one finding a play."""
+        """The card-play detectors over one deal's plays, at most one finding a play.
+
+        Most plays can give no finding whatever the player knew: a card without points thrown
+        to the opponents, a trump with no lower trump beside it. Such a play is passed over
+        before the costly questions of what the player could know (:meth:`may_find`).
+        """
         deal = know.deal
         factor = deal.multiplier or 1
         saved = self.bare_aces(know, factor)
@@ -368,6 +382,8 @@ class MatchAnalysis:
             if not view.legal >> view.card & 1:
                 continue  # an illegal card is a rule finding; judging its strategy would count it twice
             partner = know.partner_seat_winning(view)
+            if not self.may_find(know, view, partner):
+                continue
             if partner is not None and know.partner_certain(view):
                 if not know.is_trump(view.card):
                     self.missed_vetten(know, view, factor)
@@ -381,6 +397,39 @@ class MatchAnalysis:
                 self.unsafe_vetten(know, view, factor)
             elif know.opponents_certain(view):
                 self.points_thrown(know, view, factor)
+
+    @staticmethod
+    def may_find(know: DealKnowledge, view: PlayView, partner: int | None) -> bool:
+        """Whether any card-play detector :meth:`card_play` may ask about this play can find
+        something in it, by the cards alone: each detector's first condition on the card played
+        and the legal cards, which it checks again itself (``False`` means none can; ``True``
+        proves nothing)."""
+        card, legal, trump_mask = view.card, view.legal, know.trump_mask
+        if trump_mask >> card & 1:
+            # trump_overspent and master_trump_smeared need a lower legal trump; wasted_trump a
+            # discard on a trick not led in trumps (only with the partner winning); points_thrown
+            # a cheaper card to give than the trump (one that did not take the trick, the
+            # partner not winning)
+            lower_trump = legal & trump_mask & ((1 << card) - 1)
+            if partner is None:
+                if view.trick.winning[view.position] == view.seat:
+                    return bool(lower_trump)
+                return bool(legal & POORER_THAN[points_of(card)])
+            return bool(lower_trump) or (
+                suit_of(view.trick.cards[0]) != know.trump and bool(legal & ~trump_mask)
+            )
+        points = points_of(card)
+        if partner is None:
+            return bool(legal & POORER_THAN[points])  # points_thrown: a cheaper card to give
+        # missed_vetten: a legal card worth more that could be smeared; unsafe_vetten: a point
+        # card lost to the opponents while no trump could be played, a cheaper card to give
+        winner = view.trick.winner
+        return bool(legal & ~trump_mask & RICHER_THAN[points]) or (
+            bool(legal & POORER_THAN[points])
+            and not legal & trump_mask
+            and winner is not None
+            and know.team[winner] != know.team[view.seat]
+        )
 
     def cheaper_cards(self, know: DealKnowledge, view: PlayView) -> list[int]:
         """The legal cards worth fewer points than the card played that the player could give

@@ -8,6 +8,7 @@ while it stores, so that the solver's minutes pass beside the dashboard.
 from __future__ import annotations
 
 import datetime
+import gc
 import json
 import time
 from collections import Counter
@@ -20,7 +21,7 @@ import polars as pl
 
 from ..analysis import FINDING_COLUMNS, Finding, analyse
 from ..archive_defaults import ANALYSIS_DEPTHS
-from ..bulk import replay_many
+from ..bulk import collection_paused, replay_many
 from ..engine import DealResult, MatchResult
 from ..errors import InvalidRecordError
 from ..record import Record, loads
@@ -322,7 +323,32 @@ def _analyse_chunk(
     meter: ProgressMeter | None,
     outcome: AnalysisOutcome,
 ) -> _Analysed:
-    """Replay and analyse some matches (no archive needed: the solver works outside its lock)."""
+    """Replay and analyse some matches (no archive needed: the solver works outside its lock).
+
+    Without the solver, automatic garbage collection is paused for the chunk, as the bulk
+    replay pauses it: the detectors build every trick of the chunk and a view of every play, and
+    the collection would otherwise scan the chunk's replays again every few hundred objects
+    (nearly as much of the fast scan's time again as the detectors); what the chunk left is
+    collected once it is done. The solver's chunk is one match of a minute's search, left to
+    the collector.
+    """
+    if meter is not None:
+        return _analyse_replays(records, chunk, depth=depth, samples=samples, meter=meter, outcome=outcome)
+    with collection_paused():
+        done = _analyse_replays(records, chunk, depth=depth, samples=samples, meter=meter, outcome=outcome)
+    gc.collect(1)
+    return done
+
+
+def _analyse_replays(
+    records: Iterable[tuple[str, bytes]],
+    chunk: Sequence[str],
+    *,
+    depth: str,
+    samples: int,
+    meter: ProgressMeter | None,
+    outcome: AnalysisOutcome,
+) -> _Analysed:
     failed: set[str] = set()
     done = _Analysed(ids=[])
     decoded: list[tuple[str, Record]] = []
