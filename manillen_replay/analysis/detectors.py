@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from msgspec import UNSET
 
 from ..cards import CARD_POINTS, CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
+from ..engine.report import seat_names
 from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult, TrickResult, Violation
 from ..record.model import Record
 from ..rules import Contract, DealScore, ViolationKind, may_klop, multiplier, score_deal, winning_position
@@ -130,6 +131,7 @@ class MatchAnalysis:
         self.procedure()
         shape = self.rules.shape
         for deal in self.result.deals:
+            self.names = seat_names(self.result, deal)
             team_of = tuple(shape.team_of(s, deal.dealer) for s in range(shape.players))
             slip = find_slip(deal, self.rules) if deal.violations else None
             for violation in deal.violations:
@@ -326,6 +328,7 @@ class MatchAnalysis:
         deals = self.result.deals
         by_number = {deal.number: index for index, deal in enumerate(deals)}
         for deal in deals:
+            self.names = seat_names(self.result, deal)
             for irregularity in deal.irregularities:
                 n = irregularity.deal
                 if irregularity.kind is IrregularityKind.DEALER_OUT_OF_ROTATION:

@@ -22,7 +22,8 @@ import polars as pl
 from ..analysis import FINDING_COLUMNS, Finding, analyse
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..bulk import collection_paused, replay_many
-from ..engine import DealResult, MatchResult
+from ..engine import MatchResult
+from ..engine.report import seat_names
 from ..errors import InvalidRecordError
 from ..record import Record, loads
 
@@ -110,7 +111,7 @@ def cost_frames(
     values: list[tuple[Any, ...]] = []
     by_number = {deal.number: deal for deal in result.deals}
     for number, found in costs.items():
-        names = _names(result, by_number[number])
+        names = seat_names(result, by_number[number])
         for cost in found:
             plays.append(
                 (
@@ -158,7 +159,7 @@ def call_frame(result: MatchResult, reviews: Iterable[tuple[str, CallReview]]) -
     for call, review in reviews:
         if review.chosen is None or review.loss is None:
             continue
-        names = _names(result, by_number[review.deal])
+        names = seat_names(result, by_number[review.deal])
         scores = [option.score for option in review.options]
         rows.append(
             (
@@ -205,7 +206,7 @@ def lines_frame(result: MatchResult, reasons: Mapping[int, Sequence[Reason]]) ->
     by_number = {deal.number: deal for deal in result.deals}
     rows: list[tuple[Any, ...]] = []
     for number, found in reasons.items():
-        names = _names(result, by_number[number])
+        names = seat_names(result, by_number[number])
         for reason in found:
             team = reason.seat % 2
             for (line_name, layout), line in reason.lines().items():
@@ -225,11 +226,6 @@ def lines_frame(result: MatchResult, reasons: Mapping[int, Sequence[Reason]]) ->
                         )
                     )  # fmt: skip
     return pl.DataFrame(rows, schema=LINES_SCHEMA, orient="row")
-
-
-def _names(result: MatchResult, deal: DealResult) -> list[str]:
-    """Who sat where in a deal (partners change between the blocks of a club evening)."""
-    return list(deal.names) if deal.names else list(result.seats)
 
 
 def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
