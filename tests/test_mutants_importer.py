@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
+import duckdb
 import pyarrow as pa
+import pytest
 
 from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import rules_of
 from manillen_replay.record import Entry, Record, dumps, loads
 from manillen_replay.rules import Rules
-from manillen_replay.store import Store
+from manillen_replay.store import ArchiveError, ImportSummary, Store
 
 from .factories import random_record
 from .test_archive_invariants import assert_archive_holds
@@ -81,3 +84,112 @@ def test_a_cancelled_batch_without_replacements_inserts_nothing() -> None:
         store._load([("rejects", pa.table({"source": ["x.jsonl"]}))], [])
         store._loader = None
         assert _count(store, "rejects") == 0
+
+
+# --------------------------------------------------------------------------- a file that fails, or is cut short
+
+
+class _Failing:
+    """A connection that fails one statement as DuckDB does: ``fail(sql)`` says which, and how.
+
+    A COMMIT that fails has already ended the transaction (DuckDB rolls it back), as with a
+    full disk."""
+
+    def __init__(self, connection: Any, fail: Any) -> None:
+        self._connection = connection
+        self._fail = fail
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        error = self._fail(sql)
+        if error is not None:
+            if sql == "COMMIT":
+                self._connection.execute("ROLLBACK")
+            raise error
+        return self._connection.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def _two_files() -> list[Entry]:
+    """``one.jsonl`` with 3 one-deal matches, then ``two.jsonl`` with 2."""
+    one = _entries([_line(random_record(seed, deals=1)) for seed in range(3)], "one.jsonl")
+    return one + _entries([_line(random_record(seed, deals=1)) for seed in (10, 11)], "two.jsonl")
+
+
+def test_a_file_whose_transaction_cannot_begin_is_refused_with_why_and_nothing_is_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """DuckDB refuses to begin (a connection it gave up on): the import says so, naming the file."""
+    with Store() as store:
+
+        def begin_refused(sql: str) -> duckdb.Error | None:
+            return duckdb.IOException("IO Error: disk full") if sql == "BEGIN TRANSACTION" else None
+
+        monkeypatch.setattr(store, "_con", _Failing(store._con, begin_refused))
+        summary = ImportSummary()
+        with pytest.raises(ArchiveError) as failed:
+            store.import_entries(_two_files(), summary=summary)
+        monkeypatch.undo()
+        assert str(failed.value) == (
+            "could not write to the archive ':memory:' while importing 'one.jsonl' "
+            "(that file was rolled back): disk full"
+        )
+        assert (summary.files, summary.matches) == (0, 0)
+        assert _count(store, "matches") == 0
+        assert store.import_entries(_two_files()).imported == 5
+
+
+def test_a_commit_that_fails_keeps_the_files_before_it_in_the_summary_and_the_archive(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The second file's COMMIT fails (a full disk): the caller's summary holds the first file
+    only (what ``manillen import`` reports as kept before the problem), the archive likewise."""
+    commits: list[str] = []
+
+    def second_commit_fails(sql: str) -> duckdb.Error | None:
+        if sql != "COMMIT":
+            return None
+        commits.append(sql)
+        return duckdb.IOException("IO Error: disk full") if len(commits) == 2 else None
+
+    with Store() as store:
+        monkeypatch.setattr(store, "_con", _Failing(store._con, second_commit_fails))
+        summary = ImportSummary()
+        with pytest.raises(ArchiveError, match=r"'two.jsonl' \(that file was rolled back\): disk full$"):
+            store.import_entries(_two_files(), summary=summary)
+        monkeypatch.undo()
+        assert (summary.files, summary.imported, summary.deals, summary.matches) == (1, 3, 3, 3)
+        assert store.query("SELECT DISTINCT source FROM matches")["source"].to_list() == ["one.jsonl"]
+
+
+class _CommitCutShort:
+    """A connection whose COMMIT is stopped by a Ctrl-C as it ends: DuckDB has committed, then
+    says "Query interrupted"."""
+
+    def __init__(self, connection: Any) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        result = self._connection.execute(sql, *args)
+        if sql == "COMMIT":
+            raise RuntimeError("Query interrupted")
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def test_a_ctrl_c_as_the_commit_ends_adds_the_file_to_what_the_caller_already_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``summary`` carries an import in parts (files committed before): the file the Ctrl-C cut
+    short after it committed is added to it, not counted in its place."""
+    with Store() as store:
+        monkeypatch.setattr(store, "_con", _CommitCutShort(store._con))
+        summary = ImportSummary(imported=4, deals=6, files=2)
+        with pytest.raises(KeyboardInterrupt):
+            store.import_entries(_two_files(), summary=summary)
+        monkeypatch.undo()
+        assert (summary.files, summary.imported, summary.deals) == (3, 7, 9)
+        assert _count(store, "matches") == 3
