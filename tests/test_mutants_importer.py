@@ -86,7 +86,7 @@ def test_a_cancelled_batch_without_replacements_inserts_nothing() -> None:
         assert _count(store, "rejects") == 0
 
 
-# --------------------------------------------------------------------------- a file that fails, or is cut short
+# ---------------------------------------------------------------- a file that fails, or is cut short
 
 
 class _Failing:
