@@ -193,3 +193,69 @@ def test_a_ctrl_c_as_the_commit_ends_adds_the_file_to_what_the_caller_already_co
         monkeypatch.undo()
         assert (summary.files, summary.imported, summary.deals) == (3, 7, 9)
         assert _count(store, "matches") == 3
+
+
+class _CommitInterrupted:
+    """A connection whose COMMIT a Ctrl-C stops before it lands ("Query interrupted", nothing
+    committed); with ``reader_fails`` the import's second connection cannot answer afterwards."""
+
+    def __init__(self, connection: Any, reader_fails: bool = False) -> None:
+        self._connection = connection
+        self._reader_fails = reader_fails
+        self.cut = False
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            self.cut = True
+            raise RuntimeError("Query interrupted")
+        return self._connection.execute(sql, *args)
+
+    def cursor(self) -> Any:
+        return _Reader(self, self._connection.cursor())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+class _Reader:
+    def __init__(self, owner: _CommitInterrupted, cursor: Any) -> None:
+        self._owner = owner
+        self._cursor = cursor
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if self._owner.cut and self._owner._reader_fails:
+            raise duckdb.ConnectionException("Connection Error: the archive cannot be read now")
+        return self._cursor.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
+
+
+def test_a_file_of_refused_records_whose_commit_a_ctrl_c_stopped_is_not_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No match of the file tells whether its commit landed: it is not claimed as kept (neither
+    is its refused record, which the rollback took away with the file)."""
+    with Store() as store:
+        monkeypatch.setattr(store, "_con", _CommitInterrupted(store._con))
+        summary = ImportSummary()
+        with pytest.raises(KeyboardInterrupt):
+            store.import_entries(_entries(["{not json", "[]"], "bad.jsonl"), summary=summary)
+        monkeypatch.undo()
+        assert (summary.files, summary.refused, summary.rejects) == (0, 0, [])
+        assert _count(store, "rejects") == 0
+
+
+def test_a_file_whose_commit_a_ctrl_c_stopped_is_not_counted_when_the_archive_cannot_say(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with Store() as store:
+        interrupted = _CommitInterrupted(store._con, reader_fails=True)
+        monkeypatch.setattr(store, "_con", interrupted)
+        summary = ImportSummary()
+        with pytest.raises(KeyboardInterrupt):
+            store.import_entries(_entries([_line(random_record(1, deals=1))]), summary=summary)
+        monkeypatch.undo()
+        assert interrupted.cut
+        assert (summary.files, summary.imported) == (0, 0)
+        assert _count(store, "matches") == 0
