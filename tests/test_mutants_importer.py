@@ -8,6 +8,7 @@ and what ``manillen import`` says and exits with.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +25,7 @@ from manillen_replay.store import ArchiveError, ImportSummary, Store
 
 from .factories import random_record
 from .test_archive_invariants import assert_archive_holds
+from .test_mutants_store import _refuse_unbuildable_venues
 
 ZWAAN = ClubRules("zwaan", Rules(underbuy="allowed", en_face=True, target=151))
 
@@ -259,3 +261,24 @@ def test_a_file_whose_commit_a_ctrl_c_stopped_is_not_counted_when_the_archive_ca
         assert interrupted.cut
         assert (summary.files, summary.imported) == (0, 0)
         assert _count(store, "matches") == 0
+
+
+# --------------------------------------------------------------------------- what each match's row says
+
+
+def test_each_match_is_stamped_with_the_time_of_its_import_batch_by_batch_or_match_by_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``matches.imported_at`` says when the match came in, also when its batch had to be loaded
+    match by match (a row Arrow could not take in another match)."""
+    _refuse_unbuildable_venues(monkeypatch)
+    records = [random_record(seed, deals=1) for seed in range(3)]
+    with Store() as store:
+        start = datetime.datetime.now()
+        store.import_entries(_entries([_line(records[0])], "one.jsonl"))
+        records[2].match.venue = "Unbuildable"
+        store.import_entries(_entries([_line(records[1]), _line(records[2])], "two.jsonl"))
+        end = datetime.datetime.now()
+        stamps = store.query("SELECT match_id, imported_at FROM matches ORDER BY import_order").rows()
+        assert [match for match, _ in stamps] == ["random-0", "random-1"]
+        assert all(start <= stamp <= end for _, stamp in stamps)
