@@ -11,12 +11,15 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa
 import pytest
+from click.testing import CliRunner
 
+from manillen_replay.cli import cli
 from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import rules_of
 from manillen_replay.record import Entry, Record, dumps, loads
@@ -282,3 +285,41 @@ def test_each_match_is_stamped_with_the_time_of_its_import_batch_by_batch_or_mat
         stamps = store.query("SELECT match_id, imported_at FROM matches ORDER BY import_order").rows()
         assert [match for match, _ in stamps] == ["random-0", "random-1"]
         assert all(start <= stamp <= end for _, stamp in stamps)
+
+
+# --------------------------------------------------------------------------- what `manillen import` says
+
+
+def test_manillen_import_says_which_file_failed_and_what_was_kept_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second file's COMMIT fails (a full disk): the message names that file as rolled back
+    and sums up the first, which the archive keeps; the exit code is 1."""
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    one.write_text("".join(_line(random_record(seed, deals=1)) + "\n" for seed in range(3)))
+    two.write_text("".join(_line(random_record(seed, deals=2)) + "\n" for seed in (10, 11)))
+    real = Store.import_paths
+    commits: list[str] = []
+
+    def second_commit_fails(sql: str) -> duckdb.Error | None:
+        if sql != "COMMIT":
+            return None
+        commits.append(sql)
+        return duckdb.IOException("IO Error: disk full") if len(commits) == 2 else None
+
+    def import_paths(self: Store, *args: Any, **kwargs: Any) -> ImportSummary:
+        self._con = _Failing(self._con, second_commit_fails)  # type: ignore[assignment]
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "import_paths", import_paths)
+    db = tmp_path / "club.duckdb"
+    result = CliRunner().invoke(cli, ["import", str(one), str(two), "--db", str(db)])
+    monkeypatch.undo()
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: could not write to the archive {str(db)!r} while importing {str(two)!r} (that file "
+        "was rolled back): disk full\n(kept before the problem: 1 file; imported 3 matches (3 deals), "
+        "replaced 0, skipped 0 already present, refused 0)\n"
+    )
+    with Store(db, read_only=True) as archive:
+        assert archive.query("SELECT DISTINCT source FROM matches")["source"].to_list() == [str(one)]
