@@ -77,7 +77,7 @@ def test_a_cancelled_batch_deletes_nothing_of_the_match_it_would_replace() -> No
     with Store() as store:
         store.import_entries(_entries([_line(record)]))
         store._loader = _Cancelled()  # type: ignore[assignment]
-        store._load([], [record.match.id])
+        store._load([], ["random-3"])
         store._loader = None
         assert (_count(store, "matches"), _count(store, "deals"), _count(store, "plays")) == (1, 2, 64)
         assert_archive_holds(store, [record])
