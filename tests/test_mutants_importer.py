@@ -323,3 +323,46 @@ def test_manillen_import_says_which_file_failed_and_what_was_kept_before(
     )
     with Store(db, read_only=True) as archive:
         assert archive.query("SELECT DISTINCT source FROM matches")["source"].to_list() == [str(one)]
+
+
+# --------------------------------------------------------------------------- refused and kept matches
+
+
+def test_a_match_the_replay_refuses_is_kept_in_rejects_at_its_line_and_nothing_of_it_is_stored() -> None:
+    """Its first deal is sound, its second plays a card the player does not hold: the whole match
+    is refused with the problem placed in the file, the matches around it are imported."""
+    refused = json.loads(_line(random_record(1, deals=2)))
+    trick = refused["deals"][1]["tricks"][0]
+    trick[0], trick[1] = trick[1], trick[0]
+    others = [random_record(0, deals=1), random_record(2, deals=1)]
+    with Store() as store:
+        summary = store.import_entries(_entries([_line(others[0]), json.dumps(refused), _line(others[1])]))
+        assert (summary.imported, summary.refused, summary.deals) == (2, 1, 2)
+        [problem] = summary.rejects
+        assert (problem.source, problem.line, problem.pointer) == ("club.jsonl", 2, "/deals/1/tricks/0/0")
+        assert "is not in" in problem.detail and "hand in trick 1" in problem.detail
+        [(source, line, pointer, raw)] = store.query("SELECT source, line, pointer, raw FROM rejects").rows()
+        assert (source, line, pointer, json.loads(raw)) == ("club.jsonl", 2, "/deals/1/tricks/0/0", refused)
+        for table in ("matches", "deals", "seats", "tricks", "plays", "hands"):
+            held = store.query(f"SELECT count(*) AS n FROM {table} WHERE match_id = 'random-1'")["n"][0]
+            assert held == 0, table
+        assert_archive_holds(store, others)
+
+
+def test_an_import_told_not_to_replace_counts_each_kept_match_and_imports_the_rest_of_the_batch() -> None:
+    """``manillen import --no-replace``: two changed matches kept as the archive has them, each
+    counted; the new matches after them in the same batch are imported."""
+    first = [random_record(seed, deals=2) for seed in (1, 2)]
+    with Store() as store:
+        store.import_entries(_entries([_line(r) for r in first], "old.jsonl"))
+        changed = [random_record(seed, deals=1) for seed in (1, 2)]
+        new = [random_record(seed, deals=1) for seed in (3, 4)]
+        summary = store.import_entries(_entries([_line(r) for r in changed + new]), replace=False)
+        assert (summary.kept, summary.imported, summary.replaced, summary.deals) == (2, 2, 0, 2)
+        assert store.query("SELECT match_id, deals FROM matches ORDER BY match_id").rows() == [
+            ("random-1", 2),
+            ("random-2", 2),
+            ("random-3", 1),
+            ("random-4", 1),
+        ]
+        assert_archive_holds(store, first + new)
