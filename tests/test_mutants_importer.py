@@ -22,9 +22,11 @@ from click.testing import CliRunner
 from manillen_replay.cli import cli
 from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import rules_of
+from manillen_replay.errors import RecordError
 from manillen_replay.record import Entry, Record, dumps, loads
 from manillen_replay.rules import Rules
 from manillen_replay.store import ArchiveError, ImportSummary, Store
+from manillen_replay.store import batch as batch_module
 
 from .factories import random_record
 from .test_archive_invariants import assert_archive_holds
@@ -366,3 +368,30 @@ def test_an_import_told_not_to_replace_counts_each_kept_match_and_imports_the_re
             ("random-4", 1),
         ]
         assert_archive_holds(store, first + new)
+
+
+def test_a_match_refused_half_way_through_its_rows_leaves_none_and_the_batch_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its second deal's rows cannot be made (a problem found while storing it): the rows its
+    first deal already added are dropped, the match is refused at its line, and the match after
+    it in the same batch is imported."""
+    original = batch_module._Batch._add_deal
+
+    def add_deal(self: Any, mid: str, record: Record, deal: Any, *args: Any) -> None:
+        if mid == "random-1" and deal.number == 2:
+            raise RecordError("this deal cannot be stored", "/deals/1")
+        original(self, mid, record, deal, *args)
+
+    monkeypatch.setattr(batch_module._Batch, "_add_deal", add_deal)
+    records = [random_record(seed, deals=2) for seed in range(3)]
+    with Store() as store:
+        summary = store.import_entries(_entries([_line(r) for r in records]))
+        assert (summary.imported, summary.refused, summary.deals) == (2, 1, 4)
+        assert [(r.line, r.pointer, r.detail) for r in summary.rejects] == [
+            (2, "/deals/1", "this deal cannot be stored")
+        ]
+        for table in ("matches", "seats", "deals", "deal_seats", "tricks", "plays", "hands"):
+            held = store.query(f"SELECT count(*) AS n FROM {table} WHERE match_id = 'random-1'")["n"][0]
+            assert held == 0, table
+        assert_archive_holds(store, [records[0], records[2]])
