@@ -353,7 +353,8 @@ def test_a_match_the_replay_refuses_is_kept_in_rejects_at_its_line_and_nothing_o
 
 def test_an_import_told_not_to_replace_counts_each_kept_match_and_imports_the_rest_of_the_batch() -> None:
     """``manillen import --no-replace``: two changed matches kept as the archive has them, each
-    counted; the new matches after them in the same batch are imported."""
+    counted; the new matches after them in the same batch are imported. Imported again without
+    it, both are replaced and counted."""
     first = [random_record(seed, deals=2) for seed in (1, 2)]
     with Store() as store:
         store.import_entries(_entries([_line(r) for r in first], "old.jsonl"))
@@ -368,6 +369,14 @@ def test_an_import_told_not_to_replace_counts_each_kept_match_and_imports_the_re
             ("random-4", 1),
         ]
         assert_archive_holds(store, first + new)
+        # told to replace, the same file replaces both, each named
+        again = store.import_entries(_entries([_line(r) for r in changed]))
+        assert (again.replaced, again.deals) == (2, 2)
+        assert [r.describe() for r in again.replacements] == [
+            "random-1 (2 deals in the archive, 1 deal in club.jsonl:1)",
+            "random-2 (2 deals in the archive, 1 deal in club.jsonl:2)",
+        ]
+        assert_archive_holds(store, changed + new)
 
 
 def test_a_match_refused_half_way_through_its_rows_leaves_none_and_the_batch_goes_on(
