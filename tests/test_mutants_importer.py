@@ -1,9 +1,10 @@
 """The import's core (manillen_replay/store/importer.py: ``import_entries``, ``_import_file``,
-``_flush``, ``_load``): behaviours the mutation run of those functions showed no test defended.
+``_flush``, ``_load``, and ``_file_committed`` after a Ctrl-C): behaviours the mutation run of
+those functions showed no test defended.
 
 What a user relies on when importing: the rows the archive holds afterwards, nothing of a
-refused record or a rolled-back file left behind, the counts and progress the import reports,
-and what ``manillen import`` says and exits with.
+refused record or a rolled-back file left behind, the counts the import reports (also to a
+caller's summary after a failure or a Ctrl-C), and what ``manillen import`` says and exits with.
 """
 
 from __future__ import annotations
