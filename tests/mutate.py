@@ -120,6 +120,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
     "manillen_replay/store/importer.py": (
         "tests/test_store.py",
         "tests/test_mutants_store.py",
+        "tests/test_mutants_importer.py",
         *(f"tests/test_data_loss.py::{test}" for test in _DATA_LOSS_IMPORTS),
     ),
     "manillen_replay/store/batch.py": (
@@ -179,6 +180,25 @@ LEFT_OUT_FOR_MODULE: dict[str, tuple[tuple[str, ...], str | None]] = {
     # back, 7 to 17 s) would run whole for every surviving mutant of the parser and writer; the
     # generated matches of every variant, the samples and the random deals go the same way in a second
     "manillen_replay/record/text.py": (("tests/test_notation.py::test_the_demo_archive_round_trips",), None),
+    # store/importer.py: every import test reaches import_entries, _import_file, _flush and _load,
+    # so each of their surviving mutants runs the whole mapping. Left out are the slowest tests
+    # whose assertions are about other modules' work on an import that the rest also makes: the
+    # rows of every deal, match and declaration and of every variant's sample (batch.py's), the
+    # lock held by a second process (connection.py's) and the upgrades of old archives (the
+    # migrations'): 13 s of the mapping's 40
+    "manillen_replay/store/importer.py": (
+        (
+            "tests/test_mutants_store.py::test_each_deals_row_is_what_the_engine_says_of_the_deal",
+            "tests/test_mutants_store.py::test_declarations_are_stored_in_the_order_spoken_with_who_spoke",
+            "tests/test_mutants_store.py::test_each_deal_names_who_sat_where_the_dummy_played_by_the_dealer",
+            "tests/test_mutants_store.py::test_each_matchs_row_is_what_the_record_and_the_engine_say",
+            "tests/test_store.py::test_every_variant_sample_imports",
+            "tests/test_store.py::test_archive_held_by_another_process_gives_a_clear_message",
+            "tests/test_store.py::test_old_archive_is_upgraded_when_opened",
+            "tests/test_store.py::test_matches_analysed_before_migration_5_count_as_heuristic",
+        ),
+        None,
+    ),
     # store/batch.py: the Archive page's upload wording (AppTest, 2 s of the mapping's 19): the
     # refused upload's reject row and problem are stated by the readers' import tests kept here
     "manillen_replay/store/batch.py": (
