@@ -87,6 +87,28 @@ def test_archive_commands_that_search_nothing_load_no_compiled_solver(tmp_path: 
     assert "1 match" in done.stderr and "0 findings" in done.stderr  # the import and findings ran
 
 
+def test_the_fast_scan_of_an_archive_loads_no_pandas(tmp_path: Path) -> None:
+    """`manillen analyze --depth heuristic` stores its findings without pandas: pyarrow imports
+    pandas (a fifth of a second) for any Arrow array it builds from Python values, so the
+    findings go to the archive from polars."""
+    archive = str(tmp_path / "club.duckdb")
+    sample = str(ROOT / "data" / "samples" / "illegal-plays.json")
+    subprocess.run([BIN / "manillen", "import", sample, "--db", archive], capture_output=True, check=True)
+    code = (
+        "import builtins\n"
+        "real = builtins.__import__\n"
+        "def guard(name, *args, **kwargs):\n"
+        "    assert name.split('.')[0] != 'pandas', 'pandas imported'\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = guard\n"
+        "from manillen_replay.cli import cli\n"
+        f"cli(['analyze', '--db', {archive!r}, '--depth', 'heuristic', '--all'], prog_name='manillen')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "analysed 1 match (4 deals) at the heuristic depth: 6 findings" in done.stdout
+
+
 def test_every_command_of_every_module_is_registered() -> None:
     """A command added to a module's COMMANDS is reachable: it has its line in cli.COMMANDS."""
     import pkgutil

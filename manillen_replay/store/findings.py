@@ -7,7 +7,6 @@ from typing import Any
 
 import duckdb
 import polars as pl
-import pyarrow as pa
 
 from ..analysis.ranking import (
     CALL_OF_KIND,
@@ -19,7 +18,6 @@ from ..analysis.ranking import (
 )
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..errors import ManillenError
-from .arrow import _STR
 from .connection import StoreBase, _duckdb_message, _frame, _sql_text
 
 
@@ -143,7 +141,7 @@ class FindingsMixin(StoreBase):
         if unknown or {"finding_id", "detector"} & set(findings.columns):
             bad = unknown or sorted({"finding_id", "detector"} & set(findings.columns))
             raise ManillenError(f"findings frame has columns the table does not take: {', '.join(bad)}")
-        ids = pa.table({"match_id": pa.array(list(match_ids), type=_STR)})
+        ids = pl.DataFrame({"match_id": match_ids}, schema={"match_id": pl.String}).to_arrow()
         self._con.execute("BEGIN TRANSACTION")
         self._con.register("_batch_ids", ids)
         self._con.register("_batch_findings", findings.to_arrow())
