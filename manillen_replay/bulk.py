@@ -195,6 +195,7 @@ class _Plan:
                 tuple(hands[row]),
                 (taken[row][0], taken[row][1]),
                 violations.get(row, []) if illegal[row] else [],
+                self.trick_counts[row],
             )
         return played
 

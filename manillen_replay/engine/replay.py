@@ -91,6 +91,8 @@ class PlayedDeal:
     taken: tuple[int, int]
     violations: list[Violation]
     """The plays that broke the rules of play."""
+    tricks: int
+    """How many tricks the deal has (complete ones: the compiled pass takes no other)."""
 
 
 def rules_of(record: Record) -> Rules:
@@ -230,6 +232,8 @@ class _Replay:
         announced_over = False
         block_number = 0
         factors: dict[tuple[Contract, bool, int, bool], int] = {}
+        has_dummy = shape.players > shape.people
+        visitors = self.visitors
         for index, deal in enumerate(record.deals):
             pointer = f"/deals/{index}"
             if blocks and match.finished and block_number < len(blocks):
@@ -245,10 +249,10 @@ class _Replay:
                 )
                 break
             seating = blocks[block_number] if blocks else people
-            self.names = seating + (
-                [f"{seating[deal.dealer]}'s dummy"]
-                if shape.players > shape.people and deal.dealer < len(seating)
-                else []
+            self.names = (
+                [*seating, f"{seating[deal.dealer]}'s dummy"]
+                if has_dummy and deal.dealer < len(seating)
+                else seating
             )
             if deal.dealer >= shape.people:
                 self.problem(
@@ -282,7 +286,7 @@ class _Replay:
                     factor = factors[key] = multiplier(*key, rules)
                 outcome.multiplier = factor
             redeals_in_row = redeals_in_row + 1 if outcome.kind is DealKind.REDEAL else 0
-            for visitor in self.visitors:
+            for visitor in visitors:
                 visitor.begin_deal(deal, outcome)
             if outcome.kind is not DealKind.REDEAL and not self.play_deal(deal, outcome, pointer):
                 previous_dealer, previous_redeal = deal.dealer, False
@@ -306,14 +310,16 @@ class _Replay:
                 match = match.apply_deal(
                     outcome.score,
                     outcome.tie,
-                    tuple((team, points) for team, points, _ in outcome.penalties),
+                    tuple([(team, points) for team, points, _ in outcome.penalties])
+                    if outcome.penalties
+                    else (),
                     dealer=deal.dealer,
                 )
             outcome.match_score = match.score
             previous_dealer = deal.dealer
             previous_redeal = outcome.kind is DealKind.REDEAL
             result.deals.append(outcome)
-            for visitor in self.visitors:
+            for visitor in visitors:
                 visitor.end_deal(outcome)
         if self.problems:
             raise InvalidRecordError(self.problems)
@@ -366,7 +372,6 @@ class _Replay:
         chooser = dealer
         passes = 0
         knocks_by: list[int] = []
-        dealing_side = shape.team_of(dealer, dealer)
         turned = None if deal.turned is UNSET else CARD_BY_TEXT.get(deal.turned)
         if (
             rules.trump_choice == "turned_card"
@@ -378,7 +383,6 @@ class _Replay:
             stage = "knocks"
         for i, call in enumerate(calls):
             where = f"{pointer}/declarations/{i}"
-            name = self.seat_name(call.seat)
             if call.seat >= shape.players:
                 self.problem(
                     f"{where}/seat", f"seat {call.seat} does not exist: seats are 0 to {shape.players - 1}"
@@ -399,7 +403,8 @@ class _Replay:
                     elif call.seat != chooser:
                         self.problem(
                             where,
-                            f"{name} may not pass: the choice of trump is with {self.seat_name(chooser)}",
+                            f"{self.seat_name(call.seat)} may not pass: "
+                            f"the choice of trump is with {self.seat_name(chooser)}",
                         )
                     elif passes == 2:
                         self.problem(where, "the third teammate must choose trump and cannot pass")
@@ -416,7 +421,9 @@ class _Replay:
                     elif partner is None or rules.variant == "six_short":
                         self.problem(where, f"en face needs a partner to pass to; {rules.variant!r} has none")
                     elif call.seat != dealer:
-                        self.problem(where, f"only the dealer may call en face, not {name}")
+                        self.problem(
+                            where, f"only the dealer may call en face, not {self.seat_name(call.seat)}"
+                        )
                     else:
                         outcome.en_face = True
                         chooser = partner
@@ -426,7 +433,7 @@ class _Replay:
                     if call.seat != chooser:
                         self.problem(
                             where,
-                            f"{name} may not make trump: "
+                            f"{self.seat_name(call.seat)} may not make trump: "
                             + (
                                 f"the dealer, {self.seat_name(dealer)}, chooses"
                                 if chooser == dealer
@@ -441,7 +448,7 @@ class _Replay:
                     stage = "knocks"
                     continue
             elif stage == "knocks" and call.call in ("klop", "tegenklop"):
-                self.read_knock(call, outcome, knocks_by, dealing_side, where)
+                self.read_knock(call, outcome, knocks_by, where)
                 continue
             if call.call in ("klop", "tegenklop"):
                 self.problem(where, f"{call.call!r} comes after trump is made")
@@ -508,12 +515,11 @@ class _Replay:
         else:
             outcome.contract = Contract.BLIND_MUIL
 
-    def read_knock(
-        self, call: Declaration, outcome: DealResult, knocks_by: list[int], dealing_side: int, where: str
-    ) -> None:
+    def read_knock(self, call: Declaration, outcome: DealResult, knocks_by: list[int], where: str) -> None:
         rules = self.rules
         name = self.seat_name(call.seat)
         side = rules.shape.team_of(call.seat, outcome.dealer)
+        dealing_side = rules.shape.team_of(outcome.dealer, outcome.dealer)
         wanted = "klop" if len(knocks_by) % 2 == 0 else "tegenklop"
         if outcome.contract in (Contract.MUIL, Contract.BLIND_MUIL) and not rules.klop_on_muil:
             self.problem(where, "a muil may not be knocked under these rules (klop_on_muil is false)")
@@ -943,7 +949,7 @@ class _Replay:
         outcome.violations += ready.violations
         if self.problems:
             return False
-        if outcome.trick_count < self.shape.tricks:
+        if ready.tricks < self.shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
         outcome.points = ready.taken
