@@ -166,6 +166,9 @@ def replay_entry(
         raise InvalidRecordError(entry.locate(error.problems)) from None
 
 
+_SUITS = {suit.name: suit for suit in Suit}
+
+
 def _say_score(score: DealScore | None) -> str:
     if score is None:
         return "30-30 (nobody scores)"
@@ -367,6 +370,17 @@ class _Replay:
         shape = self.shape
         dealer = deal.dealer
         calls: list[Declaration] = [] if deal.declarations is UNSET else deal.declarations
+        if len(calls) == 1 and deal.turned is UNSET and calls[0].seat == dealer:
+            # Nearly every deal: the dealer's one call makes the contract. The loop below
+            # finds no problem in it (the dealer is a seat, and the one to choose) and reads it
+            # as read_contract does.
+            call = calls[0]
+            if call.call == "trump" and call.suit is not UNSET:
+                outcome.contract, outcome.trump, outcome.chooser = Contract.TRUMP, _SUITS[call.suit], dealer
+                return True
+            if call.call == "muil" and call.suit is UNSET and rules.trump_choice != "turned_card":
+                outcome.contract, outcome.chooser = Contract.MUIL, dealer
+                return True
         before = len(self.problems)
         stage = "contract"
         chooser = dealer
@@ -1007,7 +1021,13 @@ class _Replay:
         if deal.recorded_score is not UNSET:
             outcome.has_recorded = True
             recorded = deal.recorded_score
-            outcome.recorded = None if recorded is None else DealScore(recorded.team, recorded.points)
+            score = outcome.score
+            if recorded is None:
+                outcome.recorded = None
+            elif score is not None and score.team == recorded.team and score.points == recorded.points:
+                outcome.recorded = score  # the same score: one (frozen) object for both
+            else:
+                outcome.recorded = DealScore(recorded.team, recorded.points)
         if outcome.kind is DealKind.SCORESHEET:
             outcome.tie = outcome.recorded is None
             outcome.score = outcome.recorded
