@@ -192,21 +192,21 @@ class _Plan:
         plays = _BatchPlays(batch, trick_cards, np.asarray(self.trick_counts, np.int64))
         violations = plays.violations(self.trumps, batch.status == PLAYED)
         status = batch.status.tolist()
-        hands = batch.hands.reshape(-1, 4).tolist()
+        hands = map(tuple, batch.hands.reshape(-1, 4).tolist())
         taken = batch.taken.tolist()
         illegal = batch.illegal.tolist()
-        for row, (number, index) in enumerate(self.owners):
-            if status[row] != PLAYED:
-                continue
-            played[number][index] = PlayedDeal(
-                plays,
-                row,
-                self.trumps[row],
-                tuple(hands[row]),
-                (taken[row][0], taken[row][1]),
-                violations.get(row, []) if illegal[row] else [],
-                self.trick_counts[row],
-            )
+        trumps, trick_counts = self.trumps, self.trick_counts
+        for row, (number, index), dealt, points in zip(itertools.count(), self.owners, hands, taken):
+            if status[row] == PLAYED:
+                played[number][index] = PlayedDeal(
+                    plays,
+                    row,
+                    trumps[row],
+                    dealt,
+                    (points[0], points[1]),
+                    violations.get(row, ()) if illegal[row] else (),
+                    trick_counts[row],
+                )
         return played
 
 

@@ -71,7 +71,7 @@ class ReplayVisitor:
         """After the last deal."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: its __init__ then sets fields directly, for every deal of a batch
 class PlayedDeal:
     """A deal's plays worked out beforehand (the bulk path's compiled pass over many deals,
     :mod:`manillen_replay.bulk`), with what they were worked out for.
@@ -89,7 +89,7 @@ class PlayedDeal:
     hands: tuple[int, ...]
     """The hands as dealt, checked against the deck: each card dealt once."""
     taken: tuple[int, int]
-    violations: list[Violation]
+    violations: Sequence[Violation]
     """The plays that broke the rules of play."""
     tricks: int
     """How many tricks the deal has (complete ones: the compiled pass takes no other)."""
@@ -234,7 +234,7 @@ class _Replay:
         redeals_in_row = 0
         announced_over = False
         block_number = 0
-        factors: dict[tuple[Contract, bool, int, bool], int] = {}
+        factors: dict[tuple[str, bool, int, bool], int] = {}
         has_dummy = shape.players > shape.people
         visitors = self.visitors
         for index, deal in enumerate(record.deals):
@@ -283,10 +283,13 @@ class _Replay:
             outcome.carried = match.carry
             if outcome.contract is not None:
                 # A match has a handful of different factors: each worked out once.
-                key = (outcome.contract, outcome.en_face, outcome.knocks, match.carry)
+                # Keyed by the contract's text: an enum member's hash is worked out in Python.
+                key = (outcome.contract._value_, outcome.en_face, outcome.knocks, match.carry)
                 factor = factors.get(key)
                 if factor is None:
-                    factor = factors[key] = multiplier(*key, rules)
+                    factor = factors[key] = multiplier(
+                        outcome.contract, outcome.en_face, outcome.knocks, match.carry, rules
+                    )
                 outcome.multiplier = factor
             redeals_in_row = redeals_in_row + 1 if outcome.kind is DealKind.REDEAL else 0
             for visitor in visitors:
