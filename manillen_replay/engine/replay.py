@@ -373,17 +373,8 @@ class _Replay:
         shape = self.shape
         dealer = deal.dealer
         calls: list[Declaration] = [] if deal.declarations is UNSET else deal.declarations
-        if len(calls) == 1 and deal.turned is UNSET and calls[0].seat == dealer:
-            # Nearly every deal: the dealer's one call makes the contract. The loop below
-            # finds no problem in it (the dealer is a seat, and the one to choose) and reads it
-            # as read_contract does.
-            call = calls[0]
-            if call.call == "trump" and call.suit is not UNSET:
-                outcome.contract, outcome.trump, outcome.chooser = Contract.TRUMP, _SUITS[call.suit], dealer
-                return True
-            if call.call == "muil" and call.suit is UNSET and rules.trump_choice != "turned_card":
-                outcome.contract, outcome.chooser = Contract.MUIL, dealer
-                return True
+        if len(calls) == 1 and self.read_lone_contract(deal, calls[0], outcome):
+            return True
         before = len(self.problems)
         stage = "contract"
         chooser = dealer
@@ -475,6 +466,22 @@ class _Replay:
         if outcome.kind is not DealKind.REDEAL and stage == "partner":
             self.problem(f"{pointer}/declarations", "after en face the partner's trump call is missing")
         return len(self.problems) == before
+
+    def read_lone_contract(self, deal: Deal, call: Declaration, outcome: DealResult) -> bool:
+        """Nearly every deal: the dealer's one call, a trump suit or muil, makes the contract.
+        Read here at once when it is that: the calls' loop of :meth:`read_declarations` finds no
+        problem in it (the dealer is a seat, and the one to choose) and reads it as
+        :meth:`read_contract` does. ``False`` for any other call: the loop reads it."""
+        dealer = deal.dealer
+        if call.seat != dealer or deal.turned is not UNSET:
+            return False
+        if call.call == "trump" and call.suit is not UNSET:
+            outcome.contract, outcome.trump, outcome.chooser = Contract.TRUMP, _SUITS[call.suit], dealer
+            return True
+        if call.call == "muil" and call.suit is UNSET and self.rules.trump_choice != "turned_card":
+            outcome.contract, outcome.chooser = Contract.MUIL, dealer
+            return True
+        return False
 
     def read_redeal(
         self,
