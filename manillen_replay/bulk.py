@@ -48,6 +48,8 @@ _CARD_POINTS = np.array(CARD_POINTS, np.int64)
 _FOUR = Rules().shape
 _CARDS = np.array(list(Card), dtype=object)
 _CLAUSES = np.array(CLAUSES, dtype=object)
+_FOURS = frozenset((4,))
+"""The one size of a trick the compiled pass plays."""
 
 
 def takes(rules: Rules) -> bool:
@@ -125,37 +127,45 @@ class _Plan:
         if not takes(rules):
             return
         shape = rules.shape
-        sizes, most_tricks = {shape.hand_size}, shape.tricks
-        exempt, underbuy, overtake = rules.partner_exempt, underbuy_code(rules), rules.overtake_plain_suit
+        size, most_tricks = shape.hand_size, shape.tricks
         hand_texts, trick_texts = self.hand_texts, self.trick_texts
+        dealers, trumps, trick_counts, owners = self.dealers, self.trumps, self.trick_counts, self.owners
         chain = itertools.chain.from_iterable
+        unset = msgspec.UNSET
+        first = len(owners)
         for index, deal in enumerate(record.deals):
             hands, tricks = deal.hands, deal.tricks
             if (
                 not hands
                 or len(hands) != 4
-                or deal.table is not msgspec.UNSET
-                or deal.table_moves is not msgspec.UNSET
+                or deal.table is not unset
+                or deal.table_moves is not unset
                 or deal.discards
-                or set(map(len, hands)) != sizes
+                or not len(hands[0]) == len(hands[1]) == len(hands[2]) == len(hands[3]) == size
             ):
                 continue
             if not tricks:
                 tricks = []
-            elif len(tricks) > most_tricks or set(map(len, tricks)) != {4}:
+            elif len(tricks) > most_tricks or not _FOURS.issuperset(map(len, tricks)):
                 continue
-            trump = assumed_trump(deal)
-            if trump is None:
-                continue
+            calls = deal.declarations
+            if calls is not unset and len(calls) == 1 and calls[0].call == "trump" and calls[0].suit:
+                trump = _SUIT[calls[0].suit]
+            else:
+                found = assumed_trump(deal)
+                if found is None:
+                    continue
+                trump = found
             hand_texts += chain(hands)
             trick_texts += chain(tricks)
-            self.trick_counts.append(len(tricks))
-            self.dealers.append(deal.dealer)
-            self.trumps.append(trump)
-            self.partner_exempt.append(exempt)
-            self.underbuy.append(underbuy)
-            self.overtake.append(overtake)
-            self.owners.append((number, index))
+            trick_counts.append(len(tricks))
+            dealers.append(deal.dealer)
+            trumps.append(trump)
+            owners.append((number, index))
+        taken = len(owners) - first
+        self.partner_exempt += [rules.partner_exempt] * taken
+        self.underbuy += [underbuy_code(rules)] * taken
+        self.overtake += [rules.overtake_plain_suit] * taken
 
     def play(self, records: int) -> list[dict[int, PlayedDeal]]:
         """Each record's deals as the compiled pass played them, by the deal's index."""
@@ -182,20 +192,21 @@ class _Plan:
         plays = _BatchPlays(batch, trick_cards, np.asarray(self.trick_counts, np.int64))
         violations = plays.violations(self.trumps, batch.status == PLAYED)
         status = batch.status.tolist()
-        hands = batch.hands.reshape(-1, 4).tolist()
+        hands = map(tuple, batch.hands.reshape(-1, 4).tolist())
         taken = batch.taken.tolist()
         illegal = batch.illegal.tolist()
-        for row, (number, index) in enumerate(self.owners):
-            if status[row] != PLAYED:
-                continue
-            played[number][index] = PlayedDeal(
-                plays,
-                row,
-                self.trumps[row],
-                tuple(hands[row]),
-                (taken[row][0], taken[row][1]),
-                violations.get(row, []) if illegal[row] else [],
-            )
+        trumps, trick_counts = self.trumps, self.trick_counts
+        for row, (number, index), dealt, points in zip(itertools.count(), self.owners, hands, taken):
+            if status[row] == PLAYED:
+                played[number][index] = PlayedDeal(
+                    plays,
+                    row,
+                    trumps[row],
+                    dealt,
+                    (points[0], points[1]),
+                    violations.get(row, ()) if illegal[row] else (),
+                    trick_counts[row],
+                )
         return played
 
 

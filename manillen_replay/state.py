@@ -228,18 +228,24 @@ class MatchState:
         :param penalties: ``(side, points)`` of each fault in the deal.
         :param dealer: the deal's dealer (the sides of the three-player games follow the dealer).
         """
-        shape = self.rules.shape
+        rules = self.rules
+        shape = rules.shape
         totals = list(self.score)
         if score is not None:
-            for scorer in shape.side_scorers(score.team, dealer):
-                totals[scorer] += score.points
+            if len(totals) == 2:  # one score a side: the side's own (shape.side_scorers)
+                totals[score.team] += score.points
+            else:
+                for scorer in shape.side_scorers(score.team, dealer):
+                    totals[scorer] += score.points
         for side, points in penalties:
             effect = penalty_effect(side, points, self.rules)
             for other in (0, 1):
                 for scorer in shape.side_scorers(other, dealer):
                     totals[scorer] += effect[other]
-        # Built directly: dataclasses.replace inspects the fields on every call, once a deal.
-        state = MatchState(
+        # Built directly, its fields set in one go: dataclasses.replace inspects the fields on
+        # every call, and a frozen dataclass's __init__ sets each one through object.__setattr__.
+        state = _new_state(MatchState)
+        state.__dict__.update(
             rules=self.rules,
             score=tuple(totals),
             target=self.target,
@@ -250,6 +256,13 @@ class MatchState:
             final_score=self.final_score,
         )
         if self.finished:
+            return state
+        # What _decide answers at once for most deals: a fixed number of deals not all played,
+        # or no score at the target yet.
+        if rules.format == "fixed":
+            if state.deals_scored < rules.deals:
+                return state
+        elif max(totals) < self.target:
             return state
         return state._decide()
 
@@ -267,6 +280,9 @@ class MatchState:
             if later:
                 return replace(self, target=later[0])._decide()
         return replace(self, finished=True, winner=_leader(score), final_score=score)
+
+
+_new_state = object.__new__
 
 
 def _leader(score: tuple[int, ...]) -> int | None:

@@ -351,3 +351,84 @@ def test_validate_checks_the_cards_of_a_chunk_at_once(monkeypatch):
             assert len(checked) >= len(sound) + 1  # the bulk path read some in full
         if how != "respell":
             assert any(isinstance(result, list) for _, result in seen)
+
+
+LONE_CALLS = (
+    {"call": "trump", "suit": "H"},
+    {"call": "trump", "suit": "S"},
+    {"call": "trump"},
+    {"call": "muil"},
+    {"call": "muil", "suit": "D"},
+    {"call": "blind_muil"},
+    {"call": "klop"},
+    {"call": "pass"},
+)
+"""One call a deal, as a record may give it: the engine's quick reading must take only the
+sound trump and muil calls, and read them as its loop over the calls does."""
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    trump_choice=st.sampled_from(["free", "held_suit", "turned_card"]),
+    seed=st.integers(1, 1_000),
+    call=st.sampled_from(LONE_CALLS),
+    by_dealer=st.booleans(),
+    turned=st.booleans(),
+    pick=st.randoms(),
+)
+def test_a_lone_call_reads_as_the_loop_over_the_calls_reads_it(
+    trump_choice, seed, call, by_dealer, turned, pick
+):
+    """The dealer's one call read at once (``read_lone_contract``) gives the results and the
+    problems the loop over the calls gives, whatever the call, its seat, a turned card and
+    ``trump_choice``; the bulk path gives them too."""
+    lines = []
+    for line in generated("four", seed, (("trump_choice", trump_choice),)):
+        document = json.loads(line)
+        deal = pick.choice(document["deals"])
+        seat = deal["dealer"] if by_dealer else (deal["dealer"] + 1) % 4
+        deal["declarations"] = [{"seat": seat, **call}]
+        if turned and deal.get("hands"):
+            deal["turned"] = deal["hands"][deal["dealer"]][-1]
+        lines.append(json.dumps(document).encode())
+    records = []
+    for line in lines:
+        try:
+            records.append(loads(line, source="club.jsonl", line=7))
+        except InvalidRecordError:
+            continue
+    quick = [_seen(result) for result in _reference(records)]
+    taken: list[bool] = []
+    lone = engine_module._Replay.read_lone_contract
+
+    def noted(self, deal, lone_call, outcome):
+        taken.append(lone(self, deal, lone_call, outcome))
+        return taken[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine_module._Replay, "read_lone_contract", noted)
+        assert [_seen(result) for result in _reference(records)] == quick
+        assert taken or not records
+        patch.setattr(engine_module._Replay, "read_lone_contract", lambda *_: False)
+        assert [_seen(result) for result in _reference(records)] == quick
+    fast = bulk.replay_many(records, [("club.jsonl", 7)] * len(records))
+    assert [_seen(result) for result in fast] == quick
+
+
+def test_the_lone_call_reading_takes_the_common_calls():
+    """The dealer's trump call (and muil) are read at once, so the comparison above compares
+    something; a call by another seat, a klop or a muil with a suit are left to the loop."""
+    record = loads(generated("four", 3)[0])
+    deal = record.deals[0]
+    reader = engine_module._Replay(record, None, None, False, ())
+    reader.rules = Rules()
+    Declaration = type(deal.declarations[0])
+    outcome = engine_module.DealResult(number=1, dealer=deal.dealer, kind=engine_module.DealKind.PLAYED)
+    for call, expected in (
+        (Declaration(seat=deal.dealer, call="trump", suit="C"), True),
+        (Declaration(seat=deal.dealer, call="muil"), True),
+        (Declaration(seat=deal.dealer, call="muil", suit="C"), False),
+        (Declaration(seat=(deal.dealer + 1) % 4, call="trump", suit="C"), False),
+        (Declaration(seat=deal.dealer, call="klop"), False),
+    ):
+        assert reader.read_lone_contract(deal, call, outcome) is expected, call

@@ -1196,6 +1196,7 @@ def _worked_out(result: MatchResult, trump_of=lambda deal: deal.trump) -> dict:
             deal.hands,
             deal.points,
             list(deal.violations),
+            len(deal.tricks),
         )
     return ready
 
@@ -1206,7 +1207,7 @@ def _emptied(ready: dict) -> dict:
 
     for played in ready.values():
         played.plays.rows[played.row].clear()
-    return {index: replace(played, violations=[]) for index, played in ready.items()}
+    return {index: replace(played, violations=[], tricks=0) for index, played in ready.items()}
 
 
 def _deals(result: MatchResult) -> list[tuple]:

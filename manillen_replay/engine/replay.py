@@ -71,7 +71,7 @@ class ReplayVisitor:
         """After the last deal."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: its __init__ then sets fields directly, for every deal of a batch
 class PlayedDeal:
     """A deal's plays worked out beforehand (the bulk path's compiled pass over many deals,
     :mod:`manillen_replay.bulk`), with what they were worked out for.
@@ -89,8 +89,10 @@ class PlayedDeal:
     hands: tuple[int, ...]
     """The hands as dealt, checked against the deck: each card dealt once."""
     taken: tuple[int, int]
-    violations: list[Violation]
+    violations: Sequence[Violation]
     """The plays that broke the rules of play."""
+    tricks: int
+    """How many tricks the deal has (complete ones: the compiled pass takes no other)."""
 
 
 def rules_of(record: Record) -> Rules:
@@ -164,6 +166,9 @@ def replay_entry(
         raise InvalidRecordError(entry.locate(error.problems)) from None
 
 
+_SUITS = {suit.name: suit for suit in Suit}
+
+
 def _say_score(score: DealScore | None) -> str:
     if score is None:
         return "30-30 (nobody scores)"
@@ -229,7 +234,9 @@ class _Replay:
         redeals_in_row = 0
         announced_over = False
         block_number = 0
-        factors: dict[tuple[Contract, bool, int, bool], int] = {}
+        factors: dict[tuple[str, bool, int, bool], int] = {}
+        has_dummy = shape.players > shape.people
+        visitors = self.visitors
         for index, deal in enumerate(record.deals):
             pointer = f"/deals/{index}"
             if blocks and match.finished and block_number < len(blocks):
@@ -245,10 +252,10 @@ class _Replay:
                 )
                 break
             seating = blocks[block_number] if blocks else people
-            self.names = seating + (
-                [f"{seating[deal.dealer]}'s dummy"]
-                if shape.players > shape.people and deal.dealer < len(seating)
-                else []
+            self.names = (
+                [*seating, f"{seating[deal.dealer]}'s dummy"]
+                if has_dummy and deal.dealer < len(seating)
+                else seating
             )
             if deal.dealer >= shape.people:
                 self.problem(
@@ -276,13 +283,16 @@ class _Replay:
             outcome.carried = match.carry
             if outcome.contract is not None:
                 # A match has a handful of different factors: each worked out once.
-                key = (outcome.contract, outcome.en_face, outcome.knocks, match.carry)
+                # Keyed by the contract's text: an enum member's hash is worked out in Python.
+                key = (outcome.contract._value_, outcome.en_face, outcome.knocks, match.carry)
                 factor = factors.get(key)
                 if factor is None:
-                    factor = factors[key] = multiplier(*key, rules)
+                    factor = factors[key] = multiplier(
+                        outcome.contract, outcome.en_face, outcome.knocks, match.carry, rules
+                    )
                 outcome.multiplier = factor
             redeals_in_row = redeals_in_row + 1 if outcome.kind is DealKind.REDEAL else 0
-            for visitor in self.visitors:
+            for visitor in visitors:
                 visitor.begin_deal(deal, outcome)
             if outcome.kind is not DealKind.REDEAL and not self.play_deal(deal, outcome, pointer):
                 previous_dealer, previous_redeal = deal.dealer, False
@@ -306,14 +316,16 @@ class _Replay:
                 match = match.apply_deal(
                     outcome.score,
                     outcome.tie,
-                    tuple((team, points) for team, points, _ in outcome.penalties),
+                    tuple([(team, points) for team, points, _ in outcome.penalties])
+                    if outcome.penalties
+                    else (),
                     dealer=deal.dealer,
                 )
             outcome.match_score = match.score
             previous_dealer = deal.dealer
             previous_redeal = outcome.kind is DealKind.REDEAL
             result.deals.append(outcome)
-            for visitor in self.visitors:
+            for visitor in visitors:
                 visitor.end_deal(outcome)
         if self.problems:
             raise InvalidRecordError(self.problems)
@@ -361,12 +373,13 @@ class _Replay:
         shape = self.shape
         dealer = deal.dealer
         calls: list[Declaration] = [] if deal.declarations is UNSET else deal.declarations
+        if len(calls) == 1 and self.read_lone_contract(deal, calls[0], outcome):
+            return True
         before = len(self.problems)
         stage = "contract"
         chooser = dealer
         passes = 0
         knocks_by: list[int] = []
-        dealing_side = shape.team_of(dealer, dealer)
         turned = None if deal.turned is UNSET else CARD_BY_TEXT.get(deal.turned)
         if (
             rules.trump_choice == "turned_card"
@@ -378,7 +391,6 @@ class _Replay:
             stage = "knocks"
         for i, call in enumerate(calls):
             where = f"{pointer}/declarations/{i}"
-            name = self.seat_name(call.seat)
             if call.seat >= shape.players:
                 self.problem(
                     f"{where}/seat", f"seat {call.seat} does not exist: seats are 0 to {shape.players - 1}"
@@ -399,7 +411,8 @@ class _Replay:
                     elif call.seat != chooser:
                         self.problem(
                             where,
-                            f"{name} may not pass: the choice of trump is with {self.seat_name(chooser)}",
+                            f"{self.seat_name(call.seat)} may not pass: "
+                            f"the choice of trump is with {self.seat_name(chooser)}",
                         )
                     elif passes == 2:
                         self.problem(where, "the third teammate must choose trump and cannot pass")
@@ -416,7 +429,9 @@ class _Replay:
                     elif partner is None or rules.variant == "six_short":
                         self.problem(where, f"en face needs a partner to pass to; {rules.variant!r} has none")
                     elif call.seat != dealer:
-                        self.problem(where, f"only the dealer may call en face, not {name}")
+                        self.problem(
+                            where, f"only the dealer may call en face, not {self.seat_name(call.seat)}"
+                        )
                     else:
                         outcome.en_face = True
                         chooser = partner
@@ -426,7 +441,7 @@ class _Replay:
                     if call.seat != chooser:
                         self.problem(
                             where,
-                            f"{name} may not make trump: "
+                            f"{self.seat_name(call.seat)} may not make trump: "
                             + (
                                 f"the dealer, {self.seat_name(dealer)}, chooses"
                                 if chooser == dealer
@@ -441,7 +456,7 @@ class _Replay:
                     stage = "knocks"
                     continue
             elif stage == "knocks" and call.call in ("klop", "tegenklop"):
-                self.read_knock(call, outcome, knocks_by, dealing_side, where)
+                self.read_knock(call, outcome, knocks_by, where)
                 continue
             if call.call in ("klop", "tegenklop"):
                 self.problem(where, f"{call.call!r} comes after trump is made")
@@ -451,6 +466,22 @@ class _Replay:
         if outcome.kind is not DealKind.REDEAL and stage == "partner":
             self.problem(f"{pointer}/declarations", "after en face the partner's trump call is missing")
         return len(self.problems) == before
+
+    def read_lone_contract(self, deal: Deal, call: Declaration, outcome: DealResult) -> bool:
+        """Nearly every deal: the dealer's one call, a trump suit or muil, makes the contract.
+        Read here at once when it is that: the calls' loop of :meth:`read_declarations` finds no
+        problem in it (the dealer is a seat, and the one to choose) and reads it as
+        :meth:`read_contract` does. ``False`` for any other call: the loop reads it."""
+        dealer = deal.dealer
+        if call.seat != dealer or deal.turned is not UNSET:
+            return False
+        if call.call == "trump" and call.suit is not UNSET:
+            outcome.contract, outcome.trump, outcome.chooser = Contract.TRUMP, _SUITS[call.suit], dealer
+            return True
+        if call.call == "muil" and call.suit is UNSET and self.rules.trump_choice != "turned_card":
+            outcome.contract, outcome.chooser = Contract.MUIL, dealer
+            return True
+        return False
 
     def read_redeal(
         self,
@@ -508,12 +539,11 @@ class _Replay:
         else:
             outcome.contract = Contract.BLIND_MUIL
 
-    def read_knock(
-        self, call: Declaration, outcome: DealResult, knocks_by: list[int], dealing_side: int, where: str
-    ) -> None:
+    def read_knock(self, call: Declaration, outcome: DealResult, knocks_by: list[int], where: str) -> None:
         rules = self.rules
         name = self.seat_name(call.seat)
         side = rules.shape.team_of(call.seat, outcome.dealer)
+        dealing_side = rules.shape.team_of(outcome.dealer, outcome.dealer)
         wanted = "klop" if len(knocks_by) % 2 == 0 else "tegenklop"
         if outcome.contract in (Contract.MUIL, Contract.BLIND_MUIL) and not rules.klop_on_muil:
             self.problem(where, "a muil may not be knocked under these rules (klop_on_muil is false)")
@@ -943,7 +973,7 @@ class _Replay:
         outcome.violations += ready.violations
         if self.problems:
             return False
-        if outcome.trick_count < self.shape.tricks:
+        if ready.tricks < self.shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
         outcome.points = ready.taken
@@ -1001,7 +1031,13 @@ class _Replay:
         if deal.recorded_score is not UNSET:
             outcome.has_recorded = True
             recorded = deal.recorded_score
-            outcome.recorded = None if recorded is None else DealScore(recorded.team, recorded.points)
+            score = outcome.score
+            if recorded is None:
+                outcome.recorded = None
+            elif score is not None and score.team == recorded.team and score.points == recorded.points:
+                outcome.recorded = score  # the same score: one (frozen) object for both
+            else:
+                outcome.recorded = DealScore(recorded.team, recorded.points)
         if outcome.kind is DealKind.SCORESHEET:
             outcome.tie = outcome.recorded is None
             outcome.score = outcome.recorded

@@ -33,11 +33,19 @@ def normalize(record: Record) -> None:
             rules.cafe = msgspec.UNSET
         if _all_unset(rules):
             record.match.rules = msgspec.UNSET
+    unset = msgspec.UNSET
     for deal in record.deals:
-        for name in EMPTY_AS_ABSENT:
-            value = getattr(deal, name)
-            if value is not msgspec.UNSET and not value:
-                setattr(deal, name, msgspec.UNSET)
+        # EMPTY_AS_ABSENT one by one: a loop of getattr costs more than the rest of reading a deal.
+        if deal.tricks is not unset and not deal.tricks:
+            deal.tricks = unset
+        if deal.declarations is not unset and not deal.declarations:
+            deal.declarations = unset
+        if deal.table_moves is not unset and not deal.table_moves:
+            deal.table_moves = unset
+        if deal.penalties is not unset and not deal.penalties:
+            deal.penalties = unset
+        if deal.annotations is not unset and not deal.annotations:
+            deal.annotations = unset
 
 
 _RULES_SEEN: dict[tuple[bytes, str | None], Rules] = {}
@@ -138,6 +146,19 @@ def _dealt_twice(deal: Deal, pointer: str) -> list[RecordError]:
     return problems
 
 
+_BOUNDS: dict[Rules, int | None] = {}
+"""The most one deal scores under each set of rules met so far (an archive's records share a
+handful; working it out takes longer than replaying a deal)."""
+
+
+def _highest_deal_score(rules: Rules) -> int | None:
+    if rules not in _BOUNDS:
+        if len(_BOUNDS) >= _RULES_KEPT:
+            _BOUNDS.clear()
+        _BOUNDS[rules] = highest_deal_score(rules)
+    return _BOUNDS[rules]
+
+
 def scores_over(record: Record) -> list[RecordError]:
     """Each recorded score over the most one deal can score under the record's rules."""
     scored = [
@@ -151,8 +172,8 @@ def scores_over(record: Record) -> list[RecordError]:
         rules = record_rules(record)
     except (ManillenError, ValueError, TypeError):  # the replay names a bad option
         return []
-    bound = highest_deal_score(rules)
-    if bound is None:
+    bound = _highest_deal_score(rules)
+    if bound is None or all(points <= bound for _, points in scored):
         return []
     factor = highest_multiplier(rules) or 1
     why = (

@@ -19,6 +19,7 @@ from .arrow import _I32, _I64, _STR, _STRINGS, _TIME, _Columns
 from .deal_rows import _DealRows
 
 if TYPE_CHECKING:
+    from ..rules import Variant
     from .importer import ImportSummary
 
 MAX_REJECTS_KEPT = 1_000
@@ -198,31 +199,45 @@ class _Batch:
         number = deal.number
         dealer = deal.dealer
         # Seats beyond the people (the dummy of three_dummy) are played by the dealer.
-        names = [seating[s] if s < len(seating) else seating[dealer] for s in range(shape.players)]
-        teams = [shape.team_of(seat, dealer) for seat in range(len(names))]
+        names = (
+            seating
+            if len(seating) == shape.players
+            else [seating[s] if s < len(seating) else seating[dealer] for s in range(shape.players)]
+        )
+        teams = _teams(shape, dealer)
         self.rows.add(len(self.matches) - 1, deal, shape.trick_size, names, teams, len(seating))
         penalty = [0, 0]
         for team, points, _reason in deal.penalties:
             penalty[team] += points
         score, recorded, taken = deal.score, deal.recorded, deal.points
+        # An enum member's ``_value_`` and ``_name_`` are plain attributes; ``value`` and ``name``
+        # go through a descriptor written in Python, a few times a deal.
         self.deals.add(
             mid, number, None if block is None else block + 1, dealer, names[dealer],
-            shape.team_of(dealer, dealer), deal.kind.value,
-            None if deal.contract is None else deal.contract.value,
-            None if deal.trump is None else deal.trump.name,
+            teams[dealer], deal.kind._value_,
+            None if deal.contract is None else deal.contract._value_,
+            None if deal.trump is None else deal.trump._name_,
             deal.chooser, deal.en_face, deal.knocks, deal.carried, deal.multiplier, deal.trick_count,
             None if taken is None else taken[0], None if taken is None else taken[1],
             deal.tie, None if score is None else score.team, None if score is None else score.points,
             deal.has_recorded, None if recorded is None else recorded.team,
             None if recorded is None else recorded.points, deal.score_mismatch, penalty[0], penalty[1],
             *_three(deal.match_score), deal.counted, len(deal.violations),
-            [irregularity.kind.value for irregularity in deal.irregularities],
+            [irregularity.kind._value_ for irregularity in deal.irregularities],
         )  # fmt: skip
         calls = record.deals[number - 1].declarations
         if calls is not msgspec.UNSET:
+            unset, add = msgspec.UNSET, self.declarations.add
             for position, call in enumerate(calls, start=1):
-                self.declarations.add(
-                    mid, number, position, call.seat, names[call.seat], call.call, _unset(call.suit)
+                suit = call.suit
+                add(
+                    mid,
+                    number,
+                    position,
+                    call.seat,
+                    names[call.seat],
+                    call.call,
+                    None if suit is unset else suit,
                 )
 
     def tables(self) -> dict[str, Any]:
@@ -237,6 +252,19 @@ class _Batch:
 
 _SCORED_KINDS = (DealKind.PLAYED, DealKind.SCORESHEET)
 
+
+def _teams(shape: Variant, dealer: int) -> list[int]:
+    """Each seat's side in a deal of ``shape`` dealt by ``dealer``: the same few lists for every
+    deal, each made once (the callers only read them)."""
+    key = (shape.sides, shape.players, dealer)
+    teams = _TEAMS.get(key)
+    if teams is None:
+        teams = _TEAMS[key] = [shape.team_of(seat, dealer) for seat in range(shape.players)]
+    return teams
+
+
+_TEAMS: dict[tuple[str, int, int], list[int]] = {}
+
 INTEGER_LIMIT = 2**31 - 1
 """The largest number the archive's INTEGER columns hold."""
 
@@ -246,9 +274,15 @@ def _check_fits(result: MatchResult) -> None:
     number it holds (docs/format.md); only scores grown by long uncapped doublings come near."""
     numbers = [*result.score, *result.final_score, result.rules.target or 0]
     for deal in result.deals:
-        numbers += [deal.multiplier or 0, *deal.match_score, *(points for _, points, _ in deal.penalties)]
-        numbers += [score.points for score in (deal.score, deal.recorded) if score is not None]
-    if any(abs(number) > INTEGER_LIMIT for number in numbers):
+        numbers += deal.match_score
+        numbers.append(deal.multiplier or 0)
+        if deal.penalties:
+            numbers += [points for _, points, _ in deal.penalties]
+        if deal.score is not None:
+            numbers.append(deal.score.points)
+        if deal.recorded is not None:
+            numbers.append(deal.recorded.points)
+    if max(numbers) > INTEGER_LIMIT or min(numbers) < -INTEGER_LIMIT:
         raise RecordError(f"a score of this match is over {INTEGER_LIMIT:,}, more than the archive holds")
 
 
