@@ -207,3 +207,26 @@ def test_a_notes_tags_are_split_at_commas_outside_quotes_and_empty_ones_dropped(
 ) -> None:
     (read_note,) = read(f"{SCORED}  note coach {tags}: x\n").deals[0].annotations  # type: ignore[misc]
     assert msgspec.to_builtins(read_note) == {"author": "coach", "tags": read_tags, "text": "x"}
+
+
+# --------------------------------------------------------------------------- a deal made
+
+
+@pytest.mark.parametrize(
+    ("hands", "said"),
+    [
+        # a hand missing is named by its player, the first missing one in seat order
+        (
+            "  hand Anna: AC\n  hand Bert: KC\n",
+            "2:1: deal 1: Carla's hand is missing: give every hand or none",
+        ),
+        # and by its seat where the seats line names too few players for the game
+        (
+            "  hand Anna: AC\n  hand Bert: KC\n  hand Carla: QC\n",
+            "2:1: deal 1: seat 3's hand is missing: give every hand or none",
+        ),
+    ],
+)
+def test_a_missing_hand_is_named_at_its_deal_line(hands: str, said: str) -> None:
+    text = f"seats Anna Bert Carla\ndeal 1 dealer Anna trump H\n{hands}"
+    assert problems(text) == [f"game.mnl:{said}"]
