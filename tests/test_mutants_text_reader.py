@@ -7,6 +7,7 @@ gets."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -99,10 +100,11 @@ def test_validate_gives_a_problem_of_the_text_itself_no_json_pointer(tmp_path: P
 
 
 @pytest.mark.parametrize("read_one", [parse_match, lambda text: parse_located(text).record])
-def test_the_match_readers_skip_a_byte_order_mark(read_one) -> None:  # type: ignore[no-untyped-def]
+def test_the_match_readers_skip_a_byte_order_mark(read_one: Callable[[str], Record | None]) -> None:
     """The functions the file readers call for one match take its text with the byte-order mark
     an editor may have saved at its start, as `loads_text` does."""
     record = read_one("\ufeff" + SCORED)
+    assert record is not None
     assert record.match.seats == ["Anna", "Bert", "Carla", "Dirk"]
     assert msgspec.to_builtins(record.deals[0].recorded_score) == {"team": 0, "points": 6}
 
