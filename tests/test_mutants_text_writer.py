@@ -349,3 +349,57 @@ def test_each_deal_is_written_with_the_names_of_its_blocks_seating(before: str) 
     )
     text = f"{BLOCKS}\n{before}\n{last}"
     assert dumps_text(loads_text(text)[0]) == text
+
+
+FIRST_DEALS = SEED.splitlines(keepends=True)[6:19]
+"""The seed deal, dealt by Dirk: its deal line, four hands and eight tricks."""
+
+
+@pytest.mark.parametrize(
+    ("first", "team"),
+    [
+        # a played deal counts for its block, with its score or without
+        ("".join(FIRST_DEALS), "Anna&Bert"),
+        # so does a deal of its hands and a score, and none of its tricks
+        ("".join(FIRST_DEALS[:5]) + "  score Anna&Carla 6\n", "Anna&Bert"),
+        # a deal stopped after two tricks is abandoned, its score or not
+        ("".join(FIRST_DEALS[:7]) + "  score Anna&Carla 6\n", "Anna&Carla"),
+    ],
+)
+def test_a_deal_with_its_hands_counts_for_its_block_when_played_or_scored_without_tricks(
+    first: str, team: str
+) -> None:
+    """As the replay counts them: deal 3 is in the second block (Anna plays with Bert) only when
+    deal 1 counted."""
+    text = (
+        f"{BLOCKS}\n{first}\ndeal 2  dealer Anna  score Anna&Carla 6\n\ndeal 3  dealer Bert  score {team} 6\n"
+    )
+    assert dumps_text(loads_text(text)[0]) == text
+
+
+@pytest.mark.parametrize(
+    ("rules", "text", "said"),
+    [
+        # a block of one deal: Anna plays with Bert from the second
+        ("format=fixed deals=1", "score Anna&Bert 6", []),
+        # without the rule, a block is the rules' 12 deals
+        ("format=fixed", "score Anna&Carla 6", []),
+        ("deals=0", "score Anna&Carla 6", ["game.mnl:2:7: 0 is out of range (minimum 1)"]),
+    ],
+)
+def test_a_blocks_number_of_deals_is_the_rules_deals(rules: str, text: str, said: list[str]) -> None:
+    typed = (
+        f"{HEAD}rules {rules}\nblocks Anna Bert Carla Dirk / Anna Carla Bert Dirk\n"
+        f"deal 1 dealer Anna score Anna&Carla 6\ndeal 2 {text}\n"
+    )
+    assert [problem for problem, _ in hinted(typed)] == said
+
+
+def test_en_face_without_a_partner_is_refused_by_the_replay_not_read_as_a_missing_name() -> None:
+    """After en face in a game without partners, the trump call without a name is still the
+    dealer's: the replay then says why en face is refused."""
+    text = "variant three\nseats Anna Bert Carla\nrules cafe.en_face=true\n"
+    text += "deal 1 dealer Anna en face trump H\n  score Anna 6\n"
+    assert [problem for problem, _ in hinted(text)] == [
+        "game.mnl:4:20: en face needs a partner to pass to; 'three' has none"
+    ]
