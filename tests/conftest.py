@@ -35,7 +35,6 @@ import datetime
 import os
 import random
 import shutil
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,23 +93,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if isinstance(item, pytest.DoctestItem) and item.path.is_relative_to(SOLVER_DOCTESTS):
             item.add_marker(pytest.mark.solver)
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        browser_files_first(items)
-
-
-def browser_files_first(items: list[pytest.Item]) -> None:
-    """Put the files with a browser test first, then the rest, each part with its files of most
-    tests first (pytest-xdist's own order); each file's tests stay together and in order.
-
-    xdist hands out whole files in this order (``make test`` turns its own sorting off). A browser
-    test waits for its server and Chromium much of its time, so its clock is long for the
-    processor work it does; handed out last (most have one to five tests), one of them could
-    keep one process busy while the other has nothing left. Started first, the many short files
-    are left to fill the end.
-    """
-    count = Counter(item.path for item in items)
-    browser = {item.path for item in items if item.get_closest_marker("browser")}
-    items.sort(key=lambda item: (item.path not in browser, -count[item.path]))
 
 
 def sloppy_deal(rng: random.Random, dealer: int, slip: float = 0.3) -> Deal:
