@@ -32,6 +32,7 @@ once per process, and two files may run at the same time: write to ``tmp_path``,
 from __future__ import annotations
 
 import datetime
+import os
 import random
 import shutil
 from collections.abc import Iterator
@@ -42,6 +43,8 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, settings
 
+from bench.suite_timeline import ENVIRONMENT as TIMELINE_ENVIRONMENT
+from bench.suite_timeline import Recorder
 from manillen_replay.cards import CARD_TEXT, DECK_32_MASK, iter_mask, mask_of
 from manillen_replay.record import (
     Annotation,
@@ -76,6 +79,14 @@ settings.load_profile("any-speed")
 
 SOLVER_DOCTESTS = Path(__file__).resolve().parent.parent / "manillen_replay" / "solver"
 """The solver's own modules: their doctests run it."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # `MANILLEN_TEST_TIMELINE=/tmp/timeline make test`: each process writes when each test ran,
+    # for `python -m bench.suite_timeline /tmp/timeline` (where the two processes wait).
+    prefix = os.environ.get(TIMELINE_ENVIRONMENT)
+    if prefix:
+        config.pluginmanager.register(Recorder(prefix), "suite-timeline")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -403,3 +403,47 @@ def test_an_archive_made_by_an_older_generator_is_made_again(tmp_path):
     counts = [int(n) for n in made.with_suffix(".deals").read_text().split()]
     assert sum(counts) >= 5 and len(made.read_text().splitlines()) == len(counts)
     assert suite.ensure_archive(tmp_path, 7, 3) == made
+
+
+def test_suite_timeline_reads_each_process_s_files_and_what_ran_while_the_other_waited(tmp_path):
+    from bench import suite_timeline
+
+    def rows(tests):
+        keys = ("test", "start", "end", "cpu")
+        return "".join(json.dumps(dict(zip(keys, row, strict=True))) + "\n" for row in tests)
+
+    # gw0: a long file alone; gw1: two short files, then nothing left while gw0 goes on
+    (tmp_path / "tl.gw0.jsonl").write_text(
+        rows([("tests/test_long.py::a", 100.0, 130.0, 3.0), ("tests/test_long.py::b", 130.0, 160.0, 2.0)])
+    )
+    (tmp_path / "tl.gw1.jsonl").write_text(
+        rows(
+            [
+                ("tests/test_a.py::x", 100.0, 110.0, 9.0),
+                ("tests/test_a.py::y", 110.0, 115.0, 4.0),
+                ("tests/test_b.py::z", 115.0, 125.0, 10.0),
+            ]
+        )
+    )
+    runs = suite_timeline.read(str(tmp_path / "tl"))
+    assert [(run.process, run.file, run.start, run.end) for run in runs] == [
+        ("gw0", "tests/test_long.py", 0.0, 60.0),
+        ("gw1", "tests/test_a.py", 0.0, 15.0),
+        ("gw1", "tests/test_b.py", 15.0, 25.0),
+    ]
+    assert runs[0].cpu == pytest.approx(5.0) and runs[1].tests == [10.0, 5.0]
+    text = suite_timeline.report(runs)
+    assert "the last test ends at 60 s" in text and "gw1 ends at 25 s" in text
+    assert "(25 s to 60 s), the other ran:\n  gw0 tests/test_long.py 0-60 s\n" in text
+    # xdist hands a process its next file once two or fewer of its tests are left: the 10 s file
+    # goes to the process that started the one-test file, behind it, while the other runs dry
+    assert suite_timeline.simulate([[1.0] * 4, [5.0], [10.0]]) == [4.0, 15.0]
+    assert suite_timeline.simulate([[10.0], [5.0], [1.0] * 4, [2.0], [2.0]]) == [14.0, 9.0]
+    assert suite_timeline.simulate([[3.0] * 5, [3.0] * 5, [1.0]]) == [16.0, 15.0]
+
+
+def test_suite_timeline_without_a_recorded_run_says_how_to_record_one(tmp_path):
+    from bench import suite_timeline
+
+    with pytest.raises(SystemExit, match="MANILLEN_TEST_TIMELINE="):
+        suite_timeline.read(str(tmp_path / "none"))

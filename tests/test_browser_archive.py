@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, LIGHT_TABLE, browser_api
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, LIGHT_TABLE, SETTLED_WITH_FONTS, browser_api
 from .test_browser import server as server  # the same live dashboard fixture
 from .test_browser_native_inputs import FOCUSED
 
@@ -43,7 +43,7 @@ def test_archive_dates_filter_in_the_browser_s_own_date_fields(server: str, sche
                 expect(page.locator(ROWS)).to_have_count(2, timeout=15_000)
                 expect(page.get_by_text("2 van 3 partijen getoond", exact=False)).to_be_visible()
                 assert page.evaluate(FOCUSED) == "date_from"  # the run's drawing left the focus there
-                page.wait_for_timeout(500)
+                page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause
                 shot = ARTIFACTS / f"archive-dates-nl-{scheme}-{width}.png"
                 page.screenshot(path=str(shot), full_page=True)
                 scripts = page.evaluate("() => performance.getEntriesByType('resource').map((r) => r.name)")

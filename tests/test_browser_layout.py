@@ -25,7 +25,15 @@ from manillen_replay.record import Entry
 from manillen_replay.store import Store
 from manillen_replay.store.analyse import cost_frames
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, LIGHT_TABLE, browser_api, dashboard_command
+from .test_browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LIGHT_TABLE,
+    SETTLED_WITH_FONTS,
+    browser_api,
+    dashboard_command,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -115,7 +123,8 @@ def test_every_table_column_is_readable_at_laptop_and_phone_width(server: tuple[
                 page = browser.new_page(viewport={"width": width, "height": 1000})
                 page.goto(address + path)
                 page.locator(f"{LIGHT_TABLE} tr[data-row], {LIGHT_TABLE} td").first.wait_for(timeout=30_000)
-                page.wait_for_timeout(700)
+                # the page's run over and its fonts in before measuring, rather than a fixed pause
+                page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
                 tables = page.evaluate(TABLES)
                 assert tables, name
                 for table in tables:

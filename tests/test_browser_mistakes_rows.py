@@ -11,7 +11,15 @@ import pytest
 
 from bench.record_bench import free_port, serving
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, LIGHT_TABLE, browser_api, dashboard_command
+from .test_browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LIGHT_TABLE,
+    SETTLED_WITH_FONTS,
+    browser_api,
+    dashboard_command,
+)
 from .test_dashboard_mistakes_rows import MANY, build_busy_archive
 
 pytestmark = pytest.mark.browser
@@ -45,7 +53,7 @@ def test_the_table_brings_all_its_findings_on_demand(busy_server: str, scheme: s
                 button = page.locator(f"{LIGHT_TABLE} button.more")
                 expect(button).to_have_text(f"Alle {total} tonen")
                 button.scroll_into_view_if_needed()
-                page.wait_for_timeout(500)
+                page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause
                 shot = ARTIFACTS / f"mistakes-first-rows-nl-{scheme}-{width}.png"
                 page.screenshot(path=str(shot), full_page=True)
                 button.click()

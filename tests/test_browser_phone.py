@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser_api, server
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SETTLED_WITH_FONTS, browser_api, server
 from .test_browser_replay import REPLAY, wait_step
 
 __all__ = ["server"]  # the fixture, shared with test_browser.py
@@ -72,7 +72,7 @@ def test_replay_step_buttons_are_in_the_first_screen_of_a_phone(
             page = browser.new_page(viewport=screen, color_scheme=scheme, has_touch=True)
             page.goto(f"{server}/{REPLAY}&lang={lang}")
             wait_step(page, 5)
-            page.wait_for_timeout(500)
+            page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause
             table = page.locator(".mr-table").bounding_box()
             assert table is not None
             if screen is SHORT_PHONE:
