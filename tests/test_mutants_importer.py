@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from manillen_replay.store import batch as batch_module
 from .factories import random_record
 from .test_archive_invariants import assert_archive_holds
 from .test_mutants_store import _refuse_unbuildable_venues
+from .test_store import _CommitCutShort
 
 ZWAAN = ClubRules("zwaan", Rules(underbuy="allowed", en_face=True, target=151))
 
@@ -148,18 +149,25 @@ def test_a_file_whose_transaction_cannot_begin_is_refused_with_why_and_nothing_i
         assert store.import_entries(_two_files()).imported == 5
 
 
+def _nth_commit_fails(n: int) -> Callable[[str], duckdb.Error | None]:
+    """A failure for ``_Failing``: the ``n``-th COMMIT fails as a full disk would make it."""
+    commits: list[str] = []
+
+    def fails(sql: str) -> duckdb.Error | None:
+        if sql != "COMMIT":
+            return None
+        commits.append(sql)
+        return duckdb.IOException("IO Error: disk full") if len(commits) == n else None
+
+    return fails
+
+
 def test_a_commit_that_fails_keeps_the_files_before_it_in_the_summary_and_the_archive(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The second file's COMMIT fails (a full disk): the caller's summary holds the first file
     only (what ``manillen import`` reports as kept before the problem), the archive likewise."""
-    commits: list[str] = []
-
-    def second_commit_fails(sql: str) -> duckdb.Error | None:
-        if sql != "COMMIT":
-            return None
-        commits.append(sql)
-        return duckdb.IOException("IO Error: disk full") if len(commits) == 2 else None
+    second_commit_fails = _nth_commit_fails(2)
 
     with Store() as store:
         monkeypatch.setattr(store, "_con", _Failing(store._con, second_commit_fails))
@@ -169,23 +177,6 @@ def test_a_commit_that_fails_keeps_the_files_before_it_in_the_summary_and_the_ar
         monkeypatch.undo()
         assert (summary.files, summary.imported, summary.deals, summary.matches) == (1, 3, 3, 3)
         assert store.query("SELECT DISTINCT source FROM matches")["source"].to_list() == ["one.jsonl"]
-
-
-class _CommitCutShort:
-    """A connection whose COMMIT is stopped by a Ctrl-C as it ends: DuckDB has committed, then
-    says "Query interrupted"."""
-
-    def __init__(self, connection: Any) -> None:
-        self._connection = connection
-
-    def execute(self, sql: str, *args: Any) -> Any:
-        result = self._connection.execute(sql, *args)
-        if sql == "COMMIT":
-            raise RuntimeError("Query interrupted")
-        return result
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._connection, name)
 
 
 def test_a_ctrl_c_as_the_commit_ends_adds_the_file_to_what_the_caller_already_counted(
@@ -302,13 +293,7 @@ def test_manillen_import_says_which_file_failed_and_what_was_kept_before(
     one.write_text("".join(_line(random_record(seed, deals=1)) + "\n" for seed in range(3)))
     two.write_text("".join(_line(random_record(seed, deals=2)) + "\n" for seed in (10, 11)))
     real = Store.import_paths
-    commits: list[str] = []
-
-    def second_commit_fails(sql: str) -> duckdb.Error | None:
-        if sql != "COMMIT":
-            return None
-        commits.append(sql)
-        return duckdb.IOException("IO Error: disk full") if len(commits) == 2 else None
+    second_commit_fails = _nth_commit_fails(2)
 
     def import_paths(self: Store, *args: Any, **kwargs: Any) -> ImportSummary:
         self._con = _Failing(self._con, second_commit_fails)  # type: ignore[assignment]
