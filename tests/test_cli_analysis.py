@@ -414,3 +414,13 @@ def test_progress_meter_tells_deals_done_rate_and_time_left() -> None:
     now[0] = 4000.0
     meter.advance(1)
     assert seen[-1].describe() == "6/30 deals, 0.00154 deals/s, 4:20:00 left"
+
+
+def test_progress_gives_a_fast_rate_as_a_whole_number_with_thousands_separators() -> None:
+    """Deals read from the archive's cache go by at thousands a second: the bar says
+    ``118,000 deals/s``, not ``1.18e+05``; below a thousand, three significant figures."""
+    from manillen_replay.analysis.deal_analysis import Progress
+
+    assert Progress(1, 36, 1 / 118_000).describe() == "1/36 deals, 118,000 deals/s, 0:00 left"
+    assert Progress(999, 1000, 1.0).describe() == "999/1000 deals, 999 deals/s, 0:00 left"
+    assert Progress(1000, 2000, 1.0).describe() == "1000/2000 deals, 1,000 deals/s, 0:01 left"

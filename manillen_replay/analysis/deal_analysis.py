@@ -376,6 +376,12 @@ class Progress:
 
         >>> Progress(10, 40, 20.0).describe()
         '10/40 deals, 0.5 deals/s, 1:00 left'
+
+        A fast rate (deals taken from the archive's cache) reads as a whole number, not as
+        ``1.18e+05``:
+
+        >>> Progress(36, 36, 0.0125).describe()
+        '36/36 deals, 2,880 deals/s, 0:00 left'
         """
         text = f"{self.done}/{self.total} deals"
         if self.rate is None or self.remaining is None:
@@ -383,7 +389,8 @@ class Progress:
         minutes, secs = divmod(round(self.remaining), 60)
         hours, minutes = divmod(minutes, 60)
         left = f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-        return f"{text}, {self.rate:.3g} deals/s, {left} left"
+        rate = f"{self.rate:,.0f}" if self.rate >= 1000 else f"{self.rate:.3g}"
+        return f"{text}, {rate} deals/s, {left} left"
 
 
 class ProgressMeter:
