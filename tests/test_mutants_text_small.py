@@ -6,10 +6,14 @@ typed line means, and the file, line, column and words a bad one gets."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from manillen_replay.cli import cli
 from manillen_replay.engine import replay_entry
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import Record, loads_text
@@ -167,3 +171,47 @@ TOO_LARGE = "1234567890... is too large: a number has at most 9 digits"
 )
 def test_a_trick_number_of_ten_digits_is_refused_at_the_number(line: str, said: str) -> None:
     assert problems(SCORED + line + "\n") == [said]
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        # nine digits are a number the rules can refuse; ten are too many to read
+        ("move Anna trick 123456789", "game.mnl:3:1: 123456789 is out of range (maximum 16)"),
+        ("note trick 123456789 Anna: x", "game.mnl:3:1: 123456789 is out of range (maximum 16)"),
+        # a long number is shown by its first 12 digits
+        (
+            "move Anna trick 12345678901234",
+            "game.mnl:3:17: 123456789012... is too large: a number has at most 9 digits",
+        ),
+    ],
+)
+def test_a_number_of_nine_digits_is_read_and_a_longer_one_shown_by_its_start(line: str, said: str) -> None:
+    assert problems(SCORED + line + "\n") == [said]
+
+
+# --------------------------------------------------------------------------- the place of a bad line
+
+
+def test_a_variation_of_cards_only_is_told_it_lacks_its_author() -> None:
+    assert problems(SCORED + "note line AH KH: text\n") == [
+        "game.mnl:3:16: expected the author of the note before ':'"
+    ]
+
+
+def test_validate_gives_a_bad_line_its_line_and_column_and_no_json_pointer(tmp_path: Path) -> None:
+    game = tmp_path / "game.mnl"
+    game.write_text(SCORED + "hand : 7H\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", "--json", str(game)])
+    assert result.exit_code == 1
+    (record,) = json.loads(result.stdout)["records"]
+    assert record["problems"] == [
+        {
+            "source": str(game),
+            "line": 3,
+            "pointer": "",
+            "message": "expected 'hand NAME: cards'",
+            "column": 5,
+            "hint": None,
+        }
+    ]
