@@ -159,7 +159,8 @@ def test_an_owner_alone_has_an_empty_hand_or_table() -> None:
 
 # --------------------------------------------------------------------------- numbers
 
-TOO_LARGE = "1234567890... is too large: a number has at most 9 digits"
+AT_MOST = "is too large: a number has at most 9 digits"
+TOO_LARGE = f"1234567890... {AT_MOST}"
 
 
 @pytest.mark.parametrize(
@@ -215,3 +216,21 @@ def test_validate_gives_a_bad_line_its_line_and_column_and_no_json_pointer(tmp_p
             "hint": None,
         }
     ]
+
+
+# --------------------------------------------------------------------------- the rules line
+
+
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        ("rules target=12345678901234", f"game.mnl:2:14: 123456789012... {AT_MOST}"),
+        ("rules extension=1234567890,1234567890", f"game.mnl:2:17: 1234567890... {AT_MOST}"),
+        ("rules  extension=121,1234567890", f"game.mnl:2:22: 1234567890... {AT_MOST}"),
+        # the same digits inside an earlier part of the list: placed at the part refused
+        ("rules extension=x1234567890,1234567890", f"game.mnl:2:29: 1234567890... {AT_MOST}"),
+        ("rules extension=1234567890a,1234567890", f"game.mnl:2:29: 1234567890... {AT_MOST}"),
+    ],
+)
+def test_a_rule_number_too_long_is_placed_at_its_own_part_of_the_list(rules: str, said: str) -> None:
+    assert problems(HEAD + rules + "\ndeal 1 dealer Dirk score Anna 6\n") == [said]
