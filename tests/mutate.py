@@ -99,6 +99,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutants_text.py",
         "tests/test_mutants_text_reader.py",
         "tests/test_mutants_text_writer.py",
+        "tests/test_mutants_text_small.py",
         *(f"tests/test_readers.py::{test}" for test in _READERS_OF_TEXT),
         "tests/test_what_if.py::test_a_variation_round_trips_through_json_and_the_text_notation",
         "tests/test_what_if.py::test_a_comment_by_an_author_called_line_still_reads_without_a_variation",

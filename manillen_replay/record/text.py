@@ -410,12 +410,14 @@ class _Parser:
                     token.column,
                     f"expected NAME=VALUE such as target=121 or cafe.en_face=true, found {token.text!r}",
                 )
+            # each part's own column: the same digits may also stand inside an earlier part
+            column = token.column + len(name) + 1
             for part in text.split(","):
                 if part.isdigit() and len(part) > _DIGITS:
-                    column = token.column + len(name) + 1 + text.index(part)
                     raise line.error(
                         column, f"{part[:12]}... is too large: a number has at most {_DIGITS} digits"
                     )
+                column += len(part) + 1
             value = _option_value(text)
             if name == "extension":  # a list, as written: "extension=" none, "extension=121" one
                 value = [] if not text else [value] if isinstance(value, int) else value
