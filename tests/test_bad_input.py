@@ -264,20 +264,25 @@ def test_oversized_record_is_refused_unread_and_rejects_raw_is_capped(
     assert len(row["raw"]) < 300
 
 
+def refuse_reading(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Reading the file called ``name`` fails as a file without read permission does."""
+    real = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self.name == name:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+
+
 def test_unreadable_file_is_a_bad_record_and_the_others_go_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = _write(tmp_path / "a.json", _good("one"))
     locked = _write(tmp_path / "b.json", _good("two"))
     last = _write(tmp_path / "c.json", _good("three"))
-    real = Path.read_bytes
-
-    def read_bytes(self: Path) -> bytes:
-        if self.name == locked.name:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    refuse_reading(monkeypatch, locked.name)
     # the fast scan: the file is refused on reading, whatever the depth of the review
     for command in ("validate", "replay", "findings --depth heuristic"):
         output = _assert_message(_run(*command.split(), str(first), str(locked), str(last)))

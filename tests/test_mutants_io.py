@@ -34,6 +34,7 @@ from manillen_replay.record.io import (
 from manillen_replay.record.model import Annotation, Deal, MatchInfo, Record
 from manillen_replay.store import Store
 
+from .test_bad_input import refuse_reading
 from .test_slips import LEGAL_22, record, swapped
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,14 +207,7 @@ def test_an_unreadable_file_keeps_nothing_of_it_in_the_rejects(
 ) -> None:
     locked = tmp_path / "locked.json"
     locked.write_bytes(_good_line("locked"))
-    real = Path.read_bytes
-
-    def read_bytes(self: Path) -> bytes:
-        if self.name == locked.name:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    refuse_reading(monkeypatch, locked.name)
     [entry] = iter_entries([locked])
     assert (entry.data, entry.refusal) == (b"", "cannot read the file: Permission denied")
     with Store() as store:

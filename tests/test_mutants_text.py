@@ -24,10 +24,10 @@ THREE = (NOTATION / "variant-three.mnl").read_text(encoding="utf-8")
 TWO_OPEN = (NOTATION / "variant-two-open.mnl").read_text(encoding="utf-8")
 
 
-def problems(text: str) -> list[str]:
+def problems(text: str, name: str = "game.mnl") -> list[str]:
     """The problems of a text as `manillen validate` prints them: file, line, column, words."""
     found: list[str] = []
-    for entry in entries_of(text.encode(), "game.mnl", "mnl"):
+    for entry in entries_of(text.encode(), name, "mnl"):
         try:
             replay_entry(entry)
         except InvalidRecordError as error:

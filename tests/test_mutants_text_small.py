@@ -14,31 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from manillen_replay.cli import cli
-from manillen_replay.engine import replay_entry
 from manillen_replay.errors import InvalidRecordError
-from manillen_replay.record import Record, loads_text
-from manillen_replay.record.io import entries_of
+from manillen_replay.record import loads_text
 from manillen_replay.record.text import parse_located, parse_match, split_matches
 
-HEAD = "seats Anna Bert Carla Dirk\n"
-SCORED = HEAD + "deal 1 dealer Dirk score Anna 6\n"
-
-
-def problems(text: str, name: str = "game.mnl") -> list[str]:
-    """The problems of a text as `manillen validate` prints them: file, line, column, words."""
-    found: list[str] = []
-    for entry in entries_of(text.encode(), name, "mnl"):
-        try:
-            replay_entry(entry)
-        except InvalidRecordError as error:
-            found += [problem.describe() for problem in error.problems]
-    return found
-
-
-def read(text: str) -> Record:
-    (record,) = loads_text(text)
-    return record
-
+from .test_mutants_text import HEAD, SCORED, problems, read
 
 # --------------------------------------------------------------------------- matches of a file
 
