@@ -108,32 +108,9 @@ def _costs(match_id: str, match: MatchResult) -> tuple[pl.DataFrame, pl.DataFram
             given[deal.number, seat % 2] = given.get((deal.number, seat % 2), 0) + dd
         values += [
             dict(
-                match_id=match_id,
-                deal=deal.number,
-                trick=trick,
-                play=play,
-                card=str(other),
-                hindsight=0,
-                view=10.0,
-            ),
-            dict(
-                match_id=match_id,
-                deal=deal.number,
-                trick=trick,
-                play=play,
-                card=str(card),
-                hindsight=0,
-                view=10.0 - view,
-            ),
-            dict(
-                match_id=match_id,
-                deal=deal.number,
-                trick=trick,
-                play=play,
-                card=str(worst),
-                hindsight=0,
-                view=0.0,
-            ),
+                match_id=match_id, deal=deal.number, trick=trick, play=play, card=str(c), hindsight=0, view=w
+            )
+            for c, w in ((other, 10.0), (card, 10.0 - view), (worst, 0.0))
         ]
     # the first lead's value: the leader's team's cards, so that the points are the cards less what
     # the team gave away plus what the other gave back (less the illegal term in a sloppy deal)
