@@ -164,8 +164,15 @@ def test_a_quote_left_open_is_named_at_the_quote(typed: str, said: str) -> None:
 
 
 def test_a_colon_inside_a_comment_does_not_end_a_notes_author() -> None:
+    # the missing colon is named where the note's words end, not at the comment's end
     assert problems(f"{SCORED}  note coach # later: x\n") == [
-        "game.mnl:3:24: expected 'note [trick T [play P]] AUTHOR [tags]: text'"
+        "game.mnl:3:13: expected 'note [trick T [play P]] AUTHOR [tags]: text'"
+    ]
+    assert problems(f'{SCORED}  note trick 1 "Anna B" [good]   # later: x\n') == [
+        "game.mnl:3:31: expected 'note [trick T [play P]] AUTHOR [tags]: text'"
+    ]
+    assert problems(f"{SCORED}  note # later: x\n") == [
+        "game.mnl:3:7: expected 'note [trick T [play P]] AUTHOR [tags]: text'"
     ]
 
 

@@ -67,7 +67,6 @@ def split_matches(text: str) -> list[tuple[int, str]]:
             continue
         if word[0].lower() == "match" and content:
             starts.append(number)
-            content = False
         if not starts:
             starts.append(0)
         content = True
@@ -723,9 +722,9 @@ class _Parser:
         self.place(pointer, line, line.tokens[0].column)
         tokens, stop = line.scan(line.tokens[0].end, stop=":")
         if stop < 0:
-            raise line.error(
-                len(line.raw.rstrip()) + 1, "expected 'note [trick T [play P]] AUTHOR [tags]: text'"
-            )
+            # just past the note's last word: a comment after it is no part of what is missing
+            words_end = tokens[-1].end if tokens else line.tokens[0].end
+            raise line.error(words_end + 1, "expected 'note [trick T [play P]] AUTHOR [tags]: text'")
         note: dict[str, Any] = {}
         i = 0
         for word in ("trick", "play"):
