@@ -236,6 +236,36 @@ def test_each_wrong_card_is_named_at_its_place_with_who_and_why(with_names: bool
     assert seen["held"] > 10 and seen["rule"] > 10
 
 
+@pytest.mark.parametrize("rules", HOUSE_RULES[:3], ids=lambda r: f"{r.partner_exempt}-{r.underbuy}")
+def test_at_every_card_of_a_line_each_card_in_hand_is_taken_or_refused_as_the_game_says(rules: Rules) -> None:
+    """At every card of a line, every card the seat holds is checked: taken when the game allows
+    it (whether the trick is the seat's partner's or an opponent's), refused with the rule it
+    breaks otherwise (a revoke, a failure to buy or to go over, in the trump's terms)."""
+    rng = random.Random(11)
+    kinds: set[str] = set()
+    for seed in range(3):
+        deals, _ = _deals(seed, rules)
+        for deal in deals:
+            state = _state_at(deal, rules, 1, 1)
+            line = _random_line(state, rng, 32)
+            for at, played in enumerate(line):
+                seat = state.to_play
+                for card in iter_mask(state.hands[seat]):
+                    found = play_variation(deal, rules, 1, 1, [*line[:at], card], SEATS)
+                    kind = state.violation(card)
+                    if kind is None:
+                        assert not isinstance(found, VariationProblem), (seed, deal.number, at, found)
+                        continue
+                    kinds.add(kind.value)
+                    assert _problem(found) == (
+                        at,
+                        f"{SEATS[seat]} may not play {Card(card)} at card {at + 1} of the variation: "
+                        + kind.value.replace("_", " "),
+                    )
+                state = state.apply(played)
+    assert len(kinds) >= 3, kinds
+
+
 def test_a_name_list_short_of_a_seat_names_that_seat_by_number() -> None:
     result = _sample("seed-trick")
     deal = result.deals[0]
