@@ -31,6 +31,13 @@ class _Batch:
         self.rows = rows
         self.trick_counts = [len(tricks) for tricks in rows]
         self.built: list[int] = []
+        # the flat arrays are the compiled batch's: a deal reads only the counts and the tricks
+        self.first_play: Any = None
+        self.seats: Any = None
+        self.cards: Any = None
+        self.legal: Any = None
+        self.clauses: Any = None
+        self.winning: Any = None
 
     def tricks_of(self, row: int) -> list[TrickResult]:
         self.built.append(row)

@@ -365,11 +365,11 @@ def test_the_calls_offered_are_the_choosers_under_the_trump_choice_rule() -> Non
     en face, not the dealer's) and muil; none under ``turned_card``."""
     result = _sample("cafe-rules")
     deal = result.deals[1]  # dealt by seat 1, who passed the choice: seat 3 made clubs
-    assert (deal.dealer, deal.chooser, deal.en_face, call_name(int(deal.trump))) == (1, 3, True, "C")  # type: ignore[arg-type]
+    assert (deal.dealer, deal.chooser, deal.en_face, call_name(int(deal.trump))) == (1, 3, True, "C")
     assert chooser_of(deal) == 3
     assert call_choices(deal, replace(result.rules, trump_choice="free")) == ["H", "D", "S", "muil"]
-    choosers = sorted({int(Card(c).suit) for c in iter_mask(deal.hands[3])})  # type: ignore[index]
-    dealers = sorted({int(Card(c).suit) for c in iter_mask(deal.hands[1])})  # type: ignore[index]
+    choosers = sorted({int(Card(c).suit) for c in iter_mask(deal.hands[3])})
+    dealers = sorted({int(Card(c).suit) for c in iter_mask(deal.hands[1])})
     assert choosers != dealers, "the deal tells the chooser's hand from the dealer's"
     assert call_choices(deal, replace(result.rules, trump_choice="held_suit")) == [
         *("HDCS"[s] for s in choosers if s != 2),
