@@ -50,6 +50,13 @@ _HOUSE_RULES_REPLAYS = (
     "test_a_recorded_score_over_the_capot_bound_is_refused_naming_the_capot",
 )
 
+# The engine's tests of the variations a comment carries (the rest of the file is the replay's)
+_ENGINE_VARIATIONS = (
+    "test_a_variation_without_its_trick_and_play_is_refused_at_its_line",
+    "test_a_variation_that_plays_out_is_accepted_and_a_wrong_one_is_refused_at_its_card",
+    "test_each_variation_of_a_deal_is_checked_at_its_own_place_with_the_players_names",
+)
+
 # The readers' tests that read or write the notation (the others are the size limits of uploads,
 # drafts and JSON Lines, which reach the notation only to ask whether a file's name is a .mnl)
 _READERS_OF_TEXT = (
@@ -81,6 +88,21 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_variants.py",
         "tests/test_mutants_rules.py",
         "tests/test_mutants_core.py",
+    ),
+    # the replay's result objects: the deals' tricks kept in a batch's arrays until asked for
+    # (the bulk path's), compared and pickled; and the replay's own tests, which read every result
+    "manillen_replay/engine/results.py": (
+        "tests/test_engine.py",
+        "tests/test_bulk_replay.py",
+        "tests/test_mutants_engine.py",
+        "tests/test_mutants_engine_results.py",
+    ),
+    # a comment's variation played from its place, and the names of the trump calls: the replay's
+    # checks of variations, the what-if tests that need no solver
+    "manillen_replay/engine/variation.py": (
+        "tests/test_what_if.py",
+        *(f"tests/test_mutants_engine.py::{test}" for test in _ENGINE_VARIATIONS),
+        "tests/test_mutants_variation.py",
     ),
     "manillen_replay/engine": (
         "tests/test_engine.py",
@@ -240,7 +262,9 @@ ALSO_COPY = ("README.md", "Makefile", "docs", "data", "schemas", "bench")
 
 def _covering_tests(module: str) -> tuple[str, ...]:
     """The mapped tests of ``module``, or of the package it belongs to."""
-    for mapped, tests in TESTS_FOR_MODULE.items():
+    # a file's own mapping first, else its package's
+    ordered = sorted(TESTS_FOR_MODULE.items(), key=lambda item: item[0] != module)
+    for mapped, tests in ordered:
         if module == mapped or module.startswith(mapped.rstrip("/") + "/"):
             return tuple(test for test in tests if (ROOT / test.partition("::")[0]).exists())
     known = "\n  ".join(TESTS_FOR_MODULE)
