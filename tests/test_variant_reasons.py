@@ -114,3 +114,101 @@ def test_a_variant_line_refuses_a_card_the_seat_may_not_play():
     if not state.table:
         with pytest.raises(SolverError, match="cannot move a table card"):
             variant_line(state, first=next(iter_mask(state.legal_mask())), moved=True)
+
+
+def cards(text: str) -> int:
+    return CardSet.parse(text).mask
+
+
+def plays_of(line: Line) -> list[tuple[int, str, bool]]:
+    return [(p.seat, str(Card(p.card)), p.moved) for p in line.plays]
+
+
+NO_PILES = ((), (), (), ())
+
+
+def test_two_open_endgame_moves_a_table_card_to_take_the_trick():
+    """two_open, the last two tricks, Anna (seat 0) leads 9S. Bert has nothing in the hand, only a
+    pile of AS under a face-up 7D, and an empty fourth place. Playing 7D loses the trick and then
+    the AS to Anna's KD (Anna takes 7 points); moving 7D to the fourth place first turns up the
+    AS, which takes the 9S, and Bert leads 7D to Anna's KD (Anna takes 3)."""
+    rules = Rules(variant="two_open")
+    bert = ((), (), (int(Card.SA), int(Card.D7)), ())
+    state = DealState(rules, 1, 0, (cards("9S KD"), 0), 0, (), 14, (40, 17), (NO_PILES, bert))
+    line = variant_line(state)
+    assert plays_of(line) == [(0, "9S", False), (1, "AS", True), (1, "7D", False), (0, "KD", False)]
+    assert [(t.number, t.leader, t.winner, t.points) for t in line.tricks] == [(15, 0, 1, 4), (16, 1, 0, 3)]
+    assert line.value == 3 and line.taken(1) == 4
+    assert_line_adds_up(state, line)
+    # without the move, Bert's 7D: Anna takes both tricks
+    after = variant_line(state.apply(int(Card.S9)), first=int(Card.D7))
+    assert after.value == 7
+
+
+def test_two_open_fours_endgame_leads_the_top_heart():
+    """two_open_fours, the last trick of four cards (each plays two, in turn): Anna holds 10H 7S,
+    Bert AH 8S, muil. Anna's 10H led takes all four (9 points); her 7S led loses them to Bert's 8S."""
+    rules = Rules(variant="two_open_fours")
+    state = DealState(
+        rules, 1, None, (cards("10H 7S"), cards("AH 8S")), 0, (), 7, (20, 31), (NO_PILES, NO_PILES)
+    )
+    line = variant_line(state)
+    assert plays_of(line) == [(0, "10H", False), (1, "AH", False), (0, "7S", False), (1, "8S", False)]
+    assert [(t.winner, t.points) for t in line.tricks] == [(0, 9)]
+    assert line.value == 9
+    assert variant_line(state, first=int(Card.S7)).value == 0
+
+
+def test_three_endgame_the_dealer_cashes_the_top_club_first():
+    """three, the last two tricks, the dealer (seat 0, alone) leads holding 10C KC against AC 7S and
+    QC JC. The 10C first takes the AC and then the KC the rest (15 points); the KC first is
+    overtaken by the AC, and the 7S led then wins the last trick."""
+    rules = Rules(variant="three")
+    hands = (cards("10C KC"), cards("AC 7S"), cards("QC JC"))
+    state = DealState(rules, 0, None, hands, 0, (), 8, (30, 15))
+    line = variant_line(state)
+    assert plays_of(line) == [
+        (0, "10C", False), (1, "AC", False), (2, "JC", False),  # the cheaper club of two alike
+        (0, "KC", False), (1, "7S", False), (2, "QC", False),
+    ]  # fmt: skip
+    assert [(t.winner, t.points) for t in line.tricks] == [(0, 10), (0, 5)]
+    assert line.value == 15 and line.sides == (0, 1, 1)
+    assert variant_line(state, first=int(Card.CK)).value == 0
+
+
+def test_three_dummy_endgame_leads_the_cheaper_of_two_equal_cards():
+    """three_dummy, dealt by seat 0: the dummy (seat 3, the dealer's) plays between seats 1 and 2,
+    from its face-up table cards. Either lead of the dealer's gives side 0 the hearts (13 points)
+    and the spades to seat 2's AS (4): the line leads the cheaper, 7S."""
+    rules = Rules(variant="three_dummy")
+    dummy = ((int(Card.HK),), (int(Card.S9),), (), ())
+    hands = (cards("10H 7S"), cards("AH 8S"), cards("JH AS"), 0)
+    state = DealState(rules, 0, None, hands, 0, (), 6, (20, 23), (NO_PILES, NO_PILES, NO_PILES, dummy))
+    line = variant_line(state)
+    assert plays_of(line) == [
+        (0, "7S", False), (1, "8S", False), (3, "9S", False), (2, "AS", False),
+        (2, "JH", False), (0, "10H", False), (1, "AH", False), (3, "KH", False),
+    ]  # fmt: skip
+    assert [(t.winner, t.points) for t in line.tricks] == [(2, 4), (0, 13)]
+    assert line.value == 13 and line.sides == (0, 1, 1, 0)
+    assert variant_line(state, first=int(Card.H10)).value == 13
+
+
+@pytest.mark.parametrize("variant", ["six", "six_short"])
+def test_six_endgame_a_follower_throws_its_ace_onto_its_partners_trick(variant: str):
+    """six and six_short, the last two tricks, muil: Bert (seat 1) holds AH KH and no club. Whatever
+    Anna leads, Bert's side keeps the AH from Anna's 10H: on the 7C led (the cheaper lead of two
+    alike) Bert throws the AH onto the trick his partner Fien's QC takes."""
+    rules = Rules(variant=variant)
+    hands = tuple(cards(h) for h in ("10H 7C", "AH KH", "7H 8C", "8H 9C", "9H JC", "JH QC"))
+    shape = rules.shape
+    taken = (20, 60 - 20 - 16 - (8 if variant == "six_short" else 0))
+    state = DealState(rules, 0, None, hands, 0, (), shape.tricks - 2, taken)
+    line = variant_line(state)
+    assert [p for p in plays_of(line)][:6] == [
+        (0, "7C", False), (1, "AH", False), (2, "8C", False), (3, "9C", False), (4, "JC", False), (5, "QC", False),
+    ]  # fmt: skip
+    assert [(t.winner, t.points) for t in line.tricks] == [(5, 7), (0, 9)]
+    assert line.value == 9 and line.taken(1) == 7
+    assert variant_line(state, first=int(Card.H10)).value == 9
+    assert_line_adds_up(state, line)
