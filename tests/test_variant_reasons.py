@@ -205,8 +205,9 @@ def test_six_endgame_a_follower_throws_its_ace_onto_its_partners_trick(variant: 
     taken = (20, 60 - 20 - 16 - (8 if variant == "six_short" else 0))
     state = DealState(rules, 0, None, hands, 0, (), shape.tricks - 2, taken)
     line = variant_line(state)
-    assert [p for p in plays_of(line)][:6] == [
-        (0, "7C", False), (1, "AH", False), (2, "8C", False), (3, "9C", False), (4, "JC", False), (5, "QC", False),
+    assert plays_of(line)[:6] == [
+        (0, "7C", False), (1, "AH", False), (2, "8C", False),
+        (3, "9C", False), (4, "JC", False), (5, "QC", False),
     ]  # fmt: skip
     assert [(t.winner, t.points) for t in line.tricks] == [(5, 7), (0, 9)]
     assert line.value == 9 and line.taken(1) == 7
