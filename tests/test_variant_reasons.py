@@ -4,21 +4,42 @@
 from __future__ import annotations
 
 import random
+from functools import cache
+from pathlib import Path
 
+import polars as pl
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from manillen_replay.analysis.costs import PlayCost, variant_view_costs
+from manillen_replay.analysis.deal_analysis import _names
+from manillen_replay.analysis.layouts import iter_variant_views
+from manillen_replay.analysis.reasons import (
+    REASON_THRESHOLD,
+    Reason,
+    better_cards,
+    deal_reasons,
+    explain,
+    swing_trick,
+)
 from manillen_replay.cards import CARD_POINTS, Card, CardSet, iter_mask
+from manillen_replay.cli import cli
+from manillen_replay.engine import MatchResult, replay
+from manillen_replay.record.text import loads_text
 from manillen_replay.rules import Rules
 from manillen_replay.solver import SolverError
 from manillen_replay.solver.lines import Line, cheapest_first, variant_line, variant_lines
 from manillen_replay.solver.variants import SOLVED_VARIANTS, VariantSearch
-from manillen_replay.state import DealState
+from manillen_replay.state import DealState, table_tops
+from manillen_replay.store import Store
 
 from .test_solver_variants import _choices, brute_force, random_state
 
 pytestmark = pytest.mark.solver
+
+NOTATION = Path(__file__).resolve().parent.parent / "data" / "notation"
 
 
 def replay_line(state: DealState, line: Line) -> DealState:
@@ -213,3 +234,135 @@ def test_six_endgame_a_follower_throws_its_ace_onto_its_partners_trick(variant: 
     assert line.value == 9 and line.taken(1) == 7
     assert variant_line(state, first=int(Card.H10)).value == 9
     assert_line_adds_up(state, line)
+
+
+# --------------------------------------------------------------------------- the reasons
+
+
+@cache
+def sample(name: str) -> MatchResult:
+    """A shipped sample of a variant, replayed."""
+    (record,) = loads_text((NOTATION / f"variant-{name}.mnl").read_text())
+    return replay(record)
+
+
+@cache
+def sample_reasons(name: str, late: bool) -> tuple[tuple[PlayCost, ...], tuple[Reason, ...]]:
+    """The view costs of a sample's plays (the second half's only with ``late``: quick) and the
+    reasons of its costly cards."""
+    result = sample(name)
+    deal = result.deals[0]
+    count = result.rules.shape.tricks * result.rules.shape.trick_size
+    plays = set(range(count // 2, count)) if late else None
+    costs = variant_view_costs(deal, result.rules, plays=plays)
+    names = _names(result, deal)
+    return tuple(costs), tuple(deal_reasons(deal, result.rules, costs, names=names, seed=0))
+
+
+@pytest.mark.parametrize(("name", "late"), [("three", True), ("three-dummy", True), ("six-short", False)])
+def test_the_reasons_of_a_variants_costly_cards(name: str, late: bool):
+    """Each costly card of a shipped sample gets its reason: the lines after the card played and
+    after the better card on a layout the player could not tell from the real one and on the real
+    deal, legal and adding up, the real ones worth the hindsight values; the words name the
+    player's side by its people, in English and Dutch, and the trick where the points change hands."""
+    result = sample(name)
+    deal = result.deals[0]
+    rules = result.rules
+    costs, reasons = sample_reasons(name, late)
+    costly = [c for c in costs if c.legal and not c.forced and (c.sure_view_cost or 0) >= REASON_THRESHOLD]
+    assert reasons and [(r.trick, r.play) for r in reasons] == [(c.trick, c.play) for c in costly]
+    views = {(v.moment.trick, v.moment.play): v for v in iter_variant_views(deal, rules)}
+    names = _names(result, deal)
+    for reason, cost in zip(reasons, costly, strict=True):
+        moment = views[(cost.trick, cost.play)].moment
+        side = moment.state.team_of(cost.seat)
+        assert reason.better == better_cards(cost)[0]
+        for line in reason.lines().values():
+            assert_line_adds_up(line.start, line)
+        assert reason.view_played.start == reason.view_better.start
+        assert reason.real_played.start == reason.real_better.start
+        assert reason.view_played.plays[0].card == reason.real_played.plays[0].card == cost.card
+        assert reason.view_better.plays[0].card == reason.real_better.plays[0].card == reason.better
+        # the layout keeps what the player saw: their own hand, the face-up table cards, the trick
+        start, real = reason.view_played.start, reason.real_played.start
+        assert isinstance(start, DealState) and isinstance(real, DealState)
+        assert start.hands[cost.seat] == real.hands[cost.seat] and start.trick == real.trick
+        assert [table_tops(piles) for piles in start.table] == [table_tops(piles) for piles in real.table]
+        if not moment.moved:
+            assert reason.real_played.taken(side) == cost.values[cost.card].hindsight
+            assert reason.real_better.taken(side) == cost.values[reason.better].hindsight
+        people = [names[s] for s in range(rules.shape.people) if moment.state.team_of(s) == side]
+        team = " & ".join(people) if len(people) < 3 else f"{', '.join(people[:-1])} & {people[-1]}"
+        verb, werkwoord = ("take", "halen") if len(people) > 1 else ("takes", "haalt")
+        assert f"{team} {verb} {reason.view_played.taken(side)} card points from here" in reason.explanation
+        assert f"{team} {werkwoord} vanaf hier {reason.view_played.taken(side)} kaartpunten" in (
+            reason.explanation_nl
+        )
+        assert (
+            "dummy &" not in reason.explanation and "& " + names[deal.dealer] + "'s" not in reason.explanation
+        )
+        if reason.swing is not None:
+            assert (
+                f"trick {reason.swing}" in reason.explanation
+                and f"slag {reason.swing}" in reason.explanation_nl
+            )
+    again = deal_reasons(deal, rules, list(costs), names=names, seed=0)
+    assert tuple(again) == reasons, "the same seed gives the same reasons"
+
+
+def test_a_two_player_reason_says_the_player_alone_takes_the_points():
+    """two_open, the endgame where Bert must move his 7D aside to turn up the AS: the reason,
+    every hand known, says the trick where the points change hands and what Bert alone takes."""
+    rules = Rules(variant="two_open")
+    bert = ((), (), (int(Card.SA), int(Card.D7)), ())
+    state = DealState(rules, 1, 0, (cards("9S KD"), 0), 0, (), 14, (40, 17), (NO_PILES, bert))
+    after_lead = state.apply(int(Card.S9))
+    played = variant_line(after_lead, first=int(Card.D7))
+    better = variant_line(after_lead, first=int(Card.SA), moved=True)
+    assert better.plays[0].moved and swing_trick(played, better, 1) == 15
+    names = ["Anna", "Bert"]
+    words = explain(
+        played, better, seat=1, card=Card.D7, better_card=Card.SA, names=names, lang="en", layouts=0, trump=0
+    )
+    assert words == (
+        "Why, with every hand known: after the 7♦, Anna's 9♠ takes trick 15 (0 points); after the A♠ "
+        "it is Bert's: Bert's A♠ takes it. Bert takes 0 card points from here after the 7♦, 4 after the A♠."
+    )
+    dutch = explain(
+        played, better, seat=1, card=Card.D7, better_card=Card.SA, names=names, lang="nl", layouts=0, trump=0
+    )
+    assert "na de koeken zeven neemt Anna slag 15 met de schoppen negen (0 punten)" in dutch
+    assert "Bert haalt vanaf hier 0 kaartpunten na de koeken zeven, 4 na de schoppen aas." in dutch
+
+
+def test_the_solver_review_of_a_variant_stores_the_reasons_and_their_lines(tmp_path: Path):
+    """``manillen analyze --depth solver`` on a variant's sample stores each costly card's reason
+    in its finding's words and its four lines in ``finding_lines``, as for the four-player game."""
+    db = tmp_path / "three.duckdb"
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import", str(NOTATION / "variant-three-dummy.mnl"), "--db", str(db)])
+    assert imported.exit_code == 0, imported.output
+    analysed = runner.invoke(
+        cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", "4", "--quiet"]
+    )
+    assert analysed.exit_code == 0, analysed.output
+    with Store(db, read_only=True) as store:
+        findings = store.query(
+            "SELECT trick, play, explanation, explanation_nl FROM findings WHERE kind = 'costly_card'"
+        )
+        lines = store.query("SELECT * FROM finding_lines ORDER BY trick, play, line, layout, step")
+    why = findings.filter(pl.col("explanation").str.contains("Why, on one way the hidden cards could lie"))
+    assert why.height > 0 and why["explanation_nl"].str.contains("Waarom, in één verdeling").all()
+    places = lines.select("trick", "play").unique().sort("trick", "play")
+    assert places.rows() == why.select("trick", "play").sort("trick", "play").rows()
+    shape = Rules(variant="three_dummy").shape
+    for (trick, play, _line, layout), rows in lines.group_by(
+        "trick", "play", "line", "layout", maintain_order=True
+    ):
+        assert rows["step"].to_list() == list(range(1, rows.height + 1))
+        assert rows.height == shape.tricks * shape.trick_size - ((trick - 1) * shape.trick_size + play - 1)
+        assert rows["line_trick"][-1] == shape.tricks
+        assert all(card in held for card, held in zip(rows["card"], rows["held"], strict=True))
+        assert (rows["layouts"].is_null().all()) == (layout == "real")
+    # the dummy's cards are played by the dealer and named as the dummy's
+    assert "Anna's dummy" in lines["player"].to_list()

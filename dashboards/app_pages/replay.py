@@ -260,7 +260,7 @@ if branch != "played":
         trump_code = trump_of(chosen_call)
         shown_trump = None if trump_code is None else Suit(trump_code)
     # a call's lines start at the first lead: the moment before them is the deal's start
-    branch_moments = line_moments(moments[max(step - 1, 0)], branch_line, trump_code, sides)
+    branch_moments = line_moments(moments[max(step - 1, 0)], branch_line, trump_code, sides, shape.trick_size)
     branch_step = min(max(int(st.session_state.get(BRANCH_STEP, 1)), 0), len(branch_moments) - 1)
     st.session_state[BRANCH_STEP] = branch_step
     moment = branch_moments[branch_step]
