@@ -335,10 +335,10 @@ def test_a_two_player_reason_says_the_player_alone_takes_the_points():
     assert "Bert haalt vanaf hier 0 kaartpunten na de koeken zeven, 4 na de schoppen aas." in dutch
 
 
-def test_the_solver_review_of_a_variant_stores_the_reasons_and_their_lines(tmp_path: Path):
-    """``manillen analyze --depth solver`` on a variant's sample stores each costly card's reason
-    in its finding's words and its four lines in ``finding_lines``, as for the four-player game."""
-    db = tmp_path / "three.duckdb"
+@pytest.fixture(scope="module")
+def reviewed_three_dummy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ``three_dummy`` sample's archive, reviewed by ``manillen analyze --depth solver`` (few layouts)."""
+    db = tmp_path_factory.mktemp("three-dummy") / "three.duckdb"
     runner = CliRunner()
     imported = runner.invoke(cli, ["import", str(NOTATION / "variant-three-dummy.mnl"), "--db", str(db)])
     assert imported.exit_code == 0, imported.output
@@ -346,6 +346,13 @@ def test_the_solver_review_of_a_variant_stores_the_reasons_and_their_lines(tmp_p
         cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", "4", "--quiet"]
     )
     assert analysed.exit_code == 0, analysed.output
+    return db
+
+
+def test_the_solver_review_of_a_variant_stores_the_reasons_and_their_lines(reviewed_three_dummy: Path):
+    """``manillen analyze --depth solver`` on a variant's sample stores each costly card's reason
+    in its finding's words and its four lines in ``finding_lines``, as for the four-player game."""
+    db = reviewed_three_dummy
     with Store(db, read_only=True) as store:
         findings = store.query(
             "SELECT trick, play, explanation, explanation_nl FROM findings WHERE kind = 'costly_card'"
@@ -366,3 +373,63 @@ def test_the_solver_review_of_a_variant_stores_the_reasons_and_their_lines(tmp_p
         assert (rows["layouts"].is_null().all()) == (layout == "real")
     # the dummy's cards are played by the dealer and named as the dummy's
     assert "Anna's dummy" in lines["player"].to_list()
+
+
+def test_the_replay_steps_through_a_variants_better_line(
+    reviewed_three_dummy: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The deal replay's branch at a variant's costly card: the better line, stepped through to the
+    end of the deal."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, html_views, open_page, send_click
+
+    with Store(reviewed_three_dummy, read_only=True) as store:
+        lines = store.query("SELECT * FROM finding_lines ORDER BY trick, play, line, layout, step")
+        match = store.query("SELECT match_id FROM matches")["match_id"][0]
+    assert lines.height
+    trick, play = lines.row(0, named=True)["trick"], lines.row(0, named=True)["play"]
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(reviewed_three_dummy))
+    at = open_page(
+        AppTest.from_file(APP, default_timeout=60), "replay", match=match, deal=1, step=(trick - 1) * 4 + play
+    )
+    better = lines.filter(
+        (pl.col("trick") == trick)
+        & (pl.col("play") == play)
+        & (pl.col("line") == "better")
+        & (pl.col("layout") == "view")
+    )
+    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_branch_")]
+    first = Card.parse(better["first_card"][0]).symbol
+    assert f"better line: {first} (from the player's view)" in choice.options
+    choice.set_value("view").run()
+    assert not at.exception
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>Better line</b>" in drawn and f'data-card="{better["card"][0]}"' in drawn
+    send_click(at, "replay_table_line", str(better.height))
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    # the last trick lies on the table, the dummy's card among them, taken by the line's last winner
+    assert 'data-cards="4"' in drawn and "Tricks of the line" in drawn
+    last = better.row(-1, named=True)
+    assert f"+{last['trick_points']}</button>" in drawn
+
+
+def test_a_line_of_tricks_of_three_steps_trick_by_trick():
+    """The replay's moments of a ``three`` line: a trick is complete at its third card, its taker's
+    side gets its points, and the next card starts a trick of its own."""
+    from dashboards.steps import Moment as TableMoment
+    from dashboards.steps import line_moments, solver_line_cards
+
+    rules = Rules(variant="three")
+    hands = (cards("10C KC"), cards("AC 7S"), cards("QC JC"))
+    state = DealState(rules, 0, None, hands, 0, (), 8, (30, 15))
+    line = variant_line(state)
+    before = TableMoment(24, tuple(CardSet(h) for h in hands), (), 9, None, None, (30, 15), 0, None, None)
+    moments = line_moments(before, solver_line_cards(line), None, line.sides, rules.shape.trick_size)
+    assert len(moments) == 7
+    assert [len(m.table) for m in moments[1:]] == [1, 2, 3, 1, 2, 3]
+    assert [m.trick_winner for m in moments[1:]] == [None, None, 0, None, None, 0]
+    assert moments[3].taken == (40, 15) and moments[-1].taken == (45, 15)
+    assert not any(moments[-1].hands)
