@@ -408,6 +408,7 @@ def test_the_replay_steps_through_a_variants_better_line(
     assert not at.exception
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "<b>Better line</b>" in drawn and f'data-card="{better["card"][0]}"' in drawn
+    assert "then best play by all, " in drawn and "all four" not in drawn
     send_click(at, "replay_table_line", str(better.height))
     drawn = html_views(at)["replay_table_line"][1]["html"]
     # the last trick lies on the table, the dummy's card among them, taken by the line's last winner
@@ -433,3 +434,19 @@ def test_a_line_of_tricks_of_three_steps_trick_by_trick():
     assert [m.trick_winner for m in moments[1:]] == [None, None, 0, None, None, 0]
     assert moments[3].taken == (40, 15) and moments[-1].taken == (45, 15)
     assert not any(moments[-1].hands)
+
+
+def test_the_report_gives_a_variants_better_line_by_its_people(reviewed_three_dummy: Path, tmp_path: Path):
+    """``manillen report`` on the reviewed ``three_dummy`` sample: each costly card's line in words,
+    the side named by its two people (not the dealer's dummy), best play "by all"."""
+    with Store(reviewed_three_dummy, read_only=True) as store:
+        why = store.query("SELECT player, explanation FROM findings WHERE kind = 'costly_card'")
+    player = why.filter(pl.col("explanation").str.contains("Why, on one way"))["player"][0]
+    out = tmp_path / "report.html"
+    db = str(reviewed_three_dummy)
+    args = ["report", "--db", db, "--match", "sample-three-dummy", "--player", player, "--out", str(out)]
+    made = CliRunner().invoke(cli, args)
+    assert made.exit_code == 0, made.output
+    page = out.read_text()
+    assert "Why, on one way the hidden cards could lie" in page
+    assert "then best play by all: trick" in page and "Bert &amp; Carla take" in page

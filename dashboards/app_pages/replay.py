@@ -144,6 +144,13 @@ class TeamLetter(int):
 
 
 side_names = [" & ".join(names[s] for s in range(shape.players) if sides[s] == side) for side in (0, 1)]
+
+
+def side_people(seat: int) -> int:
+    """How many people play on ``seat``'s side (the dummy of ``three_dummy`` is the dealer's)."""
+    return sum(1 for s in range(shape.people) if sides[s] == sides[seat])
+
+
 step = st.session_state[STEP]
 moment: Moment = moments[step]
 
@@ -389,6 +396,8 @@ def branch_note_html() -> str:
         card=cards.inline_card(made_here.card),
         where=escape(where),
         team=escape(side_names[sides[made_here.seat]]),
+        everyone=t("replay.everyone_four" if result.rules.variant == "four" else "replay.everyone"),
+        take=t("replay.take_many" if side_people(made_here.seat) > 1 else "replay.take_one"),
         b=better["team_points"][0],
         a=played["team_points"][0] if played.height else "-",
     )
