@@ -405,8 +405,11 @@ def _line(tables: ReportTables, deal: int, trick: int, play: int) -> BetterLine 
 
 
 def _team_seats(match: MatchResult, dealer: int, seat: int) -> tuple[int, ...]:
-    """The seats people play on ``seat``'s side of a deal dealt by ``dealer``."""
+    """The seats people play on ``seat``'s side of a deal dealt by ``dealer`` (none in the
+    four-player game: the seat's and its partner's, :attr:`Decision.team_seats`)."""
     shape = match.rules.shape
+    if match.rules.variant == "four":
+        return ()
     side = shape.team_of(seat, dealer)
     return tuple(s for s in range(shape.people) if shape.team_of(s, dealer) == side)
 
