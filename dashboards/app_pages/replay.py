@@ -396,7 +396,7 @@ def branch_note_html() -> str:
         card=cards.inline_card(made_here.card),
         where=escape(where),
         team=escape(side_names[sides[made_here.seat]]),
-        everyone=t("replay.everyone_four" if result.rules.variant == "four" else "replay.everyone"),
+        everyone=t("replay.everyone_four" if shape.name == "four" else "replay.everyone"),
         take=t("replay.take_many" if side_people(made_here.seat) > 1 else "replay.take_one"),
         b=better["team_points"][0],
         a=played["team_points"][0] if played.height else "-",
