@@ -30,7 +30,14 @@ from manillen_replay.engine import MatchResult, replay
 from manillen_replay.record.text import loads_text
 from manillen_replay.rules import Rules
 from manillen_replay.solver import SolverError
-from manillen_replay.solver.lines import Line, cheapest_first, variant_line, variant_lines
+from manillen_replay.solver.lines import (
+    Line,
+    LinePlay,
+    LineTrick,
+    cheapest_first,
+    variant_line,
+    variant_lines,
+)
 from manillen_replay.solver.variants import SOLVED_VARIANTS, VariantSearch
 from manillen_replay.state import DealState, table_tops
 from manillen_replay.store import Store
@@ -450,3 +457,33 @@ def test_the_report_gives_a_variants_better_line_by_its_people(reviewed_three_du
     page = out.read_text()
     assert "Why, on one way the hidden cards could lie" in page
     assert "then best play by all: trick" in page and "Bert &amp; Carla take" in page
+
+
+def test_two_cards_a_player_loses_in_one_trick_are_named_once_with_their_owner():
+    """two_open_fours: each plays two cards of a trick; the counting cards Bert loses in Anna's
+    trick are his J♦ and Q♦, said with his name once, in English and in Dutch."""
+    lost = LineTrick(
+        4, 0, (LinePlay(0, Card.DA), LinePlay(1, Card.DJ), LinePlay(0, Card.S7), LinePlay(1, Card.DQ)), 0, 7
+    )
+    kept = LineTrick(
+        4, 0, (LinePlay(0, Card.DA), LinePlay(1, Card.HJ), LinePlay(0, Card.S7), LinePlay(1, Card.DQ)), 1, 7
+    )
+    start, _rules = random_state("two_open_fours", 1, 0)
+    played = Line(start, lost.plays[1:], (lost,), 7, (0, 1))
+    better = Line(start, kept.plays[1:], (kept,), 0, (0, 1))
+    said = {
+        lang: explain(
+            played,
+            better,
+            seat=1,
+            card=Card.DJ,
+            better_card=Card.HJ,
+            names=["Anna", "Bert"],
+            lang=lang,
+            layouts=0,
+        )
+        for lang in ("en", "nl")
+    }
+    assert "after the J♦, Anna's A♦ takes trick 4 (7 points), Bert's J♦ and Q♦ with it;" in said["en"]
+    assert "Bert takes 0 card points from here after the J♦, 7 after the J♥." in said["en"]
+    assert "en de koeken boer en de koeken vrouw van Bert gaan mee;" in said["nl"]

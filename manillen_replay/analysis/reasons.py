@@ -284,6 +284,16 @@ def _lost_with(w: _Words, trick: LineTrick, team: int) -> list[int]:
     ]
 
 
+def _by_seat(trick: LineTrick, cards: Sequence[int]) -> list[tuple[int, list[int]]]:
+    """Those of ``cards`` in a trick by the seat that played them, in the order played: a seat
+    plays two cards of a trick in ``two_open_fours``, named once."""
+    found: dict[int, list[int]] = {}
+    for play in trick.plays:
+        if play.card in cards:
+            found.setdefault(play.seat, []).append(play.card)
+    return list(found.items())
+
+
 def _trick_en(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
     if w.named(trick.winning_card):
         taker = f"{w.seat(trick.winner)}'s {w.card(trick.winning_card)}"
@@ -296,7 +306,8 @@ def _trick_en(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
         )
     lost = _lost_with(w, trick, team) if w.sides[trick.winner] != team else []
     if lost:
-        owners = " and ".join(f"{w.seat(p.seat)}'s {w.card(p.card)}" for p in trick.plays if p.card in lost)
+        groups = _by_seat(trick, lost)
+        owners = " and ".join(f"{w.seat(s)}'s {' and '.join(map(w.card, cs))}" for s, cs in groups)
         text += f", {owners} with it"
     return text
 
@@ -315,7 +326,8 @@ def _trick_nl(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
         )
     lost = _lost_with(w, trick, team) if w.sides[trick.winner] != team else []
     if lost:
-        owners = " en ".join(f"{w.card(p.card)} van {w.seat(p.seat)}" for p in trick.plays if p.card in lost)
+        groups = _by_seat(trick, lost)
+        owners = " en ".join(f"{' en '.join(map(w.card, cs))} van {w.seat(s)}" for s, cs in groups)
         text += f", en {owners} gaat mee" if len(lost) == 1 else f", en {owners} gaan mee"
     return text
 
