@@ -592,15 +592,14 @@ def _two_values(state: DealState, cards: tuple[int, int]) -> tuple[int, int]:
     in_play = sum(mask_points(place) for place in table_places(state))
     in_play += sum(CARD_POINTS[c] for c in state.trick)
     played, other = cards
-    values = [search.value_after(state, played)]
     starts = [(False, state)]
     if state.can_move_to_empty_place(seat):
         starts.append((True, state.move_to_empty_place(seat)))
-    legal = [moved for moved, start in starts if start.legal_mask() >> other & 1]
-    values.append(max(search.value_after(state, other, moved=moved) for moved in legal))
+    others = [(moved, other) for moved, start in starts if start.legal_mask() >> other & 1]
+    found = search.choice_values(state, [(False, played), *others])
     if search.side_of(seat) == 1:
-        values = [in_play - value for value in values]
-    return values[0], values[1]
+        found = {choice: in_play - value for choice, value in found.items()}
+    return found[(False, played)], max(found[choice] for choice in others)
 
 
 def variant_reason_for(

@@ -234,6 +234,18 @@ class VariantSearch:
                 out[(moved, card)] = out[(moved, (twin & -twin).bit_length() - 1)]
         return out
 
+    def choice_values(
+        self, state: DealState, choices: Sequence[tuple[bool, int]]
+    ) -> dict[tuple[bool, int], int]:
+        """Side 0's card points from ``state`` on after each of some of the seat's legal choices
+        ``(moved, card)``: :meth:`values` of those alone (each searched in a window around the
+        best so far), for a caller that needs two cards' values, not every card's."""
+        pos = self._load(state)
+        maximising = self.side_of(state.to_play) == 0
+        wanted = [card + (_variant_kernel.MOVED if moved else 0) for moved, card in choices]
+        found = _card_by_card(pos, self._table, self._work, wanted, None, maximising)
+        return {_key(choice): value for choice, value in found.items()}
+
     def position_value(self, state: DealState) -> int:
         """Side 0's card points from ``state`` on with best play by both sides (the position's
         value alone, not each choice's: what a call review needs of a deal's start)."""
