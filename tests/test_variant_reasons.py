@@ -487,3 +487,16 @@ def test_two_cards_a_player_loses_in_one_trick_are_named_once_with_their_owner()
     assert "after the J♦, Anna's A♦ takes trick 4 (7 points), Bert's J♦ and Q♦ with it;" in said["en"]
     assert "Bert takes 0 card points from here after the J♦, 7 after the J♥." in said["en"]
     assert "en de koeken boer en de koeken vrouw van Bert gaan mee;" in said["nl"]
+
+
+@pytest.mark.parametrize("variant", SOLVED_VARIANTS)
+def test_some_choices_values_are_those_of_every_choice(variant: str):
+    """``VariantSearch.choice_values`` (two cards' values for a reason's layout) gives the values
+    ``values`` gives those choices, in any order, on a late position of each variant."""
+    shape = Rules(variant=variant).shape
+    state, rules = random_state(variant, 7, shape.tricks * shape.trick_size * 2 // 3, 7)
+    every = VariantSearch(rules, state.dealer, state.trump).values(state)
+    some = sorted(every)[::-1][:3]
+    assert VariantSearch(rules, state.dealer, state.trump).choice_values(state, some) == {
+        c: every[c] for c in some
+    }
