@@ -1,7 +1,8 @@
 """Why a costly card cost: the line after it and the line after the better card, and the trick
 where the points change hands, in English and in Dutch.
 
-The lines come from the search (:func:`~manillen_replay.solver.lines.best_line`); this module
+The lines come from the search (:func:`~manillen_replay.solver.lines.best_line`, and
+:func:`~manillen_replay.solver.lines.variant_line` in the other variants); this module
 chooses the cards and the hands to play them on and says what they show. The player did not
 see the hidden hands, so the lines that explain a view cost are played on one layout of the
 hidden cards among those the player could not tell from the real one: the one whose values of the card
