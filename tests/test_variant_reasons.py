@@ -500,3 +500,22 @@ def test_some_choices_values_are_those_of_every_choice(variant: str):
     assert VariantSearch(rules, state.dealer, state.trump).choice_values(state, some) == {
         c: every[c] for c in some
     }
+
+
+def test_a_reason_on_the_only_layout_the_player_could_see_says_so():
+    """Late in a two-player deal with open table cards the player may know where every card lies:
+    one layout, every one there is; the words say "the only way", not "of all 1 such layouts"."""
+    rules = Rules(variant="two_open")
+    bert = ((), (), (int(Card.SA), int(Card.D7)), ())
+    state = DealState(rules, 1, 0, (cards("9S KD"), 0), 0, (), 14, (40, 17), (NO_PILES, bert))
+    after_lead = state.apply(int(Card.S9))
+    played = variant_line(after_lead, first=int(Card.D7))
+    better = variant_line(after_lead, first=int(Card.SA), moved=True)
+    args = {"seat": 1, "card": Card.D7, "better_card": Card.SA, "names": ["Anna", "Bert"], "trump": 0}
+    en = explain(played, better, lang="en", layouts=1, every=True, **args)
+    nl = explain(played, better, lang="nl", layouts=1, every=True, **args)
+    assert en.startswith("Why, on the only way the hidden cards could lie as far as Bert could tell: ")
+    assert nl.startswith("Waarom, in de enige verdeling van de verborgen kaarten die Bert kon verwachten: ")
+    assert "1 such" not in en and "alle 1" not in nl
+    drawn = explain(played, better, lang="en", layouts=1, every=False, **args)
+    assert "(of 1 such layouts drawn, the one closest to the average)" in drawn

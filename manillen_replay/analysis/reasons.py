@@ -375,7 +375,9 @@ def explain(
     if lang == "en":
         among = f"all {layouts} such layouts" if every else f"{layouts} such layouts drawn"
         intro = (
-            f"Why, on one way the hidden cards could lie as far as {who} could tell (of {among}, "
+            f"Why, on the only way the hidden cards could lie as far as {who} could tell"
+            if every and layouts == 1
+            else f"Why, on one way the hidden cards could lie as far as {who} could tell (of {among}, "
             "the one closest to the average)"
             if layouts
             else "Why, with every hand known"
@@ -432,7 +434,9 @@ def explain(
         return text
     among = f"alle {layouts} mogelijke verdelingen" if every else f"{layouts} getrokken verdelingen"
     intro = (
-        f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten (van "
+        f"Waarom, in de enige verdeling van de verborgen kaarten die {who} kon verwachten"
+        if every and layouts == 1
+        else f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten (van "
         f"{among}, die het dichtst bij het gemiddelde)"
         if layouts
         else "Waarom, met alle kaarten open"
