@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 from pathlib import Path
 
@@ -416,6 +417,7 @@ def test_the_replay_steps_through_a_variants_better_line(
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "<b>Better line</b>" in drawn and f'data-card="{better["card"][0]}"' in drawn
     assert "then best play by all, " in drawn and "all four" not in drawn
+    assert re.search(r"(Anna takes|Bert &amp; Carla take) <b>\d+</b> card points from here", drawn), drawn
     send_click(at, "replay_table_line", str(better.height))
     drawn = html_views(at)["replay_table_line"][1]["html"]
     # the last trick lies on the table, the dummy's card among them, taken by the line's last winner

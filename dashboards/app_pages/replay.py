@@ -146,9 +146,9 @@ class TeamLetter(int):
 side_names = [" & ".join(names[s] for s in range(shape.players) if sides[s] == side) for side in (0, 1)]
 
 
-def side_people(seat: int) -> int:
-    """How many people play on ``seat``'s side (the dummy of ``three_dummy`` is the dealer's)."""
-    return sum(1 for s in range(shape.people) if sides[s] == sides[seat])
+def side_people(seat: int) -> list[str]:
+    """The people on ``seat``'s side (the dummy of ``three_dummy`` is the dealer's, not one more)."""
+    return [names[s] for s in range(shape.people) if sides[s] == sides[seat]]
 
 
 step = st.session_state[STEP]
@@ -395,9 +395,9 @@ def branch_note_html() -> str:
         better=cards.inline_card(Card.parse(better["first_card"][0])),
         card=cards.inline_card(made_here.card),
         where=escape(where),
-        team=escape(side_names[sides[made_here.seat]]),
+        team=escape(" & ".join(side_people(made_here.seat))),
         everyone=t("replay.everyone_four" if shape.name == "four" else "replay.everyone"),
-        take=t("replay.take_many" if side_people(made_here.seat) > 1 else "replay.take_one"),
+        take=t("replay.take_many" if len(side_people(made_here.seat)) > 1 else "replay.take_one"),
         b=better["team_points"][0],
         a=played["team_points"][0] if played.height else "-",
     )
