@@ -308,11 +308,16 @@ LABELS: dict[str, tuple[str, str]] = {
         "met de echte kaarten, alle kaarten open",
     ),
     "replay.branch_note": (
-        "<b>Better line</b>: {better} instead of {card}, then best play by all four, {where}. "
-        "{team} take <b>{b}</b> card points from here, against {a} after {card}.",
+        "<b>Better line</b>: {better} instead of {card}, then best play by {everyone}, {where}. "
+        "{team} {take} <b>{b}</b> card points from here, against {a} after {card}.",
         "<b>Betere lijn</b>: {better} in plaats van {card}, daarna speelt iedereen perfect, {where}. "
-        "{team} halen vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {card}.",
+        "{team} {take} vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {card}.",
     ),
+    # who plays the line, and the verb for one side of one person or of several
+    "replay.everyone_four": ("all four", "iedereen"),
+    "replay.everyone": ("all", "iedereen"),
+    "replay.take_many": ("take", "halen"),
+    "replay.take_one": ("takes", "haalt"),
     "replay.branch_tricks": ("Tricks of the line", "Slagen van de lijn"),
     # what if another card had been played (analysis/what_if.py)
     "replay.whatif_choose": (

@@ -207,7 +207,11 @@ class LineCard:
 
 
 def line_moments(
-    before: Moment, line: Sequence[LineCard], trump: int | None, team_of: Sequence[int]
+    before: Moment,
+    line: Sequence[LineCard],
+    trump: int | None,
+    team_of: Sequence[int],
+    trick_size: int = 4,
 ) -> list[Moment]:
     """A solver line as moments, to step through like the deal: moment ``j`` is the table after
     ``j`` cards of the line, moment 0 the table just before its first card (``before``, with the
@@ -217,6 +221,7 @@ def line_moments(
     :param line: the line's cards in order (they run to the end of the deal).
     :param trump: the trump suit, ``None`` for muil.
     :param team_of: each seat's side.
+    :param trick_size: the cards of a trick (the variant's: 2, 3, 4 or 6).
     """
     if not line:
         return [before]
@@ -240,12 +245,12 @@ def line_moments(
     taken = list(before.taken)
     table: list[tuple[int, Card]] = list(on_table)
     for index, card in enumerate(line):
-        if len(table) == 4 or (table and moments[-1].trick != card.trick):
+        if len(table) == trick_size or (table and moments[-1].trick != card.trick):
             table = []
         table.append((card.seat, card.card))
         cards = [int(c) for _, c in table]
         winning = table[winning_position(cards, trump)][0]
-        complete = len(table) == 4
+        complete = len(table) == trick_size
         if complete:
             taken[team_of[card.winner] % 2] += card.points
         following = line[index + 1] if index + 1 < len(line) else None

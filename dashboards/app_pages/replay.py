@@ -144,6 +144,13 @@ class TeamLetter(int):
 
 
 side_names = [" & ".join(names[s] for s in range(shape.players) if sides[s] == side) for side in (0, 1)]
+
+
+def side_people(seat: int) -> list[str]:
+    """The people on ``seat``'s side (the dummy of ``three_dummy`` is the dealer's, not one more)."""
+    return [names[s] for s in range(shape.people) if sides[s] == sides[seat]]
+
+
 step = st.session_state[STEP]
 moment: Moment = moments[step]
 
@@ -260,7 +267,7 @@ if branch != "played":
         trump_code = trump_of(chosen_call)
         shown_trump = None if trump_code is None else Suit(trump_code)
     # a call's lines start at the first lead: the moment before them is the deal's start
-    branch_moments = line_moments(moments[max(step - 1, 0)], branch_line, trump_code, sides)
+    branch_moments = line_moments(moments[max(step - 1, 0)], branch_line, trump_code, sides, shape.trick_size)
     branch_step = min(max(int(st.session_state.get(BRANCH_STEP, 1)), 0), len(branch_moments) - 1)
     st.session_state[BRANCH_STEP] = branch_step
     moment = branch_moments[branch_step]
@@ -388,7 +395,9 @@ def branch_note_html() -> str:
         better=cards.inline_card(Card.parse(better["first_card"][0])),
         card=cards.inline_card(made_here.card),
         where=escape(where),
-        team=escape(side_names[sides[made_here.seat]]),
+        team=escape(" & ".join(side_people(made_here.seat))),
+        everyone=t("replay.everyone_four" if shape.name == "four" else "replay.everyone"),
+        take=t("replay.take_many" if len(side_people(made_here.seat)) > 1 else "replay.take_one"),
         b=better["team_points"][0],
         a=played["team_points"][0] if played.height else "-",
     )

@@ -540,7 +540,9 @@ def variant_view_costs(
         )
         rows: list[list[float]] = []
         while pending:
-            solve = partial(_variant_row, rules, result.dealer, trump, seat=moment.seat, card=moment.card)
+            solve = partial(
+                variant_layout_row, rules, result.dealer, trump, seat=moment.seat, card=moment.card
+            )
             for row, nodes in map_searches(solve, pending):
                 rows.append(row)
                 searched += nodes
@@ -579,7 +581,7 @@ def variant_view_costs(
     return costs
 
 
-def _variant_row(
+def variant_layout_row(
     rules: Rules, dealer: int, trump: int | None, state: DealState, *, seat: int, card: int
 ) -> tuple[list[float], int]:
     """One layout's values for the seat's side: per card (the better of moving first or not;

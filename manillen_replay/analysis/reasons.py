@@ -1,7 +1,8 @@
 """Why a costly card cost: the line after it and the line after the better card, and the trick
 where the points change hands, in English and in Dutch.
 
-The lines come from the search (:func:`~manillen_replay.solver.lines.best_line`); this module
+The lines come from the search (:func:`~manillen_replay.solver.lines.best_line`, and
+:func:`~manillen_replay.solver.lines.variant_line` in the other variants); this module
 chooses the cards and the hands to play them on and says what they show. The player did not
 see the hidden hands, so the lines that explain a view cost are played on one layout of the
 hidden cards among those the player could not tell from the real one: the one whose values of the card
@@ -15,14 +16,23 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from ..cards import CARD_POINTS, Card, iter_mask
 from ..engine.results import DealResult
-from ..rules import Rules
-from ..solver.lines import Line, LineTrick, best_lines, cheapest_first
+from ..rules import Rules, mask_points
+from ..solver.lines import Line, LineTrick, best_lines, cheapest_first, variant_lines
 from ..solver.search import DealTables, Position, solve_batch
+from ..state import DealState
 from .costs import PlayCost, deal_trump
-from .layouts import LayoutSampler, Moment, iter_moments
+from .layouts import (
+    LayoutSampler,
+    Moment,
+    VariantLayoutSampler,
+    VariantView,
+    iter_moments,
+    iter_variant_views,
+)
 from .words import card_en, card_nl, number, number_nl, points_en, points_nl, suit_en, suit_nl
 
 REASON_THRESHOLD = 2.0
@@ -192,9 +202,9 @@ def choose_layout(
     return layout, len(layouts)
 
 
-def _net(trick: LineTrick, team: int) -> int:
+def _net(trick: LineTrick, team: int, sides: Sequence[int]) -> int:
     """A trick's points for ``team``: what it takes, less what the other team takes."""
-    return trick.points if trick.winner % 2 == team else -trick.points
+    return trick.points if sides[trick.winner] == team else -trick.points
 
 
 def swing_trick(played: Line, better: Line, team: int) -> int | None:
@@ -203,7 +213,7 @@ def swing_trick(played: Line, better: Line, team: int) -> int | None:
     wins instead of losing, or one the other team takes with fewer of its points); the earliest
     of equal ones, ``None`` when it does better nowhere."""
     gains = [
-        (_net(b, team) - _net(p, team), -p.number, p.number)
+        (_net(b, team, better.sides) - _net(p, team, played.sides), -p.number, p.number)
         for p, b in zip(played.tricks, better.tricks, strict=True)
     ]
     best = max(gains, default=None)
@@ -216,6 +226,10 @@ class _Words:
 
     names: Sequence[str]
     lang: str
+    sides: Sequence[int]
+    """Each seat's side (:attr:`~manillen_replay.solver.lines.Line.sides`)."""
+    people: int
+    """The seats people play: the first ones; a later seat (``three_dummy``'s dummy) is the dealer's."""
     unsure: frozenset[int] = frozenset()
     """Cards the layout puts in another hand than the real deal does: the player could not
     have told where they were, and the layout's holder is made up, so they are not named."""
@@ -239,8 +253,20 @@ class _Words:
     def seat(self, seat: int) -> str:
         return self.names[seat] if seat < len(self.names) else f"seat {seat}"
 
+    def members(self, seat: int) -> list[str]:
+        """The names of the people on the seat's side (the dealer plays the dummy of ``three_dummy``,
+        so the dummy is not one more of them)."""
+        side = self.sides[seat]
+        return [self.seat(s) for s, of in enumerate(self.sides[: self.people]) if of == side]
+
     def team(self, seat: int) -> str:
-        return " & ".join(self.seat(s) for s in (seat % 2, seat % 2 + 2))
+        names = self.members(seat)
+        last = " & ".join(names[-2:])
+        return ", ".join([*names[:-2], last])
+
+    def takes(self, seat: int, many: str, one: str) -> str:
+        """The verb for the seat's side: ``many`` for a side of several people, ``one`` for one."""
+        return many if len(self.members(seat)) > 1 else one
 
     def points(self, value: float) -> str:
         return points_en(value) if self.lang == "en" else points_nl(value)
@@ -254,7 +280,19 @@ class _Words:
 
 def _lost_with(w: _Words, trick: LineTrick, team: int) -> list[int]:
     """The counting cards ``team`` put into a trick the other team took, those that may be named."""
-    return [p.card for p in trick.plays if p.seat % 2 == team and CARD_POINTS[p.card] and w.named(p.card)]
+    return [
+        p.card for p in trick.plays if w.sides[p.seat] == team and CARD_POINTS[p.card] and w.named(p.card)
+    ]
+
+
+def _by_seat(trick: LineTrick, cards: Sequence[int]) -> list[tuple[int, list[int]]]:
+    """Those of ``cards`` in a trick by the seat that played them, in the order played: a seat
+    plays two cards of a trick in ``two_open_fours``, named once."""
+    found: dict[int, list[int]] = {}
+    for play in trick.plays:
+        if play.card in cards:
+            found.setdefault(play.seat, []).append(play.card)
+    return list(found.items())
 
 
 def _trick_en(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
@@ -263,12 +301,14 @@ def _trick_en(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
         text = f"after the {w.card(after)}, {taker} takes trick {trick.number} ({w.points(trick.points)})"
     else:
         text = (
-            f"after the {w.card(after)}, {w.team(trick.winner)} take trick {trick.number} "
+            f"after the {w.card(after)}, {w.team(trick.winner)} {w.takes(trick.winner, 'take', 'takes')} "
+            f"trick {trick.number} "
             f"({w.points(trick.points)}) with {w.kind(trick.winning_card)}"
         )
-    lost = _lost_with(w, trick, team) if trick.winner % 2 != team else []
+    lost = _lost_with(w, trick, team) if w.sides[trick.winner] != team else []
     if lost:
-        owners = " and ".join(f"{w.seat(p.seat)}'s {w.card(p.card)}" for p in trick.plays if p.card in lost)
+        groups = _by_seat(trick, lost)
+        owners = " and ".join(f"{w.seat(s)}'s {' and '.join(map(w.card, cs))}" for s, cs in groups)
         text += f", {owners} with it"
     return text
 
@@ -281,12 +321,14 @@ def _trick_nl(w: _Words, trick: LineTrick, team: int, after: Card) -> str:
         )
     else:
         text = (
-            f"na {w.card(after)} nemen {w.team(trick.winner)} slag {trick.number} met "
+            f"na {w.card(after)} {w.takes(trick.winner, 'nemen', 'neemt')} {w.team(trick.winner)} "
+            f"slag {trick.number} met "
             f"{w.kind(trick.winning_card)} ({w.points(trick.points)})"
         )
-    lost = _lost_with(w, trick, team) if trick.winner % 2 != team else []
+    lost = _lost_with(w, trick, team) if w.sides[trick.winner] != team else []
     if lost:
-        owners = " en ".join(f"{w.card(p.card)} van {w.seat(p.seat)}" for p in trick.plays if p.card in lost)
+        groups = _by_seat(trick, lost)
+        owners = " en ".join(f"{' en '.join(map(w.card, cs))} van {w.seat(s)}" for s, cs in groups)
         text += f", en {owners} gaat mee" if len(lost) == 1 else f", en {owners} gaan mee"
     return text
 
@@ -305,6 +347,7 @@ def explain(
     every: bool = False,
     unsure: frozenset[int] = frozenset(),
     trump: int | None = None,
+    people: int | None = None,
 ) -> str:
     """The reason in words: the trick where the points change hands between the two lines.
 
@@ -319,9 +362,12 @@ def explain(
         a trick one of them takes is said by the side that takes it and what kind of card (a
         trump, a higher card of the suit), not by a holder the layout made up.
     :param trump: the trump suit, for those words.
+    :param people: how many seats people play (a side is named by its people): the first ones;
+        default every seat.
     """
-    w = _Words(names, lang, unsure, trump)
-    team = seat % 2
+    sides = played.sides
+    w = _Words(names, lang, sides, people or len(sides), unsure, trump)
+    team = sides[seat]
     who = w.seat(seat)
     swing = swing_trick(played, better, team)
     first_p, first_b = played.tricks[0], better.tricks[0]
@@ -329,12 +375,14 @@ def explain(
     if lang == "en":
         among = f"all {layouts} such layouts" if every else f"{layouts} such layouts drawn"
         intro = (
-            f"Why, on one way the hidden cards could lie as far as {who} could tell (of {among}, "
+            f"Why, on the only way the hidden cards could lie as far as {who} could tell"
+            if every and layouts == 1
+            else f"Why, on one way the hidden cards could lie as far as {who} could tell (of {among}, "
             "the one closest to the average)"
             if layouts
             else "Why, with every hand known"
         )
-        if swing is not None and swing != first_p.number and first_p.winner % 2 == first_b.winner % 2:
+        if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
             parts.append(f"trick {first_p.number} is {w.team(first_p.winner)}'s either way")
         if swing is None:
             parts.append(
@@ -344,13 +392,13 @@ def explain(
         else:
             p = next(t for t in played.tricks if t.number == swing)
             b = next(t for t in better.tricks if t.number == swing)
-            if p.winner % 2 == b.winner % 2 == team:
+            if sides[p.winner] == sides[b.winner] == team:
                 parts.append(
                     f"trick {swing} is {w.team(b.winner)}'s either way, but it holds "
                     f"{w.points(b.points)} after the {w.card(better_card)} against {p.points} after the "
                     f"{w.card(card)}"
                 )
-            elif p.winner % 2 == b.winner % 2:
+            elif sides[p.winner] == sides[b.winner]:
                 parts.append(
                     f"trick {swing} goes to {w.team(b.winner)} either way, but it holds "
                     f"{w.points(p.points)} after the {w.card(card)} against {b.points} after the "
@@ -366,7 +414,8 @@ def explain(
                     f"with {w.kind(b.winning_card)}"
                 )
         total = (
-            f"{w.team(seat)} take {w.card_points(played.taken(team))} from here after the {w.card(card)}, "
+            f"{w.team(seat)} {w.takes(seat, 'take', 'takes')} {w.card_points(played.taken(team))} from here "
+            f"after the {w.card(card)}, "
             f"{better.taken(team)} after the {w.card(better_card)}"
         )
         text = f"{intro}: {'; '.join(parts)}. {total[0].upper()}{total[1:]}."
@@ -385,12 +434,14 @@ def explain(
         return text
     among = f"alle {layouts} mogelijke verdelingen" if every else f"{layouts} getrokken verdelingen"
     intro = (
-        f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten (van "
+        f"Waarom, in de enige verdeling van de verborgen kaarten die {who} kon verwachten"
+        if every and layouts == 1
+        else f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten (van "
         f"{among}, die het dichtst bij het gemiddelde)"
         if layouts
         else "Waarom, met alle kaarten open"
     )
-    if swing is not None and swing != first_p.number and first_p.winner % 2 == first_b.winner % 2:
+    if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
         parts.append(f"slag {first_p.number} is hoe dan ook voor {w.team(first_p.winner)}")
     if swing is None:
         parts.append(
@@ -400,12 +451,12 @@ def explain(
     else:
         p = next(t for t in played.tricks if t.number == swing)
         b = next(t for t in better.tricks if t.number == swing)
-        if p.winner % 2 == b.winner % 2 == team:
+        if sides[p.winner] == sides[b.winner] == team:
             parts.append(
                 f"slag {swing} is hoe dan ook voor {w.team(b.winner)}, maar met {w.points(b.points)} "
                 f"na {w.card(better_card)} tegen {p.points} na {w.card(card)}"
             )
-        elif p.winner % 2 == b.winner % 2:
+        elif sides[p.winner] == sides[b.winner]:
             parts.append(
                 f"slag {swing} is hoe dan ook voor {w.team(b.winner)}, maar met {w.points(p.points)} "
                 f"na {w.card(card)} tegen {b.points} na {w.card(better_card)}"
@@ -420,7 +471,8 @@ def explain(
                 f"{w.kind(b.winning_card)}"
             )
     total = (
-        f"{w.team(seat)} halen vanaf hier {w.card_points(played.taken(team))} na {w.card(card)}, "
+        f"{w.team(seat)} {w.takes(seat, 'halen', 'haalt')} vanaf hier {w.card_points(played.taken(team))} "
+        f"na {w.card(card)}, "
         f"{better.taken(team)} na {w.card(better_card)}"
     )
     text = f"{intro}: {'; '.join(parts)}. {total[0].upper()}{total[1:]}."
@@ -448,7 +500,7 @@ def misplaced(layout: Sequence[int], real: Sequence[int]) -> frozenset[int]:
     >>> sorted(str(Card(c)) for c in misplaced(drawn, real))
     ['9C', 'AD']
     """
-    return frozenset(c for seat in range(4) for c in iter_mask(layout[seat] & ~real[seat]))
+    return frozenset(c for mine, theirs in zip(layout, real, strict=True) for c in iter_mask(mine & ~theirs))
 
 
 def reason_for(
@@ -510,7 +562,97 @@ def reason_for(
     }
     return Reason(
         deal.number, cost.trick, cost.play, cost.seat, cost.card, chosen, view[0], view[1], real[0], real[1],
-        count, swing_trick(view[0], view[1], cost.seat % 2), words["en"], words["nl"],
+        count, swing_trick(view[0], view[1], view[0].sides[cost.seat]), words["en"], words["nl"],
+    )  # fmt: skip
+
+
+def variant_reason_layouts(
+    view: VariantView, deal: DealResult, rules: Rules, cost: PlayCost, *, seed: int
+) -> list[DealState]:
+    """:func:`reason_layouts` in the other variants: the first of the layouts (hands and face-down
+    table cards) the view cost solved, drawn again with the same seed
+    (:class:`~.layouts.VariantLayoutSampler`), each the engine's state after any table move made."""
+    moment = view.moment
+    rng = random.Random(f"{seed}:{deal.number}:{moment.trick}:{moment.play}")
+    sampler = VariantLayoutSampler(view, deal, rules, rng)
+    if cost.exact:
+        return sampler.every()[: max(REASON_LAYOUTS, cost.layouts)]
+    return sampler.draw(max(1, min(REASON_LAYOUTS, cost.layouts or REASON_LAYOUTS)))
+
+
+def table_places(state: DealState) -> list[int]:
+    """Where a state's cards in play lie, one mask a place: each hand, then each table pile."""
+    return [*state.hands, *(sum(1 << c for c in pile) for piles in state.table for pile in piles)]
+
+
+def _two_values(state: DealState, cards: tuple[int, int]) -> tuple[int, int]:
+    """The points the seat to play's side takes after each of two cards, on one layout: the card
+    played as played (a move made is in ``state``), the other the better of moving a table card
+    first or not (as the view values count them, :func:`~.costs.variant_layout_row`); only these
+    two, not every card."""
+    from ..solver.variants import VariantSearch
+
+    search = VariantSearch(state.rules, state.dealer, state.trump)
+    seat = state.to_play
+    in_play = sum(mask_points(place) for place in table_places(state))
+    in_play += sum(CARD_POINTS[c] for c in state.trick)
+    played, other = cards
+    starts = [(False, state)]
+    if state.can_move_to_empty_place(seat):
+        starts.append((True, state.move_to_empty_place(seat)))
+    others = [(moved, other) for moved, start in starts if start.legal_mask() >> other & 1]
+    found = search.choice_values(state, [(False, played), *others])
+    if search.side_of(seat) == 1:
+        found = {choice: in_play - value for choice, value in found.items()}
+    return found[(False, played)], max(found[choice] for choice in others)
+
+
+def variant_reason_for(
+    deal: DealResult, rules: Rules, view: VariantView, cost: PlayCost, *, names: Sequence[str], seed: int = 0
+) -> Reason | None:
+    """:func:`reason_for` in the variants other than ``four``: the same choice of layout among
+    those the player could not tell apart, lines from the variant search
+    (:func:`~manillen_replay.solver.lines.variant_line`), the same words (``None`` without a
+    better card).
+
+    A seat that moved a table card to its empty fourth place is judged after the move, as its
+    view cost is: both lines start from the table after it.
+
+    :param view: the play (:func:`~.layouts.iter_variant_views`).
+    :param cost: its costs (:func:`~.costs.variant_view_costs`).
+    :param names: the players by seat (the dummy's: the dealer's, who plays it).
+    :param seed: the seed the view costs were drawn with (the layouts are drawn again).
+    """
+    from ..solver.variants import map_searches
+
+    better = better_cards(cost)
+    if not better or cost.view_cost is None:
+        return None
+    chosen = better[0]
+    moment = view.moment
+    trump = None if deal.trump is None else int(deal.trump)
+    real = moment.state.move_to_empty_place(moment.seat) if moment.moved else moment.state
+    layouts = variant_reason_layouts(view, deal, rules, cost, seed=seed)
+    layout = real
+    if layouts:
+        pairs = map_searches(partial(_two_values, cards=(cost.card, chosen)), layouts)
+        means = (cost.values[cost.card].view or 0.0, cost.values[chosen].view or 0.0)
+        index, _ = closest_pair(pairs, means)
+        layout = layouts[index]
+    firsts = [cost.card, chosen]
+    on_view, on_real = map_searches(partial(variant_lines, firsts=firsts), [layout, real])
+    count = len(layouts)
+    unsure = misplaced(table_places(layout), table_places(real))
+    said = partial(
+        explain, on_view[0], on_view[1], seat=cost.seat, card=cost.card, better_card=chosen, names=names,
+        layouts=count, real=(on_real[0], on_real[1]), every=cost.exact and count >= cost.layouts,
+        unsure=unsure, trump=trump, people=rules.shape.people,
+    )  # fmt: skip
+    words = {lang: said(lang=lang) for lang in ("en", "nl")}
+    return Reason(
+        deal.number, cost.trick, cost.play, cost.seat, cost.card, chosen, on_view[0], on_view[1],
+        on_real[0], on_real[1], count, swing_trick(on_view[0], on_view[1], on_view[0].sides[cost.seat]),
+        words["en"], words["nl"],
     )  # fmt: skip
 
 
@@ -538,9 +680,17 @@ def deal_reasons(
         for c in costs
         if c.legal and not c.forced and c.sure_view_cost is not None and c.sure_view_cost >= threshold
     }
-    if not costly or rules.variant != "four":
+    if not costly:
         return []
     reasons = []
+    if rules.variant != "four":
+        for view in iter_variant_views(deal, rules):
+            cost = costly.get((view.moment.trick, view.moment.play))
+            if cost is not None:
+                found = variant_reason_for(deal, rules, view, cost, names=names, seed=seed)
+                if found is not None:
+                    reasons.append(found)
+        return reasons
     for moment in iter_moments(deal, rules):
         cost = costly.get((moment.trick, moment.play))
         if cost is not None:
@@ -569,4 +719,7 @@ __all__ = [
     "reason_layouts",
     "reason_words",
     "swing_trick",
+    "table_places",
+    "variant_reason_for",
+    "variant_reason_layouts",
 ]

@@ -163,6 +163,11 @@ class Decision:
     held: tuple[int, ...] = ()
     """For a table as the decider saw it (a puzzle): how many cards each seat holds, the other
     hands drawn face down; empty when every hand is shown."""
+    team_seats: tuple[int, ...] = ()
+    """The seats people play on the decider's side (the dummy of ``three_dummy`` is the dealer's);
+    empty: the four-player game's, the decider's and the partner's."""
+    variant: str = "four"
+    """The match's variant (a line of the four-player game is best play "by all four")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +404,16 @@ def _line(tables: ReportTables, deal: int, trick: int, play: int) -> BetterLine 
     return None
 
 
+def _team_seats(match: MatchResult, dealer: int, seat: int) -> tuple[int, ...]:
+    """The seats people play on ``seat``'s side of a deal dealt by ``dealer`` (none in the
+    four-player game: the seat's and its partner's, :attr:`Decision.team_seats`)."""
+    shape = match.rules.shape
+    if match.rules.variant == "four":
+        return ()
+    side = shape.team_of(seat, dealer)
+    return tuple(s for s in range(shape.people) if shape.team_of(s, dealer) == side)
+
+
 def _ranked(
     tables: ReportTables,
     match: MatchResult,
@@ -448,6 +463,8 @@ def _ranked(
                 contract=deal.contract,
                 en_face=deal.en_face,
                 knocks=deal.knocks,
+                team_seats=_team_seats(match, deal.dealer, seat),
+                variant=match.rules.variant,
                 comments=tuple(
                     c
                     for c in comments

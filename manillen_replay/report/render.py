@@ -463,7 +463,9 @@ def _line_html(report: Report, decision: Decision, line: BetterLine) -> str:
         ).replace("{cards}", " ".join(_card_text(card) for _, card in trick.cards))
         for trick in line.tricks
     )
-    team = " & ".join(name for seat, name in enumerate(decision.names) if seat % 2 == decision.seat % 2)
+    seats = decision.team_seats or (decision.seat % 2, decision.seat % 2 + 2)
+    people = [decision.names[seat] for seat in seats]
+    team = ", ".join([*people[:-2], " & ".join(people[-2:])])  # "Anna & Carla", "Anna, Carla & Erik"
     text = escape(
         say(
             lang,
@@ -473,6 +475,8 @@ def _line_html(report: Report, decision: Decision, line: BetterLine) -> str:
             card="{card}",
             tricks="{tricks}",
             team=team,
+            everyone=say(lang, "everyone_four" if decision.variant == "four" else "everyone"),
+            take=say(lang, "take_many" if len(seats) > 1 else "take_one"),
             b=line.taken,
             a="–" if line.taken_played is None else line.taken_played,
         )

@@ -123,11 +123,15 @@ WORDS: dict[str, tuple[str, str]] = {
     "better": ("Better: {cards}.", "Beter: {cards}."),
     "or": ("or", "of"),
     "better_line": (
-        "Better line, {where}: {better} instead of {card}, then best play by all four: {tricks}. "
-        "{team} take {b} card points from here, against {a} after {card}.",
+        "Better line, {where}: {better} instead of {card}, then best play by {everyone}: {tricks}. "
+        "{team} {take} {b} card points from here, against {a} after {card}.",
         "Betere lijn, {where}: {better} in plaats van {card}, daarna speelt iedereen perfect: {tricks}. "
-        "{team} halen vanaf hier {b} kaartpunten, tegen {a} na {card}.",
+        "{team} {take} vanaf hier {b} kaartpunten, tegen {a} na {card}.",
     ),
+    "everyone_four": ("all four", "iedereen"),
+    "everyone": ("all", "iedereen"),
+    "take_many": ("take", "halen"),
+    "take_one": ("takes", "haalt"),
     "line_on_view": (
         "on the layout of the hidden cards closest to the average, of {layouts} that {player} could not "
         "tell from the real one",

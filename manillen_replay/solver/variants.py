@@ -234,12 +234,57 @@ class VariantSearch:
                 out[(moved, card)] = out[(moved, (twin & -twin).bit_length() - 1)]
         return out
 
+    def choice_values(
+        self, state: DealState, choices: Sequence[tuple[bool, int]]
+    ) -> dict[tuple[bool, int], int]:
+        """Side 0's card points from ``state`` on after each of some of the seat's legal choices
+        ``(moved, card)``: :meth:`values` of those alone (each searched in a window around the
+        best so far), for a caller that needs two cards' values, not every card's."""
+        pos = self._load(state)
+        maximising = self.side_of(state.to_play) == 0
+        wanted = [card + (_variant_kernel.MOVED if moved else 0) for moved, card in choices]
+        found = _card_by_card(pos, self._table, self._work, wanted, None, maximising)
+        return {_key(choice): value for choice, value in found.items()}
+
     def position_value(self, state: DealState) -> int:
         """Side 0's card points from ``state`` on with best play by both sides (the position's
         value alone, not each choice's: what a call review needs of a deal's start)."""
         pos = self._load(state)
         in_play = int(pos[_variant_kernel.POINTS] + pos[_variant_kernel.TRICK_POINTS])
         return _search(pos, self._table, self._work, 0, in_play, in_play >> 1, _variant_kernel.NO_CHOICE)
+
+    def choice_worth(
+        self, state: DealState, value: int, *, order: Callable[[int], tuple[int, ...]]
+    ) -> tuple[bool, int]:
+        """The first choice ``(moved, card)`` of the seat to play worth ``value`` (side 0's points
+        from ``state`` on, the position's value) to its side: cards in ``order``, each without a
+        move before with one. One null-window probe a choice, not its exact value: what a line
+        (:func:`~.lines.variant_line`) needs at each card.
+
+        :raises SolverError: when no choice is worth ``value`` (it was not the position's value).
+        """
+        pos = self._load(state)
+        kernel = _variant_kernel
+        seat = state.to_play
+        choices = []
+        for moved in (False, True):
+            if moved and not kernel.movable(pos, seat):
+                continue
+            legal = int(kernel.legal_cards(pos, seat, moved)[0])
+            choices += [(order(card), moved, card) for card in iter_mask(legal)]
+        choices.sort()
+        if len(choices) == 1:
+            return choices[0][1], choices[0][2]
+        maximising = self.side_of(seat) == 0
+        for _order, moved, card in choices:
+            choice = card + (kernel.MOVED if moved else 0)
+            if maximising:
+                worth = kernel.value(pos, self._table, self._work, value - 1, value, choice) >= value
+            else:
+                worth = kernel.value(pos, self._table, self._work, value, value + 1, choice) <= value
+            if worth:
+                return moved, card
+        raise SolverError(f"no choice of seat {seat} is worth {value}: not the position's value")
 
     def value_after(self, state: DealState, card: int, *, moved: bool = False) -> int:
         """Side 0's card points from ``state`` on when the seat to play plays ``card`` (legal or not).

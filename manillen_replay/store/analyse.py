@@ -208,13 +208,11 @@ def lines_frame(result: MatchResult, reasons: Mapping[int, Sequence[Reason]]) ->
     for number, found in reasons.items():
         names = seat_names(result, by_number[number])
         for reason in found:
-            team = reason.seat % 2
+            team = reason.view_played.sides[reason.seat]
             for (line_name, layout), line in reason.lines().items():
-                hands = list(line.start.hands)
                 trick_of = {play: trick for trick in line.tricks for play in trick.plays}
-                for step, play in enumerate(line.plays, 1):
-                    held = [str(CARDS[c]) for c in iter_mask(hands[play.seat])]
-                    hands[play.seat] &= ~(1 << play.card)
+                for step, (play, mask) in enumerate(zip(line.plays, line.held(), strict=True), 1):
+                    held = [str(CARDS[c]) for c in iter_mask(mask)]
                     trick = trick_of[play]
                     rows.append(
                         (
