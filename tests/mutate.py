@@ -89,6 +89,10 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutants_core.py",
         "tests/test_mutants_engine.py",
         *(f"tests/test_house_rules.py::{test}" for test in _HOUSE_RULES_REPLAYS),
+        # the dealer's lone contract call read at once, against the loop over the calls
+        "tests/test_bulk_replay.py::test_a_lone_call_reads_as_the_loop_over_the_calls_reads_it",
+        "tests/test_bulk_replay.py::test_the_lone_call_reading_takes_the_common_calls",
+        "tests/test_mutants_changed.py",
     ),
     # the files of record/ with the tests of their own behaviour besides the package's: the text
     # notation's parser and writer, the reading of files and the messages for a bad document.
@@ -144,6 +148,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_analysis.py",
         "tests/test_mutants_detectors.py",
+        "tests/test_mutants_changed.py",
     ),
     "manillen_replay/analysis/findings.py": (
         "tests/test_analysis.py",
