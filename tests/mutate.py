@@ -122,6 +122,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_record.py",
         "tests/test_readers.py",
         "tests/test_mutants_record.py",
+        "tests/test_mutants_changed.py",
     ),
     # the import tests of the data-loss cases only: its pages' tests take seconds each, for every mutant
     "manillen_replay/store/importer.py": (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 
 from manillen_replay.analysis.detectors import MatchAnalysis
@@ -14,7 +15,9 @@ from manillen_replay.engine import decode_and_replay, replay
 from manillen_replay.engine.results import IrregularityKind
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import loads
-from manillen_replay.rules import DealScore
+from manillen_replay.record.model import Record
+from manillen_replay.record.validation import record_rules
+from manillen_replay.rules import DealScore, Rules
 
 from .test_bulk_replay import generated
 from .test_engine import deal_dict, document
@@ -101,3 +104,77 @@ def test_a_trump_given_under_the_opponents_trump_with_a_cheaper_card_to_give_is_
         if f.kind == "points_thrown"
     ]
     assert (13, 7, 4, "Carla", Card.DJ, (Card.S8,), 1.0) in thrown
+
+
+def test_a_deals_penalties_are_kept_when_read_and_empty_lists_only_are_dropped():
+    """A penalty written in the record is read and counted; an empty list reads as none."""
+    deal = deal_dict()
+    deal["penalties"] = [{"team": 1, "points": 3, "reason": "cards shown"}]
+    record = loads(document([deal]))
+    assert [(p.team, p.points, p.reason) for p in record.deals[0].penalties] == [(1, 3, "cards shown")]
+    assert replay(record).deals[0].penalties == [(1, 3, "cards shown")]
+    deal["penalties"] = []
+    assert loads(document([deal])).deals[0].penalties is msgspec.UNSET
+
+
+def test_the_rules_of_a_record_are_its_variants_and_options_whatever_was_read_before():
+    """Records of different variants and options read one after the other each get their own
+    rules: the rules met before are reused only for the same variant and options."""
+    seen = []
+    for variant, options in (
+        (None, None),
+        ("six", None),
+        ("three", None),
+        (None, {"underbuy": "allowed"}),
+        ("six", {"underbuy": "allowed"}),
+        (None, None),
+        ("six", None),
+    ):
+        match: dict = {
+            "seats": ["Anna", "Bert", "Carla", "Dirk", "Eva", "Fien"][
+                : 3 if variant == "three" else 6 if variant == "six" else 4
+            ]
+        }
+        if variant:
+            match["variant"] = variant
+        if options:
+            match["rules"] = options
+        record = msgspec.convert({"format": "manillen/1", "match": match, "deals": []}, Record)
+        rules = record_rules(record)
+        assert rules == Rules().with_options(**{"variant": variant or "four", **(options or {})})
+        seen.append((rules.variant, rules.underbuy))
+    assert seen[0] == seen[-2] and seen[1] == seen[-1] and len(set(seen)) == 5
+
+
+def _scoresheet_lines(points: list[int], rules: dict) -> bytes:
+    """A match of scoresheet lines only (no cards), each deal won by Anna & Carla."""
+    deals = [{"dealer": n % 4, "recorded_score": {"team": 0, "points": p}} for n, p in enumerate(points)]
+    return document(deals, rules=rules)
+
+
+def test_a_recorded_score_at_the_most_one_deal_scores_is_read_and_only_those_over_it_refused():
+    """Without doublings a deal scores at most 30 (60 under capot fixed_60): a scoresheet line
+    of exactly that is read; a line over it is refused at its place, and the message says what
+    bounds it (the card points and the factor, or the capot's fixed score)."""
+    plain = {"max_multiplier": 1}
+    assert [d.recorded_score.points for d in loads(_scoresheet_lines([30, 12], plain)).deals] == [30, 12]
+    with pytest.raises(InvalidRecordError) as refused:
+        loads(_scoresheet_lines([30, 31, 30], plain))
+    assert [(p.pointer, p.message) for p in refused.value.problems] == [
+        (
+            "/deals/1/recorded_score/points",
+            "a recorded score of 31 points is more than one deal can score under these rules: "
+            "at most 30 (30 card points over the half, times the highest factor 1)",
+        )
+    ]
+    capot = {"max_multiplier": 1, "capot": "fixed_60"}
+    assert [d.recorded_score.points for d in loads(_scoresheet_lines([60], capot)).deals] == [60]
+    with pytest.raises(InvalidRecordError) as refused:
+        loads(_scoresheet_lines([61, 60], capot))
+    assert [(p.pointer, p.message) for p in refused.value.problems] == [
+        (
+            "/deals/0/recorded_score/points",
+            "a recorded score of 61 points is more than one deal can score under these rules: "
+            "at most 60 (a capot's fixed score (fixed_60))",
+        )
+    ]
