@@ -135,6 +135,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_store.py",
         "tests/test_mutants_store.py",
         "tests/test_readers.py",
+        "tests/test_mutants_changed.py",
     ),
     "dashboards/drafts.py": (
         "tests/test_data_loss.py",

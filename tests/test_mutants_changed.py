@@ -18,10 +18,14 @@ from manillen_replay.record import loads
 from manillen_replay.record.model import Record
 from manillen_replay.record.validation import record_rules
 from manillen_replay.rules import DealScore, Rules
+from manillen_replay.store import Store
+from manillen_replay.store import batch as batch_module
 
+from .factories import random_record
 from .test_bulk_replay import generated
 from .test_engine import deal_dict, document
 from .test_mutants_engine import _worked_out, call, calls_refused
+from .test_mutants_store import _entries, _line
 
 
 def test_a_lone_muil_of_the_dealer_is_refused_when_the_turned_card_makes_trump():
@@ -178,3 +182,38 @@ def test_a_recorded_score_at_the_most_one_deal_scores_is_read_and_only_those_ove
             "at most 60 (a capot's fixed score (fixed_60))",
         )
     ]
+
+
+def _with_penalty(deal: int, points: int, **rules: str) -> Record:
+    """Two deals of a match not finished (Bert & Dirk score 22 and 10, Anna & Carla nothing),
+    with a penalty on Anna & Carla in one deal."""
+    document = json.loads(_line(random_record(0, deals=2)))
+    document["deals"][deal]["penalties"] = [{"team": 0, "points": points}]
+    if rules:
+        document["match"]["rules"] = rules
+    return loads(json.dumps(document))
+
+
+def _imported(record: Record) -> tuple[int, int]:
+    with Store() as store:
+        summary = store.import_entries(_entries([_line(record)]))
+        return summary.imported, summary.refused
+
+
+def test_the_archives_integer_bound_holds_for_every_number_of_a_match_with_penalties(monkeypatch):
+    """The archive's INTEGER columns bound every number of a match, a penalty's and a score
+    below zero too (lowered here to the match's own numbers, as in the store's tests): a
+    penalty in the last deal does not hide the target from the bound, and a score exactly at
+    minus the bound (a penalty on the offenders, who scored nothing) fits."""
+    late = _with_penalty(1, 1)
+    result = replay(late)
+    target = result.rules.target
+    assert target is not None and not result.finished and max(result.score) < target
+    monkeypatch.setattr(batch_module, "INTEGER_LIMIT", target - 1)
+    assert _imported(late) == (0, 1)
+    early = _with_penalty(0, 300, penalty_to="offender")
+    assert [deal.match_score[0] for deal in replay(early).deals] == [-300, -300]
+    monkeypatch.setattr(batch_module, "INTEGER_LIMIT", 300)
+    assert _imported(early) == (1, 0)
+    monkeypatch.setattr(batch_module, "INTEGER_LIMIT", 299)
+    assert _imported(early) == (0, 1)
