@@ -9,6 +9,7 @@ import json
 import msgspec
 import pytest
 
+from manillen_replay.analysis import analyse_record
 from manillen_replay.analysis.detectors import MatchAnalysis
 from manillen_replay.cards import Card
 from manillen_replay.engine import decode_and_replay, replay
@@ -24,6 +25,7 @@ from manillen_replay.store import batch as batch_module
 from .factories import random_record
 from .test_bulk_replay import generated
 from .test_engine import deal_dict, document
+from .test_mutants_detectors import _demo
 from .test_mutants_engine import _worked_out, call, calls_refused
 from .test_mutants_store import _entries, _line
 
@@ -217,3 +219,23 @@ def test_the_archives_integer_bound_holds_for_every_number_of_a_match_with_penal
     assert _imported(early) == (1, 0)
     monkeypatch.setattr(batch_module, "INTEGER_LIMIT", 299)
     assert _imported(early) == (0, 1)
+
+
+def test_a_wasted_trump_whose_later_trick_held_no_points_is_told_whole():
+    """The demo's hoekske-2026-04-07-4, deal 3: the finding says what was wasted, where and what
+    could be discarded, and then that the later trick the trump would have taken held no points
+    (the zero-point wording added since: the whole sentence, in both languages)."""
+    (finding,) = [
+        f for f in analyse_record(_demo("hoekske-2026-04-07-4")) if f.kind == "wasted_trump" and f.deal == 3
+    ]
+    assert finding.explanation == (
+        "Hendrik trumped with A♦ in trick 5, a trick Griet was certain to take with Q♥, while a "
+        "discard was possible (9♣ 10♠ J♠). In trick 7 Hendrik had no trump left and A♦ would have "
+        "taken it, a trick without points: it cost nothing this time."
+    )
+    assert finding.explanation_nl == (
+        "Hendrik kocht met troef koeken aas in slag 5, een slag die Griet zeker won met harten "
+        "vrouw, terwijl afgooien kon (klaveren negen, schoppen manille en boer). In slag 7 had "
+        "Hendrik geen troef meer en had koeken aas de slag genomen, een slag zonder punten: deze "
+        "keer kostte het niets."
+    )
