@@ -30,7 +30,7 @@ from .test_mutants_engine import _worked_out, call, calls_refused
 from .test_mutants_store import _entries, _line
 
 
-def test_a_lone_muil_of_the_dealer_is_refused_when_the_turned_card_makes_trump():
+def test_a_lone_muil_of_the_dealer_is_refused_when_the_turned_card_makes_trump() -> None:
     """Under ``trump_choice: turned_card`` the dealer's one call may not be a muil, as when
     other calls come with it."""
     rules = {"trump_choice": "turned_card"}
@@ -41,7 +41,7 @@ def test_a_lone_muil_of_the_dealer_is_refused_when_the_turned_card_makes_trump()
     assert calls_refused([call(0, "muil"), call(1, "klop")], rules=rules)[:1] == refused
 
 
-def test_a_scoresheet_giving_the_deals_points_to_the_other_team_is_a_mismatch():
+def test_a_scoresheet_giving_the_deals_points_to_the_other_team_is_a_mismatch() -> None:
     """The scoresheet wrote the winners' points to the losers: the same number, the wrong team."""
     deal, played = next(
         (deal, played)
@@ -60,7 +60,7 @@ def test_a_scoresheet_giving_the_deals_points_to_the_other_team_is_a_mismatch():
     assert not agreed.score_mismatch and agreed.recorded == agreed.score and not agreed.irregularities
 
 
-def test_a_record_refused_names_the_same_problems_with_its_plays_worked_out_beforehand():
+def test_a_record_refused_names_the_same_problems_with_its_plays_worked_out_beforehand() -> None:
     """A record with a bad call in its first deal and a bad variation in its second: the
     replay that takes the plays the bulk path worked out names the same problems as the one
     that plays the cards itself (validate and import go either way)."""
@@ -87,7 +87,7 @@ def test_a_record_refused_names_the_same_problems_with_its_plays_worked_out_befo
     )
 
 
-def test_a_trump_given_under_the_opponents_trump_with_a_cheaper_card_to_give_is_points_thrown():
+def test_a_trump_given_under_the_opponents_trump_with_a_cheaper_card_to_give_is_points_thrown() -> None:
     """Under ``underbuy: allowed`` a player who cannot follow may trump under an opponent's
     higher trump. Carla gives J♦ (a trump, 1 point) to Bert's Q♦ in a trick the opponents were
     certain to take, while 8♠ (nothing) was hers to give: the point was thrown away. (A
@@ -112,7 +112,7 @@ def test_a_trump_given_under_the_opponents_trump_with_a_cheaper_card_to_give_is_
     assert (13, 7, 4, "Carla", Card.DJ, (Card.S8,), 1.0) in thrown
 
 
-def test_a_deals_penalties_are_kept_when_read_and_empty_lists_only_are_dropped():
+def test_a_deals_penalties_are_kept_when_read_and_empty_lists_only_are_dropped() -> None:
     """A penalty written in the record is read and counted; an empty list reads as none."""
     deal = deal_dict()
     deal["penalties"] = [{"team": 1, "points": 3, "reason": "cards shown"}]
@@ -123,7 +123,7 @@ def test_a_deals_penalties_are_kept_when_read_and_empty_lists_only_are_dropped()
     assert loads(document([deal])).deals[0].penalties is msgspec.UNSET
 
 
-def test_the_rules_of_a_record_are_its_variants_and_options_whatever_was_read_before():
+def test_the_rules_of_a_record_are_its_variants_and_options_whatever_was_read_before() -> None:
     """Records of different variants and options read one after the other each get their own
     rules: the rules met before are reused only for the same variant and options."""
     seen = []
@@ -158,7 +158,7 @@ def _scoresheet_lines(points: list[int], rules: dict) -> bytes:
     return document(deals, rules=rules)
 
 
-def test_a_recorded_score_at_the_most_one_deal_scores_is_read_and_only_those_over_it_refused():
+def test_a_recorded_score_at_the_most_one_deal_scores_is_read_and_only_those_over_it_refused() -> None:
     """Without doublings a deal scores at most 30 (60 under capot fixed_60): a scoresheet line
     of exactly that is read; a line over it is refused at its place, and the message says what
     bounds it (the card points and the factor, or the capot's fixed score)."""
@@ -202,7 +202,9 @@ def _imported(record: Record) -> tuple[int, int]:
         return summary.imported, summary.refused
 
 
-def test_the_archives_integer_bound_holds_for_every_number_of_a_match_with_penalties(monkeypatch):
+def test_the_archives_integer_bound_holds_for_every_number_of_a_match_with_penalties(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The archive's INTEGER columns bound every number of a match, a penalty's and a score
     below zero too (lowered here to the match's own numbers, as in the store's tests): a
     penalty in the last deal does not hide the target from the bound, and a score exactly at
@@ -221,7 +223,7 @@ def test_the_archives_integer_bound_holds_for_every_number_of_a_match_with_penal
     assert _imported(early) == (0, 1)
 
 
-def test_a_wasted_trump_whose_later_trick_held_no_points_is_told_whole():
+def test_a_wasted_trump_whose_later_trick_held_no_points_is_told_whole() -> None:
     """The demo's hoekske-2026-04-07-4, deal 3: the finding says what was wasted, where and what
     could be discarded, and then that the later trick the trump would have taken held no points
     (the zero-point wording added since: the whole sentence, in both languages)."""
