@@ -26,7 +26,7 @@ from .factories import random_record
 from .test_bulk_replay import generated
 from .test_engine import deal_dict, document
 from .test_mutants_detectors import _demo
-from .test_mutants_engine import _worked_out, call, calls_refused
+from .test_mutants_engine import _house, _unscored, _worked_out, call, calls_refused, replay_problems
 from .test_mutants_store import _entries, _line
 
 
@@ -241,3 +241,68 @@ def test_a_wasted_trump_whose_later_trick_held_no_points_is_told_whole() -> None
         "Hendrik geen troef meer en had koeken aas de slag genomen, een slag zonder punten: deze "
         "keer kostte het niets."
     )
+
+
+def _held_suit_refused(deal: dict) -> dict:
+    """The dealer makes trump a suit the dealer does not hold, under ``held_suit`` (set on the
+    match by the caller)."""
+    held = {card[-1] for card in deal["hands"][deal["dealer"]]}
+    deal["declarations"] = [{"seat": deal["dealer"], "call": "trump", "suit": sorted(set("HDCS") - held)[0]}]
+    return deal
+
+
+REFUSED_DEALS = {
+    "a short trick": lambda deal: deal["tricks"][0].pop(),
+    "no trump call": lambda deal: deal.pop("declarations"),
+    "a card dealt twice": lambda deal: deal["hands"][0].__setitem__(0, deal["hands"][1][0]),
+    "stopped early without hands": lambda deal: (
+        deal.pop("hands"),
+        deal["tricks"].__delitem__(slice(5, None)),
+    ),
+    "no hands and a card played twice": lambda deal: (
+        deal.pop("hands"),
+        deal["tricks"][1].__setitem__(0, deal["tricks"][0][0]),
+    ),
+    "nothing to replay": lambda deal: (deal.pop("hands"), deal.pop("tricks")),
+    "a seat that does not exist": lambda deal: deal["declarations"][0].__setitem__("seat", 5),
+    "a trump not held under held_suit": _held_suit_refused,
+}
+
+
+@pytest.mark.parametrize("how", sorted(REFUSED_DEALS))
+def test_a_deal_refused_for_its_calls_or_cards_is_told_only_that_with_a_variation_on_it(how: str) -> None:
+    """A deal the replay refuses is named for what is wrong with it; a variation written on it
+    (a comment with a line of cards) is not judged as well, since the deal it would start from
+    was not replayed (it would be told it needs the deal's hands, trump call and cards)."""
+    deal = deal_dict(seed=5, dealer=2)
+    REFUSED_DEALS[how](deal)
+    rules = {"trump_choice": "held_suit"} if "held_suit" in how else None
+    match = {"format": "manillen/1", "match": {"seats": ["Anna", "Bert", "Carla", "Dirk"]}, "deals": [deal]}
+    if rules:
+        match["match"]["rules"] = rules
+    told = replay_problems(json.loads(json.dumps(match)))
+    deal["annotations"] = [{"author": "Anna", "text": "the 7 instead", "trick": 1, "play": 1, "line": ["7H"]}]
+    assert replay_problems(match) == told
+    assert not any("annotations" in problem for problem in told)
+
+
+def test_a_trump_refused_under_held_suit_is_told_alone_with_its_plays_worked_out_beforehand() -> None:
+    """Dirk makes hearts without holding one (``held_suit``), and a variation is written on the
+    deal: with the plays the bulk path worked out or without, the deal is refused for the trump
+    alone, the variation not judged."""
+    doc = _unscored(_house("trump-held-suit"))
+    doc["deals"][0]["declarations"][0]["suit"] = "H"
+    doc["deals"][0]["tricks"] = doc["deals"][0]["tricks"][:1]
+    free = json.loads(json.dumps(doc))
+    free["match"]["rules"] = {}
+    ready = _worked_out(replay(loads(json.dumps(free))))
+    doc["deals"][0]["annotations"] = [
+        {"author": "Anna", "text": "the 9 instead", "trick": 1, "play": 1, "line": ["9S"]}
+    ]
+    for played in (None, ready):
+        with pytest.raises(InvalidRecordError) as refused:
+            replay(loads(json.dumps(doc)), played=played)
+        assert [problem.describe() for problem in refused.value.problems] == [
+            "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
+            "(trump_choice held_suit: the trump is a suit in the hand)"
+        ]
