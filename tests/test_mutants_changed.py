@@ -26,7 +26,7 @@ from .factories import random_record
 from .test_bulk_replay import generated
 from .test_engine import deal_dict, document
 from .test_mutants_detectors import _demo
-from .test_mutants_engine import _house, _unscored, _worked_out, call, calls_refused, replay_problems
+from .test_mutants_engine import _house, _unscored, _worked_out, call, calls_refused, replay_problems, sample
 from .test_mutants_store import _entries, _line
 
 
@@ -306,3 +306,26 @@ def test_a_trump_refused_under_held_suit_is_told_alone_with_its_plays_worked_out
             "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
             "(trump_choice held_suit: the trump is a suit in the hand)"
         ]
+
+
+@pytest.mark.parametrize(
+    ("name", "refused"),
+    [
+        ("variant-two-open", "/deals/0/hands: 'two_open' needs the hands and the table cards"),
+        ("variant-three", "/deals/0/discards: 'three' lays 2 cards aside; the record gives 0"),
+    ],
+)
+def test_a_variant_deal_refused_for_its_cards_is_told_only_that_with_a_variation_on_it(
+    name: str, refused: str
+) -> None:
+    """The same in the games with table cards or cards laid aside: a deal of ``two_open``
+    without its hands and table cards, a deal of ``three`` without the two cards laid aside,
+    each with a variation written on it."""
+    doc = sample(name)
+    deal = doc["deals"][0]
+    deal.pop("hands")
+    deal.pop("discards", None)
+    deal.pop("recorded_score", None)
+    first = deal["tricks"][0][0]
+    deal["annotations"] = [{"author": "Anna", "text": "as played", "trick": 1, "play": 1, "line": [first]}]
+    assert replay_problems(doc) == [refused]
