@@ -283,7 +283,7 @@ def test_a_deal_refused_for_its_calls_or_cards_is_told_only_that_with_a_variatio
     told = replay_problems(json.loads(json.dumps(match)))
     deal["annotations"] = [{"author": "Anna", "text": "the 7 instead", "trick": 1, "play": 1, "line": ["7H"]}]
     assert replay_problems(match) == told
-    assert not any("annotations" in problem for problem in told)
+    assert len(told) == 1, told
 
 
 def test_a_trump_refused_under_held_suit_is_told_alone_with_its_plays_worked_out_beforehand() -> None:
