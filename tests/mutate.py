@@ -111,6 +111,10 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutants_core.py",
         "tests/test_mutants_engine.py",
         *(f"tests/test_house_rules.py::{test}" for test in _HOUSE_RULES_REPLAYS),
+        # the dealer's lone contract call read at once, against the loop over the calls
+        "tests/test_bulk_replay.py::test_a_lone_call_reads_as_the_loop_over_the_calls_reads_it",
+        "tests/test_bulk_replay.py::test_the_lone_call_reading_takes_the_common_calls",
+        "tests/test_mutants_changed.py",
     ),
     # the files of record/ with the tests of their own behaviour besides the package's: the text
     # notation's parser and writer, the reading of files and the messages for a bad document.
@@ -140,6 +144,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_record.py",
         "tests/test_readers.py",
         "tests/test_mutants_record.py",
+        "tests/test_mutants_changed.py",
     ),
     # the import tests of the data-loss cases only: its pages' tests take seconds each, for every mutant
     "manillen_replay/store/importer.py": (
@@ -152,6 +157,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_store.py",
         "tests/test_mutants_store.py",
         "tests/test_readers.py",
+        "tests/test_mutants_changed.py",
     ),
     "dashboards/drafts.py": (
         "tests/test_data_loss.py",
@@ -166,6 +172,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_analysis.py",
         "tests/test_mutants_detectors.py",
+        "tests/test_mutants_changed.py",
     ),
     "manillen_replay/analysis/findings.py": (
         "tests/test_analysis.py",
