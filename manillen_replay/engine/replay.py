@@ -14,7 +14,7 @@ from msgspec import UNSET
 
 from ..cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit, mask_of
 from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, RecordError
-from ..record.io import Entry, dumps
+from ..record.io import Entry, cards_are_unread, dumps
 from ..record.model import Deal, Declaration, Record
 from ..record.validation import record_rules
 from ..rules import (
@@ -93,6 +93,12 @@ class PlayedDeal:
     """The plays that broke the rules of play."""
     tricks: int
     """How many tricks the deal has (complete ones: the compiled pass takes no other)."""
+
+
+class CardsUnread(Exception):
+    """The replay came to a deal whose cards were left unread (the bulk path's quick reading,
+    :func:`~manillen_replay.record.io.read_cards_unread`) and that it must play card by card:
+    the caller reads the document in full and replays that instead. Not a problem of the record."""
 
 
 def rules_of(record: Record) -> Rules:
@@ -494,6 +500,8 @@ class _Replay:
         where: str,
         pointer: str,
     ) -> None:
+        if cards_are_unread(deal):
+            raise CardsUnread
         rules = self.rules
         if not rules.redeal_small:
             self.problem(where, "a redeal needs the cafe rule 'redeal_small' (match.rules.cafe)")
@@ -574,6 +582,8 @@ class _Replay:
     # ------------------------------------------------------------------ cards and plays
 
     def play_deal(self, deal: Deal, outcome: DealResult, pointer: str) -> bool:
+        if cards_are_unread(deal):
+            return self.play_unread_deal(deal, outcome, pointer)
         shape = self.shape
         before = len(self.problems)
         tricks = [] if deal.tricks is UNSET else deal.tricks
@@ -650,6 +660,34 @@ class _Replay:
         if not self.check_trump_choice(deal, outcome, hands, discards, pointer):
             return False
         return self.play_tricks(deal, played, hands, table, discards, outcome, trump, pointer)
+
+    def play_unread_deal(self, deal: Deal, outcome: DealResult, pointer: str) -> bool:
+        """:meth:`play_deal` of a deal whose cards were left unread: a deal without cards (a
+        scoresheet line), or one whose plays were worked out beforehand and that
+        :meth:`play_deal` would take as they are; any other raises :class:`CardsUnread`."""
+        if deal.hands is UNSET and deal.tricks is UNSET:
+            if deal.recorded_score is not UNSET:
+                outcome.kind = DealKind.SCORESHEET
+                return True
+            self.problem(pointer, "a deal needs tricks, hands or a recorded_score")
+            return False
+        ready = self.played.get(outcome.number - 1)
+        if (
+            ready is None
+            or ready.tricks == 0  # no tricks: a scoresheet line with its hands, read in full
+            or deal.hands is UNSET
+            or deal.tricks is UNSET
+            or outcome.contract is None
+            or ready.trump != (NO_TRUMP if outcome.trump is None else int(outcome.trump))
+            or deal.table is not UNSET
+            or deal.discards
+            or deal.table_moves is not UNSET
+        ):
+            raise CardsUnread
+        outcome.hands = ready.hands
+        if not self.check_trump_choice(deal, outcome, ready.hands, 0, pointer):
+            return False
+        return self.take_played(ready, outcome)
 
     def check_variations(self, deal: Deal, outcome: DealResult, pointer: str) -> None:
         """Each variation of the deal's comments (``line``): it starts at a play, and every card
@@ -1059,6 +1097,7 @@ class _Replay:
 
 
 __all__ = [
+    "CardsUnread",
     "PlayedDeal",
     "ReplayVisitor",
     "decode_and_replay",
