@@ -203,6 +203,9 @@ class _Replay:
         self.visitors = visitors
         self.problems: list[RecordError] = []
         self.names: list[str] = []
+        self.scores: dict[tuple[tuple[int, int], int], DealScore | None] = {}
+        """Each deal score met in the match by its card points and factor: a match's deals
+        share a few dozen (a frozen value, shared as the scoresheet's already is)."""
 
     def problem(self, pointer: str, message: str) -> None:
         self.problems.append(RecordError(message, pointer, self.source, self.line))
@@ -1014,10 +1017,16 @@ class _Replay:
         if ready.tricks < self.shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
-        outcome.points = ready.taken
-        assert outcome.multiplier is not None
-        outcome.score = score_deal(outcome.points, outcome.multiplier, self.rules)
-        outcome.tie = outcome.score is None
+        outcome.points = points = ready.taken
+        factor = outcome.multiplier
+        assert factor is not None
+        key = (points, factor)
+        if key in self.scores:
+            score = self.scores[key]
+        else:
+            score = self.scores[key] = score_deal(points, factor, self.rules)
+        outcome.score = score
+        outcome.tie = score is None
         return True
 
     def read_moves(self, deal: Deal, pointer: str) -> dict[tuple[int, int, int], str] | None:
