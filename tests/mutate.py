@@ -62,6 +62,13 @@ _READERS_OF_TEXT = (
     "test_recorded_score_over_the_bound_is_placed_in_every_reader",
 )
 
+_CARDS_UNREAD = (
+    "test_validate_reads_the_cards_of_compact_records_at_once",
+    "test_validate_agrees_with_the_engine_on_every_variant",
+)
+"""validate's records read with their cards left as JSON text (record/io.py's reader, the
+engine's replay of them), compared with the engine's own reading."""
+
 # The test files (or single tests, ``file::name``) that exercise each core module's behaviour: a run
 # takes minutes, not the hours that the whole suite (browsers, the solver's compiled kernels) would
 # take for every mutant.
@@ -89,6 +96,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutants_core.py",
         "tests/test_mutants_engine.py",
         *(f"tests/test_house_rules.py::{test}" for test in _HOUSE_RULES_REPLAYS),
+        *(f"tests/test_bulk_replay.py::{test}" for test in _CARDS_UNREAD),
     ),
     # the files of record/ with the tests of their own behaviour besides the package's: the text
     # notation's parser and writer, the reading of files and the messages for a bad document.
@@ -113,6 +121,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_notation.py",
         "tests/test_mutants_record.py",
         "tests/test_mutants_io.py",
+        *(f"tests/test_bulk_replay.py::{test}" for test in _CARDS_UNREAD),
     ),
     "manillen_replay/record": (
         "tests/test_record.py",
