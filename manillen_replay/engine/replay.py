@@ -6,6 +6,7 @@ pointer, and raised together; plays that break the rules of play are replayed an
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -175,6 +176,14 @@ def replay_entry(
 _SUITS = {suit.name: suit for suit in Suit}
 
 
+@functools.lru_cache(maxsize=64)
+def _deal_scores(rules: Rules) -> dict[tuple[tuple[int, int], int], DealScore | None]:
+    """The deal scores met under ``rules``, by card points and factor, filled as the replays
+    meet them: an archive's deals share a few hundred, so :func:`score_deal` runs once for each
+    (a frozen value, shared by the deals as a scoresheet's equal score already is)."""
+    return {}
+
+
 def _say_score(score: DealScore | None) -> str:
     if score is None:
         return "30-30 (nobody scores)"
@@ -204,8 +213,7 @@ class _Replay:
         self.problems: list[RecordError] = []
         self.names: list[str] = []
         self.scores: dict[tuple[tuple[int, int], int], DealScore | None] = {}
-        """Each deal score met in the match by its card points and factor: a match's deals
-        share a few dozen (a frozen value, shared as the scoresheet's already is)."""
+        """Each deal score met by its card points and factor (:func:`_deal_scores`)."""
 
     def problem(self, pointer: str, message: str) -> None:
         self.problems.append(RecordError(message, pointer, self.source, self.line))
@@ -223,6 +231,7 @@ class _Replay:
             self.problem("/match/rules", str(error))
             raise InvalidRecordError(self.problems) from None
         shape = rules.shape
+        self.scores = _deal_scores(rules)
         people = list(record.match.seats)
         if len(people) != shape.people:
             self.problem(
