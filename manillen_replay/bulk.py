@@ -25,12 +25,12 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from .cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit
+from .cards import CARD_BY_TEXT, CARD_POINTS, CARD_TEXT, RANKS_PER_SUIT, Card, CardSet, Suit
 from .engine import MatchResult, TrickResult, Violation, replay, rules_of
-from .engine.replay import PlayedDeal
+from .engine.replay import CardsUnread, PlayedDeal
 from .errors import InvalidRecordError, ManillenError
 from .record import Entry, Record
-from .record.io import cards_are_canonical, read_cards_later
+from .record.io import read_cards_unread
 from .record.model import Deal
 from .rules import CLAUSES, NO_TRUMP, Rules, classify_violation, underbuy_code
 
@@ -169,45 +169,227 @@ class _Plan:
 
     def play(self, records: int) -> list[dict[int, PlayedDeal]]:
         """Each record's deals as the compiled pass played them, by the deal's index."""
-        played: list[dict[int, PlayedDeal]] = [{} for _ in range(records)]
         if len(self.owners) < max(COMPILED_MINIMUM, 1):
-            return played
-        from .solver.plays import PLAYED, replay_plays  # numba loads only where it is used
-
-        trick_cards = np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts))
-        batch = replay_plays(
+            return [{} for _ in range(records)]
+        return _played(
+            records,
             np.fromiter(map(_CODE.__getitem__, self.hand_texts), np.int64, len(self.hand_texts)),
-            trick_cards,
-            self.trick_counts,
-            self.dealers,
-            self.trumps,
-            deck_mask=_FOUR.deck_mask,
-            hand_size=_FOUR.hand_size,
-            partner_exempt=self.partner_exempt,
-            underbuy=self.underbuy,
-            overtake_plain_suit=self.overtake,
-            ranks_per_suit=RANKS_PER_SUIT,
-            card_points=_CARD_POINTS,
+            np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts)),
+            np.asarray(self.trick_counts, np.int64),
+            np.asarray(self.dealers, np.int64),
+            np.asarray(self.trumps, np.int64),
+            np.asarray(self.partner_exempt, np.bool_),
+            np.asarray(self.underbuy, np.int64),
+            np.asarray(self.overtake, np.bool_),
+            self.owners,
         )
-        plays = _BatchPlays(batch, trick_cards, np.asarray(self.trick_counts, np.int64))
-        violations = plays.violations(self.trumps, batch.status == PLAYED)
-        status = batch.status.tolist()
-        hands = map(tuple, batch.hands.reshape(-1, 4).tolist())
-        taken = batch.taken.tolist()
-        illegal = batch.illegal.tolist()
-        trumps, trick_counts = self.trumps, self.trick_counts
-        for row, (number, index), dealt, points in zip(itertools.count(), self.owners, hands, taken):
-            if status[row] == PLAYED:
-                played[number][index] = PlayedDeal(
-                    plays,
-                    row,
-                    trumps[row],
-                    dealt,
-                    (points[0], points[1]),
-                    violations.get(row, ()) if illegal[row] else (),
-                    trick_counts[row],
-                )
-        return played
+
+
+class _UnreadPlan(_Plan):
+    """The deals of a batch the compiled pass takes, from records whose cards were left as
+    their JSON text (:func:`~manillen_replay.record.io.read_cards_unread`): the cards of every
+    deal are read at once (:func:`read_card_lists`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hand_lists: list[Any] = []
+        """Each deal's hands as their JSON text (:class:`msgspec.Raw`)."""
+        self.trick_lists: list[Any] = []
+        """Each deal's tricks as their JSON text."""
+
+    def add_record(self, number: int, record: Record) -> None:
+        try:
+            rules = rules_of(record)
+        except ManillenError:
+            return
+        if not takes(rules):
+            return
+        hand_texts, trick_texts = self.hand_lists, self.trick_lists
+        dealers, trumps, owners = self.dealers, self.trumps, self.owners
+        unset = msgspec.UNSET
+        first = len(owners)
+        for index, deal in enumerate(record.deals):
+            hands, tricks = deal.hands, deal.tricks
+            if (
+                hands is unset
+                or tricks is unset
+                or deal.table is not unset
+                or deal.table_moves is not unset
+                or deal.discards
+            ):
+                continue
+            calls = deal.declarations
+            if calls is not unset and len(calls) == 1 and calls[0].call == "trump" and calls[0].suit:
+                trump = _SUIT[calls[0].suit]
+            else:
+                found = assumed_trump(deal)
+                if found is None:
+                    continue
+                trump = found
+            hand_texts.append(hands)
+            trick_texts.append(tricks)
+            dealers.append(deal.dealer)
+            trumps.append(trump)
+            owners.append((number, index))
+        taken = len(owners) - first
+        self.partner_exempt += [rules.partner_exempt] * taken
+        self.underbuy += [underbuy_code(rules)] * taken
+        self.overtake += [rules.overtake_plain_suit] * taken
+
+    def play(self, records: int) -> list[dict[int, PlayedDeal]]:
+        if len(self.owners) < max(COMPILED_MINIMUM, 1):
+            return [{} for _ in range(records)]
+        hand_cards, _, hands_read = read_card_lists(self.hand_lists, _FOUR.hand_size, 4)
+        trick_cards, trick_counts, tricks_read = read_card_lists(self.trick_lists, 4, _FOUR.tricks)
+        read = hands_read & tricks_read
+        if not read.all():  # the cards of a deal not read are left out
+            hand_cards = hand_cards.reshape(-1, 4 * _FOUR.hand_size)[read[hands_read]].ravel()
+            trick_cards = trick_cards[np.repeat(read[tricks_read], trick_counts[tricks_read] * 4)]
+            trick_counts = trick_counts[read]
+        rows = np.flatnonzero(read)
+        pick = rows.tolist()
+        owners = self.owners
+        return _played(
+            records,
+            hand_cards,
+            trick_cards,
+            trick_counts,
+            np.asarray(self.dealers, np.int64)[rows],
+            np.asarray(self.trumps, np.int64)[rows],
+            np.asarray(self.partner_exempt, np.bool_)[rows],
+            np.asarray(self.underbuy, np.int64)[rows],
+            np.asarray(self.overtake, np.bool_)[rows],
+            [owners[row] for row in pick] if len(pick) < len(owners) else owners,
+        )
+
+
+def _played(
+    records: int,
+    hand_cards: Any,
+    trick_cards: Any,
+    trick_counts: Any,
+    dealers: Any,
+    trumps: Any,
+    partner_exempt: Any,
+    underbuy: Any,
+    overtake: Any,
+    owners: Sequence[tuple[int, int]],
+) -> list[dict[int, PlayedDeal]]:
+    """Each record's deals played by the compiled pass (one row of the arrays a deal, its
+    ``(record, deal)`` in ``owners``), by the deal's index."""
+    from .solver.plays import PLAYED, replay_plays  # numba loads only where it is used
+
+    played: list[dict[int, PlayedDeal]] = [{} for _ in range(records)]
+    batch = replay_plays(
+        hand_cards,
+        trick_cards,
+        trick_counts,
+        dealers,
+        trumps,
+        deck_mask=_FOUR.deck_mask,
+        hand_size=_FOUR.hand_size,
+        partner_exempt=partner_exempt,
+        underbuy=underbuy,
+        overtake_plain_suit=overtake,
+        ranks_per_suit=RANKS_PER_SUIT,
+        card_points=_CARD_POINTS,
+    )
+    plays = _BatchPlays(batch, trick_cards, trick_counts)
+    trump_list = trumps.tolist()
+    violations = plays.violations(trump_list, batch.status == PLAYED)
+    status = batch.status.tolist()
+    hands = map(tuple, batch.hands.reshape(-1, 4).tolist())
+    taken = batch.taken.tolist()
+    illegal = batch.illegal.tolist()
+    counts = trick_counts.tolist()
+    for row, (number, index), dealt, points in zip(itertools.count(), owners, hands, taken):
+        if status[row] == PLAYED:
+            played[number][index] = PlayedDeal(
+                plays,
+                row,
+                trump_list[row],
+                dealt,
+                (points[0], points[1]),
+                violations.get(row, ()) if illegal[row] else (),
+                counts[row],
+            )
+    return played
+
+
+def _card_table() -> Any:
+    """Each canonical card's code by its text's first and last character (``10H`` by ``1`` and
+    ``H``), -1 elsewhere."""
+    table = np.full((256, 256), -1, np.int64)
+    for code, text in enumerate(CARD_TEXT):
+        table[ord(text[0]), ord(text[-1])] = code
+    return table
+
+
+_CARD_BY_ENDS = _card_table()
+_QUOTE, _ONE, _ZERO, _CLOSE = (ord(c) for c in '"10]')
+
+
+def _list_pattern(lists: int, cards: int) -> Any:
+    """What a JSON list of ``lists`` lists of ``cards`` cards reads as, each card's text
+    (between its quotes) left out and its opening quote kept: ``[[",","],[","]]``."""
+    one = "[" + ",".join('"' * cards) + "]"
+    return np.frombuffer(("[" + ",".join([one] * lists) + "]").encode(), np.uint8)
+
+
+def read_card_lists(texts: Sequence[Any], cards: int, most: int) -> tuple[Any, Any, Any]:
+    """The cards of many JSON lists of lists of cards (``[["7H","10H"],["AS","KS"]]``, each
+    given as its JSON text) read at once: the card codes of all, in order, how many lists each
+    holds, and whether each is read.
+
+    A text is read only when it is in the one form the records are written in: every inner list
+    ``cards`` cards long, 1 to ``most`` lists, each card in canonical form, no space, escape or
+    anything else. Any other (a short list, ``"7h"``, a space after a comma) is not read (its
+    count is 0): the record is read again card by card, which names what is wrong.
+    """
+    count = len(texts)
+    if not count:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.bool_)
+    lengths = np.fromiter(map(len, texts), np.int64, count)
+    starts = np.zeros(count, np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    joined = np.frombuffer(b"".join(texts), np.uint8)
+    quotes = joined == _QUOTE
+    odd = np.add.reduceat(quotes, starts, dtype=np.int64) & 1
+    if odd.any():  # a quote without its pair: the text is not read, and shifts no other
+        texts = [b"!" if bad else text for text, bad in zip(texts, odd.tolist(), strict=True)]
+        cards, lists, read = read_card_lists(texts, cards, most)
+        return cards, lists, read
+    # Inside a card's text (its opening quote included) after an odd number of quotes; kept: the
+    # bytes outside and each opening quote, standing for its card.
+    inside = np.cumsum(quotes, dtype=np.int32) & 1
+    kept = (inside == 0) ^ quotes
+    kept_bytes = joined[kept]
+    kept_lengths = np.add.reduceat(kept, starts, dtype=np.int64)
+    kept_text = np.repeat(np.arange(count, dtype=np.int32), kept_lengths)
+    # The kept bytes of a text of n lists: the pattern's first n * (2 * cards + 2) bytes and "]".
+    unit = 2 * cards + 2
+    lists = (kept_lengths - 1) // unit
+    shaped = ((kept_lengths - 1) % unit == 0) & (lists >= 1) & (lists <= most)
+    pattern = _list_pattern(most, cards)
+    kept_starts = np.zeros(count, np.int64)
+    np.cumsum(kept_lengths[:-1], out=kept_starts[1:])
+    place = np.arange(len(kept_bytes), dtype=np.int64) - np.repeat(kept_starts, kept_lengths)
+    expected = pattern[np.minimum(place, len(pattern) - 1)]
+    expected[np.cumsum(kept_lengths) - 1] = _CLOSE
+    wrong = np.bincount(kept_text[kept_bytes != expected], minlength=count)
+    # Each card: two characters between its quotes, or "10" and a suit.
+    every_quote = np.flatnonzero(quotes)
+    opening, closing = every_quote[0::2], every_quote[1::2]
+    first = joined[opening + 1]
+    codes = _CARD_BY_ENDS[first, joined[closing - 1]]
+    width = closing - opening - 1
+    canonical = (codes >= 0) & np.where(
+        first == _ONE, (width == 3) & (joined[np.minimum(opening + 2, len(joined) - 1)] == _ZERO), width == 2
+    )
+    card_text = kept_text[kept_bytes == _QUOTE]
+    wrong += np.bincount(card_text[~canonical], minlength=count)
+    read = shaped & (wrong == 0)
+    return codes[read[card_text]], np.where(read, lists, 0), read
 
 
 class _BatchPlays:
@@ -317,6 +499,10 @@ def replay_entries(
     record (``None`` when it is none) and its result or its problems, placed in the file as
     :func:`~manillen_replay.engine.replay_entry` places them.
 
+    A record whose cards the batch read at once keeps its deals' hands and tricks as their JSON
+    text (:func:`~manillen_replay.record.io.read_cards_unread`): read it with
+    :meth:`Entry.decode` to look at its cards.
+
     An error other than a problem of the record (a bug) is raised, as the engine raises it.
     """
     with collection_paused():
@@ -341,6 +527,16 @@ def _replay_chunks(
             else:
                 try:
                     result = replay(record, source=entry.source, line=entry.line, played=ready)
+                except CardsUnread:  # a deal it must play card by card: read in full, as one by one
+                    try:
+                        record = entry.decode()
+                    except InvalidRecordError as error:
+                        yield entry, None, error
+                        continue
+                    try:
+                        result = replay(record, source=entry.source, line=entry.line)
+                    except Exception as error:
+                        result = error
                 except Exception as error:
                     result = error
             if isinstance(result, InvalidRecordError):
@@ -360,19 +556,23 @@ def _read_chunk(
     deal the compiled pass played, those plays (else ``None``: the record is replayed by
     :func:`replay_many`).
 
-    The reader's checks of each deal's cards (known, in canonical form, none dealt twice) are
-    made for the whole chunk at once: the compiled pass deals every hand it plays from the deck,
-    and one look at all the cards it gathered says whether each is written in canonical form. A
-    record they do not all cover (a deal the pass did not play, a variation in a comment) is
-    read again in full, which names its problems as one by one.
+    Each document is first read with its deals' hands and tricks left as their JSON text
+    (:func:`~manillen_replay.record.io.read_cards_unread`): the cards are most of a document,
+    and making a string of each costs more than all the rest. The cards of the whole chunk are
+    then read at once from that text (:func:`read_card_lists`, only the one form records are
+    written in: canonical cards, no spaces), and the reader's checks of each deal's cards
+    (known, in canonical form, none dealt twice) are made for the chunk at once too: the
+    compiled pass deals every hand it plays from the deck. A record they do not all cover (a
+    deal the pass did not play, cards written another way, a variation in a comment) is read
+    again in full, which names its problems as one by one; so is a record whose replay comes
+    to a deal it must play card by card (:class:`~manillen_replay.engine.replay.CardsUnread`).
     """
-    quick = [read_cards_later(entry) for entry in chunk]
-    plan = _Plan()
+    quick = [read_cards_unread(entry) for entry in chunk]
+    plan = _UnreadPlan()
     for number, record in enumerate(quick):
         if record is not None:
             plan.add_record(number, record)
-    canonical = cards_are_canonical(plan.hand_texts) and cards_are_canonical(plan.trick_texts)
-    played = plan.play(len(chunk)) if canonical else [{} for _ in chunk]
+    played = plan.play(len(chunk))
     read: list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]] = []
     for entry, record, plays in zip(chunk, quick, played, strict=True):
         if record is not None and _cards_checked(record, plays):

@@ -69,6 +69,13 @@ _READERS_OF_TEXT = (
     "test_recorded_score_over_the_bound_is_placed_in_every_reader",
 )
 
+_CARDS_UNREAD = (
+    "test_validate_reads_the_cards_of_compact_records_at_once",
+    "test_validate_agrees_with_the_engine_on_every_variant",
+)
+"""validate's records read with their cards left as JSON text (record/io.py's reader, the
+engine's replay of them), compared with the engine's own reading."""
+
 # The test files (or single tests, ``file::name``) that exercise each core module's behaviour: a run
 # takes minutes, not the hours that the whole suite (browsers, the solver's compiled kernels) would
 # take for every mutant.
@@ -115,6 +122,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_bulk_replay.py::test_a_lone_call_reads_as_the_loop_over_the_calls_reads_it",
         "tests/test_bulk_replay.py::test_the_lone_call_reading_takes_the_common_calls",
         "tests/test_mutants_changed.py",
+        *(f"tests/test_bulk_replay.py::{test}" for test in _CARDS_UNREAD),
     ),
     # the files of record/ with the tests of their own behaviour besides the package's: the text
     # notation's parser and writer, the reading of files and the messages for a bad document.
@@ -139,6 +147,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_notation.py",
         "tests/test_mutants_record.py",
         "tests/test_mutants_io.py",
+        *(f"tests/test_bulk_replay.py::{test}" for test in _CARDS_UNREAD),
     ),
     "manillen_replay/record": (
         "tests/test_record.py",

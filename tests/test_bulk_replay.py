@@ -432,3 +432,160 @@ def test_the_lone_call_reading_takes_the_common_calls():
         (Declaration(seat=deal.dealer, call="klop"), False),
     ):
         assert reader.read_lone_contract(deal, call, outcome) is expected, call
+
+
+LAYOUTS = ("compact", "spaced", "escaped", "lower", "empty_tricks", "no_tricks", "turned", "redeal")
+"""How a test writes a record for the quick reading of its cards (``manillen validate``): in the
+one form records are written in (``compact``: the quick reading reads its cards), with spaces,
+a card's character escaped or in lowercase (read again in full), a deal with ``tricks: []`` or
+none, a deal's calls left to a turned card or made a redeal with a card turned (the replay
+stops at them and the record is read again in full)."""
+
+
+def laid_out(line: bytes, how: str, rng: random.Random) -> bytes:
+    """``line`` written one of the :data:`LAYOUTS` ways (in a random deal)."""
+    document = json.loads(line)
+    deals = [deal for deal in document["deals"] if deal.get("hands") and deal.get("tricks")]
+    deal = rng.choice(deals) if deals else None
+    if how == "spaced":
+        return json.dumps(document).encode()
+    if deal is not None and how == "empty_tricks":
+        deal["tricks"] = []
+    elif deal is not None and how == "no_tricks":
+        del deal["tricks"]
+    elif deal is not None and how in ("turned", "redeal"):
+        # a card of the trump called, when the dealer holds one: the plays stay those of the calls
+        suits = {call.get("suit") for call in deal.get("declarations", []) if call["call"] == "trump"}
+        held = deal["hands"][deal["dealer"]]
+        deal["turned"] = rng.choice([card for card in held if card[-1] in suits] or held)
+        deal["declarations"] = [{"seat": deal["dealer"], "call": "redeal"}] if how == "redeal" else []
+    compact = json.dumps(document, separators=(",", ":"))
+    if deal is not None and how in ("escaped", "lower"):
+        card = rng.choice(deal["hands"][0])
+        written = f"\\u{ord(card[0]):04x}{card[1:]}" if how == "escaped" else card.lower()
+        compact = compact.replace(f'"{card}"', f'"{written}"', 1)
+    return compact.encode()
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    variant=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(1, 6),
+    ways=st.lists(st.tuples(st.sampled_from(MORE_BREAKS), st.sampled_from(LAYOUTS)), min_size=1, max_size=3),
+    batch=st.integers(1, 7),
+    pick=st.randoms(),
+)
+def test_validate_agrees_with_the_engine_on_every_variant(variant, seed, ways, batch, pick):
+    """``replay_entries`` (the quick reading of each batch's cards, the compiled plays, the
+    engine taking them) gives each document the engine's own result or problems, placed as
+    one by one: sound and broken records of every variant, written in the one form the quick
+    reading reads and in the ways it leaves to the full reading."""
+    lines = [
+        laid_out(more_broken(line, how, pick), layout, pick)
+        for how, layout in ways
+        for line in generated(variant, seed)
+    ]
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries, batch=batch)]
+    assert seen == _engine_reference(entries)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    options=house_rules,
+    seed=st.integers(1, 1_000),
+    how=st.sampled_from(MORE_BREAKS),
+    layout=st.sampled_from(LAYOUTS),
+    pick=st.randoms(),
+)
+def test_validate_agrees_with_the_engine_under_house_rules(options, seed, how, layout, pick):
+    lines = [
+        laid_out(more_broken(line, how, pick), layout, pick)
+        for line in generated("four", seed, tuple(sorted(options.items())))
+    ]
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+    assert seen == _engine_reference(entries)
+
+
+def test_validate_reads_the_cards_of_compact_records_at_once(monkeypatch):
+    """Records in the form they are written in never have their cards read one by one (no
+    full reading, nothing played card by card); a deal the replay must play card by card (a
+    card turned where the rules turn none) sends its record to the full reading, with the
+    engine's problems."""
+    decoded: list[int] = []
+    real_decode = Entry.decode
+    monkeypatch.setattr(Entry, "decode", lambda self: decoded.append(1) or real_decode(self))
+    sound = [line for seed in (1, 2) for line in generated("four", seed)]
+    lines = [laid_out(line, "compact", random.Random(1)) for line in sound]
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+    assert not decoded
+    assert all(not isinstance(result, list) for _, result in seen)
+    decoded.clear()
+    assert seen == _engine_reference(entries)
+    assert len(decoded) == len(entries)  # the reference reads each in full
+    decoded.clear()
+    unread: list[int] = []
+    real_play = engine_module._Replay.play_unread_deal
+
+    def counted(self, *args):
+        try:
+            return real_play(self, *args)
+        except engine_module.CardsUnread:
+            unread.append(1)
+            raise
+
+    monkeypatch.setattr(engine_module._Replay, "play_unread_deal", counted)
+    turned = [laid_out(lines[0], "turned", random.Random(2)), *lines[1:]]
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(turned, start=1)]
+    seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+    assert unread and decoded == [1]
+    assert isinstance(seen[0][1], list)  # the trump call is missing
+    assert seen == _engine_reference(entries)
+
+
+@st.composite
+def card_list_texts(draw, cards: int, most: int) -> bytes:
+    """The JSON text of a list of lists of cards, mostly in the form records are written in,
+    sometimes changed by a character."""
+    from manillen_replay.cards import CARD_TEXT
+
+    lists = draw(st.integers(0, most + 1))
+    value = [[draw(st.sampled_from(CARD_TEXT)) for _ in range(cards)] for _ in range(lists)]
+    if lists and draw(st.booleans()):
+        value[draw(st.integers(0, lists - 1))].pop()
+    text = json.dumps(value, separators=(",", ":"))
+    if draw(st.integers(0, 2)) == 0:
+        at = draw(st.integers(0, len(text) - 1))
+        change = draw(st.sampled_from(['"', "\\", " ", ",", "[", "]", "", "1", "0", "h", "X", "é"]))
+        text = text[:at] + change + text[at + draw(st.integers(0, 1)) :]
+    return text.encode()
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(card_list_texts(2, 3), min_size=1, max_size=6))
+def test_card_lists_are_read_as_json_reads_them(texts):
+    """A text is read exactly when it is JSON in the one form records are written in: lists of
+    the given number of canonical cards, written without spaces or escapes (as the records'
+    writer writes them); its cards are then the ones JSON reads, whatever the texts beside it."""
+    from manillen_replay.cards import CARD_TEXT
+
+    codes, lists, read = bulk.read_card_lists(texts, 2, 3)
+    expected_codes: list[int] = []
+    for text, count, was_read in zip(texts, lists.tolist(), read.tolist(), strict=True):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        canonical = (
+            isinstance(value, list)
+            and 1 <= len(value) <= 3
+            and all(isinstance(one, list) and len(one) == 2 and set(one) <= set(CARD_TEXT) for one in value)
+            and json.dumps(value, separators=(",", ":")).encode() == text
+        )
+        assert was_read == canonical, text
+        assert count == (len(value) if canonical else 0)
+        if canonical:
+            expected_codes += [CARD_TEXT.index(card) for one in value for card in one]
+    assert codes.tolist() == expected_codes

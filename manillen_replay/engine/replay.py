@@ -6,6 +6,7 @@ pointer, and raised together; plays that break the rules of play are replayed an
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from msgspec import UNSET
 
 from ..cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit, mask_of
 from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, RecordError
-from ..record.io import Entry, dumps
+from ..record.io import Entry, cards_are_unread, dumps
 from ..record.model import Deal, Declaration, Record
 from ..record.validation import record_rules
 from ..rules import (
@@ -95,6 +96,12 @@ class PlayedDeal:
     """How many tricks the deal has (complete ones: the compiled pass takes no other)."""
 
 
+class CardsUnread(Exception):
+    """The replay came to a deal whose cards were left unread (the bulk path's quick reading,
+    :func:`~manillen_replay.record.io.read_cards_unread`) and that it must play card by card:
+    the caller reads the document in full and replays that instead. Not a problem of the record."""
+
+
 def rules_of(record: Record) -> Rules:
     """The rules a record is played under: its variant and options over the defaults.
 
@@ -169,6 +176,14 @@ def replay_entry(
 _SUITS = {suit.name: suit for suit in Suit}
 
 
+@functools.lru_cache(maxsize=64)
+def _deal_scores(rules: Rules) -> dict[tuple[tuple[int, int], int], DealScore | None]:
+    """The deal scores met under ``rules``, by card points and factor, filled as the replays
+    meet them: an archive's deals share a few hundred, so :func:`score_deal` runs once for each
+    (a frozen value, shared by the deals as a scoresheet's equal score already is)."""
+    return {}
+
+
 def _say_score(score: DealScore | None) -> str:
     if score is None:
         return "30-30 (nobody scores)"
@@ -197,6 +212,8 @@ class _Replay:
         self.visitors = visitors
         self.problems: list[RecordError] = []
         self.names: list[str] = []
+        self.scores: dict[tuple[tuple[int, int], int], DealScore | None] = {}
+        """Each deal score met by its card points and factor (:func:`_deal_scores`)."""
 
     def problem(self, pointer: str, message: str) -> None:
         self.problems.append(RecordError(message, pointer, self.source, self.line))
@@ -214,6 +231,7 @@ class _Replay:
             self.problem("/match/rules", str(error))
             raise InvalidRecordError(self.problems) from None
         shape = rules.shape
+        self.scores = _deal_scores(rules)
         people = list(record.match.seats)
         if len(people) != shape.people:
             self.problem(
@@ -494,6 +512,8 @@ class _Replay:
         where: str,
         pointer: str,
     ) -> None:
+        if cards_are_unread(deal):
+            raise CardsUnread
         rules = self.rules
         if not rules.redeal_small:
             self.problem(where, "a redeal needs the cafe rule 'redeal_small' (match.rules.cafe)")
@@ -574,6 +594,8 @@ class _Replay:
     # ------------------------------------------------------------------ cards and plays
 
     def play_deal(self, deal: Deal, outcome: DealResult, pointer: str) -> bool:
+        if cards_are_unread(deal):
+            return self.play_unread_deal(deal, outcome, pointer)
         shape = self.shape
         before = len(self.problems)
         tricks = [] if deal.tricks is UNSET else deal.tricks
@@ -650,6 +672,34 @@ class _Replay:
         if not self.check_trump_choice(deal, outcome, hands, discards, pointer):
             return False
         return self.play_tricks(deal, played, hands, table, discards, outcome, trump, pointer)
+
+    def play_unread_deal(self, deal: Deal, outcome: DealResult, pointer: str) -> bool:
+        """:meth:`play_deal` of a deal whose cards were left unread: a deal without cards (a
+        scoresheet line), or one whose plays were worked out beforehand and that
+        :meth:`play_deal` would take as they are; any other raises :class:`CardsUnread`."""
+        if deal.hands is UNSET and deal.tricks is UNSET:
+            if deal.recorded_score is not UNSET:
+                outcome.kind = DealKind.SCORESHEET
+                return True
+            self.problem(pointer, "a deal needs tricks, hands or a recorded_score")
+            return False
+        ready = self.played.get(outcome.number - 1)
+        if (
+            ready is None
+            or ready.tricks == 0  # no tricks: a scoresheet line with its hands, read in full
+            or deal.hands is UNSET
+            or deal.tricks is UNSET
+            or outcome.contract is None
+            or ready.trump != (NO_TRUMP if outcome.trump is None else int(outcome.trump))
+            or deal.table is not UNSET
+            or deal.discards
+            or deal.table_moves is not UNSET
+        ):
+            raise CardsUnread
+        outcome.hands = ready.hands
+        if not self.check_trump_choice(deal, outcome, ready.hands, 0, pointer):
+            return False
+        return self.take_played(ready, outcome)
 
     def check_variations(self, deal: Deal, outcome: DealResult, pointer: str) -> None:
         """Each variation of the deal's comments (``line``): it starts at a play, and every card
@@ -976,10 +1026,16 @@ class _Replay:
         if ready.tricks < self.shape.tricks:
             outcome.kind = DealKind.ABANDONED
             return True
-        outcome.points = ready.taken
-        assert outcome.multiplier is not None
-        outcome.score = score_deal(outcome.points, outcome.multiplier, self.rules)
-        outcome.tie = outcome.score is None
+        outcome.points = points = ready.taken
+        factor = outcome.multiplier
+        assert factor is not None
+        key = (points, factor)
+        if key in self.scores:
+            score = self.scores[key]
+        else:
+            score = self.scores[key] = score_deal(points, factor, self.rules)
+        outcome.score = score
+        outcome.tie = score is None
         return True
 
     def read_moves(self, deal: Deal, pointer: str) -> dict[tuple[int, int, int], str] | None:
@@ -1059,6 +1115,7 @@ class _Replay:
 
 
 __all__ = [
+    "CardsUnread",
     "PlayedDeal",
     "ReplayVisitor",
     "decode_and_replay",

@@ -189,6 +189,49 @@ def read_cards_later(entry: Entry) -> Record | None:
     return record
 
 
+class _DealCardsUnread(Deal, kw_only=True):
+    """A deal whose hands and tricks are kept as their JSON text, undecoded."""
+
+    hands: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    tricks: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+
+
+class _RecordCardsUnread(Record, kw_only=True):
+    deals: list[_DealCardsUnread]  # type: ignore[assignment]
+
+
+_cards_unread_decoder = msgspec.json.Decoder(_RecordCardsUnread)
+
+
+def read_cards_unread(entry: Entry) -> Record | None:
+    """The record of a JSON document with each deal's ``hands`` and ``tricks`` left as their
+    JSON text (:class:`msgspec.Raw`), everything else read and checked as
+    :func:`read_cards_later` reads it; ``None`` when it does not read so.
+
+    The cards are most of a document: the bulk path reads the cards of a whole batch at once
+    from their text (:mod:`manillen_replay.bulk`), and never makes a string of each. Such a
+    record is for the replay of its plays worked out beforehand only: anything that would read
+    its cards one by one must read the document again with :meth:`Entry.decode`.
+    """
+    if entry.notation or entry.refusal is not None or not isinstance(entry.data, bytes):
+        return None
+    try:
+        record = _cards_unread_decoder.decode(entry.data.removeprefix(_BOM))
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    if seat_name_problems(record.match.seats):
+        return None
+    normalize(record)
+    if scores_over(record):
+        return None
+    return record
+
+
+def cards_are_unread(deal: Deal) -> bool:
+    """Whether the deal's cards were left as their JSON text (:func:`read_cards_unread`)."""
+    return isinstance(deal, _DealCardsUnread)
+
+
 def cards_are_canonical(texts: Iterable[str]) -> bool:
     """Whether every text is a card in canonical form (``10H``, ``AS``)."""
     return _CANONICAL.issuperset(texts)
