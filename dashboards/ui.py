@@ -201,16 +201,28 @@ def translator() -> Callable[..., str]:
     """``t(key, **values)`` in the chosen language, with no folder of the server in it: a message
     that names the archive (a lock, a refusal) names its file only, for a visitor on the network."""
     words = i18n.translator(lang())
+    # the archive's folder, looked up at the first message: a page's run makes a few hundred (the
+    # Record page's card buttons), and each lookup resolved the path and looked at the file
+    folders: list[str] = []
 
     def t(key: str, **values: Any) -> str:
-        return without_folders(words(key, **values))
+        if not folders:
+            folders.append(_archive_folder())
+        return _without(words(key, **values), folders[0])
 
     return t
 
 
 def without_folders(text: str) -> str:
     """``text`` with the archive's folder (and the drafts' beside it) taken out of every path."""
-    folder = str(data.archive().path.parent)
+    return _without(text, _archive_folder())
+
+
+def _archive_folder() -> str:
+    return str(data.archive().path.parent)
+
+
+def _without(text: str, folder: str) -> str:
     return text.replace(folder + os.sep, "").replace(folder, ".") if folder not in ("", ".") else text
 
 

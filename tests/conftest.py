@@ -35,6 +35,7 @@ import datetime
 import os
 import random
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,70 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if isinstance(item, pytest.DoctestItem) and item.path.is_relative_to(SOLVER_DOCTESTS):
             item.add_marker(pytest.mark.solver)
+
+
+# Streamlit's AppTest gives each run a new, empty script cache, so every run of a page (every
+# tap of a test) parsed the entry point and the page again, rewrote them for Streamlit's magic and
+# compiled them: two thirds of the processor time of a run of the Record page in AppTest. A running
+# server compiles each script once (dashboards/serve.py keeps them). AppTest's runs here share one
+# cache per process, keyed by the script's path and text, so a script changed on disk is compiled
+# again; the bytecode executed is the same.
+APP_TEST_MODULES = ("streamlit.testing.v1.app_test", "streamlit.testing.v1.local_script_runner")
+"""The modules of AppTest that make a new ``ScriptCache`` for each run."""
+
+
+def _share_app_test_script_cache() -> None:
+    modules = [sys.modules.get(name) for name in APP_TEST_MODULES]
+    if not all(modules) or all(getattr(m, "ScriptCache", None) is _shared_script_cache for m in modules):
+        return
+    from streamlit import config
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    class ScriptCacheByText(ScriptCache):
+        """A script cache whose entries are the script's path and text (and whether magic is on, which
+        changes the bytecode): an edited script compiles again."""
+
+        def get_bytecode(self, script_path: str) -> Any:
+            path = os.path.abspath(script_path)
+            source = (Path(path).read_bytes(), config.get_option("runner.magicEnabled"))
+            with self._lock:
+                known = self._cache.get(path)
+                if known is not None and known[0] == source:
+                    return known[1]
+            code = ScriptCache().get_bytecode(path)
+            with self._lock:
+                self._cache[path] = (source, code)
+            return code
+
+    global _SHARED_SCRIPT_CACHE
+    _SHARED_SCRIPT_CACHE = ScriptCacheByText()
+    for module in modules:
+        module.ScriptCache = _shared_script_cache  # type: ignore[union-attr]
+
+    # Each new AppTest also looked through every installed package for Streamlit components
+    # (0.06 processor seconds, for none found): the packages installed do not change in a run.
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    found: list[Any] = []
+
+    def scan_once(max_workers: int | None = None) -> list[Any]:
+        if not found:
+            found.append(scan(max_workers))
+        return list(found[0])
+
+    manifest_scanner.scan_component_manifests = scan_once
+
+
+_SHARED_SCRIPT_CACHE: Any = None
+
+
+def _shared_script_cache() -> Any:
+    return _SHARED_SCRIPT_CACHE
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _share_app_test_script_cache()  # once AppTest is imported (by the test modules that use it)
 
 
 def sloppy_deal(rng: random.Random, dealer: int, slip: float = 0.3) -> Deal:

@@ -1456,3 +1456,23 @@ def test_annotations_filter_by_author_and_tag(mixed: AppTest) -> None:
     assert shown_comments(at) == ["Trick three.", "Well dealt."]
     at.multiselect(key="annotations_tags").select("vetten").run()
     assert shown_comments(at) == ["Smear here.", "Trick three.", "Well dealt."]
+
+
+def test_app_test_runs_share_a_compiled_script_and_compile_an_edited_one_again(tmp_path: Path) -> None:
+    """tests/conftest.py gives AppTest's runs one script cache per process (AppTest gave each run an
+    empty one, so each tap parsed and compiled the page again): a second run reuses the bytecode,
+    and a script edited on disk runs as edited."""
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import app_test
+
+    script = tmp_path / "page.py"
+    script.write_text("import streamlit as st\n\nst.markdown('one')\n", encoding="utf-8")
+    at = AppTest.from_file(str(script)).run()
+    assert [m.value for m in at.markdown] == ["one"]
+    shared = app_test.ScriptCache()
+    assert isinstance(shared, ScriptCache) and shared is app_test.ScriptCache()
+    compiled = shared.get_bytecode(str(script))
+    assert at.run().markdown[0].value == "one" and shared.get_bytecode(str(script)) is compiled
+    script.write_text("import streamlit as st\n\nst.markdown('two')\n", encoding="utf-8")
+    assert [m.value for m in at.run().markdown] == ["two"]
+    assert shared.get_bytecode(str(script)) is not compiled
