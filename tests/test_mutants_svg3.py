@@ -23,12 +23,13 @@ TITLE_MARGIN = 4.0
 
 
 def _labelled_charts() -> Iterator[tuple[str, int]]:
-    """Bar and line charts of 2 to 10 categories whose labels are upright, slanted or thinned, with
-    and without a value axis title, at the widths the report and the dashboard draw."""
+    """Bar and line charts of 2 to 10 categories whose labels are upright, slanted or thinned (all
+    as long, or the first one shorter), with and without a value axis title, at the widths the
+    report and the dashboard draw."""
     for width in (340, 380, 420, 480, 640, 720):
         for count in (2, 3, 5, 10):
-            for length in (6, 12, 22, 30):
-                labels = [chr(ord("a") + n) * length for n in range(count)]
+            for length, first in itertools.chain(((n, n) for n in (6, 12, 22, 30)), ((22, 4), (30, 8))):
+                labels = [chr(ord("a") + n) * (first if n == 0 else length) for n in range(count)]
                 for y_title in ("", "points"):
                     yield (
                         svg.bar_chart(
@@ -123,10 +124,12 @@ def _centres_and_labels(root: ElementTree.Element) -> tuple[list[float], list[st
     return centres, upright
 
 
-@pytest.mark.parametrize("count", [2, 3, 4, 6])
+@pytest.mark.parametrize("count", [2, 3, 4, 6, 9, 12, 15])
 def test_labels_as_wide_as_the_room_between_their_bars_or_points_are_all_written_upright(count: int) -> None:
     """A label fits when it is no wider than the distance between two neighbouring bars (points):
-    then every label is written, upright, however close to that width they come."""
+    then every label is written, upright, however close to that width they come. (A line chart's
+    first and last points stand near the picture's edges: the margins make room for their labels'
+    halves, so its points draw closer together as its labels grow.)"""
     glyph = svg.FONT * svg._CHAR
 
     def chart(kind: str, length: int, width: int) -> tuple[list[str], float, list[str]]:
@@ -139,17 +142,17 @@ def test_labels_as_wide_as_the_room_between_their_bars_or_points_are_all_written
         centres, upright = _centres_and_labels(parse(picture))
         return labels, min(b - a for a, b in itertools.pairwise(centres)), upright
 
-    fitted = 0
     for width in range(340, 660, 2):
         for kind in ("bar", "line"):
             _, room, _ = chart(kind, 1, width)
-            # the labels just short of the room (a line chart's room shrinks as its end labels grow)
-            for length in range(int(room / glyph) - 4, int(room / glyph) + 1):
+            length = int(room / glyph)
+            # the longest labels that fit the room they leave (within the 0.1 the positions are written to)
+            while True:
                 labels, room, upright = chart(kind, length, width)
-                if length * glyph <= room - 0.05:  # the positions are written to 0.1
-                    assert upright == labels, (kind, width, length, room)
-                    fitted += 1
-    assert fitted > 100
+                if length * glyph <= room - 0.05:
+                    break
+                length -= 1
+            assert upright == labels, (kind, width, length, room)
 
 
 def test_upright_labels_stand_clear_under_the_plot_as_slanted_ones_do() -> None:
@@ -272,3 +275,27 @@ def test_a_legends_sample_of_a_mark_is_no_bigger_than_the_mark_and_its_rows_stan
     assert len(rows) > 1
     for upper, lower in itertools.pairwise(rows):
         assert reach_of_row[upper][1] < reach_of_row[lower][0], (reach_of_row[upper], reach_of_row[lower])
+
+
+@pytest.mark.parametrize("width", [340, 380, 480, 640])
+def test_slanted_labels_after_a_short_first_one_stay_inside_the_picture(width: int) -> None:
+    """Evenings named by date and venue after a first one named briefly: the plot moves in for
+    the slanted label that reaches furthest left, not only for the first one (the second, a slot
+    further right but far longer, ran off the picture's left edge)."""
+    evenings = ["1 Jan", *(f"2026-{n:02d}-01 Het Hof, Brugge" for n in range(2, 12))]
+    players = ["Els", *(f"Anna & Carla, table {n}" for n in range(2, 10))]
+    pictures = (
+        svg.line_chart(
+            [svg.Series("Anna", "#000000", [float(n) for n in range(len(evenings))])],
+            evenings,
+            title="Accuracy",
+            x_title="evening",
+            width=width,
+        ),
+        svg.bar_chart(players, [svg.Bars("", "#000000", [1.0] * len(players))], title="Points", width=width),
+    )
+    for picture in pictures:
+        root = parse(picture)
+        slanted = [box for box in text_boxes(root) if box.slanted]
+        assert len(slanted) > 1
+        assert min(box.x0 for box in slanted) >= TITLE_MARGIN - 0.3, slanted
