@@ -299,3 +299,44 @@ def test_slanted_labels_after_a_short_first_one_stay_inside_the_picture(width: i
         slanted = [box for box in text_boxes(root) if box.slanted]
         assert len(slanted) > 1
         assert min(box.x0 for box in slanted) >= TITLE_MARGIN - 0.3, slanted
+
+
+def test_slanted_labels_that_push_the_plot_in_start_as_far_from_the_edge_on_every_chart() -> None:
+    """When slanted labels move the plot in (they reach further left than the axis numbers), the
+    one reaching furthest starts the same distance from the picture's left edge on every chart of
+    every kind, whatever its width and number of bars or points: the margin is made for that
+    label, neither more nor less."""
+    starts: dict[str, list[float]] = {"bar": [], "line": []}
+    for width in (300, 340, 380, 480, 640, 720):
+        for count in (2, 3, 4, 6, 10, 14):
+            for length, first in ((12, 12), (22, 22), (30, 30), (22, 4), (30, 8), (8, 22)):
+                labels = [chr(ord("a") + n) * (first if n == 0 else length) for n in range(count)]
+                for y_title in ("", "points"):
+                    charts = {
+                        "bar": svg.bar_chart(
+                            labels,
+                            [svg.Bars("", "#000000", [1.0] * count)],
+                            title="t",
+                            y_title=y_title,
+                            width=width,
+                        ),
+                        "line": svg.line_chart(
+                            [svg.Series("", "#000000", [1.0] * count)],
+                            labels,
+                            title="t",
+                            x_title="",
+                            y_title=y_title,
+                            width=width,
+                        ),
+                    }
+                    for kind, picture in charts.items():
+                        root = parse(picture)
+                        plot = plot_of(root)
+                        boxes = text_boxes(root)
+                        slanted = [box for box in boxes if box.slanted]
+                        beside = [box for box in boxes if not box.slanted and box.y1 > plot.y0 - svg.FONT]
+                        if slanted and min(box.x0 for box in beside) > TITLE_MARGIN + 0.5:
+                            starts[kind].append(min(box.x0 for box in slanted))
+    found = starts["bar"] + starts["line"]
+    assert len(starts["bar"]) > 50 and len(starts["line"]) > 50
+    assert min(found) >= TITLE_MARGIN and max(found) - min(found) <= 1.5, (min(found), max(found))

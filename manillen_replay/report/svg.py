@@ -384,8 +384,8 @@ def _frame(
             if _written(index, count, layout.every)
         ]
         for _ in range(2):
-            slot = (width - left - right) / max(slots, 1)
-            left = max(left, max(reach - slot * place for place, reach in reaches) + 10)
+            slot = (width - left - right - 2 * inset) / max(slots, 1)
+            left = max(left, max(reach - inset - slot * place for place, reach in reaches) + 10)
     # the legend starts at the plot's left edge: fitted only once slanted labels have moved it
     rows = _legend_rows(legend, width - left - right)
     head = 28.0 + (16 if note else 0)
