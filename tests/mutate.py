@@ -193,6 +193,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_report.py",
         "tests/test_mutants_svg2.py",
+        "tests/test_mutants_svg3.py",
     ),
     # the report's HTML on an archive costed without the solver (test_report.py's archive is
     # costed by it: a minute for every mutant)

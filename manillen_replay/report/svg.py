@@ -292,13 +292,19 @@ def _x_labels(labels: Sequence[str], slot: float) -> _XLabels:
     return _XLabels(every, True, texts, longest * math.sqrt(0.5) + FONT + 6)
 
 
+def _written(index: int, count: int, every: int) -> bool:
+    """Whether label ``index`` of ``count`` is written: every n-th and the last, but none so near
+    the last that the two would touch."""
+    if index == count - 1:
+        return True
+    return not (index % every or (every > 1 and count - 1 - index < every))
+
+
 def _draw_x_labels(layout: _XLabels, centres: Sequence[float], y: float) -> str:
     parts = []
     count = len(centres)
     for index, (x, text) in enumerate(zip(centres, layout.texts, strict=True)):
-        last = index == count - 1
-        # every n-th label and the last, but none so near the last that the two would touch
-        if not last and (index % layout.every or (layout.every > 1 and count - 1 - index < layout.every)):
+        if not _written(index, count, layout.every):
             continue
         if layout.slanted:
             parts.append(
@@ -368,9 +374,18 @@ def _frame(
         right = max(right, _width_of(labels[-1]) / 2 + 4 - inset)
         layout = _x_labels(labels, (width - left - right - 2 * inset) / max(slots, 1))
     bottom = layout.room + (FONT + 10 if x_title else 4)
-    if layout.slanted:  # the first slanted label reaches left of its bar
-        reach = (max(_width_of(text) for text in layout.texts[:1]) + FONT) * math.sqrt(0.5)
-        left = max(left, reach - (width - left - right) / max(slots, 1) * first_x + 10)
+    if layout.slanted:
+        # a slanted label reaches left of its bar (a short first one's neighbour may reach further):
+        # the plot moves in for the one that reaches furthest, then again as moving in narrowed the slots
+        count = len(layout.texts)
+        reaches = [
+            (index + first_x, (_width_of(text) + FONT) * math.sqrt(0.5))
+            for index, text in enumerate(layout.texts)
+            if _written(index, count, layout.every)
+        ]
+        for _ in range(2):
+            slot = (width - left - right - 2 * inset) / max(slots, 1)
+            left = max(left, max(reach - inset - slot * place for place, reach in reaches) + 10)
     # the legend starts at the plot's left edge: fitted only once slanted labels have moved it
     rows = _legend_rows(legend, width - left - right)
     head = 28.0 + (16 if note else 0)
