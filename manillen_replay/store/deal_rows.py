@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from ..cards import CARD_TEXT, Suit
 from ..engine import DealResult
@@ -20,11 +19,13 @@ from .arrow import (
     _POINTS_OF_CARD,
     _RANK_TEXTS,
     _RANKS_PER_SUIT,
-    _STR,
     _SUIT_TEXTS,
+    _arrow,
     _dictionary,
     _small,
     _starts,
+    _strings,
+    _table,
     _texts,
     _wide,
 )
@@ -168,12 +169,12 @@ class _DealRows:
     def tables(self, match_ids: list[str]) -> dict[str, Any]:
         """``deal_seats``, ``hands``, ``tricks`` and ``plays`` as Arrow tables."""
         deals = len(self.number)
-        ids = pa.array(match_ids, _STR)
+        ids = _strings(match_ids)
         match = np.array(self.match, np.int32)
         number = np.array(self.number, np.int32)
         trump = _small(self.trump)
         trick_size = _small(self.trick_size).astype(np.int64)
-        names = pa.array(self.names, _STR)
+        names = _strings(self.names)
         teams = _small(self.teams)
         seat_count = _small(self.seat_count)
         first_name = _starts(seat_count)
@@ -185,7 +186,7 @@ class _DealRows:
 
         tables = {}
         seat_deal, seat = spread(seat_count)
-        tables["deal_seats"] = pa.table(
+        tables["deal_seats"] = _table(
             {
                 "match_id": _texts(match[seat_deal], ids),
                 "deal": number[seat_deal],
@@ -201,16 +202,15 @@ class _DealRows:
         hand_trump = trump[hand_deal]
         no_trump = hand_trump == _NO_SUIT
         per_suit = held.reshape(len(masks), len(Suit), _RANKS_PER_SUIT).sum(axis=2)
-        tables["hands"] = pa.table(
+        trumps_held = per_suit[np.arange(len(masks)), np.where(no_trump, 0, hand_trump)]
+        tables["hands"] = _table(
             {
                 "match_id": _texts(match[hand_deal], ids),
                 "deal": number[hand_deal],
                 "seat": hand_seat.astype(np.int32),
                 "player": _texts(first_name[hand_deal] + hand_seat, names),
                 "points": held @ _POINTS_OF_CARD,
-                "trumps": pa.array(
-                    per_suit[np.arange(len(masks)), np.where(no_trump, 0, hand_trump)], mask=no_trump
-                ),
+                "trumps": _arrow(trumps_held, no_trump),
                 "mask": masks,
             }
         )
@@ -231,7 +231,7 @@ class _DealRows:
             for row, index, kind in self.violations:
                 violation[play_first[row] + index] = kinds.index(kind)
                 lawful[play_first[row] + index] = False
-        tables["plays"] = pa.table(
+        tables["plays"] = _table(
             {
                 "match_id": _texts(match[play_deal], ids),
                 "deal": number[play_deal],
@@ -247,7 +247,7 @@ class _DealRows:
                 "points": _POINTS_OF_CARD[cards],
                 "is_trump": suit == trump[play_deal],
                 "legal": ((legal >> cards) & 1).astype(bool),
-                "violation": _texts(violation, pa.array(kinds, _STR), missing=lawful),
+                "violation": _texts(violation, _strings(kinds), missing=lawful),
                 "winning_seat": winning,
                 "clause": _texts(codes, _dictionary(_CLAUSE_TEXTS)),
                 "legal_mask": legal,
@@ -263,7 +263,7 @@ class _DealRows:
         winner = np.where(complete, winning[last_play], _NO_SEAT)
         leader = seats[first_play]
         winner_name = first_name[owner] + np.where(complete, winner, 0)
-        tables["tricks"] = pa.table(
+        tables["tricks"] = _table(
             {
                 "match_id": _texts(match[owner], ids),
                 "deal": number[owner],
@@ -272,9 +272,9 @@ class _DealRows:
                 "leader_player": _texts(first_name[owner] + leader, names),
                 "led_suit": _texts(suit[first_play], _dictionary(_SUIT_TEXTS)),
                 "cards": sizes[played].astype(np.int32),
-                "winner": pa.array(winner, mask=~complete),
+                "winner": _arrow(winner, ~complete),
                 "winner_player": _texts(winner_name, names, missing=~complete),
-                "winner_team": pa.array(teams[winner_name], mask=~complete),
+                "winner_team": _arrow(teams[winner_name], ~complete),
                 "points": np.add.reduceat(_POINTS_OF_CARD[cards], first_play)
                 if len(first_play)
                 else np.zeros(0, np.int32),

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
+import polars as pl
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
 from ..bulk import collection_paused, replay_many
@@ -646,19 +646,30 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
         return
     records = [_merge_annotations(row[2], row[7] or []) for row in rows]
     now = datetime.datetime.now()
-    table = pa.table(
+    table = pl.DataFrame(
         {
-            "match_id": pa.array([row[0] for row in rows], pa.string()),
-            "version": pa.array([row[1] for row in rows], pa.int32()),
-            "record": pa.array(records, pa.string()),
-            "content_hash": pa.array([hashlib.sha256(r.encode()).hexdigest() for r in records], pa.string()),
-            "deals": pa.array([row[3] for row in rows], pa.int32()),
-            "source": pa.array([row[4] for row in rows], pa.string()),
-            "line": pa.array([row[5] for row in rows], pa.int32()),
-            "imported_at": pa.array([row[6] for row in rows], pa.timestamp("us")),
-            "replaced_at": pa.array([now] * len(rows), pa.timestamp("us")),
-        }
-    )
+            "match_id": [row[0] for row in rows],
+            "version": [row[1] for row in rows],
+            "record": records,
+            "content_hash": [hashlib.sha256(r.encode()).hexdigest() for r in records],
+            "deals": [row[3] for row in rows],
+            "source": [row[4] for row in rows],
+            "line": [row[5] for row in rows],
+            "imported_at": [row[6] for row in rows],
+            "replaced_at": [now] * len(rows),
+        },
+        schema={
+            "match_id": pl.String,
+            "version": pl.Int32,
+            "record": pl.String,
+            "content_hash": pl.String,
+            "deals": pl.Int32,
+            "source": pl.String,
+            "line": pl.Int32,
+            "imported_at": pl.Datetime("us"),
+            "replaced_at": pl.Datetime("us"),
+        },
+    ).to_arrow()
     con.from_arrow(table).insert_into("match_versions")
 
 
