@@ -310,6 +310,29 @@ def replay_many(
     return results
 
 
+def replay_ready(
+    records: Sequence[Record],
+    ready: Sequence[dict[int, PlayedDeal] | None],
+    places: Sequence[tuple[str | None, int | None]],
+) -> list[MatchResult | Exception]:
+    """Replay records some of which :func:`read_quickly` read: each with its plays (``ready``),
+    the others (``None``) by :func:`replay_many`; for each, its result or what the replay raised."""
+    late = [number for number, plays in enumerate(ready) if plays is None]
+    results: list[MatchResult | Exception | None] = [None] * len(records)
+    if late:
+        replayed = replay_many([records[n] for n in late], [places[n] for n in late])
+        for number, result in zip(late, replayed, strict=True):
+            results[number] = result
+    for number, plays in enumerate(ready):
+        if plays is not None:
+            source, line = places[number]
+            try:
+                results[number] = replay(records[number], source=source, line=line, played=plays)
+            except Exception as error:
+                results[number] = error
+    return results  # type: ignore[return-value]  # every place is filled
+
+
 def replay_entries(
     entries: Iterable[Entry], *, batch: int = BATCH_RECORDS
 ) -> Iterator[tuple[Entry, Record | None, MatchResult | InvalidRecordError]]:
@@ -358,13 +381,30 @@ def _read_chunk(
 ) -> list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]]:
     """Each document of a chunk read: its record or its problems, and for a record whose every
     deal the compiled pass played, those plays (else ``None``: the record is replayed by
-    :func:`replay_many`).
+    :func:`replay_many`). See :func:`read_quickly`: a record it does not take is read again in
+    full, which names its problems as one by one.
+    """
+    read: list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]] = []
+    for entry, quick in zip(chunk, read_quickly(chunk), strict=True):
+        if quick is not None:
+            read.append((entry, quick[0], None, quick[1]))
+            continue
+        try:
+            read.append((entry, entry.decode(), None, None))
+        except InvalidRecordError as error:
+            read.append((entry, None, error, None))
+    return read
 
-    The reader's checks of each deal's cards (known, in canonical form, none dealt twice) are
-    made for the whole chunk at once: the compiled pass deals every hand it plays from the deck,
-    and one look at all the cards it gathered says whether each is written in canonical form. A
-    record they do not all cover (a deal the pass did not play, a variation in a comment) is
-    read again in full, which names its problems as one by one.
+
+def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedDeal]] | None]:
+    """Each document of a chunk that reads without the reader's checks of each deal's cards,
+    with its plays by the compiled pass, which make those checks for the whole chunk at once;
+    ``None`` for any other, which the caller reads with :meth:`Entry.decode` (that names its
+    problems, one by one) and replays with :func:`replay_many`.
+
+    The compiled pass deals every hand it plays from the deck, and one look at all the cards it
+    gathered says whether each is written in canonical form. A record they do not all cover (a
+    deal the pass did not play, a variation in a comment) is ``None``.
     """
     quick = [read_cards_later(entry) for entry in chunk]
     plan = _Plan()
@@ -373,16 +413,10 @@ def _read_chunk(
             plan.add_record(number, record)
     canonical = cards_are_canonical(plan.hand_texts) and cards_are_canonical(plan.trick_texts)
     played = plan.play(len(chunk)) if canonical else [{} for _ in chunk]
-    read: list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]] = []
-    for entry, record, plays in zip(chunk, quick, played, strict=True):
-        if record is not None and _cards_checked(record, plays):
-            read.append((entry, record, None, plays))
-            continue
-        try:
-            read.append((entry, entry.decode(), None, None))
-        except InvalidRecordError as error:
-            read.append((entry, None, error, None))
-    return read
+    return [
+        (record, plays) if record is not None and _cards_checked(record, plays) else None
+        for record, plays in zip(quick, played, strict=True)
+    ]
 
 
 def _cards_checked(record: Record, plays: dict[int, PlayedDeal]) -> bool:
@@ -404,7 +438,9 @@ __all__ = [
     "COMPILED_MINIMUM",
     "assumed_trump",
     "collection_paused",
+    "read_quickly",
     "replay_entries",
     "replay_many",
+    "replay_ready",
     "takes",
 ]
