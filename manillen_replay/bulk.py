@@ -25,12 +25,12 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from .cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Suit
+from .cards import CARD_BY_TEXT, CARD_POINTS, CARD_TEXT, RANKS_PER_SUIT, Card, CardSet, Suit
 from .engine import MatchResult, TrickResult, Violation, replay, rules_of
 from .engine.replay import PlayedDeal
 from .errors import InvalidRecordError, ManillenError
 from .record import Entry, Record
-from .record.io import cards_are_canonical, read_cards_later
+from .record.io import read_cards_later
 from .record.model import Deal
 from .rules import CLAUSES, NO_TRUMP, Rules, classify_violation, underbuy_code
 
@@ -42,7 +42,15 @@ COMPILED_MINIMUM = 500
 """The fewest deals of a batch worth the compiled pass: below them (a file of a few matches) the
 engine plays them, and the command does not load numba (a second and a hundred megabytes)."""
 
-_CODE = {text: int(card) for text, card in CARD_BY_TEXT.items()}
+
+class _CardCodes(dict[str, int]):
+    """Each card's canonical text and its number; any other text (another spelling, no card) -1."""
+
+    def __missing__(self, text: str) -> int:
+        return -1
+
+
+_CODE = _CardCodes((text, code) for code, text in enumerate(CARD_TEXT))
 _SUIT = {suit.name: int(suit) for suit in Suit}
 _CARD_POINTS = np.array(CARD_POINTS, np.int64)
 _FOUR = Rules().shape
@@ -127,7 +135,7 @@ class _Plan:
         if not takes(rules):
             return
         shape = rules.shape
-        size, most_tricks = shape.hand_size, shape.tricks
+        sizes, most_tricks = [shape.hand_size] * 4, shape.tricks
         hand_texts, trick_texts = self.hand_texts, self.trick_texts
         dealers, trumps, trick_counts, owners = self.dealers, self.trumps, self.trick_counts, self.owners
         chain = itertools.chain.from_iterable
@@ -137,11 +145,10 @@ class _Plan:
             hands, tricks = deal.hands, deal.tricks
             if (
                 not hands
-                or len(hands) != 4
                 or deal.table is not unset
                 or deal.table_moves is not unset
                 or deal.discards
-                or not len(hands[0]) == len(hands[1]) == len(hands[2]) == len(hands[3]) == size
+                or list(map(len, hands)) != sizes
             ):
                 continue
             if not tricks:
@@ -168,15 +175,19 @@ class _Plan:
         self.overtake += [rules.overtake_plain_suit] * taken
 
     def play(self, records: int) -> list[dict[int, PlayedDeal]]:
-        """Each record's deals as the compiled pass played them, by the deal's index."""
+        """Each record's deals as the compiled pass played them, by the deal's index; none when
+        any card of the batch is not written in canonical form (``10H``, ``AS``)."""
         played: list[dict[int, PlayedDeal]] = [{} for _ in range(records)]
         if len(self.owners) < max(COMPILED_MINIMUM, 1):
             return played
         from .solver.plays import PLAYED, replay_plays  # numba loads only where it is used
 
         trick_cards = np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts))
+        hand_cards = np.fromiter(map(_CODE.__getitem__, self.hand_texts), np.int64, len(self.hand_texts))
+        if (len(trick_cards) and trick_cards.min() < 0) or (len(hand_cards) and hand_cards.min() < 0):
+            return played  # a card not in canonical form: every record is read in full
         batch = replay_plays(
-            np.fromiter(map(_CODE.__getitem__, self.hand_texts), np.int64, len(self.hand_texts)),
+            hand_cards,
             trick_cards,
             self.trick_counts,
             self.dealers,
@@ -402,7 +413,7 @@ def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedD
     ``None`` for any other, which the caller reads with :meth:`Entry.decode` (that names its
     problems, one by one) and replays with :func:`replay_many`.
 
-    The compiled pass deals every hand it plays from the deck, and one look at all the cards it
+    The compiled pass deals every hand it plays from the deck, and its look-up of every card it
     gathered says whether each is written in canonical form. A record they do not all cover (a
     deal the pass did not play, a variation in a comment) is ``None``.
     """
@@ -411,8 +422,7 @@ def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedD
     for number, record in enumerate(quick):
         if record is not None:
             plan.add_record(number, record)
-    canonical = cards_are_canonical(plan.hand_texts) and cards_are_canonical(plan.trick_texts)
-    played = plan.play(len(chunk)) if canonical else [{} for _ in chunk]
+    played = plan.play(len(chunk))
     return [
         (record, plays) if record is not None and _cards_checked(record, plays) else None
         for record, plays in zip(quick, played, strict=True)

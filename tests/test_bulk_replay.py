@@ -237,8 +237,10 @@ def test_import_rows_agree_with_the_engine(tmp_path_factory, monkeypatch, seed, 
         patch.setattr(importer, "read_quickly", lambda chunk: read.extend(real(chunk)) or read[-len(chunk) :])
         with Store(folder / "fast.duckdb") as store:
             fast = store.import_entries(entries)
-    if "none" in hows:
-        assert any(read)  # the sound four-player records were read with their cards checked at once
+    if "none" in hows and not {"respell", "unknown"} & set(hows):
+        # The sound four-player records were read with their cards checked at once (a card not
+        # in canonical form anywhere in the chunk has every record read in full).
+        assert any(read)
 
     def one_by_one(records, ready, places):
         assert not any(ready)  # every record was read in full
