@@ -47,7 +47,9 @@ class _Columns:
 
     def table(self) -> Any:
         """The columns as an Arrow table; types not given are inferred from the values."""
-        width = len(self.rows[0]) if self.rows else len(self.names)
+        if not self.rows:  # most batches have no annotations, blocks or rejects
+            return pa.table({name: pa.nulls(0, self.types.get(name, pa.null())) for name in self.names})
+        width = len(self.rows[0])
         if width != len(self.names):
             raise ValueError(f"rows of {width} values for the {len(self.names)} columns {self.names}")
         frame = pl.DataFrame(
