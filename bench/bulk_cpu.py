@@ -17,7 +17,11 @@ inflates far less than the clock):
   the bulk path (as the command replays and analyses: a deal's tricks are built from the batch's
   arrays when the detectors first read them, so building them is the scan's time; automatic
   collection paused and the young generations collected after each batch, timed with it),
-  replays untimed.
+  replays untimed;
+- the import (``Store.import_entries`` into a new archive file, as ``manillen import`` puts one
+  file: the import stage of ``bench.worker``) and its floor, DuckDB loading the same rows from
+  Arrow tables built beforehand (the tables of the first import, read back), in one
+  transaction with a checkpoint; both in processor time of every thread of the process.
 
 It prints each figure and the six ratios; bench/README.md quotes them.
 """
@@ -27,14 +31,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import itertools
 import json
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from bench.bulk_bench import CACHE, SEED
 from bench.suite import ensure_archive
-from bench.worker import read_prefix, trick_walk
+from bench.worker import _arrow_tables, _floor_load, _import, read_prefix, trick_walk
 from manillen_replay.analysis import analyse
 from manillen_replay.bulk import BATCH_RECORDS, collection_paused, replay_entries, replay_many
 from manillen_replay.engine import MatchResult, decode_and_replay, replay
@@ -45,6 +52,13 @@ from manillen_replay.record import Entry, Record, loads
 def measure(lines: list[bytes], passes: int, only: frozenset[str] = frozenset()) -> dict[str, float]:
     """The best processor seconds of each piece of work over ``passes`` interleaved passes
     (only the pieces named in ``only``, when given)."""
+    with contextlib.ExitStack() as stack:
+        return _measure(lines, passes, only, stack)
+
+
+def _measure(
+    lines: list[bytes], passes: int, only: frozenset[str], stack: contextlib.ExitStack[Any]
+) -> dict[str, float]:
     entries = [Entry("bench.jsonl", number, line) for number, line in enumerate(lines, start=1)]
     replay_many([loads(line) for line in lines[:BATCH_RECORDS]])  # numba's cache loaded
 
@@ -128,6 +142,28 @@ def measure(lines: list[bytes], passes: int, only: frozenset[str] = frozenset())
             spent += time.process_time() - start
         return spent
 
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="manillen-bench-")))
+    archives = itertools.count()
+    tables: dict[str, Any] = {}
+
+    def import_store() -> float:
+        path = folder / f"import-{next(archives)}.duckdb"
+        start = time.process_time()
+        _import(path, lines)
+        spent = time.process_time() - start
+        if not tables:
+            tables.update(_arrow_tables(path))
+        path.unlink()
+        return spent
+
+    def import_floor() -> float:
+        if not tables:
+            import_store()
+        path = folder / f"floor-{next(archives)}.duckdb"
+        spent = _floor_load(tables, path, time.process_time)
+        path.unlink()
+        return spent
+
     work: dict[str, Callable[[], float]] = {
         "json.loads": floor,
         "decode+validate, bulk": validate_bulk,
@@ -137,6 +173,8 @@ def measure(lines: list[bytes], passes: int, only: frozenset[str] = frozenset())
         "trick walk": walk,
         "scan, engine": scan_after_engine,
         "scan, bulk": scan_after_bulk,
+        "import": import_store,
+        "DuckDB from Arrow": import_floor,
     }
     best: dict[str, float] = {}
     for _ in range(passes):
@@ -174,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
         ("scan, engine", "replay, engine"),
         ("scan, bulk", "replay, bulk"),
+        ("import", "DuckDB from Arrow"),
     ]
     for piece, floor in ratios:
         if piece in best and floor in best:

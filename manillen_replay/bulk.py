@@ -30,7 +30,7 @@ from .engine import MatchResult, TrickResult, Violation, replay, rules_of
 from .engine.replay import CardsUnread, PlayedDeal
 from .errors import InvalidRecordError, ManillenError
 from .record import Entry, Record
-from .record.io import read_cards_unread
+from .record.io import read_cards_later, read_cards_unread
 from .record.model import Deal
 from .rules import CLAUSES, NO_TRUMP, Rules, classify_violation, underbuy_code
 
@@ -42,7 +42,15 @@ COMPILED_MINIMUM = 500
 """The fewest deals of a batch worth the compiled pass: below them (a file of a few matches) the
 engine plays them, and the command does not load numba (a second and a hundred megabytes)."""
 
-_CODE = {text: int(card) for text, card in CARD_BY_TEXT.items()}
+
+class _CardCodes(dict[str, int]):
+    """Each card's canonical text and its number; any other text (another spelling, no card) -1."""
+
+    def __missing__(self, text: str) -> int:
+        return -1
+
+
+_CODE = _CardCodes((text, code) for code, text in enumerate(CARD_TEXT))
 _SUIT = {suit.name: int(suit) for suit in Suit}
 _CARD_POINTS = np.array(CARD_POINTS, np.int64)
 _FOUR = Rules().shape
@@ -127,7 +135,7 @@ class _Plan:
         if not takes(rules):
             return
         shape = rules.shape
-        size, most_tricks = shape.hand_size, shape.tricks
+        sizes, most_tricks = [shape.hand_size] * 4, shape.tricks
         hand_texts, trick_texts = self.hand_texts, self.trick_texts
         dealers, trumps, trick_counts, owners = self.dealers, self.trumps, self.trick_counts, self.owners
         chain = itertools.chain.from_iterable
@@ -137,11 +145,10 @@ class _Plan:
             hands, tricks = deal.hands, deal.tricks
             if (
                 not hands
-                or len(hands) != 4
                 or deal.table is not unset
                 or deal.table_moves is not unset
                 or deal.discards
-                or not len(hands[0]) == len(hands[1]) == len(hands[2]) == len(hands[3]) == size
+                or list(map(len, hands)) != sizes
             ):
                 continue
             if not tricks:
@@ -168,13 +175,18 @@ class _Plan:
         self.overtake += [rules.overtake_plain_suit] * taken
 
     def play(self, records: int) -> list[dict[int, PlayedDeal]]:
-        """Each record's deals as the compiled pass played them, by the deal's index."""
+        """Each record's deals as the compiled pass played them, by the deal's index; none when
+        any card of the batch is not written in canonical form (``10H``, ``AS``)."""
         if len(self.owners) < max(COMPILED_MINIMUM, 1):
             return [{} for _ in range(records)]
+        trick_cards = np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts))
+        hand_cards = np.fromiter(map(_CODE.__getitem__, self.hand_texts), np.int64, len(self.hand_texts))
+        if (len(trick_cards) and trick_cards.min() < 0) or (len(hand_cards) and hand_cards.min() < 0):
+            return [{} for _ in range(records)]  # a card not in canonical form: every record is read in full
         return _played(
             records,
-            np.fromiter(map(_CODE.__getitem__, self.hand_texts), np.int64, len(self.hand_texts)),
-            np.fromiter(map(_CODE.__getitem__, self.trick_texts), np.int64, len(self.trick_texts)),
+            hand_cards,
+            trick_cards,
             np.asarray(self.trick_counts, np.int64),
             np.asarray(self.dealers, np.int64),
             np.asarray(self.trumps, np.int64),
@@ -492,6 +504,29 @@ def replay_many(
     return results
 
 
+def replay_ready(
+    records: Sequence[Record],
+    ready: Sequence[dict[int, PlayedDeal] | None],
+    places: Sequence[tuple[str | None, int | None]],
+) -> list[MatchResult | Exception]:
+    """Replay records some of which :func:`read_quickly` read: each with its plays (``ready``),
+    the others (``None``) by :func:`replay_many`; for each, its result or what the replay raised."""
+    late = [number for number, plays in enumerate(ready) if plays is None]
+    results: list[MatchResult | Exception | None] = [None] * len(records)
+    if late:
+        replayed = replay_many([records[n] for n in late], [places[n] for n in late])
+        for number, result in zip(late, replayed, strict=True):
+            results[number] = result
+    for number, plays in enumerate(ready):
+        if plays is not None:
+            source, line = places[number]
+            try:
+                results[number] = replay(records[number], source=source, line=line, played=plays)
+            except Exception as error:
+                results[number] = error
+    return results  # type: ignore[return-value]  # every place is filled
+
+
 def replay_entries(
     entries: Iterable[Entry], *, batch: int = BATCH_RECORDS
 ) -> Iterator[tuple[Entry, Record | None, MatchResult | InvalidRecordError]]:
@@ -585,6 +620,28 @@ def _read_chunk(
     return read
 
 
+def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedDeal]] | None]:
+    """Each document of a chunk that reads without the reader's checks of each deal's cards,
+    with its plays by the compiled pass, which make those checks for the whole chunk at once;
+    ``None`` for any other, which the caller reads with :meth:`Entry.decode` (that names its
+    problems, one by one) and replays with :func:`replay_many`.
+
+    The compiled pass deals every hand it plays from the deck, and its look-up of every card it
+    gathered says whether each is written in canonical form. A record they do not all cover (a
+    deal the pass did not play, a variation in a comment) is ``None``.
+    """
+    quick = [read_cards_later(entry) for entry in chunk]
+    plan = _Plan()
+    for number, record in enumerate(quick):
+        if record is not None:
+            plan.add_record(number, record)
+    played = plan.play(len(chunk))
+    return [
+        (record, plays) if record is not None and _cards_checked(record, plays) else None
+        for record, plays in zip(quick, played, strict=True)
+    ]
+
+
 def _cards_checked(record: Record, plays: dict[int, PlayedDeal]) -> bool:
     """Whether the compiled pass has checked every card of the record: each deal it played, or
     one that gives no cards at all (a scoresheet line), and no comment's variation."""
@@ -604,7 +661,9 @@ __all__ = [
     "COMPILED_MINIMUM",
     "assumed_trump",
     "collection_paused",
+    "read_quickly",
     "replay_entries",
     "replay_many",
+    "replay_ready",
     "takes",
 ]

@@ -232,11 +232,6 @@ def cards_are_unread(deal: Deal) -> bool:
     return isinstance(deal, _DealCardsUnread)
 
 
-def cards_are_canonical(texts: Iterable[str]) -> bool:
-    """Whether every text is a card in canonical form (``10H``, ``AS``)."""
-    return _CANONICAL.issuperset(texts)
-
-
 def load(path: str | Path) -> Record:
     """The record in a ``.json`` file.
 

@@ -19,6 +19,7 @@ from .arrow import _I32, _I64, _STR, _STRINGS, _TIME, _Columns
 from .deal_rows import _DealRows
 
 if TYPE_CHECKING:
+    from ..engine.replay import PlayedDeal
     from ..rules import Variant
     from .importer import ImportSummary
 
@@ -38,6 +39,8 @@ class _Pending:
     canonical: str
     """The record in canonical form (what the content hash is of)."""
     content_hash: str
+    played: dict[int, PlayedDeal] | None = None
+    """The record's plays by the compiled pass, when it read the record (by the deal's index)."""
 
 
 class _Batch:
@@ -50,6 +53,8 @@ class _Batch:
     def __init__(self) -> None:
         self.pending: dict[str, _Pending] = {}
         self.rows = _DealRows()
+        self._row_lists: list[list[Any]] | None = None
+        """Every row list of the batch, gathered on the first :meth:`mark`."""
         self.rejected = 0
         self.rejects = _Columns(
             ("source", "line", "pointer", "message", "problems", "raw", "rejected_at"),
@@ -122,16 +127,18 @@ class _Batch:
         counts.rejects.append(RecordError(message, "", source, None))
         self.rejects.add(source, None, "", message, [message], "", datetime.datetime.now())
 
-    def mark(self) -> list[tuple[list[Any], int]]:
+    def mark(self) -> list[int]:
         """Where every row list of the batch ends now, for :meth:`undo`."""
-        lists = [columns.rows for columns in self._all_columns()]
-        lists.extend(value for value in vars(self.rows).values() if isinstance(value, list))
-        return [(rows, len(rows)) for rows in lists]
+        if self._row_lists is None:
+            lists = [columns.rows for columns in self._all_columns()]
+            lists.extend(value for value in vars(self.rows).values() if isinstance(value, list))
+            self._row_lists = lists
+        return list(map(len, self._row_lists))
 
-    @staticmethod
-    def undo(mark: list[tuple[list[Any], int]]) -> None:
+    def undo(self, mark: list[int]) -> None:
         """Drop every row added since :meth:`mark`: a match that failed half way leaves none."""
-        for rows, length in mark:
+        assert self._row_lists is not None, "undo without a mark"
+        for rows, length in zip(self._row_lists, mark, strict=True):
             del rows[length:]
 
     def _all_columns(self) -> list[_Columns]:
@@ -205,26 +212,27 @@ class _Batch:
             else [seating[s] if s < len(seating) else seating[dealer] for s in range(shape.players)]
         )
         teams = _teams(shape, dealer)
-        self.rows.add(len(self.matches) - 1, deal, shape.trick_size, names, teams, len(seating))
+        tricks = self.rows.add(len(self.matches) - 1, deal, shape.trick_size, names, teams, len(seating))
         penalty = [0, 0]
         for team, points, _reason in deal.penalties:
             penalty[team] += points
-        score, recorded, taken = deal.score, deal.recorded, deal.points
+        score, recorded, taken, match_score = deal.score, deal.recorded, deal.points, deal.match_score
         # An enum member's ``_value_`` and ``_name_`` are plain attributes; ``value`` and ``name``
         # go through a descriptor written in Python, a few times a deal.
-        self.deals.add(
+        self.deals.rows.append((
             mid, number, None if block is None else block + 1, dealer, names[dealer],
             teams[dealer], deal.kind._value_,
             None if deal.contract is None else deal.contract._value_,
             None if deal.trump is None else deal.trump._name_,
-            deal.chooser, deal.en_face, deal.knocks, deal.carried, deal.multiplier, deal.trick_count,
+            deal.chooser, deal.en_face, deal.knocks, deal.carried, deal.multiplier, tricks,
             None if taken is None else taken[0], None if taken is None else taken[1],
             deal.tie, None if score is None else score.team, None if score is None else score.points,
             deal.has_recorded, None if recorded is None else recorded.team,
             None if recorded is None else recorded.points, deal.score_mismatch, penalty[0], penalty[1],
-            *_three(deal.match_score), deal.counted, len(deal.violations),
+            match_score[0], match_score[1], match_score[2] if len(match_score) > 2 else None,
+            deal.counted, len(deal.violations),
             [irregularity.kind._value_ for irregularity in deal.irregularities],
-        )  # fmt: skip
+        ))  # fmt: skip
         calls = record.deals[number - 1].declarations
         if calls is not msgspec.UNSET:
             unset, add = msgspec.UNSET, self.declarations.add

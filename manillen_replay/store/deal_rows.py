@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from ..cards import CARD_TEXT, Suit
 from ..engine import DealResult
@@ -20,14 +19,19 @@ from .arrow import (
     _POINTS_OF_CARD,
     _RANK_TEXTS,
     _RANKS_PER_SUIT,
-    _STR,
     _SUIT_TEXTS,
+    _arrow,
     _dictionary,
     _small,
     _starts,
+    _strings,
+    _table,
     _texts,
     _wide,
 )
+
+_FOURS = [[4] * count for count in range(64)]
+"""The trick sizes of a deal of the compiled pass (every trick of four cards), by its number of tricks."""
 
 
 class _DealRows:
@@ -43,17 +47,10 @@ class _DealRows:
 
     def __init__(self) -> None:
         # Per deal.
-        self.match: list[int] = []
-        """The row of the deal's match in the batch's ``matches``."""
-        self.number: list[int] = []
-        self.trump: list[int] = []
-        """The trump suit, or :data:`_NO_SUIT`."""
-        self.trick_size: list[int] = []
-        self.seated: list[int] = []
-        """The seats taken by people; the seats after them are dummies."""
-        self.seat_count: list[int] = []
-        self.hand_count: list[int] = []
-        self.trick_count: list[int] = []
+        self.deals: list[tuple[int, int, int, int, int, int, int, int]] = []
+        """Each deal's row in the batch's ``matches``, number, trump suit (or
+        :data:`_NO_SUIT`), trick size, seats taken by people (the seats after them are
+        dummies), seats, hands given and tricks: one tuple a deal, columns in :meth:`tables`."""
         # Per seat of each deal.
         self.names: list[str] = []
         """Who played the seat (the dealer plays the dummy)."""
@@ -81,38 +78,45 @@ class _DealRows:
         names: list[str],
         teams: list[int],
         seated: int,
-    ) -> None:
-        """One deal's rows."""
-        row = len(self.number)
-        self.match.append(match)
-        self.number.append(deal.number)
-        self.trump.append(_NO_SUIT if deal.trump is None else deal.trump)
-        self.trick_size.append(trick_size)
-        self.seated.append(seated)
-        self.seat_count.append(len(names))
+    ) -> int:
+        """One deal's rows; returns its number of tricks."""
+        row = len(self.deals)
         self.names += names
         self.teams += teams
-        hands = deal.hands or ()
-        self.hand_count.append(len(hands))
-        self.masks += hands
+        hands = deal.hands
+        if hands:
+            self.masks += hands
+        trump = deal.trump
         in_batch = deal.batch_plays
         if in_batch is not None:
             plays, batch_row = in_batch
             count = int(plays.trick_counts[batch_row])
             first = int(plays.first_play[batch_row])
-            self.trick_count.append(count)
-            self.trick_sizes += [4] * count
+            self.trick_sizes += _FOURS[count]
             self.play_parts.append((plays, first, first + 4 * count))
         else:
-            self._add_tricks(deal)
+            count = self._add_tricks(deal)
+        self.deals.append(
+            (
+                match,
+                deal.number,
+                _NO_SUIT if trump is None else trump,
+                trick_size,
+                seated,
+                len(names),
+                len(hands) if hands else 0,
+                count,
+            )
+        )
         for violation in deal.violations:
             self.violations.append(
                 (row, (violation.trick - 1) * trick_size + violation.play - 1, violation.kind.value)
             )
+        return count
 
-    def _add_tricks(self, deal: DealResult) -> None:
+    def _add_tricks(self, deal: DealResult) -> int:
+        """The deal's plays, trick by trick; returns its number of tricks."""
         tricks = deal.tricks
-        self.trick_count.append(len(tricks))
         sizes, seats, cards, legal, clauses, winning = (
             self.trick_sizes, self.seats, self.cards, self.legal, self.clauses, self.winning
         )  # fmt: skip
@@ -125,6 +129,7 @@ class _DealRows:
             clauses += trick.clauses
             winning += trick.winning
         self.play_parts.append((None, start, len(cards)))
+        return len(tricks)
 
     def _plays(self) -> tuple[Any, Any, Any, Any, Any]:
         """Every play's seat, card, legal cards, clause (its index) and seat winning so far, in
@@ -167,15 +172,15 @@ class _DealRows:
 
     def tables(self, match_ids: list[str]) -> dict[str, Any]:
         """``deal_seats``, ``hands``, ``tricks`` and ``plays`` as Arrow tables."""
-        deals = len(self.number)
-        ids = pa.array(match_ids, _STR)
-        match = np.array(self.match, np.int32)
-        number = np.array(self.number, np.int32)
-        trump = _small(self.trump)
-        trick_size = _small(self.trick_size).astype(np.int64)
-        names = pa.array(self.names, _STR)
+        deals = len(self.deals)
+        per_deal = np.array(self.deals, np.int64).reshape(deals, 8).T
+        match, number = per_deal[0].astype(np.int32), per_deal[1].astype(np.int32)
+        trump = per_deal[2].astype(np.uint8)
+        trick_size = per_deal[3]
+        seated, seat_count, hand_count, trick_count = per_deal[4:]
+        ids = _strings(match_ids)
+        names = _strings(self.names)
         teams = _small(self.teams)
-        seat_count = _small(self.seat_count)
         first_name = _starts(seat_count)
 
         def spread(counts: Any) -> tuple[Any, Any]:
@@ -185,36 +190,35 @@ class _DealRows:
 
         tables = {}
         seat_deal, seat = spread(seat_count)
-        tables["deal_seats"] = pa.table(
+        tables["deal_seats"] = _table(
             {
                 "match_id": _texts(match[seat_deal], ids),
                 "deal": number[seat_deal],
                 "seat": seat.astype(np.int32),
                 "player": names,
                 "team": teams,
-                "is_dummy": seat >= _small(self.seated)[seat_deal],
+                "is_dummy": seat >= seated[seat_deal],
             }
         )
-        hand_deal, hand_seat = spread(_small(self.hand_count))
+        hand_deal, hand_seat = spread(hand_count)
         masks = _wide(self.masks)
         held = ((masks[:, None] >> np.arange(len(CARD_TEXT))) & 1).astype(np.int32)
         hand_trump = trump[hand_deal]
         no_trump = hand_trump == _NO_SUIT
         per_suit = held.reshape(len(masks), len(Suit), _RANKS_PER_SUIT).sum(axis=2)
-        tables["hands"] = pa.table(
+        trumps_held = per_suit[np.arange(len(masks)), np.where(no_trump, 0, hand_trump)]
+        tables["hands"] = _table(
             {
                 "match_id": _texts(match[hand_deal], ids),
                 "deal": number[hand_deal],
                 "seat": hand_seat.astype(np.int32),
                 "player": _texts(first_name[hand_deal] + hand_seat, names),
                 "points": held @ _POINTS_OF_CARD,
-                "trumps": pa.array(
-                    per_suit[np.arange(len(masks)), np.where(no_trump, 0, hand_trump)], mask=no_trump
-                ),
+                "trumps": _arrow(trumps_held, no_trump),
                 "mask": masks,
             }
         )
-        trick_deal, trick_index = spread(_small(self.trick_count))
+        trick_deal, trick_index = spread(trick_count)
         sizes = _small(self.trick_sizes).astype(np.int64)
         play_trick = np.repeat(np.arange(len(sizes)), sizes)
         trick_first = _starts(sizes)
@@ -231,7 +235,7 @@ class _DealRows:
             for row, index, kind in self.violations:
                 violation[play_first[row] + index] = kinds.index(kind)
                 lawful[play_first[row] + index] = False
-        tables["plays"] = pa.table(
+        tables["plays"] = _table(
             {
                 "match_id": _texts(match[play_deal], ids),
                 "deal": number[play_deal],
@@ -247,7 +251,7 @@ class _DealRows:
                 "points": _POINTS_OF_CARD[cards],
                 "is_trump": suit == trump[play_deal],
                 "legal": ((legal >> cards) & 1).astype(bool),
-                "violation": _texts(violation, pa.array(kinds, _STR), missing=lawful),
+                "violation": _texts(violation, _strings(kinds), missing=lawful),
                 "winning_seat": winning,
                 "clause": _texts(codes, _dictionary(_CLAUSE_TEXTS)),
                 "legal_mask": legal,
@@ -263,7 +267,7 @@ class _DealRows:
         winner = np.where(complete, winning[last_play], _NO_SEAT)
         leader = seats[first_play]
         winner_name = first_name[owner] + np.where(complete, winner, 0)
-        tables["tricks"] = pa.table(
+        tables["tricks"] = _table(
             {
                 "match_id": _texts(match[owner], ids),
                 "deal": number[owner],
@@ -272,9 +276,9 @@ class _DealRows:
                 "leader_player": _texts(first_name[owner] + leader, names),
                 "led_suit": _texts(suit[first_play], _dictionary(_SUIT_TEXTS)),
                 "cards": sizes[played].astype(np.int32),
-                "winner": pa.array(winner, mask=~complete),
+                "winner": _arrow(winner, ~complete),
                 "winner_player": _texts(winner_name, names, missing=~complete),
-                "winner_team": pa.array(teams[winner_name], mask=~complete),
+                "winner_team": _arrow(teams[winner_name], ~complete),
                 "points": np.add.reduceat(_POINTS_OF_CARD[cards], first_play)
                 if len(first_play)
                 else np.zeros(0, np.int32),

@@ -20,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
+import polars as pl
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
-from ..bulk import collection_paused, replay_many
+from ..bulk import collection_paused, read_quickly, replay_ready
 from ..club_rules import ClubRules, with_club_rules
 from ..engine import MatchResult, match_id
+from ..engine.replay import PlayedDeal
 from ..errors import InvalidRecordError, ManillenError, RecordError
-from ..record import Entry, dumps, iter_entries
+from ..record import Entry, Record, dumps, iter_entries
 from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
 from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
 from .errors import ArchiveError
@@ -411,16 +412,27 @@ class ImportMixin(StoreBase):
             # From here until loader.finish() only the loader thread uses self._con.
             loader = self._loader = _Loader(self._load)
             batch = _Batch()
-            for entry in entries:
-                item = self._decode(entry, batch, counts, state.club)
-                if item is None:
-                    continue
-                if item.match_id in batch.pending or len(batch.pending) >= self.BATCH_SIZE:
-                    # A full batch, or the same id twice: send what is pending first, so the
-                    # second copy is compared with the first (skipped, or replacing it).
+            documents = iter(entries)
+            # A chunk fills the batch: its records are all pending when the batch goes (the
+            # collection after it then scans no record read ahead).
+            while chunk := list(itertools.islice(documents, self.BATCH_SIZE - len(batch.pending))):
+                # Without club rules (which may change a record's rules), the reader's checks of
+                # each deal's cards are made for the chunk at once by the replay's compiled pass.
+                quick = read_quickly(chunk) if state.club is None else [None] * len(chunk)
+                for entry, ready in zip(chunk, quick, strict=True):
+                    item = self._decode(entry, batch, counts, state.club, ready)
+                    if item is None:
+                        continue
+                    if item.match_id in batch.pending:
+                        # The same id twice: send what is pending first, so the second copy is
+                        # compared with the first (skipped, or replacing it).
+                        self._flush(batch, state, reader, counts, loader, on_progress)
+                        batch = _Batch()
+                    batch.pending[item.match_id] = item
+                del chunk, quick, entry, ready
+                if len(batch.pending) >= self.BATCH_SIZE:
                     self._flush(batch, state, reader, counts, loader, on_progress)
                     batch = _Batch()
-                batch.pending[item.match_id] = item
             self._flush(batch, state, reader, counts, loader, on_progress)
             if counts.not_kept:
                 rest = _Batch()
@@ -456,12 +468,24 @@ class ImportMixin(StoreBase):
         summary.files += 1
 
     def _decode(
-        self, entry: Entry, batch: _Batch, counts: ImportSummary, club: ClubRules | None = None
+        self,
+        entry: Entry,
+        batch: _Batch,
+        counts: ImportSummary,
+        club: ClubRules | None = None,
+        ready: tuple[Record, dict[int, PlayedDeal]] | None = None,
     ) -> _Pending | None:
         """One entry decoded (with the club's rules, when given and it names none) and hashed,
-        or ``None`` when it is not a record or names other rules than the club's (then rejected)."""
+        or ``None`` when it is not a record or names other rules than the club's (then rejected).
+
+        :param ready: the record already read, and its plays, by :func:`~manillen_replay.bulk.read_quickly`.
+        """
+        played = None
         try:
-            record = entry.decode()
+            if ready is not None:
+                record, played = ready
+            else:
+                record = entry.decode()
             if club is not None:
                 with_club_rules(record, club)
             canonical = dumps(record, pretty=False)
@@ -475,7 +499,7 @@ class ImportMixin(StoreBase):
             batch.reject(entry, [_failure("read", error)], counts)
             return None
         digest = hashlib.sha256(canonical.encode()).hexdigest()
-        return _Pending(entry, record, match_id(record), canonical, digest)
+        return _Pending(entry, record, match_id(record), canonical, digest, played)
 
     def _flush(
         self,
@@ -506,8 +530,9 @@ class ImportMixin(StoreBase):
                 counts.kept += 1
                 continue
             todo.append((mid, item, old))
-        replays = replay_many(
+        replays = replay_ready(
             [item.record for _, item, _ in todo],
+            [item.played for _, item, _ in todo],
             [(item.entry.source, item.entry.line) for _, item, _ in todo],
         )
         for (mid, item, old), replayed in zip(todo, replays, strict=True):
@@ -646,19 +671,30 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
         return
     records = [_merge_annotations(row[2], row[7] or []) for row in rows]
     now = datetime.datetime.now()
-    table = pa.table(
+    table = pl.DataFrame(
         {
-            "match_id": pa.array([row[0] for row in rows], pa.string()),
-            "version": pa.array([row[1] for row in rows], pa.int32()),
-            "record": pa.array(records, pa.string()),
-            "content_hash": pa.array([hashlib.sha256(r.encode()).hexdigest() for r in records], pa.string()),
-            "deals": pa.array([row[3] for row in rows], pa.int32()),
-            "source": pa.array([row[4] for row in rows], pa.string()),
-            "line": pa.array([row[5] for row in rows], pa.int32()),
-            "imported_at": pa.array([row[6] for row in rows], pa.timestamp("us")),
-            "replaced_at": pa.array([now] * len(rows), pa.timestamp("us")),
-        }
-    )
+            "match_id": [row[0] for row in rows],
+            "version": [row[1] for row in rows],
+            "record": records,
+            "content_hash": [hashlib.sha256(r.encode()).hexdigest() for r in records],
+            "deals": [row[3] for row in rows],
+            "source": [row[4] for row in rows],
+            "line": [row[5] for row in rows],
+            "imported_at": [row[6] for row in rows],
+            "replaced_at": [now] * len(rows),
+        },
+        schema={
+            "match_id": pl.String,
+            "version": pl.Int32,
+            "record": pl.String,
+            "content_hash": pl.String,
+            "deals": pl.Int32,
+            "source": pl.String,
+            "line": pl.Int32,
+            "imported_at": pl.Datetime("us"),
+            "replaced_at": pl.Datetime("us"),
+        },
+    ).to_arrow()
     con.from_arrow(table).insert_into("match_versions")
 
 
