@@ -112,6 +112,25 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _rules_taken(record: Record) -> Rules | None:
+    """The record's rules when the compiled pass plays its deals; ``None`` for rules it does not
+    play or options that are wrong (the engine says what is wrong with them)."""
+    try:
+        rules = rules_of(record)
+    except ManillenError:
+        return None
+    return rules if takes(rules) else None
+
+
+def _trump_played(deal: Deal) -> int | None:
+    """The deal's trump for the compiled pass: the dealer's lone trump call, or the one
+    :func:`assumed_trump` finds; ``None`` when the engine must read the calls."""
+    calls = deal.declarations
+    if calls is not msgspec.UNSET and len(calls) == 1 and calls[0].call == "trump" and calls[0].suit:
+        return _SUIT[calls[0].suit]
+    return assumed_trump(deal)
+
+
 class _Plan:
     """The deals of a batch the compiled pass takes, gathered flat."""
 
@@ -128,11 +147,8 @@ class _Plan:
         """``(record's index in the batch, deal's index in the record)`` of each deal taken."""
 
     def add_record(self, number: int, record: Record) -> None:
-        try:
-            rules = rules_of(record)
-        except ManillenError:
-            return  # the engine says what is wrong with the options
-        if not takes(rules):
+        rules = _rules_taken(record)
+        if rules is None:
             return
         shape = rules.shape
         sizes, most_tricks = [shape.hand_size] * 4, shape.tricks
@@ -155,21 +171,19 @@ class _Plan:
                 tricks = []
             elif len(tricks) > most_tricks or not _FOURS.issuperset(map(len, tricks)):
                 continue
-            calls = deal.declarations
-            if calls is not unset and len(calls) == 1 and calls[0].call == "trump" and calls[0].suit:
-                trump = _SUIT[calls[0].suit]
-            else:
-                found = assumed_trump(deal)
-                if found is None:
-                    continue
-                trump = found
+            trump = _trump_played(deal)
+            if trump is None:
+                continue
             hand_texts += chain(hands)
             trick_texts += chain(tricks)
             trick_counts.append(len(tricks))
             dealers.append(deal.dealer)
             trumps.append(trump)
             owners.append((number, index))
-        taken = len(owners) - first
+        self._rules_of_deals(rules, len(owners) - first)
+
+    def _rules_of_deals(self, rules: Rules, taken: int) -> None:
+        """The record's rules for each of its ``taken`` deals, as the compiled pass reads them."""
         self.partner_exempt += [rules.partner_exempt] * taken
         self.underbuy += [underbuy_code(rules)] * taken
         self.overtake += [rules.overtake_plain_suit] * taken
@@ -210,11 +224,8 @@ class _UnreadPlan(_Plan):
         """Each deal's tricks as their JSON text."""
 
     def add_record(self, number: int, record: Record) -> None:
-        try:
-            rules = rules_of(record)
-        except ManillenError:
-            return
-        if not takes(rules):
+        rules = _rules_taken(record)
+        if rules is None:
             return
         hand_texts, trick_texts = self.hand_lists, self.trick_lists
         dealers, trumps, owners = self.dealers, self.trumps, self.owners
@@ -230,23 +241,15 @@ class _UnreadPlan(_Plan):
                 or deal.discards
             ):
                 continue
-            calls = deal.declarations
-            if calls is not unset and len(calls) == 1 and calls[0].call == "trump" and calls[0].suit:
-                trump = _SUIT[calls[0].suit]
-            else:
-                found = assumed_trump(deal)
-                if found is None:
-                    continue
-                trump = found
+            trump = _trump_played(deal)
+            if trump is None:
+                continue
             hand_texts.append(hands)
             trick_texts.append(tricks)
             dealers.append(deal.dealer)
             trumps.append(trump)
             owners.append((number, index))
-        taken = len(owners) - first
-        self.partner_exempt += [rules.partner_exempt] * taken
-        self.underbuy += [underbuy_code(rules)] * taken
-        self.overtake += [rules.overtake_plain_suit] * taken
+        self._rules_of_deals(rules, len(owners) - first)
 
     def play(self, records: int) -> list[dict[int, PlayedDeal]]:
         if len(self.owners) < max(COMPILED_MINIMUM, 1):

@@ -88,6 +88,22 @@ def test_archive_commands_that_search_nothing_load_no_compiled_solver(tmp_path: 
     assert "1 match" in done.stderr and "0 findings" in done.stderr  # the import and findings ran
 
 
+PANDAS_REFUSED = (
+    "import builtins\n"
+    "real = builtins.__import__\n"
+    "tried = []\n"
+    "def guard(name, *args, **kwargs):\n"
+    "    if name.split('.')[0] == 'pandas':\n"
+    "        tried.append(name)\n"
+    "        raise ImportError('pandas refused')\n"
+    "    return real(name, *args, **kwargs)\n"
+    "builtins.__import__ = guard\n"
+    "from manillen_replay.cli import cli\n"
+)
+"""The start of a script in which every import of pandas is refused and noted in ``tried``
+(pyarrow goes on without pandas when importing it fails, so refusing alone proves nothing)."""
+
+
 def test_the_fast_scan_of_an_archive_loads_no_pandas(tmp_path: Path) -> None:
     """`manillen analyze --depth heuristic` stores its findings without pandas: pyarrow imports
     pandas (a fifth of a second) for any Arrow array it builds from Python values, so the
@@ -97,17 +113,7 @@ def test_the_fast_scan_of_an_archive_loads_no_pandas(tmp_path: Path) -> None:
     subprocess.run([BIN / "manillen", "import", sample, "--db", archive], capture_output=True, check=True)
     # pyarrow goes on without pandas when importing it fails: the guard notes every attempt.
     code = (
-        "import builtins\n"
-        "real = builtins.__import__\n"
-        "tried = []\n"
-        "def guard(name, *args, **kwargs):\n"
-        "    if name.split('.')[0] == 'pandas':\n"
-        "        tried.append(name)\n"
-        "        raise ImportError('pandas refused')\n"
-        "    return real(name, *args, **kwargs)\n"
-        "builtins.__import__ = guard\n"
-        "from manillen_replay.cli import cli\n"
-        "try:\n"
+        PANDAS_REFUSED + "try:\n"
         f"    cli(['analyze', '--db', {archive!r}, '--depth', 'heuristic', '--all'], prog_name='manillen')\n"
         "finally:\n"
         "    print('pandas tried:', tried)\n"
@@ -129,17 +135,7 @@ def test_import_loads_no_pandas(tmp_path: Path) -> None:
     document["match"]["venue"] = "De Zwaan"
     changed.write_text(json.dumps(document) + "\n" + '{"not": "a record"}\n')
     code = (
-        "import builtins\n"
-        "real = builtins.__import__\n"
-        "tried = []\n"
-        "def guard(name, *args, **kwargs):\n"
-        "    if name.split('.')[0] == 'pandas':\n"
-        "        tried.append(name)\n"
-        "        raise ImportError('pandas refused')\n"
-        "    return real(name, *args, **kwargs)\n"
-        "builtins.__import__ = guard\n"
-        "from manillen_replay.cli import cli\n"
-        "for path in " + repr([str(sample), str(changed)]) + ":\n"
+        PANDAS_REFUSED + "for path in " + repr([str(sample), str(changed)]) + ":\n"
         "    try:\n"
         f"        cli(['import', path, '--db', {archive!r}], prog_name='manillen')\n"
         "    except SystemExit as end:\n"

@@ -318,15 +318,22 @@ def test_the_reasons_of_a_variants_costly_cards(name: str, late: bool):
     assert tuple(again) == reasons, "the same seed gives the same reasons"
 
 
-def test_a_two_player_reason_says_the_player_alone_takes_the_points():
-    """two_open, the endgame where Bert must move his 7D aside to turn up the AS: the reason,
-    every hand known, says the trick where the points change hands and what Bert alone takes."""
+def _bert_moves_his_seven_aside() -> tuple[Line, Line]:
+    """two_open's endgame after Anna leads 9S: the line after Bert's 7D and the line after he
+    moves the 7D aside and plays the AS it turns up."""
     rules = Rules(variant="two_open")
     bert = ((), (), (int(Card.SA), int(Card.D7)), ())
     state = DealState(rules, 1, 0, (cards("9S KD"), 0), 0, (), 14, (40, 17), (NO_PILES, bert))
     after_lead = state.apply(int(Card.S9))
-    played = variant_line(after_lead, first=int(Card.D7))
-    better = variant_line(after_lead, first=int(Card.SA), moved=True)
+    return variant_line(after_lead, first=int(Card.D7)), variant_line(
+        after_lead, first=int(Card.SA), moved=True
+    )
+
+
+def test_a_two_player_reason_says_the_player_alone_takes_the_points():
+    """two_open, the endgame where Bert must move his 7D aside to turn up the AS: the reason,
+    every hand known, says the trick where the points change hands and what Bert alone takes."""
+    played, better = _bert_moves_his_seven_aside()
     assert better.plays[0].moved and swing_trick(played, better, 1) == 15
     names = ["Anna", "Bert"]
     words = explain(
@@ -507,12 +514,7 @@ def test_some_choices_values_are_those_of_every_choice(variant: str):
 def test_a_reason_on_the_only_layout_the_player_could_see_says_so():
     """Late in a two-player deal with open table cards the player may know where every card lies:
     one layout, every one there is; the words say "the only way", not "of all 1 such layouts"."""
-    rules = Rules(variant="two_open")
-    bert = ((), (), (int(Card.SA), int(Card.D7)), ())
-    state = DealState(rules, 1, 0, (cards("9S KD"), 0), 0, (), 14, (40, 17), (NO_PILES, bert))
-    after_lead = state.apply(int(Card.S9))
-    played = variant_line(after_lead, first=int(Card.D7))
-    better = variant_line(after_lead, first=int(Card.SA), moved=True)
+    played, better = _bert_moves_his_seven_aside()
     args = {"seat": 1, "card": Card.D7, "better_card": Card.SA, "names": ["Anna", "Bert"], "trump": 0}
     en = explain(played, better, lang="en", layouts=1, every=True, **args)
     nl = explain(played, better, lang="nl", layouts=1, every=True, **args)

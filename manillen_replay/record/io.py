@@ -175,18 +175,7 @@ def read_cards_later(entry: Entry) -> Record | None:
     A record it gives that fails the card checks must be read again with :meth:`Entry.decode`
     (its problems are then those :func:`loads` names, in its order).
     """
-    if entry.notation or entry.refusal is not None or not isinstance(entry.data, bytes):
-        return None
-    try:
-        record = _decoder.decode(entry.data.removeprefix(_BOM))
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        return None
-    if seat_name_problems(record.match.seats):
-        return None
-    normalize(record)
-    if scores_over(record):
-        return None
-    return record
+    return _read_unchecked(entry, _decoder)
 
 
 class _DealCardsUnread(Deal, kw_only=True):
@@ -213,10 +202,16 @@ def read_cards_unread(entry: Entry) -> Record | None:
     record is for the replay of its plays worked out beforehand only: anything that would read
     its cards one by one must read the document again with :meth:`Entry.decode`.
     """
+    return _read_unchecked(entry, _cards_unread_decoder)
+
+
+def _read_unchecked(entry: Entry, decoder: msgspec.json.Decoder[Any]) -> Record | None:
+    """The record ``decoder`` reads from a JSON document, with the reader's checks of all but
+    the cards; ``None`` for anything else (the caller reads it with :meth:`Entry.decode`)."""
     if entry.notation or entry.refusal is not None or not isinstance(entry.data, bytes):
         return None
     try:
-        record = _cards_unread_decoder.decode(entry.data.removeprefix(_BOM))
+        record: Record = decoder.decode(entry.data.removeprefix(_BOM))
     except (msgspec.ValidationError, msgspec.DecodeError):
         return None
     if seat_name_problems(record.match.seats):
