@@ -689,6 +689,14 @@ def test_iter_records_gives_the_stored_matches(sample_store: Store, sample_recor
     only = list(sample_store.iter_records(match_ids=["random-1", SLOPPY_MATCH_ID]))
     assert [mid for mid, _ in only] == ["random-1", SLOPPY_MATCH_ID]
     assert loads(only[0][1]).match.id == "random-1"
+    # the matches asked for only, in import order whatever the order asked, from both ends of
+    # the archive with others between (read through their span of import order), none unknown
+    ids = list(stored)
+    ends = list(sample_store.iter_records(match_ids=[ids[-1], "no-such-match", ids[0]]))
+    assert [mid for mid, _ in ends] == [ids[0], ids[-1]]
+    assert [text for _, text in ends] == [stored[ids[0]], stored[ids[-1]]]
+    assert list(sample_store.iter_records(match_ids=[])) == []
+    assert list(sample_store.iter_records(match_ids=["no-such-match"])) == []
 
 
 FINDING = {

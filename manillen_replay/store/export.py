@@ -33,12 +33,21 @@ class ExportMixin(StoreBase):
         params: list[Any] = []
         if only_unanalysed:
             conditions.append("analysed_at IS NULL")
-        if match_ids is not None:
-            conditions.append("list_contains(?, match_id)")
-            params.append(list(match_ids))
-        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
         cursor = self._con.cursor()
         try:
+            if match_ids is not None:
+                # The matches' span of import order too: a filter on it leaves the stored records
+                # outside it unread, where the ids alone have every record read (an archive
+                # analysed a chunk at a time was read whole for each chunk: quadratic in its size).
+                ids = list(match_ids)
+                first, last = cursor.execute(
+                    "SELECT min(import_order), max(import_order) FROM matches "
+                    "WHERE match_id IN (SELECT unnest(?))",
+                    [ids],
+                ).fetchone() or (None, None)
+                conditions.append("import_order BETWEEN ? AND ? AND match_id IN (SELECT unnest(?))")
+                params += [first, last, ids]
+            where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
             cursor.execute(f"SELECT match_id, record FROM matches {where} ORDER BY import_order", params)
             while rows := cursor.fetchmany(self.BATCH_SIZE):
                 for mid, text in rows:
