@@ -602,3 +602,48 @@ def test_card_lists_are_read_as_json_reads_them(texts):
         if canonical:
             expected_codes += [CARD_TEXT.index(card) for one in value for card in one]
     assert codes.tolist() == expected_codes
+
+
+DEAL_SHAPES = {
+    "scoresheet line": lambda deal: {"dealer": deal["dealer"], "recorded_score": {"team": 0, "points": 2}},
+    "nothing to replay": lambda deal: {"dealer": deal["dealer"]},
+    "hands, no tricks, a score": lambda deal: {
+        **{k: v for k, v in deal.items() if k != "tricks"},
+        "recorded_score": {"team": 1, "points": 1},
+    },
+    "tricks, no hands": lambda deal: {k: v for k, v in deal.items() if k != "hands"},
+    "tricks cut short": lambda deal: {**deal, "tricks": deal["tricks"][:5]},
+    "no calls": lambda deal: {k: v for k, v in deal.items() if k != "declarations"},
+    "muil": lambda deal: {**deal, "declarations": [{"seat": deal["dealer"], "call": "muil"}]},
+    "trump of another suit": lambda deal: {
+        **deal,
+        "declarations": [
+            {"seat": deal["dealer"], "call": "trump", "suit": "HDCS"[("HDCS".index(c["suit"]) + 1) % 4]}
+            if c.get("suit")
+            else c
+            for c in deal.get("declarations", [])
+        ],
+    },
+    "table cards": lambda deal: {**deal, "table": [[["7H", "8H"]]]},
+    "laid aside": lambda deal: {**deal, "discards": ["7H", "8H"]},
+    "table moves": lambda deal: {**deal, "table_moves": [{"trick": 1, "seat": 0}]},
+}
+"""A deal rewritten into each shape the quick reading of the cards must tell apart: those it
+replays from the compiled plays, and those it leaves to the full reading (which names the
+problems)."""
+
+
+@pytest.mark.parametrize("shape", sorted(DEAL_SHAPES))
+def test_every_shape_of_deal_reads_quickly_as_the_engine_reads_it(shape: str) -> None:
+    """Each record with one deal (the third) rewritten into ``shape``, among sound records in
+    the written form, gives through ``replay_entries`` exactly the engine's result or problems:
+    the deal's kind, points, score and the match's totals, or the problems at their pointers."""
+    lines = []
+    for line in generated("four", 3):
+        document = json.loads(line)
+        document["deals"][2] = DEAL_SHAPES[shape](document["deals"][2])
+        lines.append(json.dumps(document, separators=(",", ":")).encode())
+    sound = list(generated("four", 4))
+    entries = [Entry("club.jsonl", n, line) for n, line in enumerate([*sound, *lines, *sound], start=1)]
+    seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+    assert seen == _engine_reference(entries)
