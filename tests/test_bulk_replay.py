@@ -647,3 +647,21 @@ def test_every_shape_of_deal_reads_quickly_as_the_engine_reads_it(shape: str) ->
     entries = [Entry("club.jsonl", n, line) for n, line in enumerate([*sound, *lines, *sound], start=1)]
     seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
     assert seen == _engine_reference(entries)
+
+
+def test_a_trump_not_held_is_refused_by_the_quick_reading_as_by_the_engine() -> None:
+    """Under ``trump_choice: held_suit`` a dealer who calls hearts holding none is refused, with
+    the engine's problem at its pointer, when validate reads the cards of a batch at once, and
+    the sound records around it are read as the engine reads them."""
+    options = (("trump_choice", "held_suit"),)
+    document = json.loads(generated("four", 3, options)[0])
+    deal = document["deals"][8]
+    assert not any(card.endswith("H") for card in deal["hands"][deal["dealer"]])
+    deal["declarations"] = [{"seat": deal["dealer"], "call": "trump", "suit": "H"}]
+    called = json.dumps(document, separators=(",", ":")).encode()
+    lines = [*generated("four", 4, options), called, *generated("four", 5, options)]
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+    assert seen == _engine_reference(entries)
+    refused = seen[3][1]
+    assert isinstance(refused, list) and any(pointer.startswith("/deals/8/") for pointer, *_ in refused)
