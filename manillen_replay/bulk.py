@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -605,16 +605,10 @@ def _read_chunk(
     again in full, which names its problems as one by one; so is a record whose replay comes
     to a deal it must play card by card (:class:`~manillen_replay.engine.replay.CardsUnread`).
     """
-    quick = [read_cards_unread(entry) for entry in chunk]
-    plan = _UnreadPlan()
-    for number, record in enumerate(quick):
-        if record is not None:
-            plan.add_record(number, record)
-    played = plan.play(len(chunk))
     read: list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]] = []
-    for entry, record, plays in zip(chunk, quick, played, strict=True):
-        if record is not None and _cards_checked(record, plays):
-            read.append((entry, record, None, plays))
+    for entry, quick in zip(chunk, _read_and_play(chunk, read_cards_unread, _UnreadPlan()), strict=True):
+        if quick is not None:
+            read.append((entry, quick[0], None, quick[1]))
             continue
         try:
             read.append((entry, entry.decode(), None, None))
@@ -633,8 +627,16 @@ def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedD
     gathered says whether each is written in canonical form. A record they do not all cover (a
     deal the pass did not play, a variation in a comment) is ``None``.
     """
-    quick = [read_cards_later(entry) for entry in chunk]
-    plan = _Plan()
+    return _read_and_play(chunk, read_cards_later, _Plan())
+
+
+def _read_and_play(
+    chunk: Sequence[Entry], read: Callable[[Entry], Record | None], plan: _Plan
+) -> list[tuple[Record, dict[int, PlayedDeal]] | None]:
+    """Each document of a chunk read by ``read`` (without the checks of each deal's cards) with
+    its deals played by ``plan``'s compiled pass, when the pass checked every card of it; else
+    ``None``."""
+    quick = [read(entry) for entry in chunk]
     for number, record in enumerate(quick):
         if record is not None:
             plan.add_record(number, record)
