@@ -261,7 +261,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.contract": ("Contract", "Contract"),
     "replay.running": ("Points taken", "Genomen punten"),
     "replay.match_before": ("Match score before the deal: {score}", "Stand voor dit spel: {score}"),
-    "replay.dummy": ("dummy", "blinde"),
+    "replay.dummy_of": ("{name}'s dummy", "blinde van {name}"),
     "replay.trick_of": ("Trick {trick} of {tricks}", "Slag {trick} van {tricks}"),
     "replay.takes": ("{name} takes {points}", "{name} neemt {points}"),
     "replay.opening": ("{name} leads the first trick.", "{name} komt uit in de eerste slag."),

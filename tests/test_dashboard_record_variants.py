@@ -127,6 +127,17 @@ def test_page_saves_a_scoresheet_line_in_each_kind_of_variant(
     assert all(name in header for name in names)  # every player has a place on the scoresheet
 
 
+def test_page_names_the_dealer_s_side_of_three_dummy_by_the_dealer_alone(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """The dealer plays the dummy: the side is the dealer's, named as the replay, the text replay
+    and the findings name it (``Anna``, not ``Anna & dummy``)."""
+    at, _ = empty_app
+    start_variant(at, "three_dummy", ["Anna", "Bert", "Carla"], 0)
+    at.segmented_control(key="record_mode").set_value("sheet").run()
+    assert list(at.radio(key="record_sheet_team").options) == ["Anna", "Bert & Carla"]
+
+
 def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) -> None:
     """The rules beyond the toggles (underbuying, capot, doublings, trump choice, who knocks,
     penalties, the club format) are chosen in the box and reach the draft."""

@@ -9,12 +9,26 @@ keys themselves) is tests/test_browser_replay.py's.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import cards
+from dashboards import cards, data
+from manillen_replay.store import Store
 
-from .test_dashboard import app, html_views, open_page, replay_step, send_click, shared_archive
+from .test_dashboard import (
+    APP,
+    app,
+    figures,
+    html_views,
+    open_page,
+    replay_links,
+    replay_step,
+    replay_texts,
+    send_click,
+    shared_archive,
+)
 
 __all__ = ["app", "shared_archive"]  # the fixtures, shared with test_dashboard.py
 
@@ -75,3 +89,39 @@ def test_a_step_past_the_deal_from_a_click_is_its_last(app: AppTest) -> None:
     assert replay_step(at) == 5
     send_click(at, "replay_facts", "40")
     assert replay_step(at) == 32
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+@pytest.fixture(scope="module")
+def three_dummy_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An archive holding the shipped ``three_dummy`` sample (Anna deals and plays the dummy)."""
+    path = tmp_path_factory.mktemp("three_dummy") / "club.duckdb"
+    with Store(path) as store:
+        assert store.import_paths([SAMPLES / "variant-three-dummy.json"]).imported == 1
+    return path
+
+
+@pytest.mark.parametrize(
+    ("lang", "dummy", "sides"),
+    [("en", "Anna's dummy", ("Anna", "Bert & Carla")), ("nl", "blinde van Anna", ("Anna", "Bert & Carla"))],
+)
+def test_replay_names_the_dummy_after_its_dealer_and_a_side_by_its_people(
+    three_dummy_archive: Path, monkeypatch: pytest.MonkeyPatch, lang: str, dummy: str, sides: tuple[str, str]
+) -> None:
+    """The dummy is a seat, not a person: it is ``Anna's dummy`` as in the text replay and the
+    findings, and the dealer's side is Anna alone (she plays the dummy), as the text replay
+    scores it (``score: Anna +9``), never ``Anna & dummy (Anna)``."""
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(three_dummy_archive))
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    at.session_state["lang"] = lang
+    at = open_page(at, "replay", match="sample-three-dummy", deal=1, step=32)
+    shown = replay_texts(at)
+    assert dummy in shown
+    assert list(figures(at)) == list(sides)
+    assert "(Anna)" not in shown and "& dummy" not in shown and "& blinde" not in shown
+    # the tricks so far name the dummy's cards by its seat, in every one of the eight tricks
+    tricks = replay_links(at, "replay_table")
+    assert len(tricks) == 8 and all(dummy in line for line, _ in tricks)

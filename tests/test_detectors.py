@@ -385,3 +385,18 @@ def test_an_illegal_play_under_the_dummys_winning_card_names_the_dummy() -> None
     assert not all(last for *_, last in said), "no such play in a deal dealt by another than the last"
     for text, dummy, _ in said:
         assert re.search(rf"{dummy}('s winning| was winning)", text), (text, dummy)
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+def test_a_three_dummy_side_is_named_by_its_people_not_with_the_dealers_dummy() -> None:
+    """The dealer plays the dummy of ``three_dummy``: the side is the dealer's, named ``Anna`` as
+    the text replay scores it (``score: Anna +9``), not ``Anna & Anna's dummy``."""
+    sample = json.loads((SAMPLES / "variant-three-dummy.json").read_text())
+    sample["deals"][0]["recorded_score"] = {"team": 0, "points": 12}  # the cards say 9
+    record = loads(json.dumps(sample))
+    (finding,) = of_kind(analyse_record(record), "score_mismatch")
+    assert "says 12 for Anna, the cards say 9 for Anna " in finding.explanation
+    assert "voor Anna, de kaarten zeggen 9 voor Anna " in (finding.explanation_nl or "")
+    assert "dummy" not in finding.explanation

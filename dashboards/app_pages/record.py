@@ -500,14 +500,12 @@ def _variant(draft: rec.Draft) -> bool:
 
 def _team(draft: rec.Draft, team: int, dealer: int | None = None) -> str:
     """Who plays for side ``team`` (0 or 1) in the deal dealt by ``dealer`` (the deal being
-    entered when not given): a team, a player alone, or the dealer (with the dummy)."""
+    entered when not given): a team, or a player alone (the dealer of ``three_dummy`` plays the
+    dummy, so that side is the dealer, as the replay and the findings name it)."""
     rules = draft.setup.rules_value()
     if dealer is None:
         dealer = draft.current.dealer if draft.current is not None else draft.setup.first_dealer
-    names = rec.side_names(_names(draft), team, dealer, rules)
-    if rules.shape.sides == "dealer_and_dummy" and team == 0:
-        names.append(t("record.dummy"))
-    return " & ".join(names)
+    return " & ".join(rec.side_names(_names(draft), team, dealer, rules))
 
 
 def _scoresheet(draft: rec.Draft) -> None:

@@ -129,7 +129,7 @@ shape = result.rules.shape
 people = list(deal.names[: shape.people]) if deal.names else list(result.seats)
 # the dummy of three_dummy is a seat without a person: it is named after the dealer who plays it
 names = [
-    people[s] if s < len(people) else f"{t('replay.dummy')} ({people[deal.dealer]})"
+    people[s] if s < len(people) else t("replay.dummy_of", name=people[deal.dealer])
     for s in range(shape.players)
 ]
 sides = [shape.team_of(seat, deal.dealer) for seat in range(shape.players)]
@@ -143,7 +143,9 @@ class TeamLetter(int):
         return "AB"[self] if self in (0, 1) else super().__format__(spec)
 
 
-side_names = [" & ".join(names[s] for s in range(shape.players) if sides[s] == side) for side in (0, 1)]
+# a side is named by its people, as the text replay and the findings name it: the dealer plays the
+# dummy, so the dealer's side of three_dummy is the dealer alone
+side_names = [" & ".join(names[s] for s in range(shape.people) if sides[s] == side) for side in (0, 1)]
 
 
 def side_people(seat: int) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..cards import CARDS, Rank, Suit
+from ..engine.results import dummy_name
 
 RANK_NL: dict[Rank, str] = {
     Rank.SIX: "zes",
@@ -236,9 +237,15 @@ def more_points_nl(card_points: float, multiplier: int) -> str:
 
 
 def team_names(names: Sequence[str], team_of: Sequence[int], team: int) -> str:
-    """The names of a team's players, joined with ``&`` (``Anna & Carla``).
+    """The names of a team's players, joined with ``&`` (``Anna & Carla``). The dummy of
+    ``three_dummy`` is no player: the dealer plays it, so the side is the dealer's (``Anna``).
+
+    >>> team_names(["Anna", "Bert", "Carla", "Anna's dummy"], [0, 1, 1, 0], 0)
+    'Anna'
 
     :param team_of: the team of each seat.
     """
-    # not strict: three_dummy's dummy has a seat (and a team) but no player's name
-    return " & ".join(name for name, seat_team in zip(names, team_of, strict=False) if seat_team == team)
+    # not strict: the names may stop at the people, without the dummy's seat
+    side = [name for name, seat_team in zip(names, team_of, strict=False) if seat_team == team]
+    dummies = {dummy_name(name) for name in side}
+    return " & ".join(name for name in side if name not in dummies)

@@ -45,6 +45,7 @@ from .results import (
     MatchResult,
     TrickResult,
     Violation,
+    dummy_name,
 )
 from .variation import VariationProblem, play_variation
 
@@ -271,7 +272,7 @@ class _Replay:
                 break
             seating = blocks[block_number] if blocks else people
             self.names = (
-                [*seating, f"{seating[deal.dealer]}'s dummy"]
+                [*seating, dummy_name(seating[deal.dealer])]
                 if has_dummy and deal.dealer < len(seating)
                 else seating
             )

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..cards import CARDS, Card
 from ..rules import Contract, DealScore
-from .results import DealKind, DealResult, IrregularityKind, MatchResult
+from .results import DealKind, DealResult, IrregularityKind, MatchResult, dummy_name
 
 
 def match_to_json(result: MatchResult) -> dict[str, Any]:
@@ -98,7 +98,7 @@ def seat_names(result: MatchResult, deal: DealResult) -> list[str]:
         return list(deal.names)
     names = list(result.seats)
     if result.rules.shape.players > len(names):
-        names.append(f"{names[deal.dealer]}'s dummy")
+        names.append(dummy_name(names[deal.dealer]))
     return names
 
 

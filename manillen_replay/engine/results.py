@@ -110,6 +110,15 @@ class BatchPlays(Protocol):
         ...
 
 
+def dummy_name(dealer_name: str) -> str:
+    """The name of the dummy's seat in ``three_dummy``: the dealer's, who plays it.
+
+    >>> dummy_name("Anna")
+    "Anna's dummy"
+    """
+    return f"{dealer_name}'s dummy"
+
+
 @dataclass(slots=True, eq=False)
 class DealResult:
     """One deal as replayed and scored.
