@@ -214,3 +214,66 @@ def test_a_finding_kind_keeps_its_colour_whichever_kinds_a_filter_leaves() -> No
     colour = charts.KIND_COLOURS[1]
     assert colour in both and colour in alone
     assert charts.KIND_COLOURS[0] not in alone  # without the kind order it would take the first colour
+
+
+LONG_TITLE = (
+    "Points taken by each team in every deal of the evening at Cafe De Zwaan, "
+    "before and after the break, counted from the cards and not from the scoresheet"
+)
+
+
+@pytest.mark.parametrize("kind", ["line", "bar", "waterfall"])
+def test_a_long_title_wraps_inside_the_picture_at_the_narrowest_width(kind: str) -> None:
+    """A title too long for the picture is cut into lines at its spaces: every line stays within
+    the width (at the narrowest width the report and the dashboard draw), none runs into the
+    legend, the note or the plot, and the lines read back as the whole title."""
+    from .test_mutants_report import assert_reads_clearly, text_boxes
+
+    width = min(charts.NARROW, 340)
+    if kind == "line":
+        picture = svg.line_chart(
+            [
+                svg.Series("Anna & Carla", "#111111", [1, 3, 2]),
+                svg.Series("Bert & Dirk", "#222222", [2, 1, 4]),
+            ],
+            ["1", "2", "3"],
+            title=LONG_TITLE,
+            x_title="deal",
+            y_title="points",
+            width=width,
+        )
+    elif kind == "bar":
+        picture = svg.bar_chart(
+            ["Anna", "Bert"],
+            [svg.Bars("taken", "#111111", [3.0, 5.0], ["3", "5"])],
+            title=LONG_TITLE,
+            note="the numbers over the bars are card points",
+            width=width,
+        )
+    else:
+        picture = svg.waterfall(
+            [svg.Step("start", 40.0, total=True), svg.Step("lost", -5.0)], title=LONG_TITLE, width=width
+        )
+    root = assert_reads_clearly(picture, inside=("3", "5", "+40", "40", "−5"))
+    assert root.get("aria-label") == LONG_TITLE
+    lines = [
+        box for box in text_boxes(root) if box.y0 < 18 * 6 and box.text in LONG_TITLE and " " in box.text
+    ]
+    assert len(lines) > 1, "too long for one line at this width"
+    assert " ".join(box.text for box in lines) == LONG_TITLE
+    for box in lines:
+        assert box.x0 >= 4 - 0.01 and box.x1 <= width - 4 + 0.01, box
+
+
+def test_a_title_word_too_long_for_a_line_is_written_smaller_inside_the_picture() -> None:
+    """A word that no line can hold (a URL, a Dutch compound) is not cut: the title is written
+    smaller, so that the word still fits the picture's width."""
+    from .test_mutants_report import assert_reads_clearly, text_boxes
+
+    word = "Puntenverloop-per-spel-van-de-clubavond-in-Cafe-De-Zwaan-te-Roeselare"
+    picture = svg.bar_chart(
+        ["Anna", "Bert"], [svg.Bars("taken", "#111111", [3.0, 5.0])], title=word, width=340
+    )
+    root = assert_reads_clearly(picture)
+    (title,) = [box for box in text_boxes(root) if box.text == word]
+    assert title.x1 <= 340 - 4 + 0.01 and title.x1 > 340 - 4 - 2, "written as large as fits"

@@ -318,6 +318,43 @@ def _draw_x_labels(layout: _XLabels, centres: Sequence[float], y: float) -> str:
     return "".join(parts)
 
 
+def _wrapped(label: str, room: float, size: float) -> list[str]:
+    """A label cut into lines at spaces so that each fits ``room`` (a long word keeps its line)."""
+    lines: list[str] = []
+    for word in label.split(" "):
+        if lines and _width_of(lines[-1] + " " + word, size) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+TITLE_SIZE = 14.0
+"""The size of a chart's title, one line under another 18 units apart from ``y=18``."""
+
+
+def _title_lines(title: str, width: float) -> tuple[list[str], float]:
+    """A chart's title cut into lines that fit the picture 4 units from either side, and its size:
+    smaller than :data:`TITLE_SIZE` only for a word too long for a line of its own.
+
+    >>> _title_lines("Points taken deal by deal", 120)
+    (['Points taken', 'deal by deal'], 14.0)
+    >>> _title_lines("Puntenverloop", 60)
+    (['Puntenverloop'], 7.4)
+    """
+    room = width - 8
+    lines = _wrapped(title, room, TITLE_SIZE)
+    widest = max(_width_of(line, TITLE_SIZE) for line in lines)
+    return lines, TITLE_SIZE if widest <= room else round(TITLE_SIZE * room / widest - 0.05, 1)
+
+
+def _draw_title(lines: Sequence[str], size: float) -> str:
+    return "".join(
+        f'<text x="4" y="{18 + 18 * line}" font-size="{size:g}" font-weight="600">{escape(chunk)}</text>'
+        for line, chunk in enumerate(lines)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Plot:
     """The plotting area of a chart and its value axis."""
@@ -388,14 +425,16 @@ def _frame(
             left = max(left, max(reach - inset - slot * place for place, reach in reaches) + 10)
     # the legend starts at the plot's left edge: fitted only once slanted labels have moved it
     rows = _legend_rows(legend, width - left - right)
-    head = 28.0 + (16 if note else 0)
+    title_lines, title_size = _title_lines(title, width)
+    below_title = 18.0 * (len(title_lines) - 1)
+    head = 28.0 + below_title + (16 if note else 0)
     top = head + 16 * len(rows) + 8
     plot = _Plot(left, top, width - left - right, max(height - top - bottom, 40.0), bottom_value, top_value)
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
         f'aria-label="{_attr(title)}" fill="currentColor" font-size="{FONT:g}">',
-        f'<text x="{4}" y="18" font-size="14" font-weight="600">{escape(title)}</text>',
-        f'<text x="4" y="36" opacity="0.75">{escape(note)}</text>' if note else "",
+        _draw_title(title_lines, title_size),
+        f'<text x="4" y="{36 + below_title:g}" opacity="0.75">{escape(note)}</text>' if note else "",
         _draw_legend(rows, left, head + 12),
     ]
     for value in ticks:
@@ -626,17 +665,6 @@ def waterfall_spans(steps: Sequence[Step]) -> list[tuple[float, float]]:
     return spans
 
 
-def _wrapped(label: str, room: float, size: float) -> list[str]:
-    """A label cut into lines at spaces so that each fits ``room`` (a long word keeps its line)."""
-    lines: list[str] = []
-    for word in label.split(" "):
-        if lines and _width_of(lines[-1] + " " + word, size) <= room:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
-
-
 def waterfall(
     steps: Sequence[Step],
     *,
@@ -718,7 +746,7 @@ def waterfall_rows(
     plot_left = max(left, _width_of(_tick(ticks[0], decimal)) / 2 + 3)
     right = max((_width_of(text) for text in texts), default=0.0) + 10
     plot_width = width - plot_left - right
-    title_lines = _wrapped(title, width - 8, 14)
+    title_lines, title_size = _title_lines(title, width)
     axis_y = 18 + 18 * len(title_lines) + 4
     row = 34.0
     top = axis_y + 8
@@ -730,10 +758,7 @@ def waterfall_rows(
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height:g}" width="100%" role="img" '
         f'aria-label="{_attr(title)}" fill="currentColor" font-size="{FONT:g}">',
-        *(
-            f'<text x="4" y="{18 + 18 * line}" font-size="14" font-weight="600">{escape(chunk)}</text>'
-            for line, chunk in enumerate(title_lines)
-        ),
+        _draw_title(title_lines, title_size),
     ]
     for value in ticks:
         grid = _AXIS if value == 0 else _GRID
