@@ -30,6 +30,7 @@ from manillen_replay.record import (
     loads_text,
 )
 from manillen_replay.record.io import entries_of
+from manillen_replay.record.model import Deal, RecordedScore
 from manillen_replay.rules import VARIANTS
 from manillen_replay.store import Store
 
@@ -469,3 +470,33 @@ def test_every_command_in_the_notation_docs_runs_as_written(tmp_path, monkeypatc
         assert words[0] == "manillen"
         result = run(*words[1:], stdin=stdin)
         assert result.exit_code == 0, (command, result.output)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "said"),
+    [
+        ("four", ["Anna", "Bert", "Carla"], "'four' is played by 4 players, the record names 3"),
+        ("six", ["Anna", "Bert", "Carla", "Dirk"], "'six' is played by 6 players, the record names 4"),
+        ("three_dummy", ["Anna", "Bert"], "'three_dummy' is played by 3 players, the record names 2"),
+        ("two_open", ["Anna", "Bert", "Carla"], "'two_open' is played by 2 players, the record names 3"),
+    ],
+)
+def test_the_writer_refuses_a_record_naming_too_few_or_too_many_players(
+    variant: str, seats: list[str], said: str
+) -> None:
+    """The format names a player for every seat a person plays (``manillen validate`` and the text
+    reader refuse a record without): the writer refuses it with the same words and place, rather
+    than write an unnamed seat as ``dummy`` or its number, which no reader takes back."""
+    dealer = len(seats) - 1  # the last seat named deals: the seat after it has no name
+    record = Record(
+        format="manillen/1",
+        match=MatchInfo(variant=variant, seats=seats),  # type: ignore[arg-type]
+        deals=[Deal(dealer=dealer, recorded_score=RecordedScore(team=0, points=6))],
+    )
+    with pytest.raises(InvalidRecordError) as refused:
+        dumps_text(record)
+    (problem,) = refused.value.problems
+    assert (problem.pointer, problem.message) == ("/match/seats", said)
+    assert str(refused.value) == f"/match/seats: {said}"
+    with pytest.raises(InvalidRecordError, match=said):  # as the engine says it
+        replay(record)

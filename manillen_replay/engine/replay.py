@@ -17,7 +17,7 @@ from ..cards import CARD_BY_TEXT, CARD_POINTS, RANKS_PER_SUIT, Card, CardSet, Su
 from ..errors import IllegalPlayError, InvalidOptionError, InvalidRecordError, RecordError
 from ..record.io import Entry, cards_are_unread, dumps
 from ..record.model import Deal, Declaration, Record
-from ..record.validation import record_rules
+from ..record.validation import record_rules, seats_problem
 from ..rules import (
     CLAUSES,
     NO_TRUMP,
@@ -234,11 +234,9 @@ class _Replay:
         shape = rules.shape
         self.scores = _deal_scores(rules)
         people = list(record.match.seats)
-        if len(people) != shape.people:
-            self.problem(
-                "/match/seats",
-                f"{rules.variant!r} is played by {shape.people} players, the record names {len(people)}",
-            )
+        seats_wrong = seats_problem(rules.variant, people)
+        if seats_wrong is not None:
+            self.problem("/match/seats", seats_wrong)
             raise InvalidRecordError(self.problems)
         blocks = self.read_blocks(rules, people)
         self.rules = rules

@@ -25,6 +25,7 @@ from ..cards import CARD_BY_TEXT, CARD_TEXT, SUIT_BY_TEXT
 from ..errors import InvalidRecordError, NotationError, RecordError
 from ..rules import VARIANTS, Rules, Variant, winning_position
 from .model import FORMAT, Deal, Record, seat_name_problems
+from .validation import seats_problem
 
 HEADER_WORDS = ("match", "date", "venue", "event", "notes", "variant", "seats", "rules", "blocks")
 BODY_WORDS = ("hand", "table", "discards", "turned", "move", "score", "penalty", "note")
@@ -194,9 +195,13 @@ def _leaders(deal: Deal, shape: Variant) -> list[int]:
     return leaders
 
 
-def _shape(record: Record) -> Variant:
+def _variant_name(record: Record) -> str:
     variant = record.match.variant
-    return VARIANTS[variant if isinstance(variant, str) else "four"]
+    return variant if isinstance(variant, str) else "four"
+
+
+def _shape(record: Record) -> Variant:
+    return VARIANTS[_variant_name(record)]
 
 
 @dataclass
@@ -927,6 +932,10 @@ def dumps_text(records: Record | Iterable[Record]) -> str:
 
 def _write_match(record: Record) -> str:
     match = record.match
+    # an unnamed seat has no word the reader takes back (``dummy`` is the dummy's, a number no name)
+    seats_wrong = seats_problem(_variant_name(record), match.seats)
+    if seats_wrong is not None:
+        raise InvalidRecordError([RecordError(seats_wrong, "/match/seats")])
     lines: list[str] = []
     for word in ("match", "date", "venue", "event", "notes"):
         value = getattr(match, "id" if word == "match" else word)

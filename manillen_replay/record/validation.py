@@ -10,12 +10,12 @@ pointer (or, in the text notation, its line and column).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import msgspec
 
 from ..errors import ManillenError, RecordError
-from ..rules import Rules, highest_deal_score, highest_multiplier
+from ..rules import VARIANTS, Rules, highest_deal_score, highest_multiplier
 from .model import Deal, Record
 
 EMPTY_AS_ABSENT = ("tricks", "declarations", "table_moves", "penalties", "annotations")
@@ -76,6 +76,22 @@ def record_rules(record: Record) -> Rules:
             _RULES_SEEN.clear()
         _RULES_SEEN[key] = rules
     return rules
+
+
+def seats_problem(variant: str, seats: Sequence[str]) -> str | None:
+    """What is wrong with the number of names in ``match.seats`` (at ``/match/seats``), or
+    ``None``: the format names the player of every seat a person plays, no more (the dummy of
+    ``three_dummy`` is played by the dealer and has no name).
+
+    >>> seats_problem("four", ["Anna", "Bert", "Carla"])
+    "'four' is played by 4 players, the record names 3"
+    >>> seats_problem("three_dummy", ["Anna", "Bert", "Carla"]) is None
+    True
+    """
+    people = VARIANTS[variant].people
+    if len(seats) == people:
+        return None
+    return f"{variant!r} is played by {people} players, the record names {len(seats)}"
 
 
 def _all_unset(options: msgspec.Struct) -> bool:
