@@ -152,6 +152,11 @@ def loads(data: bytes | str, *, source: str | None = None, line: int | None = No
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         problems = [p.located(source, line) for p in explain_decode_error(data, error)]
         raise InvalidRecordError(problems) from None
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if may_repeat_keys(raw, record):
+        repeated = repeated_key_problems(raw.decode("utf-8", "surrogateescape"))
+        if repeated:
+            raise InvalidRecordError([p.located(source, line) for p in repeated])
     unknown = canonicalize_cards(record)
     if unknown:
         raise InvalidRecordError([p.located(source, line) for p in unknown])
@@ -210,16 +215,99 @@ def _read_unchecked(entry: Entry, decoder: msgspec.json.Decoder[Any]) -> Record 
     the cards; ``None`` for anything else (the caller reads it with :meth:`Entry.decode`)."""
     if entry.notation or entry.refusal is not None or not isinstance(entry.data, bytes):
         return None
+    data = entry.data.removeprefix(_BOM)
     try:
-        record: Record = decoder.decode(entry.data.removeprefix(_BOM))
+        record: Record = decoder.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return None
-    if seat_name_problems(record.match.seats):
+    if may_repeat_keys(data, record) or seat_name_problems(record.match.seats):
         return None
     normalize(record)
     if scores_over(record):
         return None
     return record
+
+
+def may_repeat_keys(data: bytes, record: Record) -> bool:
+    """Whether a JSON document may give a key twice in one object, which the decoder reads as
+    the last one given (RFC 8259 leaves it open): ``False`` proves it does not, quickly.
+
+    The record written back is the document itself for everything this program writes. Else
+    every key the document gives is a field of the record (unknown ones are refused), and each
+    key is one colon outside texts: a colon more in the document than in the record written
+    back (with the same texts and the same cards, ``msgspec.Raw`` is written as read) is a key
+    given twice, or a field written with its default value, or a colon written ``\\u003a``;
+    :func:`repeated_key_problems` tells which.
+    """
+    written = _encoder.encode(record)
+    if data.startswith(written) and not data[len(written) :].strip():
+        return False
+    return b"\\u003" in data or data.count(b":") != written.count(b":")
+
+
+_JSON_TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|([{}\[\]:,])|([^\s{}\[\]:,"]+))', re.DOTALL)
+
+
+def repeated_key_problems(text: str) -> list[RecordError]:
+    """Each key given again in one object of a JSON document (one that decodes), at the JSON
+    pointer of the key, with the lines and columns of both, so that a file typed by hand says
+    which of the two to take out.
+
+    >>> for problem in repeated_key_problems('{"deals": [{"dealer": 0,\\n "dealer": 1}]}'):
+    ...     print(problem.pointer, problem.message[:61])
+    /deals/0/dealer 'dealer' is given twice in one object (line 1 column 13, then
+    """
+    problems: list[RecordError] = []
+    # each open object: its pointer, the keys given so far with where, whether a key comes next,
+    # and the last key; each open list: its pointer and the index of the value being read
+    stack: list[tuple[str, dict[str, int], list[Any]]] = []
+    position = 0
+    while position < len(text):
+        found = _JSON_TOKEN.match(text, position)
+        if found is None or found.end() == position:
+            break
+        position = found.end()
+        string, mark = found[1], found[2]
+        frame = stack[-1] if stack else None
+        if string is not None and frame is not None and frame[2][0] == "key":
+            key = json.loads(string)
+            first = frame[1].get(key)
+            if first is not None:
+                where = f"{_where(text, first)}, then {_where(text, found.start(1))}"
+                problems.append(
+                    RecordError(
+                        f"{printable(key)!r} is given twice in one object ({where}): a reader keeps "
+                        "the last one only; give it once",
+                        f"{frame[0]}/{_pointer_part(key)}",
+                    )
+                )
+            else:
+                frame[1][key] = found.start(1)
+            frame[2][:] = ["value", key]
+        elif mark in ("{", "["):
+            if frame is None:
+                pointer = ""
+            elif frame[2][0] == "value":
+                pointer = f"{frame[0]}/{_pointer_part(frame[2][1])}"
+            else:
+                pointer = f"{frame[0]}/{frame[2][1]}"
+            stack.append((pointer, {}, ["key", ""] if mark == "{" else ["item", 0]))
+        elif mark in ("}", "]"):
+            stack.pop()
+        elif mark == "," and frame is not None:
+            state = frame[2]
+            state[:] = ["key", ""] if state[0] == "value" else ["item", state[1] + 1]
+    return problems
+
+
+def _where(text: str, offset: int) -> str:
+    """A place in a document: its line and column, or its column in a document of one line (a
+    JSON Lines archive's line: the file's line is told before)."""
+    return _line_column(text, offset) if "\n" in text else f"column {offset + 1}"
+
+
+def _pointer_part(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 def cards_are_unread(deal: Deal) -> bool:
