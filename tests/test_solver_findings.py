@@ -148,7 +148,7 @@ def test_a_card_is_judged_by_what_it_surely_cost(
     """The re-read for issue 30 found an inaccuracy of 2.2 that reruns put at 0.1 to 0.9: a view
     cost the sampled layouts leave unsure of is no finding, and the severity is that of the cost
     less two standard errors (PlayCost.sure_view_cost)."""
-    deal = SimpleNamespace(number=4, multiplier=1)  # what the findings read of a deal
+    deal = SimpleNamespace(number=4, multiplier=1, dealer=0)  # what the findings read of a deal
     found = cost_findings(
         [_costly(view, error)],
         match="m",
@@ -171,7 +171,7 @@ def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> 
     means = {Card.H9: 36.0, Card.H8: 36.0 - NEAR_TIE / 2, Card.H7: 36.0 - 2 * NEAR_TIE, Card.HK: 30.0}
     viewed = _with_view(cost, 6.0, means, 50, False)
     assert viewed.best_cards == (Card.H9, Card.H8)
-    deal = SimpleNamespace(number=4, multiplier=1)
+    deal = SimpleNamespace(number=4, multiplier=1, dealer=0)
     (costly,) = cost_findings(
         [viewed],
         match="m",

@@ -390,6 +390,22 @@ def test_the_solver_review_of_a_variant_stores_the_reasons_and_their_lines(revie
     assert "Anna's dummy" in lines["player"].to_list()
 
 
+def test_a_card_of_the_dummy_is_judged_by_what_the_dealer_could_see(reviewed_three_dummy: Path):
+    """The dealer plays the dummy's cards: a finding at the dummy's seat names the card's place
+    (``Anna's dummy``) but the dealer as the one who chose it and could see, and the dealer's
+    side as the dealer's, never ``Anna's dummy could see`` or ``Anna's dummy's team``."""
+    with Store(reviewed_three_dummy, read_only=True) as store:
+        at_dummy = store.query(
+            "SELECT explanation, explanation_nl FROM findings "
+            "WHERE player = 'Anna''s dummy' AND trick IS NOT NULL"
+        )
+    assert at_dummy.height > 0
+    for en, nl in at_dummy.iter_rows():
+        assert "from what Anna could see" in en and "Anna's dummy could" not in en, en
+        assert "Anna's dummy's team" not in en, en
+        assert "met wat Anna kon weten" in nl and "Anna's dummy kon" not in nl, nl
+
+
 def test_the_replay_steps_through_a_variants_better_line(
     reviewed_three_dummy: Path, monkeypatch: pytest.MonkeyPatch
 ):

@@ -253,6 +253,14 @@ class _Words:
     def seat(self, seat: int) -> str:
         return self.names[seat] if seat < len(self.names) else f"seat {seat}"
 
+    def decider(self, seat: int) -> str:
+        """Who chose the seat's card, from what they could see: the seat's own player, or for the
+        dummy of ``three_dummy`` the one person on its side, the dealer who plays it."""
+        if seat < self.people:
+            return self.seat(seat)
+        members = self.members(seat)
+        return members[0] if len(members) == 1 else self.seat(seat)
+
     def members(self, seat: int) -> list[str]:
         """The names of the people on the seat's side (the dealer plays the dummy of ``three_dummy``,
         so the dummy is not one more of them)."""
@@ -368,7 +376,7 @@ def explain(
     sides = played.sides
     w = _Words(names, lang, sides, people or len(sides), unsure, trump)
     team = sides[seat]
-    who = w.seat(seat)
+    who = w.decider(seat)
     swing = swing_trick(played, better, team)
     first_p, first_b = played.tricks[0], better.tricks[0]
     parts: list[str] = []

@@ -13,7 +13,7 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ..cards import Card
-from ..engine.results import DealResult
+from ..engine.results import DealResult, dummy_name
 from .call_review import CallOption, CallReview
 from .costs import PlayCost
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds, sort_key
@@ -83,7 +83,7 @@ def cost_findings(
         if not cost.legal or cost.forced:
             continue
         player = players[cost.seat] if cost.seat < len(players) else None
-        who = player or f"seat {cost.seat}"
+        who = _decider(players, cost.seat, deal.dealer) or f"seat {cost.seat}"
         if cost.view_cost is None:
             if COST_THRESHOLDS.severity(cost.dd_cost) is not Severity.INFO:
                 findings.append(_hindsight_finding(cost, match=match, deal=deal, player=player, who=who))
@@ -142,6 +142,20 @@ def cost_findings(
                 )
             )
     return findings
+
+
+def _decider(players: Sequence[str], seat: int, dealer: int) -> str | None:
+    """Who chose the seat's card and saw what it was chosen from: the seat's player, or the
+    dealer for the dummy of ``three_dummy`` (named after the dealer), whose cards the dealer plays.
+
+    >>> _decider(["Anna", "Bert", "Carla", "Anna's dummy"], 3, 0), _decider(["Anna", "Bert"], 1, 0)
+    ('Anna', 'Bert')
+    """
+    if seat >= len(players):
+        return None
+    if dealer < len(players) and players[seat] == dummy_name(players[dealer]):
+        return players[dealer]
+    return players[seat]
 
 
 def _costly_words(
