@@ -699,8 +699,13 @@ def test_a_table_move_is_kept_with_its_trick_and_play_and_may_leave_the_play_out
     ],
 )
 def test_a_table_move_that_cannot_be_made_is_refused_at_the_move(variant, move, expected):
+    """The move alone is named: the deal stops there, and a variation written on it is not
+    judged (it would be told the deal's cards were not played)."""
     doc = sample(variant)
-    moves = doc["deals"][0].setdefault("table_moves", [])
+    deal = doc["deals"][0]
+    first = deal["tricks"][0][0]
+    deal["annotations"] = [{"author": "Anna", "text": "as played", "trick": 1, "play": 1, "line": [first]}]
+    moves = deal.setdefault("table_moves", [])
     moves.append(move)
     at = len(moves) - 1
     assert problems(json.dumps(doc).encode()) == [f"club.jsonl:14: /deals/0/table_moves/{at}: {expected}"]
