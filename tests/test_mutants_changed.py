@@ -363,3 +363,24 @@ def test_a_variant_deal_refused_for_its_cards_is_told_only_that_with_a_variation
     first = deal["tricks"][0][0]
     deal["annotations"] = [{"author": "Anna", "text": "as played", "trick": 1, "play": 1, "line": [first]}]
     assert replay_problems(doc) == [refused]
+
+
+def test_a_card_outside_the_deck_is_the_one_problem_of_a_deal_without_hands_under_held_suit() -> None:
+    """Carla deals, holding one heart (the A), and makes hearts under ``held_suit``; the record
+    gives no hands and writes her ace as the 6 of spades, in no four-player deck: that card is
+    the deal's one problem (the hands the tricks would give are not judged, where Carla would
+    hold no hearts)."""
+    deal = deal_dict(seed=1, dealer=2)
+    assert [card for card in deal["hands"][2] if card.endswith("H")] == ["AH"]
+    assert deal["declarations"] == [{"seat": 2, "call": "trump", "suit": "H"}]
+    deal.pop("hands")
+    (t, i), *_ = [
+        (t, i) for t, trick in enumerate(deal["tricks"]) for i, card in enumerate(trick) if card == "AH"
+    ]
+    deal["tricks"][t][i] = "6S"
+    match = {
+        "format": "manillen/1",
+        "match": {"seats": ["Anna", "Bert", "Carla", "Dirk"], "rules": {"trump_choice": "held_suit"}},
+        "deals": [deal],
+    }
+    assert replay_problems(match) == [f"/deals/0/tricks/{t}/{i}: '6S' is not in the deck of 'four'"]
