@@ -254,7 +254,8 @@ class _UnreadPlan(_Plan):
     def play(self, records: int) -> list[dict[int, PlayedDeal]]:
         if len(self.owners) < max(COMPILED_MINIMUM, 1):
             return [{} for _ in range(records)]
-        hand_cards, _, hands_read = read_card_lists(self.hand_lists, _FOUR.hand_size, 4)
+        # every hand, or none read: the compiled pass takes each deal's hands as the next 32 cards
+        hand_cards, _, hands_read = read_card_lists(self.hand_lists, _FOUR.hand_size, 4, fewest=4)
         trick_cards, trick_counts, tricks_read = read_card_lists(self.trick_lists, 4, _FOUR.tricks)
         read = hands_read & tricks_read
         if not read.all():  # the cards of a deal not read are left out
@@ -351,13 +352,13 @@ def _list_pattern(lists: int, cards: int) -> Any:
     return np.frombuffer(("[" + ",".join([one] * lists) + "]").encode(), np.uint8)
 
 
-def read_card_lists(texts: Sequence[Any], cards: int, most: int) -> tuple[Any, Any, Any]:
+def read_card_lists(texts: Sequence[Any], cards: int, most: int, fewest: int = 1) -> tuple[Any, Any, Any]:
     """The cards of many JSON lists of lists of cards (``[["7H","10H"],["AS","KS"]]``, each
     given as its JSON text) read at once: the card codes of all, in order, how many lists each
     holds, and whether each is read.
 
     A text is read only when it is in the one form the records are written in: every inner list
-    ``cards`` cards long, 1 to ``most`` lists, each card in canonical form, no space, escape or
+    ``cards`` cards long, ``fewest`` to ``most`` lists, each card in canonical form, no space, escape or
     anything else. Any other (a short list, ``"7h"``, a space after a comma) is not read (its
     count is 0): the record is read again card by card, which names what is wrong.
     """
@@ -372,7 +373,7 @@ def read_card_lists(texts: Sequence[Any], cards: int, most: int) -> tuple[Any, A
     odd = np.add.reduceat(quotes, starts, dtype=np.int64) & 1
     if odd.any():  # a quote without its pair: the text is not read, and shifts no other
         texts = [b"!" if bad else text for text, bad in zip(texts, odd.tolist(), strict=True)]
-        cards, lists, read = read_card_lists(texts, cards, most)
+        cards, lists, read = read_card_lists(texts, cards, most, fewest)
         return cards, lists, read
     # Inside a card's text (its opening quote included) after an odd number of quotes; kept: the
     # bytes outside and each opening quote, standing for its card.
@@ -384,7 +385,7 @@ def read_card_lists(texts: Sequence[Any], cards: int, most: int) -> tuple[Any, A
     # The kept bytes of a text of n lists: the pattern's first n * (2 * cards + 2) bytes and "]".
     unit = 2 * cards + 2
     lists = (kept_lengths - 1) // unit
-    shaped = ((kept_lengths - 1) % unit == 0) & (lists >= 1) & (lists <= most)
+    shaped = ((kept_lengths - 1) % unit == 0) & (lists >= fewest) & (lists <= most)
     pattern = _list_pattern(most, cards)
     kept_starts = np.zeros(count, np.int64)
     np.cumsum(kept_lengths[:-1], out=kept_starts[1:])

@@ -577,14 +577,15 @@ def card_list_texts(draw, cards: int, most: int) -> bytes:
 
 
 @settings(max_examples=200, deadline=None)
-@given(texts=st.lists(card_list_texts(2, 3), min_size=1, max_size=6))
-def test_card_lists_are_read_as_json_reads_them(texts):
+@given(texts=st.lists(card_list_texts(2, 3), min_size=1, max_size=6), fewest=st.integers(1, 3))
+def test_card_lists_are_read_as_json_reads_them(texts, fewest):
     """A text is read exactly when it is JSON in the one form records are written in: lists of
-    the given number of canonical cards, written without spaces or escapes (as the records'
-    writer writes them); its cards are then the ones JSON reads, whatever the texts beside it."""
+    the given number of canonical cards, as many lists as allowed, written without spaces or
+    escapes (as the records' writer writes them); its cards are then the ones JSON reads,
+    whatever the texts beside it."""
     from manillen_replay.cards import CARD_TEXT
 
-    codes, lists, read = bulk.read_card_lists(texts, 2, 3)
+    codes, lists, read = bulk.read_card_lists(texts, 2, 3, fewest)
     expected_codes: list[int] = []
     for text, count, was_read in zip(texts, lists.tolist(), read.tolist(), strict=True):
         try:
@@ -593,7 +594,7 @@ def test_card_lists_are_read_as_json_reads_them(texts):
             value = None
         canonical = (
             isinstance(value, list)
-            and 1 <= len(value) <= 3
+            and fewest <= len(value) <= 3
             and all(isinstance(one, list) and len(one) == 2 and set(one) <= set(CARD_TEXT) for one in value)
             and json.dumps(value, separators=(",", ":")).encode() == text
         )
@@ -665,3 +666,21 @@ def test_a_trump_not_held_is_refused_by_the_quick_reading_as_by_the_engine() -> 
     assert seen == _engine_reference(entries)
     refused = seen[3][1]
     assert isinstance(refused, list) and any(pointer.startswith("/deals/8/") for pointer, *_ in refused)
+
+
+@pytest.mark.parametrize("hands", [1, 2, 3])
+def test_a_deal_short_of_hands_is_refused_whatever_the_cards_after_it(hands: int) -> None:
+    """A record's last deal written with fewer than four hands, and the next record's first deal
+    starting with the hands it lacks: validate reading the batch's cards at once still refuses
+    it with the engine's problem (each deal's cards are its own, not the batch's next ones), and
+    reads the next record as the engine does."""
+    first, second = (json.loads(line) for line in generated("four", 3)[:2])
+    last = first["deals"][-1]
+    lacking, last["hands"] = last["hands"][hands:], last["hands"][:hands]
+    second["deals"][0]["hands"][: len(lacking)] = lacking
+    lines = [json.dumps(document, separators=(",", ":")).encode() for document in (first, second)]
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+    assert seen == _engine_reference(entries)
+    deal = len(first["deals"]) - 1
+    assert [pointer for pointer, *_ in seen[0][1]] == [f"/deals/{deal}/hands"]  # refused, at its hands

@@ -251,6 +251,30 @@ def _held_suit_refused(deal: dict) -> dict:
     return deal
 
 
+def _played_again_by_its_player(deal: dict) -> None:
+    """Without hands, the first lead played again by the same player in a later trick (in place
+    of that player's own card there)."""
+    match = {"format": "manillen/1", "match": {"seats": ["Anna", "Bert", "Carla", "Dirk"]}, "deals": [deal]}
+    tricks = replay(loads(json.dumps(match))).deals[0].tricks
+    leader = tricks[0].seats[0]
+    later = tricks[3].seats.index(leader)
+    deal["tricks"][3][later] = deal["tricks"][0][0]
+    deal.pop("hands")
+
+
+def _not_held(deal: dict) -> None:
+    """The second and third cards of the first trick played in each other's turn."""
+    first = deal["tricks"][0]
+    first[1], first[2] = first[2], first[1]
+
+
+def _turned_and_not_held(deal: dict) -> None:
+    """A card turned where the rules turn none (``trump_choice`` free), and a card played out of
+    its player's turn after it."""
+    deal["turned"] = deal["hands"][deal["dealer"]][0]
+    _not_held(deal)
+
+
 REFUSED_DEALS = {
     "a short trick": lambda deal: deal["tricks"][0].pop(),
     "no trump call": lambda deal: deal.pop("declarations"),
@@ -266,6 +290,16 @@ REFUSED_DEALS = {
     "nothing to replay": lambda deal: (deal.pop("hands"), deal.pop("tricks")),
     "a seat that does not exist": lambda deal: deal["declarations"][0].__setitem__("seat", 5),
     "a trump not held under held_suit": _held_suit_refused,
+    "table moves in a game without table cards": lambda deal: deal.__setitem__(
+        "table_moves", [{"trick": 1, "seat": 0}]
+    ),
+    "a card not held": _not_held,
+    "a turned card without the rule, and a card not held": _turned_and_not_held,
+    "no hands and a card played twice by its player": _played_again_by_its_player,
+    "no hands and a card not in the deck": lambda deal: (
+        deal.pop("hands"),
+        deal["tricks"][2].__setitem__(1, "6H"),
+    ),
 }
 
 
@@ -329,3 +363,24 @@ def test_a_variant_deal_refused_for_its_cards_is_told_only_that_with_a_variation
     first = deal["tricks"][0][0]
     deal["annotations"] = [{"author": "Anna", "text": "as played", "trick": 1, "play": 1, "line": [first]}]
     assert replay_problems(doc) == [refused]
+
+
+def test_a_card_outside_the_deck_is_the_one_problem_of_a_deal_without_hands_under_held_suit() -> None:
+    """Carla deals, holding one heart (the A), and makes hearts under ``held_suit``; the record
+    gives no hands and writes her ace as the 6 of spades, in no four-player deck: that card is
+    the deal's one problem (the hands the tricks would give are not judged, where Carla would
+    hold no hearts)."""
+    deal = deal_dict(seed=1, dealer=2)
+    assert [card for card in deal["hands"][2] if card.endswith("H")] == ["AH"]
+    assert deal["declarations"] == [{"seat": 2, "call": "trump", "suit": "H"}]
+    deal.pop("hands")
+    (t, i), *_ = [
+        (t, i) for t, trick in enumerate(deal["tricks"]) for i, card in enumerate(trick) if card == "AH"
+    ]
+    deal["tricks"][t][i] = "6S"
+    match = {
+        "format": "manillen/1",
+        "match": {"seats": ["Anna", "Bert", "Carla", "Dirk"], "rules": {"trump_choice": "held_suit"}},
+        "deals": [deal],
+    }
+    assert replay_problems(match) == [f"/deals/0/tricks/{t}/{i}: '6S' is not in the deck of 'four'"]

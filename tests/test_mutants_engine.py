@@ -699,11 +699,32 @@ def test_a_table_move_is_kept_with_its_trick_and_play_and_may_leave_the_play_out
     ],
 )
 def test_a_table_move_that_cannot_be_made_is_refused_at_the_move(variant, move, expected):
+    """The move alone is named: the deal stops there, and a variation written on it is not
+    judged (it would be told the deal's cards were not played)."""
     doc = sample(variant)
-    moves = doc["deals"][0].setdefault("table_moves", [])
+    deal = doc["deals"][0]
+    first = deal["tricks"][0][0]
+    deal["annotations"] = [{"author": "Anna", "text": "as played", "trick": 1, "play": 1, "line": [first]}]
+    moves = deal.setdefault("table_moves", [])
     moves.append(move)
     at = len(moves) - 1
     assert problems(json.dumps(doc).encode()) == [f"club.jsonl:14: /deals/0/table_moves/{at}: {expected}"]
+
+
+def test_a_table_move_written_too_early_is_the_one_problem_not_the_card_it_would_uncover():
+    """Bert's move of the A of hearts to his emptied 4th place written at trick 1 instead of 13,
+    while his 4th pile still holds its cards: the move is refused, and the deal stops there (the
+    9 of clubs under the ace, which he plays later, is not also named as not in his hand)."""
+    doc = sample("variant-two-open")
+    deal = doc["deals"][0]
+    assert deal["table"][1][2] == ["9C", "AH"] and deal["table_moves"] == [
+        {"seat": 1, "trick": 13, "play": 2}
+    ]
+    deal["table_moves"] = [{"seat": 1, "trick": 1}]
+    assert problems(json.dumps(doc).encode()) == [
+        "club.jsonl:14: /deals/0/table_moves/0: Bert can move a card only from a 3rd pile of two to "
+        "an emptied 4th place"
+    ]
 
 
 def changed(doc: dict | bytes, *changes) -> dict:
