@@ -487,6 +487,42 @@ def test_the_mistakes_page_finds_the_dummy_s_card_under_the_dealer(
         assert {player for player, _ in shown} == {"Anna", hand}
 
 
+def test_a_costly_dummy_card_ranks_among_the_dealer_s_decisions_as_the_dummy_s(
+    reviewed_three_dummy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A costly card of the dummy is one of the dealer's costliest decisions (``--top``, the Match
+    page's boxes, the report's review of each player), named as the dummy's card."""
+    import shutil
+
+    import duckdb
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, open_page
+    from .test_dashboard_review import mistake_boxes
+
+    db = tmp_path / "costly.duckdb"
+    shutil.copy(reviewed_three_dummy, db)
+    with duckdb.connect(str(db)) as connection:  # a mistake with the dummy's card (the sample's is hindsight)
+        connection.execute("UPDATE findings SET severity = 'mistake', points = 30 WHERE seat = 3")
+        connection.execute(
+            "UPDATE play_costs c SET view_cost = 30, view_error = 0 FROM findings f WHERE f.seat = 3 "
+            "AND c.match_id = f.match_id AND c.deal = f.deal AND c.trick = f.trick AND c.play = f.play"
+        )
+    with Store(db, read_only=True) as store:
+        (match_id, trick), *_ = store.query("SELECT match_id, trick FROM findings WHERE seat = 3").rows()
+        ranked = store.biggest_mistakes([match_id], player="anna", top=3)
+    assert ranked["player"][0] == "Anna" and ranked["seat"][0] == 3 and ranked["dummy"][0]
+    listed = CliRunner().invoke(cli, ["findings", "--db", str(db), "--top", "3", "--player", "Anna"])
+    assert f" 1. {match_id} deal 1 trick {trick} play " in listed.stdout, listed.output
+    assert f"play {ranked['play'][0]}, Anna's dummy: mistake" in listed.stdout, listed.output
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(db))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
+    assert mistake_boxes(at)[0]["text"].startswith("**1. Anna's dummy** · deal 1, trick"), mistake_boxes(at)
+    data.archive_at(db).close()
+
+
 def test_the_replay_steps_through_a_variants_better_line(
     reviewed_three_dummy: Path, monkeypatch: pytest.MonkeyPatch
 ):
