@@ -487,6 +487,34 @@ def test_the_mistakes_page_finds_the_dummy_s_card_under_the_dealer(
         assert {player for player, _ in shown} == {"Anna", hand}
 
 
+def test_the_players_page_counts_the_dummy_s_cards_as_the_dealer_s(
+    reviewed_three_dummy: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Anna's page counts her findings and her accuracy over the cards she chose, her dummy's
+    included: the dummy is no player of its own."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, html_of, open_page
+
+    with Store(reviewed_three_dummy, read_only=True) as store:
+        (mine, at_dummy), *_ = store.query(
+            "SELECT count(*), count(*) FILTER (WHERE seat = 3) FROM findings WHERE player = 'Anna'"
+        ).rows()
+        chosen = store.query(
+            "SELECT c.seat FROM play_costs c JOIN card_values v USING (match_id, deal, trick, play) "
+            "WHERE c.seat IN (0, 3) AND c.legal AND NOT c.forced AND c.view_cost IS NOT NULL "
+            "GROUP BY c.seat, c.trick, c.play HAVING max(v.view) - min(v.view) >= 1"
+        )["seat"].to_list()
+    cards, own = len(chosen), chosen.count(0)
+    assert at_dummy > 0 and cards > own
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(reviewed_three_dummy))
+    page = html_of(open_page(AppTest.from_file(APP, default_timeout=60), "players", player="Anna"))
+    assert f'data-metric="Findings"><div class="label">Findings</div><div class="value">{mine}</div>' in page
+    assert f"({cards} cards, " in page
+
+
 def test_a_costly_dummy_card_ranks_among_the_dealer_s_decisions_as_the_dummy_s(
     reviewed_three_dummy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
