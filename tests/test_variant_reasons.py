@@ -545,6 +545,13 @@ def test_a_costly_dummy_card_ranks_among_the_dealer_s_decisions_as_the_dummy_s(
     listed = CliRunner().invoke(cli, ["findings", "--db", str(db), "--top", "3", "--player", "Anna"])
     assert f" 1. {match_id} deal 1 trick {trick} play " in listed.stdout, listed.output
     assert f"play {ranked['play'][0]}, Anna's dummy: mistake" in listed.stdout, listed.output
+    # the report for Anna reviews it among her cards, the dummy's seat the one to move
+    out = tmp_path / "anna.html"
+    made = CliRunner().invoke(
+        cli, ["report", "--db", str(db), "--match", match_id, "--player", "Anna", "--out", str(out)]
+    )
+    assert made.exit_code == 0, made.output
+    assert 'mover" data-seat="3"><div class="name">Anna&#x27;s dummy' in out.read_text(encoding="utf-8")
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(db))
     at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
     assert mistake_boxes(at)[0]["text"].startswith("**1. Anna's dummy** · deal 1, trick"), mistake_boxes(at)
