@@ -937,8 +937,11 @@ def _findings(path: str, version: int, chosen: FindingFilter, limit: int) -> tup
         path,
         f"""
         SELECT m.date, f.match_id, f.deal, f.trick, f.play, f.player, f.kind, f.category, f.severity,
-               f.card, f.better, f.points, f.explanation, f.explanation_nl
+               f.card, f.better, f.points, f.explanation, f.explanation_nl,
+               coalesce(s.is_dummy, FALSE) AS dummy
         FROM findings f JOIN matches m USING (match_id)
+        -- the dummy's card of three_dummy is filed under the dealer who chose it (f.player)
+        LEFT JOIN deal_seats s ON s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat
         WHERE {where}
         ORDER BY {severity_rank} DESC, f.points DESC NULLS LAST, m.date DESC NULLS LAST,
                  f.match_id, f.deal, f.trick, f.play
@@ -950,7 +953,8 @@ def _findings(path: str, version: int, chosen: FindingFilter, limit: int) -> tup
 
 
 def findings(chosen: FindingFilter, limit: int = 1000) -> tuple[int, pl.DataFrame]:
-    """How many findings pass the filters, and the ``limit`` most serious of them."""
+    """How many findings pass the filters, and the ``limit`` most serious of them (``dummy``: a
+    card of the dummy of ``three_dummy``, whose ``player`` is the dealer who chose it)."""
     return _findings(*_key(archive()), chosen, limit)
 
 

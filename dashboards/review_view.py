@@ -94,7 +94,10 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
     card = cards.SYMBOLS.get(row["card"], row["card"]) if row["card"] else ""
     better = " ".join(cards.SYMBOLS.get(c, c) for c in row["better"] or [])
     with st.container(border=True, key=f"{key}_mistake_{rank}"):
-        st.markdown(f"**{rank}. {ui.markdown_text(str(row['player'] or ''))}** · {ui.markdown_text(where)}")
+        who = str(row["player"] or "")
+        if row.get("dummy"):  # the dealer chose the dummy's card: shown as the dummy's, as the replay does
+            who = t("replay.dummy_of", name=who)
+        st.markdown(f"**{rank}. {ui.markdown_text(who)}** · {ui.markdown_text(where)}")
         parts = [f"**{ui.markdown_text(card)}**" if card else "", ui.markdown_text(kind)]
         if better:
             parts.append(t("review.better", cards=ui.markdown_text(better)))

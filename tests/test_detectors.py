@@ -12,6 +12,7 @@ import random
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -370,21 +371,22 @@ def test_findings_name_the_players_of_the_deals_block_at_a_club_evening() -> Non
 def test_an_illegal_play_under_the_dummys_winning_card_names_the_dummy() -> None:
     """In ``three_dummy`` the dummy is a seat past the match's three players, and the dealer of
     each deal plays it: a play that broke the rules while the dummy was winning the trick says
-    whose dummy it was in that deal (not in the match's last deal)."""
+    whose dummy it was in that deal (not in the match's last deal), in Dutch ``blinde van Anna``."""
     said = []
     for seed in range(1, 40):
         for line in generated("three_dummy", seed, ()):
             record = loads(line)
             result = replay(record)
             dealt = {deal.number: deal for deal in result.deals}
-            for finding in MatchAnalysis(result, record).run():
+            for finding in analyse(result, record, strategy=False):
                 if finding.kind in ("failed_to_buy", "failed_to_overtake") and "dummy" in finding.explanation:
-                    dealer = dealt[finding.deal or 0].dealer
-                    last = dealer == result.deals[-1].dealer
-                    said.append((finding.explanation, f"{result.seats[dealer]}'s dummy", last))
+                    dealer = result.seats[dealt[finding.deal or 0].dealer]
+                    last = dealt[finding.deal or 0].dealer == result.deals[-1].dealer
+                    said.append((finding.explanation, finding.explanation_nl, dealer, last))
     assert not all(last for *_, last in said), "no such play in a deal dealt by another than the last"
-    for text, dummy, _ in said:
-        assert re.search(rf"{dummy}('s winning| was winning)", text), (text, dummy)
+    for text, dutch, dealer, _ in said:
+        assert re.search(rf"{dealer}'s dummy('s winning| was winning)", text), (text, dealer)
+        assert re.search(rf"(van|terwijl) blinde van {dealer} ", dutch) and "dummy" not in dutch, dutch
 
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
@@ -400,3 +402,27 @@ def test_a_three_dummy_side_is_named_by_its_people_not_with_the_dealers_dummy() 
     assert "says 12 for Anna, the cards say 9 for Anna " in finding.explanation
     assert "voor Anna, de kaarten zeggen 9 voor Anna " in (finding.explanation_nl or "")
     assert "dummy" not in finding.explanation
+
+
+def test_a_detector_s_finding_on_a_dummy_card_is_filed_under_the_dealer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The detectors name each seat (``Anna's dummy``), but the dealer chose the dummy's card:
+    ``analyse`` files such a finding under the dealer, as ``deal_seats`` and ``plays`` credit the
+    card, and keeps the seat; a finding at a person's seat keeps its player."""
+    from dataclasses import replace
+
+    from manillen_replay.analysis import Category, Finding
+
+    record = loads((SAMPLES / "variant-three-dummy.json").read_text())
+    result = replay(record)
+    base = Finding("revoke", Category.RULE, Severity.BLUNDER, result.id, 1, 4, 1, 3, "Anna's dummy", None, (),
+                   0.0, "Anna's dummy revoked.", "Anna's dummy verzaakte.")  # fmt: skip
+    made = [base, replace(base, seat=1, player="Bert", trick=5)]
+    monkeypatch.setattr(MatchAnalysis, "run", lambda self: list(made))
+    found = analyse(result, record)
+    assert [(f.seat, f.player) for f in found] == [(3, "Anna"), (1, "Bert")]
+    assert (
+        found[0].explanation == "Anna's dummy revoked."
+        and found[0].explanation_nl == "blinde van Anna verzaakte."
+    )

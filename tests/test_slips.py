@@ -327,3 +327,26 @@ def test_two_lines_swapped_are_legal_or_a_slip_that_is(
     )
     assert [f.kind for f in found] == ["record_slip"] * len(played.violations)
     assert all(f.points == 0 and f.severity is Severity.INFO for f in found)
+
+
+def test_a_side_of_one_person_takes_its_points_in_a_reordered_deal() -> None:
+    """The card points a reordering gives are said with a verb agreeing with the side: a team
+    take (``Anna & Carla take``), a person alone takes (``Anna takes``, ``haalt Anna``), as in
+    the three-player games, where the dealer's side is the dealer alone (and in ``three_dummy``
+    the dealer plays the dummy, who is not one more of its people)."""
+    from types import SimpleNamespace
+
+    from manillen_replay.analysis.record_slips import Slip, slip_words
+
+    tricks = tuple(tuple(int(Card.parse(c)) for c in line.split()) for line in LEGAL_22)
+    slip = Slip(Reordering.SWAP, 2, 3, (1, 3, 2, 4, 5, 6, 7, 8), tricks, (0,) * 8, (9, 51), 0)
+    for variant, names, people in (
+        ("four", SEATS, ["Anna & Carla", "Bert & Dirk"]),
+        ("three", ["Anna", "Bert", "Carla"], ["Anna", "Bert & Carla"]),
+        ("three_dummy", ["Anna", "Bert", "Carla", "Anna's dummy"], ["Anna", "Bert & Carla"]),
+    ):
+        deal = SimpleNamespace(tricks=[SimpleNamespace(cards=t) for t in tricks], points=(16, 44), dealer=0)
+        en, nl = slip_words(slip, deal, names, Rules(variant=variant), 1, 3)  # type: ignore[arg-type]
+        take, halen = ("takes", "haalt") if " & " not in people[0] else ("take", "halen")
+        assert f"In that order {people[0]} {take} 9 card points and {people[1]} 51, not 16 and 44" in en, en
+        assert f"In die volgorde {halen} {people[0]} 9 kaartpunten en {people[1]} 51, niet 16 en 44" in nl, nl

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from functools import cache
@@ -396,14 +397,165 @@ def test_a_card_of_the_dummy_is_judged_by_what_the_dealer_could_see(reviewed_thr
     side as the dealer's, never ``Anna's dummy could see`` or ``Anna's dummy's team``."""
     with Store(reviewed_three_dummy, read_only=True) as store:
         at_dummy = store.query(
-            "SELECT explanation, explanation_nl FROM findings "
-            "WHERE player = 'Anna''s dummy' AND trick IS NOT NULL"
+            "SELECT explanation, explanation_nl FROM findings WHERE seat = 3 AND trick IS NOT NULL"
         )
     assert at_dummy.height > 0
     for en, nl in at_dummy.iter_rows():
         assert "from what Anna could see" in en and "Anna's dummy could" not in en, en
         assert "Anna's dummy's team" not in en, en
         assert "met wat Anna kon weten" in nl and "Anna's dummy kon" not in nl, nl
+
+
+def test_a_card_of_the_dummy_is_the_dealer_s_finding_shown_as_the_dummy_s(reviewed_three_dummy: Path):
+    """The dealer chose the dummy's cards: a finding on one is filed under the dealer (``player``),
+    as ``deal_seats`` and ``plays`` credit the card, so ``--player Anna`` and Anna's accuracy
+    count it; the listing still names the card's hand ``Anna's dummy`` (``blinde van Anna``)."""
+    db = str(reviewed_three_dummy)
+    with Store(reviewed_three_dummy, read_only=True) as store:
+        at_dummy = store.query("SELECT trick, play, player FROM findings WHERE seat = 3").rows()
+        accuracy = store.query("SELECT player, cards FROM player_accuracy WHERE scope = 'all'").rows()
+        chosen = store.query(
+            "SELECT count(*) FROM play_costs c JOIN card_values v USING (match_id, deal, trick, play) "
+            "WHERE c.seat IN (0, 3) AND c.legal AND NOT c.forced AND c.view_cost IS NOT NULL "
+            "GROUP BY c.trick, c.play HAVING max(v.view) - min(v.view) >= 1"
+        ).height
+    assert at_dummy and {player for *_, player in at_dummy} == {"Anna"}
+    # Anna's accuracy counts her own cards and the dummy's; the dummy is no player of its own
+    assert dict(accuracy)["Anna"] == chosen and "Anna's dummy" not in dict(accuracy)
+    runner = CliRunner()
+    listed = runner.invoke(cli, ["findings", "--db", db, "--player", "anna", "--json"])
+    assert listed.exit_code == 0, listed.output
+    found = json.loads(listed.stdout)["findings"]
+    dummy = [(f["trick"], f["play"]) for f in found if f["seat"] == 3]
+    assert sorted(dummy) == sorted((t, p) for t, p, _ in at_dummy)
+    assert all(f["player"] == "Anna" and f["dummy"] == (f["seat"] == 3) for f in found)
+    for lang, hand in (("en", "Anna's dummy"), ("nl", "blinde van Anna")):
+        text = runner.invoke(cli, ["findings", "--db", db, "--player", "Anna", "--lang", lang]).stdout
+        trick, play = dummy[0]
+        words = ("trick", "play") if lang == "en" else ("slag", "kaart")
+        assert f"{words[0]} {trick} {words[1]} {play} {hand}:" in text, text
+
+
+def test_the_dutch_findings_name_the_dummy_in_dutch():
+    """The dummy is ``Anna's dummy`` in English and ``blinde van Anna`` in Dutch, in the words of
+    every finding (a reason's line names who takes a trick) and in the listing."""
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "variant-three-dummy.json"
+    runner = CliRunner()
+    listed = runner.invoke(cli, ["findings", str(sample), "--depth", "solver", "--quiet", "--json"])
+    assert listed.exit_code == 0, listed.output
+    said = [(f["explanation_en"], f["explanation_nl"]) for f in json.loads(listed.stdout)["findings"]]
+    named = [(en, nl) for en, nl in said if "Anna's dummy" in en]
+    assert named, "no finding names the dummy"
+    assert not [nl for _, nl in said if "dummy" in nl]
+    assert all("blinde van Anna" in nl for _, nl in named)
+    dutch = runner.invoke(cli, ["findings", str(sample), "--depth", "solver", "--quiet", "--lang", "nl"])
+    assert "blinde van Anna:" in dutch.stdout and "dummy" not in dutch.stdout.replace("three-dummy", "")
+
+
+def test_the_mistakes_page_finds_the_dummy_s_card_under_the_dealer(
+    reviewed_three_dummy: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The Mistakes page filtered on Anna lists the cards she chose from her dummy too, named as the
+    dummy's (``Anna's dummy``, ``blinde van Anna``); the filter offers no dummy as a player."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, chosen_state, light_tables, many_text, native_inputs_of, open_page
+
+    with Store(reviewed_three_dummy, read_only=True) as store:
+        cards = store.query("SELECT card FROM findings WHERE seat = 3").rows()
+    assert cards
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(reviewed_three_dummy))
+    for lang, hand in (("en", "Anna's dummy"), ("nl", "blinde van Anna")):
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.run()
+        at.session_state["lang"] = lang
+        at = open_page(at, "mistakes")
+        # the sample has no date: the filters are the players, kinds, categories, severities, info
+        (handed,) = [inputs for names, inputs in native_inputs_of(at).items() if names.startswith("players,")]
+        fields = {f["name"]: f for f in handed["fields"]}  # type: ignore[attr-defined]
+        offered = [value for value, _ in fields["players"]["options"]]
+        assert "Anna" in offered and not [name for name in offered if "dummy" in name], offered
+        values = dict(handed["values"]) | {"players": many_text(["Anna"]), "show_info": "true"}  # type: ignore[call-overload]
+        at.session_state["mistakes_filters"] = chosen_state(values)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        table = light_tables(at)[0].value
+        shown = set(zip(table["player"].to_list(), table["card"].to_list(), strict=True))
+        assert {(hand, Card.parse(card).symbol) for (card,) in cards} <= shown, shown
+        assert {player for player, _ in shown} == {"Anna", hand}
+
+
+def test_the_players_page_counts_the_dummy_s_cards_as_the_dealer_s(
+    reviewed_three_dummy: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Anna's page counts her findings and her accuracy over the cards she chose, her dummy's
+    included: the dummy is no player of its own."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, html_of, open_page
+
+    with Store(reviewed_three_dummy, read_only=True) as store:
+        (mine, at_dummy), *_ = store.query(
+            "SELECT count(*), count(*) FILTER (WHERE seat = 3) FROM findings WHERE player = 'Anna'"
+        ).rows()
+        chosen = store.query(
+            "SELECT c.seat FROM play_costs c JOIN card_values v USING (match_id, deal, trick, play) "
+            "WHERE c.seat IN (0, 3) AND c.legal AND NOT c.forced AND c.view_cost IS NOT NULL "
+            "GROUP BY c.seat, c.trick, c.play HAVING max(v.view) - min(v.view) >= 1"
+        )["seat"].to_list()
+    cards, own = len(chosen), chosen.count(0)
+    assert at_dummy > 0 and cards > own
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(reviewed_three_dummy))
+    page = html_of(open_page(AppTest.from_file(APP, default_timeout=60), "players", player="Anna"))
+    assert f'data-metric="Findings"><div class="label">Findings</div><div class="value">{mine}</div>' in page
+    assert f"({cards} cards, " in page
+
+
+def test_a_costly_dummy_card_ranks_among_the_dealer_s_decisions_as_the_dummy_s(
+    reviewed_three_dummy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A costly card of the dummy is one of the dealer's costliest decisions (``--top``, the Match
+    page's boxes, the report's review of each player), named as the dummy's card."""
+    import shutil
+
+    import duckdb
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, open_page
+    from .test_dashboard_review import mistake_boxes
+
+    db = tmp_path / "costly.duckdb"
+    shutil.copy(reviewed_three_dummy, db)
+    with duckdb.connect(str(db)) as connection:  # a mistake with the dummy's card (the sample's is hindsight)
+        connection.execute("UPDATE findings SET severity = 'mistake', points = 30 WHERE seat = 3")
+        connection.execute(
+            "UPDATE play_costs c SET view_cost = 30, view_error = 0 FROM findings f WHERE f.seat = 3 "
+            "AND c.match_id = f.match_id AND c.deal = f.deal AND c.trick = f.trick AND c.play = f.play"
+        )
+    with Store(db, read_only=True) as store:
+        (match_id, trick), *_ = store.query("SELECT match_id, trick FROM findings WHERE seat = 3").rows()
+        ranked = store.biggest_mistakes([match_id], player="anna", top=3)
+    assert ranked["player"][0] == "Anna" and ranked["seat"][0] == 3 and ranked["dummy"][0]
+    listed = CliRunner().invoke(cli, ["findings", "--db", str(db), "--top", "3", "--player", "Anna"])
+    assert f" 1. {match_id} deal 1 trick {trick} play " in listed.stdout, listed.output
+    assert f"play {ranked['play'][0]}, Anna's dummy: mistake" in listed.stdout, listed.output
+    # the report for Anna reviews it among her cards, the dummy's seat the one to move
+    out = tmp_path / "anna.html"
+    made = CliRunner().invoke(
+        cli, ["report", "--db", str(db), "--match", match_id, "--player", "Anna", "--out", str(out)]
+    )
+    assert made.exit_code == 0, made.output
+    assert 'mover" data-seat="3"><div class="name">Anna&#x27;s dummy' in out.read_text(encoding="utf-8")
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(db))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
+    assert mistake_boxes(at)[0]["text"].startswith("**1. Anna's dummy** · deal 1, trick"), mistake_boxes(at)
+    data.archive_at(db).close()
 
 
 def test_the_replay_steps_through_a_variants_better_line(

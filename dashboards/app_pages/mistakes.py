@@ -102,6 +102,12 @@ table = shown.with_columns(
     explanation,
     pl.col("severity").map_elements(lambda s: i18n.label_of("severity", s, language), pl.String),
     pl.col("kind").map_elements(lambda k: i18n.label_of("kind", k, language), pl.String),
+    # a card of the dummy of three_dummy is the dealer's finding (the filter finds it) but shown
+    # as the dummy's, as the replay names its seat
+    pl.when(pl.col("dummy"))
+    .then(pl.format(t("replay.dummy_of", name="{}"), pl.col("player")))
+    .otherwise(pl.col("player"))
+    .alias("player"),
     # the cards with their symbols (7♣), as the deal replay writes them: "7C" is an English letter
     pl.col("card").replace(cards.SYMBOLS),
     pl.col("better").list.eval(pl.element().replace(cards.SYMBOLS)).list.join(" ").alias("better"),

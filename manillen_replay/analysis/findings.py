@@ -117,7 +117,8 @@ class Finding:
     seat: int | None
     """The seat (from 0) the finding is about; ``None`` for the table as a whole."""
     player: str | None
-    """That seat's name (both names for a team)."""
+    """Who the finding is about: the seat's player (both names for a team); for a card of the
+    dummy of ``three_dummy``, the dealer, who chose it (the seat says it was the dummy's)."""
     card: Card | None
     """The card played, when the finding is about a play."""
     better: tuple[Card, ...]
@@ -131,11 +132,13 @@ class Finding:
     detector: str = BUILTIN_DETECTOR
     """``builtin`` or the name of the coach detector that made it."""
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
+    def to_json(self, lang: str = "en", *, people: int | None = None) -> dict[str, Any]:
         """The finding in the ``manillen findings --json`` contract (docs/findings.md).
 
         :param lang: ``en`` or ``nl``: which explanation goes in ``explanation``; both are
             also given as ``explanation_en`` and ``explanation_nl``.
+        :param people: how many people play the match's game: a seat past them is the dummy of
+            ``three_dummy`` (``dummy``: its card, filed under the dealer who chose it).
         """
         return {
             "match": self.match,
@@ -145,6 +148,7 @@ class Finding:
             "explanation_en": self.explanation,
             "explanation_nl": self.explanation_nl,
             "detector": self.detector,
+            "dummy": people is not None and self.seat is not None and self.seat >= people,
         }
 
     def to_row(self) -> dict[str, Any]:

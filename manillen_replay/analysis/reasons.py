@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..cards import CARD_POINTS, Card, iter_mask
-from ..engine.results import DealResult
+from ..engine.results import DealResult, dummy_name
 from ..rules import Rules, mask_points
 from ..solver.lines import Line, LineTrick, best_lines, cheapest_first, variant_lines
 from ..solver.search import DealTables, Position, solve_batch
@@ -251,7 +251,14 @@ class _Words:
         return card_en(card) if self.lang == "en" else f"de {card_nl(card)}"
 
     def seat(self, seat: int) -> str:
-        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+        if seat >= len(self.names):
+            return f"seat {seat}"
+        if seat >= self.people and self.lang == "nl":
+            # the dummy of three_dummy, named after the dealer who plays it, in Dutch
+            members = self.members(seat)
+            if len(members) == 1:
+                return dummy_name(members[0], "nl")
+        return self.names[seat]
 
     def decider(self, seat: int) -> str:
         """Who chose the seat's card, from what they could see: the seat's own player, or for the

@@ -19,7 +19,7 @@ from enum import Enum
 from ..engine.inferred import inferred_leaders, is_legal_without_hands
 from ..engine.results import DealResult
 from ..rules import Rules, trick_points, winning_position
-from .words import card_en, card_nl, team_names
+from .words import card_en, card_nl, team_members
 
 
 class Reordering(Enum):
@@ -213,13 +213,17 @@ def slip_words(
     if deal.points is not None and slip.points != deal.points:
         shape = rules.shape
         team_of = [shape.team_of(s, deal.dealer) for s in range(shape.players)]
-        first, second = team_names(names, team_of, 0), team_names(names, team_of, 1)
+        first, second = team_members(names, team_of, 0), team_members(names, team_of, 1)
+        # a side of one person (three, three_dummy) takes; a team take
+        take, halen = ("take", "halen") if len(first) > 1 else ("takes", "haalt")
+        first_names, second_names = " & ".join(first), " & ".join(second)
         (p0, p1), (r0, r1) = slip.points, deal.points
         en += (
-            f" In that order {first} take {p0} card points and {second} {p1}, not {r0} and {r1} as recorded."
+            f" In that order {first_names} {take} {p0} card points and {second_names} {p1}, "
+            f"not {r0} and {r1} as recorded."
         )
         nl += (
-            f" In die volgorde halen {first} {p0} kaartpunten en {second} {p1}, "
+            f" In die volgorde {halen} {first_names} {p0} kaartpunten en {second_names} {p1}, "
             f"niet {r0} en {r1} zoals genoteerd."
         )
     return en, nl

@@ -82,8 +82,10 @@ def cost_findings(
     for cost in costs:
         if not cost.legal or cost.forced:
             continue
-        player = players[cost.seat] if cost.seat < len(players) else None
-        who = _decider(players, cost.seat, deal.dealer) or f"seat {cost.seat}"
+        # the finding is the decider's: the dealer's for a card of the dummy of three_dummy (its
+        # seat still says whose card it was), as deal_seats and plays credit it
+        player = _decider(players, cost.seat, deal.dealer)
+        who = player or f"seat {cost.seat}"
         if cost.view_cost is None:
             if COST_THRESHOLDS.severity(cost.dd_cost) is not Severity.INFO:
                 findings.append(_hindsight_finding(cost, match=match, deal=deal, player=player, who=who))

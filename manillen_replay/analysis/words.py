@@ -236,16 +236,28 @@ def more_points_nl(card_points: float, multiplier: int) -> str:
     return card_points_nl(card_points, multiplier, "meer")
 
 
+def team_members(names: Sequence[str], team_of: Sequence[int], team: int) -> list[str]:
+    """The people of a team, each once. The dummy of ``three_dummy`` is no player: the dealer
+    plays it, so the side is the dealer alone.
+
+    >>> team_members(["Anna", "Bert", "Carla", "blinde van Anna"], [0, 1, 1, 0], 0)
+    ['Anna']
+
+    :param team_of: the team of each seat.
+    """
+    # not strict: the names may stop at the people, without the dummy's seat
+    side = [name for name, seat_team in zip(names, team_of, strict=False) if seat_team == team]
+    dummies = {dummy_name(name, lang) for name in side for lang in ("en", "nl")}
+    return list(dict.fromkeys(name for name in side if name not in dummies))
+
+
 def team_names(names: Sequence[str], team_of: Sequence[int], team: int) -> str:
-    """The names of a team's players, joined with ``&`` (``Anna & Carla``). The dummy of
-    ``three_dummy`` is no player: the dealer plays it, so the side is the dealer's (``Anna``).
+    """The names of a team's players, joined with ``&`` (``Anna & Carla``): its
+    :func:`team_members` (the dealer alone for the side with the dummy of ``three_dummy``).
 
     >>> team_names(["Anna", "Bert", "Carla", "Anna's dummy"], [0, 1, 1, 0], 0)
     'Anna'
 
     :param team_of: the team of each seat.
     """
-    # not strict: the names may stop at the people, without the dummy's seat
-    side = [name for name, seat_team in zip(names, team_of, strict=False) if seat_team == team]
-    dummies = {dummy_name(name) for name in side}
-    return " & ".join(name for name in side if name not in dummies)
+    return " & ".join(team_members(names, team_of, team))

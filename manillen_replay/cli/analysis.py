@@ -476,23 +476,25 @@ def _archive_findings(
             "AND ($1 IS NULL OR match_id = $1)",
             [match_id],
         )["n"][0]
+        dummies = set(store.query("SELECT match_id, deal, seat FROM deal_seats WHERE is_dummy").iter_rows())
     if top is not None:
         return (
             [
-                _ranked_json(_with_explanation(row, lang), rank, lang)
+                _ranked_json(_with_explanation(row, lang, dummies), rank, lang)
                 for rank, row in enumerate(rows, start=1)
             ],
             int(unanalysed),
             int(shallow),
         )
     return (
-        [_with_explanation(row, lang) for row in frame.iter_rows(named=True)],
+        [_with_explanation(row, lang, dummies) for row in frame.iter_rows(named=True)],
         int(unanalysed),
         int(shallow),
     )
 
 
-def _with_explanation(row: dict[str, Any], lang: str) -> dict[str, Any]:
+def _with_explanation(row: dict[str, Any], lang: str, dummies: set[tuple[Any, ...]]) -> dict[str, Any]:
+    """A stored finding in the JSON contract; ``dummies``: the dummy's seats, by match and deal."""
     english = row["explanation"]
     shown = row["explanation_nl"] if lang == "nl" and row["explanation_nl"] else english
     return {
@@ -502,6 +504,7 @@ def _with_explanation(row: dict[str, Any], lang: str) -> dict[str, Any]:
         "explanation_en": english,
         "explanation_nl": row["explanation_nl"],
         "detector": row["detector"],
+        "dummy": (row["match"], row["deal"], row["seat"]) in dummies,
     }
 
 
@@ -569,11 +572,14 @@ def _file_findings(
     pairs, chosen, counted = _file_depth(replayed, depth)
     found: list[Finding] = []
     costs: dict[tuple[Any, ...], tuple[float | None, float | None]] = {}
+    people: dict[str, int] = {}  # of each match: a seat past them is the dummy's
     if chosen == "solver":
         held = list(pairs)
+        people = {result.id: result.rules.shape.people for _, result in held}
         found, costs = _solve_files(held, counted[0], samples, quiet)
     else:
         for record, result in pairs:
+            people[result.id] = result.rules.shape.people
             found.extend(analyse(result, record, strategy=chosen != "rules"))
     replayed.check_found()
     note = None
@@ -585,21 +591,28 @@ def _file_findings(
         return (not kinds or finding.kind in kinds) and finding.severity.level >= minimum.level
 
     if top is None:
-        return [f.to_json(lang) for f in mine if wanted(f)], replayed.invalid, note
+        return (
+            [f.to_json(lang, people=people.get(f.match)) for f in mine if wanted(f)],
+            replayed.invalid,
+            note,
+        )
     ranked = [r for r in rank_findings(mine, costs) if wanted(r.finding)][:top]
     return (
-        [_ranked_finding_json(r, rank, lang) for rank, r in enumerate(ranked, start=1)],
+        [
+            _ranked_finding_json(r, rank, lang, people.get(r.finding.match))
+            for rank, r in enumerate(ranked, start=1)
+        ],
         replayed.invalid,
         note,
     )
 
 
-def _ranked_finding_json(ranked: RankedFinding, rank: int, lang: str) -> dict[str, Any]:
+def _ranked_finding_json(ranked: RankedFinding, rank: int, lang: str, people: int | None) -> dict[str, Any]:
     from ..analysis.ranking import call_of
 
     finding = ranked.finding
     row = {
-        **finding.to_json(lang),
+        **finding.to_json(lang, people=people),
         "view_cost": ranked.view_cost,
         "dd_cost": ranked.dd_cost,
         "call": call_of(finding.kind, finding.trick),
@@ -654,6 +667,14 @@ def _solve_files(
     return found, costs
 
 
+def _hand(finding: dict[str, Any], lang: str) -> str:
+    """Whose card it was: the player's own, or the dummy's (``Anna's dummy``), the dealer's
+    decision and so under the dealer's name in ``player``."""
+    from ..engine.results import dummy_name
+
+    return dummy_name(finding["player"], lang) if finding.get("dummy") else str(finding["player"])
+
+
 def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
     from ..analysis.words import kind_name, points_en, points_nl, severity_name
 
@@ -667,7 +688,7 @@ def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
         place = " ".join(
             f"{places.get(name, name)} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
         )
-        who = f" {f['player']}" if f["player"] else ""
+        who = f" {_hand(f, lang)}" if f["player"] else ""
         points = f" ({(points_nl if dutch else points_en)(f['points'])})" if f["points"] else ""
         kind = kind_name(f["kind"], lang) if dutch else f["kind"]  # English: the name --kind takes
         click.echo(f"  {place}{who}: {severity_name(f['severity'], lang)} {kind}{points}")
@@ -690,7 +711,7 @@ def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang
         place = " ".join(
             f"{places.get(name, name)} {f[name]}" for name in ("deal", "trick", "play") if f[name] is not None
         )
-        who = f", {f['player']}" if f["player"] else ""
+        who = f", {_hand(f, lang)}" if f["player"] else ""
         kind = kind_name(f["kind"], lang) if dutch else f["kind"]
         click.echo(f"{f['rank']:>2}. {f['match']} {place}{who}: {severity_name(f['severity'], lang)} {kind}")
         click.echo(f"    {f['cost']}")

@@ -102,6 +102,17 @@ def seat_names(result: MatchResult, deal: DealResult) -> list[str]:
     return names
 
 
+def player_names(result: MatchResult, deal: DealResult) -> list[str]:
+    """Who chose the cards of every seat in a deal: the seat's player, and the dealer for the
+    dummy of ``three_dummy`` (who plays it), as the archive's ``deal_seats`` and ``plays`` name
+    them. :func:`seat_names` names the seats themselves (``Anna's dummy``)."""
+    names = seat_names(result, deal)
+    shape = result.rules.shape
+    for seat in range(shape.people, min(shape.players, len(names))):
+        names[seat] = names[deal.dealer]
+    return names
+
+
 def side_name(result: MatchResult, deal: DealResult, side: int) -> str:
     """A side of a deal as players name it, by its people: ``Anna & Carla`` (a team), ``Anna``
     (one player), the people of that deal's seating (a club evening rotates partners)."""

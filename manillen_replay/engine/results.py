@@ -110,13 +110,14 @@ class BatchPlays(Protocol):
         ...
 
 
-def dummy_name(dealer_name: str) -> str:
-    """The name of the dummy's seat in ``three_dummy``: the dealer's, who plays it.
+def dummy_name(dealer_name: str, lang: str = "en") -> str:
+    """The name of the dummy's seat in ``three_dummy``: the dealer's, who plays it, in English
+    or Dutch (``nl``).
 
-    >>> dummy_name("Anna")
-    "Anna's dummy"
+    >>> dummy_name("Anna"), dummy_name("Anna", "nl")
+    ("Anna's dummy", 'blinde van Anna')
     """
-    return f"{dealer_name}'s dummy"
+    return f"blinde van {dealer_name}" if lang == "nl" else f"{dealer_name}'s dummy"
 
 
 @dataclass(slots=True, eq=False)

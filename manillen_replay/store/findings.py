@@ -43,8 +43,10 @@ WITH ranked AS (
     SELECT f.match_id, f.deal, f.trick, f.play, f.seat, f.player, f.kind, f.category, f.severity,
            f.card, coalesce(f.better, []) AS better, f.points, f.explanation, f.explanation_nl,
            f.detector, {_CALL_CASE} AS call,
-           list_position({_sql_list(SEVERITY_ORDER)}, f.severity) - 1 AS severity_level
+           list_position({_sql_list(SEVERITY_ORDER)}, f.severity) - 1 AS severity_level,
+           coalesce(s.is_dummy, FALSE) AS dummy
     FROM findings f
+    LEFT JOIN deal_seats s ON s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat
     WHERE list_contains({_sql_list(RANKED_SEVERITIES)}, f.severity)
       AND ($1::VARCHAR[] IS NULL OR list_contains($1::VARCHAR[], f.match_id))
       AND ($2::VARCHAR IS NULL OR lower(f.player) = lower($2::VARCHAR))
@@ -108,7 +110,8 @@ class FindingsMixin(StoreBase):
         :returns: the ``findings`` columns (``match_id``, ``deal``, ``trick``, ``play``, ``seat``,
             ``player``, ``kind``, ``category``, ``severity``, ``card``, ``better``, ``points``,
             ``explanation``, ``explanation_nl``, ``detector``) with ``call``,
-            ``severity_level``, ``view_cost``, ``dd_cost`` and ``place`` (1 for the costliest,
+            ``severity_level``, ``dummy`` (a card of the dummy of ``three_dummy``, filed under the
+            dealer who chose it), ``view_cost``, ``dd_cost`` and ``place`` (1 for the costliest,
             of everyone's or, with ``each_player``, of the player's).
         """
         params: list[Any] = [None if match_ids is None else list(match_ids), player, max(0, top), each_player]

@@ -725,6 +725,42 @@ CREATE TABLE IF NOT EXISTS club_rules (
 );
 """
 
+_MIGRATION_17 = """
+-- a card of the dummy of three_dummy is the dealer's decision: its finding is filed under the
+-- dealer (as deal_seats and plays credit the card), and so is its cost in player_accuracy;
+-- findings stored before are filed so too
+UPDATE findings f SET player = s.player
+FROM deal_seats s
+WHERE s.is_dummy AND s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat;
+CREATE OR REPLACE VIEW player_accuracy AS
+WITH spreads AS (
+    SELECT match_id, deal, trick, play, max(view) - min(view) AS spread
+    FROM card_values GROUP BY match_id, deal, trick, play
+),
+decisions AS (
+    SELECT c.match_id, c.deal, coalesce(d.player, c.player) AS player, c.view_cost AS cost, c.dd_cost,
+           'card' AS what
+    FROM play_costs c JOIN spreads s USING (match_id, deal, trick, play)
+    LEFT JOIN deal_seats d ON d.match_id = c.match_id AND d.deal = c.deal AND d.seat = c.seat
+    WHERE c.legal AND NOT c.forced AND c.view_cost IS NOT NULL AND coalesce(d.player, c.player) IS NOT NULL
+      AND s.spread >= 1.0
+    UNION ALL
+    SELECT match_id, deal, player, greatest(loss, 0.0), NULL, 'call'
+    FROM call_decisions WHERE player IS NOT NULL AND spread >= 1.0
+)
+SELECT CASE WHEN grouping(match_id) = 1 THEN 'all' WHEN grouping(deal) = 1 THEN 'match' ELSE 'deal' END
+           AS scope,
+       match_id, deal, player,
+       count(*) FILTER (WHERE what = 'card') AS cards,
+       count(*) FILTER (WHERE what = 'call') AS calls,
+       count(*) AS decisions,
+       avg(100.0 * pow(0.5, cost / 5.0)) AS accuracy,
+       avg(cost) FILTER (WHERE what = 'card') AS avg_view_cost,
+       avg(dd_cost) AS avg_dd_cost
+FROM decisions
+GROUP BY GROUPING SETS ((match_id, deal, player), (match_id, player), (player));
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -801,6 +837,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         16,
         "club_rules: a club's rules saved by name (the variant and a record's rules object)",
         _MIGRATION_16,
+    ),
+    Migration(
+        17,
+        "the dummy's cards of three_dummy are the dealer's: its findings (player) and its accuracy",
+        _MIGRATION_17,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
