@@ -420,6 +420,9 @@ def test_a_card_of_the_dummy_is_the_dealer_s_finding_shown_as_the_dummy_s(review
             "GROUP BY c.trick, c.play HAVING max(v.view) - min(v.view) >= 1"
         ).height
     assert at_dummy and {player for *_, player in at_dummy} == {"Anna"}
+    with Store(reviewed_three_dummy, read_only=True) as store:
+        costed = store.query("SELECT DISTINCT player FROM play_costs WHERE seat = 3").rows()
+    assert costed == [("Anna",)]  # its cost too, as analyze-files' accuracy reads it
     # Anna's accuracy counts her own cards and the dummy's; the dummy is no player of its own
     assert dict(accuracy)["Anna"] == chosen and "Anna's dummy" not in dict(accuracy)
     runner = CliRunner()
@@ -434,6 +437,29 @@ def test_a_card_of_the_dummy_is_the_dealer_s_finding_shown_as_the_dummy_s(review
         trick, play = dummy[0]
         words = ("trick", "play") if lang == "en" else ("slag", "kaart")
         assert f"{words[0]} {trick} {words[1]} {play} {hand}:" in text, text
+
+
+def test_an_archive_reviewed_before_version_17_files_the_dummy_s_cards_under_the_dealer(
+    reviewed_three_dummy: Path, tmp_path: Path
+):
+    """An archive reviewed when the dummy's findings and costs were filed under ``Anna's dummy``
+    is brought up to date when opened: both are Anna's, and the accuracy counts them for her."""
+    import shutil
+
+    import duckdb
+
+    old = tmp_path / "old.duckdb"
+    shutil.copy(reviewed_three_dummy, old)
+    connection = duckdb.connect(str(old))
+    for table in ("findings", "play_costs"):
+        connection.execute(f"UPDATE {table} SET player = 'Anna''s dummy' WHERE seat = 3")
+    connection.execute("DELETE FROM schema_version WHERE version >= 17")
+    connection.close()
+    with Store(old) as store:
+        for table in ("findings", "play_costs"):
+            assert store.query(f"SELECT DISTINCT player FROM {table} WHERE seat = 3").rows() == [("Anna",)]
+        players = store.query("SELECT player FROM player_accuracy WHERE scope = 'all'")["player"].to_list()
+    assert "Anna" in players and "Anna's dummy" not in players
 
 
 def test_the_dutch_findings_name_the_dummy_in_dutch():

@@ -23,7 +23,7 @@ from ..analysis import FINDING_COLUMNS, Finding, analyse
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..bulk import collection_paused, replay_many
 from ..engine import MatchResult
-from ..engine.report import seat_names
+from ..engine.report import player_names, seat_names
 from ..errors import InvalidRecordError
 from ..record import Record, loads
 
@@ -111,7 +111,7 @@ def cost_frames(
     values: list[tuple[Any, ...]] = []
     by_number = {deal.number: deal for deal in result.deals}
     for number, found in costs.items():
-        names = seat_names(result, by_number[number])
+        names = player_names(result, by_number[number])  # the dummy's card is its dealer's decision
         for cost in found:
             plays.append(
                 (

@@ -732,6 +732,9 @@ _MIGRATION_17 = """
 UPDATE findings f SET player = s.player
 FROM deal_seats s
 WHERE s.is_dummy AND s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat;
+UPDATE play_costs c SET player = s.player
+FROM deal_seats s
+WHERE s.is_dummy AND s.match_id = c.match_id AND s.deal = c.deal AND s.seat = c.seat;
 CREATE OR REPLACE VIEW player_accuracy AS
 WITH spreads AS (
     SELECT match_id, deal, trick, play, max(view) - min(view) AS spread
@@ -840,7 +843,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         17,
-        "the dummy's cards of three_dummy are the dealer's: its findings (player) and its accuracy",
+        "the dummy's cards of three_dummy are the dealer's: their findings and costs (player), accuracy",
         _MIGRATION_17,
     ),
 )
