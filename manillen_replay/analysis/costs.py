@@ -15,6 +15,7 @@ included, with best play by both sides.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Collection, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -359,6 +360,7 @@ def view_costs(
     hindsight: list[PlayCost] | None = None,
     sequential: bool = True,
     tables: DealTables | None = None,
+    start: VariantRows | None = None,
 ) -> list[PlayCost]:
     """The cost of every play from the player's view, beside the hindsight cost.
 
@@ -379,6 +381,8 @@ def view_costs(
     :param hindsight: the deal's :func:`dd_costs`, when the caller has them already.
     :param sequential: stop sampling a play once its verdict is settled.
     :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
+    :param start: a variant's first play's layouts, when a knock review shares them
+        (:func:`variant_view_costs`).
     :raises SolverError: for a deal the solver cannot take, or ``samples`` below 1.
     """
     if samples < 1:
@@ -387,7 +391,7 @@ def view_costs(
         hindsight = dd_costs(result, rules)
     if rules.variant != "four":
         return variant_view_costs(
-            result, rules, samples=samples, seed=seed, hindsight=hindsight, sequential=sequential
+            result, rules, samples=samples, seed=seed, hindsight=hindsight, sequential=sequential, start=start
         )
     trump = deal_trump(result)
     moments = list(iter_moments(result, rules))
@@ -505,6 +509,7 @@ def variant_view_costs(
     sequential: bool = True,
     positions: list[int] | None = None,
     plays: Collection[int] | None = None,
+    start: VariantRows | None = None,
 ) -> list[PlayCost]:
     """:func:`view_costs` for a variant other than ``four``: the same layouts, rule and stopping.
 
@@ -517,36 +522,35 @@ def variant_view_costs(
     :param positions: when given, gets the number of positions the searches visited.
     :param plays: the plays (indexes from 0) to cost from the player's view; the others keep
         their hindsight cost alone (default: every play).
+    :param start: the first play's solved layouts (:meth:`VariantRows.at_start`), when the
+        same person's knock review shares them; made here otherwise.
     :raises SolverError: for a deal the variant search cannot take, or ``samples`` below 1.
     """
-    from ..solver.variants import map_searches
-
     if samples < 1:
         raise SolverError(f"samples must be at least 1, not {samples}")
     if hindsight is None:
         hindsight = variant_dd_costs(result, rules)
-    trump = None if result.trump is None else int(result.trump)
     views: dict[int, tuple[dict[Card, float], int, bool, float, float]] = {}
     searched = 0
     for number, (view, cost) in enumerate(zip(iter_variant_views(result, rules), hindsight, strict=True)):
         moment = view.moment
         if not moment.is_legal or cost.forced or (plays is not None and number not in plays):
             continue
-        rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
-        sampler = VariantLayoutSampler(view, result, rules, rng)
-        exact = sampler.total <= samples
-        pending = (
-            sampler.every() if exact else sampler.draw(min(samples, VIEW_FLOOR) if sequential else samples)
-        )
+        if start is not None and number == 0:
+            source = start
+        else:
+            rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
+            source = VariantRows(VariantLayoutSampler(view, result, rules, rng), rules, result, samples)
+        exact = source.exact
+        want = source.available if exact or not sequential else min(samples, VIEW_FLOOR)
         rows: list[list[float]] = []
-        while pending:
-            solve = partial(
-                variant_layout_row, rules, result.dealer, trump, seat=moment.seat, card=moment.card
-            )
-            for row, nodes in map_searches(solve, pending):
+        while want:
+            solved = source.rows(len(rows), len(rows) + want)
+            if not solved:
+                break  # draws that keep failing the full check
+            for _layout, row, nodes in solved:
                 rows.append(row)
                 searched += nodes
-            pending = []
             if exact or len(rows) >= samples:
                 break
             table = np.array(rows)
@@ -554,7 +558,7 @@ def variant_view_costs(
             averages = np.where(legal, table[:, :36].mean(axis=0), -np.inf)
             if is_settled(table[:, int(averages.argmax())] - table[:, 36]):
                 break
-            pending = sampler.draw(min(VIEW_STEP, samples - len(rows)))
+            want = min(VIEW_STEP, samples - len(rows))
         if not rows:
             continue
         table = np.array(rows)
@@ -579,6 +583,66 @@ def variant_view_costs(
         means, count, exact, error, played = views[number]
         costs.append(_with_view(cost, max(0.0, max(means.values()) - played), means, count, exact, error))
     return costs
+
+
+class VariantRows:
+    """The layouts of one play of a variant deal, drawn and solved (:func:`variant_layout_row`)
+    as they are asked for and kept, so that two reviews of the same moment from the same view
+    share them: the first play's view cost and the knock review of the person who leads it (in
+    ``two_open`` the one who may knock leads first, and decides from what they see then).
+
+    Thread-safe: the call reviews run beside the view costs, and whichever asks first for a
+    layout solves it while the other waits for it.
+    """
+
+    def __init__(self, sampler: VariantLayoutSampler, rules: Rules, deal: DealResult, samples: int) -> None:
+        """:param sampler: the play's layouts (its seed fixes them, in order).
+        :param samples: layouts at most; when no more agree with what was seen, each is solved once.
+        """
+        self.sampler = sampler
+        self.seat = sampler.view.moment.seat
+        """Whose view it is: the person to play."""
+        self.exact = sampler.total <= samples
+        """Whether these are every layout, not a random draw."""
+        self._every = sampler.every() if self.exact else None
+        self.available = len(self._every) if self._every is not None else samples
+        """How many layouts there are to ask for."""
+        trump = None if deal.trump is None else int(deal.trump)
+        moment = sampler.view.moment
+        self._solve = partial(
+            variant_layout_row, rules, deal.dealer, trump, seat=moment.seat, card=moment.card
+        )
+        self._solved: list[tuple[DealState, list[float], int]] = []
+        self._lock = threading.Lock()
+
+    @classmethod
+    def at_start(cls, deal: DealResult, rules: Rules, *, samples: int, seed: int) -> VariantRows:
+        """The first play's layouts, as its view cost draws them (:func:`variant_view_costs`)."""
+        view = next(iter_variant_views(deal, rules))
+        rng = random.Random(f"{seed}:{deal.number}:{view.moment.trick}:{view.moment.play}")
+        return cls(VariantLayoutSampler(view, deal, rules, rng), rules, deal, samples)
+
+    def rows(self, start: int, stop: int) -> list[tuple[DealState, list[float], int]]:
+        """Layouts ``start`` to ``stop`` (fewer when draws keep failing the full check), each
+        with its row of values (:func:`variant_layout_row`) and the positions its search visited
+        (counted by whoever solved it first; 0 for a layout already solved)."""
+        from ..solver.variants import map_searches
+
+        with self._lock:
+            have = len(self._solved)
+            if have < stop:
+                if self._every is not None:
+                    pending = self._every[have : min(stop, len(self._every))]
+                else:
+                    pending = self.sampler.draw(stop - have)
+                self._solved += [
+                    (layout, row, nodes)
+                    for layout, (row, nodes) in zip(pending, map_searches(self._solve, pending), strict=True)
+                ]
+            return [
+                (layout, row, nodes if index >= have else 0)
+                for index, (layout, row, nodes) in enumerate(self._solved[start:stop], start)
+            ]
 
 
 def variant_layout_row(

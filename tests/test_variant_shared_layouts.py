@@ -1,0 +1,100 @@
+"""The first play's layouts of a variant deal, shared by its view cost and its leader's knock review
+(:class:`manillen_replay.analysis.costs.VariantRows`): the same values as each part's own searches,
+each layout solved once."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.variants_bench import iter_variant_matches
+from manillen_replay.analysis import costs as costs_module
+from manillen_replay.analysis.costs import VariantRows, variant_view_costs
+from manillen_replay.analysis.variant_calls import _row_side_points, _side_points, variant_knock_review
+from manillen_replay.rules import may_klop
+
+CHEAP = ["six_short", "six", "three_dummy", "three"]
+"""Variants whose searches from the deal's start take milliseconds (``two_open``'s take a second)."""
+
+
+def _deals(variant: str, count: int):
+    for number, found in enumerate(iter_variant_matches(variant, 5, [])):
+        if number == count:
+            return
+        yield found
+
+
+@pytest.mark.parametrize("variant", CHEAP)
+def test_a_first_play_row_gives_every_seats_points_of_the_whole_deal(variant: str):
+    """The best card's value on a layout of the first play, turned into a seat's points of the
+    whole deal, is what a search of that layout's position value gives that seat (the laid-aside
+    cards to the trump maker's opponents), for the leader's side and the other."""
+    checked = 0
+    for result, _record, deal in _deals(variant, 2):
+        rules = result.rules
+        trump = None if deal.trump is None else int(deal.trump)
+        shared = VariantRows.at_start(deal, rules, samples=5, seed=3)
+        solved = shared.rows(0, 5)
+        layouts = VariantRows.at_start(deal, rules, samples=5, seed=3).sampler.draw(5)
+        assert len(solved) == len(layouts) == 5
+        for (kept, row, _), layout in zip(solved, layouts, strict=True):
+            assert kept == layout
+            for seat in range(rules.shape.players):
+                assert _row_side_points(row, deal, rules, layout, shared.seat, seat) == _side_points(
+                    deal, rules, layout, trump, seat
+                ), (deal.number, seat)
+                checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("variant", CHEAP)
+def test_the_leaders_knock_review_scores_the_first_plays_layouts(variant: str):
+    """With the first play's layouts, the leader's knock review scores each of them as a search of
+    its own would, in their order, and its verdict follows from those scores."""
+    result, _record, deal = next(_deals(variant, 1))
+    rules = result.rules
+    seat = next(
+        iter(VariantRows.at_start(deal, rules, samples=12, seed=2).sampler.view.moment.seat for _ in [0])
+    )
+    assert may_klop(rules, seat, deal.dealer)
+    shared = VariantRows.at_start(deal, rules, samples=12, seed=2)
+    review = variant_knock_review(deal, rules, seat, samples=12, seed=2, start=shared)
+    layouts = VariantRows.at_start(deal, rules, samples=12, seed=2).sampler.draw(review.layouts)
+    trump = None if deal.trump is None else int(deal.trump)
+    expected = tuple(float(_side_points(deal, rules, layout, trump, seat)) for layout in layouts)
+    no_klop = review.option("no klop")
+    assert no_klop is not None and no_klop.each_points == expected
+    assert review.option("klop") is not None
+    assert review.best.score == max(option.score for option in review.options)
+
+
+def test_view_costs_and_the_knock_review_solve_each_first_play_layout_once(monkeypatch: pytest.MonkeyPatch):
+    """Shared, the first play's layouts are solved once, whoever asks first and however many each
+    asks for; the view costs are then the same as with layouts of their own, and the review the
+    same as on its own copy of those layouts."""
+    result, _record, deal = next(_deals("six_short", 1))
+    rules = result.rules
+    seat = VariantRows.at_start(deal, rules, samples=16, seed=1).seat
+    alone_costs = variant_view_costs(deal, rules, samples=16, seed=1)
+    alone_review = variant_knock_review(
+        deal, rules, seat, samples=16, seed=1, start=VariantRows.at_start(deal, rules, samples=16, seed=1)
+    )
+
+    solved: list[object] = []
+    solve = costs_module.variant_layout_row
+
+    def counting(*args, **kwargs):
+        solved.append(args[3])
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(costs_module, "variant_layout_row", counting)
+    shared = VariantRows.at_start(deal, rules, samples=16, seed=1)
+    review = variant_knock_review(deal, rules, seat, samples=16, seed=1, start=shared)
+    by_review = len(solved)
+    costs = variant_view_costs(deal, rules, samples=16, seed=1, start=shared)
+    first = costs[0].layouts
+    assert review == alone_review
+    assert costs == alone_costs
+    # the first play's layouts beyond the review's are the only new ones of that play
+    first_play_solves = len(solved) - by_review - sum(cost.layouts for cost in costs[1:])
+    assert first_play_solves == max(0, first - review.layouts)
+    assert by_review == review.layouts
