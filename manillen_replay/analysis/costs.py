@@ -540,7 +540,9 @@ def variant_view_costs(
             source = start
         else:
             rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
-            source = VariantRows(VariantLayoutSampler(view, result, rules, rng), rules, result, samples)
+            source = VariantRows(
+                VariantLayoutSampler(view, result, rules, rng), rules, result, samples, sequential
+            )
         exact = source.exact
         want = source.available if exact or not sequential else min(samples, VIEW_FLOOR)
         rows: list[list[float]] = []
@@ -586,18 +588,27 @@ def variant_view_costs(
 
 
 class VariantRows:
-    """The layouts of one play of a variant deal, drawn and solved (:func:`variant_layout_row`)
-    as they are asked for and kept, so that two reviews of the same moment from the same view
-    share them: the first play's view cost and the knock review of the person who leads it (in
-    ``two_open`` the one who may knock leads first, and decides from what they see then).
+    """The layouts of one play of a variant deal, drawn as they are asked for and kept, each
+    solved for every card (:func:`variant_layout_row`) once, so that two reviews of the same
+    moment from the same view share them: the first play's view cost and the knock review of
+    the person who leads it (in every variant the first to lead may knock, and decides from what
+    they see then).
 
     Thread-safe: the call reviews run beside the view costs, and whichever asks first for a
-    layout solves it while the other waits for it.
+    layout draws it (in the seed's order) and solves it, while the other waits for it.
     """
 
-    def __init__(self, sampler: VariantLayoutSampler, rules: Rules, deal: DealResult, samples: int) -> None:
+    def __init__(
+        self,
+        sampler: VariantLayoutSampler,
+        rules: Rules,
+        deal: DealResult,
+        samples: int,
+        sequential: bool = True,
+    ) -> None:
         """:param sampler: the play's layouts (its seed fixes them, in order).
         :param samples: layouts at most; when no more agree with what was seen, each is solved once.
+        :param sequential: whether the view cost may stop before ``samples`` (:attr:`sure`).
         """
         self.sampler = sampler
         self.seat = sampler.view.moment.seat
@@ -607,20 +618,46 @@ class VariantRows:
         self._every = sampler.every() if self.exact else None
         self.available = len(self._every) if self._every is not None else samples
         """How many layouts there are to ask for."""
+        self.sure = self.available if self.exact or not sequential else min(samples, VIEW_FLOOR)
+        """How many of them the view cost solves in any case: the layouts past these another
+        review may rather solve for less than every card."""
         trump = None if deal.trump is None else int(deal.trump)
         moment = sampler.view.moment
         self._solve = partial(
             variant_layout_row, rules, deal.dealer, trump, seat=moment.seat, card=moment.card
         )
-        self._solved: list[tuple[DealState, list[float], int]] = []
+        self._layouts: list[DealState] = []
+        self._rows: dict[int, tuple[list[float], int]] = {}
         self._lock = threading.Lock()
 
     @classmethod
-    def at_start(cls, deal: DealResult, rules: Rules, *, samples: int, seed: int) -> VariantRows:
+    def at_start(
+        cls, deal: DealResult, rules: Rules, *, samples: int, seed: int, sequential: bool = True
+    ) -> VariantRows:
         """The first play's layouts, as its view cost draws them (:func:`variant_view_costs`)."""
         view = next(iter_variant_views(deal, rules))
         rng = random.Random(f"{seed}:{deal.number}:{view.moment.trick}:{view.moment.play}")
-        return cls(VariantLayoutSampler(view, deal, rules, rng), rules, deal, samples)
+        return cls(VariantLayoutSampler(view, deal, rules, rng), rules, deal, samples, sequential)
+
+    def _draw(self, stop: int) -> None:
+        have = len(self._layouts)
+        if have < stop:
+            if self._every is not None:
+                self._layouts += self._every[have:stop]
+            else:
+                self._layouts += self.sampler.draw(stop - have)
+
+    def layouts(self, start: int, stop: int) -> list[DealState]:
+        """Layouts ``start`` to ``stop`` (fewer when draws keep failing the full check), solved or not."""
+        with self._lock:
+            self._draw(stop)
+            return self._layouts[start:stop]
+
+    def row(self, index: int) -> list[float] | None:
+        """Layout ``index``'s row, if it was solved."""
+        with self._lock:
+            solved = self._rows.get(index)
+            return None if solved is None else solved[0]
 
     def rows(self, start: int, stop: int) -> list[tuple[DealState, list[float], int]]:
         """Layouts ``start`` to ``stop`` (fewer when draws keep failing the full check), each
@@ -629,19 +666,15 @@ class VariantRows:
         from ..solver.variants import map_searches
 
         with self._lock:
-            have = len(self._solved)
-            if have < stop:
-                if self._every is not None:
-                    pending = self._every[have : min(stop, len(self._every))]
-                else:
-                    pending = self.sampler.draw(stop - have)
-                self._solved += [
-                    (layout, row, nodes)
-                    for layout, (row, nodes) in zip(pending, map_searches(self._solve, pending), strict=True)
-                ]
+            self._draw(stop)
+            indexes = range(start, min(stop, len(self._layouts)))
+            missing = [index for index in indexes if index not in self._rows]
+            fresh = map_searches(self._solve, [self._layouts[index] for index in missing])
+            self._rows.update(zip(missing, fresh, strict=True))
+            new = set(missing)
             return [
-                (layout, row, nodes if index >= have else 0)
-                for index, (layout, row, nodes) in enumerate(self._solved[start:stop], start)
+                (self._layouts[index], self._rows[index][0], self._rows[index][1] if index in new else 0)
+                for index in indexes
             ]
 
 

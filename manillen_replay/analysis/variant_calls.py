@@ -139,7 +139,7 @@ def variant_knock_review(
 
     :param start: the first play's layouts (:meth:`~.costs.VariantRows.at_start`): when
         ``seat`` leads first, its view then is its view when it knocked, so the review takes
-        those layouts and their searches, which the first play's view cost shares.
+        those layouts, and the searches of those the first play's view cost solves.
     :raises SolverError: for a deal the variant search cannot take, or a seat that may not knock.
     """
     _check(deal, rules, samples)
@@ -154,10 +154,24 @@ def variant_knock_review(
         shared = start
 
         def more(stop: int) -> list[int]:
-            return [
+            # the layouts the view cost solves in any case are taken from it; past them, one
+            # it solved already is taken, and the others get the position's value alone (a
+            # third of the search that values every card, on two_open's first lead)
+            surely = [
                 _row_side_points(row, deal, rules, layout, shared.seat, seat)
-                for layout, row, _ in shared.rows(len(points), stop)
+                for layout, row, _ in shared.rows(len(points), min(stop, shared.sure))
             ]
+            first = len(points) + len(surely)
+            rest = shared.layouts(first, stop) if stop > first else []
+            rows = [shared.row(index) for index in range(first, first + len(rest))]
+
+            def value(job: tuple[DealState, list[float] | None]) -> int:
+                layout, row = job
+                if row is not None:
+                    return _row_side_points(row, deal, rules, layout, shared.seat, seat)
+                return _side_points(deal, rules, layout, trump, seat)
+
+            return surely + map_searches(value, list(zip(rest, rows, strict=True)))
     else:
         layouts = _start_layouts(deal, rules, seat, samples, seed, f"klop{seat}")
         count = len(layouts)
