@@ -4,19 +4,24 @@ each layout solved once."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from bench.variants_bench import iter_variant_matches
 from manillen_replay.analysis import costs as costs_module
 from manillen_replay.analysis.costs import VariantRows, variant_view_costs
 from manillen_replay.analysis.variant_calls import _row_side_points, _side_points, variant_knock_review
+from manillen_replay.engine import DealResult, MatchResult
+from manillen_replay.record import Record
 from manillen_replay.rules import may_klop
 
 CHEAP = ["six_short", "six", "three_dummy", "three"]
 """Variants whose searches from the deal's start take milliseconds (``two_open``'s take a second)."""
 
 
-def _deals(variant: str, count: int):
+def _deals(variant: str, count: int) -> Iterator[tuple[MatchResult, Record, DealResult]]:
     for number, found in enumerate(iter_variant_matches(variant, 5, [])):
         if number == count:
             return
@@ -24,7 +29,7 @@ def _deals(variant: str, count: int):
 
 
 @pytest.mark.parametrize("variant", CHEAP)
-def test_a_first_play_row_gives_every_seats_points_of_the_whole_deal(variant: str):
+def test_a_first_play_row_gives_every_seats_points_of_the_whole_deal(variant: str) -> None:
     """The best card's value on a layout of the first play, turned into a seat's points of the
     whole deal, is what a search of that layout's position value gives that seat (the laid-aside
     cards to the trump maker's opponents), for the leader's side and the other."""
@@ -47,7 +52,7 @@ def test_a_first_play_row_gives_every_seats_points_of_the_whole_deal(variant: st
 
 
 @pytest.mark.parametrize("variant", CHEAP)
-def test_the_leaders_knock_review_scores_the_first_plays_layouts(variant: str):
+def test_the_leaders_knock_review_scores_the_first_plays_layouts(variant: str) -> None:
     """With the first play's layouts, the leader's knock review scores each of them, in their
     order, as a search of its own would: those the view cost solves in any case from their rows,
     the others from a row solved already or from the position's value alone."""
@@ -68,7 +73,9 @@ def test_the_leaders_knock_review_scores_the_first_plays_layouts(variant: str):
     assert shared.row(4) is None and shared.row(6) is not None
 
 
-def test_view_costs_and_the_knock_review_solve_each_first_play_layout_once(monkeypatch: pytest.MonkeyPatch):
+def test_view_costs_and_the_knock_review_solve_each_first_play_layout_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Shared, the first play's layouts are solved once, whoever asks first and however many each
     asks for; the view costs are then the same as with layouts of their own, and the review the
     same as on its own copy of those layouts."""
@@ -83,7 +90,7 @@ def test_view_costs_and_the_knock_review_solve_each_first_play_layout_once(monke
     solved: list[object] = []
     solve = costs_module.variant_layout_row
 
-    def counting(*args, **kwargs):
+    def counting(*args: Any, **kwargs: Any) -> tuple[list[float], int]:
         solved.append(args[3])
         return solve(*args, **kwargs)
 
@@ -91,7 +98,7 @@ def test_view_costs_and_the_knock_review_solve_each_first_play_layout_once(monke
     shared = VariantRows.at_start(deal, rules, samples=16, seed=1)
     review = variant_knock_review(deal, rules, seat, samples=16, seed=1, start=shared)
     by_review = len(solved)
-    costs = variant_view_costs(deal, rules, samples=16, seed=1, start=shared)
+    costs = variant_view_costs(deal, rules, samples=16, seed=1, first_play=shared)
     first = costs[0].layouts
     assert review == alone_review
     assert costs == alone_costs

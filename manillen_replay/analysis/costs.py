@@ -360,7 +360,7 @@ def view_costs(
     hindsight: list[PlayCost] | None = None,
     sequential: bool = True,
     tables: DealTables | None = None,
-    start: VariantRows | None = None,
+    first_play: VariantRows | None = None,
 ) -> list[PlayCost]:
     """The cost of every play from the player's view, beside the hindsight cost.
 
@@ -381,7 +381,7 @@ def view_costs(
     :param hindsight: the deal's :func:`dd_costs`, when the caller has them already.
     :param sequential: stop sampling a play once its verdict is settled.
     :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
-    :param start: a variant's first play's layouts, when a knock review shares them
+    :param first_play: a variant's first play's layouts, when a knock review shares them
         (:func:`variant_view_costs`).
     :raises SolverError: for a deal the solver cannot take, or ``samples`` below 1.
     """
@@ -391,7 +391,13 @@ def view_costs(
         hindsight = dd_costs(result, rules)
     if rules.variant != "four":
         return variant_view_costs(
-            result, rules, samples=samples, seed=seed, hindsight=hindsight, sequential=sequential, start=start
+            result,
+            rules,
+            samples=samples,
+            seed=seed,
+            hindsight=hindsight,
+            sequential=sequential,
+            first_play=first_play,
         )
     trump = deal_trump(result)
     moments = list(iter_moments(result, rules))
@@ -509,7 +515,7 @@ def variant_view_costs(
     sequential: bool = True,
     positions: list[int] | None = None,
     plays: Collection[int] | None = None,
-    start: VariantRows | None = None,
+    first_play: VariantRows | None = None,
 ) -> list[PlayCost]:
     """:func:`view_costs` for a variant other than ``four``: the same layouts, rule and stopping.
 
@@ -522,7 +528,7 @@ def variant_view_costs(
     :param positions: when given, gets the number of positions the searches visited.
     :param plays: the plays (indexes from 0) to cost from the player's view; the others keep
         their hindsight cost alone (default: every play).
-    :param start: the first play's solved layouts (:meth:`VariantRows.at_start`), when the
+    :param first_play: the first play's solved layouts (:meth:`VariantRows.at_start`), when the
         same person's knock review shares them; made here otherwise.
     :raises SolverError: for a deal the variant search cannot take, or ``samples`` below 1.
     """
@@ -536,8 +542,8 @@ def variant_view_costs(
         moment = view.moment
         if not moment.is_legal or cost.forced or (plays is not None and number not in plays):
             continue
-        if start is not None and number == 0:
-            source = start
+        if first_play is not None and number == 0:
+            source = first_play
         else:
             rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
             source = VariantRows(

@@ -281,7 +281,7 @@ def analyse_deal(
                 hindsight=hindsight,
                 sequential=sequential,
                 tables=tables,
-                start=start_rows,
+                first_play=start_rows,
             )
         # the reasons need the costs, not the reviews: they run while the reviews finish
         reason_nodes: dict[str, int] = {}

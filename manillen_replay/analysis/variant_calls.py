@@ -15,6 +15,9 @@ What differs from the four-player review, and why:
 - Where the trump maker takes the laid-aside cards and lays two aside (``three``, ``six_short``),
   each option is played with the hand and the laid-aside cards as they were: which two cards
   another trump would have laid aside is not searched.
+- The first to lead may knock in every variant, and sees at the first lead what it saw when it
+  knocked: its knock review takes the first play's layouts, in that play's order and from its
+  seed, and the searches the first play's view cost makes of them (:class:`~.costs.VariantRows`).
 """
 
 from __future__ import annotations
