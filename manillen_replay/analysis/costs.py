@@ -645,6 +645,16 @@ class VariantRows:
         rng = random.Random(f"{seed}:{deal.number}:{view.moment.trick}:{view.moment.play}")
         return cls(VariantLayoutSampler(view, deal, rules, rng), rules, deal, samples, sequential)
 
+    @classmethod
+    def to_share(
+        cls, deal: DealResult, rules: Rules, *, samples: int, seed: int, sequential: bool = True
+    ) -> VariantRows | None:
+        """:meth:`at_start`, or ``None`` when the first card was not a legal one: the view costs
+        leave such a play to the rule finder, and its row has no value for the card played."""
+        if not next(iter_variant_views(deal, rules)).moment.is_legal:
+            return None
+        return cls.at_start(deal, rules, samples=samples, seed=seed, sequential=sequential)
+
     def _draw(self, stop: int) -> None:
         have = len(self._layouts)
         if have < stop:

@@ -265,7 +265,7 @@ def analyse_deal(
     start_rows = (
         None
         if result.rules.variant == "four"
-        else VariantRows.at_start(deal, result.rules, samples=samples, seed=seed, sequential=sequential)
+        else VariantRows.to_share(deal, result.rules, samples=samples, seed=seed, sequential=sequential)
     )
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="call-reviews") as pool:
         reviewing = pool.submit(
