@@ -106,3 +106,17 @@ def test_view_costs_and_the_knock_review_solve_each_first_play_layout_once(
     first_play_solves = len(solved) - by_review - sum(cost.layouts for cost in costs[1:])
     assert by_review == min(review.layouts, shared.sure)
     assert first_play_solves == max(0, first - by_review)
+
+
+def test_the_full_analysis_reviews_the_leaders_knock_on_the_first_plays_layouts() -> None:
+    """``analyse_deal`` hands the first play's layouts to the leader's knock review: its review
+    is the one on those layouts, and the first play's view cost is the one on them too."""
+    from manillen_replay.analysis.deal_analysis import analyse_deal
+
+    result, record, deal = next(_deals("six_short", 1))
+    rules = result.rules
+    analysed = analyse_deal(result, record, deal, samples=16, seed=4)
+    shared = VariantRows.at_start(deal, rules, samples=16, seed=4)
+    (review,) = [r for call, r in analysed.reviews if call == "klop" and r.seat == shared.seat]
+    assert review == variant_knock_review(deal, rules, shared.seat, samples=16, seed=4, start=shared)
+    assert analysed.costs[0] == variant_view_costs(deal, rules, samples=16, seed=4, plays={0})[0]
