@@ -220,7 +220,10 @@ def solver_findings(
     :param reviews: when given, receives each call review with what it judged (``trump`` or
         ``klop``): for accuracy and for :func:`~.findings.curate`.
     """
-    reviewed = call_reviews(result, record, deal, samples, seed=seed, seconds=seconds)
+    # the variants' leader's knock is reviewed on the first play's layouts, as analyse_deal does
+    four = result.rules.variant == "four"
+    start = None if four else VariantRows.to_share(deal, result.rules, samples=samples, seed=seed)
+    reviewed = call_reviews(result, record, deal, samples, seed=seed, seconds=seconds, start=start)
     if reviews is not None:
         reviews += reviewed
     return _findings(result, deal, costs, reviewed)
