@@ -11,6 +11,7 @@ import pytest
 
 from bench.variants_bench import iter_variant_matches
 from manillen_replay.analysis import costs as costs_module
+from manillen_replay.analysis.call_review import CallReview
 from manillen_replay.analysis.costs import VariantRows, variant_view_costs
 from manillen_replay.analysis.variant_calls import _row_side_points, _side_points, variant_knock_review
 from manillen_replay.engine import DealResult, MatchResult
@@ -120,3 +121,9 @@ def test_the_full_analysis_reviews_the_leaders_knock_on_the_first_plays_layouts(
     (review,) = [r for call, r in analysed.reviews if call == "klop" and r.seat == shared.seat]
     assert review == variant_knock_review(deal, rules, shared.seat, samples=16, seed=4, start=shared)
     assert analysed.costs[0] == variant_view_costs(deal, rules, samples=16, seed=4, plays={0})[0]
+    # the solver's findings alone review the calls as the full analysis does
+    from manillen_replay.analysis.deal_analysis import solver_findings
+
+    reviews: list[tuple[str, CallReview]] = []
+    solver_findings(result, record, deal, analysed.costs, 16, seed=4, reviews=reviews)
+    assert reviews == analysed.reviews
