@@ -15,6 +15,7 @@ included, with best play by both sides.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Collection, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -359,6 +360,7 @@ def view_costs(
     hindsight: list[PlayCost] | None = None,
     sequential: bool = True,
     tables: DealTables | None = None,
+    first_play: VariantRows | None = None,
 ) -> list[PlayCost]:
     """The cost of every play from the player's view, beside the hindsight cost.
 
@@ -379,6 +381,8 @@ def view_costs(
     :param hindsight: the deal's :func:`dd_costs`, when the caller has them already.
     :param sequential: stop sampling a play once its verdict is settled.
     :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
+    :param first_play: a variant's first play's layouts, when a knock review shares them
+        (:func:`variant_view_costs`).
     :raises SolverError: for a deal the solver cannot take, or ``samples`` below 1.
     """
     if samples < 1:
@@ -387,7 +391,13 @@ def view_costs(
         hindsight = dd_costs(result, rules)
     if rules.variant != "four":
         return variant_view_costs(
-            result, rules, samples=samples, seed=seed, hindsight=hindsight, sequential=sequential
+            result,
+            rules,
+            samples=samples,
+            seed=seed,
+            hindsight=hindsight,
+            sequential=sequential,
+            first_play=first_play,
         )
     trump = deal_trump(result)
     moments = list(iter_moments(result, rules))
@@ -505,6 +515,7 @@ def variant_view_costs(
     sequential: bool = True,
     positions: list[int] | None = None,
     plays: Collection[int] | None = None,
+    first_play: VariantRows | None = None,
 ) -> list[PlayCost]:
     """:func:`view_costs` for a variant other than ``four``: the same layouts, rule and stopping.
 
@@ -517,36 +528,37 @@ def variant_view_costs(
     :param positions: when given, gets the number of positions the searches visited.
     :param plays: the plays (indexes from 0) to cost from the player's view; the others keep
         their hindsight cost alone (default: every play).
+    :param first_play: the first play's solved layouts (:meth:`VariantRows.at_start`), when the
+        same person's knock review shares them; made here otherwise.
     :raises SolverError: for a deal the variant search cannot take, or ``samples`` below 1.
     """
-    from ..solver.variants import map_searches
-
     if samples < 1:
         raise SolverError(f"samples must be at least 1, not {samples}")
     if hindsight is None:
         hindsight = variant_dd_costs(result, rules)
-    trump = None if result.trump is None else int(result.trump)
     views: dict[int, tuple[dict[Card, float], int, bool, float, float]] = {}
     searched = 0
     for number, (view, cost) in enumerate(zip(iter_variant_views(result, rules), hindsight, strict=True)):
         moment = view.moment
         if not moment.is_legal or cost.forced or (plays is not None and number not in plays):
             continue
-        rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
-        sampler = VariantLayoutSampler(view, result, rules, rng)
-        exact = sampler.total <= samples
-        pending = (
-            sampler.every() if exact else sampler.draw(min(samples, VIEW_FLOOR) if sequential else samples)
-        )
-        rows: list[list[float]] = []
-        while pending:
-            solve = partial(
-                variant_layout_row, rules, result.dealer, trump, seat=moment.seat, card=moment.card
+        if first_play is not None and number == 0:
+            source = first_play
+        else:
+            rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
+            source = VariantRows(
+                VariantLayoutSampler(view, result, rules, rng), rules, result, samples, sequential
             )
-            for row, nodes in map_searches(solve, pending):
+        exact = source.exact
+        want = source.available if exact or not sequential else min(samples, VIEW_FLOOR)
+        rows: list[list[float]] = []
+        while want:
+            solved = source.rows(len(rows), len(rows) + want)
+            if not solved:
+                break  # draws that keep failing the full check
+            for _layout, row, nodes in solved:
                 rows.append(row)
                 searched += nodes
-            pending = []
             if exact or len(rows) >= samples:
                 break
             table = np.array(rows)
@@ -554,7 +566,7 @@ def variant_view_costs(
             averages = np.where(legal, table[:, :36].mean(axis=0), -np.inf)
             if is_settled(table[:, int(averages.argmax())] - table[:, 36]):
                 break
-            pending = sampler.draw(min(VIEW_STEP, samples - len(rows)))
+            want = min(VIEW_STEP, samples - len(rows))
         if not rows:
             continue
         table = np.array(rows)
@@ -579,6 +591,107 @@ def variant_view_costs(
         means, count, exact, error, played = views[number]
         costs.append(_with_view(cost, max(0.0, max(means.values()) - played), means, count, exact, error))
     return costs
+
+
+class VariantRows:
+    """The layouts of one play of a variant deal, drawn as they are asked for and kept, each
+    solved for every card (:func:`variant_layout_row`) once, so that two reviews of the same
+    moment from the same view share them: the first play's view cost and the knock review of
+    the person who leads it (in every variant the first to lead may knock, and decides from what
+    they see then).
+
+    Thread-safe: the call reviews run beside the view costs, and whichever asks first for a
+    layout draws it (in the seed's order) and solves it, while the other waits for it.
+    """
+
+    def __init__(
+        self,
+        sampler: VariantLayoutSampler,
+        rules: Rules,
+        deal: DealResult,
+        samples: int,
+        sequential: bool = True,
+    ) -> None:
+        """:param sampler: the play's layouts (its seed fixes them, in order).
+        :param samples: layouts at most; when no more agree with what was seen, each is solved once.
+        :param sequential: whether the view cost may stop before ``samples`` (:attr:`sure`).
+        """
+        self.sampler = sampler
+        self.seat = sampler.view.moment.seat
+        """Whose view it is: the person to play."""
+        self.exact = sampler.total <= samples
+        """Whether these are every layout, not a random draw."""
+        self._every = sampler.every() if self.exact else None
+        self.available = len(self._every) if self._every is not None else samples
+        """How many layouts there are to ask for."""
+        self.sure = self.available if self.exact or not sequential else min(samples, VIEW_FLOOR)
+        """How many of them the view cost solves in any case: the layouts past these another
+        review may rather solve for less than every card."""
+        trump = None if deal.trump is None else int(deal.trump)
+        moment = sampler.view.moment
+        self._solve = partial(
+            variant_layout_row, rules, deal.dealer, trump, seat=moment.seat, card=moment.card
+        )
+        self._layouts: list[DealState] = []
+        self._rows: dict[int, tuple[list[float], int]] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def at_start(
+        cls, deal: DealResult, rules: Rules, *, samples: int, seed: int, sequential: bool = True
+    ) -> VariantRows:
+        """The first play's layouts, as its view cost draws them (:func:`variant_view_costs`)."""
+        view = next(iter_variant_views(deal, rules))
+        rng = random.Random(f"{seed}:{deal.number}:{view.moment.trick}:{view.moment.play}")
+        return cls(VariantLayoutSampler(view, deal, rules, rng), rules, deal, samples, sequential)
+
+    @classmethod
+    def to_share(
+        cls, deal: DealResult, rules: Rules, *, samples: int, seed: int, sequential: bool = True
+    ) -> VariantRows | None:
+        """:meth:`at_start`, or ``None`` when the first card was not a legal one: the view costs
+        leave such a play to the rule finder, and its row has no value for the card played."""
+        if not next(iter_variant_views(deal, rules)).moment.is_legal:
+            return None
+        return cls.at_start(deal, rules, samples=samples, seed=seed, sequential=sequential)
+
+    def _draw(self, stop: int) -> None:
+        have = len(self._layouts)
+        if have < stop:
+            if self._every is not None:
+                self._layouts += self._every[have:stop]
+            else:
+                self._layouts += self.sampler.draw(stop - have)
+
+    def layouts(self, start: int, stop: int) -> list[DealState]:
+        """Layouts ``start`` to ``stop`` (fewer when draws keep failing the full check), solved or not."""
+        with self._lock:
+            self._draw(stop)
+            return self._layouts[start:stop]
+
+    def row(self, index: int) -> list[float] | None:
+        """Layout ``index``'s row, if it was solved."""
+        with self._lock:
+            solved = self._rows.get(index)
+            return None if solved is None else solved[0]
+
+    def rows(self, start: int, stop: int) -> list[tuple[DealState, list[float], int]]:
+        """Layouts ``start`` to ``stop`` (fewer when draws keep failing the full check), each
+        with its row of values (:func:`variant_layout_row`) and the positions its search visited
+        (counted by whoever solved it first; 0 for a layout already solved)."""
+        from ..solver.variants import map_searches
+
+        with self._lock:
+            self._draw(stop)
+            indexes = range(start, min(stop, len(self._layouts)))
+            missing = [index for index in indexes if index not in self._rows]
+            fresh = map_searches(self._solve, [self._layouts[index] for index in missing])
+            self._rows.update(zip(missing, fresh, strict=True))
+            new = set(missing)
+            return [
+                (self._layouts[index], self._rows[index][0], self._rows[index][1] if index in new else 0)
+                for index in indexes
+            ]
 
 
 def variant_layout_row(

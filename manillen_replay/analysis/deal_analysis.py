@@ -25,7 +25,7 @@ from ..solver.search import DealTables, SolverError, default_workers, nodes_sear
 from . import Finding, analyse
 from .call_model import is_calibrated
 from .call_review import CallReview
-from .costs import PlayCost, can_solve, dd_costs, view_costs
+from .costs import PlayCost, VariantRows, can_solve, dd_costs, view_costs
 from .reasons import Reason, deal_reasons, reason_words
 from .solver_findings import call_findings, cost_findings, curate
 
@@ -132,6 +132,7 @@ def call_reviews(
     seconds: MutableMapping[str, float] | None = None,
     nodes: MutableMapping[str, int] | None = None,
     workers: int | None = None,
+    start: VariantRows | None = None,
 ) -> list[tuple[str, CallReview]]:
     """The deal's calls reviewed, each with what it judged (``trump`` or ``klop``): the trump
     call, then the knocker's klop or, when nobody knocked, each seat's that could have.
@@ -143,6 +144,8 @@ def call_reviews(
     :param seconds: gets the seconds of the trump and the knock review.
     :param nodes: gets the positions searched by the trump and the knock review.
     :param workers: threads per review (default: one per core).
+    :param start: a variant's first play's layouts, which the first player's knock review
+        shares with that play's view cost (:func:`~.variant_calls.variant_knock_review`).
     """
     # looked up when called, so that a test can put a review of its own in place
     from .call_model import knock_review_given_calls as knock_review
@@ -155,7 +158,7 @@ def call_reviews(
         from .variant_calls import variant_call_reviews
 
         with _timed(spent, "trump review"):
-            return variant_call_reviews(deal, rules, knockers(record, deal), samples, seed=seed)
+            return variant_call_reviews(deal, rules, knockers(record, deal), samples, seed=seed, start=start)
     full_hands = deal.hands is not None and all(hand.bit_count() == 8 for hand in deal.hands)
     if not full_hands or deal.contract is Contract.BLIND_MUIL:
         return []  # blind muil is called before looking at the cards: no choice to review
@@ -217,7 +220,10 @@ def solver_findings(
     :param reviews: when given, receives each call review with what it judged (``trump`` or
         ``klop``): for accuracy and for :func:`~.findings.curate`.
     """
-    reviewed = call_reviews(result, record, deal, samples, seed=seed, seconds=seconds)
+    # the variants' leader's knock is reviewed on the first play's layouts, as analyse_deal does
+    four = result.rules.variant == "four"
+    start = None if four else VariantRows.to_share(deal, result.rules, samples=samples, seed=seed)
+    reviewed = call_reviews(result, record, deal, samples, seed=seed, seconds=seconds, start=start)
     if reviews is not None:
         reviews += reviewed
     return _findings(result, deal, costs, reviewed)
@@ -257,10 +263,17 @@ def analyse_deal(
     with _timed(seconds, "hindsight costs"):
         hindsight = dd_costs(deal, result.rules)
     part_nodes["hindsight costs"] = nodes_searched() - nodes  # alone: the process's count is its own
+    # a variant's first play is seen as its leader saw it when knocking: one set of layouts
+    # serves that play's view cost and that knock review, solved once
+    start_rows = (
+        None
+        if result.rules.variant == "four"
+        else VariantRows.to_share(deal, result.rules, samples=samples, seed=seed, sequential=sequential)
+    )
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="call-reviews") as pool:
         reviewing = pool.submit(
             call_reviews, result, record, deal, samples, seed=seed, seconds=seconds, nodes=part_nodes,
-            workers=threads,
+            workers=threads, start=start_rows,
         )  # fmt: skip
         with _timed(seconds, "view costs"), _part_tables(threads, part_nodes, "view costs") as tables:
             costs = view_costs(
@@ -271,6 +284,7 @@ def analyse_deal(
                 hindsight=hindsight,
                 sequential=sequential,
                 tables=tables,
+                first_play=start_rows,
             )
         # the reasons need the costs, not the reviews: they run while the reviews finish
         reason_nodes: dict[str, int] = {}

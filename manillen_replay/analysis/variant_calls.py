@@ -15,6 +15,9 @@ What differs from the four-player review, and why:
 - Where the trump maker takes the laid-aside cards and lays two aside (``three``, ``six_short``),
   each option is played with the hand and the laid-aside cards as they were: which two cards
   another trump would have laid aside is not searched.
+- The first to lead may knock in every variant, and sees at the first lead what it saw when it
+  knocked: its knock review takes the first play's layouts, in that play's order and from its
+  seed, and the searches the first play's view cost makes of them (:class:`~.costs.VariantRows`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from ..solver.search import SolverError
 from ..solver.variants import VariantSearch, can_solve_variant, map_searches
 from ..state import DealState
 from .call_review import CallReview, Request, _option_of, _sequential_scores, call_factor, deal_score
-from .costs import deal_trump
+from .costs import VariantRows, deal_trump
 from .layouts import VariantLayoutSampler, iter_variant_views
 
 DECK_POINTS = 60
@@ -107,12 +110,39 @@ def variant_trump_review(
     return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))
 
 
+def _row_side_points(
+    row: list[float], deal: DealResult, rules: Rules, state: DealState, leader: int, seat: int
+) -> int:
+    """:func:`_side_points` from a layout's row of the first play's view cost (``state``, led by
+    ``leader``): the best card's value is the leader's side's points from the deal's start."""
+    in_play = sum(mask_points(hand) for hand in state.hands) + sum(
+        mask_points(sum(1 << card for card in pile)) for piles in state.table for pile in piles
+    )
+    shape = rules.shape
+    side = shape.team_of(seat, deal.dealer)
+    best = int(max(row[:36]))
+    mine = best if side == shape.team_of(leader, deal.dealer) else in_play - best
+    maker = deal.dealer if deal.chooser is None else deal.chooser
+    makers_side = side == shape.team_of(maker, deal.dealer)
+    return mine if makers_side else mine + DECK_POINTS - in_play
+
+
 def variant_knock_review(
-    deal: DealResult, rules: Rules, seat: int, *, samples: int = 50, seed: int = 0, sequential: bool = True
+    deal: DealResult,
+    rules: Rules,
+    seat: int,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    sequential: bool = True,
+    start: VariantRows | None = None,
 ) -> CallReview:
     """The expected deal score of knocking (klop) and of not knocking, from what ``seat`` saw
     (a seat the rules let knock: :func:`~manillen_replay.rules.may_klop`).
 
+    :param start: the first play's layouts (:meth:`~.costs.VariantRows.at_start`): when
+        ``seat`` leads first, its view then is its view when it knocked, so the review takes
+        those layouts, and the searches of those the first play's view cost solves.
     :raises SolverError: for a deal the variant search cannot take, or a seat that may not knock.
     """
     _check(deal, rules, samples)
@@ -121,14 +151,41 @@ def variant_knock_review(
     trump = deal_trump(deal)
     contract = deal.contract or (Contract.TRUMP if trump is not None else Contract.MUIL)
     factors = [multiplier(contract, deal.en_face, knocks, deal.carried, rules) for knocks in range(2)]
-    layouts = _start_layouts(deal, rules, seat, samples, seed, f"klop{seat}")
     points: list[int] = []
+    if start is not None and start.seat == seat:
+        count = start.available
+        shared = start
+
+        def more(stop: int) -> list[int]:
+            # the layouts the view cost solves in any case are taken from it; past them, one
+            # it solved already is taken, and the others get the position's value alone (a
+            # third of the search that values every card, on two_open's first lead)
+            surely = [
+                _row_side_points(row, deal, rules, layout, shared.seat, seat)
+                for layout, row, _ in shared.rows(len(points), min(stop, shared.sure))
+            ]
+            first = len(points) + len(surely)
+            rest = shared.layouts(first, stop) if stop > first else []
+            rows = [shared.row(index) for index in range(first, first + len(rest))]
+
+            def value(job: tuple[DealState, list[float] | None]) -> int:
+                layout, row = job
+                if row is not None:
+                    return _row_side_points(row, deal, rules, layout, shared.seat, seat)
+                return _side_points(deal, rules, layout, trump, seat)
+
+            return surely + map_searches(value, list(zip(rest, rows, strict=True)))
+    else:
+        layouts = _start_layouts(deal, rules, seat, samples, seed, f"klop{seat}")
+        count = len(layouts)
+
+        def more(stop: int) -> list[int]:
+            rest = layouts[len(points) : stop]
+            return map_searches(lambda layout: _side_points(deal, rules, layout, trump, seat), rest)
 
     def solve(requests: list[Request]) -> list[list[list[float]]]:
         # both options share each layout's one search: only the doubling differs
-        stop = max(stop for _, _, stop in requests)
-        rest = layouts[len(points) : stop]
-        points.extend(map_searches(lambda layout: _side_points(deal, rules, layout, trump, seat), rest))
+        points.extend(more(max(stop for _, _, stop in requests)))
         return [
             [
                 [float(p), float(deal_score(p, factors[0 if name == "no klop" else 1], rules))]
@@ -138,19 +195,26 @@ def variant_knock_review(
         ]
 
     chosen = "klop" if deal.knocks >= 1 else "no klop"
-    solved = _sequential_scores(["no klop", "klop"], solve, len(layouts), sequential, chosen)
+    solved = _sequential_scores(["no klop", "klop"], solve, count, sequential, chosen)
     options = sorted((_option_of(name, rows) for name, rows in solved.items()), key=lambda o: -o.score)
     return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))
 
 
 def variant_call_reviews(
-    deal: DealResult, rules: Rules, knocked: list[int], samples: int, *, seed: int = 0
+    deal: DealResult,
+    rules: Rules,
+    knocked: list[int],
+    samples: int,
+    *,
+    seed: int = 0,
+    start: VariantRows | None = None,
 ) -> list[tuple[str, CallReview]]:
     """A variant deal's calls reviewed, each with what it judged (``trump`` or ``klop``): the
     trump call (when the rules left a choice), then the knocker's klop or, when nobody knocked,
     each seat's that could have (when the contract may be knocked).
 
     :param knocked: who knocked, in order (the first is reviewed).
+    :param start: the first play's layouts, shared with its view cost (:func:`variant_knock_review`).
     """
     reviewed: list[tuple[str, CallReview]] = []
     if deal.contract is Contract.BLIND_MUIL:
@@ -162,6 +226,7 @@ def variant_call_reviews(
         return reviewed
     seats = knocked[:1] or [s for s in range(rules.shape.players) if may_klop(rules, s, deal.dealer)]
     reviewed += [
-        ("klop", variant_knock_review(deal, rules, seat, samples=samples, seed=seed)) for seat in seats
+        ("klop", variant_knock_review(deal, rules, seat, samples=samples, seed=seed, start=start))
+        for seat in seats
     ]
     return reviewed
