@@ -23,10 +23,10 @@ import duckdb
 import polars as pl
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
-from ..bulk import collection_paused, read_quickly, replay_ready
+from ..bulk import collection_paused, read_quickly, replay_many, replay_ready
 from ..club_rules import ClubRules, with_club_rules
 from ..engine import MatchResult, match_id
-from ..engine.replay import PlayedDeal
+from ..engine.replay import CardsUnread, PlayedDeal
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, Record, dumps, iter_entries
 from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
@@ -539,6 +539,11 @@ class ImportMixin(StoreBase):
             mark = batch.mark()
             first_id = next(ids)
             try:
+                if isinstance(replayed, CardsUnread):
+                    # A deal of a record read quickly that must be played card by card: the
+                    # record read in full (the same canonical text, so the same hash) and replayed.
+                    item.record = item.entry.decode()
+                    replayed = replay_many([item.record], [(item.entry.source, item.entry.line)])[0]
                 if isinstance(replayed, Exception):
                     raise replayed
                 result = replayed
