@@ -30,7 +30,7 @@ from .engine import MatchResult, TrickResult, Violation, replay, rules_of
 from .engine.replay import CardsUnread, PlayedDeal
 from .errors import InvalidRecordError, ManillenError
 from .record import Entry, Record
-from .record.io import read_cards_later, read_cards_unread
+from .record.io import read_cards_unread
 from .record.model import Deal
 from .rules import CLAUSES, NO_TRUMP, Rules, classify_violation, underbuy_code
 
@@ -619,16 +619,20 @@ def _read_chunk(
 
 
 def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedDeal]] | None]:
-    """Each document of a chunk that reads without the reader's checks of each deal's cards,
-    with its plays by the compiled pass, which make those checks for the whole chunk at once;
-    ``None`` for any other, which the caller reads with :meth:`Entry.decode` (that names its
-    problems, one by one) and replays with :func:`replay_many`.
+    """Each document of a chunk that reads with its deals' cards left as their JSON text
+    (:func:`~manillen_replay.record.io.read_cards_unread`), with its plays by the compiled
+    pass, which reads the cards of the whole chunk at once and makes the reader's checks of
+    them; ``None`` for any other, which the caller reads with :meth:`Entry.decode` (that names
+    its problems, one by one) and replays with :func:`replay_many`.
 
-    The compiled pass deals every hand it plays from the deck, and its look-up of every card it
-    gathered says whether each is written in canonical form. A record they do not all cover (a
-    deal the pass did not play, a variation in a comment) is ``None``.
+    The cards are read only in the one form records are written in (:func:`read_card_lists`), so
+    such a record in canonical form (:func:`~manillen_replay.record.dumps`) is the same text as
+    the record read in full. A record the pass does not cover (a deal it did not play, cards
+    written another way, a variation in a comment) is ``None``. Replaying one may still come to a
+    deal that must be played card by card (:class:`~manillen_replay.engine.replay.CardsUnread`):
+    the caller then reads the document in full and replays that.
     """
-    return _read_and_play(chunk, read_cards_later, _Plan())
+    return _read_and_play(chunk, read_cards_unread, _UnreadPlan())
 
 
 def _read_and_play(

@@ -215,20 +215,26 @@ def _engine_reference(entries: list[Entry]) -> list[tuple[int | None, Any]]:
     return reference
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     seed=st.integers(1, 6),
-    hows=st.lists(st.sampled_from(MORE_BREAKS), min_size=2, max_size=5),
+    ways=st.lists(
+        st.tuples(st.sampled_from(MORE_BREAKS), st.deferred(lambda: st.sampled_from(LAYOUTS))),
+        min_size=2,
+        max_size=5,
+    ),
     pick=st.randoms(),
     variant=st.sampled_from(sorted(VARIANTS)),
 )
-def test_import_rows_agree_with_the_engine(tmp_path_factory, monkeypatch, seed, hows, pick, variant):
-    """The archive's rows from the compiled replay (the records read with their cards checked
-    by it, a chunk at once) are the rows of the engine's, each record read in full."""
+def test_import_rows_agree_with_the_engine(tmp_path_factory, monkeypatch, seed, ways, pick, variant):
+    """The archive's rows from the compiled replay (the records read with their cards left as
+    their text and read and checked by it, a chunk at once) are the rows of the engine's, each
+    record read in full: records written in the one form the quick reading reads and in the ways
+    it leaves to the full reading, or whose replay stops at a deal to play card by card."""
     from manillen_replay.store import Store, importer
 
     matches = generated("four", seed) + generated(variant, seed)
-    lines = [more_broken(line, how, pick) for how in hows for line in matches]
+    lines = [laid_out(more_broken(line, how, pick), layout, pick) for how, layout in ways for line in matches]
     entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
     folder = tmp_path_factory.mktemp("compiled")
     read: list[Any] = []
@@ -237,9 +243,9 @@ def test_import_rows_agree_with_the_engine(tmp_path_factory, monkeypatch, seed, 
         patch.setattr(importer, "read_quickly", lambda chunk: read.extend(real(chunk)) or read[-len(chunk) :])
         with Store(folder / "fast.duckdb") as store:
             fast = store.import_entries(entries)
-    if "none" in hows and not {"respell", "unknown"} & set(hows):
-        # The sound four-player records were read with their cards checked at once (a card not
-        # in canonical form anywhere in the chunk has every record read in full).
+    if ("none", "compact") in ways:
+        # The sound four-player records written in the one form were read with their cards
+        # checked at once.
         assert any(read)
 
     def one_by_one(records, ready, places):
@@ -684,3 +690,40 @@ def test_a_deal_short_of_hands_is_refused_whatever_the_cards_after_it(hands: int
     assert seen == _engine_reference(entries)
     deal = len(first["deals"]) - 1
     assert [pointer for pointer, *_ in seen[0][1]] == [f"/deals/{deal}/hands"]  # refused, at its hands
+
+
+def test_import_reads_in_full_a_record_whose_replay_stops_at_a_deal(tmp_path, monkeypatch):
+    """The import's quick reading leaves each deal's cards as their text; a record whose replay
+    comes to a deal it must play card by card (a card turned) is read in full and replayed, and
+    the archive gets the rows and problems an import reading every record in full gives."""
+    from manillen_replay.store import Store, importer
+
+    sound = [line for seed in (1, 2) for line in generated("four", seed)]
+    lines = [laid_out(line, "compact", random.Random(1)) for line in sound]
+    lines[0] = laid_out(lines[0], "turned", random.Random(2))
+    lines[1] = laid_out(lines[1], "redeal", random.Random(3))
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    unread: list[int] = []
+    real_play = engine_module._Replay.play_unread_deal
+
+    def counted(self, *args):
+        try:
+            return real_play(self, *args)
+        except engine_module.CardsUnread:
+            unread.append(1)
+            raise
+
+    with monkeypatch.context() as patch:
+        patch.setattr(engine_module._Replay, "play_unread_deal", counted)
+        with Store(tmp_path / "fast.duckdb") as store:
+            fast = store.import_entries(entries)
+    assert unread  # the replay stopped at a deal
+    with monkeypatch.context() as patch:
+        patch.setattr(importer, "read_quickly", lambda chunk: [None] * len(chunk))
+        with Store(tmp_path / "reference.duckdb") as store:
+            reference = store.import_entries(entries)
+    counts = (fast.imported, fast.refused, fast.deals)
+    assert counts == (reference.imported, reference.refused, reference.deals)
+    assert fast.refused >= 1  # the turned card's deal lacks its trump call
+    assert [p.describe() for p in fast.rejects] == [p.describe() for p in reference.rejects]
+    assert _rows(tmp_path / "fast.duckdb") == _rows(tmp_path / "reference.duckdb")

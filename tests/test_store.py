@@ -194,6 +194,7 @@ def _load_failing_at(monkeypatch: pytest.MonkeyPatch, batch: int, failure: Calla
     the names of the threads that loaded batches."""
     original = Store._load
     threads: list[str] = []
+    monkeypatch.setattr(Store, "LOAD_ROWS", 0)  # each batch loaded on its own, as counted here
 
     def load(self: Store, loads: list[tuple[str, Any]], replaced: list[str]) -> None:
         threads.append(threading.current_thread().name)
@@ -1017,3 +1018,44 @@ def test_club_evening_blocks_are_stored(store: Store) -> None:
     won = store.query("SELECT player, blocks_won, blocks FROM blocks_won ORDER BY player")
     assert won.rows() == [("Anna", 3, 3), ("Bert", 1, 3), ("Carla", 1, 3), ("Dirk", 1, 3)]
     assert store.query("SELECT count(*) AS n FROM blocks")["n"][0] == 6
+
+
+def test_consecutive_batches_are_loaded_together(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches are held until they have ``LOAD_ROWS`` rows and loaded in one statement a table;
+    a match a later batch of the file replaces is in before it is replaced; the archive is the
+    one loading each batch alone gives."""
+    monkeypatch.setattr(Store, "BATCH_SIZE", 2)
+    first = [dumps(random_record(seed, deals=2), pretty=False) for seed in range(5)]
+    again = dumps(random_record(1, deals=3), pretty=False)  # random-1 with another deal
+    lines = [*first, again, *(dumps(random_record(seed, deals=1), pretty=False) for seed in (7, 8, 9))]
+    loaded: list[list[str]] = []
+    original = Store._load
+
+    def load(self: Store, loads: list[tuple[str, Any]], replaced: list[str]) -> None:
+        loaded.append(replaced)
+        original(self, loads, replaced)
+
+    monkeypatch.setattr(Store, "_load", load)
+    archives = {}
+    for rows in (0, 10**6):
+        monkeypatch.setattr(Store, "LOAD_ROWS", rows)
+        loaded.clear()
+        with Store(tmp_path / f"gathered-{rows}.duckdb") as store:
+            summary = store.import_entries(_entries(lines))
+            assert (summary.imported, summary.replaced) == (8, 1)
+            kept = store.query("SELECT deals FROM matches WHERE match_id = 'random-1'")
+            assert kept["deals"].to_list() == [3]
+            assert _count(store, "match_versions", "match_id = 'random-1' AND deals = 2") == 1
+            archives[rows] = {
+                table: store.query(f"SELECT * {exclude} FROM {table} ORDER BY ALL").rows()
+                for table, exclude in (
+                    ("matches", "EXCLUDE (imported_at)"),
+                    ("deals", ""),
+                    ("play_rows", ""),
+                    ("tricks", ""),
+                )
+            }
+        # Alone: a load a batch of two (the third replaces random-1). Together: the batches
+        # before the replacing one in one load, the replacing one alone, the rest in one.
+        assert loaded == ([[], [], ["random-1"], [], []] if rows == 0 else [[], ["random-1"], []])
+    assert archives[0] == archives[10**6]
