@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -607,7 +607,7 @@ def _read_chunk(
     to a deal it must play card by card (:class:`~manillen_replay.engine.replay.CardsUnread`).
     """
     read: list[tuple[Entry, Record | None, InvalidRecordError | None, dict[int, PlayedDeal] | None]] = []
-    for entry, quick in zip(chunk, _read_and_play(chunk, read_cards_unread, _UnreadPlan()), strict=True):
+    for entry, quick in zip(chunk, read_quickly(chunk), strict=True):
         if quick is not None:
             read.append((entry, quick[0], None, quick[1]))
             continue
@@ -632,16 +632,8 @@ def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedD
     deal that must be played card by card (:class:`~manillen_replay.engine.replay.CardsUnread`):
     the caller then reads the document in full and replays that.
     """
-    return _read_and_play(chunk, read_cards_unread, _UnreadPlan())
-
-
-def _read_and_play(
-    chunk: Sequence[Entry], read: Callable[[Entry], Record | None], plan: _Plan
-) -> list[tuple[Record, dict[int, PlayedDeal]] | None]:
-    """Each document of a chunk read by ``read`` (without the checks of each deal's cards) with
-    its deals played by ``plan``'s compiled pass, when the pass checked every card of it; else
-    ``None``."""
-    quick = [read(entry) for entry in chunk]
+    plan = _UnreadPlan()
+    quick = [read_cards_unread(entry) for entry in chunk]
     for number, record in enumerate(quick):
         if record is not None:
             plan.add_record(number, record)

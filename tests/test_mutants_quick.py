@@ -6,8 +6,8 @@ hands and tricks given, the calls' trump, no table cards, nothing laid aside, no
 other deal whose cards it would have to read sends the record back to the full reading
 (:class:`~manillen_replay.engine.replay.CardsUnread`); a deal without cards (a scoresheet line)
 it reads itself. These tests hand it the compiled pass's plays of a record and then change the
-record under them, or hand it the plays the import's reading works out (which plays a deal with
-``tricks: []``), and compare with the engine's own reading of the same document.
+record under them, or hand it the plays worked out from a record read in full (which plays a
+deal with ``tricks: []``), and compare with the engine's own reading of the same document.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from manillen_replay import bulk
 from manillen_replay.engine.replay import CardsUnread, PlayedDeal, replay
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import Entry, loads
-from manillen_replay.record.io import read_cards_later, read_cards_unread
+from manillen_replay.record.io import read_cards_unread
 
 from .test_bulk_paths import _comparable
 from .test_bulk_replay import generated
@@ -68,12 +68,12 @@ def _quick(document: dict[str, Any], played: dict[int, PlayedDeal] | None) -> An
         return READ_IN_FULL
 
 
-def _worked_out(document: dict[str, Any], *, as_imported: bool = False) -> dict[int, PlayedDeal]:
-    """The plays the compiled pass works out for the document's deals: validate's reading of
-    their cards from the JSON text, or the import's (``as_imported``)."""
-    plan = bulk._Plan() if as_imported else bulk._UnreadPlan()
-    read = read_cards_later if as_imported else read_cards_unread
-    record = read(_entry(document))
+def _worked_out(document: dict[str, Any], *, read_in_full: bool = False) -> dict[int, PlayedDeal]:
+    """The plays the compiled pass works out for the document's deals: from their cards' JSON
+    text, as validate and the import read them, or from the record read in full (``read_in_full``:
+    :func:`~manillen_replay.bulk.replay_many`'s, the scan's)."""
+    plan = bulk._Plan() if read_in_full else bulk._UnreadPlan()
+    record = _entry(document).decode() if read_in_full else read_cards_unread(_entry(document))
     assert record is not None
     plan.add_record(0, record)
     return plan.play(1)[0]
@@ -172,13 +172,14 @@ def test_a_deal_without_cards_is_read_at_once_as_the_engine_reads_it(shape: str)
         assert seen == [("/deals/2", "a deal needs tricks, hands or a recorded_score")]
 
 
-def test_the_imports_plays_of_a_deal_without_tricks_are_not_taken_for_a_scoresheet_line():
-    """The import's reading works out a deal written with its hands and ``tricks: []`` (nothing
-    played); handed to validate's replay, those plays would make it an abandoned deal, but with
-    its recorded score the engine reads it as a scoresheet line: the record is read in full."""
+def test_the_plays_of_a_deal_without_tricks_are_not_taken_for_a_scoresheet_line():
+    """The compiled pass works out a deal read in full with its hands and ``tricks: []``
+    (nothing played); handed to the replay of the record read with its cards unread, those plays
+    would make it an abandoned deal, but with its recorded score the engine reads it as a
+    scoresheet line: the record is read in full."""
     document = _document()
     document["deals"][2]["tricks"] = []
-    plays = _worked_out(document, as_imported=True)
+    plays = _worked_out(document, read_in_full=True)
     assert plays[2].tricks == 0
     assert _quick(document, plays) == READ_IN_FULL
     assert _engine(document)["deals"][2]["kind"] == "scoresheet"

@@ -170,19 +170,6 @@ def loads(data: bytes | str, *, source: str | None = None, line: int | None = No
     return record
 
 
-def read_cards_later(entry: Entry) -> Record | None:
-    """The record of a JSON document read as :func:`loads` reads it, all but the checks of each
-    deal's cards (each card known and in canonical form, none dealt twice in a deal), which the
-    caller makes for many records at once (:mod:`manillen_replay.bulk`); ``None`` for a
-    document anything else is wrong with, or that is not a JSON document's bytes: the caller then
-    reads it with :meth:`Entry.decode`, which says what is wrong.
-
-    A record it gives that fails the card checks must be read again with :meth:`Entry.decode`
-    (its problems are then those :func:`loads` names, in its order).
-    """
-    return _read_unchecked(entry, _decoder)
-
-
 class _DealCardsUnread(Deal, kw_only=True):
     """A deal whose hands and tricks are kept as their JSON text, undecoded."""
 
@@ -199,25 +186,21 @@ _cards_unread_decoder = msgspec.json.Decoder(_RecordCardsUnread)
 
 def read_cards_unread(entry: Entry) -> Record | None:
     """The record of a JSON document with each deal's ``hands`` and ``tricks`` left as their
-    JSON text (:class:`msgspec.Raw`), everything else read and checked as
-    :func:`read_cards_later` reads it; ``None`` when it does not read so.
+    JSON text (:class:`msgspec.Raw`), everything else read and checked as :func:`loads` reads it
+    (the checks of each deal's cards are the caller's: known, canonical, none dealt twice);
+    ``None`` for a document anything else is wrong with, or that is not a JSON document's bytes:
+    the caller then reads it with :meth:`Entry.decode`, which says what is wrong.
 
     The cards are most of a document: the bulk path reads the cards of a whole batch at once
     from their text (:mod:`manillen_replay.bulk`), and never makes a string of each. Such a
     record is for the replay of its plays worked out beforehand only: anything that would read
     its cards one by one must read the document again with :meth:`Entry.decode`.
     """
-    return _read_unchecked(entry, _cards_unread_decoder)
-
-
-def _read_unchecked(entry: Entry, decoder: msgspec.json.Decoder[Any]) -> Record | None:
-    """The record ``decoder`` reads from a JSON document, with the reader's checks of all but
-    the cards; ``None`` for anything else (the caller reads it with :meth:`Entry.decode`)."""
     if entry.notation or entry.refusal is not None or not isinstance(entry.data, bytes):
         return None
     data = entry.data.removeprefix(_BOM)
     try:
-        record: Record = decoder.decode(data)
+        record: Record = _cards_unread_decoder.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return None
     if may_repeat_keys(data, record) or seat_name_problems(record.match.seats):
