@@ -12,7 +12,7 @@ import gc
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from ..analysis import FINDING_COLUMNS, Finding, analyse
+from ..analysis.findings import finding_columns
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..bulk import collection_paused, replay_many
 from ..engine import MatchResult
@@ -89,14 +90,22 @@ VALUES_SCHEMA: dict[str, Any] = {
 """The columns of the archive's ``card_values`` table."""
 
 CHUNK = 500
-"""Matches analysed and saved per transaction."""
+"""Matches analysed and saved per transaction at first (without the solver), and at least."""
+CHUNK_MOST = 5000
+"""Matches analysed and saved per transaction at most (without the solver): what one chunk
+holds in memory at a time (some 75,000 deals replayed, their findings)."""
+TURN_SECONDS = 2.0
+"""Seconds of analysis a chunk aims at without the solver: the chunk grows (from :data:`CHUNK`
+to :data:`CHUNK_MOST` matches) until analysing it takes this long. Each chunk ends in a turn to
+write, whose closing checkpoints the archive (some 0.1 s on a million deals); between two
+turns a dashboard or another command gets the archive."""
 SOLVER_CHUNK = 1
 """Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 
 
 def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
     """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
-    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
+    return pl.DataFrame(finding_columns(list(findings)), schema=FINDINGS_SCHEMA)
 
 
 def cost_frames(
@@ -226,9 +235,15 @@ def lines_frame(result: MatchResult, reasons: Mapping[int, Sequence[Reason]]) ->
     return pl.DataFrame(rows, schema=LINES_SCHEMA, orient="row")
 
 
-def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
+def next_chunk_size(size: int, seconds: float) -> int:
+    """Matches in the next chunk of the scan without the solver, after a chunk of ``size``
+    matches took ``seconds`` to analyse: as many as take :data:`TURN_SECONDS`, from
+    :data:`CHUNK` to :data:`CHUNK_MOST`.
+
+    >>> next_chunk_size(500, 0.5), next_chunk_size(500, 4.0), next_chunk_size(4000, 0.1)
+    (2000, 500, 5000)
+    """
+    return max(CHUNK, min(CHUNK_MOST, round(size * TURN_SECONDS / max(seconds, 1e-3))))
 
 
 @dataclass
@@ -517,10 +532,12 @@ def analyse_archive_in_turns(
 ) -> AnalysisOutcome:
     """The built-in analysis of these matches, holding the archive only while it reads and stores.
 
-    Each chunk of matches (one match with the solver) is read with the archive open read-only
-    (beside the dashboard's readers), analysed with the archive closed, and stored with the
-    archive open to write: a dashboard or another command waits minutes less, and a command
-    that waits for its turn to write has solved its match meanwhile.
+    Each chunk of matches (one match with the solver; without it as many as take
+    :data:`TURN_SECONDS` to analyse) is analysed with the archive closed, then stored with the
+    archive open to write, in the turn that also reads the next chunk (the first is read with
+    the archive open read-only, beside the dashboard's readers): a dashboard or another command
+    waits minutes less, and a command that waits for its turn to write has solved its match
+    meanwhile.
 
     :param open_store: opens the archive (``True``: read-only), waiting for its turn.
     :param ids: the matches, in the order to analyse them (:func:`match_ids_to_analyse`).
@@ -533,16 +550,30 @@ def analyse_archive_in_turns(
         with open_store(True) as store:
             deals = deals_to_analyse(store, ids)
     bar, meter = _meter(deals or 0, progress, depth, len(ids))
+    size = SOLVER_CHUNK if solving else CHUNK
+    chunk = list(ids[:size])
     try:
-        for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
+        if chunk:
             with open_store(True) as store:
                 records = list(store.iter_records(match_ids=chunk))
+        start = len(chunk)
+        while chunk:
+            began = time.perf_counter()
             done = _analyse_chunk(records, chunk, depth=depth, samples=samples, meter=meter, outcome=outcome)
+            if not solving:
+                size = next_chunk_size(len(chunk), time.perf_counter() - began)
+            following = list(ids[start : start + size])
+            start += len(following)
+            # One turn to write stores this chunk and reads the next: a turn less per chunk
+            # (each open reads the archive's catalog), and the archive is still free to others
+            # while a chunk is analysed.
             with open_store(False) as store:
                 _drop_changed(done, dict(records), dict(store.iter_records(match_ids=done.ids)), outcome)
                 _store_chunk(store, done, depth=depth, outcome=outcome, on_match=on_match)
+                records = list(store.iter_records(match_ids=following)) if following else []
             if bar is not None and not solving:
                 bar.update(len(chunk))
+            chunk = following
     finally:
         if bar is not None:
             bar.render_finish()
