@@ -389,9 +389,8 @@ class MatchAnalysis:
                 continue
             # the partner's seat when the partner is winning the trick before this play, as
             # know.partner_seat_winning says (here for every play: a call less each)
-            partner: int | None = trick.winning[position - 1]
-            if partner == seat or team[partner] != team[seat]:
-                partner = None
+            winning = trick.winning[position - 1]
+            partner = winning if winning != seat and team[winning] == team[seat] else None
             if not may_find(know, view, partner):
                 continue
             if partner is not None and know.partner_certain(view):
@@ -680,10 +679,10 @@ class MatchAnalysis:
         :returns: the (trick, position) of each play reported, so missed_vetten does not repeat it.
         """
         reported: set[tuple[int, int]] = set()
-        ace, trump_mask = int(Rank.ACE), know.trump_mask
+        ace_rank, trump_mask = int(Rank.ACE), know.trump_mask
         for view in know.views:
             card = view.card
-            if card % 9 != ace or trump_mask >> card & 1 or view.legal != 1 << card:
+            if card % 9 != ace_rank or trump_mask >> card & 1 or view.legal != 1 << card:
                 continue
             if view.hand & SUIT_MASKS[suit_of(card)] != 1 << card:
                 continue  # not bare: forced to overtake from A-Q-J, say, is no blote aas

@@ -12,7 +12,7 @@ import gc
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,11 +22,11 @@ import polars as pl
 from ..analysis import FINDING_COLUMNS, Finding, analyse
 from ..analysis.findings import finding_columns
 from ..archive_defaults import ANALYSIS_DEPTHS
-from ..bulk import collection_paused, replay_many
+from ..bulk import collection_paused, replay_entries, replay_many
 from ..engine import MatchResult
 from ..engine.report import seat_names
 from ..errors import InvalidRecordError
-from ..record import Record, loads
+from ..record import Entry, Record, loads
 
 if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
     from ..analysis.call_review import CallReview
@@ -349,6 +349,36 @@ def _analyse_chunk(
     return done
 
 
+def _replayed(
+    records: Iterable[tuple[str, bytes]], *, quickly: bool
+) -> Iterator[tuple[str, Record | None, MatchResult | Exception]]:
+    """Each stored match decoded and replayed: its record (``None`` when it no longer decodes)
+    and its result or what the replay raised.
+
+    ``quickly`` (the scan without the solver) reads them as ``manillen validate`` reads a file
+    (:func:`~manillen_replay.bulk.replay_entries`): the cards of the whole chunk at once, not a
+    string for each card of each record; the records' cards are then left unread, which the
+    detectors do not need (they read the replay). The solver reads each record in full.
+    """
+    places = [(match_id, f"archive match {match_id}", data) for match_id, data in records]
+    if quickly:
+        entries = [Entry(source, None, data) for _, source, data in places]
+        for (match_id, _, _), (_, record, result) in zip(
+            places, replay_entries(entries, batch=max(1, len(entries))), strict=True
+        ):
+            yield match_id, record, result
+        return
+    decoded: list[tuple[str, str, Record]] = []
+    for match_id, source, data in places:
+        try:
+            decoded.append((match_id, source, loads(data, source=source)))
+        except InvalidRecordError as error:
+            yield match_id, None, error
+    replays = replay_many([record for *_, record in decoded], [(source, None) for _, source, _ in decoded])
+    for (match_id, _, record), replayed in zip(decoded, replays, strict=True):
+        yield match_id, record, replayed
+
+
 def _analyse_replays(
     records: Iterable[tuple[str, bytes]],
     chunk: Sequence[str],
@@ -360,21 +390,13 @@ def _analyse_replays(
 ) -> _Analysed:
     failed: set[str] = set()
     done = _Analysed(ids=[])
-    decoded: list[tuple[str, Record]] = []
-    for match_id, data in records:
-        try:
-            decoded.append((match_id, loads(data, source=f"archive match {match_id}")))
-        except InvalidRecordError as error:
-            outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
-    replays = replay_many(
-        [record for _, record in decoded], [(f"archive match {match_id}", None) for match_id, _ in decoded]
-    )
-    for (match_id, record), replayed in zip(decoded, replays, strict=True):
+    for match_id, record, replayed in _replayed(records, quickly=meter is None):
         if isinstance(replayed, InvalidRecordError):
             outcome.problems.append(f"match {match_id!r} no longer replays: {replayed}")
             continue
         if isinstance(replayed, Exception):
             raise replayed
+        assert record is not None
         result = replayed
         try:
             if meter is not None:
