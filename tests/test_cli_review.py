@@ -495,20 +495,26 @@ def test_the_scans_chunks_grow_until_one_takes_its_turns_seconds(
 def test_the_scan_stores_the_same_findings_whatever_its_chunks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The findings table after a scan a match at a time is the one after a scan of every match
-    in one chunk, row for row (finding ids included)."""
+    """The findings table after a scan a piece (CHUNK matches) a turn is the one after a scan
+    whose chunks grew to several pieces, row for row, finding ids included: each piece's
+    findings are stored in the order its records are stored, the pieces in the order asked
+    for (here the newest first, as `manillen analyze` asks, not the order of import)."""
     from manillen_replay.store import analyse as scan
 
-    matches = [(seed, 4, None) for seed in range(20, 28)]
-    ids = [f"random-{seed}" for seed in range(20, 28)]
-    tables = []
-    for name, most in (("one.duckdb", 1), ("all.duckdb", 100)):
+    matches = [(seed, 4, None) for seed in range(20, 29)]
+    ids = [f"random-{seed}" for seed in reversed(range(20, 29))]
+    monkeypatch.setattr(scan, "CHUNK", 2)
+    monkeypatch.setattr(scan, "TURN_SECONDS", 3600.0)  # every chunk is fast: they grow
+    tables, turns_taken = [], []
+    for name, most in (("pieces.duckdb", 2), ("grown.duckdb", 8)):
         path = archive(tmp_path / name, *matches)
-        monkeypatch.setattr(scan, "CHUNK", most)
         monkeypatch.setattr(scan, "CHUNK_MOST", most)
-        outcome = scan.analyse_archive_in_turns(_turns(path), ids, depth="heuristic")
-        assert outcome.matches == 8 and not outcome.problems
-        tables.append(rows(path, "SELECT * EXCLUDE (detector) FROM findings ORDER BY finding_id"))
+        turns = _turns(path)
+        outcome = scan.analyse_archive_in_turns(turns, ids, depth="heuristic")
+        assert outcome.matches == 9 and not outcome.problems
+        tables.append(rows(path, "SELECT * FROM findings ORDER BY finding_id"))
+        turns_taken.append(turns.events.count("write"))
+    assert turns_taken == [5, 2]  # 2+2+2+2+1 matches, then 2+7 (the last chunk what is left)
     assert tables[0] and tables[0] == tables[1]
 
 

@@ -90,15 +90,18 @@ VALUES_SCHEMA: dict[str, Any] = {
 """The columns of the archive's ``card_values`` table."""
 
 CHUNK = 500
-"""Matches analysed and saved per transaction at first (without the solver), and at least."""
+"""Matches analysed in one piece without the solver: each piece's findings are stored in the
+order its records are stored in, the pieces in the order the matches are asked for, so the
+findings (and their ids) are the same whatever the chunks (below)."""
 CHUNK_MOST = 5000
-"""Matches analysed and saved per transaction at most (without the solver): what one chunk
-holds in memory at a time (some 75,000 deals replayed, their findings)."""
+"""Matches analysed and saved per transaction at most without the solver (some 75,000 deals
+replayed, and their findings, held at once); a chunk is a whole number of :data:`CHUNK` pieces."""
 TURN_SECONDS = 2.0
-"""Seconds of analysis a chunk aims at without the solver: the chunk grows (from :data:`CHUNK`
-to :data:`CHUNK_MOST` matches) until analysing it takes this long. Each chunk ends in a turn to
-write, whose closing checkpoints the archive (some 0.1 s on a million deals); between two
-turns a dashboard or another command gets the archive."""
+"""Seconds of analysis a chunk aims at without the solver: it grows, a :data:`CHUNK` at a
+time up to :data:`CHUNK_MOST` matches, until analysing it takes this long. Each chunk ends in a
+turn to write, whose closing checkpoints the archive (writes its changes into the file, what
+the dashboard reads): fewer, larger chunks checkpoint less often, while a dashboard or another
+command still gets the archive between two chunks."""
 SOLVER_CHUNK = 1
 """Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 
@@ -237,13 +240,23 @@ def lines_frame(result: MatchResult, reasons: Mapping[int, Sequence[Reason]]) ->
 
 def next_chunk_size(size: int, seconds: float) -> int:
     """Matches in the next chunk of the scan without the solver, after a chunk of ``size``
-    matches took ``seconds`` to analyse: as many as take :data:`TURN_SECONDS`, from
-    :data:`CHUNK` to :data:`CHUNK_MOST`.
+    matches took ``seconds`` to analyse: as many as take :data:`TURN_SECONDS`, a whole number of
+    :data:`CHUNK` pieces, at most :data:`CHUNK_MOST`.
 
     >>> next_chunk_size(500, 0.5), next_chunk_size(500, 4.0), next_chunk_size(4000, 0.1)
     (2000, 500, 5000)
     """
-    return max(CHUNK, min(CHUNK_MOST, round(size * TURN_SECONDS / max(seconds, 1e-3))))
+    pieces = round(size * TURN_SECONDS / max(seconds, 1e-3) / CHUNK)
+    return CHUNK * max(1, min(CHUNK_MOST // CHUNK, pieces))
+
+
+def _in_pieces(records: list[tuple[str, bytes]], chunk: Sequence[str]) -> list[tuple[str, bytes]]:
+    """A chunk's records (read in the order they are stored) piece by piece: the matches of
+    its first :data:`CHUNK` first, then the next :data:`CHUNK`, each piece's in the order they
+    are stored, as a chunk of :data:`CHUNK` matches reads them. The findings are stored in this
+    order, so they and their ids are the same whatever the chunks."""
+    piece = {match_id: index // CHUNK for index, match_id in enumerate(chunk)}
+    return sorted(records, key=lambda record: piece[record[0]])  # stable: stored order in a piece
 
 
 @dataclass
@@ -554,12 +567,12 @@ def analyse_archive_in_turns(
 ) -> AnalysisOutcome:
     """The built-in analysis of these matches, holding the archive only while it reads and stores.
 
-    Each chunk of matches (one match with the solver; without it as many as take
-    :data:`TURN_SECONDS` to analyse) is analysed with the archive closed, then stored with the
-    archive open to write, in the turn that also reads the next chunk (the first is read with
-    the archive open read-only, beside the dashboard's readers): a dashboard or another command
-    waits minutes less, and a command that waits for its turn to write has solved its match
-    meanwhile.
+    Each chunk of matches (one match with the solver; without it as many pieces of
+    :data:`CHUNK` as take :data:`TURN_SECONDS` to analyse) is analysed with the archive closed,
+    then stored with the archive open to write, in the turn that also reads the next chunk (the
+    first is read with the archive open read-only, beside the dashboard's readers): a dashboard
+    or another command waits minutes less, and a command that waits for its turn to write has
+    solved its match meanwhile.
 
     :param open_store: opens the archive (``True``: read-only), waiting for its turn.
     :param ids: the matches, in the order to analyse them (:func:`match_ids_to_analyse`).
@@ -577,7 +590,7 @@ def analyse_archive_in_turns(
     try:
         if chunk:
             with open_store(True) as store:
-                records = list(store.iter_records(match_ids=chunk))
+                records = _in_pieces(list(store.iter_records(match_ids=chunk)), chunk)
         start = len(chunk)
         while chunk:
             began = time.perf_counter()
@@ -592,7 +605,8 @@ def analyse_archive_in_turns(
             with open_store(False) as store:
                 _drop_changed(done, dict(records), dict(store.iter_records(match_ids=done.ids)), outcome)
                 _store_chunk(store, done, depth=depth, outcome=outcome, on_match=on_match)
-                records = list(store.iter_records(match_ids=following)) if following else []
+                if following:
+                    records = _in_pieces(list(store.iter_records(match_ids=following)), following)
             if bar is not None and not solving:
                 bar.update(len(chunk))
             chunk = following
