@@ -93,9 +93,11 @@ CHUNK = 500
 """Matches analysed in one piece without the solver: each piece's findings are stored in the
 order its records are stored in, the pieces in the order the matches are asked for, so the
 findings (and their ids) are the same whatever the chunks (below)."""
-CHUNK_MOST = 5000
-"""Matches analysed and saved per transaction at most without the solver (some 75,000 deals
-replayed, and their findings, held at once); a chunk is a whole number of :data:`CHUNK` pieces."""
+CHUNK_MOST = 2000
+"""Matches analysed and saved per transaction at most without the solver; a chunk is a whole
+number of :data:`CHUNK` pieces. What a chunk holds until it is stored (its records, read twice,
+and its findings) weighs: the scan of 100,000 deals peaked at 490 MB with chunks of 500
+matches, 574 MB with chunks of up to 2,000 and 657 MB of up to 5,000."""
 TURN_SECONDS = 2.0
 """Seconds of analysis a chunk aims at without the solver: it grows, a :data:`CHUNK` at a
 time up to :data:`CHUNK_MOST` matches, until analysing it takes this long. Each chunk ends in a
@@ -243,8 +245,8 @@ def next_chunk_size(size: int, seconds: float) -> int:
     matches took ``seconds`` to analyse: as many as take :data:`TURN_SECONDS`, a whole number of
     :data:`CHUNK` pieces, at most :data:`CHUNK_MOST`.
 
-    >>> next_chunk_size(500, 0.5), next_chunk_size(500, 4.0), next_chunk_size(4000, 0.1)
-    (2000, 500, 5000)
+    >>> next_chunk_size(500, 1.0), next_chunk_size(500, 4.0), next_chunk_size(1500, 0.1)
+    (1000, 500, 2000)
     """
     pieces = round(size * TURN_SECONDS / max(seconds, 1e-3) / CHUNK)
     return CHUNK * max(1, min(CHUNK_MOST // CHUNK, pieces))
@@ -369,15 +371,18 @@ def _replayed(
     and its result or what the replay raised.
 
     ``quickly`` (the scan without the solver) reads them as ``manillen validate`` reads a file
-    (:func:`~manillen_replay.bulk.replay_entries`): the cards of the whole chunk at once, not a
-    string for each card of each record; the records' cards are then left unread, which the
-    detectors do not need (they read the replay). The solver reads each record in full.
+    (:func:`~manillen_replay.bulk.replay_entries`): the cards of a piece of :data:`CHUNK`
+    matches at once, not a string for each card of each record; the records' cards are then left
+    unread, which the detectors do not need (they read the replay). A piece at a time: the
+    tricks of a piece's deals are built together when the detectors first ask for one, and held
+    until the piece is done (a chunk of 5,000 matches replayed at once peaked at 1.1 GB on
+    100,000 deals, 490 MB a piece at a time). The solver reads each record in full.
     """
     places = [(match_id, f"archive match {match_id}", data) for match_id, data in records]
     if quickly:
         entries = [Entry(source, None, data) for _, source, data in places]
         for (match_id, _, _), (_, record, result) in zip(
-            places, replay_entries(entries, batch=max(1, len(entries))), strict=True
+            places, replay_entries(entries, batch=CHUNK), strict=True
         ):
             yield match_id, record, result
         return
