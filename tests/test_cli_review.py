@@ -518,6 +518,24 @@ def test_the_scan_stores_the_same_findings_whatever_its_chunks(
     assert tables[0] and tables[0] == tables[1]
 
 
+def test_the_scan_names_a_stored_record_that_no_longer_reads_and_stores_the_others(tmp_path: Path) -> None:
+    """A record changed in the archive by hand so that it no longer reads is named, with its
+    place; the matches of its chunk beside it are analysed and stored (the scan reads a chunk's
+    records together: one that does not read must not stop the others)."""
+    from manillen_replay.store import analyse as scan
+
+    path = archive(tmp_path / "club.duckdb", (5, 2, None), (6, 2, None), (7, 2, None))
+    with Store(path) as store:
+        store.query("""UPDATE matches SET record = '{"match": {"seats": 3}}' WHERE match_id = 'random-6'""")
+    ids = ["random-5", "random-6", "random-7"]
+    outcome = scan.analyse_archive_in_turns(_turns(path), ids, depth="heuristic")
+    (problem,) = outcome.problems
+    assert problem.startswith("match 'random-6' no longer replays: ") and "archive match random-6" in problem
+    assert outcome.deals == 4
+    analysed = rows(path, "SELECT match_id, analysis_depth FROM matches WHERE analysed_at IS NOT NULL")
+    assert {("random-5", "heuristic"), ("random-7", "heuristic")} <= set(analysed)
+
+
 def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) -> None:
     """The dashboard's Record page may add a deal to a match while the CLI solves it with the
     archive closed: the older match's results must not overwrite the newer match."""
