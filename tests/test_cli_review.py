@@ -316,8 +316,9 @@ def test_findings_read_beside_the_dashboard(tmp_path: Path, dashboard_like: Any)
 
 
 def test_the_solver_works_with_the_archive_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The write turn is held only while storing: the matches are read, the archive closed,
-    solved, and each one stored in a turn of its own."""
+    """The write turn is held only while storing (and reading the next match): the first match
+    is read, the archive closed, solved, and each one stored in a turn of its own, which reads
+    the next."""
     from manillen_replay.analysis import deal_analysis
     from manillen_replay.store.analyse import analyse_archive_in_turns
 
@@ -346,7 +347,7 @@ def test_the_solver_works_with_the_archive_closed(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(deal_analysis, "analyse_match", solve)
     outcome = analyse_archive_in_turns(Counted, ["random-5", "random-6"], depth="solver", samples=2)
     assert outcome.matches == 2 and outcome.solved == 2 and not outcome.problems
-    assert events == ["read", "read", "solve", "write", "read", "solve", "write"]
+    assert events == ["read", "read", "solve", "write", "solve", "write"]
     assert rows(path, "SELECT count(DISTINCT match_id) FROM play_costs") == [(2,)]
 
 
@@ -402,6 +403,137 @@ def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> N
         "report", "--db", str(path), "--match", "random-5", "--player", "Zoe", "--out", str(out)
     )
     assert code == 1 and "'Zoe' did not play" in err
+
+
+class _Turns:
+    """Opens the archive as ``manillen analyze`` does, noting each turn (``read`` or ``write``)
+    in ``events`` and whether it is open (``open_now``)."""
+
+    events: list[str]
+    open_now: list[int]
+    path: Path
+
+    def __init__(self, read_only: bool) -> None:
+        self.store = Store(self.path, read_only=read_only)
+        self.events.append("read" if read_only else "write")
+        self.open_now[0] += 1
+
+    def __enter__(self) -> Store:
+        return self.store
+
+    def __exit__(self, *exc: object) -> None:
+        self.store.close()
+        self.open_now[0] -= 1
+
+
+def _turns(path: Path) -> type[_Turns]:
+    return type("Turns", (_Turns,), {"events": [], "open_now": [0], "path": path})
+
+
+def test_the_scan_analyses_each_chunk_with_the_archive_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the solver too, each chunk is analysed with the archive closed (a dashboard or
+    another command gets its turn between two chunks) and stored in a turn to write, which
+    reads the next chunk: one turn a chunk, the first chunk read in a read-only one."""
+    from manillen_replay.store import analyse as scan
+
+    path = archive(tmp_path / "club.duckdb", (5, 1, None), (6, 1, None), (7, 1, None))
+    monkeypatch.setattr(scan, "CHUNK", 1)
+    monkeypatch.setattr(scan, "CHUNK_MOST", 1)
+    turns = _turns(path)
+    real = scan._analyse_chunk
+
+    def analyse_chunk(records: Any, chunk: Any, **options: Any) -> Any:
+        turns.events.append("analyse " + ",".join(chunk) + (" with the archive open" * turns.open_now[0]))
+        return real(records, chunk, **options)
+
+    monkeypatch.setattr(scan, "_analyse_chunk", analyse_chunk)
+    ids = ["random-5", "random-6", "random-7"]
+    outcome = scan.analyse_archive_in_turns(turns, ids, depth="heuristic")
+    assert outcome.matches == 3 and outcome.deals == 3 and not outcome.problems
+    assert turns.events == [
+        "read",
+        "analyse random-5",
+        "write",
+        "analyse random-6",
+        "write",
+        "analyse random-7",
+        "write",
+    ]
+    assert rows(path, "SELECT count(*) FROM matches WHERE analysed_at IS NOT NULL") == [(3,)]
+
+
+def test_the_scans_chunks_grow_until_one_takes_its_turns_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunk analysed faster than TURN_SECONDS is followed by a bigger one (up to CHUNK_MOST):
+    fewer turns to write, each of which checkpoints the archive when it closes."""
+    from manillen_replay.store import analyse as scan
+
+    path = archive(tmp_path / "club.duckdb", *[(seed, 1, None) for seed in range(10, 17)])
+    monkeypatch.setattr(scan, "CHUNK", 1)
+    monkeypatch.setattr(scan, "CHUNK_MOST", 4)
+    monkeypatch.setattr(scan, "TURN_SECONDS", 3600.0)  # every chunk is fast
+    turns = _turns(path)
+    sizes: list[int] = []
+    real = scan._analyse_chunk
+
+    def analyse_chunk(records: Any, chunk: Any, **options: Any) -> Any:
+        sizes.append(len(chunk))
+        return real(records, chunk, **options)
+
+    monkeypatch.setattr(scan, "_analyse_chunk", analyse_chunk)
+    ids = [f"random-{seed}" for seed in range(10, 17)]
+    outcome = scan.analyse_archive_in_turns(turns, ids, depth="heuristic")
+    assert outcome.matches == 7 and not outcome.problems
+    assert sizes == [1, 4, 2]
+    assert turns.events == ["read", "write", "write", "write"]
+    assert rows(path, "SELECT count(*) FROM matches WHERE analysed_at IS NOT NULL") == [(7,)]
+
+
+def test_the_scan_stores_the_same_findings_whatever_its_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The findings table after a scan a piece (CHUNK matches) a turn is the one after a scan
+    whose chunks grew to several pieces, row for row, finding ids included: each piece's
+    findings are stored in the order its records are stored, the pieces in the order asked
+    for (here the newest first, as `manillen analyze` asks, not the order of import)."""
+    from manillen_replay.store import analyse as scan
+
+    matches = [(seed, 4, None) for seed in range(20, 29)]
+    ids = [f"random-{seed}" for seed in reversed(range(20, 29))]
+    monkeypatch.setattr(scan, "CHUNK", 2)
+    monkeypatch.setattr(scan, "TURN_SECONDS", 3600.0)  # every chunk is fast: they grow
+    tables, turns_taken = [], []
+    for name, most in (("pieces.duckdb", 2), ("grown.duckdb", 8)):
+        path = archive(tmp_path / name, *matches)
+        monkeypatch.setattr(scan, "CHUNK_MOST", most)
+        turns = _turns(path)
+        outcome = scan.analyse_archive_in_turns(turns, ids, depth="heuristic")
+        assert outcome.matches == 9 and not outcome.problems
+        tables.append(rows(path, "SELECT * FROM findings ORDER BY finding_id"))
+        turns_taken.append(turns.events.count("write"))
+    assert turns_taken == [5, 2]  # 2+2+2+2+1 matches, then 2+7 (the last chunk what is left)
+    assert tables[0] and tables[0] == tables[1]
+
+
+def test_the_scan_names_a_stored_record_that_no_longer_reads_and_stores_the_others(tmp_path: Path) -> None:
+    """A record changed in the archive by hand so that it no longer reads is named, with its
+    place; the matches of its chunk beside it are analysed and stored (the scan reads a chunk's
+    records together: one that does not read must not stop the others)."""
+    from manillen_replay.store import analyse as scan
+
+    path = archive(tmp_path / "club.duckdb", (5, 2, None), (6, 2, None), (7, 2, None))
+    with Store(path) as store:
+        store.query("""UPDATE matches SET record = '{"match": {"seats": 3}}' WHERE match_id = 'random-6'""")
+    ids = ["random-5", "random-6", "random-7"]
+    outcome = scan.analyse_archive_in_turns(_turns(path), ids, depth="heuristic")
+    (problem,) = outcome.problems
+    assert problem.startswith("match 'random-6' no longer replays: ") and "archive match random-6" in problem
+    assert outcome.deals == 4
+    analysed = rows(path, "SELECT match_id, analysis_depth FROM matches WHERE analysed_at IS NOT NULL")
+    assert {("random-5", "heuristic"), ("random-7", "heuristic")} <= set(analysed)
 
 
 def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) -> None:

@@ -379,13 +379,19 @@ class MatchAnalysis:
         deal = know.deal
         factor = deal.multiplier or 1
         saved = self.bare_aces(know, factor)
+        team = know.team
+        may_find = self.may_find
         for view in know.views:
-            if view.position == 0 or (view.trick.number, view.position) in saved:
-                continue
-            if not view.legal >> view.card & 1:
+            trick, position, seat, card, _, legal, _, _ = view
+            if not position or not legal >> card & 1:
                 continue  # an illegal card is a rule finding; judging its strategy would count it twice
-            partner = know.partner_seat_winning(view)
-            if not self.may_find(know, view, partner):
+            if saved and (trick.number, position) in saved:
+                continue
+            # the partner's seat when the partner is winning the trick before this play, as
+            # know.partner_seat_winning says (here for every play: a call less each)
+            winning = trick.winning[position - 1]
+            partner = winning if winning != seat and team[winning] == team[seat] else None
+            if not may_find(know, view, partner):
                 continue
             if partner is not None and know.partner_certain(view):
                 if not know.is_trump(view.card):
@@ -673,9 +679,10 @@ class MatchAnalysis:
         :returns: the (trick, position) of each play reported, so missed_vetten does not repeat it.
         """
         reported: set[tuple[int, int]] = set()
+        ace_rank, trump_mask = int(Rank.ACE), know.trump_mask
         for view in know.views:
             card = view.card
-            if card % 9 != Rank.ACE or know.is_trump(card) or view.legal != 1 << card:
+            if card % 9 != ace_rank or trump_mask >> card & 1 or view.legal != 1 << card:
                 continue
             if view.hand & SUIT_MASKS[suit_of(card)] != 1 << card:
                 continue  # not bare: forced to overtake from A-Q-J, say, is no blote aas

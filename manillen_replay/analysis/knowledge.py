@@ -82,21 +82,22 @@ class DealKnowledge:
         add = self.views.append
         fate = self.fate
         make = tuple.__new__  # PlayView's own __new__ is a Python function: a call more a play
+        per_suit = RANKS_PER_SUIT
         for trick in self.deal.tricks:
             cards = trick.cards
-            legal = trick.legal
-            led = cards[0] // RANKS_PER_SUIT if cards else 0
-            for position, seat in enumerate(trick.seats):
-                card = cards[position]
-                add(make(PlayView, (trick, position, seat, card, hands[seat], legal[position], seen, shown)))
+            led = cards[0] // per_suit if cards else 0
+            plays = zip(range(len(cards)), trick.seats, cards, trick.legal, strict=True)
+            for position, seat, card, legal in plays:
+                add(make(PlayView, (trick, position, seat, card, hands[seat], legal, seen, shown)))
                 bit = 1 << card
                 hands[seat] &= ~bit
                 seen |= bit
-                if position and card // RANKS_PER_SUIT != led and not voids[seat] >> led & 1:
+                if position and card // per_suit != led and not voids[seat] >> led & 1:
                     voids[seat] |= 1 << led
                     shown = tuple(voids)
             if trick.winner is not None:
-                fate.update(dict.fromkeys(cards, trick))
+                for card in cards:
+                    fate[card] = trick
 
     def plays_of(self, seat: int, before_trick: int) -> Iterator[PlayView]:
         """The seat's plays in the tricks before trick number ``before_trick``."""

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from ..analysis import FINDING_COLUMNS, Finding, analyse
+from ..analysis.findings import finding_columns
 from ..archive_defaults import ANALYSIS_DEPTHS
-from ..bulk import collection_paused, replay_many
+from ..bulk import collection_paused, replay_entries, replay_many
 from ..engine import MatchResult
 from ..engine.report import player_names, seat_names
 from ..errors import InvalidRecordError
-from ..record import Record, loads
+from ..record import Entry, Record, loads
 
 if TYPE_CHECKING:  # the solver (and numba) load only for depth solver
     from ..analysis.call_review import CallReview
@@ -89,14 +90,27 @@ VALUES_SCHEMA: dict[str, Any] = {
 """The columns of the archive's ``card_values`` table."""
 
 CHUNK = 500
-"""Matches analysed and saved per transaction."""
+"""Matches analysed in one piece without the solver: each piece's findings are stored in the
+order its records are stored in, the pieces in the order the matches are asked for, so the
+findings (and their ids) are the same whatever the chunks (below)."""
+CHUNK_MOST = 2000
+"""Matches analysed and saved per transaction at most without the solver; a chunk is a whole
+number of :data:`CHUNK` pieces. What a chunk holds until it is stored (its records, read twice,
+and its findings) weighs: the scan of 100,000 deals peaked at 490 MB with chunks of 500
+matches, 574 MB with chunks of up to 2,000 and 657 MB of up to 5,000."""
+TURN_SECONDS = 2.0
+"""Seconds of analysis a chunk aims at without the solver: it grows, a :data:`CHUNK` at a
+time up to :data:`CHUNK_MOST` matches, until analysing it takes this long. Each chunk ends in a
+turn to write, whose closing checkpoints the archive (writes its changes into the file, what
+the dashboard reads): fewer, larger chunks checkpoint less often, while a dashboard or another
+command still gets the archive between two chunks."""
 SOLVER_CHUNK = 1
 """Matches solved and saved per transaction: a match takes a minute, so each is kept at once."""
 
 
 def findings_frame(findings: Iterable[Finding]) -> pl.DataFrame:
     """Findings as a frame with the archive's ``findings`` columns (for ``Store.save_findings``)."""
-    return pl.DataFrame([f.to_row() for f in findings], schema=FINDINGS_SCHEMA, orient="row")
+    return pl.DataFrame(finding_columns(list(findings)), schema=FINDINGS_SCHEMA)
 
 
 def cost_frames(
@@ -226,9 +240,25 @@ def lines_frame(result: MatchResult, reasons: Mapping[int, Sequence[Reason]]) ->
     return pl.DataFrame(rows, schema=LINES_SCHEMA, orient="row")
 
 
-def _chunks(items: Sequence[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
+def next_chunk_size(size: int, seconds: float) -> int:
+    """Matches in the next chunk of the scan without the solver, after a chunk of ``size``
+    matches took ``seconds`` to analyse: as many as take :data:`TURN_SECONDS`, a whole number of
+    :data:`CHUNK` pieces, at most :data:`CHUNK_MOST`.
+
+    >>> next_chunk_size(500, 1.0), next_chunk_size(500, 4.0), next_chunk_size(1500, 0.1)
+    (1000, 500, 2000)
+    """
+    pieces = round(size * TURN_SECONDS / max(seconds, 1e-3) / CHUNK)
+    return CHUNK * max(1, min(CHUNK_MOST // CHUNK, pieces))
+
+
+def _in_pieces(records: list[tuple[str, bytes]], chunk: Sequence[str]) -> list[tuple[str, bytes]]:
+    """A chunk's records (read in the order they are stored) piece by piece: the matches of
+    its first :data:`CHUNK` first, then the next :data:`CHUNK`, each piece's in the order they
+    are stored, as a chunk of :data:`CHUNK` matches reads them. The findings are stored in this
+    order, so they and their ids are the same whatever the chunks."""
+    piece = {match_id: index // CHUNK for index, match_id in enumerate(chunk)}
+    return sorted(records, key=lambda record: piece[record[0]])  # stable: stored order in a piece
 
 
 @dataclass
@@ -334,6 +364,39 @@ def _analyse_chunk(
     return done
 
 
+def _replayed(
+    records: Iterable[tuple[str, bytes]], *, quickly: bool
+) -> Iterator[tuple[str, Record | None, MatchResult | Exception]]:
+    """Each stored match decoded and replayed: its record (``None`` when it no longer decodes)
+    and its result or what the replay raised.
+
+    ``quickly`` (the scan without the solver) reads them as ``manillen validate`` reads a file
+    (:func:`~manillen_replay.bulk.replay_entries`): the cards of a piece of :data:`CHUNK`
+    matches at once, not a string for each card of each record; the records' cards are then left
+    unread, which the detectors do not need (they read the replay). A piece at a time: the
+    tricks of a piece's deals are built together when the detectors first ask for one, and held
+    until the piece is done (a chunk of 5,000 matches replayed at once peaked at 1.1 GB on
+    100,000 deals, 490 MB a piece at a time). The solver reads each record in full.
+    """
+    places = [(match_id, f"archive match {match_id}", data) for match_id, data in records]
+    if quickly:
+        entries = [Entry(source, None, data) for _, source, data in places]
+        for (match_id, _, _), (_, record, result) in zip(
+            places, replay_entries(entries, batch=CHUNK), strict=True
+        ):
+            yield match_id, record, result
+        return
+    decoded: list[tuple[str, str, Record]] = []
+    for match_id, source, data in places:
+        try:
+            decoded.append((match_id, source, loads(data, source=source)))
+        except InvalidRecordError as error:
+            yield match_id, None, error
+    replays = replay_many([record for *_, record in decoded], [(source, None) for _, source, _ in decoded])
+    for (match_id, _, record), replayed in zip(decoded, replays, strict=True):
+        yield match_id, record, replayed
+
+
 def _analyse_replays(
     records: Iterable[tuple[str, bytes]],
     chunk: Sequence[str],
@@ -345,21 +408,13 @@ def _analyse_replays(
 ) -> _Analysed:
     failed: set[str] = set()
     done = _Analysed(ids=[])
-    decoded: list[tuple[str, Record]] = []
-    for match_id, data in records:
-        try:
-            decoded.append((match_id, loads(data, source=f"archive match {match_id}")))
-        except InvalidRecordError as error:
-            outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
-    replays = replay_many(
-        [record for _, record in decoded], [(f"archive match {match_id}", None) for match_id, _ in decoded]
-    )
-    for (match_id, record), replayed in zip(decoded, replays, strict=True):
+    for match_id, record, replayed in _replayed(records, quickly=meter is None):
         if isinstance(replayed, InvalidRecordError):
             outcome.problems.append(f"match {match_id!r} no longer replays: {replayed}")
             continue
         if isinstance(replayed, Exception):
             raise replayed
+        assert record is not None
         result = replayed
         try:
             if meter is not None:
@@ -517,10 +572,12 @@ def analyse_archive_in_turns(
 ) -> AnalysisOutcome:
     """The built-in analysis of these matches, holding the archive only while it reads and stores.
 
-    Each chunk of matches (one match with the solver) is read with the archive open read-only
-    (beside the dashboard's readers), analysed with the archive closed, and stored with the
-    archive open to write: a dashboard or another command waits minutes less, and a command
-    that waits for its turn to write has solved its match meanwhile.
+    Each chunk of matches (one match with the solver; without it as many pieces of
+    :data:`CHUNK` as take :data:`TURN_SECONDS` to analyse) is analysed with the archive closed,
+    then stored with the archive open to write, in the turn that also reads the next chunk (the
+    first is read with the archive open read-only, beside the dashboard's readers): a dashboard
+    or another command waits minutes less, and a command that waits for its turn to write has
+    solved its match meanwhile.
 
     :param open_store: opens the archive (``True``: read-only), waiting for its turn.
     :param ids: the matches, in the order to analyse them (:func:`match_ids_to_analyse`).
@@ -533,16 +590,31 @@ def analyse_archive_in_turns(
         with open_store(True) as store:
             deals = deals_to_analyse(store, ids)
     bar, meter = _meter(deals or 0, progress, depth, len(ids))
+    size = SOLVER_CHUNK if solving else CHUNK
+    chunk = list(ids[:size])
     try:
-        for chunk in _chunks(ids, SOLVER_CHUNK if solving else CHUNK):
+        if chunk:
             with open_store(True) as store:
-                records = list(store.iter_records(match_ids=chunk))
+                records = _in_pieces(list(store.iter_records(match_ids=chunk)), chunk)
+        start = len(chunk)
+        while chunk:
+            began = time.perf_counter()
             done = _analyse_chunk(records, chunk, depth=depth, samples=samples, meter=meter, outcome=outcome)
+            if not solving:
+                size = next_chunk_size(len(chunk), time.perf_counter() - began)
+            following = list(ids[start : start + size])
+            start += len(following)
+            # One turn to write stores this chunk and reads the next: a turn less per chunk
+            # (each open reads the archive's catalog), and the archive is still free to others
+            # while a chunk is analysed.
             with open_store(False) as store:
                 _drop_changed(done, dict(records), dict(store.iter_records(match_ids=done.ids)), outcome)
                 _store_chunk(store, done, depth=depth, outcome=outcome, on_match=on_match)
+                if following:
+                    records = _in_pieces(list(store.iter_records(match_ids=following)), following)
             if bar is not None and not solving:
                 bar.update(len(chunk))
+            chunk = following
     finally:
         if bar is not None:
             bar.render_finish()
