@@ -527,6 +527,23 @@ def test_validate_agrees_with_the_engine_under_house_rules(options, seed, how, l
     assert seen == _engine_reference(entries)
 
 
+def _count_stops(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets an item each time the replay of a record read with its cards unread
+    stops at a deal it must play card by card (the record is then read in full)."""
+    stops: list[int] = []
+    real_play = engine_module._Replay.play_unread_deal
+
+    def counted(self, *args):
+        try:
+            return real_play(self, *args)
+        except engine_module.CardsUnread:
+            stops.append(1)
+            raise
+
+    monkeypatch.setattr(engine_module._Replay, "play_unread_deal", counted)
+    return stops
+
+
 def test_validate_reads_the_cards_of_compact_records_at_once(monkeypatch):
     """Records in the form they are written in never have their cards read one by one (no
     full reading, nothing played card by card); a deal the replay must play card by card (a
@@ -545,17 +562,7 @@ def test_validate_reads_the_cards_of_compact_records_at_once(monkeypatch):
     assert seen == _engine_reference(entries)
     assert len(decoded) == len(entries)  # the reference reads each in full
     decoded.clear()
-    unread: list[int] = []
-    real_play = engine_module._Replay.play_unread_deal
-
-    def counted(self, *args):
-        try:
-            return real_play(self, *args)
-        except engine_module.CardsUnread:
-            unread.append(1)
-            raise
-
-    monkeypatch.setattr(engine_module._Replay, "play_unread_deal", counted)
+    unread = _count_stops(monkeypatch)
     turned = [laid_out(lines[0], "turned", random.Random(2)), *lines[1:]]
     entries = [Entry("club.jsonl", number, line) for number, line in enumerate(turned, start=1)]
     seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
@@ -703,18 +710,8 @@ def test_import_reads_in_full_a_record_whose_replay_stops_at_a_deal(tmp_path, mo
     lines[0] = laid_out(lines[0], "turned", random.Random(2))
     lines[1] = laid_out(lines[1], "redeal", random.Random(3))
     entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
-    unread: list[int] = []
-    real_play = engine_module._Replay.play_unread_deal
-
-    def counted(self, *args):
-        try:
-            return real_play(self, *args)
-        except engine_module.CardsUnread:
-            unread.append(1)
-            raise
-
     with monkeypatch.context() as patch:
-        patch.setattr(engine_module._Replay, "play_unread_deal", counted)
+        unread = _count_stops(patch)
         with Store(tmp_path / "fast.duckdb") as store:
             fast = store.import_entries(entries)
     assert unread  # the replay stopped at a deal

@@ -24,21 +24,12 @@ from manillen_replay.record import Entry, loads
 from manillen_replay.record.io import read_cards_unread
 
 from .test_bulk_paths import _comparable
-from .test_bulk_replay import generated
+from .test_bulk_replay import compiled_for_every_batch, generated  # noqa: F401 (autouse: one record is a batch too)
 
 READ_IN_FULL = "read in full"
 """What the quick reading of a record gives when it must be read again in full."""
 
 SOURCE, LINE = "club.jsonl", 5
-
-
-@pytest.fixture(autouse=True, scope="module")
-def compiled_for_every_batch():
-    """One record is a small batch: the compiled pass takes it all the same."""
-    saved = bulk.COMPILED_MINIMUM
-    bulk.COMPILED_MINIMUM = 0
-    yield
-    bulk.COMPILED_MINIMUM = saved
 
 
 def _entry(document: dict[str, Any]) -> Entry:
