@@ -195,6 +195,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutants_analysis.py",
         "tests/test_mutants_detectors.py",
         "tests/test_mutants_changed.py",
+        "tests/test_mutants_analysis2.py",
     ),
     # what each play's player knew: every detector reads it
     "manillen_replay/analysis/knowledge.py": (
@@ -204,11 +205,13 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_analysis.py",
         "tests/test_mutants_detectors.py",
+        "tests/test_mutants_analysis2.py",
     ),
     "manillen_replay/analysis/findings.py": (
         "tests/test_analysis.py",
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_analysis.py",
+        "tests/test_mutants_analysis2.py",
     ),
     "manillen_replay/report/svg.py": (
         "tests/test_svg.py",
