@@ -1,0 +1,71 @@
+"""How the import's loader thread holds batches back and loads them together: the behaviours the
+mutation run of ``store/loader.py`` (changed 2026-12-05 evening) showed no other test defended.
+Each load here is recorded instead of written, so what reaches DuckDB, and in how many
+statements, can be read off."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pyarrow as pa
+
+from manillen_replay.store.loader import _Loader
+
+
+def _rows(count: int, note: str | None = "x") -> list[tuple[str, Any]]:
+    """One batch's loads: ``count`` rows of the table ``deals``."""
+    return [("deals", pa.table({"deal": list(range(count)), "note": [note] * count}))]
+
+
+def _recording(gather: int) -> tuple[_Loader, list[tuple[list[tuple[str, Any]], list[str]]]]:
+    loaded: list[tuple[list[tuple[str, Any]], list[str]]] = []
+    return _Loader(lambda loads, replaced: loaded.append((loads, replaced)), gather=gather), loaded
+
+
+def test_batches_are_held_until_they_reach_the_rows_asked_then_loaded_in_one_statement() -> None:
+    """5, 4, 2 and 3 rows with 12 to gather: nothing goes at 11 rows, all four go at 14, together."""
+    loader, loaded = _recording(gather=12)
+    for count in (5, 4, 2, 3):
+        loader.submit(_rows(count), [])
+    loader.submit(_rows(2), [])
+    loader.finish()
+    assert [[(target, rows.num_rows) for target, rows in loads] for loads, _ in loaded] == [
+        [("deals", 14)],
+        [("deals", 2)],
+    ]
+    assert loaded[0][0][0][1].column("deal").to_pylist() == [0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 0, 1, 2]
+
+
+def test_a_column_without_a_value_in_one_batch_is_loaded_with_the_others_together() -> None:
+    """A batch whose notes are all missing (its column typed null) still joins the others' load."""
+    loader, loaded = _recording(gather=100)
+    loader.submit(_rows(2), [])
+    loader.submit(_rows(3, note=None), [])
+    loader.finish()
+    assert len(loaded) == 1
+    ((target, rows),) = loaded[0][0]
+    assert target == "deals" and rows.column("note").to_pylist() == ["x", "x", None, None, None]
+    assert rows.schema.field("note").type == pa.string()
+
+
+def test_at_most_one_load_waits_besides_the_one_being_loaded() -> None:
+    """The memory bound: while a load is under way a second is queued and a third submit waits."""
+    started, release = threading.Event(), threading.Event()
+
+    def load(loads: list[tuple[str, Any]], replaced: list[str]) -> None:
+        started.set()
+        release.wait(5)
+
+    loader = _Loader(load)
+    loader.submit(_rows(1), [])
+    assert started.wait(5)
+    loader.submit(_rows(1), [])
+    third = threading.Thread(target=loader.submit, args=(_rows(1), []))
+    third.start()
+    third.join(0.3)
+    assert third.is_alive()  # waits for room in the queue
+    release.set()
+    third.join(5)
+    assert not third.is_alive()
+    loader.finish()
