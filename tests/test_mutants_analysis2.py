@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from manillen_replay.analysis import Finding
+from manillen_replay.analysis import Finding, analyse_record
 from manillen_replay.analysis.findings import Category, Severity
 from manillen_replay.analysis.knowledge import DealKnowledge
 from manillen_replay.cards import RANKS_PER_SUIT, Card
 from manillen_replay.engine import MatchResult, decode_and_replay, replay
 
 from .factories import random_record
+from .test_analysis import BARE_ACE, of_kind, record
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
@@ -80,3 +81,16 @@ def test_a_finding_in_json_is_the_dummys_card_only_for_the_seat_past_the_players
     """``three_dummy`` has three people and the dummy in seat 3: its card's finding says
     ``dummy``; a person's card, a finding on the whole table or a game without a dummy does not."""
     assert _finding(seat).to_json(people=people)["dummy"] is dummy
+
+
+def test_a_bare_ace_of_trumps_lost_under_the_trump_manille_is_no_blote_aas() -> None:
+    """docs/findings.md: ``bare_ace_lost`` is about a plain suit's ace. With hearts trump, Bert's
+    lone A♥ is his only trump and falls under Anna's 10♥ in trick 2 after he played 7♠ on his
+    partner's certain trick: that is trumps running out, not a blote aas to smear."""
+    plain = record(BARE_ACE, ["7C 10C 8C 7S", "JH 10H AH 7H"])
+    assert of_kind(analyse_record(plain), "bare_ace_lost")  # with diamonds trump, it is one
+    trumps = record(BARE_ACE, ["7C 10C 8C 7S", "JH 10H AH 7H"], trump="H")
+    deal = replay(trumps).deals[0]
+    assert deal.tricks[1].legal[2] == 1 << Card.HA and deal.tricks[1].winner == 0
+    assert deal.tricks[0].legal[3] >> Card.HA & 1  # he could have smeared it on trick 1
+    assert of_kind(analyse_record(trumps), "bare_ace_lost") == []
