@@ -24,17 +24,38 @@ def _recording(gather: int) -> tuple[_Loader, list[tuple[list[tuple[str, Any]], 
 
 
 def test_batches_are_held_until_they_reach_the_rows_asked_then_loaded_in_one_statement() -> None:
-    """5, 4, 2 and 3 rows with 12 to gather: nothing goes at 11 rows, all four go at 14, together."""
+    """With 12 rows to gather: 5, 4 and 2 rows wait (11), a fourth batch of 1 makes 12 and the four
+    go in one load; then 11 rows wait and 3 more make 14, loaded together; nothing is left."""
     loader, loaded = _recording(gather=12)
-    for count in (5, 4, 2, 3):
+    for count in (5, 4, 2, 1, 11, 3):
         loader.submit(_rows(count), [])
-    loader.submit(_rows(2), [])
     loader.finish()
     assert [[(target, rows.num_rows) for target, rows in loads] for loads, _ in loaded] == [
+        [("deals", 12)],
         [("deals", 14)],
-        [("deals", 2)],
     ]
-    assert loaded[0][0][0][1].column("deal").to_pylist() == [0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 0, 1, 2]
+    assert loaded[0][0][0][1].column("deal").to_pylist() == [0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 0]
+
+
+def test_the_rows_left_at_the_end_are_loaded_by_finish() -> None:
+    loader, loaded = _recording(gather=12)
+    for count in (5, 2):
+        loader.submit(_rows(count), [])
+    loader.finish()
+    assert [[(target, rows.num_rows) for target, rows in loads] for loads, _ in loaded] == [[("deals", 7)]]
+
+
+def test_batches_whose_columns_do_not_join_are_loaded_one_by_one() -> None:
+    """A column typed otherwise in one batch (numbers, not text): each batch is loaded as it is,
+    in its order, instead of the import failing."""
+    loader, loaded = _recording(gather=100)
+    loader.submit(_rows(2), [])
+    loader.submit([("deals", pa.table({"deal": [7], "note": [3]}))], [])
+    loader.finish()
+    assert [[(target, rows.column("note").to_pylist()) for target, rows in loads] for loads, _ in loaded] == [
+        [("deals", ["x", "x"])],
+        [("deals", [3])],
+    ]
 
 
 def test_a_column_without_a_value_in_one_batch_is_loaded_with_the_others_together() -> None:
