@@ -165,6 +165,7 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_store.py",
         "tests/test_mutants_store.py",
         "tests/test_mutants_importer.py",
+        "tests/test_mutants_store2.py",
         *(f"tests/test_data_loss.py::{test}" for test in _DATA_LOSS_IMPORTS),
     ),
     # the loader thread: batches held back and loaded together (the import's tests, which load

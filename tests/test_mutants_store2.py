@@ -5,12 +5,20 @@ statements, can be read off."""
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
 import pyarrow as pa
 
+from manillen_replay.bulk import COMPILED_MINIMUM
+from manillen_replay.club_rules import ClubRules
+from manillen_replay.record import Entry
+from manillen_replay.rules import Rules
+from manillen_replay.store import Store
 from manillen_replay.store.loader import _Loader
+
+from .test_bulk_replay import generated
 
 
 def _rows(count: int, note: str | None = "x") -> list[tuple[str, Any]]:
@@ -90,3 +98,36 @@ def test_at_most_one_load_waits_besides_the_one_being_loaded() -> None:
     third.join(5)
     assert not third.is_alive()
     loader.finish()
+
+
+def test_records_imported_under_a_clubs_rules_are_played_by_them() -> None:
+    """``manillen import --rules``: records that name no rules are replayed under the club's
+    (which card was legal, who took each trick), as the same records naming them would be, in a
+    file long enough for the compiled reading of the cards (which plays by a record's own rules)."""
+    options = (("underbuy", "allowed"), ("trump_choice", "held_suit"))
+    club = ClubRules("zwaan", Rules().with_options(**dict(options)))
+    named = [line for seed in range(1, 30) for line in generated("four", seed, options)]
+    unnamed = []
+    for line in named:
+        document = json.loads(line)
+        del document["match"]["rules"]
+        unnamed.append(json.dumps(document, separators=(",", ":")).encode())
+    assert sum(len(json.loads(line)["deals"]) for line in named) >= COMPILED_MINIMUM
+    archives = []
+    for lines, rules in ((named, None), (unnamed, club)):
+        with Store() as store:
+            entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+            summary = store.import_entries(entries, club=rules)
+            assert summary.refused == 0 and summary.imported > 10
+            archives.append(
+                {
+                    table: store.query(f"SELECT * {exclude} FROM {table} ORDER BY ALL").rows()
+                    for table, exclude in (
+                        ("matches", "EXCLUDE (imported_at)"),
+                        ("deals", ""),
+                        ("play_rows", ""),
+                        ("tricks", ""),
+                    )
+                }
+            )
+    assert archives[0] == archives[1]
