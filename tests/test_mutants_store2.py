@@ -13,11 +13,12 @@ import pyarrow as pa
 
 from manillen_replay.bulk import COMPILED_MINIMUM
 from manillen_replay.club_rules import ClubRules
-from manillen_replay.record import Entry
+from manillen_replay.record import Entry, dumps
 from manillen_replay.rules import Rules
 from manillen_replay.store import Store
 from manillen_replay.store.loader import _Loader
 
+from .factories import random_record
 from .test_bulk_replay import generated
 
 
@@ -131,3 +132,14 @@ def test_records_imported_under_a_clubs_rules_are_played_by_them() -> None:
                 }
             )
     assert archives[0] == archives[1]
+
+
+def test_progress_counts_the_records_sent_early_for_a_match_given_twice() -> None:
+    """A match's second copy in a file sends what is pending first: those records count in the
+    progress the import reports (the progress bar reaches the file's records)."""
+    lines = [dumps(random_record(seed, deals=1), pretty=False).encode() for seed in (1, 2, 1, 3)]
+    steps: list[int] = []
+    with Store() as store:
+        entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+        store.import_entries(entries, on_progress=steps.append)
+    assert sum(steps) == 4 and len(steps) == 2
