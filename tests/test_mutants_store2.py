@@ -6,11 +6,14 @@ statements, can be read off."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 from typing import Any
 
 import pyarrow as pa
+import pytest
 
+from manillen_replay import bulk
 from manillen_replay.bulk import COMPILED_MINIMUM
 from manillen_replay.club_rules import ClubRules
 from manillen_replay.record import Entry, dumps
@@ -19,7 +22,7 @@ from manillen_replay.store import Store
 from manillen_replay.store.loader import _Loader
 
 from .factories import random_record
-from .test_bulk_replay import generated
+from .test_bulk_replay import generated, laid_out
 
 
 def _rows(count: int, note: str | None = "x") -> list[tuple[str, Any]]:
@@ -143,3 +146,35 @@ def test_progress_counts_the_records_sent_early_for_a_match_given_twice() -> Non
         entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
         store.import_entries(entries, on_progress=steps.append)
     assert sum(steps) == 4 and len(steps) == 2
+
+
+@pytest.mark.parametrize("layout", ["no_tricks", "turned"])
+def test_a_record_the_quick_reading_must_leave_is_imported_as_when_read_in_full(
+    layout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a file long enough for the compiled reading of the cards, a record with a deal it
+    must play card by card (its hands without tricks, or a card turned where the rules turn
+    none) is read in full and imported, or refused, as it is when the engine reads every record
+    (a file too short for the compiled reading): the same rows, or the same problems at the same
+    place."""
+    lines = [line for seed in range(1, 30) for line in generated("four", seed)]
+    lines[0] = laid_out(lines[0], layout, random.Random(3))
+    assert sum(len(json.loads(line)["deals"]) for line in lines) >= COMPILED_MINIMUM
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    archives = []
+    for fewest in (COMPILED_MINIMUM, 10**9):
+        monkeypatch.setattr(bulk, "COMPILED_MINIMUM", fewest)
+        with Store() as store:
+            store.import_entries(entries)
+            archives.append(
+                {
+                    table: store.query(f"SELECT * {exclude} FROM {table} ORDER BY ALL").rows()
+                    for table, exclude in (
+                        ("matches", "EXCLUDE (imported_at, import_order)"),
+                        ("deals", ""),
+                        ("play_rows", ""),
+                        ("rejects", "EXCLUDE (rejected_at)"),
+                    )
+                }
+            )
+    assert archives[0] == archives[1]
