@@ -165,6 +165,16 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_store.py",
         "tests/test_mutants_store.py",
         "tests/test_mutants_importer.py",
+        "tests/test_mutants_store2.py",
+        *(f"tests/test_data_loss.py::{test}" for test in _DATA_LOSS_IMPORTS),
+    ),
+    # the loader thread: batches held back and loaded together (the import's tests, which load
+    # every archive through it, and the loader's own)
+    "manillen_replay/store/loader.py": (
+        "tests/test_store.py",
+        "tests/test_mutants_store.py",
+        "tests/test_mutants_importer.py",
+        "tests/test_mutants_store2.py",
         *(f"tests/test_data_loss.py::{test}" for test in _DATA_LOSS_IMPORTS),
     ),
     "manillen_replay/store/batch.py": (
@@ -187,11 +197,23 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutants_analysis.py",
         "tests/test_mutants_detectors.py",
         "tests/test_mutants_changed.py",
+        "tests/test_mutants_analysis2.py",
+    ),
+    # what each play's player knew: every detector reads it
+    "manillen_replay/analysis/knowledge.py": (
+        "tests/test_detectors.py",
+        "tests/test_analysis.py",
+        "tests/test_slips.py",
+        "tests/test_mutation_survivors.py",
+        "tests/test_mutants_analysis.py",
+        "tests/test_mutants_detectors.py",
+        "tests/test_mutants_analysis2.py",
     ),
     "manillen_replay/analysis/findings.py": (
         "tests/test_analysis.py",
         "tests/test_mutation_survivors.py",
         "tests/test_mutants_analysis.py",
+        "tests/test_mutants_analysis2.py",
     ),
     "manillen_replay/report/svg.py": (
         "tests/test_svg.py",
@@ -234,6 +256,20 @@ LEFT_OUT_FOR_MODULE: dict[str, tuple[tuple[str, ...], str | None]] = {
     # lock held by a second process (connection.py's) and the upgrades of old archives (the
     # migrations'): 13 s of the mapping's 40
     "manillen_replay/store/importer.py": (
+        (
+            "tests/test_mutants_store.py::test_each_deals_row_is_what_the_engine_says_of_the_deal",
+            "tests/test_mutants_store.py::test_declarations_are_stored_in_the_order_spoken_with_who_spoke",
+            "tests/test_mutants_store.py::test_each_deal_names_who_sat_where_the_dummy_played_by_the_dealer",
+            "tests/test_mutants_store.py::test_each_matchs_row_is_what_the_record_and_the_engine_say",
+            "tests/test_store.py::test_every_variant_sample_imports",
+            "tests/test_store.py::test_archive_held_by_another_process_gives_a_clear_message",
+            "tests/test_store.py::test_old_archive_is_upgraded_when_opened",
+            "tests/test_store.py::test_matches_analysed_before_migration_5_count_as_heuristic",
+        ),
+        None,
+    ),
+    # store/loader.py: the same slow tests as the importer's, for the same reason
+    "manillen_replay/store/loader.py": (
         (
             "tests/test_mutants_store.py::test_each_deals_row_is_what_the_engine_says_of_the_deal",
             "tests/test_mutants_store.py::test_declarations_are_stored_in_the_order_spoken_with_who_spoke",
