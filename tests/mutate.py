@@ -79,6 +79,10 @@ _CARDS_UNREAD = (
 """validate's records read with their cards left as JSON text (record/io.py's reader, the
 engine's replay of them), compared with the engine's own reading."""
 
+# A record naming too few or too many players, refused by the text writer and by the replay
+_SEATS_REFUSED = ("test_the_writer_refuses_a_record_naming_too_few_or_too_many_players",)
+_SEATS_REPLAYED = ("test_a_match_whose_seats_blocks_or_dealer_do_not_fit_its_game_is_refused_at_them",)
+
 # The test files (or single tests, ``file::name``) that exercise each core module's behaviour: a run
 # takes minutes, not the hours that the whole suite (browsers, the solver's compiled kernels) would
 # take for every mutant.
@@ -128,6 +132,8 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         *(f"tests/test_bulk_replay.py::{test}" for test in _CARDS_UNREAD),
         # the replay of a record with its cards unread handed plays it must not take
         "tests/test_mutants_quick.py",
+        # who sits in each seat and who chose its cards: the dummy's are the dealer's
+        "tests/test_mutants_engine2.py",
     ),
     # the files of record/ with the tests of their own behaviour besides the package's: the text
     # notation's parser and writer, the reading of files and the messages for a bad document.
@@ -153,6 +159,17 @@ TESTS_FOR_MODULE: dict[str, tuple[str, ...]] = {
         "tests/test_mutants_record.py",
         "tests/test_mutants_io.py",
         *(f"tests/test_bulk_replay.py::{test}" for test in _CARDS_UNREAD),
+        # a key given twice in one object: refused by every reader, at its pointer, with both places
+        "tests/test_repeated_keys.py",
+    ),
+    # the record's checks, and the number of names in match.seats as the writer and engine tell it
+    "manillen_replay/record/validation.py": (
+        "tests/test_record.py",
+        "tests/test_readers.py",
+        "tests/test_mutants_record.py",
+        "tests/test_mutants_changed.py",
+        *(f"tests/test_notation.py::{test}" for test in _SEATS_REFUSED),
+        *(f"tests/test_mutants_engine.py::{test}" for test in _SEATS_REPLAYED),
     ),
     "manillen_replay/record": (
         "tests/test_record.py",

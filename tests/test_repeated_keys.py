@@ -124,3 +124,49 @@ def test_validate_names_the_file_line_and_pointer_of_a_key_given_twice(tmp_path:
     assert result.exit_code == 1
     assert f"{archive}:6: /deals/0/dealer: 'dealer' is given twice in one object (column " in result.output
     assert f"{len(lines) - 1} valid, 1 invalid" in result.output
+
+
+def test_a_file_typed_by_hand_ending_in_a_new_line_is_refused_at_its_repeated_key(tmp_path: Path) -> None:
+    """An editor ends a file with a line break (or a few): the key given twice is still found and
+    told, and ``manillen validate`` names the file, the pointer and both lines."""
+    sample = json.loads(Path(SAMPLES[0]).read_text())
+    first_key = next(iter(sample))
+    typed = tmp_path / "typed.json"
+    typed.write_text(written(sample, repeat=()) + "\n\n")
+    with pytest.raises(InvalidRecordError) as refused:
+        loads(typed.read_text())
+    assert [p.pointer for p in refused.value.problems] == [f"/{first_key}"]
+    result = CliRunner().invoke(cli, ["validate", str(typed)])
+    assert result.exit_code == 1
+    assert (
+        f"{typed}: /{first_key}: {first_key!r} is given twice in one object "
+        "(line 2 column 3, then line 3 column 3)" in result.output
+    )
+
+
+def test_a_key_given_twice_is_found_beside_a_colon_written_as_an_escape() -> None:
+    """A text holding a colon written ``\\u003a`` (one colon fewer than the record written back)
+    and a key given twice (one more): the two do not cancel out, the key is refused."""
+    document = json.loads(SAMPLES[0].read_text())
+    document["match"]["notes"] = "at 19:30 sharp"
+    text = json.dumps(document, separators=(",", ":")).replace("19:30", "19\\u003a30")
+    repeated = text.replace('"dealer":', '"dealer":1,"dealer":', 1)
+    assert repeated.count(":") == json.dumps(document, separators=(",", ":")).count(":")
+    with pytest.raises(InvalidRecordError) as refused:
+        loads(repeated)
+    assert [p.pointer for p in refused.value.problems] == ["/deals/0/dealer"]
+
+
+def test_a_key_given_twice_on_one_line_is_placed_by_its_columns() -> None:
+    """A JSON Lines archive's line (the file's line number is told before): both places are the
+    columns of the key's opening quote, counted from 1."""
+    line = generated("four", 3)[0].decode()
+    repeated = line.replace('"dealer":', '"dealer":1,"dealer":', 1)
+    first = line.index('"dealer":') + 1
+    then = first + len('"dealer":1,')
+    with pytest.raises(InvalidRecordError) as refused:
+        loads(repeated, source="club.jsonl", line=7)
+    assert [str(problem) for problem in refused.value.problems] == [
+        f"club.jsonl:7: /deals/0/dealer: 'dealer' is given twice in one object (column {first}, then "
+        f"column {then}): a reader keeps the last one only; give it once"
+    ]
