@@ -38,6 +38,24 @@ def wait_line_card(page: Any, shown: int) -> None:
     page.locator(f'input[type="range"][name="step"][value="{shown}"]').wait_for(timeout=15_000)
 
 
+def press_to_line_card(page: Any, key: str, shown: int) -> None:
+    """Press ``key`` on the page until the table shows card ``shown``: a key pressed while the
+    page is still drawn anew after a click can reach the copy being replaced (on a busy
+    machine), and a person then presses it again; three presses at the most."""
+    card = page.locator(f'input[type="range"][name="step"][value="{shown}"]')
+    for _ in range(2):
+        page.locator("h1").click()
+        page.keyboard.press(key)
+        try:
+            card.wait_for(timeout=7_500)
+            return
+        except browser_api().Error:
+            continue
+    page.locator("h1").click()
+    page.keyboard.press(key)
+    wait_line_card(page, shown)
+
+
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1500, 1150)])
 def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
     width: int, height: int, tmp_path: Path, chromium: Any
@@ -69,9 +87,7 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
         page.wait_for_timeout(300)
         page.screenshot(path=str(ARTIFACTS / f"what-if-choice-{width}.png"))
         # step through the what-if line with the keys, as through the deal
-        page.locator("h1").click()
-        page.keyboard.press("ArrowRight")
-        wait_line_card(page, 2)
+        press_to_line_card(page, "ArrowRight", 2)
         page.keyboard.press("End")
         wait_line_card(page, 28)
         # and through the line after the card played
@@ -104,9 +120,7 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
         page.get_by_text("variation by Coach Jan", exact=False).first.click()
         page.get_by_text(comment, exact=False).first.wait_for(timeout=15_000)
         wait_line_card(page, 1)
-        page.locator("h1").click()
-        page.keyboard.press("End")
-        wait_line_card(page, 28)
+        press_to_line_card(page, "End", 28)
     # and in the records the archive exports
     out = tmp_path / "export.jsonl"
     exported = subprocess.run(
@@ -150,9 +164,7 @@ def test_fork_the_call_at_phone_size_and_step_its_line(tmp_path: Path, chromium:
         page.get_by_text("In deal score", exact=False).first.wait_for(timeout=15_000)
         assert call in compared.locator("thead").inner_text()
         wait_line_card(page, 1)
-        page.locator("h1").click()
-        page.keyboard.press("End")
-        wait_line_card(page, 32)
+        press_to_line_card(page, "End", 32)
         browser_api().expect(question).to_have_count(1, timeout=15_000)
         question.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
