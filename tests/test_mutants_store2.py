@@ -23,6 +23,7 @@ from manillen_replay.store.loader import _Loader
 
 from .factories import random_record
 from .test_bulk_replay import generated, laid_out
+from .test_store import stored_rows
 
 
 def _rows(count: int, note: str | None = "x") -> list[tuple[str, Any]]:
@@ -123,17 +124,7 @@ def test_records_imported_under_a_clubs_rules_are_played_by_them() -> None:
             entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
             summary = store.import_entries(entries, club=rules)
             assert summary.refused == 0 and summary.imported > 10
-            archives.append(
-                {
-                    table: store.query(f"SELECT * {exclude} FROM {table} ORDER BY ALL").rows()
-                    for table, exclude in (
-                        ("matches", "EXCLUDE (imported_at)"),
-                        ("deals", ""),
-                        ("play_rows", ""),
-                        ("tricks", ""),
-                    )
-                }
-            )
+            archives.append(stored_rows(store))
     assert archives[0] == archives[1]
 
 

@@ -1010,6 +1010,20 @@ def test_archive_held_by_another_process_gives_a_clear_message(tmp_path: Path) -
         assert archive.schema_version == SCHEMA_VERSION
 
 
+def stored_rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """The rows an import stores of each match, deal, card played and trick (the clock's column
+    left out), in order: two imports of the same records compare equal."""
+    return {
+        table: store.query(f"SELECT * {exclude} FROM {table} ORDER BY ALL").rows()
+        for table, exclude in (
+            ("matches", "EXCLUDE (imported_at)"),
+            ("deals", ""),
+            ("play_rows", ""),
+            ("tricks", ""),
+        )
+    }
+
+
 def test_club_evening_blocks_are_stored(store: Store) -> None:
     """A club evening's result, each player's blocks won, is in the archive."""
     path = Path(__file__).resolve().parent.parent / "data" / "samples" / "club-evening.json"
@@ -1046,15 +1060,7 @@ def test_consecutive_batches_are_loaded_together(tmp_path: Path, monkeypatch: py
             kept = store.query("SELECT deals FROM matches WHERE match_id = 'random-1'")
             assert kept["deals"].to_list() == [3]
             assert _count(store, "match_versions", "match_id = 'random-1' AND deals = 2") == 1
-            archives[rows] = {
-                table: store.query(f"SELECT * {exclude} FROM {table} ORDER BY ALL").rows()
-                for table, exclude in (
-                    ("matches", "EXCLUDE (imported_at)"),
-                    ("deals", ""),
-                    ("play_rows", ""),
-                    ("tricks", ""),
-                )
-            }
+            archives[rows] = stored_rows(store)
         # Alone: a load a batch of two (the third replaces random-1). Together: the batches
         # before the replacing one in one load, the replacing one alone, the rest in one.
         assert loaded == ([[], [], ["random-1"], [], []] if rows == 0 else [[], ["random-1"], []])
