@@ -72,6 +72,8 @@ def test_an_upload_and_a_recorded_deal_are_reviewed_without_a_reload(
             assert page.get_by_text("Review ready").count() == 1
             boxes = page.locator('[class*="st-key-match_mistake_"]')
             assert 1 <= boxes.count() <= 3
+            # the page may still be drawing its lower part when "Review ready" shows
+            page.locator("h3", has_text=re.compile(r"^\s*Deals\s*$")).first.wait_for(timeout=30_000)
             headers = [text.strip() for text in page.locator("h3").all_inner_texts()]
             assert headers.index("Your biggest mistakes") < headers.index("Deals")  # first, before the deals
             link = page.get_by_role("link", name="Show in the Deal replay").first
