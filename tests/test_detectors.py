@@ -371,18 +371,25 @@ def test_findings_name_the_players_of_the_deals_block_at_a_club_evening() -> Non
 def test_an_illegal_play_under_the_dummys_winning_card_names_the_dummy() -> None:
     """In ``three_dummy`` the dummy is a seat past the match's three players, and the dealer of
     each deal plays it: a play that broke the rules while the dummy was winning the trick says
-    whose dummy it was in that deal (not in the match's last deal), in Dutch ``blinde van Anna``."""
+    whose dummy it was in that deal (not in the match's last deal), in Dutch ``blinde van Anna``.
+    The detectors write both languages with the seat names of that language: ``analyse`` files the
+    findings by who chose the card and leaves their words as the detectors made them."""
     said = []
     for seed in range(1, 40):
         for line in generated("three_dummy", seed, ()):
             record = loads(line)
             result = replay(record)
             dealt = {deal.number: deal for deal in result.deals}
-            for finding in analyse(result, record, strategy=False):
+            found = analyse(result, record, strategy=False)
+            for finding in found:
                 if finding.kind in ("failed_to_buy", "failed_to_overtake") and "dummy" in finding.explanation:
                     dealer = result.seats[dealt[finding.deal or 0].dealer]
                     last = dealt[finding.deal or 0].dealer == result.deals[-1].dealer
                     said.append((finding.explanation, finding.explanation_nl, dealer, last))
+            if any("dummy" in finding.explanation for finding in found):
+                made = MatchAnalysis(result, record, strategy=False).run()
+                words = sorted((f.explanation, f.explanation_nl) for f in made)
+                assert words == sorted((f.explanation, f.explanation_nl) for f in found)
     assert not all(last for *_, last in said), "no such play in a deal dealt by another than the last"
     for text, dutch, dealer, _ in said:
         assert re.search(rf"{dealer}'s dummy('s winning| was winning)", text), (text, dealer)
@@ -409,7 +416,7 @@ def test_a_detector_s_finding_on_a_dummy_card_is_filed_under_the_dealer(
 ) -> None:
     """The detectors name each seat (``Anna's dummy``), but the dealer chose the dummy's card:
     ``analyse`` files such a finding under the dealer, as ``deal_seats`` and ``plays`` credit the
-    card, and keeps the seat; a finding at a person's seat keeps its player."""
+    card, and keeps the seat and the words; a finding at a person's seat keeps its player."""
     from dataclasses import replace
 
     from manillen_replay.analysis import Category, Finding
@@ -417,7 +424,7 @@ def test_a_detector_s_finding_on_a_dummy_card_is_filed_under_the_dealer(
     record = loads((SAMPLES / "variant-three-dummy.json").read_text())
     result = replay(record)
     base = Finding("revoke", Category.RULE, Severity.BLUNDER, result.id, 1, 4, 1, 3, "Anna's dummy", None, (),
-                   0.0, "Anna's dummy revoked.", "Anna's dummy verzaakte.")  # fmt: skip
+                   0.0, "Anna's dummy revoked.", "blinde van Anna verzaakte.")  # fmt: skip
     made = [base, replace(base, seat=1, player="Bert", trick=5)]
     monkeypatch.setattr(MatchAnalysis, "run", lambda self: list(made))
     found = analyse(result, record)

@@ -46,6 +46,7 @@ def test_the_costs_of_the_dummys_cards_are_the_dealers_of_each_deal(seed: int) -
         for deal in result.deals:
             dealer = result.seats[deal.dealer]
             assert seat_names(result, deal) == [*result.seats, f"{dealer}'s dummy"]
+            assert seat_names(result, deal, "nl") == [*result.seats, f"blinde van {dealer}"]
             assert player_names(result, deal) == [*result.seats, dealer]
             players = plays.filter(pl.col("deal") == deal.number).sort("seat")["player"].to_list()
             assert players == [*result.seats, dealer]
@@ -58,7 +59,7 @@ def test_without_a_dummy_every_card_is_its_seats_players(variant: str) -> None:
         result = decode_and_replay(line)
         plays = _costs_of_every_seat(result)
         for deal in result.deals:
-            assert seat_names(result, deal) == list(result.seats)
+            assert seat_names(result, deal) == seat_names(result, deal, "nl") == list(result.seats)
             assert player_names(result, deal) == list(result.seats)
             players = plays.filter(pl.col("deal") == deal.number).sort("seat")["player"].to_list()
             assert players == list(result.seats)
@@ -75,4 +76,6 @@ def test_a_deal_result_without_names_is_seated_from_the_match(variant: str) -> N
         deal.names = []
         dummy = [f"{dealer}'s dummy"] if variant == "three_dummy" else []
         assert seat_names(result, deal) == [*result.seats, *dummy]
+        dummy_nl = [f"blinde van {dealer}"] if variant == "three_dummy" else []
+        assert seat_names(result, deal, "nl") == [*result.seats, *dummy_nl]
         assert player_names(result, deal) == [*result.seats, *([dealer] if dummy else [])]

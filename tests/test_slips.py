@@ -340,13 +340,41 @@ def test_a_side_of_one_person_takes_its_points_in_a_reordered_deal() -> None:
 
     tricks = tuple(tuple(int(Card.parse(c)) for c in line.split()) for line in LEGAL_22)
     slip = Slip(Reordering.SWAP, 2, 3, (1, 3, 2, 4, 5, 6, 7, 8), tricks, (0,) * 8, (9, 51), 0)
-    for variant, names, people in (
-        ("four", SEATS, ["Anna & Carla", "Bert & Dirk"]),
-        ("three", ["Anna", "Bert", "Carla"], ["Anna", "Bert & Carla"]),
-        ("three_dummy", ["Anna", "Bert", "Carla", "Anna's dummy"], ["Anna", "Bert & Carla"]),
+    for variant, names, names_nl, people in (
+        ("four", SEATS, SEATS, ["Anna & Carla", "Bert & Dirk"]),
+        ("three", ["Anna", "Bert", "Carla"], ["Anna", "Bert", "Carla"], ["Anna", "Bert & Carla"]),
+        (
+            "three_dummy",
+            ["Anna", "Bert", "Carla", "Anna's dummy"],
+            ["Anna", "Bert", "Carla", "blinde van Anna"],
+            ["Anna", "Bert & Carla"],
+        ),
     ):
         deal = SimpleNamespace(tricks=[SimpleNamespace(cards=t) for t in tricks], points=(16, 44), dealer=0)
-        en, nl = slip_words(slip, deal, names, Rules(variant=variant), 1, 3)  # type: ignore[arg-type]
+        en, nl = slip_words(slip, deal, names, names_nl, Rules(variant=variant), 1, 3)  # type: ignore[arg-type]
         take, halen = ("takes", "haalt") if " & " not in people[0] else ("take", "halen")
         assert f"In that order {people[0]} {take} 9 card points and {people[1]} 51, not 16 and 44" in en, en
         assert f"In die volgorde {halen} {people[0]} 9 kaartpunten en {people[1]} 51, niet 16 en 44" in nl, nl
+
+
+def test_a_slip_by_the_dummy_names_it_in_each_language() -> None:
+    """The dealer plays the dummy of ``three_dummy``: a slip at the dummy's seat names that seat
+    as each language does (``Anna's dummy``, ``blinde van Anna``), from the names it is given."""
+    from types import SimpleNamespace
+
+    from manillen_replay.analysis.record_slips import Slip, slip_words
+
+    tricks = tuple(tuple(int(Card.parse(c)) for c in line.split()) for line in LEGAL_22)
+    slip = Slip(Reordering.SWAP, 2, 3, (1, 3, 2, 4, 5, 6, 7, 8), tricks, (0,) * 8, (9, 51), 0)
+    deal = SimpleNamespace(tricks=[SimpleNamespace(cards=t) for t in tricks], points=(9, 51), dealer=0)
+    en, nl = slip_words(
+        slip,
+        deal,  # type: ignore[arg-type]
+        ["Anna", "Bert", "Carla", "Anna's dummy"],
+        ["Anna", "Bert", "Carla", "blinde van Anna"],
+        Rules(variant="three_dummy"),
+        3,
+        3,
+    )
+    assert en.startswith("A rule broken by Anna's dummy in trick 3, or a slip in the record"), en
+    assert nl.startswith("Een regel gebroken door blinde van Anna in slag 3, of een fout in de notatie"), nl

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from ..engine import MatchResult, replay
 from ..engine.report import player_names
-from ..engine.results import dummy_name
 from ..record import Record
 from .coach import CoachDetector, DetectorError, coach_findings, parse_coach_detector
 from .detectors import KIND_CATEGORY, MatchAnalysis
@@ -56,22 +55,16 @@ def analyse(
 def _by_decider(findings: Iterable[Finding], result: MatchResult) -> Iterator[Finding]:
     """The findings, each filed under who chose the card: a card of the dummy of ``three_dummy``
     is the dealer's decision (the dealer plays it), so its finding is the dealer's, as
-    ``deal_seats`` and ``plays`` credit the card; its seat still says it was the dummy's. The
-    Dutch words name the dummy in Dutch (``blinde van Anna``)."""
+    ``deal_seats`` and ``plays`` credit the card; its seat, and the words, still say it was the
+    dummy's."""
     shape = result.rules.shape
     deals = {deal.number: deal for deal in result.deals}
     for finding in findings:
         deal = deals.get(finding.deal) if finding.deal is not None else None
-        if deal is None or shape.players == shape.people:
+        if deal is None or finding.seat is None or finding.seat < shape.people:
             yield finding
             continue
-        # the detectors name every seat with one list, in English
-        dealer = player_names(result, deal)[deal.dealer]
-        dutch = finding.explanation_nl.replace(dummy_name(dealer), dummy_name(dealer, "nl"))
-        if finding.seat is not None and finding.seat >= shape.people:
-            yield replace(finding, player=dealer, explanation_nl=dutch)
-        else:
-            yield replace(finding, explanation_nl=dutch)
+        yield replace(finding, player=player_names(result, deal)[finding.seat])
 
 
 def analyse_record(record: Record, *, source: str | None = None, line: int | None = None) -> list[Finding]:

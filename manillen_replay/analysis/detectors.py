@@ -120,6 +120,8 @@ class MatchAnalysis:
         self.record = record
         self.rules = result.rules
         self.names = result.seats
+        # the same seats in Dutch: only the dummy's differs (``blinde van Anna``)
+        self.names_nl = result.seats
         self.findings: list[Finding] = []
         # The strategy detectors reason about two pairs of partners holding eight cards each.
         self.strategy = strategy and self.rules.variant in STRATEGY_VARIANTS
@@ -132,6 +134,7 @@ class MatchAnalysis:
         shape = self.rules.shape
         for deal in self.result.deals:
             self.names = seat_names(self.result, deal)
+            self.names_nl = seat_names(self.result, deal, "nl")
             team_of = tuple(shape.team_of(s, deal.dealer) for s in range(shape.players))
             slip = find_slip(deal, self.rules) if deal.violations else None
             for violation in deal.violations:
@@ -206,10 +209,11 @@ class MatchAnalysis:
         """
         trick = deal.tricks[violation.trick - 1]
         position = violation.play - 1
-        name = self.names[violation.seat]
+        name, name_nl = self.names[violation.seat], self.names_nl[violation.seat]
         trump = None if deal.trump is None else int(deal.trump)
         best_position = winning_position(trick.cards[:position], trump)
         winner, best = trick.seats[best_position], trick.cards[best_position]
+        winner_en, winner_nl = self.names[winner], self.names_nl[winner]
         led = suit_of(trick.cards[0])
         shown = [int(c) for c in violation.legal.sorted_for_display(deal.trump)]
         legal, legal_nl = cards_en(shown), cards_nl(shown)
@@ -237,26 +241,26 @@ class MatchAnalysis:
                 f"(verzaken). Legal {'were' if len(shown) > 1 else 'was'}: {legal}."
             )
             nl = (
-                f"{name} speelde {card_nl_} in slag {t} met nog {suit_nl(led)} in de hand: dat is verzaken. "
-                f"Toegelaten {'waren' if len(shown) > 1 else 'was'}: {legal_nl}."
+                f"{name_nl} speelde {card_nl_} in slag {t} met nog {suit_nl(led)} in de hand: "
+                f"dat is verzaken. Toegelaten {'waren' if len(shown) > 1 else 'was'}: {legal_nl}."
             )
         elif kind is ViolationKind.FAILED_TO_OVERTAKE:
             en = (
-                f"{name} followed with {card} under {self.names[winner]}'s winning {best_en} in trick {t} "
+                f"{name} followed with {card} under {winner_en}'s winning {best_en} in trick {t} "
                 f"while able to beat it with {legal}: {who_en}, so overtaking was required."
             )
             nl = (
-                f"{name} volgde met {card_nl_} onder de winnende {best_nl} van {self.names[winner]} "
+                f"{name_nl} volgde met {card_nl_} onder de winnende {best_nl} van {winner_nl} "
                 f"in slag {t}, terwijl {legal_nl} erover {can_nl}: {who_nl}, dus overnemen was verplicht."
             )
         elif kind is ViolationKind.FAILED_TO_BUY:
             en = (
-                f"{name}, void in {suit_en(led)}, played {card} in trick {t} while {self.names[winner]} was "
+                f"{name}, void in {suit_en(led)}, played {card} in trick {t} while {winner_en} was "
                 f"winning with {best_en}: {who_en}, so buying (kopen) with {legal} was required."
             )
             nl = (
-                f"{name} had geen {suit_nl(led)} meer en speelde {card_nl_} in slag {t} terwijl "
-                f"{self.names[winner]} won met {best_nl}: {who_nl}, dus kopen met {legal_nl} was verplicht."
+                f"{name_nl} had geen {suit_nl(led)} meer en speelde {card_nl_} in slag {t} terwijl "
+                f"{winner_nl} won met {best_nl}: {who_nl}, dus kopen met {legal_nl} was verplicht."
             )
         else:
             en = (
@@ -264,11 +268,13 @@ class MatchAnalysis:
                 f"while holding other cards that were allowed: {legal}."
             )
             nl = (
-                f"{name} kocht onder (onderkopen) met {card_nl_} onder {best_nl} in slag {t}, "
+                f"{name_nl} kocht onder (onderkopen) met {card_nl_} onder {best_nl} in slag {t}, "
                 f"terwijl andere kaarten mochten: {legal_nl}."
             )
         if slip is not None:
-            slip_en, slip_nl = slip_words(slip, deal, self.names, self.rules, violation.seat, t)
+            slip_en, slip_nl = slip_words(
+                slip, deal, self.names, self.names_nl, self.rules, violation.seat, t
+            )
             self.add(
                 "record_slip",
                 Severity.INFO,
@@ -309,7 +315,7 @@ class MatchAnalysis:
         def say(score: DealScore | None, lang: str) -> str:
             if score is None:
                 return "30-30, nobody scores" if lang == "en" else "30-30, niemand scoort"
-            names = team_names(self.names, team_of, score.team)
+            names = team_names(self.names_nl if lang == "nl" else self.names, team_of, score.team)
             return f"{score.points} for {names}" if lang == "en" else f"{score.points} voor {names}"
 
         n = deal.number
@@ -329,6 +335,7 @@ class MatchAnalysis:
         by_number = {deal.number: index for index, deal in enumerate(deals)}
         for deal in deals:
             self.names = seat_names(self.result, deal)
+            self.names_nl = seat_names(self.result, deal, "nl")
             for irregularity in deal.irregularities:
                 n = irregularity.deal
                 if irregularity.kind is IrregularityKind.DEALER_OUT_OF_ROTATION:
@@ -347,8 +354,8 @@ class MatchAnalysis:
                         f"{self.names[expected]}'s turn to deal."
                     )
                     nl = (
-                        f"Spel {n} werd gedeeld door {self.names[dealer]}; volgens de beurt moest "
-                        f"{self.names[expected]} delen."
+                        f"Spel {n} werd gedeeld door {self.names_nl[dealer]}; volgens de beurt moest "
+                        f"{self.names_nl[expected]} delen."
                     )
                     self.add("dealer_out_of_rotation", Severity.INFO, n, seat=dealer, en=en, nl=nl)
                 elif irregularity.kind is IrregularityKind.PLAYED_ON_AFTER_MATCH_WON:
@@ -555,41 +562,46 @@ class MatchAnalysis:
             return
         keep, points, gains = choice
         trick = view.trick
-        name, taker = self.names[view.seat], self.names[trick.winner if trick.winner is not None else 0]
+        taker_seat = trick.winner if trick.winner is not None else 0
+        name, taker = self.names[view.seat], self.names[taker_seat]
+        name_nl, taker_nl = self.names_nl[view.seat], self.names_nl[taker_seat]
         t = trick.number
         x, y, winning = card_en(view.card), card_en(keep), know.winning_card_before(view)
         x_nl, y_nl, rank_nl = card_nl(view.card), card_nl(keep), RANK_NL[CARDS[view.card].rank]
         lost = points_of(view.card) - points_of(keep)
         saved_en, saved_nl = card_points_en(lost, factor), card_points_nl(lost, factor)
         if kind == "points_thrown":
-            leader = self.names[trick.winning[view.position - 1]]
+            leader, leader_nl = (
+                self.names[trick.winning[view.position - 1]],
+                self.names_nl[trick.winning[view.position - 1]],
+            )
             en = (
                 f"{name} threw {x} onto {leader}'s {card_en(winning)} in trick {t}, a trick the opponents "
                 f"were certain to take, while {y} could be given instead: no card left could take {x} "
                 f"(a master), so keeping it would have saved {saved_en}."
             )
             nl = (
-                f"{name} gooide {x_nl} op de {card_nl(winning)} van {leader} in slag {t}, een slag die de "
-                f"tegenstanders zeker wonnen, terwijl {y_nl} ook mocht: geen kaart kon de {rank_nl} nog "
-                f"nemen, dus houden had {saved_nl} gespaard."
+                f"{name_nl} gooide {x_nl} op de {card_nl(winning)} van {leader_nl} in slag {t}, "
+                f"een slag die de tegenstanders zeker wonnen, terwijl {y_nl} ook mocht: geen kaart kon "
+                f"de {rank_nl} nog nemen, dus houden had {saved_nl} gespaard."
             )
         else:
             partner = know.partner_seat_winning(view)
             assert partner is not None
-            mate = self.names[partner]
+            mate, mate_nl = self.names[partner], self.names_nl[partner]
             en = (
                 f"{name} smeared {x} (vetten) on {mate}'s {card_en(winning)} in trick {t} before the trick "
                 f"was safe: an opponent still to play could beat it, and {taker} took the trick. No card "
                 f"left could take {x} (a master); giving {y} would have saved {saved_en}."
             )
             nl = (
-                f"{name} vette {x_nl} op de {card_nl(winning)} van {mate} in slag {t} voor de slag zeker "
-                f"was: een tegenstander na {name} kon er nog over, en {taker} won de slag. Geen kaart kon "
-                f"de {rank_nl} nog nemen; met {y_nl} was {saved_nl} gespaard."
+                f"{name_nl} vette {x_nl} op de {card_nl(winning)} van {mate_nl} in slag {t} voor de slag "
+                f"zeker was: een tegenstander na {name_nl} kon er nog over, en {taker_nl} won de slag. "
+                f"Geen kaart kon de {rank_nl} nog nemen; met {y_nl} was {saved_nl} gespaard."
             )
         if gains is not None:
             en += _view_en(name, y, gains[keep], "giving")
-            nl += _view_nl(name, y_nl, gains[keep], "geven")
+            nl += _view_nl(name_nl, y_nl, gains[keep], "geven")
         self.add(
             kind,
             card_severity(points, None if gains is None else gains[keep]),
@@ -637,6 +649,7 @@ class MatchAnalysis:
         partner = know.partner_seat_winning(view)
         assert partner is not None
         name, mate = self.names[view.seat], self.names[partner]
+        name_nl, mate_nl = self.names_nl[view.seat], self.names_nl[partner]
         winning = know.winning_card_before(view)
         lost = know.lost_later(best, view.seat)
         assert lost is not None
@@ -649,13 +662,13 @@ class MatchAnalysis:
             f"{mate} was certain to take the trick, and {y} went to the opponents in trick {lost.number}."
         )
         nl = (
-            f"{name} speelde {x_nl} op de winnende {card_nl(winning)} van {mate} in slag {t} met {y_nl} "
-            f"in de hand: die vetten had {more_points_nl(gained, factor)} opgebracht. {mate} won de slag "
-            f"zeker, en {y_nl} ging in slag {lost.number} naar de tegenstanders."
+            f"{name_nl} speelde {x_nl} op de winnende {card_nl(winning)} van {mate_nl} in slag {t} "
+            f"met {y_nl} in de hand: die vetten had {more_points_nl(gained, factor)} opgebracht. "
+            f"{mate_nl} won de slag zeker, en {y_nl} ging in slag {lost.number} naar de tegenstanders."
         )
         if gains is not None:
             en += _view_en(name, y, gains[best])
-            nl += _view_nl(name, y_nl, gains[best])
+            nl += _view_nl(name_nl, y_nl, gains[best])
             order = sorted(candidates, key=lambda c: -gains[c])
         else:
             order = sorted(candidates, key=lambda c: -points_of(c))
@@ -713,6 +726,11 @@ class MatchAnalysis:
             partner = know.partner_seat_winning(chance)
             assert partner is not None
             name, mate, taker = self.names[view.seat], self.names[partner], self.names[holder]
+            name_nl, mate_nl, taker_nl = (
+                self.names_nl[view.seat],
+                self.names_nl[partner],
+                self.names_nl[holder],
+            )
             gained = points_of(card) - points_of(chance.card)
             points: float = gained * factor if gains is None else round(gains[card] * factor, 2)
             ace, ten, played = card_en(card), card_en(manille), card_en(chance.card)
@@ -726,13 +744,13 @@ class MatchAnalysis:
                 f"smeared {ace} on it (vetten) instead of playing {played}: {more_points_en(gained, factor)}."
             )
             nl = (
-                f"De blote aas ({ace_nl}) van {name} viel in slag {t} onder de {ten_nl} van {taker}. "
-                f"In slag {c} won {mate} de slag zeker met {winning_nl}, en {name} kon de aas erop vetten "
-                f"in plaats van {played_nl} te spelen: {more_points_nl(gained, factor)}."
+                f"De blote aas ({ace_nl}) van {name_nl} viel in slag {t} onder de {ten_nl} van {taker_nl}. "
+                f"In slag {c} won {mate_nl} de slag zeker met {winning_nl}, en {name_nl} kon de aas "
+                f"erop vetten in plaats van {played_nl} te spelen: {more_points_nl(gained, factor)}."
             )
             if gains is not None:
                 en += _view_en(name, ace, gains[card])
-                nl += _view_nl(name, ace_nl, gains[card])
+                nl += _view_nl(name_nl, ace_nl, gains[card])
             self.add(
                 "bare_ace_lost",
                 card_severity(points, None if gains is None else gains[card]),
@@ -777,6 +795,7 @@ class MatchAnalysis:
         partner = know.partner_seat_winning(view)
         assert partner is not None
         name, mate = self.names[view.seat], self.names[partner]
+        name_nl, mate_nl = self.names_nl[view.seat], self.names_nl[partner]
         t = view.trick.number
         winning = know.winning_card_before(view)
         shown = [int(c) for c in CardSet(sum(1 << c for c in discards)).sorted_for_display()]
@@ -785,12 +804,12 @@ class MatchAnalysis:
             f"{card_en(winning)}, while a discard was possible ({cards_en(shown)})."
         )
         nl = (
-            f"{name} kocht met troef {card_nl(trump)} in slag {t}, een slag die {mate} zeker won met "
+            f"{name_nl} kocht met troef {card_nl(trump)} in slag {t}, een slag die {mate_nl} zeker won met "
             f"{card_nl(winning)}, terwijl afgooien kon ({cards_nl(shown)})."
         )
         if gains is not None:
             en += _view_en(name, card_en(discards[0]), gains[discards[0]], "discarding")
-            nl += _view_nl(name, card_nl(discards[0]), gains[discards[0]], "afgooien")
+            nl += _view_nl(name_nl, card_nl(discards[0]), gains[discards[0]], "afgooien")
         elif cost is None:
             en += " It cost nothing this time."
             nl += " Deze keer kostte het niets."
@@ -800,8 +819,8 @@ class MatchAnalysis:
                 "a trick without points: it cost nothing this time."
             )
             nl += (
-                f" In slag {cost.number} had {name} geen troef meer en had {card_nl(trump)} de slag genomen, "
-                "een slag zonder punten: deze keer kostte het niets."
+                f" In slag {cost.number} had {name_nl} geen troef meer en had {card_nl(trump)} de slag "
+                "genomen, een slag zonder punten: deze keer kostte het niets."
             )
         elif cost is not None:
             en += (
@@ -810,8 +829,8 @@ class MatchAnalysis:
             )
             gone = "ging" if cost.points * factor == 1 else "gingen"
             nl += (
-                f" In slag {cost.number} had {name} geen troef meer en had {card_nl(trump)} de slag genomen: "
-                f"{points_nl(cost.points * factor)} {gone} naar de tegenstanders."
+                f" In slag {cost.number} had {name_nl} geen troef meer en had {card_nl(trump)} de slag "
+                f"genomen: {points_nl(cost.points * factor)} {gone} naar de tegenstanders."
             )
         self.add(
             "wasted_trump",
@@ -952,7 +971,7 @@ class MatchAnalysis:
         points: float = 0.0 if lost is None else lost[1].points * factor
         if gains is not None:
             points = round(gains[lower[0]] * factor, 2)
-        name, t = self.names[view.seat], view.trick.number
+        name, name_nl, t = self.names[view.seat], self.names_nl[view.seat], view.trick.number
         master, master_nl = card_en(card), card_nl(card)
         cheapest = lower[0]
         instead, instead_nl = or_en(lower), or_nl(lower)
@@ -965,25 +984,25 @@ class MatchAnalysis:
                 f"would have taken it for certain: {sure_en}"
             )
             nl = (
-                f"{name} nam slag {t}{' als laatste' if last else ''} met {master_nl}, terwijl {instead_nl} "
-                f"de slag ook zeker had genomen: {sure_nl}"
+                f"{name_nl} nam slag {t}{' als laatste' if last else ''} met {master_nl}, "
+                f"terwijl {instead_nl} de slag ook zeker had genomen: {sure_nl}"
             )
         else:
             partner = know.partner_seat_winning(view)
             assert partner is not None
-            mate = self.names[partner]
+            mate, mate_nl = self.names[partner], self.names_nl[partner]
             winning = know.winning_card_before(view)
             en = (
                 f"{name} put {master} on {mate}'s {card_en(winning)} in trick {t}, a trick {mate} was "
                 f"certain to take, while {instead} could be played: {sure_en}"
             )
             nl = (
-                f"{name} legde {master_nl} op de {card_nl(winning)} van {mate} in slag {t}, een slag die "
-                f"{mate} zeker won, terwijl {instead_nl} ook mocht: {sure_nl}"
+                f"{name_nl} legde {master_nl} op de {card_nl(winning)} van {mate_nl} in slag {t}, "
+                f"een slag die {mate_nl} zeker won, terwijl {instead_nl} ook mocht: {sure_nl}"
             )
         if gains is not None:
             en += _view_en(name, card_en(cheapest), gains[cheapest], "playing")
-            nl += _view_nl(name, card_nl(cheapest), gains[cheapest], "spelen")
+            nl += _view_nl(name_nl, card_nl(cheapest), gains[cheapest], "spelen")
         elif lost is None:
             en += " It cost nothing this time."
             nl += " Deze keer kostte het niets."
@@ -1085,7 +1104,7 @@ class MatchAnalysis:
         gain = with_klop - deal.score.points
         if gain <= 0:
             return
-        name = self.names[holder]
+        name, name_nl = self.names[holder], self.names_nl[holder]
         held = [int(c) for c in CardSet(deal.hands[holder] & trumps).sorted_for_display(deal.trump)]
         count = len(held)
         n = deal.number
@@ -1095,7 +1114,7 @@ class MatchAnalysis:
             f"({gain} more)."
         )
         nl = (
-            f"{name} had {count} troeven ({cards_nl(held)}) en de ploeg won spel {n} met "
+            f"{name_nl} had {count} troeven ({cards_nl(held)}) en de ploeg won spel {n} met "
             f"{points_nl(deal.score.points)} zonder te kloppen: met klop was dat {with_klop} geworden "
             f"({gain} meer)."
         )
@@ -1126,6 +1145,7 @@ class MatchAnalysis:
         knockers = self.knockers(deal)
         seat = knockers[first] if knockers is not None and len(knockers) > first else None
         who = self.names[seat] if seat is not None else team_names(self.names, team_of, losers)
+        who_nl = self.names_nl[seat] if seat is not None else team_names(self.names_nl, team_of, losers)
         call = "klop" if first == 0 else "tegenklop"
         n = deal.number
         en = (
@@ -1133,7 +1153,7 @@ class MatchAnalysis:
             f"instead of {without} ({cost} more)."
         )
         nl = (
-            f"{who} klopte ({call}) in spel {n} en verloor: de tegenstanders scoorden {deal.score.points} "
+            f"{who_nl} klopte ({call}) in spel {n} en verloor: de tegenstanders scoorden {deal.score.points} "
             f"in plaats van {without} ({cost} meer)."
         )
         severity, points = CALL_THRESHOLDS.severity(cost), float(cost)
@@ -1147,7 +1167,7 @@ class MatchAnalysis:
                 "not the call, lost the deal."
             )
             nl += (
-                f" {self.names[holder]} had {count} troeven: kloppen was juist, en de kaarten, niet de "
+                f" {self.names_nl[holder]} had {count} troeven: kloppen was juist, en de kaarten, niet de "
                 "klop, verloren het spel."
             )
         self.add("klop_lost", severity, n, seat=seat, player=who, points=points, en=en, nl=nl)
@@ -1178,7 +1198,7 @@ class MatchAnalysis:
         gain = with_muil - deal.score.points
         if gain <= 0:
             return
-        name = self.names[deal.dealer]
+        name, name_nl = self.names[deal.dealer], self.names_nl[deal.dealer]
         n = deal.number
         count = len(manilles)
         suits = and_nl([CARDS[c].suit.dutch for c in manilles])
@@ -1188,7 +1208,7 @@ class MatchAnalysis:
             f"({gain} more), had the cards fallen the same way."
         )
         nl = (
-            f"{name} deelde met {count} manilles ({suits}), maakte {suit_nl(deal.trump)} troef en won "
+            f"{name_nl} deelde met {count} manilles ({suits}), maakte {suit_nl(deal.trump)} troef en won "
             f"{points_nl(deal.score.points)}: muil had {factor_nl(2)} geteld, {with_muil} ({gain} meer), "
             "als de kaarten hetzelfde gevallen waren."
         )

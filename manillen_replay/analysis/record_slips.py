@@ -183,27 +183,33 @@ def reordering_nl(slip: Slip, names: Sequence[str], original: Sequence[Sequence[
 
 
 def slip_words(
-    slip: Slip, deal: DealResult, names: Sequence[str], rules: Rules, seat: int, trick: int
+    slip: Slip,
+    deal: DealResult,
+    names: Sequence[str],
+    names_nl: Sequence[str],
+    rules: Rules,
+    seat: int,
+    trick: int,
 ) -> tuple[str, str]:
     """The ``record_slip`` explanation's first part in English and Dutch: ``A rule broken by Bert
     in trick 5, or a slip in the record: with tricks 4 and 5 the other way round every card is
     legal.``, with the other reorderings that would do and the card points if they change.
 
+    :param names: the seats' names in English, ``names_nl`` in Dutch (only the dummy's differ).
     :param seat: who broke the rule as recorded.
     :param trick: where, counted from 1.
     """
     original = [tuple(int(card) for card in t.cards) for t in deal.tricks]
-    name = names[seat]
     # a phrase with a clause of its own is closed by a comma
     en_comma = "," if slip.kind is Reordering.ROTATE else ""
     nl_comma = "" if slip.kind is Reordering.SWAP else ","
     en = (
-        f"A rule broken by {name} in trick {trick}, or a slip in the record: "
+        f"A rule broken by {names[seat]} in trick {trick}, or a slip in the record: "
         f"{reordering_en(slip, names, original)}{en_comma} every card is legal"
     )
     nl = (
-        f"Een regel gebroken door {name} in slag {trick}, of een fout in de notatie: "
-        f"{reordering_nl(slip, names, original)}{nl_comma} is elke kaart toegelaten"
+        f"Een regel gebroken door {names_nl[seat]} in slag {trick}, of een fout in de notatie: "
+        f"{reordering_nl(slip, names_nl, original)}{nl_comma} is elke kaart toegelaten"
     )
     if slip.others:
         many = slip.others > 1
@@ -213,6 +219,7 @@ def slip_words(
     if deal.points is not None and slip.points != deal.points:
         shape = rules.shape
         team_of = [shape.team_of(s, deal.dealer) for s in range(shape.players)]
+        # team_members leaves the dummy out: the people are named alike in both languages
         first, second = team_members(names, team_of, 0), team_members(names, team_of, 1)
         # a side of one person (three, three_dummy) takes; a team take
         take, halen = ("take", "halen") if len(first) > 1 else ("takes", "haalt")

@@ -91,14 +91,18 @@ def deal_to_json(deal: DealResult, result: MatchResult | None = None) -> dict[st
     }
 
 
-def seat_names(result: MatchResult, deal: DealResult) -> list[str]:
+def seat_names(result: MatchResult, deal: DealResult, lang: str = "en") -> list[str]:
     """The name of every seat in a deal, the dummy of ``three_dummy`` included (a club evening's
-    deal: who sat there in that deal's block)."""
-    if deal.names:
-        return list(deal.names)
-    names = list(result.seats)
-    if result.rules.shape.players > len(names):
-        names.append(dummy_name(names[deal.dealer]))
+    deal: who sat there in that deal's block), in English or Dutch (``nl``): the dummy's seat is
+    ``Anna's dummy`` or ``blinde van Anna``, the people's names are the same in both."""
+    names = list(deal.names) if deal.names else list(result.seats)
+    shape = result.rules.shape
+    if not deal.names and shape.players > len(names):
+        names.append(dummy_name(names[deal.dealer], lang))
+    elif lang != "en":
+        # the replay names the dummy in English; its seat is the one past the people
+        for seat in range(shape.people, min(shape.players, len(names))):
+            names[seat] = dummy_name(names[deal.dealer], lang)
     return names
 
 
