@@ -255,6 +255,59 @@ def test_drills_ask_what_the_deal_says_is_still_out(archive: Path) -> None:
         assert drill.is_right(list(drill.answers)) and not drill.is_right(list(drill.answers)[1:])
 
 
+def test_the_dealers_puzzles_include_the_dummys_cards(tmp_path: Path) -> None:
+    """In ``three_dummy`` the dealer plays the dummy, so a costly card of the dummy's is the
+    dealer's puzzle (``manillen puzzles --player Anna``), as ``play_costs.player`` files it: its
+    seat and name stay the dummy's; its trumps-out drill counts the dealer's own hand as known,
+    not out. The costs are set by hand (no solver): the card played 4 card points below the best."""
+    import polars as pl
+
+    from manillen_replay.analysis.costs import CardValue, PlayCost
+    from manillen_replay.store.analyse import CALLS_SCHEMA, cost_frames
+
+    text = (ROOT / "data" / "samples" / "variant-three-dummy.json").read_text(encoding="utf-8")
+    result = decode_and_replay(text)
+    deal = result.deals[0]
+    dealer, dummy = result.seats[deal.dealer], result.rules.shape.people
+
+    def costly(trick: int, play: int) -> PlayCost:
+        seat, card = deal.tricks[trick - 1].seats[play - 1], deal.tricks[trick - 1].cards[play - 1]
+        legal = list(CardSet(deal.tricks[trick - 1].legal[play - 1]))
+        best = next(c for c in legal if c != card)
+        values = {c: CardValue(0, 10.0 if c == card else 14.0 if c == best else 9.0) for c in legal}
+        return PlayCost(trick, play, seat, card, 4, 4.0, (best,), values, deal=1, layouts=20)
+
+    chosen = [costly(3, 1), costly(3, 3), costly(4, 4)]
+    assert [(c.seat, len(c.values) > 1) for c in chosen] == [(dummy, True), (deal.dealer, True), (1, True)]
+    plays, values = cost_frames(result, {1: chosen})
+    db = tmp_path / "dummy.duckdb"
+    with Store(db) as store:
+        store.import_entries([Entry("three.json", None, text.encode())])
+        store.save_costs([result.id], plays, values, pl.DataFrame(schema=CALLS_SCHEMA))
+
+    def puzzles_of(player: str) -> list[dict[str, Any]]:
+        out = tmp_path / f"{player}.json"
+        run = CliRunner().invoke(cli, ["puzzles", "--db", str(db), "--player", player, "--out", str(out)])
+        assert run.exit_code == 0, run.output
+        written: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
+        return written
+
+    mine = puzzles_of(dealer.lower())
+    cards = {(p["source"]["trick"], p["source"]["play"]): p for p in mine if p["kind"] == "card"}
+    assert set(cards) == {(3, 1), (3, 3)}
+    assert {p["player"] for p in mine} == {dealer}
+    assert cards[(3, 1)]["seat"] == dummy and cards[(3, 1)]["names"][dummy] == f"{dealer}'s dummy"
+    assert [p["source"]["play"] for p in puzzles_of("Bert") if p["kind"] == "card"] == [4]
+
+    (drill,) = [p for p in mine if p["id"] == f"{result.id}/1/3/1/trumps"]
+    assert deal.hands is not None
+    played = {c for t in deal.tricks[:2] for c in t.cards}
+    left = [{c for c in CardSet(hand) if c not in played and c.suit == deal.trump} for hand in deal.hands]
+    assert left[deal.dealer], "the dealer holds a trump: the drill must not count it out"
+    opponents = [seat for seat in range(len(left)) if seat not in (deal.dealer, dummy)]
+    assert set(drill["answers"]) == {str(c) for seat in opponents for c in left[seat]}
+
+
 # --------------------------------------------------------------------------- spaced repetition
 
 

@@ -27,6 +27,7 @@ import polars as pl
 
 from ..cards import Card, CardSet, Rank, Suit
 from ..engine import DealResult, MatchResult
+from ..engine.report import player_names, seat_names
 from ..errors import ManillenError
 from ..rules import Contract
 from .costs import NEAR_TIE, SURE_Z
@@ -85,9 +86,12 @@ class Puzzle:
     play: int | None
     """The place in the trick (1 = led); ``None`` for a knock."""
     seat: int
+    """The seat whose card or call it is (the dummy's seat for a card of the dummy of ``three_dummy``)."""
     player: str
+    """Who decided it: the seat's player, or the dealer for the dummy's card (the dealer plays it),
+    as the archive's ``play_costs.player`` names them."""
     names: tuple[str, ...]
-    """Each seat's player in this deal."""
+    """Each seat's name in this deal (``Anna's dummy`` for the dummy's seat)."""
     dealer: int
     trump: Suit | None
     """The trump suit, ``None`` for muil."""
@@ -307,13 +311,12 @@ def _moment(result: MatchResult, deal: DealResult, trick: int, play: int, seat: 
 
 
 def _common(result: MatchResult, deal: DealResult, seat: int, date: str | None) -> dict[str, Any]:
-    names = tuple(deal.names or result.seats)
     return {
         "match_id": result.id,
         "deal": deal.number,
         "seat": seat,
-        "player": names[seat],
-        "names": names,
+        "player": player_names(result, deal)[seat],
+        "names": tuple(seat_names(result, deal)),
         "dealer": deal.dealer,
         "trump": deal.trump,
         "contract": deal.contract,
@@ -353,8 +356,9 @@ def make_puzzles(tables: PuzzleTables, *, player: str | None = None) -> list[Puz
             deal = deals.get(row["deal"])
             if deal is None or deal.hands is None or not row["legal"] or row["forced"]:
                 continue
-            name = (deal.names or result.seats)[row["seat"]]
-            if wanted is not None and name.lower() != wanted:
+            # the dummy's card of three_dummy is its dealer's puzzle, as play_costs.player says
+            decider = player_names(result, deal)[row["seat"]]
+            if wanted is not None and decider.lower() != wanted:
                 continue
             key = (row["match_id"], row["deal"], row["trick"], row["play"])
             options = values.get(key, {})
@@ -430,9 +434,11 @@ def _drills(
     }
     if masters and all(c.rank in MASTER_RANKS for c in masters):  # else one could not be ticked
         asked.append((PuzzleKind.MASTERS, "masters", [c for c in deck if c.rank in MASTER_RANKS], masters))
-    # which trumps are still out: the ones the other three hands hold
+    # which trumps are still out: the ones the other hands hold; the dealer deciding the dummy's
+    # card knows their own hand too
+    own = {seat, deal.dealer} if seat >= result.rules.shape.people else {seat}
     if deal.trump is not None:
-        others = {c for other, hand in enumerate(hands) if other != seat for c in hand}
+        others = {c for other, hand in enumerate(hands) if other not in own for c in hand}
         trumps = [c for c in deck if c.suit == deal.trump]
         out = {c for c in trumps if c in others}
         if out:
