@@ -360,6 +360,36 @@ def test_analyze_names_a_match_it_cannot_take_and_stores_the_others(
     assert analysed["match_id"].to_list() == ["one", "three"]
 
 
+def test_analyze_leaves_a_stored_record_that_no_longer_reads_unanalysed(tmp_path: Path) -> None:
+    """A record stored by an older, looser version of the program (here a seat named ``dummy``,
+    refused since the notation reserved the word) or edited by SQL no longer decodes: ``analyze``
+    names the match and what is wrong, analyses the others, counts it as not analysed and leaves
+    it unmarked; once its record is put right, the next run analyses it."""
+    db = tmp_path / "a.duckdb"
+    path = _write(tmp_path / "three.jsonl", "\n".join([_good("one"), _good("two"), _good("three")]) + "\n")
+    assert _run("import", str(path), "--db", str(db)).exit_code == 0
+    broken = """UPDATE matches SET record = replace(record, '"seats":["Anna"', '"seats":["dummy"') """
+    with Store(db) as store:
+        store.query(broken + "WHERE match_id = 'two'")
+    output = _assert_message(
+        _run("analyze", "--db", str(db), "--depth", "heuristic"),
+        "match 'two' was not analysed: its stored record no longer reads (archive match two: ",
+        "'dummy' is no player's name",
+        "analysed 2 matches (2 deals) at the heuristic depth",
+        "; 1 match not analysed",
+    )
+    assert "Traceback" not in output
+    with Store(db, read_only=True) as store:
+        analysed = store.query("SELECT match_id FROM matches WHERE analysed_at IS NOT NULL ORDER BY 1")
+    assert analysed["match_id"].to_list() == ["one", "three"]
+    with Store(db) as store:
+        store.query(
+            "UPDATE matches SET record = replace(record, '\"dummy\"', '\"Anna\"') WHERE match_id = 'two'"
+        )
+    again = _run("analyze", "--db", str(db), "--depth", "heuristic")
+    assert again.exit_code == 0 and "analysed 1 match (1 deal)" in again.output, again.output
+
+
 def test_replay_json_streams_the_same_document(tmp_path: Path) -> None:
     """One match at a time on the way out, the same JSON as a whole."""
     result = _run("replay", "--json", str(SAMPLES))

@@ -521,7 +521,8 @@ def test_the_scan_stores_the_same_findings_whatever_its_chunks(
 def test_the_scan_names_a_stored_record_that_no_longer_reads_and_stores_the_others(tmp_path: Path) -> None:
     """A record changed in the archive by hand so that it no longer reads is named, with its
     place; the matches of its chunk beside it are analysed and stored (the scan reads a chunk's
-    records together: one that does not read must not stop the others)."""
+    records together: one that does not read must not stop the others). It is left unmarked and
+    counted as not analysed, so that the next run tries it again."""
     from manillen_replay.store import analyse as scan
 
     path = archive(tmp_path / "club.duckdb", (5, 2, None), (6, 2, None), (7, 2, None))
@@ -530,10 +531,12 @@ def test_the_scan_names_a_stored_record_that_no_longer_reads_and_stores_the_othe
     ids = ["random-5", "random-6", "random-7"]
     outcome = scan.analyse_archive_in_turns(_turns(path), ids, depth="heuristic")
     (problem,) = outcome.problems
-    assert problem.startswith("match 'random-6' no longer replays: ") and "archive match random-6" in problem
-    assert outcome.deals == 4
+    assert problem.startswith("match 'random-6' was not analysed: its stored record no longer reads (")
+    assert "archive match random-6" in problem
+    assert outcome.deals == 4 and (outcome.analysed, outcome.unanalysed) == (2, 1)
     analysed = rows(path, "SELECT match_id, analysis_depth FROM matches WHERE analysed_at IS NOT NULL")
-    assert {("random-5", "heuristic"), ("random-7", "heuristic")} <= set(analysed)
+    assert set(analysed) == {("random-5", "heuristic"), ("random-7", "heuristic")}
+    assert scan.match_ids_to_analyse(Store(path, read_only=True)) == ["random-6"]
 
 
 def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) -> None:

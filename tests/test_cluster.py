@@ -267,6 +267,23 @@ def test_a_bad_record_in_a_batch_is_reported_with_its_match_and_costs_no_other_d
     assert tables.play_costs["match_id"].unique().to_list() == [result.id]
 
 
+def test_a_stored_record_that_no_longer_reads_is_left_unanalysed_by_the_cluster_run(tmp_path: Path) -> None:
+    """``analyze --cluster`` reads the archive's records as the plain run does: a record edited by
+    SQL so that it no longer reads is named and not handed out, and stays unmarked (not stored
+    as a match with no findings), so that the run after its record is fixed takes it."""
+    path = new_archive(tmp_path / "club.duckdb")
+    outcome = cli_cluster.ClusterOutcome(matches=len(RECORDS))
+    with Store(path) as store:
+        ids = store.query("SELECT match_id FROM matches ORDER BY import_order")["match_id"].to_list()
+        store.query(f"UPDATE matches SET record = '{{\"format\": 1}}' WHERE match_id = '{ids[1]}'")
+        handed = [match.result.id for match in cli_cluster._archive_matches(store, ids, outcome)]
+        unmarked = store.query("SELECT match_id FROM matches WHERE analysed_at IS NULL ORDER BY import_order")
+    assert handed == [ids[0], ids[2]] and outcome.unreadable == 1
+    (problem,) = outcome.problems
+    assert problem.startswith(f"match {ids[1]!r} was not analysed: its stored record no longer reads (")
+    assert unmarked["match_id"].to_list() == ids
+
+
 class FailingRunner(RunHere):
     """Runs batches here, but the batch holding ``match_id`` fails as a lost worker's would."""
 

@@ -179,14 +179,14 @@ def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None)
         report.append(
             ("error", t("archive.refused_more", count=f"{len(summary.rejects) - SHOWN_REFUSALS:,}"))
         )
-    if analysis.matches:
+    if analysis.analysed:
         found = sum(analysis.by_category.values())
         report.append(
             (
                 "info",
                 t(
                     "archive.analysed",
-                    matches=_count("new_matches", analysis.matches),
+                    matches=_count("new_matches", analysis.analysed),
                     deals=_count("deals", analysis.deals),
                     findings=found,
                 ),

@@ -134,10 +134,14 @@ def _analyse_on_cluster(
     if not quiet:
         click.echo(done.describe(address), err=True)
     outcome = AnalysisOutcome(
-        matches=done.matches, deals=done.deals, solved=done.solved, problems=done.problems
+        matches=done.matches,
+        deals=done.deals,
+        solved=done.solved,
+        problems=done.problems,
+        unanalysed=done.matches - done.stored,
     )
     outcome.by_category.update(done.findings)
-    left = done.matches - done.stored
+    left = done.matches - done.stored - done.unreadable
     if left:
         outcome.problems.append(
             f"{plural(left, 'match', 'matches')} not stored: run the same command again to retry "
@@ -392,9 +396,12 @@ def analyze(
             click.echo(problem, err=True)
         total = sum(outcome.by_category.values())
         detail = ", ".join(f"{count} {name}" for name, count in sorted(outcome.by_category.items()))
+        left = (
+            f"; {plural(outcome.unanalysed, 'match', 'matches')} not analysed" if outcome.unanalysed else ""
+        )
         click.echo(
-            f"analysed {plural(outcome.matches, 'match', 'matches')} ({plural(outcome.deals, 'deal')}) "
-            f"at the {chosen} depth: {plural(total, 'finding')}" + (f" ({detail})" if detail else "")
+            f"analysed {plural(outcome.analysed, 'match', 'matches')} ({plural(outcome.deals, 'deal')}) "
+            f"at the {chosen} depth: {plural(total, 'finding')}" + (f" ({detail})" if detail else "") + left
         )
         if chosen == "solver":
             depths = _solver_depths(samples)

@@ -68,6 +68,8 @@ class ClusterOutcome:
     solved: int = 0
     stored: int = 0
     """Matches stored."""
+    unreadable: int = 0
+    """Matches whose stored record no longer reads: left unmarked, not solved."""
     findings: dict[str, int] = field(default_factory=dict)
     """Findings stored, by category."""
     problems: list[str] = field(default_factory=list)
@@ -98,6 +100,7 @@ class ClusterOutcome:
 
 def _archive_matches(store: Store, ids: Sequence[str], outcome: ClusterOutcome) -> Iterator[MatchToSolve]:
     from ..solving import MatchToSolve
+    from ..store.analyse import unreadable_match
 
     for start in range(0, len(ids), READ_CHUNK):
         # read a chunk at once: the driver writes to the archive between the matches it yields
@@ -106,27 +109,12 @@ def _archive_matches(store: Store, ids: Sequence[str], outcome: ClusterOutcome) 
                 record = loads(data, source=f"archive match {match_id}")
                 result = replay(record, source=f"archive match {match_id}")
             except InvalidRecordError as error:
-                outcome.problems.append(f"match {match_id!r} no longer replays: {error}")
-                _store(store, [_nothing_found(match_id)], outcome)  # as the plain run does
+                # left unmarked, as the plain run leaves it: tried again once its record is fixed
+                outcome.unreadable += 1
+                outcome.problems.append(unreadable_match(match_id, error))
                 continue
             outcome.deals += len(result.deals)
             yield MatchToSolve(record, result, data)
-
-
-def _nothing_found(match_id: str) -> SolvedMatch:
-    from ..solving import CALLS_SCHEMA, COSTS_SCHEMA, FINDINGS_SCHEMA, VALUES_SCHEMA, SolvedMatch
-
-    return SolvedMatch(
-        match_id,
-        pl.DataFrame(schema=COSTS_SCHEMA),
-        pl.DataFrame(schema=VALUES_SCHEMA),
-        pl.DataFrame(schema=CALLS_SCHEMA),
-        pl.DataFrame(schema=FINDINGS_SCHEMA),
-        deals=0,
-        solved=0,
-        problems=[],
-        complete=True,
-    )
 
 
 def _store(store: Store, solved: list[SolvedMatch], outcome: ClusterOutcome) -> None:

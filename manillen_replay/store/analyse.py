@@ -266,11 +266,21 @@ class AnalysisOutcome:
     """What one run of the built-in analysis did."""
 
     matches: int = 0
+    """Matches asked for."""
     deals: int = 0
     solved: int = 0
     """Deals the solver costed."""
     by_category: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
+    unanalysed: int = 0
+    """Matches asked for but left unmarked, each named in ``problems``: a stored record that no
+    longer decodes, a match the analysis could not take, or one changed while it was analysed.
+    The next run tries them again."""
+
+    @property
+    def analysed(self) -> int:
+        """Matches analysed and stored."""
+        return self.matches - self.unanalysed
 
 
 def _bar_listener(bar: Any) -> Callable[[Any], None]:
@@ -410,7 +420,10 @@ def _analyse_replays(
     done = _Analysed(ids=[])
     for match_id, record, replayed in _replayed(records, quickly=meter is None):
         if isinstance(replayed, InvalidRecordError):
-            outcome.problems.append(f"match {match_id!r} no longer replays: {replayed}")
+            # a record stored by an older, looser version of the program, or edited by SQL: left
+            # unmarked, so that the run after its record is fixed takes it
+            failed.add(match_id)
+            outcome.problems.append(unreadable_match(match_id, replayed))
             continue
         if isinstance(replayed, Exception):
             raise replayed
@@ -442,7 +455,17 @@ def _analyse_replays(
             done.calls.append(calls)
             done.lines.append(lines)
     done.ids = [match_id for match_id in chunk if match_id not in failed]
+    outcome.unanalysed += len(failed)
     return done
+
+
+def unreadable_match(match_id: str, error: InvalidRecordError) -> str:
+    """What to tell of a stored match whose record no longer decodes (or replays): which match,
+    what is wrong, and that it stays unanalysed until its record is fixed."""
+    return (
+        f"match {match_id!r} was not analysed: its stored record no longer reads ({error}); "
+        "it stays unanalysed, and the next run tries it again: import a corrected file of the match"
+    )
 
 
 def _store_chunk(
@@ -497,6 +520,7 @@ def _drop_changed(
     if not changed:
         return
     gone = set(changed)
+    outcome.unanalysed += len(gone)
     done.ids = [match_id for match_id in done.ids if match_id not in gone]
     done.findings = [f for f in done.findings if f.match not in gone]
     done.solved = {match_id: solved for match_id, solved in done.solved.items() if match_id not in gone}
