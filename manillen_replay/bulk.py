@@ -631,7 +631,13 @@ def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedD
     written another way, a variation in a comment) is ``None``. Replaying one may still come to a
     deal that must be played card by card (:class:`~manillen_replay.engine.replay.CardsUnread`):
     the caller then reads the document in full and replays that.
+
+    A chunk that cannot give the compiled pass :data:`COMPILED_MINIMUM` deals (a file of a few
+    matches) is all ``None`` at once, without reading it: the caller reads each document once,
+    in full, as the engine plays them anyway.
     """
+    if _most_tricked_deals(chunk) < COMPILED_MINIMUM:
+        return [None] * len(chunk)
     plan = _UnreadPlan()
     quick = [read_cards_unread(entry) for entry in chunk]
     for number, record in enumerate(quick):
@@ -642,6 +648,23 @@ def read_quickly(chunk: Sequence[Entry]) -> list[tuple[Record, dict[int, PlayedD
         (record, plays) if record is not None and _cards_checked(record, plays) else None
         for record, plays in zip(quick, played, strict=True)
     ]
+
+
+def _most_tricked_deals(chunk: Sequence[Entry]) -> int:
+    """At most how many deals of a chunk's JSON documents give their tricks, the deals the
+    compiled pass may play, counted on the bytes: each gives the key ``"tricks"`` (a text holding
+    those eight bytes counts too). A key written with escapes (``"\\u0074ricks"``) is not counted:
+    such a chunk may be read in full when the compiled pass could have played it, with the same
+    results, only slower.
+
+    >>> _most_tricked_deals([Entry("a.json", None, b'{"deals": [{"tricks": []}, {"tricks": []}]}')])
+    2
+    """
+    return sum(
+        entry.data.count(b'"tricks"')
+        for entry in chunk
+        if isinstance(entry.data, bytes) and not entry.notation
+    )
 
 
 def _cards_checked(record: Record, plays: dict[int, PlayedDeal]) -> bool:

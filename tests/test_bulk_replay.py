@@ -202,6 +202,27 @@ def test_validate_entries_place_problems_as_one_by_one(tmp_path: Path):
     assert any(isinstance(result, list) for _, result in seen)
 
 
+def test_validate_reads_each_document_of_a_small_file_once(monkeypatch):
+    """A file too short for the compiled pass (fewer than ``COMPILED_MINIMUM`` deals) is read
+    once, each document in full (it was read twice: its cards left unread for the compiled
+    pass, then again in full when the pass did not run), with the same results and problems,
+    placed as the engine places them."""
+    monkeypatch.setattr(bulk, "COMPILED_MINIMUM", 500)
+    rng = random.Random(5)
+    lines = [more_broken(generated("four", 2)[0], how, rng) for how in MORE_BREAKS]
+    entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
+    assert sum(line.count(b'"tricks"') for line in lines) < bulk.COMPILED_MINIMUM
+    reads: list[str] = []
+    real_decode, real_unread = Entry.decode, bulk.read_cards_unread
+    monkeypatch.setattr(bulk, "read_cards_unread", lambda entry: reads.append("unread") or real_unread(entry))
+    monkeypatch.setattr(Entry, "decode", lambda self: reads.append("full") or real_decode(self))
+    seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
+    assert reads == ["full"] * len(entries)
+    monkeypatch.undo()
+    assert seen == _engine_reference(entries)
+    assert any(isinstance(result, list) for _, result in seen)
+
+
 def _engine_reference(entries: list[Entry]) -> list[tuple[int | None, Any]]:
     """Each entry as the engine alone replays it: the result, or the problems it is refused with."""
     from manillen_replay.engine import replay_entry
