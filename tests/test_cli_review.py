@@ -536,7 +536,8 @@ def test_the_scan_names_a_stored_record_that_no_longer_reads_and_stores_the_othe
     assert outcome.deals == 4 and (outcome.analysed, outcome.unanalysed) == (2, 1)
     analysed = rows(path, "SELECT match_id, analysis_depth FROM matches WHERE analysed_at IS NOT NULL")
     assert set(analysed) == {("random-5", "heuristic"), ("random-7", "heuristic")}
-    assert scan.match_ids_to_analyse(Store(path, read_only=True)) == ["random-6"]
+    with Store(path, read_only=True) as store:
+        assert scan.match_ids_to_analyse(store) == ["random-6"]
 
 
 def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) -> None:
