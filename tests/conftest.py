@@ -13,6 +13,9 @@ Fixtures (names are stable; other test files rely on them):
   session: open it read-only (``Store(sample_db, read_only=True)``) or copy it before writing.
 - ``chromium``: one Chromium (Playwright) for the test file that asks for it; open each tab
   with ``browser.new_page(...)`` (a context of its own) and close it.
+- ``three_dummy_db``: the path of a DuckDB file with the shipped ``three_dummy`` sample, its
+  costs set by hand (no solver) so that the dummy's card, the dealer's own and Bert's are costly
+  (``THREE_DUMMY_COSTLY``), closed, once per session: open it read-only or copy it before writing.
 
 The sample holds, on purpose: dated and undated matches in two years, muil and klop deals, a
 scoresheet-only deal, a recorded score that disagrees with the cards, a penalty, annotations on
@@ -71,6 +74,14 @@ BAD_LINE_NUMBER = 4
 
 SLOPPY_MATCH_ID = "sloppy-1"
 """The sample match with illegal plays."""
+
+
+THREE_DUMMY = Path(__file__).resolve().parent.parent / "data" / "samples" / "variant-three-dummy.json"
+"""The shipped sample of ``three_dummy``: one deal, Anna deals and plays her dummy (seat 3) too."""
+
+THREE_DUMMY_COSTLY = ((3, 1), (3, 3), (4, 4))
+"""The plays ``three_dummy_db`` makes costly, as (trick, place in the trick): the dummy's card,
+the dealer's own card and Bert's."""
 
 
 # No test passes or fails by the machine's speed: hypothesis gives an example no deadline and does
@@ -287,6 +298,42 @@ def sample_db_copy(sample_db: Path, tmp_path: Path) -> Path:
     target = tmp_path / "sample.duckdb"
     shutil.copyfile(sample_db, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def three_dummy_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``THREE_DUMMY`` in a closed DuckDB file, its costs set by hand: each play of
+    ``THREE_DUMMY_COSTLY`` scores 10 card points where a better card scores 14 (its other legal
+    cards 9), so it is a clear puzzle; its ``costly_card`` findings are made from those costs as
+    the solver review makes them, and the match counts as reviewed by the solver (``manillen
+    report`` reviews nothing first). No solver runs: it takes a fraction of a second."""
+    from manillen_replay.analysis.costs import CardValue, PlayCost
+    from manillen_replay.analysis.solver_findings import cost_findings
+    from manillen_replay.cards import CardSet
+    from manillen_replay.engine import decode_and_replay
+    from manillen_replay.engine.report import seat_names
+    from manillen_replay.record import Entry
+    from manillen_replay.store.analyse import CALLS_SCHEMA, cost_frames, findings_frame
+
+    text = THREE_DUMMY.read_text(encoding="utf-8")
+    result = decode_and_replay(text)
+    deal = result.deals[0]
+    costs = []
+    for trick, play in THREE_DUMMY_COSTLY:
+        done = deal.tricks[trick - 1]
+        seat, card = done.seats[play - 1], done.cards[play - 1]
+        legal = list(CardSet(done.legal[play - 1]))
+        best = next(c for c in legal if c != card)
+        values = {c: CardValue(0, 10.0 if c == card else 14.0 if c == best else 9.0) for c in legal}
+        costs.append(PlayCost(trick, play, seat, card, 4, 4.0, (best,), values, deal=deal.number, layouts=20))
+    plays, values = cost_frames(result, {deal.number: costs})
+    findings = cost_findings(costs, match=result.id, deal=deal, players=seat_names(result, deal))
+    path = tmp_path_factory.mktemp("three-dummy") / "three.duckdb"
+    with Store(path) as archive:
+        archive.import_entries([Entry("three.json", None, text.encode())])
+        archive.save_costs([result.id], plays, values, pl.DataFrame(schema=CALLS_SCHEMA))
+        archive.save_findings([result.id], findings_frame(findings), depth="solver")
+    return path
 
 
 @pytest.fixture(scope="module")

@@ -37,6 +37,7 @@ from manillen_replay.report import make_report
 from manillen_replay.report.words import say
 from manillen_replay.store import Store
 
+from .conftest import THREE_DUMMY, THREE_DUMMY_COSTLY
 from .factories import random_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -255,39 +256,21 @@ def test_drills_ask_what_the_deal_says_is_still_out(archive: Path) -> None:
         assert drill.is_right(list(drill.answers)) and not drill.is_right(list(drill.answers)[1:])
 
 
-def test_the_dealers_puzzles_include_the_dummys_cards(tmp_path: Path) -> None:
+def test_the_dealers_puzzles_include_the_dummys_cards(three_dummy_db: Path, tmp_path: Path) -> None:
     """In ``three_dummy`` the dealer plays the dummy, so a costly card of the dummy's is the
     dealer's puzzle (``manillen puzzles --player Anna``), as ``play_costs.player`` files it: its
     seat and name stay the dummy's; its trumps-out drill counts the dealer's own hand as known,
     not out. The costs are set by hand (no solver): the card played 4 card points below the best."""
-    import polars as pl
-
-    from manillen_replay.analysis.costs import CardValue, PlayCost
-    from manillen_replay.store.analyse import CALLS_SCHEMA, cost_frames
-
-    text = (ROOT / "data" / "samples" / "variant-three-dummy.json").read_text(encoding="utf-8")
-    result = decode_and_replay(text)
+    result = decode_and_replay(THREE_DUMMY.read_text(encoding="utf-8"))
     deal = result.deals[0]
     dealer, dummy = result.seats[deal.dealer], result.rules.shape.people
-
-    def costly(trick: int, play: int) -> PlayCost:
-        seat, card = deal.tricks[trick - 1].seats[play - 1], deal.tricks[trick - 1].cards[play - 1]
-        legal = list(CardSet(deal.tricks[trick - 1].legal[play - 1]))
-        best = next(c for c in legal if c != card)
-        values = {c: CardValue(0, 10.0 if c == card else 14.0 if c == best else 9.0) for c in legal}
-        return PlayCost(trick, play, seat, card, 4, 4.0, (best,), values, deal=1, layouts=20)
-
-    chosen = [costly(3, 1), costly(3, 3), costly(4, 4)]
-    assert [(c.seat, len(c.values) > 1) for c in chosen] == [(dummy, True), (deal.dealer, True), (1, True)]
-    plays, values = cost_frames(result, {1: chosen})
-    db = tmp_path / "dummy.duckdb"
-    with Store(db) as store:
-        store.import_entries([Entry("three.json", None, text.encode())])
-        store.save_costs([result.id], plays, values, pl.DataFrame(schema=CALLS_SCHEMA))
+    seats = [deal.tricks[trick - 1].seats[play - 1] for trick, play in THREE_DUMMY_COSTLY]
+    assert seats == [dummy, deal.dealer, 1]
 
     def puzzles_of(player: str) -> list[dict[str, Any]]:
         out = tmp_path / f"{player}.json"
-        run = CliRunner().invoke(cli, ["puzzles", "--db", str(db), "--player", player, "--out", str(out)])
+        args = ["puzzles", "--db", str(three_dummy_db), "--player", player, "--out", str(out)]
+        run = CliRunner().invoke(cli, args)
         assert run.exit_code == 0, run.output
         written: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
         return written
@@ -306,6 +289,41 @@ def test_the_dealers_puzzles_include_the_dummys_cards(tmp_path: Path) -> None:
     assert left[deal.dealer], "the dealer holds a trump: the drill must not count it out"
     opponents = [seat for seat in range(len(left)) if seat not in (deal.dealer, dummy)]
     assert set(drill["answers"]) == {str(c) for seat in opponents for c in left[seat]}
+
+
+@pytest.mark.parametrize(("lang", "dummy"), [("nl", "blinde van Anna"), ("en", "Anna&#x27;s dummy")])
+def test_the_puzzles_page_names_the_dummys_seat_in_its_language(
+    three_dummy_db: Path, tmp_path: Path, lang: str, dummy: str
+) -> None:
+    """``manillen puzzles --html --lang nl`` of the dealer of ``three_dummy`` names the dummy's
+    seat in Dutch (``blinde van Anna``) on every table it draws and in the tricks played before,
+    never in English; the English page says ``Anna's dummy``."""
+    page = tmp_path / "anna.html"
+    args = ["puzzles", "--db", str(three_dummy_db), "--player", "Anna", "--html", str(page), "--lang", lang]
+    run = CliRunner().invoke(cli, args)
+    assert run.exit_code == 0, run.output
+    html = page.read_text(encoding="utf-8").replace("sample-three-dummy", "MATCH")  # the match's id
+    tables = re.findall(r'<div class="table">', html)
+    named = re.findall(r'data-seat="3"><div class="name">([^<]*)</div>', html)
+    assert tables and named == [dummy] * len(tables)
+    assert ("dummy" in html) is (lang == "en")
+
+
+@pytest.mark.parametrize(("lang", "leader"), [("nl", "blinde van Anna"), ("en", "Anna&#x27;s dummy")])
+def test_a_puzzles_tricks_so_far_name_their_leader_in_the_pages_language(lang: str, leader: str) -> None:
+    """A trick the dummy of ``three_dummy`` led is listed under the dummy's seat's name in the
+    page's language (the sample deal's dummy leads no trick before its puzzles)."""
+    from manillen_replay.analysis.puzzles import _sample
+    from manillen_replay.report.puzzles import puzzle_html
+
+    seven, ten = Card.parse("7S"), Card.parse("10S")
+    puzzle = _sample(
+        names=("Anna", "Bert", "Carla", "Anna's dummy"),
+        names_nl=("Anna", "Bert", "Carla", "blinde van Anna"),
+        tricks=(((3, seven), (0, ten), (1, Card.parse("8S")), (2, Card.parse("9S"))),),
+    )
+    html = puzzle_html(puzzle, 1, lang)
+    assert re.search(rf"1\. {re.escape(leader)}: ", html)
 
 
 # --------------------------------------------------------------------------- spaced repetition
@@ -466,6 +484,28 @@ def test_train_page_brings_a_missed_puzzle_back_after_the_others(app: object, ar
         next(b for b in at.button if b.label == "Next puzzle").click().run()
     assert verdicts == [False, True, True]
     assert shown[3] == shown[0] and len(set(shown[:3])) == 3
+
+
+@pytest.mark.parametrize(("lang", "dummy"), [("nl", "blinde van Anna"), ("en", "Anna's dummy")])
+def test_train_page_names_the_dummys_seat_in_the_pages_language(
+    three_dummy_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, dummy: str
+) -> None:
+    """The Train page in Dutch (``?lang=nl``) draws a ``three_dummy`` puzzle of the dealer with
+    the dummy's seat named ``blinde van Anna``, and nowhere in English."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, drawn_text, html_of, open_page, texts
+
+    copy = tmp_path / "three.duckdb"
+    shutil.copy(three_dummy_db, copy)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(copy))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "train", lang=lang, player="Anna")
+    assert at.selectbox(key="train_player").value == "Anna"
+    assert dummy in drawn_text(at, "train_table")
+    page = (html_of(at) + texts(at)).replace("sample-three-dummy", "MATCH")  # the match's id
+    assert ("dummy" in page) is (lang == "en")
 
 
 @pytest.mark.parametrize(("lang", "reason"), [("en", "explanation"), ("nl", "explanation_nl")])

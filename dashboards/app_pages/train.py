@@ -97,7 +97,7 @@ def table_of(puzzle: Puzzle) -> str:
     hands = [puzzle.hand if seat == puzzle.seat else CardSet(0) for seat in range(seats)]
     legal = CardSet(Card.parse(o) for o in puzzle.options) if puzzle.kind is PuzzleKind.CARD else None
     return cards.table_html(
-        names=puzzle.names,
+        names=puzzle.names_in(language),
         hands=hands,
         table=puzzle.table,
         trump=puzzle.trump,

@@ -92,6 +92,8 @@ class Puzzle:
     as the archive's ``play_costs.player`` names them."""
     names: tuple[str, ...]
     """Each seat's name in this deal (``Anna's dummy`` for the dummy's seat)."""
+    names_nl: tuple[str, ...]
+    """The same in Dutch (``blinde van Anna`` for the dummy's seat): :meth:`names_in` picks."""
     dealer: int
     trump: Suit | None
     """The trump suit, ``None`` for muil."""
@@ -132,6 +134,14 @@ class Puzzle:
     explanation: str = ""
     """The finding's reason in words (the line after the better card), when stored."""
     explanation_nl: str = ""
+
+    def names_in(self, lang: str) -> tuple[str, ...]:
+        """Each seat's name as a page in ``lang`` (``en`` or ``nl``) writes it.
+
+        >>> _sample(names_nl=("Anna", "Bert", "Carla", "blinde van Anna")).names_in("nl")[3]
+        'blinde van Anna'
+        """
+        return self.names_nl if lang == "nl" else self.names
 
     @property
     def source(self) -> str:
@@ -317,6 +327,7 @@ def _common(result: MatchResult, deal: DealResult, seat: int, date: str | None) 
         "seat": seat,
         "player": player_names(result, deal)[seat],
         "names": tuple(seat_names(result, deal)),
+        "names_nl": tuple(seat_names(result, deal, "nl")),
         "dealer": deal.dealer,
         "trump": deal.trump,
         "contract": deal.contract,
@@ -635,6 +646,7 @@ def _sample(**changes: Any) -> Puzzle:
         "seat": 1,
         "player": "Bert",
         "names": ("Anna", "Bert", "Carla", "Dirk"),
+        "names_nl": ("Anna", "Bert", "Carla", "Dirk"),
         "dealer": 0,
         "trump": Suit.H,
         "contract": Contract.TRUMP,

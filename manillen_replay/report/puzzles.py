@@ -27,9 +27,9 @@ PUZZLE_STYLE = """
 printed pages, and the printable page's answers start on a page of their own."""
 
 
-def _decision(puzzle: Puzzle) -> Decision:
-    """The puzzle as a report's decision, for the report's table drawing: only the player's hand
-    shown, the others face down."""
+def _decision(puzzle: Puzzle, lang: str) -> Decision:
+    """The puzzle as a report's decision, for the report's table drawing in ``lang``: only the
+    player's hand shown, the others face down."""
     hands = tuple(puzzle.hand if seat == puzzle.seat else CardSet(0) for seat in range(len(puzzle.names)))
     return Decision(
         deal=puzzle.deal,
@@ -47,7 +47,7 @@ def _decision(puzzle: Puzzle) -> Decision:
         explanation="",
         hands=hands,
         table=puzzle.table,
-        names=puzzle.names,
+        names=puzzle.names_in(lang),
         dealer=puzzle.dealer,
         trump=puzzle.trump,
         comments=(),
@@ -117,7 +117,7 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
     """One puzzle: its question, its source, the contract and the score, the table as the player
     saw it, and (with ``answer``) its answer folded under it."""
     title = say(lang, "puzzle_title", number=number, question=say(lang, f"question.{puzzle.kind.value}"))
-    decision = _decision(puzzle)
+    decision = _decision(puzzle, lang)
     contract = escape(say(lang, "decision_contract", contract="{c}")).replace(
         "{c}", _contract(lang, decision)
     )
@@ -126,7 +126,7 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
         lang, "puzzle_score", a=puzzle.score[0], b=puzzle.score[1], c=puzzle.taken[0], d=puzzle.taken[1]
     )
     tricks = "; ".join(
-        f"{number}. {escape(puzzle.names[trick[0][0]])}: " + " ".join(_card_text(card) for _, card in trick)
+        f"{number}. {escape(decision.names[trick[0][0]])}: " + " ".join(_card_text(card) for _, card in trick)
         for number, trick in enumerate(puzzle.tricks, start=1)
     )
     played = f'<p class="source">{escape(say(lang, "tricks_so_far"))}: {tricks}</p>' if tricks else ""
