@@ -237,6 +237,78 @@ def test_report_bad_match_or_player_is_a_message(
     assert message in result.output and "Traceback" not in result.output
 
 
+THREE_DUMMY_MATCH = "sample-three-dummy"
+
+
+def report_three_dummy(db: Path, out: Path, *args: str) -> tuple[int, str]:
+    """``manillen report`` of the ``three_dummy`` sample: the exit code, and the page (the match's
+    id, which says ``dummy``, left out) or the command's output when it fails."""
+    run = CliRunner().invoke(
+        cli, ["report", "--db", str(db), "--match", THREE_DUMMY_MATCH, *args, "--out", str(out)]
+    )
+    if run.exit_code:
+        return run.exit_code, run.output
+    return 0, out.read_text(encoding="utf-8").replace(THREE_DUMMY_MATCH, "MATCH")
+
+
+@pytest.mark.parametrize("player", [None, "Anna"])
+def test_a_dutch_report_names_the_dummys_seat_in_dutch(
+    three_dummy_db: Path, tmp_path: Path, player: str | None
+) -> None:
+    """``manillen report --lang nl`` of a ``three_dummy`` match, for everyone or for the dealer,
+    names the dummy's seat ``blinde van Anna`` on every table it draws (the review's and the
+    puzzles'), and never in English; the English report says ``Anna's dummy``."""
+    whom = [] if player is None else ["--player", player]
+    code, html = report_three_dummy(three_dummy_db, tmp_path / "nl.html", *whom, "--lang", "nl")
+    assert code == 0, html
+    named = re.findall(r'data-seat="3"><div class="name">([^<]*)</div>', html)
+    assert named and set(named) == {"blinde van Anna"}
+    assert "dummy" not in html
+    code, english = report_three_dummy(three_dummy_db, tmp_path / "en.html", *whom)
+    assert code == 0, english
+    assert re.findall(r'data-seat="3"><div class="name">([^<]*)</div>', english) == [
+        "Anna&#x27;s dummy"
+    ] * len(named)
+
+
+def test_the_match_pages_dutch_download_names_the_dummys_seat_in_dutch(
+    three_dummy_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Match page's Download report in Dutch is the same report: ``blinde van Anna``."""
+    from dashboards import data
+
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(three_dummy_db))
+    try:
+        made = data.report_html(THREE_DUMMY_MATCH, None, "nl").decode("utf-8")
+    finally:
+        data.archive().close()
+    assert "blinde van Anna" in made and "dummy" not in made.replace(THREE_DUMMY_MATCH, "MATCH")
+
+
+def test_the_dealers_report_reviews_the_dummys_cards(three_dummy_db: Path, tmp_path: Path) -> None:
+    """The dummy's cards of ``three_dummy`` are its dealer's decisions: ``--player Anna`` reviews
+    them with her own, as the archive ranks Anna's (``findings.player`` is the dealer)."""
+    with Store(three_dummy_db, read_only=True) as store:
+        ranked = store.biggest_mistakes([THREE_DUMMY_MATCH], player="Anna", top=3)
+    expected = [(r["deal"], r["trick"], r["play"]) for r in ranked.iter_rows(named=True)]
+    assert (1, 3, 1) in expected and ranked.filter(pl.col("trick") == 3)["seat"].sort().to_list() == [0, 3]
+    code, html = report_three_dummy(three_dummy_db, tmp_path / "anna.html", "--player", "anna")
+    assert code == 0, html
+    assert decisions_in(html) == expected
+
+
+@pytest.mark.parametrize("asked", ["Anna's dummy", "blinde van anna"])
+def test_the_dummy_is_no_player_of_a_report(three_dummy_db: Path, tmp_path: Path, asked: str) -> None:
+    """``--player`` takes people: the dummy's seat of ``three_dummy`` (in English or Dutch) is
+    refused, the message naming the dealer whose decisions its cards are and the real players."""
+    code, output = report_three_dummy(three_dummy_db, tmp_path / "dummy.html", "--player", asked)
+    assert code == 1 and "Traceback" not in output
+    assert f"{asked!r} is the dummy's seat" in output and "not a player" in output
+    assert "its cards are Anna's decisions" in output
+    assert output.rstrip().endswith("the players are Anna, Bert, Carla")
+    assert not (tmp_path / "dummy.html").exists()
+
+
 def test_sql_ledger_equals_the_python_ledger_deal_by_deal(archive: Path) -> None:
     """The archive's ``deal_ledger`` view and :func:`deal_ledger` on the solver's costs computed
     again (same seed, same layouts) agree on every costed deal, the sloppy match's illegal cards

@@ -15,6 +15,7 @@ import polars as pl
 
 from ..cards import Card, CardSet, Suit
 from ..engine import DealKind, DealResult, MatchResult, replay
+from ..engine.report import player_names, seat_names
 from ..errors import ManillenError
 from ..record import loads
 from ..rules import Contract
@@ -282,15 +283,14 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
     record = loads(tables.record, source="the archive")
     match = replay(record, source="the archive")
     info = record.match
-    names_by_deal = {deal.number: (deal.names or list(match.seats)) for deal in match.deals}
-    everyone = sorted({name for names in names_by_deal.values() for name in names} | set(match.seats))
+    names_by_deal = {deal.number: seat_names(match, deal, lang) for deal in match.deals}
+    # people only: the dummy of three_dummy is no player, its cards are its dealer's decisions
+    everyone = sorted({name for deal in match.deals for name in player_names(match, deal)} | set(match.seats))
     chosen: str | None = None
     if player is not None:
         chosen = next((name for name in everyone if name.lower() == player.lower()), None)
         if chosen is None:
-            raise ManillenError(
-                f"{player!r} did not play in match {match.id!r}: the players are {', '.join(everyone)}"
-            )
+            raise ManillenError(_not_a_player(match, player, everyone))
     comments = _comments(tables.annotations)
     ledger_rows = _rows(tables.deal_ledger)
     deals = tuple(
@@ -368,6 +368,24 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
         samples=samples or None,
         first_team=first_team,
     )
+
+
+def _not_a_player(match: MatchResult, asked: str, everyone: Sequence[str]) -> str:
+    """Why ``asked`` gets no report: not in the match, or the dummy's seat of ``three_dummy``
+    (in either language), whose cards count under the dealer who played them."""
+    people = match.rules.shape.people
+    for deal in match.deals:
+        for lang in ("en", "nl"):
+            names = seat_names(match, deal, lang)
+            for seat in range(people, len(names)):
+                if names[seat].lower() == asked.lower():
+                    dealer = names[deal.dealer]
+                    return (
+                        f"{asked!r} is the dummy's seat in match {match.id!r}, not a player: "
+                        f"its cards are {dealer}'s decisions, in {dealer}'s review; "
+                        f"the players are {', '.join(everyone)}"
+                    )
+    return f"{asked!r} did not play in match {match.id!r}: the players are {', '.join(everyone)}"
 
 
 def _line(tables: ReportTables, deal: int, trick: int, play: int) -> BetterLine | None:
