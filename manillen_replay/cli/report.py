@@ -13,7 +13,12 @@ from .common import DB_OPTION, SAMPLES_OPTION, WAIT_OPTION, existing_archive, no
 @click.command()
 @DB_OPTION
 @click.option("--match", "match_id", required=True, metavar="ID", help="The match to review.")
-@click.option("--player", metavar="NAME", help="Review for this player (any case); default: everyone.")
+@click.option(
+    "--player",
+    metavar="NAME",
+    help="Review for this player (any case; the dummy's cards of three_dummy count as its dealer's); "
+    "default: everyone.",
+)
 @click.option(
     "--lang", type=click.Choice(["en", "nl"]), default="en", show_default=True, help="The report's language."
 )

@@ -275,10 +275,11 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
     """The report of one match, for one player or (``player=None``) for everyone.
 
     :param tables: the match's archive rows.
-    :param player: a player of the match (any case), or ``None``.
-    :param lang: ``en`` or ``nl``: the language of the explanations.
-    :raises ManillenError: for a player who did not play in the match, or a record that no
-        longer replays.
+    :param player: a player of the match (any case), or ``None``: a person, the dummy's cards
+        of ``three_dummy`` being its dealer's.
+    :param lang: ``en`` or ``nl``: the language of the explanations and of the dummy's seat.
+    :raises ManillenError: for a player who did not play in the match (the dummy's seat
+        included), or a record that no longer replays.
     """
     record = loads(tables.record, source="the archive")
     match = replay(record, source="the archive")
