@@ -30,6 +30,16 @@ def points_of(card: int) -> int:
     return CARD_POINTS[card]
 
 
+RICHER_THAN: tuple[int, ...] = tuple(
+    sum(1 << card for card in range(len(CARD_POINTS)) if CARD_POINTS[card] > points) for points in range(6)
+)
+"""By card points (0 to 5), the mask of the cards worth more."""
+POORER_THAN: tuple[int, ...] = tuple(
+    sum(1 << card for card in range(len(CARD_POINTS)) if CARD_POINTS[card] < points) for points in range(6)
+)
+"""By card points (0 to 5), the mask of the cards worth less (none for a card without points)."""
+
+
 class PlayView(NamedTuple):
     """One play as the player saw it just before putting the card down."""
 

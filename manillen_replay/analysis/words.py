@@ -81,6 +81,10 @@ def severity_name(severity: str, lang: str) -> str:
     return SEVERITY_NL.get(severity, severity) if lang == "nl" else severity
 
 
+_CARD_EN = tuple(card.symbol for card in CARDS)
+_CARD_NL = tuple(f"{card.suit.dutch} {RANK_NL[card.rank]}" for card in CARDS)
+
+
 def card_en(card: int) -> str:
     """A card with its suit symbol.
 
@@ -88,7 +92,7 @@ def card_en(card: int) -> str:
     >>> card_en(Card.C10), card_en(Card.DA)
     ('10♣', 'A♦')
     """
-    return CARDS[card].symbol
+    return _CARD_EN[card]
 
 
 def card_nl(card: int) -> str:
@@ -98,8 +102,7 @@ def card_nl(card: int) -> str:
     >>> card_nl(Card.DK), card_nl(Card.C10), card_nl(Card.SJ)
     ('koeken heer', 'klaveren manille', 'schoppen boer')
     """
-    c = CARDS[card]
-    return f"{c.suit.dutch} {RANK_NL[c.rank]}"
+    return _CARD_NL[card]
 
 
 def cards_en(cards: Iterable[int]) -> str:
