@@ -47,6 +47,10 @@ _VOID_CARDS = np.array(
 )
 """By the suits a seat has shown out of (a bit a suit, four bits apart: 0x1111 is all four), the
 cards of those suits."""
+_SUITS_SHOWN = np.array(
+    [sum(1 << suit for suit in range(4) if shown >> (4 * suit) & 1) for shown in range(0x1112)]
+)
+"""By a seat's count of show-outs reduced to a bit a suit (four bits apart), a bit a suit."""
 _IS_ACE = np.array([card % RANKS_PER_SUIT == Rank.ACE for card in range(_CARDS)])
 
 assert NO_TRUMP == -1  # _TRUMPS reads it as its last entry
@@ -60,8 +64,23 @@ class BatchGate:
     """For each row with any, the plays that may be flagged, by their index in the deal
     (:attr:`.knowledge.DealKnowledge.views`), in order."""
     bare_aces: frozenset[int]
-    """The rows where a bare non-trump ace was forced under an opponent's manille
-    (``bare_ace_lost``'s first condition)."""
+    """The rows where a bare non-trump ace was forced under an opponent's manille and its
+    player had had a chance to smear it before (``bare_ace_lost``'s first conditions)."""
+    first_known: dict[int, int]
+    """For each of those rows, where its plays start in the three lists below."""
+    hands: list[int]
+    """Before each play of those rows: the player's hand, ..."""
+    seen: list[int]
+    """... the cards seen, ..."""
+    voids: list[int]
+    """... and each seat's suits shown out of, four bits a seat (seat 0 the lowest)."""
+
+    def known(self, row: int, plays: int) -> tuple[list[int], list[int], list[int]]:
+        """What each of the ``plays`` plays of ``row`` knew (:class:`~.knowledge.DealKnowledge`'s
+        ``known``)."""
+        first = self.first_known[row]
+        last = first + plays
+        return self.hands[first:last], self.seen[first:last], self.voids[first:last]
 
 
 _GATES: weakref.WeakKeyDictionary[BatchPlays, BatchGate] = weakref.WeakKeyDictionary()
@@ -201,7 +220,26 @@ def _work_out(batch: BatchPlays, deck: int) -> BatchGate:
     for deal, offset in zip(deals[found].tolist(), (play - start)[found].tolist(), strict=True):
         judged.setdefault(deal, []).append(offset)
     bare = _bare_ace_rows(flat_cards, flat_bits, seats.ravel(), flat_legal, batch, trump_of_row, trick_row)
-    return BatchGate(judged, bare)
+    # What every play of the deals to judge knew, for their views (DealKnowledge's known)
+    rows = np.array(sorted(judged.keys() | bare), np.int64)
+    lengths = counts[rows] * 4
+    ends = np.cumsum(lengths)
+    begins = np.repeat(first_play[rows], lengths)
+    at = np.arange(ends[-1] if len(ends) else 0) + np.repeat(first_play[rows] - ends + lengths, lengths)
+    counted = shows[at] - shown[at] - shows[begins]
+    voids = np.zeros(len(at), np.int64)
+    for seat_of in range(4):
+        counted_of = counted >> (seat_of * 16) & 0xFFFF
+        shown_of = (counted_of | counted_of >> 1 | counted_of >> 2 | counted_of >> 3) & 0x1111
+        voids |= _SUITS_SHOWN[shown_of] << (seat_of * 4)
+    return BatchGate(
+        judged,
+        bare,
+        dict(zip(rows.tolist(), (ends - lengths).tolist(), strict=True)),
+        np.asarray(batch.held, np.int64)[at].tolist(),
+        (total[at] - flat_bits[at] - total[begins] + flat_bits[begins]).tolist(),
+        voids.tolist(),
+    )
 
 
 def _highest(masks: Any) -> Any:

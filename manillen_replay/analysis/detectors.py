@@ -43,6 +43,8 @@ from .words import (
 )
 
 if TYPE_CHECKING:  # the solver imports the analysis, not the other way round
+    from ..engine.results import BatchPlays
+    from .batch_gate import BatchGate
     from .costs import PlayCost
 
 RULE_THRESHOLDS = Thresholds(1, 10, 20)
@@ -63,6 +65,16 @@ VIEW_MARGIN = 0.5
 average, from the player's view, for a strategy finding to stand (half the smallest card)."""
 
 _WITH_PLAYS = (DealKind.PLAYED, DealKind.ABANDONED)
+
+
+def _batch_gate() -> Callable[[BatchPlays, int], BatchGate]:
+    """:func:`.batch_gate.batch_gate`, imported when a deal of the bulk replay first asks for it
+    (numpy is loaded there already; a file of a few matches is analysed without it)."""
+    from .batch_gate import batch_gate
+
+    return batch_gate
+
+
 MANILLES = sum(1 << Card.of(Rank.TEN, suit) for suit in Suit)
 """The four tens (manilles), as a mask."""
 
@@ -126,6 +138,8 @@ class MatchAnalysis:
         self.procedure()
         shape = self.rules.shape
         sides: dict[int, tuple[int, ...]] = {}
+        gated: object = None  # the batch whose gate is at hand (a match's deals share one)
+        gate: BatchGate | None = None
         for deal in self.result.deals:
             self.names = seat_names(self.result, deal)
             team_of = sides.get(deal.dealer)
@@ -151,13 +165,15 @@ class MatchAnalysis:
                 else:
                     # A deal of the bulk replay: its batch's gate says which plays may give a
                     # finding, so most deals need neither their tricks nor their view built.
-                    from .batch_gate import batch_gate  # numpy is loaded already where batches are
-
-                    gate = batch_gate(in_batch[0], shape.deck_mask)
-                    plays = gate.plays.get(in_batch[1], ())
-                    bare = in_batch[1] in gate.bare_aces
+                    batch, row = in_batch
+                    if batch is not gated:
+                        gated, gate = batch, _batch_gate()(batch, shape.deck_mask)
+                    assert gate is not None
+                    plays = gate.plays.get(row, ())
+                    bare = row in gate.bare_aces
                     if plays or bare:
-                        self.card_play(DealKnowledge(deal, self.rules), plays, bare_aces=bare)
+                        known = gate.known(row, deal.trick_count * shape.trick_size)
+                        self.card_play(DealKnowledge(deal, self.rules, known), plays, bare_aces=bare)
             if deal.kind is DealKind.PLAYED and deal.points is not None:
                 self.calls(deal, team_of)
         return self.findings
@@ -402,7 +418,7 @@ class MatchAnalysis:
         saved = self.bare_aces(know, factor) if bare_aces else set()
         team = know.team
         may_find = self.may_find
-        views = know.views if plays is None else [know.views[play] for play in plays]
+        views = know.views if plays is None else [know.view(play) for play in plays]
         for view in views:
             trick, position, seat, card, _, legal, _, _ = view
             if not position or not legal >> card & 1:
@@ -526,9 +542,9 @@ class MatchAnalysis:
         card, seat = view.card, view.seat
         suit = suit_of(card)
         team = know.team
-        for later in know.views:
+        for later in know.plays_after(seat, view.trick.number):
             trick = later.trick
-            if later.seat != seat or trick.number <= view.trick.number or trick.winner is None:
+            if trick.winner is None:
                 continue
             led = suit_of(trick.cards[0])
             if later.position == 0:
@@ -869,10 +885,8 @@ class MatchAnalysis:
         # the next only because the wasted trump took its trick: had the partner taken it, the
         # partner would have led. Such a lead proves nothing about the kept trump.
         chained = view.trick.winner == seat
-        for later in know.views:
+        for later in know.plays_after(seat, view.trick.number):
             trick = later.trick
-            if later.seat != seat or trick.number <= view.trick.number:
-                continue
             led_by_chain = chained
             chained = chained and trick.winner == seat
             if trick.winner is None or team[trick.winner] == team[seat]:
