@@ -61,6 +61,11 @@ class PlayView(NamedTuple):
     """Per seat, the suits it has shown out of so far (a bit per suit)."""
 
 
+_TEAMS: dict[tuple[str, int, int], tuple[int, ...]] = {}
+"""Each seat's side, by who sits together, how many seats and the dealer (a deal at a time
+otherwise)."""
+
+
 class DealKnowledge:
     """A replayed deal seen play by play, with the fate of every card."""
 
@@ -83,7 +88,11 @@ class DealKnowledge:
         self.deck = shape.deck_mask
         self.trump = None if deal.trump is None else int(deal.trump)
         self.trump_mask = 0 if self.trump is None else SUIT_MASKS[self.trump]
-        self.team = tuple(shape.team_of(seat, deal.dealer) for seat in range(shape.players))
+        key = (shape.sides, shape.players, deal.dealer)
+        team = _TEAMS.get(key)
+        if team is None:
+            team = _TEAMS[key] = tuple(shape.team_of(seat, deal.dealer) for seat in range(shape.players))
+        self.team = team
         self._tricks = deal.tricks
         self._known = known
         self._views: list[PlayView] | None = None

@@ -83,6 +83,9 @@ def severity_name(severity: str, lang: str) -> str:
 
 _CARD_EN = tuple(card.symbol for card in CARDS)
 _CARD_NL = tuple(f"{card.suit.dutch} {RANK_NL[card.rank]}" for card in CARDS)
+_SUIT_OF = tuple(int(card.suit) for card in CARDS)
+_RANK_NL_OF = tuple(RANK_NL[card.rank] for card in CARDS)
+_SUIT_NL = tuple(suit.dutch for suit in Suit)
 
 
 def card_en(card: int) -> str:
@@ -119,11 +122,10 @@ def cards_nl(cards: Iterable[int], conjunction: str = "en") -> str:
 
     :param conjunction: the word before the last card (``of`` for a choice).
     """
-    groups: dict[Suit, list[str]] = {}
+    groups: dict[int, list[str]] = {}
     for card in cards:
-        c = CARDS[card]
-        groups.setdefault(c.suit, []).append(RANK_NL[c.rank])
-    parts = [f"{suit.dutch} {ranks[0]}" for suit, ranks in groups.items()]
+        groups.setdefault(_SUIT_OF[card], []).append(_RANK_NL_OF[card])
+    parts = [f"{_SUIT_NL[suit]} {ranks[0]}" for suit, ranks in groups.items()]
     names = []
     for (_, ranks), first in zip(groups.items(), parts, strict=True):
         names.append(first)
