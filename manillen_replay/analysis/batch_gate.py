@@ -47,10 +47,6 @@ _VOID_CARDS = np.array(
 )
 """By the suits a seat has shown out of (a bit a suit, four bits apart: 0x1111 is all four), the
 cards of those suits."""
-_SUITS_SHOWN = np.array(
-    [sum(1 << suit for suit in range(4) if shown >> (4 * suit) & 1) for shown in range(0x1112)]
-)
-"""By a seat's count of show-outs reduced to a bit a suit (four bits apart), a bit a suit."""
 _IS_ACE = np.array([card % RANKS_PER_SUIT == Rank.ACE for card in range(_CARDS)])
 
 assert NO_TRUMP == -1  # _TRUMPS reads it as its last entry
@@ -226,12 +222,17 @@ def _work_out(batch: BatchPlays, deck: int) -> BatchGate:
     ends = np.cumsum(lengths)
     begins = np.repeat(first_play[rows], lengths)
     at = np.arange(ends[-1] if len(ends) else 0) + np.repeat(first_play[rows] - ends + lengths, lengths)
-    counted = shows[at] - shown[at] - shows[begins]
-    voids = np.zeros(len(at), np.int64)
-    for seat_of in range(4):
-        counted_of = counted >> (seat_of * 16) & 0xFFFF
-        shown_of = (counted_of | counted_of >> 1 | counted_of >> 2 | counted_of >> 3) & 0x1111
-        voids |= _SUITS_SHOWN[shown_of] << (seat_of * 4)
+    voids = (shows[at] - shown[at] - shows[begins]).view(np.uint64)
+    # each count of four bits down to one bit (shown out of or not), then the sixteen bits together
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    voids = (voids | voids >> one | voids >> two | voids >> three) & np.uint64(0x1111111111111111)
+    for shift, mask in (
+        (3, 0x0303030303030303),
+        (6, 0x000F000F000F000F),
+        (12, 0x000000FF000000FF),
+        (24, 0xFFFF),
+    ):
+        voids = (voids | voids >> np.uint64(shift)) & np.uint64(mask)
     return BatchGate(
         judged,
         bare,
