@@ -322,14 +322,7 @@ class CardSet:
         """Cards grouped by suit (trump first), high to low, as a player holds them."""
         order = [trump] if trump is not None else []
         order += [s for s in Suit if s != trump]
-        shown: list[Card] = []
-        for suit in order:
-            cards = self.mask & SUIT_MASKS[suit]
-            while cards:  # within a suit the higher card is the higher bit
-                top = cards.bit_length() - 1
-                shown.append(CARDS[top])
-                cards ^= 1 << top
-        return shown
+        return [c for s in order for c in sorted(self.of_suit(s), reverse=True)]
 
     def __str__(self) -> str:
         return " ".join(CARD_TEXT[c] for c in self)
