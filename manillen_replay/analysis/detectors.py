@@ -141,6 +141,7 @@ class MatchAnalysis:
         gated: object = None  # the batch whose gate is at hand (a match's deals share one)
         gate: BatchGate | None = None
         for deal in self.result.deals:
+            in_batch = deal.batch_plays  # before anything builds its tricks (they leave the batch then)
             self.names = seat_names(self.result, deal)
             team_of = sides.get(deal.dealer)
             if team_of is None:
@@ -159,7 +160,6 @@ class MatchAnalysis:
                 self.deal_costs = (
                     {(c.trick, c.play): c for c in self.costs.get(deal.number, ())} if self.costs else {}
                 )
-                in_batch = deal.batch_plays
                 if in_batch is None:
                     self.card_play(DealKnowledge(deal, self.rules))
                 else:
