@@ -115,7 +115,7 @@ def _work_out(batch: BatchPlays, deck: int) -> BatchGate:
     trump_of_row = np.asarray(batch.trumps, np.int64)
     trump = np.repeat(trump_of_row, counts)[:, None]
     trumps = np.repeat(_TRUMPS[trump_of_row], counts)[:, None]
-    suit = cards // RANKS_PER_SUIT
+    suit = cards.astype(np.int8) // RANKS_PER_SUIT  # small numbers: a pass over bytes
     led = suit[:, :1]
 
     # The plays after the lead (a lead gives no card-play finding), a row of three a trick.
@@ -127,10 +127,11 @@ def _work_out(batch: BatchPlays, deck: int) -> BatchGate:
     lower_trump = allowed & trumps & (bit - 1) != 0
     # Each detector's first conditions on the card and the legal cards, as MatchAnalysis.may_find
     # states them (they leave about a tenth of the plays for the questions below).
-    asked = (allowed & bit != 0) & np.where(
-        is_trump,
-        lower_trump | (partner_winning & (led != trump) & (allowed & ~trumps != 0)) | (poorer & lost),
-        (partner_winning & (allowed & ~trumps & _RICHER[card] != 0)) | (poorer & lost),
+    plain = allowed & ~trumps  # the legal cards that are no trump
+    asked = (allowed & bit != 0) & (
+        (poorer & lost)
+        | (is_trump & (lower_trump | (partner_winning & (led != trump) & (plain != 0))))
+        | (~is_trump & partner_winning & (plain & _RICHER[card] != 0))
     )
     pick = np.flatnonzero(asked)
     trick = pick // 3
@@ -145,7 +146,7 @@ def _work_out(batch: BatchPlays, deck: int) -> BatchGate:
     seen = total[play] - flat_bits[play] - total[start] + flat_bits[start]
     # The suits each seat has shown out of before each play: a count of four bits for each seat
     # and suit (none is shown out of more than eight times in a deal), summed the same way.
-    shown = np.where(suit != led, np.left_shift(1, (seats.astype(np.int64) * 4 + led) * 4), 0).ravel()
+    shown = np.where(suit != led, np.left_shift(1, (seats * 4 + led) * 4, dtype=np.int64), 0).ravel()
     shows = np.cumsum(shown)
     voids = shows[play] - shown[play] - shows[start]
 
