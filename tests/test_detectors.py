@@ -361,9 +361,12 @@ def test_the_card_play_gate_passes_over_most_plays_and_keeps_every_finding() -> 
 # --------------------------------------------------------------------------- the batch's gate
 
 
-def _bulk_and_reference(records: list[Record]) -> list[tuple[MatchResult, Record, list[dict[str, Any]]]]:
+def _bulk_and_reference(
+    records: list[Record], pick: random.Random | None = None
+) -> list[tuple[MatchResult, Record, dict[int, list[PlayCost]] | None, list[dict[str, Any]]]]:
     """Each record the bulk path replays (its compiled pass takes even a small batch): its result,
-    and the reference findings, every detector asked about every play of the engine's replay."""
+    the solver's costs at random (with ``pick``), and the reference findings, every detector asked
+    about every play of the engine's replay."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(bulk, "COMPILED_MINIMUM", 0)
         fast = bulk.replay_many(records)
@@ -372,28 +375,34 @@ def _bulk_and_reference(records: list[Record]) -> list[tuple[MatchResult, Record
         if isinstance(result, Exception):
             continue
         played = replay(match)
-        found = sorted(_by_decider(_EveryPlayAsked(played, match).run(), played), key=sort_key)
-        replayed.append((result, match, [finding.to_row() for finding in found]))
+        costs = None if pick is None else _random_costs(played, pick)
+        found = sorted(_by_decider(_EveryPlayAsked(played, match, costs=costs).run(), played), key=sort_key)
+        replayed.append((result, match, costs, [finding.to_row() for finding in found]))
     return replayed
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     variant=st.sampled_from(sorted(VARIANTS)),
     seed=st.integers(1, 10_000),
     options=house_rules,
+    with_costs=st.booleans(),
+    pick=st.randoms(),
 )
-def test_the_batch_gate_drops_no_finding(variant: str, seed: int, options: dict[str, object]) -> None:
+def test_the_batch_gate_drops_no_finding(
+    variant: str, seed: int, options: dict[str, object], with_costs: bool, pick: random.Random
+) -> None:
     """The bulk path's gate (``analysis.batch_gate``) asks the card-play detectors only about the
     plays it marks: on generated matches of every variant (novices' slips included), under random
-    house rules, and on matches of random legal cards, the findings of the bulk replay's results
-    are those of every detector asked about every play of the engine's, to the word."""
+    house rules, and on matches of random legal cards, with and without the solver's costs, the
+    findings of the bulk replay's results are those of every detector asked about every play of
+    the engine's, to the word."""
     house = tuple(sorted(options.items())) if variant == "four" else ()
     records = [loads(line) for line in generated(variant, seed, house)]
     if variant == "four":
         records.append(random_record(seed, deals=4))
-    for result, match, reference in _bulk_and_reference(records):
-        assert [finding.to_row() for finding in analyse(result, match)] == reference
+    for result, match, costs, reference in _bulk_and_reference(records, pick if with_costs else None):
+        assert [finding.to_row() for finding in analyse(result, match, costs=costs)] == reference
 
 
 def test_the_batch_gate_leaves_most_deals_unjudged_and_their_views_as_walked() -> None:
@@ -404,10 +413,10 @@ def test_the_batch_gate_leaves_most_deals_unjudged_and_their_views_as_walked() -
     records = [loads(line) for seed in range(1, 4) for line in generated("four", seed)]
     records += [random_record(seed, deals=6) for seed in range(3)]
     replayed = _bulk_and_reference(records)
-    kinds = {row["kind"] for _, _, reference in replayed for row in reference}
+    kinds = {row["kind"] for _, _, _, reference in replayed for row in reference}
     assert {"missed_vetten", "master_trump_smeared", "trump_overspent", "points_thrown"} <= kinds
     deals = marked = 0
-    for result, _, _ in replayed:
+    for result, _, _, _ in replayed:
         for deal in result.deals:
             in_batch = deal.batch_plays
             if in_batch is None:
