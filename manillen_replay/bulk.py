@@ -310,7 +310,7 @@ def _played(
         ranks_per_suit=RANKS_PER_SUIT,
         card_points=_CARD_POINTS,
     )
-    plays = _BatchPlays(batch, trick_cards, trick_counts)
+    plays = _BatchPlays(batch, trick_cards, trick_counts, trumps)
     trump_list = trumps.tolist()
     violations = plays.violations(trump_list, batch.status == PLAYED)
     status = batch.status.tolist()
@@ -413,7 +413,7 @@ class _BatchPlays:
     play), and each deal's tricks built from them on demand (:class:`~manillen_replay.engine.
     results.BatchPlays`)."""
 
-    def __init__(self, batch: Any, cards: Any, trick_counts: Any) -> None:
+    def __init__(self, batch: Any, cards: Any, trick_counts: Any, trumps: Any) -> None:
         self.first_play = batch.first_trick_card
         self.trick_counts = trick_counts
         self.seats = batch.seats
@@ -421,39 +421,52 @@ class _BatchPlays:
         self.legal = batch.legal
         self.clauses = batch.clauses
         self.winning = batch.winning
+        self.held = batch.held
+        self.trick_winners = batch.trick_winners
+        self.trumps = trumps
         self._batch = batch
-        self._tricks: list[TrickResult] | None = None
+        self._lists: tuple[list[Any], ...] | None = None
 
     def tricks_of(self, row: int) -> list[TrickResult]:
-        if self._tricks is None:
-            # The whole batch at once: numpy makes each list in one call, and a command that asks
-            # for one deal's tricks (the scan, the import of a match refused late) asks for all.
-            self._tricks = self._all_tricks()
-        first = int(self.first_play[row]) // 4
-        return self._tricks[first : first + int(self.trick_counts[row])]
-
-    def _all_tricks(self) -> list[TrickResult]:
-        """Every trick of the batch as the engine's :class:`TrickResult`, each list made by
-        numpy at once (its objects are the engine's own: the :class:`Card` and the
-        :class:`Clause` members)."""
-        batch = self._batch
-        by_trick = self.cards.reshape(-1, 4)
-        seats = batch.seats.reshape(-1, 4)
-        counts = self.trick_counts
-        number = np.arange(len(by_trick)) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+        # Built a deal at a time from the batch's plays as Python lists, made once (numpy makes
+        # each in one call): the scan asks for the tricks of a deal in three or four, the import
+        # only for a match refused late.
+        if self._lists is None:
+            self._lists = self._all_lists()
+        firsts, counts, leaders, seats, cards, legal, clauses, winning, winners, points = self._lists
+        first, count = firsts[row], counts[row]
+        plays = range(first * 4, (first + count) * 4, 4)
         return list(
             map(
                 TrickResult,
-                number.tolist(),
-                seats[:, 0].tolist(),
-                seats.tolist(),
-                _CARDS[by_trick].tolist(),
-                batch.legal.reshape(-1, 4).tolist(),
-                _CLAUSES[batch.clauses.reshape(-1, 4)].tolist(),
-                batch.winning.reshape(-1, 4).tolist(),
-                batch.trick_winners.tolist(),
-                batch.trick_points.tolist(),
+                range(1, count + 1),
+                leaders[first : first + count],
+                [seats[at : at + 4] for at in plays],
+                [cards[at : at + 4] for at in plays],
+                [legal[at : at + 4] for at in plays],
+                [clauses[at : at + 4] for at in plays],
+                [winning[at : at + 4] for at in plays],
+                winners[first : first + count],
+                points[first : first + count],
             )
+        )
+
+    def _all_lists(self) -> tuple[list[Any], ...]:
+        """The batch's plays as Python lists, its objects the engine's own (the :class:`Card`
+        and the :class:`Clause` members): each deal's first trick and its tricks, each trick's leader, each
+        play's seat, card, legal cards, clause and seat winning, each trick's winner and points."""
+        batch = self._batch
+        return (
+            (self.first_play // 4).tolist(),
+            self.trick_counts.tolist(),
+            batch.seats[::4].tolist(),
+            batch.seats.tolist(),
+            _CARDS[self.cards].tolist(),
+            batch.legal.tolist(),
+            _CLAUSES[batch.clauses].tolist(),
+            batch.winning.tolist(),
+            batch.trick_winners.tolist(),
+            batch.trick_points.tolist(),
         )
 
     def violations(self, trumps: Sequence[int], played: Any) -> dict[int, list[Violation]]:

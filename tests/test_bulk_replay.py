@@ -314,13 +314,13 @@ def test_the_tricks_are_built_only_when_asked_for(monkeypatch):
     import pickle
 
     built: list[int] = []
-    real = bulk._BatchPlays._all_tricks
+    real = bulk._BatchPlays._all_lists
 
     def counted(self):
         built.append(1)
         return real(self)
 
-    monkeypatch.setattr(bulk._BatchPlays, "_all_tricks", counted)
+    monkeypatch.setattr(bulk._BatchPlays, "_all_lists", counted)
     records = [loads(line) for seed in range(1, 4) for line in generated("four", seed)]
     results = bulk.replay_many(records)
     deals = [deal for result in results if not isinstance(result, Exception) for deal in result.deals]
@@ -339,8 +339,8 @@ def test_the_import_takes_the_plays_from_the_arrays(tmp_path: Path, monkeypatch)
     from manillen_replay.store import Store, deal_rows
 
     built: list[int] = []
-    real_all, real_add = bulk._BatchPlays._all_tricks, deal_rows._DealRows._add_tricks
-    monkeypatch.setattr(bulk._BatchPlays, "_all_tricks", lambda self: built.append(1) or real_all(self))
+    real_all, real_add = bulk._BatchPlays._all_lists, deal_rows._DealRows._add_tricks
+    monkeypatch.setattr(bulk._BatchPlays, "_all_lists", lambda self: built.append(1) or real_all(self))
     monkeypatch.setattr(deal_rows._DealRows, "_add_tricks", lambda *a: built.append(2) or real_add(*a))
     lines = list(generated("four", 2))
     entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]

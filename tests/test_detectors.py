@@ -11,12 +11,15 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from manillen_replay.analysis import Severity, analyse, analyse_record
+from manillen_replay import bulk
+from manillen_replay.analysis import Severity, _by_decider, analyse, analyse_record
+from manillen_replay.analysis.batch_gate import batch_gate
 from manillen_replay.analysis.costs import CardValue, PlayCost
 from manillen_replay.analysis.detectors import MatchAnalysis
 from manillen_replay.analysis.findings import sort_key
@@ -24,9 +27,10 @@ from manillen_replay.analysis.knowledge import DealKnowledge, PlayView
 from manillen_replay.cards import CARD_TEXT, Card, iter_mask
 from manillen_replay.engine import MatchResult, replay
 from manillen_replay.errors import InvalidRecordError
-from manillen_replay.record import loads
+from manillen_replay.record import Record, loads
 from manillen_replay.rules import VARIANTS
 
+from .factories import random_record
 from .test_analysis import full_deal, of_kind, play_out, record, view_cost_at
 from .test_bulk_replay import generated, house_rules
 
@@ -352,6 +356,79 @@ def test_the_card_play_gate_passes_over_most_plays_and_keeps_every_finding() -> 
             analysis.run()
     assert passed > asked / 2
     assert {"missed_vetten", "points_thrown", "trump_overspent"} <= kinds
+
+
+# --------------------------------------------------------------------------- the batch's gate
+
+
+def _bulk_and_reference(
+    records: list[Record], pick: random.Random | None = None
+) -> list[tuple[MatchResult, Record, dict[int, list[PlayCost]] | None, list[dict[str, Any]]]]:
+    """Each record the bulk path replays (its compiled pass takes even a small batch): its result,
+    the solver's costs at random (with ``pick``), and the reference findings, every detector asked
+    about every play of the engine's replay."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bulk, "COMPILED_MINIMUM", 0)
+        fast = bulk.replay_many(records)
+    replayed = []
+    for match, result in zip(records, fast, strict=True):
+        if isinstance(result, Exception):
+            continue
+        played = replay(match)
+        costs = None if pick is None else _random_costs(played, pick)
+        found = sorted(_by_decider(_EveryPlayAsked(played, match, costs=costs).run(), played), key=sort_key)
+        replayed.append((result, match, costs, [finding.to_row() for finding in found]))
+    return replayed
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    variant=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(1, 10_000),
+    options=house_rules,
+    with_costs=st.booleans(),
+    pick=st.randoms(),
+)
+def test_the_batch_gate_drops_no_finding(
+    variant: str, seed: int, options: dict[str, object], with_costs: bool, pick: random.Random
+) -> None:
+    """The bulk path's gate (``analysis.batch_gate``) asks the card-play detectors only about the
+    plays it marks: on generated matches of every variant (novices' slips included), under random
+    house rules, and on matches of random legal cards, with and without the solver's costs, the
+    findings of the bulk replay's results are those of every detector asked about every play of
+    the engine's, to the word."""
+    house = tuple(sorted(options.items())) if variant == "four" else ()
+    records = [loads(line) for line in generated(variant, seed, house)]
+    if variant == "four":
+        records.append(random_record(seed, deals=4))
+    for result, match, costs, reference in _bulk_and_reference(records, pick if with_costs else None):
+        assert [finding.to_row() for finding in analyse(result, match, costs=costs)] == reference
+
+
+def test_the_batch_gate_leaves_most_deals_unjudged_and_their_views_as_walked() -> None:
+    """On generated four-player matches and random legal games the gate marks fewer than half of
+    the deals, while every detector asked about every play finds card-play findings (so the test
+    above compares something); the views made from what the gate worked out are those of the
+    walk through the deal, play by play."""
+    records = [loads(line) for seed in range(1, 4) for line in generated("four", seed)]
+    records += [random_record(seed, deals=6) for seed in range(3)]
+    replayed = _bulk_and_reference(records)
+    kinds = {row["kind"] for _, _, _, reference in replayed for row in reference}
+    assert {"missed_vetten", "master_trump_smeared", "trump_overspent", "points_thrown"} <= kinds
+    deals = marked = 0
+    for result, _, _, _ in replayed:
+        for deal in result.deals:
+            in_batch = deal.batch_plays
+            if in_batch is None:
+                continue
+            deals += 1
+            gate = batch_gate(in_batch[0], result.rules.shape.deck_mask)
+            if in_batch[1] not in gate.first_known:
+                continue
+            marked += 1
+            known = gate.known(in_batch[1], 4 * deal.trick_count)
+            assert DealKnowledge(deal, result.rules, known).views == DealKnowledge(deal, result.rules).views
+    assert deals > 50 and 0 < marked < deals / 2
 
 
 def test_findings_name_the_players_of_the_deals_block_at_a_club_evening() -> None:

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 from msgspec import UNSET
 
-from ..cards import CARD_POINTS, CARDS, SUIT_MASKS, CardSet, Rank, iter_mask
+from ..cards import CARDS, SUIT_MASKS, Card, CardSet, Rank, Suit, iter_mask
 from ..engine.report import seat_names
 from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult, TrickResult, Violation
 from ..record.model import Record
 from ..rules import Contract, DealScore, ViolationKind, may_klop, multiplier, score_deal, winning_position
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds
-from .knowledge import DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
+from .knowledge import POORER_THAN, RICHER_THAN, DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
 from .record_slips import Slip, find_slip, slip_words
 from .words import (
     RANK_NL,
@@ -43,6 +43,8 @@ from .words import (
 )
 
 if TYPE_CHECKING:  # the solver imports the analysis, not the other way round
+    from ..engine.results import BatchPlays
+    from .batch_gate import BatchGate
     from .costs import PlayCost
 
 RULE_THRESHOLDS = Thresholds(1, 10, 20)
@@ -58,18 +60,23 @@ KLOP_TRUMPS = 5
 """The club's knock rule: a player dealt this many trumps or more knocks (klop_missed when the
 team did not, and a lost knock with them is a sound call, not a mistake: klop_lost is info)."""
 
-RICHER_THAN: tuple[int, ...] = tuple(
-    sum(1 << card for card in range(len(CARD_POINTS)) if CARD_POINTS[card] > points) for points in range(6)
-)
-"""By card points (0 to 5), the mask of the cards worth more."""
-POORER_THAN: tuple[int, ...] = tuple(
-    sum(1 << card for card in range(len(CARD_POINTS)) if CARD_POINTS[card] < points) for points in range(6)
-)
-"""By card points (0 to 5), the mask of the cards worth less (none for a card without points)."""
-
 VIEW_MARGIN = 0.5
 """With the solver's costs, a better card must be worth at least this many card points more on
 average, from the player's view, for a strategy finding to stand (half the smallest card)."""
+
+_WITH_PLAYS = (DealKind.PLAYED, DealKind.ABANDONED)
+
+
+def _batch_gate() -> Callable[[BatchPlays, int], BatchGate]:
+    """:func:`.batch_gate.batch_gate`, imported when a deal of the bulk replay first asks for it
+    (numpy is loaded there already; a file of a few matches is analysed without it)."""
+    from .batch_gate import batch_gate
+
+    return batch_gate
+
+
+MANILLES = sum(1 << Card.of(Rank.TEN, suit) for suit in Suit)
+"""The four tens (manilles), as a mask."""
 
 STRATEGY_VARIANTS = ("four",)
 """Variants the strategy detectors judge; the others get the rule, scoring and procedure ones."""
@@ -132,20 +139,44 @@ class MatchAnalysis:
         """Every finding of the match, in the order of the deals."""
         self.procedure()
         shape = self.rules.shape
+        sides: dict[int, tuple[int, ...]] = {}
+        gated: object = None  # the batch whose gate is at hand (a match's deals share one)
+        gate: BatchGate | None = None
         for deal in self.result.deals:
+            in_batch = deal.batch_plays  # before anything builds its tricks (they leave the batch then)
             self.names = seat_names(self.result, deal)
             self.names_nl = seat_names(self.result, deal, "nl")
-            team_of = tuple(shape.team_of(s, deal.dealer) for s in range(shape.players))
-            slip = find_slip(deal, self.rules) if deal.violations else None
-            for violation in deal.violations:
-                self.illegal_play(deal, violation, slip)
+            team_of = sides.get(deal.dealer)
+            if team_of is None:
+                team_of = sides[deal.dealer] = tuple(
+                    shape.team_of(s, deal.dealer) for s in range(shape.players)
+                )
+            if deal.violations:
+                slip = find_slip(deal, self.rules)
+                for violation in deal.violations:
+                    self.illegal_play(deal, violation, slip)
             if deal.score_mismatch:
                 self.score_mismatch(deal, team_of)
             if not self.strategy:
                 continue
-            if deal.kind in (DealKind.PLAYED, DealKind.ABANDONED) and deal.hands is not None and deal.tricks:
-                self.deal_costs = {(c.trick, c.play): c for c in self.costs.get(deal.number, ())}
-                self.card_play(DealKnowledge(deal, self.rules))
+            if deal.kind in _WITH_PLAYS and deal.hands is not None and deal.trick_count:
+                self.deal_costs = (
+                    {(c.trick, c.play): c for c in self.costs.get(deal.number, ())} if self.costs else {}
+                )
+                if in_batch is None:
+                    self.card_play(DealKnowledge(deal, self.rules))
+                else:
+                    # A deal of the bulk replay: its batch's gate says which plays may give a
+                    # finding, so most deals need neither their tricks nor their view built.
+                    batch, row = in_batch
+                    if batch is not gated:
+                        gated, gate = batch, _batch_gate()(batch, shape.deck_mask)
+                    assert gate is not None
+                    plays = gate.plays.get(row, ())
+                    bare = row in gate.bare_aces
+                    if plays or bare:
+                        known = gate.known(row, deal.trick_count * shape.trick_size)
+                        self.card_play(DealKnowledge(deal, self.rules, known), plays, bare_aces=bare)
             if deal.kind is DealKind.PLAYED and deal.points is not None:
                 self.calls(deal, team_of)
         return self.findings
@@ -376,19 +407,26 @@ class MatchAnalysis:
 
     # ------------------------------------------------------------------ card play
 
-    def card_play(self, know: DealKnowledge) -> None:
+    def card_play(
+        self, know: DealKnowledge, plays: Sequence[int] | None = None, *, bare_aces: bool = True
+    ) -> None:
         """The card-play detectors over one deal's plays, at most one finding a play.
 
         Most plays can give no finding whatever the player knew: a card without points thrown
         to the opponents, a trump with no lower trump beside it. Such a play is passed over
         before the costly questions of what the player could know (:meth:`may_find`).
+
+        :param plays: only these plays (by their index in ``know.views``): the others can give
+            no finding (:func:`~.batch_gate.batch_gate` says so of a batch's deals).
+        :param bare_aces: ``False`` when no bare ace can have been lost in the deal.
         """
         deal = know.deal
         factor = deal.multiplier or 1
-        saved = self.bare_aces(know, factor)
+        saved = self.bare_aces(know, factor) if bare_aces else set()
         team = know.team
         may_find = self.may_find
-        for view in know.views:
+        views = know.views if plays is None else [know.view(play) for play in plays]
+        for view in views:
             trick, position, seat, card, _, legal, _, _ = view
             if not position or not legal >> card & 1:
                 continue  # an illegal card is a rule finding; judging its strategy would count it twice
@@ -511,9 +549,9 @@ class MatchAnalysis:
         card, seat = view.card, view.seat
         suit = suit_of(card)
         team = know.team
-        for later in know.views:
+        for later in know.plays_after(seat, view.trick.number):
             trick = later.trick
-            if later.seat != seat or trick.number <= view.trick.number or trick.winner is None:
+            if trick.winner is None:
                 continue
             led = suit_of(trick.cards[0])
             if later.position == 0:
@@ -866,10 +904,8 @@ class MatchAnalysis:
         # the next only because the wasted trump took its trick: had the partner taken it, the
         # partner would have led. Such a lead proves nothing about the kept trump.
         chained = view.trick.winner == seat
-        for later in know.views:
+        for later in know.plays_after(seat, view.trick.number):
             trick = later.trick
-            if later.seat != seat or trick.number <= view.trick.number:
-                continue
             led_by_chain = chained
             chained = chained and trick.winner == seat
             if trick.winner is None or team[trick.winner] == team[seat]:
@@ -1190,9 +1226,10 @@ class MatchAnalysis:
     def muil_missed(self, deal: DealResult, team_of: tuple[int, ...]) -> None:
         """The dealer held three or more manilles, made trump and won: what muil would have added."""
         assert deal.hands is not None and deal.score is not None and deal.trump is not None
-        manilles = [c for c in iter_mask(deal.hands[deal.dealer]) if c % 9 == Rank.TEN]
-        if len(manilles) < 3:
+        held = deal.hands[deal.dealer] & MANILLES
+        if held.bit_count() < 3:
             return
+        manilles = list(iter_mask(held))
         knocks = deal.knocks if self.rules.klop_on_muil else 0
         with_muil = self.winners_score(deal, Contract.MUIL, knocks)
         gain = with_muil - deal.score.points

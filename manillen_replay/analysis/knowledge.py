@@ -30,6 +30,16 @@ def points_of(card: int) -> int:
     return CARD_POINTS[card]
 
 
+RICHER_THAN: tuple[int, ...] = tuple(
+    sum(1 << card for card in range(len(CARD_POINTS)) if CARD_POINTS[card] > points) for points in range(6)
+)
+"""By card points (0 to 5), the mask of the cards worth more."""
+POORER_THAN: tuple[int, ...] = tuple(
+    sum(1 << card for card in range(len(CARD_POINTS)) if CARD_POINTS[card] < points) for points in range(6)
+)
+"""By card points (0 to 5), the mask of the cards worth less (none for a card without points)."""
+
+
 class PlayView(NamedTuple):
     """One play as the player saw it just before putting the card down."""
 
@@ -51,13 +61,24 @@ class PlayView(NamedTuple):
     """Per seat, the suits it has shown out of so far (a bit per suit)."""
 
 
+_TEAMS: dict[tuple[str, int, int], tuple[int, ...]] = {}
+"""Each seat's side, by who sits together, how many seats and the dealer (a deal at a time
+otherwise)."""
+
+
 class DealKnowledge:
     """A replayed deal seen play by play, with the fate of every card."""
 
-    def __init__(self, deal: DealResult, rules: Rules) -> None:
+    def __init__(
+        self, deal: DealResult, rules: Rules, known: tuple[list[int], list[int], list[int]] | None = None
+    ) -> None:
         """
         :param deal: a replayed deal with its hands known (``deal.hands`` not ``None``).
         :param rules: the match's rules (variant shape and deck).
+        :param known: for a deal of four players, before each of its plays in order: the
+            player's hand, the cards seen, and each seat's suits shown out of, four bits a seat
+            (seat 0 lowest), as the bulk path's gate worked them out for the batch
+            (:func:`~.batch_gate.batch_gate`); then a play's view is made only when asked for.
         """
         self.deal = deal
         self.rules = rules
@@ -67,23 +88,46 @@ class DealKnowledge:
         self.deck = shape.deck_mask
         self.trump = None if deal.trump is None else int(deal.trump)
         self.trump_mask = 0 if self.trump is None else SUIT_MASKS[self.trump]
-        self.team = tuple(shape.team_of(seat, deal.dealer) for seat in range(shape.players))
-        self.views: list[PlayView] = []
-        self.fate: dict[int, TrickResult] = {}
-        """For each card, the complete trick it fell in."""
-        self._walk()
+        key = (shape.sides, shape.players, deal.dealer)
+        team = _TEAMS.get(key)
+        if team is None:
+            team = _TEAMS[key] = tuple(shape.team_of(seat, deal.dealer) for seat in range(shape.players))
+        self.team = team
+        self._tricks = deal.tricks
+        self._known = known
+        self._views: list[PlayView] | None = None
+        self._fate: dict[int, TrickResult] | None = None
 
-    def _walk(self) -> None:
+    @property
+    def views(self) -> list[PlayView]:
+        """Every play of the deal as its player saw it, in order."""
+        if self._views is None:
+            if self._known is None:
+                self._views = self._walk()
+            else:
+                self._views = [self._view(index) for index in range(len(self._known[0]))]
+        return self._views
+
+    @property
+    def fate(self) -> dict[int, TrickResult]:
+        """For each card, the complete trick it fell in."""
+        if self._fate is None:
+            self._fate = {
+                card: trick for trick in self._tricks if trick.winner is not None for card in trick.cards
+            }
+        return self._fate
+
+    def _walk(self) -> list[PlayView]:
         assert self.deal.hands is not None
         hands = list(self.deal.hands)
         seen = 0
         voids = [0] * self.players
         shown: tuple[int, ...] = tuple(voids)
-        add = self.views.append
-        fate = self.fate
+        views: list[PlayView] = []
+        add = views.append
         make = tuple.__new__  # PlayView's own __new__ is a Python function: a call more a play
         per_suit = RANKS_PER_SUIT
-        for trick in self.deal.tricks:
+        for trick in self._tricks:
             cards = trick.cards
             led = cards[0] // per_suit if cards else 0
             plays = zip(range(len(cards)), trick.seats, cards, trick.legal, strict=True)
@@ -95,9 +139,34 @@ class DealKnowledge:
                 if position and card // per_suit != led and not voids[seat] >> led & 1:
                     voids[seat] |= 1 << led
                     shown = tuple(voids)
-            if trick.winner is not None:
-                for card in cards:
-                    fate[card] = trick
+        return views
+
+    def _view(self, index: int) -> PlayView:
+        """The play at ``index`` from what the batch's gate worked out (``known``)."""
+        assert self._known is not None
+        hands, seen, voids = self._known
+        trick = self._tricks[index // self.trick_size]
+        position = index % self.trick_size
+        shown = voids[index]
+        return tuple.__new__(
+            PlayView,
+            (
+                trick,
+                position,
+                trick.seats[position],
+                trick.cards[position],
+                hands[index],
+                trick.legal[position],
+                seen[index],
+                (shown & 15, shown >> 4 & 15, shown >> 8 & 15, shown >> 12),
+            ),
+        )
+
+    def view(self, index: int) -> PlayView:
+        """The play at ``index`` in the deal (from 0, every earlier trick complete)."""
+        if self._views is None and self._known is not None:
+            return self._view(index)
+        return self.views[index]
 
     def plays_of(self, seat: int, before_trick: int) -> Iterator[PlayView]:
         """The seat's plays in the tricks before trick number ``before_trick``."""
@@ -107,9 +176,18 @@ class DealKnowledge:
             if view.seat == seat:
                 yield view
 
+    def plays_after(self, seat: int, after_trick: int) -> Iterator[PlayView]:
+        """The seat's plays in the tricks after trick number ``after_trick``, in order."""
+        size = self.trick_size
+        for trick in self._tricks[after_trick:]:
+            first = (trick.number - 1) * size
+            for position, player in enumerate(trick.seats):
+                if player == seat:
+                    yield self.view(first + position)
+
     def view_at(self, trick: int, position: int) -> PlayView:
         """The play at ``position`` (from 0) of trick number ``trick`` (every earlier trick complete)."""
-        return self.views[(trick - 1) * self.trick_size + position]
+        return self.view((trick - 1) * self.trick_size + position)
 
     def is_trump(self, card: int) -> bool:
         """Whether the card is of the trump suit (never in muil)."""

@@ -81,6 +81,13 @@ def severity_name(severity: str, lang: str) -> str:
     return SEVERITY_NL.get(severity, severity) if lang == "nl" else severity
 
 
+_CARD_EN = tuple(card.symbol for card in CARDS)
+_CARD_NL = tuple(f"{card.suit.dutch} {RANK_NL[card.rank]}" for card in CARDS)
+_SUIT_OF = tuple(int(card.suit) for card in CARDS)
+_RANK_NL_OF = tuple(RANK_NL[card.rank] for card in CARDS)
+_SUIT_NL = tuple(suit.dutch for suit in Suit)
+
+
 def card_en(card: int) -> str:
     """A card with its suit symbol.
 
@@ -88,7 +95,7 @@ def card_en(card: int) -> str:
     >>> card_en(Card.C10), card_en(Card.DA)
     ('10♣', 'A♦')
     """
-    return CARDS[card].symbol
+    return _CARD_EN[card]
 
 
 def card_nl(card: int) -> str:
@@ -98,8 +105,7 @@ def card_nl(card: int) -> str:
     >>> card_nl(Card.DK), card_nl(Card.C10), card_nl(Card.SJ)
     ('koeken heer', 'klaveren manille', 'schoppen boer')
     """
-    c = CARDS[card]
-    return f"{c.suit.dutch} {RANK_NL[c.rank]}"
+    return _CARD_NL[card]
 
 
 def cards_en(cards: Iterable[int]) -> str:
@@ -116,11 +122,10 @@ def cards_nl(cards: Iterable[int], conjunction: str = "en") -> str:
 
     :param conjunction: the word before the last card (``of`` for a choice).
     """
-    groups: dict[Suit, list[str]] = {}
+    groups: dict[int, list[str]] = {}
     for card in cards:
-        c = CARDS[card]
-        groups.setdefault(c.suit, []).append(RANK_NL[c.rank])
-    parts = [f"{suit.dutch} {ranks[0]}" for suit, ranks in groups.items()]
+        groups.setdefault(_SUIT_OF[card], []).append(_RANK_NL_OF[card])
+    parts = [f"{_SUIT_NL[suit]} {ranks[0]}" for suit, ranks in groups.items()]
     names = []
     for (_, ranks), first in zip(groups.items(), parts, strict=True):
         names.append(first)

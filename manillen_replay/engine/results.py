@@ -93,8 +93,10 @@ class BatchPlays(Protocol):
     pass, :mod:`manillen_replay.bulk`): a deal's tricks are built from them only when asked for.
 
     The plays of deal ``row`` are ``first_play[row]`` on, four a trick, ``trick_counts[row]``
-    tricks; each array below has one value a play (``clauses`` as indices into
-    :data:`~manillen_replay.rules.CLAUSES`).
+    tricks; ``seats`` to ``held`` have one value a play (``clauses`` as indices into
+    :data:`~manillen_replay.rules.CLAUSES`, ``held`` the seat's hand before the play),
+    ``trick_winners`` one a trick, ``trumps`` one a deal (the trump suit, or
+    :data:`~manillen_replay.rules.NO_TRUMP`).
     """
 
     first_play: Any
@@ -104,6 +106,9 @@ class BatchPlays(Protocol):
     legal: Any
     clauses: Any
     winning: Any
+    held: Any
+    trick_winners: Any
+    trumps: Any
 
     def tricks_of(self, row: int) -> list[TrickResult]:
         """Deal ``row``'s tricks, as the engine's :class:`TrickResult`."""
