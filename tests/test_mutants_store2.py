@@ -31,31 +31,68 @@ def _rows(count: int, note: str | None = "x") -> list[tuple[str, Any]]:
     return [("deals", pa.table({"deal": list(range(count)), "note": [note] * count}))]
 
 
+def _numbers(count: int, table: str = "deals") -> tuple[str, Any]:
+    """``count`` rows of one 64-bit column for ``table``: 8 bytes a row, as the loader counts them."""
+    return (table, pa.table({"deal": pa.array(range(count), pa.int64())}))
+
+
 def _recording(gather: int) -> tuple[_Loader, list[tuple[list[tuple[str, Any]], list[str]]]]:
     loaded: list[tuple[list[tuple[str, Any]], list[str]]] = []
     return _Loader(lambda loads, replaced: loaded.append((loads, replaced)), gather=gather), loaded
 
 
-def test_batches_are_held_until_they_reach_the_rows_asked_then_loaded_in_one_statement() -> None:
-    """With 12 rows to gather: 5, 4 and 2 rows wait (11), a fourth batch of 1 makes 12 and the four
-    go in one load; then 11 rows wait and 3 more make 14, loaded together; nothing is left."""
-    loader, loaded = _recording(gather=12)
+def _shape(loaded: list[tuple[list[tuple[str, Any]], list[str]]]) -> list[list[tuple[str, int]]]:
+    """Each load's tables and their rows."""
+    return [[(target, rows.num_rows) for target, rows in loads] for loads, _ in loaded]
+
+
+def test_batches_are_held_until_they_reach_the_bytes_asked_then_loaded_in_one_statement() -> None:
+    """With 96 bytes (12 rows of 8 bytes) to gather: 5, 4 and 2 rows wait (88 bytes), a fourth
+    batch of 1 makes 96 and the four go in one load; then 11 rows wait and 3 more make 14, loaded
+    together; nothing is left."""
+    loader, loaded = _recording(gather=96)
     for count in (5, 4, 2, 1, 11, 3):
-        loader.submit(_rows(count), [])
+        loader.submit([_numbers(count)], [])
     loader.finish()
-    assert [[(target, rows.num_rows) for target, rows in loads] for loads, _ in loaded] == [
-        [("deals", 12)],
-        [("deals", 14)],
-    ]
+    assert _shape(loaded) == [[("deals", 12)], [("deals", 14)]]
     assert loaded[0][0][0][1].column("deal").to_pylist() == [0, 1, 2, 3, 4, 0, 1, 2, 3, 0, 1, 0]
 
 
 def test_the_rows_left_at_the_end_are_loaded_by_finish() -> None:
-    loader, loaded = _recording(gather=12)
+    loader, loaded = _recording(gather=96)
     for count in (5, 2):
-        loader.submit(_rows(count), [])
+        loader.submit([_numbers(count)], [])
     loader.finish()
-    assert [[(target, rows.num_rows) for target, rows in loads] for loads, _ in loaded] == [[("deals", 7)]]
+    assert _shape(loaded) == [[("deals", 7)]]
+
+
+def test_a_small_table_waits_while_the_large_one_is_loaded() -> None:
+    """With 160 bytes to gather, a batch of 15 plays and 2 seats (136 bytes) waits; with the next
+    (272 bytes) the plays, past half of 160, are loaded alone and the seats (32 bytes) wait for
+    more: at :meth:`finish`, one statement for the seats of both batches."""
+    loader, loaded = _recording(gather=160)
+    for _ in range(2):
+        loader.submit([_numbers(15, "plays"), _numbers(2, "seats")], [])
+    loader.finish()
+    assert _shape(loaded) == [[("plays", 30)], [("seats", 4)]]
+
+
+def test_with_no_table_at_half_the_largest_is_loaded() -> None:
+    """100 bytes to gather, held as 40, 32, 24 and 8 bytes: no table holds half, so the largest
+    goes and the other 64 bytes wait."""
+    loader, loaded = _recording(gather=100)
+    loader.submit([_numbers(5, "a"), _numbers(4, "b"), _numbers(3, "c"), _numbers(1, "d")], [])
+    loader.finish()
+    assert _shape(loaded) == [[("a", 5)], [("b", 4), ("c", 3), ("d", 1)]]
+
+
+def test_the_next_largest_go_while_the_rest_would_still_reach_what_is_gathered() -> None:
+    """100 bytes to gather, held as 56, 48, 40 and 16 bytes: the 56 (past half) go, and the 48 with
+    them, since the 104 left would still be 100 or more; 56 bytes wait."""
+    loader, loaded = _recording(gather=100)
+    loader.submit([_numbers(7, "a"), _numbers(6, "b"), _numbers(5, "c"), _numbers(2, "d")], [])
+    loader.finish()
+    assert _shape(loaded) == [[("a", 7), ("b", 6)], [("c", 5), ("d", 2)]]
 
 
 def test_batches_whose_columns_do_not_join_are_loaded_one_by_one() -> None:
@@ -65,10 +102,8 @@ def test_batches_whose_columns_do_not_join_are_loaded_one_by_one() -> None:
     loader.submit(_rows(2), [])
     loader.submit([("deals", pa.table({"deal": [7], "note": [3]}))], [])
     loader.finish()
-    assert [[(target, rows.column("note").to_pylist()) for target, rows in loads] for loads, _ in loaded] == [
-        [("deals", ["x", "x"])],
-        [("deals", [3])],
-    ]
+    statements = [(target, rows.column("note").to_pylist()) for loads, _ in loaded for target, rows in loads]
+    assert statements == [("deals", ["x", "x"]), ("deals", [3])]
 
 
 def test_a_column_without_a_value_in_one_batch_is_loaded_with_the_others_together() -> None:

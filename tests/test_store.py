@@ -194,7 +194,7 @@ def _load_failing_at(monkeypatch: pytest.MonkeyPatch, batch: int, failure: Calla
     the names of the threads that loaded batches."""
     original = Store._load
     threads: list[str] = []
-    monkeypatch.setattr(Store, "LOAD_ROWS", 0)  # each batch loaded on its own, as counted here
+    monkeypatch.setattr(Store, "LOAD_BYTES", 0)  # each batch loaded on its own, as counted here
 
     def load(self: Store, loads: list[tuple[str, Any]], replaced: list[str]) -> None:
         threads.append(threading.current_thread().name)
@@ -421,7 +421,7 @@ def test_cancelling_waits_for_the_loader_through_a_second_ctrl_c() -> None:
         release.wait(5)
 
     loader = _Loader(load)
-    loader.submit([], [])
+    loader.submit([("rejects", pa.table({"source": ["x"]}))], [])
     started.wait(5)
     thread = loader._thread
     join = thread.join
@@ -1035,7 +1035,7 @@ def test_club_evening_blocks_are_stored(store: Store) -> None:
 
 
 def test_consecutive_batches_are_loaded_together(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Batches are held until they have ``LOAD_ROWS`` rows and loaded in one statement a table;
+    """Batches are held until they have ``LOAD_BYTES`` bytes and loaded in one statement a table;
     a match a later batch of the file replaces is in before it is replaced; the archive is the
     one loading each batch alone gives."""
     monkeypatch.setattr(Store, "BATCH_SIZE", 2)
@@ -1051,17 +1051,17 @@ def test_consecutive_batches_are_loaded_together(tmp_path: Path, monkeypatch: py
 
     monkeypatch.setattr(Store, "_load", load)
     archives = {}
-    for rows in (0, 10**6):
-        monkeypatch.setattr(Store, "LOAD_ROWS", rows)
+    for gather in (0, 10**9):
+        monkeypatch.setattr(Store, "LOAD_BYTES", gather)
         loaded.clear()
-        with Store(tmp_path / f"gathered-{rows}.duckdb") as store:
+        with Store(tmp_path / f"gathered-{gather}.duckdb") as store:
             summary = store.import_entries(_entries(lines))
             assert (summary.imported, summary.replaced) == (8, 1)
             kept = store.query("SELECT deals FROM matches WHERE match_id = 'random-1'")
             assert kept["deals"].to_list() == [3]
             assert _count(store, "match_versions", "match_id = 'random-1' AND deals = 2") == 1
-            archives[rows] = stored_rows(store)
+            archives[gather] = stored_rows(store)
         # Alone: a load a batch of two (the third replaces random-1). Together: the batches
         # before the replacing one in one load, the replacing one alone, the rest in one.
-        assert loaded == ([[], [], ["random-1"], [], []] if rows == 0 else [[], ["random-1"], []])
-    assert archives[0] == archives[10**6]
+        assert loaded == ([[], [], ["random-1"], [], []] if gather == 0 else [[], ["random-1"], []])
+    assert archives[0] == archives[10**9]

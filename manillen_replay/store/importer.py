@@ -176,11 +176,10 @@ class ImportMixin(StoreBase):
 
     _loader: _Loader | None
 
-    LOAD_ROWS: ClassVar[int] = 200_000
-    """Rows of consecutive batches loaded together (some three batches of 70,000 rows): one
-    statement a table for all of them costs DuckDB less than one a batch (a twentieth of the
-    import's processor time at 100,000 deals), for some 30 MB more at the peak (a batch's Arrow
-    tables are some 5 MB)."""
+    LOAD_BYTES: ClassVar[int] = 16_000_000
+    """Bytes of Arrow tables held back before the loader writes (some three batches): one
+    statement a table for many batches costs DuckDB less than one a batch; each table waits
+    until it holds half of this (see :class:`~.loader._Loader`)."""
 
     def import_paths(
         self,
@@ -416,7 +415,7 @@ class ImportMixin(StoreBase):
                 club=club,
             )
             # From here until loader.finish() only the loader thread uses self._con.
-            loader = self._loader = _Loader(self._load, gather=self.LOAD_ROWS)
+            loader = self._loader = _Loader(self._load, gather=self.LOAD_BYTES)
             batch = _Batch()
             documents = iter(entries)
             # A chunk fills the batch: its records are all pending when the batch goes (the

@@ -17,8 +17,8 @@ class _Loader:
     DuckDB lets go of the GIL while it runs a statement, so loading batch N here while the
     main thread decodes, replays and builds batch N+1 keeps both cores busy (the import lowers
     Python's switch interval so that the loader gets the GIL back quickly: see
-    :meth:`Store._import_settings`). Consecutive batches are held back until they have
-    ``gather`` rows and then loaded together; the queue holds at most ``depth`` such loads
+    :meth:`Store._import_settings`). Consecutive batches are held back and each
+    table's rows loaded together (see ``gather``); the queue holds at most ``depth`` such loads
     besides the one being loaded, so memory stays bounded. Nothing else may use the connection until
     :meth:`finish` or :meth:`cancel` has returned.
     """
@@ -26,13 +26,19 @@ class _Loader:
     def __init__(
         self, load: Callable[[list[tuple[str, Any]], list[str]], None], depth: int = 1, gather: int = 0
     ) -> None:
-        """:param gather: the rows of consecutive batches held back and loaded together, once
-        they are at least this many (all at :meth:`finish`): DuckDB's cost per statement,
-        and the loader's turns at the GIL, then come once for several batches."""
+        """:param gather: the bytes of Arrow tables held back before loading (all of them go at
+        :meth:`finish`). Once the held tables reach it, each archive table holding at least
+        half of it is loaded, its rows of every batch held in one statement (with the next
+        largest while the rest would still reach ``gather``, or when none holds half); the
+        others wait for more, so what is held stays under ``gather`` and one batch. DuckDB's
+        cost per statement (a few milliseconds, whatever its rows) and the loader's turns at
+        the GIL then come once for many batches of the small tables (seats, declarations,
+        deals) instead of once a load: 71 statements instead of 176 for 100,000 deals."""
         self._load = load
         self._gather = gather
-        self._held: list[list[tuple[str, Any]]] = []
-        self._held_rows = 0
+        self._held: dict[str, list[Any]] = {}
+        """Each archive table's Arrow tables waiting, in the order of their batches."""
+        self._held_bytes: dict[str, int] = {}
         self._work: queue.Queue[tuple[list[tuple[str, Any]], list[str]] | None] = queue.Queue(maxsize=depth)
         self._error: BaseException | None = None
         self._cancelled = False
@@ -65,18 +71,28 @@ class _Loader:
             self._send_held()
             self._work.put((loads, replaced))
             return
-        self._held.append(loads)
-        self._held_rows += sum(rows.num_rows for _, rows in loads)
-        if self._held_rows >= self._gather:
-            self._send_held()
+        for target, rows in loads:
+            self._held.setdefault(target, []).append(rows)
+            self._held_bytes[target] = self._held_bytes.get(target, 0) + rows.nbytes
+        if sum(self._held_bytes.values()) < self._gather:
+            return
+        ready = [target for target, size in self._held_bytes.items() if size >= self._gather // 2]
+        waiting = sorted((t for t in self._held if t not in ready), key=self._held_bytes.__getitem__)
+        left = sum(self._held_bytes[target] for target in waiting)
+        while waiting and (left >= self._gather or not ready):
+            largest = waiting.pop()
+            ready.append(largest)
+            left -= self._held_bytes[largest]
+        self._send_held(ready)
 
-    def _send_held(self) -> None:
-        held, self._held, self._held_rows = self._held, [], 0
-        if len(held) > 1:
-            # a column typed otherwise in one batch: the batches go one by one
-            with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
-                held = [_gathered(held)]
-        for loads in held:
+    def _send_held(self, targets: list[str] | None = None) -> None:
+        """Queue the rows held of these archive tables (of every table when ``None``) as one load."""
+        loads: list[tuple[str, Any]] = []
+        for target in list(self._held) if targets is None else targets:
+            tables = self._held.pop(target)
+            del self._held_bytes[target]
+            loads.extend(_gathered(target, tables))
+        if loads:
             self._work.put((loads, []))
 
     def finish(self) -> None:
@@ -97,7 +113,7 @@ class _Loader:
         still writes would leave its later statements outside the transaction.
         """
         self._cancelled = True
-        self._held, self._held_rows = [], 0
+        self._held, self._held_bytes = {}, {}
         stop_sent = False
         while self._thread.is_alive():
             try:
@@ -113,14 +129,11 @@ class _Loader:
             raise self._error
 
 
-def _gathered(held: list[list[tuple[str, Any]]]) -> list[tuple[str, Any]]:
-    """Several batches' loads as one: each table's rows of every batch, in their order (the
-    Arrow tables joined, not copied; a column all null in one batch takes the others' type)."""
-    parts: dict[str, list[Any]] = {}
-    for loads in held:
-        for target, rows in loads:
-            parts.setdefault(target, []).append(rows)
-    return [
-        (target, tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="default"))
-        for target, tables in parts.items()
-    ]
+def _gathered(target: str, tables: list[Any]) -> list[tuple[str, Any]]:
+    """One table's rows of several batches as one load, in their order (the Arrow tables joined,
+    not copied; a column all null in one batch takes the others' type); batches whose columns
+    do not join (a column typed otherwise in one) one by one."""
+    if len(tables) > 1:
+        with contextlib.suppress(pa.ArrowInvalid, pa.ArrowTypeError):
+            return [(target, pa.concat_tables(tables, promote_options="default"))]
+    return [(target, rows) for rows in tables]
