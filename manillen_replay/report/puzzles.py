@@ -54,6 +54,7 @@ def _decision(puzzle: Puzzle, lang: str) -> Decision:
         contract=puzzle.contract,
         knocks=puzzle.knocks,
         held=puzzle.held,
+        variant=puzzle.variant,
     )
 
 
