@@ -25,6 +25,7 @@ from manillen_replay.analysis.puzzles import (
     RELEARN,
     Puzzle,
     PuzzleKind,
+    _sample,
     hands_before,
     is_clear,
     make_puzzles,
@@ -36,6 +37,7 @@ from manillen_replay.engine import TrickResult, decode_and_replay
 from manillen_replay.engine.replay import ReplayVisitor
 from manillen_replay.record import Entry, dumps
 from manillen_replay.report import make_report
+from manillen_replay.report.puzzles import answer_html
 from manillen_replay.report.words import say
 from manillen_replay.store import Store
 
@@ -546,3 +548,33 @@ def test_hands_before_a_card_are_what_the_replay_could_play_from(sample: str) ->
     assert deal.table and len(seen.seen) == sum(len(t.cards) for t in deal.tricks)
     for (trick, play), hands in seen.seen.items():
         assert tuple(h.mask for h in hands_before(deal, trick, play)[0]) == hands, (trick, play)
+
+
+def test_equal_answers_are_listed_as_a_hand_holds_them() -> None:
+    """The answer lists equal answers as the page shows cards (trump first, each suit high to
+    low) and calls as the question offers them, never in a set's order: that follows the hash
+    seed, so two runs would print the same page differently."""
+    tied = frozenset({"9S", "AS", "10H", "7C", "KH", "10S"})
+    card = _sample(answers=tied, options=tuple(sorted(tied)), values=dict.fromkeys(tied, 4.0) | {"7C": 4.05})
+    listed = answer_html(card, "en").split(": better than")[0]
+    shown = re.findall(r'([0-9AKQJ]+)<svg class="suit"[^>]*aria-label="(\w+)"', listed)
+    assert shown == [
+        ("7", "clubs"),  # the best first
+        ("10", "hearts"),
+        ("K", "hearts"),
+        ("10", "spades"),
+        ("A", "spades"),
+        ("9", "spades"),
+    ]
+    calls = frozenset({"muil", "S", "H"})
+    call = _sample(
+        kind=PuzzleKind.TRUMP,
+        trick=None,
+        play=None,
+        answers=calls,
+        values=dict.fromkeys(calls, 1.0),
+        options=("H", "D", "C", "S", "muil"),
+        played="D",
+    )
+    listed = answer_html(call, "en").split(": ")[0]
+    assert re.findall(r'aria-label="(\w+)"|(muil)', listed) == [("hearts", ""), ("spades", ""), ("", "muil")]
