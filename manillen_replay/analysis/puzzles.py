@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from ..cards import Card, CardSet, Rank, Suit
+from ..cards import Card, CardSet, Rank, Suit, mask_of
 from ..engine import DealResult, MatchResult
 from ..engine.report import player_names, seat_names
 from ..errors import ManillenError
@@ -247,6 +247,20 @@ def is_clear(
     return accepted, margin
 
 
+def hands_dealt(deal: DealResult) -> tuple[CardSet, ...]:
+    """Each seat's cards before the first card: its hand as dealt and, in the variants with table
+    cards, its face-up table cards (all a caller sees of their own cards).
+
+    :raises ManillenError: when the hands are not known.
+    """
+    if deal.hands is None:
+        raise ManillenError(f"deal {deal.number}: the hands are not known")
+    tops = [mask_of(pile[-1] for pile in piles if pile) for piles in deal.table]
+    return tuple(
+        CardSet(int(h) | (tops[seat] if seat < len(tops) else 0)) for seat, h in enumerate(deal.hands)
+    )
+
+
 def hands_before(
     deal: DealResult, trick: int, play: int
 ) -> tuple[tuple[CardSet, ...], tuple[tuple[int, Card], ...], tuple[tuple[tuple[int, Card], ...], ...]]:
@@ -259,14 +273,8 @@ def hands_before(
 
     :raises ManillenError: when the deal has no such play, or its hands are not known.
     """
-    if deal.hands is None:
-        raise ManillenError(f"deal {deal.number}: the hands are not known")
-    hands = [int(h) for h in deal.hands]
+    hands = [h.mask for h in hands_dealt(deal)]
     piles = [[list(pile) for pile in seat_piles] for seat_piles in deal.table]
-    for seat, seat_piles in enumerate(piles):
-        for pile in seat_piles:
-            if pile:
-                hands[seat] |= 1 << pile[-1]
     moves = {(number, position): seat for number, position, seat in deal.table_moves}
     table: list[tuple[int, Card]] = []
     before: list[tuple[tuple[int, Card], ...]] = []
@@ -530,8 +538,8 @@ def _call_puzzle(
         trick=None,
         play=None,
         knocks=0,
-        hand=CardSet(int(deal.hands[seat])),
-        held=tuple(len(CardSet(int(h))) for h in deal.hands),
+        hand=hands_dealt(deal)[seat],
+        held=tuple(len(h) for h in hands_dealt(deal)),
         table=(),
         tricks=(),
         taken=(0, 0),

@@ -145,7 +145,7 @@ class Decision:
     """The finding's explanation (the reason in words) in the report's language, or empty."""
     hands: tuple[CardSet, ...]
     """What each seat could play from just before the card (the player's hand still with it): its
-    hand and its face-up table cards; for a call, as dealt."""
+    hand and its face-up table cards; for a call, as dealt (with the face-up table cards)."""
     table: tuple[tuple[int, Card], ...]
     """``(seat, card)`` already on the table in the trick."""
     names: tuple[str, ...]
@@ -426,7 +426,7 @@ def _ranked(
     comments: Sequence[Comment],
 ) -> list[Decision]:
     """A player's costliest decisions in the order the archive ranked them (:attr:`ReportTables.mistakes`)."""
-    from ..analysis.puzzles import hands_before
+    from ..analysis.puzzles import hands_before, hands_dealt
     from ..analysis.ranking import cost_in_words
 
     if not tables.mistakes.height:
@@ -441,10 +441,8 @@ def _ranked(
         trick, play = row["trick"], row["play"]
         if trick is not None and play is not None:
             hands, table, _ = hands_before(deal, trick, play)
-        elif deal.tricks:  # a call: the hands as dealt, with the face-up table cards the caller sees
-            hands, table = hands_before(deal, 1, 1)[0], ()
         else:
-            hands, table = tuple(CardSet(int(h)) for h in deal.hands), ()
+            hands, table = hands_dealt(deal), ()
         seat = int(row["seat"])
         out.append(
             Decision(
