@@ -39,7 +39,7 @@ import os
 import random
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +82,14 @@ THREE_DUMMY = Path(__file__).resolve().parent.parent / "data" / "samples" / "var
 THREE_DUMMY_COSTLY = ((3, 1), (3, 3), (4, 4))
 """The plays ``three_dummy_db`` makes costly, as (trick, place in the trick): the dummy's card,
 the dealer's own card and Bert's."""
+
+TWO_OPEN = THREE_DUMMY.parent / "variant-two-open.json"
+"""The shipped sample of ``two_open``: one deal, Anna and Bert each with four table piles."""
+
+TWO_OPEN_COSTLY = ((1, 2), (5, 2), (13, 2))
+"""The plays ``two_open_db`` makes costly: Anna's KD and Bert's JD, both from their table piles,
+and Bert's KH just after he moved his third pile's AH to his emptied fourth place (the 9C under
+it turned up)."""
 
 
 # No test passes or fails by the machine's speed: hypothesis gives an example no deadline and does
@@ -300,13 +308,12 @@ def sample_db_copy(sample_db: Path, tmp_path: Path) -> Path:
     return target
 
 
-@pytest.fixture(scope="session")
-def three_dummy_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``THREE_DUMMY`` in a closed DuckDB file, its costs set by hand: each play of
-    ``THREE_DUMMY_COSTLY`` scores 10 card points where a better card scores 14 (its other legal
-    cards 9), so it is a clear puzzle; its ``costly_card`` findings are made from those costs as
-    the solver review makes them, and the match counts as reviewed by the solver (``manillen
-    report`` reviews nothing first). No solver runs: it takes a fraction of a second."""
+def costed_by_hand(sample: Path, costly: Sequence[tuple[int, int]], path: Path) -> Path:
+    """``sample`` (one deal) in a closed DuckDB file at ``path``, its costs set by hand: each play
+    of ``costly`` (trick, place in the trick) scores 10 card points where a better card scores 14
+    (its other legal cards 9), so it is a clear puzzle; its ``costly_card`` findings are made from
+    those costs as the solver review makes them, and the match counts as reviewed by the solver
+    (``manillen report`` reviews nothing first). No solver runs: it takes a fraction of a second."""
     from manillen_replay.analysis.costs import CardValue, PlayCost
     from manillen_replay.analysis.solver_findings import cost_findings
     from manillen_replay.cards import CardSet
@@ -315,11 +322,11 @@ def three_dummy_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from manillen_replay.record import Entry
     from manillen_replay.store.analyse import CALLS_SCHEMA, cost_frames, findings_frame
 
-    text = THREE_DUMMY.read_text(encoding="utf-8")
+    text = sample.read_text(encoding="utf-8")
     result = decode_and_replay(text)
     deal = result.deals[0]
     costs = []
-    for trick, play in THREE_DUMMY_COSTLY:
+    for trick, play in costly:
         done = deal.tricks[trick - 1]
         seat, card = done.seats[play - 1], done.cards[play - 1]
         legal = list(CardSet(done.legal[play - 1]))
@@ -328,12 +335,25 @@ def three_dummy_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         costs.append(PlayCost(trick, play, seat, card, 4, 4.0, (best,), values, deal=deal.number, layouts=20))
     plays, values = cost_frames(result, {deal.number: costs})
     findings = cost_findings(costs, match=result.id, deal=deal, players=seat_names(result, deal))
-    path = tmp_path_factory.mktemp("three-dummy") / "three.duckdb"
     with Store(path) as archive:
-        archive.import_entries([Entry("three.json", None, text.encode())])
+        archive.import_entries([Entry(sample.name, None, text.encode())])
         archive.save_costs([result.id], plays, values, pl.DataFrame(schema=CALLS_SCHEMA))
         archive.save_findings([result.id], findings_frame(findings), depth="solver")
     return path
+
+
+@pytest.fixture(scope="session")
+def three_dummy_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``THREE_DUMMY`` with ``THREE_DUMMY_COSTLY`` costed by hand (:func:`costed_by_hand`)."""
+    return costed_by_hand(
+        THREE_DUMMY, THREE_DUMMY_COSTLY, tmp_path_factory.mktemp("three-dummy") / "three.duckdb"
+    )
+
+
+@pytest.fixture(scope="session")
+def two_open_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``TWO_OPEN`` with ``TWO_OPEN_COSTLY`` costed by hand (:func:`costed_by_hand`)."""
+    return costed_by_hand(TWO_OPEN, TWO_OPEN_COSTLY, tmp_path_factory.mktemp("two-open") / "two.duckdb")
 
 
 @pytest.fixture(scope="module")

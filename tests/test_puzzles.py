@@ -13,7 +13,7 @@ import datetime
 import json
 import re
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +25,19 @@ from manillen_replay.analysis.puzzles import (
     RELEARN,
     Puzzle,
     PuzzleKind,
+    _sample,
+    hands_before,
     is_clear,
     make_puzzles,
     next_puzzle,
 )
 from manillen_replay.cards import Card, CardSet
 from manillen_replay.cli import cli
-from manillen_replay.engine import decode_and_replay
+from manillen_replay.engine import TrickResult, decode_and_replay
+from manillen_replay.engine.replay import ReplayVisitor
 from manillen_replay.record import Entry, dumps
 from manillen_replay.report import make_report
+from manillen_replay.report.puzzles import answer_html
 from manillen_replay.report.words import say
 from manillen_replay.store import Store
 
@@ -518,3 +522,59 @@ def test_a_puzzles_answer_writes_its_reason_with_real_minus_signs(lang: str, rea
     words = "Bert's K♥ scores -2.0 on average, 3-2 in tricks."
     html = answer_html(_sample(**{reason: words}), lang)
     assert '<p class="explanation">Bert&#x27;s K♥ scores \u22122.0 on average, 3-2 in tricks.</p>' in html
+
+
+class _HandsSeen(ReplayVisitor):
+    """What the replay says each seat could play from at each card: ``(trick, play)`` to masks."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[int, int], tuple[int, ...]] = {}
+
+    def play(self, trick: TrickResult, position: int, hands_before: Sequence[int]) -> None:
+        self.seen[(trick.number, position + 1)] = tuple(hands_before)
+
+
+@pytest.mark.parametrize(
+    "sample", ["variant-two-open.json", "variant-two-open-fours.json", "variant-three-dummy.json"]
+)
+def test_hands_before_a_card_are_what_the_replay_could_play_from(sample: str) -> None:
+    """Before every card of the table variants, each seat's cards are its hand and its face-up
+    table cards, as the replay has them: a card played from a pile turns up the one under it, and
+    a third pile's top card moved to the emptied fourth place turns up the card under it."""
+    seen = _HandsSeen()
+    deal = decode_and_replay(
+        THREE_DUMMY.with_name(sample).read_text(encoding="utf-8"), visitors=[seen]
+    ).deals[0]
+    assert deal.table and len(seen.seen) == sum(len(t.cards) for t in deal.tricks)
+    for (trick, play), hands in seen.seen.items():
+        assert tuple(h.mask for h in hands_before(deal, trick, play)[0]) == hands, (trick, play)
+
+
+def test_equal_answers_are_listed_as_a_hand_holds_them() -> None:
+    """The answer lists equal answers as the page shows cards (trump first, each suit high to
+    low) and calls as the question offers them, never in a set's order: that follows the hash
+    seed, so two runs would print the same page differently."""
+    tied = frozenset({"9S", "AS", "10H", "7C", "KH", "10S"})
+    card = _sample(answers=tied, options=tuple(sorted(tied)), values=dict.fromkeys(tied, 4.0) | {"7C": 4.05})
+    listed = answer_html(card, "en").split(": better than")[0]
+    shown = re.findall(r'([0-9AKQJ]+)<svg class="suit"[^>]*aria-label="(\w+)"', listed)
+    assert shown == [
+        ("7", "clubs"),  # the best first
+        ("10", "hearts"),
+        ("K", "hearts"),
+        ("10", "spades"),
+        ("A", "spades"),
+        ("9", "spades"),
+    ]
+    calls = frozenset({"muil", "S", "H"})
+    call = _sample(
+        kind=PuzzleKind.TRUMP,
+        trick=None,
+        play=None,
+        answers=calls,
+        values=dict.fromkeys(calls, 1.0),
+        options=("H", "D", "C", "S", "muil"),
+        played="D",
+    )
+    listed = answer_html(call, "en").split(": ")[0]
+    assert re.findall(r'aria-label="(\w+)"|(muil)', listed) == [("hearts", ""), ("spades", ""), ("", "muil")]

@@ -30,7 +30,7 @@ from manillen_replay.record import Entry, MatchInfo, Record, dumps
 from manillen_replay.report import make_report
 from manillen_replay.store import Store
 
-from .conftest import sloppy_deal
+from .conftest import costed_by_hand, sloppy_deal
 from .factories import random_record
 from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 
@@ -307,6 +307,70 @@ def test_the_dummy_is_no_player_of_a_report(three_dummy_db: Path, tmp_path: Path
     assert "its cards are Anna's decisions" in output
     assert output.rstrip().endswith("the players are Anna, Bert, Carla")
     assert not (tmp_path / "dummy.html").exists()
+
+
+def seats_at(html: str, trick: int, play: int) -> dict[str, tuple[str, list[str]]]:
+    """The table drawn with the decision of ``trick`` and ``play``: each seat's name, by its place
+    (``s`` the decider's), and the cards shown in its hand."""
+    article = re.search(
+        rf'<article class="decision" data-deal="1" data-trick="{trick}" data-play="{play}".*?</article>', html
+    )
+    assert article, (trick, play)
+    boxes = re.findall(
+        r'<div class="seat at-(\w+)[^"]*" data-seat="\d"><div class="name">([^<]*)<'
+        r'.*?<div class="hand">(.*?)</div></div>',
+        article.group(0),
+    )
+    return {place: (name, re.findall(r'data-card="(\w+)"', hand)) for place, name, hand in boxes}
+
+
+@pytest.mark.parametrize(("player", "lang"), [(None, "en"), ("Anna", "nl"), ("Bert", "en")])
+def test_a_two_player_report_shows_the_open_table_cards(
+    two_open_db: Path, tmp_path: Path, lang: str, player: str | None
+) -> None:
+    """A report of the two-player game with open table cards (``two_open``) draws its two seats
+    face to face, each with the cards it could play from: its hand and its face-up table cards,
+    as the deal replay shows them (a card played from a pile turns up the one under it; Bert's
+    AH moved to his emptied fourth place turns up his 9C)."""
+    whom = ["--player", player] if player else []
+    run = CliRunner().invoke(
+        cli,
+        [
+            "report",
+            "--db",
+            str(two_open_db),
+            "--match",
+            "sample-two-open",
+            "--lang",
+            lang,
+            *whom,
+            "--out",
+            str(tmp_path / "two.html"),
+        ],
+    )
+    assert run.exit_code == 0, run.output
+    html = (tmp_path / "two.html").read_text(encoding="utf-8")
+    if player != "Bert":  # Anna's KD from her table piles, Bert's 8D on the table
+        assert seats_at(html, 1, 2) == {
+            "s": ("Anna", ["9H", "10D", "AD", "KD", "7D", "10C", "AC", "KC", "8C", "10S", "JS", "9S"]),
+            "n": ("Bert", ["10H", "AH", "KH", "QH", "JH", "7H", "QD", "JD", "9D", "QC", "JC", "KS"]),
+        }
+    if player != "Anna":
+        bert, anna = seats_at(html, 13, 2)["s"], seats_at(html, 13, 2)["n"]
+        assert bert == ("Bert", ["10H", "AH", "KH", "9C"]) and anna == ("Anna", ["AC", "KC", "QS"])
+
+
+def test_a_six_player_report_draws_every_seat_clockwise(tmp_path: Path) -> None:
+    """In the six-player game the table has two seats on each side: the decider at the bottom,
+    the next two up the left, the one opposite at the top, the last two down the right (Carla
+    plays the second card of trick 1 after Bert's lead)."""
+    db = costed_by_hand(ROOT / "data" / "samples" / "variant-six.json", ((1, 2),), tmp_path / "six.duckdb")
+    with Store(db, read_only=True) as store:
+        html = make_report(store, "sample-six")
+    places = {place: name for place, (name, _) in seats_at(html, 1, 2).items()}
+    assert places == {"s": "Carla", "sw": "Dirk", "nw": "Emiel", "n": "Fien", "ne": "Anna", "se": "Bert"}
+    held = {place: len(cards) for place, (_, cards) in seats_at(html, 1, 2).items()}
+    assert held == {"s": 6, "sw": 6, "nw": 6, "n": 6, "ne": 6, "se": 5}  # Bert led trick 1
 
 
 def test_sql_ledger_equals_the_python_ledger_deal_by_deal(archive: Path) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from ..cards import Card, CardSet, Rank, Suit
+from ..cards import Card, CardSet, Rank, Suit, mask_of
 from ..engine import DealResult, MatchResult
 from ..engine.report import player_names, seat_names
 from ..errors import ManillenError
@@ -134,6 +134,8 @@ class Puzzle:
     explanation: str = ""
     """The finding's reason in words (the line after the better card), when stored."""
     explanation_nl: str = ""
+    variant: str = "four"
+    """The match's variant: where its seats sit around the table."""
 
     def names_in(self, lang: str) -> tuple[str, ...]:
         """Each seat's name as a page in ``lang`` (``en`` or ``nl``) writes it.
@@ -245,25 +247,55 @@ def is_clear(
     return accepted, margin
 
 
+def hands_dealt(deal: DealResult) -> tuple[CardSet, ...]:
+    """Each seat's cards before the first card: its hand as dealt and, in the variants with table
+    cards, its face-up table cards (all a caller sees of their own cards).
+
+    :raises ManillenError: when the hands are not known.
+    """
+    if deal.hands is None:
+        raise ManillenError(f"deal {deal.number}: the hands are not known")
+    tops = [mask_of(pile[-1] for pile in piles if pile) for piles in deal.table]
+    return tuple(
+        CardSet(int(h) | (tops[seat] if seat < len(tops) else 0)) for seat, h in enumerate(deal.hands)
+    )
+
+
 def hands_before(
     deal: DealResult, trick: int, play: int
 ) -> tuple[tuple[CardSet, ...], tuple[tuple[int, Card], ...], tuple[tuple[tuple[int, Card], ...], ...]]:
     """Each seat's cards just before a play, the cards on the table then, and the tricks before.
 
+    A seat's cards are the ones it may play from, as the replay's visitors get them: its hand and,
+    in the variants with table cards, its face-up table cards (a card played from a pile turns up
+    the one under it; a seat moving its third pile's top card to its emptied fourth place before
+    the play has moved it).
+
     :raises ManillenError: when the deal has no such play, or its hands are not known.
     """
-    if deal.hands is None:
-        raise ManillenError(f"deal {deal.number}: the hands are not known")
-    hands = [int(h) for h in deal.hands]
+    hands = [h.mask for h in hands_dealt(deal)]
+    piles = [[list(pile) for pile in seat_piles] for seat_piles in deal.table]
+    moves = {(number, position): seat for number, position, seat in deal.table_moves}
     table: list[tuple[int, Card]] = []
     before: list[tuple[tuple[int, Card], ...]] = []
     for result in deal.tricks:
         for position, (seat, card) in enumerate(zip(result.seats, result.cards, strict=True), start=1):
+            if (result.number, position) in moves:
+                third, fourth = piles[seat][2], piles[seat][3]
+                fourth.append(third.pop())
+                if third:
+                    hands[seat] |= 1 << third[-1]
             if (result.number, position) == (trick, play):
                 return tuple(CardSet(h) for h in hands), tuple(table), tuple(before)
             if result.number == trick:
                 table.append((seat, card))
             hands[seat] &= ~(1 << int(card))
+            for pile in piles[seat] if piles else ():
+                if pile and pile[-1] == card:
+                    pile.pop()
+                    if pile:
+                        hands[seat] |= 1 << pile[-1]
+                    break
         if result.number < trick:
             before.append(tuple(zip(result.seats, result.cards, strict=True)))
     raise ManillenError(f"deal {deal.number} has no trick {trick} play {play}")
@@ -332,6 +364,7 @@ def _common(result: MatchResult, deal: DealResult, seat: int, date: str | None) 
         "trump": deal.trump,
         "contract": deal.contract,
         "date": date,
+        "variant": result.rules.variant,
     }
 
 
@@ -505,8 +538,8 @@ def _call_puzzle(
         trick=None,
         play=None,
         knocks=0,
-        hand=CardSet(int(deal.hands[seat])),
-        held=tuple(len(CardSet(int(h))) for h in deal.hands),
+        hand=hands_dealt(deal)[seat],
+        held=tuple(len(h) for h in hands_dealt(deal)),
         table=(),
         tricks=(),
         taken=(0, 0),

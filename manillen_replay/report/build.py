@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 
 from ..cards import Card, CardSet, Suit
-from ..engine import DealKind, DealResult, MatchResult, replay
+from ..engine import DealKind, MatchResult, replay
 from ..engine.report import player_names, seat_names
 from ..errors import ManillenError
 from ..record import loads
@@ -144,8 +144,8 @@ class Decision:
     explanation: str
     """The finding's explanation (the reason in words) in the report's language, or empty."""
     hands: tuple[CardSet, ...]
-    """What each seat held just before the card (the player's hand still with it); for a call,
-    as dealt."""
+    """What each seat could play from just before the card (the player's hand still with it): its
+    hand and its face-up table cards; for a call, as dealt (with the face-up table cards)."""
     table: tuple[tuple[int, Card], ...]
     """``(seat, card)`` already on the table in the trick."""
     names: tuple[str, ...]
@@ -168,7 +168,8 @@ class Decision:
     """The seats people play on the decider's side (the dummy of ``three_dummy`` is the dealer's);
     empty: the four-player game's, the decider's and the partner's."""
     variant: str = "four"
-    """The match's variant (a line of the four-player game is best play "by all four")."""
+    """The match's variant: where its seats sit around the table (a line of the four-player game
+    is best play "by all four")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,23 +253,6 @@ def _comments(frame: pl.DataFrame) -> list[Comment]:
         for row in _rows(frame)
     ]
     return sorted(out, key=lambda c: (c.deal, c.trick or 0, c.play or 0))
-
-
-def _hands_before(
-    deal: DealResult, trick: int, play: int
-) -> tuple[tuple[CardSet, ...], tuple[tuple[int, Card], ...]]:
-    """Each seat's cards just before the play, and the cards on the table then."""
-    assert deal.hands is not None
-    hands = [int(h) for h in deal.hands]
-    table: list[tuple[int, Card]] = []
-    for result in deal.tricks:
-        for position, (seat, card) in enumerate(zip(result.seats, result.cards, strict=True), start=1):
-            if (result.number, position) == (trick, play):
-                return tuple(CardSet(h) for h in hands), tuple(table)
-            if result.number == trick:
-                table.append((seat, card))
-            hands[seat] &= ~(1 << int(card))
-    raise ManillenError(f"deal {deal.number} has no trick {trick} play {play}")
 
 
 def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en") -> Report:
@@ -442,6 +426,7 @@ def _ranked(
     comments: Sequence[Comment],
 ) -> list[Decision]:
     """A player's costliest decisions in the order the archive ranked them (:attr:`ReportTables.mistakes`)."""
+    from ..analysis.puzzles import hands_before, hands_dealt
     from ..analysis.ranking import cost_in_words
 
     if not tables.mistakes.height:
@@ -455,9 +440,9 @@ def _ranked(
             continue
         trick, play = row["trick"], row["play"]
         if trick is not None and play is not None:
-            hands, table = _hands_before(deal, trick, play)
+            hands, table, _ = hands_before(deal, trick, play)
         else:
-            hands, table = tuple(CardSet(int(h)) for h in deal.hands), ()
+            hands, table = hands_dealt(deal), ()
         seat = int(row["seat"])
         out.append(
             Decision(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ..analysis.puzzles import Puzzle, PuzzleKind
-from ..cards import Card, CardSet, Suit
+from ..cards import Card, CardSet, Suit, mask_of
 from .build import Decision
 from .render import STYLE, _card_text, _contract, minus_signs, table_html
 from .svg import suit_svg
@@ -54,6 +54,7 @@ def _decision(puzzle: Puzzle, lang: str) -> Decision:
         contract=puzzle.contract,
         knocks=puzzle.knocks,
         held=puzzle.held,
+        variant=puzzle.variant,
     )
 
 
@@ -76,10 +77,37 @@ def _options(texts: Sequence[str], lang: str) -> str:
     return f" {escape(say(lang, 'or'))} ".join(parts)
 
 
+def best_first(puzzle: Puzzle) -> list[str]:
+    """The accepted answers, the best first; equal ones in the order the page shows them, never in
+    the set's order (which follows the interpreter's hash seed, so two runs would differ): cards
+    as a hand holds them (trump first, each suit high to low), calls as the question offers them.
+
+    >>> from manillen_replay.analysis.puzzles import _sample
+    >>> best_first(_sample(answers=frozenset({"9S", "AS", "10H", "KH"}), values={"KH": 5.0}))
+    ['KH', '10H', 'AS', '9S']
+    """
+    cards: dict[str, Card] = {}
+    for answer in puzzle.answers:
+        try:
+            cards[answer] = Card.parse(answer)
+        except ValueError:
+            continue
+    shown = CardSet(mask_of(cards.values())).sorted_for_display(puzzle.trump)
+
+    def place(answer: str) -> int:
+        if answer in cards:
+            return shown.index(cards[answer])
+        return len(shown) + (
+            puzzle.options.index(answer) if answer in puzzle.options else len(puzzle.options)
+        )
+
+    return sorted(puzzle.answers, key=lambda a: (-puzzle.values.get(a, 0.0), place(a), a))
+
+
 def answer_html(puzzle: Puzzle, lang: str) -> str:
     """The answer of a puzzle in words: the accepted answers, by how much they are better, and
     what was played at the table."""
-    ordered = sorted(puzzle.answers, key=lambda a: -puzzle.values.get(a, 0.0))
+    ordered = best_first(puzzle)
     if puzzle.kind.is_drill:
         cards = sorted((Card.parse(a) for a in puzzle.answers), key=lambda c: (c.suit, -c.rank))
         listed = " ".join(_card_text(c) for c in cards) or escape(say(lang, "no_trumps_out"))

@@ -17,7 +17,7 @@ from .. import __version__
 from ..analysis.ledger import FORMULA_VERSION
 from ..cards import Card
 from ..engine import DealKind
-from ..rules import Contract
+from ..rules import VARIANTS, Contract
 from .build import BetterLine, Comment, DealLine, Decision, PlayerReview, Report
 from .svg import (
     LEDGER_STEPS,
@@ -76,6 +76,8 @@ svg.chart { display: block; max-width: 100%; height: auto; }
   border-radius: 6px; }
 .hand { display: flex; flex-wrap: wrap; justify-content: center; gap: 2px; max-width: 270px; }
 .at-n { grid-area: n; } .at-w { grid-area: w; } .at-e { grid-area: e; } .at-s { grid-area: s; }
+.table.six { grid-template-areas: ". n ." "nw t ne" "sw t se" ". s ."; }
+.at-nw { grid-area: nw; } .at-sw { grid-area: sw; } .at-ne { grid-area: ne; } .at-se { grid-area: se; }
 .trick { grid-area: t; display: flex; gap: 4px; flex-wrap: wrap; justify-content: center; min-width: 110px;
   min-height: 64px; align-items: center; background: rgba(0,0,0,0.15); border-radius: 12px; padding: 6px; }
 .trick figure { margin: 0; text-align: center; color: #fff; font-size: 0.7rem; }
@@ -88,6 +90,7 @@ blockquote { margin: 6px 0; padding: 4px 10px; border-left: 4px solid #e0a800; b
 @media (max-width: 640px) {
   main { padding: 10px; }
   .table { grid-template-columns: 1fr; grid-template-areas: "n" "w" "t" "e" "s"; }
+  .table.six { grid-template-areas: "n" "nw" "sw" "t" "ne" "se" "s"; }
   table.list { font-size: 0.8rem; }
   /* A table too wide for a phone stacks its rows: each row a block of its cells, each cell with
      its column's label over its value, two or three to a line. */
@@ -131,7 +134,14 @@ NARROW = 340
 """The width the charts are drawn for on a phone: a 390-pixel screen's column (370 pixels) shows
 them a little larger than drawn, so their 11-unit text stays at 11 pixels or more."""
 
-_PLACES = ("s", "w", "n", "e")  # clockwise from the bottom: the player who decided sits at the bottom
+# Where the seats sit by their number, clockwise from the bottom: the player who decided sits at
+# the bottom (the six-player table has two seats on each side).
+_PLACES = {
+    2: ("s", "n"),
+    3: ("s", "w", "e"),
+    4: ("s", "w", "n", "e"),
+    6: ("s", "sw", "nw", "n", "ne", "se"),
+}
 
 
 def _number(value: float | None, lang: str, digits: int = 1) -> str:
@@ -409,14 +419,17 @@ def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
 
 
 def table_html(decision: Decision, lang: str) -> str:
-    """The table at the moment of a decision: the four hands, the trick, the decider at the bottom;
-    for a call, the caller's hand as dealt (all a caller sees)."""
+    """The table at the moment of a decision: every seat's hand (with its face-up table cards) in
+    the variant's places, the trick, the decider at the bottom; for a call, the caller's hand as
+    dealt (all a caller sees)."""
     if decision.trick is None:
         return f'<div class="table call">{_seat_box(decision, decision.seat, "s", lang)}</div>'
-    order = [(decision.seat + step) % 4 for step in range(4)]
-    seats = "".join(
-        _seat_box(decision, seat, place, lang) for seat, place in zip(order, _PLACES, strict=True)
-    )
+    clockwise = VARIANTS[decision.variant].order(decision.dealer)
+    start = clockwise.index(decision.seat)
+    order = clockwise[start:] + clockwise[:start]
+    places = _PLACES[len(order)]
+    seats = "".join(_seat_box(decision, seat, place, lang) for seat, place in zip(order, places, strict=True))
+    shape = " six" if len(order) == 6 else ""
     if decision.table:
         trick = "".join(
             f"<figure>{card_svg(card)}<figcaption>{escape(decision.names[seat])}</figcaption></figure>"
@@ -424,7 +437,7 @@ def table_html(decision: Decision, lang: str) -> str:
         )
     else:
         trick = f'<span class="lead">{escape(say(lang, "empty_trick", player=decision.player))}</span>'
-    return f'<div class="table">{seats}<div class="trick">{trick}</div></div>'
+    return f'<div class="table{shape}">{seats}<div class="trick">{trick}</div></div>'
 
 
 def minus_signs(text: str) -> str:
