@@ -62,8 +62,9 @@ class CallOption:
     tells how sure the gap of their means is (:meth:`CallReview.gap_error`)."""
     bound: bool = False
     """Whether :attr:`points`, :attr:`score` and each layout's are upper bounds, not values: the
-    review pruned the option at its early look, as the call made beat it there by
-    :data:`PRUNE_MARGIN` on every layout (the option scores at most that)."""
+    review pruned the option at its early look, as an option solved there (the call made, or
+    one leading it) beat it by :data:`PRUNE_MARGIN` on every layout (the option scores at most
+    that)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,10 +212,11 @@ NEGLIGIBLE_LOSS = 3.0
 """A loss below this is no finding (``findings.CALL_THRESHOLDS.inaccuracy``): once no option can
 be this much better than the call made, the review's verdict is settled."""
 PRUNE_MARGIN = NEGLIGIBLE_LOSS
-"""An option that scores at least this much less than the call made on every layout of the early
-look is pruned there, when the review can ask a search only whether an option scores below a
-ceiling (a ``probe``): neither the best option nor one the call made could lose a finding's worth
-to, it gets no exact value, and its scores are kept as the bounds the probes proved."""
+"""An option that scores at least this much less than the call made (or an option solved that
+leads it) on every layout of the early look is pruned there, when the review can ask a search
+only whether an option scores below a ceiling (a ``probe``, :func:`_prune`): neither the best
+option nor one the call made could lose a finding's worth to, it gets no exact value, and its
+scores are kept as the bounds the probes proved."""
 
 
 def _margin_z(count: int) -> float:
@@ -270,10 +272,9 @@ def _sequential_scores(
     :data:`REVIEW_FLOOR` in any case), until only the leader is left, no option still open can
     be :data:`NEGLIGIBLE_LOSS` better than the ``chosen`` one, or the layouts run out.
 
-    With a ``probe`` (and a ``chosen`` option, the sequential rule on), the early look first
-    solves the ``chosen`` option, then asks the probe whether each other option scores at least
-    :data:`PRUNE_MARGIN` less on each of those layouts: one that does is pruned (its rows are
-    the probe's bounds, and it goes no further), the others are solved as before.
+    With a ``probe`` (and a ``chosen`` option, the sequential rule on), the early look prunes
+    the options clearly out of it (:func:`_prune`): their rows are the probe's bounds, and they
+    go no further; the others are solved as before.
 
     :param solve: ``solve(requests)``: for each request (one per option still open, solved
         together so that every thread stays busy), ``[points, score]`` of its layouts.

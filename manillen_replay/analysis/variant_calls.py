@@ -137,10 +137,11 @@ def variant_trump_review(
 
     :param sequential: stop solving an option once it is clearly worse than the best one, and
         the whole review once one option is clearly best (:func:`~.call_review.clearly_worse`).
-    :param prune: with ``sequential``, prune at the early look the options the call made beats
-        by :data:`~.call_review.PRUNE_MARGIN` on every layout, proved by one null-window probe a
-        layout instead of an exact value (their scores are then upper bounds,
-        :attr:`~.call_review.CallOption.bound`).
+    :param prune: with ``sequential``, prune at the early look the options that the call made
+        (or an option solved that leads it) beats by :data:`~.call_review.PRUNE_MARGIN` on every
+        layout, proved by one null-window probe a layout instead of an exact value (their scores
+        are then upper bounds, :attr:`~.call_review.CallOption.bound`; ``_prune`` in
+        :mod:`.call_review` says how).
     :raises SolverError: for a deal the variant search cannot take.
     """
     _check(deal, rules, samples)
