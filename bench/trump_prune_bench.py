@@ -22,7 +22,7 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bench.variants_bench import iter_variant_matches
@@ -30,9 +30,9 @@ from manillen_replay.analysis.variant_calls import variant_trump_review
 from manillen_replay.solver.variants import SOLVED_VARIANTS
 
 
-def deal_rows(variant: str, deals: int, seed: int, samples: int = 50) -> list[dict[str, Any]]:
-    """One row per generated deal of ``variant`` whose trump call had a choice (up to ``deals``)."""
-    rows: list[dict[str, Any]] = []
+def deal_rows(variant: str, deals: int, seed: int, samples: int = 50) -> Iterator[dict[str, Any]]:
+    """One row per generated deal of ``variant`` whose trump call had a choice (up to ``deals``),
+    each as soon as it is timed."""
     for number, (result, _record, deal) in enumerate(iter_variant_matches(variant, seed, [])):
         if number == deals:
             break
@@ -50,21 +50,18 @@ def deal_rows(variant: str, deals: int, seed: int, samples: int = 50) -> list[di
             assert solved is not None
             if any(s > b for s, b in zip(solved.each_score, option.each_score, strict=False)):
                 raise AssertionError(f"{variant} deal {number}: {option.name}'s bound is below its value")
-        rows.append(
-            {
-                "variant": variant,
-                "deal": number,
-                "chosen": full.chosen,
-                "best": full.best.name,
-                "same_best": full.best.name == pruned.best.name,
-                "loss": round(full.loss or 0.0, 3),
-                "same_loss": full.loss == pruned.loss,
-                "pruned": [option.name for option in bounds],
-                "cpu_s": round(full_cpu, 3),
-                "pruned_cpu_s": round(pruned_cpu, 3),
-            }
-        )
-    return rows
+        yield {
+            "variant": variant,
+            "deal": number,
+            "chosen": full.chosen,
+            "best": full.best.name,
+            "same_best": full.best.name == pruned.best.name,
+            "loss": round(full.loss or 0.0, 3),
+            "same_loss": full.loss == pruned.loss,
+            "pruned": [option.name for option in bounds],
+            "cpu_s": round(full_cpu, 3),
+            "pruned_cpu_s": round(pruned_cpu, 3),
+        }
 
 
 def summary(variant: str, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -100,9 +97,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print every deal's row as JSON lines")
     arguments = parser.parse_args(argv)
     for variant in arguments.variants.split(","):
-        rows = deal_rows(variant, arguments.deals, arguments.seed)
-        if arguments.json:
-            for row in rows:
+        rows = []
+        for row in deal_rows(variant, arguments.deals, arguments.seed):
+            rows.append(row)
+            if arguments.json:
                 print(json.dumps(row), flush=True)
         print(json.dumps(summary(variant, rows)), flush=True)
 
