@@ -214,9 +214,9 @@ be this much better than the call made, the review's verdict is settled."""
 PRUNE_MARGIN = NEGLIGIBLE_LOSS
 """An option that scores at least this much less than the call made (or an option solved that
 leads it) on every layout of the early look is pruned there, when the review can ask a search
-only whether an option scores below a ceiling (a ``probe``, :func:`_prune`): neither the best
-option nor one the call made could lose a finding's worth to, it gets no exact value, and its
-scores are kept as the bounds the probes proved."""
+only whether an option scores below a ceiling (a ``probe``, :func:`_prune`): never the best
+option, so never the one a finding measures the call made against, it gets no exact value, and
+its scores are kept as the bounds the probes proved."""
 
 
 def _margin_z(count: int) -> float:
