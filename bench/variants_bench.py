@@ -93,6 +93,7 @@ def full_rows(
 ) -> list[dict[str, Any]]:
     """One row per variant and one for ``four``: the full analysis's median seconds a deal, the
     four-player median as each variant's floor, and the ratio to it."""
+    full_analysis_seconds("four", 1, seed, samples)  # loads the four-player search before the floor
     four, four_cpu = full_analysis_seconds("four", deals, seed, samples)
     floor, cpu_floor = statistics.median(four), statistics.median(four_cpu)
     rows = [_full_row("four", four, four_cpu, floor, cpu_floor, samples)]
@@ -239,7 +240,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def main(argv: Sequence[str]) -> None:
-    """``python -m bench.variants_bench [DEALS] [--json]``."""
+    """``python -m bench.variants_bench [DEALS] [--variants two_open] [--full-only] [--json]``."""
     parser = argparse.ArgumentParser(
         prog="python -m bench.variants_bench",
         description="Time hindsight costs and the full analysis per deal in every variant the solver takes.",
@@ -255,9 +256,25 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument(
         "--samples", type=int, default=50, help="layouts per play in the full analysis (default 50)"
     )
+    parser.add_argument(
+        "--variants", default=",".join(SOLVED_VARIANTS), help="comma-separated variants (default: all)"
+    )
+    parser.add_argument(
+        "--full-only", action="store_true", help="only the full analysis's rows (and their four-player floor)"
+    )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     arguments = parser.parse_args(argv)
-    rows = run(arguments.deals, arguments.seed, full_deals=arguments.full_deals, samples=arguments.samples)
+    variants = arguments.variants.split(",")
+    if arguments.full_only:
+        rows = full_rows(arguments.full_deals, arguments.seed, variants=variants, samples=arguments.samples)
+    else:
+        rows = run(
+            arguments.deals,
+            arguments.seed,
+            variants=variants,
+            full_deals=arguments.full_deals,
+            samples=arguments.samples,
+        )
     print(json.dumps(rows) if arguments.json else format_rows(rows))
 
 

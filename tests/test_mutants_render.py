@@ -171,6 +171,7 @@ def _call(match_id: str, match: MatchResult) -> tuple[pl.DataFrame, pl.DataFrame
                 layouts=4,
                 loss_error=0.0,
                 options=None,
+                options_at_most=None,
             )
         ]
     )

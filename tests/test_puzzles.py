@@ -25,6 +25,7 @@ from manillen_replay.analysis.puzzles import (
     RELEARN,
     Puzzle,
     PuzzleKind,
+    _call_puzzle,
     _sample,
     hands_before,
     is_clear,
@@ -185,6 +186,42 @@ def test_call_puzzles_are_the_clearly_costly_calls(archive: Path) -> None:
         if puzzle.kind is PuzzleKind.TRUMP:
             assert puzzle.trump is None and puzzle.contract is None  # the question's answer is hidden
             assert set(puzzle.options) <= {"H", "D", "C", "S", "muil"}
+
+
+def test_a_trump_option_pruned_by_the_review_is_offered_but_never_judged_by_its_bound(archive: Path) -> None:
+    """An option the trump review pruned (``options_at_most``) has only an upper bound: the
+    puzzle offers it, gives it no value, and is made only when no bound could come within the
+    margin, so that the margin it states is a value."""
+    with Store(archive, read_only=True) as store:
+        calls = store.query("SELECT * FROM call_decisions WHERE call = 'trump'")
+        records = records_of(store)
+    made = 0
+    for row in calls.iter_rows(named=True):
+        result = decode_and_replay(records[row["match_id"]])
+        deal = result.deals[row["deal"] - 1]
+        puzzle = _call_puzzle(result, deal, row, None)
+        if puzzle is None:
+            continue
+        runner_up = max(v for k, v in puzzle.values.items() if k not in puzzle.answers)
+        losers = [k for k, v in puzzle.values.items() if k != row["chosen"] and v < runner_up]
+        if not losers:
+            continue
+        loser, scores = losers[0], json.loads(row["options"])
+        # its bound at its value keeps the puzzle; above the next option's, it could set the margin
+        for bound, kept in ((scores[losers[0]], True), (runner_up + 0.5, False)):
+            pruned = _call_puzzle(
+                result,
+                deal,
+                row | {"options": json.dumps(scores | {loser: bound}), "options_at_most": [loser]},
+                None,
+            )
+            if not kept:
+                assert pruned is None  # the bound might set the margin: no puzzle
+                continue
+            assert pruned is not None and loser in pruned.options and loser not in pruned.values
+            assert pruned.answers == puzzle.answers and pruned.cost == puzzle.cost
+        made += 1
+    assert made, "the fixture should give trump puzzles"
 
 
 def records_of(store: Store) -> dict[str, str]:

@@ -143,7 +143,7 @@ def _archive(store: Store) -> Store:
     )
     calls = pl.DataFrame(
         [
-            ("m1", deal, seat, None, call, "x", "y", loss, 10.0, 10, 0.0, None)
+            ("m1", deal, seat, None, call, "x", "y", loss, 10.0, 10, 0.0, None, None)
             for deal, seat, call, loss in CALLS
         ],
         schema=CALLS_SCHEMA,

@@ -17,10 +17,13 @@ from manillen_replay.analysis import Category, Severity
 from manillen_replay.analysis.accuracy import accuracy, card_accuracy, deal_accuracy
 from manillen_replay.analysis.call_review import (
     EARLY_LOOK,
+    PRUNE_MARGIN,
     REVIEW_FLOOR,
     CallOption,
     CallReview,
+    _option_of,
     _sequential_scores,
+    best_first,
     clearly_worse,
     knock_review,
     trump_review,
@@ -773,6 +776,82 @@ def test_the_early_look_stops_a_hopeless_option_but_never_the_call_made():
     # without the sequential rule every option gets every layout
     solved = _sequential_scores(list(scores), _fake_solve(scores, asked), 60, False, chosen="good")
     assert {len(rows) for rows in solved.values()} == {60}
+
+
+def _fake_probe(scores: dict[str, list[float]], probed: list[tuple[str, list[float]]]) -> Any:
+    """A probe as a search answers it: a bound at most the ceiling, at least the value."""
+
+    def probe(requests: list[tuple[str, list[float]]]) -> list[list[list[float] | None]]:
+        probed.extend(requests)
+        return [
+            [[c, c] if v <= c else None for v, c in zip(scores[name], ceilings, strict=False)]
+            for name, ceilings in requests
+        ]
+
+    return probe
+
+
+def test_an_option_the_call_made_beats_by_the_margin_on_every_layout_of_the_early_look_is_pruned():
+    """With a probe, an option that scores at least PRUNE_MARGIN less than the call made on each
+    of the early look's layouts is pruned: it is never solved, its rows are the probe's bounds,
+    it goes no further and is never the best; an option that comes within the margin once is
+    solved as before."""
+    scores = {
+        "good": [10.0, 12.0, 11.0] * 20,
+        "close": [9.0, 13.0, 10.0] * 20,  # within the margin of the call made on some layouts
+        "once": [5.0, 5.0, 10.0] * 20,  # beaten by 5 and 7, then by only 1 on the third layout
+        "hopeless": [0.0, 1.0, 0.0] * 20,
+    }
+    asked: dict[str, int] = {}
+    probed: list[tuple[str, list[float]]] = []
+    pruned: set[str] = set()
+    solve, probe = _fake_solve(scores, asked), _fake_probe(scores, probed)
+    solved = _sequential_scores(list(scores), solve, 60, True, "good", probe=probe, pruned=pruned)
+    assert pruned == {"hopeless"} and "hopeless" not in asked
+    ceilings = [v - PRUNE_MARGIN for v in scores["good"][:EARLY_LOOK]]
+    assert probed == [("close", ceilings), ("once", ceilings), ("hopeless", ceilings)]
+    assert solved["hopeless"] == [[c, c] for c in ceilings]  # the bounds, on the early look's layouts
+    # the others are solved on the early look, where (no option within reach of a finding) it stops
+    assert asked == {"good": EARLY_LOOK, "close": EARLY_LOOK, "once": EARLY_LOOK}
+    assert solved["once"] == [[v, v] for v in scores["once"][:EARLY_LOOK]]
+    options = best_first(_option_of(name, rows, name in pruned) for name, rows in solved.items())
+    review = CallReview(1, 0, options, "good", 60)
+    assert review.best.name == "good" and options[-1].name == "hopeless" and options[-1].bound
+    assert not any(option.bound for option in options[:-1])
+    # without a call made, or without the sequential rule, nothing is pruned
+    for chosen, sequential in ((None, True), ("good", False)):
+        pruned.clear()
+        _sequential_scores(list(scores), solve, 60, sequential, chosen, probe=probe, pruned=pruned)
+        assert not pruned
+
+
+def test_an_option_that_leads_the_call_made_prunes_what_it_beats_by_the_margin():
+    """When the call made is weak, the option above it on the most layouts is solved next and,
+    leading it, becomes the reference: what it beats by the margin on every layout is pruned,
+    what only the call made came close to is not."""
+    scores = {
+        "weak": [4.0, 5.0, 3.0] * 20,
+        "strong": [20.0, 22.0, 21.0] * 20,
+        "middle": [15.0, 16.0, 17.0] * 20,  # above the call made, 4 or more below the strong
+        "near": [1.5, 2.0, 1.0] * 20,  # within the margin of the call made, far below the strong
+    }
+    asked: dict[str, int] = {}
+    probed: list[tuple[str, list[float]]] = []
+    pruned: set[str] = set()
+    solved = _sequential_scores(
+        list(scores),
+        _fake_solve(scores, asked),
+        60,
+        True,
+        "weak",
+        probe=_fake_probe(scores, probed),
+        pruned=pruned,
+    )
+    assert pruned == {"middle", "near"} and set(asked) == {"weak", "strong"}
+    strong = [v - PRUNE_MARGIN for v in scores["strong"][:EARLY_LOOK]]
+    assert probed[-2:] == [("middle", strong), ("near", strong)]
+    assert solved["middle"] == [[c, c] for c in strong]
+    assert len(solved["weak"]) >= REVIEW_FLOOR  # the call made goes on: its loss is the finding
 
 
 def test_analyse_deal_runs_the_call_reviews_beside_the_view_costs_with_the_same_results():

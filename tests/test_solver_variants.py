@@ -118,6 +118,57 @@ def test_variant_values_equal_brute_force_minimax_on_endings(variant):
     assert checked == 12
 
 
+@pytest.mark.solver
+@pytest.mark.parametrize("variant", ["two_open", "six_short"])
+def test_a_probe_bounds_the_position_value_on_the_side_it_says(variant: str):
+    """``position_test(state, gamma)``: a result below gamma is an upper bound of the position's
+    value, one of gamma or more a lower bound; ``position_value`` from such a bound, on the same
+    search, is the value itself. On endings of five tricks, gammas around and far from the value."""
+    shape = Rules(variant=variant).shape
+    for seed in range(6):
+        state, rules = random_state(variant, seed, (shape.tricks - 4) * shape.trick_size, seed)
+        exact = VariantSearch(rules, state.dealer, state.trump).position_value(state)
+        for gamma in sorted({0, max(0, exact - 7), exact, exact + 1, exact + 7}):
+            search = VariantSearch(rules, state.dealer, state.trump)
+            found = search.position_test(state, gamma)
+            below = found < gamma
+            assert exact <= found if below else exact >= found >= gamma, (seed, gamma, found, exact)
+            bounds = {"high": found} if below else {"low": found}
+            assert search.position_value(state, **bounds) == exact
+
+
+@pytest.mark.solver
+def test_a_trump_option_pruned_by_its_probes_is_a_bound_that_never_beats_the_best():
+    """The trump review prunes an option the call made (or an option leading it) beats by
+    PRUNE_MARGIN on every layout of the early look: its scores are upper bounds of what the
+    review without pruning solves on those layouts, it is marked and listed after the others,
+    it never is the best, and the verdict is the same; the archive's row names it."""
+    from bench.variants_bench import iter_variant_matches
+    from manillen_replay.analysis.call_review import EARLY_LOOK, PRUNE_MARGIN
+    from manillen_replay.analysis.variant_calls import variant_trump_review
+    from manillen_replay.store.analyse import call_frame
+
+    result, _record, deal_result = next(iter_variant_matches("six_short", 7, []))
+    review = variant_trump_review(deal_result, result.rules, samples=50, seed=0)
+    full = variant_trump_review(deal_result, result.rules, samples=50, seed=0, prune=False)
+    assert review is not None and full is not None
+    pruned = [option for option in review.options if option.bound]
+    assert pruned and review.options[-len(pruned) :] == tuple(pruned)
+    assert not review.best.bound and review.best.name == full.best.name and review.loss == full.loss
+    exact = [option for option in review.options if not option.bound]
+    for option in pruned:
+        solved = full.option(option.name)
+        assert solved is not None and len(option.each_score) == EARLY_LOOK
+        assert all(s <= b for s, b in zip(solved.each_score, option.each_score, strict=False))
+        # beaten by the margin on every layout by one option solved: it cannot be the best
+        assert any(
+            all(b <= s - PRUNE_MARGIN for b, s in zip(option.each_score, other.each_score, strict=False))
+            for other in exact
+        )
+    (row,) = call_frame(result, [("trump", review)]).iter_rows(named=True)
+    assert sorted(row["options_at_most"]) == sorted(option.name for option in pruned)
+
+
 def test_variant_search_tries_the_table_move_both_ways():
     """two_open: with the fourth pile empty the seat may move its third pile's top card there
     first; the search values the cards with and without the move."""
@@ -630,7 +681,8 @@ def test_every_kind_of_solver_finding_appears_on_generated_deals_of_each_variant
     assert kinds.keys() >= SOLVER_KINDS, sorted(kinds)
 
     review = next(review for call, review in analysed.reviews if call == "trump")
-    worst = min(review.options, key=lambda o: o.score)
+    # the last option: the lowest score, or one pruned as clearly worse (whose score is a bound)
+    worst = review.options[-1]
     if worst.name == "muil":
         badly = replace(deal_result, trump=None, contract=Contract.MUIL)
     else:

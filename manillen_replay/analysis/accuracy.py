@@ -56,10 +56,7 @@ def counts_for_accuracy(cost: PlayCost) -> bool:
 def call_counts_for_accuracy(review: CallReview) -> bool:
     """Whether a reviewed call counts: the call made is known and the options' expected scores
     differ by at least :data:`DECISION_MARGIN`."""
-    if review.loss is None:
-        return False
-    scores = [option.score for option in review.options]
-    return max(scores) - min(scores) >= DECISION_MARGIN
+    return review.loss is not None and review.spread >= DECISION_MARGIN
 
 
 def _scores(costs: Iterable[PlayCost], calls: Iterable[CallReview], seat: int) -> list[float]:

@@ -60,6 +60,11 @@ class CallOption:
     each_score: tuple[float, ...] = ()
     """The deal score of each layout solved, in the same order: two options' gap layout by layout
     tells how sure the gap of their means is (:meth:`CallReview.gap_error`)."""
+    bound: bool = False
+    """Whether :attr:`points`, :attr:`score` and each layout's are upper bounds, not values: the
+    review pruned the option at its early look, as an option solved there (the call made, or
+    one leading it) beat it by :data:`PRUNE_MARGIN` on every layout (the option scores at most
+    that)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +76,7 @@ class CallReview:
     seat: int
     """Who made (or could make) the call."""
     options: tuple[CallOption, ...]
-    """Every option, best first."""
+    """Every option, best first; the options pruned (:attr:`CallOption.bound`) after the others."""
     chosen: str | None
     """The option taken at the table (``None`` when the record does not say)."""
     layouts: int
@@ -85,6 +90,18 @@ class CallReview:
     def option(self, name: str) -> CallOption | None:
         """The option of this name."""
         return next((o for o in self.options if o.name == name), None)
+
+    @property
+    def spread(self) -> float:
+        """The best option's expected score less the lowest option's: below
+        :data:`~.accuracy.DECISION_MARGIN` the call was no real decision. A pruned option's
+        bound counts as its score (it scores at most that), so the spread is at least this.
+
+        >>> muil = CallOption("muil", 30, 12, bound=True)
+        >>> CallReview(1, 0, (CallOption("H", 40, 10), CallOption("S", 25, -5), muil), "H", 6).spread
+        15
+        """
+        return self.best.score - min(option.score for option in self.options)
 
     @property
     def loss(self) -> float | None:
@@ -194,6 +211,12 @@ more often than that look itself errs."""
 NEGLIGIBLE_LOSS = 3.0
 """A loss below this is no finding (``findings.CALL_THRESHOLDS.inaccuracy``): once no option can
 be this much better than the call made, the review's verdict is settled."""
+PRUNE_MARGIN = NEGLIGIBLE_LOSS
+"""An option that scores at least this much less than the call made (or an option solved that
+leads it) on every layout of the early look is pruned there, when the review can ask a search
+only whether an option scores below a ceiling (a ``probe``, :func:`_prune`): never the best
+option, so never the one a finding measures the call made against, it gets no exact value, and
+its scores are kept as the bounds the probes proved."""
 
 
 def _margin_z(count: int) -> float:
@@ -227,6 +250,11 @@ def clearly_worse(leader: Sequence[float], other: Sequence[float]) -> bool:
 Request = tuple[str, int, int]
 """An option and the layouts ``start`` to ``stop`` (not included) to solve for it."""
 
+Probe = Callable[[list[tuple[str, list[float]]]], list[list[list[float] | None]]]
+"""``probe([(option, ceilings)])``: for each option, for each of the first layouts (one ceiling
+each), ``[points, score]`` upper bounds when the option's score there is at most the ceiling
+(what the search proved: no more than that), else ``None``."""
+
 
 def _sequential_scores(
     options: Sequence[str],
@@ -234,6 +262,9 @@ def _sequential_scores(
     layouts: int,
     sequential: bool,
     chosen: str | None = None,
+    *,
+    probe: Probe | None = None,
+    pruned: set[str] | None = None,
 ) -> dict[str, list[list[float]]]:
     """Per option, ``[points, score]`` of each layout solved: every option gets the first
     :data:`EARLY_LOOK` layouts, then rounds of :data:`REVIEW_STEP` more go to the options not
@@ -241,17 +272,26 @@ def _sequential_scores(
     :data:`REVIEW_FLOOR` in any case), until only the leader is left, no option still open can
     be :data:`NEGLIGIBLE_LOSS` better than the ``chosen`` one, or the layouts run out.
 
+    With a ``probe`` (and a ``chosen`` option, the sequential rule on), the early look prunes
+    the options clearly out of it (:func:`_prune`): their rows are the probe's bounds, and they
+    go no further; the others are solved as before.
+
     :param solve: ``solve(requests)``: for each request (one per option still open, solved
         together so that every thread stays busy), ``[points, score]`` of its layouts.
     :param layouts: how many layouts there are.
+    :param pruned: receives the options pruned, whose rows are upper bounds.
     """
     solved: dict[str, list[list[float]]] = {name: [] for name in options}
     open_options = list(options)
+    pruned = set() if pruned is None else pruned
+    if probe is not None and sequential and chosen in solved:
+        _prune(options, solve, probe, min(layouts, EARLY_LOOK), chosen, solved, pruned)
+        open_options = [name for name in options if name not in pruned]
     done = 0
     while open_options and done < layouts:
         upto = layouts if not sequential else min(layouts, done + (REVIEW_STEP if done else EARLY_LOOK))
-        requests = [(name, len(solved[name]), upto) for name in open_options]
-        for name, rows in zip(open_options, solve(requests), strict=True):
+        requests = [(name, len(solved[name]), upto) for name in open_options if len(solved[name]) < upto]
+        for (name, _, _), rows in zip(requests, solve(requests) if requests else [], strict=True):
             solved[name] += rows
         done = upto
         leader = max(open_options, key=lambda name: sum(r[1] for r in solved[name]) / len(solved[name]))
@@ -274,6 +314,44 @@ def _sequential_scores(
         ):
             break
     return solved
+
+
+def _prune(
+    options: Sequence[str],
+    solve: Callable[[list[Request]], list[list[list[float]]]],
+    probe: Probe,
+    look: int,
+    chosen: str,
+    solved: dict[str, list[list[float]]],
+    pruned: set[str],
+) -> None:
+    """The early look of :func:`_sequential_scores` with a probe: the ``chosen`` option is solved
+    on the first ``look`` layouts and is the reference; every other option is probed against the
+    reference's scores less :data:`PRUNE_MARGIN`, layout by layout, and pruned (its rows the
+    probe's bounds) when it stays below on each. Of those that do not, the one above on the most
+    layouts is solved; when it leads the reference there, it becomes the reference, and the
+    others are probed against it again (a search asked a second time starts from what the first
+    probe proved). Each option is solved on the look or pruned, as the reference beats it by the
+    margin on every layout: the gap of the means is at least the margin."""
+    (solved[chosen],) = solve([(chosen, 0, look)])
+    reference = chosen
+    waiting = [name for name in options if name != chosen]
+    while waiting:
+        ceilings = [row[1] - PRUNE_MARGIN for row in solved[reference]]
+        above: dict[str, int] = {}
+        for name, bounds in zip(waiting, probe([(name, ceilings) for name in waiting]), strict=True):
+            if all(bound is not None for bound in bounds):
+                solved[name] = [bound for bound in bounds if bound is not None]
+                pruned.add(name)
+            else:
+                above[name] = sum(bound is None for bound in bounds)
+        waiting = sorted(above, key=lambda name: -above[name])
+        while waiting:
+            name = waiting.pop(0)
+            (solved[name],) = solve([(name, 0, look)])
+            if _mean(r[1] for r in solved[name]) > _mean(r[1] for r in solved[reference]):
+                reference = name
+                break
 
 
 def _team_points(
@@ -393,11 +471,17 @@ def _chosen_contract(deal: DealResult) -> str | None:
         return None
 
 
-def _option_of(name: str, rows: list[list[float]]) -> CallOption:
-    """An option from its layouts' ``[points, score]`` rows."""
+def _option_of(name: str, rows: list[list[float]], bound: bool = False) -> CallOption:
+    """An option from its layouts' ``[points, score]`` rows (upper bounds, when ``bound``)."""
     points = tuple(r[0] for r in rows)
     scores = tuple(r[1] for r in rows)
-    return CallOption(name, _mean(points), _mean(scores), points, scores)
+    return CallOption(name, _mean(points), _mean(scores), points, scores, bound)
+
+
+def best_first(options: Iterable[CallOption]) -> tuple[CallOption, ...]:
+    """Options in a review's order: the best expected score first, the options pruned (whose
+    scores are only bounds, :attr:`CallOption.bound`) after the others, so never the best."""
+    return tuple(sorted(options, key=lambda o: (o.bound, -o.score)))
 
 
 def _mean(values: Iterable[float]) -> float:

@@ -122,7 +122,8 @@ class Puzzle:
     """What the player chose at the table (empty for a drill)."""
     values: Mapping[str, float] = field(default_factory=dict)
     """Each option's value from the player's view: card points from that play on (a card) or
-    expected scoresheet points (a knock)."""
+    expected scoresheet points (a call); a trump option the review pruned has none (its score is
+    only a bound, ``call_decisions.options_at_most``)."""
     margin: float = 0.0
     """By how much the accepted answers beat the next option (0 for a drill)."""
     cost: float = 0.0
@@ -519,16 +520,22 @@ def _call_puzzle(
     chosen, best, loss = str(row["chosen"]), str(row["best"]), float(row["loss"])
     error = float(row["loss_error"] or 0.0)
     stored = row.get("options")
+    pruned = set(row.get("options_at_most") or ())
     if stored:
-        values = {str(k): float(v) for k, v in json.loads(stored).items()}
+        scores = {str(k): float(v) for k, v in json.loads(stored).items()}
     elif row["call"] == "klop":
-        values = {best: 0.0, chosen: -loss}
+        scores = {best: 0.0, chosen: -loss}
     else:
         return None  # a trump call reviewed before the options were kept: the second best is unknown
+    # a pruned option's score is only an upper bound: the puzzle is judged on the values, and
+    # kept only when no bound could come within the margin (then the margin is a value too)
+    values = {name: score for name, score in scores.items() if name not in pruned}
     clear = is_clear(values, chosen, error, least=CALL_COSTLY)
     if clear is None:
         return None
     answers, margin = clear
+    if any(scores[name] > max(values.values()) - margin for name in pruned if name in scores):
+        return None
     seat = int(row["seat"])
     side = _side(seat, deal, result)
     knock = row["call"] == "klop"
@@ -544,7 +551,7 @@ def _call_puzzle(
         tricks=(),
         taken=(0, 0),
         score=_both(_score_before(result, deal), side),
-        options=tuple(o for o in CALL_OPTIONS if o in values),
+        options=tuple(o for o in CALL_OPTIONS if o in scores),
         answers=answers,
         played=chosen,
         values=values,

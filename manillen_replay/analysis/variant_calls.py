@@ -30,7 +30,15 @@ from ..rules import Contract, Rules, mask_points, may_klop, multiplier, trump_op
 from ..solver.search import SolverError
 from ..solver.variants import VariantSearch, can_solve_variant, map_searches
 from ..state import DealState
-from .call_review import CallReview, Request, _option_of, _sequential_scores, call_factor, deal_score
+from .call_review import (
+    CallReview,
+    Request,
+    _option_of,
+    _sequential_scores,
+    best_first,
+    call_factor,
+    deal_score,
+)
 from .costs import VariantRows, deal_trump
 from .layouts import VariantLayoutSampler, iter_variant_views
 
@@ -52,15 +60,60 @@ def _side_points(deal: DealResult, rules: Rules, state: DealState, trump: int | 
     """The card points ``seat``'s side takes in the whole deal from ``state`` (the deal's start)
     under ``trump``, best play by both sides: the laid-aside cards go to the trump maker's
     opponents, whichever they are in the layout."""
-    search = VariantSearch(rules, deal.dealer, trump)
-    value = search.position_value(state._replace(trump=trump))
-    in_play = sum(mask_points(hand) for hand in state.hands) + sum(
-        mask_points(sum(1 << card for card in pile)) for piles in state.table for pile in piles
-    )
-    maker = deal.dealer if deal.chooser is None else deal.chooser
-    maker_side = search.side_of(maker)
-    makers = value if maker_side == 0 else in_play - value
-    return makers if search.side_of(seat) == maker_side else DECK_POINTS - makers
+    return _StartSearch(deal, rules, state, trump, seat).points()
+
+
+class _StartSearch:
+    """One layout's search from the deal's start under one contract, in the card points of
+    ``seat``'s side (:func:`_side_points`): the exact points, or a probe of whether they stay
+    within a ceiling. What a probe proved is kept, and the exact search that may follow it
+    starts there, on the same search's table."""
+
+    def __init__(self, deal: DealResult, rules: Rules, state: DealState, trump: int | None, seat: int):
+        self._search = VariantSearch(rules, deal.dealer, trump)
+        self._state = state._replace(trump=trump)
+        self._in_play = sum(mask_points(hand) for hand in state.hands) + sum(
+            mask_points(sum(1 << card for card in pile)) for piles in state.table for pile in piles
+        )
+        maker = deal.dealer if deal.chooser is None else deal.chooser
+        maker_side = self._search.side_of(maker)
+        mine = self._search.side_of(seat) == maker_side
+        # the side's points are offset + sign * side 0's points from the start
+        self._sign = 1 if (maker_side == 0) == mine else -1
+        self._offset = (0 if mine else DECK_POINTS) + (self._in_play if maker_side == 1 else 0) * (
+            1 if mine else -1
+        )
+        self._low = self._side(0 if self._sign > 0 else self._in_play)
+        self._high = self._side(self._in_play if self._sign > 0 else 0)
+
+    def _side(self, value: int) -> int:
+        """Side 0's points as the points of ``seat``'s side."""
+        return self._offset + self._sign * value
+
+    def _value(self, points: int) -> int:
+        """The points of ``seat``'s side as side 0's."""
+        return (points - self._offset) * self._sign
+
+    def points(self) -> int:
+        """The exact points, from what a probe proved (if any)."""
+        low, high = sorted((self._value(self._low), self._value(self._high)))
+        return self._side(self._search.position_value(self._state, low=low, high=high))
+
+    def at_most(self, ceiling: int) -> int | None:
+        """An upper bound of the points, at most ``ceiling``, when the side takes no more than
+        that (one probe); ``None`` when it takes more."""
+        if ceiling >= self._high:
+            return self._high
+        if ceiling < self._low:
+            return None
+        # side 0's points that would take the side above the ceiling, or leave it within it
+        gamma = self._value(ceiling) + (1 if self._sign > 0 else 0)
+        found = self._side(self._search.position_test(self._state, gamma))
+        if found > ceiling:
+            self._low = max(self._low, found)
+            return None
+        self._high = min(self._high, found)
+        return self._high
 
 
 def _check(deal: DealResult, rules: Rules, samples: int) -> None:
@@ -71,11 +124,24 @@ def _check(deal: DealResult, rules: Rules, samples: int) -> None:
 
 
 def variant_trump_review(
-    deal: DealResult, rules: Rules, *, samples: int = 50, seed: int = 0, sequential: bool = True
+    deal: DealResult,
+    rules: Rules,
+    *,
+    samples: int = 50,
+    seed: int = 0,
+    sequential: bool = True,
+    prune: bool = True,
 ) -> CallReview | None:
     """The expected deal score of each trump suit and of muil, from what the trump maker saw
     (``None`` when the rules left one option only).
 
+    :param sequential: stop solving an option once it is clearly worse than the best one, and
+        the whole review once one option is clearly best (:func:`~.call_review.clearly_worse`).
+    :param prune: with ``sequential``, prune at the early look the options that the call made
+        (or an option solved that leads it) beats by :data:`~.call_review.PRUNE_MARGIN` on every
+        layout, proved by one null-window probe a layout instead of an exact value (their scores
+        are then upper bounds, :attr:`~.call_review.CallOption.bound`; ``_prune`` in
+        :mod:`.call_review` says how).
     :raises SolverError: for a deal the variant search cannot take.
     """
     _check(deal, rules, samples)
@@ -90,24 +156,73 @@ def variant_trump_review(
         for name, trump in contracts.items()
     }
     layouts = _start_layouts(deal, rules, seat, samples, seed, "trump")
+    # a layout's search of an option, kept from its probe to its exact value
+    searches: dict[tuple[str, int], _StartSearch] = {}
+
+    def search(name: str, index: int) -> _StartSearch:
+        return searches.pop((name, index), None) or _StartSearch(
+            deal, rules, layouts[index], contracts[name], seat
+        )
 
     def solve(requests: list[Request]) -> list[list[list[float]]]:
-        jobs = [(name, layout) for name, start, stop in requests for layout in layouts[start:stop]]
-        found = iter(
-            map_searches(lambda job: _side_points(deal, rules, job[1], contracts[job[0]], seat), jobs)
-        )
+        jobs = [(name, index) for name, start, stop in requests for index in range(start, stop)]
+        found = iter(map_searches(lambda job: search(*job).points(), jobs))
         return [
             [
                 [float(p), float(deal_score(p, factors[name], rules))]
-                for p in (next(found) for _ in layouts[start:stop])
+                for p in (next(found) for _ in range(start, stop))
             ]
             for name, start, stop in requests
         ]
 
+    def probe(asked: list[tuple[str, list[float]]]) -> list[list[list[float] | None]]:
+        jobs = [(name, index, ceiling) for name, ceilings in asked for index, ceiling in enumerate(ceilings)]
+
+        def at_most(job: tuple[str, int, float]) -> int | None:
+            name, index, ceiling = job
+            points = _points_within(ceiling, factors[name], rules)
+            if points is None:
+                return None  # no card points score that little
+            # kept: the option's exact value, or another probe, may follow, and start from this
+            probed = searches[name, index] = search(name, index)
+            return probed.at_most(points)
+
+        found = iter(map_searches(at_most, jobs))
+        answers: list[list[list[float] | None]] = []
+        for name, ceilings in asked:
+            bounds = [next(found) for _ in ceilings]
+            answers.append(
+                [
+                    None if b is None else [float(b), float(deal_score(b, factors[name], rules))]
+                    for b in bounds
+                ]
+            )
+        return answers
+
     chosen = call_name(deal_trump(deal))
-    solved = _sequential_scores(list(contracts), solve, len(layouts), sequential, chosen)
-    options = sorted((_option_of(name, rows) for name, rows in solved.items()), key=lambda o: -o.score)
-    return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))
+    pruned: set[str] = set()
+    solved = _sequential_scores(
+        list(contracts),
+        solve,
+        len(layouts),
+        sequential,
+        chosen,
+        probe=probe if prune else None,
+        pruned=pruned,
+    )
+    options = best_first(_option_of(name, rows, name in pruned) for name, rows in solved.items())
+    return CallReview(deal.number, seat, options, chosen, max(len(rows) for rows in solved.values()))
+
+
+def _points_within(ceiling: float, factor: int, rules: Rules) -> int | None:
+    """The most card points (of 60) whose deal score at ``factor`` is at most ``ceiling``
+    (``None`` when even none scores more): the score grows with the points.
+
+    >>> _points_within(-5.0, 1, Rules()), _points_within(-5.0, 2, Rules()), _points_within(-61.0, 2, Rules())
+    (25, 27, None)
+    """
+    fitting = [p for p in range(DECK_POINTS + 1) if deal_score(p, factor, rules) <= ceiling]
+    return fitting[-1] if fitting else None
 
 
 def _row_side_points(
@@ -196,8 +311,8 @@ def variant_knock_review(
 
     chosen = "klop" if deal.knocks >= 1 else "no klop"
     solved = _sequential_scores(["no klop", "klop"], solve, count, sequential, chosen)
-    options = sorted((_option_of(name, rows) for name, rows in solved.items()), key=lambda o: -o.score)
-    return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))
+    options = best_first(_option_of(name, rows) for name, rows in solved.items())
+    return CallReview(deal.number, seat, options, chosen, max(len(rows) for rows in solved.values()))
 
 
 def variant_call_reviews(

@@ -246,12 +246,31 @@ class VariantSearch:
         found = _card_by_card(pos, self._table, self._work, wanted, None, maximising)
         return {_key(choice): value for choice, value in found.items()}
 
-    def position_value(self, state: DealState) -> int:
+    def position_value(self, state: DealState, *, low: int = 0, high: int | None = None) -> int:
         """Side 0's card points from ``state`` on with best play by both sides (the position's
-        value alone, not each choice's: what a call review needs of a deal's start)."""
+        value alone, not each choice's: what a call review needs of a deal's start).
+
+        :param low: a lower bound of the value already known (a :meth:`position_test`'s).
+        :param high: an upper bound already known (default: every point in play). With one bound
+            known the search starts its probes there, where such a value mostly lies.
+        """
         pos = self._load(state)
         in_play = int(pos[_variant_kernel.POINTS] + pos[_variant_kernel.TRICK_POINTS])
-        return _search(pos, self._table, self._work, 0, in_play, in_play >> 1, _variant_kernel.NO_CHOICE)
+        high = in_play if high is None else min(high, in_play)
+        guess = (low + high) >> 1 if (low == 0) == (high == in_play) else (low if low > 0 else high)
+        return _search(pos, self._table, self._work, low, high, guess, _variant_kernel.NO_CHOICE)
+
+    def position_test(self, state: DealState, gamma: int) -> int:
+        """Whether side 0 takes at least ``gamma`` card points from ``state`` on, best play by
+        both sides, by one null-window search: a result below ``gamma`` is an upper bound of the
+        position's value, one of ``gamma`` or more a lower bound. Far cheaper than
+        :meth:`position_value` when the value lies far from ``gamma``; a later
+        :meth:`position_value` of the same state on this search starts from the table it left.
+        """
+        pos = self._load(state)
+        return int(
+            _variant_kernel.value(pos, self._table, self._work, gamma - 1, gamma, _variant_kernel.NO_CHOICE)
+        )
 
     def choice_worth(
         self, state: DealState, value: int, *, order: Callable[[int], tuple[int, ...]]

@@ -159,6 +159,7 @@ CALLS_SCHEMA: dict[str, Any] = {
     "layouts": pl.Int32,
     "loss_error": pl.Float64,
     "options": pl.Utf8,
+    "options_at_most": pl.List(pl.Utf8),
 }
 """The columns of the archive's ``call_decisions`` table."""
 
@@ -174,13 +175,13 @@ def call_frame(result: MatchResult, reviews: Iterable[tuple[str, CallReview]]) -
         if review.chosen is None or review.loss is None:
             continue
         names = seat_names(result, by_number[review.deal])
-        scores = [option.score for option in review.options]
         rows.append(
             (
                 result.id, review.deal, review.seat, names[review.seat] if review.seat < len(names) else None,
                 call, review.chosen, review.best.name, round(review.loss, 3),
-                round(max(scores) - min(scores), 3), review.layouts, round(review.loss_error or 0.0, 3),
+                round(review.spread, 3), review.layouts, round(review.loss_error or 0.0, 3),
                 json.dumps({option.name: round(option.score, 3) for option in review.options}),
+                [option.name for option in review.options if option.bound],
             )
         )  # fmt: skip
     return pl.DataFrame(rows, schema=CALLS_SCHEMA, orient="row")

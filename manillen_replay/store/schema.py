@@ -764,6 +764,12 @@ FROM decisions
 GROUP BY GROUPING SETS ((match_id, deal, player), (match_id, player), (player));
 """
 
+_MIGRATION_18 = """
+-- the trump review prunes an option the call made beats by a finding's margin on every layout of
+-- its early look: that option's score in `options` is then an upper bound, not a value
+ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS options_at_most VARCHAR[];
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -845,6 +851,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         17,
         "the dummy's cards of three_dummy are the dealer's: their findings and costs (player), accuracy",
         _MIGRATION_17,
+    ),
+    Migration(
+        18,
+        "call_decisions.options_at_most: the options whose score in options is an upper bound (pruned)",
+        _MIGRATION_18,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
