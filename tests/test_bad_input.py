@@ -35,6 +35,14 @@ def _run(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args))
 
 
+def _analysed(db: Path) -> list[str]:
+    """The archive's matches marked analysed, by id."""
+    with Store(db, read_only=True) as store:
+        return store.query("SELECT match_id FROM matches WHERE analysed_at IS NOT NULL ORDER BY 1")[
+            "match_id"
+        ].to_list()
+
+
 def _run_reading(command: str, path: Path, tmp_path: Path) -> Result:
     """One of the five commands on a file; ``costs`` in its fast mode, ``import`` into a new archive."""
     extra = {"costs": ["--hindsight"], "import": ["--db", str(tmp_path / "fuzz.duckdb")]}
@@ -355,9 +363,7 @@ def test_analyze_names_a_match_it_cannot_take_and_stores_the_others(
         "KeyError",
     )
     assert "Traceback" not in output
-    with Store(db, read_only=True) as store:
-        analysed = store.query("SELECT match_id FROM matches WHERE analysed_at IS NOT NULL ORDER BY 1")
-    assert analysed["match_id"].to_list() == ["one", "three"]
+    assert _analysed(db) == ["one", "three"]
 
 
 def test_analyze_leaves_a_stored_record_that_no_longer_reads_unanalysed(tmp_path: Path) -> None:
@@ -379,9 +385,7 @@ def test_analyze_leaves_a_stored_record_that_no_longer_reads_unanalysed(tmp_path
         "; 1 match not analysed",
     )
     assert "Traceback" not in output
-    with Store(db, read_only=True) as store:
-        analysed = store.query("SELECT match_id FROM matches WHERE analysed_at IS NOT NULL ORDER BY 1")
-    assert analysed["match_id"].to_list() == ["one", "three"]
+    assert _analysed(db) == ["one", "three"]
     with Store(db) as store:
         store.query(
             "UPDATE matches SET record = replace(record, '\"dummy\"', '\"Anna\"') WHERE match_id = 'two'"

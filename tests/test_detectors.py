@@ -299,19 +299,23 @@ def _random_costs(result: MatchResult, rng: random.Random) -> dict[int, list[Pla
     return costs
 
 
+GENERATED_MATCHES = {
+    "variant": st.sampled_from(sorted(VARIANTS)),
+    "seed": st.integers(1, 10_000),
+    "options": house_rules,
+    "with_costs": st.booleans(),
+    "pick": st.randoms(),
+}
+"""A generated match of any variant under random house rules, with or without random costs."""
+
+
 def _outcome(analysis: MatchAnalysis) -> object:
     """The findings' rows in order."""
     return [finding.to_row() for finding in sorted(analysis.run(), key=sort_key)]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    variant=st.sampled_from(sorted(VARIANTS)),
-    seed=st.integers(1, 10_000),
-    options=house_rules,
-    with_costs=st.booleans(),
-    pick=st.randoms(),
-)
+@given(**GENERATED_MATCHES)
 def test_the_card_play_gate_changes_no_finding(
     variant: str, seed: int, options: dict[str, object], with_costs: bool, pick: random.Random
 ) -> None:
@@ -382,13 +386,7 @@ def _bulk_and_reference(
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    variant=st.sampled_from(sorted(VARIANTS)),
-    seed=st.integers(1, 10_000),
-    options=house_rules,
-    with_costs=st.booleans(),
-    pick=st.randoms(),
-)
+@given(**GENERATED_MATCHES)
 def test_the_batch_gate_drops_no_finding(
     variant: str, seed: int, options: dict[str, object], with_costs: bool, pick: random.Random
 ) -> None:
