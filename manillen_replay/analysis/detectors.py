@@ -126,9 +126,11 @@ class MatchAnalysis:
         self.result = result
         self.record = record
         self.rules = result.rules
-        self.names = result.seats
+        self.names: Sequence[str] = result.seats
         # the same seats in Dutch: only the dummy's differs (``blinde van Anna``)
-        self.names_nl = result.seats
+        self.names_nl: Sequence[str] = result.seats
+        self.dummy = self.rules.shape.players > self.rules.shape.people
+        self.seatings: dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self.findings: list[Finding] = []
         # The strategy detectors reason about two pairs of partners holding eight cards each.
         self.strategy = strategy and self.rules.variant in STRATEGY_VARIANTS
@@ -144,8 +146,7 @@ class MatchAnalysis:
         gate: BatchGate | None = None
         for deal in self.result.deals:
             in_batch = deal.batch_plays  # before anything builds its tricks (they leave the batch then)
-            self.names = seat_names(self.result, deal)
-            self.names_nl = seat_names(self.result, deal, "nl")
+            self.name_seats(deal)
             team_of = sides.get(deal.dealer)
             if team_of is None:
                 team_of = sides[deal.dealer] = tuple(
@@ -182,6 +183,22 @@ class MatchAnalysis:
         return self.findings
 
     # ------------------------------------------------------------------ helpers
+
+    def name_seats(self, deal: DealResult) -> None:
+        """The deal's seat names for the findings' words (:attr:`names`, :attr:`names_nl`).
+
+        Naming the seats costs more than most deals' detectors, and a match has a seating or two:
+        each is named once (and once for each dealer in a variant with a dummy, named after its
+        dealer).
+        """
+        key = (tuple(deal.names), deal.dealer if self.dummy else -1)
+        named = self.seatings.get(key)
+        if named is None:
+            named = self.seatings[key] = (
+                tuple(seat_names(self.result, deal)),
+                tuple(seat_names(self.result, deal, "nl")),
+            )
+        self.names, self.names_nl = named
 
     def add(
         self,
@@ -365,8 +382,8 @@ class MatchAnalysis:
         deals = self.result.deals
         by_number = {deal.number: index for index, deal in enumerate(deals)}
         for deal in deals:
-            self.names = seat_names(self.result, deal)
-            self.names_nl = seat_names(self.result, deal, "nl")
+            if deal.irregularities:
+                self.name_seats(deal)
             for irregularity in deal.irregularities:
                 n = irregularity.deal
                 if irregularity.kind is IrregularityKind.DEALER_OUT_OF_ROTATION:
