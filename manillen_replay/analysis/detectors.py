@@ -18,7 +18,16 @@ from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult
 from ..record.model import Record
 from ..rules import Contract, DealScore, ViolationKind, may_klop, multiplier, score_deal, winning_position
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds
-from .knowledge import POORER_THAN, RICHER_THAN, DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
+from .knowledge import (
+    POORER_THAN,
+    RICHER_THAN,
+    DealKnowledge,
+    PlayView,
+    higher_of_suit,
+    points_of,
+    seat_teams,
+    suit_of,
+)
 from .record_slips import Slip, find_slip, slip_words
 from .words import (
     RANK_NL,
@@ -141,17 +150,12 @@ class MatchAnalysis:
         """Every finding of the match, in the order of the deals."""
         self.procedure()
         shape = self.rules.shape
-        sides: dict[int, tuple[int, ...]] = {}
         gated: object = None  # the batch whose gate is at hand (a match's deals share one)
         gate: BatchGate | None = None
         for deal in self.result.deals:
             in_batch = deal.batch_plays  # before anything builds its tricks (they leave the batch then)
             self.name_seats(deal)
-            team_of = sides.get(deal.dealer)
-            if team_of is None:
-                team_of = sides[deal.dealer] = tuple(
-                    shape.team_of(s, deal.dealer) for s in range(shape.players)
-                )
+            team_of = seat_teams(shape, deal.dealer)
             if deal.violations:
                 slip = find_slip(deal, self.rules)
                 for violation in deal.violations:
@@ -161,9 +165,8 @@ class MatchAnalysis:
             if not self.strategy:
                 continue
             if deal.kind in _WITH_PLAYS and deal.hands is not None and deal.trick_count:
-                self.deal_costs = (
-                    {(c.trick, c.play): c for c in self.costs.get(deal.number, ())} if self.costs else {}
-                )
+                if self.costs:  # without them deal_costs stays empty: no dict a deal
+                    self.deal_costs = {(c.trick, c.play): c for c in self.costs.get(deal.number, ())}
                 if in_batch is None:
                     self.card_play(DealKnowledge(deal, self.rules))
                 else:
