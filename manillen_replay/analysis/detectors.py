@@ -18,7 +18,16 @@ from ..engine.results import DealKind, DealResult, IrregularityKind, MatchResult
 from ..record.model import Record
 from ..rules import Contract, DealScore, ViolationKind, may_klop, multiplier, score_deal, winning_position
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds
-from .knowledge import POORER_THAN, RICHER_THAN, DealKnowledge, PlayView, higher_of_suit, points_of, suit_of
+from .knowledge import (
+    POORER_THAN,
+    RICHER_THAN,
+    DealKnowledge,
+    PlayView,
+    higher_of_suit,
+    points_of,
+    seat_teams,
+    suit_of,
+)
 from .record_slips import Slip, find_slip, slip_words
 from .words import (
     RANK_NL,
@@ -126,9 +135,11 @@ class MatchAnalysis:
         self.result = result
         self.record = record
         self.rules = result.rules
-        self.names = result.seats
+        self.names: Sequence[str] = result.seats
         # the same seats in Dutch: only the dummy's differs (``blinde van Anna``)
-        self.names_nl = result.seats
+        self.names_nl: Sequence[str] = result.seats
+        self.dummy = self.rules.shape.players > self.rules.shape.people
+        self.seatings: dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self.findings: list[Finding] = []
         # The strategy detectors reason about two pairs of partners holding eight cards each.
         self.strategy = strategy and self.rules.variant in STRATEGY_VARIANTS
@@ -139,18 +150,12 @@ class MatchAnalysis:
         """Every finding of the match, in the order of the deals."""
         self.procedure()
         shape = self.rules.shape
-        sides: dict[int, tuple[int, ...]] = {}
         gated: object = None  # the batch whose gate is at hand (a match's deals share one)
         gate: BatchGate | None = None
         for deal in self.result.deals:
             in_batch = deal.batch_plays  # before anything builds its tricks (they leave the batch then)
-            self.names = seat_names(self.result, deal)
-            self.names_nl = seat_names(self.result, deal, "nl")
-            team_of = sides.get(deal.dealer)
-            if team_of is None:
-                team_of = sides[deal.dealer] = tuple(
-                    shape.team_of(s, deal.dealer) for s in range(shape.players)
-                )
+            self.name_seats(deal)
+            team_of = seat_teams(shape, deal.dealer)
             if deal.violations:
                 slip = find_slip(deal, self.rules)
                 for violation in deal.violations:
@@ -160,9 +165,8 @@ class MatchAnalysis:
             if not self.strategy:
                 continue
             if deal.kind in _WITH_PLAYS and deal.hands is not None and deal.trick_count:
-                self.deal_costs = (
-                    {(c.trick, c.play): c for c in self.costs.get(deal.number, ())} if self.costs else {}
-                )
+                if self.costs:  # without them deal_costs stays empty: no dict a deal
+                    self.deal_costs = {(c.trick, c.play): c for c in self.costs.get(deal.number, ())}
                 if in_batch is None:
                     self.card_play(DealKnowledge(deal, self.rules))
                 else:
@@ -182,6 +186,22 @@ class MatchAnalysis:
         return self.findings
 
     # ------------------------------------------------------------------ helpers
+
+    def name_seats(self, deal: DealResult) -> None:
+        """The deal's seat names for the findings' words (:attr:`names`, :attr:`names_nl`).
+
+        Naming the seats costs more than most deals' detectors, and a match has a seating or two:
+        each is named once (and once for each dealer in a variant with a dummy, named after its
+        dealer).
+        """
+        key = (tuple(deal.names), deal.dealer if self.dummy else -1)
+        named = self.seatings.get(key)
+        if named is None:
+            named = self.seatings[key] = (
+                tuple(seat_names(self.result, deal)),
+                tuple(seat_names(self.result, deal, "nl")),
+            )
+        self.names, self.names_nl = named
 
     def add(
         self,
@@ -365,8 +385,8 @@ class MatchAnalysis:
         deals = self.result.deals
         by_number = {deal.number: index for index, deal in enumerate(deals)}
         for deal in deals:
-            self.names = seat_names(self.result, deal)
-            self.names_nl = seat_names(self.result, deal, "nl")
+            if deal.irregularities:
+                self.name_seats(deal)
             for irregularity in deal.irregularities:
                 n = irregularity.deal
                 if irregularity.kind is IrregularityKind.DEALER_OUT_OF_ROTATION:

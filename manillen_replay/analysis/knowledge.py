@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from ..cards import CARD_POINTS, RANKS_PER_SUIT, SUIT_MASKS
 from ..engine.results import DealResult, TrickResult
-from ..rules import Rules, winning_position
+from ..rules import Rules, Variant, winning_position
 
 
 def suit_of(card: int) -> int:
@@ -66,6 +66,16 @@ _TEAMS: dict[tuple[str, int, int], tuple[int, ...]] = {}
 otherwise)."""
 
 
+def seat_teams(shape: Variant, dealer: int) -> tuple[int, ...]:
+    """Each seat's side in a deal dealt by ``dealer`` (``shape.team_of``), worked out once for
+    every deal of every match alike."""
+    key = (shape.sides, shape.players, dealer)
+    team = _TEAMS.get(key)
+    if team is None:
+        team = _TEAMS[key] = tuple(shape.team_of(seat, dealer) for seat in range(shape.players))
+    return team
+
+
 class DealKnowledge:
     """A replayed deal seen play by play, with the fate of every card."""
 
@@ -88,11 +98,7 @@ class DealKnowledge:
         self.deck = shape.deck_mask
         self.trump = None if deal.trump is None else int(deal.trump)
         self.trump_mask = 0 if self.trump is None else SUIT_MASKS[self.trump]
-        key = (shape.sides, shape.players, deal.dealer)
-        team = _TEAMS.get(key)
-        if team is None:
-            team = _TEAMS[key] = tuple(shape.team_of(seat, deal.dealer) for seat in range(shape.players))
-        self.team = team
+        self.team = seat_teams(shape, deal.dealer)
         self._tricks = deal.tricks
         self._known = known
         self._views: list[PlayView] | None = None
