@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -27,7 +27,7 @@ from typing import Any
 import polars as pl
 
 from ..cards import Card, CardSet, Rank, Suit, mask_of
-from ..engine import DealResult, MatchResult
+from ..engine import DealResult, MatchResult, TrickResult
 from ..engine.report import player_names, seat_names
 from ..errors import ManillenError
 from ..rules import Contract
@@ -339,11 +339,47 @@ def _walk_to(
 ]:
     """The deal replayed up to a play: each seat's playable cards, its table piles (bottom card
     first), the trick on the table and the tricks before."""
+    table: list[tuple[int, Card]] = []
+    before: list[tuple[tuple[int, Card], ...]] = []
+    for turn in iter_turns(deal):
+        result = turn.trick
+        if (result.number, turn.position) == (trick, play):
+            return tuple(CardSet(h) for h in turn.before), turn.piles, tuple(table), tuple(before)
+        if result.number == trick:
+            table.append((result.seats[turn.position - 1], result.cards[turn.position - 1]))
+        if result.number < trick and turn.position == len(result.cards):
+            before.append(tuple(zip(result.seats, result.cards, strict=True)))
+    raise ManillenError(f"deal {deal.number} has no trick {trick} play {play}")
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One card of a deal as :func:`iter_turns` walks them: the cards each seat may play from just
+    before it and just after it."""
+
+    trick: TrickResult
+    position: int
+    """The card's place in the trick, counted from 1."""
+    before: tuple[int, ...]
+    """Each seat's playable cards (masks) just before the card: its hand and its face-up table
+    cards, a table move made before the card done."""
+    after: tuple[int, ...]
+    """The same just after it: the card gone, the table card under it turned up."""
+    piles: list[list[list[int]]]
+    """Each seat's table piles (bottom card first) just before the card; the walk changes them
+    as it goes on, so read them before asking for the next card."""
+
+
+def iter_turns(deal: DealResult) -> Iterator[Turn]:
+    """Every card of a deal in the order played, with the cards each seat may play from around it
+    (a card played from a pile turns up the one under it; a seat moving its third pile's top card
+    to its emptied fourth place before a card has moved it).
+
+    :raises ManillenError: when the deal's hands are not known.
+    """
     hands = [h.mask for h in hands_dealt(deal)]
     piles = [[list(pile) for pile in seat_piles] for seat_piles in deal.table]
     moves = {(number, position): seat for number, position, seat in deal.table_moves}
-    table: list[tuple[int, Card]] = []
-    before: list[tuple[tuple[int, Card], ...]] = []
     for result in deal.tricks:
         for position, (seat, card) in enumerate(zip(result.seats, result.cards, strict=True), start=1):
             if (result.number, position) in moves:
@@ -351,20 +387,20 @@ def _walk_to(
                 fourth.append(third.pop())
                 if third:
                     hands[seat] |= 1 << third[-1]
-            if (result.number, position) == (trick, play):
-                return tuple(CardSet(h) for h in hands), piles, tuple(table), tuple(before)
-            if result.number == trick:
-                table.append((seat, card))
+            before = tuple(hands)
             hands[seat] &= ~(1 << int(card))
+            turned = None
             for pile in piles[seat] if piles else ():
                 if pile and pile[-1] == card:
-                    pile.pop()
-                    if pile:
-                        hands[seat] |= 1 << pile[-1]
+                    turned = pile
                     break
-        if result.number < trick:
-            before.append(tuple(zip(result.seats, result.cards, strict=True)))
-    raise ManillenError(f"deal {deal.number} has no trick {trick} play {play}")
+            after = list(hands)
+            if turned is not None and len(turned) > 1:
+                after[seat] |= 1 << turned[-2]
+            yield Turn(result, position, before, tuple(after), piles)
+            if turned is not None:
+                turned.pop()
+            hands = after
 
 
 @dataclass(frozen=True)
