@@ -86,7 +86,7 @@ def deal_moments(deal: DealResult, rules: Rules) -> list[Moment]:
     # Open table cards (two-player games, the dummy) are shown with the hand once face up, as the
     # puzzles' walk of the piles has them (:func:`iter_turns`); a deal without its hands shows none.
     turns = list(iter_turns(deal)) if deal.hands is not None else []
-    held = list(turns[0].before) if turns else [0] * shape.players
+    held: Sequence[int] = turns[0].before if turns else [0] * shape.players
     violations = {(v.trick, v.play): v.kind for v in deal.violations}
     plays = [(trick, i) for trick in deal.tricks for i in range(len(trick.cards))]
     taken = [0, 0]
@@ -114,7 +114,7 @@ def deal_moments(deal: DealResult, rules: Rules) -> list[Moment]:
             violation=violations.get((trick.number, position + 1)),
         )
         if turns:
-            held = list(turns[index].after)
+            held = turns[index].after
         complete = position + 1 == len(trick.cards) and trick.winner is not None
         if complete:
             assert trick.winner is not None

@@ -394,13 +394,11 @@ def iter_turns(deal: DealResult) -> Iterator[Turn]:
                 if pile and pile[-1] == card:
                     turned = pile
                     break
-            after = list(hands)
             if turned is not None and len(turned) > 1:
-                after[seat] |= 1 << turned[-2]
-            yield Turn(result, position, before, tuple(after), piles)
+                hands[seat] |= 1 << turned[-2]
+            yield Turn(result, position, before, tuple(hands), piles)
             if turned is not None:
                 turned.pop()
-            hands = after
 
 
 @dataclass(frozen=True)
