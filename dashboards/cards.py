@@ -210,8 +210,9 @@ def table_html(
     :param teams: the side of each seat (default seat mod 2).
     :param note: a short text shown in the middle of the trick (who takes it).
     :param labels: the words ``dealer``, ``to_play`` and ``team`` (with ``{team}``) in the page language.
-    :param face_down: how many cards each seat holds, for a table as one player saw it: the
-        hands left empty in ``hands`` are drawn as that many card backs.
+    :param face_down: how many hidden cards each seat holds, for a table as one player saw it:
+        drawn as that many card backs before the cards ``hands`` shows of the seat (none, or its
+        face-up table cards); the seat to play is drawn as it is.
     """
     words = {"dealer": "dealer", "to_play": "to play", "team": "team {team}", **(labels or {})}
     order = list(order) if order is not None else list(range(len(hands)))
@@ -231,8 +232,8 @@ def table_html(
             card_html(c, classes=("legal",) if moving and may_play is not None and c in may_play else ())
             for c in hand.sorted_for_display(trump)
         )
-        if not hand and face_down is not None:
-            cards = '<span class="mr-card mr-back" aria-hidden="true"></span>' * face_down[seat]
+        if face_down is not None and not moving:
+            cards = '<span class="mr-card mr-back" aria-hidden="true"></span>' * face_down[seat] + cards
         box = (
             f'<div class="mr-seat{" mr-to-play" if moving else ""}" data-seat="{seat}">'
             f'<div class="mr-name">{escape(names[seat])}{badges}</div>'

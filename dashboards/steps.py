@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from manillen_replay.analysis.puzzles import iter_turns
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, TrickResult
 from manillen_replay.engine.variation import VariationCard
@@ -82,14 +83,10 @@ def deal_moments(deal: DealResult, rules: Rules) -> list[Moment]:
         raise ValueError(f"deal {deal.number} has no cards to replay")
     shape = rules.shape
     trump = None if deal.trump is None else int(deal.trump)
-    held = list(deal.hands) if deal.hands is not None else [0] * shape.players
-    # Open table cards (two-player games, the dummy) are shown with the hand once face up.
-    piles = [[list(pile) for pile in seat_piles] for seat_piles in deal.table]
-    for seat, seat_piles in enumerate(piles):
-        for pile in seat_piles:
-            if pile:
-                held[seat] |= 1 << pile[-1]
-    moves = {(trick, play): seat for trick, play, seat in deal.table_moves}
+    # Open table cards (two-player games, the dummy) are shown with the hand once face up, as the
+    # puzzles' walk of the piles has them (:func:`iter_turns`); a deal without its hands shows none.
+    turns = list(iter_turns(deal)) if deal.hands is not None else []
+    held: Sequence[int] = turns[0].before if turns else [0] * shape.players
     violations = {(v.trick, v.play): v.kind for v in deal.violations}
     plays = [(trick, i) for trick in deal.tricks for i in range(len(trick.cards))]
     taken = [0, 0]
@@ -116,17 +113,8 @@ def deal_moments(deal: DealResult, rules: Rules) -> list[Moment]:
             legal=_legal_plays(trick, position, trump, deal.dealer, rules),
             violation=violations.get((trick.number, position + 1)),
         )
-        if (trick.number, position + 1) in moves:
-            third, fourth = piles[seat][2], piles[seat][3]
-            fourth.append(third.pop())
-            held[seat] |= 1 << third[-1]
-        held[seat] &= ~(1 << card)
-        for pile in piles[seat] if piles else ():
-            if pile and pile[-1] == card:
-                pile.pop()
-                if pile:
-                    held[seat] |= 1 << pile[-1]
-                break
+        if turns:
+            held = turns[index].after
         complete = position + 1 == len(trick.cards) and trick.winner is not None
         if complete:
             assert trick.winner is not None

@@ -26,8 +26,10 @@ from manillen_replay.analysis.puzzles import (
     Puzzle,
     PuzzleKind,
     _call_puzzle,
+    _drills,
     _sample,
     hands_before,
+    hands_dealt,
     is_clear,
     make_puzzles,
     next_puzzle,
@@ -42,7 +44,7 @@ from manillen_replay.report.puzzles import answer_html
 from manillen_replay.report.words import say
 from manillen_replay.store import Store
 
-from .conftest import THREE_DUMMY, THREE_DUMMY_COSTLY
+from .conftest import THREE_DUMMY, THREE_DUMMY_COSTLY, TWO_OPEN
 from .factories import random_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -615,3 +617,147 @@ def test_equal_answers_are_listed_as_a_hand_holds_them() -> None:
     )
     listed = answer_html(call, "en").split(": ")[0]
     assert re.findall(r'aria-label="(\w+)"|(muil)', listed) == [("hearts", ""), ("spades", ""), ("", "muil")]
+
+
+def _puzzles_json(db: Path, player: str, out: Path) -> list[dict[str, Any]]:
+    """``manillen puzzles --out`` of one player of the archive ``db``."""
+    run = CliRunner().invoke(cli, ["puzzles", "--db", str(db), "--player", player, "--out", str(out)])
+    assert run.exit_code == 0, run.output
+    written: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
+    return written
+
+
+@pytest.mark.parametrize(("sample", "archive"), [(TWO_OPEN, "two_open_db"), (THREE_DUMMY, "three_dummy_db")])
+def test_a_table_variants_puzzle_shows_the_face_up_table_cards_and_hides_only_the_hands(
+    sample: Path, archive: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """In the variants with table cards every player sees the face-up table cards: a puzzle's
+    ``face_up`` are, for each seat, the cards it may play from that it was not dealt in hand (the
+    tops of its piles at that moment), and only the rest of its cards count as hidden."""
+    db: Path = request.getfixturevalue(archive)
+    deal = decode_and_replay(sample.read_text(encoding="utf-8")).deals[0]
+    assert deal.hands is not None
+    puzzles = [p for who in ("Anna", "Bert") for p in _puzzles_json(db, who, tmp_path / f"{who}.json")]
+    assert any(p["trick"] is not None for p in map(lambda p: p["source"], puzzles))
+    for puzzle in puzzles:
+        trick, play = puzzle["source"]["trick"], puzzle["source"]["play"]
+        playable = hands_dealt(deal) if trick is None else hands_before(deal, trick, play)[0]
+        tops = [hand - CardSet(dealt) for hand, dealt in zip(playable, deal.hands, strict=True)]
+        assert [CardSet.parse(" ".join(cards)) for cards in puzzle["face_up"]] == tops, puzzle["id"]
+        assert puzzle["held"] == [len(hand) for hand in playable]
+        assert any(tops), "a table variant's puzzle shows table cards"
+
+
+def test_a_card_moved_to_the_emptied_fourth_place_shows_with_the_card_it_turned_up(
+    two_open_db: Path, tmp_path: Path
+) -> None:
+    """Bert moved his third pile's AH to his emptied fourth place just before his KH of trick 13,
+    turning up the 9C under it: both are face up in that puzzle, as Anna's last pile's QS, and the
+    puzzle's table draws her QS face up beside her other cards face down."""
+    from manillen_replay.report.puzzles import puzzle_html
+
+    with Store(two_open_db, read_only=True) as store:
+        puzzles = make_puzzles(store.puzzle_rows(), player="Bert")
+    (puzzle,) = [p for p in puzzles if p.puzzle_id.endswith("/13/2")]
+    assert puzzle.face_up == (CardSet.parse("QS"), CardSet.parse("AH 9C"))
+    assert puzzle.hidden == (puzzle.held[0] - 1, 0)  # Bert hides nothing from himself
+    anna = re.search(r'data-seat="0">(.*?)</div></div>', puzzle_html(puzzle, 1, "en"))
+    assert anna is not None
+    assert f'<span class="hidden">{puzzle.held[0] - 1} cards</span>' in anna[1]
+    assert re.findall(r'data-card="(\w+)"', anna[1]) == ["QS"]
+
+
+def test_the_dummys_cards_all_face_up_are_drawn_and_none_hidden(three_dummy_db: Path) -> None:
+    """The dummy of ``three_dummy`` holds all its cards face up on the table: Bert's puzzle draws
+    them, and no hidden cards for the dummy."""
+    from manillen_replay.report.puzzles import puzzle_html
+
+    with Store(three_dummy_db, read_only=True) as store:
+        puzzles = make_puzzles(store.puzzle_rows(), player="Bert")
+    puzzle = next(p for p in puzzles if p.kind is PuzzleKind.CARD)
+    dummy = len(puzzle.names) - 1
+    assert puzzle.seat != dummy and puzzle.hidden[dummy] == 0 and puzzle.face_up[dummy]
+    box = re.search(rf'data-seat="{dummy}">(.*?)</div></div>', puzzle_html(puzzle, 1, "en"))
+    assert box is not None and 'class="hidden"' not in box[1]
+    assert CardSet.parse(" ".join(re.findall(r'data-card="(\w+)"', box[1]))) == puzzle.face_up[dummy]
+
+
+@pytest.mark.parametrize(("sample", "archive"), [(TWO_OPEN, "two_open_db"), (THREE_DUMMY, "three_dummy_db")])
+def test_a_face_up_table_card_is_not_out_and_a_face_down_one_is(
+    sample: Path, archive: str, request: pytest.FixtureRequest
+) -> None:
+    """The drills of a table variant: a face-up table card is not out (everyone sees where it is),
+    a face-down one is (nobody knows it, its owner neither); the masters are the highest cards of
+    each suit not played, face-down ones included. Checked on the archive's drills and on the
+    drills of every later moment of the deal (the two_open one has face-up and face-down trumps)."""
+    db: Path = request.getfixturevalue(archive)
+    result = decode_and_replay(sample.read_text(encoding="utf-8"))
+    deal = result.deals[0]
+    assert deal.hands is not None and deal.trump is not None
+    with Store(db, read_only=True) as store:
+        drills = [p for p in make_puzzles(store.puzzle_rows()) if p.kind.is_drill]
+    assert {p.kind for p in drills} == {PuzzleKind.TRUMPS_OUT, PuzzleKind.MASTERS}
+    plays = [
+        (t.number, n, seat, c)
+        for t in deal.tricks
+        for n, (seat, c) in enumerate(zip(t.seats, t.cards, strict=True), 1)
+    ]
+    for trick, play, seat, _ in plays:
+        drills += _drills(result, deal, trick, play, seat, None, f"{trick}/{play}")
+    dealt = [CardSet(hand) for hand in deal.hands]
+    piled = [CardSet(c for pile in piles for c in pile) for piles in deal.table]
+    piled += [CardSet(0)] * (len(dealt) - len(piled))
+    trumps_seen = {"face up": 0, "face down": 0}
+    for drill in drills:
+        assert drill.trick is not None and drill.play is not None
+        played = {c for trick, play, _, c in plays if (trick, play) < (drill.trick, drill.play)}
+        playable = hands_before(deal, drill.trick, drill.play)[0]
+        face_up = [hand - hand_dealt for hand, hand_dealt in zip(playable, dealt, strict=True)]
+        face_down = {c for cards in piled for c in cards if c not in played} - {c for f in face_up for c in f}
+        if drill.kind is PuzzleKind.TRUMPS_OUT:
+            dummy = drill.seat >= result.rules.shape.people
+            own = {drill.seat, drill.dealer} if dummy else {drill.seat}
+            hidden = {c for s, hand in enumerate(dealt) if s not in own for c in hand if c not in played}
+            out = {c for c in hidden | face_down if c.suit == deal.trump}
+            assert set(drill.answers) == {str(c) for c in out}, drill.puzzle_id
+            seen = {c for s in range(len(dealt)) if s not in own for c in face_up[s] if c.suit == deal.trump}
+            trumps_seen["face up"] += bool(seen)
+            trumps_seen["face down"] += any(c.suit == deal.trump for c in face_down)
+        else:
+            unplayed = ({c for hand in dealt for c in hand} | {c for cards in piled for c in cards}) - played
+            suits = {c.suit for c in unplayed}
+            masters = {max((c for c in unplayed if c.suit == suit), key=lambda c: c.rank) for suit in suits}
+            assert set(drill.answers) == {str(c) for c in masters}, drill.puzzle_id
+    if archive == "two_open_db":  # the dummy of the three_dummy sample has no trump on the table
+        assert all(trumps_seen.values()), trumps_seen
+
+
+def test_train_page_draws_the_dummys_face_up_cards_and_only_hidden_cards_face_down(
+    three_dummy_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bert's puzzle of ``three_dummy`` on the Train page: the dummy's cards, all face up on the
+    table, are drawn face up and none face down; each other hand is as many card backs as it
+    hides."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import data
+
+    from .test_dashboard import APP, html_views, open_page
+
+    copy = tmp_path / "three.duckdb"
+    shutil.copy(three_dummy_db, copy)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(copy))
+    with Store(copy, read_only=True) as store:
+        (puzzle, *_) = make_puzzles(store.puzzle_rows(), player="Bert")
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "train", player="Bert")
+    drawn = str(html_views(at)["train_table"][1]["html"])
+    hands = dict(re.findall(r'<div class="mr-hand" data-seat="(\d)">(.*?)</div>', drawn))
+    dummy = len(puzzle.names) - 1
+    assert puzzle.seat != dummy and puzzle.face_up[dummy]
+    for seat, cards in hands.items():
+        shown = CardSet.parse(" ".join(re.findall(r'data-card="(\w+)"', cards)))
+        assert shown == puzzle.shown[int(seat)] and cards.count("mr-back") == puzzle.hidden[int(seat)]
+    assert (
+        CardSet.parse(" ".join(re.findall(r'data-card="(\w+)"', hands[str(dummy)]))) == puzzle.face_up[dummy]
+    )
+    assert len(hands) == len(puzzle.names)

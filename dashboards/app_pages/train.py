@@ -92,13 +92,12 @@ def option_text(option: str) -> str:
 
 def table_of(puzzle: Puzzle) -> str:
     """The table as the player saw it: their hand (the legal cards outlined), the trick, the other
-    hands face down."""
+    hands face down but for their face-up table cards."""
     seats = len(puzzle.names)
-    hands = [puzzle.hand if seat == puzzle.seat else CardSet(0) for seat in range(seats)]
     legal = CardSet(Card.parse(o) for o in puzzle.options) if puzzle.kind is PuzzleKind.CARD else None
     return cards.table_html(
         names=puzzle.names_in(language),
-        hands=hands,
+        hands=puzzle.shown,
         table=puzzle.table,
         trump=puzzle.trump,
         dealer=puzzle.dealer,
@@ -107,7 +106,7 @@ def table_of(puzzle: Puzzle) -> str:
         winning=None,
         order=[(puzzle.seat + step) % seats for step in range(seats)],
         labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
-        face_down=puzzle.held,
+        face_down=puzzle.hidden,
     )
 
 

@@ -1,14 +1,15 @@
 """Puzzles from a player's own costly decisions, and the spaced repetition that brings them back.
 
 A puzzle is a moment of a real deal as the player saw it: their own hand, the cards played so
-far, the calls and the score; the other hands hidden. It asks what the player asked themselves
-then (which card, or whether to knock) and judges the answer with the solver's values from the
-player's view, the values stored by ``manillen analyze --depth solver`` (``card_values.view``,
-``call_decisions``). Only decisions whose answer is clear become puzzles (:func:`is_clear`): the
-card played surely cost at least :data:`COSTLY` card points, and the best card beats every other
-card by at least :data:`MARGIN`, so that a near-tie, where a strong player would call two cards
-equally good, is never a puzzle. The "what is still out?" drills ask, at the moment of a card
-puzzle, which trumps the other three hands still hold and which cards are the masters.
+far, the calls and the score; the other hands hidden but for the face-up table cards everyone
+sees. It asks what the player asked themselves then (which card, or whether to knock) and
+judges the answer with the solver's values from the player's view, the values stored by
+``manillen analyze --depth solver`` (``card_values.view``, ``call_decisions``). Only decisions
+whose answer is clear become puzzles (:func:`is_clear`): the card played surely cost at least
+:data:`COSTLY` card points, and the best card beats every other card by at least :data:`MARGIN`,
+so that a near-tie, where a strong player would call two cards equally good, is never a puzzle.
+The "what is still out?" drills ask, at the moment of a card puzzle, which trumps the other
+three hands still hold and which cards are the masters.
 
 Each puzzle names its source (match, deal, trick and place in the trick) so that a coach can
 check it in the deal replay. The answers are scheduled with the Leitner system (:func:`next_box`).
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 import polars as pl
 
 from ..cards import Card, CardSet, Rank, Suit, mask_of
-from ..engine import DealResult, MatchResult
+from ..engine import DealResult, MatchResult, TrickResult
 from ..engine.report import player_names, seat_names
 from ..errors import ManillenError
 from ..rules import Contract
@@ -103,7 +104,8 @@ class Puzzle:
     hand: CardSet
     """The player's cards at the moment (the card to choose still in it)."""
     held: tuple[int, ...]
-    """How many cards each seat holds at the moment: the hidden hands are shown face down."""
+    """How many cards each seat may play from at the moment (its face-up table cards included): the
+    ones not in :attr:`face_up` are hidden, shown face down."""
     table: tuple[tuple[int, Card], ...]
     """``(seat, card)`` on the table in the current trick, leader first."""
     tricks: tuple[tuple[tuple[int, Card], ...], ...]
@@ -137,6 +139,34 @@ class Puzzle:
     explanation_nl: str = ""
     variant: str = "four"
     """The match's variant: where its seats sit around the table."""
+    face_up: tuple[CardSet, ...] = ()
+    """Each seat's face-up table cards at the moment (the top card of each of its piles), which
+    every player sees: in the variants with table cards, the other seats show them; empty sets
+    (or none) in the others."""
+
+    @property
+    def shown(self) -> tuple[CardSet, ...]:
+        """Each seat's cards the player sees: their own hand, the others' face-up table cards.
+
+        >>> _sample(face_up=(CardSet(0), CardSet(0), CardSet(0), CardSet.parse("AS"))).shown[1:]
+        (CardSet.parse('9H KH 7S'), CardSet.parse(''), CardSet.parse('AS'))
+        """
+        seats = len(self.held)
+        face_up = self.face_up or (CardSet(0),) * seats
+        return tuple(self.hand if seat == self.seat else face_up[seat] for seat in range(seats))
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        """How many of each seat's cards the player cannot see: :attr:`held` less :attr:`face_up`,
+        none of their own.
+
+        >>> _sample(face_up=(CardSet(0), CardSet(0), CardSet.parse("AS 10S"), CardSet(0))).hidden
+        (5, 0, 4, 6)
+        """
+        return tuple(
+            0 if seat == self.seat else count - len(shown)
+            for seat, (count, shown) in enumerate(zip(self.held, self.shown, strict=True))
+        )
 
     def names_in(self, lang: str) -> tuple[str, ...]:
         """Each seat's name as a page in ``lang`` (``en`` or ``nl``) writes it.
@@ -189,6 +219,7 @@ class Puzzle:
             "knocks": self.knocks,
             "hand": [str(c) for c in self.hand],
             "held": list(self.held),
+            "face_up": [[str(c) for c in cards] for cards in self.face_up],
             "table": [{"seat": s, "card": str(c)} for s, c in self.table],
             "tricks": [[{"seat": s, "card": str(c)} for s, c in trick] for trick in self.tricks],
             "taken": list(self.taken),
@@ -256,9 +287,15 @@ def hands_dealt(deal: DealResult) -> tuple[CardSet, ...]:
     """
     if deal.hands is None:
         raise ManillenError(f"deal {deal.number}: the hands are not known")
-    tops = [mask_of(pile[-1] for pile in piles if pile) for piles in deal.table]
+    tops = _face_up(deal.table, len(deal.hands))
+    return tuple(CardSet(int(h)) | tops[seat] for seat, h in enumerate(deal.hands))
+
+
+def _face_up(piles: Sequence[Sequence[Sequence[int]]], seats: int) -> tuple[CardSet, ...]:
+    """Each seat's face-up table cards: the top card of each of its piles (bottom to top)."""
     return tuple(
-        CardSet(int(h) | (tops[seat] if seat < len(tops) else 0)) for seat, h in enumerate(deal.hands)
+        CardSet(mask_of(pile[-1] for pile in piles[seat] if pile)) if seat < len(piles) else CardSet(0)
+        for seat in range(seats)
     )
 
 
@@ -274,11 +311,76 @@ def hands_before(
 
     :raises ManillenError: when the deal has no such play, or its hands are not known.
     """
+    hands, _, table, before = _walk_to(deal, trick, play)
+    return hands, table, before
+
+
+def piles_before(deal: DealResult, trick: int, play: int) -> tuple[tuple[CardSet, ...], tuple[CardSet, ...]]:
+    """Each seat's table cards just before a play: the face-up ones (the top card of each pile,
+    which every player sees) and the face-down ones under them (which nobody sees, their owner
+    neither); empty sets in the variants without table cards.
+
+    :raises ManillenError: when the deal has no such play, or its hands are not known.
+    """
+    hands, piles, _, _ = _walk_to(deal, trick, play)
+    face_down = tuple(
+        CardSet(mask_of(c for pile in piles[seat] for c in pile[:-1])) if seat < len(piles) else CardSet(0)
+        for seat in range(len(hands))
+    )
+    return _face_up(piles, len(hands)), face_down
+
+
+def _walk_to(
+    deal: DealResult, trick: int, play: int
+) -> tuple[
+    tuple[CardSet, ...],
+    list[list[list[int]]],
+    tuple[tuple[int, Card], ...],
+    tuple[tuple[tuple[int, Card], ...], ...],
+]:
+    """The deal replayed up to a play: each seat's playable cards, its table piles (bottom card
+    first), the trick on the table and the tricks before."""
+    table: list[tuple[int, Card]] = []
+    before: list[tuple[tuple[int, Card], ...]] = []
+    for turn in iter_turns(deal):
+        result = turn.trick
+        if (result.number, turn.position) == (trick, play):
+            return tuple(CardSet(h) for h in turn.before), turn.piles, tuple(table), tuple(before)
+        if result.number == trick:
+            table.append((result.seats[turn.position - 1], result.cards[turn.position - 1]))
+        if result.number < trick and turn.position == len(result.cards):
+            before.append(tuple(zip(result.seats, result.cards, strict=True)))
+    raise ManillenError(f"deal {deal.number} has no trick {trick} play {play}")
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One card of a deal as :func:`iter_turns` walks them: the cards each seat may play from just
+    before it and just after it."""
+
+    trick: TrickResult
+    position: int
+    """The card's place in the trick, counted from 1."""
+    before: tuple[int, ...]
+    """Each seat's playable cards (masks) just before the card: its hand and its face-up table
+    cards, a table move made before the card done."""
+    after: tuple[int, ...]
+    """The same just after it: the card gone, the table card under it turned up."""
+    piles: list[list[list[int]]]
+    """Each seat's table piles (bottom card first) just before the card; the walk changes them
+    as it goes on, so read them before asking for the next card."""
+
+
+def iter_turns(deal: DealResult) -> Iterator[Turn]:
+    """Every card of a deal in the order played, with the cards each seat may play from around it
+    (a card played from a pile turns up the one under it; a seat moving its third pile's top card
+    to its emptied fourth place before a card has moved it).
+
+    :raises ManillenError: when the deal's hands are not known.
+    """
     hands = [h.mask for h in hands_dealt(deal)]
     piles = [[list(pile) for pile in seat_piles] for seat_piles in deal.table]
     moves = {(number, position): seat for number, position, seat in deal.table_moves}
-    table: list[tuple[int, Card]] = []
-    before: list[tuple[tuple[int, Card], ...]] = []
     for result in deal.tricks:
         for position, (seat, card) in enumerate(zip(result.seats, result.cards, strict=True), start=1):
             if (result.number, position) in moves:
@@ -286,20 +388,18 @@ def hands_before(
                 fourth.append(third.pop())
                 if third:
                     hands[seat] |= 1 << third[-1]
-            if (result.number, position) == (trick, play):
-                return tuple(CardSet(h) for h in hands), tuple(table), tuple(before)
-            if result.number == trick:
-                table.append((seat, card))
+            before = tuple(hands)
             hands[seat] &= ~(1 << int(card))
+            turned = None
             for pile in piles[seat] if piles else ():
                 if pile and pile[-1] == card:
-                    pile.pop()
-                    if pile:
-                        hands[seat] |= 1 << pile[-1]
+                    turned = pile
                     break
-        if result.number < trick:
-            before.append(tuple(zip(result.seats, result.cards, strict=True)))
-    raise ManillenError(f"deal {deal.number} has no trick {trick} play {play}")
+            if turned is not None and len(turned) > 1:
+                hands[seat] |= 1 << turned[-2]
+            yield Turn(result, position, before, tuple(hands), piles)
+            if turned is not None:
+                turned.pop()
 
 
 @dataclass(frozen=True)
@@ -342,10 +442,12 @@ def _taken(deal: DealResult, result: MatchResult, trick: int) -> tuple[int, int]
 
 def _moment(result: MatchResult, deal: DealResult, trick: int, play: int, seat: int) -> dict[str, Any]:
     hands, table, tricks = hands_before(deal, trick, play)
+    face_up, _ = piles_before(deal, trick, play)
     side = _side(seat, deal, result)
     return {
         "hand": hands[seat],
         "held": tuple(len(h) for h in hands),
+        "face_up": face_up if deal.table else (),
         "table": table,
         "tricks": tricks,
         "taken": _both(_taken(deal, result, trick), side),
@@ -469,21 +571,24 @@ def _drills(
         return []
     moment = _moment(result, deal, trick, play, seat)
     hands, _, _ = hands_before(deal, trick, play)
+    face_up, face_down = piles_before(deal, trick, play)
     deck = sorted(result.rules.shape.deck, key=lambda c: (c.suit, -c.rank))
     asked: list[tuple[PuzzleKind, str, list[Card], set[Card]]] = []
     # which cards are the masters now: the highest of each suit not played yet (the player's
-    # own included; the cards on the table count as played)
-    unplayed = [c for hand in hands for c in hand]
+    # own included, and the face-down table cards; the cards on the table count as played)
+    unplayed = [c for cards in (*hands, *face_down) for c in cards]
     masters = {
         max(left, key=lambda c: c.rank) for suit in Suit if (left := [c for c in unplayed if c.suit == suit])
     }
     if masters and all(c.rank in MASTER_RANKS for c in masters):  # else one could not be ticked
         asked.append((PuzzleKind.MASTERS, "masters", [c for c in deck if c.rank in MASTER_RANKS], masters))
     # which trumps are still out: the ones the other hands hold; the dealer deciding the dummy's
-    # card knows their own hand too
+    # card knows their own hand too. A face-up table card is not out, everyone sees where it is;
+    # a face-down one is, its owner does not know it either.
     own = {seat, deal.dealer} if seat >= result.rules.shape.people else {seat}
     if deal.trump is not None:
-        others = {c for other, hand in enumerate(hands) if other not in own for c in hand}
+        others = {c for other, hand in enumerate(hands) if other not in own for c in hand - face_up[other]}
+        others |= {c for cards in face_down for c in cards}
         trumps = [c for c in deck if c.suit == deal.trump]
         out = {c for c in trumps if c in others}
         if out:
@@ -547,6 +652,7 @@ def _call_puzzle(
         knocks=0,
         hand=hands_dealt(deal)[seat],
         held=tuple(len(h) for h in hands_dealt(deal)),
+        face_up=_face_up(deal.table, len(deal.hands)) if deal.table else (),
         table=(),
         tricks=(),
         taken=(0, 0),

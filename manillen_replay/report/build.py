@@ -162,8 +162,9 @@ class Decision:
     rank: int = 1
     """The place among the player's costliest, 1 first."""
     held: tuple[int, ...] = ()
-    """For a table as the decider saw it (a puzzle): how many cards each seat holds, the other
-    hands drawn face down; empty when every hand is shown."""
+    """For a table as the decider saw it (a puzzle): how many hidden cards each seat holds, drawn
+    face down beside the cards ``hands`` shows of it (its face-up table cards); empty when every
+    hand is shown."""
     team_seats: tuple[int, ...] = ()
     """The seats people play on the decider's side (the dummy of ``three_dummy`` is the dealer's);
     empty: the four-player game's, the decider's and the partner's."""

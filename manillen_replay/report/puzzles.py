@@ -2,7 +2,8 @@
 a printable page of a player's set with the answers after the puzzles.
 
 The table is the report's own drawing (:func:`.render.table_html`) as the player saw it: their
-own hand, the trick on the table, and the other hands face down (how many cards each holds).
+own hand, the trick on the table, and the other hands face down (how many hidden cards each
+holds) with their face-up table cards in the variants that have them.
 """
 
 from __future__ import annotations
@@ -29,8 +30,7 @@ printed pages, and the printable page's answers start on a page of their own."""
 
 def _decision(puzzle: Puzzle, lang: str) -> Decision:
     """The puzzle as a report's decision, for the report's table drawing in ``lang``: only the
-    player's hand shown, the others face down."""
-    hands = tuple(puzzle.hand if seat == puzzle.seat else CardSet(0) for seat in range(len(puzzle.names)))
+    player's hand shown, the others face down but for their face-up table cards."""
     return Decision(
         deal=puzzle.deal,
         trick=puzzle.trick,
@@ -45,7 +45,7 @@ def _decision(puzzle: Puzzle, lang: str) -> Decision:
         dd_cost=None,
         better=(),
         explanation="",
-        hands=hands,
+        hands=puzzle.shown,
         table=puzzle.table,
         names=puzzle.names_in(lang),
         dealer=puzzle.dealer,
@@ -53,7 +53,7 @@ def _decision(puzzle: Puzzle, lang: str) -> Decision:
         comments=(),
         contract=puzzle.contract,
         knocks=puzzle.knocks,
-        held=puzzle.held,
+        held=puzzle.hidden,
         variant=puzzle.variant,
     )
 

@@ -393,7 +393,8 @@ def _players(report: Report) -> str:
 def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
     hand = decision.hands[seat].sorted_for_display(decision.trump)
     mover = seat == decision.seat
-    hidden = bool(decision.held) and not mover
+    # a seat whose cards are all face up on the table (the dummy) hides none
+    hidden = bool(decision.held) and not mover and bool(decision.held[seat] or not hand)
     cards = (
         f'<span class="hidden">{escape(say(lang, "hidden_cards", count=decision.held[seat]))}</span>'
         if hidden
