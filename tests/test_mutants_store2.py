@@ -95,6 +95,15 @@ def test_the_next_largest_go_while_the_rest_would_still_reach_what_is_gathered()
     assert _shape(loaded) == [[("a", 7), ("b", 6)], [("c", 5), ("d", 2)]]
 
 
+def test_a_table_holding_exactly_half_is_loaded() -> None:
+    """96 bytes to gather, held as 48, 48 and 8 bytes: both tables at exactly half go together;
+    the 8 bytes wait."""
+    loader, loaded = _recording(gather=96)
+    loader.submit([_numbers(6, "a"), _numbers(6, "b"), _numbers(1, "c")], [])
+    loader.finish()
+    assert _shape(loaded) == [[("a", 6), ("b", 6)], [("c", 1)]]
+
+
 def test_batches_whose_columns_do_not_join_are_loaded_one_by_one() -> None:
     """A column typed otherwise in one batch (numbers, not text): each batch is loaded as it is,
     in its order, instead of the import failing."""
@@ -193,14 +202,14 @@ def test_a_record_the_quick_reading_must_leave_is_imported_as_when_read_in_full(
         with Store() as store:
             store.import_entries(entries)
             archives.append(
-                {
-                    table: store.query(f"SELECT * {exclude} FROM {table} ORDER BY ALL").rows()
-                    for table, exclude in (
+                stored_rows(
+                    store,
+                    (
                         ("matches", "EXCLUDE (imported_at, import_order)"),
                         ("deals", ""),
                         ("play_rows", ""),
                         ("rejects", "EXCLUDE (rejected_at)"),
-                    )
-                }
+                    ),
+                )
             )
     assert archives[0] == archives[1]

@@ -1010,17 +1010,18 @@ def test_archive_held_by_another_process_gives_a_clear_message(tmp_path: Path) -
         assert archive.schema_version == SCHEMA_VERSION
 
 
-def stored_rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
-    """The rows an import stores of each match, deal, card played and trick (the clock's column
-    left out), in order: two imports of the same records compare equal."""
+IMPORTED_TABLES = (("matches", "EXCLUDE (imported_at)"), ("deals", ""), ("play_rows", ""), ("tricks", ""))
+"""Each match, deal, card played and trick an import stores, the clock's column left out."""
+
+
+def stored_rows(
+    store: Store, tables: tuple[tuple[str, str], ...] = IMPORTED_TABLES
+) -> dict[str, list[tuple[object, ...]]]:
+    """The rows of these tables (each with the columns it leaves out), in order: two imports of
+    the same records compare equal."""
     return {
         table: store.query(f"SELECT * {exclude} FROM {table} ORDER BY ALL").rows()
-        for table, exclude in (
-            ("matches", "EXCLUDE (imported_at)"),
-            ("deals", ""),
-            ("play_rows", ""),
-            ("tricks", ""),
-        )
+        for table, exclude in tables
     }
 
 
