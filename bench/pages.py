@@ -471,6 +471,8 @@ def run(
     folder: Path | None = None,
     pages: Sequence[str] | None = None,
     source: Path = DEMO,
+    earlier_visits: int = EARLIER_VISITS,
+    what_ifs: int = 3,
 ) -> dict[str, Any]:
     """Every page's load times, a replay step's, and the floors; see the module's description.
 
@@ -480,6 +482,10 @@ def run(
         step): the test of this bench times two, ``make bench`` every page.
     :param source: the matches of the archive (JSON Lines): the demo's 300, or, in the bench's
         test, a few of them (the same steps, on a smaller archive that is quicker to make and serve).
+    :param earlier_visits: the day before's visits of each page (:data:`EARLIER_VISITS`, from
+        which on Chromium uses the compiled code it kept); the bench's test makes one, the same
+        steps with fewer tabs.
+    :param what_ifs: what-ifs timed, at least (``runs`` if more): the bench's test times one.
     """
     unknown = sorted(set(pages or ()) - set(TITLES))
     if unknown:
@@ -509,7 +515,7 @@ def run(
         with dashboard(archive, port) as server:
             browser_of_yesterday = _own_profile(playwright, profile, (server, floor_address), external)
             for url in [*(f"{server}/{relative}" for relative in addresses.values()), f"{floor_address}/"]:
-                for _ in range(EARLIER_VISITS):
+                for _ in range(earlier_visits):
                     _open(browser_of_yesterday, url)[2].close()
             browser_of_yesterday.close()
         # the next days (``runs`` of them), the server started anew each morning: every page's
@@ -560,7 +566,7 @@ def run(
             floors["bare rerun"] = statistics.median(reruns)
             page.close()
             what_if, what_if_reruns = [], []
-            for address in what_if_addresses(archive, max(3, runs)):  # in turn with the floor's reruns
+            for address in what_if_addresses(archive, max(what_ifs, runs)):  # in turn with the floor's reruns
                 what_if_reruns += _rerun_seconds(floor_page, 1)
                 what_if.append(_what_if_seconds(own, server, address))
             floor_page.close()

@@ -265,9 +265,10 @@ def test_hindsight_bench_counts_the_busier_threads_positions_beside_the_floor():
 
 @pytest.mark.browser
 def test_page_load_bench_times_the_pages_asked_in_a_kept_profile_and_in_a_private_window(tmp_path):
-    """One short run of the page bench in Chromium, on two pages (``make bench`` times every
-    page the same way): each timed each way, the Deal replay's step and what-if too, nothing from
-    outside. On the demo's first dozen matches: the same steps as on its 300, quicker to make."""
+    """One short run of the page bench in Chromium, on the one page it always times, the Deal
+    replay (``make bench`` times every page the same way): timed each way, its step and what-if
+    too, nothing from outside. On the demo's first dozen matches, each page of the day before
+    visited once and one what-if: the same steps as ``make bench`` on its 300, with fewer tabs."""
     from bench import pages
 
     if not pages.CHROMIUM.exists():
@@ -275,20 +276,21 @@ def test_page_load_bench_times_the_pages_asked_in_a_kept_profile_and_in_a_privat
     source = tmp_path / "demo-slice.jsonl"
     with pages.DEMO.open(encoding="utf-8") as demo:
         source.write_text("".join(line for _, line in zip(range(12), demo, strict=False)), encoding="utf-8")
-    result = pages.run(runs=1, steps=1, folder=tmp_path, pages=["match"], source=source)
+    result = pages.run(
+        runs=1, steps=1, folder=tmp_path, pages=[], source=source, earlier_visits=1, what_ifs=1
+    )
     from manillen_replay.store import Store
 
     with Store(tmp_path / "demo.duckdb", read_only=True) as archive:  # the slice, not the whole demo
         assert archive.query("SELECT count(*) FROM matches").item() == 12
     rows = {row["page"]: row for row in result["rows"]}
-    assert list(rows) == ["dashboard, cold cache", "match", "replay", "replay step", "replay what-if"]
+    assert list(rows) == ["dashboard, cold cache", "replay", "replay step", "replay what-if"]
     assert rows["replay what-if"]["new_tab"] > 0
     assert rows["dashboard, cold cache"]["judged"] is False
-    for name in ("match", "replay"):
-        row = rows[name]
-        assert row["first_visit"] > 0 and row["new_tab"] > 0 and row["private_tab"] > 0
-        assert row["private_floor"] > 0 and row["vs_floor"] == row["new_tab"] / row["floor_beside"]
-        assert row["in_session"] > 0
+    row = rows["replay"]
+    assert row["first_visit"] > 0 and row["new_tab"] > 0 and row["private_tab"] > 0
+    assert row["private_floor"] > 0 and row["vs_floor"] == row["new_tab"] / row["floor_beside"]
+    assert row["in_session"] > 0
     assert rows["replay step"]["new_tab"] > 0
     assert set(result["floors"]) >= {
         "bare page",
