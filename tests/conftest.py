@@ -357,12 +357,22 @@ def two_open_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """One Chromium for a test file: each test's tabs get contexts of their own, as in a browser
-    of their own, without starting Playwright's driver and Chromium again (about a second of
-    processor time each). Per file, not per session: while one synchronous Playwright is open,
-    another file's ``sync_playwright()`` in the same process refuses to start."""
+def _chromium_of_the_file() -> Iterator[Any]:
+    """The Chromium that :func:`chromium` hands each test of a file. Per file, not per session:
+    while one synchronous Playwright is open, another file's ``sync_playwright()`` in the same
+    process refuses to start."""
     from .test_browser import launched
 
     with launched() as browser:
         yield browser
+
+
+@pytest.fixture
+def chromium(_chromium_of_the_file: Any) -> Iterator[Any]:
+    """One Chromium for a test file: each test's tabs get contexts of their own, as in a browser
+    of their own, without starting Playwright's driver and Chromium again (about a second of
+    processor time each, the browser's own processes counted). Every context a test leaves open
+    is closed after it, as closing a browser of its own closed them."""
+    yield _chromium_of_the_file
+    for context in _chromium_of_the_file.contexts:
+        context.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from dashboards import drafts
 from dashboards import recording as rec
 from manillen_replay.access import TOKEN_ENVIRONMENT
 
-from .test_browser import CHROMIUM, CHROMIUM_ARGS
+from .test_browser import CHROMIUM
 from .test_browser_record import settle
 from .test_dashboard import build_archive
 
@@ -51,44 +52,35 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
         yield {"address": address, "recorder": issued.stdout.strip()}
 
 
-def test_a_recorder_s_phone_records_its_own_table_only(club: dict[str, str]) -> None:
+def test_a_recorder_s_phone_records_its_own_table_only(club: dict[str, str], chromium: Any) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
     address = club["address"]
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--headless", *CHROMIUM_ARGS]
-        )
-        try:
-            stranger = browser.new_page()
-            answer = stranger.goto(f"{address}/record?draft=aaaa1111")
-            assert answer is not None and answer.status == 403
-            assert (
-                "open to the club only" in stranger.content() and "table-one-match" not in stranger.content()
-            )
+    stranger = chromium.new_page()
+    answer = stranger.goto(f"{address}/record?draft=aaaa1111")
+    assert answer is not None and answer.status == 403
+    assert "open to the club only" in stranger.content() and "table-one-match" not in stranger.content()
 
-            page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            page.goto(f"{address}/record?token={club['recorder']}")
-            expect(page.get_by_text("Record a match").first).to_be_visible(timeout=30_000)
-            settle(page)
-            assert "token=" not in page.url  # moved into the cookie
-            cookies = page.context.cookies()
-            assert any(c["name"].startswith("manillen_token_") and c["httpOnly"] for c in cookies)
-            content = page.content()
-            assert "table-one-match" in content and "table-two-match" not in content  # the drafts offered
-            page.goto(f"{address}/sql")
-            settle(page)
-            expect(page.get_by_role("textbox", name="Query")).to_have_count(0)
-            assert not page.locator('[data-testid="stSidebarNavLink"][href$="/sql"]').count()
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{address}/record?token={club['recorder']}")
+    expect(page.get_by_text("Record a match").first).to_be_visible(timeout=30_000)
+    settle(page)
+    assert "token=" not in page.url  # moved into the cookie
+    cookies = page.context.cookies()
+    assert any(c["name"].startswith("manillen_token_") and c["httpOnly"] for c in cookies)
+    content = page.content()
+    assert "table-one-match" in content and "table-two-match" not in content  # the drafts offered
+    page.goto(f"{address}/sql")
+    settle(page)
+    expect(page.get_by_role("textbox", name="Query")).to_have_count(0)
+    assert not page.locator('[data-testid="stSidebarNavLink"][href$="/sql"]').count()
 
-            page.goto(f"{address}/record?draft=bbbb2222")
-            expect(page.get_by_text("another table's").first).to_be_visible(timeout=30_000)
-            settle(page)
-            assert "table-two-match" not in page.content()
-            page.goto(f"{address}/record?draft=aaaa1111")
-            expect(page.get_by_text("table-one-match").first).to_be_visible(timeout=30_000)
-        finally:
-            browser.close()
+    page.goto(f"{address}/record?draft=bbbb2222")
+    expect(page.get_by_text("another table's").first).to_be_visible(timeout=30_000)
+    settle(page)
+    assert "table-two-match" not in page.content()
+    page.goto(f"{address}/record?draft=aaaa1111")
+    expect(page.get_by_text("table-one-match").first).to_be_visible(timeout=30_000)
 
 
 def test_the_refusal_needs_no_script_and_names_no_archive(club: dict[str, str]) -> None:
@@ -102,17 +94,10 @@ def test_the_refusal_needs_no_script_and_names_no_archive(club: dict[str, str]) 
     assert refused.value.code == 403 and "<script" not in body and "club.duckdb" not in body
 
 
-def test_the_organiser_s_join_address_opens_the_sql_console(club: dict[str, str]) -> None:
+def test_the_organiser_s_join_address_opens_the_sql_console(club: dict[str, str], chromium: Any) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--headless", *CHROMIUM_ARGS]
-        )
-        try:
-            page = browser.new_page()
-            page.goto(f"{club['address']}/sql?token=organiser-of-the-browser-test")
-            expect(page.get_by_role("textbox", name="Query")).to_be_visible(timeout=30_000)
-            assert "token=" not in page.url
-        finally:
-            browser.close()
+    page = chromium.new_page()
+    page.goto(f"{club['address']}/sql?token=organiser-of-the-browser-test")
+    expect(page.get_by_role("textbox", name="Query")).to_be_visible(timeout=30_000)
+    assert "token=" not in page.url

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ from manillen_replay.store import Store
 
 from .factories import SEATS
 from .test_browser import ARTIFACTS, CHROMIUM, dashboard_command
-from .test_browser_record import LAUNCH_ARGS, PHONE, settle
+from .test_browser_record import PHONE, settle
 
 pytestmark = [
     pytest.mark.browser,
@@ -41,44 +42,41 @@ def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         yield address, archive
 
 
-def test_choose_a_clubs_rules_for_a_new_match_on_a_phone(club_server: tuple[str, Path]) -> None:
+def test_choose_a_clubs_rules_for_a_new_match_on_a_phone(
+    club_server: tuple[str, Path], chromium: Any
+) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
     server, archive = club_server
     ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-            page.goto(f"{server}/record")
-            for seat, name in enumerate(SEATS):
-                box = page.locator(f'input[name="seat_{seat}"]')
-                box.wait_for(timeout=30_000)
-                box.fill(name)
-                box.press("Enter")
-            club = page.locator('select[name="club"]')
-            expect(club.locator("option")).to_have_text(["Standard rules", "De Zwaan"], timeout=15_000)
-            club.select_option("De Zwaan")
-            target = page.locator('input[name="target_club-de-zwaan"]')
-            expect(target).to_have_value("151", timeout=15_000)  # the club's, shown to change
-            start = page.locator(".st-key-record_start button")
-            expect(start).to_be_enabled(timeout=15_000)
-            settle(page)
-            wide = page.evaluate("() => document.documentElement.scrollWidth")
-            assert wide <= PHONE["width"], f"the set-up is {wide} px wide on a {PHONE['width']} px phone"
-            start.scroll_into_view_if_needed()  # the club's select, the house rules and the target
-            page.screenshot(path=str(ARTIFACTS / "record-phone-club-rules.png"))
-            start.click()
-            expect(page.locator(".st-key-record_en_face button")).to_be_visible(timeout=30_000)
-            draft_id = page.url.split("draft=")[1].split("&")[0]
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page.goto(f"{server}/record")
+    for seat, name in enumerate(SEATS):
+        box = page.locator(f'input[name="seat_{seat}"]')
+        box.wait_for(timeout=30_000)
+        box.fill(name)
+        box.press("Enter")
+    club = page.locator('select[name="club"]')
+    expect(club.locator("option")).to_have_text(["Standard rules", "De Zwaan"], timeout=15_000)
+    club.select_option("De Zwaan")
+    target = page.locator('input[name="target_club-de-zwaan"]')
+    expect(target).to_have_value("151", timeout=15_000)  # the club's, shown to change
+    start = page.locator(".st-key-record_start button")
+    expect(start).to_be_enabled(timeout=15_000)
+    settle(page)
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], f"the set-up is {wide} px wide on a {PHONE['width']} px phone"
+    start.scroll_into_view_if_needed()  # the club's select, the house rules and the target
+    page.screenshot(path=str(ARTIFACTS / "record-phone-club-rules.png"))
+    start.click()
+    expect(page.locator(".st-key-record_en_face button")).to_be_visible(timeout=30_000)
+    draft_id = page.url.split("draft=")[1].split("&")[0]
     draft = drafts.load(draft_id, drafts.folder(archive))
     assert draft is not None and draft.setup.rules_value() == ZWAAN
 
 
 def test_upload_a_file_with_a_clubs_rules_on_the_archive_page(
-    club_server: tuple[str, Path], tmp_path: Path
+    club_server: tuple[str, Path], tmp_path: Path, chromium: Any
 ) -> None:
     """The Archive page's upload, Club rules chosen: the match naming no rules is kept with the
     club's, and the summary says so."""
@@ -89,21 +87,16 @@ def test_upload_a_file_with_a_clubs_rules_on_the_archive_page(
     upload.write_bytes(
         (Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json").read_bytes()
     )
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
-            page.goto(f"{server}/archive")
-            choice = page.get_by_role("combobox", name="Club rules")
-            expect(choice).to_have_value("None: each match's own rules", timeout=30_000)
-            choice.click()
-            page.get_by_role("option", name="De Zwaan").click()
-            expect(choice).to_have_value("De Zwaan", timeout=15_000)
-            page.locator('input[type="file"]').set_input_files(str(upload))
-            page.locator(".st-key-archive_import button").click(timeout=30_000)
-            expect(page.get_by_text("seed.json: 1 imported")).to_be_visible(timeout=60_000)
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(f"{server}/archive")
+    choice = page.get_by_role("combobox", name="Club rules")
+    expect(choice).to_have_value("None: each match's own rules", timeout=30_000)
+    choice.click()
+    page.get_by_role("option", name="De Zwaan").click()
+    expect(choice).to_have_value("De Zwaan", timeout=15_000)
+    page.locator('input[type="file"]').set_input_files(str(upload))
+    page.locator(".st-key-archive_import button").click(timeout=30_000)
+    expect(page.get_by_text("seed.json: 1 imported")).to_be_visible(timeout=60_000)
     with Store(archive, read_only=True) as store:
         [(rules,)] = store.query("SELECT rules FROM matches WHERE match_id = 'seed-trick'").rows()
     assert Rules.from_options(json.loads(rules)) == ZWAAN

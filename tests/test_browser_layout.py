@@ -10,7 +10,6 @@ tests/artifacts/ for a person to look at.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +26,6 @@ from manillen_replay.store.analyse import cost_frames
 
 from .test_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     LIGHT_TABLE,
     SETTLED_WITH_FONTS,
     browser_api,
@@ -40,6 +37,8 @@ pytestmark = pytest.mark.browser
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo.jsonl"
 DEMO_MATCHES = 8
 """The first matches of the demo archive: enough for findings of many kinds in both languages."""
+NEXT_FRAME = "() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))"
+"""Resolves once the browser has drawn what changed before it (two frames on)."""
 
 TABLES = """() => {
   // every light table of the page (each sits in a component's shadow root)
@@ -93,19 +92,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         yield address, f"replay?match={result.id}&deal=1&step={step}"
 
 
-@contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright, closed on leaving."""
-    with browser_api().sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 @pytest.mark.parametrize("lang", ["en", "nl"])
-def test_every_table_column_is_readable_at_laptop_and_phone_width(server: tuple[str, str], lang: str) -> None:
+def test_every_table_column_is_readable_at_laptop_and_phone_width(
+    server: tuple[str, str], lang: str, chromium: Any
+) -> None:
     """At 1400 px every table fits its column, no cell cut off: the Mistakes page's explanations
     are a line under each row (as a column they made the table 1230 px wide in a 938 px page),
     the Archive's venue and teams may take two lines, the Deal replay's values carry their marks
@@ -117,27 +107,26 @@ def test_every_table_column_is_readable_at_laptop_and_phone_width(server: tuple[
     if lang == "nl":
         pages["replay"] += "&lang=nl"
     ARTIFACTS.mkdir(exist_ok=True)
-    with chromium() as browser:
-        for width in (1400, 390):
-            for name, path in pages.items():
-                page = browser.new_page(viewport={"width": width, "height": 1000})
-                page.goto(address + path)
-                page.locator(f"{LIGHT_TABLE} tr[data-row], {LIGHT_TABLE} td").first.wait_for(timeout=30_000)
-                # the page's run over and its fonts in before measuring, rather than a fixed pause
-                page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
-                tables = page.evaluate(TABLES)
-                assert tables, name
-                for table in tables:
-                    assert not table["clipped"], (name, width, table)
-                    if width == 1400:
-                        assert table["table"] <= table["box"], (name, table)
-                    assert all(table["lines_in_view"]), (name, width, table)
-                if name == "mistakes":
-                    assert any(table["lines_in_view"] for table in tables)  # explanations shown
-                page.locator(LIGHT_TABLE).first.scroll_into_view_if_needed()
-                page.wait_for_timeout(300)
-                page.screenshot(path=str(ARTIFACTS / f"layout-{name}-{lang}-{width}.png"))
-                page.close()
+    for width in (1400, 390):
+        for name, path in pages.items():
+            page = chromium.new_page(viewport={"width": width, "height": 1000})
+            page.goto(address + path)
+            page.locator(f"{LIGHT_TABLE} tr[data-row], {LIGHT_TABLE} td").first.wait_for(timeout=30_000)
+            # the page's run over and its fonts in before measuring, rather than a fixed pause
+            page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
+            tables = page.evaluate(TABLES)
+            assert tables, name
+            for table in tables:
+                assert not table["clipped"], (name, width, table)
+                if width == 1400:
+                    assert table["table"] <= table["box"], (name, table)
+                assert all(table["lines_in_view"]), (name, width, table)
+            if name == "mistakes":
+                assert any(table["lines_in_view"] for table in tables)  # explanations shown
+            page.locator(LIGHT_TABLE).first.scroll_into_view_if_needed()
+            page.evaluate(NEXT_FRAME)  # the scroll drawn, rather than a fixed pause
+            page.screenshot(path=str(ARTIFACTS / f"layout-{name}-{lang}-{width}.png"))
+            page.close()
 
 
 @pytest.mark.parametrize(
@@ -148,47 +137,45 @@ def test_every_table_column_is_readable_at_laptop_and_phone_width(server: tuple[
     ],
 )
 def test_the_upload_box_speaks_the_page_s_language(
-    server: tuple[str, str], lang: str, choose: str, limits: str, english: str
+    server: tuple[str, str], lang: str, choose: str, limits: str, english: str, chromium: Any
 ) -> None:
     """Streamlit writes its uploader's button ("Upload") and limits ("32MB per file • JSON")
     in English only: the Archive page's upload box shows the page's words instead, and its button
     is named by them for a screen reader too."""
     address, _ = server
     expect = browser_api().expect
-    with chromium() as browser:
-        for width in (1400, 390):
-            page = browser.new_page(viewport={"width": width, "height": 1000})
-            page.goto(f"{address}/" + ("?lang=nl" if lang == "nl" else ""))
-            page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
-            page.get_by_text("Partijen importeren" if lang == "nl" else "Import matches").click()
-            uploader = page.locator("[data-testid=stFileUploader]")
-            uploader.wait_for(timeout=30_000)
-            button = uploader.get_by_role("button", name=choose, exact=True)
-            expect(button).to_be_visible()
-            expect(uploader.get_by_text(english, exact=True)).not_to_be_visible()
-            expect(uploader.get_by_text("per file", exact=False)).not_to_be_visible()
-            shown = uploader.locator("[data-testid=stFileUploaderDropzoneInstructions] > div").evaluate(
-                "line => getComputedStyle(line, '::after').content"
-            )
-            assert shown == f'"{limits}"'
-            box = uploader.bounding_box()
-            assert box is not None and box["x"] + box["width"] <= width
-            uploader.scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(ARTIFACTS / f"layout-upload-{lang}-{width}.png"))
-            page.close()
+    for width in (1400, 390):
+        page = chromium.new_page(viewport={"width": width, "height": 1000})
+        page.goto(f"{address}/" + ("?lang=nl" if lang == "nl" else ""))
+        page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+        page.get_by_text("Partijen importeren" if lang == "nl" else "Import matches").click()
+        uploader = page.locator("[data-testid=stFileUploader]")
+        uploader.wait_for(timeout=30_000)
+        button = uploader.get_by_role("button", name=choose, exact=True)
+        expect(button).to_be_visible()
+        expect(uploader.get_by_text(english, exact=True)).not_to_be_visible()
+        expect(uploader.get_by_text("per file", exact=False)).not_to_be_visible()
+        shown = uploader.locator("[data-testid=stFileUploaderDropzoneInstructions] > div").evaluate(
+            "line => getComputedStyle(line, '::after').content"
+        )
+        assert shown == f'"{limits}"'
+        box = uploader.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width
+        uploader.scroll_into_view_if_needed()
+        page.evaluate(NEXT_FRAME)  # the scroll drawn, rather than a fixed pause
+        page.screenshot(path=str(ARTIFACTS / f"layout-upload-{lang}-{width}.png"))
+        page.close()
 
 
-def test_the_archive_page_opens_at_its_own_address(server: tuple[str, str]) -> None:
+def test_the_archive_page_opens_at_its_own_address(server: tuple[str, str], chromium: Any) -> None:
     """``/archive`` opens the Archive page (Streamlit serves its first page at ``/`` only, and
     said "Page not found" there), the language of the address kept."""
     address, _ = server
     expect = browser_api().expect
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(f"{address}/archive?lang=nl")
-        page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
-        expect(page.locator("h1").first).to_have_text("Archief")
-        page.wait_for_timeout(500)
-        expect(page.get_by_text("Page not found", exact=False)).to_have_count(0)
-        assert page.url == f"{address}/?lang=nl"
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{address}/archive?lang=nl")
+    page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+    expect(page.locator("h1").first).to_have_text("Archief")
+    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
+    expect(page.get_by_text("Page not found", exact=False)).to_have_count(0)
+    assert page.url == f"{address}/?lang=nl"

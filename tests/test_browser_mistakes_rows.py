@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,8 +14,6 @@ from bench.record_bench import free_port, serving
 
 from .test_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     LIGHT_TABLE,
     SETTLED_WITH_FONTS,
     browser_api,
@@ -37,34 +36,29 @@ def busy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_table_brings_all_its_findings_on_demand(busy_server: str, scheme: str) -> None:
+def test_the_table_brings_all_its_findings_on_demand(busy_server: str, scheme: str, chromium: Any) -> None:
     playwright_api = browser_api()
     expect = playwright_api.expect
     total = MANY + 2
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            for width in (1400, 390):
-                page = browser.new_page(viewport={"width": width, "height": 1000}, color_scheme=scheme)
-                page.goto(f"{busy_server}/mistakes?lang=nl")
-                page.locator(ROWS).first.wait_for(timeout=30_000)
-                expect(page.get_by_text(f"De 100 ernstigste van {total} getoond.")).to_be_visible()
-                expect(page.locator(ROWS)).to_have_count(60)  # drawn; the rest as the box scrolls
-                button = page.locator(f"{LIGHT_TABLE} button.more")
-                expect(button).to_have_text(f"Alle {total} tonen")
-                button.scroll_into_view_if_needed()
-                page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause
-                shot = ARTIFACTS / f"mistakes-first-rows-nl-{scheme}-{width}.png"
-                page.screenshot(path=str(shot), full_page=True)
-                button.click()
-                expect(page.locator(f"{LIGHT_TABLE} button.more")).to_have_count(0, timeout=15_000)
-                expect(page.get_by_text(f"De 100 ernstigste van {total} getoond.")).to_have_count(0)
-                scroller = page.locator(f"{LIGHT_TABLE} .scroller").first
-                for _ in range(10):  # scrolled to its end, the box draws every row
-                    scroller.evaluate("box => box.scrollTo(0, box.scrollHeight)")
-                    page.wait_for_timeout(100)
-                expect(page.locator(ROWS)).to_have_count(total)
-                page.close()
-        finally:
-            browser.close()
+    for width in (1400, 390):
+        page = chromium.new_page(viewport={"width": width, "height": 1000}, color_scheme=scheme)
+        page.goto(f"{busy_server}/mistakes?lang=nl")
+        page.locator(ROWS).first.wait_for(timeout=30_000)
+        expect(page.get_by_text(f"De 100 ernstigste van {total} getoond.")).to_be_visible()
+        expect(page.locator(ROWS)).to_have_count(60)  # drawn; the rest as the box scrolls
+        button = page.locator(f"{LIGHT_TABLE} button.more")
+        expect(button).to_have_text(f"Alle {total} tonen")
+        button.scroll_into_view_if_needed()
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause
+        shot = ARTIFACTS / f"mistakes-first-rows-nl-{scheme}-{width}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        button.click()
+        expect(page.locator(f"{LIGHT_TABLE} button.more")).to_have_count(0, timeout=15_000)
+        expect(page.get_by_text(f"De 100 ernstigste van {total} getoond.")).to_have_count(0)
+        scroller = page.locator(f"{LIGHT_TABLE} .scroller").first
+        for _ in range(10):  # scrolled to its end, the box draws every row
+            scroller.evaluate("box => box.scrollTo(0, box.scrollHeight)")
+            page.wait_for_timeout(100)
+        expect(page.locator(ROWS)).to_have_count(total)
+        page.close()
     assert (ARTIFACTS / f"mistakes-first-rows-nl-{scheme}-390.png").stat().st_size > 10_000

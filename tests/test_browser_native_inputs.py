@@ -19,7 +19,7 @@ from bench.record_bench import streamlit_server
 
 from .test_browser import ARTIFACTS, browser_api
 from .test_browser import server as server  # the same live dashboard fixture
-from .test_browser_record import LAUNCH_ARGS, PHONE, settle
+from .test_browser_record import PHONE, settle
 
 pytestmark = pytest.mark.browser
 
@@ -64,21 +64,15 @@ class LateServer:
 
 
 @contextmanager
-def record_page(server: str) -> Iterator[tuple[Any, LateServer]]:
+def record_page(server: str, chromium: Any) -> Iterator[tuple[Any, LateServer]]:
     """The Record page at phone size, its websocket routed through a :class:`LateServer`."""
-    playwright_api = browser_api()
     late = LateServer()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
-            page.route_web_socket(re.compile(r"/_stcore/stream"), late.route)
-            page.goto(f"{server}/record")
-            page.locator('input[name="seat_0"]').wait_for(timeout=30_000)
-            settle(page)
-            yield page, late
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.route_web_socket(re.compile(r"/_stcore/stream"), late.route)
+    page.goto(f"{server}/record")
+    page.locator('input[name="seat_0"]').wait_for(timeout=30_000)
+    settle(page)
+    yield page, late
 
 
 def wait_for_answer(page: Any, late: LateServer) -> None:
@@ -93,11 +87,11 @@ def wait_for_answer(page: Any, late: LateServer) -> None:
     raise AssertionError("the server did not answer the name typed")
 
 
-def test_a_late_run_leaves_the_next_name_being_typed_in_its_input(server: str) -> None:
+def test_a_late_run_leaves_the_next_name_being_typed_in_its_input(server: str, chromium: Any) -> None:
     """The server's answer to the first name arrives once the second input has the focus: the
     focus stays there, and the name typed next goes into it and reaches the server."""
     expect = browser_api().expect
-    with record_page(server) as (page, late):
+    with record_page(server, chromium) as (page, late):
         late.holding = True
         first = page.locator('input[name="seat_0"]')
         first.fill(NAMES[0])
@@ -119,30 +113,25 @@ def test_a_late_run_leaves_the_next_name_being_typed_in_its_input(server: str) -
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_record_set_up_in_dutch_at_laptop_and_phone_width(server: str, scheme: str) -> None:
+def test_record_set_up_in_dutch_at_laptop_and_phone_width(server: str, scheme: str, chromium: Any) -> None:
     """The set-up's own inputs, four names typed in a row: Start ready, the dealer named;
     screenshots for a person to look at."""
     playwright_api = browser_api()
     expect = playwright_api.expect
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
-        try:
-            for width, height in ((1400, 1000), (390, 1400)):
-                page = browser.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
-                page.goto(f"{server}/record?lang=nl")
-                for seat, name in enumerate(NAMES):
-                    box = page.locator(f'input[name="seat_{seat}"]')
-                    box.wait_for(timeout=30_000)
-                    box.fill(name)
-                    box.press("Enter")
-                expect(page.locator(".st-key-record_start button")).to_be_enabled(timeout=15_000)
-                expect(page.locator('select[name="dealer"] option')).to_have_text(list(NAMES), timeout=15_000)
-                expect(page.get_by_text("Plaats 1 (ploeg A)")).to_be_visible()
-                settle(page)
-                page.screenshot(path=str(ARTIFACTS / f"record-setup-nl-{scheme}-{width}.png"), full_page=True)
-                page.close()
-        finally:
-            browser.close()
+    for width, height in ((1400, 1000), (390, 1400)):
+        page = chromium.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
+        page.goto(f"{server}/record?lang=nl")
+        for seat, name in enumerate(NAMES):
+            box = page.locator(f'input[name="seat_{seat}"]')
+            box.wait_for(timeout=30_000)
+            box.fill(name)
+            box.press("Enter")
+        expect(page.locator(".st-key-record_start button")).to_be_enabled(timeout=15_000)
+        expect(page.locator('select[name="dealer"] option')).to_have_text(list(NAMES), timeout=15_000)
+        expect(page.get_by_text("Plaats 1 (ploeg A)")).to_be_visible()
+        settle(page)
+        page.screenshot(path=str(ARTIFACTS / f"record-setup-nl-{scheme}-{width}.png"), full_page=True)
+        page.close()
     assert (ARTIFACTS / f"record-setup-nl-{scheme}-390.png").stat().st_size > 10_000
 
 
@@ -169,35 +158,30 @@ def replacing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
-def test_a_value_the_page_replaces_on_purpose_is_shown_replaced(replacing_server: str) -> None:
+def test_a_value_the_page_replaces_on_purpose_is_shown_replaced(replacing_server: str, chromium: Any) -> None:
     """Typed "anna", the page makes it "ANNA": the input shows the page's value once its run is
     drawn (not the browser's last one), also while a run is late; a later change sends it."""
     playwright_api = browser_api()
     expect = playwright_api.expect
     late = LateServer()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page()
-            page.route_web_socket(re.compile(r"/_stcore/stream"), late.route)
-            page.goto(replacing_server)
-            name = page.locator('input[name="name"]')
-            name.wait_for(timeout=30_000)
-            name.fill("anna")
-            name.press("Tab")  # on to the note: the name is sent
-            page.get_by_text("server has ANNA").wait_for(timeout=15_000)
-            settle(page)
-            expect(name).to_have_value("ANNA")
-            late.holding = True  # the next answer is late: typed again meanwhile
-            name.fill("bert")
-            name.press("Tab")
-            wait_for_answer(page, late)
-            page.locator('input[name="note"]').fill("late")
-            page.locator('input[name="note"]').press("Tab")
-            late.release()
-            page.get_by_text("server has BERT").wait_for(timeout=15_000)
-            settle(page)
-            expect(name).to_have_value("BERT")
-            expect(page.locator('input[name="note"]')).to_have_value("late")
-        finally:
-            browser.close()
+    page = chromium.new_page()
+    page.route_web_socket(re.compile(r"/_stcore/stream"), late.route)
+    page.goto(replacing_server)
+    name = page.locator('input[name="name"]')
+    name.wait_for(timeout=30_000)
+    name.fill("anna")
+    name.press("Tab")  # on to the note: the name is sent
+    page.get_by_text("server has ANNA").wait_for(timeout=15_000)
+    settle(page)
+    expect(name).to_have_value("ANNA")
+    late.holding = True  # the next answer is late: typed again meanwhile
+    name.fill("bert")
+    name.press("Tab")
+    wait_for_answer(page, late)
+    page.locator('input[name="note"]').fill("late")
+    page.locator('input[name="note"]').press("Tab")
+    late.release()
+    page.get_by_text("server has BERT").wait_for(timeout=15_000)
+    settle(page)
+    expect(name).to_have_value("BERT")
+    expect(page.locator('input[name="note"]')).to_have_value("late")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SETTLED_WITH_FONTS, browser_api, server
+from .test_browser import ARTIFACTS, CHROMIUM, SETTLED_WITH_FONTS, server
 from .test_browser_replay import REPLAY, wait_step
 
 __all__ = ["server"]  # the fixture, shared with test_browser.py
@@ -58,39 +58,33 @@ def _in_view(page: Any, lang: str, screen: dict[str, int]) -> dict[str, dict[str
     [("en", "light", PHONE), ("nl", "dark", PHONE), ("en", "light", SHORT_PHONE)],
 )
 def test_replay_step_buttons_are_in_the_first_screen_of_a_phone(
-    server: str, lang: str, scheme: str, screen: dict[str, int]
+    server: str, lang: str, scheme: str, screen: dict[str, int], chromium: Any
 ) -> None:
     """At 390x844 (and 390x667, where the card table runs past the screen's foot) the step buttons
     are in the first screen, under the table's top, and a tap on Forward, Back and End steps the
     replay with the page unscrolled. The bar has the theme's own background."""
-    playwright_api = browser_api()
     ARTIFACTS.mkdir(exist_ok=True)
     assert CHROMIUM.exists()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport=screen, color_scheme=scheme, has_touch=True)
-            page.goto(f"{server}/{REPLAY}&lang={lang}")
-            wait_step(page, 5)
-            page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause
-            table = page.locator(".mr-table").bounding_box()
-            assert table is not None
-            if screen is SHORT_PHONE:
-                assert table["y"] + table["height"] > screen["height"]  # the table runs past the foot
-            boxes = _in_view(page, lang, screen)
-            assert all(box["y"] > table["y"] for box in boxes.values())  # the table's top comes first
-            page.screenshot(path=str(ARTIFACTS / f"replay-phone-{scheme}-{lang}-{screen['height']}.png"))
-            colours = page.evaluate(BAR)
-            assert colours["background"] == colours["app"], colours
-            for label, step in (
-                (NAMES[lang]["forward"], 6),
-                (NAMES[lang]["back"], 5),
-                (NAMES[lang]["end"], 32),
-            ):
-                page.get_by_role("button", name=label, exact=True).tap(no_wait_after=True)
-                wait_step(page, step)
-                assert page.evaluate(SCROLLED) == 0
-                _in_view(page, lang, screen)
-            page.close()
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport=screen, color_scheme=scheme, has_touch=True)
+    page.goto(f"{server}/{REPLAY}&lang={lang}")
+    wait_step(page, 5)
+    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # not a fixed pause
+    table = page.locator(".mr-table").bounding_box()
+    assert table is not None
+    if screen is SHORT_PHONE:
+        assert table["y"] + table["height"] > screen["height"]  # the table runs past the foot
+    boxes = _in_view(page, lang, screen)
+    assert all(box["y"] > table["y"] for box in boxes.values())  # the table's top comes first
+    page.screenshot(path=str(ARTIFACTS / f"replay-phone-{scheme}-{lang}-{screen['height']}.png"))
+    colours = page.evaluate(BAR)
+    assert colours["background"] == colours["app"], colours
+    for label, step in (
+        (NAMES[lang]["forward"], 6),
+        (NAMES[lang]["back"], 5),
+        (NAMES[lang]["end"], 32),
+    ):
+        page.get_by_role("button", name=label, exact=True).tap(no_wait_after=True)
+        wait_step(page, step)
+        assert page.evaluate(SCROLLED) == 0
+        _in_view(page, lang, screen)
+    page.close()

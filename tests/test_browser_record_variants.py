@@ -19,7 +19,7 @@ from manillen_replay.rules import Rules
 
 from .test_browser import ARTIFACTS, CHROMIUM
 from .test_browser import server as server  # the same live dashboard fixture
-from .test_browser_record import LAUNCH_ARGS, PHONE, settle
+from .test_browser_record import PHONE, settle
 from .test_recording_variants import dealt_slots
 
 pytestmark = [
@@ -66,103 +66,87 @@ def set_up(page: Any, server: str, variant: str, names: list[str]) -> None:
     settle(page)
 
 
-def test_two_player_deal_with_open_table_cards_on_a_phone(server: str) -> None:
+def test_two_player_deal_with_open_table_cards_on_a_phone(server: str, chromium: Any) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
     document = json.loads((SAMPLES / "variant-two-open.json").read_text())
     deal = document["deals"][0]
     ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-            set_up(page, server, "two_open", document["match"]["seats"])
-            assert_fits(page, "set-up")
-            page.screenshot(path=str(ARTIFACTS / "record-variant-two-open-setup.png"), full_page=True)
-            page.locator(".st-key-record_start button").click()
-            page.locator(".st-key-record_trump_H button").click()
-            page.get_by_role("radio", name="Cards dealt first").click()
-            page.get_by_text(re.compile(r"Tap Anna's table, pile 1")).wait_for(timeout=15_000)
-            cards = dealt_slots(deal, Rules(variant="two_open"))
-            for index, card in enumerate(cards[:-8]):  # Bert's hand is the cards left
-                button = page.locator(f".st-key-record_card_{card} button")
-                button.click()
-                expect(button).to_be_disabled(timeout=15_000)
-                if index == 4:
-                    settle(page)
-                    page.screenshot(path=str(ARTIFACTS / "record-variant-two-open-piles.png"))
-            page.get_by_text("Every card dealt is in").wait_for(timeout=15_000)
-            page.get_by_role("radio", name="Cards played").click()
-            plays = [card for trick in deal["tricks"] for card in trick]
-            for index, card in enumerate(plays[:6]):
-                button = page.locator(f".st-key-record_card_{card} button")
-                button.click()
-                page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
-                expect(button).to_be_disabled(timeout=15_000)
+    page = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    set_up(page, server, "two_open", document["match"]["seats"])
+    assert_fits(page, "set-up")
+    page.screenshot(path=str(ARTIFACTS / "record-variant-two-open-setup.png"), full_page=True)
+    page.locator(".st-key-record_start button").click()
+    page.locator(".st-key-record_trump_H button").click()
+    page.get_by_role("radio", name="Cards dealt first").click()
+    page.get_by_text(re.compile(r"Tap Anna's table, pile 1")).wait_for(timeout=15_000)
+    cards = dealt_slots(deal, Rules(variant="two_open"))
+    for index, card in enumerate(cards[:-8]):  # Bert's hand is the cards left
+        button = page.locator(f".st-key-record_card_{card} button")
+        button.click()
+        expect(button).to_be_disabled(timeout=15_000)
+        if index == 4:
             settle(page)
-            assert page.get_by_text(re.compile(r"Open on the table: Anna")).count() == 1
-            face_down = deal["table"][1][3][0]  # Bert's 4th pile: its face-down card is not yet playable
-            expect(page.locator(f".st-key-record_card_{face_down} button")).to_be_disabled()
-            assert_fits(page, "table")
-            page.screenshot(path=str(ARTIFACTS / "record-variant-two-open-table.png"), full_page=True)
-        finally:
-            browser.close()
+            page.screenshot(path=str(ARTIFACTS / "record-variant-two-open-piles.png"))
+    page.get_by_text("Every card dealt is in").wait_for(timeout=15_000)
+    page.get_by_role("radio", name="Cards played").click()
+    plays = [card for trick in deal["tricks"] for card in trick]
+    for index, card in enumerate(plays[:6]):
+        button = page.locator(f".st-key-record_card_{card} button")
+        button.click()
+        page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
+        expect(button).to_be_disabled(timeout=15_000)
+    settle(page)
+    assert page.get_by_text(re.compile(r"Open on the table: Anna")).count() == 1
+    face_down = deal["table"][1][3][0]  # Bert's 4th pile: its face-down card is not yet playable
+    expect(page.locator(f".st-key-record_card_{face_down} button")).to_be_disabled()
+    assert_fits(page, "table")
+    page.screenshot(path=str(ARTIFACTS / "record-variant-two-open-table.png"), full_page=True)
 
 
-def test_six_player_grid_of_36_cards_fits_a_phone(server: str) -> None:
+def test_six_player_grid_of_36_cards_fits_a_phone(server: str, chromium: Any) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
     document = json.loads((SAMPLES / "variant-six.json").read_text())
     ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-            set_up(page, server, "six", document["match"]["seats"])
-            assert_fits(page, "set-up")
-            page.get_by_text("More house rules").click()
-            capot = page.get_by_text("Capot (every point taken)")
-            capot.wait_for(timeout=15_000)
-            capot.scroll_into_view_if_needed()
-            assert_fits(page, "house rules")
-            page.screenshot(path=str(ARTIFACTS / "record-variant-house-rules.png"))
-            page.locator(".st-key-record_start button").click()
-            page.locator(".st-key-record_trump_H button").click()
-            six = page.locator(".st-key-record_card_6D button")
-            expect(six).to_be_enabled(timeout=15_000)
-            for index, card in enumerate(document["deals"][0]["tricks"][0]):
-                page.locator(f".st-key-record_card_{card} button").click()
-                page.get_by_text(re.compile(rf"· {index + 1} of 36 cards in")).wait_for(timeout=15_000)
-            page.get_by_text(re.compile(r"Trick 1: \w+ takes")).wait_for(timeout=15_000)
-            assert_fits(page, "grid of 36")
-            page.screenshot(path=str(ARTIFACTS / "record-variant-six.png"), full_page=True)
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    set_up(page, server, "six", document["match"]["seats"])
+    assert_fits(page, "set-up")
+    page.get_by_text("More house rules").click()
+    capot = page.get_by_text("Capot (every point taken)")
+    capot.wait_for(timeout=15_000)
+    capot.scroll_into_view_if_needed()
+    assert_fits(page, "house rules")
+    page.screenshot(path=str(ARTIFACTS / "record-variant-house-rules.png"))
+    page.locator(".st-key-record_start button").click()
+    page.locator(".st-key-record_trump_H button").click()
+    six = page.locator(".st-key-record_card_6D button")
+    expect(six).to_be_enabled(timeout=15_000)
+    for index, card in enumerate(document["deals"][0]["tricks"][0]):
+        page.locator(f".st-key-record_card_{card} button").click()
+        page.get_by_text(re.compile(rf"· {index + 1} of 36 cards in")).wait_for(timeout=15_000)
+    page.get_by_text(re.compile(r"Trick 1: \w+ takes")).wait_for(timeout=15_000)
+    assert_fits(page, "grid of 36")
+    page.screenshot(path=str(ARTIFACTS / "record-variant-six.png"), full_page=True)
 
 
-def test_three_player_scoresheet_fits_a_phone(server: str) -> None:
+def test_three_player_scoresheet_fits_a_phone(server: str, chromium: Any) -> None:
     """The three-player games keep a score per player: the scoresheet's columns still fit."""
-    playwright_api = pytest.importorskip("playwright.sync_api")
     names = ["Annabella", "Bertrand", "Carolien"]  # long names: the widest columns
     ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-            set_up(page, server, "three", names)
-            page.locator(".st-key-record_start button").click()
-            for number in range(2):
-                page.get_by_role("radio", name="Scoresheet line").click()
-                save = page.locator(".st-key-record_sheet_save button")
-                save.wait_for(timeout=15_000)
-                settle(page)
-                save.click()
-                page.get_by_text(f"Deal {number + 1} is saved").wait_for(timeout=60_000)
-            settle(page)
-            header = page.locator("th", has_text="Carolien")
-            assert header.count() == 1
-            page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
-            assert_fits(page, "scoresheet of three")
-            page.screenshot(path=str(ARTIFACTS / "record-variant-three-scoresheet.png"), full_page=True)
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    set_up(page, server, "three", names)
+    page.locator(".st-key-record_start button").click()
+    for number in range(2):
+        page.get_by_role("radio", name="Scoresheet line").click()
+        save = page.locator(".st-key-record_sheet_save button")
+        save.wait_for(timeout=15_000)
+        settle(page)
+        save.click()
+        page.get_by_text(f"Deal {number + 1} is saved").wait_for(timeout=60_000)
+    settle(page)
+    header = page.locator("th", has_text="Carolien")
+    assert header.count() == 1
+    page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
+    assert_fits(page, "scoresheet of three")
+    page.screenshot(path=str(ARTIFACTS / "record-variant-three-scoresheet.png"), full_page=True)

@@ -21,7 +21,7 @@ from manillen_replay.analysis.puzzles import Puzzle, make_puzzles
 from manillen_replay.cards import Card, Suit
 from manillen_replay.store import Store
 
-from .test_browser import ARTIFACTS, CHROMIUM_ARGS, browser_api, dashboard_command
+from .test_browser import ARTIFACTS, dashboard_command
 from .test_puzzles import build_costed, on_the_page, trainee
 
 pytestmark = pytest.mark.browser
@@ -73,58 +73,52 @@ def pill(page: Any, option: str) -> Any:
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_three_puzzles_one_wrong_and_the_wrong_one_comes_back(costed: Path, server: str, screen: str) -> None:
-    playwright_api = browser_api()
+def test_three_puzzles_one_wrong_and_the_wrong_one_comes_back(
+    costed: Path, server: str, screen: str, chromium: Any
+) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     name = trainee(costed)
     with Store(costed, read_only=True) as store:
         puzzles = make_puzzles(store.puzzle_rows(player=name), player=name)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport=SCREENS[screen], has_touch=screen == "phone")
-            page.goto(f"{server}/train?player={name}")
-            new = page.get_by_label("New puzzles this session")
-            new.wait_for(timeout=30_000)
-            new.fill("3")
-            new.press("Enter")
-            page.get_by_text("Puzzle 1:").wait_for(timeout=15_000)
-            page.wait_for_timeout(500)
-            seen = []
-            for turn in range(3):
-                puzzle = shown_puzzle(page, puzzles, seen[-1] if seen else "")
-                seen.append(puzzle.puzzle_id)
-                page.locator(".mr-table").wait_for(timeout=15_000)
-                if turn == 0:
-                    page.screenshot(path=str(ARTIFACTS / f"train-{screen}-puzzle.png"), full_page=True)
-                if puzzle.kind.is_drill:
-                    for card in [] if turn == 0 else sorted(puzzle.answers):
-                        pill(page, card).click()
-                    page.get_by_role("button", name="Check").click()
-                else:
-                    wrong = next(o for o in puzzle.options if o not in puzzle.answers)
-                    pill(page, wrong if turn == 0 else sorted(puzzle.answers)[0]).click()
-                verdict = "Not this time" if turn == 0 else "Right!"
-                page.get_by_text(verdict).wait_for(timeout=15_000)
-                if turn == 0:
-                    page.wait_for_timeout(300)
-                    page.screenshot(path=str(ARTIFACTS / f"train-{screen}-wrong.png"), full_page=True)
-                page.get_by_role("button", name="Next puzzle").click()
-                page.get_by_text(f"Puzzle {turn + 2}:").wait_for(timeout=15_000)
-            page.get_by_text("Missed earlier: here it is again.").wait_for(timeout=15_000)
-            assert shown_puzzle(page, puzzles, seen[-1]).puzzle_id == seen[0]
-            assert len(set(seen)) == 3
-            # the hidden hands are face down: only the player's own cards are drawn in the hands
-            drawn = page.locator(".mr-hand [data-card]").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            first = next(p for p in puzzles if p.puzzle_id == seen[0])
-            assert set(drawn) == {str(c) for c in first.hand}
-            assert page.locator(".mr-back").count() == sum(first.held) - len(first.hand)
-            # nothing wider than the screen on a phone
-            width = page.evaluate("() => document.documentElement.scrollWidth")
-            assert width <= SCREENS[screen]["width"]
+    page = chromium.new_page(viewport=SCREENS[screen], has_touch=screen == "phone")
+    page.goto(f"{server}/train?player={name}")
+    new = page.get_by_label("New puzzles this session")
+    new.wait_for(timeout=30_000)
+    new.fill("3")
+    new.press("Enter")
+    page.get_by_text("Puzzle 1:").wait_for(timeout=15_000)
+    page.wait_for_timeout(500)
+    seen = []
+    for turn in range(3):
+        puzzle = shown_puzzle(page, puzzles, seen[-1] if seen else "")
+        seen.append(puzzle.puzzle_id)
+        page.locator(".mr-table").wait_for(timeout=15_000)
+        if turn == 0:
+            page.screenshot(path=str(ARTIFACTS / f"train-{screen}-puzzle.png"), full_page=True)
+        if puzzle.kind.is_drill:
+            for card in [] if turn == 0 else sorted(puzzle.answers):
+                pill(page, card).click()
+            page.get_by_role("button", name="Check").click()
+        else:
+            wrong = next(o for o in puzzle.options if o not in puzzle.answers)
+            pill(page, wrong if turn == 0 else sorted(puzzle.answers)[0]).click()
+        verdict = "Not this time" if turn == 0 else "Right!"
+        page.get_by_text(verdict).wait_for(timeout=15_000)
+        if turn == 0:
             page.wait_for_timeout(300)
-            page.screenshot(path=str(ARTIFACTS / f"train-{screen}-again.png"), full_page=True)
-        finally:
-            browser.close()
+            page.screenshot(path=str(ARTIFACTS / f"train-{screen}-wrong.png"), full_page=True)
+        page.get_by_role("button", name="Next puzzle").click()
+        page.get_by_text(f"Puzzle {turn + 2}:").wait_for(timeout=15_000)
+    page.get_by_text("Missed earlier: here it is again.").wait_for(timeout=15_000)
+    assert shown_puzzle(page, puzzles, seen[-1]).puzzle_id == seen[0]
+    assert len(set(seen)) == 3
+    # the hidden hands are face down: only the player's own cards are drawn in the hands
+    drawn = page.locator(".mr-hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    first = next(p for p in puzzles if p.puzzle_id == seen[0])
+    assert set(drawn) == {str(c) for c in first.hand}
+    assert page.locator(".mr-back").count() == sum(first.held) - len(first.hand)
+    # nothing wider than the screen on a phone
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= SCREENS[screen]["width"]
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / f"train-{screen}-again.png"), full_page=True)
