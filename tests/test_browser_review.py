@@ -30,9 +30,10 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def reviewing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``manillen dashboard`` with its background review, on an archive of two short matches."""
+    """``manillen dashboard`` with its background review, on an archive of one short match (the
+    upload and the recorded deal bring two more, each reviewed after the one before)."""
     archive = tmp_path_factory.mktemp("review") / "club.duckdb"
-    build(archive)
+    build(archive, count=1)
     with dashboard(archive, review=True) as address:
         yield address
 
@@ -55,7 +56,7 @@ def test_an_upload_and_a_recorded_deal_are_reviewed_without_a_reload(
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            # the two matches there at the start are reviewed in the background
+            # the match there at the start is reviewed in the background
             idle = wait_review_idle(page, reviewing_server)
             settle(page)
             page.screenshot(path=str(ARTIFACTS / "review-archive-idle.png"))
