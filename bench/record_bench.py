@@ -134,7 +134,7 @@ def serving(
                 if process.poll() is not None or time.monotonic() > deadline:
                     problem = process.stderr.read() if process.stderr and process.poll() is not None else ""
                     raise RuntimeError(f"streamlit did not start ({' '.join(command)}): {problem}") from None
-                time.sleep(0.3)
+                time.sleep(0.05)  # a start takes about 2 s: asked often, it is used as soon as it answers
         yield address
     finally:
         os.killpg(process.pid, signal.SIGTERM)

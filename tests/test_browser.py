@@ -48,6 +48,10 @@ SETTLED_WITH_FONTS = """() => {
 measurement of the layout needs."""
 
 
+NEXT_FRAME = "() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))"
+"""Resolves once the browser has drawn what changed before it (two frames on)."""
+
+
 def on_ci() -> bool:
     """On CI the browser test must run: a missing browser fails it instead of skipping it."""
     return os.environ.get("CI", "").lower() == "true"

@@ -27,6 +27,7 @@ from manillen_replay.store.analyse import cost_frames
 from .test_browser import (
     ARTIFACTS,
     LIGHT_TABLE,
+    NEXT_FRAME,
     SETTLED_WITH_FONTS,
     browser_api,
     dashboard_command,
@@ -37,8 +38,6 @@ pytestmark = pytest.mark.browser
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo.jsonl"
 DEMO_MATCHES = 8
 """The first matches of the demo archive: enough for findings of many kinds in both languages."""
-NEXT_FRAME = "() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))"
-"""Resolves once the browser has drawn what changed before it (two frames on)."""
 
 TABLES = """() => {
   // every light table of the page (each sits in a component's shadow root)

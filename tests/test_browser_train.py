@@ -21,7 +21,7 @@ from manillen_replay.analysis.puzzles import Puzzle, make_puzzles
 from manillen_replay.cards import Card, Suit
 from manillen_replay.store import Store
 
-from .test_browser import ARTIFACTS, dashboard_command
+from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, dashboard_command
 from .test_puzzles import build_costed, on_the_page, trainee
 
 pytestmark = pytest.mark.browser
@@ -87,7 +87,7 @@ def test_three_puzzles_one_wrong_and_the_wrong_one_comes_back(
     new.fill("3")
     new.press("Enter")
     page.get_by_text("Puzzle 1:").wait_for(timeout=15_000)
-    page.wait_for_timeout(500)
+    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
     seen = []
     for turn in range(3):
         puzzle = shown_puzzle(page, puzzles, seen[-1] if seen else "")
@@ -105,7 +105,7 @@ def test_three_puzzles_one_wrong_and_the_wrong_one_comes_back(
         verdict = "Not this time" if turn == 0 else "Right!"
         page.get_by_text(verdict).wait_for(timeout=15_000)
         if turn == 0:
-            page.wait_for_timeout(300)
+            page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
             page.screenshot(path=str(ARTIFACTS / f"train-{screen}-wrong.png"), full_page=True)
         page.get_by_role("button", name="Next puzzle").click()
         page.get_by_text(f"Puzzle {turn + 2}:").wait_for(timeout=15_000)
@@ -120,5 +120,5 @@ def test_three_puzzles_one_wrong_and_the_wrong_one_comes_back(
     # nothing wider than the screen on a phone
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= SCREENS[screen]["width"]
-    page.wait_for_timeout(300)
+    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
     page.screenshot(path=str(ARTIFACTS / f"train-{screen}-again.png"), full_page=True)

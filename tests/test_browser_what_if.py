@@ -19,7 +19,14 @@ import pytest
 
 from manillen_replay.cards import Card
 
-from .test_browser import ARTIFACTS, browser_api, browser_page, dashboard_command
+from .test_browser import (
+    ARTIFACTS,
+    NEXT_FRAME,
+    SETTLED_WITH_FONTS,
+    browser_api,
+    browser_page,
+    dashboard_command,
+)
 from .test_dashboard import build_archive
 
 pytestmark = pytest.mark.browser
@@ -84,7 +91,7 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
         # the page's run after the click draws the choice anew: for a moment the old copy is there too
         browser_api().expect(question).to_have_count(1, timeout=15_000)
         question.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+        page.evaluate(NEXT_FRAME)  # the scroll drawn, rather than a fixed pause
         page.screenshot(path=str(ARTIFACTS / f"what-if-choice-{width}.png"))
         # step through the what-if line with the keys, as through the deal
         press_to_line_card(page, "ArrowRight", 2)
@@ -103,7 +110,7 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
         page.get_by_role("button", name="Save variation").click()
         page.get_by_text("Variation saved with your comment.").wait_for(timeout=15_000)
         page.get_by_text(f"variation {symbol}", exact=False).first.wait_for(timeout=15_000)
-        page.wait_for_timeout(500)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
         compared.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / f"what-if-{width}.png"), full_page=True)
         # nothing runs off the side of a phone
@@ -167,10 +174,10 @@ def test_fork_the_call_at_phone_size_and_step_its_line(tmp_path: Path, chromium:
         press_to_line_card(page, "End", 32)
         browser_api().expect(question).to_have_count(1, timeout=15_000)
         question.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+        page.evaluate(NEXT_FRAME)  # the scroll drawn, rather than a fixed pause
         page.screenshot(path=str(ARTIFACTS / f"what-if-call-choice-{width}.png"))
         compared.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+        page.evaluate(NEXT_FRAME)  # the scroll drawn, rather than a fixed pause
         page.screenshot(path=str(ARTIFACTS / f"what-if-call-{width}.png"))
         assert page.get_by_text("Save this line as a variation", exact=True).count() == 0
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1

@@ -23,7 +23,7 @@ from manillen_replay.engine import replay
 from manillen_replay.record import loads
 from manillen_replay.store import Store
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser_api
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SETTLED_WITH_FONTS, browser_api
 from .test_browser import server as server  # the live dashboard on test_dashboard's archive
 from .test_dashboard import (
     APP,
@@ -265,7 +265,7 @@ def test_archive_on_a_phone_shows_the_teams_and_the_final_score(server: str) -> 
                 page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
                 page.goto(f"{server}/?lang={lang}")
                 page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
-                page.wait_for_timeout(500)
+                page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
                 shot = ARTIFACTS / f"archive-phone-{lang}.png"
                 page.screenshot(path=str(shot), full_page=True)
                 assert page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS) == headers

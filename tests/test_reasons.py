@@ -379,7 +379,7 @@ def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) 
     screenshot (tests/artifacts/replay-better-line.png) shows it for a person to look at."""
     from bench.record_bench import free_port, serving
 
-    from .test_browser import ARTIFACTS, browser_page, dashboard_command
+    from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, browser_page, dashboard_command
 
     path, lines = reviewed
     first = lines.row(0, named=True)
@@ -400,7 +400,7 @@ def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) 
         page.keyboard.press("ArrowRight")
         page.locator(f'.mr-trick [data-card="{better["card"][1]}"]').wait_for(timeout=15_000)
         page.locator('input[type="range"][name="step"][value="2"]').wait_for(timeout=15_000)
-        page.wait_for_timeout(500)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
         page.screenshot(path=str(ARTIFACTS / "replay-better-line.png"))
         assert page.evaluate("() => new URL(location.href).searchParams.get('step')") == str(step)
         # in Dutch at phone width: the choice, the box and the table one under the other
@@ -408,5 +408,5 @@ def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) 
         page.goto(f"{address}/replay?match=random-4&deal=1&step={step}&lang=nl")
         page.get_by_text("met wat de speler kon weten").click()
         page.get_by_text("Betere lijn", exact=True).wait_for(timeout=15_000)
-        page.wait_for_timeout(500)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
         page.screenshot(path=str(ARTIFACTS / "replay-better-line-390-nl.png"))
