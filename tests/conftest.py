@@ -12,7 +12,8 @@ Fixtures (names are stable; other test files rely on them):
 - ``sample_db``: the path of a DuckDB file with ``sample_archive`` imported, closed, once per
   session: open it read-only (``Store(sample_db, read_only=True)``) or copy it before writing.
 - ``chromium``: one Chromium (Playwright) for the test file that asks for it; open each tab
-  with ``browser.new_page(...)`` (a context of its own) and close it.
+  with ``chromium.new_page(...)`` (a context of its own); what a test leaves open is closed
+  after it.
 - ``three_dummy_db``: the path of a DuckDB file with the shipped ``three_dummy`` sample, its
   costs set by hand (no solver) so that the dummy's card, the dealer's own and Bert's are costly
   (``THREE_DUMMY_COSTLY``), closed, once per session: open it read-only or copy it before writing.
