@@ -29,6 +29,7 @@ from manillen_replay.state import DealState
 from manillen_replay.store import Store
 
 from .factories import analysed_variant_archive
+from .test_solver import _gained
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
@@ -338,16 +339,6 @@ def test_kernel_legal_cards_equal_the_engines_under_the_french_rule(seed, tricks
     assert kernel_legal == state.legal_mask()
 
 
-def _exhaustive(state: DealState) -> int:
-    if state.is_over or not any(state.hands):
-        return 0
-    values = []
-    for card in iter_mask(state.legal_mask()):
-        after = state.apply(card)
-        values.append(after.taken[0] - state.taken[0] + _exhaustive(after))
-    return max(values) if state.to_play % 2 == 0 else min(values)
-
-
 def test_kernel_values_equal_exhaustive_search_under_the_french_rule():
     """overtake_plain_suit=false: every card's value from the kernel equals a plain minimax."""
     for seed in range(400):
@@ -357,9 +348,9 @@ def test_kernel_values_equal_exhaustive_search_under_the_french_rule():
             CardSet(1 << c).points for c in state.trick
         )
         expected = {}
+        seen: dict[tuple[object, ...], int] = {}
         for card in iter_mask(state.legal_mask()):
-            after = state.apply(card)
-            team0 = after.taken[0] - state.taken[0] + _exhaustive(after)
+            team0 = _gained(state, card, seen)
             expected[int(card)] = team0 if seat % 2 == 0 else in_play - team0
         assert solve_position(state.hands, state.trick, state.leader, state.trump, state.rules) == expected
 
