@@ -710,6 +710,12 @@ def test_a_seat_that_moved_a_table_card_is_judged_after_the_move():
     assert checked
 
 
+SAMPLE_LAYOUTS = {"two-open": 1}
+"""Layouts per play and call for a variant's sample below, when not 2: two_open's deal is by far
+the costliest to solve (docs/solver.md), and one layout (11 processor seconds instead of 23)
+stores and reviews everything checked, as two do in the other variants."""
+
+
 @pytest.mark.parametrize("name", [n.replace("_", "-") for n in SOLVED_VARIANTS])
 def test_analyze_depth_solver_on_each_variant_sample(tmp_path: Path, name: str):
     """``manillen analyze --depth solver`` on the sample record of each variant stores a view cost
@@ -718,11 +724,13 @@ def test_analyze_depth_solver_on_each_variant_sample(tmp_path: Path, name: str):
     runner = CliRunner()
     imported = runner.invoke(cli, ["import", str(SAMPLES / f"variant-{name}.json"), "--db", str(db)])
     assert imported.exit_code == 0, imported.output
+    samples = SAMPLE_LAYOUTS.get(name, 2)
     analysed = runner.invoke(
-        cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", "2", "--quiet"]
+        cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", str(samples), "--quiet"]
     )
     assert analysed.exit_code == 0, analysed.output
-    assert "solver: costs of 1 deal stored (up to 2 layouts per play)" in analysed.output
+    per_play = "up to 1 layout per play" if samples == 1 else f"up to {samples} layouts per play"
+    assert f"solver: costs of 1 deal stored ({per_play})" in analysed.output
     with Store(db, read_only=True) as store:
         ((legal, views, layouts),) = store.query(
             "SELECT count(*) FILTER (WHERE legal), count(view_cost), max(layouts) FROM play_costs"
@@ -731,7 +739,7 @@ def test_analyze_depth_solver_on_each_variant_sample(tmp_path: Path, name: str):
         ((players,),) = store.query(
             "SELECT count(DISTINCT player) FROM player_accuracy WHERE scope = 'deal' AND accuracy IS NOT NULL"
         ).rows()
-    assert views == legal > 0 and 1 <= layouts <= 2
+    assert views == legal > 0 and 1 <= layouts <= samples
     assert "trump" in calls
     assert players >= 1
     assert_ledger_adds_up(db)
