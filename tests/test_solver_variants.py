@@ -622,10 +622,11 @@ def _cards_points(state: DealState) -> int:
 
 SOLVER_KINDS = {"costly_card", "hindsight_only", "knock_choice"}
 
-FINDINGS_SEEDS = {"two_open_fours": 4}
+FINDINGS_SEEDS = {"two_open_fours": 1}
 """The generator's seed for a variant's deals below, when not 5: two_open_fours's deals cost 3 to
-16 processor seconds each to analyse, and seed 4 shows every kind in two deals (10 and 3 s) where
-seed 5 took three (15, 6 and 3 s)."""
+34 processor seconds each to analyse, and seed 1 shows every kind in its first deal (6 s; its
+worst trump call's review then 6 s) where seed 4 took two (10 and 3 s; 1 s), seed 2 two (5 and
+12 s), seed 5 three (15, 6 and 3 s) and seed 3 six (72 s in all)."""
 
 
 # two_open's deals take many minutes each (docs/solver.md, What each variant gets): its sample's
