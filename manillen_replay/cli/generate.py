@@ -158,7 +158,7 @@ def generate(
       manillen generate --matches 10 --seed 7 > ten.jsonl
       manillen generate --matches 10 --seed 8 --id-prefix s8- > ten-more.jsonl
       manillen generate --matches 200 --players club,novice,club,novice --summary --out cvn.jsonl
-      manillen generate --deals 10000 --slip-rate 0 --out big.jsonl
+      manillen generate --deals 2000 --slip-rate 0 --out big.jsonl
       manillen generate --matches 50 --players "Anna:club@0.01,Bert:novice,Carla:club,Dirk:novice"
       manillen generate --matches 20 --rule target=151 --rule cafe.en_face=true
       manillen generate --matches 5 --variant three --players Anna:club,Bert:novice,Carla:club
