@@ -25,6 +25,9 @@ from click.testing import CliRunner
 from manillen_replay.cli import COMMANDS, cli, command
 from manillen_replay.cli.common import plural
 
+from .test_puzzles import check_puzzles_example
+from .test_report import check_report_example
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
@@ -283,6 +286,10 @@ def test_every_example_in_the_readme_and_in_help_runs_as_written(tmp_path: Path)
     examples = [(None, line, None) for line in sh_examples(ROOT / "README.md")] + _help_examples()
     failed = run_examples(examples, tmp_path)
     assert not failed, "\n".join(failed)
+    # the files the report's and the puzzles' examples promise, checked where they were written
+    # rather than by running those solver reviews a second time
+    check_report_example(tmp_path)
+    check_puzzles_example(tmp_path)
 
 
 DOCS_RUN_ELSEWHERE = {"cluster.md": "tests/test_cluster.py, with a local scheduler for its templates"}

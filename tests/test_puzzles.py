@@ -435,13 +435,12 @@ def test_puzzles_command_says_who_played_for_an_unknown_player(archive: Path) ->
     assert result.exit_code == 2 and "no archive at" in result.output
 
 
-def test_puzzles_example_in_the_help_runs_as_written(tmp_path: Path) -> None:
-    from .test_report import run_help_examples
-
-    run_help_examples("puzzles", tmp_path, 3)
-    written = json.loads((tmp_path / "bert.json").read_text(encoding="utf-8"))
+def check_puzzles_example(folder: Path) -> None:
+    """What ``manillen puzzles --help``'s example wrote in ``folder``, where the examples test ran
+    it as written (tests/test_cli.py): Bert's puzzles, as JSON and as a page."""
+    written = json.loads((folder / "bert.json").read_text(encoding="utf-8"))
     assert written and all(p["player"] == "Bert" for p in written)
-    assert "Puzzles for Bert" in (tmp_path / "bert.html").read_text(encoding="utf-8")
+    assert "Puzzles for Bert" in (folder / "bert.html").read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- the report
