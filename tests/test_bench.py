@@ -449,3 +449,22 @@ def test_suite_timeline_without_a_recorded_run_says_how_to_record_one(tmp_path):
 
     with pytest.raises(SystemExit, match="MANILLEN_TEST_TIMELINE="):
         suite_timeline.read(str(tmp_path / "none"))
+
+
+def test_import_duckdb_replays_every_statement_of_the_loader_under_a_setting(tmp_path, sample_records):
+    """The replay on DuckDB alone stores, table by table, as many rows as the import it captured,
+    under a limit and a row group size of its own."""
+    from bench import import_duckdb
+    from manillen_replay.record import Entry
+    from manillen_replay.store import Store
+
+    lines = [record.encode() for record in sample_records]
+    statements = import_duckdb.capture(lines, tmp_path)
+    assert {"matches", "play_rows"} <= {target for _, target in statements}
+    row = import_duckdb.replay(tmp_path, statements, "64MB/2048")
+    with Store(tmp_path / "imported.duckdb") as store:
+        store.import_entries([Entry("sample.jsonl", n, line) for n, line in enumerate(lines, start=1)])
+        imported = {table: store.query(f'SELECT count(*) FROM "{table}"').item() for table in row["rows"]}
+    assert row["rows"] == imported
+    assert row["rows"]["play_rows"] > 0
+    assert row["file_mb"] > 0 and row["setting"] == "64MB/2048"
