@@ -169,14 +169,20 @@ def _timed(page: Any, selector: str, shown: str) -> tuple[float, float]:
     return greyed / 1000, settled / 1000
 
 
-def record_pass(page: Any, address: str, trump: str, cards: Sequence[str]) -> list[tuple[float, float]]:
-    """Set up a new match, make trump and tap the 32 cards: (greyed, settled) seconds per tap."""
-    page.goto(f"{address}/record")
-    for seat, name in enumerate(SEATS):
-        box = page.locator(f'input[name="seat_{seat}"]')  # the browser's own input
+def type_seat_names(page: Any, names: Sequence[str]) -> None:
+    """Type the players' names into the Record page's seats as a person does: each seat's input
+    (the browser's own, dashboards/native_inputs.py) once it is drawn, the name, then Enter."""
+    for seat, name in enumerate(names):
+        box = page.locator(f'input[name="seat_{seat}"]')
         box.wait_for(timeout=30_000)
         box.fill(name)
         box.press("Enter")
+
+
+def record_pass(page: Any, address: str, trump: str, cards: Sequence[str]) -> list[tuple[float, float]]:
+    """Set up a new match, make trump and tap the 32 cards: (greyed, settled) seconds per tap."""
+    page.goto(f"{address}/record")
+    type_seat_names(page, SEATS)
     _settle(page)
     page.locator(".st-key-record_start button:enabled").wait_for(timeout=30_000)
     page.locator(".st-key-record_start button").click()

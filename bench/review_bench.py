@@ -36,7 +36,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from bench.pages import dashboard
-from bench.record_bench import CHROMIUM, LAUNCH_ARGS, SEATS, deal_cards
+from bench.record_bench import CHROMIUM, LAUNCH_ARGS, SEATS, deal_cards, type_seat_names
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "data" / "demo.jsonl"
@@ -99,11 +99,7 @@ def record_and_review(page: Any, address: str, trump: str, cards: list[str]) -> 
     """A new match on the Record page, one deal tapped and saved, then its Match page until the
     review is ready: ``saved`` and ``ready`` seconds from the click on Save, and the match id."""
     page.goto(f"{address}/record")
-    for seat, name in enumerate(SEATS):
-        box = page.locator(f'input[name="seat_{seat}"]')
-        box.wait_for(timeout=30_000)
-        box.fill(name)
-        box.press("Enter")
+    type_seat_names(page, SEATS)
     settle(page)
     page.locator(".st-key-record_start button:enabled").wait_for(timeout=30_000)
     page.locator(".st-key-record_start button").click()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bench.record_bench import free_port, serving
+from bench.record_bench import free_port, serving, type_seat_names
 from dashboards import drafts
 from manillen_replay.rules import Rules
 from manillen_replay.store import Store
@@ -51,11 +51,7 @@ def test_choose_a_clubs_rules_for_a_new_match_on_a_phone(
     ARTIFACTS.mkdir(exist_ok=True)
     page = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page.goto(f"{server}/record")
-    for seat, name in enumerate(SEATS):
-        box = page.locator(f'input[name="seat_{seat}"]')
-        box.wait_for(timeout=30_000)
-        box.fill(name)
-        box.press("Enter")
+    type_seat_names(page, SEATS)
     club = page.locator('select[name="club"]')
     expect(club.locator("option")).to_have_text(["Standard rules", "De Zwaan"], timeout=15_000)
     club.select_option("De Zwaan")

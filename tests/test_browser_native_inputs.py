@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bench.record_bench import streamlit_server
+from bench.record_bench import streamlit_server, type_seat_names
 
 from .test_browser import ARTIFACTS, browser_api
 from .test_browser import server as server  # the same live dashboard fixture
@@ -121,11 +121,7 @@ def test_record_set_up_in_dutch_at_laptop_and_phone_width(server: str, scheme: s
     for width, height in ((1400, 1000), (390, 1400)):
         page = chromium.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
         page.goto(f"{server}/record?lang=nl")
-        for seat, name in enumerate(NAMES):
-            box = page.locator(f'input[name="seat_{seat}"]')
-            box.wait_for(timeout=30_000)
-            box.fill(name)
-            box.press("Enter")
+        type_seat_names(page, NAMES)
         expect(page.locator(".st-key-record_start button")).to_be_enabled(timeout=15_000)
         expect(page.locator('select[name="dealer"] option')).to_have_text(list(NAMES), timeout=15_000)
         expect(page.get_by_text("Plaats 1 (ploeg A)")).to_be_visible()
