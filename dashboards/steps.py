@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from manillen_replay.analysis.puzzles import iter_turns
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, TrickResult
+from manillen_replay.engine.turns import iter_turns
 from manillen_replay.engine.variation import VariationCard
 from manillen_replay.rules import LegalPlays, Rules, ViolationKind, winning_position
 

@@ -29,7 +29,6 @@ from manillen_replay.analysis.puzzles import (
     _drills,
     _sample,
     hands_before,
-    hands_dealt,
     is_clear,
     make_puzzles,
     next_puzzle,
@@ -38,6 +37,7 @@ from manillen_replay.cards import Card, CardSet
 from manillen_replay.cli import cli
 from manillen_replay.engine import TrickResult, decode_and_replay
 from manillen_replay.engine.replay import ReplayVisitor
+from manillen_replay.engine.turns import hands_dealt
 from manillen_replay.record import Entry, dumps
 from manillen_replay.report import make_report
 from manillen_replay.report.puzzles import answer_html

@@ -427,8 +427,9 @@ def _ranked(
     comments: Sequence[Comment],
 ) -> list[Decision]:
     """A player's costliest decisions in the order the archive ranked them (:attr:`ReportTables.mistakes`)."""
-    from ..analysis.puzzles import hands_before, hands_dealt
+    from ..analysis.puzzles import hands_before
     from ..analysis.ranking import cost_in_words
+    from ..engine.turns import hands_dealt
 
     if not tables.mistakes.height:
         return []
