@@ -161,6 +161,9 @@ def dashboard(archive: Path, port: int | None = None, *, review: bool = False) -
         yield address
 
 
+WHAT_IFS = 3
+"""What-ifs ``make bench`` times (at least: as many as ``--page-runs`` when more)."""
+
 WHAT_IF_PAUSE = 2.0
 """Seconds the bench looks at a play before it chooses another card, as a person reads the table
 first: the dashboard loads the solver in the background when such a play is first shown."""
@@ -472,7 +475,7 @@ def run(
     pages: Sequence[str] | None = None,
     source: Path = DEMO,
     earlier_visits: int = EARLIER_VISITS,
-    what_ifs: int = 3,
+    what_ifs: int = WHAT_IFS,
 ) -> dict[str, Any]:
     """Every page's load times, a replay step's, and the floors; see the module's description.
 
@@ -485,7 +488,8 @@ def run(
     :param earlier_visits: the day before's visits of each page (:data:`EARLIER_VISITS`, from
         which on Chromium uses the compiled code it kept); the bench's test makes one, the same
         steps with fewer tabs.
-    :param what_ifs: what-ifs timed, at least (``runs`` if more): the bench's test times one.
+    :param what_ifs: what-ifs timed (:data:`WHAT_IFS`), at least (``runs`` if more): the bench's
+        test times one.
     """
     unknown = sorted(set(pages or ()) - set(TITLES))
     if unknown:
