@@ -11,9 +11,10 @@ Fixtures (names are stable; other test files rely on them):
   Store it runs on (DuckDB cannot turn it back on), so export from a Store of your own.
 - ``sample_db``: the path of a DuckDB file with ``sample_archive`` imported, closed, once per
   session: open it read-only (``Store(sample_db, read_only=True)``) or copy it before writing.
-- ``chromium``: one Chromium (Playwright) for the test file that asks for it; open each tab
-  with ``chromium.new_page(...)`` (a context of its own); what a test leaves open is closed
-  after it.
+- ``chromium``: one Chromium (Playwright) for the test file that asks for it, its profile kept
+  on disk as a person's browser keeps it: ``chromium.new_page(...)`` opens a tab,
+  ``chromium.new_context(...)`` a private window; after each test its tabs and windows are closed
+  and its cookies and storage cleared (the cache of the pages' files stays).
 - ``three_dummy_db``: the path of a DuckDB file with the shipped ``three_dummy`` sample, its
   costs set by hand (no solver) so that the dummy's card, the dealer's own and Bert's are costly
   (``THREE_DUMMY_COSTLY``), closed, once per session: open it read-only or copy it before writing.
@@ -358,22 +359,21 @@ def two_open_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def _chromium_of_the_file() -> Iterator[Any]:
+def _chromium_of_the_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The Chromium that :func:`chromium` hands each test of a file. Per file, not per session:
     while one synchronous Playwright is open, another file's ``sync_playwright()`` in the same
     process refuses to start."""
-    from .test_browser import launched
+    from .test_browser import kept_profile
 
-    with launched() as browser:
+    with kept_profile(tmp_path_factory.mktemp("chromium")) as browser:
         yield browser
 
 
 @pytest.fixture
 def chromium(_chromium_of_the_file: Any) -> Iterator[Any]:
-    """One Chromium for a test file: each test's tabs get contexts of their own, as in a browser
-    of their own, without starting Playwright's driver and Chromium again (about a second of
-    processor time each, the browser's own processes counted). Every context a test leaves open
-    is closed after it, as closing a browser of its own closed them."""
+    """One Chromium for a test file, as a person's browser with its profile kept on disk
+    (:class:`tests.test_browser.KeptProfile`): ``new_page`` opens a tab, ``new_context`` a private
+    window. After each test its tabs and windows are closed and the profile's cookies and sites'
+    storage cleared, so a test sees nothing of another but the cache of the pages' files."""
     yield _chromium_of_the_file
-    for context in _chromium_of_the_file.contexts:
-        context.close()
+    _chromium_of_the_file.forget()
