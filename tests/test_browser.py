@@ -553,3 +553,53 @@ def test_sql_runs_what_was_typed_and_an_example_replaces_it(server: str, chromiu
         page.get_by_text(re.compile(r"^\d+ rows$")).wait_for(timeout=30_000)
         assert "40 + 2" not in box.input_value()
         page.screenshot(path=str(ARTIFACTS / "sql.png"), full_page=True)
+
+
+def test_each_test_starts_without_what_another_left_but_the_cache(chromium: Any) -> None:
+    """The kept profile (:class:`KeptProfile`) between two tests: the cookie, the site's storage and
+    the tabs are gone, the colour scheme and size are the page's own again, and the page's script
+    comes from the cache (the server is not asked for it twice)."""
+    import http.server
+    import threading
+
+    asked: list[str] = []
+
+    class Site(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            script = self.path == "/page.js"
+            body = b"window.loaded = true;" if script else b'<html><script src="/page.js"></script></html>'
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript" if script else "text/html")
+            self.send_header("Cache-Control", "max-age=3600" if script else "no-store")
+            if not script:
+                self.send_header("Set-Cookie", "visitor=1; Path=/; HttpOnly")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    address = f"http://127.0.0.1:{site.server_address[1]}/"
+    try:
+        page = chromium.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark")
+        page.goto(address)
+        page.evaluate("() => { localStorage.setItem('left', 'by the first test'); }")
+        seen = """() => [localStorage.getItem('left'),
+            matchMedia('(prefers-color-scheme: dark)').matches, innerWidth]"""
+        assert page.evaluate(seen) == ["by the first test", True, 390]
+        assert [c["name"] for c in page.context.cookies()] == ["visitor"]
+        chromium.forget()  # what the fixture does after each test
+        assert page.is_closed()
+        again = chromium.new_page()
+        assert again.context.cookies() == []
+        again.goto(address)
+        assert again.evaluate("() => window.loaded") is True
+        assert again.evaluate(seen) == [None, False, 1280]
+        # the script the second time from the cache (the browser asks for its icon on its own)
+        assert [path for path in asked if path != "/favicon.ico"] == ["/", "/page.js", "/"]
+    finally:
+        site.shutdown()
