@@ -24,7 +24,6 @@ import polars as pl
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
 from ..club_rules import ClubRules, with_club_rules
-from ..engine import MatchResult, match_id
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, Record, dumps, iter_entries
 from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
@@ -33,10 +32,11 @@ from .export import _merge_annotations
 from .processes import _spill_folder
 from .schema import _MATCH_TABLES
 
-# The pipeline's parts (the batches' Arrow tables, the loader thread, the bulk replay: pyarrow and
-# numpy) are imported by the methods that import records, so that a Store opened to read (`manillen
-# sql`, `findings --db`, `export`, the rules) does not load them.
+# The pipeline's parts (the batches' Arrow tables, the loader thread, the replay: pyarrow, numpy and
+# the engine) are imported by the methods that import records, so that a Store opened to read
+# (`manillen sql`, `findings --db`, `export`, the rules) does not load them.
 if TYPE_CHECKING:
+    from ..engine import MatchResult
     from ..engine.replay import PlayedDeal
     from .batch import _Batch, _Pending
     from .loader import _Loader
@@ -282,6 +282,8 @@ class ImportMixin(StoreBase):
         with other content (asked before an import that should not replace without a question;
         the archive may be open read-only). With ``club``, each record as the import with those
         club rules would keep it (:meth:`import_entries`)."""
+        from ..engine import match_id
+
         pending: dict[str, tuple[str, int, str]] = {}
         for entry in entries:
             try:
@@ -497,6 +499,7 @@ class ImportMixin(StoreBase):
 
         :param ready: the record already read, and its plays, by :func:`~manillen_replay.bulk.read_quickly`.
         """
+        from ..engine import match_id
         from .batch import _Pending
 
         played = None
