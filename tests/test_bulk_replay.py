@@ -252,7 +252,7 @@ def test_import_rows_agree_with_the_engine(tmp_path_factory, monkeypatch, seed, 
     their text and read and checked by it, a chunk at once) are the rows of the engine's, each
     record read in full: records written in the one form the quick reading reads and in the ways
     it leaves to the full reading, or whose replay stops at a deal to play card by card."""
-    from manillen_replay.store import Store, importer
+    from manillen_replay.store import Store
 
     matches = generated("four", seed) + generated(variant, seed)
     lines = [laid_out(more_broken(line, how, pick), layout, pick) for how, layout in ways for line in matches]
@@ -260,8 +260,8 @@ def test_import_rows_agree_with_the_engine(tmp_path_factory, monkeypatch, seed, 
     folder = tmp_path_factory.mktemp("compiled")
     read: list[Any] = []
     with monkeypatch.context() as patch:
-        real = importer.read_quickly
-        patch.setattr(importer, "read_quickly", lambda chunk: read.extend(real(chunk)) or read[-len(chunk) :])
+        real = bulk.read_quickly
+        patch.setattr(bulk, "read_quickly", lambda chunk: read.extend(real(chunk)) or read[-len(chunk) :])
         with Store(folder / "fast.duckdb") as store:
             fast = store.import_entries(entries)
     if ("none", "compact") in ways:
@@ -280,8 +280,8 @@ def test_import_rows_agree_with_the_engine(tmp_path_factory, monkeypatch, seed, 
         return results
 
     with monkeypatch.context() as patch:
-        patch.setattr(importer, "read_quickly", lambda chunk: [None] * len(chunk))
-        patch.setattr(importer, "replay_ready", one_by_one)
+        patch.setattr(bulk, "read_quickly", lambda chunk: [None] * len(chunk))
+        patch.setattr(bulk, "replay_ready", one_by_one)
         with Store(folder / "reference.duckdb") as store:
             reference = store.import_entries(entries)
     assert (fast.imported, fast.refused, fast.deals) == (
@@ -724,7 +724,7 @@ def test_import_reads_in_full_a_record_whose_replay_stops_at_a_deal(tmp_path, mo
     """The import's quick reading leaves each deal's cards as their text; a record whose replay
     comes to a deal it must play card by card (a card turned) is read in full and replayed, and
     the archive gets the rows and problems an import reading every record in full gives."""
-    from manillen_replay.store import Store, importer
+    from manillen_replay.store import Store
 
     sound = [line for seed in (1, 2) for line in generated("four", seed)]
     lines = [laid_out(line, "compact", random.Random(1)) for line in sound]
@@ -737,7 +737,7 @@ def test_import_reads_in_full_a_record_whose_replay_stops_at_a_deal(tmp_path, mo
             fast = store.import_entries(entries)
     assert unread  # the replay stopped at a deal
     with monkeypatch.context() as patch:
-        patch.setattr(importer, "read_quickly", lambda chunk: [None] * len(chunk))
+        patch.setattr(bulk, "read_quickly", lambda chunk: [None] * len(chunk))
         with Store(tmp_path / "reference.duckdb") as store:
             reference = store.import_entries(entries)
     counts = (fast.imported, fast.refused, fast.deals)

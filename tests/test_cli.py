@@ -91,6 +91,42 @@ def test_archive_commands_that_search_nothing_load_no_compiled_solver(tmp_path: 
     assert "1 match" in done.stderr and "0 findings" in done.stderr  # the import and findings ran
 
 
+def test_archive_commands_that_import_nothing_load_no_pipeline(sample_db: Path, tmp_path: Path) -> None:
+    """`manillen rules list` and `export --parquet` start without the import's pipeline (its
+    Arrow batches and loader, the bulk replay: pyarrow and numpy, a third of such a command's
+    start), the engine or the analysis; `sql` without those modules either (its frame comes
+    through pyarrow)."""
+    runs = [
+        ["rules", "list", "--db", str(sample_db)],
+        ["export", "--parquet", str(tmp_path / "out"), "--db", str(sample_db)],
+    ]
+    query = ["sql", "--db", str(sample_db), "SELECT count(*) AS n FROM deals"]
+    unused = [
+        "manillen_replay.bulk",
+        "manillen_replay.store.batch",
+        "manillen_replay.store.loader",
+        "manillen_replay.engine",
+        "manillen_replay.analysis",
+    ]
+    code = (
+        "import sys\n"
+        "from manillen_replay.cli import cli\n"
+        "def loaded(names):\n    return ','.join(m for m in names if m in sys.modules)\n"
+        f"for argv in {runs!r}:\n"
+        "    try:\n        cli(argv, prog_name='manillen')\n"
+        "    except SystemExit as end:\n        assert not end.code, (argv, end.code)\n"
+        f"print('read:', loaded({[*unused, 'pyarrow', 'numpy']!r}))\n"
+        "try:\n"
+        f"    cli({query!r}, prog_name='manillen')\n"
+        "except SystemExit as end:\n    assert not end.code, end.code\n"
+        f"print('sql:', loaded({unused!r}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    said = [line for line in done.stdout.splitlines() if line.startswith(("read:", "sql:"))]
+    assert said == ["read: ", "sql: "], done.stdout
+    assert (tmp_path / "out" / "deals.parquet").is_file()  # the export ran
+
+
 PANDAS_REFUSED = (
     "import builtins\n"
     "real = builtins.__import__\n"

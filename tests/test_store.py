@@ -33,12 +33,12 @@ from manillen_replay.store import (
     QueryError,
     QueryRefusedError,
     Store,
-    _Loader,
     apply_migrations,
     parse_memory_limit,
 )
 from manillen_replay.store import analyse as store_analyse
 from manillen_replay.store.analyse import analyse_archive, cost_frames
+from manillen_replay.store.loader import _Loader
 
 from .conftest import BAD_LINE, BAD_LINE_NUMBER, SAMPLE_FINDINGS, SLOPPY_MATCH_ID
 from .factories import random_record

@@ -6,17 +6,19 @@ import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..archive_defaults import default_archive
 from ..cards import Card, Suit
-from ..engine import MatchResult, replay_entry
 from ..errors import InvalidCardError, InvalidOptionError, InvalidRecordError, printable
 from ..record import Entry, Record, iter_entries
 from ..record.text import split_matches
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..engine import MatchResult
 
 T = TypeVar("T")
 
@@ -97,6 +99,10 @@ class ReplayedRecords:
         self.matched = 0
 
     def __iter__(self) -> Iterator[tuple[Record, MatchResult]]:
+        # The engine loads here, not with this module: every command imports it, and those over
+        # an archive replay nothing.
+        from ..engine import replay_entry
+
         entries = progress(self.entries, self.label) if self.label else iter(self.entries)
         for entry in entries:
             try:

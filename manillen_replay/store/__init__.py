@@ -28,7 +28,6 @@ from .core import Store
 from .errors import ArchiveError, ArchiveLockedError, QueryError, QueryRefusedError
 from .importer import MINIMUM_MEMORY_LIMIT, ImportSummary, parse_memory_limit
 from .ledger import LEDGER_SCOPES
-from .loader import _Loader as _Loader
 from .schema import (
     MIGRATIONS,
     SCHEMA_VERSION,

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
@@ -24,10 +24,12 @@ from .export import ExportMixin
 from .findings import FindingsMixin
 from .importer import ImportMixin
 from .ledger import LedgerMixin
-from .loader import _Loader
 from .processes import ArchiveBusyError
 from .puzzles import PuzzlesMixin
 from .schema import SCHEMA_VERSION, apply_migrations, schema_version_of
+
+if TYPE_CHECKING:
+    from .loader import _Loader
 
 
 class Store(

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import duckdb
 import polars as pl
 
-from ..analysis.ranking import (
-    CALL_OF_KIND,
-    DECISION_COLUMNS,
-    KEEP_ORDER,
-    RANK_ORDER,
-    RANKED_SEVERITIES,
-    SEVERITY_ORDER,
-)
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..errors import ManillenError
 from .connection import StoreBase, _duckdb_message, _frame, _sql_text
@@ -30,19 +23,35 @@ def _order_by(order: Iterable[tuple[str, bool]]) -> str:
     return ", ".join(f"{column} {'DESC' if descending else 'ASC'} NULLS LAST" for column, descending in order)
 
 
-_CALL_CASE = (
-    "CASE WHEN f.trick IS NOT NULL THEN NULL "
-    + " ".join(
-        f"WHEN f.kind = {_sql_text(kind)} THEN {_sql_text(call)}" for kind, call in CALL_OF_KIND.items()
-    )
-    + " ELSE f.kind END"
-)
+@functools.cache
+def biggest_mistakes_sql() -> str:
+    """The decisions of :meth:`FindingsMixin.biggest_mistakes`: the rule of
+    :mod:`manillen_replay.analysis.ranking` (one finding per decision, the costliest first) in SQL.
 
-BIGGEST_MISTAKES_SQL = f"""
+    Written on first use: the ranking loads the analysis (and the engine), which a Store opened
+    for anything else (`manillen sql`, `rules`, `export`) does not need.
+    """
+    from ..analysis.ranking import (
+        CALL_OF_KIND,
+        DECISION_COLUMNS,
+        KEEP_ORDER,
+        RANK_ORDER,
+        RANKED_SEVERITIES,
+        SEVERITY_ORDER,
+    )
+
+    call_case = (
+        "CASE WHEN f.trick IS NOT NULL THEN NULL "
+        + " ".join(
+            f"WHEN f.kind = {_sql_text(kind)} THEN {_sql_text(call)}" for kind, call in CALL_OF_KIND.items()
+        )
+        + " ELSE f.kind END"
+    )
+    return f"""
 WITH ranked AS (
     SELECT f.match_id, f.deal, f.trick, f.play, f.seat, f.player, f.kind, f.category, f.severity,
            f.card, coalesce(f.better, []) AS better, f.points, f.explanation, f.explanation_nl,
-           f.detector, {_CALL_CASE} AS call,
+           f.detector, {call_case} AS call,
            list_position({_sql_list(SEVERITY_ORDER)}, f.severity) - 1 AS severity_level,
            coalesce(s.is_dummy, FALSE) AS dummy
     FROM findings f
@@ -79,8 +88,6 @@ placed AS (
 SELECT * FROM placed WHERE place <= $3
 ORDER BY {_order_by(RANK_ORDER)}
 """
-"""The decisions of :meth:`FindingsMixin.biggest_mistakes`: the rule of
-:mod:`manillen_replay.analysis.ranking` (one finding per decision, the costliest first) in SQL."""
 
 
 class FindingsMixin(StoreBase):
@@ -116,7 +123,7 @@ class FindingsMixin(StoreBase):
         """
         params: list[Any] = [None if match_ids is None else list(match_ids), player, max(0, top), each_player]
         with self._con.cursor() as cursor:
-            return _frame(cursor.sql(BIGGEST_MISTAKES_SQL, params=params))
+            return _frame(cursor.sql(biggest_mistakes_sql(), params=params))
 
     def save_findings(
         self,

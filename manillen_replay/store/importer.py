@@ -17,25 +17,29 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import duckdb
 import polars as pl
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
-from ..bulk import collection_paused, read_quickly, replay_many, replay_ready
 from ..club_rules import ClubRules, with_club_rules
-from ..engine import MatchResult, match_id
-from ..engine.replay import CardsUnread, PlayedDeal
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, Record, dumps, iter_entries
-from .batch import _LOAD_ORDER, _arranged, _Batch, _Pending
 from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
 from .errors import ArchiveError
 from .export import _merge_annotations
-from .loader import _Loader
 from .processes import _spill_folder
 from .schema import _MATCH_TABLES
+
+# The pipeline's parts (the batches' Arrow tables, the loader thread, the replay: pyarrow, numpy and
+# the engine) are imported by the methods that import records, so that a Store opened to read
+# (`manillen sql`, `findings --db`, `export`, the rules) does not load them.
+if TYPE_CHECKING:
+    from ..engine import MatchResult
+    from ..engine.replay import PlayedDeal
+    from .batch import _Batch, _Pending
+    from .loader import _Loader
 
 
 @dataclass(frozen=True)
@@ -246,6 +250,8 @@ class ImportMixin(StoreBase):
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
         :raises KeyboardInterrupt: re-raised after the current file is rolled back.
         """
+        from ..bulk import collection_paused
+
         self._check_writable()
         limit = None if memory_limit is None else parse_memory_limit(memory_limit)
         summary = summary if summary is not None else ImportSummary()
@@ -276,6 +282,8 @@ class ImportMixin(StoreBase):
         with other content (asked before an import that should not replace without a question;
         the archive may be open read-only). With ``club``, each record as the import with those
         club rules would keep it (:meth:`import_entries`)."""
+        from ..engine import match_id
+
         pending: dict[str, tuple[str, int, str]] = {}
         for entry in entries:
             try:
@@ -325,6 +333,8 @@ class ImportMixin(StoreBase):
 
     def _load_columns(self) -> dict[str, list[str]]:
         """The columns of each table an import writes, in the table's order."""
+        from .batch import _LOAD_ORDER
+
         rows = self._con.execute(
             "SELECT table_name, list(column_name ORDER BY column_index) FROM duckdb_columns() "
             "WHERE schema_name = 'main' AND table_name IN (SELECT unnest(?::VARCHAR[])) GROUP BY table_name",
@@ -399,6 +409,10 @@ class ImportMixin(StoreBase):
         club: ClubRules | None = None,
     ) -> None:
         """One file in one transaction; its counts join ``summary`` only once it is committed."""
+        from ..bulk import read_quickly
+        from .batch import _Batch
+        from .loader import _Loader
+
         counts = ImportSummary()
         loader: _Loader | None = None
         committing = False
@@ -485,6 +499,9 @@ class ImportMixin(StoreBase):
 
         :param ready: the record already read, and its plays, by :func:`~manillen_replay.bulk.read_quickly`.
         """
+        from ..engine import match_id
+        from .batch import _Pending
+
         played = None
         try:
             if ready is not None:
@@ -516,6 +533,9 @@ class ImportMixin(StoreBase):
         on_progress: Callable[[int], None] | None,
     ) -> None:
         """Replay the batch's new and changed records and hand their rows to the loader."""
+        from ..bulk import replay_many, replay_ready
+        from ..engine.replay import CardsUnread
+
         handled = len(batch.pending) + batch.rejected
         known = _committed_hashes(reader, [mid for mid in batch.pending if mid not in state.loaded])
         known.update((mid, state.loaded[mid]) for mid in batch.pending if mid in state.loaded)
@@ -605,6 +625,8 @@ class ImportMixin(StoreBase):
     ) -> None:
         """Load a batch whose tables could not be built match by match, refusing the matches
         whose own rows cannot be built; each keeps the import order and annotation ids it had."""
+        from .batch import _Batch
+
         refused = _Batch()
         refused.rejects.rows.extend(batch.rejects.rows)
         for item, result, order, first_id in added:
@@ -710,6 +732,8 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
 
 def _loads(tables: dict[str, Any], state: _FileState) -> list[tuple[str, Any]]:
     """What the loader writes of a batch's tables: each non-empty one, in the archive's column order."""
+    from .batch import _LOAD_ORDER, _arranged
+
     return [
         (target, _arranged(tables[name], state.columns[target]))
         for name, target in _LOAD_ORDER

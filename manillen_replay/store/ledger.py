@@ -8,7 +8,7 @@ import polars as pl
 
 from ..errors import ManillenError
 from .connection import StoreBase, _frame
-from .findings import BIGGEST_MISTAKES_SQL
+from .findings import biggest_mistakes_sql
 
 LEDGER_SCOPES = ("deal", "match", "evening", "all")
 """The scopes of the ``player_ledger`` view, narrowest first."""
@@ -77,7 +77,7 @@ class LedgerMixin(StoreBase):
                 [match_id],
             ),
             # the ranking of Store.biggest_mistakes (each_player): the Match page's and findings --top's
-            "mistakes": self._rows(BIGGEST_MISTAKES_SQL, [[match_id], None, max(0, top), True]),
+            "mistakes": self._rows(biggest_mistakes_sql(), [[match_id], None, max(0, top), True]),
             "lines": self._rows(
                 f"SELECT * FROM finding_lines {where} ORDER BY deal, trick, play, line, layout, step",
                 [match_id],

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from ..analysis.puzzles import PuzzleTables, Review, next_box
 from .connection import StoreBase, _first, _frame
+
+# The puzzles' analysis (and the solver's positions it reads) is imported by the methods that use
+# it: every Store has these methods, few commands call them.
+if TYPE_CHECKING:
+    from ..analysis.puzzles import PuzzleTables, Review
 
 _CANDIDATES = """
 SELECT c.* FROM play_costs c JOIN matches m USING (match_id)
@@ -32,6 +36,8 @@ class PuzzlesMixin(StoreBase):
 
         :param min_cost: the least sure view cost of a candidate play (card points).
         """
+        from ..analysis.puzzles import PuzzleTables
+
         params: dict[str, Any] = {"player": player, "match": match_id, "min_cost": min_cost}
         with self._con.cursor() as cursor:
             costs = _frame(cursor.sql(_CANDIDATES + " ORDER BY match_id, deal, trick, play", params=params))
@@ -73,6 +79,8 @@ class PuzzlesMixin(StoreBase):
 
     def puzzle_reviews(self, player: str) -> dict[str, Review]:
         """A player's reviews (any case of the name), by puzzle id."""
+        from ..analysis.puzzles import Review
+
         with self._con.cursor() as cursor:
             rows = cursor.execute(
                 "SELECT puzzle_id, box, due_at, last_right FROM puzzle_reviews "
@@ -90,6 +98,8 @@ class PuzzlesMixin(StoreBase):
         :param now: the time of the answer (default: now, local time as the archive keeps it).
         :returns: the puzzle's review after the answer.
         """
+        from ..analysis.puzzles import Review, next_box
+
         self._check_writable()
         now = now or datetime.datetime.now()
         name = player.strip()
