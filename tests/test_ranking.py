@@ -225,3 +225,20 @@ def test_a_calls_loss_is_stored_with_its_standard_error(store: Store) -> None:
     (row,) = store.query("SELECT loss, loss_error FROM call_decisions").iter_rows(named=True)
     assert row["loss"] == 12.0
     assert row["loss_error"] == pytest.approx(review.loss_error, abs=1e-3) and row["loss_error"] > 1
+
+
+def test_a_seat_s_findings_about_the_deal_that_are_no_call_are_each_a_decision(store: Store) -> None:
+    """A finding about the whole deal that is no call (a scoresheet's, say) is a decision named by
+    its kind: two of one seat in one deal both rank, in the SQL as in the Python ranking."""
+    deal_level = [
+        finding("score_mismatch", "mistake", 10.0, 4, None, None, 0, "Anna"),
+        finding("dealer_out_of_rotation", "inaccuracy", 5.0, 4, None, None, 0, "Anna"),
+    ]
+    store.save_findings(["m1"], findings_frame(deal_level))
+    frame = store.biggest_mistakes(top=10)
+    assert frame["kind"].to_list() == ["score_mismatch", "dealer_out_of_rotation"]
+    assert frame["call"].to_list() == ["score_mismatch", "dealer_out_of_rotation"]
+    assert places(rank_findings(deal_level)) == [
+        ("score_mismatch", 4, None, None),
+        ("dealer_out_of_rotation", 4, None, None),
+    ]
