@@ -11,6 +11,7 @@ import importlib
 import os
 import re
 import sys
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -138,9 +139,16 @@ class KeptProfile:
                 has_touch=touch,
                 locale=locale,
             )
-            context.on("request", lambda request: self.origins.add(_origin(request.url)))
+            context.on("request", lambda request: self._visited(request.url))
             self.profiles[settings] = context
         return self.profiles[settings]
+
+    def _visited(self, address: str) -> None:
+        """Note the site of a request, whose storage :meth:`forget` clears (``data:`` and
+        ``about:`` addresses have none)."""
+        parts = urllib.parse.urlsplit(address)
+        if parts.netloc:
+            self.origins.add(f"{parts.scheme}://{parts.netloc}")
 
     def new_page(
         self,
@@ -175,7 +183,7 @@ class KeptProfile:
             context.clear_cookies()
             context.clear_permissions()
             session = context.new_cdp_session(kept)
-            for origin in self.origins - {"null"}:
+            for origin in self.origins:
                 session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": KEPT_AWAY})
             session.detach()
         if self.private is not None:
@@ -191,11 +199,6 @@ class KeptProfile:
 
 KEPT_AWAY = "cookies,local_storage,session_storage,indexeddb,service_workers,cache_storage,file_systems"
 """What :meth:`KeptProfile.forget` clears of every site the tabs visited: all but the HTTP cache."""
-
-
-def _origin(address: str) -> str:
-    scheme, _, rest = address.partition("://")
-    return f"{scheme}://{rest.split('/', 1)[0]}" if rest else "null"
 
 
 @contextmanager
