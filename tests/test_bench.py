@@ -211,12 +211,16 @@ def test_page_load_table_marks_pages_over_the_target_and_outside_requests():
 
 
 @pytest.mark.browser
-def test_record_stage_times_taps_against_a_plain_button_page(tmp_path, capsys):
-    """The record stage records a deal by taps in Chromium and clicks the floor's page as often."""
+def test_record_stage_times_taps_against_a_plain_button_page(tmp_path, capsys, monkeypatch):
+    """The record stage records a deal by taps in Chromium and clicks the floor's page as often
+    (in the browser tests' browser, as the page bench's test)."""
     from bench import record_bench
 
-    if not record_bench.CHROMIUM.exists():
+    from .test_browser import CHROMIUM
+
+    if not CHROMIUM.exists():
         pytest.skip("needs Debian's chromium")
+    monkeypatch.setattr(record_bench, "CHROMIUM", CHROMIUM)
     out = tmp_path / "results.json"
     argv = ["--stages", "record", "--record-deals", "1", "--startup-runs", "0", "--page-runs", "0"]
     argv += ["--data-dir", str(tmp_path), "--out", str(out)]
@@ -264,15 +268,22 @@ def test_hindsight_bench_counts_the_busier_threads_positions_beside_the_floor():
 
 
 @pytest.mark.browser
-def test_page_load_bench_times_the_pages_asked_in_a_kept_profile_and_in_a_private_window(tmp_path):
+def test_page_load_bench_times_the_pages_asked_in_a_kept_profile_and_in_a_private_window(
+    tmp_path, monkeypatch
+):
     """One short run of the page bench in Chromium, on the one page it always times, the Deal
     replay (``make bench`` times every page the same way): timed each way, its step and what-if
     too, nothing from outside. On the demo's first dozen matches, each page of the day before
-    visited once and one what-if: the same steps as ``make bench`` on its 300, with fewer tabs."""
+    visited once and one what-if: the same steps as ``make bench`` on its 300, with fewer tabs.
+    In the browser tests' browser (``make bench`` times Debian's Chromium): the steps are the
+    same, for half the processor time."""
     from bench import pages
 
-    if not pages.CHROMIUM.exists():
+    from .test_browser import CHROMIUM
+
+    if not CHROMIUM.exists():
         pytest.skip("needs Debian's chromium")
+    monkeypatch.setattr(pages, "CHROMIUM", CHROMIUM)
     source = tmp_path / "demo-slice.jsonl"
     with pages.DEMO.open(encoding="utf-8") as demo:
         source.write_text("".join(line for _, line in zip(range(12), demo, strict=False)), encoding="utf-8")

@@ -22,7 +22,7 @@ from bench.review_bench import record_and_review, settle, upload_and_review, wai
 from manillen_replay.record import dumps
 
 from .factories import random_record
-from .test_browser import ARTIFACTS, CHROMIUM_ARGS, browser_api
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser_api
 from .test_dashboard_review import build
 
 pytestmark = pytest.mark.browser
@@ -53,7 +53,7 @@ def test_an_upload_and_a_recorded_deal_are_reviewed_without_a_reload(
     playwright_api = browser_api()
     ARTIFACTS.mkdir(exist_ok=True)
     with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             # the match there at the start is reviewed in the background
