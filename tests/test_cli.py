@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from manillen_replay.cli import COMMANDS, cli, command
 from manillen_replay.cli.common import plural
 
+from . import forked_commands
 from .test_puzzles import check_puzzles_example
 from .test_report import check_report_example
 
@@ -388,6 +389,56 @@ def test_a_line_that_ran_already_runs_again_only_when_output_is_shown_under_it(t
     assert (tmp_path / "legal.txt").read_text(encoding="utf-8").count("May play: KD") == 2
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "manillen legal --trump D --leader 1 --trick 'AC QC 9D' --hand '8D KD 7H'",
+        "manillen validate none.json",
+        "manillen replay data/samples/seed-trick.json --json",
+        "manillen import data/samples/seed-trick.json --db forked.duckdb",
+        "manillen nonsense",
+    ],
+)
+def test_a_forked_example_runs_as_bash_runs_it(line: str, tmp_path: Path) -> None:
+    """An example run in a forked process (``forked_commands``) ends, prints and writes as the same
+    line run by bash: exit code, standard output and error, and the files it makes."""
+    words = shlex.split(line, comments=True)
+    assert forked_commands.forkable(line, words)
+    results = []
+    for way in ("bash", "forked"):
+        folder = tmp_path / way
+        folder.mkdir()
+        (folder / "data").symlink_to(ROOT / "data")
+        environment = {k: v for k, v in os.environ.items() if k != "MANILLEN_DB"}
+        environment["PATH"] = f"{BIN}{os.pathsep}{environment.get('PATH', '')}"
+        if way == "bash":
+            done = subprocess.run(["bash", "-c", line], cwd=folder, env=environment, capture_output=True)
+            result = (done.returncode, done.stdout.decode(), done.stderr.decode())
+        else:
+            result = forked_commands.run(words, folder, environment)
+        results.append((*result, sorted(p.name for p in folder.iterdir())))
+    assert results[1] == results[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "forkable"),
+    [
+        ("manillen validate data/samples/  # files, .jsonl archives or folders", True),
+        ('manillen sql "SELECT * FROM plays WHERE violation IS NOT NULL" --db club.duckdb', True),
+        ("manillen sql 'SELECT $1' --db club.duckdb", True),
+        ("manillen sql \"SELECT '$HOME'\" --db club.duckdb", False),
+        ("manillen schema > manillen-1.schema.json", False),
+        ("cat data/notation/muil.mnl | manillen convert - - --to json", False),
+        ("MANILLEN_DB=x.duckdb manillen findings", False),
+        ("manillen validate data/*.json", False),
+        ("manillen analyze --db klop.duckdb --depth solver --cluster local:2", False),
+        ("manillen generate --matches 1 && manillen validate x", False),
+    ],
+)
+def test_only_a_line_a_shell_reads_nothing_in_is_forked(line: str, forkable: bool) -> None:
+    assert forked_commands.forkable(line, shlex.split(line, comments=True)) is forkable
+
+
 RUNS_MANILLEN = re.compile(r"manillen |.*\| *manillen ")
 """A shell line that runs `manillen`: it starts with it, or pipes into it."""
 
@@ -443,13 +494,17 @@ def run_examples(
             except click.ClickException as error:
                 failed.append(f"{example}: {error.format_message()}")
             continue
-        done = subprocess.run(
-            ["bash", "-c", example], cwd=folder, env=environment, capture_output=True, text=True
-        )
-        if done.returncode != 0:
-            failed.append(f"{example} (exit {done.returncode}): {done.stderr.strip()[-300:]}")
-        elif shown is not None and shown.strip() not in done.stdout:
-            failed.append(f"{example}: --help of {name} shows\n{shown}\nbut it prints\n{done.stdout}")
+        if forked_commands.forkable(example, words):
+            code, out, err = forked_commands.run(words, folder, environment)
+        else:
+            done = subprocess.run(
+                ["bash", "-c", example], cwd=folder, env=environment, capture_output=True, text=True
+            )
+            code, out, err = done.returncode, done.stdout, done.stderr
+        if code != 0:
+            failed.append(f"{example} (exit {code}): {err.strip()[-300:]}")
+        elif shown is not None and shown.strip() not in out:
+            failed.append(f"{example}: --help of {name} shows\n{shown}\nbut it prints\n{out}")
         else:
             succeeded.add(tuple(words))
     return failed
