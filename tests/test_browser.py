@@ -296,20 +296,26 @@ LAID_OUT = """() => [...document.querySelectorAll(
 """Where the page's text, buttons, table cells and cards are drawn, to the pixel."""
 
 
-@pytest.mark.parametrize(
-    "address", ["/replay?match=random-2&deal=5&step=3", "/?lang=nl"], ids=["replay", "archive-nl"]
-)
-def test_debian_s_chromium_draws_the_pages_as_the_tests_browser_does(
-    server: str, chromium: Any, address: str
-) -> None:
-    """The smoke test in the browser people use, Debian's Chromium: the page draws, nothing comes
-    from outside, a screenshot to look at; and every heading, paragraph, button, table cell and
-    card sits where the tests' browser (the headless shell) puts it, so what the other browser
-    tests measure is what Chromium shows."""
+SMOKE_PAGES = {"replay": "/replay?match=random-2&deal=5&step=3", "archive-nl": "/?lang=nl"}
+"""The smoke test's pages: the Deal replay's cards and buttons, the Archive's table in Dutch."""
+
+
+def _drawn(page: Any, address: str) -> list[list[Any]]:
+    page.goto(address)
+    page.locator(".mr-trick, .mr-light-table").first.wait_for(timeout=30_000)
+    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
+    return list(page.evaluate(LAID_OUT))
+
+
+def test_debian_s_chromium_draws_the_pages_as_the_tests_browser_does(server: str, chromium: Any) -> None:
+    """The smoke test in the browser people use, Debian's Chromium: the pages draw, nothing comes
+    from outside, a screenshot of each to look at; and every heading, paragraph, button, table
+    cell and card sits where the tests' browser (the headless shell) puts it, to the pixel, so
+    what the other browser tests measure is what Chromium shows."""
     if not DEBIAN_CHROMIUM.exists():
         missing(f"needs Debian's chromium at {DEBIAN_CHROMIUM}: {INSTALL}")
-    name = address.strip("/?").split("?")[0].split("&")[0] or "archive"
-    boxes = []
+    ARTIFACTS.mkdir(exist_ok=True)
+    by_chromium = {}
     # in the fixture's Playwright: one sync Playwright a thread
     debian = chromium.playwright.chromium.launch(executable_path=str(DEBIAN_CHROMIUM), args=CHROMIUM_ARGS)
     try:
@@ -321,31 +327,27 @@ def test_debian_s_chromium_draws_the_pages_as_the_tests_browser_does(
                 None if request.url.startswith((server, "data:", "blob:")) else outside.append(request.url)
             ),
         )
-        page.goto(f"{server}{address}")
-        page.locator(".mr-trick, .mr-light-table").first.wait_for(timeout=30_000)
-        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
-        ARTIFACTS.mkdir(exist_ok=True)
-        shot = ARTIFACTS / f"smoke-debian-chromium-{name}.png"
-        page.screenshot(path=str(shot), full_page=True)
-        boxes.append(page.evaluate(LAID_OUT))
+        for name, address in SMOKE_PAGES.items():
+            by_chromium[name] = _drawn(page, f"{server}{address}")
+            shot = ARTIFACTS / f"smoke-debian-chromium-{name}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
         assert outside == []
-        assert shot.stat().st_size > 10_000
     finally:
         debian.close()
     page = chromium.new_page(viewport={"width": 1500, "height": 1150})
-    page.goto(f"{server}{address}")
-    page.locator(".mr-trick, .mr-light-table").first.wait_for(timeout=30_000)
-    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
-    boxes.append(page.evaluate(LAID_OUT))
-    drawn_by_chromium, drawn_in_the_tests = boxes
-    assert len(drawn_by_chromium) > 20
-    assert [box[:2] for box in drawn_in_the_tests] == [box[:2] for box in drawn_by_chromium]
-    moved = [
-        (ours, theirs)
-        for ours, theirs in zip(drawn_in_the_tests, drawn_by_chromium, strict=True)
-        if any(abs(a - b) > 1 for a, b in zip(ours[2:], theirs[2:], strict=True))
-    ]
-    assert not moved, f"drawn elsewhere by the tests' browser ({CHROMIUM}) than by Chromium: {moved[:5]}"
+    for name, address in SMOKE_PAGES.items():
+        drawn_by_chromium, drawn_in_the_tests = by_chromium[name], _drawn(page, f"{server}{address}")
+        assert len(drawn_by_chromium) > 20
+        assert [box[:2] for box in drawn_in_the_tests] == [box[:2] for box in drawn_by_chromium]
+        moved = [
+            (ours, theirs)
+            for ours, theirs in zip(drawn_in_the_tests, drawn_by_chromium, strict=True)
+            if any(abs(a - b) > 1 for a, b in zip(ours[2:], theirs[2:], strict=True))
+        ]
+        assert not moved, (
+            f"{name}: drawn elsewhere in the tests' browser ({CHROMIUM}) than in Chromium: {moved[:5]}"
+        )
 
 
 @pytest.mark.parametrize(("ci", "outcome"), [("true", pytest.fail.Exception), ("", pytest.skip.Exception)])
