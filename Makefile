@@ -64,11 +64,10 @@ check: $(STAMP)
 	$(PYTEST) -q -n $(WORKERS) --dist loadfile -m 'not browser and not solver' $(CHECK_TESTS)
 
 # Two processes (pytest-xdist), each running whole files: `make setup` compiled the solver first,
-# so they load it from the cache rather than each compiling it. The files are handed out in the
-# order tests/conftest.py gives them (the browser files first: see `browser_files_first`).
+# so they load it from the cache rather than each compiling it.
 test: setup
 	@$(BYTECODE)
-	$(PYTEST) -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+	$(PYTEST) -q -n $(WORKERS) --dist loadfile
 
 # The demo archive is also where the dashboard's Record page saves: never delete it. Importing
 # again adds or updates the demo matches and leaves every other match (recorded ones) as it is.

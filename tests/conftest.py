@@ -115,26 +115,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if isinstance(item, pytest.DoctestItem) and item.path.is_relative_to(SOLVER_DOCTESTS):
             item.add_marker(pytest.mark.solver)
-    items[:] = browser_files_first(items)
-
-
-def browser_files_first(items: list[pytest.Item]) -> list[pytest.Item]:
-    """The tests, whole files together, in the order pytest-xdist hands the files out
-    (``make test`` runs it with ``--no-loadscope-reorder``): the files with a browser test first,
-    then the others by their number of tests, most first (xdist's own order).
-
-    xdist's own order put the browser files, which have few tests but wait the longest for a
-    server and Chromium, at the end of the run: one process ran them alone for up to 49 s while
-    the other had nothing left. Handed out first, their waiting overlaps the many short tests.
-    """
-    files: dict[Path, list[pytest.Item]] = {}
-    for item in items:
-        files.setdefault(item.path, []).append(item)
-    ordered = sorted(
-        files.values(),
-        key=lambda tests: (not any(test.get_closest_marker("browser") for test in tests), -len(tests)),
-    )
-    return [test for tests in ordered for test in tests]
 
 
 # Streamlit's AppTest gives each run a new, empty script cache, so every run of a page (every

@@ -455,32 +455,6 @@ def test_suite_timeline_reads_each_process_s_files_and_what_ran_while_the_other_
     assert suite_timeline.simulate([[3.0] * 5, [3.0] * 5, [1.0]]) == [16.0, 15.0]
 
 
-def test_the_files_with_a_browser_test_are_handed_out_first_each_file_whole():
-    from pathlib import Path
-    from types import SimpleNamespace
-
-    from .conftest import browser_files_first
-
-    def test(file: str, browser: bool = False) -> SimpleNamespace:
-        return SimpleNamespace(path=Path(file), get_closest_marker=lambda name: browser and name == "browser")
-
-    items = [test("a.py"), test("a.py"), test("b.py"), test("c.py"), test("c.py", browser=True), test("d.py")]
-    items += [test("d.py"), test("d.py"), test("e.py", browser=True)]
-    ordered = browser_files_first(items)  # type: ignore[arg-type]
-    assert [str(item.path) for item in ordered] == [
-        "c.py",
-        "c.py",
-        "e.py",
-        "d.py",
-        "d.py",
-        "d.py",
-        "a.py",
-        "a.py",
-        "b.py",
-    ]
-    assert ordered[0] is items[3] and ordered[1] is items[4]  # a file's tests keep their order
-
-
 def test_suite_timeline_without_a_recorded_run_says_how_to_record_one(tmp_path):
     from bench import suite_timeline
 
