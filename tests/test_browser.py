@@ -240,6 +240,19 @@ def dashboard_command(archive: Path, port: int) -> list[str]:
     ]  # fmt: skip
 
 
+def requests_outside(page: Any, server: str) -> list[str]:
+    """The addresses ``page`` asks for from now on outside ``server`` (``data:`` and ``blob:``
+    addresses are the page's own), filled in as it asks."""
+    outside: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            None if request.url.startswith((server, "data:", "blob:")) else outside.append(request.url)
+        ),
+    )
+    return outside
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``manillen dashboard`` on a free port (as the page-load bench starts it); its address."""
@@ -256,13 +269,7 @@ def test_replay_steps_forward_three_plays(server: str, chromium: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "replay-step-3.png"
     page = chromium.new_page(viewport={"width": 1500, "height": 1150})
-    outside: list[str] = []
-    page.on(
-        "request",
-        lambda request: (
-            None if request.url.startswith((server, "data:", "blob:")) else outside.append(request.url)
-        ),
-    )
+    outside = requests_outside(page, server)
     page.goto(f"{server}/replay?match=random-2&deal=5&step=0")
     trick = page.locator(".mr-trick")
     trick.wait_for(timeout=30_000)
@@ -320,13 +327,7 @@ def test_debian_s_chromium_draws_the_pages_as_the_tests_browser_does(server: str
     debian = chromium.playwright.chromium.launch(executable_path=str(DEBIAN_CHROMIUM), args=CHROMIUM_ARGS)
     try:
         page = debian.new_page(viewport={"width": 1500, "height": 1150})
-        outside: list[str] = []
-        page.on(
-            "request",
-            lambda request: (
-                None if request.url.startswith((server, "data:", "blob:")) else outside.append(request.url)
-            ),
-        )
+        outside = requests_outside(page, server)
         for name, address in SMOKE_PAGES.items():
             by_chromium[name] = _drawn(page, f"{server}{address}")
             shot = ARTIFACTS / f"smoke-debian-chromium-{name}.png"
