@@ -187,10 +187,15 @@ def _arrow_tables(path: Path) -> dict[str, Any]:
     return {name: table for name, table in tables.items() if table.num_rows}
 
 
-def _floor_load(tables: dict[str, Any], path: Path, clock: Callable[[], float] = time.perf_counter) -> float:
+def _floor_load(
+    tables: dict[str, Any],
+    path: Path,
+    clock: Callable[[], float] = time.perf_counter,
+    settings: dict[str, str] | None = None,
+) -> float:
     """DuckDB loading the same rows from Arrow tables built beforehand, in one transaction
     (timed by ``clock``: the wall clock, or ``time.process_time`` for the processor time of
-    every thread)."""
+    every thread), with DuckDB's ``settings`` (``SET name = value``; its defaults without)."""
     import duckdb  # the floor bypasses the store on purpose: raw DuckDB is what we compare with
 
     connection = duckdb.connect(str(path))
@@ -198,6 +203,8 @@ def _floor_load(tables: dict[str, Any], path: Path, clock: Callable[[], float] =
         for index, (name, table) in enumerate(tables.items()):
             connection.register(f"arrow_{index}", table)
             connection.execute(f'CREATE TABLE "{name}" AS SELECT * FROM arrow_{index} LIMIT 0')
+        for name, value in (settings or {}).items():
+            connection.execute(f"SET {name} = {value}")
         start = clock()
         connection.execute("BEGIN TRANSACTION")
         for index, name in enumerate(tables):

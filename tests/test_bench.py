@@ -479,3 +479,24 @@ def test_import_duckdb_replays_every_statement_of_the_loader_under_a_setting(tmp
     assert row["rows"] == imported
     assert row["rows"]["play_rows"] > 0
     assert row["file_mb"] > 0 and row["setting"] == "64MB/2048"
+
+
+def test_bulk_cpu_times_the_import_against_duckdb_with_its_defaults_and_under_the_import_s_limit(
+    tmp_path, capsys
+):
+    from bench import bulk_cpu
+
+    pieces = ["import", "DuckDB from Arrow", bulk_cpu.LIMITED_FLOOR]
+    argv = ["--deals", "40", "--passes", "1", "--cache", str(tmp_path)]
+    assert bulk_cpu.main([*argv, *(option for piece in pieces for option in ("--only", piece))]) == 0
+    printed = capsys.readouterr().out
+    seconds = {
+        name.strip(): float(value)
+        for name, value in (line.rsplit(maxsplit=1) for line in printed.splitlines() if line.startswith("  "))
+    }
+    assert set(seconds) == set(pieces) and all(value > 0 for value in seconds.values())
+    for floor in pieces[1:]:  # the ratio of the unrounded seconds
+        ratio = re.search(rf"^import / {re.escape(floor)}: ([0-9.]+)x$", printed, re.MULTILINE)
+        assert ratio is not None
+        assert float(ratio[1]) == pytest.approx(seconds["import"] / seconds[floor], rel=0.1)
+    assert "decode+validate" not in printed
