@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import re
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -82,19 +83,18 @@ def _context() -> multiprocessing.context.ForkServerContext:
 def run(words: list[str], folder: Path, environment: dict[str, str]) -> tuple[int, str, str]:
     """Run ``manillen words[1:]`` in ``folder`` with ``environment``: its exit code, standard
     output and standard error."""
-    out, err = folder / ".forked-stdout", folder / ".forked-stderr"
-    process = _context().Process(target=_command, args=(words, str(folder), environment, str(out), str(err)))
-    process.start()
-    process.join()
-    try:
+    # outside ``folder``: a command listing or reading its folder must not find them
+    with tempfile.TemporaryDirectory(prefix="manillen-forked-") as captured:
+        out, err = Path(captured) / "stdout", Path(captured) / "stderr"
+        arguments = (words, str(folder), environment, str(out), str(err))
+        process = _context().Process(target=_command, args=arguments)
+        process.start()
+        process.join()
         return (
             process.exitcode if process.exitcode is not None else 1,
             out.read_text(encoding="utf-8", errors="replace"),
             err.read_text(encoding="utf-8", errors="replace"),
         )
-    finally:
-        out.unlink(missing_ok=True)
-        err.unlink(missing_ok=True)
 
 
 def _command(words: list[str], folder: str, environment: dict[str, str], out: str, err: str) -> None:
