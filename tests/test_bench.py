@@ -500,3 +500,18 @@ def test_bulk_cpu_times_the_import_against_duckdb_with_its_defaults_and_under_th
         assert ratio is not None
         assert float(ratio[1]) == pytest.approx(seconds["import"] / seconds[floor], rel=0.1)
     assert "decode+validate" not in printed
+
+
+def test_the_floor_loads_under_the_settings_it_is_given(tmp_path):
+    """The limited floor is DuckDB under the import's settings, not its defaults: a memory limit
+    the rows do not fit in, with nowhere to spill, stops the load."""
+    import duckdb
+    import pyarrow as pa
+
+    from bench.worker import _floor_load
+
+    rows = {"numbers": pa.table({"n": pa.array(range(1_000_000), type=pa.int64())})}
+    assert _floor_load(rows, tmp_path / "defaults.duckdb") > 0
+    nowhere_to_spill = {"memory_limit": "'1MB'", "temp_directory": "''"}
+    with pytest.raises(duckdb.OutOfMemoryException):
+        _floor_load(rows, tmp_path / "limited.duckdb", settings=nowhere_to_spill)
