@@ -50,7 +50,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     # The headless shell hints glyphs to whole pixels unless told not to, which set text wider
     # than Chromium does (a table's columns were wider, words looked spaced out); without hinting
-    # it lays text out as Chromium does (checked by the smoke test). Chromium ignores the switch.
+    # it lays text out as Chromium does, Chromium started with the same switches (the smoke test
+    # compares the two).
     "--font-render-hinting=none",
 ]
 
