@@ -30,9 +30,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PRELOADED = (
-    # first, as the launcher's own thread does: the two threads then meet on Streamlit's import
-    # and no thread sees another's half-imported pandas (Plotly, which Streamlit imports, looks
-    # pandas up in sys.modules without waiting for it)
+    # first: :func:`main` imports it before it starts the preload, so no thread sees another's
+    # half-imported pandas (Plotly, which Streamlit imports, looks pandas up in sys.modules
+    # without waiting for it) or half-imported Streamlit
     "streamlit",
     "pandas",
     "pyarrow",
@@ -369,6 +369,12 @@ def main() -> None:
         sys.path.insert(0, str(ROOT))
     global _SERVING
     _SERVING = True
+    # Streamlit whole before the preload starts: imported by two threads at once, a start of the
+    # server failed now and then (one thread's import of Streamlit's package broke off in a
+    # circular import of its submodules, and the other's ran the package again: "DeltaGenerator
+    # Singleton instance already exists!"); the launcher needs it first anyway
+    import streamlit  # noqa: F401
+
     threading.Thread(target=preload, name="manillen-preload", daemon=True).start()
     from streamlit.web import cli
 

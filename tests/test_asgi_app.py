@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -226,3 +228,28 @@ def test_the_cached_data_modules_are_imported_only_once_the_runtime_exists(
     assert [name for name, _ in imported] == [*serve.PRELOADED, *serve.WITH_RUNTIME]
     assert all(running for name, running in imported if name in serve.WITH_RUNTIME)
     assert not any(running for name, running in imported if name in serve.PRELOADED)
+
+
+SERVE_UNTIL_THE_PRELOAD = """
+import sys, threading
+sys.argv = ["serve.py", "run", "app.py"]
+def start(thread):
+    package = sys.modules.get("streamlit")
+    whole = package is not None and not getattr(package.__spec__, "_initializing", False)
+    print("streamlit whole" if whole else "streamlit not imported whole")
+    raise SystemExit(0)
+threading.Thread.start = start
+from dashboards import serve
+serve.main()
+"""
+
+
+def test_streamlit_is_imported_whole_before_the_preload_thread_starts() -> None:
+    """Imported by the launcher and the preload thread at once, Streamlit's package could be run
+    twice and the server not start ("DeltaGeneratorSingleton instance already exists!", seen
+    once in a browser test's server): the launcher imports it before it starts the thread."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", SERVE_UNTIL_THE_PRELOAD], capture_output=True, text=True, cwd=root, check=True
+    )
+    assert done.stdout.strip() == "streamlit whole"
