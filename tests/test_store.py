@@ -39,6 +39,7 @@ from manillen_replay.store import (
 from manillen_replay.store import analyse as store_analyse
 from manillen_replay.store.analyse import analyse_archive, cost_frames
 from manillen_replay.store.loader import _Loader
+from manillen_replay.store.schema import schema_version_of
 
 from .conftest import BAD_LINE, BAD_LINE_NUMBER, SAMPLE_FINDINGS, SLOPPY_MATCH_ID
 from .factories import random_record
@@ -939,6 +940,27 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
         )
     with Store(path, read_only=True) as archive:
         assert _count(archive, "matches") == 1
+
+
+def test_a_new_archive_is_made_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new archive takes every step in one transaction: a step that fails leaves no table of
+    the steps before it; an old archive still keeps each step it took."""
+    from manillen_replay.store import schema
+
+    broken = schema.Migration(SCHEMA_VERSION + 1, "a step that fails", "CREATE TABLE matches (x INTEGER)")
+    monkeypatch.setattr(schema, "MIGRATIONS", [*schema.MIGRATIONS, broken])
+    new = duckdb.connect(str(tmp_path / "new.duckdb"))
+    with pytest.raises(duckdb.CatalogException):
+        apply_migrations(new)
+    assert new.sql("SELECT count(*) FROM duckdb_tables()").fetchall() == [(0,)]
+    assert schema_version_of(new) == 0
+    old = duckdb.connect(str(tmp_path / "old.duckdb"))
+    assert apply_migrations(old, upto=1) == [1]
+    with pytest.raises(duckdb.CatalogException):
+        apply_migrations(old)
+    assert schema_version_of(old) == SCHEMA_VERSION  # the steps that worked, each kept
+    monkeypatch.undo()
+    assert apply_migrations(new) == [migration.version for migration in schema.MIGRATIONS]
 
 
 def test_matches_analysed_before_migration_5_count_as_heuristic(tmp_path: Path) -> None:
