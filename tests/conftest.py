@@ -12,9 +12,11 @@ Fixtures (names are stable; other test files rely on them):
 - ``sample_db``: the path of a DuckDB file with ``sample_archive`` imported, closed, once per
   session: open it read-only (``Store(sample_db, read_only=True)``) or copy it before writing.
 - ``chromium``: one Chromium (Playwright) for the test file that asks for it, its profile kept
-  on disk as a person's browser keeps it: ``chromium.new_page(...)`` opens a tab,
-  ``chromium.new_context(...)`` a private window; after each test its tabs and windows are closed
-  and its cookies and storage cleared (the cache of the pages' files stays).
+  on disk as a person's browser keeps it: ``chromium.new_page(...)`` gives a tab (the one an
+  earlier test was done with, emptied, as a person goes on in the tab they have),
+  ``chromium.new_context(...)`` a private window; after each test its windows are closed, its
+  tabs emptied (the listeners it added removed) and its cookies and storage cleared (the cache of
+  the pages' files stays).
 - ``three_dummy_db``: the path of a DuckDB file with the shipped ``three_dummy`` sample, its
   costs set by hand (no solver) so that the dummy's card, the dealer's own and Bert's are costly
   (``THREE_DUMMY_COSTLY``), closed, once per session: open it read-only or copy it before writing.
@@ -372,8 +374,8 @@ def _chromium_of_the_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 @pytest.fixture
 def chromium(_chromium_of_the_file: Any) -> Iterator[Any]:
     """One Chromium for a test file, as a person's browser with its profile kept on disk
-    (:class:`tests.test_browser.KeptProfile`): ``new_page`` opens a tab, ``new_context`` a private
-    window. After each test its tabs and windows are closed and the profile's cookies and sites'
-    storage cleared, so a test sees nothing of another but the cache of the pages' files."""
+    (:class:`tests.test_browser.KeptProfile`): ``new_page`` gives a tab, ``new_context`` a private
+    window. After each test its windows are closed, its tabs emptied and the profile's cookies and
+    sites' storage cleared, so a test sees nothing of another but the cache of the pages' files."""
     yield _chromium_of_the_file
     _chromium_of_the_file.forget()
