@@ -24,14 +24,16 @@ def _played(match: MatchResult) -> list[DealResult]:
 
 def test_cards_and_decisions_add_up_to_the_points_on_the_demo_deals() -> None:
     """With hindsight costs, cards - given away + won back (+ illegal cards) = the card points
-    taken, for both teams of every deal of the demo archive with an illegal card and of every
-    fifth of the others (about a thousand deals: every kind of deal the demo has, in a quarter
-    of the time of all 4,600); without an illegal card the illegal term is 0, so the identity
+    taken, for both teams of every deal of the demo archive with an illegal card (315) and of
+    every twentieth of the others (527 deals in all: every kind of deal the demo has, in a ninth
+    of the time of all 4,640); without an illegal card the illegal term is 0, so the identity
     rests on the hindsight costs alone."""
     matches = [decode_and_replay(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
     played = [(match, deal) for match in matches for deal in _played(match)]
     assert len(played) > 4000
-    deals = [(match, deal) for index, (match, deal) in enumerate(played) if deal.violations or index % 5 == 0]
+    deals = [
+        (match, deal) for index, (match, deal) in enumerate(played) if deal.violations or index % 20 == 0
+    ]
     assert {deal.contract for _, deal in deals} == {deal.contract for _, deal in played}
 
     def check(item: tuple[MatchResult, DealResult]) -> tuple[str, int, bool]:
