@@ -34,8 +34,10 @@ PRELOADED = [
     "manillen_replay.analysis",
     "manillen_replay.solver",
     __name__,
+    "tests.forked_solver",
 ]
-"""What the fork server imports once, before it forks a process per command."""
+"""What the fork server imports once, before it forks a process per command (the last one loads
+the solver's compiled code)."""
 
 SHELL_SYNTAX = re.compile(r"""[|&;<>()$`*?\[\]{}~!\\#]|^\s*\w+=""")
 """What a shell reads in a line outside quotes: pipes, redirections, variables, patterns, ..."""

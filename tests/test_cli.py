@@ -397,6 +397,8 @@ def test_a_line_that_ran_already_runs_again_only_when_output_is_shown_under_it(t
         "manillen replay data/samples/seed-trick.json --json",
         "manillen import data/samples/seed-trick.json --db forked.duckdb",
         "manillen nonsense",
+        # the solver, whose compiled code the fork server loaded (tests/forked_solver.py)
+        "manillen costs data/samples/seed-trick.json --json",
     ],
 )
 def test_a_forked_example_runs_as_bash_runs_it(line: str, tmp_path: Path) -> None:
