@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -99,7 +99,11 @@ def free_port() -> int:
 
 @contextmanager
 def serving(
-    command: Sequence[str], port: int, environment: dict[str, str] | None = None, prefix: str = ""
+    command: Sequence[str],
+    port: int,
+    environment: dict[str, str] | None = None,
+    prefix: str = "",
+    start: Callable[..., Any] = subprocess.Popen,
 ) -> Iterator[str]:
     """A Streamlit server started by ``command`` on ``port``; its address once it answers its
     health check. Stopped (with its children) on leaving.
@@ -110,10 +114,12 @@ def serving(
         (``dashboards/reviewer.py``) is off unless it says ``MANILLEN_REVIEW``: the benches and
         browser tests check and time pages on archives that must not change under them while the
         solver fills them in (``bench.pages.dashboard(review=True)`` turns it on).
+    :param start: what starts ``command``, taking ``subprocess.Popen``'s arguments (the tests
+        fork their servers from a process that imported the dashboard's libraries once).
     :raises RuntimeError: with the server's error output when it does not start within a minute.
     """
     # a session of its own, so stopping it stops streamlit when a command starts it as a child
-    process = subprocess.Popen(
+    process = start(
         list(command),
         cwd=ROOT,
         env={**os.environ, "MANILLEN_REVIEW": "off", **(environment or {})},

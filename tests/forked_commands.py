@@ -17,12 +17,24 @@ import contextlib
 import multiprocessing
 import os
 import re
+import runpy
+import subprocess
 import sys
 import tempfile
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
+from typing import IO, Any
+
+from dashboards.serve import PRELOADED as SERVER_PRELOADED
 
 PRELOADED = [
+    # the dashboard's server (dashboards/serve.py and what Streamlit's start imports)
+    *SERVER_PRELOADED,
+    "streamlit.web.cli",
+    "streamlit.web.bootstrap",
+    "streamlit.web.server.starlette.starlette_app",
+    "plotly.graph_objects",
     "manillen_replay.cli",
     "duckdb",
     "polars",
@@ -36,8 +48,8 @@ PRELOADED = [
     __name__,
     "tests.forked_solver",
 ]
-"""What the fork server imports once, before it forks a process per command (the last one loads
-the solver's compiled code)."""
+"""What the fork server imports once, before it forks a process per command or dashboard server
+(the last one loads the solver's compiled code)."""
 
 SHELL_SYNTAX = re.compile(r"""[|&;<>()$`*?\[\]{}~!\\#]|^\s*\w+=""")
 """What a shell reads in a line outside quotes: pipes, redirections, variables, patterns, ..."""
@@ -129,3 +141,62 @@ def _command(words: list[str], folder: str, environment: dict[str, str], out: st
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
     os._exit(code)
+
+
+class ForkedScript:
+    """``python SCRIPT ARGS...`` run in a process forked from the fork server, with as much of
+    ``subprocess.Popen`` as ``bench.record_bench.serving`` uses: ``pid``, ``poll``, ``wait`` and
+    ``stderr`` (read once the process has ended; it and its folder go with this object).
+    Standard output is dropped.
+
+    The browser tests start some thirty dashboard servers; started anew, each spends about a
+    processor second importing Streamlit, pandas, Arrow, polars, DuckDB and Plotly before it
+    serves. Forked, its process runs the same script (``dashboards/serve.py``, Streamlit's
+    command line, the dashboard's pages) with the same arguments, folder and environment.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        cwd: Path | str,
+        env: dict[str, str],
+        start_new_session: bool = False,
+        **_streams: Any,
+    ) -> None:
+        if len(command) < 2 or command[0] != sys.executable or command[1].startswith("-"):
+            raise ValueError(f"not a Python script's command line: {command}")
+        self._captured = tempfile.TemporaryDirectory(prefix="manillen-forked-")
+        errors = Path(self._captured.name) / "stderr"
+        errors.touch()
+        self.stderr: IO[str] = errors.open(encoding="utf-8", errors="replace")
+        arguments = (list(command[1:]), str(cwd), dict(env), str(errors), start_new_session)
+        self._process = _context().Process(target=_script, args=arguments)
+        self._process.start()
+        self.pid = self._process.pid
+
+    def poll(self) -> int | None:
+        return self._process.exitcode
+
+    def wait(self, timeout: float | None = None) -> int:
+        self._process.join(timeout)
+        if self._process.exitcode is None:
+            raise subprocess.TimeoutExpired(str(self._process), timeout or 0)
+        return self._process.exitcode
+
+
+def _script(argv: list[str], folder: str, environment: dict[str, str], err: str, new_session: bool) -> None:
+    """In the forked process: what ``python SCRIPT ARGS...`` does (the script's folder first on
+    ``sys.path``, the script run as ``__main__``)."""
+    if new_session:
+        os.setsid()
+    os.chdir(folder)
+    os.environ.clear()
+    os.environ.update(environment)
+    for descriptor, path in ((1, os.devnull), (2, err)):
+        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        os.dup2(target, descriptor)
+        os.close(target)
+    sys.argv = list(argv)
+    sys.path.insert(0, str(Path(argv[0]).resolve().parent))
+    runpy.run_path(argv[0], run_name="__main__")

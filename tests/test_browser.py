@@ -21,7 +21,9 @@ from typing import Any, NoReturn
 import pytest
 
 from bench.record_bench import free_port, serving
+from manillen_replay.cli.dashboard import streamlit_command
 
+from . import forked_commands
 from .test_dashboard import build_archive, fixture_records
 
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
@@ -281,6 +283,17 @@ def dashboard_command(archive: Path, port: int) -> list[str]:
     ]  # fmt: skip
 
 
+@contextmanager
+def dashboard_served(archive: Path) -> Iterator[str]:
+    """The dashboard on ``archive`` at a free port, served as ``manillen dashboard`` serves it (the
+    Streamlit command line it runs, :func:`~manillen_replay.cli.dashboard.streamlit_command`), in a
+    process forked from the tests' fork server (``tests/forked_commands.py``); its address."""
+    port = free_port()
+    command, environment = streamlit_command(archive.resolve(), "127.0.0.1", port)
+    with serving(command, port, environment, start=forked_commands.ForkedScript) as address:
+        yield address
+
+
 def requests_outside(page: Any, server: str) -> list[str]:
     """The addresses ``page`` asks for from now on outside ``server`` (``data:`` and ``blob:``
     addresses are the page's own), filled in as it asks."""
@@ -299,8 +312,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``manillen dashboard`` on a free port (as the page-load bench starts it); its address."""
     archive = tmp_path_factory.mktemp("browser") / "club.duckdb"
     build_archive(archive)
-    port = free_port()
-    with serving(dashboard_command(archive, port), port) as address:
+    with dashboard_served(archive) as address:
         yield address
 
 

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from bench.record_bench import free_port, serving, type_seat_names
+from bench.record_bench import type_seat_names
 from dashboards import drafts
 from manillen_replay.rules import Rules
 from manillen_replay.store import Store
 
 from .factories import SEATS
-from .test_browser import ARTIFACTS, CHROMIUM, dashboard_command
+from .test_browser import ARTIFACTS, CHROMIUM, dashboard_served
 from .test_browser_record import PHONE, settle
 
 pytestmark = [
@@ -37,8 +37,7 @@ def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     archive = tmp_path_factory.mktemp("browser-club") / "club.duckdb"
     with Store(archive) as store:
         store.save_club_rules("De Zwaan", ZWAAN)
-    port = free_port()
-    with serving(dashboard_command(archive, port), port) as address:
+    with dashboard_served(archive) as address:
         yield address, archive
 
 

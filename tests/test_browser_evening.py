@@ -21,11 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.record_bench import free_port, serving
 from manillen_replay.evening import club_blocks
 from manillen_replay.store import ArchiveLockedError, Store
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser_api, dashboard_command
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser_api, dashboard_served
 from .test_browser_record import PHONE, settle
 
 pytestmark = [
@@ -44,8 +43,7 @@ TABLES = 4
 def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """``manillen dashboard`` on an archive that does not exist yet; its address and file."""
     archive = tmp_path_factory.mktemp("evening") / "club.duckdb"
-    port = free_port()
-    with serving(dashboard_command(archive, port), port) as address:
+    with dashboard_served(archive) as address:
         yield address, archive
 
 

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from bench.record_bench import free_port, serving
 from manillen_replay.analysis.costs import view_costs
 from manillen_replay.cli import cli
 from manillen_replay.engine import decode_and_replay
@@ -30,7 +29,7 @@ from .test_browser import (
     NEXT_FRAME,
     SETTLED_WITH_FONTS,
     browser_api,
-    dashboard_command,
+    dashboard_served,
 )
 
 pytestmark = pytest.mark.browser
@@ -86,8 +85,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     # a play with a choice of cards, so that the replay shows its table of values
     chosen = next(cost for cost in costs if not cost.forced and cost.view_cost is not None)
     step = (chosen.trick - 1) * 4 + chosen.play
-    port = free_port()
-    with serving(dashboard_command(archive, port), port) as address:
+    with dashboard_served(archive) as address:
         yield address, f"replay?match={result.id}&deal=1&step={step}"
 
 

@@ -10,14 +10,12 @@ from typing import Any
 
 import pytest
 
-from bench.record_bench import free_port, serving
-
 from .test_browser import (
     ARTIFACTS,
     LIGHT_TABLE,
     SETTLED_WITH_FONTS,
     browser_api,
-    dashboard_command,
+    dashboard_served,
 )
 from .test_dashboard_mistakes_rows import MANY, build_busy_archive
 
@@ -30,8 +28,7 @@ ROWS = f"{LIGHT_TABLE} tbody tr[data-row]"
 def busy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     archive: Path = tmp_path_factory.mktemp("busy-browser") / "club.duckdb"
     build_busy_archive(archive)
-    port = free_port()
-    with serving(dashboard_command(archive, port), port) as address:
+    with dashboard_served(archive) as address:
         yield address
 
 

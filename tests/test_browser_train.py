@@ -16,12 +16,11 @@ from typing import Any
 
 import pytest
 
-from bench.record_bench import free_port, serving
 from manillen_replay.analysis.puzzles import Puzzle, make_puzzles
 from manillen_replay.cards import Card, Suit
 from manillen_replay.store import Store
 
-from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, dashboard_command
+from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, dashboard_served
 from .test_puzzles import build_costed, on_the_page, trainee
 
 pytestmark = pytest.mark.browser
@@ -38,8 +37,7 @@ def costed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(costed: Path, tmp_path: Path) -> Iterator[str]:
     archive = tmp_path / "club.duckdb"
     shutil.copy(costed, archive)
-    port = free_port()
-    with serving(dashboard_command(archive, port), port) as address:
+    with dashboard_served(archive) as address:
         yield address
 
 

@@ -25,7 +25,7 @@ from .test_browser import (
     SETTLED_WITH_FONTS,
     browser_api,
     browser_page,
-    dashboard_command,
+    dashboard_served,
 )
 from .test_dashboard import build_archive
 
@@ -67,13 +67,11 @@ def press_to_line_card(page: Any, key: str, shown: int) -> None:
 def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
     width: int, height: int, tmp_path: Path, chromium: Any
 ) -> None:
-    from bench.record_bench import free_port, serving
 
     archive = tmp_path / "club.duckdb"
     build_archive(archive)
-    port = free_port()
     comment = f"Lead the other card ({width} px)."
-    with serving(dashboard_command(archive, port), port) as address, browser_page(chromium) as page:
+    with dashboard_served(archive) as address, browser_page(chromium) as page:
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{address}/replay?match={MATCH}&deal={DEAL}&step={STEP}")
         question = page.get_by_role("group", name="What if")
@@ -116,8 +114,7 @@ def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
         # nothing runs off the side of a phone
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
     # a restart: the variation is the archive's, shown with its comment on the play
-    port = free_port()
-    with serving(dashboard_command(archive, port), port) as address, browser_page(chromium) as page:
+    with dashboard_served(archive) as address, browser_page(chromium) as page:
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{address}/replay?match={MATCH}&deal={DEAL}&step={STEP}")
         saved = page.get_by_text(f"Coach Jan: {comment} (variation {symbol})", exact=False)
@@ -146,13 +143,11 @@ def test_fork_the_call_at_phone_size_and_step_its_line(tmp_path: Path, chromium:
     """Before the first card the fork is another call: its line and the call made's side by side,
     in card points and deal score (``what-if-call-choice-390.png``: the table at the line's last
     card and the calls to choose from; ``what-if-call-390.png``: the two lines side by side)."""
-    from bench.record_bench import free_port, serving
 
     archive = tmp_path / "club.duckdb"
     build_archive(archive)
-    port = free_port()
     width = 390
-    with serving(dashboard_command(archive, port), port) as address, browser_page(chromium) as page:
+    with dashboard_served(archive) as address, browser_page(chromium) as page:
         page.set_viewport_size({"width": width, "height": 844})
         page.goto(f"{address}/replay?match={MATCH}&deal={DEAL}&step=0")
         question = page.get_by_role("group", name="had called instead of")

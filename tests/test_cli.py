@@ -422,6 +422,47 @@ def test_a_forked_example_runs_as_bash_runs_it(line: str, tmp_path: Path) -> Non
     assert results[1] == results[0]
 
 
+SHOWS_ITSELF = """
+import json, os, sys
+from pathlib import Path
+shown = [sys.argv, os.getcwd(), os.environ.get("SHOWN"), sys.path[0], os.getpgid(0) == os.getpid()]
+Path("shown.json").write_text(json.dumps(shown))
+print("to the error stream", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def test_a_forked_script_runs_as_python_runs_it(tmp_path: Path) -> None:
+    """``forked_commands.ForkedScript`` (the browser tests' dashboard servers) runs ``python SCRIPT
+    ARGS`` as Python does: the same arguments, folder, environment, ``sys.path[0]``, error output
+    and exit code, in a session of its own when asked."""
+    script = tmp_path / "scripts" / "show.py"
+    script.parent.mkdir()
+    script.write_text(SHOWS_ITSELF, encoding="utf-8")
+    command = [sys.executable, str(script), "an argument", "--flag"]
+    seen = []
+    for way in ("python", "forked"):
+        folder = tmp_path / way
+        folder.mkdir()
+        environment = {**os.environ, "SHOWN": way}
+        if way == "python":
+            done = subprocess.run(
+                command, cwd=folder, env=environment, capture_output=True, text=True, start_new_session=True
+            )
+            code, errors = done.returncode, done.stderr
+        else:
+            process = forked_commands.ForkedScript(
+                command, cwd=folder, env=environment, start_new_session=True
+            )
+            code = process.wait(timeout=60)
+            errors = process.stderr.read()
+        shown = json.loads((folder / "shown.json").read_text(encoding="utf-8"))
+        seen.append((code, errors, shown[0], Path(shown[1]) == folder.resolve(), shown[2] == way, *shown[3:]))
+    assert seen[1] == seen[0]
+    assert seen[0][:2] == (3, "to the error stream\n")
+    assert seen[0][-1] is True  # a session of its own: stopped with its children by os.killpg
+
+
 @pytest.mark.parametrize(
     ("line", "forkable"),
     [

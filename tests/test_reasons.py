@@ -377,9 +377,8 @@ def test_the_better_line_in_dutch_and_on_the_real_cards(
 def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) -> None:
     """The radio switches the table to the better line, the arrow keys step through it, and a
     screenshot (tests/artifacts/replay-better-line.png) shows it for a person to look at."""
-    from bench.record_bench import free_port, serving
 
-    from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, browser_page, dashboard_command
+    from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, browser_page, dashboard_served
 
     path, lines = reviewed
     first = lines.row(0, named=True)
@@ -390,8 +389,7 @@ def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) 
         & (pl.col("line") == "better")
         & (pl.col("layout") == "view")
     )
-    port = free_port()
-    with serving(dashboard_command(path, port), port) as address, browser_page() as page:
+    with dashboard_served(path) as address, browser_page() as page:
         page.goto(f"{address}/replay?match=random-4&deal=1&step={step}")
         page.get_by_text("from the player's view").click()
         page.get_by_text("Better line", exact=True).wait_for(timeout=15_000)

@@ -108,13 +108,8 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
             f"--no-token is refused with --host {host}: served beyond this computer, the dashboard "
             "needs a token (drop --no-token, or serve on 127.0.0.1)"
         )
-    command = [
-        sys.executable, str(APP.parent / "serve.py"), "run", str(SERVED),
-        "--server.address", host,
-        "--server.port", str(port),
-        *STREAMLIT_SETTINGS,
-    ]  # fmt: skip
-    environment = {**os.environ, "MANILLEN_DB": str(archive)}
+    command, added = streamlit_command(archive, host, port)
+    environment = {**os.environ, **added}
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     click.echo(f"Manillen dashboard on http://{shown}:{port} showing {archive} (Ctrl-C stops it)", err=True)
     if beyond or token_asked:
@@ -124,6 +119,18 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
     returncode = run_forwarding_signals(command, environment)
     if returncode not in (0, -signal.SIGINT, -signal.SIGTERM, 130):
         raise click.ClickException(f"streamlit stopped with exit code {returncode}")
+
+
+def streamlit_command(archive: Path, host: str, port: int) -> tuple[list[str], dict[str, str]]:
+    """What ``manillen dashboard`` runs: Streamlit's command line serving the dashboard on
+    ``host`` and ``port``, and what it adds to the environment (the archive to show)."""
+    command = [
+        sys.executable, str(APP.parent / "serve.py"), "run", str(SERVED),
+        "--server.address", host,
+        "--server.port", str(port),
+        *STREAMLIT_SETTINGS,
+    ]  # fmt: skip
+    return command, {"MANILLEN_DB": str(archive)}
 
 
 def announce_join(host: str, port: int, token: str, archive: Path) -> None:
