@@ -135,7 +135,7 @@ class KeptProfile:
     hundred and thirty pages. A tab a test is done with (closed, or left open at its end) is
     emptied and handed to the next test that asks for one, as a person goes on in the tab they
     have: a new tab starts a renderer process and compiles the page's scripts in it again, some
-    0.4 processor seconds more a page than a tab going on to the next page (0.92 to 0.96 against
+    0.4 processor seconds more a page than a tab going on to the next page (0.89 to 0.97 against
     0.49 to 0.59, measured 2026-12-06 on the dashboard's pages). Each test still starts with
     nothing of another's: between tests the listeners it added to its tabs are removed, every
     cookie and every site's storage of the profile cleared, and the tab handed on shows
@@ -309,7 +309,7 @@ def requests_outside(page: Any, server: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``manillen dashboard`` on a free port (as the page-load bench starts it); its address."""
+    """The dashboard on a new archive of the fixture records (:func:`dashboard_served`); its address."""
     archive = tmp_path_factory.mktemp("browser") / "club.duckdb"
     build_archive(archive)
     with dashboard_served(archive) as address:

@@ -907,7 +907,7 @@ def schema_version_of(connection: duckdb.DuckDBPyConnection) -> int:
 def apply_migrations(connection: duckdb.DuckDBPyConnection, upto: int | None = None) -> list[int]:
     """Bring an archive's schema up to ``upto`` (default: the latest); each step in one
     transaction, or, for a new archive, every step in one (it is made whole or not at all, and
-    in two thirds of the time: one commit instead of one a step).
+    in three quarters of the time: one commit instead of one a step).
 
     :param connection: a writable connection to the archive.
     :param upto: stop after this version (tests build old archives this way).
