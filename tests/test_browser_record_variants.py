@@ -19,7 +19,7 @@ from manillen_replay.rules import Rules
 
 from .test_browser import ARTIFACTS, CHROMIUM
 from .test_browser import server as server  # the same live dashboard fixture
-from .test_browser_record import PHONE, settle
+from .test_browser_record import PHONE, settle, tap_when_settled
 from .test_recording_variants import dealt_slots
 
 pytestmark = [
@@ -77,7 +77,7 @@ def test_two_player_deal_with_open_table_cards_on_a_phone(server: str, chromium:
     assert_fits(page, "set-up")
     page.screenshot(path=str(ARTIFACTS / "record-variant-two-open-setup.png"), full_page=True)
     page.locator(".st-key-record_start button").click()
-    page.locator(".st-key-record_trump_H button").click()
+    tap_when_settled(page, ".st-key-record_trump_H button")
     page.get_by_role("radio", name="Cards dealt first").click()
     page.get_by_text(re.compile(r"Tap Anna's table, pile 1")).wait_for(timeout=15_000)
     cards = dealt_slots(deal, Rules(variant="two_open"))
@@ -119,7 +119,7 @@ def test_six_player_grid_of_36_cards_fits_a_phone(server: str, chromium: Any) ->
     assert_fits(page, "house rules")
     page.screenshot(path=str(ARTIFACTS / "record-variant-house-rules.png"))
     page.locator(".st-key-record_start button").click()
-    page.locator(".st-key-record_trump_H button").click()
+    tap_when_settled(page, ".st-key-record_trump_H button")
     six = page.locator(".st-key-record_card_6D button")
     expect(six).to_be_enabled(timeout=15_000)
     for index, card in enumerate(document["deals"][0]["tricks"][0]):
