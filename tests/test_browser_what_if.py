@@ -67,7 +67,6 @@ def press_to_line_card(page: Any, key: str, shown: int) -> None:
 def test_fork_a_card_step_both_lines_save_it_and_find_it_again(
     width: int, height: int, tmp_path: Path, chromium: Any
 ) -> None:
-
     archive = tmp_path / "club.duckdb"
     build_archive(archive)
     comment = f"Lead the other card ({width} px)."
@@ -143,7 +142,6 @@ def test_fork_the_call_at_phone_size_and_step_its_line(tmp_path: Path, chromium:
     """Before the first card the fork is another call: its line and the call made's side by side,
     in card points and deal score (``what-if-call-choice-390.png``: the table at the line's last
     card and the calls to choose from; ``what-if-call-390.png``: the two lines side by side)."""
-
     archive = tmp_path / "club.duckdb"
     build_archive(archive)
     width = 390

@@ -377,7 +377,6 @@ def test_the_better_line_in_dutch_and_on_the_real_cards(
 def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) -> None:
     """The radio switches the table to the better line, the arrow keys step through it, and a
     screenshot (tests/artifacts/replay-better-line.png) shows it for a person to look at."""
-
     from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, browser_page, dashboard_served
 
     path, lines = reviewed
