@@ -963,6 +963,53 @@ def test_a_new_archive_is_made_whole_or_not_at_all(tmp_path: Path, monkeypatch: 
     assert apply_migrations(new) == [migration.version for migration in schema.MIGRATIONS]
 
 
+CATALOG = {
+    "columns": "SELECT table_name, column_index, column_name, data_type, column_default, is_nullable "
+    "FROM duckdb_columns() WHERE schema_name = 'main' AND database_name = current_database()",
+    "constraints": "SELECT table_name, constraint_type, constraint_text, expression, constraint_column_names "
+    "FROM duckdb_constraints() WHERE schema_name = 'main' AND database_name = current_database()",
+    "views": "SELECT view_name, sql FROM duckdb_views() "
+    "WHERE NOT internal AND schema_name = 'main' AND database_name = current_database()",
+}
+"""What a schema is made of: each table's columns (with their defaults and generated values),
+each constraint and each view as DuckDB keeps it."""
+
+
+def test_a_new_archive_made_at_once_is_the_archive_the_steps_make(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new archive takes the latest schema at once, as this process read it back from the first
+    archive it built step by step: the same columns, constraints and views as that one and as an
+    old archive upgraded one step at a time, the same ``schema_version`` rows, and a match
+    stored and read back the same."""
+    from manillen_replay.store import schema
+
+    monkeypatch.setattr(schema, "_LATEST_SCHEMAS", {})
+    old = duckdb.connect()
+    assert apply_migrations(old, upto=1) == [1]
+    assert schema._LATEST_SCHEMAS == {}  # read back from a whole new archive only
+    assert apply_migrations(old) == [m.version for m in schema.MIGRATIONS[1:]]
+    record = dumps(random_record(3, deals=2), pretty=False)
+    seen = []
+    for _ in ("stepped", "at once"):
+        with Store() as archive:
+            archive.import_entries(_entries([record]))
+            names = archive.query("SELECT view_name FROM duckdb_views() WHERE NOT internal")["view_name"]
+            stored = {view: archive.query(f"SELECT * FROM {view} ORDER BY ALL").rows() for view in names}
+            versions = archive.query("SELECT version, description FROM schema_version ORDER BY 1").rows()
+            catalog = {name: sorted(archive.query(sql).rows(), key=repr) for name, sql in CATALOG.items()}
+            seen.append((catalog, versions, stored))
+        made = schema._LATEST_SCHEMAS[schema.MIGRATIONS]
+        assert made is not None
+    kinds = [
+        "view" if schema._VIEW_WRITTEN.match(statement) else statement.split("(")[0] for statement in made
+    ]
+    views = len(seen[0][0]["views"])
+    assert all(kind.startswith("CREATE TABLE ") for kind in kinds[:-views])  # the tables, then the views
+    assert kinds[-views:] == ["view"] * views and views >= 9
+    assert seen[1] == seen[0]
+    assert all(seen[0][2][view] for view in ("plays", "hands", "player_deals", "player_summary"))
+    assert seen[0][0] == {name: sorted(old.sql(sql).fetchall(), key=repr) for name, sql in CATALOG.items()}
+
+
 def test_matches_analysed_before_migration_5_count_as_heuristic(tmp_path: Path) -> None:
     path = tmp_path / "old.duckdb"
     with Store(path) as archive:
