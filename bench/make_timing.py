@@ -28,8 +28,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = {"check": 90.0, "test": 480.0}
 """Issue 36's targets, on a quiet machine of two cores."""
-SUMMARY = re.compile(r"\b\d+ (passed|tests? collected)\b.*")
-"""pytest's last line: ``1465 passed, 3 skipped in 301.2s`` (``1465 tests collected in 9.1s``)."""
+SUMMARY = re.compile(r"\b\d+ (failed|passed|errors?|tests? collected)\b.*")
+"""pytest's last line: ``1465 passed, 3 skipped in 301.2s`` (``1465 tests collected in 9.1s``,
+``1 failed, 1464 passed in 301.2s``)."""
+FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
+"""A line of pytest's short test summary (``-q`` prints it): ``FAILED tests/test_x.py::test_y - ...``."""
 
 
 def load_average() -> float:
@@ -48,12 +51,18 @@ def time_command(command: Sequence[str], cwd: Path = ROOT) -> dict[str, Any]:
     cpu_seconds = _children_cpu_seconds() - used_before
     found = [match.group(0) for match in SUMMARY.finditer(process.stdout)]
     lines = (process.stderr.strip() or process.stdout.strip()).splitlines()
+    # which tests failed, from pytest's short summary: a run that fails once in many is told apart
+    # by them, not by make's last line
+    failures = FAILED.findall(process.stdout)
     return {
         "seconds": round(seconds, 2),
         "cpu_seconds": round(cpu_seconds, 2),
         "status": "ok" if process.returncode == 0 else "failed",
         "summary": found[-1].strip("= ") if found else "",
-        "reason": "" if process.returncode == 0 else (lines[-1] if lines else f"exit {process.returncode}"),
+        "failures": failures,
+        "reason": ""
+        if process.returncode == 0
+        else ("; ".join(failures) or (lines[-1] if lines else f"exit {process.returncode}")),
         "load_before": round(before, 2),
         "load_after": round(load_average(), 2),
     }
@@ -124,7 +133,7 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
                 f"{floor:.1f}" if floor else "-",
                 f"{seconds / floor:.1f}x" if floor else "-",
                 f"{row['load_before']:.1f}-{row['load_after']:.1f}",
-                row["summary"] or row["reason"],
+                "; ".join(part for part in (row["summary"], row["reason"]) if part),
             )
         )
     widths = [max(len(line[i]) for line in (header, *body)) for i in range(len(header))]

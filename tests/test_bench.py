@@ -356,12 +356,29 @@ def test_make_timing_times_a_command_and_tells_a_failure_by_its_last_line(tmp_pa
         [sys.executable, "-c", "import sys; sys.exit('make: *** [Makefile:9: check] Error 1')"], cwd=tmp_path
     )
     assert failed["status"] == "failed" and failed["reason"] == "make: *** [Makefile:9: check] Error 1"
+    # a failed pytest run is told by the tests that failed, from its short summary
+    short_summary = (
+        "FAILED tests/test_a.py::test_one - assert 1 == 2\\nERROR tests/test_b.py::test_two[x] - OSError\\n"
+        "== 2 failed, 10 passed in 3.00s =="
+    )
+    tests = make_timing.time_command(
+        [sys.executable, "-c", f"import sys; print('{short_summary}'); sys.exit('make: *** Error 1')"],
+        cwd=tmp_path,
+    )
+    assert tests["summary"] == "2 failed, 10 passed in 3.00s"
+    assert tests["failures"] == ["tests/test_a.py::test_one", "tests/test_b.py::test_two[x]"]
+    assert tests["reason"] == "tests/test_a.py::test_one; tests/test_b.py::test_two[x]"
+    assert passed["failures"] == [] and failed["failures"] == []
     row = dict(passed, target="check", run=1, target_seconds=90.0, floor_seconds=passed["seconds"] or 1.0)
     table = make_timing.format_rows([row, dict(failed, target="test", run=1, target_seconds=480.0)])
     lines = table.splitlines()
     assert lines[0].split()[:3] == ["make", "run", "time"]
     assert lines[2].split()[:2] == ["check", "1"] and "yes" in lines[2].split()
     assert lines[3].split()[:2] == ["test", "1"] and "failed" in lines[3].split()
+    shown = make_timing.format_rows([dict(tests, target="check", run=2, target_seconds=90.0)])
+    assert shown.splitlines()[2].endswith(
+        "2 failed, 10 passed in 3.00s; tests/test_a.py::test_one; tests/test_b.py::test_two[x]"
+    )
 
 
 def test_make_timing_floor_collects_what_the_target_runs():
