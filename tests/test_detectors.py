@@ -304,7 +304,11 @@ GENERATED_MATCHES = {
     "seed": st.integers(1, 10_000),
     "options": house_rules,
     "with_costs": st.booleans(),
-    "pick": st.randoms(),
+    # seeded from one number: random costs for every play of a match, drawn from Hypothesis's
+    # own data, ran past the data an example may draw whenever costs were asked for, so that
+    # example was dropped (18 of 48 with one seed), and now and then the `data_too_large` health
+    # check failed the test (`make check` twice in some sixty runs)
+    "pick": st.randoms(use_true_random=True),
 }
 """A generated match of any variant under random house rules, with or without random costs."""
 
