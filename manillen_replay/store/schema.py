@@ -911,9 +911,10 @@ def apply_migrations(connection: duckdb.DuckDBPyConnection, upto: int | None = N
     in three quarters of the time: one commit instead of one a step).
 
     A new archive brought to the latest version takes the schema this process read back from
-    the first archive it built step by step (:func:`_latest_schema`): the same tables and views
-    in half the time, without the views each step made and the next replaced (the tests make
-    hundreds of archives; a dashboard's Record page and every import into a new file, one).
+    the first archive it built step by step (:func:`_schema_statements`): the same tables and
+    views in two thirds of the time (49 ms instead of 78 in memory), without the views each step
+    made and the next replaced (the tests make hundreds of archives; a dashboard's Record page
+    and every import into a new file, one).
 
     :param connection: a writable connection to the archive.
     :param upto: stop after this version (tests build old archives this way).
@@ -928,7 +929,8 @@ def apply_migrations(connection: duckdb.DuckDBPyConnection, upto: int | None = N
         )
     pending = [m for m in MIGRATIONS if m.version > current and (upto is None or m.version <= upto)]
     whole = current == 0 and len(pending) == len(MIGRATIONS)
-    latest = _LATEST_SCHEMAS.get(tuple(MIGRATIONS)) if whole else None
+    key = tuple(MIGRATIONS)
+    latest = _LATEST_SCHEMAS.get(key) if whole else None
     steps = [pending] if current == 0 else [[migration] for migration in pending]
     for step in steps:
         connection.execute("BEGIN TRANSACTION")
@@ -951,8 +953,8 @@ def apply_migrations(connection: duckdb.DuckDBPyConnection, upto: int | None = N
         except BaseException:
             connection.execute("ROLLBACK")
             raise
-    if whole and tuple(MIGRATIONS) not in _LATEST_SCHEMAS:
-        _LATEST_SCHEMAS[tuple(MIGRATIONS)] = _schema_statements(connection)
+    if whole and key not in _LATEST_SCHEMAS:
+        _LATEST_SCHEMAS[key] = _schema_statements(connection)
     return [migration.version for migration in pending]
 
 
