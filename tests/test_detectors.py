@@ -7,6 +7,7 @@ diamonds and Bert dealing unless told, so Carla leads trick 1).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -338,6 +339,27 @@ def test_the_card_play_gate_changes_no_finding(
         assert _outcome(MatchAnalysis(result, record, costs=costs)) == _outcome(
             _EveryPlayAsked(result, record, costs=costs)
         )
+
+
+def test_the_gate_s_examples_with_costs_are_run_not_dropped() -> None:
+    """The property above gets matches with random costs and checks them: the costs of a whole
+    match, drawn from Hypothesis's own data, ran past what an example may draw, and such an
+    example was dropped before it was checked."""
+    ran: list[bool] = []
+
+    @settings(max_examples=16, deadline=None, database=None)
+    @given(**GENERATED_MATCHES)
+    def costs_drawn(
+        variant: str, seed: int, options: dict[str, object], with_costs: bool, pick: random.Random
+    ) -> None:
+        if with_costs:  # the costs of every match, as the property draws them
+            for line in generated(variant, seed, ()):
+                with contextlib.suppress(InvalidRecordError):
+                    _random_costs(replay(loads(line)), pick)
+        ran.append(with_costs)
+
+    costs_drawn()
+    assert ran.count(True) >= 3 and len(ran) == 16
 
 
 def test_the_card_play_gate_passes_over_most_plays_and_keeps_every_finding() -> None:
