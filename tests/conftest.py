@@ -12,7 +12,9 @@ Fixtures (names are stable; other test files rely on them):
 - ``sample_db``: the path of a DuckDB file with ``sample_archive`` imported, closed, once per
   session: open it read-only (``Store(sample_db, read_only=True)``) or copy it before writing.
 - ``chromium``: one Chromium (Playwright) for the test file that asks for it, its profile kept
-  on disk as a person's browser keeps it: ``chromium.new_page(...)`` gives a tab (the one an
+  on disk as a person's browser keeps it (one profile for all the files a test process runs,
+  their dashboards served at one address, ``tests.test_browser.kept_port``, so that a file's
+  first page finds Streamlit's scripts cached): ``chromium.new_page(...)`` gives a tab (the one an
   earlier test was done with, emptied, as a person goes on in the tab they have),
   ``chromium.new_context(...)`` a private window; after each test its windows are closed, its
   tabs emptied (the listeners it added removed) and its cookies and storage cleared (the cache of
@@ -360,14 +362,22 @@ def two_open_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return costed_by_hand(TWO_OPEN, TWO_OPEN_COSTLY, tmp_path_factory.mktemp("two-open") / "two.duckdb")
 
 
+@pytest.fixture(scope="session")
+def _chromium_profiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the kept profiles, one per test process: each file's Chromium starts with
+    the cache the files before it left, as a person's browser opens the dashboard of the day
+    before (served at the same address, :func:`tests.test_browser.kept_port`)."""
+    return tmp_path_factory.mktemp("chromium")
+
+
 @pytest.fixture(scope="module")
-def _chromium_of_the_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def _chromium_of_the_file(_chromium_profiles: Path) -> Iterator[Any]:
     """The Chromium that :func:`chromium` hands each test of a file. Per file, not per session:
     while one synchronous Playwright is open, another file's ``sync_playwright()`` in the same
     process refuses to start."""
     from .test_browser import kept_profile
 
-    with kept_profile(tmp_path_factory.mktemp("chromium")) as browser:
+    with kept_profile(_chromium_profiles) as browser:
         yield browser
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from .factories import SEATS, random_deal
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from .test_browser import ARTIFACTS, CHROMIUM
 from .test_browser import server as server  # the same live dashboard fixture
 
 pytestmark = [
@@ -26,7 +26,6 @@ pytestmark = [
 ]
 
 PHONE = {"width": 390, "height": 844}
-LAUNCH_ARGS = ["--headless", *CHROMIUM_ARGS]
 SETTLED = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
     return app !== null && app.dataset.testScriptState === 'notRunning'
@@ -53,7 +52,7 @@ def tap_when_settled(page: Any, selector: str) -> None:
     button.click()
 
 
-def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
+def test_record_a_deal_by_clicks_on_a_phone(server: str, chromium: Any) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
     deal = random_deal(random.Random(7), 3)
@@ -61,75 +60,70 @@ def test_record_a_deal_by_clicks_on_a_phone(server: str) -> None:
     cards = [card for trick in deal.tricks for card in trick]
     trump = deal.declarations[0].suit
     ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-            page.goto(f"{server}/record")
-            for seat, name in enumerate(SEATS):  # the browser's own inputs (dashboards/native_inputs.py)
-                box = page.locator(f'input[name="seat_{seat}"]')
-                box.wait_for(timeout=30_000)
-                box.click()
-                box.fill(name)
-                box.press("Enter")
-            date = page.locator('input[name="date"]')
-            assert date.get_attribute("type") == "date"
-            assert date.input_value() == datetime.date.today().isoformat()
-            dealer = page.locator('select[name="dealer"]')
-            expect(dealer.locator("option")).to_have_text(SEATS, timeout=15_000)  # named once typed
-            assert dealer.input_value() == "3"
-            start = page.locator(".st-key-record_start button")
-            expect(start).to_be_enabled(timeout=15_000)
-            settle(page)
-            page.screenshot(path=str(ARTIFACTS / "record-phone-setup.png"), full_page=True)
-            start.click()
-            tap_when_settled(page, f".st-key-record_trump_{trump} button")
-            first = page.locator(f".st-key-record_card_{cards[0]} button")
-            expect(first).to_be_enabled(timeout=15_000)
-            began = time.monotonic()
-            for index, card in enumerate(cards):
-                button = page.locator(f".st-key-record_card_{card} button")
-                button.click()
-                # the page has run again once it counts the card (and greys it out)
-                page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
-                expect(button).to_be_disabled(timeout=15_000)
-                settle(page)
-                status = page.get_by_text(re.compile(r"of 32 cards in"))
-                expect(status).to_have_count(1)  # one status line, the new count: no stale copy
-                if index == 13:
-                    page.screenshot(path=str(ARTIFACTS / "record-phone-trick-4.png"), full_page=False)
-            tapped = time.monotonic() - began
-            save = page.locator(".st-key-record_save button")
-            expect(save).to_be_enabled(timeout=15_000)
-            settle(page)
-            page.screenshot(path=str(ARTIFACTS / "record-phone-deal-done.png"), full_page=True)
-            written = page.locator('[data-testid="stButtonGroup"]').filter(has_text="30-30")
-            written.scroll_into_view_if_needed()
-            expect(written).to_be_visible()  # what the scoresheet says, beside the save button
-            page.screenshot(path=str(ARTIFACTS / "record-phone-scoresheet-line.png"))
-            save.click()
-            link = page.get_by_role("link", name="Open deal 1 in the Deal replay")
-            link.wait_for(timeout=60_000)
-            settle(page)
-            page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
-            page.screenshot(path=str(ARTIFACTS / "record-phone-saved.png"))
-            link.click()
-            page.locator(".mr-trick").wait_for(timeout=30_000)
-            page.wait_for_function("() => window.location.pathname.endsWith('/replay')", timeout=10_000)
-            assert "deal=1" in page.url and "match=" in page.url
-            settle(page)
-            page.screenshot(path=str(ARTIFACTS / "record-phone-replay.png"), full_page=True)
-            # the same draft on a desktop: deal 2, trump made, two cards in
-            page.go_back()
-            page.set_viewport_size({"width": 1400, "height": 900})
-            tap_when_settled(page, ".st-key-record_trump_C button")
-            for index, card in enumerate(("AC", "7C")):
-                page.locator(f".st-key-record_card_{card} button").click()
-                page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
-                settle(page)
-            page.screenshot(path=str(ARTIFACTS / "record-desktop.png"))
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page.goto(f"{server}/record")
+    for seat, name in enumerate(SEATS):  # the browser's own inputs (dashboards/native_inputs.py)
+        box = page.locator(f'input[name="seat_{seat}"]')
+        box.wait_for(timeout=30_000)
+        box.click()
+        box.fill(name)
+        box.press("Enter")
+    date = page.locator('input[name="date"]')
+    assert date.get_attribute("type") == "date"
+    assert date.input_value() == datetime.date.today().isoformat()
+    dealer = page.locator('select[name="dealer"]')
+    expect(dealer.locator("option")).to_have_text(SEATS, timeout=15_000)  # named once typed
+    assert dealer.input_value() == "3"
+    start = page.locator(".st-key-record_start button")
+    expect(start).to_be_enabled(timeout=15_000)
+    settle(page)
+    page.screenshot(path=str(ARTIFACTS / "record-phone-setup.png"), full_page=True)
+    start.click()
+    tap_when_settled(page, f".st-key-record_trump_{trump} button")
+    first = page.locator(f".st-key-record_card_{cards[0]} button")
+    expect(first).to_be_enabled(timeout=15_000)
+    began = time.monotonic()
+    for index, card in enumerate(cards):
+        button = page.locator(f".st-key-record_card_{card} button")
+        button.click()
+        # the page has run again once it counts the card (and greys it out)
+        page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
+        expect(button).to_be_disabled(timeout=15_000)
+        settle(page)
+        status = page.get_by_text(re.compile(r"of 32 cards in"))
+        expect(status).to_have_count(1)  # one status line, the new count: no stale copy
+        if index == 13:
+            page.screenshot(path=str(ARTIFACTS / "record-phone-trick-4.png"), full_page=False)
+    tapped = time.monotonic() - began
+    save = page.locator(".st-key-record_save button")
+    expect(save).to_be_enabled(timeout=15_000)
+    settle(page)
+    page.screenshot(path=str(ARTIFACTS / "record-phone-deal-done.png"), full_page=True)
+    written = page.locator('[data-testid="stButtonGroup"]').filter(has_text="30-30")
+    written.scroll_into_view_if_needed()
+    expect(written).to_be_visible()  # what the scoresheet says, beside the save button
+    page.screenshot(path=str(ARTIFACTS / "record-phone-scoresheet-line.png"))
+    save.click()
+    link = page.get_by_role("link", name="Open deal 1 in the Deal replay")
+    link.wait_for(timeout=60_000)
+    settle(page)
+    page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / "record-phone-saved.png"))
+    link.click()
+    page.locator(".mr-trick").wait_for(timeout=30_000)
+    page.wait_for_function("() => window.location.pathname.endsWith('/replay')", timeout=10_000)
+    assert "deal=1" in page.url and "match=" in page.url
+    settle(page)
+    page.screenshot(path=str(ARTIFACTS / "record-phone-replay.png"), full_page=True)
+    # the same draft on a desktop: deal 2, trump made, two cards in
+    page.go_back()
+    page.set_viewport_size({"width": 1400, "height": 900})
+    tap_when_settled(page, ".st-key-record_trump_C button")
+    for index, card in enumerate(("AC", "7C")):
+        page.locator(f".st-key-record_card_{card} button").click()
+        page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
+        settle(page)
+    page.screenshot(path=str(ARTIFACTS / "record-desktop.png"))
     (ARTIFACTS / "record-phone-timing.txt").write_text(
         f"32 cards tapped by Playwright at 390x844 in {tapped:.1f} s ({tapped / 32:.2f} s per tap, "
         "each waiting for the page to grey the card out)\n"

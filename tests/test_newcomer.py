@@ -9,6 +9,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -23,7 +24,7 @@ from manillen_replay.engine import replay
 from manillen_replay.record import loads
 from manillen_replay.store import Store
 
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SETTLED_WITH_FONTS, browser_api
+from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS
 from .test_browser import server as server  # the live dashboard on test_dashboard's archive
 from .test_dashboard import (
     APP,
@@ -248,43 +249,37 @@ SCROLLS = "box => box.querySelector('.scroller').scrollWidth - box.querySelector
 
 
 @pytest.mark.browser
-def test_archive_on_a_phone_shows_the_teams_and_the_final_score(server: str) -> None:
+def test_archive_on_a_phone_shows_the_teams_and_the_final_score(server: str, chromium: Any) -> None:
     """At 390x844 a row shows the match's date, both teams and the final score, all within the
     screen (the table does not scroll sideways); on a computer every column is there."""
-    playwright_api = browser_api()
     ARTIFACTS.mkdir(exist_ok=True)
     record = fixture_records()[2]  # the newest, first in the list
     teams = [" & ".join(record.match.seats[0::2]), " & ".join(record.match.seats[1::2])]
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            for lang, headers in (
-                ("en", ["Date", "Team A", "Team B", "Final score"]),
-                ("nl", ["Datum", "Ploeg A", "Ploeg B", "Eindstand"]),
-            ):
-                page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
-                page.goto(f"{server}/?lang={lang}")
-                page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
-                page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
-                shot = ARTIFACTS / f"archive-phone-{lang}.png"
-                page.screenshot(path=str(shot), full_page=True)
-                assert page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS) == headers
-                cells = page.locator(ARCHIVE_TABLE).evaluate(FIRST_ROW)
-                shown = [cell["text"] for cell in cells]
-                assert shown[0] == str(record.match.date) and shown[1:3] == teams
-                assert re.fullmatch(r"\d+-\d+", shown[3])
-                assert all(cell["left"] >= 0 and cell["right"] <= 390 for cell in cells), cells
-                assert page.locator(ARCHIVE_TABLE).evaluate(SCROLLS) <= 1
-                page.close()
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"{server}/")
-            page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
-            shown = page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS)
-            assert {"Match", "Venue", "Variant", "Deals", "Findings", "Team A", "Final score"} <= set(shown)
-            # a column of numbers hidden on a phone still sorts largest first at the first click
-            page.locator(f"{ARCHIVE_TABLE} th button", has_text="Findings").click()
-            header = page.locator(f"{ARCHIVE_TABLE} th", has_text="Findings")
-            assert header.get_attribute("aria-sort") == "descending"
-            page.close()
-        finally:
-            browser.close()
+    for lang, headers in (
+        ("en", ["Date", "Team A", "Team B", "Final score"]),
+        ("nl", ["Datum", "Ploeg A", "Ploeg B", "Eindstand"]),
+    ):
+        page = chromium.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        page.goto(f"{server}/?lang={lang}")
+        page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
+        page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
+        shot = ARTIFACTS / f"archive-phone-{lang}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS) == headers
+        cells = page.locator(ARCHIVE_TABLE).evaluate(FIRST_ROW)
+        shown = [cell["text"] for cell in cells]
+        assert shown[0] == str(record.match.date) and shown[1:3] == teams
+        assert re.fullmatch(r"\d+-\d+", shown[3])
+        assert all(cell["left"] >= 0 and cell["right"] <= 390 for cell in cells), cells
+        assert page.locator(ARCHIVE_TABLE).evaluate(SCROLLS) <= 1
+        page.close()
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{server}/")
+    page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
+    shown = page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS)
+    assert {"Match", "Venue", "Variant", "Deals", "Findings", "Team A", "Final score"} <= set(shown)
+    # a column of numbers hidden on a phone still sorts largest first at the first click
+    page.locator(f"{ARCHIVE_TABLE} th button", has_text="Findings").click()
+    header = page.locator(f"{ARCHIVE_TABLE} th", has_text="Findings")
+    assert header.get_attribute("aria-sort") == "descending"
+    page.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -374,7 +375,7 @@ def test_the_better_line_in_dutch_and_on_the_real_cards(
 
 
 @pytest.mark.browser
-def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) -> None:
+def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame], chromium: Any) -> None:
     """The radio switches the table to the better line, the arrow keys step through it, and a
     screenshot (tests/artifacts/replay-better-line.png) shows it for a person to look at."""
     from .test_browser import ARTIFACTS, SETTLED_WITH_FONTS, browser_page, dashboard_served
@@ -388,7 +389,7 @@ def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame]) 
         & (pl.col("line") == "better")
         & (pl.col("layout") == "view")
     )
-    with dashboard_served(path) as address, browser_page() as page:
+    with dashboard_served(path) as address, browser_page(chromium) as page:
         page.goto(f"{address}/replay?match=random-4&deal=1&step={step}")
         page.get_by_text("from the player's view").click()
         page.get_by_text("Better line", exact=True).wait_for(timeout=15_000)
