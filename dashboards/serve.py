@@ -363,6 +363,40 @@ def keep_compiled(cache: Any, scripts: tuple[Path, ...]) -> bool:
     return True
 
 
+GRACEFUL_SHUTDOWN_SECONDS = 3
+"""How long a stopping server (SIGTERM, Ctrl-C) lets the requests under way finish before it
+ends them and stops."""
+
+
+def bound_graceful_shutdown(seconds: int = GRACEFUL_SHUTDOWN_SECONDS) -> bool:
+    """Have the server Streamlit starts (uvicorn) stop within ``seconds`` of being asked.
+
+    Streamlit leaves uvicorn's graceful shutdown unbounded: a stopping server waits for every
+    request under way to finish and every connection to close. A visitor whose browser asked for
+    one of the larger scripts and stopped reading (a phone whose Wi-Fi dropped, a laptop closed)
+    kept ``manillen dashboard`` from stopping at all; so did, now and then, connections a
+    browser had just opened when the server was stopped (seen in the tests: a server waiting on
+    three such connections for as long as it was let run). With the bound, what is under way
+    after ``seconds`` is cancelled and the server stops. (Streamlit builds uvicorn's settings in
+    a private function, looked up: without it the shutdown stays as Streamlit has it, and this
+    returns False.)
+    """
+    from streamlit.web.server.starlette import starlette_server
+
+    settings = getattr(starlette_server, "_get_uvicorn_config_kwargs", None)
+    if not callable(settings):
+        return False
+    if getattr(settings, "graceful_shutdown_bound", None) == seconds:
+        return True
+
+    def bounded() -> dict[str, Any]:
+        return {**settings(), "timeout_graceful_shutdown": seconds}
+
+    bounded.graceful_shutdown_bound = seconds  # type: ignore[attr-defined]
+    starlette_server._get_uvicorn_config_kwargs = bounded
+    return True
+
+
 def main() -> None:
     """Run Streamlit's command line (``streamlit run ...``) with the preload thread started."""
     if str(ROOT) not in sys.path:
@@ -376,6 +410,7 @@ def main() -> None:
     import streamlit  # noqa: F401
 
     threading.Thread(target=preload, name="manillen-preload", daemon=True).start()
+    bound_graceful_shutdown()
     from streamlit.web import cli
 
     from dashboards.limits import upload_limits

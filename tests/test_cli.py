@@ -590,6 +590,50 @@ def test_dashboard_stops_its_streamlit_child_on_sigterm(tmp_path: Path) -> None:
             os.killpg(parent.pid, signal.SIGKILL)
 
 
+def _largest_streamlit_script() -> tuple[str, int]:
+    """The address and size of the largest script Streamlit serves to a browser."""
+    import streamlit
+
+    scripts = (Path(streamlit.__file__).parent / "static" / "static" / "js").glob("*.js")
+    largest = max(scripts, key=lambda path: path.stat().st_size)
+    return f"/static/js/{largest.name}", largest.stat().st_size
+
+
+def test_dashboard_stops_on_sigterm_though_a_visitor_stopped_reading_a_page(tmp_path: Path) -> None:
+    """A browser that asked for one of the large scripts and stopped reading it (a phone whose
+    Wi-Fi dropped) no longer keeps `manillen dashboard` from stopping: SIGTERM stops it within a
+    few seconds (dashboards/serve.py, GRACEFUL_SHUTDOWN_SECONDS) where it used to serve on."""
+    from dashboards.serve import GRACEFUL_SHUTDOWN_SECONDS
+
+    address, size = _largest_streamlit_script()
+    kernel_buffer = int(Path("/proc/sys/net/ipv4/tcp_wmem").read_text().split()[2])
+    # the premise: the script is more than the kernel holds for a reader who does not read
+    assert size > kernel_buffer + 2**18, f"{address} ({size} bytes) no longer fills the send buffer"
+    port = _free_port()
+    command = [str(BIN / "manillen"), "dashboard", "--db", str(tmp_path / "none.duckdb"), "--port", str(port)]
+    parent = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not _serving(f"http://127.0.0.1:{port}"):
+            assert parent.poll() is None and time.monotonic() < deadline, "the dashboard did not start"
+            time.sleep(0.3)
+        with socket.socket() as reader:
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            reader.connect(("127.0.0.1", port))
+            reader.sendall(f"GET {address} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            assert reader.recv(64).startswith(b"HTTP/1.1 200")  # the answer begun, then no more read
+            time.sleep(0.5)
+            asked = time.monotonic()
+            parent.send_signal(signal.SIGTERM)
+            assert parent.wait(timeout=GRACEFUL_SHUTDOWN_SECONDS + 15) == 0
+            assert time.monotonic() - asked < GRACEFUL_SHUTDOWN_SECONDS + 5
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(parent.pid, signal.SIGKILL)
+
+
 class _Terminal(io.StringIO):
     """Standard error as a person's terminal: the progress bars show."""
 

@@ -156,3 +156,27 @@ def test_keeping_the_pages_compiled_gives_way_without_streamlit_s_cache() -> Non
     from dashboards import serve
 
     assert serve.keep_compiled(None, serve.SCRIPTS) is False
+
+
+def test_the_server_s_graceful_shutdown_is_bounded_and_gives_way_without_streamlit_s_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bound reaches uvicorn's own settings (which accept it); where Streamlit builds them in
+    no function of that name, the server starts as Streamlit has it."""
+    import uvicorn
+    from streamlit.web.server.starlette import starlette_server
+
+    from dashboards.serve import GRACEFUL_SHUTDOWN_SECONDS, bound_graceful_shutdown
+
+    original = starlette_server._get_uvicorn_config_kwargs
+    monkeypatch.setattr(starlette_server, "_get_uvicorn_config_kwargs", original)
+    assert bound_graceful_shutdown() is True
+    settings = starlette_server._get_uvicorn_config_kwargs()
+    assert settings["timeout_graceful_shutdown"] == GRACEFUL_SHUTDOWN_SECONDS
+    assert {k: v for k, v in settings.items() if k != "timeout_graceful_shutdown"} == original()
+    config = uvicorn.Config(lambda scope, receive, send: None, **settings)
+    assert config.timeout_graceful_shutdown == GRACEFUL_SHUTDOWN_SECONDS
+    assert bound_graceful_shutdown() is True  # asked again: bound once, not wrapped twice
+    assert starlette_server._get_uvicorn_config_kwargs() == settings
+    monkeypatch.delattr(starlette_server, "_get_uvicorn_config_kwargs")
+    assert bound_graceful_shutdown() is False
