@@ -347,7 +347,7 @@ def test_the_gate_s_examples_with_costs_are_run_not_dropped() -> None:
     example was dropped before it was checked."""
     ran: list[bool] = []
 
-    @settings(max_examples=16, deadline=None, database=None)
+    @settings(max_examples=32, deadline=None, database=None)
     @given(**GENERATED_MATCHES)
     def costs_drawn(
         variant: str, seed: int, options: dict[str, object], with_costs: bool, pick: random.Random
@@ -359,7 +359,9 @@ def test_the_gate_s_examples_with_costs_are_run_not_dropped() -> None:
         ran.append(with_costs)
 
     costs_drawn()
-    assert ran.count(True) >= 3 and len(ran) == 16
+    # with the costs drawn from Hypothesis's data, none of 32 examples had them (six runs); drawn
+    # as now, 2 to 13 of 16 (80 runs): 32 examples, so that a run with few does not fail
+    assert ran.count(True) >= 3 and len(ran) == 32
 
 
 def test_the_card_play_gate_passes_over_most_plays_and_keeps_every_finding() -> None:
