@@ -740,6 +740,23 @@ def test_a_tab_a_test_closes_is_handed_on_empty(chromium: Any) -> None:
     assert first.evaluate("() => [innerWidth, innerHeight]") == [1280, 720]
 
 
+def test_dashboards_of_a_test_process_keep_one_port_while_it_is_free() -> None:
+    """The next dashboard gets the port the last one had, also while that one's closed
+    connections still wait there (as a stopped server leaves them); while a server listens there,
+    another port."""
+    port = kept_port()
+    with socket.socket() as listening:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(("127.0.0.1", port))
+        listening.listen()
+        assert kept_port() != port  # a dashboard serves there
+        with socket.create_connection(("127.0.0.1", port)) as visitor:
+            accepted, _ = listening.accept()
+            accepted.close()  # the server's side closes first: its end of the connection waits
+            visitor.recv(1)
+    assert kept_port() == port
+
+
 def test_each_test_starts_without_what_another_left_but_the_cache(chromium: Any) -> None:
     """The kept profile (:class:`KeptProfile`) between two tests: the cookie and the site's
     storage are gone, the tab the first test had is handed on empty, without the first test's
