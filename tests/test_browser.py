@@ -740,10 +740,12 @@ def test_a_tab_a_test_closes_is_handed_on_empty(chromium: Any) -> None:
     assert first.evaluate("() => [innerWidth, innerHeight]") == [1280, 720]
 
 
-def test_dashboards_of_a_test_process_keep_one_port_while_it_is_free() -> None:
+def test_dashboards_of_a_test_process_keep_one_port_while_it_is_free(monkeypatch: pytest.MonkeyPatch) -> None:
     """The next dashboard gets the port the last one had, also while that one's closed
     connections still wait there (as a stopped server leaves them); while a server listens there,
     another port."""
+    # a kept port of the test's own: this file's dashboard may be serving at the process's
+    monkeypatch.setattr(sys.modules[__name__], "_KEPT_PORT", [])
     port = kept_port()
     with socket.socket() as listening:
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
