@@ -15,11 +15,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from manillen_replay.analysis.effort import FOUR_PLAYER_DEALS, review_effort
 from manillen_replay.cli import cli
 from manillen_replay.cli.common import AUTO_SOLVER_DEALS, auto_depth
 from manillen_replay.record import Entry, dump_lines, dumps
+from manillen_replay.rules import VARIANTS
 from manillen_replay.store import ArchiveLockedError, Store
 
+from .conftest import TWO_OPEN
 from .factories import random_record
 
 
@@ -54,6 +57,38 @@ def test_the_solver_review_is_the_default_for_a_few_deals() -> None:
     """ "solver when the matches to review hold at most AUTO_SOLVER_DEALS deals, else heuristic" """
     assert auto_depth(AUTO_SOLVER_DEALS) == "solver"
     assert auto_depth(AUTO_SOLVER_DEALS + 1) == "heuristic"
+
+
+def test_a_deal_of_another_variant_counts_as_its_measured_work_in_four_player_deals() -> None:
+    """ "the work counted in four-player deals": the bench's ratio of each variant, the dearest
+    for a variant it has not measured; 60 deals of six_short are half the work of 60 of four."""
+    assert set(FOUR_PLAYER_DEALS) == set(VARIANTS)  # a new variant is measured before it is counted
+    assert review_effort({"four": 3, "two_open": 1}) == 3 + FOUR_PLAYER_DEALS["two_open"]
+    assert review_effort({"four": 0, "six_short": 10}) == 10 * FOUR_PLAYER_DEALS["six_short"]
+    assert review_effort({"seven_players": 1}) == max(FOUR_PLAYER_DEALS.values())
+    assert auto_depth(review_effort({"six_short": 2 * AUTO_SOLVER_DEALS})) == "solver"
+    assert auto_depth(review_effort({"two_open": 1})) == "heuristic"
+    assert auto_depth(review_effort({"four": AUTO_SOLVER_DEALS})) == "solver"
+
+
+def test_findings_on_one_deal_of_two_players_scan_and_say_how_long_the_solver_would_take() -> None:
+    """One two-player deal with open table cards is minutes of the solver's work, not a second."""
+    code, _, err = run("findings", str(TWO_OPEN))
+    assert code == 0, err
+    assert "solving" not in err
+    assert "1 deal to review, whose solver review would take about 2 minutes" in err
+    assert "give --depth solver" in err and "--match ID" not in err  # one match: nothing to choose
+
+
+def test_analyze_scans_an_archive_of_one_two_player_deal_and_says_why(tmp_path: Path) -> None:
+    path = tmp_path / "two.duckdb"
+    with Store(path) as store:
+        assert store.import_entries([Entry(str(TWO_OPEN), None, TWO_OPEN.read_bytes())]).imported == 1
+    code, out, err = run("analyze", "--db", str(path))
+    assert code == 0, err
+    assert "analysed 1 match (1 deal) at the heuristic depth" in out
+    assert "whose solver review would take about 2 minutes" in err and "--depth solver" in err
+    assert rows(path, "SELECT analysis_depth FROM matches") == [("heuristic",)]
 
 
 def test_analyze_reviews_a_small_archive_at_the_solver_depth(tmp_path: Path) -> None:
@@ -403,6 +438,13 @@ def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> N
         "report", "--db", str(path), "--match", "random-5", "--player", "Zoe", "--out", str(out)
     )
     assert code == 1 and "'Zoe' did not play" in err
+
+
+def test_report_at_the_default_layouts_says_how_long_the_solver_review_takes(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (6, 1, None))
+    code, _, err = run("report", "--db", str(path), "--match", "random-6", "--out", str(tmp_path / "r.html"))
+    assert code == 0, err
+    assert "reviewing match random-6 with the solver first (1 deal, 50 layouts a play, about 1 s)" in err
 
 
 class _Turns:

@@ -21,6 +21,7 @@ from ..analysis import (
     parse_coach_detector,
 )
 from ..analysis.coach import check_columns
+from ..analysis.effort import review_effort
 from ..archive_defaults import ANALYSIS_DEPTHS, default_archive
 from ..errors import ManillenError
 from .common import (
@@ -223,8 +224,9 @@ DEPTH_HELP = (
     "rules: illegal plays, scoring and procedure only; heuristic: also the strategy detectors (the "
     "fast scan, thousands of deals a second); solver: also every card's and call's cost from the "
     "solver, which finds the costliest mistakes (0.64 to 0.73 s a deal median measured by make "
-    "bench on demo deals, 2 cores; docs/solver.md). Default: solver when at most "
-    f"{AUTO_SOLVER_DEALS} deals are to be reviewed, else heuristic (and a message)."
+    "bench on demo deals, 2 cores; docs/solver.md; a deal of another variant takes 0.5 to 140 times as "
+    f"long). Default: solver when at most {AUTO_SOLVER_DEALS} four-player deals' work is to be reviewed, "
+    "else heuristic (and a message saying how long the solver would take)."
 )
 
 
@@ -327,7 +329,7 @@ def analyze(
     Runs the built-in detectors over every match not analysed yet at this depth (or over
     all of them with --all; only the matches of --match and --since when given, the newest
     first) and stores what they find in the archive's `findings` table. The solver review
-    (--depth solver, the default for up to 60 deals) also costs every card of every deal
+    (--depth solver, the default for up to 60 four-player deals' work) also costs every card of every deal
     (stored in `play_costs` and `card_values`, shown in the dashboard's deal replay), reports
     costly cards and calls, and sharpens the strategy detectors with what each player could
     see, in every variant (docs/solver.md). Progress goes to stderr from the first deal: deals
@@ -372,11 +374,14 @@ def analyze(
 
             note = None
             if chosen is None:
-                deals = deals_to_analyse(store, pick("solver"))
-                chosen = auto_depth(deals)
+                by_variant = store.deal_counts_by_variant(pick("solver"))
+                effort = review_effort(by_variant)
+                chosen = auto_depth(effort)
                 if chosen != "solver":
                     note = fast_scan_note(
-                        deals, "give --depth solver, or choose matches with --match ID or --since DATE"
+                        sum(by_variant.values()),
+                        effort,
+                        "give --depth solver, or choose matches with --match ID or --since DATE",
                     )
             ids = pick(chosen)
             deals = deals_to_analyse(store, ids)
@@ -527,16 +532,16 @@ def _ledger_summaries(db: str | None, player: str | None, match_id: str | None) 
 
 def _file_depth(
     replayed: ReplayedRecords, depth: str | None
-) -> tuple[Iterator[tuple[Record, MatchResult]], str, list[int]]:
+) -> tuple[Iterator[tuple[Record, MatchResult]], str, Counter[str]]:
     """The records of some files with the depth to review them at: ``depth``, or (``None``) the
-    solver for at most :data:`~.common.AUTO_SOLVER_DEALS` deals, else the fast scan. The solver's
-    records are read at once (its progress needs the total); the others stream. The list counts
-    the deals as they go by."""
-    counted = [0]
+    solver for at most :data:`~.common.AUTO_SOLVER_DEALS` four-player deals' work, else the fast
+    scan. The solver's records are read at once (its progress needs the total); the others
+    stream. The counter counts the deals of each variant as they go by."""
+    counted: Counter[str] = Counter()
 
     def counting(pairs: Iterator[tuple[Record, MatchResult]]) -> Iterator[tuple[Record, MatchResult]]:
         for pair in pairs:
-            counted[0] += len(pair[1].deals)
+            counted[pair[1].rules.variant] += len(pair[1].deals)
             yield pair
 
     records = counting(iter(replayed))
@@ -545,7 +550,7 @@ def _file_depth(
     held = []
     for pair in records:
         held.append(pair)
-        if depth is None and counted[0] > AUTO_SOLVER_DEALS:
+        if depth is None and review_effort(counted) > AUTO_SOLVER_DEALS:
             return _chain(held, records), "heuristic", counted
     return iter(held), "solver", counted
 
@@ -583,7 +588,7 @@ def _file_findings(
     if chosen == "solver":
         held = list(pairs)
         people = {result.id: result.rules.shape.people for _, result in held}
-        found, costs = _solve_files(held, counted[0], samples, quiet)
+        found, costs = _solve_files(held, counted.total(), samples, quiet)
     else:
         for record, result in pairs:
             people[result.id] = result.rules.shape.people
@@ -591,7 +596,8 @@ def _file_findings(
     replayed.check_found()
     note = None
     if depth is None and chosen != "solver":
-        note = fast_scan_note(counted[0], "give --depth solver, or choose a match with --match ID")
+        how = "give --depth solver" + (", or choose a match with --match ID" if len(people) > 1 else "")
+        note = fast_scan_note(counted.total(), review_effort(counted), how)
     mine = [f for f in found if player is None or (f.player or "").lower() == player.lower()]
 
     def wanted(finding: Finding) -> bool:
@@ -763,7 +769,7 @@ def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang
     type=click.Choice(ANALYSIS_DEPTHS, case_sensitive=False),
     default=None,
     help="Record files: how deep to review them (default: solver for at most "
-    f"{AUTO_SOLVER_DEALS} deals, else heuristic, the fast scan). An archive's depth is "
+    f"{AUTO_SOLVER_DEALS} four-player deals' work, else heuristic, the fast scan). An archive's depth is "
     "`manillen analyze`'s.",
 )
 @SAMPLES_OPTION
@@ -791,8 +797,9 @@ def findings(
     """List the mistakes found, with an explanation in the players' own words.
 
     Give record files (.json, .jsonl, .mnl or folders) to review them on the spot, without an
-    archive: the solver review (what every card and call cost) for up to 60 deals, the fast
-    scan (heuristic) past that or with --depth heuristic. Or read what `manillen analyze`
+    archive: the solver review (what every card and call cost) for up to 60 four-player deals'
+    work (a deal of another variant counts as more: one of two players with open table cards as
+    140), the fast scan (heuristic) past that or with --depth heuristic. Or read what `manillen analyze`
     stored in an archive with --db (the default when no file is given). --top N lists your
     biggest mistakes: the N costliest decisions, each with its cost from what you could see
     (and with every hand known).

@@ -230,9 +230,11 @@ def echo_json(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
 
 
+DEFAULT_SAMPLES = 50
+"""Layouts a play of the solver review unless asked otherwise: what its timings are measured at."""
 SAMPLES_OPTION = click.option(
     "--samples",
-    default=50,
+    default=DEFAULT_SAMPLES,
     show_default=True,
     type=click.IntRange(min=1),
     help="The solver depth: layouts of the hidden cards solved per play and per call reviewed.",
@@ -257,22 +259,36 @@ BATCH_OPTION = click.option(
 
 
 AUTO_SOLVER_DEALS = 60
-"""Up to this many deals to review, the solver review is the default (`findings FILE`,
-`analyze`, `report`): about 45 seconds at the measured 0.64 to 0.73 s a deal (docs/solver.md);
-past it the fast scan (heuristic) is, with a message saying how to get the solver review."""
+"""Up to this much work to review, in four-player deals, the solver review is the default
+(`findings FILE`, `analyze`): about 45 seconds at the measured 0.64 to 0.73 s a deal
+(docs/solver.md); past it the fast scan (heuristic) is, with a message saying how to get the
+solver review. A deal of another variant counts as several
+(:data:`~manillen_replay.analysis.effort.FOUR_PLAYER_DEALS`): a single deal of two players with
+open table cards is past it."""
 
 SECONDS_PER_DEAL = 0.7
-"""The solver's seconds a deal (median, 50 layouts, 2 cores: docs/solver.md), for estimates."""
+"""The solver's seconds a four-player deal (median, 50 layouts, 2 cores: docs/solver.md), for estimates."""
 
 
-def auto_depth(deals: int) -> str:
+def auto_depth(effort: float) -> str:
     """The depth of a review nobody chose one for: ``solver`` for at most :data:`AUTO_SOLVER_DEALS`
-    deals, ``heuristic`` past it.
+    four-player deals' work (:func:`~manillen_replay.analysis.effort.review_effort`),
+    ``heuristic`` past it.
 
     >>> auto_depth(20), auto_depth(5000)
     ('solver', 'heuristic')
     """
-    return "solver" if deals <= AUTO_SOLVER_DEALS else "heuristic"
+    return "solver" if effort <= AUTO_SOLVER_DEALS else "heuristic"
+
+
+def solver_wait(effort: float) -> str:
+    """How long the solver review of this much work takes, for a person: ``effort`` in
+    four-player deals.
+
+    >>> solver_wait(20), solver_wait(360)
+    ('about 14 s', 'about 4 minutes')
+    """
+    return duration(effort * SECONDS_PER_DEAL)
 
 
 def duration(seconds: float) -> str:
@@ -288,13 +304,24 @@ def duration(seconds: float) -> str:
     return f"about {seconds / 3600:.1f} hours"
 
 
-def fast_scan_note(deals: int, how: str) -> str:
+def fast_scan_note(deals: int, effort: float, how: str) -> str:
     """What a command says when it scanned (heuristic) instead of the solver review, and how to
-    get the solver review."""
+    get the solver review.
+
+    :param effort: the solver review's work for those deals, in four-player deals.
+    """
+    wait = solver_wait(effort)
+    if deals > AUTO_SOLVER_DEALS:
+        return (
+            f"{plural(deals, 'deal')} to review: more than {AUTO_SOLVER_DEALS}, so the fast scan "
+            f"(heuristic depth) ran; for the solver review, which finds the costliest mistakes, "
+            f"{how} ({wait} for all of them)"
+        )
+    # few deals, of the dearer variants
     return (
-        f"{plural(deals, 'deal')} to review: more than {AUTO_SOLVER_DEALS}, so the fast scan "
-        f"(heuristic depth) ran; for the solver review, which finds the costliest mistakes, "
-        f"{how} ({duration(deals * SECONDS_PER_DEAL)} for all of them)"
+        f"{plural(deals, 'deal')} to review, whose solver review would take {wait} (the solver takes "
+        "longer on a deal of the other variants than of the four-player game), so the fast scan "
+        f"(heuristic depth) ran; for the solver review, which finds the costliest mistakes, {how}"
     )
 
 

@@ -7,7 +7,16 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from .common import DB_OPTION, SAMPLES_OPTION, WAIT_OPTION, existing_archive, no_such_match, plural
+from .common import (
+    DB_OPTION,
+    DEFAULT_SAMPLES,
+    SAMPLES_OPTION,
+    WAIT_OPTION,
+    existing_archive,
+    no_such_match,
+    plural,
+    solver_wait,
+)
 
 
 @click.command()
@@ -56,6 +65,7 @@ def report(
       manillen findings --db review.duckdb --match cafe-rules --top 3
     """
     # the store and the report's polars load here, not for `manillen report --help`
+    from ..analysis.effort import review_effort
     from ..report import make_report
     from ..store.analyse import analyse_archive_in_turns, match_ids_to_analyse
     from .analysis import _progress, opener
@@ -75,12 +85,15 @@ def report(
             ):
                 make_report(store, match_id, player=player, lang=lang)  # says who did play
             ids = match_ids_to_analyse(store, depth="solver", match_ids=[match_id])
-            deals = store.deal_count(ids)
+            by_variant = store.deal_counts_by_variant(ids)
+            deals = sum(by_variant.values())
         if ids:
             if not quiet:
+                # the solver's timings are measured at the default layouts: no guess at others
+                expected = f", {solver_wait(review_effort(by_variant))}" if samples == DEFAULT_SAMPLES else ""
                 click.echo(
                     f"reviewing match {match_id} with the solver first ({plural(deals, 'deal')}, "
-                    f"{plural(samples, 'layout')} a play); it is stored in the archive",
+                    f"{plural(samples, 'layout')} a play{expected}); it is stored in the archive",
                     err=True,
                 )
             outcome = analyse_archive_in_turns(

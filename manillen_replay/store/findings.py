@@ -202,6 +202,15 @@ class FindingsMixin(StoreBase):
         ).fetchall()
         return int(rows[0][0]) if rows else 0
 
+    def deal_counts_by_variant(self, match_ids: list[str]) -> dict[str, int]:
+        """How many deals these matches have, by variant (what the solver review's work depends on)."""
+        rows = self._con.execute(
+            "SELECT m.variant, count(*) FROM deals d JOIN matches m USING (match_id) "
+            "WHERE list_contains(?, d.match_id) GROUP BY m.variant",
+            [list(match_ids)],
+        ).fetchall()
+        return {str(variant): int(count) for variant, count in rows}
+
     def save_costs(
         self,
         match_ids: list[str],
