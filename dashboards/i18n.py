@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from manillen_replay.analysis.effort import wait_in_units
 from manillen_replay.analysis.puzzles import PuzzleKind
 from manillen_replay.analysis.words import kind_name
 from manillen_replay.cards import Suit
@@ -449,6 +450,13 @@ LABELS: dict[str, tuple[str, str]] = {
         "The solver is reviewing this match: deal {done} of {total}…",
         "De solver bekijkt deze partij: spel {done} van {total}…",
     ),
+    "review.reviewing_left": (
+        "The solver is reviewing this match: deal {done} of {total}, {left} left…",
+        "De solver bekijkt deze partij: spel {done} van {total}, nog {left}…",
+    ),
+    "wait.s": ("about {amount} s", "ongeveer {amount} s"),
+    "wait.minutes": ("about {amount} minutes", "ongeveer {amount} minuten"),
+    "wait.hours": ("about {amount} hours", "ongeveer {amount} uur"),
     "review.queued": (
         "Waiting for the solver's review: {ahead} matches before this one…",
         "Wacht op de controle door de solver: eerst nog {ahead} partijen…",
@@ -1328,6 +1336,16 @@ def number(value: float, lang: str, decimals: int | None = None, *, signed: bool
     else:
         written = f"{value:{sign}.{decimals}f}"
     return number_text(written, lang)
+
+
+def wait(seconds: float, lang: str) -> str:
+    """A wait as people round it (:func:`~manillen_replay.analysis.effort.wait_in_units`), in ``lang``.
+
+    >>> wait(40, "en"), wait(150, "nl"), wait(3 * 3600 + 600, "nl")
+    ('about 40 s', 'ongeveer 3 minuten', 'ongeveer 3,2 uur')
+    """
+    amount, unit = wait_in_units(seconds)
+    return text(f"wait.{unit}", lang, amount=number(amount, lang, 1 if unit == "hours" else 0))
 
 
 def translator(lang: str) -> Callable[..., str]:

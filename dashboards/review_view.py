@@ -37,7 +37,12 @@ def state_line(now: reviewer.ReviewStatus) -> None:
     """The review's state in words (with a bar while it runs)."""
     t = ui.translator()
     if now.state == "reviewing":
-        text = t("review.reviewing", done=min(now.done + 1, now.total), total=now.total)
+        done = min(now.done + 1, now.total)
+        if now.seconds_left is None:
+            text = t("review.reviewing", done=done, total=now.total)
+        else:
+            left = i18n.wait(now.seconds_left, ui.lang())
+            text = t("review.reviewing_left", done=done, total=now.total, left=left)
         st.progress(now.done / now.total if now.total else 0.0, text=text)
     elif now.state == "queued":
         key = "review.queued_next" if not now.ahead else "review.queued_one" if now.ahead == 1 else None

@@ -38,6 +38,7 @@ import msgspec
 from dashboards import data
 from manillen_replay.analysis.costs import can_solve
 from manillen_replay.analysis.deal_analysis import DealAnalysis, analyse_deal, merge_deals
+from manillen_replay.analysis.effort import expected_seconds
 from manillen_replay.engine import DealResult, MatchResult, replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Record, loads
@@ -82,6 +83,10 @@ class ReviewStatus:
     """Matches to be reviewed before it (``queued``)."""
     message: str = ""
     """Why it failed (``failed``)."""
+    seconds_left: float | None = None
+    """The time the review of the match still needs, roughly (``reviewing``): the deals' measured
+    cost in their variant until one is done, then the pace so far; ``None`` when there is no
+    telling (the one deal under way took longer than expected)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,8 @@ class Reviewer:
         self._current: str | None = None
         self._done = 0
         self._total = 0
+        self._began = 0.0
+        self._deal_seconds = 0.0
         self._preempt = False
         self._waiting = False
         self._warming = warm
@@ -220,7 +227,7 @@ class Reviewer:
             if match_id == self._current:
                 if self._waiting:
                     return ReviewStatus("waiting", self._done, self._total)
-                return ReviewStatus("reviewing", self._done, self._total)
+                return ReviewStatus("reviewing", self._done, self._total, seconds_left=self._seconds_left())
             busy = 1 if self._current is not None else 0
             if match_id in self._urgent:
                 return ReviewStatus("queued", ahead=busy + list(self._urgent).index(match_id))
@@ -231,6 +238,18 @@ class Reviewer:
             if match_id in self._queued:
                 return ReviewStatus("queued", ahead=busy + len(self._urgent) + self._queued.index(match_id))
             return ReviewStatus("unknown")
+
+    def _seconds_left(self) -> float | None:
+        """What the match under review still needs (under the lock): see :attr:`ReviewStatus.seconds_left`."""
+        spent = time.monotonic() - self._began
+        if self._done:
+            each = spent / self._done
+        elif self._deal_seconds:
+            each = max(self._deal_seconds, spent)
+        else:
+            return None
+        left = each * self._total - spent
+        return left if left >= 1 else None
 
     def overview(self) -> Overview:
         """The review as a whole: the match under way, how many wait, how many are done."""
@@ -363,6 +382,9 @@ class Reviewer:
         result = replay(record, source=f"archive match {match_id}")
         with self._lock:
             self._total = len(result.deals)
+            self._began = time.monotonic()
+            # measured at the default layouts only: at others the pace of the first deal tells
+            self._deal_seconds = expected_seconds(result.rules.variant) if self.samples == SAMPLES else 0.0
         deals, problems = self._solve_deals(match_id, record, result, urgent=urgent)
         solved = merge_deals(result, record, deals, problems)
         while True:

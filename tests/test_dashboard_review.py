@@ -192,6 +192,56 @@ def test_the_archive_page_shows_the_review_s_progress(archive: Path) -> None:
     assert "every match is reviewed (2 since the dashboard started)" in texts(at)
 
 
+def review_state_page() -> None:
+    import streamlit as st
+
+    from dashboards import review_view, reviewer
+
+    review_view.state_line(reviewer.ReviewStatus("reviewing", 1, 3, seconds_left=st.session_state["left"]))
+
+
+@pytest.mark.parametrize(
+    ("lang", "left", "said"),
+    [
+        ("en", 150.0, "The solver is reviewing this match: deal 2 of 3, about 3 minutes left…"),
+        ("nl", 150.0, "De solver bekijkt deze partij: spel 2 van 3, nog ongeveer 3 minuten…"),
+        ("en", None, "The solver is reviewing this match: deal 2 of 3…"),
+    ],
+)
+def test_the_review_s_bar_says_how_long_it_still_needs_when_that_can_be_told(
+    lang: str, left: float | None, said: str
+) -> None:
+    at = AppTest.from_function(review_state_page)
+    at.session_state["left"] = left
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception
+    bars = [element for element in at.main if element.type == "progress"]
+    assert [bar.proto.text for bar in bars] == [said]
+
+
+def test_the_time_left_is_the_variant_s_measured_cost_until_a_deal_is_done_then_the_pace_so_far(
+    tmp_path: Path,
+) -> None:
+    current = reviewer.Reviewer(tmp_path / "none.duckdb", warm=False)
+    with current._lock:
+        current._current, current._total, current._deal_seconds = "m", 3, 98.0
+        current._began = time.monotonic()
+    assert current.status("m").seconds_left == pytest.approx(3 * 98, abs=1)
+    with current._lock:  # the first deal under way for longer than expected: at least that long each
+        current._began = time.monotonic() - 150
+    assert current.status("m").seconds_left == pytest.approx(3 * 150 - 150, abs=1)
+    with current._lock:  # one done in 100 s: the pace so far
+        current._done, current._began = 1, time.monotonic() - 100
+    assert current.status("m").seconds_left == pytest.approx(200, abs=1)
+    with current._lock:  # a single deal that takes longer than expected: no telling
+        current._done, current._total, current._began = 0, 1, time.monotonic() - 150
+    assert current.status("m").seconds_left is None
+    with current._lock:  # other layouts than measured, and no deal done yet: no telling either
+        current._total, current._deal_seconds, current._began = 3, 0.0, time.monotonic()
+    assert current.status("m").seconds_left is None
+
+
 # --------------------------------------------------------------------------- the reviewer
 
 

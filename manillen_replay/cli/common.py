@@ -266,9 +266,6 @@ solver review. A deal of another variant counts as several
 (:data:`~manillen_replay.analysis.effort.FOUR_PLAYER_DEALS`): a single deal of two players with
 open table cards is past it."""
 
-SECONDS_PER_DEAL = 0.7
-"""The solver's seconds a four-player deal (median, 50 layouts, 2 cores: docs/solver.md), for estimates."""
-
 
 def auto_depth(effort: float) -> str:
     """The depth of a review nobody chose one for: ``solver`` for at most :data:`AUTO_SOLVER_DEALS`
@@ -288,6 +285,8 @@ def solver_wait(effort: float) -> str:
     >>> solver_wait(20), solver_wait(360)
     ('about 14 s', 'about 4 minutes')
     """
+    from ..analysis.effort import SECONDS_PER_DEAL  # the analysis package: not for every command's start
+
     return duration(effort * SECONDS_PER_DEAL)
 
 
@@ -297,11 +296,10 @@ def duration(seconds: float) -> str:
     >>> duration(40), duration(150), duration(3 * 3600 + 600)
     ('about 40 s', 'about 3 minutes', 'about 3.2 hours')
     """
-    if seconds < 90:
-        return f"about {max(1, round(seconds))} s"
-    if seconds < 5400:
-        return f"about {int(seconds / 60 + 0.5)} minutes"  # half a minute up, as people round
-    return f"about {seconds / 3600:.1f} hours"
+    from ..analysis.effort import wait_in_units
+
+    amount, unit = wait_in_units(seconds)
+    return f"about {amount:.1f} hours" if unit == "hours" else f"about {amount:.0f} {unit}"
 
 
 def fast_scan_note(deals: int, effort: float, how: str) -> str:
