@@ -984,6 +984,10 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "{count} illegal plays in this deal: they are kept, and the analysis reports them.",
         "{count} onreglementaire kaarten in dit spel: ze blijven staan en de analyse meldt ze.",
     ),
+    "record.illegal_count_one": (
+        "1 illegal play in this deal: it is kept, and the analysis reports it.",
+        "1 onreglementaire kaart in dit spel: ze blijft staan en de analyse meldt ze.",
+    ),
     "record.undo_card": ("Undo card", "Kaart terug"),
     "record.undo_trick": ("Undo trick", "Slag terug"),
     "record.tricks": ("Tricks played ({count}) · edit a trick", "Gespeelde slagen ({count}) · slag wijzigen"),
@@ -1004,6 +1008,10 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.saved": (
         "Deal {number} is saved in the archive and analysed: {findings} findings in the match.",
         "Spel {number} is bewaard in het archief en geanalyseerd: {findings} bevindingen in de partij.",
+    ),
+    "record.saved_one": (
+        "Deal {number} is saved in the archive and analysed: 1 finding in the match.",
+        "Spel {number} is bewaard in het archief en geanalyseerd: 1 bevinding in de partij.",
     ),
     "record.renamed": (
         "The archive already holds another table's match as {old}: this match is saved as {new}, "
@@ -1029,6 +1037,15 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "De partij in de tekstnotatie: kopieer ze in een bericht; `manillen import` leest ze terug.",
     ),
     "record.close": ("Close this match", "Deze partij sluiten"),
+    "record.match_done": (
+        "The match is decided: close it to record the next match. A saved deal can still be corrected.",
+        "De partij is beslist: sluit ze om de volgende partij op te schrijven. Een bewaard spel kan "
+        "nog verbeterd worden.",
+    ),
+    "record.after_end": (
+        "A deal played after the end (kept as played after the match was decided)",
+        "Een spel gespeeld na het einde (bewaard als gespeeld nadat de partij beslist was)",
+    ),
     "record.written": ("The scoresheet says (optional)", "Het scoreblad zegt (optioneel)"),
     "record.written_help": (
         "What was written on the scoresheet for this deal: the cards are checked against it, and a "

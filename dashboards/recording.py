@@ -35,6 +35,7 @@ from manillen_replay.cards import (
     CardSet,
     Rank,
     Suit,
+    iter_mask,
     mask_of,
 )
 from manillen_replay.engine import MatchResult, replay
@@ -400,9 +401,19 @@ def missing_dealt(deal: DealDraft, rules: Rules) -> list[str]:
     missing = []
     if shape.table_seats != "none" and not _stacks(deal, rules):
         missing.append("table")
-    if shape.discards and len(deal.discards or []) != shape.discards:
+    if shape.discards and len(deal.discards or []) != shape.discards and not _unplayed(deal, rules):
         missing.append("discards")
     return missing
+
+
+def _unplayed(deal: DealDraft, rules: Rules) -> list[str]:
+    """The cards laid aside of a deal played out without them: the cards nobody played (they
+    lay aside the whole deal); none before the last trick is in."""
+    shape = rules.shape
+    if not shape.discards or len(deal.plays) != shape.tricks * shape.trick_size:
+        return []
+    left = shape.deck_mask & ~mask_of(CARD_BY_TEXT[c] for c in deal.plays)
+    return [CARD_TEXT[card] for card in iter_mask(left)] if left.bit_count() == shape.discards else []
 
 
 def hand_masks(hands: Sequence[Sequence[str]] | None) -> tuple[int, ...] | None:
@@ -779,7 +790,8 @@ def chooser(deal: DealDraft, rules: Rules | None = None) -> int:
     seat = deal.dealer
     for call in deal.calls:
         if call["call"] == "en_face":
-            seat = shape.partner_of(deal.dealer) or seat
+            partner = shape.partner_of(deal.dealer)
+            seat = seat if partner is None else partner  # seat 0 is a partner too
         elif call["call"] == "pass":
             seat = (seat + 2) % shape.players
     return seat
@@ -856,6 +868,15 @@ def parse_hand(text: str) -> list[str]:
 def slot_being_tapped(deal: DealDraft, rules: Rules | None = None) -> Slot | None:
     """The slot being tapped in (the first not full), ``None`` when all are full."""
     return next((s for s in slots(rules or Rules()) if len(slot_cards(deal, s)) < s.size), None)
+
+
+def dealing_under_way(deal: DealDraft, rules: Rules | None = None) -> bool:
+    """Whether the cards dealt are being tapped in: some are in, not all, and no card is played
+    yet. A page opened again on such a deal (a reload, a phone that slept) goes on tapping them,
+    instead of taking the next card tapped for the first card played."""
+    if deal.plays or slot_being_tapped(deal, rules) is None:
+        return False
+    return any(slot_cards(deal, slot) for slot in slots(rules or Rules()))
 
 
 def hand_being_tapped(deal: DealDraft) -> int | None:
@@ -1090,11 +1111,14 @@ def check_deal(draft: Draft, *, allow_unfinished: bool = False) -> list[Problem]
         record = to_record(draft)
         replay(record, source="draft")
     except InvalidRecordError as error:
-        problems = [Problem(p.pointer, p.message) for p in error.problems]
-        if allow_unfinished:
-            current = f"/deals/{draft.index}"
-            problems = [p for p in problems if p.pointer.startswith(current + "/declarations")]
-        return problems
+        if not allow_unfinished:
+            return [Problem(p.pointer, p.message) for p in error.problems]
+        current = f"/deals/{draft.index}/declarations"
+        return [
+            Problem(p.pointer, p.message)
+            for p in error.problems
+            if p.pointer.startswith(current) and not p.unfinished
+        ]
     return []
 
 
@@ -1115,9 +1139,12 @@ def finish_deal(draft: Draft) -> tuple[Draft, Record, MatchResult]:
     if missing:
         words = {"table": "the table piles", "discards": "the cards laid aside"}
         raise RecordingError(
-            f"{' and '.join(words[m] for m in missing)} of {rules.variant!r} are needed: "
-            "tap them (cards dealt first) or type them under the cards dealt"
+            f"{' and '.join(words[m] for m in missing)} of this game are needed: type them under the "
+            "cards dealt" + ("" if deal.plays else ", or tap them (cards dealt first)")
         )
+    if deal.score is None and not table.redeal and len(deal.discards or []) != rules.shape.discards:
+        deal = replace(deal, discards=_unplayed(deal, rules))
+        draft = replace(draft, current=deal)
     problems = check_deal(draft)
     if problems:
         raise RecordingError("; ".join(f"{p.message} (at {p.pointer})" for p in problems))

@@ -28,15 +28,24 @@ class RecordError(ManillenError):
     :param pointer: JSON pointer into the record (``/deals/3/tricks/5/2``), ``""`` for the whole.
     :param source: the file name, if the record came from a file.
     :param line: the line number in a JSON Lines archive, if any.
+    :param unfinished: the record only stops short (en face with the partner's call still to
+        come): what is being recorded at the table may go on to make it valid.
     """
 
     def __init__(
-        self, message: str, pointer: str = "", source: str | None = None, line: int | None = None
+        self,
+        message: str,
+        pointer: str = "",
+        source: str | None = None,
+        line: int | None = None,
+        *,
+        unfinished: bool = False,
     ) -> None:
         self.message = printable(message)
         self.pointer = printable(pointer)
         self.source = None if source is None else printable(source)
         self.line = line
+        self.unfinished = unfinished
         super().__init__(self.describe())
 
     def describe(self) -> str:
@@ -49,7 +58,7 @@ class RecordError(ManillenError):
 
     def located(self, source: str | None, line: int | None) -> RecordError:
         """The same problem, placed in a file (and line)."""
-        return RecordError(self.message, self.pointer, source, line)
+        return RecordError(self.message, self.pointer, source, line, unfinished=self.unfinished)
 
     @property
     def detail(self) -> str:

@@ -358,6 +358,10 @@ def test_page_warns_at_once_on_an_illegal_play(empty_app: tuple[AppTest, Path]) 
     played = SYMBOLS[cards[place]]  # written as the grid writes it: 9♣, not 9C
     assert any("Illegal play" in w and played in w and kind in w for w in warnings), warnings
     assert at.button(key=f"record_card_{cards[place]}").disabled  # kept as played
+    for card in cards[place + 1 :]:
+        tap(at, f"record_card_{card}")
+    warnings = [w.value for w in at.warning]
+    assert "1 illegal play in this deal: it is kept, and the analysis reports it." in warnings, warnings
 
 
 def test_page_outlines_the_legal_cards_when_hands_are_known(empty_app: tuple[AppTest, Path]) -> None:
@@ -578,6 +582,60 @@ def test_page_taps_the_hands_first_then_outlines_legal_cards(empty_app: tuple[Ap
     assert all(f".st-key-record_card_{card} button" in styles for card in legal)
 
 
+def test_page_opened_again_while_the_hands_are_tapped_goes_on_tapping_them(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """A reload (a phone that slept) in the middle of the hands: the next card tapped is the
+    next card dealt, not the first card played; and Undo card there cannot take back the call."""
+    at, path = empty_app
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, "record_trump_C")
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    assert "record_undo_card" not in {b.key for b in at.button}  # the hands' own undo only
+    for card in deal.hands[0][:3]:
+        tap(at, f"record_card_{card}")
+    again = AppTest.from_file(APP, default_timeout=60)
+    again.run()
+    again.query_params["draft"] = draft_id
+    again.switch_page("app_pages/record.py").run()
+    assert not again.exception
+    assert again.segmented_control(key=f"record_tap_mode_{draft_id}_1").value == "hands"
+    assert "Tap Anna's hand: 3 of 8" in texts(again)
+    tap(again, f"record_card_{deal.hands[0][3]}")
+    draft = drafts.load(draft_id, drafts.folder(path))
+    assert draft is not None and draft.current is not None and draft.current.hands is not None
+    assert draft.current.hands[0] == deal.hands[0][:4] and not draft.current.plays
+    assert draft.current.calls == [{"seat": 3, "call": "trump", "suit": "C"}]
+
+
+def test_page_says_a_decided_match_is_over_and_keeps_a_deal_played_after_the_end_aside(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """A match of one deal (a fixed number of deals) is decided once that deal is saved: the page
+    says so and offers the next deal only as one played after the end."""
+    at, path = empty_app
+    deal = legal_deal()
+    one_deal = rec.Setup(
+        match_id="t-1", seats=list(SEATS), rules={"format": "fixed", "deals": 1}, first_dealer=deal.dealer
+    )
+    draft = entered(deal)
+    draft = rec.Draft(draft.draft_id, one_deal, current=draft.current)
+    finished, _, result = rec.finish_deal(draft)
+    assert result.finished
+    drafts.save_match(draft, drafts.folder(path))
+    drafts.save(finished, drafts.folder(path))
+    at.run()
+    at.query_params["draft"] = draft.draft_id
+    at.switch_page("app_pages/record.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "The match is decided: close it to record the next match." in " ".join(i.value for i in at.info)
+    [box] = [e for e in at.expander if e.label.startswith("A deal played after the end")]
+    assert box.button(key="record_trump_H")  # the deal's calls are inside the box, not on the page
+    assert [b for b in at.main.button if b.key == "record_trump_H"] == [box.button(key="record_trump_H")]
+
+
 # --------------------------------------------------------------------------- scoresheet beside the cards
 
 
@@ -722,6 +780,13 @@ def test_page_draws_the_house_rules_only_once_opened_and_keeps_them_closed(
     rules = draft.setup.rules_value()
     assert not rules.partner_exempt and rules.en_face and rules.max_multiplier is None
     assert at.button(key="record_en_face")  # the cafe rule is in force at the table
+    tap(at, "record_en_face")  # Dirk deals and leaves the choice to his partner
+    assert not at.error, [e.value for e in at.error]
+    assert "Bert makes trump:" in texts(at) and "En face Dirk" in texts(at)
+    tap(at, "record_trump_C")
+    draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
+    assert draft is not None and draft.current is not None
+    assert draft.current.calls == [{"seat": 3, "call": "en_face"}, {"seat": 1, "call": "trump", "suit": "C"}]
 
 
 def test_page_starts_with_the_default_rules_when_the_box_stays_closed(

@@ -180,6 +180,47 @@ def test_six_short_passes_move_the_trump_choice_to_the_teammates() -> None:
         rec.add_call(draft, 0, "trump", "H")  # the choice is no longer the dealer's
 
 
+def test_each_deal_of_the_cafe_rules_sample_records_to_its_result() -> None:
+    """Blind muil, en face (the dealer's partner makes trump), eternal klop and the redeal, called
+    as the page calls them and scored as the sample is."""
+    path = SAMPLES / "cafe-rules.json"
+    document = sample(path)
+    expected = replay(load(path))
+    draft = rec.new_draft("cafe", setup_of(document))
+    for number, deal in enumerate(document["deals"]):
+        assert draft.current is not None and draft.current.dealer == deal["dealer"]
+        for call in deal["declarations"]:
+            draft = rec.add_call(draft, call["seat"], call["call"], call.get("suit"))
+        for trick in deal.get("tricks", []):
+            for card in trick:
+                draft = rec.play_card(draft, card)
+        draft, _, result = rec.finish_deal(draft)
+        assert result.deals[number].score == expected.deals[number].score
+        assert result.deals[number].multiplier == expected.deals[number].multiplier
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2, 3])
+def test_en_face_passes_the_trump_choice_to_the_dealer_s_partner(dealer: int) -> None:
+    setup = rec.Setup(
+        match_id="m",
+        seats=["Anna", "Bert", "Carla", "Dirk"],
+        rules={"cafe": {"en_face": True}},
+        first_dealer=dealer,
+    )
+    rules = setup.rules_value()
+    draft = rec.add_call(rec.new_draft("d", setup), dealer, "en_face")  # the partner's call still to come
+    partner = (dealer + 2) % 4
+    assert draft.current is not None and rec.chooser(draft.current, rules) == partner
+    with pytest.raises(rec.RecordingError):
+        rec.add_call(draft, dealer, "trump", "C")  # the choice is the partner's now
+    draft = rec.add_call(draft, partner, "trump", "C")
+    assert draft.current is not None
+    assert draft.current.calls == [
+        {"seat": dealer, "call": "en_face"},
+        {"seat": partner, "call": "trump", "suit": "C"},
+    ]
+
+
 @pytest.mark.parametrize(
     ("variant", "word", "seats"),
     [
@@ -280,10 +321,8 @@ def test_turned_card_goes_into_the_record_and_must_match_the_trump() -> None:
     assert result.deals[0].score == replay(load(path)).deals[0].score
 
 
-@pytest.mark.parametrize(
-    ("name", "needed"), [("variant-two-open", "table piles"), ("variant-three", "laid aside")]
-)
-def test_a_deal_played_out_without_the_cards_its_record_needs_is_not_saved(name: str, needed: str) -> None:
+def played_out(name: str) -> tuple[dict[str, Any], rec.Draft]:
+    """A sample's first deal with its calls and plays alone: no card dealt tapped or typed."""
     document = sample(SAMPLES / f"{name}.json")
     deal = document["deals"][0]
     draft = rec.new_draft("d", setup_of(document))
@@ -291,5 +330,28 @@ def test_a_deal_played_out_without_the_cards_its_record_needs_is_not_saved(name:
         draft = rec.add_call(draft, call["seat"], call["call"], call.get("suit"))
     for card in [c for trick in deal["tricks"] for c in trick]:
         draft = rec.play_card(draft, card)  # the plays alone: whose turn still follows the engine
-    with pytest.raises(rec.RecordingError, match=needed):
+    return deal, draft
+
+
+def test_a_two_player_deal_played_out_without_its_table_piles_is_not_saved() -> None:
+    _, draft = played_out("variant-two-open")
+    assert draft.current is not None and rec.missing_dealt(draft.current, draft.setup.rules_value()) == [
+        "table"
+    ]
+    with pytest.raises(
+        rec.RecordingError, match="the table piles of this game are needed: type them"
+    ) as refused:
         rec.finish_deal(draft)
+    assert "tap them" not in str(refused.value)  # a card is played: tapping the cards dealt is over
+
+
+@pytest.mark.parametrize("name", ["variant-three", "variant-six-short"])
+def test_the_cards_laid_aside_of_a_deal_played_out_are_the_two_nobody_played(name: str) -> None:
+    deal, draft = played_out(name)
+    rules = draft.setup.rules_value()
+    assert draft.current is not None and rec.missing_dealt(draft.current, rules) == []
+    _, record, result = rec.finish_deal(draft)
+    assert sorted(json.loads(rec.record_json(record))["deals"][0]["discards"]) == sorted(deal["discards"])
+    assert result.deals[0].score == replay(load(SAMPLES / f"{name}.json")).deals[0].score
+    undone = rec.undo_card(draft)  # one card short: nothing to lay aside yet
+    assert undone.current is not None and rec.missing_dealt(undone.current, rules) == ["discards"]

@@ -617,7 +617,7 @@ def _calls_text(draft: rec.Draft, calls: list[dict[str, Any]], *, short: bool = 
             suit = Suit[call["suit"]]
             symbol = f":red[{suit.symbol}]" if suit.is_red else suit.symbol
             words.append(symbol if short else f"{t('record.call_trump')} {symbol}")
-        elif call["call"] in ("klop", "tegenklop", "en_face"):
+        elif call["call"] in ("klop", "tegenklop", "en_face", "pass"):
             words.append(f"{t('record.call_' + call['call'])} {who}")
         else:
             words.append(t("record.call_" + call["call"]))
@@ -687,7 +687,7 @@ def _deal(draft: rec.Draft) -> None:
                     format_func=lambda m: (
                         t("record.tap_dealt") if m == "hands" and _variant(draft) else t(f"record.tap_{m}")
                     ),
-                    default="plays",
+                    default="hands" if rec.dealing_under_way(deal, rules) else "plays",
                     required=True,
                     key=f"record_tap_mode_{draft.draft_id}_{number}",
                     label_visibility="collapsed",
@@ -703,6 +703,19 @@ def _deal(draft: rec.Draft) -> None:
         _hand_grid(deal, rules)
     else:
         _grid(table, rules)
+    if not tapping_hands:  # the cards dealt have their own undo: this one would take back the call
+        _play_undo(draft, table)
+    with st.container():
+        _save_button(draft, table)
+    _hands(draft)
+    with st.container():
+        _tricks(draft, table)
+
+
+def _play_undo(draft: rec.Draft, table: rec.Table) -> None:
+    """The buttons that take back what was played: the last card (or move, or call), the trick."""
+    deal = draft.current
+    assert deal is not None
     undo = st.container(horizontal=True)
     if table.can_move and table.to_play is not None:
         undo.button(
@@ -727,11 +740,6 @@ def _deal(draft: rec.Draft) -> None:
         disabled=not deal.plays,
         icon=":material/delete_sweep:",
     )
-    with st.container():
-        _save_button(draft, table)
-    _hands(draft)
-    with st.container():
-        _tricks(draft, table)
 
 
 def _set_dealer(key: str) -> None:
@@ -1114,7 +1122,11 @@ def _save_button(draft: rec.Draft, table: rec.Table) -> None:
         )  # fmt: skip
         illegal = table.illegal()
         if illegal:
-            st.warning(t("record.illegal_count", count=len(illegal)))
+            st.warning(
+                t("record.illegal_count_one")
+                if len(illegal) == 1
+                else t("record.illegal_count", count=len(illegal))
+            )
         missing = rec.missing_dealt(draft.current, draft.setup.rules_value()) if draft.current else []
         if missing:
             st.warning(t("record.dealt_missing", what=", ".join(t(f"record.needed_{m}") for m in missing)))
@@ -1220,7 +1232,11 @@ def _after_save(draft: rec.Draft) -> None:
     saved = st.session_state.get(SAVED)
     if saved:
         match_id, number, replayable, findings, mismatch = saved
-        st.success(t("record.saved", number=number, findings=findings))
+        st.success(
+            t("record.saved_one", number=number)
+            if findings == 1
+            else t("record.saved", number=number, findings=findings)
+        )
         if mismatch:
             st.warning(t("record.written_mismatch", message=mismatch))
     else:
@@ -1285,9 +1301,13 @@ with st.container():
     _scoresheet(draft)
 
 
-def _club_table_done(draft: rec.Draft) -> bool:
-    """Whether this is a club table whose blocks are all played (and no saved deal reopened)."""
-    if not draft.setup.blocks or not draft.deals or draft.reopened is not None:
+AFTER_END_OPEN = "record_after_end_open"
+"""Whether the box for a deal played after the match was decided is open."""
+
+
+def _match_done(draft: rec.Draft) -> bool:
+    """Whether the match is decided (a club table: its blocks all played), no saved deal reopened."""
+    if not draft.deals or draft.reopened is not None:
         return False
     result = rec.match_score(draft)
     return result is not None and result.finished
@@ -1301,8 +1321,13 @@ def _table() -> None:
     if current is None:
         st.rerun()
         return
-    if not _club_table_done(current):  # once a club table's blocks are played, nothing more to enter
+    if not _match_done(current):
         with ui.messages():
+            _deal(current)
+    elif not current.setup.blocks:  # a club table's blocks played: nothing more to enter there
+        # a deal the table played on anyway is kept, as played after the match was decided
+        st.info(t("record.match_done"))
+        with st.expander(t("record.after_end"), key=AFTER_END_OPEN), ui.messages():
             _deal(current)
     _footer(current)
 

@@ -216,8 +216,8 @@ class _Replay:
         self.scores: dict[tuple[tuple[int, int], int], DealScore | None] = {}
         """Each deal score met by its card points and factor (:func:`_deal_scores`)."""
 
-    def problem(self, pointer: str, message: str) -> None:
-        self.problems.append(RecordError(message, pointer, self.source, self.line))
+    def problem(self, pointer: str, message: str, *, unfinished: bool = False) -> None:
+        self.problems.append(RecordError(message, pointer, self.source, self.line, unfinished=unfinished))
 
     def seat_name(self, seat: int) -> str:
         return self.names[seat] if seat < len(self.names) else f"seat {seat}"
@@ -481,7 +481,9 @@ class _Replay:
                 self.problem(where, f"{call.call!r} is out of order here")
         outcome.knocks = len(knocks_by)
         if outcome.kind is not DealKind.REDEAL and stage == "partner":
-            self.problem(f"{pointer}/declarations", "after en face the partner's trump call is missing")
+            self.problem(
+                f"{pointer}/declarations", "after en face the partner's trump call is missing", unfinished=True
+            )
         return len(self.problems) == before
 
     def read_lone_contract(self, deal: Deal, call: Declaration, outcome: DealResult) -> bool:
