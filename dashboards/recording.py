@@ -482,6 +482,9 @@ class Table:
     """Whether the seat to play may now move its 3rd pile's top card to its emptied 4th place."""
     dealt_on_table: frozenset[Card] = frozenset()
     """Every card dealt onto the table piles (empty until they are in)."""
+    under_move: Card | None = None
+    """The face-down card under the 3rd pile's top of the seat to play, when that top may be
+    moved to the emptied 4th place: tapped, it is played with the move made just before."""
 
     @property
     def complete(self) -> bool:
@@ -578,6 +581,7 @@ def table_of(deal: DealDraft, rules: Rules) -> Table:
     if moved:  # moved before the next card: that card may be the one turned up
         state = state.move_to_empty_place(state.to_play)
     open_cards = tuple(frozenset(Card(pile[-1]) for pile in piles if pile) for piles in state.table)
+    can_move = not over and not moved and state.can_move_to_empty_place(state.to_play)
     return Table(
         tricks=tuple(tricks),
         to_play=None if over else state.to_play,
@@ -589,7 +593,8 @@ def table_of(deal: DealDraft, rules: Rules) -> Table:
         redeal=redeal,
         moves=tuple(moves),
         open_cards=open_cards,
-        can_move=not over and not moved and state.can_move_to_empty_place(state.to_play),
+        can_move=can_move,
+        under_move=Card(state.table[state.to_play][2][-2]) if can_move else None,
         dealt_on_table=on_table,
         deal_tricks=tricks_in,
         deal_cards=cards_in,

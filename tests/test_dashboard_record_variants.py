@@ -55,6 +55,38 @@ def saved_record(path: Path) -> dict[str, Any]:
         return dict(json.loads(store.query("SELECT record FROM matches")["record"][0]))
 
 
+def test_a_third_pile_s_hidden_card_tapped_without_the_move_is_played_with_it(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """As docs/dashboard.md says: the face-down card the move turns up is not greyed out, and
+    tapped it is played with the move made just before."""
+    at, path = empty_app
+    document = json.loads((SAMPLES / "variant-two-open.json").read_text())
+    match, deal = document["match"], document["deals"][0]
+    assert deal["table_moves"], "the sample has a move"
+    rules = Rules(variant=match["variant"])
+    draft_id = start_variant(at, match["variant"], match["seats"], deal["dealer"])
+    for call in deal["declarations"]:
+        tap(at, f"record_trump_{call['suit']}" if call["call"] == "trump" else f"record_{call['call']}")
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    for card in dealt_slots(deal, rules):
+        if at.button(key="record_untap") and "Every card dealt is in" in texts(at):
+            break
+        tap(at, f"record_card_{card}")
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    for trick in deal["tricks"]:
+        for card in trick:
+            assert not at.button(key=f"record_card_{card}").disabled, card
+            tap(at, f"record_card_{card}")  # never the move button
+    tap(at, "record_save")
+    saved = saved_record(path)["deals"][0]
+    assert saved["tricks"] == deal["tricks"]
+    # the sample's player moved at trick 13 and played another card; tapped straight on, the
+    # move is made just before the hidden card is played, at trick 14
+    assert deal["table_moves"] == [{"seat": 1, "trick": 13, "play": 2}]
+    assert saved["table_moves"] == [{"seat": 1, "trick": 14, "play": 1}]
+
+
 @pytest.mark.parametrize("sample", VARIANT_SAMPLES, ids=lambda p: p.stem)
 def test_page_records_a_full_deal_of_each_variant(
     sample: Path, empty_app: tuple[AppTest, Path], tmp_path: Path

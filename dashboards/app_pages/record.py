@@ -977,12 +977,14 @@ def _card_text(card: Card) -> str:
 def _grid(table: rec.Table, rules: Rules) -> None:
     """The deck, a row per suit; played cards greyed out, legal ones outlined. With the table
     piles in, the cards lying face down and the cards open on another seat's table are greyed
-    out too (a 3rd pile's hidden card comes free with the move button)."""
+    out too, but for a 3rd pile's hidden card that the move turns up: tapped, it is played with
+    the move (as the move button and then the card)."""
     legal = table.legal.cards if table.legal is not None else ()
     over = table.to_play is None
     hidden: set[Card] = set()
     if table.open_cards and table.to_play is not None:
         hidden = set(table.dealt_on_table - table.played - table.open_cards[table.to_play])
+        hidden.discard(table.under_move)
     _card_buttons(lambda card: card in table.played or over or card in hidden, _tap, rules, outlined=legal)
 
 
