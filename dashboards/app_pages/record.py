@@ -61,9 +61,10 @@ TABLE_STYLE = """<style>
     .st-key-record_scoresheet th, .st-key-record_scoresheet td {
         overflow-wrap: anywhere; padding-left: 0.4rem; padding-right: 0.4rem;
     }
+    .st-key-record_scoresheet th:nth-child(2) { overflow-wrap: normal; }
     </style>"""
 # (the scoresheet's cells break long names anywhere: a column per player of the three-player
-# games still fits a phone)
+# games still fits a phone; the word "Dealer" over its column stays whole)
 
 
 # --------------------------------------------------------------------------- the draft in session
