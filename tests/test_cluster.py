@@ -226,6 +226,13 @@ def test_analyze_files_writes_parts_that_import_to_the_plain_run(
     code, text, _ = run("analyze-files", str(inputs), "--out", str(out), "--samples", SAMPLES)
     assert code == 0
     assert "2 parts: 1 written, 1 already there; 1 match (2 deals) solved, 0 invalid records" in text
+    # an input changed since its part was written (a refused record mended) is solved again
+    (inputs / "one.jsonl").write_text(dump_lines(RECORDS[:1]))
+    code, text, _ = run("analyze-files", str(inputs), "--out", str(out), "--samples", SAMPLES)
+    assert code == 0
+    assert "2 parts: 1 written, 1 already there; 1 match" in text
+    part = cli_cluster.part_name(inputs / "one.jsonl")
+    assert pl.read_parquet(out / "matches" / part)["match_id"].len() == 1
 
 
 def test_analyze_files_reads_the_archives_parquet_export(

@@ -7,6 +7,7 @@ Both go through :func:`manillen_replay.solving.solve_matches`; Dask loads (from
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import sys
@@ -241,9 +242,33 @@ def part_name(path: Path) -> str:
     return f"part-{cleaned.lstrip('.')}.parquet"
 
 
-def is_part_written(out: Path, name: str) -> bool:
-    """Whether every table of a part is there (``matches``, written last, says the part is whole)."""
-    return all((out / table / name).exists() for table in PART_TABLES)
+INPUTS_FOLDER = "_inputs"
+"""Beside the tables' folders: each part's input as it was solved (its size and modification
+time), so that an input changed since (a refused record mended) is solved again. The leading
+underscore keeps Spark and Hive-style readers out of it."""
+
+
+def input_stamp(path: Path) -> dict[str, int]:
+    """What says an input file is the one a part was solved from: its size and modification time."""
+    stat = path.stat()
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+def is_part_written(out: Path, name: str, source: Path | None = None) -> bool:
+    """Whether every table of a part is there (``matches``, written last, says the part is whole)
+    and, given the ``source`` it is solved from, whether that file is unchanged since; a part
+    written before inputs were stamped counts as written."""
+    if not all((out / table / name).exists() for table in PART_TABLES):
+        return False
+    if source is None:
+        return True
+    try:
+        kept = json.loads((out / INPUTS_FOLDER / f"{name}.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return bool(kept == input_stamp(source))
 
 
 def _entries_of_part(path: Path) -> Iterator[Entry]:
@@ -304,10 +329,19 @@ def _file_matches(
             finished.append(part)
 
 
-def write_part(out: Path, name: str, solved: Sequence[SolvedMatch], *, samples: int, seed: int) -> None:
+def write_part(
+    out: Path,
+    name: str,
+    solved: Sequence[SolvedMatch],
+    *,
+    samples: int,
+    seed: int,
+    stamp: dict[str, int] | None = None,
+) -> None:
     """Write a part's tables, each atomically (a hidden file renamed into place), ``matches`` last.
 
     :param solved: the part's matches, in the order to write them.
+    :param stamp: the input's :func:`input_stamp` as it was read, kept under :data:`INPUTS_FOLDER`.
     """
     from ..solving import (
         CALLS_SCHEMA,
@@ -344,6 +378,12 @@ def write_part(out: Path, name: str, solved: Sequence[SolvedMatch], *, samples: 
                     "seed": pl.Int64},
         ),
     }  # fmt: skip
+    if stamp is not None:
+        folder = out / INPUTS_FOLDER
+        folder.mkdir(parents=True, exist_ok=True)
+        hidden = folder / f".{name}.json.writing"
+        hidden.write_text(json.dumps(stamp), encoding="utf-8")
+        os.replace(hidden, folder / f"{name}.json")
     for table, frame in tables.items():
         folder = out / table
         folder.mkdir(parents=True, exist_ok=True)
@@ -364,7 +404,8 @@ def analyse_files(
     outcome = FilesOutcome()
     parts = [_Part(path, part_name(path)) for path in expand_patterns(patterns)]
     outcome.parts = len(parts)
-    todo = [p for p in parts if not is_part_written(out, p.name)]
+    todo = [p for p in parts if not is_part_written(out, p.name, p.path)]
+    stamps = {p.name: input_stamp(p.path) for p in todo}  # as read, not as it may be when written
     outcome.skipped = len(parts) - len(todo)
     if not todo:
         return outcome
@@ -376,7 +417,7 @@ def analyse_files(
             part = finished.pop(0)
             if part.complete:
                 in_order = [solved for _, solved in sorted(part.solved, key=lambda pair: pair[0])]
-                write_part(out, part.name, in_order, samples=samples, seed=0)
+                write_part(out, part.name, in_order, samples=samples, seed=0, stamp=stamps[part.name])
                 outcome.written += 1
             if bar is not None:
                 bar.update(1)
@@ -425,7 +466,8 @@ def analyze_files(
     use `**`) or the archive's Parquet export (matches.parquet). For each input part it writes
     play_costs, card_values, call_decisions, findings, finding_lines, player_accuracy and matches under DIR,
     one file per part in a folder per table: what `manillen analyze --depth solver` stores. A
-    part already written is skipped, so a run cut short resumes where it stopped. DuckDB,
+    part already written from the same input is skipped, so a run cut short resumes where it
+    stopped; an input changed since (a refused record mended) is solved again. DuckDB,
     polars, Spark or Trino read DIR as it is; `manillen import-analysis` loads it into an
     archive.
 
