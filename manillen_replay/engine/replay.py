@@ -482,7 +482,9 @@ class _Replay:
         outcome.knocks = len(knocks_by)
         if outcome.kind is not DealKind.REDEAL and stage == "partner":
             self.problem(
-                f"{pointer}/declarations", "after en face the partner's trump call is missing", unfinished=True
+                f"{pointer}/declarations",
+                "after en face the partner's trump call is missing",
+                unfinished=True,
             )
         return len(self.problems) == before
 
