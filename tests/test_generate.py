@@ -204,6 +204,30 @@ def test_unwritable_out_is_a_message(tmp_path):
     assert "cannot write" in result.output
 
 
+def test_an_interrupted_run_leaves_the_out_file_as_it_was(tmp_path, monkeypatch):
+    from manillen_replay.cli import generate
+
+    out = tmp_path / "club.jsonl"
+    out.write_text("kept\n")
+    written = []
+
+    def interrupted(record, pretty=True):
+        if len(written) == 3:
+            raise KeyboardInterrupt  # Ctrl-C in the middle of the archive
+        written.append(record)
+        return "{}"
+
+    monkeypatch.setattr(generate, "dumps", interrupted)
+    result = run("generate", "--matches", "10", "--out", str(out))
+    assert result.exit_code != 0 and written
+    assert out.read_text() == "kept\n"  # not cut short, not emptied
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.jsonl"]  # nothing half-written left
+    monkeypatch.undo()
+    assert run("generate", "--matches", "2", "--out", str(out)).exit_code == 0
+    assert len(lines_of(out.read_text())) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.jsonl"]
+
+
 def test_help_teaches_the_spec_and_has_examples():
     result = run("generate", "--help")
     assert result.exit_code == 0

@@ -195,17 +195,29 @@ def generate(
     )
     generated = _take(iter_matches(options), matches, deals)
     tally = _Tally()
+    # written beside --out and renamed onto it at the end: an interrupted run leaves the file as it was
+    partial = None if out is None else out.with_name(f".{out.name}.partial")
     try:
-        handle: IO[str] = sys.stdout if out is None else out.open("w", encoding="utf-8", newline="\n")
+        handle: IO[str] = sys.stdout if partial is None else partial.open("w", encoding="utf-8", newline="\n")
     except OSError as error:
         raise click.BadParameter(f"cannot write {str(out)!r}: {error.strerror}", param_hint="--out") from None
     try:
-        for match in progress(generated, "generating", total=matches if out is not None else 0):
-            handle.write(dumps(match.record, pretty=False) + "\n")
-            tally.add(match)
+        try:
+            for match in progress(generated, "generating", total=matches if out is not None else 0):
+                handle.write(dumps(match.record, pretty=False) + "\n")
+                tally.add(match)
+        finally:
+            if partial is not None:
+                handle.close()
+        if partial is not None and out is not None:
+            partial.replace(out)
+    except OSError as error:
+        if out is None:
+            raise  # the pipe's reader went away: as any command printing to it
+        raise click.ClickException(f"cannot write {str(out)!r}: {error.strerror}") from None
     finally:
-        if out is not None:
-            handle.close()
+        if partial is not None:
+            partial.unlink(missing_ok=True)
     if out is not None:
         click.echo(
             f"wrote {plural(tally.matches, 'match', 'matches')}, {plural(tally.deals, 'deal')} to {out}",
