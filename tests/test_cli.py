@@ -271,6 +271,22 @@ def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
     assert "  JC    1 point   best\n" in card.output
 
 
+@pytest.mark.parametrize(
+    ("hands", "trick", "said"),
+    [
+        ("AC KC/10C 8C/QC 7C/JC", "", "seat 4 holds 1 cards but should hold 2"),
+        ("KC QC/10C 8C/QC 7C/JC 9C", "AC", "seat 1 holds 2 cards but should hold 1"),
+        ("AC KC/10C 8C/QC 7C", "", "four hands separated by '/', seats 1 to 4 (got 3)"),
+    ],
+)
+def test_solve_names_the_seats_as_its_options_do(hands: str, trick: str, said: str) -> None:
+    """--leader and --hands count seats 1 to 4: so do the messages on a position that cannot be."""
+    result = CliRunner().invoke(
+        cli, ["solve", "--trump", "H", "--leader", "1", "--hands", hands, "--trick", trick]
+    )
+    assert result.exit_code == 2 and said in result.output, result.output
+
+
 def _help_examples() -> list[tuple[str, str, str | None]]:
     """``(command, example, output shown under it or None)`` from every command's --help."""
     found = []

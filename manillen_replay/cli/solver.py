@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -19,7 +20,7 @@ def _parse_hands(text: str) -> tuple[int, int, int, int]:
     parts = text.split("/")
     if len(parts) != 4:
         raise click.BadParameter(
-            f"give four hands separated by '/', seats 0 to 3 (got {len(parts)}): "
+            f"give four hands separated by '/', seats 1 to 4 (got {len(parts)}): "
             '"AC KC/10C 8C/QC 7C/JC 9C"',
             param_hint="--hands",
         )
@@ -28,6 +29,23 @@ def _parse_hands(text: str) -> tuple[int, int, int, int]:
     except InvalidCardError as error:
         raise click.BadParameter(str(error), param_hint="--hands") from None
     return masks[0], masks[1], masks[2], masks[3]
+
+
+def _check_hand_sizes(hands: Sequence[int], trick: Sequence[int], leader: int) -> None:
+    """The hand sizes the position needs, said with the command's seat numbers (1 to 4; the
+    solver's own check counts from 0): the seats that played to the trick hold one card less."""
+    to_play = (leader + len(trick)) % 4
+    size = hands[to_play].bit_count()
+    for offset in range(4):
+        seat = (leader + offset) % 4
+        expected = size - 1 if offset < len(trick) else size
+        if size == 0 or hands[seat].bit_count() != expected:
+            raise click.UsageError(
+                f"seat {to_play + 1} is to play but holds no card"
+                if size == 0
+                else f"seat {seat + 1} holds {hands[seat].bit_count()} cards but should hold {expected}: "
+                "seats that played to the trick hold one card less than the others"
+            )
 
 
 @click.command()
@@ -82,6 +100,7 @@ def solve(
     masks = _parse_hands(hands)
     cards = tuple(int(card) for card in parse_trick(trick))
     suit = None if trump.lower() == "none" else int(Suit.parse(trump))
+    _check_hand_sizes(masks, cards, leader - 1)
     try:
         values = solve_position(masks, cards, leader - 1, suit, rules)
     except SolverError as error:
