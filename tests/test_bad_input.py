@@ -126,6 +126,17 @@ def test_bad_document_is_a_message_with_its_place_in_every_command(
     _assert_message(_run_reading(command, path, tmp_path), "bad.json", *expected)
 
 
+@pytest.mark.parametrize("command", READING_COMMANDS)
+def test_an_archive_given_where_records_go_is_said_to_be_one(command: str, tmp_path: Path) -> None:
+    archive = tmp_path / "club.duckdb"
+    with Store(archive) as store:
+        store.import_entries(iter_entries([SAMPLES / "seed-trick.json"]))
+    _assert_message(
+        _run_reading(command, archive, tmp_path),
+        "club.duckdb: this is a DuckDB archive, not a record file: give an archive with --db",
+    )
+
+
 def test_bad_documents_in_json_lines_name_their_line(tmp_path: Path) -> None:
     lines = [json.dumps(SEED).encode()]
     for data, _ in BAD_DOCUMENTS.values():

@@ -368,6 +368,13 @@ def _is_record_name(name: str) -> bool:
     return name.lower().endswith(RECORD_SUFFIXES)
 
 
+def _is_duckdb_file(path: Path) -> bool:
+    """Whether the file starts as DuckDB's database files do (``DUCK`` after an 8-byte checksum):
+    an archive given where records go (``manillen import club.duckdb``) is said to be one."""
+    with path.open("rb") as handle:
+        return handle.read(12)[8:] == b"DUCK"
+
+
 def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
     try:
         identity = path.resolve()
@@ -379,6 +386,9 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
     source = source_name(path)
     kind = kind_of(path.name)
     try:
+        if not _is_record_name(path.name) and _is_duckdb_file(path):
+            yield _refused(source, "this is a DuckDB archive, not a record file: give an archive with --db")
+            return
         if kind == "jsonl":
             with path.open("rb") as handle:
                 yield from _lines(handle, source)
