@@ -156,6 +156,27 @@ def test_the_tokens_command_issues_lists_and_revokes(tmp_path: Path) -> None:
     assert [t.role for t in read_issued(token_file(Path(db)))] == [Role.VIEWER]
 
 
+def test_a_token_file_that_cannot_be_written_is_one_line_naming_it(tmp_path: Path) -> None:
+    # as a folder the user may not write to: a link into a missing folder refuses even root
+    db = tmp_path / "club.duckdb"
+    (tmp_path / "club.access.json.lock").symlink_to(tmp_path / "missing" / "lock")
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(db)])
+    assert result.exit_code == 1 and result.stdout == "", result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.stderr == (
+        f"Error: cannot write the token file's lock {tmp_path / 'club.access.json.lock'}: "
+        "No such file or directory\n"
+    )
+    (tmp_path / "club.access.json.lock").unlink()
+    (tmp_path / "club.access.json.tmp").symlink_to(tmp_path / "missing" / "tmp")
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(db)])
+    assert result.exit_code == 1 and "issued" not in result.output, result.output
+    assert result.stderr == (
+        f"Error: cannot write the token file {tmp_path / 'club.access.json'}: No such file or directory\n"
+    )
+    assert read_issued(token_file(db)) == []
+
+
 def test_the_dashboard_refuses_no_token_beyond_this_computer(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         cli, ["dashboard", "--db", str(tmp_path / "x.duckdb"), "--host", "0.0.0.0", "--no-token"]
