@@ -71,6 +71,36 @@ def test_default_archive_is_manillen_db_or_here(
     assert json.loads(answer.stdout) == [{"n": 1}]
 
 
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["import", "one.jsonl"],
+        ["rules", "save", "vrij", "--rule", "underbuy=allowed"],
+        ["analyze", "--depth", "heuristic"],
+        ["tokens", "issue", "viewer"],
+    ],
+)
+def test_an_empty_archive_name_is_a_usage_error_not_an_archive_in_memory(
+    arguments: list[str], sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--db "$DB"` with DB unset: DuckDB would take "" for an archive in memory, keep nothing
+    and say it was done (exit 0)."""
+    monkeypatch.chdir(tmp_path)
+    Path("one.jsonl").write_text(sample_records[0] + "\n")
+    monkeypatch.delenv("MANILLEN_DB", raising=False)
+    for empty in ("", " "):
+        result = _run(*arguments, "--db", empty)
+        _no_traceback(result)
+        assert result.exit_code == 2, result.output
+        assert "Invalid value for --db: the archive's name is empty" in result.stderr
+    for empty in ("", " "):
+        result = _run(*arguments, env={"MANILLEN_DB": empty})
+        _no_traceback(result)
+        assert result.exit_code == 2, result.output
+        assert "$MANILLEN_DB is set but empty" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.jsonl"]
+
+
 def test_import_without_paths_creates_the_archive_and_bad_paths_are_usage_errors(tmp_path: Path) -> None:
     db = tmp_path / "new.duckdb"
     result = _run("import", "--db", str(db))

@@ -8,15 +8,11 @@ import click
 
 from ..access import AccessError, Role, issue, join_address, qr_text, read_issued, revoke, token_file
 from ..archive_defaults import default_archive
+from .common import db_option
 
-DB_OPTION = click.option(
-    "--db",
-    "db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="The archive the dashboard shows (default: $MANILLEN_DB or manillen.duckdb here); its "
-    "tokens are kept beside it, in ARCHIVE.access.json.",
+DB_OPTION = db_option(
+    "The archive the dashboard shows (default: $MANILLEN_DB or manillen.duckdb here); its "
+    "tokens are kept beside it, in ARCHIVE.access.json."
 )
 
 
