@@ -132,6 +132,25 @@ def test_the_tokens_command_refuses_in_words(tmp_path: Path, arguments: list[str
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
+@pytest.mark.parametrize(
+    ("address", "says"),
+    [
+        ("bad address", "'bad address' is not HOST:PORT"),
+        ("bad host:8501", "'bad host:8501' is not HOST:PORT"),
+        (":8501", "':8501' is not HOST:PORT"),
+        ("10.0.0.5:99999", "'10.0.0.5:99999': a port is 1 to 65535, not 99999"),
+        ("10.0.0.5:0", "a port is 1 to 65535, not 0"),
+    ],
+)
+def test_a_bad_address_is_refused_before_a_token_is_issued(tmp_path: Path, address: str, says: str) -> None:
+    """A token stored and then refused for its address would be kept, shown to no one."""
+    db = tmp_path / "club.duckdb"
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--address", address, "--db", str(db)])
+    assert result.exit_code == 2 and says in result.stderr, result.output
+    assert "issued" not in result.output and result.stdout == ""
+    assert read_issued(token_file(db)) == [] and list(tmp_path.iterdir()) == []
+
+
 def test_the_tokens_command_issues_lists_and_revokes(tmp_path: Path) -> None:
     db = str(tmp_path / "club.duckdb")
     runner = CliRunner()
