@@ -23,7 +23,7 @@ import socket
 import sys
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -225,10 +225,15 @@ def _write_issued(path: Path, tokens: Iterable[Issued]) -> None:
     """Write the token file in one step (a temporary file renamed over it), readable by its owner only."""
     text = json.dumps({"tokens": [t.to_json() for t in tokens]}, indent=1) + "\n"
     temporary = path.with_name(path.name + ".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        file.write(text)
-    os.replace(temporary, path)
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        with suppress(OSError):
+            temporary.unlink()
+        raise AccessError(f"cannot write the token file {path}: {error.strerror or error}") from None
 
 
 _CHANGING = threading.Lock()
@@ -244,12 +249,20 @@ def _changing(path: Path) -> Iterator[None]:
     and one of two new tokens would be lost. Across processes the lock is ``flock`` on a lock
     file beside it (POSIX; elsewhere only this process's threads wait for each other).
     """
-    with _CHANGING, open(path.with_name(path.name + ".lock"), "a") as lock:
-        if sys.platform != "win32":
-            import fcntl
+    lock_path = path.with_name(path.name + ".lock")
+    with _CHANGING:
+        try:
+            lock = open(lock_path, "a")  # noqa: SIM115 (closed below, after the change)
+        except OSError as error:
+            raise AccessError(
+                f"cannot write the token file's lock {lock_path}: {error.strerror or error}"
+            ) from None
+        with lock:
+            if sys.platform != "win32":
+                import fcntl
 
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        yield
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            yield
 
 
 def issue(path: Path, role: Role, table: str | None = None, note: str = "") -> tuple[str, Issued]:
@@ -257,7 +270,8 @@ def issue(path: Path, role: Role, table: str | None = None, note: str = "") -> t
 
     :returns: the token (shown once: the file keeps only its hash) and what the file keeps.
     :raises AccessError: for an organiser's token (there is one, made at each start), a recorder
-        without a table, a viewer with one, or a table name that is not one.
+        without a table, a viewer with one, or a table name that is not one; when the token file
+        (or its lock beside it) cannot be written.
     """
     if role is Role.ORGANISER:
         raise AccessError(
@@ -284,7 +298,8 @@ def issue(path: Path, role: Role, table: str | None = None, note: str = "") -> t
 def revoke(path: Path, key: str) -> Issued:
     """Revoke the issued token named ``key``: it opens nothing from the next request on.
 
-    :raises AccessError: when no issued token has that name.
+    :raises AccessError: when no issued token has that name, or the token file (or its lock
+        beside it) cannot be written.
     """
     with _changing(path):
         kept = read_issued(path)

@@ -132,6 +132,25 @@ def test_the_tokens_command_refuses_in_words(tmp_path: Path, arguments: list[str
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
+@pytest.mark.parametrize(
+    ("address", "says"),
+    [
+        ("bad address", "'bad address' is not HOST:PORT"),
+        ("bad host:8501", "'bad host:8501' is not HOST:PORT"),
+        (":8501", "':8501' is not HOST:PORT"),
+        ("10.0.0.5:99999", "'10.0.0.5:99999': a port is 1 to 65535, not 99999"),
+        ("10.0.0.5:0", "a port is 1 to 65535, not 0"),
+    ],
+)
+def test_a_bad_address_is_refused_before_a_token_is_issued(tmp_path: Path, address: str, says: str) -> None:
+    """A token stored and then refused for its address would be kept, shown to no one."""
+    db = tmp_path / "club.duckdb"
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--address", address, "--db", str(db)])
+    assert result.exit_code == 2 and says in result.stderr, result.output
+    assert "issued" not in result.output and result.stdout == ""
+    assert read_issued(token_file(db)) == [] and list(tmp_path.iterdir()) == []
+
+
 def test_the_tokens_command_issues_lists_and_revokes(tmp_path: Path) -> None:
     db = str(tmp_path / "club.duckdb")
     runner = CliRunner()
@@ -154,6 +173,27 @@ def test_the_tokens_command_issues_lists_and_revokes(tmp_path: Path) -> None:
     by_table = runner.invoke(cli, ["tokens", "revoke", "--table", "3", "--db", db])
     assert by_table.exit_code == 0 and by_table.output.count("revoked") == 2
     assert [t.role for t in read_issued(token_file(Path(db)))] == [Role.VIEWER]
+
+
+def test_a_token_file_that_cannot_be_written_is_one_line_naming_it(tmp_path: Path) -> None:
+    # as a folder the user may not write to: a link into a missing folder refuses even root
+    db = tmp_path / "club.duckdb"
+    (tmp_path / "club.access.json.lock").symlink_to(tmp_path / "missing" / "lock")
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(db)])
+    assert result.exit_code == 1 and result.stdout == "", result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.stderr == (
+        f"Error: cannot write the token file's lock {tmp_path / 'club.access.json.lock'}: "
+        "No such file or directory\n"
+    )
+    (tmp_path / "club.access.json.lock").unlink()
+    (tmp_path / "club.access.json.tmp").symlink_to(tmp_path / "missing" / "tmp")
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(db)])
+    assert result.exit_code == 1 and "issued" not in result.output, result.output
+    assert result.stderr == (
+        f"Error: cannot write the token file {tmp_path / 'club.access.json'}: No such file or directory\n"
+    )
+    assert read_issued(token_file(db)) == []
 
 
 def test_the_dashboard_refuses_no_token_beyond_this_computer(tmp_path: Path) -> None:

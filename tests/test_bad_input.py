@@ -161,6 +161,25 @@ def test_a_utf8_byte_order_mark_is_read(tmp_path: Path) -> None:
     assert "2 records: 2 valid" in result.output
 
 
+@pytest.mark.parametrize("kind", ["json", "jsonl", "mnl"])
+def test_a_utf8_byte_order_mark_on_standard_input_is_read(kind: str) -> None:
+    """`convert - -` guesses the kind from the first line after the BOM, as a file by path is read."""
+    seed = json.loads(_seed_text())
+    other = json.dumps({**seed, "match": {**seed["match"], "id": "seed-trick-2"}}, ensure_ascii=False)
+    text = {
+        "json": json.dumps(seed, ensure_ascii=False, indent=2),
+        "jsonl": f"{_seed_text()}\n{other}\n",
+        "mnl": (ROOT / "data/notation/seed-trick.mnl").read_text(encoding="utf-8"),
+    }[kind]
+    result = CliRunner().invoke(cli, ["convert", "-", "-"], input=b"\xef\xbb\xbf" + text.encode())
+    assert result.exit_code == 0, result.output
+    if kind == "mnl":
+        assert [json.loads(line)["match"]["id"] for line in result.stdout.splitlines()] == ["seed-trick"]
+    else:
+        matches = [line for line in result.stdout.splitlines() if line.startswith("match ")]
+        assert matches == ["match seed-trick", "match seed-trick-2"][: 2 if kind == "jsonl" else 1]
+
+
 @pytest.mark.parametrize(
     ("pointer", "value"),
     [

@@ -264,6 +264,36 @@ def test_a_missing_archive_is_a_usage_error_in_every_command(name: str, tmp_path
     assert "Traceback" not in result.output and not (tmp_path / "none.duckdb").exists()
 
 
+def test_a_file_or_archive_the_system_refuses_is_one_line_in_any_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What no command put in words itself still ends in one line naming the file (exit 1)."""
+    import duckdb
+
+    from manillen_replay.cli import tokens as tokens_module
+    from manillen_replay.store import Store
+
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "club.access.json"))
+
+    monkeypatch.setattr(tokens_module, "issue", refused)
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(tmp_path / "club.duckdb")])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert result.stderr == f"Error: cannot use {str(tmp_path / 'club.access.json')!r}: Permission denied\n"
+
+    def full(*_args: object, **_kwargs: object) -> None:
+        raise duckdb.IOException('IO Error: Could not write file "club.duckdb.wal": No space left on device')
+
+    monkeypatch.setattr(Store, "save_club_rules", full)
+    db = str(tmp_path / "club.duckdb")
+    result = CliRunner().invoke(cli, ["rules", "save", "vrij", "--db", db])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert result.stderr == (
+        "Error: the archive could not be read or written: "
+        'could not write file "club.duckdb.wal": No space left on device\n'
+    )
+
+
 def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
     trick = CliRunner().invoke(cli, ["legal", "--trump", "D", "--leader", "1", "--trick", "JC 7C 8C 9C"])
     assert trick.output == "Seat 1 wins the trick with JC: 1 point.\n"

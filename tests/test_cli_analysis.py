@@ -424,3 +424,37 @@ def test_progress_gives_a_fast_rate_as_a_whole_number_with_thousands_separators(
     assert Progress(1, 36, 1 / 118_000).describe() == "1/36 deals, 118,000 deals/s, 0:00 left"
     assert Progress(999, 1000, 1.0).describe() == "999/1000 deals, 999 deals/s, 0:00 left"
     assert Progress(1000, 2000, 1.0).describe() == "1000/2000 deals, 1,000 deals/s, 0:01 left"
+
+
+def _archive_without_a_write_ahead_log(tmp_path: Path) -> Path:
+    """An archive whose write-ahead log cannot be created (as when its folder is not writable or
+    its disk is full; a link into a missing folder refuses even root, who may write anywhere)."""
+    path = tmp_path / "club.duckdb"
+    build_archive(path, matches=1)
+    (tmp_path / "club.duckdb.wal").symlink_to(tmp_path / "missing" / "club.duckdb.wal")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("arguments", "doing"),
+    [
+        (["analyze", "--depth", "heuristic"], "could not save findings"),
+        (["rules", "save", "vrij", "--rule", "underbuy=allowed"], "could not save the club rules 'vrij'"),
+        (["report", "--match", "{match}", "--out", "{out}", "--samples", "1", "-q"], "could not save costs"),
+    ],
+)
+def test_an_archive_that_cannot_be_written_is_one_line_naming_its_file(
+    tmp_path: Path, arguments: list[str], doing: str
+) -> None:
+    """The COMMIT's own error, not the failed ROLLBACK's "no transaction is active" after it."""
+    path = _archive_without_a_write_ahead_log(tmp_path)
+    with Store(path, read_only=True) as store:
+        match = store.query("SELECT match_id FROM matches")["match_id"][0]
+    out = tmp_path / "review.html"
+    given = [part.format(match=match, out=out) for part in arguments]
+    code, stdout, stderr = run(*given, "--db", str(path))
+    assert code == 1, stdout + stderr
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr, stderr
+    assert f"Error: {doing} in the archive {str(path)!r}" in stderr
+    assert f'"{tmp_path / "club.duckdb.wal"}": No such file or directory' in stderr
+    assert not out.exists()

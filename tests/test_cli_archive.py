@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import polars as pl
 import pytest
 from click.testing import CliRunner, Result
@@ -69,6 +70,36 @@ def test_default_archive_is_manillen_db_or_here(
     assert Path("elsewhere.duckdb").exists()
     answer = _run("sql", "SELECT count(*) AS n FROM matches", "--format", "json", env=env)
     assert json.loads(answer.stdout) == [{"n": 1}]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["import", "one.jsonl"],
+        ["rules", "save", "vrij", "--rule", "underbuy=allowed"],
+        ["analyze", "--depth", "heuristic"],
+        ["tokens", "issue", "viewer"],
+    ],
+)
+def test_an_empty_archive_name_is_a_usage_error_not_an_archive_in_memory(
+    arguments: list[str], sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--db "$DB"` with DB unset: DuckDB would take "" for an archive in memory, keep nothing
+    and say it was done (exit 0)."""
+    monkeypatch.chdir(tmp_path)
+    Path("one.jsonl").write_text(sample_records[0] + "\n")
+    monkeypatch.delenv("MANILLEN_DB", raising=False)
+    for empty in ("", " "):
+        result = _run(*arguments, "--db", empty)
+        _no_traceback(result)
+        assert result.exit_code == 2, result.output
+        assert "Invalid value for --db: the archive's name is empty" in result.stderr
+    for empty in ("", " "):
+        result = _run(*arguments, env={"MANILLEN_DB": empty})
+        _no_traceback(result)
+        assert result.exit_code == 2, result.output
+        assert "$MANILLEN_DB is set but empty" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.jsonl"]
 
 
 def test_import_without_paths_creates_the_archive_and_bad_paths_are_usage_errors(tmp_path: Path) -> None:
@@ -256,6 +287,84 @@ def test_export_records_is_byte_for_byte(sample_records: list[str], tmp_path: Pa
     assert result.exit_code == 0 and f"wrote {len(sample_records)} matches" in result.stderr
     assert target.read_bytes() == source.read_bytes()
     assert _run("export", "--records", str(target), "--db", db).exit_code == 1
+
+
+def _failing_on_the_third_table(monkeypatch: pytest.MonkeyPatch, failure: BaseException) -> None:
+    """The Parquet export stopped by ``failure`` once two tables are written."""
+    counted = Store._count
+    seen: list[str] = []
+
+    def count(store: Store, table: str) -> int:
+        seen.append(table)
+        if len(seen) == 3:
+            raise failure
+        return counted(store, table)
+
+    monkeypatch.setattr(Store, "_count", count)
+
+
+def _parquet_files(folder: Path) -> dict[Path, bytes]:
+    return {path: path.read_bytes() for path in folder.rglob("*.parquet")}
+
+
+@pytest.mark.parametrize(
+    ("failure", "code", "says"),
+    [
+        (KeyboardInterrupt(), 130, "interrupted: nothing was written to {out}"),
+        (RuntimeError("Query interrupted"), 130, "interrupted: nothing was written to {out}"),
+        (
+            duckdb.IOException('IO Error: Could not write file "x.parquet": No space left on device'),
+            1,
+            "Error: could not write the Parquet export to '{out}' (nothing was written): "
+            'could not write file "x.parquet": No space left on device',
+        ),
+    ],
+)
+def test_an_export_to_parquet_that_fails_leaves_nothing_behind(
+    sample_db: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    failure: BaseException,
+    code: int,
+    says: str,
+) -> None:
+    """A Ctrl-C or a full disk half way: the folder is as it was, so the same command runs again."""
+    out = tmp_path / "exports" / "parquet"
+    with monkeypatch.context() as patched:
+        _failing_on_the_third_table(patched, failure)
+        result = _run("export", "--parquet", str(out), "--db", str(sample_db))
+    _no_traceback(result)
+    assert result.exit_code == code, result.output
+    assert says.format(out=out) in result.stderr
+    assert list((tmp_path / "exports").iterdir()) == []  # no folder, no half-written one beside it
+    assert _run("export", "--parquet", str(out), "--db", str(sample_db)).exit_code == 0
+    before = _parquet_files(out)
+    (out / "notes.txt").write_text("mine\n")
+    with monkeypatch.context() as patched:
+        _failing_on_the_third_table(patched, failure)
+        again = _run("export", "--parquet", str(out), "--db", str(sample_db), "--overwrite")
+    assert again.exit_code == code, again.output
+    assert {
+        path: path.read_bytes() for path in out.rglob("*") if path.is_file() and path.suffix != ".txt"
+    } == before
+    assert sorted(p.name for p in (tmp_path / "exports").iterdir()) == ["parquet"]
+    assert _run("export", "--parquet", str(out), "--db", str(sample_db), "--overwrite").exit_code == 0
+    assert (out / "notes.txt").read_text() == "mine\n" and (out / "plays").is_dir()
+
+
+def test_an_interrupted_export_to_records_leaves_no_partial_file(
+    sample_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(_store: Store) -> Iterator[str]:
+        yield "{}"
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "iter_export_lines", interrupted)
+    target = tmp_path / "backup.jsonl"
+    result = _run("export", "--records", str(target), "--db", str(sample_db))
+    _no_traceback(result)
+    assert result.exit_code == 130 and f"interrupted: nothing was written to {target}" in result.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_export_needs_exactly_one_target(sample_db: Path) -> None:

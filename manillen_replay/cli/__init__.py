@@ -8,6 +8,8 @@ A command's module is imported when that command runs (or shows its help), so ``
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import Any
 
 import click
 
@@ -58,6 +60,26 @@ class LazyGroup(click.Group):
         command: click.Command = next(c for c in module.COMMANDS if c.name == cmd_name)
         command.short_help = short_help
         return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command asked for; a file or an archive the system would not let it read or
+        write (no permission, a full disk) that the command did not put in words itself still
+        ends in one line naming the file (exit code 1), never in a traceback."""
+        try:
+            return super().invoke(ctx)
+        except OSError as error:
+            if error.filename is None:  # not a file's problem (a closed pipe): click's own handling
+                raise
+            raise click.ClickException(f"cannot use {error.filename!r}: {error.strerror or error}") from None
+        except Exception as error:
+            duckdb = sys.modules.get("duckdb")  # loaded only by the commands that open an archive
+            if duckdb is None or not isinstance(error, duckdb.IOException):
+                raise
+            from ..store.connection import _duckdb_message
+
+            raise click.ClickException(
+                f"the archive could not be read or written: {_duckdb_message(error)}"
+            ) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

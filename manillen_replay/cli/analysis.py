@@ -32,6 +32,7 @@ from .common import (
     WAIT_OPTION,
     ReplayedRecords,
     auto_depth,
+    db_option,
     echo_json,
     existing_archive,
     fast_scan_note,
@@ -277,13 +278,7 @@ def _selected(store: Store, db: str, match_ids: Sequence[str]) -> list[str] | No
 
 
 @click.command()
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="The archive (default: $MANILLEN_DB or ./manillen.duckdb).",
-)
+@db_option("The archive (default: $MANILLEN_DB or ./manillen.duckdb).")
 @click.option(
     "--all",
     "everything",
@@ -733,13 +728,8 @@ def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="Read the findings stored in this archive (default without PATH: $MANILLEN_DB or "
-    "./manillen.duckdb).",
+@db_option(
+    "Read the findings stored in this archive (default without PATH: $MANILLEN_DB or ./manillen.duckdb)."
 )
 @click.option("--player", metavar="NAME", help="Only findings about this player (any case).")
 @click.option(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator
@@ -397,6 +398,7 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
       manillen export --records backup.jsonl --db club.duckdb
     """
     from ..store import ArchiveError
+    from ..store.connection import _interrupted
 
     if (parquet_dir is None) == (records_file is None):
         raise click.UsageError("give one of --parquet DIR or --records FILE")
@@ -404,6 +406,9 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
         if parquet_dir is not None:
             try:
                 counts = store.export_parquet(parquet_dir, overwrite=overwrite)
+            except KeyboardInterrupt:
+                click.echo(f"\ninterrupted: nothing was written to {parquet_dir}", err=True)
+                sys.exit(130)
             except ArchiveError as error:
                 message = str(error)
                 if "not empty" in message:
@@ -413,10 +418,17 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
             click.echo(f"wrote {plural(len(counts), 'table')} to {parquet_dir}: {details} rows", err=True)
             return
         assert records_file is not None
-        if records_file == "-":
-            count = store.export_records(sys.stdout)
-        else:
-            count = _write_records(store, Path(records_file), overwrite)
+        try:
+            if records_file == "-":
+                count = store.export_records(sys.stdout)
+            else:
+                count = _write_records(store, Path(records_file), overwrite)
+        except (KeyboardInterrupt, RuntimeError) as error:
+            if not isinstance(error, KeyboardInterrupt) and not _interrupted(error):
+                raise
+            kept = "what was written before stays" if records_file == "-" else "nothing was written"
+            click.echo(f"\ninterrupted: {kept} to {records_file}", err=True)
+            sys.exit(130)
         click.echo(f"wrote {plural(count, 'match', 'matches')} to {records_file}", err=True)
 
 
@@ -434,9 +446,12 @@ def _write_records(store: Store, path: Path, overwrite: bool) -> int:
                 handle.write(line + "\n")
                 count += 1
         partial.replace(path)
-    except OSError as error:
-        partial.unlink(missing_ok=True)
-        raise click.ClickException(f"cannot write {str(path)!r}: {error.strerror}") from None
+    except BaseException as error:  # a Ctrl-C too: no half file is left beside the target
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise click.ClickException(f"cannot write {str(path)!r}: {error.strerror}") from None
+        raise
     return count
 
 

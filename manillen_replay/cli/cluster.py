@@ -25,7 +25,7 @@ from ..engine import replay
 from ..errors import InvalidRecordError
 from ..record import RECORD_SUFFIXES, Entry, dumps, iter_entries, loads
 from ..store import Store
-from .common import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION, existing_archive, plural
+from .common import BATCH_OPTION, CLUSTER_OPTION, SAMPLES_OPTION, db_option, existing_archive, plural
 
 if TYPE_CHECKING:
     from ..solving import MatchToSolve, Runner, SolvedMatch, TimedRunner
@@ -506,13 +506,7 @@ def analyze_files(
 
 @click.command("import-analysis")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False), metavar="DIR")
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="The archive (default: $MANILLEN_DB or ./manillen.duckdb); it must hold the matches.",
-)
+@db_option("The archive (default: $MANILLEN_DB or ./manillen.duckdb); it must hold the matches.")
 def import_analysis(directory: str, db: str | None) -> None:
     """Load what `manillen analyze-files` wrote into an archive, part by part.
 

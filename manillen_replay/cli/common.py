@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from ..archive_defaults import default_archive
 from ..cards import Card, Suit
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from ..engine import MatchResult
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def read_entries(paths: Sequence[str]) -> list[Entry]:
@@ -323,6 +326,30 @@ def fast_scan_note(deals: int, effort: float, how: str) -> str:
     )
 
 
+def _archive_name(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """``--db`` as given, unless it (or $MANILLEN_DB) is empty.
+
+    DuckDB takes an empty name for an archive in memory, so ``--db "$DB"`` with ``DB`` unset
+    would import, save rules or analyse into nothing, say it was done and exit 0.
+
+    :raises click.BadParameter: for an empty ``--db`` (exit code 2).
+    :raises click.UsageError: for an empty $MANILLEN_DB (exit code 2).
+    """
+    if context.get_parameter_source(parameter.name or "db") is ParameterSource.COMMANDLINE:
+        if value is not None and not value.strip():
+            raise click.BadParameter(
+                'the archive\'s name is empty (an unset shell variable in --db "$DB"?)', param_hint="--db"
+            )
+        return value
+    environment = os.environ.get("MANILLEN_DB")
+    if environment is not None and not environment.strip():
+        raise click.UsageError(
+            "$MANILLEN_DB is set but empty: set it to the archive's file, "
+            "or unset it for manillen.duckdb here"
+        )
+    return value
+
+
 DB_OPTION = click.option(
     "--db",
     "db",
@@ -330,9 +357,24 @@ DB_OPTION = click.option(
     default="manillen.duckdb",
     show_default=True,
     metavar="FILE",
+    callback=_archive_name,
     help="The archive (a DuckDB file); $MANILLEN_DB when set.",
 )
 """``--db FILE`` of the commands that read an archive by default from $MANILLEN_DB or the current folder."""
+
+
+def db_option(help_text: str) -> Callable[[F], F]:
+    """``--db FILE`` of the commands that find the archive themselves when it is not given
+    (``None``: $MANILLEN_DB or the default file), refused when empty as :data:`DB_OPTION` is."""
+    return click.option(
+        "--db",
+        "db",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="FILE",
+        callback=_archive_name,
+        help=help_text,
+    )
 
 
 WAIT_OPTION = click.option(

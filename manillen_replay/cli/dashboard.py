@@ -21,6 +21,7 @@ from ..access import (
     token_file,
 )
 from ..archive_defaults import default_archive
+from .common import db_option
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
 """The app's entry point: ``dashboards/`` sits beside the package in the repository."""
@@ -45,14 +46,7 @@ STREAMLIT_SETTINGS = (
 
 
 @click.command()
-@click.option(
-    "--db",
-    "db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="The archive to show (default: $MANILLEN_DB or manillen.duckdb here).",
-)
+@db_option("The archive to show (default: $MANILLEN_DB or manillen.duckdb here).")
 @click.option(
     "--port", type=click.IntRange(1, 65535), default=8501, show_default=True, help="The port to serve on."
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import stat
@@ -320,8 +321,10 @@ def _read_for_convert(source: str, kind: str | None) -> list[Entry]:
         return entries_of(data, source, kind)
     data = sys.stdin.buffer.read()
     if kind is None:
-        start = data.lstrip()[:1]
-        first_line = data.lstrip().split(b"\n", 1)[0]
+        # After a UTF-8 byte order mark, as a file read by its name may start with one.
+        text = data.removeprefix(codecs.BOM_UTF8).lstrip()
+        start = text[:1]
+        first_line = text.split(b"\n", 1)[0]
         if start != b"{":
             kind = "mnl"
         else:

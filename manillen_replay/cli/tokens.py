@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from pathlib import Path
 
 import click
 
 from ..access import AccessError, Role, issue, join_address, qr_text, read_issued, revoke, token_file
 from ..archive_defaults import default_archive
+from .common import db_option
 
-DB_OPTION = click.option(
-    "--db",
-    "db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="The archive the dashboard shows (default: $MANILLEN_DB or manillen.duckdb here); its "
-    "tokens are kept beside it, in ARCHIVE.access.json.",
+DB_OPTION = db_option(
+    "The archive the dashboard shows (default: $MANILLEN_DB or manillen.duckdb here); its "
+    "tokens are kept beside it, in ARCHIVE.access.json."
 )
 
 
@@ -42,6 +40,36 @@ def tokens() -> None:
     """
 
 
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOST_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
+"""A host's name or an IPv4 address: labels of letters, digits and hyphens, joined by dots."""
+
+
+def _address(
+    _context: click.Context, _parameter: click.Parameter, value: str | None
+) -> tuple[str, int] | None:
+    """``--address HOST:PORT`` as its host and port, checked before any token is issued (a token
+    stored and then refused for its address would be kept unseen by anyone).
+
+    :raises click.BadParameter: for anything but a host's name or address and a port 1 to 65535.
+    """
+    if value is None:
+        return None
+    host, _, port = value.strip().rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    try:
+        ipaddress.ip_address(host)
+        known_host = True
+    except ValueError:
+        known_host = HOST_NAME.fullmatch(host) is not None
+    if not known_host or not port.isdigit():
+        raise click.BadParameter(f"{value!r} is not HOST:PORT (192.168.1.20:8501)")
+    if not 1 <= int(port) <= 65535:
+        raise click.BadParameter(f"{value!r}: a port is 1 to 65535, not {port}")
+    return host, int(port)
+
+
 @tokens.command("issue")
 @click.argument("role", type=click.Choice(["recorder", "viewer"]))
 @click.option("--table", default=None, metavar="NAME", help="The table a recorder records (1, 2, terrace).")
@@ -52,10 +80,13 @@ def tokens() -> None:
     "--address",
     default=None,
     metavar="HOST:PORT",
+    callback=_address,
     help="Where the dashboard is reached (192.168.1.20:8501): print the join address and its QR code.",
 )
 @DB_OPTION
-def issue_command(role: str, table: str | None, note: str, address: str | None, db: str | None) -> None:
+def issue_command(
+    role: str, table: str | None, note: str, address: tuple[str, int] | None, db: str | None
+) -> None:
     """Issue a token for a table's RECORDER (--table) or a VIEWER, and print it once.
 
     \b
@@ -74,11 +105,9 @@ def issue_command(role: str, table: str | None, note: str, address: str | None, 
         click.echo(token)
         click.echo("it opens the dashboard as http://ADDRESS:PORT/?token=<the token above>", err=True)
         return
-    host, _, port = address.rpartition(":")
-    if not host or not port.isdigit():
-        raise click.ClickException(f"--address {address!r} is not HOST:PORT (192.168.1.20:8501)")
+    host, port = address
     page = "record" if entry.role is Role.RECORDER else ""
-    joined = join_address(host.strip("[]"), int(port), token, page=page)
+    joined = join_address(host, port, token, page=page)
     click.echo(joined)
     click.echo(qr_text(joined), err=True, nl=False)
 

@@ -37,18 +37,13 @@ class ClubRulesMixin(StoreBase):
                 f"the archive has club rules {taken[0]!r} already: save under another name, "
                 "or replace them (--replace)"
             )
-        self._con.execute("BEGIN TRANSACTION")
-        try:
+        with self._transaction(f"save the club rules {name!r}"):
             if taken is not None:
                 self._con.execute("DELETE FROM club_rules WHERE name = ?", [taken[0]])
             self._con.execute(
                 "INSERT INTO club_rules VALUES (?, ?, ?, current_localtimestamp())",
                 [name, rules.variant, json.dumps(rules.to_options(), ensure_ascii=False)],
             )
-            self._con.execute("COMMIT")
-        except BaseException:
-            self._con.execute("ROLLBACK")
-            raise
         saved = self.club_rules(name)
         assert saved is not None
         return saved

@@ -4,7 +4,9 @@ and small helpers for DuckDB's answers and messages.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import duckdb
@@ -34,6 +36,42 @@ class StoreBase:
     def _check_writable(self) -> None:
         if self.read_only:
             raise ArchiveError(f"the archive {self.path!r} is open read-only")
+
+    @contextlib.contextmanager
+    def _transaction(self, doing: str) -> Iterator[None]:
+        """The block in one transaction (see :func:`transaction`), a DuckDB error in it an
+        :class:`ArchiveError` that names the archive and what was being done.
+
+        :param doing: what the block does, for the message ("save findings").
+        :raises ArchiveError: when DuckDB refuses the block or cannot write it (a write-ahead log
+            that cannot be created, a full disk); nothing of the block is kept.
+        """
+        try:
+            with transaction(self._con):
+                yield
+        except duckdb.Error as error:
+            raise ArchiveError(
+                f"could not {doing} in the archive {self.path!r}: {_duckdb_message(error)}"
+            ) from None
+
+
+@contextlib.contextmanager
+def transaction(connection: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """The block in one transaction: committed when it ends, rolled back when it raises.
+
+    The error raised is the one that ended the block. A COMMIT that failed (the archive's
+    write-ahead log cannot be created or written: no permission, a full disk) has already ended
+    the transaction, so the ROLLBACK after it fails too, and its "no transaction is active" would
+    hide the real cause.
+    """
+    connection.execute("BEGIN TRANSACTION")
+    try:
+        yield
+        connection.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(duckdb.Error):
+            connection.execute("ROLLBACK")
+        raise
 
 
 # --------------------------------------------------------------------------- helpers

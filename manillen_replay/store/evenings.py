@@ -62,8 +62,7 @@ class EveningsMixin(StoreBase):
         self._check_writable()
         if self.evening_ids().count(evening.evening_id):
             raise ManillenError(f"the archive has an evening {evening.evening_id!r} already")
-        self._con.execute("BEGIN TRANSACTION")
-        try:
+        with self._transaction(f"keep the evening {evening.evening_id!r}"):
             self._con.execute(
                 "INSERT INTO evenings VALUES (?, ?, ?, ?, ?, current_localtimestamp())",
                 [evening.evening_id, evening.date, evening.venue, evening.players, json.dumps(evening.rules)],
@@ -91,10 +90,6 @@ class EveningsMixin(StoreBase):
                 self._con.execute("INSERT INTO evening_tables SELECT * FROM new_evening_tables")
             finally:
                 self._con.unregister("new_evening_tables")
-            self._con.execute("COMMIT")
-        except BaseException:
-            self._con.execute("ROLLBACK")
-            raise
 
     def evening_ids(self) -> list[str]:
         """Every evening's id, the latest first."""

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import duckdb
 import msgspec
 
 from ..record import Annotation, dumps, loads
-from .connection import StoreBase, _first, _sql_text
+from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
 from .errors import ArchiveError
 from .schema import TABLES
 
@@ -88,10 +91,16 @@ class ExportMixin(StoreBase):
         ``plays`` is partitioned by the year of the match date (``__HIVE_DEFAULT_PARTITION__``
         for undated matches), so DuckDB, polars, Spark or Trino can read the folder as it is.
 
+        All or nothing: the export is written into a new folder beside ``directory`` and moved
+        into place when every table is written, so a Ctrl-C or a full disk leaves ``directory``
+        as it was (and a new export into it is not refused as "not empty").
+
         :param overwrite: replace this export's files in a folder that is not empty.
         :returns: rows written per table.
-        :raises ArchiveError: for a folder that is not empty (without ``overwrite``), or a Store
-            that ran user queries (file access is off for it).
+        :raises ArchiveError: for a folder that is not empty (without ``overwrite``), a Store
+            that ran user queries (file access is off for it), or a folder that cannot be written
+            (no permission, a full disk); nothing was written then.
+        :raises KeyboardInterrupt: when interrupted; nothing was written either.
         """
         if self._sandboxed:
             raise ArchiveError(
@@ -104,26 +113,90 @@ class ExportMixin(StoreBase):
             raise ArchiveError(
                 f"the folder {str(target)!r} is not empty: choose an empty one or overwrite it"
             )
-        target.mkdir(parents=True, exist_ok=True)
+        staging: Path | None = None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+            counts = self._write_parquet(staging)
+            _move_in(staging, target)
+        except BaseException as error:
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+            if isinstance(error, KeyboardInterrupt) or _interrupted(error):
+                raise KeyboardInterrupt from None
+            if isinstance(error, duckdb.Error):
+                reason = _write_failure(error)
+            elif isinstance(error, OSError):
+                reason = error.strerror or str(error)
+            else:
+                raise
+            raise ArchiveError(
+                f"could not write the Parquet export to {str(target)!r} (nothing was written): {reason}"
+            ) from None
+        return counts
+
+    def _write_parquet(self, folder: Path) -> dict[str, int]:
+        """Every table written as Parquet into ``folder`` (new and empty); rows per table."""
         counts = {}
         for table in TABLES:
             counts[table] = self._count(table)
             if table == "plays":
-                folder = target / "plays"
-                if folder.exists():
-                    shutil.rmtree(folder)
                 self._con.execute(
                     f"""COPY (SELECT p.*, year(m.date) AS year FROM plays p JOIN matches m USING (match_id))
-                        TO {_sql_text(str(folder))} (FORMAT parquet, PARTITION_BY (year))"""
+                        TO {_sql_text(str(folder / "plays"))} (FORMAT parquet, PARTITION_BY (year))"""
                 )
             else:
-                file = _sql_text(str(target / f"{table}.parquet"))
+                file = _sql_text(str(folder / f"{table}.parquet"))
                 self._con.execute(f"COPY (SELECT * FROM {table}) TO {file} (FORMAT parquet)")
         return counts
 
     def _count(self, table: str) -> int:
         row = _first(self._con.execute(f"SELECT count(*) FROM {table}").fetchall())
         return int(row[0]) if row else 0
+
+
+def _write_failure(error: duckdb.Error) -> str:
+    r"""Why DuckDB could not write a file, in its words; a failed write of its own thread comes
+    as a JSON object inside the message, of which the words are kept.
+
+    >>> _write_failure(duckdb.IOException(
+    ...     'IO Error: async write failed: {"exception_type":"IO","exception_message":'
+    ...     '"Could not write file \\"x.parquet\\": No space left on device","errno":"28"}'))
+    'could not write file "x.parquet": No space left on device'
+    """
+    message = _duckdb_message(error)
+    start = message.find("{")
+    if start >= 0:
+        try:
+            inner = json.loads(message[start:])["exception_message"]
+        except (ValueError, KeyError, TypeError):
+            return message
+        return _duckdb_message(duckdb.IOException(str(inner)))
+    return message
+
+
+def _move_in(staging: Path, target: Path) -> None:
+    """Put a finished export (the folder ``staging``) in the place of ``target``.
+
+    A missing or empty ``target`` is replaced by renaming the folder, in one step. An earlier
+    export overwritten keeps the files that are not the export's: each of the export's files (and
+    the ``plays`` folder) takes the place of its old one, and only renames are left to fail.
+    """
+    if not target.exists() or not any(target.iterdir()):
+        if target.exists():
+            target.rmdir()
+        staging.rename(target)
+        return
+    for part in sorted(staging.iterdir()):
+        old = target / part.name
+        if part.is_dir() and old.is_dir():
+            aside = staging / f"{part.name}.old"
+            old.rename(aside)
+            part.rename(old)
+            shutil.rmtree(aside)
+        else:
+            part.replace(old)
+    staging.rmdir()
 
 
 def _merge_annotations(text: str, notes: list[dict[str, Any]]) -> str:

@@ -6,12 +6,11 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import duckdb
 import polars as pl
 
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..errors import ManillenError
-from .connection import StoreBase, _duckdb_message, _frame, _sql_text
+from .connection import StoreBase, _frame, _sql_text
 
 
 def _sql_list(values: Iterable[str]) -> str:
@@ -152,35 +151,30 @@ class FindingsMixin(StoreBase):
             bad = unknown or sorted({"finding_id", "detector"} & set(findings.columns))
             raise ManillenError(f"findings frame has columns the table does not take: {', '.join(bad)}")
         ids = pl.DataFrame({"match_id": match_ids}, schema={"match_id": pl.String}).to_arrow()
-        self._con.execute("BEGIN TRANSACTION")
         self._con.register("_batch_ids", ids)
         self._con.register("_batch_findings", findings.to_arrow())
         try:
-            self._con.execute(
-                "DELETE FROM findings WHERE detector = ? AND match_id IN (SELECT match_id FROM _batch_ids)",
-                [detector],
-            )
-            if findings.height:
+            with self._transaction("save findings"):
                 self._con.execute(
-                    """INSERT INTO findings BY NAME
-                       SELECT (SELECT coalesce(max(finding_id), 0) FROM findings) + row_number() OVER ()
-                                  AS finding_id,
-                              *, ?::VARCHAR AS detector
-                       FROM _batch_findings""",
+                    "DELETE FROM findings "
+                    "WHERE detector = ? AND match_id IN (SELECT match_id FROM _batch_ids)",
                     [detector],
                 )
-            if detector == "builtin":
-                self._con.execute(
-                    "UPDATE matches SET analysed_at = current_localtimestamp(), analysis_depth = ? "
-                    "WHERE match_id IN (SELECT match_id FROM _batch_ids)",
-                    [depth],
-                )
-            self._con.execute("COMMIT")
-        except BaseException as error:
-            self._con.execute("ROLLBACK")
-            if isinstance(error, duckdb.Error):
-                raise ManillenError(f"could not save findings: {_duckdb_message(error)}") from None
-            raise
+                if findings.height:
+                    self._con.execute(
+                        """INSERT INTO findings BY NAME
+                           SELECT (SELECT coalesce(max(finding_id), 0) FROM findings) + row_number() OVER ()
+                                      AS finding_id,
+                                  *, ?::VARCHAR AS detector
+                           FROM _batch_findings""",
+                        [detector],
+                    )
+                if detector == "builtin":
+                    self._con.execute(
+                        "UPDATE matches SET analysed_at = current_localtimestamp(), analysis_depth = ? "
+                        "WHERE match_id IN (SELECT match_id FROM _batch_ids)",
+                        [depth],
+                    )
         finally:
             self._con.unregister("_batch_ids")
             self._con.unregister("_batch_findings")
@@ -253,8 +247,7 @@ class FindingsMixin(StoreBase):
                     raise ManillenError(
                         f"{table} frame has rows of matches not being replaced: {', '.join(sorted(strays))}"
                     )
-        self._con.execute("BEGIN TRANSACTION")
-        try:
+        with self._transaction("save costs"):
             for table in frames:
                 self._con.execute(
                     f"DELETE FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [list(match_ids)]
@@ -264,12 +257,6 @@ class FindingsMixin(StoreBase):
                     self._con.from_arrow(frame.to_arrow()).query(
                         "_batch", f"INSERT INTO {table} BY NAME SELECT * FROM _batch"
                     )
-            self._con.execute("COMMIT")
-        except BaseException as error:
-            self._con.execute("ROLLBACK")
-            if isinstance(error, duckdb.Error):
-                raise ManillenError(f"could not save costs: {_duckdb_message(error)}") from None
-            raise
 
     def save_lines(self, match_ids: list[str], lines: pl.DataFrame) -> None:
         """Replace the lines of these matches' costly cards (``finding_lines``), in one transaction.
@@ -294,8 +281,7 @@ class FindingsMixin(StoreBase):
             raise ManillenError(
                 f"finding_lines frame has rows of matches not being replaced: {', '.join(sorted(strays))}"
             )
-        self._con.execute("BEGIN TRANSACTION")
-        try:
+        with self._transaction("save lines"):
             self._con.execute(
                 "DELETE FROM finding_lines WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [list(match_ids)]
             )
@@ -303,9 +289,3 @@ class FindingsMixin(StoreBase):
                 self._con.from_arrow(lines.to_arrow()).query(
                     "_batch", "INSERT INTO finding_lines BY NAME SELECT * FROM _batch"
                 )
-            self._con.execute("COMMIT")
-        except BaseException as error:
-            self._con.execute("ROLLBACK")
-            if isinstance(error, duckdb.Error):
-                raise ManillenError(f"could not save lines: {_duckdb_message(error)}") from None
-            raise

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import duckdb
 
 from ..cards import CARD_TEXT
-from .connection import _first
+from .connection import _first, transaction
 from .errors import ArchiveError
 
 # The card texts indexed by the card number (suit * 9 + rank), so the views can turn a mask
@@ -933,8 +933,7 @@ def apply_migrations(connection: duckdb.DuckDBPyConnection, upto: int | None = N
     latest = _LATEST_SCHEMAS.get(key) if whole else None
     steps = [pending] if current == 0 else [[migration] for migration in pending]
     for step in steps:
-        connection.execute("BEGIN TRANSACTION")
-        try:
+        with transaction(connection):
             if latest is not None:
                 for statement in latest:
                     connection.execute(statement)
@@ -949,10 +948,6 @@ def apply_migrations(connection: duckdb.DuckDBPyConnection, upto: int | None = N
                 "SELECT unnest($versions), unnest($descriptions), current_localtimestamp()",
                 {"versions": [m.version for m in step], "descriptions": [m.description for m in step]},
             )
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
     if whole and key not in _LATEST_SCHEMAS:
         _LATEST_SCHEMAS[key] = _schema_statements(connection)
     return [migration.version for migration in pending]
