@@ -201,6 +201,30 @@ def test_sql_formats(sample_db: Path, tmp_path: Path) -> None:
     assert frame.height == 3 and len(frame["cards"][0].split(" ")) == 8
 
 
+def test_sql_as_a_table_reads_only_the_rows_it_shows(
+    sample_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table for people shows 1,000 rows: more are not read (a query of every play of a big
+    archive would hold them all in memory), and it says there are more."""
+    from manillen_replay.store import Store
+
+    asked: list[int | None] = []
+    plain = Store.user_query
+
+    def counting(self: Store, sql: str, **options: Any) -> Any:
+        asked.append(options.get("max_rows"))
+        return plain(self, sql, **options)
+
+    monkeypatch.setattr(Store, "user_query", counting)
+    query = "SELECT * FROM range(5000)"
+    table = _run("sql", query, "--db", str(sample_db))
+    assert table.exit_code == 0, table.output
+    assert "(more than 1,000 rows, the first 1,000 shown: use --format csv or json for all)" in table.stdout
+    csv = _run("sql", query, "--db", str(sample_db), "--format", "csv")
+    assert len(csv.stdout.splitlines()) == 5001  # the header and every row
+    assert asked == [1000, None]
+
+
 READ_ONLY = (
     "is not allowed: the archive is opened read-only for queries; only SELECT (with WITH, DESCRIBE, "
     "SUMMARIZE, EXPLAIN) may run, and it cannot reach files or the network"

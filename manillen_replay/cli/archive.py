@@ -283,9 +283,9 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
         tbl_hide_column_data_types=True,
     ):
         text = str(shown) + "\n"
-    if frame.height > TABLE_ROWS:
+    if frame.height > TABLE_ROWS:  # the query asked for one row more than shown: no more were read
         text += (
-            f"({plural(frame.height, 'row')}, the first {TABLE_ROWS} shown: "
+            f"(more than {TABLE_ROWS:,} rows, the first {TABLE_ROWS:,} shown: "
             "use --format csv or json for all)\n"
         )
     else:
@@ -302,7 +302,8 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
     type=click.Choice(["table", "csv", "json"]),
     default="table",
     show_default=True,
-    help="table for people; csv, or json (an array with one object per row) for programs.",
+    help="table for people (its first 1,000 rows); csv, or json (an array with one object per row) "
+    "for programs.",
 )
 @click.option(
     "--out", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of the screen."
@@ -344,7 +345,9 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
         query = sys.stdin.read()
     with _open(db, read_only=True) as store:
         try:
-            frame = store.user_query(query, timeout=timeout, memory_limit=memory_limit)
+            # a table for people shows its first rows only: the others are not even read
+            shown = TABLE_ROWS if output_format == "table" else None
+            frame = store.user_query(query, timeout=timeout, max_rows=shown, memory_limit=memory_limit)
         except QueryRefusedError as error:
             raise click.ClickException(f"refused: {error}") from None
         except QueryTimeoutError as error:
@@ -369,7 +372,10 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
         Path(out).write_text(text, encoding="utf-8")
     except OSError as error:
         raise click.ClickException(f"cannot write {out!r}: {error.strerror}") from None
-    click.echo(f"wrote {plural(frame.height, 'row')} to {out}", err=True)
+    rows = (
+        f"the first {TABLE_ROWS:,} rows" if output_format == "table" and frame.height > TABLE_ROWS else None
+    )
+    click.echo(f"wrote {rows or plural(frame.height, 'row')} to {out}", err=True)
 
 
 @click.command()
