@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 
 from manillen_replay.cli import cli
 from manillen_replay.record import Entry, iter_entries, loads
+from manillen_replay.record.io import source_name
 from manillen_replay.store import IMPORT_MEMORY_LIMIT, TABLES, ImportSummary, Store
 
 from .conftest import BAD_LINE_NUMBER
@@ -155,11 +156,34 @@ def test_interrupted_import_says_what_was_kept(tmp_path: Path, monkeypatch: pyte
     assert result.exit_code == 130
     assert result.stderr.strip() == (
         "interrupted: 1 file was kept whole (imported 1 match (1 deal), replaced 0, "
-        "skipped 0 already present, refused 0); a file still being imported was rolled back"
+        f"skipped 0 already present, refused 0); {source_name(second)!r}, still being imported, "
+        "was rolled back"
     )
     with Store(db, read_only=True) as archive:
         kept = archive.query("SELECT match_id FROM matches")["match_id"].to_list()
     assert kept == [loads(first.read_text()).match.id]
+
+
+def test_an_import_interrupted_after_its_last_commit_says_every_file_was_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = Store.import_paths
+
+    def late(self: Store, *args: Any, **kwargs: Any) -> ImportSummary:
+        plain(self, *args, **kwargs)
+        raise KeyboardInterrupt  # Ctrl-C once both files are in
+
+    monkeypatch.setattr(Store, "import_paths", late)
+    result = _run(
+        "import",
+        str(SAMPLES / "seed-trick.json"),
+        str(SAMPLES / "muil.json"),
+        "--db",
+        str(tmp_path / "l.duckdb"),
+    )
+    assert result.exit_code == 130
+    assert result.stderr.strip().startswith("interrupted: 2 files were kept whole (imported 2 matches")
+    assert "rolled back" not in result.stderr
 
 
 def test_quiet_import_lists_no_refused_records_but_still_sums_up(

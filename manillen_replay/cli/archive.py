@@ -200,9 +200,12 @@ def import_(
                     paths, summary=summary, memory_limit=memory_limit, replace=not no_replace, club=club
                 )
         except KeyboardInterrupt:
+            rolled_back = (
+                f"; {summary.underway!r}, still being imported, was rolled back" if summary.underway else ""
+            )
             click.echo(
                 f"\ninterrupted: {plural(summary.files, 'file')} {'was' if summary.files == 1 else 'were'} "
-                f"kept whole ({_say_summary(summary)}); a file still being imported was rolled back",
+                f"kept whole ({_say_summary(summary)}){rolled_back}",
                 err=True,
             )
             sys.exit(130)

@@ -91,6 +91,8 @@ class ImportSummary:
     ``refused``, their problems not kept."""
     replacements: list[Replacement] = field(default_factory=list)
     """Each match replaced (its earlier version kept in ``match_versions``)."""
+    underway: str | None = None
+    """The file being imported, not committed yet (what an interrupted import rolled back)."""
 
     @property
     def matches(self) -> int:
@@ -414,6 +416,7 @@ class ImportMixin(StoreBase):
         from .loader import _Loader
 
         counts = ImportSummary()
+        summary.underway = source
         loader: _Loader | None = None
         committing = False
         state = _FileState(order=0, annotation_id=0, columns=columns, replace=replace, club=club)
@@ -473,6 +476,7 @@ class ImportMixin(StoreBase):
                 # Ctrl-C came as the commit ended: the file is in the archive, so count it.
                 summary.add(counts)
                 summary.files += 1
+                summary.underway = None
             if interrupted:
                 raise KeyboardInterrupt from None
             if isinstance(error, duckdb.Error):
@@ -485,6 +489,7 @@ class ImportMixin(StoreBase):
             self._loader = None
         summary.add(counts)
         summary.files += 1
+        summary.underway = None
 
     def _decode(
         self,
