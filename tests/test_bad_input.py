@@ -137,6 +137,17 @@ def test_an_archive_given_where_records_go_is_said_to_be_one(command: str, tmp_p
     )
 
 
+@pytest.mark.parametrize("command", READING_COMMANDS)
+def test_one_indented_record_named_jsonl_is_one_message_not_one_a_line(command: str, tmp_path: Path) -> None:
+    path = _write(tmp_path / "match.jsonl", (SAMPLES / "seed-trick.json").read_bytes())
+    output = _assert_message(
+        _run_reading(command, path, tmp_path),
+        "match.jsonl: this JSON Lines file holds one JSON document written over many lines",
+        "name it .json",
+    )
+    assert "match.jsonl:2" not in output  # not a message for every line
+
+
 def test_bad_documents_in_json_lines_name_their_line(tmp_path: Path) -> None:
     lines = [json.dumps(SEED).encode()]
     for data, _ in BAD_DOCUMENTS.values():

@@ -391,6 +391,10 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
             return
         if kind == "jsonl":
             with path.open("rb") as handle:
+                if _one_document_over_lines(handle):
+                    yield _refused(source, ONE_DOCUMENT_OVER_LINES)
+                    return
+                handle.seek(0)
                 yield from _lines(handle, source)
             return
         if path.stat().st_size > MAX_RECORD_BYTES:  # asked before reading: the file is read whole
@@ -402,6 +406,35 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
         yield _refused(source, f"cannot read the file: {error.strerror or error}")
         return
     yield from entries_of(data, source, kind)
+
+
+ONE_DOCUMENT_OVER_LINES = (
+    "this JSON Lines file holds one JSON document written over many lines, not one match a line: "
+    "name it .json (a .json file holds one match, written as you like)"
+)
+
+
+def _one_document_over_lines(handle: Any) -> bool:
+    """Whether a JSON Lines file is rather one indented JSON document (a ``.json`` file given
+    the wrong name): read its first line, and the whole file only when that line could start one
+    (:func:`_indented_document`)."""
+    if handle.readline(64).strip().removeprefix(_BOM).strip() not in (b"{", b"["):
+        return False
+    handle.seek(0)
+    return _indented_document(handle.read(MAX_RECORD_BYTES + 1))
+
+
+def _indented_document(data: bytes) -> bool:
+    """Whether the bytes of a JSON Lines file are one JSON value over many lines: the first line
+    a lone ``{`` or ``[`` (which no line of JSON Lines can be) and the whole one JSON value."""
+    first = data.split(b"\n", 1)[0].strip().removeprefix(_BOM).strip()
+    if first not in (b"{", b"[") or len(data) > MAX_RECORD_BYTES:
+        return False
+    try:
+        json.loads(data)
+    except ValueError:
+        return False
+    return True
 
 
 def _lines(handle: Any, source: str) -> Iterator[Entry]:
@@ -514,6 +547,8 @@ def split_lines(data: bytes) -> list[tuple[int, bytes]]:
 
 def entries_of(data: bytes, source: str, kind: str) -> list[Entry]:
     """The documents in the bytes of one file (or of standard input) of a kind (:func:`kind_of`)."""
+    if kind == "jsonl" and _indented_document(data):
+        return [_refused(source, ONE_DOCUMENT_OVER_LINES)]
     if kind == "jsonl":
         entries = [Entry(source, n, text) for n, text in split_lines(data) if text.strip()]
     elif kind == "json":
