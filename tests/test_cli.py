@@ -317,6 +317,20 @@ def test_solve_names_the_seats_as_its_options_do(hands: str, trick: str, said: s
     assert result.exit_code == 2 and said in result.output, result.output
 
 
+def test_output_in_an_encoding_without_the_suits_symbols_is_written_not_a_traceback() -> None:
+    """A Windows console redirected to a file writes cp1252, which has no ♥: the symbol is
+    written escaped and the command ends as usual."""
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json"
+    done = subprocess.run(
+        [sys.executable, "-c", "from manillen_replay.cli import main; main()", "replay", str(sample)],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "cp1252"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode("cp1252")
+    assert b"trump \\u2666 koeken" in done.stdout and b"Traceback" not in done.stderr
+
+
 def _help_examples() -> list[tuple[str, str, str | None]]:
     """``(command, example, output shown under it or None)`` from every command's --help."""
     found = []

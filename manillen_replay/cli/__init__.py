@@ -112,4 +112,15 @@ def command(name: str) -> click.Command:
 
 def main() -> None:
     """Entry point of the console script."""
+    _writable_anywhere()
     cli(prog_name="manillen")
+
+
+def _writable_anywhere() -> None:
+    """Let the output go to a terminal or file whose encoding lacks the suits' symbols (♥, a
+    Windows console redirected to a file, ``PYTHONIOENCODING=cp1252``): such a character is written
+    as ``\\u2665`` rather than ending the command with a traceback. UTF-8 output is unchanged."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # absent when a test replaced the stream
+        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            reconfigure(errors="backslashreplace")
