@@ -3,6 +3,7 @@ the progress line, `findings --top`, and waiting for the dashboard's turn instea
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import subprocess
@@ -438,6 +439,17 @@ def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> N
         "report", "--db", str(path), "--match", "random-5", "--player", "Zoe", "--out", str(out)
     )
     assert code == 1 and "'Zoe' did not play" in err
+
+
+def test_report_to_standard_output_with_a_dash(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (7, 1, None))
+    with contextlib.chdir(tmp_path):
+        code, out, err = run(
+            "report", "--db", str(path), "--match", "random-7", "--samples", "1", "--out", "-"
+        )
+        assert not (tmp_path / "-").exists()
+    assert code == 0, err
+    assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
 
 
 def test_report_at_the_default_layouts_says_how_long_the_solver_review_takes(tmp_path: Path) -> None:

@@ -34,9 +34,9 @@ from .common import (
 @click.option(
     "--out",
     required=True,
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
     metavar="FILE.html",
-    help="Where to write the report (replaced if it exists).",
+    help="Where to write the report (replaced if it exists); - for standard output.",
 )
 @SAMPLES_OPTION
 @WAIT_OPTION
@@ -110,6 +110,9 @@ def report(
             html = make_report(store, match_id, player=player, lang=lang)
     except ManillenError as error:
         raise click.ClickException(str(error)) from None
+    if out == "-":
+        click.echo(html, nl=False)
+        return
     try:
         Path(out).write_text(html, encoding="utf-8")
     except OSError as error:
