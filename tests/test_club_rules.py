@@ -241,6 +241,18 @@ def test_rules_save_refuses_bad_options_with_a_message(tmp_path: Path, args: lis
     _no_traceback(result)
 
 
+@pytest.mark.parametrize(
+    ("name", "message"), [("", "need a name"), ("Standard", "'standard' names the rules")]
+)
+def test_rules_save_refuses_a_name_that_cannot_be_as_a_usage_error_making_no_archive(
+    tmp_path: Path, name: str, message: str
+) -> None:
+    result = _run("rules", "save", name, "--rule", "target=61", "--db", str(tmp_path / "club.duckdb"))
+    assert result.exit_code == 2 and message in result.stderr, result.output  # as docs/cli.md says
+    assert not (tmp_path / "club.duckdb").exists()
+    _no_traceback(result)
+
+
 def test_rules_save_refuses_a_name_taken_unless_replace(tmp_path: Path) -> None:
     db = str(tmp_path / "club.duckdb")
     assert _run("rules", "save", "zwaan", "--db", db).exit_code == 0

@@ -112,6 +112,12 @@ def save(name: str, rule_values: tuple[str, ...], record_file: str | None, repla
     """
     if record_file is not None and rule_values:
         raise click.UsageError("give the options with --rule or take them --from-record FILE, not both")
+    from ..club_rules import check_name
+
+    try:  # before the archive is opened (or made): a name that cannot be is a usage error
+        check_name(name)
+    except InvalidOptionError as error:
+        raise click.UsageError(str(error)) from None
     chosen = _rules_of_record(record_file) if record_file is not None else rules_option(rule_values)
     with _archive(db, read_only=False) as store:
         try:
