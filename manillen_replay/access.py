@@ -54,6 +54,11 @@ class AccessError(ManillenError):
     """A token that cannot be issued or revoked, or a token file that cannot be read."""
 
 
+class AccessAskedError(AccessError):
+    """What was asked cannot be: a recorder's token without a table, a viewer's with one, a
+    table name that is not one, a key never issued (the command line's usage errors)."""
+
+
 class AccessRefusedError(ManillenError):
     """Something only the organiser may do (SQL, an upload, a deletion), asked by another visitor."""
 
@@ -119,11 +124,11 @@ def check_table(table: str) -> str:
     >>> check_table("../x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    manillen_replay.access.AccessError: table '../x' is not a table's name: use letters, digits and ...
+    manillen_replay.access.AccessAskedError: table '../x' is not a table's name: use letters, digits and ...
     """
     name = table.strip()
     if not name or len(name) > TABLE_MAX or not all(c.isascii() and (c.isalnum() or c == "-") for c in name):
-        raise AccessError(
+        raise AccessAskedError(
             f"table {table!r} is not a table's name: use letters, digits and dashes (at most {TABLE_MAX})"
         )
     return name
@@ -274,13 +279,13 @@ def issue(path: Path, role: Role, table: str | None = None, note: str = "") -> t
         (or its lock beside it) cannot be written.
     """
     if role is Role.ORGANISER:
-        raise AccessError(
+        raise AccessAskedError(
             "the organiser's token is made when the dashboard starts: issue a recorder's or a viewer's"
         )
     if role is Role.RECORDER and not table:
-        raise AccessError("a recorder's token is for one table: name it (--table 2)")
+        raise AccessAskedError("a recorder's token is for one table: name it (--table 2)")
     if role is Role.VIEWER and table:
-        raise AccessError("a viewer's token is for every table's read-only pages: give no --table")
+        raise AccessAskedError("a viewer's token is for every table's read-only pages: give no --table")
     checked = check_table(table) if table else None
     with _changing(path):
         kept = read_issued(path)
@@ -306,7 +311,9 @@ def revoke(path: Path, key: str) -> Issued:
         found = [t for t in kept if t.key == key.strip()]
         if not found:
             names = ", ".join(t.key for t in kept) or "none"
-            raise AccessError(f"no issued token is named {key!r} (issued: {names}; see manillen tokens list)")
+            raise AccessAskedError(
+                f"no issued token is named {key!r} (issued: {names}; see manillen tokens list)"
+            )
         _write_issued(path, [t for t in kept if t.key != key.strip()])
     return found[0]
 

@@ -128,7 +128,9 @@ def test_a_broken_token_file_opens_nothing_and_the_command_says_why(tmp_path: Pa
 )
 def test_the_tokens_command_refuses_in_words(tmp_path: Path, arguments: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["tokens", *arguments, "--db", str(tmp_path / "club.duckdb")])
-    assert result.exit_code != 0 and message in result.output, result.output
+    assert result.exit_code == 2 and message in result.output, (
+        result.output
+    )  # usage errors, as docs/cli.md says
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 

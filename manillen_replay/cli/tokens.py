@@ -8,7 +8,17 @@ from pathlib import Path
 
 import click
 
-from ..access import AccessError, Role, issue, join_address, qr_text, read_issued, revoke, token_file
+from ..access import (
+    AccessAskedError,
+    AccessError,
+    Role,
+    issue,
+    join_address,
+    qr_text,
+    read_issued,
+    revoke,
+    token_file,
+)
 from ..archive_defaults import default_archive
 from .common import db_option
 
@@ -97,6 +107,8 @@ def issue_command(
     path = _tokens(db)
     try:
         token, entry = issue(path, Role(role), table, note)
+    except AccessAskedError as error:
+        raise click.UsageError(str(error)) from None
     except AccessError as error:
         raise click.ClickException(str(error)) from None
     whom = f"table {entry.table}'s recorder" if entry.table else "a viewer"
@@ -153,11 +165,13 @@ def revoke_command(key: str | None, table: str | None, db: str | None) -> None:
     try:
         keys = [key] if key is not None else [t.key for t in read_issued(path) if t.table == table]
         if not keys:
-            raise click.ClickException(f"no issued token is for table {table} (see manillen tokens list)")
+            raise click.UsageError(f"no issued token is for table {table} (see manillen tokens list)")
         for one in keys:
             entry = revoke(path, one)
             whom = f"table {entry.table}'s recorder" if entry.table else "a viewer"
             click.echo(f"revoked {entry.key} ({whom})", err=True)
+    except AccessAskedError as error:
+        raise click.UsageError(str(error)) from None
     except AccessError as error:
         raise click.ClickException(str(error)) from None
 
