@@ -326,7 +326,9 @@ def test_cluster_addresses_are_checked(tmp_path: Path) -> None:
             parse_address(bad)
     path = new_archive(tmp_path / "club.duckdb")
     code, _, err = run("analyze", "--db", str(path), "--depth", "solver", "--cluster", "local:none")
-    assert code == 1 and "give the number of worker processes" in err
+    assert code == 2 and "give the number of worker processes" in err  # a usage error, as docs/cli.md says
+    code, _, err = run("analyze-files", str(tmp_path), "--out", str(tmp_path / "out"), "--cluster", "nowhere")
+    assert code == 2 and "'nowhere' is not a scheduler address" in err and not (tmp_path / "out").exists()
     code, _, err = run("analyze", "--db", str(path), "--cluster", "local:2")
     assert code == 2 and "--depth solver" in err
 

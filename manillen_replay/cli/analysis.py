@@ -353,10 +353,6 @@ def analyze(
         raise click.UsageError("--cluster runs the solver: give --depth solver with it")
     with _messages():
         detectors = _read_detectors(detector_files)
-        if cluster_address is not None:
-            from ..cluster import parse_address
-
-            parse_address(cluster_address)
         path = existing_archive(db, ", or give a record file to `manillen findings FILE`")
         open_store = opener(path, wait)
         with open_store(True) as store:

@@ -476,7 +476,6 @@ def analyze_files(
       manillen analyze-files data/samples/klop-tegenklop.json --out analysis/ --samples 5
       manillen analyze-files data/samples/muil.json --out analysis/ --samples 5 --cluster local:2
     """
-    from ..cluster import parse_address
     from ..errors import ManillenError
 
     if Path(out).exists() and not Path(out).is_dir():
@@ -484,8 +483,6 @@ def analyze_files(
             f"{out!r} is not a folder: give a folder to write the parts into", param_hint="--out"
         )
     try:
-        if cluster_address is not None:
-            parse_address(cluster_address)
         outcome = analyse_files(
             patterns, Path(out), samples=samples, address=cluster_address, batch_deals=batch_deals
         )

@@ -243,11 +243,25 @@ SAMPLES_OPTION = click.option(
     help="The solver depth: layouts of the hidden cards solved per play and per call reviewed.",
 )
 """``--samples`` of the solver depth."""
+def _check_cluster(_context: click.Context, _parameter: click.Parameter, value: str | None) -> str | None:
+    """A --cluster value that is no address is a usage error, before anything is read or solved."""
+    if value is None:
+        return None
+    from ..cluster import ClusterError, parse_address  # loads the solving layer: only when asked
+
+    try:
+        parse_address(value)
+    except ClusterError as error:
+        raise click.BadParameter(str(error)) from None
+    return value
+
+
 CLUSTER_OPTION = click.option(
     "--cluster",
     "cluster_address",
     metavar="ADDRESS",
     default=None,
+    callback=_check_cluster,
     help="With --depth solver: run on a Dask cluster, `tcp://HOST:8786` (a running scheduler) or "
     "`local:N` (N worker processes started here). Needs `pip install 'manillen-replay[cluster]'`; "
     "see docs/cluster.md.",
