@@ -64,9 +64,14 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command asked for; a file or an archive the system would not let it read or
         write (no permission, a full disk) that the command did not put in words itself still
-        ends in one line naming the file (exit code 1), never in a traceback."""
+        ends in one line naming the file (exit code 1), never in a traceback; a Ctrl-C the
+        command did not handle ends it with exit code 130, as those that do (import, sql)."""
         try:
             return super().invoke(ctx)
+        except (KeyboardInterrupt, click.Abort):
+            # every command ends a Ctrl-C alike: as a shell counts it (128 + SIGINT), not as a failure
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
         except OSError as error:
             if error.filename is None:  # not a file's problem (a closed pipe): click's own handling
                 raise
