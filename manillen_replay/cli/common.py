@@ -243,6 +243,8 @@ SAMPLES_OPTION = click.option(
     help="The solver depth: layouts of the hidden cards solved per play and per call reviewed.",
 )
 """``--samples`` of the solver depth."""
+
+
 def _check_cluster(_context: click.Context, _parameter: click.Parameter, value: str | None) -> str | None:
     """A --cluster value that is no address is a usage error, before anything is read or solved."""
     if value is None:
