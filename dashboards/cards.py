@@ -207,7 +207,7 @@ def table_html(
     :param to_play: the seat to play next; its ``may_play`` cards are outlined in green.
     :param winning: the seat whose card on the table wins so far (outlined in gold).
     :param order: the seats in clockwise order, the first drawn at the bottom (default 0, 1, ...).
-    :param teams: the side of each seat (default seat mod 2).
+    :param teams: the side of each seat (default seat mod 2), written ``team A`` or ``team B``.
     :param note: a short text shown in the middle of the trick (who takes it).
     :param labels: the words ``dealer``, ``to_play`` and ``team`` (with ``{team}``) in the page language.
     :param face_down: how many hidden cards each seat holds, for a table as one player saw it:
@@ -222,7 +222,9 @@ def table_html(
     cells: dict[str, list[str]] = {}
     for index, seat in enumerate(order):
         hand = hands[seat]
-        badges = f'<span class="mr-badge">{escape(words["team"].format(team=sides[seat]))}</span>'
+        # a side is written A or B, as the Archive and Record pages name the teams
+        side = "AB"[sides[seat]] if sides[seat] in (0, 1) else sides[seat]
+        badges = f'<span class="mr-badge">{escape(words["team"].format(team=side))}</span>'
         if seat == dealer:
             badges += f'<span class="mr-badge">{escape(words["dealer"])}</span>'
         moving = seat == to_play

@@ -396,21 +396,21 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.costs_title": ("What each card was worth (solver)", "Wat elke kaart waard was (solver)"),
     "replay.costs_caption": (
         "Card points {name}'s team takes from this play on if everyone plays perfectly afterwards. "
-        "Hindsight: all four hands open. View: averaged over {layouts} layouts of the hidden cards "
+        "Hindsight: every hand open. View: averaged over {layouts} layouts of the hidden cards "
         "that fit what {name} could see{exact}. ★ marks the best card by each measure (by the view, "
         "every card within 0.1 of the best), ◀ the card played.",
         "Kaartpunten die het team van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
-        "speelt. Achteraf: alle vier de handen open. Zicht: gemiddeld over {layouts} verdelingen van "
+        "speelt. Achteraf: alle handen open. Zicht: gemiddeld over {layouts} verdelingen van "
         "de verborgen kaarten die passen bij wat {name} kon weten{exact}. ★ wijst de beste kaart aan "
         "volgens elk van beide (in het zicht: elke kaart binnen 0,1 van de beste), ◀ de gespeelde kaart.",
     ),
     "replay.costs_caption_hindsight": (
         "Card points {name}'s side takes from this play on if everyone plays perfectly afterwards, "
-        "with every hand open (hindsight). What a player could see is weighed in the four-player "
-        "game only. ★ marks the best card, ◀ the card played.",
+        "with every hand open (hindsight); for this play only those values are stored, not what "
+        "the player could see. ★ marks the best card, ◀ the card played.",
         "Kaartpunten die de kant van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
-        "speelt, met alle handen open (achteraf). Wat een speler kon weten wordt alleen in het spel "
-        "met vier gewogen. ★ wijst de beste kaart aan, ◀ de gespeelde kaart.",
+        "speelt, met alle handen open (achteraf); voor deze kaart zijn alleen die waarden bewaard, "
+        "niet wat de speler kon weten. ★ wijst de beste kaart aan, ◀ de gespeelde kaart.",
     ),
     "replay.costs_exact": (" (every one of them)", " (allemaal)"),
     "replay.cost_played": (
@@ -1379,19 +1379,16 @@ def suit_name(suit: Suit) -> str:
     return f"{suit.symbol} {suit.dutch}"
 
 
-def explain_clause(
-    legal: LegalPlays, lang: str, winner_name: str | None = None, *, symbols: bool = False
-) -> str:
-    """Why these cards may be played, in the chosen language.
+def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None) -> str:
+    """Why these cards may be played, in the chosen language, the winning card with its suit
+    symbol in both (``A♣``: the pages write cards so, not ``AC`` as the command line does).
 
     :param legal: the answer of :func:`manillen_replay.rules.legal_plays`.
     :param winner_name: the name of the player winning the trick so far.
-    :param symbols: write the winning card with its suit symbol in English too (``A♣``, not
-        ``AC``), as the Dutch text always does.
     """
     if lang != "nl":
         text = legal.explain(winner_name)
-        if symbols and legal.winning_card is not None:
+        if legal.winning_card is not None:
             text = re.sub(rf"\b{re.escape(str(legal.winning_card))}\b", legal.winning_card.symbol, text)
         return text
     led = legal.led_suit.dutch if legal.led_suit is not None else ""

@@ -1222,14 +1222,36 @@ def test_db_from_script_arguments() -> None:
     assert data.archive_path(["app.py", "--db=y.duckdb"]) == Path("y.duckdb")
 
 
-def test_dutch_reason_for_a_play_writes_the_winning_card_with_its_symbol() -> None:
-    """Nederlands names the winning card 10♦, not 10D (D is the English diamonds)."""
+def test_the_reason_for_a_play_writes_the_winning_card_with_its_symbol() -> None:
+    """Both languages name the winning card 10♦, not 10D (D is the English diamonds)."""
     from manillen_replay.rules import Rules, legal_plays
 
     trick = [Card.parse("10D")]
     legal = legal_plays(trick, CardSet.parse("QD KD 7S"), Suit.D, partner_winning=False, rules=Rules())
     reason = i18n.explain_clause(legal, "nl", "Ilse")
     assert "10♦ van Ilse" in reason and "10D" not in reason
+    english = i18n.explain_clause(legal, "en", "Ilse")  # the deal replay's, as the Record page's
+    assert "Ilse's 10♦" in english and "10D" not in english
+
+
+def test_the_table_writes_the_sides_a_and_b_on_every_page_that_draws_it() -> None:
+    """The deal replay and the Train page draw one table: its badges say team A and B, as the
+    Archive and Record pages name the teams, never team 0 and 1."""
+    from dashboards import cards
+
+    html = cards.table_html(
+        names=["Anna", "Bert", "Carla", "Dirk"],
+        hands=[CardSet.parse("AC"), CardSet.parse("KC"), CardSet.parse("QC"), CardSet.parse("JC")],
+        table=[],
+        trump=None,
+        dealer=3,
+        to_play=0,
+        may_play=None,
+        winning=None,
+        labels={"dealer": "gever", "to_play": "aan zet", "team": "ploeg {team}"},
+    )
+    badges = re.findall(r'<span class="mr-badge">([^<]*)</span>', html)
+    assert sorted(b for b in badges if b.startswith("ploeg")) == ["ploeg A", "ploeg A", "ploeg B", "ploeg B"]
 
 
 def test_every_finding_kind_and_variant_has_a_dutch_label() -> None:

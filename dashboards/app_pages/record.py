@@ -157,7 +157,7 @@ def _tap(card: str) -> None:
                 name=_names(draft)[last.seat],
                 card=SYMBOLS[str(last.card)],  # 9♣ as the grid writes it, not 9C
                 kind=i18n.label_of("kind", last.violation.value, language),
-                why=i18n.explain_clause(last.legal, language, symbols=True),
+                why=i18n.explain_clause(last.legal, language),
             ),
         )
 
@@ -947,7 +947,7 @@ def _status(draft: rec.Draft, table: rec.Table) -> None:
             + (f"  \n{t('record.on_table')}: {trick}" if trick else "")
         )
         if table.legal is not None:
-            clause.caption(i18n.explain_clause(table.legal, language, symbols=True))
+            clause.caption(i18n.explain_clause(table.legal, language))
     if any(table.open_cards):
         st.caption(
             f"{t('record.open_on_table')}: "
@@ -1304,8 +1304,9 @@ with st.container():
     _scoresheet(draft)
 
 
+# whether the box for a deal played after the match was decided is open (a comment, not a
+# docstring: a bare string in a page would be written by Streamlit's magic)
 AFTER_END_OPEN = "record_after_end_open"
-"""Whether the box for a deal played after the match was decided is open."""
 
 
 def _match_done(draft: rec.Draft) -> bool:

@@ -135,14 +135,6 @@ names = [
 sides = [shape.team_of(seat, deal.dealer) for seat in range(shape.players)]
 
 
-class TeamLetter(int):
-    """A side as the table's badge writes it, ``team A`` or ``team B`` as the Archive and Record
-    pages name the teams (the side is still its number for everything else)."""
-
-    def __format__(self, spec: str) -> str:
-        return "AB"[self] if self in (0, 1) else super().__format__(spec)
-
-
 # a side is named by its people, as the text replay and the findings name it: the dealer plays the
 # dummy, so the dealer's side of three_dummy is the dealer alone
 side_names = [" & ".join(names[s] for s in range(shape.people) if sides[s] == side) for side in (0, 1)]
@@ -675,7 +667,7 @@ with left:
         may_play=moment.may_play.cards if moment.may_play is not None else None,
         winning=moment.winning,
         order=shape.order(deal.dealer),
-        teams=[TeamLetter(side) for side in sides],
+        teams=sides,
         note=trick_note(),
         labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
     )
@@ -765,7 +757,7 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
     }
     hindsight_only = cost["view_cost"] is None
     if hindsight_only:
-        # the variants get hindsight values only: no empty view column
+        # a play costed with every hand open only (no view value stored): no empty view column
         table = table.drop("view")
     light_table.show(
         table,
