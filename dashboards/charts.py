@@ -31,7 +31,13 @@ SEVERITY_COLOURS = {"info": "#7f7f7f", "inaccuracy": "#e6b800", "mistake": "#e68
 """Each severity's line, from grey (not a mistake) to red."""
 DEALER_COLOURS = ("#1f6f43", "#8fbc8f")
 """As dealer and not."""
-LEDGER_COLOURS = {"own": "#c8102e", "partner": "#f08080", "opponents": "#2e8b57", "net": "#555555"}
+LEDGER_COLOURS = {
+    "own": "#c8102e",
+    "partner": "#f08080",
+    "opponents": "#2e8b57",
+    "illegal": "#6a5acd",
+    "net": "#555555",
+}
 """The ledger's bars match by match, and the line of their sum."""
 MARKER_COLOURS = {"muil": "#7b3fa0", "klop": "#e6820e", "tie": "#555555"}
 """The marks on the score line over muil, klop and 30-30 deals."""
@@ -265,7 +271,7 @@ def ledger_matches_figure(
 
     :param ledger: ``player_ledger`` rows of scope ``match``: ``match_id``, ``evening``,
         ``given_away``, ``partner_given_away``, ``won_back``, ``illegal``, ``cards``, ``points``.
-    :param step_names: labels for ``own``, ``partner``, ``opponents`` and ``net``.
+    :param step_names: labels for ``own``, ``partner``, ``opponents``, ``illegal`` and ``net``.
     """
     rows = ledger.sort(["evening", "match_id"])
     labels = _match_labels(rows)
@@ -338,12 +344,17 @@ def _match_labels(rows: pl.DataFrame) -> list[str]:
 
 
 def _ledger_bars(rows: pl.DataFrame) -> dict[str, list[float]]:
-    """What the player's, the partner's and the opponents' decisions did, match by match."""
-    return {
+    """What the player's, the partner's and the opponents' decisions did, match by match, and
+    illegal cards when any changed something: the bars add up to the line of their sum."""
+    bars = {
         "own": [-float(v) for v in rows["given_away"].to_list()],
         "partner": [-float(v) for v in rows["partner_given_away"].to_list()],
         "opponents": [float(v) for v in rows["won_back"].to_list()],
     }
+    illegal = [float(v) for v in rows["illegal"].to_list()]
+    if any(illegal):
+        bars["illegal"] = illegal
+    return bars
 
 
 def match_score_svg(

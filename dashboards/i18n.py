@@ -699,10 +699,11 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "ledger.all_time": (
         "Over {deals} costed deals: the cards {cards}, own decisions −{own}, partner −{partner}, "
-        "opponents +{opponents}: {points} points taken; mistakes {mistakes}, luck {luck}.",
+        "opponents +{opponents}{illegal}: {points} points taken; mistakes {mistakes}, luck {luck}.",
         "Over {deals} berekende spellen: de kaarten {cards}, eigen beslissingen −{own}, partner −{partner}, "
-        "tegenstanders +{opponents}: {points} punten genomen; fouten {mistakes}, geluk {luck}.",
+        "tegenstanders +{opponents}{illegal}: {points} punten genomen; fouten {mistakes}, geluk {luck}.",
     ),
+    "ledger.illegal_term": (", illegal cards {points}", ", onreglementaire kaarten {points}"),
     "report.title": ("Report to take home", "Verslag om mee te nemen"),
     "report.for": ("Report for", "Verslag voor"),
     "report.everyone": ("everyone", "iedereen"),

@@ -1254,6 +1254,37 @@ def test_the_table_writes_the_sides_a_and_b_on_every_page_that_draws_it() -> Non
     assert sorted(b for b in badges if b.startswith("ploeg")) == ["ploeg A", "ploeg A", "ploeg B", "ploeg B"]
 
 
+@pytest.mark.parametrize("illegal", [[0, 0], [-9, 3]])
+def test_the_ledger_s_bars_match_by_match_add_up_to_the_decisions_line(illegal: list[int]) -> None:
+    """Own, partner's and opponents' decisions and, when any changed something, illegal cards:
+    each match's bars add up to its line (points taken less the cards' points)."""
+    from dashboards import charts
+
+    rows = pl.DataFrame(
+        {
+            "match_id": ["a", "b"],
+            "evening": [datetime.date(2026, 1, 9), None],
+            "given_away": [10, 4],
+            "partner_given_away": [7, 0],
+            "won_back": [5, 6],
+            "illegal": illegal,
+            "cards": [60, 40],
+        }
+    ).with_columns(
+        points=pl.col("cards")
+        - pl.col("given_away")
+        - pl.col("partner_given_away")
+        + pl.col("won_back")
+        + pl.col("illegal")
+    )
+    names = {key: key for key in ("own", "partner", "opponents", "illegal", "net")}
+    figure = charts.ledger_matches_figure(rows, title="t", step_names=names, y_title="y")
+    bars = [trace for trace in figure.data if trace.type == "bar"]
+    [line] = [trace for trace in figure.data if trace.type == "scatter"]
+    assert [sum(bar.y[i] for bar in bars) for i in range(2)] == list(line.y)
+    assert ("illegal" in [bar.name for bar in bars]) is any(illegal)
+
+
 def test_every_finding_kind_and_variant_has_a_dutch_label() -> None:
     """Nederlands shows no English name of a finding kind, a severity or a variant."""
     from manillen_replay.analysis.detectors import KIND_CATEGORY

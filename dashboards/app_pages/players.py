@@ -150,6 +150,9 @@ if ledger.height:
             own=i18n.number(total["given_away"], language),
             partner=i18n.number(total["partner_given_away"], language),
             opponents=i18n.number(total["won_back"], language),
+            illegal=t("ledger.illegal_term", points=i18n.number(total["illegal"], language, signed=True))
+            if total["illegal"]
+            else "",
             points=i18n.number(total["points"], language),
             mistakes="–" if total["mistakes"] is None else i18n.number(total["mistakes"], language, 1),
             luck="–" if total["luck"] is None else i18n.number(total["luck"], language, 1, signed=True),
@@ -157,7 +160,7 @@ if ledger.height:
     )
     ledger_labels: dict[str, Any] = {
         "title": t("ledger.matches_title"),
-        "step_names": {key: t(f"ledger.{key}") for key in ("own", "partner", "opponents", "net")},
+        "step_names": {key: t(f"ledger.{key}") for key in ("own", "partner", "opponents", "illegal", "net")},
         "y_title": t("ledger.axis"),
         "decimal": decimal,
     }
