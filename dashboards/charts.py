@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import plotly.colors
 import plotly.graph_objects as go
 import polars as pl
 
@@ -24,9 +25,9 @@ TEAM_COLOURS = ("#1f77b4", "#d62728")
 SERIES_COLOURS = (*TEAM_COLOURS, "#2ca02c")
 """Team colours, and a third for the three-player games' per-person scores."""
 
-KIND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-                "#bcbd22", "#17becf", "#393b79", "#ffbb78")  # fmt: skip
-"""The finding kinds' colours in the stacked bars, in the kinds' sorted order."""
+KIND_COLOURS: tuple[str, ...] = tuple(plotly.colors.qualitative.Dark24)
+"""The finding kinds' colours in the stacked bars, in the kinds' sorted order: Plotly's 24
+colours made to be told apart, one for each of the built-in kinds (22), none shared."""
 SEVERITY_COLOURS = {"info": "#7f7f7f", "inaccuracy": "#e6b800", "mistake": "#e6820e", "blunder": "#c8102e"}
 """Each severity's line, from grey (not a mistake) to red."""
 DEALER_COLOURS = ("#1f6f43", "#8fbc8f")

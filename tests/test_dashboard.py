@@ -1254,6 +1254,17 @@ def test_the_table_writes_the_sides_a_and_b_on_every_page_that_draws_it() -> Non
     assert sorted(b for b in badges if b.startswith("ploeg")) == ["ploeg A", "ploeg A", "ploeg B", "ploeg B"]
 
 
+def test_every_built_in_finding_kind_has_a_colour_of_its_own() -> None:
+    """A coach tells the kinds apart in the stacked bars of the Mistakes and Players pages."""
+    from dashboards import charts
+    from manillen_replay.analysis.detectors import KIND_CATEGORY
+    from manillen_replay.analysis.solver_findings import KIND_CATEGORY as SOLVER_KINDS
+
+    kinds = sorted(set(KIND_CATEGORY) | set(SOLVER_KINDS))
+    colours = charts.kind_colours(kinds, kinds)
+    assert len(set(colours.values())) == len(kinds)
+
+
 @pytest.mark.parametrize("illegal", [[0, 0], [-9, 3]])
 def test_the_ledger_s_bars_match_by_match_add_up_to_the_decisions_line(illegal: list[int]) -> None:
     """Own, partner's and opponents' decisions and, when any changed something, illegal cards:
