@@ -174,4 +174,5 @@ def test_sql_page_shows_the_time_limit_for_a_folded_constant(
     type_query(at, FOLDED)
     at.button(key="sql_run_button").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.error and "ran longer than 1 second and was stopped" in at.error[0].value
+    assert at.error and "ran past this page's time limit (1 s) and was stopped" in at.error[0].value
+    assert "on the command line (manillen sql --timeout)" in at.error[0].value  # no setting of the page

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import access, data, ui
+from dashboards import access, data, i18n, ui
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
-from manillen_replay.store import QueryError, QueryRefusedError
+from manillen_replay.store import QueryError, QueryRefusedError, QueryTimeoutError
 
 t = ui.translator()
 st.title(t("sql.title"))
@@ -48,6 +48,8 @@ if last_query:
         result = data.user_query(last_query)
     except (QueryRefusedError, access.AccessRefusedError) as error:
         st.error(t("sql.refused", message=error))
+    except QueryTimeoutError:  # the command's advice (--timeout) is no setting of this page
+        st.error(t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang())))
     except QueryError as error:
         st.error(t("sql.error", message=error))
     else:
