@@ -115,6 +115,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "count.deals": ("{count} deals", "{count} spellen"),
     "count.deals_one": ("1 deal", "1 spel"),
     "count.matches": ("{count} matches", "{count} partijen"),
+    "count.findings": ("{count} findings", "{count} bevindingen"),
+    "count.findings_one": ("1 finding", "1 bevinding"),
     "count.matches_one": ("1 match", "1 partij"),
     "count.new_matches": ("{count} new matches", "{count} nieuwe partijen"),
     "count.new_matches_one": ("1 new match", "1 nieuwe partij"),
@@ -170,8 +172,8 @@ LABELS: dict[str, tuple[str, str]] = {
         "Versie {number} van {match} staat terug ({deals}) en is opnieuw geanalyseerd.",
     ),
     "archive.analysed": (
-        "Analysed {matches} ({deals}): {findings} findings.",
-        "{matches} geanalyseerd ({deals}): {findings} bevindingen.",
+        "Analysed {matches} ({deals}): {findings}.",
+        "{matches} geanalyseerd ({deals}): {findings}.",
     ),
     # column names
     "col.match": ("Match", "Partij"),

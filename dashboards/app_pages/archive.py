@@ -188,7 +188,7 @@ def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None)
                     "archive.analysed",
                     matches=_count("new_matches", analysis.analysed),
                     deals=_count("deals", analysis.deals),
-                    findings=found,
+                    findings=_count("findings", found),
                 ),
             )
         )
