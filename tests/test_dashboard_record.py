@@ -280,6 +280,16 @@ def tap(at: AppTest, key: str) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
+def open_at_draft(at: AppTest, draft_id: str) -> AppTest:
+    """The Record page opened at a draft's address, as a new browser session (a reload, a phone
+    that slept) opens it."""
+    at.run()
+    at.query_params["draft"] = draft_id
+    at.switch_page("app_pages/record.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def type_hands(at: AppTest, draft_id: str, hands: list[list[str]], number: int = 1) -> None:
     for seat, hand in enumerate(hands[:3]):
         at.text_input(key=f"record_hand_{draft_id}_{number}_{seat}").input(" ".join(hand))
@@ -390,11 +400,7 @@ def test_page_resumes_from_the_draft_in_a_new_session(empty_app: tuple[AppTest, 
     for card in cards[:5]:
         tap(at, f"record_card_{card}")
     # the phone dropped: a new browser session opens the page address again
-    again = AppTest.from_file(APP, default_timeout=60)
-    again.run()
-    again.query_params["draft"] = draft_id
-    again.switch_page("app_pages/record.py").run()
-    assert not again.exception
+    again = open_at_draft(AppTest.from_file(APP, default_timeout=60), draft_id)
     assert "5 of 32 cards in" in texts(again)
     assert all(again.button(key=f"record_card_{c}").disabled for c in cards[:5])
     # and without the address, the draft is offered to carry on
@@ -596,11 +602,7 @@ def test_page_opened_again_while_the_hands_are_tapped_goes_on_tapping_them(
     assert "record_undo_card" not in {b.key for b in at.button}  # the hands' own undo only
     for card in deal.hands[0][:3]:
         tap(at, f"record_card_{card}")
-    again = AppTest.from_file(APP, default_timeout=60)
-    again.run()
-    again.query_params["draft"] = draft_id
-    again.switch_page("app_pages/record.py").run()
-    assert not again.exception
+    again = open_at_draft(AppTest.from_file(APP, default_timeout=60), draft_id)
     assert again.segmented_control(key=f"record_tap_mode_{draft_id}_1").value == "hands"
     assert "Tap Anna's hand: 3 of 8" in texts(again)
     tap(again, f"record_card_{deal.hands[0][3]}")
@@ -626,10 +628,7 @@ def test_page_says_a_decided_match_is_over_and_keeps_a_deal_played_after_the_end
     assert result.finished
     drafts.save_match(draft, drafts.folder(path))
     drafts.save(finished, drafts.folder(path))
-    at.run()
-    at.query_params["draft"] = draft.draft_id
-    at.switch_page("app_pages/record.py").run()
-    assert not at.exception, [e.value for e in at.exception]
+    open_at_draft(at, draft.draft_id)
     assert "The match is decided: close it to record the next match." in " ".join(i.value for i in at.info)
     [box] = [e for e in at.expander if e.label.startswith("A deal played after the end")]
     assert box.button(key="record_trump_H")  # the deal's calls are inside the box, not on the page

@@ -55,6 +55,22 @@ def saved_record(path: Path) -> dict[str, Any]:
         return dict(json.loads(store.query("SELECT record FROM matches")["record"][0]))
 
 
+def tap_calls_and_cards_dealt(at: AppTest, match: dict[str, Any], deal: dict[str, Any]) -> str:
+    """Start the sample's match, tap its first deal's calls and every card dealt, and switch the
+    grid back to the cards played; the draft's id."""
+    draft_id = start_variant(at, match["variant"], match["seats"], deal["dealer"])
+    for call in deal["declarations"]:
+        tap(at, f"record_trump_{call['suit']}" if call["call"] == "trump" else f"record_{call['call']}")
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    for card in dealt_slots(deal, Rules(variant=match["variant"])):
+        if at.button(key="record_untap") and "Every card dealt is in" in texts(at):
+            break  # the last place took the cards left
+        tap(at, f"record_card_{card}")
+    assert "Every card dealt is in" in texts(at)
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    return draft_id
+
+
 def test_a_third_pile_s_hidden_card_tapped_without_the_move_is_played_with_it(
     empty_app: tuple[AppTest, Path],
 ) -> None:
@@ -64,16 +80,7 @@ def test_a_third_pile_s_hidden_card_tapped_without_the_move_is_played_with_it(
     document = json.loads((SAMPLES / "variant-two-open.json").read_text())
     match, deal = document["match"], document["deals"][0]
     assert deal["table_moves"], "the sample has a move"
-    rules = Rules(variant=match["variant"])
-    draft_id = start_variant(at, match["variant"], match["seats"], deal["dealer"])
-    for call in deal["declarations"]:
-        tap(at, f"record_trump_{call['suit']}" if call["call"] == "trump" else f"record_{call['call']}")
-    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
-    for card in dealt_slots(deal, rules):
-        if at.button(key="record_untap") and "Every card dealt is in" in texts(at):
-            break
-        tap(at, f"record_card_{card}")
-    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    tap_calls_and_cards_dealt(at, match, deal)
     for trick in deal["tricks"]:
         for card in trick:
             assert not at.button(key=f"record_card_{card}").disabled, card
@@ -95,16 +102,7 @@ def test_page_records_a_full_deal_of_each_variant(
     document = json.loads(sample.read_text())
     match, deal = document["match"], document["deals"][0]
     rules = Rules(variant=match["variant"])
-    draft_id = start_variant(at, match["variant"], match["seats"], deal["dealer"])
-    for call in deal["declarations"]:
-        tap(at, f"record_trump_{call['suit']}" if call["call"] == "trump" else f"record_{call['call']}")
-    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
-    for card in dealt_slots(deal, rules):
-        if at.button(key="record_untap") and "Every card dealt is in" in texts(at):
-            break  # the last place took the cards left
-        tap(at, f"record_card_{card}")
-    assert "Every card dealt is in" in texts(at)
-    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    draft_id = tap_calls_and_cards_dealt(at, match, deal)
     moves = {(m["trick"], m["play"]) for m in deal.get("table_moves", [])}
     for number, trick in enumerate(deal["tricks"], start=1):
         for play, card in enumerate(trick, start=1):

@@ -42,6 +42,7 @@ from .test_dashboard_record import (
     deal_with_illegal_play,
     entered,
     legal_deal,
+    open_at_draft,
     tap,
     type_hands,
     type_seats,
@@ -200,10 +201,7 @@ def test_record_page_keeps_the_replay_link_after_a_reload(empty_app: tuple[AppTe
     finished, _, _ = rec.finish_deal(draft)
     drafts.save_match(draft, drafts.folder(path))
     drafts.save(finished, drafts.folder(path))
-    at.run()
-    at.query_params["draft"] = draft.draft_id
-    at.switch_page("app_pages/record.py").run()
-    assert not at.exception, [e.value for e in at.exception]
+    open_at_draft(at, draft.draft_id)
     [link] = [e.proto for e in at.get("page_link") if "replay" in e.proto.page]
     assert link.label == "Open deal 1 in the Deal replay"
     assert "match=t-1" in link.query_string and "deal=1" in link.query_string
