@@ -167,6 +167,10 @@ def test_legal_house_rule_option():
         (["--trick", "AC AC"], "twice"),
         (["--trick", "AC", "--hand", "AC"], "both on the table and in the hand"),
         (["--rule", "nonsense=1"], "unknown rule option"),
+        (["--trick", "KC", "--hand", "8D 8D"], "a card appears twice in the hand"),
+        (["--trick", "KC", "--hand", "6C 7C"], "6C is not in the deck of 'four'"),
+        (["--trick", "6C"], "6C is not in the deck of 'four'"),
+        (["--hand", "7C 8C 9C 10C JC QC KC AC 7D"], "a seat holds at most 8 cards in 'four', not 9"),
     ],
 )
 def test_legal_bad_input_is_a_usage_error(args, message):

@@ -210,9 +210,12 @@ def replay(
 
 def _hand_option(text: str | None) -> list[Card]:
     try:
-        return list(CardSet.parse(text or ""))
+        cards = [Card.parse(part) for part in (text or "").replace(",", " ").split()]
     except InvalidCardError as error:
         raise click.BadParameter(str(error), param_hint="--hand") from None
+    if len(set(cards)) != len(cards):
+        raise click.BadParameter("a card appears twice in the hand", param_hint="--hand")
+    return cards
 
 
 @click.command()
@@ -255,6 +258,17 @@ def legal(
     shape = rules.shape
     if len(cards) > shape.trick_size:
         raise click.BadParameter(f"a trick has at most {shape.trick_size} cards", param_hint="--trick")
+    if len(held) > shape.tricks:
+        raise click.BadParameter(
+            f"a seat holds at most {shape.tricks} cards in {rules.variant!r}, not {len(held)}",
+            param_hint="--hand",
+        )
+    for given, hint in ((cards, "--trick"), (held, "--hand")):
+        outside = [card for card in given if not shape.deck_mask >> int(card) & 1]
+        if outside:
+            raise click.BadParameter(
+                f"{' '.join(map(str, outside))} is not in the deck of {rules.variant!r}", param_hint=hint
+            )
     clash = set(cards) & set(held)
     if clash:
         raise click.BadParameter(
