@@ -416,7 +416,12 @@ def _check_option(name: str, value: Any) -> Any:
 
 
 def _from_text(name: str, text: str) -> Any:
-    """A command-line value (``true``, ``4``, ``null``, ``121,151``) as its option type."""
+    """A command-line value (``true``, ``4``, ``null``, ``121,151`` or ``[121, 151]`` as the docs
+    write it) as its option type.
+
+    >>> _from_text("extension", "[121, 151]"), _from_text("extension", "121,151")
+    ((121, 151), (121, 151))
+    """
     lowered = text.strip().lower()
     if name in _BOOLEANS:
         if lowered in ("true", "yes", "1", "on"):
@@ -428,7 +433,8 @@ def _from_text(name: str, text: str) -> Any:
         return None
     if name == "extension":
         try:
-            return tuple(int(part) for part in lowered.replace(" ", "").split(",") if part)
+            listed = lowered.replace(" ", "").removeprefix("[").removesuffix("]")
+            return tuple(int(part) for part in listed.split(",") if part)
         except ValueError:
             return text
     try:

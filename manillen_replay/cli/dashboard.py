@@ -67,8 +67,8 @@ STREAMLIT_SETTINGS = (
 def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) -> None:
     """Open the archive in the dashboard, in your browser at http://127.0.0.1:PORT.
 
-    Pages: Archive, Record, Match, Deal replay, Mistakes, Players, SQL and Annotations (see
-    docs/dashboard.md). The archive is opened read-only for browsing; saving a coach comment,
+    Pages: Archive, Record, Club evening, Standings, Match, Deal replay, Mistakes, Train,
+    Players, SQL and Annotations (see docs/dashboard.md). The archive is opened read-only for browsing; saving a coach comment,
     importing an upload or saving a recorded deal opens it for writing for a moment. Stop
     with Ctrl-C (or SIGTERM: the Streamlit server is stopped with it).
 

@@ -868,10 +868,12 @@ TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
     "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
     "finding_lines",
-    "match_versions", "evenings", "evening_tables", "club_rules",
+    "match_versions", "evenings", "evening_tables", "club_rules", "puzzle_reviews",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
-views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists)."""
+views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists).
+The archive's own bookkeeping, ``saves`` (the Record page's saves made once) and
+``schema_version``, is left out."""
 
 _MATCH_TABLES = (
     "seats",
