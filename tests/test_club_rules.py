@@ -253,6 +253,17 @@ def test_rules_save_refuses_a_name_that_cannot_be_as_a_usage_error_making_no_arc
     _no_traceback(result)
 
 
+def test_rules_save_takes_the_rules_of_a_folder_of_matches_played_under_one_set(tmp_path: Path) -> None:
+    folder = tmp_path / "kroon"
+    folder.mkdir()
+    (folder / "one.json").write_bytes((SAMPLES / "house-capot-double.json").read_bytes())
+    result = _run("rules", "save", "kroon", "--from-record", str(folder), "--db", str(tmp_path / "c.duckdb"))
+    assert result.exit_code == 0, result.output
+    assert "capot=double" in result.output
+    mixed = _run("rules", "save", "all", "--from-record", str(SAMPLES), "--db", str(tmp_path / "c.duckdb"))
+    assert mixed.exit_code == 1 and "sets of rules" in mixed.stderr
+
+
 def test_rules_save_refuses_a_name_taken_unless_replace(tmp_path: Path) -> None:
     db = str(tmp_path / "club.duckdb")
     assert _run("rules", "save", "zwaan", "--db", db).exit_code == 0

@@ -38,11 +38,12 @@ def _archive(db: str, *, read_only: bool) -> Iterator[Store]:
 def _rules_of_record(path: str) -> Rules:
     """The rules the matches in a file are played under: one set, else a message.
 
-    :raises click.UsageError: for a missing file, one without a match, or matches under other rules.
+    :raises click.UsageError: for a missing file or folder, one without a match, or matches under
+        other rules.
     """
     from ..engine import rules_of
 
-    if not Path(path).is_file():
+    if not Path(path).exists():
         raise click.UsageError(f"no such file: {path!r}")
     found: dict[Rules, str] = {}
     for entry in read_entries([path]):
