@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -29,23 +28,6 @@ def _parse_hands(text: str) -> tuple[int, int, int, int]:
     except InvalidCardError as error:
         raise click.BadParameter(str(error), param_hint="--hands") from None
     return masks[0], masks[1], masks[2], masks[3]
-
-
-def _check_hand_sizes(hands: Sequence[int], trick: Sequence[int], leader: int) -> None:
-    """The hand sizes the position needs, said with the command's seat numbers (1 to 4; the
-    solver's own check counts from 0): the seats that played to the trick hold one card less."""
-    to_play = (leader + len(trick)) % 4
-    size = hands[to_play].bit_count()
-    for offset in range(4):
-        seat = (leader + offset) % 4
-        expected = size - 1 if offset < len(trick) else size
-        if size == 0 or hands[seat].bit_count() != expected:
-            raise click.UsageError(
-                f"seat {to_play + 1} is to play but holds no card"
-                if size == 0
-                else f"seat {seat + 1} holds {hands[seat].bit_count()} cards but should hold {expected}: "
-                "seats that played to the trick hold one card less than the others"
-            )
 
 
 @click.command()
@@ -94,14 +76,16 @@ def solve(
 
     Exit code 2 for a position that cannot be (a card twice, wrong hand sizes).
     """
-    from ..solver import SolverError, solve_position
+    from ..solver import Position, SolverError, solve_position
+    from ..solver.search import check_position
 
     rules = rules_option(rule_values)
     masks = _parse_hands(hands)
     cards = tuple(int(card) for card in parse_trick(trick))
     suit = None if trump.lower() == "none" else int(Suit.parse(trump))
-    _check_hand_sizes(masks, cards, leader - 1)
     try:
+        # the position checked first with the command's seat numbers (1 to 4) in its messages
+        check_position(Position(masks, cards, leader - 1), rules, first_seat=1)
         values = solve_position(masks, cards, leader - 1, suit, rules)
     except SolverError as error:
         raise click.UsageError(str(error)) from None

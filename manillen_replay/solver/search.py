@@ -86,9 +86,11 @@ class Position:
         )[0]
 
 
-def check_position(position: Position, rules: Rules) -> None:
+def check_position(position: Position, rules: Rules, *, first_seat: int = 0) -> None:
     """Refuse what the solver cannot take, with a message that says what is wrong.
 
+    :param first_seat: the number the messages give seat 0 (1 for the command line, which
+        counts seats 1 to 4).
     :raises SolverError: for another variant than ``four``, a card held or played twice, a
         card not in the 32-card deck, a trick of four or more cards, or hand sizes that do not
         fit the trick (the seats still to play hold one card more than those who played).
@@ -98,7 +100,9 @@ def check_position(position: Position, rules: Rules) -> None:
     if len(position.hands) != 4:
         raise SolverError(f"four hands are needed, got {len(position.hands)}")
     if not 0 <= position.leader <= 3:
-        raise SolverError(f"the leader is a seat 0 to 3, not {position.leader}")
+        raise SolverError(
+            f"the leader is a seat {first_seat} to {3 + first_seat}, not {position.leader + first_seat}"
+        )
     if len(position.trick) > 3:
         raise SolverError("a trick holds at most three cards before the seat to play")
     seen = 0
@@ -112,13 +116,14 @@ def check_position(position: Position, rules: Rules) -> None:
         seen |= mask
     size = position.hands[position.to_play].bit_count()
     if size == 0:
-        raise SolverError(f"seat {position.to_play} is to play but holds no card")
+        raise SolverError(f"seat {position.to_play + first_seat} is to play but holds no card")
     for offset in range(4):
         seat = (position.leader + offset) % 4
         expected = size - 1 if offset < len(position.trick) else size
         if position.hands[seat].bit_count() != expected:
             raise SolverError(
-                f"seat {seat} holds {position.hands[seat].bit_count()} cards but should hold {expected}: "
+                f"seat {seat + first_seat} holds {position.hands[seat].bit_count()} cards but should hold "
+                f"{expected}: "
                 f"seats that played to the trick hold one card less than the others"
             )
 
