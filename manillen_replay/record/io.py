@@ -427,8 +427,11 @@ def _one_document_over_lines(handle: Any) -> bool:
 def _indented_document(data: bytes) -> bool:
     """Whether the bytes of a JSON Lines file are one JSON value over many lines: the first line
     a lone ``{`` or ``[`` (which no line of JSON Lines can be) and the whole one JSON value."""
-    first = data.split(b"\n", 1)[0].strip().removeprefix(_BOM).strip()
-    if first not in (b"{", b"[") or len(data) > MAX_RECORD_BYTES:
+    if len(data) > MAX_RECORD_BYTES:
+        return False
+    end = data.find(b"\n")  # the first line only: a split would copy the whole archive
+    first = data[: end if end >= 0 else len(data)].strip().removeprefix(_BOM).strip()
+    if first not in (b"{", b"["):
         return False
     try:
         json.loads(data)
