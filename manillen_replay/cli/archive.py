@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 import click
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
-from .common import DB_OPTION, PROGRESS_MINIMUM, count_records, existing_archive, plural, progress
+from .common import (
+    DB_OPTION,
+    PROGRESS_MINIMUM,
+    count_records,
+    existing_archive,
+    plural,
+    progress,
+    written_whole,
+)
 
 if TYPE_CHECKING:  # the store (DuckDB, polars, Arrow) loads when a command opens an archive
     import polars as pl
@@ -444,23 +451,15 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
 def _write_records(store: Store, path: Path, overwrite: bool) -> int:
     if path.exists() and not overwrite:
         raise click.ClickException(f"{str(path)!r} exists: choose another file or add --overwrite")
-    # Write next to the target and rename, so a failed export never leaves half a file.
-    partial = path.with_name(path.name + ".partial")
+    total = int(store.query("SELECT count(*) AS n FROM matches")["n"][0])
+    count = 0
     try:
-        handle: IO[str]
-        total = int(store.query("SELECT count(*) AS n FROM matches")["n"][0])
-        count = 0
-        with partial.open("w", encoding="utf-8", newline="\n") as handle:
+        with written_whole(path) as handle:  # a failed export never leaves half a file
             for line in progress(store.iter_export_lines(), "exporting", total=total):
                 handle.write(line + "\n")
                 count += 1
-        partial.replace(path)
-    except BaseException as error:  # a Ctrl-C too: no half file is left beside the target
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise click.ClickException(f"cannot write {str(path)!r}: {error.strerror}") from None
-        raise
+    except OSError as error:
+        raise click.ClickException(f"cannot write {str(path)!r}: {error.strerror}") from None
     return count
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 from click.core import ParameterSource
@@ -71,6 +73,22 @@ def count_records(paths: tuple[str, ...]) -> int:
             except OSError:
                 total += 1  # the import reports it as one refused record
     return total
+
+
+@contextmanager
+def written_whole(path: Path) -> Iterator[IO[str]]:
+    """A text file written beside ``path`` (a hidden ``.NAME.partial``) and renamed onto it when
+    the block ends: a failed or interrupted write (a full disk, a Ctrl-C) leaves ``path`` as it
+    was and nothing beside it. An OSError is raised as it came, for the command to word.
+    """
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        with partial.open("w", encoding="utf-8", newline="\n") as handle:
+            yield handle
+        partial.replace(path)
+    finally:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
 
 
 def existing_archive(db: str | None, hint: str = "") -> str:

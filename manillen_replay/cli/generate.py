@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime
 import sys
 from collections.abc import Iterator
+from contextlib import nullcontext
 from itertools import islice
 from pathlib import Path
-from typing import IO
 
 import click
 
@@ -23,7 +23,7 @@ from ..players import (
 from ..players.profiles import DEFAULT_SLIP_RATES
 from ..record import dumps
 from ..rules import VARIANTS
-from .common import plural, progress, rules_option
+from .common import plural, progress, rules_option, written_whole
 
 
 def default_players(people: int) -> str:
@@ -195,29 +195,22 @@ def generate(
     )
     generated = _take(iter_matches(options), matches, deals)
     tally = _Tally()
+    opened = False
     # written beside --out and renamed onto it at the end: an interrupted run leaves the file as it was
-    partial = None if out is None else out.with_name(f".{out.name}.partial")
     try:
-        handle: IO[str] = sys.stdout if partial is None else partial.open("w", encoding="utf-8", newline="\n")
-    except OSError as error:
-        raise click.BadParameter(f"cannot write {str(out)!r}: {error.strerror}", param_hint="--out") from None
-    try:
-        try:
+        with nullcontext(sys.stdout) if out is None else written_whole(out) as handle:
+            opened = True
             for match in progress(generated, "generating", total=matches if out is not None else 0):
                 handle.write(dumps(match.record, pretty=False) + "\n")
                 tally.add(match)
-        finally:
-            if partial is not None:
-                handle.close()
-        if partial is not None and out is not None:
-            partial.replace(out)
     except OSError as error:
         if out is None:
             raise  # the pipe's reader went away: as any command printing to it
+        if not opened:  # a place that cannot be a file: the option is wrong
+            raise click.BadParameter(
+                f"cannot write {str(out)!r}: {error.strerror}", param_hint="--out"
+            ) from None
         raise click.ClickException(f"cannot write {str(out)!r}: {error.strerror}") from None
-    finally:
-        if partial is not None:
-            partial.unlink(missing_ok=True)
     if out is not None:
         click.echo(
             f"wrote {plural(tally.matches, 'match', 'matches')}, {plural(tally.deals, 'deal')} to {out}",

@@ -31,6 +31,7 @@ from .common import (
     read_entries,
     rules_option,
     stream_entries,
+    written_whole,
 )
 
 
@@ -456,13 +457,10 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
     if target == "-":
         click.echo(text, nl=False)
         return
-    out = Path(target)
-    temporary = out.with_name(f".{out.name}.partial")
     try:
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(out)
+        with written_whole(Path(target)) as handle:
+            handle.write(text)
     except OSError as error:
-        temporary.unlink(missing_ok=True)
         raise click.ClickException(f"cannot write {target!r}: {error.strerror}") from None
     matches = f"{len(records)} match" + ("" if len(records) == 1 else "es")
     click.echo(f"wrote {matches} to {target}", err=True)
