@@ -45,7 +45,7 @@ from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
 from manillen_replay.rules import Rules
 from manillen_replay.store import QUERY_TIMEOUT as QUERY_TIMEOUT  # the pages say it, tests change it
-from manillen_replay.store import ArchiveLockedError, ImportSummary, Store, flatten_for_csv
+from manillen_replay.store import ArchiveLockedError, ImportSummary, RestoredVersion, Store, flatten_for_csv
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
 from manillen_replay.store.console_pool import ConsolePool
 from manillen_replay.store.importer import Replacement
@@ -465,17 +465,22 @@ def import_upload(
     return summary, outcome
 
 
-def restore_version(match_id: str) -> tuple[int, ImportSummary, AnalysisOutcome]:
-    """Put back the latest earlier version of a match (``manillen import --restore``) and
-    analyse it again.
+def restore_version(match_id: str) -> RestoredVersion:
+    """Put back the latest earlier version of a match (``manillen import --restore``), with its
+    analysis as it was; a version the solver had not reviewed is analysed at the default depth
+    and goes to the front of the background review's queue, as an upload's new matches do.
 
     :raises ArchiveError: when the archive keeps no earlier version of it.
     :raises ArchiveLockedError: when another program holds the archive.
     """
     access.require_organiser("put back an earlier version of a match")
     with archive().writing() as store:
-        number, summary = store.restore_version(match_id)
-        return number, summary, analyse_archive(store, match_ids=[match_id])
+        restored = store.restore_version(match_id)
+        analyse_archive(store, match_ids=[match_id])
+    from dashboards import reviewer
+
+    reviewer.request([match_id])  # nothing to do when the solver's review came back with it
+    return restored
 
 
 # --------------------------------------------------------------------------- one match

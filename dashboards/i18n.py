@@ -171,6 +171,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "Version {number} of {match} is back ({deals}) and analysed again.",
         "Versie {number} van {match} staat terug ({deals}) en is opnieuw geanalyseerd.",
     ),
+    "archive.restored_with_analysis": (
+        "Version {number} of {match} is back ({deals}), with its analysis as it was.",
+        "Versie {number} van {match} staat terug ({deals}), met de analyse zoals ze was.",
+    ),
     "archive.analysed": (
         "Analysed {matches} ({deals}): {findings}.",
         "{matches} geanalyseerd ({deals}): {findings}.",

@@ -13,6 +13,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+import duckdb
 import msgspec
 import pytest
 from click.testing import CliRunner
@@ -25,7 +26,9 @@ from dashboards import recording as rec
 from manillen_replay.cli import cli
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import Deal, Entry, Record, RecordedScore, dumps, dumps_text, loads, loads_text
-from manillen_replay.store import ArchiveError, Store
+from manillen_replay.store import ArchiveError, Store, importer
+from manillen_replay.store.analyse import analyse_archive
+from manillen_replay.store.schema import ANALYSIS_TABLES
 
 from .factories import random_record
 from .test_dashboard import APP, open_expander, open_page, texts
@@ -147,8 +150,8 @@ def test_a_replaced_match_is_kept_and_can_be_restored() -> None:
         ]
         kept = store.query("SELECT version, deals, source FROM match_versions").rows()
         assert kept == [(1, 15, "club.jsonl")]
-        number, restored = store.restore_version("random-3")
-        assert number == 1 and restored.replaced == 1
+        restored = store.restore_version("random-3")
+        assert restored.version == 1 and restored.summary.replaced == 1 and not restored.analysis
         assert store.query("SELECT deals FROM matches").rows() == [(15,)]
         notes = store.query("SELECT deal, author, text FROM annotations").rows()
         assert notes == [(2, "Coach", "why not the ace?")]
@@ -158,6 +161,70 @@ def test_a_replaced_match_is_kept_and_can_be_restored() -> None:
             store.restore_version("random-3", 9)
         with pytest.raises(ArchiveError, match="no earlier version"):
             store.restore_version("random-4")
+
+
+def _analysis(store: Store, match: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every analysis row of a match, table by table, in order, without the findings' ids."""
+    rows = {}
+    for table in ANALYSIS_TABLES:
+        frame = store.query(f"SELECT * FROM {table} WHERE match_id = ?", [match])
+        if table == "findings":
+            frame = frame.sort("finding_id").drop("finding_id")
+        rows[table] = sorted(frame.rows(), key=repr) if table != "findings" else frame.rows()
+    return rows
+
+
+def test_a_restored_version_comes_back_with_its_analysis() -> None:
+    """The solver's review of a match replaced by an upload comes back when the version is put
+    back: every analysis row as it was, the findings under new ids, the depth it was analysed to."""
+    whole = random_record(3, deals=2)
+    with Store() as store:
+        store.import_entries([_entry(whole), _entry(random_record(4, deals=1))])
+        analyse_archive(store, depth="solver", samples=4, match_ids=["random-3"])
+        reviewed = _analysis(store, "random-3")
+        assert reviewed["play_costs"] and reviewed["card_values"] and reviewed["call_decisions"]
+        store.import_entries([_entry(_shortened(whole, 1), "phone.jsonl")])
+        assert not any(_analysis(store, "random-3").values())
+        # the version that replaced it, and another match, take finding ids meanwhile
+        analyse_archive(store, match_ids=["random-3", "random-4"])
+        scanned = _analysis(store, "random-3")
+        assert (
+            store.query("SELECT analysis_depth FROM matches WHERE match_id = 'random-3'").item()
+            == "heuristic"
+        )
+        restored = store.restore_version("random-3")
+        assert (restored.version, restored.summary.replaced, restored.analysis) == (1, 1, True)
+        assert _analysis(store, "random-3") == reviewed
+        depth = store.query(
+            "SELECT analysis_depth, analysed_at IS NOT NULL FROM matches WHERE match_id = 'random-3'"
+        )
+        assert depth.rows() == [("solver", True)]
+        ids = store.query("SELECT count(*) AS n, count(DISTINCT finding_id) AS d FROM findings").row(0)
+        assert ids[0] == ids[1]
+        # the scanned version it replaced kept its own analysis, and comes back with it in turn
+        again = store.restore_version("random-3", 2)
+        assert again.analysis and _analysis(store, "random-3") == scanned
+        assert (
+            store.query("SELECT analysis_depth FROM matches WHERE match_id = 'random-3'").item()
+            == "heuristic"
+        )
+
+
+def test_a_restore_whose_analysis_cannot_be_put_back_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = random_record(3, deals=2)
+    with Store() as store:
+        store.import_entries([_entry(whole)])
+        analyse_archive(store, match_ids=["random-3"])
+        store.import_entries([_entry(_shortened(whole, 1), "phone.jsonl")])
+
+        def fails(*_: object) -> bool:
+            raise duckdb.IOException("disk full")
+
+        monkeypatch.setattr(importer, "_put_back_analysis", fails)
+        with pytest.raises(ArchiveError, match="rolled back"):
+            store.restore_version("random-3")
+        assert store.query("SELECT deals FROM matches").rows() == [(1,)]
+        assert store.query("SELECT version FROM match_versions").rows() == [(1,)]
 
 
 def test_an_import_told_not_to_replace_keeps_the_archives_match() -> None:
@@ -184,11 +251,19 @@ def test_cli_import_names_what_it_replaced_and_restore_puts_it_back(tmp_path: Pa
     assert f"manillen import --restore random-3 --db {db}" in done.stderr
     back = runner.invoke(cli, ["import", "--restore", "random-3", "--db", str(db)])
     assert back.exit_code == 0 and "restored version 1 of match random-3 (15 deals)" in back.stdout
+    assert "which had not been analysed; analyse it with `manillen analyze" in back.stdout
     with Store(db, read_only=True) as store:
         assert store.query("SELECT deals FROM matches").rows() == [(15,)]
     missing = runner.invoke(cli, ["import", "--restore", "random-9", "--db", str(db)])
     assert missing.exit_code == 2 and "no earlier version of match 'random-9'" in missing.stderr
     assert "Traceback" not in missing.output
+    with Store(db) as store:
+        analyse_archive(store, match_ids=["random-3"])
+    runner.invoke(cli, ["import", str(short), "--db", str(db), "-q"])
+    with_analysis = runner.invoke(cli, ["import", "--restore", "random-3", "--version", "3", "--db", str(db)])
+    assert (
+        "restored version 3 of match random-3 (15 deals) with its analysis as it was" in with_analysis.stdout
+    )
     alone = runner.invoke(cli, ["import", "--version", "2", "--db", str(db)])
     assert alone.exit_code == 2 and "--version N goes with --restore" in alone.stderr
 
@@ -215,6 +290,8 @@ def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
     at.button(key="archive_replace_no").click().run()
     assert "Kept as they were in the archive: 1 match." in texts(at)
     assert _stored(path) == {"random-3": 15}
+    scanned = _scanned(path)  # the upload analysed what was not yet: the 15 deals kept
+    assert scanned[1] is not None
     at.button(key="archive_import").click().run()
     at.button(key="archive_replace_yes").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -222,8 +299,16 @@ def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
     assert "(1 deal)." in texts(at)  # one, not "1 deals"
     assert _stored(path) == {"random-3": 1}
     at.button(key="archive_restore_random-3").click().run()
-    assert "Version 1 of random-3 is back (15 deals) and analysed again." in texts(at)
+    assert "Version 1 of random-3 is back (15 deals), with its analysis as it was." in texts(at)
     assert _stored(path) == {"random-3": 15}
+    assert _scanned(path) == scanned
+
+
+def _scanned(path: Path) -> tuple[int, str | None]:
+    """How many findings the archive's one match has, and how deep its analysis went."""
+    with Store(path, read_only=True) as store:
+        depth = store.query("SELECT analysis_depth FROM matches").item()
+        return store.query("SELECT count(*) FROM findings").item(), depth
 
 
 # --------------------------------------------------------------------------- make demo

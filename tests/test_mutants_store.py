@@ -186,8 +186,8 @@ def test_a_restored_version_is_the_record_as_it_was_with_its_notes(tmp_path: Pat
         assert kept.deals[0].annotations[0].text == "led too early"  # the archive's note comes back
         assert versions[0]["content_hash"] == hashlib.sha256(versions[0]["record"].encode()).hexdigest()
         assert versions[0]["replaced_at"] >= versions[0]["imported_at"]
-        number, summary = store.restore_version("random-5")
-        assert (number, summary.replaced) == (1, 1)
+        restored = store.restore_version("random-5")
+        assert (restored.version, restored.summary.replaced) == (1, 1)
         restored = _rows(store, "SELECT source, line FROM matches WHERE match_id = 'random-5'")
         assert restored == [{"source": "version 1 of random-5", "line": None}]  # where it came from
         assert store.query("SELECT deals FROM matches WHERE match_id = 'random-5'")["deals"][0] == 2
@@ -199,9 +199,8 @@ def test_a_restored_version_is_the_record_as_it_was_with_its_notes(tmp_path: Pat
             {"version": 1, "deals": 2},
             {"version": 2, "deals": 1},
         ]
-        number, _ = store.restore_version("random-5", 2)
         assert (
-            number == 2
+            store.restore_version("random-5", 2).version == 2
             and store.query("SELECT deals FROM matches WHERE match_id = 'random-5'")["deals"][0] == 1
         )
 

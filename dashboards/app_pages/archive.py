@@ -202,15 +202,14 @@ def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None)
 def _restore(match_id: str) -> None:
     """Put back the earlier version of a match the last upload replaced."""
     try:
-        number, summary, _ = data.restore_version(match_id)
+        restored = data.restore_version(match_id)
     except ManillenError as error:
         st.session_state["archive_report"] = [("error", str(error))]
     else:
+        deals = _count("deals", restored.summary.deals)
+        words = "archive.restored_with_analysis" if restored.analysis else "archive.restored"
         st.session_state["archive_report"] = [
-            (
-                "success",
-                t("archive.restored", number=number, match=match_id, deals=_count("deals", summary.deals)),
-            )
+            ("success", t(words, number=restored.version, match=match_id, deals=deals))
         ]
     restorable = st.session_state.get(RESTORABLE, [])
     st.session_state[RESTORABLE] = [m for m in restorable if m != match_id]

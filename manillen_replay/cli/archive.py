@@ -120,8 +120,8 @@ def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, va
     "--restore",
     "restore_id",
     metavar="MATCH",
-    help="Put back the latest earlier version of match MATCH (kept when an import replaced it); "
-    "the version it replaces is kept in turn. No PATHS with it.",
+    help="Put back the latest earlier version of match MATCH (kept when an import replaced it), "
+    "with the analysis it had then; the version it replaces is kept in turn. No PATHS with it.",
 )
 @click.option(
     "--version",
@@ -256,9 +256,10 @@ def _restore(db: str, match: str, version: int | None) -> None:
     existing_archive(db)
     with _open(db, read_only=False) as store:
         try:
-            number, summary = store.restore_version(match, version)
+            restored = store.restore_version(match, version)
         except ManillenError as error:
             raise click.UsageError(f"{error} in {db}") from None
+    number, summary = restored.version, restored.summary
     if summary.refused:
         for problem in summary.rejects:
             click.echo(problem.describe(), err=True)
@@ -267,10 +268,16 @@ def _restore(db: str, match: str, version: int | None) -> None:
         click.echo(f"{db}: match {match} is already as version {number} has it: nothing changed")
         return
     _say_replacements(summary, db)
-    click.echo(
-        f"{db}: restored version {number} of match {match} ({plural(summary.deals, 'deal')}); "
-        f"analyse it again with `manillen analyze --db {db}`"
-    )
+    if restored.analysis:
+        click.echo(
+            f"{db}: restored version {number} of match {match} ({plural(summary.deals, 'deal')}) "
+            "with its analysis as it was"
+        )
+    else:
+        click.echo(
+            f"{db}: restored version {number} of match {match} ({plural(summary.deals, 'deal')}), "
+            f"which had not been analysed; analyse it with `manillen analyze --db {db}`"
+        )
 
 
 def _render(frame: pl.DataFrame, output_format: str) -> str:

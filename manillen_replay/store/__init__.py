@@ -26,7 +26,7 @@ from ..archive_defaults import ANALYSIS_DEPTHS, IMPORT_MEMORY_LIMIT, QUERY_TIMEO
 from .console import QueryTimeoutError, check_user_query, flatten_for_csv
 from .core import Store
 from .errors import ArchiveError, ArchiveLockedError, QueryError, QueryRefusedError
-from .importer import MINIMUM_MEMORY_LIMIT, ImportSummary, parse_memory_limit
+from .importer import MINIMUM_MEMORY_LIMIT, ImportSummary, RestoredVersion, parse_memory_limit
 from .ledger import LEDGER_SCOPES
 from .schema import (
     MIGRATIONS,
@@ -53,6 +53,7 @@ __all__ = [
     "QueryError",
     "QueryRefusedError",
     "QueryTimeoutError",
+    "RestoredVersion",
     "Store",
     "apply_migrations",
     "check_user_query",

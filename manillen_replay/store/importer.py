@@ -10,6 +10,7 @@ import contextlib
 import datetime
 import gc
 import hashlib
+import io
 import itertools
 import re
 import shutil
@@ -30,7 +31,7 @@ from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_t
 from .errors import ArchiveError
 from .export import _merge_annotations
 from .processes import _spill_folder
-from .schema import _MATCH_TABLES
+from .schema import _MATCH_TABLES, ANALYSIS_TABLES
 
 # The pipeline's parts (the batches' Arrow tables, the loader thread, the replay: pyarrow, numpy and
 # the engine) are imported by the methods that import records, so that a Store opened to read
@@ -63,6 +64,18 @@ class Replacement:
 
 def _deals(count: int) -> str:
     return f"{count} deal" + ("" if count == 1 else "s")
+
+
+@dataclass(frozen=True)
+class RestoredVersion:
+    """What putting back an earlier version of a match did (:meth:`ImportMixin.restore_version`)."""
+
+    version: int
+    """The version put back."""
+    summary: ImportSummary
+    """What its import did (``skipped`` when the match was already so, ``refused`` with its problems)."""
+    analysis: bool
+    """Whether the version's analysis (findings, the solver's costs and reviews) came back with it."""
 
 
 @dataclass
@@ -129,6 +142,9 @@ class _FileState:
     """Whether a known match with other content replaces the archive's (else it is kept)."""
     club: ClubRules | None = None
     """A club's rules for the records that name none (see :meth:`ImportMixin.import_entries`)."""
+    before_commit: Callable[[duckdb.DuckDBPyConnection, ImportSummary], None] | None = None
+    """Run on the archive's connection once the file's rows are loaded, inside its transaction
+    (see :meth:`ImportMixin.import_entries`)."""
 
 
 def _committed_hashes(reader: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, str]:
@@ -226,6 +242,7 @@ class ImportMixin(StoreBase):
         memory_limit: str | None = IMPORT_MEMORY_LIMIT,
         replace: bool = True,
         club: ClubRules | None = None,
+        before_commit: Callable[[duckdb.DuckDBPyConnection, ImportSummary], None] | None = None,
     ) -> ImportSummary:
         """Import records: one transaction per source file, loaded in Arrow batches.
 
@@ -248,6 +265,9 @@ class ImportMixin(StoreBase):
             that names no house rules (or no variant) of its own, so the archive keeps them with
             the match; a record that names others than the club's is refused (see
             :func:`~manillen_replay.club_rules.with_club_rules`), the others go on.
+        :param before_commit: called with the archive's connection and the file's counts once a
+            file's rows are loaded, inside its transaction, so that what it writes goes in with
+            them or not at all (:meth:`restore_version` puts a version's analysis back so).
         :raises ArchiveError: when the archive cannot be written; the current file is rolled back.
         :raises ManillenError: for a memory limit that is not a size (before anything is read).
         :raises KeyboardInterrupt: re-raised after the current file is rolled back.
@@ -273,7 +293,15 @@ class ImportMixin(StoreBase):
                 ) from None
             stack.enter_context(collection_paused())
             for source, group in itertools.groupby(entries, key=lambda entry: entry.source):
-                self._import_file(source, group, columns, reader, summary, on_progress, replace, club)
+                state = _FileState(
+                    order=0,
+                    annotation_id=0,
+                    columns=columns,
+                    replace=replace,
+                    club=club,
+                    before_commit=before_commit,
+                )
+                self._import_file(source, group, state, reader, summary, on_progress)
             self._checkpoint()
         return summary
 
@@ -310,12 +338,13 @@ class ImportMixin(StoreBase):
             if digest != pending[mid][0]
         ]
 
-    def restore_version(self, match: str, version: int | None = None) -> tuple[int, ImportSummary]:
+    def restore_version(self, match: str, version: int | None = None) -> RestoredVersion:
         """Put an earlier version of a match back (the latest one kept, or ``version``), as an
-        import of that record: the version it replaces is kept in turn, so a restore is undone the
-        same way. The match's analysis is gone with the rows replaced: analyse it again.
+        import of that record, with the analysis it had when it was replaced (its findings, costs
+        and reviews): the version it replaces is kept in turn, with its own analysis, so a restore
+        is undone the same way. All of it goes in one transaction.
 
-        :returns: the version restored and what the import did.
+        :returns: the version restored, what the import did, and whether its analysis came back.
         :raises ArchiveError: when the archive keeps no such version of the match.
         """
         self._check_writable()
@@ -331,7 +360,14 @@ class ImportMixin(StoreBase):
             raise ArchiveError(f"match {match!r} has no version {version}: the versions kept are {kept}")
         number, text = chosen[0]
         entry = Entry(f"version {number} of {match}", None, str(text).encode())
-        return int(number), self.import_entries([entry])
+        analysis: list[bool] = []
+
+        def put_back(con: duckdb.DuckDBPyConnection, counts: ImportSummary) -> None:
+            if counts.replaced:
+                analysis.append(_put_back_analysis(con, match, int(number)))
+
+        summary = self.import_entries([entry], before_commit=put_back)
+        return RestoredVersion(int(number), summary, any(analysis))
 
     def _load_columns(self) -> dict[str, list[str]]:
         """The columns of each table an import writes, in the table's order."""
@@ -403,14 +439,16 @@ class ImportMixin(StoreBase):
         self,
         source: str,
         entries: Iterable[Entry],
-        columns: dict[str, list[str]],
+        state: _FileState,
         reader: duckdb.DuckDBPyConnection,
         summary: ImportSummary,
         on_progress: Callable[[int], None] | None,
-        replace: bool = True,
-        club: ClubRules | None = None,
     ) -> None:
-        """One file in one transaction; its counts join ``summary`` only once it is committed."""
+        """One file in one transaction; its counts join ``summary`` only once it is committed.
+
+        :param state: the import's settings for the file (its columns, ``replace``, ``club``,
+            ``before_commit``); the numbers it starts from are read inside the transaction.
+        """
         from ..bulk import read_quickly
         from .batch import _Batch
         from .loader import _Loader
@@ -419,18 +457,12 @@ class ImportMixin(StoreBase):
         summary.underway = source
         loader: _Loader | None = None
         committing = False
-        state = _FileState(order=0, annotation_id=0, columns=columns, replace=replace, club=club)
         try:
             self._con.execute("BEGIN TRANSACTION")
             # The rejects of a file describe its latest import only.
             self._con.execute("DELETE FROM rejects WHERE source = ?", [source])
-            state = _FileState(
-                order=self._next_value("matches", "import_order"),
-                annotation_id=self._next_value("annotations", "annotation_id"),
-                columns=columns,
-                replace=replace,
-                club=club,
-            )
+            state.order = self._next_value("matches", "import_order")
+            state.annotation_id = self._next_value("annotations", "annotation_id")
             # From here until loader.finish() only the loader thread uses self._con.
             loader = self._loader = _Loader(self._load, gather=self.LOAD_BYTES)
             batch = _Batch()
@@ -461,6 +493,8 @@ class ImportMixin(StoreBase):
                 rest.reject_rest(source, counts)
                 loader.submit(_loads(rest.tables(), state), [])
             loader.finish()
+            if state.before_commit is not None:
+                state.before_commit(self._con, counts)
             committing = True
             self._con.execute("COMMIT")
         except BaseException as error:
@@ -695,7 +729,7 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
         """
         SELECT m.match_id,
                (SELECT coalesce(max(v.version), 0) + 1 FROM match_versions v WHERE v.match_id = m.match_id),
-               m.record, m.deals, m.source, m.line, m.imported_at,
+               m.record, m.deals, m.source, m.line, m.imported_at, m.analysed_at, m.analysis_depth,
                (SELECT list({'deal': a.deal, 'trick': a.trick, 'play': a.play, 'author': a.author,
                              'text': a.text, 'tags': a.tags, 'line': a.line} ORDER BY a.annotation_id)
                 FROM annotations a WHERE a.match_id = m.match_id)
@@ -706,7 +740,7 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
     ).fetchall()
     if not rows:
         return
-    records = [_merge_annotations(row[2], row[7] or []) for row in rows]
+    records = [_merge_annotations(row[2], row[9] or []) for row in rows]
     now = datetime.datetime.now()
     table = pl.DataFrame(
         {
@@ -719,6 +753,8 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
             "line": [row[5] for row in rows],
             "imported_at": [row[6] for row in rows],
             "replaced_at": [now] * len(rows),
+            "analysed_at": [row[7] for row in rows],
+            "analysis_depth": [row[8] for row in rows],
         },
         schema={
             "match_id": pl.String,
@@ -730,9 +766,95 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
             "line": pl.Int32,
             "imported_at": pl.Datetime("us"),
             "replaced_at": pl.Datetime("us"),
+            "analysed_at": pl.Datetime("us"),
+            "analysis_depth": pl.String,
         },
-    ).to_arrow()
-    con.from_arrow(table).insert_into("match_versions")
+    )
+    con.from_arrow(table.to_arrow()).query(
+        "_versions", "INSERT INTO match_versions BY NAME SELECT * FROM _versions"
+    )
+    _keep_analysis(con, {row[0]: row[1] for row in rows})
+
+
+def _keep_analysis(con: duckdb.DuckDBPyConnection, versions: dict[str, int]) -> None:
+    """Keep the analysis of the matches about to be replaced with their versions in
+    ``match_version_analysis``: each analysis table's rows of a match, as Arrow IPC (the table's
+    own columns and types, whatever a later schema adds)."""
+    kept: list[dict[str, Any]] = []
+    for table in ANALYSIS_TABLES:
+        rows = con.sql(
+            f"SELECT * FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", params=[list(versions)]
+        ).pl()
+        for (match,), frame in rows.partition_by("match_id", as_dict=True, maintain_order=True).items():
+            buffer = io.BytesIO()
+            frame.write_ipc(buffer, compression="zstd")
+            kept.append(
+                {
+                    "match_id": match,
+                    "version": versions[str(match)],
+                    "table_name": table,
+                    "row_count": frame.height,
+                    "rows": buffer.getvalue(),
+                }
+            )
+    if kept:
+        frame = pl.DataFrame(
+            kept,
+            schema={
+                "match_id": pl.String,
+                "version": pl.Int32,
+                "table_name": pl.String,
+                "row_count": pl.Int32,
+                "rows": pl.Binary,
+            },
+        )
+        con.from_arrow(frame.to_arrow()).query(
+            "_analysis", "INSERT INTO match_version_analysis BY NAME SELECT * FROM _analysis"
+        )
+
+
+def _put_back_analysis(con: duckdb.DuckDBPyConnection, match: str, version: int) -> bool:
+    """Put the analysis kept with a version of a match back (the match's rows are that version's
+    now and carry no analysis); the findings get new ids after the archive's, in their order.
+
+    :returns: whether the version had any analysis to put back.
+    """
+    analysed = _first(
+        con.execute(
+            "SELECT analysed_at, analysis_depth FROM match_versions WHERE match_id = ? AND version = ?",
+            [match, version],
+        ).fetchall()
+    )
+    kept = con.execute(
+        "SELECT table_name, rows FROM match_version_analysis WHERE match_id = ? AND version = ?",
+        [match, version],
+    ).fetchall()
+    if analysed is None or (analysed[0] is None and not kept):
+        return False
+    for table, data in kept:
+        if table not in ANALYSIS_TABLES:
+            continue
+        frame = pl.read_ipc(io.BytesIO(data))
+        columns = {
+            row[0]
+            for row in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ?",
+                [table],
+            ).fetchall()
+        }
+        frame = frame.select([name for name in frame.columns if name in columns])
+        if table == "findings":
+            # the ids a replaced version's findings had may have been given to others since
+            start = _first(con.execute("SELECT coalesce(max(finding_id), 0) FROM findings").fetchall())[0]
+            frame = frame.sort("finding_id").with_columns(
+                (pl.int_range(1, frame.height + 1, dtype=pl.Int64) + int(start)).alias("finding_id")
+            )
+        con.from_arrow(frame.to_arrow()).query("_kept", f"INSERT INTO {table} BY NAME SELECT * FROM _kept")
+    con.execute(
+        "UPDATE matches SET analysed_at = ?, analysis_depth = ? WHERE match_id = ?",
+        [analysed[0], analysed[1], match],
+    )
+    return True
 
 
 def _loads(tables: dict[str, Any], state: _FileState) -> list[tuple[str, Any]]:

@@ -771,6 +771,20 @@ _MIGRATION_18 = """
 ALTER TABLE call_decisions ADD COLUMN IF NOT EXISTS options_at_most VARCHAR[];
 """
 
+_MIGRATION_19 = """
+-- a replaced version keeps its analysis, so that putting the version back puts its review back
+ALTER TABLE match_versions ADD COLUMN IF NOT EXISTS analysed_at TIMESTAMP;
+ALTER TABLE match_versions ADD COLUMN IF NOT EXISTS analysis_depth VARCHAR;
+CREATE TABLE IF NOT EXISTS match_version_analysis (
+    match_id VARCHAR NOT NULL,
+    version INTEGER NOT NULL,
+    table_name VARCHAR NOT NULL,
+    row_count INTEGER NOT NULL,
+    rows BLOB NOT NULL,
+    PRIMARY KEY (match_id, version, table_name)
+);
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -858,6 +872,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "call_decisions.options_at_most: the options whose score in options is an upper bound (pruned)",
         _MIGRATION_18,
     ),
+    Migration(
+        19,
+        "match_versions.analysed_at, analysis_depth and match_version_analysis: a replaced version's "
+        "analysis, put back with the version",
+        _MIGRATION_19,
+    ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
 
@@ -868,12 +888,15 @@ TABLES: tuple[str, ...] = (
     "matches", "seats", "deal_seats", "deals", "declarations", "hands", "tricks", "plays",
     "annotations", "findings", "rejects", "blocks", "play_costs", "card_values", "call_decisions",
     "finding_lines",
-    "match_versions", "evenings", "evening_tables", "club_rules", "puzzle_reviews",
+    "match_versions", "match_version_analysis", "evenings", "evening_tables", "club_rules", "puzzle_reviews",
 )  # fmt: skip
 """The public tables, in the order ``export --parquet`` writes them (``hands`` and ``plays`` are
 views over ``hand_rows`` and ``play_rows`` that add the card lists; the export has the lists).
 The archive's own bookkeeping, ``saves`` (the Record page's saves made once) and
 ``schema_version``, is left out."""
+
+ANALYSIS_TABLES = ("findings", "play_costs", "card_values", "call_decisions", "finding_lines")
+"""The tables of a match's analysis (each keyed by ``match_id``), kept with a replaced version."""
 
 _MATCH_TABLES = (
     "seats",
