@@ -360,6 +360,24 @@ def test_unreadable_folder_is_reported(tmp_path: Path, monkeypatch: pytest.Monke
     assert "a.json: ok" in output
 
 
+def test_a_folder_without_record_files_is_refused_not_passed_as_done(tmp_path: Path) -> None:
+    """A folder given by mistake (the wrong one, records not copied yet): every command that reads
+    records says there was nothing to read there, and exits with 1, not "0 records" and 0."""
+    (tmp_path / "empty" / "inner").mkdir(parents=True)
+    (tmp_path / "empty" / "notes.txt").write_text("not a record", encoding="utf-8")
+    (tmp_path / "full").mkdir()
+    _write(tmp_path / "full" / "a.json", _good("one"))
+    empty = tmp_path / "empty"
+    said = "empty: no record files in this folder or below it (files ending .json, .jsonl, .mnl)"
+    for command in ("validate", "replay"):
+        assert said in _assert_message(_run(command, str(empty)))
+    db = tmp_path / "a.duckdb"
+    imported = _run("import", str(empty), str(tmp_path / "full"), "--db", str(db))
+    assert said in _assert_message(imported)
+    with Store(db, read_only=True) as store:  # the folder with records is imported all the same
+        assert store.query("SELECT match_id FROM matches")["match_id"].to_list() == ["one"]
+
+
 def test_file_names_in_any_case_and_not_utf8(tmp_path: Path) -> None:
     _write(tmp_path / "UPPER.JSON", _good("upper"))
     name = os.fsdecode(b"caf\xe9.json")

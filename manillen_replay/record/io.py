@@ -334,7 +334,7 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
 
     Blank lines in JSON Lines are skipped; each match of a text file is one document, whose
     line is the match's first line; a folder is read in name order, its files' endings in any
-    case. A file read twice (given by two paths) is read once. A file or folder that cannot be
+    case, and one without any record file comes as a refused :class:`Entry` saying so. A file read twice (given by two paths) is read once. A file or folder that cannot be
     read, and a document over :data:`MAX_RECORD_BYTES`, come as a refused :class:`Entry`
     saying why, so that the others are still read.
 
@@ -359,6 +359,10 @@ def _entries_below(path: Path, seen: set[Path]) -> Iterator[Entry]:
     for problem in problems:
         where = source_name(Path(problem.filename)) if problem.filename else source_name(path)
         yield _refused(where, f"cannot read the folder: {problem.strerror}")
+    if not files and not problems:
+        # a folder given by mistake (the wrong one, or records not yet copied) must not pass as done
+        endings = ", ".join(RECORD_SUFFIXES)
+        yield _refused(source_name(path), f"no record files in this folder or below it (files ending {endings})")
     for file in sorted(files):
         if file.is_file():
             yield from _entries_in_file(file, seen)
