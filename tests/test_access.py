@@ -177,9 +177,22 @@ def test_the_tokens_command_issues_lists_and_revokes(tmp_path: Path) -> None:
     assert [t.role for t in read_issued(token_file(Path(db)))] == [Role.VIEWER]
 
 
+def test_a_token_for_an_archive_not_made_yet_is_issued_with_a_note(tmp_path: Path) -> None:
+    """A dashboard may serve an archive its Record page has not made yet, so the token is issued;
+    but a misspelt name would give a token that opens nothing, so the command says so."""
+    db = tmp_path / "club.duckdb"
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(db)])
+    assert result.exit_code == 0 and len(read_issued(token_file(db))) == 1
+    assert f"note: no archive at {db} yet" in result.stderr
+    db.write_bytes(b"")
+    listed = CliRunner().invoke(cli, ["tokens", "list", "--db", str(db)])
+    assert listed.exit_code == 0 and "note:" not in listed.stderr
+
+
 def test_a_token_file_that_cannot_be_written_is_one_line_naming_it(tmp_path: Path) -> None:
     # as a folder the user may not write to: a link into a missing folder refuses even root
     db = tmp_path / "club.duckdb"
+    db.write_bytes(b"")  # an archive is there: no note that it is not
     (tmp_path / "club.access.json.lock").symlink_to(tmp_path / "missing" / "lock")
     result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(db)])
     assert result.exit_code == 1 and result.stdout == "", result.output

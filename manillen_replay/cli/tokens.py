@@ -29,7 +29,17 @@ DB_OPTION = db_option(
 
 
 def _tokens(db: str | None) -> Path:
-    return token_file(Path(db or default_archive()).resolve())
+    """The token file of the archive. A dashboard may serve an archive not made yet (the Record
+    page makes it), so a missing one is allowed, but said: a token issued beside a misspelt
+    archive name would open nothing."""
+    archive = Path(db or default_archive()).resolve()
+    if not archive.exists():
+        click.echo(
+            f"note: no archive at {archive} yet; the tokens are for a dashboard serving that file "
+            "(`manillen dashboard --db` with the same name)",
+            err=True,
+        )
+    return token_file(archive)
 
 
 @click.group()
