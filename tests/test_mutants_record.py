@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from manillen_replay.cli import cli
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import loads
 from manillen_replay.record.model import seat_name_problems
@@ -27,6 +29,26 @@ def test_a_name_with_a_control_character_or_the_dummys_word_is_refused():
         0: "the name 'An\\tna' holds a control character",
         1: "'Dummy' is no player's name: the notation calls the dummy's seat so",
     }
+
+
+@pytest.mark.parametrize("control", ["\n", "\t", "\x1b[31m", "\x7f", "\x85"])
+def test_a_match_id_with_a_control_character_is_refused_at_its_pointer(control: str, tmp_path: Path) -> None:
+    """An id is printed in every message and used in addresses and queries: a line break or a
+    terminal escape in it would print as a second line or recolour the terminal."""
+    document = json.loads((SAMPLES / "seed-trick.json").read_text(encoding="utf-8"))
+    document["match"]["id"] = f"zwaan{control}1"
+    shown = repr(f"zwaan{control}1")
+    assert problems_of(document) == [
+        f"/match/id: the match id {shown} holds a control character (a line break, a tab, an escape): "
+        "an id is one line of printable text"
+    ]
+    # the bulk path reads it so too, and the other records of the file are read
+    good = json.loads((SAMPLES / "seed-trick.json").read_text(encoding="utf-8"))
+    lines = tmp_path / "club.jsonl"
+    lines.write_text(json.dumps(good) + "\n" + json.dumps(document) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(lines)])
+    assert result.exit_code == 1 and f"club.jsonl:2: /match/id: the match id {shown}" in result.output
+    assert "1 valid, 1 invalid" in result.output
 
 
 def test_the_same_name_twice_is_quoted_once():

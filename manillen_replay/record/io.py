@@ -21,7 +21,7 @@ import msgspec
 
 from ..cards import CARD_BY_TEXT, CARD_TEXT
 from ..errors import InvalidRecordError, ManillenError, NotationError, RecordError, printable
-from .model import FORMAT, Deal, Record, json_schema, seat_name_problems
+from .model import FORMAT, Deal, Record, json_schema, match_id_problem, seat_name_problems
 from .text import is_text_name, parse_located, parse_match, split_matches
 from .validation import normalize, record_problems, scores_over
 
@@ -160,9 +160,15 @@ def loads(data: bytes | str, *, source: str | None = None, line: int | None = No
     unknown = canonicalize_cards(record)
     if unknown:
         raise InvalidRecordError([p.located(source, line) for p in unknown])
-    names = seat_name_problems(record.match.seats)
-    if names:
-        raise InvalidRecordError([RecordError(m, f"/match/seats/{seat}", source, line) for seat, m in names])
+    named = [
+        RecordError(m, f"/match/seats/{seat}", source, line)
+        for seat, m in seat_name_problems(record.match.seats)
+    ]
+    bad_id = match_id_problem(record.match.id)
+    if bad_id is not None:
+        named.insert(0, RecordError(bad_id, "/match/id", source, line))
+    if named:
+        raise InvalidRecordError(named)
     normalize(record)
     problems = record_problems(record)
     if problems:
@@ -203,7 +209,11 @@ def read_cards_unread(entry: Entry) -> Record | None:
         record: Record = _cards_unread_decoder.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return None
-    if may_repeat_keys(data, record) or seat_name_problems(record.match.seats):
+    if (
+        may_repeat_keys(data, record)
+        or seat_name_problems(record.match.seats)
+        or match_id_problem(record.match.id)
+    ):
         return None
     normalize(record)
     if scores_over(record):
@@ -362,7 +372,9 @@ def _entries_below(path: Path, seen: set[Path]) -> Iterator[Entry]:
     if not files and not problems:
         # a folder given by mistake (the wrong one, or records not yet copied) must not pass as done
         endings = ", ".join(RECORD_SUFFIXES)
-        yield _refused(source_name(path), f"no record files in this folder or below it (files ending {endings})")
+        yield _refused(
+            source_name(path), f"no record files in this folder or below it (files ending {endings})"
+        )
     for file in sorted(files):
         if file.is_file():
             yield from _entries_in_file(file, seen)

@@ -91,6 +91,21 @@ RESERVED_NAMES = ("dummy",)
 """Words the text notation reads as a seat, so no player may be called so (any case)."""
 
 
+def match_id_problem(match_id: str | UnsetType) -> str | None:
+    """What is wrong with a match's id, ``None`` when nothing is: an id names the match in every
+    message, address and query, so it is one line of printable text.
+
+    >>> match_id_problem("zwaan-1") is None, "control character" in match_id_problem("zwaan" + chr(10) + "1")
+    (True, True)
+    """
+    if isinstance(match_id, str) and not match_id.isprintable():
+        return (
+            f"the match id {match_id!r} holds a control character (a line break, a tab, an escape): "
+            "an id is one line of printable text"
+        )
+    return None
+
+
 def seat_name_problems(names: list[str]) -> list[tuple[int, str]]:
     """What is wrong with the names of the seats, as ``(seat, message)``: empty when nothing is.
 
@@ -132,7 +147,10 @@ def seat_name_problems(names: list[str]) -> list[tuple[int, str]]:
 class MatchInfo(_Base, kw_only=True):
     """Who played, where and when, and under which rules."""
 
-    id: Annotated[str, Meta(min_length=1)] | UnsetType = UNSET
+    id: (
+        Annotated[str, Meta(min_length=1, description="One line of printable text (match_id_problem).")]
+        | UnsetType
+    ) = UNSET
     date: datetime.date | UnsetType = UNSET
     venue: str | UnsetType = UNSET
     event: str | UnsetType = UNSET
