@@ -474,8 +474,8 @@ def _with_dealer(number: str) -> str:
             "/match/rules/target: a number of 4001 digits is out of range (maximum 10000)",
         ),
         (_with_dealer("NaN"), f"/deals/0/dealer: expected a whole number, found a number NaN{SEAT}"),
-        # the schema takes 3.0 as a whole number; the decoder's own message says why it does not
-        (_with_dealer("3.0"), "/deals/0/dealer: expected `int`, got `float`"),
+        # JSON Schema takes 3.0 as a whole number, the decoder does not: said in the same words
+        (_with_dealer("3.0"), f"/deals/0/dealer: expected a whole number, found a number 3.0{SEAT}"),
         (TEXT + " x", "not valid JSON at line 130 column 3: extra data"),
         ("", "not valid JSON at line 1 column 1: expecting value"),
         # a NUL byte past the first four is no sign of UTF-16

@@ -675,8 +675,13 @@ def best_match(errors: list[Any]) -> Any:
 def _validator() -> Any:
     import jsonschema
 
-    schema = json_schema()
-    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    # JSON Schema counts 1.0 as an integer; the decoder takes whole numbers written as such only,
+    # so the words for its refusal must come from a validator that refuses 1.0 too
+    whole = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    strict = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=whole)
+    return strict(json_schema(), format_checker=jsonschema.FormatChecker())
 
 
 def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordError]:
