@@ -441,6 +441,41 @@ def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> N
     assert code == 1 and "'Zoe' did not play" in err
 
 
+@pytest.mark.parametrize("command", ["report", "analyze"])
+def test_an_archive_that_cannot_be_written_is_said_before_the_review_not_after(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only archive (a file system mounted so, a file made immutable): the review's minutes
+    would be lost when it comes to store them, so the command says so before it begins."""
+    import manillen_replay.store.analyse as analyse
+    import manillen_replay.store.core as core
+
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    real_open = core.os.open
+
+    def read_only(file: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if Path(file) == path and flags & (core.os.O_RDWR | core.os.O_WRONLY):
+            raise PermissionError(1, "Operation not permitted")
+        return real_open(file, flags, *args, **kwargs)
+
+    def no_review(*_: Any, **__: Any) -> None:
+        raise AssertionError("the review began")
+
+    monkeypatch.setattr(core.os, "open", read_only)
+    monkeypatch.setattr(analyse, "analyse_archive_in_turns", no_review)
+    arguments = ["--db", str(path), "--match", "random-5", "--samples", "2"]
+    code, _, err = run(
+        command, *arguments, *(["--out", str(tmp_path / "r.html")] if command == "report" else [])
+    )
+    what = "the solver's review" if command == "report" else "the analysis"
+    assert code == 1 and "Traceback" not in err
+    assert (
+        f"Error: cannot store {what} in the archive {str(path)!r}: it cannot be written (Operation not permitted)"
+        in err
+    )
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_report_to_standard_output_with_a_dash(tmp_path: Path) -> None:
     path = archive(tmp_path / "club.duckdb", (7, 1, None))
     with contextlib.chdir(tmp_path):

@@ -346,6 +346,7 @@ def analyze(
       manillen analyze --db klop.duckdb --depth solver --samples 20 --all --cluster local:2
       manillen analyze --db club.duckdb --detectors docs/detectors/trump_into_void.sql
     """
+    from ..store import Store
     from ..store.analyse import analyse_archive_in_turns, deals_to_analyse, match_ids_to_analyse
 
     chosen = depth.lower() if depth is not None else None
@@ -376,6 +377,8 @@ def analyze(
                     )
             ids = pick(chosen)
             deals = deals_to_analyse(store, ids)
+        if ids or detectors:
+            Store.check_writable(path, "store the analysis")  # before the work, not after it
         if cluster_address is None:
             outcome = analyse_archive_in_turns(
                 open_store,

@@ -67,6 +67,7 @@ def report(
     # the store and the report's polars load here, not for `manillen report --help`
     from ..analysis.effort import review_effort
     from ..report import make_report
+    from ..store import Store
     from ..store.analyse import analyse_archive_in_turns, match_ids_to_analyse
     from .analysis import _progress, opener
 
@@ -88,6 +89,7 @@ def report(
             by_variant = store.deal_counts_by_variant(ids)
             deals = sum(by_variant.values())
         if ids:
+            Store.check_writable(path, "store the solver's review")  # before the review, not after it
             if not quiet:
                 # the solver's timings are measured at the default layouts: no guess at others
                 expected = f", {solver_wait(review_effort(by_variant))}" if samples == DEFAULT_SAMPLES else ""

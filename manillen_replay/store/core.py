@@ -5,6 +5,7 @@ annotation parts.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -87,6 +88,31 @@ class Store(
         except BaseException:
             self._con.close()
             raise
+
+    @staticmethod
+    def check_writable(path: str | Path, doing: str) -> None:
+        """Whether the archive file can be written, asked of the file system without opening it
+        in DuckDB (which would wait for its turn): a command that will store what it works out
+        for minutes (the solver's review) asks first, rather than lose the work at the end.
+
+        :param doing: what would be stored, for the message ("store the solver's review").
+        :raises ArchiveError: when the file, or its folder (where DuckDB keeps its log), cannot
+            be written.
+        """
+        file = Path(path)
+        try:
+            os.close(os.open(file, os.O_RDWR))
+        except OSError as error:
+            raise ArchiveError(
+                f"cannot {doing} in the archive {str(path)!r}: it cannot be written ({error.strerror}); "
+                "copy it somewhere you may write, or ask its owner"
+            ) from None
+        folder = file.resolve().parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ArchiveError(
+                f"cannot {doing} in the archive {str(path)!r}: its folder {str(folder)!r} cannot be written "
+                "(DuckDB keeps the archive's log beside it); copy it somewhere you may write"
+            )
 
     def _prepare(self) -> None:
         version = schema_version_of(self._con)
