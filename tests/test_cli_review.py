@@ -470,8 +470,8 @@ def test_an_archive_that_cannot_be_written_is_said_before_the_review_not_after(
     what = "the solver's review" if command == "report" else "the analysis"
     assert code == 1 and "Traceback" not in err
     assert (
-        f"Error: cannot store {what} in the archive {str(path)!r}: it cannot be written (Operation not permitted)"
-        in err
+        f"Error: cannot store {what} in the archive {str(path)!r}: "
+        "it cannot be written (Operation not permitted)" in err
     )
     assert not (tmp_path / "r.html").exists()
 

@@ -344,9 +344,9 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
 
     Blank lines in JSON Lines are skipped; each match of a text file is one document, whose
     line is the match's first line; a folder is read in name order, its files' endings in any
-    case, and one without any record file comes as a refused :class:`Entry` saying so. A file read twice (given by two paths) is read once. A file or folder that cannot be
-    read, and a document over :data:`MAX_RECORD_BYTES`, come as a refused :class:`Entry`
-    saying why, so that the others are still read.
+    case. A file read twice (given by two paths) is read once. A file or folder that cannot be
+    read, a folder without any record file, and a document over :data:`MAX_RECORD_BYTES`, come
+    as a refused :class:`Entry` saying why, so that the others are still read.
 
     :raises FileNotFoundError: for a path that does not exist.
     """
