@@ -1267,11 +1267,11 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
         "Puzzles from your own decisions that cost points, as you saw the table: your hand, the cards "
         "played, the calls and the score. The solver checks your answer from what you could see. A "
         "missed puzzle comes back later in the session, a solved one after a day, then three, seven...",
-        "Puzzels uit je eigen beslissingen die punten kostten, zoals jij de tafel zag: je hand, de "
-        "gespeelde kaarten, de roep en de stand. De solver keurt je antwoord vanuit wat jij kon zien. Een "
+        "Puzzels uit uw eigen beslissingen die punten kostten, zoals u de tafel zag: uw hand, de "
+        "gespeelde kaarten, de roep en de stand. De solver keurt uw antwoord vanuit wat u kon zien. Een "
         "gemiste puzzel komt later in de sessie terug, een opgeloste na een dag, dan drie, zeven...",
     ),
-    "train.player": ("Who are you?", "Wie ben je?"),
+    "train.player": ("Who are you?", "Wie bent u?"),
     "train.new": ("New puzzles this session", "Nieuwe puzzels deze sessie"),
     "train.none": (
         "No puzzles for {player} yet: they come from the decisions the solver reviewed that clearly "
@@ -1292,11 +1292,11 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     ),
     "train.again": ("Missed earlier: here it is again.", "Eerder gemist: hier is hij opnieuw."),
     "train.check": ("Check", "Nakijken"),
-    "train.pick": ("Your answer", "Jouw antwoord"),
+    "train.pick": ("Your answer", "Uw antwoord"),
     "train.right": ("Right!", "Juist!"),
     "train.wrong": (
         "Not this time: you chose {answer}. This puzzle comes back later.",
-        "Deze keer niet: je koos {answer}. Deze puzzel komt later terug.",
+        "Deze keer niet: u koos {answer}. Deze puzzel komt later terug.",
     ),
     "train.next": ("Next puzzle", "Volgende puzzel"),
     "train.replay": ("Open the deal in the replay", "Het spel openen in herspelen"),

@@ -859,7 +859,7 @@ def test_failing_to_overtake_the_partner_names_the_house_rule_that_requires_it()
     )
     assert finding.explanation_nl == (
         "Anna volgde met harten negen onder de winnende harten aas van Carla in slag 1, terwijl harten "
-        "manille erover kon: de huisregels vragen de slag zelfs van je partner over te nemen, dus "
+        "manille erover kon: de huisregels vragen de slag zelfs van uw partner over te nemen, dus "
         "overnemen was verplicht."
     )
     assert analyse_record(record(FOLLOWERS, tricks)) == []

@@ -581,11 +581,11 @@ def test_the_deal_list_shows_each_deal_for_the_players_team(
         assert ('class="num gain"' in tone) == (decisions > 0) and ('class="num loss"' in tone) == (
             decisions < 0
         )
-        assert row["Luck"] == shown(mine["luck"], signed=True)
+        assert row["Of which luck"] == shown(mine["luck"], signed=True)
         illegal_terms += mine["illegal"] != 0
     assert illegal_terms == (len(deals) if match_id == SLOPPY else 0)
     team_names = ("Anna & Carla", "Bert & Dirk")
-    assert escape(f"the luck in card points for {team_names[first]} (the other") in html
+    assert escape(f"The cards and the decisions in card points for {team_names[first]}: together") in html
 
 
 def test_the_deal_lists_decisions_count_the_illegal_cards(archive: Path) -> None:
@@ -643,8 +643,8 @@ def test_deal_rows_of_every_kind(archive: Path) -> None:
     assert rows["8"]["Contract"] == "muil, en face, klop, tegenklop, klop"
     assert rows["9"]["Deal score"] == "" and rows["9"]["Dealer"] == "<Zoë>"
     for number in ("4", "5", "7"):
-        assert [rows[number][k] for k in ("The cards", "Decisions", "Luck")] == ["–", "–", "–"]
-        for label in ("The cards", "Decisions", "Luck"):  # a dash stands where the figures would
+        assert [rows[number][k] for k in ("The cards", "Decisions", "Of which luck")] == ["–", "–", "–"]
+        for label in ("The cards", "Decisions", "Of which luck"):  # a dash stands where the figures would
             assert 'class="num"' in cell_html(html, "deal-list", f'<tr data-deal="{number}">', label)
     assert [rows["6"][k] for k in ("The cards", "Decisions")] == [
         rows["1"][k] for k in ("The cards", "Decisions")
@@ -690,9 +690,9 @@ def test_the_review_shows_each_players_costliest_decisions_in_the_archives_order
         section = html[html.index(f'<section class="player-review" data-player="{name}">') :]
         section = section[: section.index("</section>")]
         title = (
-            f"De drie duurste kaarten van {name} vanavond"
+            f"De drie duurste beslissingen van {name} vanavond"
             if lang == "nl"
-            else f"{name}'s three costliest cards tonight"
+            else f"{name}'s three costliest decisions tonight"
         )
         assert escape(title) in section
         team = 0 if name in ("Anna", "Carla") else 1
@@ -739,16 +739,21 @@ def test_the_review_shows_each_players_costliest_decisions_in_the_archives_order
 def test_a_review_of_fewer_than_three_is_titled_by_its_count(archive: Path) -> None:
     base = gathered(archive, player="Bert")
     (review,) = base.reviews
-    for count, title in ((1, "Bert's costliest card tonight"), (2, "Bert's two costliest cards tonight")):
+    for count, title in (
+        (1, "Bert's costliest decision tonight"),
+        (2, "Bert's two costliest decisions tonight"),
+    ):
         shorter = dataclasses.replace(review, decisions=review.decisions[:count])
         html = render(dataclasses.replace(base, reviews=(shorter,)))
         assert escape(title) in html and len(decisions_in(html)) == count
     more = dataclasses.replace(review, decisions=review.decisions * 2)
-    assert escape("Bert's 6 costliest cards tonight") in render(dataclasses.replace(base, reviews=(more,)))
+    assert escape("Bert's 6 costliest decisions tonight") in render(
+        dataclasses.replace(base, reviews=(more,))
+    )
     none = dataclasses.replace(review, decisions=())
     html = render(dataclasses.replace(base, reviews=(none,)))
     assert (
-        '<section id="review"><h2>The review</h2><p class="none">Bert: no costly card tonight.</p></section>'
+        '<section id="review"><h2>The review</h2><p class="none">Bert: no costly decision tonight.</p></section>'
         in html
     )
     everyone = gathered(archive)
@@ -757,7 +762,7 @@ def test_a_review_of_fewer_than_three_is_titled_by_its_count(archive: Path) -> N
             everyone, reviews=(everyone.reviews[0], dataclasses.replace(everyone.reviews[1], decisions=()))
         )
     )
-    assert '<p class="none">Carla: no costly card tonight.</p>' in html
+    assert '<p class="none">Carla: no costly decision tonight.</p>' in html
     assert '<p class="legend">' in html and "the card played" in html and "the better card" in html
     plain = dataclasses.replace(everyone, costed=False, reviews=())
     html = render(plain)
@@ -1028,7 +1033,7 @@ def test_every_table_is_labelled_for_a_phone(archive: Path) -> None:
         (True, "Match score"),
         (True, "The cards"),
         (True, "Decisions"),
-        (True, "Luck"),
+        (True, "Of which luck"),
     ]
     row = html[html.index('<tr data-deal="1">') : html.index("</tr>", html.index('<tr data-deal="1">'))]
     kinds = re.findall(r'<td( class="[^"]*")? data-label', row)
@@ -1312,7 +1317,7 @@ def test_a_review_with_nobody_costly_and_its_legend(archive: Path) -> None:
     ]
     assert "<h2>De bespreking</h2>" in section
     assert [text_of(p) for p in re.findall(r'<p class="none">.*?</p>', section)] == [
-        f"{r.name}: vanavond geen dure kaart." for r in base.reviews
+        f"{r.name}: vanavond geen dure beslissing." for r in base.reviews
     ]
     legend = report(archive)
     legend = legend[legend.index('<p class="legend">') :]
@@ -1352,7 +1357,7 @@ def test_the_rest_of_a_dutch_report_in_dutch(archive: Path) -> None:
     assert_no_loose_text(html)
     page = text_of(html)
     assert "Eindstand 101-101: gelijkspel" in page and "het bewaarde aantal" in page
-    assert f"{base.reviews[0].name}: vanavond geen dure kaart." in page
+    assert f"{base.reviews[0].name}: vanavond geen dure beslissing." in page
     assert (
         "met de echte kaarten, alle kaarten open" in page and f"slag {lined.line.tricks[0].number} " in page
     )

@@ -108,7 +108,7 @@ def decisions_in(html: str) -> list[Place]:
 def test_report_opens_with_each_players_three_costliest_cards_as_the_archive_ranks_them(
     archive: Path,
 ) -> None:
-    """The review comes first, one section a player ("Anna's three costliest cards tonight"),
+    """The review comes first, one section a player ("Anna's three costliest decisions tonight"),
     from the archive's ranking (the Match page's boxes and ``findings --top``), not a ranking of
     the report's own: each decision with its cost and the measure, and its reason."""
     with Store(archive, read_only=True) as store:
@@ -123,9 +123,11 @@ def test_report_opens_with_each_players_three_costliest_cards_as_the_archive_ran
     assert html.index('id="review"') < html.index('id="score"') < html.index('id="deals"')
     for name, frame in ranked.items():
         if not frame.height:
-            assert f"{name}: no costly card tonight." in html
+            assert f"{name}: no costly decision tonight." in html
             continue
-        count = {1: "costliest card", 2: "two costliest cards", 3: "three costliest cards"}[frame.height]
+        count = {1: "costliest decision", 2: "two costliest decisions", 3: "three costliest decisions"}[
+            frame.height
+        ]
         section = html[html.index(f'<section class="player-review" data-player="{name}">') :]
         section = section[: section.index("</section>")]
         assert f"{name}&#x27;s {count} tonight" in section
@@ -214,6 +216,19 @@ def test_report_without_costs_says_how_to_get_them(tmp_path: Path) -> None:
     assert "manillen analyze --depth solver" in html
     assert decisions_in(html) == []
     assert '<tr data-deal="2">' in html
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_a_scoresheet_only_report_says_there_are_no_cards_to_review(tmp_path: Path, lang: str) -> None:
+    """Telling a player to run the solver on a match with no cards played would send them to
+    a command that can add nothing."""
+    sheet = ROOT / "data" / "samples" / "scoresheet.json"
+    with Store(tmp_path / "sheet.duckdb") as store:
+        store.import_paths([sheet])
+        (match_id,) = store.query("SELECT match_id FROM matches")["match_id"].to_list()
+        html = make_report(store, match_id, lang=lang)
+    words = {"en": "recorded as a scoresheet only", "nl": "alleen als scoreblad opgenomen"}[lang]
+    assert words in html and "manillen analyze --depth solver" not in html
 
 
 @pytest.mark.parametrize(
@@ -435,7 +450,7 @@ def check_report_example(folder: Path) -> None:
     with Store(folder / "review.duckdb", read_only=True) as store:
         ranked = store.biggest_mistakes(["cafe-rules"], player="Anna", top=3)
     assert len(decisions_in(html)) == ranked.height
-    assert ranked.height or "Anna: vanavond geen dure kaart." in html
+    assert ranked.height or "Anna: vanavond geen dure beslissing." in html
 
 
 @pytest.fixture

@@ -281,7 +281,7 @@ class MatchAnalysis:
         who_nl = (
             "een tegenstander won"
             if opponent
-            else "de huisregels vragen de slag zelfs van je partner over te nemen"
+            else "de huisregels vragen de slag zelfs van uw partner over te nemen"
         )
         card, card_nl_ = card_en(violation.card), card_nl(violation.card)
         best_en, best_nl = card_en(best), card_nl(best)

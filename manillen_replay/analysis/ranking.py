@@ -184,7 +184,7 @@ def costs_of_plays(
 
 
 MEASURES_NL: Mapping[str, str] = {
-    "view": "vanuit wat je kon zien",
+    "view": "vanuit wat u kon zien",
     "hindsight": "met alle kaarten gekend",
     "points": "punten op het spel (niet door de solver berekend)",
 }

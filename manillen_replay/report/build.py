@@ -215,6 +215,9 @@ class Report:
     report's team order."""
     match_comments: tuple[Comment, ...] = ()
     costed: bool = False
+    cards_played: bool = True
+    """Whether any deal has its cards played recorded (a scoresheet-only match has nothing for
+    the solver to review)."""
     samples: int | None = None
     """The most layouts any play's view cost averaged (the ``--samples`` of the analysis)."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -351,6 +354,7 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
         players=players,
         reviews=reviews,
         costed=tables.costs.height > 0,
+        cards_played=any(deal.kind is DealKind.PLAYED for deal in match.deals),
         samples=samples or None,
         first_team=first_team,
     )

@@ -320,7 +320,8 @@ def _chart(wide: str, narrow: str) -> str:
 def _players(report: Report) -> str:
     lang = report.lang
     if not report.costed:
-        return f'<section id="players"><p class="note">{escape(say(lang, "no_costs"))}</p></section>'
+        why = say(lang, "no_costs" if report.cards_played else "no_cards")
+        return f'<section id="players"><p class="note">{escape(why)}</p></section>'
     player, share, chosen = say(lang, "col.player"), say(lang, "col.accuracy"), say(lang, "col.cards_chosen")
     rows = [
         "<tr>"

@@ -19,10 +19,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "deal_axis": ("deal", "spel"),
     "deals": ("Deals", "Spellen"),
     "deals_note": (
-        "The cards, the decisions and the luck in card points for {team} (the other team's are the "
-        "cards' rest of 60 and the opposite of the decisions and the luck).",
-        "De kaarten, de beslissingen en het geluk in kaartpunten voor {team} (voor de andere ploeg: de "
-        "rest van 60 en het omgekeerde van de beslissingen en het geluk).",
+        "The cards and the decisions in card points for {team}: together they are the card points "
+        "taken. The luck is part of the decisions, the part nobody could have seen coming (the "
+        "other team's are the cards' rest of 60 and the opposite of the decisions and the luck).",
+        "De kaarten en de beslissingen in kaartpunten voor {team}: samen zijn ze de genomen "
+        "kaartpunten. Het geluk is een deel van de beslissingen, het deel dat niemand kon zien aankomen "
+        "(voor de andere ploeg: de rest van 60 en het omgekeerde van de beslissingen en het geluk).",
     ),
     "col.deal": ("Deal", "Spel"),
     "col.dealer": ("Dealer", "Gever"),
@@ -36,7 +38,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "col.team": ("Team", "Ploeg"),
     "col.cards": ("The cards", "De kaarten"),
     "col.decisions": ("Decisions", "Beslissingen"),
-    "col.luck": ("Luck", "Geluk"),
+    "col.luck": ("Of which luck", "Waarvan geluk"),
     "col.taken": ("Taken", "Genomen"),
     "trump": ("troef {suit}", "troef {suit}"),
     "muil": ("muil", "muil"),
@@ -90,6 +92,14 @@ WORDS: dict[str, tuple[str, str]] = {
         "De solver heeft deze partij nog niet berekend: voer `manillen analyze --depth solver` uit voor "
         "nauwkeurigheid, de kaarten en beslissingen en de duurste beslissingen.",
     ),
+    "no_cards": (
+        "This match was recorded as a scoresheet only, without the cards played: accuracy, the "
+        "ledger and the costliest decisions need the cards, so there is nothing for the solver to "
+        "review.",
+        "Deze partij is alleen als scoreblad opgenomen, zonder de gespeelde kaarten: nauwkeurigheid, "
+        "de kaarten en beslissingen en de duurste beslissingen hebben de kaarten nodig, dus de solver "
+        "heeft niets te bekijken.",
+    ),
     "review": ("The review", "De bespreking"),
     "review_note": (
         "Each player's costliest decisions, ranked by what they cost from the player's own view (one "
@@ -98,20 +108,23 @@ WORDS: dict[str, tuple[str, str]] = {
         "zelf kon weten (één bevinding per beslissing), zoals de pagina Partij en "
         "manillen findings --top 3 ze rangschikken.",
     ),
-    "review_title_1": ("{player}'s costliest card tonight", "De duurste kaart van {player} vanavond"),
+    "review_title_1": (
+        "{player}'s costliest decision tonight",
+        "De duurste beslissing van {player} vanavond",
+    ),
     "review_title_2": (
-        "{player}'s two costliest cards tonight",
-        "De twee duurste kaarten van {player} vanavond",
+        "{player}'s two costliest decisions tonight",
+        "De twee duurste beslissingen van {player} vanavond",
     ),
     "review_title_3": (
-        "{player}'s three costliest cards tonight",
-        "De drie duurste kaarten van {player} vanavond",
+        "{player}'s three costliest decisions tonight",
+        "De drie duurste beslissingen van {player} vanavond",
     ),
     "review_title_n": (
-        "{player}'s {count} costliest cards tonight",
-        "De {count} duurste kaarten van {player} vanavond",
+        "{player}'s {count} costliest decisions tonight",
+        "De {count} duurste beslissingen van {player} vanavond",
     ),
-    "review_none": ("{player}: no costly card tonight.", "{player}: vanavond geen dure kaart."),
+    "review_none": ("{player}: no costly decision tonight.", "{player}: vanavond geen dure beslissing."),
     "decision_title": (
         "{rank}. Deal {deal}, trick {trick}: {player} played {card}",
         "{rank}. Spel {deal}, slag {trick}: {player} speelde {card}",
@@ -173,7 +186,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "puzzles_note": (
         "Your own decisions that cost points, as you saw the table: what would you play now? The answer "
         "is under each puzzle.",
-        "Je eigen beslissingen die punten kostten, zoals jij de tafel zag: wat speel je nu? Het antwoord "
+        "Uw eigen beslissingen die punten kostten, zoals u de tafel zag: wat speelt u nu? Het antwoord "
         "staat onder elke puzzel.",
     ),
     "puzzles_title": ("Puzzles for {player}", "Puzzels voor {player}"),
@@ -190,9 +203,9 @@ WORDS: dict[str, tuple[str, str]] = {
         "--depth solver) en die duidelijk 2 kaartpunten of meer kostten.",
     ),
     "puzzle_title": ("Puzzle {number}: {question}", "Puzzel {number}: {question}"),
-    "question.card": ("what do you play?", "wat speel je?"),
-    "question.knock": ("do you knock (klop)?", "klop je?"),
-    "question.trump": ("which trump do you call (or muil)?", "welke troef roep je (of muil)?"),
+    "question.card": ("what do you play?", "wat speelt u?"),
+    "question.knock": ("do you knock (klop)?", "klopt u?"),
+    "question.trump": ("which trump do you call (or muil)?", "welke troef roept u (of muil)?"),
     "question.trumps_out": ("which trumps are still out?", "welke troeven zitten er nog?"),
     "question.masters": (
         "which cards are the masters now (the highest of each suit still in play)?",
@@ -210,7 +223,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "nothing": ("nothing", "niets"),
     "puzzle_score": (
         "Score before the deal {a}–{b}; card points in this deal so far {c}–{d} (your team first).",
-        "Stand voor het spel {a}–{b}; kaartpunten in dit spel tot nu {c}–{d} (jouw ploeg eerst).",
+        "Stand voor het spel {a}–{b}; kaartpunten in dit spel tot nu {c}–{d} (uw ploeg eerst).",
     ),
     "hidden_cards": ("{count} cards", "{count} kaarten"),
     "tricks_so_far": ("Tricks so far, each from its leader", "Slagen tot nu, elk vanaf wie uitkwam"),
@@ -219,7 +232,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "answer_card": (
         "{answers}: better than any other card by {margin} card points from what you could see "
         "({layouts} layouts of the hidden cards). At the table: {played}, {cost} card points less.",
-        "{answers}: beter dan elke andere kaart met {margin} kaartpunten vanuit wat je kon zien "
+        "{answers}: beter dan elke andere kaart met {margin} kaartpunten vanuit wat u kon zien "
         "({layouts} verdelingen van de verborgen kaarten). Aan tafel: {played}, {cost} kaartpunten minder.",
     ),
     "answer_call": (
