@@ -753,8 +753,8 @@ def test_a_review_of_fewer_than_three_is_titled_by_its_count(archive: Path) -> N
     none = dataclasses.replace(review, decisions=())
     html = render(dataclasses.replace(base, reviews=(none,)))
     assert (
-        '<section id="review"><h2>The review</h2><p class="none">Bert: no costly decision tonight.</p></section>'
-        in html
+        '<section id="review"><h2>The review</h2><p class="none">Bert: no costly decision tonight.</p>'
+        "</section>" in html
     )
     everyone = gathered(archive)
     html = render(
