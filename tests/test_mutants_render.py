@@ -35,6 +35,7 @@ from manillen_replay.cards import Card
 from manillen_replay.engine import DealKind, MatchResult, decode_and_replay
 from manillen_replay.record import Entry, MatchInfo, Record, dumps
 from manillen_replay.report import REVIEW_TOP, Report, ReportTables, gather, make_report, render
+from manillen_replay.report.build import BlockLine
 from manillen_replay.report.render import table_html
 from manillen_replay.report.words import WORDS
 from manillen_replay.rules import Contract
@@ -734,6 +735,37 @@ def test_the_review_shows_each_players_costliest_decisions_in_the_archives_order
             assert better.startswith(("Beter: " if lang == "nl" else "Better: ") + row["better"][0][:-1])
             words = row["explanation_nl"] if lang == "nl" else row["explanation"]
             assert f'<p class="explanation">{escape(words.replace("-", MINUS))}</p>' in article
+
+
+def test_a_club_evenings_deal_shows_its_blocks_team_first_in_every_figure(archive: Path) -> None:
+    """The same deals as a club evening's block in which the player's team is team 1: the card
+    points, the match score and the ledger all show team 1 first, and a row names the block."""
+    base = gathered(archive)
+    block = BlockLine(1, base.deals[0].number, base.team_names, (20, 30), 1, first_team=1)
+    evening = dataclasses.replace(
+        base, blocks=(block,), deals=tuple(dataclasses.replace(d, block=0) for d in base.deals)
+    )
+    plain, club = table(render(base), "deal-list"), table(render(evening), "deal-list")
+    assert len(plain) == len(club)
+    for before, after in zip(plain, club, strict=True):
+        for label in ("Card points", "Match score", "The cards"):
+            assert after[label] == "-".join(reversed(before[label].split("-"))), label
+    for deal in base.deals:
+        if len(deal.ledger) == 2:
+            team_1 = deal.ledger[1]
+            decisions = team_1["won_back"] - team_1["given_away"] + team_1["illegal"]
+            row = next(r for r in club if r["Deal"] == str(deal.number))
+            assert row["Decisions"] == shown(decisions, signed=True)
+    html = render(evening)
+    assert escape(f"Block 1: {base.team_names[1]} against {base.team_names[0]}") in html
+    assert table(html, "block-list") == [
+        {
+            "Block": "1",
+            "Teams": f"{base.team_names[1]} against {base.team_names[0]}",
+            "Score": "30-20",
+            "Won by": base.team_names[1],
+        }
+    ]
 
 
 def test_a_review_of_fewer_than_three_is_titled_by_its_count(archive: Path) -> None:

@@ -231,6 +231,35 @@ def test_a_scoresheet_only_report_says_there_are_no_cards_to_review(tmp_path: Pa
     assert words in html and "manillen analyze --depth solver" not in html
 
 
+def test_a_club_evening_report_gives_each_block_its_own_teams(tmp_path: Path) -> None:
+    """The partners change every block: the result is the blocks won, and every block's and
+    deal's figures show the player's team *of that block* first (Dirk won block 3 with Anna)."""
+    with Store(tmp_path / "evening.duckdb") as store:
+        store.import_paths([ROOT / "data" / "samples" / "club-evening.json"])
+        dirk = make_report(store, "club-evening-2026-11-27", player="Dirk")
+        everyone = make_report(store, "club-evening-2026-11-27", lang="nl")
+    result = dirk.split('<p class="final">')[1].split("</p>")[0]
+    assert result == "<b>Blocks won: Anna 3, Bert 1, Carla 1, Dirk 1</b>"
+    assert "Anna &amp; Carla won" not in dirk and 'id="score"' not in dirk  # no chart over mixed teams
+    blocks = [re.sub(r"<[^>]+>", "|", row) for row in re.findall(r'<tr data-block="\d">(.*?)</tr>', dirk)]
+    shown = [
+        [cell for cell in row.split("|") if cell and not cell.startswith(("Block", "Teams", "Score"))]
+        for row in blocks
+    ]
+    assert [cells[:4] for cells in shown] == [
+        ["1", "Bert &amp; Dirk against Anna &amp; Carla", "32-56", "Anna &amp; Carla"],
+        ["2", "Carla &amp; Dirk against Anna &amp; Bert", "30-48", "Anna &amp; Bert"],
+        ["3", "Anna &amp; Dirk against Bert &amp; Carla", "58-24", "Anna &amp; Dirk"],
+    ]
+    assert "Block 3: Anna &amp; Dirk against Bert &amp; Carla" in dirk
+    last = dirk.split('<tr data-deal="36">')[1].split("</tr>")[0]
+    assert ">58-24<" in last  # Dirk's team of block 3 first
+    first = dirk.split('<tr data-deal="12">')[1].split("</tr>")[0]
+    assert ">32-56<" in first  # ... and of block 1
+    assert "Gewonnen blokken: Anna 3, Bert 1, Carla 1, Dirk 1" in everyone
+    assert "Blok 2: Anna &amp; Bert tegen Carla &amp; Dirk" in everyone  # the first seat's team first
+
+
 @pytest.mark.parametrize(
     ("args", "message", "code"),
     [

@@ -88,6 +88,24 @@ class DealLine:
     """Every comment on the deal, its tricks and plays."""
     ledger: tuple[dict[str, Any], ...] = ()
     """The ``deal_ledger`` rows of the deal, one per team (empty when not costed)."""
+    block: int | None = None
+    """A club evening's deal: its block's place in :attr:`Report.blocks`."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockLine:
+    """One block of a club evening (the partners change between blocks)."""
+
+    number: int
+    first_deal: int
+    """The number of its first deal."""
+    team_names: tuple[str, str]
+    """Its two teams (``Anna & Bert``), team 0 first."""
+    score: tuple[int, ...]
+    winner: int | None
+    """The team that won the block, ``None`` for a tie."""
+    first_team: int
+    """The team this block's figures show first: the report's player's, or the first seat's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +245,11 @@ class Report:
     first_team: int = 0
     """The team every table, chart and score of the report shows first: the player's team, or
     the first seat's team in a report for everyone."""
+    blocks: tuple[BlockLine, ...] = ()
+    """A club evening's blocks: the teams change from block to block, so each deal's figures
+    show the player's team of its block first (:meth:`deal_team_order`)."""
+    blocks_won: tuple[tuple[str, int], ...] = ()
+    """A club evening's result: the blocks each player won, the most first."""
 
     @property
     def decisions(self) -> tuple[Decision, ...]:
@@ -237,6 +260,14 @@ class Report:
     def team_order(self) -> tuple[int, int]:
         """The two teams in the order the report shows them, :attr:`first_team` first."""
         return (self.first_team, 1 - self.first_team)
+
+    def deal_team_order(self, deal: DealLine) -> tuple[int, int]:
+        """The two teams of a deal in the order the report shows them: its block's (a club
+        evening), else :attr:`team_order`."""
+        if deal.block is None:
+            return self.team_order
+        first = self.blocks[deal.block].first_team
+        return (first, 1 - first)
 
 
 def _rows(frame: pl.DataFrame) -> list[dict[str, Any]]:
@@ -282,6 +313,7 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
             raise ManillenError(_not_a_player(match, player, everyone))
     comments = _comments(tables.annotations)
     ledger_rows = _rows(tables.deal_ledger)
+    blocks, block_of = _blocks(match, chosen)
     deals = tuple(
         DealLine(
             number=deal.number,
@@ -301,6 +333,7 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
             ledger=tuple(
                 sorted((r for r in ledger_rows if r["deal"] == deal.number), key=lambda r: r["team"])
             ),
+            block=block_of.get(deal.number),
         )
         for deal in match.deals
     )
@@ -357,7 +390,45 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
         cards_played=any(deal.kind is DealKind.PLAYED for deal in match.deals),
         samples=samples or None,
         first_team=first_team,
+        blocks=blocks,
+        blocks_won=tuple(sorted(match.blocks_won.items(), key=lambda item: (-item[1], item[0]))),
     )
+
+
+def _blocks(match: MatchResult, chosen: str | None) -> tuple[tuple[BlockLine, ...], dict[int, int]]:
+    """A club evening's blocks, and the block of each deal (a block starts where the seating
+    changes), each with the chosen player's team first (else the team of its first seat)."""
+    if not match.blocks:
+        return (), {}
+    shape = match.rules.shape
+    people = shape.people
+    block_of: dict[int, int] = {}
+    starts: list[int] = []
+    seating: list[str] | None = None
+    for deal in match.deals:
+        names = deal.names[:people] if deal.names else match.seats
+        if names != seating:
+            seating = names
+            starts.append(deal.number)
+        block_of[deal.number] = len(starts) - 1
+    lines = []
+    for place, block in enumerate(match.blocks):
+        seats = block.seats
+        team_names = tuple(
+            " & ".join(seats[s] for s in range(len(seats)) if shape.team_of(s, 0) == side) for side in (0, 1)
+        )
+        first = shape.team_of(seats.index(chosen), 0) if chosen in seats else 0
+        lines.append(
+            BlockLine(
+                number=block.number,
+                first_deal=starts[place] if place < len(starts) else 0,
+                team_names=(team_names[0], team_names[1]),
+                score=tuple(block.score),
+                winner=block.winner,
+                first_team=first,
+            )
+        )
+    return tuple(lines), block_of
 
 
 def _not_a_player(match: MatchResult, asked: str, everyone: Sequence[str]) -> str:

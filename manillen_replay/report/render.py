@@ -170,8 +170,10 @@ def _ordered(report: Report, values: Sequence[int]) -> tuple[int, ...]:
     return tuple(values[team] for team in report.team_order)
 
 
-def _dash(report: Report, values: Sequence[int]) -> str:
-    """Two teams' figures as ``12-10``, in the report's team order."""
+def _dash(report: Report, values: Sequence[int], order: tuple[int, int] | None = None) -> str:
+    """Two teams' figures as ``12-10``, in the report's team order (or ``order``: a block's)."""
+    if order is not None and len(values) == 2:
+        return "-".join(str(values[team]) for team in order)
     return "-".join(str(value) for value in _ordered(report, values))
 
 
@@ -264,6 +266,13 @@ def _header(report: Report) -> str:
         else say(lang, "title", match=report.match_id)
     )
     meta = " · ".join(escape(part) for part in (report.date, report.venue, report.event) if part)
+    if report.blocks:
+        return (
+            f"<header><h1>{escape(title)}</h1>"
+            + (f'<p class="meta">{meta}</p>' if meta else "")
+            + f'<p class="team-names">{escape(say(lang, "club_evening"))}</p>'
+            f'<p class="final"><b>{escape(_blocks_won(report))}</b></p></header>'
+        )
     first, second = report.team_order
     teams = say(lang, "against", a=report.team_names[first], b=report.team_names[second])
     score = _dash(report, report.final_score)
@@ -286,7 +295,39 @@ def _header(report: Report) -> str:
     )
 
 
+def _blocks_won(report: Report) -> str:
+    """A club evening's result: ``Blocks won: Anna 3, Bert 1, Carla 1, Dirk 1``."""
+    won = ", ".join(f"{name} {count}" for name, count in report.blocks_won)
+    return say(report.lang, "blocks_won", won=won)
+
+
+def _blocks(report: Report) -> str:
+    """A club evening's blocks, each with its teams (the player's first), score and winner: the
+    score chart of a match whose teams stay would mix the teams of different blocks."""
+    lang = report.lang
+    keys = ("col.block", "col.teams", "col.block_score", "col.won_by")
+    heads = [(say(lang, k), k == "col.block_score") for k in keys]
+    rows = []
+    for block in report.blocks:
+        first, second = block.first_team, 1 - block.first_team
+        teams = say(lang, "against", a=block.team_names[first], b=block.team_names[second])
+        won = say(lang, "block_tie") if block.winner is None else block.team_names[block.winner]
+        cells = [str(block.number), escape(teams), _dash(report, block.score, (first, second)), escape(won)]
+        rows.append(
+            f'<tr data-block="{block.number}">'
+            + "".join(_cell(label, cell, num=num) for (label, num), cell in zip(heads, cells, strict=True))
+            + "</tr>"
+        )
+    return (
+        f'<section id="blocks"><h2>{escape(say(lang, "blocks"))}</h2>'
+        + _list(heads, rows, name="block-list", stack=True)
+        + "</section>"
+    )
+
+
 def _score_chart(report: Report) -> str:
+    if report.blocks:
+        return _blocks(report)
     counted = [d for d in report.deals if d.kind is not DealKind.REDEAL] or list(report.deals)
     if not counted:
         return ""
@@ -614,10 +655,18 @@ def _deals(report: Report) -> str:
     ]
     if costed:
         head += [say(lang, "col.cards"), say(lang, "col.decisions"), say(lang, "col.luck")]
-    # the ledger columns are the team shown first: the player's (the first seat's for everyone)
-    team = report.first_team
+    # the ledger columns are the team shown first: the player's (the first seat's for everyone),
+    # in a club evening the player's team of the deal's block
     rows = []
     for deal in report.deals:
+        order = report.deal_team_order(deal)
+        if deal.block is not None and report.blocks[deal.block].first_deal == deal.number:
+            block = report.blocks[deal.block]
+            teams = say(lang, "against", a=block.team_names[order[0]], b=block.team_names[order[1]])
+            rows.append(
+                f'<tr class="block"><td colspan="{len(head)}">'
+                f"{escape(say(lang, 'block_heading', number=block.number, teams=teams))}</td></tr>"
+            )
         if deal.tie:
             outcome = say(lang, "tie")
         elif deal.kind is DealKind.ABANDONED:
@@ -629,7 +678,7 @@ def _deals(report: Report) -> str:
         else:
             outcome = ""
         points = (
-            _dash(report, deal.points)
+            _dash(report, deal.points, order)
             if deal.points is not None
             else escape(say(lang, "scoresheet"))
             if deal.kind is DealKind.SCORESHEET
@@ -641,12 +690,12 @@ def _deals(report: Report) -> str:
             _contract(lang, deal),
             points,
             outcome,
-            _dash(report, deal.match_score),
+            _dash(report, deal.match_score, order),
         ]
         row = f'<tr data-deal="{deal.number}">' + "".join(
             _cell(label, c, num=i in (0, 3, 5)) for i, (label, c) in enumerate(zip(head, cells, strict=False))
         )
-        row += (_ledger_cells(deal, team, lang, head[6:]) if costed else "") + "</tr>"
+        row += (_ledger_cells(deal, order[0], lang, head[6:]) if costed else "") + "</tr>"
         rows.append(row)
         if deal.comments:
             span = len(head)
@@ -656,11 +705,12 @@ def _deals(report: Report) -> str:
                 + "</td></tr>"
             )
     heads = [(label, i in (0, 3, 5) or i >= 6) for i, label in enumerate(head)]
-    note = (
-        f'<p class="note">{escape(say(lang, "deals_note", team=report.team_names[team]))}</p>'
-        if costed
-        else ""
+    shown_first = (
+        say(lang, "block_team", player=report.player or report.blocks[0].team_names[0].split(" & ")[0])
+        if report.blocks
+        else report.team_names[report.first_team]
     )
+    note = f'<p class="note">{escape(say(lang, "deals_note", team=shown_first))}</p>' if costed else ""
     return (
         f'<section id="deals"><h2>{escape(say(lang, "deals"))}</h2>{note}'
         + _list(heads, rows, name="deal-list", stack=True)
