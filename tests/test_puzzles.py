@@ -618,6 +618,31 @@ def test_equal_answers_are_listed_as_a_hand_holds_them() -> None:
     assert re.findall(r'aria-label="(\w+)"|(muil)', listed) == [("hearts", ""), ("spades", ""), ("", "muil")]
 
 
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_a_call_puzzles_answer_says_what_the_call_made_cost_as_the_review_does(lang: str) -> None:
+    """The review gives a call's loss against the best; the answer's margin is over the second
+    best: both are said, so the two figures do not seem to disagree."""
+    knock = _sample(
+        kind=PuzzleKind.KNOCK,
+        trick=None,
+        play=None,
+        options=("klop", "no klop"),
+        answers=frozenset({"klop"}),
+        values={"klop": 12.0, "no klop": -10.1},
+        played="no klop",
+        margin=22.1,
+        cost=22.1,
+        layouts=24,
+    )
+    text = re.sub(r"<[^>]+>", "", answer_html(knock, lang))
+    assert text == {
+        "en": "klop: 22.1 points better on the scoresheet on average than any other call (24 layouts). "
+        "At the table: no klop, 22.1 points less than the best.",
+        "nl": "klop: gemiddeld 22,1 punten beter op het scoreblad dan elke andere keuze (24 verdelingen). "
+        "Aan tafel: geen klop, 22,1 punten minder dan de beste.",
+    }[lang]
+
+
 def _puzzles_json(db: Path, player: str, out: Path) -> list[dict[str, Any]]:
     """``manillen puzzles --out`` of one player of the archive ``db``."""
     run = CliRunner().invoke(cli, ["puzzles", "--db", str(db), "--player", player, "--out", str(out)])

@@ -4,7 +4,7 @@
 -- description: Leading a trump when both opponents have already shown out of trumps: the lead
 --   only pulls a trump from your partner, who could have used it to buy a trick later.
 -- explanation: {player} led the trump {card} in trick {trick} although both opponents had shown out of trumps: it only drew {partner}'s trump {drawn}.
--- explanation_nl: {player} kwam in slag {trick} uit met troef {card} terwijl beide tegenstanders al geen troef meer hadden: zo trok je alleen de troef {drawn} van {partner}.
+-- explanation_nl: {player} kwam in slag {trick} uit met troef {card} terwijl beide tegenstanders al geen troef meer hadden: zo trok {player} alleen de troef {drawn} van {partner}.
 --
 -- An opponent has shown out of trumps when a trump was led earlier in the deal and the
 -- opponent played another suit. The finding stands only when the partner did follow with a

@@ -452,7 +452,7 @@ def explain(
         f"Waarom, in de enige verdeling van de verborgen kaarten die {who} kon verwachten"
         if every and layouts == 1
         else f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten (van "
-        f"{among}, die het dichtst bij het gemiddelde)"
+        f"{among}: de verdeling die het dichtst bij het gemiddelde ligt)"
         if layouts
         else "Waarom, met alle kaarten open"
     )

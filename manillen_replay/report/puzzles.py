@@ -73,7 +73,7 @@ def _options(texts: Sequence[str], lang: str) -> str:
         try:
             parts.append(_card_text(Card.parse(text)))
         except ValueError:
-            parts.append(escape(text))
+            parts.append(escape(say(lang, "no_klop") if text == "no klop" else text))
     return f" {escape(say(lang, 'or'))} ".join(parts)
 
 

@@ -249,11 +249,12 @@ WORDS: dict[str, tuple[str, str]] = {
         "({layouts} verdelingen van de verborgen kaarten). Aan tafel: {played}, {cost} kaartpunten minder.",
     ),
     "answer_call": (
-        "{answers}: {margin} points better on the scoresheet on average ({layouts} layouts). At the "
-        "table: {played}.",
-        "{answers}: gemiddeld {margin} punten beter op het scorebord ({layouts} verdelingen). Aan tafel: "
-        "{played}.",
+        "{answers}: {margin} points better on the scoresheet on average than any other call "
+        "({layouts} layouts). At the table: {played}, {cost} points less than the best.",
+        "{answers}: gemiddeld {margin} punten beter op het scoreblad dan elke andere keuze "
+        "({layouts} verdelingen). Aan tafel: {played}, {cost} punten minder dan de beste.",
     ),
+    "no_klop": ("no klop", "geen klop"),
     "answer_trumps": ("Still out: {answers}.", "Zitten er nog: {answers}."),
     "answer_masters": ("The masters now: {answers}.", "Nu baas: {answers}."),
     "no_trumps_out": ("none", "geen"),
