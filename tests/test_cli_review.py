@@ -109,6 +109,11 @@ def test_analyze_scans_a_big_archive_and_says_how_to_get_the_solver_review(tmp_p
     assert "65 deals to review" in err and "--depth solver" in err and "--match ID" in err
     assert rows(path, "SELECT DISTINCT analysis_depth FROM matches") == [("heuristic",)]
     assert rows(path, "SELECT count(*) FROM play_costs") == [(0,)]
+    # again: nothing new to scan, so it does not say the scan ran, only what the solver has left
+    code, out, err = run("analyze", "--db", str(path))
+    assert code == 0 and "analysed 0 matches (0 deals)" in out
+    assert "fast scan" not in err and "65 deals not reviewed by the solver yet (about" in err
+    assert "--depth solver" in err
 
 
 def test_findings_on_a_file_review_at_the_solver_depth_by_default(tmp_path: Path) -> None:
@@ -438,7 +443,7 @@ def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> N
     code, _, err = run(
         "report", "--db", str(path), "--match", "random-5", "--player", "Zoe", "--out", str(out)
     )
-    assert code == 1 and "'Zoe' did not play" in err
+    assert code == 2 and "'Zoe' did not play" in err
 
 
 @pytest.mark.parametrize("command", ["report", "analyze"])
@@ -474,6 +479,36 @@ def test_an_archive_that_cannot_be_written_is_said_before_the_review_not_after(
         "it cannot be written (Operation not permitted)" in err
     )
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_player_who_played_no_deal_there_is_a_usage_error_not_a_clean_sheet(tmp_path: Path) -> None:
+    """findings (archive and files) and puzzles name who did play, exit 2, as report does."""
+    path = archive(tmp_path / "club.duckdb", (5, 1, None))
+    other = json.loads(dumps(random_record(6, 1), pretty=False))
+    other["match"]["seats"][0] = "Emiel"  # who played in the archive, not in random-5
+    (tmp_path / "other.json").write_text(json.dumps(other), encoding="utf-8")
+    with Store(path) as store:
+        store.import_paths([tmp_path / "other.json"])
+    played = "SELECT DISTINCT player FROM player_deals WHERE match_id = 'random-5'"
+    players = sorted(row[0] for row in rows(path, played))
+    assert "Emiel" not in players
+    names = ", ".join(sorted(players, key=str.lower))
+    code, out, err = run("findings", "--db", str(path), "--player", "Zoe")
+    assert code == 2 and out == ""
+    assert "Invalid value for --player: 'Zoe' played no deal in the archive" in err
+    code, _, err = run("findings", "--db", str(path), "--player", "emiel", "--match", "random-5")
+    assert code == 2 and f"'emiel' played no deal in match random-5 (players: {names})" in err
+    code, _, err = run("puzzles", "--db", str(path), "--player", "Emiel", "--match", "random-5")
+    assert code == 2 and f"'Emiel' played no deal in match random-5 (players: {names})" in err
+    record = tmp_path / "five.json"
+    with Store(path, read_only=True) as store:
+        record.write_text(store.query("SELECT record FROM matches WHERE match_id = 'random-5'").item())
+    code, _, err = run("findings", str(record), "--player", "zoe", "--depth", "heuristic")
+    assert code == 2 and f"'zoe' played no deal in these records (players: {names})" in err
+    code, out, _ = run("findings", str(record), "--player", players[0].upper(), "--depth", "heuristic")
+    assert code == 0  # any case
+    code, _, err = run("puzzles", "--db", str(path), "--player", "Zoe")
+    assert code == 2 and "'Zoe' played no deal in the archive" in err
 
 
 def test_report_to_standard_output_with_a_dash(tmp_path: Path) -> None:

@@ -265,7 +265,7 @@ def test_a_club_evening_report_gives_each_block_its_own_teams(tmp_path: Path) ->
     [
         # a --match the archive does not hold is a usage error in every command (docs/cli.md)
         (["--match", "nope"], "no match with id 'nope' in the archive", 2),
-        (["--match", MATCH, "--player", "Zoe"], "'Zoe' did not play", 1),
+        (["--match", MATCH, "--player", "Zoe"], "'Zoe' did not play", 2),
     ],
 )
 def test_report_bad_match_or_player_is_a_message(

@@ -37,7 +37,9 @@ from .common import (
     existing_archive,
     fast_scan_note,
     no_such_match,
+    no_such_player,
     plural,
+    solver_pending_note,
 )
 
 if TYPE_CHECKING:  # the store (DuckDB, polars) and the solver (numba) load when a command runs
@@ -369,13 +371,14 @@ def analyze(
                 by_variant = store.deal_counts_by_variant(pick("solver"))
                 effort = review_effort(by_variant)
                 chosen = auto_depth(effort)
-                if chosen != "solver":
-                    note = fast_scan_note(
-                        sum(by_variant.values()),
-                        effort,
-                        "give --depth solver, or choose matches with --match ID or --since DATE",
-                    )
             ids = pick(chosen)
+            if chosen != "solver" and depth is None:
+                pending = sum(by_variant.values())
+                how = "give --depth solver, or choose matches with --match ID or --since DATE"
+                # nothing new to scan: the fast scan did not run, only the solver review is missing
+                note = (
+                    fast_scan_note(pending, effort, how) if ids else solver_pending_note(pending, effort, how)
+                )
             deals = deals_to_analyse(store, ids)
         if ids or detectors:
             Store.check_writable(path, "store the analysis")  # before the work, not after it
@@ -458,6 +461,15 @@ def _archive_findings(
             and not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height
         ):
             raise no_such_match(match_id, f"the archive {db or default_archive()}")
+        if player is not None:
+            played = store.query(
+                "SELECT DISTINCT player FROM player_deals WHERE ($1 IS NULL OR match_id = $1)", [match_id]
+            )["player"].to_list()
+            if player.lower() not in {name.lower() for name in played}:
+                where = (
+                    f"match {match_id}" if match_id is not None else f"the archive {db or default_archive()}"
+                )
+                raise no_such_player(player, played, where)
         if top is None:
             frame = store.query(_FINDINGS_SQL, [player, kinds, minimum.level + 1, match_id])
         else:
@@ -573,21 +585,29 @@ def _file_findings(
     the number of records refused; a note when the fast scan ran instead of the solver review."""
     from ..analysis import Finding
     from ..analysis.ranking import rank_findings
+    from ..engine.report import player_names
 
     replayed = ReplayedRecords(paths, match_id)
     pairs, chosen, counted = _file_depth(replayed, depth)
     found: list[Finding] = []
     costs: dict[tuple[Any, ...], tuple[float | None, float | None]] = {}
     people: dict[str, int] = {}  # of each match: a seat past them is the dummy's
+    played: set[str] = set()  # who played, to refuse a --player who did not
     if chosen == "solver":
         held = list(pairs)
         people = {result.id: result.rules.shape.people for _, result in held}
+        played = {name for _, result in held for deal in result.deals for name in player_names(result, deal)}
+        if player is not None and held and player.lower() not in {name.lower() for name in played}:
+            raise no_such_player(player, played, "these records")  # before the review, not after it
         found, costs = _solve_files(held, counted.total(), samples, quiet)
     else:
         for record, result in pairs:
             people[result.id] = result.rules.shape.people
+            played.update(name for deal in result.deals for name in player_names(result, deal))
             found.extend(analyse(result, record, strategy=chosen != "rules"))
     replayed.check_found()
+    if player is not None and played and player.lower() not in {name.lower() for name in played}:
+        raise no_such_player(player, played, "these records")
     note = None
     if depth is None and chosen != "solver":
         how = "give --depth solver" + (", or choose a match with --match ID" if len(people) > 1 else "")

@@ -155,6 +155,15 @@ def no_such_match(match_id: str, where: str) -> click.UsageError:
     return click.UsageError(f"no match with id {match_id!r} in {where}")
 
 
+def no_such_player(player: str, players: Iterable[str], where: str) -> click.BadParameter:
+    """The one message (and exit code 2) of every command given a ``--player`` who played no deal
+    there: a silent "0 findings" would read as a clean sheet."""
+    names = ", ".join(sorted(set(players), key=str.lower)) or "none yet"
+    return click.BadParameter(
+        f"{player!r} played no deal in {where} (players: {names})", param_hint="--player"
+    )
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` and the noun, in the plural unless there is one.
 
@@ -357,6 +366,15 @@ def fast_scan_note(deals: int, effort: float, how: str) -> str:
         f"{plural(deals, 'deal')} to review, whose solver review would take {wait} (the solver takes "
         "longer on a deal of the other variants than of the four-player game), so the fast scan "
         f"(heuristic depth) ran; for the solver review, which finds the costliest mistakes, {how}"
+    )
+
+
+def solver_pending_note(deals: int, effort: float, how: str) -> str:
+    """What ``analyze`` says when it had nothing new to scan but the solver has not reviewed
+    some deals yet (the fast scan did not run: saying it ran would contradict "analysed 0")."""
+    return (
+        f"{plural(deals, 'deal')} not reviewed by the solver yet ({solver_wait(effort)} for all of them); "
+        f"for the solver review, which finds the costliest mistakes, {how}"
     )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from .common import DB_OPTION, WAIT_OPTION, existing_archive, no_such_match, plural
+from .common import DB_OPTION, WAIT_OPTION, existing_archive, no_such_match, no_such_player, plural
 
 
 @click.command()
@@ -70,15 +70,20 @@ def puzzles(
                 "SELECT DISTINCT player FROM player_deals WHERE lower(player) = lower(?)", [player]
             )
             if not known.height:
-                players = store.query("SELECT DISTINCT player FROM player_deals ORDER BY player")
-                names = ", ".join(players["player"].to_list()) or "none yet"
-                raise click.BadParameter(f"{player!r} played no deal in the archive (players: {names})")
+                players = store.query("SELECT DISTINCT player FROM player_deals")["player"].to_list()
+                raise no_such_player(player, players, "the archive")
             name = str(known["player"][0])
             if (
                 match_id is not None
                 and not store.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height
             ):
                 raise no_such_match(match_id, f"the archive {db}")
+            if match_id is not None:
+                in_match = store.query(
+                    "SELECT DISTINCT player FROM player_deals WHERE match_id = ?", [match_id]
+                )["player"].to_list()
+                if name not in in_match:
+                    raise no_such_player(player, in_match, f"match {match_id}")
             costed = store.query("SELECT count(*) AS n FROM play_costs")["n"][0]
             found = make_puzzles(store.puzzle_rows(player=name, match_id=match_id), player=name)
     except ManillenError as error:

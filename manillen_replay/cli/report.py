@@ -84,7 +84,10 @@ def report(
                     [match_id, player],
                 ).height
             ):
-                make_report(store, match_id, player=player, lang=lang)  # says who did play
+                try:
+                    make_report(store, match_id, player=player, lang=lang)  # says who did play
+                except ManillenError as error:  # exit 2, as a --player elsewhere who did not play
+                    raise click.BadParameter(str(error), param_hint="--player") from None
             ids = match_ids_to_analyse(store, depth="solver", match_ids=[match_id])
             by_variant = store.deal_counts_by_variant(ids)
             deals = sum(by_variant.values())
