@@ -618,6 +618,16 @@ def test_equal_answers_are_listed_as_a_hand_holds_them() -> None:
     assert re.findall(r'aria-label="(\w+)"|(muil)', listed) == [("hearts", ""), ("spades", ""), ("", "muil")]
 
 
+def test_the_reports_puzzles_heading_counts_the_puzzles_it_has() -> None:
+    from manillen_replay.report.puzzles import puzzles_section
+
+    one, two = _sample(), _sample(puzzle_id="m-1/5/1/1", deal=5)
+    assert "<h2>A puzzle from tonight</h2>" in puzzles_section([one], "en")
+    assert "<h2>Twee puzzels van vanavond</h2>" in puzzles_section([one, two], "nl")
+    assert "<h2>Three puzzles from tonight</h2>" in puzzles_section([one, two, one], "en")
+    assert puzzles_section([], "en") == ""
+
+
 @pytest.mark.parametrize("lang", ["en", "nl"])
 def test_a_call_puzzles_answer_says_what_the_call_made_cost_as_the_review_does(lang: str) -> None:
     """The review gives a call's loss against the best; the answer's margin is over the second
@@ -635,12 +645,15 @@ def test_a_call_puzzles_answer_says_what_the_call_made_cost_as_the_review_does(l
         layouts=24,
     )
     text = re.sub(r"<[^>]+>", "", answer_html(knock, lang))
-    assert text == {
-        "en": "klop: 22.1 points better on the scoresheet on average than any other call (24 layouts). "
-        "At the table: no klop, 22.1 points less than the best.",
-        "nl": "klop: gemiddeld 22,1 punten beter op het scoreblad dan elke andere keuze (24 verdelingen). "
-        "Aan tafel: geen klop, 22,1 punten minder dan de beste.",
-    }[lang]
+    assert (
+        text
+        == {
+            "en": "klop: 22.1 points better on the scoresheet on average than any other call (24 layouts). "
+            "At the table: no klop, 22.1 points less than the best.",
+            "nl": "klop: gemiddeld 22,1 punten beter op het scoreblad dan elke andere keuze (24 verdelingen). "
+            "Aan tafel: geen klop, 22,1 punten minder dan de beste.",
+        }[lang]
+    )
 
 
 def _puzzles_json(db: Path, player: str, out: Path) -> list[dict[str, Any]]:

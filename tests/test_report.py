@@ -527,6 +527,32 @@ def test_report_opens_offline_at_phone_width(report_file: Path) -> None:
     assert shot.stat().st_size > 10_000
 
 
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium")
+def test_a_puzzles_folded_answer_prints_unfolded() -> None:
+    """On paper nothing unfolds: the report's stylesheet prints a puzzle's answer under it."""
+    from manillen_replay.report.puzzles import PUZZLE_STYLE
+    from manillen_replay.report.render import STYLE
+
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    markup = (
+        f"<style>{STYLE}{PUZZLE_STYLE}</style><div class='puzzle'><details><summary>Answer</summary>"
+        "<p id='answer'>K♥: better than any other card</p></details></div>"
+    )
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--headless", "--disable-gpu", *CHROMIUM_ARGS]
+        )
+        try:
+            page = browser.new_page()
+            page.set_content(markup)
+            assert not page.locator("#answer").is_visible()  # folded on the screen
+            page.emulate_media(media="print")
+            assert page.locator("#answer").is_visible()
+        finally:
+            browser.close()
+
+
 # --------------------------------------------------------------------------- dashboard
 
 

@@ -23,9 +23,15 @@ PUZZLE_STYLE = """
 .puzzle .source { color: var(--muted); font-size: 0.85rem; margin: 0.2rem 0; }
 .puzzle details { margin-top: 0.5rem; }
 .answers { break-before: page; }
+@media print {
+  /* on paper nothing unfolds: a puzzle's answer is printed under it, unfolded */
+  .puzzle details::details-content { content-visibility: visible; display: block; }
+  .puzzle details > summary { list-style: none; font-weight: bold; }
+}
 """
 """The puzzles' own rules, added to the report's stylesheet: a puzzle is never split over two
-printed pages, and the printable page's answers start on a page of their own."""
+printed pages, the printable page's answers start on a page of their own, and the report's
+folded answers print unfolded."""
 
 
 def _decision(puzzle: Puzzle, lang: str) -> Decision:
@@ -178,7 +184,7 @@ def puzzles_section(puzzles: Sequence[Puzzle], lang: str) -> str:
         return ""
     items = "".join(puzzle_html(p, n, lang) for n, p in enumerate(puzzles, start=1))
     return (
-        f'<section id="puzzles"><h2>{escape(say(lang, "puzzles"))}</h2>'
+        f'<section id="puzzles"><h2>{escape(say(lang, f"puzzles_{min(len(puzzles), 3)}"))}</h2>'
         f"<p>{escape(say(lang, 'puzzles_note'))}</p>{items}</section>"
     )
 

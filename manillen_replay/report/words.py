@@ -195,7 +195,9 @@ WORDS: dict[str, tuple[str, str]] = {
         "{version}: punten = kaarten − eigen beslissingen + beslissingen tegenstanders (kost achteraf)",
     ),
     "samples_unknown": ("the stored number of", "het bewaarde aantal"),
-    "puzzles": ("Three puzzles from tonight", "Drie puzzels van vanavond"),
+    "puzzles_1": ("A puzzle from tonight", "Een puzzel van vanavond"),
+    "puzzles_2": ("Two puzzles from tonight", "Twee puzzels van vanavond"),
+    "puzzles_3": ("Three puzzles from tonight", "Drie puzzels van vanavond"),
     "puzzles_note": (
         "Your own decisions that cost points, as you saw the table: what would you play now? The answer "
         "is under each puzzle.",
