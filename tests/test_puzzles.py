@@ -650,8 +650,8 @@ def test_a_call_puzzles_answer_says_what_the_call_made_cost_as_the_review_does(l
         == {
             "en": "klop: 22.1 points better on the scoresheet on average than any other call "
             "(24 layouts). At the table: no klop, 22.1 points less than the best.",
-            "nl": "klop: gemiddeld 22,1 punten beter op het scoreblad dan elke andere keuze (24 verdelingen). "
-            "Aan tafel: geen klop, 22,1 punten minder dan de beste.",
+            "nl": "klop: gemiddeld 22,1 punten beter op het scoreblad dan elke andere keuze "
+            "(24 verdelingen). Aan tafel: geen klop, 22,1 punten minder dan de beste.",
         }[lang]
     )
 
