@@ -511,6 +511,19 @@ def test_a_player_who_played_no_deal_there_is_a_usage_error_not_a_clean_sheet(tm
     assert code == 2 and "'Zoe' played no deal in the archive" in err
 
 
+@pytest.mark.solver
+def test_the_findings_guides_top_3_example_prints_what_the_guide_shows() -> None:
+    """The guide quotes the command's output: each quoted line (up to its "...") is printed."""
+    root = Path(__file__).resolve().parent.parent
+    guide = (root / "docs" / "findings.md").read_text(encoding="utf-8")
+    quoted = guide.split("```\nThe 2 costliest decisions:\n", 1)[1].split("```", 1)[0].splitlines()
+    code, out, err = run("findings", str(root / "data" / "samples" / "seed-trick.json"), "--top", "3")
+    assert code == 0, err
+    assert out.startswith("The 2 costliest decisions:\n")
+    for line in quoted:
+        assert line.removesuffix(" ...") in out, line
+
+
 def test_report_to_standard_output_with_a_dash(tmp_path: Path) -> None:
     path = archive(tmp_path / "club.duckdb", (7, 1, None))
     with contextlib.chdir(tmp_path):
