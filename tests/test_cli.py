@@ -274,12 +274,13 @@ def test_a_file_or_archive_the_system_refuses_is_one_line_in_any_command(
     from manillen_replay.store import Store
 
     def refused(*_args: object, **_kwargs: object) -> None:
-        raise PermissionError(13, "Permission denied", str(tmp_path / "club.access.json"))
+        raise PermissionError(13, "Permission denied", str(tmp_path / "served.access.json"))
 
     monkeypatch.setattr(tokens_module, "issue", refused)
-    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(tmp_path / "club.duckdb")])
+    (tmp_path / "served.duckdb").write_bytes(b"")  # the archive is there: no note that it is not
+    result = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--db", str(tmp_path / "served.duckdb")])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
-    assert result.stderr == f"Error: cannot use {str(tmp_path / 'club.access.json')!r}: Permission denied\n"
+    assert result.stderr == f"Error: cannot use {str(tmp_path / 'served.access.json')!r}: Permission denied\n"
 
     def full(*_args: object, **_kwargs: object) -> None:
         raise duckdb.IOException('IO Error: Could not write file "club.duckdb.wal": No space left on device')

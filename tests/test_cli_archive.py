@@ -73,6 +73,30 @@ def test_default_archive_is_manillen_db_or_here(
     assert json.loads(answer.stdout) == [{"n": 1}]
 
 
+@pytest.mark.parametrize("command", [["sql", "SELECT 1"], ["findings"], ["import", "one.jsonl"]])
+def test_a_file_that_is_no_archive_is_named_with_what_to_do(
+    command: list[str], sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record given as --db (DuckDB said "cannot launch in-memory database in read-only mode"),
+    an empty file, another file: each is one line saying what it is and what to give."""
+    monkeypatch.chdir(tmp_path)
+    Path("one.jsonl").write_text(sample_records[0] + "\n")
+    Path("match.json").write_text(sample_records[0])
+    Path("empty.duckdb").write_bytes(b"")
+    Path("notes.txt").write_text("not an archive")
+    said = {
+        "match.json": "Error: 'match.json' is a record file, not an archive: give it without --db "
+        "(`manillen findings match.json`), or import it into one (`manillen import match.json --db club.duckdb`)",
+        "empty.duckdb": "Error: 'empty.duckdb' is an empty file, not an archive",
+        "notes.txt": "Error: 'notes.txt' is not a DuckDB file, not an archive",
+    }
+    for name, message in said.items():
+        result = _run(*command, "--db", name)
+        _no_traceback(result)
+        assert result.exit_code == 1 and message in result.stderr, result.output
+    assert Path("empty.duckdb").read_bytes() == b"" and Path("notes.txt").read_text() == "not an archive"
+
+
 @pytest.mark.parametrize(
     "arguments",
     [

@@ -384,7 +384,7 @@ def _is_record_name(name: str) -> bool:
     return name.lower().endswith(RECORD_SUFFIXES)
 
 
-def _is_duckdb_file(path: Path) -> bool:
+def is_duckdb_file(path: Path) -> bool:
     """Whether the file starts as DuckDB's database files do (``DUCK`` after an 8-byte checksum):
     an archive given where records go (``manillen import club.duckdb``) is said to be one."""
     with path.open("rb") as handle:
@@ -402,7 +402,7 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
     source = source_name(path)
     kind = kind_of(path.name)
     try:
-        if not _is_record_name(path.name) and _is_duckdb_file(path):
+        if not _is_record_name(path.name) and is_duckdb_file(path):
             yield _refused(source, "this is a DuckDB archive, not a record file: give an archive with --db")
             return
         if kind == "jsonl":

@@ -33,6 +33,29 @@ if TYPE_CHECKING:
     from .loader import _Loader
 
 
+def _check_is_archive(path: Path) -> None:
+    """An existing file given as the archive must be a DuckDB file: DuckDB's own words for
+    another file say nothing of what to do (and for a ``.json`` record, that it "cannot launch
+    in-memory database in read-only mode").
+
+    :raises ArchiveError: naming the file, with what to do with a record file.
+    """
+    from ..record.io import RECORD_SUFFIXES, is_duckdb_file
+
+    try:
+        if not path.is_file() or is_duckdb_file(path):
+            return
+    except OSError:
+        return  # unreadable: DuckDB's own error says why
+    if path.name.lower().endswith(RECORD_SUFFIXES):
+        raise ArchiveError(
+            f"{str(path)!r} is a record file, not an archive: give it without --db (`manillen "
+            f"findings {path}`), or import it into one (`manillen import {path} --db club.duckdb`)"
+        )
+    what = "an empty file" if path.stat().st_size == 0 else "not a DuckDB file"
+    raise ArchiveError(f"{str(path)!r} is {what}, not an archive: give the archive's file (`manillen import` makes one)")
+
+
 class Store(
     ImportMixin,
     ConsoleMixin,
@@ -70,6 +93,8 @@ class Store(
             raise ArchiveError(
                 f"no archive at {self.path!r}: create one with `manillen import FILE --db {self.path}`"
             )
+        if not in_memory:
+            _check_is_archive(Path(self.path))
         try:
             self._con = duckdb.connect(self.path, read_only=read_only and not in_memory)
         except duckdb.IOException as error:
