@@ -524,6 +524,14 @@ def test_the_findings_guides_top_3_example_prints_what_the_guide_shows() -> None
         assert line.removesuffix(" ...") in out, line
 
 
+def test_report_to_a_missing_folder_is_refused_before_the_review(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    out = tmp_path / "nowhere" / "r.html"
+    code, _, err = run("report", "--db", str(path), "--match", "random-5", "--out", str(out))
+    assert code == 2 and f"there is no folder {str(out.parent)!r} to write it in" in err
+    assert "solving" not in err and rows(path, "SELECT count(*) FROM play_costs") == [(0,)]
+
+
 def test_report_to_standard_output_with_a_dash(tmp_path: Path) -> None:
     path = archive(tmp_path / "club.duckdb", (7, 1, None))
     with contextlib.chdir(tmp_path):

@@ -435,6 +435,26 @@ def test_puzzles_command_says_who_played_for_an_unknown_player(archive: Path) ->
     assert result.exit_code == 2 and "no archive at" in result.output
 
 
+def test_puzzles_to_standard_output_with_a_dash_and_a_missing_folder_said_first(archive: Path) -> None:
+    """``--out -`` writes the JSON to standard output (it wrote a file named ``-``), the line
+    that says so to stderr; a file in a missing folder is refused before anything is read."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["puzzles", "--db", str(archive), "--player", "Anna", "--out", "-"])
+    assert result.exit_code == 0, result.output
+    assert isinstance(json.loads(result.stdout), list) and "wrote standard output" in result.stderr
+    assert not (Path.cwd() / "-").exists()
+    both = runner.invoke(
+        cli, ["puzzles", "--db", str(archive), "--player", "Anna", "--out", "-", "--html", "-"]
+    )
+    assert both.exit_code == 2 and "only one of --out and --html can be -" in both.stderr
+    missing = archive.parent / "nowhere" / "anna.html"
+    result = runner.invoke(cli, ["puzzles", "--db", str(archive), "--player", "Anna", "--html", str(missing)])
+    assert (
+        result.exit_code == 2
+        and f"there is no folder {str(missing.parent)!r} to write it in" in result.stderr
+    )
+
+
 def check_puzzles_example(folder: Path) -> None:
     """What ``manillen puzzles --help``'s example wrote in ``folder``, where the examples test ran
     it as written (tests/test_cli.py): Bert's puzzles, as JSON and as a page."""

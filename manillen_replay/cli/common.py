@@ -91,6 +91,21 @@ def written_whole(path: Path) -> Iterator[IO[str]]:
             partial.unlink(missing_ok=True)
 
 
+def check_output_folder(path: str | None, option: str) -> None:
+    """A file a command will write must have a folder to go in: asked before the work (a solver
+    review of minutes), not after it. ``-`` (standard output) and no file pass.
+
+    :raises click.BadParameter: naming the option and the missing folder (exit code 2).
+    """
+    if path is None or path == "-":
+        return
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise click.BadParameter(
+            f"{path!r}: there is no folder {str(folder)!r} to write it in", param_hint=option
+        )
+
+
 def existing_archive(db: str | None, hint: str = "") -> str:
     """The archive a command reads: ``db`` (--db), else $MANILLEN_DB or the default file.
 

@@ -7,7 +7,16 @@ from pathlib import Path
 import click
 
 from ..errors import ManillenError
-from .common import DB_OPTION, WAIT_OPTION, existing_archive, no_such_match, no_such_player, plural
+from .common import (
+    DB_OPTION,
+    WAIT_OPTION,
+    check_output_folder,
+    existing_archive,
+    no_such_match,
+    no_such_player,
+    plural,
+    written_whole,
+)
 
 
 @click.command()
@@ -16,17 +25,17 @@ from .common import DB_OPTION, WAIT_OPTION, existing_archive, no_such_match, no_
 @click.option("--match", "match_id", metavar="ID", help="Only the puzzles of this match.")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
     metavar="FILE.json",
-    help="Write the puzzles as JSON here: each with its source, the table as the player saw it, "
-    "the options and the answers the solver accepts.",
+    help="Write the puzzles as JSON here (- for standard output): each with its source, the table as "
+    "the player saw it, the options and the answers the solver accepts.",
 )
 @click.option(
     "--html",
     "page",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
     metavar="PAGE.html",
-    help="Write a printable page of the puzzles here, the answers after them.",
+    help="Write a printable page of the puzzles here (- for standard output), the answers after them.",
 )
 @click.option(
     "--lang", type=click.Choice(["en", "nl"]), default="en", show_default=True, help="The page's language."
@@ -63,6 +72,10 @@ def puzzles(
     from ..report.words import say
     from .analysis import opener
 
+    if out == "-" and page == "-":
+        raise click.UsageError("only one of --out and --html can be - (standard output)")
+    check_output_folder(out, "--out")
+    check_output_folder(page, "--html")
     path = existing_archive(db)
     try:
         with opener(path, wait)(True) as store:
@@ -93,18 +106,32 @@ def puzzles(
             f"the archive has no solver costs yet: run `manillen analyze --db {db} --depth solver` first",
             err=True,
         )
+    outputs = [
+        (target, make)
+        for target, make in (
+            (out, lambda: puzzles_json(found)),
+            (page, lambda: render_puzzles(found, name, lang)),
+        )
+        if target
+    ]
     written = []
-    try:
-        if out:
-            Path(out).write_text(puzzles_json(found), encoding="utf-8")
-            written.append(out)
-        if page:
-            Path(page).write_text(render_puzzles(found, name, lang), encoding="utf-8")
-            written.append(page)
-    except OSError as error:
-        raise click.ClickException(f"cannot write {error.filename!r}: {error.strerror}") from None
+    for target, make in outputs:
+        if target == "-":
+            click.echo(make(), nl=False)
+            written.append("standard output")
+            continue
+        try:
+            with written_whole(Path(target)) as handle:
+                handle.write(make())
+        except OSError as error:
+            raise click.ClickException(f"cannot write {target!r}: {error.strerror}") from None
+        written.append(target)
     if written:
-        click.echo(f"{plural(len(found), 'puzzle')} for {name}: wrote {' and '.join(written)}")
+        # beside the puzzles on standard output, the line that says so goes to stderr
+        click.echo(
+            f"{plural(len(found), 'puzzle')} for {name}: wrote {' and '.join(written)}",
+            err="-" in (out, page),
+        )
         return
     click.echo(f"{plural(len(found), 'puzzle')} for {name}")
     for puzzle in found:

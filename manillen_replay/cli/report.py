@@ -12,6 +12,7 @@ from .common import (
     DEFAULT_SAMPLES,
     SAMPLES_OPTION,
     WAIT_OPTION,
+    check_output_folder,
     existing_archive,
     no_such_match,
     plural,
@@ -71,6 +72,7 @@ def report(
     from ..store.analyse import analyse_archive_in_turns, match_ids_to_analyse
     from .analysis import _progress, opener
 
+    check_output_folder(out, "--out")
     path = existing_archive(db)  # a missing file is a usage error (exit 2), as in every command
     open_store = opener(path, wait)
     try:

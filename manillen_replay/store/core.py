@@ -53,7 +53,9 @@ def _check_is_archive(path: Path) -> None:
             f"findings {path}`), or import it into one (`manillen import {path} --db club.duckdb`)"
         )
     what = "an empty file" if path.stat().st_size == 0 else "not a DuckDB file"
-    raise ArchiveError(f"{str(path)!r} is {what}, not an archive: give the archive's file (`manillen import` makes one)")
+    raise ArchiveError(
+        f"{str(path)!r} is {what}, not an archive: give the archive's file (`manillen import` makes one)"
+    )
 
 
 class Store(
