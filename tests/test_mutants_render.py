@@ -895,7 +895,8 @@ def test_the_better_cards_line_in_words(archive: Path) -> None:
     t = line["trick"]
     assert text.startswith(
         f"Better line, on the layout of the hidden cards closest to the average, of {LINE_LAYOUTS} that "
-        f"{LINE_PLAYER} could not tell from the real one: {line['first_card'][:-1]} "
+        f"{LINE_PLAYER} could not tell from the real one (so the other hands are not the real ones drawn "
+        f"above): {line['first_card'][:-1]} "
         f"instead of {played[:-1]}, "
         f"then best play by all four: trick {t} 7 8 to {names[2]} (3); trick {t + 1} A 10 to {names[3]} (6). "
         f"Bert & Dirk take {LINE_TAKEN} card points from here, against {LINE_TAKEN - 5} after {played[:-1]}."

@@ -160,9 +160,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "take_one": ("takes", "haalt"),
     "line_on_view": (
         "on the layout of the hidden cards closest to the average, of {layouts} that {player} could not "
-        "tell from the real one",
+        "tell from the real one (so the other hands are not the real ones drawn above)",
         "in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt, van {layouts} "
-        "die {player} niet van de echte kon onderscheiden",
+        "die {player} niet van de echte kon onderscheiden (de andere handen zijn dus niet de echte "
+        "hierboven)",
     ),
     "line_on_real": ("on the real cards, every hand known", "met de echte kaarten, alle kaarten open"),
     "line_trick": (
