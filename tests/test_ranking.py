@@ -30,10 +30,11 @@ def finding(
     seat: int | None = 0,
     player: str = "Anna",
     match: str = "m1",
+    category: Category = Category.STRATEGY,
 ) -> Finding:
     return Finding(
         kind=kind,
-        category=Category.STRATEGY,
+        category=category,
         severity=Severity(severity),
         match=match,
         deal=deal,
@@ -228,17 +229,34 @@ def test_a_calls_loss_is_stored_with_its_standard_error(store: Store) -> None:
 
 
 def test_a_seat_s_findings_about_the_deal_that_are_no_call_are_each_a_decision(store: Store) -> None:
-    """A finding about the whole deal that is no call (a scoresheet's, say) is a decision named by
-    its kind: two of one seat in one deal both rank, in the SQL as in the Python ranking."""
+    """A strategy finding about the whole deal that is no call (a coach detector's, say) is a
+    decision named by its kind: two of one seat in one deal both rank, in the SQL as in the
+    Python ranking."""
     deal_level = [
-        finding("score_mismatch", "mistake", 10.0, 4, None, None, 0, "Anna"),
-        finding("dealer_out_of_rotation", "inaccuracy", 5.0, 4, None, None, 0, "Anna"),
+        finding("weak_signal", "mistake", 10.0, 4, None, None, 0, "Anna"),
+        finding("slow_tempo", "inaccuracy", 5.0, 4, None, None, 0, "Anna"),
     ]
     store.save_findings(["m1"], findings_frame(deal_level))
     frame = store.biggest_mistakes(top=10)
-    assert frame["kind"].to_list() == ["score_mismatch", "dealer_out_of_rotation"]
-    assert frame["call"].to_list() == ["score_mismatch", "dealer_out_of_rotation"]
+    assert frame["kind"].to_list() == ["weak_signal", "slow_tempo"]
+    assert frame["call"].to_list() == ["weak_signal", "slow_tempo"]
     assert places(rank_findings(deal_level)) == [
-        ("score_mismatch", 4, None, None),
-        ("dealer_out_of_rotation", 4, None, None),
+        ("weak_signal", 4, None, None),
+        ("slow_tempo", 4, None, None),
     ]
+
+
+def test_how_the_table_kept_the_game_is_no_players_decision(store: Store) -> None:
+    """A scoresheet that disagrees with the cards (36 points at stake) or a dealer out of turn is
+    never among the biggest mistakes, in the SQL as in the Python ranking; a revoke is."""
+    kept = [
+        finding("score_mismatch", "mistake", 36.0, 4, None, None, 0, "Anna", category=Category.SCORING),
+        finding(
+            "dealer_out_of_rotation", "inaccuracy", 5.0, 4, None, None, 0, "Anna", category=Category.PROCEDURE
+        ),
+        finding("revoke", "blunder", 30.0, 4, 2, 3, 1, "Bert", category=Category.RULE),
+        finding("missed_vetten", "inaccuracy", 2.0, 4, 3, 1, 2, "Carla"),
+    ]
+    store.save_findings(["m1"], findings_frame(kept))
+    assert store.biggest_mistakes(top=10)["kind"].to_list() == ["revoke", "missed_vetten"]
+    assert [r.finding.kind for r in rank_findings(kept)] == ["revoke", "missed_vetten"]

@@ -7,7 +7,8 @@ ranked by what they cost **from the player's own view**: the solver's view cost 
 card points given away on average over the layouts the player could not tell apart; for a
 call, the expected deal score given away), the costliest first. Findings the solver did not
 cost (the ``heuristic`` depth) come after every costed one, by their points at stake. ``info``
-findings are never ranked.
+findings are never ranked, nor those that are no player's decision (a scoresheet that disagrees
+with the cards, a dealer out of turn).
 
 The rule is defined once, here, as column names and orders: :func:`rank_findings` applies it to
 findings in Python (``manillen findings FILE --top N``), and
@@ -21,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .findings import Finding, Severity
+from .findings import Category, Finding, Severity
 
 CALL_OF_KIND: Mapping[str, str] = {
     "trump_choice": "trump",
@@ -31,8 +32,7 @@ CALL_OF_KIND: Mapping[str, str] = {
     "klop_lost": "klop",
 }
 """The call a whole-deal finding judges, named as ``call_decisions.call`` names it: ``trump``
-(trump or muil) or ``klop``. Another finding without a trick (a scoresheet, a dealer out of turn)
-is a decision of its own kind."""
+(trump or muil) or ``klop``. Another finding without a trick is a decision of its own kind."""
 
 DECISION_COLUMNS: tuple[str, ...] = ("match_id", "deal", "trick", "play", "seat", "call")
 """What one decision is: findings equal in these columns are about the same decision (``call``
@@ -43,6 +43,11 @@ SEVERITY_ORDER: tuple[str, ...] = tuple(s.value for s in Severity)
 
 RANKED_SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity if s is not Severity.INFO)
 """The severities that are ranked (``info`` is left out)."""
+
+RANKED_CATEGORIES: tuple[str, ...] = (Category.RULE.value, Category.STRATEGY.value)
+"""The categories that are a player's decision: a card or a call, legal or not. A scoresheet
+that disagrees with the cards (``scoring``) or a dealer out of turn (``procedure``) is how the
+table kept the game, not a decision of a player, so it is never among the biggest mistakes."""
 
 KEEP_ORDER: tuple[tuple[str, bool], ...] = (("severity_level", True), ("points", True), ("kind", False))
 """Which finding of a decision is kept: the first in this order, ``(column, descending)``: the
@@ -153,7 +158,9 @@ def rank_findings(
     rows = [
         (_row(f, costs or {}), f)
         for f in findings
-        if f.severity is not Severity.INFO and (player is None or (f.player or "").lower() == player.lower())
+        if f.severity is not Severity.INFO
+        and f.category.value in RANKED_CATEGORIES
+        and (player is None or (f.player or "").lower() == player.lower())
     ]
     kept: dict[tuple[Any, ...], tuple[dict[str, Any], Finding]] = {}
     for row, finding in sorted(rows, key=lambda pair: order_key(pair[0], KEEP_ORDER)):

@@ -35,6 +35,7 @@ def biggest_mistakes_sql() -> str:
         DECISION_COLUMNS,
         KEEP_ORDER,
         RANK_ORDER,
+        RANKED_CATEGORIES,
         RANKED_SEVERITIES,
         SEVERITY_ORDER,
     )
@@ -56,6 +57,7 @@ WITH ranked AS (
     FROM findings f
     LEFT JOIN deal_seats s ON s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat
     WHERE list_contains({_sql_list(RANKED_SEVERITIES)}, f.severity)
+      AND list_contains({_sql_list(RANKED_CATEGORIES)}, f.category)
       AND ($1::VARCHAR[] IS NULL OR list_contains($1::VARCHAR[], f.match_id))
       AND ($2::VARCHAR IS NULL OR lower(f.player) = lower($2::VARCHAR))
 ),
