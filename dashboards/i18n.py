@@ -1019,12 +1019,18 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.saving": ("Saving and analysing the deal ...", "Spel bewaren en analyseren ..."),
     "record.refused": ("The deal cannot be saved: {message}", "Het spel kan niet bewaard worden: {message}"),
     "record.saved": (
-        "Deal {number} is saved in the archive and analysed: {findings} findings in the match.",
-        "Spel {number} is bewaard in het archief en geanalyseerd: {findings} bevindingen in de partij.",
+        "Deal {number} is saved in the archive. The quick check found {findings} findings in the match; "
+        "the solver's review follows and adds the costly cards and calls (Your biggest mistakes, below).",
+        "Spel {number} is bewaard in het archief. De snelle controle vond {findings} bevindingen in de "
+        "partij; de analyse door de solver volgt en voegt de dure kaarten en keuzes toe (Uw grootste "
+        "fouten, hieronder).",
     ),
     "record.saved_one": (
-        "Deal {number} is saved in the archive and analysed: 1 finding in the match.",
-        "Spel {number} is bewaard in het archief en geanalyseerd: 1 bevinding in de partij.",
+        "Deal {number} is saved in the archive. The quick check found 1 finding in the match; the "
+        "solver's review follows and adds the costly cards and calls (Your biggest mistakes, below).",
+        "Spel {number} is bewaard in het archief. De snelle controle vond 1 bevinding in de partij; de "
+        "analyse door de solver volgt en voegt de dure kaarten en keuzes toe (Uw grootste fouten, "
+        "hieronder).",
     ),
     "record.renamed": (
         "The archive already holds another table's match as {old}: this match is saved as {new}, "
@@ -1067,6 +1073,12 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "foute lijn wordt bewaard als bevinding (score klopt niet).",
     ),
     "record.written_none": ("Not written", "Niet genoteerd"),
+    "record.mismatch": (
+        "deal {number}: the scoresheet says {written}, the cards say {cards}",
+        "spel {number}: het scoreblad zegt {written}, de kaarten zeggen {cards}",
+    ),
+    "record.mismatch_side": ("{team} +{points}", "{team} +{points}"),
+    "record.mismatch_tie": ("30-30 (nobody scores)", "30-30 (niemand scoort)"),
     "record.written_mismatch": (
         "The scoresheet disagrees with the cards: {message}. Saved as a score mismatch finding.",
         "Het scoreblad klopt niet met de kaarten: {message}. Bewaard als bevinding.",

@@ -102,7 +102,9 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
         who = str(row["player"] or "")
         if row.get("dummy"):  # the dealer chose the dummy's card: shown as the dummy's, as the replay does
             who = t("replay.dummy_of", name=who)
-        st.markdown(f"**{rank}. {ui.markdown_text(who)}** · {ui.markdown_text(where)}")
+        # "**1. **" with nobody named would show its asterisks: the rank alone is bold then
+        head = f"**{rank}. {ui.markdown_text(who)}**" if who else f"**{rank}.**"
+        st.markdown(f"{head} · {ui.markdown_text(where)}")
         parts = [f"**{ui.markdown_text(card)}**" if card else "", ui.markdown_text(kind)]
         if better:
             parts.append(t("review.better", cards=ui.markdown_text(better)))

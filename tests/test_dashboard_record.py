@@ -320,7 +320,7 @@ def test_page_records_a_whole_deal_saves_and_analyses_it(empty_app: tuple[AppTes
             took = f"Trick {trick.number}: {SEATS[trick.winner]} takes {trick.points}"
             assert took in texts(at)
     tap(at, "record_save")
-    assert "Deal 1 is saved in the archive and analysed" in texts(at)
+    assert "Deal 1 is saved in the archive. The quick check found" in texts(at)
     with Store(path, read_only=True) as store:
         row = store.query("SELECT match_id, analysed_at FROM matches").row(0, named=True)
         tricks = store.query("SELECT count(*) AS n FROM tricks")["n"][0]
@@ -667,7 +667,14 @@ def test_page_saves_a_wrong_scoresheet_line_as_a_score_mismatch(empty_app: tuple
     assert saved is not None and saved.current is not None  # kept in the draft before saving
     assert saved.current.written == {"team": 1 - score.team, "points": score.points}
     tap(at, "record_save")
-    assert any("scoresheet disagrees" in w.value for w in at.warning), [w.value for w in at.warning]
+    teams = ("Anna & Carla", "Bert & Dirk")  # the page names the teams, not "team 0"
+    said = (
+        f"deal 1: the scoresheet says {teams[1 - score.team]} +{score.points}, "
+        f"the cards say {teams[score.team]} +{score.points}"
+    )
+    assert any("scoresheet disagrees" in w.value and said in w.value for w in at.warning), [
+        w.value for w in at.warning
+    ]
     with Store(path, read_only=True) as store:
         stored = store.query("SELECT score_team, recorded_team, score_mismatch FROM deals").row(0, named=True)
         kinds = store.query("SELECT kind FROM findings")["kind"].to_list()

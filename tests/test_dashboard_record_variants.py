@@ -113,7 +113,7 @@ def test_page_records_a_full_deal_of_each_variant(
             assert at.button(key=f"record_card_{card}").disabled  # greyed out once played
     assert f"All {rules.shape.tricks} tricks are in" in texts(at)
     tap(at, "record_save")
-    assert "Deal 1 is saved in the archive and analysed" in texts(at)
+    assert "Deal 1 is saved in the archive. The quick check found" in texts(at)
     record = saved_record(path)
     assert record["match"]["variant"] == match["variant"]
     assert record["deals"][0]["tricks"] == deal["tricks"]
@@ -221,7 +221,7 @@ def test_page_takes_the_table_piles_typed_and_the_hands_from_the_cards_played(
                 tap(at, "record_move")
             tap(at, f"record_card_{card}")
     tap(at, "record_save")
-    assert "Deal 1 is saved in the archive and analysed" in texts(at)
+    assert "Deal 1 is saved in the archive. The quick check found" in texts(at)
     record = saved_record(path)["deals"][0]
     assert [sorted(h) for h in record["hands"]] == [sorted(h) for h in deal["hands"]]
     assert record["table"] == deal["table"] and record["table_moves"] == deal["table_moves"]

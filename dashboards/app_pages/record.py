@@ -1214,9 +1214,18 @@ def _finish(draft: rec.Draft) -> None:
     st.session_state[DRAFT] = finished
     st.query_params["draft"] = finished.draft_id
     deal = result.deals[number - 1]
-    mismatch = next(
-        (i.message for i in deal.irregularities if i.kind is IrregularityKind.SCORE_MISMATCH), None
-    )
+    mismatch = None
+    if any(i.kind is IrregularityKind.SCORE_MISMATCH for i in deal.irregularities):
+        # the engine's message numbers the teams 0 and 1, in English: the page names them
+
+        def said(score: Any) -> str:
+            if score is None:
+                return t("record.mismatch_tie")
+            return t(
+                "record.mismatch_side", team=_team(finished, score.team, deal.dealer), points=score.points
+            )
+
+        mismatch = t("record.mismatch", number=number, written=said(deal.recorded), cards=said(deal.score))
     findings = sum(saved.analysis.by_category.values())
     st.session_state[SAVED] = (finished.setup.match_id, number, bool(deal.tricks), findings, mismatch)
     st.rerun()
