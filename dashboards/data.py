@@ -1295,7 +1295,9 @@ def refresh_after_review(path: Path, *, rewarm: bool = True, match_id: str | Non
     if Path(path).resolve() != archive().path.resolve():
         return
     for value in list(globals().values()):
-        if isinstance(value, CachedFunc) and value is not _archive:
+        # the resources are kept: the archive's handle, and the SQL page's worker processes and
+        # snapshots (a pool dropped here kept its processes and its copy of the archive)
+        if isinstance(value, CachedFunc) and value not in (_archive, _console_pool):
             value.clear()
     if match_id is not None:
         warm_match(match_id)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
+import signal
 import sys
 import threading
 import time
@@ -397,6 +398,26 @@ def bound_graceful_shutdown(seconds: int = GRACEFUL_SHUTDOWN_SECONDS) -> bool:
     return True
 
 
+def end_cleanly_on_stop_signals() -> None:
+    """Have SIGTERM and SIGHUP end the process as a return from ``main`` does, running what was
+    registered to run at exit: the SQL page's worker processes are ended and its snapshots of
+    the archive removed (:class:`~manillen_replay.store.console_pool.ConsolePool`).
+
+    uvicorn stops the server on such a signal, then puts back the handler it found and raises
+    the signal again; with Python's default handler that killed the process on the spot, and
+    every snapshot stayed in the temporary folder. This handler is the one it finds.
+    """
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise SystemExit(0)
+
+    def hang_up(_signum: int, _frame: object) -> None:
+        signal.raise_signal(signal.SIGTERM)  # uvicorn stops on SIGTERM only: SIGHUP becomes one
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, hang_up)
+
+
 def main() -> None:
     """Run Streamlit's command line (``streamlit run ...``) with the preload thread started."""
     if str(ROOT) not in sys.path:
@@ -411,6 +432,7 @@ def main() -> None:
 
     threading.Thread(target=preload, name="manillen-preload", daemon=True).start()
     bound_graceful_shutdown()
+    end_cleanly_on_stop_signals()
     from streamlit.web import cli
 
     from dashboards.limits import upload_limits

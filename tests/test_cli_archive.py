@@ -86,7 +86,8 @@ def test_a_file_that_is_no_archive_is_named_with_what_to_do(
     Path("notes.txt").write_text("not an archive")
     said = {
         "match.json": "Error: 'match.json' is a record file, not an archive: give it without --db "
-        "(`manillen findings match.json`), or import it into one (`manillen import match.json --db club.duckdb`)",
+        "(`manillen findings match.json`), or import it into one "
+        "(`manillen import match.json --db club.duckdb`)",
         "empty.duckdb": "Error: 'empty.duckdb' is an empty file, not an archive",
         "notes.txt": "Error: 'notes.txt' is not a DuckDB file, not an archive",
     }

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import pytest
+from streamlit.runtime.caching.cache_utils import CachedFunc
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, native_inputs, reviewer
@@ -556,3 +557,20 @@ def test_a_reviewed_match_is_ready_before_the_other_pages_caches_are_filled(
     while not states and time.monotonic() < deadline:
         time.sleep(0.05)
     assert states == ["ready"]
+
+
+def test_a_stored_review_keeps_the_sql_pages_workers_and_drops_the_cached_results(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The caches of the archive's earlier versions are dropped after each stored review; the
+    SQL page's pool of worker processes (and its snapshot) is kept: dropped, it kept its two
+    processes and its copy of the archive, two more with every review."""
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
+    pool, handle = data._console_pool(), data._archive(str(archive))
+    cleared: list[str] = []
+    for name, value in vars(data).items():
+        if isinstance(value, CachedFunc):
+            monkeypatch.setattr(value, "clear", lambda *_, name=name: cleared.append(name))
+    data.refresh_after_review(archive, rewarm=False)
+    assert data._console_pool() is pool and data._archive(str(archive)) is handle
+    assert "_counts" in cleared and not {"_console_pool", "_archive"} & set(cleared)

@@ -180,3 +180,42 @@ def test_the_server_s_graceful_shutdown_is_bounded_and_gives_way_without_streaml
     assert starlette_server._get_uvicorn_config_kwargs() == settings
     monkeypatch.delattr(starlette_server, "_get_uvicorn_config_kwargs")
     assert bound_graceful_shutdown() is False
+
+
+STOPPED_AS_UVICORN_STOPS = """
+import asyncio, atexit, signal, sys
+sys.path.insert(0, {root!r})
+import uvicorn
+from dashboards.serve import end_cleanly_on_stop_signals
+
+end_cleanly_on_stop_signals()
+atexit.register(lambda: print("cleaned up at exit", flush=True))
+
+async def app(scope, receive, send):
+    if scope["type"] == "lifespan":
+        message = await receive()
+        await send({{"type": "lifespan.startup.complete"}})
+        signal.raise_signal(signal.{signal})  # as a service manager's stop, once serving
+        await receive()
+        await send({{"type": "lifespan.shutdown.complete"}})
+
+uvicorn.Server(uvicorn.Config(app, port={port}, log_level="error")).run()
+print("not reached: uvicorn raises the signal again", flush=True)
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_stopped_server_runs_what_was_registered_to_run_at_exit(name: str) -> None:
+    """uvicorn stops on SIGTERM, then raises it again with the handler it found: with Python's
+    default one the process died on the spot and the SQL page's snapshots of the archive stayed
+    in the temporary folder. The dashboard's handler ends it as a return would, cleanly."""
+    import socket
+
+    with socket.socket() as probe:  # a free port for the server
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    root = str(Path(__file__).resolve().parent.parent)
+    script = STOPPED_AS_UVICORN_STOPS.format(root=root, signal=name, port=port)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["cleaned up at exit"]
