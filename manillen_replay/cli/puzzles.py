@@ -106,23 +106,19 @@ def puzzles(
             f"the archive has no solver costs yet: run `manillen analyze --db {db} --depth solver` first",
             err=True,
         )
-    outputs = [
-        (target, make)
-        for target, make in (
-            (out, lambda: puzzles_json(found)),
-            (page, lambda: render_puzzles(found, name, lang)),
-        )
-        if target
-    ]
+    def text_of(kind: str) -> str:
+        return puzzles_json(found) if kind == "json" else render_puzzles(found, name, lang)
+
+    outputs = [(target, kind) for target, kind in ((out, "json"), (page, "html")) if target]
     written = []
-    for target, make in outputs:
+    for target, kind in outputs:
         if target == "-":
-            click.echo(make(), nl=False)
+            click.echo(text_of(kind), nl=False)
             written.append("standard output")
             continue
         try:
             with written_whole(Path(target)) as handle:
-                handle.write(make())
+                handle.write(text_of(kind))
         except OSError as error:
             raise click.ClickException(f"cannot write {target!r}: {error.strerror}") from None
         written.append(target)
