@@ -67,6 +67,20 @@ def test_a_date_column_with_infinity_prints_every_value(tmp_path: Path) -> None:
     assert frame["d"].to_list() == ["2026-12-04", "infinity"]
 
 
+def test_dates_in_lists_and_structs_print_as_duckdb_prints_them() -> None:
+    """list(date) raised polars' "min ... list[i32]" as a traceback; far values inside a list or a
+    struct turn that column to text, ordinary ones stay dates."""
+    with Store() as store:
+        frame = store.user_query(
+            "SELECT [DATE '2026-12-04', NULL] AS ok, [DATE 'infinity', DATE '2026-01-01'] AS far, "
+            "{'a': TIMESTAMP '294247-01-01', 'b': 1} AS s, [{'x': DATE '2026-02-02'}] AS n"
+        )
+    assert str(frame.schema["ok"]) == "List(Date)" and str(frame["ok"][0][0]) == "2026-12-04"
+    assert frame["far"].to_list() == ["[infinity, 2026-01-01]"]
+    assert frame["s"].to_list() == ["{'a': '294247-01-01 00:00:00', 'b': 1}"]
+    assert str(frame.schema["n"]).startswith("List(Struct")
+
+
 def test_a_query_over_the_memory_limit_stops_with_a_message() -> None:
     with Store() as store:
         with pytest.raises(QueryError, match="needed more than 50MB of memory"):

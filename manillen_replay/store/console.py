@@ -242,7 +242,7 @@ def _shown(relation: duckdb.DuckDBPyRelation | None, max_rows: int | None) -> pl
     temporal = [
         name
         for name, kind in zip(names, types, strict=True)
-        if name not in as_text and kind.startswith(_TEMPORAL) and not _printable_dates(frame[name])
+        if name not in as_text and any(t in kind for t in _TEMPORAL) and not _printable_dates(frame[name])
     ]
     return _frame(_as_text(relation, set(temporal))) if temporal else frame
 
@@ -264,7 +264,17 @@ _PYTHON_DATES = (datetime.datetime(1, 1, 1), datetime.datetime(9999, 12, 31, 23,
 
 def _printable_dates(column: pl.Series) -> bool:
     """Whether every date or time of a column lies in the years 1 to 9999, which Python and
-    polars can print (DuckDB's ``infinity`` and far timestamps do not)."""
+    polars can print (DuckDB's ``infinity`` and far timestamps do not); in lists and structs
+    too (``list(date)``)."""
+    dtype = column.dtype
+    if isinstance(dtype, pl.List):
+        return _printable_dates(column.explode())
+    if isinstance(dtype, pl.Array):
+        return _printable_dates(column.arr.explode())
+    if isinstance(dtype, pl.Struct):
+        return all(_printable_dates(column.struct.field(field.name)) for field in dtype.fields)
+    if not isinstance(dtype, (pl.Date, pl.Datetime)):
+        return True
     physical = column.to_physical().drop_nulls()
     if physical.is_empty():
         return True
