@@ -36,7 +36,7 @@ from dashboards.limits import (
     upload_limits,
 )
 from manillen_replay.analysis.puzzles import Puzzle, Review, make_puzzles
-from manillen_replay.archive_defaults import QUERY_MAX_ROWS
+from manillen_replay.archive_defaults import QUERY_MAX_BYTES, QUERY_MAX_ROWS
 from manillen_replay.cards import Card
 from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import DealResult, MatchResult, decode_and_replay
@@ -768,7 +768,8 @@ def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX
     once per ``version``), so that it never holds the archive's file and a save never waits for
     it; it is ended after ``timeout`` seconds, even one that DuckDB cannot interrupt, or when it
     needs more than :data:`~manillen_replay.archive_defaults.QUERY_MEMORY_LIMIT`, and gives at
-    most ``max_rows`` rows and one more (so the page can say the result was cut).
+    most ``max_rows`` rows and one more (so the page can say the result was cut), holding at most
+    :data:`~manillen_replay.archive_defaults.QUERY_MAX_BYTES` (a larger result is refused).
 
     :param timeout: seconds; ``None`` for :data:`QUERY_TIMEOUT` (read when called).
     :raises QueryRefusedError: for a write or file or network access.
@@ -779,7 +780,7 @@ def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX
     current = archive()
     pool = _console_pool()
     with pool.snapshot(str(current.path), current.version, current.copy_to) as snapshot:
-        return pool.query(snapshot, sql, timeout=timeout, max_rows=max_rows)
+        return pool.query(snapshot, sql, timeout=timeout, max_rows=max_rows, max_bytes=QUERY_MAX_BYTES)
 
 
 def csv_bytes(frame: pl.DataFrame) -> bytes:

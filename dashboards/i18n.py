@@ -645,6 +645,7 @@ LABELS: dict[str, tuple[str, str]] = {
         "De SQL-console is alleen voor de organisator.",
     ),
     "sql.error": ("The query failed: {message}", "De vraag mislukte: {message}"),
+    "sql.empty": ("Type a query first: the box is empty.", "Typ eerst een vraag: het vak is leeg."),
     "sql.rows": ("{count} rows", "{count} rijen"),
     "sql.row": ("1 row", "1 rij"),
     "sql.cut": (

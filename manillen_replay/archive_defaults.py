@@ -31,6 +31,12 @@ QUERY_MAX_ROWS = 10_000
 """The most rows the dashboard's SQL page shows of a result (Datasette shows 1,000): the first
 ones are kept, and the page says the result was cut. ``manillen sql`` returns every row."""
 
+QUERY_MAX_BYTES = 32_000_000
+"""The most a result of the dashboard's SQL page may hold, in bytes (Datasette caps a page's
+rows; rows of long texts need a cap of their own): 300 rows of a megabyte each took the server
+from 0.4 to 2.4 GB and ended in Streamlit's own error, one text of 100 MB crashed the browser's
+tab. A larger result is refused with what to do; 10,000 rows of a few dozen columns are under 10 MB."""
+
 
 def default_archive() -> str:
     """The archive commands use without ``--db``: ``$MANILLEN_DB`` or ``manillen.duckdb`` here."""

@@ -138,8 +138,17 @@ def test_errors_come_back_from_the_worker_with_the_consoles_messages(archive: Pa
                 memory_limit="50MB",
             )
         assert pool.query(archive, "SELECT INTERVAL 1 MONTH AS i", timeout=60)["i"].to_list() == ["1 month"]
+        # a result of few rows but long texts: refused by its size, with what to ask instead
+        wide = "SELECT repeat('x', 1000000) || i AS t FROM range(40) r(i)"
+        with pytest.raises(
+            QueryError, match=r"the result holds about 40 MB, more than the 32 MB a page shows"
+        ):
+            pool.query(archive, wide, timeout=60, max_bytes=32_000_000)
+        assert pool.query(archive, wide, timeout=60, max_bytes=None).height == 40
     finally:
         pool.close()
+    with pytest.raises(QueryError, match="shorten long texts"):  # the page's own limit
+        data.user_query("SELECT repeat('x', 1000000) || i AS t FROM range(40) r(i)")
 
 
 def test_an_old_snapshot_is_removed_when_a_newer_one_is_made_and_at_close(

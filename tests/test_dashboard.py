@@ -1136,6 +1136,42 @@ def test_sql_reports_a_bad_query(app: AppTest) -> None:
     assert at.error and at.error[0].value.startswith("The query failed:")
 
 
+def test_a_query_runs_once_when_asked_not_at_every_rerun(
+    app: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit, a click elsewhere or the language runs the page again: the last result stays
+    shown, and the query is not run again (after a time-out it held a worker 30 s more each time)."""
+    ran: list[str] = []
+    real = data.user_query
+
+    def counted(sql: str, *args: Any, **kwargs: Any) -> Any:
+        ran.append(sql)
+        return real(sql, *args, **kwargs)
+
+    monkeypatch.setattr(data, "user_query", counted)
+    at = open_page(app, "sql")
+    type_query(at, "SELECT 40 + 2 AS answer")
+    at.button(key="sql_run_button").click().run()
+    type_query(at, "SELECT 'not run yet' AS other")  # typed, not run
+    at.session_state["lang"] = "nl"
+    at.run()
+    assert ran == ["SELECT 40 + 2 AS answer"]
+    assert at.dataframe[0].value["answer"].tolist() == [42]
+    type_query(at, "   ")
+    at.button(key="sql_run_button").click().run()
+    assert ran == ["SELECT 40 + 2 AS answer"] and "Typ eerst een vraag" in at.info[0].value
+
+
+def test_a_query_error_is_shown_as_text_not_as_markdown(app: AppTest) -> None:
+    """What the person typed comes back in the message: an image's address in it made the
+    organiser's browser fetch it, and stars or underscores restyled the text."""
+    at = open_page(app, "sql")
+    type_query(at, "SELECT CAST('![p](http://192.0.2.2:8845/x.png) *big*' AS INTEGER)")
+    at.button(key="sql_run_button").click().run()
+    message = at.error[0].value
+    assert "\\!\\[p\\]\\(http" in message and "\\*big\\*" in message
+
+
 def test_an_example_fills_the_box_and_runs_even_over_what_was_typed(app: AppTest) -> None:
     at = open_page(app, "sql")
     type_query(at, "SELECT 'typed' AS mine")

@@ -19,6 +19,7 @@ st.caption(t("sql.intro"))
 data.warm_console()  # the queries' worker processes start while the person types
 
 QUERY = "sql_query"
+OUTCOME = "sql_outcome"  # what the last query run gave: ("rows", frame), ("error", message), ...
 if QUERY not in st.session_state:
     st.session_state[QUERY] = (
         "SELECT player, matches, deals, deals_won\nFROM player_summary\nORDER BY deals DESC"
@@ -40,30 +41,45 @@ with st.expander(t("sql.examples"), expanded=False):
 st.text_area(t("sql.query"), key=QUERY, height=160)
 run = st.button(t("sql.run"), key="sql_run_button", type="primary") or st.session_state.pop("sql_run", False)
 if run:
-    st.session_state["sql_last"] = st.session_state[QUERY]
-
-last_query: str | None = st.session_state.get("sql_last")
-if last_query:
-    try:
-        result = data.user_query(last_query)
-    except (QueryRefusedError, access.AccessRefusedError) as error:
-        st.error(t("sql.refused", message=error))
-    except QueryTimeoutError:  # the command's advice (--timeout) is no setting of this page
-        st.error(t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang())))
-    except QueryError as error:
-        st.error(t("sql.error", message=error))
+    # a query runs when asked, once: the page's other reruns (an edit, a click elsewhere, the
+    # language) show what it gave, rather than run it again and hold a worker for its time limit
+    asked = st.session_state[QUERY]
+    if not asked.strip():
+        st.session_state[OUTCOME] = ("empty", "")
     else:
-        if result.height > QUERY_MAX_ROWS:
-            result = result.head(QUERY_MAX_ROWS)
-            st.caption(t("sql.cut", count=QUERY_MAX_ROWS))
-        else:
-            st.caption(t("sql.row") if result.height == 1 else t("sql.rows", count=result.height))
-        st.dataframe(result, hide_index=True, key="sql_result")
-        st.download_button(
-            t("sql.download"),
-            data.csv_bytes(result),
-            file_name="manillen-query.csv",
-            mime="text/csv",
-            key="sql_download",
-            on_click="ignore",
-        )
+        try:
+            st.session_state[OUTCOME] = ("rows", data.user_query(asked))
+        except (QueryRefusedError, access.AccessRefusedError) as error:
+            st.session_state[OUTCOME] = ("refused", str(error))
+        except QueryTimeoutError:  # the command's advice (--timeout) is no setting of this page
+            st.session_state[OUTCOME] = ("timeout", "")
+        except QueryError as error:
+            st.session_state[OUTCOME] = ("error", str(error))
+
+kind, outcome = st.session_state.get(OUTCOME, (None, None))
+if kind == "empty":
+    st.info(t("sql.empty"))
+elif kind == "refused":
+    # a message holds what the person (or a recorder's names) typed: shown as text, never as
+    # markdown (an image's address in it made the browser fetch it)
+    st.error(t("sql.refused", message=ui.markdown_text(outcome)))
+elif kind == "timeout":
+    st.error(t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang())))
+elif kind == "error":
+    st.error(t("sql.error", message=ui.markdown_text(outcome)))
+elif kind == "rows":
+    result = outcome
+    if result.height > QUERY_MAX_ROWS:
+        result = result.head(QUERY_MAX_ROWS)
+        st.caption(t("sql.cut", count=QUERY_MAX_ROWS))
+    else:
+        st.caption(t("sql.row") if result.height == 1 else t("sql.rows", count=result.height))
+    st.dataframe(result, hide_index=True, key="sql_result")
+    st.download_button(
+        t("sql.download"),
+        data.csv_bytes(result),
+        file_name="manillen-query.csv",
+        mime="text/csv",
+        key="sql_download",
+        on_click="ignore",
+    )

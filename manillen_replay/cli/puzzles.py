@@ -106,6 +106,7 @@ def puzzles(
             f"the archive has no solver costs yet: run `manillen analyze --db {db} --depth solver` first",
             err=True,
         )
+
     def text_of(kind: str) -> str:
         return puzzles_json(found) if kind == "json" else render_puzzles(found, name, lang)
 

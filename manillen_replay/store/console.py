@@ -135,13 +135,22 @@ class ConsoleMixin(StoreBase):
         self._sandboxed = True
 
 
-def query_file(path: str, sql: str, *, max_rows: int | None, memory_limit: str = QUERY_MEMORY_LIMIT) -> bytes:
+def query_file(
+    path: str,
+    sql: str,
+    *,
+    max_rows: int | None,
+    memory_limit: str = QUERY_MEMORY_LIMIT,
+    max_bytes: int | None = None,
+) -> bytes:
     """A user query on the archive file at ``path``, opened read-only, its rows as Arrow IPC bytes
     (``pl.read_ipc``): what the dashboard's console runs in a worker process that it ends by force
     at the time limit (:mod:`.console_pool`), so the query has none of its own here.
 
     :raises QueryRefusedError: as :meth:`ConsoleMixin.user_query`.
-    :raises QueryError: as :meth:`ConsoleMixin.user_query`, and when the file cannot be opened.
+    :param max_bytes: the most the rows may hold (:data:`QUERY_MAX_BYTES` on the SQL page).
+    :raises QueryError: as :meth:`ConsoleMixin.user_query`, when the file cannot be opened, and
+        for rows over ``max_bytes``.
     """
     from .core import Store  # the Store is made of this module's mixin
 
@@ -151,9 +160,23 @@ def query_file(path: str, sql: str, *, max_rows: int | None, memory_limit: str =
         raise QueryError(f"the archive is not open for queries: {error}") from None
     with store:
         frame = store.user_query(sql, timeout=None, max_rows=max_rows, memory_limit=memory_limit)
+    if max_bytes is not None and frame.estimated_size() > max_bytes:
+        raise QueryError(too_large_message(frame.estimated_size(), max_bytes))
     buffer = io.BytesIO()
     frame.write_ipc(buffer)
     return buffer.getvalue()
+
+
+def too_large_message(size: int, limit: int) -> str:
+    """Why a result is not shown, and what to ask instead.
+
+    >>> too_large_message(2_400_000_000, 32_000_000)
+    'the result holds about 2,400 MB, more than the 32 MB a page shows: select fewer rows or columns, or shorten long texts (left(text, 100))'
+    """
+    return (
+        f"the result holds about {size / 1e6:,.0f} MB, more than the {limit / 1e6:,.0f} MB a page shows: "
+        "select fewer rows or columns, or shorten long texts (left(text, 100))"
+    )
 
 
 def _run_stoppable(

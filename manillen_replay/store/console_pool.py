@@ -100,6 +100,7 @@ class ConsolePool:
         timeout: float | None,
         max_rows: int | None = None,
         memory_limit: str = QUERY_MEMORY_LIMIT,
+        max_bytes: int | None = None,
     ) -> pl.DataFrame:
         """A user query on the archive file at ``path`` (a snapshot), in a worker process.
 
@@ -111,7 +112,7 @@ class ConsolePool:
         future = self._pool_of_workers().schedule(
             query_file,
             args=(str(path), sql),
-            kwargs={"max_rows": max_rows, "memory_limit": memory_limit},
+            kwargs={"max_rows": max_rows, "memory_limit": memory_limit, "max_bytes": max_bytes},
             timeout=timeout,
         )
         try:
