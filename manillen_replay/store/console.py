@@ -167,11 +167,11 @@ def query_file(
     return buffer.getvalue()
 
 
-def too_large_message(size: int, limit: int) -> str:
+def too_large_message(size: float, limit: int) -> str:
     """Why a result is not shown, and what to ask instead.
 
-    >>> too_large_message(2_400_000_000, 32_000_000)
-    'the result holds about 2,400 MB, more than the 32 MB a page shows: select fewer rows or columns, or shorten long texts (left(text, 100))'
+    >>> too_large_message(2_400_000_000, 32_000_000).split(":")[0]
+    'the result holds about 2,400 MB, more than the 32 MB a page shows'
     """
     return (
         f"the result holds about {size / 1e6:,.0f} MB, more than the {limit / 1e6:,.0f} MB a page shows: "
