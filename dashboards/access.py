@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from manillen_replay.access import (
     COOKIE,
@@ -127,9 +127,11 @@ def session_token() -> str | None:
     import streamlit as st
 
     try:
-        return st.context.cookies.get(cookie_name())
+        kept = st.context.cookies.get(cookie_name())
     except Exception:  # no session's context (a test's bare script run)
         return None
+    # written quoted (cookie_header): a token of the organiser's own choosing may hold any sign
+    return None if kept is None else unquote(kept)
 
 
 def _in_session() -> bool:
@@ -308,7 +310,7 @@ def _cookie_token(scope: Scope, name: str) -> str | None:
     except CookieError:
         return None
     morsel = jar.get(name)
-    return morsel.value if morsel is not None else None
+    return unquote(morsel.value) if morsel is not None else None
 
 
 def _query(scope: Scope) -> list[tuple[str, str]]:

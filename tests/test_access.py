@@ -19,7 +19,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from click.testing import CliRunner
@@ -400,6 +400,20 @@ def test_the_join_address_moves_the_token_into_a_cookie(tmp_path: Path) -> None:
         and "SameSite=Lax" in cookie
     )
     assert request(app, "/record", query="lang=nl", cookie=tokens["recorder"])[0] == 200
+
+
+def test_an_organisers_token_of_any_signs_opens_through_its_cookie(tmp_path: Path) -> None:
+    """MANILLEN_TOKEN='club night: 2026!' was written into the cookie quoted and read back
+    as quoted: every request after the join address was refused, the organiser locked out."""
+    path = token_file(tmp_path / "club.duckdb")
+    chosen = "club night: 2026!"
+    routes = [Route("/{path:path}", _echo, methods=["GET"])]
+    app = access.TokenGate(Starlette(routes=routes), Gate(chosen, path), required=True)
+    status, headers, _ = request(app, "/", query=urlencode({"token": chosen}))
+    assert status == 303
+    kept = headers[b"set-cookie"].decode().split(";")[0].split("=", 1)[1]
+    assert kept == "club%20night%3A%202026%21"
+    assert request(app, "/sql", cookie=kept)[0] == 200
 
 
 def test_the_cookie_is_secure_behind_an_https_proxy(tmp_path: Path) -> None:
