@@ -304,6 +304,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "better line: {card} (every hand known)",
         "betere lijn: {card} (alle kaarten open)",
     ),
+    "replay.branch_real_worse": (
+        "line after {card} (every hand known)",
+        "lijn na {card} (alle kaarten open)",
+    ),
     "replay.branch_on_view": (
         "on the layout of the hidden cards closest to the average, of {layouts} that {name} could not "
         "tell from the real one (not the real hands)",
@@ -319,6 +323,14 @@ LABELS: dict[str, tuple[str, str]] = {
         "{team} {take} <b>{b}</b> card points from here, against {a} after {card}.",
         "<b>Betere lijn</b>: {better} in plaats van {card}, daarna speelt iedereen perfect, {where}. "
         "{team} {take} vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {card}.",
+    ),
+    "replay.branch_note_worse": (
+        "<b>Line after</b> {better} instead of {card}, then best play by {everyone}, {where}. "
+        "{team} {take} <b>{b}</b> card points from here, against {a} after {card}: with every hand "
+        "known {card} was the better card; {better} was the better one from what {name} could see.",
+        "<b>Lijn na</b> {better} in plaats van {card}, daarna speelt iedereen perfect, {where}. "
+        "{team} {take} vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {card}: met alle kaarten open "
+        "was {card} de betere kaart; {better} was de betere met wat {name} kon weten.",
     ),
     # who plays the line, and the verb for one side of one person or of several
     "replay.everyone_four": ("all four", "iedereen"),

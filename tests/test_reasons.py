@@ -374,6 +374,40 @@ def test_the_better_line_in_dutch_and_on_the_real_cards(
     assert f"halen vanaf hier <b>{real['team_points'][0]}</b> kaartpunten" in drawn
 
 
+def test_a_real_line_that_does_worse_is_named_for_what_it_is(
+    reviewed: tuple[Path, pl.DataFrame], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The view's better card can do worse on the real cards: that line is offered as "line
+    after", and its note says that with every hand known the card played was the better one."""
+    import shutil
+
+    from .test_dashboard import html_views
+
+    path, lines = reviewed
+    copy = tmp_path / "worse.duckdb"
+    shutil.copyfile(path, copy)
+    first = lines.row(0, named=True)
+    with Store(copy) as store:
+        for line, points in (("better", 15), ("played", 17)):
+            store._con.execute(
+                "UPDATE finding_lines SET team_points = ? WHERE line = ? AND layout = 'real' "
+                "AND deal = ? AND trick = ? AND play = ?",
+                [points, line, first["deal"], first["trick"], first["play"]],
+            )
+    at, here = _replay_at_costly_play((copy, lines), monkeypatch)
+    better = Card.parse(here.filter(pl.col("line") == "better")["first_card"][0]).symbol
+    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_branch_")]
+    assert choice.options[1:] == [
+        f"better line: {better} (from the player's view)",
+        f"line after {better} (every hand known)",
+    ]
+    choice.set_value("real").run()
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "<b>Line after</b>" in drawn and "<b>Better line</b>" not in drawn
+    assert "<b>15</b> card points from here, against 17 after" in drawn
+    assert "with every hand known" in drawn and "was the better one from what" in drawn
+
+
 @pytest.mark.browser
 def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame], chromium: Any) -> None:
     """The radio switches the table to the better line, the arrow keys step through it, and a
