@@ -507,10 +507,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "partij op de achtergrond, of voer `manillen analyze --depth solver` uit.",
     ),
     "review.caption_ready": (
-        "The three costliest decisions, ranked by what they cost from the player's own view (what "
-        "they could know when they played), with the reason.",
-        "De drie duurste beslissingen, gerangschikt naar wat ze kostten vanuit het zicht van de "
-        "speler zelf (wat die kon weten toen hij speelde), met de reden.",
+        "The costliest decisions (three at most), ranked by what they cost from the player's own view "
+        "(what they could know when they played), with the reason.",
+        "De duurste beslissingen (hoogstens drie), gerangschikt naar wat ze kostten vanuit het zicht "
+        "van de speler zelf (wat die kon weten toen hij speelde), met de reden.",
     ),
     "review.caption_quick": (
         "For now the quick check's findings, ranked by the points at stake; the solver's costs replace "

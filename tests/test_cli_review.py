@@ -259,8 +259,11 @@ def test_findings_top_on_a_file_ranks_one_decision_each_the_costliest_first(tmp_
     measures = [f["measure"] for f in top]
     assert measures == sorted(measures, key=lambda m: m != "view")  # costed first
     code, text, _ = run("findings", str(path), "--samples", "3", "--top", "4")
-    assert code == 0 and text.startswith(f"The {len(top)} costliest decisions:")
+    heading = "The costliest decision:" if len(top) == 1 else f"The {len(top)} costliest decisions:"
+    assert code == 0 and text.startswith(heading)
     assert "from what you could see" in text
+    code, text, _ = run("findings", str(path), "--samples", "3", "--top", "1", "--lang", "nl")
+    assert code == 0 and text.startswith("De duurste beslissing:")  # one, not "De 1 duurste beslissingen"
 
 
 def test_findings_top_from_the_archive_is_the_stores_ranking(tmp_path: Path) -> None:

@@ -730,9 +730,11 @@ def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang
         click.echo("Geen beslissingen om te rangschikken." if dutch else "No decisions to rank.")
         return
     if dutch:
-        click.echo(f"De {top} duurste beslissingen" + (f" van {player}" if player else "") + ":")
+        what = "De duurste beslissing" if top == 1 else f"De {top} duurste beslissingen"
+        click.echo(what + (f" van {player}" if player else "") + ":")
     else:
-        click.echo(f"{player + chr(39) + 's' if player else 'The'} {top} costliest decisions:")
+        what = "costliest decision" if top == 1 else f"{top} costliest decisions"
+        click.echo(f"{player + chr(39) + 's' if player else 'The'} {what}:")
     places = {"deal": "spel", "trick": "slag", "play": "kaart"} if dutch else {}
     for f in findings:
         place = " ".join(
