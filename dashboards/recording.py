@@ -726,8 +726,11 @@ def undo_trick(draft: Draft) -> Draft:
 def edit_trick(draft: Draft, number: int, cards: Sequence[str]) -> Draft:
     """The draft with an earlier trick's cards replaced (in the order played).
 
-    :raises RecordingError: for a trick not yet played, a wrong number of cards, or a card
-        played elsewhere in the deal.
+    A card typed that another trick holds changes places with the card it replaces in this
+    trick (a card recorded in the wrong trick).
+
+    :raises RecordingError: for a trick not yet played, a wrong number of cards, a card typed
+        twice, or a trick that cannot be so (a card its seat does not hold).
     """
     deal = _current(draft)
     rules = draft.setup.rules_value()
@@ -739,11 +742,20 @@ def edit_trick(draft: Draft, number: int, cards: Sequence[str]) -> Draft:
     new = [CARD_TEXT[_card(c, rules.shape.deck_mask)] for c in cards]
     if len(new) != len(old):
         raise RecordingError(f"trick {number} needs {len(old)} cards, not {len(new)}")
-    rest = deal.plays[:start] + deal.plays[start + len(old) :]
-    twice = [c for c in new if c in rest or new.count(c) > 1]
+    twice = [c for c in new if new.count(c) > 1]
     if twice:
-        raise RecordingError(f"{twice[0]} is played twice in this deal")
+        raise RecordingError(f"{twice[0]} is typed twice in trick {number}")
     plays = [*deal.plays[:start], *new, *deal.plays[start + len(old) :]]
+    # a card typed here that another trick holds swaps places with the card it replaced here:
+    # a card recorded in the wrong trick is put right with one edit (editing either trick alone
+    # found the other trick's copy, and no order of edits got out of it)
+    spare = [c for c in old if c not in new]  # as many as the cards new here: no card is typed twice
+    for place, card in enumerate(new):
+        if card in old or card not in deal.plays:
+            continue
+        back = old[place] if old[place] in spare else spare[0]  # the card it took the place of
+        spare.remove(back)
+        plays[next(i for i, c in enumerate(plays) if c == card and not start <= i < start + len(old))] = back
     changed = replace(deal, plays=plays)
     try:  # with the cards dealt known, each card must be where the seat that plays it can take it
         table_of(changed, rules)

@@ -6,6 +6,7 @@ deal was taken from (or from the archive the page saved into), never from the pa
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import random
@@ -165,10 +166,29 @@ def test_edit_an_earlier_trick_then_the_leaders_follow() -> None:
     swapped = [cards[1], cards[0], cards[2], cards[3]]
     edited = rec.edit_trick(draft, 1, swapped)
     assert edited.current is not None and edited.current.plays[:4] == swapped
-    with pytest.raises(rec.RecordingError, match="twice"):
-        rec.edit_trick(draft, 1, [cards[4], cards[1], cards[2], cards[3]])
+    with pytest.raises(rec.RecordingError, match="typed twice in trick 1"):
+        rec.edit_trick(draft, 1, [cards[1], cards[1], cards[2], cards[3]])
     with pytest.raises(rec.RecordingError, match="not played yet"):
         rec.edit_trick(rec.undo_trick(rec.undo_trick(draft)), 8, cards[:4])
+
+
+def test_a_card_recorded_in_the_wrong_trick_is_put_right_with_one_edit() -> None:
+    """Two cards of one seat swapped between tricks: typing either trick as it was swaps them back
+    (each trick alone found the other's copy: "played twice", and no order of edits got out)."""
+    deal = legal_deal()
+    cards = cards_of(deal)
+    right = entered(deal)  # the cards dealt known: each card must be its seat's
+    assert right.current is not None
+    assert isinstance(deal.hands, list)
+    seat_of = {card: seat for seat, hand in enumerate(deal.hands) for card in hand}
+    # a card of trick 1 and one of a later trick that the same seat played, swapped when recorded
+    first = next(i for i in range(4) for j in range(8, 32) if seat_of[cards[i]] == seat_of[cards[j]])
+    later = next(j for j in range(8, 32) if seat_of[cards[first]] == seat_of[cards[j]])
+    wrong = list(cards)
+    wrong[first], wrong[later] = wrong[later], wrong[first]
+    draft = dataclasses.replace(right, current=dataclasses.replace(right.current, plays=wrong))
+    fixed = rec.edit_trick(draft, 1, cards[:4])
+    assert fixed.current is not None and fixed.current.plays == cards
 
 
 def test_calls_are_checked_by_the_engine_at_once() -> None:
