@@ -113,7 +113,7 @@ def test_import_paths_refuses_a_memory_limit_too_small_before_reading(tmp_path: 
     path = tmp_path / "club.jsonl"
     path.write_text(_line(random_record(4, deals=1)) + "\n")
     with Store(tmp_path / "club.duckdb") as store:
-        with pytest.raises(ManillenError, match="too small to import"):
+        with pytest.raises(ManillenError, match="too small for DuckDB to work in"):
             store.import_paths([path], memory_limit="1MB")
         assert store.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
 
@@ -151,7 +151,7 @@ def test_the_smallest_memory_limit_is_taken_and_one_byte_less_is_not() -> None:
     assert importer.parse_memory_limit("32000000B") == importer.MINIMUM_MEMORY_LIMIT
     with pytest.raises(ManillenError) as refused:
         importer.parse_memory_limit(" 31999999B ")
-    assert str(refused.value) == "a memory limit of '31999999B' is too small to import: give at least 32MB"
+    assert str(refused.value) == "a memory limit of '31999999B' is too small for DuckDB to work in: give at least 32MB"
 
 
 # --------------------------------------------------------------------------- replacing, asked first

@@ -324,7 +324,7 @@ def test_memory_limits_are_sizes_as_duckdb_writes_them(text: str, size: int) -> 
         ("64", "not a memory size"),
         ("MB", "not a memory size"),
         ("-64MB", "not a memory size"),
-        ("1MB", "too small to import: give at least 32MB"),
+        ("1MB", "too small for DuckDB to work in: give at least 32MB"),
         ("30MiB", "too small"),
     ],
 )

@@ -310,7 +310,7 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
     return text
 
 
-@click.command()
+@click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("query")
 @DB_OPTION
 @click.option(

@@ -187,7 +187,7 @@ def parse_memory_limit(text: str) -> int:
     size = int(float(found["number"]) * _UNIT_BYTES[found["unit"].lower()])
     if size < MINIMUM_MEMORY_LIMIT:
         raise ManillenError(
-            f"a memory limit of {text.strip()!r} is too small to import: give at least "
+            f"a memory limit of {text.strip()!r} is too small for DuckDB to work in: give at least "
             f"{MINIMUM_MEMORY_LIMIT // 10**6}MB"
         )
     return size
