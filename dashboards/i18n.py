@@ -1031,6 +1031,14 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.save": ("Save the deal", "Spel bewaren"),
     "record.saving": ("Saving and analysing the deal ...", "Spel bewaren en analyseren ..."),
     "record.refused": ("The deal cannot be saved: {message}", "Het spel kan niet bewaard worden: {message}"),
+    "record.hand_missing": (
+        "{name}'s hand is empty: type every hand, or none.",
+        "De hand van {name} is leeg: typ elke hand, of geen enkele.",
+    ),
+    "record.hand_last_fills": (
+        " The last one fills itself once the others hold {size} cards each.",
+        " De laatste vult zichzelf zodra de andere elk {size} kaarten hebben.",
+    ),
     "record.saved": (
         "Deal {number} is saved in the archive. The quick check found {findings} findings in the match; "
         "the solver's review follows and adds the costly cards and calls (Your biggest mistakes, below).",

@@ -678,8 +678,13 @@ def play_card(draft: Draft, text: str) -> Draft:
 
 def _card(text: str, deck: int = DECK_32_MASK) -> Card:
     card = CARD_BY_TEXT.get(text.strip())
-    if card is None or not deck >> card & 1:
-        raise InvalidCardError(f"unknown card {text!r}")
+    if card is None:
+        raise InvalidCardError(
+            f"unknown card {text!r}: a card is its rank (7 8 9 10 J Q K A) and its suit (H D C S), "
+            "as 10H or QS"
+        )
+    if not deck >> card & 1:
+        raise InvalidCardError(f"{CARD_TEXT[card]} is not in this game's pack")
     return card
 
 

@@ -316,6 +316,25 @@ def type_hands(at: AppTest, draft_id: str, hands: list[list[str]], number: int =
     tap(at, "record_use_hands")
 
 
+def test_hands_typed_in_part_or_wrong_are_said_not_dropped(empty_app: tuple[AppTest, Path]) -> None:
+    """One hand of three cards and the others empty: "Use these hands" dropped them without a
+    word; a card mistyped gave "unknown card" alone."""
+    at, _ = empty_app
+    deal = legal_deal()
+    draft_id = start_match(at)
+    tap(at, f"record_trump_{'HDCS'[engine_deal(deal).trump]}")  # type: ignore[attr-defined]
+    assert isinstance(deal.hands, list)
+    type_hands(at, draft_id, [deal.hands[0][:3], [], [], []])
+    assert [e.value for e in at.error] == [
+        "Bert's hand is empty: type every hand, or none. The last one fills itself once the others "
+        "hold 8 cards each."
+    ]
+    type_hands(at, draft_id, [["7X", *deal.hands[0][1:]], deal.hands[1], deal.hands[2], []])
+    assert any(
+        "unknown card '7X': a card is its rank (7 8 9 10 J Q K A) and its suit" in e.value for e in at.error
+    )
+
+
 def test_page_records_a_whole_deal_saves_and_analyses_it(empty_app: tuple[AppTest, Path]) -> None:
     at, path = empty_app
     deal = legal_deal()

@@ -913,8 +913,12 @@ def _typed_dealt(draft: rec.Draft, typed: list[tuple[rec.Slot, str]], rules: Rul
             assert slot.seat is not None
             hands[slot.seat] = found
     people = rules.shape.people
-    if given["hand"] and any(not hands[s] for s in range(people)):
-        given["hand"] = False  # hands are all given or none (a table variant's follow from the plays)
+    empty = [s for s in range(people) if not hands[s]]
+    if given["hand"] and empty:
+        # hands are all given or none (a table variant's follow from the plays): some typed and
+        # one left empty was dropped without a word, which looked like a button doing nothing
+        last = t("record.hand_last_fills", size=cards[0][0].size) if not _variant(draft) else ""
+        raise rec.RecordingError(t("record.hand_missing", name=_names(draft)[empty[0]]) + last)
     return rec.set_hands(
         draft,
         hands if given["hand"] else None,
