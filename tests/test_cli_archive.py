@@ -142,7 +142,8 @@ def test_import_memory_limit_is_checked_and_handed_to_the_store(
     good = tmp_path / "good.jsonl"
     good.write_text(sample_records[0] + "\n")
     db = str(tmp_path / "m.duckdb")
-    for bad, says in (("lots", "not a memory size"), ("1MB", "too small for DuckDB to work in: give at least 32MB")):
+    refusals = (("lots", "not a memory size"), ("1MB", "too small for DuckDB to work in: give at least 32MB"))
+    for bad, says in refusals:
         result = _run("import", str(good), "--db", db, "--memory-limit", bad)
         assert result.exit_code == 2 and "--memory-limit" in result.stderr and says in result.stderr, (
             result.output
@@ -328,7 +329,7 @@ def test_sql_reads_the_query_from_stdin(sample_db: Path) -> None:
 
 
 def test_sql_takes_a_query_that_opens_with_a_comment(sample_db: Path) -> None:
-    """"-- players" looked like an option to the command line ("No such option", exit 2)."""
+    """ "-- players" looked like an option to the command line ("No such option", exit 2)."""
     query = "-- how many matches\nSELECT count(*) AS n FROM matches"
     result = CliRunner().invoke(cli, ["sql", query, "--db", str(sample_db), "--format", "json"])
     assert result.exit_code == 0, result.output

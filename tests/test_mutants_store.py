@@ -151,7 +151,9 @@ def test_the_smallest_memory_limit_is_taken_and_one_byte_less_is_not() -> None:
     assert importer.parse_memory_limit("32000000B") == importer.MINIMUM_MEMORY_LIMIT
     with pytest.raises(ManillenError) as refused:
         importer.parse_memory_limit(" 31999999B ")
-    assert str(refused.value) == "a memory limit of '31999999B' is too small for DuckDB to work in: give at least 32MB"
+    assert str(refused.value) == (
+        "a memory limit of '31999999B' is too small for DuckDB to work in: give at least 32MB"
+    )
 
 
 # --------------------------------------------------------------------------- replacing, asked first
