@@ -407,6 +407,14 @@ def test_page_warns_at_once_on_an_illegal_play(empty_app: tuple[AppTest, Path]) 
     played = SYMBOLS[cards[place]]  # written as the grid writes it: 9♣, not 9C
     assert any("Illegal play" in w and played in w and kind in w for w in warnings), warnings
     assert at.button(key=f"record_card_{cards[place]}").disabled  # kept as played
+    # still said after a rerun and in the other language (it was said once, at the tap)
+    at.run()
+    assert any("Illegal play" in w.value and played in w.value for w in at.warning)
+    at.session_state["lang"] = "nl"
+    at.run()
+    assert any("Onreglementair gespeeld" in w.value and played in w.value for w in at.warning)
+    at.session_state["lang"] = "en"
+    at.run()
     for card in cards[place + 1 :]:
         tap(at, f"record_card_{card}")
     warnings = [w.value for w in at.warning]

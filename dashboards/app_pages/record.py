@@ -144,22 +144,25 @@ def _change(step: Callable[..., rec.Draft], *args: Any) -> None:
 
 def _tap(card: str) -> None:
     _change(rec.play_card, card)
-    draft: rec.Draft | None = st.session_state.get(DRAFT)
-    if draft is None or draft.current is None or not draft.current.plays or draft.current.plays[-1] != card:
+
+
+def _illegal_warnings(draft: rec.Draft, table: rec.Table) -> None:
+    """Each illegal card of the latest trick (under way or just taken), said on every run of the
+    page: a warning made once at the tap was gone after a reload or a change of language."""
+    if not table.tricks:
         return
-    table = rec.table_of(draft.current, draft.setup.rules_value())
-    last = table.tricks[-1].plays[-1]
-    if last.violation is not None and last.legal is not None:
-        _notice(
-            "warning",
-            t(
-                "record.illegal",
-                name=_names(draft)[last.seat],
-                card=SYMBOLS[str(last.card)],  # 9♣ as the grid writes it, not 9C
-                kind=i18n.label_of("kind", last.violation.value, language),
-                why=i18n.explain_clause(last.legal, language),
-            ),
-        )
+    for play in table.tricks[-1].plays:
+        if play.violation is not None and play.legal is not None:
+            st.warning(
+                t(
+                    "record.illegal",
+                    name=_names(draft)[play.seat],
+                    card=SYMBOLS[str(play.card)],  # 9♣ as the grid writes it, not 9C
+                    kind=i18n.label_of("kind", play.violation.value, language),
+                    why=i18n.explain_clause(play.legal, language),
+                ),
+                icon=":material/warning:",
+            )
 
 
 # --------------------------------------------------------------------------- set-up
@@ -700,6 +703,7 @@ def _deal(draft: rec.Draft) -> None:
             _hand_status(draft)
         else:
             _status(draft, table)
+            _illegal_warnings(draft, table)
     if tapping_hands:
         _hand_grid(deal, rules)
     else:
@@ -945,7 +949,7 @@ def _status(draft: rec.Draft, table: rec.Table) -> None:
         took.success(t("record.took", number=last.number, name=names[last.winner], points=last.points))
     if table.to_play is not None:
         on_table = table.tricks[-1].plays if table.tricks and table.tricks[-1].winner is None else ()
-        trick = " ".join(_card_text(p.card) for p in on_table)
+        trick = " ".join(_card_text(p.card) + ("⚠" if p.violation is not None else "") for p in on_table)
         heading.markdown(
             f"### {t('record.to_play', name=names[table.to_play], trick=len(finished) + 1)}"
             + (f"  \n{t('record.on_table')}: {trick}" if trick else "")
