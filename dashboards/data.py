@@ -1098,9 +1098,10 @@ def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
             SELECT range::DATE AS month
             FROM range((SELECT min(month) FROM played)::TIMESTAMP,
                        (SELECT max(month) FROM played)::TIMESTAMP + INTERVAL 1 MONTH, INTERVAL 1 MONTH)
-        ), found AS (
+        ), found AS (  -- mistakes only: info (hindsight only, a knock lost) is no mistake, and
+                       -- came in with the solver's review, month by month as it went
             SELECT month, severity, sum(findings) AS findings
-            FROM player_findings WHERE player = $1 GROUP BY ALL
+            FROM player_findings WHERE player = $1 AND severity <> 'info' GROUP BY ALL
         ), shown AS (
             SELECT DISTINCT severity FROM found
         )

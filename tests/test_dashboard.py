@@ -1022,6 +1022,21 @@ def test_players_rate_line_breaks_in_a_month_not_played(
     assert "2026-02-01" in picture and "<polyline" not in picture  # points only: no line across
 
 
+def test_players_rate_line_leaves_info_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """info is no mistake, and the solver's (hindsight only) came month by month as its review
+    went: a month it had reached jumped beside one it had not."""
+    path = tmp_path / "info.duckdb"
+    january, _, _ = fixture_records()
+    with Store(path) as store:
+        store.import_entries([Entry("x.jsonl", 1, dumps(january, pretty=False).encode())])
+        info = FINDINGS.filter(pl.col("match_id") == "random-0").with_columns(
+            pl.lit("Dirk").alias("player"), pl.lit("info").alias("severity")
+        )
+        store.save_findings(["random-0"], info)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    assert data.rate_over_time("Dirk").height == 0
+
+
 def open_players_in_dutch(at: AppTest) -> AppTest:
     """The Players page of Bert, in Dutch (the language chosen before the page is opened)."""
     at.run()
