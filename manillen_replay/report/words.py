@@ -115,11 +115,10 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "review": ("The review", "De bespreking"),
     "review_note": (
-        "Each player's costliest decisions, ranked by what they cost from the player's own view (one "
-        "finding per decision), as the Match page and manillen findings --top 3 rank them.",
-        "De duurste beslissingen van elke speler, gerangschikt volgens wat ze kostten met wat de speler "
-        "zelf kon weten (één bevinding per beslissing), zoals de pagina Partij en "
-        "manillen findings --top 3 ze rangschikken.",
+        "The costliest decisions, ranked by what they cost from what the player could see (one "
+        "finding per decision), as the dashboard's Match page ranks them.",
+        "De duurste beslissingen, gerangschikt volgens wat ze kostten met wat de speler zelf kon weten "
+        "(één bevinding per beslissing), zoals de pagina Partij van het dashboard ze rangschikt.",
     ),
     "review_title_1": (
         "{player}'s costliest decision tonight",
