@@ -278,7 +278,7 @@ def test_findings_top_from_the_archive_is_the_stores_ranking(tmp_path: Path) -> 
         (r["deal"], r["trick"], r["play"], r["kind"]) for r in expected.iter_rows(named=True)
     ]
     code, text, _ = run("findings", "--db", str(path), "--top", "3", "--lang", "nl")
-    assert code == 0 and "duurste beslissingen" in text
+    assert code == 0 and "duurste beslissing" in text
 
 
 def test_findings_top_at_the_heuristic_depth_ranks_by_points(tmp_path: Path) -> None:

@@ -181,7 +181,7 @@ def test_report_for_one_player_shows_only_their_decisions_and_the_comments_where
     assert f"Match review for {name}" in html
     expected = costliest(archive, name)
     assert decisions_in(html) == expected
-    assert "costliest card" in html and f'<section class="player-review" data-player="{name}">' in html
+    assert "costliest decision" in html and f'<section class="player-review" data-player="{name}">' in html
     assert not any(f'<section class="player-review" data-player="{other}">' in html for other in others)
     # the play comment sits in the article of the costliest card, the deal comment after deal 2's row
     first = html.index(f'data-deal="{deal}" data-trick="{trick}"')
@@ -205,7 +205,7 @@ def test_report_references_nothing_outside_itself(archive: Path) -> None:
     assert not re.search(r"\b(src|href|xlink:href)\s*=", html)
     assert "url(" not in html and "@import" not in html and "<link" not in html and "<script" not in html
     assert "<svg" in html and "<style>" in html and "@media print" in html and "size: A4" in html
-    assert "Partijbespreking" in html and "duurste kaart" in html
+    assert "Partijbespreking" in html and "duurste beslissing" in html
 
 
 def test_report_without_costs_says_how_to_get_them(tmp_path: Path) -> None:
@@ -343,7 +343,7 @@ def test_the_dummy_is_no_player_of_a_report(three_dummy_db: Path, tmp_path: Path
     """``--player`` takes people: the dummy's seat of ``three_dummy`` (in English or Dutch) is
     refused, the message naming the dealer whose decisions its cards are and the real players."""
     code, output = report_three_dummy(three_dummy_db, tmp_path / "dummy.html", "--player", asked)
-    assert code == 1 and "Traceback" not in output
+    assert code == 2 and "Traceback" not in output
     assert f"{asked!r} is the dummy's seat" in output and "not a player" in output
     assert "its cards are Anna's decisions" in output
     assert output.rstrip().endswith("the players are Anna, Bert, Carla")
