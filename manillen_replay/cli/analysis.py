@@ -38,6 +38,7 @@ from .common import (
     fast_scan_note,
     no_such_match,
     no_such_player,
+    player_name,
     plural,
     solver_pending_note,
 )
@@ -752,7 +753,9 @@ def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang
 @db_option(
     "Read the findings stored in this archive (default without PATH: $MANILLEN_DB or ./manillen.duckdb)."
 )
-@click.option("--player", metavar="NAME", help="Only findings about this player (any case).")
+@click.option(
+    "--player", metavar="NAME", callback=player_name, help="Only findings about this player (any case)."
+)
 @click.option(
     "--kind",
     "kinds",

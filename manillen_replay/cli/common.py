@@ -170,6 +170,11 @@ def no_such_match(match_id: str, where: str) -> click.UsageError:
     return click.UsageError(f"no match with id {match_id!r} in {where}")
 
 
+def player_name(_context: click.Context, _parameter: click.Parameter, value: str | None) -> str | None:
+    """``--player`` as a person means it: spaces around a name pasted or typed are not part of it."""
+    return value.strip() if value is not None else None
+
+
 def no_such_player(player: str, players: Iterable[str], where: str) -> click.BadParameter:
     """The one message (and exit code 2) of every command given a ``--player`` who played no deal
     there: a silent "0 findings" would read as a clean sheet."""

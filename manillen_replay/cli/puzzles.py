@@ -14,6 +14,7 @@ from .common import (
     existing_archive,
     no_such_match,
     no_such_player,
+    player_name,
     plural,
     written_whole,
 )
@@ -21,7 +22,9 @@ from .common import (
 
 @click.command()
 @DB_OPTION
-@click.option("--player", required=True, metavar="NAME", help="Whose puzzles (any case).")
+@click.option(
+    "--player", required=True, metavar="NAME", callback=player_name, help="Whose puzzles (any case)."
+)
 @click.option("--match", "match_id", metavar="ID", help="Only the puzzles of this match.")
 @click.option(
     "--out",

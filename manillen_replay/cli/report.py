@@ -15,6 +15,7 @@ from .common import (
     check_output_folder,
     existing_archive,
     no_such_match,
+    player_name,
     plural,
     solver_wait,
 )
@@ -26,6 +27,7 @@ from .common import (
 @click.option(
     "--player",
     metavar="NAME",
+    callback=player_name,
     help="Review for this player (any case; the dummy's cards of three_dummy count as its dealer's); "
     "default: everyone.",
 )
