@@ -1130,7 +1130,7 @@ def test_the_page_is_a_phones_page_its_sections_in_reading_order(archive: Path) 
     ]
     places = [html.index(part) for part in order]
     assert places == sorted(places)
-    assert "Each player&#x27;s costliest decisions, ranked by what they cost" in html
+    assert "The costliest decisions, ranked by what they cost" in html
 
 
 def test_players_without_figures_get_dashes_or_no_ledger_row(archive: Path) -> None:

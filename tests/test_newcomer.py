@@ -154,15 +154,19 @@ def info_archive(tmp_path: Path) -> Path:
 def test_players_chart_legend_names_the_severities_in_dutch(
     info_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """In Dutch the month-by-month chart's legend says opmerking (the project's word for info,
-    as the Mistakes page's "Toon ook opmerkingen"), not info."""
+    """In Dutch the month-by-month chart's legend names the severities in Dutch (fout for mistake);
+    info findings are no mistakes and stay out of the chart, in either language (neither info
+    nor opmerking)."""
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(info_archive))
     at = open_page(AppTest.from_file(APP, default_timeout=60), "players", player="Dirk", lang="nl")
     legend = svg_charts(at)["players_rates"]
-    assert ">opmerking<" in legend and ">fout<" in legend
-    assert ">info<" not in legend
+    assert ">fout<" in legend and ">mistake<" not in legend
+    assert ">opmerking<" not in legend and ">info<" not in legend
     english = open_page(AppTest.from_file(APP, default_timeout=60), "players", player="Dirk")
-    assert ">info<" in svg_charts(english)["players_rates"]
+    assert (
+        ">mistake<" in svg_charts(english)["players_rates"]
+        and ">info<" not in svg_charts(english)["players_rates"]
+    )
 
 
 @pytest.mark.parametrize(("lang", "illegal"), [("en", "Illegal play"), ("nl", "Onreglementair")])
