@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 import re
 import secrets
 import stat
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +49,9 @@ from dashboards.recording import (
     to_record,
 )
 from manillen_replay.engine import rules_of
-from manillen_replay.errors import InvalidRecordError
+from manillen_replay.errors import InvalidRecordError, ManillenError
 from manillen_replay.record import Entry, Record, loads
-from manillen_replay.store import ImportSummary
+from manillen_replay.store import ImportSummary, Store
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive
 
 _WRITING = threading.Lock()
@@ -235,6 +236,9 @@ class Saved:
     """The finished draft as written to its file (renamed when the match was), when one was given."""
     again: bool = False
     """The same save was made before (sent twice): the archive was left as it was."""
+    adopted: bool = False
+    """The archive's match had been replaced (the organiser's upload) since this table saved it:
+    the deal was added after the archive's deals, which the draft now holds."""
 
 
 def _content_hash(record: Record) -> str:
@@ -298,13 +302,25 @@ def save_match(draft: Draft, where: Path | None = None, *, finished: Draft | Non
                 "another phone at this table saved a deal meanwhile: the page now shows the match "
                 "as that phone left it"
             )
-        stored = store.query("SELECT content_hash FROM matches WHERE match_id = ?", [original])
+        stored = store.query("SELECT content_hash, record FROM matches WHERE match_id = ?", [original])
         renamed_from = None
+        adopted = False
         if stored.height and str(stored["content_hash"][0]) != ours:
-            ids = [str(i) for i in store.query("SELECT match_id FROM matches")["match_id"].to_list()]
-            new = suggest_match_id(draft.setup.date, draft.setup.venue, taken_ids(ids, where))
-            draft = rename(draft, new)
-            renamed_from = original
+            if ours is not None and _replaced_ours(store, original, ours):
+                # the organiser replaced this table's match (an upload correcting it): it is still
+                # this table's, so the deal goes after the archive's deals rather than into a
+                # match of a new id that the evening's standings would not count
+                archived = list(json.loads(str(stored["record"][0]))["deals"])
+                kept = len(draft.deals)
+                draft = replace(draft, deals=archived)
+                if finished is not None:
+                    finished = replace(finished, deals=[*archived, *finished.deals[kept:]])
+                adopted = True
+            else:
+                ids = [str(i) for i in store.query("SELECT match_id FROM matches")["match_id"].to_list()]
+                new = suggest_match_id(draft.setup.date, draft.setup.venue, taken_ids(ids, where))
+                draft = rename(draft, new)
+                renamed_from = original
         record = to_record(draft)
         match_id = str(record.match.id)
         entry = Entry(f"recorded match {match_id}", None, record_json(record))
@@ -326,7 +342,25 @@ def save_match(draft: Draft, where: Path | None = None, *, finished: Draft | Non
     from dashboards import reviewer
 
     reviewer.request([match_id])
-    return Saved(summary, analysis, match_id, renamed_from, finished)
+    return Saved(summary, analysis, match_id, renamed_from, finished, adopted=adopted)
+
+
+def _replaced_ours(store: Store, match_id: str, ours: str) -> bool:
+    """Whether the archive's match under this id replaced the very match this draft saved last
+    (an upload, the organiser's correction): a version kept of it is the draft's saved deals."""
+    for (text,) in store.query(
+        "SELECT record FROM match_versions WHERE match_id = ? ORDER BY version DESC", [match_id]
+    ).rows():
+        document = json.loads(str(text))
+        for deal in document.get("deals", []):
+            deal.pop("annotations", None)  # the archive's notes, merged into a kept version
+        try:
+            kept = loads(json.dumps(document, ensure_ascii=False), source=f"version of {match_id}")
+        except ManillenError:
+            continue
+        if _content_hash(kept) == ours:
+            return True
+    return False
 
 
 def last_venue() -> str | None:

@@ -7,6 +7,7 @@ writing over something that is not a file.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -121,6 +122,38 @@ def test_a_save_never_replaces_another_tables_match(archive: Path) -> None:
         one = rec.play_card(one, card)
     assert drafts.save_match(one).renamed_from is None
     assert _stored(archive) == {"2026-12-04-de-zwaan-1": 2, "2026-12-04-de-zwaan-2": 2}
+
+
+def test_a_tables_match_corrected_by_an_upload_stays_the_tables(archive: Path) -> None:
+    """The organiser replaces a table's match with a corrected file (Archive page, Replace): the
+    table's next deal goes after the archive's deals, in the same match, rather than into a match
+    of a new id holding the uncorrected deals again (which the evening's standings never count)."""
+    table = _table("aaaa1111", "2026-12-04-de-zwaan-1", legal_deal(seed=7, dealer=3))
+    drafts.save(table, drafts.folder(archive))
+    assert drafts.save_match(table).match_id == "2026-12-04-de-zwaan-1"
+    saved, _, result = rec.finish_deal(table)
+    # the organiser's correction: the scoresheet line the table forgot, in the same match
+    corrected = json.loads(rec.record_json(rec.to_record(saved, with_current=False)))
+    score = result.deals[0].score
+    assert score is not None and "recorded_score" not in corrected["deals"][0]
+    corrected["deals"][0]["recorded_score"] = {"team": score.team, "points": score.points}
+    data.archive().close()
+    with Store(archive) as store:
+        summary = store.import_entries([Entry("fix.json", None, json.dumps(corrected).encode())])
+        assert summary.replaced == 1
+    deal = legal_deal(seed=12, dealer=0)
+    assert isinstance(deal.declarations, list)
+    going_on = rec.add_call(saved, 0, "trump", str(deal.declarations[0].suit))
+    for card in cards_of(deal):
+        going_on = rec.play_card(going_on, card)
+    finished, _, _ = rec.finish_deal(going_on)
+    second = drafts.save_match(going_on, finished=finished)
+    assert second.adopted and second.renamed_from is None and second.match_id == "2026-12-04-de-zwaan-1"
+    assert _stored(archive) == {"2026-12-04-de-zwaan-1": 2}
+    with Store(archive, read_only=True) as store:
+        stored = json.loads(store.query("SELECT record FROM matches").item())
+    assert stored["deals"][0] == corrected["deals"][0] and second.draft is not None
+    assert second.draft.deals == stored["deals"]  # the table's page now holds the archive's deals
 
 
 # --------------------------------------------------------------------------- replacing a match

@@ -1216,6 +1216,8 @@ def _finish(draft: rec.Draft) -> None:
         return
     if saved.renamed_from is not None:  # another table's match had the id: this one has a new one
         _notice("warning", t("record.renamed", old=saved.renamed_from, new=saved.match_id))
+    if saved.adopted:  # the organiser corrected this table's match: the deal went after the archive's
+        _notice("info", t("record.adopted", number=number, match=saved.match_id))
     if saved.again:  # another phone at the table (or this one, before its connection dropped)
         _notice("info", t("record.saved_already", number=number))
     finished = saved.draft or finished
