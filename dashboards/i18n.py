@@ -1128,7 +1128,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "The organiser changed match {match} in the archive since this table's last save: deal "
         "{number} is added after the archive's deals, which this page now shows as the archive has them.",
         "De organisator wijzigde partij {match} in het archief sinds de laatste bewaring van deze tafel: "
-        "spel {number} komt na de spellen van het archief, die deze pagina nu toont zoals het archief ze heeft.",
+        "spel {number} komt na de spellen van het archief, die deze pagina nu toont zoals het archief "
+        "ze heeft.",
     ),
     "record.saved_already": (
         "Deal {number} was saved already (by another phone at this table, or by this one before its "
