@@ -8,6 +8,7 @@ come from the archive's own rows and the solver run again, never from the report
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -258,6 +259,22 @@ def test_a_club_evening_report_gives_each_block_its_own_teams(tmp_path: Path) ->
     assert ">32-56<" in first  # ... and of block 1
     assert "Gewonnen blokken: Anna 3, Bert 1, Carla 1, Dirk 1" in everyone
     assert "Blok 2: Anna &amp; Bert tegen Carla &amp; Dirk" in everyone  # the first seat's team first
+
+
+def test_a_club_evening_report_with_a_block_under_way(tmp_path: Path) -> None:
+    """Halfway through the third block (30 of 36 deals): the report was an IndexError, on the Club
+    evening page and from the command line, all evening long."""
+    document = json.loads((ROOT / "data" / "samples" / "club-evening.json").read_text(encoding="utf-8"))
+    document["deals"] = document["deals"][:30]
+    with Store(tmp_path / "evening.duckdb") as store:
+        store.import_entries([Entry("evening.json", None, json.dumps(document).encode())])
+        dirk = make_report(store, "club-evening-2026-11-27", player="Dirk")
+        score = store.query("SELECT score_0, score_1 FROM matches").row(0)
+    row = re.sub(r"<[^>]+>", "|", dirk.split('<tr data-block="3">')[1].split("</tr>")[0])
+    cells = [cell for cell in row.split("|") if cell and cell not in ("Block", "Teams", "Score", "Won by")]
+    # Dirk plays with Anna in block 3: their team (team 0 of its seating) first
+    assert cells == ["3", "Anna &amp; Dirk against Bert &amp; Carla", f"{score[0]}-{score[1]}", "under way"]
+    assert "Blocks won: Anna 2, Bert 1, Carla 1, Dirk 0" in dirk  # the two blocks over
 
 
 @pytest.mark.parametrize(

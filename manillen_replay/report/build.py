@@ -106,6 +106,8 @@ class BlockLine:
     """The team that won the block, ``None`` for a tie."""
     first_team: int
     """The team this block's figures show first: the report's player's, or the first seat's."""
+    finished: bool = True
+    """Whether the block is over (else it is under way: its score so far, no winner)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,35 +399,40 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
 
 def _blocks(match: MatchResult, chosen: str | None) -> tuple[tuple[BlockLine, ...], dict[int, int]]:
     """A club evening's blocks, and the block of each deal (a block starts where the seating
-    changes), each with the chosen player's team first (else the team of its first seat)."""
-    if not match.blocks:
-        return (), {}
+    changes), each with the chosen player's team first (else the team of its first seat); the
+    block under way too, with its score so far and no winner yet."""
     shape = match.rules.shape
     people = shape.people
     block_of: dict[int, int] = {}
-    starts: list[int] = []
-    seating: list[str] | None = None
+    seatings: list[tuple[int, list[str]]] = []  # each block's first deal and seating
     for deal in match.deals:
-        names = deal.names[:people] if deal.names else match.seats
-        if names != seating:
-            seating = names
-            starts.append(deal.number)
-        block_of[deal.number] = len(starts) - 1
+        names = list(deal.names[:people]) if deal.names else list(match.seats)
+        if not seatings or names != seatings[-1][1]:
+            seatings.append((deal.number, names))
+        block_of[deal.number] = len(seatings) - 1
+    if not match.blocks and len(seatings) < 2:
+        return (), {}
     lines = []
-    for place, block in enumerate(match.blocks):
-        seats = block.seats
+    for place, (first_deal, seats) in enumerate(seatings):
         team_names = tuple(
             " & ".join(seats[s] for s in range(len(seats)) if shape.team_of(s, 0) == side) for side in (0, 1)
         )
-        first = shape.team_of(seats.index(chosen), 0) if chosen in seats else 0
+        if place < len(match.blocks):
+            done = match.blocks[place]
+            score, winner, finished = tuple(done.score), done.winner, True
+        else:  # under way: the score its deals made so far (a block's score starts at 0-0)
+            last = max(deal for deal, block in block_of.items() if block == place)
+            score = tuple(next(d.match_score for d in match.deals if d.number == last))
+            winner, finished = None, False
         lines.append(
             BlockLine(
-                number=block.number,
-                first_deal=starts[place] if place < len(starts) else 0,
+                number=place + 1,
+                first_deal=first_deal,
                 team_names=(team_names[0], team_names[1]),
-                score=tuple(block.score),
-                winner=block.winner,
-                first_team=first,
+                score=score,
+                winner=winner,
+                first_team=shape.team_of(seats.index(chosen), 0) if chosen in seats else 0,
+                finished=finished,
             )
         )
     return tuple(lines), block_of

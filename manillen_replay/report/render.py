@@ -311,7 +311,13 @@ def _blocks(report: Report) -> str:
     for block in report.blocks:
         first, second = block.first_team, 1 - block.first_team
         teams = say(lang, "against", a=block.team_names[first], b=block.team_names[second])
-        won = say(lang, "block_tie") if block.winner is None else block.team_names[block.winner]
+        won = (
+            say(lang, "block_under_way")
+            if not block.finished
+            else say(lang, "block_tie")
+            if block.winner is None
+            else block.team_names[block.winner]
+        )
         cells = [str(block.number), escape(teams), _dash(report, block.score, (first, second)), escape(won)]
         rows.append(
             f'<tr data-block="{block.number}">'

@@ -46,6 +46,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "blocks": ("The blocks", "De blokken"),
     "block_tie": ("nobody (a tie)", "niemand (gelijkspel)"),
+    "block_under_way": ("under way", "bezig"),
     "blocks_won": ("Blocks won: {won}", "Gewonnen blokken: {won}"),
     "block_heading": ("Block {number}: {teams}", "Blok {number}: {teams}"),
     "block_team": ("{player}'s team in each block", "de ploeg van {player} in elk blok"),
