@@ -354,12 +354,19 @@ def _matches(
     return _frame(
         path,
         f"""
+        WITH evening AS (  -- a club evening's partners change every block: its result is the blocks won
+            SELECT match_id, string_agg(player || ' ' || blocks_won, ', ' ORDER BY blocks_won DESC, player)
+                   AS blocks_won
+            FROM blocks_won GROUP BY match_id
+        )
         SELECT m.match_id, m.date, m.venue, m.event, m.variant,
-               m.seat0 || ' & ' || m.seat2 AS team_0, m.seat1 || ' & ' || m.seat3 AS team_1,
+               concat_ws(' & ', m.seat0, m.seat2, m.seat4) AS team_0,
+               concat_ws(' & ', m.seat1, m.seat3, m.seat5) AS team_1,
                m.final_score_0, m.final_score_1, m.winner,
                m.deals,
-               (SELECT count(*) FROM findings f WHERE f.match_id = m.match_id) AS findings
-        FROM matches m
+               (SELECT count(*) FROM findings f WHERE f.match_id = m.match_id) AS findings,
+               e.blocks_won
+        FROM matches m LEFT JOIN evening e USING (match_id)
         WHERE {" AND ".join(where)}
         ORDER BY m.date DESC NULLS LAST, m.match_id
         """,

@@ -167,6 +167,7 @@ LABELS: dict[str, tuple[str, str]] = {
         "Put back the earlier version of {match}",
         "De vorige versie van {match} terugzetten",
     ),
+    "archive.blocks_won": ("Blocks won: ", "Gewonnen blokken: "),
     "archive.restored": (
         "Version {number} of {match} is back ({deals}) and analysed again.",
         "Versie {number} van {match} staat terug ({deals}) en is opnieuw geanalyseerd.",

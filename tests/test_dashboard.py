@@ -383,6 +383,28 @@ def test_archive_filters_by_venue(app: AppTest) -> None:
     assert table["match_id"].to_list() == ["random-1"]
 
 
+def test_archive_lists_a_club_evening_by_the_blocks_won(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The partners change every block: block 1's teams beside block 3's score (58-24) named the
+    wrong winners. A club evening's row gives the blocks won; a six-player match its three a side."""
+    path = tmp_path / "evening.duckdb"
+    samples = Path(__file__).resolve().parent.parent / "data" / "samples"
+    with Store(path) as store:
+        store.import_paths([samples / "club-evening.json", samples / "variant-six.json"])
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "archive")
+    rows = {row["match_id"]: row for row in light_tables(at)[0].texts.iter_rows(named=True)}
+    evening = rows["club-evening-2026-11-27"]
+    assert (evening["team_0"], evening["team_1"], evening["score"]) == (
+        "Blocks won: Anna 3, Bert 1, Carla 1, Dirk 1",
+        "",
+        "",
+    )
+    six = next(row for match, row in rows.items() if match != "club-evening-2026-11-27")
+    assert six["team_0"].count(" & ") == 2 and six["team_1"].count(" & ") == 2
+
+
 def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: AppTest) -> None:
     """Whole scores as "101-62" under one header, no "None" cells, no column of nothing but blanks."""
     at = open_page(app, "archive")

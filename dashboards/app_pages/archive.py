@@ -297,8 +297,17 @@ shown_text = t("archive.shown", shown=shown.height, total=numbers["matches"])
 if active:
     shown_text += f" ({t('archive.filters_active', count=active)})"
 st.caption(shown_text + ". " + t("archive.click_row"))
+evening = pl.col("blocks_won").is_not_null()  # a club evening: the teams change every block
 table = shown.with_columns(
-    pl.format("{}-{}", "final_score_0", "final_score_1").alias("score"),
+    pl.when(evening)
+    .then(pl.lit(""))
+    .otherwise(pl.format("{}-{}", "final_score_0", "final_score_1"))
+    .alias("score"),
+    pl.when(evening)
+    .then(pl.lit(t("archive.blocks_won")) + pl.col("blocks_won"))
+    .otherwise("team_0")
+    .alias("team_0"),
+    pl.when(evening).then(pl.lit("")).otherwise("team_1").alias("team_1"),
     pl.col("variant").map_elements(variant_label, pl.String),
     pl.col("venue").fill_null(""),
 )
