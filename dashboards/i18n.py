@@ -168,6 +168,12 @@ LABELS: dict[str, tuple[str, str]] = {
         "De vorige versie van {match} terugzetten",
     ),
     "archive.blocks_won": ("Blocks won: ", "Gewonnen blokken: "),
+    "match.club_evening": (
+        "Club evening: the partners change every block",
+        "Clubavond: de partners wisselen elk blok",
+    ),
+    "match.blocks_won": ("Blocks won: {won}", "Gewonnen blokken: {won}"),
+    "match.first_block": ("The first block is under way", "Het eerste blok is bezig"),
     "archive.restored": (
         "Version {number} of {match} is back ({deals}) and analysed again.",
         "Versie {number} van {match} staat terug ({deals}) en is opnieuw geanalyseerd.",

@@ -405,6 +405,26 @@ def test_archive_lists_a_club_evening_by_the_blocks_won(
     assert six["team_0"].count(" & ") == 2 and six["team_1"].count(" & ") == 2
 
 
+def test_the_match_page_of_a_club_evening_names_each_blocks_people(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deal 36 was dealt by Carla and won by Anna & Dirk (block 3's seating): the page named the
+    dealer and the team from block 1's seats, and the result as block 1's teams' score."""
+    path = tmp_path / "evening.duckdb"
+    with Store(path) as store:
+        store.import_paths(
+            [Path(__file__).resolve().parent.parent / "data" / "samples" / "club-evening.json"]
+        )
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="club-evening-2026-11-27")
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Blocks won: Anna 3, Bert 1, Carla 1, Dirk 1" in [h.value for h in at.subheader]
+    assert any("Club evening: the partners change every block" in c.value for c in at.caption)
+    deals = light_tables(at)[0].texts
+    last = deals.filter(pl.col("deal") == "36").row(0, named=True)
+    assert (last["dealer"], last["outcome"]) == ("Carla", "Anna & Dirk +8")
+
+
 def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: AppTest) -> None:
     """Whole scores as "101-62" under one header, no "None" cells, no column of nothing but blanks."""
     at = open_page(app, "archive")

@@ -79,9 +79,21 @@ shape = result.rules.shape
 info = data.match_info(chosen)
 
 
-def side_names(side: int, dealer: int) -> str:
-    """The people on one side of a deal."""
-    return " & ".join(names[s] for s in range(len(names)) if shape.team_of(s, dealer) == side)
+def seated(deal: DealResult | None = None) -> list[str]:
+    """Who sat in each seat in a deal: a club evening's partners change every block."""
+    if deal is not None and deal.names:
+        return list(deal.names[: len(names)])
+    return names
+
+
+def side_names(side: int, dealer: int, deal: DealResult | None = None) -> str:
+    """The people on one side of a deal (in its block's seating)."""
+    people = seated(deal)
+    return " & ".join(people[s] for s in range(len(people)) if shape.team_of(s, dealer) == side)
+
+
+# a club evening: the partners change every block, and its result is the blocks won
+evening = bool(result.blocks) or any(seated(d) != names for d in result.deals)
 
 
 # one match score per team, or per person in the three-player games
@@ -106,8 +118,15 @@ def contract_text(deal: DealResult) -> str:
 st.title(t("match.title", match=chosen))
 details = " · ".join(str(info[k]) for k in ("date", "venue", "event") if info.get(k))
 team_line = " · ".join(scorers) if shape.scorers != 2 else t("match.against", a=scorers[0], b=scorers[1])
+if evening:
+    team_line = t("match.club_evening")
 st.caption(f"{details} — {team_line}" if details else team_line)
-if result.finished:
+if evening:
+    won = ", ".join(
+        f"{name} {count}" for name, count in sorted(result.blocks_won.items(), key=lambda i: (-i[1], i[0]))
+    )
+    st.subheader(t("match.blocks_won", won=won) if won else t("match.first_block"))
+elif result.finished:
     who = t("match.draw") if result.winner is None else t("match.team_wins", names=scorers[result.winner])
     st.subheader(t("match.final", score="-".join(map(str, result.final_score)), who=who))
 else:
@@ -138,13 +157,13 @@ for deal in result.deals:
     elif deal.kind is DealKind.ABANDONED:
         outcome = t("match.abandoned")
     elif deal.score is not None:
-        outcome = f"{side_names(deal.score.team, deal.dealer)} +{deal.score.points}"
+        outcome = f"{side_names(deal.score.team, deal.dealer, deal)} +{deal.score.points}"
     else:
         outcome = ""
     rows.append(
         {
             "deal": deal.number,
-            "dealer": names[deal.dealer],
+            "dealer": seated(deal)[deal.dealer],
             "contract": contract_text(deal),
             "multiplier": deal.multiplier,
             "points": f"{deal.points[0]}-{deal.points[1]}"
