@@ -1297,6 +1297,12 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "This page's address shows these standings to anyone on the café's network:",
         "Het adres van deze pagina toont deze stand aan iedereen op het netwerk van het café:",
     ),
+    "standings.share_token": (
+        "Shared on the café's network, every screen needs a token: the organiser's Club evening page "
+        "gives the standings' join address, with its QR code, for the big screen.",
+        "Gedeeld op het netwerk van het café heeft elk scherm een token nodig: de pagina Clubavond van "
+        "de organisator geeft het deelnameadres van de stand, met de QR-code, voor het grote scherm.",
+    ),
     "standings.col.place": ("#", "#"),
     "standings.col.player": ("Player", "Speler"),
     "standings.col.blocks_won": ("Blocks won", "Blokken gewonnen"),

@@ -202,3 +202,14 @@ def test_the_printed_sheet_holds_each_link_s_qr_code_and_address() -> None:
         assert html.escape(heading) in sheet and html.escape(address) in sheet
         assert access.qr_svg(address, scale=4) in sheet
     assert "<Standings>" not in sheet and sheet.count("<svg") == 2
+
+
+def test_the_standings_page_served_on_a_network_points_to_its_join_address(networked: dict[str, Any]) -> None:
+    """Its bare address, shown "for anyone on the café's network", was refused to every screen:
+    served on a network the page sends people to the viewer's join address instead."""
+    set_up("\n".join(TWELVE))
+    evening = the_evening()
+    at = page("standings", evening=evening.evening_id)
+    assert not at.exception, [e.value for e in at.exception]
+    assert "the standings' join address" in texts(at)
+    assert not [c.value for c in at.code if "/standings?" in c.value]

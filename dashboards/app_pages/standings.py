@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
-from dashboards import data, evenings, ui
+from dashboards import access, data, evenings, ui
 from dashboards.evenings import STANDINGS_COLUMNS
 from manillen_replay.errors import ManillenError
 
@@ -99,9 +99,14 @@ def _standings() -> None:
 
 
 _standings()
-st.caption(t("standings.share"))
-st.code(
-    ui.absolute("standings?" + urlencode({"evening": evening.evening_id, **ui.language_params()})),
-    language=None,
-    wrap_lines=True,
-)
+if access.access_required():
+    # served on a network every visitor needs a token: this page's bare address would be refused,
+    # so the way in for the big screen is the viewer's join address of the Club evening page
+    st.caption(t("standings.share_token"))
+else:
+    st.caption(t("standings.share"))
+    st.code(
+        ui.absolute("standings?" + urlencode({"evening": evening.evening_id, **ui.language_params()})),
+        language=None,
+        wrap_lines=True,
+    )
