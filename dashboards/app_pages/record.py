@@ -112,8 +112,10 @@ def _keep(draft: rec.Draft | None) -> None:
     """Hold a changed draft in the session and write it to its file at once; when another phone
     at the table wrote the file meanwhile, take up its version instead and say so."""
     if draft is not None and not _ours(draft):  # checked where it is written, whatever the page shows
+        if access.session_visitor() is None:  # a token revoked (or gone) since the page opened
+            raise access.AccessRefusedError(access.REFUSED_TEXT)
         raise access.AccessRefusedError(
-            f"only table {draft.setup.table or '?'}'s recorder may record this match"
+            f"Only table {draft.setup.table or '?'}'s recorder may record this match."
         )
     if draft is not None:
         try:
