@@ -1053,6 +1053,10 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "partij; de analyse door de solver volgt en voegt de dure kaarten en keuzes toe (Uw grootste "
         "fouten, hieronder).",
     ),
+    "record.saved_line": (
+        "Deal {number} is saved in the archive: a scoresheet line, without cards for the solver to review.",
+        "Spel {number} is bewaard in het archief: een lijn van het scoreblad, zonder kaarten voor de solver.",
+    ),
     "record.saved_one": (
         "Deal {number} is saved in the archive. The quick check found 1 finding in the match; the "
         "solver's review follows and adds the costly cards and calls (Your biggest mistakes, below).",
@@ -1067,6 +1071,10 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "{new}, zodat geen van beide de andere vervangt.",
     ),
     "record.open_replay": ("Open deal {number} in the Deal replay", "Spel {number} openen in Spel herspelen"),
+    "record.sheet_choose": (
+        "Choose the team that scored and type its points (or tap 30-30).",
+        "Kies de ploeg die scoorde en typ haar punten (of tik 30-30).",
+    ),
     "record.sheet_help": (
         "Only the scoresheet: who scored and how many points (or a 30-30).",
         "Enkel het scoreblad: wie scoorde en hoeveel punten (of 30-30).",

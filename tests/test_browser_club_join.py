@@ -110,8 +110,8 @@ def test_an_evening_on_the_wifi_from_the_organiser_s_phone(networked_server: tup
             settle(table_phone)
             first_block = club_blocks(TWELVE[4:8])[0]
             side = f"{first_block[0]} & {first_block[2]}"
-            table_phone.locator(".st-key-record_sheet_team").get_by_text(side, exact=True).click()
-            points = table_phone.locator(".st-key-record_sheet_points input")
+            table_phone.locator("[class*=st-key-record_sheet_team_]").get_by_text(side, exact=True).click()
+            points = table_phone.locator("[class*=st-key-record_sheet_points_] input")
             points.fill("23")
             points.press("Tab")
             settle(table_phone)

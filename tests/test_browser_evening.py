@@ -125,8 +125,8 @@ def test_four_phones_record_four_tables_at_once(club_server: tuple[str, Path]) -
                     settle(page)
                     seating = club_blocks(SIXTEEN[4 * (table - 1) : 4 * table])[deal - 1]
                     side = f"{seating[team]} & {seating[team + 2]}"  # the block's partners, by name
-                    page.locator(".st-key-record_sheet_team").get_by_text(side, exact=True).click()
-                    box = page.locator(".st-key-record_sheet_points input")
+                    page.locator("[class*=st-key-record_sheet_team_]").get_by_text(side, exact=True).click()
+                    box = page.locator("[class*=st-key-record_sheet_points_] input")
                     box.fill(str(scored))
                     box.press("Tab")
                     settle(page)

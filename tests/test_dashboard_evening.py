@@ -14,6 +14,7 @@ import zipfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -118,11 +119,21 @@ def test_only_the_organiser_sets_up(club: Path, monkeypatch: pytest.MonkeyPatch)
     assert not at.text_area and any("Only the organiser" in i.value for i in at.info)
 
 
+def sheet_team(at: AppTest) -> Any:
+    """The scoresheet line's team choice of the deal under way (a form of its own per deal)."""
+    return next(radio for radio in at.radio if radio.key.startswith("record_sheet_team_"))
+
+
+def sheet_points(at: AppTest) -> Any:
+    """The scoresheet line's points of the deal under way."""
+    return next(box for box in at.number_input if box.key.startswith("record_sheet_points_"))
+
+
 def record_sheet_line(draft_id: str, team: int, points: int) -> AppTest:
     """A table's phone: the table's link, one scoresheet line saved."""
     at = page("record", draft=draft_id)
-    at.radio(key="record_sheet_team").set_value(team)
-    at.number_input(key="record_sheet_points").set_value(points)
+    sheet_team(at).set_value(team)
+    sheet_points(at).set_value(points)
     at.button(key="record_sheet_save").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -139,6 +150,12 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
     record_sheet_line(draft_id, 0, 7)
     at = record_sheet_line(draft_id, 1, 3)
     assert any("Block 3 of 3" in c.value for c in at.caption)
+    # the next deal's line starts empty: block 2's team and points, kept by their place, named a
+    # team of block 3's seating that nobody chose; a save without them asks for them
+    assert any("a scoresheet line, without cards for the solver" in m.value for m in at.success)
+    assert sheet_team(at).value is None and sheet_points(at).value is None
+    at.button(key="record_sheet_save").click().run()
+    assert any("Choose the team that scored" in e.value for e in at.error)
     [(record,)] = stored(club, f"SELECT record FROM matches WHERE match_id = '{first.match_id}'")
     result = replay(loads(str(record)))
     standings = evenings.standings(evening_id)
@@ -187,17 +204,18 @@ def test_two_phones_on_one_table_save_once_and_the_second_is_told(club: Path) ->
     draft_id = evenings.draft_id_of(evening.tables[0])
     one, two = page("record", draft=draft_id), page("record", draft=draft_id)
     for at in (one, two):
-        at.radio(key="record_sheet_team").set_value(0)
-        at.number_input(key="record_sheet_points").set_value(5)
+        sheet_team(at).set_value(0)
+        sheet_points(at).set_value(5)
     one.button(key="record_sheet_save").click().run()
     two.button(key="record_sheet_save").click().run()  # the same line, a moment later
     assert any("saved already" in i.value for i in two.info)
     assert stored(club, "SELECT deals FROM matches") == [(1,)]
     # the second phone now shows deal 2; a tap on the first phone's stale page is refused
-    two.radio(key="record_sheet_team").set_value(1)
+    sheet_team(two).set_value(1)
+    sheet_points(two).set_value(7)
     two.button(key="record_sheet_save").click().run()
-    one.radio(key="record_sheet_team").set_value(1)
-    one.number_input(key="record_sheet_points").set_value(9)  # not the line the other phone saved
+    sheet_team(one).set_value(1)
+    sheet_points(one).set_value(9)  # not the line the other phone saved
     one.button(key="record_sheet_save").click().run()
     assert any("another phone" in w.value.lower() for w in one.warning)
     assert stored(club, "SELECT deals FROM matches") == [(2,)]

@@ -1109,18 +1109,25 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
 
 def _sheet_line(draft: rec.Draft) -> None:
     st.caption(t("record.sheet_help"))
+    # a form of its own for each deal, empty: the last deal's choice, kept by its place, named a
+    # team of the new block's seating that nobody chose (one tap on Save would have recorded it)
+    deal = f"{draft.draft_id}_{draft.index + 1}"
     team = st.radio(
         t("record.sheet_team"),
         [0, 1],
         format_func=lambda x: _team(draft, x),
         horizontal=True,
-        key="record_sheet_team",
+        index=None,
+        key=f"record_sheet_team_{deal}",
     )
     points = st.number_input(
-        t("record.sheet_points"), min_value=0, value=2, step=1, key="record_sheet_points"
+        t("record.sheet_points"), min_value=0, value=None, step=1, key=f"record_sheet_points_{deal}"
     )
     row = st.container(horizontal=True)
     if row.button(t("record.sheet_save"), type="primary", key="record_sheet_save"):
+        if team is None or points is None:
+            st.error(t("record.sheet_choose"))
+            return
         _finish(rec.scoresheet_line(draft, int(team), int(points)))
     if row.button("30-30", key="record_sheet_tie"):
         _finish(rec.scoresheet_line(draft, None))
@@ -1257,7 +1264,9 @@ def _after_save(draft: rec.Draft) -> None:
     if saved:
         match_id, number, replayable, findings, mismatch = saved
         st.success(
-            t("record.saved_one", number=number)
+            t("record.saved_line", number=number)  # no cards: nothing for the solver to review
+            if not replayable
+            else t("record.saved_one", number=number)
             if findings == 1
             else t("record.saved", number=number, findings=findings)
         )
