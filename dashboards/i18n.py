@@ -118,8 +118,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "count.findings": ("{count} findings", "{count} bevindingen"),
     "count.findings_one": ("1 finding", "1 bevinding"),
     "count.matches_one": ("1 match", "1 partij"),
-    "count.new_matches": ("{count} new matches", "{count} nieuwe partijen"),
-    "count.new_matches_one": ("1 new match", "1 nieuwe partij"),
     "archive.import_refused": ("Refused: {problem}", "Geweigerd: {problem}"),
     "archive.refused_more": (
         "... and {count} more problems: the archive's rejects table has them (the SQL page).",

@@ -1451,7 +1451,7 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     # the new match was analysed by the dashboard itself, no `manillen analyze` needed
     assert new["analysed_at"] is not None
     found = "1 finding" if new["n"] == 1 else f"{new['n']} findings"
-    assert [i.value for i in at.info] == [f"Analysed 1 new match ({deals}): {found}."]
+    assert [i.value for i in at.info] == [f"Analysed 1 match ({deals}): {found}."]
 
 
 def test_archive_page_upload_of_good_records_is_a_success(

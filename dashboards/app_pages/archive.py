@@ -186,7 +186,7 @@ def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None)
                 "info",
                 t(
                     "archive.analysed",
-                    matches=_count("new_matches", analysis.analysed),
+                    matches=_count("matches", analysis.analysed),
                     deals=_count("deals", analysis.deals),
                     findings=_count("findings", found),
                 ),
