@@ -141,7 +141,7 @@ def _change(step: Callable[..., rec.Draft], *args: Any) -> None:
     try:
         _keep(step(draft, *args))
     except ManillenError as error:
-        _notice("error", str(error))
+        _notice("error", ui.markdown_text(str(error)))
 
 
 def _tap(card: str) -> None:
@@ -213,7 +213,7 @@ def _setup() -> None:
         try:
             _keep(rec.new_draft(drafts.new_id(), setup))
         except ManillenError as error:
-            st.error(ui.without_folders(str(error)))
+            st.error(ui.markdown_text(ui.without_folders(str(error))))  # what was typed: text, not markdown
             return
         st.rerun()
     if not complete:
@@ -883,7 +883,9 @@ def _hands(draft: rec.Draft) -> None:
                 _keep(_typed_dealt(draft, typed, rules))
                 st.rerun()
             except ManillenError as error:
-                st.error(ui.without_folders(str(error)))
+                st.error(
+                    ui.markdown_text(ui.without_folders(str(error)))
+                )  # what was typed: text, not markdown
         if (deal.hands or deal.table or deal.discards) and row.button(
             t("record.forget_dealt") if _variant(draft) else t("record.forget_hands"),
             key="record_forget_hands",
@@ -1104,7 +1106,9 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
                 _keep(rec.edit_trick(draft, int(number), rec.parse_hand(typed)))
                 st.rerun()
             except ManillenError as error:
-                st.error(ui.without_folders(str(error)))
+                st.error(
+                    ui.markdown_text(ui.without_folders(str(error)))
+                )  # what was typed: text, not markdown
 
 
 def _sheet_line(draft: rec.Draft) -> None:
