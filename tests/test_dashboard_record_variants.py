@@ -139,11 +139,11 @@ def test_page_saves_a_scoresheet_line_in_each_kind_of_variant(
     names = ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"][:people]
     start_variant(at, variant, names, 0)
     at.segmented_control(key="record_mode").set_value("sheet").run()
-    radio = at.radio(key="record_sheet_team")
+    radio = next(r for r in at.radio if r.key.startswith("record_sheet_team_"))
     labels = list(radio.options)  # as shown
     assert len(labels) == 2 and labels[0].startswith("Anna")  # the dealer's side first
     radio.set_value(1)
-    at.number_input(key="record_sheet_points").set_value(7)
+    next(n for n in at.number_input if n.key.startswith("record_sheet_points_")).set_value(7)
     tap(at, "record_sheet_save")
     record = saved_record(path)
     assert record["deals"] == [{"dealer": 0, "recorded_score": {"team": 1, "points": 7}}]
@@ -165,7 +165,10 @@ def test_page_names_the_dealer_s_side_of_three_dummy_by_the_dealer_alone(
     at, _ = empty_app
     start_variant(at, "three_dummy", ["Anna", "Bert", "Carla"], 0)
     at.segmented_control(key="record_mode").set_value("sheet").run()
-    assert list(at.radio(key="record_sheet_team").options) == ["Anna", "Bert & Carla"]
+    assert list(next(r for r in at.radio if r.key.startswith("record_sheet_team_")).options) == [
+        "Anna",
+        "Bert & Carla",
+    ]
 
 
 def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) -> None:
