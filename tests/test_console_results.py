@@ -75,10 +75,11 @@ def test_dates_in_lists_and_structs_print_as_duckdb_prints_them() -> None:
             "SELECT [DATE '2026-12-04', NULL] AS ok, [DATE 'infinity', DATE '2026-01-01'] AS far, "
             "{'a': TIMESTAMP '294247-01-01', 'b': 1} AS s, [{'x': DATE '2026-02-02'}] AS n"
         )
-    assert str(frame.schema["ok"]) == "List(Date)" and str(frame["ok"][0][0]) == "2026-12-04"
+    # as DuckDB writes them: the page's grid drew dates in a list as milliseconds since 1970
+    assert frame["ok"].to_list() == ["[2026-12-04, NULL]"]
     assert frame["far"].to_list() == ["[infinity, 2026-01-01]"]
     assert frame["s"].to_list() == ["{'a': '294247-01-01 00:00:00', 'b': 1}"]
-    assert str(frame.schema["n"]).startswith("List(Struct")
+    assert frame["n"].to_list() == ["[{'x': 2026-02-02}]"]
 
 
 def test_a_query_over_the_memory_limit_stops_with_a_message() -> None:

@@ -258,7 +258,13 @@ def _shown(relation: duckdb.DuckDBPyRelation | None, max_rows: int | None) -> pl
     names, types = relation.columns, [str(kind).upper() for kind in relation.types]
     if len(set(names)) != len(names):  # a projection by name would be ambiguous: leave as is
         return _frame(relation)
-    as_text = {name for name, kind in zip(names, types, strict=True) if any(t in kind for t in _AS_TEXT)}
+    as_text = {
+        name
+        for name, kind in zip(names, types, strict=True)
+        # dates inside lists and structs: the page's grid draws them as milliseconds since 1970
+        if any(t in kind for t in _AS_TEXT)
+        or (any(t in kind for t in _TEMPORAL) and ("[" in kind or "(" in kind))
+    }
     if as_text:
         relation = _as_text(relation, as_text)
     frame = _frame(relation)
