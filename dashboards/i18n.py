@@ -329,6 +329,14 @@ LABELS: dict[str, tuple[str, str]] = {
         "<b>Betere lijn</b>: {better} in plaats van {card}, daarna speelt iedereen perfect, {where}. "
         "{team} {take} vanaf hier <b>{b}</b> kaartpunten, tegen {a} na {card}.",
     ),
+    "replay.branch_note_equal": (
+        "<b>Line after</b> {better} instead of {card}, then best play by {everyone}, {where}. "
+        "{team} {take} <b>{b}</b> card points from here, as many as after {card}: with every hand "
+        "known both cards take as much; {better} was the better one from what {name} could see.",
+        "<b>Lijn na</b> {better} in plaats van {card}, daarna speelt iedereen perfect, {where}. "
+        "{team} {take} vanaf hier <b>{b}</b> kaartpunten, evenveel als na {card}: met alle kaarten "
+        "open halen beide kaarten evenveel; {better} was de betere met wat {name} kon weten.",
+    ),
     "replay.branch_note_worse": (
         "<b>Line after</b> {better} instead of {card}, then best play by {everyone}, {where}. "
         "{team} {take} <b>{b}</b> card points from here, against {a} after {card}: with every hand "

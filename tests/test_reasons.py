@@ -322,10 +322,15 @@ def test_the_replay_switches_to_the_better_line_and_steps_through_it(
     played = here.filter((pl.col("line") == "played") & (pl.col("layout") == "view"))
     first = Card.parse(better["first_card"][0]).symbol
     (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_branch_")]
+    real = {
+        line: here.filter((pl.col("line") == line) & (pl.col("layout") == "real"))
+        for line in ("better", "played")
+    }
+    gains = real["better"]["team_points"][0] > real["played"]["team_points"][0]
     assert choice.options == [
         "the game as played",
         f"better line: {first} (from the player's view)",
-        f"better line: {first} (every hand known)",
+        f"better line: {first} (every hand known)" if gains else f"line after {first} (every hand known)",
     ]
     assert choice.value == "played" and "replay_table_line" not in html_views(at)
     step = replay_step(at)
@@ -369,8 +374,10 @@ def test_the_better_line_in_dutch_and_on_the_real_cards(
     assert choice.options[0] == "het spel zoals gespeeld" and "alle kaarten open" in choice.options[2]
     choice.set_value("real").run()
     drawn = html_views(at)["replay_table_line"][1]["html"]
-    assert "<b>Betere lijn</b>" in drawn and "met de echte kaarten, alle kaarten open" in drawn
     real = here.filter((pl.col("line") == "better") & (pl.col("layout") == "real"))
+    played = here.filter((pl.col("line") == "played") & (pl.col("layout") == "real"))
+    named = "<b>Betere lijn</b>" if real["team_points"][0] > played["team_points"][0] else "<b>Lijn na</b>"
+    assert named in drawn and "met de echte kaarten, alle kaarten open" in drawn
     assert f"halen vanaf hier <b>{real['team_points'][0]}</b> kaartpunten" in drawn
 
 
@@ -406,6 +413,22 @@ def test_a_real_line_that_does_worse_is_named_for_what_it_is(
     assert "<b>Line after</b>" in drawn and "<b>Better line</b>" not in drawn
     assert "<b>15</b> card points from here, against 17 after" in drawn
     assert "with every hand known" in drawn and "was the better one from what" in drawn
+    # as many points either way: no "better line" either
+    from dashboards import data
+
+    data.archive().close()
+    with Store(copy) as store:
+        store._con.execute(
+            "UPDATE finding_lines SET team_points = 17 WHERE line = 'better' AND layout = 'real' "
+            "AND deal = ? AND trick = ? AND play = ?",
+            [first["deal"], first["trick"], first["play"]],
+        )
+    at, _ = _replay_at_costly_play((copy, lines), monkeypatch)
+    (choice,) = [radio for radio in at.radio if radio.key.startswith("replay_branch_")]
+    assert choice.options[2] == f"line after {better} (every hand known)"
+    choice.set_value("real").run()
+    drawn = html_views(at)["replay_table_line"][1]["html"]
+    assert "as many as after" in drawn and "both cards take as much" in drawn
 
 
 @pytest.mark.browser

@@ -359,15 +359,19 @@ def branch_text(layout: str) -> str:
         saved = saved_variations[layout]
         return t("replay.variation_line", author=saved["author"], card=Card.parse(saved["line"][0]).symbol)
     first = Card.parse(str(line_of("better", layout)["first_card"][0])).symbol
-    # the view's better card may do worse on the real cards: that line is no "better" one
-    worse = layout == "real" and real_line_is_worse()
-    return t("replay.branch_real_worse" if worse else f"replay.branch_{layout}", card=first)
+    # the view's better card may do no better on the real cards: that line is no "better" one
+    no_better = layout == "real" and real_line_compared() != "better"
+    return t("replay.branch_real_worse" if no_better else f"replay.branch_{layout}", card=first)
 
 
-def real_line_is_worse() -> bool:
-    """Whether, with every hand known, the view's better card takes fewer points than the card played."""
+def real_line_compared() -> str:
+    """How the view's better card does with every hand known against the card played: ``better``,
+    ``equal`` (as many points) or ``worse``."""
     better, played = line_of("better", "real"), line_of("played", "real")
-    return bool(better.height and played.height and better["team_points"][0] < played["team_points"][0])
+    if not (better.height and played.height):
+        return "better"
+    b, a = better["team_points"][0], played["team_points"][0]
+    return "better" if b > a else "equal" if b == a else "worse"
 
 
 def branch_note_html() -> str:
@@ -393,7 +397,9 @@ def branch_note_html() -> str:
         else t("replay.branch_on_real")
     )
     text = t(
-        "replay.branch_note_worse" if branch == "real" and real_line_is_worse() else "replay.branch_note",
+        "replay.branch_note"
+        if branch != "real" or real_line_compared() == "better"
+        else f"replay.branch_note_{real_line_compared()}",
         name=escape(names[made_here.seat]),
         better=cards.inline_card(Card.parse(better["first_card"][0])),
         card=cards.inline_card(made_here.card),
