@@ -218,6 +218,22 @@ def test_the_dashboard_refuses_no_token_beyond_this_computer(tmp_path: Path) -> 
     assert result.exit_code != 0 and "--no-token is refused" in result.output
 
 
+def test_the_dashboard_refuses_a_file_that_is_no_archive(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A record given as --db: the server started anyway and every page showed the error."""
+    from manillen_replay.cli import dashboard as command
+
+    started: list[list[str]] = []
+    monkeypatch.setattr(command, "run_forwarding_signals", lambda args, _env: started.append(args) or 0)
+    record = tmp_path / "match.json"
+    record.write_text('{"format": "manillen/1"}', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["dashboard", "--db", str(record)])
+    assert result.exit_code == 2 and started == []
+    assert f"{str(record.resolve())!r} is not an archive (a DuckDB file)" in result.stderr
+    assert CliRunner().invoke(cli, ["dashboard", "--db", str(tmp_path / "new.duckdb")]).exit_code == 0
+
+
 def test_token_asks_for_a_token_on_this_computer_too(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from manillen_replay.cli import dashboard as command
 

@@ -91,6 +91,12 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
             "the manillen-replay repository (the dashboards/ folder beside manillen_replay/)."
         )
     archive = Path(db or default_archive()).resolve()
+    if archive.is_file() and not _looks_like_an_archive(archive):
+        # as every command says it: a page after page of this error, in a served dashboard, helps nobody
+        raise click.UsageError(
+            f"{str(archive)!r} is not an archive (a DuckDB file): give the archive's file with --db "
+            f"(a record file is imported into one: manillen import {archive} --db club.duckdb)"
+        )
     if not archive.exists():
         click.echo(
             f"no archive at {archive} yet: the dashboard will show how to import matches "
@@ -114,6 +120,16 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
     returncode = run_forwarding_signals(command, environment)
     if returncode not in (0, -signal.SIGINT, -signal.SIGTERM, 130):
         raise click.ClickException(f"streamlit stopped with exit code {returncode}")
+
+
+def _looks_like_an_archive(path: Path) -> bool:
+    """Whether a file starts as DuckDB's database files do, read without loading DuckDB."""
+    from ..record.io import is_duckdb_file
+
+    try:
+        return is_duckdb_file(path)
+    except OSError:
+        return True  # unreadable: the dashboard's pages say why
 
 
 def streamlit_command(archive: Path, host: str, port: int) -> tuple[list[str], dict[str, str]]:
