@@ -142,6 +142,12 @@ def test_three_player_scoresheet_fits_a_phone(server: str, chromium: Any) -> Non
         save = page.locator(".st-key-record_sheet_save button")
         save.wait_for(timeout=15_000)
         settle(page)
+        # each deal's line starts empty: who scored, and how much
+        page.locator("[class*=st-key-record_sheet_team_] [role=radiogroup] label").first.click()
+        points = page.locator("[class*=st-key-record_sheet_points_] input")
+        points.fill("2")
+        points.press("Tab")
+        settle(page)
         save.click()
         page.get_by_text(f"Deal {number + 1} is saved").wait_for(timeout=60_000)
     settle(page)
