@@ -334,6 +334,9 @@ def test_sql_takes_a_query_that_opens_with_a_comment(sample_db: Path) -> None:
     result = CliRunner().invoke(cli, ["sql", query, "--db", str(sample_db), "--format", "json"])
     assert result.exit_code == 0, result.output
     assert list(json.loads(result.stdout)[0]) == ["n"]
+    # typed in a shell with a literal \n, the whole text is one comment
+    only = CliRunner().invoke(cli, ["sql", "-- how many\\nSELECT 1", "--db", str(sample_db)])
+    assert only.exit_code == 1 and "the query holds only a comment" in only.stderr
 
 
 def test_sql_errors_and_missing_archive_are_messages(sample_db: Path, tmp_path: Path) -> None:

@@ -372,6 +372,11 @@ def _one_statement(connection: duckdb.DuckDBPyConnection, sql: str) -> Any:
     except (duckdb.Error, RuntimeError) as error:
         raise QueryError(_duckdb_message(error)) from None
     if not statements:
+        if sql.strip():  # "-- how many\nSELECT 1" typed with a literal \n is one comment line
+            raise QueryRefusedError(
+                "the query holds only a comment: a comment (--) runs to the end of its line, so "
+                "put the query on a line of its own"
+            )
         raise QueryRefusedError("the query is empty")
     if len(statements) > 1:
         raise QueryRefusedError(f"one query at a time, please: this text holds {len(statements)} statements")
