@@ -396,10 +396,9 @@ def branch_note_html() -> str:
         if branch == "view"
         else t("replay.branch_on_real")
     )
+    compared = real_line_compared() if branch == "real" else "better"
     text = t(
-        "replay.branch_note"
-        if branch != "real" or real_line_compared() == "better"
-        else f"replay.branch_note_{real_line_compared()}",
+        "replay.branch_note" if compared == "better" else f"replay.branch_note_{compared}",
         name=escape(names[made_here.seat]),
         better=cards.inline_card(Card.parse(better["first_card"][0])),
         card=cards.inline_card(made_here.card),

@@ -405,11 +405,14 @@ def _blocks(match: MatchResult, chosen: str | None) -> tuple[tuple[BlockLine, ..
     people = shape.people
     block_of: dict[int, int] = {}
     seatings: list[tuple[int, list[str]]] = []  # each block's first deal and seating
+    reached: list[tuple[int, ...]] = []  # each block's score after its last deal so far
     for deal in match.deals:
         names = list(deal.names[:people]) if deal.names else list(match.seats)
         if not seatings or names != seatings[-1][1]:
             seatings.append((deal.number, names))
+            reached.append(())
         block_of[deal.number] = len(seatings) - 1
+        reached[-1] = tuple(deal.match_score)
     if not match.blocks and len(seatings) < 2:
         return (), {}
     lines = []
@@ -421,9 +424,7 @@ def _blocks(match: MatchResult, chosen: str | None) -> tuple[tuple[BlockLine, ..
             done = match.blocks[place]
             score, winner, finished = tuple(done.score), done.winner, True
         else:  # under way: the score its deals made so far (a block's score starts at 0-0)
-            last = max(deal for deal, block in block_of.items() if block == place)
-            score = tuple(next(d.match_score for d in match.deals if d.number == last))
-            winner, finished = None, False
+            score, winner, finished = reached[place], None, False
         lines.append(
             BlockLine(
                 number=place + 1,
