@@ -82,10 +82,7 @@ def _refuse_new_draft(target: Path, draft_id: str) -> None:
         return
     count = sum(1 for _ in itertools.islice(target.glob("*.json"), MAX_DRAFTS))
     if count >= MAX_DRAFTS:
-        raise RecordingError(
-            f"there are {MAX_DRAFTS} open drafts already, the most kept beside an archive: finish or "
-            "discard one (Record page, Carry on) before starting another"
-        )
+        raise RecordingError("too_many_drafts", most=MAX_DRAFTS)
 
 
 def folder(archive: Path | None = None) -> Path:
@@ -106,10 +103,7 @@ def _check_version(draft: Draft, target: Path) -> None:
     """
     on_file = load(draft.draft_id, target)
     if on_file is not None and on_file.version != draft.version:
-        raise DraftChangedError(
-            "another phone at this table changed the match meanwhile: the page now shows it as "
-            "that phone left it; tap again what you meant to"
-        )
+        raise DraftChangedError("changed_meanwhile")
 
 
 def save(draft: Draft, where: Path | None = None) -> Draft:
@@ -123,7 +117,7 @@ def save(draft: Draft, where: Path | None = None) -> Draft:
     """
     target = where or folder()
     if not is_draft_id(draft.draft_id):
-        raise RecordingError(f"{draft.draft_id!r} is not a draft id: letters and digits only")
+        raise RecordingError("not_draft_id", draft=repr(draft.draft_id))
     with _WRITING:
         _check_version(draft, target)
         _refuse_new_draft(target, draft.draft_id)
@@ -140,10 +134,7 @@ def _write(draft: Draft, target: Path) -> None:
     if size > MAX_DRAFT_BYTES:
         draft.updated = updated
         draft.version -= 1
-        raise RecordingError(
-            f"this draft would be {size:,} bytes, over the limit of {MAX_DRAFT_BYTES:,} for a draft: "
-            "shorten its notes, or save the match and start a new one"
-        )
+        raise RecordingError("draft_too_big", size=f"{size:,}", most=f"{MAX_DRAFT_BYTES:,}")
     target.mkdir(parents=True, exist_ok=True)
     path = target / f"{draft.draft_id}.json"
     temporary = path.with_suffix(".tmp")
@@ -298,10 +289,7 @@ def save_match(draft: Draft, where: Path | None = None, *, finished: Draft | Non
             return Saved(ImportSummary(skipped=1), AnalysisOutcome(), done, None, on_file, again=True)
         if on_file is not None and on_file.deals != draft.deals[: len(on_file.deals)]:
             # another phone at this table saved (or corrected) a deal since this one read the draft
-            raise DraftChangedError(
-                "another phone at this table saved a deal meanwhile: the page now shows the match "
-                "as that phone left it"
-            )
+            raise DraftChangedError("saved_meanwhile")
         stored = store.query("SELECT content_hash, record FROM matches WHERE match_id = ?", [original])
         renamed_from = None
         adopted = False
@@ -326,7 +314,7 @@ def save_match(draft: Draft, where: Path | None = None, *, finished: Draft | Non
         entry = Entry(f"recorded match {match_id}", None, record_json(record))
         summary = store.import_entries([entry])
         if summary.refused:
-            raise RecordingError("; ".join(p.describe() for p in summary.rejects))
+            raise RecordingError("engine", message="; ".join(p.describe() for p in summary.rejects))
         store.note_save(identity, match_id, len(record.deals))
         analysis = analyse_archive(store, match_ids=[match_id])
         if finished is not None:

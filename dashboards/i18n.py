@@ -1044,10 +1044,148 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.save": ("Save the deal", "Spel bewaren"),
     "record.saving": ("Saving and analysing the deal ...", "Spel bewaren en analyseren ..."),
     "record.refused": ("The deal cannot be saved: {message}", "Het spel kan niet bewaard worden: {message}"),
-    "record.hand_missing": (
-        "{name}'s hand is empty: type every hand, or none.",
-        "De hand van {name} is leeg: typ elke hand, of geen enkele.",
+    # why the Record page refuses a tap (dashboards.recording.RecordingError): {card} is a card as
+    # typed (10H), {suit} a suit's name; an engine's reason ({message}) stays in English
+    "refuse.engine": ("{message}", "{message}"),
+    "refuse.not_draft": ("not a draft: {message}", "geen ontwerp: {message}"),
+    "refuse.players_needed": (
+        "{people} players are needed, one name in each seat",
+        "Er zijn {people} spelers nodig, een naam op elke plaats",
     ),
+    "refuse.no_deal": ("no deal is being entered", "er wordt geen spel ingevoerd"),
+    "refuse.face_down": (
+        "{card} still lies face down on {name}'s table (card {number} of the deal)",
+        "{card} ligt nog gedekt op de tafel van {name} (kaart {number} van het spel)",
+    ),
+    "refuse.open_elsewhere": (
+        "{card} lies open on another seat's table, not {name}'s (card {number} of the deal)",
+        "{card} ligt open op de tafel van een andere plaats, niet die van {name} "
+        "(kaart {number} van het spel)",
+    ),
+    "refuse.not_held": (
+        "{name} does not hold {card}: correct the cards dealt or tap {name}'s card",
+        "{name} heeft {card} niet: verbeter de gedeelde kaarten of tik de kaart van {name}",
+    ),
+    "refuse.dealt_unfit": (
+        "the cards dealt do not fit the cards played",
+        "de gedeelde kaarten passen niet bij de gespeelde kaarten",
+    ),
+    "refuse.dealt_unfit_because": (
+        "the cards dealt do not fit the cards played: {reason}",
+        "de gedeelde kaarten passen niet bij de gespeelde kaarten: {reason}",
+    ),
+    "refuse.calls_first": (
+        "make trump first (or muil): the calls come before the cards",
+        "maak eerst troef (of muil): de aankondigingen komen voor de kaarten",
+    ),
+    "refuse.deal_over": ("every trick is in: save the deal", "alle slagen zijn gespeeld: bewaar het spel"),
+    "refuse.played_already": ("{card} is already played", "{card} is al gespeeld"),
+    "refuse.unknown_card": (
+        "unknown card {text}: a card is its rank (7 8 9 10 J Q K A) and its suit (H D C S), as 10H or QS",
+        "onbekende kaart {text}: een kaart is haar waarde (7 8 9 10 J Q K A) en haar kleur (H D C S), "
+        "zoals 10H of QS",
+    ),
+    "refuse.not_in_pack": (
+        "{card} is not in this game's pack",
+        "{card} zit niet in het kaartspel van dit spel",
+    ),
+    "refuse.no_move": (
+        "a card moves from the 3rd pile only to an emptied 4th place, uncovering another",
+        "een kaart gaat van de 3de stapel enkel naar een lege 4de plaats, en legt er een andere bloot",
+    ),
+    "refuse.trick_not_played": ("trick {number} is not played yet", "slag {number} is nog niet gespeeld"),
+    "refuse.trick_size": (
+        "trick {number} needs {size} cards, not {count}",
+        "slag {number} heeft {size} kaarten nodig, niet {count}",
+    ),
+    "refuse.typed_twice": (
+        "{card} is typed twice in trick {number}",
+        "{card} is twee keer getypt in slag {number}",
+    ),
+    "refuse.trick_cannot": ("trick {number} cannot be so: {message}", "slag {number} kan zo niet: {message}"),
+    "refuse.turned_needs_rule": (
+        "a turned card needs the house rule: the turned last card makes trump",
+        "een omgedraaide kaart vraagt de huisregel: de omgedraaide laatste kaart maakt troef",
+    ),
+    "refuse.turned_other_suit": (
+        "{card} was turned: {suit} are trump, not {trump}",
+        "{card} werd omgedraaid: {suit} is troef, niet {trump}",
+    ),
+    "refuse.slot_size": ("{slot}: {count} cards, not {size}", "{slot}: {count} kaarten, niet {size}"),
+    "refuse.dealt_twice": ("{card} is dealt twice", "{card} is twee keer gedeeld"),
+    "refuse.tap_before_play": (
+        "the cards dealt are tapped in before the first card is played",
+        "de gedeelde kaarten worden getikt voor de eerste kaart gespeeld wordt",
+    ),
+    "refuse.placed_already": ("{card} is already in {slot}", "{card} zit al in {slot}"),
+    "refuse.all_dealt_in": (
+        "every card dealt is in: forget them to tap them again",
+        "alle gedeelde kaarten zijn er: vergeet ze om ze opnieuw te tikken",
+    ),
+    "refuse.not_finished": (
+        "the deal is not finished: {played} of {cards} cards are in",
+        "het spel is niet af: {played} van de {cards} kaarten zijn er",
+    ),
+    "refuse.dealt_needed": (
+        "{what} of this game are needed: type them under the cards dealt",
+        "{what} van dit spel zijn nodig: typ ze onder de gedeelde kaarten",
+    ),
+    "refuse.dealt_needed_or_tap": (
+        "{what} of this game are needed: type them under the cards dealt, or tap them (cards dealt first)",
+        "{what} van dit spel zijn nodig: typ ze onder de gedeelde kaarten, of tik ze "
+        "(gedeelde kaarten eerst)",
+    ),
+    "refuse.both": ("{first} and {second}", "{first} en {second}"),
+    "refuse.reopened_already": (
+        "deal {number} is reopened already: save it or drop the correction",
+        "spel {number} is al heropend: bewaar het of laat de verbetering vallen",
+    ),
+    "refuse.not_saved": (
+        "deal {number} is not saved: deals 1 to {saved} are",
+        "spel {number} is niet bewaard: de spelen 1 tot {saved} wel",
+    ),
+    "refuse.needed_table": ("the table piles", "de stapels op tafel"),
+    "refuse.needed_discards": ("the cards laid aside", "de weggelegde kaarten"),
+    "refuse.sheet_line": (
+        "a scoresheet line is a team (0 or 1) and its points",
+        "een lijn van het scoreblad is een ploeg (0 of 1) en haar punten",
+    ),
+    "refuse.too_many_drafts": (
+        "there are {most} open drafts already, the most kept beside an archive: finish or discard one "
+        "(Record page, Carry on) before starting another",
+        "er zijn al {most} open ontwerpen, het meeste dat naast een archief bewaard wordt: werk er een af "
+        "of gooi er een weg (pagina Opnemen, Verdergaan) voor u een nieuw begint",
+    ),
+    "refuse.not_draft_id": (
+        "{draft} is not a draft id: letters and digits only",
+        "{draft} is geen ontwerpnummer: enkel letters en cijfers",
+    ),
+    "refuse.draft_too_big": (
+        "this draft would be {size} bytes, over the limit of {most} for a draft: shorten its notes, or "
+        "save the match and start a new one",
+        "dit ontwerp zou {size} bytes zijn, boven de grens van {most} voor een ontwerp: maak de notities "
+        "korter, of bewaar de partij en begin een nieuwe",
+    ),
+    "refuse.changed_meanwhile": (
+        "another phone at this table changed the match meanwhile: the page now shows it as that phone "
+        "left it; tap again what you meant to",
+        "een andere telefoon aan deze tafel wijzigde de partij intussen: de pagina toont ze nu zoals die "
+        "telefoon ze achterliet; tik opnieuw wat u bedoelde",
+    ),
+    "refuse.saved_meanwhile": (
+        "another phone at this table saved a deal meanwhile: the page now shows the match as that "
+        "phone left it",
+        "een andere telefoon aan deze tafel bewaarde intussen een spel: de pagina toont de partij nu "
+        "zoals die telefoon ze achterliet",
+    ),
+    "refuse.hand_missing": (
+        "{name}'s hand is empty: type every hand, or none.{last}",
+        "De hand van {name} is leeg: typ elke hand, of geen enkele.{last}",
+    ),
+    "refuse.slot_hand": ("{name}'s hand", "de hand van {name}"),
+    "refuse.slot_table": ("{name}'s table", "de tafel van {name}"),
+    "refuse.slot_discards": ("the cards laid aside", "de weggelegde kaarten"),
+    "refuse.the_dummy": ("the dummy", "de blinde"),
     "record.hand_last_fills": (
         " The last one fills itself once the others hold {size} cards each.",
         " De laatste vult zichzelf zodra de andere elk {size} kaarten hebben.",

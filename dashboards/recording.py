@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from dashboards import i18n
 from manillen_replay.cards import (
     CARD_BY_TEXT,
     CARD_POINTS,
@@ -75,7 +76,49 @@ KNOCK_CALLS = ("klop", "tegenklop")
 
 
 class RecordingError(ManillenError):
-    """A tap the draft cannot take (a card the seat does not hold, a call out of turn)."""
+    """A tap the draft cannot take (a card the seat does not hold, a call out of turn).
+
+    Its words are the label ``refuse.<key>`` of :mod:`dashboards.i18n`, so the Record page says
+    them in the reader's language (:meth:`said`); ``str()`` is the English. A value that is a
+    :class:`Words` (a slot's name, another refusal given as the reason) or a suit is said in the
+    same language; anything else as it prints.
+    """
+
+    def __init__(self, key: str, **values: Any) -> None:
+        self.words = Words(f"refuse.{key}", values)
+        super().__init__(self.said("en"))
+
+    def said(self, lang: str) -> str:
+        return self.words.said(lang)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A label of :mod:`dashboards.i18n` and its values, to be said in a language."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def said(self, lang: str) -> str:
+        return i18n.text(self.key, lang, **{k: _said(v, lang) for k, v in self.values.items()})
+
+
+def _said(value: Any, lang: str) -> Any:
+    if isinstance(value, (Words, RecordingError)):
+        return value.said(lang)
+    if isinstance(value, Suit):
+        return value.dutch if lang == "nl" else value.english
+    return value
+
+
+class UnknownCardError(RecordingError, InvalidCardError):
+    """A typed card that names no card, or one the game's pack has not."""
+
+
+def said(error: ManillenError, lang: str) -> str:
+    """Why a tap was refused, in ``lang`` where the words are the Record page's own (the engine's
+    reasons and the record format's stay in English)."""
+    return error.said(lang) if isinstance(error, RecordingError) else str(error)
 
 
 @dataclass
@@ -200,7 +243,7 @@ class Draft:
                 int(raw.get("version", 0)),
             )
         except (ValueError, KeyError, TypeError) as error:
-            raise RecordingError(f"not a draft: {error}") from None
+            raise RecordingError("not_draft", message=error) from None
 
 
 # --------------------------------------------------------------------------- set-up
@@ -247,13 +290,13 @@ def new_draft(draft_id: str, setup: Setup) -> Draft:
     try:
         people = setup.rules_value().shape.people
     except ManillenError as error:
-        raise RecordingError(str(error)) from None
+        raise RecordingError("engine", message=error) from None
     if len(names) != people or any(not name for name in names):
-        raise RecordingError(f"{people} players are needed, one name in each seat")
+        raise RecordingError("players_needed", people=people)
     # the record format's one rule for names (JSON and the text notation take the same)
     problems = seat_name_problems(names)
     if problems:
-        raise RecordingError(problems[0][1])
+        raise RecordingError("engine", message=problems[0][1])
     setup = replace(setup, seats=names)
     setup.rules_value()  # the rules must be ones the engine knows
     return Draft(draft_id, setup, [], DealDraft(dealer=setup.first_dealer))
@@ -614,7 +657,7 @@ def _needs_move(state: DealState, seat: int, card: int) -> bool:
 
 def _current(draft: Draft) -> DealDraft:
     if draft.current is None:
-        raise RecordingError("no deal is being entered")
+        raise RecordingError("no_deal")
     return draft.current
 
 
@@ -641,13 +684,12 @@ def _checked_table(draft: Draft, deal: DealDraft) -> Table:
             state = state.apply(card)
             continue
         name = names[seat] if seat < len(names) else "?"
-        where = f"card {number} of the deal"
         if state.table and any(card in pile for pile in state.table[seat]):
-            raise RecordingError(f"{card} still lies face down on {name}'s table ({where})")
+            raise RecordingError("face_down", card=card, name=name, number=number)
         if any(_open_mask(state, other) >> card & 1 for other in range(len(state.table))):
-            raise RecordingError(f"{card} lies open on another seat's table, not {name}'s ({where})")
-        raise RecordingError(f"{name} does not hold {card}: correct the cards dealt or tap {name}'s card")
-    raise RecordingError("the cards dealt do not fit the cards played")
+            raise RecordingError("open_elsewhere", card=card, name=name, number=number)
+        raise RecordingError("not_held", card=card, name=name)
+    raise RecordingError("dealt_unfit")
 
 
 def _open_mask(state: DealState, seat: int) -> int:
@@ -666,11 +708,11 @@ def play_card(draft: Draft, text: str) -> Draft:
     card = _card(text, rules.shape.deck_mask)
     table = table_of(deal, rules)
     if table.contract is None:
-        raise RecordingError("make trump first (or muil): the calls come before the cards")
+        raise RecordingError("calls_first")
     if table.to_play is None:
-        raise RecordingError("every trick is in: save the deal")
+        raise RecordingError("deal_over")
     if card in table.played:
-        raise RecordingError(f"{card} is already played")
+        raise RecordingError("played_already", card=card)
     changed = replace(deal, plays=[*deal.plays, CARD_TEXT[card]])
     _checked_table(draft, changed)
     return replace(draft, current=changed)
@@ -679,12 +721,9 @@ def play_card(draft: Draft, text: str) -> Draft:
 def _card(text: str, deck: int = DECK_32_MASK) -> Card:
     card = CARD_BY_TEXT.get(text.strip())
     if card is None:
-        raise InvalidCardError(
-            f"unknown card {text!r}: a card is its rank (7 8 9 10 J Q K A) and its suit (H D C S), "
-            "as 10H or QS"
-        )
+        raise UnknownCardError("unknown_card", text=repr(text))
     if not deck >> card & 1:
-        raise InvalidCardError(f"{CARD_TEXT[card]} is not in this game's pack")
+        raise UnknownCardError("not_in_pack", card=CARD_TEXT[card])
     return card
 
 
@@ -698,9 +737,7 @@ def move_to_empty_place(draft: Draft) -> Draft:
     deal = _current(draft)
     table = table_of(deal, draft.setup.rules_value())
     if not table.can_move:
-        raise RecordingError(
-            "a card moves from the 3rd pile only to an emptied 4th place, uncovering another"
-        )
+        raise RecordingError("no_move")
     return replace(draft, current=replace(deal, moves=sorted({*deal.moves, len(deal.plays)})))
 
 
@@ -742,14 +779,14 @@ def edit_trick(draft: Draft, number: int, cards: Sequence[str]) -> Draft:
     size = rules.shape.trick_size
     start = (number - 1) * size
     if number < 1 or start >= len(deal.plays):
-        raise RecordingError(f"trick {number} is not played yet")
+        raise RecordingError("trick_not_played", number=number)
     old = deal.plays[start : start + size]
     new = [CARD_TEXT[_card(c, rules.shape.deck_mask)] for c in cards]
     if len(new) != len(old):
-        raise RecordingError(f"trick {number} needs {len(old)} cards, not {len(new)}")
+        raise RecordingError("trick_size", number=number, size=len(old), count=len(new))
     twice = [c for c in new if new.count(c) > 1]
     if twice:
-        raise RecordingError(f"{twice[0]} is typed twice in trick {number}")
+        raise RecordingError("typed_twice", card=twice[0], number=number)
     plays = [*deal.plays[:start], *new, *deal.plays[start + len(old) :]]
     # a card typed here that another trick holds swaps places with the card it replaced here:
     # a card recorded in the wrong trick is put right with one edit (editing either trick alone
@@ -765,7 +802,7 @@ def edit_trick(draft: Draft, number: int, cards: Sequence[str]) -> Draft:
     try:  # with the cards dealt known, each card must be where the seat that plays it can take it
         table_of(changed, rules)
     except IllegalPlayError as error:
-        raise RecordingError(f"trick {number} cannot be so: {error}") from None
+        raise RecordingError("trick_cannot", number=number, message=error) from None
     return replace(draft, current=changed)
 
 
@@ -781,7 +818,7 @@ def add_call(draft: Draft, seat: int, call: str, suit: str | None = None) -> Dra
     changed = replace(draft, current=replace(deal, calls=[*deal.calls, entry], plays=list(deal.plays)))
     problems = [p for p in check_deal(changed, allow_unfinished=True) if "/declarations" in p.pointer]
     if problems:
-        raise RecordingError(problems[0].message)
+        raise RecordingError("engine", message=problems[0].message)
     return changed
 
 
@@ -797,11 +834,11 @@ def set_turned(draft: Draft, text: str | None) -> Draft:
     if not text or not text.strip():
         return replace(draft, current=replace(deal, turned=None))
     if rules.trump_choice != "turned_card":
-        raise RecordingError("a turned card needs the house rule: the turned last card makes trump")
+        raise RecordingError("turned_needs_rule")
     card = _card(text, rules.shape.deck_mask)
     _, trump = contract_of(deal.calls)
     if trump is not None and card.suit is not trump:
-        raise RecordingError(f"{card} was turned: {card.suit.english} are trump, not {trump.english}")
+        raise RecordingError("turned_other_suit", card=card, suit=card.suit, trump=trump)
     return replace(draft, current=replace(deal, turned=CARD_TEXT[card]))
 
 
@@ -863,16 +900,16 @@ def set_hands(
             continue
         cards = [CARD_TEXT[_card(c, deck)] for c in (source if slot.seat is None else source[slot.seat])]
         if len(cards) != slot.size:
-            raise RecordingError(f"{_slot_name(draft, slot)}: {len(cards)} cards, not {slot.size}")
+            raise RecordingError("slot_size", slot=_slot_name(draft, slot), count=len(cards), size=slot.size)
         for card in cards:
             if card in seen:
-                raise RecordingError(f"{card} is dealt twice")
+                raise RecordingError("dealt_twice", card=card)
             seen.add(card)
         canonical = _with_slot(canonical, slot, cards, rules)
     try:
         _checked_table(draft, canonical)
     except RecordingError as error:
-        raise RecordingError(f"the cards dealt do not fit the cards played: {error}") from None
+        raise RecordingError("dealt_unfit_because", reason=error) from None
     return replace(draft, current=canonical)
 
 
@@ -917,15 +954,15 @@ def tap_hand_card(draft: Draft, text: str) -> Draft:
     deal = _current(draft)
     rules = draft.setup.rules_value()
     if deal.plays:
-        raise RecordingError("the cards dealt are tapped in before the first card is played")
+        raise RecordingError("tap_before_play")
     card = CARD_TEXT[_card(text, rules.shape.deck_mask)]
     every = slots(rules)
     for placed in every:
         if card in slot_cards(deal, placed):
-            raise RecordingError(f"{card} is already in {_slot_name(draft, placed)}")
+            raise RecordingError("placed_already", card=card, slot=_slot_name(draft, placed))
     slot = slot_being_tapped(deal, rules)
     if slot is None:
-        raise RecordingError("every card dealt is in: forget them to tap them again")
+        raise RecordingError("all_dealt_in")
     changed = _with_slot(deal, slot, [*slot_cards(deal, slot), card], rules)
     open_slots = [s for s in every if len(slot_cards(changed, s)) < s.size]
     if len(open_slots) == 1 and not slot_cards(changed, open_slots[0]):
@@ -933,12 +970,12 @@ def tap_hand_card(draft: Draft, text: str) -> Draft:
     return replace(draft, current=changed)
 
 
-def _slot_name(draft: Draft, slot: Slot) -> str:
+def _slot_name(draft: Draft, slot: Slot) -> Words:
     if slot.seat is None:
-        return "the cards laid aside"
+        return Words("refuse.slot_discards")
     names = seating(draft)
-    name = names[slot.seat] if slot.seat < len(names) else "the dummy"
-    return f"{name}'s table" if slot.kind == "table" else f"{name}'s hand"
+    name: Any = names[slot.seat] if slot.seat < len(names) else Words("refuse.the_dummy")
+    return Words("refuse.slot_table" if slot.kind == "table" else "refuse.slot_hand", {"name": name})
 
 
 def untap_hand_card(draft: Draft) -> Draft:
@@ -1154,22 +1191,18 @@ def finish_deal(draft: Draft) -> tuple[Draft, Record, MatchResult]:
     rules = draft.setup.rules_value()
     table = _checked_table(draft, deal)
     if deal.score is None and not table.redeal and not table.complete:
-        raise RecordingError(
-            f"the deal is not finished: {table.cards_played} of {table.deal_cards} cards are in"
-        )
+        raise RecordingError("not_finished", played=table.cards_played, cards=table.deal_cards)
     missing = missing_dealt(deal, rules) if deal.score is None and not table.redeal else []
     if missing:
-        words = {"table": "the table piles", "discards": "the cards laid aside"}
-        raise RecordingError(
-            f"{' and '.join(words[m] for m in missing)} of this game are needed: type them under the "
-            "cards dealt" + ("" if deal.plays else ", or tap them (cards dealt first)")
-        )
+        named = [Words(f"refuse.needed_{m}") for m in missing]
+        what = named[0] if len(named) == 1 else Words("refuse.both", {"first": named[0], "second": named[1]})
+        raise RecordingError("dealt_needed" if deal.plays else "dealt_needed_or_tap", what=what)
     if deal.score is None and not table.redeal and len(deal.discards or []) != rules.shape.discards:
         deal = replace(deal, discards=_unplayed(deal, rules))
         draft = replace(draft, current=deal)
     problems = check_deal(draft)
     if problems:
-        raise RecordingError("; ".join(f"{p.message} (at {p.pointer})" for p in problems))
+        raise RecordingError("engine", message="; ".join(f"{p.message} (at {p.pointer})" for p in problems))
     record = to_record(draft)
     result = replay(record, source="draft")
     if draft.reopened is not None:
@@ -1201,9 +1234,9 @@ def reopen(draft: Draft, number: int) -> Draft:
     :raises RecordingError: for a deal not saved, or while another saved deal is reopened.
     """
     if draft.reopened is not None:
-        raise RecordingError(f"deal {draft.number} is reopened already: save it or drop the correction")
+        raise RecordingError("reopened_already", number=draft.number)
     if not 1 <= number <= len(draft.deals):
-        raise RecordingError(f"deal {number} is not saved: deals 1 to {len(draft.deals)} are")
+        raise RecordingError("not_saved", number=number, saved=len(draft.deals))
     current = deal_draft(draft.deals[number - 1])
     return replace(draft, current=current, reopened=number - 1, parked=draft.current)
 
@@ -1244,7 +1277,7 @@ def _line(team: int | None, points: int) -> dict[str, int]:
     if team is None:
         return {"tie": 1}
     if team not in (0, 1) or points < 0:
-        raise RecordingError("a scoresheet line is a team (0 or 1) and its points")
+        raise RecordingError("sheet_line")
     return {"team": team, "points": points}
 
 

@@ -341,6 +341,55 @@ def test_hands_typed_in_part_or_wrong_are_said_not_dropped(empty_app: tuple[AppT
     )
 
 
+def test_the_dutch_page_says_why_a_step_is_refused_in_dutch(empty_app: tuple[AppTest, Path]) -> None:
+    """A Dutch club's table read the Record page's refusals in English ("7X ... unknown card",
+    "AH is dealt twice") under Dutch labels."""
+    at, _ = empty_app
+    deal = legal_deal()
+    draft_id = start_match(at)
+    at.session_state["lang"] = "nl"
+    at.run()
+    tap(at, f"record_trump_{'HDCS'[engine_deal(deal).trump]}")  # type: ignore[attr-defined]
+    assert isinstance(deal.hands, list)
+    type_hands(at, draft_id, [deal.hands[0][:3], [], [], []])
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "De hand van Bert is leeg: typ elke hand, of geen enkele. De laatste vult zichzelf zodra de "
+        "andere elk 8 kaarten hebben."
+    ]
+    type_hands(at, draft_id, [["7X", *deal.hands[0][1:]], deal.hands[1], deal.hands[2], []])
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "onbekende kaart '7X': een kaart is haar waarde (7 8 9 10 J Q K A) en haar kleur (H D C S), "
+        "zoals 10H of QS"
+    ]
+    twice = deal.hands[1][0]
+    type_hands(at, draft_id, [[twice, *deal.hands[0][1:]], deal.hands[1], deal.hands[2], []])
+    assert [e.value for e in at.error] == [f"{twice} is twee keer gedeeld"]
+
+
+def test_a_refusal_is_said_in_either_language_with_its_parts() -> None:
+    """The words of a refusal, its slot's name and the reason it wraps, in each language; its text
+    (logs, tests) stays the English."""
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    draft = rec.add_call(rec.new_draft("abc", setup(dealer=deal.dealer)), deal.dealer, "muil")
+    for card in deal.hands[0]:
+        draft = rec.tap_hand_card(draft, card)
+    with pytest.raises(rec.RecordingError) as caught:
+        rec.tap_hand_card(rec.untap_hand_card(draft), deal.hands[0][0])
+    first = deal.hands[0][0]
+    assert str(caught.value) == f"{first} is already in Anna's hand"
+    assert rec.said(caught.value, "nl") == f"{first} zit al in de hand van Anna"
+    hands = [list(hand) for hand in deal.hands]
+    hands[1] = hands[1][:7]
+    with pytest.raises(rec.RecordingError) as caught:
+        rec.set_hands(draft, hands)
+    assert rec.said(caught.value, "en") == "Bert's hand: 7 cards, not 8" == str(caught.value)
+    assert rec.said(caught.value, "nl") == "de hand van Bert: 7 kaarten, niet 8"
+    # a reason the engine gives is said as the engine says it, in either language
+    engine = rec.RecordingError("engine", message="illegal play: seat 2 does not hold 7C")
+    assert rec.said(engine, "nl") == str(engine) == "illegal play: seat 2 does not hold 7C"
+
+
 def test_page_records_a_whole_deal_saves_and_analyses_it(empty_app: tuple[AppTest, Path]) -> None:
     at, path = empty_app
     deal = legal_deal()

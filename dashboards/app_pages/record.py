@@ -141,7 +141,12 @@ def _change(step: Callable[..., rec.Draft], *args: Any) -> None:
     try:
         _keep(step(draft, *args))
     except ManillenError as error:
-        _notice("error", ui.markdown_text(str(error)))
+        _notice("error", ui.markdown_text(_said(error)))
+
+
+def _said(error: ManillenError) -> str:
+    """Why a step was refused, in the page's language where the words are the Record page's own."""
+    return rec.said(error, ui.lang())
 
 
 def _tap(card: str) -> None:
@@ -213,7 +218,7 @@ def _setup() -> None:
         try:
             _keep(rec.new_draft(drafts.new_id(), setup))
         except ManillenError as error:
-            st.error(ui.markdown_text(ui.without_folders(str(error))))  # what was typed: text, not markdown
+            st.error(ui.markdown_text(ui.without_folders(_said(error))))  # what was typed: text, not markdown
             return
         st.rerun()
     if not complete:
@@ -884,7 +889,7 @@ def _hands(draft: rec.Draft) -> None:
                 st.rerun()
             except ManillenError as error:
                 st.error(
-                    ui.markdown_text(ui.without_folders(str(error)))
+                    ui.markdown_text(ui.without_folders(_said(error)))
                 )  # what was typed: text, not markdown
         if (deal.hands or deal.table or deal.discards) and row.button(
             t("record.forget_dealt") if _variant(draft) else t("record.forget_hands"),
@@ -925,8 +930,8 @@ def _typed_dealt(draft: rec.Draft, typed: list[tuple[rec.Slot, str]], rules: Rul
     if given["hand"] and empty:
         # hands are all given or none (a table variant's follow from the plays): some typed and
         # one left empty was dropped without a word, which looked like a button doing nothing
-        last = t("record.hand_last_fills", size=cards[0][0].size) if not _variant(draft) else ""
-        raise rec.RecordingError(t("record.hand_missing", name=_names(draft)[empty[0]]) + last)
+        last = rec.Words("record.hand_last_fills", {"size": cards[0][0].size}) if not _variant(draft) else ""
+        raise rec.RecordingError("hand_missing", name=_names(draft)[empty[0]], last=last)
     return rec.set_hands(
         draft,
         hands if given["hand"] else None,
@@ -1107,7 +1112,7 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
                 st.rerun()
             except ManillenError as error:
                 st.error(
-                    ui.markdown_text(ui.without_folders(str(error)))
+                    ui.markdown_text(ui.without_folders(_said(error)))
                 )  # what was typed: text, not markdown
 
 
@@ -1215,7 +1220,7 @@ def _finish(draft: rec.Draft) -> None:
     try:
         finished, _, result = rec.finish_deal(draft)
     except ManillenError as error:
-        st.error(t("record.refused", message=error))
+        st.error(t("record.refused", message=ui.markdown_text(_said(error))))
         return
     try:
         with st.spinner(t("record.saving")):
@@ -1223,6 +1228,9 @@ def _finish(draft: rec.Draft) -> None:
     except drafts.DraftChangedError:
         _reload_changed(draft)
         st.rerun()
+        return
+    except rec.RecordingError as error:  # the archive refused the match, or too many drafts are open
+        st.error(t("record.refused", message=ui.markdown_text(_said(error))))
         return
     except ManillenError as error:
         st.error(t("error.locked", message=error))
