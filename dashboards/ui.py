@@ -197,6 +197,23 @@ def markdown_text(text: str) -> str:
     return MARKDOWN_SIGNS.sub(r"\\\1", text)
 
 
+def code_block(text: str) -> str:
+    """``text`` as a markdown block of monospace text, as it is: no link, image or formatting is
+    read in it (escaping alone still let an address become a link), and its lines stay lines.
+    The fence is longer than any run of backticks in the text, which cannot close it.
+
+    >>> print(code_block("LINE 1: SELECT 'http://x'"))
+    <BLANKLINE>
+    <BLANKLINE>
+    ```text
+    LINE 1: SELECT 'http://x'
+    ```
+    """
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"\n\n{fence}text\n{text}\n{fence}"
+
+
 def translator() -> Callable[..., str]:
     """``t(key, **values)`` in the chosen language, with no folder of the server in it: a message
     that names the archive (a lock, a refusal) names its file only, for a visitor on the network."""

@@ -725,6 +725,32 @@ def test_sql_runs_what_was_typed_and_an_example_replaces_it(server: str, chromiu
         page.screenshot(path=str(ARTIFACTS / "sql.png"), full_page=True)
 
 
+def test_a_failed_querys_message_is_shown_as_lines_of_text_with_no_link(server: str, chromium: Any) -> None:
+    """DuckDB's message quotes what the query held: an address in it became a link in the
+    markdown the message was shown as, and its lines ("Did you mean ...") ran together."""
+    with browser_page(chromium) as page:
+        page.goto(f"{server}/sql")
+        box = page.get_by_label("Query")
+        box.wait_for(timeout=30_000)
+        box.fill("SELECT CAST('http://192.0.2.2/x' AS INTEGER) AS n")
+        page.get_by_role("button", name="Run").click()
+        alert = page.locator("[data-testid=stAlertContentError]")
+        alert.wait_for(timeout=30_000)
+        assert alert.inner_text().startswith("The query failed:")
+        assert (
+            alert.locator("pre").inner_text().strip()
+            == "could not convert string 'http://192.0.2.2/x' to INT32"
+        )
+        assert alert.locator("a").count() == 0
+        box.fill("SELECT nothing FROM plays")
+        page.get_by_role("button", name="Run").click()
+        page.get_by_text("Candidate bindings", exact=False).wait_for(timeout=30_000)
+        lines = alert.locator("pre").inner_text().strip().splitlines()
+        assert lines[0] == 'referenced column "nothing" not found in FROM clause!'
+        assert lines[1].startswith("Candidate bindings: "), lines
+        page.screenshot(path=str(ARTIFACTS / "sql-error.png"))
+
+
 def test_a_tab_a_test_closes_is_handed_on_empty(chromium: Any) -> None:
     """A test's ``page.close()`` empties its tab for the next test; a second tab it closed while
     the first waited is closed for good (a profile keeps one idle tab)."""

@@ -1192,6 +1192,8 @@ def test_sql_reports_a_bad_query(app: AppTest) -> None:
     type_query(at, "SELECT nothing FROM nowhere")
     at.button(key="sql_run_button").click().run()
     assert at.error and at.error[0].value.startswith("The query failed:")
+    # as lines of text, nothing in them read as markdown
+    assert "\n```text\n" in at.error[0].value and "nowhere" in at.error[0].value
 
 
 def test_a_query_runs_once_when_asked_not_at_every_rerun(

@@ -172,6 +172,9 @@ def test_call_puzzles_are_the_clearly_costly_calls(archive: Path) -> None:
     with Store(archive, read_only=True) as store:
         puzzles = make_puzzles(store.puzzle_rows())
         calls = store.query("SELECT * FROM call_decisions")
+        found_calls = store.query(
+            "SELECT match_id, deal, seat, kind FROM findings WHERE kind IN ('trump_choice', 'knock_choice')"
+        )
     expected = set()
     for row in calls.iter_rows(named=True):
         scores = json.loads(row["options"])
@@ -179,11 +182,25 @@ def test_call_puzzles_are_the_clearly_costly_calls(archive: Path) -> None:
         best = {name for name, score in scores.items() if score >= top - 0.1 - 1e-9}
         rest = [score for name, score in scores.items() if name not in best]
         sure = top - scores[row["chosen"]] - 2 * row["loss_error"]
-        if row["chosen"] not in best and sure >= 2 and top - max(rest) >= MARGIN:
+        if row["chosen"] not in best and sure >= 3 and top - max(rest) >= MARGIN:
             kind = "knock" if row["call"] == "klop" else "trump"
             expected.add((f"{row['match_id']}/{row['deal']}/{kind}/{row['seat']}", frozenset(best)))
     found = {(p.puzzle_id, p.answers) for p in puzzles if p.kind in (PuzzleKind.KNOCK, PuzzleKind.TRUMP)}
     assert found == expected and found, "the fixture should give call puzzles"
+    # the right answer is accepted as the page hands it over (a suit's letter: every trump
+    # puzzle answered with a suit was judged wrong), typed in either case, and a wrong one is not
+    for puzzle in puzzles:
+        if puzzle.kind in (PuzzleKind.KNOCK, PuzzleKind.TRUMP):
+            for answer in puzzle.answers:
+                assert puzzle.is_right(answer) and puzzle.is_right(f" {answer.lower()} ")
+                assert puzzle.is_right(answer.upper())
+            assert not puzzle.is_right(puzzle.played)
+    # a call the review calls no mistake is no puzzle either (a sure loss of 2 to 3 was)
+    findings = {
+        (f"{r['match_id']}/{r['deal']}/{'knock' if r['kind'] == 'knock_choice' else 'trump'}/{r['seat']}")
+        for r in found_calls.iter_rows(named=True)
+    }
+    assert {puzzle_id for puzzle_id, _ in found} <= findings
     for puzzle in puzzles:
         if puzzle.kind is PuzzleKind.TRUMP:
             assert puzzle.trump is None and puzzle.contract is None  # the question's answer is hidden
@@ -534,6 +551,9 @@ def test_train_page_brings_a_missed_puzzle_back_after_the_others(app: object, ar
             assert "Missed earlier: here it is again." in [w.value for w in at.warning]
             break
         pick: Any = at.get("button_group")[0]
+        # as the browser shows an option: Streamlit draws a leading symbol as the option's icon
+        labels = [f"{o.content_icon} {o.content}".strip() for o in pick.proto.options]
+        assert not any(f"{symbol} {symbol}" in label for label in labels for symbol in "♥♦♣♠"), labels
         if puzzle.kind.is_drill:
             pick.set_value(sorted(puzzle.answers) if turn else [])
             next(b for b in at.button if b.label == "Check").click().run()
@@ -542,7 +562,7 @@ def test_train_page_brings_a_missed_puzzle_back_after_the_others(app: object, ar
             right = sorted(puzzle.answers)[0]
             pick.set_value(wrong if turn == 0 else right).run()
         verdicts.append(bool(at.success))
-        assert bool(at.error) is (turn == 0)
+        assert bool(at.error) is (turn == 0), (puzzle.kind, puzzle.answers, [e.value for e in at.error])
         next(b for b in at.button if b.label == "Next puzzle").click().run()
     assert verdicts == [False, True, True]
     assert shown[3] == shown[0] and len(set(shown[:3])) == 3

@@ -66,7 +66,9 @@ elif kind == "refused":
 elif kind == "timeout":
     st.error(t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang())))
 elif kind == "error":
-    st.error(t("sql.error", message=ui.markdown_text(outcome)))
+    # DuckDB's message quotes what the query held and may run over lines ("Candidate bindings:"):
+    # shown as lines of text, where an address it quotes is no link
+    st.error(t("sql.error", message=ui.code_block(outcome)))
 elif kind == "rows":
     result = outcome
     if result.height > QUERY_MAX_ROWS:

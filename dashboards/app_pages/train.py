@@ -83,7 +83,7 @@ if current is None:
 def option_text(option: str) -> str:
     """An option as the page writes it: a card with its suit symbol, a knock in the page's words."""
     if option in Suit.__members__:
-        return f"{Suit[option].symbol} {i18n.suit_name(Suit[option])}"
+        return i18n.suit_name(Suit[option])  # its symbol and name: ♥ harten
     try:
         return Card.parse(option).symbol
     except ValueError:

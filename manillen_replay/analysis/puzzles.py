@@ -33,6 +33,7 @@ from ..engine.turns import face_up, hands_dealt, iter_turns
 from ..errors import ManillenError
 from ..rules import Contract
 from .costs import NEAR_TIE, SURE_Z
+from .solver_findings import CALL_THRESHOLDS
 
 COSTLY = 2.0
 """Card points (of 60) the card played must surely have cost from the player's view, its view
@@ -44,9 +45,10 @@ MARGIN = 2.0
 view: a smaller gap is a near-tie that a strong player could rightly call either way (measured
 on 50 demo puzzles, docs/puzzles.md)."""
 
-CALL_COSTLY = 2.0
+CALL_COSTLY = CALL_THRESHOLDS.inaccuracy
 """Expected scoresheet points the call made (a trump, muil, a knock or none) surely gave away,
-its loss less :data:`~.costs.SURE_Z` standard errors, for a call to make a puzzle."""
+its loss less :data:`~.costs.SURE_Z` standard errors, for a call to make a puzzle: the call
+findings' lowest severity, so that no call is a puzzle that the review calls no mistake."""
 
 DRILL_FROM_TRICK = 3
 """The first trick from which a card puzzle also gets its "what is still out?" drills:
@@ -237,12 +239,17 @@ class Puzzle:
 
 
 def _option(text: str) -> str:
-    """An answer as the options write it: a card's code (``10H``), else the word in lower case."""
+    """An answer as the options write it: a card's code (``10H``), a suit's letter (``H``, the
+    trump puzzle's options), else the word in lower case (``muil``, ``klop``).
+
+    >>> _option("10h"), _option(" h"), _option("Muil")
+    ('10H', 'H', 'muil')
+    """
     text = text.strip()
     try:
         return str(Card.parse(text))
     except ValueError:
-        return text.lower()
+        return text.upper() if text.upper() in Suit.__members__ else text.lower()
 
 
 def is_clear(
