@@ -715,3 +715,61 @@ def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) 
         "run the same command again to analyse it as it is now"
     ]
     assert rows(path, "SELECT match_id FROM matches WHERE analysed_at IS NOT NULL") == [("random-5",)]
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        (["report", "--match", "random-5", "--samples", "1", "--out"], "--out"),
+        (["puzzles", "--player", "Anna", "--html"], "--html"),
+        (["puzzles", "--player", "Anna", "--out"], "--out"),
+        (["sql", "SELECT * FROM matches", "--out"], "--out"),
+        (["sql", "SELECT * FROM matches", "--format", "csv", "--out"], "--out"),
+        (["export", "--overwrite", "--records"], "--records"),
+    ],
+)
+def test_an_output_that_is_the_archive_is_refused_and_the_archive_kept(
+    tmp_path: Path, command: list[str], option: str
+) -> None:
+    """`--out club.duckdb` (the archive read, or any archive) wrote the report, the puzzles, the
+    query's result or the records over it, said "wrote", and exited 0: every match was lost."""
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    before = path.read_bytes()
+    code, out, err = run(*command[:1], "--db", str(path), *command[1:], str(path))
+    assert code == 2, (out, err)
+    assert f"Invalid value for {option}: {str(path)!r} is an archive (a DuckDB file)" in err
+    assert "wrote" not in out + err and "solving" not in err
+    assert path.read_bytes() == before and rows(path, "SELECT count(*) FROM deals") == [(2,)]
+
+
+def test_convert_and_generate_never_write_over_an_archive(tmp_path: Path) -> None:
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    before = path.read_bytes()
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json"
+    code, _, err = run("convert", str(sample), str(path))
+    assert code == 2 and "Invalid value for OUT: " in err and "is an archive (a DuckDB file)" in err
+    code, _, err = run("generate", "--matches", "1", "--out", str(path))
+    assert code == 2 and "Invalid value for --out: " in err and "is an archive (a DuckDB file)" in err
+    assert path.read_bytes() == before
+
+
+def test_matches_a_line_go_only_to_a_file_read_back_as_json_lines(tmp_path: Path) -> None:
+    """`export --records backup.json` and `generate --out three.json` wrote JSON Lines under a
+    name every reader takes for one JSON document: the backup could not be read back."""
+    path = archive(tmp_path / "club.duckdb", (5, 2, None), (6, 1, None))
+    for name in ("backup.json", "backup.mnl", "backup.txt"):
+        code, _, err = run("export", "--db", str(path), "--records", str(tmp_path / name))
+        assert code == 2 and "this writes JSON Lines (one match a line): name it backup.jsonl" in err, err
+        assert not (tmp_path / name).exists()
+    code, _, err = run("generate", "--matches", "3", "--out", str(tmp_path / "three.json"))
+    assert code == 2 and "name it three.jsonl" in err
+    code, _, err = run("export", "--db", str(path), "--records", str(tmp_path))
+    assert code == 2 and "is a folder: give a file to write" in err
+    # what is written under a right name reads back whole
+    code, _, err = run("export", "--db", str(path), "--records", str(tmp_path / "backup.jsonl"))
+    assert code == 0, err
+    code, out, _ = run("validate", str(tmp_path / "backup.jsonl"))
+    assert code == 0 and out.count(": ok, match random-") == 2
+    code, _, err = run("generate", "--matches", "1", "--out", str(tmp_path / "one.json"))
+    assert code == 0, err  # one match is one JSON document
+    assert run("validate", str(tmp_path / "one.json"))[0] == 0

@@ -16,6 +16,8 @@ from ..errors import ManillenError
 from .common import (
     DB_OPTION,
     PROGRESS_MINIMUM,
+    check_output_file,
+    check_records_file,
     count_records,
     existing_archive,
     plural,
@@ -358,6 +360,7 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
     """
     from ..store import QueryError, QueryRefusedError, QueryTimeoutError
 
+    check_output_file(out, "--out", "the result")
     if query == "-":
         query = sys.stdin.read()
     with _open(db, read_only=True) as store:
@@ -386,7 +389,8 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
         click.echo(text, nl=False)
         return
     try:
-        Path(out).write_text(text, encoding="utf-8")
+        with written_whole(Path(out)) as handle:
+            handle.write(text)
     except OSError as error:
         raise click.ClickException(f"cannot write {out!r}: {error.strerror}") from None
     rows = (
@@ -456,9 +460,12 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
 
 
 def _write_records(store: Store, path: Path, overwrite: bool) -> int:
+    if path.is_dir():
+        raise click.BadParameter(f"{str(path)!r} is a folder: give a file to write", param_hint="--records")
+    total = int(store.query("SELECT count(*) AS n FROM matches")["n"][0])
+    check_records_file(path, "--records", total)
     if path.exists() and not overwrite:
         raise click.ClickException(f"{str(path)!r} exists: choose another file or add --overwrite")
-    total = int(store.query("SELECT count(*) AS n FROM matches")["n"][0])
     count = 0
     try:
         with written_whole(path) as handle:  # a failed export never leaves half a file

@@ -91,19 +91,53 @@ def written_whole(path: Path) -> Iterator[IO[str]]:
             partial.unlink(missing_ok=True)
 
 
-def check_output_folder(path: str | None, option: str) -> None:
-    """A file a command will write must have a folder to go in: asked before the work (a solver
-    review of minutes), not after it. ``-`` (standard output) and no file pass.
+def check_output_file(path: str | Path | None, option: str, what: str = "it") -> None:
+    """A file a command will write must have a folder to go in, and must not be an archive:
+    asked before the work (a solver review of minutes), not after it. ``-`` (standard output)
+    and no file pass.
 
-    :raises click.BadParameter: naming the option and the missing folder (exit code 2).
+    :param what: what would be written there, for the message ("the report").
+    :raises click.BadParameter: naming the option and the missing folder, or the archive the
+        file would destroy (exit code 2; the archive is left as it was).
     """
-    if path is None or path == "-":
+    from ..record.io import is_duckdb_file
+
+    if path is None or str(path) == "-":
         return
-    folder = Path(path).parent
-    if not folder.is_dir():
+    file = Path(path)
+    if not file.parent.is_dir():
         raise click.BadParameter(
-            f"{path!r}: there is no folder {str(folder)!r} to write it in", param_hint=option
+            f"{str(path)!r}: there is no folder {str(file.parent)!r} to write it in", param_hint=option
         )
+    with contextlib.suppress(OSError):  # unreadable or not a file: writing it says why
+        if file.is_file() and is_duckdb_file(file):
+            raise click.BadParameter(
+                f"{str(path)!r} is an archive (a DuckDB file): writing {what} there would destroy "
+                "every match in it; choose another file",
+                param_hint=option,
+            )
+
+
+def check_records_file(path: str | Path | None, option: str, matches: int | None) -> None:
+    """A file that gets one match a line (JSON Lines) must be named ``.jsonl``, as every reader
+    takes a file by its name: a ``.json`` is read as one JSON document (so only a single match
+    fits it), a ``.mnl`` as the text notation. Also :func:`check_output_file`.
+
+    :param matches: how many matches will be written, when known beforehand.
+    :raises click.BadParameter: for another name (exit code 2), saying which to give.
+    """
+    check_output_file(path, option, "the matches")
+    if path is None or str(path) == "-":
+        return
+    name = Path(path).name
+    if name.lower().endswith(".jsonl") or (matches == 1 and name.lower().endswith(".json")):
+        return
+    kind = "the text notation" if name.lower().endswith(".mnl") else "one JSON document"
+    raise click.BadParameter(
+        f"{str(path)!r} would be read back as {kind}, and this writes JSON Lines (one match a "
+        f"line): name it {Path(name).stem or name}.jsonl",
+        param_hint=option,
+    )
 
 
 def existing_archive(db: str | None, hint: str = "") -> str:

@@ -23,7 +23,7 @@ from ..players import (
 from ..players.profiles import DEFAULT_SLIP_RATES
 from ..record import dumps
 from ..rules import VARIANTS
-from .common import plural, progress, rules_option, written_whole
+from .common import check_records_file, plural, progress, rules_option, written_whole
 
 
 def default_players(people: int) -> str:
@@ -170,6 +170,7 @@ def generate(
         raise click.UsageError("give either --matches N or --deals N, not both")
     if matches is None and deals is None:
         matches = 1  # one match to look at: what a first try wants
+    check_records_file(out, "--out", matches)
     rules = rules_option(rule_values)
     if variant is not None:
         rules = rules.with_options(variant=variant)

@@ -10,7 +10,7 @@ from ..errors import ManillenError
 from .common import (
     DB_OPTION,
     WAIT_OPTION,
-    check_output_folder,
+    check_output_file,
     existing_archive,
     no_such_match,
     no_such_player,
@@ -77,8 +77,8 @@ def puzzles(
 
     if out == "-" and page == "-":
         raise click.UsageError("only one of --out and --html can be - (standard output)")
-    check_output_folder(out, "--out")
-    check_output_folder(page, "--html")
+    check_output_file(out, "--out", "the puzzles")
+    check_output_file(page, "--html", "the puzzles")
     path = existing_archive(db)
     try:
         with opener(path, wait)(True) as store:

@@ -23,6 +23,7 @@ from .common import (
     RULE_OPTION,
     TRUMP_OPTION,
     ReplayedRecords,
+    check_output_file,
     count_records,
     echo_json,
     parse_trick,
@@ -420,6 +421,7 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
     """
     if target != "-":
         _check_target(target)
+        check_output_file(target, "OUT", "the matches")
     if from_kind is None and source != "-" and Path(source).is_dir():
         entries = read_entries([source])
     else:

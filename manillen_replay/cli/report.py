@@ -12,12 +12,13 @@ from .common import (
     DEFAULT_SAMPLES,
     SAMPLES_OPTION,
     WAIT_OPTION,
-    check_output_folder,
+    check_output_file,
     existing_archive,
     no_such_match,
     player_name,
     plural,
     solver_wait,
+    written_whole,
 )
 
 
@@ -74,7 +75,7 @@ def report(
     from ..store.analyse import analyse_archive_in_turns, match_ids_to_analyse
     from .analysis import _progress, opener
 
-    check_output_folder(out, "--out")
+    check_output_file(out, "--out", "the report")
     path = existing_archive(db)  # a missing file is a usage error (exit 2), as in every command
     open_store = opener(path, wait)
     try:
@@ -123,7 +124,8 @@ def report(
         click.echo(html, nl=False)
         return
     try:
-        Path(out).write_text(html, encoding="utf-8")
+        with written_whole(Path(out)) as handle:  # a failed write leaves an earlier report whole
+            handle.write(html)
     except OSError as error:
         raise click.ClickException(f"cannot write {out!r}: {error.strerror}") from None
     click.echo(f"wrote {out} ({len(html.encode()) // 1024} KB): open it in any browser, no network needed")
