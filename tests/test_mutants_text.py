@@ -311,6 +311,24 @@ SEED = (NOTATION / "seed-trick.mnl").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
+    ("text", "line", "said"),
+    [
+        (
+            TWO_OPEN,
+            "  table Bert: QD/8D AS/JD 9C/AH 8S/QH\n",
+            "Bert's table is given twice (line 10 has it already)",
+        ),
+        (THREE, "  discards JH 7D\n", "the cards laid aside is given twice (line 10 has it already)"),
+    ],
+)
+def test_a_deal_line_given_twice_is_refused_not_overwritten(text: str, line: str, said: str) -> None:
+    """The second of two lines for one thing won without a word (the first lost)."""
+    assert text.count(line) == 1
+    changed = text.replace(line, line + line)
+    assert said in problems(changed)[0] and "keep one" in problems(changed)[0]
+
+
+@pytest.mark.parametrize(
     ("change", "said"),
     [
         (("  hand Anna: AC 10C KC JC 8C 7C QD JS\n", "  hand\n"), "8:7: expected 'hand NAME: cards'"),
@@ -331,7 +349,18 @@ def test_a_bad_hand_line_or_hand_is_named_at_its_owner_or_card(change: tuple[str
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        (SCORED + "  score Anna 6 more\n", "3:16: nothing may follow the score but a # comment"),
+        (
+            HEAD + "deal 1 dealer Dirk\n  score Anna 6 more\n",
+            "3:16: nothing may follow the score but a # comment",
+        ),
+        (
+            SCORED + "  score Bert 6\n",
+            "3:3: the score of deal 1 is given twice (line 2 has it already): keep one",
+        ),
+        (
+            HEAD.replace("seats", "date 2026-01-02\ndate 2026-02-03\nseats") + "deal 1 dealer Dirk\n",
+            "2:1: the 'date' line is given twice (line 1 has it already): keep one",
+        ),
         (
             HEAD + "deal 1 dealer Dirk\n  score\n",
             "3:8: expected 'score TEAM POINTS' (TEAM as Anna&Carla or one name) or 'score 30-30'",

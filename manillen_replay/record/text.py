@@ -320,6 +320,13 @@ class _Parser:
     def place(self, pointer: str, line: _Line, column: int) -> None:
         self.places.setdefault(pointer, (line.number, column))
 
+    def once(self, pointer: str, line: _Line, column: int, what: str) -> None:
+        """Refuse ``what`` given a second time: the record holds one, and keeping the last (as
+        the parser did) lost the first without a word, as a key given twice in JSON would."""
+        if pointer in self.places:
+            first, _ = self.places[pointer]
+            raise line.error(column, f"{what} is given twice (line {first} has it already): keep one")
+
     # ------------------------------------------------------------------ lines
 
     def run(self) -> ParsedMatch:
@@ -366,6 +373,7 @@ class _Parser:
         key = line.tokens[0]
         if self.deals:
             raise line.error(key.column, f"the header line {word!r} must come before the first deal")
+        self.once(f"/match/{'id' if word == 'match' else word}", line, key.column, f"the {word!r} line")
         if word in _FREE_TEXT:
             value, column = line.rest(key.end)
             if not value and line.raw[column - 1 : column] != '"':  # "" is an empty text, as written
@@ -583,6 +591,7 @@ class _Parser:
 
     def score(self, line: _Line, items: list[_Token], i: int, draft: _DealDraft, key: _Token) -> int:
         pointer = f"/deals/{draft.number - 1}/recorded_score"
+        self.once(pointer, line, key.column, f"the score of deal {draft.number}")
         if i < len(items) and items[i].text in ("30-30", "30/30"):
             draft.data["recorded_score"] = None
             self.place(pointer, line, items[i].column)
@@ -650,6 +659,7 @@ class _Parser:
         who, tokens = self.seat_and_cards(line, "table")
         seat = self.seat(line, who, "the table's owner")
         pointer = f"/deals/{draft.number - 1}/table/{seat}"
+        self.once(pointer, line, who.column, f"{who.text}'s table")
         self.place(pointer, line, who.column)
         self.place(f"/deals/{draft.number - 1}/table", line, line.tokens[0].column)
         piles = []
@@ -666,6 +676,7 @@ class _Parser:
 
     def body_discards(self, line: _Line, draft: _DealDraft) -> None:
         pointer = f"/deals/{draft.number - 1}/discards"
+        self.once(pointer, line, line.tokens[0].column, "the cards laid aside")
         self.place(pointer, line, line.tokens[0].column)
         draft.data["discards"] = self.cards(line, line.tokens[1:], pointer)
 
@@ -673,6 +684,7 @@ class _Parser:
         pointer = f"/deals/{draft.number - 1}/turned"
         if len(line.tokens) != 2:
             raise line.error(line.tokens[0].column, "expected one card after 'turned', such as turned KD")
+        self.once(pointer, line, line.tokens[0].column, "the turned card")
         self.place(pointer, line, line.tokens[1].column)
         draft.data["turned"] = self.cards(line, line.tokens[1:], pointer)[0]
 
