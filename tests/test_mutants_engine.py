@@ -988,6 +988,28 @@ def test_a_variation_without_its_trick_and_play_is_refused_at_its_line():
     ]
 
 
+def test_a_comment_on_a_trick_or_play_the_deal_has_not_is_refused_at_its_number():
+    """A comment on trick 9 of eight, or on play 5 of a trick of four, was valid and stored
+    against nothing."""
+    deal = deal_dict()
+    tricks = len(deal["tricks"])
+    deal["annotations"] = [
+        {"trick": tricks, "play": 4, "author": "Anna", "text": "the last card"},
+        {"trick": tricks + 1, "author": "Anna", "text": "after the last trick"},
+        {"trick": 2, "play": 5, "author": "Anna", "text": "a fifth card"},
+    ]
+    assert problems(document([deal])) == [
+        f"club.jsonl:14: /deals/0/annotations/1/trick: there is no trick {tricks + 1} to comment on: "
+        f"the deal has {tricks} tricks",
+        "club.jsonl:14: /deals/0/annotations/2/play: there is no play 5 to comment on: trick 2 has 4 cards",
+    ]
+    sheet = json.loads(scoresheet_match(["Anna", "Bert", "Carla", "Dirk"], [(0, 0, 9)]))
+    sheet["deals"][0]["annotations"] = [{"trick": 1, "author": "Anna", "text": "?"}]
+    assert problems(json.dumps(sheet))[-1].endswith(
+        "/deals/0/annotations/0/trick: there is no trick 1 to comment on: the deal has no tricks"
+    )
+
+
 # --------------------------------------------------------------------------- what a deal result keeps
 
 

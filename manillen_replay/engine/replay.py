@@ -705,12 +705,29 @@ class _Replay:
         return self.take_played(ready, outcome)
 
     def check_variations(self, deal: Deal, outcome: DealResult, pointer: str) -> None:
-        """Each variation of the deal's comments (``line``): it starts at a play, and every card
-        is held and legal in turn (:func:`~.variation.play_variation`)."""
+        """Each comment's trick and play are ones the deal has (a comment on trick 9 of eight was
+        stored against nothing); each variation (``line``) starts at a play, and every card is
+        held and legal in turn (:func:`~.variation.play_variation`)."""
         for n, note in enumerate(deal.annotations or ()):
+            where = f"{pointer}/annotations/{n}"
+            if note.trick is not UNSET:
+                tricks = outcome.trick_count
+                if note.trick > tricks:
+                    had = "no tricks" if not tricks else "1 trick" if tricks == 1 else f"{tricks} tricks"
+                    self.problem(
+                        f"{where}/trick", f"there is no trick {note.trick} to comment on: the deal has {had}"
+                    )
+                    continue
+                if note.play is not UNSET and note.play > (
+                    cards := len(outcome.tricks[note.trick - 1].cards)
+                ):
+                    self.problem(
+                        f"{where}/play",
+                        f"there is no play {note.play} to comment on: trick {note.trick} has {cards} cards",
+                    )
+                    continue
             if note.line is UNSET:
                 continue
-            where = f"{pointer}/annotations/{n}"
             if note.trick is UNSET or note.play is UNSET:
                 self.problem(f"{where}/line", "a variation starts at a play: give its trick and play")
                 continue
