@@ -240,6 +240,22 @@ def test_a_deal_the_match_does_not_have_is_a_usage_error_in_replay_and_costs(nam
     assert "match seed-trick has no deal 2 (it has 1)" in result.output
 
 
+def test_replay_of_a_folder_leaves_out_the_matches_without_the_deal_and_names_them() -> None:
+    """`replay data/samples/ --deal 2` printed the first match's deal 2, then stopped with a usage
+    error at a match of one deal: the rest were never replayed."""
+    result = CliRunner().invoke(cli, ["replay", str(ROOT / "data" / "samples"), "--deal", "2"])
+    assert result.exit_code == 0, result.output
+    assert "Deal 2" in result.stdout and result.stdout.count("Deal 1 ") == 0
+    assert "left out " in result.stderr and "with no deal 2 (deals they have): " in result.stderr
+    assert "seed-trick (1)" in result.stderr or " more" in result.stderr
+    none = CliRunner().invoke(cli, ["replay", str(ROOT / "data" / "samples"), "--deal", "99"])
+    assert (
+        none.exit_code == 2
+        and "no match has a deal 99: " in none.output
+        and not none.stdout.startswith("Match")
+    )
+
+
 ARCHIVE_READERS = {
     "sql": ["SELECT 1"],
     "findings": [],

@@ -181,7 +181,8 @@ def replay(
 
     Exit code 1 when a record is invalid (its problems go to stderr; the others are replayed),
     2 for usage errors: a missing file, a --match no file holds, or a --deal the match does not
-    have (as in `manillen costs`).
+    have (as in `manillen costs`). Without --match, the matches that have no deal N are left
+    out and named on stderr (a usage error when none has it).
 
     \b
     Examples:
@@ -189,10 +190,15 @@ def replay(
       manillen replay data/demo.jsonl --match zwaan-2026-01-09-1 --deal 2 --json
     """
     replayed = ReplayedRecords(paths, match_id)
-    written = 0
+    written = shown = 0
+    lacking: list[tuple[str, int]] = []  # of several matches, those with fewer deals are left out, and said
     for _, result in replayed:
         if deal is not None and not any(d.number == deal for d in result.deals):
-            raise click.UsageError(f"match {result.id} has no deal {deal} (it has {len(result.deals)})")
+            if match_id is not None:
+                raise click.UsageError(f"match {result.id} has no deal {deal} (it has {len(result.deals)})")
+            lacking.append((result.id, len(result.deals)))
+            continue
+        shown += 1
         if as_json:
             # One match at a time, so memory stays flat however large the archive.
             data = match_to_json(result)
@@ -205,8 +211,22 @@ def replay(
             click.echo(match_to_text(result, symbols=not ascii_only, deal_number=deal))
             click.echo()
     replayed.check_found()
+    if lacking and not shown and not replayed.invalid:
+        if len(lacking) == 1:
+            match, count = lacking[0]
+            raise click.UsageError(f"match {match} has no deal {deal} (it has {count})")
+        named = ", ".join(f"{m} ({n})" for m, n in lacking[:5]) + (" ..." if len(lacking) > 5 else "")
+        raise click.UsageError(f"no match has a deal {deal}: {named}")
     if as_json:
         click.echo("\n  ]\n}" if written else '{\n  "matches": []\n}')
+    if lacking:
+        some = ", ".join(f"{m} ({n})" for m, n in lacking[:5])
+        some += f" and {len(lacking) - 5} more" if len(lacking) > 5 else ""
+        click.echo(
+            f"left out {plural(len(lacking), 'match', 'matches')} with no deal {deal} "
+            f"(deals they have): {some}",
+            err=True,
+        )
     sys.exit(1 if replayed.invalid else 0)
 
 
