@@ -773,3 +773,20 @@ def test_matches_a_line_go_only_to_a_file_read_back_as_json_lines(tmp_path: Path
     code, _, err = run("generate", "--matches", "1", "--out", str(tmp_path / "one.json"))
     assert code == 0, err  # one match is one JSON document
     assert run("validate", str(tmp_path / "one.json"))[0] == 0
+
+
+def test_a_kind_no_finding_has_is_refused_for_files_and_said_for_an_archive(tmp_path: Path) -> None:
+    """`findings --kind nonsense` printed "0 findings", exit 0."""
+    sample = str(Path(__file__).resolve().parent.parent / "data" / "samples" / "illegal-plays.json")
+    code, out, err = run("findings", sample, "--kind", "revok", "--depth", "heuristic")
+    assert code == 2 and "Invalid value for --kind: no finding is of the kind 'revok': the kinds are " in err
+    assert "revoke" in err and "0 findings" not in out
+    code, out, _ = run("findings", sample, "--kind", "revoke", "--depth", "heuristic")
+    assert code == 0 and "revoke" in out
+    # an archive's kinds may be a coach detector's, known once it found something: a kind no
+    # finding has is said beside the clean sheet
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    code, out, err = run("findings", "--db", str(path), "--kind", "nonsense")
+    assert code == 0 and "note: no finding is of the kind 'nonsense': the kinds are " in err
+    code, out, err = run("findings", "--db", str(path), "--kind", "revoke")
+    assert code == 0 and "note:" not in err

@@ -444,6 +444,23 @@ def _ranked_json(row: dict[str, Any], rank: int, lang: str) -> dict[str, Any]:
     }
 
 
+def _unknown_kinds(kinds: Sequence[str], stored: Sequence[str] = ()) -> str | None:
+    """What to say of a ``--kind`` no finding has, which would read as a clean sheet ("0
+    findings"): ``None`` when every kind is built in or stored.
+
+    :param stored: the kinds the archive holds (a coach detector's among them).
+    """
+    from ..analysis.words import KIND_NL
+
+    unknown = [kind for kind in kinds if kind not in KIND_NL and kind not in stored]
+    if not unknown:
+        return None
+    coach = sorted(set(stored) - set(KIND_NL))
+    return f"no finding is of the kind {unknown[0]!r}: the kinds are {', '.join(sorted(KIND_NL))}" + (
+        f", and this archive's own {', '.join(coach)}" if coach else ""
+    )
+
+
 def _archive_findings(
     db: str | None,
     player: str | None,
@@ -471,6 +488,15 @@ def _archive_findings(
                     f"match {match_id}" if match_id is not None else f"the archive {db or default_archive()}"
                 )
                 raise no_such_player(player, played, where)
+        if kinds and (
+            unknown := _unknown_kinds(
+                kinds, store.query("SELECT DISTINCT kind FROM findings")["kind"].to_list()
+            )
+        ):
+            # a coach's detector that found nothing stored no kind: said, not refused
+            click.echo(
+                f"note: {unknown} (a coach detector's kind is known once it found something)", err=True
+            )
         if top is None:
             frame = store.query(_FINDINGS_SQL, [player, kinds, minimum.level + 1, match_id])
         else:
@@ -588,6 +614,8 @@ def _file_findings(
     from ..analysis.ranking import rank_findings
     from ..engine.report import player_names
 
+    if unknown := _unknown_kinds(kinds):  # no coach detector runs here: before a review of minutes
+        raise click.BadParameter(unknown, param_hint="--kind")
     replayed = ReplayedRecords(paths, match_id)
     pairs, chosen, counted = _file_depth(replayed, depth)
     found: list[Finding] = []
