@@ -409,8 +409,11 @@ def _check_option(name: str, value: Any) -> Any:
             return value
         raise InvalidOptionError(f"rule option 'max_multiplier' is a number >= 1 or null, not {value!r}")
     if name in _POSITIVE or name == "penalty_points":
-        if isinstance(value, int) and not isinstance(value, bool) and (value > 0 or name == "penalty_points"):
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if whole and (value > 0 or name == "penalty_points"):
             return value
+        if whole:
+            raise InvalidOptionError(f"rule option {name!r} is a whole number from 1, not {value!r}")
         raise InvalidOptionError(f"rule option {name!r} is a whole number, not {value!r}")
     return value
 

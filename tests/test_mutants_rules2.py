@@ -271,6 +271,18 @@ def test_rules_changed_in_code_are_checked_like_the_command_lines() -> None:
         Rules().with_options(max_multiplier=0)
 
 
+def test_a_whole_number_out_of_range_is_said_to_be_out_of_range() -> None:
+    """`--rule target=-5` was told "is a whole number, not -5"."""
+    for value in (0, -5):
+        with pytest.raises(
+            InvalidOptionError, match=f"^rule option 'target' is a whole number from 1, not {value}$"
+        ):
+            Rules().with_options(target=value)
+    with pytest.raises(InvalidOptionError, match=r"^rule option 'target' is a whole number, not 'x'$"):
+        Rules().with_options(target="x")
+    assert Rules().with_options(penalty_points=-3).penalty_points == -3
+
+
 def test_only_cafe_takes_a_group_of_options() -> None:
     """``cafe: {...}`` groups the cafe rules; any other option given a group is refused as the
     wrong kind of value, not read as a group."""

@@ -354,6 +354,10 @@ def test_a_bad_hand_line_or_hand_is_named_at_its_owner_or_card(change: tuple[str
             "3:16: nothing may follow the score but a # comment",
         ),
         (
+            HEAD.replace("seats", "rules target=-5\nseats") + "deal 1 dealer Dirk\n",
+            "1:7: -5 is out of range (minimum 1)",
+        ),
+        (
             SCORED + "  score Bert 6\n",
             "3:3: the score of deal 1 is given twice (line 2 has it already): keep one",
         ),

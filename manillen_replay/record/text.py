@@ -851,6 +851,8 @@ def _option_value(text: str) -> Any:
         return None
     if text.isdigit():
         return int(text)
+    if text[:1] == "-" and text[1:].isdigit() and len(text) <= _DIGITS + 1:
+        return -int(text[1:])  # out of range for most options: said so, not "a text"
     if "," in text and all(part.isdigit() for part in text.split(",")):
         return [int(part) for part in text.split(",")]
     return text
