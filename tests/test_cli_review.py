@@ -790,3 +790,18 @@ def test_a_kind_no_finding_has_is_refused_for_files_and_said_for_an_archive(tmp_
     assert code == 0 and "note: no finding is of the kind 'nonsense': the kinds are " in err
     code, out, err = run("findings", "--db", str(path), "--kind", "revoke")
     assert code == 0 and "note:" not in err
+
+
+def test_the_fast_scans_advice_fits_the_options_given(tmp_path: Path) -> None:
+    """`analyze --since 2026-08-15 --samples 10` was advised to give --since, and its --samples
+    went without a word."""
+    matches = [(seed, 8, f"2026-08-{10 + seed:02d}") for seed in range(1, 11)]
+    path = archive(tmp_path / "club.duckdb", *matches)
+    code, _, err = run("analyze", "--db", str(path), "--since", "2026-08-12", "--samples", "10", "-q")
+    assert code == 0, err
+    assert "so the fast scan (heuristic depth) ran" in err
+    assert "give --depth solver, or a later --since DATE, or --match ID" in err
+    assert "; --samples is the solver review's, and the fast scan takes none" in err
+    code, _, err = run("analyze", "--db", str(path), "--all", "-q")
+    assert "give --depth solver, or choose matches with --match ID or --since DATE" in err
+    assert "--samples" not in err

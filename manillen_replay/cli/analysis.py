@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.core import ParameterSource
 
 from ..analysis import (
     CoachDetector,
@@ -375,11 +376,18 @@ def analyze(
             ids = pick(chosen)
             if chosen != "solver" and depth is None:
                 pending = sum(by_variant.values())
-                how = "give --depth solver, or choose matches with --match ID or --since DATE"
+                if since is not None:
+                    how = "give --depth solver, or a later --since DATE, or --match ID"
+                elif match_ids:
+                    how = "give --depth solver, or fewer matches with --match ID"
+                else:
+                    how = "give --depth solver, or choose matches with --match ID or --since DATE"
                 # nothing new to scan: the fast scan did not run, only the solver review is missing
                 note = (
                     fast_scan_note(pending, effort, how) if ids else solver_pending_note(pending, effort, how)
                 )
+                if click.get_current_context().get_parameter_source("samples") is ParameterSource.COMMANDLINE:
+                    note += "; --samples is the solver review's, and the fast scan takes none"
             deals = deals_to_analyse(store, ids)
         if ids or detectors:
             Store.check_writable(path, "store the analysis")  # before the work, not after it
