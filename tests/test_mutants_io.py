@@ -305,16 +305,19 @@ SCHEMA_PROBLEMS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         _set(["match", "seats"], "Anna"),
         '/match/seats: expected a list, found a text "Anna"',
     ),
-    "one seat": (_set(["match", "seats"], ["Anna"]), '/match/seats: ["Anna"] is too short (minItems 2)'),
+    "one seat": (
+        _set(["match", "seats"], ["Anna"]),
+        '/match/seats: ["Anna"] is too short: 1 item, at least 2 needed',
+    ),
     "seven seats": (
         _set(["match", "seats"], list("ABCDEFG")),
-        '/match/seats: ["A", "B", "C", "D", "E", "F", "G"] is too long (maxItems 6)',
+        '/match/seats: ["A", "B", "C", "D", "E", "F", "G"] is too long: 7 items, at most 6',
     ),
     "a number for a name": (
         _set(["match", "seats", 1], 7),
         "/match/seats/1: expected a text, found a whole number 7",
     ),
-    "an empty name": (_set(["match", "seats", 1], ""), '/match/seats/1: "" is too short (minLength 1)'),
+    "an empty name": (_set(["match", "seats", 1], ""), "/match/seats/1: the text is empty: give one"),
     "a list for the match": (_set(["match"], []), "/match: expected an object, found a list []"),
     "a text for a deal": (_set(["deals", 0], "x"), '/deals/0: expected an object, found a text "x"'),
     "a number for a card": (
@@ -382,10 +385,13 @@ SCHEMA_PROBLEMS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         _set([*DEAL, "recorded_score"], {"team": 2, "points": 12}),
         "/deals/0/recorded_score/team: 2 is out of range (maximum 1)",
     ),
-    "an empty trick": (_set([*DEAL, "tricks", 0], []), "/deals/0/tricks/0: [] is too short (minItems 1)"),
+    "an empty trick": (
+        _set([*DEAL, "tricks", 0], []),
+        "/deals/0/tricks/0: [] is too short: 0 items, at least 1 needed",
+    ),
     "a table pile of one card": (
         _set([*DEAL, "table"], [[["AC"]]]),
-        '/deals/0/table/0/0: ["AC"] is too short (minItems 2)',
+        '/deals/0/table/0/0: ["AC"] is too short: 1 item, at least 2 needed',
     ),
     "another format": (
         _set(["format"], "manillen/2"),

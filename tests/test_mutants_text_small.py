@@ -100,7 +100,9 @@ def test_a_blocks_line_splits_at_a_slash_or_a_bar_but_not_a_quoted_one() -> None
 
 def test_a_bad_block_is_placed_at_the_blocks_lines_first_name() -> None:
     text = FIXED + "blocks  Anna Bert Carla Dirk | Anna Carla Bert\ndeal 1 dealer Dirk score Anna 6\n"
-    assert problems(text) == ['game.mnl:3:9: ["Anna", "Carla", "Bert"] is too short (minItems 4)']
+    assert problems(text) == [
+        'game.mnl:3:9: ["Anna", "Carla", "Bert"] is too short: 3 items, at least 4 needed'
+    ]
 
 
 # --------------------------------------------------------------------------- a hand's or table's owner

@@ -852,12 +852,15 @@ def _describe(error: Any) -> RecordError:
         return RecordError(f"{_short(value)} is not allowed here; use one of {options}", pointer)
     if kind in ("minimum", "maximum"):
         return RecordError(f"{_short(value)} is out of range ({kind} {error.validator_value})", pointer)
-    if kind in ("minItems", "maxItems", "minLength"):
-        return RecordError(
-            f"{_short(value)} is too {'short' if kind.startswith('min') else 'long'} "
-            f"({kind} {error.validator_value})",
-            pointer,
-        )
+    if kind in ("minItems", "maxItems", "minLength", "maxLength"):
+        limit = int(error.validator_value)
+        if kind == "minLength" and not value:
+            return RecordError("the text is empty: give one", pointer)
+        unit = "items" if kind.endswith("Items") else "characters"
+        held = f"{len(value)} {unit}" if len(value) != 1 else f"1 {unit[:-1]}"
+        if kind.startswith("min"):
+            return RecordError(f"{_short(value)} is too short: {held}, at least {limit} needed", pointer)
+        return RecordError(f"{_short(value)} is too long: {held}, at most {limit}", pointer)
     if kind == "format":
         return RecordError(
             f"{_short(value)} is not a valid {error.validator_value} (use YYYY-MM-DD)", pointer

@@ -148,7 +148,7 @@ class MatchInfo(_Base, kw_only=True):
     """Who played, where and when, and under which rules."""
 
     id: (
-        Annotated[str, Meta(min_length=1, description="One line of printable text (match_id_problem).")]
+        Annotated[str, Meta(min_length=1, description="One line of printable text, no control characters.")]
         | UnsetType
     ) = UNSET
     date: datetime.date | UnsetType = UNSET
