@@ -483,9 +483,10 @@ def _with_dealer(number: str) -> str:
         # JSON Schema takes 3.0 as a whole number, the decoder does not: said in the same words
         (_with_dealer("3.0"), f"/deals/0/dealer: expected a whole number, found a number 3.0{SEAT}"),
         (TEXT + " x", "not valid JSON at line 130 column 3: extra data"),
-        ("", "not valid JSON at line 1 column 1: expecting value"),
+        # a document of one line (a JSON Lines archive's line, whose line is told before): its column
+        ("", "not valid JSON at column 1: expecting value"),
         # a NUL byte past the first four is no sign of UTF-16
-        ('{"ab\x00": 1}', "not valid JSON at line 1 column 5: invalid control character"),
+        ('{"ab\x00": 1}', "not valid JSON at column 5: invalid control character"),
     ],
     ids=[
         "4000 digits",
@@ -870,7 +871,7 @@ def test_nesting_is_counted_from_the_depth_a_closed_list_leaves() -> None:
     """A list closed inside the match's object leaves the depth at 2, not 1: 19 lists more go past 20."""
     text = '{"format": "manillen/1", "match": {"a": [], "b": ' + "[" * 19 + "]" * 19 + "}}"
     assert _problems(text) == [
-        "club.jsonl:7: lists and objects nest more than 20 deep at line 1 column 68; a record needs 6 at most"
+        "club.jsonl:7: lists and objects nest more than 20 deep at column 68; a record needs 6 at most"
     ]
 
 

@@ -696,7 +696,7 @@ def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordErro
     text = raw.decode("utf-8", "surrogateescape")
     depth, deep_at = _nesting(text)
     if depth > MAX_DEPTH:
-        where = _line_column(text, deep_at)
+        where = _where(text, deep_at)
         return [
             RecordError(
                 f"lists and objects nest more than {MAX_DEPTH} deep at {where}; a record needs 6 at most"
@@ -707,7 +707,7 @@ def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordErro
     except json.JSONDecodeError as bad:
         # json's "Invalid control character at" leaves the place to the caller: it is told before
         said = bad.msg.lower().removesuffix(" at")
-        return [RecordError(f"not valid JSON at line {bad.lineno} column {bad.colno}: {said}")]
+        return [RecordError(f"not valid JSON at {_where(text, bad.pos)}: {said}")]
     except (ValueError, RecursionError):
         return [_msgspec_problem(error)]
     strange = _first_strange_text(document)
@@ -715,7 +715,7 @@ def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordErro
         pointer, value = strange
         offset = raw.find(_undecodable_byte(value)) if _has_undecodable(value) else -1
         if offset >= 0:
-            where = _line_column(text, len(raw[:offset].decode("utf-8", "surrogateescape")))
+            where = _where(text, len(raw[:offset].decode("utf-8", "surrogateescape")))
             return [RecordError(f"this is not UTF-8 text (at {where}); save the file as UTF-8", pointer)]
         return [
             RecordError(
