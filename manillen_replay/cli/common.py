@@ -79,8 +79,14 @@ def count_records(paths: tuple[str, ...]) -> int:
 def written_whole(path: Path) -> Iterator[IO[str]]:
     """A text file written beside ``path`` (a hidden ``.NAME.partial``) and renamed onto it when
     the block ends: a failed or interrupted write (a full disk, a Ctrl-C) leaves ``path`` as it
-    was and nothing beside it. An OSError is raised as it came, for the command to word.
+    was and nothing beside it. A ``path`` that is no regular file (``/dev/null``, a named pipe) is
+    written directly. An OSError is raised as it came, for the command to word.
     """
+    if path.exists() and not path.is_file():
+        # /dev/null, a named pipe: written as they are (renamed over, /dev/null became a file)
+        with path.open("w", encoding="utf-8", newline="\n") as handle:
+            yield handle
+        return
     partial = path.with_name(f".{path.name}.partial")
     try:
         with partial.open("w", encoding="utf-8", newline="\n") as handle:
@@ -127,8 +133,8 @@ def check_records_file(path: str | Path | None, option: str, matches: int | None
     :raises click.BadParameter: for another name (exit code 2), saying which to give.
     """
     check_output_file(path, option, "the matches")
-    if path is None or str(path) == "-":
-        return
+    if path is None or str(path) == "-" or (Path(path).exists() and not Path(path).is_file()):
+        return  # standard output, /dev/null, a pipe: nothing reads it back by its name
     name = Path(path).name
     if name.lower().endswith(".jsonl") or (matches == 1 and name.lower().endswith(".json")):
         return
