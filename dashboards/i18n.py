@@ -926,15 +926,17 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     ),
     "record.hands": (
         "Hands (optional: outlines the legal cards)",
-        "Handen (mag: toont de toegelaten kaarten)",
+        "Handen (niet verplicht: omlijnt de toegelaten kaarten)",
     ),
     "record.hands_known": ("Hands (known)", "Handen (gekend)"),
     "record.hands_help": (
-        "Type each hand as dealt (10H AH 7♥ ...); the fourth may stay empty. With the hands the "
-        "grid outlines the cards the player to play may play and warns at once on an illegal card.",
-        "Typ elke hand zoals gedeeld (10H AH 7♥ ...); de vierde mag leeg blijven. Met de handen "
-        "omlijnt het rooster de kaarten die de speler mag spelen en waarschuwt het meteen bij een "
-        "onreglementaire kaart.",
+        "Type each hand as dealt, a card as its rank and suit (10H AH 7♥ ...: 7 8 9 10 J Q K A, then "
+        "H D C S or ♥ ♦ ♣ ♠); the fourth may stay empty. With the hands the grid outlines the cards "
+        "the player to play may play and warns at once on an illegal card.",
+        "Typ elke hand zoals gedeeld, een kaart als waarde en kleur (10H AH 7♥ ...: 7 8 9 10, J boer, "
+        "Q vrouw, K heer, A aas; H harten, D koeken, C klaveren, S schoppen, of ♥ ♦ ♣ ♠); de vierde "
+        "mag leeg blijven. Met de handen omlijnt het rooster de kaarten die de speler mag spelen en "
+        "waarschuwt het meteen bij een onreglementaire kaart.",
     ),
     "record.hand_placeholder": (
         "eight cards, e.g. 10H AH KD 8D QC 9S JS 7S",
@@ -1082,8 +1084,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "refuse.played_already": ("{card} is already played", "{card} is al gespeeld"),
     "refuse.unknown_card": (
         "unknown card {text}: a card is its rank (7 8 9 10 J Q K A) and its suit (H D C S), as 10H or QS",
-        "onbekende kaart {text}: een kaart is haar waarde (7 8 9 10 J Q K A) en haar kleur (H D C S), "
-        "zoals 10H of QS",
+        "onbekende kaart {text}: een kaart is haar waarde (7 8 9 10, J boer, Q vrouw, K heer, A aas) en "
+        "haar kleur (H harten, D koeken, C klaveren, S schoppen, of ♥ ♦ ♣ ♠), zoals 10H of Q♠",
     ),
     "refuse.not_in_pack": (
         "{card} is not in this game's pack",

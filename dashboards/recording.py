@@ -100,14 +100,18 @@ class Words:
     values: dict[str, Any] = field(default_factory=dict)
 
     def said(self, lang: str) -> str:
-        return i18n.text(self.key, lang, **{k: _said(v, lang) for k, v in self.values.items()})
+        return i18n.text(self.key, lang, **{k: _said(v, lang, k) for k, v in self.values.items()})
 
 
-def _said(value: Any, lang: str) -> Any:
+def _said(value: Any, lang: str, name: str = "") -> Any:
+    """A value as the page writes it: a card with its suit's symbol (``10♥``, as the grid shows
+    it), a suit by its name in ``lang``."""
     if isinstance(value, (Words, RecordingError)):
         return value.said(lang)
     if isinstance(value, Suit):
         return value.dutch if lang == "nl" else value.english
+    if isinstance(value, Card) or (name == "card" and isinstance(value, str) and value in CARD_BY_TEXT):
+        return CARD_BY_TEXT[str(value)].symbol
     return value
 
 
@@ -723,7 +727,7 @@ def _card(text: str, deck: int = DECK_32_MASK) -> Card:
     if card is None:
         raise UnknownCardError("unknown_card", text=repr(text))
     if not deck >> card & 1:
-        raise UnknownCardError("not_in_pack", card=CARD_TEXT[card])
+        raise UnknownCardError("not_in_pack", card=card)
     return card
 
 

@@ -358,12 +358,13 @@ def test_the_dutch_page_says_why_a_step_is_refused_in_dutch(empty_app: tuple[App
     ]
     type_hands(at, draft_id, [["7X", *deal.hands[0][1:]], deal.hands[1], deal.hands[2], []])
     assert [e.value.replace("\\", "") for e in at.error] == [
-        "onbekende kaart '7X': een kaart is haar waarde (7 8 9 10 J Q K A) en haar kleur (H D C S), "
-        "zoals 10H of QS"
+        "onbekende kaart '7X': een kaart is haar waarde (7 8 9 10, J boer, Q vrouw, K heer, A aas) en "
+        "haar kleur (H harten, D koeken, C klaveren, S schoppen, of ♥ ♦ ♣ ♠), zoals 10H of Q♠"
     ]
     twice = deal.hands[1][0]
     type_hands(at, draft_id, [[twice, *deal.hands[0][1:]], deal.hands[1], deal.hands[2], []])
-    assert [e.value for e in at.error] == [f"{twice} is twee keer gedeeld"]
+    # the card as the grid shows it, with its suit's symbol
+    assert [e.value for e in at.error] == [f"{SYMBOLS[twice]} is twee keer gedeeld"]
 
 
 def test_a_refusal_is_said_in_either_language_with_its_parts() -> None:
@@ -376,7 +377,7 @@ def test_a_refusal_is_said_in_either_language_with_its_parts() -> None:
         draft = rec.tap_hand_card(draft, card)
     with pytest.raises(rec.RecordingError) as caught:
         rec.tap_hand_card(rec.untap_hand_card(draft), deal.hands[0][0])
-    first = deal.hands[0][0]
+    first = SYMBOLS[deal.hands[0][0]]  # as the grid shows it: 10♥
     assert str(caught.value) == f"{first} is already in Anna's hand"
     assert rec.said(caught.value, "nl") == f"{first} zit al in de hand van Anna"
     hands = [list(hand) for hand in deal.hands]
