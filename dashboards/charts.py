@@ -256,7 +256,9 @@ def ledger_figure(
                 offsetgroup=str(index),
                 increasing={"marker": {"color": "#2e8b57"}},
                 decreasing={"marker": {"color": "#c8102e"}},
-                totals={"marker": {"color": SERIES_COLOURS[index % 2] if index < 4 else "#555555"}},
+                # grey, as the report's: rows come by name, not by team (and partners change in a
+                # club evening), and team B's red read as a loss beside the red of the losses
+                totals={"marker": {"color": svg.TOTAL}},
                 connector={"line": {"color": "#999999", "width": 1}},
             )
         )
@@ -516,13 +518,13 @@ def ledger_svgs(
             svg.ledger_steps(row, step_names),
             title=title,
             y_title=y_title,
-            total_colour=SERIES_COLOURS[index % 2] if index < 4 else svg.TOTAL,
+            total_colour=svg.TOTAL,  # as ledger_figure's
             value_range=scale,
             width=width,
             height=270,
             decimal=decimal,
         )
-        for index, (row, title) in enumerate(zip(rows, titles, strict=True))
+        for row, title in zip(rows, titles, strict=True)
     ]
 
 

@@ -277,3 +277,22 @@ def test_a_title_word_too_long_for_a_line_is_written_smaller_inside_the_picture(
     root = assert_reads_clearly(picture)
     (title,) = [box for box in text_boxes(root) if box.text == word]
     assert title.x1 <= 340 - 4 + 0.01 and title.x1 > 340 - 4 - 2, "written as large as fits"
+
+
+def test_the_ledgers_totals_are_grey_whoever_the_player_is() -> None:
+    """The Match page coloured each player's totals by the row's place in a list ordered by name:
+    Carla got the opponents' red and Frans his partner's opposite, a red that read as a loss."""
+    steps = {"given_away": 5, "partner_given_away": 2, "won_back": 3, "illegal": 0}
+    rows = [
+        {"player": name, "cards": 40 + i, **steps, "points": 36 + i}
+        for i, name in enumerate(["Carla", "Frans", "Hendrik", "Jozef"])
+    ]
+    names = {key: key for key in svg.LEDGER_STEPS}
+    pictures = charts.ledger_svgs(
+        pl.DataFrame(rows), titles=[r["player"] for r in rows], step_names=names, y_title=""
+    )
+    for picture in pictures:
+        fills = {rect.get("fill") for rect in parse(picture).iter("{http://www.w3.org/2000/svg}rect")}
+        assert svg.TOTAL in fills and not fills & set(charts.TEAM_COLOURS)
+    figure = charts.ledger_figure(pl.DataFrame(rows), title="", step_names=names, y_title="")
+    assert {trace.totals.marker.color for trace in figure.data} == {svg.TOTAL}
