@@ -474,7 +474,7 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "match.accuracy_deals": ("Accuracy deal by deal", "Nauwkeurigheid spel per spel"),
     # the background review (dashboards/reviewer.py) and the biggest mistakes, first on the Match page
-    "review.title": ("Your biggest mistakes", "Uw grootste fouten"),
+    "review.title": ("The biggest mistakes", "De grootste fouten"),
     "review.for": ("Whose mistakes", "Wiens fouten"),
     "review.everyone": ("Every player", "Iedere speler"),
     "review.reviewing": (
@@ -1194,7 +1194,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     ),
     "record.saved": (
         "Deal {number} is saved in the archive. The quick check found {findings} findings in the match; "
-        "the solver's review follows and adds the costly cards and calls (Your biggest mistakes, below).",
+        "the solver's review follows and adds the costly cards and calls (The biggest mistakes, below).",
         "Spel {number} is bewaard in het archief. De snelle controle vond {findings} bevindingen in de "
         "partij; de analyse door de solver volgt en voegt de dure kaarten en keuzes toe (Uw grootste "
         "fouten, hieronder).",
@@ -1205,9 +1205,9 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     ),
     "record.saved_one": (
         "Deal {number} is saved in the archive. The quick check found 1 finding in the match; the "
-        "solver's review follows and adds the costly cards and calls (Your biggest mistakes, below).",
+        "solver's review follows and adds the costly cards and calls (The biggest mistakes, below).",
         "Spel {number} is bewaard in het archief. De snelle controle vond 1 bevinding in de partij; de "
-        "analyse door de solver volgt en voegt de dure kaarten en keuzes toe (Uw grootste fouten, "
+        "analyse door de solver volgt en voegt de dure kaarten en keuzes toe (De grootste fouten, "
         "hieronder).",
     ),
     "record.renamed": (

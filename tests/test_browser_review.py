@@ -41,10 +41,10 @@ def reviewing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 MISTAKES_BEFORE_DEALS = """() => {
     const headers = [...document.querySelectorAll('h3')].map((header) => header.innerText.trim());
-    const mistakes = headers.indexOf('Your biggest mistakes');
+    const mistakes = headers.indexOf('The biggest mistakes');
     return mistakes >= 0 && headers.indexOf('Deals') > mistakes;
 }"""
-"""True once the Match page shows its heading "Your biggest mistakes" above its "Deals"."""
+"""True once the Match page shows its heading "The biggest mistakes" above its "Deals"."""
 
 
 def under_way(page: object) -> None:

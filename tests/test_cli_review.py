@@ -261,7 +261,7 @@ def test_findings_top_on_a_file_ranks_one_decision_each_the_costliest_first(tmp_
     code, text, _ = run("findings", str(path), "--samples", "3", "--top", "4")
     heading = "The costliest decision:" if len(top) == 1 else f"The {len(top)} costliest decisions:"
     assert code == 0 and text.startswith(heading)
-    assert "from what you could see" in text
+    assert "from what the player could see" in text
     code, text, _ = run("findings", str(path), "--samples", "3", "--top", "1", "--lang", "nl")
     assert code == 0 and text.startswith("De duurste beslissing:")  # one, not "De 1 duurste beslissingen"
 

@@ -83,7 +83,7 @@ def test_match_page_without_a_reviewer_says_how_to_get_the_solver_s_review(archi
     assert "manillen analyze --depth solver" in shown
     # the review section comes before the score chart and the deals
     headers = [h.value for h in at.subheader]
-    assert headers.index("Your biggest mistakes") < headers.index("Deals")
+    assert headers.index("The biggest mistakes") < headers.index("Deals")
 
 
 def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mistakes(archive: Path) -> None:
@@ -118,9 +118,9 @@ def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mist
     for box, row in zip(boxes, expected.iter_rows(named=True), strict=True):
         assert row["player"] in box["text"] and f"deal {row['deal']}" in box["text"]
         if row["view_cost"] is not None:
-            # the cost with its measure named ("from what you could see"), as findings --top says it
+            # the cost with its measure named ("from what the player could see"), as findings --top says it
             cost = cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"])
-            assert "from what you could see" in cost and f"cost {markdown_text(cost)}" in box["text"]
+            assert "from what the player could see" in cost and f"cost {markdown_text(cost)}" in box["text"]
         assert box["link"]["deal"] == str(row["deal"])
     if expected.height:
         assert expected["view_cost"].null_count() < expected.height  # the solver's costs are in
@@ -179,7 +179,7 @@ def test_the_match_page_in_dutch(archive: Path) -> None:
     at.query_params["lang"] = "nl"
     at = open_page(at, "match", match="random-1", lang="nl")
     shown = texts(at)
-    assert "Uw grootste fouten" in [h.value for h in at.subheader]
+    assert "De grootste fouten" in [h.value for h in at.subheader]
     assert "manillen analyze --depth solver" in shown
 
 
@@ -521,7 +521,7 @@ def test_the_record_page_shows_the_match_s_biggest_mistakes_under_each_saved_dea
         tap(at, f"record_card_{card}")
     tap(at, "record_save")
     assert not at.exception
-    (expander,) = [e for e in at.expander if e.label == "Your biggest mistakes"]
+    (expander,) = [e for e in at.expander if e.label == "The biggest mistakes"]
     with Store(path, read_only=True) as store:
         match_id = str(store.query("SELECT match_id FROM matches").item())
         expected = store.biggest_mistakes([match_id], top=3)

@@ -728,7 +728,7 @@ def test_the_review_shows_each_players_costliest_decisions_in_the_archives_order
             assert (
                 f"Kost: {cost} kaartpunten"
                 if lang == "nl"
-                else f"Cost: {cost} card points from what you could see "
+                else f"Cost: {cost} card points from what the player could see "
                 f"({row['dd_cost']} with every hand known)."
             ) in text_of(article)
             better = text_of(article[article.index("<li>", article.index("<li>") + 1) :])

@@ -141,10 +141,10 @@ def test_report_opens_with_each_players_three_costliest_cards_as_the_archive_ran
             article = section[section.index(where) :]
             article = article[: article.index("</article>")]
             if row["view_cost"] is not None and row["trick"] is not None:
-                assert "card points from what you could see" in article
+                assert "card points from what the player could see" in article
                 assert f"({int(row['dd_cost'])} with every hand known)" in article
             elif row["view_cost"] is not None:
-                assert "of the deal&#x27;s expected score from what you could see" in article
+                assert "of the deal&#x27;s expected score from what the player could see" in article
             # the reason in words, its negative figures with the report's minus sign
             assert escape(re.sub(r"(?<![\w-])-(?=\d)", "\u2212", row["explanation"])) in article
             if 'class="line"' in article:  # the better card's line, as the solver's review stored it

@@ -180,7 +180,7 @@ def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> 
     )
     assert set(costly.better) == {Card.H9, Card.H8}
     assert "8♥ or 9♥ would have kept them" in costly.explanation
-    assert "met harten acht of negen waren ze gebleven" in costly.explanation_nl
+    assert "met harten acht of negen had de ploeg ze behouden" in costly.explanation_nl
     assert "7♥" not in costly.explanation
 
 

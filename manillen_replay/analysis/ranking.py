@@ -68,7 +68,7 @@ RANK_ORDER: tuple[tuple[str, bool], ...] = (
 comes last in every column, so the findings without a view cost follow every costed one."""
 
 MEASURES: Mapping[str, str] = {
-    "view": "from what you could see",
+    "view": "from what the player could see",
     "hindsight": "with every hand known",
     "points": "points at stake (not solver-costed)",
 }
@@ -191,7 +191,7 @@ def costs_of_plays(
 
 
 MEASURES_NL: Mapping[str, str] = {
-    "view": "vanuit wat u kon zien",
+    "view": "vanuit wat de speler kon zien",
     "hindsight": "met alle kaarten gekend",
     "points": "punten op het spel (niet door de solver berekend)",
 }
@@ -204,9 +204,9 @@ def cost_in_words(
     """What a ranked decision cost, with the measure named.
 
     >>> cost_in_words(4.5, 9, 9.0, None)
-    '4.5 card points from what you could see (9 with every hand known)'
+    '4.5 card points from what the player could see (9 with every hand known)'
     >>> cost_in_words(7.26, None, 7.3, "trump")
-    "7.3 points of the deal's expected score from what you could see"
+    "7.3 points of the deal's expected score from what the player could see"
     >>> cost_in_words(None, None, 3.0, None, "nl")
     '3 punten op het spel (niet door de solver berekend)'
     """

@@ -174,7 +174,7 @@ def _costly_words(
     nl = (
         f"{card_nl(cost.card).capitalize()} kostte de ploeg van {who} gemiddeld "
         f"{points_nl(view, 'kaartpunt')}, met wat {who} kon weten; met {or_nl(better)} "
-        f"waren ze gebleven. Met alle kaarten open kostte {card_nl(cost.card)} "
+        f"had de ploeg ze behouden. Met alle kaarten open kostte {card_nl(cost.card)} "
         f"{points_nl(cost.dd_cost, 'kaartpunt')}."
     )
     if real_cards and better and cost.card in cost.values and better[0] in cost.values:

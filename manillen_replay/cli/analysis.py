@@ -851,7 +851,7 @@ def findings(
     work (a deal of another variant counts as more: one of two players with open table cards as
     140), the fast scan (heuristic) past that or with --depth heuristic. Or read what `manillen analyze`
     stored in an archive with --db (the default when no file is given). --top N lists your
-    biggest mistakes: the N costliest decisions, each with its cost from what you could see
+    biggest mistakes: the N costliest decisions, each with its cost from what the player could see
     (and with every hand known).
 
     \b

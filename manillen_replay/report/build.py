@@ -155,7 +155,7 @@ class Decision:
     call: str | None
     """``trump`` or ``klop`` for a call (the ranking's ``call``), ``None`` for a card."""
     cost: str
-    """What it cost, its measure named (``4.5 card points from what you could see (9 with every
+    """What it cost, its measure named (``4.5 card points from what the player could see (9 with every
     hand known)``), in the report's language."""
     view_cost: float | None
     dd_cost: float | None
