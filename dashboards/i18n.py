@@ -1431,7 +1431,8 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "{player} has no deal saved yet this evening.",
         "{player} heeft deze avond nog geen spel bewaard.",
     ),
-    "standings.title": ("Standings: {evening}", "Stand: {evening}"),
+    "standings.title": ("Standings: {venue}, {date}", "Stand: {venue}, {date}"),
+    "standings.title_undated": ("Standings: {venue}", "Stand: {venue}"),
     "standings.none": (
         "There is no club evening in this archive yet.",
         "Er is nog geen clubavond in dit archief.",
@@ -1637,6 +1638,16 @@ def month_label(month: datetime.date, lang: str) -> str:
     'mrt 2026'
     """
     return f"{MONTHS[lang if lang in MONTHS else 'en'][month.month - 1]} {month.year}"
+
+
+def day_label(day: datetime.date, lang: str) -> str:
+    """A day as people write it, day first in both languages (a Belgian reads 01/09 as the first
+    of September).
+
+    >>> day_label(datetime.date(2026, 12, 6), "nl"), day_label(datetime.date(2026, 3, 1), "en")
+    ('6 dec 2026', '1 Mar 2026')
+    """
+    return f"{day.day} {MONTHS[lang if lang in MONTHS else 'en'][day.month - 1]} {day.year}"
 
 
 def label_of(prefix: str, value: str, lang: str) -> str:

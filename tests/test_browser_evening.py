@@ -160,6 +160,14 @@ def test_four_phones_record_four_tables_at_once(club_server: tuple[str, Path]) -
             rows = screen.locator(".standings-table tbody tr").evaluate_all(
                 "rows => rows.map(r => Array.from(r.cells, c => c.innerText))"
             )
+            # on a phone, in Dutch (the longest headers): the table scrolls in its own box, and the
+            # page does not slide sideways
+            small = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            small.goto(organiser.url.replace("/organiser", "/standings") + "&lang=nl")
+            small.locator(".standings-table").wait_for(timeout=30_000)
+            settle(small)
+            small.screenshot(path=str(ARTIFACTS / "evening-standings-390-nl.png"), full_page=True)
+            assert small.evaluate("() => document.documentElement.scrollWidth") <= 390
         finally:
             browser.close()
     shown = {row[1]: (int(row[2]), int(row[3])) for row in rows}

@@ -105,6 +105,10 @@ def test_organiser_sets_up_twelve_players_on_three_tables(club: Path) -> None:
     standings = page("standings", evening=evening_id)
     table_html = " ".join(str(h.proto.body) for h in standings.get("html"))
     assert all(name in table_html for name in TWELVE)
+    # named as the room knows the evening, not by its id; the table scrolls in its own box
+    assert standings.title[0].value == f"Standings: {evening.venue}, {evening.date.day} {evening.date:%b %Y}"
+    assert evening_id not in standings.title[0].value
+    assert '<div class="standings-scroll"><table class="standings-table">' in table_html
 
 
 def test_organiser_refuses_a_list_that_does_not_make_tables(club: Path) -> None:

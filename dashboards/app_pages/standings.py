@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
-from dashboards import access, data, evenings, ui
+from dashboards import access, data, evenings, i18n, ui
 from dashboards.evenings import STANDINGS_COLUMNS
 from manillen_replay.errors import ManillenError
 
@@ -22,8 +22,9 @@ REFRESH_SECONDS = 10  # a deal takes minutes: ten seconds is "at once" for the r
 
 # large type, for a screen read across the café
 BIG_TABLE_STYLE = """<style>
-    .standings-table { border-collapse: collapse; width: 100%; font-size: clamp(1rem, 1.9vw, 1.7rem); }
-    .standings-table th, .standings-table td { padding: 0.2em 0.6em; border-bottom: 1px solid #8884; }
+    .standings-scroll { overflow-x: auto; max-width: 100%; }
+    .standings-table { border-collapse: collapse; width: 100%; font-size: clamp(0.85rem, 1.9vw, 1.7rem); }
+    .standings-table th, .standings-table td { padding: 0.2em 0.45em; border-bottom: 1px solid #8884; }
     .standings-table th { text-align: left; font-weight: 600; }
     .standings-table td.number { text-align: right; font-variant-numeric: tabular-nums; }
     </style>"""
@@ -46,7 +47,9 @@ def _table_html(frame: pl.DataFrame) -> str:
         for row in frame.iter_rows(named=True)
     )
     table = f'<table class="standings-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-    return BIG_TABLE_STYLE + table
+    # on a phone the table scrolls in its own box: as wide as the page it slid the whole page sideways
+    return BIG_TABLE_STYLE + f'<div class="standings-scroll">{table}</div>'
+
 
 
 try:
@@ -66,7 +69,11 @@ if evening is None:
     st.warning(t("standings.unknown", evening=shown))
     st.stop()
 st.query_params["evening"] = evening.evening_id
-title = t("standings.title", evening=evening.evening_id)
+# the evening as the room knows it (its venue and day), not its id, which broke over three lines
+# of a phone's title; the id stays in the address and the file names
+day = i18n.day_label(evening.date, ui.lang()) if evening.date else None
+venue = evening.venue or evening.evening_id
+title = t("standings.title", venue=venue, date=day) if day else t("standings.title_undated", venue=venue)
 st.title(title)
 
 
