@@ -395,8 +395,12 @@ LABELS: dict[str, tuple[str, str]] = {
         "What if {card}: the two lines trick by trick",
         "Wat als {card}: de twee lijnen slag per slag",
     ),
-    "replay.whatif_after_played": ("after {card} (played)", "na {card} (gespeeld)"),
-    "replay.whatif_after_chosen": ("after {card} (what if)", "na {card} (wat als)"),
+    # each column is a line of best play after the fork: the real tricks are under Tricks so far
+    "replay.whatif_after_played": (
+        "{card} as played, then best play",
+        "{card} zoals gespeeld, dan perfect spel",
+    ),
+    "replay.whatif_after_chosen": ("{card} instead, then best play", "{card} in de plaats, dan perfect spel"),
     "replay.whatif_total": (
         "{team} take <b>{a}</b> card points from here after {card}, <b>{b}</b> after {other}: "
         "a difference of <b>{difference}</b> ({where}).",

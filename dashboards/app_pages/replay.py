@@ -442,9 +442,9 @@ def what_if_note_html() -> str:
 
 
 def signed(value: float) -> str:
-    """A difference with its sign (``+4``, ``-2``, ``0``), one decimal at most."""
+    """A difference with its sign (``+4``, ``−2`` with a real minus sign, ``0``), one decimal at most."""
     number = i18n.number(round(abs(value), 1), language)
-    return f"+{number}" if value > 0 else f"-{number}" if value < 0 else number
+    return f"+{number}" if value > 0 else f"{i18n.MINUS}{number}" if value < 0 else number
 
 
 def what_if_html() -> str:

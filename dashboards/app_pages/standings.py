@@ -51,7 +51,6 @@ def _table_html(frame: pl.DataFrame) -> str:
     return BIG_TABLE_STYLE + f'<div class="standings-scroll">{table}</div>'
 
 
-
 try:
     ids = evenings.evening_ids()
 except ManillenError as error:  # an archive this program cannot read (another's, a newer one)
