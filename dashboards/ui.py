@@ -208,6 +208,8 @@ def code_block(text: str) -> str:
     ```text
     LINE 1: SELECT 'http://x'
     ```
+    >>> code_block("a ``` b").split("\n")[2], code_block("a ``` b").split("\n")[-1]
+    ('````text', '````')
     """
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
