@@ -208,7 +208,7 @@ def code_block(text: str) -> str:
     ```text
     LINE 1: SELECT 'http://x'
     ```
-    >>> code_block("a ``` b").split("\n")[2], code_block("a ``` b").split("\n")[-1]
+    >>> code_block("a ``` b").splitlines()[2], code_block("a ``` b").splitlines()[-1]
     ('````text', '````')
     """
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
