@@ -1238,8 +1238,14 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.draw": ("The match is a draw.", "De partij is gelijk."),
     "record.share": ("Share as text", "Delen als tekst"),
     "record.share_help": (
-        "The match in the text notation: copy it into a message; `manillen import` reads it back.",
-        "De partij in de tekstnotatie: kopieer ze in een bericht; `manillen import` leest ze terug.",
+        "The match in the text notation: copy it into a message; an upload on the Archive page "
+        "(or `manillen import`) reads it back.",
+        "De partij in de tekstnotatie: kopieer ze in een bericht; opladen op de pagina Archief (of "
+        "`manillen import`) leest ze terug.",
+    ),
+    "record.share_saved_only": (
+        "It holds the saved deals: deal {number}, under way, joins it once saved.",
+        "Ze bevat de bewaarde spelen: spel {number}, dat bezig is, komt erbij zodra het bewaard is.",
     ),
     "record.close": ("Close this match", "Deze partij sluiten"),
     "record.match_done": (

@@ -532,6 +532,12 @@ def test_page_scoresheet_mode_and_share_as_text(empty_app: tuple[AppTest, Path])
         stored = loads(str(store.query("SELECT record FROM matches")["record"][0]))
     assert shared.deals == stored.deals and len(stored.deals) == 2
     assert stored.deals[1].recorded_score is None
+    assert not any("under way" in c.value for c in at.caption)  # no deal begun: nothing left out
+    # a deal begun is left out of the text until it is saved, and the page says so
+    at.segmented_control(key="record_mode").set_value("cards").run()
+    tap(at, "record_trump_H")
+    assert len(loads_text(at.code[0].value)[0].deals) == 2
+    assert any("deal 3, under way, joins it once saved" in c.value for c in at.caption)
 
 
 def test_page_offers_archive_names_and_copies_their_rules(

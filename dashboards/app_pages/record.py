@@ -1314,7 +1314,12 @@ def _footer(draft: rec.Draft) -> None:
         st.query_params.clear()
         st.rerun()
     if st.session_state.get(SHARE):
-        st.caption(t("record.share_help"))
+        current = draft.current
+        under_way = draft.deals and current is not None and bool(current.calls or current.plays)
+        st.caption(
+            t("record.share_help")
+            + (" " + t("record.share_saved_only", number=draft.number) if under_way else "")
+        )
         st.code(
             rec.share_text(draft, with_current=False) if draft.deals else rec.share_text(draft), language=None
         )
