@@ -617,6 +617,12 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "mistakes.rate_title": ("Findings per 100 cards played", "Bevindingen per 100 gespeelde kaarten"),
     "mistakes.rate_axis": ("per 100 cards", "per 100 kaarten"),
+    "mistakes.rate_few": (
+        "Not drawn: {players}, with fewer than {cards} cards played, too few for a rate (choose a player "
+        "in the filter to draw them).",
+        "Niet getekend: {players}, met minder dan {cards} gespeelde kaarten, te weinig voor een verhouding "
+        "(kies een speler in de filter om ze te tekenen).",
+    ),
     "mistakes.show_all": ("Show all {count}", "Alle {count} tonen"),
     "mistakes.show_most": ("Show the {count} most serious", "De {count} ernstigste tonen"),
     "mistakes.shown_first": (

@@ -987,6 +987,29 @@ def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
     assert "mistakes_chart" in svg_charts(at)
 
 
+def test_a_player_of_a_deal_or_two_is_left_out_of_the_rate_chart_and_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One deal's findings rate (25 per 100 cards) squeezed every regular player's bar under 3."""
+    path = tmp_path / "club.duckdb"
+    build_archive(path)
+    newcomer = random_record(7, 1)
+    newcomer.match.id, newcomer.match.seats = "newcomers", ["Marc", "Rita", "Johan", "Noel"]
+    with Store(path) as store:
+        store.import_entries([Entry("new.jsonl", 1, dumps(newcomer, pretty=False).encode())])
+        found = FINDINGS.head(1).with_columns(match_id=pl.lit("newcomers"), player=pl.lit("Noel"))
+        store.save_findings(["newcomers"], found)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "mistakes")
+    chart = svg_charts(at)["mistakes_chart"]
+    assert "Dirk" in chart and "Noel" not in chart
+    assert any(c.value.startswith("Not drawn: Noel, with fewer than 80 cards played") for c in at.caption)
+    # chosen in the filter, the newcomer is drawn
+    filter_mistakes(at, players=["Dirk", "Noel"])
+    chart = svg_charts(at)["mistakes_chart"]
+    assert "Noel" in chart and not any(c.value.startswith("Not drawn") for c in at.caption)
+
+
 # --------------------------------------------------------------------------- players
 
 

@@ -10,6 +10,9 @@ from dashboards.steps import step_of
 
 t = ui.translator()
 language = ui.lang()
+RATE_MIN_CARDS = 80
+"""Cards played (ten four-player deals) before a player's findings rate is drawn: one deal's rate
+of 25 per 100 squeezed every regular's bar under 3."""
 st.title(t("mistakes.title"))
 if not ui.archive_ready():
     st.stop()
@@ -69,6 +72,10 @@ if total == 0:
     st.stop()
 
 rates = data.finding_rates(chosen)
+# a player of a deal or two has a rate of chance that dwarfed everyone else's scale: left out, and
+# named, unless chosen in the filter
+few = rates.filter((pl.col("cards") < RATE_MIN_CARDS) & ~pl.col("player").is_in(list(chosen.players)))
+rates = rates.join(few.select("player").unique(), on="player", how="anti")
 interactive = chart_view.interactive("mistakes")
 if rates.height:
     labelled = rates.with_columns(
@@ -86,6 +93,9 @@ if rates.height:
         interactive=interactive,
         key="mistakes_chart",
     )
+if few.height:
+    left_out = ", ".join(sorted(few["player"].unique().to_list()))
+    st.caption(t("mistakes.rate_few", players=ui.markdown_text(left_out), cards=RATE_MIN_CARDS))
 
 if shown.height < total:
     st.caption(t("mistakes.shown_first", shown=shown.height, count=total))
