@@ -652,7 +652,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "players.points_per_deal": ("points per deal", "punten per spel"),
     "players.deals_together": ("deals together", "spellen samen"),
     "players.count": ("count", "aantal"),
-    "players.won_share": ("won", "gewonnen"),
+    "players.won_share": ("deals won / deals", "spelen gewonnen / spelen"),
+    "players.rec_muil": ("muil made", "muil gemaakt"),
+    "players.rec_klop": ("klop given", "klop gegeven"),
+    "players.rec_klopped": ("klopped against", "tegen geklopt"),
     "players.no_cards": (
         "No played cards for this player yet.",
         "Nog geen gespeelde kaarten voor deze speler.",

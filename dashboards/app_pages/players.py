@@ -131,9 +131,9 @@ records = data.contract_records(player)
 won = t("players.won_share")
 ui.figures(
     [
-        ("muil", f"{records['muil_won']} / {records['muil']}", won),
-        ("klop", f"{records['klop_won']} / {records['klop']}", won),
-        ("klop ←", f"{records['knocked_against_won']} / {records['knocked_against']}", won),
+        (t("players.rec_muil"), f"{records['muil_won']} / {records['muil']}", won),
+        (t("players.rec_klop"), f"{records['klop_won']} / {records['klop']}", won),
+        (t("players.rec_klopped"), f"{records['knocked_against_won']} / {records['knocked_against']}", won),
     ],
     key="players_records",
 )
