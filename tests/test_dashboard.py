@@ -1020,7 +1020,8 @@ def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     assert metrics["Matches"] == "3"
     assert metrics["Findings"] == "1"
     # a figure's explanation rests on the ? beside its label, as st.metric's help did
-    assert any(re.search(r'data-metric="muil made".*?title="deals won / deals"', block) for block in html_blocks(at))
+    helped = re.compile(r'data-metric="muil made".*?title="deals won / deals"')
+    assert any(helped.search(block) for block in html_blocks(at))
     assert {"players_points", "players_trumps", "players_rates", "players_partners"} <= set(svg_charts(at))
     table = next(block for block in html_blocks(at) if 'data-table="players_partners"' in block)
     table = table[table.index('data-table="players_partners"') :]
