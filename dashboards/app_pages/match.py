@@ -217,6 +217,7 @@ light_table.show(
     formats={"multiplier": "x%d"},
     page="replay",
     targets=[{"match": chosen, "deal": number, "step": 0} for number in frame["deal"]],
+    phone=("deal", "contract", "outcome", "match_score"),  # the rest cut off mid-word on a phone
     caption=t("match.deals"),
     grid="match",
 )
@@ -239,6 +240,7 @@ if accuracy.height:
         },
         formats={"accuracy": "%.1f%%", "avg_view_cost": "%.2f"},
         bars={"accuracy": 100},
+        phone=("player", "accuracy", "avg_view_cost"),
         caption=t("match.accuracy_title"),
         grid="match",
         offer_grid=False,

@@ -167,6 +167,8 @@ light_table.show(
     # it fit a laptop's page (as a column it made the table 1230 px wide in a 938 px page)
     wrap=("kind",),
     detail="text",
+    # on a phone who, what and the better card: the date, match and place were all that showed
+    phone=("player", "kind", "card", "better", "points"),
     caption=t("mistakes.title"),
     grid="mistakes",
     more=more,
