@@ -270,7 +270,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.dealer": ("dealer", "gever"),
     "replay.to_play": ("to play", "aan de beurt"),
     "replay.team": ("team {team}", "ploeg {team}"),
-    "replay.contract": ("Contract", "Contract"),
+    "replay.contract": ("Contract", "Aankondiging"),
     "replay.running": ("Points taken", "Genomen punten"),
     "replay.match_before": ("Match score before the deal: {score}", "Stand voor dit spel: {score}"),
     "replay.dummy_of": ("{name}'s dummy", "blinde van {name}"),
@@ -434,7 +434,7 @@ LABELS: dict[str, tuple[str, str]] = {
         "Hindsight: every hand open. View: averaged over {layouts} layouts of the hidden cards "
         "that fit what {name} could see{exact}. ★ marks the best card by each measure (by the view, "
         "every card within 0.1 of the best), ◀ the card played.",
-        "Kaartpunten die het team van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
+        "Kaartpunten die de ploeg van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
         "speelt. Achteraf: alle handen open. Zicht: gemiddeld over {layouts} verdelingen van "
         "de verborgen kaarten die passen bij wat {name} kon weten{exact}. ★ wijst de beste kaart aan "
         "volgens elk van beide (in het zicht: elke kaart binnen 0,1 van de beste), ◀ de gespeelde kaart.",
