@@ -112,7 +112,7 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
             cost = cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"], language)
             parts.append(t("review.cost_points", cost=ui.markdown_text(cost)))
         elif row["points"] is not None:  # not costed by the solver (yet): what the quick check says
-            parts.append(t("review.at_stake", points=i18n.number(float(row["points"]), language)))
+            parts.append(t("review.at_stake", points=i18n.number(round(float(row["points"]), 1), language)))
         st.markdown(" · ".join(part for part in parts if part))
         text = row["explanation_nl"] if language == "nl" and row["explanation_nl"] else row["explanation"]
         if text:

@@ -10,9 +10,9 @@ from dashboards.steps import step_of
 
 t = ui.translator()
 language = ui.lang()
+# cards played (ten four-player deals) before a player's findings rate is drawn: one deal's rate
+# of 25 per 100 squeezed every regular's bar under 3 (a bare string here would be drawn: magic)
 RATE_MIN_CARDS = 80
-"""Cards played (ten four-player deals) before a player's findings rate is drawn: one deal's rate
-of 25 per 100 squeezed every regular's bar under 3."""
 st.title(t("mistakes.title"))
 if not ui.archive_ready():
     st.stop()

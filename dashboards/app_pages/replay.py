@@ -800,7 +800,10 @@ def finding_html(row: dict[str, Any]) -> str:
     severity = i18n.label_of("severity", str(row["severity"]), language)
     head = f"<b>{escape(severity)}</b> · {escape(i18n.label_of('kind', str(row['kind']), language))}"
     if row.get("points"):
-        head += f" · {i18n.number(row['points'], language)} {escape(t('col.at_stake').lower())}"
+        # to a tenth, as the explanation beside it writes the cost (7.6, not 7.58)
+        head += (
+            f" · {i18n.number(round(float(row['points']), 1), language)} {escape(t('col.at_stake').lower())}"
+        )
     box = {"blunder": "error", "mistake": "warning"}.get(str(row["severity"]), "info")
     return cards.box_html(box, f"<p>{head}</p><p>{escape(explanation(row))}</p>")
 
