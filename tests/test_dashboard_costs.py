@@ -165,6 +165,10 @@ def test_match_tables_in_dutch_write_a_decimal_comma_and_a_real_minus_sign(
     luck = [text for text in tables["match_ledger"]["luck"] if text]
     assert luck and all(re.fullmatch(r"[+\u2212]\d+,\d|0,0", text) for text in luck), luck
     assert not any("-" in text or "." in text for row in tables["match_ledger"].rows() for text in row[1:])
+    # the decisions' steps with their signs, as the waterfalls draw them: given away is down
+    own = tables["match_ledger"]["given_away"].to_list()
+    assert own and all(re.fullmatch(r"\u2212\d+|\+0", text) for text in own), own
+    assert all(re.fullmatch(r"\+\d+", text) for text in tables["match_ledger"]["won_back"])
 
 
 def test_match_without_costs_shows_no_accuracy(app: AppTest, solved: Solved) -> None:

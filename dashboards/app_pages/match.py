@@ -285,11 +285,12 @@ if ledger.height:
         key="match_ledger_chart",
     )
     light_table.show(
+        # the steps with their signs, as the waterfalls above draw them (80 read as a gain beside −80)
         ledger.select(
             "player",
             "cards",
-            "given_away",
-            "partner_given_away",
+            -pl.col("given_away"),
+            -pl.col("partner_given_away"),
             "won_back",
             "illegal",
             "points",
@@ -308,7 +309,14 @@ if ledger.height:
             "mistakes": t("ledger.mistakes"),
             "luck": t("ledger.luck"),
         },
-        formats={"mistakes": "%.1f", "luck": "%+.1f"},
+        formats={
+            "given_away": "%+d",
+            "partner_given_away": "%+d",
+            "won_back": "%+d",
+            "illegal": "%+d",
+            "mistakes": "%.1f",
+            "luck": "%+.1f",
+        },
         caption=t("ledger.title"),
         grid="match",
         offer_grid=False,
