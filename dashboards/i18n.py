@@ -1405,6 +1405,14 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "The standings: scan or open on the big screen (read-only pages)",
         "De stand: scan of open op het grote scherm (enkel lezen)",
     ),
+    "organiser.this_computer_only": (
+        "This dashboard is served on this computer only: the tables' phones cannot open the "
+        "addresses below. For the café's network start it with `manillen dashboard --host 0.0.0.0`: "
+        "each table then gets a join address with its own token and a QR code here.",
+        "Dit dashboard draait enkel op deze computer: de telefoons aan de tafels kunnen de adressen "
+        "hieronder niet openen. Start het voor het netwerk van het café met `manillen dashboard --host "
+        "0.0.0.0`: elke tafel krijgt dan hier een deelnameadres met haar eigen token en een QR-code.",
+    ),
     "organiser.link_not_shown": (
         "This link's token was shown in another session and is not kept (only its hash is). "
         "A new link ends the old one.",

@@ -361,6 +361,19 @@ def absolute(relative: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{folder}/{relative}"
 
 
+def served_here_only() -> bool:
+    """Whether the browser reached the dashboard at this computer's own address (127.0.0.1,
+    localhost): addresses made from it (:func:`absolute`) open on no other device.
+
+    Outside a browser (tests) ``False``.
+    """
+    current = getattr(st.context, "url", None)
+    if not current:
+        return False
+    host = (urlsplit(str(current)).hostname or "").lower()
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
 def query_int(name: str, default: int) -> int:
     """An integer from the page address, ``default`` when absent or not a number."""
     value: Any = st.query_params.get(name)

@@ -273,3 +273,29 @@ def test_an_archive_older_than_the_evenings_is_a_message(club: Path) -> None:
         at.switch_page(f"app_pages/{name}.py").run()
         assert not at.exception, [e.value for e in at.exception]
         assert any("manillen import --db" in e.value for e in at.error), name
+
+
+@pytest.mark.parametrize(
+    ("address", "here_only"),
+    [
+        ("http://127.0.0.1:8501/organiser", True),
+        ("http://localhost:8501/organiser", True),
+        ("http://[::1]:8501/organiser", True),
+        ("http://192.168.1.20:8501/organiser?token=x", False),
+        ("http://club.local:8501/organiser", False),
+    ],
+)
+def test_an_address_of_this_computer_is_told_apart_from_the_networks(
+    monkeypatch: pytest.MonkeyPatch, address: str, here_only: bool
+) -> None:
+    """The Club evening page gave the tables 127.0.0.1 addresses "to send to their phones", which
+    no phone can open: it now warns when the browser reached the dashboard at this computer's
+    own address."""
+    from types import SimpleNamespace
+
+    from dashboards import ui
+
+    monkeypatch.setattr(ui.st, "context", SimpleNamespace(url=address))
+    assert ui.served_here_only() is here_only
+    monkeypatch.setattr(ui.st, "context", SimpleNamespace(url=None))
+    assert ui.served_here_only() is False

@@ -324,6 +324,9 @@ st.query_params["evening"] = str(chosen)
 shown = evenings.load(str(chosen))
 if shown is None:
     st.stop()
+if not networked and ui.served_here_only():
+    # the tables' addresses below name this computer: a phone cannot open them
+    st.warning(t("organiser.this_computer_only"))
 _standings_link(shown)
 _tables(shown)
 if networked:
