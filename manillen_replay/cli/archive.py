@@ -57,11 +57,16 @@ def _open(db: str, *, read_only: bool) -> Iterator[Store]:
 
 def _say_summary(summary: ImportSummary) -> str:
     kept = f", kept {summary.kept} as they were (--no-replace)" if summary.kept else ""
-    return (
-        f"imported {plural(summary.imported, 'match', 'matches')} ({plural(summary.deals, 'deal')}), "
-        f"replaced {summary.replaced}, "
-        f"skipped {summary.skipped} already present{kept}, refused {summary.refused}"
+    deals = f"({plural(summary.deals, 'deal')})"
+    # the deals written are the new matches' and the replaced ones': said after both when some
+    # were replaced ("imported 0 matches (15 deals), replaced 1" gave the deals to no match)
+    written = (
+        f"imported {plural(summary.imported, 'match', 'matches')}, replaced {summary.replaced} "
+        f"({plural(summary.deals, 'deal')} in all)"
+        if summary.replaced
+        else f"imported {plural(summary.imported, 'match', 'matches')} {deals}, replaced 0"
     )
+    return f"{written}, skipped {summary.skipped} already present{kept}, refused {summary.refused}"
 
 
 def _say_replacements(summary: ImportSummary, db: str) -> None:
