@@ -483,6 +483,12 @@ def _with_dealer(number: str) -> str:
         # JSON Schema takes 3.0 as a whole number, the decoder does not: said in the same words
         (_with_dealer("3.0"), f"/deals/0/dealer: expected a whole number, found a number 3.0{SEAT}"),
         (TEXT + " x", "not valid JSON at line 130 column 3: extra data"),
+        # a second record after the first (a .json written with several matches) says what it is
+        (
+            TEXT + TEXT,
+            "not valid JSON at line 130 column 2: extra data; the file holds more than one JSON document: "
+            "one match a line is JSON Lines, named .jsonl",
+        ),
         # a document of one line (a JSON Lines archive's line, whose line is told before): its column
         ("", "not valid JSON at column 1: expecting value"),
         # a NUL byte past the first four is no sign of UTF-16
@@ -496,6 +502,7 @@ def _with_dealer(number: str) -> str:
         "NaN",
         "3.0",
         "extra data",
+        "two documents",
         "empty",
         "NUL",
     ],

@@ -707,6 +707,11 @@ def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordErro
     except json.JSONDecodeError as bad:
         # json's "Invalid control character at" leaves the place to the caller: it is told before
         said = bad.msg.lower().removesuffix(" at")
+        if said == "extra data" and text[bad.pos :].lstrip().startswith("{"):
+            # a second record after the first: a .json holds one match (an export to .json did this)
+            said += (
+                "; the file holds more than one JSON document: one match a line is JSON Lines, named .jsonl"
+            )
         return [RecordError(f"not valid JSON at {_where(text, bad.pos)}: {said}")]
     except (ValueError, RecursionError):
         return [_msgspec_problem(error)]
