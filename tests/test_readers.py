@@ -351,3 +351,17 @@ def test_the_notation_guides_legal_example_runs_as_written() -> None:
     result = _run(*shlex.split(command)[1:])
     assert result.exit_code == 0, _output(result)
     assert "Seat 4 to play" in result.output
+
+
+def test_a_record_link_that_leads_nowhere_in_a_folder_is_refused_not_skipped(tmp_path: Path) -> None:
+    """A folder's dangling or looping link named like a record was left out without a word."""
+    (tmp_path / "ok.json").write_text(json.dumps(SEED), encoding="utf-8")
+    (tmp_path / "dangling.json").symlink_to("nowhere.json")
+    (tmp_path / "loop.json").symlink_to("loop.json")
+    entries = list(iter_entries([tmp_path]))
+    refused = {Path(e.source).name: e.refusal for e in entries if e.refusal is not None}
+    assert refused == {
+        "dangling.json": "cannot read this record file: it is a link to no file",
+        "loop.json": "cannot read this record file: it is a link that leads round in a loop",
+    }
+    assert [Path(e.source).name for e in entries if e.refusal is None] == ["ok.json"]

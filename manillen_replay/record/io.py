@@ -6,6 +6,7 @@ it takes the slow path, where the published JSON Schema lists every problem with
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import itertools
@@ -378,6 +379,16 @@ def _entries_below(path: Path, seen: set[Path]) -> Iterator[Entry]:
     for file in sorted(files):
         if file.is_file():
             yield from _entries_in_file(file, seen)
+        elif file.is_symlink():  # a record's name that leads nowhere (or round in a loop): said
+            try:
+                file.resolve(strict=True)
+                why = "it is not a file"
+            except RuntimeError:  # Python before 3.13 says a loop so
+                why = "it is a link that leads round in a loop"
+            except OSError as error:
+                loop = error.errno == errno.ELOOP
+                why = f"it is a link {'that leads round in a loop' if loop else 'to no file'}"
+            yield _refused(source_name(file), f"cannot read this record file: {why}")
 
 
 def _is_record_name(name: str) -> bool:
