@@ -321,9 +321,11 @@ def test_a_one_point_trick_and_a_one_point_card_say_point() -> None:
 @pytest.mark.parametrize(
     ("hands", "trick", "said"),
     [
-        ("AC KC/10C 8C/QC 7C/JC", "", "seat 4 holds 1 cards but should hold 2"),
+        ("AC KC/10C 8C/QC 7C/JC", "", "seat 4 holds 1 card but should hold 2"),
         ("KC 9D/10C 8C/QC 7C/JC 9C", "AC", "seat 1 holds 2 cards but should hold 1"),
-        ("AC KC/10C 8C/QC 7C", "", "four hands separated by '/', seats 1 to 4 (got 3)"),
+        ("AC KC/10C 8C/QC 7C", "", "four hands separated by '/', seats 1 to 4, such as "),
+        ("AC KC/10C 8C/QC 7C", "", "(got 3: 'AC KC/10C 8C/QC 7C')"),
+        ("", "", "(got nothing)"),
     ],
 )
 def test_solve_names_the_seats_as_its_options_do(hands: str, trick: str, said: str) -> None:

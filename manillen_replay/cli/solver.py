@@ -18,9 +18,10 @@ if TYPE_CHECKING:  # the solver compiles with numba: it loads when a command sol
 def _parse_hands(text: str) -> tuple[int, int, int, int]:
     parts = text.split("/")
     if len(parts) != 4:
+        got = "nothing" if not text.strip() else f"{len(parts)}: {text!r}"
         raise click.BadParameter(
-            f"give four hands separated by '/', seats 1 to 4 (got {len(parts)}): "
-            '"AC KC/10C 8C/QC 7C/JC 9C"',
+            "give four hands separated by '/', seats 1 to 4, such as "
+            f'"AC KC/10C 8C/QC 7C/JC 9C" (got {got})',
             param_hint="--hands",
         )
     try:

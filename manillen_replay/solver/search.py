@@ -120,11 +120,11 @@ def check_position(position: Position, rules: Rules, *, first_seat: int = 0) -> 
     for offset in range(4):
         seat = (position.leader + offset) % 4
         expected = size - 1 if offset < len(position.trick) else size
-        if position.hands[seat].bit_count() != expected:
+        held = position.hands[seat].bit_count()
+        if held != expected:
             raise SolverError(
-                f"seat {seat + first_seat} holds {position.hands[seat].bit_count()} cards but should hold "
-                f"{expected}: "
-                f"seats that played to the trick hold one card less than the others"
+                f"seat {seat + first_seat} holds {held} card{'' if held == 1 else 's'} but should hold "
+                f"{expected}: seats that played to the trick hold one card less than the others"
             )
 
 
