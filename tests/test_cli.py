@@ -743,3 +743,12 @@ def test_a_bulk_command_shows_its_progress_and_the_time_left_on_a_terminal_only(
     monkeypatch.setattr(sys, "stderr", io.StringIO())  # a file or a pipe: no bar
     assert list(progress(list(range(300)), "converting")) == list(range(300))
     assert sys.stderr.getvalue() == ""
+
+
+def test_costs_of_a_match_without_cards_says_why_nothing_is_costed() -> None:
+    """`manillen costs` of a scoresheet-only match printed nothing at all, exit 0."""
+    sample = str(ROOT / "data" / "samples" / "club-evening.json")
+    result = CliRunner().invoke(cli, ["costs", sample, "--hindsight"])
+    assert result.exit_code == 0 and result.stdout == ""
+    assert result.stderr.startswith("36 deals left out: the solver needs the hands")
+    assert result.stderr.rstrip().endswith("; no deal here has them")

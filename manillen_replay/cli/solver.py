@@ -9,7 +9,7 @@ import click
 
 from ..cards import Card, CardSet, Suit
 from ..errors import InvalidCardError
-from .common import RULE_OPTION, TRUMP_OPTION, ReplayedRecords, echo_json, parse_trick, rules_option
+from .common import RULE_OPTION, TRUMP_OPTION, ReplayedRecords, echo_json, parse_trick, plural, rules_option
 
 if TYPE_CHECKING:  # the solver compiles with numba: it loads when a command solves
     from ..analysis.costs import PlayCost
@@ -175,6 +175,7 @@ def costs(
 
     replayed = ReplayedRecords(paths, match_id, label="solving")
     plays: list[dict[str, Any]] = []
+    solved = unsolvable = 0
     for _, result in replayed:
         deals = [d for d in result.deals if deal_number is None or d.number == deal_number]
         if deal_number is not None and not deals:
@@ -188,7 +189,9 @@ def costs(
                         f"deal {deal_number} of match {result.id} cannot be solved: the solver needs the "
                         "hands (and table cards), the trump or muil, and the cards played"
                     )
+                unsolvable += 1
                 continue
+            solved += 1
             if hindsight:
                 found = dd_costs(deal, result.rules)
             else:
@@ -200,6 +203,14 @@ def costs(
     replayed.check_found()
     if as_json:
         echo_json({"plays": plays})
+    if unsolvable:
+        # a scoresheet-only match printed nothing at all, as if every card cost nothing
+        click.echo(
+            f"{plural(unsolvable, 'deal')} left out: the solver needs the hands (and table cards), the "
+            "trump or muil, and the cards played"
+            + ("; no deal here has them" if not solved else ""),
+            err=True,
+        )
     if replayed.invalid:
         sys.exit(1)
 
