@@ -458,3 +458,18 @@ def test_an_archive_that_cannot_be_written_is_one_line_naming_its_file(
     assert f"Error: {doing} in the archive {str(path)!r}" in stderr
     assert f'"{tmp_path / "club.duckdb.wal"}": No such file or directory' in stderr
     assert not out.exists()
+
+
+def test_a_coach_detector_that_cannot_run_is_named_before_the_analysis(tmp_path: Path) -> None:
+    """A detector with bad SQL said "Error: syntax error at or near "SELEC"" without its file,
+    and only once the whole analysis had run."""
+    path = tmp_path / "club.duckdb"
+    build_archive(path, matches=2)
+    broken = tmp_path / "broken.sql"
+    broken.write_text("-- name: broken_one\nSELEC nothing\n", encoding="utf-8")
+    code, out, err = run("analyze", "--db", str(path), "--depth", "heuristic", "--detectors", str(broken))
+    assert code == 1
+    assert f"Error: coach detector broken_one ({broken}): syntax error at or near" in err
+    assert "analysed" not in out  # refused before the analysis, which ran on nothing
+    with Store(path, read_only=True) as store:
+        assert store.query("SELECT count(*) AS n FROM matches WHERE analysed_at IS NOT NULL")["n"][0] == 0

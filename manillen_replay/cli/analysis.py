@@ -45,6 +45,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:  # the store (DuckDB, polars) and the solver (numba) load when a command runs
+    import polars as pl
+
     from ..analysis.ranking import RankedFinding
     from ..engine import MatchResult
     from ..record import Record
@@ -211,6 +213,21 @@ def _solver_depths(samples: int) -> str:
     return f"up to {plural(samples, 'layout')} per play"
 
 
+def _detector_rows(store: Store, detector: CoachDetector, max_rows: int | None = None) -> pl.DataFrame:
+    """A coach detector's rows, its columns checked; a failing query named by its detector and file.
+
+    :raises click.ClickException: for a query DuckDB refuses or rows without the columns needed.
+    """
+    from ..store import QueryError
+
+    try:
+        rows = store.user_query(detector.sql, max_rows=max_rows)
+    except QueryError as error:
+        raise click.ClickException(f"coach detector {detector.name} ({detector.source}): {error}") from None
+    check_columns(detector, rows.columns)
+    return rows
+
+
 def _run_detector(store: Store, detector: CoachDetector) -> int:
     from ..store.analyse import findings_frame
 
@@ -218,8 +235,7 @@ def _run_detector(store: Store, detector: CoachDetector) -> int:
         row[0]: [name for name in row[1:] if name is not None]
         for row in store.query("SELECT match_id, seat0, seat1, seat2, seat3 FROM matches").iter_rows()
     }
-    rows = store.user_query(detector.sql)
-    check_columns(detector, rows.columns)
+    rows = _detector_rows(store, detector)
     found = [f for f in coach_findings(detector, rows.iter_rows(named=True), seats) if f.match in seats]
     store.save_findings(list(seats), findings_frame(found), detector=detector.name)
     return len(found)
@@ -362,6 +378,8 @@ def analyze(
         open_store = opener(path, wait)
         with open_store(True) as store:
             selected = _selected(store, path, match_ids)
+            for detector in detectors:  # a detector that cannot run is said before the analysis
+                _detector_rows(store, detector, max_rows=1)
 
             def pick(at: str) -> list[str]:
                 return match_ids_to_analyse(
