@@ -473,3 +473,14 @@ def test_import_while_another_program_holds_the_archive(sample_archive: Path, tm
         holder.communicate("", timeout=30)
     with Store(db, read_only=True) as archive:
         assert archive.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
+
+
+def test_an_import_into_a_folder_that_does_not_exist_says_so(tmp_path: Path) -> None:
+    """DuckDB's words ("cannot open file ...: No such file or directory", exit 1) hid that the
+    folder was missing; it is a usage error naming the folder, and nothing is created."""
+    target = tmp_path / "nowhere" / "sub" / "club.duckdb"
+    sample = str(Path(__file__).resolve().parent.parent / "data" / "samples" / "muil.json")
+    result = CliRunner().invoke(cli, ["import", sample, "--db", str(target)])
+    assert result.exit_code == 2
+    assert f"there is no folder {str(target.parent)!r} for the archive {str(target)!r}" in result.output
+    assert not (tmp_path / "nowhere").exists()

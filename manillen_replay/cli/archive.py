@@ -45,6 +45,12 @@ def _open(db: str, *, read_only: bool) -> Iterator[Store]:
 
     if read_only:
         existing_archive(db)  # a missing file is a usage error, as in every command
+    elif db != ":memory:" and not Path(db).parent.is_dir():
+        # DuckDB's own words ("cannot open file ...: No such file or directory") hid the folder
+        raise click.UsageError(
+            f"there is no folder {str(Path(db).parent)!r} for the archive {db!r}: create it first, "
+            "or give --db a file in a folder that exists"
+        )
     try:
         store = Store(db, read_only=read_only)
     except ManillenError as error:
