@@ -84,7 +84,7 @@ def test_validate_quiet_prints_only_the_problems(tmp_path):
     archive.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
     result = run("validate", "--quiet", str(archive))
     assert result.exit_code == 1
-    assert result.stdout == f"{archive}:2: /deals/0/dealer: 9 is out of range (maximum 5)\n"
+    assert result.stdout == f"{archive}:2: /deals/0/dealer: seat 9 does not exist: seats are 0 to 3\n"
     assert result.stderr == "2 records: 1 valid, 1 invalid\n"
     assert f"{archive}:1: ok" in run("validate", str(archive)).stdout
 

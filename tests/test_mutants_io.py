@@ -299,8 +299,8 @@ SCHEMA_PROBLEMS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         _set([*DEAL, "dealer"], {"seat": 3}),
         f'/deals/0/dealer: expected a whole number, found an object {{"seat": 3}}{SEAT}',
     ),
-    "a seat past the last": (_set([*DEAL, "dealer"], 9), "/deals/0/dealer: 9 is out of range (maximum 5)"),
-    "a seat below 0": (_set([*DEAL, "dealer"], -1), "/deals/0/dealer: -1 is out of range (minimum 0)"),
+    "a seat past the last": (_set([*DEAL, "dealer"], 9), "/deals/0/dealer: seat 9 does not exist: seats are 0 to 3"),
+    "a seat below 0": (_set([*DEAL, "dealer"], -1), "/deals/0/dealer: seat -1 does not exist: seats are 0 to 3"),
     "a name for the seats": (
         _set(["match", "seats"], "Anna"),
         '/match/seats: expected a list, found a text "Anna"',
@@ -451,7 +451,7 @@ def test_every_problem_is_listed_in_the_order_of_its_pointer() -> None:
         doc["deals"][2]["dealer"] = -1
 
     assert _problems(_changed(change)) == [
-        "club.jsonl:7: /deals/2/dealer: -1 is out of range (minimum 0)",
+        "club.jsonl:7: /deals/2/dealer: seat -1 does not exist: seats are 0 to 3",
         "club.jsonl:7: /deals/2/tricks/0/0: unknown card 'ZZ'",
         f'club.jsonl:7: /deals/10/dealer: expected a whole number, found a text "x"{SEAT}',
     ]
@@ -616,7 +616,7 @@ def test_text_that_is_not_characters_is_told_at_its_field_line_and_column(
 
 def test_a_byte_order_mark_is_read_past() -> None:
     text = _with_dealer("-3")
-    said = ["club.jsonl:7: /deals/0/dealer: -3 is out of range (minimum 0)"]
+    said = ["club.jsonl:7: /deals/0/dealer: seat -3 does not exist: seats are 0 to 3"]
     assert _problems("\ufeff" + text) == said
     assert _problems(b"\xef\xbb\xbf" + text.encode()) == said
 
@@ -1082,3 +1082,24 @@ def test_the_cards_a_quick_read_leaves_are_checked_after() -> None:
     assert isinstance(read, list) and read[0][0] == "AC"  # the full read writes it canonical
     assert read_cards_unread(Entry("evening.mnl", 1, _good_line("text"), notation=True)) is None
     assert read_cards_unread(Entry("club.jsonl", 1, _good_line("refused"), refusal="too large")) is None
+
+
+@pytest.mark.parametrize(
+    ("sample", "field", "value", "said"),
+    [
+        ("variant-six.json", "dealer", 7, "seat 7 does not exist: seats are 0 to 5"),
+        ("variant-three-dummy.json", "dealer", 6, "seat 6 does not exist: seats are 0 to 2"),
+        ("seed-trick.json", "dealer", 6, "seat 6 does not exist: seats are 0 to 3"),
+    ],
+)
+def test_a_seat_out_of_range_is_said_with_the_variants_seats(
+    sample: str, field: str, value: int, said: str
+) -> None:
+    """A seat past the six-player game's was "out of range (maximum 5)" in a four-player match,
+    whose seat 4 was "seats are 0 to 3": one wording, the match's own seats."""
+    root = Path(__file__).resolve().parent.parent
+    document = json.loads((root / "data" / "samples" / sample).read_text(encoding="utf-8"))
+    document["deals"][0][field] = value
+    with pytest.raises(InvalidRecordError) as caught:
+        loads(json.dumps(document))
+    assert [p.message for p in caught.value.problems if p.pointer == f"/deals/0/{field}"] == [said]

@@ -22,6 +22,7 @@ import msgspec
 
 from ..cards import CARD_BY_TEXT, CARD_TEXT
 from ..errors import InvalidRecordError, ManillenError, NotationError, RecordError, printable
+from ..rules import VARIANTS
 from .model import FORMAT, Deal, Record, json_schema, match_id_problem, seat_name_problems
 from .text import is_text_name, parse_located, parse_match, split_matches
 from .validation import normalize, record_problems, scores_over
@@ -752,7 +753,10 @@ def _schema_problems(document: Any, error: Exception) -> list[RecordError]:
         shown = repr(found) if isinstance(found, str) and len(found) <= 40 else _short(found)
         what = "no 'format' field" if found is None else f"format {shown}"
         return [RecordError(f"unsupported record: {what}; this tool reads {FORMAT!r}", "/format")]
-    problems = [_describe(e) for e in _validator().iter_errors(document)]
+    match = document.get("match")
+    named = match.get("variant", "four") if isinstance(match, dict) else "four"
+    shape = VARIANTS.get(named, VARIANTS["four"]) if isinstance(named, str) else VARIANTS["four"]
+    problems = [_describe(e, (shape.people, shape.players)) for e in _validator().iter_errors(document)]
     problems.sort(key=lambda p: _pointer_key(p.pointer))
     return problems or [_msgspec_problem(error)]
 
@@ -847,7 +851,11 @@ def _undecodable_byte(text: str) -> bytes:
     return bytes([ord(first) - 0xDC00])
 
 
-def _describe(error: Any) -> RecordError:
+def _describe(error: Any, seats: tuple[int, int] = (4, 4)) -> RecordError:
+    """A schema error in words, with its pointer.
+
+    :param seats: the match's people and players (its variant's), for a seat out of range.
+    """
     pointer = "".join(f"/{part}" for part in error.absolute_path)
     value = error.instance
     kind = error.validator
@@ -867,6 +875,11 @@ def _describe(error: Any) -> RecordError:
         options = ", ".join(repr(v) for v in error.validator_value)
         return RecordError(f"{_short(value)} is not allowed here; use one of {options}", pointer)
     if kind in ("minimum", "maximum"):
+        if pointer.endswith(("/seat", "/dealer")) and isinstance(value, int) and len(str(value)) < 8:
+            # said as the replay says a seat past the match's ("seats are 0 to 3"), not "maximum 5",
+            # the bound of the six-player game
+            last = (seats[0] if pointer.endswith("/dealer") else seats[1]) - 1
+            return RecordError(f"seat {value} does not exist: seats are 0 to {last}", pointer)
         return RecordError(f"{_short(value)} is out of range ({kind} {error.validator_value})", pointer)
     if kind in ("minItems", "maxItems", "minLength", "maxLength"):
         limit = int(error.validator_value)
@@ -886,7 +899,7 @@ def _describe(error: Any) -> RecordError:
         # or null, found an object": {"team": "Anna & Carla", "points": 12} names its team field
         telling = [e for e in error.context or () if e.validator != "type" or e.relative_path]
         if telling:  # the value has the type of one choice, and a problem of its own: say that
-            return _describe(best_match(telling))
+            return _describe(best_match(telling), seats)
         sub = min(error.context, key=lambda e: len(e.schema), default=None) if error.context else None
         if sub is not None and sub.validator == "type":
             types = " or ".join(
