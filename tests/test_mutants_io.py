@@ -299,8 +299,14 @@ SCHEMA_PROBLEMS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         _set([*DEAL, "dealer"], {"seat": 3}),
         f'/deals/0/dealer: expected a whole number, found an object {{"seat": 3}}{SEAT}',
     ),
-    "a seat past the last": (_set([*DEAL, "dealer"], 9), "/deals/0/dealer: seat 9 does not exist: seats are 0 to 3"),
-    "a seat below 0": (_set([*DEAL, "dealer"], -1), "/deals/0/dealer: seat -1 does not exist: seats are 0 to 3"),
+    "a seat past the last": (
+        _set([*DEAL, "dealer"], 9),
+        "/deals/0/dealer: seat 9 does not exist: seats are 0 to 3",
+    ),
+    "a seat below 0": (
+        _set([*DEAL, "dealer"], -1),
+        "/deals/0/dealer: seat -1 does not exist: seats are 0 to 3",
+    ),
     "a name for the seats": (
         _set(["match", "seats"], "Anna"),
         '/match/seats: expected a list, found a text "Anna"',

@@ -207,8 +207,7 @@ def costs(
         # a scoresheet-only match printed nothing at all, as if every card cost nothing
         click.echo(
             f"{plural(unsolvable, 'deal')} left out: the solver needs the hands (and table cards), the "
-            "trump or muil, and the cards played"
-            + ("; no deal here has them" if not solved else ""),
+            "trump or muil, and the cards played" + ("; no deal here has them" if not solved else ""),
             err=True,
         )
     if replayed.invalid:
