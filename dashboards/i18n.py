@@ -1603,6 +1603,15 @@ def number(value: float, lang: str, decimals: int | None = None, *, signed: bool
     return number_text(written, lang)
 
 
+def count(value: int) -> str:
+    """A count as every page writes it, thousands apart by a space in both languages.
+
+    >>> count(4640), count(2272), count(987)
+    ('4 640', '2 272', '987')
+    """
+    return f"{int(value):,}".replace(",", " ")
+
+
 def wait(seconds: float, lang: str) -> str:
     """A wait as people round it (:func:`~manillen_replay.analysis.effort.wait_in_units`), in ``lang``.
 

@@ -234,7 +234,7 @@ if not ui.archive_ready():
 numbers = data.counts()
 ui.figures(
     [
-        (t(f"archive.{name}"), f"{numbers[name]:,}".replace(",", " "))
+        (t(f"archive.{name}"), i18n.count(numbers[name]))
         for name in ("matches", "deals", "players", "findings")
     ],
     key="archive_counts",

@@ -70,10 +70,10 @@ summary = data.player_summary(player)
 accuracy = data.player_accuracy(player)
 findings = int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum())
 top: list[ui.Figure] = [
-    (t("players.matches"), summary.get("matches") or 0),
-    (t("players.won"), summary.get("matches_won") or 0),
-    (t("players.deals"), summary.get("deals") or 0),
-    (t("archive.findings"), findings),
+    (t("players.matches"), i18n.count(summary.get("matches") or 0)),
+    (t("players.won"), i18n.count(summary.get("matches_won") or 0)),
+    (t("players.deals"), i18n.count(summary.get("deals") or 0)),
+    (t("archive.findings"), i18n.count(findings)),
 ]
 if accuracy:
     accuracy_help = t(
@@ -145,15 +145,15 @@ if ledger.height:
     st.caption(
         t(
             "ledger.all_time",
-            deals=total["deals"],
-            cards=i18n.number(total["cards"], language),
-            own=i18n.number(total["given_away"], language),
-            partner=i18n.number(total["partner_given_away"], language),
-            opponents=i18n.number(total["won_back"], language),
+            deals=i18n.count(total["deals"]),
+            cards=i18n.count(total["cards"]),
+            own=i18n.count(total["given_away"]),
+            partner=i18n.count(total["partner_given_away"]),
+            opponents=i18n.count(total["won_back"]),
             illegal=t("ledger.illegal_term", points=i18n.number(total["illegal"], language, signed=True))
             if total["illegal"]
             else "",
-            points=i18n.number(total["points"], language),
+            points=i18n.count(total["points"]),
             mistakes="–" if total["mistakes"] is None else i18n.number(total["mistakes"], language, 1),
             luck="–" if total["luck"] is None else i18n.number(total["luck"], language, 1, signed=True),
         )
