@@ -180,7 +180,7 @@ def import_(
     Examples:
       manillen import data/demo.jsonl
       manillen import data/samples/ --db club.duckdb
-      manillen import big.jsonl --memory-limit 1GB
+      manillen import data/demo.jsonl --db big.duckdb --memory-limit 1GB
       manillen import data/demo.jsonl --rules zwaan --db club.duckdb
     """
     from ..store import ImportSummary
