@@ -220,10 +220,8 @@ LABELS: dict[str, tuple[str, str]] = {
     # match page
     "match.title": ("Match {match}", "Partij {match}"),
     "match.choose": ("Match", "Partij"),
-    "match.none": (
-        "Choose a match on the Archive page, or pick one here.",
-        "Kies een partij op de pagina Archief, of kies er hier een.",
-    ),
+    # the drop-down's text before a choice: short, as a phone's box cut the longer one mid-word
+    "match.none": ("Choose a match", "Kies een partij"),
     "match.none_chosen": (
         "Choose a match above, or open one from the Archive page.",
         "Kies hierboven een partij, of open er een vanaf de pagina Archief.",
