@@ -600,7 +600,7 @@ def test_match_page_shows_the_ledger_and_offers_the_report(app: object, archive:
         assert (shown["cards"], shown["points"], shown["given_away"]) == (
             row["cards"],
             row["points"],
-            row["given_away"],
+            -row["given_away"],  # a step down, written with its sign as the waterfall draws it
         )
     # a waterfall per player, the report's picture, on one scale; the Plotly waterfall on demand
     pictures = svg_charts(at)["match_ledger_chart"]  # type: ignore[arg-type]
