@@ -103,7 +103,7 @@ def test_replay_step_buttons_fit_and_read_in_both_themes(server: str, scheme: st
             table = page.locator(".mr-table").bounding_box()
             start = page.get_by_role("button", name="Start" if lang == "en" else "Begin")
             assert table is not None and table["y"] < start.bounding_box()["y"]
-            contract = page.get_by_text("Contract:").first
+            contract = page.get_by_text("Contract:" if lang == "en" else "Aankondiging:").first
             colour = contract.evaluate("b => getComputedStyle(b).color")
             background = page.evaluate(
                 "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor"

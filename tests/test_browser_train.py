@@ -62,7 +62,7 @@ def pill(page: Any, option: str) -> Any:
     """The answer's button: a card by its symbol (``9♣``), a trump call by its suit's symbol and
     name (``♥ harten``), a knock or muil by its words."""
     if option in Suit.__members__:
-        label = rf"{re.escape(Suit[option].symbol)} \w+"
+        label = rf"{re.escape(Suit[option].symbol)}\s*\w+"
     else:
         words = {"klop": "klop", "no klop": "no klop", "muil": "muil"}
         label = re.escape(words.get(option) or Card.parse(option).symbol)
@@ -93,6 +93,8 @@ def test_three_puzzles_one_wrong_and_the_wrong_one_comes_back(
         page.locator(".mr-table").wait_for(timeout=15_000)
         if turn == 0:
             page.screenshot(path=str(ARTIFACTS / f"train-{screen}-puzzle.png"), full_page=True)
+        if puzzle.kind.value == "trump":  # its suits drawn once each: "♥ harten", not "♥ ♥ harten"
+            page.screenshot(path=str(ARTIFACTS / f"train-{screen}-trump.png"), full_page=True)
         if puzzle.kind.is_drill:
             for card in [] if turn == 0 else sorted(puzzle.answers):
                 pill(page, card).click()
