@@ -718,12 +718,10 @@ class _Replay:
                         f"{where}/trick", f"there is no trick {note.trick} to comment on: the deal has {had}"
                     )
                     continue
-                if note.play is not UNSET and note.play > (
-                    cards := len(outcome.tricks[note.trick - 1].cards)
-                ):
+                if note.play is not UNSET and note.play > (size := len(outcome.tricks[note.trick - 1].cards)):
                     self.problem(
                         f"{where}/play",
-                        f"there is no play {note.play} to comment on: trick {note.trick} has {cards} cards",
+                        f"there is no play {note.play} to comment on: trick {note.trick} has {size} cards",
                     )
                     continue
             if note.line is UNSET:
