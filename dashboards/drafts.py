@@ -309,7 +309,12 @@ def save_match(draft: Draft, where: Path | None = None, *, finished: Draft | Non
                 new = suggest_match_id(draft.setup.date, draft.setup.venue, taken_ids(ids, where))
                 draft = rename(draft, new)
                 renamed_from = original
-        record = to_record(draft)
+                if finished is not None:
+                    finished = rename(finished, new)
+        # the finished draft's deals are what finish_deal checked and completed (the cards laid
+        # aside of a deal played out): the draft's own current deal lacked them, and the archive
+        # refused the six-player short deal for want of them
+        record = to_record(finished, with_current=False) if finished is not None else to_record(draft)
         match_id = str(record.match.id)
         entry = Entry(f"recorded match {match_id}", None, record_json(record))
         summary = store.import_entries([entry])
@@ -318,8 +323,6 @@ def save_match(draft: Draft, where: Path | None = None, *, finished: Draft | Non
         store.note_save(identity, match_id, len(record.deals))
         analysis = analyse_archive(store, match_ids=[match_id])
         if finished is not None:
-            if renamed_from is not None:
-                finished = rename(finished, match_id)
             with _WRITING:
                 written = load(finished.draft_id, target)
                 # the saved deals are ours (asked above): this save wins over taps made meanwhile

@@ -1203,21 +1203,30 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         " The last one fills itself once the others hold {size} cards each.",
         " De laatste vult zichzelf zodra de andere elk {size} kaarten hebben.",
     ),
+    # the count is the review's own (The biggest mistakes): the quick check's notes (info) left out,
+    # as the review leaves them out, so that "1 finding" is never followed by "no mistakes found"
     "record.saved": (
-        "Deal {number} is saved in the archive. The quick check found {findings} findings in the match; "
+        "Deal {number} is saved in the archive. The quick check found {findings} mistakes in the match; "
         "the solver's review follows and adds the costly cards and calls (The biggest mistakes, below).",
-        "Spel {number} is bewaard in het archief. De snelle controle vond {findings} bevindingen in de "
-        "partij; de analyse door de solver volgt en voegt de dure kaarten en keuzes toe (Uw grootste "
+        "Spel {number} is bewaard in het archief. De snelle controle vond {findings} fouten in de "
+        "partij; de analyse door de solver volgt en voegt de dure kaarten en keuzes toe (De grootste "
         "fouten, hieronder).",
+    ),
+    "record.saved_none": (
+        "Deal {number} is saved in the archive. The quick check found no mistake in the match; the "
+        "solver's review follows and adds the costly cards and calls (The biggest mistakes, below).",
+        "Spel {number} is bewaard in het archief. De snelle controle vond geen fout in de partij; de "
+        "analyse door de solver volgt en voegt de dure kaarten en keuzes toe (De grootste fouten, "
+        "hieronder).",
     ),
     "record.saved_line": (
         "Deal {number} is saved in the archive: a scoresheet line, without cards for the solver to review.",
         "Spel {number} is bewaard in het archief: een lijn van het scoreblad, zonder kaarten voor de solver.",
     ),
     "record.saved_one": (
-        "Deal {number} is saved in the archive. The quick check found 1 finding in the match; the "
+        "Deal {number} is saved in the archive. The quick check found 1 mistake in the match; the "
         "solver's review follows and adds the costly cards and calls (The biggest mistakes, below).",
-        "Spel {number} is bewaard in het archief. De snelle controle vond 1 bevinding in de partij; de "
+        "Spel {number} is bewaard in het archief. De snelle controle vond 1 fout in de partij; de "
         "analyse door de solver volgt en voegt de dure kaarten en keuzes toe (De grootste fouten, "
         "hieronder).",
     ),

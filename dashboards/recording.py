@@ -1201,8 +1201,11 @@ def finish_deal(draft: Draft) -> tuple[Draft, Record, MatchResult]:
         named = [Words(f"refuse.needed_{m}") for m in missing]
         what = named[0] if len(named) == 1 else Words("refuse.both", {"first": named[0], "second": named[1]})
         raise RecordingError("dealt_needed" if deal.plays else "dealt_needed_or_tap", what=what)
-    if deal.score is None and not table.redeal and len(deal.discards or []) != rules.shape.discards:
-        deal = replace(deal, discards=_unplayed(deal, rules))
+    # a deal played out lays aside the cards nobody played, with a scoresheet line written too (the
+    # line made the save refuse the deal for want of the laid-aside cards)
+    unplayed = [] if table.redeal else _unplayed(deal, rules)
+    if unplayed and len(deal.discards or []) != rules.shape.discards:
+        deal = replace(deal, discards=unplayed)
         draft = replace(draft, current=deal)
     problems = check_deal(draft)
     if problems:

@@ -10,6 +10,7 @@ import dataclasses
 import datetime
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -416,6 +417,18 @@ def test_page_records_a_whole_deal_saves_and_analyses_it(empty_app: tuple[AppTes
             assert took in texts(at)
     tap(at, "record_save")
     assert "Deal 1 is saved in the archive. The quick check found" in texts(at)
+    # the count said is the review's (its ranked decisions, no notes), as the review panel lists them
+    said = re.search(r"The quick check found (no mistake|1 mistake|(\d+) mistakes) in the match", texts(at))
+    assert said is not None, texts(at)
+    with Store(path, read_only=True) as store:
+        ranked = store.biggest_mistakes(
+            [store.query("SELECT match_id FROM matches")["match_id"][0]], top=1000
+        )
+        noted = store.query("SELECT count(*) AS n FROM findings")["n"][0]
+    counted = (
+        0 if said.group(1) == "no mistake" else 1 if said.group(1) == "1 mistake" else int(said.group(2))
+    )
+    assert counted == ranked.height <= noted
     with Store(path, read_only=True) as store:
         row = store.query("SELECT match_id, analysed_at FROM matches").row(0, named=True)
         tricks = store.query("SELECT count(*) AS n FROM tricks")["n"][0]

@@ -508,3 +508,24 @@ def test_a_match_the_archive_refuses_is_not_saved_and_the_page_is_told_why(archi
         "'pass' is only used in the six_short variant"
     )
     assert not archive.exists() or _stored(archive) == {}
+
+
+@pytest.mark.parametrize("name", ["variant-six-short", "variant-three"])
+def test_a_deal_played_out_is_saved_with_the_cards_nobody_played_laid_aside(
+    archive: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The save imported the draft's own current deal, without the laid-aside cards finish_deal
+    worked out: "/deals/0/discards: 'six_short' lays 2 cards aside; the record gives 0"."""
+    from dashboards import reviewer
+
+    from .test_recording_variants import played_out
+
+    monkeypatch.setattr(reviewer, "request", lambda ids, path=None: None)
+    deal, draft = played_out(name)
+    draft = drafts.save(draft, drafts.folder(archive))
+    finished, _, _ = rec.finish_deal(draft)
+    saved = drafts.save_match(draft, finished=finished)
+    assert saved.summary.imported == 1
+    with Store(archive, read_only=True) as store:
+        record = json.loads(str(store.query("SELECT record FROM matches")["record"][0]))
+    assert sorted(record["deals"][0]["discards"]) == sorted(deal["discards"])

@@ -355,3 +355,9 @@ def test_the_cards_laid_aside_of_a_deal_played_out_are_the_two_nobody_played(nam
     assert result.deals[0].score == replay(load(SAMPLES / f"{name}.json")).deals[0].score
     undone = rec.undo_card(draft)  # one card short: nothing to lay aside yet
     assert undone.current is not None and rec.missing_dealt(undone.current, rules) == ["discards"]
+    # with the scoresheet's line written too: the save refused the deal for want of the laid-aside
+    # cards, which the page said need not be given
+    scored = rec.write_score(draft, result.deals[0].score.team, result.deals[0].score.points)
+    _, record, again = rec.finish_deal(scored)
+    assert sorted(json.loads(rec.record_json(record))["deals"][0]["discards"]) == sorted(deal["discards"])
+    assert again.deals[0].score == result.deals[0].score and not again.deals[0].score_mismatch

@@ -42,6 +42,7 @@ if not visitor.may_record_any:  # a viewer: the page is not in the navigation, n
     st.error(t("record.viewer"))
     st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
+MISTAKES_COUNTED = 1000  # every ranked decision of a match, for the count a save announces
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
@@ -1257,7 +1258,9 @@ def _finish(draft: rec.Draft) -> None:
             )
 
         mismatch = t("record.mismatch", number=number, written=said(deal.recorded), cards=said(deal.score))
-    findings = sum(saved.analysis.by_category.values())
+    # counted as the review below counts them (its ranked decisions, no notes): "1 finding" over
+    # "no mistakes found" read as a contradiction
+    findings = data.biggest_mistakes(finished.setup.match_id, top=MISTAKES_COUNTED).height
     st.session_state[SAVED] = (finished.setup.match_id, number, bool(deal.tricks), findings, mismatch)
     st.rerun()
 
@@ -1278,6 +1281,8 @@ def _after_save(draft: rec.Draft) -> None:
         st.success(
             t("record.saved_line", number=number)  # no cards: nothing for the solver to review
             if not replayable
+            else t("record.saved_none", number=number)
+            if findings == 0
             else t("record.saved_one", number=number)
             if findings == 1
             else t("record.saved", number=number, findings=findings)
