@@ -629,12 +629,23 @@ def table_of(deal: DealDraft, rules: Rules) -> Table:
         state = state.move_to_empty_place(state.to_play)
     open_cards = tuple(frozenset(Card(pile[-1]) for pile in piles if pile) for piles in state.table)
     can_move = not over and not moved and state.can_move_to_empty_place(state.to_play)
+    taken = state.taken
+    if (
+        rules.shape.discards
+        and len(deal.discards or []) != rules.shape.discards
+        and (left := _unplayed(deal, rules))
+    ):
+        # the cards nobody played lie aside, and count for the side that did not make trump (as
+        # the save counts them): before, the two sides added up to 55 of 60 until they were typed
+        side = 1 - rules.shape.team_of(chooser(deal, rules), deal.dealer)
+        extra = sum(CARD_POINTS[CARD_BY_TEXT[c]] for c in left)
+        taken = (taken[0] + extra, taken[1]) if side == 0 else (taken[0], taken[1] + extra)
     return Table(
         tricks=tuple(tricks),
         to_play=None if over else state.to_play,
         legal=state.legal() if known and not over else None,
         played=frozenset(CARD_BY_TEXT[c] for c in deal.plays),
-        taken=state.taken,
+        taken=taken,
         trump=trump,
         contract=contract,
         redeal=redeal,

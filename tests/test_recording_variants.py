@@ -350,7 +350,11 @@ def test_the_cards_laid_aside_of_a_deal_played_out_are_the_two_nobody_played(nam
     deal, draft = played_out(name)
     rules = draft.setup.rules_value()
     assert draft.current is not None and rec.missing_dealt(draft.current, rules) == []
+    # the page's points count the two cards nobody played for the side that did not make trump, as
+    # the save does: they added up to 55 of 60 until the cards laid aside were typed
+    shown = rec.table_of(draft.current, rules).taken
     _, record, result = rec.finish_deal(draft)
+    assert shown == result.deals[0].points and sum(shown) == 60
     assert sorted(json.loads(rec.record_json(record))["deals"][0]["discards"]) == sorted(deal["discards"])
     assert result.deals[0].score == replay(load(SAMPLES / f"{name}.json")).deals[0].score
     undone = rec.undo_card(draft)  # one card short: nothing to lay aside yet
