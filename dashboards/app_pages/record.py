@@ -201,9 +201,16 @@ def _setup() -> None:
     complete = all(seats) and len({seat.casefold() for seat in seats}) == len(seats)
     options = _rule_widgets(match.base, match.suffix, match.target)
     _save_club_rules(options)
-    if st.button(
-        t("record.start"), type="primary", width="stretch", key="record_start", disabled=not complete
-    ):
+    # never disabled: on a phone the last name reaches the page as its box loses the focus, which
+    # the tap on a disabled button did, so the first tap started nothing; names missing are said
+    started = st.button(t("record.start"), type="primary", width="stretch", key="record_start")
+    if started and not complete:
+        people = VARIANTS[match.variant].people
+        st.error(
+            t("record.need_players") if match.variant == "four" else t("record.need_people", count=people)
+        )
+        return
+    if started:
         date_text = date.isoformat() if date is not None else ""
         taken = drafts.taken_ids(data.match_ids() if archive_ready else [])
         setup = rec.Setup(
