@@ -171,6 +171,20 @@ def test_page_names_the_dealer_s_side_of_three_dummy_by_the_dealer_alone(
     ]
 
 
+def test_page_names_the_dummy_by_the_dealer_who_plays_it(empty_app: tuple[AppTest, Path]) -> None:
+    """The dummy was "dummy" (in Dutch "blinde", no article): "blinde is aan de beurt". It is the
+    dealer's, named as the Deal replay names it."""
+    at, _ = empty_app
+    start_variant(at, "three_dummy", ["Anna", "Bert", "Carla"], 0)
+    tap(at, "record_trump_H")
+    draft_id = str(at.query_params["draft"])
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    assert "Tap Anna's dummy's table, pile 1: the face-down card" in texts(at)
+    at.session_state["lang"] = "nl"
+    at.run()
+    assert "blinde van Anna" in texts(at) and "van blinde," not in texts(at)
+
+
 def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) -> None:
     """The rules beyond the toggles (underbuying, capot, doublings, trump choice, who knocks,
     penalties, the club format) are chosen in the box and reach the draft."""

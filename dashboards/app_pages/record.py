@@ -507,9 +507,16 @@ _RULE_VALUES: dict[str, list[str]] = {
 
 
 def _names(draft: rec.Draft) -> list[str]:
-    """The names by seat; the dummy of ``three_dummy`` (seat 3) is called so."""
+    """The names by seat; the dummy of ``three_dummy`` (seat 3) by whose it is, the dealer's, as
+    the Deal replay names it ("Anna's dummy", "blinde van Anna"): "blinde is aan de beurt" read
+    as broken Dutch and did not say who plays it."""
     names = list(rec.seating(draft))
-    return names + [t("record.dummy")] * (draft.setup.rules_value().shape.players - len(names))
+    missing = draft.setup.rules_value().shape.players - len(names)
+    if not missing:
+        return names
+    dealer = draft.current.dealer if draft.current is not None else draft.setup.first_dealer
+    whose = names[dealer] if 0 <= dealer < len(names) else None
+    return names + [t("replay.dummy_of", name=whose) if whose else t("record.dummy")] * missing
 
 
 def _variant(draft: rec.Draft) -> bool:
