@@ -949,10 +949,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "mag leeg blijven. Met de handen omlijnt het rooster de kaarten die de speler mag spelen en "
         "waarschuwt het meteen bij een onreglementaire kaart.",
     ),
-    "record.hand_placeholder": (
-        "eight cards, e.g. 10H AH KD 8D QC 9S JS 7S",
-        "acht kaarten, bv. 10H AH KD 8D QC 9S JS 7S",
-    ),
+    "record.slot_placeholder": ("{count} cards, e.g. {example}", "{count} kaarten, bv. {example}"),
     "record.hand_last": ("empty: the eight cards left", "leeg: de acht overblijvende kaarten"),
     "record.use_hands": ("Use these hands", "Deze handen gebruiken"),
     "record.tap_mode": ("Tap", "Tikken"),
@@ -991,6 +988,12 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Typ de kaarten zoals gedeeld (10H AH 7♥ ...): de stapels op tafel een voor een, eerst de "
         "gedekte kaart en dan de open; de handen; de weggelegde kaarten. De laatste mag leeg blijven. "
         "In een spel met tafelkaarten volgen de handen uit de gespeelde kaarten zodra de stapels er zijn.",
+    ),
+    "record.dealt_help_hands": (
+        "Type the cards as dealt (10H AH 7♥ ...): the hands, then the cards laid aside. The last may "
+        "stay empty: it takes the cards left.",
+        "Typ de kaarten zoals gedeeld (10H AH 7♥ ...): de handen, dan de weggelegde kaarten. De laatste "
+        "mag leeg blijven: die krijgt de overblijvende kaarten.",
     ),
     "record.dealt_missing": (
         "Before saving, give {what}: under Cards dealt below the grid.",

@@ -185,6 +185,19 @@ def test_page_names_the_dummy_by_the_dealer_who_plays_it(empty_app: tuple[AppTes
     assert "blinde van Anna" in texts(at) and "van blinde," not in texts(at)
 
 
+def test_page_asks_each_place_of_the_cards_dealt_for_its_own_count(empty_app: tuple[AppTest, Path]) -> None:
+    """Every box of the six-player short deal said "eight cards", the laid-aside cards' too, under
+    a help about table piles that game has not."""
+    at, _ = empty_app
+    start_variant(at, "six_short", ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"], 0)
+    tap(at, "record_trump_H")
+    hints = {
+        box.key.split("_")[1]: box.proto.placeholder for box in at.text_input if box.key.startswith("record_")
+    }
+    assert hints["hand"] == "5 cards, e.g. 10H AH KD 8D QC" and hints["discards"] == "2 cards, e.g. 10H AH"
+    assert not any("pile" in caption.value for caption in at.caption)
+
+
 def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) -> None:
     """The rules beyond the toggles (underbuying, capot, doublings, trump choice, who knocks,
     penalties, the club format) are chosen in the box and reach the draft."""

@@ -42,6 +42,8 @@ if not visitor.may_record_any:  # a viewer: the page is not in the navigation, n
     st.error(t("record.viewer"))
     st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
+PLACEHOLDER_CARDS = ("10H", "AH", "KD", "8D", "QC", "9S", "JS", "7S", "9H", "7C")
+"""The example in a cards box, as many as the box takes."""
 MISTAKES_COUNTED = 1000  # every ranked decision of a match, for the count a save announces
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
@@ -878,7 +880,10 @@ def _hands(draft: rec.Draft) -> None:
         )
     names = _names(draft)
     with st.expander(title):
-        st.caption(t("record.dealt_help") if _variant(draft) else t("record.hands_help"))
+        # the piles' help for the games that have them only (the six-player game was told of piles)
+        piles = rules.shape.table_seats != "none"
+        help_key = "record.dealt_help" if piles else "record.dealt_help_hands"
+        st.caption(t(help_key) if _variant(draft) else t("record.hands_help"))
         every = rec.slots(rules)
         typed: list[tuple[rec.Slot, str]] = []
         for index, slot in enumerate(every):
@@ -893,7 +898,13 @@ def _hands(draft: rec.Draft) -> None:
                 key = f"record_table_{draft.draft_id}_{number}_{slot.seat}"
             else:
                 label, key = t("record.typed_discards"), f"record_discards_{draft.draft_id}_{number}"
-            hint = t("record.hand_last") if last and not _variant(draft) else t("record.hand_placeholder")
+            # each place its own count ("five cards", "two cards"): every place said "eight cards"
+            example = " ".join(PLACEHOLDER_CARDS[: slot.size])
+            hint = (
+                t("record.hand_last")
+                if last and not _variant(draft)
+                else t("record.slot_placeholder", count=slot.size, example=example)
+            )
             typed.append((slot, st.text_input(label, value=start, key=key, placeholder=hint)))
         row = st.container(horizontal=True)
         if row.button(
