@@ -313,7 +313,9 @@ def open_at_draft(at: AppTest, draft_id: str) -> AppTest:
 
 def type_hands(at: AppTest, draft_id: str, hands: list[list[str]], number: int = 1) -> None:
     for seat, hand in enumerate(hands[:3]):
-        at.text_input(key=f"record_hand_{draft_id}_{number}_{seat}").input(" ".join(hand))
+        # the box's key ends with how many cards of the hand were tapped (0 here)
+        box = next(b for b in at.text_input if b.key.startswith(f"record_hand_{draft_id}_{number}_{seat}_"))
+        box.input(" ".join(hand))
     tap(at, "record_use_hands")
 
 

@@ -198,6 +198,30 @@ def test_page_asks_each_place_of_the_cards_dealt_for_its_own_count(empty_app: tu
     assert not any("pile" in caption.value for caption in at.caption)
 
 
+def test_the_cards_dealt_box_says_the_piles_are_needed_only_until_they_are_in(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """With the piles tapped and in use it still said "needed: the table piles", its boxes empty."""
+    at, _ = empty_app
+    document = json.loads(
+        (Path(__file__).resolve().parent.parent / "data" / "samples" / "variant-two-open.json").read_text()
+    )
+    match, deal = document["match"], document["deals"][0]
+    draft_id = start_variant(at, match["variant"], match["seats"], deal["dealer"])
+    tap(at, f"record_trump_{deal['declarations'][0]['suit']}")
+    assert [e.label for e in at.expander if e.label.startswith("Cards dealt")] == [
+        "Cards dealt (needed: the table piles)"
+    ]
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    for card in [c for piles in deal["table"] for pile in piles for c in pile]:
+        tap(at, f"record_card_{card}")
+    assert not any("needed" in e.label for e in at.expander if e.label.startswith("Cards dealt"))
+    tables = {b.key.rsplit("_", 2)[1]: b.value for b in at.text_input if b.key.startswith("record_table_")}
+    assert tables == {
+        str(seat): " ".join(c for pile in piles for c in pile) for seat, piles in enumerate(deal["table"])
+    }
+
+
 def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) -> None:
     """The rules beyond the toggles (underbuying, capot, doublings, trump choice, who knocks,
     penalties, the club format) are chosen in the box and reach the draft."""
@@ -240,7 +264,8 @@ def test_page_takes_the_table_piles_typed_and_the_hands_from_the_cards_played(
     tap(at, "record_trump_H")
     assert "Cards dealt (needed: the table piles)" in [e.label for e in at.expander]
     for seat, piles in enumerate(deal["table"]):
-        at.text_input(key=f"record_table_{draft_id}_1_{seat}").input(" ".join(c for p in piles for c in p))
+        box = next(b for b in at.text_input if b.key.startswith(f"record_table_{draft_id}_1_{seat}_"))
+        box.input(" ".join(c for p in piles for c in p))
     tap(at, "record_use_hands")
     assert not at.error, [e.value for e in at.error]
     assert "Open on the table: Anna" in texts(at)

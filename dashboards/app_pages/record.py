@@ -863,11 +863,9 @@ def _hands(draft: rec.Draft) -> None:
     rules = draft.setup.rules_value()
     number = draft.number
     known = rec.dealt_of(deal, rules) is not None
-    needed = [
-        t(f"record.needed_{kind}")
-        for kind, wanted in (("table", rules.shape.table_seats != "none"), ("discards", rules.shape.discards))
-        if wanted
-    ]
+    # what a deal played out still needs: the piles until they are in (the cards laid aside are
+    # the two nobody played); it said "needed: the table piles" with the piles tapped and in use
+    needed = [t("record.needed_table")] if "table" in rec.missing_dealt(deal, rules) else []
     if not _variant(draft):
         title = t("record.hands_known") if known else t("record.hands")
     else:
@@ -888,16 +886,18 @@ def _hands(draft: rec.Draft) -> None:
         typed: list[tuple[rec.Slot, str]] = []
         for index, slot in enumerate(every):
             start = " ".join(rec.slot_cards(deal, slot))
+            # a box keeps what it showed under its key: the cards tapped since come in under a new one
+            tapped = len(rec.slot_cards(deal, slot))
             last = index == len(every) - 1
             if slot.kind == "hand":
                 assert slot.seat is not None
-                label, key = names[slot.seat], f"record_hand_{draft.draft_id}_{number}_{slot.seat}"
+                label, key = names[slot.seat], f"record_hand_{draft.draft_id}_{number}_{slot.seat}_{tapped}"
             elif slot.kind == "table":
                 assert slot.seat is not None
                 label = t("record.typed_table", name=names[slot.seat])
-                key = f"record_table_{draft.draft_id}_{number}_{slot.seat}"
+                key = f"record_table_{draft.draft_id}_{number}_{slot.seat}_{tapped}"
             else:
-                label, key = t("record.typed_discards"), f"record_discards_{draft.draft_id}_{number}"
+                label, key = t("record.typed_discards"), f"record_discards_{draft.draft_id}_{number}_{tapped}"
             # each place its own count ("five cards", "two cards"): every place said "eight cards"
             example = " ".join(PLACEHOLDER_CARDS[: slot.size])
             hint = (
