@@ -639,12 +639,15 @@ def _call_summary(draft: rec.Draft, index: int) -> str:
 
 def _calls_text(draft: rec.Draft, calls: list[dict[str, Any]], *, short: bool = False) -> str:
     words = []
+    passed = any(call["call"] in ("pass", "en_face") for call in calls)
     for call in calls:
         who = _names(draft)[call["seat"]]
         if call["call"] == "trump":
             suit = Suit[call["suit"]]
             symbol = f":red[{suit.symbol}]" if suit.is_red else suit.symbol
-            words.append(symbol if short else f"{t('record.call_trump')} {symbol}")
+            # after a pass (or en face) another than the dealer made it: named, as the passes are
+            maker = f" {who}" if passed else ""
+            words.append(f"{symbol}{maker}" if short else f"{t('record.call_trump')} {symbol}{maker}")
         elif call["call"] in ("klop", "tegenklop", "en_face", "pass"):
             words.append(f"{t('record.call_' + call['call'])} {who}")
         else:
