@@ -223,7 +223,7 @@ def test_the_cards_dealt_box_says_the_piles_are_needed_only_until_they_are_in(
 
 
 def test_the_calls_name_who_made_trump_after_a_pass(empty_app: tuple[AppTest, Path]) -> None:
-    """"Pass Anna · Trump ♥" never said that Carla made it."""
+    """ "Pass Anna · Trump ♥" never said that Carla made it."""
     at, _ = empty_app
     start_variant(at, "six_short", ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"], 0)
     tap(at, "record_pass")
