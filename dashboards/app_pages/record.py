@@ -42,8 +42,8 @@ if not visitor.may_record_any:  # a viewer: the page is not in the navigation, n
     st.error(t("record.viewer"))
     st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
+# the example in a cards box, as many as the box takes (a comment: a bare string here is drawn)
 PLACEHOLDER_CARDS = ("10H", "AH", "KD", "8D", "QC", "9S", "JS", "7S", "9H", "7C")
-"""The example in a cards box, as many as the box takes."""
 MISTAKES_COUNTED = 1000  # every ranked decision of a match, for the count a save announces
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
 CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
