@@ -64,11 +64,10 @@ TABLE_STYLE = """<style>
     .st-key-record_scoresheet th, .st-key-record_scoresheet td {
         overflow-wrap: anywhere; padding-left: 0.4rem; padding-right: 0.4rem;
     }
-    .st-key-record_scoresheet th { overflow-wrap: normal; }
+    .st-key-record_scoresheet th:nth-child(2) { overflow-wrap: normal; }
     </style>"""
-# (the scoresheet's cells break long words anywhere, so that a column per player of the
-# three-player games still fits a phone; its headers, the players' names and "Dealer", stay
-# whole: "An / na" over a column read badly, and the calls' words wrap between them)
+# (the scoresheet's cells break long names anywhere: a column per player of the three-player
+# games still fits a phone; the word "Dealer" over its column stays whole)
 
 
 # --------------------------------------------------------------------------- the draft in session
