@@ -68,7 +68,9 @@ st.session_state[SYNCED] = player
 
 summary = data.player_summary(player)
 accuracy = data.player_accuracy(player)
-findings = int(data.finding_rates(data.FindingFilter(players=(player,)))["findings"].sum())
+# counted as the Archive and Mistakes pages count them: the notes (info) left out
+chosen_findings = data.FindingFilter(players=(player,), severities=data.MISTAKE_SEVERITIES)
+findings = int(data.finding_rates(chosen_findings)["findings"].sum())
 top: list[ui.Figure] = [
     (t("players.matches"), i18n.count(summary.get("matches") or 0)),
     (t("players.won"), i18n.count(summary.get("matches_won") or 0)),
