@@ -1160,8 +1160,6 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "deal {number} is not saved: deals 1 to {saved} are",
         "spel {number} is niet bewaard: de spelen 1 tot {saved} wel",
     ),
-    "refuse.needed_table": ("the table piles", "de stapels op tafel"),
-    "refuse.needed_discards": ("the cards laid aside", "de weggelegde kaarten"),
     "refuse.sheet_line": (
         "a scoresheet line is a team (0 or 1) and its points",
         "een lijn van het scoreblad is een ploeg (0 of 1) en haar punten",
@@ -1200,7 +1198,6 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     ),
     "refuse.slot_hand": ("{name}'s hand", "de hand van {name}"),
     "refuse.slot_table": ("{name}'s table", "de tafel van {name}"),
-    "refuse.slot_discards": ("the cards laid aside", "de weggelegde kaarten"),
     "refuse.the_dummy": ("the dummy", "de blinde"),
     "record.hand_last_fills": (
         " The last one fills itself once the others hold {size} cards each.",

@@ -987,7 +987,7 @@ def tap_hand_card(draft: Draft, text: str) -> Draft:
 
 def _slot_name(draft: Draft, slot: Slot) -> Words:
     if slot.seat is None:
-        return Words("refuse.slot_discards")
+        return Words("record.needed_discards")
     names = seating(draft)
     name: Any = names[slot.seat] if slot.seat < len(names) else Words("refuse.the_dummy")
     return Words("refuse.slot_table" if slot.kind == "table" else "refuse.slot_hand", {"name": name})
@@ -1209,7 +1209,7 @@ def finish_deal(draft: Draft) -> tuple[Draft, Record, MatchResult]:
         raise RecordingError("not_finished", played=table.cards_played, cards=table.deal_cards)
     missing = missing_dealt(deal, rules) if deal.score is None and not table.redeal else []
     if missing:
-        named = [Words(f"refuse.needed_{m}") for m in missing]
+        named = [Words(f"record.needed_{m}") for m in missing]
         what = named[0] if len(named) == 1 else Words("refuse.both", {"first": named[0], "second": named[1]})
         raise RecordingError("dealt_needed" if deal.plays else "dealt_needed_or_tap", what=what)
     # a deal played out lays aside the cards nobody played, with a scoresheet line written too (the

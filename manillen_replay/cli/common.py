@@ -132,13 +132,16 @@ def check_records_file(path: str | Path | None, option: str, matches: int | None
     :param matches: how many matches will be written, when known beforehand.
     :raises click.BadParameter: for another name (exit code 2), saying which to give.
     """
+    from ..record.io import kind_of
+
     check_output_file(path, option, "the matches")
     if path is None or str(path) == "-" or (Path(path).exists() and not Path(path).is_file()):
         return  # standard output, /dev/null, a pipe: nothing reads it back by its name
     name = Path(path).name
-    if name.lower().endswith(".jsonl") or (matches == 1 and name.lower().endswith(".json")):
+    read_as = kind_of(name)  # as every reader takes the file
+    if read_as == "jsonl" or (matches == 1 and name.lower().endswith(".json")):
         return
-    kind = "the text notation" if name.lower().endswith(".mnl") else "one JSON document"
+    kind = "the text notation" if read_as == "mnl" else "one JSON document"
     raise click.BadParameter(
         f"{str(path)!r} would be read back as {kind}, and this writes JSON Lines (one match a "
         f"line): name it {Path(name).stem or name}.jsonl",
