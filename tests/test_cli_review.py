@@ -805,3 +805,18 @@ def test_the_fast_scans_advice_fits_the_options_given(tmp_path: Path) -> None:
     code, _, err = run("analyze", "--db", str(path), "--all", "-q")
     assert "give --depth solver, or choose matches with --match ID or --since DATE" in err
     assert "--samples" not in err
+
+
+def test_a_report_replaces_an_earlier_one_only_once_written_whole(tmp_path: Path) -> None:
+    """Written straight into the file, a failed write (a full disk, a Ctrl-C) left half a report
+    where the earlier one was: the new one is written beside it and renamed in (a new file)."""
+    path = archive(tmp_path / "club.duckdb", (5, 2, None))
+    out = tmp_path / "r.html"
+    out.write_text("the earlier report", encoding="utf-8")
+    before = out.stat().st_ino
+    code, _, err = run(
+        "report", "--db", str(path), "--match", "random-5", "--samples", "1", "--out", str(out)
+    )
+    assert code == 0, err
+    assert out.stat().st_ino != before and out.read_text(encoding="utf-8").startswith("<!")
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []

@@ -1000,14 +1000,23 @@ def test_a_player_of_a_deal_or_two_is_left_out_of_the_rate_chart_and_named(
     build_archive(path)
     newcomer = random_record(7, 1)
     newcomer.match.id, newcomer.match.seats = "newcomers", ["Marc", "Rita", "Johan", "Noel"]
+    regular = random_record(8, 10)  # ten deals: 80 cards, the least that is drawn
+    regular.match.id, regular.match.seats = "regulars", ["Wim", "Xavi", "Yves", "Zoe"]
     with Store(path) as store:
-        store.import_entries([Entry("new.jsonl", 1, dumps(newcomer, pretty=False).encode())])
+        store.import_entries(
+            [
+                Entry("new.jsonl", n, dumps(r, pretty=False).encode())
+                for n, r in enumerate([newcomer, regular], 1)
+            ]
+        )
         found = FINDINGS.head(1).with_columns(match_id=pl.lit("newcomers"), player=pl.lit("Noel"))
         store.save_findings(["newcomers"], found)
+        wims = FINDINGS.head(1).with_columns(match_id=pl.lit("regulars"), player=pl.lit("Wim"))
+        store.save_findings(["regulars"], wims)
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
     at = open_page(AppTest.from_file(APP, default_timeout=30), "mistakes")
     chart = svg_charts(at)["mistakes_chart"]
-    assert "Dirk" in chart and "Noel" not in chart
+    assert "Dirk" in chart and "Wim" in chart and "Noel" not in chart
     assert any(c.value.startswith("Not drawn: Noel, with fewer than 80 cards played") for c in at.caption)
     # chosen in the filter, the newcomer is drawn
     filter_mistakes(at, players=["Dirk", "Noel"])
