@@ -161,6 +161,12 @@ LABELS: dict[str, tuple[str, str]] = {
         "Replaced {match}: {before} in the archive before, {after} now. Its earlier version is kept.",
         "{match} vervangen: eerst {before} in het archief, nu {after}. De vorige versie is bewaard.",
     ),
+    "archive.replaced_in_file": (
+        "{match} is twice in the file, with other content: {before} at {earlier}, {after} at "
+        "{place}. The later is kept; the earlier is in the archive's history.",
+        "{match} staat twee keer in het bestand, met een andere inhoud: {before} op {earlier}, "
+        "{after} op {place}. De latere is bewaard; de eerdere staat in de geschiedenis van het archief.",
+    ),
     "archive.restore": (
         "Put back the earlier version of {match}",
         "De vorige versie van {match} terugzetten",

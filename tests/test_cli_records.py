@@ -89,6 +89,31 @@ def test_validate_quiet_prints_only_the_problems(tmp_path):
     assert f"{archive}:1: ok" in run("validate", str(archive)).stdout
 
 
+def test_validate_names_a_match_id_seen_before_as_import_will_treat_it(tmp_path):
+    """A second record of one id is valid, but import keeps one: validate says which, comparing
+    each record with the one before it (as import does), across the files of the run."""
+    first = json.loads((SAMPLES / "seed-trick.json").read_text())
+    changed = json.loads(json.dumps(first))
+    changed["match"]["venue"] = "Elsewhere"
+    archive = tmp_path / "club.jsonl"
+    archive.write_text("".join(json.dumps(r) + "\n" for r in (first, changed, changed)))
+    other = tmp_path / "again.json"
+    other.write_text(json.dumps(changed))
+    result = run("validate", str(archive), str(other))
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{archive}:1: ok, match seed-trick, 1 deal"
+    again = f"  match seed-trick again, at {archive}:1 with other text: import keeps this later"
+    assert lines[2].startswith(again)
+    assert lines[4] == f"  match seed-trick again, the same record as {archive}:2: import skips it"
+    assert lines[6] == f"  match seed-trick again, the same record as {archive}:3: import skips it"
+    assert len(lines) == 7
+    quiet = run("validate", "--quiet", str(archive)).stdout.splitlines()
+    assert [line.split(": match")[0] for line in quiet] == [f"{archive}:2", f"{archive}:3"]
+    records = json.loads(run("validate", "--json", str(archive)).stdout)["records"]
+    assert [r.get("same_id_as") for r in records] == [None, f"{archive}:1", f"{archive}:2"]
+
+
 def test_replay_json_contract():
     result = run("replay", "--json", str(SAMPLES / "thirty-thirty.json"))
     data = json.loads(result.output)

@@ -497,3 +497,27 @@ def test_a_crafted_draft_address_is_not_shown_as_markdown(archive: Path) -> None
     at.query_params["draft"] = "abc123"
     at.switch_page("app_pages/record.py").run()
     assert "There is no draft abc123 beside this archive" in texts(at)
+
+
+def test_archive_upload_with_one_match_twice_names_both_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The earlier record is in the upload itself, not the archive: its line is named, and no
+    deal count is left unknown ("? in the archive")."""
+    path = tmp_path / "club.duckdb"
+    whole = random_record(5, deals=3)
+    Store(path).close()
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
+    upload = "".join(dumps(r, pretty=False) + "\n" for r in (whole, _shortened(whole, 1))).encode()
+    at.file_uploader(key="archive_upload").set_value(("evening.jsonl", upload, "application/x-ndjson")).run()
+    at.button(key="archive_import").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = texts(at)
+    assert "random-5 is twice in the file, with other content: 3 deals at evening.jsonl:1, " in shown
+    assert "1 deal at evening.jsonl:2" in shown
+    assert "evening.jsonl:2. The later is kept" in shown
+    assert "?" not in shown
+    assert _stored(path) == {"random-5": 1}

@@ -81,15 +81,23 @@ def test_summaries_add_every_count() -> None:
     assert one.matches == 11 + 22 + 33 + 44 + 55
 
 
-def test_a_match_replaced_twice_in_one_file_names_only_the_file() -> None:
-    """Its earlier version came from the same file: nothing in the archive to count."""
+def test_a_match_replaced_twice_in_one_file_names_both_places() -> None:
+    """Its earlier version came from the same file: that record's place and deals are named."""
     old, new = random_record(2, deals=2), random_record(3, deals=1)
     new.match.id = old.match.id
     with Store() as store:
         summary = store.import_entries(_entries([_line(old), _line(new)]))
-        assert [r.describe() for r in summary.replacements] == ["random-2 (1 deal in club.jsonl:2)"]
-        assert summary.replacements[0].deals_before is None
+        assert [r.describe() for r in summary.replacements] == [
+            "random-2 (2 deals in club.jsonl:1, 1 deal in club.jsonl:2)"
+        ]
+        assert summary.replacements[0].earlier_place == "club.jsonl:1"
         assert_archive_holds(store, [new])
+    with Store() as store:
+        store.import_entries(_entries([_line(old)]))
+        summary = store.import_entries(_entries([_line(new)]))
+        described = [r.describe() for r in summary.replacements]
+        assert described == ["random-2 (2 deals in the archive, 1 deal in club.jsonl:1)"]
+        assert summary.replacements[0].earlier_place is None
 
 
 def test_import_paths_replaces_by_default_and_keeps_when_told(tmp_path: Path) -> None:

@@ -127,6 +127,22 @@ def _ask(name: str, content: bytes, replacing: list[Replacement], club: ClubRule
         st.rerun()
 
 
+def _replaced(replacement: Replacement) -> str:
+    """One match the upload replaced: its version in the archive, or the earlier record of the
+    same match in the upload itself, and the one kept."""
+    before, after = _count("deals", replacement.deals_before), _count("deals", replacement.deals_after)
+    if replacement.earlier_place is None:
+        return t("archive.replaced_one", match=replacement.match_id, before=before, after=after)
+    return t(
+        "archive.replaced_in_file",
+        match=replacement.match_id,
+        before=before,
+        earlier=replacement.earlier_place,
+        after=after,
+        place=replacement.place,
+    )
+
+
 def _failed(error: ManillenError) -> None:
     """Why an upload was not imported: the archive held by another program, the upload over the
     page's limits, or another reason, each in its own words."""
@@ -158,18 +174,7 @@ def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None)
         deals=_count("deals", summary.deals),
     )
     report = [("warning" if summary.refused else "success", message)]
-    report += [
-        (
-            "info",
-            t(
-                "archive.replaced_one",
-                match=r.match_id,
-                before=_count("deals", r.deals_before),
-                after=_count("deals", r.deals_after),
-            ),
-        )
-        for r in summary.replacements
-    ]
+    report += [("info", _replaced(r)) for r in summary.replacements]
     if summary.kept:
         report.append(("info", t("archive.kept", matches=_count("matches", summary.kept))))
     report += [

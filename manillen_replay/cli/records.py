@@ -77,6 +77,9 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     total = count_records(paths) if sys.stderr.isatty() else None
     reports = []
     checked = invalid = 0
+    # Where each match id was last seen, and a hash of its document: a second record of one id
+    # is valid on its own, but `import` keeps only one of the two.
+    last_seen: dict[str, tuple[str, int]] = {}
     from ..bulk import replay_entries  # numba loads only for the commands that replay in bulk
 
     for entry, _, result in replay_entries(progress(entries, "validating", total=total)):
@@ -90,6 +93,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                     click.echo(problem.describe())
         else:
             slips = _slips(entry, result)
+            again = _seen_before(last_seen, result.id, entry)
             report.update(
                 valid=True,
                 id=result.id,
@@ -98,6 +102,8 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 irregularities=[i.message for i in result.irregularities],
                 slips=[slip for slip, _ in slips],
             )
+            if again is not None:
+                report["same_id_as"] = again[0]
             if not as_json and not quiet:
                 notes = []
                 if result.violations:
@@ -112,6 +118,8 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 )
                 for _, line in slips:
                     click.echo(f"  {line}")
+            if not as_json and again is not None:
+                click.echo(f"{'  ' if not quiet else entry.place + ': '}{_again_words(result.id, *again)}")
         if as_json:
             reports.append(report)
     if as_json:
@@ -119,6 +127,27 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     else:
         click.echo(f"{plural(checked, 'record')}: {checked - invalid} valid, {invalid} invalid", err=True)
     sys.exit(1 if invalid else 0)
+
+
+def _seen_before(last_seen: dict[str, tuple[str, int]], match: str, entry: Entry) -> tuple[str, bool] | None:
+    """Where a record of this match id came last in the files validated, and whether its
+    document was the same; ``None`` the first time."""
+    digest = hash(entry.data)
+    earlier = last_seen.get(match)
+    last_seen[match] = (entry.place, digest)
+    return None if earlier is None else (earlier[0], earlier[1] == digest)
+
+
+def _again_words(match: str, earlier: str, same: bool) -> str:
+    """What `import` does with a second record of one match id (it compares each with the one
+    before it)."""
+    if same:
+        return f"match {match} again, the same record as {earlier}: import skips it"
+    return (
+        f"match {match} again, at {earlier} with other text: import keeps this later record in "
+        "its place, unless they differ only in spacing or key order (the earlier goes to the archive's "
+        "history; --no-replace keeps the earlier)"
+    )
 
 
 def _slips(entry: Entry, result: MatchResult) -> list[tuple[dict[str, Any], str]]:

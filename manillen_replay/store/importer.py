@@ -50,15 +50,21 @@ class Replacement:
 
     match_id: str
     deals_before: int | None
-    """Deals of the match in the archive (``None`` when it came earlier in the same file)."""
+    """Deals of the match in the archive, or in the earlier record of the same file (``None``
+    when not known)."""
     deals_after: int
     """Deals of the match that replaces it."""
     place: str
     """Where the replacing record is (``file`` or ``file:line``)."""
+    earlier_place: str | None = None
+    """Where the replaced record is when it came earlier in the same import (a file holding
+    two records of one match id); ``None`` when it was in the archive."""
 
     def describe(self) -> str:
-        """``zwaan-1 (15 deals in the archive, 1 deal in club.jsonl:3)``."""
-        before = "" if self.deals_before is None else f"{_deals(self.deals_before)} in the archive, "
+        """``zwaan-1 (15 deals in the archive, 1 deal in club.jsonl:3)``, or for a match twice in
+        one file ``zwaan-1 (15 deals in club.jsonl:1, 1 deal in club.jsonl:3)``."""
+        where = "the archive" if self.earlier_place is None else self.earlier_place
+        before = "" if self.deals_before is None else f"{_deals(self.deals_before)} in {where}, "
         return f"{self.match_id} ({before}{_deals(self.deals_after)} in {self.place})"
 
 
@@ -138,6 +144,9 @@ class _FileState:
     """The columns of each table the import writes, in the table's order."""
     loaded: dict[str, str] = field(default_factory=dict)
     """Content hash of each match loaded in this transaction (not yet visible to other readers)."""
+    loaded_from: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Where each match loaded in this transaction came from and its deals, to name the earlier
+    record when the same file holds the match again."""
     replace: bool = True
     """Whether a known match with other content replaces the archive's (else it is kept)."""
     club: ClubRules | None = None
@@ -628,6 +637,8 @@ class ImportMixin(StoreBase):
             added.append((item, result, state.order, first_id))
             state.order += 1
             state.loaded[mid] = item.content_hash
+            earlier = state.loaded_from.get(mid)
+            state.loaded_from[mid] = (item.entry.place, len(result.deals))
             if old is None:
                 counts.imported += 1
             else:
@@ -635,6 +646,8 @@ class ImportMixin(StoreBase):
                 counts.replaced += 1
                 counts.replacements.append(
                     Replacement(mid, before.get(mid), len(result.deals), item.entry.place)
+                    if earlier is None
+                    else Replacement(mid, earlier[1], len(result.deals), item.entry.place, earlier[0])
                 )
         state.annotation_id = next(ids)
         if replaced or len(batch.matches) or batch.rejected:
@@ -682,6 +695,7 @@ class ImportMixin(StoreBase):
                 else:
                     counts.imported -= 1
                 state.loaded.pop(mid, None)
+                state.loaded_from.pop(mid, None)
                 refused.reject(item.entry, [_failure("store", error)], counts)
                 continue
             loader.submit(_loads(tables, state), [mid] if mid in replaced else [])
