@@ -79,7 +79,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     checked = invalid = 0
     # Where each match id was last seen, and a hash of its document: a second record of one id
     # is valid on its own, but `import` keeps only one of the two.
-    last_seen: dict[str, tuple[str, int]] = {}
+    last_seen: dict[str, tuple[str, int | None, int]] = {}
     from ..bulk import replay_entries  # numba loads only for the commands that replay in bulk
 
     for entry, _, result in replay_entries(progress(entries, "validating", total=total)):
@@ -129,13 +129,19 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     sys.exit(1 if invalid else 0)
 
 
-def _seen_before(last_seen: dict[str, tuple[str, int]], match: str, entry: Entry) -> tuple[str, bool] | None:
+def _seen_before(
+    last_seen: dict[str, tuple[str, int | None, int]], match: str, entry: Entry
+) -> tuple[str, bool] | None:
     """Where a record of this match id came last in the files validated, and whether its
-    document was the same; ``None`` the first time."""
+    document was the same; ``None`` the first time. (The file's name is kept once, shared by
+    its records: a million-record file costs an id, a line and a hash each.)"""
     digest = hash(entry.data)
     earlier = last_seen.get(match)
-    last_seen[match] = (entry.place, digest)
-    return None if earlier is None else (earlier[0], earlier[1] == digest)
+    last_seen[match] = (entry.source, entry.line, digest)
+    if earlier is None:
+        return None
+    source, line, before = earlier
+    return (source if line is None else f"{source}:{line}"), before == digest
 
 
 def _again_words(match: str, earlier: str, same: bool) -> str:
