@@ -485,7 +485,15 @@ def _with_dealer(number: str) -> str:
             TEXT.replace('"seats"', f'"rules": {{"target": {"9" * 4001}}}, "seats"'),
             "/match/rules/target: a number of 4001 digits is out of range (maximum 10000)",
         ),
-        (_with_dealer("NaN"), f"/deals/0/dealer: expected a whole number, found a number NaN{SEAT}"),
+        # Python's json reads NaN and Infinity; JSON has neither: said at the word, not as a number
+        (
+            _with_dealer("NaN"),
+            "not valid JSON at line 17 column 14: NaN is no number in JSON (it has no NaN or Infinity)",
+        ),
+        (
+            _with_dealer("-Infinity"),
+            "not valid JSON at line 17 column 14: -Infinity is no number in JSON (it has no NaN or Infinity)",
+        ),
         # JSON Schema takes 3.0 as a whole number, the decoder does not: said in the same words
         (_with_dealer("3.0"), f"/deals/0/dealer: expected a whole number, found a number 3.0{SEAT}"),
         (TEXT + " x", "not valid JSON at line 130 column 3: extra data"),
@@ -506,6 +514,7 @@ def _with_dealer(number: str) -> str:
         "-4001 digits",
         "a target of 4001",
         "NaN",
+        "-Infinity",
         "3.0",
         "extra data",
         "two documents",
@@ -515,6 +524,14 @@ def _with_dealer(number: str) -> str:
 )
 def test_numbers_and_broken_json_are_told_where_they_are(text: str, said: str) -> None:
     assert _problems(text) == [f"club.jsonl:7: {said}"]
+
+
+def test_a_number_past_a_floats_range_is_named_as_written_not_as_infinity() -> None:
+    past = "1e400 (past the largest number, about 1.8e308)"
+    assert _problems(_with_dealer("1e400")) == [
+        f"club.jsonl:7: /deals/0/dealer: expected a whole number, found a number {past}{SEAT}",
+        f"club.jsonl:7: /deals/0/dealer: {past} is out of range (maximum 5)",
+    ]
 
 
 def test_nesting_past_twenty_is_told_at_its_line_and_column_and_twenty_is_read() -> None:

@@ -715,7 +715,17 @@ def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordErro
             )
         ]
     try:
-        document = json.loads(text, parse_int=_parse_int)
+        document = json.loads(
+            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant
+        )
+    except _NotJsonNumber as bad:
+        # Python's json reads NaN and Infinity, which JSON has not (nor the fast decoder)
+        where = _where(text, _offset_of(raw, error, bad.written, text))
+        return [
+            RecordError(
+                f"not valid JSON at {where}: {bad.written} is no number in JSON (it has no NaN or Infinity)"
+            )
+        ]
     except json.JSONDecodeError as bad:
         # json's "Invalid control character at" leaves the place to the caller: it is told before
         said = bad.msg.lower().removesuffix(" at")
@@ -781,6 +791,42 @@ def _parse_int(digits: str) -> int:
     number = _TooLong(-(10**18) if negative else 10**18)
     number.digits = len(digits) - negative
     return number
+
+
+class _TooLarge(float):
+    """A number past the largest a float holds (``1e400``): infinite, kept with its text."""
+
+    written: str
+
+
+def _parse_float(written: str) -> float:
+    number = float(written)
+    if number not in (float("inf"), float("-inf")):
+        return number
+    large = _TooLarge(number)
+    large.written = written
+    return large
+
+
+class _NotJsonNumber(ValueError):
+    def __init__(self, written: str) -> None:
+        super().__init__(written)
+        self.written = written
+
+
+def _no_constant(written: str) -> Any:
+    raise _NotJsonNumber(written)
+
+
+def _offset_of(raw: bytes, error: Exception, written: str, text: str) -> int:
+    """Where in the text the fast decoder stopped (its ``(byte N)``), or else where the word
+    first is."""
+    said = re.search(r"\(byte (\d+)\)", str(error))
+    if said is not None:
+        offset = len(raw[: int(said.group(1))].decode("utf-8", "surrogateescape"))
+        # the decoder stops past a minus sign: the place is the word's first character
+        return offset - 1 if text[offset - 1 : offset] == "-" and written.startswith("-") else offset
+    return max(text.find(written), 0)
 
 
 def _nesting(text: str) -> tuple[int, int]:
@@ -956,6 +1002,8 @@ def _found(value: Any) -> str:
 def _short(value: Any) -> str:
     if isinstance(value, _TooLong):
         return f"a number of {value.digits} digits"
+    if isinstance(value, _TooLarge):
+        return f"{value.written} (past the largest number, about 1.8e308)"
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
 
