@@ -74,6 +74,34 @@ the server (under a proxy that serves the dashboard at ``/manillen/`` the two di
 ``/manillen``), and with it the host configuration."""
 
 
+LANGUAGE_PARAMETER = "lang"
+"""The address's query parameter naming the page's language (``dashboards.ui.LANGUAGE_KEY``)."""
+
+_LANGUAGE_SCRIPT = (
+    "<script>(() => {{ const known = {known};"
+    " const mark = () => {{ const asked = new URLSearchParams(window.location.search).get({parameter});"
+    " document.documentElement.lang = known.includes(asked) ? asked : known[0]; }};"
+    " for (const name of ['pushState', 'replaceState']) {{ const original = history[name];"
+    " history[name] = function (...args) {{ const done = original.apply(this, args); mark();"
+    " return done; }}; }}"
+    " window.addEventListener('popstate', mark); mark(); }})()</script>"
+)
+"""Keeps ``<html lang>`` the page's language, which the address names (``?lang=nl``) and the
+page changes without a reload when the language is switched: screen readers and the browser's
+spelling and translation offers read it (Streamlit's page says ``en`` whatever is shown)."""
+
+
+def language_script() -> bytes:
+    """The ``<script>`` that keeps ``<html lang>`` the language the address names.
+
+    >>> b'const known = ["en", "nl"]' in language_script()
+    True
+    """
+    from dashboards.i18n import LANGUAGES
+
+    return _LANGUAGE_SCRIPT.format(known=_json(list(LANGUAGES)), parameter=_json(LANGUAGE_PARAMETER)).encode()
+
+
 def _json(value: object) -> str:
     """``value`` as JSON that cannot end the ``<script>`` it sits in."""
     return json.dumps(value).replace("<", "\\u003c")
@@ -178,6 +206,7 @@ class BaseAddress:
         scope = dict(scope)
         scope["headers"] = [(k, v) for k, v in scope["headers"] if k != b"accept-encoding"]
         script = base_address_script(path[len(prefix) :] or "/", await self._host_config(scope, prefix))
+        script += language_script()
         start: Message | None = None
         body: list[bytes] = []
 

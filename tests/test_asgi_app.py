@@ -253,3 +253,13 @@ def test_streamlit_is_imported_whole_before_the_preload_thread_starts() -> None:
         [sys.executable, "-c", SERVE_UNTIL_THE_PRELOAD], capture_output=True, text=True, cwd=root, check=True
     )
     assert done.stdout.strip() == "streamlit whole"
+
+
+def test_the_language_script_reads_the_parameter_the_pages_write() -> None:
+    """The page's ``<html lang>`` comes from the address's parameter that the language switch
+    writes: one name for both."""
+    from dashboards import ui
+    from dashboards.serve import LANGUAGE_PARAMETER, language_script
+
+    assert LANGUAGE_PARAMETER == ui.LANGUAGE_KEY
+    assert f".get({json.dumps(ui.LANGUAGE_KEY)})".encode() in language_script()

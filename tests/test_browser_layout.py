@@ -185,3 +185,24 @@ def test_the_archive_page_opens_at_its_own_address(server: tuple[str, str], chro
     page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
     expect(page.get_by_text("Page not found", exact=False)).to_have_count(0)
     assert page.url == f"{address}/?lang=nl"
+
+
+def test_the_page_tells_the_browser_its_language(server: tuple[str, str], chromium: Any) -> None:
+    """``<html lang>`` follows the language shown (Streamlit's page says ``en`` whatever it
+    shows): from the address, and when the switch turns the page into Dutch without a reload, so
+    that a screen reader reads Dutch in Dutch."""
+    address, _ = server
+    expect = browser_api().expect
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{address}/")
+    page.locator(f"{LIGHT_TABLE} tr[data-row]").first.wait_for(timeout=30_000)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.get_by_role("button", name="Nederlands", exact=True).click()
+    expect(page.get_by_role("button", name="English", exact=True)).to_be_visible(timeout=30_000)
+    page.wait_for_function("document.documentElement.lang === 'nl'", timeout=10_000)
+    page.get_by_role("button", name="English", exact=True).click()
+    page.wait_for_function("document.documentElement.lang === 'en'", timeout=30_000)
+    page.goto(f"{address}/archive?lang=nl")
+    expect(page.locator("h1").first).to_have_text("Archief", timeout=30_000)
+    assert page.evaluate("document.documentElement.lang") == "nl"
+    page.close()
