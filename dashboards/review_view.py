@@ -109,7 +109,9 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
         if better:
             parts.append(t("review.better", cards=ui.markdown_text(better)))
         if row["view_cost"] is not None:  # the cost with its measure, as the report and findings --top say it
-            cost = cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"], language)
+            cost = cost_in_words(
+                row["view_cost"], row["dd_cost"], row["points"], row["call"], language, row.get("multiplier")
+            )
             parts.append(t("review.cost_points", cost=ui.markdown_text(cost)))
         elif row["points"] is not None:  # not costed by the solver (yet): what the quick check says
             parts.append(t("review.at_stake", points=i18n.number(round(float(row["points"]), 1), language)))

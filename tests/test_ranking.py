@@ -50,12 +50,14 @@ def finding(
     )
 
 
-# (deal, trick, play, seat, view cost, hindsight cost) of the plays the solver costed
+# (deal, trick, play, seat, view cost, hindsight cost, the deal's multiplier) of the plays the
+# solver costed; deal 5 counts double (a muil, a klop): its card's 4 card points are 8 of the score
 PLAYS = [
-    (1, 1, 1, 0, 6.5, 4.0),
-    (1, 2, 3, 2, 9.0, 12.0),
-    (1, 3, 2, 1, 2.5, 0.0),
-    (2, 1, 4, 3, 0.0, 0.0),
+    (1, 1, 1, 0, 6.5, 4.0, 1),
+    (1, 2, 3, 2, 9.0, 12.0, 1),
+    (1, 3, 2, 1, 2.5, 0.0, 1),
+    (2, 1, 4, 3, 0.0, 0.0, 1),
+    (5, 2, 1, 1, 4.0, 6.0, 2),
 ]
 # (deal, seat, call, loss) of the calls reviewed
 CALLS = [(1, 3, "trump", 7.0), (2, 1, "klop", 3.5)]
@@ -68,6 +70,8 @@ FINDINGS = [
     # the costliest card from the player's view
     finding("costly_card", "blunder", 18.0, 1, 2, 3, 2, "Carla"),
     finding("costly_card", "inaccuracy", 2.5, 1, 3, 2, 1, "Bert"),
+    # a card of a deal that counts double: ranked by its 8 points of the score, not its 4 card points
+    finding("costly_card", "mistake", 8.0, 5, 2, 1, 1, "Bert"),
     # a trump call and a muil finding are one decision: the trump call
     finding("trump_choice", "mistake", 7.0, 1, None, None, 3, "Dirk"),
     finding("muil_missed", "inaccuracy", 3.0, 1, None, None, 3, "Dirk"),
@@ -82,6 +86,7 @@ FINDINGS = [
 
 EXPECTED = [
     ("costly_card", 1, 2, 3),  # view 9.0
+    ("costly_card", 5, 2, 1),  # view 4.0 card points, 8.0 of the score
     ("trump_choice", 1, None, None),  # view 7.0 (the call's loss)
     ("missed_vetten", 1, 1, 1),  # view 6.5, the blunder of the three at that play
     ("knock_choice", 2, None, None),  # view 3.5
@@ -100,9 +105,11 @@ def test_one_finding_per_decision_the_costliest_from_the_players_view_first() ->
     all solver-costed ones, by points; info left out" """
     ranked = rank_findings(FINDINGS, costs_of_plays("m1", PLAYS, CALLS))
     assert places(ranked) == EXPECTED
-    assert [r.view_cost for r in ranked] == [9.0, 7.0, 6.5, 3.5, 2.5, None, None]
-    assert [r.dd_cost for r in ranked][:3] == [12.0, None, 4.0]
-    assert [r.measure for r in ranked] == ["view"] * 5 + ["points"] * 2
+    assert [r.view_cost for r in ranked] == [9.0, 4.0, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert [r.view_points for r in ranked] == [9.0, 8.0, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert [r.multiplier for r in ranked][:3] == [1, 2, 1]
+    assert [r.dd_cost for r in ranked][:4] == [12.0, 6.0, None, 4.0]
+    assert [r.measure for r in ranked] == ["view"] * 6 + ["points"] * 2
 
 
 def test_without_costs_findings_rank_by_points() -> None:
@@ -117,6 +124,7 @@ def test_top_and_player() -> None:
     costs = costs_of_plays("m1", PLAYS, CALLS)
     assert places(rank_findings(FINDINGS, costs, top=3)) == EXPECTED[:3]
     assert places(rank_findings(FINDINGS, costs, player="bert")) == [
+        ("costly_card", 5, 2, 1),
         ("knock_choice", 2, None, None),
         ("costly_card", 1, 3, 2),
     ]
@@ -137,7 +145,7 @@ def _archive(store: Store) -> Store:
     costs = pl.DataFrame(
         [
             ("m1", deal, trick, play, seat, None, "7S", int(dd), view, [], [], 10, False, True, False, 0.0)
-            for deal, trick, play, seat, view, dd in PLAYS
+            for deal, trick, play, seat, view, dd, _ in PLAYS
         ],
         schema=COSTS_SCHEMA,
         orient="row",
@@ -151,6 +159,16 @@ def _archive(store: Store) -> Store:
         orient="row",
     )
     store.save_costs(["m1"], costs, pl.DataFrame(schema=VALUES_SCHEMA), calls)
+    # the deals' multipliers, as an import stores them (deal 5 counts double)
+    for deal, multiplier in sorted({(deal, multiplier) for deal, *_, multiplier in PLAYS}):
+        store._con.execute(
+            "INSERT INTO deals (match_id, deal, dealer, dealer_player, dealing_team, kind, en_face, "
+            "knocks, carried, multiplier, tricks, tie, has_recorded, score_mismatch, penalty_0, "
+            "penalty_1, match_score_0, match_score_1, counted, violations, irregularities) VALUES "
+            "('m1', ?, 0, 'Anna', 0, 'played', false, 0, false, ?, 8, false, false, false, 0, 0, 0, 0, "
+            "true, 0, [])",
+            [deal, multiplier],
+        )
     return store
 
 
@@ -160,8 +178,10 @@ def test_store_biggest_mistakes_ranks_as_the_analysis_does(store: Store) -> None
     frame = store.biggest_mistakes(top=10)
     got = [(row["kind"], row["deal"], row["trick"], row["play"]) for row in frame.iter_rows(named=True)]
     assert got == EXPECTED
-    assert frame["view_cost"].to_list() == [9.0, 7.0, 6.5, 3.5, 2.5, None, None]
-    assert frame["dd_cost"].to_list()[:3] == [12, None, 4]
+    assert frame["view_cost"].to_list() == [9.0, 4.0, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert frame["view_points"].to_list() == [9.0, 8.0, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert frame["multiplier"].to_list()[:3] == [1, 2, 1]
+    assert frame["dd_cost"].to_list()[:4] == [12, 6, None, 4]
     for column in (
         "match_id", "deal", "trick", "play", "seat", "player", "kind", "severity", "card", "better",
         "points", "view_cost", "dd_cost", "explanation", "explanation_nl",
@@ -174,7 +194,7 @@ def test_store_biggest_mistakes_top_player_and_matches(store: Store) -> None:
     _archive(store)
     assert store.biggest_mistakes().height == 3  # top 3 by default
     bert = store.biggest_mistakes(player="BERT", top=10)
-    assert bert["kind"].to_list() == ["knock_choice", "costly_card"]
+    assert bert["kind"].to_list() == ["costly_card", "knock_choice", "costly_card"]
     assert store.biggest_mistakes(["other"], top=10).height == 0
     assert store.biggest_mistakes(["m1", "other"], top=10).height == len(EXPECTED)
 
@@ -260,3 +280,23 @@ def test_how_the_table_kept_the_game_is_no_players_decision(store: Store) -> Non
     store.save_findings(["m1"], findings_frame(kept))
     assert store.biggest_mistakes(top=10)["kind"].to_list() == ["revoke", "missed_vetten"]
     assert [r.finding.kind for r in rank_findings(kept)] == ["revoke", "missed_vetten"]
+
+
+def test_a_card_of_a_deal_that_counts_double_says_both_units_where_it_is_shown(store: Store) -> None:
+    """The card of deal 5 ranks by 8 points of the score; its line (findings --top, the Match
+    page, the report) says those and the 4 card points they come from, and --json carries both."""
+    from manillen_replay.analysis.ranking import cost_in_words
+    from manillen_replay.cli.analysis import _ranked_finding_json
+
+    ranked = rank_findings(FINDINGS, costs_of_plays("m1", PLAYS, CALLS), player="Bert")
+    row = _ranked_finding_json(ranked[0], 1, "en", 4)
+    assert (row["view_cost"], row["multiplier"], row["view_points"]) == (4.0, 2, 8.0)
+    assert row["cost"] == (
+        "8 points of the score from what the player could see "
+        "(4 card points, counted twice in this deal; 6 with every hand known)"
+    )
+    stored = _archive(store).biggest_mistakes(player="Bert", top=1).row(0, named=True)
+    words = cost_in_words(
+        stored["view_cost"], stored["dd_cost"], stored["points"], stored["call"], "nl", stored["multiplier"]
+    )
+    assert words.startswith("8 punten van de score vanuit wat de speler kon zien (4 kaartpunten, dubbel geteld")

@@ -3,12 +3,14 @@
 A **decision** is a card played (match, deal, trick, play) or a call (match, deal, who called,
 and which call: the trump call, muil included, or the knock). Several findings can stand at one
 decision (a detector's and the solver's); the ranking keeps one, the most severe. Decisions are
-ranked by what they cost **from the player's own view**: the solver's view cost (for a card, the
-card points given away on average over the layouts the player could not tell apart; for a
-call, the expected deal score given away), the costliest first. Findings the solver did not
-cost (the ``heuristic`` depth) come after every costed one, by their points at stake. ``info``
-findings are never ranked, nor those that are no player's decision (a scoresheet that disagrees
-with the cards, a dealer out of turn).
+ranked by what they cost **from the player's own view, in points of the score**
+(``view_points``): for a card, the solver's view cost (the card points given away on average
+over the layouts the player could not tell apart) times the deal's multiplier, which is what
+those card points are worth in the score (a muil or a klop counts them twice); for a call, the
+expected deal score given away. So a card and a call are weighed in one unit, the costliest
+first. Findings the solver did not cost (the ``heuristic`` depth) come after every costed one,
+by their points at stake. ``info`` findings are never ranked, nor those that are no player's
+decision (a scoresheet that disagrees with the cards, a dealer out of turn).
 
 The rule is defined once, here, as column names and orders: :func:`rank_findings` applies it to
 findings in Python (``manillen findings FILE --top N``), and
@@ -54,7 +56,7 @@ KEEP_ORDER: tuple[tuple[str, bool], ...] = (("severity_level", True), ("points",
 most severe, then the most points, then by kind's name."""
 
 RANK_ORDER: tuple[tuple[str, bool], ...] = (
-    ("view_cost", True),
+    ("view_points", True),
     ("points", True),
     ("severity_level", True),
     ("dd_cost", True),
@@ -87,9 +89,10 @@ def call_of(kind: str, trick: int | None) -> str | None:
     return CALL_OF_KIND.get(kind, kind)
 
 
-Costs = Mapping[tuple[Any, ...], tuple[float | None, float | None]]
+Costs = Mapping[tuple[Any, ...], tuple[float | None, float | None, int]]
 """What the solver said of each decision: its :data:`DECISION_COLUMNS` values to ``(view cost,
-hindsight cost)``."""
+hindsight cost, multiplier)``, the multiplier being the deal's for a card (its card points count
+that many times in the score) and 1 for a call (its cost is in points of the score already)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,13 @@ class RankedFinding:
     for a call); ``None`` when the solver did not cost it."""
     dd_cost: float | None
     """What it cost with every hand known (card points), ``None`` when not costed."""
+    multiplier: int = 1
+    """What a card point of the deal counts in the score (the deal's multiplier; 1 for a call)."""
+
+    @property
+    def view_points(self) -> float | None:
+        """The view cost in points of the score: what ranks it."""
+        return None if self.view_cost is None else self.view_cost * self.multiplier
 
     @property
     def measure(self) -> str:
@@ -135,9 +145,11 @@ def _row(finding: Finding, costs: Costs) -> dict[str, Any]:
     row = finding.to_row()
     row["call"] = call_of(finding.kind, finding.trick)
     row["severity_level"] = SEVERITY_ORDER.index(finding.severity.value)
-    view, hindsight = costs.get(decision_of(row), (None, None))
+    view, hindsight, multiplier = costs.get(decision_of(row), (None, None, 1))
     row["view_cost"] = None if view is None else max(0.0, float(view))
+    row["view_points"] = None if view is None else row["view_cost"] * multiplier
     row["dd_cost"] = hindsight
+    row["multiplier"] = multiplier
     return row
 
 
@@ -168,25 +180,28 @@ def rank_findings(
     ranked = sorted(kept.values(), key=lambda pair: order_key(pair[0], RANK_ORDER))
     if top is not None:
         ranked = ranked[: max(0, top)]
-    return [RankedFinding(finding, row["view_cost"], row["dd_cost"]) for row, finding in ranked]
+    return [
+        RankedFinding(finding, row["view_cost"], row["dd_cost"], row["multiplier"]) for row, finding in ranked
+    ]
 
 
 def costs_of_plays(
     match: str,
-    plays: Iterable[tuple[int, int, int, int, float | None, float | None]],
+    plays: Iterable[tuple[int, int, int, int, float | None, float | None, int]],
     calls: Iterable[tuple[int, int, str, float | None]] = (),
-) -> dict[tuple[Any, ...], tuple[float | None, float | None]]:
+) -> dict[tuple[Any, ...], tuple[float | None, float | None, int]]:
     """The :data:`Costs` of one match from the solver's results.
 
-    :param plays: ``(deal, trick, play, seat, view cost, hindsight cost)`` of each play.
+    :param plays: ``(deal, trick, play, seat, view cost, hindsight cost, the deal's multiplier)``
+        of each play.
     :param calls: ``(deal, seat, call, loss)`` of each reviewed call (``trump`` or ``klop``).
     """
-    out: dict[tuple[Any, ...], tuple[float | None, float | None]] = {
-        (match, deal, trick, play, seat, None): (view, hindsight)
-        for deal, trick, play, seat, view, hindsight in plays
+    out: dict[tuple[Any, ...], tuple[float | None, float | None, int]] = {
+        (match, deal, trick, play, seat, None): (view, hindsight, multiplier)
+        for deal, trick, play, seat, view, hindsight, multiplier in plays
     }
     for deal, seat, call, loss in calls:
-        out[(match, deal, None, None, seat, call)] = (loss, None)
+        out[(match, deal, None, None, seat, call)] = (loss, None, 1)
     return out
 
 
@@ -199,12 +214,22 @@ MEASURES_NL: Mapping[str, str] = {
 
 
 def cost_in_words(
-    view_cost: float | None, dd_cost: float | None, points: float | None, call: str | None, lang: str = "en"
+    view_cost: float | None,
+    dd_cost: float | None,
+    points: float | None,
+    call: str | None,
+    lang: str = "en",
+    multiplier: int | None = 1,
 ) -> str:
-    """What a ranked decision cost, with the measure named.
+    """What a ranked decision cost, with the measure named; a card of a deal that counts its
+    card points more than once (``multiplier``) in points of the score first, as it is ranked.
 
     >>> cost_in_words(4.5, 9, 9.0, None)
     '4.5 card points from what the player could see (9 with every hand known)'
+    >>> cost_in_words(11.14, 0, 22.28, None, multiplier=2).split(" (")[0]
+    '22.3 points of the score from what the player could see'
+    >>> cost_in_words(11.14, 0, 22.28, None, multiplier=2).split(" (")[1]
+    '11.1 card points, counted twice in this deal; 0 with every hand known)'
     >>> cost_in_words(7.26, None, 7.3, "trump")
     "7.3 points of the deal's expected score from what the player could see"
     >>> cost_in_words(None, None, 3.0, None, "nl")
@@ -220,7 +245,20 @@ def cost_in_words(
     if call is not None:
         of_score = "van de verwachte score van het spel" if dutch else "of the deal's expected score"
         return f"{amount(round(view_cost, 1))} {of_score} {measures['view']}"
-    text = f"{amount(round(view_cost, 1), 'kaartpunt' if dutch else 'card point')} {measures['view']}"
-    if dd_cost is not None:
-        text += f" ({(number_nl if dutch else number)(round(dd_cost, 1))} {measures['hindsight']})"
-    return text
+    card_points = amount(round(view_cost, 1), "kaartpunt" if dutch else "card point")
+    hindsight = (
+        None
+        if dd_cost is None
+        else f"{(number_nl if dutch else number)(round(dd_cost, 1))} {measures['hindsight']}"
+    )
+    factor = multiplier or 1
+    if factor == 1:
+        return f"{card_points} {measures['view']}" + (f" ({hindsight})" if hindsight else "")
+    of_score = "van de score" if dutch else "of the score"
+    counted = (
+        f"{card_points}, {({2: 'dubbel'}).get(factor, f'{factor} keer')} geteld in dit spel"
+        if dutch
+        else f"{card_points}, counted {({2: 'twice'}).get(factor, f'{factor} times')} in this deal"
+    )
+    detail = f"{counted}; {hindsight}" if hindsight else counted
+    return f"{amount(round(view_cost * factor, 1))} {of_score} {measures['view']} ({detail})"

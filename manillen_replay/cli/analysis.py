@@ -466,7 +466,9 @@ def _ranked_json(row: dict[str, Any], rank: int, lang: str) -> dict[str, Any]:
         **row,
         "rank": rank,
         "measure": "view" if row["view_cost"] is not None else "points",
-        "cost": cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"], lang),
+        "cost": cost_in_words(
+            row["view_cost"], row["dd_cost"], row["points"], row["call"], lang, row.get("multiplier")
+        ),
     }
 
 
@@ -645,7 +647,7 @@ def _file_findings(
     replayed = ReplayedRecords(paths, match_id)
     pairs, chosen, counted = _file_depth(replayed, depth)
     found: list[Finding] = []
-    costs: dict[tuple[Any, ...], tuple[float | None, float | None]] = {}
+    costs: dict[tuple[Any, ...], tuple[float | None, float | None, int]] = {}
     people: dict[str, int] = {}  # of each match: a seat past them is the dummy's
     played: set[str] = set()  # who played, to refuse a --player who did not
     if chosen == "solver":
@@ -697,6 +699,8 @@ def _ranked_finding_json(ranked: RankedFinding, rank: int, lang: str, people: in
         **finding.to_json(lang, people=people),
         "view_cost": ranked.view_cost,
         "dd_cost": ranked.dd_cost,
+        "multiplier": ranked.multiplier,
+        "view_points": ranked.view_points,
         "call": call_of(finding.kind, finding.trick),
     }
     return _ranked_json(row, rank, lang)
@@ -704,7 +708,7 @@ def _ranked_finding_json(ranked: RankedFinding, rank: int, lang: str, people: in
 
 def _solve_files(
     pairs: list[tuple[Record, MatchResult]], deals: int, samples: int, quiet: bool
-) -> tuple[list[Any], dict[tuple[Any, ...], tuple[float | None, float | None]]]:
+) -> tuple[list[Any], dict[tuple[Any, ...], tuple[float | None, float | None, int]]]:
     """The solver review of some matches: their findings, and what each decision cost."""
     from ..analysis.deal_analysis import ProgressMeter, analyse_match
     from ..analysis.ranking import costs_of_plays
@@ -712,7 +716,7 @@ def _solve_files(
     bar = None if quiet or not deals else _SolverProgress(deals)
     meter = ProgressMeter(deals, (lambda now: bar.update(1, now)) if bar is not None else (lambda now: None))
     found: list[Any] = []
-    costs: dict[tuple[Any, ...], tuple[float | None, float | None]] = {}
+    costs: dict[tuple[Any, ...], tuple[float | None, float | None, int]] = {}
     try:
         for record, result in pairs:
             try:
@@ -728,11 +732,12 @@ def _solve_files(
             for problem in match.problems:
                 click.echo(problem, err=True)
             found.extend(match.findings)
+            multipliers = {deal.number: deal.multiplier or 1 for deal in result.deals}
             costs.update(
                 costs_of_plays(
                     result.id,
                     (
-                        (number, c.trick, c.play, c.seat, c.view_cost, c.dd_cost)
+                        (number, c.trick, c.play, c.seat, c.view_cost, c.dd_cost, multipliers[number])
                         for number, plays in match.costs.items()
                         for c in plays
                     ),
@@ -830,7 +835,7 @@ def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang
     default=None,
     metavar="N",
     help="Only the N costliest decisions (one finding each, info left out), the costliest first, "
-    "by the cost from what the player could see (the solver's), then by points.",
+    "by the cost from what the player could see in points of the score (the solver's), then by points.",
 )
 @click.option(
     "--depth",

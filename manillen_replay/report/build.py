@@ -539,7 +539,9 @@ def _ranked(
                 card=Card.parse(row["card"]) if row["card"] else None,
                 kind=row["kind"],
                 call=row["call"] if trick is None else None,
-                cost=cost_in_words(row["view_cost"], row["dd_cost"], row["points"], row["call"], lang),
+                cost=cost_in_words(
+                    row["view_cost"], row["dd_cost"], row["points"], row["call"], lang, row.get("multiplier")
+                ),
                 view_cost=row["view_cost"],
                 dd_cost=row["dd_cost"],
                 better=tuple(Card.parse(c) for c in row["better"] or ()),

@@ -66,18 +66,24 @@ costed AS (
            -- greatest() skips a NULL: a cost the solver did not give must stay NULL
            CASE WHEN r.trick IS NOT NULL AND c.view_cost IS NOT NULL THEN greatest(c.view_cost, 0.0)
                 WHEN r.trick IS NULL AND d.loss IS NOT NULL THEN greatest(d.loss, 0.0) END AS view_cost,
-           CASE WHEN r.trick IS NOT NULL THEN c.dd_cost END AS dd_cost
+           CASE WHEN r.trick IS NOT NULL THEN c.dd_cost END AS dd_cost,
+           -- a card point counts the deal's multiplier in the score; a call's loss is in score points
+           CASE WHEN r.trick IS NOT NULL THEN coalesce(g.multiplier, 1) ELSE 1 END AS multiplier
     FROM ranked r
     LEFT JOIN play_costs c
            ON c.match_id = r.match_id AND c.deal = r.deal AND c.trick = r.trick AND c.play = r.play
     LEFT JOIN call_decisions d
            ON r.trick IS NULL AND d.match_id = r.match_id AND d.deal = r.deal AND d.seat = r.seat
           AND d.call = r.call
+    LEFT JOIN deals g ON g.match_id = r.match_id AND g.deal = r.deal
+),
+weighed AS (
+    SELECT *, view_cost * multiplier AS view_points FROM costed
 ),
 kept AS (
     SELECT *, row_number() OVER (
                PARTITION BY {", ".join(DECISION_COLUMNS)} ORDER BY {_order_by(KEEP_ORDER)}) AS keep
-    FROM costed
+    FROM weighed
 ),
 placed AS (
     -- the place among everyone's decisions, or ($4) among the player's own
@@ -106,9 +112,10 @@ class FindingsMixin(StoreBase):
 
         The rule is :mod:`manillen_replay.analysis.ranking`'s: one finding per decision (a card:
         match, deal, trick, play; a call: match, deal, seat and the trump or knock call), the most
-        severe kept; ranked by the cost from the player's view (``view_cost``: ``play_costs``
-        for a card, ``call_decisions.loss`` for a call), then, for the findings the solver did
-        not cost, by their points. ``info`` findings are left out.
+        severe kept; ranked by the cost from the player's view in points of the score
+        (``view_points``: ``play_costs.view_cost`` times the deal's multiplier for a card,
+        ``call_decisions.loss`` for a call), then, for the findings the solver did not cost, by
+        their points. ``info`` findings are left out.
 
         :param match_ids: only these matches (all when ``None``).
         :param player: only this player's decisions (any case).
@@ -119,7 +126,8 @@ class FindingsMixin(StoreBase):
             ``player``, ``kind``, ``category``, ``severity``, ``card``, ``better``, ``points``,
             ``explanation``, ``explanation_nl``, ``detector``) with ``call``,
             ``severity_level``, ``dummy`` (a card of the dummy of ``three_dummy``, filed under the
-            dealer who chose it), ``view_cost``, ``dd_cost`` and ``place`` (1 for the costliest,
+            dealer who chose it), ``view_cost``, ``dd_cost``, ``multiplier`` (the deal's for a
+            card, 1 for a call), ``view_points`` and ``place`` (1 for the costliest,
             of everyone's or, with ``each_player``, of the player's).
         """
         params: list[Any] = [None if match_ids is None else list(match_ids), player, max(0, top), each_player]
