@@ -299,4 +299,4 @@ def test_a_card_of_a_deal_that_counts_double_says_both_units_where_it_is_shown(s
     words = cost_in_words(
         stored["view_cost"], stored["dd_cost"], stored["points"], stored["call"], "nl", stored["multiplier"]
     )
-    assert words.startswith("8 punten van de score vanuit wat de speler kon zien (4 kaartpunten, dubbel geteld")
+    assert words.startswith("8 punten van de score vanuit wat de speler kon zien (4 kaartpunten, dubbel")
