@@ -979,7 +979,8 @@ def findings(chosen: FindingFilter, limit: int = 1000) -> tuple[int, pl.DataFram
 @st.cache_data(show_spinner=False)
 def _finding_rates(path: str, version: int, chosen: FindingFilter) -> pl.DataFrame:
     where, params = chosen.where()
-    card_where = ["TRUE"]
+    # the cards of analysed matches only: one waiting for its analysis has no findings yet
+    card_where = ["m.analysis_depth IS NOT NULL"]
     card_params: list[Any] = []
     if chosen.players:
         card_where.append(f"p.player IN ({', '.join('?' for _ in chosen.players)})")
@@ -1011,7 +1012,8 @@ def _finding_rates(path: str, version: int, chosen: FindingFilter) -> pl.DataFra
 
 
 def finding_rates(chosen: FindingFilter) -> pl.DataFrame:
-    """Findings per 100 cards played by player and kind, under the filters (``player, kind, per_100``)."""
+    """Findings per 100 cards played by player and kind, under the filters (``player, kind, per_100``);
+    the cards of analysed matches only."""
     return _finding_rates(*_key(archive()), chosen)
 
 
@@ -1103,7 +1105,9 @@ def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
             SELECT date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
                    count(*) AS cards
             FROM plays p JOIN matches m USING (match_id)
-            WHERE p.player = $1
+            -- analysed matches only: a month waiting for its analysis has no findings yet, and
+            -- drew a 0 that read as a month without mistakes
+            WHERE p.player = $1 AND m.analysis_depth IS NOT NULL
             GROUP BY 1
         ), months AS (  -- every month from the first played to the last, played or not
             SELECT range::DATE AS month
@@ -1131,7 +1135,8 @@ def _rate_over_time(path: str, version: int, player: str) -> pl.DataFrame:
 
 def rate_over_time(player: str) -> pl.DataFrame:
     """Findings per 100 cards month by month and severity (``month, severity, per_100``): every
-    month from the player's first to the last, ``per_100`` null in a month not played."""
+    month from the player's first analysed match to the last, ``per_100`` null in a month with no
+    analysed match (not played, or waiting for its analysis)."""
     return _rate_over_time(*_key(archive()), player)
 
 

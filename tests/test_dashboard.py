@@ -972,6 +972,26 @@ def test_mistakes_write_the_cards_with_their_suit_symbols(app: AppTest) -> None:
         assert shown["better"].to_list() == ["7♣", "A♥"], language
 
 
+def test_mistakes_give_the_points_at_stake_to_a_tenth(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A solver's cost times a doubled deal's multiplier (22.28) is said as the Match page and
+    the replay say it, 22.3; whole points stay whole."""
+    path = tmp_path / "tenths.duckdb"
+    january = fixture_records()[0]
+    with Store(path) as store:
+        store.import_entries([Entry("x.jsonl", 1, dumps(january, pretty=False).encode())])
+        found = FINDINGS.filter(pl.col("match_id") == "random-0").with_columns(
+            pl.Series("points", [22.28, 30.0])
+        )
+        store.save_findings(["random-0"], found)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state["lang"] = "en"
+    shown = light_table(open_page(at, "mistakes"), "mistakes_table").texts
+    assert shown["points"].to_list() == ["22.3"]  # the other finding is info, not listed
+
+
 def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:
     """The explanation is sentences: a line under its row's cells rather than a twelfth column
     (which made the table 1230 px wide in a 938 px page); the finding's kind may wrap."""
@@ -1086,7 +1106,8 @@ def test_players_rate_line_breaks_in_a_month_not_played(
         store.import_entries(
             [Entry("x.jsonl", n, dumps(r, pretty=False).encode()) for n, r in enumerate((january, march), 1)]
         )
-        store.save_findings(["random-0"], FINDINGS.filter(pl.col("match_id") == "random-0"))
+        # both analysed: March's without a finding
+        store.save_findings(["random-0", march.match.id], FINDINGS.filter(pl.col("match_id") == "random-0"))
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
     rates = data.rate_over_time("Dirk")
     assert rates["month"].unique(maintain_order=True).to_list() == [
@@ -1100,6 +1121,36 @@ def test_players_rate_line_breaks_in_a_month_not_played(
     labelled = rates.with_columns(pl.col("month").cast(pl.String))
     picture = charts.rate_over_time_svg(labelled, title="t", y_title="y")
     assert "2026-02-01" in picture and "<polyline" not in picture  # points only: no line across
+
+
+def test_the_rates_count_the_cards_of_analysed_matches_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match waiting for its analysis has no findings yet: its cards made Dirk's rate look
+    better and drew its month as a 0 (no mistakes). The rate, the month line and the SQL view
+    leave it out until it is analysed."""
+    path = tmp_path / "waiting.duckdb"
+    january, _, march = fixture_records()
+    with Store(path) as store:
+        store.import_entries(
+            [Entry("x.jsonl", n, dumps(r, pretty=False).encode()) for n, r in enumerate((january, march), 1)]
+        )
+        store.save_findings(["random-0"], FINDINGS.filter(pl.col("match_id") == "random-0"))
+        view = store.query(
+            "SELECT sum(cards_played) FROM (SELECT DISTINCT player, month, cards_played "
+            "FROM player_findings WHERE player = 'Dirk')"
+        ).item()
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    january_cards = 8 * len(january.deals)
+    rates = data.finding_rates(data.FindingFilter(players=("Dirk",)))
+    assert rates["cards"].unique().to_list() == [january_cards]
+    assert view == january_cards
+    months = data.rate_over_time("Dirk")
+    assert months["month"].unique().to_list() == [datetime.date(2026, 1, 1)]  # March waits: no 0 drawn
+    with data.archive().writing() as store:  # as the dashboard's own review stores it
+        store.save_findings([march.match.id], FINDINGS.filter(pl.col("match_id") == march.match.id))
+    rates = data.finding_rates(data.FindingFilter(players=("Dirk",)))
+    assert rates["cards"].unique().to_list() == [january_cards + 8 * len(march.deals)]
 
 
 def test_players_rate_line_leaves_info_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

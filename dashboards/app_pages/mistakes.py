@@ -121,6 +121,8 @@ table = shown.with_columns(
     # the cards with their symbols (7♣), as the deal replay writes them: "7C" is an English letter
     pl.col("card").replace(cards.SYMBOLS),
     pl.col("better").list.eval(pl.element().replace(cards.SYMBOLS)).list.join(" ").alias("better"),
+    # to a tenth, as the Match page and the replay say the points at stake (22.3, not 22.28)
+    pl.col("points").round(1),
 )
 targets = [
     {"match": r["match_id"], "deal": r["deal"] or 1, "step": step_of(r["trick"], r["play"])}

@@ -785,6 +785,32 @@ CREATE TABLE IF NOT EXISTS match_version_analysis (
 );
 """
 
+_MIGRATION_20 = """
+-- the rates count the cards of analysed matches only: a match imported and not yet analysed has
+-- no findings, and its cards made every rate look better (a month waiting for the review read 0)
+CREATE OR REPLACE VIEW player_findings AS
+WITH months AS (
+    SELECT p.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+           count(*) AS cards_played, count(DISTINCT (p.match_id, p.deal)) AS deals_played
+    FROM plays p JOIN matches m USING (match_id)
+    WHERE m.analysis_depth IS NOT NULL
+    GROUP BY ALL
+), found AS (
+    SELECT f.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
+           f.kind, f.category, f.severity, count(*) AS findings, sum(coalesce(f.points, 0)) AS points
+    FROM findings f JOIN matches m USING (match_id)
+    WHERE f.player IS NOT NULL
+    GROUP BY ALL
+)
+SELECT found.player, found.month, found.kind, found.category, found.severity, found.findings,
+       coalesce(months.cards_played, 0) AS cards_played,
+       round(100.0 * found.findings / nullif(months.cards_played, 0), 3)::DOUBLE AS per_100_cards,
+       found.points::DOUBLE AS points,
+       coalesce(months.deals_played, 0) AS deals_played,
+       round(found.points / nullif(months.deals_played, 0), 3)::DOUBLE AS points_per_deal
+FROM found LEFT JOIN months USING (player, month);
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -877,6 +903,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "match_versions.analysed_at, analysis_depth and match_version_analysis: a replaced version's "
         "analysis, put back with the version",
         _MIGRATION_19,
+    ),
+    Migration(
+        20,
+        "player_findings: the cards played counted in analysed matches only (a match waiting for its "
+        "analysis made the rates look better)",
+        _MIGRATION_20,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
