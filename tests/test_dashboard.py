@@ -772,6 +772,18 @@ def test_replay_shows_the_findings_of_the_play(app: AppTest) -> None:
     assert "No findings for this play." in replay_texts(at)
 
 
+def test_replay_opens_the_deal_s_findings_before_the_first_card(app: AppTest) -> None:
+    """A call's finding (a trump choice, a klop) links to the step before the first card: there
+    the deal's findings are shown open, not behind a closed box; after it they fold away."""
+    opened = '<details data-name="deal-findings" open><summary>Findings for the whole deal (1)</summary>'
+    at = open_page(app, "replay", match="random-0", deal=1, step=0)
+    notes = "".join(str(drawn["html"]) for _, drawn in html_views(at).values())
+    assert opened in notes and "A klop was possible." in notes
+    drag_replay_slider(at, 3)
+    notes = "".join(str(drawn["html"]) for _, drawn in html_views(at).values())
+    assert opened not in notes and '<details data-name="deal-findings"><summary>' in notes
+
+
 def test_replay_findings_in_dutch(app: AppTest) -> None:
     at = app
     at.run()

@@ -872,8 +872,11 @@ def notes_html() -> list[str]:
     if whole.height:
         inside = "".join(finding_html(row) for row in whole.iter_rows(named=True))
         summary = f"{t('replay.deal_findings')} ({whole.height})"
+        # before the first card (where the calls are made, and where a call's finding links to)
+        # they are what the step is about: shown open
+        opened = " open" if step == 0 else ""
         parts.append(
-            f'<details data-name="deal-findings"><summary>{escape(summary)}</summary>'
+            f'<details data-name="deal-findings"{opened}><summary>{escape(summary)}</summary>'
             f"<div>{inside}</div></details>"
         )
     others = findings.filter(pl.col("trick").is_not_null())
