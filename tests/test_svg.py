@@ -296,3 +296,29 @@ def test_the_ledgers_totals_are_grey_whoever_the_player_is() -> None:
         assert svg.TOTAL in fills and not fills & set(charts.TEAM_COLOURS)
     figure = charts.ledger_figure(pl.DataFrame(rows), title="", step_names=names, y_title="")
     assert {trace.totals.marker.color for trace in figure.data} == {svg.TOTAL}
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_the_ledger_waterfalls_step_names_never_run_into_each_other(lang: str) -> None:
+    """The Match page draws a waterfall per player 440 wide: in Dutch "beslissingen" under one
+    bar and "onreglementaire" under the next ran together ("beslissingenonreglementaire"). A word
+    wider than its bar's room writes every step name smaller; English keeps its size."""
+    from dashboards.i18n import LEDGER_STEPS
+    from manillen_replay.report.words import WORDS
+
+    from .test_mutants_report import assert_reads_clearly
+
+    names = {step: WORDS[f"step.{step}"][lang == "nl"] for step in LEDGER_STEPS}
+    row = {
+        "cards": 431,
+        "given_away": 59,
+        "partner_given_away": 64,
+        "won_back": 138,
+        "illegal": 4,
+        "points": 450,
+    }
+    steps = svg.ledger_steps(row, names)
+    picture = svg.waterfall(steps, title="Bert", width=440, height=270)
+    assert_reads_clearly(picture, inside=("431", "−59", "−64", "+138", "+4", "450"))
+    sizes = set(re.findall(r'font-size="([\d.]+)" text-anchor="middle">', picture))
+    assert sizes == ({"10.5"} if lang == "en" else {"7.3"})

@@ -321,6 +321,10 @@ def _draw_x_labels(layout: _XLabels, centres: Sequence[float], y: float) -> str:
     return "".join(parts)
 
 
+LABEL_FLOOR = 7.0
+"""The smallest size a label is shrunk to so that its longest word fits under its bar."""
+
+
 def _wrapped(label: str, room: float, size: float) -> list[str]:
     """A label cut into lines at spaces so that each fits ``room`` (a long word keeps its line)."""
     lines: list[str] = []
@@ -690,9 +694,12 @@ def waterfall(
     spans = waterfall_spans(steps)
     count = max(len(steps), 1)
     values = [v for span in spans for v in span]
-    size = 10.5
-    # the step labels wrap under their bars: their lines are the room the frame keeps
+    # the step labels wrap under their bars: their lines are the room the frame keeps; a word
+    # wider than its bar's room ("onreglementaire" under a narrow chart) sets a smaller size for
+    # every label, rather than running into its neighbour's
     room_guess = (width - 60) / count - 4
+    widest_word = max((_width_of(w, 1.0) for s in steps for w in s.label.split(" ")), default=0.0)
+    size = max(LABEL_FLOOR, min(10.5, round(room_guess / widest_word - 0.05, 1))) if widest_word else 10.5
     lines = max((len(_wrapped(s.label, room_guess, size)) for s in steps), default=1)
     parts, plot, _ = _frame(
         width=width, height=height, title=title, y_title=y_title, x_title="",
