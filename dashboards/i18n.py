@@ -1301,7 +1301,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.reopen_help": (
         "Opens the deal again to change its calls, cards or scoresheet line; saving it replaces the "
         "match in the archive. The deal in progress waits until then.",
-        "Opent het spel opnieuw om roep, kaarten of scorebladlijn te wijzigen; bewaren vervangt de "
+        "Opent het spel opnieuw om aankondigingen, kaarten of scorebladlijn te wijzigen; bewaren vervangt de "
         "partij in het archief. Het lopende spel wacht tot dan.",
     ),
     "record.reopen_number": ("Deal", "Spel"),
@@ -1516,7 +1516,7 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
         "played, the calls and the score. The solver checks your answer from what you could see. A "
         "missed puzzle comes back later in the session, a solved one after a day, then three, seven...",
         "Puzzels uit uw eigen beslissingen die punten kostten, zoals u de tafel zag: uw hand, de "
-        "gespeelde kaarten, de roep en de stand. De solver keurt uw antwoord vanuit wat u kon zien. Een "
+        "gespeelde kaarten, de aankondigingen en de stand. De solver keurt uw antwoord vanuit wat u kon zien. Een "
         "gemiste puzzel komt later in de sessie terug, een opgeloste na een dag, dan drie, zeven...",
     ),
     "train.player": ("Who are you?", "Wie bent u?"),
