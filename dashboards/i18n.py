@@ -259,6 +259,14 @@ LABELS: dict[str, tuple[str, str]] = {
         "There is no match {match} in the archive.",
         "Er is geen partij {match} in het archief.",
     ),
+    "replay.unknown_deal": (
+        "Match {match} has no deal {deal} with cards to replay: deal {shown} is shown.",
+        "Partij {match} heeft geen spel {deal} met kaarten om te herspelen: spel {shown} wordt getoond.",
+    ),
+    "players.unknown": (
+        "There is no player {player} in the archive: {shown} is shown.",
+        "Er is geen speler {player} in het archief: {shown} wordt getoond.",
+    ),
     # deal replay page
     "replay.title": ("Deal {deal} of {match}", "Spel {deal} van {match}"),
     "replay.deal": ("Deal", "Spel"),
@@ -1301,8 +1309,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.reopen_help": (
         "Opens the deal again to change its calls, cards or scoresheet line; saving it replaces the "
         "match in the archive. The deal in progress waits until then.",
-        "Opent het spel opnieuw om aankondigingen, kaarten of scorebladlijn te wijzigen; bewaren vervangt de "
-        "partij in het archief. Het lopende spel wacht tot dan.",
+        "Opent het spel opnieuw om aankondigingen, kaarten of scorebladlijn te wijzigen; bewaren "
+        "vervangt de partij in het archief. Het lopende spel wacht tot dan.",
     ),
     "record.reopen_number": ("Deal", "Spel"),
     "record.reopen_button": ("Reopen", "Heropenen"),
@@ -1516,8 +1524,9 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
         "played, the calls and the score. The solver checks your answer from what you could see. A "
         "missed puzzle comes back later in the session, a solved one after a day, then three, seven...",
         "Puzzels uit uw eigen beslissingen die punten kostten, zoals u de tafel zag: uw hand, de "
-        "gespeelde kaarten, de aankondigingen en de stand. De solver keurt uw antwoord vanuit wat u kon zien. Een "
-        "gemiste puzzel komt later in de sessie terug, een opgeloste na een dag, dan drie, zeven...",
+        "gespeelde kaarten, de aankondigingen en de stand. De solver keurt uw antwoord vanuit wat u "
+        "kon zien. Een gemiste puzzel komt later in de sessie terug, een opgeloste na een dag, dan "
+        "drie, zeven...",
     ),
     "train.player": ("Who are you?", "Wie bent u?"),
     "train.new": ("New puzzles this session", "Nieuwe puzzels deze sessie"),

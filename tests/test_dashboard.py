@@ -598,6 +598,25 @@ def test_match_unknown_id_says_so(app: AppTest) -> None:
     assert "no-such-match" in texts(at)
 
 
+def test_a_link_to_a_deal_or_player_the_archive_lacks_says_what_is_shown_instead(app: AppTest) -> None:
+    """A mistyped or stale link showed another deal or player without a word."""
+    at = open_page(app, "replay", match="random-0", deal=99)
+    assert [w.value for w in at.warning] == [
+        "Match random-0 has no deal 99 with cards to replay: deal 1 is shown."
+    ]
+    at.run()  # once said, stepping on does not say it again
+    assert not at.warning
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "players", player="Nobody")
+    (said,) = [w.value for w in at.warning]
+    assert said.startswith("There is no player Nobody in the archive: ") and said.endswith(" is shown.")
+    at.run()
+    assert not at.warning
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "train", player="Nobody")
+    assert [w.value for w in at.warning][:1] == [said]
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=2)
+    assert not at.warning
+
+
 # --------------------------------------------------------------------------- deal replay
 
 

@@ -54,6 +54,9 @@ if wanted in names and wanted != st.session_state.get(SYNCED):
     st.session_state[PLAYER] = wanted
     st.session_state[CHOICE] = native_inputs.chosen_state({"player": wanted})
 kept = st.session_state.get(PLAYER)
+if wanted is not None and wanted not in names and wanted != st.session_state.get(SYNCED) and names:
+    instead = kept if kept in names else names[0]
+    st.warning(t("players.unknown", player=ui.markdown_text(wanted), shown=ui.markdown_text(instead)))
 field = native_inputs.Field(
     "player",
     t("players.choose"),

@@ -55,8 +55,10 @@ TABLE, FACTS = "replay_table", "replay_facts"
 # The address wins when it changed since this page last wrote it (a shared link, a click from the
 # Mistakes page); otherwise the inputs hold the position.
 incoming = (st.query_params.get("match"), ui.query_int("deal", 1), ui.query_int("step", 0))
+asked_deal = None  # a deal the address asked for: said when there is no such deal to show
 if incoming[0] is not None and incoming != st.session_state.get("replay_synced"):
     st.session_state[MATCH], st.session_state[DEAL], st.session_state[STEP] = incoming
+    asked_deal = incoming[1]
 
 ids = data.match_ids()
 if st.session_state.get(MATCH) not in ids:
@@ -88,6 +90,8 @@ if not playable:
     st.info(t("replay.nothing", deal="-", kind=t("match.scoresheet")))
     st.stop()
 if st.session_state.get(DEAL) not in playable:
+    if asked_deal is not None and st.session_state.get(MATCH) == incoming[0]:
+        st.warning(t("replay.unknown_deal", match=match_id, deal=asked_deal, shown=playable[0]))
     st.session_state[DEAL] = playable[0]
 deal_number = int(st.session_state[DEAL])
 st.session_state[POSITION_INPUTS] = native_inputs.chosen_state({"match": match_id, "deal": str(deal_number)})

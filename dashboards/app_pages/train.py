@@ -32,6 +32,11 @@ if asked in names and st.session_state.get("train_asked") != asked:
     st.session_state["train_asked"] = st.session_state[PLAYER] = asked
 if st.session_state.get(PLAYER) not in names:
     st.session_state[PLAYER] = names[0] if names else None
+if asked is not None and asked not in names and st.session_state.get("train_asked") != asked and names:
+    st.session_state["train_asked"] = asked  # said once, not at every step of the session
+    st.warning(
+        t("players.unknown", player=ui.markdown_text(asked), shown=ui.markdown_text(st.session_state[PLAYER]))
+    )
 left, right = st.columns([3, 2])
 player = left.selectbox(t("train.player"), names, key=PLAYER)
 if NEW_LEFT not in st.session_state:
