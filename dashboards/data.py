@@ -907,12 +907,14 @@ class FindingFilter:
     categories: tuple[str, ...] = ()
     severities: tuple[str, ...] = ()
     dates: tuple[Any, Any] | None = None
+    matches: tuple[str, ...] = ()
 
     def where(self, alias: str = "f") -> tuple[str, list[Any]]:
         """The SQL condition on ``findings`` (as ``alias``) joined with ``matches m``, and its parameters."""
         parts = ["TRUE"]
         params: list[Any] = []
         for column, values in (
+            ("match_id", self.matches),
             ("player", self.players),
             ("kind", self.kinds),
             ("category", self.categories),
@@ -933,14 +935,17 @@ def _finding_choices(path: str, version: int) -> dict[str, list[str]]:
         path,
         "SELECT list(DISTINCT kind ORDER BY kind) AS kinds, "
         "list(DISTINCT category ORDER BY category) AS categories, "
-        "list(DISTINCT player ORDER BY player) FILTER (WHERE player IS NOT NULL) AS players FROM findings",
+        "list(DISTINCT player ORDER BY player) FILTER (WHERE player IS NOT NULL) AS players, "
+        "list(DISTINCT match_id ORDER BY match_id) AS matches FROM findings",
     )
     row = frame.row(0, named=True)
-    return {name: [str(v) for v in (row[name] or [])] for name in ("kinds", "categories", "players")}
+    return {
+        name: [str(v) for v in (row[name] or [])] for name in ("kinds", "categories", "players", "matches")
+    }
 
 
 def finding_choices() -> dict[str, list[str]]:
-    """The kinds, categories and players that occur in the findings (for the filter boxes)."""
+    """The kinds, categories, players and matches that occur in the findings (for the filter boxes)."""
     return _finding_choices(*_key(archive()))
 
 
@@ -982,6 +987,9 @@ def _finding_rates(path: str, version: int, chosen: FindingFilter) -> pl.DataFra
     # the cards of analysed matches only: one waiting for its analysis has no findings yet
     card_where = ["m.analysis_depth IS NOT NULL"]
     card_params: list[Any] = []
+    if chosen.matches:
+        card_where.append(f"p.match_id IN ({', '.join('?' for _ in chosen.matches)})")
+        card_params.extend(chosen.matches)
     if chosen.players:
         card_where.append(f"p.player IN ({', '.join('?' for _ in chosen.players)})")
         card_params.extend(chosen.players)

@@ -263,6 +263,11 @@ LABELS: dict[str, tuple[str, str]] = {
         "Match {match} has no deal {deal} with cards to replay: deal {shown} is shown.",
         "Partij {match} heeft geen spel {deal} met kaarten om te herspelen: spel {shown} wordt getoond.",
     ),
+    "mistakes.no_findings_of": (
+        "Match {match} has no findings in the archive (not analysed yet, or no such match).",
+        "Partij {match} heeft geen bevindingen in het archief (nog niet geanalyseerd, of geen zulke partij).",
+    ),
+    "match.all_findings": ("All the findings of this match", "Alle bevindingen van deze partij"),
     "players.unknown": (
         "There is no player {player} in the archive: {shown} is shown.",
         "Er is geen speler {player} in het archief: {shown} wordt getoond.",

@@ -945,7 +945,7 @@ def test_a_comment_survives_an_archive_locked_for_writing(
 # --------------------------------------------------------------------------- mistakes
 
 
-MISTAKES_FILTERS = "players,kinds,categories,severities,date_from,date_to,show_info"
+MISTAKES_FILTERS = "matches,players,kinds,categories,severities,date_from,date_to,show_info"
 """The Mistakes page's filters (one row of native inputs), by their names."""
 
 
@@ -1021,6 +1021,25 @@ def test_mistakes_give_the_points_at_stake_to_a_tenth(
     at.session_state["lang"] = "en"
     shown = light_table(open_page(at, "mistakes"), "mistakes_table").texts
     assert shown["points"].to_list() == ["22.3"]  # the other finding is info, not listed
+
+
+def test_mistakes_of_one_match_from_the_match_page_s_link(app: AppTest) -> None:
+    """The Match page links to its match's findings: the Mistakes page opens with that match
+    chosen in its Match filter; a match without findings is said to have none."""
+    at = open_page(app, "match", match="random-1")
+    (link,) = [p for p in at.get("page_link") if p.proto.label == "All the findings of this match"]
+    assert link.proto.page.endswith("mistakes") or "mistakes" in link.proto.page
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "mistakes", match="random-1")
+    table = light_table(at, "mistakes_table").texts
+    assert set(table["match_id"].to_list()) == {"random-1"}
+    # the rate is of that match's cards: Bert's 96 (12 deals of 8), not the archive's
+    rates = data.finding_rates(data.FindingFilter(matches=("random-1",)))
+    assert rates.select("player", "findings", "cards").rows() == [("Bert", 1, 96)]
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "mistakes", match="random-2")
+    assert [w.value for w in at.warning] == [
+        "Match random-2 has no findings in the archive (not analysed yet, or no such match)."
+    ]
+    assert len(set(light_table(at, "mistakes_table").texts["match_id"].to_list())) > 1
 
 
 def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:
@@ -1693,8 +1712,9 @@ def test_mistakes_filters_offer_the_archive_s_choices_and_are_kept_for_the_sessi
     handed = native_inputs_of(at)[MISTAKES_FILTERS]
     fields = {f["name"]: f for f in handed["fields"]}
     assert handed["row"] is True
-    assert [f["kind"] for f in handed["fields"]] == ["multi"] * 4 + ["date", "date", "checkbox"]
+    assert [f["kind"] for f in handed["fields"]] == ["multi"] * 5 + ["date", "date", "checkbox"]
     assert [value for value, _ in fields["players"]["options"]] == ["Anna", "Bert", "Dirk"]
+    assert [value for value, _ in fields["matches"]["options"]] == ["random-0", "random-1", "random-2"]
     assert ("missed_vetten", "missed vetten") in [tuple(o) for o in fields["kinds"]["options"]]
     assert (fields["date_from"]["minimum"], fields["date_to"]["maximum"]) == ("2026-01-01", "2026-03-03")
     assert fields["players"]["placeholder"] == "All"

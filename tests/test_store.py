@@ -1135,3 +1135,29 @@ def test_consecutive_batches_are_loaded_together(tmp_path: Path, monkeypatch: py
         # before the replacing one in one load, the replacing one alone, the rest in one.
         assert loaded == ([[], [], ["random-1"], [], []] if gather == 0 else [[], ["random-1"], []])
     assert archives[0] == archives[10**9]
+
+
+def test_the_dashboard_upgrades_an_old_archive_before_serving_it(tmp_path: Path) -> None:
+    """Its pages open the archive read-only, where an old schema is refused: `manillen dashboard`
+    upgrades it first and says so; a current archive is left as it is, without a word."""
+    from click.testing import CliRunner
+
+    from manillen_replay.cli.dashboard import _upgrade
+    from manillen_replay.store import ArchiveOutdatedError
+
+    path = tmp_path / "old.duckdb"
+    connection = duckdb.connect(str(path))
+    apply_migrations(connection, upto=SCHEMA_VERSION - 1)
+    connection.close()
+    with pytest.raises(ArchiveOutdatedError, match=f"schema version {SCHEMA_VERSION - 1}"):
+        Store(path, read_only=True)
+    runner = CliRunner()
+    with runner.isolation() as (_, err, _):
+        _upgrade(path)
+        said = err.getvalue().decode()
+    assert said == f"upgraded {path} to this version's layout (schema {SCHEMA_VERSION})\n"
+    with Store(path, read_only=True) as archive:
+        assert archive.schema_version == SCHEMA_VERSION
+    with runner.isolation() as (_, err, _):
+        _upgrade(path)
+        assert err.getvalue() == b""

@@ -146,6 +146,12 @@ review_view.section(
     trick_size=shape.trick_size,
     key="match",
 )
+st.page_link(
+    ui.PAGE_FILES["mistakes"],
+    label=t("match.all_findings"),
+    icon=":material/list:",
+    query_params={"match": chosen, **ui.language_params()},
+)
 
 counts = data.findings_per_deal(chosen)
 rows = []

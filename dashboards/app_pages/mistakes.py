@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 import streamlit as st
 
@@ -27,6 +29,15 @@ choices = data.finding_choices()
 # session (KEPT), so it is there again after a visit to another page.
 KEPT = "mistakes_filters_kept"
 kept: dict[str, str] = st.session_state.get(KEPT, {})
+# a link from the Match page (?match=ID) chooses that match, once: the filters rule after it
+asked = st.query_params.get("match")
+if asked is not None and asked != st.session_state.get("mistakes_match_asked"):
+    st.session_state["mistakes_match_asked"] = asked
+    if asked in choices["matches"]:
+        kept = {**kept, "matches": json.dumps([asked])}
+        st.session_state["mistakes_filters"] = native_inputs.chosen_state(kept)
+    else:
+        st.warning(t("mistakes.no_findings_of", match=asked))
 
 
 def many(name: str, label: str, options: list[str], prefix: str | None) -> native_inputs.Field:
@@ -42,6 +53,7 @@ def many(name: str, label: str, options: list[str], prefix: str | None) -> nativ
 
 
 fields = [
+    many("matches", t("col.match"), choices["matches"], None),
     many("players", t("col.player"), choices["players"], None),
     many("kinds", t("col.kind"), choices["kinds"], "kind"),
     many("categories", t("col.category"), choices["categories"], "category"),
@@ -53,14 +65,16 @@ fields = [
 ]
 values = native_inputs.inputs("mistakes_filters", fields, row=True)
 st.session_state[KEPT] = values
-players, kinds, categories, severities = (
-    native_inputs.many(values[name]) for name in ("players", "kinds", "categories", "severities")
+matches, players, kinds, categories, severities = (
+    native_inputs.many(values[name]) for name in ("matches", "players", "kinds", "categories", "severities")
 )
 if not severities and values["show_info"] != "true":
     severities = list(data.MISTAKE_SEVERITIES)
 dates = ui.dates_of(values)
 
-chosen = data.FindingFilter(tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates)
+chosen = data.FindingFilter(
+    tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates, tuple(matches)
+)
 # A first view sends the table its most serious rows only (the whole list was ten times the rest
 # of the page to send); the button under the table brings every row, up to the archive's limit.
 FIRST_ROWS, ALL_ROWS = data.MISTAKE_ROWS

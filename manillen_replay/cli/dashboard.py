@@ -21,6 +21,7 @@ from ..access import (
     token_file,
 )
 from ..archive_defaults import default_archive
+from ..errors import ManillenError
 from .common import db_option
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
@@ -103,6 +104,8 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
             f"(manillen import FILE --db {archive}).",
             err=True,
         )
+    else:
+        _upgrade(archive)
     beyond = not is_loopback(host)
     if beyond and token_asked is False:
         raise click.ClickException(
@@ -120,6 +123,25 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
     returncode = run_forwarding_signals(command, environment)
     if returncode not in (0, -signal.SIGINT, -signal.SIGTERM, 130):
         raise click.ClickException(f"streamlit stopped with exit code {returncode}")
+
+
+def _upgrade(archive: Path) -> None:
+    """An archive of an earlier version of this program, upgraded before it is served: the pages
+    open it read-only, and said on every page that it needs `manillen import --db` first."""
+    from ..store import ArchiveOutdatedError, Store
+
+    try:
+        Store(archive, read_only=True).close()
+    except ArchiveOutdatedError:
+        try:
+            with Store(archive) as store:
+                click.echo(
+                    f"upgraded {archive} to this version's layout (schema {store.schema_version})", err=True
+                )
+        except ManillenError as error:  # held by another program: the pages say what to do
+            click.echo(f"could not upgrade {archive}: {error}", err=True)
+    except ManillenError:  # the pages say what is wrong with it, in the reader's language
+        pass
 
 
 def _looks_like_an_archive(path: Path) -> bool:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..archive_defaults import ANALYSIS_DEPTHS, IMPORT_MEMORY_LIMIT, QUERY_TIMEOUT, default_archive
 from .console import QueryTimeoutError, check_user_query, flatten_for_csv
 from .core import Store
-from .errors import ArchiveError, ArchiveLockedError, QueryError, QueryRefusedError
+from .errors import ArchiveError, ArchiveLockedError, ArchiveOutdatedError, QueryError, QueryRefusedError
 from .importer import MINIMUM_MEMORY_LIMIT, ImportSummary, RestoredVersion, parse_memory_limit
 from .ledger import LEDGER_SCOPES
 from .schema import (
@@ -48,6 +48,7 @@ __all__ = [
     "TABLES",
     "ArchiveError",
     "ArchiveLockedError",
+    "ArchiveOutdatedError",
     "ImportSummary",
     "Migration",
     "QueryError",

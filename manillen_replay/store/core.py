@@ -19,7 +19,7 @@ from .annotations import AnnotationsMixin
 from .club_rules import ClubRulesMixin
 from .connection import _duckdb_message, _frame
 from .console import ConsoleMixin
-from .errors import ArchiveError, ArchiveLockedError, QueryError
+from .errors import ArchiveError, ArchiveLockedError, ArchiveOutdatedError, QueryError
 from .evenings import EveningsMixin
 from .export import ExportMixin
 from .findings import FindingsMixin
@@ -152,7 +152,7 @@ class Store(
             if self.read_only:
                 if version == 0:
                     raise ArchiveError(f"{self.path!r} is not a manillen archive (no schema_version table)")
-                raise ArchiveError(
+                raise ArchiveOutdatedError(
                     f"the archive {self.path!r} has schema version {version}, this program needs "
                     f"{SCHEMA_VERSION}: upgrade it with `manillen import --db {self.path}` (no files needed)"
                 )

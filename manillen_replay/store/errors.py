@@ -13,6 +13,10 @@ class ArchiveLockedError(ArchiveError):
     """Another program (or another open Store in this one) holds the archive file."""
 
 
+class ArchiveOutdatedError(ArchiveError):
+    """An archive of an earlier schema, opened read-only: opened for writing, it is upgraded."""
+
+
 class QueryRefusedError(ManillenError):
     """A user query that would change the archive or reach files or the network."""
 
