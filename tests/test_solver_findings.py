@@ -184,6 +184,27 @@ def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> 
     assert "7♥" not in costly.explanation
 
 
+def test_the_hindsight_cost_names_its_card_when_the_better_card_named_is_another() -> None:
+    """From the player's view J♥ was the better card; with every hand known Q♠ was best and the
+    card played gave away 7 against it, 5 against J♥: the 7 says it is against Q♠, where it read
+    as if J♥ kept all 7. When the better card is the hindsight best too, nothing is added."""
+    from manillen_replay.analysis.costs import _with_view, hindsight_cost
+
+    moment = SimpleNamespace(trick=2, play=2, seat=1, card=int(Card.D9), is_legal=True)
+    hindsight = {Card.SQ: 18, Card.HJ: 16, Card.D9: 11}
+    cost = hindsight_cost(moment, hindsight, 11, deal=2)  # type: ignore[arg-type]
+    viewed = _with_view(cost, 6.0, {Card.HJ: 20.0, Card.SQ: 15.0, Card.D9: 14.0}, 50, False)
+    deal = SimpleNamespace(number=2, multiplier=1, dealer=0)
+    players = ["Frans", "Ilse", "Bert", "Hendrik"]
+    (costly,) = cost_findings([viewed], match="m", deal=deal, players=players)  # type: ignore[arg-type]
+    assert costly.better == (Card.HJ,)
+    assert "With every hand known 9♦ cost 7 card points (against Q♠)." in costly.explanation
+    assert "kostte koeken negen 7 kaartpunten (tegenover schoppen vrouw)." in costly.explanation_nl
+    same = _with_view(cost, 6.0, {Card.SQ: 20.0, Card.HJ: 15.0, Card.D9: 14.0}, 50, False)
+    (plain,) = cost_findings([same], match="m", deal=deal, players=players)  # type: ignore[arg-type]
+    assert "With every hand known 9♦ cost 7 card points." in plain.explanation
+
+
 def _trump_call(chosen: str, options: tuple[CallOption, ...]) -> Finding:
     review = CallReview(deal=2, seat=0, options=options, chosen=chosen, layouts=50)
     (found,) = call_findings(review, match="m", players=["Anna", "Bert", "Carla", "Dirk"])

@@ -498,8 +498,10 @@ def test_the_mistakes_page_finds_the_dummy_s_card_under_the_dealer(
         at.run()
         at.session_state["lang"] = lang
         at = open_page(at, "mistakes")
-        # the sample has no date: the filters are the players, kinds, categories, severities, info
-        (handed,) = [inputs for names, inputs in native_inputs_of(at).items() if names.startswith("players,")]
+        # the sample has no date: the filters are the matches, players, kinds, categories, severities, info
+        (handed,) = [
+            inputs for names, inputs in native_inputs_of(at).items() if names.startswith("matches,players,")
+        ]
         fields = {f["name"]: f for f in handed["fields"]}  # type: ignore[attr-defined]
         offered = [value for value, _ in fields["players"]["options"]]
         assert "Anna" in offered and not [name for name in offered if "dummy" in name], offered

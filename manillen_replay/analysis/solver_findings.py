@@ -166,16 +166,22 @@ def _costly_words(
     """A costly card's costs in words, each cost saying which it is; with ``real_cards`` the
     better card's real result when it did worse with every hand known."""
     view = cost.view_cost or 0.0
+    # the hindsight cost is against the best card with every hand known: named when that is not
+    # the better card just named, which read as if that card kept those points
+    best = tuple(c for c in cost.hindsight_best if c != cost.card)
+    other_best = cost.dd_cost > 0 and bool(best) and bool(better) and better[0] not in best
+    against_en = f" (against {or_en(best)})" if other_best else ""
+    against_nl = f" (tegenover {or_nl(best)})" if other_best else ""
     en = (
         f"{card_en(cost.card)} cost {who}'s team {points_en(view, 'card point')} on average, "
         f"from what {who} could see; {or_en(better)} would have kept them. With every hand known "
-        f"{card_en(cost.card)} cost {points_en(cost.dd_cost, 'card point')}."
+        f"{card_en(cost.card)} cost {points_en(cost.dd_cost, 'card point')}{against_en}."
     )
     nl = (
         f"{card_nl(cost.card).capitalize()} kostte de ploeg van {who} gemiddeld "
         f"{points_nl(view, 'kaartpunt')}, met wat {who} kon weten; met {or_nl(better)} "
         f"had de ploeg ze behouden. Met alle kaarten open kostte {card_nl(cost.card)} "
-        f"{points_nl(cost.dd_cost, 'kaartpunt')}."
+        f"{points_nl(cost.dd_cost, 'kaartpunt')}{against_nl}."
     )
     if real_cards and better and cost.card in cost.values and better[0] in cost.values:
         worse = cost.values[cost.card].hindsight - cost.values[better[0]].hindsight
