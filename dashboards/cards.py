@@ -97,6 +97,8 @@ CSS = """
 .mr-range input { width: 100%; margin: 0; min-height: 1.75rem;
   accent-color: var(--st-primary-color, #ff4b4b); }
 .mr-heading { font-weight: 600; margin: 0 0 0.5rem; }
+.mr-trick-line { display: flex; align-items: center; gap: 0.5rem; }
+.mr-trick-line > span { min-width: 6rem; font-size: 0.875rem; opacity: 0.75; }
 .mr-links { display: flex; flex-direction: column; align-items: flex-start; gap: 0.1rem;
   margin-bottom: 1rem; }
 .mr-link { background: none; border: 0; padding: 0.2rem 0; text-align: left; }

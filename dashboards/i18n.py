@@ -1534,6 +1534,7 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
         "drie, zeven...",
     ),
     "train.player": ("Who are you?", "Wie bent u?"),
+    "train.led": ("{name} led", "{name} kwam uit"),
     "train.new": ("New puzzles this session", "Nieuwe puzzels deze sessie"),
     "train.none": (
         "No puzzles for {player} yet: they come from the decisions the solver reviewed that clearly "

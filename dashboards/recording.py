@@ -1291,6 +1291,26 @@ def forget_score(draft: Draft) -> Draft:
     return replace(draft, current=replace(deal, written=None))
 
 
+def choose_sheet_line(
+    draft: Draft, draft_id: str, number: int, choice: str | None, points: int | None
+) -> Draft:
+    """The scoresheet line chosen on the page for deal ``number`` of draft ``draft_id``: a team
+    (``"0"``, ``"1"``) with its points, ``"tie"`` for 30-30, anything else for none.
+
+    The draft unchanged when the line was chosen for another deal than the one under way: the
+    page's points box sends its value when it loses focus, which tapping Save causes, and that
+    can arrive after the deal was saved (it wrote deal 1's line, team 1 of deal 1's sides, into
+    deal 2). A team without its points yet is no line.
+    """
+    if draft.draft_id != draft_id or draft.number != number or draft.current is None:
+        return draft
+    if choice in ("0", "1"):
+        return forget_score(draft) if points is None else write_score(draft, int(choice), int(points))
+    if choice == "tie":
+        return write_score(draft, None)
+    return forget_score(draft)
+
+
 def _line(team: int | None, points: int) -> dict[str, int]:
     if team is None:
         return {"tie": 1}

@@ -777,6 +777,31 @@ def test_scoresheet_line_beside_the_cards_is_checked_by_the_engine() -> None:
         rec.write_score(entered(deal), 2, 5)
 
 
+def test_a_scoresheet_line_chosen_for_one_deal_never_lands_in_the_next() -> None:
+    """Tapping Save sends the points box's value as it loses focus, and that change could arrive
+    after the deal was saved: deal 1's line (team 1, 6 points) was written into deal 2, where
+    team 1 is another side, and saved as a mismatch nobody wrote. A team without its points is
+    no line (the box starts empty, not at a 0 that was saved as "+0")."""
+    deal = legal_deal()
+    draft = entered(deal)
+    number = draft.number
+    chosen = rec.choose_sheet_line(draft, draft.draft_id, number, "1", 6)
+    assert chosen.current is not None and chosen.current.written == {"team": 1, "points": 6}
+    assert rec.choose_sheet_line(draft, draft.draft_id, number, "1", None).current.written is None  # type: ignore[union-attr]
+    assert rec.choose_sheet_line(chosen, draft.draft_id, number, "tie", None).current.written == {"tie": 1}  # type: ignore[union-attr]
+    assert rec.choose_sheet_line(chosen, draft.draft_id, number, "none", None).current.written is None  # type: ignore[union-attr]
+    saved, _, _ = rec.finish_deal(chosen)
+    assert saved.number == number + 1 and saved.current is not None and saved.current.written is None
+    late = rec.choose_sheet_line(saved, draft.draft_id, number, "1", 6)
+    assert late is saved  # deal 1's late change: nothing written into deal 2
+    assert rec.choose_sheet_line(saved, draft.draft_id, number + 1, "0", 4).current.written == {  # type: ignore[union-attr]
+        "team": 0,
+        "points": 4,
+    }
+    other = rec.choose_sheet_line(chosen, "another-draft", number, "0", 3)
+    assert other is chosen
+
+
 def test_page_saves_a_wrong_scoresheet_line_as_a_score_mismatch(empty_app: tuple[AppTest, Path]) -> None:
     at, path = empty_app
     deal = legal_deal()

@@ -590,6 +590,26 @@ def test_train_page_names_the_dummys_seat_in_the_pages_language(
     assert ("dummy" in page) is (lang == "en")
 
 
+def test_train_page_names_each_earlier_trick_and_who_led_it(app: object, archive: Path) -> None:
+    """The cards played before the puzzle were a grid of cards without a word: now under "Tricks
+    so far", each row numbered and named by the player who led it (the first card's)."""
+    from .test_dashboard import drawn_text, open_page
+
+    name = trainee(archive)
+    with Store(archive, read_only=True) as store:
+        puzzles = make_puzzles(store.puzzle_rows(player=name), player=name)
+    at = open_page(app, "train")  # type: ignore[arg-type]
+    at.selectbox(key="train_player").set_value(name).run()
+    source = next(c.value for c in at.caption if c.value.startswith("From match"))
+    puzzle = on_the_page(puzzles, source, at.subheader[0].value)
+    drawn = drawn_text(at, "train_table")
+    names = puzzle.names_in("en")
+    expected = [f"{n}. {names[trick[0][0]]} led" for n, trick in enumerate(puzzle.tricks, start=1)]
+    assert expected, "the first puzzle of this archive comes after earlier tricks"
+    assert "Tricks so far" in drawn
+    assert all(line in drawn for line in expected), (expected, drawn)
+
+
 @pytest.mark.parametrize(("lang", "reason"), [("en", "explanation"), ("nl", "explanation_nl")])
 def test_a_puzzles_answer_writes_its_reason_with_real_minus_signs(lang: str, reason: str) -> None:
     """The answer's reason is the finding's words, as the review prints them: a negative figure

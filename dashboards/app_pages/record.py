@@ -1218,29 +1218,28 @@ def _written(draft: rec.Draft) -> None:
         required=True,
         key=choice_key,
         on_change=_written_changed,
-        args=(choice_key, points_key),
+        args=(choice_key, points_key, draft.draft_id, draft.number),
         help=t("record.written_help"),
     )
     if choice in ("0", "1"):
+        # empty until typed: a 0 shown here was saved as "+0" beside the cards, a mismatch
+        # nobody wrote
         st.number_input(
             t("record.sheet_points"),
             min_value=0,
-            value=int(line["points"]) if line and "points" in line else 0,
+            value=int(line["points"]) if line and "points" in line else None,
             step=1,
             key=points_key,
             on_change=_written_changed,
-            args=(choice_key, points_key),
+            args=(choice_key, points_key, draft.draft_id, draft.number),
         )
 
 
-def _written_changed(choice_key: str, points_key: str) -> None:
-    choice = st.session_state.get(choice_key)
-    if choice in ("0", "1"):
-        _change(rec.write_score, int(choice), int(st.session_state.get(points_key) or 0))
-    elif choice == "tie":
-        _change(rec.write_score, None)
-    else:
-        _change(rec.forget_score)
+def _written_changed(choice_key: str, points_key: str, draft_id: str, number: int) -> None:
+    """The scoresheet line chosen or typed, kept in the draft: the deal's own, never the next
+    (:func:`~dashboards.recording.choose_sheet_line`)."""
+    points = st.session_state.get(points_key)
+    _change(rec.choose_sheet_line, draft_id, number, st.session_state.get(choice_key), points)
 
 
 def _finish(draft: rec.Draft) -> None:

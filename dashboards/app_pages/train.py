@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from html import escape
 
 import streamlit as st
 
@@ -116,8 +117,19 @@ def table_of(puzzle: Puzzle) -> str:
 
 
 def tricks_of(puzzle: Puzzle) -> str:
-    """The tricks played before, one row of cards each: the cards the player had seen."""
-    return "".join(cards.cards_row([card for _, card in trick]) for trick in puzzle.tricks)
+    """The tricks played before, one row of cards each, named by their number and who led (the
+    first card is the leader's): the cards the player had seen."""
+    if not puzzle.tricks:
+        return ""
+    names = puzzle.names_in(language)
+    rows = "".join(
+        f'<div class="mr-trick-line"><span>{number}. {escape(t("train.led", name=names[trick[0][0]]))}'
+        f"</span>{cards.cards_row([card for _, card in trick])}</div>"
+        for number, trick in enumerate(puzzle.tricks, start=1)
+        if trick
+    )
+    heading = escape(t("replay.tricks_so_far"))
+    return f'<div class="mr-heading">{heading}</div>{rows}'
 
 
 def check(puzzle: Puzzle, answer: str | list[str]) -> None:
