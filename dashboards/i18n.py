@@ -1002,11 +1002,17 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.dealt_known": ("Cards dealt (known)", "Gedeelde kaarten (gekend)"),
     "record.dealt_help": (
         "Type the cards as dealt (10H AH 7♥ ...): the table piles pile by pile, the face-down card "
-        "then the face-up one; the hands; the cards laid aside. The last may stay empty. The hands "
-        "of a game with table cards follow from the cards played once the piles are in.",
+        "then the face-up one; then the hands. The last hand may stay empty: it takes the cards "
+        "left. The hands follow from the cards played once the piles are in.",
         "Typ de kaarten zoals gedeeld (10H AH 7♥ ...): de stapels op tafel een voor een, eerst de "
-        "gedekte kaart en dan de open; de handen; de weggelegde kaarten. De laatste mag leeg blijven. "
-        "In een spel met tafelkaarten volgen de handen uit de gespeelde kaarten zodra de stapels er zijn.",
+        "gedekte kaart en dan de open; dan de handen. De laatste hand mag leeg blijven: die krijgt "
+        "de overblijvende kaarten. De handen volgen uit de gespeelde kaarten zodra de stapels er zijn.",
+    ),
+    "record.dealt_help_hands_only": (
+        "Type the cards as dealt (10H AH 7♥ ...): the hands. The last may stay empty: it takes the "
+        "cards left.",
+        "Typ de kaarten zoals gedeeld (10H AH 7♥ ...): de handen. De laatste mag leeg blijven: die "
+        "krijgt de overblijvende kaarten.",
     ),
     "record.dealt_help_hands": (
         "Type the cards as dealt (10H AH 7♥ ...): the hands, then the cards laid aside. The last may "

@@ -198,6 +198,28 @@ def test_page_asks_each_place_of_the_cards_dealt_for_its_own_count(empty_app: tu
     assert not any("pile" in caption.value for caption in at.caption)
 
 
+@pytest.mark.parametrize(
+    ("variant", "names", "trump", "laid_aside", "piles"),
+    [
+        ("two_open", ["Anna", "Bert"], "record_trump_H", False, True),
+        ("three_dummy", ["Anna", "Bert", "Carla"], "record_trump_H", False, True),
+        ("six", ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"], "record_trump_H", False, False),
+        ("six_short", ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"], "record_trump_H", True, False),
+    ],
+)
+def test_the_cards_dealt_help_speaks_of_what_the_game_deals(
+    empty_app: tuple[AppTest, Path], variant: str, names: list[str], trump: str, laid_aside: bool, piles: bool
+) -> None:
+    """It spoke of cards laid aside in two_open and three_dummy, which lay none aside, and of
+    them in the six-player game too."""
+    at, _ = empty_app
+    start_variant(at, variant, names, 0)
+    tap(at, trump)
+    (help_text,) = [c.value for c in at.caption if c.value.startswith("Type the cards as dealt")]
+    assert ("laid aside" in help_text) is laid_aside, help_text
+    assert ("table piles" in help_text) is piles, help_text
+
+
 def test_the_cards_dealt_box_says_the_piles_are_needed_only_until_they_are_in(
     empty_app: tuple[AppTest, Path],
 ) -> None:

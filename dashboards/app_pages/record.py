@@ -883,7 +883,15 @@ def _hands(draft: rec.Draft) -> None:
     with st.expander(title):
         # the piles' help for the games that have them only (the six-player game was told of piles)
         piles = rules.shape.table_seats != "none"
-        help_key = "record.dealt_help" if piles else "record.dealt_help_hands"
+        # the cards laid aside only for the games that lay some aside (three, six_short): no game
+        # has both table piles and cards laid aside
+        help_key = (
+            "record.dealt_help"
+            if piles
+            else "record.dealt_help_hands"
+            if rules.shape.discards
+            else "record.dealt_help_hands_only"
+        )
         st.caption(t(help_key) if _variant(draft) else t("record.hands_help"))
         every = rec.slots(rules)
         typed: list[tuple[rec.Slot, str]] = []
