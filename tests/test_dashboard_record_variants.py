@@ -220,6 +220,35 @@ def test_the_cards_dealt_help_speaks_of_what_the_game_deals(
     assert ("table piles" in help_text) is piles, help_text
 
 
+@pytest.mark.parametrize(
+    ("variant", "offered"),
+    [
+        ("four", {"blind_muil", "eternal_klop", "en_face", "redeal_small"}),
+        ("three_dummy", {"blind_muil", "eternal_klop", "redeal_small"}),
+        ("two_open", {"blind_muil", "eternal_klop", "redeal_small"}),
+        ("six", {"blind_muil", "eternal_klop", "en_face"}),
+        ("six_short", {"blind_muil", "eternal_klop"}),
+    ],
+)
+def test_the_house_rules_offer_the_cafe_rules_that_apply_in_the_game(
+    empty_app: tuple[AppTest, Path], variant: str, offered: set[str]
+) -> None:
+    """En face could be switched on for three_dummy, where nobody can take the choice, and the
+    match started without a word: a café rule is offered only where it applies (docs/rules.md)."""
+    from manillen_replay.rules import CAFE_OPTIONS
+
+    from .test_dashboard import open_expander
+    from .test_dashboard_record import type_setup
+
+    at, _ = empty_app
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    type_setup(at, variant=variant)
+    open_expander(at, "record_house_rules_open")
+    shown = {toggle.key.removeprefix("record_").removesuffix("_default") for toggle in at.toggle}
+    assert shown & set(CAFE_OPTIONS) == offered
+
+
 def test_the_cards_dealt_box_says_the_piles_are_needed_only_until_they_are_in(
     empty_app: tuple[AppTest, Path],
 ) -> None:

@@ -201,7 +201,7 @@ def _setup() -> None:
     match = _match_fields(archive_ready)
     seats, date, venue, dealer = match.seats, match.date, match.venue, match.dealer
     complete = all(seats) and len({seat.casefold() for seat in seats}) == len(seats)
-    options = _rule_widgets(match.base, match.suffix, match.target)
+    options = _rule_widgets(match.base, match.suffix, match.target, match.variant)
     _save_club_rules(options)
     # never disabled: on a phone the last name reaches the page as its box loses the focus, which
     # the tap on a disabled button did, so the first tap started nothing; names missing are said
@@ -399,9 +399,24 @@ def _save_club_rules(options: dict[str, Any]) -> None:
             club_rules_box.save("record", chosen, options)
 
 
-def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
+def _cafe_rules_of(variant: str) -> tuple[str, ...]:
+    """The café rules that apply in ``variant`` (docs/rules.md, House rules in the variants):
+    en face needs a partner to pass the choice to (``six_short`` has its own passing), the
+    small-cards redeal an eight-card hand (``four``: all four; ``three_dummy``: no en face;
+    ``six``: no redeal).
+    """
+    shape = VARIANTS[variant]
+    applies = {
+        "en_face": shape.partner_of(0) is not None and variant != "six_short",
+        "redeal_small": shape.has_redeal,
+    }
+    return tuple(name for name in CAFE_OPTIONS if applies.get(name, True))
+
+
+def _rule_widgets(base: Rules, suffix: str, target: int, variant: str) -> dict[str, Any]:
     """The house-rule widgets, filled from ``base``; the options (with ``target``, the score
-    played to) that differ from the defaults.
+    played to) that differ from the defaults. A café rule that does not apply in ``variant`` is
+    not offered, and off.
 
     The house rules are drawn only once their box is opened (its toggles and selectors are the
     heaviest scripts a new tab of this page would load; most matches keep the defaults). What was
@@ -413,7 +428,7 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
         "klop_on_muil": base.klop_on_muil,
         "muil_double": base.muil_double,
         "thirty_carry": base.thirty_carry,
-    } | {name: bool(getattr(base, name)) for name in CAFE_OPTIONS}
+    } | {name: bool(getattr(base, name)) for name in _cafe_rules_of(variant)}
     # 0 stands for "no cap": a selectbox shows an option None as nothing chosen once it reruns
     caps = [2, 4, 8, 16, 0]
     cap = base.max_multiplier or 0
@@ -439,6 +454,7 @@ def _rule_widgets(base: Rules, suffix: str, target: int) -> dict[str, Any]:
     values: dict[str, Any] = {
         **base.to_options(),
         "target": int(target),
+        **{name: False for name in CAFE_OPTIONS},
         **chosen,
         **_rule_choices(base, suffix),
     }
