@@ -1025,6 +1025,12 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Geef voor het bewaren {what} in: onder Gedeelde kaarten onder het rooster.",
     ),
     "record.needed_table": ("the table piles", "de stapels op tafel"),
+    "record.piles_first": (
+        "This game needs the table piles before the deal is saved: tap them with Cards dealt first "
+        "(before the first card), or type them under Cards dealt below the grid.",
+        "Dit spel heeft de stapels op tafel nodig voor het spel bewaard wordt: tik ze met Eerst de "
+        "gedeelde kaarten (voor de eerste kaart), of typ ze onder Gedeelde kaarten onder het rooster.",
+    ),
     "record.needed_discards": ("the cards laid aside", "de weggelegde kaarten"),
     "record.typed_table": (
         "{name}'s table (down up, pile by pile)",

@@ -263,10 +263,14 @@ def test_the_cards_dealt_box_says_the_piles_are_needed_only_until_they_are_in(
     assert [e.label for e in at.expander if e.label.startswith("Cards dealt")] == [
         "Cards dealt (needed: the table piles)"
     ]
+    # said before the first card, not only when Save is refused after the last
+    assert any(c.value.startswith("This game needs the table piles") for c in at.caption)
     at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
     for card in [c for piles in deal["table"] for pile in piles for c in pile]:
         tap(at, f"record_card_{card}")
     assert not any("needed" in e.label for e in at.expander if e.label.startswith("Cards dealt"))
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    assert not any(c.value.startswith("This game needs the table piles") for c in at.caption)
     tables = {b.key.rsplit("_", 2)[1]: b.value for b in at.text_input if b.key.startswith("record_table_")}
     assert tables == {
         str(seat): " ".join(c for pile in piles for c in pile) for seat, piles in enumerate(deal["table"])

@@ -745,6 +745,10 @@ def _deal(draft: rec.Draft) -> None:
         if tapping_hands:
             _hand_status(draft)
         else:
+            # said from the start: a recorder who taps the whole deal without them learnt it at
+            # the end, where Save is refused
+            if not table.complete and "table" in rec.missing_dealt(deal, rules):
+                st.caption(t("record.piles_first"))
             _status(draft, table)
             _illegal_warnings(draft, table)
     if tapping_hands:
