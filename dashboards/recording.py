@@ -1044,6 +1044,21 @@ def scorer_names(names: Sequence[str], rules: Rules) -> list[str]:
     return [" & ".join(side_names(names, side, 0, rules)) for side in (0, 1)]
 
 
+def short_names(names: Sequence[str]) -> dict[str, str]:
+    """Each player's first name (the first word) for a scoresheet a phone must fit, unless two
+    players would then share one: the full names.
+
+    >>> short_names(["Anna-Maria Vandenbroucke", "Bert", "Carla"])["Anna-Maria Vandenbroucke"]
+    'Anna-Maria'
+    >>> short_names(["Jan Peeters", "Jan Claes"])["Jan Claes"]
+    'Jan Claes'
+    """
+    first = {name: (name.split() or [name])[0] for name in names}
+    if len(set(first.values())) < len(set(names)):
+        return {name: name for name in names}
+    return first
+
+
 # --------------------------------------------------------------------------- finishing a deal
 
 

@@ -157,6 +157,21 @@ def test_page_saves_a_scoresheet_line_in_each_kind_of_variant(
     assert all(name in header for name in names)  # every player has a place on the scoresheet
 
 
+def test_the_scoresheet_names_the_players_by_their_first_names(empty_app: tuple[AppTest, Path]) -> None:
+    """At a phone's width a long name took the sheet's room and broke "Bert" and "Total" in the
+    middle: the sheet writes first names (full ones where two would be the same)."""
+    at, _ = empty_app
+    start_variant(at, "three_dummy", ["Anna-Maria Vandenbroucke", "Bert", "Carla"], 1)
+    at.segmented_control(key="record_mode").set_value("sheet").run()
+    next(r for r in at.radio if r.key.startswith("record_sheet_team_")).set_value(0)
+    next(n for n in at.number_input if n.key.startswith("record_sheet_points_")).set_value(6)
+    tap(at, "record_sheet_save")
+    sheet = next(m.value for m in at.markdown if m.value.startswith("| #"))
+    head, _, first, total = sheet.splitlines()
+    assert head.endswith("| Anna-Maria | Bert | Carla |") and "Vandenbroucke" not in sheet
+    assert first.startswith("| 1 | Bert |") and total.startswith("| | **Total** | |")
+
+
 def test_page_names_the_dealer_s_side_of_three_dummy_by_the_dealer_alone(
     empty_app: tuple[AppTest, Path],
 ) -> None:

@@ -62,12 +62,18 @@ TABLE_STYLE = """<style>
     .st-key-record_grid button:disabled { opacity: 0.25; }
     .st-key-record_grid button p, .st-key-record_calls button p { font-size: 1.05rem; }
     .st-key-record_scoresheet th, .st-key-record_scoresheet td {
-        overflow-wrap: anywhere; padding-left: 0.4rem; padding-right: 0.4rem;
+        padding-left: 0.4rem; padding-right: 0.4rem;
     }
-    .st-key-record_scoresheet th:nth-child(2) { overflow-wrap: normal; }
+    .st-key-record_scoresheet td:nth-child(2) { overflow-wrap: anywhere; }
+    @media (max-width: 640px) {
+        .st-key-record_scoresheet table { font-size: 0.875rem; }
+        .st-key-record_scoresheet th, .st-key-record_scoresheet td {
+            padding-left: 0.25rem; padding-right: 0.25rem;
+        }
+    }
     </style>"""
-# (the scoresheet's cells break long names anywhere: a column per player of the three-player
-# games still fits a phone; the word "Dealer" over its column stays whole)
+# (the scoresheet names the players by their first names; a dealer's first name too long for a
+# phone breaks anywhere, every other word stays whole)
 
 
 # --------------------------------------------------------------------------- the draft in session
@@ -564,7 +570,11 @@ def _scoresheet(draft: rec.Draft) -> None:
         return
     rules = draft.setup.rules_value()
     columns = rec.scorer_names(_names(draft), rules)
-    head = f"| # | {t('col.dealer')} | | " + " | ".join(columns) + " |"
+    # first names on the sheet (full ones where two would share one): a long name took a phone's
+    # width and broke "Bert" and "Total" mid-word in the columns beside it
+    short = rec.short_names(_names(draft)[: rules.shape.people])  # the people: no dummy
+    heads = [" & ".join(short.get(n, n) for n in column.split(" & ")) for column in columns]
+    head = f"| # | {t('col.dealer')} | | " + " | ".join(heads) + " |"
     rows = [head, "|---|---|---|" + "---:|" * len(columns)]
     for deal in result.deals:
         call = _call_summary(draft, deal.number - 1)
@@ -574,9 +584,11 @@ def _scoresheet(draft: rec.Draft) -> None:
                 cells[scorer] += f" (+{deal.score.points})"
         elif deal.tie:
             cells = [f"{c} (30-30)" for c in cells]
-        rows.append(f"| {deal.number} | {_names(draft)[deal.dealer]} | {call} | " + " | ".join(cells) + " |")
+        dealer = _names(draft)[deal.dealer]
+        rows.append(f"| {deal.number} | {short.get(dealer, dealer)} | {call} | " + " | ".join(cells) + " |")
     score = result.deals[-1].match_score if result.deals else (0,) * len(columns)
-    rows.append(f"| | | **{t('record.total')}** | " + " | ".join(f"**{s}**" for s in score) + " |")
+    # the total's word under the dealers' names, the sheet's widest column but the scores
+    rows.append(f"| | **{t('record.total')}** | | " + " | ".join(f"**{s}**" for s in score) + " |")
     st.container(key="record_scoresheet").markdown("\n".join(rows))
     if result.finished:
         winner = result.winner
