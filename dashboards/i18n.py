@@ -557,7 +557,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "review.better": ("better: {cards}", "beter: {cards}"),
     "review.cost_points": ("cost {cost}", "kostte {cost}"),
     "review.at_stake": ("{points} points at stake", "{points} punten op het spel"),
-    "review.open": ("Show in the Deal replay", "Toon in Spel herspelen"),
+    "review.open": ("Show in the Deal replay", "Bekijk in Spel herspelen"),
     "review.nothing_yet": (
         "The quick check found no mistakes; the solver's costs follow when its review is ready.",
         "De snelle controle vond geen fouten; de kosten van de solver volgen zodra de controle klaar is.",
@@ -669,10 +669,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "players.points_per_deal": ("points per deal", "punten per spel"),
     "players.deals_together": ("deals together", "spellen samen"),
     "players.count": ("count", "aantal"),
-    "players.won_share": ("deals won / deals", "spelen gewonnen / spelen"),
+    "players.won_share": ("deals won / deals", "spellen gewonnen / spellen"),
     "players.rec_muil": ("muil made", "muil gemaakt"),
     "players.rec_klop": ("klop given", "klop gegeven"),
-    "players.rec_klopped": ("klopped against", "tegen geklopt"),
+    "players.rec_klopped": ("klopped against", "geklopt door de tegenstanders"),
     "players.no_cards": (
         "No played cards for this player yet.",
         "Nog geen gespeelde kaarten voor deze speler.",
@@ -763,7 +763,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "ledger.axis": ("card points", "kaartpunten"),
     "ledger.matches_title": (
         "What decisions did, match by match",
-        "Wat beslissingen deden, partij per partij",
+        "Wat de beslissingen opleverden, partij per partij",
     ),
     "ledger.all_time": (
         "Over {deals} costed deals: the cards {cards}, own decisions −{own}, partner −{partner}, "
@@ -1189,7 +1189,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     ),
     "refuse.not_saved": (
         "deal {number} is not saved: deals 1 to {saved} are",
-        "spel {number} is niet bewaard: de spelen 1 tot {saved} wel",
+        "spel {number} is niet bewaard: de spellen 1 tot {saved} wel",
     ),
     "refuse.sheet_line": (
         "a scoresheet line is a team (0 or 1) and its points",
@@ -1292,7 +1292,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     ),
     "record.share_saved_only": (
         "It holds the saved deals: deal {number}, under way, joins it once saved.",
-        "Ze bevat de bewaarde spelen: spel {number}, dat bezig is, komt erbij zodra het bewaard is.",
+        "Ze bevat de bewaarde spellen: spel {number}, dat bezig is, komt erbij zodra het bewaard is.",
     ),
     "record.close": ("Close this match", "Deze partij sluiten"),
     "record.match_done": (
