@@ -284,13 +284,20 @@ _MIGRATION_2 = """
 ALTER TABLE matches ADD COLUMN analysed_at TIMESTAMP;
 """
 
-_MIGRATION_3 = """
+
+def _player_findings_view(analysed_only: bool) -> str:
+    """The ``player_findings`` view: findings per player and month against the cards played.
+    Migration 3 made it; migration 20 counts the cards of analysed matches only (a match
+    imported and not yet analysed has no findings, and its cards made every rate look better: a
+    month waiting for the review read 0), which needs ``matches.analysis_depth`` (migration 5)."""
+    analysed = "    WHERE m.analysis_depth IS NOT NULL\n" if analysed_only else ""
+    return f"""
 CREATE OR REPLACE VIEW player_findings AS
 WITH months AS (
     SELECT p.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
            count(*) AS cards_played, count(DISTINCT (p.match_id, p.deal)) AS deals_played
     FROM plays p JOIN matches m USING (match_id)
-    GROUP BY ALL
+{analysed}    GROUP BY ALL
 ), found AS (
     SELECT f.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
            f.kind, f.category, f.severity, count(*) AS findings, sum(coalesce(f.points, 0)) AS points
@@ -306,6 +313,9 @@ SELECT found.player, found.month, found.kind, found.category, found.severity, fo
        round(found.points / nullif(months.deals_played, 0), 3)::DOUBLE AS points_per_deal
 FROM found LEFT JOIN months USING (player, month);
 """
+
+
+_MIGRATION_3 = _player_findings_view(analysed_only=False)
 
 _MIGRATION_4 = """
 CREATE TABLE blocks (
@@ -785,31 +795,7 @@ CREATE TABLE IF NOT EXISTS match_version_analysis (
 );
 """
 
-_MIGRATION_20 = """
--- the rates count the cards of analysed matches only: a match imported and not yet analysed has
--- no findings, and its cards made every rate look better (a month waiting for the review read 0)
-CREATE OR REPLACE VIEW player_findings AS
-WITH months AS (
-    SELECT p.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
-           count(*) AS cards_played, count(DISTINCT (p.match_id, p.deal)) AS deals_played
-    FROM plays p JOIN matches m USING (match_id)
-    WHERE m.analysis_depth IS NOT NULL
-    GROUP BY ALL
-), found AS (
-    SELECT f.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
-           f.kind, f.category, f.severity, count(*) AS findings, sum(coalesce(f.points, 0)) AS points
-    FROM findings f JOIN matches m USING (match_id)
-    WHERE f.player IS NOT NULL
-    GROUP BY ALL
-)
-SELECT found.player, found.month, found.kind, found.category, found.severity, found.findings,
-       coalesce(months.cards_played, 0) AS cards_played,
-       round(100.0 * found.findings / nullif(months.cards_played, 0), 3)::DOUBLE AS per_100_cards,
-       found.points::DOUBLE AS points,
-       coalesce(months.deals_played, 0) AS deals_played,
-       round(found.points / nullif(months.deals_played, 0), 3)::DOUBLE AS points_per_deal
-FROM found LEFT JOIN months USING (player, month);
-"""
+_MIGRATION_20 = _player_findings_view(analysed_only=True)
 
 
 @dataclass(frozen=True)
