@@ -187,7 +187,8 @@ def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> 
 def test_the_hindsight_cost_names_its_card_when_the_better_card_named_is_another() -> None:
     """From the player's view J♥ was the better card; with every hand known Q♠ was best and the
     card played gave away 7 against it, 5 against J♥: the 7 says it is against Q♠, where it read
-    as if J♥ kept all 7. When the better card is the hindsight best too, nothing is added."""
+    as if J♥ kept all 7. When the better card is the hindsight best too, nothing is added. In a
+    deal that counts double the words say what the points at stake beside them are."""
     from manillen_replay.analysis.costs import _with_view, hindsight_cost
 
     moment = SimpleNamespace(trick=2, play=2, seat=1, card=int(Card.D9), is_legal=True)
@@ -200,6 +201,12 @@ def test_the_hindsight_cost_names_its_card_when_the_better_card_named_is_another
     assert costly.better == (Card.HJ,)
     assert "With every hand known 9♦ cost 7 card points (against Q♠)." in costly.explanation
     assert "kostte koeken negen 7 kaartpunten (tegenover schoppen vrouw)." in costly.explanation_nl
+    assert "counts" not in costly.explanation  # a deal that counts once says nothing of it
+    doubled = SimpleNamespace(number=2, multiplier=2, dealer=0)
+    (twice,) = cost_findings([viewed], match="m", deal=doubled, players=players)  # type: ignore[arg-type]
+    assert twice.points == 12.0
+    assert "This deal counts twice: 12 points of the score." in twice.explanation
+    assert "Dit spel telt dubbel: 12 punten van de score." in twice.explanation_nl
     same = _with_view(cost, 6.0, {Card.SQ: 20.0, Card.HJ: 15.0, Card.D9: 14.0}, 50, False)
     (plain,) = cost_findings([same], match="m", deal=deal, players=players)  # type: ignore[arg-type]
     assert "With every hand known 9♦ cost 7 card points." in plain.explanation

@@ -100,6 +100,17 @@ def cost_findings(
             view = cost.view_cost
             # the reason, when there is one, says itself what the real cards gave
             en, nl = _costly_words(cost, better, who, real_cards=(cost.trick, cost.play) not in reasons)
+            if factor > 1:
+                # the finding's points are the score's: said, where the card points alone were
+                # half of the "points at stake" shown beside them
+                en += (
+                    f" This deal counts {({2: 'twice'}).get(factor, f'{factor} times')}: "
+                    f"{points_en(round(view * factor, 1))} of the score."
+                )
+                nl += (
+                    f" Dit spel telt {({2: 'dubbel'}).get(factor, f'{factor} keer')}: "
+                    f"{points_nl(round(view * factor, 1))} van de score."
+                )
             if (cost.trick, cost.play) in reasons:
                 why_en, why_nl = reasons[(cost.trick, cost.play)]
                 en, nl = f"{en} {why_en}", f"{nl} {why_nl}"
