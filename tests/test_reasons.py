@@ -80,8 +80,8 @@ def test_the_reason_says_on_which_layout_it_was_played_and_what_the_real_cards_g
         real=(better, played),
     )  # fmt: skip
     assert (
-        "on one way the hidden cards could lie as far as Anna could tell (of 12 such layouts drawn, "
-        "the one closest to the average)" in words
+        "on one way the hidden cards could lie as far as Anna could tell (of the first 12 layouts "
+        "drawn for the average, the one closest to it)" in words
     )
     assert words.endswith(
         "With every hand known: 15 after the 10♦, 7 after the K♦: on the real cards the K♦ would have "
@@ -216,7 +216,7 @@ def test_the_reasons_of_a_demo_deal_play_the_real_cards_to_their_hindsight_value
         assert reason.better == better_cards(cost)[0]
         assert reason.real_played.taken(team) == cost.values[cost.card].hindsight
         assert reason.real_better.taken(team) == cost.values[reason.better].hindsight
-        assert ("such layouts drawn" in reason.explanation) != cost.exact
+        assert ("layouts drawn for the average" in reason.explanation) != cost.exact
         start = reason.view_played.start
         assert start.hands[cost.seat] == moments[(cost.trick, cost.play)].position.hands[cost.seat]
         assert start == reason.view_better.start and reason.layouts > 0

@@ -721,4 +721,4 @@ def test_a_reason_on_the_only_layout_the_player_could_see_says_so():
     assert nl.startswith("Waarom, in de enige verdeling van de verborgen kaarten die Bert kon verwachten: ")
     assert "1 such" not in en and "alle 1" not in nl
     drawn = explain(played, better, lang="en", layouts=1, every=False, **args)
-    assert "(of 1 such layouts drawn, the one closest to the average)" in drawn
+    assert "(the first layout drawn for the average)" in drawn  # one layout: no "of 1 such layouts"

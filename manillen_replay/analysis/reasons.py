@@ -388,12 +388,19 @@ def explain(
     first_p, first_b = played.tricks[0], better.tricks[0]
     parts: list[str] = []
     if lang == "en":
-        among = f"all {layouts} such layouts" if every else f"{layouts} such layouts drawn"
+        # the layouts a reason chooses from are the first of those the average was taken over
+        # (REASON_LAYOUTS): said so, where "12 such layouts drawn" read against "averaged over 50"
+        among = (
+            f"of all {layouts} such layouts, the one closest to the average"
+            if every
+            else "the first layout drawn for the average"
+            if layouts == 1
+            else f"of the first {layouts} layouts drawn for the average, the one closest to it"
+        )
         intro = (
             f"Why, on the only way the hidden cards could lie as far as {who} could tell"
             if every and layouts == 1
-            else f"Why, on one way the hidden cards could lie as far as {who} could tell (of {among}, "
-            "the one closest to the average)"
+            else f"Why, on one way the hidden cards could lie as far as {who} could tell ({among})"
             if layouts
             else "Why, with every hand known"
         )
@@ -447,12 +454,18 @@ def explain(
                 )
             text += "."
         return text
-    among = f"alle {layouts} mogelijke verdelingen" if every else f"{layouts} getrokken verdelingen"
+    among = (
+        f"van alle {layouts} mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde ligt"
+        if every
+        else "de eerste verdeling getrokken voor het gemiddelde"
+        if layouts == 1
+        else f"van de eerste {layouts} verdelingen getrokken voor het gemiddelde: de verdeling die er "
+        "het dichtst bij ligt"
+    )
     intro = (
         f"Waarom, in de enige verdeling van de verborgen kaarten die {who} kon verwachten"
         if every and layouts == 1
-        else f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten (van "
-        f"{among}: de verdeling die het dichtst bij het gemiddelde ligt)"
+        else f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten ({among})"
         if layouts
         else "Waarom, met alle kaarten open"
     )
