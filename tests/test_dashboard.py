@@ -1050,7 +1050,7 @@ def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:
     kind = next(column for column in table.data["columns"] if column["name"] == "kind")
     assert kind["align"] == "wrap phone"  # it may wrap, and is one of the columns a phone shows
     on_phone = [column["name"] for column in table.data["columns"] if "phone" in column["align"].split()]
-    assert on_phone == ["player", "kind", "card", "better", "points"]
+    assert on_phone == ["deal", "player", "kind", "card", "points"]
 
 
 def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:

@@ -183,8 +183,10 @@ light_table.show(
     # it fit a laptop's page (as a column it made the table 1230 px wide in a 938 px page)
     wrap=("kind",),
     detail="text",
-    # on a phone who, what and the better card: the date, match and place were all that showed
-    phone=("player", "kind", "card", "better", "points"),
+    # on a phone which deal, who and what (the better card is in the explanation under the row):
+    # the date, match and place were all that showed, then without the deal a row could not be
+    # placed (the Match filter names the match)
+    phone=("deal", "player", "kind", "card", "points"),
     caption=t("mistakes.title"),
     grid="mistakes",
     more=more,
