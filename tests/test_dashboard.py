@@ -1053,6 +1053,21 @@ def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:
     assert on_phone == ["deal", "player", "kind", "card", "points"]
 
 
+def test_a_kind_keeps_its_colour_whatever_else_the_archive_holds(app: AppTest) -> None:
+    """The colours went by the kinds the archive held, so a kind's colour moved when the solver's
+    review brought a new kind (costly card went from blue to pink): every built-in kind has its
+    own colour, in their sorted order."""
+    from manillen_replay.analysis.words import KIND_NL
+
+    picture = svg_charts(open_page(app, "mistakes"))["mistakes_chart"]
+    for kind in ("missed_vetten", "wasted_trump"):
+        colour = charts.KIND_COLOURS[sorted(KIND_NL).index(kind)]
+        legend = re.search(
+            rf'fill="{re.escape(colour)}"[^>]*/>\s*<text[^>]*>{kind.replace("_", " ")}<', picture
+        )
+        assert colour in picture and legend is not None, (kind, colour)
+
+
 def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
     at = open_page(app, "mistakes")
     rates = data.finding_rates(data.FindingFilter(players=("Dirk",)))

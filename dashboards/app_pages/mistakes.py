@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboards import cards, chart_view, charts, data, i18n, light_table, native_inputs, ui
 from dashboards.steps import step_of
+from manillen_replay.analysis.words import KIND_NL
 
 t = ui.translator()
 language = ui.lang()
@@ -100,7 +101,11 @@ if rates.height:
         "y_title": t("mistakes.rate_axis"),
         "decimal": i18n.decimal_sign(language),
     }
-    every_kind = [i18n.label_of("kind", k, language) for k in choices["kinds"]]
+    # every built-in kind, then a coach's: a kind keeps its colour whatever the filters leave and
+    # whatever kinds the archive gains (the solver's review brought costly_card, which moved the
+    # colours of the kinds after it)
+    kinds_in_order = sorted(KIND_NL) + sorted(set(choices["kinds"]) - set(KIND_NL))
+    every_kind = [i18n.label_of("kind", k, language) for k in kinds_in_order]
     chart_view.show(
         lambda width: charts.findings_rate_svg(labelled, **rate_labels, every_kind=every_kind, width=width),
         lambda: charts.findings_rate_figure(labelled, **rate_labels, every_kind=every_kind),
