@@ -966,8 +966,11 @@ def _findings(path: str, version: int, chosen: FindingFilter, limit: int) -> tup
         -- the dummy's card of three_dummy is filed under the dealer who chose it (f.player)
         LEFT JOIN deal_seats s ON s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat
         WHERE {where}
-        ORDER BY {severity_rank} DESC, f.points DESC NULLS LAST, m.date DESC NULLS LAST,
-                 f.match_id, f.deal, f.trick, f.play
+        -- the most points at stake first, as the Match page ranks the biggest mistakes (a
+        -- severity is judged on card points, so a card of a doubled deal ranked under a smaller
+        -- blunder); info after every mistake
+        ORDER BY f.severity = 'info', f.points DESC NULLS LAST, {severity_rank} DESC,
+                 m.date DESC NULLS LAST, f.match_id, f.deal, f.trick, f.play
         LIMIT {int(limit)}
         """,
         params,

@@ -469,6 +469,12 @@ LABELS: dict[str, tuple[str, str]] = {
         "{card} cost **{view}** card points from {name}'s view and **{dd}** with hindsight.",
         "{card} kostte **{view}** kaartpunten met wat {name} kon weten en **{dd}** achteraf.",
     ),
+    "replay.cost_counted": (
+        "This deal counts {times}: from the player's view that is **{points}** points of the score.",
+        "Dit spel telt {times}: met wat de speler kon weten is dat **{points}** punten van de score.",
+    ),
+    "replay.twice": ("twice", "dubbel"),
+    "replay.times": ("{count} times", "{count} keer"),
     "replay.cost_hindsight_only": (
         "{card} cost **{dd}** card points with hindsight (no view cost).",
         "{card} kostte achteraf **{dd}** kaartpunten (geen kost vanuit het zicht).",

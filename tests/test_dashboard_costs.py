@@ -218,3 +218,42 @@ def test_a_variant_deal_shows_both_values_of_every_card(
     at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
     ledgers = [frame.value for frame in light_tables(at) if "partner_given_away" in frame.value.columns]
     assert len(ledgers) == 1 and len(ledgers[0]) == players == 6
+
+
+def test_a_card_of_a_doubled_deal_says_its_points_in_the_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replay gave "K♠ cost 11.1 card points" beside a finding of "22.3 points at stake" in a
+    muil deal, with nothing tying the two: the line under the cost says the score's figure."""
+    text = (Path(__file__).resolve().parents[1] / "data" / "samples" / "muil.json").read_text()
+    result = decode_and_replay(text)
+    assert result.deals[0].multiplier == 2
+    costs = view_costs(result.deals[0], result.rules, samples=SAMPLES)
+    path = tmp_path / "muil.duckdb"
+    with Store(path) as store:
+        store.import_entries([Entry("muil.json", None, text.encode())])
+        store.save_costs([result.id], *cost_frames(result, {1: costs}))
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    chosen = next(c for c in costs if not c.forced and c.view_cost)
+    at = open_page(
+        AppTest.from_file(APP, default_timeout=60),
+        "replay",
+        match=result.id,
+        deal=1,
+        step=step_of_play(chosen),
+    )
+    doubled = f"{round(chosen.view_cost * 2, 1):.1f}".rstrip("0").rstrip(".")
+    assert (
+        f"This deal counts twice: from the player's view that is **{doubled}** points of the score."
+        in texts(at)
+    )
+    forced = next((c for c in costs if c.view_cost == 0 and not c.forced), None)
+    if forced is not None:  # a card that cost nothing says nothing of the score
+        at = open_page(
+            AppTest.from_file(APP, default_timeout=60),
+            "replay",
+            match=result.id,
+            deal=1,
+            step=step_of_play(forced),
+        )
+        assert "This deal counts" not in texts(at)

@@ -60,7 +60,12 @@ def test_the_first_view_sends_the_most_serious_rows_and_a_button_brings_all(busy
     total = MANY + 2  # the info finding waits for its checkbox
     table = light_table(at, "mistakes_table")
     assert len(table.data["columns"][0]["cells"]) == 100
-    assert table.value["severity"].to_list()[:3] == ["blunder", "blunder", "mistake"]  # most serious first
+    # the most points at stake first (as the Match page ranks), the severity only between equals:
+    # Bert's 8-point blunder before Anna's 8-point inaccuracies
+    points = table.value["points"].to_list()
+    assert points == sorted(points, reverse=True) and points[0] == 19
+    eights = table.value.filter(pl.col("points") == 8)
+    assert eights["severity"].to_list()[0] == "blunder" and eights["player"].to_list()[0] == "Bert"
     assert f"Showing the 100 most serious of {total}." in texts(at)
     assert table.data["more"] == f"Show all {total}"
     assert len(table.data["links"]["targets"]) == 100

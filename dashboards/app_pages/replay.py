@@ -758,6 +758,16 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
             ),
             unsafe_allow_html=True,
         )
+        factor = deal.multiplier or 1
+        if factor > 1 and cost["view_cost"] > 0:
+            # the finding beside it gives its points at stake, in the score: the two tied together
+            st.markdown(
+                t(
+                    "replay.cost_counted",
+                    times=t("replay.twice") if factor == 2 else t("replay.times", count=factor),
+                    points=_points(cost["view_cost"] * factor),
+                )
+            )
     best = set(cost["best"] or [])
     hindsight_best = set(cost["hindsight_best"] or [])
     values = card_values.filter((pl.col("trick") == trick) & (pl.col("play") == play))

@@ -207,7 +207,7 @@ def costs_of_plays(
 
 MEASURES_NL: Mapping[str, str] = {
     "view": "vanuit wat de speler kon zien",
-    "hindsight": "met alle kaarten gekend",
+    "hindsight": "met alle kaarten open",
     "points": "punten op het spel (niet door de solver berekend)",
 }
 """:data:`MEASURES` in Dutch."""
@@ -229,7 +229,9 @@ def cost_in_words(
     >>> cost_in_words(11.14, 0, 22.28, None, multiplier=2).split(" (")[0]
     '22.3 points of the score from what the player could see'
     >>> cost_in_words(11.14, 0, 22.28, None, multiplier=2).split(" (")[1]
-    '11.1 card points, counted twice in this deal; 0 with every hand known)'
+    '11.14 card points, counted twice in this deal; 0 with every hand known)'
+    >>> cost_in_words(6.95, 8, 13.9, None, multiplier=2).split(" (")[1]
+    '6.95 card points, counted twice in this deal; 8 with every hand known)'
     >>> cost_in_words(7.26, None, 7.3, "trump")
     "7.3 points of the deal's expected score from what the player could see"
     >>> cost_in_words(None, None, 3.0, None, "nl")
@@ -246,12 +248,16 @@ def cost_in_words(
         of_score = "van de verwachte score van het spel" if dutch else "of the deal's expected score"
         return f"{amount(round(view_cost, 1))} {of_score} {measures['view']}"
     card_points = amount(round(view_cost, 1), "kaartpunt" if dutch else "card point")
+    factor = multiplier or 1
+    if factor > 1 and round(round(view_cost, 1) * factor, 1) != round(view_cost * factor, 1):
+        # to two decimals where one would not multiply out: 6.95 x 2 is the 13.9 shown, 7 x 2 not
+        written = f"{view_cost:.2f}".replace(".", "," if dutch else ".")
+        card_points = f"{written} {'kaartpunten' if dutch else 'card points'}"
     hindsight = (
         None
         if dd_cost is None
         else f"{(number_nl if dutch else number)(round(dd_cost, 1))} {measures['hindsight']}"
     )
-    factor = multiplier or 1
     if factor == 1:
         return f"{card_points} {measures['view']}" + (f" ({hindsight})" if hindsight else "")
     of_score = "van de score" if dutch else "of the score"
