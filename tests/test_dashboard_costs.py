@@ -234,26 +234,14 @@ def test_a_card_of_a_doubled_deal_says_its_points_in_the_score(
         store.import_entries([Entry("muil.json", None, text.encode())])
         store.save_costs([result.id], *cost_frames(result, {1: costs}))
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+
+    def shown_at(cost: PlayCost) -> str:
+        page = AppTest.from_file(APP, default_timeout=60)
+        return texts(open_page(page, "replay", match=result.id, deal=1, step=step_of_play(cost)))
+
     chosen = next(c for c in costs if not c.forced and c.view_cost)
-    at = open_page(
-        AppTest.from_file(APP, default_timeout=60),
-        "replay",
-        match=result.id,
-        deal=1,
-        step=step_of_play(chosen),
-    )
     doubled = f"{round(chosen.view_cost * 2, 1):.1f}".rstrip("0").rstrip(".")
-    assert (
-        f"This deal counts twice: from the player's view that is **{doubled}** points of the score."
-        in texts(at)
-    )
-    forced = next((c for c in costs if c.view_cost == 0 and not c.forced), None)
-    if forced is not None:  # a card that cost nothing says nothing of the score
-        at = open_page(
-            AppTest.from_file(APP, default_timeout=60),
-            "replay",
-            match=result.id,
-            deal=1,
-            step=step_of_play(forced),
-        )
-        assert "This deal counts" not in texts(at)
+    said = f"This deal counts twice: from the player's view that is **{doubled}** points of the score."
+    assert said in shown_at(chosen)
+    free = next(c for c in costs if c.forced or c.view_cost == 0)  # a card that cost nothing
+    assert "This deal counts" not in shown_at(free)
