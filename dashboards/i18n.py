@@ -473,8 +473,6 @@ LABELS: dict[str, tuple[str, str]] = {
         "This deal counts {times}: from the player's view that is **{points}** points of the score.",
         "Dit spel telt {times}: met wat de speler kon weten is dat **{points}** punten van de score.",
     ),
-    "replay.twice": ("twice", "dubbel"),
-    "replay.times": ("{count} times", "{count} keer"),
     "replay.cost_hindsight_only": (
         "{card} cost **{dd}** card points with hindsight (no view cost).",
         "{card} kostte achteraf **{dd}** kaartpunten (geen kost vanuit het zicht).",

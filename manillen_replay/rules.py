@@ -122,6 +122,16 @@ class Variant:
         return self.table_seats == "all" or (self.table_seats == "dummy" and seat == 3)
 
     @property
+    def has_en_face(self) -> bool:
+        """Whether en face fits: the dealer has a partner to pass the trump choice to
+        (``six_short`` passes the choice its own way instead).
+
+        >>> [name for name, variant in VARIANTS.items() if variant.has_en_face]
+        ['four', 'six']
+        """
+        return self.partner_of(0) is not None and self.name != "six_short"
+
+    @property
     def has_redeal(self) -> bool:
         """Whether the small-cards redeal fits: the dealer holds eight cards in the hand."""
         return self.hand_size == 8

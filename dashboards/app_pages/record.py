@@ -412,10 +412,7 @@ def _cafe_rules_of(variant: str) -> tuple[str, ...]:
     ``six``: no redeal).
     """
     shape = VARIANTS[variant]
-    applies = {
-        "en_face": shape.partner_of(0) is not None and variant != "six_short",
-        "redeal_small": shape.has_redeal,
-    }
+    applies = {"en_face": shape.has_en_face, "redeal_small": shape.has_redeal}
     return tuple(name for name in CAFE_OPTIONS if applies.get(name, True))
 
 
@@ -841,12 +838,11 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
         dealer_chooses = maker == deal.dealer
         shape = rules.shape
         passes = sum(c["call"] == "pass" for c in deal.calls)
-        partner = shape.partner_of(deal.dealer) is not None and rules.variant != "six_short"
         offered = [
             ("muil", maker, rules.trump_choice != "turned_card"),
             ("pass", maker, rules.variant == "six_short" and passes < 2),
             ("blind_muil", maker, rules.blind_muil and dealer_chooses and not passes),
-            ("en_face", deal.dealer, rules.en_face and dealer_chooses and partner),
+            ("en_face", deal.dealer, rules.en_face and dealer_chooses and shape.has_en_face),
             ("redeal", deal.dealer, rules.redeal_small and shape.has_redeal),
         ]
         for call, seat, shown in offered:

@@ -22,6 +22,7 @@ from dashboards.steps import (
     step_of,
     variation_cards,
 )
+from manillen_replay.analysis.words import counted_en, counted_nl
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, MatchResult
 from manillen_replay.engine.variation import (
@@ -764,7 +765,7 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
             st.markdown(
                 t(
                     "replay.cost_counted",
-                    times=t("replay.twice") if factor == 2 else t("replay.times", count=factor),
+                    times=counted_nl(factor) if language == "nl" else counted_en(factor),
                     points=_points(cost["view_cost"] * factor),
                 )
             )

@@ -237,7 +237,7 @@ def cost_in_words(
     >>> cost_in_words(None, None, 3.0, None, "nl")
     '3 punten op het spel (niet door de solver berekend)'
     """
-    from .words import number, number_nl, points_en, points_nl
+    from .words import counted_en, counted_nl, number, number_nl, points_en, points_nl
 
     dutch = lang == "nl"
     measures = MEASURES_NL if dutch else MEASURES
@@ -262,9 +262,9 @@ def cost_in_words(
         return f"{card_points} {measures['view']}" + (f" ({hindsight})" if hindsight else "")
     of_score = "van de score" if dutch else "of the score"
     counted = (
-        f"{card_points}, {({2: 'dubbel'}).get(factor, f'{factor} keer')} geteld in dit spel"
+        f"{card_points}, {counted_nl(factor)} geteld in dit spel"
         if dutch
-        else f"{card_points}, counted {({2: 'twice'}).get(factor, f'{factor} times')} in this deal"
+        else f"{card_points}, counted {counted_en(factor)} in this deal"
     )
     detail = f"{counted}; {hindsight}" if hindsight else counted
     return f"{amount(round(view_cost * factor, 1))} {of_score} {measures['view']} ({detail})"

@@ -18,7 +18,18 @@ from .call_review import CallOption, CallReview
 from .costs import PlayCost
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds, sort_key
 from .reasons import better_cards
-from .words import card_en, card_nl, number, number_nl, or_en, or_nl, points_en, points_nl
+from .words import (
+    card_en,
+    card_nl,
+    counted_en,
+    counted_nl,
+    number,
+    number_nl,
+    or_en,
+    or_nl,
+    points_en,
+    points_nl,
+)
 
 CALL_THRESHOLDS = Thresholds(3.0, 6.0, 12.0)
 """Trump and knock calls: expected deal score given away against the best option."""
@@ -103,14 +114,9 @@ def cost_findings(
             if factor > 1:
                 # the finding's points are the score's: said, where the card points alone were
                 # half of the "points at stake" shown beside them
-                en += (
-                    f" This deal counts {({2: 'twice'}).get(factor, f'{factor} times')}: "
-                    f"{points_en(round(view * factor, 1))} of the score."
-                )
-                nl += (
-                    f" Dit spel telt {({2: 'dubbel'}).get(factor, f'{factor} keer')}: "
-                    f"{points_nl(round(view * factor, 1))} van de score."
-                )
+                in_score = round(view * factor, 1)
+                en += f" This deal counts {counted_en(factor)}: {points_en(in_score)} of the score."
+                nl += f" Dit spel telt {counted_nl(factor)}: {points_nl(in_score)} van de score."
             if (cost.trick, cost.play) in reasons:
                 why_en, why_nl = reasons[(cost.trick, cost.play)]
                 en, nl = f"{en} {why_en}", f"{nl} {why_nl}"

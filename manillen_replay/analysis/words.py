@@ -193,6 +193,16 @@ def points_nl(points: float, noun: str = "punt") -> str:
     return f"{number_nl(points)} {noun if _is_one(points) else noun + 'en'}"
 
 
+def counted_en(multiplier: int) -> str:
+    """How many times a deal counts its points, in English: ``twice``, ``4 times``."""
+    return "twice" if multiplier == 2 else f"{multiplier} times"
+
+
+def counted_nl(multiplier: int) -> str:
+    """How many times a deal counts its points, in Dutch: ``dubbel``, ``4 keer``."""
+    return "dubbel" if multiplier == 2 else f"{multiplier} keer"
+
+
 def factor_en(multiplier: int) -> str:
     """How a deal's multiplier is said in English."""
     return {2: "double", 4: "quadruple"}.get(multiplier, f"x{multiplier}")

@@ -443,7 +443,7 @@ class _Replay:
                         self.problem(where, "en face cannot be passed back: the partner must make trump")
                     elif not rules.en_face:
                         self.problem(where, "'en_face' needs the cafe rule 'en_face' (match.rules.cafe)")
-                    elif partner is None or rules.variant == "six_short":
+                    elif partner is None or not shape.has_en_face:
                         self.problem(where, f"en face needs a partner to pass to; {rules.variant!r} has none")
                     elif call.seat != dealer:
                         self.problem(

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import duckdb
 import polars as pl
@@ -132,6 +132,21 @@ class ImportSummary:
         self.replacements.extend(other.replacements)
 
 
+class _Loaded(NamedTuple):
+    """A match loaded in the file's transaction: its content hash (what a later record of the
+    same id is compared with), where it came from and its deals (named when such a record
+    replaces it)."""
+
+    content_hash: str
+    source: str
+    line: int | None
+    deals: int
+
+    @property
+    def place(self) -> str:
+        return self.source if self.line is None else f"{self.source}:{self.line}"
+
+
 @dataclass
 class _FileState:
     """What one file's import carries from batch to batch inside its transaction."""
@@ -142,11 +157,8 @@ class _FileState:
     """The next ``annotations.annotation_id``."""
     columns: dict[str, list[str]]
     """The columns of each table the import writes, in the table's order."""
-    loaded: dict[str, str] = field(default_factory=dict)
-    """Content hash of each match loaded in this transaction (not yet visible to other readers)."""
-    loaded_from: dict[str, tuple[str, int]] = field(default_factory=dict)
-    """Where each match loaded in this transaction came from and its deals, to name the earlier
-    record when the same file holds the match again."""
+    loaded: dict[str, _Loaded] = field(default_factory=dict)
+    """Each match loaded in this transaction (not yet visible to other readers)."""
     replace: bool = True
     """Whether a known match with other content replaces the archive's (else it is kept)."""
     club: ClubRules | None = None
@@ -586,7 +598,7 @@ class ImportMixin(StoreBase):
 
         handled = len(batch.pending) + batch.rejected
         known = _committed_hashes(reader, [mid for mid in batch.pending if mid not in state.loaded])
-        known.update((mid, state.loaded[mid]) for mid in batch.pending if mid in state.loaded)
+        known.update((mid, state.loaded[mid].content_hash) for mid in batch.pending if mid in state.loaded)
         now = datetime.datetime.now()
         ids = iter(range(state.annotation_id, 1 << 62))
         replaced: list[str] = []
@@ -636,9 +648,10 @@ class ImportMixin(StoreBase):
                 continue
             added.append((item, result, state.order, first_id))
             state.order += 1
-            state.loaded[mid] = item.content_hash
-            earlier = state.loaded_from.get(mid)
-            state.loaded_from[mid] = (item.entry.place, len(result.deals))
+            earlier = state.loaded.get(mid)
+            state.loaded[mid] = _Loaded(
+                item.content_hash, item.entry.source, item.entry.line, len(result.deals)
+            )
             if old is None:
                 counts.imported += 1
             else:
@@ -647,7 +660,7 @@ class ImportMixin(StoreBase):
                 counts.replacements.append(
                     Replacement(mid, before.get(mid), len(result.deals), item.entry.place)
                     if earlier is None
-                    else Replacement(mid, earlier[1], len(result.deals), item.entry.place, earlier[0])
+                    else Replacement(mid, earlier.deals, len(result.deals), item.entry.place, earlier.place)
                 )
         state.annotation_id = next(ids)
         if replaced or len(batch.matches) or batch.rejected:
@@ -695,7 +708,6 @@ class ImportMixin(StoreBase):
                 else:
                     counts.imported -= 1
                 state.loaded.pop(mid, None)
-                state.loaded_from.pop(mid, None)
                 refused.reject(item.entry, [_failure("store", error)], counts)
                 continue
             loader.submit(_loads(tables, state), [mid] if mid in replaced else [])
@@ -892,9 +904,9 @@ def _file_committed(reader: duckdb.DuckDBPyConnection, state: _FileState) -> boo
     (for a COMMIT that a Ctrl-C cut short: it may have finished first)."""
     if not state.loaded:
         return False
-    match, content_hash = next(iter(state.loaded.items()))
+    match, loaded = next(iter(state.loaded.items()))
     try:
-        return _committed_hashes(reader, [match]).get(match) == content_hash
+        return _committed_hashes(reader, [match]).get(match) == loaded.content_hash
     except (duckdb.Error, RuntimeError):
         return False
 
