@@ -95,15 +95,17 @@ def test_validate_names_a_match_id_seen_before_as_import_will_treat_it(tmp_path)
     first = json.loads((SAMPLES / "seed-trick.json").read_text())
     changed = json.loads(json.dumps(first))
     changed["match"]["venue"] = "Elsewhere"
+    # The third line is the second's record in other spacing and key order: the same record.
+    respaced = json.dumps(dict(reversed(changed.items())), separators=(",", ":"))
     archive = tmp_path / "club.jsonl"
-    archive.write_text("".join(json.dumps(r) + "\n" for r in (first, changed, changed)))
+    archive.write_text(f"{json.dumps(first)}\n{json.dumps(changed)}\n{respaced}\n")
     other = tmp_path / "again.json"
     other.write_text(json.dumps(changed))
     result = run("validate", str(archive), str(other))
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == f"{archive}:1: ok, match seed-trick, 1 deal"
-    again = f"  match seed-trick again, at {archive}:1 with other text: import keeps this later"
+    again = f"  match seed-trick again, a different record from the one at {archive}:1: import keeps this"
     assert lines[2].startswith(again)
     assert lines[4] == f"  match seed-trick again, the same record as {archive}:2: import skips it"
     assert lines[6] == f"  match seed-trick again, the same record as {archive}:3: import skips it"
@@ -112,6 +114,9 @@ def test_validate_names_a_match_id_seen_before_as_import_will_treat_it(tmp_path)
     assert [line.split(": match")[0] for line in quiet] == [f"{archive}:2", f"{archive}:3"]
     records = json.loads(run("validate", "--json", str(archive)).stdout)["records"]
     assert [r.get("same_id_as") for r in records] == [None, f"{archive}:1", f"{archive}:2"]
+    assert [r.get("same_record") for r in records] == [None, False, True]
+    imported = run("import", "--db", str(tmp_path / "a.duckdb"), str(archive))
+    assert "imported 1 match, replaced 1 (2 deals in all), skipped 1 already present" in imported.stdout
 
 
 def test_replay_json_contract():

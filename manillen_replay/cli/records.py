@@ -16,7 +16,7 @@ from ..cards import Card, CardSet, Suit
 from ..engine import MatchResult, replay_entry
 from ..engine.report import match_to_json, match_to_text
 from ..errors import InvalidCardError, InvalidRecordError, NotationError, RecordError
-from ..record import Entry, dump_lines, dumps, dumps_text, json_schema
+from ..record import Entry, Record, dump_lines, dumps, dumps_text, json_schema
 from ..record.io import entries_of, kind_of
 from ..rules import legal_plays, trick_points, winning_position
 from .common import (
@@ -82,7 +82,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     last_seen: dict[str, tuple[str, int | None, int]] = {}
     from ..bulk import replay_entries  # numba loads only for the commands that replay in bulk
 
-    for entry, _, result in replay_entries(progress(entries, "validating", total=total)):
+    for entry, record, result in replay_entries(progress(entries, "validating", total=total)):
         checked += 1
         report: dict[str, Any] = {"source": entry.source, "line": entry.line}
         if isinstance(result, InvalidRecordError):
@@ -93,7 +93,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                     click.echo(problem.describe())
         else:
             slips = _slips(entry, result)
-            again = _seen_before(last_seen, result.id, entry)
+            again = _seen_before(last_seen, result.id, entry, record)
             report.update(
                 valid=True,
                 id=result.id,
@@ -103,7 +103,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 slips=[slip for slip, _ in slips],
             )
             if again is not None:
-                report["same_id_as"] = again[0]
+                report["same_id_as"], report["same_record"] = again
             if not as_json and not quiet:
                 notes = []
                 if result.violations:
@@ -130,12 +130,13 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
 
 
 def _seen_before(
-    last_seen: dict[str, tuple[str, int | None, int]], match: str, entry: Entry
+    last_seen: dict[str, tuple[str, int | None, int]], match: str, entry: Entry, record: Record | None
 ) -> tuple[str, bool] | None:
-    """Where a record of this match id came last in the files validated, and whether its
-    document was the same; ``None`` the first time. (The file's name is kept once, shared by
-    its records: a million-record file costs an id, a line and a hash each.)"""
-    digest = hash(entry.data)
+    """Where a record of this match id came last in the files validated, and whether it was
+    the same record as `import` compares them (in canonical form: spacing and key order aside);
+    ``None`` the first time. (The file's name is kept once, shared by its records: a
+    million-record file costs an id, a line and a hash each.)"""
+    digest = hash(entry.data if record is None else dumps(record, pretty=False))
     earlier = last_seen.get(match)
     last_seen[match] = (entry.source, entry.line, digest)
     if earlier is None:
@@ -150,9 +151,9 @@ def _again_words(match: str, earlier: str, same: bool) -> str:
     if same:
         return f"match {match} again, the same record as {earlier}: import skips it"
     return (
-        f"match {match} again, at {earlier} with other text: import keeps this later record in "
-        "its place, unless they differ only in spacing or key order (the earlier goes to the archive's "
-        "history; --no-replace keeps the earlier)"
+        f"match {match} again, a different record from the one at {earlier}: import keeps this "
+        "later record in its place (the earlier goes to the archive's history; --no-replace keeps "
+        "the earlier)"
     )
 
 
