@@ -43,6 +43,43 @@ def interactive(page: str) -> bool:
     return on
 
 
+PLOTLY_DUTCH = {
+    "Download plot as a PNG": "Grafiek downloaden als PNG",
+    "Download plot": "Grafiek downloaden",
+    "Zoom": "Inzoomen op een vak",
+    "Pan": "Verschuiven",
+    "Box Select": "Selecteren met een vak",
+    "Lasso Select": "Selecteren met een lasso",
+    "Zoom in": "Inzoomen",
+    "Zoom out": "Uitzoomen",
+    "Autoscale": "Alles tonen",
+    "Reset axes": "Assen terugzetten",
+    "Reset view": "Beeld terugzetten",
+    "Toggle Spike Lines": "Hulplijnen aan of uit",
+    "Show closest data on hover": "Dichtstbijzijnde waarde tonen bij aanwijzen",
+    "Compare data on hover": "Waarden vergelijken bij aanwijzen",
+    "Double-click to zoom back out": "Dubbelklik om weer uit te zoomen",
+    "Double-click on legend to isolate one trace": "Dubbelklik op de legende om één reeks alleen te tonen",
+    "Snapshot succeeded": "Afbeelding gemaakt",
+    "Taking snapshot - this may take a few seconds": "Afbeelding maken, dit kan enkele seconden duren",
+    "Sorry, there was a problem downloading your snapshot!": "Het downloaden van de afbeelding is mislukt.",
+    "Click to enter Plot title": "Klik om een titel te typen",
+}
+"""The texts plotly.js shows around a chart (its toolbar's tips, its notices), in Dutch: plotly.js
+keeps them in English unless given a dictionary, and Streamlit bundles none."""
+
+
+def plotly_config() -> dict[str, Any]:
+    """The Plotly configuration for the page's language: its toolbar tips and numbers (a decimal
+    comma, a thousands point) in Dutch on a Dutch page."""
+    if ui.lang() != "nl":
+        return {}
+    return {
+        "locale": "nl",
+        "locales": {"nl": {"dictionary": PLOTLY_DUTCH, "format": {"decimal": ",", "thousands": "."}}},
+    }
+
+
 Chart = tuple[Callable[[int], str], Callable[[], Any], str]
 """One chart of :func:`show_row`: its picture at a given width, its Plotly figure, its key."""
 
@@ -71,7 +108,7 @@ def show(
     :param after: HTML drawn under the chart in the same element (a small table).
     """
     if interactive:
-        st.plotly_chart(figure(), key=key)
+        st.plotly_chart(figure(), key=key, config=plotly_config())
         if after:
             html_view.show(after, key=f"{key}_after")
         return
@@ -87,7 +124,7 @@ def show_row(row: Sequence[Chart], *, interactive: bool, key: str) -> None:
     if interactive:
         for column, (_, figure, chart_key) in zip(st.columns(len(row)), row, strict=True):
             with column:
-                st.plotly_chart(figure(), key=chart_key)
+                st.plotly_chart(figure(), key=chart_key, config=plotly_config())
         return
     html_view.show(
         '<div class="mr-row">' + "".join(picture(draw, chart_key) for draw, _, chart_key in row) + "</div>",
@@ -101,7 +138,7 @@ def show_several(pictures: Sequence[str], figure: Callable[[], Any], *, interact
     :param pictures: the SVG pictures, each readable from a phone's width up.
     """
     if interactive:
-        st.plotly_chart(figure(), key=key)
+        st.plotly_chart(figure(), key=key, config=plotly_config())
         return
     cells = "".join(f'<div class="mr-chart">{picture}</div>' for picture in pictures)
     html_view.show(f'<div class="mr-charts" data-chart="{escape(key)}">{cells}</div>', key=key)

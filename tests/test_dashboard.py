@@ -1299,6 +1299,21 @@ def test_chart_pictures_speak_dutch(app: AppTest) -> None:
     assert "Interactieve grafieken" in [field["label"] for field in native_fields(at)]
 
 
+def test_interactive_charts_give_plotly_dutch_tips_and_numbers_on_a_dutch_page(app: AppTest) -> None:
+    """plotly.js says its toolbar's tips in English unless given a dictionary: a Dutch page gives
+    one (and a decimal comma), an English page leaves Plotly as it is."""
+    at = open_players_in_dutch(app)
+    tick_interactive_charts(at, "players", True)
+    configs = [json.loads(chart.proto.config) for chart in at.get("plotly_chart")]
+    assert len(configs) == 4
+    for config in configs:
+        assert config["locale"] == "nl"
+        dutch = config["locales"]["nl"]
+        assert dutch["dictionary"]["Reset axes"] == "Assen terugzetten"
+        assert dutch["format"] == {"decimal": ",", "thousands": "."}
+    at.session_state["lang"] = "en"
+    assert all(json.loads(chart.proto.config) == {} for chart in at.run().get("plotly_chart"))
+
 def test_match_deals_name_the_trump_in_the_game_s_own_words_in_both_languages(app: AppTest) -> None:
     """Troef and the Flemish suit names are the game's words (docs/dashboard.md): the English view
     says ``troef ♦ koeken`` as the Dutch one does, never an English suit name."""
