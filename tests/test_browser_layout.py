@@ -61,11 +61,14 @@ TABLES = """() => {
     return {
       name: box.dataset.table, box: scroller.clientWidth, table: scroller.scrollWidth, clipped,
       lines_in_view: lines,
+      headers: [...box.querySelectorAll('th')]
+        .filter((th) => getComputedStyle(th).display !== 'none').map((th) => th.textContent.trim()),
     };
   });
 }"""
 """Each light table: the width of its box and of its table, the cells whose text is cut off, and
-whether each explanation line stays inside the box with the row scrolled to its end."""
+whether each explanation line stays inside the box with the row scrolled to its end, and the
+headers shown."""
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +130,9 @@ def test_every_table_column_is_readable_at_laptop_and_phone_width(
                 if width == 1400 or table["name"] in PHONE_COLUMNS:
                     assert table["table"] <= table["box"], (name, width, table)
                 assert all(table["lines_in_view"]), (name, width, table)
+                if table["name"] == "match_deals":
+                    # a player looks for the deals with findings: their count stays on a phone
+                    assert table["headers"][-1] == ("Bevindingen" if lang == "nl" else "Findings")
             if name == "mistakes":
                 assert any(table["lines_in_view"] for table in tables)  # explanations shown
             page.locator(LIGHT_TABLE).first.scroll_into_view_if_needed()

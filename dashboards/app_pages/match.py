@@ -223,7 +223,8 @@ light_table.show(
     formats={"multiplier": "x%d"},
     page="replay",
     targets=[{"match": chosen, "deal": number, "step": 0} for number in frame["deal"]],
-    phone=("deal", "contract", "outcome", "match_score"),  # the rest cut off mid-word on a phone
+    wrap=("contract", "outcome"),
+    phone=("deal", "contract", "outcome", "match_score", "findings"),  # the rest cut off mid-word on a phone
     caption=t("match.deals"),
     grid="match",
 )
