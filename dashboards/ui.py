@@ -38,19 +38,30 @@ PAGE_FILES = {
 
 
 def lang() -> str:
-    """The language the person chose in the sidebar (English until they choose)."""
+    """The language the person chose in the sidebar, else the one the session started in
+    (:func:`language_from_address`), else English."""
     value = st.session_state.get(LANGUAGE_KEY)
     return value if value in i18n.LANGUAGES else "en"
 
 
+def browser_language() -> str:
+    """The language the browser asks for (its locale: ``nl-BE`` and ``nl`` are Dutch), when the
+    dashboard speaks it; else English."""
+    code = (st.context.locale or "").split("-")[0].lower()
+    return code if code in i18n.LANGUAGES else "en"
+
+
 def language_from_address() -> None:
-    """Start a session in the language its address names (``?lang=nl``): a reload keeps it.
+    """Start a session in the language its address names (``?lang=nl``, so a reload keeps it),
+    else in the browser's: a phone set to Dutch opens the dashboard in Dutch, where the language
+    switch sits in the folded sidebar.
 
     The entry point calls this before it draws the language switch.
     """
+    if LANGUAGE_KEY in st.session_state:
+        return
     asked = st.query_params.get(LANGUAGE_KEY)
-    if LANGUAGE_KEY not in st.session_state and asked in i18n.LANGUAGES:
-        st.session_state[LANGUAGE_KEY] = asked
+    st.session_state[LANGUAGE_KEY] = asked if asked in i18n.LANGUAGES else browser_language()
 
 
 LANGUAGE_SWITCH_KEY = "language_switch"
@@ -74,9 +85,15 @@ def language_switch() -> None:
     st.sidebar.button(i18n.LANGUAGE_NAMES[other], key=LANGUAGE_SWITCH_KEY, on_click=switch)
 
 
+def _language_said() -> bool:
+    """Whether an address must name the language: all but English in an English browser (a link
+    without it opens in the language of the browser that follows it)."""
+    return lang() != "en" or browser_language() != "en"
+
+
 def language_to_address() -> None:
-    """Keep the chosen language in the page address (English, the default, leaves it out)."""
-    if lang() == "en":
+    """Keep the chosen language in the page address (English in an English browser leaves it out)."""
+    if not _language_said():
         if LANGUAGE_KEY in st.query_params:
             del st.query_params[LANGUAGE_KEY]
     else:
@@ -84,8 +101,9 @@ def language_to_address() -> None:
 
 
 def language_params() -> dict[str, str]:
-    """``{"lang": "nl"}`` in Dutch, else nothing: for addresses the pages make."""
-    return {} if lang() == "en" else {LANGUAGE_KEY: lang()}
+    """``{"lang": "nl"}`` in Dutch (and ``{"lang": "en"}`` in English in a browser set to another
+    language), else nothing: for addresses the pages make."""
+    return {LANGUAGE_KEY: lang()} if _language_said() else {}
 
 
 def follow_selected_row(key: str, page: str, targets: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

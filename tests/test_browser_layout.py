@@ -212,3 +212,30 @@ def test_the_page_tells_the_browser_its_language(server: tuple[str, str], chromi
     expect(page.locator("h1").first).to_have_text("Archief", timeout=30_000)
     assert page.evaluate("document.documentElement.lang") == "nl"
     page.close()
+
+
+def test_a_browser_set_to_dutch_opens_the_dashboard_in_dutch(server: tuple[str, str], chromium: Any) -> None:
+    """A phone set to Dutch (``nl-BE``) opens the pages in Dutch, where the language switch sits in
+    the folded sidebar, and the address names it; English chosen there is named in the address
+    too (a link without it opens in the browser's language), so a reload keeps it. A browser set
+    to English opens them in English with a bare address."""
+    address, _ = server
+    expect = browser_api().expect
+    page = chromium.new_page(viewport={"width": 390, "height": 844}, locale="nl-BE")
+    page.goto(f"{address}/mistakes")
+    expect(page.locator("h1").first).to_have_text("Fouten", timeout=30_000)
+    page.wait_for_function("document.documentElement.lang === 'nl'", timeout=10_000)
+    assert page.url == f"{address}/mistakes?lang=nl"
+    page.set_viewport_size({"width": 1400, "height": 1000})  # the sidebar, with its switch, open
+    page.get_by_role("button", name="English", exact=True).click()
+    expect(page.locator("h1").first).to_have_text("Mistakes", timeout=30_000)
+    page.wait_for_function("location.search === '?lang=en'", timeout=10_000)
+    page.reload()
+    expect(page.locator("h1").first).to_have_text("Mistakes", timeout=30_000)
+    page.close()
+    english = chromium.new_page(viewport={"width": 390, "height": 844}, locale="en-GB")
+    english.goto(f"{address}/mistakes")
+    expect(english.locator("h1").first).to_have_text("Mistakes", timeout=30_000)
+    english.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
+    assert english.url == f"{address}/mistakes"
+    english.close()
