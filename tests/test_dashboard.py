@@ -1314,6 +1314,7 @@ def test_interactive_charts_give_plotly_dutch_tips_and_numbers_on_a_dutch_page(a
     at.session_state["lang"] = "en"
     assert all(json.loads(chart.proto.config) == {} for chart in at.run().get("plotly_chart"))
 
+
 def test_match_deals_name_the_trump_in_the_game_s_own_words_in_both_languages(app: AppTest) -> None:
     """Troef and the Flemish suit names are the game's words (docs/dashboard.md): the English view
     says ``troef ♦ koeken`` as the Dutch one does, never an English suit name."""
