@@ -38,10 +38,10 @@ PAGE_FILES = {
 
 
 def lang() -> str:
-    """The language the person chose in the sidebar, else the one the session started in
-    (:func:`language_from_address`), else English."""
+    """The language the person chose in the sidebar or the address named
+    (:func:`language_from_address`), else the browser's (:func:`browser_language`)."""
     value = st.session_state.get(LANGUAGE_KEY)
-    return value if value in i18n.LANGUAGES else "en"
+    return value if value in i18n.LANGUAGES else browser_language()
 
 
 def browser_language() -> str:
@@ -52,16 +52,15 @@ def browser_language() -> str:
 
 
 def language_from_address() -> None:
-    """Start a session in the language its address names (``?lang=nl``, so a reload keeps it),
-    else in the browser's: a phone set to Dutch opens the dashboard in Dutch, where the language
-    switch sits in the folded sidebar.
+    """Start a session in the language its address names (``?lang=nl``, so a reload keeps it);
+    without one it speaks the browser's (:func:`lang`): a phone set to Dutch opens the dashboard
+    in Dutch, where the language switch sits in the folded sidebar.
 
     The entry point calls this before it draws the language switch.
     """
-    if LANGUAGE_KEY in st.session_state:
-        return
     asked = st.query_params.get(LANGUAGE_KEY)
-    st.session_state[LANGUAGE_KEY] = asked if asked in i18n.LANGUAGES else browser_language()
+    if LANGUAGE_KEY not in st.session_state and asked in i18n.LANGUAGES:
+        st.session_state[LANGUAGE_KEY] = asked
 
 
 LANGUAGE_SWITCH_KEY = "language_switch"

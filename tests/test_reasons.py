@@ -16,9 +16,12 @@ from manillen_replay.analysis.layouts import iter_moments
 from manillen_replay.analysis.reasons import (
     REASON_THRESHOLD,
     better_cards,
+    closest_pair,
     deal_reasons,
     explain,
+    held_as_shown,
     misplaced,
+    rest_of_trick,
     swing_trick,
 )
 from manillen_replay.analysis.solver_findings import cost_findings
@@ -105,6 +108,77 @@ def test_the_reason_says_when_its_layouts_were_every_one_the_player_could_not_te
     assert "(van alle 42 mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde ligt)" in nl
     assert "getrokken" not in nl
 
+
+def test_the_reason_says_its_layout_holds_what_the_rest_of_the_trick_showed() -> None:
+    """A helper's review found "trick 2 is Ilse & Hendrik's either way" under a K♠ that Bert's
+    10♠ took in the game: the layout is chosen among those where the others hold the cards they
+    went on to play to the trick, and the words say so (all of them, or the most of them)."""
+    position, trump = the_spent_manille()
+    played, better = best_lines(position, trump, Rules(), [Card.D10, Card.DK], first_trick=7)
+    said = {
+        (lang, shown): explain(
+            played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang=lang,
+            layouts=12, shown=shown,
+        )
+        for lang in ("en", "nl")
+        for shown in ((3, 3), (1, 3), (0, 3))
+    }  # fmt: skip
+    assert (
+        "(of the first 12 layouts drawn for the average, the one closest to it where the others hold "
+        "the cards they played after it to trick 7)" in said["en", (3, 3)]
+    )
+    assert "where the others hold the most of the cards they played after it to trick 7)" in said["en", (1, 3)]
+    assert "(of the first 12 layouts drawn for the average, the one closest to it)" in said["en", (0, 3)]
+    assert (
+        "de verdeling die er het dichtst bij ligt, waarin de anderen de kaarten hebben die ze daarna "
+        "in slag 7 speelden)" in said["nl", (3, 3)]
+    )
+    assert "waarin de anderen zo veel mogelijk van de kaarten hebben" in said["nl", (1, 3)]
+    assert "waarin" not in said["nl", (0, 3)]
+
+
+def test_a_line_that_gives_the_trick_to_the_other_side_than_the_game_says_what_the_game_did() -> None:
+    position, trump = the_spent_manille()
+    played, better = best_lines(position, trump, Rules(), [Card.D10, Card.DK], first_trick=7)
+    assert played.tricks[0].winner == 0  # Anna & Carla take trick 7 in the line
+    game = {
+        (lang, winner): explain(
+            played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang=lang, layouts=12,
+            game_winner=winner,
+        )
+        for lang in ("en", "nl")
+        for winner in (1, 2, None)
+    }  # fmt: skip
+    assert "trick 7 is Anna & Carla's either way;" in game["en", 1]
+    assert "takes it. In the game Bert & Dirk took trick 7. Anna & Carla take 7 card points" in game["en", 1]
+    assert "In het spel namen Bert & Dirk slag 7. Anna & Carla halen" in game["nl", 1]
+    for lang in ("en", "nl"):
+        assert "game" not in game[lang, 2] and "spel " not in game[lang, 2]  # Carla took it: Anna's side
+        assert game[lang, None] == game[lang, 2]
+
+
+def test_the_layout_chosen_holds_the_most_of_the_cards_the_trick_showed() -> None:
+    """Among the layouts where the better card does better, one holding the cards the others went
+    on to play to the trick comes before one closer to the averages."""
+    record = random_record(7)
+    result = replay(record)
+    deal = result.deals[0]
+    first = deal.tricks[0]
+    shown = rest_of_trick(deal, 1, 2)
+    assert shown == [(s, int(c)) for s, c in zip(first.seats[2:], first.cards[2:], strict=True)]
+    hands = list(deal.hands)
+    assert held_as_shown(hands, shown) == len(shown)
+    moved = list(hands)
+    seat, card = shown[0]
+    other = (seat + 1) % 4
+    moved[seat] &= ~(1 << card)
+    moved[other] |= 1 << card
+    assert held_as_shown(moved, shown) == len(shown) - 1
+    pairs = [(10.0, 20.0), (12.0, 16.0)]  # the second is closer to the averages
+    assert closest_pair(pairs, (12.0, 16.0))[0] == 1
+    assert closest_pair(pairs, (12.0, 16.0), [held_as_shown(hands, shown), held_as_shown(moved, shown)])[0] == 0
+    # but never one where the better card does not do better
+    assert closest_pair([(20.0, 10.0), (12.0, 16.0)], (12.0, 16.0), [3, 0])[0] == 1
 
 def test_a_card_the_layout_put_in_another_hand_is_not_named_with_a_made_up_holder() -> None:
     """Issue 30's re-read: a reason played on a layout from the player's view said "Carla's 10♣

@@ -135,35 +135,58 @@ def closest_layout(
     *,
     tables: DealTables,
     means: tuple[float, float] | None = None,
+    shown: Sequence[tuple[int, int]] = (),
 ) -> tuple[tuple[int, int, int, int], tuple[float, float]]:
     """The layout whose values of two cards lie closest to their averages (the view values),
-    among those where the two differ the way the averages do; and those averages.
+    among those where the two differ the way the averages do (and of those, the ones holding the
+    most of ``shown``); and those averages.
 
     :param card: the card played.
     :param other: the card it is compared with.
     :param means: the two cards' view values for the player's team; without them, their
         averages over ``layouts``.
+    :param shown: ``(seat, card)`` of the cards the rest of the trick showed (:func:`rest_of_trick`).
     """
     position = moment.position
     positions = [Position(layout, position.trick, position.leader) for layout in layouts]
     _values, cards = solve_batch(positions, trump, rules, workers=len(tables.workers), tables=tables)
     in_play = position.points_in_play
     pairs = [_team_values([row[card], row[other]], moment.seat, in_play) for row in cards.tolist()]
-    index, means = closest_pair(pairs, means)
+    likeness = [held_as_shown(layout, shown) for layout in layouts]
+    index, means = closest_pair(pairs, means, likeness)
     return layouts[index], means
 
 
+def rest_of_trick(deal: DealResult, trick: int, play: int) -> list[tuple[int, int]]:
+    """``(seat, card)`` of each card played after the given one in its trick, in the game: the
+    hidden cards the trick went on to show."""
+    played = deal.tricks[trick - 1]
+    return [(seat, int(card)) for seat, card in zip(played.seats[play:], played.cards[play:], strict=True)]
+
+
+def held_as_shown(places: Sequence[int], shown: Sequence[tuple[int, int]]) -> int:
+    """How many of the cards the rest of the trick showed a layout puts where they were: in the
+    hand (a card mask a seat) of the seat that played them."""
+    return sum(places[seat] >> card & 1 for seat, card in shown)
+
+
 def closest_pair(
-    pairs: Sequence[Sequence[float]], means: tuple[float, float] | None = None
+    pairs: Sequence[Sequence[float]],
+    means: tuple[float, float] | None = None,
+    likeness: Sequence[int] | None = None,
 ) -> tuple[int, tuple[float, float]]:
     """Which of the layouts' two values (one pair a layout) lie closest to their averages, among
     those where the two differ the way the averages do; and those averages. Both what-ifs choose
     their layout so: two cards' values, or two calls'.
 
     :param means: the averages; without them, the pairs'.
+    :param likeness: per layout, how like the game it is (:func:`held_as_shown`): among those where
+        the two differ the way the averages do, the most like it are chosen from.
 
     >>> closest_pair([(10, 20), (14, 12), (12, 15)])
     (2, (12.0, 15.666666666666666))
+    >>> closest_pair([(10, 20), (14, 12), (12, 15)], likeness=[1, 0, 0])
+    (0, (12.0, 15.666666666666666))
     """
     if means is None:
         means = (sum(p for p, _ in pairs) / len(pairs), sum(o for _, o in pairs) / len(pairs))
@@ -172,8 +195,9 @@ def closest_pair(
     for index, (value, against) in enumerate(pairs):
         agrees = against > value if mean_other >= mean_card else against < value
         distance = abs(value - mean_card) + abs(against - mean_other)
-        ranked.append((not agrees, distance, index))
-    return min(ranked)[2], means
+        like = likeness[index] if likeness is not None else 0
+        ranked.append((not agrees, -like, distance, index))
+    return min(ranked)[-1], means
 
 
 def choose_layout(
@@ -186,11 +210,13 @@ def choose_layout(
     seed: int,
     deal: int,
     tables: DealTables,
+    shown: Sequence[tuple[int, int]] = (),
 ) -> tuple[tuple[int, int, int, int], int]:
     """The layout of the hidden cards the reason's lines are played on, and how many it was chosen from.
 
     The layouts are the first of those the view cost solved (:func:`reason_layouts`); the one
-    chosen is :func:`closest_layout` to the view values of the card played and the better card.
+    chosen is :func:`closest_layout` to the view values of the card played and the better card,
+    among those holding the most of the cards the rest of the trick showed (``shown``).
     """
     layouts = reason_layouts(
         moment, trump, rules, seed=seed, deal=deal, exact=cost.exact, solved=cost.layouts
@@ -198,7 +224,9 @@ def choose_layout(
     if not layouts:
         return moment.position.hands, 0
     means = (cost.values[cost.card].view or 0.0, cost.values[better].view or 0.0)
-    layout, _ = closest_layout(moment, layouts, cost.card, better, trump, rules, tables=tables, means=means)
+    layout, _ = closest_layout(
+        moment, layouts, cost.card, better, trump, rules, tables=tables, means=means, shown=shown
+    )
     return layout, len(layouts)
 
 
@@ -363,6 +391,8 @@ def explain(
     unsure: frozenset[int] = frozenset(),
     trump: int | None = None,
     people: int | None = None,
+    shown: tuple[int, int] = (0, 0),
+    game_winner: int | None = None,
 ) -> str:
     """The reason in words: the trick where the points change hands between the two lines.
 
@@ -379,6 +409,11 @@ def explain(
     :param trump: the trump suit, for those words.
     :param people: how many seats people play (a side is named by its people): the first ones;
         default every seat.
+    :param shown: of the cards the others went on to play to the card's trick, how many the layout
+        puts where they were, and how many there were (:func:`held_as_shown`): the layout was
+        chosen among those holding the most of them, and the words say so.
+    :param game_winner: the seat that took the card's trick in the game, when it was finished: a
+        line on the layout that gives that trick to the other side says what the game did.
     """
     sides = played.sides
     w = _Words(names, lang, sides, people or len(sides), unsure, trump)
@@ -390,12 +425,20 @@ def explain(
     if lang == "en":
         # the layouts a reason chooses from are the first of those the average was taken over
         # (REASON_LAYOUTS): said so, where "12 such layouts drawn" read against "averaged over 50"
+        held, of = shown
+        like = (
+            ""
+            if not held or layouts == 1
+            else f" where the others hold the cards they played after it to trick {first_p.number}"
+            if held == of
+            else f" where the others hold the most of the cards they played after it to trick {first_p.number}"
+        )
         among = (
-            f"of all {layouts} such layouts, the one closest to the average"
+            f"of all {layouts} such layouts, the one closest to the average{like}"
             if every
             else "the first layout drawn for the average"
             if layouts == 1
-            else f"of the first {layouts} layouts drawn for the average, the one closest to it"
+            else f"of the first {layouts} layouts drawn for the average, the one closest to it{like}"
         )
         intro = (
             f"Why, on the only way the hidden cards could lie as far as {who} could tell"
@@ -440,7 +483,10 @@ def explain(
             f"after the {w.card(card)}, "
             f"{better.taken(team)} after the {w.card(better_card)}"
         )
-        text = f"{intro}: {'; '.join(parts)}. {total[0].upper()}{total[1:]}."
+        text = f"{intro}: {'; '.join(parts)}."
+        if game_winner is not None and sides[game_winner] != sides[first_p.winner]:
+            text += f" In the game {w.team(game_winner)} took trick {first_p.number}."
+        text += f" {total[0].upper()}{total[1:]}."
         if real is not None:
             gap = real[1].taken(team) - real[0].taken(team)
             text += (
@@ -454,13 +500,22 @@ def explain(
                 )
             text += "."
         return text
+    held, of = shown
+    like = (
+        ""
+        if not held or layouts == 1
+        else f", waarin de anderen de kaarten hebben die ze daarna in slag {first_p.number} speelden"
+        if held == of
+        else f", waarin de anderen zo veel mogelijk van de kaarten hebben die ze daarna in slag "
+        f"{first_p.number} speelden"
+    )
     among = (
-        f"van alle {layouts} mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde ligt"
+        f"van alle {layouts} mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde ligt{like}"
         if every
         else "de eerste verdeling getrokken voor het gemiddelde"
         if layouts == 1
         else f"van de eerste {layouts} verdelingen getrokken voor het gemiddelde: de verdeling die er "
-        "het dichtst bij ligt"
+        f"het dichtst bij ligt{like}"
     )
     intro = (
         f"Waarom, in de enige verdeling van de verborgen kaarten die {who} kon verwachten"
@@ -503,7 +558,10 @@ def explain(
         f"na {w.card(card)}, "
         f"{better.taken(team)} na {w.card(better_card)}"
     )
-    text = f"{intro}: {'; '.join(parts)}. {total[0].upper()}{total[1:]}."
+    text = f"{intro}: {'; '.join(parts)}."
+    if game_winner is not None and sides[game_winner] != sides[first_p.winner]:
+        text += f" In het spel {w.takes(game_winner, 'namen', 'nam')} {w.team(game_winner)} slag {first_p.number}."
+    text += f" {total[0].upper()}{total[1:]}."
     if real is not None:
         gap = real[1].taken(team) - real[0].taken(team)
         text += (
@@ -557,9 +615,10 @@ def reason_for(
     trump = deal_trump(deal)
     own = tables is None
     tables = tables or DealTables(1)
+    shown = rest_of_trick(deal, cost.trick, cost.play)
     try:
         layout, count = choose_layout(
-            moment, cost, chosen, trump, rules, seed=seed, deal=deal.number, tables=tables
+            moment, cost, chosen, trump, rules, seed=seed, deal=deal.number, tables=tables, shown=shown
         )
         position = moment.position
         view = best_lines(
@@ -585,6 +644,8 @@ def reason_for(
             every=cost.exact and count >= cost.layouts,
             unsure=misplaced(layout, position.hands),
             trump=trump,
+            shown=(held_as_shown(layout, shown) if count else 0, len(shown)),
+            game_winner=deal.tricks[cost.trick - 1].winner,
         )
         for lang in ("en", "nl")
     }
@@ -611,6 +672,14 @@ def variant_reason_layouts(
 def table_places(state: DealState) -> list[int]:
     """Where a state's cards in play lie, one mask a place: each hand, then each table pile."""
     return [*state.hands, *(sum(1 << c for c in pile) for piles in state.table for pile in piles)]
+
+
+def seat_cards(state: DealState) -> list[int]:
+    """The cards each seat of a state still holds, in the hand or on its table: one mask a seat."""
+    return [
+        hand | sum(1 << card for pile in (state.table[seat] if state.table else ()) for card in pile)
+        for seat, hand in enumerate(state.hands)
+    ]
 
 
 def _two_values(state: DealState, cards: tuple[int, int]) -> tuple[int, int]:
@@ -662,10 +731,12 @@ def variant_reason_for(
     real = moment.state.move_to_empty_place(moment.seat) if moment.moved else moment.state
     layouts = variant_reason_layouts(view, deal, rules, cost, seed=seed)
     layout = real
+    shown = rest_of_trick(deal, cost.trick, cost.play)
     if layouts:
         pairs = map_searches(partial(_two_values, cards=(cost.card, chosen)), layouts)
         means = (cost.values[cost.card].view or 0.0, cost.values[chosen].view or 0.0)
-        index, _ = closest_pair(pairs, means)
+        likeness = [held_as_shown(seat_cards(state), shown) for state in layouts]
+        index, _ = closest_pair(pairs, means, likeness)
         layout = layouts[index]
     firsts = [cost.card, chosen]
     on_view, on_real = map_searches(partial(variant_lines, firsts=firsts), [layout, real])
@@ -675,6 +746,8 @@ def variant_reason_for(
         explain, on_view[0], on_view[1], seat=cost.seat, card=cost.card, better_card=chosen, names=names,
         layouts=count, real=(on_real[0], on_real[1]), every=cost.exact and count >= cost.layouts,
         unsure=unsure, trump=trump, people=rules.shape.people,
+        shown=(held_as_shown(seat_cards(layout), shown) if count else 0, len(shown)),
+        game_winner=deal.tricks[cost.trick - 1].winner,
     )  # fmt: skip
     words = {lang: said(lang=lang) for lang in ("en", "nl")}
     return Reason(
@@ -741,11 +814,14 @@ __all__ = [
     "closest_layout",
     "closest_pair",
     "deal_reasons",
+    "held_as_shown",
     "explain",
     "misplaced",
     "reason_for",
     "reason_layouts",
     "reason_words",
+    "rest_of_trick",
+    "seat_cards",
     "swing_trick",
     "table_places",
     "variant_reason_for",
