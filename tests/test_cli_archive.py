@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -484,3 +485,37 @@ def test_an_import_into_a_folder_that_does_not_exist_says_so(tmp_path: Path) -> 
     assert result.exit_code == 2
     assert f"there is no folder {str(target.parent)!r} for the archive {str(target)!r}" in result.output
     assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("stopped", ["runtime", "interrupt"])
+def test_a_ctrl_c_that_reaches_duckdb_while_findings_are_stored_ends_as_interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stopped: str
+) -> None:
+    """A Ctrl-C during a commit comes back from DuckDB as its own error (a plain "Query
+    interrupted", or its InterruptException): `analyze` ended in a traceback and exit code 1 three
+    times in fifty tries of a helper's; it says "interrupted" (130), and nothing was kept."""
+    import duckdb
+
+    db = tmp_path / "c.duckdb"
+    assert _run("import", str(SAMPLES / "seed-trick.json"), "--db", str(db)).exit_code == 0
+    from manillen_replay.store import connection
+
+    def interrupted_commit(con: Any) -> Iterator[None]:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            yield
+            raise (
+                RuntimeError("Query interrupted")
+                if stopped == "runtime"
+                else duckdb.InterruptException("INTERRUPT Error: Interrupted!")
+            )
+        finally:
+            con.execute("ROLLBACK")
+
+    monkeypatch.setattr(connection, "transaction", contextlib.contextmanager(interrupted_commit))
+    result = _run("analyze", "--db", str(db), "--depth", "heuristic")
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip().endswith("interrupted") and "Traceback" not in result.output
+    monkeypatch.undo()
+    with Store(db, read_only=True) as archive:
+        assert archive.query("SELECT count(*) AS n FROM findings")["n"][0] == 0

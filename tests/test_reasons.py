@@ -127,7 +127,9 @@ def test_the_reason_says_its_layout_holds_what_the_rest_of_the_trick_showed() ->
         "(of the first 12 layouts drawn for the average, the one closest to it where the others hold "
         "the cards they played after it to trick 7)" in said["en", (3, 3)]
     )
-    assert "where the others hold the most of the cards they played after it to trick 7)" in said["en", (1, 3)]
+    assert (
+        "where the others hold the most of the cards they played after it to trick 7)" in said["en", (1, 3)]
+    )
     assert "(of the first 12 layouts drawn for the average, the one closest to it)" in said["en", (0, 3)]
     assert (
         "de verdeling die er het dichtst bij ligt, waarin de anderen de kaarten hebben die ze daarna "
@@ -176,9 +178,12 @@ def test_the_layout_chosen_holds_the_most_of_the_cards_the_trick_showed() -> Non
     assert held_as_shown(moved, shown) == len(shown) - 1
     pairs = [(10.0, 20.0), (12.0, 16.0)]  # the second is closer to the averages
     assert closest_pair(pairs, (12.0, 16.0))[0] == 1
-    assert closest_pair(pairs, (12.0, 16.0), [held_as_shown(hands, shown), held_as_shown(moved, shown)])[0] == 0
+    assert (
+        closest_pair(pairs, (12.0, 16.0), [held_as_shown(hands, shown), held_as_shown(moved, shown)])[0] == 0
+    )
     # but never one where the better card does not do better
     assert closest_pair([(20.0, 10.0), (12.0, 16.0)], (12.0, 16.0), [3, 0])[0] == 1
+
 
 def test_a_card_the_layout_put_in_another_hand_is_not_named_with_a_made_up_holder() -> None:
     """Issue 30's re-read: a reason played on a layout from the player's view said "Carla's 10♣

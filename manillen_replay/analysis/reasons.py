@@ -431,7 +431,8 @@ def explain(
             if not held or layouts == 1
             else f" where the others hold the cards they played after it to trick {first_p.number}"
             if held == of
-            else f" where the others hold the most of the cards they played after it to trick {first_p.number}"
+            else " where the others hold the most of the cards they played after it to trick "
+            f"{first_p.number}"
         )
         among = (
             f"of all {layouts} such layouts, the one closest to the average{like}"
@@ -510,7 +511,8 @@ def explain(
         f"{first_p.number} speelden"
     )
     among = (
-        f"van alle {layouts} mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde ligt{like}"
+        f"van alle {layouts} mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde "
+        f"ligt{like}"
         if every
         else "de eerste verdeling getrokken voor het gemiddelde"
         if layouts == 1
@@ -560,7 +562,8 @@ def explain(
     )
     text = f"{intro}: {'; '.join(parts)}."
     if game_winner is not None and sides[game_winner] != sides[first_p.winner]:
-        text += f" In het spel {w.takes(game_winner, 'namen', 'nam')} {w.team(game_winner)} slag {first_p.number}."
+        took = w.takes(game_winner, "namen", "nam")
+        text += f" In het spel {took} {w.team(game_winner)} slag {first_p.number}."
     text += f" {total[0].upper()}{total[1:]}."
     if real is not None:
         gap = real[1].taken(team) - real[0].taken(team)
@@ -814,8 +817,8 @@ __all__ = [
     "closest_layout",
     "closest_pair",
     "deal_reasons",
-    "held_as_shown",
     "explain",
+    "held_as_shown",
     "misplaced",
     "reason_for",
     "reason_layouts",

@@ -78,9 +78,16 @@ class LazyGroup(click.Group):
             raise click.ClickException(f"cannot use {error.filename!r}: {error.strerror or error}") from None
         except Exception as error:
             duckdb = sys.modules.get("duckdb")  # loaded only by the commands that open an archive
-            if duckdb is None or not isinstance(error, duckdb.IOException):
+            if duckdb is None:
                 raise
-            from ..store.connection import _duckdb_message
+            from ..store.connection import _duckdb_message, _interrupted
+
+            if _interrupted(error) or isinstance(error, duckdb.InterruptException):
+                # a Ctrl-C that reached DuckDB in a statement (a commit) comes back as its error
+                click.echo("\ninterrupted", err=True)
+                sys.exit(130)
+            if not isinstance(error, duckdb.IOException):
+                raise
 
             raise click.ClickException(
                 f"the archive could not be read or written: {_duckdb_message(error)}"

@@ -881,7 +881,7 @@ def findings(
     Examples:
       manillen findings data/samples/illegal-plays.json --top 3
       manillen findings data/samples/ --min-severity mistake --depth heuristic
-      manillen findings --db club.duckdb --player Bert --kind missed_vetten --lang nl --json
+      manillen findings --db club.duckdb --player Carla --kind missed_vetten --lang nl --json
       manillen findings --db klop.duckdb --top 5
     """
     if paths and db is not None:

@@ -181,6 +181,7 @@ def import_(
       manillen import data/demo.jsonl
       manillen import data/samples/ --db club.duckdb
       manillen import data/demo.jsonl --db big.duckdb --memory-limit 1GB
+      manillen rules save zwaan --rule underbuy=allowed --rule cafe.en_face=true --db club.duckdb
       manillen import data/demo.jsonl --rules zwaan --db club.duckdb
     """
     from ..store import ImportSummary

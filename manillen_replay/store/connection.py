@@ -49,6 +49,8 @@ class StoreBase:
         try:
             with transaction(self._con):
                 yield
+        except duckdb.InterruptException:
+            raise KeyboardInterrupt from None  # a Ctrl-C DuckDB caught in a statement: nothing kept
         except duckdb.Error as error:
             raise ArchiveError(
                 f"could not {doing} in the archive {self.path!r}: {_duckdb_message(error)}"
