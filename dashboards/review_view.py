@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboards import cards, data, i18n, reviewer, ui
 from dashboards.steps import step_of
-from manillen_replay.analysis.ranking import cost_in_words
+from manillen_replay.analysis.ranking import row_cost_in_words
 
 ACTIVE = ("queued", "reviewing", "waiting")
 """States that change by themselves: looked at every :data:`POLL_SECONDS` while shown."""
@@ -109,9 +109,7 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
         if better:
             parts.append(t("review.better", cards=ui.markdown_text(better)))
         if row["view_cost"] is not None:  # the cost with its measure, as the report and findings --top say it
-            cost = cost_in_words(
-                row["view_cost"], row["dd_cost"], row["points"], row["call"], language, row.get("multiplier")
-            )
+            cost = row_cost_in_words(row, language)
             parts.append(t("review.cost_points", cost=ui.markdown_text(cost)))
         elif row["points"] is not None:  # not costed by the solver (yet): what the quick check says
             parts.append(t("review.at_stake", points=i18n.number(round(float(row["points"]), 1), language)))

@@ -31,6 +31,7 @@ def finding(
     player: str = "Anna",
     match: str = "m1",
     category: Category = Category.STRATEGY,
+    better: str = "",
 ) -> Finding:
     return Finding(
         kind=kind,
@@ -43,7 +44,7 @@ def finding(
         seat=seat,
         player=player,
         card=None if trick is None else Card.parse("7S"),
-        better=(),
+        better=tuple(Card.parse(c) for c in better.split()),
         points=points,
         explanation=f"{kind} at {deal}/{trick}/{play}",
         explanation_nl=f"{kind} op {deal}/{trick}/{play}",
@@ -53,11 +54,11 @@ def finding(
 # (deal, trick, play, seat, view cost, hindsight cost, the deal's multiplier) of the plays the
 # solver costed; deal 5 counts double (a muil, a klop): its card's 4 card points are 8 of the score
 PLAYS = [
-    (1, 1, 1, 0, 6.5, 4.0, 1),
-    (1, 2, 3, 2, 9.0, 12.0, 1),
-    (1, 3, 2, 1, 2.5, 0.0, 1),
-    (2, 1, 4, 3, 0.0, 0.0, 1),
-    (5, 2, 1, 1, 4.0, 6.0, 2),
+    (1, 1, 1, 0, 6.5, 4.0, 1, ("KH",)),
+    (1, 2, 3, 2, 9.0, 12.0, 1, ("7C", "8C")),
+    (1, 3, 2, 1, 2.5, 0.0, 1, ()),
+    (2, 1, 4, 3, 0.0, 0.0, 1, ()),
+    (5, 2, 1, 1, 4.0, 6.0, 2, ("QS",)),
 ]
 # (deal, seat, call, loss) of the calls reviewed
 CALLS = [(1, 3, "trump", 7.0), (2, 1, "klop", 3.5)]
@@ -71,7 +72,7 @@ FINDINGS = [
     finding("costly_card", "blunder", 18.0, 1, 2, 3, 2, "Carla"),
     finding("costly_card", "inaccuracy", 2.5, 1, 3, 2, 1, "Bert"),
     # a card of a deal that counts double: ranked by its 8 points of the score, not its 4 card points
-    finding("costly_card", "mistake", 8.0, 5, 2, 1, 1, "Bert"),
+    finding("costly_card", "mistake", 8.0, 5, 2, 1, 1, "Bert", better="KS"),
     # a trump call and a muil finding are one decision: the trump call
     finding("trump_choice", "mistake", 7.0, 1, None, None, 3, "Dirk"),
     finding("muil_missed", "inaccuracy", 3.0, 1, None, None, 3, "Dirk"),
@@ -144,8 +145,8 @@ def _archive(store: Store) -> Store:
     store.save_findings(["m1"], findings_frame(FINDINGS))
     costs = pl.DataFrame(
         [
-            ("m1", deal, trick, play, seat, None, "7S", int(dd), view, [], [], 10, False, True, False, 0.0)
-            for deal, trick, play, seat, view, dd, _ in PLAYS
+            ("m1", deal, trick, play, seat, None, "7S", int(dd), view, [], [*best], 10, False, True, False, 0)
+            for deal, trick, play, seat, view, dd, _, best in PLAYS
         ],
         schema=COSTS_SCHEMA,
         orient="row",
@@ -160,7 +161,7 @@ def _archive(store: Store) -> Store:
     )
     store.save_costs(["m1"], costs, pl.DataFrame(schema=VALUES_SCHEMA), calls)
     # the deals' multipliers, as an import stores them (deal 5 counts double)
-    for deal, multiplier in sorted({(deal, multiplier) for deal, *_, multiplier in PLAYS}):
+    for deal, multiplier in sorted({(deal, multiplier) for deal, *_, multiplier, _ in PLAYS}):
         store._con.execute(
             "INSERT INTO deals (match_id, deal, dealer, dealer_player, dealing_team, kind, en_face, "
             "knocks, carried, multiplier, tricks, tie, has_recorded, score_mismatch, penalty_0, "
@@ -285,18 +286,21 @@ def test_how_the_table_kept_the_game_is_no_players_decision(store: Store) -> Non
 def test_a_card_of_a_deal_that_counts_double_says_both_units_where_it_is_shown(store: Store) -> None:
     """The card of deal 5 ranks by 8 points of the score; its line (findings --top, the Match
     page, the report) says those and the 4 card points they come from, and --json carries both."""
-    from manillen_replay.analysis.ranking import cost_in_words
+    from manillen_replay.analysis.ranking import row_cost_in_words
     from manillen_replay.cli.analysis import _ranked_finding_json
 
     ranked = rank_findings(FINDINGS, costs_of_plays("m1", PLAYS, CALLS), player="Bert")
     row = _ranked_finding_json(ranked[0], 1, "en", 4)
     assert (row["view_cost"], row["multiplier"], row["view_points"]) == (4.0, 2, 8.0)
+    # the hindsight cost is in card points, and against Q♠, the best card with every hand known,
+    # not the K♠ the finding names as better (it read as if the K♠ kept those 6)
     assert row["cost"] == (
         "8 points of the score from what the player could see "
-        "(4 card points, counted twice in this deal; 6 with every hand known)"
+        "(4 card points, counted twice in this deal; 6 card points with every hand known, against Q♠)"
     )
+    assert row["hindsight_best"] == ["QS"]
     stored = _archive(store).biggest_mistakes(player="Bert", top=1).row(0, named=True)
-    words = cost_in_words(
-        stored["view_cost"], stored["dd_cost"], stored["points"], stored["call"], "nl", stored["multiplier"]
-    )
+    assert row_cost_in_words(stored, "en") == row["cost"]
+    words = row_cost_in_words(stored, "nl")
     assert words.startswith("8 punten van de score vanuit wat de speler kon zien (4 kaartpunten, dubbel")
+    assert words.endswith("6 kaartpunten met alle kaarten open, tegenover Q♠)")

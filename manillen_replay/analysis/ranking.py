@@ -20,7 +20,7 @@ functions over the archive.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,10 +89,14 @@ def call_of(kind: str, trick: int | None) -> str | None:
     return CALL_OF_KIND.get(kind, kind)
 
 
-Costs = Mapping[tuple[Any, ...], tuple[float | None, float | None, int]]
-"""What the solver said of each decision: its :data:`DECISION_COLUMNS` values to ``(view cost,
-hindsight cost, multiplier)``, the multiplier being the deal's for a card (its card points count
-that many times in the score) and 1 for a call (its cost is in points of the score already)."""
+Cost = tuple[float | None, float | None, int, tuple[str, ...]]
+"""What the solver said of one decision: ``(view cost, hindsight cost, multiplier, hindsight
+best)``, the multiplier being the deal's for a card (its card points count that many times in the
+score) and 1 for a call (its cost is in points of the score already); the hindsight best, the
+cards the hindsight cost is counted against (none for a call)."""
+
+Costs = Mapping[tuple[Any, ...], Cost]
+"""What the solver said of each decision, by its :data:`DECISION_COLUMNS` values."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,8 @@ class RankedFinding:
     """What it cost with every hand known (card points), ``None`` when not costed."""
     multiplier: int = 1
     """What a card point of the deal counts in the score (the deal's multiplier; 1 for a call)."""
+    hindsight_best: tuple[str, ...] = ()
+    """The best cards with every hand known, which ``dd_cost`` is counted against."""
 
     @property
     def view_points(self) -> float | None:
@@ -145,11 +151,12 @@ def _row(finding: Finding, costs: Costs) -> dict[str, Any]:
     row = finding.to_row()
     row["call"] = call_of(finding.kind, finding.trick)
     row["severity_level"] = SEVERITY_ORDER.index(finding.severity.value)
-    view, hindsight, multiplier = costs.get(decision_of(row), (None, None, 1))
+    view, hindsight, multiplier, best = costs.get(decision_of(row), (None, None, 1, ()))
     row["view_cost"] = None if view is None else max(0.0, float(view))
     row["view_points"] = None if view is None else row["view_cost"] * multiplier
     row["dd_cost"] = hindsight
     row["multiplier"] = multiplier
+    row["hindsight_best"] = list(best)
     return row
 
 
@@ -181,27 +188,30 @@ def rank_findings(
     if top is not None:
         ranked = ranked[: max(0, top)]
     return [
-        RankedFinding(finding, row["view_cost"], row["dd_cost"], row["multiplier"]) for row, finding in ranked
+        RankedFinding(
+            finding, row["view_cost"], row["dd_cost"], row["multiplier"], tuple(row["hindsight_best"])
+        )
+        for row, finding in ranked
     ]
 
 
 def costs_of_plays(
     match: str,
-    plays: Iterable[tuple[int, int, int, int, float | None, float | None, int]],
+    plays: Iterable[tuple[int, int, int, int, float | None, float | None, int, tuple[str, ...]]],
     calls: Iterable[tuple[int, int, str, float | None]] = (),
-) -> dict[tuple[Any, ...], tuple[float | None, float | None, int]]:
+) -> dict[tuple[Any, ...], Cost]:
     """The :data:`Costs` of one match from the solver's results.
 
-    :param plays: ``(deal, trick, play, seat, view cost, hindsight cost, the deal's multiplier)``
-        of each play.
+    :param plays: ``(deal, trick, play, seat, view cost, hindsight cost, the deal's multiplier,
+        the hindsight best cards)`` of each play.
     :param calls: ``(deal, seat, call, loss)`` of each reviewed call (``trump`` or ``klop``).
     """
-    out: dict[tuple[Any, ...], tuple[float | None, float | None, int]] = {
-        (match, deal, trick, play, seat, None): (view, hindsight, multiplier)
-        for deal, trick, play, seat, view, hindsight, multiplier in plays
+    out: dict[tuple[Any, ...], Cost] = {
+        (match, deal, trick, play, seat, None): (view, hindsight, multiplier, best)
+        for deal, trick, play, seat, view, hindsight, multiplier, best in plays
     }
     for deal, seat, call, loss in calls:
-        out[(match, deal, None, None, seat, call)] = (loss, None, 1)
+        out[(match, deal, None, None, seat, call)] = (loss, None, 1, ())
     return out
 
 
@@ -213,6 +223,28 @@ MEASURES_NL: Mapping[str, str] = {
 """:data:`MEASURES` in Dutch."""
 
 
+def hindsight_against(
+    card: str | None, better: Sequence[str], hindsight_best: Sequence[str]
+) -> tuple[str, ...]:
+    """The cards a hindsight cost is to be said against: the best cards with every hand known,
+    when the better card named first is none of them (the cost read as that card's); else none.
+
+    >>> hindsight_against("8S", ["AS"], ["QD"]), hindsight_against("8S", ["QD", "AS"], ["QD"])
+    (('QD',), ())
+    """
+    best = tuple(c for c in hindsight_best if c != card)
+    return best if best and better and better[0] not in best else ()
+
+
+def row_cost_in_words(row: Mapping[str, Any], lang: str = "en") -> str:
+    """:func:`cost_in_words` of a ranked row (:meth:`Store.biggest_mistakes
+    <manillen_replay.store.Store.biggest_mistakes>`' or :func:`rank_findings`')."""
+    against = hindsight_against(row.get("card"), row.get("better") or (), row.get("hindsight_best") or ())
+    return cost_in_words(
+        row["view_cost"], row["dd_cost"], row["points"], row["call"], lang, row.get("multiplier"), against
+    )
+
+
 def cost_in_words(
     view_cost: float | None,
     dd_cost: float | None,
@@ -220,24 +252,31 @@ def cost_in_words(
     call: str | None,
     lang: str = "en",
     multiplier: int | None = 1,
+    against: Sequence[str] = (),
 ) -> str:
     """What a ranked decision cost, with the measure named; a card of a deal that counts its
     card points more than once (``multiplier``) in points of the score first, as it is ranked.
 
+    :param against: the cards the hindsight cost is counted against, to name
+        (:func:`hindsight_against`).
+
     >>> cost_in_words(4.5, 9, 9.0, None)
     '4.5 card points from what the player could see (9 with every hand known)'
+    >>> cost_in_words(2.1, 10, 2.1, None, against=["QD"])
+    '2.1 card points from what the player could see (10 with every hand known, against Q♦)'
     >>> cost_in_words(11.14, 0, 22.28, None, multiplier=2).split(" (")[0]
     '22.3 points of the score from what the player could see'
     >>> cost_in_words(11.14, 0, 22.28, None, multiplier=2).split(" (")[1]
-    '11.14 card points, counted twice in this deal; 0 with every hand known)'
+    '11.14 card points, counted twice in this deal; 0 card points with every hand known)'
     >>> cost_in_words(6.95, 8, 13.9, None, multiplier=2).split(" (")[1]
-    '6.95 card points, counted twice in this deal; 8 with every hand known)'
+    '6.95 card points, counted twice in this deal; 8 card points with every hand known)'
     >>> cost_in_words(7.26, None, 7.3, "trump")
     "7.3 points of the deal's expected score from what the player could see"
     >>> cost_in_words(None, None, 3.0, None, "nl")
     '3 punten op het spel (niet door de solver berekend)'
     """
-    from .words import counted_en, counted_nl, number, number_nl, points_en, points_nl
+    from ..cards import Card
+    from .words import card_en, counted_en, counted_nl, number, number_nl, points_en, points_nl
 
     dutch = lang == "nl"
     measures = MEASURES_NL if dutch else MEASURES
@@ -253,11 +292,14 @@ def cost_in_words(
         # to two decimals where one would not multiply out: 6.95 x 2 is the 13.9 shown, 7 x 2 not
         written = f"{view_cost:.2f}".replace(".", "," if dutch else ".")
         card_points = f"{written} {'kaartpunten' if dutch else 'card points'}"
-    hindsight = (
-        None
-        if dd_cost is None
-        else f"{(number_nl if dutch else number)(round(dd_cost, 1))} {measures['hindsight']}"
-    )
+    hindsight = None
+    if dd_cost is not None:
+        # in a deal that counts twice the headline is in points of the score: this one is not
+        unit = "" if factor == 1 else " kaartpunten" if dutch else " card points"
+        hindsight = f"{(number_nl if dutch else number)(round(dd_cost, 1))}{unit} {measures['hindsight']}"
+        if against and dd_cost > 0:
+            named = " or ".join(card_en(Card.parse(c)) for c in against)
+            hindsight += f", tegenover {named.replace(' or ', ' of ')}" if dutch else f", against {named}"
     if factor == 1:
         return f"{card_points} {measures['view']}" + (f" ({hindsight})" if hindsight else "")
     of_score = "van de score" if dutch else "of the score"

@@ -460,15 +460,13 @@ ORDER BY match_id, coalesce(deal, 0), coalesce(trick, 0), coalesce(play, 0), kin
 
 def _ranked_json(row: dict[str, Any], rank: int, lang: str) -> dict[str, Any]:
     """A ranked decision's finding in the JSON contract, with its rank, costs and measure."""
-    from ..analysis.ranking import cost_in_words
+    from ..analysis.ranking import row_cost_in_words
 
     return {
         **row,
         "rank": rank,
         "measure": "view" if row["view_cost"] is not None else "points",
-        "cost": cost_in_words(
-            row["view_cost"], row["dd_cost"], row["points"], row["call"], lang, row.get("multiplier")
-        ),
+        "cost": row_cost_in_words(row, lang),
     }
 
 
@@ -647,7 +645,7 @@ def _file_findings(
     replayed = ReplayedRecords(paths, match_id)
     pairs, chosen, counted = _file_depth(replayed, depth)
     found: list[Finding] = []
-    costs: dict[tuple[Any, ...], tuple[float | None, float | None, int]] = {}
+    costs: dict[tuple[Any, ...], Any] = {}
     people: dict[str, int] = {}  # of each match: a seat past them is the dummy's
     played: set[str] = set()  # who played, to refuse a --player who did not
     if chosen == "solver":
@@ -701,6 +699,7 @@ def _ranked_finding_json(ranked: RankedFinding, rank: int, lang: str, people: in
         "dd_cost": ranked.dd_cost,
         "multiplier": ranked.multiplier,
         "view_points": ranked.view_points,
+        "hindsight_best": list(ranked.hindsight_best),
         "call": call_of(finding.kind, finding.trick),
     }
     return _ranked_json(row, rank, lang)
@@ -708,7 +707,7 @@ def _ranked_finding_json(ranked: RankedFinding, rank: int, lang: str, people: in
 
 def _solve_files(
     pairs: list[tuple[Record, MatchResult]], deals: int, samples: int, quiet: bool
-) -> tuple[list[Any], dict[tuple[Any, ...], tuple[float | None, float | None, int]]]:
+) -> tuple[list[Any], dict[tuple[Any, ...], Any]]:
     """The solver review of some matches: their findings, and what each decision cost."""
     from ..analysis.deal_analysis import ProgressMeter, analyse_match
     from ..analysis.ranking import costs_of_plays
@@ -716,7 +715,7 @@ def _solve_files(
     bar = None if quiet or not deals else _SolverProgress(deals)
     meter = ProgressMeter(deals, (lambda now: bar.update(1, now)) if bar is not None else (lambda now: None))
     found: list[Any] = []
-    costs: dict[tuple[Any, ...], tuple[float | None, float | None, int]] = {}
+    costs: dict[tuple[Any, ...], Any] = {}
     try:
         for record, result in pairs:
             try:
@@ -737,7 +736,16 @@ def _solve_files(
                 costs_of_plays(
                     result.id,
                     (
-                        (number, c.trick, c.play, c.seat, c.view_cost, c.dd_cost, multipliers[number])
+                        (
+                            number,
+                            c.trick,
+                            c.play,
+                            c.seat,
+                            c.view_cost,
+                            c.dd_cost,
+                            multipliers[number],
+                            tuple(str(card) for card in c.hindsight_best),
+                        )
                         for number, plays in match.costs.items()
                         for c in plays
                     ),

@@ -511,7 +511,7 @@ def _ranked(
 ) -> list[Decision]:
     """A player's costliest decisions in the order the archive ranked them (:attr:`ReportTables.mistakes`)."""
     from ..analysis.puzzles import hands_before
-    from ..analysis.ranking import cost_in_words
+    from ..analysis.ranking import row_cost_in_words
     from ..engine.turns import hands_dealt
 
     if not tables.mistakes.height:
@@ -539,9 +539,7 @@ def _ranked(
                 card=Card.parse(row["card"]) if row["card"] else None,
                 kind=row["kind"],
                 call=row["call"] if trick is None else None,
-                cost=cost_in_words(
-                    row["view_cost"], row["dd_cost"], row["points"], row["call"], lang, row.get("multiplier")
-                ),
+                cost=row_cost_in_words(row, lang),
                 view_cost=row["view_cost"],
                 dd_cost=row["dd_cost"],
                 better=tuple(Card.parse(c) for c in row["better"] or ()),

@@ -67,6 +67,7 @@ costed AS (
            CASE WHEN r.trick IS NOT NULL AND c.view_cost IS NOT NULL THEN greatest(c.view_cost, 0.0)
                 WHEN r.trick IS NULL AND d.loss IS NOT NULL THEN greatest(d.loss, 0.0) END AS view_cost,
            CASE WHEN r.trick IS NOT NULL THEN c.dd_cost END AS dd_cost,
+           CASE WHEN r.trick IS NOT NULL THEN c.hindsight_best END AS hindsight_best,
            -- a card point counts the deal's multiplier in the score; a call's loss is in score points
            CASE WHEN r.trick IS NOT NULL THEN coalesce(g.multiplier, 1) ELSE 1 END AS multiplier
     FROM ranked r
@@ -126,7 +127,8 @@ class FindingsMixin(StoreBase):
             ``player``, ``kind``, ``category``, ``severity``, ``card``, ``better``, ``points``,
             ``explanation``, ``explanation_nl``, ``detector``) with ``call``,
             ``severity_level``, ``dummy`` (a card of the dummy of ``three_dummy``, filed under the
-            dealer who chose it), ``view_cost``, ``dd_cost``, ``multiplier`` (the deal's for a
+            dealer who chose it), ``view_cost``, ``dd_cost``, ``hindsight_best`` (the cards
+            ``dd_cost`` is counted against), ``multiplier`` (the deal's for a
             card, 1 for a call), ``view_points`` and ``place`` (1 for the costliest,
             of everyone's or, with ``each_player``, of the player's).
         """
