@@ -294,10 +294,10 @@ def test_master_trump_smeared_reads_in_full() -> None:
     rec = record(ACE_ON_MANILLE, ["10D 8D AD QD", "7H AH 7D KD"], dealer=2)
     assert _read(_only(rec, "master_trump_smeared")) == (
         "master_trump_smeared", 1, 1, 3, "Bert", "AD", ["7D"], 7.0, Severity.BLUNDER,
-        "Bert put A♦ on Dirk's 10♦ in trick 1, a trick Dirk was certain to take, while 7♦ could be "
+        "Bert put A♦ on Dirk's 10♦ in trick 1, a trick their side was certain to take, while 7♦ could be "
         "played: no trump out could beat A♦, so kept it was a sure trick later. In trick 2, 7♦ fell to "
         "the opponents; A♦ in its place would have taken that trick: 7 points went to the opponents.",
-        "Bert legde koeken aas op de koeken manille van Dirk in slag 1, een slag die Dirk zeker won, "
+        "Bert legde koeken aas op de koeken manille van Dirk in slag 1, een slag die hun ploeg zeker won, "
         "terwijl koeken zeven ook mocht: geen troef kon koeken aas nog nemen, dus gehouden was dat later "
         "een zekere slag. In slag 2 viel koeken zeven bij de tegenstanders; koeken aas had in de plaats "
         "die slag genomen: 7 punten gingen naar de tegenstanders.",

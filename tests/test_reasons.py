@@ -92,6 +92,28 @@ def test_the_reason_says_on_which_layout_it_was_played_and_what_the_real_cards_g
     )
 
 
+def test_a_better_card_that_does_no_better_on_the_real_cards_is_said_to() -> None:
+    """A helper's review: "J♠ would have kept them ... With every hand known: 13 after the A♦, 13
+    after the J♠" left the player to work out that the J♠ was no better on the real cards."""
+    position, trump = the_spent_manille()
+    played, better = best_lines(position, trump, Rules(), [Card.D10, Card.DK], first_trick=7)
+    en, nl = (
+        explain(
+            played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang=lang, layouts=12,
+            real=(played, played),
+        )
+        for lang in ("en", "nl")
+    )  # fmt: skip
+    assert en.endswith(
+        "With every hand known: 7 after the 10♦, 7 after the K♦: on the real cards the K♦ would have "
+        "done no better; it was the better card from what Anna could see."
+    )
+    assert nl.endswith(
+        "Met alle kaarten open: 7 na de koeken manille, 7 na de koeken heer: met de echte kaarten deed "
+        "de koeken heer het niet beter; met wat Anna kon weten was het de betere kaart."
+    )
+
+
 def test_the_reason_says_when_its_layouts_were_every_one_the_player_could_not_tell_apart() -> None:
     """The blind re-read for issue 30 read "of 42 such layouts drawn" where the 42 were all of them."""
     position, trump = the_spent_manille()

@@ -53,6 +53,30 @@ def test_one_finding_per_play_the_most_telling() -> None:
     assert len(curate([words, number, elsewhere])) == 2
 
 
+def test_a_word_finding_that_takes_the_costly_card_s_words_says_the_view_cost_once() -> None:
+    """A helper's review read "From what Bert could see, playing J♦ was worth 6 card points more
+    on average (solver). K♦ cost Bert's team 6 card points on average, from what Bert could see":
+    the detector's sentence of the view cost goes where the costly card's words follow."""
+    from dataclasses import replace
+
+    from manillen_replay.analysis.detectors import _view_en, _view_nl
+
+    words = replace(
+        finding("master_trump_smeared", 6.0, Severity.MISTAKE),
+        explanation="Bert put K♦ on it." + _view_en("Bert", "J♦", 6.0, "playing") + " In trick 8, J♦ fell.",
+        explanation_nl="Bert legde de koeken heer."
+        + _view_nl("Bert", "de koeken boer", 5.3, "spelen")
+        + " Zo.",
+    )
+    number = finding("costly_card", 6.0, Severity.MISTAKE)
+    (kept,) = curate([words, number])
+    assert kept.explanation == f"Bert put K♦ on it. In trick 8, J♦ fell. {number.explanation}"
+    assert kept.explanation_nl == f"Bert legde de koeken heer. Zo. {number.explanation_nl}"
+    # alone, the detector's finding keeps its sentence of the view cost
+    (alone,) = curate([words])
+    assert "(solver)." in alone.explanation and "(solver)." in alone.explanation_nl
+
+
 @pytest.mark.parametrize("call", ["klop_lost", "klop_missed"])
 def test_one_finding_per_knock_decision(call: str) -> None:
     """A seat's knock gets one finding: its klop finding and the knock review's are one decision."""

@@ -7,6 +7,7 @@ times the deal's multiplier for a card, the difference in the deal's score for a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -1049,12 +1050,13 @@ class MatchAnalysis:
             mate, mate_nl = self.names[partner], self.names_nl[partner]
             winning = know.winning_card_before(view)
             en = (
-                f"{name} put {master} on {mate}'s {card_en(winning)} in trick {t}, a trick {mate} was "
-                f"certain to take, while {instead} could be played: {sure_en}"
+                # their side's trick: the master trump itself may be what takes it
+                f"{name} put {master} on {mate}'s {card_en(winning)} in trick {t}, a trick their side "
+                f"was certain to take, while {instead} could be played: {sure_en}"
             )
             nl = (
                 f"{name_nl} legde {master_nl} op de {card_nl(winning)} van {mate_nl} in slag {t}, "
-                f"een slag die {mate_nl} zeker won, terwijl {instead_nl} ook mocht: {sure_nl}"
+                f"een slag die hun ploeg zeker won, terwijl {instead_nl} ook mocht: {sure_nl}"
             )
         if gains is not None:
             en += _view_en(name, card_en(cheapest), gains[cheapest], "playing")
@@ -1290,6 +1292,14 @@ def card_severity(points: float, gain: float | None) -> Severity:
     if gain is None:
         return CARD_THRESHOLDS.severity(points)
     return COST_THRESHOLDS.severity(gain)
+
+
+VIEW_SENTENCES = (
+    re.compile(r" From what [^,]+ could see, .+? more on average \(solver\)\."),
+    re.compile(r" Met wat [^,]+ kon weten, was .+? meer waard \(solver\)\."),
+)
+"""The sentences :func:`_view_en` and :func:`_view_nl` write: a finding that takes the solver's
+costly card's words (which give the same cost) leaves them out."""
 
 
 def _view_en(name: str, card: str, gain: float, verb: str = "smearing") -> str:

@@ -499,6 +499,11 @@ def explain(
                     f": on the real cards the {w.card(better_card)} would have done worse, by "
                     f"{w.card_points(-gap)}; it was the better card from what {who} could see"
                 )
+            elif gap == 0:
+                text += (
+                    f": on the real cards the {w.card(better_card)} would have done no better; it was the "
+                    f"better card from what {who} could see"
+                )
             text += "."
         return text
     held, of = shown
@@ -575,6 +580,11 @@ def explain(
             text += (
                 f": met de echte kaarten deed {w.card(better_card)} het slechter, met "
                 f"{w.card_points(-gap)}; met wat {who} kon weten was het de betere kaart"
+            )
+        elif gap == 0:
+            text += (
+                f": met de echte kaarten deed {w.card(better_card)} het niet beter; met wat {who} kon "
+                "weten was het de betere kaart"
             )
         text += "."
     return text

@@ -533,8 +533,16 @@ def _with_the_reason(kept: Finding, dropped: Finding | None) -> Finding:
     solver gave for it: what the card lost from the player's view, and why."""
     if dropped is None or dropped.kind != "costly_card" or kept.kind == "costly_card":
         return kept
+    from .detectors import VIEW_SENTENCES
+
+    # the detector's "From what Bert could see, playing J♦ was worth 6 card points more" said
+    # the cost the costly card's words say next
+    english, dutch = (
+        pattern.sub("", text)
+        for pattern, text in zip(VIEW_SENTENCES, (kept.explanation, kept.explanation_nl), strict=True)
+    )
     return replace(
         kept,
-        explanation=f"{kept.explanation} {dropped.explanation}",
-        explanation_nl=f"{kept.explanation_nl} {dropped.explanation_nl}",
+        explanation=f"{english} {dropped.explanation}",
+        explanation_nl=f"{dutch} {dropped.explanation_nl}",
     )
