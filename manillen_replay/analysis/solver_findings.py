@@ -296,15 +296,18 @@ def call_findings(
     player = players[review.seat] if review.seat < len(players) else None
     who = player or f"seat {review.seat}"
     layouts = review.layouts
+    # the scores are the deal's, for the caller's team; "deals" of the other cards read as games played
     if kind == "trump_choice":
         en = (
             f"{who} chose {_option(chosen.name, 'en')}: from {who}'s own cards that scores "
-            f"{_score(chosen.score, 'en')} on average, {_option(best.name, 'en')} "
-            f"{_score(best.score, 'en')} ({layouts} deals of the other cards solved)."
+            f"{_score(chosen.score, 'en')} points of the deal for {who}'s team on average, "
+            f"{_option(best.name, 'en')} {_score(best.score, 'en')} ({layouts} layouts of the other "
+            "cards solved)."
         )
         nl = (
-            f"{who} koos {_option(chosen.name, 'nl')}: met de eigen kaarten levert dat gemiddeld "
-            f"{_score(chosen.score, 'nl')} op, {_option(best.name, 'nl')} {_score(best.score, 'nl')} "
+            f"{who} koos {_option(chosen.name, 'nl')}: met de eigen kaarten levert dat de ploeg van "
+            f"{who} gemiddeld {_score(chosen.score, 'nl')} punten van het spel op, "
+            f"{_option(best.name, 'nl')} {_score(best.score, 'nl')} "
             f"({layouts} verdelingen van de andere kaarten berekend)."
         )
         muil = review.option("muil")
@@ -313,13 +316,14 @@ def call_findings(
             en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
     else:
         en = (
-            f"{_option(chosen.name, 'en').capitalize()} was worth {_score(chosen.score, 'en')} on average "
-            f"from {who}'s cards, {_option(best.name, 'en')} {_score(best.score, 'en')} "
-            f"({layouts} deals of the other cards solved)."
+            f"{_option(chosen.name, 'en').capitalize()} was worth {_score(chosen.score, 'en')} points of "
+            f"the deal for {who}'s team on average from {who}'s cards, {_option(best.name, 'en')} "
+            f"{_score(best.score, 'en')} ({layouts} layouts of the other cards solved)."
         )
         nl = (
-            f"{_option(chosen.name, 'nl').capitalize()} was gemiddeld {_score(chosen.score, 'nl')} waard "
-            f"met de kaarten van {who}, {_option(best.name, 'nl')} {_score(best.score, 'nl')} "
+            f"{_option(chosen.name, 'nl').capitalize()} was voor de ploeg van {who} gemiddeld "
+            f"{_score(chosen.score, 'nl')} punten van het spel waard met de kaarten van {who}, "
+            f"{_option(best.name, 'nl')} {_score(best.score, 'nl')} "
             f"({layouts} verdelingen van de andere kaarten berekend)."
         )
     return [
@@ -436,11 +440,12 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
     sure = review.sure_gap(taken.name)
     en = (
         f" From the cards in hand klop was worth {number(klop.score)} on average and no klop "
-        f"{number(no_klop.score)} ({review.layouts} deals of the other cards solved, given the calls)"
+        f"{number(no_klop.score)} points of the deal ({review.layouts} layouts of the other cards solved, "
+        "given the calls)"
     )
     nl = (
         f" Met de kaarten in de hand was klop gemiddeld {number_nl(klop.score)} waard en geen klop "
-        f"{number_nl(no_klop.score)} ({review.layouts} verdelingen van de andere kaarten berekend, "
+        f"{number_nl(no_klop.score)} punten van het spel ({review.layouts} verdelingen van de andere kaarten berekend, "
         "rekening houdend met de aangekondigde troef)"
     )
     if loss <= 0:
