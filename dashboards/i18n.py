@@ -301,6 +301,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.tricks_so_far": ("Tricks so far", "Slagen tot nu toe"),
     "replay.findings": ("Findings for this play", "Bevindingen bij deze kaart"),
     "replay.deal_findings": ("Findings for the whole deal", "Bevindingen bij het hele spel"),
+    # the card findings of the deal, as the Match page counts them (notes, info, apart)
+    "replay.findings_notes": ("Findings ({count}; {notes})", "Bevindingen ({count}; {notes})"),
+    "replay.notes": ("{count} notes", "{count} opmerkingen"),
+    "replay.notes_one": ("1 note", "1 opmerking"),
     "replay.no_findings": ("No findings for this play.", "Geen bevindingen bij deze kaart."),
     "replay.link": ("Link to this play", "Link naar deze kaart"),
     "replay.result": ("Card points {a}-{b}; {score}", "Kaartpunten {a}-{b}; {score}"),

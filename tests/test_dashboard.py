@@ -842,6 +842,34 @@ def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
     assert "Bert wasted a trump." in replay_texts(at)
 
 
+def test_replay_counts_the_deal_s_findings_as_the_match_page_does_the_notes_apart(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A helper's review: the Match page said 2 findings for a deal, its replay "Findings (3)",
+    counting an info note the Match page leaves out. The replay counts them apart."""
+    with Store(own_archive) as store:
+        store._con.execute(
+            "INSERT INTO findings SELECT (SELECT max(finding_id) + 1 FROM findings), match_id, deal, 5, 1, "
+            "seat, player, 'hindsight_only', 'strategy', 'info', card, better, 1.0, 'A note.', 'Een noot.', "
+            "detector FROM findings WHERE match_id = 'random-1' AND deal = 2 AND trick IS NOT NULL LIMIT 1"
+        )
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    app = AppTest.from_file(APP, default_timeout=30)
+    counted = data.findings_per_deal("random-1")[2]
+    at = open_page(app, "replay", match="random-1", deal=2, step=0)
+    facts = str(html_views(at)["replay_facts"][1]["html"])
+    with Store(own_archive, read_only=True) as store:
+        whole = store.query(
+            "SELECT count(*) AS n FROM findings WHERE match_id = 'random-1' AND deal = 2 AND trick IS NULL "
+            "AND severity <> 'info'"
+        )["n"][0]
+    assert f"Findings ({counted - whole}; 1 note)" in facts
+    at.session_state["lang"] = "nl"
+    assert f"Bevindingen ({counted - whole}; 1 opmerking)" in str(
+        html_views(at.run())["replay_facts"][1]["html"]
+    )
+
+
 # --------------------------------------------------------------------------- annotations
 
 

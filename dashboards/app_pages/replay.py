@@ -903,7 +903,19 @@ def notes_html() -> list[str]:
             )
             kind = i18n.label_of("kind", str(row["kind"]), language)
             links.append((f"{row['trick']}.{row['play'] or '-'} {row['player']}: {kind}", target))
-        parts.append(cards.link_list_html(f"{t('col.findings')} ({others.height})", links))
+        notes = others.filter(pl.col("severity") == "info").height
+        mistakes = others.height - notes
+        # counted as the Match page's deals count them: the notes (info) apart
+        heading = (
+            f"{t('col.findings')} ({mistakes})"
+            if not notes
+            else t(
+                "replay.findings_notes",
+                count=mistakes,
+                notes=t("replay.notes_one") if notes == 1 else t("replay.notes", count=notes),
+            )
+        )
+        parts.append(cards.link_list_html(heading, links))
     address = escape(ui.absolute(ui.replay_url(match_id, deal_number, step)))
     parts.append(
         f'<details data-name="link"><summary>{escape(t("replay.link"))}</summary>'
