@@ -572,6 +572,15 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "review.nothing": ("No mistakes found in this match.", "Geen fouten gevonden in deze partij."),
     "review.nothing_for": ("No mistakes found for {player}.", "Geen fouten gevonden voor {player}."),
+    # the ledger's "own decisions" still counts small costs: said, so the two do not contradict
+    "review.small_costs": (
+        "No decision surely cost {threshold} card points or more from what the player could see, the "
+        "least a finding counts. The smaller costs add up to {points} card points over the match (the "
+        "Match page's ledger; each card's value in the Deal replay).",
+        "Geen beslissing kostte zeker {threshold} kaartpunten of meer met wat de speler kon weten, het "
+        "minste dat als bevinding telt. De kleinere kosten samen zijn {points} kaartpunten over de "
+        "partij (de balans op de pagina Partij; de waarde van elke kaart in Spel herspelen).",
+    ),
     "review.archive_reviewing": (
         "Solver review: match {match}, deal {done} of {total}; matches waiting: {queued}.",
         "Controle door de solver: partij {match}, spel {done} van {total}; wachtende partijen: {queued}.",

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import polars as pl
 import streamlit as st
 
 from dashboards import cards, data, i18n, reviewer, ui
 from dashboards.steps import step_of
+from manillen_replay.analysis.findings import COST_THRESHOLDS
 from manillen_replay.analysis.ranking import row_cost_in_words
 
 ACTIVE = ("queued", "reviewing", "waiting")
@@ -130,6 +132,17 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
         )
 
 
+def small_costs(match_id: str, player: str | None) -> float:
+    """What the decisions of one player (of everyone: ``None``) cost from their view over a match,
+    summed as the ledger sums them (its ``mistakes``); 0 without the solver's costs."""
+    ledger = data.match_ledger(match_id)
+    if ledger.height == 0:
+        return 0.0
+    if player is not None:
+        ledger = ledger.filter(pl.col("player").str.to_lowercase() == player.lower())
+    return float(ledger["mistakes"].fill_null(0.0).sum())
+
+
 def section(match_id: str, *, player: str | None, trick_size: int, key: str, columns: int = 3) -> None:
     """The review's state and the three costliest decisions of a match (of one player, or of
     everyone), each in a box; ``key`` keeps two pages' widgets apart."""
@@ -140,6 +153,16 @@ def section(match_id: str, *, player: str | None, trick_size: int, key: str, col
         st.caption(t("review.nothing_yet"))
     elif mistakes.height == 0:
         st.caption(t("review.nothing") if player is None else t("review.nothing_for", player=player))
+        small = small_costs(match_id, player)
+        if small >= 0.05:
+            language = ui.lang()
+            st.caption(
+                t(
+                    "review.small_costs",
+                    threshold=i18n.number(COST_THRESHOLDS.inaccuracy, language),
+                    points=i18n.number(round(small, 1), language),
+                )
+            )
     else:
         st.caption(t("review.caption_ready") if now.state == "ready" else t("review.caption_quick"))
         places = st.columns(columns)

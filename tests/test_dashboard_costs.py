@@ -245,3 +245,30 @@ def test_a_card_of_a_doubled_deal_says_its_points_in_the_score(
     assert said in shown_at(chosen)
     free = next(c for c in costs if c.forced or c.view_cost == 0)  # a card that cost nothing
     assert "This deal counts" not in shown_at(free)
+
+
+def test_no_mistakes_found_still_says_what_the_small_costs_add_up_to(app: AppTest, solved: Solved) -> None:
+    """A helper's review: "No mistakes found for Jef" beside a ledger of 7.8 card points of own
+    decisions read as a contradiction. Below the threshold of a finding, the page says so and
+    what the smaller costs add up to, for everyone and for one player, as the ledger sums them."""
+    from dashboards import native_inputs
+
+    _, result, costs = solved
+    at = open_page(app, "match", match=result.id)
+    everyone = sum(max(0.0, c.view_cost) for c in costs if c.view_cost is not None and c.legal)
+    shown = texts(at).splitlines()
+    assert "No mistakes found in this match." in shown
+    (said,) = [text for text in shown if text.startswith("No decision surely cost 2 card points or more")]
+    added = float(re.search(r"add up to ([\d.]+) card points", said)[1])  # type: ignore[index]
+    assert added == pytest.approx(everyone, abs=0.06)
+    player = result.seats[costs[0].seat]
+    own = sum(
+        max(0.0, c.view_cost)
+        for c in costs
+        if c.view_cost is not None and c.legal and c.seat == costs[0].seat
+    )
+    at.session_state["match_review_for"] = native_inputs.chosen_state({"whose": player})
+    shown = texts(at.run()).splitlines()
+    assert f"No mistakes found for {player}." in shown
+    (said,) = [text for text in shown if text.startswith("No decision surely cost")]
+    assert float(re.search(r"add up to ([\d.]+) card points", said)[1]) == pytest.approx(own, abs=0.06)  # type: ignore[index]
