@@ -428,11 +428,17 @@ LABELS: dict[str, tuple[str, str]] = {
         "{team} halen vanaf hier <b>{a}</b> kaartpunten na {card}, <b>{b}</b> na {other}: "
         "een verschil van <b>{difference}</b> ({where}).",
     ),
+    # a helper read two "from the player's view" averages on one page that differed
     "replay.whatif_view": (
         "From {name}'s view, averaged over {layouts} layouts of the hidden cards: {a} after {card}, "
-        "{b} after {other} ({difference}).",
+        "{b} after {other} ({difference}). They are drawn as the review draws its own, each played "
+        "out with best play by all four; the review's own figures (the table of values, a "
+        "finding) average more of them, and weigh a call's as the table plays, so they may differ.",
         "Met wat {name} kon weten, gemiddeld over {layouts} verdelingen van de verborgen kaarten: "
-        "{a} na {card}, {b} na {other} ({difference}).",
+        "{a} na {card}, {b} na {other} ({difference}). Ze zijn getrokken zoals de controle "
+        "de hare trekt, elk uitgespeeld met perfect spel door alle vier; de eigen cijfers van de "
+        "controle (de tabel met waarden, een bevinding) nemen er meer, en rekenen een aankondiging "
+        "zoals aan tafel gespeeld wordt, dus ze kunnen verschillen.",
     ),
     "replay.whatif_save_title": ("Save this line as a variation", "Deze lijn als variant bewaren"),
     "replay.whatif_save_caption": (
