@@ -234,6 +234,15 @@ def test_the_hindsight_cost_names_its_card_when_the_better_card_named_is_another
     same = _with_view(cost, 6.0, {Card.SQ: 20.0, Card.HJ: 15.0, Card.D9: 14.0}, 50, False)
     (plain,) = cost_findings([same], match="m", deal=deal, players=players)  # type: ignore[arg-type]
     assert "With every hand known 9♦ cost 7 card points." in plain.explanation
+    # a view cost whose one decimal would not multiply out to the score's figure (11.1 x 2 is not
+    # the 22.3 said next, as a helper found) is written to two
+    exact = _with_view(cost, 11.14, {Card.HJ: 25.14, Card.SQ: 15.0, Card.D9: 14.0}, 50, False)
+    (doubled_card,) = cost_findings([exact], match="m", deal=doubled, players=players)  # type: ignore[arg-type]
+    assert "9♦ cost Ilse's team 11.14 card points on average" in doubled_card.explanation
+    assert "This deal counts twice: 22.3 points of the score." in doubled_card.explanation
+    assert "gemiddeld 11,14 kaartpunten" in doubled_card.explanation_nl
+    (once,) = cost_findings([exact], match="m", deal=deal, players=players)  # type: ignore[arg-type]
+    assert "9♦ cost Ilse's team 11.1 card points on average" in once.explanation
 
 
 def _trump_call(chosen: str, options: tuple[CallOption, ...]) -> Finding:

@@ -276,7 +276,16 @@ def cost_in_words(
     '3 punten op het spel (niet door de solver berekend)'
     """
     from ..cards import Card
-    from .words import card_en, counted_en, counted_nl, number, number_nl, points_en, points_nl
+    from .words import (
+        card_en,
+        card_points_counted,
+        counted_en,
+        counted_nl,
+        number,
+        number_nl,
+        points_en,
+        points_nl,
+    )
 
     dutch = lang == "nl"
     measures = MEASURES_NL if dutch else MEASURES
@@ -286,12 +295,9 @@ def cost_in_words(
     if call is not None:
         of_score = "van de verwachte score van het spel" if dutch else "of the deal's expected score"
         return f"{amount(round(view_cost, 1))} {of_score} {measures['view']}"
-    card_points = amount(round(view_cost, 1), "kaartpunt" if dutch else "card point")
     factor = multiplier or 1
-    if factor > 1 and round(round(view_cost, 1) * factor, 1) != round(view_cost * factor, 1):
-        # to two decimals where one would not multiply out: 6.95 x 2 is the 13.9 shown, 7 x 2 not
-        written = f"{view_cost:.2f}".replace(".", "," if dutch else ".")
-        card_points = f"{written} {'kaartpunten' if dutch else 'card points'}"
+    # to two decimals where one would not multiply out: 6.95 x 2 is the 13.9 shown, 7 x 2 not
+    card_points = card_points_counted(round(view_cost, 2), factor, lang)
     hindsight = None
     if dd_cost is not None:
         # in a deal that counts twice the headline is in points of the score: this one is not

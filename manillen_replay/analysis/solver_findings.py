@@ -21,6 +21,7 @@ from .reasons import better_cards
 from .words import (
     card_en,
     card_nl,
+    card_points_counted,
     counted_en,
     counted_nl,
     number,
@@ -110,7 +111,9 @@ def cost_findings(
             better = better_cards(cost)
             view = cost.view_cost
             # the reason, when there is one, says itself what the real cards gave
-            en, nl = _costly_words(cost, better, who, real_cards=(cost.trick, cost.play) not in reasons)
+            en, nl = _costly_words(
+                cost, better, who, real_cards=(cost.trick, cost.play) not in reasons, factor=factor
+            )
             if factor > 1:
                 # the finding's points are the score's: said, where the card points alone were
                 # half of the "points at stake" shown beside them
@@ -178,10 +181,11 @@ def _decider(players: Sequence[str], seat: int, dealer: int) -> str | None:
 
 
 def _costly_words(
-    cost: PlayCost, better: tuple[Card, ...], who: str, *, real_cards: bool = True
+    cost: PlayCost, better: tuple[Card, ...], who: str, *, real_cards: bool = True, factor: int = 1
 ) -> tuple[str, str]:
     """A costly card's costs in words, each cost saying which it is; with ``real_cards`` the
-    better card's real result when it did worse with every hand known."""
+    better card's real result when it did worse with every hand known. In a deal that counts its
+    points ``factor`` times the view cost multiplies out to the score's figure said after it."""
     view = cost.view_cost or 0.0
     # the hindsight cost is against the best card with every hand known: named when that is not
     # the better card just named, which read as if that card kept those points
@@ -190,13 +194,13 @@ def _costly_words(
     against_en = f" (against {or_en(best)})" if other_best else ""
     against_nl = f" (tegenover {or_nl(best)})" if other_best else ""
     en = (
-        f"{card_en(cost.card)} cost {who}'s team {points_en(view, 'card point')} on average, "
+        f"{card_en(cost.card)} cost {who}'s team {card_points_counted(view, factor)} on average, "
         f"from what {who} could see; {or_en(better)} would have kept them. With every hand known "
         f"{card_en(cost.card)} cost {points_en(cost.dd_cost, 'card point')}{against_en}."
     )
     nl = (
         f"{card_nl(cost.card).capitalize()} kostte de ploeg van {who} gemiddeld "
-        f"{points_nl(view, 'kaartpunt')}, met wat {who} kon weten; met {or_nl(better)} "
+        f"{card_points_counted(view, factor, 'nl')}, met wat {who} kon weten; met {or_nl(better)} "
         f"had de ploeg ze behouden. Met alle kaarten open kostte {card_nl(cost.card)} "
         f"{points_nl(cost.dd_cost, 'kaartpunt')}{against_nl}."
     )
@@ -445,8 +449,8 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
     )
     nl = (
         f" Met de kaarten in de hand was klop gemiddeld {number_nl(klop.score)} waard en geen klop "
-        f"{number_nl(no_klop.score)} punten van het spel ({review.layouts} verdelingen van de andere kaarten berekend, "
-        "rekening houdend met de aangekondigde troef)"
+        f"{number_nl(no_klop.score)} punten van het spel ({review.layouts} verdelingen van de andere "
+        "kaarten berekend, rekening houdend met de aangekondigde troef)"
     )
     if loss <= 0:
         en += ": a sound call that the cards did not reward, not a mistake."

@@ -193,6 +193,20 @@ def points_nl(points: float, noun: str = "punt") -> str:
     return f"{number_nl(points)} {noun if _is_one(points) else noun + 'en'}"
 
 
+def card_points_counted(points: float, multiplier: int, lang: str = "en") -> str:
+    """Card points of a deal that counts them ``multiplier`` times, written so that they multiply
+    out to the score's figure (one decimal): to two decimals where one would not.
+
+    >>> card_points_counted(11.14, 2), card_points_counted(6.95, 2, "nl"), card_points_counted(7.0, 2)
+    ('11.14 card points', '6,95 kaartpunten', '7 card points')
+    """
+    dutch = lang == "nl"
+    if multiplier > 1 and round(round(points, 1) * multiplier, 1) != round(points * multiplier, 1):
+        written = f"{points:.2f}".replace(".", "," if dutch else ".")
+        return f"{written} {'kaartpunten' if dutch else 'card points'}"
+    return points_nl(points, "kaartpunt") if dutch else points_en(points, "card point")
+
+
 def counted_en(multiplier: int) -> str:
     """How many times a deal counts its points, in English: ``twice``, ``4 times``."""
     return "twice" if multiplier == 2 else f"{multiplier} times"
