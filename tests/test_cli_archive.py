@@ -181,7 +181,9 @@ def test_interrupted_import_says_what_was_kept(tmp_path: Path, monkeypatch: pyte
     db = tmp_path / "i.duckdb"
     result = _run("import", str(first), str(second), "--db", str(db))
     assert result.exit_code == 130
-    assert result.stderr.strip() == (
+    made, said = result.stderr.strip().split("\n", 1)
+    assert made == f"{db}: no archive of that name yet: making a new one"
+    assert said.strip() == (
         "interrupted: 1 file was kept whole (imported 1 match (1 deal), replaced 0, "
         f"skipped 0 already present, refused 0); {source_name(second)!r}, still being imported, "
         "was rolled back"
@@ -209,7 +211,8 @@ def test_an_import_interrupted_after_its_last_commit_says_every_file_was_kept(
         str(tmp_path / "l.duckdb"),
     )
     assert result.exit_code == 130
-    assert result.stderr.strip().startswith("interrupted: 2 files were kept whole (imported 2 matches")
+    said = result.stderr.strip().split("\n", 1)[1].strip()
+    assert said.startswith("interrupted: 2 files were kept whole (imported 2 matches")
     assert "rolled back" not in result.stderr
 
 
@@ -227,6 +230,12 @@ def test_quiet_import_lists_no_refused_records_but_still_sums_up(
     )
     loud = _run("import", str(sample_archive), "--db", str(tmp_path / "loud.duckdb"))
     assert f"{sample_archive}:{BAD_LINE_NUMBER}: /deals/0/dealer" in loud.stderr
+    # a new archive is said to be one (a mistyped --db filled one in silence), unless --quiet
+    assert loud.stderr.startswith(
+        f"{tmp_path / 'loud.duckdb'}: no archive of that name yet: making a new one\n"
+    )
+    again = _run("import", str(sample_archive), "--db", str(tmp_path / "loud.duckdb"))
+    assert "making a new one" not in again.stderr
 
 
 def test_sql_formats(sample_db: Path, tmp_path: Path) -> None:

@@ -199,6 +199,9 @@ def import_(
     if club_name is not None:
         existing_archive(db, " and save the club's rules with `manillen rules save NAME`")
     summary = ImportSummary()
+    if not quiet and not Path(db).exists():
+        # a mistyped --db would otherwise fill a new archive in silence
+        click.echo(f"{db}: no archive of that name yet: making a new one", err=True)
     with _open(db, read_only=False) as store:
         club = _club_rules(store, club_name, db) if club_name is not None else None
         total = count_records(paths) if paths else 0
