@@ -431,6 +431,16 @@ def test_convert_refuses_many_matches_into_one_json_file(tmp_path):
     assert result.exit_code == 2 and "a .json file holds one match" in result.output
 
 
+def test_convert_refuses_an_out_whose_name_says_no_format_unless_told(tmp_path):
+    """A helper's `convert base.mnl out.txt` wrote JSON into out.txt, which validate of its
+    folder then passed by: the name must say the format, or --to."""
+    out = tmp_path / "out.txt"
+    result = run("convert", str(NOTATION / "muil.mnl"), str(out))
+    assert result.exit_code == 2 and "name it .json, .jsonl or .mnl, or give --to" in result.output
+    assert not out.exists()
+    told = run("convert", str(NOTATION / "muil.mnl"), str(out), "--to", "mnl")
+    assert told.exit_code == 0 and out.read_text() == (NOTATION / "muil.mnl").read_text()
+
 def test_cli_options_take_cards_with_symbols():
     result = run("legal", "--trump", "♦", "--leader", "1", "--trick", "A♣ q♣ 9♦", "--hand", "8♦ kd 7H")
     assert result.exit_code == 0 and "May play: KD" in result.output

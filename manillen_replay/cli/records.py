@@ -478,6 +478,11 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
     if target != "-":
         _check_target(target)
         check_output_file(target, "OUT", "the matches")
+        if to_kind is None and not target.lower().endswith((".json", ".jsonl", ".mnl")):
+            # out.txt was written as JSON, and validate of its folder then passed it by
+            raise click.UsageError(
+                f"OUT {target!r} does not say what to write: name it .json, .jsonl or .mnl, or give --to"
+            )
     if from_kind is None and source != "-" and Path(source).is_dir():
         entries = read_entries([source])
     else:
