@@ -232,3 +232,21 @@ def test_legal_names_who_is_winning_when_partner_exempt_is_off():
     opponent = run("legal", "--trump", "D", "--leader", "1", "--trick", "KH", "--hand", "7H AH",
                    "--rule", "partner_exempt=false")  # fmt: skip
     assert "an opponent is winning" in opponent.output
+
+
+def test_an_empty_json_lines_file_is_said_to_be_empty_not_passed(tmp_path):
+    """A helper's empty .jsonl (a failed phone export) passed validate with 0 records and exit
+    code 0, and imported as nothing, where an empty .json or .mnl is refused: it is refused too."""
+    empty = tmp_path / "evening.jsonl"
+    empty.write_text("\n\n")
+    result = run("validate", str(empty))
+    assert result.exit_code == 1
+    assert (
+        result.stdout == f"{empty}: the file is empty: no record in it (JSON Lines holds one match a line)\n"
+    )
+    imported = run("import", "--db", str(tmp_path / "a.duckdb"), "--quiet", str(empty))
+    assert imported.exit_code == 1 and "refused 1" in imported.stdout
+    single = tmp_path / "one.json"
+    single.write_text("")
+    said = run("validate", str(single)).stdout
+    assert said == f"{single}: empty: nothing to read here, where a record (a JSON object) should be\n"

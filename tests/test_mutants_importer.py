@@ -305,6 +305,7 @@ def test_manillen_import_says_which_file_failed_and_what_was_kept_before(
     monkeypatch.undo()
     assert result.exit_code == 1
     assert result.stderr == (
+        f"{db}: no archive of that name yet: making a new one\n"
         f"Error: could not write to the archive {str(db)!r} while importing {str(two)!r} (that file "
         "was rolled back): disk full\n(kept before the problem: 1 file; imported 3 matches (3 deals), "
         "replaced 0, skipped 0 already present, refused 0)\n"

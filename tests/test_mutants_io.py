@@ -503,8 +503,20 @@ def _with_dealer(number: str) -> str:
             "not valid JSON at line 130 column 2: extra data; the file holds more than one JSON document: "
             "one match a line is JSON Lines, named .jsonl",
         ),
+        # nothing at all (an empty .json, a JSON Lines archive's empty line): said as such
+        ("", "empty: nothing to read here, where a record (a JSON object) should be"),
+        ("  \t", "empty: nothing to read here, where a record (a JSON object) should be"),
         # a document of one line (a JSON Lines archive's line, whose line is told before): its column
-        ("", "not valid JSON at column 1: expecting value"),
+        (
+            '{"format": "manillen/1", "match',
+            "not valid JSON at column 26: a text starts here and does not "
+            "end; the document ends before it is complete: was it cut off?",
+        ),
+        (
+            '{"format": "manillen/1",',
+            "not valid JSON at column 25: expecting property name enclosed in "
+            "double quotes; the document ends before it is complete: was it cut off?",
+        ),
         # a NUL byte past the first four is no sign of UTF-16
         ('{"ab\x00": 1}', "not valid JSON at column 5: invalid control character"),
     ],
@@ -519,6 +531,9 @@ def _with_dealer(number: str) -> str:
         "extra data",
         "two documents",
         "empty",
+        "blank",
+        "cut in a text",
+        "cut after a comma",
         "NUL",
     ],
 )

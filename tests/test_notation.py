@@ -441,6 +441,7 @@ def test_convert_refuses_an_out_whose_name_says_no_format_unless_told(tmp_path):
     told = run("convert", str(NOTATION / "muil.mnl"), str(out), "--to", "mnl")
     assert told.exit_code == 0 and out.read_text() == (NOTATION / "muil.mnl").read_text()
 
+
 def test_cli_options_take_cards_with_symbols():
     result = run("legal", "--trump", "♦", "--leader", "1", "--trick", "A♣ q♣ 9♦", "--hand", "8♦ kd 7H")
     assert result.exit_code == 0 and "May play: KD" in result.output

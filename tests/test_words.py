@@ -143,8 +143,8 @@ def test_solver_findings_use_decimal_commas_and_dutch_options() -> None:
     choice = found["trump_choice"]
     assert "harten" in choice.explanation_nl and "hearts" in choice.explanation
     knock = found["knock_choice"]
-    assert knock.explanation_nl.startswith("Geen klop was gemiddeld 5,2")
-    assert knock.explanation.startswith("No klop was worth 5.2")
+    assert knock.explanation_nl.startswith("Geen klop was voor de ploeg van B gemiddeld 5,2 punten")
+    assert knock.explanation.startswith("No klop was worth 5.2 points of the deal")
 
 
 def test_kind_and_severity_names_in_dutch() -> None:

@@ -423,7 +423,12 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
                     yield _refused(source, ONE_DOCUMENT_OVER_LINES)
                     return
                 handle.seek(0)
-                yield from _lines(handle, source)
+                empty = True
+                for entry in _lines(handle, source):
+                    empty = False
+                    yield entry
+            if empty:  # a failed export must not pass as an archive with nothing wrong in it
+                yield _refused(source, EMPTY_JSON_LINES)
             return
         if path.stat().st_size > MAX_RECORD_BYTES:  # asked before reading: the file is read whole
             with path.open("rb") as handle:
@@ -435,6 +440,8 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
         return
     yield from entries_of(data, source, kind)
 
+
+EMPTY_JSON_LINES = "the file is empty: no record in it (JSON Lines holds one match a line)"
 
 ONE_DOCUMENT_OVER_LINES = (
     "this JSON Lines file holds one JSON document written over many lines, not one match a line: "
@@ -727,8 +734,16 @@ def explain_decode_error(data: bytes | str, error: Exception) -> list[RecordErro
             )
         ]
     except json.JSONDecodeError as bad:
+        if not text.strip():
+            return [RecordError("empty: nothing to read here, where a record (a JSON object) should be")]
         # json's "Invalid control character at" leaves the place to the caller: it is told before
         said = bad.msg.lower().removesuffix(" at")
+        cut = said.startswith("unterminated") or bad.pos >= len(text.rstrip())
+        if said == "unterminated string starting":
+            said = "a text starts here and does not end"
+        if cut:
+            # the commonest cause: a line cut off (a copy, an upload or a phone export that stopped)
+            said += "; the document ends before it is complete: was it cut off?"
         if said == "extra data" and text[bad.pos :].lstrip().startswith("{"):
             # a second record after the first: a .json holds one match (an export to .json did this)
             said += (
