@@ -431,6 +431,21 @@ def test_the_warm_up_mark_says_whether_this_solver_is_compiled(
 # --------------------------------------------------------------------------- the report
 
 
+def test_report_of_a_scoresheet_only_match_announces_no_solver_review(tmp_path: Path) -> None:
+    """A helper's `report` of a scoresheet-only match said "reviewing match ... with the solver
+    first (12 deals ...)" where the solver had no cards to review: no deal with its hands, no line."""
+    from manillen_replay.store import Store
+
+    db = tmp_path / "sheet.duckdb"
+    with Store(db) as store:
+        store.import_paths([Path(__file__).resolve().parent.parent / "data" / "samples" / "scoresheet.json"])
+        (match_id,) = store.query("SELECT match_id FROM matches")["match_id"].to_list()
+        assert store.deal_counts_by_variant([match_id]) == {}
+    code, _, err = run("report", "--db", str(db), "--match", match_id, "--out", str(tmp_path / "r.html"))
+    assert code == 0, err
+    assert "reviewing" not in err and "solving" not in err
+
+
 def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> None:
     path = archive(tmp_path / "club.duckdb", (5, 2, None))
     out = tmp_path / "r.html"

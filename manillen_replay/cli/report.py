@@ -98,7 +98,7 @@ def report(
             deals = sum(by_variant.values())
         if ids:
             Store.check_writable(path, "store the solver's review")  # before the review, not after it
-            if not quiet:
+            if not quiet and deals:  # a match of the scoresheet only has no cards to review
                 # the solver's timings are measured at the default layouts: no guess at others
                 expected = f", {solver_wait(review_effort(by_variant))}" if samples == DEFAULT_SAMPLES else ""
                 click.echo(

@@ -209,10 +209,13 @@ class FindingsMixin(StoreBase):
         return int(rows[0][0]) if rows else 0
 
     def deal_counts_by_variant(self, match_ids: list[str]) -> dict[str, int]:
-        """How many deals these matches have, by variant (what the solver review's work depends on)."""
+        """How many deals with cards these matches have, by variant (what the solver review's work
+        depends on: a deal of the scoresheet only, without its hands, gives it nothing to search)."""
         rows = self._con.execute(
             "SELECT m.variant, count(*) FROM deals d JOIN matches m USING (match_id) "
-            "WHERE list_contains(?, d.match_id) GROUP BY m.variant",
+            "WHERE list_contains(?, d.match_id) "
+            "AND EXISTS (SELECT 1 FROM hands h WHERE h.match_id = d.match_id AND h.deal = d.deal) "
+            "GROUP BY m.variant",
             [list(match_ids)],
         ).fetchall()
         return {str(variant): int(count) for variant, count in rows}
