@@ -173,6 +173,9 @@ def trump_choices_figure(choices: pl.DataFrame, *, title: str, y_title: str, dec
         go.Bar(x=choices["choice"].to_list(), y=choices["deals"].to_list(), marker_color=colours)
     )
     figure.update_layout(title=title, yaxis_title=y_title, **_layout(decimal))
+    # a count of deals: whole steps (Plotly's own cut 1 into 0.2s)
+    _, _, step = svg.value_axis(0, max(choices["deals"].to_list(), default=0), whole=True)
+    figure.update_yaxes(tick0=0, dtick=step)
     return figure
 
 
@@ -433,7 +436,9 @@ def trump_choices_svg(
     labels = choices["choice"].to_list()
     values = [float(v) for v in choices["deals"].to_list()]
     bar = svg.Bars("", _trump_colours(labels), values, [svg.number(v, decimal=decimal) for v in values])
-    return svg.bar_chart(labels, [bar], title=title, y_title=y_title, width=width, decimal=decimal)
+    return svg.bar_chart(
+        labels, [bar], title=title, y_title=y_title, width=width, decimal=decimal, whole=True
+    )
 
 
 def rate_over_time_svg(

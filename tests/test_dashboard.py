@@ -1839,3 +1839,16 @@ def test_app_test_runs_share_a_compiled_script_and_compile_an_edited_one_again(t
     script.write_text("import streamlit as st\n\nst.markdown('two')\n", encoding="utf-8")
     assert [m.value for m in at.run().markdown] == ["two"]
     assert shared.get_bytecode(str(script)) is not compiled
+
+
+def test_a_chart_of_counts_steps_by_whole_numbers() -> None:
+    """A helper's Players page drew "Trump choice as dealer" for a count of 1 with ticks at 0.2,
+    0.4, 0.6 and 0.8 of a deal, in the picture and in Plotly's chart."""
+    choices = pl.DataFrame({"choice": ["♥ harten", "muil"], "deals": [1, 0]})
+    picture = charts.trump_choices_svg(choices, title="Trump choice as dealer", y_title="deals")
+    ticks = re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="end">([^<]+)</text>', picture)
+    assert ticks == ["0", "1"], ticks
+    figure = charts.trump_choices_figure(choices, title="t", y_title="deals")
+    assert (figure.layout.yaxis.tick0, figure.layout.yaxis.dtick) == (0, 1.0)
+    many = pl.DataFrame({"choice": ["♥ harten", "♠ schoppen"], "deals": [12, 3]})
+    assert charts.trump_choices_figure(many, title="t", y_title="deals").layout.yaxis.dtick == 5.0

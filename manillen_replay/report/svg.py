@@ -123,28 +123,31 @@ def _width_of(text: str, size: float = FONT) -> float:
     return len(text) * size * _CHAR
 
 
-def _nice_step(span: float) -> float:
-    """A round step that cuts ``span`` into about five.
+def _nice_step(span: float, whole: bool = False) -> float:
+    """A round step that cuts ``span`` into about five; with ``whole`` a whole number (a count).
 
-    >>> _nice_step(60), _nice_step(0.9), _nice_step(0)
-    (20.0, 0.2, 0.2)
+    >>> _nice_step(60), _nice_step(0.9), _nice_step(0), _nice_step(1, whole=True), _nice_step(12, whole=True)
+    (20.0, 0.2, 0.2, 1.0, 5.0)
     """
     raw = max(span, 1e-9) / 5 if span > 0 else 0.2
+    if whole:
+        raw = max(raw, 1.0)
     magnitude = 10 ** math.floor(math.log10(raw))
-    for factor in (1, 2, 2.5, 5, 10):
+    for factor in (1, 2, 5, 10) if whole else (1, 2, 2.5, 5, 10):
         if factor * magnitude >= raw * (1 - 1e-9):
             return float(factor * magnitude)
     return float(10 * magnitude)  # pragma: no cover - the loop ends at 10
 
 
-def value_axis(low: float, high: float) -> tuple[float, float, float]:
-    """The bottom, top and step of a value axis over ``low`` to ``high`` that includes 0.
+def value_axis(low: float, high: float, whole: bool = False) -> tuple[float, float, float]:
+    """The bottom, top and step of a value axis over ``low`` to ``high`` that includes 0; with
+    ``whole``, an axis of counts, stepping by whole numbers (no 0.2 of a deal).
 
-    >>> value_axis(3, 47), value_axis(-7, 12)
-    ((0.0, 50.0, 10.0), (-10.0, 15.0, 5.0))
+    >>> value_axis(3, 47), value_axis(-7, 12), value_axis(0, 1, whole=True)
+    ((0.0, 50.0, 10.0), (-10.0, 15.0, 5.0), (0.0, 1.0, 1.0))
     """
     low, high = min(low, 0.0), max(high, 0.0)
-    step = _nice_step(high - low)
+    step = _nice_step(high - low, whole)
     bottom = step * math.floor(low / step + 1e-9)
     top = step * math.ceil(high / step - 1e-9)
     return bottom, max(top, bottom + step), step
@@ -395,6 +398,7 @@ def _frame(
     first_x: float = 0.5,
     inset: float = 0.0,
     decimal: str = ".",
+    whole: bool = False,
 ) -> tuple[list[str], _Plot, _XLabels]:
     """A chart's frame: title, legend, the value axis with its grid, and the room for the x labels.
 
@@ -403,8 +407,9 @@ def _frame(
     :param note: a line under the title (what the numbers over the bars are, say).
     :param first_x: where the first x position is, in slots from the plot's left edge.
     :param inset: how far in from each side of the plot the x positions start (a line's padding).
+    :param whole: the values are counts: the axis steps by whole numbers.
     """
-    bottom_value, top_value, step = value_axis(min(values, default=0), max(values, default=0))
+    bottom_value, top_value, step = value_axis(min(values, default=0), max(values, default=0), whole)
     ticks = [bottom_value + step * i for i in range(round((top_value - bottom_value) / step) + 1)]
     left = max(_width_of(_tick(v, decimal)) for v in ticks) + 10 + (FONT + 6 if y_title else 0)
     right = 12.0
@@ -562,6 +567,7 @@ def bar_chart(
     width: int = 640,
     height: int = 280,
     decimal: str = ".",
+    whole: bool = False,
 ) -> str:
     """A bar chart: a group of bars per category, or one stacked bar (``stacked``: gains stack up
     from 0 and losses down, as Plotly's relative bars), optionally with lines over the categories.
@@ -570,6 +576,7 @@ def bar_chart(
     :param lines: lines drawn over the bars, each one value per category.
     :param note: a line under the title.
     :param decimal: the decimal sign of the numbers written (``","`` in Dutch).
+    :param whole: the values are counts: the axis steps by whole numbers.
     """
     count = max(len(categories), 1)
     if stacked:
@@ -583,6 +590,7 @@ def bar_chart(
     parts, plot, layout = _frame(
         width=width, height=height, title=title, y_title=y_title, x_title=x_title,
         legend=legend, values=values, labels=categories, slots=count, note=note, decimal=decimal,
+        whole=whole,
     )  # fmt: skip
     slot = plot.width / count
     centres = [plot.left + slot * (i + 0.5) for i in range(len(categories))]
