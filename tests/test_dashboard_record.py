@@ -657,8 +657,17 @@ def test_page_edits_an_earlier_trick(empty_app: tuple[AppTest, Path]) -> None:
     saved = drafts.load(draft_id, drafts.folder(path))
     assert saved is not None and saved.current is not None
     assert saved.current.plays == swapped + cards[4:8]
-    leader = rec.table_of(saved.current, Rules()).tricks[1].leader
+    table = rec.table_of(saved.current, Rules())
+    leader = table.tricks[1].leader
     assert f"2. {SEATS[leader]} leads" in texts(at)  # the next trick follows the new winner
+    # each card with who played it: a trick tapped in the wrong order shows at a glance
+    first = table.tricks[0]
+    written = [f"{p.card.rank.text}{p.card.suit.symbol}" for p in first.plays]
+    said = ", ".join(
+        f"{SEATS[p.seat]} {f':red[{text}]' if p.card.suit.is_red else text}"
+        for p, text in zip(first.plays, written, strict=True)
+    )
+    assert f"1. {SEATS[first.leader]} leads: {said} → " in texts(at)
 
 
 def test_page_in_dutch(empty_app: tuple[AppTest, Path]) -> None:

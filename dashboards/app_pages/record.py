@@ -1148,12 +1148,15 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
     done = [trick for trick in table.tricks if trick.winner is not None]
     if not done:
         return
+    short = rec.short_names(names)
     with st.expander(t("record.tricks", count=len(done))):
         lines = []
         for trick in done:
             assert trick.winner is not None
-            cards = " ".join(
-                _card_text(p.card) + ("⚠" if p.violation is not None else "") for p in trick.plays
+            # each card with who played it: a trick tapped in the wrong order shows at a glance
+            cards = ", ".join(
+                f"{short[names[p.seat]]} {_card_text(p.card)}" + ("⚠" if p.violation is not None else "")
+                for p in trick.plays
             )
             lines.append(
                 t("record.trick_line", number=trick.number, leader=names[trick.leader], cards=cards,
