@@ -102,6 +102,17 @@ def language_script() -> bytes:
     return _LANGUAGE_SCRIPT.format(known=_json(list(LANGUAGES)), parameter=_json(LANGUAGE_PARAMETER)).encode()
 
 
+PHONE_STYLE = (
+    b"<style>@media (max-width: 640px) { h1 { font-size: 1.8rem !important; overflow-wrap: anywhere; } "
+    b"h2 { font-size: 1.5rem !important; } h3 { font-size: 1.3rem !important; } "
+    b'[data-testid="stMainBlockContainer"] { padding-top: 4rem !important; } }</style>'
+)
+"""On a phone, a page's title at Streamlit's 2.75rem took three lines for a match's id ("Partij
+2026-12-07-t-hoekske-izegem-1") and pushed the card table half a screen down: smaller there, an
+id broken where it must be, and less of Streamlit's room above it. In the page served, not a
+style element of every page's run."""
+
+
 def _json(value: object) -> str:
     """``value`` as JSON that cannot end the ``<script>`` it sits in."""
     return json.dumps(value).replace("<", "\\u003c")
@@ -206,7 +217,7 @@ class BaseAddress:
         scope = dict(scope)
         scope["headers"] = [(k, v) for k, v in scope["headers"] if k != b"accept-encoding"]
         script = base_address_script(path[len(prefix) :] or "/", await self._host_config(scope, prefix))
-        script += language_script()
+        script += language_script() + PHONE_STYLE
         start: Message | None = None
         body: list[bytes] = []
 

@@ -226,7 +226,11 @@ def test_a_browser_set_to_dutch_opens_the_dashboard_in_dutch(server: tuple[str, 
     expect(page.locator("h1").first).to_have_text("Fouten", timeout=30_000)
     page.wait_for_function("document.documentElement.lang === 'nl'", timeout=10_000)
     assert page.url == f"{address}/mistakes?lang=nl"
+    # a phone's title is smaller than Streamlit's 2.75rem (a match's id took three lines)
+    size = "getComputedStyle(document.querySelector('h1')).fontSize"
+    assert float(page.evaluate(size).removesuffix("px")) < 30
     page.set_viewport_size({"width": 1400, "height": 1000})  # the sidebar, with its switch, open
+    assert float(page.evaluate(size).removesuffix("px")) > 40
     page.get_by_role("button", name="English", exact=True).click()
     expect(page.locator("h1").first).to_have_text("Mistakes", timeout=30_000)
     page.wait_for_function("location.search === '?lang=en'", timeout=10_000)
