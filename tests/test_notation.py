@@ -390,6 +390,29 @@ def test_import_takes_mnl_and_keeps_the_refused_match_at_its_line(tmp_path):
     assert row[0] == 3 and row[1].startswith("column 9: unknown card '9X'")
 
 
+def test_a_mistyped_card_is_said_as_one_with_its_pointer_first_in_its_trick_or_not(tmp_path):
+    """A helper's "11S JS AS 7S" got "expected a trick ... found '11S'" where the same typo later
+    in the line got "unknown card" and its hint; the unknown card had no JSON pointer; a Dutch rank
+    letter (heer for K) had no word on it."""
+    text = (NOTATION / "seed-trick.mnl").read_text()
+    first_trick = next(
+        line for line in text.splitlines() if line.startswith("  ") and " hand " not in f" {line}"
+    )
+    cards = first_trick.split()
+    cases = {
+        "first": " ".join(["11S", *cards[1:]]),
+        "third": " ".join([*cards[:2], "HS", *cards[3:]]),
+    }
+    for name, typed in cases.items():
+        path = tmp_path / f"{name}.mnl"
+        path.write_text(text.replace(first_trick, "  " + typed, 1))
+        result = run("validate", "--json", str(path))
+        (problem,) = json.loads(result.stdout)["records"][0]["problems"]
+        assert problem["message"].startswith(f"unknown card {typed.split()[0 if name == 'first' else 2]!r}")
+        assert problem["pointer"] == f"/deals/0/tricks/0/{0 if name == 'first' else 2}"
+    assert problem["message"].endswith("the ranks are written as in English: boer J, vrouw Q, heer K")
+
+
 def test_convert_json_to_text_and_back_gives_the_same_bytes(tmp_path):
     text = tmp_path / "seed.mnl"
     back = tmp_path / "seed.json"

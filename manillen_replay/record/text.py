@@ -33,6 +33,20 @@ _FREE_TEXT = ("match", "date", "venue", "event", "notes")
 _CALL_WORDS = {"trump", "muil", "blind", "blind_muil", "en", "en_face", "klop", "tegenklop", "pass", "redeal"}
 _DEAL_WORDS = _CALL_WORDS | {"dealer", "score", "face"}
 _CARD_EXAMPLE = "a card such as 10H, T♥, a♠ or qd (rank 10 T A K Q J 9 8 7, then H D C S or ♥ ♦ ♣ ♠)"
+
+
+def _unknown_card(text: str) -> str:
+    """What is wrong with a word where a card goes; a Dutch rank letter (boer, vrouw, heer) told so.
+
+    >>> _unknown_card("HS").endswith("the ranks are written as in English: boer J, vrouw Q, heer K")
+    True
+    """
+    said = f"unknown card {text!r}: expected {_CARD_EXAMPLE}"
+    if len(text) == 2 and text[0].upper() in "BVH" and text[1].upper() in "HDCSK♥♦♣♠":
+        said += "; the ranks are written as in English: boer J, vrouw Q, heer K"
+    return said
+
+
 _SUIT_EXAMPLE = "a suit: H, D, C or S (or ♥ ♦ ♣ ♠, harten, koeken, klaveren, schoppen)"
 
 
@@ -223,8 +237,8 @@ class _Line:
         self.parser = parser
         self.tokens = _joined_teams(self.scan(0)[0])
 
-    def error(self, column: int, message: str, hint: str | None = None) -> NotationError:
-        return NotationError(message, "", self.parser.source, self.number, column, hint=hint)
+    def error(self, column: int, message: str, hint: str | None = None, pointer: str = "") -> NotationError:
+        return NotationError(message, pointer, self.parser.source, self.number, column, hint=hint)
 
     def scan(self, start: int, stop: str = "") -> tuple[list[_Token], int]:
         """The words from ``start`` to a comment, or to the first ``stop`` character outside quotes;
@@ -612,7 +626,7 @@ class _Parser:
         for i, token in enumerate(tokens):
             card = CARD_BY_TEXT.get(token.text)
             if card is None:
-                raise line.error(token.column, f"unknown card {token.text!r}: expected {_CARD_EXAMPLE}")
+                raise line.error(token.column, _unknown_card(token.text), pointer=f"{pointer}/{i}")
             self.place(f"{pointer}/{i}", line, token.column)
             cards.append(CARD_TEXT[card])
         return cards
@@ -624,6 +638,14 @@ class _Parser:
             raise line.error(
                 first.column, f"{first.text!r} belongs on the deal line or before the first deal"
             )
+        rest = line.tokens[1:]
+        if (
+            first.text not in CARD_BY_TEXT
+            and len(first.text) <= 3
+            and any(t.text in CARD_BY_TEXT for t in rest)
+        ):
+            # a trick whose first card was mistyped ("11S JS AS 7S"): said as the card it is
+            self.cards(line, line.tokens, pointer)
         if first.text not in CARD_BY_TEXT:
             raise line.error(
                 first.column,
