@@ -166,7 +166,8 @@ def test_a_carriage_return_inside_a_record_over_the_limit_is_its_own(tmp_path: P
 
 MNL_MESSAGE = (
     "the text (.mnl) file is {size:,} bytes, over the limit of {limit}: it was not read "
-    "(split it into smaller files, or convert it to JSON Lines, .jsonl)"
+    "(split it into smaller files between two matches; each can then be converted to JSON Lines, "
+    ".jsonl, which has no such limit)"
 )
 
 

@@ -539,7 +539,8 @@ def _too_large(size: int) -> str:
 def _too_large_text(size: int) -> str:
     return (
         f"the text (.mnl) file is {size:,} bytes, over the limit of {MAX_RECORD_BYTES:,}: it was not "
-        "read (split it into smaller files, or convert it to JSON Lines, .jsonl)"
+        "read (split it into smaller files between two matches; each can then be converted to JSON "
+        "Lines, .jsonl, which has no such limit)"
     )
 
 
