@@ -569,7 +569,15 @@ def test_the_deal_list_shows_each_deal_for_the_players_team(
         assert row["Dealer"] == deal["dealer_player"]
         assert row["Card points"] == f"{points[order[0]]}-{points[order[1]]}"
         assert row["Match score"] == f"{score[order[0]]}-{score[order[1]]}"
-        assert row["Deal score"] == f"+{deal['score_points']}"
+        # the team that scored is named, not told by its colour alone (printed, a screen reader)
+        team = " & ".join(
+            r["player"]
+            for r in rows_of(
+                archive, "SELECT player FROM seats WHERE match_id = ? AND team = ? ORDER BY seat",
+                match_id, deal["score_team"],
+            )
+        )  # fmt: skip
+        assert row["Deal score"] == f"{team} +{deal['score_points']}"
         outcome = cell_html(html, "deal-list", f'<tr data-deal="{deal["deal"]}">', "Deal score")
         assert f'class="team{deal["score_team"]}"' in outcome
         suit = {"H": "harten", "D": "koeken", "C": "klaveren", "S": "schoppen"}[deal["trump"]]

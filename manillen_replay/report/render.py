@@ -680,7 +680,11 @@ def _deals(report: Report) -> str:
         elif deal.kind is DealKind.REDEAL:
             outcome = ""
         elif deal.scoring_team is not None:
-            outcome = f'<span class="team{deal.scoring_team}">+{deal.scored}</span>'
+            # named, not told by colour alone (printed, or read by a screen reader)
+            names = (report.blocks[deal.block].team_names if deal.block is not None else report.team_names)[
+                deal.scoring_team
+            ]
+            outcome = f'<span class="team{deal.scoring_team}">{escape(names)} +{deal.scored}</span>'
         else:
             outcome = ""
         points = (
