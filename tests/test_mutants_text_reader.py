@@ -201,20 +201,23 @@ def test_a_notes_tags_are_split_at_commas_outside_quotes_and_empty_ones_dropped(
 
 
 @pytest.mark.parametrize(
-    ("hands", "said"),
+    ("seats", "hands", "said"),
     [
         # a hand missing is named by its player, the first missing one in seat order
         (
+            "seats Anna Bert Carla Dirk\n",
             "  hand Anna: AC\n  hand Bert: KC\n",
             "2:1: deal 1: Carla's hand is missing: give every hand or none",
         ),
-        # and by its seat where the seats line names too few players for the game
+        # a seats line naming too few players for the game is said there, before any deal (a name
+        # left out read as "seat 3's hand is missing", counted from 0, at the deal)
         (
+            "seats Anna Bert Carla\n",
             "  hand Anna: AC\n  hand Bert: KC\n  hand Carla: QC\n",
-            "2:1: deal 1: seat 3's hand is missing: give every hand or none",
+            "1:7: 'four' is played by 4 players, the record names 3",
         ),
     ],
 )
-def test_a_missing_hand_is_named_at_its_deal_line(hands: str, said: str) -> None:
-    text = f"seats Anna Bert Carla\ndeal 1 dealer Anna trump H\n{hands}"
+def test_a_missing_hand_is_named_at_its_deal_line(seats: str, hands: str, said: str) -> None:
+    text = f"{seats}deal 1 dealer Anna trump H\n{hands}"
     assert problems(text) == [f"game.mnl:{said}"]

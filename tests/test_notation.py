@@ -284,7 +284,7 @@ HEAD = "seats Anna Bert Carla Dirk\n"
         (HEAD + "rules extension=121,99999999999\n", 2, 21, "is too large: a number has at most 9 digits"),
         (HEAD + "deal 1 dealer Dirk score Anna " + "9" * 12 + "\n", 2, 31, "is too large"),
         (HEAD + "deal 1 dealer Dirk score Anna " + "9" * 5000 + "\n", 2, 31, "5,000 digits"),
-        ("seats A B\ndeal 1 dealer A trump H\n hand A: AC\n hand B: KC\n", 2, 1, "seat 2's hand"),
+        ("seats A B\ndeal 1 dealer A trump H\n hand A: AC\n hand B: KC\n", 1, 7, "played by 4 players"),
     ],
 )
 def test_every_reading_error_names_line_column_and_what_was_expected(text, line, column, words):

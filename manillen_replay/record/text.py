@@ -417,6 +417,11 @@ class _Parser:
             if problems:
                 seat, message = problems[0]
                 raise line.error(values[seat].column, message)
+            # said at the seats line: a name left out read later as an unknown dealer or a
+            # missing hand, far from the line to mend
+            wrong = seats_problem(str(self.match.get("variant", "four")), names)
+            if wrong is not None:
+                raise line.error(values[0].column if values else key.end + 1, wrong, pointer="/match/seats")
             self.seats = names
             self.match["seats"] = names
             for i, token in enumerate(values):
@@ -799,7 +804,7 @@ class _Parser:
             missing = [s for s in range(shape.people) if s not in draft.hands]
             if missing:
                 names = draft.names
-                who = names[missing[0]] if missing[0] < len(names) else f"seat {missing[0]}"
+                who = names[missing[0]] if missing[0] < len(names) else f"seat {missing[0] + 1}"
                 raise draft.line.error(
                     1, f"deal {draft.number}: {who}'s hand is missing: give every hand or none"
                 )
