@@ -958,7 +958,8 @@ def test_a_record_with_two_problems_says_one_more() -> None:
 
 def test_a_refused_text_match_is_placed_at_the_line_of_its_problem(tmp_path: Path) -> None:
     """A match in the text notation is refused at the line of the file where its problem is (the
-    column is in the message), not where the match begins; no JSON pointer is put before it."""
+    column is in the message), not where the match begins; the message names no JSON pointer,
+    the pointer column holds the card's (as for every other problem of a card in the notation)."""
     text = (DATA / "notation" / "seed-trick.mnl").read_text(encoding="utf-8")
     lines = text.splitlines()
     broken = next(
@@ -970,13 +971,14 @@ def test_a_refused_text_match_is_placed_at_the_line_of_its_problem(tmp_path: Pat
         summary = store.import_paths([path])
         rows = _rows(store, "SELECT source, line, pointer, message, problems FROM rejects")
     (problem,) = summary.rejects
-    assert (problem.source, problem.line, problem.pointer) == (str(path), broken, "")
+    pointer = "/deals/0/tricks/4/3"
+    assert (problem.source, problem.line, problem.pointer) == (str(path), broken, pointer)
     assert problem.detail.startswith("column 13: unknown card 'ZZ'")
     assert rows == [
         {
             "source": str(path),
             "line": broken,
-            "pointer": "",
+            "pointer": pointer,
             "message": problem.detail,
             "problems": [problem.detail],
         }
