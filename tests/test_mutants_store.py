@@ -980,7 +980,7 @@ def test_a_refused_text_match_is_placed_at_the_line_of_its_problem(tmp_path: Pat
             "line": broken,
             "pointer": pointer,
             "message": problem.detail,
-            "problems": [problem.detail],
+            "problems": [f"{pointer}: {problem.detail}"],
         }
     ]
 
