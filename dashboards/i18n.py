@@ -422,6 +422,11 @@ LABELS: dict[str, tuple[str, str]] = {
         "{card} zoals gespeeld, dan perfect spel",
     ),
     "replay.whatif_after_chosen": ("{card} instead, then best play", "{card} in de plaats, dan perfect spel"),
+    # a call's lines start at the first lead: none of their tricks was played as they are shown
+    "replay.whatif_after_called": (
+        "{card} as called, then best play",
+        "{card} zoals gekozen, dan perfect spel",
+    ),
     "replay.whatif_total": (
         "{team} take <b>{a}</b> card points from here after {card}, <b>{b}</b> after {other}: "
         "a difference of <b>{difference}</b> ({where}).",

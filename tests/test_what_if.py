@@ -450,6 +450,8 @@ def test_the_replay_plays_another_call_out_and_steps_its_line(
     # the two lines side by side from the first trick, in card points and in deal score
     compared = html_views(at)["replay_whatif"][1]["html"]
     assert compared.count("<tr") == 1 + 8 and "instead, then best play" in compared
+    # the call made's line starts at the first lead too: none of its tricks was played as shown
+    assert "as called, then best play" in compared and "as played, then" not in compared
     assert "a difference of <b>" in compared
     assert "In deal score" in compared and ("(x2)" in compared) == (call == "muil")
     assert not any(e.label.startswith("Save this line") for e in at.expander), "a call is shown, not saved"

@@ -470,9 +470,10 @@ def what_if_html() -> str:
             f'<tr{marked}><td class="num">{pair.number}</td>'
             f"<td>{trick_cell(pair.played)}</td><td>{trick_cell(pair.chosen)}{change}</td></tr>"
         )
+    made = "replay.whatif_after_called" if what_if_calls else "replay.whatif_after_played"
     head = (
         f"<tr><th>{escape(t('col.trick'))}</th>"
-        f"<th>{t('replay.whatif_after_played', card=played)}</th>"
+        f"<th>{t(made, card=played)}</th>"
         f"<th>{t('replay.whatif_after_chosen', card=chosen)}</th></tr>"
     )
     table = (
