@@ -1323,6 +1323,24 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Ze bevat de bewaarde spellen: spel {number}, dat bezig is, komt erbij zodra het bewaard is.",
     ),
     "record.close": ("Close this match", "Deze partij sluiten"),
+    "record.close_confirm": (
+        "Close this match? Its saved deals stay in the archive; this page then starts a new match.",
+        "Deze partij sluiten? De bewaarde spellen blijven in het archief; deze pagina begint dan een "
+        "nieuwe partij.",
+    ),
+    "record.close_loses": (
+        "Deal {number}, under way ({count} cards and calls tapped), is not saved and will be lost.",
+        "Spel {number}, dat bezig is ({count} kaarten en aankondigingen getikt), is niet bewaard en gaat "
+        "verloren.",
+    ),
+    "record.close_club": (
+        "This is a club table: once closed it cannot be opened again, from this phone or from the "
+        "organiser's page, and the evening counts only its saved deals.",
+        "Dit is een clubtafel: eens gesloten kan ze niet meer geopend worden, niet op deze telefoon en "
+        "niet op de pagina van de organisator, en de avond telt alleen haar bewaarde spellen.",
+    ),
+    "record.close_yes": ("Close it", "Sluiten"),
+    "record.close_no": ("Keep recording", "Verder opnemen"),
     "record.match_done": (
         "The match is decided: close it to record the next match. A saved deal can still be corrected.",
         "De partij is beslist: sluit ze om de volgende partij op te schrijven. Een bewaard spel kan "

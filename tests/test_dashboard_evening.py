@@ -299,3 +299,19 @@ def test_an_address_of_this_computer_is_told_apart_from_the_networks(
     assert ui.served_here_only() is here_only
     monkeypatch.setattr(ui.st, "context", SimpleNamespace(url=None))
     assert ui.served_here_only() is False
+
+
+def test_closing_a_club_table_asks_first_and_says_it_cannot_be_reopened(club: Path) -> None:
+    """A helper's one tap on Close at a table ended its evening for good: the phone asks first and
+    says a club table, once closed, is not reopened; Keep recording keeps it."""
+    set_up("\n".join(TWELVE[:8]))
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None
+    draft_id = evenings.draft_id_of(evening.tables_of(1)[0])
+    at = page("record", draft=draft_id)
+    at.button(key="record_close").click().run()
+    asked = " ".join(w.value for w in at.warning)
+    assert "This is a club table: once closed it cannot be opened again" in asked
+    at.button(key="record_close_no").click().run()
+    assert drafts.load(draft_id) is not None and not any("club table" in w.value for w in at.warning)

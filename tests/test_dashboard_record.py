@@ -670,6 +670,30 @@ def test_page_edits_an_earlier_trick(empty_app: tuple[AppTest, Path]) -> None:
     assert f"1. {SEATS[first.leader]} leads: {said} → " in texts(at)
 
 
+def test_closing_a_match_asks_first_and_says_what_is_lost(empty_app: tuple[AppTest, Path]) -> None:
+    """A helper's one tap on Close ended a club table's evening for good and lost the deal under
+    way: Close asks first, saying the deal under way is lost; Keep recording keeps the draft."""
+    at, path = empty_app
+    cards = cards_of(legal_deal())
+    draft_id = start_match(at)
+    tap(at, "record_trump_S")
+    for card in cards[:5]:
+        tap(at, f"record_card_{card}")
+    tap(at, "record_close")
+    assert "Close this match? Its saved deals stay in the archive" in texts(at)
+    assert "Deal 1, under way (6 cards and calls tapped), is not saved and will be lost." in texts(at)
+    assert "club table" not in texts(at)
+    assert drafts.load(draft_id, drafts.folder(path)) is not None  # nothing ended by the first tap
+    tap(at, "record_close_no")
+    assert "Close this match?" not in texts(at)
+    saved = drafts.load(draft_id, drafts.folder(path))
+    assert saved is not None and saved.current is not None and saved.current.plays == cards[:5]
+    tap(at, "record_close")
+    tap(at, "record_close_yes")
+    assert drafts.load(draft_id, drafts.folder(path)) is None
+    assert at.button(key="record_start")  # a new match
+
+
 def test_page_in_dutch(empty_app: tuple[AppTest, Path]) -> None:
     at, _ = empty_app
     at.run()

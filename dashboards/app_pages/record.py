@@ -46,6 +46,7 @@ DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "
 PLACEHOLDER_CARDS = ("10H", "AH", "KD", "8D", "QC", "9S", "JS", "7S", "9H", "7C")
 MISTAKES_COUNTED = 1000  # every ranked decision of a match, for the count a save announces
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
+CLOSING = "record_closing"  # the draft whose Close was tapped, waiting for the answer
 CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
 GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
@@ -1379,11 +1380,29 @@ def _footer(draft: rec.Draft) -> None:
     if row.button(t("record.share"), key="record_share_button", icon=":material/share:"):
         st.session_state[SHARE] = not st.session_state.get(SHARE, False)
     if row.button(t("record.close"), key="record_close", icon=":material/close:"):
-        drafts.discard(draft.draft_id)
-        st.session_state[DRAFT] = None
-        st.session_state.pop(SAVED, None)
-        st.query_params.clear()
-        st.rerun()
+        st.session_state[CLOSING] = draft.draft_id
+    if st.session_state.get(CLOSING) == draft.draft_id:
+        # one tap ended a club table's evening for good, and lost a deal under way: asked first
+        current = draft.current
+        taps = len(current.plays) + len(current.calls) if current is not None else 0
+        said = [t("record.close_confirm")]
+        if taps:
+            said.append(t("record.close_loses", number=draft.number, count=taps))
+        if draft.setup.blocks:
+            said.append(t("record.close_club"))
+        with st.container(border=True, key="record_close_box"):
+            st.warning(" ".join(said))
+            answer = st.container(horizontal=True)
+            if answer.button(t("record.close_yes"), key="record_close_yes", type="primary"):
+                drafts.discard(draft.draft_id)
+                st.session_state[DRAFT] = None
+                st.session_state.pop(SAVED, None)
+                st.session_state.pop(CLOSING, None)
+                st.query_params.clear()
+                st.rerun()
+            if answer.button(t("record.close_no"), key="record_close_no"):
+                st.session_state.pop(CLOSING, None)
+                st.rerun()
     if st.session_state.get(SHARE):
         current = draft.current
         under_way = draft.deals and current is not None and bool(current.calls or current.plays)
