@@ -426,6 +426,8 @@ def test_the_match_page_of_a_club_evening_names_each_blocks_people(
     deals = light_tables(at)[0].texts
     last = deals.filter(pl.col("deal") == "36").row(0, named=True)
     assert (last["dealer"], last["outcome"]) == ("Carla", "Anna & Dirk +8")
+    # no match score chart: a line per seat pair named block 1's people over every block's scores
+    assert "match_chart" not in svg_charts(at) and not at.get("plotly_chart")
 
 
 def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: AppTest) -> None:

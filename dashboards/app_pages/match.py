@@ -187,8 +187,10 @@ for deal in result.deals:
         }
     )
 frame = pl.DataFrame(rows, infer_schema_length=None)
+# a club evening's partners change every block: a line per seat pair would put the first block's
+# names on every block's scores (as the report, no chart over mixed teams)
 interactive = chart_view.interactive("match")
-if frame.height:
+if frame.height and not evening:
     score_labels: dict[str, Any] = {
         "decimal": i18n.decimal_sign(language),
         "series_names": scorers,
