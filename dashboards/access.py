@@ -168,7 +168,9 @@ def admit() -> Visitor:
     if visitor is None:
         import streamlit as st
 
-        st.error(REFUSED_TEXT)
+        from dashboards import ui
+
+        st.error(REFUSED_TEXT_NL if ui.lang() == "nl" else REFUSED_TEXT)  # a revoked table's phone reads it
         st.stop()
     return visitor
 
@@ -293,10 +295,15 @@ REFUSED_TEXT = (
     "This dashboard is open to the club only, and your token does not open it (any more). "
     "Open the join address the organiser gives you: it ends in ?token=..."
 )
+REFUSED_TEXT_NL = (
+    "Dit dashboard is alleen voor de club open, en uw token opent het niet (meer). Open het adres "
+    "dat de organisator u geeft: het eindigt op ?token=..."
+)
 REFUSED_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport "
     "content='width=device-width'><title>Manillen: a token is needed</title>"
     f"<body style='font-family:sans-serif;max-width:36em;margin:2em auto'><p>{REFUSED_TEXT}</p>"
+    f"<p lang=nl>{REFUSED_TEXT_NL}</p>"
 ).encode()
 ORGANISER_ONLY_PAGE = b"only the organiser may do this"
 

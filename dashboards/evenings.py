@@ -150,10 +150,13 @@ def standings_csv(frame: pl.DataFrame) -> bytes:
     return frame.select(STANDINGS_COLUMNS).write_csv().encode("utf-8")
 
 
-def standings_html(evening: Evening, frame: pl.DataFrame, headers: dict[str, str], title: str) -> str:
+def standings_html(
+    evening: Evening, frame: pl.DataFrame, headers: dict[str, str], title: str, lang: str = "en"
+) -> str:
     """The standings as one self-contained HTML page, to mail or put on a club's website.
 
     :param headers: each column's heading (:data:`STANDINGS_COLUMNS`), in the reader's language.
+    :param lang: that language, for ``<html lang>`` (a screen reader, a browser's translation).
     """
     head = "".join(f"<th>{html.escape(headers[c])}</th>" for c in STANDINGS_COLUMNS)
     rows = "".join(
@@ -162,7 +165,7 @@ def standings_html(evening: Evening, frame: pl.DataFrame, headers: dict[str, str
     )
     name = html.escape(title)
     return (
-        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{name}</title><style>body{{font-family:system-ui,sans-serif;margin:1rem}}"
         "table{border-collapse:collapse;font-size:1.2rem}td,th{padding:.3rem .8rem;"
@@ -226,6 +229,25 @@ def token_note(evening_id: str, link: str) -> str:
     return f"{NOTE_START}{evening_id}, " + ("standings" if link == STANDINGS_LINK else f"table {link}")
 
 
+def note_words(note: str, lang: str) -> str:
+    """A token's note as the Organiser page shows it: an evening's own (:func:`token_note`, kept
+    in English for ``manillen tokens list``) in the page's language; any other as written.
+
+    >>> note_words(token_note("zwaan-2026-12-05", "2"), "nl"), note_words("bar", "nl")
+    ('avond zwaan-2026-12-05, tafel 2', 'bar')
+    >>> note_words(token_note("zwaan-2026-12-05", STANDINGS_LINK), "nl")
+    'avond zwaan-2026-12-05, stand'
+    """
+    if lang != "nl" or not note.startswith(NOTE_START):
+        return note
+    evening_id, _, link = note.removeprefix(NOTE_START).rpartition(", ")
+    if link == STANDINGS_LINK:
+        return f"avond {evening_id}, stand"
+    if link.startswith("table "):
+        return f"avond {evening_id}, tafel {link.removeprefix('table ')}"
+    return note
+
+
 def table_keys(evening: Evening) -> list[str]:
     """The evening's tables by name, each once (a table keeps its number, and its token, in every round)."""
     return sorted({t.key for t in evening.tables}, key=int)
@@ -271,7 +293,7 @@ def new_table_link(evening: Evening, link: str) -> tuple[str, str]:
     return token, entry.key
 
 
-def links_sheet_html(title: str, links: Sequence[tuple[str, str]]) -> str:
+def links_sheet_html(title: str, links: Sequence[tuple[str, str]], lang: str = "en") -> str:
     """The evening's join addresses as one page to print: each one's heading, QR code and address,
     two to a row (a page of A4 holds four tables).
 
@@ -285,7 +307,7 @@ def links_sheet_html(title: str, links: Sequence[tuple[str, str]]) -> str:
     )
     name = html.escape(title)
     return (
-        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}"><head><meta charset="utf-8">'
         f"<title>{name}</title><style>body{{font-family:system-ui,sans-serif;margin:1rem}}"
         "main{display:grid;grid-template-columns:1fr 1fr;gap:1rem}"
         "section{border:1px solid #999;padding:.5rem;break-inside:avoid;text-align:center}"

@@ -1442,6 +1442,29 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "{players} players: {tables} tables.",
         "{players} spelers: {tables} tafels.",
     ),
+    "organiser.count_one": ("{players} players: 1 table.", "{players} spelers: 1 tafel."),
+    # manillen_replay.evening.PLAYER_LIST_PROBLEMS, in each language
+    "organiser.problem.too_few": (
+        "An evening needs at least {least} players, {given} given.",
+        "Een avond heeft minstens {least} spelers nodig, {given} gegeven.",
+    ),
+    "organiser.problem.too_many": (
+        "An evening has at most {most} players, {given} given.",
+        "Een avond heeft hoogstens {most} spelers, {given} gegeven.",
+    ),
+    "organiser.problem.no_name": ("A player has no name.", "Een speler heeft geen naam."),
+    "organiser.problem.too_long": (
+        "The name {name}... is over {most} characters.",
+        "De naam {name}... is langer dan {most} tekens.",
+    ),
+    "organiser.problem.twice": (
+        "{name} is on the list twice: give each player once.",
+        "{name} staat twee keer op de lijst: geef elke speler één keer.",
+    ),
+    "organiser.problem.not_tables": (
+        "{given} players do not make full tables of four: add {add} or leave out {leave}.",
+        "{given} spelers vullen geen tafels van vier: voeg er {add} toe of laat er {leave} weg.",
+    ),
     "organiser.date": ("Date", "Datum"),
     "organiser.venue": ("Venue", "Plaats"),
     "organiser.rounds": ("Rounds (three blocks each)", "Rondes (elk drie blokken)"),

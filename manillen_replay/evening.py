@@ -74,33 +74,60 @@ def parse_names(text: str) -> list[str]:
     return names
 
 
+PLAYER_LIST_PROBLEMS: dict[str, str] = {
+    "too_few": "an evening needs at least {least} players, {given} given",
+    "too_many": "an evening has at most {most} players, {given} given",
+    "no_name": "a player has no name",
+    "too_long": "the name {name}... is over {most} characters",
+    "twice": "{name} is on the list twice: give each player once",
+    "not_tables": "{given} players do not make full tables of four: add {add} or leave out {leave}",
+}
+"""What :func:`player_list_problem` finds, in English (the dashboard says each in its languages)."""
+
+
+def player_list_problem(players: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
+    """What is wrong with an evening's list of players, as the key of :data:`PLAYER_LIST_PROBLEMS`
+    and the values its words take (a name quoted); ``None`` when nothing is.
+
+    >>> player_list_problem(["Ward", "Femke", "ward", "Jens"])
+    ('twice', {'name': "'ward'"})
+    >>> player_list_problem(["A", "B", "C", "D", "E", "F", "G"])
+    ('not_tables', {'given': 7, 'add': 1, 'leave': 3})
+    """
+    names = [" ".join(p.split()) for p in players]
+    if len(names) < TABLE_SIZE:
+        return "too_few", {"least": TABLE_SIZE, "given": len(names)}
+    if len(names) > MAX_PLAYERS:
+        return "too_many", {"most": MAX_PLAYERS, "given": len(names)}
+    seen: set[str] = set()
+    for name in names:
+        if not name:
+            return "no_name", {}
+        if len(name) > MAX_NAME:
+            return "too_long", {"name": repr(name[:MAX_NAME]), "most": MAX_NAME}
+        if name.casefold() in seen:
+            return "twice", {"name": repr(name)}
+        seen.add(name.casefold())
+    if len(names) % TABLE_SIZE:
+        return "not_tables", {
+            "given": len(names),
+            "add": TABLE_SIZE - len(names) % TABLE_SIZE,
+            "leave": len(names) % TABLE_SIZE,
+        }
+    return None
+
+
 def check_players(players: Sequence[str]) -> list[str]:
     """The players of an evening, checked.
 
     :raises InvalidOptionError: for a count that is not a multiple of four, a name given twice,
         a name too long, or too many players; the message says what to change.
     """
-    names = [" ".join(p.split()) for p in players]
-    if len(names) < TABLE_SIZE:
-        raise InvalidOptionError(f"an evening needs at least {TABLE_SIZE} players, {len(names)} given")
-    if len(names) > MAX_PLAYERS:
-        raise InvalidOptionError(f"an evening has at most {MAX_PLAYERS} players, {len(names)} given")
-    seen: set[str] = set()
-    for name in names:
-        if not name:
-            raise InvalidOptionError("a player has no name")
-        if len(name) > MAX_NAME:
-            raise InvalidOptionError(f"the name {name[:MAX_NAME]!r}... is over {MAX_NAME} characters")
-        if name.casefold() in seen:
-            raise InvalidOptionError(f"{name!r} is on the list twice: give each player once")
-        seen.add(name.casefold())
-    if len(names) % TABLE_SIZE:
-        short = TABLE_SIZE - len(names) % TABLE_SIZE
-        raise InvalidOptionError(
-            f"{len(names)} players do not make full tables of four: add {short} "
-            f"or leave out {len(names) % TABLE_SIZE}"
-        )
-    return names
+    problem = player_list_problem(players)
+    if problem is not None:
+        key, values = problem
+        raise InvalidOptionError(PLAYER_LIST_PROBLEMS[key].format(**values))
+    return [" ".join(p.split()) for p in players]
 
 
 def seat_rounds(players: Sequence[str], rounds: int) -> list[list[list[str]]]:

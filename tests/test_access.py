@@ -607,6 +607,10 @@ def test_a_revoked_session_stops_before_any_page(club: dict[str, Any]) -> None:
     club["token"] = "revoked-or-never-issued"
     at = _run()
     assert "open to the club only" in texts(at) and not at.dataframe
+    # a revoked table's phone in Dutch reads it in Dutch (a helper's read English there)
+    at.session_state["lang"] = "nl"
+    at.run()
+    assert "alleen voor de club open" in texts(at) and "open to the club only" not in texts(at)
 
 
 def test_a_viewer_sees_no_upload_and_no_comment_writing(club: dict[str, Any]) -> None:
@@ -731,6 +735,7 @@ def test_the_real_server_answers_no_data_without_a_token(served: dict[str, str])
             status, body, _ = _get(served["address"] + path, cookie)
             assert status == 403, (path, cookie, status)
             assert body.startswith(b"<!doctype html>") and b"open to the club only" in body
+            assert b"alleen voor de club open" in body  # the club's language too
             assert b"streamlit" not in body.lower() and b"club.duckdb" not in body
         status, _, _ = _get(served["address"] + path + ("&" if "?" in path else "?") + "token=wrong")
         assert status == 403, path

@@ -89,6 +89,14 @@ def test_each_table_s_link_carries_its_own_recorder_s_token(networked: dict[str,
     keys = [str(b.key) for b in at.button]
     assert sum(k.startswith("organiser_revoke_table_") for k in keys) == 3
     assert sum(k.startswith("organiser_revoke_") and "table" not in k for k in keys) == 4
+    # each key as code, not its backticks written out; the notes in the page's language
+    lines = [m.value for m in at.markdown if "recorder of table" in m.value or " · viewer · " in m.value]
+    first = next(e for e in access.issued_tokens() if e.table == "1")
+    escaped = evening.evening_id.replace("-", "\\-")  # markdown_text's escape of each hyphen
+    assert f"`{first.key}` · recorder of table 1 · evening {escaped}, table 1" in lines
+    at.session_state["lang"] = "nl"
+    dutch = [m.value for m in at.run().markdown if "opnemer van tafel 1" in m.value]
+    assert dutch == [f"`{first.key}` · opnemer van tafel 1 · avond {escaped}, tafel 1"]
 
 
 def test_revoking_ends_a_table_s_link_and_a_new_one_opens_it(networked: dict[str, Any]) -> None:
@@ -202,6 +210,9 @@ def test_the_printed_sheet_holds_each_link_s_qr_code_and_address() -> None:
         assert html.escape(heading) in sheet and html.escape(address) in sheet
         assert access.qr_svg(address, scale=4) in sheet
     assert "<Standings>" not in sheet and sheet.count("<svg") == 2
+    # the page names its language (a Dutch organiser's sheet said none)
+    assert '<html lang="en">' in sheet
+    assert '<html lang="nl">' in evenings.links_sheet_html("Clubavond: x", links, "nl")
 
 
 def test_the_standings_page_served_on_a_network_points_to_its_join_address(networked: dict[str, Any]) -> None:

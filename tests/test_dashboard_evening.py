@@ -169,6 +169,9 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
         points = sum(b.score[b.seats.index(name) % 2] for b in result.blocks)
         assert got[name] == (won, points)
     assert standings["blocks_won"][0] == max(result.blocks_won.values()) > 0
+    # the standings page to mail names its language (a Dutch organiser's said none)
+    headers = {column: column for column in evenings.STANDINGS_COLUMNS}
+    assert '<html lang="nl">' in evenings.standings_html(evening, standings, headers, "Stand", "nl")
     # every player's evening report: Anna played (one match), Els has nothing saved yet
     organiser = page("organiser")
     organiser.selectbox(key="organiser_report_player").set_value("Anna").run()
@@ -315,3 +318,27 @@ def test_closing_a_club_table_asks_first_and_says_it_cannot_be_reopened(club: Pa
     assert "This is a club table: once closed it cannot be opened again" in asked
     at.button(key="record_close_no").click().run()
     assert drafts.load(draft_id) is not None and not any("club table" in w.value for w in at.warning)
+
+
+def test_the_organiser_is_told_what_is_wrong_with_the_list_in_dutch(club: Path) -> None:
+    """A helper's Dutch page said "'ward' is on the list twice" and "7 players do not make full
+    tables of four" in English, under "7 spelers: 1 tafels."."""
+    at = page("organiser")
+    at.session_state["lang"] = "nl"
+    at.run()
+    at.text_area(key="organiser_players").input("\n".join(TWELVE[:7]))
+    at.button(key="organiser_start").click().run()
+    assert [e.value for e in at.error] == [
+        "7 spelers vullen geen tafels van vier: voeg er 1 toe of laat er 3 weg."
+    ]
+    assert not any("tafels." in c.value or "tafel." in c.value for c in at.caption)
+    at.text_area(key="organiser_players").input("\n".join([*TWELVE[:7], TWELVE[0].lower()]))
+    at.button(key="organiser_start").click().run()
+    assert [e.value for e in at.error] == [
+        f"'{TWELVE[0].lower()}' staat twee keer op de lijst: geef elke speler één keer."
+    ]
+    assert evenings.evening_ids() == []
+    at.text_area(key="organiser_players").input("\n".join(TWELVE[:4]))
+    at.button(key="organiser_start").click().run()
+    assert "4 spelers: 1 tafel." in [c.value for c in at.caption]
+    assert len(evenings.evening_ids()) == 1

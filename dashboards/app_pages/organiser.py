@@ -23,7 +23,7 @@ from dashboards import access, club_rules_box, data, drafts, evenings, ui
 from dashboards import recording as rec
 from manillen_replay.club_rules import ClubRules
 from manillen_replay.errors import ManillenError
-from manillen_replay.evening import TABLE_SIZE, Evening, parse_names
+from manillen_replay.evening import TABLE_SIZE, Evening, parse_names, player_list_problem
 from manillen_replay.rules import CAFE_OPTIONS, Rules
 
 t = ui.translator()
@@ -111,8 +111,11 @@ def _setup_form() -> None:
         )
     club_rules_box.said_saved("organiser")  # after the form: the rerun closes its boxes
     players = parse_names(names)
-    if players:
-        st.caption(t("organiser.count", players=len(players), tables=len(players) // TABLE_SIZE))
+    problem = player_list_problem(players) if players else None
+    if players and (problem is None or problem[0] != "not_tables"):  # a count of tables that are full
+        tables = len(players) // TABLE_SIZE
+        key = "organiser.count_one" if tables == 1 else "organiser.count"
+        st.caption(t(key, players=len(players), tables=tables))
     house: dict[str, object] = {}
     if partner_exempt != Rules().partner_exempt:
         house["partner_exempt"] = partner_exempt
@@ -127,6 +130,11 @@ def _setup_form() -> None:
     if not submitted:
         return
     rules = {**house, "deals": int(deals)}
+    if problem is not None or not players:
+        # said in the page's language (the evening module's words are English)
+        key, values = problem or ("too_few", {"least": TABLE_SIZE, "given": 0})
+        st.error(t(f"organiser.problem.{key}", **values))
+        return
     try:
         evening = evenings.create(
             date or datetime.date.today(),
@@ -197,7 +205,7 @@ def _tables(evening: Evening) -> None:
     if printed:
         st.download_button(
             t("organiser.print_sheet"),
-            evenings.links_sheet_html(f"{t('organiser.title')}: {evening.evening_id}", printed),
+            evenings.links_sheet_html(f"{t('organiser.title')}: {evening.evening_id}", printed, language),
             file_name=f"{evening.evening_id}-tables.html",
             mime="text/html",
             key="organiser_print_sheet",
@@ -244,7 +252,9 @@ def _issued_tokens(evening: Evening) -> None:
         whom = (
             t("organiser.token_recorder", table=entry.table) if entry.table else t("organiser.token_viewer")
         )
-        row[0].markdown(ui.markdown_text(f"`{entry.key}` · {whom} · {entry.note or '—'}"))
+        # the key as code (escaped, its backticks showed), the note in the page's language
+        note = evenings.note_words(entry.note, language) if entry.note else "—"
+        row[0].markdown(f"`{entry.key}` · " + ui.markdown_text(f"{whom} · {note}"))
         if row[1].button(t("organiser.revoke"), key=f"organiser_revoke_{entry.key}"):
             with ui.messages():
                 access.revoke_token(entry.key)

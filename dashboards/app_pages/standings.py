@@ -95,7 +95,7 @@ def _standings() -> None:
     )
     row.download_button(
         t("standings.html"),
-        evenings.standings_html(evening, frame, _headers(), title),
+        evenings.standings_html(evening, frame, _headers(), title, ui.lang()),
         file_name=f"{evening.evening_id}-standings.html",
         mime="text/html",
         key="standings_html",
