@@ -1466,7 +1466,7 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "{given} spelers vullen geen tafels van vier: voeg er {add} toe of laat er {leave} weg.",
     ),
     "organiser.date": ("Date", "Datum"),
-    "organiser.venue": ("Venue", "Plaats"),
+    "organiser.venue": ("Venue", "Locatie"),  # as the Record page (its seats are "Plaats 1" to 4)
     "organiser.rounds": ("Rounds (three blocks each)", "Rondes (elk drie blokken)"),
     "organiser.deals": ("Deals per block", "Spellen per blok"),
     "organiser.sheet_tables": ("Scoresheet only at tables", "Enkel scoreblad aan tafels"),

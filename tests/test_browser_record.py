@@ -147,3 +147,51 @@ def test_one_tap_on_start_right_after_the_last_name_starts_the_match(server: str
     page.wait_for_url(re.compile(r"draft="), timeout=30_000)
     page.locator(".st-key-record_trump_H button").wait_for(timeout=30_000)
     page.close()
+
+
+def test_a_phone_told_another_phone_saved_a_deal_shows_that_deal_on_its_scoresheet(
+    server: str, chromium: Any
+) -> None:
+    """A helper's second phone at a table, still on deal 1 when the first saved it, was told so
+    and moved to deal 2, but its scoresheet (outside the part a tap redraws) stayed empty."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    expect = playwright_api.expect
+    deal = random_deal(random.Random(11), 3)
+    assert isinstance(deal.tricks, list) and isinstance(deal.declarations, list)
+    cards = [card for trick in deal.tricks for card in trick]
+    trump = deal.declarations[0].suit
+    first = chromium.new_page(viewport={"width": 1400, "height": 900})
+    first.goto(f"{server}/record")
+    for seat, name in enumerate(SEATS):
+        box = first.locator(f'input[name="seat_{seat}"]')
+        box.wait_for(timeout=30_000)
+        box.fill(name)
+        box.press("Enter")
+    start = first.locator(".st-key-record_start button")
+    expect(start).to_be_enabled(timeout=15_000)
+    settle(first)
+    start.click()
+    tap_when_settled(first, f".st-key-record_trump_{trump} button")
+    first.wait_for_function("() => window.location.search.includes('draft=')", timeout=15_000)
+    second = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    second.goto(first.url)
+    second.locator(f".st-key-record_card_{cards[0]} button").wait_for(timeout=30_000)
+    settle(second)
+    for index, card in enumerate(cards):
+        first.locator(f".st-key-record_card_{card} button").click()
+        first.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
+        settle(first)
+    tap_when_settled(first, ".st-key-record_save button")
+    first.get_by_role("link", name="Open deal 1 in the Deal replay").wait_for(timeout=60_000)
+    # the second phone, on deal 1 with nothing tapped there, taps a card
+    second.locator(f".st-key-record_card_{cards[0]} button").click()
+    expect(second.get_by_text("Another phone at this table changed the match", exact=False)).to_be_visible(
+        timeout=30_000
+    )
+    sheet = second.locator(".st-key-record_scoresheet")
+    expect(sheet).to_be_visible(timeout=30_000)
+    expect(sheet.locator("tbody tr").first).to_contain_text("1")
+    settle(second)
+    second.screenshot(path=str(ARTIFACTS / "record-second-phone-told.png"), full_page=True)
+    first.close()
+    second.close()

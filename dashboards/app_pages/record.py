@@ -46,6 +46,7 @@ DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "
 PLACEHOLDER_CARDS = ("10H", "AH", "KD", "8D", "QC", "9S", "JS", "7S", "9H", "7C")
 MISTAKES_COUNTED = 1000  # every ranked decision of a match, for the count a save announces
 HOUSE_RULES_OPEN, REOPEN_OPEN = "record_house_rules_open", "record_reopen_open"
+CHANGED_ELSEWHERE = "record_changed_elsewhere"  # another phone wrote the draft: the page is redrawn
 CLOSING = "record_closing"  # the draft whose Close was tapped, waiting for the answer
 CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
@@ -138,8 +139,11 @@ def _keep(draft: rec.Draft | None) -> None:
 
 
 def _reload_changed(draft: rec.Draft) -> None:
-    """Take up the draft file another phone at the table wrote, telling this phone."""
+    """Take up the draft file another phone at the table wrote, telling this phone; the whole page
+    is drawn again (a tap reruns only the table: the scoresheet stayed as it was, without the deal
+    the other phone saved)."""
     st.session_state[DRAFT] = drafts.load(draft.draft_id) or draft
+    st.session_state[CHANGED_ELSEWHERE] = True
     _notice("warning", t("record.changed_elsewhere"))
 
 
@@ -1459,7 +1463,7 @@ def _table() -> None:
     """The deal being entered and the footer: a tap reruns only this part of the page (the
     match's header and scoresheet change only when a deal is saved, which reruns the whole page)."""
     current: rec.Draft | None = st.session_state.get(DRAFT)
-    if current is None:
+    if current is None or st.session_state.pop(CHANGED_ELSEWHERE, False):
         st.rerun()
         return
     if not _match_done(current):
