@@ -349,7 +349,7 @@ light_table.show(
     page="match",
     targets=[{"match": m} for m in table["match_id"]],
     # short of room, a venue and the teams take two lines rather than push the last column out
-    wrap=("venue", "event", "team_0", "team_1"),
+    wrap=("match_id", "venue", "event", "team_0", "team_1"),  # an evening table's id is long
     # on a phone: when, who played and how it ended, the row fitting a 390-pixel screen; a match's
     # id (zwaan-2026-08-20-1, 150 pixels) would push the score off it, and a tap opens the match
     phone=("date", "team_0", "team_1", "score"),
