@@ -439,7 +439,8 @@ def bound_graceful_shutdown(seconds: int = GRACEFUL_SHUTDOWN_SECONDS) -> bool:
 
 
 def end_cleanly_on_stop_signals() -> None:
-    """Have SIGTERM and SIGHUP end the process as a return from ``main`` does, running what was
+    """Have SIGTERM and SIGHUP (unless it is ignored, as ``nohup`` does) end the process as a
+    return from ``main`` does, running what was
     registered to run at exit: the SQL page's worker processes are ended and its snapshots of
     the archive removed (:class:`~manillen_replay.store.console_pool.ConsolePool`).
 
@@ -455,7 +456,9 @@ def end_cleanly_on_stop_signals() -> None:
         signal.raise_signal(signal.SIGTERM)  # uvicorn stops on SIGTERM only: SIGHUP becomes one
 
     signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGHUP, hang_up)
+    # started by `nohup` (a club evening's laptop over ssh) a hang-up is to be ignored, and stays so
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, hang_up)
 
 
 def main() -> None:

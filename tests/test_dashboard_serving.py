@@ -219,3 +219,46 @@ def test_a_stopped_server_runs_what_was_registered_to_run_at_exit(name: str) -> 
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["cleaned up at exit"]
+
+
+def test_a_dashboard_started_under_nohup_keeps_serving_through_a_hang_up(tmp_path: Path) -> None:
+    """`nohup manillen dashboard ... &` (a club evening's laptop reached over ssh) died on the
+    hang-up when the terminal closed: both the command and its server put their own handler over
+    the ignored SIGHUP. An ignored hang-up stays ignored; SIGTERM still stops it."""
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-c", "from manillen_replay.cli import main; main()"]
+    command += ["dashboard", "--db", str(tmp_path / "club.duckdb"), "--port", str(port)]
+
+    def as_nohup() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    def healthy() -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
+                return answer.status == 200
+        except OSError:
+            return False
+
+    process = subprocess.Popen(
+        command, preexec_fn=as_nohup, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while not healthy():
+            assert process.poll() is None and time.monotonic() < deadline, "the dashboard did not start"
+            time.sleep(0.5)
+        process.send_signal(signal.SIGHUP)
+        time.sleep(3)
+        assert process.poll() is None and healthy()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()

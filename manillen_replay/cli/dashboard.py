@@ -206,7 +206,10 @@ def run_forwarding_signals(command: list[str], environment: dict[str, str]) -> i
         if child.poll() is None:
             child.send_signal(signum)
 
-    previous = {number: signal.signal(number, forward) for number in FORWARDED}
+    # a signal the shell set to be ignored (SIGHUP under `nohup`) stays ignored here, and so in the
+    # child, which inherits it: a dashboard left running after its terminal closed kept dying
+    forwarded = [number for number in FORWARDED if signal.getsignal(number) is not signal.SIG_IGN]
+    previous = {number: signal.signal(number, forward) for number in forwarded}
     try:
         return child.wait()
     finally:
