@@ -157,6 +157,35 @@ def test_dashboard_sql_page_refuses_explain_analyze_commit(
     assert at.error and at.error[0].value.startswith("Refused: COMMIT is not allowed")
 
 
+def test_the_dutch_sql_page_says_refusals_and_limits_in_dutch_and_a_limit_as_no_failure(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A helper's Dutch page said "Geweigerd: DELETE is not allowed ..." and "De vraag mislukte:
+    the query needed more than 2GB of memory": the console's reasons in the page's language, a
+    limit reached as a stop rather than a failure; DuckDB's own words (a syntax error) stay."""
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.session_state["lang"] = "nl"
+    at.switch_page("app_pages/sql.py").run()
+
+    def asked(query: str) -> AppTest:
+        at.text_area(key="sql_query").input(query).run()
+        at.button(key="sql_run_button").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+
+    said = asked("DELETE FROM matches").error[0].value
+    assert said.startswith("Geweigerd: DELETE is niet toegestaan") and "not allowed" not in said
+    said = asked("SELECT 1; SELECT 2").error[0].value
+    assert said == "Geweigerd: één vraag tegelijk\\: deze tekst bevat 2 opdrachten"  # escaped markdown
+    stopped = asked("SELECT repeat('x', 1000000) AS t FROM range(50)")
+    assert not stopped.error and stopped.warning[0].value.startswith(
+        "Gestopt aan een grens: het resultaat is ongeveer 50 MB"
+    )
+    assert asked("SELEC 1").error[0].value.startswith("De vraag mislukte:")
+
+
 def test_ctrl_c_stops_the_query_cleanly(archive: Path) -> None:
     """DuckDB holds the main thread while it works: the console waits on it from outside, so a
     Ctrl-C stops the query and the command ends with a message, not an abort or a traceback."""

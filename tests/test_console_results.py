@@ -115,6 +115,8 @@ def test_sql_command_memory_limit_is_checked_and_applied(sample_db: Path) -> Non
     stopped = CliRunner().invoke(cli, ["sql", big, "--db", str(sample_db), "--memory-limit", "64MB"])
     assert stopped.exit_code == 1 and "needed more than 64MB of memory" in stopped.output
     assert "Traceback" not in stopped.output
+    # a limit reached says itself that the query was stopped: no "the query failed: the query ..."
+    assert stopped.stderr.startswith("Error: the query needed more than 64MB of memory and was stopped")
 
 
 def test_sql_page_shows_at_most_the_row_limit_and_says_so(app: AppTest) -> None:
@@ -123,7 +125,7 @@ def test_sql_page_shows_at_most_the_row_limit_and_says_so(app: AppTest) -> None:
     at.button(key="sql_run_button").click().run()
     assert not at.exception
     assert at.dataframe[0].value.shape[0] == QUERY_MAX_ROWS
-    assert any("The first 10000 rows" in caption.value for caption in at.caption)
+    assert any("The first 10 000 rows" in caption.value for caption in at.caption)  # thousands apart
 
 
 def test_sql_page_shows_an_interval_and_a_union_without_a_traceback(app: AppTest) -> None:

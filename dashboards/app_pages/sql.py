@@ -38,6 +38,20 @@ with st.expander(t("sql.examples"), expanded=False):
     for index, (title, query) in enumerate(examples):
         st.button(title, key=f"sql_example_{index}", on_click=_use_example, args=(query,), type="tertiary")
 
+LIMIT_REASONS = ("memory", "too_large")  # the query ran into the page's limit, not a mistake of it
+
+
+def _in_words(error: QueryError | QueryRefusedError) -> str:
+    """Why a query was refused or stopped, in the page's language where the console says which
+    reason it was; else DuckDB's own words (a syntax error quotes the query)."""
+    if error.reason is None:
+        return str(error)
+    values = {
+        name: i18n.count(value) if isinstance(value, int) else value for name, value in error.values.items()
+    }
+    return t(f"sql.reason.{error.reason}", **values)
+
+
 st.text_area(t("sql.query"), key=QUERY, height=160)
 run = st.button(t("sql.run"), key="sql_run_button", type="primary") or st.session_state.pop("sql_run", False)
 if run:
@@ -49,12 +63,15 @@ if run:
     else:
         try:
             st.session_state[OUTCOME] = ("rows", data.user_query(asked))
-        except (QueryRefusedError, access.AccessRefusedError) as error:
+        except QueryRefusedError as error:
+            st.session_state[OUTCOME] = ("refused", _in_words(error))
+        except access.AccessRefusedError as error:
             st.session_state[OUTCOME] = ("refused", str(error))
         except QueryTimeoutError:  # the command's advice (--timeout) is no setting of this page
             st.session_state[OUTCOME] = ("timeout", "")
         except QueryError as error:
-            st.session_state[OUTCOME] = ("error", str(error))
+            limit = error.reason in LIMIT_REASONS
+            st.session_state[OUTCOME] = ("stopped" if limit else "error", _in_words(error))
 
 kind, outcome = st.session_state.get(OUTCOME, (None, None))
 if kind == "empty":
@@ -63,6 +80,8 @@ elif kind == "refused":
     # a message holds what the person (or a recorder's names) typed: shown as text, never as
     # markdown (an image's address in it made the browser fetch it)
     st.error(t("sql.refused", message=ui.markdown_text(outcome)))
+elif kind == "stopped":
+    st.warning(t("sql.stopped", message=ui.markdown_text(outcome)))
 elif kind == "timeout":
     st.error(t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang())))
 elif kind == "error":
@@ -73,7 +92,7 @@ elif kind == "rows":
     result = outcome
     if result.height > QUERY_MAX_ROWS:
         result = result.head(QUERY_MAX_ROWS)
-        st.caption(t("sql.cut", count=QUERY_MAX_ROWS))
+        st.caption(t("sql.cut", count=i18n.count(QUERY_MAX_ROWS)))
     else:
         st.caption(t("sql.row") if result.height == 1 else t("sql.rows", count=result.height))
     st.dataframe(result, hide_index=True, key="sql_result")

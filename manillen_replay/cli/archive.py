@@ -398,7 +398,10 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
             click.echo("interrupted: the query was stopped", err=True)
             sys.exit(130)
         except QueryError as error:
-            raise click.ClickException(f"the query failed: {error}") from None
+            # a limit reached says so itself ("the query needed more than 2GB of memory and was
+            # stopped"): "the query failed: the query needed ..." said it twice, and as a failure
+            said = str(error) if error.reason is not None else f"the query failed: {error}"
+            raise click.ClickException(said) from None
     text = _render(frame, output_format)
     if out is None:
         click.echo(text, nl=False)

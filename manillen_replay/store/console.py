@@ -103,12 +103,15 @@ class ConsoleMixin(StoreBase):
         except duckdb.PermissionException as error:
             raise QueryRefusedError(
                 "queries may not read files or reach the network: "
-                f"only the archive's tables and views are available ({_duckdb_message(error)})"
+                f"only the archive's tables and views are available ({_duckdb_message(error)})",
+                "files",
             ) from None
         except duckdb.OutOfMemoryException:
             raise QueryError(
                 f"the query needed more than {self._memory_limit} of memory and was stopped: ask for "
-                "less (a WHERE, fewer columns, a LIMIT)"
+                "less (a WHERE, fewer columns, a LIMIT)",
+                "memory",
+                limit=self._memory_limit,
             ) from None
         except (duckdb.Error, RuntimeError) as error:
             if _stopped(error):
@@ -161,7 +164,13 @@ def query_file(
     with store:
         frame = store.user_query(sql, timeout=None, max_rows=max_rows, memory_limit=memory_limit)
     if max_bytes is not None and frame.estimated_size() > max_bytes:
-        raise QueryError(too_large_message(frame.estimated_size(), max_bytes))
+        size = frame.estimated_size()
+        raise QueryError(
+            too_large_message(size, max_bytes),
+            "too_large",
+            size=round(size / 1e6),
+            limit=round(max_bytes / 1e6),
+        )
     buffer = io.BytesIO()
     frame.write_ipc(buffer)
     return buffer.getvalue()
@@ -362,7 +371,9 @@ def check_user_query(connection: duckdb.DuckDBPyConnection, sql: str) -> None:
         raise QueryRefusedError(
             f"{what} is not allowed{inside}: the archive is opened read-only for queries; "
             "only SELECT (with WITH, DESCRIBE, SUMMARIZE, EXPLAIN) may run, and it cannot reach "
-            "files or the network"
+            "files or the network",
+            "writes_explain" if inside else "writes",
+            what=what,
         )
 
 
@@ -375,11 +386,16 @@ def _one_statement(connection: duckdb.DuckDBPyConnection, sql: str) -> Any:
         if sql.strip():  # "-- how many\nSELECT 1" typed with a literal \n is one comment line
             raise QueryRefusedError(
                 "the query holds only a comment: a comment (--) runs to the end of its line, so "
-                "put the query on a line of its own"
+                "put the query on a line of its own",
+                "comment",
             )
-        raise QueryRefusedError("the query is empty")
+        raise QueryRefusedError("the query is empty", "empty")
     if len(statements) > 1:
-        raise QueryRefusedError(f"one query at a time, please: this text holds {len(statements)} statements")
+        raise QueryRefusedError(
+            f"one query at a time, please: this text holds {len(statements)} statements",
+            "several",
+            count=len(statements),
+        )
     return statements[0]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import ManillenError
 
 
@@ -17,9 +19,31 @@ class ArchiveOutdatedError(ArchiveError):
     """An archive of an earlier schema, opened read-only: opened for writing, it is upgraded."""
 
 
-class QueryRefusedError(ManillenError):
+class _Reasoned(ManillenError):
+    """An error a page may say in its own words: ``reason`` names which of its kinds it is (the
+    dashboard's ``sql.reason.*`` words), ``values`` fill those words; the message is English."""
+
+    def __init__(self, message: str, reason: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.values = values
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the SQL page's queries run in worker processes: the reason crosses with the message
+        return _rebuilt, (type(self), str(self), self.reason, self.values, self.__dict__)
+
+
+def _rebuilt(
+    kind: type[_Reasoned], message: str, reason: str | None, values: dict[str, Any], state: dict[str, Any]
+) -> _Reasoned:
+    error = kind(message, reason, **values)
+    error.__dict__.update(state)
+    return error
+
+
+class QueryRefusedError(_Reasoned):
     """A user query that would change the archive or reach files or the network."""
 
 
-class QueryError(ManillenError):
+class QueryError(_Reasoned):
     """A user query that DuckDB cannot run (a syntax error, an unknown column, ...)."""
