@@ -503,15 +503,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "col.decisions": ("Decisions", "Beslissingen"),
     "col.avg_view_cost": ("Avg. view cost", "Gem. kost (zicht)"),
     "match.accuracy_title": ("Accuracy (solver)", "Nauwkeurigheid (solver)"),
-    "match.accuracy_caption": (
-        "Every real decision (a card chosen among cards not all worth the same, a trump, muil or klop "
-        "call) scores 100% when it was the best from what the player could see; every 5 points given "
-        "away on average halve it. Forced cards and choices that hardly mattered do not count.",
-        "Elke echte beslissing (een kaart gekozen uit kaarten die niet evenveel waard waren, een keuze "
-        "van troef, muil of klop) scoort 100% als ze de beste was met wat de speler kon weten; elke 5 "
-        "punten die ze gemiddeld weggaf halveren dat. Verplichte kaarten en keuzes die er nauwelijks "
-        "toe deden tellen niet.",
-    ),
+    "match.accuracy_caption": REPORT_WORDS["accuracy_note"],  # the report's words: one figure, one text
     "match.accuracy_deals": ("Accuracy deal by deal", "Nauwkeurigheid spel per spel"),
     # the background review (dashboards/reviewer.py) and the biggest mistakes, first on the Match page
     "review.title": ("The biggest mistakes", "De grootste fouten"),

@@ -532,7 +532,10 @@ def test_accuracy_is_the_average_of_each_chosen_cards_accuracy(archive: Path) ->
         accuracy = sum(100 * 0.5 ** (cost / 5) for cost in mine + calls) / len(mine + calls)
         assert row["Nauwkeurigheid"] == shown(accuracy, decimal=",") + "%"
         assert row["Gekozen kaarten"] == str(len(mine))
-    assert "Elke kaart gekozen uit meerdere scoort 100%" in html
+    assert (
+        "Elke echte beslissing (een kaart gekozen uit kaarten die niet evenveel waard waren, een keuze van troef, muil of klop) scoort 100%"
+        in html
+    )
 
 
 # --------------------------------------------------------------------------- the deal list

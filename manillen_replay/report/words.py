@@ -64,11 +64,16 @@ WORDS: dict[str, tuple[str, str]] = {
     "scoresheet": ("scoresheet only", "enkel scoreblad"),
     "tie": ("30-30", "30-30"),
     "accuracy": ("Accuracy", "Nauwkeurigheid"),
+    # the Match page says the same words (dashboards.i18n's match.accuracy_caption is this one):
+    # the report's said "every card chosen" of a figure that counts the calls too
     "accuracy_note": (
-        "Every card chosen among several scores 100% when it was the best from what the player could see; "
-        "every 5 card points given away on average halve it. Forced cards do not count.",
-        "Elke kaart gekozen uit meerdere scoort 100% als ze de beste was met wat de speler kon weten; elke "
-        "5 kaartpunten die ze gemiddeld weggaf halveren dat. Verplichte kaarten tellen niet.",
+        "Every real decision (a card chosen among cards not all worth the same, a trump, muil or klop "
+        "call) scores 100% when it was the best from what the player could see; every 5 points given "
+        "away on average halve it. Forced cards and choices that hardly mattered do not count.",
+        "Elke echte beslissing (een kaart gekozen uit kaarten die niet evenveel waard waren, een keuze "
+        "van troef, muil of klop) scoort 100% als ze de beste was met wat de speler kon weten; elke 5 "
+        "punten die ze gemiddeld weggaf halveren dat. Verplichte kaarten en keuzes die er nauwelijks "
+        "toe deden tellen niet.",
     ),
     "ledger": ("The cards and the decisions", "De kaarten en de beslissingen"),
     "ledger_note": (
