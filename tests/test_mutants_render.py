@@ -1241,7 +1241,7 @@ def test_a_decisions_words_each_part_only_when_there_is_one(archive: Path) -> No
 
 @pytest.mark.parametrize(
     ("call", "kind", "said"),
-    [("klop", "knock_choice", "klop (knock) call"), (None, "muil_missed", "muil_missed")],
+    [("klop", "knock_choice", "klop (knock) choice"), (None, "muil_missed", "muil_missed")],
 )
 def test_a_call_decision_is_titled_by_its_call(archive: Path, call: str | None, kind: str, said: str) -> None:
     base = gathered(archive)

@@ -101,8 +101,8 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "calls_line": (
         "Calls (trump, muil, klop) gave away {calls} scoresheet points on average, by the call review.",
-        "Oproepen (troef, muil, klop) gaven gemiddeld {calls} punten op het scoreblad weg, volgens de "
-        "beoordeling van de oproepen.",
+        "Aankondigingen (troef, muil, klop) gaven gemiddeld {calls} punten op het scoreblad weg, volgens de "
+        "beoordeling van de aankondigingen.",
     ),
     "deal_ledger": ("Deal by deal", "Spel per spel"),
     "no_costs": (
@@ -149,7 +149,8 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "call_title": ("{rank}. Deal {deal}: {player}'s {call}", "{rank}. Spel {deal}: {call} van {player}"),
     "call.trump": ("trump call", "troefkeuze"),
-    "call.klop": ("klop (knock) call", "klop"),
+    # the choice to knock or not: "klop van Frans" read as a knock Frans made, over his "no klop"
+    "call.klop": ("klop (knock) choice", "klopkeuze"),
     "cost": ("Cost: {cost}.", "Kost: {cost}."),
     "better": ("Better: {cards}.", "Beter: {cards}."),
     "or": ("or", "of"),
