@@ -391,6 +391,18 @@ def served_here_only() -> bool:
     return host in ("localhost", "::1") or host.startswith("127.")
 
 
+def named_as_in_archive(asked: str | None, names: Sequence[str]) -> str | None:
+    """A player named in an address (``?player=frans``) as the archive spells them (``Frans``),
+    as ``--player`` takes any case on the command line; unknown names are left as they were.
+
+    >>> named_as_in_archive("frans", ["Bert", "Frans"]), named_as_in_archive("Zoe", ["Bert"])
+    ('Frans', 'Zoe')
+    """
+    if asked is None:
+        return None
+    return next((name for name in names if name.casefold() == asked.casefold()), asked)
+
+
 def query_int(name: str, default: int) -> int:
     """An integer from the page address, ``default`` when absent or not a number."""
     value: Any = st.query_params.get(name)

@@ -1858,3 +1858,15 @@ def test_a_chart_of_counts_steps_by_whole_numbers() -> None:
     assert (figure.layout.yaxis.tick0, figure.layout.yaxis.dtick) == (0, 1.0)
     many = pl.DataFrame({"choice": ["♥ harten", "♠ schoppen"], "deals": [12, 3]})
     assert charts.trump_choices_figure(many, title="t", y_title="deals").layout.yaxis.dtick == 5.0
+
+
+@pytest.mark.parametrize("page", ["players", "train"])
+def test_a_player_in_an_address_is_found_in_any_case(app: AppTest, page: str) -> None:
+    """A helper's /train?player=frans said there was no such player and trained Bert, where
+    `manillen puzzles --player frans` took the name in any case."""
+    at = open_page(app, page, player="dIRK")
+    assert not any("There is no player" in w.value for w in at.warning)
+    if page == "players":
+        assert at.query_params["player"] in ("Dirk", ["Dirk"])
+    else:
+        assert at.session_state["train_player"] == "Dirk"

@@ -48,7 +48,7 @@ names = data.players()
 # The player is the browser's own drop-down (dashboards/native_inputs.py): Streamlit's would cost
 # every new tab of this page its combo-box scripts. The choice is kept for the session (PLAYER)
 # and in the page address; an address naming another player (a link, a reload) chooses that one.
-wanted = st.query_params.get("player")
+wanted = ui.named_as_in_archive(st.query_params.get("player"), names)
 if wanted in names and wanted != st.session_state.get(SYNCED):
     st.session_state[SYNCED] = wanted
     st.session_state[PLAYER] = wanted

@@ -28,7 +28,7 @@ ANSWERED, TALLY = "train_answered", "train_tally"
 NEW_PER_SESSION = 5
 
 names = data.players()
-asked = st.query_params.get("player")  # a link to one player's training: ?player=NAME
+asked = ui.named_as_in_archive(st.query_params.get("player"), names)  # a link: ?player=NAME, any case
 if asked in names and st.session_state.get("train_asked") != asked:
     st.session_state["train_asked"] = st.session_state[PLAYER] = asked
 if st.session_state.get(PLAYER) not in names:
