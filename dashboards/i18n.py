@@ -1652,7 +1652,8 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     ),
     "train.player": ("Who are you?", "Wie bent u?"),
     "train.led": ("{name} led", "{name} kwam uit"),
-    "train.new": ("New puzzles this session", "Nieuwe puzzels deze sessie"),
+    # it counts down as new puzzles are shown: "left", so the figure changing is what it says
+    "train.new": ("New puzzles left this session", "Nieuwe puzzels over deze sessie"),
     "train.none": (
         "No puzzles for {player} yet: they come from the decisions the solver reviewed that clearly "
         "cost 2 card points or more (the review runs on its own after an upload, or with `manillen "

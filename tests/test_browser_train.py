@@ -80,7 +80,7 @@ def test_three_puzzles_one_wrong_and_the_wrong_one_comes_back(
         puzzles = make_puzzles(store.puzzle_rows(player=name), player=name)
     page = chromium.new_page(viewport=SCREENS[screen], has_touch=screen == "phone")
     page.goto(f"{server}/train?player={name}")
-    new = page.get_by_label("New puzzles this session")
+    new = page.get_by_label("New puzzles left this session")
     new.wait_for(timeout=30_000)
     new.fill("3")
     new.press("Enter")
