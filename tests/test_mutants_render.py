@@ -533,8 +533,8 @@ def test_accuracy_is_the_average_of_each_chosen_cards_accuracy(archive: Path) ->
         assert row["Nauwkeurigheid"] == shown(accuracy, decimal=",") + "%"
         assert row["Gekozen kaarten"] == str(len(mine))
     assert (
-        "Elke echte beslissing (een kaart gekozen uit kaarten die niet evenveel waard waren, een keuze van troef, muil of klop) scoort 100%"
-        in html
+        "Elke echte beslissing (een kaart gekozen uit kaarten die niet evenveel waard waren, een keuze "
+        "van troef, muil of klop) scoort 100%" in html
     )
 
 
