@@ -1378,7 +1378,7 @@ def test_a_decisions_contract_and_player_in_any_words(archive: Path) -> None:
             base, lang="nl", reviews=(dataclasses.replace(base.reviews[0], decisions=(blind,)),)
         )
     )
-    assert "Contract: blinde muil" in html
+    assert "Aankondiging: blinde muil" in html
     assert 'data-player="Jo &quot;Aas&quot; Peeters"' in html
 
 

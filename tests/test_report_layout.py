@@ -119,7 +119,8 @@ def test_every_decision_box_names_the_trump_suit(archive: Path, lang: str, playe
         contract = re.search(r'<p class="contract" data-trump="(\w)">(.*?)</p>', box, flags=re.S)
         assert contract is not None, box[:300]
         assert contract.group(1) == suit.name
-        assert f"Contract: troef {suit.dutch} " in contract.group(2)
+        said = "Contract" if lang == "en" else "Aankondiging"  # the Deal replay's word in Dutch
+        assert f"{said}: troef {suit.dutch} " in contract.group(2)
         assert f'aria-label="{suit.english}"' in contract.group(2)  # the suit's sign, drawn
 
 

@@ -176,7 +176,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "trick {trick} {cards} to {winner} ({points})",
         "slag {trick} {cards} naar {winner} ({points})",
     ),
-    "decision_contract": ("Contract: {contract}", "Contract: {contract}"),
+    "decision_contract": ("Contract: {contract}", "Aankondiging: {contract}"),  # as the Deal replay says it
     "legend_played": ("the card played", "de gespeelde kaart"),
     "legend_better": ("the better card", "de betere kaart"),
     "on_table": ("On the table", "Op tafel"),
