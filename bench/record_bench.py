@@ -204,6 +204,7 @@ def record_pass(page: Any, address: str, trump: str, cards: Sequence[str]) -> li
         selector = f".st-key-record_card_{card} button"
         times.append(_timed(page, selector, f"document.querySelector('{selector}')?.disabled === true"))
     page.locator(".st-key-record_close button").click()  # the draft goes; the next pass starts afresh
+    page.locator(".st-key-record_close_yes button").click()  # Close asks first: the deal is not saved
     page.locator(".st-key-record_start").wait_for(timeout=30_000)
     return times
 

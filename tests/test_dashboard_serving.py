@@ -188,6 +188,7 @@ sys.path.insert(0, {root!r})
 import uvicorn
 from dashboards.serve import end_cleanly_on_stop_signals
 
+signal.signal(signal.SIGHUP, signal.SIG_DFL)  # as from a terminal: the tests may run under nohup
 end_cleanly_on_stop_signals()
 atexit.register(lambda: print("cleaned up at exit", flush=True))
 
