@@ -52,22 +52,32 @@ def tap_when_settled(page: Any, selector: str) -> None:
     button.click()
 
 
-def test_record_a_deal_by_clicks_on_a_phone(server: str, chromium: Any) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    expect = playwright_api.expect
-    deal = random_deal(random.Random(7), 3)
+def deal_to_tap(seed: int) -> tuple[list[str], str]:
+    """A legal deal's 32 cards in the order played, and the trump its dealer made."""
+    deal = random_deal(random.Random(seed), 3)
     assert isinstance(deal.tricks, list) and isinstance(deal.declarations, list)
-    cards = [card for trick in deal.tricks for card in trick]
-    trump = deal.declarations[0].suit
-    ARTIFACTS.mkdir(exist_ok=True)
-    page = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page.goto(f"{server}/record")
-    for seat, name in enumerate(SEATS):  # the browser's own inputs (dashboards/native_inputs.py)
+    return [card for trick in deal.tricks for card in trick], deal.declarations[0].suit
+
+
+def type_names(page: Any) -> None:
+    """The four players' names typed into the seats (the browser's own inputs,
+    dashboards/native_inputs.py), each ended with Enter."""
+    for seat, name in enumerate(SEATS):
         box = page.locator(f'input[name="seat_{seat}"]')
         box.wait_for(timeout=30_000)
         box.click()
         box.fill(name)
         box.press("Enter")
+
+
+def test_record_a_deal_by_clicks_on_a_phone(server: str, chromium: Any) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    expect = playwright_api.expect
+    cards, trump = deal_to_tap(7)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = chromium.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page.goto(f"{server}/record")
+    type_names(page)
     date = page.locator('input[name="date"]')
     assert date.get_attribute("type") == "date"
     assert date.input_value() == datetime.date.today().isoformat()
@@ -156,17 +166,10 @@ def test_a_phone_told_another_phone_saved_a_deal_shows_that_deal_on_its_scoreshe
     and moved to deal 2, but its scoresheet (outside the part a tap redraws) stayed empty."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
-    deal = random_deal(random.Random(11), 3)
-    assert isinstance(deal.tricks, list) and isinstance(deal.declarations, list)
-    cards = [card for trick in deal.tricks for card in trick]
-    trump = deal.declarations[0].suit
+    cards, trump = deal_to_tap(11)
     first = chromium.new_page(viewport={"width": 1400, "height": 900})
     first.goto(f"{server}/record")
-    for seat, name in enumerate(SEATS):
-        box = first.locator(f'input[name="seat_{seat}"]')
-        box.wait_for(timeout=30_000)
-        box.fill(name)
-        box.press("Enter")
+    type_names(first)
     start = first.locator(".st-key-record_start button")
     expect(start).to_be_enabled(timeout=15_000)
     settle(first)

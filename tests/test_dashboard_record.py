@@ -510,13 +510,20 @@ def test_page_outlines_the_legal_cards_when_hands_are_known(empty_app: tuple[App
     assert not any(f".st-key-record_card_{card} button" in styles for card in outsiders)
 
 
-def test_page_resumes_from_the_draft_in_a_new_session(empty_app: tuple[AppTest, Path]) -> None:
-    at, _ = empty_app
+def five_cards_in(at: AppTest, trump: str) -> tuple[str, list[str]]:
+    """A new match, trump made and the first five cards of a legal deal tapped: its draft id and
+    the deal's cards."""
     cards = cards_of(legal_deal())
     draft_id = start_match(at)
-    tap(at, "record_trump_C")
+    tap(at, f"record_trump_{trump}")
     for card in cards[:5]:
         tap(at, f"record_card_{card}")
+    return draft_id, cards
+
+
+def test_page_resumes_from_the_draft_in_a_new_session(empty_app: tuple[AppTest, Path]) -> None:
+    at, _ = empty_app
+    draft_id, cards = five_cards_in(at, "C")
     # the phone dropped: a new browser session opens the page address again
     again = open_at_draft(AppTest.from_file(APP, default_timeout=60), draft_id)
     assert "5 of 32 cards in" in texts(again)
@@ -674,11 +681,7 @@ def test_closing_a_match_asks_first_and_says_what_is_lost(empty_app: tuple[AppTe
     """A helper's one tap on Close ended a club table's evening for good and lost the deal under
     way: Close asks first, saying the deal under way is lost; Keep recording keeps the draft."""
     at, path = empty_app
-    cards = cards_of(legal_deal())
-    draft_id = start_match(at)
-    tap(at, "record_trump_S")
-    for card in cards[:5]:
-        tap(at, f"record_card_{card}")
+    draft_id, cards = five_cards_in(at, "S")
     tap(at, "record_close")
     assert "Close this match? Its saved deals stay in the archive" in texts(at)
     assert "Deal 1, under way (6 cards and calls tapped), is not saved and will be lost." in texts(at)
