@@ -401,3 +401,33 @@ def test_analyze_files_out_must_be_a_folder(tmp_path: Path) -> None:
         code, _, err = run("analyze-files", str(sample), "--out", out, "--samples", "2")
         assert code == 2 and ("is not a folder" in err or "is a file" in err) and "Traceback" not in err
     assert afile.read_text() == "mine"
+
+
+def test_analyze_files_refuses_two_inputs_of_one_part_name_and_solves_again_at_other_samples(
+    tmp_path: Path,
+) -> None:
+    """A helper's parts/p1.jsonl and parts_p1.jsonl wrote one part's files, each run overwriting
+    the other's (a part's results lost, the count never settled); and a part solved with 1 layout
+    a play counted as written when 3 were asked."""
+    sample = (Path(__file__).resolve().parent.parent / "data" / "samples" / "muil.json").read_text()
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "p1.json").write_text(sample)
+    (tmp_path / "parts_p1.json").write_text(sample)
+    out = tmp_path / "analysis"
+    code, _, err = run(
+        "analyze-files",
+        str(tmp_path / "parts"),
+        str(tmp_path / "parts_p1.json"),
+        "--out",
+        str(out),
+        "--samples",
+        "1",
+    )
+    assert code == 1 and "would write the same part" in err and "Traceback" not in err
+    assert not out.exists() or not list(out.rglob("part-*"))
+    code, text, _ = run("analyze-files", str(tmp_path / "parts"), "--out", str(out), "--samples", "1")
+    assert code == 0 and "1 part: 1 written, 0 already there" in text
+    code, text, _ = run("analyze-files", str(tmp_path / "parts"), "--out", str(out), "--samples", "1")
+    assert "1 part: 0 written, 1 already there" in text
+    code, text, _ = run("analyze-files", str(tmp_path / "parts"), "--out", str(out), "--samples", "3")
+    assert code == 0 and "1 part: 1 written, 0 already there" in text

@@ -248,16 +248,20 @@ time), so that an input changed since (a refused record mended) is solved again.
 underscore keeps Spark and Hive-style readers out of it."""
 
 
-def input_stamp(path: Path) -> dict[str, int]:
-    """What says an input file is the one a part was solved from: its size and modification time."""
+def input_stamp(path: Path, samples: int | None = None) -> dict[str, int]:
+    """What says an input file is the one a part was solved from: its size and modification time,
+    and the layouts a play it was solved with (a part of 1 layout passed as one of 3)."""
     stat = path.stat()
-    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    stamp = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    if samples is not None:
+        stamp["samples"] = samples
+    return stamp
 
 
-def is_part_written(out: Path, name: str, source: Path | None = None) -> bool:
+def is_part_written(out: Path, name: str, source: Path | None = None, samples: int | None = None) -> bool:
     """Whether every table of a part is there (``matches``, written last, says the part is whole)
-    and, given the ``source`` it is solved from, whether that file is unchanged since; a part
-    written before inputs were stamped counts as written."""
+    and, given the ``source`` it is solved from (and the ``samples`` asked), whether that file is
+    unchanged since and was solved so; a part written before inputs were stamped counts as written."""
     if not all((out / table / name).exists() for table in PART_TABLES):
         return False
     if source is None:
@@ -268,7 +272,7 @@ def is_part_written(out: Path, name: str, source: Path | None = None) -> bool:
         return True
     except (OSError, ValueError):
         return False
-    return bool(kept == input_stamp(source))
+    return bool(kept == input_stamp(source, samples))
 
 
 def _entries_of_part(path: Path) -> Iterator[Entry]:
@@ -399,13 +403,23 @@ def analyse_files(
 
     Parts already written are skipped, so a run cut short resumes where it stopped.
     """
+    from ..errors import ManillenError
     from ..solving import BatchSizer, solve_matches
 
     outcome = FilesOutcome()
     parts = [_Part(path, part_name(path)) for path in expand_patterns(patterns)]
+    named: dict[str, Path] = {}
+    for part in parts:
+        # parts/p1.jsonl and parts_p1.jsonl made one part's files: the second overwrote the first
+        if part.name in named:
+            raise ManillenError(
+                f"{str(named[part.name])!r} and {str(part.path)!r} would write the same part "
+                f"({part.name}): rename one of them, or solve them into separate folders"
+            )
+        named[part.name] = part.path
     outcome.parts = len(parts)
-    todo = [p for p in parts if not is_part_written(out, p.name, p.path)]
-    stamps = {p.name: input_stamp(p.path) for p in todo}  # as read, not as it may be when written
+    todo = [p for p in parts if not is_part_written(out, p.name, p.path, samples)]
+    stamps = {p.name: input_stamp(p.path, samples) for p in todo}  # as read, not as it may be when written
     outcome.skipped = len(parts) - len(todo)
     if not todo:
         return outcome
@@ -466,8 +480,10 @@ def analyze_files(
     use `**`) or the archive's Parquet export (matches.parquet). For each input part it writes
     play_costs, card_values, call_decisions, findings, finding_lines, player_accuracy and matches under DIR,
     one file per part in a folder per table: what `manillen analyze --depth solver` stores. A
-    part already written from the same input is skipped, so a run cut short resumes where it
-    stopped; an input changed since (a refused record mended) is solved again. DuckDB,
+    part already written from the same input with the same --samples is skipped, so a run cut
+    short resumes where it stopped; an input changed since (a refused record mended), or asked
+    with other --samples, is solved again. Two inputs whose parts would share a name
+    (parts/p1.jsonl and parts_p1.jsonl) are refused. DuckDB,
     polars, Spark or Trino read DIR as it is; `manillen import-analysis` loads it into an
     archive.
 
