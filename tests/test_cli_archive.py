@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -362,6 +363,11 @@ def test_export_parquet_and_read_back(sample_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "parquet"
     result = _run("export", "--parquet", str(out), "--db", str(sample_db))
     assert result.exit_code == 0, result.output
+    # the folder as mkdir makes it under the umask, readable by whoever the export is for (a
+    # helper's was the owner's only, 0700, the temporary folder it was written in)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~mask
     with Store(sample_db, read_only=True) as archive:
         for table in TABLES:
             expected = archive.query(f"SELECT count(*) AS n FROM {table}")["n"][0]

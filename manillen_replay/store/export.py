@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -117,6 +118,9 @@ class ExportMixin(StoreBase):
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+            # mkdtemp's folder is the owner's only (0700): renamed into place, the export was
+            # unreadable to the colleague or service it is written for; a folder as mkdir makes it
+            staging.chmod(0o777 & ~_umask())
             counts = self._write_parquet(staging)
             _move_in(staging, target)
         except BaseException as error:
@@ -220,3 +224,10 @@ def _merge_annotations(text: str, notes: list[dict[str, Any]]) -> str:
         if 1 <= number <= len(record.deals):
             record.deals[number - 1].annotations = deal_notes
     return dumps(record, pretty=False)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, and put back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
