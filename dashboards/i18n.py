@@ -15,10 +15,17 @@ from manillen_replay.analysis.effort import wait_in_units
 from manillen_replay.analysis.puzzles import PuzzleKind
 from manillen_replay.analysis.words import kind_name
 from manillen_replay.cards import Suit
+from manillen_replay.evening import PLAYER_LIST_PROBLEMS
 from manillen_replay.report.svg import MINUS as MINUS  # every figure of the pages: −3, not the hyphen of -3
 from manillen_replay.report.words import WORDS as REPORT_WORDS
 from manillen_replay.report.words import decimal_sign as decimal_sign  # the pages and the report write alike
 from manillen_replay.rules import Clause, LegalPlays
+
+
+def _sentence(words: str) -> str:
+    """A message of the package's (lower case, no full stop) as a sentence of a page."""
+    return words[0].upper() + words[1:] + "."
+
 
 LEDGER_STEPS = ("cards", "own", "partner", "opponents", "illegal", "points")
 """The ledger's steps, from the cards to the points taken."""
@@ -1480,25 +1487,26 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
     ),
     "organiser.count_one": ("{players} players: 1 table.", "{players} spelers: 1 tafel."),
     # manillen_replay.evening.PLAYER_LIST_PROBLEMS, in each language
+    # the English is the evening module's own (PLAYER_LIST_PROBLEMS), said as a sentence
     "organiser.problem.too_few": (
-        "An evening needs at least {least} players, {given} given.",
+        _sentence(PLAYER_LIST_PROBLEMS["too_few"]),
         "Een avond heeft minstens {least} spelers nodig, {given} gegeven.",
     ),
     "organiser.problem.too_many": (
-        "An evening has at most {most} players, {given} given.",
+        _sentence(PLAYER_LIST_PROBLEMS["too_many"]),
         "Een avond heeft hoogstens {most} spelers, {given} gegeven.",
     ),
-    "organiser.problem.no_name": ("A player has no name.", "Een speler heeft geen naam."),
+    "organiser.problem.no_name": (_sentence(PLAYER_LIST_PROBLEMS["no_name"]), "Een speler heeft geen naam."),
     "organiser.problem.too_long": (
-        "The name {name}... is over {most} characters.",
+        _sentence(PLAYER_LIST_PROBLEMS["too_long"]),
         "De naam {name}... is langer dan {most} tekens.",
     ),
     "organiser.problem.twice": (
-        "{name} is on the list twice: give each player once.",
+        _sentence(PLAYER_LIST_PROBLEMS["twice"]),
         "{name} staat twee keer op de lijst: geef elke speler één keer.",
     ),
     "organiser.problem.not_tables": (
-        "{given} players do not make full tables of four: add {add} or leave out {leave}.",
+        _sentence(PLAYER_LIST_PROBLEMS["not_tables"]),
         "{given} spelers vullen geen tafels van vier: voeg er {add} toe of laat er {leave} weg.",
     ),
     "organiser.date": ("Date", "Datum"),

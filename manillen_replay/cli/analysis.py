@@ -47,7 +47,7 @@ from .common import (
 if TYPE_CHECKING:  # the store (DuckDB, polars) and the solver (numba) load when a command runs
     import polars as pl
 
-    from ..analysis.ranking import RankedFinding
+    from ..analysis.ranking import Cost, RankedFinding
     from ..engine import MatchResult
     from ..record import Record
     from ..store import Store
@@ -645,7 +645,7 @@ def _file_findings(
     replayed = ReplayedRecords(paths, match_id)
     pairs, chosen, counted = _file_depth(replayed, depth)
     found: list[Finding] = []
-    costs: dict[tuple[Any, ...], Any] = {}
+    costs: dict[tuple[Any, ...], Cost] = {}
     people: dict[str, int] = {}  # of each match: a seat past them is the dummy's
     played: set[str] = set()  # who played, to refuse a --player who did not
     if chosen == "solver":
@@ -707,7 +707,7 @@ def _ranked_finding_json(ranked: RankedFinding, rank: int, lang: str, people: in
 
 def _solve_files(
     pairs: list[tuple[Record, MatchResult]], deals: int, samples: int, quiet: bool
-) -> tuple[list[Any], dict[tuple[Any, ...], Any]]:
+) -> tuple[list[Any], dict[tuple[Any, ...], Cost]]:
     """The solver review of some matches: their findings, and what each decision cost."""
     from ..analysis.deal_analysis import ProgressMeter, analyse_match
     from ..analysis.ranking import costs_of_plays
@@ -715,7 +715,7 @@ def _solve_files(
     bar = None if quiet or not deals else _SolverProgress(deals)
     meter = ProgressMeter(deals, (lambda now: bar.update(1, now)) if bar is not None else (lambda now: None))
     found: list[Any] = []
-    costs: dict[tuple[Any, ...], Any] = {}
+    costs: dict[tuple[Any, ...], Cost] = {}
     try:
         for record, result in pairs:
             try:
