@@ -20,6 +20,7 @@ from manillen_replay.report.svg import MINUS as MINUS  # every figure of the pag
 from manillen_replay.report.words import WORDS as REPORT_WORDS
 from manillen_replay.report.words import decimal_sign as decimal_sign  # the pages and the report write alike
 from manillen_replay.rules import Clause, LegalPlays
+from manillen_replay.store.console import REASONS as CONSOLE_REASONS
 
 
 def _sentence(words: str) -> str:
@@ -727,48 +728,43 @@ LABELS: dict[str, tuple[str, str]] = {
         "De SQL-console is alleen voor de organisator.",
     ),
     "sql.error": ("The query failed: {message}", "De vraag mislukte: {message}"),
-    # a limit reached is no failure of the query (store/console.py raises them with these reasons)
+    # a limit reached is no failure of the query; the English is the console's own (REASONS)
     "sql.stopped": ("Stopped at a limit: {message}", "Gestopt aan een grens: {message}"),
     "sql.reason.files": (
-        "queries may not read files or reach the network: only the archive's tables and views are available",
-        "een vraag mag geen bestanden lezen of het netwerk bereiken: alleen de tabellen en views van "
-        "het archief zijn beschikbaar",
+        CONSOLE_REASONS["files"],
+        "een vraag mag geen bestanden lezen of het netwerk bereiken: alleen de tabellen en views van het "
+        "archief zijn beschikbaar",
     ),
     "sql.reason.memory": (
-        "the query needed more than {limit} of memory and was stopped: ask for less (a WHERE, fewer "
-        "columns, a LIMIT)",
+        CONSOLE_REASONS["memory"],
         "de vraag had meer dan {limit} geheugen nodig en werd gestopt: vraag minder (een WHERE, minder "
         "kolommen, een LIMIT)",
     ),
     "sql.reason.too_large": (
-        "the result holds about {size} MB, more than the {limit} MB a page shows: select fewer rows or "
-        "columns, or shorten long texts (left(text, 100))",
+        CONSOLE_REASONS["too_large"],
         "het resultaat is ongeveer {size} MB, meer dan de {limit} MB die een pagina toont: kies minder "
         "rijen of kolommen, of kort lange teksten in (left(text, 100))",
     ),
     "sql.reason.writes": (
-        "{what} is not allowed: the archive is opened read-only for queries; only SELECT (with WITH, "
-        "DESCRIBE, SUMMARIZE, EXPLAIN) may run, and it cannot reach files or the network",
+        CONSOLE_REASONS["writes"],
         "{what} is niet toegestaan: het archief is alleen om te lezen geopend voor vragen; alleen SELECT "
         "(met WITH, DESCRIBE, SUMMARIZE, EXPLAIN) mag lopen, en het kan geen bestanden of het netwerk "
         "bereiken",
     ),
     "sql.reason.writes_explain": (
-        "{what} is not allowed inside EXPLAIN: the archive is opened read-only for queries; only SELECT "
-        "(with WITH, DESCRIBE, SUMMARIZE, EXPLAIN) may run, and it cannot reach files or the network",
-        "{what} is niet toegestaan binnen EXPLAIN: het archief is alleen om te lezen geopend voor "
-        "vragen; alleen SELECT (met WITH, DESCRIBE, SUMMARIZE, EXPLAIN) mag lopen, en het kan geen "
-        "bestanden of het netwerk bereiken",
+        CONSOLE_REASONS["writes_explain"],
+        "{what} is niet toegestaan binnen EXPLAIN: het archief is alleen om te lezen geopend voor vragen;"
+        " alleen SELECT (met WITH, DESCRIBE, SUMMARIZE, EXPLAIN) mag lopen, en het kan geen bestanden of "
+        "het netwerk bereiken",
     ),
     "sql.reason.comment": (
-        "the query holds only a comment: a comment (--) runs to the end of its line, so put the query "
-        "on a line of its own",
-        "de vraag bevat alleen commentaar: commentaar (--) loopt tot het einde van de regel, zet de "
-        "vraag dus op een eigen regel",
+        CONSOLE_REASONS["comment"],
+        "de vraag bevat alleen commentaar: commentaar (--) loopt tot het einde van de regel, zet de vraag"
+        " dus op een eigen regel",
     ),
-    "sql.reason.empty": ("the query is empty", "de vraag is leeg"),
+    "sql.reason.empty": (CONSOLE_REASONS["empty"], "de vraag is leeg"),
     "sql.reason.several": (
-        "one query at a time, please: this text holds {count} statements",
+        CONSOLE_REASONS["several"],
         "één vraag tegelijk: deze tekst bevat {count} opdrachten",
     ),
     "sql.empty": ("Type a query first: the box is empty.", "Typ eerst een vraag: het vak is leeg."),

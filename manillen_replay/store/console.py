@@ -28,6 +28,36 @@ _LEADING_COMMENTS = re.compile(r"\A(?:\s+|--[^\n]*(?:\n|\Z)|/\*.*?\*/)*", re.DOT
 _EXPLAIN = re.compile(r"\AEXPLAIN\s+(?:ANALY[SZ]E\b\s*)?(?:\([^()]*\)\s*)?", re.IGNORECASE)
 
 
+REASONS: dict[str, str] = {
+    "files": "queries may not read files or reach the network: only the archive's tables and views are "
+    "available",
+    "memory": "the query needed more than {limit} of memory and was stopped: ask for less (a WHERE, fewer "
+    "columns, a LIMIT)",
+    "too_large": "the result holds about {size} MB, more than the {limit} MB a page shows: select fewer "
+    "rows or columns, or shorten long texts (left(text, 100))",
+    "writes": "{what} is not allowed: the archive is opened read-only for queries; only SELECT (with "
+    "WITH, DESCRIBE, SUMMARIZE, EXPLAIN) may run, and it cannot reach files or the network",
+    "writes_explain": "{what} is not allowed inside EXPLAIN: the archive is opened read-only for queries; "
+    "only SELECT (with WITH, DESCRIBE, SUMMARIZE, EXPLAIN) may run, and it cannot reach files or the "
+    "network",
+    "comment": "the query holds only a comment: a comment (--) runs to the end of its line, so put the "
+    "query on a line of its own",
+    "empty": "the query is empty",
+    "several": "one query at a time, please: this text holds {count} statements",
+}
+"""Why a query was refused or stopped, by its reason, in English: the errors' words (the SQL page
+says each in its own language, by the reason the error carries)."""
+
+
+def reason_words(reason: str, **values: Any) -> str:
+    """A reason's words with its values, whole numbers with thousands apart.
+
+    >>> reason_words("too_large", size=2400, limit=32).split(":")[0]
+    'the result holds about 2,400 MB, more than the 32 MB a page shows'
+    """
+    return REASONS[reason].format(**{k: f"{v:,}" if isinstance(v, int) else v for k, v in values.items()})
+
+
 class QueryTimeoutError(QueryError):
     """A user query stopped because it ran past its time limit."""
 
@@ -101,17 +131,10 @@ class ConsoleMixin(StoreBase):
             abandoned = error.abandoned
             raise
         except duckdb.PermissionException as error:
-            raise QueryRefusedError(
-                "queries may not read files or reach the network: "
-                f"only the archive's tables and views are available ({_duckdb_message(error)})",
-                "files",
-            ) from None
+            raise QueryRefusedError(f"{reason_words('files')} ({_duckdb_message(error)})", "files") from None
         except duckdb.OutOfMemoryException:
             raise QueryError(
-                f"the query needed more than {self._memory_limit} of memory and was stopped: ask for "
-                "less (a WHERE, fewer columns, a LIMIT)",
-                "memory",
-                limit=self._memory_limit,
+                reason_words("memory", limit=self._memory_limit), "memory", limit=self._memory_limit
             ) from None
         except (duckdb.Error, RuntimeError) as error:
             if _stopped(error):
@@ -164,28 +187,11 @@ def query_file(
     with store:
         frame = store.user_query(sql, timeout=None, max_rows=max_rows, memory_limit=memory_limit)
     if max_bytes is not None and frame.estimated_size() > max_bytes:
-        size = frame.estimated_size()
-        raise QueryError(
-            too_large_message(size, max_bytes),
-            "too_large",
-            size=round(size / 1e6),
-            limit=round(max_bytes / 1e6),
-        )
+        values = {"size": round(frame.estimated_size() / 1e6), "limit": round(max_bytes / 1e6)}
+        raise QueryError(reason_words("too_large", **values), "too_large", **values)
     buffer = io.BytesIO()
     frame.write_ipc(buffer)
     return buffer.getvalue()
-
-
-def too_large_message(size: float, limit: int) -> str:
-    """Why a result is not shown, and what to ask instead.
-
-    >>> too_large_message(2_400_000_000, 32_000_000).split(":")[0]
-    'the result holds about 2,400 MB, more than the 32 MB a page shows'
-    """
-    return (
-        f"the result holds about {size / 1e6:,.0f} MB, more than the {limit / 1e6:,.0f} MB a page shows: "
-        "select fewer rows or columns, or shorten long texts (left(text, 100))"
-    )
 
 
 def _run_stoppable(
@@ -368,13 +374,8 @@ def check_user_query(connection: duckdb.DuckDBPyConnection, sql: str) -> None:
         kind = statement.type.name.replace("_", " ")
         first_word = text.split(None, 1)[0].upper() if text.strip() else kind
         what = first_word if first_word.isalpha() and first_word != "WITH" else kind
-        raise QueryRefusedError(
-            f"{what} is not allowed{inside}: the archive is opened read-only for queries; "
-            "only SELECT (with WITH, DESCRIBE, SUMMARIZE, EXPLAIN) may run, and it cannot reach "
-            "files or the network",
-            "writes_explain" if inside else "writes",
-            what=what,
-        )
+        reason = "writes_explain" if inside else "writes"
+        raise QueryRefusedError(reason_words(reason, what=what), reason, what=what)
 
 
 def _one_statement(connection: duckdb.DuckDBPyConnection, sql: str) -> Any:
@@ -384,18 +385,11 @@ def _one_statement(connection: duckdb.DuckDBPyConnection, sql: str) -> Any:
         raise QueryError(_duckdb_message(error)) from None
     if not statements:
         if sql.strip():  # "-- how many\nSELECT 1" typed with a literal \n is one comment line
-            raise QueryRefusedError(
-                "the query holds only a comment: a comment (--) runs to the end of its line, so "
-                "put the query on a line of its own",
-                "comment",
-            )
-        raise QueryRefusedError("the query is empty", "empty")
+            raise QueryRefusedError(reason_words("comment"), "comment")
+        raise QueryRefusedError(reason_words("empty"), "empty")
     if len(statements) > 1:
-        raise QueryRefusedError(
-            f"one query at a time, please: this text holds {len(statements)} statements",
-            "several",
-            count=len(statements),
-        )
+        count = len(statements)
+        raise QueryRefusedError(reason_words("several", count=count), "several", count=count)
     return statements[0]
 
 
