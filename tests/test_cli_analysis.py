@@ -115,8 +115,15 @@ def test_analyze_stores_what_the_file_analysis_finds(archive: Path) -> None:
 
 
 def test_analyze_again_only_does_new_matches_and_all_redoes(archive: Path) -> None:
-    code, out, _ = run("analyze", "--db", str(archive))
+    code, out, err = run("analyze", "--db", str(archive))
     assert code == 0 and "analysed 0 matches" in out
+    assert "not reviewed by the solver yet" in err  # what is left to do without --depth
+    # a second run asked for a depth that is done says so and how to do it again, not only "0 matches"
+    code, out, err = run("analyze", "--db", str(archive), "--depth", "heuristic")
+    assert code == 0 and "analysed 0 matches" in out
+    assert "nothing new: every match is analysed at the heuristic depth already; add --all" in err
+    code, _, err = run("analyze", "--db", str(archive), "--match", "random-100", "--depth", "rules")
+    assert code == 0 and "nothing new: each match asked for is analysed" in err
     code, out, _ = run("analyze", "--db", str(archive), "--all")
     assert code == 0 and "analysed 12 matches" in out
     with Store(archive, read_only=True) as store:
@@ -279,6 +286,15 @@ def test_depth_rules_stores_only_rule_scoring_and_procedure_findings(tmp_path: P
     assert stored(path, "SELECT DISTINCT analysis_depth FROM matches") == [("heuristic",)]
     code, out, _ = run("analyze", "--db", str(path), "--depth", "rules")
     assert code == 0 and "analysed 0 matches" in out
+
+
+def test_analyze_of_an_archive_with_no_match_says_to_import_first(tmp_path: Path) -> None:
+    path = tmp_path / "empty.duckdb"
+    Store(path).close()  # made by `rules save` or the Record page, nothing imported yet
+    code, out, err = run("analyze", "--db", str(path))
+    assert code == 0 and "analysed 0 matches" in out
+    assert "the archive holds no match yet: put some in with `manillen import FILE`" in err
+    assert "nothing new" not in err
 
 
 def test_depth_solver_stores_costs_and_solver_findings(tmp_path: Path) -> None:

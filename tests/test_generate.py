@@ -222,16 +222,29 @@ def test_an_interrupted_run_leaves_the_out_file_as_it_was(tmp_path, monkeypatch)
         return "{}"
 
     monkeypatch.setattr(generate, "dumps", interrupted)
-    result = run("generate", "--matches", "10", "--out", str(out))
+    result = run("generate", "--matches", "10", "--out", str(out), "--overwrite")
     assert (
         result.exit_code == 130 and written and "interrupted" in result.output
     )  # as every command ends a Ctrl-C
     assert out.read_text() == "kept\n"  # not cut short, not emptied
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.jsonl"]  # nothing half-written left
     monkeypatch.undo()
-    assert run("generate", "--matches", "2", "--out", str(out)).exit_code == 0
+    assert run("generate", "--matches", "2", "--out", str(out), "--overwrite").exit_code == 0
     assert len(lines_of(out.read_text())) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.jsonl"]
+
+
+def test_an_existing_out_file_is_replaced_only_with_overwrite(tmp_path):
+    """A mistyped --out could name the club's own records: generating over them is asked for."""
+    out = tmp_path / "club.jsonl"
+    out.write_text("recorded at the table\n")
+    refused = run("generate", "--matches", "2", "--out", str(out))
+    assert refused.exit_code == 1
+    assert f"{str(out)!r} exists: choose another file or add --overwrite" in refused.output
+    assert out.read_text() == "recorded at the table\n"
+    assert run("generate", "--matches", "2", "--out", str(out), "--overwrite").exit_code == 0
+    assert len(lines_of(out.read_text())) == 2
+    assert run("generate", "--matches", "1", "--out", os.devnull).exit_code == 0  # not a file: written as is
 
 
 def test_help_teaches_the_spec_and_has_examples():

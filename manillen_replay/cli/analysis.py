@@ -407,6 +407,8 @@ def analyze(
                 if click.get_current_context().get_parameter_source("samples") is ParameterSource.COMMANDLINE:
                     note += "; --samples is the solver review's, and the fast scan takes none"
             deals = deals_to_analyse(store, ids)
+            if not ids and note is None:
+                note = _nothing_new_note(store, chosen, scoped=bool(match_ids) or since is not None)
         if ids or detectors:
             Store.check_writable(path, "store the analysis")  # before the work, not after it
         if cluster_address is None:
@@ -444,6 +446,17 @@ def analyze(
                     click.echo(f"coach detector {detector.name}: {plural(count, 'finding')}")
     if outcome.problems:
         sys.exit(1)
+
+
+def _nothing_new_note(store: Store, depth: str, *, scoped: bool) -> str:
+    """Why a run analysed nothing, and what to do instead (a second run looked like a failure)."""
+    if not scoped and not store.query("SELECT count(*) AS n FROM matches")["n"][0]:
+        return "the archive holds no match yet: put some in with `manillen import FILE`"
+    which = "each match asked for" if scoped else "every match"
+    return (
+        f"nothing new: {which} is analysed at the {depth} depth already; add --all to analyse "
+        "again, or list the findings with `manillen findings`"
+    )
 
 
 _FINDINGS_SQL = """

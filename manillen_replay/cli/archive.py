@@ -22,6 +22,7 @@ from .common import (
     existing_archive,
     plural,
     progress,
+    refuse_to_replace,
     written_whole,
 )
 
@@ -482,8 +483,7 @@ def _write_records(store: Store, path: Path, overwrite: bool) -> int:
         raise click.BadParameter(f"{str(path)!r} is a folder: give a file to write", param_hint="--records")
     total = int(store.query("SELECT count(*) AS n FROM matches")["n"][0])
     check_records_file(path, "--records", total)
-    if path.exists() and not overwrite:
-        raise click.ClickException(f"{str(path)!r} exists: choose another file or add --overwrite")
+    refuse_to_replace(path, overwrite)
     count = 0
     try:
         with written_whole(path) as handle:  # a failed export never leaves half a file

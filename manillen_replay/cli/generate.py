@@ -23,7 +23,14 @@ from ..players import (
 from ..players.profiles import DEFAULT_SLIP_RATES
 from ..record import dumps
 from ..rules import VARIANTS
-from .common import check_records_file, plural, progress, rules_option, written_whole
+from .common import (
+    check_records_file,
+    plural,
+    progress,
+    refuse_to_replace,
+    rules_option,
+    written_whole,
+)
 
 
 def default_players(people: int) -> str:
@@ -111,6 +118,7 @@ def _rates_help() -> str:
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write the archive (JSON Lines) to this file instead of standard output.",
 )
+@click.option("--overwrite", is_flag=True, help="Replace the --out file if it exists.")
 @click.option(
     "--summary",
     is_flag=True,
@@ -130,6 +138,7 @@ def generate(
     event: str | None,
     id_prefix: str,
     out: Path | None,
+    overwrite: bool,
     summary: bool,
 ) -> None:
     """Generate an archive of simulated matches (JSON Lines, one match a line).
@@ -171,6 +180,7 @@ def generate(
     if matches is None and deals is None:
         matches = 1  # one match to look at: what a first try wants
     check_records_file(out, "--out", matches)
+    refuse_to_replace(out, overwrite)
     rules = rules_option(rule_values)
     if variant is not None:
         rules = rules.with_options(variant=variant)
