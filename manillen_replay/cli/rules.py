@@ -190,9 +190,10 @@ def delete(name: str, db: str) -> None:
       manillen rules delete dorp --db club.duckdb
     """
     with _archive(db, read_only=False) as store:
-        if not store.delete_club_rules(name):
+        deleted = store.delete_club_rules(name)
+        if deleted is None:
             raise click.UsageError(_unknown(store, name, db))
-    click.echo(f"{db}: deleted the club rules {name.strip()!r}")
+    click.echo(f"{db}: deleted the club rules {deleted.name!r}")  # as saved, not as typed
 
 
 def _saved(db: str, name: str) -> ClubRules:

@@ -74,14 +74,15 @@ class ClubRulesMixin(StoreBase):
         ).fetchall()
         return [ClubRules(str(n), rules_from_saved(str(v), str(r)), at) for n, v, r, at in rows]
 
-    def delete_club_rules(self, name: str) -> bool:
-        """Forget the rule set saved under ``name`` (any case); whether there was one.
+    def delete_club_rules(self, name: str) -> ClubRules | None:
+        """Forget the rule set saved under ``name`` (any case): the one forgotten, with its name
+        as saved, or ``None`` when there was none.
 
         The matches played under it keep their rules: each record holds its own.
         """
         self._check_writable()
         saved = self.club_rules(name)
         if saved is None:
-            return False
+            return None
         self._con.execute("DELETE FROM club_rules WHERE name = ?", [saved.name])
-        return True
+        return saved
