@@ -431,3 +431,20 @@ def test_analyze_files_refuses_two_inputs_of_one_part_name_and_solves_again_at_o
     assert "1 part: 0 written, 1 already there" in text
     code, text, _ = run("analyze-files", str(tmp_path / "parts"), "--out", str(out), "--samples", "3")
     assert code == 0 and "1 part: 1 written, 0 already there" in text
+
+
+def test_analyze_files_shows_the_solvers_progress_in_deals_and_quiet_hides_it(tmp_path: Path) -> None:
+    """Progress was by part: one file of many matches sat at 0/1 for the whole run. It counts
+    deals now, the total read beforehand from the records that read (a broken one left out),
+    with the deals a second and the time left, as `manillen analyze` shows them."""
+    inputs = tmp_path / "league"
+    inputs.mkdir()
+    (inputs / "one.jsonl").write_text(dump_lines(RECORDS[:2]) + '{"format": "manillen/2"}\n')
+    (inputs / "two.mnl").write_text(dumps_text(RECORDS[2:]))
+    deals = sum(len(record.deals) for record in RECORDS)
+    code, text, err = run("analyze-files", str(inputs), "--out", str(tmp_path / "a"), "--samples", "1")
+    assert code == 1 and "1 invalid record" in text  # the broken line, said and counted
+    lines = [line for line in err.splitlines() if line.startswith("solving: ")]
+    assert lines and lines[-1].startswith(f"solving: {deals}/{deals} deals, ") and "left" in lines[-1]
+    code, _, err = run("analyze-files", str(inputs), "--out", str(tmp_path / "b"), "--samples", "1", "-q")
+    assert "solving:" not in err

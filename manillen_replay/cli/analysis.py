@@ -29,6 +29,7 @@ from .common import (
     AUTO_SOLVER_DEALS,
     BATCH_OPTION,
     CLUSTER_OPTION,
+    QUIET_OPTION,
     SAMPLES_OPTION,
     WAIT_OPTION,
     ReplayedRecords,
@@ -274,12 +275,6 @@ SINCE_OPTION = click.option(
     callback=_since,
     metavar="DATE",
     help="Only the matches dated on or after this day (YYYY-MM-DD; undated matches are left out).",
-)
-QUIET_OPTION = click.option(
-    "--quiet",
-    "-q",
-    is_flag=True,
-    help="No progress on stderr (the solver's: deals done, deals per second, time left).",
 )
 
 

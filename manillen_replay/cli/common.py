@@ -335,6 +335,12 @@ def echo_json(value: Any) -> None:
 
 DEFAULT_SAMPLES = 50
 """Layouts a play of the solver review unless asked otherwise: what its timings are measured at."""
+QUIET_OPTION = click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress on stderr (the solver's: deals done, deals per second, time left).",
+)
 SAMPLES_OPTION = click.option(
     "--samples",
     default=DEFAULT_SAMPLES,
