@@ -374,7 +374,7 @@ def test_export_parquet_and_read_back(sample_db: Path, tmp_path: Path) -> None:
             source = out / "plays" / "**" / "*.parquet" if table == "plays" else out / f"{table}.parquet"
             assert pl.scan_parquet(source, hive_partitioning=True).collect().height == expected, table
     again = _run("export", "--parquet", str(out), "--db", str(sample_db))
-    assert again.exit_code == 1 and "--overwrite" in again.stderr
+    assert again.exit_code == 2 and "--overwrite" in again.stderr  # a usage error, as a file that exists
     assert _run("export", "--parquet", str(out), "--db", str(sample_db), "--overwrite").exit_code == 0
 
 

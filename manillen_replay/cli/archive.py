@@ -456,10 +456,9 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
                 click.echo(f"\ninterrupted: nothing was written to {parquet_dir}", err=True)
                 sys.exit(130)
             except ArchiveError as error:
-                message = str(error)
-                if "not empty" in message:
-                    message += " (add --overwrite)"
-                raise click.ClickException(message) from None
+                if "not empty" in str(error):  # as a file that exists: asked again with --overwrite
+                    raise click.BadParameter(f"{error} (add --overwrite)", param_hint="--parquet") from None
+                raise click.ClickException(str(error)) from None
             details = ", ".join(f"{table} {rows}" for table, rows in counts.items())
             click.echo(f"wrote {plural(len(counts), 'table')} to {parquet_dir}: {details} rows", err=True)
             return
@@ -483,7 +482,7 @@ def _write_records(store: Store, path: Path, overwrite: bool) -> int:
         raise click.BadParameter(f"{str(path)!r} is a folder: give a file to write", param_hint="--records")
     total = int(store.query("SELECT count(*) AS n FROM matches")["n"][0])
     check_records_file(path, "--records", total)
-    refuse_to_replace(path, overwrite)
+    refuse_to_replace(path, overwrite, "--records")
     count = 0
     try:
         with written_whole(path) as handle:  # a failed export never leaves half a file

@@ -97,14 +97,16 @@ def written_whole(path: Path) -> Iterator[IO[str]]:
             partial.unlink(missing_ok=True)
 
 
-def refuse_to_replace(path: str | Path | None, overwrite: bool) -> None:
+def refuse_to_replace(path: str | Path | None, overwrite: bool, option: str) -> None:
     """A file the user already has is replaced only when asked (``--overwrite``): a mistyped
     name could be their own records. Standard output, ``/dev/null`` and pipes are written as they are.
 
-    :raises click.ClickException: naming the file and the option that replaces it.
+    :raises click.BadParameter: naming the file and the option that replaces it (exit code 2).
     """
     if path is not None and str(path) != "-" and Path(path).is_file() and not overwrite:
-        raise click.ClickException(f"{str(path)!r} exists: choose another file or add --overwrite")
+        raise click.BadParameter(
+            f"{str(path)!r} exists: choose another file or add --overwrite", param_hint=option
+        )
 
 
 def check_output_file(path: str | Path | None, option: str, what: str = "it") -> None:

@@ -166,8 +166,8 @@ def generate(
       manillen generate --variant six
       manillen generate --matches 10 --seed 7 > ten.jsonl
       manillen generate --matches 10 --seed 8 --id-prefix s8- > ten-more.jsonl
-      manillen generate --matches 200 --players club,novice,club,novice --summary --out cvn.jsonl
-      manillen generate --deals 2000 --slip-rate 0 --out big.jsonl
+      manillen generate --matches 200 --players club,novice,club,novice --summary --out club-novice.jsonl
+      manillen generate --deals 2000 --slip-rate 0 --out no-slips.jsonl
       manillen generate --matches 50 --players "Anna:club@0.01,Bert:novice,Carla:club,Dirk:novice"
       manillen generate --matches 20 --rule target=151 --rule cafe.en_face=true
       manillen generate --matches 5 --variant three --players Anna:club,Bert:novice,Carla:club
@@ -180,7 +180,7 @@ def generate(
     if matches is None and deals is None:
         matches = 1  # one match to look at: what a first try wants
     check_records_file(out, "--out", matches)
-    refuse_to_replace(out, overwrite)
+    refuse_to_replace(out, overwrite, "--out")
     rules = rules_option(rule_values)
     if variant is not None:
         rules = rules.with_options(variant=variant)
