@@ -337,6 +337,36 @@ def test_depth_solver_stores_costs_and_solver_findings(tmp_path: Path) -> None:
     assert stored(path, "SELECT count(*) FROM play_costs")[0][0] == plays
 
 
+def test_all_at_a_shallower_depth_keeps_a_solver_review(tmp_path: Path) -> None:
+    """`--all --depth heuristic` replaced a solver-reviewed match's findings with the fast scan's
+    and left its costs behind: `findings --top` then gave a solver cost a fast-scan severity."""
+    path = small_archive(tmp_path / "club.duckdb")
+    with Store(path) as store:
+        other = random_record(6, 2)
+        entry = Entry("gen.jsonl", 2, dumps(other, pretty=False).encode())
+        assert store.import_entries([entry]).imported == 1
+    code, _, err = run(
+        "analyze", "--db", str(path), "--depth", "solver", "--samples", "2", "--match", "random-5"
+    )
+    assert code == 0, err
+    run("analyze", "--db", str(path), "--depth", "heuristic")
+    reviewed = "SELECT * EXCLUDE (finding_id) FROM findings WHERE match_id = 'random-5' ORDER BY ALL"
+    before = stored(path, reviewed)
+    costs = stored(path, "SELECT count(*) FROM play_costs")
+    code, out, err = run("analyze", "--db", str(path), "--all", "--depth", "heuristic")
+    assert code == 0 and "analysed 1 match (2 deals) at the heuristic depth" in out  # the other one
+    assert "left 1 match analysed deeper than the heuristic depth as it was" in err
+    assert "`--all --depth solver` analyses it again" in err
+    assert stored(path, reviewed) == before and stored(path, "SELECT count(*) FROM play_costs") == costs
+    assert stored(path, "SELECT match_id, analysis_depth FROM matches ORDER BY 1") == [
+        ("random-5", "solver"),
+        ("random-6", "heuristic"),
+    ]
+    code, out, err = run("analyze", "--db", str(path), "--all", "--depth", "rules", "--match", "random-5")
+    assert code == 0 and "analysed 0 matches" in out
+    assert "`--all` with the depth it was analysed at analyses it again" in err and "nothing new" not in err
+
+
 def test_depth_and_samples_are_checked(tmp_path: Path) -> None:
     path = small_archive(tmp_path / "club.duckdb")
     code, _, err = run("analyze", "--db", str(path), "--depth", "deep")

@@ -362,7 +362,12 @@ def analyze(
       manillen analyze --db club.duckdb --detectors docs/detectors/trump_into_void.sql
     """
     from ..store import Store
-    from ..store.analyse import analyse_archive_in_turns, deals_to_analyse, match_ids_to_analyse
+    from ..store.analyse import (
+        analyse_archive_in_turns,
+        deals_to_analyse,
+        deeper_match_count,
+        match_ids_to_analyse,
+    )
 
     chosen = depth.lower() if depth is not None else None
     if cluster_address is not None and chosen != "solver":
@@ -402,7 +407,11 @@ def analyze(
                 if click.get_current_context().get_parameter_source("samples") is ParameterSource.COMMANDLINE:
                     note += "; --samples is the solver review's, and the fast scan takes none"
             deals = deals_to_analyse(store, ids)
-            if not ids and note is None:
+            deeper = deeper_match_count(store, chosen, match_ids=selected, since=since) if everything else 0
+            if deeper:
+                kept = _kept_deeper_note(deeper, chosen)
+                note = kept if note is None else f"{note}\n{kept}"
+            elif not ids and note is None:
                 note = _nothing_new_note(store, chosen, scoped=bool(match_ids) or since is not None)
         if ids or detectors:
             Store.check_writable(path, "store the analysis")  # before the work, not after it
@@ -441,6 +450,20 @@ def analyze(
                     click.echo(f"coach detector {detector.name}: {plural(count, 'finding')}")
     if outcome.problems:
         sys.exit(1)
+
+
+def _kept_deeper_note(count: int, depth: str) -> str:
+    """Why --all left some matches out: a shallower analysis would replace their deeper one."""
+    them, were = ("it", "it was") if count == 1 else ("them", "they were")
+    deeper = ANALYSIS_DEPTHS[ANALYSIS_DEPTHS.index(depth) + 1 :]
+    again = (
+        f"`--all --depth {deeper[0]}`" if len(deeper) == 1 else f"`--all` with the depth {were} analysed at"
+    )
+    return (
+        f"left {plural(count, 'match', 'matches')} analysed deeper than the {depth} depth as {were}: "
+        f"this would replace {'its' if count == 1 else 'their'} deeper findings; {again} analyses "
+        f"{them} again"
+    )
 
 
 def _nothing_new_note(store: Store, depth: str, *, scoped: bool) -> str:

@@ -303,32 +303,54 @@ def match_ids_to_analyse(
     since: datetime.date | None = None,
     newest_first: bool = False,
 ) -> list[str]:
-    """The matches not analysed yet at ``depth`` (or shallower), in import order; all with ``everything``.
+    """The matches not analysed yet at ``depth`` (or only shallower), in import order; with
+    ``everything``, those analysed at ``depth`` too. A match analysed deeper is never taken: a
+    solver review replaced by the fast scan's findings would be lost, its costs left behind
+    (:func:`deeper_match_count` counts them, for the command to say so).
 
     :param match_ids: only these matches.
     :param since: only the matches dated on or after this day (an undated match is left out).
     :param newest_first: the newest matches first (by date, undated last, then the last imported
         first), not in import order.
     """
+    conditions, params = _depth_scope(depth, "<=" if everything else "<", match_ids, since)
+    where = f"WHERE {' AND '.join(conditions)}"
+    order = "date DESC NULLS LAST, import_order DESC" if newest_first else "import_order"
+    query = f"SELECT match_id FROM matches {where} ORDER BY {order}"
+    ids: list[str] = store.query(query, params or None)["match_id"].to_list()
+    return ids
+
+
+def deeper_match_count(
+    store: Store,
+    depth: str,
+    *,
+    match_ids: Sequence[str] | None = None,
+    since: datetime.date | None = None,
+) -> int:
+    """How many of the matches (of ``match_ids``, ``since``) are analysed deeper than ``depth``."""
+    conditions, params = _depth_scope(depth, ">", match_ids, since)
+    query = f"SELECT count(*) AS n FROM matches WHERE {' AND '.join(conditions)}"
+    return int(store.query(query, params or None)["n"][0])
+
+
+def _depth_scope(
+    depth: str, compared: str, match_ids: Sequence[str] | None, since: datetime.date | None
+) -> tuple[list[str], list[Any]]:
+    """The conditions on ``matches`` for a match's depth ``compared`` to ``depth`` (a match not
+    analysed counts as shallower than any), within ``match_ids`` and ``since``."""
     rank = ANALYSIS_DEPTHS.index(depth) + 1
-    conditions = []
+    done = f"list_position({list(ANALYSIS_DEPTHS)}, coalesce(analysis_depth, 'heuristic'))"
+    unanalysed = "TRUE" if compared.startswith("<") else "FALSE"
+    conditions = [f"(CASE WHEN analysed_at IS NULL THEN {unanalysed} ELSE {done} {compared} {rank} END)"]
     params: list[Any] = []
-    if not everything:
-        conditions.append(
-            f"(analysed_at IS NULL OR list_position({list(ANALYSIS_DEPTHS)}, "
-            f"coalesce(analysis_depth, 'heuristic')) < {rank})"
-        )
     if match_ids is not None:
         conditions.append("list_contains(?, match_id)")
         params.append(list(match_ids))
     if since is not None:
         conditions.append("date >= ?")
         params.append(since)
-    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    order = "date DESC NULLS LAST, import_order DESC" if newest_first else "import_order"
-    query = f"SELECT match_id FROM matches {where} ORDER BY {order}"
-    ids: list[str] = store.query(query, params or None)["match_id"].to_list()
-    return ids
+    return conditions, params
 
 
 def deals_to_analyse(store: Store, match_ids: Sequence[str]) -> int:
