@@ -21,7 +21,7 @@ from .errors import ManillenError
 from .machine import usable_cores
 from .solving import BatchTables, DealBatch, analyse_batch
 
-INSTALL_HINT = "pip install 'manillen-replay[cluster]'"
+INSTALL_HINT = "pip install -e '.[cluster]' in manillen-replay's folder (make setup does it)"
 RETRIES = 2
 """Times Dask runs a batch again when it raised (a lost worker's batches are run again by the
 scheduler: ``distributed.scheduler.allowed-failures``, 3 by default)."""

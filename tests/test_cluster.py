@@ -315,7 +315,7 @@ def test_without_dask_cluster_says_how_to_install_it(tmp_path: Path, monkeypatch
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
     code, _, err = run("analyze", "--db", str(path), "--depth", "solver", "--cluster", "local:2")
     assert code == 1
-    assert "--cluster needs Dask, which is not installed: pip install 'manillen-replay[cluster]'" in err
+    assert "--cluster needs Dask, which is not installed: pip install -e '.[cluster]' in" in err
 
 
 def test_cluster_addresses_are_checked(tmp_path: Path) -> None:

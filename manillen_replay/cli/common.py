@@ -372,9 +372,9 @@ CLUSTER_OPTION = click.option(
     metavar="ADDRESS",
     default=None,
     callback=_check_cluster,
-    help="With --depth solver: run on a Dask cluster, `tcp://HOST:8786` (a running scheduler) or "
-    "`local:N` (N worker processes started here). Needs `pip install 'manillen-replay[cluster]'`; "
-    "see docs/cluster.md.",
+    help="Solve on a Dask cluster (`manillen analyze`: with --depth solver), `tcp://HOST:8786` (a "
+    "running scheduler) or `local:N` (N worker processes started here). Needs Dask: `make setup` "
+    "installs it, as `pip install -e '.[cluster]'` does; see docs/cluster.md.",
 )
 BATCH_OPTION = click.option(
     "--batch-deals",
