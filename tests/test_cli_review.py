@@ -446,6 +446,24 @@ def test_report_of_a_scoresheet_only_match_announces_no_solver_review(tmp_path: 
     assert "reviewing" not in err and "solving" not in err
 
 
+def test_report_progress_counts_a_redeal_in_its_total(tmp_path: Path) -> None:
+    """The café sample's redeal has no cards: the report announced 4 deals and counted
+    "solving: 5/4 deals". The announcement counts the deals with cards, the progress every deal."""
+    from manillen_replay.store import Store
+
+    db = tmp_path / "cafe.duckdb"
+    with Store(db) as store:
+        store.import_paths([Path(__file__).resolve().parent.parent / "data" / "samples" / "cafe-rules.json"])
+    out = tmp_path / "r.html"
+    code, _, err = run(
+        "report", "--db", str(db), "--match", "cafe-rules", "--samples", "2", "--out", str(out)
+    )
+    assert code == 0, err
+    assert "reviewing match cafe-rules with the solver first (4 deals" in err
+    done = [line.split()[1] for line in err.splitlines() if line.startswith("solving: ")]
+    assert done and done[-1] == "5/5" and all(int(d.split("/")[0]) <= 5 for d in done)
+
+
 def test_report_reviews_a_match_the_solver_has_not_reviewed(tmp_path: Path) -> None:
     path = archive(tmp_path / "club.duckdb", (5, 2, None))
     out = tmp_path / "r.html"

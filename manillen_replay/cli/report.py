@@ -72,7 +72,7 @@ def report(
     from ..analysis.effort import review_effort
     from ..report import make_report
     from ..store import Store
-    from ..store.analyse import analyse_archive_in_turns, match_ids_to_analyse
+    from ..store.analyse import analyse_archive_in_turns, deals_to_analyse, match_ids_to_analyse
     from .analysis import _progress, opener
 
     check_output_file(out, "--out", "the report")
@@ -96,6 +96,8 @@ def report(
             ids = match_ids_to_analyse(store, depth="solver", match_ids=[match_id])
             by_variant = store.deal_counts_by_variant(ids)
             deals = sum(by_variant.values())
+            # the progress counts every deal, as the analysis passes them (a redeal too)
+            passed = deals_to_analyse(store, ids)
         if ids:
             Store.check_writable(path, "store the solver's review")  # before the review, not after it
             if not quiet and deals:  # a match of the scoresheet only has no cards to review
@@ -111,8 +113,8 @@ def report(
                 ids,
                 depth="solver",
                 samples=samples,
-                deals=deals,
-                progress=None if quiet else _progress,
+                deals=passed,
+                progress=None if quiet or not deals else _progress,
             )
             for problem in outcome.problems:
                 click.echo(problem, err=True)
