@@ -143,8 +143,11 @@ def test_solver_findings_use_decimal_commas_and_dutch_options() -> None:
     choice = found["trump_choice"]
     assert "harten" in choice.explanation_nl and "hearts" in choice.explanation
     knock = found["knock_choice"]
-    assert knock.explanation_nl.startswith("Geen klop was voor de ploeg van B gemiddeld 5,2 punten")
-    assert knock.explanation.startswith("No klop was worth 5.2 points of the deal")
+    # what was done, then what it was worth: "No klop was worth 5.2" read as "no knock was worth anything"
+    nl = "B klopte niet: met de kaarten van B was dat voor de ploeg gemiddeld 5,2 punten"
+    assert knock.explanation_nl.startswith(nl)
+    assert knock.explanation.startswith("B did not knock: from B's cards that was worth 5.2 points")
+    assert ", a klop " in knock.explanation and ", kloppen " in knock.explanation_nl
 
 
 def test_kind_and_severity_names_in_dutch() -> None:

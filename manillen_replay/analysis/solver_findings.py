@@ -319,16 +319,19 @@ def call_findings(
             more_en, more_nl = _muil_words(muil)
             en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
     else:
+        # "No klop was worth 7.4" read as "no knock would have been worth anything": say what was done
+        knocked = chosen.name == "klop"
+        did_en, other_en = ("knocked (klop)", "not knocking") if knocked else ("did not knock", "a klop")
+        did_nl, other_nl = ("klopte", "niet kloppen") if knocked else ("klopte niet", "kloppen")
         en = (
-            f"{_option(chosen.name, 'en').capitalize()} was worth {_score(chosen.score, 'en')} points of "
-            f"the deal for {who}'s team on average from {who}'s cards, {_option(best.name, 'en')} "
-            f"{_score(best.score, 'en')} ({layouts} layouts of the other cards solved)."
+            f"{who} {did_en}: from {who}'s cards that was worth {_score(chosen.score, 'en')} points of "
+            f"the deal for {who}'s team on average, {other_en} {_score(best.score, 'en')} ({layouts} "
+            "layouts of the other cards solved)."
         )
         nl = (
-            f"{_option(chosen.name, 'nl').capitalize()} was voor de ploeg van {who} gemiddeld "
-            f"{_score(chosen.score, 'nl')} punten van het spel waard met de kaarten van {who}, "
-            f"{_option(best.name, 'nl')} {_score(best.score, 'nl')} "
-            f"({layouts} verdelingen van de andere kaarten berekend)."
+            f"{who} {did_nl}: met de kaarten van {who} was dat voor de ploeg gemiddeld "
+            f"{_score(chosen.score, 'nl')} punten van het spel waard, {other_nl} "
+            f"{_score(best.score, 'nl')} ({layouts} verdelingen van de andere kaarten berekend)."
         )
     return [
         Finding(
