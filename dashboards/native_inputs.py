@@ -373,6 +373,17 @@ def chosen(key: str) -> dict[str, str]:
     return {k: str(v) for k, v in values.items() if v is not None} if isinstance(values, dict) else {}
 
 
+def forget(key: str, *names: str) -> None:
+    """Drop what was chosen in these fields under ``key``: this run draws their ``value`` again,
+    and the browser takes it (what a run draws is the page's answer). For a field whose default
+    depends on another's choice (the first dealer on the number of players)."""
+    state = st.session_state.get(key)
+    values = state.get(STATE) if isinstance(state, dict) else None
+    if isinstance(values, dict):
+        for name in names:
+            values.pop(name, None)
+
+
 def _noted_key(key: str) -> str:
     return f"{key}__noted"
 

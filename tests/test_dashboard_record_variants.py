@@ -50,6 +50,25 @@ def start_variant(at: AppTest, variant: str, names: list[str], dealer: int) -> s
     return str(at.query_params["draft"])
 
 
+def test_the_first_dealer_follows_the_number_of_players_until_chosen(empty_app: tuple[AppTest, Path]) -> None:
+    """Four players' default, seat 4, stayed when six were chosen: the fifth seat led every deal
+    of a helper's six-player match. The last seat deals first in every game; a dealer chosen
+    stays while the game does."""
+    at, _ = empty_app
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert setup_inputs(at)["values"]["dealer"] == "3"
+    type_setup(at, variant="six")
+    assert setup_inputs(at)["values"]["dealer"] == "5"
+    type_setup(at, variant="three")
+    assert setup_inputs(at)["values"]["dealer"] == "2"
+    type_setup(at, dealer="0")
+    type_setup(at, seat_0="Jef")  # another input changed: the chosen dealer stays
+    assert setup_inputs(at)["values"]["dealer"] == "0"
+    type_setup(at, variant="four")
+    assert setup_inputs(at)["values"]["dealer"] == "3"
+
+
 def saved_record(path: Path) -> dict[str, Any]:
     with Store(path, read_only=True) as store:
         return dict(json.loads(store.query("SELECT record FROM matches")["record"][0]))

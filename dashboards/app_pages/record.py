@@ -50,6 +50,7 @@ CHANGED_ELSEWHERE = "record_changed_elsewhere"  # another phone wrote the draft:
 CLOSING = "record_closing"  # the draft whose Close was tapped, waiting for the answer
 CLUB_SAVE_OPEN = "record_club_save_open"  # the box to save the house rules under a club's name
 SETUP_FIELDS = "record_setup"  # the players, date, venue and first dealer of a new match
+SETUP_PEOPLE = "record_setup_people"  # how many players the setup was last drawn for
 GRID_WIDTH = 560  # pixels at most: on a desktop the cards stay card-sized; a phone is narrower anyway
 
 # The grid's and the calls' buttons, card-sized; drawn with the table only (the set-up view does
@@ -277,6 +278,11 @@ def _match_fields(archive_ready: bool) -> _NewMatch:
     typed = native_inputs.chosen(SETUP_FIELDS)
     variant = typed.get("variant", "four") if typed.get("variant") in VARIANTS else "four"
     people = VARIANTS[variant].people
+    if st.session_state.get(SETUP_PEOPLE, people) != people:
+        # the last seat deals first, so the first seat leads: the four-player game's seat 4 kept for
+        # six players had the fifth seat lead every deal recorded
+        native_inputs.forget(SETUP_FIELDS, "dealer")
+    st.session_state[SETUP_PEOPLE] = people
     seats = [typed.get(f"seat_{seat}", "").strip() for seat in range(people)]
     complete = all(seats) and len(set(seats)) == people
     last = drafts.last_rules(seats) if complete and archive_ready else None
