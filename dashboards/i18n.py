@@ -1142,6 +1142,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "1 onreglementaire kaart in dit spel: ze blijft staan en de analyse meldt ze.",
     ),
     "record.undo_card": ("Undo card", "Kaart terug"),
+    "record.undo_call": ("Undo the last call", "Laatste aankondiging terug"),
     "record.undo_trick": ("Undo trick", "Slag terug"),
     "record.tricks": ("Tricks played ({count}) · edit a trick", "Gespeelde slagen ({count}) · slag wijzigen"),
     "record.trick_line": (

@@ -320,6 +320,23 @@ def test_the_calls_name_who_made_trump_after_a_pass(empty_app: tuple[AppTest, Pa
     assert "Pass Anna · Trump :red[♥] Carla" in texts(at)
 
 
+def test_a_pass_tapped_by_mistake_is_taken_back(empty_app: tuple[AppTest, Path]) -> None:
+    """Before trump was made no undo was shown: a helper's mistaken "Pass" could only be recorded
+    or the match closed. "Undo the last call" takes back a pass, the dealer to choose again."""
+    at, path = empty_app
+    draft_id = start_variant(at, "six_short", ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"], 0)
+    assert not [b for b in at.button if b.key == "record_undo_call"]  # no call yet: nothing to take back
+    tap(at, "record_pass")
+    tap(at, "record_trump_H")
+    tap(at, "record_undo_card")  # the trump call first, as before
+    assert "Pass Anna" in texts(at) and "Trump" not in texts(at)
+    tap(at, "record_undo_call")  # then the pass
+    draft = drafts.load(draft_id, drafts.folder(path))
+    assert draft is not None and draft.current is not None and draft.current.calls == []
+    assert [b for b in at.selectbox if b.key.startswith("record_dealer_")]  # the dealer can be chosen again
+    assert not [b for b in at.button if b.key == "record_undo_call"]
+
+
 def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) -> None:
     """The rules beyond the toggles (underbuying, capot, doublings, trump choice, who knocks,
     penalties, the club format) are chosen in the box and reach the draft."""

@@ -865,6 +865,14 @@ def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
                     on_click=_change,
                     args=(rec.add_call, seat, call),
                 )
+        if deal.calls:  # a pass or en face tapped by mistake: before trump no other undo is shown
+            st.button(
+                t("record.undo_call"),
+                key="record_undo_call",
+                on_click=_change,
+                args=(rec.undo_card,),
+                icon=":material/undo:",
+            )
         return
     word, seats = rec.knockers(deal, rules)
     if not seats:
