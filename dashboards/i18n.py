@@ -298,7 +298,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.contract": ("Contract", "Aankondiging"),
     "replay.running": ("Points taken", "Genomen punten"),
     "replay.match_before": ("Match score before the deal: {score}", "Stand voor dit spel: {score}"),
-    "replay.dummy_of": ("{name}'s dummy", "blinde van {name}"),
+    "replay.dummy_of": ("{name}'s dummy", "de blinde van {name}"),
     "replay.trick_of": ("Trick {trick} of {tricks}", "Slag {trick} van {tricks}"),
     "replay.takes": ("{name} takes {points}", "{name} neemt {points}"),
     "replay.opening": ("{name} leads the first trick.", "{name} komt uit in de eerste slag."),
@@ -1722,7 +1722,14 @@ def text(key: str, lang: str, **values: Any) -> str:
     """
     english, dutch = LABELS[key]
     template = dutch if lang == "nl" else english
-    return template.format(**values) if values else template
+    said = template.format(**values) if values else template
+    if template.startswith("{") and said.startswith(DUMMY_NL):  # "de blinde van Rik is aan de beurt"
+        said = "D" + said[1:]
+    return said
+
+
+DUMMY_NL = "de blinde van "
+"""How a sentence naming the dummy first starts in Dutch (``replay.dummy_of``), capitalised."""
 
 
 def number_text(text: str, lang: str) -> str:

@@ -698,7 +698,8 @@ def _checked_table(draft: Draft, deal: DealDraft) -> Table:
         if state.playable(seat) >> card & 1:
             state = state.apply(card)
             continue
-        name = names[seat] if seat < len(names) else "?"
+        # the dummy's seat has no name of its own: the dealer's, who plays it ("?" said nobody)
+        name = names[seat] if seat < len(names) else Words("replay.dummy_of", {"name": names[deal.dealer]})
         if state.table and any(card in pile for pile in state.table[seat]):
             raise RecordingError("face_down", card=card, name=name, number=number)
         if any(_open_mask(state, other) >> card & 1 for other in range(len(state.table))):

@@ -217,6 +217,13 @@ def test_page_names_the_dummy_by_the_dealer_who_plays_it(empty_app: tuple[AppTes
     at.session_state["lang"] = "nl"
     at.run()
     assert "blinde van Anna" in texts(at) and "van blinde," not in texts(at)
+    # with its article, and a capital where it opens the sentence ("van blinde van Anna" lacked "de")
+    assert "Tik de tafel van de blinde van Anna, stapel 1" in texts(at)
+    from dashboards import i18n
+
+    dummy = i18n.text("replay.dummy_of", "nl", name="Anna")
+    turn = i18n.text("record.to_play", "nl", name=dummy, trick=4)
+    assert turn == "De blinde van Anna is aan de beurt · slag 4"
 
 
 def test_page_asks_each_place_of_the_cards_dealt_for_its_own_count(empty_app: tuple[AppTest, Path]) -> None:

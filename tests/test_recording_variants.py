@@ -168,6 +168,31 @@ def test_face_down_card_is_refused_until_it_turns_up() -> None:
     assert played.current is not None and played.current.plays == [deal["table"][1][0][1]]
 
 
+def test_a_card_the_dummy_does_not_have_is_refused_naming_the_dummy() -> None:
+    """"? heeft 8♥ niet: ... tik de kaart van ?": the dummy's seat has no name in the set-up; the
+    refusal names it as the page does, by the dealer who plays it."""
+    document = sample(SAMPLES / "variant-three-dummy.json")
+    deal = document["deals"][0]
+    plays = [card for trick in deal["tricks"] for card in trick]
+    document["deals"][0]["tricks"] = []
+    draft = enter(document, tap_dealt="needed")
+    rules = draft.setup.rules_value()
+    dummy = rules.shape.people  # the seat after the people's
+    for card in plays:
+        assert draft.current is not None
+        if rec.table_of(draft.current, rules).to_play == dummy:
+            break
+        draft = rec.play_card(draft, card)
+    else:
+        pytest.fail("the dummy never played")
+    dealer = document["match"]["seats"][deal["dealer"]]
+    someone_elses = deal["hands"][(deal["dealer"] + 1) % dummy][-1]
+    with pytest.raises(rec.RecordingError) as refused:
+        rec.play_card(draft, someone_elses)
+    assert refused.value.said("nl").startswith(f"De blinde van {dealer} heeft ")  # a sentence opens
+    assert refused.value.said("en").startswith(f"{dealer}'s dummy does not hold ")
+
+
 def test_six_short_passes_move_the_trump_choice_to_the_teammates() -> None:
     document = sample(SAMPLES / "variant-six-short.json")
     draft = rec.new_draft("d", setup_of(document))
