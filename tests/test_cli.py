@@ -350,6 +350,22 @@ def test_output_in_an_encoding_without_the_suits_symbols_is_written_not_a_traceb
     assert b"trump \\u2666 koeken" in done.stdout and b"Traceback" not in done.stderr
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("args", [["replay", "SAMPLE"], ["convert", "SAMPLE", "-", "--to", "mnl"]])
+def test_output_redirected_to_a_full_disk_is_one_line_not_a_traceback(args: list[str]) -> None:
+    """`export --records - > backup.jsonl` on a full disk ended in a 30-line traceback: one line
+    says the output is incomplete, exit code 1."""
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json"
+    given = [str(sample) if arg == "SAMPLE" else arg for arg in args]
+    command = [sys.executable, "-c", "from manillen_replay.cli import main; main()", *given]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, check=False)
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert "could not write the output: No space left on device; what was written is incomplete" in err
+    assert "Traceback" not in err
+
+
 def _help_examples() -> list[tuple[str, str, str | None]]:
     """``(command, example, output shown under it or None)`` from every command's --help."""
     found = []

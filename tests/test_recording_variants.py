@@ -169,7 +169,7 @@ def test_face_down_card_is_refused_until_it_turns_up() -> None:
 
 
 def test_a_card_the_dummy_does_not_have_is_refused_naming_the_dummy() -> None:
-    """"? heeft 8♥ niet: ... tik de kaart van ?": the dummy's seat has no name in the set-up; the
+    """ "? heeft 8♥ niet: ... tik de kaart van ?": the dummy's seat has no name in the set-up; the
     refusal names it as the page does, by the dealer who plays it."""
     document = sample(SAMPLES / "variant-three-dummy.json")
     deal = document["deals"][0]

@@ -7,6 +7,7 @@ A command's module is imported when that command runs (or shows its help), so ``
 
 from __future__ import annotations
 
+import errno
 import importlib
 import sys
 from typing import Any
@@ -41,6 +42,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 line in ``manillen --help``. A new command gets a line here (tests/test_cli.py checks)."""
 
 
+FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""Why a write to standard output (redirected to a file) fails short of a closed pipe."""
+
+
 class LazyGroup(click.Group):
     """A group that imports a command's module only when the command is asked for.
 
@@ -73,6 +78,10 @@ class LazyGroup(click.Group):
             click.echo("\ninterrupted", err=True)
             sys.exit(130)
         except OSError as error:
+            if error.filename is None and error.errno in FULL:  # standard output on a full disk
+                raise click.ClickException(
+                    f"could not write the output: {error.strerror}; what was written is incomplete"
+                ) from None
             if error.filename is None:  # not a file's problem (a closed pipe): click's own handling
                 raise
             raise click.ClickException(f"cannot use {error.filename!r}: {error.strerror or error}") from None
