@@ -130,6 +130,36 @@ def test_an_empty_archive_name_is_a_usage_error_not_an_archive_in_memory(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.jsonl"]
 
 
+def test_another_programs_duckdb_file_is_refused_and_left_as_it_was(
+    sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`import --db invoices.duckdb` wrote the archive's thirty tables in beside another program's
+    own (exit 0), which `sql` then refused as no archive: every command refuses it now."""
+    import duckdb
+
+    monkeypatch.chdir(tmp_path)
+    Path("one.jsonl").write_text(sample_records[0] + "\n")
+    with duckdb.connect("invoices.duckdb") as other:
+        other.execute("CREATE TABLE invoices (id INTEGER, amount DOUBLE)")
+        other.execute("INSERT INTO invoices VALUES (1, 9.5)")
+    before = Path("invoices.duckdb").read_bytes()
+    for arguments in (
+        ["import", "one.jsonl"],
+        ["rules", "save", "vrij", "--rule", "underbuy=allowed"],
+        ["analyze", "--depth", "heuristic"],
+        ["sql", "SELECT 1"],
+    ):
+        result = _run(*arguments, "--db", "invoices.duckdb")
+        _no_traceback(result)
+        assert result.exit_code == 1, result.output
+        assert "'invoices.duckdb' is not a manillen archive" in result.stderr, result.stderr
+    assert "a DuckDB file of another program (tables invoices), left as it was" in _run(
+        "import", "one.jsonl", "--db", "invoices.duckdb"
+    ).stderr
+    assert Path("invoices.duckdb").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["invoices.duckdb", "one.jsonl"]
+
+
 def test_import_without_paths_creates_the_archive_and_bad_paths_are_usage_errors(tmp_path: Path) -> None:
     db = tmp_path / "new.duckdb"
     result = _run("import", "--db", str(db))

@@ -148,6 +148,22 @@ class Store(
                 f"the archive {self.path!r} has schema version {version}, newer than this program's "
                 f"{SCHEMA_VERSION}: upgrade manillen-replay to open it"
             )
+        if version == 0 and not self.read_only:
+            # another program's DuckDB file: the archive's tables would be written in beside its own
+            others = [
+                row[0]
+                for row in self._con.execute(
+                    "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+                    "UNION ALL SELECT view_name FROM duckdb_views() "
+                    "WHERE database_name = current_database() AND NOT internal ORDER BY 1"
+                ).fetchall()
+            ]
+            if others:
+                shown = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
+                raise ArchiveError(
+                    f"{self.path!r} is not a manillen archive: it is a DuckDB file of another program "
+                    f"(tables {shown}), left as it was; give another --db"
+                )
         if version < SCHEMA_VERSION:
             if self.read_only:
                 if version == 0:
