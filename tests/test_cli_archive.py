@@ -153,9 +153,10 @@ def test_another_programs_duckdb_file_is_refused_and_left_as_it_was(
         _no_traceback(result)
         assert result.exit_code == 1, result.output
         assert "'invoices.duckdb' is not a manillen archive" in result.stderr, result.stderr
-    assert "a DuckDB file of another program (tables invoices), left as it was" in _run(
-        "import", "one.jsonl", "--db", "invoices.duckdb"
-    ).stderr
+    assert (
+        "a DuckDB file of another program (tables invoices), left as it was"
+        in _run("import", "one.jsonl", "--db", "invoices.duckdb").stderr
+    )
     assert Path("invoices.duckdb").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["invoices.duckdb", "one.jsonl"]
 

@@ -723,9 +723,11 @@ def test_the_scan_names_a_stored_record_that_no_longer_reads_and_stores_the_othe
         assert scan.match_ids_to_analyse(store) == ["random-6"]
 
 
-def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) -> None:
+@pytest.mark.parametrize("depth", ["heuristic", pytest.param("solver", marks=pytest.mark.solver)])
+def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path, depth: str) -> None:
     """The dashboard's Record page may add a deal to a match while the CLI solves it with the
-    archive closed: the older match's results must not overwrite the newer match."""
+    archive closed: the older match's results must not overwrite the newer match, and the
+    command's counts leave it out ("costs of 20 deals stored" were none)."""
     from manillen_replay.store.analyse import analyse_archive_in_turns
 
     path = archive(tmp_path / "club.duckdb", (5, 1, None), (6, 1, None))
@@ -742,12 +744,15 @@ def test_a_match_changed_while_it_was_solved_is_not_stored_over(tmp_path: Path) 
         def __exit__(self, *exc: object) -> None:
             self.store.close()
 
-    outcome = analyse_archive_in_turns(ChangesOnWrite, ["random-5", "random-6"], depth="heuristic")
+    outcome = analyse_archive_in_turns(ChangesOnWrite, ["random-5", "random-6"], depth=depth, samples=1)
     assert [p for p in outcome.problems if "changed in the archive" in p] == [
         "match 'random-6' changed in the archive while it was being analysed: it was not stored; "
         "run the same command again to analyse it as it is now"
     ]
     assert rows(path, "SELECT match_id FROM matches WHERE analysed_at IS NOT NULL") == [("random-5",)]
+    assert (outcome.analysed, outcome.deals) == (1, 1)  # random-5's one deal, not random-6's
+    costed = rows(path, "SELECT count(DISTINCT (match_id, deal)) FROM play_costs")[0][0]
+    assert outcome.solved == costed == (1 if depth == "solver" else 0)
 
 
 @pytest.mark.parametrize(

@@ -369,6 +369,8 @@ class _Analysed:
     solved: dict[str, tuple[MatchResult, MatchSolved]] = field(default_factory=dict)
     calls: list[pl.DataFrame] = field(default_factory=lambda: [pl.DataFrame(schema=CALLS_SCHEMA)])
     lines: list[pl.DataFrame] = field(default_factory=lambda: [pl.DataFrame(schema=LINES_SCHEMA)])
+    deals: dict[str, int] = field(default_factory=dict)
+    """Each match's deals, counted in the outcome: taken back for a match not stored."""
 
 
 def _analyse_chunk(
@@ -470,6 +472,7 @@ def _analyse_replays(
             )
             continue
         outcome.deals += len(result.deals)
+        done.deals[match_id] = len(result.deals)
         done.findings.extend(findings)
         if meter is not None:
             outcome.problems.extend(match.problems)
@@ -544,6 +547,9 @@ def _drop_changed(
         return
     gone = set(changed)
     outcome.unanalysed += len(gone)
+    # neither analysed nor costed in the command's last lines: nothing of them was stored
+    outcome.deals -= sum(done.deals.get(match_id, 0) for match_id in gone)
+    outcome.solved -= sum(len(done.solved[match_id][1].deals) for match_id in gone if match_id in done.solved)
     done.ids = [match_id for match_id in done.ids if match_id not in gone]
     done.findings = [f for f in done.findings if f.match not in gone]
     done.solved = {match_id: solved for match_id, solved in done.solved.items() if match_id not in gone}
