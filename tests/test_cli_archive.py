@@ -530,6 +530,7 @@ def test_an_import_into_a_folder_that_does_not_exist_says_so(tmp_path: Path) -> 
     result = CliRunner().invoke(cli, ["import", sample, "--db", str(target)])
     assert result.exit_code == 2
     assert f"there is no folder {str(target.parent)!r} for the archive {str(target)!r}" in result.output
+    assert "making a new one" not in result.output  # said only of an archive that is made
     assert not (tmp_path / "nowhere").exists()
 
 

@@ -301,6 +301,30 @@ def test_cli_import_names_what_it_replaced_and_restore_puts_it_back(tmp_path: Pa
     assert alone.exit_code == 2 and "--version N goes with --restore" in alone.stderr
 
 
+def test_cli_restore_that_cannot_write_the_archive_is_no_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder the archive's temporary files could not go in was a usage error (exit 2, the
+    usage printed, "... Operation not permitted in club.duckdb"): an archive that cannot be
+    written ends in its own words, exit code 1, as the other commands end it."""
+    from manillen_replay.store import ArchiveError
+
+    db = tmp_path / "club.duckdb"
+    with Store(db) as store:
+        store.import_entries([_entry(random_record(3, deals=2))])
+        store.import_entries([_entry(_shortened(random_record(3, deals=2), 1))])
+
+    def refused(self: Store, match: str, version: int | None = None) -> None:
+        raise ArchiveError(
+            f"could not make the folder for the import's temporary files beside {db!r}: denied"
+        )
+
+    monkeypatch.setattr(Store, "restore_version", refused)
+    result = CliRunner().invoke(cli, ["import", "--restore", "random-3", "--db", str(db)])
+    assert result.exit_code == 1 and "Usage:" not in result.stderr
+    assert result.stderr.strip().endswith("temporary files beside " + repr(db) + ": denied")
+
+
 def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -200,10 +200,10 @@ def import_(
     if club_name is not None:
         existing_archive(db, " and save the club's rules with `manillen rules save NAME`")
     summary = ImportSummary()
-    if not quiet and not Path(db).exists():
-        # a mistyped --db would otherwise fill a new archive in silence
-        click.echo(f"{db}: no archive of that name yet: making a new one", err=True)
+    new = not Path(db).exists()
     with _open(db, read_only=False) as store:
+        if new and not quiet:  # a mistyped --db would otherwise fill a new archive in silence
+            click.echo(f"{db}: no archive of that name yet: making a new one", err=True)
         club = _club_rules(store, club_name, db) if club_name is not None else None
         total = count_records(paths) if paths else 0
         show_bar = not quiet and total >= PROGRESS_MINIMUM and sys.stderr.isatty()
@@ -271,12 +271,16 @@ def _club_rules(store: Store, name: str, db: str) -> ClubRules:
 
 def _restore(db: str, match: str, version: int | None) -> None:
     """``import --restore MATCH [--version N]``: an earlier version of a match put back."""
+    from ..store import NoSuchVersionError
+
     existing_archive(db)
     with _open(db, read_only=False) as store:
         try:
             restored = store.restore_version(match, version)
-        except ManillenError as error:
+        except NoSuchVersionError as error:
             raise click.UsageError(f"{error} in {db}") from None
+        except ManillenError as error:  # the archive could not be written: its own words, exit 1
+            raise click.ClickException(str(error)) from None
     number, summary = restored.version, restored.summary
     if summary.refused:
         for problem in summary.rejects:

@@ -25,7 +25,14 @@ from __future__ import annotations
 from ..archive_defaults import ANALYSIS_DEPTHS, IMPORT_MEMORY_LIMIT, QUERY_TIMEOUT, default_archive
 from .console import QueryTimeoutError, check_user_query, flatten_for_csv
 from .core import Store
-from .errors import ArchiveError, ArchiveLockedError, ArchiveOutdatedError, QueryError, QueryRefusedError
+from .errors import (
+    ArchiveError,
+    ArchiveLockedError,
+    ArchiveOutdatedError,
+    NoSuchVersionError,
+    QueryError,
+    QueryRefusedError,
+)
 from .importer import MINIMUM_MEMORY_LIMIT, ImportSummary, RestoredVersion, parse_memory_limit
 from .ledger import LEDGER_SCOPES
 from .schema import (
@@ -51,6 +58,7 @@ __all__ = [
     "ArchiveOutdatedError",
     "ImportSummary",
     "Migration",
+    "NoSuchVersionError",
     "QueryError",
     "QueryRefusedError",
     "QueryTimeoutError",

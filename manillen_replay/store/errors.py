@@ -15,6 +15,10 @@ class ArchiveLockedError(ArchiveError):
     """Another program (or another open Store in this one) holds the archive file."""
 
 
+class NoSuchVersionError(ArchiveError):
+    """A match's earlier version asked for that the archive does not keep (a usage error)."""
+
+
 class ArchiveOutdatedError(ArchiveError):
     """An archive of an earlier schema, opened read-only: opened for writing, it is upgraded."""
 

@@ -28,7 +28,7 @@ from ..club_rules import ClubRules, with_club_rules
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, Record, dumps, iter_entries
 from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
-from .errors import ArchiveError
+from .errors import ArchiveError, NoSuchVersionError
 from .export import _merge_annotations
 from .processes import _spill_folder
 from .schema import _MATCH_TABLES, ANALYSIS_TABLES
@@ -366,7 +366,8 @@ class ImportMixin(StoreBase):
         is undone the same way. All of it goes in one transaction.
 
         :returns: the version restored, what the import did, and whether its analysis came back.
-        :raises ArchiveError: when the archive keeps no such version of the match.
+        :raises NoSuchVersionError: when the archive keeps no such version of the match.
+        :raises ArchiveError: when the archive cannot be written.
         """
         self._check_writable()
         rows = self._con.execute(
@@ -377,8 +378,10 @@ class ImportMixin(StoreBase):
         if not chosen:
             kept = ", ".join(str(row[0]) for row in reversed(rows))
             if not rows:
-                raise ArchiveError(f"the archive keeps no earlier version of match {match!r}")
-            raise ArchiveError(f"match {match!r} has no version {version}: the versions kept are {kept}")
+                raise NoSuchVersionError(f"the archive keeps no earlier version of match {match!r}")
+            raise NoSuchVersionError(
+                f"match {match!r} has no version {version}: the versions kept are {kept}"
+            )
         number, text = chosen[0]
         entry = Entry(f"version {number} of {match}", None, str(text).encode())
         analysis: list[bool] = []
