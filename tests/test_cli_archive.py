@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -511,15 +512,26 @@ def test_import_while_another_program_holds_the_archive(sample_archive: Path, tm
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
-        result = _run("import", str(sample_archive), "--db", str(db))
+        result = _run("import", str(sample_archive), "--db", str(db), "--wait", "0")
         assert result.exit_code == 1
         assert str(db) in result.stderr and f"process {holder.pid}" in result.stderr
         assert "close that program or wait for it to finish" in result.stderr
         _no_traceback(result)
+        # by default it waits its turn, as analyze does: two imports started together both land
+        waiting = subprocess.Popen(
+            [sys.executable, "-c", "from manillen_replay.cli import main; main()", "import",
+             str(SAMPLES / "muil.json"), "--db", str(db), "--wait", "60"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        time.sleep(1.0)
+        assert waiting.poll() is None  # still waiting
     finally:
         holder.communicate("", timeout=30)
+    out, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0, err
+    assert f"process {holder.pid}" in err and "waiting" in err and "imported 1 match" in out
     with Store(db, read_only=True) as archive:
-        assert archive.query("SELECT count(*) AS n FROM matches")["n"][0] == 0
+        assert archive.query("SELECT count(*) AS n FROM matches")["n"][0] == 1
 
 
 def test_an_import_into_a_folder_that_does_not_exist_says_so(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from ..errors import ManillenError
 from .common import (
     DB_OPTION,
     PROGRESS_MINIMUM,
+    WAIT_OPTION,
     check_output_file,
     check_records_file,
     count_records,
@@ -40,8 +41,11 @@ TABLE_ROWS = 1000
 
 
 @contextmanager
-def _open(db: str, *, read_only: bool) -> Iterator[Store]:
-    """The archive, with every problem opening it turned into a message."""
+def _open(db: str, *, read_only: bool, wait: float = 0.0) -> Iterator[Store]:
+    """The archive, with every problem opening it turned into a message.
+
+    :param wait: seconds to wait, saying so, while the dashboard or another command holds it.
+    """
     from ..store import Store
 
     if read_only:
@@ -53,7 +57,9 @@ def _open(db: str, *, read_only: bool) -> Iterator[Store]:
             "or give --db a file in a folder that exists"
         )
     try:
-        store = Store(db, read_only=read_only)
+        store = Store.open_in_turn(
+            db, read_only=read_only, wait=wait, on_wait=lambda message: click.echo(message, err=True)
+        )
     except ManillenError as error:
         raise click.ClickException(str(error)) from None
     try:
@@ -144,6 +150,7 @@ def _check_memory_limit(_context: click.Context, _parameter: click.Parameter, va
     metavar="N",
     help="With --restore: version N (see the match_versions table) instead of the latest.",
 )
+@WAIT_OPTION
 def import_(
     paths: tuple[str, ...],
     db: str,
@@ -153,6 +160,7 @@ def import_(
     club_name: str | None,
     restore_id: str | None,
     restore_version: int | None,
+    wait: float,
 ) -> None:
     """Put recorded matches into the archive: files (.json, .mnl), archives (.jsonl) or folders.
 
@@ -192,7 +200,7 @@ def import_(
     if restore_id is not None:
         if paths or no_replace or club_name is not None:
             raise click.UsageError("--restore MATCH takes no PATHS, no --no-replace and no --rules")
-        _restore(db, restore_id, restore_version)
+        _restore(db, restore_id, restore_version, wait)
         return
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -201,7 +209,7 @@ def import_(
         existing_archive(db, " and save the club's rules with `manillen rules save NAME`")
     summary = ImportSummary()
     new = not Path(db).exists()
-    with _open(db, read_only=False) as store:
+    with _open(db, read_only=False, wait=wait) as store:
         if new and not quiet:  # a mistyped --db would otherwise fill a new archive in silence
             click.echo(f"{db}: no archive of that name yet: making a new one", err=True)
         club = _club_rules(store, club_name, db) if club_name is not None else None
@@ -269,12 +277,12 @@ def _club_rules(store: Store, name: str, db: str) -> ClubRules:
     return saved
 
 
-def _restore(db: str, match: str, version: int | None) -> None:
+def _restore(db: str, match: str, version: int | None, wait: float) -> None:
     """``import --restore MATCH [--version N]``: an earlier version of a match put back."""
     from ..store import NoSuchVersionError
 
     existing_archive(db)
-    with _open(db, read_only=False) as store:
+    with _open(db, read_only=False, wait=wait) as store:
         try:
             restored = store.restore_version(match, version)
         except NoSuchVersionError as error:
