@@ -348,6 +348,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "in de verdeling van de verborgen kaarten die het dichtst bij het gemiddelde ligt, van "
         "{layouts} die {name} niet van de echte kon onderscheiden (niet de echte kaarten)",
     ),
+    "replay.branch_on_one": (
+        "on the one layout of the hidden cards solved from what {name} could see",
+        "in de enige verdeling van de verborgen kaarten die berekend werd met wat {name} kon weten",
+    ),
     "replay.branch_on_real": (
         "on the real cards, every hand known",
         "met de echte kaarten, alle kaarten open",

@@ -94,6 +94,21 @@ class Variant:
             return 0 if seat == dealer else 1
         return 0 if seat in (dealer, 3) else 1
 
+    def plays_alone(self, seat: int, dealer: int) -> bool:
+        """Whether the seat's side is one person (the seat's player, or the dealer with the
+        dummy): "Mieke's team" reads wrong there.
+
+        >>> VARIANTS["two_open"].plays_alone(1, 0), VARIANTS["three"].plays_alone(2, 0)
+        (True, False)
+        >>> VARIANTS["three_dummy"].plays_alone(3, 0), VARIANTS["four"].plays_alone(0, 3)
+        (True, False)
+        """
+        if self.sides == "each":
+            return True
+        if self.sides == "dealer_alone":
+            return seat == dealer
+        return self.sides == "dealer_and_dummy" and seat in (dealer, 3)
+
     def next_dealer(self, dealer: int) -> int:
         """Who deals next: the dealer's left."""
         return (dealer + 1) % self.people

@@ -922,6 +922,31 @@ def test_the_better_cards_line_in_words(archive: Path) -> None:
     assert 'class="line"' not in table_html(real, "en")
 
 
+def test_a_line_on_the_one_layout_solved_does_not_call_it_unreal(archive: Path) -> None:
+    """With one layout of the hidden cards solved (in a two-player deal often the only one there
+    is, so the real one), "the other hands are not the real ones" was wrong: it is not said."""
+    from manillen_replay.report.render import _line_html
+
+    review = gathered(archive, player=LINE_PLAYER)
+    decision = next(d for d in review.decisions if d.line is not None)
+    assert decision.line is not None and decision.line.layout == "view"
+    line = dataclasses.replace(decision.line, layouts=1)
+    for lang, said, unsaid in (
+        (
+            "en",
+            f"on the one layout of the hidden cards solved from what {LINE_PLAYER} could see",
+            "not the real",
+        ),
+        (
+            "nl",
+            f"in de enige verdeling van de verborgen kaarten die berekend werd met wat {LINE_PLAYER}",
+            "niet de echte",
+        ),
+    ):
+        text = text_of(_line_html(dataclasses.replace(review, lang=lang), decision, line))
+        assert said in text and unsaid not in text
+
+
 def test_header_names_the_match_the_teams_and_the_score(archive: Path) -> None:
     html = report(archive, LEGAL, "Bert")
     header = html[html.index("<header>") : html.index("</header>")]

@@ -168,3 +168,26 @@ def test_curated_notes_speak_both_languages() -> None:
         assert finding.severity is Severity.INFO
         assert not ENGLISH.search(finding.explanation_nl), finding.explanation_nl
         assert not CODE.search(finding.explanation_nl) and not CODE.search(finding.explanation)
+
+
+def test_a_player_who_plays_alone_is_named_not_their_team() -> None:
+    """Two players, or the dealer of three, have no team: "cost Mieke's team" and "de ploeg van
+    Mieke" read wrong there, in the costly card's words and the calls' alike."""
+    from manillen_replay.rules import VARIANTS
+
+    deal = replay(record(BASE, ["7C 10C 8C 7S"])).deals[0]
+    costs = [_cost(2.5, 6)]
+    (teams,) = cost_findings(costs, match="m", deal=deal, players=list("ABCD"), shape=VARIANTS["four"])
+    assert "cost B's team 2.5 card points" in teams.explanation
+    assert (
+        "kostte de ploeg van B gemiddeld" in teams.explanation_nl
+        and "had de ploeg ze" in teams.explanation_nl
+    )
+    (alone,) = cost_findings(costs, match="m", deal=deal, players=list("ABCD"), shape=VARIANTS["two_open"])
+    assert "cost B 2.5 card points" in alone.explanation and "team" not in alone.explanation
+    assert "kostte B gemiddeld" in alone.explanation_nl and "had B ze behouden" in alone.explanation_nl
+    assert "ploeg" not in alone.explanation_nl
+    for kind in ("trump_choice", "knock_choice"):
+        (call,) = call_findings(_review(kind), match="m", players=list("ABCD"), kind=kind, alone=True)
+        assert "points of the deal for B on average" in call.explanation, call.explanation
+        assert "team" not in call.explanation and "ploeg" not in call.explanation_nl, call.explanation_nl

@@ -397,7 +397,11 @@ def branch_note_html() -> str:
     better, played = line_of("better", branch), line_of("played", branch)
     layouts = better["layouts"][0]
     where = (
-        t("replay.branch_on_view", name=names[made_here.seat], layouts=layouts)
+        t(
+            "replay.branch_on_view" if layouts != 1 else "replay.branch_on_one",
+            name=names[made_here.seat],
+            layouts=layouts,
+        )
         if branch == "view"
         else t("replay.branch_on_real")
     )
@@ -420,7 +424,8 @@ def branch_note_html() -> str:
 def what_if_where() -> str:
     """On which cards the what-if lines are played, in words."""
     if what_if_layout == "view" and asked is not None:
-        return t("replay.branch_on_view", name=names[fork_seat], layouts=asked.layouts)
+        key = "replay.branch_on_view" if asked.layouts != 1 else "replay.branch_on_one"
+        return t(key, name=names[fork_seat], layouts=asked.layouts)
     return t("replay.branch_on_real")
 
 

@@ -188,10 +188,14 @@ def _findings(
     reasons: Sequence[Reason] = (),
 ) -> list[Finding]:
     names = _names(result, deal)
-    found = cost_findings(costs, match=result.id, deal=deal, players=names, reasons=reason_words(reasons))
+    shape = result.rules.shape
+    found = cost_findings(
+        costs, match=result.id, deal=deal, players=names, reasons=reason_words(reasons), shape=shape
+    )
     for call, review in reviews:
         kind = "knock_choice" if call == "klop" else "trump_choice"
-        found += call_findings(review, match=result.id, players=names, kind=kind)
+        alone = shape.plays_alone(review.seat, deal.dealer)
+        found += call_findings(review, match=result.id, players=names, kind=kind, alone=alone)
     return found
 
 

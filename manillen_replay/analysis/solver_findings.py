@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ..cards import Card
 from ..engine.results import DealResult, dummy_name
+from ..rules import Variant
 from .call_review import CallOption, CallReview
 from .costs import PlayCost
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds, sort_key
@@ -70,6 +71,7 @@ def cost_findings(
     deal: DealResult,
     players: Sequence[str],
     reasons: Mapping[tuple[int, int], tuple[str, str]] | None = None,
+    shape: Variant | None = None,
 ) -> list[Finding]:
     """Costly cards (``costly_card``) and costs only hindsight shows (``hindsight_only``).
 
@@ -87,6 +89,8 @@ def cost_findings(
     :param players: the player names by seat.
     :param reasons: the words of each costly card's reason (English, Dutch) by ``(trick, play)``
         (:func:`~.reasons.reason_words`), added to its explanation.
+    :param shape: the variant, for who plays alone (``Mieke``, not ``Mieke's team``); the
+        four-player game's teams without it.
     """
     factor = deal.multiplier or 1
     reasons = reasons or {}
@@ -111,8 +115,14 @@ def cost_findings(
             better = better_cards(cost)
             view = cost.view_cost
             # the reason, when there is one, says itself what the real cards gave
+            alone = shape is not None and shape.plays_alone(cost.seat, deal.dealer)
             en, nl = _costly_words(
-                cost, better, who, real_cards=(cost.trick, cost.play) not in reasons, factor=factor
+                cost,
+                better,
+                who,
+                real_cards=(cost.trick, cost.play) not in reasons,
+                factor=factor,
+                alone=alone,
             )
             if factor > 1:
                 # the finding's points are the score's: said, where the card points alone were
@@ -181,11 +191,18 @@ def _decider(players: Sequence[str], seat: int, dealer: int) -> str | None:
 
 
 def _costly_words(
-    cost: PlayCost, better: tuple[Card, ...], who: str, *, real_cards: bool = True, factor: int = 1
+    cost: PlayCost,
+    better: tuple[Card, ...],
+    who: str,
+    *,
+    real_cards: bool = True,
+    factor: int = 1,
+    alone: bool = False,
 ) -> tuple[str, str]:
     """A costly card's costs in words, each cost saying which it is; with ``real_cards`` the
     better card's real result when it did worse with every hand known. In a deal that counts its
-    points ``factor`` times the view cost multiplies out to the score's figure said after it."""
+    points ``factor`` times the view cost multiplies out to the score's figure said after it.
+    ``alone``: the player's side is the player (two players, the dealer of three), not a team."""
     view = cost.view_cost or 0.0
     # the hindsight cost is against the best card with every hand known: named when that is not
     # the better card just named, which read as if that card kept those points
@@ -193,15 +210,18 @@ def _costly_words(
     other_best = cost.dd_cost > 0 and bool(best) and bool(better) and better[0] not in best
     against_en = f" (against {or_en(best)})" if other_best else ""
     against_nl = f" (tegenover {or_nl(best)})" if other_best else ""
+    side_en, side_nl, keeper_nl = (
+        (who, who, who) if alone else (f"{who}'s team", f"de ploeg van {who}", "de ploeg")
+    )
     en = (
-        f"{card_en(cost.card)} cost {who}'s team {card_points_counted(view, factor)} on average, "
+        f"{card_en(cost.card)} cost {side_en} {card_points_counted(view, factor)} on average, "
         f"from what {who} could see; {or_en(better)} would have kept them. With every hand known "
         f"{card_en(cost.card)} cost {points_en(cost.dd_cost, 'card point')}{against_en}."
     )
     nl = (
-        f"{card_nl(cost.card).capitalize()} kostte de ploeg van {who} gemiddeld "
+        f"{card_nl(cost.card).capitalize()} kostte {side_nl} gemiddeld "
         f"{card_points_counted(view, factor, 'nl')}, met wat {who} kon weten; met {or_nl(better)} "
-        f"had de ploeg ze behouden. Met alle kaarten open kostte {card_nl(cost.card)} "
+        f"had {keeper_nl} ze behouden. Met alle kaarten open kostte {card_nl(cost.card)} "
         f"{points_nl(cost.dd_cost, 'kaartpunt')}{against_nl}."
     )
     if real_cards and better and cost.card in cost.values and better[0] in cost.values:
@@ -277,7 +297,12 @@ def _play_finding(
 
 
 def call_findings(
-    review: CallReview, *, match: str, players: Sequence[str], kind: str = "trump_choice"
+    review: CallReview,
+    *,
+    match: str,
+    players: Sequence[str],
+    kind: str = "trump_choice",
+    alone: bool = False,
 ) -> list[Finding]:
     """A finding when the call made was clearly worse than the best one (``trump_choice``,
     ``knock_choice``), by :data:`CALL_THRESHOLDS` on what it surely gave away of the expected
@@ -287,6 +312,7 @@ def call_findings(
 
     :param review: from :func:`~manillen_replay.analysis.call_review.trump_review` or ``knock_review``.
     :param kind: ``trump_choice`` or ``knock_choice``.
+    :param alone: the caller's side is the caller (two players, the dealer of three), not a team.
     """
     loss, sure = review.loss, review.sure_loss
     if loss is None or sure is None or review.chosen is None:
@@ -300,17 +326,18 @@ def call_findings(
     player = players[review.seat] if review.seat < len(players) else None
     who = player or f"seat {review.seat}"
     layouts = review.layouts
+    side_en, side_nl = (who, who) if alone else (f"{who}'s team", f"de ploeg van {who}")
     # the scores are the deal's, for the caller's team; "deals" of the other cards read as games played
     if kind == "trump_choice":
         en = (
             f"{who} chose {_option(chosen.name, 'en')}: from {who}'s own cards that scores "
-            f"{_score(chosen.score, 'en')} points of the deal for {who}'s team on average, "
+            f"{_score(chosen.score, 'en')} points of the deal for {side_en} on average, "
             f"{_option(best.name, 'en')} {_score(best.score, 'en')} ({layouts} layouts of the other "
             "cards solved)."
         )
         nl = (
-            f"{who} koos {_option(chosen.name, 'nl')}: met de eigen kaarten levert dat de ploeg van "
-            f"{who} gemiddeld {_score(chosen.score, 'nl')} punten van het spel op, "
+            f"{who} koos {_option(chosen.name, 'nl')}: met de eigen kaarten levert dat {side_nl} "
+            f"gemiddeld {_score(chosen.score, 'nl')} punten van het spel op, "
             f"{_option(best.name, 'nl')} {_score(best.score, 'nl')} "
             f"({layouts} verdelingen van de andere kaarten berekend)."
         )
@@ -325,11 +352,11 @@ def call_findings(
         did_nl, other_nl = ("klopte", "niet kloppen") if knocked else ("klopte niet", "kloppen")
         en = (
             f"{who} {did_en}: from {who}'s cards that was worth {_score(chosen.score, 'en')} points of "
-            f"the deal for {who}'s team on average, {other_en} {_score(best.score, 'en')} ({layouts} "
+            f"the deal for {side_en} on average, {other_en} {_score(best.score, 'en')} ({layouts} "
             "layouts of the other cards solved)."
         )
         nl = (
-            f"{who} {did_nl}: met de kaarten van {who} was dat voor de ploeg gemiddeld "
+            f"{who} {did_nl}: met de kaarten van {who} was dat voor {who if alone else 'de ploeg'} gemiddeld "
             f"{_score(chosen.score, 'nl')} punten van het spel waard, {other_nl} "
             f"{_score(best.score, 'nl')} ({layouts} verdelingen van de andere kaarten berekend)."
         )

@@ -508,7 +508,12 @@ def _line_html(report: Report, decision: Decision, line: BetterLine) -> str:
     lang = report.lang
     assert decision.card is not None
     where = (
-        say(lang, "line_on_view", layouts=line.layouts, player=decision.player)
+        say(
+            lang,
+            "line_on_view" if line.layouts != 1 else "line_on_one",
+            layouts=line.layouts,
+            player=decision.player,
+        )
         if line.layout == "view"
         else say(lang, "line_on_real")
     )

@@ -171,6 +171,11 @@ WORDS: dict[str, tuple[str, str]] = {
         "die {player} niet van de echte kon onderscheiden (de andere handen zijn dus niet de echte "
         "hierboven)",
     ),
+    "line_on_one": (
+        # one layout solved may be the only one possible, so the real one: "not the real ones" was wrong
+        "on the one layout of the hidden cards solved from what {player} could see",
+        "in de enige verdeling van de verborgen kaarten die berekend werd met wat {player} kon weten",
+    ),
     "line_on_real": ("on the real cards, every hand known", "met de echte kaarten, alle kaarten open"),
     "line_trick": (
         "trick {trick} {cards} to {winner} ({points})",
