@@ -191,3 +191,18 @@ def test_a_player_who_plays_alone_is_named_not_their_team() -> None:
         (call,) = call_findings(_review(kind), match="m", players=list("ABCD"), kind=kind, alone=True)
         assert "points of the deal for B on average" in call.explanation, call.explanation
         assert "team" not in call.explanation and "ploeg" not in call.explanation_nl, call.explanation_nl
+
+
+def test_muil_under_a_capot_bonus_says_why_its_score_is_more_than_doubled() -> None:
+    """Under capot=double a helper read "8.4 over 30, times 3" (28.2, where 8.4 x 3 is 25.2): the
+    factor was guessed from the average score, which the capot layouts' bonus raises. The factor
+    is the rules' (doubled), and the capot is named as what adds the rest."""
+    from manillen_replay.analysis.solver_findings import _muil_words
+    from manillen_replay.rules import Rules
+
+    muil = CallOption("muil", 38.4, 28.2)
+    en, nl = _muil_words(muil, Rules(capot="double"))
+    assert "8.4 over 30, doubled, and more where one side takes all 60" in en and "times 3" not in en
+    assert "8,4 boven 30, verdubbeld, en meer waar een kant alle 60 haalt" in nl
+    plain, _ = _muil_words(CallOption("muil", 38.4, 16.8), Rules())
+    assert plain.endswith("8.4 over 30, doubled.")

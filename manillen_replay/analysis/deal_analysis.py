@@ -195,7 +195,9 @@ def _findings(
     for call, review in reviews:
         kind = "knock_choice" if call == "klop" else "trump_choice"
         alone = shape.plays_alone(review.seat, deal.dealer)
-        found += call_findings(review, match=result.id, players=names, kind=kind, alone=alone)
+        found += call_findings(
+            review, match=result.id, players=names, kind=kind, alone=alone, rules=result.rules
+        )
     return found
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ..cards import Card
 from ..engine.results import DealResult, dummy_name
-from ..rules import Variant
+from ..rules import Contract, Rules, Variant, multiplier
 from .call_review import CallOption, CallReview
 from .costs import PlayCost
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds, sort_key
@@ -303,6 +303,7 @@ def call_findings(
     players: Sequence[str],
     kind: str = "trump_choice",
     alone: bool = False,
+    rules: Rules | None = None,
 ) -> list[Finding]:
     """A finding when the call made was clearly worse than the best one (``trump_choice``,
     ``knock_choice``), by :data:`CALL_THRESHOLDS` on what it surely gave away of the expected
@@ -313,6 +314,7 @@ def call_findings(
     :param review: from :func:`~manillen_replay.analysis.call_review.trump_review` or ``knock_review``.
     :param kind: ``trump_choice`` or ``knock_choice``.
     :param alone: the caller's side is the caller (two players, the dealer of three), not a team.
+    :param rules: the match's house rules, for muil's factor and its capot (inferred without).
     """
     loss, sure = review.loss, review.sure_loss
     if loss is None or sure is None or review.chosen is None:
@@ -343,7 +345,7 @@ def call_findings(
         )
         muil = review.option("muil")
         if muil is not None and "muil" in (chosen.name, best.name):
-            more_en, more_nl = _muil_words(muil)
+            more_en, more_nl = _muil_words(muil, rules)
             en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
     else:
         # "No klop was worth 7.4" read as "no knock would have been worth anything": say what was done
@@ -380,9 +382,11 @@ def call_findings(
     ]
 
 
-def _muil_words(muil: CallOption) -> tuple[str, str]:
+def _muil_words(muil: CallOption, rules: Rules | None = None) -> tuple[str, str]:
     """What muil is and that its scores count double (``rules.md``: muil x2), with the card points
     its expected score comes from, so that a call review that names muil says why it weighs so.
+    Under ``rules`` whose capot scores more than its card points (a capot bonus, a fixed score),
+    the average score is more than the average points times the factor, and the words say why.
 
     >>> en, nl = _muil_words(CallOption("muil", 35.0, 10.0))
     >>> en.endswith("muil's 10 comes from 35 card points of 60 on average, 5 over 30, doubled.")
@@ -391,27 +395,35 @@ def _muil_words(muil: CallOption) -> tuple[str, str]:
     True
     """
     over = muil.points - 30
-    factor = round(muil.score / over) if abs(over) > 1e-9 else 2
+    if rules is not None:
+        factor = multiplier(Contract.MUIL, False, 0, False, rules)
+    else:
+        factor = round(muil.score / over) if abs(over) > 1e-9 else 2
+    # "8.4 over 30, times 3" under capot=double: the capot layouts' bonus, not a third factor
+    capot = rules is not None and abs(muil.score - over * factor) > 0.05
+    capot_en = ", and more where one side takes all 60 (a capot scores more under these house rules)"
+    capot_nl = ", en meer waar een kant alle 60 haalt (een capot telt meer met deze huisregels)"
+    capot_en, capot_nl = (capot_en, capot_nl) if capot else ("", "")
     side_en = f"{number(abs(over))} {'over' if over >= 0 else 'under'} 30"
     side_nl = f"{number_nl(abs(over))} {'boven' if over >= 0 else 'onder'} 30"
     if factor == 1:  # muil_double: false, or a cap of 1: saying "doubles" would be wrong
         return (
             f"Muil (no trump) counts single under these house rules: muil's {number(muil.score)} comes "
-            f"from {number(muil.points)} card points of 60 on average, {side_en}.",
+            f"from {number(muil.points)} card points of 60 on average, {side_en}{capot_en}.",
             f"Muil (zonder troef) telt enkel met deze huisregels: de {number_nl(muil.score)} van muil komt "
-            f"van gemiddeld {number_nl(muil.points)} kaartpunten van 60, {side_nl}.",
+            f"van gemiddeld {number_nl(muil.points)} kaartpunten van 60, {side_nl}{capot_nl}.",
         )
     doubled_en = "doubled" if factor == 2 else f"times {factor}"
     doubled_nl = "verdubbeld" if factor == 2 else f"maal {factor}"
     en = (
         "Muil (no trump) doubles the deal's score, and these scores count it: muil's "
         f"{number(muil.score)} comes from {number(muil.points)} card points of 60 on average, {side_en}, "
-        f"{doubled_en}."
+        f"{doubled_en}{capot_en}."
     )
     nl = (
         "Muil (zonder troef) telt de score van het spel dubbel, en deze scores rekenen daarmee: de "
         f"{number_nl(muil.score)} van muil komt van gemiddeld {number_nl(muil.points)} kaartpunten van 60, "
-        f"{side_nl}, {doubled_nl}."
+        f"{side_nl}, {doubled_nl}{capot_nl}."
     )
     return en, nl
 
