@@ -147,7 +147,8 @@ def with_club_rules(record: Record, club: ClubRules) -> None:
     if named is not UNSET and named != club.rules.variant:
         raise RecordError(
             f"the match plays the variant {named}, the club's rules {club.name!r} are for "
-            f"{club.rules.variant} (import it without --rules)",
+            f"{club.rules.variant}: import it with the club's rules saved for {named} (one name a "
+            "variant; `manillen rules list` shows them), or without --rules for the standard rules",
             "/match/variant",
         )
     if has_own_rules(record):

@@ -509,8 +509,9 @@ def test_a_variant_other_than_the_clubs_is_refused_at_the_variants_name() -> Non
     (placed,) = entry.locate([caught.value])
     line = line_of(THREE, "variant")
     assert placed.describe() == (
-        f"game.mnl:{line}:9: the match plays the variant three, the club's rules 'vier' are for four "
-        "(import it without --rules)"
+        f"game.mnl:{line}:9: the match plays the variant three, the club's rules 'vier' are for four: "
+        "import it with the club's rules saved for three (one name a variant; `manillen rules list` shows "
+        "them), or without --rules for the standard rules"
     )
 
 
