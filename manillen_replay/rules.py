@@ -323,16 +323,23 @@ class Rules:
         :raises InvalidOptionError: for an unknown option or a value of the wrong kind.
         """
         flat: dict[str, Any] = {}
+        typed: dict[str, str] = {}  # each option as it was given, for the message
         for name, value in options.items():
             if name == "cafe" and isinstance(value, Mapping):
                 flat.update(value)
+                typed.update({str(inner): f"cafe.{inner}" for inner in value})
             else:
                 flat[name.removeprefix("cafe.")] = value
+                typed[name.removeprefix("cafe.")] = name
         known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for name, value in flat.items():
             if name not in known:
-                raise InvalidOptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(known))}")
+                # the café rules as records and the docs write them: cafe.en_face
+                said = sorted(f"cafe.{k}" if k in CAFE_OPTIONS else k for k in known)
+                raise InvalidOptionError(
+                    f"unknown rule option {typed.get(name, name)!r}; known: {', '.join(said)}"
+                )
             values[name] = _check_option(name, value)
         return cls(**values)
 

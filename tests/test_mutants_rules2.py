@@ -295,8 +295,12 @@ def test_an_unknown_option_lists_the_known_ones_separated_by_commas() -> None:
     with pytest.raises(InvalidOptionError) as refused:
         Rules.from_options({"partner_exmpt": False})
     message = str(refused.value)
-    assert message.startswith("unknown rule option 'partner_exmpt'; known: blind_muil, capot, deals, ")
-    assert "partner_exempt, penalty_points, penalty_to, redeal_small, target" in message
+    assert message.startswith("unknown rule option 'partner_exmpt'; known: cafe.blind_muil, cafe.en_face, ")
+    assert "partner_exempt, penalty_points, penalty_to, target" in message and ", capot, deals, " in message
+    # a café rule is said with its prefix, as records and the docs write it, and as it was typed
+    for options in ({"cafe.en_fase": True}, {"cafe": {"en_fase": True}}):
+        with pytest.raises(InvalidOptionError, match="unknown rule option 'cafe.en_fase'; known: "):
+            Rules.from_options(options)
 
 
 def test_without_a_dealer_the_dummy_game_is_seated_as_if_seat_0_dealt() -> None:
