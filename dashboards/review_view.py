@@ -28,10 +28,12 @@ def status(match_id: str) -> reviewer.ReviewStatus:
     """The background review's state of a match; the archive says when the reviewer has not seen it."""
     running = reviewer.running()
     found = running.status(match_id) if running is not None else reviewer.ReviewStatus("unknown")
+    # a solver review stored meanwhile (`manillen analyze --depth solver` while the reviewer was
+    # at it) is the one shown: "for now the quick check's findings" above the solver's was wrong
+    if found.state == "ready" or data.analysis_depth(match_id) == "solver":
+        return reviewer.ReviewStatus("ready")
     if found.state != "unknown":
         return found
-    if data.analysis_depth(match_id) == "solver":
-        return reviewer.ReviewStatus("ready")
     return reviewer.ReviewStatus("queued") if running is not None else reviewer.ReviewStatus("none")
 
 

@@ -174,6 +174,25 @@ def test_until_the_review_the_boxes_show_the_quick_check_s_findings(
     data.archive_at(path).close()
 
 
+def test_a_solver_review_stored_while_the_reviewer_is_at_it_is_shown_as_ready(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`manillen analyze --depth solver` stored its review while the dashboard's reviewer was still
+    at the match: the Match page said "for now the quick check's findings" above the solver's."""
+    from dashboards import review_view
+
+    class StillReviewing:
+        def status(self, match_id: str) -> reviewer.ReviewStatus:
+            return reviewer.ReviewStatus("reviewing", 1, DEALS)
+
+    monkeypatch.setattr(reviewer, "running", lambda: StillReviewing())
+    assert review_view.status("random-0").state == "reviewing"  # the fast scan's findings only
+    with data.archive().writing() as store:
+        store.query("UPDATE matches SET analysis_depth = 'solver' WHERE match_id = 'random-0'")
+    assert review_view.status("random-0").state == "ready"
+    assert review_view.status("random-1").state == "reviewing"
+
+
 def test_the_match_page_in_dutch(archive: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["lang"] = "nl"

@@ -299,7 +299,7 @@ def test_an_unknown_option_lists_the_known_ones_separated_by_commas() -> None:
     assert "partner_exempt, penalty_points, penalty_to, target" in message and ", capot, deals, " in message
     # a café rule is said with its prefix, as records and the docs write it, and as it was typed
     for options in ({"cafe.en_fase": True}, {"cafe": {"en_fase": True}}):
-        with pytest.raises(InvalidOptionError, match="unknown rule option 'cafe.en_fase'; known: "):
+        with pytest.raises(InvalidOptionError, match=r"unknown rule option 'cafe\.en_fase'; known: "):
             Rules.from_options(options)
 
 
