@@ -860,6 +860,9 @@ def test_page_saves_a_wrong_scoresheet_line_as_a_score_mismatch(empty_app: tuple
     assert any("scoresheet disagrees" in w.value and said in w.value for w in at.warning), [
         w.value for w in at.warning
     ]
+    # the success above it does not say "no mistake" over the scoresheet's (a legal deal: no other)
+    (success,) = [s.value for s in at.success]
+    assert "Besides the scoresheet's mistake below, the quick check found no mistake" in success
     with Store(path, read_only=True) as store:
         stored = store.query("SELECT score_team, recorded_team, score_mismatch FROM deals").row(0, named=True)
         kinds = store.query("SELECT kind FROM findings")["kind"].to_list()

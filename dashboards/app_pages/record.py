@@ -1366,7 +1366,7 @@ def _after_save(draft: rec.Draft) -> None:
         st.success(
             t("record.saved_line", number=number)  # no cards: nothing for the solver to review
             if not replayable
-            else t("record.saved_none", number=number)
+            else t("record.saved_none" if not mismatch else "record.saved_sheet", number=number)
             if findings == 0
             else t("record.saved_one", number=number)
             if findings == 1
