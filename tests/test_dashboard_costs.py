@@ -272,3 +272,32 @@ def test_no_mistakes_found_still_says_what_the_small_costs_add_up_to(app: AppTes
     assert f"No mistakes found for {player}." in shown
     (said,) = [text for text in shown if text.startswith("No decision surely cost")]
     assert float(re.search(r"add up to ([\d.]+) card points", said)[1]) == pytest.approx(own, abs=0.06)  # type: ignore[index]
+
+
+HOSTILE = '<iframe srcdoc="&lt;script&gt;parent.alert(5)&lt;/script&gt;"></iframe>'
+
+
+def test_a_players_name_in_the_cards_costs_is_text_never_html(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A security review's name ``<iframe srcdoc=...>`` ran its script in the organiser's browser
+    on the Deal replay: the costs' sentences (markdown that draws the card's HTML) took the name
+    as HTML. It is text there, as on every other page."""
+    record = random_record(0, 1)
+    record.match.seats = [HOSTILE if seat == 1 else name for seat, name in enumerate(record.match.seats)]
+    result = decode_and_replay(dumps(record, pretty=False))
+    costs = view_costs(result.deals[0], result.rules, samples=2)
+    path = tmp_path / "club.duckdb"
+    with Store(path) as store:
+        store.import_entries([Entry("club.jsonl", 1, dumps(record, pretty=False).encode())])
+        plays, values = cost_frames(result, {1: costs})
+        store.save_costs([result.id], plays, values)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    shown = [c for c in costs if c.seat == 1]
+    assert any(c.forced for c in shown) or any(not c.forced for c in shown)
+    for cost in shown[:4]:  # forced or not: both sentences name the player
+        at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match=result.id, deal=1,
+                       step=step_of_play(cost))  # fmt: skip
+        drawn = [m.value for m in at.markdown if m.allow_html]
+        assert drawn and not any(re.search(r"(?<!\\)<(/?)iframe", text) for text in drawn), drawn
+        assert any("\\<iframe" in text for text in drawn)  # the name, shown as typed

@@ -746,7 +746,9 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
     if here.height == 0:
         return
     cost = here.row(0, named=True)
-    name = names[seat]
+    # a record's name, in markdown that draws HTML (the card's drawing): escaped, or a name such as
+    # <iframe srcdoc=...> ran its script in the organiser's browser
+    name = ui.markdown_text(names[seat])
     shown = cards.inline_card(Card.parse(card))
     st.markdown(f"**{t('replay.costs_title')}**")
     if cost["forced"]:
