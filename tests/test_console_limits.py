@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from dashboards import data
 from manillen_replay.record import dumps
 from manillen_replay.store import QueryError, QueryRefusedError, QueryTimeoutError, Store
-from manillen_replay.store.console_pool import ConsolePool
+from manillen_replay.store.console_pool import ConsolePool, resident_bytes
 
 from .factories import random_record
 from .test_dashboard import APP, build_archive, open_page, type_query
@@ -149,6 +149,29 @@ def test_errors_come_back_from_the_worker_with_the_consoles_messages(archive: Pa
         pool.close()
     with pytest.raises(QueryError, match="shorten long texts"):  # the page's own limit
         data.user_query("SELECT repeat('x', 1000000) || i AS t FROM range(40) r(i)")
+
+
+@pytest.mark.skipif(resident_bytes() is None, reason="needs Linux's /proc to watch a worker's memory")
+def test_a_query_past_its_memory_limit_outside_duckdbs_buffers_is_stopped(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A constant DuckDB folds is outside its buffers: a security review's query held 5.9 GB under
+    the SQL page's 2 GB limit. The worker ends itself once it holds the limit and a margin more,
+    the page says the memory limit stopped it, and the next query gets a new worker."""
+    import manillen_replay.store.console_pool as console_pool
+
+    folded = "SELECT length(repeat(repeat('x', 1000000), 600)) AS n"  # a 600 MB text
+    pool = ConsolePool(workers=1)
+    try:
+        with pytest.raises(QueryError, match="needed more than 50MB of memory and was stopped") as stopped:
+            pool.query(archive, folded, timeout=60, memory_limit="50MB")
+        assert stopped.value.reason == "memory"
+        assert pool.query(archive, "SELECT 1 AS one", timeout=60)["one"].to_list() == [1]
+        # the stop was the watch's: with room enough DuckDB itself lets it through
+        monkeypatch.setattr(console_pool, "MEMORY_MARGIN", 10**10)
+        assert pool.query(archive, folded, timeout=60, memory_limit="50MB")["n"].to_list() == [600_000_000]
+    finally:
+        pool.close()
 
 
 def test_an_old_snapshot_is_removed_when_a_newer_one_is_made_and_at_close(
