@@ -208,3 +208,20 @@ def test_sql_page_shows_the_time_limit_for_a_folded_constant(
     assert not at.exception, [e.value for e in at.exception]
     assert at.error and "ran past this page's time limit (1 s) and was stopped" in at.error[0].value
     assert "on the command line (manillen sql --timeout)" in at.error[0].value  # no setting of the page
+
+
+def test_a_worker_started_while_a_page_runs_loads_no_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streamlit makes the app's script ``__main__``, and multiprocessing's spawn runs it again in
+    each SQL worker: every worker drew the frame in bare mode, imported every page's modules and
+    logged a hundred "missing ScriptRunContext" warnings. The script draws nothing there."""
+    import multiprocessing
+    import sys
+    import types
+
+    app = types.ModuleType("__main__")
+    app.__file__ = str(Path(__file__).resolve().parent.parent / "dashboards" / "streamlit_app.py")
+    monkeypatch.setitem(sys.modules, "__main__", app)  # as while a page runs
+    asked = "[n for n in ('streamlit', 'dashboards.data', 'dashboards.ui') if n in __import__('sys').modules]"
+    with multiprocessing.get_context("spawn").Pool(1) as workers:
+        loaded = workers.apply(eval, (asked,))  # a builtin: unpickled without importing this module
+    assert loaded == []
