@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -201,8 +202,13 @@ def run_forwarding_signals(command: list[str], environment: dict[str, str]) -> i
     :returns: the child's exit code (negative: the signal that ended it).
     """
     child = subprocess.Popen(command, env=environment)
+    received: list[int] = []
 
     def forward(signum: int, _frame: object) -> None:
+        if not received:  # said in the log: a stop by a service manager looked like a crash
+            name = signal.Signals(signum).name
+            click.echo(f"{time.strftime('%H:%M:%S')} {name}: stopping the dashboard", err=True)
+        received.append(signum)
         if child.poll() is None:
             child.send_signal(signum)
 
@@ -211,10 +217,13 @@ def run_forwarding_signals(command: list[str], environment: dict[str, str]) -> i
     forwarded = [number for number in FORWARDED if signal.getsignal(number) is not signal.SIG_IGN]
     previous = {number: signal.signal(number, forward) for number in forwarded}
     try:
-        return child.wait()
+        returncode = child.wait()
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+    if received:
+        click.echo(f"{time.strftime('%H:%M:%S')} the dashboard stopped", err=True)
+    return returncode
 
 
 COMMANDS: list[click.Command] = [dashboard]
