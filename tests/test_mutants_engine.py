@@ -220,6 +220,9 @@ def test_the_text_replay_heads_each_block_of_an_evening_once():
     assert [line for line in text if line.startswith("Block 2:")] == [
         "Block 2: Anna & Bert  vs  Carla & Dirk"
     ]
+    # each block's score starts again: it is the block's, not the match's
+    scores = [line for line in text if line.startswith("  block score: ")]
+    assert scores and not any(line.startswith("  match score: ") for line in text)
 
 
 def test_the_three_player_game_is_explained_in_one_sentence():

@@ -244,7 +244,8 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
             )
         for irregularity in deal.irregularities:
             lines.append(f"  ! {_irregularity(result, deal, irregularity.kind, irregularity.message)}")
-        lines.append(f"  match score: {_dash(deal.match_score)}")
+        # a club evening's score starts again at each block: "match score" read as the evening's
+        lines.append(f"  {'block score' if result.blocks else 'match score'}: {_dash(deal.match_score)}")
     lines.append("")
     per_person = result.rules.shape.scorers == 3
     if result.blocks:
