@@ -681,6 +681,10 @@ def test_cli_costs_json_has_every_play(tmp_path):
     assert all(p["view_cost"] is None for p in fast)
     text = runner.invoke(cli, ["costs", str(path), "--hindsight"])
     assert "deal 1" in text.output and "hindsight" in text.output
+    # the columns' unit and which measure "best" follows, said once above the tables
+    assert text.output.splitlines()[0].startswith("Card points each card cost with every hand known")
+    viewed = runner.invoke(cli, ["costs", str(path), "--samples", "2", "--workers", "1"]).output
+    assert viewed.count("best = the best cards from the player's view") == 1
 
 
 def test_cli_costs_unknown_match_or_deal_is_a_usage_error(tmp_path):

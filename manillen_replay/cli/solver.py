@@ -199,6 +199,8 @@ def costs(
             if as_json:
                 plays.extend(_play_json(result.id, cost) for cost in found)
             else:
+                if solved == 1:  # the columns' units and measures, said once
+                    click.echo(COSTS_LEGEND_HINDSIGHT if hindsight else COSTS_LEGEND)
                 _echo_deal(result.id, result.seats, deal.number, found)
     replayed.check_found()
     if as_json:
@@ -212,6 +214,16 @@ def costs(
         )
     if replayed.invalid:
         sys.exit(1)
+
+
+COSTS_LEGEND = (
+    "Card points each card cost: hindsight = with every hand known; view = on average from what the "
+    "player could see; best = the best cards from the player's view."
+)
+COSTS_LEGEND_HINDSIGHT = (
+    "Card points each card cost with every hand known (hindsight); best = the best cards with every "
+    "hand known."
+)
 
 
 def _echo_deal(match: str, seats: list[str], number: int, found: list[PlayCost]) -> None:
