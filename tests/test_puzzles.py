@@ -440,6 +440,19 @@ def test_puzzles_command_writes_the_set_and_a_printable_page(archive: Path, tmp_
     assert not re.search(r"""(src|href)=["']?https?:""", html)
 
 
+def test_the_listed_puzzles_label_their_answers(archive: Path) -> None:
+    """"card 1: what do you play? JH KH": the accepted cards read as the choices."""
+    name = trainee(archive)
+    result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", name])
+    assert result.exit_code == 0, result.output
+    with Store(archive, read_only=True) as store:
+        expected = make_puzzles(store.puzzle_rows(player=name), player=name)
+    lines = result.output.splitlines()[1:]
+    assert len(lines) == len(expected) > 0
+    for line, puzzle in zip(lines, expected, strict=True):
+        assert line.endswith(" answer: " + " or ".join(sorted(puzzle.answers))), line
+
+
 def test_puzzles_command_says_who_played_for_an_unknown_player(archive: Path) -> None:
     result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", "Nobody"])
     assert result.exit_code == 2

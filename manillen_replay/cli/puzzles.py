@@ -136,7 +136,8 @@ def puzzles(
     click.echo(f"{plural(len(found), 'puzzle')} for {name}")
     for puzzle in found:
         question = say("en", f"question.{puzzle.kind.value}")
-        click.echo(f"{puzzle.source}: {question} {' '.join(sorted(puzzle.answers))}")
+        # labelled: the bare cards after the question read as the choices, not the answer
+        click.echo(f"{puzzle.source}: {question} answer: {' or '.join(sorted(puzzle.answers))}")
 
 
 COMMANDS: list[click.Command] = [puzzles]
