@@ -519,3 +519,20 @@ def test_a_coach_detector_that_cannot_run_is_named_before_the_analysis(tmp_path:
     assert "analysed" not in out  # refused before the analysis, which ran on nothing
     with Store(path, read_only=True) as store:
         assert store.query("SELECT count(*) AS n FROM matches WHERE analysed_at IS NOT NULL")["n"][0] == 0
+
+
+def test_findings_top_with_nothing_to_rank_says_why_and_what_else_to_ask(tmp_path: Path) -> None:
+    """ "No decisions to rank." read as nothing found at all, where notes (info) may be there."""
+    path = tmp_path / "klop.duckdb"
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "klop-tegenklop.json"
+    with Store(path) as store:
+        store.import_paths([sample])
+    assert run("analyze", "--db", str(path), "--depth", "heuristic")[0] == 0
+    code, out, _ = run("findings", "--db", str(path), "--top", "5", "--player", "Anna")  # Dirk's blunder only
+    assert code == 0
+    assert out.strip() == (
+        "No decisions to rank: no mistake reaches an inaccuracy; without --top you see every finding, "
+        "the notes (info) too."
+    )
+    code, out, _ = run("findings", "--db", str(path), "--top", "5", "--player", "Anna", "--lang", "nl")
+    assert out.startswith("Geen beslissingen om te rangschikken: geen fout komt tot een onnauwkeurigheid")

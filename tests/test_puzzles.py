@@ -441,7 +441,7 @@ def test_puzzles_command_writes_the_set_and_a_printable_page(archive: Path, tmp_
 
 
 def test_the_listed_puzzles_label_their_answers(archive: Path) -> None:
-    """"card 1: what do you play? JH KH": the accepted cards read as the choices."""
+    """ "card 1: what do you play? JH KH": the accepted cards read as the choices."""
     name = trainee(archive)
     result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", name])
     assert result.exit_code == 0, result.output

@@ -826,7 +826,14 @@ def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang
 
     dutch = lang == "nl"
     if not findings:
-        click.echo("Geen beslissingen om te rangschikken." if dutch else "No decisions to rank.")
+        # said why and what else to ask: "No decisions to rank." read as nothing found at all
+        click.echo(
+            "Geen beslissingen om te rangschikken: geen fout komt tot een onnauwkeurigheid; zonder "
+            "--top ziet u elke bevinding, ook de opmerkingen."
+            if dutch
+            else "No decisions to rank: no mistake reaches an inaccuracy; without --top you see every "
+            "finding, the notes (info) too."
+        )
         return
     if dutch:
         what = "De duurste beslissing" if top == 1 else f"De {top} duurste beslissingen"
