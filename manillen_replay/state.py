@@ -266,6 +266,24 @@ class MatchState:
             return state
         return state._decide()
 
+    def apply_penalties(self, penalties: tuple[tuple[int, int], ...], dealer: int = 0) -> MatchState:
+        """The match after the penalties of a deal that does not count (abandoned, or dealt
+        again): applied as recorded, as every penalty is (rules.md), the deal itself not counted.
+
+        :param penalties: ``(side, points)`` of each fault in the deal.
+        :param dealer: the deal's dealer (the sides of the three-player games follow the dealer).
+        """
+        if not penalties or self.finished:
+            return self
+        totals = list(self.score)
+        shape = self.rules.shape
+        for side, points in penalties:
+            effect = penalty_effect(side, points, self.rules)
+            for other in (0, 1):
+                for scorer in shape.side_scorers(other, dealer):
+                    totals[scorer] += effect[other]
+        return replace(self, score=tuple(totals))._decide()
+
     def _decide(self) -> MatchState:
         score = self.score
         if self.rules.format == "fixed":

@@ -273,6 +273,27 @@ def test_abandoned_deal_is_replayed_not_scored():
     assert result.deals[0].kind is DealKind.ABANDONED and result.score == (0, 0)
 
 
+@pytest.mark.parametrize("stopped", ["abandoned", "redeal"])
+def test_penalties_are_applied_as_recorded_in_a_deal_that_does_not_count(stopped: str) -> None:
+    """rules.md: penalties are applied as recorded, an abandoned deal is not scored. The penalty of
+    an abandoned deal (a player who looked at the cards before trump) was shown and not applied:
+    the fault stands though the deal does not, and the deal is not counted (a 30-30 carry waits)."""
+    deal = deal_dict(dealer=0)
+    if stopped == "abandoned":
+        deal["tricks"] = deal["tricks"][:2]
+    else:
+        deal = {"dealer": 0, "declarations": [{"seat": 0, "call": "redeal"}]}
+    deal["penalties"] = [{"team": 0, "reason": "looked at cards before trump"}]
+    result = decode_and_replay(document([deal], rules={"cafe": {"redeal_small": True}}))
+    (first,) = result.deals
+    assert first.kind is (DealKind.ABANDONED if stopped == "abandoned" else DealKind.REDEAL)
+    assert first.score is None and first.match_score == (0, 30) and result.score == (0, 30)
+    offender = decode_and_replay(
+        document([deal], rules={"cafe": {"redeal_small": True}, "penalty_to": "offender"})
+    )
+    assert offender.score == (-30, 0)
+
+
 def test_hands_may_be_left_out_when_every_trick_is_recorded():
     deal = deal_dict(dealer=1)
     full = decode_and_replay(document([deal]))

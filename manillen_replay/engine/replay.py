@@ -338,6 +338,10 @@ class _Replay:
                     else (),
                     dealer=deal.dealer,
                 )
+            elif outcome.penalties:  # an abandoned (or redealt) deal's faults count as recorded too
+                match = match.apply_penalties(
+                    tuple([(team, points) for team, points, _ in outcome.penalties]), dealer=deal.dealer
+                )
             outcome.match_score = match.score
             previous_dealer = deal.dealer
             previous_redeal = outcome.kind is DealKind.REDEAL
