@@ -702,9 +702,9 @@ def test_the_review_shows_each_players_costliest_decisions_in_the_archives_order
         section = html[html.index(f'<section class="player-review" data-player="{name}">') :]
         section = section[: section.index("</section>")]
         title = (
-            f"De drie duurste beslissingen van {name} vanavond"
+            f"De drie duurste beslissingen van {name} in deze partij"
             if lang == "nl"
-            else f"{name}'s three costliest decisions tonight"
+            else f"{name}'s three costliest decisions in this match"
         )
         assert escape(title) in section
         team = 0 if name in ("Anna", "Carla") else 1
@@ -783,20 +783,20 @@ def test_a_review_of_fewer_than_three_is_titled_by_its_count(archive: Path) -> N
     base = gathered(archive, player="Bert")
     (review,) = base.reviews
     for count, title in (
-        (1, "Bert's costliest decision tonight"),
-        (2, "Bert's two costliest decisions tonight"),
+        (1, "Bert's costliest decision in this match"),
+        (2, "Bert's two costliest decisions in this match"),
     ):
         shorter = dataclasses.replace(review, decisions=review.decisions[:count])
         html = render(dataclasses.replace(base, reviews=(shorter,)))
         assert escape(title) in html and len(decisions_in(html)) == count
     more = dataclasses.replace(review, decisions=review.decisions * 2)
-    assert escape("Bert's 6 costliest decisions tonight") in render(
+    assert escape("Bert's 6 costliest decisions in this match") in render(
         dataclasses.replace(base, reviews=(more,))
     )
     none = dataclasses.replace(review, decisions=())
     html = render(dataclasses.replace(base, reviews=(none,)))
     assert (
-        '<section id="review"><h2>The review</h2><p class="none">Bert: no costly decision tonight.</p>'
+        '<section id="review"><h2>The review</h2><p class="none">Bert: no costly decision in this match.</p>'
         "</section>" in html
     )
     everyone = gathered(archive)
@@ -805,7 +805,7 @@ def test_a_review_of_fewer_than_three_is_titled_by_its_count(archive: Path) -> N
             everyone, reviews=(everyone.reviews[0], dataclasses.replace(everyone.reviews[1], decisions=()))
         )
     )
-    assert '<p class="none">Carla: no costly decision tonight.</p>' in html
+    assert '<p class="none">Carla: no costly decision in this match.</p>' in html
     assert '<p class="legend">' in html and "the card played" in html and "the better card" in html
     plain = dataclasses.replace(everyone, costed=False, reviews=())
     html = render(plain)
@@ -985,8 +985,9 @@ def test_footer_names_the_version_the_formulas_and_the_layouts(archive: Path) ->
     assert footer == (
         f"Made by manillen-replay {__version__}. Formulas: accuracy-1: card accuracy = "
         "100 × 0.5^(view cost / 5), averaged over the chosen cards; "
-        f"{FORMULA_VERSION}: points = cards − own decisions + opponents' decisions (hindsight costs); "
-        "view costs over 4 layouts of the hidden cards per play. docs/solver.md explains them."
+        f"{FORMULA_VERSION}: points taken = the cards + each decision's step as the table signs it (own, "
+        "partner's, opponents', illegal cards; hindsight costs); view costs over 4 layouts of the hidden "
+        "cards per play. manillen-replay's documentation (docs/solver.md) explains them in full."
     )
     unknown = render(dataclasses.replace(gathered(archive), samples=None))
     assert "view costs over the stored number of layouts" in unknown
@@ -1386,7 +1387,7 @@ def test_a_review_with_nobody_costly_and_its_legend(archive: Path) -> None:
     ]
     assert "<h2>De bespreking</h2>" in section
     assert [text_of(p) for p in re.findall(r'<p class="none">.*?</p>', section)] == [
-        f"{r.name}: vanavond geen dure beslissing." for r in base.reviews
+        f"{r.name}: geen dure beslissing in deze partij." for r in base.reviews
     ]
     legend = report(archive)
     legend = legend[legend.index('<p class="legend">') :]
@@ -1426,7 +1427,7 @@ def test_the_rest_of_a_dutch_report_in_dutch(archive: Path) -> None:
     assert_no_loose_text(html)
     page = text_of(html)
     assert "Eindstand 101-101: gelijkspel" in page and "het bewaarde aantal" in page
-    assert f"{base.reviews[0].name}: vanavond geen dure beslissing." in page
+    assert f"{base.reviews[0].name}: geen dure beslissing in deze partij." in page
     assert (
         "met de echte kaarten, alle kaarten open" in page and f"slag {lined.line.tricks[0].number} " in page
     )

@@ -695,9 +695,9 @@ def test_the_reports_puzzles_heading_counts_the_puzzles_it_has() -> None:
     from manillen_replay.report.puzzles import puzzles_section
 
     one, two = _sample(), _sample(puzzle_id="m-1/5/1/1", deal=5)
-    assert "<h2>A puzzle from tonight</h2>" in puzzles_section([one], "en")
-    assert "<h2>Twee puzzels van vanavond</h2>" in puzzles_section([one, two], "nl")
-    assert "<h2>Three puzzles from tonight</h2>" in puzzles_section([one, two, one], "en")
+    assert "<h2>A puzzle from this match</h2>" in puzzles_section([one], "en")
+    assert "<h2>Twee puzzels uit deze partij</h2>" in puzzles_section([one, two], "nl")
+    assert "<h2>Three puzzles from this match</h2>" in puzzles_section([one, two, one], "en")
     assert puzzles_section([], "en") == ""
 
 

@@ -109,7 +109,7 @@ def decisions_in(html: str) -> list[Place]:
 def test_report_opens_with_each_players_three_costliest_cards_as_the_archive_ranks_them(
     archive: Path,
 ) -> None:
-    """The review comes first, one section a player ("Anna's three costliest decisions tonight"),
+    """The review comes first, one section a player ("Anna's three costliest decisions in this match"),
     from the archive's ranking (the Match page's boxes and ``findings --top``), not a ranking of
     the report's own: each decision with its cost and the measure, and its reason."""
     with Store(archive, read_only=True) as store:
@@ -124,14 +124,14 @@ def test_report_opens_with_each_players_three_costliest_cards_as_the_archive_ran
     assert html.index('id="review"') < html.index('id="score"') < html.index('id="deals"')
     for name, frame in ranked.items():
         if not frame.height:
-            assert f"{name}: no costly decision tonight." in html
+            assert f"{name}: no costly decision in this match." in html
             continue
         count = {1: "costliest decision", 2: "two costliest decisions", 3: "three costliest decisions"}[
             frame.height
         ]
         section = html[html.index(f'<section class="player-review" data-player="{name}">') :]
         section = section[: section.index("</section>")]
-        assert f"{name}&#x27;s {count} tonight" in section
+        assert f"{name}&#x27;s {count} in this match" in section
         for row in frame.iter_rows(named=True):
             where = (
                 f'data-deal="{row["deal"]}" data-trick="{row["trick"]}" data-play="{row["play"]}"'
@@ -496,7 +496,7 @@ def check_report_example(folder: Path) -> None:
     with Store(folder / "review.duckdb", read_only=True) as store:
         ranked = store.biggest_mistakes(["cafe-rules"], player="Anna", top=3)
     assert len(decisions_in(html)) == ranked.height
-    assert ranked.height or "Anna: vanavond geen dure beslissing." in html
+    assert ranked.height or "Anna: geen dure beslissing in deze partij." in html
 
 
 @pytest.fixture

@@ -127,22 +127,25 @@ WORDS: dict[str, tuple[str, str]] = {
         "(één bevinding per beslissing), zoals de pagina Partij van het dashboard ze rangschikt.",
     ),
     "review_title_1": (
-        "{player}'s costliest decision tonight",
-        "De duurste beslissing van {player} vanavond",
+        "{player}'s costliest decision in this match",
+        "De duurste beslissing van {player} in deze partij",
     ),
     "review_title_2": (
-        "{player}'s two costliest decisions tonight",
-        "De twee duurste beslissingen van {player} vanavond",
+        "{player}'s two costliest decisions in this match",
+        "De twee duurste beslissingen van {player} in deze partij",
     ),
     "review_title_3": (
-        "{player}'s three costliest decisions tonight",
-        "De drie duurste beslissingen van {player} vanavond",
+        "{player}'s three costliest decisions in this match",
+        "De drie duurste beslissingen van {player} in deze partij",
     ),
     "review_title_n": (
-        "{player}'s {count} costliest decisions tonight",
-        "De {count} duurste beslissingen van {player} vanavond",
+        "{player}'s {count} costliest decisions in this match",
+        "De {count} duurste beslissingen van {player} in deze partij",
     ),
-    "review_none": ("{player}: no costly decision tonight.", "{player}: vanavond geen dure beslissing."),
+    "review_none": (
+        "{player}: no costly decision in this match.",
+        "{player}: geen dure beslissing in deze partij.",
+    ),
     "decision_title": (
         "{rank}. Deal {deal}, trick {trick}: {player} played {card}",
         "{rank}. Spel {deal}, slag {trick}: {player} speelde {card}",
@@ -194,22 +197,28 @@ WORDS: dict[str, tuple[str, str]] = {
     "comment_play": ("deal {deal}, trick {trick}, card {play}", "spel {deal}, slag {trick}, kaart {play}"),
     "footer": (
         "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over {samples} "
-        "layouts of the hidden cards per play. docs/solver.md explains them.",
+        "layouts of the hidden cards per play. manillen-replay's documentation (docs/solver.md) explains "
+        "them in full.",
         "Gemaakt door manillen-replay {version}. Formules: {accuracy}; {ledger}; kost vanuit het zicht over "
-        "{samples} verdelingen van de verborgen kaarten per kaart. docs/solver.md legt ze uit.",
+        "{samples} verdelingen van de verborgen kaarten per kaart. De documentatie van manillen-replay "
+        "(docs/solver.md) legt ze volledig uit.",
     ),
     "accuracy_formula": (
         "accuracy-1: card accuracy = 100 × 0.5^(view cost / 5), averaged over the chosen cards",
         "accuracy-1: nauwkeurigheid per kaart = 100 × 0,5^(kost / 5), gemiddeld over de gekozen kaarten",
     ),
     "ledger_formula": (
-        "{version}: points = cards − own decisions + opponents' decisions (hindsight costs)",
-        "{version}: punten = kaarten − eigen beslissingen + beslissingen tegenstanders (kost achteraf)",
+        # the table signs each step (own decisions that cost are negative): the formula adds them as shown
+        "{version}: points taken = the cards + each decision's step as the table signs it (own, "
+        "partner's, opponents', illegal cards; hindsight costs)",
+        "{version}: genomen punten = de kaarten + elke stap van de beslissingen met het teken in de tabel "
+        "(eigen, partner, tegenstanders, onreglementaire kaarten; kost achteraf)",
     ),
     "samples_unknown": ("the stored number of", "het bewaarde aantal"),
-    "puzzles_1": ("A puzzle from tonight", "Een puzzel van vanavond"),
-    "puzzles_2": ("Two puzzles from tonight", "Twee puzzels van vanavond"),
-    "puzzles_3": ("Three puzzles from tonight", "Drie puzzels van vanavond"),
+    # "tonight" read wrong for a match reviewed days later
+    "puzzles_1": ("A puzzle from this match", "Een puzzel uit deze partij"),
+    "puzzles_2": ("Two puzzles from this match", "Twee puzzels uit deze partij"),
+    "puzzles_3": ("Three puzzles from this match", "Drie puzzels uit deze partij"),
     "puzzles_note": (
         "Your own decisions that cost points, as you saw the table: what would you play now? The answer "
         "is under each puzzle.",
