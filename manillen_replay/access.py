@@ -25,7 +25,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -161,13 +161,21 @@ class Issued:
     """When it was issued (ISO time, UTC)."""
     note: str = ""
     """Who it is for, as the organiser wrote it."""
+    expires: str = ""
+    """When it stops opening anything (ISO time, UTC); empty: when it is revoked."""
 
     @property
     def visitor(self) -> Visitor:
         return Visitor(self.role, self.table)
 
+    def expired(self, now: datetime | None = None) -> bool:
+        """Whether the token is past its time (one without an end never is)."""
+        if not self.expires:
+            return False
+        return (now or datetime.now(UTC)) >= datetime.fromisoformat(self.expires)
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        kept = {
             "key": self.key,
             "role": self.role.value,
             "table": self.table,
@@ -175,6 +183,7 @@ class Issued:
             "issued": self.issued,
             "note": self.note,
         }
+        return {**kept, "expires": self.expires} if self.expires else kept
 
     @classmethod
     def from_json(cls, raw: Any) -> Issued:
@@ -189,8 +198,17 @@ class Issued:
             sha256 = str(raw["sha256"])
             if len(sha256) != 64:
                 raise ValueError("not a SHA-256")
+            expires = str(raw.get("expires") or "")
+            if expires:
+                datetime.fromisoformat(expires)  # a time, or refused
             return cls(
-                str(raw["key"]), role, table, sha256, str(raw.get("issued", "")), str(raw.get("note", ""))
+                str(raw["key"]),
+                role,
+                table,
+                sha256,
+                str(raw.get("issued", "")),
+                str(raw.get("note", "")),
+                expires,
             )
         except (KeyError, TypeError, ValueError) as error:
             raise AccessError(f"not an issued token: {error}") from None
@@ -270,8 +288,12 @@ def _changing(path: Path) -> Iterator[None]:
             yield
 
 
-def issue(path: Path, role: Role, table: str | None = None, note: str = "") -> tuple[str, Issued]:
+def issue(
+    path: Path, role: Role, table: str | None = None, note: str = "", valid: timedelta | None = None
+) -> tuple[str, Issued]:
     """Issue a recorder's token (for ``table``) or a viewer's, and keep its hash in the token file.
+
+    :param valid: how long it opens the dashboard (``None``: until it is revoked).
 
     :returns: the token (shown once: the file keeps only its hash) and what the file keeps.
     :raises AccessError: for an organiser's token (there is one, made at each start), a recorder
@@ -294,8 +316,9 @@ def issue(path: Path, role: Role, table: str | None = None, note: str = "") -> t
         while key in taken:
             key = secrets.token_hex(3)
         token = new_token()
-        stamp = datetime.now(UTC).replace(microsecond=0).isoformat()
-        entry = Issued(key, role, checked, digest(token), stamp, note.strip())
+        now = datetime.now(UTC).replace(microsecond=0)
+        expires = (now + valid).isoformat() if valid is not None else ""
+        entry = Issued(key, role, checked, digest(token), now.isoformat(), note.strip(), expires)
         _write_issued(path, [*kept, entry])
     return token, entry
 
@@ -332,9 +355,9 @@ class Gate:
         self.organiser_digest = digest(organiser) if organiser else None
         self.path = path
         self._seen: tuple[int, int] | None = None
-        self._issued: dict[str, Visitor] = {}
+        self._issued: dict[str, Issued] = {}
 
-    def _current(self) -> dict[str, Visitor]:
+    def _current(self) -> dict[str, Issued]:
         try:
             stat = self.path.stat()
             seen: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
@@ -345,22 +368,23 @@ class Gate:
                 issued = read_issued(self.path) if seen is not None else []
             except AccessError:
                 issued = []  # a broken file opens nothing; the command line says what is wrong with it
-            self._issued = {t.sha256: t.visitor for t in issued}
+            self._issued = {t.sha256: t for t in issued}
             self._seen = seen
         return self._issued
 
     def visitor(self, token: str | None) -> Visitor | None:
-        """The visitor a token belongs to; ``None`` for no token, a wrong one or a revoked one."""
+        """The visitor a token belongs to; ``None`` for no token, a wrong one, a revoked one or
+        one past its time."""
         if not token or len(token) > 200:
             return None
         asked = digest(token)
         if self.organiser_digest is not None and hmac.compare_digest(asked, self.organiser_digest):
             return ORGANISER
         found = None
-        for kept, visitor in self._current().items():
+        for kept, entry in self._current().items():
             if hmac.compare_digest(asked, kept):
-                found = visitor
-        return found
+                found = entry
+        return None if found is None or found.expired() else found.visitor
 
 
 def is_loopback(host: str) -> bool:

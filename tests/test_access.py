@@ -32,6 +32,7 @@ from streamlit.testing.v1 import AppTest
 from bench.record_bench import free_port, serving
 from dashboards import access, data, drafts, i18n
 from dashboards import recording as rec
+from manillen_replay import access as access_module
 from manillen_replay.access import (
     COOKIE,
     REQUIRED_ENVIRONMENT,
@@ -97,6 +98,45 @@ def test_a_revoked_token_opens_nothing_from_the_next_request(tmp_path: Path) -> 
     assert gate.visitor(gone) is None
     assert gate.visitor(kept) == Visitor(Role.VIEWER)
     assert gate.visitor("the-organisers") == access.LOCAL_VISITOR
+
+
+def test_a_token_past_its_time_opens_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A security review: an issued token opened the dashboard until revoked by hand, evening after
+    evening. One issued for a time stops at its end; one without keeps working until revoked."""
+    import datetime as clock
+
+    path = token_file(tmp_path / "club.duckdb")
+    gate = Gate("the-organisers", path)
+    tonight, entry = issue(path, Role.VIEWER, valid=clock.timedelta(hours=12))
+    lasting, _ = issue(path, Role.VIEWER)
+    assert gate.visitor(tonight) == Visitor(Role.VIEWER) and not entry.expired()
+    end = clock.datetime.fromisoformat(entry.expires)
+    assert end - clock.datetime.fromisoformat(entry.issued) == clock.timedelta(hours=12)
+    assert entry.expired(end) and not entry.expired(end - clock.timedelta(seconds=1))
+    assert read_issued(path)[0].expires == entry.expires  # kept in the token file
+
+    class Later(clock.datetime):
+        @classmethod
+        def now(cls, tz: clock.tzinfo | None = None) -> Later:  # type: ignore[override]
+            return cls.fromisoformat(entry.expires)
+
+    monkeypatch.setattr(access_module, "datetime", Later)
+    assert gate.visitor(tonight) is None
+    assert gate.visitor(lasting) == Visitor(Role.VIEWER)
+    listed = CliRunner().invoke(cli, ["tokens", "list", "--db", str(tmp_path / "club.duckdb")])
+    assert f"{entry.key}  viewer  issued {entry.issued}  expired {entry.expires}" in listed.output
+
+
+def test_tokens_issue_takes_a_time_and_refuses_one_that_is_not(tmp_path: Path) -> None:
+    db = str(tmp_path / "club.duckdb")
+    done = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--valid", "90m", "--db", db])
+    assert done.exit_code == 0, done.output
+    (entry,) = read_issued(token_file(Path(db)))
+    assert f"valid until {entry.expires}" in done.stderr
+    for wrong in ("0h", "12", "tomorrow", "1w"):
+        refused = CliRunner().invoke(cli, ["tokens", "issue", "viewer", "--valid", wrong, "--db", db])
+        assert refused.exit_code == 2 and "is not a time: write 90m, 12h or 7d" in refused.stderr
+    assert len(read_issued(token_file(Path(db)))) == 1  # nothing issued for a wrong time
 
 
 @pytest.mark.parametrize("token", [None, "", "wrong", "the-organisers ", "x" * 5000])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import click
@@ -90,6 +91,24 @@ def _address(
     return host, int(port)
 
 
+DURATION = re.compile(r"(\d+)\s*([mhd])")
+"""A token's time: a whole number of minutes, hours or days (``90m``, ``12h``, ``7d``)."""
+UNIT = {"m": "minutes", "h": "hours", "d": "days"}
+
+
+def _valid(_context: click.Context, _parameter: click.Parameter, value: str | None) -> timedelta | None:
+    """``--valid 12h`` as a time span, checked before any token is issued.
+
+    :raises click.BadParameter: for anything but a number and m, h or d.
+    """
+    if value is None:
+        return None
+    found = DURATION.fullmatch(value.strip().lower())
+    if found is None or int(found[1]) == 0:
+        raise click.BadParameter(f"{value!r} is not a time: write 90m, 12h or 7d (minutes, hours, days)")
+    return timedelta(**{UNIT[found[2]]: int(found[1])})
+
+
 @tokens.command("issue")
 @click.argument("role", type=click.Choice(["recorder", "viewer"]))
 @click.option("--table", default=None, metavar="NAME", help="The table a recorder records (1, 2, terrace).")
@@ -103,26 +122,41 @@ def _address(
     callback=_address,
     help="Where the dashboard is reached (192.168.1.20:8501): print the join address and its QR code.",
 )
+@click.option(
+    "--valid",
+    default=None,
+    metavar="TIME",
+    callback=_valid,
+    help="How long the token opens the dashboard (90m, 12h, 7d); without it, until it is revoked.",
+)
 @DB_OPTION
 def issue_command(
-    role: str, table: str | None, note: str, address: tuple[str, int] | None, db: str | None
+    role: str,
+    table: str | None,
+    note: str,
+    address: tuple[str, int] | None,
+    valid: timedelta | None,
+    db: str | None,
 ) -> None:
     """Issue a token for a table's RECORDER (--table) or a VIEWER, and print it once.
 
     \b
     Examples:
       manillen tokens issue recorder --table 2 --db club.duckdb
-      manillen tokens issue viewer --db club.duckdb
+      manillen tokens issue viewer --valid 12h --note "tonight's bar screen" --db club.duckdb
     """
     path = _tokens(db)
     try:
-        token, entry = issue(path, Role(role), table, note)
+        token, entry = issue(path, Role(role), table, note, valid)
     except AccessAskedError as error:
         raise click.UsageError(str(error)) from None
     except AccessError as error:
         raise click.ClickException(str(error)) from None
     whom = f"table {entry.table}'s recorder" if entry.table else "a viewer"
-    click.echo(f"issued {entry.key} for {whom} (revoke with: manillen tokens revoke {entry.key})", err=True)
+    until = f", valid until {entry.expires}" if entry.expires else ""
+    click.echo(
+        f"issued {entry.key} for {whom}{until} (revoke with: manillen tokens revoke {entry.key})", err=True
+    )
     if address is None:
         click.echo(token)
         click.echo("it opens the dashboard as http://ADDRESS:PORT/?token=<the token above>", err=True)
@@ -152,7 +186,10 @@ def list_command(db: str | None) -> None:
     for entry in issued:
         table = f" table {entry.table}" if entry.table else ""
         note = f"  {entry.note}" if entry.note else ""
-        click.echo(f"{entry.key}  {entry.role.value}{table}  issued {entry.issued}{note}")
+        ends = ""
+        if entry.expires:
+            ends = f"  expired {entry.expires}" if entry.expired() else f"  valid until {entry.expires}"
+        click.echo(f"{entry.key}  {entry.role.value}{table}  issued {entry.issued}{ends}{note}")
 
 
 @tokens.command("revoke")
