@@ -250,3 +250,26 @@ def test_an_empty_json_lines_file_is_said_to_be_empty_not_passed(tmp_path):
     single.write_text("")
     said = run("validate", str(single)).stdout
     assert said == f"{single}: empty: nothing to read here, where a record (a JSON object) should be\n"
+
+
+def test_a_match_asked_by_its_files_name_suggests_the_matches_id() -> None:
+    """`replay data/samples/ --match muil`: a file's name is not its match's id (muil.json holds
+    muil-three-manilles), and the refusal named no id to use."""
+    samples = str(Path(__file__).resolve().parent.parent / "data" / "samples")
+    result = CliRunner().invoke(cli, ["replay", samples, "--match", "muil", "--deal", "1"])
+    assert result.exit_code == 2
+    assert "did you mean 'house-muil-single' or 'muil-three-manilles'?" in result.output
+    one = str(Path(samples) / "seed-trick.json")
+    alone = CliRunner().invoke(cli, ["replay", one, "--match", "zzz"])
+    assert alone.exit_code == 2 and "the match there is 'seed-trick'" in alone.output
+
+
+def test_the_samples_readme_gives_each_files_match_id() -> None:
+    """The id column is what `--match` takes: each row's id is its file's."""
+    import re
+
+    samples = Path(__file__).resolve().parent.parent / "data" / "samples"
+    rows = re.findall(r"^\| `([^`]+\.json)` \| `([^`]*)` \|", (samples / "README.md").read_text(), re.M)
+    assert {name for name, _ in rows} == {p.name for p in samples.glob("*.json")}
+    for name, shown in rows:
+        assert json.loads((samples / name).read_text())["match"]["id"] == shown, name

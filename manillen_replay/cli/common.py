@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
 import os
 import sys
@@ -188,6 +189,8 @@ class ReplayedRecords:
         self.label = label
         self.invalid = 0
         self.matched = 0
+        self.seen: list[str] = []
+        """The ids of the matches passed over, to suggest one for a mistyped ``--match``."""
 
     def __iter__(self) -> Iterator[tuple[Record, MatchResult]]:
         # The engine loads here, not with this module: every command imports it, and those over
@@ -204,6 +207,7 @@ class ReplayedRecords:
                     click.echo(problem.describe(), err=True)
                 continue
             if self.match_id is not None and result.id != self.match_id:
+                self.seen.append(result.id)
                 continue
             self.matched += 1
             yield record, result
@@ -217,12 +221,30 @@ class ReplayedRecords:
         :raises click.UsageError: when no valid record has the id (exit code 2, like a missing file).
         """
         if self.match_id is not None and not self.matched and not self.invalid:
-            raise no_such_match(self.match_id, ", ".join(self.paths))
+            raise no_such_match(self.match_id, ", ".join(self.paths), self.seen)
 
 
-def no_such_match(match_id: str, where: str) -> click.UsageError:
-    """The one message (and exit code 2) of every command given a ``--match`` that is not there."""
-    return click.UsageError(f"no match with id {match_id!r} in {where}")
+def no_such_match(match_id: str, where: str, known: Sequence[str] = ()) -> click.UsageError:
+    """The one message (and exit code 2) of every command given a ``--match`` that is not there;
+    with the ids ``known`` there, the likeliest meant (a file's name is not its match's id:
+    ``--match muil`` for ``muil.json`` holding ``muil-three-manilles``).
+
+    >>> print(no_such_match("muil", "data/samples/", ["muil-three-manilles", "seed-trick"]).message)
+    no match with id 'muil' in data/samples/; did you mean 'muil-three-manilles'?
+    >>> print(no_such_match("x", "a.json", ["seed-trick"]).message)
+    no match with id 'x' in a.json; the match there is 'seed-trick'
+    """
+    message = f"no match with id {match_id!r} in {where}"
+    ids = list(dict.fromkeys(known))
+    asked = match_id.lower()
+    close = [i for i in ids if asked and asked in i.lower()][:3]
+    close += [i for i in difflib.get_close_matches(match_id, ids, n=3, cutoff=0.6) if i not in close]
+    if close:
+        return click.UsageError(message + "; did you mean " + " or ".join(repr(i) for i in close[:3]) + "?")
+    if 0 < len(ids) <= 5:
+        there = "the match there is" if len(ids) == 1 else "the matches there are"
+        return click.UsageError(f"{message}; {there} " + ", ".join(repr(i) for i in ids))
+    return click.UsageError(message)
 
 
 def player_name(_context: click.Context, _parameter: click.Parameter, value: str | None) -> str | None:
