@@ -13,7 +13,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,6 +141,22 @@ def _store(store: Store, solved: list[SolvedMatch], outcome: ClusterOutcome) -> 
         outcome.findings[category] = outcome.findings.get(category, 0) + count
 
 
+def _deal_progress(total: int, progress: Progress | None) -> tuple[Any, Callable[[int], None]]:
+    """The solver's progress display for ``total`` deals (``None`` without ``progress``), and what
+    to call with each number of deals done (``solve_matches``' ``on_deals``)."""
+    from ..analysis.deal_analysis import ProgressMeter
+
+    bar = progress(total, "solving", 1) if progress is not None and total else None
+    meter = ProgressMeter(total, lambda now: None)
+
+    def on_deals(deals: int) -> None:
+        meter.advance(deals)
+        if bar is not None:
+            bar.update(deals, meter.progress())
+
+    return bar, on_deals
+
+
 def analyse_archive_on_cluster(
     store: Store,
     ids: Sequence[str],
@@ -159,21 +175,13 @@ def analyse_archive_on_cluster(
         the plain run's), or ``None`` for none.
     :raises ClusterError: without Dask, for a bad address or an unreachable scheduler.
     """
-    from ..analysis.deal_analysis import ProgressMeter
     from ..solving import BatchSizer, TimedRunner, solve_matches
 
     outcome = ClusterOutcome(matches=len(ids))
     if not ids:
         return outcome  # no cluster to start (or to reach) for nothing
     total = store.deal_count(list(ids))
-    bar = progress(total, "solving", 1) if progress is not None and total else None
-    meter = ProgressMeter(total, lambda now: None)
-
-    def on_deals(deals: int) -> None:
-        meter.advance(deals)
-        if bar is not None:
-            bar.update(deals, meter.progress())
-
+    bar, on_deals = _deal_progress(total, progress)
     waiting: list[SolvedMatch] = []
     first_wait = 0.0
     try:
@@ -427,7 +435,6 @@ def analyse_files(
     :param progress: makes the progress display from ``(total deals, "solving", 1)``, as
         ``manillen analyze`` does, or ``None`` for none.
     """
-    from ..analysis.deal_analysis import ProgressMeter
     from ..errors import ManillenError
     from ..solving import BatchSizer, solve_matches
 
@@ -449,14 +456,7 @@ def analyse_files(
     if not todo:
         return outcome
     total = _deals_in(todo)
-    bar = progress(total, "solving", 1) if progress is not None and total else None
-    meter = ProgressMeter(total, lambda now: None)
-
-    def on_deals(deals: int) -> None:
-        meter.advance(deals)
-        if bar is not None:
-            bar.update(deals, meter.progress())
-
+    bar, on_deals = _deal_progress(total, progress)
     finished: list[_Part] = []
 
     def write_finished() -> None:
