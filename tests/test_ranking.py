@@ -304,3 +304,18 @@ def test_a_card_of_a_deal_that_counts_double_says_both_units_where_it_is_shown(s
     words = row_cost_in_words(stored, "nl")
     assert words.startswith("8 punten van de score vanuit wat de speler kon zien (4 kaartpunten, dubbel")
     assert words.endswith("6 kaartpunten met alle kaarten open, tegenover Q♠)")
+
+
+def test_a_cost_graded_below_its_average_says_why_in_both_languages() -> None:
+    """ "21.2 points ... inaccuracy" at the top of a ranking read as a contradiction: a card or call
+    is graded by what it surely cost, and its line says so where that grades it lower."""
+    from manillen_replay.analysis.ranking import graded_words
+
+    card = {"kind": "costly_card", "view_cost": 10.6, "severity": "inaccuracy", "call": None}
+    assert graded_words(card) == "; graded an inaccuracy: how much it cost is unsure over the layouts solved"
+    assert graded_words(card, "nl").startswith("; beoordeeld als onnauwkeurigheid: hoeveel het kostte")
+    call = {"kind": "knock_choice", "view_cost": 7.4, "severity": "inaccuracy", "call": "klop"}
+    assert graded_words(call).startswith("; graded an inaccuracy")  # 7.4 alone would be a mistake
+    assert graded_words({**call, "view_cost": 4.0}) == ""  # an inaccuracy by its average too
+    assert graded_words({**card, "kind": "wasted_trump"}) == ""  # graded by its own points, not the view
+    assert graded_words({**card, "severity": "blunder"}) == ""

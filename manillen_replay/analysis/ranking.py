@@ -240,9 +240,44 @@ def row_cost_in_words(row: Mapping[str, Any], lang: str = "en") -> str:
     """:func:`cost_in_words` of a ranked row (:meth:`Store.biggest_mistakes
     <manillen_replay.store.Store.biggest_mistakes>`' or :func:`rank_findings`')."""
     against = hindsight_against(row.get("card"), row.get("better") or (), row.get("hindsight_best") or ())
-    return cost_in_words(
+    words = cost_in_words(
         row["view_cost"], row["dd_cost"], row["points"], row["call"], lang, row.get("multiplier"), against
     )
+    return words + graded_words(row, lang)
+
+
+def graded_words(row: Mapping[str, Any], lang: str = "en") -> str:
+    """Why a costly card or call is graded below what its average cost alone would make it: it is
+    judged by what it surely cost over the layouts solved ("21.2 points ... inaccuracy" at the top
+    of a ranking read as a contradiction). Empty where the two agree, or for other kinds.
+
+    >>> graded_words({"kind": "costly_card", "view_cost": 10.6, "severity": "inaccuracy"})
+    '; graded an inaccuracy: how much it cost is unsure over the layouts solved'
+    >>> graded_words({"kind": "costly_card", "view_cost": 10.6, "severity": "blunder"})
+    ''
+    """
+    from .findings import COST_THRESHOLDS
+    from .solver_findings import CALL_THRESHOLDS
+    from .words import severity_name
+
+    thresholds = {
+        "costly_card": COST_THRESHOLDS,
+        "trump_choice": CALL_THRESHOLDS,
+        "knock_choice": CALL_THRESHOLDS,
+    }
+    kind, view, severity = row.get("kind"), row.get("view_cost"), row.get("severity")
+    if kind not in thresholds or view is None or severity not in SEVERITY_ORDER:
+        return ""
+    plain = thresholds[kind].severity(float(view)).value
+    if SEVERITY_ORDER.index(severity) >= SEVERITY_ORDER.index(plain):
+        return ""
+    if lang == "nl":
+        return (
+            f"; beoordeeld als {severity_name(severity, 'nl')}: hoeveel het kostte is onzeker over de "
+            "berekende verdelingen"
+        )
+    article = "an" if severity[0] in "aeiou" else "a"
+    return f"; graded {article} {severity}: how much it cost is unsure over the layouts solved"
 
 
 def cost_in_words(
