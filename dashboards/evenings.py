@@ -145,9 +145,14 @@ def _standings(path: str, version: int, evening_id: str) -> pl.DataFrame:
         return store.standings(evening_id)
 
 
-def standings_csv(frame: pl.DataFrame) -> bytes:
-    """The standings as a CSV file (UTF-8, a header row)."""
-    return frame.select(STANDINGS_COLUMNS).write_csv().encode("utf-8")
+def standings_csv(frame: pl.DataFrame, headers: dict[str, str] | None = None) -> bytes:
+    """The standings as a CSV file (UTF-8, a header row).
+
+    :param headers: each column's heading (:data:`STANDINGS_COLUMNS`), in the reader's language
+        (a Dutch organiser's spreadsheet had English headings); the columns' own names without.
+    """
+    table = frame.select(STANDINGS_COLUMNS)
+    return (table.rename(headers) if headers else table).write_csv().encode("utf-8")
 
 
 def standings_html(

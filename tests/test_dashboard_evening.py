@@ -172,6 +172,11 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
     # the standings page to mail names its language (a Dutch organiser's said none)
     headers = {column: column for column in evenings.STANDINGS_COLUMNS}
     assert '<html lang="nl">' in evenings.standings_html(evening, standings, headers, "Stand", "nl")
+    # its CSV has the reader's headings (a Dutch organiser's spreadsheet had English ones)
+    dutch = {column: f"kolom {n}" for n, column in enumerate(evenings.STANDINGS_COLUMNS)}
+    first_line = evenings.standings_csv(standings, dutch).decode("utf-8").splitlines()[0]
+    assert first_line == ",".join(dutch.values())
+    assert evenings.standings_csv(standings).decode("utf-8").startswith(",".join(evenings.STANDINGS_COLUMNS))
     # every player's evening report: Anna played (one match), Els has nothing saved yet
     organiser = page("organiser")
     organiser.selectbox(key="organiser_report_player").set_value("Anna").run()

@@ -86,7 +86,7 @@ def _standings() -> None:
     row = st.container(horizontal=True)
     row.download_button(
         t("standings.csv"),
-        evenings.standings_csv(frame),
+        evenings.standings_csv(frame, _headers()),
         file_name=f"{evening.evening_id}-standings.csv",
         mime="text/csv",
         key="standings_csv",
