@@ -893,8 +893,15 @@ def test_export_records_includes_new_annotations(store: Store) -> None:
 
 
 def test_export_parquet_reads_back(sample_db: Path, tmp_path: Path) -> None:
+    told: list[tuple[int, int]] = []
     with Store(sample_db, read_only=True) as archive:
-        counts = archive.export_parquet(tmp_path / "out")
+        counts = archive.export_parquet(
+            tmp_path / "out", on_rows=lambda rows, total: told.append((rows, total))
+        )
+    # the progress: each table's rows once, out of every row (the command's bar in rows)
+    assert [rows for rows, _ in told] == [counts[table] for table in TABLES]
+    assert {total for _, total in told} == {sum(counts.values())}
+    with Store(sample_db, read_only=True) as archive:
         for table in TABLES:
             assert counts[table] == _count(archive, table)
     assert set(counts) == set(TABLES)

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -462,8 +462,18 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
         raise click.UsageError("give one of --parquet DIR or --records FILE")
     with _open(db, read_only=True) as store:
         if parquet_dir is not None:
+            bar: Any = None
+
+            def written(rows: int, total: int) -> None:
+                # rows, not tables: the plays are most of an archive, and of the time
+                nonlocal bar
+                if bar is None and total >= PARQUET_PROGRESS_ROWS and sys.stderr.isatty():
+                    bar = click.progressbar(length=total, label="exporting", file=sys.stderr, show_pos=True)
+                if bar is not None:
+                    bar.update(rows)
+
             try:
-                counts = store.export_parquet(parquet_dir, overwrite=overwrite)
+                counts = store.export_parquet(parquet_dir, overwrite=overwrite, on_rows=written)
             except KeyboardInterrupt:
                 click.echo(f"\ninterrupted: nothing was written to {parquet_dir}", err=True)
                 sys.exit(130)
@@ -471,6 +481,9 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
                 if "not empty" in str(error):  # as a file that exists: asked again with --overwrite
                     raise click.BadParameter(f"{error} (add --overwrite)", param_hint="--parquet") from None
                 raise click.ClickException(str(error)) from None
+            finally:
+                if bar is not None:
+                    bar.render_finish()
             details = ", ".join(f"{table} {rows}" for table, rows in counts.items())
             click.echo(f"wrote {plural(len(counts), 'table')} to {parquet_dir}: {details} rows", err=True)
             return
@@ -487,6 +500,10 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
             click.echo(f"\ninterrupted: {kept} to {records_file}", err=True)
             sys.exit(130)
         click.echo(f"wrote {plural(count, 'match', 'matches')} to {records_file}", err=True)
+
+
+PARQUET_PROGRESS_ROWS = 200_000
+"""From this many rows (about 3,000 deals) ``export --parquet`` shows its progress on a terminal."""
 
 
 def _write_records(store: Store, path: Path, overwrite: bool) -> int:

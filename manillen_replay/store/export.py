@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -86,7 +86,13 @@ class ExportMixin(StoreBase):
             count += 1
         return count
 
-    def export_parquet(self, directory: str | Path, *, overwrite: bool = False) -> dict[str, int]:
+    def export_parquet(
+        self,
+        directory: str | Path,
+        *,
+        overwrite: bool = False,
+        on_rows: Callable[[int, int], None] | None = None,
+    ) -> dict[str, int]:
         """Write every table as Parquet: ``TABLE.parquet``, and ``plays/year=YYYY/*.parquet``.
 
         ``plays`` is partitioned by the year of the match date (``__HIVE_DEFAULT_PARTITION__``
@@ -97,6 +103,7 @@ class ExportMixin(StoreBase):
         as it was (and a new export into it is not refused as "not empty").
 
         :param overwrite: replace this export's files in a folder that is not empty.
+        :param on_rows: told ``(rows written, rows in all)`` after each table, for a progress bar.
         :returns: rows written per table.
         :raises ArchiveError: for a folder that is not empty (without ``overwrite``), a Store
             that ran user queries (file access is off for it), or a folder that cannot be written
@@ -121,7 +128,7 @@ class ExportMixin(StoreBase):
             # mkdtemp's folder is the owner's only (0700): renamed into place, the export was
             # unreadable to the colleague or service it is written for; a folder as mkdir makes it
             staging.chmod(0o777 & ~_umask())
-            counts = self._write_parquet(staging)
+            counts = self._write_parquet(staging, on_rows)
             _move_in(staging, target)
         except BaseException as error:
             if staging is not None:
@@ -139,11 +146,13 @@ class ExportMixin(StoreBase):
             ) from None
         return counts
 
-    def _write_parquet(self, folder: Path) -> dict[str, int]:
+    def _write_parquet(
+        self, folder: Path, on_rows: Callable[[int, int], None] | None = None
+    ) -> dict[str, int]:
         """Every table written as Parquet into ``folder`` (new and empty); rows per table."""
-        counts = {}
+        counts = {table: self._count(table) for table in TABLES}
+        total = sum(counts.values())
         for table in TABLES:
-            counts[table] = self._count(table)
             if table == "plays":
                 self._con.execute(
                     f"""COPY (SELECT p.*, year(m.date) AS year FROM plays p JOIN matches m USING (match_id))
@@ -152,6 +161,8 @@ class ExportMixin(StoreBase):
             else:
                 file = _sql_text(str(folder / f"{table}.parquet"))
                 self._con.execute(f"COPY (SELECT * FROM {table}) TO {file} (FORMAT parquet)")
+            if on_rows is not None:
+                on_rows(counts[table], total)
         return counts
 
     def _count(self, table: str) -> int:
