@@ -1301,7 +1301,6 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     ),
     "refuse.slot_hand": ("{name}'s hand", "de hand van {name}"),
     "refuse.slot_table": ("{name}'s table", "de tafel van {name}"),
-    "refuse.the_dummy": ("the dummy", "de blinde"),
     "record.hand_last_fills": (
         " The last one fills itself once the others hold {size} cards each.",
         " De laatste vult zichzelf zodra de andere elk {size} kaarten hebben.",
@@ -1736,13 +1735,14 @@ def text(key: str, lang: str, **values: Any) -> str:
     english, dutch = LABELS[key]
     template = dutch if lang == "nl" else english
     said = template.format(**values) if values else template
-    if template.startswith("{") and said.startswith(DUMMY_NL):  # "de blinde van Rik is aan de beurt"
+    if template.startswith("{") and said.startswith(OPENERS_NL):  # "de blinde van Rik is aan de beurt"
         said = "D" + said[1:]
     return said
 
 
-DUMMY_NL = "de blinde van "
-"""How a sentence naming the dummy first starts in Dutch (``replay.dummy_of``), capitalised."""
+OPENERS_NL = ("de blinde van ", "de tafel van ", "de hand van ")
+"""How the page's own Dutch names of a seat's place start (``replay.dummy_of``, ``refuse.slot_*``):
+capitalised where one opens a sentence."""
 
 
 def number_text(text: str, lang: str) -> str:

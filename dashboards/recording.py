@@ -990,7 +990,11 @@ def _slot_name(draft: Draft, slot: Slot) -> Words:
     if slot.seat is None:
         return Words("record.needed_discards")
     names = seating(draft)
-    name: Any = names[slot.seat] if slot.seat < len(names) else Words("refuse.the_dummy")
+    # the dummy's seat has no name of its own: named by the dealer who plays it, as everywhere
+    dealer = draft.current.dealer if draft.current is not None else draft.setup.first_dealer
+    name: Any = (
+        names[slot.seat] if slot.seat < len(names) else Words("replay.dummy_of", {"name": names[dealer]})
+    )
     return Words("refuse.slot_table" if slot.kind == "table" else "refuse.slot_hand", {"name": name})
 
 

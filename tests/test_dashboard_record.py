@@ -863,6 +863,12 @@ def test_page_saves_a_wrong_scoresheet_line_as_a_score_mismatch(empty_app: tuple
     # the success above it does not say "no mistake" over the scoresheet's (a legal deal: no other)
     (success,) = [s.value for s in at.success]
     assert "Besides the scoresheet's mistake below, the quick check found no mistake" in success
+    # said in the page's language when shown: switched to Dutch after the save, all of it is Dutch
+    at.session_state["lang"] = "nl"
+    at.run()
+    (warning,) = [w.value for w in at.warning]
+    assert warning.startswith("Het scoreblad klopt niet met de kaarten: spel 1: het scoreblad zegt ")
+    assert "the scoresheet says" not in warning
     with Store(path, read_only=True) as store:
         stored = store.query("SELECT score_team, recorded_team, score_mismatch FROM deals").row(0, named=True)
         kinds = store.query("SELECT kind FROM findings")["kind"].to_list()

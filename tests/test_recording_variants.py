@@ -193,6 +193,22 @@ def test_a_card_the_dummy_does_not_have_is_refused_naming_the_dummy() -> None:
     assert refused.value.said("en").startswith(f"{dealer}'s dummy does not hold ")
 
 
+def test_a_dummys_table_typed_wrong_is_refused_naming_the_dummy() -> None:
+    """"the dummy's table: 7 cards, not 8" (in Dutch lower case at a sentence's start) where the
+    field above said whose: named as the page names it, by the dealer who plays it."""
+    document = sample(SAMPLES / "variant-three-dummy.json")
+    deal = document["deals"][0]
+    document["deals"][0]["tricks"] = []
+    draft = rec.new_draft("d", setup_of(document))
+    dealer = document["match"]["seats"][deal["dealer"]]
+    short = [[card for pile in piles for card in pile] for piles in deal["table"]]
+    short[3] = short[3][:-1]
+    with pytest.raises(rec.RecordingError) as refused:
+        rec.set_hands(draft, None, table=short)
+    assert refused.value.said("en") == f"{dealer}'s dummy's table: 7 cards, not 8"
+    assert refused.value.said("nl") == f"De tafel van de blinde van {dealer}: 7 kaarten, niet 8"
+
+
 def test_six_short_passes_move_the_trump_choice_to_the_teammates() -> None:
     document = sample(SAMPLES / "variant-six-short.json")
     draft = rec.new_draft("d", setup_of(document))

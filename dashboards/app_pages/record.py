@@ -1333,21 +1333,26 @@ def _finish(draft: rec.Draft) -> None:
     deal = result.deals[number - 1]
     mismatch = None
     if any(i.kind is IrregularityKind.SCORE_MISMATCH for i in deal.irregularities):
-        # the engine's message numbers the teams 0 and 1, in English: the page names them
-
-        def said(score: Any) -> str:
-            if score is None:
-                return t("record.mismatch_tie")
-            return t(
-                "record.mismatch_side", team=_team(finished, score.team, deal.dealer), points=score.points
-            )
-
-        mismatch = t("record.mismatch", number=number, written=said(deal.recorded), cards=said(deal.score))
+        # said when shown, in the page's language then (built here, it stayed in the language of
+        # the save after a switch): the scores and the dealer whose sides name the teams
+        mismatch = (deal.recorded, deal.score, deal.dealer)
     # counted as the review below counts them (its ranked decisions, no notes): "1 finding" over
     # "no mistakes found" read as a contradiction
     findings = data.biggest_mistakes(finished.setup.match_id, top=MISTAKES_COUNTED).height
     st.session_state[SAVED] = (finished.setup.match_id, number, bool(deal.tricks), findings, mismatch)
     st.rerun()
+
+
+def _mismatch_words(draft: rec.Draft, number: int, recorded: Any, score: Any, dealer: int) -> str:
+    """A saved deal's scoresheet line against its cards, the teams named (the engine's message
+    numbers them 0 and 1, in English)."""
+
+    def said(one: Any) -> str:
+        if one is None:
+            return t("record.mismatch_tie")
+        return t("record.mismatch_side", team=_team(draft, one.team, dealer), points=one.points)
+
+    return t("record.mismatch", number=number, written=said(recorded), cards=said(score))
 
 
 def _last_saved(draft: rec.Draft) -> tuple[str, int, bool] | None:
@@ -1373,7 +1378,7 @@ def _after_save(draft: rec.Draft) -> None:
             else t("record.saved", number=number, findings=findings)
         )
         if mismatch:
-            st.warning(t("record.written_mismatch", message=mismatch))
+            st.warning(t("record.written_mismatch", message=_mismatch_words(draft, number, *mismatch)))
     else:
         # a reload (a new session) lost what the save said; the link and the review come from the draft
         last = _last_saved(draft)
