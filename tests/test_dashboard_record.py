@@ -388,7 +388,7 @@ def test_a_refusal_is_said_in_either_language_with_its_parts() -> None:
     with pytest.raises(rec.RecordingError) as caught:
         rec.set_hands(draft, hands)
     assert rec.said(caught.value, "en") == "Bert's hand: 7 cards, not 8" == str(caught.value)
-    assert rec.said(caught.value, "nl") == "de hand van Bert: 7 kaarten, niet 8"
+    assert rec.said(caught.value, "nl") == "De hand van Bert: 7 kaarten, niet 8"  # a sentence opens with it
     # a reason the engine gives is said as the engine says it, in either language
     engine = rec.RecordingError("engine", message="illegal play: seat 2 does not hold 7C")
     assert rec.said(engine, "nl") == str(engine) == "illegal play: seat 2 does not hold 7C"
