@@ -203,6 +203,9 @@ def figures(row: Sequence[Figure], *, key: str) -> None:
 
 MARKDOWN_SIGNS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:])")
 """What markdown could read as formatting (and ``:`` of Streamlit's ``:material/...:`` icons)."""
+COLON = "&#58;"
+"""A colon markdown shows as one but Streamlit reads as no icon's start: a backslash before a
+colon still drew ``:material/warning:`` as an icon."""
 
 
 def markdown_text(text: str) -> str:
@@ -212,6 +215,23 @@ def markdown_text(text: str) -> str:
     /data/club\\_2026\\*\\.duckdb
     """
     return MARKDOWN_SIGNS.sub(r"\\\1", text)
+
+
+NAME_SIGNS = re.compile(r"([\\`*_\[\]!<>~$|])")
+"""What markdown (or Streamlit's ``:red[...]`` and ``:material/...:``) could read in a name in the
+middle of a line: a link, an image, HTML, an icon, emphasis."""
+
+
+def name_text(name: str) -> str:
+    """A name a person typed (a player, a venue), shown as typed in markdown, where a page shows
+    names: a name ``![b](http://...)`` fetched that address in every visitor's browser. Lighter
+    than :func:`markdown_text`: a name's hyphens and dots, which mean nothing in the middle of a
+    line, stay as they are where the same name is also plain text (a drop-down's option).
+
+    >>> print(name_text("![b](http://x.org/b.png) :red[R] Jean-Pierre"))
+    \\!\\[b\\](http&#58;//x.org/b.png) &#58;red\\[R\\] Jean-Pierre
+    """
+    return NAME_SIGNS.sub(r"\\\1", name).replace(":", COLON)
 
 
 def code_block(text: str) -> str:

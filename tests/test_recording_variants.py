@@ -194,7 +194,7 @@ def test_a_card_the_dummy_does_not_have_is_refused_naming_the_dummy() -> None:
 
 
 def test_a_dummys_table_typed_wrong_is_refused_naming_the_dummy() -> None:
-    """"the dummy's table: 7 cards, not 8" (in Dutch lower case at a sentence's start) where the
+    """ "the dummy's table: 7 cards, not 8" (in Dutch lower case at a sentence's start) where the
     field above said whose: named as the page names it, by the dealer who plays it."""
     document = sample(SAMPLES / "variant-three-dummy.json")
     deal = document["deals"][0]

@@ -115,19 +115,24 @@ def contract_text(deal: DealResult) -> str:
     return text
 
 
-st.title(t("match.title", match=chosen))
-details = " · ".join(str(info[k]) for k in ("date", "venue", "event") if info.get(k))
-team_line = " · ".join(scorers) if shape.scorers != 2 else t("match.against", a=scorers[0], b=scorers[1])
+# a record's text (its id, venue, event, names) is shown as typed: markdown read in it loaded a
+# venue's ![image](http://...) in every visitor's browser and made its [link](...) live
+md = ui.name_text
+st.title(t("match.title", match=md(chosen)))
+details = " · ".join(md(str(info[k])) for k in ("date", "venue", "event") if info.get(k))
+shown = [md(name) for name in scorers]
+team_line = " · ".join(shown) if shape.scorers != 2 else t("match.against", a=shown[0], b=shown[1])
 if evening:
     team_line = t("match.club_evening")
 st.caption(f"{details} — {team_line}" if details else team_line)
 if evening:
     won = ", ".join(
-        f"{name} {count}" for name, count in sorted(result.blocks_won.items(), key=lambda i: (-i[1], i[0]))
+        f"{md(name)} {count}"
+        for name, count in sorted(result.blocks_won.items(), key=lambda i: (-i[1], i[0]))
     )
     st.subheader(t("match.blocks_won", won=won) if won else t("match.first_block"))
 elif result.finished:
-    who = t("match.draw") if result.winner is None else t("match.team_wins", names=scorers[result.winner])
+    who = t("match.draw") if result.winner is None else t("match.team_wins", names=shown[result.winner])
     st.subheader(t("match.final", score="-".join(map(str, result.final_score)), who=who))
 else:
     st.subheader(t("match.unfinished", score="-".join(map(str, result.score))))

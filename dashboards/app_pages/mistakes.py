@@ -114,7 +114,7 @@ if rates.height:
     )
 if few.height:
     left_out = ", ".join(sorted(few["player"].unique().to_list()))
-    st.caption(t("mistakes.rate_few", players=ui.markdown_text(left_out), cards=RATE_MIN_CARDS))
+    st.caption(t("mistakes.rate_few", players=ui.name_text(left_out), cards=RATE_MIN_CARDS))
 
 if shown.height < total:
     st.caption(t("mistakes.shown_first", shown=shown.height, count=total))

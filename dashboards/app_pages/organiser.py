@@ -177,12 +177,14 @@ def _tables(evening: Evening) -> None:
             st.subheader(t("organiser.round", round=number))
         for table in evening.tables_of(number):
             blocks = table.blocks[0]
-            players = f"{blocks[0]} & {blocks[2]} – {blocks[1]} & {blocks[3]}"
-            line = t("organiser.table", table=table.number, players=players)
+            # the names as typed: escaped whole, the line still drew a name's :material/...: icon
+            shown = [ui.name_text(name) for name in blocks]
+            players = f"{shown[0]} & {shown[2]} – {shown[1]} & {shown[3]}"
+            line = t("organiser.table", table=ui.name_text(str(table.number)), players=players)
             if table.scoresheet_only:
                 line += f" · {t('organiser.sheet_only')}"
             with st.container(border=True, key=f"organiser_table_{number}_{table.number}"):
-                st.markdown(ui.markdown_text(line))
+                st.markdown(line)
                 draft_id = evenings.draft_id_of(table)
                 st.page_link(
                     ui.PAGE_FILES["record"],
@@ -301,7 +303,7 @@ def _reports(evening: Evening) -> None:
     with ui.messages():
         made = evenings.player_report(evening, str(player), language)
         if not made:
-            st.info(t("organiser.no_report", player=player))
+            st.info(t("organiser.no_report", player=ui.name_text(str(player))))
         for table, page in made:
             st.download_button(
                 t("organiser.report_download", player=player, table=table.number, round=table.round),

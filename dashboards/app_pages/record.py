@@ -200,7 +200,7 @@ def _setup() -> None:
             game = "" if draft.setup.variant == "four" else f" ({t('record.variant_' + draft.setup.variant)})"
             label = t(
                 "record.resume_one",
-                players=", ".join(draft.setup.seats) + game,
+                players=", ".join(ui.name_text(seat) for seat in draft.setup.seats) + game,
                 deal=draft.number,
                 cards=played,
                 match=draft.setup.match_id,
@@ -542,7 +542,9 @@ def _names(draft: rec.Draft) -> list[str]:
     """The names by seat; the dummy of ``three_dummy`` (seat 3) by whose it is, the dealer's, as
     the Deal replay names it ("Anna's dummy", "blinde van Anna"): "blinde is aan de beurt" read
     as broken Dutch and did not say who plays it."""
-    names = list(rec.seating(draft))
+    # as typed, wherever the page writes them (markdown): a name ![b](http://...) fetched that
+    # address on every phone, and [text](address) was a live link
+    names = [ui.name_text(name) for name in rec.seating(draft)]
     missing = draft.setup.rules_value().shape.players - len(names)
     if not missing:
         return names
@@ -610,7 +612,7 @@ def _club_scoresheet(draft: rec.Draft, result: MatchResult) -> None:
     and who won each block played out."""
     groups: list[tuple[list[str], list[DealResult]]] = []
     for deal in result.deals:
-        seating = list(deal.names[: rec.PLAYERS])
+        seating = [ui.name_text(name) for name in deal.names[: rec.PLAYERS]]
         if not groups or groups[-1][0] != seating:
             groups.append((seating, []))
         groups[-1][1].append(deal)

@@ -580,7 +580,7 @@ def what_if_save_form() -> None:
         if author is None:
             st.text_input(t("annot.author"), key="replay_whatif_author")
         else:
-            st.caption(t("annot.author_set", author=author))
+            st.caption(t("annot.author_set", author=ui.name_text(author)))
         st.text_area(t("annot.text"), key="replay_whatif_text", persist_state="session")
         st.text_input(t("annot.tags"), key="replay_whatif_tags", persist_state="session")
         st.caption(t("replay.whatif_save_caption"))
@@ -748,7 +748,7 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
     cost = here.row(0, named=True)
     # a record's name, in markdown that draws HTML (the card's drawing): escaped, or a name such as
     # <iframe srcdoc=...> ran its script in the organiser's browser
-    name = ui.markdown_text(names[seat])
+    name = ui.name_text(names[seat])
     shown = cards.inline_card(Card.parse(card))
     st.markdown(f"**{t('replay.costs_title')}**")
     if cost["forced"]:
@@ -994,7 +994,7 @@ with right:
         if author is None:
             st.text_input(t("annot.author"), key="replay_author_input", on_change=_set_author)
         else:
-            st.caption(t("annot.author_set", author=author))
+            st.caption(t("annot.author_set", author=ui.name_text(author)))
         scopes = ["deal"] if made is None else ["play", "trick", "deal"]
         scope = st.radio(
             t("annot.scope"),
@@ -1025,12 +1025,13 @@ with right:
         st.caption(t("annot.none"))
     for row in comments.iter_rows(named=True):
         annotation_id = int(row["annotation_id"])
-        tags = ", ".join(row["tags"] or [])
+        tags = ", ".join(ui.name_text(tag) for tag in row["tags"] or [])  # as typed: no markdown
         current_here = (
             made is not None and row["trick"] == made.trick and row["play"] in (None, made.position)
         )
         variation = list(row.get("line") or [])
-        label = f"{'▶ ' if current_here else ''}{where(row)} — {row['author']}: {row['text']}"
+        said = f"{ui.name_text(str(row['author']))}: {ui.name_text(str(row['text']))}"
+        label = f"{'▶ ' if current_here else ''}{where(row)} — {said}"
         if variation:
             label += f" ({t('annot.variation_label', card=Card.parse(variation[0]).symbol)})"
         comment_box = st.expander(

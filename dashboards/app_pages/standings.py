@@ -73,7 +73,10 @@ st.query_params["evening"] = evening.evening_id
 day = i18n.day_label(evening.date, ui.lang()) if evening.date else None
 venue = evening.venue or evening.evening_id
 title = t("standings.title", venue=venue, date=day) if day else t("standings.title_undated", venue=venue)
-st.title(title)
+# the venue as typed (markdown read in it fetched a venue's ![image](http://...) on the room's screen);
+# the page to mail escapes it as HTML itself
+shown = ui.name_text(venue)
+st.title(t("standings.title", venue=shown, date=day) if day else t("standings.title_undated", venue=shown))
 
 
 @st.fragment(run_every=REFRESH_SECONDS)

@@ -53,7 +53,7 @@ if st.session_state.get("train_for") != player:  # another player: a session of 
 
 puzzles = data.puzzles(player)
 if not puzzles:
-    st.info(t("train.none", player=player))
+    st.info(t("train.none", player=ui.name_text(player)))  # a name as typed, never markdown
     st.stop()
 by_id = {p.puzzle_id: p for p in puzzles}
 reviews = data.puzzle_reviews(player)
@@ -151,7 +151,7 @@ question = t(f"train.question.{current.kind.value}")
 st.subheader(t("train.puzzle_title", number=tally[1] + (answered is None), question=question))
 if again is not None and not again.right and answered is None:
     st.warning(t("train.again"))
-st.caption(t("train.puzzle_source", source=source_text(current, language)))
+st.caption(t("train.puzzle_source", source=ui.name_text(source_text(current, language))))
 contract = ui.contract_text(current.contract, current.trump, knocks=current.knocks)
 # a trump puzzle asks for the contract: it is not shown
 called = (
