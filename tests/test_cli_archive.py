@@ -419,7 +419,7 @@ def test_export_records_is_byte_for_byte(sample_records: list[str], tmp_path: Pa
     result = _run("export", "--records", str(target), "--db", db)
     assert result.exit_code == 0 and f"wrote {len(sample_records)} matches" in result.stderr
     assert target.read_bytes() == source.read_bytes()
-    assert _run("export", "--records", str(target), "--db", db).exit_code == 1
+    assert _run("export", "--records", str(target), "--db", db).exit_code == 2  # exists: a usage error
 
 
 def _failing_on_the_third_table(monkeypatch: pytest.MonkeyPatch, failure: BaseException) -> None:

@@ -482,7 +482,7 @@ def test_the_mistakes_page_finds_the_dummy_s_card_under_the_dealer(
     reviewed_three_dummy: Path, monkeypatch: pytest.MonkeyPatch
 ):
     """The Mistakes page filtered on Anna lists the cards she chose from her dummy too, named as the
-    dummy's (``Anna's dummy``, ``blinde van Anna``); the filter offers no dummy as a player."""
+    dummy's (``Anna's dummy``, ``de blinde van Anna``); the filter offers no dummy as a player."""
     from streamlit.testing.v1 import AppTest
 
     from dashboards import data
@@ -493,7 +493,7 @@ def test_the_mistakes_page_finds_the_dummy_s_card_under_the_dealer(
         cards = store.query("SELECT card FROM findings WHERE seat = 3").rows()
     assert cards
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(reviewed_three_dummy))
-    for lang, hand in (("en", "Anna's dummy"), ("nl", "blinde van Anna")):
+    for lang, hand in (("en", "Anna's dummy"), ("nl", "de blinde van Anna")):
         at = AppTest.from_file(APP, default_timeout=60)
         at.run()
         at.session_state["lang"] = lang
