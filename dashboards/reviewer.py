@@ -290,6 +290,8 @@ class Reviewer:
                     if match_id not in self._urgent:
                         self._urgent.append(match_id)  # right after what interrupted it
             except Exception as error:  # one match the review cannot take must not stop the others
+                if self._stopping:
+                    return  # the server is stopping: its solver's threads are gone, no failure
                 LOG.warning("reviewing %s failed", match_id, exc_info=True)
                 with self._lock:
                     self._failed[match_id] = f"{type(error).__name__}: {error}"
@@ -533,6 +535,26 @@ def running(path: Path | str | None = None) -> Reviewer | None:
     with _REVIEWERS_LOCK:
         reviewer = _REVIEWERS.get(key)
     return reviewer if reviewer is not None and not reviewer._stopping else None
+
+
+def stop_all(timeout: float) -> bool:
+    """Stop every reviewer of this process after the step under way, waiting up to ``timeout``
+    seconds in all: a server stopping (SIGTERM, Ctrl-C) then ends no review thread in the middle
+    of DuckDB's code, which aborted the process (exit code -6) instead of ending it.
+
+    :returns: whether every review thread ended in time.
+    """
+    with _REVIEWERS_LOCK:
+        stopping = list(_REVIEWERS.values())
+        _REVIEWERS.clear()
+    for reviewer in stopping:
+        with reviewer._lock:
+            reviewer._stopping = True
+            reviewer._lock.notify_all()
+    deadline = time.monotonic() + timeout
+    for reviewer in stopping:
+        reviewer._thread.join(max(0.0, deadline - time.monotonic()))
+    return not any(reviewer._thread.is_alive() for reviewer in stopping)
 
 
 def stop(path: Path | str | None = None) -> None:

@@ -438,6 +438,10 @@ def bound_graceful_shutdown(seconds: int = GRACEFUL_SHUTDOWN_SECONDS) -> bool:
     return True
 
 
+REVIEW_STOP_SECONDS = 2.0
+"""How long a stopping server waits for the background review to leave the step under way."""
+
+
 def end_cleanly_on_stop_signals() -> None:
     """Have SIGTERM and SIGHUP (unless it is ignored, as ``nohup`` does) end the process as a
     return from ``main`` does, running what was
@@ -450,6 +454,9 @@ def end_cleanly_on_stop_signals() -> None:
     """
 
     def stop(_signum: int, _frame: object) -> None:
+        review = sys.modules.get("dashboards.reviewer")  # loaded by a serving dashboard only
+        if review is not None:
+            review.stop_all(REVIEW_STOP_SECONDS)
         raise SystemExit(0)
 
     def hang_up(_signum: int, _frame: object) -> None:

@@ -593,3 +593,27 @@ def test_a_stored_review_keeps_the_sql_pages_workers_and_drops_the_cached_result
     data.refresh_after_review(archive, rewarm=False)
     assert data._console_pool() is pool and data._archive(str(archive)) is handle
     assert "_counts" in cleared and not {"_console_pool", "_archive"} & set(cleared)
+
+
+def test_a_stopping_server_stops_the_review_first_and_says_no_failure(
+    archive: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`make demo` stopped by SIGTERM while the review solved a deal ended with "exit code -6": the
+    solver's threads were shut down under the review, which logged a failure and went on into
+    DuckDB while Python finalised, and the process aborted. The stop signal now stops every
+    review thread after the step under way first, and a review failing because of the stop is
+    no failure."""
+    started = threading.Event()
+
+    def solving(*args: Any, **options: Any) -> Any:
+        started.set()
+        time.sleep(0.5)
+        raise RuntimeError("cannot schedule new futures after shutdown")  # as at interpreter exit
+
+    monkeypatch.setattr(reviewer, "analyse_deal", solving)
+    current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)
+    current.request(["random-0"])
+    assert started.wait(30)
+    assert reviewer.stop_all(10) is True
+    assert not current._thread.is_alive() and reviewer.running(archive) is None
+    assert not [r for r in caplog.records if "failed" in r.getMessage()]
