@@ -113,6 +113,36 @@ def test_a_third_pile_s_hidden_card_tapped_without_the_move_is_played_with_it(
     assert saved["table_moves"] == [{"seat": 1, "trick": 14, "play": 1}]
 
 
+def test_on_the_dummy_s_turn_only_its_open_cards_can_be_tapped(empty_app: tuple[AppTest, Path]) -> None:
+    """The dummy holds no hand: on its turn every card but its open ones was tappable, and a tap
+    on another's card was refused only after it (a helper's phone check)."""
+    at, _ = empty_app
+    document = json.loads((SAMPLES / "variant-three-dummy.json").read_text())
+    match, deal = document["match"], document["deals"][0]
+    tap_calls_and_cards_dealt(at, match, deal)
+    from dashboards import recording as rec
+    from manillen_replay.cards import CARD_TEXT
+
+    rules = Rules(variant="three_dummy")
+    checked = 0
+    for trick in deal["tricks"]:
+        for card in trick:
+            shown = rec.table_of(at.session_state["record_draft"].current, rules)
+            if shown.to_play == rules.shape.people:  # the dummy's seat
+                enabled = {
+                    b.key.removeprefix("record_card_")
+                    for b in at.button
+                    if b.key and b.key.startswith("record_card_") and not b.disabled
+                }
+                allowed = {CARD_TEXT[c] for c in shown.open_cards[shown.to_play]}
+                if shown.under_move is not None:
+                    allowed.add(CARD_TEXT[shown.under_move])
+                assert card in enabled and enabled <= allowed, (card, enabled, allowed)
+                checked += 1
+            tap(at, f"record_card_{card}")
+    assert checked >= 3  # the dummy played after winning tricks 2 to 4
+
+
 @pytest.mark.parametrize("sample", VARIANT_SAMPLES, ids=lambda p: p.stem)
 def test_page_records_a_full_deal_of_each_variant(
     sample: Path, empty_app: tuple[AppTest, Path], tmp_path: Path

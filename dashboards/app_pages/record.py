@@ -1086,10 +1086,21 @@ def _grid(table: rec.Table, rules: Rules) -> None:
     legal = table.legal.cards if table.legal is not None else ()
     over = table.to_play is None
     hidden: set[Card] = set()
+    only: set[Card] | None = None
     if table.open_cards and table.to_play is not None:
         hidden = set(table.dealt_on_table - table.played - table.open_cards[table.to_play])
         hidden.discard(table.under_move)
-    _card_buttons(lambda card: card in table.played or over or card in hidden, _tap, rules, outlined=legal)
+        if table.to_play >= rules.shape.people:
+            # the dummy holds no hand: its open cards (and the card a move turns up) are all it
+            # may play; the others' cards stayed tappable, to be refused only after the tap
+            only = set(table.open_cards[table.to_play])
+            if table.under_move is not None:
+                only.add(table.under_move)
+
+    def greyed(card: Card) -> bool:
+        return card in table.played or over or card in hidden or (only is not None and card not in only)
+
+    _card_buttons(greyed, _tap, rules, outlined=legal)
 
 
 def _hand_grid(deal: rec.DealDraft, rules: Rules) -> None:
