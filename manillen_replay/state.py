@@ -237,11 +237,8 @@ class MatchState:
             else:
                 for scorer in shape.side_scorers(score.team, dealer):
                     totals[scorer] += score.points
-        for side, points in penalties:
-            effect = penalty_effect(side, points, self.rules)
-            for other in (0, 1):
-                for scorer in shape.side_scorers(other, dealer):
-                    totals[scorer] += effect[other]
+        if penalties:
+            _add_penalties(totals, penalties, rules, dealer)
         # Built directly, its fields set in one go: dataclasses.replace inspects the fields on
         # every call, and a frozen dataclass's __init__ sets each one through object.__setattr__.
         state = _new_state(MatchState)
@@ -276,12 +273,7 @@ class MatchState:
         if not penalties or self.finished:
             return self
         totals = list(self.score)
-        shape = self.rules.shape
-        for side, points in penalties:
-            effect = penalty_effect(side, points, self.rules)
-            for other in (0, 1):
-                for scorer in shape.side_scorers(other, dealer):
-                    totals[scorer] += effect[other]
+        _add_penalties(totals, penalties, self.rules, dealer)
         return replace(self, score=tuple(totals))._decide()
 
     def _decide(self) -> MatchState:
@@ -298,6 +290,17 @@ class MatchState:
             if later:
                 return replace(self, target=later[0])._decide()
         return replace(self, finished=True, winner=_leader(score), final_score=score)
+
+
+def _add_penalties(
+    totals: list[int], penalties: tuple[tuple[int, int], ...], rules: Rules, dealer: int
+) -> None:
+    """Add each ``(side, points)`` fault to the match ``totals``, as ``penalty_to`` says."""
+    for side, points in penalties:
+        effect = penalty_effect(side, points, rules)
+        for other in (0, 1):
+            for scorer in rules.shape.side_scorers(other, dealer):
+                totals[scorer] += effect[other]
 
 
 _new_state = object.__new__
