@@ -698,8 +698,7 @@ def _checked_table(draft: Draft, deal: DealDraft) -> Table:
         if state.playable(seat) >> card & 1:
             state = state.apply(card)
             continue
-        # the dummy's seat has no name of its own: the dealer's, who plays it ("?" said nobody)
-        name = names[seat] if seat < len(names) else Words("replay.dummy_of", {"name": names[deal.dealer]})
+        name = _seat_name(names, seat, deal.dealer)
         if state.table and any(card in pile for pile in state.table[seat]):
             raise RecordingError("face_down", card=card, name=name, number=number)
         if any(_open_mask(state, other) >> card & 1 for other in range(len(state.table))):
@@ -986,15 +985,17 @@ def tap_hand_card(draft: Draft, text: str) -> Draft:
     return replace(draft, current=changed)
 
 
+def _seat_name(names: Sequence[str], seat: int, dealer: int) -> str | Words:
+    """Who a refusal names for a seat: its player, or for the dummy's seat, which has no name of
+    its own, the dealer who plays it ("Anna's dummy": "?" and "the dummy" said nobody)."""
+    return names[seat] if seat < len(names) else Words("replay.dummy_of", {"name": names[dealer]})
+
+
 def _slot_name(draft: Draft, slot: Slot) -> Words:
     if slot.seat is None:
         return Words("record.needed_discards")
-    names = seating(draft)
-    # the dummy's seat has no name of its own: named by the dealer who plays it, as everywhere
     dealer = draft.current.dealer if draft.current is not None else draft.setup.first_dealer
-    name: Any = (
-        names[slot.seat] if slot.seat < len(names) else Words("replay.dummy_of", {"name": names[dealer]})
-    )
+    name = _seat_name(seating(draft), slot.seat, dealer)
     return Words("refuse.slot_table" if slot.kind == "table" else "refuse.slot_hand", {"name": name})
 
 
