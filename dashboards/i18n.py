@@ -1495,7 +1495,6 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "{players} spelers: {tables} tafels.",
     ),
     "organiser.count_one": ("{players} players: 1 table.", "{players} spelers: 1 tafel."),
-    # manillen_replay.evening.PLAYER_LIST_PROBLEMS, in each language
     # the English is the evening module's own (PLAYER_LIST_PROBLEMS), said as a sentence
     "organiser.problem.too_few": (
         _sentence(PLAYER_LIST_PROBLEMS["too_few"]),
