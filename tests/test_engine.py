@@ -447,3 +447,21 @@ def test_thirty_carry_option_decides_the_next_deals_multiplier(thirty_carry, fac
     result = decode_and_replay(json.dumps(data).encode())
     assert result.deals[0].tie
     assert result.deals[1].multiplier == factor and result.deals[1].carried is thirty_carry
+
+
+def test_the_format_guides_example_replays_as_the_guide_says() -> None:
+    """docs/format.md's first record (an abandoned deal with a penalty) ends `match score: 0-30`,
+    as the guide says below it: the penalty counts though the deal does not."""
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text(encoding="utf-8")
+    example = re.search(r"```json\n(.*?)```", guide, re.DOTALL)
+    said = " ".join(guide.split())
+    assert (
+        example is not None
+        and "example above, an abandoned deal with a penalty, ends `match score: 0-30`" in said
+    )
+    result = decode_and_replay(example.group(1))
+    (deal,) = result.deals
+    assert deal.kind is DealKind.ABANDONED and deal.penalties and result.score == (0, 30)
