@@ -18,9 +18,12 @@ and the page-load bench serves its bare page through the same middleware.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib
 import json
 import logging
+import os
 import signal
 import sys
 import threading
@@ -457,7 +460,14 @@ def end_cleanly_on_stop_signals() -> None:
         review = sys.modules.get("dashboards.reviewer")  # loaded by a serving dashboard only
         if review is not None:
             review.stop_all(REVIEW_STOP_SECONDS)
-        raise SystemExit(0)
+        # what is registered to run at exit runs, then the process ends here: Python's own
+        # finalisation unwound the daemon threads still in native code (DuckDB's, numba's), and
+        # now and then the process aborted instead ("FATAL: exception not rethrown", exit -6)
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(0)
 
     def hang_up(_signum: int, _frame: object) -> None:
         signal.raise_signal(signal.SIGTERM)  # uvicorn stops on SIGTERM only: SIGHUP becomes one
