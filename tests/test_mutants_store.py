@@ -353,6 +353,9 @@ def test_the_raw_text_of_a_refused_record_is_kept_whole_up_to_the_limit_then_cut
     start = Entry("f", 1, b"z" * RAW_PREFIX, size=10**9, digest="ab" * 32)
     assert raw_text(start).endswith(f"[... cut: the record is {10**9:,} bytes, sha256 {'ab' * 32}]")
     assert raw_text(Entry("f", 1, "é".encode() + b"\xff")) == "é\ufffd"
+    # a cut record's start leaves such bytes out (as it does a character the cut splits)
+    cut = raw_text(Entry("f", 1, b"a\xffb" + "é".encode() * RAW_PREFIX))
+    assert cut.startswith("abé") and "\ufffd" not in cut
 
 
 def _refuse_unbuildable_venues(monkeypatch: pytest.MonkeyPatch) -> None:
