@@ -303,13 +303,17 @@ def test_depth_solver_stores_costs_and_solver_findings(tmp_path: Path) -> None:
     assert code == 0, out
     assert (
         "analysed 1 match (2 deals)" in out
-        and "solver: costs of 2 deals stored (up to 3 layouts per play)" in out
+        and "solver: costs of 2 deals stored (up to 3 layouts drawn per play, "
+        "every one where 12 or fewer are left)"
+        in out
     )
     plays = stored(path, "SELECT count(*) FROM plays")[0][0]
     assert stored(path, "SELECT count(*) FROM play_costs")[0][0] == plays
     legal = stored(path, "SELECT sum(len(legal_cards)) FROM plays WHERE legal")[0][0]
     assert stored(path, "SELECT count(*) FROM card_values")[0][0] >= legal
-    assert stored(path, "SELECT max(layouts) FROM play_costs")[0][0] <= 3
+    # a play is drawn 3 layouts, or solved on every one of the 12 or fewer left
+    assert stored(path, "SELECT max(layouts) FROM play_costs WHERE NOT exact")[0][0] <= 3
+    assert 3 < stored(path, "SELECT max(layouts) FROM play_costs WHERE exact")[0][0] <= 12
     assert stored(path, "SELECT analysis_depth FROM matches") == [("solver",)]
     kinds = {row[0] for row in stored(path, "SELECT DISTINCT kind FROM findings")}
     assert kinds & {"costly_card", "hindsight_only", "trump_choice", "knock_choice"}

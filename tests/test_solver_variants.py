@@ -272,7 +272,10 @@ def test_analyze_says_every_variant_gets_layouts(tmp_path: Path):
         cli, ["analyze", "--db", str(db), "--depth", "solver", "--all", "--samples", "2", "--quiet"]
     )
     assert again.exit_code == 0, again.output
-    assert "solver: costs of 1 deal stored (up to 2 layouts per play)" in again.output
+    assert (
+        "solver: costs of 1 deal stored (up to 2 layouts drawn per play, every one where 8 or fewer are left)"
+        in again.output
+    )
 
 
 def test_the_ledger_of_a_variant_adds_up_per_side_and_per_person(analysed: tuple[str, Path]):
@@ -730,17 +733,19 @@ def test_analyze_depth_solver_on_each_variant_sample(tmp_path: Path, name: str):
         cli, ["analyze", "--db", str(db), "--depth", "solver", "--samples", str(samples), "--quiet"]
     )
     assert analysed.exit_code == 0, analysed.output
-    per_play = "up to 1 layout per play" if samples == 1 else f"up to {samples} layouts per play"
+    drawn = "up to 1 layout" if samples == 1 else f"up to {samples} layouts"
+    per_play = f"{drawn} drawn per play, every one where {samples * 4} or fewer are left"
     assert f"solver: costs of 1 deal stored ({per_play})" in analysed.output
     with Store(db, read_only=True) as store:
-        ((legal, views, layouts),) = store.query(
-            "SELECT count(*) FILTER (WHERE legal), count(view_cost), max(layouts) FROM play_costs"
+        ((legal, views, layouts, every),) = store.query(
+            "SELECT count(*) FILTER (WHERE legal), count(view_cost), max(layouts) FILTER (WHERE NOT exact), "
+            "max(layouts) FROM play_costs"
         ).rows()
         calls = {call for (call,) in store.query("SELECT DISTINCT call FROM call_decisions").rows()}
         ((players,),) = store.query(
             "SELECT count(DISTINCT player) FROM player_accuracy WHERE scope = 'deal' AND accuracy IS NOT NULL"
         ).rows()
-    assert views == legal > 0 and 1 <= layouts <= samples
+    assert views == legal > 0 and 1 <= layouts <= samples and every <= samples * 4
     assert "trump" in calls
     assert players >= 1
     assert_ledger_adds_up(db)

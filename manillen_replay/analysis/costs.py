@@ -29,7 +29,14 @@ from ..engine.results import DealKind, DealResult
 from ..rules import Contract, Rules, mask_points, winning_position
 from ..solver.search import DealTables, Position, SolverError, default_workers, solve_batch, solve_line
 from ..state import DealState
-from .layouts import LayoutSampler, Moment, VariantLayoutSampler, iter_moments, iter_variant_views
+from .layouts import (
+    LayoutSampler,
+    Moment,
+    VariantLayoutSampler,
+    iter_moments,
+    iter_variant_views,
+    solves_every,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,7 +414,7 @@ def view_costs(
             continue
         rng = random.Random(f"{seed}:{result.number}:{moment.trick}:{moment.play}")
         sampler = LayoutSampler(moment, trump, rules, rng)
-        if sampler.total <= samples:
+        if solves_every(sampler.total, samples):
             sampled.append(_Sampled(moment, sampler, True, sampler.every().hands))
         else:
             first = min(samples, VIEW_FLOOR) if sequential else samples
@@ -619,7 +626,7 @@ class VariantRows:
         self.sampler = sampler
         self.seat = sampler.view.moment.seat
         """Whose view it is: the person to play."""
-        self.exact = sampler.total <= samples
+        self.exact = solves_every(sampler.total, samples)
         """Whether these are every layout, not a random draw."""
         self._every = sampler.every() if self.exact else None
         self.available = len(self._every) if self._every is not None else samples

@@ -209,9 +209,16 @@ class _SolverProgress:
 
 
 def _solver_depths(samples: int) -> str:
-    """What the solver gave the archive's plays: up to ``samples`` layouts per play, in every
-    variant (docs/solver.md)."""
-    return f"up to {plural(samples, 'layout')} per play"
+    """What the solver gave the archive's plays: up to ``samples`` layouts drawn per play, or
+    every one where few are left, in every variant (docs/solver.md).
+
+    >>> _solver_depths(50)
+    'up to 50 layouts drawn per play, every one where 200 or fewer are left'
+    """
+    from ..analysis.layouts import EVERY_LAYOUT_FACTOR
+
+    every = samples * EVERY_LAYOUT_FACTOR
+    return f"up to {plural(samples, 'layout')} drawn per play, every one where {every} or fewer are left"
 
 
 def _detector_rows(store: Store, detector: CoachDetector, max_rows: int | None = None) -> pl.DataFrame:
