@@ -632,6 +632,18 @@ LABELS: dict[str, tuple[str, str]] = {
     "annot.delete": ("Delete", "Verwijderen"),
     "annot.saved": ("Comment saved.", "Commentaar bewaard."),
     "annot.deleted": ("Comment deleted.", "Commentaar verwijderd."),
+    "annot.gone_kept": (
+        "This comment was deleted meanwhile (in another tab, or by another coach), so your change "
+        "could not be saved to it. Your text is kept in **Write a comment** below: add it from there "
+        "as a new comment.",
+        "Dit commentaar werd intussen verwijderd (in een ander tabblad, of door een andere coach), "
+        "dus uw wijziging kon er niet in bewaard worden. Uw tekst staat in **Commentaar schrijven** "
+        "hieronder: voeg hem van daar toe als nieuw commentaar.",
+    ),
+    "annot.gone_deleted": (
+        "This comment was already deleted (in another tab, or by another coach).",
+        "Dit commentaar was al verwijderd (in een ander tabblad, of door een andere coach).",
+    ),
     "annot.empty_text": ("Write a comment first.", "Schrijf eerst commentaar."),
     "annot.need_author": ("Give your name first.", "Geef eerst uw naam."),
     "annot.none": ("No comments on this deal yet.", "Nog geen commentaar bij dit spel."),

@@ -914,6 +914,46 @@ def test_coach_adds_edits_and_deletes_a_comment(own_archive: Path, monkeypatch: 
     assert "No comments yet" in texts(at)
 
 
+def test_saving_a_comment_keeps_its_tags_as_typed(own_archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tags shown are escaped for markdown; the box to edit them holds them as typed, so a save
+    (and every save after it) stores what the coach typed, not a backslash more each time."""
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    with Store(own_archive) as store:
+        comment_id = store.add_annotation(
+            "random-0", 1, 1, 3, "Coach Jef", "Smear.", ["slecht_spel", "c*d", "[x]"]
+        )
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    assert at.text_input(key=f"replay_edit_tags_{comment_id}").value == "slecht_spel, c*d, [x]"
+    for text in ("Smear the ace.", "Smear the ace, Dirk."):
+        at.text_area(key=f"replay_edit_text_{comment_id}").input(text).run()
+        at.button(key=f"replay_save_{comment_id}").click().run()
+        assert "Comment saved." in texts(at)
+    assert data.deal_annotations("random-0", 1)["tags"].to_list() == [["slecht_spel", "c*d", "[x]"]]
+
+
+def test_a_comment_deleted_in_another_tab_keeps_the_edit(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    with Store(own_archive) as store:
+        comment_id = store.add_annotation("random-0", 1, 1, 3, "Coach Jef", "Smear.", ["vetten"])
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    other = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    other.button(key=f"replay_delete_{comment_id}").click().run()
+    assert "Comment deleted." in texts(other)
+    # typed and saved in one go, as in a browser: the click sends the text with it
+    at.text_area(key=f"replay_edit_text_{comment_id}").input("Smear the ace, Dirk.")
+    at.button(key=f"replay_save_{comment_id}").click().run()
+    said = " ".join(e.value for e in at.error)
+    assert "deleted meanwhile" in said and "in use by another program" not in said
+    open_expander(at, "replay_annot_open")
+    assert at.text_area(key="replay_annot_text").value == "Smear the ace, Dirk."
+    assert at.text_input(key="replay_annot_tags").value == "vetten"
+    # deleting it again in the first tab says it is gone, not that the archive is busy
+    other.run()
+    assert f"replay_delete_{comment_id}" not in [b.key for b in other.button]
+
+
 HOLDER = """
 import sys
 from manillen_replay.store import Store

@@ -36,6 +36,7 @@ from manillen_replay.engine.variation import (
 )
 from manillen_replay.errors import ManillenError
 from manillen_replay.rules import Contract
+from manillen_replay.store import NoSuchAnnotationError
 
 t = ui.translator()
 language = ui.lang()
@@ -969,9 +970,15 @@ with right:
 
     def _save(annotation_id: int) -> None:
         text = str(st.session_state.get(f"replay_edit_text_{annotation_id}", "")).strip()
-        tags = data.parse_tags(str(st.session_state.get(f"replay_edit_tags_{annotation_id}", "")))
+        typed_tags = str(st.session_state.get(f"replay_edit_tags_{annotation_id}", ""))
         try:
-            data.update_annotation(annotation_id, text, tags)
+            data.update_annotation(annotation_id, text, data.parse_tags(typed_tags))
+        except NoSuchAnnotationError:
+            # deleted from another tab meanwhile: its box is gone, so the edit moves to the box
+            # for a new comment rather than being lost
+            st.session_state["replay_annot_text"] = text
+            st.session_state["replay_annot_tags"] = typed_tags
+            st.session_state["replay_annot_error"] = t("annot.gone_kept")
         except ManillenError as error:
             st.session_state["replay_annot_error"] = t("error.locked", message=error)
         else:
@@ -980,6 +987,8 @@ with right:
     def _delete(annotation_id: int) -> None:
         try:
             data.delete_annotation(annotation_id)
+        except NoSuchAnnotationError:
+            st.session_state["replay_annot_done"] = t("annot.gone_deleted")
         except ManillenError as error:
             st.session_state["replay_annot_error"] = t("error.locked", message=error)
         else:
@@ -1051,7 +1060,9 @@ with right:
             if not organiser:  # reading only (the text is the box's label): writing is the organiser's
                 continue
             st.text_area(t("annot.text"), value=row["text"], key=f"replay_edit_text_{annotation_id}")
-            st.text_input(t("annot.tags"), value=tags, key=f"replay_edit_tags_{annotation_id}")
+            # the tags as typed: the caption's are escaped for markdown, which a text box would keep
+            typed = ", ".join(row["tags"] or [])
+            st.text_input(t("annot.tags"), value=typed, key=f"replay_edit_tags_{annotation_id}")
             actions = st.columns(2)
             actions[0].button(
                 t("annot.save"), key=f"replay_save_{annotation_id}", on_click=_save, args=(annotation_id,)

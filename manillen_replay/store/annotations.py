@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from ..errors import ManillenError
 from .connection import StoreBase, _first
+from .errors import NoSuchAnnotationError
 
 
 class AnnotationsMixin(StoreBase):
@@ -53,7 +54,7 @@ class AnnotationsMixin(StoreBase):
     def update_annotation(self, annotation_id: int, text: str, tags: Sequence[str] | None = None) -> None:
         """Change an annotation's text and tags.
 
-        :raises ManillenError: when there is no such annotation.
+        :raises NoSuchAnnotationError: when there is no such annotation (deleted meanwhile).
         """
         self._check_writable()
         row = _first(
@@ -64,12 +65,12 @@ class AnnotationsMixin(StoreBase):
             ).fetchall()
         )
         if row is None:
-            raise ManillenError(f"no annotation {annotation_id}")
+            raise NoSuchAnnotationError(f"no annotation {annotation_id}")
 
     def delete_annotation(self, annotation_id: int) -> None:
         """Remove an annotation.
 
-        :raises ManillenError: when there is no such annotation.
+        :raises NoSuchAnnotationError: when there is no such annotation (deleted meanwhile).
         """
         self._check_writable()
         row = _first(
@@ -78,7 +79,7 @@ class AnnotationsMixin(StoreBase):
             ).fetchall()
         )
         if row is None:
-            raise ManillenError(f"no annotation {annotation_id}")
+            raise NoSuchAnnotationError(f"no annotation {annotation_id}")
 
     def _check_place(self, mid: str, deal: int, trick: int | None, play: int | None) -> None:
         row = _first(

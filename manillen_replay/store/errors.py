@@ -19,6 +19,11 @@ class NoSuchVersionError(ArchiveError):
     """A match's earlier version asked for that the archive does not keep (a usage error)."""
 
 
+class NoSuchAnnotationError(ArchiveError):
+    """A coach's comment to change or delete that is no longer in the archive (deleted meanwhile,
+    from another tab or by another coach)."""
+
+
 class ArchiveOutdatedError(ArchiveError):
     """An archive of an earlier schema, opened read-only: opened for writing, it is upgraded."""
 
