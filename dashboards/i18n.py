@@ -126,6 +126,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "count.findings": ("{count} findings", "{count} bevindingen"),
     "count.findings_one": ("1 finding", "1 bevinding"),
     "count.matches_one": ("1 match", "1 partij"),
+    "count.comments": ("{count} coach comments", "{count} commentaren van de coach"),
+    "count.comments_one": ("1 coach comment", "1 commentaar van de coach"),
     "archive.import_refused": ("Refused: {problem}", "Geweigerd: {problem}"),
     "archive.refused_more": (
         "... and {count} more problems: the archive's rejects table has them (the SQL page).",
@@ -157,6 +159,20 @@ LABELS: dict[str, tuple[str, str]] = {
     "archive.replace_one": (
         "{match}: {before} in the archive, {after} in the file",
         "{match}: {before} in het archief, {after} in het bestand",
+    ),
+    "archive.comments_kept": (
+        "its {comments} stay with it",
+        "de {comments} blijven erbij",
+    ),
+    "archive.comments_kept_one": (
+        "its coach comment stays with it",
+        "het commentaar van de coach blijft erbij",
+    ),
+    "archive.comments_added": (
+        "{comments} added to matches already present (the same games, with comments the archive "
+        "did not have).",
+        "{comments} toegevoegd aan partijen die er al waren (dezelfde spellen, met commentaar dat het "
+        "archief nog niet had).",
     ),
     "archive.replace_yes": ("Replace them", "Vervangen"),
     "archive.replace_no": ("Import only the new matches", "Enkel de nieuwe partijen importeren"),

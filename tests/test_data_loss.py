@@ -26,7 +26,17 @@ from dashboards import data, drafts
 from dashboards import recording as rec
 from manillen_replay.cli import cli
 from manillen_replay.errors import InvalidRecordError
-from manillen_replay.record import Deal, Entry, Record, RecordedScore, dumps, dumps_text, loads, loads_text
+from manillen_replay.record import (
+    Annotation,
+    Deal,
+    Entry,
+    Record,
+    RecordedScore,
+    dumps,
+    dumps_text,
+    loads,
+    loads_text,
+)
 from manillen_replay.store import ArchiveError, Store, importer
 from manillen_replay.store.analyse import analyse_archive
 from manillen_replay.store.schema import ANALYSIS_TABLES
@@ -196,6 +206,105 @@ def test_a_replaced_match_is_kept_and_can_be_restored() -> None:
             store.restore_version("random-4")
 
 
+def _comments(store: Store) -> list[tuple[object, ...]]:
+    return store.query(
+        "SELECT deal, trick, play, author, text FROM annotations ORDER BY annotation_id"
+    ).rows()
+
+
+def test_a_corrected_match_keeps_the_coach_comments_it_still_has_a_place_for() -> None:
+    """A record correcting a match (its venue, its last deal gone) replaces it: the comments a coach
+    added in the archive stay, but for the one on the deal the correction took out (kept with the
+    earlier version), and the record's own comments come beside them, a repeated one once."""
+    whole = random_record(3, deals=3)
+    with Store() as store:
+        store.import_entries([_entry(whole)])
+        store.add_annotation("random-3", 1, 2, 1, "Coach", "why not the ace?", ["lead"])
+        store.add_annotation("random-3", 2, None, None, "Coach", "well counted")
+        store.add_annotation("random-3", 3, 1, None, "Coach", "this deal goes")
+        corrected = _shortened(whole, 2)
+        corrected.match.venue = "Cafe Nieuw"
+        corrected.deals[1].annotations = [
+            Annotation(author="Coach", text="well counted"),
+            Annotation(author="Jef", text="agreed", trick=1),
+        ]
+        asked = store.replacements_of([_entry(corrected, "phone.jsonl")])
+        assert [r.describe() for r in asked] == [
+            "random-3 (3 deals in the archive, 2 deals in phone.jsonl:1; its 2 coach comments kept)"
+        ]
+        summary = store.import_entries([_entry(corrected, "phone.jsonl")])
+        assert summary.replaced == 1 and [r.describe() for r in summary.replacements] == [
+            r.describe() for r in asked
+        ]
+        assert _comments(store) == [
+            (1, 2, 1, "Coach", "why not the ace?"),
+            (2, None, None, "Coach", "well counted"),
+            (2, 1, None, "Jef", "agreed"),
+        ]
+        assert store.query("SELECT tags FROM annotations WHERE text = 'why not the ace?'")[
+            "tags"
+        ].to_list() == [["lead"]]
+        kept = loads(store.query("SELECT record FROM match_versions").item())
+        assert [note.text for note in kept.deals[2].annotations] == ["this deal goes"]
+
+
+def test_the_same_game_with_other_comments_is_skipped_and_adds_the_new_comments() -> None:
+    """An export of the archive imported again, or a version put back and its original file imported
+    again: the game is the archive's, so the match and its solver review stay; comments the archive
+    lacks are added, once."""
+    whole = random_record(3, deals=2)
+    with Store() as store:
+        store.import_entries([_entry(whole)])
+        analyse_archive(store, depth="solver", samples=2, match_ids=["random-3"])
+        store.add_annotation("random-3", 1, None, None, "Coach", "mind the trumps")
+        exported = [Entry("export.jsonl", 1, line.encode()) for line in store.iter_export_lines()]
+        for _ in range(2):
+            again = store.import_entries(exported)
+            assert (again.skipped, again.replaced, again.comments_added) == (1, 0, 0)
+        with_more = loads(exported[0].data.decode())
+        with_more.deals[1].annotations = [Annotation(author="Jef", text="nice squeeze", trick=6, play=2)]
+        added = store.import_entries([_entry(with_more, "jef.jsonl")])
+        assert (added.skipped, added.replaced, added.comments_added) == (1, 0, 1)
+        assert added.matches == 1
+        assert store.replacements_of([_entry(with_more, "jef.jsonl")]) == []
+        assert _comments(store) == [
+            (1, None, None, "Coach", "mind the trumps"),
+            (2, 6, 2, "Jef", "nice squeeze"),
+        ]
+        assert store.query("SELECT analysis_depth FROM matches").item() == "solver"
+        assert store.query("SELECT count(*) FROM match_versions").item() == 0
+        # a real correction after a restore: the original file is the same game again, skipped
+        store.import_entries([_entry(_shortened(whole, 1), "phone.jsonl")])
+        store.restore_version("random-3")
+        original = store.import_entries([_entry(whole)])
+        assert (original.skipped, original.replaced) == (1, 0)
+        assert store.query("SELECT deals FROM matches").item() == 2
+
+
+def test_manillen_import_says_what_happened_to_the_coach_comments(tmp_path: Path) -> None:
+    db, first = tmp_path / "club.duckdb", tmp_path / "club.jsonl"
+    whole = random_record(3, deals=2)
+    first.write_text(dumps(whole, pretty=False) + "\n")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", str(first), "--db", str(db), "--quiet"]).exit_code == 0
+    with Store(db) as store:
+        store.add_annotation("random-3", 1, None, None, "Coach", "a good start")
+    exported = tmp_path / "export.jsonl"
+    assert runner.invoke(cli, ["export", "--records", str(exported), "--db", str(db)]).exit_code == 0
+    again = runner.invoke(cli, ["import", str(exported), "--db", str(db)])
+    assert "imported 0 matches (0 deals), replaced 0, skipped 1 already present, refused 0" in again.stdout
+    more = loads(exported.read_text())
+    more.deals[1].annotations = [Annotation(author="Jef", text="nice")]
+    exported.write_text(dumps(more, pretty=False) + "\n")
+    added = runner.invoke(cli, ["import", str(exported), "--db", str(db)])
+    assert "skipped 1 already present (1 coach comment added to them: the same games" in added.stdout
+    corrected = _shortened(whole, 1)
+    first.write_text(dumps(corrected, pretty=False) + "\n")
+    replaced = runner.invoke(cli, ["import", str(first), "--db", str(db)])
+    assert "replaced random-3 (2 deals in the archive, 1 deal in " in replaced.stderr
+    assert "club.jsonl:1; its coach comment kept)" in replaced.stderr
+
+
 def _analysis(store: Store, match: str) -> dict[str, list[tuple[object, ...]]]:
     """Every analysis row of a match, table by table, in order, without the findings' ids."""
     rows = {}
@@ -332,6 +441,7 @@ def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
     whole = random_record(3, deals=15)
     with Store(path) as store:
         store.import_entries([_entry(whole)])
+        store.add_annotation("random-3", 1, None, None, "Coach", "a good start")
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
     at = open_expander(
         open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
@@ -342,7 +452,9 @@ def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
     assert not at.exception, [e.value for e in at.exception]
     (question,) = [w.value for w in at.warning]
     assert "phone.json holds 1 match the archive already has" in question
-    assert "random-3: 15 deals in the archive, 1 deal in the file" in question
+    assert (
+        "random-3: 15 deals in the archive, 1 deal in the file; its coach comment stays with it" in question
+    )
     assert _stored(path) == {"random-3": 15}  # nothing replaced before the answer
     at.button(key="archive_replace_no").click().run()
     assert "Kept as they were in the archive: 1 match." in texts(at)
@@ -352,12 +464,21 @@ def test_archive_upload_asks_before_replacing_and_offers_the_old_version_back(
     at.button(key="archive_import").click().run()
     at.button(key="archive_replace_yes").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert "Replaced random-3: 15 deals in the archive before, 1 deal now." in texts(at)
+    assert (
+        "Replaced random-3: 15 deals in the archive before, 1 deal now. Its earlier version is kept. "
+        "Its coach comment stays with it." in texts(at)
+    )
     assert "(1 deal)." in texts(at)  # one, not "1 deals"
     assert _stored(path) == {"random-3": 1}
     at.button(key="archive_restore_random-3").click().run()
     assert "Version 1 of random-3 is back (15 deals), with its analysis as it was." in texts(at)
     assert _stored(path) == {"random-3": 15}
+    assert _scanned(path) == scanned
+    # the original file again is the game put back (its comment merged in): nothing to ask
+    original = dumps(whole, pretty=False).encode()
+    at.file_uploader(key="archive_upload").set_value(("club.json", original, "application/json")).run()
+    at.button(key="archive_import").click().run()
+    assert not at.warning and "club.json: 0 imported, 0 replaced, 1 already present" in texts(at)
     assert _scanned(path) == scanned
 
 

@@ -108,6 +108,7 @@ def _ask(name: str, content: bytes, replacing: list[Replacement], club: ClubRule
             before=_count("deals", r.deals_before),
             after=_count("deals", r.deals_after),
         )
+        + (f"; {_comments_kept(r)}" if r.comments else "")
         for r in replacing
     ]
     st.warning(
@@ -127,12 +128,22 @@ def _ask(name: str, content: bytes, replacing: list[Replacement], club: ClubRule
         st.rerun()
 
 
+def _comments_kept(replacement: Replacement) -> str:
+    """``its 4 coach comments stay with it``, in the page's language."""
+    if replacement.comments == 1:
+        return t("archive.comments_kept_one")
+    return t("archive.comments_kept", comments=_count("comments", replacement.comments))
+
+
 def _replaced(replacement: Replacement) -> str:
     """One match the upload replaced: its version in the archive, or the earlier record of the
     same match in the upload itself, and the one kept."""
     before, after = _count("deals", replacement.deals_before), _count("deals", replacement.deals_after)
     if replacement.earlier_place is None:
-        return t("archive.replaced_one", match=replacement.match_id, before=before, after=after)
+        said = t("archive.replaced_one", match=replacement.match_id, before=before, after=after)
+        if replacement.comments:
+            said += f" {_comments_kept(replacement).capitalize()}."
+        return said
     return t(
         "archive.replaced_in_file",
         match=replacement.match_id,
@@ -177,6 +188,10 @@ def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None)
     report += [("info", _replaced(r)) for r in summary.replacements]
     if summary.kept:
         report.append(("info", t("archive.kept", matches=_count("matches", summary.kept))))
+    if summary.comments_added:
+        report.append(
+            ("info", t("archive.comments_added", comments=_count("comments", summary.comments_added)))
+        )
     report += [
         ("error", t("archive.import_refused", problem=p.describe())) for p in summary.rejects[:SHOWN_REFUSALS]
     ]

@@ -79,7 +79,11 @@ def _say_summary(summary: ImportSummary) -> str:
         if summary.replaced
         else f"imported {plural(summary.imported, 'match', 'matches')} {deals}, replaced 0"
     )
-    return f"{written}, skipped {summary.skipped} already present{kept}, refused {summary.refused}"
+    comments = ""
+    if summary.comments_added:
+        added = plural(summary.comments_added, "coach comment")
+        comments = f" ({added} added to them: the same games, with comments the archive lacked)"
+    return f"{written}, skipped {summary.skipped} already present{comments}{kept}, refused {summary.refused}"
 
 
 def _say_replacements(summary: ImportSummary, db: str) -> None:

@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from ..engine import DealKind, DealResult, MatchResult
 from ..errors import RecordError
-from ..record import Annotation, Entry, Record, dumps
+from ..record import Entry, Record, dumps
 from ..record.io import RAW_PREFIX
 from .arrow import _I32, _I64, _STR, _STRINGS, _TIME, _Columns
 from .deal_rows import _DealRows
@@ -318,13 +318,11 @@ def _unset(value: Any) -> Any:
 def _strip_annotations(
     record: Record, canonical: str, mid: str, rows: _Columns, ids: Iterator[int], now: datetime.datetime
 ) -> str:
-    """The canonical record without its annotations, which go to the annotations table.
-
-    An explicit empty list stays in the record so that exporting gives back the same bytes.
+    """The canonical record without its annotations (:func:`game_text`), which go to the
+    annotations table.
 
     :param canonical: the whole record in canonical form: the answer when it has no annotations.
     """
-    moved: list[tuple[int, list[Annotation]]] = []
     for number, deal in enumerate(record.deals, start=1):
         notes = deal.annotations
         if notes is msgspec.UNSET or not notes:
@@ -334,14 +332,62 @@ def _strip_annotations(
                 next(ids), mid, number, _unset(note.trick), _unset(note.play), note.author, note.text,
                 _unset(note.tags), now, now, _unset(note.line),
             )  # fmt: skip
-        moved.append((number, notes))
-        deal.annotations = msgspec.UNSET
-    if not moved:
+    return game_text(record, canonical)
+
+
+def game_text(record: Record, canonical: str) -> str:
+    """The canonical record without its coach comments: what ``matches.record`` keeps, and what
+    tells whether two records are the same game, whatever comments each carries. An explicit empty
+    list of comments stays, so that exporting gives back the same bytes.
+
+    :param canonical: the whole record in canonical form: the answer when it has no comments.
+    """
+    carried = [deal for deal in record.deals if deal.annotations is not msgspec.UNSET and deal.annotations]
+    if not carried:
         return canonical
-    text = dumps(record, pretty=False)
-    for number, notes in moved:
-        record.deals[number - 1].annotations = notes
-    return text
+    notes = [deal.annotations for deal in carried]
+    try:
+        for deal in carried:
+            deal.annotations = msgspec.UNSET
+        return dumps(record, pretty=False)
+    finally:
+        for deal, kept in zip(carried, notes, strict=True):
+            deal.annotations = kept
+
+
+CommentKey = tuple[int, int | None, int | None, str, str]
+"""What makes two coach comments the same: the deal, trick and play, the author and the text."""
+
+
+def add_new_comments(
+    record: Record,
+    mid: str,
+    present: set[CommentKey],
+    rows: _Columns,
+    ids: Iterator[int],
+    now: datetime.datetime,
+) -> int:
+    """Add the record's coach comments that the archive does not have yet (``present``) to the
+    annotations rows, for a match whose game the archive already holds.
+
+    :returns: how many were added.
+    """
+    added = 0
+    for number, deal in enumerate(record.deals, start=1):
+        notes = deal.annotations
+        if notes is msgspec.UNSET or not notes:
+            continue
+        for note in notes:
+            key = (number, _unset(note.trick), _unset(note.play), note.author, note.text)
+            if key in present:
+                continue
+            present.add(key)
+            rows.add(
+                next(ids), mid, number, key[1], key[2], note.author, note.text,
+                _unset(note.tags), now, now, _unset(note.line),
+            )  # fmt: skip
+            added += 1
+    return added
 
 
 _LOAD_ORDER: tuple[tuple[str, str], ...] = (

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import duckdb
+import msgspec
 import polars as pl
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
@@ -39,7 +40,7 @@ from .schema import _MATCH_TABLES, ANALYSIS_TABLES
 if TYPE_CHECKING:
     from ..engine import MatchResult
     from ..engine.replay import PlayedDeal
-    from .batch import _Batch, _Pending
+    from .batch import CommentKey, _Batch, _Pending
     from .loader import _Loader
 
 
@@ -59,13 +60,21 @@ class Replacement:
     earlier_place: str | None = None
     """Where the replaced record is when it came earlier in the same import (a file holding
     two records of one match id); ``None`` when it was in the archive."""
+    comments: int = 0
+    """The coach comments the archive had on the match that stay with the new version (those on a
+    deal, trick or play it still has), beside the new record's own."""
 
     def describe(self) -> str:
         """``zwaan-1 (15 deals in the archive, 1 deal in club.jsonl:3)``, or for a match twice in
-        one file ``zwaan-1 (15 deals in club.jsonl:1, 1 deal in club.jsonl:3)``."""
+        one file ``zwaan-1 (15 deals in club.jsonl:1, 1 deal in club.jsonl:3)``; the coach
+        comments it keeps after them (``; its 4 coach comments kept``)."""
         where = "the archive" if self.earlier_place is None else self.earlier_place
         before = "" if self.deals_before is None else f"{_deals(self.deals_before)} in {where}, "
-        return f"{self.match_id} ({before}{_deals(self.deals_after)} in {self.place})"
+        kept = ""
+        if self.comments:
+            comments = "coach comment" if self.comments == 1 else f"{self.comments} coach comments"
+            kept = f"; its {comments} kept"
+        return f"{self.match_id} ({before}{_deals(self.deals_after)} in {self.place}{kept})"
 
 
 def _deals(count: int) -> str:
@@ -110,6 +119,9 @@ class ImportSummary:
     ``refused``, their problems not kept."""
     replacements: list[Replacement] = field(default_factory=list)
     """Each match replaced (its earlier version kept in ``match_versions``)."""
+    comments_added: int = 0
+    """Coach comments added to matches the archive already held the same game of (counted in
+    ``skipped``): a record that differs from the archive's only by its comments."""
     underway: str | None = None
     """The file being imported, not committed yet (what an interrupted import rolled back)."""
 
@@ -130,6 +142,7 @@ class ImportSummary:
         self.files += other.files
         self.rejects.extend(other.rejects)
         self.replacements.extend(other.replacements)
+        self.comments_added += other.comments_added
 
 
 class _Loaded(NamedTuple):
@@ -166,6 +179,71 @@ class _FileState:
     before_commit: Callable[[duckdb.DuckDBPyConnection, ImportSummary], None] | None = None
     """Run on the archive's connection once the file's rows are loaded, inside its transaction
     (see :meth:`ImportMixin.import_entries`)."""
+
+
+def _committed_games(
+    reader: duckdb.DuckDBPyConnection, records: dict[str, tuple[Record, str]]
+) -> tuple[set[str], dict[str, set[CommentKey]]]:
+    """Which of these records (by match id: the record and its canonical text) are the game the
+    archive already holds, with other coach comments only, and the coach comments the archive has
+    on each of these matches (each as :data:`~.batch.CommentKey`)."""
+    from .batch import game_text
+
+    if not records:
+        return set(), {}
+    rows = reader.execute(
+        """SELECT m.match_id, m.record,
+                  (SELECT list([a.deal::VARCHAR, a.trick::VARCHAR, a.play::VARCHAR, a.author, a.text])
+                   FROM annotations a WHERE a.match_id = m.match_id)
+           FROM matches m WHERE m.match_id IN (SELECT unnest(?::VARCHAR[]))""",
+        [list(records)],
+    ).fetchall()
+    same: set[str] = set()
+    comments: dict[str, set[CommentKey]] = {}
+    for mid, stored, notes in rows:
+        comments[mid] = {
+            (int(deal), _number(trick), _number(play), str(author), str(text))
+            for deal, trick, play, author, text in notes or []
+        }
+        record, canonical = records[mid]
+        if stored == game_text(record, canonical):
+            same.add(mid)
+    return same, comments
+
+
+def _comments_in(comments: set[CommentKey], record: Record) -> int:
+    """:func:`_comments_kept` asked of a record not replayed: its deals and their tricks as written
+    (before an import, to say what it would keep)."""
+    kept = 0
+    for deal, trick, play, _author, _text in comments:
+        if deal > len(record.deals):
+            continue
+        tricks = record.deals[deal - 1].tricks
+        lines = [] if tricks is msgspec.UNSET or not isinstance(tricks, list) else tricks
+        if trick is not None and (trick > len(lines) or (play is not None and play > len(lines[trick - 1]))):
+            continue
+        kept += 1
+    return kept
+
+
+def _comments_kept(comments: set[CommentKey], result: MatchResult) -> int:
+    """How many of a replaced match's coach comments have their deal, trick and play in the
+    version replacing it (the others stay in the version kept)."""
+    kept = 0
+    for deal, trick, play, _author, _text in comments:
+        if deal > len(result.deals):
+            continue
+        tricks = result.deals[deal - 1].tricks
+        if trick is not None and (
+            trick > len(tricks) or (play is not None and play > len(tricks[trick - 1].cards))
+        ):
+            continue
+        kept += 1
+    return kept
+
+
+def _number(text: str | None) -> int | None:
+    return None if text is None else int(text)
 
 
 def _committed_hashes(reader: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, str]:
@@ -335,7 +413,7 @@ class ImportMixin(StoreBase):
         club rules would keep it (:meth:`import_entries`)."""
         from ..engine import match_id
 
-        pending: dict[str, tuple[str, int, str]] = {}
+        pending: dict[str, tuple[str, Record, str, str]] = {}
         for entry in entries:
             try:
                 record = entry.decode()
@@ -345,7 +423,7 @@ class ImportMixin(StoreBase):
             except Exception:  # a record the import would refuse replaces nothing
                 continue
             digest = hashlib.sha256(canonical.encode()).hexdigest()
-            pending[match_id(record)] = (digest, len(record.deals), entry.place)
+            pending[match_id(record)] = (digest, record, canonical, entry.place)
         if not pending:
             return []
         rows = self._con.execute(
@@ -353,10 +431,20 @@ class ImportMixin(StoreBase):
             "WHERE match_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY import_order",
             [list(pending)],
         ).fetchall()
+        changed = {
+            mid: (pending[mid][1], pending[mid][2]) for mid, digest, _ in rows if digest != pending[mid][0]
+        }
+        same, comments = _committed_games(self._con, changed)
         return [
-            Replacement(mid, int(deals), pending[mid][1], pending[mid][2])
-            for mid, digest, deals in rows
-            if digest != pending[mid][0]
+            Replacement(
+                mid,
+                int(deals),
+                len(pending[mid][1].deals),
+                pending[mid][3],
+                comments=_comments_in(comments.get(mid, set()), pending[mid][1]),
+            )
+            for mid, _, deals in rows
+            if mid in changed and mid not in same
         ]
 
     def restore_version(self, match: str, version: int | None = None) -> RestoredVersion:
@@ -598,6 +686,7 @@ class ImportMixin(StoreBase):
         """Replay the batch's new and changed records and hand their rows to the loader."""
         from ..bulk import replay_many, replay_ready
         from ..engine.replay import CardsUnread
+        from .batch import add_new_comments
 
         handled = len(batch.pending) + batch.rejected
         known = _committed_hashes(reader, [mid for mid in batch.pending if mid not in state.loaded])
@@ -607,12 +696,24 @@ class ImportMixin(StoreBase):
         replaced: list[str] = []
         added: list[tuple[_Pending, MatchResult, int, int]] = []
         changed = [mid for mid, old in known.items() if old != batch.pending[mid].content_hash]
-        before = _committed_deals(reader, [mid for mid in changed if mid not in state.loaded])
+        committed = [mid for mid in changed if mid not in state.loaded]
+        before = _committed_deals(reader, committed)
+        same_games, comments = _committed_games(
+            reader, {mid: (batch.pending[mid].record, batch.pending[mid].canonical) for mid in committed}
+        )
         todo: list[tuple[str, _Pending, str | None]] = []
         for mid, item in batch.pending.items():
             old = known.get(mid)
             if old == item.content_hash:
                 counts.skipped += 1
+                continue
+            if mid in same_games:
+                # the same game with other comments (an export of the archive, a version put
+                # back): the archive's match and its analysis stay; comments it lacks are added
+                counts.skipped += 1
+                counts.comments_added += add_new_comments(
+                    item.record, mid, comments[mid], batch.annotations, ids, now
+                )
                 continue
             if old is not None and not state.replace:
                 counts.kept += 1
@@ -661,12 +762,18 @@ class ImportMixin(StoreBase):
                 replaced.append(mid)
                 counts.replaced += 1
                 counts.replacements.append(
-                    Replacement(mid, before.get(mid), len(result.deals), item.entry.place)
+                    Replacement(
+                        mid,
+                        before.get(mid),
+                        len(result.deals),
+                        item.entry.place,
+                        comments=_comments_kept(comments.get(mid, set()), result),
+                    )
                     if earlier is None
                     else Replacement(mid, earlier.deals, len(result.deals), item.entry.place, earlier.place)
                 )
         state.annotation_id = next(ids)
-        if replaced or len(batch.matches) or batch.rejected:
+        if replaced or len(batch.matches) or len(batch.annotations) or batch.rejected:
             try:
                 tables = batch.tables()
             except Exception:  # a row Arrow cannot take: find its match, refuse it alone
@@ -733,11 +840,35 @@ class ImportMixin(StoreBase):
         for table in (*_MATCH_TABLES, "matches") if replaced else ():
             if loader is not None and loader.cancelled:
                 return
+            if table == "annotations":
+                continue  # a coach's comments stay with the new version (_drop_stray_comments)
             con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [replaced])
         for target, rows in loads:
             if loader is not None and loader.cancelled:
                 return  # the file is being rolled back: stop writing to it
             con.from_arrow(rows).insert_into(target)
+        if replaced:
+            _drop_stray_comments(con, replaced)
+
+
+def _drop_stray_comments(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
+    """Of the coach comments the replaced matches kept, drop those on a deal, trick or play the
+    new version does not have (the version kept in ``match_versions`` still holds them), and those
+    the new record brought again (the same place, author and text: the earlier one stays)."""
+    con.execute(
+        """DELETE FROM annotations a
+           WHERE a.match_id IN (SELECT unnest(?::VARCHAR[]))
+             AND (NOT EXISTS (SELECT 1 FROM deals d WHERE d.match_id = a.match_id AND d.deal = a.deal)
+                  OR (a.trick IS NOT NULL AND NOT EXISTS (
+                        SELECT 1 FROM tricks t WHERE t.match_id = a.match_id AND t.deal = a.deal
+                          AND t.trick = a.trick AND (a.play IS NULL OR a.play <= t.cards)))
+                  OR EXISTS (
+                        SELECT 1 FROM annotations b WHERE b.match_id = a.match_id AND b.deal = a.deal
+                          AND b.trick IS NOT DISTINCT FROM a.trick
+                          AND b.play IS NOT DISTINCT FROM a.play AND b.author = a.author
+                          AND b.text = a.text AND b.annotation_id < a.annotation_id))""",
+        [replaced],
+    )
 
 
 def _committed_deals(reader: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, int]:
