@@ -917,6 +917,24 @@ def test_export_parquet_reads_back(sample_db: Path, tmp_path: Path) -> None:
         archive.export_parquet(tmp_path / "out")
 
 
+def test_player_summary_counts_won_and_lost_among_the_deals_played(tmp_path: Path) -> None:
+    """A scoresheet-only deal (a score without its cards) is not among ``deals`` (played to the
+    end): it is not among the deals won or lost either, so a win rate over them stays a rate."""
+    samples = Path(__file__).resolve().parent.parent / "data" / "samples"
+    with Store(tmp_path / "samples.duckdb") as archive:
+        archive.import_paths([samples])
+        assert _count(archive, "deals", "kind = 'scoresheet'") > 0
+        rows = archive.query("SELECT player, deals, deals_won, deals_lost FROM player_summary").rows()
+        played = dict(
+            archive.query(
+                "SELECT player, count(*) FILTER (WHERE won) FROM player_deals "
+                "WHERE kind = 'played' GROUP BY 1"
+            ).rows()
+        )
+    assert rows and all(won + lost <= deals for _, deals, won, lost in rows)
+    assert {player: won for player, _, won, _ in rows} == played
+
+
 # --------------------------------------------------------------------------- migrations and opening
 
 
@@ -928,11 +946,11 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 20
+        assert archive.schema_version == SCHEMA_VERSION == 21
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == list(range(1, 21))
+        assert versions == list(range(1, 22))
         kept = ("evenings", "evening_tables", "saves", "puzzle_reviews", "club_rules")
         assert [_count(archive, t) for t in kept] == [0] * 5
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns

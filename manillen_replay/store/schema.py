@@ -27,7 +27,39 @@ def _cards_of_mask_sql(mask: str) -> str:
     return f"list_where({_CARD_TEXT_SQL}, [{bits}])"
 
 
-_MIGRATION_1 = """
+def _player_summary_view(played_only: bool) -> str:
+    """The ``player_summary`` view. Migration 1 counted a scoresheet-only deal (a score without
+    its cards) in ``deals_won`` and ``deals_lost`` but not in ``deals`` (deals played to the end),
+    so a win rate over them passed 100 %; migration 21 counts deals played to the end in all three."""
+    won, lost = "won", "score_against > 0"
+    if played_only:
+        won, lost = f"kind = 'played' AND pd.{won}", f"kind = 'played' AND pd.{lost}"
+    view = """CREATE OR REPLACE VIEW player_summary AS
+SELECT
+    pd.player,
+    count(DISTINCT pd.match_id) AS matches,
+    count(*) FILTER (WHERE pd.kind = 'played') AS deals,
+    count(*) FILTER (WHERE pd.kind = 'played' AND pd.is_dealer) AS deals_dealt,
+    count(*) FILTER (WHERE pd.{won}) AS deals_won,
+    count(*) FILTER (WHERE pd.{lost}) AS deals_lost,
+    round(avg(pd.points_taken) FILTER (WHERE pd.kind = 'played'), 2)::DOUBLE AS avg_points_taken,
+    sum(pd.score_for)::BIGINT AS score_for,
+    sum(pd.score_against)::BIGINT AS score_against,
+    sum(pd.tricks_won)::BIGINT AS tricks_won,
+    sum(pd.cards_played)::BIGINT AS cards_played,
+    sum(pd.violations)::BIGINT AS violations,
+    round(100.0 * sum(pd.violations) / nullif(sum(pd.cards_played), 0), 2)::DOUBLE
+        AS violations_per_100_cards,
+    (SELECT count(*) FROM matches m JOIN seats s USING (match_id)
+     WHERE s.player = pd.player AND m.winner = s.team AND m.format = 'target') AS matches_won
+FROM player_deals pd
+GROUP BY pd.player;
+"""
+    return view.replace("{won}", won).replace("{lost}", lost)
+
+
+_MIGRATION_1 = (
+    """
 CREATE TABLE matches (
     match_id VARCHAR PRIMARY KEY,
     import_order BIGINT NOT NULL,
@@ -241,27 +273,7 @@ LEFT JOIN (
     SELECT match_id, deal, player, count(*) AS cards_played, count(violation) AS violations
     FROM plays GROUP BY ALL
 ) p ON p.match_id = d.match_id AND p.deal = d.deal AND p.player = s.player;
-CREATE VIEW player_summary AS
-SELECT
-    pd.player,
-    count(DISTINCT pd.match_id) AS matches,
-    count(*) FILTER (WHERE pd.kind = 'played') AS deals,
-    count(*) FILTER (WHERE pd.kind = 'played' AND pd.is_dealer) AS deals_dealt,
-    count(*) FILTER (WHERE pd.won) AS deals_won,
-    count(*) FILTER (WHERE pd.score_against > 0) AS deals_lost,
-    round(avg(pd.points_taken) FILTER (WHERE pd.kind = 'played'), 2)::DOUBLE AS avg_points_taken,
-    sum(pd.score_for)::BIGINT AS score_for,
-    sum(pd.score_against)::BIGINT AS score_against,
-    sum(pd.tricks_won)::BIGINT AS tricks_won,
-    sum(pd.cards_played)::BIGINT AS cards_played,
-    sum(pd.violations)::BIGINT AS violations,
-    round(100.0 * sum(pd.violations) / nullif(sum(pd.cards_played), 0), 2)::DOUBLE
-        AS violations_per_100_cards,
-    (SELECT count(*) FROM matches m JOIN seats s USING (match_id)
-     WHERE s.player = pd.player AND m.winner = s.team AND m.format = 'target') AS matches_won
-FROM player_deals pd
-GROUP BY pd.player;
-CREATE VIEW player_findings AS
+PLAYER_SUMMARYCREATE VIEW player_findings AS
 WITH cards AS (
     SELECT p.player, date_trunc('month', coalesce(m.date, m.imported_at::DATE))::DATE AS month,
            count(*) AS cards_played
@@ -278,7 +290,10 @@ SELECT found.player, found.month, found.kind, found.category, found.severity, fo
        coalesce(cards.cards_played, 0) AS cards_played,
        round(100.0 * found.findings / nullif(cards.cards_played, 0), 3)::DOUBLE AS per_100_cards
 FROM found LEFT JOIN cards USING (player, month);
-""".replace("LEGAL_CARDS", _cards_of_mask_sql("legal_mask")).replace("HAND_CARDS", _cards_of_mask_sql("mask"))
+""".replace("LEGAL_CARDS", _cards_of_mask_sql("legal_mask"))
+    .replace("HAND_CARDS", _cards_of_mask_sql("mask"))
+    .replace("PLAYER_SUMMARY", _player_summary_view(played_only=False))
+)
 
 _MIGRATION_2 = """
 ALTER TABLE matches ADD COLUMN analysed_at TIMESTAMP;
@@ -520,8 +535,18 @@ rows AS (
 )
 
 
-_MIGRATION_8 = (
-    """
+def _ledger_views(calls_reviewed: bool) -> str:
+    """The ``deal_ledger`` and ``player_ledger`` views of every variant's sides. Migration 8 took
+    what the calls gave away from the call findings (``trump_choice``, ``knock_choice``); at the
+    solver depth a seat's knock keeps one finding, and a missed klop (``klop_missed``) kept over
+    ``knock_choice`` left its loss out of the ledger while the accuracy counted it. Migration 21
+    takes every reviewed call's loss from ``call_decisions``, as ``player_accuracy`` does."""
+    if calls_reviewed:
+        cost, source, where = "sum(greatest(c.loss, 0.0))", "call_decisions", ""
+    else:
+        cost, source = "sum(c.points)", "findings"
+        where = "    WHERE c.kind IN ('trump_choice', 'knock_choice') AND c.detector = 'builtin'\n"
+    views = """
 CREATE OR REPLACE VIEW deal_ledger AS
 WITH seat_costs AS (
     SELECT c.*, s.team
@@ -556,11 +581,10 @@ sides AS (
     GROUP BY ALL
 ),
 calls AS (
-    SELECT f.match_id, f.deal, s.team, sum(f.points) AS calls
-    FROM findings f
-    JOIN deal_seats s ON s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat
-    WHERE f.kind IN ('trump_choice', 'knock_choice') AND f.detector = 'builtin'
-    GROUP BY ALL
+    SELECT c.match_id, c.deal, s.team, {cost} AS calls
+    FROM {source} c
+    JOIN deal_seats s ON s.match_id = c.match_id AND s.deal = c.deal AND s.seat = c.seat
+{where}    GROUP BY ALL
 ),
 teams AS (
     SELECT d.match_id, d.deal, t.team, d.multiplier,
@@ -609,11 +633,10 @@ people AS (
     GROUP BY ALL
 ),
 seat_calls AS (
-    SELECT f.match_id, f.deal, s.player, sum(f.points) AS calls
-    FROM findings f
-    JOIN deal_seats s ON s.match_id = f.match_id AND s.deal = f.deal AND s.seat = f.seat
-    WHERE f.kind IN ('trump_choice', 'knock_choice') AND f.detector = 'builtin'
-    GROUP BY ALL
+    SELECT c.match_id, c.deal, s.player, {cost} AS calls
+    FROM {source} c
+    JOIN deal_seats s ON s.match_id = c.match_id AND s.deal = c.deal AND s.seat = c.seat
+{where}    GROUP BY ALL
 ),
 rows AS (
     SELECT l.match_id, l.deal, coalesce(m.date, CAST(m.imported_at AS DATE)) AS evening, p.player,
@@ -625,8 +648,13 @@ rows AS (
     LEFT JOIN seat_calls sc ON sc.match_id = l.match_id AND sc.deal = l.deal AND sc.player = p.player
 )
 """
-    + _PLAYER_LEDGER_TOTALS
-)
+    return (
+        views.replace("{cost}", cost).replace("{source}", source).replace("{where}", where)
+        + _PLAYER_LEDGER_TOTALS
+    )
+
+
+_MIGRATION_8 = _ledger_views(calls_reviewed=False)
 
 
 _MIGRATION_9 = """
@@ -797,6 +825,8 @@ CREATE TABLE IF NOT EXISTS match_version_analysis (
 
 _MIGRATION_20 = _player_findings_view(analysed_only=True)
 
+_MIGRATION_21 = _ledger_views(calls_reviewed=True) + _player_summary_view(played_only=True)
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -895,6 +925,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         "player_findings: the cards played counted in analysed matches only (a match waiting for its "
         "analysis made the rates look better)",
         _MIGRATION_20,
+    ),
+    Migration(
+        21,
+        "deal_ledger and player_ledger: calls counts every reviewed call's loss (call_decisions), a "
+        "missed klop's too; player_summary: deals_won and deals_lost count deals played to the end, "
+        "as deals does",
+        _MIGRATION_21,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
