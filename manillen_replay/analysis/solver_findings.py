@@ -107,11 +107,11 @@ def cost_findings(
                 findings.append(_hindsight_finding(cost, match=match, deal=deal, player=player, who=who))
             continue
         # judged by what the card surely cost: an estimate the sampled layouts leave unsure of
-        # (a near tie among several cards, say) is no finding, either way
+        # (a near tie among several cards, say) is no mistake, but it is said, as a note: the
+        # player looking for the points they remember losing finds the card and why it is unsure
         severity = COST_THRESHOLDS.severity(cost.sure_view_cost or 0.0)
-        if severity is Severity.INFO and COST_THRESHOLDS.severity(cost.view_cost) is not Severity.INFO:
-            continue
-        if severity is not Severity.INFO:
+        unsure = severity is Severity.INFO and COST_THRESHOLDS.severity(cost.view_cost) is not Severity.INFO
+        if severity is not Severity.INFO or unsure:
             better = better_cards(cost)
             view = cost.view_cost
             # the reason, when there is one, says itself what the real cards gave
@@ -133,6 +133,15 @@ def cost_findings(
             if (cost.trick, cost.play) in reasons:
                 why_en, why_nl = reasons[(cost.trick, cost.play)]
                 en, nl = f"{en} {why_en}", f"{nl} {why_nl}"
+            if unsure:
+                en += (
+                    f" The layouts solved leave that unsure (give or take {number(cost.view_error)}), "
+                    "so this is a note, not a mistake."
+                )
+                nl += (
+                    " De berekende verdelingen laten dat onzeker (plus of min "
+                    f"{number_nl(cost.view_error)}), dus dit is een opmerking, geen fout."
+                )
             findings.append(
                 _play_finding(
                     cost,
