@@ -173,9 +173,15 @@ def test_a_line_that_gives_the_trick_to_the_other_side_than_the_game_says_what_t
         for lang in ("en", "nl")
         for winner in (1, 2, None)
     }  # fmt: skip
-    assert "trick 7 is Anna & Carla's either way;" in game["en", 1]
-    assert "takes it. In the game Bert & Dirk took trick 7. Anna & Carla take 7 card points" in game["en", 1]
-    assert "In het spel namen Bert & Dirk slag 7. Anna & Carla halen" in game["nl", 1]
+    assert "on this layout trick 7 is Anna & Carla's either way;" in game["en", 1]
+    assert (
+        "takes it. In the game Bert & Dirk took trick 7: the hidden cards lay otherwise than on this layout. "
+        "Anna & Carla take 7 card points" in game["en", 1]
+    )
+    assert (
+        "In het spel namen Bert & Dirk slag 7: de verborgen kaarten lagen anders dan in deze verdeling. "
+        "Anna & Carla halen" in game["nl", 1]
+    )
     for lang in ("en", "nl"):
         assert "game" not in game[lang, 2] and "spel " not in game[lang, 2]  # Carla took it: Anna's side
         assert game[lang, None] == game[lang, 2]
@@ -227,11 +233,15 @@ def test_a_card_the_layout_put_in_another_hand_is_not_named_with_a_made_up_holde
     )  # fmt: skip
     assert "Bert's A♦" not in en and "A♦" not in en
     assert (
-        "after the 10♦, Bert & Dirk take trick 8 (8 points) with a higher diamond, Anna's K♦ with it;" in en
+        "after the 10♦, Bert & Dirk take trick 8 (8 points) with the trick's highest diamond, "
+        "Anna's K♦ with it;" in en
     )
     assert "after the K♦ it is Anna & Carla's: Anna's 10♦ takes it." in en
     assert "koeken aas" not in nl
-    assert "na de koeken manille nemen Bert & Dirk slag 8 met een hogere kaart van koeken (8 punten)" in nl
+    assert (
+        "na de koeken manille nemen Bert & Dirk slag 8 met de hoogste kaart van koeken in de slag (8 punten)"
+        in nl
+    )
     assert "en de koeken heer van Anna gaat mee" in nl
     # where the layout has the card where the real deal has it, it is named as before
     same = explain(

@@ -563,14 +563,20 @@ def test_a_costly_dummy_card_ranks_among_the_dealer_s_decisions_as_the_dummy_s(
 
     db = tmp_path / "costly.duckdb"
     shutil.copy(reviewed_three_dummy, db)
-    with duckdb.connect(str(db)) as connection:  # a mistake with the dummy's card (the sample's is hindsight)
-        connection.execute("UPDATE findings SET severity = 'mistake', points = 30 WHERE seat = 3")
+    first = "(SELECT min(finding_id) FROM findings WHERE seat = 3)"  # the sample's are notes
+    with duckdb.connect(str(db)) as connection:  # a mistake with the dummy's card
         connection.execute(
-            "UPDATE play_costs c SET view_cost = 30, view_error = 0 FROM findings f WHERE f.seat = 3 "
+            f"UPDATE findings SET severity = 'mistake', points = 30 WHERE finding_id = {first}"
+        )
+        connection.execute(
+            "UPDATE play_costs c SET view_cost = 30, view_error = 0 FROM findings f "
+            f"WHERE f.finding_id = {first} "
             "AND c.match_id = f.match_id AND c.deal = f.deal AND c.trick = f.trick AND c.play = f.play"
         )
     with Store(db, read_only=True) as store:
-        (match_id, trick), *_ = store.query("SELECT match_id, trick FROM findings WHERE seat = 3").rows()
+        ((match_id, trick),) = store.query(
+            "SELECT match_id, trick FROM findings WHERE seat = 3 AND severity = 'mistake'"
+        ).rows()
         ranked = store.biggest_mistakes([match_id], player="anna", top=3)
     assert ranked["player"][0] == "Anna" and ranked["seat"][0] == 3 and ranked["dummy"][0]
     listed = CliRunner().invoke(cli, ["findings", "--db", str(db), "--top", "3", "--player", "Anna"])

@@ -269,11 +269,14 @@ class _Words:
 
     def kind(self, card: int) -> str:
         """A card said without naming it: what holds on every layout where it takes the trick
-        (a trump, or a higher card of the suit led)."""
+        (a trump, or the trick's highest card of the suit led: "a higher diamond" left a player
+        asking higher than what, and whose)."""
         suit = Card(card).suit
         if self.lang == "en":
-            return "a trump" if suit == self.trump else f"a higher {suit_en(suit).removesuffix('s')}"
-        return "een troef" if suit == self.trump else f"een hogere kaart van {suit_nl(suit)}"
+            return (
+                "a trump" if suit == self.trump else f"the trick's highest {suit_en(suit).removesuffix('s')}"
+            )
+        return "een troef" if suit == self.trump else f"de hoogste kaart van {suit_nl(suit)} in de slag"
 
     def card(self, card: int) -> str:
         return card_en(card) if self.lang == "en" else f"de {card_nl(card)}"
@@ -449,7 +452,8 @@ def explain(
             else "Why, with every hand known"
         )
         if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
-            parts.append(f"trick {first_p.number} is {w.team(first_p.winner)}'s either way")
+            here = "on this layout " if layouts else ""
+            parts.append(f"{here}trick {first_p.number} is {w.team(first_p.winner)}'s either way")
         if swing is None:
             parts.append(
                 f"the {w.card(card)} and the {w.card(better_card)} come to the same here; the gap is "
@@ -486,7 +490,10 @@ def explain(
         )
         text = f"{intro}: {'; '.join(parts)}."
         if game_winner is not None and sides[game_winner] != sides[first_p.winner]:
-            text += f" In the game {w.team(game_winner)} took trick {first_p.number}."
+            text += (
+                f" In the game {w.team(game_winner)} took trick {first_p.number}: the hidden cards lay "
+                "otherwise than on this layout."
+            )
         text += f" {total[0].upper()}{total[1:]}."
         if real is not None:
             gap = real[1].taken(team) - real[0].taken(team)
@@ -532,7 +539,8 @@ def explain(
         else "Waarom, met alle kaarten open"
     )
     if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
-        parts.append(f"slag {first_p.number} is hoe dan ook voor {w.team(first_p.winner)}")
+        here = "in deze verdeling " if layouts else ""
+        parts.append(f"{here}slag {first_p.number} is hoe dan ook voor {w.team(first_p.winner)}")
     if swing is None:
         parts.append(
             f"{w.card(card)} en {w.card(better_card)} komen hier op hetzelfde uit; het verschil zit "
@@ -568,7 +576,10 @@ def explain(
     text = f"{intro}: {'; '.join(parts)}."
     if game_winner is not None and sides[game_winner] != sides[first_p.winner]:
         took = w.takes(game_winner, "namen", "nam")
-        text += f" In het spel {took} {w.team(game_winner)} slag {first_p.number}."
+        text += (
+            f" In het spel {took} {w.team(game_winner)} slag {first_p.number}: de verborgen kaarten "
+            "lagen anders dan in deze verdeling."
+        )
     text += f" {total[0].upper()}{total[1:]}."
     if real is not None:
         gap = real[1].taken(team) - real[0].taken(team)
