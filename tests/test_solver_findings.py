@@ -13,7 +13,7 @@ from manillen_replay.analysis import Category, Finding, Severity
 from manillen_replay.analysis.call_review import CallOption, CallReview
 from manillen_replay.analysis.costs import CardValue, PlayCost
 from manillen_replay.analysis.solver_findings import call_findings, cost_findings, curate
-from manillen_replay.cards import Card
+from manillen_replay.cards import Card, CardSet
 
 
 def finding(
@@ -261,6 +261,22 @@ def _trump_call(chosen: str, options: tuple[CallOption, ...]) -> Finding:
     review = CallReview(deal=2, seat=0, options=options, chosen=chosen, layouts=50)
     (found,) = call_findings(review, match="m", players=["Anna", "Bert", "Carla", "Dirk"])
     return found
+
+
+def test_a_trump_call_finding_says_what_the_caller_held_of_the_suit_called_and_the_better_one() -> None:
+    """The helper's review: "Anna chose clubs ... spades 11.2" was numbers only; she held five
+    spades to the 10 against two small clubs, and the finding says so, strongest first."""
+    options = (CallOption("S", 40.0, 11.2), CallOption("C", 28.0, -0.8))
+    review = CallReview(deal=2, seat=0, options=options, chosen="C", layouts=50)
+    hand = CardSet.parse("AS 8S 10S KS 9S JC 7C QH").mask
+    (found,) = call_findings(review, match="m", players=["Anna", "Bert", "Carla", "Dirk"], hand=hand)
+    assert found.explanation.endswith("Anna held 2 clubs (J♣ 7♣) and 5 spades (10♠ A♠ K♠ 9♠ 8♠).")
+    assert found.explanation_nl.endswith(
+        "Anna had 2 klaveren (klaveren boer en zeven) en 5 schoppen "
+        "(schoppen manille, aas, heer, negen en acht)."
+    )
+    (without,) = call_findings(review, match="m", players=["Anna", "Bert", "Carla", "Dirk"])
+    assert "held" not in without.explanation
 
 
 @pytest.mark.parametrize(

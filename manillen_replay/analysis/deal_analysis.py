@@ -195,8 +195,9 @@ def _findings(
     for call, review in reviews:
         kind = "knock_choice" if call == "klop" else "trump_choice"
         alone = shape.plays_alone(review.seat, deal.dealer)
+        hand = deal.hands[review.seat] if deal.hands and review.seat < len(deal.hands) else None
         found += call_findings(
-            review, match=result.id, players=names, kind=kind, alone=alone, rules=result.rules
+            review, match=result.id, players=names, kind=kind, alone=alone, rules=result.rules, hand=hand
         )
     return found
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from ..cards import Card
+from ..cards import SUIT_MASKS, Card, CardSet, Suit
 from ..engine.results import DealResult, dummy_name
 from ..rules import Contract, Rules, Variant, multiplier
 from .call_review import CallOption, CallReview
@@ -20,9 +20,12 @@ from .costs import PlayCost
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds, sort_key
 from .reasons import better_cards
 from .words import (
+    and_nl,
     card_en,
     card_nl,
     card_points_counted,
+    cards_en,
+    cards_nl,
     counted_en,
     counted_nl,
     number,
@@ -31,6 +34,8 @@ from .words import (
     or_nl,
     points_en,
     points_nl,
+    suit_en,
+    suit_nl,
 )
 
 CALL_THRESHOLDS = Thresholds(3.0, 6.0, 12.0)
@@ -313,6 +318,7 @@ def call_findings(
     kind: str = "trump_choice",
     alone: bool = False,
     rules: Rules | None = None,
+    hand: int | None = None,
 ) -> list[Finding]:
     """A finding when the call made was clearly worse than the best one (``trump_choice``,
     ``knock_choice``), by :data:`CALL_THRESHOLDS` on what it surely gave away of the expected
@@ -324,6 +330,8 @@ def call_findings(
     :param kind: ``trump_choice`` or ``knock_choice``.
     :param alone: the caller's side is the caller (two players, the dealer of three), not a team.
     :param rules: the match's house rules, for muil's factor and its capot (inferred without).
+    :param hand: the caller's hand when calling (a mask): a trump call's words say what it held
+        of the suit called and of the better one, the reason in cards beside the numbers.
     """
     loss, sure = review.loss, review.sure_loss
     if loss is None or sure is None or review.chosen is None:
@@ -352,6 +360,9 @@ def call_findings(
             f"{_option(best.name, 'nl')} {_score(best.score, 'nl')} "
             f"({layouts} verdelingen van de andere kaarten berekend)."
         )
+        if hand is not None:
+            held_en, held_nl = _holding_words(hand, who, (chosen.name, best.name))
+            en, nl = f"{en} {held_en}", f"{nl} {held_nl}"
         muil = review.option("muil")
         if muil is not None and "muil" in (chosen.name, best.name):
             more_en, more_nl = _muil_words(muil, rules)
@@ -389,6 +400,37 @@ def call_findings(
             explanation_nl=nl,
         )
     ]
+
+
+def _holding_words(hand: int, who: str, options: Sequence[str]) -> tuple[str, str]:
+    """What the caller held of each suit among ``options`` (the call made, the better one), the
+    strongest first: the reason a club player reads in a trump call, where the scores alone were
+    numbers ("Anna chose clubs ... spades 11.2" did not say she held five spades to the 10).
+
+    >>> from manillen_replay.cards import CardSet
+    >>> hand = CardSet.parse("10S AS KS 9S 8S JC 7C QH").mask
+    >>> _holding_words(hand, "Anna", ("C", "S"))[0]
+    'Anna held 2 clubs (J♣ 7♣) and 5 spades (10♠ A♠ K♠ 9♠ 8♠).'
+    >>> _holding_words(hand, "Anna", ("D", "muil"))[1]
+    'Anna had geen koeken.'
+    """
+    en: list[str] = []
+    nl: list[str] = []
+    for name in dict.fromkeys(options):
+        if name not in ("H", "D", "C", "S"):
+            continue
+        suit = Suit[name]
+        held = [int(c) for c in CardSet(hand & SUIT_MASKS[suit]).sorted_for_display(suit)]
+        if not held:
+            en.append(f"no {suit_en(suit)}")
+            nl.append(f"geen {suit_nl(suit)}")
+            continue
+        name_en = suit_en(suit) if len(held) > 1 else suit_en(suit).removesuffix("s")
+        en.append(f"{len(held)} {name_en} ({cards_en(held)})")
+        nl.append(f"{len(held)} {suit_nl(suit)} ({cards_nl(held)})")
+    if not en:
+        return "", ""
+    return f"{who} held {' and '.join(en)}.", f"{who} had {and_nl(nl)}."
 
 
 def _muil_words(muil: CallOption, rules: Rules | None = None) -> tuple[str, str]:
