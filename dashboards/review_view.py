@@ -17,6 +17,7 @@ from dashboards import cards, data, i18n, reviewer, ui
 from dashboards.steps import step_of
 from manillen_replay.analysis.findings import COST_THRESHOLDS
 from manillen_replay.analysis.ranking import row_cost_in_words
+from manillen_replay.report.svg import minus_signs
 
 ACTIVE = ("queued", "reviewing", "waiting")
 """States that change by themselves: looked at every :data:`POLL_SECONDS` while shown."""
@@ -120,7 +121,7 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
         st.markdown(" · ".join(part for part in parts if part))
         text = row["explanation_nl"] if language == "nl" and row["explanation_nl"] else row["explanation"]
         if text:
-            st.caption(ui.markdown_text(str(text)))
+            st.caption(ui.markdown_text(minus_signs(str(text))))
         st.page_link(
             ui.PAGE_FILES["replay"],
             label=t("review.open"),

@@ -617,3 +617,35 @@ def test_a_stopping_server_stops_the_review_first_and_says_no_failure(
     assert reviewer.stop_all(10) is True
     assert not current._thread.is_alive() and reviewer.running(archive) is None
     assert not [r for r in caplog.records if "failed" in r.getMessage()]
+
+
+def test_the_pages_write_a_finding_s_negative_figures_with_a_real_minus_sign(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report wrote "−0.8" and the Match page "-0.8" (a hyphen) for the same finding; docs say
+    a real minus sign in both. The Match page's boxes, the Mistakes page and the Deal replay write
+    the sign; a hyphen between figures ("3-2") stays."""
+    import duckdb
+
+    from .test_dashboard import html_views, light_tables
+
+    path = tmp_path / "club.duckdb"
+    build_archive(path)
+    with duckdb.connect(str(path)) as connection:
+        connection.execute("UPDATE findings SET explanation = 'scores -0.8 on average, 3-2 in tricks'")
+        match_id, deal, trick, play = connection.execute(
+            "SELECT match_id, deal, trick, play FROM findings WHERE trick IS NOT NULL "
+            "ORDER BY points DESC LIMIT 1"
+        ).fetchone()
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match=match_id)
+    # written as markdown: its dots and hyphens escaped
+    assert r"scores −0\.8 on average, 3\-2 in tricks" in texts(at) and "-0\\.8" not in texts(at)
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "mistakes")
+    shown = " ".join(light_tables(at)[0].value["text"].to_list())
+    assert "scores −0.8 on average, 3-2 in tricks" in shown and "-0.8" not in shown
+    step = (trick - 1) * 4 + play
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match=match_id, deal=deal, step=step)
+    facts = str(html_views(at)["replay_facts"][1]["html"])
+    assert "scores −0.8 on average, 3-2 in tricks" in facts and "-0.8" not in facts
+    data.archive_at(path).close()

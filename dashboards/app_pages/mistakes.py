@@ -10,6 +10,7 @@ import streamlit as st
 from dashboards import cards, chart_view, charts, data, i18n, light_table, native_inputs, ui
 from dashboards.steps import step_of
 from manillen_replay.analysis.words import KIND_NL
+from manillen_replay.report.svg import MINUS, NEGATIVE_FIGURE
 
 t = ui.translator()
 language = ui.lang()
@@ -125,8 +126,10 @@ if shown.height < total and not every:
     more = t("mistakes.show_all", count=total) if every_fits else t("mistakes.show_most", count=ALL_ROWS)
 
 explanation = (
-    pl.coalesce("explanation_nl", "explanation") if language == "nl" else pl.col("explanation")
-).alias("text")
+    (pl.coalesce("explanation_nl", "explanation") if language == "nl" else pl.col("explanation"))
+    .str.replace_all(NEGATIVE_FIGURE, f"${{1}}{MINUS}${{2}}")
+    .alias("text")
+)
 table = shown.with_columns(
     explanation,
     pl.col("severity").map_elements(lambda s: i18n.label_of("severity", s, language), pl.String),

@@ -35,6 +35,7 @@ from manillen_replay.engine.variation import (
     trump_of,
 )
 from manillen_replay.errors import ManillenError
+from manillen_replay.report.svg import minus_signs
 from manillen_replay.rules import Contract
 from manillen_replay.store import NoSuchAnnotationError
 
@@ -815,8 +816,8 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
 def explanation(row: dict[str, Any]) -> str:
     """The finding's explanation in the chosen language (English when no Dutch one was written)."""
     if language == "nl" and row.get("explanation_nl"):
-        return str(row["explanation_nl"])
-    return str(row.get("explanation") or "")
+        return minus_signs(str(row["explanation_nl"]))
+    return minus_signs(str(row.get("explanation") or ""))
 
 
 def finding_html(row: dict[str, Any]) -> str:

@@ -14,8 +14,8 @@ from html import escape
 from ..analysis.puzzles import Puzzle, PuzzleKind
 from ..cards import Card, CardSet, Suit, mask_of
 from .build import Decision
-from .render import STYLE, _card_text, _contract, minus_signs, table_html
-from .svg import suit_svg
+from .render import STYLE, _card_text, _contract, table_html
+from .svg import minus_signs, suit_svg
 from .words import decimal_sign, say
 
 PUZZLE_STYLE = """

@@ -9,7 +9,6 @@ team figures is in one order, the player's team first (:attr:`~.build.Report.tea
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from html import escape
 
@@ -21,12 +20,12 @@ from ..rules import VARIANTS, Contract
 from .build import BetterLine, Comment, DealLine, Decision, PlayerReview, Report
 from .svg import (
     LEDGER_STEPS,
-    MINUS,
     TEAM_COLOURS,
     Series,
     card_svg,
     ledger_steps,
     line_chart,
+    minus_signs,
     number,
     suit_svg,
     waterfall,
@@ -487,15 +486,6 @@ def table_html(decision: Decision, lang: str) -> str:
     else:
         trick = f'<span class="lead">{escape(say(lang, "empty_trick", player=decision.player))}</span>'
     return f'<div class="table{shape}">{seats}<div class="trick">{trick}</div></div>'
-
-
-def minus_signs(text: str) -> str:
-    """A finding's words with the report's minus sign on negative figures (``−8.7``, not ``-8.7``).
-
-    >>> minus_signs("scores -8.7 on average, 3-2 in tricks")
-    'scores −8.7 on average, 3-2 in tricks'
-    """
-    return re.sub(r"(?<![\w-])-(?=\d)", MINUS, text)
 
 
 def _cards_html(cards: Sequence[Card], lang: str) -> str:

@@ -8,6 +8,7 @@ paths, so they look the same whatever fonts the reader's phone has.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -84,6 +85,19 @@ _AXIS = 'stroke="currentColor" stroke-opacity="0.45"'
 
 MINUS = "\u2212"
 """The minus sign of every number the charts write (``−3``, not the hyphen of ``-3``)."""
+NEGATIVE_FIGURE = r"(^|[^\w-])-(\d)"
+"""A hyphen before a figure that is its minus sign (not ``3-2`` or a word's hyphen): a pattern
+Rust's regex (polars) takes as Python's does, the sign's place in group 1 and the digit in 2."""
+
+
+def minus_signs(text: str) -> str:
+    """A finding's words with a real minus sign on negative figures (``−8.7``, not ``-8.7``), as
+    the report and the dashboard's pages write them.
+
+    >>> minus_signs("-0.8 scores -8.7 on average, 3-2 in tricks")
+    '−0.8 scores −8.7 on average, 3-2 in tricks'
+    """
+    return re.sub(NEGATIVE_FIGURE, rf"\1{MINUS}\2", text)
 
 
 def number(value: float, *, signed: bool = False, decimal: str = ".", digits: int = 1) -> str:
