@@ -292,6 +292,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "Partij {match} heeft geen bevindingen in het archief (nog niet geanalyseerd, of geen zulke partij).",
     ),
     "match.all_findings": ("All the findings of this match", "Alle bevindingen van deze partij"),
+    "match.all_findings_of": (
+        "All {player}'s findings of this match",
+        "Alle bevindingen van {player} in deze partij",
+    ),
     "players.unknown": (
         "There is no player {player} in the archive: {shown} is shown.",
         "Er is geen speler {player} in het archief: {shown} wordt getoond.",

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 from xml.etree import ElementTree
 
 import polars as pl
@@ -1114,6 +1115,23 @@ def test_mistakes_of_one_match_from_the_match_page_s_link(app: AppTest) -> None:
         "Match random-2 has no findings in the archive (not analysed yet, or no such match)."
     ]
     assert len(set(light_table(at, "mistakes_table").texts["match_id"].to_list())) > 1
+
+
+def test_the_match_page_s_review_of_one_player_links_to_that_player_s_findings(app: AppTest) -> None:
+    """With "Whose mistakes: Bert" the link opens the Mistakes page on Bert's findings of the
+    match (it chose the match and left every player)."""
+    at = open_page(app, "match", match="random-1")
+    values = dict(native_inputs_of(at)["whose"]["values"])
+    at.session_state["match_review_for"] = chosen_state({**values, "whose": "Bert"})
+    at.run()
+    (link,) = [p for p in at.get("page_link") if p.proto.label == "All Bert's findings of this match"]
+    assert dict(parse_qsl(link.proto.query_string))["player"] == "Bert"
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "mistakes", match="random-1", player="Bert")
+    assert set(light_table(at, "mistakes_table").texts["player"].to_list()) == {"Bert"}
+    # the same link without a player: every player of the match again
+    del at.query_params["player"]
+    at = open_page(at, "mistakes", match="random-1")
+    assert native_inputs_of(at)[MISTAKES_FILTERS]["values"]["players"] == "[]"
 
 
 def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:

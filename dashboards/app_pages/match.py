@@ -145,17 +145,19 @@ whose_field = native_inputs.Field(
     "whose", t("review.for"), "select", value=everyone, options=[(n, n) for n in [everyone, *names]]
 )
 whose = native_inputs.inputs("match_review_for", [whose_field])["whose"]
-review_view.section(
-    chosen,
-    player=None if whose == everyone or whose not in names else whose,
-    trick_size=shape.trick_size,
-    key="match",
-)
+reviewed_player = None if whose == everyone or whose not in names else whose
+review_view.section(chosen, player=reviewed_player, trick_size=shape.trick_size, key="match")
 st.page_link(
     ui.PAGE_FILES["mistakes"],
-    label=t("match.all_findings"),
+    label=t("match.all_findings")
+    if reviewed_player is None
+    else t("match.all_findings_of", player=ui.name_text(reviewed_player)),
     icon=":material/list:",
-    query_params={"match": chosen, **ui.language_params()},
+    query_params={
+        "match": chosen,
+        **({"player": reviewed_player} if reviewed_player is not None else {}),
+        **ui.language_params(),
+    },
 )
 
 counts = data.findings_per_deal(chosen)

@@ -31,12 +31,15 @@ choices = data.finding_choices()
 # session (KEPT), so it is there again after a visit to another page.
 KEPT = "mistakes_filters_kept"
 kept: dict[str, str] = st.session_state.get(KEPT, {})
-# a link from the Match page (?match=ID) chooses that match, once: the filters rule after it
+# a link from the Match page (?match=ID, with &player=NAME when its review was one player's)
+# chooses that match and player, once: the filters rule after it
 asked = st.query_params.get("match")
-if asked is not None and asked != st.session_state.get("mistakes_match_asked"):
-    st.session_state["mistakes_match_asked"] = asked
+asked_player = st.query_params.get("player")
+if asked is not None and (asked, asked_player) != st.session_state.get("mistakes_match_asked"):
+    st.session_state["mistakes_match_asked"] = (asked, asked_player)
     if asked in choices["matches"]:
-        kept = {**kept, "matches": json.dumps([asked])}
+        players_asked = [asked_player] if asked_player in choices["players"] else []
+        kept = {**kept, "matches": json.dumps([asked]), "players": json.dumps(players_asked)}
         st.session_state["mistakes_filters"] = native_inputs.chosen_state(kept)
     else:
         st.warning(t("mistakes.no_findings_of", match=asked))
