@@ -753,11 +753,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "sql.query": ("Query", "Vraag"),
     "sql.run": ("Run", "Uitvoeren"),
     "sql.refused": ("Refused: {message}", "Geweigerd: {message}"),
+    # said after "Stopped at a limit: ", as the memory and size limits are
     "sql.timeout": (
-        "The query ran past this page's time limit ({seconds} s) and was stopped: ask for less (a "
-        "WHERE, a LIMIT), or give it more time on the command line (manillen sql --timeout).",
-        "De vraag liep langer dan de tijd die deze pagina geeft ({seconds} s) en werd gestopt: vraag "
-        "minder (een WHERE, een LIMIT), of geef ze meer tijd op de opdrachtregel (manillen sql --timeout).",
+        "the query ran past this page's time limit ({seconds} s) and was stopped: ask for less (a "
+        "WHERE, a LIMIT), or give it more time on the command line (manillen sql --timeout)",
+        "de vraag liep langer dan de tijd die deze pagina geeft ({seconds} s) en werd gestopt: vraag "
+        "minder (een WHERE, een LIMIT), of geef ze meer tijd op de opdrachtregel (manillen sql --timeout)",
     ),
     "sql.organiser_only": (
         "The SQL console is the organiser's only.",

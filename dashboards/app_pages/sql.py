@@ -82,8 +82,8 @@ elif kind == "refused":
     st.error(t("sql.refused", message=ui.markdown_text(outcome)))
 elif kind == "stopped":
     st.warning(t("sql.stopped", message=ui.markdown_text(outcome)))
-elif kind == "timeout":
-    st.error(t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang())))
+elif kind == "timeout":  # a limit, as memory and size are: no failure of the query
+    st.warning(t("sql.stopped", message=t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang()))))
 elif kind == "error":
     # DuckDB's message quotes what the query held and may run over lines ("Candidate bindings:"):
     # shown as lines of text, where an address it quotes is no link
