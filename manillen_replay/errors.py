@@ -93,8 +93,17 @@ class InvalidRecordError(ManillenError):
     def __init__(self, problems: list[RecordError]) -> None:
         self.problems = problems
         first = problems[0].describe() if problems else "invalid record"
-        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        super().__init__(first + more)
+        super().__init__(first + more_problems(len(problems)))
+
+
+def more_problems(count: int) -> str:
+    """What a message naming the first of ``count`` problems adds for the others.
+
+    >>> more_problems(1), more_problems(2), more_problems(3)
+    ('', ' (and 1 more problem)', ' (and 2 more problems)')
+    """
+    others = count - 1
+    return f" (and {others} more problem{'s' if others > 1 else ''})" if others > 0 else ""
 
 
 class NotationError(RecordError):

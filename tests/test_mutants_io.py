@@ -1142,3 +1142,15 @@ def test_a_seat_out_of_range_is_said_with_the_variants_seats(
     with pytest.raises(InvalidRecordError) as caught:
         loads(json.dumps(document))
     assert [p.message for p in caught.value.problems if p.pointer == f"/deals/0/{field}"] == [said]
+
+
+def test_two_fields_missing_are_each_named() -> None:
+    """A record of its format alone misses its match and its deals: each problem names its own
+    field (the first was said twice), and the message counts one more problem, not "problems"."""
+    with pytest.raises(InvalidRecordError) as caught:
+        Entry("club.jsonl", 4, b'{"format":"manillen/1"}').decode()
+    assert [p.describe() for p in caught.value.problems] == [
+        "club.jsonl:4: missing field 'match'",
+        "club.jsonl:4: missing field 'deals'",
+    ]
+    assert str(caught.value) == "club.jsonl:4: missing field 'match' (and 1 more problem)"

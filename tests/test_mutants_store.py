@@ -956,7 +956,7 @@ def test_a_record_with_two_problems_says_one_more() -> None:
         summary = store.import_entries(_entries([json.dumps(record)]))
         (row,) = _rows(store, "SELECT message FROM rejects")
     assert len(summary.rejects) == 2
-    assert row["message"] == f"{summary.rejects[0].detail} (and 1 more problems)"
+    assert row["message"] == f"{summary.rejects[0].detail} (and 1 more problem)"
 
 
 def test_a_refused_text_match_is_placed_at_the_line_of_its_problem(tmp_path: Path) -> None:

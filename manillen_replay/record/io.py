@@ -922,8 +922,11 @@ def _describe(error: Any, seats: tuple[int, int] = (4, 4)) -> RecordError:
     value = error.instance
     kind = error.validator
     if kind == "required":
+        # one error per field missing, each naming its own (two fields missing were said as the
+        # first one twice)
+        named = re.fullmatch(r"'(.+)' is a required property", str(error.message))
         missing = [name for name in error.validator_value if name not in value]
-        return RecordError(f"missing field {missing[0]!r}", pointer)
+        return RecordError(f"missing field {named.group(1) if named else missing[0]!r}", pointer)
     if kind == "additionalProperties":
         allowed = set(error.schema.get("properties", {}))
         extra = sorted(k for k in value if k not in allowed)

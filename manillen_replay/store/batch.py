@@ -12,7 +12,7 @@ import msgspec
 import pyarrow as pa
 
 from ..engine import DealKind, DealResult, MatchResult
-from ..errors import RecordError
+from ..errors import RecordError, more_problems
 from ..record import Entry, Record, dumps
 from ..record.io import RAW_PREFIX
 from .arrow import _I32, _I64, _STR, _STRINGS, _TIME, _Columns
@@ -108,7 +108,7 @@ class _Batch:
         counts.refused += 1
         counts.rejects.extend(located)
         self.rejected += 1
-        more = f" (and {len(located) - 1} more problems)" if len(located) > 1 else ""
+        more = more_problems(len(located))
         first = located[0]
         line = entry.line if first.line is None else first.line
         self.rejects.add(
