@@ -745,17 +745,18 @@ def save_club_rules(name: str, rules: Rules, *, replace: bool = False) -> ClubRu
 
 
 def parse_tags(text: str) -> list[str]:
-    """Tags typed as ``good, vetten`` (commas or semicolons), trimmed, without repeats.
+    """Tags typed as ``good, vetten`` (commas or semicolons), trimmed, without repeats (``X`` is
+    ``x`` again: the first spelling stays).
 
-    >>> parse_tags(" good, vetten;good ")
+    >>> parse_tags(" good, vetten;good , Vetten")
     ['good', 'vetten']
     """
-    tags: list[str] = []
+    tags: dict[str, str] = {}
     for part in re.split(r"[,;]", text):
         tag = part.strip()
-        if tag and tag not in tags:
-            tags.append(tag)
-    return tags
+        if tag:
+            tags.setdefault(tag.casefold(), tag)
+    return list(tags.values())
 
 
 # --------------------------------------------------------------------------- SQL page

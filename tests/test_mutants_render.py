@@ -875,8 +875,9 @@ def test_comments_sit_in_the_decision_they_are_about(archive: Path) -> None:
     article = html[start : html.index("</article>", start)]
     place = f"deal {comment['deal']}, trick {comment['trick']}"
     assert (
-        f'<blockquote class="comment" data-deal="{comment["deal"]}"><b>coach</b> ({place}, card '
-        f"{comment['play']}) <span class='badge'>tempo trumps</span>: Keep the manille." in article
+        f'<blockquote class="comment" data-deal="{comment["deal"]}"><b>coach</b> ({place}, play '
+        f"{comment['play']}) <span class='badge'>tempo</span> <span class='badge'>trumps</span>: "
+        "Keep the manille." in article
     )
     assert f"<b>Anna</b> ({place}): This trick &amp; the next." in article
     variation = text_of(article[article.index('<span class="variation">') :])

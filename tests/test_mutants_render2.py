@@ -167,7 +167,7 @@ def test_a_variation_is_grouped_trick_by_trick_from_the_card_it_starts_at(archiv
         assert text.endswith("variation: " + " · ".join(" ".join(group) for group in groups))
     plain = dataclasses.replace(comments[2], line=())
     html = render(dataclasses.replace(base, deals=(dataclasses.replace(deal, comments=(plain,)),)))
-    assert deal_list_comments(html) == ["coach (deal 1, trick 3, card 1): from 1"]  # no variation
+    assert deal_list_comments(html) == ["coach (deal 1, trick 3, play 1): from 1"]  # no variation
 
 
 def test_every_comments_place_and_variation_in_dutch(archive: Path) -> None:
@@ -190,7 +190,7 @@ def test_every_comments_place_and_variation_in_dutch(archive: Path) -> None:
     assert deal_list_comments(english) == [
         "coach (deal 1): Spel.",
         "coach (deal 1, trick 2) tempo: Slag.",
-        "Anna (deal 1, trick 2, card 3): Kaart.variation: Q K",
+        "Anna (deal 1, trick 2, play 3): Kaart.variation: Q K",
     ]
 
 

@@ -260,7 +260,7 @@ def test_a_puzzle_names_its_source_and_hides_the_other_hands(archive: Path) -> N
         if puzzle.trick is None or puzzle.play is None:
             assert puzzle.hand.mask == deal.hands[puzzle.seat]
             continue
-        assert f"trick {puzzle.trick}, card {puzzle.play}" in puzzle.source
+        assert f"trick {puzzle.trick}, play {puzzle.play}" in puzzle.source
         trick = deal.tricks[puzzle.trick - 1]
         assert trick.seats[puzzle.play - 1] == puzzle.seat
         # the player's hand: dealt, less the cards they played before this one
@@ -441,7 +441,8 @@ def test_puzzles_command_writes_the_set_and_a_printable_page(archive: Path, tmp_
 
 
 def test_the_listed_puzzles_label_their_answers(archive: Path) -> None:
-    """ "card 1: what do you play? JH KH": the accepted cards read as the choices."""
+    """ "card 1: what do you play? JH KH": the accepted cards read as the choices. A drill's
+    answer is every card it lists, ticked together: "all of", not "or"."""
     name = trainee(archive)
     result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", name])
     assert result.exit_code == 0, result.output
@@ -450,7 +451,11 @@ def test_the_listed_puzzles_label_their_answers(archive: Path) -> None:
     lines = result.output.splitlines()[1:]
     assert len(lines) == len(expected) > 0
     for line, puzzle in zip(lines, expected, strict=True):
-        assert line.endswith(" answer: " + " or ".join(sorted(puzzle.answers))), line
+        if puzzle.kind.is_drill:
+            assert line.endswith(" answer: all of " + ", ".join(sorted(puzzle.answers))), line
+        else:
+            assert line.endswith(" answer: " + " or ".join(sorted(puzzle.answers))), line
+    assert any(p.kind.is_drill for p in expected) and any(not p.kind.is_drill for p in expected)
 
 
 def test_puzzles_command_says_who_played_for_an_unknown_player(archive: Path) -> None:

@@ -478,7 +478,7 @@ def test_the_report_shows_a_variation_under_its_deal_with_author_and_comment(tmp
         dutch = make_report(store, match_id, lang="nl")
     comment = page[page.index('data-deal="1"><b>Jan</b>') :]
     comment = comment[: comment.index("</blockquote>")]
-    assert "(deal 1, trick 2, card 1)" in comment and "Lead the jack." in comment
+    assert "(deal 1, trick 2, play 1)" in comment and "Lead the jack." in comment
     shown = comment[comment.index('class="variation">variation: ') :]
     # the variation's cards by trick: trick 2 (4 cards) to trick 8, each group apart
     assert shown.count(" · ") == 6

@@ -185,11 +185,11 @@ class Puzzle:
         card 2`` (for a knock: ``deal 4, before the first card``).
 
         >>> _sample().source
-        'match m-1, deal 4, trick 3, card 2'
+        'match m-1, deal 4, trick 3, play 2'
         """
         if self.trick is None:
             return f"match {self.match_id}, deal {self.deal}, before the first card"
-        return f"match {self.match_id}, deal {self.deal}, trick {self.trick}, card {self.play}"
+        return f"match {self.match_id}, deal {self.deal}, trick {self.trick}, play {self.play}"
 
     def is_right(self, answer: str | Iterable[str]) -> bool:
         """Whether ``answer`` is accepted: one option (a card as ``10H``, any case; ``klop``), or

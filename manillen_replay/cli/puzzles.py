@@ -136,8 +136,13 @@ def puzzles(
     click.echo(f"{plural(len(found), 'puzzle')} for {name}")
     for puzzle in found:
         question = say("en", f"question.{puzzle.kind.value}")
-        # labelled: the bare cards after the question read as the choices, not the answer
-        click.echo(f"{puzzle.source}: {question} answer: {' or '.join(sorted(puzzle.answers))}")
+        # labelled: the bare cards after the question read as the choices, not the answer; a
+        # drill's answer is every card listed (ticked together), a decision's any one of them
+        if puzzle.kind.is_drill:
+            answer = "answer: all of " + ", ".join(sorted(puzzle.answers))
+        else:
+            answer = "answer: " + " or ".join(sorted(puzzle.answers))
+        click.echo(f"{puzzle.source}: {question} {answer}")
 
 
 COMMANDS: list[click.Command] = [puzzles]

@@ -249,7 +249,8 @@ def _variation_html(lang: str, comment: Comment) -> str:
 
 
 def _comment_html(lang: str, comment: Comment) -> str:
-    tags = f" <span class='badge'>{escape(' '.join(comment.tags))}</span>" if comment.tags else ""
+    # a badge a tag: one badge of them all ran "vetten fout één" together, a tag with a space unclear
+    tags = "".join(f" <span class='badge'>{escape(tag)}</span>" for tag in comment.tags or ())
     return (
         f'<blockquote class="comment" data-deal="{comment.deal}"><b>{escape(comment.author)}</b> '
         f"({escape(_comment_place(lang, comment))}){tags}: {escape(comment.text)}"

@@ -194,7 +194,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "comment_deal": ("deal {deal}", "spel {deal}"),
     "variation": ("variation", "variant"),
     "comment_trick": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
-    "comment_play": ("deal {deal}, trick {trick}, card {play}", "spel {deal}, slag {trick}, kaart {play}"),
+    "comment_play": ("deal {deal}, trick {trick}, play {play}", "spel {deal}, slag {trick}, kaart {play}"),
     "footer": (
         "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over {samples} "
         "layouts of the hidden cards per play. manillen-replay's documentation (docs/solver.md) explains "
@@ -249,7 +249,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "puzzle_source": ("From {source}.", "Uit {source}."),
     "source_card": (
-        "match {match}, deal {deal}, trick {trick}, card {play}",
+        "match {match}, deal {deal}, trick {trick}, play {play}",
         "partij {match}, spel {deal}, slag {trick}, kaart {play}",
     ),
     "source_call": (
