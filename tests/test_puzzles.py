@@ -501,22 +501,41 @@ def check_puzzles_example(folder: Path) -> None:
 # --------------------------------------------------------------------------- the report
 
 
-def test_report_ends_with_three_puzzles_of_the_match_the_other_hands_hidden(archive: Path) -> None:
-    from manillen_replay.analysis.puzzles import evening_puzzles
+def test_report_ends_with_the_puzzles_its_review_does_not_answer(archive: Path) -> None:
+    """The puzzles are the clearest of the match's decisions (three at most, one a deal) but those
+    the report's review explains above them: a coach found the report giving its own puzzles'
+    answers away. The fixture's short matches have no other clear decision: no puzzle section."""
+    from manillen_replay.analysis.puzzles import decision_of, evening_puzzles
+    from manillen_replay.report import REVIEW_TOP, ReportTables, gather
 
     with Store(archive, read_only=True) as store:
         match = store.query("SELECT match_id FROM play_costs GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")[
             "match_id"
         ][0]
-        expected = evening_puzzles(make_puzzles(store.puzzle_rows(match_id=match)))
+        every = make_puzzles(store.puzzle_rows(match_id=match))
+        reviewed = gather(ReportTables(**store.report_rows(match, top=REVIEW_TOP)))
         html = make_report(store, match)
-    assert expected, "the fixture's match should give puzzles"
-    assert len(expected) <= 3
-    section = html[html.index('<section id="puzzles">') :]
-    assert section.index("</section>") < section.index("<footer>")  # the last section
-    ids = re.findall(r'<article class="puzzle" data-puzzle="([^"]+)"', section)
+    explained = {(d.deal, d.trick, d.play, d.call) for review in reviewed.reviews for d in review.decisions}
+    before = evening_puzzles(every)
+    assert before and {decision_of(p) for p in before} & explained  # the review had given them away
+    expected = evening_puzzles(every, explained=explained)
+    assert len(expected) <= 3 and not {decision_of(p) for p in expected} & explained
+    ids = re.findall(r'<article class="puzzle" data-puzzle="([^"]+)"', html)
     assert ids == [p.puzzle_id for p in expected]
-    for puzzle, article in zip(expected, section.split('<article class="puzzle"')[1:], strict=True):
+    assert ('<section id="puzzles">' in html) == bool(expected)
+
+
+def test_the_report_s_puzzles_hide_the_other_hands(archive: Path) -> None:
+    from manillen_replay.analysis.puzzles import evening_puzzles
+    from manillen_replay.report.puzzles import puzzles_section
+
+    with Store(archive, read_only=True) as store:
+        chosen = evening_puzzles(make_puzzles(store.puzzle_rows()))
+    assert 0 < len(chosen) <= 3
+    section = puzzles_section(chosen, "en")
+    ids = re.findall(r'<article class="puzzle" data-puzzle="([^"]+)"', section)
+    assert ids == [p.puzzle_id for p in chosen]
+    for puzzle, article in zip(chosen, section.split('<article class="puzzle"')[1:], strict=True):
         shown = set(re.findall(r'data-card="([^"]+)"', article.split("<details>")[0]))
         on_table = {str(c) for _, c in puzzle.table}
         assert shown - on_table <= {str(c) for c in puzzle.hand}  # no other hand drawn

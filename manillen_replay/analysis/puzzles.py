@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -695,17 +695,38 @@ def next_puzzle(
     return by_id[ahead[0].puzzle_id] if ahead else None
 
 
-def evening_puzzles(puzzles: Sequence[Puzzle], count: int = 3) -> list[Puzzle]:
+DecisionKey = tuple[int, int | None, int | None, str | None]
+"""A decision of a match: its deal, trick and play, and ``trump`` or ``klop`` for a call (the
+trick and play ``None``), ``None`` for a card."""
+
+
+def decision_of(puzzle: Puzzle) -> DecisionKey:
+    """The decision a puzzle asks again, as a report names the decisions it reviews."""
+    call = {PuzzleKind.TRUMP: "trump", PuzzleKind.KNOCK: "klop"}.get(puzzle.kind)
+    if call is not None:
+        return (puzzle.deal, None, None, call)
+    return (puzzle.deal, puzzle.trick, puzzle.play, None)
+
+
+def evening_puzzles(
+    puzzles: Sequence[Puzzle], count: int = 3, explained: Collection[DecisionKey] = ()
+) -> list[Puzzle]:
     """The puzzles a report ends with: the card and knock puzzles with the widest margin (the
-    clearest), at most one per deal, then in the order of play.
+    clearest), at most one per deal, then in the order of play; none of the ``explained``
+    decisions, whose answer the report gives above them.
 
     >>> [p.puzzle_id for p in evening_puzzles([_sample(), _sample(puzzle_id="x", margin=9.0)], 1)]
     ['x']
+    >>> clearer = _sample(puzzle_id="x", margin=9.0, trick=5)
+    >>> [p.puzzle_id for p in evening_puzzles([_sample(), clearer], 1, explained=[(4, 5, 2, None)])]
+    ['m-1/4/3/2']
     """
     chosen: list[Puzzle] = []
     deals: set[tuple[str, int]] = set()
     for puzzle in sorted(puzzles, key=lambda p: -p.margin):
         if puzzle.kind.is_drill or (puzzle.match_id, puzzle.deal) in deals:
+            continue
+        if decision_of(puzzle) in explained:
             continue
         chosen.append(puzzle)
         deals.add((puzzle.match_id, puzzle.deal))

@@ -36,7 +36,9 @@ def make_report(store: Store, match_id: str, *, player: str | None = None, lang:
     tables = ReportTables(**store.report_rows(match_id, top=REVIEW_TOP))
     report = gather(tables, player=player, lang=lang)
     puzzles = make_puzzles(store.puzzle_rows(match_id=match_id, player=report.player), player=report.player)
-    return render(dataclasses.replace(report, puzzles=tuple(evening_puzzles(puzzles))))
+    # a decision the review above explains is no puzzle: its answer is on the page already
+    explained = {(d.deal, d.trick, d.play, d.call) for review in report.reviews for d in review.decisions}
+    return render(dataclasses.replace(report, puzzles=tuple(evening_puzzles(puzzles, explained=explained))))
 
 
 __all__ = ["LANGUAGES", "REVIEW_TOP", "Report", "ReportTables", "gather", "make_report", "render"]
