@@ -68,6 +68,20 @@ def test_reading_statements_run(archive: Path, query: str) -> None:
         assert store.user_query(query).height >= 1
 
 
+def test_an_unknown_table_is_answered_with_the_archive_s_tables(archive: Path) -> None:
+    """DuckDB guessed a system table ("Did you mean "pg_enum"?") for a name far from any of the
+    archive's: the archive's own tables and views are named instead; a near guess stays."""
+    with Store(archive, read_only=True) as store:
+        with pytest.raises(QueryError) as far:
+            store.user_query("SELECT * FROM nope")
+        with pytest.raises(QueryError) as near:
+            store.user_query("SELECT * FROM deal")
+    said = str(far.value)
+    assert said.startswith("table with name nope does not exist: the archive has annotations, ")
+    assert "player_summary" in said and "pg_" not in said and "schema_version" not in said
+    assert str(near.value).endswith('Did you mean "deals"?')
+
+
 def test_explain_analyze_commit_on_the_command_line(archive: Path) -> None:
     result = CliRunner().invoke(cli, ["sql", "EXPLAIN ANALYZE COMMIT", "--db", str(archive)])
     assert result.exit_code == 1

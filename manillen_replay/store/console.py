@@ -136,6 +136,8 @@ class ConsoleMixin(StoreBase):
             raise QueryError(
                 reason_words("memory", limit=self._memory_limit), "memory", limit=self._memory_limit
             ) from None
+        except duckdb.CatalogException as error:
+            raise QueryError(self._with_archive_names(_duckdb_message(error))) from None
         except (duckdb.Error, RuntimeError) as error:
             if _stopped(error):
                 raise QueryError("the query was interrupted") from None
@@ -147,6 +149,22 @@ class ConsoleMixin(StoreBase):
                     cursor.execute("ROLLBACK")
                 with contextlib.suppress(duckdb.Error, RuntimeError):
                     cursor.close()
+
+    def _with_archive_names(self, message: str) -> str:
+        """DuckDB's message of a name it does not know, its guess of a system table (``Did you
+        mean "pg_enum"?`` for a mistyped ``nope``) replaced by the archive's own tables and views;
+        a guess among those (``deals`` for ``deal``) stays."""
+        guessed = re.search(r'\nDid you mean "([^"]+)"\?', message)
+        if guessed is None or not re.match(r"(pg_|duckdb_|sqlite_|information_schema|pragma_)", guessed[1]):
+            return message
+        with contextlib.suppress(duckdb.Error, RuntimeError), contextlib.closing(self._con.cursor()) as names:
+            found = names.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = 'main' AND table_name <> 'schema_version' ORDER BY 1"
+            ).fetchall()
+            listed = ", ".join(name for (name,) in found)
+            return message[: guessed.start()].rstrip("!") + f": the archive has {listed} (docs/sql.md)"
+        return message[: guessed.start()]
 
     def _sandbox(self, memory_limit: str) -> None:
         if self._sandboxed:
