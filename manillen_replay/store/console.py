@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import io
+import json
 import re
 import threading
 import time
@@ -412,13 +413,35 @@ def _one_statement(connection: duckdb.DuckDBPyConnection, sql: str) -> Any:
 
 
 def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
-    """A query result that CSV can hold: lists (cards, tags) become space-separated text, structs JSON."""
+    """A query result that CSV can hold: lists (cards, tags) become space-separated text, structs
+    JSON; a list column with an item holding a space or a NULL becomes JSON too (``["a b","c"]``,
+    ``[1,null]``), where spaces lost the NULL and split the item.
+
+    >>> flatten_for_csv(pl.DataFrame({"cards": [["10S", "AS"]], "n": [[1, None]]})).row(0)
+    ('10S AS', '[1,null]')
+    """
     columns = []
     for name, dtype in frame.schema.items():
         if isinstance(dtype, pl.List | pl.Array):
-            columns.append(pl.col(name).cast(pl.List(pl.String)).list.join(" ").alias(name))
+            texts = pl.col(name).cast(pl.List(pl.String))
+            unclear = frame.select(
+                texts.list.eval(pl.element().is_null() | pl.element().str.contains(" ", literal=True))
+                .list.any()
+                .any()
+            ).item()
+            if unclear:
+                values = pl.col(name)
+                if isinstance(dtype, pl.Array):
+                    values = values.cast(pl.List(dtype.inner))
+                columns.append(values.map_elements(_json_list, pl.String).alias(name))
+            else:
+                columns.append(texts.list.join(" ").alias(name))
         elif isinstance(dtype, pl.Struct):
             columns.append(pl.col(name).struct.json_encode().alias(name))
         else:
             columns.append(pl.col(name))
     return frame.select(columns)
+
+
+def _json_list(values: pl.Series) -> str:
+    return json.dumps(values.to_list(), ensure_ascii=False, separators=(",", ":"), default=str)
