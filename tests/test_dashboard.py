@@ -575,6 +575,9 @@ def test_match_lists_every_deal_with_score_and_findings(app: AppTest) -> None:
     assert at.session_state["match_deals_targets"][1] == {"match": "random-1", "deal": 2, "step": 0}
     chart = svg_charts(at)["match_chart"]
     assert "Anna &amp; Carla" in chart
+    # the line starts at 0-0 before deal 1, as the report's does, and has a point a deal after it
+    points = re.findall(r"<title>Anna &amp; Carla · (\d+): (-?\d+)</title>", chart)
+    assert points[0] == ("0", "0") and [int(deal) for deal, _ in points[:13]] == list(range(13))
     assert not at.get("plotly_chart")
 
 

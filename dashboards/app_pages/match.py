@@ -206,9 +206,16 @@ if frame.height and not evening:
         "y_title": t("match.chart_y"),
         "marker_names": {"muil": "muil", "klop": "klop", "tie": "30-30"},
     }
+    # the line starts at 0-0 before the first deal, as the report's does
+    columns = ["deal", *(f"score_{i}" for i in range(len(scorers))), "muil", "klop", "tie"]
+    lines = frame.select(columns)
+    start = pl.DataFrame(
+        [dict.fromkeys(columns[:-3], 0) | dict.fromkeys(columns[-3:], False)], schema=lines.schema
+    )
+    lines = pl.concat([start, lines])
     chart_view.show(
-        lambda width: charts.match_score_svg(frame, **score_labels, width=width),
-        lambda: charts.match_score_figure(frame, **score_labels),
+        lambda width: charts.match_score_svg(lines, **score_labels, width=width),
+        lambda: charts.match_score_figure(lines, **score_labels),
         interactive=interactive,
         key="match_chart",
     )
