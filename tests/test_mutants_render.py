@@ -30,11 +30,11 @@ import pytest
 import manillen_replay
 from manillen_replay import __version__
 from manillen_replay.analysis.ledger import FORMULA_VERSION
-from manillen_replay.analysis.puzzles import evening_puzzles, make_puzzles
+from manillen_replay.analysis.puzzles import make_puzzles
 from manillen_replay.cards import Card
 from manillen_replay.engine import DealKind, MatchResult, decode_and_replay
 from manillen_replay.record import Entry, MatchInfo, Record, dumps
-from manillen_replay.report import REVIEW_TOP, Report, ReportTables, gather, make_report, render
+from manillen_replay.report import REVIEW_TOP, Report, ReportTables, gather, make_report, render, with_puzzles
 from manillen_replay.report.build import BlockLine
 from manillen_replay.report.render import table_html
 from manillen_replay.report.words import WORDS
@@ -321,7 +321,7 @@ def prepared(path: Path, match_id: str = LEGAL, player: str | None = None, lang:
             puzzles = make_puzzles(
                 store.puzzle_rows(match_id=match_id, player=gathered_.player), player=gathered_.player
             )
-        _PREPARED[key] = dataclasses.replace(gathered_, puzzles=tuple(evening_puzzles(puzzles)))
+        _PREPARED[key] = with_puzzles(gathered_, puzzles)
     return _PREPARED[key]
 
 
@@ -593,7 +593,7 @@ def test_the_deal_list_shows_each_deal_for_the_players_team(
         assert ('class="num gain"' in tone) == (decisions > 0) and ('class="num loss"' in tone) == (
             decisions < 0
         )
-        assert row["Of which luck"] == shown(mine["luck"], signed=True)
+        assert row["Luck in them"] == shown(mine["luck"], signed=True)
         illegal_terms += mine["illegal"] != 0
     assert illegal_terms == (len(deals) if match_id == SLOPPY else 0)
     team_names = ("Anna & Carla", "Bert & Dirk")
@@ -655,8 +655,8 @@ def test_deal_rows_of_every_kind(archive: Path) -> None:
     assert rows["8"]["Contract"] == "muil, en face, klop, tegenklop, klop"
     assert rows["9"]["Deal score"] == "" and rows["9"]["Dealer"] == "<Zoë>"
     for number in ("4", "5", "7"):
-        assert [rows[number][k] for k in ("The cards", "Decisions", "Of which luck")] == ["–", "–", "–"]
-        for label in ("The cards", "Decisions", "Of which luck"):  # a dash stands where the figures would
+        assert [rows[number][k] for k in ("The cards", "Decisions", "Luck in them")] == ["–", "–", "–"]
+        for label in ("The cards", "Decisions", "Luck in them"):  # a dash stands where the figures would
             assert 'class="num"' in cell_html(html, "deal-list", f'<tr data-deal="{number}">', label)
     assert [rows["6"][k] for k in ("The cards", "Decisions")] == [
         rows["1"][k] for k in ("The cards", "Decisions")
@@ -1104,7 +1104,7 @@ def test_every_table_is_labelled_for_a_phone(archive: Path) -> None:
         (True, "Match score"),
         (True, "The cards"),
         (True, "Decisions"),
-        (True, "Of which luck"),
+        (True, "Luck in them"),
     ]
     row = html[html.index('<tr data-deal="1">') : html.index("</tr>", html.index('<tr data-deal="1">'))]
     kinds = re.findall(r'<td( class="[^"]*")? data-label', row)

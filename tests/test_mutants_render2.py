@@ -206,7 +206,7 @@ def test_a_deal_without_its_luck_shows_a_dash_for_it(archive: Path) -> None:
     deal = dataclasses.replace(first, ledger=(mine, first.ledger[1]))
     html = render(dataclasses.replace(base, deals=(deal,)))
     (row,) = table(html, "deal-list")
-    assert row["Of which luck"] == "–"
+    assert row["Luck in them"] == "–"
     assert row["The cards"] == f"{shown(mine['cards'])}-{shown(first.ledger[1]['cards'])}"
 
 

@@ -13,6 +13,9 @@ from .render import render
 from .words import LANGUAGES
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..analysis.puzzles import Puzzle
     from ..store import Store
 
 
@@ -29,16 +32,32 @@ def make_report(store: Store, match_id: str, *, player: str | None = None, lang:
 
     if lang not in LANGUAGES:
         raise ManillenError(f"unknown report language {lang!r}: use {' or '.join(LANGUAGES)}")
-    import dataclasses
-
-    from ..analysis.puzzles import evening_puzzles, make_puzzles
+    from ..analysis.puzzles import make_puzzles
 
     tables = ReportTables(**store.report_rows(match_id, top=REVIEW_TOP))
     report = gather(tables, player=player, lang=lang)
     puzzles = make_puzzles(store.puzzle_rows(match_id=match_id, player=report.player), player=report.player)
-    # a decision the review above explains is no puzzle: its answer is on the page already
+    return render(with_puzzles(report, puzzles))
+
+
+def with_puzzles(report: Report, puzzles: Sequence[Puzzle]) -> Report:
+    """The report with the puzzles it ends with, chosen among the match's (``make_puzzles``): a
+    decision its review explains is no puzzle, its answer being on the page already."""
+    import dataclasses
+
+    from ..analysis.puzzles import evening_puzzles
+
     explained = {(d.deal, d.trick, d.play, d.call) for review in report.reviews for d in review.decisions}
-    return render(dataclasses.replace(report, puzzles=tuple(evening_puzzles(puzzles, explained=explained))))
+    return dataclasses.replace(report, puzzles=tuple(evening_puzzles(puzzles, explained=explained)))
 
 
-__all__ = ["LANGUAGES", "REVIEW_TOP", "Report", "ReportTables", "gather", "make_report", "render"]
+__all__ = [
+    "LANGUAGES",
+    "REVIEW_TOP",
+    "Report",
+    "ReportTables",
+    "gather",
+    "make_report",
+    "render",
+    "with_puzzles",
+]

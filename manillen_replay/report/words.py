@@ -20,11 +20,15 @@ WORDS: dict[str, tuple[str, str]] = {
     "deals": ("Deals", "Spellen"),
     "deals_note": (
         "The cards and the decisions in card points for {team}: together they are the card points "
-        "taken. The luck is part of the decisions, the part nobody could have seen coming (the "
-        "other team's are the cards' rest of 60 and the opposite of the decisions and the luck).",
+        "taken. The decisions are the play and the luck added up, the luck being the part nobody "
+        "could have seen coming: decisions 0 with luck −11.7 is play that gained 11.7 and luck that "
+        "cost as much (the other team's are the cards' rest of 60 and the opposite of the decisions "
+        "and the luck).",
         "De kaarten en de beslissingen in kaartpunten voor {team}: samen zijn ze de genomen "
-        "kaartpunten. Het geluk is een deel van de beslissingen, het deel dat niemand kon zien aankomen "
-        "(voor de andere ploeg: de rest van 60 en het omgekeerde van de beslissingen en het geluk).",
+        "kaartpunten. De beslissingen zijn het spel en het geluk samen, het geluk het deel dat niemand "
+        "kon zien aankomen: beslissingen 0 met geluk −11,7 is spel dat 11,7 won en geluk dat evenveel "
+        "kostte (voor de andere ploeg: de rest van 60 en het omgekeerde van de beslissingen en het "
+        "geluk).",
     ),
     "col.deal": ("Deal", "Spel"),
     "col.dealer": ("Dealer", "Gever"),
@@ -52,7 +56,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "block_team": ("{player}'s team in each block", "de ploeg van {player} in elk blok"),
     "col.cards": ("The cards", "De kaarten"),
     "col.decisions": ("Decisions", "Beslissingen"),
-    "col.luck": ("Of which luck", "Waarvan geluk"),
+    "col.luck": ("Luck in them", "Geluk daarin"),
     "col.taken": ("Taken", "Genomen"),
     "trump": ("troef {suit}", "troef {suit}"),
     "muil": ("muil", "muil"),
