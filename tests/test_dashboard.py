@@ -1443,6 +1443,17 @@ def test_sql_runs_a_query_and_offers_csv(app: AppTest) -> None:
     assert at.get("download_button")
 
 
+def test_sql_shows_a_date_as_a_day(app: AppTest) -> None:
+    """The grid wrote a DATE as 2026-01-09 00:00:00: it is a day, as the CSV and the command
+    write it (checked in Chromium: the grid shows 2026-01-16)."""
+    at = open_page(app, "sql")
+    type_query(at, "SELECT match_id, date FROM matches ORDER BY 1 LIMIT 2")
+    at.button(key="sql_run_button").click().run()
+    config = json.loads(at.dataframe[0].proto.columns)
+    assert config["date"]["type_config"] == {"type": "date", "format": "YYYY-MM-DD"}
+    assert "match_id" not in config
+
+
 @pytest.mark.parametrize("statement", ["DROP TABLE matches", "INSERT INTO seats VALUES ('x', 0, 'y', 0)"])
 def test_sql_refuses_writes_clearly(app: AppTest, statement: str) -> None:
     at = open_page(app, "sql")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
 from dashboards import access, data, i18n, ui
@@ -95,7 +96,13 @@ elif kind == "rows":
         st.caption(t("sql.cut", count=i18n.count(QUERY_MAX_ROWS)))
     else:
         st.caption(t("sql.row") if result.height == 1 else t("sql.rows", count=result.height))
-    st.dataframe(result, hide_index=True, key="sql_result")
+    # a DATE is a day (the grid wrote 2026-01-09 00:00:00 for one), as the CSV and the command write it
+    days = {
+        name: st.column_config.DateColumn(format="YYYY-MM-DD")
+        for name, dtype in result.schema.items()
+        if dtype == pl.Date
+    }
+    st.dataframe(result, hide_index=True, key="sql_result", column_config=days)
     st.download_button(
         t("sql.download"),
         data.csv_bytes(result),
