@@ -987,11 +987,12 @@ def test_footer_names_the_version_the_formulas_and_the_layouts(archive: Path) ->
         f"Made by manillen-replay {__version__}. Formulas: accuracy-1: card accuracy = "
         "100 × 0.5^(view cost / 5), averaged over the chosen cards; "
         f"{FORMULA_VERSION}: points taken = the cards + each decision's step as the table signs it (own, "
-        "partner's, opponents', illegal cards; hindsight costs); view costs over 4 layouts of the hidden "
-        "cards per play. manillen-replay's documentation (docs/solver.md) explains them in full."
+        "partner's, opponents', illegal cards; hindsight costs); view costs over up to 4 layouts of the "
+        "hidden cards drawn per play, or every layout where few were left. manillen-replay's documentation "
+        "(docs/solver.md) explains them in full."
     )
     unknown = render(dataclasses.replace(gathered(archive), samples=None))
-    assert "view costs over the stored number of layouts" in unknown
+    assert "view costs over up to the stored number of layouts" in unknown
 
 
 def test_the_score_chart_follows_the_match_in_the_report_s_team_order(archive: Path) -> None:

@@ -78,6 +78,8 @@ FINDINGS = [
     finding("muil_missed", "inaccuracy", 3.0, 1, None, None, 3, "Dirk"),
     # a knock call
     finding("knock_choice", "inaccuracy", 3.5, 2, None, None, 1, "Bert"),
+    # a revoke: the solver does not cost an illegal card; a broken rule ranks by its points at stake
+    finding("revoke", "blunder", 7.5, 4, 1, 2, 3, "Dirk", category=Category.RULE),
     # not costed by the solver: after every costed one, by points
     finding("wasted_trump", "blunder", 8.0, 3, 4, 2, 0, "Anna"),
     finding("missed_vetten", "mistake", 3.0, 3, 5, 1, 2, "Carla"),
@@ -88,6 +90,7 @@ FINDINGS = [
 EXPECTED = [
     ("costly_card", 1, 2, 3),  # view 9.0
     ("costly_card", 5, 2, 1),  # view 4.0 card points, 8.0 of the score
+    ("revoke", 4, 1, 2),  # not costed: 7.5 points at stake, the penalty it risks
     ("trump_choice", 1, None, None),  # view 7.0 (the call's loss)
     ("missed_vetten", 1, 1, 1),  # view 6.5, the blunder of the three at that play
     ("knock_choice", 2, None, None),  # view 3.5
@@ -106,17 +109,20 @@ def test_one_finding_per_decision_the_costliest_from_the_players_view_first() ->
     all solver-costed ones, by points; info left out" """
     ranked = rank_findings(FINDINGS, costs_of_plays("m1", PLAYS, CALLS))
     assert places(ranked) == EXPECTED
-    assert [r.view_cost for r in ranked] == [9.0, 4.0, 7.0, 6.5, 3.5, 2.5, None, None]
-    assert [r.view_points for r in ranked] == [9.0, 8.0, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert [r.view_cost for r in ranked] == [9.0, 4.0, None, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert [r.view_points for r in ranked] == [9.0, 8.0, None, 7.0, 6.5, 3.5, 2.5, None, None]
     assert [r.multiplier for r in ranked][:3] == [1, 2, 1]
-    assert [r.dd_cost for r in ranked][:4] == [12.0, 6.0, None, 4.0]
-    assert [r.measure for r in ranked] == ["view"] * 6 + ["points"] * 2
+    assert [r.dd_cost for r in ranked][:5] == [12.0, 6.0, None, None, 4.0]
+    assert [r.measure for r in ranked] == ["view", "view", "points"] + ["view"] * 4 + ["points"] * 2
 
 
 def test_without_costs_findings_rank_by_points() -> None:
-    """The heuristic depth: no view costs, so the points at stake decide."""
+    """The heuristic depth: no view costs, so the points at stake decide; a broken rule, weighed
+    by its points among the costed decisions, comes before the findings the solver would cost."""
     ranked = rank_findings(FINDINGS)
-    assert [r.finding.points for r in ranked] == sorted((r.finding.points for r in ranked), reverse=True)
+    assert ranked[0].finding.kind == "revoke"
+    rest = [r.finding.points for r in ranked[1:]]
+    assert rest == sorted(rest, reverse=True)
     assert len(ranked) == len(EXPECTED)
     assert all(r.view_cost is None and r.measure == "points" for r in ranked)
 
@@ -179,10 +185,11 @@ def test_store_biggest_mistakes_ranks_as_the_analysis_does(store: Store) -> None
     frame = store.biggest_mistakes(top=10)
     got = [(row["kind"], row["deal"], row["trick"], row["play"]) for row in frame.iter_rows(named=True)]
     assert got == EXPECTED
-    assert frame["view_cost"].to_list() == [9.0, 4.0, 7.0, 6.5, 3.5, 2.5, None, None]
-    assert frame["view_points"].to_list() == [9.0, 8.0, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert frame["view_cost"].to_list() == [9.0, 4.0, None, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert frame["view_points"].to_list() == [9.0, 8.0, None, 7.0, 6.5, 3.5, 2.5, None, None]
+    assert frame["rank_points"].to_list() == [9.0, 8.0, 7.5, 7.0, 6.5, 3.5, 2.5, None, None]
     assert frame["multiplier"].to_list()[:3] == [1, 2, 1]
-    assert frame["dd_cost"].to_list()[:4] == [12, 6, None, 4]
+    assert frame["dd_cost"].to_list()[:5] == [12, 6, None, None, 4]
     for column in (
         "match_id", "deal", "trick", "play", "seat", "player", "kind", "severity", "card", "better",
         "points", "view_cost", "dd_cost", "explanation", "explanation_nl",

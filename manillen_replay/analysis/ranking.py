@@ -8,9 +8,12 @@ ranked by what they cost **from the player's own view, in points of the score**
 over the layouts the player could not tell apart) times the deal's multiplier, which is what
 those card points are worth in the score (a muil or a klop counts them twice); for a call, the
 expected deal score given away. So a card and a call are weighed in one unit, the costliest
-first. Findings the solver did not cost (the ``heuristic`` depth) come after every costed one,
-by their points at stake. ``info`` findings are never ranked, nor those that are no player's
-decision (a scoresheet that disagrees with the cards, a dealer out of turn).
+first. A broken rule (a revoke: the solver does not cost an illegal card) is weighed by its
+points at stake, the penalty it risks, among the costed ones: a revoke left after every costed
+card was missing from a report's three costliest decisions. Other findings the solver did not
+cost (the ``heuristic`` depth) come after every costed one, by their points at stake. ``info``
+findings are never ranked, nor those that are no player's decision (a scoresheet that disagrees
+with the cards, a dealer out of turn).
 
 The rule is defined once, here, as column names and orders: :func:`rank_findings` applies it to
 findings in Python (``manillen findings FILE --top N``), and
@@ -56,7 +59,7 @@ KEEP_ORDER: tuple[tuple[str, bool], ...] = (("severity_level", True), ("points",
 most severe, then the most points, then by kind's name."""
 
 RANK_ORDER: tuple[tuple[str, bool], ...] = (
-    ("view_points", True),
+    ("rank_points", True),
     ("points", True),
     ("severity_level", True),
     ("dd_cost", True),
@@ -67,7 +70,21 @@ RANK_ORDER: tuple[tuple[str, bool], ...] = (
     ("seat", False),
 )
 """The order of the decisions, ``(column, descending)``; a missing value (``None``, SQL's NULL)
-comes last in every column, so the findings without a view cost follow every costed one."""
+comes last in every column, so the findings without a view cost follow every costed one.
+``rank_points`` is ``view_points``, or a broken rule's points at stake (:func:`rank_points`)."""
+
+
+def rank_points(view_points: float | None, category: str, points: float | None) -> float | None:
+    """What ranks a decision: its view cost in points of the score, or for a broken rule (which
+    the solver does not cost) its points at stake; ``None`` for any other finding not costed.
+
+    >>> rank_points(4.5, "strategy", 8.0), rank_points(None, "rule", 30.0), rank_points(None, "strategy", 8.0)
+    (4.5, 30.0, None)
+    """
+    if view_points is not None:
+        return view_points
+    return points if category == Category.RULE.value else None
+
 
 MEASURES: Mapping[str, str] = {
     "view": "from what the player could see",
@@ -154,6 +171,7 @@ def _row(finding: Finding, costs: Costs) -> dict[str, Any]:
     view, hindsight, multiplier, best = costs.get(decision_of(row), (None, None, 1, ()))
     row["view_cost"] = None if view is None else max(0.0, float(view))
     row["view_points"] = None if view is None else row["view_cost"] * multiplier
+    row["rank_points"] = rank_points(row["view_points"], finding.category.value, finding.points)
     row["dd_cost"] = hindsight
     row["multiplier"] = multiplier
     row["hindsight_best"] = list(best)
@@ -260,10 +278,13 @@ def graded_words(row: Mapping[str, Any], lang: str = "en") -> str:
     from .solver_findings import CALL_THRESHOLDS
     from .words import severity_name
 
+    # a missed or lost klop is judged as a knock_choice is, by the knock review's sure loss
     thresholds = {
         "costly_card": COST_THRESHOLDS,
         "trump_choice": CALL_THRESHOLDS,
         "knock_choice": CALL_THRESHOLDS,
+        "klop_missed": CALL_THRESHOLDS,
+        "klop_lost": CALL_THRESHOLDS,
     }
     kind, view, severity = row.get("kind"), row.get("view_cost"), row.get("severity")
     if kind not in thresholds or view is None or severity not in SEVERITY_ORDER:

@@ -200,12 +200,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "comment_trick": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
     "comment_play": ("deal {deal}, trick {trick}, play {play}", "spel {deal}, slag {trick}, kaart {play}"),
     "footer": (
-        "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over {samples} "
-        "layouts of the hidden cards per play. manillen-replay's documentation (docs/solver.md) explains "
-        "them in full.",
+        "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over up to {samples} "
+        "layouts of the hidden cards drawn per play, or every layout where few were left. "
+        "manillen-replay's documentation (docs/solver.md) explains them in full.",
         "Gemaakt door manillen-replay {version}. Formules: {accuracy}; {ledger}; kost vanuit het zicht over "
-        "{samples} verdelingen van de verborgen kaarten per kaart. De documentatie van manillen-replay "
-        "(docs/solver.md) legt ze volledig uit.",
+        "hoogstens {samples} getrokken verdelingen van de verborgen kaarten per kaart, of alle "
+        "verdelingen waar er nog weinig waren. De documentatie van manillen-replay (docs/solver.md) legt "
+        "ze volledig uit.",
     ),
     "accuracy_formula": (
         "accuracy-1: card accuracy = 100 × 0.5^(view cost / 5), averaged over the chosen cards",

@@ -30,6 +30,7 @@ def biggest_mistakes_sql() -> str:
     Written on first use: the ranking loads the analysis (and the engine), which a Store opened
     for anything else (`manillen sql`, `rules`, `export`) does not need.
     """
+    from ..analysis.findings import Category
     from ..analysis.ranking import (
         CALL_OF_KIND,
         DECISION_COLUMNS,
@@ -40,6 +41,7 @@ def biggest_mistakes_sql() -> str:
         SEVERITY_ORDER,
     )
 
+    rule = _sql_text(Category.RULE.value)
     call_case = (
         "CASE WHEN f.trick IS NOT NULL THEN NULL "
         + " ".join(
@@ -79,7 +81,10 @@ costed AS (
     LEFT JOIN deals g ON g.match_id = r.match_id AND g.deal = r.deal
 ),
 weighed AS (
-    SELECT *, view_cost * multiplier AS view_points FROM costed
+    -- a broken rule, which the solver does not cost, ranks by its points at stake (ranking.rank_points)
+    SELECT *, view_cost * multiplier AS view_points,
+           coalesce(view_cost * multiplier, CASE WHEN category = {rule} THEN points END) AS rank_points
+    FROM costed
 ),
 kept AS (
     SELECT *, row_number() OVER (
