@@ -164,6 +164,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "its {comments} stay with it",
         "de {comments} blijven erbij",
     ),
+    "archive.analysis_kept": (
+        "its analysis stays: only the match's details changed",
+        "de analyse blijft: alleen de gegevens van de partij veranderden",
+    ),
     "archive.comments_kept_one": (
         "its coach comment stays with it",
         "het commentaar van de coach blijft erbij",

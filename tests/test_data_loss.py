@@ -281,6 +281,41 @@ def test_the_same_game_with_other_comments_is_skipped_and_adds_the_new_comments(
         assert store.query("SELECT deals FROM matches").item() == 2
 
 
+def test_a_match_whose_details_alone_changed_keeps_its_analysis() -> None:
+    """Its venue corrected, the cards the same: the replaced match keeps its solver review (every
+    analysis row, its depth) and says so; a card changed drops the review, kept with the version."""
+    whole = random_record(3, deals=2)
+    with Store() as store:
+        store.import_entries([_entry(whole)])
+        analyse_archive(store, depth="solver", samples=2, match_ids=["random-3"])
+        reviewed = _analysis(store, "random-3")
+        depth = store.query("SELECT analysis_depth, analysed_at FROM matches").rows()
+        corrected = loads(dumps(whole, pretty=False))
+        corrected.match.venue = "Cafe Sport, Izegem"
+        asked = store.replacements_of([_entry(corrected, "fix.jsonl")])
+        summary = store.import_entries([_entry(corrected, "fix.jsonl")])
+        assert summary.replaced == 1 and asked[0].analysis_kept
+        assert (
+            summary.replacements[0]
+            .describe()
+            .endswith("in fix.jsonl:1; its analysis kept: only the match's details changed)")
+        )
+        assert store.query("SELECT venue FROM matches").item() == "Cafe Sport, Izegem"
+        assert _analysis(store, "random-3") == reviewed
+        assert store.query("SELECT analysis_depth, analysed_at FROM matches").rows() == depth
+        # a card changed is another game: its review goes with the version kept
+        changed = loads(dumps(corrected, pretty=False))
+        changed.deals[1].hands[0], changed.deals[1].hands[1] = (
+            changed.deals[1].hands[1],
+            changed.deals[1].hands[0],
+        )
+        again = store.import_entries([_entry(changed, "fix.jsonl")])
+        assert again.replaced + again.refused == 1 and not any(r.analysis_kept for r in again.replacements)
+        if again.replaced:
+            assert not any(_analysis(store, "random-3").values())
+            assert store.query("SELECT analysis_depth FROM matches").item() is None
+
+
 def test_manillen_import_says_what_happened_to_the_coach_comments(tmp_path: Path) -> None:
     db, first = tmp_path / "club.duckdb", tmp_path / "club.jsonl"
     whole = random_record(3, deals=2)

@@ -808,12 +808,16 @@ def test_save_costs_refuses_bad_frames_and_keeps_the_old_rows(store: Store) -> N
 
 @pytest.mark.solver
 def test_costs_go_when_a_changed_match_is_imported_again(store: Store) -> None:
+    """The costs are of the cards: a new venue keeps them, another deal drops them."""
     solved = _solved(store, (0,))
     result, costs = solved["random-0"]
     store.save_costs([result.id], *cost_frames(result, {1: costs}))
+    stored = _count(store, "play_costs")
     record = random_record(0, deals=1)
     record.match.venue = "Cafe Nieuw"
     store.import_entries(_entries([dumps(record, pretty=False)]))
+    assert _count(store, "play_costs") == stored > 0
+    store.import_entries(_entries([dumps(random_record(0, deals=2), pretty=False)]))
     assert _count(store, "play_costs") == 0 and _count(store, "card_values") == 0
 
 

@@ -109,6 +109,7 @@ def _ask(name: str, content: bytes, replacing: list[Replacement], club: ClubRule
             after=_count("deals", r.deals_after),
         )
         + (f"; {_comments_kept(r)}" if r.comments else "")
+        + (f"; {t('archive.analysis_kept')}" if r.analysis_kept else "")
         for r in replacing
     ]
     st.warning(
@@ -143,6 +144,8 @@ def _replaced(replacement: Replacement) -> str:
         said = t("archive.replaced_one", match=replacement.match_id, before=before, after=after)
         if replacement.comments:
             said += f" {_comments_kept(replacement).capitalize()}."
+        if replacement.analysis_kept:
+            said += f" {t('archive.analysis_kept').capitalize()}."
         return said
     return t(
         "archive.replaced_in_file",

@@ -89,6 +89,8 @@ class Store(
         self._console_lock = threading.Lock()
         """Held while a user query is checked and given its cursor (see :meth:`user_query`)."""
         self._loader: _Loader | None = None
+        self._analysis_kept: set[str] = set()
+        """The matches an import replaces that keep their analysis (only their details changed)."""
         """The thread writing the current import's batches, while a file is being imported."""
         in_memory = self.path == ":memory:"
         if read_only and not in_memory and not Path(self.path).exists():

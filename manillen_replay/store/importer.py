@@ -12,6 +12,7 @@ import gc
 import hashlib
 import io
 import itertools
+import json
 import re
 import shutil
 import sys
@@ -63,6 +64,8 @@ class Replacement:
     comments: int = 0
     """The coach comments the archive had on the match that stay with the new version (those on a
     deal, trick or play it still has), beside the new record's own."""
+    analysis_kept: bool = False
+    """Whether the match's analysis stays: only its date, venue, event or notes changed."""
 
     def describe(self) -> str:
         """``zwaan-1 (15 deals in the archive, 1 deal in club.jsonl:3)``, or for a match twice in
@@ -74,6 +77,8 @@ class Replacement:
         if self.comments:
             comments = "coach comment" if self.comments == 1 else f"{self.comments} coach comments"
             kept = f"; its {comments} kept"
+        if self.analysis_kept:
+            kept += "; its analysis kept: only the match's details changed"
         return f"{self.match_id} ({before}{_deals(self.deals_after)} in {self.place}{kept})"
 
 
@@ -181,16 +186,31 @@ class _FileState:
     (see :meth:`ImportMixin.import_entries`)."""
 
 
-def _committed_games(
-    reader: duckdb.DuckDBPyConnection, records: dict[str, tuple[Record, str]]
-) -> tuple[set[str], dict[str, set[CommentKey]]]:
-    """Which of these records (by match id: the record and its canonical text) are the game the
-    archive already holds, with other coach comments only, and the coach comments the archive has
-    on each of these matches (each as :data:`~.batch.CommentKey`)."""
+@dataclass
+class _Committed:
+    """What the archive holds of matches a file's records would change (:func:`_committed_games`)."""
+
+    same_game: set[str] = field(default_factory=set)
+    """The records that are the archive's game with other coach comments only."""
+    same_play: set[str] = field(default_factory=set)
+    """The records whose seats, rules and deals are the archive's: only the match's date, venue,
+    event or notes differ, and the analysis (which those do not touch) stays."""
+    comments: dict[str, set[CommentKey]] = field(default_factory=dict)
+    """The coach comments the archive has on each match (each as :data:`~.batch.CommentKey`)."""
+
+
+DETAILS = ("date", "venue", "event", "notes")
+"""The fields of a record's ``match`` no analysis reads: a record changing only these keeps it."""
+
+
+def _committed_games(reader: duckdb.DuckDBPyConnection, records: dict[str, tuple[Record, str]]) -> _Committed:
+    """What the archive holds of these matches (by match id: the record and its canonical text)
+    against the records that would change them."""
     from .batch import game_text
 
+    found = _Committed()
     if not records:
-        return set(), {}
+        return found
     rows = reader.execute(
         """SELECT m.match_id, m.record,
                   (SELECT list([a.deal::VARCHAR, a.trick::VARCHAR, a.play::VARCHAR, a.author, a.text])
@@ -198,17 +218,28 @@ def _committed_games(
            FROM matches m WHERE m.match_id IN (SELECT unnest(?::VARCHAR[]))""",
         [list(records)],
     ).fetchall()
-    same: set[str] = set()
-    comments: dict[str, set[CommentKey]] = {}
     for mid, stored, notes in rows:
-        comments[mid] = {
+        found.comments[mid] = {
             (int(deal), _number(trick), _number(play), str(author), str(text))
             for deal, trick, play, author, text in notes or []
         }
         record, canonical = records[mid]
-        if stored == game_text(record, canonical):
-            same.add(mid)
-    return same, comments
+        game = game_text(record, canonical)
+        if stored == game:
+            found.same_game.add(mid)
+        elif _without_details(stored) == _without_details(game):
+            found.same_play.add(mid)
+    return found
+
+
+def _without_details(text: str) -> Any:
+    """A record's JSON without the match's :data:`DETAILS`."""
+    document = json.loads(text)
+    match = document.get("match")
+    if isinstance(match, dict):
+        for name in DETAILS:
+            match.pop(name, None)
+    return document
 
 
 def _comments_in(comments: set[CommentKey], record: Record) -> int:
@@ -434,17 +465,18 @@ class ImportMixin(StoreBase):
         changed = {
             mid: (pending[mid][1], pending[mid][2]) for mid, digest, _ in rows if digest != pending[mid][0]
         }
-        same, comments = _committed_games(self._con, changed)
+        held = _committed_games(self._con, changed)
         return [
             Replacement(
                 mid,
                 int(deals),
                 len(pending[mid][1].deals),
                 pending[mid][3],
-                comments=_comments_in(comments.get(mid, set()), pending[mid][1]),
+                comments=_comments_in(held.comments.get(mid, set()), pending[mid][1]),
+                analysis_kept=mid in held.same_play,
             )
             for mid, _, deals in rows
-            if mid in changed and mid not in same
+            if mid in changed and mid not in held.same_game
         ]
 
     def restore_version(self, match: str, version: int | None = None) -> RestoredVersion:
@@ -576,6 +608,7 @@ class ImportMixin(StoreBase):
             state.order = self._next_value("matches", "import_order")
             state.annotation_id = self._next_value("annotations", "annotation_id")
             # From here until loader.finish() only the loader thread uses self._con.
+            self._analysis_kept: set[str] = set()
             loader = self._loader = _Loader(self._load, gather=self.LOAD_BYTES)
             batch = _Batch()
             documents = iter(entries)
@@ -698,16 +731,17 @@ class ImportMixin(StoreBase):
         changed = [mid for mid, old in known.items() if old != batch.pending[mid].content_hash]
         committed = [mid for mid in changed if mid not in state.loaded]
         before = _committed_deals(reader, committed)
-        same_games, comments = _committed_games(
+        held = _committed_games(
             reader, {mid: (batch.pending[mid].record, batch.pending[mid].canonical) for mid in committed}
         )
+        comments = held.comments
         todo: list[tuple[str, _Pending, str | None]] = []
         for mid, item in batch.pending.items():
             old = known.get(mid)
             if old == item.content_hash:
                 counts.skipped += 1
                 continue
-            if mid in same_games:
+            if mid in held.same_game:
                 # the same game with other comments (an export of the archive, a version put
                 # back): the archive's match and its analysis stay; comments it lacks are added
                 counts.skipped += 1
@@ -761,6 +795,8 @@ class ImportMixin(StoreBase):
             else:
                 replaced.append(mid)
                 counts.replaced += 1
+                if mid in held.same_play and earlier is None:
+                    self._analysis_kept.add(mid)  # read by the loader thread (_load), after this
                 counts.replacements.append(
                     Replacement(
                         mid,
@@ -768,6 +804,7 @@ class ImportMixin(StoreBase):
                         len(result.deals),
                         item.entry.place,
                         comments=_comments_kept(comments.get(mid, set()), result),
+                        analysis_kept=mid in held.same_play,
                     )
                     if earlier is None
                     else Replacement(mid, earlier.deals, len(result.deals), item.entry.place, earlier.place)
@@ -837,18 +874,36 @@ class ImportMixin(StoreBase):
         loader = self._loader
         if replaced:
             _keep_versions(con, replaced)
+        # a match whose cards are the same (its venue corrected, say) keeps its analysis
+        analysed = [mid for mid in replaced if mid not in self._analysis_kept]
         for table in (*_MATCH_TABLES, "matches") if replaced else ():
             if loader is not None and loader.cancelled:
                 return
             if table == "annotations":
                 continue  # a coach's comments stay with the new version (_drop_stray_comments)
-            con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [replaced])
+            gone = analysed if table in ANALYSIS_TABLES else replaced
+            con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT unnest(?::VARCHAR[]))", [gone])
         for target, rows in loads:
             if loader is not None and loader.cancelled:
                 return  # the file is being rolled back: stop writing to it
             con.from_arrow(rows).insert_into(target)
         if replaced:
             _drop_stray_comments(con, replaced)
+            kept = [mid for mid in replaced if mid in self._analysis_kept]
+            if kept:
+                _restore_depth(con, kept)
+
+
+def _restore_depth(con: duckdb.DuckDBPyConnection, matches: list[str]) -> None:
+    """The depth and time of the analysis kept with a replaced match (its version just kept in
+    ``match_versions`` has them), on its new row."""
+    con.execute(
+        """UPDATE matches m SET analysed_at = v.analysed_at, analysis_depth = v.analysis_depth
+           FROM match_versions v
+           WHERE m.match_id IN (SELECT unnest(?::VARCHAR[])) AND v.match_id = m.match_id
+             AND v.version = (SELECT max(w.version) FROM match_versions w WHERE w.match_id = m.match_id)""",
+        [matches],
+    )
 
 
 def _drop_stray_comments(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
