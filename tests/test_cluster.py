@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import msgspec
 import polars as pl
 import pytest
 
@@ -448,3 +450,88 @@ def test_analyze_files_shows_the_solvers_progress_in_deals_and_quiet_hides_it(tm
     assert lines and lines[-1].startswith(f"solving: {deals}/{deals} deals, ") and "left" in lines[-1]
     code, _, err = run("analyze-files", str(inputs), "--out", str(tmp_path / "b"), "--samples", "1", "-q")
     assert "solving:" not in err
+
+
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """analyze-files' output of two input files: RECORDS[:2] (one part) and RECORDS[2:] (another)."""
+    folder = tmp_path_factory.mktemp("parts")
+    inputs = folder / "league"
+    inputs.mkdir()
+    (inputs / "one.jsonl").write_text(dump_lines(RECORDS[:2]))
+    (inputs / "two.jsonl").write_text(dump_lines(RECORDS[2:]))
+    code, _, err = run("analyze-files", str(inputs), "--out", str(folder / "out"), "--samples", SAMPLES)
+    assert code == 0, err
+    return folder
+
+
+def _costed(path: Path) -> dict[str, int]:
+    with Store(path, read_only=True) as store:
+        return dict(store.query("SELECT match_id, count(*) FROM play_costs GROUP BY 1").rows())
+
+
+def test_import_analysis_leaves_out_a_match_whose_record_changed_since_its_part(
+    parts: Path, tmp_path: Path
+) -> None:
+    """A part's analysis of an earlier version of a match was loaded onto its new one (costs of 21
+    deals on a match of 16): each part keeps the game it was solved from, and a match the archive
+    holds another game of is left out and named."""
+    path = new_archive(tmp_path / "club.duckdb")
+    changed = msgspec.structs.replace(RECORDS[0], deals=RECORDS[0].deals[:1])
+    with Store(path) as store:
+        assert (
+            store.import_entries([Entry("fix.jsonl", 1, dumps(changed, pretty=False).encode())]).replaced == 1
+        )
+    code, text, err = run("import-analysis", str(parts / "out"), "--db", str(path))
+    assert code == 0, err
+    assert "2 parts: analysis of 2 matches loaded" in text
+    assert (
+        f"{RECORDS[0].match.id}: left out, its record in the archive is not the one the part was solved"
+        in err
+    )
+    assert set(_costed(path)) == {RECORDS[1].match.id, RECORDS[2].match.id}
+
+
+def test_a_part_that_cannot_be_read_is_left_out_whole_and_named(parts: Path, tmp_path: Path) -> None:
+    """A findings file cut short stopped the load half way with a traceback: costs stored, findings
+    not, the parts after it not loaded. The part is read whole first: left out, named, the others
+    loaded, exit code 1."""
+    out = tmp_path / "out"
+    shutil.copytree(parts / "out", out)
+    name = cli_cluster.part_name(parts / "league" / "one.jsonl")
+    broken = out / "findings" / name
+    broken.write_bytes(broken.read_bytes()[:100])
+    path = new_archive(tmp_path / "club.duckdb")
+    code, text, err = run("import-analysis", str(out), "--db", str(path))
+    assert code == 1
+    assert "1 part: analysis of 1 match loaded" in text
+    assert f"{broken}: left out, this part cannot be read (" in err and "Traceback" not in err
+    assert set(_costed(path)) == {RECORDS[2].match.id}  # nothing of the broken part
+    # analyze-files writes the broken part again ("already there" it said) and leaves the other
+    code, text, err = run("analyze-files", str(parts / "league"), "--out", str(out), "--samples", SAMPLES)
+    assert code == 0, err
+    assert "2 parts: 1 written, 1 already there" in text
+    code, text, err = run("import-analysis", str(out), "--db", str(path))
+    assert code == 0 and "2 parts: analysis of 3 matches loaded" in text
+
+
+def test_import_analysis_keeps_a_deeper_solver_review(parts: Path, tmp_path: Path) -> None:
+    """A match the archive's solver review solved with more layouts a play keeps that review, as
+    `manillen analyze` leaves a reviewed match alone (its 60 layouts had dropped to 3, unsaid)."""
+    path = new_archive(tmp_path / "club.duckdb")
+    one = RECORDS[2].match.id
+    code, _, err = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "6", "--match", one)
+    assert code == 0, err
+    before = _costed(path)[one]
+    with Store(path, read_only=True) as store:
+        deep = store.solver_samples([one])[one]
+    assert deep > int(SAMPLES)
+    code, text, err = run("import-analysis", str(parts / "out"), "--db", str(path))
+    assert code == 0, err
+    assert "2 parts: analysis of 2 matches loaded" in text
+    assert (
+        "1 match already reviewed by the solver with more layouts a play than its part kept its deeper review"
+        in err
+    )
+    with Store(path, read_only=True) as store:
+        assert store.solver_samples([one])[one] == deep and _costed(path)[one] == before

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import hashlib
 import json
 import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ import polars as pl
 
 from ..engine import replay
 from ..errors import InvalidRecordError
-from ..record import RECORD_SUFFIXES, Entry, dumps, iter_entries, loads
+from ..record import RECORD_SUFFIXES, Entry, Record, dumps, iter_entries, loads
 from ..store import Store
 from .common import (
     BATCH_OPTION,
@@ -271,11 +272,18 @@ def input_stamp(path: Path, samples: int | None = None) -> dict[str, int]:
 
 
 def is_part_written(out: Path, name: str, source: Path | None = None, samples: int | None = None) -> bool:
-    """Whether every table of a part is there (``matches``, written last, says the part is whole)
-    and, given the ``source`` it is solved from (and the ``samples`` asked), whether that file is
-    unchanged since and was solved so; a part written before inputs were stamped counts as written."""
+    """Whether every table of a part is there and readable (``matches``, written last, says the
+    part is whole) and, given the ``source`` it is solved from (and the ``samples`` asked), whether
+    that file is unchanged since and was solved so; a part written before inputs were stamped
+    counts as written."""
     if not all((out / table / name).exists() for table in PART_TABLES):
         return False
+    # a file cut short (a disk that filled, a copy broken off) is no part: written again
+    for table in PART_TABLES:
+        try:
+            pl.read_parquet_schema(out / table / name)
+        except (OSError, pl.exceptions.PolarsError):
+            return False
     if source is None:
         return True
     try:
@@ -305,6 +313,8 @@ class _Part:
     solved: list[tuple[int, SolvedMatch]] = field(default_factory=list)
     """Matches back, with their place in the part."""
     complete: bool = True
+    games: dict[str, str] = field(default_factory=dict)
+    """Each match's :func:`game_hash`, as the archive will hold its record."""
 
 
 @dataclass
@@ -338,11 +348,21 @@ def _file_matches(
             part.read += 1
             outcome.matches += 1
             outcome.deals += len(result.deals)
+            part.games[result.id] = game_hash(record)
             data = entry.data if not entry.notation else dumps(record, pretty=False).encode()
             yield MatchToSolve(record, result, data, tag=(part, part.read))
         part.all_read = True
         if len(part.solved) == part.read:
             finished.append(part)
+
+
+def game_hash(record: Record) -> str:
+    """The SHA-256 of a record's game as an archive stores it (``matches.record``: the canonical
+    record without its coach comments), which a part keeps with each match: ``import-analysis``
+    loads a part's analysis only onto the very game it was made from."""
+    from ..store.batch import game_text
+
+    return hashlib.sha256(game_text(record, dumps(record, pretty=False)).encode()).hexdigest()
 
 
 def write_part(
@@ -353,11 +373,13 @@ def write_part(
     samples: int,
     seed: int,
     stamp: dict[str, int] | None = None,
+    games: Mapping[str, str] | None = None,
 ) -> None:
     """Write a part's tables, each atomically (a hidden file renamed into place), ``matches`` last.
 
     :param solved: the part's matches, in the order to write them.
     :param stamp: the input's :func:`input_stamp` as it was read, kept under :data:`INPUTS_FOLDER`.
+    :param games: each match's :func:`game_hash` (``matches.game_hash``; null without).
     """
     from ..solving import (
         CALLS_SCHEMA,
@@ -389,9 +411,10 @@ def write_part(
                 "deals_costed": [s.solved for s in solved],
                 "samples": [samples] * len(solved),
                 "seed": [seed] * len(solved),
+                "game_hash": [(games or {}).get(s.match_id) for s in solved],
             },
             schema={"match_id": pl.Utf8, "deals": pl.Int32, "deals_costed": pl.Int32, "samples": pl.Int32,
-                    "seed": pl.Int64},
+                    "seed": pl.Int64, "game_hash": pl.Utf8},
         ),
     }  # fmt: skip
     if stamp is not None:
@@ -464,7 +487,8 @@ def analyse_files(
             part = finished.pop(0)
             if part.complete:
                 in_order = [solved for _, solved in sorted(part.solved, key=lambda pair: pair[0])]
-                write_part(out, part.name, in_order, samples=samples, seed=0, stamp=stamps[part.name])
+                stamp = stamps[part.name]
+                write_part(out, part.name, in_order, samples=samples, seed=0, stamp=stamp, games=part.games)
                 outcome.written += 1
 
     try:
@@ -573,7 +597,11 @@ def import_analysis(directory: str, db: str | None) -> None:
 
     Each part replaces the costs and built-in findings of its matches and marks them
     analysed at the solver depth, in the same transactions as `manillen analyze`. Matches
-    the archive does not hold are counted and left out: import their records first.
+    the archive does not hold are counted and left out: import their records first. A match
+    whose record in the archive is no longer the one the part was solved from (imported again
+    with other cards, say) is left out and named: run analyze-files on its new record. A part
+    that cannot be read (a file cut short or missing) is left out whole, named, and the others
+    are loaded; the exit code is then 1.
 
     Example:
 
@@ -586,37 +614,128 @@ def import_analysis(directory: str, db: str | None) -> None:
     parts = sorted(p.name for p in (root / "matches").glob("part-*.parquet"))
     if not parts:
         raise click.ClickException(f"{directory!r} holds no parts written by `manillen analyze-files`")
-    loaded = missing = 0
+    loaded = missing = deeper = 0
+    stale: list[str] = []
+    unread: list[str] = []
     try:
         with Store(path) as store:
             for name in parts:
-                loaded_now, missing_now = _load_part(store, root, name)
-                loaded += loaded_now
-                missing += missing_now
+                try:
+                    frames = _read_part(root, name)
+                except _UnreadablePart as error:
+                    unread.append(str(error))
+                    continue
+                outcome = _load_part(store, frames)
+                loaded += outcome.loaded
+                missing += outcome.missing
+                deeper += outcome.deeper
+                stale.extend(outcome.stale)
     except ManillenError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"{plural(len(parts), 'part')}: analysis of {plural(loaded, 'match', 'matches')} loaded")
+    read = len(parts) - len(unread)
+    click.echo(f"{plural(read, 'part')}: analysis of {plural(loaded, 'match', 'matches')} loaded")
     if missing:
         click.echo(
             f"{plural(missing, 'match', 'matches')} not in the archive "
             f"{'was' if missing == 1 else 'were'} left out: import their records first",
             err=True,
         )
+    if deeper:
+        part, review = ("its part", "its") if deeper == 1 else ("their parts", "their")
+        click.echo(
+            f"{plural(deeper, 'match', 'matches')} already reviewed by the solver with more layouts a "
+            f"play than {part} kept {review} deeper review",
+            err=True,
+        )
+    for match_id in stale[:SHOWN_STALE]:
+        click.echo(
+            f"{match_id}: left out, its record in the archive is not the one the part was solved from "
+            "(imported again since, or under a club's rules): run manillen analyze-files on the "
+            "archive's record (manillen export --parquet, then its matches.parquet)",
+            err=True,
+        )
+    if len(stale) > SHOWN_STALE:
+        click.echo(f"... and {len(stale) - SHOWN_STALE} more matches changed since their part", err=True)
+    for problem in unread:
+        click.echo(problem, err=True)
+    if unread:
+        sys.exit(1)
 
 
-def _load_part(store: Store, root: Path, name: str) -> tuple[int, int]:
-    ids = pl.read_parquet(root / "matches" / name)["match_id"].to_list()
-    known = store.known_match_ids(ids)
+SHOWN_STALE = 20
+"""The matches changed since their part that import-analysis names, one line each; the rest are counted."""
+
+
+class _UnreadablePart(Exception):
+    """A part whose files cannot all be read: its words name the file."""
+
+
+def _read_part(root: Path, name: str) -> dict[str, pl.DataFrame]:
+    """Every table of a part, read before anything of it is written (a file cut short stopped
+    the load half way: costs stored, findings not).
+
+    :raises _UnreadablePart: naming the file, and what to do.
+    """
+    frames: dict[str, pl.DataFrame] = {}
+    for table in ("matches", "play_costs", "card_values", "call_decisions", "findings", "finding_lines"):
+        file = root / table / name
+        if table == "finding_lines" and not file.exists():
+            continue  # parts written before the lines were kept have none
+        try:
+            frames[table] = pl.read_parquet(file)
+        except (OSError, pl.exceptions.PolarsError) as error:
+            said = error.strerror if isinstance(error, OSError) else None
+            reason = said or (str(error).splitlines() or ["unreadable"])[0]
+            raise _UnreadablePart(
+                f"{file}: left out, this part cannot be read ({reason}): delete the part's files "
+                f"(part {name} in each folder) and run manillen analyze-files again to write it"
+            ) from None
+    return frames
+
+
+@dataclass
+class _PartLoaded:
+    """What loading one part did (:func:`_load_part`)."""
+
+    loaded: int = 0
+    missing: int = 0
+    """Its matches the archive does not hold."""
+    deeper: int = 0
+    """Its matches the archive's solver review had solved with more layouts a play: kept."""
+    stale: list[str] = field(default_factory=list)
+    """Its matches whose record in the archive is another than the part's."""
+
+
+def _load_part(store: Store, frames: Mapping[str, pl.DataFrame]) -> _PartLoaded:
+    """Load one part read whole: its matches the archive holds, as the part's record of them, but
+    those the archive's solver review solved with more layouts a play (as ``manillen analyze``
+    leaves a reviewed match alone)."""
+    matches = frames["matches"]
+    done = _PartLoaded()
+    known = store.known_match_ids(matches["match_id"].to_list())
+    done.missing = matches.height - len(known)
+    if known and "game_hash" in matches.columns:  # parts written before it was kept cannot be checked
+        games = dict(zip(matches["match_id"].to_list(), matches["game_hash"].to_list(), strict=True))
+        held = store.game_hashes(known)
+        done.stale = [mid for mid in known if games.get(mid) is not None and games[mid] != held.get(mid)]
+        known = [mid for mid in known if mid not in done.stale]
+    if known:
+        samples = dict(zip(matches["match_id"].to_list(), matches["samples"].to_list(), strict=True))
+        reviewed = store.solver_samples(known)
+        kept = [mid for mid in known if reviewed.get(mid, 0) > (samples.get(mid) or 0)]
+        done.deeper = len(kept)
+        known = [mid for mid in known if mid not in kept]
     if known:
 
         def part(table: str) -> pl.DataFrame:
-            return pl.read_parquet(root / table / name).filter(pl.col("match_id").is_in(known))
+            return frames[table].filter(pl.col("match_id").is_in(known))
 
         store.save_costs(known, part("play_costs"), part("card_values"), part("call_decisions"))
-        if (root / "finding_lines" / name).exists():  # parts written before the lines were kept have none
+        if "finding_lines" in frames:
             store.save_lines(known, part("finding_lines"))
         store.save_findings(known, part("findings"), depth="solver")
-    return len(known), len(ids) - len(known)
+    done.loaded = len(known)
+    return done
 
 
 COMMANDS: list[click.Command] = [analyze_files, import_analysis]

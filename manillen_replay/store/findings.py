@@ -196,6 +196,25 @@ class FindingsMixin(StoreBase):
             self._con.unregister("_batch_ids")
             self._con.unregister("_batch_findings")
 
+    def game_hashes(self, match_ids: list[str]) -> dict[str, str]:
+        """The SHA-256 of each of these matches' records as the archive holds them (without the
+        coach comments, ``matches.record``): what an analysis made elsewhere is checked against."""
+        rows = self._con.execute(
+            "SELECT match_id, sha256(record) FROM matches WHERE list_contains(?, match_id)", [list(match_ids)]
+        ).fetchall()
+        return {str(match_id): str(digest) for match_id, digest in rows}
+
+    def solver_samples(self, match_ids: list[str]) -> dict[str, int]:
+        """The layouts a play of each of these matches' solver review drew at most (a play solved
+        on every layout left not counted), for the matches reviewed by the solver."""
+        rows = self._con.execute(
+            "SELECT c.match_id, coalesce(max(c.layouts) FILTER (WHERE NOT c.exact), max(c.layouts)) "
+            "FROM play_costs c JOIN matches m USING (match_id) "
+            "WHERE m.analysis_depth = 'solver' AND list_contains(?, c.match_id) GROUP BY 1",
+            [list(match_ids)],
+        ).fetchall()
+        return {str(match_id): int(layouts or 0) for match_id, layouts in rows}
+
     def known_match_ids(self, match_ids: list[str]) -> list[str]:
         """Those of ``match_ids`` the archive holds, in the order given."""
         held = {
