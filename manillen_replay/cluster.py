@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -198,13 +199,17 @@ def open_runner(address: ClusterAddress, *, wait_seconds: float = 60.0) -> Itera
 
 
 def _start_local(distributed: Any, workers: int) -> Any:
-    cluster = distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    with warnings.catch_warnings():
+        # the scheduler's HTTP server moves off a port another program holds, and says so on
+        # stderr even under --quiet; it serves nothing this command uses
+        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
     try:
         return distributed.Client(cluster)
     except BaseException:

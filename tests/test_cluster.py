@@ -507,6 +507,13 @@ def test_a_part_that_cannot_be_read_is_left_out_whole_and_named(parts: Path, tmp
     assert "1 part: analysis of 1 match loaded" in text
     assert f"{broken}: left out, this part cannot be read (" in err and "Traceback" not in err
     assert set(_costed(path)) == {RECORDS[2].match.id}  # nothing of the broken part
+    # a part without its matches file (its run cut short) is said to be unfinished
+    unfinished = tmp_path / "unfinished"
+    shutil.copytree(parts / "out", unfinished)
+    (unfinished / "matches" / name).unlink()
+    code, text, err = run("import-analysis", str(unfinished), "--db", str(tmp_path / "club.duckdb"))
+    assert code == 0 and "1 part: analysis of 1 match loaded" in text
+    assert f"1 part not finished (no matches file: its run was cut short) left out: {name}" in err
     # analyze-files writes the broken part again ("already there" it said) and leaves the other
     code, text, err = run("analyze-files", str(parts / "league"), "--out", str(out), "--samples", SAMPLES)
     assert code == 0, err

@@ -183,6 +183,9 @@ class _SolverProgress:
                 label="solving",
                 file=sys.stderr,
                 show_percent=True,
+                # the line says the time left by the deals' measured cost; click's own guess beside
+                # it (by deals alone, a third of it at times) read as a second, other answer
+                show_eta=False,
                 item_show_func=lambda progress: progress.describe() if progress is not None else None,
             )
             self.bar.render_progress()

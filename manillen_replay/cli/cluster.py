@@ -612,6 +612,10 @@ def import_analysis(directory: str, db: str | None) -> None:
     path = existing_archive(db)
     root = Path(directory)
     parts = sorted(p.name for p in (root / "matches").glob("part-*.parquet"))
+    # a part is whole once its matches file is there, written last: the others were cut short
+    unfinished = sorted(
+        {p.name for table in PART_TABLES for p in (root / table).glob("part-*.parquet")} - set(parts)
+    )
     if not parts:
         raise click.ClickException(f"{directory!r} holds no parts written by `manillen analyze-files`")
     loaded = missing = deeper = 0
@@ -658,6 +662,13 @@ def import_analysis(directory: str, db: str | None) -> None:
         click.echo(f"... and {len(stale) - SHOWN_STALE} more matches changed since their part", err=True)
     for problem in unread:
         click.echo(problem, err=True)
+    if unfinished:
+        click.echo(
+            f"{plural(len(unfinished), 'part')} not finished (no matches file: its run was cut short) "
+            f"left out: {', '.join(unfinished[:3])}{', ...' if len(unfinished) > 3 else ''}; manillen "
+            "analyze-files writes them",
+            err=True,
+        )
     if unread:
         sys.exit(1)
 
