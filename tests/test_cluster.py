@@ -542,3 +542,35 @@ def test_import_analysis_keeps_a_deeper_solver_review(parts: Path, tmp_path: Pat
     )
     with Store(path, read_only=True) as store:
         assert store.solver_samples([one])[one] == deep and _costed(path)[one] == before
+
+
+def test_a_ctrl_c_says_what_the_run_kept(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A Ctrl-C is the user's, not an error ("Error: interrupted" said it as one, with no count):
+    exit code 130, and how much of the run was kept."""
+    from click.testing import CliRunner
+
+    from manillen_replay.cli import cli
+
+    def stopped_on_cluster(*_args: Any, **_kwargs: Any) -> Any:
+        raise cli_cluster.Interrupted(cli_cluster.ClusterOutcome(matches=7, stored=3))
+
+    def stopped_files(*_args: Any, **_kwargs: Any) -> Any:
+        raise cli_cluster.Interrupted(cli_cluster.FilesOutcome(parts=5, written=2, skipped=1))
+
+    monkeypatch.setattr(cli_cluster, "analyse_archive_on_cluster", stopped_on_cluster)
+    monkeypatch.setattr(cli_cluster, "analyse_files", stopped_files)
+    path = new_archive(tmp_path / "club.duckdb")
+    runner = CliRunner()
+    analysed = runner.invoke(
+        cli, ["analyze", "--db", str(path), "--depth", "solver", "--all", "--cluster", "local:1", "--quiet"]
+    )
+    assert analysed.exit_code == 130, analysed.output
+    assert (
+        "interrupted: 3 of 7 matches came back and are stored; run the same command again" in analysed.stderr
+    )
+    assert "Error" not in analysed.stderr
+    files = runner.invoke(
+        cli, ["analyze-files", str(tmp_path), "--out", str(tmp_path / "out"), "--samples", "1"]
+    )
+    assert files.exit_code == 130, files.output
+    assert "interrupted: 2 parts written before the stop are kept (1 already there)" in files.stderr

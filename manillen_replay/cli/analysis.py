@@ -124,7 +124,7 @@ def _analyse_on_cluster(
     store: Store, ids: list[str], samples: int, address: str, batch_deals: int | None, *, quiet: bool
 ) -> AnalysisOutcome:
     from ..store.analyse import AnalysisOutcome
-    from .cluster import analyse_archive_on_cluster
+    from .cluster import ClusterOutcome, Interrupted, analyse_archive_on_cluster
 
     try:
         done = analyse_archive_on_cluster(
@@ -135,11 +135,16 @@ def _analyse_on_cluster(
             batch_deals=batch_deals,
             progress=None if quiet else _progress,
         )
-    except KeyboardInterrupt:
-        raise click.ClickException(
-            "interrupted: the matches that came back are stored; run the same command again to "
-            "analyse the rest"
-        ) from None
+    except Interrupted as stop:
+        # a Ctrl-C is the user's, no error: said as every command says it, with what was kept
+        kept = stop.outcome
+        assert isinstance(kept, ClusterOutcome)
+        click.echo(
+            f"interrupted: {kept.stored} of {plural(kept.matches, 'match', 'matches')} came back and "
+            f"{'is' if kept.stored == 1 else 'are'} stored; run the same command again to analyse the rest",
+            err=True,
+        )
+        sys.exit(130)
     if not quiet:
         click.echo(done.describe(address), err=True)
     outcome = AnalysisOutcome(

@@ -213,7 +213,7 @@ def analyse_archive_on_cluster(
             outcome.seconds = time.perf_counter() - started
     except KeyboardInterrupt:
         _store(store, waiting, outcome)  # what came back is kept
-        raise
+        raise Interrupted(outcome) from None
     finally:
         if bar is not None:
             bar.render_finish()
@@ -510,10 +510,20 @@ def analyse_files(
                     finished.append(part)
                 write_finished()
             write_finished()
+    except KeyboardInterrupt:
+        raise Interrupted(outcome) from None
     finally:
         if bar is not None:
             bar.render_finish()
     return outcome
+
+
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C that stopped a run on the cluster, with what it did before (what it kept)."""
+
+    def __init__(self, outcome: ClusterOutcome | FilesOutcome) -> None:
+        super().__init__()
+        self.outcome = outcome
 
 
 # --------------------------------------------------------------------------- commands
@@ -574,6 +584,16 @@ def analyze_files(
             batch_deals=batch_deals,
             progress=None if quiet else _progress,
         )
+    except Interrupted as stop:
+        done = stop.outcome
+        assert isinstance(done, FilesOutcome)
+        verb = "is" if done.written == 1 else "are"
+        click.echo(
+            f"interrupted: {plural(done.written, 'part')} written before the stop {verb} kept "
+            f"({done.skipped} already there); run the same command again to write the rest",
+            err=True,
+        )
+        sys.exit(130)
     except ManillenError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:
