@@ -188,9 +188,13 @@ def test_a_card_is_judged_by_what_it_surely_cost(
         (note,) = unsure
         assert "8♦ cost Bert's team 2.2 card points on average" in note.explanation
         assert note.explanation.endswith(
-            "The layouts solved leave that unsure (give or take 0.8), so this is a note, not a mistake."
+            "The layouts solved leave that unsure: it surely cost 0.6 (its average less two standard "
+            "errors), under the 2 of an inaccuracy, so this is a note, not a mistake."
         )
-        assert note.explanation_nl.endswith("(plus of min 0,8), dus dit is een opmerking, geen fout.")
+        assert note.explanation_nl.endswith(
+            "het kostte zeker 0,6 (het gemiddelde min twee standaardfouten), minder dan de 2 van een "
+            "onnauwkeurigheid, dus dit is een opmerking, geen fout."
+        )
     else:
         assert not unsure
 

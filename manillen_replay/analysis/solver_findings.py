@@ -139,13 +139,19 @@ def cost_findings(
                 why_en, why_nl = reasons[(cost.trick, cost.play)]
                 en, nl = f"{en} {why_en}", f"{nl} {why_nl}"
             if unsure:
+                # the part it surely cost, which judges it: "give or take 0.1" (one standard error)
+                # read as sure beside a cost of 2, judged by two of them
+                sure = round(cost.sure_view_cost or 0.0, 1)
+                low = COST_THRESHOLDS.inaccuracy
                 en += (
-                    f" The layouts solved leave that unsure (give or take {number(cost.view_error)}), "
-                    "so this is a note, not a mistake."
+                    f" The layouts solved leave that unsure: it surely cost {number(sure)} (its average "
+                    f"less two standard errors), under the {number(low)} of an inaccuracy, so this is a "
+                    "note, not a mistake."
                 )
                 nl += (
-                    " De berekende verdelingen laten dat onzeker (plus of min "
-                    f"{number_nl(cost.view_error)}), dus dit is een opmerking, geen fout."
+                    f" De berekende verdelingen laten dat onzeker: het kostte zeker {number_nl(sure)} (het "
+                    f"gemiddelde min twee standaardfouten), minder dan de {number_nl(low)} van een "
+                    "onnauwkeurigheid, dus dit is een opmerking, geen fout."
                 )
             findings.append(
                 _play_finding(
