@@ -133,6 +133,25 @@ def test_klop_lost_is_judged_by_the_expectation_not_the_outcome() -> None:
     assert uncalibrated.points == 8 and uncalibrated.severity is Severity.INFO
 
 
+def test_an_unsure_knock_says_what_it_surely_gave_away() -> None:
+    """A missed klop worth 5 on average whose layouts spread it wide is info, and says what judges
+    it: what it surely gave away, against the 3 of an inaccuracy (one standard error read as sure)."""
+    missed = finding("klop_missed", 30.0, Severity.BLUNDER, trick=None, play=None)
+    options = (
+        CallOption("klop", 30.0, 12.0, (), (14.0, 10.0, 14.0, 10.0)),
+        CallOption("no klop", 30.0, 7.0, (), (7.0, 7.0, 7.0, 7.0)),
+    )
+    (judged,) = curate(
+        [missed], knock_reviews={(1, 1): CallReview(1, 1, options, "no klop", 4)}, calibrated_deals=[1]
+    )
+    assert judged.severity is Severity.INFO and judged.points == 5
+    assert judged.explanation.endswith(
+        "The layouts leave that unsure: it surely gave away 2.7 (its loss less two standard errors), "
+        "under the 3 of an inaccuracy, so this is info."
+    )
+    assert "minder dan de 3 van een onnauwkeurigheid" in judged.explanation_nl
+
+
 def test_klop_missed_is_judged_by_the_expectation() -> None:
     missed = finding("klop_missed", 30.0, Severity.BLUNDER, trick=None, play=None)
     (judged,) = curate([missed], knock_reviews={(1, 1): review(12.0, 5.0, "no klop")}, calibrated_deals=[1])

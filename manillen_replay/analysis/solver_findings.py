@@ -559,9 +559,17 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
         nl += f": gemiddeld {points_nl(loss)} weggegeven."
     severity = CALL_THRESHOLDS.severity(sure) if calibrated else Severity.INFO
     if calibrated and severity is Severity.INFO and CALL_THRESHOLDS.severity(loss) is not Severity.INFO:
-        error = review.gap_error(taken.name)
-        en += f" The layouts leave that unsure (give or take {number(error)}), so this is info."
-        nl += f" De verdelingen laten dat onzeker (plus of min {number_nl(error)}), dus dit is een opmerking."
+        # what judges it, said as a card's note says it (one standard error read as sure)
+        surely, low = round(sure, 1), CALL_THRESHOLDS.inaccuracy
+        en += (
+            f" The layouts leave that unsure: it surely gave away {number(surely)} (its loss less two "
+            f"standard errors), under the {number(low)} of an inaccuracy, so this is info."
+        )
+        nl += (
+            f" De verdelingen laten dat onzeker: zeker weggegeven is {number_nl(surely)} (het verlies min "
+            f"twee standaardfouten), minder dan de {number_nl(low)} van een onnauwkeurigheid, dus dit is "
+            "een opmerking."
+        )
     if not calibrated:
         en += " The knock review is not calibrated yet, so this is info."
         nl += " De klopberekening is nog niet geijkt, dus dit is een opmerking."
