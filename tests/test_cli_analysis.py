@@ -540,3 +540,45 @@ def test_findings_top_with_nothing_to_rank_says_why_and_what_else_to_ask(tmp_pat
     )
     code, out, _ = run("findings", "--db", str(path), "--top", "5", "--player", "Anna", "--lang", "nl")
     assert out.startswith("Geen beslissingen om te rangschikken: geen fout komt tot een onnauwkeurigheid")
+
+
+CLAIM_HOLDER = """
+import sys, time
+from manillen_replay.cli.analysis import analysis_claim
+with analysis_claim(sys.argv[1], 0):
+    print("holding", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_a_second_solver_review_of_an_archive_waits_for_the_first(tmp_path: Path) -> None:
+    """Two `analyze --depth solver` runs of one archive solved the same matches side by side, each
+    twice as slowly: the second waits for the first (saying so), or gives up past --wait; then it
+    does what the first left."""
+    import subprocess
+    import sys
+
+    path = small_archive(tmp_path / "club.duckdb")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", CLAIM_HOLDER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        code, out, err = run(
+            "analyze", "--db", str(path), "--depth", "solver", "--samples", "2", "--wait", "1"
+        )
+        assert code == 1 and not out
+        assert f"another manillen analyze (process {holder.pid}) is analysing {path}: waiting for it" in err
+        assert (
+            f"another manillen analyze (process {holder.pid}) is still analysing {path}: run this one" in err
+        )
+        with Store(path, read_only=True) as store:
+            assert store.query("SELECT count(*) AS n FROM play_costs")["n"][0] == 0  # nothing solved
+    finally:
+        holder.communicate("\n", timeout=30)
+    code, out, err = run("analyze", "--db", str(path), "--depth", "solver", "--samples", "2", "--wait", "1")
+    assert code == 0 and "analysed 1 match (2 deals) at the solver depth" in out
+    assert "another manillen analyze" not in err

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import os
 import sys
 import time
 from collections import Counter
@@ -90,6 +92,71 @@ def opener(path: str, wait: float) -> Callable[[bool], Store]:
         return Store.open_in_turn(path, read_only=True, wait=wait, on_wait=tell)
 
     return open_store
+
+
+def claim_file(path: str) -> Path:
+    """The file the ``manillen analyze`` analysing an archive holds (an advisory lock): in the
+    system's temporary folder, named after the archive's full path, so nothing is left beside it."""
+    import hashlib
+    import tempfile
+
+    key = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"manillen-analyze-{key}.lock"
+
+
+@contextmanager
+def analysis_claim(path: str, wait: float) -> Iterator[None]:
+    """The archive's analysis for this run alone: a second ``manillen analyze`` of the archive
+    waits (up to ``wait`` seconds, saying so) until the first has finished, then finds what it
+    left to do; two runs solved the same matches side by side, each twice as slowly. An advisory
+    lock on :func:`claim_file` (POSIX ``flock``: where the system has none, or the file cannot be
+    opened, runs are not kept apart).
+
+    :raises click.ClickException: when the other run still holds it after ``wait`` seconds.
+    """
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): runs are not kept apart
+        yield
+        return
+    try:
+        handle = claim_file(path).open("a+", encoding="utf-8")
+    except OSError:  # another user's file, say: the archive's own lock still guards the writes
+        yield
+        return
+    with handle:
+        deadline = time.monotonic() + wait
+        told = False
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                handle.seek(0)
+                holder = handle.read().strip() or "?"
+                if time.monotonic() >= deadline:
+                    raise click.ClickException(
+                        f"another manillen analyze (process {holder}) is still analysing {path}: run this "
+                        "one again when it has finished (or give --wait SECONDS)"
+                    ) from None
+                if not told:
+                    click.echo(
+                        f"another manillen analyze (process {holder}) is analysing {path}: waiting for it "
+                        f"(up to {wait:g} s), then this one does what it left",
+                        err=True,
+                    )
+                    told = True
+                time.sleep(0.5)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            handle.truncate()
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _read_detectors(paths: Sequence[str]) -> list[CoachDetector]:
@@ -387,10 +454,13 @@ def analyze(
     chosen = depth.lower() if depth is not None else None
     if cluster_address is not None and chosen != "solver":
         raise click.UsageError("--cluster runs the solver: give --depth solver with it")
-    with _messages():
+    # held until the analysis is stored: another solver review of the archive waits for it
+    with _messages(), contextlib.ExitStack() as claimed:
         detectors = _read_detectors(detector_files)
         path = existing_archive(db, ", or give a record file to `manillen findings FILE`")
         open_store = opener(path, wait)
+        if chosen != "heuristic":  # the fast scan takes seconds: only a solver review is kept apart
+            claimed.enter_context(analysis_claim(path, wait))
         with open_store(True) as store:
             selected = _selected(store, path, match_ids)
             for detector in detectors:  # a detector that cannot run is said before the analysis
