@@ -48,7 +48,10 @@ def with_puzzles(report: Report, puzzles: Sequence[Puzzle]) -> Report:
     from ..analysis.puzzles import evening_puzzles
 
     explained = {(d.deal, d.trick, d.play, d.call) for review in report.reviews for d in review.decisions}
-    return dataclasses.replace(report, puzzles=tuple(evening_puzzles(puzzles, explained=explained)))
+    chosen = tuple(evening_puzzles(puzzles, explained=explained))
+    return dataclasses.replace(
+        report, puzzles=chosen, puzzles_explained=not chosen and bool(evening_puzzles(puzzles))
+    )
 
 
 __all__ = [

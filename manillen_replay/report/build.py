@@ -244,6 +244,9 @@ class Report:
     puzzles: tuple[Any, ...] = ()
     """The puzzles the report ends with (:class:`~manillen_replay.analysis.puzzles.Puzzle`):
     three clear ones from the match's costly decisions, of the player or of everyone."""
+    puzzles_explained: bool = False
+    """Whether the match's clear decisions were all left out of the puzzles as its review explains
+    them: said where the puzzles would be, rather than a report ending without a word."""
     first_team: int = 0
     """The team every table, chart and score of the report shows first: the player's team, or
     the first seat's team in a report for everyone."""

@@ -757,7 +757,9 @@ def render(report: Report) -> str:
             _score_chart(report),
             _players(report),
             _deals(report),
-            puzzles_section(report.puzzles, report.lang),
+            puzzles_section(report.puzzles, report.lang)
+            if report.puzzles or not report.puzzles_explained
+            else f'<section id="puzzles"><p>{escape(say(report.lang, "puzzles_explained"))}</p></section>',
             _footer(report),
         )
     )

@@ -221,6 +221,11 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "samples_unknown": ("the stored number of", "het bewaarde aantal"),
     # "tonight" read wrong for a match reviewed days later
+    "puzzles_explained": (
+        "No puzzles: every clear decision of this match is explained in the review above.",
+        "Geen puzzels: elke duidelijke beslissing van deze partij staat uitgelegd in de bespreking "
+        "hierboven.",
+    ),
     "puzzles_1": ("A puzzle from this match", "Een puzzel uit deze partij"),
     "puzzles_2": ("Two puzzles from this match", "Twee puzzels uit deze partij"),
     "puzzles_3": ("Three puzzles from this match", "Drie puzzels uit deze partij"),
