@@ -16,13 +16,12 @@ import json
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import duckdb
-import msgspec
 import polars as pl
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT
@@ -242,35 +241,32 @@ def _without_details(text: str) -> Any:
     return document
 
 
-def _comments_in(comments: set[CommentKey], record: Record) -> int:
-    """:func:`_comments_kept` asked of a record not replayed: its deals and their tricks as written
-    (before an import, to say what it would keep)."""
-    kept = 0
-    for deal, trick, play, _author, _text in comments:
-        if deal > len(record.deals):
-            continue
-        tricks = record.deals[deal - 1].tricks
-        lines = [] if tricks is msgspec.UNSET or not isinstance(tricks, list) else tricks
-        if trick is not None and (trick > len(lines) or (play is not None and play > len(lines[trick - 1]))):
-            continue
-        kept += 1
-    return kept
-
-
-def _comments_kept(comments: set[CommentKey], result: MatchResult) -> int:
+def _comments_kept(comments: set[CommentKey], tricks: Sequence[Sequence[int]]) -> int:
     """How many of a replaced match's coach comments have their deal, trick and play in the
-    version replacing it (the others stay in the version kept)."""
+    version replacing it (the others stay in the version kept).
+
+    :param tricks: the new version's cards in each trick, deal by deal.
+
+    >>> _comments_kept({(1, 2, 4, "a", "x"), (1, None, None, "a", "y"), (2, None, None, "a", "z")}, [[4, 4]])
+    2
+    """
     kept = 0
     for deal, trick, play, _author, _text in comments:
-        if deal > len(result.deals):
+        if deal > len(tricks):
             continue
-        tricks = result.deals[deal - 1].tricks
-        if trick is not None and (
-            trick > len(tricks) or (play is not None and play > len(tricks[trick - 1].cards))
-        ):
+        sizes = tricks[deal - 1]
+        if trick is not None and (trick > len(sizes) or (play is not None and play > sizes[trick - 1])):
             continue
         kept += 1
     return kept
+
+
+def _written_tricks(record: Record) -> list[list[int]]:
+    """A record's cards in each trick, deal by deal, as written (before it is replayed)."""
+    return [
+        [len(trick) for trick in deal.tricks] if isinstance(deal.tricks, list) else []
+        for deal in record.deals
+    ]
 
 
 def _number(text: str | None) -> int | None:
@@ -472,7 +468,7 @@ class ImportMixin(StoreBase):
                 int(deals),
                 len(pending[mid][1].deals),
                 pending[mid][3],
-                comments=_comments_in(held.comments.get(mid, set()), pending[mid][1]),
+                comments=_comments_kept(held.comments.get(mid, set()), _written_tricks(pending[mid][1])),
                 analysis_kept=mid in held.same_play,
             )
             for mid, _, deals in rows
@@ -803,7 +799,9 @@ class ImportMixin(StoreBase):
                         before.get(mid),
                         len(result.deals),
                         item.entry.place,
-                        comments=_comments_kept(comments.get(mid, set()), result),
+                        comments=_comments_kept(
+                            comments.get(mid, set()), [[len(t.cards) for t in d.tricks] for d in result.deals]
+                        ),
                         analysis_kept=mid in held.same_play,
                     )
                     if earlier is None
