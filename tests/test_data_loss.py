@@ -220,7 +220,7 @@ def test_a_corrected_match_keeps_the_coach_comments_it_still_has_a_place_for() -
     with Store() as store:
         store.import_entries([_entry(whole)])
         store.add_annotation("random-3", 1, 2, 1, "Coach", "why not the ace?", ["lead"])
-        store.add_annotation("random-3", 2, None, None, "Coach", "well counted")
+        counted = store.add_annotation("random-3", 2, None, None, "Coach", "well counted")
         store.add_annotation("random-3", 3, 1, None, "Coach", "this deal goes")
         corrected = _shortened(whole, 2)
         corrected.match.venue = "Cafe Nieuw"
@@ -244,6 +244,10 @@ def test_a_corrected_match_keeps_the_coach_comments_it_still_has_a_place_for() -
         assert store.query("SELECT tags FROM annotations WHERE text = 'why not the ace?'")[
             "tags"
         ].to_list() == [["lead"]]
+        # the repeated comment is the archive's own, as written (its id and time), not the record's copy
+        assert (
+            store.query("SELECT annotation_id FROM annotations WHERE text = 'well counted'").item() == counted
+        )
         kept = loads(store.query("SELECT record FROM match_versions").item())
         assert [note.text for note in kept.deals[2].annotations] == ["this deal goes"]
 
