@@ -695,14 +695,18 @@ def add_annotation(
         return int(store.add_annotation(match_id, deal, trick, play, author, text, tags, line))
 
 
-def update_annotation(annotation_id: int, text: str, tags: list[str]) -> None:
-    """Change a comment's text and tags.
+def update_annotation(
+    annotation_id: int, text: str, tags: list[str], was: tuple[str, list[str] | None] | None = None
+) -> None:
+    """Change a comment's text and tags, if it still says ``was`` (the text and tags the edit
+    began from; see :meth:`~manillen_replay.store.Store.update_annotation`).
 
     :raises ArchiveLockedError: when another program holds the archive.
+    :raises AnnotationChangedError: when someone else changed it since.
     """
     access.require_organiser("change coach comments")
     with archive().writing() as store:
-        store.update_annotation(annotation_id, text, tags)
+        store.update_annotation(annotation_id, text, tags, was=was)
 
 
 def delete_annotation(annotation_id: int) -> None:

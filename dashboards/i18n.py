@@ -664,6 +664,14 @@ LABELS: dict[str, tuple[str, str]] = {
         "dus uw wijziging kon er niet in bewaard worden. Uw tekst staat in **Commentaar schrijven** "
         "hieronder: voeg hem van daar toe als nieuw commentaar.",
     ),
+    "annot.changed_kept": (
+        "This comment was changed meanwhile (in another tab, or by another coach), so your change "
+        "was not saved over it. It now reads: {text}. Your text is still in the box: "
+        "**Save** again to replace theirs with it.",
+        "Dit commentaar werd intussen gewijzigd (in een ander tabblad, of door een andere coach), dus "
+        "uw wijziging werd er niet over bewaard. Het luidt nu: {text}. Uw tekst "
+        "staat nog in het vak: klik nog eens op **Bewaren** om het hunne erdoor te vervangen.",
+    ),
     "annot.gone_deleted": (
         "This comment was already deleted (in another tab, or by another coach).",
         "Dit commentaar was al verwijderd (in een ander tabblad, of door een andere coach).",

@@ -958,6 +958,33 @@ def test_a_comment_deleted_in_another_tab_keeps_the_edit(
     assert f"replay_delete_{comment_id}" not in [b.key for b in other.button]
 
 
+def test_a_comment_changed_in_another_tab_is_not_overwritten_unseen(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    with Store(own_archive) as store:
+        comment_id = store.add_annotation("random-0", 1, 1, 3, "Coach Jef", "Smear.", ["vetten"])
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    other = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    other.text_area(key=f"replay_edit_text_{comment_id}").input("Smear the ten, not the ace.")
+    other.button(key=f"replay_save_{comment_id}").click().run()
+    assert "Comment saved." in texts(other)
+    at.text_area(key=f"replay_edit_text_{comment_id}").input("Trump it.")
+    at.button(key=f"replay_save_{comment_id}").click().run()
+    said = " ".join(e.value for e in at.error)
+    assert "changed meanwhile" in said and "Smear the ten, not the ace." in said and "vetten" in said
+    with Store(own_archive, read_only=True) as store:
+        kept = store.query("SELECT text FROM annotations WHERE annotation_id = ?", [comment_id]).item()
+    assert kept == "Smear the ten, not the ace."
+    # this tab's words are still in its box; saving again, knowingly, replaces the other tab's
+    assert at.text_area(key=f"replay_edit_text_{comment_id}").value == "Trump it."
+    at.button(key=f"replay_save_{comment_id}").click().run()
+    assert "Comment saved." in texts(at)
+    with Store(own_archive, read_only=True) as store:
+        kept = store.query("SELECT text FROM annotations WHERE annotation_id = ?", [comment_id]).item()
+    assert kept == "Trump it."
+
+
 HOLDER = """
 import sys
 from manillen_replay.store import Store

@@ -27,9 +27,11 @@ from manillen_replay.record import Entry, dumps, load, loads
 from manillen_replay.store import (
     SCHEMA_VERSION,
     TABLES,
+    AnnotationChangedError,
     ArchiveError,
     ArchiveLockedError,
     ImportSummary,
+    NoSuchAnnotationError,
     QueryError,
     QueryRefusedError,
     Store,
@@ -873,6 +875,30 @@ def test_annotations_add_update_delete(store: Store) -> None:
             store.add_annotation(*place, "coach", "x")
     with pytest.raises(ManillenError):
         store.delete_annotation(999)
+
+
+def test_an_annotation_changed_meanwhile_is_not_overwritten_by_an_edit_begun_before(store: Store) -> None:
+    store.import_entries(_entries([dumps(random_record(0, deals=2), pretty=False)]))
+    comment = store.add_annotation("random-0", 2, 3, 1, "Jef", "Lead trump here.", ["tempo"])
+    first = ("Lead trump here.", ["tempo"])
+    store.update_annotation(comment, "Lead the ace of trumps.", ["tempo"], was=first)
+    # a second tab, its box filled before that save, saves its own words: refused, told what is there
+    with pytest.raises(AnnotationChangedError) as refused:
+        store.update_annotation(comment, "Smear here.", None, was=first)
+    assert (refused.value.text, refused.value.tags) == ("Lead the ace of trumps.", ["tempo"])
+    row = store.query("SELECT text, tags FROM annotations WHERE annotation_id = ?", [comment]).row(0)
+    assert row == ("Lead the ace of trumps.", ["tempo"])
+    # the tags alone changed meanwhile count too; no tags (NULL) compare as the same
+    second = ("Lead the ace of trumps.", ["tempo"])
+    store.update_annotation(comment, "Lead the ace of trumps.", None, was=second)
+    with pytest.raises(AnnotationChangedError):
+        store.update_annotation(comment, "x", None, was=second)
+    store.update_annotation(comment, "Smear here.", ["vetten"], was=("Lead the ace of trumps.", None))
+    text = store.query("SELECT text FROM annotations WHERE annotation_id = ?", [comment]).item()
+    assert text == "Smear here."
+    store.delete_annotation(comment)
+    with pytest.raises(NoSuchAnnotationError):
+        store.update_annotation(comment, "y", None, was=("Smear here.", ["vetten"]))
 
 
 def test_export_records_gives_back_what_was_imported(store: Store, sample_records: list[str]) -> None:

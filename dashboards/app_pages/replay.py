@@ -37,7 +37,7 @@ from manillen_replay.engine.variation import (
 from manillen_replay.errors import ManillenError
 from manillen_replay.report.svg import minus_signs
 from manillen_replay.rules import Contract
-from manillen_replay.store import NoSuchAnnotationError
+from manillen_replay.store import AnnotationChangedError, NoSuchAnnotationError
 
 t = ui.translator()
 language = ui.lang()
@@ -972,8 +972,18 @@ with right:
     def _save(annotation_id: int) -> None:
         text = str(st.session_state.get(f"replay_edit_text_{annotation_id}", "")).strip()
         typed_tags = str(st.session_state.get(f"replay_edit_tags_{annotation_id}", ""))
+        tags = data.parse_tags(typed_tags)
+        was_key = f"replay_edit_was_{annotation_id}"
         try:
-            data.update_annotation(annotation_id, text, data.parse_tags(typed_tags))
+            data.update_annotation(annotation_id, text, tags, st.session_state.get(was_key))
+        except AnnotationChangedError as changed:
+            # saved from another tab or by another coach since this box was filled: their words
+            # are shown and this edit stays in the box; a second Save replaces theirs knowingly
+            st.session_state[was_key] = (changed.text, changed.tags)
+            now = f"“{ui.name_text(changed.text)}”"
+            if changed.tags:
+                now += f" ({t('col.tags')}: {ui.name_text(', '.join(changed.tags))})"
+            st.session_state["replay_annot_error"] = t("annot.changed_kept", text=now)
         except NoSuchAnnotationError:
             # deleted from another tab meanwhile: its box is gone, so the edit moves to the box
             # for a new comment rather than being lost
@@ -983,6 +993,7 @@ with right:
         except ManillenError as error:
             st.session_state["replay_annot_error"] = t("error.locked", message=error)
         else:
+            st.session_state[was_key] = (text, tags)
             st.session_state["replay_annot_done"] = t("annot.saved")
 
     def _delete(annotation_id: int) -> None:
@@ -1060,6 +1071,12 @@ with right:
                 st.markdown(f"{escape(t('annot.variation'))}: {shown}", unsafe_allow_html=True)
             if not organiser:  # reading only (the text is the box's label): writing is the organiser's
                 continue
+            # what the box began from: a save checks the comment still says it (another tab may
+            # have changed it meanwhile)
+            st.session_state.setdefault(
+                f"replay_edit_was_{annotation_id}",
+                (row["text"], None if row["tags"] is None else list(row["tags"])),
+            )
             st.text_area(t("annot.text"), value=row["text"], key=f"replay_edit_text_{annotation_id}")
             # the tags as typed: the caption's are escaped for markdown, which a text box would keep
             typed = ", ".join(row["tags"] or [])

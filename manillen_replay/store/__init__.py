@@ -26,6 +26,7 @@ from ..archive_defaults import ANALYSIS_DEPTHS, IMPORT_MEMORY_LIMIT, QUERY_TIMEO
 from .console import QueryTimeoutError, check_user_query, flatten_for_csv
 from .core import Store
 from .errors import (
+    AnnotationChangedError,
     ArchiveError,
     ArchiveLockedError,
     ArchiveOutdatedError,
@@ -54,6 +55,7 @@ __all__ = [
     "QUERY_TIMEOUT",
     "SCHEMA_VERSION",
     "TABLES",
+    "AnnotationChangedError",
     "ArchiveError",
     "ArchiveLockedError",
     "ArchiveOutdatedError",

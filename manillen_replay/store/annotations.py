@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..errors import ManillenError
 from .connection import StoreBase, _first
-from .errors import NoSuchAnnotationError
+from .errors import AnnotationChangedError, NoSuchAnnotationError
 
 
 class AnnotationsMixin(StoreBase):
@@ -51,21 +51,49 @@ class AnnotationsMixin(StoreBase):
         assert row is not None
         return int(row[0])
 
-    def update_annotation(self, annotation_id: int, text: str, tags: Sequence[str] | None = None) -> None:
+    def update_annotation(
+        self,
+        annotation_id: int,
+        text: str,
+        tags: Sequence[str] | None = None,
+        *,
+        was: tuple[str, Sequence[str] | None] | None = None,
+    ) -> None:
         """Change an annotation's text and tags.
 
+        :param was: the text and tags the edit began from; when given, the change is made only
+            if the annotation still says that, so that an edit never overwrites, unseen, what
+            another tab or coach saved meanwhile.
         :raises NoSuchAnnotationError: when there is no such annotation (deleted meanwhile).
+        :raises AnnotationChangedError: when it no longer says ``was`` (nothing is changed).
         """
         self._check_writable()
+        condition, values = "", [text, _list(tags), annotation_id]
+        if was is not None:
+            condition = " AND text = ? AND tags IS NOT DISTINCT FROM ?::VARCHAR[]"
+            values += [was[0], _list(was[1])]
         row = _first(
             self._con.execute(
                 "UPDATE annotations SET text = ?, tags = ?, updated_at = current_localtimestamp() "
-                "WHERE annotation_id = ? RETURNING annotation_id",
-                [text, None if tags is None else list(tags), annotation_id],
+                f"WHERE annotation_id = ?{condition} RETURNING annotation_id",
+                values,
             ).fetchall()
         )
-        if row is None:
+        if row is not None:
+            return
+        now = _first(
+            self._con.execute(
+                "SELECT text, tags FROM annotations WHERE annotation_id = ?", [annotation_id]
+            ).fetchall()
+        )
+        if now is None:
             raise NoSuchAnnotationError(f"no annotation {annotation_id}")
+        text_now, tags_now = now
+        raise AnnotationChangedError(
+            f"annotation {annotation_id} was changed meanwhile",
+            str(text_now),
+            None if tags_now is None else list(tags_now),
+        )
 
     def delete_annotation(self, annotation_id: int) -> None:
         """Remove an annotation.

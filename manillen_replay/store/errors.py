@@ -24,6 +24,16 @@ class NoSuchAnnotationError(ArchiveError):
     from another tab or by another coach)."""
 
 
+class AnnotationChangedError(ArchiveError):
+    """A coach's comment changed by someone else (another tab, another coach) since the edit of
+    it began: saving would overwrite their words unseen. ``text`` and ``tags`` are what it says now."""
+
+    def __init__(self, message: str, text: str, tags: list[str] | None) -> None:
+        super().__init__(message)
+        self.text = text
+        self.tags = tags
+
+
 class ArchiveOutdatedError(ArchiveError):
     """An archive of an earlier schema, opened read-only: opened for writing, it is upgraded."""
 
