@@ -437,6 +437,37 @@ def test_analyze_files_refuses_two_inputs_of_one_part_name_and_solves_again_at_o
     assert code == 0 and "1 part: 1 written, 0 already there" in text
 
 
+def test_analyze_files_solves_a_file_once_however_its_path_is_spelt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """league.json, then /full/path/league.json, wrote two parts of the same matches: whoever read
+    the folder (DuckDB, import-analysis) counted every finding twice."""
+    sample = (Path(__file__).resolve().parent.parent / "data" / "samples" / "muil.json").read_text()
+    (tmp_path / "league.json").write_text(sample)
+    (tmp_path / "alias.json").symlink_to(tmp_path / "league.json")
+    monkeypatch.chdir(tmp_path)
+    code, text, _ = run("analyze-files", "league.json", "--out", "analysis", "--samples", "1")
+    assert code == 0 and "1 part: 1 written, 0 already there" in text
+    for spelt in (str(tmp_path / "league.json"), "./league.json", "alias.json"):
+        code, text, _ = run("analyze-files", spelt, "--out", "analysis", "--samples", "1")
+        assert code == 0 and "1 part: 0 written, 1 already there" in text, spelt
+    # named twice in one run: one part
+    code, text, _ = run(
+        "analyze-files", "league.json", str(tmp_path / "league.json"), "--out", "other", "--samples", "1"
+    )
+    assert code == 0 and "1 part: 1 written, 0 already there" in text
+    assert [path.name for path in (tmp_path / "analysis" / "findings").iterdir()] == [
+        "part-league.json.parquet"
+    ]
+    # mended under another spelling: solved again into the same part
+    (tmp_path / "league.json").write_text(sample + "\n")
+    code, text, _ = run("analyze-files", str(tmp_path / "league.json"), "--out", "analysis", "--samples", "1")
+    assert code == 0 and "1 part: 1 written, 0 already there" in text
+    assert [path.name for path in (tmp_path / "analysis" / "matches").iterdir()] == [
+        "part-league.json.parquet"
+    ]
+
+
 def test_analyze_files_shows_the_solvers_progress_in_deals_and_quiet_hides_it(tmp_path: Path) -> None:
     """Progress was by part: one file of many matches sat at 0/1 for the whole run. It counts
     deals now, the total read beforehand from the records that read (a broken one left out),

@@ -229,9 +229,13 @@ def expand_patterns(patterns: Sequence[str]) -> list[Path]:
     Record files (``.json``, ``.jsonl``, ``.mnl``) and the archive's Parquet export
     (``matches.parquet``, with its ``record`` column) are parts; a folder gives those inside it.
 
+    A file named twice, however spelt (``x.jsonl``, ``./x.jsonl``, its full path, a link to it),
+    is one part: solved twice, its matches would be counted twice by whoever reads the folder.
+
     :raises click.UsageError: for a pattern that names nothing.
     """
     parts: dict[Path, None] = {}
+    seen: set[str] = set()
     for pattern in patterns:
         found = sorted(glob.glob(pattern, recursive=True)) or ([pattern] if Path(pattern).exists() else [])
         if not found:
@@ -241,7 +245,10 @@ def expand_patterns(patterns: Sequence[str]) -> list[Path]:
             children = sorted(path.rglob("*")) if path.is_dir() else [path]
             for child in children:
                 if child.is_file() and (child.suffix in RECORD_SUFFIXES or child.name == "matches.parquet"):
-                    parts[child] = None
+                    real = os.path.realpath(child)
+                    if real not in seen:
+                        seen.add(real)
+                        parts[child] = None
     return list(parts)
 
 
@@ -261,14 +268,36 @@ time), so that an input changed since (a refused record mended) is solved again.
 underscore keeps Spark and Hive-style readers out of it."""
 
 
-def input_stamp(path: Path, samples: int | None = None) -> dict[str, int]:
+def input_stamp(path: Path, samples: int | None = None) -> dict[str, int | str]:
     """What says an input file is the one a part was solved from: its size and modification time,
-    and the layouts a play it was solved with (a part of 1 layout passed as one of 3)."""
+    and the layouts a play it was solved with (a part of 1 layout passed as one of 3); with its
+    full path (``path``), by which a later run that spells the file otherwise finds its part."""
     stat = path.stat()
-    stamp = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    stamp: dict[str, int | str] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
     if samples is not None:
         stamp["samples"] = samples
+    stamp["path"] = os.path.realpath(path)
     return stamp
+
+
+def _same_input(kept: Any, stamp: dict[str, int | str]) -> bool:
+    """Whether a part's kept stamp is ``stamp``, the path aside (a folder moved, or a stamp from
+    before paths were kept, still names the same file's part)."""
+    return isinstance(kept, dict) and {k: v for k, v in kept.items() if k != "path"} == {
+        k: v for k, v in stamp.items() if k != "path"
+    }
+
+
+def _parts_by_input(out: Path) -> dict[str, str]:
+    """Each input's full path and the name of the part solved from it, as the stamps kept under
+    ``out`` say (those that name one)."""
+    named: dict[str, str] = {}
+    for kept in sorted((out / INPUTS_FOLDER).glob("*.parquet.json")):
+        with contextlib.suppress(OSError, ValueError):
+            stamp = json.loads(kept.read_text(encoding="utf-8"))
+            if isinstance(stamp, dict) and isinstance(stamp.get("path"), str):
+                named.setdefault(stamp["path"], kept.name.removesuffix(".json"))
+    return named
 
 
 def is_part_written(out: Path, name: str, source: Path | None = None, samples: int | None = None) -> bool:
@@ -292,7 +321,7 @@ def is_part_written(out: Path, name: str, source: Path | None = None, samples: i
         return True
     except (OSError, ValueError):
         return False
-    return bool(kept == input_stamp(source, samples))
+    return _same_input(kept, input_stamp(source, samples))
 
 
 def _entries_of_part(path: Path) -> Iterator[Entry]:
@@ -372,7 +401,7 @@ def write_part(
     *,
     samples: int,
     seed: int,
-    stamp: dict[str, int] | None = None,
+    stamp: dict[str, int | str] | None = None,
     games: Mapping[str, str] | None = None,
 ) -> None:
     """Write a part's tables, each atomically (a hidden file renamed into place), ``matches`` last.
@@ -462,7 +491,10 @@ def analyse_files(
     from ..solving import BatchSizer, solve_matches
 
     outcome = FilesOutcome()
-    parts = [_Part(path, part_name(path)) for path in expand_patterns(patterns)]
+    # a file solved before under another spelling of its path keeps that part's name
+    earlier = _parts_by_input(out)
+    inputs = expand_patterns(patterns)
+    parts = [_Part(path, earlier.get(os.path.realpath(path), part_name(path))) for path in inputs]
     named: dict[str, Path] = {}
     for part in parts:
         # parts/p1.jsonl and parts_p1.jsonl made one part's files: the second overwrote the first
