@@ -154,12 +154,16 @@ class DaskRunner:
 
 
 @contextmanager
-def open_runner(address: ClusterAddress, *, wait_seconds: float = 60.0) -> Iterator[DaskRunner]:
+def open_runner(
+    address: ClusterAddress, *, connect_seconds: float = 10.0, wait_seconds: float = 60.0
+) -> Iterator[DaskRunner]:
     """A runner on the cluster at ``address``; a local cluster is started here and stopped after.
 
     A local cluster starts in a thread of its own, so that the driver reads and replays the
     first matches while the worker processes start.
 
+    :param connect_seconds: how long to try to reach a scheduler: one that runs answers at once,
+        so a wrong address or a scheduler not started is said after this, not after a minute.
     :param wait_seconds: how long to wait for a first worker of a scheduler.
     :raises ClusterError: when Dask is not installed or the scheduler cannot be reached.
     """
@@ -181,9 +185,13 @@ def open_runner(address: ClusterAddress, *, wait_seconds: float = 60.0) -> Itera
                 runner.stop_seconds = time.perf_counter() - start
         return
     try:
-        client = distributed.Client(address.scheduler, timeout=f"{int(wait_seconds)}s")
-    except (OSError, TimeoutError) as error:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address.scheduler}: {error}") from None
+        client = distributed.Client(address.scheduler, timeout=f"{connect_seconds:g}s")
+    except (OSError, TimeoutError):
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address.scheduler} (tried for {connect_seconds:g} s): "
+            f"check the address, and that `dask scheduler` runs on that machine and its port is open "
+            "to this one; or solve here with --cluster local:N"
+        ) from None
     try:
         client.wait_for_workers(1, timeout=wait_seconds)
     except TimeoutError:

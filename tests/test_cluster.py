@@ -322,6 +322,28 @@ def test_without_dask_cluster_says_how_to_install_it(tmp_path: Path, monkeypatch
     assert "--cluster needs Dask, which is not installed: pip install -e '.[cluster]' in" in err
 
 
+def test_a_scheduler_that_does_not_answer_is_said_after_the_connect_wait_not_a_minute() -> None:
+    """A wrong port made the command sit silent for 60 s before saying so."""
+    import socket
+    import time
+
+    from manillen_replay.cluster import open_runner
+
+    with socket.socket() as probe:  # a port nothing listens on: bound, closed again
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    start = time.perf_counter()
+    with (
+        pytest.raises(ClusterError) as refused,
+        open_runner(parse_address(f"tcp://127.0.0.1:{port}"), connect_seconds=1),
+    ):
+        pass
+    assert time.perf_counter() - start < 30
+    said = str(refused.value)
+    assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port} (tried for 1 s)" in said
+    assert "`dask scheduler`" in said and "--cluster local:N" in said
+
+
 def test_cluster_addresses_are_checked(tmp_path: Path) -> None:
     assert parse_address("local:3").local_workers == 3
     assert parse_address("tls://scheduler:8786").scheduler == "tls://scheduler:8786"
