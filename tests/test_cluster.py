@@ -202,6 +202,8 @@ def test_analyze_files_writes_parts_that_import_to_the_plain_run(
     )
     assert code == 0, err
     assert "2 parts: 2 written, 0 already there; 3 matches (5 deals) solved" in text
+    # how the cluster did, as analyze --cluster says it
+    assert re.search(rf"cluster {re.escape(scheduler)}: 1 worker, \d+ tasks? of [\d.]+ deals on average", err)
     for table in cli_cluster.PART_TABLES:
         assert len(list((out / table).glob("part-*.parquet"))) == 2, table
     assert not list(out.rglob(".*"))  # nothing half-written left behind

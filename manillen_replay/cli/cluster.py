@@ -66,25 +66,15 @@ def _runner(address: str | None) -> AbstractContextManager[Runner]:
 
 
 @dataclass
-class ClusterOutcome:
-    """What ``analyze --cluster`` did."""
+class _OnCluster:
+    """How a run on a cluster went: what ``describe`` says of it."""
 
-    matches: int = 0
-    deals: int = 0
-    solved: int = 0
-    stored: int = 0
-    """Matches stored."""
-    unreadable: int = 0
-    """Matches whose stored record no longer reads: left unmarked, not solved."""
-    findings: dict[str, int] = field(default_factory=dict)
-    """Findings stored, by category."""
-    problems: list[str] = field(default_factory=list)
     workers: int = 0
     """Worker threads when the run started."""
     runner: TimedRunner | None = None
     """The batches handed out and the time spent waiting for them."""
     seconds: float = 0.0
-    """From the cluster's start to the last match stored."""
+    """From the cluster's start to the last match stored or part written."""
 
     def describe(self, address: str) -> str:
         """The run on the cluster in a line: tasks, their size, the cluster's start and stop, and
@@ -102,6 +92,22 @@ class ClusterOutcome:
             f"{start_wait:.2f} s for the cluster to start and {stop:.2f} s for it to stop, and was busy "
             f"{busy:.2f} s of {self.seconds:.2f} s"
         )
+
+
+@dataclass
+class ClusterOutcome(_OnCluster):
+    """What ``analyze --cluster`` did."""
+
+    matches: int = 0
+    deals: int = 0
+    solved: int = 0
+    stored: int = 0
+    """Matches stored."""
+    unreadable: int = 0
+    """Matches whose stored record no longer reads: left unmarked, not solved."""
+    findings: dict[str, int] = field(default_factory=dict)
+    """Findings stored, by category."""
+    problems: list[str] = field(default_factory=list)
 
 
 def _archive_matches(store: Store, ids: Sequence[str], outcome: ClusterOutcome) -> Iterator[MatchToSolve]:
@@ -347,7 +353,7 @@ class _Part:
 
 
 @dataclass
-class FilesOutcome:
+class FilesOutcome(_OnCluster):
     """What ``analyze-files`` did."""
 
     parts: int = 0
@@ -488,7 +494,7 @@ def analyse_files(
         ``manillen analyze`` does, or ``None`` for none.
     """
     from ..errors import ManillenError
-    from ..solving import BatchSizer, solve_matches
+    from ..solving import BatchSizer, TimedRunner, solve_matches
 
     outcome = FilesOutcome()
     # a file solved before under another spelling of its path keeps that part's name
@@ -524,7 +530,12 @@ def analyse_files(
                 outcome.written += 1
 
     try:
-        with _runner(address) as runner:
+        with _runner(address) as cluster:
+            runner: Runner = cluster
+            if address is not None:
+                runner = outcome.runner = TimedRunner(cluster)
+                outcome.workers = runner.workers
+            started = time.perf_counter()
             sizer = BatchSizer(runner.workers, fixed=batch_deals)
             for solved in solve_matches(
                 _file_matches(todo, outcome, finished),
@@ -542,6 +553,7 @@ def analyse_files(
                     finished.append(part)
                 write_finished()
             write_finished()
+            outcome.seconds = time.perf_counter() - started
     except KeyboardInterrupt:
         raise Interrupted(outcome) from None
     finally:
@@ -632,6 +644,8 @@ def analyze_files(
         raise click.ClickException(f"cannot write under {out!r}: {error.strerror}") from None
     for problem in outcome.problems:
         click.echo(problem, err=True)
+    if cluster_address is not None and not quiet and outcome.written:
+        click.echo(outcome.describe(cluster_address), err=True)
     click.echo(
         f"{plural(outcome.parts, 'part')}: {outcome.written} written, {outcome.skipped} already there; "
         f"{plural(outcome.matches, 'match', 'matches')} ({plural(outcome.deals, 'deal')}) solved, "
