@@ -431,6 +431,29 @@ def test_convert_reads_stdin_and_writes_stdout():
     assert json.loads(lines.output)["match"]["id"] == "muil-three-manilles"
 
 
+def test_convert_names_the_comments_it_leaves_behind_and_never_converts_them_away_in_place(tmp_path):
+    """A typist's # comments vanished without a word, and `convert same.mnl same.mnl` lost them for good."""
+    typed = tmp_path / "evening.mnl"
+    text = "# De Troef, 4 December\n" + (NOTATION / "muil.mnl").read_text() + "# typed by Jef\n"
+    text = text.replace("\nnotes ", '\nevent "Table #1"\nnotes ', 1)  # a # inside quotes is text
+    typed.write_text(text)
+    lines = text.splitlines()
+    commented = [n for n, line in enumerate(lines, start=1) if line.startswith("#")]
+    result = run("convert", str(typed), str(tmp_path / "evening.json"))
+    assert result.exit_code == 0
+    said = f"not carried over: the # comments of {typed} lines {commented[0]} and {commented[1]}"
+    assert said in result.output
+    before = typed.read_bytes()
+    result = run("convert", str(typed), str(typed))
+    assert result.exit_code == 2 and "converting the file onto itself would lose them" in result.output
+    assert typed.read_bytes() == before
+    # without comments: converted as before, in place too, without a word about them
+    plain = tmp_path / "plain.mnl"
+    plain.write_text((NOTATION / "muil.mnl").read_text())
+    result = run("convert", str(plain), str(plain))
+    assert result.exit_code == 0 and "not carried over" not in result.output
+
+
 def test_convert_a_folder_to_json_lines(tmp_path):
     out = tmp_path / "all.jsonl"
     result = run("convert", str(NOTATION), str(out))

@@ -7,6 +7,7 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -506,6 +507,12 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
     if invalid:
         click.echo(f"{invalid} of {len(entries)} matches invalid: nothing written", err=True)
         sys.exit(1)
+    commented = _comment_lines(entries)
+    if commented and target != "-" and source != "-" and Path(source).resolve() == Path(target).resolve():
+        raise click.UsageError(
+            f"no record keeps the # comments of {_first_lines(commented)}: converting the file onto "
+            "itself would lose them. Write to another file"
+        )
     if to_kind == "json" and len(records) != 1:
         raise click.UsageError(
             f"a .json file holds one match, and {source} has {len(records)}: write .jsonl or .mnl"
@@ -519,14 +526,48 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
     )
     if target == "-":
         click.echo(text, nl=False)
-        return
-    try:
-        with written_whole(Path(target)) as handle:
-            handle.write(text)
-    except OSError as error:
-        raise click.ClickException(f"cannot write {target!r}: {error.strerror}") from None
-    matches = f"{len(records)} match" + ("" if len(records) == 1 else "es")
-    click.echo(f"wrote {matches} to {target}", err=True)
+    else:
+        try:
+            with written_whole(Path(target)) as handle:
+                handle.write(text)
+        except OSError as error:
+            raise click.ClickException(f"cannot write {target!r}: {error.strerror}") from None
+        matches = f"{len(records)} match" + ("" if len(records) == 1 else "es")
+        click.echo(f"wrote {matches} to {target}", err=True)
+    if commented:
+        click.echo(
+            f"not carried over: the # comments of {_first_lines(commented)}, which are for the "
+            "typist and not part of a record (keep what matters in a notes line, or a note "
+            "line on a deal: docs/notation.md)",
+            err=True,
+        )
+
+
+def _comment_lines(entries: Sequence[Entry]) -> list[tuple[str, int]]:
+    """Each ``#`` comment of the text-notation entries, as (source, line)."""
+    from ..record.text import comment_lines
+
+    found = []
+    for entry in entries:
+        if entry.notation:
+            text = entry.data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+            found += [(entry.source, entry.line + number - 1) for number in comment_lines(text)]
+    return found
+
+
+def _first_lines(places: Sequence[tuple[str, int]], shown: int = 5) -> str:
+    """``seed.mnl lines 1, 4 and 9``, the first few said and the rest counted."""
+    by_source: dict[str, list[int]] = {}
+    for source, line in places:
+        by_source.setdefault(source, []).append(line)
+    parts = []
+    for source, lines in by_source.items():
+        said = [str(n) for n in lines[:shown]]
+        if len(lines) > shown:
+            said.append(f"{len(lines) - shown} more")
+        listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        parts.append(f"{source} line{'s' if len(lines) > 1 else ''} {listed}")
+    return "; ".join(parts)
 
 
 COMMANDS: list[click.Command] = [validate, replay, legal, convert, schema]

@@ -105,6 +105,31 @@ def lines_of(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
+def comment_lines(text: str) -> list[int]:
+    """The numbers (from 1) of the lines that hold a ``#`` comment, outside quoted text: what a
+    typist wrote for people, which no record keeps (converting or importing leaves it behind).
+
+    >>> comment_lines('seats Anna Bert Carla Dirk  # clockwise\\nvenue "Cafe #1"\\n# the end')
+    [1, 3]
+    """
+    decoder = json.JSONDecoder()
+    found = []
+    for number, raw in enumerate(lines_of(text), start=1):
+        i = raw.find("#")
+        quote = raw.find('"')
+        while i >= 0 and 0 <= quote < i:  # a # inside quotes is text: look past the quoted part
+            try:
+                _, end = decoder.raw_decode(raw, quote)
+            except json.JSONDecodeError:
+                i = -1  # an unclosed quote: the reader says so
+                break
+            i = raw.find("#", end)
+            quote = raw.find('"', end)
+        if i >= 0:
+            found.append(number)
+    return found
+
+
 def parse_match(text: str, *, first_line: int = 1, source: str | None = None) -> Record:
     """The one match in ``text``, whose first line is line ``first_line`` of its file.
 
@@ -1156,6 +1181,7 @@ def is_text_name(name: str) -> bool:
 __all__ = [
     "Callers",
     "ParsedMatch",
+    "comment_lines",
     "dumps_text",
     "is_text_name",
     "loads_text",
