@@ -551,7 +551,7 @@ def _comment_lines(entries: Sequence[Entry]) -> list[tuple[str, int]]:
     for entry in entries:
         if entry.notation:
             text = entry.data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-            found += [(entry.source, entry.line + number - 1) for number in comment_lines(text)]
+            found += [(entry.source, (entry.line or 1) + number - 1) for number in comment_lines(text)]
     return found
 
 
