@@ -37,6 +37,14 @@ def _no_traceback(result: Result) -> None:
 # --------------------------------------------------------------------------- the value
 
 
+def test_an_option_given_twice_is_refused_not_the_last_one_kept() -> None:
+    result = _run("rules", "save", "dup", "--rule", "target=61", "--rule", "target=101", "--db", ":memory:")
+    assert (
+        result.exit_code == 2
+        and "target is given twice (target=61, then target=101): keep one" in result.output
+    )
+
+
 def test_a_record_without_rules_takes_the_clubs_and_replays_under_them() -> None:
     record = load(SAMPLES / "seed-trick.json")
     with_club_rules(record, ClubRules("zwaan", ZWAAN))

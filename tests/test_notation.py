@@ -267,6 +267,13 @@ HEAD = "seats Anna Bert Carla Dirk\n"
         (HEAD + "rules target\n", 2, 7, "expected NAME=VALUE"),
         (HEAD + "rules target=abc\ndeal 1 dealer Dirk score Anna 6\n", 2, 7, "expected a whole number"),
         (HEAD + "rules targett=121\ndeal 1 dealer Dirk score Anna 6\n", 2, 7, "unknown field 'targett'"),
+        (
+            HEAD + "rules target=61 target=101\n",
+            2,
+            17,
+            "target is given twice on this line (target=61 at column 7",
+        ),
+        (HEAD + "rules cafe.en_face=true cafe.en_face=false\n", 2, 25, "cafe.en_face is given twice"),
         ("date 2026-13-45\n" + HEAD + "deal 1 dealer Dirk score Anna 6\n", 1, 6, "not a valid date"),
         (HEAD + "variant seven\n", 2, 9, "unknown variant 'seven'"),
         (HEAD + 'deal 1 dealer Dirk score Anna 6\n  note coach: "open\n', 3, 15, "no closing quote"),

@@ -302,7 +302,13 @@ def rules_option(values: Iterable[str]) -> Rules:
                 f"{item!r} is not NAME=VALUE (for example partner_exempt=false)", param_hint="--rule"
             )
         name, value = item.split("=", 1)
-        options[name.strip()] = value.strip()
+        name = name.strip()
+        if name in options:
+            raise click.BadParameter(
+                f"{name} is given twice ({name}={options[name]}, then {item.strip()}): keep one",
+                param_hint="--rule",
+            )
+        options[name] = value.strip()
     try:
         return Rules.from_options(options)
     except InvalidOptionError as error:

@@ -459,6 +459,7 @@ class _Parser:
 
     def rules(self, line: _Line, values: list[_Token]) -> None:
         options: dict[str, Any] = {}
+        given: dict[str, _Token] = {}
         for token in values:
             name, sign, text = token.text.partition("=")
             if not sign or not name or (not text and name != "extension"):
@@ -466,6 +467,14 @@ class _Parser:
                     token.column,
                     f"expected NAME=VALUE such as target=121 or cafe.en_face=true, found {token.text!r}",
                 )
+            if name in given:
+                # the last one won without a word: a typo there changes the target, so the winner
+                raise line.error(
+                    token.column,
+                    f"{name} is given twice on this line ({given[name].text} at column "
+                    f"{given[name].column}, then {token.text}): keep one",
+                )
+            given[name] = token
             # each part's own column: the same digits may also stand inside an earlier part
             column = token.column + len(name) + 1
             for part in text.split(","):
