@@ -291,6 +291,23 @@ def test_a_block_of_an_evening_ending_level_is_won_by_nobody():
     assert text[-1] == "Blocks won: Anna 2, Bert 1, Carla 0, Dirk 1"
 
 
+def test_an_evening_a_deal_short_names_its_unfinished_block_and_has_no_team_result():
+    """One scoresheet line left out: the evening read "ok" and its third block vanished without a
+    word, and its JSON gave the last block's score and winner beside the first block's seats."""
+    doc = json.loads((SAMPLES / "club-evening.json").read_text())
+    del doc["deals"][-1]
+    result = decode_and_replay(json.dumps(doc))
+    text = match_to_text(result).splitlines()
+    assert text[-2] == "Block 3 of 3 not finished: 11 of 12 deals; the evening was not finished"
+    assert text[-1] == "Blocks won: Anna 2, Bert 1, Carla 1, Dirk 0"
+    assert not result.finished and result.evening
+    document = match_to_json(result)
+    assert (document["final_score"], document["winner"], document["finished"]) == (None, None, False)
+    whole = match_to_json(decode_and_replay((SAMPLES / "club-evening.json").read_text()))
+    assert (whole["final_score"], whole["winner"], whole["finished"]) == (None, None, True)
+    assert "not finished" not in match_to_text(decode_and_replay((SAMPLES / "club-evening.json").read_text()))
+
+
 def test_an_evening_is_shown_as_an_evening_even_when_the_partners_stay():
     doc = json.loads((SAMPLES / "club-evening.json").read_text())
     doc["match"]["blocks"] = [doc["match"]["seats"]] * 3

@@ -976,11 +976,11 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 21
+        assert archive.schema_version == SCHEMA_VERSION == 22
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == list(range(1, 22))
+        assert versions == list(range(1, 23))
         kept = ("evenings", "evening_tables", "saves", "puzzle_reviews", "club_rules")
         assert [_count(archive, t) for t in kept] == [0] * 5
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns
@@ -1084,6 +1084,36 @@ def test_matches_analysed_before_migration_5_count_as_heuristic(tmp_path: Path) 
     with Store(path) as archive:
         depths = archive.query("SELECT match_id, analysis_depth FROM matches ORDER BY 1").rows()
         assert depths == [("random-0", "heuristic"), ("random-1", None)]
+
+
+def test_a_club_evening_has_no_team_score_or_winner_and_migration_22_clears_those_stored_before(
+    tmp_path: Path,
+) -> None:
+    """The last block's score and winner were stored beside the first block's seats: a query of
+    the evening's winners credited Anna & Carla with an evening Carla lost."""
+    evening = (Path(__file__).resolve().parent.parent / "data" / "samples" / "club-evening.json").read_text()
+    plain = dumps(random_record(0, deals=2), pretty=False)
+    path = tmp_path / "old.duckdb"
+    columns = "score_0, score_1, score_2, final_score_0, final_score_1, final_score_2, winner"
+    with Store(path) as archive:
+        archive.import_entries(_entries([evening, plain]))
+        rows = dict(archive.query(f"SELECT match_id, [{columns}] FROM matches").rows())
+        assert rows["club-evening-2026-11-27"] == [None] * 7
+        assert rows["random-0"][:2] != [None, None]
+        kept = rows["random-0"]
+    connection = duckdb.connect(str(path))
+    # back to schema 21, as an import by the code before left it
+    connection.execute(
+        "UPDATE matches SET score_0 = 58, score_1 = 24, final_score_0 = 58, final_score_1 = 24, winner = 0 "
+        "WHERE match_id = 'club-evening-2026-11-27'"
+    )
+    for column in ("score_0", "score_1", "final_score_0", "final_score_1"):
+        connection.execute(f"ALTER TABLE matches ALTER COLUMN {column} SET NOT NULL")
+    connection.execute("DELETE FROM schema_version WHERE version >= 22")
+    connection.close()
+    with Store(path) as archive:
+        rows = dict(archive.query(f"SELECT match_id, [{columns}] FROM matches").rows())
+    assert rows == {"club-evening-2026-11-27": [None] * 7, "random-0": kept}
 
 
 def test_newer_or_foreign_files_are_refused(tmp_path: Path) -> None:

@@ -354,9 +354,10 @@ class _Replay:
             if match.finished and block_number < len(blocks):
                 result.blocks.append(self.close_block(block_number, blocks, match))
             result.blocks_won = {name: sum(name in b.winners for b in result.blocks) for name in people}
+            result.planned_blocks = len(blocks)
         result.score = match.score
         result.final_score = match.final_score or match.score
-        result.winner = match.winner
+        result.winner = None if blocks else match.winner  # an evening's result is blocks_won
         result.finished = match.finished and (not blocks or len(result.blocks) == len(blocks))
         for visitor in self.visitors:
             visitor.end_match(result)

@@ -16,7 +16,7 @@ def match_to_json(result: MatchResult) -> dict[str, Any]:
         "id": result.id,
         "source": result.source,
         "seats": result.seats,
-        "final_score": list(result.final_score),
+        "final_score": None if result.evening else list(result.final_score),
         "winner": result.winner,
         "finished": result.finished,
         "variant": result.rules.variant,
@@ -248,10 +248,17 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
         lines.append(f"  {'block score' if result.blocks else 'match score'}: {_dash(deal.match_score)}")
     lines.append("")
     per_person = result.rules.shape.scorers == 3
-    if result.blocks:
+    if result.evening:
         for block in result.blocks:
             won = " & ".join(block.winners) or "nobody (a tie)"
             lines.append(f"Block {block.number}, {_teams(block.seats)} ({_dash(block.score)}): won by {won}")
+        planned = result.planned_blocks
+        if len(result.blocks) < planned:
+            counted = sum(deal.counted for deal in result.deals) - len(result.blocks) * result.rules.deals
+            lines.append(
+                f"Block {len(result.blocks) + 1} of {planned} not finished: {counted} of "
+                f"{result.rules.deals} deals; the evening was not finished"
+            )
         lines.append("Blocks won: " + ", ".join(f"{name} {n}" for name, n in result.blocks_won.items()))
     elif result.finished:
         if result.winner is None:

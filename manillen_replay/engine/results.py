@@ -278,13 +278,22 @@ class MatchResult:
     final_score: tuple[int, ...] = (0, 0)
     """The score when the match was decided (or after the last deal if it never was)."""
     winner: int | None = None
-    """The winning team, ``None`` for an unfinished or drawn match."""
+    """The winning team, ``None`` for an unfinished or drawn match and for a club evening."""
     finished: bool = False
     """Whether the match reached its end."""
     blocks: list[BlockResult] = field(default_factory=list)
     """A club evening's blocks, in order."""
     blocks_won: dict[str, int] = field(default_factory=dict)
     """A club evening's result: blocks won by each player (3-1-1-1 or 2-2-2-0)."""
+
+    planned_blocks: int = 0
+    """A club evening's number of blocks (``match.blocks``); 0 for any other match."""
+
+    @property
+    def evening(self) -> bool:
+        """Whether this is a club evening (blocks, partners rotating): no team wins it, so it has
+        no ``winner``, and ``score`` is its last block's; ``blocks_won`` is its result."""
+        return self.planned_blocks > 0
 
     @property
     def violations(self) -> list[Violation]:

@@ -560,6 +560,10 @@ class ImportMixin(StoreBase):
         changed: list[str] = []
         try:
             for name, value in settings.items():
+                if name == "temp_directory" and _sql_text(_current(self._con, name)) == value:
+                    # still this process's folder from an import before whose rows spilled there:
+                    # DuckDB refuses to switch away from a folder it used, and to it again
+                    continue
                 self._con.execute(f"SET {name} = {value}")
                 changed.append(name)
             sys.setswitchinterval(_IMPORT_SWITCH_INTERVAL)
@@ -890,6 +894,11 @@ class ImportMixin(StoreBase):
             kept = [mid for mid in replaced if mid in self._analysis_kept]
             if kept:
                 _restore_depth(con, kept)
+
+
+def _current(con: duckdb.DuckDBPyConnection, setting: str) -> str:
+    row = _first(con.execute("SELECT current_setting(?)", [setting]).fetchall())
+    return "" if row is None else str(row[0])
 
 
 def _restore_depth(con: duckdb.DuckDBPyConnection, matches: list[str]) -> None:

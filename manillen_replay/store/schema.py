@@ -827,6 +827,17 @@ _MIGRATION_20 = _player_findings_view(analysed_only=True)
 
 _MIGRATION_21 = _ledger_views(calls_reviewed=True) + _player_summary_view(played_only=True)
 
+_MIGRATION_22 = """
+ALTER TABLE matches ALTER COLUMN score_0 DROP NOT NULL;
+ALTER TABLE matches ALTER COLUMN score_1 DROP NOT NULL;
+ALTER TABLE matches ALTER COLUMN final_score_0 DROP NOT NULL;
+ALTER TABLE matches ALTER COLUMN final_score_1 DROP NOT NULL;
+UPDATE matches
+SET score_0 = NULL, score_1 = NULL, score_2 = NULL,
+    final_score_0 = NULL, final_score_1 = NULL, final_score_2 = NULL, winner = NULL
+WHERE format = 'fixed' AND json_extract(record, '$.match.blocks') IS NOT NULL;
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -932,6 +943,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "missed klop's too; player_summary: deals_won and deals_lost count deals played to the end, "
         "as deals does",
         _MIGRATION_21,
+    ),
+    Migration(
+        22,
+        "matches: a club evening has no team score or winner (its teams change every block; its "
+        "result is blocks_won): the last block's were stored, read as the first block's teams'",
+        _MIGRATION_22,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
