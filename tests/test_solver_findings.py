@@ -53,6 +53,22 @@ def test_one_finding_per_play_the_most_telling() -> None:
     assert len(curate([words, number, elsewhere])) == 2
 
 
+def test_a_word_finding_is_judged_as_the_costly_card_by_what_the_card_surely_cost() -> None:
+    """A helper's Mistakes page listed a bare ace lost (2.1 on average) as an inaccuracy, and in
+    the biggest mistakes, while its words ended "it surely cost 1.5 ..., so this is a note, not a
+    mistake": the costly card of the play was info, the word finding kept its own severity."""
+    words = finding("bare_ace_lost", 2.1, Severity.INACCURACY)
+    unsure = finding("costly_card", 2.1, Severity.INFO)
+    for order in ([words, unsure], [unsure, words]):
+        (kept,) = curate(order)
+        assert (kept.kind, kept.severity) == ("bare_ace_lost", Severity.INFO)
+        assert kept.explanation.endswith(unsure.explanation)
+    # nor graded above it: the words explain the card, the sure cost grades it
+    sure = finding("costly_card", 3.0, Severity.INACCURACY)
+    (kept,) = curate([finding("bare_ace_lost", 3.0, Severity.MISTAKE), sure])
+    assert (kept.kind, kept.severity) == ("bare_ace_lost", Severity.INACCURACY)
+
+
 def test_a_word_finding_that_takes_the_costly_card_s_words_says_the_view_cost_once() -> None:
     """A helper's review read "From what Bert could see, playing J♦ was worth 6 card points more
     on average (solver). K♦ cost Bert's team 6 card points on average, from what Bert could see":

@@ -602,7 +602,8 @@ def curate(
       review is not calibrated (docs/solver.md) are ``info``;
     - one finding per call decision too: a seat's knock (``knock_choice``, ``klop_lost``,
       ``klop_missed``) or trump call (``trump_choice``, ``muil_missed``), the most telling;
-    - a word finding kept over a play's ``costly_card`` takes its cost and reason along.
+    - a word finding kept over a play's ``costly_card`` takes its cost, its reason and its
+      severity along (the severity of what the card surely cost).
 
     :param knock_reviews: the knock review of each (deal, seat) reviewed.
     :param calibrated_deals: the deals whose kind of contract the call review is calibrated for.
@@ -657,8 +658,11 @@ def _with_the_reason(kept: Finding, dropped: Finding | None) -> Finding:
         pattern.sub("", text)
         for pattern, text in zip(VIEW_SENTENCES, (kept.explanation, kept.explanation_nl), strict=True)
     )
+    # judged as the costly card is, by what the card surely cost: a bare ace lost for 2.1 on
+    # average that the layouts leave unsure stood as an inaccuracy whose words said "this is a note"
     return replace(
         kept,
+        severity=dropped.severity,
         explanation=f"{english} {dropped.explanation}",
         explanation_nl=f"{dutch} {dropped.explanation_nl}",
     )
