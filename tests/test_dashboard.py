@@ -431,6 +431,25 @@ def test_the_match_page_of_a_club_evening_names_each_blocks_people(
     assert "match_chart" not in svg_charts(at) and not at.get("plotly_chart")
 
 
+def test_an_evening_two_deals_in_is_an_evening_on_the_match_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table two deals into the evening had a score chart of its first block's pairs, which
+    from block 2 on would name the wrong people: no block finished, no seating change seen yet."""
+    document = json.loads(
+        (Path(__file__).resolve().parent.parent / "data" / "samples" / "club-evening.json").read_text()
+    )
+    document["deals"] = document["deals"][:2]
+    path = tmp_path / "evening.duckdb"
+    with Store(path) as store:
+        store.import_entries([Entry("evening.json", None, json.dumps(document).encode())])
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="club-evening-2026-11-27")
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Club evening: the partners change every block" in c.value for c in at.caption)
+    assert "match_chart" not in svg_charts(at) and not at.get("plotly_chart")
+
+
 def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: AppTest) -> None:
     """Whole scores as "101-62" under one header, no "None" cells, no column of nothing but blanks."""
     at = open_page(app, "archive")

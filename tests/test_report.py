@@ -279,6 +279,18 @@ def test_a_club_evening_report_with_a_block_under_way(tmp_path: Path) -> None:
     assert "Blocks won: Anna 2, Bert 1, Carla 1, Dirk 0" in dirk  # the two blocks over
 
 
+def test_a_club_evening_two_deals_in_is_reported_as_an_evening(tmp_path: Path) -> None:
+    """Two deals into the first block, no seating change seen yet: the report drew the score chart
+    of block 1's pairs; it shows the block under way instead."""
+    document = json.loads((ROOT / "data" / "samples" / "club-evening.json").read_text(encoding="utf-8"))
+    document["deals"] = document["deals"][:2]
+    with Store(tmp_path / "evening.duckdb") as store:
+        store.import_entries([Entry("evening.json", None, json.dumps(document).encode())])
+        dirk = make_report(store, "club-evening-2026-11-27", player="Dirk")
+    assert '<tr data-block="1">' in dirk and "under way" in dirk
+    assert '<svg class="chart' not in dirk
+
+
 @pytest.mark.parametrize(
     ("args", "message", "code"),
     [

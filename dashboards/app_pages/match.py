@@ -93,7 +93,8 @@ def side_names(side: int, dealer: int, deal: DealResult | None = None) -> str:
 
 
 # a club evening: the partners change every block, and its result is the blocks won
-evening = bool(result.blocks) or any(seated(d) != names for d in result.deals)
+# (from its first deal on: its first block's seating is the only one seen so far)
+evening = result.evening or any(seated(d) != names for d in result.deals)
 
 
 # one match score per team, or per person in the three-player games

@@ -418,7 +418,7 @@ def _blocks(match: MatchResult, chosen: str | None) -> tuple[tuple[BlockLine, ..
             reached.append(())
         block_of[deal.number] = len(seatings) - 1
         reached[-1] = tuple(deal.match_score)
-    if not match.blocks and len(seatings) < 2:
+    if not match.evening and len(seatings) < 2:
         return (), {}
     lines = []
     for place, (first_deal, seats) in enumerate(seatings):
