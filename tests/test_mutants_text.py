@@ -718,7 +718,11 @@ def test_a_player_is_named_by_name_in_any_case_or_by_seat_number(dealer: str, se
     ],
 )
 def test_an_unknown_player_is_named_with_the_seats_one_may_name(text: str, said: str) -> None:
-    assert problems(text) == [f"game.mnl:{said} (the seats line)"]
+    """A later block of a club evening names its own seating, not the seats line's; a number typed
+    for a seat is told that seats count from 0 (the dashboard's and legal's from 1)."""
+    where = "this block's seating" if "Anna, Carla, Bert" in said else "the seats line"
+    numbers = "; a seat number counts from 0 (Anna) to 3" if said.split("'")[1].isdigit() else ""
+    assert problems(text) == [f"game.mnl:{said} ({where}){numbers}"]
 
 
 # --------------------------------------------------------------------------- free text after a word

@@ -169,7 +169,8 @@ def test_a_seat_outside_the_variant_is_written_as_its_number_and_refused_when_re
     with pytest.raises(InvalidRecordError) as caught:
         loads_text(dumps_text(record))
     assert [p.describe() for p in caught.value.problems] == [
-        "line 3:16: unknown player '4' as dealer: expected one of Anna, Bert, Carla, Dirk (the seats line)"
+        "line 3:16: unknown player '4' as dealer: expected one of Anna, Bert, Carla, Dirk (the seats line); "
+        "a seat number counts from 0 (Anna) to 3"
     ]
 
 

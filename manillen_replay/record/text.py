@@ -527,9 +527,16 @@ class _Parser:
             return seat
         seats = self.seating.names if self.seating else self.seats or []
         known = ", ".join(seats) + (" or dummy" if self.shape.people < self.shape.players else "")
-        raise line.error(
-            token.column, f"unknown player {token.text!r} as {what}: expected one of {known} (the seats line)"
+        # a club evening's later blocks seat the same people otherwise: the list is that block's
+        where = "the seats line" if not self.seating or seats == self.seats else "this block's seating"
+        # a number typed for a seat: seats count from 0 (the dashboard's and legal's from 1)
+        numbers = (
+            f"; a seat number counts from 0 ({seats[0]}) to {self.shape.players - 1}"
+            if seats and token.text.isdigit()
+            else ""
         )
+        said = f"unknown player {token.text!r} as {what}: expected one of {known} ({where}){numbers}"
+        raise line.error(token.column, said)
 
     def deal_line(self, line: _Line) -> None:
         if self.seats is None:
