@@ -420,6 +420,23 @@ def test_a_mistyped_card_is_said_as_one_with_its_pointer_first_in_its_trick_or_n
     assert problem["message"].endswith("the ranks are written as in English: boer J, vrouw Q, heer K")
 
 
+@pytest.mark.parametrize("team", ['"Jan P."&Carla', 'Carla&"Jan P."', '"Jan P." & Carla', 'Carla & "Jan P."'])
+def test_a_team_with_a_quoted_name_reads_in_score_and_penalty(team):
+    """`score "Jan P."&Carla 1` was refused, and `penalty "Jan P."&Carla 10` read "&Carla 10" as
+    its reason."""
+    text = f'seats "Jan P." Bert Carla Dirk\ndeal 1 dealer Dirk score {team} 12\n  penalty {team} 10 revoke\n'
+    (record,) = loads_text(text)
+    deal = record.deals[0]
+    assert (deal.recorded_score.team, deal.recorded_score.points) == (0, 12)
+    assert [(p.team, p.points, p.reason) for p in deal.penalties] == [(0, 10, "revoke")]
+    # a name with '&' in it is one name when quoted
+    (record,) = loads_text('seats "A&B" Bert Carla Dirk\ndeal 1 dealer Dirk score "A&B"&Carla 12\n')
+    assert record.deals[0].recorded_score.team == 0
+    # a team across the sides is still said as one
+    problem = _the_problem('seats "Jan P." Bert Carla Dirk\ndeal 1 dealer Dirk score "Jan P."&Bert 12\n')
+    assert "'Jan P.&Bert' are not on one team in this deal" in problem.message
+
+
 def test_convert_json_to_text_and_back_gives_the_same_bytes(tmp_path):
     text = tmp_path / "seed.mnl"
     back = tmp_path / "seed.json"

@@ -251,6 +251,8 @@ class _Token:
     end: int
     """0-based index just past it."""
     quoted: bool = False
+    names: tuple[str, ...] = ()
+    """A team written with a quoted name (``"Jan P."&Carla``): its names, each whole."""
 
 
 class _Line:
@@ -318,16 +320,25 @@ def _joined_teams(tokens: list[_Token]) -> list[_Token]:
         if not token.quoted and token.text.endswith(",") and len(token.text) > 1:
             token = _Token(token.text.rstrip(","), token.column, token.end)
         previous = joined[-1] if joined else None
-        if (
-            previous is not None
-            and not previous.quoted
-            and not token.quoted
-            and (previous.text.endswith("&") or token.text.startswith("&"))
-        ):
-            joined[-1] = _Token(previous.text + token.text, previous.column, token.end)
-        else:
+        ends_team = previous is not None and not previous.quoted and previous.text.endswith("&")
+        if previous is None or not (ends_team or (not token.quoted and token.text.startswith("&"))):
             joined.append(token)
+        elif previous.quoted or previous.names or token.quoted:
+            # a quoted name in a team: its names kept apart, an '&' inside a quoted name its own
+            names = (*_team_names(previous), *_team_names(token))
+            joined[-1] = _Token(previous.text + token.text, previous.column, token.end, names=names)
+        else:
+            joined[-1] = _Token(previous.text + token.text, previous.column, token.end)
     return joined
+
+
+def _team_names(token: _Token) -> tuple[str, ...]:
+    """The names a word of a team holds: a quoted name whole, else the parts between '&'."""
+    if token.names:
+        return token.names
+    if token.quoted:
+        return (token.text,)
+    return tuple(part for part in token.text.split("&") if part)
 
 
 @dataclass
@@ -642,7 +653,7 @@ class _Parser:
         assert draft.dealer is not None
         teams = set()
         # a quoted name is one name, an '&' in it too (the writer quotes such a name alone)
-        for part in [token.text] if token.quoted else token.text.split("&"):
+        for part in token.names or ([token.text] if token.quoted else token.text.split("&")):
             seat = self.seat(line, _Token(part, token.column, token.end), "a team")
             teams.add(self.shape.team_of(seat, draft.dealer))
         if len(teams) != 1:
