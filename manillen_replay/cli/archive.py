@@ -452,7 +452,9 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
     so DuckDB, polars, Spark or Trino read the folder as it is.
 
     --records FILE writes the matches back in the record format, with the annotations of the
-    archive in each deal: what was imported comes back byte for byte.
+    archive in each deal: what was imported comes back byte for byte. It holds matches and
+    comments only (not saved rules, earlier versions, analysis or evenings): to keep
+    everything, copy the archive file.
 
     \b
     Examples:
