@@ -337,8 +337,9 @@ def test_a_trump_refused_under_held_suit_is_told_alone_with_its_plays_worked_out
         with pytest.raises(InvalidRecordError) as refused:
             replay(loads(json.dumps(doc)), played=played)
         assert [problem.describe() for problem in refused.value.problems] == [
-            "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
-            "(trump_choice held_suit: the trump is a suit in the hand)"
+            "/deals/0/declarations/0: Dirk holds no hearts and may not make them trump "
+            "(trump_choice held_suit: the trump is a suit in the hand): Dirk may call diamonds, clubs "
+            "or spades, or muil"
         ]
 
 

@@ -1095,8 +1095,9 @@ def _unscored(doc: dict) -> dict:
                 lambda d: d["declarations"][0].update(suit="H"),
                 _set("tricks", []),
             ),
-            "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
-            "(trump_choice held_suit: the trump is a suit in the hand)",
+            "/deals/0/declarations/0: Dirk holds no hearts and may not make them trump "
+            "(trump_choice held_suit: the trump is a suit in the hand): Dirk may call diamonds, clubs or "
+            "spades, or muil",
         ),
     ],
 )
@@ -1358,8 +1359,9 @@ def test_under_held_suit_after_en_face_the_partners_hand_decides():
     _swap(deal, ("hands", 1), ("hands", 0), "KC", "JH")  # Bert's one club to Anna
     deal["declarations"] = [call(3, "en_face"), trump(1, "C")]
     assert replay_problems(doc) == [
-        "/deals/0/declarations: Bert holds no clubs and may not make them trump "
-        "(trump_choice held_suit: the trump is a suit in the hand)"
+        "/deals/0/declarations/1: Bert holds no clubs and may not make them trump "
+        "(trump_choice held_suit: the trump is a suit in the hand): Bert may call hearts, diamonds or "
+        "spades, or muil"
     ]
 
 
@@ -1402,8 +1404,9 @@ def test_plays_worked_out_for_a_trump_the_chooser_does_not_hold_are_refused_unde
     with pytest.raises(InvalidRecordError) as refused:
         replay(loads(json.dumps(doc)), played=ready)
     assert [p.describe() for p in refused.value.problems] == [
-        "/deals/0/declarations: Dirk holds no hearts and may not make them trump "
-        "(trump_choice held_suit: the trump is a suit in the hand)"
+        "/deals/0/declarations/0: Dirk holds no hearts and may not make them trump "
+        "(trump_choice held_suit: the trump is a suit in the hand): Dirk may call diamonds, clubs or "
+        "spades, or muil"
     ]
 
 

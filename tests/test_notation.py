@@ -437,6 +437,17 @@ def test_a_team_with_a_quoted_name_reads_in_score_and_penalty(team):
     assert "'Jan P.&Bert' are not on one team in this deal" in problem.message
 
 
+def test_a_trump_refused_under_held_suit_is_placed_at_the_call_with_the_suits_one_may_call():
+    """It was placed at the deal line's column 1 and named no suit that could be called."""
+    text = (NOTATION / "seed-trick.mnl").read_text()
+    text = text.replace("\nseats ", "\nrules trump_choice=held_suit\nseats ", 1)
+    text = text.replace("trump D", "trump C", 1)
+    line_number, line = next((n, t) for n, t in enumerate(text.splitlines(), start=1) if "trump C" in t)
+    problem = _the_problem(text)
+    assert (problem.line, problem.column) == (line_number, line.index("trump C") + 1)
+    assert problem.message.endswith("Dirk may call hearts, diamonds or spades, or muil")
+
+
 def test_convert_json_to_text_and_back_gives_the_same_bytes(tmp_path):
     text = tmp_path / "seed.mnl"
     back = tmp_path / "seed.json"

@@ -768,11 +768,18 @@ class _Replay:
                     f"{turned} was turned: {turned.suit.english} are trump, not {suit.english}",
                 )
             return len(self.problems) == before
-        if int(suit) not in trump_options(rules.with_options(trump_choice="held_suit"), held):
+        options = trump_options(rules.with_options(trump_choice="held_suit"), held)
+        if int(suit) not in options:
+            may = [Suit(s).english for s in options if s is not None]
+            said = ", ".join(may[:-1]) + f" or {may[-1]}" if len(may) > 1 else "".join(may)
+            calls = [] if deal.declarations is UNSET else deal.declarations
+            # at the trump call itself (the last one, where a choice passed on is called)
+            at = next((i for i in range(len(calls) - 1, -1, -1) if calls[i].call == "trump"), None)
             self.problem(
-                f"{pointer}/declarations",
+                f"{pointer}/declarations" + ("" if at is None else f"/{at}"),
                 f"{name} holds no {suit.english} and may not make them trump "
-                f"(trump_choice {rules.trump_choice}: the trump is a suit in the hand)",
+                f"(trump_choice {rules.trump_choice}: the trump is a suit in the hand): {name} may call "
+                + (f"{said}, or muil" if said else "muil"),
             )
             return False
         return True
