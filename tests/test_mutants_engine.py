@@ -781,7 +781,12 @@ def _drop(*keys):
         ),
         (
             changed(document([deal_dict()]), lambda d: d["tricks"].append(d["tricks"][0])),
-            "/deals/0/tricks: a deal has 8 tricks, this one 9",
+            "/deals/0/tricks/8: a deal has 8 tricks, this one 9",
+        ),
+        (
+            # a trick typed twice: said at the copy
+            changed(document([deal_dict()]), lambda d: d["tricks"].insert(3, d["tricks"][2])),
+            "/deals/0/tricks/3: a deal has 8 tricks, this one 9: trick 4 repeats trick 3",
         ),
         (
             changed(sample("variant-two-open"), _drop("hands")),

@@ -644,7 +644,13 @@ class _Replay:
                     f"{pointer}/tricks/{t}", f"a trick has {shape.trick_size} cards, this one {len(trick)}"
                 )
         if len(tricks) > shape.tricks:
-            self.problem(f"{pointer}/tricks", f"a deal has {shape.tricks} tricks, this one {len(tricks)}")
+            # a trick typed twice is the usual cause: said at the copy, else at the first too many
+            twice = next((t for t in range(1, len(tricks)) if tricks[t] == tricks[t - 1]), None)
+            at = shape.tricks if twice is None else twice
+            repeats = "" if twice is None else f": trick {twice + 1} repeats trick {twice}"
+            self.problem(
+                f"{pointer}/tricks/{at}", f"a deal has {shape.tricks} tricks, this one {len(tricks)}{repeats}"
+            )
         if len(self.problems) > before:
             return False
         card_of = CARD_BY_TEXT.__getitem__
