@@ -448,6 +448,18 @@ def test_a_trump_refused_under_held_suit_is_placed_at_the_call_with_the_suits_on
     assert problem.message.endswith("Dirk may call hearts, diamonds or spades, or muil")
 
 
+def test_validate_places_a_scoresheet_line_the_cards_contradict(tmp_path):
+    """validate said "1 irregularity: see manillen replay", with no line, and the JSON said "team 0"."""
+    typed = tmp_path / "sheet.mnl"
+    text = (NOTATION / "seed-trick.mnl").read_text() + "  score Anna&Carla 5\n"
+    typed.write_text(text)
+    line = len(text.splitlines())
+    result = run("validate", str(typed))
+    assert result.exit_code == 0
+    said = f"  {typed}:{line}:9: deal 1: the scoresheet says Anna & Carla scored 5, the cards say Anna & "
+    assert said in result.output
+
+
 def test_convert_json_to_text_and_back_gives_the_same_bytes(tmp_path):
     text = tmp_path / "seed.mnl"
     back = tmp_path / "seed.json"

@@ -119,6 +119,8 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 )
                 for _, line in slips:
                     click.echo(f"  {line}")
+                for line in _irregularity_lines(entry, result):
+                    click.echo(f"  {line}")
             if not as_json and again is not None:
                 click.echo(f"{'  ' if not quiet else entry.place + ': '}{_again_words(result.id, *again)}")
         if as_json:
@@ -197,6 +199,24 @@ def _slips(entry: Entry, result: MatchResult) -> list[tuple[dict[str, Any], str]
             )
     located = entry.locate([problem for _, problem in found]) if found else []
     return [(data, problem.describe()) for (data, _), problem in zip(found, located, strict=True)]
+
+
+def _irregularity_lines(entry: Entry, result: MatchResult) -> list[str]:
+    """Each irregularity of the match in the players' words, placed in the file: a scoresheet
+    line that the cards contradict at that line, any other at its deal."""
+    from ..engine.report import irregularity_words
+    from ..engine.results import IrregularityKind
+
+    found = [
+        RecordError(
+            irregularity_words(result, deal, irregularity.kind, irregularity.message),
+            f"/deals/{deal.number - 1}"
+            + ("/recorded_score" if irregularity.kind is IrregularityKind.SCORE_MISMATCH else ""),
+        )
+        for deal in result.deals
+        for irregularity in deal.irregularities
+    ]
+    return [problem.describe() for problem in entry.locate(found)] if found else []
 
 
 @click.command()

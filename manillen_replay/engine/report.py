@@ -139,7 +139,7 @@ def _scored(result: MatchResult, deal: DealResult, score: DealScore | None) -> s
     return f"{side_name(result, deal, score.team)} scored {score.points}"
 
 
-def _irregularity(result: MatchResult, deal: DealResult, kind: IrregularityKind, message: str) -> str:
+def irregularity_words(result: MatchResult, deal: DealResult, kind: IrregularityKind, message: str) -> str:
     """An irregularity in the players' words: teams by their names, players without the record's
     seat numbers (the JSON keeps the engine's message)."""
     if kind is IrregularityKind.SCORE_MISMATCH and deal.has_recorded:
@@ -243,7 +243,7 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
                 + (f" ({reason})" if reason else "")
             )
         for irregularity in deal.irregularities:
-            lines.append(f"  ! {_irregularity(result, deal, irregularity.kind, irregularity.message)}")
+            lines.append(f"  ! {irregularity_words(result, deal, irregularity.kind, irregularity.message)}")
         # a club evening's score starts again at each block: "match score" read as the evening's
         lines.append(f"  {'block score' if result.blocks else 'match score'}: {_dash(deal.match_score)}")
     lines.append("")
