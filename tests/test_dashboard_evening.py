@@ -154,6 +154,10 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
     record_sheet_line(draft_id, 0, 7)
     at = record_sheet_line(draft_id, 1, 3)
     assert any("Block 3 of 3" in c.value for c in at.caption)
+    # each block's sheet is headed by its name; its deals' column by "#" ("1." read as a row)
+    sheets = [m.value for m in at.markdown if m.value.startswith("| # |")]
+    assert len(sheets) == 2 and "**Block 1**" in [m.value for m in at.markdown]
+    assert not any(m.value.startswith("| 1. |") for m in at.markdown)
     # the next deal's line starts empty: block 2's team and points, kept by their place, named a
     # team of block 3's seating that nobody chose; a save without them asks for them
     assert any("a scoresheet line, without cards for the solver" in m.value for m in at.success)

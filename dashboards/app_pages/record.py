@@ -618,7 +618,9 @@ def _club_scoresheet(draft: rec.Draft, result: MatchResult) -> None:
         groups[-1][1].append(deal)
     for number, (seating, deals) in enumerate(groups, start=1):
         sides = [f"{seating[0]} & {seating[2]}", f"{seating[1]} & {seating[3]}"]
-        rows = [f"| {number}. | {t('col.dealer')} | | {sides[0]} | {sides[1]} |", "|---|---|---|---:|---:|"]
+        # the block named above its sheet: "1." as the deal column's heading read as a row
+        st.markdown(f"**{t('record.block_short', block=number)}**")
+        rows = [f"| # | {t('col.dealer')} | | {sides[0]} | {sides[1]} |", "|---|---|---|---:|---:|"]
         for deal in deals:
             cells = [str(total) for total in deal.match_score]
             if deal.score is not None:
