@@ -145,6 +145,11 @@ def _standings(path: str, version: int, evening_id: str) -> pl.DataFrame:
         return store.standings(evening_id)
 
 
+def standings_cell(value: object) -> str:
+    """A standings value as shown: a player with no place yet (no deal played) shows none."""
+    return "" if value is None else str(value)
+
+
 def standings_csv(frame: pl.DataFrame, headers: dict[str, str] | None = None) -> bytes:
     """The standings as a CSV file (UTF-8, a header row).
 
@@ -165,7 +170,9 @@ def standings_html(
     """
     head = "".join(f"<th>{html.escape(headers[c])}</th>" for c in STANDINGS_COLUMNS)
     rows = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in STANDINGS_COLUMNS) + "</tr>"
+        "<tr>"
+        + "".join(f"<td>{html.escape(standings_cell(row[c]))}</td>" for c in STANDINGS_COLUMNS)
+        + "</tr>"
         for row in frame.iter_rows(named=True)
     )
     name = html.escape(title)

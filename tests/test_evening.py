@@ -161,6 +161,22 @@ def test_standings_follow_the_saved_deals(store: Store) -> None:
     )
 
 
+def test_players_with_no_deal_yet_have_no_place_and_come_after_those_ranked(store: Store) -> None:
+    """Two deals in at table 1, its losers (0 blocks, 0 points) shared place 3 with the eight
+    players of tables 2 and 3, who had not played: on the big screen they read as having played."""
+    evening = plan_evening("zwaan", DAY, "Zwaan", TWELVE, rules={"deals": 2})
+    store.add_evening(evening)
+    record, _ = table_record(evening, 1, random.Random(5), 1)
+    store.import_entries([Entry("t1", None, rec.record_json(record))])
+    frame = store.standings("zwaan")
+    played = set(evening.tables_of(1)[0].seats)
+    rows = list(frame.iter_rows(named=True))
+    assert [row["player"] in played for row in rows] == [True] * 4 + [False] * 8
+    assert all(row["place"] is not None for row in rows[:4]) and rows[0]["place"] == 1
+    assert [row["place"] for row in rows[4:]] == [None] * 8
+    assert [row["deals"] for row in rows[4:]] == [0] * 8
+
+
 def test_an_evening_id_is_kept_once(store: Store) -> None:
     evening = plan_evening("zwaan", DAY, "Zwaan", TWELVE)
     store.add_evening(evening)

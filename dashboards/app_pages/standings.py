@@ -40,7 +40,8 @@ def _table_html(frame: pl.DataFrame) -> str:
     body = "".join(
         "<tr>"
         + "".join(
-            f'<td class="{"" if c == "player" else "number"}">{html.escape(str(row[c]))}</td>'
+            f'<td class="{"" if c == "player" else "number"}">'
+            f"{html.escape(evenings.standings_cell(row[c]))}</td>"
             for c in STANDINGS_COLUMNS
         )
         + "</tr>"

@@ -32,7 +32,8 @@ won AS (
 present AS (
     SELECT unnest(players) AS player FROM evenings WHERE evening_id = $evening
 )
-SELECT rank() OVER (ORDER BY blocks_won DESC, points DESC)::INTEGER AS place, * FROM (
+SELECT CASE WHEN deals > 0 THEN rank() OVER (PARTITION BY deals > 0 ORDER BY blocks_won DESC, points DESC)
+       END::INTEGER AS place, * FROM (
 SELECT pr.player,
        coalesce((SELECT sum(w.blocks_won) FROM won w WHERE w.player = pr.player), 0)::INTEGER
            AS blocks_won,
@@ -45,10 +46,12 @@ SELECT pr.player,
                    AND s.match_id IN (SELECT match_id FROM tabled)), 0)::INTEGER AS deals
 FROM present pr
 )
-ORDER BY place, player
+ORDER BY place NULLS LAST, player
 """
 """Each player of an evening: blocks won, points (their team's score in each block, the block
-being played included), blocks finished and deals played; best first (blocks won, then points)."""
+being played included), blocks finished and deals played; best first (blocks won, then points).
+A player with no deal played yet has no place (NULL), after those ranked: level at 0 with those
+who played and lost every point, they read as if they had played too."""
 
 
 class EveningsMixin(StoreBase):
@@ -126,8 +129,8 @@ class EveningsMixin(StoreBase):
 
     def standings(self, evening_id: str) -> pl.DataFrame:
         """The evening's standings (:data:`STANDINGS_SQL`): each player's ``place`` (players level
-        on blocks won and points share a place), ``blocks_won``, ``points``, ``blocks_played``
-        and ``deals``."""
+        on blocks won and points share a place; none before their first deal), ``blocks_won``,
+        ``points``, ``blocks_played`` and ``deals``."""
         with self._con.cursor() as cursor:
             frame: pl.DataFrame = cursor.sql(STANDINGS_SQL, params={"evening": evening_id}).pl()
         return frame
