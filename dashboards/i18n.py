@@ -1375,6 +1375,22 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "controle geen fout in de partij; de analyse door de solver volgt en voegt de dure kaarten en "
         "keuzes toe (De grootste fouten, hieronder).",
     ),
+    "record.saved_sheet_one": (
+        "Deal {number} is saved in the archive. Besides the scoresheet's mistake below, the quick check "
+        "found 1 mistake in the match; the solver's review follows and adds the costly cards and calls "
+        "(The biggest mistakes, below).",
+        "Spel {number} is bewaard in het archief. Buiten de fout op het scoreblad hieronder vond de snelle "
+        "controle 1 fout in de partij; de analyse door de solver volgt en voegt de dure kaarten en "
+        "keuzes toe (De grootste fouten, hieronder).",
+    ),
+    "record.saved_sheet_many": (
+        "Deal {number} is saved in the archive. Besides the scoresheet's mistake below, the quick check "
+        "found {findings} mistakes in the match; the solver's review follows and adds the costly cards "
+        "and calls (The biggest mistakes, below).",
+        "Spel {number} is bewaard in het archief. Buiten de fout op het scoreblad hieronder vond de snelle "
+        "controle {findings} fouten in de partij; de analyse door de solver volgt en voegt de dure "
+        "kaarten en keuzes toe (De grootste fouten, hieronder).",
+    ),
     "record.saved_line": (
         "Deal {number} is saved in the archive: a scoresheet line, without cards for the solver to review.",
         "Spel {number} is bewaard in het archief: een lijn van het scoreblad, zonder kaarten voor de solver.",

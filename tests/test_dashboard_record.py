@@ -492,6 +492,32 @@ def test_page_warns_at_once_on_an_illegal_play(empty_app: tuple[AppTest, Path]) 
     assert "1 illegal play in this deal: it is kept, and the analysis reports it." in warnings, warnings
 
 
+def test_a_deal_with_an_illegal_play_and_a_wrong_scoresheet_says_both_apart(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """ "The quick check found 1 mistake" over a scoresheet warning read as one mistake where the
+    Mistakes page listed two: the count says it is besides the scoresheet's."""
+    at, _ = empty_app
+    deal, _ = deal_with_illegal_play()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, "record_trump_H")
+    type_hands(at, draft_id, deal.hands)
+    for card in cards_of(deal):
+        tap(at, f"record_card_{card}")
+    score = engine_deal(deal).score  # type: ignore[attr-defined]
+    at.segmented_control(key=f"record_written_{draft_id}_1").set_value(str(1 - score.team)).run()
+    at.number_input(key=f"record_written_points_{draft_id}_1").set_value(max(score.points, 1)).run()
+    tap(at, "record_save")
+    (success,) = [s.value for s in at.success]
+    # the count is the review's (the biggest mistakes), which leaves the scoresheet's mistake out
+    found = re.search(
+        r"Besides the scoresheet's mistake below, the quick check found (\d+) mistakes? in the match", success
+    )
+    assert found and int(found.group(1)) >= 1
+    assert any("scoresheet disagrees" in w.value for w in at.warning)
+
+
 def test_page_outlines_the_legal_cards_when_hands_are_known(empty_app: tuple[AppTest, Path]) -> None:
     at, _ = empty_app
     deal = legal_deal()

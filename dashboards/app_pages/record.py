@@ -1383,15 +1383,15 @@ def _after_save(draft: rec.Draft) -> None:
     saved = st.session_state.get(SAVED)
     if saved:
         match_id, number, replayable, findings, mismatch = saved
-        st.success(
-            t("record.saved_line", number=number)  # no cards: nothing for the solver to review
+        # the scoresheet's mistake, said below, is not one of the quick check's count: "besides"
+        key = (
+            "record.saved_line"  # no cards: nothing for the solver to review
             if not replayable
-            else t("record.saved_none" if not mismatch else "record.saved_sheet", number=number)
-            if findings == 0
-            else t("record.saved_one", number=number)
-            if findings == 1
-            else t("record.saved", number=number, findings=findings)
+            else ("record.saved_none", "record.saved_one", "record.saved")[min(findings, 2)]
+            if not mismatch
+            else ("record.saved_sheet", "record.saved_sheet_one", "record.saved_sheet_many")[min(findings, 2)]
         )
+        st.success(t(key, number=number, findings=findings))
         if mismatch:
             st.warning(t("record.written_mismatch", message=_mismatch_words(draft, number, *mismatch)))
     else:
