@@ -98,10 +98,27 @@ def test_a_blocks_line_splits_at_a_slash_or_a_bar_but_not_a_quoted_one() -> None
     ]
 
 
-def test_a_bad_block_is_placed_at_the_blocks_lines_first_name() -> None:
+def test_a_bad_block_is_placed_at_its_first_name_and_named() -> None:
     text = FIXED + "blocks  Anna Bert Carla Dirk | Anna Carla Bert\ndeal 1 dealer Dirk score Anna 6\n"
     assert problems(text) == [
-        'game.mnl:3:9: ["Anna", "Carla", "Bert"] is too short: 3 items, at least 4 needed'
+        "game.mnl:3:32: block 2 seats Anna, Carla, Bert: a block seats the same four players: "
+        "Anna, Bert, Carla, Dirk"
+    ]
+    # a name mistyped in a block is said at the blocks line, not at a deal of that block
+    text = FIXED + "blocks  Anna Bert Carla Dirk | Anna Carla Bert Dirk | Anna Bert Dirk Carl\n"
+    assert problems(text + "deal 1 dealer Dirk score Anna 6\n") == [
+        "game.mnl:3:70: block 3 seats 'Carl', who is not on the seats line: a block seats the same four "
+        "players: Anna, Bert, Carla, Dirk"
+    ]
+
+
+def test_a_deal_past_the_last_block_is_one_too_many() -> None:
+    """A block left out of the blocks line read as a deal whose team was "not on one team"."""
+    text = FIXED.replace("format=fixed", "format=fixed deals=1")
+    text += "blocks  Anna Bert Carla Dirk | Anna Carla Bert Dirk\n"
+    text += "deal 1 dealer Dirk score Anna 6\n" + "".join(f"deal {n} score Anna 6\n" for n in range(2, 4))
+    assert problems(text) == [
+        "game.mnl:6:1: the club evening has 2 blocks of 1 deal (the blocks line); this deal is one too many"
     ]
 
 

@@ -364,6 +364,7 @@ class _Parser:
         self.match: dict[str, Any] = {}
         self.seats: list[str] | None = None
         self.seating: Seating | None = None
+        self.block_line: tuple[_Line, list[list[_Token]]] | None = None
         self.shape: Variant = VARIANTS["four"]
         self.deals: list[_DealDraft] = []
 
@@ -508,13 +509,44 @@ class _Parser:
 
     def blocks(self, line: _Line, values: list[_Token]) -> None:
         blocks: list[list[str]] = [[]]
+        tokens: list[list[_Token]] = [[]]
         for token in values:
             if token.text in ("/", "|") and not token.quoted:
                 blocks.append([])
+                tokens.append([])
             else:
                 blocks[-1].append(token.text)
+                tokens[-1].append(token)
         self.match["blocks"] = blocks
         self.place("/match/blocks", line, values[0].column)
+        self.block_line = (line, tokens)
+
+    def check_blocks(self) -> None:
+        """Each block of a club evening seats the seats line's people: said at the blocks line
+        before any deal is read (a name mistyped there was reported at a deal of that block, as an
+        unknown player of a team, or not at all when the file stopped before that block)."""
+        if self.block_line is None or self.seats is None:
+            return
+        line, blocks = self.block_line
+        people = ", ".join(self.seats)
+        for number, tokens in enumerate(blocks, start=1):
+            names = [token.text for token in tokens]
+            stranger = next((token for token in tokens if token.text not in self.seats), None)
+            if stranger is not None:
+                raise line.error(
+                    stranger.column,
+                    f"block {number} seats {stranger.text!r}, who is not on the seats line: a block "
+                    f"seats the same four players: {people}",
+                    pointer=f"/match/blocks/{number - 1}",
+                )
+            if sorted(names) != sorted(self.seats):
+                column = tokens[0].column if tokens else line.tokens[0].end + 1
+                raise line.error(
+                    column,
+                    f"block {number} seats {', '.join(names) or 'nobody'}: a block seats the same four "
+                    f"players: {people}",
+                    pointer=f"/match/blocks/{number - 1}",
+                )
 
     # ------------------------------------------------------------------ deals
 
@@ -554,6 +586,7 @@ class _Parser:
             raise line.error(1, "expected the 'seats' line before the first deal")
         tokens = line.tokens
         if self.seating is None:
+            self.check_blocks()
             blocks = self.match.get("blocks")
             self.seating = Seating(self.seats, blocks, _per_block(self.match.get("rules")))
         elif self.deals:
@@ -564,6 +597,15 @@ class _Parser:
                 hands=bool(done.hands),
                 scored="recorded_score" in done.data,
                 shape=self.shape,
+            )
+        seating = self.seating
+        if seating.blocks and seating.counted_deals >= len(seating.blocks) * seating.per_block:
+            # said here, not as the teams of a seating past the last block (a block left out of
+            # the blocks line made a deal's teams "not on one team")
+            raise line.error(
+                tokens[0].column,
+                f"the club evening has {len(seating.blocks)} blocks of {seating.per_block} "
+                f"deal{'s' if seating.per_block != 1 else ''} (the blocks line); this deal is one too many",
             )
         number = len(self.deals) + 1
         if len(tokens) < 2 or tokens[1].text != str(number):
