@@ -254,6 +254,12 @@ HEAD = "seats Anna Bert Carla Dirk\n"
     [
         (HEAD + "deal 1 dealer Dirk trump H\n  AC QC 9X KD\n", 3, 9, "unknown card '9X': expected a card"),
         (HEAD + "deal 1 dealer Dirk trump X\n", 2, 26, "expected a suit"),
+        (
+            HEAD + "deal 1 dealer Dirk trump H\n  AC QC AC KD\n",
+            3,
+            9,
+            "'AC' was already played in this trick, as its card 1",
+        ),
         (HEAD + "deal 1 dealer Eva trump H\n", 2, 15, "unknown player 'Eva' as dealer: expected one of Anna"),
         (HEAD + "deal 2 dealer Dirk trump H\n", 2, 6, "expected deal number 1"),
         (HEAD + "deal 1 trump H\n", 2, 7, "expected 'dealer NAME' on deal 1"),
@@ -299,6 +305,17 @@ def test_every_reading_error_names_line_column_and_what_was_expected(text, line,
     assert (problem.line, problem.column) == (line, column), problem.describe()
     assert words in problem.message
     assert problem.describe().startswith(f"game.mnl:{line}:{column}: ")
+
+
+def test_a_card_typed_twice_in_one_trick_says_so_with_its_place_there():
+    """It said "'AC' was already played in trick 1" of trick 1 itself."""
+    text = (NOTATION / "seed-trick.mnl").read_text().replace("  AC QC 9D KD", "  AC QC AC KD", 1)
+    problem = _the_problem(text)
+    assert problem.message.startswith("'AC' was already played in this trick, as its card 1")
+    without_hands = "\n".join(line for line in text.splitlines() if "hand " not in line) + "\n"
+    assert _the_problem(without_hands).message.startswith(
+        "'AC' was already played in this trick, as its card 1"
+    )
 
 
 def test_a_card_dealt_twice_names_the_other_copy_by_line_and_column():

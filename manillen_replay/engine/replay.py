@@ -916,7 +916,11 @@ class _Replay:
                     ok = False
                 elif card in seen or discards >> card & 1:
                     laid = (
-                        "laid aside" if discards >> card & 1 else f"already played in trick {seen[card] + 1}"
+                        "laid aside"
+                        if discards >> card & 1
+                        else f"already played in this trick, as its card {trick.index(card) + 1}"
+                        if seen[card] == t
+                        else f"already played in trick {seen[card] + 1}"
                     )
                     self.problem(where, f"'{card}' was {laid}")
                     ok = False
@@ -1112,7 +1116,10 @@ class _Replay:
         name = self.seat_name(seat)
         # Looked up only here, on the error path, so the replay keeps no index of played cards.
         earlier = next((n for n in range(t + 1) if card in played[n][: i if n == t else None]), None)
-        if earlier is not None:
+        if earlier == t:  # typed twice in one trick: its place there is what finds the slip
+            place = played[t].index(Card(card)) + 1
+            self.problem(where, f"'{Card(card)}' was already played in this trick, as its card {place}")
+        elif earlier is not None:
             self.problem(where, f"'{Card(card)}' was already played in trick {earlier + 1}")
         elif stacks and any(card in pile for pile in stacks[seat]):
             self.problem(where, f"'{Card(card)}' still lies face down on {name}'s table in trick {t + 1}")
