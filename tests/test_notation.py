@@ -254,12 +254,6 @@ HEAD = "seats Anna Bert Carla Dirk\n"
     [
         (HEAD + "deal 1 dealer Dirk trump H\n  AC QC 9X KD\n", 3, 9, "unknown card '9X': expected a card"),
         (HEAD + "deal 1 dealer Dirk trump X\n", 2, 26, "expected a suit"),
-        (
-            HEAD + "deal 1 dealer Dirk trump H\n  AC QC AC KD\n",
-            3,
-            9,
-            "'AC' was already played in this trick, as its card 1",
-        ),
         (HEAD + "deal 1 dealer Eva trump H\n", 2, 15, "unknown player 'Eva' as dealer: expected one of Anna"),
         (HEAD + "deal 2 dealer Dirk trump H\n", 2, 6, "expected deal number 1"),
         (HEAD + "deal 1 trump H\n", 2, 7, "expected 'dealer NAME' on deal 1"),
