@@ -26,8 +26,8 @@ from .test_mutants_text import HEAD, SCORED, problems, read
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("# only a comment\n", "game.mnl:1:1: no match here: the text is empty"),
-        ("\n   \n# a comment\n\n", "game.mnl:1:1: no match here: the text is empty"),
+        ("# only a comment\n", "game.mnl:1:1: no match here: the text holds only # comments"),
+        ("\n   \n# a comment\n\n", "game.mnl:1:1: no match here: the text holds only # comments"),
         (
             "venue Kortrijk\n",
             "game.mnl:1:1: expected a 'seats' line naming the players clockwise, seat 0 first",
@@ -71,7 +71,7 @@ def test_validate_gives_a_problem_of_the_text_itself_no_json_pointer(tmp_path: P
             "source": str(game),
             "line": 1,
             "pointer": "",
-            "message": "no match here: the text is empty",
+            "message": "no match here: the text holds only # comments",
             "column": 1,
             "hint": None,
         }

@@ -282,6 +282,7 @@ HEAD = "seats Anna Bert Carla Dirk\n"
         (HEAD + "deal 1 dealer Dirk trump H\n  table Anna: 7S-10S\n", 3, 15, "expected a pile"),
         (HEAD + "deal 1 dealer Dirk trump H\n  move Anna 3\n", 3, 7, "expected 'move NAME trick T'"),
         ("", 1, 1, "the text is empty"),
+        ("# only a comment\n\n# and another\n", 1, 1, "no match here: the text holds only # comments"),
         (
             HEAD + "rules target=1234567890\n",
             2,

@@ -404,8 +404,9 @@ class _Parser:
             else:
                 self.trick(line, self.deals[-1])
         if first is None:
+            empty = "holds only # comments" if comment_lines(self.text) else "is empty"
             raise InvalidRecordError(
-                [NotationError("no match here: the text is empty", "", self.source, 1, 1)]
+                [NotationError(f"no match here: the text {empty}", "", self.source, 1, 1)]
             )
         if self.seats is None:
             raise first.error(1, "expected a 'seats' line naming the players clockwise, seat 0 first")
