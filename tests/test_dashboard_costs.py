@@ -242,7 +242,11 @@ def test_a_card_of_a_doubled_deal_says_its_points_in_the_score(
     chosen = next(c for c in costs if not c.forced and c.view_cost)
     doubled = f"{round(chosen.view_cost * 2, 1):.1f}".rstrip("0").rstrip(".")
     said = f"This deal counts twice: from the player's view that is **{doubled}** points of the score."
-    assert said in shown_at(chosen)
+    page = shown_at(chosen)
+    assert said in page
+    # the card's cost multiplies out to that figure (9.95 written 9.9 beside 19.9 did not)
+    written = re.search(r"cost \*\*([0-9.]+)\*\* card points from", page)
+    assert written and round(float(written.group(1)) * 2, 1) == round(chosen.view_cost * 2, 1)
     free = next(c for c in costs if c.forced or c.view_cost == 0)  # a card that cost nothing
     assert "This deal counts" not in shown_at(free)
 

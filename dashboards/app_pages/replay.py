@@ -22,7 +22,7 @@ from dashboards.steps import (
     step_of,
     variation_cards,
 )
-from manillen_replay.analysis.words import counted_en, counted_nl
+from manillen_replay.analysis.words import counted_en, counted_nl, counted_number
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, MatchResult
 from manillen_replay.engine.variation import (
@@ -764,7 +764,9 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
                 "replay.cost_played",
                 card=shown,
                 name=name,
-                view=_points(cost["view_cost"]),
+                # as the finding beside it writes it: to two decimals where one would not multiply
+                # out to the score's figure below (9,95 counted twice is 19,9)
+                view=counted_number(cost["view_cost"], deal.multiplier or 1, language),
                 dd=cost["dd_cost"],
             ),
             unsafe_allow_html=True,

@@ -193,18 +193,33 @@ def points_nl(points: float, noun: str = "punt") -> str:
     return f"{number_nl(points)} {noun if _is_one(points) else noun + 'en'}"
 
 
+def counted_number(points: float, multiplier: int, lang: str = "en") -> str:
+    """Card points of a deal that counts them ``multiplier`` times, as a number that multiplies
+    out to the score's figure (one decimal): to two decimals where one would not (9.95 counted
+    twice is 19.9; 9.9 beside it read as a sum that does not add up).
+
+    >>> counted_number(9.95, 2), counted_number(9.95, 2, "nl"), counted_number(9.95, 1)
+    ('9.95', '9,95', '9.9')
+    >>> counted_number(7.0, 2)
+    '7'
+    """
+    dutch = lang == "nl"
+    if multiplier > 1 and round(round(points, 1) * multiplier, 1) != round(points * multiplier, 1):
+        return f"{points:.2f}".replace(".", "," if dutch else ".")
+    return number_nl(points) if dutch else number(points)
+
+
 def card_points_counted(points: float, multiplier: int, lang: str = "en") -> str:
-    """Card points of a deal that counts them ``multiplier`` times, written so that they multiply
-    out to the score's figure (one decimal): to two decimals where one would not.
+    """:func:`counted_number` with its noun.
 
     >>> card_points_counted(11.14, 2), card_points_counted(6.95, 2, "nl"), card_points_counted(7.0, 2)
     ('11.14 card points', '6,95 kaartpunten', '7 card points')
     """
     dutch = lang == "nl"
-    if multiplier > 1 and round(round(points, 1) * multiplier, 1) != round(points * multiplier, 1):
-        written = f"{points:.2f}".replace(".", "," if dutch else ".")
-        return f"{written} {'kaartpunten' if dutch else 'card points'}"
-    return points_nl(points, "kaartpunt") if dutch else points_en(points, "card point")
+    written = counted_number(points, multiplier, lang)
+    if written.lstrip("-") == "1":
+        return f"{written} {'kaartpunt' if dutch else 'card point'}"
+    return f"{written} {'kaartpunten' if dutch else 'card points'}"
 
 
 def counted_en(multiplier: int) -> str:
