@@ -1748,6 +1748,10 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
         "{count} puzzles: {new} new, {due} due now, {boxed} in the boxes.",
         "{count} puzzels: {new} nieuw, {due} nu aan de beurt, {boxed} in de dozen.",
     ),
+    "train.progress_one": (
+        "1 puzzle: {new} new, {due} due now, {boxed} in the boxes.",
+        "1 puzzel: {new} nieuw, {due} nu aan de beurt, {boxed} in de dozen.",
+    ),
     "train.again": ("Missed earlier: here it is again.", "Eerder gemist: hier is hij opnieuw."),
     "train.check": ("Check", "Nakijken"),
     "train.pick": ("Your answer", "Uw antwoord"),

@@ -627,6 +627,11 @@ def test_train_page_names_the_dummys_seat_in_the_pages_language(
     assert dummy in drawn_text(at, "train_table")
     page = (html_of(at) + texts(at)).replace("sample-three-dummy", "MATCH")  # the match's id
     assert ("dummy" in page) is (lang == "en")
+    # "1 puzzels" was the Dutch (and "1 puzzles" the English) for one puzzle
+    progress = next(c.value for c in at.caption if re.match(r"\d+ puzz", c.value))
+    count = int(progress.split()[0])
+    noun = ("puzzel" if lang == "nl" else "puzzle") + ("" if count == 1 else "s")
+    assert progress.startswith(f"{count} {noun}:"), progress
 
 
 def test_train_page_names_each_earlier_trick_and_who_led_it(app: object, archive: Path) -> None:

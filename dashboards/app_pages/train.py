@@ -60,7 +60,8 @@ reviews = data.puzzle_reviews(player)
 now = datetime.datetime.now()
 due_now = sum(1 for i, r in reviews.items() if i in by_id and r.due_at <= now)
 fresh = sum(1 for i in by_id if i not in reviews)
-st.caption(t("train.progress", count=len(puzzles), new=fresh, due=due_now, boxed=len(puzzles) - fresh))
+progress = "train.progress_one" if len(puzzles) == 1 else "train.progress"
+st.caption(t(progress, count=len(puzzles), new=fresh, due=due_now, boxed=len(puzzles) - fresh))
 
 answered: dict[str, object] | None = st.session_state.get(ANSWERED)
 current: Puzzle | None = by_id.get(st.session_state.get(CURRENT, ""))

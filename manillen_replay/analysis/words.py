@@ -72,6 +72,24 @@ def kind_name(kind: str, lang: str) -> str:
     return kind.replace("_", " ")
 
 
+_SEVERITY_PLURALS = {
+    "en": {"info": ("note", "notes"), "inaccuracy": ("inaccuracy", "inaccuracies"),
+           "mistake": ("mistake", "mistakes"), "blunder": ("blunder", "blunders")},
+    "nl": {"info": ("opmerking", "opmerkingen"), "inaccuracy": ("onnauwkeurigheid", "onnauwkeurigheden"),
+           "mistake": ("fout", "fouten"), "blunder": ("blunder", "blunders")},
+}  # fmt: skip
+
+
+def severity_count(severity: str, count: int, lang: str) -> str:
+    """``2 mistakes``, ``1 onnauwkeurigheid``, ``15 notes`` (an ``info`` finding is a note).
+
+    >>> severity_count("mistake", 2, "nl"), severity_count("info", 1, "en")
+    ('2 fouten', '1 note')
+    """
+    one, many = _SEVERITY_PLURALS["nl" if lang == "nl" else "en"].get(severity, (severity, severity))
+    return f"{count} {one if count == 1 else many}"
+
+
 def severity_name(severity: str, lang: str) -> str:
     """A severity in the reader's language.
 

@@ -1064,17 +1064,11 @@ def findings(
     else:
         _echo_text(found, lang)
         counts = Counter(f["severity"] for f in found)
-        if lang == "nl":
-            from ..analysis.words import severity_name
+        from ..analysis.words import severity_count
 
-            detail = ", ".join(
-                f"{severity_name(s, 'nl')} {counts[s]}" for s in reversed(SEVERITIES) if counts[s]
-            )
-            total = plural(len(found), "bevinding", "bevindingen")
-            click.echo(total + (f": {detail}" if detail else ""), err=True)
-        else:
-            detail = ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES) if counts[s])
-            click.echo(plural(len(found), "finding") + (f" ({detail})" if detail else ""), err=True)
+        detail = ", ".join(severity_count(s, counts[s], lang) for s in reversed(SEVERITIES) if counts[s])
+        total = plural(len(found), *(("bevinding", "bevindingen") if lang == "nl" else ("finding",)))
+        click.echo(total + (f" ({detail})" if detail else ""), err=True)
     if note is not None:
         click.echo(note, err=True)
     sys.exit(1 if invalid else 0)
