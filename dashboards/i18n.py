@@ -812,6 +812,10 @@ LABELS: dict[str, tuple[str, str]] = {
         " dus op een eigen regel",
     ),
     "sql.reason.empty": (CONSOLE_REASONS["empty"], "de vraag is leeg"),
+    "sql.reason.too_long": (
+        CONSOLE_REASONS["too_long"],
+        "de vraag is {size} tekens lang, meer dan de {limit} die een vraag mag zijn",
+    ),
     "sql.reason.several": (
         CONSOLE_REASONS["several"],
         "één vraag tegelijk: deze tekst bevat {count} opdrachten",

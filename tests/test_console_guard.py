@@ -102,6 +102,35 @@ def test_no_directory_is_open_to_queries(archive: Path) -> None:
             store.user_query(f"SELECT * FROM read_csv('{archive}.tmp/planted.csv')")
 
 
+def test_no_extension_is_installed_or_loaded_at_a_querys_request(archive: Path) -> None:
+    """read_xlsx made DuckDB try to install the excel extension, its refusal naming the server's
+    home folder; and DuckDB's advice to INSTALL it, or to SET a limit, is no advice here."""
+    with Store(archive, read_only=True) as store:
+        settings = store.user_query(
+            "SELECT current_setting('autoinstall_known_extensions') AS install, "
+            "current_setting('autoload_known_extensions') AS load, "
+            "current_setting('allow_community_extensions') AS community"
+        ).row(0, named=True)
+        assert settings == {"install": False, "load": False, "community": False}
+        with pytest.raises(QueryError) as refused:
+            store.user_query("SELECT * FROM read_xlsx('/etc/passwd')")
+        said = str(refused.value)
+        assert "excel" in said and "/root" not in said and ".duckdb/extensions" not in said
+        assert "INSTALL" not in said and "Please try" not in said
+        with pytest.raises(QueryError) as deep:
+            store.user_query("SELECT " + "+".join(["1"] * 1500))
+        assert "max expression depth" in str(deep.value) and "SET" not in str(deep.value)
+
+
+def test_a_query_text_too_long_is_refused_before_duckdb_reads_it(archive: Path) -> None:
+    """A 12 MB text took 41 s and 6 GB before the time and memory limits applied."""
+    with Store(archive, read_only=True) as store:
+        with pytest.raises(QueryRefusedError, match=r"the query text is 200,006 characters long") as refused:
+            store.user_query("SELECT " + "+".join(["1"] * 100_000), timeout=1)
+        assert refused.value.reason == "too_long"
+        assert store.user_query("SELECT 42 AS n")["n"][0] == 42
+
+
 @pytest.mark.parametrize("query", [RUNAWAY, RECURSIVE])
 def test_runaway_query_is_stopped_at_its_time_limit(archive: Path, query: str) -> None:
     with Store(archive, read_only=True) as store:

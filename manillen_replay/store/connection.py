@@ -103,6 +103,8 @@ def _duckdb_message(error: BaseException) -> str:
     text = str(error).strip()
     text = re.sub(r"^[A-Za-z ]*Error: ", "", text)
     text = text.split("\n\nLINE ")[0]
+    # DuckDB's advice to install an extension or SET a limit: neither may a query here do
+    text = re.split(r"\s*(?:Please try installing|\. Use \"SET |Use \"SET )", text)[0].rstrip(" .\n") or text
     if not text:
         return "unknown error"
     # "Catalog Error" becomes "catalog error", but "NOT NULL ..." stays as it is.

@@ -45,6 +45,7 @@ REASONS: dict[str, str] = {
     "query on a line of its own",
     "empty": "the query is empty",
     "several": "one query at a time, please: this text holds {count} statements",
+    "too_long": "the query text is {size} characters long, more than the {limit} a query may be",
 }
 """Why a query was refused or stopped, by its reason, in English: the errors' words (the SQL page
 says each in its own language, by the reason the error carries)."""
@@ -175,6 +176,14 @@ class ConsoleMixin(StoreBase):
         self._con.execute("SET temp_directory = ''")
         self._con.execute(f"SET memory_limit = {_sql_text(memory_limit)}")
         self._memory_limit = memory_limit
+        # no extension installed or loaded at a query's request either: installing one reaches
+        # the network and the home folder, and the refusal named the server's paths
+        for setting in (
+            "autoinstall_known_extensions",
+            "autoload_known_extensions",
+            "allow_community_extensions",
+        ):
+            self._con.execute(f"SET {setting} = false")
         self._con.execute("SET enable_external_access = false")
         self._con.execute("SET lock_configuration = true")
         self._sandboxed = True
@@ -272,11 +281,13 @@ _POLL_SECONDS = 0.1
 STOP_GRACE_SECONDS = 0.5
 """How long a query past its time limit has to stop once interrupted before it is abandoned."""
 
-_AS_TEXT = ("INTERVAL", "UNION", "MAP(", "BIGNUM", "VARINT", "HUGEINT", "BIT", "BLOB", "WITH TIME ZONE")
+_AS_TEXT = (
+    "INTERVAL", "UNION", "MAP(", "BIGNUM", "VARINT", "HUGEINT", "BIT", "BLOB", "WITH TIME ZONE", "VARIANT",
+)  # fmt: skip
 """DuckDB types (also inside lists, structs and maps) that a polars frame cannot show as they
-are: it refuses intervals and unions, shows big numbers as bytes, UHUGEINT's largest values as
-negative, and drops a time's offset; a map or a blob cannot go to CSV. Such columns come back as DuckDB
-writes them, as text."""
+are: it refuses intervals and unions, shows big numbers and variants as bytes, UHUGEINT's largest
+values as negative, and drops a time's offset; a map, a blob or a variant cannot go to CSV (a
+variant crashed the SQL page's download). Such columns come back as DuckDB writes them, as text."""
 
 _TEMPORAL = ("DATE", "TIMESTAMP")
 """Types whose values past the years 1 to 9999 (``infinity``, far timestamps) a frame holds but
@@ -372,12 +383,22 @@ def _stopped(error: BaseException) -> bool:
     return isinstance(error, duckdb.InterruptException) or "interrupt" in str(error).lower()
 
 
+MAX_QUERY_CHARS = 100_000
+"""The longest query text taken: DuckDB reads a text before any time or memory limit applies
+(a 12 MB text took 41 s and 6 GB past a 3-second, 500 MB limit); a question asked by hand,
+however long, is a thousandth of it."""
+
+
 def check_user_query(connection: duckdb.DuckDBPyConnection, sql: str) -> None:
     """Refuse anything but one statement that reads; an EXPLAIN only of one that reads.
 
-    :raises QueryRefusedError: for a writing, configuring or multiple statement.
+    :raises QueryRefusedError: for a writing, configuring or multiple statement, and for a text
+        over :data:`MAX_QUERY_CHARS`.
     :raises QueryError: for a statement DuckDB cannot parse.
     """
+    if len(sql) > MAX_QUERY_CHARS:
+        values = {"size": len(sql), "limit": MAX_QUERY_CHARS}
+        raise QueryRefusedError(reason_words("too_long", **values), "too_long", **values)
     statement = _one_statement(connection, sql)
     text = _LEADING_COMMENTS.sub("", statement.query)
     if statement.type == duckdb.StatementType.EXPLAIN:
