@@ -70,6 +70,9 @@ HEALTH = "/_stcore/health"
 """The one route answered without a token: it says ``ok`` and nothing else (a proxy's health check)."""
 UPLOAD = "/_stcore/upload_file"
 """Streamlit's upload route: the organiser's only."""
+METRICS = "/_stcore/metrics"
+"""Streamlit's server metrics (sessions connected, the name and size of every cache): nothing
+a page needs, and a viewer's token read who else was connected; the organiser's only."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -350,8 +353,9 @@ class TokenGate:
 
     The token comes from the address (``?token=``, the join address; a page asked with it is
     answered with a redirect to the same address without it, and a cookie holding it) or else
-    from that cookie. Only :data:`HEALTH` answers without one. Uploads are refused to every
-    visitor but the organiser. On a dashboard served on this computer only, it lets everything by.
+    from that cookie. Only :data:`HEALTH` answers without one. Uploads and the server's metrics
+    are refused to every visitor but the organiser. On a dashboard served on this computer only,
+    it lets everything by.
 
     :param gate: who a token belongs to (default: :func:`server_gate`, made at the first request).
     :param required: whether a token is needed (default: :func:`access_required`).
@@ -407,7 +411,7 @@ class TokenGate:
         if visitor is None:
             await self._refuse(scope, receive, send, REFUSED_PAGE, clear_cookie=True)
             return
-        if below.startswith(UPLOAD) and not visitor.is_organiser:
+        if below.startswith((UPLOAD, METRICS)) and not visitor.is_organiser:
             await self._refuse(scope, receive, send, ORGANISER_ONLY_PAGE, clear_cookie=False)
             return
         await self.app(scope, receive, send)

@@ -497,6 +497,14 @@ def test_uploads_are_the_organiser_s_only(tmp_path: Path) -> None:
     assert request(app, "/_stcore/upload_file/s/f", cookie=tokens["organiser"], method="PUT")[0] == 200
 
 
+def test_the_server_metrics_are_the_organiser_s_only(tmp_path: Path) -> None:
+    """A viewer's token read /_stcore/metrics: how many people were connected, every cache's name."""
+    app, tokens = _gated(tmp_path)
+    for who in ("recorder", "viewer"):
+        assert request(app, "/_stcore/metrics", cookie=tokens[who])[0] == 403
+    assert request(app, "/_stcore/metrics", cookie=tokens["organiser"])[0] == 200
+
+
 def test_the_websocket_opens_for_a_valid_token_only(tmp_path: Path) -> None:
     app, tokens = _gated(tmp_path)
     assert websocket(app, None) == "websocket.close"
