@@ -478,6 +478,22 @@ def end_cleanly_on_stop_signals() -> None:
         signal.signal(signal.SIGHUP, hang_up)
 
 
+def quiet_network_banner() -> None:
+    """No look-up of this machine's address on the internet, and no address without a token.
+
+    Served on every address, Streamlit asked checkip.amazonaws.com for the machine's external
+    address at the start (for its banner) and again at every websocket opened from a foreign page
+    (a fallback of its origin check, asked again whenever it found none): a dashboard at a club
+    sends nothing out. Its banner printed Local and Network URLs, which answer 403 without a
+    token, above the join address ``manillen dashboard`` prints: a volunteer shared the wrong one.
+    The machine's network address stands in for the external one (it is allowed already)."""
+    from streamlit import net_util
+    from streamlit.web import bootstrap
+
+    net_util._external_ip = net_util.get_internal_ip() or "127.0.0.1"
+    bootstrap._print_url = lambda *_args, **_kwargs: None
+
+
 def main() -> None:
     """Run Streamlit's command line (``streamlit run ...``) with the preload thread started."""
     if str(ROOT) not in sys.path:
@@ -493,6 +509,7 @@ def main() -> None:
     threading.Thread(target=preload, name="manillen-preload", daemon=True).start()
     bound_graceful_shutdown()
     end_cleanly_on_stop_signals()
+    quiet_network_banner()
     from streamlit.web import cli
 
     from dashboards.limits import upload_limits

@@ -497,6 +497,29 @@ def test_uploads_are_the_organiser_s_only(tmp_path: Path) -> None:
     assert request(app, "/_stcore/upload_file/s/f", cookie=tokens["organiser"], method="PUT")[0] == 200
 
 
+def test_the_server_asks_no_internet_service_for_its_address_and_prints_no_tokenless_link(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Served on every address, Streamlit asked checkip.amazonaws.com for the machine's address at
+    the start and at each websocket from a foreign page, and printed Local and Network URLs that
+    answer 403 without a token, above the join address."""
+    from streamlit import config, net_util
+    from streamlit.web import bootstrap
+
+    from dashboards.serve import quiet_network_banner
+
+    asked: list[str] = []
+    monkeypatch.setattr(net_util, "_make_blocking_http_get", lambda url, timeout: asked.append(url))
+    monkeypatch.setattr(net_util, "_external_ip", None)
+    monkeypatch.setattr(bootstrap, "_print_url", bootstrap._print_url)
+    quiet_network_banner()
+    assert net_util.get_external_ip() in (net_util.get_internal_ip(), "127.0.0.1")
+    assert asked == []
+    monkeypatch.setattr(config, "get_option", lambda name: {"server.headless": True}.get(name))
+    bootstrap._print_url(False)
+    assert capsys.readouterr().out == ""
+
+
 def test_the_server_metrics_are_the_organiser_s_only(tmp_path: Path) -> None:
     """A viewer's token read /_stcore/metrics: how many people were connected, every cache's name."""
     app, tokens = _gated(tmp_path)

@@ -115,8 +115,12 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
         )
     command, added = streamlit_command(archive, host, port)
     environment = {**os.environ, **added}
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    click.echo(f"Manillen dashboard on http://{shown}:{port} showing {archive} (Ctrl-C stops it)", err=True)
+    if host in ("0.0.0.0", "::"):
+        # every address of this computer: the join address below is the one to give out
+        where = f"port {port} of every network address of this computer (join with the address below)"
+    else:
+        where = f"http://{host}:{port}"
+    click.echo(f"Manillen dashboard on {where}, showing {archive} (Ctrl-C stops it)", err=True)
     if beyond or token_asked:
         token = os.environ.get(TOKEN_ENVIRONMENT) or new_token()
         environment.update({TOKEN_ENVIRONMENT: token, REQUIRED_ENVIRONMENT: "token"})
