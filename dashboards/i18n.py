@@ -1735,13 +1735,17 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     "train.led": ("{name} led", "{name} kwam uit"),
     # it counts down as new puzzles are shown: "left", so the figure changing is what it says
     "train.new": ("New puzzles left this session", "Nieuwe puzzels over deze sessie"),
+    # both conditions said: a mistake of 9.9 where a second card was nearly as good as the best
+    # is no puzzle, and "clearly cost 2 or more" alone read as contradicted by the Mistakes page
     "train.none": (
         "No puzzles for {player} yet: they come from the decisions the solver reviewed that clearly "
-        "cost 2 card points or more (the review runs on its own after an upload, or with `manillen "
-        "analyze --depth solver`).",
+        "cost 2 card points or more, where one card was clearly better than every other (by 2 card "
+        "points or more: a choice between two nearly equal cards is no puzzle). The review runs on "
+        "its own after an upload, or with `manillen analyze --depth solver`.",
         "Nog geen puzzels voor {player}: ze komen uit beslissingen die de solver bekeek en die duidelijk "
-        "2 kaartpunten of meer kostten (de analyse loopt vanzelf na een upload, of met `manillen "
-        "analyze --depth solver`).",
+        "2 kaartpunten of meer kostten, waar één kaart duidelijk beter was dan elke andere (met 2 "
+        "kaartpunten of meer: een keuze tussen twee bijna even goede kaarten is geen puzzel). De "
+        "analyse loopt vanzelf na een upload, of met `manillen analyze --depth solver`.",
     ),
     "train.done": (
         "Done for now: {right} of {answered} right this session. The next puzzle is due {due}.",

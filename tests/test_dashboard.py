@@ -646,6 +646,14 @@ def test_a_link_to_a_deal_or_player_the_archive_lacks_says_what_is_shown_instead
     assert not at.warning
 
 
+def test_the_train_page_without_puzzles_says_both_things_a_puzzle_needs(app: AppTest) -> None:
+    """It said puzzles come from decisions that clearly cost 2 or more, beside a Mistakes page
+    listing such a mistake: the other condition (one card clearly the best) was left unsaid."""
+    at = open_page(app, "train")
+    said = " ".join(i.value for i in at.info)
+    assert "clearly cost 2 card points or more" in said and "clearly better than every other" in said
+
+
 # --------------------------------------------------------------------------- deal replay
 
 
