@@ -615,10 +615,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "review.small_costs": (
         "No decision surely cost {threshold} card points or more from what the player could see, the "
         "least a finding counts. The smaller costs add up to {points} card points over the match (the "
-        "Match page's ledger; each card's value in the Deal replay).",
+        "mistakes column of The cards and the decisions, on the Match page; each card's value in "
+        "the Deal replay).",
         "Geen beslissing kostte zeker {threshold} kaartpunten of meer met wat de speler kon weten, het "
         "minste dat als bevinding telt. De kleinere kosten samen zijn {points} kaartpunten over de "
-        "partij (de balans op de pagina Partij; de waarde van elke kaart in Spel herspelen).",
+        "partij (de kolom fouten van De kaarten en de beslissingen, op de pagina Partij; de waarde "
+        "van elke kaart in Spel herspelen).",
     ),
     "review.archive_reviewing": (
         "Solver review: match {match}, deal {done} of {total}; matches waiting: {queued}.",

@@ -265,6 +265,10 @@ def test_no_mistakes_found_still_says_what_the_small_costs_add_up_to(app: AppTes
     (said,) = [text for text in shown if text.startswith("No decision surely cost 2 card points or more")]
     added = float(re.search(r"add up to ([\d.]+) card points", said)[1])  # type: ignore[index]
     assert added == pytest.approx(everyone, abs=0.06)
+    # the section it points to by the name the page gives it ("the Match page's ledger" was said on
+    # the Match page itself, which has no section of that name)
+    assert "the mistakes column of The cards and the decisions" in said
+    assert any(str(h.value).startswith("The cards and the decisions") for h in at.subheader)
     player = result.seats[costs[0].seat]
     own = sum(
         max(0.0, c.view_cost)
