@@ -103,6 +103,10 @@ def match_score_figure(
         )
     figure.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, **_layout(decimal))
     figure.update_xaxes(dtick=1)
+    # a score is whole points: whole steps (Plotly's own drew 0.2s and 2.5s)
+    scores = [v for c in columns for v in deals[c].to_list() if v is not None]
+    _, _, step = svg.value_axis(min(scores, default=0), max(scores, default=0), whole=True)
+    figure.update_yaxes(tick0=0, dtick=step)
     return figure
 
 
@@ -392,8 +396,9 @@ def match_score_svg(
                 svg.Series(marker_names[flag], MARKER_COLOURS[flag], values, hover, mark, line=False)
             )
     return svg.line_chart(
-        lines, labels, title=title, x_title=x_title, y_title=y_title, width=width, height=300, decimal=decimal
-    )
+        lines, labels, title=title, x_title=x_title, y_title=y_title, width=width, height=300,
+        decimal=decimal, whole=True,
+    )  # fmt: skip
 
 
 def findings_rate_svg(

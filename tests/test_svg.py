@@ -128,6 +128,32 @@ def test_a_line_chart_draws_each_series_with_its_gaps() -> None:
     assert root.find(".//s:path", NS) is not None  # the diamond
 
 
+@pytest.mark.parametrize(("scores", "top"), [([0, 1, 1], 1), ([0, 6, 15], 15)])
+def test_a_match_score_chart_steps_by_whole_points(scores: list[int], top: int) -> None:
+    """A score of 0-1 was drawn over 0.2, 0.4, ... and one of 0-15 over 2.5, 7.5, ...: a match
+    score is whole points, in the dashboard's picture, its interactive chart and the report."""
+    deals = pl.DataFrame(
+        {"deal": [0, 1, 2], "score_0": scores, "score_1": [0, 0, 0], "muil": [False] * 3,
+         "klop": [False] * 3, "tie": [False] * 3}
+    )  # fmt: skip
+    names = {"series_names": ["A & C", "B & D"], "title": "Score", "x_title": "deal", "y_title": "points"}
+    marks = {"muil": "muil", "klop": "klop", "tie": "30-30"}
+    shown = texts_of(parse(charts.match_score_svg(deals, marker_names=marks, **names)))
+    numbers = [float(t) for t in shown if re.fullmatch(r"-?\d+(\.\d+)?", t)]
+    assert not [t for t in shown if re.fullmatch(r"-?\d+\.\d+", t)] and max(numbers) >= top
+    figure = charts.match_score_figure(deals, marker_names=marks, **names)
+    assert float(figure.layout.yaxis.dtick).is_integer()
+    # the report's picture: the same axis
+    report = svg.line_chart(
+        [svg.Series("A & C", "#1f77b4", [float(v) for v in scores])],
+        ["0", "1", "2"],
+        title="t",
+        x_title="x",
+        whole=True,
+    )
+    assert not [t for t in texts_of(parse(report)) if re.fullmatch(r"-?\d+\.\d+", t)]
+
+
 def test_labels_are_escaped_and_come_back_as_written() -> None:
     title, category, name = "Findings <per> 100 & more", 'Bert "<script>"', "a&b"
     picture = svg.bar_chart(

@@ -353,6 +353,7 @@ def _score_chart(report: Report) -> str:
             width=width,
             height=height,
             decimal=decimal_sign(report.lang),
+            whole=True,
         )
         for width, height in ((640, 260), (NARROW, 220))
     ]

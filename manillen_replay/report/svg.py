@@ -540,6 +540,7 @@ def line_chart(
     width: int = 640,
     height: int = 260,
     decimal: str = ".",
+    whole: bool = False,
 ) -> str:
     """A line chart: one line per series over the x positions, a y axis through 0 with a grid, a
     legend under the title, and a tooltip on each point.
@@ -547,13 +548,15 @@ def line_chart(
     :param series: the lines (and rows of marks, ``line=False``), each one value per x position.
     :param x_labels: what each x position is; labels that would overlap are thinned or slanted.
     :param decimal: the decimal sign of the numbers written (``","`` in Dutch).
+    :param whole: the values are whole numbers (a match score): the axis steps by whole numbers
+        (a score of 0-1 was drawn over 0.2, 0.4, ...; one of 0-15 over 2.5, 7.5, ...).
     """
     count = max(len(x_labels), 1)
     values = [v for s in series for v in s.values if v is not None]
     parts, plot, layout = _frame(
         width=width, height=height, title=title, y_title=y_title, x_title=x_title,
         legend=_legend_of(series), values=values, labels=x_labels, slots=max(count - 1, 1), first_x=0,
-        inset=_LINE_PAD, decimal=decimal,
+        inset=_LINE_PAD, decimal=decimal, whole=whole,
     )  # fmt: skip
     pad = _LINE_PAD
 
