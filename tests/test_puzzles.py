@@ -456,6 +456,14 @@ def test_the_listed_puzzles_label_their_answers(archive: Path) -> None:
         else:
             assert line.endswith(" answer: " + " or ".join(sorted(puzzle.answers))), line
     assert any(p.kind.is_drill for p in expected) and any(not p.kind.is_drill for p in expected)
+    # in Dutch, all of it (it printed the English list whatever --lang said)
+    result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", name, "--lang", "nl"])
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"{len(expected)} puzzel") and lines[0].endswith(f" voor {name}")
+    for line, puzzle in zip(lines[1:], expected, strict=True):
+        assert line.startswith("partij ") and " antwoord: " in line and " answer" not in line, line
+        if puzzle.kind.value == "card":
+            assert " speelt u? " in line and not re.search(r"\b(10|[AKQJ987])[HDCS]\b", line), line
 
 
 def test_puzzles_command_says_who_played_for_an_unknown_player(archive: Path) -> None:

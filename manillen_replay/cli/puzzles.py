@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import ManillenError
+from ..errors import InvalidCardError, ManillenError
 from .common import (
     DB_OPTION,
     WAIT_OPTION,
@@ -41,7 +41,11 @@ from .common import (
     help="Write a printable page of the puzzles here (- for standard output), the answers after them.",
 )
 @click.option(
-    "--lang", type=click.Choice(["en", "nl"]), default="en", show_default=True, help="The page's language."
+    "--lang",
+    type=click.Choice(["en", "nl"]),
+    default="en",
+    show_default=True,
+    help="The language of the page and of the list printed.",
 )
 @WAIT_OPTION
 def puzzles(
@@ -71,7 +75,7 @@ def puzzles(
     """
     # the store and polars load here, not for `manillen puzzles --help`
     from ..analysis.puzzles import make_puzzles, puzzles_json
-    from ..report.puzzles import render_puzzles
+    from ..report.puzzles import render_puzzles, source_text
     from ..report.words import say
     from .analysis import opener
 
@@ -133,16 +137,33 @@ def puzzles(
             err="-" in (out, page),
         )
         return
-    click.echo(f"{plural(len(found), 'puzzle')} for {name}")
+    dutch = lang == "nl"
+    count = plural(len(found), "puzzel", "puzzels") if dutch else plural(len(found), "puzzle")
+    click.echo(f"{count} {'voor' if dutch else 'for'} {name}")
     for puzzle in found:
-        question = say("en", f"question.{puzzle.kind.value}")
+        question = say(lang, f"question.{puzzle.kind.value}")
+        answers = [_option_words(option, lang) for option in sorted(puzzle.answers)]
         # labelled: the bare cards after the question read as the choices, not the answer; a
         # drill's answer is every card listed (ticked together), a decision's any one of them
+        label = "antwoord" if dutch else "answer"
         if puzzle.kind.is_drill:
-            answer = "answer: all of " + ", ".join(sorted(puzzle.answers))
+            answer = f"{label}: {'allemaal' if dutch else 'all of'} " + ", ".join(answers)
         else:
-            answer = "answer: " + " or ".join(sorted(puzzle.answers))
-        click.echo(f"{puzzle.source}: {question} {answer}")
+            answer = f"{label}: " + f" {'of' if dutch else 'or'} ".join(answers)
+        click.echo(f"{source_text(puzzle, lang)}: {question} {answer}")
+
+
+def _option_words(option: str, lang: str) -> str:
+    """A puzzle's answer as the page says it: a card in Dutch words (``koeken aas``), else as written."""
+    from ..analysis.words import card_nl
+    from ..cards import Card
+
+    if lang != "nl":
+        return option
+    try:
+        return card_nl(int(Card.parse(option)))
+    except InvalidCardError:
+        return option
 
 
 COMMANDS: list[click.Command] = [puzzles]
