@@ -207,6 +207,11 @@ def test_report_references_nothing_outside_itself(archive: Path) -> None:
     assert "url(" not in html and "@import" not in html and "<link" not in html and "<script" not in html
     assert "<svg" in html and "<style>" in html and "@media print" in html and "size: A4" in html
     assert "Partijbespreking" in html and "duurste beslissing" in html
+    # its cards and suits are named to a screen reader in Dutch too ("7 spades" was read out)
+    labels = re.findall(r'aria-label="([^"]*)"', html)
+    english = [label for label in labels if re.search(r"\b(hearts|diamonds|clubs|spades)\b", label)]
+    assert labels and not english
+    assert any(re.fullmatch(r"(harten|koeken|klaveren|schoppen) \w+", label) for label in labels)
 
 
 def test_report_without_costs_says_how_to_get_them(tmp_path: Path) -> None:

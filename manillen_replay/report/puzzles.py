@@ -15,7 +15,7 @@ from ..analysis.puzzles import Puzzle, PuzzleKind
 from ..cards import Card, CardSet, Suit, mask_of
 from .build import Decision
 from .render import STYLE, _card_text, _contract, table_html
-from .svg import minus_signs, suit_svg
+from .svg import labels_in, minus_signs, suit_svg
 from .words import decimal_sign, say
 
 PUZZLE_STYLE = """
@@ -205,6 +205,7 @@ def render_puzzles(puzzles: Sequence[Puzzle], player: str, lang: str = "en") -> 
         )
     else:
         intro, body = say(lang, "puzzles_none", player=player), ""
+    body = labels_in(body, lang)
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -23,6 +23,7 @@ from .svg import (
     TEAM_COLOURS,
     Series,
     card_svg,
+    labels_in,
     ledger_steps,
     line_chart,
     minus_signs,
@@ -764,6 +765,7 @@ def render(report: Report) -> str:
             _footer(report),
         )
     )
+    body = labels_in(body, report.lang)
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(report.lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -50,6 +50,32 @@ def suit_svg(suit: Suit, size: float = 12.0) -> str:
     )
 
 
+_CARD_LABEL = re.compile(r'aria-label="(?:(10|[AKQJ987]) )?(hearts|diamonds|clubs|spades)"')
+_SUIT_BY_ENGLISH = {suit.english: suit for suit in Suit}
+
+
+def labels_in(html: str, lang: str) -> str:
+    """A page's card and suit pictures with their spoken names in ``lang``: drawn in English
+    (``7 spades``), a Dutch page read them out in English to a screen reader; in Dutch they are
+    named as the page names them (``schoppen zeven``).
+
+    >>> labels_in(card_svg(Card.parse("AD")) + suit_svg(Suit.S), "nl").count('aria-label="')
+    2
+    >>> re.findall(r'aria-label="([^"]*)"', labels_in(card_svg(Card.parse("AD")) + suit_svg(Suit.S), "nl"))
+    ['koeken aas', 'schoppen']
+    """
+    if lang != "nl":
+        return html
+    from ..analysis.words import card_nl
+
+    def dutch(found: re.Match[str]) -> str:
+        rank, suit = found.group(1), _SUIT_BY_ENGLISH[found.group(2)]
+        name = suit.dutch if rank is None else card_nl(int(Card.parse(rank + suit.name)))
+        return f'aria-label="{escape(name)}"'
+
+    return _CARD_LABEL.sub(dutch, html)
+
+
 def card_svg(card: Card, *, mark: str = "") -> str:
     """One card: the rank above the suit sign on a white card, in red or black.
 
