@@ -226,7 +226,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "col.variant": ("Variant", "Variant"),
     "col.team0": ("Team A", "Ploeg A"),
     "col.team1": ("Team B", "Ploeg B"),
-    "col.score": ("Final score", "Eindstand"),
+    "col.score": ("Score", "Score"),
     "col.winner": ("Winner", "Winnaar"),
     "col.deal": ("Deal", "Spel"),
     "col.dealer": ("Dealer", "Gever"),
@@ -245,7 +245,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "col.severity": ("Severity", "Ernst"),
     "col.card": ("Card", "Kaart"),
     "col.better": ("Better", "Beter"),
-    "col.at_stake": ("Points at stake", "Punten op het spel"),
+    "col.at_stake": ("Points at stake", "Inzet (punten)"),
     "col.explanation": ("Explanation", "Uitleg"),
     "col.author": ("Author", "Auteur"),
     "col.text": ("Comment", "Commentaar"),
@@ -477,7 +477,7 @@ LABELS: dict[str, tuple[str, str]] = {
         "finding) average more of them, and weigh a call's as the table plays, so they may differ.",
         "Met wat {name} kon weten, gemiddeld over {layouts} verdelingen van de verborgen kaarten: "
         "{a} na {card}, {b} na {other} ({difference}). Ze zijn getrokken zoals de controle "
-        "de hare trekt, elk uitgespeeld met perfect spel door alle vier; de eigen cijfers van de "
+        "ze trekt, elk uitgespeeld met perfect spel door alle vier; de eigen cijfers van de "
         "controle (de tabel met waarden, een bevinding) nemen er meer, en rekenen een aankondiging "
         "zoals aan tafel gespeeld wordt, dus ze kunnen verschillen.",
     ),
@@ -526,7 +526,7 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "replay.cost_hindsight_only": (
         "{card} cost **{dd}** card points with hindsight (no view cost).",
-        "{card} kostte achteraf **{dd}** kaartpunten (geen kost vanuit het zicht).",
+        "{card} kostte achteraf **{dd}** kaartpunten (geen kost vanuit wat de speler kon zien).",
     ),
     "replay.cost_forced": (
         "{card} was the only card {name} could play: it costs nothing.",
@@ -596,14 +596,14 @@ LABELS: dict[str, tuple[str, str]] = {
     "review.caption_quick": (
         "For now the quick check's findings, ranked by the points at stake; the solver's costs replace "
         "them when its review is ready.",
-        "Voorlopig de bevindingen van de snelle controle, gerangschikt naar de punten op het spel; de "
+        "Voorlopig de bevindingen van de snelle controle, gerangschikt naar hun inzet in punten; de "
         "kosten van de solver vervangen ze zodra de controle klaar is.",
     ),
     "review.where_card": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
     "review.where_call": ("deal {deal}, the call", "spel {deal}, de aankondiging"),
     "review.better": ("better: {cards}", "beter: {cards}"),
     "review.cost_points": ("cost {cost}", "kostte {cost}"),
-    "review.at_stake": ("{points} points at stake", "{points} punten op het spel"),
+    "review.at_stake": ("{points} points at stake", "inzet {points} punten"),
     "review.open": ("Show in the Deal replay", "Bekijk in Spel herspelen"),
     "review.nothing_yet": (
         "The quick check found no mistakes; the solver's costs follow when its review is ready.",

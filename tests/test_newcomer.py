@@ -258,8 +258,8 @@ def test_archive_on_a_phone_shows_the_teams_and_the_final_score(server: str, chr
     record = fixture_records()[2]  # the newest, first in the list
     teams = [" & ".join(record.match.seats[0::2]), " & ".join(record.match.seats[1::2])]
     for lang, headers in (
-        ("en", ["Date", "Team A", "Team B", "Final score"]),
-        ("nl", ["Datum", "Ploeg A", "Ploeg B", "Eindstand"]),
+        ("en", ["Date", "Team A", "Team B", "Score"]),
+        ("nl", ["Datum", "Ploeg A", "Ploeg B", "Score"]),
     ):
         page = chromium.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
         page.goto(f"{server}/?lang={lang}")
@@ -279,7 +279,7 @@ def test_archive_on_a_phone_shows_the_teams_and_the_final_score(server: str, chr
     page.goto(f"{server}/")
     page.locator(ARCHIVE_ROWS).first.wait_for(timeout=30_000)
     shown = page.locator(ARCHIVE_TABLE).evaluate(SHOWN_HEADERS)
-    assert {"Match", "Venue", "Variant", "Deals", "Findings", "Team A", "Final score"} <= set(shown)
+    assert {"Match", "Venue", "Variant", "Deals", "Findings", "Team A", "Score"} <= set(shown)
     # a column of numbers hidden on a phone still sorts largest first at the first click
     page.locator(f"{ARCHIVE_TABLE} th button", has_text="Findings").click()
     header = page.locator(f"{ARCHIVE_TABLE} th", has_text="Findings")

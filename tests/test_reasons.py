@@ -238,10 +238,7 @@ def test_a_card_the_layout_put_in_another_hand_is_not_named_with_a_made_up_holde
     )
     assert "after the K♦ it is Anna & Carla's: Anna's 10♦ takes it." in en
     assert "koeken aas" not in nl
-    assert (
-        "na de koeken manille nemen Bert & Dirk slag 8 met de hoogste kaart van koeken in de slag (8 punten)"
-        in nl
-    )
+    assert "na de koeken manille nemen Bert & Dirk slag 8 met de hoogste koeken in de slag (8 punten)" in nl
     assert "en de koeken heer van Anna gaat mee" in nl
     # where the layout has the card where the real deal has it, it is named as before
     same = explain(

@@ -276,7 +276,7 @@ class _Words:
             return (
                 "a trump" if suit == self.trump else f"the trick's highest {suit_en(suit).removesuffix('s')}"
             )
-        return "een troef" if suit == self.trump else f"de hoogste kaart van {suit_nl(suit)} in de slag"
+        return "een troef" if suit == self.trump else f"de hoogste {suit_nl(suit)} in de slag"
 
     def card(self, card: int) -> str:
         return card_en(card) if self.lang == "en" else f"de {card_nl(card)}"

@@ -203,7 +203,8 @@ WORDS: dict[str, tuple[str, str]] = {
         "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over up to {samples} "
         "layouts of the hidden cards drawn per play, or every layout where few were left. "
         "manillen-replay's documentation (docs/solver.md) explains them in full.",
-        "Gemaakt door manillen-replay {version}. Formules: {accuracy}; {ledger}; kost vanuit het zicht over "
+        "Gemaakt door manillen-replay {version}. Formules: {accuracy}; {ledger}; kost vanuit wat de "
+        "speler kon zien over "
         "hoogstens {samples} getrokken verdelingen van de verborgen kaarten per kaart, of alle "
         "verdelingen waar er nog weinig waren. De documentatie van manillen-replay (docs/solver.md) legt "
         "ze volledig uit.",
