@@ -188,7 +188,7 @@ def test_the_call_findings_say_in_full_what_the_call_would_have_changed() -> Non
         "Carla held 5 trumps: knocking was the right call, and the cards, not the call, lost the deal."
     )
     assert sound.explanation_nl == (
-        "Carla klopte (klop) in spel 1 en verloor: de tegenstanders scoorden 18 in plaats van 9 (9 meer). "
+        "Carla klopte in spel 1 en verloor: de tegenstanders scoorden 18 in plaats van 9 (9 meer). "
         "Carla had 5 troeven: kloppen was juist, en de kaarten, niet de klop, verloren het spel."
     )
 

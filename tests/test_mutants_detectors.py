@@ -983,7 +983,7 @@ def test_a_call_worth_a_single_point_is_still_a_finding() -> None:
         "Anna knocked (klop) on deal 1 and lost it: the opponents scored 2 instead of 1 (1 more)."
     )
     assert knock.explanation_nl == (
-        "Anna klopte (klop) in spel 1 en verloor: de tegenstanders scoorden 2 in plaats van 1 (1 meer)."
+        "Anna klopte in spel 1 en verloor: de tegenstanders scoorden 2 in plaats van 1 (1 meer)."
     )
 
 

@@ -1210,8 +1210,10 @@ class MatchAnalysis:
             f"{who} knocked ({call}) on deal {n} and lost it: the opponents scored {deal.score.points} "
             f"instead of {without} ({cost} more)."
         )
+        # "Dirk klopte (tegenklop)" reads oddly to a Flemish player: one gives tegenklop
+        knocked_nl = "klopte" if call == "klop" else "gaf tegenklop"
         nl = (
-            f"{who_nl} klopte ({call}) in spel {n} en verloor: de tegenstanders scoorden {deal.score.points} "
+            f"{who_nl} {knocked_nl} in spel {n} en verloor: de tegenstanders scoorden {deal.score.points} "
             f"in plaats van {without} ({cost} meer)."
         )
         severity, points = CALL_THRESHOLDS.severity(cost), float(cost)
