@@ -1089,7 +1089,8 @@ def test_every_table_is_labelled_for_a_phone(archive: Path) -> None:
     html = report(archive)
     assert (
         '<div class="scroll"><table class="list" id="accuracy"><thead><tr><th>Player</th>'
-        '<th class="num">Accuracy</th><th class="num">Cards chosen</th></tr></thead><tbody>' in html
+        '<th class="num">Accuracy</th><th class="num">Decisions</th><th class="num">Cards chosen</th>'
+        "</tr></thead><tbody>" in html
     )
     assert (
         '<table class="list stack" id="ledger">' in html

@@ -211,6 +211,8 @@ class PlayerLine:
     accuracy: float | None
     cards_chosen: int
     ledger: dict[str, Any] | None
+    decisions: int = 0
+    """The decisions the accuracy rests on: the cards chosen and the calls reviewed."""
 
 
 @dataclass(frozen=True)
@@ -361,6 +363,7 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
             accuracy=accuracy[name]["accuracy"] if name in accuracy else None,
             cards_chosen=int(accuracy[name]["cards"]) if name in accuracy else 0,
             ledger=ledgers.get(name),
+            decisions=int(accuracy[name]["decisions"] or 0) if name in accuracy else 0,
         )
         for name in shown
     ]

@@ -372,17 +372,22 @@ def _players(report: Report) -> str:
         why = say(lang, "no_costs" if report.cards_played else "no_cards")
         return f'<section id="players"><p class="note">{escape(why)}</p></section>'
     player, share, chosen = say(lang, "col.player"), say(lang, "col.accuracy"), say(lang, "col.cards_chosen")
+    # the decisions the figure rests on, calls included, as the Match page shows them: "81.3%
+    # over 3 cards chosen" could not be worked out from the three cards alone
+    decided = say(lang, "col.decisions")
     rows = [
         "<tr>"
         + _cell(player, f'<span class="team{p.team}">{escape(p.name)}</span>')
         + _cell(share, f"{_number(p.accuracy, lang)}{'%' if p.accuracy is not None else ''}", num=True)
+        + _cell(decided, str(p.decisions), num=True)
         + _cell(chosen, str(p.cards_chosen), num=True)
         + "</tr>"
         for p in report.players
     ]
+    columns = [(player, False), (share, True), (decided, True), (chosen, True)]
     accuracy = (
         f"<h2>{escape(say(lang, 'accuracy'))}</h2>"
-        + _list([(player, False), (share, True), (chosen, True)], rows, name="accuracy", stack=False)
+        + _list(columns, rows, name="accuracy", stack=False)
         + f'<p class="note">{escape(say(lang, "accuracy_note"))}</p>'
     )
     parts = [
