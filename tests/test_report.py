@@ -161,6 +161,17 @@ def test_report_opens_with_each_players_three_costliest_cards_as_the_archive_ran
         assert f'data-player="{name}"' in html  # everyone's ledger row
     assert "accuracy-1" in html and "ledger-1" in html  # the formulas' versions in the footer
     assert "five costliest" not in html
+    # each player's accuracy with the decisions it rests on (the calls too), then the cards chosen
+    with Store(archive, read_only=True) as store:
+        rows = store.query(
+            "SELECT player, decisions, cards FROM player_accuracy WHERE scope = 'match' AND match_id = ?",
+            [MATCH],
+        ).rows()
+    table = html[html.index('id="accuracy"') : html.index("</table>", html.index('id="accuracy"'))]
+    for name, decisions, cards in rows:
+        row = table[table.index(f">{name}<") :]
+        cells = re.findall(r'<td class="num" data-label="[^"]*">([^<]*)</td>', row)[:3]
+        assert cells[1:] == [str(decisions), str(cards)], (name, cells)
 
 
 def test_report_for_one_player_shows_only_their_decisions_and_the_comments_where_they_belong(
