@@ -61,13 +61,20 @@ def evening_id_for(date: datetime.date, venue: str, taken: Sequence[str]) -> str
     return candidate
 
 
+EVENING_EVENT = "Clubavond"
+"""The event of a club evening's matches: one word for every table's record, whatever the
+language of the phone that records it (as the game's own words, klop and muil, are Flemish)."""
+
+
 def _setup_of(evening: Evening, table: EveningTable) -> rec.Setup:
     return rec.Setup(
         match_id=table.match_id,
         seats=list(table.seats),
         date=evening.date.isoformat(),
         venue=evening.venue,
-        event=evening.evening_id,
+        # a name people read (the Archive's Event column, the Match page, the report): the id,
+        # kaartersclub-de-troef-2026-12-07, read as a code; venue and date have fields of their own
+        event=EVENING_EVENT,
         rules=dict(evening.rules),
         blocks=table.blocks,
         scoresheet_only=table.scoresheet_only,

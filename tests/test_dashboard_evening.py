@@ -166,6 +166,8 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
     assert any("Choose the team that scored" in e.value for e in at.error)
     [(record,)] = stored(club, f"SELECT record FROM matches WHERE match_id = '{first.match_id}'")
     result = replay(loads(str(record)))
+    # named as people read it, not by the evening's id
+    assert loads(str(record)).match.event == "Clubavond" != evening_id
     standings = evenings.standings(evening_id)
     got = {r["player"]: (r["blocks_won"], r["points"]) for r in standings.iter_rows(named=True)}
     for name in first.seats:
