@@ -351,6 +351,12 @@ LABELS: dict[str, tuple[str, str]] = {
         "Groene rand: de kaarten die de speler aan de beurt mag spelen. Een volle slag blijft liggen "
         "tot de volgende kaart.",
     ),
+    "replay.panel_as_played": (
+        "The table shows another line; this column stays with the game as it was played "
+        "(its points taken and the cards that could be played are the game's).",
+        "De tafel toont een andere lijn; deze kolom blijft bij het spel zoals het gespeeld "
+        "werd (de genomen punten en de kaarten die mochten, zijn die van het spel).",
+    ),
     # the better line at a costly card (finding_lines)
     "replay.branch_choice": ("The table shows", "De tafel toont"),
     "replay.branch_played": ("the game as played", "het spel zoals gespeeld"),

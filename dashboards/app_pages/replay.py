@@ -846,6 +846,10 @@ def facts_html() -> list[str]:
         f"<p><b>{escape(t('replay.contract'))}:</b> {escape(contract_text())} — "
         f"{escape(t('replay.dealer'))} {escape(names[deal.dealer])}</p>"
     ]
+    if branch != "played":
+        # the table steps through another line: this column stays on the game as it was played
+        # (a helper read its "points taken" and "could play" as the line's)
+        parts.append(cards.box_html("info", escape(t("replay.panel_as_played"))))
     before = next((d.match_score for d in reversed(replayed.deals) if d.number < deal_number), (0, 0))
     parts.append(caption(t("replay.match_before", score="-".join(str(points) for points in before))))
     parts.append(f'<div class="mr-heading">{escape(t("replay.running"))}</div>')
