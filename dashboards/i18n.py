@@ -754,9 +754,11 @@ LABELS: dict[str, tuple[str, str]] = {
     "players.deals_together": ("deals together", "spellen samen"),
     "players.count": ("count", "aantal"),
     "players.won_share": ("deals won / deals", "spellen gewonnen / spellen"),
-    "players.rec_muil": ("muil made", "muil gemaakt"),
-    "players.rec_klop": ("klop given", "klop gegeven"),
-    "players.rec_klopped": ("klopped against", "geklopt door de tegenstanders"),
+    # the team's deals, not the player's own calls: "klop gegeven 1 / 1" read as the player's knock
+    # where the partner knocked
+    "players.rec_muil": ("muil by the team", "muil van de ploeg"),
+    "players.rec_klop": ("klop by the team", "klop door de ploeg"),
+    "players.rec_klopped": ("klop by the opponents", "klop door de tegenstanders"),
     "players.no_cards": (
         "No played cards for this player yet.",
         "Nog geen gespeelde kaarten voor deze speler.",

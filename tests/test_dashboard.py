@@ -1268,7 +1268,7 @@ def test_players_page_for_a_chosen_player(app: AppTest) -> None:
     assert metrics["Matches"] == "3"
     assert metrics["Findings"] == "1"
     # a figure's explanation rests on the ? beside its label, as st.metric's help did
-    helped = re.compile(r'data-metric="muil made".*?title="deals won / deals"')
+    helped = re.compile(r'data-metric="muil by the team".*?title="deals won / deals"')
     assert any(helped.search(block) for block in html_blocks(at))
     assert {"players_points", "players_trumps", "players_rates", "players_partners"} <= set(svg_charts(at))
     table = next(block for block in html_blocks(at) if 'data-table="players_partners"' in block)
