@@ -1078,7 +1078,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.call_klop": ("Klop", "Klop"),
     "record.call_tegenklop": ("Tegenklop", "Tegenklop"),
     "record.call_redeal": ("Redeal", "Opnieuw geven"),
-    "record.call_trump": ("Trump", "Troef"),
+    # the game's own words in both languages, as every other page writes a contract (troef ♣ klaveren)
+    "record.call_trump": ("troef", "troef"),
     "record.call_pass": ("Pass", "Pas"),
     "record.redeal_note": (
         "A redeal: nothing is played, the same dealer deals again. Save it to go on.",

@@ -967,7 +967,7 @@ def test_page_reopens_a_saved_deal_and_replaces_the_match(empty_app: tuple[AppTe
     saved = drafts.load(draft_id, drafts.folder(path))
     assert saved is not None and saved.reopened is None and saved.current is not None
     assert saved.current.calls == [{"seat": 1, "call": "trump", "suit": "H"}]  # deal 3 waits, untouched
-    assert at.subheader[0].value == "Deal 3 · Bert deals" and "Calls:** Trump" in texts(at)
+    assert at.subheader[0].value == "Deal 3 · Bert deals" and "Calls:** troef " in texts(at)
 
 
 # --------------------------------------------------------------------------- the house rules box

@@ -354,7 +354,7 @@ def test_the_calls_name_who_made_trump_after_a_pass(empty_app: tuple[AppTest, Pa
     start_variant(at, "six_short", ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"], 0)
     tap(at, "record_pass")
     tap(at, "record_trump_H")
-    assert "Pass Anna · Trump :red[♥] Carla" in texts(at)
+    assert "Pass Anna · troef :red[♥] harten Carla" in texts(at)
 
 
 def test_a_pass_tapped_by_mistake_is_taken_back(empty_app: tuple[AppTest, Path]) -> None:

@@ -687,7 +687,8 @@ def _calls_text(draft: rec.Draft, calls: list[dict[str, Any]], *, short: bool = 
             symbol = f":red[{suit.symbol}]" if suit.is_red else suit.symbol
             # after a pass (or en face) another than the dealer made it: named, as the passes are
             maker = f" {who}" if passed else ""
-            words.append(f"{symbol}{maker}" if short else f"{t('record.call_trump')} {symbol}{maker}")
+            said = f"{symbol}{maker}" if short else f"{t('record.call_trump')} {symbol} {suit.dutch}{maker}"
+            words.append(said)
         elif call["call"] in ("klop", "tegenklop", "en_face", "pass"):
             words.append(f"{t('record.call_' + call['call'])} {who}")
         else:
