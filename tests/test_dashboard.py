@@ -962,14 +962,22 @@ def test_saving_a_comment_keeps_its_tags_as_typed(own_archive: Path, monkeypatch
     assert data.deal_annotations("random-0", 1)["tags"].to_list() == [["slecht_spel", "c*d", "[x]"]]
 
 
-def test_a_comment_deleted_in_another_tab_keeps_the_edit(
+def _two_tabs_on_a_comment(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[int, AppTest, AppTest]:
+    """A coach comment on a play, and two tabs open at it."""
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
     with Store(own_archive) as store:
         comment_id = store.add_annotation("random-0", 1, 1, 3, "Coach Jef", "Smear.", ["vetten"])
     at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
     other = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    return int(comment_id), at, other
+
+
+def test_a_comment_deleted_in_another_tab_keeps_the_edit(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    comment_id, at, other = _two_tabs_on_a_comment(own_archive, monkeypatch)
     other.button(key=f"replay_delete_{comment_id}").click().run()
     assert "Comment deleted." in texts(other)
     # typed and saved in one go, as in a browser: the click sends the text with it
@@ -988,11 +996,7 @@ def test_a_comment_deleted_in_another_tab_keeps_the_edit(
 def test_a_comment_changed_in_another_tab_is_not_overwritten_unseen(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
-    with Store(own_archive) as store:
-        comment_id = store.add_annotation("random-0", 1, 1, 3, "Coach Jef", "Smear.", ["vetten"])
-    at = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
-    other = open_page(AppTest.from_file(APP, default_timeout=30), "replay", match="random-0", deal=1, step=3)
+    comment_id, at, other = _two_tabs_on_a_comment(own_archive, monkeypatch)
     other.text_area(key=f"replay_edit_text_{comment_id}").input("Smear the ten, not the ace.")
     other.button(key=f"replay_save_{comment_id}").click().run()
     assert "Comment saved." in texts(other)

@@ -492,19 +492,26 @@ def test_page_warns_at_once_on_an_illegal_play(empty_app: tuple[AppTest, Path]) 
     assert "1 illegal play in this deal: it is kept, and the analysis reports it." in warnings, warnings
 
 
-def test_a_deal_with_an_illegal_play_and_a_wrong_scoresheet_says_both_apart(
-    empty_app: tuple[AppTest, Path],
-) -> None:
-    """ "The quick check found 1 mistake" over a scoresheet warning read as one mistake where the
-    Mistakes page listed two: the count says it is besides the scoresheet's."""
-    at, _ = empty_app
-    deal, _ = deal_with_illegal_play()
+def tap_an_illegal_deal(at: AppTest) -> tuple[Deal, int, str]:
+    """A new match, and a deal with an illegal play tapped in whole (its hands typed): the deal,
+    the illegal card's place among its cards and the draft's id."""
+    deal, place = deal_with_illegal_play()
     assert isinstance(deal.hands, list)
     draft_id = start_match(at)
     tap(at, "record_trump_H")
     type_hands(at, draft_id, deal.hands)
     for card in cards_of(deal):
         tap(at, f"record_card_{card}")
+    return deal, place, draft_id
+
+
+def test_a_deal_with_an_illegal_play_and_a_wrong_scoresheet_says_both_apart(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """ "The quick check found 1 mistake" over a scoresheet warning read as one mistake where the
+    Mistakes page listed two: the count says it is besides the scoresheet's."""
+    at, _ = empty_app
+    deal, _, draft_id = tap_an_illegal_deal(at)
     score = engine_deal(deal).score  # type: ignore[attr-defined]
     at.segmented_control(key=f"record_written_{draft_id}_1").set_value(str(1 - score.team)).run()
     at.number_input(key=f"record_written_points_{draft_id}_1").set_value(max(score.points, 1)).run()

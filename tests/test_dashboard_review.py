@@ -526,18 +526,12 @@ def test_the_record_page_shows_the_match_s_biggest_mistakes_under_each_saved_dea
 ) -> None:
     """Record a deal, see the costliest decisions and why on the same page, no command: after a
     save the Record page holds the review of the match so far, each mistake with its replay link."""
-    from .test_dashboard_record import cards_of, deal_with_illegal_play, start_match, tap, type_hands
+    from .test_dashboard_record import tap, tap_an_illegal_deal
 
     path = tmp_path / "table.duckdb"
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
     at = AppTest.from_file(APP, default_timeout=60)
-    deal, place = deal_with_illegal_play()
-    assert isinstance(deal.hands, list)
-    draft_id = start_match(at)
-    tap(at, "record_trump_H")
-    type_hands(at, draft_id, deal.hands)
-    for card in cards_of(deal):
-        tap(at, f"record_card_{card}")
+    _, place, _ = tap_an_illegal_deal(at)
     tap(at, "record_save")
     assert not at.exception
     (expander,) = [e for e in at.expander if e.label == "The biggest mistakes"]
