@@ -121,8 +121,8 @@ def test_each_teams_score_line_starts_at_0_in_its_teams_colour_over_a_deal_axis(
         assert 'text-anchor="middle">spel</text>' in drawing and "Stand spel per spel" in drawing
 
 
-def test_a_dutch_score_chart_writes_decimal_commas_on_its_axis(archive: Path) -> None:
-    """Scores of a point or two give an axis of fifths: in Dutch, 0,2 and 0,4."""
+def test_a_score_chart_of_a_point_or_two_steps_by_whole_points(archive: Path) -> None:
+    """Scores of a point or two gave an axis of fifths (0,2 and 0,4): a score is whole points."""
     base = gathered(archive, lang="nl")
     deals = tuple(
         dataclasses.replace(deal, match_score=(1, 0) if i == 0 else (1, 1))
@@ -130,8 +130,19 @@ def test_a_dutch_score_chart_writes_decimal_commas_on_its_axis(archive: Path) ->
     )
     html = render(dataclasses.replace(base, deals=deals))
     for drawing in score_section(html):
-        assert ">0,2</text>" in drawing and ">0,4</text>" in drawing
-        assert not re.search(r">\d\.\d</text>", drawing)
+        assert ">1</text>" in drawing
+        assert not re.search(r">\d[.,]\d</text>", drawing)
+
+
+def test_a_dutch_chart_writes_decimal_commas_on_its_axis() -> None:
+    """An axis of fifths, in Dutch: 0,2 and 0,4."""
+    from manillen_replay.report.svg import Series, line_chart
+
+    drawing = line_chart(
+        [Series("a", "#000000", [0.0, 0.9])], ["0", "1"], title="t", x_title="x", decimal=","
+    )
+    assert ">0,2</text>" in drawing and ">0,4</text>" in drawing
+    assert not re.search(r">\d\.\d</text>", drawing)
 
 
 # --------------------------------------------------------------------------- comments

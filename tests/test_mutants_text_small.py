@@ -55,12 +55,12 @@ def test_a_blank_text_holds_no_match(text: str) -> None:
     assert loads_text(text) == []
 
 
-def test_a_text_of_comments_only_is_told_it_is_empty_at_its_first_line() -> None:
+def test_a_text_of_comments_only_is_told_so_at_its_first_line() -> None:
     assert split_matches("# friday\n\n# nothing yet\n") == [(1, "# friday\n\n# nothing yet\n")]
     with pytest.raises(InvalidRecordError) as raised:
         loads_text("# friday\n\n# nothing yet\n", source="club.mnl")
     assert [problem.describe() for problem in raised.value.problems] == [
-        "club.mnl:1:1: no match here: the text is empty"
+        "club.mnl:1:1: no match here: the text holds only # comments"
     ]
 
 
