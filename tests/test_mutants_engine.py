@@ -781,7 +781,12 @@ def _drop(*keys):
         ),
         (
             changed(document([deal_dict()]), lambda d: d["tricks"].append(d["tricks"][0])),
-            "/deals/0/tricks/8: a deal has 8 tricks, this one 9",
+            "/deals/0/tricks/8: a deal has 8 tricks, this one 9: trick 9 repeats trick 1",
+        ),
+        (
+            # a trick copied further on in a deal cut short: one problem, not each card again
+            changed(document([deal_dict()]), lambda d: d["tricks"].__setitem__(5, d["tricks"][2])),
+            "/deals/0/tricks/5: trick 6 repeats trick 3: the same cards in the same order (typed twice?)",
         ),
         (
             # a trick typed twice: said at the copy

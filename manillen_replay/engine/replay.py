@@ -643,13 +643,19 @@ class _Replay:
                 self.problem(
                     f"{pointer}/tricks/{t}", f"a trick has {shape.trick_size} cards, this one {len(trick)}"
                 )
+        # a trick typed twice (a line copied, anywhere in the deal): said once, at the copy, rather
+        # than as each of its cards played again or as the last trick one too many
+        twice = next((t for t in range(1, len(tricks)) if tricks[t] and tricks[t] in tricks[:t]), None)
+        repeats = ""
+        if twice is not None:
+            repeats = f"trick {twice + 1} repeats trick {tricks.index(tricks[twice]) + 1}"
         if len(tricks) > shape.tricks:
-            # a trick typed twice is the usual cause: said at the copy, else at the first too many
-            twice = next((t for t in range(1, len(tricks)) if tricks[t] == tricks[t - 1]), None)
             at = shape.tricks if twice is None else twice
-            repeats = "" if twice is None else f": trick {twice + 1} repeats trick {twice}"
+            said = f"a deal has {shape.tricks} tricks, this one {len(tricks)}"
+            self.problem(f"{pointer}/tricks/{at}", f"{said}: {repeats}" if repeats else said)
+        elif twice is not None:
             self.problem(
-                f"{pointer}/tricks/{at}", f"a deal has {shape.tricks} tricks, this one {len(tricks)}{repeats}"
+                f"{pointer}/tricks/{twice}", f"{repeats}: the same cards in the same order (typed twice?)"
             )
         if len(self.problems) > before:
             return False
