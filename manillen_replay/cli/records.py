@@ -582,9 +582,11 @@ def _first_lines(places: Sequence[tuple[str, int]], shown: int = 5) -> str:
         by_source.setdefault(source, []).append(line)
     parts = []
     for source, lines in by_source.items():
-        said = [str(n) for n in lines[:shown]]
-        if len(lines) > shown:
-            said.append(f"{len(lines) - shown} more")
+        # "and 1 more" is no shorter than the line it stands for
+        cut = shown if len(lines) > shown + 1 else len(lines)
+        said = [str(n) for n in lines[:cut]]
+        if len(lines) > cut:
+            said.append(f"{len(lines) - cut} more")
         listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
         parts.append(f"{source} line{'s' if len(lines) > 1 else ''} {listed}")
     return "; ".join(parts)
