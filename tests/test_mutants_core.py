@@ -329,6 +329,7 @@ def test_the_json_replay_gives_the_sides_of_each_deal_and_the_blocks_of_an_eveni
         "score": [58, 24],
         "winner": 0,
         "winners": ["Anna", "Dirk"],
+        "finished": True,
     }
     assert evening["blocks_won"] == {"Anna": 3, "Bert": 1, "Carla": 1, "Dirk": 1}
 

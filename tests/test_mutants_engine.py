@@ -303,6 +303,16 @@ def test_an_evening_a_deal_short_names_its_unfinished_block_and_has_no_team_resu
     assert not result.finished and result.evening
     document = match_to_json(result)
     assert (document["final_score"], document["winner"], document["finished"]) == (None, None, False)
+    # the block under way is in the JSON too, as the text says it: its seating, its score so far
+    under_way = document["blocks"][-1]
+    assert (under_way["block"], under_way["finished"], under_way["winner"], under_way["winners"]) == (
+        3,
+        False,
+        None,
+        [],
+    )
+    assert under_way["score"] == list(result.deals[-1].match_score)
+    assert under_way["seats"] == list(result.deals[-1].names[:4])
     whole = match_to_json(decode_and_replay((SAMPLES / "club-evening.json").read_text()))
     assert (whole["final_score"], whole["winner"], whole["finished"]) == (None, None, True)
     assert "not finished" not in match_to_text(decode_and_replay((SAMPLES / "club-evening.json").read_text()))

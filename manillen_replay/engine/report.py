@@ -28,9 +28,11 @@ def match_to_json(result: MatchResult) -> dict[str, Any]:
                 "score": list(b.score),
                 "winner": b.winner,
                 "winners": b.winners,
+                "finished": True,
             }
             for b in result.blocks
-        ],
+        ]
+        + _block_under_way(result),
         "blocks_won": result.blocks_won,
         "irregularities": [
             {"deal": i.deal, "kind": i.kind.value, "message": i.message} for i in result.irregularities
@@ -185,6 +187,28 @@ def _contract(deal: DealResult, symbols: bool) -> str:
     if deal.knocks:
         text += ", " + ", ".join(["klop", "tegenklop"][i % 2] for i in range(deal.knocks))
     return text
+
+
+def _block_under_way(result: MatchResult) -> list[dict[str, Any]]:
+    """An evening's block not finished, as far as its deals went (the text says it is not
+    finished; the JSON left it out): its seating, its score so far, no winner."""
+    if not result.evening or len(result.blocks) >= result.planned_blocks or not result.deals:
+        return []
+    last = result.deals[-1]
+    done = sum(deal.counted for deal in result.deals) - len(result.blocks) * result.rules.deals
+    if done <= 0:
+        return []
+    seats = list(last.names[: result.rules.shape.people]) if last.names else list(result.seats)
+    return [
+        {
+            "block": len(result.blocks) + 1,
+            "seats": seats,
+            "score": list(last.match_score),
+            "winner": None,
+            "winners": [],
+            "finished": False,
+        }
+    ]
 
 
 def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int | None = None) -> str:
