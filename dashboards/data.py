@@ -1290,6 +1290,15 @@ def match_ledger(match_id: str) -> pl.DataFrame:
     return _ledger(*_key(archive()), "match", match_id, None)
 
 
+def match_dates(match_ids: list[str]) -> dict[str, Any]:
+    """Each match's own date (``None`` for a match recorded without one)."""
+    with archive().reading() as store:
+        frame = store.query(
+            "SELECT match_id, date FROM matches WHERE list_contains(?, match_id)", [match_ids]
+        )
+    return dict(frame.iter_rows())
+
+
 def player_ledger(player: str, scope: str = "match") -> pl.DataFrame:
     """One player's ledger rows of a scope (``match``, ``evening`` or ``all``); empty without costs."""
     return _ledger(*_key(archive()), scope, None, player)

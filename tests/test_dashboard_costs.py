@@ -9,6 +9,7 @@ and the record replayed with the engine, never from the dashboard's code.
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -182,6 +183,26 @@ def test_players_page_shows_accuracy_over_costed_deals(app: AppTest, solved: Sol
     at = open_page(app, "players", player=result.seats[seat])
     metrics = figures(at)
     assert metrics["Accuracy (solver)"] == f"{value:.1f}%"
+
+
+def test_players_ledger_labels_an_undated_match_without_its_import_day(
+    solved: Solved, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "klop-tegenklop (2026-12-07)": a match recorded without a date was labelled with the day
+    it was imported, read as the day it was played."""
+    import duckdb
+
+    from .test_dashboard import svg_charts
+
+    copy = tmp_path / "undated.duckdb"
+    shutil.copy(solved[0], copy)
+    with duckdb.connect(str(copy)) as connection:
+        connection.execute("UPDATE matches SET date = NULL WHERE match_id = 'random-0'")
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(copy))
+    _, result, costs = solved
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "players", player=result.seats[costs[0].seat])
+    drawn = svg_charts(at)["players_ledger"]
+    assert "random-0" in drawn and "random-0 (" not in drawn
 
 
 @pytest.fixture(scope="module")

@@ -145,6 +145,12 @@ ui.figures(
 
 ledger = data.player_ledger(player, "match")
 if ledger.height:
+    # each match labelled with its own date: the ledger's evening is the import day of a match
+    # recorded without one, which read as the day it was played
+    dates = data.match_dates(ledger["match_id"].to_list())
+    ledger = ledger.with_columns(
+        pl.col("match_id").map_elements(lambda m: dates.get(m), return_dtype=pl.Date).alias("evening")
+    )
     st.subheader(t("ledger.title"))
     total = data.player_ledger(player, "all").row(0, named=True)
     st.caption(
