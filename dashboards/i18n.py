@@ -1406,6 +1406,12 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "controle {findings} fouten in de partij; de analyse door de solver volgt en voegt de dure "
         "kaarten en keuzes toe (De grootste fouten, hieronder).",
     ),
+    "record.saved_reviewed": (
+        "Deal {number} is saved in the archive, and the solver's review of the match is ready: its "
+        "costly cards and calls are under The biggest mistakes, below.",
+        "Spel {number} is bewaard in het archief, en de analyse door de solver is klaar: de dure "
+        "kaarten en keuzes staan onder De grootste fouten, hieronder.",
+    ),
     "record.saved_line": (
         "Deal {number} is saved in the archive: a scoresheet line, without cards for the solver to review.",
         "Spel {number} is bewaard in het archief: een lijn van het scoreblad, zonder kaarten voor de solver.",

@@ -22,7 +22,7 @@ import pytest
 from streamlit.runtime.caching.cache_utils import CachedFunc
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, native_inputs, reviewer
+from dashboards import data, native_inputs, review_view, reviewer
 from dashboards.ui import markdown_text
 from manillen_replay.analysis.ranking import cost_in_words
 from manillen_replay.record import Entry, dumps
@@ -179,7 +179,6 @@ def test_a_solver_review_stored_while_the_reviewer_is_at_it_is_shown_as_ready(
 ) -> None:
     """`manillen analyze --depth solver` stored its review while the dashboard's reviewer was still
     at the match: the Match page said "for now the quick check's findings" above the solver's."""
-    from dashboards import review_view
 
     class StillReviewing:
         def status(self, match_id: str) -> reviewer.ReviewStatus:
@@ -547,6 +546,13 @@ def test_the_record_page_shows_the_match_s_biggest_mistakes_under_each_saved_dea
     assert f"**1. {first['player']}**" in boxes[0]["text"]
     assert any(link.proto.label == "Show in the Deal replay" for link in expander.get("page_link"))
     assert place >= 8
+    said = " ".join(s.value for s in at.success)
+    assert "the solver's review follows" in said, said
+    # once the review is in, the page (run again by it) says so, not that it follows
+    monkeypatch.setattr(review_view, "status", lambda match: reviewer.ReviewStatus("ready"))
+    at.run()
+    said = " ".join(s.value for s in at.success)
+    assert "the solver's review of the match is ready" in said and "follows" not in said, said
     data.archive_at(path).close()
 
 

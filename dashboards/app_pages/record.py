@@ -1392,6 +1392,10 @@ def _after_save(draft: rec.Draft) -> None:
             if not mismatch
             else ("record.saved_sheet", "record.saved_sheet_one", "record.saved_sheet_many")[min(findings, 2)]
         )
+        if replayable and review_view.status(match_id).state == "ready":
+            # the page runs again once the review is in: "the solver's review follows" stayed
+            # above the review it announced
+            key = "record.saved_reviewed"
         st.success(t(key, number=number, findings=findings))
         if mismatch:
             st.warning(t("record.written_mismatch", message=_mismatch_words(draft, number, *mismatch)))
