@@ -15,7 +15,7 @@ from ..analysis.puzzles import Puzzle, PuzzleKind
 from ..cards import Card, CardSet, Suit, mask_of
 from .build import Decision
 from .render import STYLE, _card_text, _contract, table_html
-from .svg import labels_in, minus_signs, suit_svg
+from .svg import minus_signs, suit_svg
 from .words import decimal_sign, say
 
 PUZZLE_STYLE = """
@@ -74,10 +74,10 @@ def _options(texts: Sequence[str], lang: str) -> str:
     for text in texts:
         if text in Suit.__members__:
             suit = Suit[text]
-            parts.append(f"{escape(say(lang, 'trump', suit=suit.dutch))} {suit_svg(suit)}")
+            parts.append(f"{escape(say(lang, 'trump', suit=suit.dutch))} {suit_svg(suit, lang=lang)}")
             continue
         try:
-            parts.append(_card_text(Card.parse(text)))
+            parts.append(_card_text(Card.parse(text), lang))
         except ValueError:
             parts.append(escape(say(lang, "no_klop") if text == "no klop" else text))
     return f" {escape(say(lang, 'or'))} ".join(parts)
@@ -116,7 +116,7 @@ def answer_html(puzzle: Puzzle, lang: str) -> str:
     ordered = best_first(puzzle)
     if puzzle.kind.is_drill:
         cards = sorted((Card.parse(a) for a in puzzle.answers), key=lambda c: (c.suit, -c.rank))
-        listed = " ".join(_card_text(c) for c in cards) or escape(say(lang, "no_trumps_out"))
+        listed = " ".join(_card_text(c, lang) for c in cards) or escape(say(lang, "no_trumps_out"))
         key = "answer_trumps" if puzzle.kind is PuzzleKind.TRUMPS_OUT else "answer_masters"
         return "<p>" + escape(say(lang, key, answers="{a}")).replace("{a}", listed) + "</p>"
     key = "answer_card" if puzzle.kind is PuzzleKind.CARD else "answer_call"
@@ -160,7 +160,8 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
         lang, "puzzle_score", a=puzzle.score[0], b=puzzle.score[1], c=puzzle.taken[0], d=puzzle.taken[1]
     )
     tricks = "; ".join(
-        f"{number}. {escape(decision.names[trick[0][0]])}: " + " ".join(_card_text(card) for _, card in trick)
+        f"{number}. {escape(decision.names[trick[0][0]])}: "
+        + " ".join(_card_text(card, lang) for _, card in trick)
         for number, trick in enumerate(puzzle.tricks, start=1)
     )
     played = f'<p class="source">{escape(say(lang, "tricks_so_far"))}: {tricks}</p>' if tricks else ""
@@ -205,7 +206,6 @@ def render_puzzles(puzzles: Sequence[Puzzle], player: str, lang: str = "en") -> 
         )
     else:
         intro, body = say(lang, "puzzles_none", player=player), ""
-    body = labels_in(body, lang)
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -23,7 +23,6 @@ from .svg import (
     TEAM_COLOURS,
     Series,
     card_svg,
-    labels_in,
     ledger_steps,
     line_chart,
     minus_signs,
@@ -177,8 +176,8 @@ def _dash(report: Report, values: Sequence[int], order: tuple[int, int] | None =
     return "-".join(str(value) for value in _ordered(report, values))
 
 
-def _card_text(card: Card) -> str:
-    return f"{escape(card.rank.text)}{suit_svg(card.suit)}"
+def _card_text(card: Card, lang: str) -> str:
+    return f"{escape(card.rank.text)}{suit_svg(card.suit, lang=lang)}"
 
 
 def _contract(lang: str, deal: DealLine | Decision) -> str:
@@ -190,7 +189,7 @@ def _contract(lang: str, deal: DealLine | Decision) -> str:
         return escape(say(lang, "no_contract"))
     if deal.contract is Contract.TRUMP and deal.trump is not None:
         name = deal.trump.dutch
-        text = escape(say(lang, "trump", suit=name)) + " " + suit_svg(deal.trump)
+        text = escape(say(lang, "trump", suit=name)) + " " + suit_svg(deal.trump, lang=lang)
     else:
         text = escape(say(lang, deal.contract.value))
     if deal.en_face:
@@ -245,7 +244,7 @@ def _variation_html(lang: str, comment: Comment) -> str:
         if len(tricks[-1]) == 4 - first * (len(tricks) == 1):
             tricks.append([])
         tricks[-1].append(card)
-    shown = " · ".join(" ".join(_card_text(card) for card in trick) for trick in tricks)
+    shown = " · ".join(" ".join(_card_text(card, lang) for card in trick) for trick in tricks)
     return f'<br><span class="variation">{escape(say(lang, "variation"))}: {shown}</span>'
 
 
@@ -462,6 +461,7 @@ def _seat_box(decision: Decision, seat: int, place: str, lang: str) -> str:
             else "better"
             if mover and card in decision.better
             else "",
+            lang=lang,
         )
         for card in hand
     )
@@ -488,7 +488,8 @@ def table_html(decision: Decision, lang: str) -> str:
     shape = " six" if len(order) == 6 else ""
     if decision.table:
         trick = "".join(
-            f"<figure>{card_svg(card)}<figcaption>{escape(decision.names[seat])}</figcaption></figure>"
+            f"<figure>{card_svg(card, lang=lang)}"
+            f"<figcaption>{escape(decision.names[seat])}</figcaption></figure>"
             for seat, card in decision.table
         )
     else:
@@ -498,7 +499,7 @@ def table_html(decision: Decision, lang: str) -> str:
 
 def _cards_html(cards: Sequence[Card], lang: str) -> str:
     """Cards as text with their suits drawn: ``9♥ or 8♥``."""
-    return f" {escape(say(lang, 'or'))} ".join(_card_text(card) for card in cards)
+    return f" {escape(say(lang, 'or'))} ".join(_card_text(card, lang) for card in cards)
 
 
 def _line_html(report: Report, decision: Decision, line: BetterLine) -> str:
@@ -525,7 +526,7 @@ def _line_html(report: Report, decision: Decision, line: BetterLine) -> str:
                 winner=decision.names[trick.winner],
                 points=trick.points,
             )
-        ).replace("{cards}", " ".join(_card_text(card) for _, card in trick.cards))
+        ).replace("{cards}", " ".join(_card_text(card, report.lang) for _, card in trick.cards))
         for trick in line.tricks
     )
     seats = decision.team_seats or (decision.seat % 2, decision.seat % 2 + 2)
@@ -547,8 +548,8 @@ def _line_html(report: Report, decision: Decision, line: BetterLine) -> str:
         )
     )
     return (
-        text.replace("{better}", _card_text(line.card))
-        .replace("{card}", _card_text(decision.card))
+        text.replace("{better}", _card_text(line.card, report.lang))
+        .replace("{card}", _card_text(decision.card, report.lang))
         .replace("{tricks}", tricks)
     )
 
@@ -565,7 +566,7 @@ def _decision(report: Report, decision: Decision) -> str:
             player=decision.player,
             card="{card}",
         )
-        title_html = escape(title).replace("{card}", _card_text(decision.card))
+        title_html = escape(title).replace("{card}", _card_text(decision.card, report.lang))
         place = f'data-trick="{decision.trick}" data-play="{decision.play}" data-card="{decision.card}"'
     else:
         call = say(lang, f"call.{decision.call}") if decision.call in ("trump", "klop") else decision.kind
@@ -622,8 +623,9 @@ def _review(report: Report) -> str:
         return f'<section id="review"><h2>{escape(say(lang, "review"))}</h2>{nothing}</section>'
     sample = report.decisions[0].card or Card.parse("7H")
     legend = (
-        f'<p class="legend">{card_svg(sample, mark="played")} {escape(say(lang, "legend_played"))} · '
-        f"{card_svg(sample, mark='better')} {escape(say(lang, 'legend_better'))}</p>"
+        f'<p class="legend">{card_svg(sample, mark="played", lang=lang)} '
+        f"{escape(say(lang, 'legend_played'))} · "
+        f"{card_svg(sample, mark='better', lang=lang)} {escape(say(lang, 'legend_better'))}</p>"
     )
     parts = [f'<section id="review"><p class="note">{escape(say(lang, "review_note"))}</p>{legend}']
     for review in report.reviews:
@@ -770,7 +772,6 @@ def render(report: Report) -> str:
             _footer(report),
         )
     )
-    body = labels_in(body, report.lang)
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(report.lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

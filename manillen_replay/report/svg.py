@@ -37,53 +37,37 @@ _SUIT_PATHS = {
 }
 
 
-def suit_svg(suit: Suit, size: float = 12.0) -> str:
-    """A suit sign on its own, for running text.
+def suit_svg(suit: Suit, size: float = 12.0, lang: str = "en") -> str:
+    """A suit sign on its own, for running text, named to a screen reader in ``lang``.
 
     >>> suit_svg(Suit.D).startswith('<svg class="suit"')
     True
+    >>> 'aria-label="schoppen"' in suit_svg(Suit.S, lang="nl")
+    True
     """
     colour = RED if suit.is_red else BLACK
+    name = suit.dutch if lang == "nl" else suit.english
     return (
         f'<svg class="suit" width="{size * 10 / 12:g}" height="{size:g}" viewBox="0 0 10 12" '
-        f'role="img" aria-label="{suit.english}"><path fill="{colour}" d="{_SUIT_PATHS[suit]}"/></svg>'
+        f'role="img" aria-label="{name}"><path fill="{colour}" d="{_SUIT_PATHS[suit]}"/></svg>'
     )
 
 
-_CARD_LABEL = re.compile(r'aria-label="(?:(10|[AKQJ987]) )?(hearts|diamonds|clubs|spades)"')
-_SUIT_BY_ENGLISH = {suit.english: suit for suit in Suit}
-
-
-def labels_in(html: str, lang: str) -> str:
-    """A page's card and suit pictures with their spoken names in ``lang``: drawn in English
-    (``7 spades``), a Dutch page read them out in English to a screen reader; in Dutch they are
-    named as the page names them (``schoppen zeven``).
-
-    >>> labels_in(card_svg(Card.parse("AD")) + suit_svg(Suit.S), "nl").count('aria-label="')
-    2
-    >>> re.findall(r'aria-label="([^"]*)"', labels_in(card_svg(Card.parse("AD")) + suit_svg(Suit.S), "nl"))
-    ['koeken aas', 'schoppen']
-    """
-    if lang != "nl":
-        return html
-    from ..analysis.words import card_nl
-
-    def dutch(found: re.Match[str]) -> str:
-        rank, suit = found.group(1), _SUIT_BY_ENGLISH[found.group(2)]
-        name = suit.dutch if rank is None else card_nl(int(Card.parse(rank + suit.name)))
-        return f'aria-label="{escape(name)}"'
-
-    return _CARD_LABEL.sub(dutch, html)
-
-
-def card_svg(card: Card, *, mark: str = "") -> str:
-    """One card: the rank above the suit sign on a white card, in red or black.
+def card_svg(card: Card, *, mark: str = "", lang: str = "en") -> str:
+    """One card: the rank above the suit sign on a white card, in red or black, named to a screen
+    reader in ``lang`` (a Dutch page read "7 spades" out; in Dutch ``schoppen zeven``).
 
     :param mark: ``played`` (outlined in gold) or ``better`` (outlined in green), or nothing.
+
+    >>> drawn = card_svg(Card.parse("AD"), lang="nl") + card_svg(Card.parse("7S"))
+    >>> re.findall(r'aria-label="([^"]*)"', drawn)
+    ['koeken aas', '7 spades']
     """
+    from ..analysis.words import card_nl
+
     colour = RED if card.suit.is_red else BLACK
     outline = {"played": ("#e0a800", 3), "better": (GAIN, 3)}.get(mark, ("#888888", 1))
-    label = f"{card.rank.text} {card.suit.english}"
+    label = card_nl(int(card)) if lang == "nl" else f"{card.rank.text} {card.suit.english}"
     return (
         f'<svg class="card{" " + mark if mark else ""}" data-card="{card}" width="30" height="42" '
         f'viewBox="0 0 30 42" role="img" aria-label="{escape(label)}">'
