@@ -19,6 +19,7 @@ import manillen_replay.store.processes as processes
 from dashboards import data
 from manillen_replay.cli import cli
 from manillen_replay.store import QueryError, QueryRefusedError, QueryTimeoutError, Store
+from manillen_replay.store.console import MAX_QUERY_CHARS
 
 from .test_dashboard import APP, open_page
 
@@ -129,6 +130,11 @@ def test_a_query_text_too_long_is_refused_before_duckdb_reads_it(archive: Path) 
             store.user_query("SELECT " + "+".join(["1"] * 100_000), timeout=1)
         assert refused.value.reason == "too_long"
         assert store.user_query("SELECT 42 AS n")["n"][0] == 42
+        # a text of the limit's own length runs
+        exact = "SELECT 1 AS n" + " " * (MAX_QUERY_CHARS - len("SELECT 1 AS n"))
+        assert len(exact) == MAX_QUERY_CHARS and store.user_query(exact)["n"][0] == 1
+        with pytest.raises(QueryRefusedError, match="100,001 characters"):
+            store.user_query(exact + " ")
 
 
 @pytest.mark.parametrize("query", [RUNAWAY, RECURSIVE])
