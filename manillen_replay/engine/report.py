@@ -189,14 +189,18 @@ def _contract(deal: DealResult, symbols: bool) -> str:
     return text
 
 
+def _deals_under_way(result: MatchResult) -> int:
+    """The counted deals of an evening's block not finished (those past its finished blocks)."""
+    return sum(deal.counted for deal in result.deals) - len(result.blocks) * result.rules.deals
+
+
 def _block_under_way(result: MatchResult) -> list[dict[str, Any]]:
     """An evening's block not finished, as far as its deals went (the text says it is not
     finished; the JSON left it out): its seating, its score so far, no winner."""
     if not result.evening or len(result.blocks) >= result.planned_blocks or not result.deals:
         return []
     last = result.deals[-1]
-    done = sum(deal.counted for deal in result.deals) - len(result.blocks) * result.rules.deals
-    if done <= 0:
+    if _deals_under_way(result) <= 0:
         return []
     seats = list(last.names[: result.rules.shape.people]) if last.names else list(result.seats)
     return [
@@ -278,7 +282,7 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
             lines.append(f"Block {block.number}, {_teams(block.seats)} ({_dash(block.score)}): won by {won}")
         planned = result.planned_blocks
         if len(result.blocks) < planned:
-            counted = sum(deal.counted for deal in result.deals) - len(result.blocks) * result.rules.deals
+            counted = _deals_under_way(result)
             lines.append(
                 f"Block {len(result.blocks) + 1} of {planned} not finished: {counted} of "
                 f"{result.rules.deals} deals; the evening was not finished"

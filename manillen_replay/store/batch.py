@@ -166,10 +166,9 @@ class _Batch:
         violations = sum(len(d.violations) for d in result.deals)
         irregularities = sum(len(d.irregularities) for d in result.deals)
         stored = _strip_annotations(record, item.canonical, mid, self.annotations, annotation_ids, now)
-        # a club evening has no team result (the teams change every block): blocks_won is it
-        score = final = (None, None, None) if result.evening else _three(result.score)
-        if not result.evening:
-            final = _three(result.final_score)
+        score, final = _three(result.score), _three(result.final_score)
+        if result.evening:  # no team result (the teams change every block): blocks_won is it
+            score = final = (None, None, None)
         self.matches.add(
             mid, order, item.entry.source, item.entry.line,
             _unset(info.date), _unset(info.venue), _unset(info.event), _unset(info.notes),
