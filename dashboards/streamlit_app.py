@@ -33,57 +33,38 @@ def main() -> None:
     # a session whose token was revoked since its tab opened stops here, before any page runs
     visitor = access.admit()
 
-    pages = [
-        st.Page(
-            ui.PAGE_FILES[serve.DEFAULT_PAGE],
-            title=t("nav.archive"),
-            icon=":material/inventory_2:",
-            url_path=serve.DEFAULT_PAGE,  # served at /; /archive redirects there (serve.DefaultPageAddress)
-            default=True,
-        ),
-        st.Page(
-            ui.PAGE_FILES["record"], title=t("nav.record"), icon=":material/edit_note:", url_path="record"
-        ),
-        st.Page(
-            ui.PAGE_FILES["organiser"],
-            title=t("nav.organiser"),
-            icon=":material/groups_3:",
-            url_path="organiser",
-        ),
-        st.Page(
-            ui.PAGE_FILES["standings"],
-            title=t("nav.standings"),
-            icon=":material/leaderboard:",
-            url_path="standings",
-        ),
-        st.Page(ui.PAGE_FILES["match"], title=t("nav.match"), icon=":material/show_chart:", url_path="match"),
-        st.Page(
-            ui.PAGE_FILES["replay"], title=t("nav.replay"), icon=":material/playing_cards:", url_path="replay"
-        ),
-        st.Page(
-            ui.PAGE_FILES["mistakes"], title=t("nav.mistakes"), icon=":material/report:", url_path="mistakes"
-        ),
-        st.Page(
-            ui.PAGE_FILES["train"], title=t("nav.train"), icon=":material/fitness_center:", url_path="train"
-        ),
-        st.Page(
-            ui.PAGE_FILES["players"], title=t("nav.players"), icon=":material/groups:", url_path="players"
-        ),
-        st.Page(ui.PAGE_FILES["sql"], title=t("nav.sql"), icon=":material/database:", url_path="sql"),
-        st.Page(
-            ui.PAGE_FILES["annotations"],
-            title=t("nav.annotations"),
-            icon=":material/comment:",
-            url_path="annotations",
-        ),
-    ]
-    # what a visitor may not use is not offered, nor found at its address: the SQL console is the
-    # organiser's, as is setting up a club evening; the Record page the organiser's and each table's
-    # recorder's
-    if not visitor.is_organiser:
-        pages = [p for p in pages if p.url_path not in ("sql", "organiser")]
+    # What a visitor may not use is not offered: the SQL console is the organiser's, as is setting
+    # up a club evening; the Record page the organiser's and each table's recorder's. Their
+    # addresses still reach the page, which says whose it is (it refuses before anything else): a
+    # forwarded /sql link read "Page not found, running the app's main page", in English.
+    withheld = set() if visitor.is_organiser else {"sql", "organiser"}
     if not visitor.may_record_any:
-        pages = [p for p in pages if p.url_path != "record"]
+        withheld.add("record")
+
+    def page_at(url_path: str, title: str, icon: str, default: bool = False) -> st.Page:
+        return st.Page(
+            ui.PAGE_FILES[url_path],
+            title=t(title),
+            icon=icon,
+            url_path=url_path,
+            default=default,
+            visibility="hidden" if url_path in withheld else "visible",
+        )
+
+    pages = [
+        # served at /; /archive redirects there (serve.DefaultPageAddress)
+        page_at(serve.DEFAULT_PAGE, "nav.archive", ":material/inventory_2:", default=True),
+        page_at("record", "nav.record", ":material/edit_note:"),
+        page_at("organiser", "nav.organiser", ":material/groups_3:"),
+        page_at("standings", "nav.standings", ":material/leaderboard:"),
+        page_at("match", "nav.match", ":material/show_chart:"),
+        page_at("replay", "nav.replay", ":material/playing_cards:"),
+        page_at("mistakes", "nav.mistakes", ":material/report:"),
+        page_at("train", "nav.train", ":material/fitness_center:"),
+        page_at("players", "nav.players", ":material/groups:"),
+        page_at("sql", "nav.sql", ":material/database:"),
+        page_at("annotations", "nav.annotations", ":material/comment:"),
+    ]
     page = st.navigation(pages)
     st.sidebar.caption(t("sidebar.archive", path=ui.markdown_text(data.archive().path.name)))
     page.run()

@@ -3,7 +3,8 @@
 The organiser opens their join address on a phone and sets up twelve players on three tables;
 the page shows each table's join address (a recorder's token for that table) with its QR code,
 and the standings' (a viewer's token). Table 2's phone opens its join address, records a deal
-there and is refused table 1's; the big screen's link opens the standings and not the SQL page.
+there and is refused table 1's; the big screen's link opens the standings, and the SQL page's
+address only says whose it is.
 The time from opening the page to the three table links is written to tests/artifacts/ (a
 figure for the notes, never asserted).
 """
@@ -133,7 +134,10 @@ def test_an_evening_on_the_wifi_from_the_organiser_s_phone(networked_server: tup
             # the same host as the link (a page opened on 127.0.0.1 hands out the network address)
             screen.goto(screen_link.split("/standings?")[0] + "/sql")
             settle(screen)
+            refusal = screen.get_by_text("The SQL console is the organiser's only.")
+            expect(refusal).to_be_visible(timeout=30_000)
             expect(screen.get_by_role("textbox", name="Query")).to_have_count(0)
+            expect(screen.get_by_text("Page not found")).to_have_count(0)  # the page is there: it says whose
             assert not screen.locator('[data-testid="stSidebarNavLink"][href$="/sql"]').count()
         finally:
             browser.close()
