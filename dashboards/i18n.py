@@ -782,6 +782,11 @@ LABELS: dict[str, tuple[str, str]] = {
         "de vraag liep langer dan de tijd die deze pagina geeft ({seconds} s) en werd gestopt: vraag "
         "minder (een WHERE, een LIMIT), of geef ze meer tijd op de opdrachtregel (manillen sql --timeout)",
     ),
+    # said after sql.timeout, when the query first waited for a worker
+    "sql.timeout_waited": (
+        " (before that it waited {seconds} s for its turn: other queries were running)",
+        " (daarvoor wachtte ze {seconds} s op haar beurt: er liepen andere vragen)",
+    ),
     "sql.organiser_only": (
         "The SQL console is the organiser's only.",
         "De SQL-console is alleen voor de organisator.",

@@ -195,6 +195,31 @@ def test_an_old_snapshot_is_removed_when_a_newer_one_is_made_and_at_close(
     assert not second.exists() and not second.parent.parent.exists()
 
 
+def test_a_query_stopped_at_its_limit_says_how_long_it_waited_for_a_worker_first(archive: Path) -> None:
+    """The limit counts from when a worker takes the query: one queued behind another's was told
+    "ran past 30 s" after a minute. The stop says the wait, and a query not kept waiting none."""
+    pool = ConsolePool(workers=1)
+    stops: list[QueryTimeoutError] = []
+
+    def run(timeout: float) -> None:
+        with pytest.raises(QueryTimeoutError) as stopped:
+            pool.query(archive, FOLDED, timeout=timeout)
+        stops.append(stopped.value)
+
+    try:
+        pool.query(archive, "SELECT 1 AS one", timeout=60)  # a worker ready, as on a page in use
+        first = threading.Thread(target=run, args=(3.0,))
+        first.start()
+        time.sleep(0.5)  # the first holds the one worker
+        run(1.0)
+        first.join()
+    finally:
+        pool.close()
+    first_stop, second = stops  # in the order they stopped
+    assert first_stop.waited < 1.0
+    assert 1.5 < second.waited < 20.0  # the 2.5 s the first still had, and its worker replaced
+
+
 def test_sql_page_shows_the_time_limit_for_a_folded_constant(
     archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -211,6 +236,22 @@ def test_sql_page_shows_the_time_limit_for_a_folded_constant(
         "Stopped at a limit: the query ran past this page's time limit (1 s) and was stopped"
     )
     assert "on the command line (manillen sql --timeout)" in at.warning[0].value  # no setting of the page
+    assert "waited" not in at.warning[0].value  # its worker was free: no wait to tell
+
+
+def test_sql_page_says_the_wait_for_a_worker_before_the_limit(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def queued(*args: object, **kwargs: object) -> pl.DataFrame:
+        stopped = QueryTimeoutError("stopped")
+        stopped.waited = 29.6
+        raise stopped
+
+    monkeypatch.setattr(data, "user_query", queued)
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "sql")
+    type_query(at, "SELECT count(*) AS n FROM deals")
+    at.button(key="sql_run_button").click().run()
+    assert "(before that it waited 30 s for its turn: other queries were running)" in at.warning[0].value
 
 
 def test_a_worker_started_while_a_page_runs_loads_no_page(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,8 +68,8 @@ if run:
             st.session_state[OUTCOME] = ("refused", _in_words(error))
         except access.AccessRefusedError as error:
             st.session_state[OUTCOME] = ("refused", str(error))
-        except QueryTimeoutError:  # the command's advice (--timeout) is no setting of this page
-            st.session_state[OUTCOME] = ("timeout", "")
+        except QueryTimeoutError as error:  # the command's advice (--timeout) is no setting of this page
+            st.session_state[OUTCOME] = ("timeout", error.waited)
         except QueryError as error:
             limit = error.reason in LIMIT_REASONS
             st.session_state[OUTCOME] = ("stopped" if limit else "error", _in_words(error))
@@ -84,7 +84,10 @@ elif kind == "refused":
 elif kind == "stopped":
     st.warning(t("sql.stopped", message=ui.markdown_text(outcome)))
 elif kind == "timeout":  # a limit, as memory and size are: no failure of the query
-    st.warning(t("sql.stopped", message=t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang()))))
+    message = t("sql.timeout", seconds=i18n.number(data.QUERY_TIMEOUT, ui.lang()))
+    if outcome >= 1:  # a whole second or more before a worker was free: the person waited that too
+        message += t("sql.timeout_waited", seconds=i18n.number(round(outcome), ui.lang()))
+    st.warning(t("sql.stopped", message=message))
 elif kind == "error":
     # DuckDB's message quotes what the query held and may run over lines ("Candidate bindings:"):
     # shown as lines of text, where an address it quotes is no link

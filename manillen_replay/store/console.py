@@ -63,6 +63,9 @@ def reason_words(reason: str, **values: Any) -> str:
 class QueryTimeoutError(QueryError):
     """A user query stopped because it ran past its time limit."""
 
+    waited: float = 0.0
+    """Seconds the query waited for a free worker of the dashboard's console before its time
+    started (other queries held them all)."""
     abandoned: bool = False
     """DuckDB did not stop when interrupted (a query it folds while planning ignores interrupts):
     its thread still runs, so the connection is busy for good and the process should end (the

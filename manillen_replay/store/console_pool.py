@@ -19,6 +19,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -153,6 +154,7 @@ class ConsolePool:
         from .importer import parse_memory_limit
 
         allowed = parse_memory_limit(memory_limit) + MEMORY_MARGIN
+        asked = time.monotonic()
         future = self._pool_of_workers().schedule(
             query_watched,
             args=(str(path), sql),
@@ -168,7 +170,10 @@ class ConsolePool:
             data = future.result()
         except concurrent.futures.TimeoutError:
             assert timeout is not None
-            raise QueryTimeoutError(timeout_message(timeout)) from None
+            stopped = QueryTimeoutError(timeout_message(timeout))
+            # the time limit starts when a worker takes the query: what came before was a wait
+            stopped.waited = max(0.0, time.monotonic() - asked - timeout)
+            raise stopped from None
         except pebble.ProcessExpired as error:
             if error.exitcode == MEMORY_EXIT:
                 raise QueryError(
