@@ -470,6 +470,13 @@ def test_validate_places_a_scoresheet_line_the_cards_contradict(tmp_path):
     assert result.exit_code == 0
     said = f"  {typed}:{line}:9: deal 1: the scoresheet says Anna & Carla scored 5, the cards say Anna & "
     assert said in result.output
+    # the JSON places it as a problem is placed, with its deal, kind and the players' names
+    [record] = json.loads(run("validate", str(typed), "--json").output)["records"]
+    [irregularity] = record["irregularities"]
+    assert irregularity["deal"] == 1 and irregularity["kind"] == "score_mismatch"
+    assert (irregularity["line"], irregularity["column"]) == (line, 9)
+    assert irregularity["pointer"] == "/deals/0/recorded_score"
+    assert irregularity["message"].startswith("deal 1: the scoresheet says Anna & Carla scored 5")
 
 
 def test_convert_json_to_text_and_back_gives_the_same_bytes(tmp_path):

@@ -94,13 +94,14 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                     click.echo(problem.describe())
         else:
             slips = _slips(entry, result)
+            irregularities = _irregularities(entry, result)
             again = _seen_before(last_seen, result.id, entry, record)
             report.update(
                 valid=True,
                 id=result.id,
                 deals=len(result.deals),
                 violations=len(result.violations),
-                irregularities=[i.message for i in result.irregularities],
+                irregularities=[irregularity for irregularity, _ in irregularities],
                 slips=[slip for slip, _ in slips],
             )
             if again is not None:
@@ -119,7 +120,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 )
                 for _, line in slips:
                     click.echo(f"  {line}")
-                for line in _irregularity_lines(entry, result):
+                for _, line in irregularities:
                     click.echo(f"  {line}")
             if not as_json and again is not None:
                 click.echo(f"{'  ' if not quiet else entry.place + ': '}{_again_words(result.id, *again)}")
@@ -201,12 +202,13 @@ def _slips(entry: Entry, result: MatchResult) -> list[tuple[dict[str, Any], str]
     return [(data, problem.describe()) for (data, _), problem in zip(found, located, strict=True)]
 
 
-def _irregularity_lines(entry: Entry, result: MatchResult) -> list[str]:
-    """Each irregularity of the match in the players' words, placed in the file: a scoresheet
-    line that the cards contradict at that line, any other at its deal."""
+def _irregularities(entry: Entry, result: MatchResult) -> list[tuple[dict[str, Any], str]]:
+    """Each irregularity of the match in the players' words, placed in the file (a scoresheet
+    line that the cards contradict at that line, any other at its deal): its JSON and its line."""
     from ..engine.report import irregularity_words
     from ..engine.results import IrregularityKind
 
+    kinds = [(deal.number, each.kind) for deal in result.deals for each in deal.irregularities]
     found = [
         RecordError(
             irregularity_words(result, deal, irregularity.kind, irregularity.message),
@@ -216,7 +218,11 @@ def _irregularity_lines(entry: Entry, result: MatchResult) -> list[str]:
         for deal in result.deals
         for irregularity in deal.irregularities
     ]
-    return [problem.describe() for problem in entry.locate(found)] if found else []
+    located = entry.locate(found) if found else []
+    return [
+        ({"deal": deal, "kind": kind.value, **_problem_json(problem)}, problem.describe())
+        for (deal, kind), problem in zip(kinds, located, strict=True)
+    ]
 
 
 @click.command()
