@@ -976,11 +976,11 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 22
+        assert archive.schema_version == SCHEMA_VERSION == 23
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == list(range(1, 23))
+        assert versions == list(range(1, 24))
         kept = ("evenings", "evening_tables", "saves", "puzzle_reviews", "club_rules")
         assert [_count(archive, t) for t in kept] == [0] * 5
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns
@@ -1114,6 +1114,28 @@ def test_a_club_evening_has_no_team_score_or_winner_and_migration_22_clears_thos
     with Store(path) as archive:
         rows = dict(archive.query(f"SELECT match_id, [{columns}] FROM matches").rows())
     assert rows == {"club-evening-2026-11-27": [None] * 7, "random-0": kept}
+
+
+def test_a_match_of_a_fixed_number_of_deals_has_no_target_and_schema_23_clears_the_stored_101(
+    tmp_path: Path,
+) -> None:
+    """A club evening (and any match of a fixed number of deals) plays to no target: the rules'
+    default 101 was stored, and a query of targets read it as one."""
+    evening = (Path(__file__).resolve().parent.parent / "data" / "samples" / "club-evening.json").read_text()
+    plain = dumps(random_record(0, deals=2), pretty=False)
+    path = tmp_path / "old.duckdb"
+    with Store(path) as archive:
+        archive.import_entries(_entries([evening, plain]))
+        rows = dict(archive.query("SELECT match_id, [format, target::VARCHAR] FROM matches").rows())
+    assert rows == {"club-evening-2026-11-27": ["fixed", None], "random-0": ["target", "101"]}
+    connection = duckdb.connect(str(path))
+    # back to schema 22, as an import by the code before left it
+    connection.execute("UPDATE matches SET target = 101")
+    connection.execute("DELETE FROM schema_version WHERE version >= 23")
+    connection.close()
+    with Store(path) as archive:
+        after = dict(archive.query("SELECT match_id, [format, target::VARCHAR] FROM matches").rows())
+    assert after == rows
 
 
 def test_newer_or_foreign_files_are_refused(tmp_path: Path) -> None:

@@ -169,11 +169,12 @@ class _Batch:
         score, final = _three(result.score), _three(result.final_score)
         if result.evening:  # no team result (the teams change every block): blocks_won is it
             score = final = (None, None, None)
+        target = rules.target if rules.format == "target" else None  # a fixed number of deals has none
         self.matches.add(
             mid, order, item.entry.source, item.entry.line,
             _unset(info.date), _unset(info.venue), _unset(info.event), _unset(info.notes),
             rules.variant, len(people), *(people + [None] * 6)[:6],
-            msgspec.json.encode(_unset(info.rules) or {}).decode(), rules.format, rules.target,
+            msgspec.json.encode(_unset(info.rules) or {}).decode(), rules.format, target,
             len(result.deals), *score, *final, result.winner, result.finished, violations, irregularities,
             stored, item.content_hash, now,
         )  # fmt: skip

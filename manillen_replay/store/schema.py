@@ -838,6 +838,8 @@ SET score_0 = NULL, score_1 = NULL, score_2 = NULL,
 WHERE format = 'fixed' AND json_extract(record, '$.match.blocks') IS NOT NULL;
 """
 
+_MIGRATION_23 = "UPDATE matches SET target = NULL WHERE format = 'fixed';"
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -949,6 +951,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "matches: a club evening has no team score or winner (its teams change every block; its "
         "result is blocks_won): the last block's were stored, read as the first block's teams'",
         _MIGRATION_22,
+    ),
+    Migration(
+        23,
+        "matches.target: none for a match of a fixed number of deals (a club evening among them), "
+        "which plays to no target: the rules' default 101 was stored",
+        _MIGRATION_23,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
