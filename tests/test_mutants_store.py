@@ -522,7 +522,7 @@ def test_each_matchs_row_is_what_the_record_and_the_engine_say() -> None:
                 "players": len(people),
                 **{f"seat{seat}": ([*people, *[None] * 6])[seat] for seat in range(6)},
                 "format": result.rules.format,
-                "target": result.rules.target,
+                "target": result.rules.target if result.rules.format == "target" else None,
                 "deals": len(result.deals),
                 "score_0": score[0],
                 "score_1": score[1],
