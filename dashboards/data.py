@@ -13,6 +13,7 @@ program changed the file meanwhile (:meth:`Archive.notice_changes`).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -567,6 +568,39 @@ def _deal_findings(path: str, version: int, match_id: str, deal: int) -> pl.Data
 def deal_findings(match_id: str, deal: int) -> pl.DataFrame:
     """The findings of one deal (and of the whole match, with ``deal`` NULL)."""
     return _deal_findings(*_key(archive()), match_id, deal)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _trump_review(path: str, version: int, match_id: str, deal: int) -> pl.DataFrame:
+    return _frame(
+        path,
+        "SELECT options, options_at_most, layouts FROM call_decisions "
+        "WHERE match_id = ? AND deal = ? AND call = 'trump' AND options IS NOT NULL",
+        [match_id, deal],
+    )
+
+
+@dataclass(frozen=True)
+class TrumpReview:
+    """What the solver's trump review of a deal expects of each call (``call_decisions``)."""
+
+    scores: dict[str, float]
+    """Each option's expected deal score for the chooser's team (``H``, ..., ``muil``)."""
+    at_most: frozenset[str]
+    """The options whose score is only an upper bound (pruned by a probe)."""
+    layouts: int
+    """The layouts of the hidden cards it solved."""
+
+
+def trump_review(match_id: str, deal: int) -> TrumpReview | None:
+    """The stored trump review of a deal, ``None`` before ``manillen analyze --depth solver``
+    (or for a deal without a trump call)."""
+    rows = _trump_review(*_key(archive()), match_id, deal)
+    if rows.is_empty():
+        return None
+    row = rows.row(0, named=True)
+    scores = {str(name): float(value) for name, value in json.loads(row["options"]).items()}
+    return TrumpReview(scores, frozenset(row["options_at_most"] or ()), int(row["layouts"]))
 
 
 # --------------------------------------------------------------------------- what if

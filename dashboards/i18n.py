@@ -487,6 +487,35 @@ LABELS: dict[str, tuple[str, str]] = {
         "controle (de tabel met waarden, een bevinding) nemen er meer, en rekenen een aankondiging "
         "zoals aan tafel gespeeld wordt, dus ze kunnen verschillen.",
     ),
+    # a call's view in deal score, then what the trump review expects: a coach read the layouts'
+    # best play (spades better) and the finding (muil better) as contradicting each other
+    "replay.whatif_call_view": (
+        "From {name}'s view, averaged over {layouts} layouts of the hidden cards, each played out "
+        "with best play by all four: {a} card points after {card} ({sa} for the deal), {b} after "
+        "{other} ({sb}): {difference}.",
+        "Met wat {name} kon weten, gemiddeld over {layouts} verdelingen van de verborgen kaarten, "
+        "elk uitgespeeld met perfect spel door alle vier: {a} kaartpunten na {card} ({sa} voor het "
+        "spel), {b} na {other} ({sb}): {difference}.",
+    ),
+    "replay.whatif_call_review": (
+        "The trump review, whose figures the finding gives, solves {layouts} layouts and counts "
+        "each as tables play it rather than with best play by all four (tables take less from a "
+        "strong trump deal than best play gives, and a muil hand more from muil): it expects "
+        "<b>{a}</b> for the deal after {card} and <b>{b}</b> after {other}: <b>{difference}</b>.",
+        "De troefcontrole, waarvan de bevinding de cijfers geeft, lost {layouts} verdelingen op en "
+        "rekent elke zoals aan tafel gespeeld wordt, niet met perfect spel door alle vier (aan "
+        "tafel haalt een sterk troefspel minder dan perfect spel geeft, en een muilhand meer uit "
+        "muil): ze verwacht <b>{a}</b> voor het spel na {card} en <b>{b}</b> na {other}: "
+        "<b>{difference}</b>.",
+    ),
+    "replay.whatif_call_unreviewed": (
+        "The trump review (manillen analyze --depth solver) has not looked at this deal: it "
+        "solves more layouts and counts each as tables play it, so its figures may differ.",
+        "De troefcontrole (manillen analyze --depth solver) heeft dit spel nog niet bekeken: ze "
+        "lost meer verdelingen op en rekent elke zoals aan tafel gespeeld wordt, dus haar cijfers "
+        "kunnen verschillen.",
+    ),
+    "replay.at_most": ("at most {value}", "hoogstens {value}"),
     "replay.whatif_save_title": ("Save this line as a variation", "Deze lijn als variant bewaren"),
     "replay.whatif_save_caption": (
         "The variation saved is the line on the real cards (every hand known), with your comment.",

@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import duckdb
 import msgspec
 import pytest
 
@@ -459,10 +460,48 @@ def test_the_replay_plays_another_call_out_and_steps_its_line(
     send_click(at, "replay_table_line", "32")
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "Tricks of the line" in drawn and "8. " in drawn and 'value="32"' in drawn
+    # the chooser's view in deal score too, and the trump review not run yet on this archive
+    assert "for the deal)" in compared and "has not looked at this deal" in compared
     # the line under the call made, and from the chooser's view: on a layout of the hidden cards
     show_both_lines(at)
     send_click(at, "replay_table_line", "-")
     assert "replay_table" in html_views(at) and "replay_whatif" not in html_views(at)
+
+    # once reviewed, the review's own expectations stand beside the view: the finding's figures
+    from dashboards import data
+
+    made = next(option for option in ("H", "D", "C", "S", "muil") if option not in offered)
+    options = {"H": 1.5, "D": 2.5, "C": 3.5, "S": -4.0, "muil": 9.5}
+    monkeypatch.setattr(data, "trump_review", lambda *_: data.TrumpReview(options, frozenset({"H"}), 37))
+    at = open_replay(own_archive, monkeypatch, 0)
+    send_click(at, "replay_table", call)
+    compared = html_views(at)["replay_whatif"][1]["html"]
+    review = compared[compared.index("The trump review, whose figures the finding gives, solves 37") :]
+    difference = options[call] - options[made]
+    shown = f"+{difference:g}" if difference > 0 else f"\N{MINUS SIGN}{-difference:g}"
+    assert f"<b>{options[made]:g}</b> for the deal after" in review and f"<b>{shown}</b>" in review
+    assert ("<b>at most 1.5</b>" in review) == (call == "H")  # a pruned option's bound is said so
+
+
+def test_the_trump_review_of_a_deal_is_read_from_the_archive(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboards import data
+
+    connection = duckdb.connect(str(own_archive))
+    try:
+        connection.execute(
+            "INSERT INTO call_decisions (match_id, deal, seat, player, call, chosen, best, loss, spread, "
+            "layouts, options, options_at_most) VALUES "
+            "('random-0', 1, 0, 'x', 'trump', 'S', 'muil', 5, 9, 37, '{\"S\": -4.0, \"muil\": 9.5}', ['S']), "
+            "('random-0', 1, 1, 'y', 'klop', 'klop', 'klop', 0, 2, 20, '{\"klop\": 1, \"no klop\": 0}', [])"
+        )
+    finally:
+        connection.close()
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    review = data.trump_review("random-0", 1)
+    assert review == data.TrumpReview({"S": -4.0, "muil": 9.5}, frozenset({"S"}), 37)
+    assert data.trump_review("random-0", 2) is None  # not reviewed: the page says so
 
 
 def test_the_report_shows_a_variation_under_its_deal_with_author_and_comment(tmp_path: Path) -> None:

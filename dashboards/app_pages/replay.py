@@ -511,18 +511,65 @@ def what_if_html() -> str:
             other=chosen,
             difference=signed(asked.score_difference(what_if_lines)),
         )
-    view = t(
-        "replay.whatif_view",
-        name=escape(names[fork_seat]),
-        layouts=asked.layouts,
-        a=i18n.number(round(asked.view_values[0], 1), language),
-        b=i18n.number(round(asked.view_values[1], 1), language),
-        card=played,
-        other=chosen,
-        difference=signed(asked.view_difference),
-    )
+    if what_if_calls:
+        view = call_view_text(asked, played, chosen)
+    else:
+        view = t(
+            "replay.whatif_view",
+            name=escape(names[fork_seat]),
+            layouts=asked.layouts,
+            a=i18n.number(round(asked.view_values[0], 1), language),
+            b=i18n.number(round(asked.view_values[1], 1), language),
+            card=played,
+            other=chosen,
+            difference=signed(asked.view_difference),
+        )
     heading = f'<div class="mr-heading">{t("replay.whatif_title", card=chosen)}</div>'
     return heading + table + f"<p>{total}</p>" + caption_html(view)
+
+
+def call_view_text(asked: Any, played: str, chosen: str) -> str:
+    """The chooser's view of another call, in deal score, beside what the trump review (whose
+    figures the finding gives) expects: the layouts here are played with best play by all four,
+    the review counts each as tables play it, and a helper read the two as contradicting."""
+
+    def number(value: float) -> str:
+        return i18n.number(round(value, 1), language)
+
+    made_score, chosen_score = asked.view_scores
+    text = t(
+        "replay.whatif_call_view",
+        name=escape(names[fork_seat]),
+        layouts=asked.layouts,
+        a=number(asked.view_values[0]),
+        b=number(asked.view_values[1]),
+        sa=number(made_score),
+        sb=number(chosen_score),
+        card=played,
+        other=chosen,
+        difference=signed(round(chosen_score - made_score, 1)),
+    )
+    review = data.trump_review(match_id, deal_number)
+    if review is None or not {asked.call, asked.chosen} <= set(review.scores):
+        return text + " " + t("replay.whatif_call_unreviewed")
+
+    def expected(option: str) -> str:
+        shown = number(review.scores[option])
+        return t("replay.at_most", value=shown) if option in review.at_most else shown
+
+    return (
+        text
+        + " "
+        + t(
+            "replay.whatif_call_review",
+            layouts=review.layouts,
+            a=expected(asked.call),
+            b=expected(asked.chosen),
+            card=played,
+            other=chosen,
+            difference=signed(round(review.scores[asked.chosen] - review.scores[asked.call], 1)),
+        )
+    )
 
 
 def caption_html(html: str) -> str:

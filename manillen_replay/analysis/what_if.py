@@ -220,6 +220,13 @@ class CallWhatIf:
         """The call chosen's average card points less the call made's, from the chooser's view."""
         return self.view_values[1] - self.view_values[0]
 
+    @property
+    def view_scores(self) -> tuple[float, float]:
+        """What the deal scores for the chooser's team at :attr:`view_values`, the call made's and
+        the call chosen's doubling applied (negative: a loss)."""
+        made, chosen = self.view_values
+        return deal_score(made, self.factors[0], self.rules), deal_score(chosen, self.factors[1], self.rules)
+
     def scores(self, lines: Lines) -> tuple[int, int]:
         """What the deal scores for the chooser's team on the two lines (negative: a loss)."""
         made, chosen = (line.taken(lines.team) for line in (lines.played, lines.chosen))
