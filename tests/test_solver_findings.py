@@ -162,8 +162,8 @@ def test_an_unsure_knock_says_what_it_surely_gave_away() -> None:
     )
     assert judged.severity is Severity.INFO and judged.points == 5
     assert judged.explanation.endswith(
-        "The layouts leave that unsure: it surely gave away 2.7 (its loss less two standard errors), "
-        "under the 3 of an inaccuracy, so this is info."
+        "The layouts leave that unsure: it surely gave away 2.7 (its loss less twice the layouts' "
+        "margin of error), under the 3 of an inaccuracy, so this is info."
     )
     assert "minder dan de 3 van een onnauwkeurigheid" in judged.explanation_nl
 
@@ -190,6 +190,24 @@ def _costly(view: float, error: float) -> PlayCost:
         layouts=50,
         view_error=error,
     )
+
+
+def test_what_a_card_surely_cost_is_never_said_as_the_threshold_it_is_under() -> None:
+    """A coach read "it surely cost 2 ..., under the 2 of an inaccuracy": 1.96 rounded."""
+    deal = SimpleNamespace(number=4, multiplier=1, dealer=0)
+    (note,) = [
+        f
+        for f in cost_findings(
+            [_costly(2.36, 0.2)],
+            match="m",
+            deal=deal,
+            players=["Anna", "Bert", "Carla", "Dirk"],  # type: ignore[arg-type]
+        )
+        if f.kind == "costly_card"
+    ]
+    assert note.severity is Severity.INFO
+    assert "it surely cost 1.9 (its average" in note.explanation
+    assert "het kostte zeker 1,9 (het gemiddelde" in note.explanation_nl
 
 
 @pytest.mark.parametrize(
@@ -223,12 +241,12 @@ def test_a_card_is_judged_by_what_it_surely_cost(
         (note,) = unsure
         assert "8♦ cost Bert's team 2.2 card points on average" in note.explanation
         assert note.explanation.endswith(
-            "The layouts solved leave that unsure: it surely cost 0.6 (its average less two standard "
-            "errors), under the 2 of an inaccuracy, so this is a note, not a mistake."
+            "The layouts solved leave that unsure: it surely cost 0.6 (its average less twice the "
+            "layouts' margin of error), under the 2 of an inaccuracy, so this is a note, not a mistake."
         )
         assert note.explanation_nl.endswith(
-            "het kostte zeker 0,6 (het gemiddelde min twee standaardfouten), minder dan de 2 van een "
-            "onnauwkeurigheid, dus dit is een opmerking, geen fout."
+            "het kostte zeker 0,6 (het gemiddelde min tweemaal de foutmarge van de verdelingen), minder "
+            "dan de 2 van een onnauwkeurigheid, dus dit is een opmerking, geen fout."
         )
     else:
         assert not unsure

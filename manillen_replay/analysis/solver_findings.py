@@ -36,6 +36,7 @@ from .words import (
     points_nl,
     suit_en,
     suit_nl,
+    tenths_below,
 )
 
 CALL_THRESHOLDS = Thresholds(3.0, 6.0, 12.0)
@@ -141,17 +142,17 @@ def cost_findings(
             if unsure:
                 # the part it surely cost, which judges it: "give or take 0.1" (one standard error)
                 # read as sure beside a cost of 2, judged by two of them
-                sure = round(cost.sure_view_cost or 0.0, 1)
                 low = COST_THRESHOLDS.inaccuracy
+                sure = tenths_below(cost.sure_view_cost or 0.0, low)
                 en += (
                     f" The layouts solved leave that unsure: it surely cost {number(sure)} (its average "
-                    f"less two standard errors), under the {number(low)} of an inaccuracy, so this is a "
-                    "note, not a mistake."
+                    f"less twice the layouts' margin of error), under the {number(low)} of an inaccuracy, "
+                    "so this is a note, not a mistake."
                 )
                 nl += (
                     f" De berekende verdelingen laten dat onzeker: het kostte zeker {number_nl(sure)} (het "
-                    f"gemiddelde min twee standaardfouten), minder dan de {number_nl(low)} van een "
-                    "onnauwkeurigheid, dus dit is een opmerking, geen fout."
+                    f"gemiddelde min tweemaal de foutmarge van de verdelingen), minder dan de "
+                    f"{number_nl(low)} van een onnauwkeurigheid, dus dit is een opmerking, geen fout."
                 )
             findings.append(
                 _play_finding(
@@ -560,15 +561,16 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
     severity = CALL_THRESHOLDS.severity(sure) if calibrated else Severity.INFO
     if calibrated and severity is Severity.INFO and CALL_THRESHOLDS.severity(loss) is not Severity.INFO:
         # what judges it, said as a card's note says it (one standard error read as sure)
-        surely, low = round(sure, 1), CALL_THRESHOLDS.inaccuracy
+        low = CALL_THRESHOLDS.inaccuracy
+        surely = tenths_below(sure, low)
         en += (
-            f" The layouts leave that unsure: it surely gave away {number(surely)} (its loss less two "
-            f"standard errors), under the {number(low)} of an inaccuracy, so this is info."
+            f" The layouts leave that unsure: it surely gave away {number(surely)} (its loss less twice "
+            f"the layouts' margin of error), under the {number(low)} of an inaccuracy, so this is info."
         )
         nl += (
             f" De verdelingen laten dat onzeker: zeker weggegeven is {number_nl(surely)} (het verlies min "
-            f"twee standaardfouten), minder dan de {number_nl(low)} van een onnauwkeurigheid, dus dit is "
-            "een opmerking."
+            f"tweemaal de foutmarge van de verdelingen), minder dan de {number_nl(low)} van een "
+            "onnauwkeurigheid, dus dit is een opmerking."
         )
     if not calibrated:
         en += " The knock review is not calibrated yet, so this is info."

@@ -8,6 +8,7 @@ explanation is built from these, so no record-format code (``10C``) reaches a pl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 from ..cards import CARDS, Rank, Suit
@@ -186,6 +187,17 @@ def number(points: float) -> str:
     """
     value = round(float(points), 1)
     return str(int(value)) if value.is_integer() else f"{value:.1f}"
+
+
+def tenths_below(value: float, limit: float) -> float:
+    """``value``, which lies under ``limit``, to one decimal: rounded, unless that reaches the
+    limit (1.96 read "surely cost 2, under the 2 of an inaccuracy"), then cut down.
+
+    >>> tenths_below(1.96, 2), tenths_below(2.69, 3), tenths_below(0.3, 2)
+    (1.9, 2.7, 0.3)
+    """
+    rounded = round(value, 1)
+    return rounded if rounded < limit else math.floor(value * 10 + 1e-9) / 10
 
 
 def number_nl(points: float) -> str:
