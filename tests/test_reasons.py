@@ -73,6 +73,11 @@ def test_the_reason_names_the_trick_where_the_points_change_hands_in_dutch() -> 
     assert "en de koeken heer van Anna gaat mee" in words
     assert "na de koeken heer is die slag voor Anna & Carla: Anna neemt hem met de koeken manille" in words
     assert "Anna & Carla halen vanaf hier 7 kaartpunten na de koeken manille, 15 na de koeken heer." in words
+    # on a layout the opening phrase puts the verb before the subject, as Dutch does
+    on_layout = explain(
+        played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang="nl", layouts=12
+    )
+    assert ": in deze verdeling is slag 7 hoe dan ook voor Anna & Carla;" in on_layout
 
 
 def test_the_reason_says_on_which_layout_it_was_played_and_what_the_real_cards_gave() -> None:

@@ -539,8 +539,10 @@ def explain(
         else "Waarom, met alle kaarten open"
     )
     if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
+        # the verb second, as Dutch puts it after an opening phrase
+        said = f"is slag {first_p.number}" if layouts else f"slag {first_p.number} is"
         here = "in deze verdeling " if layouts else ""
-        parts.append(f"{here}slag {first_p.number} is hoe dan ook voor {w.team(first_p.winner)}")
+        parts.append(f"{here}{said} hoe dan ook voor {w.team(first_p.winner)}")
     if swing is None:
         parts.append(
             f"{w.card(card)} en {w.card(better_card)} komen hier op hetzelfde uit; het verschil zit "
