@@ -442,7 +442,8 @@ def test_puzzles_command_writes_the_set_and_a_printable_page(archive: Path, tmp_
 
 def test_the_listed_puzzles_label_their_answers(archive: Path) -> None:
     """ "card 1: what do you play? JH KH": the accepted cards read as the choices. A drill's
-    answer is every card it lists, ticked together: "all of", not "or"."""
+    answer is every card it lists, ticked together: "and", not "or" (a coach read "all of" before
+    one card, and letters where the findings show the suit's sign)."""
     name = trainee(archive)
     result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", name])
     assert result.exit_code == 0, result.output
@@ -451,10 +452,12 @@ def test_the_listed_puzzles_label_their_answers(archive: Path) -> None:
     lines = result.output.splitlines()[1:]
     assert len(lines) == len(expected) > 0
     for line, puzzle in zip(lines, expected, strict=True):
+        said = [Card.parse(a).symbol if len(a) > 1 and a[-1] in "HDCS" else a for a in sorted(puzzle.answers)]
         if puzzle.kind.is_drill:
-            assert line.endswith(" answer: all of " + ", ".join(sorted(puzzle.answers))), line
+            listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+            assert line.endswith(" answer: " + listed), line
         else:
-            assert line.endswith(" answer: " + " or ".join(sorted(puzzle.answers))), line
+            assert line.endswith(" answer: " + " or ".join(said)), line
     assert any(p.kind.is_drill for p in expected) and any(not p.kind.is_drill for p in expected)
     # in Dutch, all of it (it printed the English list whatever --lang said)
     result = CliRunner().invoke(cli, ["puzzles", "--db", str(archive), "--player", name, "--lang", "nl"])
@@ -464,6 +467,7 @@ def test_the_listed_puzzles_label_their_answers(archive: Path) -> None:
         assert line.startswith("partij ") and " antwoord: " in line and " answer" not in line, line
         if puzzle.kind.value == "card":
             assert " speelt u? " in line and not re.search(r"\b(10|[AKQJ987])[HDCS]\b", line), line
+        assert "allemaal" not in line, line
 
 
 def test_puzzles_command_says_who_played_for_an_unknown_player(archive: Path) -> None:

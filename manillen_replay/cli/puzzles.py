@@ -137,6 +137,8 @@ def puzzles(
             err="-" in (out, page),
         )
         return
+    from ..analysis.words import and_nl  # the analysis loads only where a listing needs its words
+
     dutch = lang == "nl"
     count = plural(len(found), "puzzel", "puzzels") if dutch else plural(len(found), "puzzle")
     click.echo(f"{count} {'voor' if dutch else 'for'} {name}")
@@ -146,24 +148,24 @@ def puzzles(
         # labelled: the bare cards after the question read as the choices, not the answer; a
         # drill's answer is every card listed (ticked together), a decision's any one of them
         label = "antwoord" if dutch else "answer"
-        if puzzle.kind.is_drill:
-            answer = f"{label}: {'allemaal' if dutch else 'all of'} " + ", ".join(answers)
+        if puzzle.kind.is_drill:  # every card named: "a, b and c"
+            answer = f"{label}: " + and_nl(answers, "en" if dutch else "and")
         else:
             answer = f"{label}: " + f" {'of' if dutch else 'or'} ".join(answers)
         click.echo(f"{source_text(puzzle, lang)}: {question} {answer}")
 
 
 def _option_words(option: str, lang: str) -> str:
-    """A puzzle's answer as the page says it: a card in Dutch words (``koeken aas``), else as written."""
+    """A puzzle's answer as the findings say it: a card in Dutch words (``koeken aas``) or with
+    its suit's sign (``A♦``), a call as written."""
     from ..analysis.words import card_nl
     from ..cards import Card
 
-    if lang != "nl":
-        return option
     try:
-        return card_nl(int(Card.parse(option)))
+        card = Card.parse(option)
     except InvalidCardError:
         return option
+    return card_nl(int(card)) if lang == "nl" else card.symbol
 
 
 COMMANDS: list[click.Command] = [puzzles]
