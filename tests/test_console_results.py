@@ -3,6 +3,7 @@ rows are bounded, and the dashboard's SQL page says when it cut a result."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,36 @@ def app(shared_archive: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
 def test_a_value_a_frame_cannot_show_comes_back_as_duckdb_writes_it(query: str, shown: str) -> None:
     with Store() as store:
         assert store.user_query(query)["v"].to_list() == [shown]
+
+
+def test_a_sum_and_a_decimal_that_fit_come_back_as_numbers_and_one_that_does_not_as_text(
+    tmp_path: Path,
+) -> None:
+    """sum() of whole numbers is a HUGEINT and 1.5 a DECIMAL: they came back as text however
+    small, so the page's grid sorted 13220 before 7660 and the JSON held "13220"."""
+    with Store() as store:
+        frame = store.user_query(
+            "SELECT sum(x) AS total, 1.5 AS half, 0.1::DECIMAL(38, 10) AS tenth, sum(x)::UHUGEINT AS u, "
+            "NULL::HUGEINT AS none, 170141183460469231731687303715884105727::HUGEINT AS huge, "
+            "12345678901234567.891::DECIMAL(38, 3) AS exact, 7 AS narrowed0_value FROM range(10) t(x)"
+        )
+        assert frame.columns == ["total", "half", "tenth", "u", "none", "huge", "exact", "narrowed0_value"]
+        assert frame.row(0) == (45, 1.5, 0.1, 45, None, "170141183460469231731687303715884105727",
+                                "12345678901234567.891", 7)  # fmt: skip
+        assert [str(t) for t in frame.dtypes[:5]] == ["Int64", "Float64", "Float64", "Int64", "Int64"]
+        # a column is text as soon as one of its values does not fit, so it sorts one way
+        mixed = store.user_query(
+            "SELECT x FROM (VALUES (1::HUGEINT), (NULL), (170141183460469231731687303715884105727)) t(x)"
+        )
+        assert mixed["x"].to_list() == ["1", None, "170141183460469231731687303715884105727"]
+        sums = store.user_query("SELECT player, sum(x) AS s FROM (VALUES ('a', 2), ('b', 10)) t(player, x) "
+                                "GROUP BY player ORDER BY s DESC")  # fmt: skip
+        assert sums.rows() == [("b", 10), ("a", 2)]
+    Store(tmp_path / "a.duckdb").close()
+    asked = ["sql", "SELECT sum(x) AS s, 1.5 AS d FROM range(3) t(x)", "--format", "json"]
+    out = CliRunner().invoke(cli, [*asked, "--db", str(tmp_path / "a.duckdb")])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output) == [{"s": 3, "d": 1.5}]
 
 
 def test_ordinary_types_keep_their_type_and_a_printable_date_stays_a_date() -> None:

@@ -306,30 +306,90 @@ def _shown(relation: duckdb.DuckDBPyRelation | None, max_rows: int | None) -> pl
     names, types = relation.columns, [str(kind).upper() for kind in relation.types]
     if len(set(names)) != len(names):  # a projection by name would be ambiguous: leave as is
         return _frame(relation)
+    narrowed = {name: kind for name, kind in zip(names, types, strict=True) if _narrower(kind)}
     as_text = {
         name
         for name, kind in zip(names, types, strict=True)
         # dates inside lists and structs: the page's grid draws them as milliseconds since 1970
-        if any(t in kind for t in _AS_TEXT)
-        or (any(t in kind for t in _TEMPORAL) and ("[" in kind or "(" in kind))
+        if name not in narrowed
+        and (
+            any(t in kind for t in _AS_TEXT)
+            or (any(t in kind for t in _TEMPORAL) and ("[" in kind or "(" in kind))
+        )
     }
-    if as_text:
-        relation = _as_text(relation, as_text)
+    if as_text or narrowed:
+        relation = _as_text(relation, as_text, narrowed)
     frame = _frame(relation)
     temporal = [
         name
         for name, kind in zip(names, types, strict=True)
         if name not in as_text and any(t in kind for t in _TEMPORAL) and not _printable_dates(frame[name])
     ]
-    return _frame(_as_text(relation, set(temporal))) if temporal else frame
+    if temporal:
+        frame = _frame(_as_text(relation, set(temporal)))
+    return _narrowed(frame, list(narrowed), names) if narrowed else frame
 
 
-def _as_text(relation: duckdb.DuckDBPyRelation, names: set[str]) -> duckdb.DuckDBPyRelation:
-    columns = [
-        f"CAST({_identifier(name)} AS VARCHAR) AS {_identifier(name)}" if name in names else _identifier(name)
-        for name in relation.columns
-    ]
+def _narrower(kind: str) -> str | None:
+    """The ordinary type a column of DuckDB type ``kind`` is shown in when every value of it fits:
+    ``sum()`` of whole numbers is a HUGEINT and ``1.5`` a DECIMAL, which came back as text (sorted
+    as text on the page, strings in the JSON) however small their values."""
+    if kind in ("HUGEINT", "UHUGEINT") or (kind.startswith("DECIMAL(") and kind.endswith(",0)")):
+        return "BIGINT"
+    if kind.startswith("DECIMAL("):
+        return "DOUBLE"
+    return None
+
+
+def _helper_names(names: list[str], count: int) -> list[tuple[str, str, str]]:
+    """Names of the three helper columns of each of ``count`` narrowed columns: the value in its
+    ordinary type, whether every value came through exactly, the text; none of them a name the
+    query gave."""
+    mark = "narrowed"
+    while any(name.startswith(mark) for name in names):
+        mark = "_" + mark
+    return [(f"{mark}{i}_value", f"{mark}{i}_fits", f"{mark}{i}_text") for i in range(count)]
+
+
+def _as_text(
+    relation: duckdb.DuckDBPyRelation, names: set[str], narrowed: dict[str, str] | None = None
+) -> duckdb.DuckDBPyRelation:
+    """The relation with the columns ``names`` as text, and each column of ``narrowed`` (its
+    DuckDB type, in the relation's order) as three (see :func:`_helper_names`, :func:`_narrowed`)."""
+    narrowed = narrowed or {}
+    helpers = dict(zip(narrowed, _helper_names(relation.columns, len(narrowed)), strict=True))
+    columns = []
+    for name in relation.columns:
+        column = _identifier(name)
+        if name in names:
+            columns.append(f"CAST({column} AS VARCHAR) AS {column}")
+        elif name in helpers:
+            kind, (value, fits, text) = narrowed[name], helpers[name]
+            narrow = f"TRY_CAST({column} AS {_narrower(kind)})"
+            columns += [
+                f"{narrow} AS {_identifier(value)}",
+                f"COALESCE({column} IS NULL OR TRY_CAST({narrow} AS {kind}) = {column}, false) "
+                f"AS {_identifier(fits)}",
+                f"CAST({column} AS VARCHAR) AS {_identifier(text)}",
+            ]
+        else:
+            columns.append(column)
     return relation.project(", ".join(columns))
+
+
+def _narrowed(frame: pl.DataFrame, names: list[str], columns: list[str]) -> pl.DataFrame:
+    """Each narrowed column of ``names`` back under its name, in the query's ``columns`` order:
+    its ordinary values where every one came through exactly, else DuckDB's text (a sum past 64
+    bits)."""
+    helpers = dict(zip(names, _helper_names(columns, len(names)), strict=True))
+    picked = []
+    for name in columns:
+        if name in helpers:
+            value, fits, text = helpers[name]
+            picked.append(frame[value if frame[fits].all() else text].alias(name))
+        else:
+            picked.append(frame[name])
+    return pl.DataFrame(picked)
 
 
 def _identifier(name: str) -> str:
