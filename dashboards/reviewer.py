@@ -26,9 +26,9 @@ import logging
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from manillen_replay.engine import DealResult, MatchResult, replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Record, loads
 from manillen_replay.solver.search import SolverError
-from manillen_replay.store import ArchiveLockedError
+from manillen_replay.store import ArchiveError, ArchiveLockedError
 from manillen_replay.store.review_queue import SOLVER_DEPTH, matches_to_review, record_to_review, save_review
 
 LOG = logging.getLogger("manillen.dashboard.review")
@@ -145,6 +145,25 @@ class _Preempted(Exception):
     """A more urgent match came in while this one was being solved."""
 
 
+class _ArchiveUnavailable(Exception):
+    """The archive itself could not be opened (not one match): a newer schema written by a newer
+    ``manillen``, a file that is no archive. Every match would fail the same way: each logged its
+    traceback, thousands of lines."""
+
+
+@contextmanager
+def _opened(archive_side: Any) -> Iterator[Any]:
+    """The store of ``archive_side`` (an archive's ``reading()`` or ``writing()``), an archive that
+    cannot be opened raised as :class:`_ArchiveUnavailable`; a lock is left to the caller."""
+    try:
+        with archive_side as store:
+            yield store
+    except ArchiveLockedError:
+        raise
+    except ArchiveError as error:
+        raise _ArchiveUnavailable(str(error)) from error
+
+
 class Reviewer:
     """The background review of one archive: one thread, one match at a time.
 
@@ -176,6 +195,8 @@ class Reviewer:
         self._warming = warm
         self._ready: set[str] = set()
         self._failed: dict[str, str] = {}
+        self._unavailable: str | None = None
+        """Why the archive could not be opened for the last match tried (said once in the log)."""
         self._kept: OrderedDict[bytes, DealAnalysis] = OrderedDict()
         self._stopping = False
         self.seconds: dict[str, float] = {}
@@ -289,6 +310,16 @@ class Reviewer:
                 with self._lock:
                     if match_id not in self._urgent:
                         self._urgent.append(match_id)  # right after what interrupted it
+            except _ArchiveUnavailable as error:
+                # said once, not once a match; the scans wait quietly until it opens again
+                if str(error) != self._unavailable:
+                    LOG.warning("the archive cannot be reviewed now: %s", error)
+                with self._lock:
+                    self._unavailable = str(error)
+                    if match_id in self._asked and match_id not in self._urgent:
+                        self._urgent.appendleft(match_id)
+                    self._queued, self._scanned = [], False
+                self._pause(LOCKED_PAUSE)
             except Exception as error:  # one match the review cannot take must not stop the others
                 if self._stopping:
                     return  # the server is stopping: its solver's threads are gone, no failure
@@ -341,6 +372,7 @@ class Reviewer:
             self._pause(RESCAN_SECONDS)
             return
         with self._lock:
+            self._unavailable = None  # it opened: a later failure is said again
             skipped = set(self._urgent) | set(self._failed)
             self._queued = [match_id for match_id in found if match_id not in skipped]
             self._scanned = True
@@ -363,7 +395,7 @@ class Reviewer:
         started = self._asked.get(match_id, time.monotonic())
         while True:
             try:
-                with current.reading() as store:
+                with _opened(current.reading()) as store:
                     text = record_to_review(store, match_id)
                     depth = store.query(
                         "SELECT analysis_depth FROM matches WHERE match_id = ?", [match_id]
@@ -392,7 +424,7 @@ class Reviewer:
         while True:
             self._check()
             try:
-                with current.writing() as store:
+                with _opened(current.writing()) as store:
                     stored = save_review(store, text, result, solved)
                 break
             except ArchiveLockedError:

@@ -8,6 +8,7 @@ wrote (``play_costs``), never from the page's code.
 
 from __future__ import annotations
 
+import logging
 import re
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+import duckdb
 import pytest
 from streamlit.runtime.caching.cache_utils import CachedFunc
 from streamlit.testing.v1 import AppTest
@@ -617,6 +619,34 @@ def test_a_stopping_server_stops_the_review_first_and_says_no_failure(
     assert reviewer.stop_all(10) is True
     assert not current._thread.is_alive() and reviewer.running(archive) is None
     assert not [r for r in caplog.records if "failed" in r.getMessage()]
+
+
+def test_an_archive_that_cannot_be_opened_is_said_once_not_once_a_match(
+    archive: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A newer `manillen` upgraded the archive under a running dashboard: its review tried every
+    match queued in turn and logged each one's traceback (6,760 lines). It says so once, waits,
+    and a match a page asked for is reviewed once the archive opens again."""
+    current = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)
+    current._queued, current._scanned = ["random-1", "random-0"], True
+    connection = duckdb.connect(str(archive))
+    connection.execute("INSERT INTO schema_version VALUES (99, 'future', now())")
+    connection.close()
+    current.request(["random-0"])
+    caplog.set_level(logging.WARNING, logger=reviewer.LOG.name)
+    current.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not any("cannot be reviewed now" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        time.sleep(2 * reviewer.LOCKED_PAUSE + 0.5)  # it tries again meanwhile, silently
+        said = [r.getMessage() for r in caplog.records]
+        assert len([m for m in said if "cannot be reviewed now" in m]) == 1, said
+        assert "newer than this program" in said[0] and not [m for m in said if "failed" in m]
+        assert current.status("random-0").state != "failed" and not current._failed
+    finally:
+        current.stop()
 
 
 def test_the_pages_write_a_finding_s_negative_figures_with_a_real_minus_sign(
