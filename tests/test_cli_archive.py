@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 from manillen_replay.cli import cli
 from manillen_replay.record import Entry, iter_entries, loads
 from manillen_replay.record.io import source_name
-from manillen_replay.store import IMPORT_MEMORY_LIMIT, TABLES, ImportSummary, Store
+from manillen_replay.store import IMPORT_MEMORY_LIMIT, SCHEMA_VERSION, TABLES, ImportSummary, Store
 
 from .conftest import BAD_LINE_NUMBER
 from .test_store import HOLD
@@ -166,6 +166,16 @@ def test_import_without_paths_creates_the_archive_and_bad_paths_are_usage_errors
     db = tmp_path / "new.duckdb"
     result = _run("import", "--db", str(db))
     assert result.exit_code == 0 and db.exists()
+    assert "a new, empty archive (schema version" in result.stdout
+    # the upgrade another command's message sends here says what it did ("imported 0 matches")
+    connection = duckdb.connect(str(db))
+    connection.execute("DELETE FROM schema_version WHERE version = (SELECT max(version) FROM schema_version)")
+    connection.close()
+    upgraded = _run("import", "--db", str(db))
+    assert upgraded.exit_code == 0
+    assert f"upgraded from schema version {SCHEMA_VERSION - 1} to {SCHEMA_VERSION}" in upgraded.stdout
+    again = _run("import", "--db", str(db))
+    assert f"already at schema version {SCHEMA_VERSION}: nothing to upgrade or import" in again.stdout
     missing = _run("import", str(tmp_path / "nope.jsonl"), "--db", str(db))
     assert missing.exit_code == 2 and "no such file" in missing.output
 

@@ -197,7 +197,7 @@ def import_(
       manillen rules save zwaan --rule underbuy=allowed --rule cafe.en_face=true --db club.duckdb
       manillen import data/demo.jsonl --rules zwaan --db club.duckdb
     """
-    from ..store import ImportSummary
+    from ..store import SCHEMA_VERSION, ImportSummary
 
     if restore_version is not None and restore_id is None:
         raise click.UsageError("--version N goes with --restore MATCH")
@@ -216,6 +216,14 @@ def import_(
     with _open(db, read_only=False, wait=wait) as store:
         if new and not quiet:  # a mistyped --db would otherwise fill a new archive in silence
             click.echo(f"{db}: no archive of that name yet: making a new one", err=True)
+        if not paths:  # the upgrade the other commands' message sends here: said, not "imported 0"
+            if store.upgraded_from is not None:
+                click.echo(f"{db}: upgraded from schema version {store.upgraded_from} to {SCHEMA_VERSION}")
+            elif not new:
+                click.echo(f"{db}: already at schema version {SCHEMA_VERSION}: nothing to upgrade or import")
+            else:
+                click.echo(f"{db}: a new, empty archive (schema version {SCHEMA_VERSION})")
+            return
         club = _club_rules(store, club_name, db) if club_name is not None else None
         total = count_records(paths) if paths else 0
         show_bar = not quiet and total >= PROGRESS_MINIMUM and sys.stderr.isatty()
