@@ -41,7 +41,7 @@ from manillen_replay.store import (
 from manillen_replay.store import analyse as store_analyse
 from manillen_replay.store.analyse import analyse_archive, cost_frames
 from manillen_replay.store.loader import _Loader
-from manillen_replay.store.schema import schema_version_of
+from manillen_replay.store.schema import SUMMARY_VIEWS, schema_version_of
 
 from .conftest import BAD_LINE, BAD_LINE_NUMBER, SAMPLE_FINDINGS, SLOPPY_MATCH_ID
 from .factories import random_record
@@ -928,14 +928,17 @@ def test_export_parquet_reads_back(sample_db: Path, tmp_path: Path) -> None:
         counts = archive.export_parquet(
             tmp_path / "out", on_rows=lambda rows, total: told.append((rows, total))
         )
-    # the progress: each table's rows once, out of every row (the command's bar in rows)
-    assert [rows for rows, _ in told] == [counts[table] for table in TABLES]
+    # the progress: each table's and summary view's rows once, out of every row (the bar in rows)
+    written = (*TABLES, *SUMMARY_VIEWS)
+    assert [rows for rows, _ in told] == [counts[table] for table in written]
     assert {total for _, total in told} == {sum(counts.values())}
     with Store(sample_db, read_only=True) as archive:
-        for table in TABLES:
+        for table in written:
             assert counts[table] == _count(archive, table)
-    assert set(counts) == set(TABLES)
-    for table in TABLES:
+        # a view as it read at the export: the documented questions answered from the files alone
+        summary = archive.query("SELECT * FROM player_summary ORDER BY player")
+    assert set(counts) == set(written) and counts["player_summary"] > 0
+    for table in written:
         if table == "plays":
             frame = pl.read_parquet(tmp_path / "out" / "plays" / "**" / "*.parquet", hive_partitioning=True)
             assert set(frame["year"].drop_nulls().unique().to_list()) == {2025, 2026}
@@ -943,6 +946,7 @@ def test_export_parquet_reads_back(sample_db: Path, tmp_path: Path) -> None:
         else:
             frame = pl.read_parquet(tmp_path / "out" / f"{table}.parquet")
         assert frame.height == counts[table], table
+    assert pl.read_parquet(tmp_path / "out" / "player_summary.parquet").sort("player").equals(summary)
     with Store(sample_db, read_only=True) as archive, pytest.raises(ArchiveError, match="not empty"):
         archive.export_parquet(tmp_path / "out")
 

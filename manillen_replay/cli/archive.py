@@ -457,7 +457,8 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
 
     --parquet DIR writes TABLE.parquet for each table, and plays/year=YYYY/*.parquet for the
     plays, partitioned by match year (undated matches under year=__HIVE_DEFAULT_PARTITION__),
-    so DuckDB, polars, Spark or Trino read the folder as it is.
+    so DuckDB, polars, Spark or Trino read the folder as it is; and the summary views as they
+    read now (player_summary.parquet, player_deals, deal_ledger, ...).
 
     --records FILE writes the matches back in the record format, with the annotations of the
     archive in each deal: what was imported comes back byte for byte. It holds matches and

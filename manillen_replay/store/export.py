@@ -16,7 +16,7 @@ import msgspec
 from ..record import Annotation, dumps, loads
 from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
 from .errors import ArchiveError
-from .schema import TABLES
+from .schema import SUMMARY_VIEWS, TABLES
 
 
 class ExportMixin(StoreBase):
@@ -149,10 +149,11 @@ class ExportMixin(StoreBase):
     def _write_parquet(
         self, folder: Path, on_rows: Callable[[int, int], None] | None = None
     ) -> dict[str, int]:
-        """Every table written as Parquet into ``folder`` (new and empty); rows per table."""
-        counts = {table: self._count(table) for table in TABLES}
+        """Every table and summary view written as Parquet into ``folder`` (new and empty); rows
+        per table and view."""
+        counts = {table: self._count(table) for table in (*TABLES, *SUMMARY_VIEWS)}
         total = sum(counts.values())
-        for table in TABLES:
+        for table in (*TABLES, *SUMMARY_VIEWS):
             if table == "plays":
                 self._con.execute(
                     f"""COPY (SELECT p.*, year(m.date) AS year FROM plays p JOIN matches m USING (match_id))

@@ -975,6 +975,14 @@ views over ``hand_rows`` and ``play_rows`` that add the card lists; the export h
 The archive's own bookkeeping, ``saves`` (the Record page's saves made once) and
 ``schema_version``, is left out."""
 
+SUMMARY_VIEWS: tuple[str, ...] = (
+    "player_summary", "player_deals", "player_findings", "player_accuracy", "deal_ledger", "player_ledger",
+    "blocks_won",
+)  # fmt: skip
+"""The views that sum the tables up (docs/sql.md): ``export --parquet`` writes each as it reads
+at the export, so a program reading the export answers the documented questions without
+rebuilding them."""
+
 ANALYSIS_TABLES = ("findings", "play_costs", "card_values", "call_decisions", "finding_lines")
 """The tables of a match's analysis (each keyed by ``match_id``), kept with a replaced version."""
 
