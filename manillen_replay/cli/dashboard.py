@@ -72,8 +72,10 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
     Pages: Archive, Record, Club evening, Standings, Match, Deal replay, Mistakes, Train,
     Players, SQL and Annotations (see docs/dashboard.md). The archive is opened read-only for
     browsing; saving a coach comment, importing an upload or saving a recorded deal opens it
-    for writing for a moment. Stop with Ctrl-C (or SIGTERM: the Streamlit server is stopped
-    with it).
+    for writing for a moment, and so does the solver's review, which goes through the matches
+    not yet reviewed in the background, the newest first, storing what `manillen analyze
+    --depth solver` would ($MANILLEN_REVIEW=off starts the dashboard without it). Stop with
+    Ctrl-C (or SIGTERM: the Streamlit server is stopped with it).
 
     Served beyond this computer (--host 0.0.0.0), the dashboard answers only visitors with a
     token: it prints the organiser's join address (http://ADDRESS:PORT/?token=...) and its QR
