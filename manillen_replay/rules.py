@@ -392,7 +392,27 @@ def rule_conflict(rules: Rules) -> str | None:
                 "rule option 'trump_choice: turned_card' conflicts with the variant 'six_short': "
                 "there the choice of trump passes between teammates"
             )
+    # a café rule a variant has no room for was kept and then never applied, without a word
+    shape = VARIANTS[rules.variant]
+    if rules.en_face and not shape.has_en_face:
+        fits = _listed([name for name, variant in VARIANTS.items() if variant.has_en_face])
+        return (
+            f"rule option 'cafe.en_face' does not apply to the variant {rules.variant!r}: en face passes "
+            f"the trump choice to the dealer's partner, in {fits} only"
+        )
+    if rules.redeal_small and not shape.has_redeal:
+        fits = _listed([name for name, variant in VARIANTS.items() if variant.has_redeal])
+        return (
+            f"rule option 'cafe.redeal_small' does not apply to the variant {rules.variant!r}: the "
+            f"small-cards redeal needs eight-card hands, dealt in {fits} only"
+        )
     return None
+
+
+def _listed(names: list[str]) -> str:
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'``."""
+    quoted = [repr(name) for name in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 CAFE_OPTIONS = ("blind_muil", "eternal_klop", "en_face", "redeal_small")

@@ -119,6 +119,16 @@ def test_conflicting_options_cannot_make_rules_to_save() -> None:
         Rules.from_options({"trump_choice": "turned_card", "cafe": {"en_face": True}})
 
 
+def test_a_cafe_rule_the_variant_has_no_room_for_is_not_saved(tmp_path: Path) -> None:
+    """Saved, it was dropped without a word when the Record page started a match with it."""
+    db = str(tmp_path / "club.duckdb")
+    asked = ("--rule", "variant=three", "--rule", "cafe.en_face=true")
+    result = _run("rules", "save", "bad", *asked, "--db", db)
+    assert result.exit_code == 2, result.output
+    assert "'cafe.en_face' does not apply to the variant 'three'" in result.output
+    assert "bad" not in _run("rules", "list", "--db", db).output
+
+
 # --------------------------------------------------------------------------- the archive
 
 

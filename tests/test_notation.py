@@ -204,14 +204,14 @@ def test_the_demo_archive_round_trips():
 def test_generated_archives_of_every_variant_round_trip(tmp_path, variant):
     people = VARIANTS[variant].people
     out = tmp_path / "games.jsonl"
-    rules = [
-        "--rule",
-        "cafe.en_face=true",
-        "--rule",
-        "cafe.redeal_small=true",
-        "--rule",
-        "cafe.blind_muil=true",
+    shape = VARIANTS[variant]
+    # every café rule the variant has room for (en face needs a partner, the redeal eight cards)
+    cafe = [
+        "blind_muil",
+        *(["en_face"] if shape.has_en_face else []),
+        *(["redeal_small"] if shape.has_redeal else []),
     ]
+    rules = [option for name in cafe for option in ("--rule", f"cafe.{name}=true")]
     players = ",".join((["club", "novice"] * 3)[:people])
     result = run(
         "generate", "--matches", "3", "--seed", "5", "--variant", variant, "--players", players,

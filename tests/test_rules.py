@@ -432,3 +432,25 @@ def test_card_values_survive_pickling():
     hand = CardSet.parse("AH 10S 7C")
     assert pickle.loads(pickle.dumps(hand)) == hand
     assert pickle.loads(pickle.dumps(Card.H10)) is Card.H10
+
+
+@pytest.mark.parametrize("variant", ["two_open", "two_open_fours", "three", "three_dummy", "six_short"])
+def test_cafe_en_face_applies_where_the_dealer_has_a_partner_to_pass_to(variant: str) -> None:
+    """docs/rules.md, "House rules in the variants": en_face in `four` and `six`. Elsewhere the
+    option was kept, never applied, and the Record page dropped it without a word."""
+    with pytest.raises(InvalidOptionError) as refused:
+        Rules(variant=variant, en_face=True)
+    assert str(refused.value) == (
+        f"rule option 'cafe.en_face' does not apply to the variant {variant!r}: en face passes the "
+        "trump choice to the dealer's partner, in 'four' and 'six' only"
+    )
+    assert Rules(variant="six", en_face=True).en_face and Rules(en_face=True).en_face
+
+
+@pytest.mark.parametrize("variant", ["three", "six", "six_short"])
+def test_cafe_redeal_small_applies_to_eight_card_hands(variant: str) -> None:
+    """Five small cards and a jack needs an eight-card hand (docs/rules.md)."""
+    with pytest.raises(InvalidOptionError, match=r"'cafe\.redeal_small' does not apply to the variant"):
+        Rules(variant=variant, redeal_small=True)
+    for fits in ("four", "two_open", "two_open_fours", "three_dummy"):
+        assert Rules(variant=fits, redeal_small=True).redeal_small
