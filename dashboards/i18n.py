@@ -341,6 +341,14 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.link": ("Link to this play", "Link naar deze kaart"),
     "replay.result": ("Card points {a}-{b}; {score}", "Kaartpunten {a}-{b}; {score}"),
     "replay.scores": ("{names} score {points}", "{names} scoren {points}"),
+    "replay.capot_double": (
+        " (capot: every card point, so x{factor} under the house rule)",
+        " (capot: alle kaartpunten, dus x{factor} volgens de huisregel)",
+    ),
+    "replay.capot_fixed": (
+        " (capot: every card point, {points} under the house rule)",
+        " (capot: alle kaartpunten, {points} volgens de huisregel)",
+    ),
     "replay.nobody": (
         "30-30: nobody scores, the next deal counts double",
         "30-30: niemand scoort, het volgende spel telt dubbel",

@@ -818,6 +818,23 @@ def test_replay_running_points_follow_the_tricks(app: AppTest) -> None:
     assert f"Card points {deal.points[0]}-{deal.points[1]}" in replay_texts(at)
 
 
+def test_replay_says_the_house_rule_that_made_a_capot_s_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Card points 0-60; Bert & Dirk score 60" beside x1 read as a wrong sum under capot: double."""
+    archive = tmp_path / "capot.duckdb"
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "house-capot-double.json"
+    with Store(archive) as store:
+        store.import_paths([sample])
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
+    at = open_page(
+        AppTest.from_file(APP, default_timeout=30), "replay", match="house-capot-double", deal=1, step=32
+    )
+    assert "Card points 0-60; Bert & Dirk score 60 (capot: every card point, so x2 under the house rule)" in (
+        replay_texts(at)
+    )
+
+
 def test_replay_shows_the_findings_of_the_play(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-0", deal=1, step=3)
     facts = str(html_views(at)["replay_facts"][1]["html"])

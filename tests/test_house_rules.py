@@ -196,6 +196,25 @@ def test_capot_fixed_score(value, points):
     assert plain.score is not None and plain.score.points == 30 * plain.multiplier
 
 
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("capot-double", "+60 (capot: every card point, so x2 under the house rule)"),
+        ("capot-fixed-30", "+30 (capot: every card point, 30 under the house rule)"),
+        ("capot-fixed-60", "+60 (capot: every card point, 60 under the house rule)"),
+    ],
+)
+def test_a_capot_s_score_says_the_house_rule_that_made_it(name, said):
+    """`replay` wrote "x1 ... card points 0-60 ... score +60": read as a wrong sum."""
+    from manillen_replay.engine.report import match_to_json, match_to_text
+
+    result = replay(loads(json.dumps(sample(name))))
+    assert f"  score: Bert & Dirk {said}" in match_to_text(result, symbols=False).splitlines()
+    assert match_to_json(result)["deals"][0]["capot"] is True
+    plain = replay(loads((SAMPLES / "seed-trick.json").read_text()))
+    assert "capot" not in match_to_text(plain) and match_to_json(plain)["deals"][0]["capot"] is False
+
+
 # --------------------------------------------------------------------------- multipliers
 
 

@@ -189,7 +189,7 @@ def test_the_json_replay_has_every_field_of_its_contract():
     deal = match["deals"][0]
     assert set(deal) == {
         "deal", "dealer", "sides", "kind", "trump", "contract", "en_face", "knocks", "multiplier", "points",
-        "score", "recorded_score", "score_mismatch", "penalties", "match_score", "counted", "tricks",
+        "capot", "score", "recorded_score", "score_mismatch", "penalties", "match_score", "counted", "tricks",
         "violations",
     }  # fmt: skip
     assert (deal["kind"], deal["trump"], deal["contract"], deal["counted"]) == ("played", "H", "trump", True)

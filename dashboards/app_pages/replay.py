@@ -25,6 +25,7 @@ from dashboards.steps import (
 from manillen_replay.analysis.words import counted_en, counted_nl, counted_number
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, MatchResult
+from manillen_replay.engine.report import is_capot
 from manillen_replay.engine.variation import (
     VariationProblem,
     call_choices,
@@ -36,7 +37,7 @@ from manillen_replay.engine.variation import (
 )
 from manillen_replay.errors import ManillenError
 from manillen_replay.report.svg import minus_signs
-from manillen_replay.rules import Contract
+from manillen_replay.rules import CAPOT_POINTS, Contract, capot_factor
 from manillen_replay.store import AnnotationChangedError, NoSuchAnnotationError
 
 t = ui.translator()
@@ -906,6 +907,14 @@ def facts_html() -> list[str]:
             outcome = t("replay.nobody")
         else:
             outcome = t("replay.scores", names=side_names[deal.score.team], points=deal.score.points)
+            rules = replayed.rules
+            if is_capot(deal) and rules.capot != "plain" and deal.multiplier is not None:
+                # "score 60" after card points 60-0 at x1 read as a wrong sum
+                outcome += (
+                    t("replay.capot_double", factor=capot_factor(deal.multiplier, rules))
+                    if rules.capot == "double"
+                    else t("replay.capot_fixed", points=CAPOT_POINTS[rules.capot])
+                )
         parts.append(
             cards.box_html(
                 "success", escape(t("replay.result", a=deal.points[0], b=deal.points[1], score=outcome))

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..cards import CARDS, Card
-from ..rules import Contract, DealScore
+from ..rules import CAPOT_POINTS, Contract, DealScore, capot_factor
 from .results import DealKind, DealResult, IrregularityKind, MatchResult, dummy_name
 
 
@@ -58,6 +58,7 @@ def deal_to_json(deal: DealResult, result: MatchResult | None = None) -> dict[st
         "knocks": deal.knocks,
         "multiplier": deal.multiplier,
         "points": list(deal.points) if deal.points is not None else None,
+        "capot": is_capot(deal),
         "score": {"team": deal.score.team, "points": deal.score.points} if deal.score else None,
         "recorded_score": (
             ({"team": deal.recorded.team, "points": deal.recorded.points} if deal.recorded else None)
@@ -157,6 +158,21 @@ def _win(result: MatchResult, side: int) -> str:
     shape = result.rules.shape
     alone = sum(shape.team_of(seat, 0) == side for seat in range(shape.people)) == 1
     return f"{_match_side(result, side)} {'wins' if alone else 'win'}"
+
+
+def is_capot(deal: DealResult) -> bool:
+    """Whether one side took every card point of a played deal."""
+    return deal.points is not None and bool(deal.tricks) and min(deal.points) == 0 < max(deal.points)
+
+
+def _capot_note(result: MatchResult, deal: DealResult) -> str:
+    """Why a capot scores what it does under a house rule: "x1 ... +60" read as a wrong sum."""
+    rules = result.rules
+    if not is_capot(deal) or rules.capot == "plain" or deal.multiplier is None:
+        return ""
+    if rules.capot == "double":
+        return f" (capot: every card point, so x{capot_factor(deal.multiplier, rules)} under the house rule)"
+    return f" (capot: every card point, {CAPOT_POINTS[rules.capot]} under the house rule)"
 
 
 def _teams(names: list[str]) -> str:
@@ -261,7 +277,10 @@ def match_to_text(result: MatchResult, *, symbols: bool = True, deal_number: int
         if deal.kind is DealKind.ABANDONED:
             lines.append("  abandoned: not scored")
         elif deal.score is not None:
-            lines.append(f"  score: {side_name(result, deal, deal.score.team)} +{deal.score.points}")
+            lines.append(
+                f"  score: {side_name(result, deal, deal.score.team)} +{deal.score.points}"
+                + _capot_note(result, deal)
+            )
         elif deal.tie:
             carry = ", the next deal counts double" if result.rules.thirty_carry else ""
             lines.append(f"  30-30: nobody scores{carry}")
