@@ -201,11 +201,24 @@ def test_legal_house_rule_option():
         (["--trick", "KC", "--hand", "6C 7C"], "6C is not in the deck of 'four'"),
         (["--trick", "6C"], "6C is not in the deck of 'four'"),
         (["--hand", "7C 8C 9C 10C JC QC KC AC 7D"], "a seat holds at most 8 cards in 'four', not 9"),
+        (["--trick", "JC 7C 8C 9C", "--hand", "KC"], "the trick is complete: nobody is to play"),
     ],
 )
 def test_legal_bad_input_is_a_usage_error(args, message):
     result = run("legal", "--trump", "H", "--leader", "1", *args)
     assert result.exit_code == 2 and message in result.output
+
+
+def test_legal_knows_the_seats_of_the_variant():
+    """Seat 4 of a three-player game was taken for seat 1 without a word."""
+    three = ("--trump", "H", "--trick", "QS", "--hand", "KS 7S AC", "--rule", "variant=three")
+    refused = run("legal", "--leader", "4", *three)
+    assert refused.exit_code == 2 and "seat 4 does not exist in 'three': seats are 1 to 3" in refused.output
+    answered = run("legal", "--leader", "3", *three)
+    assert answered.exit_code == 0 and answered.output.startswith("Seat 1 to play; seat 3 is winning")
+    six = run("legal", "--trump", "H", "--leader", "6", "--trick", "QS", "--rule", "variant=six")
+    assert six.exit_code == 0 and six.output.startswith("Seat 1 to play")
+    assert run("legal", "--trump", "H", "--leader", "5").exit_code == 2  # four players
 
 
 def test_schema_command_prints_the_published_schema():

@@ -308,8 +308,9 @@ def _hand_option(text: str | None) -> list[Card]:
 @click.option(
     "--leader",
     required=True,
-    type=click.IntRange(1, 4),
-    help="The seat that led the trick, 1 to 4 clockwise (1 and 3 are partners).",
+    type=click.IntRange(1, 6),
+    help="The seat that led the trick, 1 to 4 clockwise (1 and 3 are partners); in another "
+    "variant 1 to its number of players.",
 )
 @click.option(
     "--trick", default="", metavar="CARDS", help='The cards on the table, leader first: "AC QC 9D".'
@@ -323,7 +324,9 @@ def legal(
     """Which cards may be played next, and the rule that decides it.
 
     Settles arguments at the table. Seats are numbered 1 to 4 clockwise; seats 1 and 3 are one
-    team, 2 and 4 the other. Give the trick so far and the hand of the seat to play; for a
+    team, 2 and 4 the other. In another variant (--rule variant=three, ...) the seats are 1 to
+    its number of players, and seat 1 deals (the sides of the three-player games follow the
+    dealer). Give the trick so far and the hand of the seat to play; for a
     complete trick (four cards) you get its winner and points instead.
 
     Example (the rules text's own trick, trump diamonds):
@@ -358,6 +361,17 @@ def legal(
     if clash:
         raise click.BadParameter(
             f"{' '.join(map(str, clash))} is both on the table and in the hand", param_hint="--hand"
+        )
+    if leader > shape.players:
+        raise click.BadParameter(
+            f"seat {leader} does not exist in {rules.variant!r}: seats are 1 to {shape.players}",
+            param_hint="--leader",
+        )
+    if len(cards) == shape.trick_size and hand is not None:
+        raise click.BadParameter(
+            "the trick is complete: nobody is to play, so there is no hand to check (leave out --hand "
+            "for its winner and points)",
+            param_hint="--hand",
         )
     suit_value = None if trump_suit is None else int(trump_suit)
     leader -= 1  # counted from 0 inside, as the record counts seats
