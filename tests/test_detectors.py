@@ -536,3 +536,36 @@ def test_a_detector_s_finding_on_a_dummy_card_is_filed_under_the_dealer(
         found[0].explanation == "Anna's dummy revoked."
         and found[0].explanation_nl == "blinde van Anna verzaakte."
     )
+
+
+def test_a_failed_underbuy_under_forced_underbuying_names_the_duty_it_broke() -> None:
+    """Bert, void in diamonds, threw 9♠ under Anna's 10♥ (trump) where the club plays
+    `underbuy=forced`: the finding said "buying (kopen) with A♥ 9♥ was required", cards that could
+    not beat the 10♥, while `legal` said a trump even below it was the duty."""
+    from manillen_replay.record.text import loads_text
+
+    text = "\n".join(
+        [
+            "match forced",
+            "seats Anna Bert Carla Dirk",
+            "rules underbuy=forced overtake_plain_suit=false",
+            "deal 1  dealer Dirk  trump H",
+            "  hand Anna: 10C AC KC 7C 10H 8D KS 7S",
+            "  hand Bert: QC 9C AH 9H 8S 9S JD QD",
+            "  hand Carla: JC 8C KH QH AD KD 10S AS",
+            "  hand Dirk: JH 8H 7H 10D 9D 7D QS JS",
+            "  10C QC 8C 7H",
+            "  QS 7S 8S 10S",
+            "  AD 7D 8D QD",
+            "  KD 9D 7C JD",
+            "  JC 8H KC 9C",
+            "  10D 10H 9S AS",
+            "  AC AH KH JS",
+            "  9H QH JH KS",
+            "",
+        ]
+    )
+    (found,) = [f for f in analyse(replay(loads_text(text)[0])) if f.kind == "failed_to_buy"]
+    assert "must play a trump even below the trump winning (underbuying is forced)" in found.explanation
+    assert "so A♥ 9♥ was required" in found.explanation and "buying (kopen)" not in found.explanation
+    assert "onderkopen is verplicht" in found.explanation_nl

@@ -305,6 +305,22 @@ class MatchAnalysis:
                 f"{name_nl} volgde met {card_nl_} onder de winnende {best_nl} van {winner_nl} "
                 f"in slag {t}, terwijl {legal_nl} erover {can_nl}: {who_nl}, dus overnemen was verplicht."
             )
+        elif kind is ViolationKind.FAILED_TO_BUY and not any(
+            winning_position([*trick.cards[:position], card_], trump) == position for card_ in shown
+        ):
+            # no card allowed could beat the trump winning: the duty was to play a trump below it
+            # (underbuy: forced), which "buying (kopen) was required" contradicted
+            en = (
+                f"{name}, void in {suit_en(led)}, played {card} in trick {t} while {winner_en} was "
+                f"winning with {best_en}: under these rules one who cannot follow must play a trump even "
+                f"below the trump winning (underbuying is forced), so {legal} was required."
+            )
+            nl = (
+                f"{name_nl} had geen {suit_nl(led)} meer en speelde {card_nl_} in slag {t} terwijl "
+                f"{winner_nl} won met {best_nl}: volgens deze regels moet wie niet kan volgen troef "
+                f"spelen, ook onder de winnende troef (onderkopen is verplicht), dus {legal_nl} was "
+                "verplicht."
+            )
         elif kind is ViolationKind.FAILED_TO_BUY:
             en = (
                 f"{name}, void in {suit_en(led)}, played {card} in trick {t} while {winner_en} was "
