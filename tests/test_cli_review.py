@@ -237,6 +237,10 @@ def test_the_solver_progress_counts_every_deal_not_past_the_total(tmp_path: Path
     deals = len(record.deals)
     assert lines[-1].startswith(f"solving: {deals}/{deals} deals")
     assert all(int(line.split()[1].split("/")[0]) <= deals for line in lines)
+    # before the first deal is done (minutes in the two-player game), what it is about to do
+    said = err.splitlines()
+    first = next(i for i, line in enumerate(said) if line.startswith("solving"))
+    assert said[first].startswith(f"solving {deals} deals of 1 match: at --samples 2 the time left is told")
 
 
 # --------------------------------------------------------------------------- --top

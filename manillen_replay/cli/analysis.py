@@ -31,6 +31,7 @@ from .common import (
     AUTO_SOLVER_DEALS,
     BATCH_OPTION,
     CLUSTER_OPTION,
+    DEFAULT_SAMPLES,
     QUIET_OPTION,
     SAMPLES_OPTION,
     WAIT_OPTION,
@@ -45,6 +46,7 @@ from .common import (
     player_name,
     plural,
     solver_pending_note,
+    solver_wait,
 )
 
 if TYPE_CHECKING:  # the store (DuckDB, polars) and the solver (numba) load when a command runs
@@ -229,6 +231,22 @@ def _analyse_on_cluster(
             f"{'it' if left == 1 else 'them'}"
         )
     return outcome
+
+
+def _solver_start_line(deals: int, with_cards: dict[str, int], matches: int, samples: int) -> str:
+    """What the solver review is about to do (``deals`` as its progress counts them) and, at the
+    default depth, how long it should take by the pace measured for each variant's deals
+    ``with_cards`` (a scoresheet line gives it nothing to search).
+
+    >>> _solver_start_line(20, {"four": 20}, 2, 50)
+    'solving 20 deals of 2 matches: about 14 s at the pace measured for their variants'
+    >>> _solver_start_line(1, {"two_open": 1}, 1, 10)[-65:]
+    'at --samples 10 the time left is told once the first deal is done'
+    """
+    what = f"solving {plural(deals, 'deal')} of {plural(matches, 'match', 'matches')}"
+    if samples != DEFAULT_SAMPLES:
+        return f"{what}: at --samples {samples} the time left is told once the first deal is done"
+    return f"{what}: {solver_wait(review_effort(with_cards))} at the pace measured for their variants"
 
 
 class _SolverProgress:
@@ -424,8 +442,9 @@ def analyze(
     (--depth solver, the default for up to 60 four-player deals' work) also costs every card of every deal
     (stored in `play_costs` and `card_values`, shown in the dashboard's deal replay), reports
     costly cards and calls, and sharpens the strategy detectors with what each player could
-    see, in every variant (docs/solver.md). Progress goes to stderr from the first deal: deals
-    done, deals a second, time left. Then runs each coach detector given with --detectors over
+    see, in every variant (docs/solver.md). Progress goes to stderr: first what it is about to
+    solve and, at the default --samples, how long that should take; then from the first deal:
+    deals done, deals a second, time left. Then runs each coach detector given with --detectors over
     the whole archive (read-only) and stores its rows as findings named after it. List them
     with `manillen findings` (`--top 3`: the costliest).
 
@@ -492,6 +511,11 @@ def analyze(
                 if click.get_current_context().get_parameter_source("samples") is ParameterSource.COMMANDLINE:
                     note += "; --samples is the solver review's, and the fast scan takes none"
             deals = deals_to_analyse(store, ids)
+            if chosen == "solver" and ids and not quiet:
+                # said before the first deal is done: off a terminal the first line came after it,
+                # minutes for a deal of the two-player game
+                started = _solver_start_line(deals, store.deal_counts_by_variant(ids), len(ids), samples)
+                click.echo(started, err=True)
             deeper = deeper_match_count(store, chosen, match_ids=selected, since=since) if everything else 0
             if deeper:
                 kept = _kept_deeper_note(deeper, chosen)
