@@ -571,6 +571,18 @@ LABELS: dict[str, tuple[str, str]] = {
         "{card} cost **{dd}** card points with hindsight (no view cost).",
         "{card} kostte achteraf **{dd}** kaartpunten (geen kost vanuit wat de speler kon zien).",
     ),
+    "replay.cost_illegal": (
+        "{card} broke a rule (see the finding), so the solver gives it no value: below, what each "
+        "card {name} could legally play was worth.",
+        "{card} brak een regel (zie de bevinding), dus de solver geeft die kaart geen waarde: "
+        "hieronder wat elke kaart waard was die {name} mocht spelen.",
+    ),
+    "replay.cost_illegal_forced": (
+        "{card} broke a rule (see the finding), so the solver gives it no value: {legal} was the only "
+        "card {name} could play.",
+        "{card} brak een regel (zie de bevinding), dus de solver geeft die kaart geen waarde: {legal} "
+        "was de enige kaart die {name} mocht spelen.",
+    ),
     "replay.cost_forced": (
         "{card} was the only card {name} could play: it costs nothing.",
         "{card} was de enige kaart die {name} mocht spelen: die kost niets.",

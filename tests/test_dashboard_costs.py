@@ -330,3 +330,44 @@ def test_a_players_name_in_the_cards_costs_is_text_never_html(
         drawn = [m.value for m in at.markdown if m.allow_html]
         assert drawn and not any(re.search(r"(?<!\\)<(/?)iframe", text) for text in drawn), drawn
         assert any("\\<iframe" in text for text in drawn)  # the name, shown as typed
+
+
+ILLEGAL_PLAYS = Path(__file__).resolve().parent.parent / "data" / "samples" / "illegal-plays.json"
+
+
+def test_replay_says_an_illegal_card_has_no_value_and_lists_the_legal_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record keeper read "9♠ cost 0 card points with hindsight" over a table without the 9♠:
+    a free card, where it broke the house rule."""
+    result = decode_and_replay(ILLEGAL_PLAYS.read_text())
+    # deal 1: Anna's revoke (8♥) where only 9♦ was legal, which read "8♥ was the only card Anna
+    # could play: it costs nothing"; deal 3: Dirk's 9♠ where three cards were legal
+    for deal in (result.deals[0], result.deals[2]):
+        _shows_no_value(deal, result, tmp_path / f"club-{deal.number}.duckdb", monkeypatch)
+
+
+def _shows_no_value(deal, result, path, monkeypatch):  # type: ignore[no-untyped-def]
+    violation = deal.violations[0]
+    costs = view_costs(deal, result.rules, samples=SAMPLES)
+    illegal = next(c for c in costs if (c.trick, c.play) == (violation.trick, violation.play))
+    assert not illegal.legal
+    with Store(path) as store:
+        store.import_paths([ILLEGAL_PLAYS])
+        plays, values = cost_frames(result, {deal.number: costs})
+        store.save_costs([result.id], plays, values)
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "replay", match=result.id, deal=deal.number,
+                   step=step_of_play(illegal))  # fmt: skip
+    page = texts(at)
+    assert "broke a rule (see the finding), so the solver gives it no value" in page
+    assert "with hindsight" not in page
+    rows = costs_table(at)
+    if len(violation.legal) == 1:  # nothing to compare: the one legal card named
+        (legal,) = violation.legal
+        assert rows is None and f"{legal.symbol}</b> was the only card" in page, page
+    else:
+        # the legal cards' values, with hindsight only where the deal has no view costs
+        (table,) = [f.value for f in light_tables(at) if {"card", "hindsight"} <= set(f.value.columns)]
+        assert "the only card" not in page
+        assert set(table["card"].to_list()) == {card.symbol for card in violation.legal}

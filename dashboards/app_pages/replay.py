@@ -801,10 +801,20 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
     name = ui.name_text(names[seat])
     shown = cards.inline_card(Card.parse(card))
     st.markdown(f"**{t('replay.costs_title')}**")
-    if cost["forced"]:
+    if not cost["legal"]:
+        # "cost 0 with hindsight" above a table without the card read as a free card, and a revoke
+        # where one card was legal as "the only card Anna could play"
+        if cost["forced"]:
+            broken = next(v for v in deal.violations if (v.trick, v.play) == (trick, play))
+            only = cards.inline_card(next(iter(broken.legal)))
+            said = t("replay.cost_illegal_forced", card=shown, name=name, legal=only)
+            st.markdown(said, unsafe_allow_html=True)
+            return
+        st.markdown(t("replay.cost_illegal", card=shown, name=name), unsafe_allow_html=True)
+    elif cost["forced"]:
         st.markdown(t("replay.cost_forced", card=shown, name=name), unsafe_allow_html=True)
         return
-    if cost["view_cost"] is None:
+    elif cost["view_cost"] is None:
         st.markdown(t("replay.cost_hindsight_only", card=shown, dd=cost["dd_cost"]), unsafe_allow_html=True)
     else:
         st.markdown(
