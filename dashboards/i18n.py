@@ -1047,8 +1047,12 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "rule.capot.double": ("doubled", "dubbel"),
     "rule.capot.fixed_30": ("30 points", "30 punten"),
     "rule.capot.fixed_60": ("60 points", "60 punten"),
-    "rule.multipliers.multiplied": ("multiplied (klop on muil ×4)", "vermenigvuldigd (klop op muil ×4)"),
-    "rule.multipliers.added": ("added (klop on muil ×3)", "opgeteld (klop op muil ×3)"),
+    # an example every other option leaves as it is: "klop on muil" was x2 with muil_double off
+    "rule.multipliers.multiplied": (
+        "multiplied (klop and tegenklop ×4)",
+        "vermenigvuldigd (klop en tegenklop ×4)",
+    ),
+    "rule.multipliers.added": ("added (klop and tegenklop ×3)", "opgeteld (klop en tegenklop ×3)"),
     "rule.trump_choice.free": ("any suit or muil", "vrije kleur of muil"),
     "rule.trump_choice.held_suit": ("a suit in the hand", "een kleur uit de hand"),
     "rule.trump_choice.turned_card": ("the turned last card", "de omgedraaide laatste kaart"),
