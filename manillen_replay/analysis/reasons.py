@@ -454,6 +454,15 @@ def explain(
         if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
             here = "on this layout " if layouts else ""
             parts.append(f"{here}trick {first_p.number} is {w.team(first_p.winner)}'s either way")
+        elif swing is not None and swing != first_p.number:
+            # the card's own trick changes sides too, for fewer points: said first, where the words
+            # went straight to a later trick and left the reader wondering about this one
+            here = "on this layout " if layouts else ""
+            parts.append(
+                f"{here}trick {first_p.number} goes to {w.team(first_p.winner)} after the {w.card(card)} "
+                f"({w.points(first_p.points)}), to {w.team(first_b.winner)} after the "
+                f"{w.card(better_card)} ({first_b.points})"
+            )
         if swing is None:
             parts.append(
                 f"the {w.card(card)} and the {w.card(better_card)} come to the same here; the gap is "
@@ -543,6 +552,12 @@ def explain(
         said = f"is slag {first_p.number}" if layouts else f"slag {first_p.number} is"
         here = "in deze verdeling " if layouts else ""
         parts.append(f"{here}{said} hoe dan ook voor {w.team(first_p.winner)}")
+    elif swing is not None and swing != first_p.number:
+        said = f"in deze verdeling gaat slag {first_p.number}" if layouts else f"slag {first_p.number} gaat"
+        parts.append(
+            f"{said} na {w.card(card)} naar {w.team(first_p.winner)} ({w.points(first_p.points)}), na "
+            f"{w.card(better_card)} naar {w.team(first_b.winner)} ({first_b.points})"
+        )
     if swing is None:
         parts.append(
             f"{w.card(card)} en {w.card(better_card)} komen hier op hetzelfde uit; het verschil zit "
@@ -656,25 +671,45 @@ def reason_for(
     finally:
         if own:
             tables.close()
-    words = {
-        lang: explain(
-            view[0],
-            view[1],
-            seat=cost.seat,
-            card=cost.card,
-            better_card=chosen,
-            names=names,
-            lang=lang,
-            layouts=count,
-            real=(real[0], real[1]),
-            every=cost.exact and count >= cost.layouts,
-            unsure=misplaced(layout, position.hands),
-            trump=trump,
-            shown=(held_as_shown(layout, shown) if count else 0, len(shown)),
-            game_winner=deal.tricks[cost.trick - 1].winner,
-        )
-        for lang in ("en", "nl")
-    }
+    team = real[0].sides[cost.seat]
+    if real[1].taken(team) > real[0].taken(team):
+        # the real cards teach it too: told with the hands the player sees in the replay, not on a
+        # layout made up for the average (a coach could not follow "the one closest to it where
+        # the others hold the cards they played after it"); the view cost stays what judges it
+        words = {
+            lang: explain(
+                real[0],
+                real[1],
+                seat=cost.seat,
+                card=cost.card,
+                better_card=chosen,
+                names=names,
+                lang=lang,
+                layouts=0,
+                trump=trump,
+            )
+            for lang in ("en", "nl")
+        }
+    else:
+        words = {
+            lang: explain(
+                view[0],
+                view[1],
+                seat=cost.seat,
+                card=cost.card,
+                better_card=chosen,
+                names=names,
+                lang=lang,
+                layouts=count,
+                real=(real[0], real[1]),
+                every=cost.exact and count >= cost.layouts,
+                unsure=misplaced(layout, position.hands),
+                trump=trump,
+                shown=(held_as_shown(layout, shown) if count else 0, len(shown)),
+                game_winner=deal.tricks[cost.trick - 1].winner,
+            )
+            for lang in ("en", "nl")
+        }
     return Reason(
         deal.number, cost.trick, cost.play, cost.seat, cost.card, chosen, view[0], view[1], real[0], real[1],
         count, swing_trick(view[0], view[1], view[0].sides[cost.seat]), words["en"], words["nl"],
