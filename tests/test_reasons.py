@@ -581,3 +581,30 @@ def test_the_better_line_in_a_real_browser(reviewed: tuple[Path, pl.DataFrame], 
         page.get_by_text("Betere lijn", exact=True).wait_for(timeout=15_000)
         page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)  # the run over, not a fixed pause
         page.screenshot(path=str(ARTIFACTS / "replay-better-line-390-nl.png"))
+
+
+@pytest.mark.solver
+def test_a_reason_the_real_cards_show_too_is_told_on_the_real_hands_from_the_card_s_own_trick() -> None:
+    """Anna's 8♣ leading trick 5 of match-101's deal 3 (A♥ or 10♥ better): a coach read its reason
+    on a layout made up for the average, whose tricks held other cards than the replay drew, and
+    whose words went straight to trick 6, silent on the trick the 8♣ itself lost."""
+    from manillen_replay.analysis.reasons import deal_reasons
+
+    samples = Path(__file__).resolve().parent.parent / "data" / "samples"
+    result = replay(loads((samples / "match-101.json").read_text()))
+    deal = result.deals[2]
+    costs = view_costs(deal, result.rules, samples=50)
+    reasons = deal_reasons(deal, result.rules, costs, names=result.seats)
+    (reason,) = [r for r in reasons if (r.trick, r.play) == (5, 1)]
+    assert reason.real_better.taken(0) > reason.real_played.taken(0)  # the real cards punish it too
+    assert reason.explanation.startswith(
+        "Why, with every hand known: trick 5 goes to Bert & Dirk after the 8♣ (1 point), to Anna & Carla "
+        "after the A♥ (7); after the 8♣, Dirk's K♥ takes trick 6 (9 points)"
+    ), reason.explanation
+    assert reason.explanation_nl.startswith(
+        "Waarom, met alle kaarten open: slag 5 gaat na de klaveren acht naar Bert & Dirk (1 punt), na "
+        "de harten aas naar Anna & Carla (7);"
+    ), reason.explanation_nl
+    # a card the real cards did not punish keeps its reason on a layout of the player's view
+    unpunished = [r for r in reasons if r.real_better.taken(r.seat % 2) <= r.real_played.taken(r.seat % 2)]
+    assert all(r.explanation.startswith("Why, on ") for r in unpunished)
