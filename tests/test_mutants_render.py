@@ -1455,3 +1455,25 @@ def test_a_name_with_quotes_stays_whole_in_the_reviews_attribute(archive: Path) 
     named = dataclasses.replace(base.reviews[0], name='Jo "Aas" Peeters')
     html = render(dataclasses.replace(base, reviews=(named,)))
     assert '<section class="player-review" data-player="Jo &quot;Aas&quot; Peeters">' in html
+
+
+@pytest.mark.parametrize(("real_better", "layout"), [(38, "real"), (28, "view")])
+def test_the_better_line_is_on_the_hands_its_reason_is_told_on(real_better: int, layout: str) -> None:
+    """A reason the real cards show too is told "with every hand known": its better line beside it
+    drew a made-up layout whose cards the hands above do not hold (a coach's report)."""
+    from types import SimpleNamespace
+
+    from manillen_replay.report.build import _line as better_line
+
+    rows = []
+    for where, better, played in (("view", 33, 28), ("real", real_better, 30)):
+        for line, first, taken in (("better", "AH", better), ("played", "8C", played)):
+            place = {"deal": 3, "trick": 5, "play": 1, "line": line, "layout": where, "first_card": first}
+            shared = {"line_trick": 5, "winner": 0, "trick_points": 7, "team_points": taken, "layouts": 12}
+            rows += [
+                {**place, **shared, "step": step, "seat": step, "card": card}
+                for step, card in enumerate((first, "7H", "JC", "QH"))
+            ]
+    chosen = better_line(SimpleNamespace(lines=pl.DataFrame(rows)), 3, 5, 1)  # type: ignore[arg-type]
+    assert chosen is not None and chosen.layout == layout
+    assert chosen.taken == (real_better if layout == "real" else 33)

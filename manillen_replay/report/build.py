@@ -466,13 +466,20 @@ def _not_a_player(match: MatchResult, asked: str, everyone: Sequence[str]) -> st
 
 
 def _line(tables: ReportTables, deal: int, trick: int, play: int) -> BetterLine | None:
-    """The better card's line of a play, on the layout the reason chose (the real cards when
-    only those are stored)."""
+    """The better card's line of a play, on the hands its reason is told on: the real cards when
+    they punish the card too (the reason then says "with every hand known", and a line on a
+    made-up layout beside it drew cards the hands above do not hold), else the layout the reason
+    chose (the real cards when only those are stored)."""
     lines = tables.lines
     if not lines.height:
         return None
     here = lines.filter((pl.col("deal") == deal) & (pl.col("trick") == trick) & (pl.col("play") == play))
-    for layout in ("view", "real"):
+    real = {
+        str(row["line"]): int(row["team_points"])
+        for row in _rows(here.filter(pl.col("layout") == "real").unique("line"))
+    }
+    punished = real.get("better", 0) > real.get("played", 60)
+    for layout in ("real", "view") if punished else ("view", "real"):
         better = _rows(here.filter((pl.col("line") == "better") & (pl.col("layout") == layout)))
         if not better:
             continue
