@@ -71,6 +71,9 @@ def test_record_page_offers_the_archives_club_rules_and_the_match_carries_them(
 
     assert rules_of(record) == ZWAAN  # the record the match is saved as says the club's rules
     assert at.button(key="record_en_face")  # the club's cafe rule is in force at the table
+    # and said above the table, as the notation's rules line writes them (nowhere once recording)
+    (said,) = [c.value for c in at.caption if c.value.startswith("House rules: ")]
+    assert "target=151" in said and "underbuy=allowed" in said and "cafe.en_face=true" in said
 
 
 def test_record_page_offers_a_clubs_rules_for_the_game_chosen(club_app: tuple[AppTest, Path]) -> None:
@@ -92,6 +95,7 @@ def test_record_page_keeps_the_standard_rules_when_no_club_is_chosen(club_app: t
     tap(at, "record_start")
     draft = drafts.load(str(at.query_params["draft"]), drafts.folder(path))
     assert draft is not None and draft.setup.rules == {} and draft.setup.rules_value() == Rules()
+    assert not [c for c in at.caption if c.value.startswith("House rules: ")]
 
 
 def test_record_page_without_saved_club_rules_shows_no_club_select(

@@ -22,6 +22,7 @@ from manillen_replay.club_rules import ClubRules
 from manillen_replay.engine import MatchResult
 from manillen_replay.engine.results import DealResult, IrregularityKind
 from manillen_replay.errors import ManillenError
+from manillen_replay.record.text import rule_options_text
 from manillen_replay.rules import (
     CAFE_OPTIONS,
     VARIANTS,
@@ -1467,6 +1468,8 @@ if draft is None:
 st.html(TABLE_STYLE)
 # at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
 st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
+if draft.setup.rules:  # once recording, the options chosen were no longer shown anywhere
+    st.caption(t("record.rules_in_force", rules=rule_options_text(draft.setup.rules)))
 if draft.setup.blocks:  # a club table: who partners whom in this block
     _block, _seating = rec.block_of(draft) or 0, rec.seating(draft)
     st.caption(

@@ -1081,7 +1081,7 @@ def _write_match(record: Record) -> str:
         lines.append(f"variant {match.variant}")
     lines.append("seats " + " ".join(_word(name) for name in match.seats))
     if match.rules is not msgspec.UNSET:
-        lines.append("rules " + " ".join(_rule_pairs(msgspec.to_builtins(match.rules))))
+        lines.append("rules " + rule_options_text(msgspec.to_builtins(match.rules)))
     if match.blocks is not msgspec.UNSET:
         lines.append("blocks " + " / ".join(" ".join(_word(n) for n in block) for block in match.blocks))
     shape = _shape(record)
@@ -1183,6 +1183,15 @@ def _score(deal: Deal, team: Any) -> str:
     if deal.recorded_score is None:
         return "score 30-30"
     return f"score {team(deal.recorded_score.team)} {deal.recorded_score.points}"
+
+
+def rule_options_text(options: dict[str, Any]) -> str:
+    """A record's rules object as the notation's ``rules`` line writes it (after the word).
+
+    >>> rule_options_text({"target": 61, "cafe": {"en_face": True}, "extension": [121, 151]})
+    'target=61 cafe.en_face=true extension=121,151'
+    """
+    return " ".join(_rule_pairs(options))
 
 
 def _rule_pairs(options: dict[str, Any], prefix: str = "") -> Iterator[str]:
