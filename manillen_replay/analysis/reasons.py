@@ -13,6 +13,7 @@ deal's lines (every hand known) go beside them, labelled.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -671,40 +672,25 @@ def reason_for(
     finally:
         if own:
             tables.close()
+    tell = functools.partial(
+        explain, seat=cost.seat, card=cost.card, better_card=chosen, names=names, trump=trump
+    )
     team = real[0].sides[cost.seat]
     if real[1].taken(team) > real[0].taken(team):
         # the real cards teach it too: told with the hands the player sees in the replay, not on a
         # layout made up for the average (a coach could not follow "the one closest to it where
         # the others hold the cards they played after it"); the view cost stays what judges it
-        words = {
-            lang: explain(
-                real[0],
-                real[1],
-                seat=cost.seat,
-                card=cost.card,
-                better_card=chosen,
-                names=names,
-                lang=lang,
-                layouts=0,
-                trump=trump,
-            )
-            for lang in ("en", "nl")
-        }
+        words = {lang: tell(real[0], real[1], lang=lang, layouts=0) for lang in ("en", "nl")}
     else:
         words = {
-            lang: explain(
+            lang: tell(
                 view[0],
                 view[1],
-                seat=cost.seat,
-                card=cost.card,
-                better_card=chosen,
-                names=names,
                 lang=lang,
                 layouts=count,
                 real=(real[0], real[1]),
                 every=cost.exact and count >= cost.layouts,
                 unsure=misplaced(layout, position.hands),
-                trump=trump,
                 shown=(held_as_shown(layout, shown) if count else 0, len(shown)),
                 game_winner=deal.tricks[cost.trick - 1].winner,
             )
