@@ -947,6 +947,9 @@ class FindingFilter:
     severities: tuple[str, ...] = ()
     dates: tuple[Any, Any] | None = None
     matches: tuple[str, ...] = ()
+    depths: tuple[str, ...] = ()
+    """How deep the matches were analysed (``matches.analysis_depth``): the solver's review finds
+    far more than the quick check, so players are compared over one depth."""
 
     def where(self, alias: str = "f") -> tuple[str, list[Any]]:
         """The SQL condition on ``findings`` (as ``alias``) joined with ``matches m``, and its parameters."""
@@ -965,6 +968,9 @@ class FindingFilter:
         if self.dates is not None:
             parts.append("m.date BETWEEN ? AND ?")
             params.extend(self.dates)
+        if self.depths:
+            parts.append(f"m.analysis_depth IN ({', '.join('?' for _ in self.depths)})")
+            params.extend(self.depths)
         return " AND ".join(parts), params
 
 
@@ -1038,6 +1044,9 @@ def _finding_rates(path: str, version: int, chosen: FindingFilter) -> pl.DataFra
     if chosen.dates is not None:
         card_where.append("m.date BETWEEN ? AND ?")
         card_params.extend(chosen.dates)
+    if chosen.depths:
+        card_where.append(f"m.analysis_depth IN ({', '.join('?' for _ in chosen.depths)})")
+        card_params.extend(chosen.depths)
     return _frame(
         path,
         f"""
@@ -1065,6 +1074,32 @@ def finding_rates(chosen: FindingFilter) -> pl.DataFrame:
     """Findings per 100 cards played by player and kind, under the filters (``player, kind, per_100``);
     the cards of analysed matches only."""
     return _finding_rates(*_key(archive()), chosen)
+
+
+@st.cache_data(show_spinner=False)
+def _analysed_depths(path: str, version: int, chosen: FindingFilter) -> dict[str, int]:
+    where = ["analysis_depth IS NOT NULL"]
+    params: list[Any] = []
+    if chosen.matches:
+        where.append(f"match_id IN ({', '.join('?' for _ in chosen.matches)})")
+        params.extend(chosen.matches)
+    if chosen.dates is not None:
+        where.append("date BETWEEN ? AND ?")
+        params.extend(chosen.dates)
+    if chosen.depths:
+        where.append(f"analysis_depth IN ({', '.join('?' for _ in chosen.depths)})")
+        params.extend(chosen.depths)
+    frame = _frame(
+        path,
+        f"SELECT analysis_depth, count(*) AS n FROM matches WHERE {' AND '.join(where)} GROUP BY 1",
+        params,
+    )
+    return {str(depth): int(n) for depth, n in frame.iter_rows()}
+
+
+def analysed_depths(chosen: FindingFilter) -> dict[str, int]:
+    """How many analysed matches under the filters' matches and dates are at each depth."""
+    return _analysed_depths(*_key(archive()), chosen)
 
 
 # --------------------------------------------------------------------------- players page

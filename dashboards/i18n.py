@@ -1044,6 +1044,20 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "verboden met een andere kleur in de hand",
     ),
     "rule.underbuy.forced": ("forced when it cannot beat", "verplicht als overkopen niet kan"),
+    "mistakes.depth": ("Analysis", "Analyse"),
+    "depth.solver": ("solver's review", "controle van de solver"),
+    "depth.heuristic": ("quick check", "snelle controle"),
+    "depth.rules": ("rules only", "enkel de regels"),
+    "mistakes.mixed_depths": (
+        "These matches were analysed at different depths: {solver} by the solver's review, {quick} by the "
+        "quick check only. The solver's review finds several times more (the cost of every card), so a "
+        "player whose matches it reached looks worse than one whose matches it did not: compare players "
+        "over one depth (the Analysis filter).",
+        "Deze partijen werden niet even diep geanalyseerd: {solver} door de controle van de solver, "
+        "{quick} enkel door de snelle controle. De solver vindt er meermaals meer (de kost van elke "
+        "kaart), dus wie partijen heeft die ze al controleerde, lijkt slechter dan wie er geen heeft: "
+        "vergelijk spelers over één diepte (de filter Analyse).",
+    ),
     "rule.capot.plain": ("scored as any deal", "gewoon geteld"),
     "rule.capot.double": ("doubled", "dubbel"),
     "rule.capot.fixed_30": ("30 points", "30 punten"),

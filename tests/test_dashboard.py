@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 from xml.etree import ElementTree
 
+import duckdb
 import polars as pl
 import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
@@ -1098,7 +1099,7 @@ def test_a_comment_survives_an_archive_locked_for_writing(
 # --------------------------------------------------------------------------- mistakes
 
 
-MISTAKES_FILTERS = "matches,players,kinds,categories,severities,date_from,date_to,show_info"
+MISTAKES_FILTERS = "matches,players,kinds,categories,severities,depths,date_from,date_to,show_info"
 """The Mistakes page's filters (one row of native inputs), by their names."""
 
 
@@ -1245,6 +1246,25 @@ def test_mistakes_rate_is_per_hundred_cards(app: AppTest) -> None:
     assert rates.select("player", "kind", "findings", "cards").rows() == [("Dirk", "missed_vetten", 1, 288)]
     assert rates["per_100"][0] == pytest.approx(100 / 288, abs=0.01)
     assert "mistakes_chart" in svg_charts(at)
+
+
+def test_mistakes_warn_when_the_matches_were_analysed_at_different_depths_and_filter_by_one(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A league's dashboard reviewed its newest matches by the solver in the background: those
+    had 1.97 findings a deal against 0.29, so the rate chart made whoever played lately look worse."""
+    connection = duckdb.connect(str(own_archive))
+    connection.execute("UPDATE matches SET analysis_depth = 'solver' WHERE match_id = 'random-1'")
+    connection.close()
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "mistakes")
+    assert at.subheader[0].value == "2 findings"
+    (warned,) = [w.value for w in at.warning]
+    assert warned.startswith("These matches were analysed at different depths: 1 by the solver's review, 2")
+    filter_mistakes(at, depths=["heuristic"])
+    assert at.subheader[0].value == "1 finding"  # Bert's blunder of random-1 is the solver's
+    assert light_tables(at)[0].value["player"].to_list() == ["Dirk"] and not at.warning
+    assert data.finding_rates(data.FindingFilter(depths=("solver",)))["player"].to_list() == ["Bert"]
 
 
 def test_a_player_of_a_deal_or_two_is_left_out_of_the_rate_chart_and_named(
@@ -1924,7 +1944,7 @@ def test_mistakes_filters_offer_the_archive_s_choices_and_are_kept_for_the_sessi
     handed = native_inputs_of(at)[MISTAKES_FILTERS]
     fields = {f["name"]: f for f in handed["fields"]}
     assert handed["row"] is True
-    assert [f["kind"] for f in handed["fields"]] == ["multi"] * 5 + ["date", "date", "checkbox"]
+    assert [f["kind"] for f in handed["fields"]] == ["multi"] * 6 + ["date", "date", "checkbox"]
     assert [value for value, _ in fields["players"]["options"]] == ["Anna", "Bert", "Dirk"]
     assert [value for value, _ in fields["matches"]["options"]] == ["random-0", "random-1", "random-2"]
     assert ("missed_vetten", "missed vetten") in [tuple(o) for o in fields["kinds"]["options"]]
@@ -1953,6 +1973,8 @@ def test_mistakes_filters_in_dutch(mixed: AppTest) -> None:
         fields["date_from"]["label"] == "Datums: van" and fields["date_to"]["label"] == "Datums: tot en met"
     )
     assert fields["show_info"]["label"].startswith("Toon ook opmerkingen")
+    assert fields["depths"]["label"] == "Analyse"
+    assert dict(map(tuple, fields["depths"]["options"]))["heuristic"] == "snelle controle"
 
 
 def shown_comments(at: AppTest) -> list[str]:

@@ -63,6 +63,7 @@ fields = [
     many("kinds", t("col.kind"), choices["kinds"], "kind"),
     many("categories", t("col.category"), choices["categories"], "category"),
     many("severities", t("col.severity"), list(data.SEVERITIES), "severity"),
+    many("depths", t("mistakes.depth"), ["solver", "heuristic", "rules"], "depth"),
     *ui.date_range_fields(t("archive.filter_dates"), kept),
     # A page called Mistakes lists no "not a mistake": info findings (hindsight only, a trump
     # that cost nothing, calls the review cannot yet judge) show only when asked for.
@@ -70,15 +71,16 @@ fields = [
 ]
 values = native_inputs.inputs("mistakes_filters", fields, row=True)
 st.session_state[KEPT] = values
-matches, players, kinds, categories, severities = (
-    native_inputs.many(values[name]) for name in ("matches", "players", "kinds", "categories", "severities")
+matches, players, kinds, categories, severities, depths = (
+    native_inputs.many(values[name])
+    for name in ("matches", "players", "kinds", "categories", "severities", "depths")
 )
 if not severities and values["show_info"] != "true":
     severities = list(data.MISTAKE_SEVERITIES)
 dates = ui.dates_of(values)
 
 chosen = data.FindingFilter(
-    tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates, tuple(matches)
+    tuple(players), tuple(kinds), tuple(categories), tuple(severities), dates, tuple(matches), tuple(depths)
 )
 # A first view sends the table its most serious rows only (the whole list was ten times the rest
 # of the page to send); the button under the table brings every row, up to the archive's limit.
@@ -115,6 +117,17 @@ if rates.height:
         lambda: charts.findings_rate_figure(labelled, **rate_labels, every_kind=every_kind),
         interactive=interactive,
         key="mistakes_chart",
+    )
+analysed = data.analysed_depths(chosen)
+if rates.height and len(analysed) > 1:
+    # the solver's review finds several times what the quick check does: a player whose matches
+    # it reached looked worse beside one whose matches only the quick check saw
+    st.warning(
+        t(
+            "mistakes.mixed_depths",
+            solver=i18n.count(analysed.get("solver", 0)),
+            quick=i18n.count(sum(n for depth, n in analysed.items() if depth != "solver")),
+        )
     )
 if few.height:
     left_out = ", ".join(sorted(few["player"].unique().to_list()))
