@@ -981,7 +981,10 @@ def _finding_choices(path: str, version: int) -> dict[str, list[str]]:
         "SELECT list(DISTINCT kind ORDER BY kind) AS kinds, "
         "list(DISTINCT category ORDER BY category) AS categories, "
         "list(DISTINCT player ORDER BY player) FILTER (WHERE player IS NOT NULL) AS players, "
-        "list(DISTINCT match_id ORDER BY match_id) AS matches FROM findings",
+        # the matches newest first, as the Archive lists them: a league's 2,000 ids in alphabetical
+        # order put its oldest club's first
+        "(SELECT list(match_id ORDER BY date DESC NULLS LAST, import_order DESC) FROM matches "
+        "WHERE match_id IN (SELECT match_id FROM findings)) AS matches FROM findings",
     )
     row = frame.row(0, named=True)
     return {
