@@ -81,12 +81,12 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "ledger": ("The cards and the decisions", "De kaarten en de beslissingen"),
     "ledger_note": (
-        "In card points of 60. The cards: what the team's deals were worth with perfect play by "
+        "In card points, 60 a deal. The cards: what the team's deals were worth with perfect play by "
         "everyone from the first lead on. Own and partner's decisions: what their cards gave away "
         "against the best card, with hindsight. Opponents' decisions: what the other side gave back. "
         "Together they make the points taken. Mistakes are the part a player could have known; "
         "the rest of the hindsight cost is luck.",
-        "In kaartpunten van 60. De kaarten: wat de spellen van de ploeg waard waren als iedereen vanaf "
+        "In kaartpunten, 60 per spel. De kaarten: wat de spellen van de ploeg waard waren als iedereen vanaf "
         "de eerste kaart perfect speelt. Eigen beslissingen en die van de partner: wat hun kaarten "
         "weggaven tegenover de beste kaart, achteraf bekeken. Beslissingen van de tegenstanders: wat "
         "die teruggaven. Samen maken ze de genomen punten. Fouten zijn het deel dat een speler kon "
