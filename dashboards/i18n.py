@@ -360,10 +360,11 @@ LABELS: dict[str, tuple[str, str]] = {
         "tot de volgende kaart.",
     ),
     "replay.panel_as_played": (
-        "The table shows another line; this column stays with the game as it was played "
-        "(its points taken and the cards that could be played are the game's).",
-        "De tafel toont een andere lijn; deze kolom blijft bij het spel zoals het gespeeld "
-        "werd (de genomen punten en de kaarten die mochten, zijn die van het spel).",
+        # no "this column": on a phone the panel stands under the table, not beside it
+        "The table shows another line; the points taken, the findings and the cards that could be "
+        "played below are those of the game as it was played.",
+        "De tafel toont een andere lijn; de genomen punten, de bevindingen en de kaarten die mochten "
+        "hieronder zijn die van het spel zoals het gespeeld werd.",
     ),
     # the better line at a costly card (finding_lines)
     "replay.branch_choice": ("The table shows", "De tafel toont"),

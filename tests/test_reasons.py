@@ -447,13 +447,13 @@ def test_the_replay_switches_to_the_better_line_and_steps_through_it(
     ]
     assert choice.value == "played" and "replay_table_line" not in html_views(at)
     step = replay_step(at)
-    assert "this column stays with the game as it was played" not in str(html_views(at))
+    assert "below are those of the game as it was played" not in str(html_views(at))
     choice.set_value("view").run()
     assert not at.exception
     drawn = html_views(at)["replay_table_line"][1]["html"]
     assert "<b>Better line</b>" in drawn and "closest to the average" in drawn
     # the right-hand column, still on the game as played, says so beside the line
-    assert "this column stays with the game as it was played" in str(html_views(at))
+    assert "below are those of the game as it was played" in str(html_views(at))
     assert (
         f"take <b>{better['team_points'][0]}</b> card points from here, against {played['team_points'][0]}"
         in drawn
