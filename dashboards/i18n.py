@@ -647,7 +647,7 @@ LABELS: dict[str, tuple[str, str]] = {
         "The costliest decisions (three at most), ranked by what they cost from the player's own view "
         "(what they could know when they played), with the reason.",
         "De duurste beslissingen (hoogstens drie), gerangschikt naar wat ze kostten vanuit het zicht "
-        "van de speler zelf (wat die kon weten toen hij speelde), met de reden.",
+        "van de speler zelf (wat die kon weten bij het spelen), met de reden.",
     ),
     "review.caption_quick": (
         "For now the quick check's findings, ranked by the points at stake; the solver's costs replace "

@@ -886,9 +886,9 @@ def finding_html(row: dict[str, Any]) -> str:
     head = f"<b>{escape(severity)}</b> · {escape(i18n.label_of('kind', str(row['kind']), language))}"
     if row.get("points"):
         # to a tenth, as the explanation beside it writes the cost (7.6, not 7.58)
-        head += (
-            f" · {i18n.number(round(float(row['points']), 1), language)} {escape(t('col.at_stake').lower())}"
-        )
+        # as the Match page says it: "inzet 7,6 punten" (the column's "7,6 inzet (punten)" read oddly)
+        points = i18n.number(round(float(row["points"]), 1), language)
+        head += f" · {escape(t('review.at_stake', points=points))}"
     box = {"blunder": "error", "mistake": "warning"}.get(str(row["severity"]), "info")
     return cards.box_html(box, f"<p>{head}</p><p>{escape(explanation(row))}</p>")
 
