@@ -88,13 +88,17 @@ if current is None:
 
 
 def option_text(option: str) -> str:
-    """An option as the page writes it: a card with its suit symbol, a knock in the page's words."""
+    """An option as the page writes it: a card with its suit symbol, red for harten and koeken as
+    on the table above (K♥ and K♠ differed by shape alone), a knock in the page's words."""
     if option in Suit.__members__:
-        return i18n.suit_name(Suit[option])  # its symbol and name: ♥ harten
+        suit = Suit[option]
+        # its symbol and name (♥ harten), the symbol in its colour (a coloured name lost its space)
+        return f":red[{suit.symbol}] {suit.dutch}" if suit.is_red else i18n.suit_name(suit)
     try:
-        return Card.parse(option).symbol
+        card = Card.parse(option)
     except ValueError:
         return t(f"train.{option}")
+    return f":red[{card.symbol}]" if card.suit.is_red else card.symbol
 
 
 def table_of(puzzle: Puzzle) -> str:
