@@ -121,7 +121,8 @@ def test_a_local_cluster_finds_exactly_what_the_plain_run_finds_though_a_worker_
     assert_same(tables(path), plain)
     # the progress as in a plain run (lines, stderr being no terminal), then the cluster's summary;
     # nothing else, not even Dask's word on the lost worker
-    progress, summary = err.splitlines()[:-1], err.splitlines()[-1]
+    started, *progress, summary = err.splitlines()
+    assert started.startswith("solving 5 deals of 3 matches: "), err  # what it is about to solve
     assert progress and all(line.startswith("solving: ") for line in progress), err
     assert progress[-1].startswith("solving: 5/5 deals, ")
     assert summary.startswith("cluster local:2: 2 workers, 5 tasks of 1.0 deals on average; the driver")
