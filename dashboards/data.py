@@ -1105,6 +1105,42 @@ def analysed_depths(chosen: FindingFilter) -> dict[str, int]:
     return _analysed_depths(*_key(archive()), chosen)
 
 
+@st.cache_data(show_spinner=False)
+def _league_table(path: str, version: int) -> pl.DataFrame:
+    return _frame(
+        path,
+        """
+        WITH played AS (
+            SELECT s.player, s.match_id,
+                   -- the three-player games score each person: their winner is a seat
+                   coalesce(CASE WHEN m.variant IN ('three', 'three_dummy') THEN m.winner = s.seat
+                                 ELSE m.winner = s.team END, false) AS won
+            FROM seats s JOIN matches m USING (match_id)
+            WHERE m.format = 'target' AND m.finished AND s.player IS NOT NULL
+        ), deals AS (
+            SELECT pd.player, count(*) FILTER (WHERE pd.kind = 'played') AS deals,
+                   sum(pd.score_for - pd.score_against) AS net
+            FROM player_deals pd JOIN played p USING (player, match_id)
+            GROUP BY pd.player
+        )
+        SELECT p.player, count(*) AS matches, count(*) FILTER (WHERE p.won) AS won,
+               round(100.0 * count(*) FILTER (WHERE p.won) / count(*), 1)::DOUBLE AS won_pct,
+               coalesce(d.deals, 0) AS deals,
+               round(d.net / nullif(d.deals, 0), 2)::DOUBLE AS net_per_deal
+        FROM played p LEFT JOIN deals d USING (player)
+        GROUP BY p.player, d.deals, d.net
+        ORDER BY won DESC, won_pct DESC, p.player
+        """,
+    )
+
+
+def league_table() -> pl.DataFrame:
+    """Every player's finished matches to a target: played, won, the share won, their deals and
+    the points their side scored less conceded a deal; the most matches won first (a league's
+    standings beside the club evenings')."""
+    return _league_table(*_key(archive()))
+
+
 # --------------------------------------------------------------------------- players page
 
 

@@ -1053,7 +1053,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "These matches were analysed at different depths: {solver} by the solver's review, {quick} by the "
         "quick check only. The solver's review finds several times more (the cost of every card), so a "
         "player whose matches it reached looks worse than one whose matches it did not: compare players "
-        "over one depth (the Analysis filter).",
+        "over one depth (the Analysis filter, above).",
         "Deze partijen werden niet even diep geanalyseerd: {solver} door de controle van de solver, "
         "{quick} enkel door de snelle controle. De solver vindt er meermaals meer (de kost van elke "
         "kaart), dus wie partijen heeft die ze al controleerde, lijkt slechter dan wie er geen heeft: "
@@ -1776,9 +1776,22 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
     "standings.title": ("Standings: {venue}, {date}", "Stand: {venue}, {date}"),
     "standings.title_undated": ("Standings: {venue}", "Stand: {venue}"),
     "standings.none": (
-        "There is no club evening in this archive yet.",
-        "Er is nog geen clubavond in dit archief.",
+        "There is no club evening in this archive yet: its standings (blocks won) come here once the "
+        "Club evening page has set one up.",
+        "Er is nog geen clubavond in dit archief: de stand ervan (gewonnen blokken) komt hier zodra "
+        "de pagina Clubavond er een opgezet heeft.",
     ),
+    "standings.league_caption": (
+        "Every player's finished matches to a target, the most won first; points a deal are what the "
+        "player's side scored less what it conceded. A header click sorts.",
+        "De afgewerkte partijen tot een doelscore van elke speler, de meeste gewonnen eerst; punten "
+        "per spel zijn wat de ploeg van de speler scoorde min wat ze toeliet. Klik op een kop om te "
+        "sorteren.",
+    ),
+    "standings.col.matches": ("Matches", "Partijen"),
+    "standings.col.won": ("Won", "Gewonnen"),
+    "standings.col.won_pct": ("Won %", "Gewonnen %"),
+    "standings.col.net_per_deal": ("Points a deal", "Punten per spel"),
     "standings.unknown": (
         "There is no evening {evening} in this archive.",
         "Er is geen avond {evening} in dit archief.",

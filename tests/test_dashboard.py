@@ -2040,3 +2040,32 @@ def test_a_player_in_an_address_is_found_in_any_case(app: AppTest, page: str) ->
         assert at.query_params["player"] in ("Dirk", ["Dirk"])
     else:
         assert at.session_state["train_player"] == "Dirk"
+
+
+def test_standings_without_a_club_evening_rank_the_players_by_matches_won(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A league's archive of ordinary matches had no standings at all: "There is no club evening"."""
+    samples = Path(__file__).resolve().parent.parent / "data" / "samples"
+    files = [p for p in sorted(samples.glob("*.json")) if p.name != "club-evening.json"]
+    path = tmp_path / "league.duckdb"
+    with Store(path) as store:
+        store.import_paths(files)
+    expected: dict[str, list[int]] = {}
+    for file in files:
+        result = decode_and_replay(file.read_text())
+        if result.rules.format != "target" or not result.finished:
+            continue
+        shape = result.rules.shape
+        for seat, player in enumerate(result.seats):
+            side = seat if shape.scorers == 3 else shape.team_of(seat, 0)
+            tally = expected.setdefault(player, [0, 0])
+            tally[0] += 1
+            tally[1] += result.winner == side
+    assert expected
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "standings")
+    table = light_table(at, "standings_league").value
+    assert {row["player"]: [row["matches"], row["won"]] for row in table.iter_rows(named=True)} == expected
+    assert table["won"].to_list() == sorted(table["won"].to_list(), reverse=True)
+    assert "There is no club evening in this archive yet" in texts(at)

@@ -97,6 +97,17 @@ rates = data.finding_rates(chosen)
 # named, unless chosen in the filter
 few = rates.filter((pl.col("cards") < RATE_MIN_CARDS) & ~pl.col("player").is_in(list(chosen.players)))
 rates = rates.join(few.select("player").unique(), on="player", how="anti")
+analysed = data.analysed_depths(chosen)
+if rates.height and len(analysed) > 1:
+    # the solver's review finds several times what the quick check does: a player whose matches
+    # it reached looked worse beside one whose matches only the quick check saw
+    st.warning(
+        t(
+            "mistakes.mixed_depths",
+            solver=i18n.count(analysed.get("solver", 0)),
+            quick=i18n.count(sum(n for depth, n in analysed.items() if depth != "solver")),
+        )
+    )
 interactive = chart_view.interactive("mistakes")
 if rates.height:
     labelled = rates.with_columns(
@@ -117,17 +128,6 @@ if rates.height:
         lambda: charts.findings_rate_figure(labelled, **rate_labels, every_kind=every_kind),
         interactive=interactive,
         key="mistakes_chart",
-    )
-analysed = data.analysed_depths(chosen)
-if rates.height and len(analysed) > 1:
-    # the solver's review finds several times what the quick check does: a player whose matches
-    # it reached looked worse beside one whose matches only the quick check saw
-    st.warning(
-        t(
-            "mistakes.mixed_depths",
-            solver=i18n.count(analysed.get("solver", 0)),
-            quick=i18n.count(sum(n for depth, n in analysed.items() if depth != "solver")),
-        )
     )
 if few.height:
     left_out = ", ".join(sorted(few["player"].unique().to_list()))

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
-from dashboards import access, data, evenings, i18n, ui
+from dashboards import access, data, evenings, i18n, light_table, ui
 from dashboards.evenings import STANDINGS_COLUMNS
 from manillen_replay.errors import ManillenError
 
@@ -59,6 +59,24 @@ except ManillenError as error:  # an archive this program cannot read (another's
     st.stop()
 if not ids:
     st.title(t("nav.standings"))
+    # an archive of ordinary matches (a league's, a club's weeks) ranks its players by matches won
+    league = data.league_table()
+    if league.height:
+        st.caption(t("standings.league_caption"))
+        light_table.show(
+            league,
+            key="standings_league",
+            labels={
+                "player": t("col.player"),
+                "matches": t("standings.col.matches"),
+                "won": t("standings.col.won"),
+                "won_pct": t("standings.col.won_pct"),
+                "deals": t("standings.col.deals"),
+                "net_per_deal": t("standings.col.net_per_deal"),
+            },
+            formats={"won_pct": "%.1f", "net_per_deal": "%.2f"},
+            caption=t("nav.standings"),
+        )
     st.info(t("standings.none"))
     st.stop()
 wanted = str(st.query_params.get("evening") or ids[0])
