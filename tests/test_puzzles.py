@@ -590,6 +590,7 @@ def test_train_page_brings_a_missed_puzzle_back_after_the_others(app: object, ar
         by_id = {p.puzzle_id: p for p in make_puzzles(store.puzzle_rows(player=name), player=name)}
     at = open_page(app, "train")  # type: ignore[arg-type]
     at.selectbox(key="train_player").set_value(name).run()
+    assert at.query_params["player"] in (name, [name])  # in the address: a reload keeps the player
     at.number_input(key="train_new_left").set_value(3).run()
     shown: list[str] = []
     verdicts: list[bool] = []

@@ -40,6 +40,10 @@ if asked is not None and asked not in names and st.session_state.get("train_aske
     )
 left, right = st.columns([3, 2])
 player = left.selectbox(t("train.player"), names, key=PLAYER)
+if player is not None:
+    # in the address, as a link names them: a reload (a phone's, on the way home) kept the first
+    # name; marked as asked, so the link's choice above does not take it back on the next run
+    st.query_params["player"] = st.session_state["train_asked"] = player
 if NEW_LEFT not in st.session_state:
     st.session_state[NEW_LEFT] = NEW_PER_SESSION
 right.number_input(t("train.new"), min_value=0, max_value=50, step=1, key=NEW_LEFT)
