@@ -176,6 +176,17 @@ lines_here = (
     else pl.DataFrame()
 )
 BRANCHES = [layout for layout in ("view", "real") if lines_here.height and layout in lines_here["layout"]]
+_real = (
+    {
+        str(row["line"]): int(row["team_points"])
+        for row in lines_here.filter(pl.col("layout") == "real").unique("line").iter_rows(named=True)
+    }
+    if lines_here.height
+    else {}
+)
+if _real.get("better", 0) > _real.get("played", 60):
+    # the finding's reason is told on the real hands then (analysis/reasons.py): its line first
+    BRANCHES.sort(key=lambda layout: layout != "real")
 
 # ---------------------------------------------------------------------- what if (another card)
 # At any play of a four-player deal with its hands another legal card can be chosen: the solver
