@@ -1100,6 +1100,23 @@ def _analysed_depths(path: str, version: int, chosen: FindingFilter) -> dict[str
     return {str(depth): int(n) for depth, n in frame.iter_rows()}
 
 
+@st.cache_data(show_spinner=False)
+def _player_depths(path: str, version: int, player: str) -> dict[str, int]:
+    frame = _frame(
+        path,
+        "SELECT m.analysis_depth, count(DISTINCT m.match_id) AS n "
+        "FROM matches m JOIN seats s USING (match_id) "
+        "WHERE s.player = ? AND m.analysis_depth IS NOT NULL GROUP BY 1",
+        [player],
+    )
+    return {str(depth): int(n) for depth, n in frame.iter_rows()}
+
+
+def player_depths(player: str) -> dict[str, int]:
+    """How many of a player's analysed matches are at each depth."""
+    return _player_depths(*_key(archive()), player)
+
+
 def analysed_depths(chosen: FindingFilter) -> dict[str, int]:
     """How many analysed matches under the filters' matches and dates are at each depth."""
     return _analysed_depths(*_key(archive()), chosen)

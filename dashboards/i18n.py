@@ -1045,6 +1045,16 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "verboden met een andere kleur in de hand",
     ),
     "rule.underbuy.forced": ("forced when it cannot beat", "verplicht als overkopen niet kan"),
+    "players.mixed_depths": (
+        "Of this player's matches {solver} were analysed by the solver's review and {quick} by the "
+        "quick check only: the solver finds several times more, so its months look worse than the "
+        "others. `manillen analyze --depth solver` reviews the rest (the dashboard's own review does, "
+        "in time).",
+        "Van de partijen van deze speler werden er {solver} door de controle van de solver "
+        "geanalyseerd en {quick} enkel door de snelle controle: de solver vindt er meermaals meer, dus "
+        "die maanden lijken slechter dan de andere. `manillen analyze --depth solver` controleert de "
+        "rest (de eigen controle van het dashboard doet het mettertijd).",
+    ),
     "mistakes.depth": ("Analysis", "Analyse"),
     "depth.solver": ("solver's review", "controle van de solver"),
     "depth.heuristic": ("quick check", "snelle controle"),

@@ -1265,6 +1265,11 @@ def test_mistakes_warn_when_the_matches_were_analysed_at_different_depths_and_fi
     assert at.subheader[0].value == "1 finding"  # Bert's blunder of random-1 is the solver's
     assert light_tables(at)[0].value["player"].to_list() == ["Dirk"] and not at.warning
     assert data.finding_rates(data.FindingFilter(depths=("solver",)))["player"].to_list() == ["Bert"]
+    # the Players page's months say so too: the solver's reviewed months looked worse
+    players = open_page(AppTest.from_file(APP, default_timeout=30), "players", player="Bert")
+    assert any(
+        w.value.startswith("Of this player's matches 1 were analysed by the solver") for w in players.warning
+    )
 
 
 def test_a_player_of_a_deal_or_two_is_left_out_of_the_rate_chart_and_named(

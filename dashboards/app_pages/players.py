@@ -200,6 +200,16 @@ if rates.height:
         interactive=interactive,
         key="players_rates",
     )
+    depths = data.player_depths(player)
+    if len(depths) > 1:
+        # the dashboard's own review reaches the newest matches first: their months looked worse
+        st.warning(
+            t(
+                "players.mixed_depths",
+                solver=i18n.count(depths.get("solver", 0)),
+                quick=i18n.count(sum(n for depth, n in depths.items() if depth != "solver")),
+            )
+        )
 elif not summary.get("cards_played"):
     st.caption(t("players.no_cards"))
 
