@@ -334,7 +334,13 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.findings": ("Findings for this play", "Bevindingen bij deze kaart"),
     "replay.deal_findings": ("Findings for the whole deal", "Bevindingen bij het hele spel"),
     # the card findings of the deal, as the Match page counts them (notes, info, apart)
-    "replay.findings_notes": ("Findings ({count}; {notes})", "Bevindingen ({count}; {notes})"),
+    # the findings at a card: the whole deal's stand in their own box above (a helper read
+    # "Findings (0; 6 notes)" under a box holding an inaccuracy)
+    "replay.play_findings": ("Findings at the cards ({count})", "Bevindingen bij de kaarten ({count})"),
+    "replay.findings_notes": (
+        "Findings at the cards ({count}; {notes})",
+        "Bevindingen bij de kaarten ({count}; {notes})",
+    ),
     "replay.notes": ("{count} notes", "{count} opmerkingen"),
     "replay.notes_one": ("1 note", "1 opmerking"),
     "replay.no_findings": ("No findings for this play.", "Geen bevindingen bij deze kaart."),

@@ -1000,7 +1000,7 @@ def notes_html() -> list[str]:
         mistakes = others.height - notes
         # counted as the Match page's deals count them: the notes (info) apart
         heading = (
-            f"{t('col.findings')} ({mistakes})"
+            t("replay.play_findings", count=mistakes)
             if not notes
             else t(
                 "replay.findings_notes",

@@ -97,7 +97,8 @@ def option_text(option: str) -> str:
     if option in Suit.__members__:
         suit = Suit[option]
         # its symbol and name (♥ harten), the symbol in its colour (a coloured name lost its space)
-        return f":red[{suit.symbol}] {suit.dutch}" if suit.is_red else i18n.suit_name(suit)
+        # a no-break space: the plain one after the coloured symbol was dropped (♥harten)
+        return f":red[{suit.symbol}]\u00a0{suit.dutch}" if suit.is_red else i18n.suit_name(suit)
     try:
         card = Card.parse(option)
     except ValueError:
