@@ -1080,46 +1080,28 @@ def finding_rates(chosen: FindingFilter) -> pl.DataFrame:
 
 
 @st.cache_data(show_spinner=False)
-def _analysed_depths(path: str, version: int, chosen: FindingFilter) -> dict[str, int]:
-    where = ["analysis_depth IS NOT NULL"]
-    params: list[Any] = []
-    if chosen.matches:
-        where.append(f"match_id IN ({', '.join('?' for _ in chosen.matches)})")
-        params.extend(chosen.matches)
-    if chosen.dates is not None:
-        where.append("date BETWEEN ? AND ?")
-        params.extend(chosen.dates)
-    if chosen.depths:
-        where.append(f"analysis_depth IN ({', '.join('?' for _ in chosen.depths)})")
-        params.extend(chosen.depths)
+def _depth_counts(
+    path: str, version: int, joined: str, where: tuple[str, ...], params: tuple[Any, ...]
+) -> dict[str, int]:
     frame = _frame(
         path,
-        f"SELECT analysis_depth, count(*) AS n FROM matches WHERE {' AND '.join(where)} GROUP BY 1",
-        params,
+        f"SELECT m.analysis_depth, count(DISTINCT m.match_id) AS n FROM matches m {joined} "
+        f"WHERE {' AND '.join(('m.analysis_depth IS NOT NULL', *where))} GROUP BY 1",
+        list(params),
     )
     return {str(depth): int(n) for depth, n in frame.iter_rows()}
 
 
-@st.cache_data(show_spinner=False)
-def _player_depths(path: str, version: int, player: str) -> dict[str, int]:
-    frame = _frame(
-        path,
-        "SELECT m.analysis_depth, count(DISTINCT m.match_id) AS n "
-        "FROM matches m JOIN seats s USING (match_id) "
-        "WHERE s.player = ? AND m.analysis_depth IS NOT NULL GROUP BY 1",
-        [player],
-    )
-    return {str(depth): int(n) for depth, n in frame.iter_rows()}
+def analysed_depths(chosen: FindingFilter) -> dict[str, int]:
+    """How many analysed matches under the filters' matches, dates and depths are at each depth."""
+    on_matches = FindingFilter(dates=chosen.dates, matches=chosen.matches, depths=chosen.depths)
+    where, params = on_matches.where(alias="m")
+    return _depth_counts(*_key(archive()), "", (where,), tuple(params))
 
 
 def player_depths(player: str) -> dict[str, int]:
     """How many of a player's analysed matches are at each depth."""
-    return _player_depths(*_key(archive()), player)
-
-
-def analysed_depths(chosen: FindingFilter) -> dict[str, int]:
-    """How many analysed matches under the filters' matches and dates are at each depth."""
-    return _analysed_depths(*_key(archive()), chosen)
+    return _depth_counts(*_key(archive()), "JOIN seats s USING (match_id)", ("s.player = ?",), (player,))
 
 
 @st.cache_data(show_spinner=False)
