@@ -1117,8 +1117,10 @@ def _league_table(path: str, version: int) -> pl.DataFrame:
             FROM seats s JOIN matches m USING (match_id)
             WHERE m.format = 'target' AND m.finished AND s.player IS NOT NULL
         ), deals AS (
-            SELECT pd.player, count(*) FILTER (WHERE pd.kind = 'played') AS deals,
-                   sum(pd.score_for - pd.score_against) AS net
+            -- the deals that scored, a scoresheet line among them (a league kept on scoresheets)
+            SELECT pd.player, count(*) FILTER (WHERE pd.kind IN ('played', 'scoresheet')) AS deals,
+                   sum(pd.score_for - pd.score_against)
+                       FILTER (WHERE pd.kind IN ('played', 'scoresheet')) AS net
             FROM player_deals pd JOIN played p USING (player, match_id)
             GROUP BY pd.player
         )

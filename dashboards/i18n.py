@@ -1052,28 +1052,28 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     ),
     "rule.underbuy.forced": ("forced when it cannot beat", "verplicht als overkopen niet kan"),
     "players.mixed_depths": (
-        "Of this player's matches {solver} were analysed by the solver's review and {quick} by the "
-        "quick check only: the solver finds several times more, so its months look worse than the "
-        "others. `manillen analyze --depth solver` reviews the rest (the dashboard's own review does, "
-        "in time).",
+        "Of this player's matches {solver} were analysed by the solver's review and {quick} without "
+        "it (the quick check, or the rules only): the solver finds several times more, so its months "
+        "look worse than the others. `manillen analyze --depth solver` reviews the rest (the "
+        "dashboard's own review does, in time).",
         "Van de partijen van deze speler werden er {solver} door de controle van de solver "
-        "geanalyseerd en {quick} enkel door de snelle controle: de solver vindt er meermaals meer, dus "
-        "die maanden lijken slechter dan de andere. `manillen analyze --depth solver` controleert de "
-        "rest (de eigen controle van het dashboard doet het mettertijd).",
+        "geanalyseerd en {quick} zonder (de snelle controle, of enkel de regels): de solver vindt er "
+        "meermaals meer, dus die maanden lijken slechter dan de andere. `manillen analyze --depth "
+        "solver` controleert de rest (de eigen controle van het dashboard doet het mettertijd).",
     ),
     "mistakes.depth": ("Analysis", "Analyse"),
     "depth.solver": ("solver's review", "controle van de solver"),
     "depth.heuristic": ("quick check", "snelle controle"),
     "depth.rules": ("rules only", "enkel de regels"),
     "mistakes.mixed_depths": (
-        "These matches were analysed at different depths: {solver} by the solver's review, {quick} by the "
-        "quick check only. The solver's review finds several times more (the cost of every card), so a "
-        "player whose matches it reached looks worse than one whose matches it did not: compare players "
-        "over one depth (the Analysis filter, above).",
+        "These matches were analysed at different depths: {solver} by the solver's review, {quick} "
+        "without it (the quick check, or the rules only). The solver's review finds several times "
+        "more (the cost of every card), so a player whose matches it reached looks worse than one "
+        "whose matches it did not: compare players over one depth (the Analysis filter, above).",
         "Deze partijen werden niet even diep geanalyseerd: {solver} door de controle van de solver, "
-        "{quick} enkel door de snelle controle. De solver vindt er meermaals meer (de kost van elke "
-        "kaart), dus wie partijen heeft die ze al controleerde, lijkt slechter dan wie er geen heeft: "
-        "vergelijk spelers over één diepte (de filter Analyse).",
+        "{quick} zonder (de snelle controle, of enkel de regels). De solver vindt er meermaals meer "
+        "(de kost van elke kaart), dus wie partijen heeft die ze al controleerde, lijkt slechter dan "
+        "wie er geen heeft: vergelijk spelers over één diepte (de filter Analyse).",
     ),
     "rule.capot.plain": ("scored as any deal", "gewoon geteld"),
     "rule.capot.double": ("doubled", "dubbel"),

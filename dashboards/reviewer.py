@@ -154,14 +154,16 @@ class _ArchiveUnavailable(Exception):
 @contextmanager
 def _opened(archive_side: Any) -> Iterator[Any]:
     """The store of ``archive_side`` (an archive's ``reading()`` or ``writing()``), an archive that
-    cannot be opened raised as :class:`_ArchiveUnavailable`; a lock is left to the caller."""
-    try:
-        with archive_side as store:
-            yield store
-    except ArchiveLockedError:
-        raise
-    except ArchiveError as error:
-        raise _ArchiveUnavailable(str(error)) from error
+    cannot be opened raised as :class:`_ArchiveUnavailable`; a lock is left to the caller, and what
+    the block itself raises (a save that failed) stays that match's failure."""
+    with ExitStack() as stack:
+        try:
+            store = stack.enter_context(archive_side)
+        except ArchiveLockedError:
+            raise
+        except ArchiveError as error:
+            raise _ArchiveUnavailable(str(error)) from error
+        yield store
 
 
 class Reviewer:

@@ -392,21 +392,35 @@ def rule_conflict(rules: Rules) -> str | None:
                 "rule option 'trump_choice: turned_card' conflicts with the variant 'six_short': "
                 "there the choice of trump passes between teammates"
             )
-    # a café rule a variant has no room for was kept and then never applied, without a word
+    return None
+
+
+def unused_options(rules: Rules) -> list[str]:
+    """Why each café rule these rules name has no room in their variant (docs/rules.md, "House
+    rules in the variants"): en face needs a partner to pass to, the small-cards redeal an
+    eight-card hand. Such an option is never applied; a record holding it stays readable (an
+    archive may hold one), while a club's rules are not saved with it and ``validate`` names it.
+
+    >>> unused_options(Rules(variant="three", en_face=True))[0][:56]
+    "rule option 'cafe.en_face' does not apply to the variant"
+    >>> unused_options(Rules(variant="six", en_face=True))
+    []
+    """
     shape = VARIANTS[rules.variant]
+    said = []
     if rules.en_face and not shape.has_en_face:
         fits = _listed([name for name, variant in VARIANTS.items() if variant.has_en_face])
-        return (
+        said.append(
             f"rule option 'cafe.en_face' does not apply to the variant {rules.variant!r}: en face passes "
             f"the trump choice to the dealer's partner, in {fits} only"
         )
     if rules.redeal_small and not shape.has_redeal:
         fits = _listed([name for name, variant in VARIANTS.items() if variant.has_redeal])
-        return (
+        said.append(
             f"rule option 'cafe.redeal_small' does not apply to the variant {rules.variant!r}: the "
             f"small-cards redeal needs eight-card hands, dealt in {fits} only"
         )
-    return None
+    return said
 
 
 def _listed(names: list[str]) -> str:

@@ -176,6 +176,10 @@ def test_import_without_paths_creates_the_archive_and_bad_paths_are_usage_errors
     assert f"upgraded from schema version {SCHEMA_VERSION - 1} to {SCHEMA_VERSION}" in upgraded.stdout
     again = _run("import", "--db", str(db))
     assert f"already at schema version {SCHEMA_VERSION}: nothing to upgrade or import" in again.stdout
+    empty = tmp_path / "empty.duckdb"
+    duckdb.connect(str(empty)).close()  # a DuckDB file without tables: made an archive, and said so
+    made = _run("import", "--db", str(empty))
+    assert f"an empty DuckDB file, now an empty archive (schema version {SCHEMA_VERSION})" in made.stdout
     missing = _run("import", str(tmp_path / "nope.jsonl"), "--db", str(db))
     assert missing.exit_code == 2 and "no such file" in missing.output
 

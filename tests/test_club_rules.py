@@ -126,7 +126,10 @@ def test_a_cafe_rule_the_variant_has_no_room_for_is_not_saved(tmp_path: Path) ->
     result = _run("rules", "save", "bad", *asked, "--db", db)
     assert result.exit_code == 2, result.output
     assert "'cafe.en_face' does not apply to the variant 'three'" in result.output
-    assert "bad" not in _run("rules", "list", "--db", db).output
+    with Store(db) as store:  # the store refuses it too (the dashboard saves through it)
+        with pytest.raises(InvalidOptionError, match="does not apply to the variant 'three'"):
+            store.save_club_rules("bad", Rules(variant="three", en_face=True))
+        assert store.club_rule_sets() == []
 
 
 # --------------------------------------------------------------------------- the archive

@@ -649,6 +649,31 @@ def test_an_archive_that_cannot_be_opened_is_said_once_not_once_a_match(
         current.stop()
 
 
+def test_only_an_archive_that_will_not_open_is_unavailable_and_a_failed_save_is_the_match_s_failure() -> None:
+    """Every archive error in the block was taken for an archive that would not open: a save that
+    failed for one match sent it back to the queue, to be solved again and again."""
+    from contextlib import contextmanager, nullcontext
+
+    from manillen_replay.store import ArchiveError
+
+    @contextmanager
+    def refusing() -> Iterator[None]:
+        raise ArchiveError("the archive has schema version 99, newer than this program's")
+        yield
+
+    with (
+        pytest.raises(reviewer._ArchiveUnavailable, match="newer than this program"),
+        reviewer._opened(refusing()),
+    ):
+        pass
+    with (
+        pytest.raises(ArchiveError, match="could not save") as failed,
+        reviewer._opened(nullcontext("store")),
+    ):
+        raise ArchiveError("could not save the findings")
+    assert not isinstance(failed.value, reviewer._ArchiveUnavailable)
+
+
 def test_the_pages_write_a_finding_s_negative_figures_with_a_real_minus_sign(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -421,6 +421,11 @@ def calls_refused(
             {},
             ["0: 'en_face' needs the cafe rule 'en_face' (match.rules.cafe)"],
         ),
+        (
+            [call(0, "en_face"), trump(0)],
+            {"variant": "six_short", "rules": CAFE},
+            ["0: en face needs a partner to pass to; 'six_short' has none"],
+        ),
         ([call(1, "en_face"), trump(0)], {"rules": CAFE}, ["0: only the dealer may call en face, not Bert"]),
         (
             [trump(1), call(2, "klop"), trump(0)],
@@ -442,7 +447,7 @@ def calls_refused(
         ),
         (
             [call(0, "pass"), call(2, "blind_muil"), trump(2)],
-            {"variant": "six_short", "rules": {"cafe": {"blind_muil": True}}},
+            {"variant": "six_short", "rules": CAFE},
             ["1: a blind muil is called by the dealer before seeing the cards"],
         ),
         ([trump(0), trump(0, "S")], {}, ["1: 'trump' is out of order here"]),
@@ -834,13 +839,8 @@ def test_a_redeal_against_the_rules_is_refused_with_the_rule():
     assert calls_refused([call(0, "redeal")]) == [
         "/deals/0/declarations/0: a redeal needs the cafe rule 'redeal_small' (match.rules.cafe)"
     ]
-    # a variant without eight-card hands has no room for the rule itself (docs/rules.md)
-    assert calls_refused(
-        [call(0, "redeal")], variant="six_short", rules={"cafe": {"redeal_small": True}}
-    ) == [
-        "/match/rules: rule option 'cafe.redeal_small' does not apply to the variant 'six_short': the "
-        "small-cards redeal needs eight-card hands, dealt in 'four', 'two_open', 'two_open_fours' and "
-        "'three_dummy' only"
+    assert calls_refused([call(0, "redeal")], variant="six_short", rules=CAFE) == [
+        "/deals/0/declarations/0: the small-cards redeal needs eight-card hands; 'six_short' deals fewer"
     ]
     deal = deal_dict()
     deal["declarations"] = [call(0, "redeal")]

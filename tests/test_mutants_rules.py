@@ -62,8 +62,8 @@ def test_a_house_rule_of_the_wrong_kind_is_refused_with_what_it_should_be(
 def test_the_rules_a_record_writes_are_the_changed_ones_as_json_values() -> None:
     """A record keeps the options that differ from the defaults, the extension as a JSON list; the
     variant has its own field and is not an option."""
-    rules = Rules.from_options({"variant": "three", "extension": "121,151,181", "cafe.blind_muil": "true"})
-    assert rules.to_options() == {"extension": [121, 151, 181], "cafe": {"blind_muil": True}}
+    rules = Rules.from_options({"variant": "three", "extension": "121,151,181", "cafe.en_face": "true"})
+    assert rules.to_options() == {"extension": [121, 151, 181], "cafe": {"en_face": True}}
     assert Rules.from_options(rules.to_options()).extension == rules.extension
 
 

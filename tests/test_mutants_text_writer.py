@@ -398,15 +398,9 @@ def test_a_blocks_number_of_deals_is_the_rules_deals(rules: str, text: str, said
 
 def test_en_face_without_a_partner_is_refused_by_the_replay_not_read_as_a_missing_name() -> None:
     """After en face in a game without partners, the trump call without a name is still the
-    dealer's: the replay then says why en face is refused (the rule itself has no room in the
-    variant, so the rules line asking for it is refused first)."""
-    deal = "deal 1 dealer Anna en face trump H\n  score Anna 6\n"
-    text = "variant three\nseats Anna Bert Carla\n" + deal
+    dealer's: the replay then says why en face is refused."""
+    text = "variant three\nseats Anna Bert Carla\nrules cafe.en_face=true\n"
+    text += "deal 1 dealer Anna en face trump H\n  score Anna 6\n"
     assert [problem for problem, _ in hinted(text)] == [
-        "game.mnl:3:20: 'en_face' needs the cafe rule 'en_face' (match.rules.cafe)"
-    ]
-    asked = "variant three\nseats Anna Bert Carla\nrules cafe.en_face=true\n" + deal
-    assert [problem for problem, _ in hinted(asked)] == [
-        "game.mnl:3:7: rule option 'cafe.en_face' does not apply to the variant 'three': en face passes "
-        "the trump choice to the dealer's partner, in 'four' and 'six' only"
+        "game.mnl:4:20: en face needs a partner to pass to; 'three' has none"
     ]

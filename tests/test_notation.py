@@ -204,14 +204,14 @@ def test_the_demo_archive_round_trips():
 def test_generated_archives_of_every_variant_round_trip(tmp_path, variant):
     people = VARIANTS[variant].people
     out = tmp_path / "games.jsonl"
-    shape = VARIANTS[variant]
-    # every café rule the variant has room for (en face needs a partner, the redeal eight cards)
-    cafe = [
-        "blind_muil",
-        *(["en_face"] if shape.has_en_face else []),
-        *(["redeal_small"] if shape.has_redeal else []),
+    rules = [
+        "--rule",
+        "cafe.en_face=true",
+        "--rule",
+        "cafe.redeal_small=true",
+        "--rule",
+        "cafe.blind_muil=true",
     ]
-    rules = [option for name in cafe for option in ("--rule", f"cafe.{name}=true")]
     players = ",".join((["club", "novice"] * 3)[:people])
     result = run(
         "generate", "--matches", "3", "--seed", "5", "--variant", variant, "--players", players,
@@ -477,6 +477,28 @@ def test_validate_places_a_scoresheet_line_the_cards_contradict(tmp_path):
     assert (irregularity["line"], irregularity["column"]) == (line, 9)
     assert irregularity["pointer"] == "/deals/0/recorded_score"
     assert irregularity["message"].startswith("deal 1: the scoresheet says Anna & Carla scored 5")
+
+
+def test_validate_names_a_cafe_rule_the_variant_has_no_room_for_and_keeps_the_record_valid(tmp_path):
+    """A record keeper's three-player match with `cafe.en_face` passed as "ok" while the option was
+    never applied; refused, an archive holding such a record would no longer read it."""
+    typed = tmp_path / "three.mnl"
+    text = (
+        (NOTATION / "variant-three.mnl")
+        .read_text()
+        .replace("\nseats ", "\nrules cafe.en_face=true\nseats ", 1)
+    )
+    typed.write_text(text)
+    line = next(n for n, t in enumerate(text.splitlines(), start=1) if t.startswith("rules "))
+    result = run("validate", str(typed))
+    assert result.exit_code == 0 and ": ok, match " in result.output
+    said = f"  {typed}:{line}:7: rule option 'cafe.en_face' does not apply to the variant 'three'"
+    assert said in result.output and "only: it is never applied" in result.output, result.output
+    [record] = json.loads(run("validate", str(typed), "--json").output)["records"]
+    [unused] = record["unused_rules"]
+    assert record["valid"] and (unused["line"], unused["pointer"]) == (line, "/match/rules")
+    plain = json.loads(run("validate", str(NOTATION / "variant-three.mnl"), "--json").output)["records"][0]
+    assert plain["unused_rules"] == []
 
 
 def test_convert_json_to_text_and_back_gives_the_same_bytes(tmp_path):

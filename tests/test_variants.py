@@ -218,11 +218,7 @@ def test_en_face_needs_a_partner(name):
         {"seat": 0, "call": "en_face"},
         {"seat": 1, "call": "trump", "suit": "H"},
     ]
-    # refused at the rule itself: the variant has no room for it (docs/rules.md)
-    assert any(
-        p.startswith("/match/rules: rule option 'cafe.en_face' does not apply to the variant")
-        for p in problems(doc)
-    ), problems(doc)
+    assert any("en face needs a partner" in p for p in problems(doc))
 
 
 def test_en_face_in_six_passes_to_the_first_teammate():

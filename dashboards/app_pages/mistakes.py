@@ -98,7 +98,7 @@ rates = data.finding_rates(chosen)
 few = rates.filter((pl.col("cards") < RATE_MIN_CARDS) & ~pl.col("player").is_in(list(chosen.players)))
 rates = rates.join(few.select("player").unique(), on="player", how="anti")
 analysed = data.analysed_depths(chosen)
-if rates.height and len(analysed) > 1:
+if rates.height and "solver" in analysed and len(analysed) > 1:
     # the solver's review finds several times what the quick check does: a player whose matches
     # it reached looked worse beside one whose matches only the quick check saw
     st.warning(

@@ -201,7 +201,7 @@ if rates.height:
         key="players_rates",
     )
     depths = data.player_depths(player)
-    if len(depths) > 1:
+    if "solver" in depths and len(depths) > 1:
         # the dashboard's own review reaches the newest matches first: their months looked worse
         st.warning(
             t(

@@ -217,12 +217,16 @@ def import_(
         if new and not quiet:  # a mistyped --db would otherwise fill a new archive in silence
             click.echo(f"{db}: no archive of that name yet: making a new one", err=True)
         if not paths:  # the upgrade the other commands' message sends here: said, not "imported 0"
-            if store.upgraded_from is not None:
-                click.echo(f"{db}: upgraded from schema version {store.upgraded_from} to {SCHEMA_VERSION}")
-            elif not new:
-                click.echo(f"{db}: already at schema version {SCHEMA_VERSION}: nothing to upgrade or import")
-            else:
+            if new:
                 click.echo(f"{db}: a new, empty archive (schema version {SCHEMA_VERSION})")
+            elif store.upgraded_from == 0:
+                click.echo(
+                    f"{db}: an empty DuckDB file, now an empty archive (schema version {SCHEMA_VERSION})"
+                )
+            elif store.upgraded_from is not None:
+                click.echo(f"{db}: upgraded from schema version {store.upgraded_from} to {SCHEMA_VERSION}")
+            else:
+                click.echo(f"{db}: already at schema version {SCHEMA_VERSION}: nothing to upgrade or import")
             return
         club = _club_rules(store, club_name, db) if club_name is not None else None
         total = count_records(paths) if paths else 0

@@ -95,6 +95,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
         else:
             slips = _slips(entry, result)
             irregularities = _irregularities(entry, result)
+            unused = _unused_rules(entry, result)
             again = _seen_before(last_seen, result.id, entry, record)
             report.update(
                 valid=True,
@@ -102,6 +103,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 deals=len(result.deals),
                 violations=len(result.violations),
                 irregularities=[irregularity for irregularity, _ in irregularities],
+                unused_rules=[rule for rule, _ in unused],
                 slips=[slip for slip, _ in slips],
             )
             if again is not None:
@@ -120,7 +122,7 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 )
                 for _, line in slips:
                     click.echo(f"  {line}")
-                for _, line in irregularities:
+                for _, line in irregularities + unused:
                     click.echo(f"  {line}")
             if not as_json and again is not None:
                 click.echo(f"{'  ' if not quiet else entry.place + ': '}{_again_words(result.id, *again)}")
@@ -223,6 +225,19 @@ def _irregularities(entry: Entry, result: MatchResult) -> list[tuple[dict[str, A
         ({"deal": deal, "kind": kind.value, **_problem_json(problem)}, problem.describe())
         for (deal, kind), problem in zip(kinds, located, strict=True)
     ]
+
+
+def _unused_rules(entry: Entry, result: MatchResult) -> list[tuple[dict[str, Any], str]]:
+    """Each café rule of the record that its variant has no room for (never applied, so the
+    record stays valid), placed at its rules: its JSON and its line."""
+    from ..rules import unused_options
+
+    found = [
+        RecordError(f"{message}: it is never applied", "/match/rules")
+        for message in unused_options(result.rules)
+    ]
+    located = entry.locate(found) if found else []
+    return [(_problem_json(problem), problem.describe()) for problem in located]
 
 
 @click.command()

@@ -120,6 +120,11 @@ def save(name: str, rule_values: tuple[str, ...], record_file: str | None, repla
     except InvalidOptionError as error:
         raise click.UsageError(str(error)) from None
     chosen = _rules_of_record(record_file) if record_file is not None else rules_option(rule_values)
+    from ..rules import unused_options
+
+    unused = unused_options(chosen)
+    if unused:  # a café rule the variant has no room for: saved, it was never applied
+        raise click.UsageError(unused[0])
     with _archive(db, read_only=False) as store:
         try:
             saved = store.save_club_rules(name, chosen, replace=replace)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 from ..club_rules import ClubRules, check_name, rules_from_saved
-from ..errors import ManillenError
-from ..rules import Rules
+from ..errors import InvalidOptionError, ManillenError
+from ..rules import Rules, unused_options
 from .connection import StoreBase, _first
 
 
@@ -23,12 +23,16 @@ class ClubRulesMixin(StoreBase):
 
         :param replace: save over a rule set of that name (else it is refused).
         :returns: what was saved, with the name trimmed and the time it was saved.
-        :raises InvalidOptionError: for a name :func:`~manillen_replay.club_rules.check_name` refuses.
+        :raises InvalidOptionError: for a name :func:`~manillen_replay.club_rules.check_name` refuses,
+            or a café rule the variant has no room for (:func:`~manillen_replay.rules.unused_options`).
         :raises ManillenError: when a rule set has that name already (in any case) and
             ``replace`` is not given.
         """
         self._check_writable()
         name = check_name(name)
+        unused = unused_options(rules)
+        if unused:  # saved, it was dropped without a word when the Record page started a match
+            raise InvalidOptionError(unused[0])
         taken = _first(
             self._con.execute("SELECT name FROM club_rules WHERE lower(name) = lower(?)", [name]).fetchall()
         )

@@ -86,7 +86,8 @@ class Store(
         self.path = str(path)
         self.read_only = read_only
         self.upgraded_from: int | None = None
-        """The schema version an existing archive had before this open upgraded it (else ``None``)."""
+        """The schema version the file had before this open upgraded it (0: none, a new or empty
+        file), else ``None``."""
         self._sandboxed = False
         self._console_lock = threading.Lock()
         """Held while a user query is checked and given its cursor (see :meth:`user_query`)."""
@@ -178,7 +179,7 @@ class Store(
                 )
             try:
                 apply_migrations(self._con)
-                self.upgraded_from = version or None
+                self.upgraded_from = version
             except duckdb.Error as error:
                 raise ArchiveError(
                     f"cannot upgrade the archive {self.path!r}: {_duckdb_message(error)}"
