@@ -140,6 +140,12 @@ def test_another_call_plays_the_deal_out_under_it_from_the_first_lead() -> None:
     assert asked.view.played.start.hands[asked.seat] == own
     assert asked.view.played.start.hands != start.position.hands
     assert asked.layouts >= 1
+    # the view's deal scores, averaged layout by layout: under these rules (no capot bonus) a
+    # score is linear in the points, so the average score is the score of the average points
+    from manillen_replay.analysis.call_review import deal_score
+
+    for points, factor, score in zip(asked.view_values, asked.factors, asked.view_scores, strict=True):
+        assert score == pytest.approx(deal_score(points, factor, rules))
     # the deal score: each call's doubling on (its points - 30)
     made, other = asked.scores(asked.real)
     assert made == (asked.real.played.taken(asked.real.team) - 30) * asked.factors[0]

@@ -209,6 +209,10 @@ class CallWhatIf:
     view_values: tuple[float, float]
     """The call made's and the call chosen's card points for the chooser's team, averaged over
     those layouts."""
+    view_scores: tuple[float, float]
+    """What the deal scores for the chooser's team under the call made and the call chosen (each
+    call's doubling applied, negative: a loss), averaged over those layouts: a capot under a house
+    rule scores otherwise than its card points say, so the score of the average would not do."""
     factors: tuple[int, int]
     """The doubling each call plays for (muil x2, en face's and a carry's as well), without
     knocks, as the trump review scores them."""
@@ -219,13 +223,6 @@ class CallWhatIf:
     def view_difference(self) -> float:
         """The call chosen's average card points less the call made's, from the chooser's view."""
         return self.view_values[1] - self.view_values[0]
-
-    @property
-    def view_scores(self) -> tuple[float, float]:
-        """What the deal scores for the chooser's team at :attr:`view_values`, the call made's and
-        the call chosen's doubling applied (negative: a loss)."""
-        made, chosen = self.view_values
-        return deal_score(made, self.factors[0], self.rules), deal_score(chosen, self.factors[1], self.rules)
 
     def scores(self, lines: Lines) -> tuple[int, int]:
         """What the deal scores for the chooser's team on the two lines (negative: a loss)."""
@@ -291,7 +288,13 @@ def call_what_if(
     contract = deal.contract if deal.contract is not None else Contract.TRUMP
     chosen_contract = Contract.MUIL if chosen == "muil" else Contract.TRUMP
     factors = (call_factor(contract, deal, rules), call_factor(chosen_contract, deal, rules))
-    return CallWhatIf(deal.number, seat, made, chosen, real, view, len(layouts), means, factors, rules)
+    scores = (
+        sum(deal_score(a, factors[0], rules) for a, _ in pairs) / len(pairs),
+        sum(deal_score(b, factors[1], rules) for _, b in pairs) / len(pairs),
+    )
+    return CallWhatIf(
+        deal.number, seat, made, chosen, real, view, len(layouts), means, scores, factors, rules
+    )
 
 
 def line_cards(line: Line) -> list[str]:
