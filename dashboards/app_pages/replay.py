@@ -22,10 +22,11 @@ from dashboards.steps import (
     step_of,
     variation_cards,
 )
+from manillen_replay.analysis.ranking import told_on_real
 from manillen_replay.analysis.words import counted_en, counted_nl, counted_number
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, MatchResult
-from manillen_replay.engine.report import is_capot
+from manillen_replay.engine.report import capot_bonus
 from manillen_replay.engine.variation import (
     VariationProblem,
     call_choices,
@@ -37,7 +38,7 @@ from manillen_replay.engine.variation import (
 )
 from manillen_replay.errors import ManillenError
 from manillen_replay.report.svg import minus_signs
-from manillen_replay.rules import CAPOT_POINTS, Contract, capot_factor
+from manillen_replay.rules import Contract
 from manillen_replay.store import AnnotationChangedError, NoSuchAnnotationError
 
 t = ui.translator()
@@ -176,16 +177,8 @@ lines_here = (
     else pl.DataFrame()
 )
 BRANCHES = [layout for layout in ("view", "real") if lines_here.height and layout in lines_here["layout"]]
-_real = (
-    {
-        str(row["line"]): int(row["team_points"])
-        for row in lines_here.filter(pl.col("layout") == "real").unique("line").iter_rows(named=True)
-    }
-    if lines_here.height
-    else {}
-)
-if _real.get("better", 0) > _real.get("played", 60):
-    # the finding's reason is told on the real hands then (analysis/reasons.py): its line first
+if told_on_real(lines_here.iter_rows(named=True)):
+    # the finding's reason is told on the real hands then: its line first
     BRANCHES.sort(key=lambda layout: layout != "real")
 
 # ---------------------------------------------------------------------- what if (another card)
@@ -928,13 +921,13 @@ def facts_html() -> list[str]:
             outcome = t("replay.nobody")
         else:
             outcome = t("replay.scores", names=side_names[deal.score.team], points=deal.score.points)
-            rules = replayed.rules
-            if is_capot(deal) and rules.capot != "plain" and deal.multiplier is not None:
-                # "score 60" after card points 60-0 at x1 read as a wrong sum
+            bonus = capot_bonus(replayed, deal)
+            if bonus is not None:  # "score 60" after card points 60-0 at x1 read as a wrong sum
+                kind, value = bonus
                 outcome += (
-                    t("replay.capot_double", factor=capot_factor(deal.multiplier, rules))
-                    if rules.capot == "double"
-                    else t("replay.capot_fixed", points=CAPOT_POINTS[rules.capot])
+                    t("replay.capot_double", factor=value)
+                    if kind == "double"
+                    else t("replay.capot_fixed", points=value)
                 )
         parts.append(
             cards.box_html(

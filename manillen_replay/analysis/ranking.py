@@ -58,6 +58,24 @@ KEEP_ORDER: tuple[tuple[str, bool], ...] = (("severity_level", True), ("points",
 """Which finding of a decision is kept: the first in this order, ``(column, descending)``: the
 most severe, then the most points, then by kind's name."""
 
+
+def told_on_real(lines: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether a costly card's reason is told on the real hands (:func:`~.reasons.reason_for`):
+    the better card takes more than the card played on them too. The report and the Deal replay
+    then show its better line on the real hands first.
+
+    :param lines: the ``finding_lines`` rows of the play (any columns beside ``line``,
+        ``layout`` and ``team_points``).
+
+    >>> rows = [{"line": "played", "layout": "real", "team_points": 21},
+    ...         {"line": "better", "layout": "real", "team_points": 31}]
+    >>> told_on_real(rows), told_on_real(rows[:1])
+    (True, False)
+    """
+    real = {str(row["line"]): int(row["team_points"]) for row in lines if row["layout"] == "real"}
+    return "better" in real and "played" in real and real["better"] > real["played"]
+
+
 RANK_ORDER: tuple[tuple[str, bool], ...] = (
     ("rank_points", True),
     ("points", True),

@@ -13,7 +13,6 @@ deal's lines (every hand known) go beside them, labelled.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -672,11 +671,9 @@ def reason_for(
     finally:
         if own:
             tables.close()
-    tell = functools.partial(
-        explain, seat=cost.seat, card=cost.card, better_card=chosen, names=names, trump=trump
-    )
+    tell = partial(explain, seat=cost.seat, card=cost.card, better_card=chosen, names=names, trump=trump)
     team = real[0].sides[cost.seat]
-    if real[1].taken(team) > real[0].taken(team):
+    if real[1].taken(team) > real[0].taken(team):  # ranking.told_on_real says it of the stored lines
         # the real cards teach it too: told with the hands the player sees in the replay, not on a
         # layout made up for the average (a coach could not follow "the one closest to it where
         # the others hold the cards they played after it"); the view cost stays what judges it

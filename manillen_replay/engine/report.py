@@ -165,14 +165,25 @@ def is_capot(deal: DealResult) -> bool:
     return deal.points is not None and bool(deal.tricks) and min(deal.points) == 0 < max(deal.points)
 
 
-def _capot_note(result: MatchResult, deal: DealResult) -> str:
-    """Why a capot scores what it does under a house rule: "x1 ... +60" read as a wrong sum."""
+def capot_bonus(result: MatchResult, deal: DealResult) -> tuple[str, int] | None:
+    """What a house rule made of a deal's capot: ``("double", factor)`` or ``("fixed", points)``;
+    ``None`` for no capot, or one scored as any deal (``capot: plain``)."""
     rules = result.rules
     if not is_capot(deal) or rules.capot == "plain" or deal.multiplier is None:
-        return ""
+        return None
     if rules.capot == "double":
-        return f" (capot: every card point, so x{capot_factor(deal.multiplier, rules)} under the house rule)"
-    return f" (capot: every card point, {CAPOT_POINTS[rules.capot]} under the house rule)"
+        return "double", capot_factor(deal.multiplier, rules)
+    return "fixed", CAPOT_POINTS[rules.capot]
+
+
+def _capot_note(result: MatchResult, deal: DealResult) -> str:
+    """Why a capot scores what it does under a house rule: "x1 ... +60" read as a wrong sum."""
+    bonus = capot_bonus(result, deal)
+    if bonus is None:
+        return ""
+    kind, value = bonus
+    made = f"so x{value}" if kind == "double" else str(value)
+    return f" (capot: every card point, {made} under the house rule)"
 
 
 def _teams(names: list[str]) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import polars as pl
 
+from ..analysis.ranking import told_on_real
 from ..cards import Card, CardSet, Suit
 from ..engine import DealKind, MatchResult, replay
 from ..engine.report import player_names, seat_names
@@ -474,12 +475,7 @@ def _line(tables: ReportTables, deal: int, trick: int, play: int) -> BetterLine 
     if not lines.height:
         return None
     here = lines.filter((pl.col("deal") == deal) & (pl.col("trick") == trick) & (pl.col("play") == play))
-    real = {
-        str(row["line"]): int(row["team_points"])
-        for row in _rows(here.filter(pl.col("layout") == "real").unique("line"))
-    }
-    punished = real.get("better", 0) > real.get("played", 60)
-    for layout in ("real", "view") if punished else ("view", "real"):
+    for layout in ("real", "view") if told_on_real(_rows(here)) else ("view", "real"):
         better = _rows(here.filter((pl.col("line") == "better") & (pl.col("layout") == layout)))
         if not better:
             continue
