@@ -1272,6 +1272,18 @@ def test_mistakes_warn_when_the_matches_were_analysed_at_different_depths_and_fi
     )
 
 
+def test_mistakes_do_not_warn_of_depths_when_the_solver_reviewed_none(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick check beside rules only is no solver's review: "0 by the solver's review" was said."""
+    connection = duckdb.connect(str(own_archive))
+    connection.execute("UPDATE matches SET analysis_depth = 'rules' WHERE match_id = 'random-1'")
+    connection.close()
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=30), "mistakes")
+    assert at.subheader[0].value == "2 findings" and not at.warning
+
+
 def test_a_player_of_a_deal_or_two_is_left_out_of_the_rate_chart_and_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
