@@ -50,7 +50,7 @@ from manillen_replay.store import ArchiveLockedError, ImportSummary, RestoredVer
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
 from manillen_replay.store.console_pool import ConsolePool
 from manillen_replay.store.importer import Replacement
-from manillen_replay.store.review_queue import review_depths
+from manillen_replay.store.review_queue import solver_review as stored_solver_review
 
 if TYPE_CHECKING:  # the solver (and numba) loads only once a what-if is asked for
     from manillen_replay.analysis.what_if import CallWhatIf, WhatIf
@@ -1361,14 +1361,15 @@ def biggest_mistakes(match_id: str, player: str | None = None, top: int = 3) -> 
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _analysis_depth(path: str, version: int, match_id: str) -> str | None:
+def _solver_review(path: str, version: int, match_id: str) -> str | None:
     with _archive(path).reading() as store:
-        return review_depths(store, [match_id]).get(match_id)
+        return stored_solver_review(store, match_id)
 
 
-def analysis_depth(match_id: str) -> str | None:
-    """How deep a match has been analysed: ``rules``, ``heuristic``, ``solver`` or ``None``."""
-    return _analysis_depth(*_key(archive()), match_id)
+def solver_review(match_id: str) -> str | None:
+    """The solver's review of a match in the archive: ``"current"``, ``"outdated"`` (made by an
+    earlier version of the analysis, reviewed again in the background) or ``None``."""
+    return _solver_review(*_key(archive()), match_id)
 
 
 @st.cache_data(show_spinner=False)
@@ -1475,7 +1476,7 @@ def warm_match(match_id: str) -> None:
         return
     match_ids()
     matches()
-    analysis_depth(match_id)
+    solver_review(match_id)
     if replayed(match_id) is None:
         return
     for per_match in (match_info, findings_per_deal, match_accuracy, match_ledger):

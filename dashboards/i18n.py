@@ -649,6 +649,13 @@ LABELS: dict[str, tuple[str, str]] = {
         "De solver heeft deze partij nog niet gecontroleerd: `manillen dashboard` controleert elke "
         "partij op de achtergrond, of voer `manillen analyze --depth solver` uit.",
     ),
+    "review.outdated": (
+        "An earlier version of manillen-replay made the solver's review of this match: `manillen "
+        "dashboard` reviews it again in the background, or run `manillen analyze --depth solver`.",
+        "Een eerdere versie van manillen-replay maakte de controle door de solver van deze partij: "
+        "`manillen dashboard` controleert ze opnieuw op de achtergrond, of voer `manillen analyze "
+        "--depth solver` uit.",
+    ),
     "review.caption_ready": (
         "The costliest decisions (three at most), ranked by what they cost from the player's own view "
         "(what they could know when they played), with the reason.",
@@ -660,6 +667,13 @@ LABELS: dict[str, tuple[str, str]] = {
         "them when its review is ready.",
         "Voorlopig de bevindingen van de snelle controle, gerangschikt naar hun inzet in punten; de "
         "kosten van de solver vervangen ze zodra de controle klaar is.",
+    ),
+    "review.caption_outdated": (
+        "For now the review an earlier version of manillen-replay made, ranked by what each decision "
+        "cost from the player's view; this version's costs and reasons may differ.",
+        "Voorlopig de controle van een eerdere versie van manillen-replay, gerangschikt naar wat elke "
+        "beslissing kostte vanuit het zicht van de speler; de kosten en redenen van deze versie kunnen "
+        "verschillen.",
     ),
     "review.where_card": ("deal {deal}, trick {trick}", "spel {deal}, slag {trick}"),
     "review.where_call": ("deal {deal}, the call", "spel {deal}, de aankondiging"),

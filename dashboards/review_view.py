@@ -31,11 +31,14 @@ def status(match_id: str) -> reviewer.ReviewStatus:
     found = running.status(match_id) if running is not None else reviewer.ReviewStatus("unknown")
     # a solver review stored meanwhile (`manillen analyze --depth solver` while the reviewer was
     # at it) is the one shown: "for now the quick check's findings" above the solver's was wrong
-    if found.state == "ready" or data.analysis_depth(match_id) == "solver":
+    if found.state == "ready" or data.solver_review(match_id) == "current":
         return reviewer.ReviewStatus("ready")
     if found.state != "unknown":
         return found
-    return reviewer.ReviewStatus("queued") if running is not None else reviewer.ReviewStatus("none")
+    if running is not None:
+        return reviewer.ReviewStatus("queued")
+    # no reviewer here to make it again: the command that does is named instead
+    return reviewer.ReviewStatus("outdated" if data.solver_review(match_id) == "outdated" else "none")
 
 
 def state_line(now: reviewer.ReviewStatus) -> None:
@@ -58,6 +61,8 @@ def state_line(now: reviewer.ReviewStatus) -> None:
         st.success(t("review.ready"))
     elif now.state == "failed":
         st.error(t("review.failed", message=now.message))
+    elif now.state == "outdated":
+        st.info(t("review.outdated"))
     else:
         st.info(t("review.none"))
 
@@ -167,7 +172,12 @@ def section(match_id: str, *, player: str | None, trick_size: int, key: str, col
                 )
             )
     else:
-        st.caption(t("review.caption_ready") if now.state == "ready" else t("review.caption_quick"))
+        if now.state == "ready":
+            st.caption(t("review.caption_ready"))
+        elif data.solver_review(match_id) == "outdated":
+            st.caption(t("review.caption_outdated"))
+        else:
+            st.caption(t("review.caption_quick"))
         places = st.columns(columns)
         for rank, row in enumerate(mistakes.iter_rows(named=True), start=1):
             with places[(rank - 1) % columns]:

@@ -44,7 +44,7 @@ from manillen_replay.errors import ManillenError
 from manillen_replay.record import Record, loads
 from manillen_replay.solver.search import SolverError
 from manillen_replay.store import ArchiveError, ArchiveLockedError
-from manillen_replay.store.review_queue import SOLVER_DEPTH, matches_to_review, record_to_review, save_review
+from manillen_replay.store.review_queue import matches_to_review, record_to_review, save_review, solver_review
 
 LOG = logging.getLogger("manillen.dashboard.review")
 
@@ -74,7 +74,9 @@ class ReviewStatus:
 
     state: str
     """``reviewing``, ``queued``, ``ready``, ``waiting`` (for the archive, held by another
-    program), ``failed`` or ``unknown`` (not seen by the reviewer: the archive says)."""
+    program), ``failed`` or ``unknown`` (not seen by the reviewer: the archive says); where no
+    reviewer runs, the page says ``none`` (no solver review stored) or ``outdated`` (one made by
+    an earlier revision of the analysis)."""
     done: int = 0
     """Deals reviewed so far (``reviewing``)."""
     total: int = 0
@@ -245,7 +247,7 @@ class Reviewer:
 
     def status(self, match_id: str) -> ReviewStatus:
         """Where ``match_id`` stands; ``unknown`` when the reviewer has not seen it (the archive's
-        ``analysis_depth`` then says whether the solver reviewed it)."""
+        ``analysis_depth`` and ``analysis_revision`` then say whether the solver reviewed it)."""
         with self._lock:
             if match_id == self._current:
                 if self._waiting:
@@ -399,9 +401,7 @@ class Reviewer:
             try:
                 with _opened(current.reading()) as store:
                     text = record_to_review(store, match_id)
-                    depth = store.query(
-                        "SELECT analysis_depth FROM matches WHERE match_id = ?", [match_id]
-                    ).get_column("analysis_depth")
+                    reviewed = solver_review(store, match_id) == "current"
                 break
             except ArchiveLockedError:
                 self._set_waiting(True)
@@ -410,7 +410,7 @@ class Reviewer:
         self._set_waiting(False)
         if text is None:
             return  # no longer in the archive
-        if depth.len() and depth[0] == SOLVER_DEPTH:
+        if reviewed:
             with self._lock:
                 self._ready.add(match_id)
             return  # reviewed meanwhile (manillen analyze --depth solver)

@@ -174,6 +174,56 @@ def test_match_and_since_choose_the_matches_newest_first(tmp_path: Path) -> None
     assert code == 0 and "analysed 1 match (1 deal)" in out
 
 
+def test_a_review_by_an_earlier_version_of_the_analysis_is_made_again(tmp_path: Path) -> None:
+    """After an upgrade the archive kept the old words and costs: `analyze` found nothing new, the
+    dashboard's reviewer nothing to review, and players read verdicts the tool no longer gives."""
+    import duckdb
+
+    from manillen_replay.analysis.findings import ANALYSIS_REVISION
+    from manillen_replay.store.review_queue import matches_to_review, solver_review
+
+    path = archive(
+        tmp_path / "club.duckdb", (41, 1, "2026-03-01"), (42, 1, "2026-03-02"), (43, 1, "2026-03-03")
+    )
+    code, out, err = run("analyze", "--db", str(path), "--depth", "heuristic")
+    assert code == 0 and "analysed 3 matches" in out, err
+    assert rows(path, "SELECT DISTINCT analysis_revision FROM matches") == [(ANALYSIS_REVISION,)]
+    connection = duckdb.connect(str(path))
+    # 41 scanned and 42 reviewed by the solver before the archive kept the revision
+    connection.execute(
+        "UPDATE matches SET analysis_revision = NULL WHERE match_id IN ('random-41', 'random-42')"
+    )
+    connection.execute("UPDATE matches SET analysis_depth = 'solver' WHERE match_id = 'random-42'")
+    connection.close()
+    with Store(path, read_only=True) as store:
+        assert matches_to_review(store) == ["random-43", "random-42", "random-41"]
+        assert [solver_review(store, f"random-{n}") for n in (41, 42, 43)] == [None, "outdated", None]
+    code, _, err = run("findings", "--db", str(path))
+    assert "2 matches in the archive were analysed by an earlier version of manillen-replay" in err
+    code, out, err = run("analyze", "--db", str(path), "--depth", "heuristic")
+    assert code == 0 and "analysed 1 match (1 deal) at the heuristic depth" in out, err
+    assert (
+        "1 match keeps its analysis by an earlier version of manillen-replay, deeper than the heuristic"
+        in err
+    )
+    assert "`--depth solver` analyses it again" in err and "nothing new" not in err
+    revisions = "SELECT match_id, analysis_depth, analysis_revision FROM matches ORDER BY 1"
+    assert rows(path, revisions) == [
+        ("random-41", "heuristic", ANALYSIS_REVISION),
+        ("random-42", "solver", None),  # a fast scan would have replaced the solver's review
+        ("random-43", "heuristic", ANALYSIS_REVISION),
+    ]
+    code, out, err = run(
+        "analyze", "--db", str(path), "--depth", "solver", "--samples", "2", "--match", "random-42"
+    )
+    assert code == 0 and "analysed 1 match (1 deal) at the solver depth" in out, err
+    with Store(path, read_only=True) as store:
+        assert solver_review(store, "random-42") == "current"
+        assert matches_to_review(store) == ["random-43", "random-41"]
+    code, _, err = run("findings", "--db", str(path))
+    assert code == 0 and "earlier version" not in err
+
+
 def test_an_unknown_match_or_a_bad_date_is_a_usage_error(tmp_path: Path) -> None:
     path = archive(tmp_path / "club.duckdb", (5, 1, None))
     code, _, err = run("analyze", "--db", str(path), "--match", "nope")

@@ -88,6 +88,28 @@ def test_match_page_without_a_reviewer_says_how_to_get_the_solver_s_review(archi
     assert headers.index("The biggest mistakes") < headers.index("Deals")
 
 
+def test_a_review_by_an_earlier_version_says_so_and_is_made_again(archive: Path) -> None:
+    """After an upgrade the Match page showed the old review as ready: its words and costs were
+    the earlier version's, and the reviewer never looked at the match again."""
+    with Store(archive) as store:
+        analyse_archive(store, depth="solver", samples=SAMPLES, match_ids=["random-1"])
+    connection = duckdb.connect(str(archive))
+    connection.execute("UPDATE matches SET analysis_revision = NULL WHERE match_id = 'random-1'")
+    connection.close()
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-1")
+    shown = texts(at)
+    assert "An earlier version of manillen-replay made the solver's review of this match" in shown
+    assert "For now the review an earlier version of manillen-replay made" in shown
+    assert "Review ready" not in shown
+    current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=True)
+    wait_until_ready(current, "random-1")
+    with Store(archive, read_only=True) as store:
+        assert store.query("SELECT analysis_revision FROM matches WHERE match_id = 'random-1'").item() == 1
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-1")
+    shown = texts(at)
+    assert "Review ready" in shown and "earlier version" not in shown
+
+
 def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mistakes(archive: Path) -> None:
     current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)
     current.request(["random-1"])

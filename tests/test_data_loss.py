@@ -24,6 +24,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import data, drafts
 from dashboards import recording as rec
+from manillen_replay.analysis.findings import ANALYSIS_REVISION
 from manillen_replay.cli import cli
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import (
@@ -293,7 +294,8 @@ def test_a_match_whose_details_alone_changed_keeps_its_analysis() -> None:
         store.import_entries([_entry(whole)])
         analyse_archive(store, depth="solver", samples=2, match_ids=["random-3"])
         reviewed = _analysis(store, "random-3")
-        depth = store.query("SELECT analysis_depth, analysed_at FROM matches").rows()
+        depth = store.query("SELECT analysis_depth, analysed_at, analysis_revision FROM matches").rows()
+        assert depth[0][2] == ANALYSIS_REVISION
         corrected = loads(dumps(whole, pretty=False))
         corrected.match.venue = "Cafe Sport, Izegem"
         asked = store.replacements_of([_entry(corrected, "fix.jsonl")])
@@ -306,7 +308,9 @@ def test_a_match_whose_details_alone_changed_keeps_its_analysis() -> None:
         )
         assert store.query("SELECT venue FROM matches").item() == "Cafe Sport, Izegem"
         assert _analysis(store, "random-3") == reviewed
-        assert store.query("SELECT analysis_depth, analysed_at FROM matches").rows() == depth
+        assert (
+            store.query("SELECT analysis_depth, analysed_at, analysis_revision FROM matches").rows() == depth
+        )
         # a card changed is another game: its review goes with the version kept
         changed = loads(dumps(corrected, pretty=False))
         changed.deals[1].hands[0], changed.deals[1].hands[1] = (
@@ -366,6 +370,10 @@ def test_a_restored_version_comes_back_with_its_analysis() -> None:
         assert reviewed["play_costs"] and reviewed["card_values"] and reviewed["call_decisions"]
         store.import_entries([_entry(_shortened(whole, 1), "phone.jsonl")])
         assert not any(_analysis(store, "random-3").values())
+        kept = "SELECT analysis_revision FROM match_versions WHERE match_id = 'random-3' AND version = 1"
+        assert store.query(kept).item() == ANALYSIS_REVISION
+        # as if an earlier version of the analysis had made it: it comes back as that one's
+        store.query("UPDATE match_versions SET analysis_revision = 0 WHERE match_id = 'random-3'")
         # the version that replaced it, and another match, take finding ids meanwhile
         analyse_archive(store, match_ids=["random-3", "random-4"])
         scanned = _analysis(store, "random-3")
@@ -377,9 +385,10 @@ def test_a_restored_version_comes_back_with_its_analysis() -> None:
         assert (restored.version, restored.summary.replaced, restored.analysis) == (1, 1, True)
         assert _analysis(store, "random-3") == reviewed
         depth = store.query(
-            "SELECT analysis_depth, analysed_at IS NOT NULL FROM matches WHERE match_id = 'random-3'"
+            "SELECT analysis_depth, analysed_at IS NOT NULL, analysis_revision FROM matches "
+            "WHERE match_id = 'random-3'"
         )
-        assert depth.rows() == [("solver", True)]
+        assert depth.rows() == [("solver", True, 0)]  # so the dashboard reviews it again
         ids = store.query("SELECT count(*) AS n, count(DISTINCT finding_id) AS d FROM findings").row(0)
         assert ids[0] == ids[1]
         # the scanned version it replaced kept its own analysis, and comes back with it in turn

@@ -129,6 +129,22 @@ def test_the_dealer_follows_the_rotation_when_not_written():
     assert [d.dealer for d in record.deals] == [3, 0]
 
 
+def test_a_match_typed_in_the_notation_and_saved_as_txt_is_read_as_the_notation(tmp_path: Path) -> None:
+    """Notepad and phones save as .txt: such a file was read as JSON ("not valid JSON at line 1
+    column 1"), a message that told the player nothing they could do."""
+    typed = tmp_path / "gisteren.txt"
+    typed.write_text("# last night\n" + (NOTATION / "muil.mnl").read_text(), encoding="utf-8-sig")
+    as_json = tmp_path / "copy.txt"
+    as_json.write_bytes(dumps(loads_text((NOTATION / "muil.mnl").read_text())[0], pretty=False).encode())
+    other = tmp_path / "notes.txt"
+    other.write_text("bring the cards\n")
+    result = CliRunner().invoke(cli, ["validate", str(typed), str(as_json), str(other)])
+    assert result.exit_code == 1
+    assert "gisteren.txt:1: ok, match muil-three-manilles" in result.stdout
+    assert "copy.txt: ok, match muil" in result.stdout
+    assert "notes.txt: not valid JSON at line 1 column 1" in result.stdout + result.stderr
+
+
 def test_a_team_is_both_names_or_either_name_with_spaces_around_the_ampersand():
     text = "seats Anna Bert Carla Dirk\ndeal 1 dealer Dirk score Carla 6\ndeal 2 score bert & dirk 12\n"
     (record,) = loads_text(text)

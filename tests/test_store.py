@@ -980,11 +980,11 @@ def test_old_archive_is_upgraded_when_opened(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1"):
         Store(path, read_only=True)
     with Store(path) as archive:
-        assert archive.schema_version == SCHEMA_VERSION == 23
+        assert archive.schema_version == SCHEMA_VERSION == 24
         archive.import_entries(_entries([dumps(random_record(0, deals=1), pretty=False)]))
         assert archive.query("SELECT analysed_at FROM matches")["analysed_at"].to_list() == [None]
         versions = archive.query("SELECT version FROM schema_version ORDER BY 1")["version"].to_list()
-        assert versions == list(range(1, 24))
+        assert versions == list(range(1, 25))
         kept = ("evenings", "evening_tables", "saves", "puzzle_reviews", "club_rules")
         assert [_count(archive, t) for t in kept] == [0] * 5
         columns = archive.query("SELECT * FROM player_findings LIMIT 0").columns

@@ -468,6 +468,7 @@ def analyze(
         deals_to_analyse,
         deeper_match_count,
         match_ids_to_analyse,
+        outdated_deeper_count,
     )
 
     chosen = depth.lower() if depth is not None else None
@@ -517,11 +518,15 @@ def analyze(
                 started = _solver_start_line(deals, store.deal_counts_by_variant(ids), len(ids), samples)
                 click.echo(started, err=True)
             deeper = deeper_match_count(store, chosen, match_ids=selected, since=since) if everything else 0
+            outdated = outdated_deeper_count(store, chosen, match_ids=selected, since=since)
             if deeper:
                 kept = _kept_deeper_note(deeper, chosen)
                 note = kept if note is None else f"{note}\n{kept}"
-            elif not ids and note is None:
+            elif not ids and note is None and not outdated:
                 note = _nothing_new_note(store, chosen, scoped=bool(match_ids) or since is not None)
+            if outdated:
+                older = _outdated_deeper_note(outdated, chosen)
+                note = older if note is None else f"{note}\n{older}"
         if ids or detectors:
             Store.check_writable(path, "store the analysis")  # before the work, not after it
         if cluster_address is None:
@@ -572,6 +577,18 @@ def _kept_deeper_note(count: int, depth: str) -> str:
         f"left {plural(count, 'match', 'matches')} analysed deeper than the {depth} depth as {were}: "
         f"this would replace {'its' if count == 1 else 'their'} deeper findings; {again} analyses "
         f"{them} again"
+    )
+
+
+def _outdated_deeper_note(count: int, depth: str) -> str:
+    """Why matches analysed by an earlier version were left: their analysis is deeper than this run's."""
+    deeper = ANALYSIS_DEPTHS[ANALYSIS_DEPTHS.index(depth) + 1 :]
+    again = f"`--depth {deeper[0]}`" if len(deeper) == 1 else "a run at the depth they were analysed at"
+    keeps, were, them = ("keeps its", "it was", "it") if count == 1 else ("keep their", "they were", "them")
+    return (
+        f"{plural(count, 'match', 'matches')} {keeps} analysis by an earlier version of manillen-replay, "
+        f"deeper than the {depth} depth as {were} analysed: {again} analyses {them} again with this "
+        "version (the dashboard's background review does too)"
     )
 
 
@@ -636,9 +653,12 @@ def _archive_findings(
     lang: str,
     top: int | None,
     wait: float,
-) -> tuple[list[dict[str, Any]], int, int]:
+) -> tuple[list[dict[str, Any]], int, int, int]:
     """The stored findings (the ``top`` costliest decisions when given), the number of matches not
-    analysed yet, and of those (in scope) not reviewed by the solver."""
+    analysed yet, of those (in scope) not reviewed by the solver, and of those (in scope) analysed
+    by an earlier revision of the analysis."""
+    from ..analysis.findings import ANALYSIS_REVISION
+
     with _open_archive(db, read_only=True, wait=wait) as store:
         if (
             match_id is not None
@@ -687,6 +707,11 @@ def _archive_findings(
             "AND ($1 IS NULL OR match_id = $1)",
             [match_id],
         )["n"][0]
+        outdated = store.query(
+            "SELECT count(*) AS n FROM matches WHERE analysed_at IS NOT NULL "
+            "AND coalesce(analysis_revision, 0) < $2 AND ($1 IS NULL OR match_id = $1)",
+            [match_id, ANALYSIS_REVISION],
+        )["n"][0]
         dummies = set(store.query("SELECT match_id, deal, seat FROM deal_seats WHERE is_dummy").iter_rows())
     if top is not None:
         return (
@@ -696,11 +721,13 @@ def _archive_findings(
             ],
             int(unanalysed),
             int(shallow),
+            int(outdated),
         )
     return (
         [_with_explanation(row, lang, dummies) for row in frame.iter_rows(named=True)],
         int(unanalysed),
         int(shallow),
+        int(outdated),
     )
 
 
@@ -1063,9 +1090,17 @@ def findings(
                 quiet=quiet,
             )
         else:
-            found, unanalysed, shallow = _archive_findings(
+            found, unanalysed, shallow, outdated = _archive_findings(
                 db, player, list(kinds), minimum, match_id, lang, top, wait
             )
+            if outdated:
+                click.echo(
+                    f"{plural(outdated, 'match', 'matches')} in the archive "
+                    f"{'was' if outdated == 1 else 'were'} analysed by an earlier version of "
+                    "manillen-replay, whose words and costs may differ from this one's: `manillen "
+                    "analyze` analyses them again (with --depth solver for those the solver reviewed)",
+                    err=True,
+                )
             if unanalysed:
                 click.echo(
                     f"{plural(unanalysed, 'match', 'matches')} in the archive "

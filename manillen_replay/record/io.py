@@ -24,7 +24,7 @@ from ..cards import CARD_BY_TEXT, CARD_TEXT
 from ..errors import InvalidRecordError, ManillenError, NotationError, RecordError, printable
 from ..rules import VARIANTS
 from .model import FORMAT, Deal, Record, json_schema, match_id_problem, seat_name_problems
-from .text import is_text_name, parse_located, parse_match, split_matches
+from .text import is_text_name, looks_like_notation, parse_located, parse_match, split_matches
 from .validation import normalize, record_problems, scores_over
 
 RECORD_SUFFIXES = (".json", ".jsonl", ".mnl")
@@ -438,6 +438,8 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
     except OSError as error:
         yield _refused(source, f"cannot read the file: {error.strerror or error}")
         return
+    if kind == "json" and not _is_record_name(path.name) and looks_like_notation(data):
+        kind = "mnl"  # typed in the notation and saved as .txt: "not valid JSON" told nobody what to do
     yield from entries_of(data, source, kind)
 
 

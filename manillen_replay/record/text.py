@@ -1257,6 +1257,23 @@ def is_text_name(name: str) -> bool:
     return name.lower().endswith(".mnl")
 
 
+def looks_like_notation(data: bytes) -> bool:
+    """Whether a file's bytes start as a match in the notation: its first line that is neither
+    blank nor a comment starts with a header word (``match``, ``seats``, ...). What a file saved
+    as ``.txt`` (Notepad's and most phones' default) is read as, where JSON could not start so.
+
+    >>> looks_like_notation(b"# gisteren\nmatch zwaan-1\nseats A B C D\n"), looks_like_notation(b'{"format":')
+    (True, False)
+    """
+    for raw in data[:4096].removeprefix(b"\xef\xbb\xbf").split(b"\n"):
+        line = raw.strip()
+        if not line or line.startswith(b"#"):
+            continue
+        word = line.split(None, 1)[0].decode("utf-8", "replace").lower()
+        return word in HEADER_WORDS
+    return False
+
+
 __all__ = [
     "Callers",
     "ParsedMatch",
@@ -1264,6 +1281,7 @@ __all__ = [
     "dumps_text",
     "is_text_name",
     "loads_text",
+    "looks_like_notation",
     "parse_located",
     "parse_match",
     "split_matches",

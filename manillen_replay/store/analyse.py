@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from ..analysis import FINDING_COLUMNS, Finding, analyse
-from ..analysis.findings import finding_columns
+from ..analysis.findings import ANALYSIS_REVISION, finding_columns
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..bulk import collection_paused, replay_entries, replay_many
 from ..engine import MatchResult
@@ -303,8 +303,10 @@ def match_ids_to_analyse(
     since: datetime.date | None = None,
     newest_first: bool = False,
 ) -> list[str]:
-    """The matches not analysed yet at ``depth`` (or only shallower), in import order; with
-    ``everything``, those analysed at ``depth`` too. A match analysed deeper is never taken: a
+    """The matches not analysed yet at ``depth`` (or only shallower, or at ``depth`` or shallower by
+    an earlier revision of the analysis: :data:`~manillen_replay.analysis.findings.ANALYSIS_REVISION`),
+    in import order; with ``everything``, those analysed at ``depth`` too. A match analysed deeper
+    is never taken (even by an earlier revision: :func:`outdated_deeper_count` counts those): a
     solver review replaced by the fast scan's findings would be lost, its costs left behind
     (:func:`deeper_match_count` counts them, for the command to say so).
 
@@ -334,15 +336,39 @@ def deeper_match_count(
     return int(store.query(query, params or None)["n"][0])
 
 
+def outdated_deeper_count(
+    store: Store,
+    depth: str,
+    *,
+    match_ids: Sequence[str] | None = None,
+    since: datetime.date | None = None,
+) -> int:
+    """How many of the matches (of ``match_ids``, ``since``) keep an analysis deeper than ``depth``
+    made by an earlier revision of the analysis: one at ``depth`` would replace it, so it waits
+    for a run at its own depth."""
+    conditions, params = _depth_scope(depth, ">", match_ids, since)
+    query = (
+        f"SELECT count(*) AS n FROM matches WHERE {' AND '.join(conditions)} "
+        f"AND coalesce(analysis_revision, 0) < {ANALYSIS_REVISION}"
+    )
+    return int(store.query(query, params or None)["n"][0])
+
+
 def _depth_scope(
     depth: str, compared: str, match_ids: Sequence[str] | None, since: datetime.date | None
 ) -> tuple[list[str], list[Any]]:
     """The conditions on ``matches`` for a match's depth ``compared`` to ``depth`` (a match not
-    analysed counts as shallower than any), within ``match_ids`` and ``since``."""
+    analysed counts as shallower than any, and for ``<`` a match analysed at ``depth`` or
+    shallower by an earlier revision of the analysis counts as shallower), within ``match_ids``
+    and ``since``."""
     rank = ANALYSIS_DEPTHS.index(depth) + 1
     done = f"list_position({list(ANALYSIS_DEPTHS)}, coalesce(analysis_depth, 'heuristic'))"
     unanalysed = "TRUE" if compared.startswith("<") else "FALSE"
-    conditions = [f"(CASE WHEN analysed_at IS NULL THEN {unanalysed} ELSE {done} {compared} {rank} END)"]
+    compare = f"{done} {compared} {rank}"
+    if compared == "<":
+        outdated = f"coalesce(analysis_revision, 0) < {ANALYSIS_REVISION}"
+        compare = f"({compare} OR ({done} <= {rank} AND {outdated}))"
+    conditions = [f"(CASE WHEN analysed_at IS NULL THEN {unanalysed} ELSE {compare} END)"]
     params: list[Any] = []
     if match_ids is not None:
         conditions.append("list_contains(?, match_id)")

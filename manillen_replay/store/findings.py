@@ -8,6 +8,7 @@ from typing import Any
 
 import polars as pl
 
+from ..analysis.findings import ANALYSIS_REVISION
 from ..archive_defaults import ANALYSIS_DEPTHS
 from ..errors import ManillenError
 from .connection import StoreBase, _frame, _sql_text
@@ -152,7 +153,8 @@ class FindingsMixin(StoreBase):
         """Replace the findings of these matches made by ``detector``, in one transaction.
 
         With the built-in detectors (``detector="builtin"``) the matches are also marked
-        analysed (``matches.analysed_at``, and ``matches.analysis_depth`` set to ``depth``); a
+        analysed (``matches.analysed_at``, ``matches.analysis_depth`` set to ``depth`` and
+        ``matches.analysis_revision`` to :data:`~manillen_replay.analysis.findings.ANALYSIS_REVISION`); a
         coach detector does not mark them, so the built-in analysis still finds them unanalysed.
 
         :param findings: the ``findings`` columns except ``finding_id`` and ``detector``.
@@ -188,9 +190,9 @@ class FindingsMixin(StoreBase):
                     )
                 if detector == "builtin":
                     self._con.execute(
-                        "UPDATE matches SET analysed_at = current_localtimestamp(), analysis_depth = ? "
-                        "WHERE match_id IN (SELECT match_id FROM _batch_ids)",
-                        [depth],
+                        "UPDATE matches SET analysed_at = current_localtimestamp(), analysis_depth = ?, "
+                        "analysis_revision = ? WHERE match_id IN (SELECT match_id FROM _batch_ids)",
+                        [depth, ANALYSIS_REVISION],
                     )
         finally:
             self._con.unregister("_batch_ids")

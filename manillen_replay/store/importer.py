@@ -905,7 +905,8 @@ def _restore_depth(con: duckdb.DuckDBPyConnection, matches: list[str]) -> None:
     """The depth and time of the analysis kept with a replaced match (its version just kept in
     ``match_versions`` has them), on its new row."""
     con.execute(
-        """UPDATE matches m SET analysed_at = v.analysed_at, analysis_depth = v.analysis_depth
+        """UPDATE matches m SET analysed_at = v.analysed_at, analysis_depth = v.analysis_depth,
+                                analysis_revision = v.analysis_revision
            FROM match_versions v
            WHERE m.match_id IN (SELECT unnest(?::VARCHAR[])) AND v.match_id = m.match_id
              AND v.version = (SELECT max(w.version) FROM match_versions w WHERE w.match_id = m.match_id)""",
@@ -952,6 +953,7 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
         SELECT m.match_id,
                (SELECT coalesce(max(v.version), 0) + 1 FROM match_versions v WHERE v.match_id = m.match_id),
                m.record, m.deals, m.source, m.line, m.imported_at, m.analysed_at, m.analysis_depth,
+               m.analysis_revision,
                (SELECT list({'deal': a.deal, 'trick': a.trick, 'play': a.play, 'author': a.author,
                              'text': a.text, 'tags': a.tags, 'line': a.line} ORDER BY a.annotation_id)
                 FROM annotations a WHERE a.match_id = m.match_id)
@@ -962,7 +964,7 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
     ).fetchall()
     if not rows:
         return
-    records = [_merge_annotations(row[2], row[9] or []) for row in rows]
+    records = [_merge_annotations(row[2], row[10] or []) for row in rows]
     now = datetime.datetime.now()
     table = pl.DataFrame(
         {
@@ -977,6 +979,7 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
             "replaced_at": [now] * len(rows),
             "analysed_at": [row[7] for row in rows],
             "analysis_depth": [row[8] for row in rows],
+            "analysis_revision": [row[9] for row in rows],
         },
         schema={
             "match_id": pl.String,
@@ -990,6 +993,7 @@ def _keep_versions(con: duckdb.DuckDBPyConnection, replaced: list[str]) -> None:
             "replaced_at": pl.Datetime("us"),
             "analysed_at": pl.Datetime("us"),
             "analysis_depth": pl.String,
+            "analysis_revision": pl.Int32,
         },
     )
     con.from_arrow(table.to_arrow()).query(
@@ -1043,7 +1047,8 @@ def _put_back_analysis(con: duckdb.DuckDBPyConnection, match: str, version: int)
     """
     analysed = _first(
         con.execute(
-            "SELECT analysed_at, analysis_depth FROM match_versions WHERE match_id = ? AND version = ?",
+            "SELECT analysed_at, analysis_depth, analysis_revision FROM match_versions "
+            "WHERE match_id = ? AND version = ?",
             [match, version],
         ).fetchall()
     )
@@ -1073,8 +1078,8 @@ def _put_back_analysis(con: duckdb.DuckDBPyConnection, match: str, version: int)
             )
         con.from_arrow(frame.to_arrow()).query("_kept", f"INSERT INTO {table} BY NAME SELECT * FROM _kept")
     con.execute(
-        "UPDATE matches SET analysed_at = ?, analysis_depth = ? WHERE match_id = ?",
-        [analysed[0], analysed[1], match],
+        "UPDATE matches SET analysed_at = ?, analysis_depth = ?, analysis_revision = ? WHERE match_id = ?",
+        [analysed[0], analysed[1], analysed[2], match],
     )
     return True
 

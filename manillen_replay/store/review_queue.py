@@ -8,9 +8,9 @@ opens the archive for writing only to call :func:`save_review`; the same rows as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..analysis.findings import ANALYSIS_REVISION
 from ..engine import MatchResult
 from .analyse import store_solved_match
 
@@ -23,27 +23,35 @@ SOLVER_DEPTH = "solver"
 
 
 def matches_to_review(store: Store, limit: int | None = None) -> list[str]:
-    """The matches the solver has not reviewed yet, the newest first (date, then import).
+    """The matches the solver has not reviewed yet, or reviewed by an earlier revision of the
+    analysis (:data:`~manillen_replay.analysis.findings.ANALYSIS_REVISION`), the newest first
+    (date, then import).
 
     :param limit: at most this many.
     """
     query = (
         "SELECT match_id FROM matches WHERE coalesce(analysis_depth, '') <> ? "
+        "OR coalesce(analysis_revision, 0) < ? "
         "ORDER BY date DESC NULLS LAST, import_order DESC"
     )
     if limit is not None:
         query += f" LIMIT {int(limit)}"
-    ids: list[str] = store.query(query, [SOLVER_DEPTH])["match_id"].to_list()
+    ids: list[str] = store.query(query, [SOLVER_DEPTH, ANALYSIS_REVISION])["match_id"].to_list()
     return ids
 
 
-def review_depths(store: Store, match_ids: Sequence[str]) -> dict[str, str | None]:
-    """How deep each of these matches has been analysed (``None``: not at all), by match id;
-    a match not in the archive is left out."""
+def solver_review(store: Store, match_id: str) -> str | None:
+    """The solver's review of a match as the archive holds it: ``"current"`` (made by this
+    revision of the analysis), ``"outdated"`` (by an earlier one: it is made again in turn), or
+    ``None`` (none stored)."""
     frame = store.query(
-        "SELECT match_id, analysis_depth FROM matches WHERE list_contains(?, match_id)", [list(match_ids)]
+        "SELECT coalesce(analysis_revision, 0) >= ? AS current FROM matches "
+        "WHERE match_id = ? AND analysis_depth = ?",
+        [ANALYSIS_REVISION, match_id, SOLVER_DEPTH],
     )
-    return {str(m): (None if d is None else str(d)) for m, d in frame.iter_rows()}
+    if frame.height == 0:
+        return None
+    return "current" if frame["current"][0] else "outdated"
 
 
 def record_to_review(store: Store, match_id: str) -> str | None:

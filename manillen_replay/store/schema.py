@@ -840,6 +840,12 @@ WHERE format = 'fixed' AND json_extract(record, '$.match.blocks') IS NOT NULL;
 
 _MIGRATION_23 = "UPDATE matches SET target = NULL WHERE format = 'fixed';"
 
+_MIGRATION_24 = """
+-- NULL: reviewed before the revision was kept, so by an analysis older than any that keeps it
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS analysis_revision INTEGER;
+ALTER TABLE match_versions ADD COLUMN IF NOT EXISTS analysis_revision INTEGER;
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -957,6 +963,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "matches.target: none for a match of a fixed number of deals (a club evening among them), "
         "which plays to no target: the rules' default 101 was stored",
         _MIGRATION_23,
+    ),
+    Migration(
+        24,
+        "matches.analysis_revision (and match_versions'): which revision of the analysis made the "
+        "stored review, so that a review older than the tool's is made again",
+        _MIGRATION_24,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
