@@ -186,6 +186,21 @@ def test_a_line_moved_is_named_as_moved() -> None:
     assert "(dat kan ook met 1 andere kleine verschuiving)" in first.explanation_nl
 
 
+def test_the_line_of_the_illegal_play_rotated_is_named_before_a_move_of_it() -> None:
+    """Trick 3 typed from its second card: moving the line up before trick 1 clears the deal as
+    well, and was named ("with trick 3 moved up before trick 1"), pointing the player at an edit
+    that was not the slip; the line typed from the wrong player changes that line alone."""
+    lines = list(LEGAL_2)
+    played = lines[2].split()
+    lines[2] = " ".join(played[1:] + played[:1])
+    result = replay(record(lines))
+    assert result.deals[0].violations[0].trick == 3
+    slip = find_slip(result.deals[0], result.rules)
+    assert slip is not None and (slip.kind, slip.trick, slip.other) == (Reordering.ROTATE, 3, 4)
+    assert [list(t) for t in slip.tricks] == cards_of(LEGAL_2)
+    assert slip.others >= 1  # the move still clears it: said as one other reordering
+
+
 def test_a_line_typed_from_the_wrong_player_is_named() -> None:
     """Bert won trick 1 and led the 10♣ in trick 2; the line was typed from Anna's card."""
     lines = list(LEGAL_0)

@@ -3,8 +3,9 @@
 Without hands the replay infers each hand from the cards played, so two trick lines typed in
 the wrong order, or a line typed starting at the wrong player, move cards between hands and can
 make a legal game look illegal. For a hand-less deal with an illegal play, :func:`find_slip`
-tries every small reordering of its lines, in a fixed order: two lines swapped (nearest first),
-one line moved, the cards of one line rotated so that another card is the lead. The first under
+tries every small reordering of its lines, in a fixed order: two neighbouring lines swapped, the
+line of the first illegal play rotated so that another card is the lead, two lines further apart
+swapped, one line moved, another line rotated. The first under
 which every card of the deal is legal is the slip reported (``record_slip`` in
 docs/findings.md); with none, the rule findings stand. With hands given, a rule broken is a rule
 broken: nothing is searched.
@@ -101,17 +102,20 @@ def find_slip(deal: DealResult, rules: Rules) -> Slip | None:
 def _reorderings(
     tricks: Sequence[tuple[int, ...]], focus: int
 ) -> Iterator[tuple[Reordering, int, int, tuple[int, ...], list[tuple[int, ...]]]]:
-    """Every small reordering, in the order they are tried (0-based trick numbers): swaps by
-    distance, then moves by distance, then rotations; at each distance those that touch the
-    ``focus`` line (the first illegal play's trick) first. A move by one place is the swap of two
-    neighbours and is not repeated."""
+    """Every small reordering, in the order they are tried (0-based trick numbers): swaps of
+    neighbours, then the ``focus`` line (the first illegal play's trick) rotated, then the other
+    swaps by distance, moves by distance, and the other lines rotated; at each distance those
+    that touch the focus line first. A line typed starting at the wrong player, the commonest
+    slip at the table, changes that line alone: named before a move of another line that happens
+    to clear the deal too. A move by one place is the swap of two neighbours and is not repeated."""
     n = len(tricks)
     keyed: list[tuple[tuple[int, ...], Reordering, int, int, tuple[int, ...], int]] = []
     for i in range(n):
         for j in range(i + 1, n):
             swap = list(range(n))
             swap[i], swap[j] = j, i
-            keyed.append(((0, j - i, int(focus not in (i, j)), i, j), Reordering.SWAP, i, j, tuple(swap), 0))
+            key = (0 if j - i == 1 else 2, j - i, int(focus not in (i, j)), i, j)
+            keyed.append((key, Reordering.SWAP, i, j, tuple(swap), 0))
     for i in range(n):
         for j in range(n):
             if abs(i - j) < 2:
@@ -120,11 +124,12 @@ def _reorderings(
             # up: before line j; down: after line j
             at = rest.index(j) if j < i else rest.index(j) + 1
             move = (*rest[:at], i, *rest[at:])
-            keyed.append(((1, abs(i - j), int(focus not in (i, j)), i, j), Reordering.MOVE, i, j, move, 0))
+            keyed.append(((3, abs(i - j), int(focus not in (i, j)), i, j), Reordering.MOVE, i, j, move, 0))
     size = len(tricks[0]) if tricks else 0
     for i in range(n):
         for k in range(1, size):
-            keyed.append(((2, 0, int(focus != i), i, k), Reordering.ROTATE, i, k, tuple(range(n)), k))
+            tier = 1 if i == focus else 4
+            keyed.append(((tier, 0, 0, i, k), Reordering.ROTATE, i, k, tuple(range(n)), k))
     keyed.sort(key=lambda item: item[0])
     for _, kind, first, other, order, turn in keyed:
         reordered = [tricks[t] for t in order]
