@@ -11,6 +11,16 @@ import os
 ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
 """How deep ``manillen analyze`` looks, shallowest first (``matches.analysis_depth``)."""
 
+ANALYSIS_REVISION = 1
+"""Which analysis made a match's stored review (``matches.analysis_revision``).
+
+Raised whenever the analysis would store something else for the same record: a finding's words
+or severity, a cost, a new kind. A match reviewed by an earlier revision is then analysed again
+by ``manillen analyze`` (at its own depth or a deeper one) and by the dashboard's background
+review, so that nobody keeps reading a verdict the tool no longer gives. Reviews stored before
+the archive kept the revision (schema version 24) count as older than any.
+"""
+
 IMPORT_MEMORY_LIMIT = "64MB"
 """DuckDB's memory limit while importing into an archive file (``manillen import --memory-limit``).
 

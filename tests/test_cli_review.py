@@ -179,7 +179,7 @@ def test_a_review_by_an_earlier_version_of_the_analysis_is_made_again(tmp_path: 
     dashboard's reviewer nothing to review, and players read verdicts the tool no longer gives."""
     import duckdb
 
-    from manillen_replay.analysis.findings import ANALYSIS_REVISION
+    from manillen_replay.archive_defaults import ANALYSIS_REVISION
     from manillen_replay.store.review_queue import matches_to_review, solver_review
 
     path = archive(

@@ -24,7 +24,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import data, drafts
 from dashboards import recording as rec
-from manillen_replay.analysis.findings import ANALYSIS_REVISION
+from manillen_replay.archive_defaults import ANALYSIS_REVISION
 from manillen_replay.cli import cli
 from manillen_replay.errors import InvalidRecordError
 from manillen_replay.record import (

@@ -787,7 +787,9 @@ def _drop(*keys):
         ),
         (
             changed(document([deal_dict()]), _drop("declarations")),
-            "/deals/0/declarations: a deal with tricks or hands needs the trump call (declarations)",
+            "/deals/0/declarations: a deal with tricks or hands needs the trump call (declarations)"
+            ": the suit the dealer "
+            "chose, or muil (in the text notation `trump H` or `muil` on the deal's line)",
         ),
         (
             changed(document([deal_dict()]), lambda d: d["tricks"].append(d["tricks"][0])),
@@ -908,7 +910,8 @@ def evening(change) -> dict:
         ),
         (
             json.loads(document([deal_dict()], seats=["Anna", "Bert", "Carla"])),
-            "/match/seats: 'four' is played by 4 players, the record names 3",
+            "/match/seats: 'four' is played by 4 players, the record names 3"
+            ": name every player, or give the variant played by 3 (three, three_dummy)",
         ),
         (
             json.loads(

@@ -139,7 +139,11 @@ def test_plays_worked_out_for_a_muil_are_not_taken_once_the_calls_are_gone():
     document["deals"][2] = _without(document["deals"][2], "declarations")
     assert _quick(document, plays) == READ_IN_FULL
     assert _engine(document) == [
-        ("/deals/2/declarations", "a deal with tricks or hands needs the trump call (declarations)")
+        (
+            "/deals/2/declarations",
+            "a deal with tricks or hands needs the trump call (declarations): the suit the dealer "
+            "chose, or muil (in the text notation `trump H` or `muil` on the deal's line)",
+        )
     ]
 
 

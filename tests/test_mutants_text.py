@@ -91,7 +91,10 @@ def test_penalty_points_out_of_range_are_placed_at_the_points_in_their_deal() ->
             SCORED + "  penalty Anna 9999999999\n",
             "3:16: 9999999999... is too large: a number has at most 9 digits",
         ),
-        (SCORED + "  penalty Anna&Bert\n", "3:11: 'Anna&Bert' are not on one team in this deal"),
+        (
+            SCORED + "  penalty Anna&Bert\n",
+            "3:11: 'Anna&Bert' are not on one team in this deal: the teams are Anna & Carla and Bert & Dirk",
+        ),
         (
             TURNED.replace("turned JH", "turned"),
             f"{line_of(TURNED, 'turned')}:3: expected one card after 'turned', such as turned KD",
@@ -474,7 +477,8 @@ def test_a_bad_rule_is_named_at_its_own_name_value_pair(typed: str, said: str) -
         ),
         (
             "seats  Anna Bert Carla\ndeal 1 dealer Anna score Anna 6\n",
-            "1:8: 'four' is played by 4 players, the record names 3",
+            "1:8: 'four' is played by 4 players, the record names 3"
+            ": name every player, or give the variant played by 3 (three, three_dummy)",
         ),
     ],
 )
@@ -593,6 +597,7 @@ def test_a_blocks_seating_changes_after_its_counted_deals(
     early = f"{BLOCKS}{before}deal {next_number} score Anna&Bert 6\n"
     assert problems(early) == [
         f"game.mnl:{early.count(chr(10))}:14: 'Anna&Bert' are not on one team in this deal"
+        ": the teams are Anna & Carla and Bert & Dirk"
     ]
 
 
@@ -795,4 +800,5 @@ def test_a_penalty_reason_starts_after_a_joined_team_and_ends_at_the_first_hash(
 def test_a_team_written_with_spaces_around_the_ampersand_is_placed_at_its_first_name() -> None:
     assert problems(f"{HEAD}deal 1 dealer Dirk score Anna & Bert 6\n") == [
         "game.mnl:2:26: 'Anna&Bert' are not on one team in this deal"
+        ": the teams are Anna & Carla and Bert & Dirk"
     ]

@@ -214,7 +214,8 @@ def test_a_notes_tags_are_split_at_commas_outside_quotes_and_empty_ones_dropped(
         (
             "seats Anna Bert Carla\n",
             "  hand Anna: AC\n  hand Bert: KC\n  hand Carla: QC\n",
-            "1:7: 'four' is played by 4 players, the record names 3",
+            "1:7: 'four' is played by 4 players, the record names 3"
+            ": name every player, or give the variant played by 3 (three, three_dummy)",
         ),
     ],
 )

@@ -96,16 +96,6 @@ view cost), not doubled by the deal's multiplier: inaccuracy from 2, mistake fro
 BUILTIN_DETECTOR = "builtin"
 """The detector name of every built-in finding (the archive's scope for re-analysis)."""
 
-ANALYSIS_REVISION = 1
-"""Which analysis made a match's stored review (``matches.analysis_revision``).
-
-Raised whenever the analysis would store something else for the same record: a finding's words
-or severity, a cost, a new kind. A match reviewed by an earlier revision is then analysed again
-by ``manillen analyze`` (at its own depth or a deeper one) and by the dashboard's background
-review, so that nobody keeps reading a verdict the tool no longer gives. Reviews stored before
-the archive kept the revision (schema version 24) count as older than any.
-"""
-
 
 @dataclass(frozen=True)
 class Finding:

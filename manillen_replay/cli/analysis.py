@@ -657,7 +657,7 @@ def _archive_findings(
     """The stored findings (the ``top`` costliest decisions when given), the number of matches not
     analysed yet, of those (in scope) not reviewed by the solver, and of those (in scope) analysed
     by an earlier revision of the analysis."""
-    from ..analysis.findings import ANALYSIS_REVISION
+    from ..archive_defaults import ANALYSIS_REVISION
 
     with _open_archive(db, read_only=True, wait=wait) as store:
         if (

@@ -619,7 +619,9 @@ class _Replay:
                 return False
         if outcome.contract is None:
             self.problem(
-                f"{pointer}/declarations", "a deal with tricks or hands needs the trump call (declarations)"
+                f"{pointer}/declarations",
+                "a deal with tricks or hands needs the trump call (declarations): the suit the dealer "
+                "chose, or muil (in the text notation `trump H` or `muil` on the deal's line)",
             )
             return False
         trump = None if outcome.trump is None else int(outcome.trump)

@@ -700,7 +700,14 @@ class _Parser:
             seat = self.seat(line, _Token(part, token.column, token.end), "a team")
             teams.add(self.shape.team_of(seat, draft.dealer))
         if len(teams) != 1:
-            raise line.error(token.column, f"{token.text!r} are not on one team in this deal")
+            names = self.seating.names if self.seating else self.seats or []
+            sides: dict[int, list[str]] = {}
+            for seat in range(self.shape.players):
+                name = names[seat] if seat < len(names) else "dummy"
+                sides.setdefault(self.shape.team_of(seat, draft.dealer), []).append(name)
+            said = " and ".join(" & ".join(side) for _, side in sorted(sides.items()))
+            said = f"{token.text!r} are not on one team in this deal: the teams are {said}"
+            raise line.error(token.column, said)
         return teams.pop()
 
     def score(self, line: _Line, items: list[_Token], i: int, draft: _DealDraft, key: _Token) -> int:
@@ -1262,8 +1269,10 @@ def looks_like_notation(data: bytes) -> bool:
     blank nor a comment starts with a header word (``match``, ``seats``, ...). What a file saved
     as ``.txt`` (Notepad's and most phones' default) is read as, where JSON could not start so.
 
-    >>> looks_like_notation(b"# gisteren\nmatch zwaan-1\nseats A B C D\n"), looks_like_notation(b'{"format":')
-    (True, False)
+    >>> looks_like_notation(b"# gisteren\\nmatch zwaan-1\\nseats A B C D\\n")
+    True
+    >>> looks_like_notation(b'{"format": "manillen/1"}')
+    False
     """
     for raw in data[:4096].removeprefix(b"\xef\xbb\xbf").split(b"\n"):
         line = raw.strip()

@@ -83,15 +83,22 @@ def seats_problem(variant: str, seats: Sequence[str]) -> str | None:
     ``None``: the format names the player of every seat a person plays, no more (the dummy of
     ``three_dummy`` is played by the dealer and has no name).
 
-    >>> seats_problem("four", ["Anna", "Bert", "Carla"])
-    "'four' is played by 4 players, the record names 3"
+    >>> problem = seats_problem("four", ["Anna", "Bert", "Carla"])
+    >>> problem.startswith("'four' is played by 4 players, the record names 3: name every player")
+    True
+    >>> problem.endswith(", or give the variant played by 3 (three, three_dummy)")
+    True
     >>> seats_problem("three_dummy", ["Anna", "Bert", "Carla"]) is None
     True
     """
     people = VARIANTS[variant].people
     if len(seats) == people:
         return None
-    return f"{variant!r} is played by {people} players, the record names {len(seats)}"
+    named = len(seats)
+    fitting = [name for name, shape in VARIANTS.items() if shape.people == named]
+    # a player left out, or a variant not said: the writer is told both ways out
+    other = f", or give the variant played by {named} ({', '.join(fitting)})" if fitting else ""
+    return f"{variant!r} is played by {people} players, the record names {named}: name every player{other}"
 
 
 def _all_unset(options: msgspec.Struct) -> bool:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from ..analysis import FINDING_COLUMNS, Finding, analyse
-from ..analysis.findings import ANALYSIS_REVISION, finding_columns
-from ..archive_defaults import ANALYSIS_DEPTHS
+from ..analysis.findings import finding_columns
+from ..archive_defaults import ANALYSIS_DEPTHS, ANALYSIS_REVISION
 from ..bulk import collection_paused, replay_entries, replay_many
 from ..engine import MatchResult
 from ..engine.report import player_names, seat_names
@@ -304,7 +304,7 @@ def match_ids_to_analyse(
     newest_first: bool = False,
 ) -> list[str]:
     """The matches not analysed yet at ``depth`` (or only shallower, or at ``depth`` or shallower by
-    an earlier revision of the analysis: :data:`~manillen_replay.analysis.findings.ANALYSIS_REVISION`),
+    an earlier revision of the analysis: :data:`~manillen_replay.archive_defaults.ANALYSIS_REVISION`),
     in import order; with ``everything``, those analysed at ``depth`` too. A match analysed deeper
     is never taken (even by an earlier revision: :func:`outdated_deeper_count` counts those): a
     solver review replaced by the fast scan's findings would be lost, its costs left behind

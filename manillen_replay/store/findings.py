@@ -8,8 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from ..analysis.findings import ANALYSIS_REVISION
-from ..archive_defaults import ANALYSIS_DEPTHS
+from ..archive_defaults import ANALYSIS_DEPTHS, ANALYSIS_REVISION
 from ..errors import ManillenError
 from .connection import StoreBase, _frame, _sql_text
 
@@ -154,7 +153,7 @@ class FindingsMixin(StoreBase):
 
         With the built-in detectors (``detector="builtin"``) the matches are also marked
         analysed (``matches.analysed_at``, ``matches.analysis_depth`` set to ``depth`` and
-        ``matches.analysis_revision`` to :data:`~manillen_replay.analysis.findings.ANALYSIS_REVISION`); a
+        ``matches.analysis_revision`` to :data:`~manillen_replay.archive_defaults.ANALYSIS_REVISION`); a
         coach detector does not mark them, so the built-in analysis still finds them unanalysed.
 
         :param findings: the ``findings`` columns except ``finding_id`` and ``detector``.

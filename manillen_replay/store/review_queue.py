@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..analysis.findings import ANALYSIS_REVISION
+from ..archive_defaults import ANALYSIS_REVISION
 from ..engine import MatchResult
 from .analyse import store_solved_match
 
@@ -24,7 +24,7 @@ SOLVER_DEPTH = "solver"
 
 def matches_to_review(store: Store, limit: int | None = None) -> list[str]:
     """The matches the solver has not reviewed yet, or reviewed by an earlier revision of the
-    analysis (:data:`~manillen_replay.analysis.findings.ANALYSIS_REVISION`), the newest first
+    analysis (:data:`~manillen_replay.archive_defaults.ANALYSIS_REVISION`), the newest first
     (date, then import).
 
     :param limit: at most this many.
