@@ -252,10 +252,12 @@ def test_trump_overspent_last_to_play_reads_in_full() -> None:
     assert _read(_only(rec, "trump_overspent")) == (
         "trump_overspent", 1, 1, 4, "Bert", "10D", ["7D"], 4.0, Severity.MISTAKE,
         "Bert took trick 1, last to play, with 10♦ while 7♦ would have taken it for certain: no trump "
-        "out could beat 10♦, so kept it was a sure trick later. In trick 2, 7♦ fell to the opponents; "
+        "out could beat 10♦: kept back, it would have won a later trick for certain. In trick 2, 7♦ fell to "
+        "the opponents; "
         "10♦ in its place would have taken that trick: 4 points went to the opponents.",
         "Bert nam slag 1 als laatste met koeken manille, terwijl koeken zeven de slag ook zeker had "
-        "genomen: geen troef kon koeken manille nog nemen, dus gehouden was dat later een zekere slag. "
+        "genomen: geen troef kon koeken manille nog nemen: achter de hand gehouden had die later zeker een "
+        "slag gewonnen. "
         "In slag 2 viel koeken zeven bij de tegenstanders; koeken manille had in de plaats die slag "
         "genomen: 4 punten gingen naar de tegenstanders.",
     )  # fmt: skip
@@ -277,13 +279,15 @@ def test_trump_overspent_with_the_solvers_view_reads_in_full() -> None:
     assert (finding.points, finding.severity) == (3.0, Severity.INACCURACY)
     assert finding.explanation == (
         "Bert took trick 1, last to play, with 10♦ while 7♦ would have taken it for certain: no trump out "
-        "could beat 10♦, so kept it was a sure trick later. From what Bert could see, playing 7♦ was "
+        "could beat 10♦: kept back, it would have won a later trick for certain. From what Bert could see, "
+        "playing 7♦ was "
         "worth 3 card points more on average (solver). In trick 2, 7♦ fell to the opponents; 10♦ in its "
         "place would have taken that trick: 4 points went to the opponents."
     )
     assert finding.explanation_nl == (
         "Bert nam slag 1 als laatste met koeken manille, terwijl koeken zeven de slag ook zeker had "
-        "genomen: geen troef kon koeken manille nog nemen, dus gehouden was dat later een zekere slag. "
+        "genomen: geen troef kon koeken manille nog nemen: achter de hand gehouden had die later zeker een "
+        "slag gewonnen. "
         "Met wat Bert kon weten, was koeken zeven spelen gemiddeld 3 kaartpunten meer waard (solver). "
         "In slag 2 viel koeken zeven bij de tegenstanders; koeken manille had in de plaats die slag "
         "genomen: 4 punten gingen naar de tegenstanders."
@@ -295,19 +299,25 @@ def test_master_trump_smeared_reads_in_full() -> None:
     assert _read(_only(rec, "master_trump_smeared")) == (
         "master_trump_smeared", 1, 1, 3, "Bert", "AD", ["7D"], 7.0, Severity.BLUNDER,
         "Bert put A♦ on Dirk's 10♦ in trick 1, a trick their side was certain to take, while 7♦ could be "
-        "played: no trump out could beat A♦, so kept it was a sure trick later. In trick 2, 7♦ fell to "
+        "played: no trump out could beat A♦: kept back, it would have won a later trick for certain. In "
+        "trick 2, 7♦ fell to "
         "the opponents; A♦ in its place would have taken that trick: 7 points went to the opponents.",
         "Bert legde koeken aas op de koeken manille van Dirk in slag 1, een slag die hun ploeg zeker won, "
-        "terwijl koeken zeven ook mocht: geen troef kon koeken aas nog nemen, dus gehouden was dat later "
-        "een zekere slag. In slag 2 viel koeken zeven bij de tegenstanders; koeken aas had in de plaats "
+        "terwijl koeken zeven ook mocht: geen troef kon koeken aas nog nemen: achter de hand gehouden had "
+        "die later zeker een slag gewonnen. In slag 2 viel koeken zeven bij de tegenstanders; koeken aas "
+        "had in de plaats "
         "die slag genomen: 7 punten gingen naar de tegenstanders.",
     )  # fmt: skip
 
 
 def test_master_trump_smeared_that_cost_nothing_says_so() -> None:
     finding = _only(record(ACE_ON_MANILLE, ["10D 8D AD QD"], dealer=2), "master_trump_smeared")
-    assert finding.explanation.endswith("so kept it was a sure trick later. It cost nothing this time.")
-    assert finding.explanation_nl.endswith("later een zekere slag. Deze keer kostte het niets.")
+    assert finding.explanation.endswith(
+        "kept back, it would have won a later trick for certain. It cost nothing this time."
+    )
+    assert finding.explanation_nl.endswith(
+        "had die later zeker een slag gewonnen. Deze keer kostte het niets."
+    )
 
 
 # --------------------------------------------------------------------------- the demo's wasted trumps
@@ -668,8 +678,9 @@ def test_trump_overspent_counts_the_costliest_trick_a_lower_trump_fell_in() -> N
     finding = _only(rec, "trump_overspent")
     assert (finding.better, finding.points, finding.severity) == ((Card.D7, Card.D8), 9.0, Severity.BLUNDER)
     assert finding.explanation.endswith(
-        "while 7♦ or 8♦ would have taken it for certain: no trump out could beat 10♦, so kept it was a sure "
-        "trick later. In trick 3, 7♦ fell to the opponents; 10♦ in its place would have taken that trick: "
+        "while 7♦ or 8♦ would have taken it for certain: no trump out could beat 10♦: kept back, it would "
+        "have won a later trick for certain. In trick 3, 7♦ fell to the opponents; 10♦ in its place would "
+        "have taken that trick: "
         "9 points went to the opponents."
     )
 
@@ -701,8 +712,9 @@ def test_trump_overspent_with_the_solvers_view_lists_the_lower_trumps_best_first
     assert finding.better == (Card.D8, Card.D7)
     assert (finding.points, finding.severity) == (2.47, Severity.INFO)
     assert finding.explanation.endswith(
-        "while 8♦ or 7♦ would have taken it for certain: no trump out could beat 10♦, so kept it was a sure "
-        "trick later. From what Bert could see, playing 8♦ was worth 1.2 card points more on average "
+        "while 8♦ or 7♦ would have taken it for certain: no trump out could beat 10♦: kept back, it would "
+        "have won a later trick for certain. From what Bert could see, playing 8♦ was worth 1.2 card points "
+        "more on average "
         "(solver)."
     )
 

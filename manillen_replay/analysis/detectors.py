@@ -1048,8 +1048,11 @@ class MatchAnalysis:
         master, master_nl = card_en(card), card_nl(card)
         cheapest = lower[0]
         instead, instead_nl = or_en(lower), or_nl(lower)
-        sure_en = f"no trump out could beat {master}, so kept it was a sure trick later."
-        sure_nl = f"geen troef kon {master_nl} nog nemen, dus gehouden was dat later een zekere slag."
+        sure_en = f"no trump out could beat {master}: kept back, it would have won a later trick for certain."
+        sure_nl = (
+            f"geen troef kon {master_nl} nog nemen: achter de hand gehouden had die later zeker een slag "
+            "gewonnen."
+        )
         if kind == "trump_overspent":
             last = view.position == know.trick_size - 1
             en = (
