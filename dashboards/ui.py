@@ -6,12 +6,13 @@ import datetime
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from html import escape
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from dashboards import data, html_view, i18n, native_inputs
 from manillen_replay.cards import Suit
@@ -80,8 +81,36 @@ def language_switch() -> None:
 
     def switch() -> None:
         st.session_state[LANGUAGE_KEY] = other
+        _keep_choices()
 
     st.sidebar.button(i18n.LANGUAGE_NAMES[other], key=LANGUAGE_SWITCH_KEY, on_click=switch)
+
+
+KEPT_THROUGH_LANGUAGE = (
+    "replay_branch_",
+    "replay_whatif_layout",
+    "replay_annot_scope_",
+    "record_mode",
+    "archive_variants",
+)
+"""The keys (or their beginnings) of the choices whose options are shown in the page's language
+and that take no default of their own: :func:`_keep_choices` keeps them through a change of it.
+(A choice given a default would be told off by Streamlit for being set from the session too.)"""
+
+
+def _keep_choices() -> None:
+    """Keep the choices of :data:`KEPT_THROUGH_LANGUAGE` through a change of language.
+
+    The browser sends a radio's or a select box's choice back as the words it shows: in the other
+    language those words match no option, and the choice was lost (the Deal replay's "The table
+    shows" chose nothing, the board then showing one line or the other with no word of which).
+    Read now, while the page's widgets still know their words, and set again by value, each
+    choice is drawn in the new words.
+    """
+    for key in list(st.session_state.keys()):
+        if isinstance(key, str) and key.startswith(KEPT_THROUGH_LANGUAGE):
+            with suppress(StreamlitAPIException):
+                st.session_state[key] = st.session_state[key]
 
 
 def _language_said() -> bool:

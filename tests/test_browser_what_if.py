@@ -174,3 +174,35 @@ def test_fork_the_call_at_phone_size_and_step_its_line(tmp_path: Path, chromium:
         page.screenshot(path=str(ARTIFACTS / f"what-if-call-{width}.png"))
         assert page.get_by_text("Save this line as a variation", exact=True).count() == 0
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
+
+
+def test_the_line_the_table_shows_stays_chosen_when_the_language_changes(
+    tmp_path: Path, chromium: Any
+) -> None:
+    """The browser sends a choice back as its words: after "Nederlands" the what-if line's English
+    words matched no option, "De tafel toont" chose nothing and the board showed the game again."""
+    archive = tmp_path / "club.duckdb"
+    build_archive(archive)
+    with dashboard_served(archive) as address, browser_page(chromium) as page:
+        page.set_viewport_size({"width": 1500, "height": 1150})
+        page.goto(f"{address}/replay?match={MATCH}&deal={DEAL}&step={STEP}")
+        question = page.get_by_role("group", name="What if")
+        question.wait_for(timeout=30_000)
+        other = question.get_by_role("button").first
+        other.click()
+        browser_api().expect(other).to_have_attribute("aria-pressed", "true", timeout=15_000)
+        wait_line_card(page, 1)
+        shows = page.get_by_role("radiogroup", name="The table shows")
+        chosen = shows.get_by_role("radio", checked=True)
+        browser_api().expect(chosen).to_have_count(1, timeout=15_000)
+        english = chosen.evaluate("input => input.closest('label').innerText").strip()
+        assert english.startswith("what if")
+        page.get_by_role("button", name="Nederlands").click()
+        toont = page.get_by_role("radiogroup", name="De tafel toont")
+        toont.wait_for(timeout=15_000)
+        chosen = toont.get_by_role("radio", checked=True)
+        browser_api().expect(chosen).to_have_count(1, timeout=15_000)
+        dutch = chosen.evaluate("input => input.closest('label').innerText").strip()
+        assert dutch != "het spel zoals gespeeld" and dutch != english, dutch
+        wait_line_card(page, 1)  # the board still on the what-if line
+        page.screenshot(path=str(ARTIFACTS / "what-if-nl-kept.png"))

@@ -608,3 +608,24 @@ def test_a_reason_the_real_cards_show_too_is_told_on_the_real_hands_from_the_car
     # a card the real cards did not punish keeps its reason on a layout of the player's view
     unpunished = [r for r in reasons if r.real_better.taken(r.seat % 2) <= r.real_played.taken(r.seat % 2)]
     assert all(r.explanation.startswith("Why, on ") for r in unpunished)
+
+
+def test_the_line_the_table_shows_stays_chosen_when_the_language_changes(
+    reviewed: tuple[Path, pl.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The choice is sent back as its words: in the other language they matched no option, and
+    none was chosen, the coach left to guess whether the table showed the game or a better line."""
+    from dashboards.ui import LANGUAGE_SWITCH_KEY
+
+    from .test_dashboard import html_views
+
+    at, _ = _replay_at_costly_play(reviewed, monkeypatch)
+    next(radio for radio in at.radio if radio.key.startswith("replay_branch_")).set_value("view").run()
+    at.button(key=LANGUAGE_SWITCH_KEY).click().run()
+    assert not at.exception
+    choice = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    assert choice.options[0] == "het spel zoals gespeeld"
+    assert choice.value == "view" and "<b>Betere lijn</b>" in html_views(at)["replay_table_line"][1]["html"]
+    at.button(key=LANGUAGE_SWITCH_KEY).click().run()
+    choice = next(radio for radio in at.radio if radio.key.startswith("replay_branch_"))
+    assert choice.options[0] == "the game as played" and choice.value == "view"
