@@ -311,7 +311,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.back": ("Back", "Terug"),
     "replay.forward": ("Forward", "Verder"),
     "replay.end": ("End", "Einde"),
-    "replay.step": ("Play", "Kaart"),
+    "replay.step": ("Card of the deal", "Kaart van het spel"),
     "replay.nothing": (
         "Deal {deal} has no cards to replay ({kind}).",
         "Spel {deal} heeft geen kaarten om te herspelen ({kind}).",
@@ -326,7 +326,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.trick_of": ("Trick {trick} of {tricks}", "Slag {trick} van {tricks}"),
     "replay.takes": ("{name} takes {points}", "{name} neemt {points}"),
     "replay.opening": ("{name} leads the first trick.", "{name} komt uit in de eerste slag."),
-    "replay.played": ("Play {step}: {name} played {card}", "Kaart {step}: {name} speelde {card}"),
+    # "play" is the place in the trick, as in the Mistakes page's Play column and a finding's "1.3"
+    "replay.played": ("play {play}: {name} played {card}", "beurt {play}: {name} speelde {card}"),
     "replay.could_play": ("Could legally play", "Mocht spelen"),
     "replay.may_play_next": ("{name} may play next", "{name} mag nu spelen"),
     "replay.illegal": ("Illegal: {kind}", "Onreglementair: {kind}"),

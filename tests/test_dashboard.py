@@ -25,7 +25,7 @@ import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-from dashboards import charts, data, html_view, i18n, ui
+from dashboards import cards, charts, data, html_view, i18n, ui
 from dashboards.native_inputs import chosen_state, many, many_text, sent_state
 from manillen_replay.cards import CARD_BY_TEXT, Card, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
@@ -689,6 +689,17 @@ def test_replay_shows_the_right_cards_at_step(app: AppTest, step: int) -> None:
         )
         assert set(marked) == legal
     assert replay_step(at) == step
+
+
+def test_replay_says_the_card_s_place_in_its_trick_as_the_mistakes_page_does(app: AppTest) -> None:
+    """"Play 19" on the replay was the card of the deal, "Play 3" on the Mistakes page the place
+    in the trick: a coach telling a player "go to play 3" landed on another card."""
+    at = open_page(app, "replay", match="random-0", deal=2, step=7)
+    deal = fixture_records()[0].deals[1]
+    card = Card.parse(deal.tricks[1][2])  # type: ignore[index]
+    page = html_of(at)
+    assert "<b>Trick 2 of 8</b> — play 3: " in page and f"played {cards.inline_card(card)}" in page
+    assert "Card of the deal" in page and "Play 7" not in page
 
 
 def test_replay_lists_the_tricks_so_far_and_a_click_jumps_to_one(app: AppTest) -> None:

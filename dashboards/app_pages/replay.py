@@ -939,7 +939,7 @@ def facts_html() -> list[str]:
         opener = names[moment.to_play if moment.to_play is not None else 0]
         parts.append(f"<p>{escape(t('replay.opening', name=opener))}</p>")
         return parts
-    played = t("replay.played", step=made.number, name=names[made.seat], card="{card}")
+    played = t("replay.played", play=made.position, name=names[made.seat], card="{card}")
     parts.append(
         f"<p><b>{escape(t('replay.trick_of', trick=made.trick, tricks=shape.tricks))}</b> — "
         + escape(played).replace("{card}", cards.inline_card(made.card))
