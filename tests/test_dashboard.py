@@ -692,7 +692,7 @@ def test_replay_shows_the_right_cards_at_step(app: AppTest, step: int) -> None:
 
 
 def test_replay_says_the_card_s_place_in_its_trick_as_the_mistakes_page_does(app: AppTest) -> None:
-    """"Play 19" on the replay was the card of the deal, "Play 3" on the Mistakes page the place
+    """ "Play 19" on the replay was the card of the deal, "Play 3" on the Mistakes page the place
     in the trick: a coach telling a player "go to play 3" landed on another card."""
     at = open_page(app, "replay", match="random-0", deal=2, step=7)
     deal = fixture_records()[0].deals[1]
@@ -1153,6 +1153,23 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     assert {k: at.query_params[k] for k in ("match", "deal", "step")} in (
         {"match": "random-0", "deal": "1", "step": "3"},
         {"match": ["random-0"], "deal": ["1"], "step": ["3"]},
+    )
+
+
+def test_mistakes_write_large_counts_as_the_archive_page_does(
+    app: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "1496 findings" here, "4 640" deals on the Archive page: one way of writing a count."""
+    real = data.findings
+
+    def many(chosen: data.FindingFilter, limit: int = 1000) -> tuple[int, pl.DataFrame]:
+        return 1496, real(chosen, limit)[1]
+
+    monkeypatch.setattr(data, "findings", many)
+    at = open_page(app, "mistakes")
+    assert at.subheader[0].value == "1 496 findings"
+    assert any(
+        c.value.startswith("Showing the ") and c.value.endswith(" most serious of 1 496.") for c in at.caption
     )
 
 

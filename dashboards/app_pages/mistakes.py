@@ -87,7 +87,7 @@ chosen = data.FindingFilter(
 FIRST_ROWS, ALL_ROWS = data.MISTAKE_ROWS
 every = light_table.wants_all("mistakes_table")
 total, shown = data.findings(chosen, ALL_ROWS if every else FIRST_ROWS)
-st.subheader(t("mistakes.count_one") if total == 1 else t("mistakes.count", count=total))
+st.subheader(t("mistakes.count_one") if total == 1 else t("mistakes.count", count=i18n.count(total)))
 if total == 0:
     st.info(t("mistakes.no_match"))
     st.stop()
@@ -134,12 +134,16 @@ if few.height:
     st.caption(t("mistakes.rate_few", players=ui.name_text(left_out), cards=RATE_MIN_CARDS))
 
 if shown.height < total:
-    st.caption(t("mistakes.shown_first", shown=shown.height, count=total))
+    st.caption(t("mistakes.shown_first", shown=i18n.count(shown.height), count=i18n.count(total)))
 more = ""
 if shown.height < total and not every:
     # past the limit the button brings the most serious ALL_ROWS, and says so
     every_fits = total <= ALL_ROWS
-    more = t("mistakes.show_all", count=total) if every_fits else t("mistakes.show_most", count=ALL_ROWS)
+    more = (
+        t("mistakes.show_all", count=i18n.count(total))
+        if every_fits
+        else t("mistakes.show_most", count=i18n.count(ALL_ROWS))
+    )
 
 explanation = (
     (pl.coalesce("explanation_nl", "explanation") if language == "nl" else pl.col("explanation"))
