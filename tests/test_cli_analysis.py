@@ -151,6 +151,24 @@ def test_findings_from_the_archive_match_the_files(archive: Path) -> None:
     assert stored and set(stored[0]) >= CONTRACT
 
 
+def test_the_findings_list_leaves_the_notes_out_unless_asked(archive: Path) -> None:
+    """A solver review's notes (86 of 102 on a sample match) buried the mistakes in the list; the
+    dashboard's Mistakes page hides them until asked, and the list now does too."""
+    code, out, _ = run("findings", "--db", str(archive), "--json")
+    every = json.loads(out)["findings"]
+    notes = sum(f["severity"] == "info" for f in every)
+    assert code == 0 and notes and notes < len(every)
+    code, out, err = run("findings", "--db", str(archive))
+    assert code == 0 and " info " not in out
+    assert out.count("\n    ") == len(every) - notes  # one explanation line a finding shown
+    assert f"{len(every)} findings (" in err and "the notes not shown: --min-severity info lists them" in err
+    _, out, err = run("findings", "--db", str(archive), "--min-severity", "info")
+    assert out.count(" info ") == notes and "not shown" not in err
+    kind = next(f["kind"] for f in every if f["severity"] == "info")
+    _, out, _ = run("findings", "--db", str(archive), "--kind", kind)
+    assert " info " in out
+
+
 def test_findings_default_archive_from_the_environment(archive: Path) -> None:
     code, out, _ = run("findings", "--kind", "missed_vetten", env={"MANILLEN_DB": str(archive)})
     assert code == 0 and "missed_vetten" in out

@@ -1008,7 +1008,8 @@ def _echo_top(findings: list[dict[str, Any]], top: int, player: str | None, lang
     "--min-severity",
     type=click.Choice(SEVERITIES, case_sensitive=False),
     default="info",
-    help="Leave out findings below this severity.",
+    help="Leave out findings below this severity. The list in words leaves out the notes (info) "
+    "unless this or --kind is given; --json and --top are as before.",
 )
 @click.option("--match", "match_id", metavar="ID", help="Only the match with this id.")
 @click.option(
@@ -1121,12 +1122,22 @@ def findings(
         shown_player = found[0]["player"] if player is not None and found else player
         _echo_top(found, len(found), shown_player, lang)
     else:
-        _echo_text(found, lang)
+        # the notes (info: a card unsure or costly only with hindsight) outnumber the mistakes
+        # many times over: the list shows them when asked for, as the dashboard does
+        given = click.get_current_context().get_parameter_source("min_severity")
+        notes_hidden = given is not ParameterSource.COMMANDLINE and not kinds
+        _echo_text([f for f in found if not notes_hidden or f["severity"] != "info"], lang)
         counts = Counter(f["severity"] for f in found)
         from ..analysis.words import severity_count
 
         detail = ", ".join(severity_count(s, counts[s], lang) for s in reversed(SEVERITIES) if counts[s])
         total = plural(len(found), *(("bevinding", "bevindingen") if lang == "nl" else ("finding",)))
+        if notes_hidden and counts["info"]:
+            detail += (
+                "; de opmerkingen niet getoond: --min-severity info toont ze"
+                if lang == "nl"
+                else "; the notes not shown: --min-severity info lists them"
+            )
         click.echo(total + (f" ({detail})" if detail else ""), err=True)
     if note is not None:
         click.echo(note, err=True)
