@@ -337,6 +337,7 @@ LABELS: dict[str, tuple[str, str]] = {
     # the card findings of the deal, as the Match page counts them (notes, info, apart)
     # the findings at a card: the whole deal's stand in their own box above (a helper read
     # "Findings (0; 6 notes)" under a box holding an inaccuracy)
+    "replay.note_mark": ("note", "opmerking"),
     "replay.play_findings": ("Findings at the cards ({count})", "Bevindingen bij de kaarten ({count})"),
     "replay.findings_notes": (
         "Findings at the cards ({count}; {notes})",

@@ -902,7 +902,7 @@ def test_replay_draws_the_link_and_the_comment_form_only_once_opened(app: AppTes
 def test_replay_finding_button_jumps_to_its_play(app: AppTest) -> None:
     at = open_page(app, "replay", match="random-1", deal=2, step=0)
     (text, step), *_ = replay_links(at, "replay_facts")
-    assert text.startswith("3.2 Bert: ") and step == "10"
+    assert text.startswith("3.2 Bert: ") and text.endswith(")") and step == "10"
     send_click(at, "replay_facts", step)
     assert replay_step(at) == 10
     assert "Bert wasted a trump." in replay_texts(at)
@@ -930,6 +930,9 @@ def test_replay_counts_the_deal_s_findings_as_the_match_page_does_the_notes_apar
             "AND severity <> 'info'"
         )["n"][0]
     assert f"Findings at the cards ({counted - whole}; 1 note)" in facts
+    marked = [text for text, _ in replay_links(at, "replay_facts")]
+    assert sum(text.endswith("(note)") for text in marked) == 1  # which of them is the note
+    assert any(text.startswith("5.1 ") and text.endswith(": hindsight only (note)") for text in marked)
     at.session_state["lang"] = "nl"
     assert f"Bevindingen bij de kaarten ({counted - whole}; 1 opmerking)" in str(
         html_views(at.run())["replay_facts"][1]["html"]

@@ -988,7 +988,13 @@ def notes_html() -> list[str]:
                 int(row["trick"]), int(row["play"]) if row["play"] is not None else None, shape.trick_size
             )
             kind = i18n.label_of("kind", str(row["kind"]), language)
-            links.append((f"{row['trick']}.{row['play'] or '-'} {row['player']}: {kind}", target))
+            # the notes marked, as the heading counts them apart: five lines read alike
+            level = (
+                t("replay.note_mark")
+                if row["severity"] == "info"
+                else i18n.label_of("severity", str(row["severity"]), language)
+            )
+            links.append((f"{row['trick']}.{row['play'] or '-'} {row['player']}: {kind} ({level})", target))
         notes = others.filter(pl.col("severity") == "info").height
         mistakes = others.height - notes
         # counted as the Match page's deals count them: the notes (info) apart
