@@ -307,6 +307,20 @@ class _XLabels:
 _LONGEST_SLANTED = 22
 
 
+def _shortened(label: str) -> str:
+    """A slanted label of at most :data:`_LONGEST_SLANTED` characters, cut after a whole word
+    when it has one there: "zwaan-2026-08-18-1 …", not "zwaan-2026-08-18-1 (2…", whose match
+    id a reader could no longer tell from the others'.
+
+    >>> _shortened("zwaan-2026-08-18-1 (club evening 3)"), _shortened("Anna")
+    ('zwaan-2026-08-18-1 …', 'Anna')
+    """
+    if len(label) <= _LONGEST_SLANTED:
+        return label
+    cut = label.rfind(" ", 0, _LONGEST_SLANTED - 1)
+    return (label[: cut + 1] if cut > 0 else label[: _LONGEST_SLANTED - 1]) + "…"
+
+
 def _x_labels(labels: Sequence[str], slot: float) -> _XLabels:
     """Upright when they fit their slot, else slanted, and thinned when even that is too tight."""
     widest = max((_width_of(label) for label in labels), default=0.0)
@@ -314,9 +328,7 @@ def _x_labels(labels: Sequence[str], slot: float) -> _XLabels:
         return _XLabels(1, False, tuple(labels), FONT + 6)
     if widest <= _width_of("00000"):  # short labels (deal numbers): upright, every n-th
         return _XLabels(math.ceil((widest + 6) / max(slot, 1e-9)), False, tuple(labels), FONT + 6)
-    texts = tuple(
-        label if len(label) <= _LONGEST_SLANTED else label[: _LONGEST_SLANTED - 1] + "…" for label in labels
-    )
+    texts = tuple(_shortened(label) for label in labels)
     longest = max(_width_of(text) for text in texts)
     every = math.ceil((FONT * 1.5) / max(slot, 1e-9))
     return _XLabels(every, True, texts, longest * math.sqrt(0.5) + FONT + 6)
