@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import plotly.colors
 import plotly.graph_objects as go
 import polars as pl
 
@@ -25,9 +24,15 @@ TEAM_COLOURS = ("#1f77b4", "#d62728")
 SERIES_COLOURS = (*TEAM_COLOURS, "#2ca02c")
 """Team colours, and a third for the three-player games' per-person scores."""
 
-KIND_COLOURS: tuple[str, ...] = tuple(plotly.colors.qualitative.Dark24)
-"""The finding kinds' colours in the stacked bars, in the kinds' sorted order: Plotly's 24
-colours made to be told apart, one for each of the built-in kinds (22), none shared."""
+KIND_COLOURS: tuple[str, ...] = (
+    "#1F77B4", "#FB0D0D", "#BCBD22", "#DA16FF", "#222A2A", "#1CA71C", "#511CFB", "#E377C2",
+    "#750D86", "#EB663B", "#7F7F7F", "#FC0080", "#862A16", "#1616A7", "#17BECF", "#B68100",
+    "#6C7C32", "#A777F1", "#AF0038", "#00A08B", "#620042", "#0D2A63", "#2E91E5", "#8C564B",
+)  # fmt: skip
+"""The finding kinds' colours in the stacked bars, in the kinds' sorted order, one for each of
+the built-in kinds (22), none shared: Plotly's D3, Dark24 and Dark2 colours of a middle
+lightness, each the farthest (redmean distance) from those before it. Plotly's Dark24 in its own
+order gave neighbouring kinds two magentas ("failed to overtake" beside "missed vetten")."""
 SEVERITY_COLOURS = {"info": "#7f7f7f", "inaccuracy": "#e6b800", "mistake": "#e6820e", "blunder": "#c8102e"}
 """Each severity's line, from grey (not a mistake) to red."""
 DEALER_COLOURS = ("#1f6f43", "#8fbc8f")

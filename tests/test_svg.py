@@ -348,3 +348,24 @@ def test_the_ledger_waterfalls_step_names_never_run_into_each_other(lang: str) -
     assert_reads_clearly(picture, inside=("431", "−59", "−64", "+138", "+4", "450"))
     sizes = set(re.findall(r'font-size="([\d.]+)" text-anchor="middle">', picture))
     assert sizes == ({"10.5"} if lang == "en" else {"7.3"})
+
+
+def _redmean(one: str, other: str) -> float:
+    """How far apart two colours look (the "redmean" weighting of their RGB distance)."""
+    (r1, g1, b1), (r2, g2, b2) = (tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in (one, other))
+    red = (r1 + r2) / 2
+    return float(
+        ((2 + red / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2 + (2 + (255 - red) / 256) * (b1 - b2) ** 2)
+        ** 0.5
+    )
+
+
+def test_every_built_in_kind_has_a_colour_told_apart_from_the_others() -> None:
+    """Two magentas side by side ("failed to overtake", "missed vetten") could not be told apart
+    on a player's bar."""
+    from .test_dashboard import KIND_NL
+
+    colours = charts.KIND_COLOURS
+    assert len(KIND_NL) <= len(colours) and len(set(colours)) == len(colours)
+    closest = min(_redmean(a, b) for i, a in enumerate(colours) for b in colours[i + 1 :])
+    assert closest >= 95, closest  # Plotly's Dark24: 68
