@@ -363,7 +363,7 @@ def _redmean(one: str, other: str) -> float:
 def test_every_built_in_kind_has_a_colour_told_apart_from_the_others() -> None:
     """Two magentas side by side ("failed to overtake", "missed vetten") could not be told apart
     on a player's bar."""
-    from .test_dashboard import KIND_NL
+    from manillen_replay.analysis.words import KIND_NL
 
     colours = charts.KIND_COLOURS
     assert len(KIND_NL) <= len(colours) and len(set(colours)) == len(colours)
