@@ -56,6 +56,7 @@ fieldset:disabled, input:disabled, label.option:has(input:disabled) { opacity: 0
   display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); align-items: start;
 }
 .fields.row label.check { grid-column: 1 / -1; }
+.fields.row label.wide { grid-column: span 2; }  /* a match id whole on a phone, its own row there */
 .multi {
   display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color);
 }
@@ -129,6 +130,7 @@ function build(f, root, setStateValue) {
     input.addEventListener('change', () => send(text()));
     label.appendChild(input);
   }
+  if (f.wide) label.classList.add('wide');
   const help = label.appendChild(document.createElement('small'));
   help.className = 'help';
   return label;
@@ -280,6 +282,8 @@ class Field:
     minimum: int | str | None = None
     maximum: int | str | None = None
     step: int | None = None
+    wide: bool = False
+    """In a row, twice a field's width: on a phone the whole row (a match id read whole)."""
 
 
 def _component() -> Any:

@@ -480,6 +480,11 @@ def test_replay_slider_keys_and_drop_downs_at_phone_width(server: str, chromium:
         table_y = page.locator(".mr-table").bounding_box()["y"]
         forward = page.get_by_role("button", name="Forward")
         assert table_y < forward.bounding_box()["y"] < slider.bounding_box()["y"]
+        # the match drop-down takes the row, so its id is read whole ("hoekske-2026-08-2" was cut)
+        match_box = page.locator('select[name="match"]').bounding_box()
+        deal_box = page.locator('select[name="deal"]').bounding_box()
+        assert match_box["width"] > 300 and deal_box["y"] > match_box["y"] + match_box["height"]
+        page.screenshot(path=str(ARTIFACTS / "replay-390-top.png"))
         slider.focus()
         page.keyboard.press("ArrowRight")
         page.locator('.mr-trick[data-cards="1"]').wait_for(timeout=15_000)

@@ -105,7 +105,7 @@ with top:
         POSITION_INPUTS,
         [
             native_inputs.Field(
-                "match", t("match.choose"), "select", value=match_id, options=[(i, i) for i in ids]
+                "match", t("match.choose"), "select", value=match_id, options=[(i, i) for i in ids], wide=True
             ),
             native_inputs.Field(
                 "deal",
