@@ -309,7 +309,7 @@ def test_a_card_of_a_deal_that_counts_double_says_both_units_where_it_is_shown(s
     stored = _archive(store).biggest_mistakes(player="Bert", top=1).row(0, named=True)
     assert row_cost_in_words(stored, "en") == row["cost"]
     words = row_cost_in_words(stored, "nl")
-    assert words.startswith("8 punten van de score vanuit wat de speler kon zien (4 kaartpunten, dubbel")
+    assert words.startswith("8 punten van de score met wat de speler kon zien (4 kaartpunten, dubbel")
     assert words.endswith("6 kaartpunten met alle kaarten open, tegenover Q♠)")
 
 
@@ -319,8 +319,11 @@ def test_a_cost_graded_below_its_average_says_why_in_both_languages() -> None:
     from manillen_replay.analysis.ranking import graded_words
 
     card = {"kind": "costly_card", "view_cost": 10.6, "severity": "inaccuracy", "call": None}
-    assert graded_words(card) == "; graded an inaccuracy: how much it cost is unsure over the layouts solved"
-    assert graded_words(card, "nl").startswith("; beoordeeld als onnauwkeurigheid: hoeveel het kostte")
+    said = "; graded an inaccuracy: its cost differs too much from layout to layout to be sure"
+    assert graded_words(card) == said
+    assert graded_words(card, "nl").startswith(
+        "; beoordeeld als onnauwkeurigheid: de kost verschilt te sterk"
+    )
     call = {"kind": "knock_choice", "view_cost": 7.4, "severity": "inaccuracy", "call": "klop"}
     assert graded_words(call).startswith("; graded an inaccuracy")  # 7.4 alone would be a mistake
     assert graded_words({**call, "view_cost": 4.0}) == ""  # an inaccuracy by its average too

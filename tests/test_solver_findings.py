@@ -162,8 +162,8 @@ def test_an_unsure_knock_says_what_it_surely_gave_away() -> None:
     )
     assert judged.severity is Severity.INFO and judged.points == 5
     assert judged.explanation.endswith(
-        "The layouts leave that unsure: it surely gave away 2.7 (its loss less twice the layouts' "
-        "margin of error), under the 3 of an inaccuracy, so this is info."
+        "The layouts leave that unsure: all that is sure is that it gave away at least 2.7 (its loss "
+        "less twice the layouts' margin of error), under the 3 of an inaccuracy, so this is info."
     )
     assert "minder dan de 3 van een onnauwkeurigheid" in judged.explanation_nl
 
@@ -206,8 +206,8 @@ def test_what_a_card_surely_cost_is_never_said_as_the_threshold_it_is_under() ->
         if f.kind == "costly_card"
     ]
     assert note.severity is Severity.INFO
-    assert "it surely cost 1.9 (its average" in note.explanation
-    assert "het kostte zeker 1,9 (het gemiddelde" in note.explanation_nl
+    assert "all that is sure is that it cost at least 1.9 (its average" in note.explanation
+    assert "zeker is alleen dat het minstens 1,9 kostte (het gemiddelde" in note.explanation_nl
 
 
 @pytest.mark.parametrize(
@@ -241,12 +241,13 @@ def test_a_card_is_judged_by_what_it_surely_cost(
         (note,) = unsure
         assert "8♦ cost Bert's team 2.2 card points on average" in note.explanation
         assert note.explanation.endswith(
-            "The layouts solved leave that unsure: it surely cost 0.6 (its average less twice the "
-            "layouts' margin of error), under the 2 of an inaccuracy, so this is a note, not a mistake."
+            "The layouts solved leave that unsure: all that is sure is that it cost at least 0.6 (its "
+            "average less twice the layouts' margin of error), under the 2 of an inaccuracy, so this is "
+            "a note, not a mistake."
         )
         assert note.explanation_nl.endswith(
-            "het kostte zeker 0,6 (het gemiddelde min tweemaal de foutmarge van de verdelingen), minder "
-            "dan de 2 van een onnauwkeurigheid, dus dit is een opmerking, geen fout."
+            "zeker is alleen dat het minstens 0,6 kostte (het gemiddelde min tweemaal de foutmarge van de "
+            "verdelingen), minder dan de 2 van een onnauwkeurigheid; daarom is dit een opmerking, geen fout."
         )
     else:
         assert not unsure
@@ -415,7 +416,7 @@ def test_a_knock_outcome_is_judged_by_what_it_surely_gave_away() -> None:
     unsure = CallReview(1, 1, (_scored("klop", scattered), _scored("no klop", (5.0,) * 50)), "no klop", 50)
     (judged,) = curate([missed], knock_reviews={(1, 1): unsure}, calibrated_deals=[1])
     assert judged.points == 7 and judged.severity is Severity.INFO
-    assert "unsure" in judged.explanation and "onzeker" in judged.explanation_nl
+    assert "unsure" in judged.explanation and "lopen te ver uiteen" in judged.explanation_nl
     sure = CallReview(1, 1, (_scored("klop", (12.0,) * 50), _scored("no klop", (5.0,) * 50)), "no klop", 50)
     (judged,) = curate([missed], knock_reviews={(1, 1): sure}, calibrated_deals=[1])
     assert judged.severity is Severity.MISTAKE and "unsure" not in judged.explanation

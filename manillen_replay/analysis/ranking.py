@@ -252,7 +252,7 @@ def costs_of_plays(
 
 
 MEASURES_NL: Mapping[str, str] = {
-    "view": "vanuit wat de speler kon zien",
+    "view": "met wat de speler kon zien",
     "hindsight": "met alle kaarten open",
     "points": "punten op het spel (niet door de solver berekend)",
 }
@@ -288,7 +288,7 @@ def graded_words(row: Mapping[str, Any], lang: str = "en") -> str:
     of a ranking read as a contradiction). Empty where the two agree, or for other kinds.
 
     >>> graded_words({"kind": "costly_card", "view_cost": 10.6, "severity": "inaccuracy"})
-    '; graded an inaccuracy: how much it cost is unsure over the layouts solved'
+    '; graded an inaccuracy: its cost differs too much from layout to layout to be sure'
     >>> graded_words({"kind": "costly_card", "view_cost": 10.6, "severity": "blunder"})
     ''
     """
@@ -312,11 +312,11 @@ def graded_words(row: Mapping[str, Any], lang: str = "en") -> str:
         return ""
     if lang == "nl":
         return (
-            f"; beoordeeld als {severity_name(severity, 'nl')}: hoeveel het kostte is onzeker over de "
-            "berekende verdelingen"
+            f"; beoordeeld als {severity_name(severity, 'nl')}: de kost verschilt te sterk van verdeling "
+            "tot verdeling om zeker te zijn"
         )
     article = "an" if severity[0] in "aeiou" else "a"
-    return f"; graded {article} {severity}: how much it cost is unsure over the layouts solved"
+    return f"; graded {article} {severity}: its cost differs too much from layout to layout to be sure"
 
 
 def cost_in_words(

@@ -145,14 +145,15 @@ def cost_findings(
                 low = COST_THRESHOLDS.inaccuracy
                 sure = tenths_below(cost.sure_view_cost or 0.0, low)
                 en += (
-                    f" The layouts solved leave that unsure: it surely cost {number(sure)} (its average "
-                    f"less twice the layouts' margin of error), under the {number(low)} of an inaccuracy, "
-                    "so this is a note, not a mistake."
+                    f" The layouts solved leave that unsure: all that is sure is that it cost at least "
+                    f"{number(sure)} (its average less twice the layouts' margin of error), under the "
+                    f"{number(low)} of an inaccuracy, so this is a note, not a mistake."
                 )
                 nl += (
-                    f" De berekende verdelingen laten dat onzeker: het kostte zeker {number_nl(sure)} (het "
-                    f"gemiddelde min tweemaal de foutmarge van de verdelingen), minder dan de "
-                    f"{number_nl(low)} van een onnauwkeurigheid, dus dit is een opmerking, geen fout."
+                    f" De berekende verdelingen lopen te ver uiteen: zeker is alleen dat het minstens "
+                    f"{number_nl(sure)} kostte (het gemiddelde min tweemaal de foutmarge van de "
+                    f"verdelingen), minder dan de {number_nl(low)} van een onnauwkeurigheid; daarom is "
+                    "dit een opmerking, geen fout."
                 )
             findings.append(
                 _play_finding(
@@ -564,13 +565,14 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
         low = CALL_THRESHOLDS.inaccuracy
         surely = tenths_below(sure, low)
         en += (
-            f" The layouts leave that unsure: it surely gave away {number(surely)} (its loss less twice "
-            f"the layouts' margin of error), under the {number(low)} of an inaccuracy, so this is info."
+            f" The layouts leave that unsure: all that is sure is that it gave away at least "
+            f"{number(surely)} (its loss less twice the layouts' margin of error), under the "
+            f"{number(low)} of an inaccuracy, so this is info."
         )
         nl += (
-            f" De verdelingen laten dat onzeker: zeker weggegeven is {number_nl(surely)} (het verlies min "
-            f"tweemaal de foutmarge van de verdelingen), minder dan de {number_nl(low)} van een "
-            "onnauwkeurigheid, dus dit is een opmerking."
+            f" De verdelingen lopen te ver uiteen: zeker is alleen dat minstens {number_nl(surely)} werd "
+            f"weggegeven (het verlies min tweemaal de foutmarge van de verdelingen), minder dan de "
+            f"{number_nl(low)} van een onnauwkeurigheid; daarom is dit een opmerking."
         )
     if not calibrated:
         en += " The knock review is not calibrated yet, so this is info."
