@@ -785,8 +785,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "mistakes.count": ("{count} findings", "{count} bevindingen"),
     "mistakes.count_one": ("1 finding", "1 bevinding"),
     "mistakes.show_info": (
-        "Also show info (not mistakes: hindsight only, cost nothing)",
-        "Toon ook opmerkingen (geen fouten: enkel achteraf, kostte niets)",
+        "Also show info (notes, not mistakes: costly only with hindsight, or a cost too unsure to count)",
+        "Toon ook opmerkingen (geen fouten: enkel achteraf duur, of een kost die te onzeker is)",
     ),
     "mistakes.rate_title": ("Findings per 100 cards played", "Bevindingen per 100 gespeelde kaarten"),
     "mistakes.rate_axis": ("per 100 cards", "per 100 kaarten"),
@@ -1870,7 +1870,7 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     "train.player": ("Who are you?", "Wie bent u?"),
     "train.led": ("{name} led", "{name} kwam uit"),
     # it counts down as new puzzles are shown: "left", so the figure changing is what it says
-    "train.new": ("New puzzles left this session", "Nieuwe puzzels over deze sessie"),
+    "train.new": ("New puzzles left this session", "Nieuwe puzzels in deze sessie"),
     # both conditions said: a mistake of 9.9 where a second card was nearly as good as the best
     # is no puzzle, and "clearly cost 2 or more" alone read as contradicted by the Mistakes page
     "train.none": (
@@ -1889,12 +1889,12 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     ),
     "train.more": ("More new puzzles", "Meer nieuwe puzzels"),
     "train.progress": (
-        "{count} puzzles: {new} new, {due} due now, {boxed} in the boxes.",
-        "{count} puzzels: {new} nieuw, {due} nu aan de beurt, {boxed} in de dozen.",
+        "{count} puzzles: {new} new, {due} due now, {boxed} for later.",
+        "{count} puzzels: {new} nieuw, {due} nu aan de beurt, {boxed} voor later.",
     ),
     "train.progress_one": (
-        "1 puzzle: {new} new, {due} due now, {boxed} in the boxes.",
-        "1 puzzel: {new} nieuw, {due} nu aan de beurt, {boxed} in de dozen.",
+        "1 puzzle: {new} new, {due} due now, {boxed} for later.",
+        "1 puzzel: {new} nieuw, {due} nu aan de beurt, {boxed} voor later.",
     ),
     "train.again": ("Missed earlier: here it is again.", "Eerder gemist: hier is hij opnieuw."),
     "train.check": ("Check", "Nakijken"),
@@ -1907,7 +1907,7 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     "train.next": ("Next puzzle", "Volgende puzzel"),
     "train.replay": ("Open the deal in the replay", "Het spel openen in herspelen"),
     "train.never": ("none due", "geen"),
-    "train.klop": ("klop", "klop"),
+    "train.klop": ("klop", "kloppen"),
     "train.no klop": ("no klop", "niet kloppen"),
     "train.muil": ("muil", "muil"),
     **{

@@ -161,7 +161,8 @@ def test_the_findings_list_leaves_the_notes_out_unless_asked(archive: Path) -> N
     code, out, err = run("findings", "--db", str(archive))
     assert code == 0 and " info " not in out
     assert out.count("\n    ") == len(every) - notes  # one explanation line a finding shown
-    assert f"{len(every)} findings (" in err and "the notes not shown: --min-severity info lists them" in err
+    assert f"{len(every)} findings (" in err
+    assert "the notes are not shown: --min-severity info lists them too" in err
     _, out, err = run("findings", "--db", str(archive), "--min-severity", "info")
     assert out.count(" info ") == notes and "not shown" not in err
     kind = next(f["kind"] for f in every if f["severity"] == "info")

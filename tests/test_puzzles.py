@@ -743,6 +743,14 @@ def test_the_reports_puzzles_heading_counts_the_puzzles_it_has() -> None:
     assert "<h2>Twee puzzels uit deze partij</h2>" in puzzles_section([one, two], "nl")
     assert "<h2>Three puzzles from this match</h2>" in puzzles_section([one, two, one], "en")
     assert puzzles_section([], "en") == ""
+    # the whole table's report: whose decision each puzzle was, and no "your own decisions"
+    everyone = puzzles_section([one, two], "en", everyone=True)
+    assert "Your own decisions" not in everyone and "as its player saw the table" in everyone
+    assert f"<h3>Puzzle 1 ({one.player}): " in everyone and f"<h3>Puzzle 2 ({two.player}): " in everyone
+    assert "Your own decisions" in puzzles_section([one], "en") and "<h3>Puzzle 1: " in puzzles_section(
+        [one], "en"
+    )
+    assert "wat speelt u in diens plaats?" in puzzles_section([one], "nl", everyone=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "nl"])

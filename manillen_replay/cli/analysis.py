@@ -1134,9 +1134,9 @@ def findings(
         total = plural(len(found), *(("bevinding", "bevindingen") if lang == "nl" else ("finding",)))
         if notes_hidden and counts["info"]:
             detail += (
-                "; de opmerkingen niet getoond: --min-severity info toont ze"
+                "; de opmerkingen worden niet getoond: --min-severity info toont ze ook"
                 if lang == "nl"
-                else "; the notes not shown: --min-severity info lists them"
+                else "; the notes are not shown: --min-severity info lists them too"
             )
         click.echo(total + (f" ({detail})" if detail else ""), err=True)
     if note is not None:

@@ -147,10 +147,16 @@ def source_text(puzzle: Puzzle, lang: str) -> str:
     )
 
 
-def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) -> str:
+def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True, named: bool = False) -> str:
     """One puzzle: its question, its source, the contract and the score, the table as the player
-    saw it, and (with ``answer``) its answer folded under it."""
-    title = say(lang, "puzzle_title", number=number, question=say(lang, f"question.{puzzle.kind.value}"))
+    saw it, and (with ``answer``) its answer folded under it; ``named``: whose decision it was in
+    its title (the puzzles of several players)."""
+    question = say(lang, f"question.{puzzle.kind.value}")
+    title = (
+        say(lang, "puzzle_title_of", number=number, player=puzzle.player, question=question)
+        if named
+        else say(lang, "puzzle_title", number=number, question=question)
+    )
     decision = _decision(puzzle, lang)
     contract = escape(say(lang, "decision_contract", contract="{c}")).replace(
         "{c}", _contract(lang, decision)
@@ -179,14 +185,19 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True) 
     )
 
 
-def puzzles_section(puzzles: Sequence[Puzzle], lang: str) -> str:
-    """The report's last section: its puzzles, answers folded under each; empty without puzzles."""
+def puzzles_section(puzzles: Sequence[Puzzle], lang: str, *, everyone: bool = False) -> str:
+    """The report's last section: its puzzles, answers folded under each; empty without puzzles.
+
+    :param everyone: the report of the whole table, not of one player: each puzzle says whose
+        decision it was (a report for all addressed "your own decisions" to whoever read it).
+    """
     if not puzzles:
         return ""
-    items = "".join(puzzle_html(p, n, lang) for n, p in enumerate(puzzles, start=1))
+    items = "".join(puzzle_html(p, n, lang, named=everyone) for n, p in enumerate(puzzles, start=1))
+    note = say(lang, "puzzles_note_all" if everyone else "puzzles_note")
     return (
         f'<section id="puzzles"><h2>{escape(say(lang, f"puzzles_{min(len(puzzles), 3)}"))}</h2>'
-        f"<p>{escape(say(lang, 'puzzles_note'))}</p>{items}</section>"
+        f"<p>{escape(note)}</p>{items}</section>"
     )
 
 

@@ -766,7 +766,7 @@ def render(report: Report) -> str:
             _score_chart(report),
             _players(report),
             _deals(report),
-            puzzles_section(report.puzzles, report.lang)
+            puzzles_section(report.puzzles, report.lang, everyone=report.player is None)
             if report.puzzles or not report.puzzles_explained
             else f'<section id="puzzles"><p>{escape(say(report.lang, "puzzles_explained"))}</p></section>',
             _footer(report),

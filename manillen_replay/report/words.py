@@ -236,6 +236,12 @@ WORDS: dict[str, tuple[str, str]] = {
         "Uw eigen beslissingen die punten kostten, zoals u de tafel zag: wat speelt u nu? Het antwoord "
         "staat onder elke puzzel.",
     ),
+    "puzzles_note_all": (
+        "Decisions that cost points, each as its player saw the table: what would you play in their "
+        "place? The answer is under each puzzle.",
+        "Beslissingen die punten kostten, elk zoals de speler de tafel zag: wat speelt u in diens "
+        "plaats? Het antwoord staat onder elke puzzel.",
+    ),
     "puzzles_title": ("Puzzles for {player}", "Puzzels voor {player}"),
     "puzzles_count": (
         "{count} puzzles from {player}'s own costly decisions, as {player} saw the table. The answers "
@@ -250,6 +256,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "--depth solver) en die duidelijk 2 kaartpunten of meer kostten.",
     ),
     "puzzle_title": ("Puzzle {number}: {question}", "Puzzel {number}: {question}"),
+    "puzzle_title_of": ("Puzzle {number} ({player}): {question}", "Puzzel {number} ({player}): {question}"),
     "question.card": ("what do you play?", "wat speelt u?"),
     "question.knock": ("do you knock (klop)?", "klopt u?"),
     "question.trump": ("which trump do you call (or muil)?", "welke troef roept u (of muil)?"),
