@@ -132,7 +132,7 @@ def test_the_reason_says_when_its_layouts_were_every_one_the_player_could_not_te
     )  # fmt: skip
     assert "as far as Anna could tell (of all 42 such layouts, the one closest to the average)" in en
     assert "drawn" not in en
-    assert "(van alle 42 mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde ligt)" in nl
+    assert "(van de 42 mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde ligt)" in nl
     assert "getrokken" not in nl
 
 

@@ -532,8 +532,7 @@ def explain(
         f"{first_p.number} speelden"
     )
     among = (
-        f"van alle {layouts} mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde "
-        f"ligt{like}"
+        f"van de {layouts} mogelijke verdelingen: de verdeling die het dichtst bij het gemiddelde ligt{like}"
         if every
         else "de eerste verdeling getrokken voor het gemiddelde"
         if layouts == 1

@@ -185,13 +185,13 @@ def cost_findings(
                         f"Only hindsight: with every hand known {or_en(better)} was "
                         f"{points_en(cost.dd_cost, 'card point')} better than {card_en(cost.card)}, "
                         f"but from what {who} could see {card_en(cost.card)} cost "
-                        f"{number(cost.view_cost)} on average. Not a mistake."
+                        f"{points_en(cost.view_cost, 'card point')} on average. Not a mistake."
                     ),
                     explanation_nl=(
                         f"Enkel achteraf: met alle kaarten open was {or_nl(better)} "
                         f"{points_nl(cost.dd_cost, 'kaartpunt')} beter dan {card_nl(cost.card)}, "
                         f"maar met wat {who} kon weten kostte {card_nl(cost.card)} gemiddeld "
-                        f"{number_nl(cost.view_cost)}. Geen fout."
+                        f"{points_nl(cost.view_cost, 'kaartpunt')}. Geen fout."
                     ),
                 )
             )
@@ -241,7 +241,7 @@ def _costly_words(
         f"{card_en(cost.card)} cost {points_en(cost.dd_cost, 'card point')}{against_en}."
     )
     nl = (
-        f"{card_nl(cost.card).capitalize()} kostte {side_nl} gemiddeld "
+        f"De {card_nl(cost.card)} kostte {side_nl} gemiddeld "
         f"{card_points_counted(view, factor, 'nl')}, met wat {who} kon weten; met {or_nl(better)} "
         f"had {keeper_nl} ze behouden. Met alle kaarten open kostte {card_nl(cost.card)} "
         f"{points_nl(cost.dd_cost, 'kaartpunt')}{against_nl}."

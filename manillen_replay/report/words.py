@@ -25,10 +25,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "cost as much (the other team's are the cards' rest of 60 and the opposite of the decisions "
         "and the luck).",
         "De kaarten en de beslissingen in kaartpunten voor {team}: samen zijn ze de genomen "
-        "kaartpunten. De beslissingen zijn het spel en het geluk samen, het geluk het deel dat niemand "
-        "kon zien aankomen: beslissingen 0 met geluk −11,7 is spel dat 11,7 won en geluk dat evenveel "
-        "kostte (voor de andere ploeg: de rest van 60 en het omgekeerde van de beslissingen en het "
-        "geluk).",
+        "kaartpunten. De beslissingen zijn het goede of slechte spelen en het geluk samen, het geluk het "
+        "deel dat niemand kon zien aankomen: beslissingen 0 met geluk −11,7 betekent: goed spelen won "
+        "11,7 punten en het geluk kostte evenveel (voor de andere ploeg: de rest van 60 en het "
+        "omgekeerde van de beslissingen en het geluk).",
     ),
     "col.deal": ("Deal", "Spel"),
     "col.dealer": ("Dealer", "Gever"),
