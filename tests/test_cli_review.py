@@ -224,6 +224,26 @@ def test_a_review_by_an_earlier_version_of_the_analysis_is_made_again(tmp_path: 
     assert code == 0 and "earlier version" not in err
 
 
+@pytest.mark.parametrize("command", [["findings"], ["analyze", "--depth", "rules"]])
+def test_a_command_that_upgrades_an_old_archive_says_so(tmp_path: Path, command: list[str]) -> None:
+    """`findings` looks like it only reads, yet upgraded the archive without a word, after which
+    the older version that made it refused it; `import --db` and the dashboard said so."""
+    import duckdb
+
+    from manillen_replay.store import SCHEMA_VERSION
+    from manillen_replay.store.schema import apply_migrations
+
+    path = tmp_path / "old.duckdb"
+    connection = duckdb.connect(str(path))
+    apply_migrations(connection, upto=SCHEMA_VERSION - 1)
+    connection.close()
+    code, _, err = run(*command, "--db", str(path))
+    assert code == 0, err
+    assert f"{path}: upgraded from schema version {SCHEMA_VERSION - 1} to {SCHEMA_VERSION}" in err
+    _, _, again = run(*command, "--db", str(path))
+    assert "upgraded" not in again
+
+
 def test_an_unknown_match_or_a_bad_date_is_a_usage_error(tmp_path: Path) -> None:
     path = archive(tmp_path / "club.duckdb", (5, 1, None))
     code, _, err = run("analyze", "--db", str(path), "--match", "nope")

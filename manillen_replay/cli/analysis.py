@@ -84,13 +84,19 @@ def opener(path: str, wait: float) -> Callable[[bool], Store]:
     def tell(message: str) -> None:
         click.echo(message, err=True)
 
+    def said(store: Store) -> Store:
+        # as `manillen import` says it: an archive upgraded is one an older version cannot open
+        if store.upgraded_from:
+            tell(f"{path}: upgraded from schema version {store.upgraded_from} to {store.schema_version}")
+        return store
+
     def open_store(read_only: bool) -> Store:
         try:
-            return Store.open_in_turn(path, read_only=read_only, wait=wait, on_wait=tell)
+            return said(Store.open_in_turn(path, read_only=read_only, wait=wait, on_wait=tell))
         except ArchiveError as error:
             if not read_only or "this program needs" not in str(error):
                 raise
-        Store.open_in_turn(path, wait=wait, on_wait=tell).close()  # the upgrade
+        said(Store.open_in_turn(path, wait=wait, on_wait=tell)).close()  # the upgrade
         return Store.open_in_turn(path, read_only=True, wait=wait, on_wait=tell)
 
     return open_store
