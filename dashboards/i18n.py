@@ -687,6 +687,12 @@ LABELS: dict[str, tuple[str, str]] = {
         "The quick check found no mistakes; the solver's costs follow when its review is ready.",
         "De snelle controle vond geen fouten; de kosten van de solver volgen zodra de controle klaar is.",
     ),
+    "review.nothing_outdated": (
+        "The review an earlier version of manillen-replay made found no mistakes in this match; this "
+        "version's may differ.",
+        "De controle van een eerdere versie van manillen-replay vond geen fouten in deze partij; die "
+        "van deze versie kan verschillen.",
+    ),
     "review.nothing": ("No mistakes found in this match.", "Geen fouten gevonden in deze partij."),
     "review.nothing_for": ("No mistakes found for {player}.", "Geen fouten gevonden voor {player}."),
     # the ledger's "own decisions" still counts small costs: said, so the two do not contradict

@@ -157,7 +157,10 @@ def section(match_id: str, *, player: str | None, trick_size: int, key: str, col
     t = ui.translator()
     now = progress(match_id, key=key)
     mistakes = data.biggest_mistakes(match_id, player=player)
-    if mistakes.height == 0 and now.state in ACTIVE:
+    outdated = now.state != "ready" and data.solver_review(match_id) == "outdated"
+    if mistakes.height == 0 and outdated:
+        st.caption(t("review.nothing_outdated"))  # a solver's review, not the quick check's
+    elif mistakes.height == 0 and now.state in ACTIVE:
         st.caption(t("review.nothing_yet"))
     elif mistakes.height == 0:
         st.caption(t("review.nothing") if player is None else t("review.nothing_for", player=player))
@@ -174,7 +177,7 @@ def section(match_id: str, *, player: str | None, trick_size: int, key: str, col
     else:
         if now.state == "ready":
             st.caption(t("review.caption_ready"))
-        elif data.solver_review(match_id) == "outdated":
+        elif outdated:
             st.caption(t("review.caption_outdated"))
         else:
             st.caption(t("review.caption_quick"))

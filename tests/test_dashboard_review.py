@@ -110,6 +110,22 @@ def test_a_review_by_an_earlier_version_says_so_and_is_made_again(archive: Path)
     assert "Review ready" in shown and "earlier version" not in shown
 
 
+def test_an_earlier_versions_review_without_mistakes_is_not_called_the_quick_check(archive: Path) -> None:
+    """An old solver review holding notes only read "The quick check found no mistakes" while the
+    match waited for its new review: a solver's review, and an earlier version's, said neither."""
+    with Store(archive) as store:
+        analyse_archive(store, depth="solver", samples=SAMPLES, match_ids=["random-1"])
+    connection = duckdb.connect(str(archive))
+    connection.execute("DELETE FROM findings WHERE match_id = 'random-1' AND severity <> 'info'")
+    connection.execute("UPDATE matches SET analysis_revision = NULL WHERE match_id = 'random-1'")
+    connection.close()
+    reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)  # waiting: not asked for
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-1")
+    shown = texts(at)
+    assert "The review an earlier version of manillen-replay made found no mistakes" in shown
+    assert "quick check" not in shown
+
+
 def test_a_requested_match_is_reviewed_and_the_match_page_shows_its_biggest_mistakes(archive: Path) -> None:
     current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=False)
     current.request(["random-1"])
