@@ -200,6 +200,18 @@ def test_a_review_by_an_earlier_version_of_the_analysis_is_made_again(tmp_path: 
         assert [solver_review(store, f"random-{n}") for n in (41, 42, 43)] == [None, "outdated", None]
     code, _, err = run("findings", "--db", str(path))
     assert "2 matches in the archive were analysed by an earlier version of manillen-replay" in err
+    assert err.split("\n")[0].endswith(
+        "`manillen analyze` analyses 1 of them again, `manillen analyze --depth solver` the 1 the "
+        "solver reviewed"
+    )
+    # a run shallower than both: which depth analyses each again
+    code, out, err = run("analyze", "--db", str(path), "--depth", "rules")
+    assert code == 0 and "analysed 0 matches" in out, err
+    assert (
+        "2 matches keep their analysis by an earlier version of manillen-replay, deeper than the rules "
+        "depth as they were analysed: `--depth heuristic` analyses 1 of them again, `--depth solver` "
+        "analyses 1 of them again"
+    ) in err
     code, out, err = run("analyze", "--db", str(path), "--depth", "heuristic")
     assert code == 0 and "analysed 1 match (1 deal) at the heuristic depth" in out, err
     assert (
@@ -310,7 +322,9 @@ def test_the_solver_progress_counts_every_deal_not_past_the_total(tmp_path: Path
     # before the first deal is done (minutes in the two-player game), what it is about to do
     said = err.splitlines()
     first = next(i for i, line in enumerate(said) if line.startswith("solving"))
-    assert said[first].startswith(f"solving {deals} deals of 1 match: at --samples 2 the time left is told")
+    assert said[first].startswith(
+        f"solving {deals} deals of 1 match (none of them with cards to solve): at --samples 2 the time left"
+    )
 
 
 # --------------------------------------------------------------------------- --top

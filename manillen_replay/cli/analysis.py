@@ -248,8 +248,14 @@ def _solver_start_line(deals: int, with_cards: dict[str, int], matches: int, sam
     'solving 20 deals of 2 matches: about 14 s at the pace measured for their variants'
     >>> _solver_start_line(1, {"two_open": 1}, 1, 10)[-65:]
     'at --samples 10 the time left is told once the first deal is done'
+    >>> _solver_start_line(3, {"four": 2}, 1, 50).split(":")[0]
+    'solving 3 deals of 1 match (2 of them with cards to solve)'
     """
     what = f"solving {plural(deals, 'deal')} of {plural(matches, 'match', 'matches')}"
+    solvable = sum(with_cards.values())
+    if solvable < deals:
+        # "63 deals to review" from the fast scan beside "solving 112 deals" read as two counts
+        what += f" ({solvable or 'none'} of them with cards to solve)"
     if samples != DEFAULT_SAMPLES:
         return f"{what}: at --samples {samples} the time left is told once the first deal is done"
     return f"{what}: {solver_wait(review_effort(with_cards))} at the pace measured for their variants"
@@ -474,7 +480,7 @@ def analyze(
         deals_to_analyse,
         deeper_match_count,
         match_ids_to_analyse,
-        outdated_deeper_count,
+        outdated_deeper_counts,
     )
 
     chosen = depth.lower() if depth is not None else None
@@ -524,7 +530,7 @@ def analyze(
                 started = _solver_start_line(deals, store.deal_counts_by_variant(ids), len(ids), samples)
                 click.echo(started, err=True)
             deeper = deeper_match_count(store, chosen, match_ids=selected, since=since) if everything else 0
-            outdated = outdated_deeper_count(store, chosen, match_ids=selected, since=since)
+            outdated = outdated_deeper_counts(store, chosen, match_ids=selected, since=since)
             if deeper:
                 kept = _kept_deeper_note(deeper, chosen)
                 note = kept if note is None else f"{note}\n{kept}"
@@ -586,15 +592,44 @@ def _kept_deeper_note(count: int, depth: str) -> str:
     )
 
 
-def _outdated_deeper_note(count: int, depth: str) -> str:
-    """Why matches analysed by an earlier version were left: their analysis is deeper than this run's."""
-    deeper = ANALYSIS_DEPTHS[ANALYSIS_DEPTHS.index(depth) + 1 :]
-    again = f"`--depth {deeper[0]}`" if len(deeper) == 1 else "a run at the depth they were analysed at"
+def _outdated_deeper_note(counts: dict[str, int], depth: str) -> str:
+    """Why matches analysed by an earlier version were left: their analysis is deeper than this
+    run's; which ``--depth`` analyses each of them again."""
+    count = sum(counts.values())
     keeps, were, them = ("keeps its", "it was", "it") if count == 1 else ("keep their", "they were", "them")
+    ways = [(at, counts[at]) for at in ANALYSIS_DEPTHS if counts.get(at)]
+    if len(ways) == 1:
+        again = f"`--depth {ways[0][0]}` analyses {them} again"
+    else:
+        again = ", ".join(f"`--depth {at}` analyses {n} of them again" for at, n in ways)
     return (
         f"{plural(count, 'match', 'matches')} {keeps} analysis by an earlier version of manillen-replay, "
-        f"deeper than the {depth} depth as {were} analysed: {again} analyses {them} again with this "
-        "version (the dashboard's background review does too)"
+        f"deeper than the {depth} depth as {were} analysed: {again} with this version (the "
+        "dashboard's background review does the solver's too)"
+    )
+
+
+def _outdated_note(count: int, by_solver: int) -> str:
+    """How many matches an earlier version analysed, and the command that analyses each again
+    (plain `analyze` leaves a solver review to `--depth solver`: it would replace its costs).
+
+    >>> _outdated_note(3, 3).endswith(": `manillen analyze --depth solver` analyses them again")
+    True
+    >>> _outdated_note(2, 1).split(": ")[-1]
+    '`manillen analyze` analyses 1 of them again, `manillen analyze --depth solver` the 1 the solver reviewed'
+    """
+    said = (
+        f"{plural(count, 'match', 'matches')} in the archive {'was' if count == 1 else 'were'} analysed "
+        "by an earlier version of manillen-replay, whose words and costs may differ from this one's: "
+    )
+    them = "it" if count == 1 else "them"
+    if not by_solver:
+        return said + f"`manillen analyze` analyses {them} again"
+    if by_solver == count:
+        return said + f"`manillen analyze --depth solver` analyses {them} again"
+    return (
+        said + f"`manillen analyze` analyses {count - by_solver} of them again, `manillen analyze "
+        f"--depth solver` the {by_solver} the solver reviewed"
     )
 
 
@@ -659,10 +694,10 @@ def _archive_findings(
     lang: str,
     top: int | None,
     wait: float,
-) -> tuple[list[dict[str, Any]], int, int, int]:
+) -> tuple[list[dict[str, Any]], int, int, tuple[int, int]]:
     """The stored findings (the ``top`` costliest decisions when given), the number of matches not
     analysed yet, of those (in scope) not reviewed by the solver, and of those (in scope) analysed
-    by an earlier revision of the analysis."""
+    by an earlier revision of the analysis (all of them, and those the solver reviewed)."""
     from ..archive_defaults import ANALYSIS_REVISION
 
     with _open_archive(db, read_only=True, wait=wait) as store:
@@ -714,10 +749,11 @@ def _archive_findings(
             [match_id],
         )["n"][0]
         outdated = store.query(
-            "SELECT count(*) AS n FROM matches WHERE analysed_at IS NOT NULL "
-            "AND coalesce(analysis_revision, 0) < $2 AND ($1 IS NULL OR match_id = $1)",
+            "SELECT count(*) FILTER (WHERE analysis_depth = 'solver') AS solver, count(*) AS n FROM matches "
+            "WHERE analysed_at IS NOT NULL AND coalesce(analysis_revision, 0) < $2 "
+            "AND ($1 IS NULL OR match_id = $1)",
             [match_id, ANALYSIS_REVISION],
-        )["n"][0]
+        ).row(0)
         dummies = set(store.query("SELECT match_id, deal, seat FROM deal_seats WHERE is_dummy").iter_rows())
     if top is not None:
         return (
@@ -727,13 +763,13 @@ def _archive_findings(
             ],
             int(unanalysed),
             int(shallow),
-            int(outdated),
+            (int(outdated[1]), int(outdated[0])),
         )
     return (
         [_with_explanation(row, lang, dummies) for row in frame.iter_rows(named=True)],
         int(unanalysed),
         int(shallow),
-        int(outdated),
+        (int(outdated[1]), int(outdated[0])),
     )
 
 
@@ -1100,14 +1136,8 @@ def findings(
             found, unanalysed, shallow, outdated = _archive_findings(
                 db, player, list(kinds), minimum, match_id, lang, top, wait
             )
-            if outdated:
-                click.echo(
-                    f"{plural(outdated, 'match', 'matches')} in the archive "
-                    f"{'was' if outdated == 1 else 'were'} analysed by an earlier version of "
-                    "manillen-replay, whose words and costs may differ from this one's: `manillen "
-                    "analyze` analyses them again (with --depth solver for those the solver reviewed)",
-                    err=True,
-                )
+            if outdated[0]:
+                click.echo(_outdated_note(*outdated), err=True)
             if unanalysed:
                 click.echo(
                     f"{plural(unanalysed, 'match', 'matches')} in the archive "

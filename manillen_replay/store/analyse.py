@@ -306,7 +306,7 @@ def match_ids_to_analyse(
     """The matches not analysed yet at ``depth`` (or only shallower, or at ``depth`` or shallower by
     an earlier revision of the analysis: :data:`~manillen_replay.archive_defaults.ANALYSIS_REVISION`),
     in import order; with ``everything``, those analysed at ``depth`` too. A match analysed deeper
-    is never taken (even by an earlier revision: :func:`outdated_deeper_count` counts those): a
+    is never taken (even by an earlier revision: :func:`outdated_deeper_counts` counts those): a
     solver review replaced by the fast scan's findings would be lost, its costs left behind
     (:func:`deeper_match_count` counts them, for the command to say so).
 
@@ -336,22 +336,23 @@ def deeper_match_count(
     return int(store.query(query, params or None)["n"][0])
 
 
-def outdated_deeper_count(
+def outdated_deeper_counts(
     store: Store,
     depth: str,
     *,
     match_ids: Sequence[str] | None = None,
     since: datetime.date | None = None,
-) -> int:
+) -> dict[str, int]:
     """How many of the matches (of ``match_ids``, ``since``) keep an analysis deeper than ``depth``
-    made by an earlier revision of the analysis: one at ``depth`` would replace it, so it waits
-    for a run at its own depth."""
+    made by an earlier revision of the analysis, by the depth it went to: one at ``depth`` would
+    replace it, so it waits for a run at its own depth."""
     conditions, params = _depth_scope(depth, ">", match_ids, since)
     query = (
-        f"SELECT count(*) AS n FROM matches WHERE {' AND '.join(conditions)} "
-        f"AND coalesce(analysis_revision, 0) < {ANALYSIS_REVISION}"
+        "SELECT coalesce(analysis_depth, 'heuristic') AS depth, count(*) AS n FROM matches "
+        f"WHERE {' AND '.join(conditions)} AND coalesce(analysis_revision, 0) < {ANALYSIS_REVISION} "
+        "GROUP BY 1"
     )
-    return int(store.query(query, params or None)["n"][0])
+    return {str(d): int(n) for d, n in store.query(query, params or None).iter_rows()}
 
 
 def _depth_scope(
