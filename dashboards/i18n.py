@@ -578,7 +578,7 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "replay.cost_hindsight_only": (
         "{card} cost **{dd}** card points with hindsight (no view cost).",
-        "{card} kostte achteraf **{dd}** kaartpunten (geen kost vanuit wat de speler kon zien).",
+        "{card} kostte achteraf **{dd}** kaartpunten (geen kost met wat de speler kon zien).",
     ),
     "replay.cost_illegal": (
         "{card} broke a rule (see the finding), so the solver gives it no value: below, what each "
@@ -1869,7 +1869,7 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
         "played, the calls and the score. The solver checks your answer from what you could see. A "
         "missed puzzle comes back later in the session, a solved one after a day, then three, seven...",
         "Puzzels uit uw eigen beslissingen die punten kostten, zoals u de tafel zag: uw hand, de "
-        "gespeelde kaarten, de aankondigingen en de stand. De solver keurt uw antwoord vanuit wat u "
+        "gespeelde kaarten, de aankondigingen en de stand. De solver keurt uw antwoord met wat u "
         "kon zien. Een gemiste puzzel komt later in de sessie terug, een opgeloste na een dag, dan "
         "drie, zeven...",
     ),

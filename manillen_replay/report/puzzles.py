@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ..analysis.puzzles import Puzzle, PuzzleKind
+from ..analysis.words import number
 from ..cards import Card, CardSet, Suit, mask_of
 from .build import Decision
 from .render import STYLE, _card_text, _contract, table_html
@@ -65,7 +66,8 @@ def _decision(puzzle: Puzzle, lang: str) -> Decision:
 
 
 def _number(value: float, lang: str) -> str:
-    return f"{value:.1f}".replace(".", decimal_sign(lang))
+    """To a tenth, without a needless ``,0`` ("7,0 kaartpunten" beside "7 kaartpunten" elsewhere)."""
+    return number(value).replace(".", decimal_sign(lang))
 
 
 def _options(texts: Sequence[str], lang: str) -> str:

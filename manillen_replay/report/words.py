@@ -203,7 +203,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "Made by manillen-replay {version}. Formulas: {accuracy}; {ledger}; view costs over up to {samples} "
         "layouts of the hidden cards drawn per play, or every layout where few were left. "
         "manillen-replay's documentation (docs/solver.md) explains them in full.",
-        "Gemaakt door manillen-replay {version}. Formules: {accuracy}; {ledger}; kost vanuit wat de "
+        "Gemaakt door manillen-replay {version}. Formules: {accuracy}; {ledger}; kost met wat de "
         "speler kon zien over "
         "hoogstens {samples} getrokken verdelingen van de verborgen kaarten per kaart, of alle "
         "verdelingen waar er nog weinig waren. De documentatie van manillen-replay (docs/solver.md) legt "
@@ -286,7 +286,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "answer_card": (
         "{answers}: better than any other card by {margin} card points from what you could see "
         "({layouts} layouts of the hidden cards). At the table: {played}, {cost} card points less.",
-        "{answers}: beter dan elke andere kaart met {margin} kaartpunten vanuit wat u kon zien "
+        "{answers}: {margin} kaartpunten beter dan elke andere kaart, met wat u kon zien "
         "({layouts} verdelingen van de verborgen kaarten). Aan tafel: {played}, {cost} kaartpunten minder.",
     ),
     "answer_call": (
