@@ -434,12 +434,12 @@ LABELS: dict[str, tuple[str, str]] = {
     # what if another card had been played (analysis/what_if.py)
     "replay.whatif_choose": (
         "What if {name} had played instead of {card}",
-        "Wat als {name} i.p.v. {card} had gespeeld",
+        "Wat als {name} in plaats van {card} had gespeeld",
     ),
     "replay.whatif_none": ("back to the game", "terug naar het spel"),
     "replay.whatif_call_choose": (
         "What if {name} had called instead of {call}",
-        "Wat als {name} i.p.v. {call} had gekozen",
+        "Wat als {name} in plaats van {call} had gekozen",
     ),
     "replay.whatif_call_score": (
         "In deal score: <b>{a}</b> after {card} (x{x}), <b>{b}</b> after {other} (x{y}): "
@@ -556,8 +556,8 @@ LABELS: dict[str, tuple[str, str]] = {
         "every card within 0.1 of the best), ◀ the card played.",
         "Kaartpunten die de ploeg van {name} vanaf deze kaart nog neemt als iedereen daarna perfect "
         "speelt. Achteraf: alle handen open. Zicht: gemiddeld over {layouts} verdelingen van "
-        "de verborgen kaarten die passen bij wat {name} kon weten{exact}. ★ wijst de beste kaart aan "
-        "volgens elk van beide (in het zicht: elke kaart binnen 0,1 van de beste), ◀ de gespeelde kaart.",
+        "de verborgen kaarten die passen bij wat {name} kon weten{exact}. ★ wijst in elke kolom de "
+        "beste kaart aan (in het zicht: elke kaart binnen 0,1 van de beste), ◀ de gespeelde kaart.",
     ),
     "replay.costs_caption_hindsight": (
         "Card points {name}'s side takes from this play on if everyone plays perfectly afterwards, "
