@@ -468,7 +468,8 @@ def import_upload(
     entries = entries_from_upload(name, data)
     with archive().writing() as store:
         summary = store.import_entries(entries, replace=replace, club=club)
-        new = match_ids_to_analyse(store)
+        # this upload's matches only: the reviews of an earlier version are the background's
+        new = match_ids_to_analyse(store, outdated=False)
         outcome = analyse_archive(store, match_ids=new)
     from dashboards import reviewer
 

@@ -544,6 +544,28 @@ def test_a_record_page_save_and_an_upload_go_to_the_front_of_the_review(archive:
     assert depth_of(archive, "random-0") == "heuristic"  # nobody asked, and no backlog here
 
 
+def test_an_upload_after_an_upgrade_analyses_its_own_matches_and_puts_them_first(archive: Path) -> None:
+    """The first upload after an upgrade scanned every match an earlier version had analysed,
+    holding the archive meanwhile, and queued the uploaded match behind them all."""
+    connection = duckdb.connect(str(archive))
+    connection.execute("UPDATE matches SET analysis_revision = NULL")  # analysed by an earlier version
+    connection.close()
+    waiting = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # its queue only: not started
+    reviewer._REVIEWERS[archive.resolve()] = waiting
+    try:
+        uploaded = random_record(23, 1)
+        uploaded.match.id = "uploaded-23"
+        summary, outcome = data.import_upload("club.json", dumps(uploaded, pretty=False).encode())
+        assert summary.imported == 1 and outcome.matches == 1
+        assert waiting.status("uploaded-23").state == "queued" and waiting.status("uploaded-23").ahead == 0
+        assert waiting.status("random-0").state != "queued" or waiting.status("random-0").ahead > 0
+    finally:
+        reviewer._REVIEWERS.pop(archive.resolve(), None)
+    with Store(archive, read_only=True) as store:
+        stale = store.query("SELECT count(*) FROM matches WHERE analysis_revision IS NULL").item()
+    assert stale == 2  # left to the background review and `manillen analyze`
+
+
 def test_a_match_far_back_in_the_queue_can_be_reviewed_next(archive: Path) -> None:
     waiting = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # its queue only: not started
     waiting._queued = ["elsewhere-1", "elsewhere-2", "random-0"]

@@ -302,6 +302,7 @@ def match_ids_to_analyse(
     match_ids: Sequence[str] | None = None,
     since: datetime.date | None = None,
     newest_first: bool = False,
+    outdated: bool = True,
 ) -> list[str]:
     """The matches not analysed yet at ``depth`` (or only shallower, or at ``depth`` or shallower by
     an earlier revision of the analysis: :data:`~manillen_replay.archive_defaults.ANALYSIS_REVISION`),
@@ -314,8 +315,11 @@ def match_ids_to_analyse(
     :param since: only the matches dated on or after this day (an undated match is left out).
     :param newest_first: the newest matches first (by date, undated last, then the last imported
         first), not in import order.
+    :param outdated: also the matches analysed by an earlier revision; ``False``: only those not
+        analysed at ``depth`` at all (an upload's new matches, not the archive's whole backlog).
     """
-    conditions, params = _depth_scope(depth, "<=" if everything else "<", match_ids, since)
+    compared = "<=" if everything else "<"
+    conditions, params = _depth_scope(depth, compared, match_ids, since, outdated=outdated)
     where = f"WHERE {' AND '.join(conditions)}"
     order = "date DESC NULLS LAST, import_order DESC" if newest_first else "import_order"
     query = f"SELECT match_id FROM matches {where} ORDER BY {order}"
@@ -356,19 +360,23 @@ def outdated_deeper_counts(
 
 
 def _depth_scope(
-    depth: str, compared: str, match_ids: Sequence[str] | None, since: datetime.date | None
+    depth: str,
+    compared: str,
+    match_ids: Sequence[str] | None,
+    since: datetime.date | None,
+    *,
+    outdated: bool = False,
 ) -> tuple[list[str], list[Any]]:
     """The conditions on ``matches`` for a match's depth ``compared`` to ``depth`` (a match not
-    analysed counts as shallower than any, and for ``<`` a match analysed at ``depth`` or
-    shallower by an earlier revision of the analysis counts as shallower), within ``match_ids``
-    and ``since``."""
+    analysed counts as shallower than any; with ``outdated`` a match analysed at ``depth`` or
+    shallower by an earlier revision of the analysis too), within ``match_ids`` and ``since``."""
     rank = ANALYSIS_DEPTHS.index(depth) + 1
     done = f"list_position({list(ANALYSIS_DEPTHS)}, coalesce(analysis_depth, 'heuristic'))"
     unanalysed = "TRUE" if compared.startswith("<") else "FALSE"
     compare = f"{done} {compared} {rank}"
-    if compared == "<":
-        outdated = f"coalesce(analysis_revision, 0) < {ANALYSIS_REVISION}"
-        compare = f"({compare} OR ({done} <= {rank} AND {outdated}))"
+    if outdated:
+        older = f"coalesce(analysis_revision, 0) < {ANALYSIS_REVISION}"
+        compare = f"({compare} OR ({done} <= {rank} AND {older}))"
     conditions = [f"(CASE WHEN analysed_at IS NULL THEN {unanalysed} ELSE {compare} END)"]
     params: list[Any] = []
     if match_ids is not None:
