@@ -602,6 +602,31 @@ def test_import_analysis_keeps_a_deeper_solver_review(parts: Path, tmp_path: Pat
         assert store.solver_samples([one])[one] == deep and _costed(path)[one] == before
 
 
+def test_a_part_of_an_earlier_analysis_is_loaded_as_that_ones_and_solved_again(
+    parts: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parts written before an upgrade were loaded as this version's review: the old words and
+    costs were never flagged again, by `analyze`, the dashboard or `findings`."""
+    out = tmp_path / "out"
+    shutil.copytree(parts / "out", out)
+    for written in (out / "matches").glob("part-*.parquet"):
+        pl.read_parquet(written).drop("analysis_revision").write_parquet(written)  # as before it was kept
+    path = new_archive(tmp_path / "club.duckdb")
+    code, _, err = run("import-analysis", str(out), "--db", str(path))
+    assert code == 0, err
+    with Store(path, read_only=True) as store:
+        revisions = store.query(
+            "SELECT DISTINCT analysis_depth, analysis_revision FROM matches WHERE analysed_at IS NOT NULL"
+        ).rows()
+    assert revisions == [("solver", 0)]
+    code, _, err = run("findings", "--db", str(path))
+    assert "analysed by an earlier version" in err and "--depth solver" in err
+    # and analyze-files solves again an input a part of an earlier revision was solved from
+    monkeypatch.setattr(cli_cluster, "ANALYSIS_REVISION", cli_cluster.ANALYSIS_REVISION + 1)
+    code, text, err = run("analyze-files", str(parts / "league"), "--out", str(out), "--samples", SAMPLES)
+    assert code == 0 and "2 parts: 2 written, 0 already there" in text, err
+
+
 def test_a_ctrl_c_says_what_the_run_kept(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A Ctrl-C is the user's, not an error ("Error: interrupted" said it as one, with no count):
     exit code 130, and how much of the run was kept."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import polars as pl
 
+from ..archive_defaults import ANALYSIS_REVISION
 from ..engine import replay
 from ..errors import InvalidRecordError
 from ..record import RECORD_SUFFIXES, Entry, Record, dumps, iter_entries, loads
@@ -276,12 +277,15 @@ underscore keeps Spark and Hive-style readers out of it."""
 
 def input_stamp(path: Path, samples: int | None = None) -> dict[str, int | str]:
     """What says an input file is the one a part was solved from: its size and modification time,
-    and the layouts a play it was solved with (a part of 1 layout passed as one of 3); with its
-    full path (``path``), by which a later run that spells the file otherwise finds its part."""
+    and the layouts a play it was solved with (a part of 1 layout passed as one of 3), and the
+    revision of the analysis that solved it; with its full path (``path``), by which a later run
+    that spells the file otherwise finds its part."""
     stat = path.stat()
     stamp: dict[str, int | str] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
     if samples is not None:
         stamp["samples"] = samples
+    # a part an earlier revision of the analysis made is solved again, as `manillen analyze` does
+    stamp["revision"] = ANALYSIS_REVISION
     stamp["path"] = os.path.realpath(path)
     return stamp
 
@@ -447,9 +451,10 @@ def write_part(
                 "samples": [samples] * len(solved),
                 "seed": [seed] * len(solved),
                 "game_hash": [(games or {}).get(s.match_id) for s in solved],
+                "analysis_revision": [ANALYSIS_REVISION] * len(solved),
             },
             schema={"match_id": pl.Utf8, "deals": pl.Int32, "deals_costed": pl.Int32, "samples": pl.Int32,
-                    "seed": pl.Int64, "game_hash": pl.Utf8},
+                    "seed": pl.Int64, "game_hash": pl.Utf8, "analysis_revision": pl.Int32},
         ),
     }  # fmt: skip
     if stamp is not None:
@@ -810,7 +815,13 @@ def _load_part(store: Store, frames: Mapping[str, pl.DataFrame]) -> _PartLoaded:
         store.save_costs(known, part("play_costs"), part("card_values"), part("call_decisions"))
         if "finding_lines" in frames:
             store.save_lines(known, part("finding_lines"))
-        store.save_findings(known, part("findings"), depth="solver")
+        # a part of an earlier revision (or from before parts kept it) is stored as that one's,
+        # so that `manillen analyze` and the dashboard review its matches again
+        revisions = (
+            matches["analysis_revision"].fill_null(0) if "analysis_revision" in matches.columns else None
+        )
+        revision = 0 if revisions is None else min(int(r) for r in revisions.to_list())
+        store.save_findings(known, part("findings"), depth="solver", revision=revision)
     done.loaded = len(known)
     return done
 

@@ -148,6 +148,7 @@ class FindingsMixin(StoreBase):
         *,
         detector: str = "builtin",
         depth: str = "heuristic",
+        revision: int = ANALYSIS_REVISION,
     ) -> None:
         """Replace the findings of these matches made by ``detector``, in one transaction.
 
@@ -158,6 +159,8 @@ class FindingsMixin(StoreBase):
 
         :param findings: the ``findings`` columns except ``finding_id`` and ``detector``.
         :param depth: how deep the built-in analysis went: one of :data:`ANALYSIS_DEPTHS`.
+        :param revision: the revision of the analysis that made the findings (this one's, unless
+            they were made elsewhere by another: ``manillen import-analysis``).
         :raises ManillenError: for columns the table does not have or values it does not allow,
             or an unknown depth.
         """
@@ -191,7 +194,7 @@ class FindingsMixin(StoreBase):
                     self._con.execute(
                         "UPDATE matches SET analysed_at = current_localtimestamp(), analysis_depth = ?, "
                         "analysis_revision = ? WHERE match_id IN (SELECT match_id FROM _batch_ids)",
-                        [depth, ANALYSIS_REVISION],
+                        [depth, revision],
                     )
         finally:
             self._con.unregister("_batch_ids")
