@@ -31,14 +31,17 @@ def status(match_id: str) -> reviewer.ReviewStatus:
     found = running.status(match_id) if running is not None else reviewer.ReviewStatus("unknown")
     # a solver review stored meanwhile (`manillen analyze --depth solver` while the reviewer was
     # at it) is the one shown: "for now the quick check's findings" above the solver's was wrong
-    if found.state == "ready" or data.solver_review(match_id) == "current":
+    stored = data.solver_review(match_id)
+    if stored == "current" or (found.state == "ready" and stored is None):
         return reviewer.ReviewStatus("ready")
+    if found.state == "ready":  # the archive's review is an earlier version's again (a restore)
+        found = reviewer.ReviewStatus("unknown")
     if found.state != "unknown":
         return found
     if running is not None:
         return reviewer.ReviewStatus("queued")
     # no reviewer here to make it again: the command that does is named instead
-    return reviewer.ReviewStatus("outdated" if data.solver_review(match_id) == "outdated" else "none")
+    return reviewer.ReviewStatus("outdated" if stored == "outdated" else "none")
 
 
 def state_line(now: reviewer.ReviewStatus) -> None:

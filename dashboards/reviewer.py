@@ -379,6 +379,9 @@ class Reviewer:
             self._unavailable = None  # it opened: a later failure is said again
             skipped = set(self._urgent) | set(self._failed)
             self._queued = [match_id for match_id in found if match_id not in skipped]
+            # reviewed here once, wanting a review again now (an earlier version put back by
+            # `manillen import --restore`): no longer said to be ready
+            self._ready.difference_update(self._queued)
             self._scanned = True
 
     def _pause(self, seconds: float) -> None:

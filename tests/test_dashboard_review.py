@@ -566,6 +566,25 @@ def test_an_upload_after_an_upgrade_analyses_its_own_matches_and_puts_them_first
     assert stale == 2  # left to the background review and `manillen analyze`
 
 
+def test_a_review_said_ready_here_is_not_once_an_earlier_versions_is_put_back(archive: Path) -> None:
+    """`manillen import --restore` beside the dashboard put back a version an earlier analysis had
+    reviewed: the page still said "Review ready" over the old version's findings."""
+    with Store(archive) as store:
+        analyse_archive(store, depth="solver", samples=SAMPLES, match_ids=["random-1"])
+    waiting = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # its queue only: not started
+    waiting._ready.add("random-1")  # reviewed by this dashboard
+    reviewer._REVIEWERS[archive.resolve()] = waiting
+    try:
+        assert review_view.status("random-1").state == "ready"
+        with data.archive().writing() as store:  # as the restore leaves it
+            store.query("UPDATE matches SET analysis_revision = 0 WHERE match_id = 'random-1'")
+        assert review_view.status("random-1").state == "queued"
+        waiting._scan()
+        assert "random-1" in waiting._queued and waiting.status("random-1").state == "queued"
+    finally:
+        reviewer._REVIEWERS.pop(archive.resolve(), None)
+
+
 def test_a_match_far_back_in_the_queue_can_be_reviewed_next(archive: Path) -> None:
     waiting = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # its queue only: not started
     waiting._queued = ["elsewhere-1", "elsewhere-2", "random-0"]

@@ -659,7 +659,7 @@ def test_every_command_in_the_notation_docs_runs_as_written(tmp_path, monkeypatc
             "two_open",
             ["Anna", "Bert", "Carla"],
             "'two_open' is played by 2 players, the record names 3"
-            ": name every player, or give the variant played by 3 (three, three_dummy)",
+            ": name only its 2 players, or give the variant played by 3 (three, three_dummy)",
         ),
     ],
 )

@@ -88,6 +88,8 @@ def seats_problem(variant: str, seats: Sequence[str]) -> str | None:
     True
     >>> problem.endswith(", or give the variant played by 3 (three, three_dummy)")
     True
+    >>> seats_problem("three", ["Anna", "Bert", "Carla", "Dirk"]).split(": ")[1]
+    'name only its 3 players, or give the variant played by 4 (four)'
     >>> seats_problem("three_dummy", ["Anna", "Bert", "Carla"]) is None
     True
     """
@@ -96,9 +98,10 @@ def seats_problem(variant: str, seats: Sequence[str]) -> str | None:
         return None
     named = len(seats)
     fitting = [name for name, shape in VARIANTS.items() if shape.people == named]
-    # a player left out, or a variant not said: the writer is told both ways out
+    # a player left out (or one too many), or a variant not said: the writer is told both ways out
     other = f", or give the variant played by {named} ({', '.join(fitting)})" if fitting else ""
-    return f"{variant!r} is played by {people} players, the record names {named}: name every player{other}"
+    fix = "name every player" if named < people else f"name only its {people} players"
+    return f"{variant!r} is played by {people} players, the record names {named}: {fix}{other}"
 
 
 def _all_unset(options: msgspec.Struct) -> bool:

@@ -309,16 +309,20 @@ _LONGEST_SLANTED = 22
 
 def _shortened(label: str) -> str:
     """A slanted label of at most :data:`_LONGEST_SLANTED` characters, cut after a whole word
-    when it has one there: "zwaan-2026-08-18-1 …", not "zwaan-2026-08-18-1 (2…", whose match
-    id a reader could no longer tell from the others'.
+    when one ends in its second half: "zwaan-2026-08-18-1 …", not "zwaan-2026-08-18-1 (2…",
+    whose match id a reader could no longer tell from the others'; a name whose first word is
+    short is cut at the limit ("Jan Vandenbroucke-Ver…", not "Jan …").
 
     >>> _shortened("zwaan-2026-08-18-1 (club evening 3)"), _shortened("Anna")
     ('zwaan-2026-08-18-1 …', 'Anna')
+    >>> _shortened("Jan Vandenbroucke-Verhaegen")
+    'Jan Vandenbroucke-Ver…'
     """
     if len(label) <= _LONGEST_SLANTED:
         return label
     cut = label.rfind(" ", 0, _LONGEST_SLANTED - 1)
-    return (label[: cut + 1] if cut > 0 else label[: _LONGEST_SLANTED - 1]) + "…"
+    whole = cut >= _LONGEST_SLANTED // 2
+    return (label[: cut + 1] if whole else label[: _LONGEST_SLANTED - 1]) + "…"
 
 
 def _x_labels(labels: Sequence[str], slot: float) -> _XLabels:
