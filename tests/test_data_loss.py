@@ -324,6 +324,25 @@ def test_a_match_whose_details_alone_changed_keeps_its_analysis() -> None:
             assert store.query("SELECT analysis_depth FROM matches").item() is None
 
 
+def test_restoring_a_version_whose_details_alone_differ_brings_its_analysis_back_once() -> None:
+    """docs/cli.md's restore example after a change of date alone: the replaced match kept its
+    review, the restore put the version's kept review back beside it, every finding twice."""
+    whole = random_record(3, deals=2)
+    with Store() as store:
+        store.import_entries([_entry(whole)])
+        analyse_archive(store, depth="solver", samples=2, match_ids=["random-3"])
+        reviewed = _analysis(store, "random-3")
+        counts = {table: len(rows) for table, rows in reviewed.items()}
+        corrected = loads(dumps(whole, pretty=False))
+        corrected.match.venue = "Cafe Sport, Izegem"
+        assert store.import_entries([_entry(corrected, "fix.jsonl")]).replacements[0].analysis_kept
+        for _ in range(2):  # back to the first version, then to the corrected one, then again
+            restored = store.restore_version("random-3")
+            assert restored.summary.replaced == 1
+            assert {table: len(rows) for table, rows in _analysis(store, "random-3").items()} == counts
+        assert _analysis(store, "random-3") == reviewed
+
+
 def test_manillen_import_says_what_happened_to_the_coach_comments(tmp_path: Path) -> None:
     db, first = tmp_path / "club.duckdb", tmp_path / "club.jsonl"
     whole = random_record(3, deals=2)

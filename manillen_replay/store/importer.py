@@ -1058,6 +1058,11 @@ def _put_back_analysis(con: duckdb.DuckDBPyConnection, match: str, version: int)
     ).fetchall()
     if analysed is None or (analysed[0] is None and not kept):
         return False
+    # the version's analysis replaces the one the match has now: the restore's import keeps the
+    # analysis of a version that differs only in its details (the same game), and the kept
+    # version's rows came back beside it, every finding and cost twice
+    for table in ANALYSIS_TABLES:
+        con.execute(f"DELETE FROM {table} WHERE match_id = ?", [match])
     for table, data in kept:
         if table not in ANALYSIS_TABLES:
             continue
