@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InvalidOptionError
+from ..record.model import seat_name_problems
 
 SKILL_NAMES: tuple[str, ...] = ("novice", "club")
 """The skills a player can have, weakest first."""
@@ -81,6 +82,10 @@ def parse_players(
         if profile.name in seen:
             raise InvalidOptionError(f"player {profile.name!r} appears twice in {spec!r}")
         seen.add(profile.name)
+    # the record format's own rule for seat names, so that no generated record is refused by it
+    # ('dummy' is the notation's, 'Anna' and 'anna' one player at the table)
+    for _, problem in seat_name_problems([profile.name for profile in profiles])[:1]:
+        raise InvalidOptionError(f"player spec {spec!r}: {problem} (the record format's rule for names)")
     return profiles
 
 
