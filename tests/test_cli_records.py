@@ -286,3 +286,15 @@ def test_the_samples_readme_gives_each_files_match_id() -> None:
     assert {name for name, _ in rows} == {p.name for p in samples.glob("*.json")}
     for name, shown in rows:
         assert json.loads((samples / name).read_text())["match"]["id"] == shown, name
+
+
+def test_convert_refuses_a_to_the_name_of_out_contradicts(tmp_path: Path) -> None:
+    """`convert muil.json out.jsonl --to mnl` wrote text under a JSON Lines name: every reader,
+    going by the name, then refused the file line by line."""
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "muil.json"
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(cli, ["convert", str(sample), str(out), "--to", "mnl"])
+    assert result.exit_code == 2 and not out.exists()
+    assert "--to mnl writes what a .jsonl file does not hold" in result.output and "out.mnl" in result.output
+    fine = CliRunner().invoke(cli, ["convert", str(sample), str(tmp_path / "out.mnl"), "--to", "mnl"])
+    assert fine.exit_code == 0 and (tmp_path / "out.mnl").read_text().startswith("match ")

@@ -539,6 +539,13 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
             raise click.UsageError(
                 f"OUT {target!r} does not say what to write: name it .json, .jsonl or .mnl, or give --to"
             )
+        named = kind_of(target) if target.lower().endswith((".json", ".jsonl", ".mnl")) else None
+        if to_kind is not None and named is not None and named != to_kind:
+            # text written under out.jsonl: every reader then took it for JSON and refused it
+            raise click.UsageError(
+                f"--to {to_kind} writes what a .{named} file does not hold, and every reader goes by the "
+                f"name: name OUT {Path(target).stem}.{to_kind}, or leave --to out"
+            )
     if from_kind is None and source != "-" and Path(source).is_dir():
         entries = read_entries([source])
     else:
@@ -569,8 +576,9 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
             "itself would lose them. Write to another file"
         )
     if to_kind == "json" and len(records) != 1:
+        said = "standard input" if source == "-" else source
         raise click.UsageError(
-            f"a .json file holds one match, and {source} has {len(records)}: write .jsonl or .mnl"
+            f"a .json file holds one match, and {said} has {len(records)}: write .jsonl or .mnl"
         )
     text = (
         dumps(records[0])
