@@ -282,7 +282,8 @@ def test_validate_mentions_the_possible_slip(tmp_path: Path) -> None:
         "Dirk's '8H' in trick 3 breaks a rule (failed to overtake), or the record has a slip: "
         "with tricks 2 and 3 the other way round every card is legal"
     )
-    assert "1 illegal play, 1 of them possibly a slip in the record" in run.stdout
+    said = "1 illegal play, 1 of them possibly a slip in the record: manillen replay marks the plays, "
+    assert said + "the slips are below)" in run.stdout  # the replay shows no reordering
     assert f"{text}:{row}:" in run.stdout and slip in run.stdout  # the line of Dirk's card
     assert f"{data}: /deals/0/tricks/2/3: {slip}" in run.stdout
     report = json.loads(CliRunner().invoke(cli, ["validate", "--json", str(data)]).stdout)

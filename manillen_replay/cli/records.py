@@ -116,7 +116,13 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                     notes.append(f"{len(slips)} of them possibly a slip in the record")
                 if result.irregularities:
                     notes.append(plural(len(result.irregularities), "irregularity", "irregularities"))
-                extra = f" ({', '.join(notes)}: see manillen replay)" if notes else ""
+                # the replay marks the plays, the reorderings that would make them legal are below
+                where = (
+                    "see manillen replay"
+                    if not slips
+                    else "manillen replay marks the plays, the slips are below"
+                )
+                extra = f" ({', '.join(notes)}: {where})" if notes else ""
                 click.echo(
                     f"{entry.place}: ok, match {result.id}, {plural(len(result.deals), 'deal')}{extra}"
                 )
