@@ -405,9 +405,27 @@ def unused_options(rules: Rules) -> list[str]:
     "rule option 'cafe.en_face' does not apply to the variant"
     >>> unused_options(Rules(variant="six", en_face=True))
     []
+
+    An extension given that is not above the target (and the one before it) is never played to
+    either: the match ends at the target then, as it would without it.
+
+    >>> unused_options(Rules(extension=(90,)))[0][:57]
+    "rule option 'extension' 90 never applies: an extension is"
     """
     shape = VARIANTS[rules.variant]
     said = []
+    if rules.extension != Rules().extension and rules.format == "target":
+        floor, idle = rules.target, []
+        for score in rules.extension:
+            if score <= floor:
+                idle.append(score)
+            floor = max(floor, score)
+        if idle:
+            scores = ", ".join(str(score) for score in idle)
+            said.append(
+                f"rule option 'extension' {scores} never {'applies' if len(idle) == 1 else 'apply'}: an "
+                f"extension is a score above the target {rules.target} and above the one before it"
+            )
     if rules.en_face and not shape.has_en_face:
         fits = _listed([name for name, variant in VARIANTS.items() if variant.has_en_face])
         said.append(

@@ -304,3 +304,23 @@ def test_id_prefix_and_variant_keep_generated_ids_apart():
     assert other_seed == [f"s8-{match_id}" for match_id in four]
     assert all(match_id.endswith("-three") for match_id in three)
     assert not set(three) & set(four)
+
+
+def test_generate_refuses_rules_every_record_would_carry_unused_or_a_second_variant(tmp_path) -> None:
+    """`--variant three --rule cafe.en_face=true` wrote the rule into every record (validate then
+    named it as never applied) and `--rule variant=three --variant six` played six silently."""
+    out = tmp_path / "g.jsonl"
+    for args, said in (
+        (["--variant", "three", "--rule", "cafe.en_face=true"], "rule option 'cafe.en_face' does not apply"),
+        (["--rule", "extension=151,121"], "rule option 'extension' 121 never applies"),
+        (
+            ["--rule", "variant=three", "--variant", "six"],
+            "--variant six and --rule variant=three name two games",
+        ),
+    ):
+        result = CliRunner().invoke(cli, ["generate", *args, "--out", str(out)])
+        assert result.exit_code == 2 and said in result.output and not out.exists(), result.output
+    agreed = CliRunner().invoke(
+        cli, ["generate", "--rule", "variant=three", "--variant", "three", "--out", str(out)]
+    )
+    assert agreed.exit_code == 0 and '"variant":"three"' in out.read_text().replace(" ", "")

@@ -455,3 +455,25 @@ def test_cafe_redeal_small_applies_to_eight_card_hands(variant: str) -> None:
     assert said.startswith(f"rule option 'cafe.redeal_small' does not apply to the variant {variant!r}")
     for fits in ("four", "two_open", "two_open_fours", "three_dummy"):
         assert unused_options(Rules(variant=fits, redeal_small=True)) == []
+
+
+@pytest.mark.parametrize(
+    ("target", "extension", "idle"),
+    [
+        (101, (90,), "90 never applies"),
+        (101, (151, 121), "121 never applies"),
+        (101, (101, 80), "101, 80 never apply"),
+    ],
+)
+def test_an_extension_not_above_the_target_and_the_one_before_it_is_named(
+    target: int, extension: tuple[int, ...], idle: str
+) -> None:
+    """extension=90 with the target 101 validated as ok, and the match ended at once when both
+    teams passed 101: the score was never played to, and nothing said so."""
+    (said,) = unused_options(Rules(target=target, extension=extension))
+    assert said.startswith(
+        f"rule option 'extension' {idle}: an extension is a score above the target {target}"
+    )
+    assert unused_options(Rules(target=61, extension=(81, 101))) == []
+    assert unused_options(Rules(target=151)) == []  # the default list, not given: nothing to say
+    assert unused_options(Rules(format="fixed", deals=12, extension=(90,))) == []  # no target to play to

@@ -22,7 +22,7 @@ from ..players import (
 )
 from ..players.profiles import DEFAULT_SLIP_RATES
 from ..record import dumps
-from ..rules import VARIANTS
+from ..rules import VARIANTS, unused_options
 from .common import (
     check_records_file,
     plural,
@@ -183,7 +183,14 @@ def generate(
     refuse_to_replace(out, overwrite, "--out")
     rules = rules_option(rule_values)
     if variant is not None:
+        given = rules.variant if any(v.split("=", 1)[0].strip() == "variant" for v in rule_values) else None
+        if given is not None and given != variant:
+            raise click.UsageError(f"--variant {variant} and --rule variant={given} name two games: give one")
         rules = rules.with_options(variant=variant)
+    unused = unused_options(rules)
+    if unused:
+        # every record would carry an option that is never applied (validate then names it)
+        raise click.BadParameter("; ".join(unused), param_hint="--rule")
     spec = players_spec if players_spec is not None else default_players(rules.shape.people)
     try:
         players = parse_players(spec, slip_rate=slip_rate, score_error_rate=score_error_rate)
