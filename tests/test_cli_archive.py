@@ -434,6 +434,9 @@ def test_export_records_is_byte_for_byte(sample_records: list[str], tmp_path: Pa
     assert result.exit_code == 0 and f"wrote {len(sample_records)} matches" in result.stderr
     assert target.read_bytes() == source.read_bytes()
     assert _run("export", "--records", str(target), "--db", db).exit_code == 2  # exists: a usage error
+    piped = _run("export", "--records", "-", "--db", db)  # "wrote 3 matches to -" read as a file named -
+    assert piped.exit_code == 0 and f"wrote {len(sample_records)} matches to standard output" in piped.stderr
+    assert piped.stdout.encode() == source.read_bytes()
 
 
 def _failing_on_the_third_table(monkeypatch: pytest.MonkeyPatch, failure: BaseException) -> None:

@@ -40,6 +40,11 @@ TABLE_ROWS = 1000
 """Rows ``--format table`` prints; more need csv or json."""
 
 
+def _place(path: str | Path) -> str:
+    """Where a command wrote, as the user reads it: ``-`` is standard output."""
+    return "standard output" if str(path) == "-" else str(path)
+
+
 @contextmanager
 def _open(db: str, *, read_only: bool, wait: float = 0.0) -> Iterator[Store]:
     """The archive, with every problem opening it turned into a message.
@@ -443,7 +448,7 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
     rows = (
         f"the first {TABLE_ROWS:,} rows" if output_format == "table" and frame.height > TABLE_ROWS else None
     )
-    click.echo(f"wrote {rows or plural(frame.height, 'row')} to {out}", err=True)
+    click.echo(f"wrote {rows or plural(frame.height, 'row')} to {_place(out)}", err=True)
 
 
 @click.command()
@@ -516,9 +521,9 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
             if not isinstance(error, KeyboardInterrupt) and not _interrupted(error):
                 raise
             kept = "what was written before stays" if records_file == "-" else "nothing was written"
-            click.echo(f"\ninterrupted: {kept} to {records_file}", err=True)
+            click.echo(f"\ninterrupted: {kept} to {_place(records_file)}", err=True)
             sys.exit(130)
-        click.echo(f"wrote {plural(count, 'match', 'matches')} to {records_file}", err=True)
+        click.echo(f"wrote {plural(count, 'match', 'matches')} to {_place(records_file)}", err=True)
 
 
 PARQUET_PROGRESS_ROWS = 200_000
