@@ -448,17 +448,18 @@ def analyze(
 ) -> None:
     """Find the mistakes in an archive: illegal plays, scoring errors, strategy findings.
 
-    Runs the built-in detectors over every match not analysed yet at this depth (or over
-    all of them with --all; only the matches of --match and --since when given, the newest
-    first) and stores what they find in the archive's `findings` table. The solver review
-    (--depth solver, the default for up to 60 four-player deals' work) also costs every card of every deal
-    (stored in `play_costs` and `card_values`, shown in the dashboard's deal replay), reports
-    costly cards and calls, and sharpens the strategy detectors with what each player could
-    see, in every variant (docs/solver.md). Progress goes to stderr: first what it is about to
-    solve and, at the default --samples, how long that should take; then from the first deal:
-    deals done, deals a second, time left. Then runs each coach detector given with --detectors over
-    the whole archive (read-only) and stores its rows as findings named after it. List them
-    with `manillen findings` (`--top 3`: the costliest).
+    Runs the built-in detectors over every match not analysed yet at this depth, or analysed at it
+    by an earlier version of manillen-replay (or over all of them with --all; only the matches of
+    --match and --since when given, the newest first) and stores what they find in the archive's
+    `findings` table. The solver review (--depth solver, the default for up to 60 four-player
+    deals' work) also costs every card of every deal (stored in `play_costs` and `card_values`,
+    shown in the dashboard's deal replay), reports costly cards and calls, and sharpens the
+    strategy detectors with what each player could see, in every variant (docs/solver.md).
+    Progress goes to stderr: first what it is about to solve and, at the default --samples, how
+    long that should take; then from the first deal: deals done, deals a second, time left. Then
+    runs each coach detector given with --detectors over the whole archive (read-only) and stores
+    its rows as findings named after it. List them with `manillen findings` (`--top 3`: the
+    costliest).
 
     The dashboard may stay open: the matches are read and solved beside it, and each one is
     stored in a turn of its own; when the archive is held, the command says by whom and waits
