@@ -274,7 +274,7 @@ def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> 
     )
     assert set(costly.better) == {Card.H9, Card.H8}
     assert "8♥ or 9♥ would have kept them" in costly.explanation
-    assert "met harten acht of negen had de ploeg ze behouden" in costly.explanation_nl
+    assert "met de harten acht of negen had de ploeg ze behouden" in costly.explanation_nl
     assert "7♥" not in costly.explanation
 
 
@@ -294,7 +294,7 @@ def test_the_hindsight_cost_names_its_card_when_the_better_card_named_is_another
     (costly,) = cost_findings([viewed], match="m", deal=deal, players=players)  # type: ignore[arg-type]
     assert costly.better == (Card.HJ,)
     assert "With every hand known 9♦ cost 7 card points (against Q♠)." in costly.explanation
-    assert "kostte koeken negen 7 kaartpunten (tegenover schoppen vrouw)." in costly.explanation_nl
+    assert "kostte de koeken negen 7 kaartpunten (tegenover de schoppen vrouw)." in costly.explanation_nl
     assert "counts" not in costly.explanation  # a deal that counts once says nothing of it
     doubled = SimpleNamespace(number=2, multiplier=2, dealer=0)
     (twice,) = cost_findings([viewed], match="m", deal=doubled, players=players)  # type: ignore[arg-type]

@@ -188,9 +188,9 @@ def cost_findings(
                         f"{points_en(cost.view_cost, 'card point')} on average. Not a mistake."
                     ),
                     explanation_nl=(
-                        f"Enkel achteraf: met alle kaarten open was {or_nl(better)} "
-                        f"{points_nl(cost.dd_cost, 'kaartpunt')} beter dan {card_nl(cost.card)}, "
-                        f"maar met wat {who} kon weten kostte {card_nl(cost.card)} gemiddeld "
+                        f"Enkel achteraf: met alle kaarten open was de {or_nl(better)} "
+                        f"{points_nl(cost.dd_cost, 'kaartpunt')} beter dan de {card_nl(cost.card)}, "
+                        f"maar met wat {who} kon weten kostte de {card_nl(cost.card)} gemiddeld "
                         f"{points_nl(cost.view_cost, 'kaartpunt')}. Geen fout."
                     ),
                 )
@@ -231,7 +231,7 @@ def _costly_words(
     best = tuple(c for c in cost.hindsight_best if c != cost.card)
     other_best = cost.dd_cost > 0 and bool(best) and bool(better) and better[0] not in best
     against_en = f" (against {or_en(best)})" if other_best else ""
-    against_nl = f" (tegenover {or_nl(best)})" if other_best else ""
+    against_nl = f" (tegenover de {or_nl(best)})" if other_best else ""
     side_en, side_nl, keeper_nl = (
         (who, who, who) if alone else (f"{who}'s team", f"de ploeg van {who}", "de ploeg")
     )
@@ -242,8 +242,8 @@ def _costly_words(
     )
     nl = (
         f"De {card_nl(cost.card)} kostte {side_nl} gemiddeld "
-        f"{card_points_counted(view, factor, 'nl')}, met wat {who} kon weten; met {or_nl(better)} "
-        f"had {keeper_nl} ze behouden. Met alle kaarten open kostte {card_nl(cost.card)} "
+        f"{card_points_counted(view, factor, 'nl')}, met wat {who} kon weten; met de {or_nl(better)} "
+        f"had {keeper_nl} ze behouden. Met alle kaarten open kostte de {card_nl(cost.card)} "
         f"{points_nl(cost.dd_cost, 'kaartpunt')}{against_nl}."
     )
     if real_cards and better and cost.card in cost.values and better[0] in cost.values:
