@@ -340,8 +340,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "replay.note_mark": ("note", "opmerking"),
     "replay.play_findings": ("Findings at the cards ({count})", "Bevindingen bij de kaarten ({count})"),
     "replay.findings_notes": (
-        "Findings at the cards ({count}; {notes})",
-        "Bevindingen bij de kaarten ({count}; {notes})",
+        "Findings at the cards ({count}, and {notes})",
+        "Bevindingen bij de kaarten ({count}, en {notes})",
     ),
     "replay.notes": ("{count} notes", "{count} opmerkingen"),
     "replay.notes_one": ("1 note", "1 opmerking"),

@@ -929,12 +929,12 @@ def test_replay_counts_the_deal_s_findings_as_the_match_page_does_the_notes_apar
             "SELECT count(*) AS n FROM findings WHERE match_id = 'random-1' AND deal = 2 AND trick IS NULL "
             "AND severity <> 'info'"
         )["n"][0]
-    assert f"Findings at the cards ({counted - whole}; 1 note)" in facts
+    assert f"Findings at the cards ({counted - whole}, and 1 note)" in facts
     marked = [text for text, _ in replay_links(at, "replay_facts")]
     assert sum(text.endswith("(note)") for text in marked) == 1  # which of them is the note
     assert any(text.startswith("5.1 ") and text.endswith(": hindsight only (note)") for text in marked)
     at.session_state["lang"] = "nl"
-    assert f"Bevindingen bij de kaarten ({counted - whole}; 1 opmerking)" in str(
+    assert f"Bevindingen bij de kaarten ({counted - whole}, en 1 opmerking)" in str(
         html_views(at.run())["replay_facts"][1]["html"]
     )
 
