@@ -201,8 +201,8 @@ def test_a_review_by_an_earlier_version_of_the_analysis_is_made_again(tmp_path: 
     code, _, err = run("findings", "--db", str(path))
     assert "2 matches in the archive were analysed by an earlier version of manillen-replay" in err
     assert err.split("\n")[0].endswith(
-        "`manillen analyze` analyses 1 of them again, `manillen analyze --depth solver` the 1 the "
-        "solver reviewed"
+        f"`manillen analyze --db {path}` analyses 1 of them again, `manillen analyze --db {path} "
+        "--depth solver` the 1 the solver reviewed"
     )
     # a run shallower than both: which depth analyses each again
     code, out, err = run("analyze", "--db", str(path), "--depth", "rules")

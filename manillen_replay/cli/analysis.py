@@ -610,27 +610,29 @@ def _outdated_deeper_note(counts: dict[str, int], depth: str) -> str:
     )
 
 
-def _outdated_note(count: int, by_solver: int) -> str:
+def _outdated_note(count: int, by_solver: int, db: str = "club.duckdb") -> str:
     """How many matches an earlier version analysed, and the command that analyses each again
-    (plain `analyze` leaves a solver review to `--depth solver`: it would replace its costs).
+    (plain `analyze` leaves a solver review to `--depth solver`: it would replace its costs), on
+    the archive ``db`` (pasted without it, the command would analyse ./manillen.duckdb).
 
-    >>> _outdated_note(3, 3).endswith(": `manillen analyze --depth solver` analyses them again")
-    True
-    >>> _outdated_note(2, 1).split(": ")[-1]
-    '`manillen analyze` analyses 1 of them again, `manillen analyze --depth solver` the 1 the solver reviewed'
+    >>> _outdated_note(3, 3).split(": ")[-1]
+    '`manillen analyze --db club.duckdb --depth solver` analyses them again'
+    >>> _outdated_note(2, 1).split(": ")[-1][:47]
+    '`manillen analyze --db club.duckdb` analyses 1 '
     """
     said = (
         f"{plural(count, 'match', 'matches')} in the archive {'was' if count == 1 else 'were'} analysed "
         "by an earlier version of manillen-replay, whose words and costs may differ from this one's: "
     )
     them = "it" if count == 1 else "them"
+    analyze = f"manillen analyze --db {db}"
     if not by_solver:
-        return said + f"`manillen analyze` analyses {them} again"
+        return said + f"`{analyze}` analyses {them} again"
     if by_solver == count:
-        return said + f"`manillen analyze --depth solver` analyses {them} again"
+        return said + f"`{analyze} --depth solver` analyses {them} again"
     return (
-        said + f"`manillen analyze` analyses {count - by_solver} of them again, `manillen analyze "
-        f"--depth solver` the {by_solver} the solver reviewed"
+        said + f"`{analyze}` analyses {count - by_solver} of them again, `{analyze} --depth solver` "
+        f"the {by_solver} the solver reviewed"
     )
 
 
@@ -1138,7 +1140,7 @@ def findings(
                 db, player, list(kinds), minimum, match_id, lang, top, wait
             )
             if outdated[0]:
-                click.echo(_outdated_note(*outdated), err=True)
+                click.echo(_outdated_note(*outdated, db or default_archive()), err=True)
             if unanalysed:
                 click.echo(
                     f"{plural(unanalysed, 'match', 'matches')} in the archive "
