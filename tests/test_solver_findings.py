@@ -249,6 +249,16 @@ def test_a_card_is_judged_by_what_it_surely_cost(
             "zeker is alleen dat het minstens 0,6 kostte (het gemiddelde min tweemaal de foutmarge van de "
             "verdelingen), minder dan de 2 van een onnauwkeurigheid; daarom is dit een opmerking, geen fout."
         )
+    elif view == 6.0:
+        # graded below what its average alone makes it: said, as the list shows both figures
+        (graded,) = unsure
+        assert graded.explanation.endswith(
+            "all that is sure is that it cost at least 3.6 (its average less twice the layouts' margin "
+            "of error), under the 4 of a mistake, so this is an inaccuracy."
+        )
+        assert graded.explanation_nl.endswith(
+            "minder dan de 4 van een fout; daarom is dit een onnauwkeurigheid."
+        )
     else:
         assert not unsure
 

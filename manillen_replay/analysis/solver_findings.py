@@ -34,6 +34,7 @@ from .words import (
     or_nl,
     points_en,
     points_nl,
+    severity_name,
     suit_en,
     suit_nl,
     tenths_below,
@@ -155,6 +156,11 @@ def cost_findings(
                     f"verdelingen), minder dan de {number_nl(low)} van een onnauwkeurigheid; daarom is "
                     "dit een opmerking, geen fout."
                 )
+            elif COST_THRESHOLDS.severity(view).level > severity.level:
+                # graded by that sure part below what its average alone makes it: said, or a
+                # 7.4-point inaccuracy beside a 4.5-point mistake read as a contradiction
+                en_, nl_ = _graded_below(severity, cost.sure_view_cost or 0.0)
+                en, nl = en + en_, nl + nl_
             findings.append(
                 _play_finding(
                     cost,
@@ -210,6 +216,33 @@ def _decider(players: Sequence[str], seat: int, dealer: int) -> str | None:
     if dealer < len(players) and players[seat] == dummy_name(players[dealer]):
         return players[dealer]
     return players[seat]
+
+
+def _graded_below(severity: Severity, sure: float) -> tuple[str, str]:
+    """Why a costly card is graded ``severity`` though its average cost is of a higher grade:
+    what it surely cost is under that grade's threshold.
+
+    >>> _graded_below(Severity.INACCURACY, 3.97)[0].split("), ")[1]
+    'under the 4 of a mistake, so this is an inaccuracy.'
+    >>> _graded_below(Severity.MISTAKE, 7.2)[1].split("; ")[1]
+    'daarom is dit een fout.'
+    """
+    higher = {Severity.INACCURACY: Severity.MISTAKE, Severity.MISTAKE: Severity.BLUNDER}[severity]
+    low = getattr(COST_THRESHOLDS, higher.value)
+    surely = tenths_below(sure, low)
+    article = "an" if severity.value[0] in "aeiou" else "a"
+    en = (
+        f" The layouts solved leave it unsure how much: all that is sure is that it cost at least "
+        f"{number(surely)} (its average less twice the layouts' margin of error), under the "
+        f"{number(low)} of a {higher.value}, so this is {article} {severity.value}."
+    )
+    nl = (
+        f" De berekende verdelingen lopen uiteen: zeker is alleen dat het minstens {number_nl(surely)} "
+        f"kostte (het gemiddelde min tweemaal de foutmarge van de verdelingen), minder dan de "
+        f"{number_nl(low)} van een {severity_name(higher.value, 'nl')}; daarom is dit een "
+        f"{severity_name(severity.value, 'nl')}."
+    )
+    return en, nl
 
 
 def _costly_words(
