@@ -237,9 +237,9 @@ WORDS: dict[str, tuple[str, str]] = {
         "staat onder elke puzzel.",
     ),
     "puzzles_note_all": (
-        "Decisions that cost points, each as its player saw the table: what would you play in their "
-        "place? The answer is under each puzzle.",
-        "Beslissingen die punten kostten, elk zoals de speler de tafel zag: wat speelt u in diens "
+        "The players' decisions that cost points, each as its player saw the table: what would you "
+        "play in their place? The answer is under each puzzle.",
+        "De beslissingen die punten kostten, elk zoals de speler de tafel zag: wat speelt u in diens "
         "plaats? Het antwoord staat onder elke puzzel.",
     ),
     "puzzles_title": ("Puzzles for {player}", "Puzzels voor {player}"),
