@@ -2028,8 +2028,9 @@ def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None)
     :param legal: the answer of :func:`manillen_replay.rules.legal_plays`.
     :param winner_name: the name of the player winning the trick so far.
     """
+    # the pages watch the player, who is no "you": the partner is "the partner"
     if lang != "nl":
-        text = legal.explain(winner_name)
+        text = legal.explain(winner_name, partner="the partner")
         if legal.winning_card is not None:
             text = re.sub(rf"\b{re.escape(str(legal.winning_card))}\b", legal.winning_card.symbol, text)
         return text
@@ -2039,7 +2040,7 @@ def explain_clause(legal: LegalPlays, lang: str, winner_name: str | None = None)
     if winner_name and best:
         best = f"{best} van {winner_name}"
     trump = legal.trump.dutch if legal.trump is not None else ""
-    whose = "uw partner" if legal.partner_winning else "een tegenstander"
+    whose = "de partner" if legal.partner_winning else "een tegenstander"
     explanation = _CLAUSES_NL[legal.clause].format(led=led, best=best, trump=trump, whose=whose)
     if legal.clause is Clause.FOLLOW and best:
         explanation += f" ({whose} heeft de slag met {best}; elke {led} mag)"

@@ -784,12 +784,16 @@ class LegalPlays:
     trump: Suit | None = None
     """The trump suit, or ``None`` for muil."""
 
-    def explain(self, winner_name: str | None = None) -> str:
-        """The clause in a player's words, for example ``must follow hearts and beat KH``."""
+    def explain(self, winner_name: str | None = None, partner: str = "your partner") -> str:
+        """The clause in a player's words, for example ``must follow hearts and beat KH``.
+
+        :param partner: the seat's partner as the reader calls them: ``your partner`` to the
+            player asking (``manillen legal``), ``the partner`` to someone watching (a replay).
+        """
         led = self.led_suit.english if self.led_suit is not None else ""
         best = str(self.winning_card) if self.winning_card is not None else ""
         who = f"{winner_name}'s " if winner_name else ""
-        whose = "your partner" if self.partner_winning else "an opponent"
+        whose = partner if self.partner_winning else "an opponent"
         trump = self.trump.english if self.trump is not None else ""
         return {
             Clause.LEAD: "the leader may play any card",

@@ -1750,6 +1750,13 @@ def test_the_reason_for_a_play_writes_the_winning_card_with_its_symbol() -> None
     assert "10♦ van Ilse" in reason and "10D" not in reason
     english = i18n.explain_clause(legal, "en", "Ilse")  # the deal replay's, as the Record page's
     assert "Ilse's 10♦" in english and "10D" not in english
+    # the page watches the player: "your partner is winning" spoke to the coach reading it
+    ours = legal_plays(
+        [Card.parse("AC")], CardSet.parse("QC KD"), Suit.D, partner_winning=True, rules=Rules()
+    )
+    assert "(the partner is winning with Ilse's A♣" in i18n.explain_clause(ours, "en", "Ilse")
+    assert "(de partner heeft de slag met A♣ van Ilse" in i18n.explain_clause(ours, "nl", "Ilse")
+    assert "your partner is winning" in ours.explain("Ilse")  # `manillen legal` asks as the player
 
 
 def test_the_table_writes_the_sides_a_and_b_on_every_page_that_draws_it() -> None:
