@@ -468,13 +468,27 @@ def import_upload(
     entries = entries_from_upload(name, data)
     with archive().writing() as store:
         summary = store.import_entries(entries, replace=replace, club=club)
-        # this upload's matches only: the reviews of an earlier version are the background's
-        new = match_ids_to_analyse(store, outdated=False)
+        # this upload's matches only (imported, replaced or kept as they were): the others
+        # waiting for an analysis, an earlier version's among them, are the background review's
+        new = match_ids_to_analyse(store, match_ids=_record_ids(entries), outdated=False)
         outcome = analyse_archive(store, match_ids=new)
     from dashboards import reviewer
 
     reviewer.request(new)
     return summary, outcome
+
+
+def _record_ids(entries: list[Entry]) -> list[str]:
+    """The match ids of the records among ``entries`` that read (the others were refused)."""
+    from manillen_replay.engine import match_id
+
+    ids = []
+    for entry in entries:
+        try:
+            ids.append(match_id(entry.decode()))
+        except ManillenError:
+            continue
+    return ids
 
 
 def restore_version(match_id: str) -> RestoredVersion:

@@ -1935,7 +1935,11 @@ _CLAUSES_NL: dict[Clause, str] = {
     Clause.FORCED_UNDERBUY: "geen {led}: enkel troeven onder {best} over, dus onderkopen mag",
     Clause.ANY: "geen {led}: eender welke kaart ({whose} heeft de slag met {best})",
     Clause.MUIL_ANY: "geen {led}: muil heeft geen troef, eender welke kaart mag",
+    Clause.MUST_UNDERBUY: (
+        "geen {led}: moet een troef ({trump}) spelen, ook onder {best} (onderkopen verplicht)"
+    ),
 }
+"""Every clause in Dutch: one missing (the forced underbuy, a house rule) stopped the Dutch pages."""
 
 
 def text(key: str, lang: str, **values: Any) -> str:

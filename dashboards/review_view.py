@@ -32,9 +32,9 @@ def status(match_id: str) -> reviewer.ReviewStatus:
     # a solver review stored meanwhile (`manillen analyze --depth solver` while the reviewer was
     # at it) is the one shown: "for now the quick check's findings" above the solver's was wrong
     stored = data.solver_review(match_id)
-    if stored == "current" or (found.state == "ready" and stored is None):
+    if stored == "current":
         return reviewer.ReviewStatus("ready")
-    if found.state == "ready":  # the archive's review is an earlier version's again (a restore)
+    if found.state == "ready":  # reviewed here, but the archive's is another now (a restore, an import)
         found = reviewer.ReviewStatus("unknown")
     if found.state != "unknown":
         return found

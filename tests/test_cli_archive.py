@@ -434,6 +434,8 @@ def test_export_records_is_byte_for_byte(sample_records: list[str], tmp_path: Pa
     assert result.exit_code == 0 and f"wrote {len(sample_records)} matches" in result.stderr
     assert target.read_bytes() == source.read_bytes()
     assert _run("export", "--records", str(target), "--db", db).exit_code == 2  # exists: a usage error
+    query = _run("sql", "--db", db, "SELECT 42 AS x", "--format", "csv", "--out", "-")  # no file named -
+    assert query.exit_code == 0 and query.stdout == "x\n42\n" and not Path("-").exists()
     piped = _run("export", "--records", "-", "--db", db)  # "wrote 3 matches to -" read as a file named -
     assert piped.exit_code == 0 and f"wrote {len(sample_records)} matches to standard output" in piped.stderr
     assert piped.stdout.encode() == source.read_bytes()

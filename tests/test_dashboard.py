@@ -30,6 +30,7 @@ from dashboards.native_inputs import chosen_state, many, many_text, sent_state
 from manillen_replay.cards import CARD_BY_TEXT, Card, CardSet, Suit
 from manillen_replay.engine import decode_and_replay
 from manillen_replay.record import Entry, Record, dumps, loads
+from manillen_replay.rules import Clause
 from manillen_replay.state import DealState
 from manillen_replay.store import Store
 
@@ -1757,6 +1758,18 @@ def test_the_reason_for_a_play_writes_the_winning_card_with_its_symbol() -> None
     assert "(the partner is winning with Ilse's A♣" in i18n.explain_clause(ours, "en", "Ilse")
     assert "(de partner heeft de slag met A♣ van Ilse" in i18n.explain_clause(ours, "nl", "Ilse")
     assert "your partner is winning" in ours.explain("Ilse")  # `manillen legal` asks as the player
+
+
+@pytest.mark.parametrize("clause", list(Clause))
+def test_every_rule_clause_is_said_in_both_languages(clause: Clause) -> None:
+    """The forced underbuy (a house rule) had no Dutch words: the Dutch Deal replay and Record
+    page stopped with a KeyError at such a card."""
+    from manillen_replay.rules import LegalPlays
+
+    legal = LegalPlays(CardSet.parse("8D"), clause, Suit.C, Card.parse("KD"), 1, False, Suit.D)
+    for lang in ("en", "nl"):
+        said = i18n.explain_clause(legal, lang, "Ilse")
+        assert said and "{" not in said and "KD" not in said
 
 
 def test_the_table_writes_the_sides_a_and_b_on_every_page_that_draws_it() -> None:

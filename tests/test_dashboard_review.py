@@ -550,6 +550,10 @@ def test_an_upload_after_an_upgrade_analyses_its_own_matches_and_puts_them_first
     connection = duckdb.connect(str(archive))
     connection.execute("UPDATE matches SET analysis_revision = NULL")  # analysed by an earlier version
     connection.close()
+    waiting_too = random_record(24, 1)
+    waiting_too.match.id = "imported-24"  # by `manillen import`, not analysed yet: the background's
+    with Store(archive) as store:
+        store.import_entries([Entry("cli.json", None, dumps(waiting_too, pretty=False).encode())])
     waiting = reviewer.Reviewer(archive, samples=SAMPLES, warm=False)  # its queue only: not started
     reviewer._REVIEWERS[archive.resolve()] = waiting
     try:
@@ -559,11 +563,15 @@ def test_an_upload_after_an_upgrade_analyses_its_own_matches_and_puts_them_first
         assert summary.imported == 1 and outcome.matches == 1
         assert waiting.status("uploaded-23").state == "queued" and waiting.status("uploaded-23").ahead == 0
         assert waiting.status("random-0").state != "queued" or waiting.status("random-0").ahead > 0
+        assert waiting.status("imported-24").state != "queued" or waiting.status("imported-24").ahead > 0
     finally:
         reviewer._REVIEWERS.pop(archive.resolve(), None)
     with Store(archive, read_only=True) as store:
-        stale = store.query("SELECT count(*) FROM matches WHERE analysis_revision IS NULL").item()
-    assert stale == 2  # left to the background review and `manillen analyze`
+        stale = store.query(
+            "SELECT count(*) FROM matches WHERE analysis_revision IS NULL AND analysed_at IS NOT NULL"
+        ).item()
+        untouched = store.query("SELECT analysed_at FROM matches WHERE match_id = 'imported-24'").item()
+    assert stale == 2 and untouched is None  # left to the background review and `manillen analyze`
 
 
 def test_a_review_said_ready_here_is_not_once_an_earlier_versions_is_put_back(archive: Path) -> None:
@@ -578,6 +586,9 @@ def test_a_review_said_ready_here_is_not_once_an_earlier_versions_is_put_back(ar
         assert review_view.status("random-1").state == "ready"
         with data.archive().writing() as store:  # as the restore leaves it
             store.query("UPDATE matches SET analysis_revision = 0 WHERE match_id = 'random-1'")
+        assert review_view.status("random-1").state == "queued"
+        with data.archive().writing() as store:  # a version the solver never reviewed put back
+            store.query("UPDATE matches SET analysis_depth = 'heuristic' WHERE match_id = 'random-1'")
         assert review_view.status("random-1").state == "queued"
         waiting._scan()
         assert "random-1" in waiting._queued and waiting.status("random-1").state == "queued"

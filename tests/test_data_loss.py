@@ -343,6 +343,25 @@ def test_restoring_a_version_whose_details_alone_differ_brings_its_analysis_back
         assert _analysis(store, "random-3") == reviewed
 
 
+def test_restoring_a_version_of_the_same_game_keeps_the_deeper_review() -> None:
+    """The match's solver review, made after a change of venue, was thrown away for the quick
+    check the earlier version had kept: the same cards, a shallower analysis put back."""
+    whole = random_record(3, deals=2)
+    with Store() as store:
+        store.import_entries([_entry(whole)])
+        analyse_archive(store, match_ids=["random-3"])  # the quick check only
+        corrected = loads(dumps(whole, pretty=False))
+        corrected.match.venue = "Cafe Sport, Izegem"
+        store.import_entries([_entry(corrected, "fix.jsonl")])
+        analyse_archive(store, depth="solver", samples=2, match_ids=["random-3"])
+        reviewed = _analysis(store, "random-3")
+        restored = store.restore_version("random-3")
+        assert restored.summary.replaced == 1 and restored.analysis
+        assert store.query("SELECT analysis_depth FROM matches").item() == "solver"
+        assert _analysis(store, "random-3") == reviewed
+        assert store.query("SELECT venue FROM matches").item() != "Cafe Sport, Izegem"
+
+
 def test_manillen_import_says_what_happened_to_the_coach_comments(tmp_path: Path) -> None:
     db, first = tmp_path / "club.duckdb", tmp_path / "club.jsonl"
     whole = random_record(3, deals=2)

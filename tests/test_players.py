@@ -208,7 +208,7 @@ def test_parse_players_names_skills_and_rates():
         ("club,club,pro,club", "unknown skill 'pro'"),
         ("Anna:club,Anna:club,club,club", "appears twice"),
         # the record format's rule for names: every generated record must pass validate
-        ("Anna:club,anna:novice,club,club", r"seats 0 and 1 have the same name \('Anna' and 'anna'\)"),
+        ("Anna:club,anna:novice,club,club", r"entries 1 and 2 have the same name \('Anna' and 'anna'\)"),
         ("Anna:club,dummy:novice,club,club", "'dummy' is no player's name"),
         ("club@x,club,club,club", "is not a rate"),
         ("club@2,club,club,club", "between 0 and 1"),

@@ -437,7 +437,7 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
             said = str(error) if error.reason is not None else f"the query failed: {error}"
             raise click.ClickException(said) from None
     text = _render(frame, output_format)
-    if out is None:
+    if out is None or out == "-":  # `-` is standard output, as for every command that writes
         click.echo(text, nl=False)
         return
     try:
@@ -448,7 +448,7 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
     rows = (
         f"the first {TABLE_ROWS:,} rows" if output_format == "table" and frame.height > TABLE_ROWS else None
     )
-    click.echo(f"wrote {rows or plural(frame.height, 'row')} to {_place(out)}", err=True)
+    click.echo(f"wrote {rows or plural(frame.height, 'row')} to {out}", err=True)
 
 
 @click.command()

@@ -550,7 +550,7 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
             # text written under out.jsonl: every reader then took it for JSON and refused it
             raise click.UsageError(
                 f"--to {to_kind} writes what a .{named} file does not hold, and every reader goes by the "
-                f"name: name OUT {Path(target).stem}.{to_kind}, or leave --to out"
+                f"name: name OUT {Path(target).with_suffix('.' + to_kind)}, or leave --to out"
             )
     if from_kind is None and source != "-" and Path(source).is_dir():
         entries = read_entries([source])

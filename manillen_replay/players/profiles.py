@@ -8,6 +8,7 @@ score on the scoresheet for a deal the player counts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import InvalidOptionError
@@ -85,7 +86,11 @@ def parse_players(
     # the record format's own rule for seat names, so that no generated record is refused by it
     # ('dummy' is the notation's, 'Anna' and 'anna' one player at the table)
     for _, problem in seat_name_problems([profile.name for profile in profiles])[:1]:
-        raise InvalidOptionError(f"player spec {spec!r}: {problem} (the record format's rule for names)")
+        # counted from 1 as the spec's entries, not as seats: a pool has more entries than seats
+        said = re.sub(
+            r"\bseats (\d+) and (\d+)", lambda m: f"entries {int(m[1]) + 1} and {int(m[2]) + 1}", problem
+        )
+        raise InvalidOptionError(f"player spec {spec!r}: {said} (the record format's rule for names)")
     return profiles
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import duckdb
 import polars as pl
 
-from ..archive_defaults import IMPORT_MEMORY_LIMIT
+from ..archive_defaults import ANALYSIS_DEPTHS, IMPORT_MEMORY_LIMIT
 from ..club_rules import ClubRules, with_club_rules
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, Record, dumps, iter_entries
@@ -1058,9 +1058,22 @@ def _put_back_analysis(con: duckdb.DuckDBPyConnection, match: str, version: int)
     ).fetchall()
     if analysed is None or (analysed[0] is None and not kept):
         return False
-    # the version's analysis replaces the one the match has now: the restore's import keeps the
-    # analysis of a version that differs only in its details (the same game), and the kept
-    # version's rows came back beside it, every finding and cost twice
+    # The restore's import keeps the analysis of a version that differs only in its details (the
+    # same game): the version's rows came back beside it, every finding and cost twice. The
+    # deeper of the two stays (the newer at the same depth), the other goes, whole.
+    now = _first(
+        con.execute(
+            "SELECT analysed_at, analysis_depth, coalesce(analysis_revision, 0) FROM matches "
+            "WHERE match_id = ?",
+            [match],
+        ).fetchall()
+    )
+    if now is not None and now[0] is not None:
+        rank = {depth: place for place, depth in enumerate(ANALYSIS_DEPTHS)}
+        current = (rank.get(now[1] or "heuristic", 0), int(now[2]))
+        kept_with_it = (rank.get(analysed[1] or "heuristic", 0), int(analysed[2] or 0))
+        if current >= kept_with_it:
+            return True  # the match's own analysis, as deep and as new, is the same game's
     for table in ANALYSIS_TABLES:
         con.execute(f"DELETE FROM {table} WHERE match_id = ?", [match])
     for table, data in kept:
