@@ -304,6 +304,32 @@ def test_a_slow_review_still_shows_a_line_every_half_minute() -> None:
     ]  # fmt: skip
 
 
+def test_the_time_left_counts_each_deals_expected_work_not_deals_alike() -> None:
+    """A run of 112 deals said "0:25 left" at 66 and then stalled three minutes on a two-player
+    open deal: every deal counted alike, a deal of that game is some 140 four-player deals' work."""
+    from manillen_replay.analysis.deal_analysis import ProgressMeter
+    from manillen_replay.engine import replay
+    from manillen_replay.record import loads
+
+    now = [0.0]
+    seen: list[Any] = []
+    two_open = review_effort({"two_open": 1})
+    meter = ProgressMeter(3, seen.append, clock=lambda: now[0], work=1 + two_open)
+    played = replay(random_record(8, 1))
+    sheet = loads(
+        (Path(__file__).resolve().parent.parent / "data" / "samples" / "scoresheet.json").read_text()
+    )
+    now[0] = 10.0
+    meter.counter(played.rules)(played.deals[0])  # one four-player deal: 10 s
+    assert seen[-1].work_done == 1 and seen[-1].remaining == pytest.approx(10.0 * two_open)
+    meter.counter(played.rules)(replay(sheet).deals[0])  # a scoresheet line: nothing to solve
+    assert seen[-1].work_done == 1 and seen[-1].done == 2
+    plain = ProgressMeter(3, seen.append, clock=lambda: now[0])  # without the work: by deals
+    now[0] = 20.0
+    plain.count(played.deals[0])
+    assert seen[-1].remaining == pytest.approx(20.0)
+
+
 def test_the_solver_progress_counts_every_deal_not_past_the_total(tmp_path: Path) -> None:
     """ "solving: 5/4 deals": a scoresheet deal was told as done but not counted in the total."""
     from manillen_replay.record import loads

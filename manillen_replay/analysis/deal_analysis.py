@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ..engine import DealResult, MatchResult
 from ..record import Record
-from ..rules import Contract
+from ..rules import Contract, Rules
 from ..solver.search import DealTables, SolverError, default_workers, nodes_searched
 from . import Finding, analyse
 from .call_model import is_calibrated
@@ -380,6 +380,10 @@ class Progress:
     """Deals to do."""
     elapsed: float
     """Seconds since the start."""
+    work_done: float = 0.0
+    """The deals done's expected work, in four-player deals (:func:`~.effort.review_effort`)."""
+    work_total: float = 0.0
+    """The expected work of all the deals; 0 when not known (the time left then goes by deals)."""
 
     @property
     def rate(self) -> float | None:
@@ -388,7 +392,19 @@ class Progress:
 
     @property
     def remaining(self) -> float | None:
-        """Seconds left at the rate so far (``None`` before the first deal)."""
+        """Seconds left (``None`` before the first deal): at the pace so far per unit of expected
+        work when the work is known, so that a two-player open deal still to come (some 140
+        four-player deals' work) is not counted as one deal; else at the rate of deals so far.
+
+        >>> Progress(1, 2, 10.0, work_done=1.0, work_total=141.0).remaining
+        1400.0
+        >>> Progress(1, 2, 10.0).remaining
+        10.0
+        """
+        if self.done >= self.total:
+            return 0.0 if self.done else None
+        if self.work_total > 0 and self.work_done > 0 and self.elapsed > 0:
+            return max(0.0, self.work_total - self.work_done) * self.elapsed / self.work_done
         rate = self.rate
         return None if rate is None else max(0, self.total - self.done) / rate
 
@@ -418,27 +434,49 @@ class ProgressMeter:
     """Counts deals done and tells a listener (a terminal bar, the dashboard) after each one."""
 
     def __init__(
-        self, total: int, listener: Callable[[Progress], None], clock: Callable[[], float] = time.monotonic
+        self,
+        total: int,
+        listener: Callable[[Progress], None],
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        work: float = 0.0,
     ):
         """:param total: deals to do.
         :param listener: called with the :class:`Progress` after each deal.
         :param clock: seconds, for tests.
+        :param work: the deals' expected work in four-player deals (:func:`~.effort.review_effort`
+            of their variants), for the time left; 0: by deals alone.
         """
         self.total = total
+        self.work_total = work
+        self.work_done = 0.0
         self.done = 0
         self._listener = listener
         self._clock = clock
         self._start = clock()
 
-    def advance(self, deals: int = 1) -> None:
-        """Count ``deals`` more deals done and tell the listener."""
+    def advance(self, deals: int = 1, work: float = 0.0) -> None:
+        """Count ``deals`` more deals done (``work`` their expected work) and tell the listener."""
         self.done += deals
+        self.work_done += work
         self._listener(self.progress())
 
     def count(self, deal: DealResult) -> None:
         """One deal done: for :func:`analyse_match`'s ``on_deal``."""
         self.advance()
 
+    def counter(self, rules: Rules) -> Callable[[DealResult], None]:
+        """``on_deal`` for a match of these rules: each deal counted with its expected work (its
+        variant's, none for a deal the solver does not take), as the meter's ``work`` counts it."""
+        from .effort import review_effort
+
+        weight = review_effort({rules.variant: 1})
+
+        def count(deal: DealResult) -> None:
+            self.advance(1, weight if can_solve(deal, rules) else 0.0)
+
+        return count
+
     def progress(self) -> Progress:
         """The progress now."""
-        return Progress(self.done, self.total, self._clock() - self._start)
+        return Progress(self.done, self.total, self._clock() - self._start, self.work_done, self.work_total)

@@ -525,10 +525,12 @@ def analyze(
                 if click.get_current_context().get_parameter_source("samples") is ParameterSource.COMMANDLINE:
                     note += "; --samples is the solver review's, and the fast scan takes none"
             deals = deals_to_analyse(store, ids)
+            with_cards = store.deal_counts_by_variant(ids) if chosen == "solver" and ids else {}
+            work = review_effort(with_cards) if with_cards else 0.0  # the time left by it
             if chosen == "solver" and ids and not quiet:
                 # said before the first deal is done: off a terminal the first line came after it,
                 # minutes for a deal of the two-player game
-                started = _solver_start_line(deals, store.deal_counts_by_variant(ids), len(ids), samples)
+                started = _solver_start_line(deals, with_cards, len(ids), samples)
                 click.echo(started, err=True)
             deeper = deeper_match_count(store, chosen, match_ids=selected, since=since) if everything else 0
             outdated = outdated_deeper_counts(store, chosen, match_ids=selected, since=since)
@@ -549,6 +551,7 @@ def analyze(
                 depth=chosen,
                 samples=samples,
                 deals=deals,
+                work=work,
                 progress=None if quiet else _progress,
             )
         else:
@@ -921,17 +924,24 @@ def _solve_files(
     pairs: list[tuple[Record, MatchResult]], deals: int, samples: int, quiet: bool
 ) -> tuple[list[Any], dict[tuple[Any, ...], Cost]]:
     """The solver review of some matches: their findings, and what each decision cost."""
+    from ..analysis.costs import can_solve
     from ..analysis.deal_analysis import ProgressMeter, analyse_match
     from ..analysis.ranking import costs_of_plays
 
     bar = None if quiet or not deals else _SolverProgress(deals)
-    meter = ProgressMeter(deals, (lambda now: bar.update(1, now)) if bar is not None else (lambda now: None))
+    # the time left by each deal's expected work: a two-player open deal is some 140 of the others
+    work = sum(
+        review_effort({result.rules.variant: sum(can_solve(d, result.rules) for d in result.deals)})
+        for _, result in pairs
+    )
+    listen = (lambda now: bar.update(1, now)) if bar is not None else (lambda now: None)
+    meter = ProgressMeter(deals, listen, work=work)
     found: list[Any] = []
     costs: dict[tuple[Any, ...], Cost] = {}
     try:
         for record, result in pairs:
             try:
-                match = analyse_match(result, record, samples=samples, on_deal=meter.count)
+                match = analyse_match(result, record, samples=samples, on_deal=meter.counter(result.rules))
             except Exception as error:  # one match the solver cannot take: its plain findings
                 click.echo(
                     f"match {result.id!r}: the solver review failed ({type(error).__name__}: {error}); "

@@ -493,7 +493,7 @@ def _analyse_replays(
             if meter is not None:
                 from ..analysis.deal_analysis import analyse_match
 
-                match = analyse_match(result, record, samples=samples, on_deal=meter.count)
+                match = analyse_match(result, record, samples=samples, on_deal=meter.counter(result.rules))
                 findings = match.findings
                 calls = call_frame(result, match.reviews)
                 lines = lines_frame(result, match.reasons)
@@ -598,15 +598,16 @@ def _drop_changed(
 
 
 def _meter(
-    total: int, progress: Progress | None, depth: str, matches: int
+    total: int, progress: Progress | None, depth: str, matches: int, work: float = 0.0
 ) -> tuple[Any, ProgressMeter | None]:
-    """The progress bar and, with the solver, the meter that moves it a deal at a time."""
+    """The progress bar and, with the solver, the meter that moves it a deal at a time (``work``:
+    the deals' expected work, for the time left)."""
     if depth != "solver":
         return (progress(matches, "analysing", 50) if progress else None), None
     from ..analysis.deal_analysis import ProgressMeter
 
     bar = progress(total, "solving", 1) if progress else None
-    return bar, ProgressMeter(total, _bar_listener(bar))
+    return bar, ProgressMeter(total, _bar_listener(bar), work=work)
 
 
 def analyse_archive(
@@ -655,6 +656,7 @@ def analyse_archive_in_turns(
     depth: str = "heuristic",
     samples: int = 50,
     deals: int | None = None,
+    work: float = 0.0,
     progress: Progress | None = None,
     on_match: Callable[[MatchSolved, float], None] | None = None,
 ) -> AnalysisOutcome:
@@ -670,6 +672,8 @@ def analyse_archive_in_turns(
     :param open_store: opens the archive (``True``: read-only), waiting for its turn.
     :param ids: the matches, in the order to analyse them (:func:`match_ids_to_analyse`).
     :param deals: how many deals they hold (:func:`deals_to_analyse`), for the solver's progress.
+    :param work: their expected work in four-player deals (:func:`~manillen_replay.analysis.effort.
+        review_effort` of ``Store.deal_counts_by_variant``), for its time left; 0: by deals.
     :raises ArchiveError: when the findings cannot be written, or the archive stays held.
     """
     outcome = AnalysisOutcome(matches=len(ids))
@@ -677,7 +681,7 @@ def analyse_archive_in_turns(
     if solving and deals is None:
         with open_store(True) as store:
             deals = deals_to_analyse(store, ids)
-    bar, meter = _meter(deals or 0, progress, depth, len(ids))
+    bar, meter = _meter(deals or 0, progress, depth, len(ids), work)
     size = SOLVER_CHUNK if solving else CHUNK
     chunk = list(ids[:size])
     try:
