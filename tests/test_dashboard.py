@@ -442,6 +442,7 @@ def test_an_evening_two_deals_in_is_an_evening_on_the_match_page(
         (Path(__file__).resolve().parent.parent / "data" / "samples" / "club-evening.json").read_text()
     )
     document["deals"] = document["deals"][:2]
+    document["match"]["event"] = "Clubavond"  # as the Record page names an evening's matches
     path = tmp_path / "evening.duckdb"
     with Store(path) as store:
         store.import_entries([Entry("evening.json", None, json.dumps(document).encode())])
@@ -450,6 +451,11 @@ def test_an_evening_two_deals_in_is_an_evening_on_the_match_page(
     assert not at.exception, [e.value for e in at.exception]
     assert any("Club evening: the partners change every block" in c.value for c in at.caption)
     assert "match_chart" not in svg_charts(at) and not at.get("plotly_chart")
+    # "Clubavond — Clubavond: de partners wisselen elk blok": the event is what the line says
+    at.query_params["lang"] = "nl"
+    at = open_page(at, "match", match="club-evening-2026-11-27", lang="nl")
+    (said,) = [c.value for c in at.caption if "de partners wisselen elk blok" in c.value]
+    assert said.count("Clubavond") == 1
 
 
 def test_archive_table_has_scores_not_team_numbers_and_no_blank_columns(app: AppTest) -> None:

@@ -120,7 +120,14 @@ def contract_text(deal: DealResult) -> str:
 # venue's ![image](http://...) in every visitor's browser and made its [link](...) live
 md = ui.name_text
 st.title(t("match.title", match=md(chosen)))
-details = " · ".join(md(str(info[k])) for k in ("date", "venue", "event") if info.get(k))
+# an evening's event as the Record page names it ("Clubavond") is said by the line after it:
+# "Clubavond — Clubavond: de partners wisselen elk blok" said it twice
+said_after = {"clubavond", "club evening"} if evening else set()
+details = " · ".join(
+    md(str(info[k]))
+    for k in ("date", "venue", "event")
+    if info.get(k) and not (k == "event" and str(info[k]).strip().lower() in said_after)
+)
 shown = [md(name) for name in scorers]
 team_line = " · ".join(shown) if shape.scorers != 2 else t("match.against", a=shown[0], b=shown[1])
 if evening:
