@@ -140,25 +140,10 @@ def cost_findings(
             if (cost.trick, cost.play) in reasons:
                 why_en, why_nl = reasons[(cost.trick, cost.play)]
                 en, nl = f"{en} {why_en}", f"{nl} {why_nl}"
-            if unsure:
-                # the part it surely cost, which judges it: "give or take 0.1" (one standard error)
-                # read as sure beside a cost of 2, judged by two of them
-                low = COST_THRESHOLDS.inaccuracy
-                sure = tenths_below(cost.sure_view_cost or 0.0, low)
-                en += (
-                    f" The layouts solved leave that unsure: all that is sure is that it cost at least "
-                    f"{number(sure)} (its average less twice the layouts' margin of error), under the "
-                    f"{number(low)} of an inaccuracy, so this is a note, not a mistake."
-                )
-                nl += (
-                    f" De berekende verdelingen lopen te ver uiteen: zeker is alleen dat het minstens "
-                    f"{number_nl(sure)} kostte (het gemiddelde min tweemaal de foutmarge van de "
-                    f"verdelingen), minder dan de {number_nl(low)} van een onnauwkeurigheid; daarom is "
-                    "dit een opmerking, geen fout."
-                )
-            elif COST_THRESHOLDS.severity(view).level > severity.level:
-                # graded by that sure part below what its average alone makes it: said, or a
-                # 7.4-point inaccuracy beside a 4.5-point mistake read as a contradiction
+            if COST_THRESHOLDS.severity(view).level > severity.level:
+                # graded by the part it surely cost below what its average alone makes it (a note
+                # among them): said, or a 7.4-point inaccuracy beside a 4.5-point mistake read as
+                # a contradiction, and a note gave no word on the card a player looked for
                 en_, nl_ = _graded_below(severity, cost.sure_view_cost or 0.0)
                 en, nl = en + en_, nl + nl_
             findings.append(
@@ -220,16 +205,33 @@ def _decider(players: Sequence[str], seat: int, dealer: int) -> str | None:
 
 def _graded_below(severity: Severity, sure: float) -> tuple[str, str]:
     """Why a costly card is graded ``severity`` though its average cost is of a higher grade:
-    what it surely cost is under that grade's threshold.
+    what it surely cost (its average less two standard errors; "give or take 0.1" read as sure
+    beside a cost of 2) is under that grade's threshold. Below an inaccuracy's it is a note.
 
     >>> _graded_below(Severity.INACCURACY, 3.97)[0].split("), ")[1]
     'under the 4 of a mistake, so this is an inaccuracy.'
     >>> _graded_below(Severity.MISTAKE, 7.2)[1].split("; ")[1]
     'daarom is dit een fout.'
+    >>> _graded_below(Severity.INFO, 0.6)[0].split("), ")[1]
+    'under the 2 of an inaccuracy, so this is a note, not a mistake.'
     """
-    higher = {Severity.INACCURACY: Severity.MISTAKE, Severity.MISTAKE: Severity.BLUNDER}[severity]
+    higher = {
+        Severity.INFO: Severity.INACCURACY,
+        Severity.INACCURACY: Severity.MISTAKE,
+        Severity.MISTAKE: Severity.BLUNDER,
+    }[severity]
     low = getattr(COST_THRESHOLDS, higher.value)
     surely = tenths_below(sure, low)
+    if severity is Severity.INFO:
+        return (
+            f" The layouts solved leave that unsure: all that is sure is that it cost at least "
+            f"{number(surely)} (its average less twice the layouts' margin of error), under the "
+            f"{number(low)} of an inaccuracy, so this is a note, not a mistake.",
+            f" De berekende verdelingen lopen te ver uiteen: zeker is alleen dat het minstens "
+            f"{number_nl(surely)} kostte (het gemiddelde min tweemaal de foutmarge van de "
+            f"verdelingen), minder dan de {number_nl(low)} van een onnauwkeurigheid; daarom is "
+            "dit een opmerking, geen fout.",
+        )
     article = "an" if severity.value[0] in "aeiou" else "a"
     en = (
         f" The layouts solved leave it unsure how much: all that is sure is that it cost at least "
