@@ -17,7 +17,7 @@ from ..cards import Card, CardSet, Suit
 from ..engine import MatchResult, replay_entry
 from ..engine.report import match_to_json, match_to_text
 from ..errors import InvalidCardError, InvalidRecordError, NotationError, RecordError
-from ..record import Entry, Record, dump_lines, dumps, dumps_text, json_schema
+from ..record import RECORD_SUFFIXES, Entry, Record, dump_lines, dumps, dumps_text, json_schema
 from ..record.io import entries_of, kind_of
 from ..rules import legal_plays, trick_points, winning_position
 from .common import (
@@ -540,12 +540,12 @@ def convert(source: str, target: str, from_kind: str | None, to_kind: str | None
     if target != "-":
         _check_target(target)
         check_output_file(target, "OUT", "the matches")
-        if to_kind is None and not target.lower().endswith((".json", ".jsonl", ".mnl")):
+        named = kind_of(target) if target.lower().endswith(RECORD_SUFFIXES) else None
+        if to_kind is None and named is None:
             # out.txt was written as JSON, and validate of its folder then passed it by
             raise click.UsageError(
                 f"OUT {target!r} does not say what to write: name it .json, .jsonl or .mnl, or give --to"
             )
-        named = kind_of(target) if target.lower().endswith((".json", ".jsonl", ".mnl")) else None
         if to_kind is not None and named is not None and named != to_kind:
             # text written under out.jsonl: every reader then took it for JSON and refused it
             raise click.UsageError(
