@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -542,7 +542,7 @@ def solve_matches(
     seed: int = 0,
     sizer: BatchSizer | None = None,
     total_deals: int | None = None,
-    on_deals: Callable[[int], None] | None = None,
+    on_deals: Callable[[int, float], None] | None = None,
 ) -> Iterator[SolvedMatch]:
     """Analyse the deals of ``matches`` in batches on ``runner``; yield each match once all of it is back.
 
@@ -554,9 +554,16 @@ def solve_matches(
     :param seed: the random seed.
     :param sizer: how many deals a batch holds (default: learnt as they come back).
     :param total_deals: deals in all, when known (to keep batches small enough near the end).
-    :param on_deals: called with a number of deals just done, for a progress bar.
+    :param on_deals: called with a number of deals just done and their expected work (in
+        four-player deals, :func:`~.analysis.effort.review_effort`; none for a deal the solver
+        does not take), for a progress bar whose time left weighs each variant's deals.
     """
     from .analysis.costs import can_solve
+    from .analysis.effort import review_effort
+
+    def work_of(deals: Sequence[tuple[str, int]]) -> float:
+        variants = Counter(pending[match_id].match.result.rules.variant for match_id, _ in deals)
+        return review_effort(variants)
 
     sizer = sizer or BatchSizer(runner.workers)
     source = iter(matches)
@@ -578,7 +585,7 @@ def solve_matches(
                 numbers = [d.number for d in result.deals if can_solve(d, result.rules)]
                 deals_read += len(result.deals)
                 if on_deals is not None and len(result.deals) > len(numbers):
-                    on_deals(len(result.deals) - len(numbers))
+                    on_deals(len(result.deals) - len(numbers), 0.0)
                 entry = _Pending(match, set(numbers))
                 if not numbers:
                     yield _finish(entry)
@@ -596,7 +603,7 @@ def solve_matches(
         batch, outcome = runner.next_done()
         handed_out -= 1
         if on_deals is not None:
-            on_deals(len(batch.deals))
+            on_deals(len(batch.deals), work_of(batch.deals))
         if isinstance(outcome, BaseException):
             _fail(batch, outcome, pending)
         else:

@@ -94,6 +94,11 @@ def test_a_file_that_is_no_archive_is_named_with_what_to_do(
         "empty.duckdb": "Error: 'empty.duckdb' is an empty file, not an archive",
         "notes.txt": "Error: 'notes.txt' is not a DuckDB file, not an archive",
     }
+    if command[0] == "import":  # a file to import into: not sent to `manillen findings`
+        said["match.json"] = (
+            "Error: 'match.json' is a record file, not an archive: --db names the archive to import "
+            "into, a DuckDB file (`manillen import one.jsonl match.json --db club.duckdb` imports both)"
+        )
     for name, message in said.items():
         result = _run(*command, "--db", name)
         _no_traceback(result)

@@ -317,6 +317,28 @@ def test_a_failed_task_makes_only_its_matches_incomplete() -> None:
     assert all(s.complete and s.play_costs.height for s in solved if s.match_id != lost)
 
 
+def test_the_progress_counts_each_deal_with_its_variants_work_for_the_time_left() -> None:
+    """The time left counted every deal alike: a six-player short deal (half a four-player deal's
+    work) and a four-player one moved it as much, a two-player deal with open cards (140) too."""
+    from manillen_replay.analysis.effort import FOUR_PLAYER_DEALS
+
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "variant-six-short.json"
+    datas = [dumps(RECORDS[1], pretty=False).encode(), sample.read_bytes()]
+    matches = [MatchToSolve(loads(data), replay(loads(data)), data) for data in datas]
+    told: list[tuple[int, float]] = []
+    solved = list(
+        solve_matches(
+            matches,
+            RunHere(),
+            samples=1,
+            sizer=BatchSizer(1, fixed=1),
+            on_deals=lambda *done: told.append(done),
+        )
+    )
+    assert all(s.complete for s in solved)
+    assert sorted(told) == sorted([(1, FOUR_PLAYER_DEALS["four"]), (1, FOUR_PLAYER_DEALS["six_short"])])
+
+
 def test_without_dask_cluster_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = new_archive(tmp_path / "club.duckdb")
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError

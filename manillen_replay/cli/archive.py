@@ -214,6 +214,7 @@ def import_(
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]!r}")
+    _refuse_record_as_archive(db, paths)
     if club_name is not None:
         existing_archive(db, " and save the club's rules with `manillen rules save NAME`")
     summary = ImportSummary()
@@ -296,6 +297,28 @@ def _club_rules(store: Store, name: str, db: str) -> ClubRules:
             f"no club rules {name.strip()!r} in {db} ({known}): save them with `manillen rules save NAME`"
         )
     return saved
+
+
+def _refuse_record_as_archive(db: str, paths: tuple[str, ...]) -> None:
+    """A record file given as ``--db`` to import into: the archive's own message would send the
+    user to ``manillen findings``, which is not what an import was for."""
+    import shlex
+
+    from ..record.io import RECORD_SUFFIXES, is_duckdb_file
+
+    archive = Path(db)
+    try:
+        if not archive.name.lower().endswith(RECORD_SUFFIXES) or not archive.is_file():
+            return
+        if is_duckdb_file(archive):
+            return
+    except OSError:
+        return  # unreadable: opening it says why
+    which = {0: "it", 1: "both"}.get(len(paths), "them all")
+    raise click.ClickException(
+        f"{db!r} is a record file, not an archive: --db names the archive to import into, a DuckDB "
+        f"file (`manillen import {shlex.join([*paths, db])} --db club.duckdb` imports {which})"
+    )
 
 
 def _restore(db: str, match: str, version: int | None, wait: float) -> None:

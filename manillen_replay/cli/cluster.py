@@ -14,6 +14,7 @@ import os
 import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 import polars as pl
+from msgspec import UNSET
 
 from ..archive_defaults import ANALYSIS_REVISION
 from ..engine import replay
@@ -149,16 +151,23 @@ def _store(store: Store, solved: list[SolvedMatch], outcome: ClusterOutcome) -> 
         outcome.findings[category] = outcome.findings.get(category, 0) + count
 
 
-def _deal_progress(total: int, progress: Progress | None) -> tuple[Any, Callable[[int], None]]:
+def _deal_progress(
+    total: int, work: float, progress: Progress | None
+) -> tuple[Any, Callable[[int, float], None]]:
     """The solver's progress display for ``total`` deals (``None`` without ``progress``), and what
-    to call with each number of deals done (``solve_matches``' ``on_deals``)."""
+    to call with each number of deals done and their work (``solve_matches``' ``on_deals``).
+
+    :param work: the deals' expected work in four-player deals, so that the time left weighs a
+        variant's deal as the solver does (a two-player deal with open table cards is a hundred
+        four-player deals' work).
+    """
     from ..analysis.deal_analysis import ProgressMeter
 
     bar = progress(total, "solving", 1) if progress is not None and total else None
-    meter = ProgressMeter(total, lambda now: None)
+    meter = ProgressMeter(total, lambda now: None, work=work)
 
-    def on_deals(deals: int) -> None:
-        meter.advance(deals)
+    def on_deals(deals: int, done_work: float) -> None:
+        meter.advance(deals, done_work)
         if bar is not None:
             bar.update(deals, meter.progress())
 
@@ -188,8 +197,10 @@ def analyse_archive_on_cluster(
     outcome = ClusterOutcome(matches=len(ids))
     if not ids:
         return outcome  # no cluster to start (or to reach) for nothing
+    from ..analysis.effort import review_effort
+
     total = store.deal_count(list(ids))
-    bar, on_deals = _deal_progress(total, progress)
+    bar, on_deals = _deal_progress(total, review_effort(store.deal_counts_by_variant(list(ids))), progress)
     waiting: list[SolvedMatch] = []
     first_wait = 0.0
     try:
@@ -471,15 +482,22 @@ def write_part(
         os.replace(hidden, folder / name)
 
 
-def _deals_in(parts: Sequence[_Part]) -> int:
-    """The deals of the parts' readable records, for the progress's estimate: read without
-    replaying (a thousandth of the solver's time), the records that do not read left out."""
+def _deals_in(parts: Sequence[_Part]) -> tuple[int, float]:
+    """The deals of the parts' readable records and their expected work in four-player deals
+    (those with cards, by variant), for the progress's estimate: read without replaying (a
+    thousandth of the solver's time), the records that do not read left out."""
+    from ..analysis.effort import review_effort
+
     deals = 0
+    with_cards: Counter[str] = Counter()
     for part in parts:
         for entry in _entries_of_part(part.path):
             with contextlib.suppress(InvalidRecordError):
-                deals += len(entry.decode().deals)
-    return deals
+                record = entry.decode()
+                deals += len(record.deals)
+                variant = "four" if record.match.variant is UNSET else str(record.match.variant)
+                with_cards[variant] += sum(deal.hands is not UNSET for deal in record.deals)
+    return deals, review_effort(with_cards)
 
 
 def analyse_files(
@@ -521,8 +539,8 @@ def analyse_files(
     outcome.skipped = len(parts) - len(todo)
     if not todo:
         return outcome
-    total = _deals_in(todo)
-    bar, on_deals = _deal_progress(total, progress)
+    total, work = _deals_in(todo)
+    bar, on_deals = _deal_progress(total, work, progress)
     finished: list[_Part] = []
 
     def write_finished() -> None:
