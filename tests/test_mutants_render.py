@@ -1133,7 +1133,8 @@ def test_a_decisions_contract_and_the_puzzle_like_hidden_hands(archive: Path) ->
         dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(decision,)),))
     )
     suit = {"H": "harten", "D": "koeken", "C": "klaveren", "S": "schoppen"}[decision.trump.name[0]]  # type: ignore[union-attr]
-    assert f'<p class="contract" data-trump="{decision.trump.name}">Contract: troef {suit} <svg' in article  # type: ignore[union-attr]
+    shown = f'<p class="contract" data-trump="{decision.trump.name}">Contract: '  # type: ignore[union-attr]
+    assert f'{shown}<span class="nowrap">troef {suit} <svg' in article
     knocked = dataclasses.replace(decision, en_face=True, knocks=2, held=(8, 7, 6, 5))
     html = render(
         dataclasses.replace(base, reviews=(dataclasses.replace(base.reviews[0], decisions=(knocked,)),))

@@ -51,7 +51,7 @@ table.list th, table.list td { border-bottom: 1px solid var(--line); padding: 4p
 table.list th { background: #eef3ef; }
 table.list th { font-weight: 600; vertical-align: bottom; }
 table.list td.num, table.list th.num { text-align: right; }
-table.list td.num { white-space: nowrap; }
+table.list td.num, .nowrap { white-space: nowrap; }
 tr.comment td { border-bottom: 1px solid var(--line); background: #fffbea; font-size: 0.84rem; }
 tr.comment blockquote { position: sticky; left: 0; max-width: calc(100vw - 48px); }
 .team0 { color: #1f77b4; font-weight: 600; }
@@ -189,7 +189,9 @@ def _contract(lang: str, deal: DealLine | Decision) -> str:
         return escape(say(lang, "no_contract"))
     if deal.contract is Contract.TRUMP and deal.trump is not None:
         name = deal.trump.dutch
-        text = escape(say(lang, "trump", suit=name)) + " " + suit_svg(deal.trump, lang=lang)
+        # kept on one line: the sign alone at the start of the next line read as a card
+        named = escape(say(lang, "trump", suit=name))
+        text = f'<span class="nowrap">{named} {suit_svg(deal.trump, lang=lang)}</span>'
     else:
         text = escape(say(lang, deal.contract.value))
     if deal.en_face:
