@@ -508,7 +508,7 @@ def test_the_callers_ledger_names_what_the_calls_gave_away(archive: Path) -> Non
     callers = [name for name, row in ledger.items() if row["calls"]]
     assert len(callers) == 1
     line = (
-        f"Calls (trump, muil, klop) gave away {shown(CALL_LOSS)} scoresheet points on average, "
+        f"Calls (trump, muil, klop) gave away {shown(CALL_LOSS)} expected scoresheet points in all, "
         "by the call review."
     )
     assert html.count(escape(line)) == 1
@@ -1361,7 +1361,7 @@ def test_a_dutch_report_has_no_english_sentence(
     for said in ("herdeling", "afgebroken", "enkel scoreblad", "niet genoteerd"):
         assert said in page
     if costed:
-        assert "gaven gemiddeld 2,5 punten op het scoreblad weg" in page
+        assert "gaven in totaal 2,5 verwachte punten op het scoreblad weg" in page
     for heading in ("Nauwkeurigheid", "Spellen") if costed else ("Spellen",):
         assert f"<h2>{heading}</h2>" in html
     if costed:

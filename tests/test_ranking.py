@@ -310,7 +310,7 @@ def test_a_card_of_a_deal_that_counts_double_says_both_units_where_it_is_shown(s
     assert row_cost_in_words(stored, "en") == row["cost"]
     words = row_cost_in_words(stored, "nl")
     assert words.startswith("8 punten van de score met wat de speler kon zien (4 kaartpunten, dubbel")
-    assert words.endswith("6 kaartpunten met alle kaarten open, tegenover Q♠)")
+    assert words.endswith("6 kaartpunten met alle kaarten open, tegenover de schoppen vrouw)")
 
 
 def test_a_cost_graded_below_its_average_says_why_in_both_languages() -> None:
@@ -327,5 +327,7 @@ def test_a_cost_graded_below_its_average_says_why_in_both_languages() -> None:
     call = {"kind": "knock_choice", "view_cost": 7.4, "severity": "inaccuracy", "call": "klop"}
     assert graded_words(call).startswith("; graded an inaccuracy")  # 7.4 alone would be a mistake
     assert graded_words({**call, "view_cost": 4.0}) == ""  # an inaccuracy by its average too
-    assert graded_words({**card, "kind": "wasted_trump"}) == ""  # graded by its own points, not the view
+    # a finding in words that took the card's place took its grade (curate): said as the card's is
+    assert graded_words({**card, "kind": "wasted_trump"}) == said
+    assert graded_words({**card, "severity": "info"}).startswith("; graded a note: ")
     assert graded_words({**card, "severity": "blunder"}) == ""

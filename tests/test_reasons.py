@@ -56,7 +56,9 @@ def test_the_reason_names_the_trick_where_the_points_change_hands_in_english() -
     words = explain(
         played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang="en", layouts=0
     )
-    assert words.startswith("Why, with every hand known: trick 7 is Anna & Carla's either way;")
+    assert words.startswith(
+        "Why, with every hand known and the best play after it: trick 7 is Anna & Carla's either way;"
+    )
     assert "after the 10♦, Bert's A♦ takes trick 8 (8 points), Anna's K♦ with it;" in words
     assert "after the K♦ it is Anna & Carla's: Anna's 10♦ takes it." in words
     assert "Anna & Carla take 7 card points from here after the 10♦, 15 after the K♦." in words
@@ -68,7 +70,9 @@ def test_the_reason_names_the_trick_where_the_points_change_hands_in_dutch() -> 
     words = explain(
         played, better, seat=0, card=Card.D10, better_card=Card.DK, names=NAMES, lang="nl", layouts=0
     )
-    assert words.startswith("Waarom, met alle kaarten open: slag 7 is hoe dan ook voor Anna & Carla;")
+    assert words.startswith(
+        "Waarom, met alle kaarten open en het beste spel daarna: slag 7 is hoe dan ook voor Anna & Carla;"
+    )
     assert "na de koeken manille neemt Bert slag 8 met de koeken aas (8 punten)" in words
     assert "en de koeken heer van Anna gaat mee" in words
     assert "na de koeken heer is die slag voor Anna & Carla: Anna neemt hem met de koeken manille" in words
@@ -598,12 +602,12 @@ def test_a_reason_the_real_cards_show_too_is_told_on_the_real_hands_from_the_car
     (reason,) = [r for r in reasons if (r.trick, r.play) == (5, 1)]
     assert reason.real_better.taken(0) > reason.real_played.taken(0)  # the real cards punish it too
     assert reason.explanation.startswith(
-        "Why, with every hand known: trick 5 goes to Bert & Dirk after the 8♣ (1 point), to Anna & Carla "
-        "after the A♥ (7); after the 8♣, Dirk's K♥ takes trick 6 (9 points)"
+        "Why, with every hand known and the best play after it: trick 5 goes to Bert & Dirk after the 8♣ "
+        "(1 point), to Anna & Carla after the A♥ (7); after the 8♣, Dirk's K♥ takes trick 6 (9 points)"
     ), reason.explanation
     assert reason.explanation_nl.startswith(
-        "Waarom, met alle kaarten open: slag 5 gaat na de klaveren acht naar Bert & Dirk (1 punt), na "
-        "de harten aas naar Anna & Carla (7);"
+        "Waarom, met alle kaarten open en het beste spel daarna: slag 5 gaat na de klaveren acht naar "
+        "Bert & Dirk (1 punt), na de harten aas naar Anna & Carla (7);"
     ), reason.explanation_nl
     # a card the real cards did not punish keeps its reason on a layout of the player's view
     unpunished = [r for r in reasons if r.real_better.taken(r.seat % 2) <= r.real_played.taken(r.seat % 2)]

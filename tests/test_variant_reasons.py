@@ -341,8 +341,9 @@ def test_a_two_player_reason_says_the_player_alone_takes_the_points():
         played, better, seat=1, card=Card.D7, better_card=Card.SA, names=names, lang="en", layouts=0, trump=0
     )
     assert words == (
-        "Why, with every hand known: after the 7♦, Anna's 9♠ takes trick 15 (0 points); after the A♠ "
-        "it is Bert's: Bert's A♠ takes it. Bert takes 0 card points from here after the 7♦, 4 after the A♠."
+        "Why, with every hand known and the best play after it: after the 7♦, Anna's 9♠ takes trick 15 "
+        "(0 points); after the A♠ it is Bert's: Bert's A♠ takes it. Bert takes 0 card points from here "
+        "after the 7♦, 4 after the A♠."
     )
     dutch = explain(
         played, better, seat=1, card=Card.D7, better_card=Card.SA, names=names, lang="nl", layouts=0, trump=0

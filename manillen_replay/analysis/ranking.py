@@ -293,11 +293,13 @@ def graded_words(row: Mapping[str, Any], lang: str = "en") -> str:
     ''
     """
     from .findings import COST_THRESHOLDS
-    from .solver_findings import CALL_THRESHOLDS
+    from .solver_findings import CALL_THRESHOLDS, WORD_KINDS
     from .words import severity_name
 
-    # a missed or lost klop is judged as a knock_choice is, by the knock review's sure loss
+    # a missed or lost klop is judged as a knock_choice is, by the knock review's sure loss; a
+    # finding in words that took a costly card's place took its grade too (curate)
     thresholds = {
+        **dict.fromkeys(WORD_KINDS, COST_THRESHOLDS),
         "costly_card": COST_THRESHOLDS,
         "trump_choice": CALL_THRESHOLDS,
         "knock_choice": CALL_THRESHOLDS,
@@ -315,8 +317,11 @@ def graded_words(row: Mapping[str, Any], lang: str = "en") -> str:
             f"; beoordeeld als {severity_name(severity, 'nl')}: de kost verschilt te sterk van verdeling "
             "tot verdeling om zeker te zijn"
         )
-    article = "an" if severity[0] in "aeiou" else "a"
-    return f"; graded {article} {severity}: its cost differs too much from layout to layout to be sure"
+    # "info" is a note in the findings' words ("so this is a note, not a mistake")
+    named = (
+        "a note" if severity == "info" else f"an {severity}" if severity[0] in "aeiou" else f"a {severity}"
+    )
+    return f"; graded {named}: its cost differs too much from layout to layout to be sure"
 
 
 def cost_in_words(
@@ -351,12 +356,13 @@ def cost_in_words(
     """
     from ..cards import Card
     from .words import (
-        card_en,
         card_points_counted,
         counted_en,
         counted_nl,
         number,
         number_nl,
+        or_en,
+        or_nl,
         points_en,
         points_nl,
     )
@@ -378,8 +384,8 @@ def cost_in_words(
         unit = "" if factor == 1 else " kaartpunten" if dutch else " card points"
         hindsight = f"{(number_nl if dutch else number)(round(dd_cost, 1))}{unit} {measures['hindsight']}"
         if against and dd_cost > 0:
-            named = " or ".join(card_en(Card.parse(c)) for c in against)
-            hindsight += f", tegenover {named.replace(' or ', ' of ')}" if dutch else f", against {named}"
+            cards = [Card.parse(c) for c in against]
+            hindsight += f", tegenover de {or_nl(cards)}" if dutch else f", against {or_en(cards)}"
     if factor == 1:
         return f"{card_points} {measures['view']}" + (f" ({hindsight})" if hindsight else "")
     of_score = "van de score" if dutch else "of the score"

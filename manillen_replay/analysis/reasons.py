@@ -449,7 +449,7 @@ def explain(
             if every and layouts == 1
             else f"Why, on one way the hidden cards could lie as far as {who} could tell ({among})"
             if layouts
-            else "Why, with every hand known"
+            else "Why, with every hand known and the best play after it"
         )
         if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
             here = "on this layout " if layouts else ""
@@ -544,7 +544,7 @@ def explain(
         if every and layouts == 1
         else f"Waarom, in één verdeling van de verborgen kaarten zoals {who} ze kon verwachten ({among})"
         if layouts
-        else "Waarom, met alle kaarten open"
+        else "Waarom, met alle kaarten open en het beste spel daarna"
     )
     if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
         # the verb second, as Dutch puts it after an opening phrase

@@ -177,7 +177,8 @@ def _dash(report: Report, values: Sequence[int], order: tuple[int, int] | None =
 
 
 def _card_text(card: Card, lang: str) -> str:
-    return f"{escape(card.rank.text)}{suit_svg(card.suit, lang=lang)}"
+    # one piece: on a phone the sign wrapped away from its rank, alone on the next line
+    return f'<span class="nowrap">{escape(card.rank.text)}{suit_svg(card.suit, lang=lang)}</span>'
 
 
 def _contract(lang: str, deal: DealLine | Decision) -> str:

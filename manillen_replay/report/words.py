@@ -32,7 +32,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "col.deal": ("Deal", "Spel"),
     "col.dealer": ("Dealer", "Gever"),
-    "col.contract": ("Contract", "Contract"),
+    "col.contract": ("Contract", "Aankondiging"),
     "col.points": ("Card points", "Kaartpunten"),
     "col.outcome": ("Deal score", "Score"),
     "col.score": ("Match score", "Stand"),
@@ -104,9 +104,9 @@ WORDS: dict[str, tuple[str, str]] = {
         "{player}: fouten {mistakes} (partner {partner}, tegenstanders {opponents}); geluk {luck}.",
     ),
     "calls_line": (
-        "Calls (trump, muil, klop) gave away {calls} scoresheet points on average, by the call review.",
-        "Aankondigingen (troef, muil, klop) gaven gemiddeld {calls} punten op het scoreblad weg, volgens de "
-        "beoordeling van de aankondigingen.",
+        "Calls (trump, muil, klop) gave away {calls} expected scoresheet points in all, by the call review.",
+        "Aankondigingen (troef, muil, klop) gaven in totaal {calls} verwachte punten op het scoreblad weg, "
+        "volgens de beoordeling van de aankondigingen.",
     ),
     "deal_ledger": ("Deal by deal", "Spel per spel"),
     "no_costs": (
