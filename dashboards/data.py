@@ -46,7 +46,7 @@ from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
 from manillen_replay.rules import Rules
 from manillen_replay.store import QUERY_TIMEOUT as QUERY_TIMEOUT  # the pages say it, tests change it
-from manillen_replay.store import ArchiveLockedError, ImportSummary, RestoredVersion, Store, flatten_for_csv
+from manillen_replay.store import ArchiveLockedError, ImportSummary, RestoredVersion, Store, csv_text
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
 from manillen_replay.store.console_pool import ConsolePool
 from manillen_replay.store.importer import Replacement
@@ -850,7 +850,7 @@ def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX
 
 def csv_bytes(frame: pl.DataFrame) -> bytes:
     """A result as CSV, the same as ``manillen sql --format csv`` writes it."""
-    return flatten_for_csv(frame).write_csv().encode()
+    return csv_text(frame).encode()
 
 
 def example_queries(path: Path | None = None, lang: str = "en") -> list[tuple[str, str]]:

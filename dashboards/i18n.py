@@ -913,6 +913,11 @@ LABELS: dict[str, tuple[str, str]] = {
         CONSOLE_REASONS["several"],
         "één vraag tegelijk: deze tekst bevat {count} opdrachten",
     ),
+    "sql.reason.pivot": (
+        CONSOLE_REASONS["pivot"],
+        "een PIVOT die zijn kolommen zelf zoekt, voert eerst een eigen opdracht uit, wat een vraag hier "
+        "niet mag: noem de kolommen na IN (PIVOT deals ON kind IN ('played', 'redeal') USING count(*))",
+    ),
     "sql.empty": ("Type a query first: the box is empty.", "Typ eerst een vraag: het vak is leeg."),
     "sql.rows": ("{count} rows", "{count} rijen"),
     "sql.row": ("1 row", "1 rij"),

@@ -412,7 +412,7 @@ HOLDER = textwrap.dedent(
     """
     import sys, time
     import duckdb
-    con = duckdb.connect(sys.argv[1], read_only=True)
+    con = duckdb.connect(sys.argv[1], read_only=sys.argv[3:] != ["write"])
     print("open", flush=True)
     time.sleep(float(sys.argv[2]))
     con.close()
@@ -430,9 +430,11 @@ def dashboard_like(tmp_path: Path) -> Iterator[Any]:
     script.write_text(HOLDER)
     started: list[subprocess.Popen[str]] = []
 
-    def start(path: Path, seconds: float) -> subprocess.Popen[str]:
+    def start(path: Path, seconds: float, *, write: bool = False) -> subprocess.Popen[str]:
         process = subprocess.Popen(
-            [sys.executable, str(script), str(path), str(seconds)], stdout=subprocess.PIPE, text=True
+            [sys.executable, str(script), str(path), str(seconds), *(["write"] if write else [])],
+            stdout=subprocess.PIPE,
+            text=True,
         )
         started.append(process)
         assert process.stdout is not None and process.stdout.readline().strip() == "open"
@@ -452,6 +454,24 @@ def test_analyze_waits_for_the_dashboard_then_stores(tmp_path: Path, dashboard_l
     assert f"the dashboard (process {holder.pid}) has the archive" in err and "waiting for it" in err
     assert "analysed 1 match (2 deals)" in out
     assert rows(path, "SELECT analysis_depth FROM matches") == [("heuristic",)]
+
+
+def test_sql_and_export_wait_while_the_dashboards_review_writes(tmp_path: Path, dashboard_like: Any) -> None:
+    """A query beside the dashboard failed now and then, while its review stored a match, with
+    advice to close the dashboard: a reading command waits its turn as the others do."""
+    path = archive(tmp_path / "club.duckdb", (5, 1, None))
+    for command in (
+        ["sql", "SELECT count(*) AS n FROM matches", "--format", "csv"],
+        ["export", "--records", "-"],
+    ):
+        holder = dashboard_like(path, 2.0, write=True)
+        code, out, err = run(*command, "--db", str(path), "--wait", "60")
+        assert code == 0, err
+        assert f"the dashboard (process {holder.pid}) has the archive" in err and "waiting for it" in err
+        assert out.strip() and "Traceback" not in err
+    holder = dashboard_like(path, 120.0, write=True)
+    code, _, err = run("sql", "SELECT 1", "--db", str(path), "--wait", "0")
+    assert code == 1 and "in use by process" in err
 
 
 def test_analyze_gives_up_after_wait_with_a_clear_message(tmp_path: Path, dashboard_like: Any) -> None:

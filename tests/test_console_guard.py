@@ -69,6 +69,23 @@ def test_reading_statements_run(archive: Path, query: str) -> None:
         assert store.user_query(query).height >= 1
 
 
+def test_a_pivot_that_finds_its_own_columns_is_refused_with_how_to_name_them(archive: Path) -> None:
+    """It was refused as "PIVOT is not allowed: the archive is opened read-only", and inside a
+    SELECT as "SELECT is not allowed": DuckDB runs it as two statements, the first one its own."""
+    for query in (
+        "PIVOT deals ON kind USING count(*) GROUP BY dealer_player",
+        "SELECT * FROM (PIVOT deals ON kind USING count(*))",
+    ):
+        with Store(archive, read_only=True) as store, pytest.raises(QueryRefusedError) as refused:
+            store.user_query(query)
+        assert refused.value.reason == "pivot" and "name the columns after IN" in str(refused.value)
+    with Store(archive, read_only=True) as store:
+        named = store.user_query(
+            "PIVOT (SELECT kind FROM deals) ON kind IN ('played', 'redeal') USING count(*)"
+        )
+    assert named.columns == ["played", "redeal"] and named.height == 1
+
+
 def test_an_unknown_table_is_answered_with_the_archive_s_tables(archive: Path) -> None:
     """DuckDB guessed a system table ("Did you mean "pg_enum"?") for a name far from any of the
     archive's: the archive's own tables and views are named instead; a near guess stays."""

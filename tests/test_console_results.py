@@ -143,6 +143,40 @@ def test_sql_command_prints_every_type_in_every_format(sample_db: Path) -> None:
         assert "vv" in result.output and "\\x" not in result.output
 
 
+def test_sql_command_writes_every_result_a_club_secretary_asks_for(sample_db: Path) -> None:
+    """A list of lists (each deal's hands) ended CSV in a traceback, as on the SQL page; two columns
+    of one name (a join's ON) did JSON and CSV; CSV wrote times as 2026-03-24T20:15:00.000000."""
+
+    def ask(query: str, output: str) -> str:
+        result = CliRunner().invoke(cli, ["sql", query, "--db", str(sample_db), "--format", output])
+        assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+        return result.stdout
+
+    nested = "SELECT [['AS', 'KH'], ['7C']] AS hands, [{'player': 'Anna', 'card': 'AS'}] AS plays, [''] AS e"
+    assert ask(nested, "csv").splitlines()[1] == (
+        '"[[""AS"",""KH""],[""7C""]]","[{""player"":""Anna"",""card"":""AS""}]","[""""]"'
+    )
+    twice = (
+        "SELECT m.match_id, d.match_id, INTERVAL 2 DAY AS took, DATE 'infinity' AS di "
+        "FROM matches m JOIN deals d ON d.match_id = m.match_id LIMIT 1"
+    )
+    (row,) = json.loads(ask(twice, "json"))
+    assert row["match_id"] == row["match_id_1"] and row["took"] == "2 days" and row["di"] == "infinity"
+    assert ask(twice, "csv").splitlines()[0] == "match_id,match_id_1,took,di"
+    times = "SELECT TIMESTAMP '2026-03-24 20:15:00.123456' AS t, TIME '20:15:00' AS h, DATE '2026-03-24' AS d"
+    assert ask(times, "csv").splitlines()[1] == "2026-03-24 20:15:00.123456,20:15:00,2026-03-24"
+
+
+def test_a_syntax_error_shows_the_querys_line_with_a_caret(sample_db: Path) -> None:
+    """ "syntax error at or near "="" alone did not say which of fifteen lines held it."""
+    query = "SELECT *\nFROM matches\nWHERE venue = = 1"
+    result = CliRunner().invoke(cli, ["sql", query, "--db", str(sample_db)])
+    assert result.exit_code == 1
+    said = result.stderr.splitlines()
+    assert said[0] == 'Error: the query failed: syntax error at or near "="'
+    assert said[2] == "LINE 3: WHERE venue = = 1" and said[3].index("^") == said[2].index("= 1")
+
+
 def test_sql_command_memory_limit_is_checked_and_applied(sample_db: Path) -> None:
     bad = CliRunner().invoke(cli, ["sql", "SELECT 1", "--db", str(sample_db), "--memory-limit", "lots"])
     assert bad.exit_code == 2 and "is not a memory size" in bad.output

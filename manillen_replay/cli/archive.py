@@ -357,12 +357,12 @@ def _restore(db: str, match: str, version: int | None, wait: float) -> None:
 def _render(frame: pl.DataFrame, output_format: str) -> str:
     import polars as pl
 
-    from ..store import flatten_for_csv
+    from ..store import csv_text
 
     if output_format == "json":
         return frame.write_json() + "\n"
     if output_format == "csv":
-        return flatten_for_csv(frame).write_csv()
+        return csv_text(frame)
     shown = frame.head(TABLE_ROWS)
     with pl.Config(
         tbl_rows=-1,
@@ -415,7 +415,10 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
     callback=_check_memory_limit,
     help="Stop a query that needs more memory than this (DuckDB's sizes: 500MB, 2GB).",
 )
-def sql(query: str, db: str, output_format: str, out: str | None, timeout: float, memory_limit: str) -> None:
+@WAIT_OPTION
+def sql(
+    query: str, db: str, output_format: str, out: str | None, timeout: float, memory_limit: str, wait: float
+) -> None:
     """Ask the archive a question in SQL (DuckDB's dialect); QUERY "-" reads it from stdin.
 
     The archive is opened read-only: statements that write (INSERT, UPDATE, DELETE, DROP,
@@ -435,7 +438,7 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
     check_output_file(out, "--out", "the result")
     if query == "-":
         query = sys.stdin.read()
-    with _open(db, read_only=True) as store:
+    with _open(db, read_only=True, wait=wait) as store:
         try:
             # a table for people shows its first rows only: the others are not even read
             shown = TABLE_ROWS if output_format == "table" else None
@@ -483,8 +486,9 @@ def sql(query: str, db: str, output_format: str, out: str | None, timeout: float
     help="Write every match in the record format, one per line (JSON Lines); - for stdout.",
 )
 @DB_OPTION
+@WAIT_OPTION
 @click.option("--overwrite", is_flag=True, help="Replace an earlier export in DIR or FILE.")
-def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite: bool) -> None:
+def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite: bool, wait: float) -> None:
     """Write the archive out: as Parquet for other tools, or as records.
 
     --parquet DIR writes TABLE.parquet for each table, and plays/year=YYYY/*.parquet for the
@@ -507,7 +511,7 @@ def export(parquet_dir: str | None, records_file: str | None, db: str, overwrite
 
     if (parquet_dir is None) == (records_file is None):
         raise click.UsageError("give one of --parquet DIR or --records FILE")
-    with _open(db, read_only=True) as store:
+    with _open(db, read_only=True, wait=wait) as store:
         if parquet_dir is not None:
             bar: Any = None
 

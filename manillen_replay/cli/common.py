@@ -547,4 +547,4 @@ WAIT_OPTION = click.option(
     help="When the dashboard or another command has the archive open, wait this long for it "
     "(DuckDB lets one program write at a time; 0: do not wait).",
 )
-"""``--wait SECONDS`` of the commands that write to an archive."""
+"""``--wait SECONDS`` of the commands that open an archive the dashboard may be writing to."""

@@ -23,7 +23,7 @@ One module per concern:
 from __future__ import annotations
 
 from ..archive_defaults import ANALYSIS_DEPTHS, IMPORT_MEMORY_LIMIT, QUERY_TIMEOUT, default_archive
-from .console import QueryTimeoutError, check_user_query, flatten_for_csv
+from .console import QueryTimeoutError, check_user_query, csv_text, flatten_for_csv
 from .core import Store
 from .errors import (
     AnnotationChangedError,
@@ -70,6 +70,7 @@ __all__ = [
     "Store",
     "apply_migrations",
     "check_user_query",
+    "csv_text",
     "default_archive",
     "flatten_for_csv",
     "parse_memory_limit",

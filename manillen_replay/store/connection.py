@@ -98,14 +98,19 @@ def _sql_text(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def _duckdb_message(error: BaseException) -> str:
-    """DuckDB's message without its class prefix and help links, lowercase first letter."""
+def _duckdb_message(error: BaseException, *, where: bool = False) -> str:
+    """DuckDB's message without its class prefix and help links, lowercase first letter.
+
+    :param where: keep the query's line DuckDB quotes, with its caret under the place (a user's
+        query: in fifteen lines, "syntax error at or near "="" alone did not say which ``=``).
+    """
     text = str(error).strip()
     text = re.sub(r"^[A-Za-z ]*Error: ", "", text)
-    text = text.split("\n\nLINE ")[0]
-    # DuckDB's advice to install an extension or SET a limit: neither may a query here do
-    text = re.split(r"\s*(?:Please try installing|\. Use \"SET |Use \"SET )", text)[0].rstrip(" .\n") or text
+    text, _, line = text.partition("\n\nLINE ")
+    # DuckDB's advice to install an extension or SET a setting: neither may a query here do
+    text = re.split(r"\s*(?:Please try installing|\.?\s*Use \"?SET )", text)[0].rstrip(" .\n") or text
     if not text:
         return "unknown error"
     # "Catalog Error" becomes "catalog error", but "NOT NULL ..." stays as it is.
-    return text[:1].lower() + text[1:] if not text[1:2].isupper() else text
+    text = text[:1].lower() + text[1:] if not text[1:2].isupper() else text
+    return f"{text}\n\nLINE {line.rstrip()}" if where and line.strip() else text

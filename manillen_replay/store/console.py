@@ -45,6 +45,9 @@ REASONS: dict[str, str] = {
     "query on a line of its own",
     "empty": "the query is empty",
     "several": "one query at a time, please: this text holds {count} statements",
+    "pivot": "a PIVOT that finds its columns itself first runs a statement of its own, which a query "
+    "here may not: name the columns after IN (PIVOT deals ON kind IN ('played', 'redeal') USING "
+    "count(*))",
     "too_long": "the query text is {size} characters long, more than the {limit} a query may be",
 }
 """Why a query was refused or stopped, by its reason, in English: the errors' words (the SQL page
@@ -142,11 +145,11 @@ class ConsoleMixin(StoreBase):
                 reason_words("memory", limit=self._memory_limit), "memory", limit=self._memory_limit
             ) from None
         except duckdb.CatalogException as error:
-            raise QueryError(self._with_archive_names(_duckdb_message(error))) from None
+            raise QueryError(self._with_archive_names(_duckdb_message(error, where=True))) from None
         except (duckdb.Error, RuntimeError) as error:
             if _stopped(error):
                 raise QueryError("the query was interrupted") from None
-            raise QueryError(_duckdb_message(error)) from None
+            raise QueryError(_duckdb_message(error, where=True)) from None
         finally:
             # An abandoned query still holds its cursor: a ROLLBACK would wait for it.
             if not abandoned:
@@ -168,8 +171,9 @@ class ConsoleMixin(StoreBase):
                 "WHERE table_schema = 'main' AND table_name <> 'schema_version' ORDER BY 1"
             ).fetchall()
             listed = ", ".join(name for (name,) in found)
-            return message[: guessed.start()].rstrip("!") + f": the archive has {listed} (docs/sql.md)"
-        return message[: guessed.start()]
+            rest = message[guessed.end() :]  # the query's line, with its caret
+            return message[: guessed.start()].rstrip("!") + f": the archive has {listed} (docs/sql.md){rest}"
+        return message[: guessed.start()] + message[guessed.end() :]
 
     def _sandbox(self, memory_limit: str) -> None:
         if self._sandboxed:
@@ -304,8 +308,11 @@ def _shown(relation: duckdb.DuckDBPyRelation | None, max_rows: int | None) -> pl
     if max_rows is not None:
         relation = relation.limit(max_rows + 1)
     names, types = relation.columns, [str(kind).upper() for kind in relation.types]
-    if len(set(names)) != len(names):  # a projection by name would be ambiguous: leave as is
-        return _frame(relation)
+    if len(set(names)) != len(names):
+        # two columns of one name (a join's ON): named apart as DuckDB names them under a LIMIT
+        # (match_id, match_id_1), so each is projected, and shown, as any other
+        relation = relation.project("*")
+        names = relation.columns
     narrowed = {name: kind for name, kind in zip(names, types, strict=True) if _narrower(kind)}
     as_text = {
         name
@@ -473,6 +480,9 @@ def check_user_query(connection: duckdb.DuckDBPyConnection, sql: str) -> None:
         inside = " inside EXPLAIN"
     else:
         inside = ""
+    if statement.type == duckdb.StatementType.MULTI and re.search(r"\bPIVOT\b", text, re.IGNORECASE):
+        # DuckDB makes a PIVOT without IN (...) two statements, the first one finding the columns
+        raise QueryRefusedError(reason_words("pivot"), "pivot")
     if statement.type not in _READING_STATEMENTS:
         kind = statement.type.name.replace("_", " ")
         first_word = text.split(None, 1)[0].upper() if text.strip() else kind
@@ -485,7 +495,7 @@ def _one_statement(connection: duckdb.DuckDBPyConnection, sql: str) -> Any:
     try:
         statements = connection.extract_statements(sql)
     except (duckdb.Error, RuntimeError) as error:
-        raise QueryError(_duckdb_message(error)) from None
+        raise QueryError(_duckdb_message(error, where=True)) from None
     if not statements:
         if sql.strip():  # "-- how many\nSELECT 1" typed with a literal \n is one comment line
             raise QueryRefusedError(reason_words("comment"), "comment")
@@ -496,30 +506,60 @@ def _one_statement(connection: duckdb.DuckDBPyConnection, sql: str) -> Any:
     return statements[0]
 
 
+def csv_text(frame: pl.DataFrame) -> str:
+    """A query result as CSV (:func:`flatten_for_csv`), its times written as the table and the
+    dashboard show them (``2026-03-24 20:15:00``, not ``2026-03-24T20:15:00.000000``).
+
+    >>> import datetime
+    >>> print(csv_text(pl.DataFrame({"at": [datetime.datetime(2026, 3, 24, 20, 15)], "cards": [["AS"]]})))
+    at,cards
+    2026-03-24 20:15:00,AS
+    <BLANKLINE>
+    """
+    return flatten_for_csv(frame).write_csv(
+        datetime_format="%Y-%m-%d %H:%M:%S%.f", time_format="%H:%M:%S%.f", date_format="%Y-%m-%d"
+    )
+
+
 def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
     """A query result that CSV can hold: lists (cards, tags) become space-separated text, structs
-    JSON; a list column with an item holding a space or a NULL becomes JSON too (``["a b","c"]``,
-    ``[1,null]``), where spaces lost the NULL and split the item.
+    JSON; a list column with an item holding a space, an empty text or a NULL becomes JSON too
+    (``["a b","c"]``, ``[1,null]``, ``[""]``), where spaces lost the NULL and split the item, and
+    so does a list of lists or of structs (``[["AS"],["KH"]]``, the structs' names kept). A time
+    with its zone keeps the zone's offset.
 
     >>> flatten_for_csv(pl.DataFrame({"cards": [["10S", "AS"]], "n": [[1, None]]})).row(0)
     ('10S AS', '[1,null]')
+    >>> flatten_for_csv(pl.DataFrame({"hands": [[["AS"], ["KH", "7C"]]], "e": [[""]]})).row(0)
+    ('[["AS"],["KH","7C"]]', '[""]')
     """
     columns = []
     for name, dtype in frame.schema.items():
         if isinstance(dtype, pl.List | pl.Array):
-            texts = pl.col(name).cast(pl.List(pl.String))
-            unclear = frame.select(
-                texts.list.eval(pl.element().is_null() | pl.element().str.contains(" ", literal=True))
-                .list.any()
-                .any()
-            ).item()
+            nested = isinstance(dtype.inner, pl.List | pl.Array | pl.Struct)
+            texts = pl.col(name).cast(pl.List(pl.String)) if not nested else None
+            unclear = (
+                nested
+                or frame.select(
+                    texts.list.eval(  # type: ignore[union-attr]
+                        pl.element().is_null()
+                        | pl.element().str.contains(" ", literal=True)
+                        | (pl.element().str.len_chars() == 0)
+                    )
+                    .list.any()
+                    .any()
+                ).item()
+            )
             if unclear:
                 values = pl.col(name)
                 if isinstance(dtype, pl.Array):
                     values = values.cast(pl.List(dtype.inner))
                 columns.append(values.map_elements(_json_list, pl.String).alias(name))
             else:
-                columns.append(texts.list.join(" ").alias(name))
+                columns.append(texts.list.join(" ").alias(name))  # type: ignore[union-attr]
+        elif isinstance(dtype, pl.Datetime) and dtype.time_zone is not None:
+            # one format for every time column: a zone's offset would be dropped from this one
+            columns.append(pl.col(name).dt.to_string("%Y-%m-%d %H:%M:%S%.f%:z").alias(name))
         elif isinstance(dtype, pl.Struct):
             columns.append(pl.col(name).struct.json_encode().alias(name))
         else:
