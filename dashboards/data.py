@@ -44,7 +44,7 @@ from manillen_replay.engine import DealResult, MatchResult, decode_and_replay
 from manillen_replay.errors import ManillenError
 from manillen_replay.record import Entry
 from manillen_replay.record.io import entries_of, kind_of
-from manillen_replay.rules import Rules
+from manillen_replay.rules import VARIANTS, Rules
 from manillen_replay.store import QUERY_TIMEOUT as QUERY_TIMEOUT  # the pages say it, tests change it
 from manillen_replay.store import ArchiveLockedError, ImportSummary, RestoredVersion, Store, csv_text
 from manillen_replay.store.analyse import AnalysisOutcome, analyse_archive, match_ids_to_analyse
@@ -354,6 +354,9 @@ def _matches(
     if dates is not None:
         where.append("m.date BETWEEN ? AND ?")
         params.extend(dates)
+    # the three-player games score each player apart, with sides that change with the dealer:
+    # their players are listed together, and their three scores (Carla was listed with Anna, 0)
+    alone = ", ".join(f"'{name}'" for name, variant in VARIANTS.items() if variant.scorers == 3)
     return _frame(
         path,
         f"""
@@ -363,16 +366,18 @@ def _matches(
             FROM blocks_won GROUP BY match_id
         )
         SELECT m.match_id, m.date, m.venue, m.event, m.variant,
-               concat_ws(' & ', m.seat0, m.seat2, m.seat4) AS team_0,
-               concat_ws(' & ', m.seat1, m.seat3, m.seat5) AS team_1,
-               m.final_score_0, m.final_score_1, m.winner,
+               CASE WHEN m.variant IN ({alone}) THEN concat_ws(' · ', m.seat0, m.seat1, m.seat2)
+                    ELSE concat_ws(' & ', m.seat0, m.seat2, m.seat4) END AS team_0,
+               CASE WHEN m.variant IN ({alone}) THEN NULL
+                    ELSE concat_ws(' & ', m.seat1, m.seat3, m.seat5) END AS team_1,
+               m.final_score_0, m.final_score_1, m.final_score_2, m.winner,
                m.deals,
                (SELECT count(*) FROM findings f WHERE f.match_id = m.match_id AND f.severity <> 'info')
                    AS findings,
                e.blocks_won
         FROM matches m LEFT JOIN evening e USING (match_id)
         WHERE {" AND ".join(where)}
-        ORDER BY m.date DESC NULLS LAST, m.match_id
+        ORDER BY m.date DESC NULLS LAST, m.import_order DESC
         """,
         params,
     )
@@ -390,7 +395,8 @@ def matches(
 
 @st.cache_data(show_spinner=False)
 def _match_ids(path: str, version: int) -> list[str]:
-    frame = _frame(path, "SELECT match_id FROM matches ORDER BY date DESC NULLS LAST, match_id")
+    # an evening's third match (recorded last) before its first, as "newest first" says
+    frame = _frame(path, "SELECT match_id FROM matches ORDER BY date DESC NULLS LAST, import_order DESC")
     return [str(v) for v in frame["match_id"].to_list()]
 
 
@@ -1010,6 +1016,20 @@ def _finding_choices(path: str, version: int) -> dict[str, list[str]]:
 def finding_choices() -> dict[str, list[str]]:
     """The kinds, categories, players and matches that occur in the findings (for the filter boxes)."""
     return _finding_choices(*_key(archive()))
+
+
+@st.cache_data(show_spinner=False)
+def _matches_played(path: str, version: int, players: tuple[str, ...]) -> set[str]:
+    frame = _frame(
+        path, "SELECT DISTINCT match_id FROM seats WHERE list_contains(?, player)", [list(players)]
+    )
+    return {str(v) for v in frame["match_id"]}
+
+
+def matches_played(players: Sequence[str]) -> set[str]:
+    """The matches any of ``players`` sat in (the Mistakes page's match filter, once players are
+    chosen: a player's dozen matches, not the archive's 300)."""
+    return _matches_played(*_key(archive()), tuple(players))
 
 
 @st.cache_data(show_spinner=False)

@@ -108,12 +108,18 @@ def language_script() -> bytes:
 PHONE_STYLE = (
     b"<style>@media (max-width: 640px) { h1 { font-size: 1.8rem !important; overflow-wrap: anywhere; } "
     b"h2 { font-size: 1.5rem !important; } h3 { font-size: 1.3rem !important; } "
-    b'[data-testid="stMainBlockContainer"] { padding-top: 4rem !important; } }</style>'
+    b'[data-testid="stMainBlockContainer"] { padding-top: 4rem !important; } '
+    b'[data-testid="stMainBlockContainer"] [data-testid="stPageLink-NavLink"], '
+    b'[data-testid="stMainBlockContainer"] [data-testid="stPageLink-NavLink"] * '
+    b"{ white-space: normal !important; text-overflow: clip !important; overflow: visible !important; "
+    b"height: auto !important; } }</style>"
 )
 """On a phone, a page's title at Streamlit's 2.75rem took three lines for a match's id ("Partij
 2026-12-07-t-hoekske-izegem-1") and pushed the card table half a screen down: smaller there, an
-id broken where it must be, and less of Streamlit's room above it. In the page served, not a
-style element of every page's run."""
+id broken where it must be, and less of Streamlit's room above it. A link in the page (the
+Match page's newest matches: "zwaan-2026-08-20-1 (2026-08-20: Griet & Ilse against ...") wraps
+rather than end cut off before the players. In the page served, not a style element of every
+page's run."""
 
 
 def _json(value: object) -> str:

@@ -89,7 +89,8 @@ def deal_moments(deal: DealResult, rules: Rules) -> list[Moment]:
     held: Sequence[int] = turns[0].before if turns else [0] * shape.players
     violations = {(v.trick, v.play): v.kind for v in deal.violations}
     plays = [(trick, i) for trick in deal.tricks for i in range(len(trick.cards))]
-    taken = [0, 0]
+    aside = deal.taken_before_play(rules)  # the laid-aside cards count from the start
+    taken = list(aside)
     moments: list[Moment] = []
 
     def upcoming(index: int) -> tuple[int | None, LegalPlays | None]:
@@ -100,7 +101,7 @@ def deal_moments(deal: DealResult, rules: Rules) -> list[Moment]:
 
     to_play, may_play = upcoming(0)
     moments.append(
-        Moment(0, tuple(CardSet(m) for m in held), (), 1, None, None, (0, 0), to_play, may_play, None)
+        Moment(0, tuple(CardSet(m) for m in held), (), 1, None, None, aside, to_play, may_play, None)
     )
     for index, (trick, position) in enumerate(plays):
         seat, card = trick.seats[position], trick.cards[position]

@@ -393,11 +393,16 @@ def test_archive_lists_a_club_evening_by_the_blocks_won(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The partners change every block: block 1's teams beside block 3's score (58-24) named the
-    wrong winners. A club evening's row gives the blocks won; a six-player match its three a side."""
+    wrong winners. A club evening's row gives the blocks won; a six-player match its three a side;
+    a three-player one its three players and their three scores (it read "Anna & Carla | Bert |
+    0-8", Carla with Anna and her 8 left out)."""
     path = tmp_path / "evening.duckdb"
     samples = Path(__file__).resolve().parent.parent / "data" / "samples"
     with Store(path) as store:
-        store.import_paths([samples / "club-evening.json", samples / "variant-six.json"])
+        store.import_paths(
+            [samples / f"{name}.json" for name in ("club-evening", "variant-six", "variant-three")]
+        )
+        three = store.query("SELECT * FROM matches WHERE variant = 'three'").row(0, named=True)
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
     at = open_page(AppTest.from_file(APP, default_timeout=60), "archive")
     rows = {row["match_id"]: row for row in light_tables(at)[0].texts.iter_rows(named=True)}
@@ -407,8 +412,13 @@ def test_archive_lists_a_club_evening_by_the_blocks_won(
         "",
         "",
     )
-    six = next(row for match, row in rows.items() if match != "club-evening-2026-11-27")
+    six = next(
+        row for match, row in rows.items() if match not in ("club-evening-2026-11-27", three["match_id"])
+    )
     assert six["team_0"].count(" & ") == 2 and six["team_1"].count(" & ") == 2
+    alone = rows[three["match_id"]]
+    assert alone["team_0"] == " · ".join(three[f"seat{seat}"] for seat in range(3)) and alone["team_1"] == ""
+    assert alone["score"] == "-".join(str(three[f"final_score_{seat}"]) for seat in range(3))
 
 
 def test_the_match_page_of_a_club_evening_names_each_blocks_people(
@@ -1166,6 +1176,34 @@ def test_mistakes_lists_filters_and_links_to_the_play(app: AppTest) -> None:
     )
 
 
+def test_mistakes_offer_the_chosen_players_matches_and_show_the_date_on_a_phone(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Match filter offered all 301 matches with a player chosen, and a phone's rows showed no
+    date: a player's mistakes of tonight and of last month looked alike."""
+
+    def offered() -> list[str]:
+        field = next(f for f in native_fields(at) if f["name"] == "matches")
+        return [value for value, _ in field["options"]]  # type: ignore[union-attr]
+
+    with Store(own_archive) as store:  # another table's players at random-1
+        store.query("UPDATE seats SET player = 'Z' || player WHERE match_id = 'random-1'")
+        seats = store.query("SELECT match_id, player FROM seats")
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "mistakes")
+    everyone = offered()
+    player = seats["player"][0]
+    theirs = set(seats.filter(pl.col("player") == player)["match_id"])
+    others = [m for m in everyone if m not in theirs]
+    assert others, "the sample archive has a match the player did not play"
+    filter_mistakes(at, players=[player])
+    assert offered() == [m for m in everyone if m in theirs]
+    filter_mistakes(at, players=[player], matches=[others[0]])  # a match chosen stays offered
+    assert others[0] in offered()
+    on_phone = [c["name"] for c in light_table(at, "mistakes_table").data["columns"] if "phone" in c["align"]]
+    assert on_phone[:2] == ["date", "deal"]
+
+
 def test_mistakes_write_large_counts_as_the_archive_page_does(
     app: AppTest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1259,7 +1297,7 @@ def test_mistakes_explanations_are_a_line_under_each_row(app: AppTest) -> None:
     kind = next(column for column in table.data["columns"] if column["name"] == "kind")
     assert kind["align"] == "wrap phone"  # it may wrap, and is one of the columns a phone shows
     on_phone = [column["name"] for column in table.data["columns"] if "phone" in column["align"].split()]
-    assert on_phone == ["deal", "player", "kind", "card", "points"]
+    assert on_phone == ["date", "deal", "player", "kind", "card", "points"]
 
 
 def test_a_kind_keeps_its_colour_whatever_else_the_archive_holds(app: AppTest) -> None:
@@ -1658,7 +1696,8 @@ def test_a_query_error_is_shown_as_text_not_as_markdown(app: AppTest) -> None:
     # inside a fenced block (a fence longer than any run of backticks in it), where markdown
     # reads no image, link or star: the message as it came, on lines of its own
     said = "could not convert string '![p](http://192.0.2.2:8845/x.png) *big*' to INT32"
-    assert message.endswith(f"\n```text\n{said}\n```")
+    # and DuckDB's quote of the query's line with its caret, in the same block
+    assert f"\n```text\n{said}\n\nLINE " in message and message.endswith("^\n```")
 
 
 def test_an_example_fills_the_box_and_runs_even_over_what_was_typed(app: AppTest) -> None:

@@ -42,3 +42,15 @@ def test_club_evening_deals_know_their_seating():
     assert result.deals[0].names == ["Anna", "Bert", "Carla", "Dirk"]
     assert result.deals[12].names == ["Anna", "Carla", "Bert", "Dirk"]
     assert result.deals[24].names == ["Anna", "Bert", "Dirk", "Carla"]
+
+
+@pytest.mark.parametrize("name", ["variant-three", "variant-three-dummy", "variant-six-short", "seed-trick"])
+def test_the_points_taken_end_at_the_deals_card_points_the_laid_aside_cards_counted_from_the_start(name):
+    """The three-player deal's replay said "Anna 22, Bert & Carla 37" over "Card points 22-38": the
+    laid-aside jack was left out of the points taken."""
+    result = decode_and_replay((SAMPLES / f"{name}.json").read_bytes())
+    deal = next(d for d in result.deals if d.tricks)
+    moments = deal_moments(deal, result.rules)
+    assert moments[-1].taken == deal.points
+    assert moments[0].taken == deal.taken_before_play(result.rules)
+    assert (sum(moments[0].taken) > 0) == bool(deal.discards)

@@ -324,13 +324,15 @@ evening = pl.col("blocks_won").is_not_null()  # a club evening: the teams change
 table = shown.with_columns(
     pl.when(evening)
     .then(pl.lit(""))
+    .when(pl.col("final_score_2").is_not_null())  # the three-player games: a score each
+    .then(pl.format("{}-{}-{}", "final_score_0", "final_score_1", "final_score_2"))
     .otherwise(pl.format("{}-{}", "final_score_0", "final_score_1"))
     .alias("score"),
     pl.when(evening)
     .then(pl.lit(t("archive.blocks_won")) + pl.col("blocks_won"))
     .otherwise("team_0")
     .alias("team_0"),
-    pl.when(evening).then(pl.lit("")).otherwise("team_1").alias("team_1"),
+    pl.when(evening).then(pl.lit("")).otherwise(pl.col("team_1").fill_null("")).alias("team_1"),
     pl.col("variant").map_elements(variant_label, pl.String),
     pl.col("venue").fill_null(""),
 )

@@ -48,10 +48,13 @@ def _no_match_chosen() -> None:
         return
     st.caption(t("match.newest"))
     for row in newest.iter_rows(named=True):
-        # the teams of a four- or six-player match (the archive's team A and B), none in the others
+        # the teams of a four- or six-player match (the archive's team A and B), the players of
+        # the three-player games (who score apart)
         about = [str(row["date"])] if row["date"] is not None else []
         if row["team_0"] and row["team_1"]:
             about.append(t("match.against", a=row["team_0"], b=row["team_1"]))
+        elif row["team_0"]:
+            about.append(row["team_0"])
         st.page_link(
             ui.PAGE_FILES["match"],
             label=ui.markdown_text(row["match_id"] + (f" ({': '.join(about)})" if about else "")),

@@ -57,8 +57,15 @@ def many(name: str, label: str, options: list[str], prefix: str | None) -> nativ
     )
 
 
+# the players chosen (this run's choice, before the inputs are drawn) narrow the matches offered
+# to theirs, and to those chosen already
+now = {**kept, **native_inputs.chosen("mistakes_filters")}
+players_now = native_inputs.many(now.get("players", "[]"))
+matches_now = set(native_inputs.many(now.get("matches", "[]")))
+played = data.matches_played(players_now) if players_now else None
+match_options = [m for m in choices["matches"] if played is None or m in played or m in matches_now]
 fields = [
-    many("matches", t("col.match"), choices["matches"], None),
+    many("matches", t("col.match"), match_options, None),
     many("players", t("col.player"), choices["players"], None),
     many("kinds", t("col.kind"), choices["kinds"], "kind"),
     many("categories", t("col.category"), choices["categories"], "category"),
@@ -211,10 +218,10 @@ light_table.show(
     # it fit a laptop's page (as a column it made the table 1230 px wide in a 938 px page)
     wrap=("kind",),
     detail="text",
-    # on a phone which deal, who and what (the better card is in the explanation under the row):
-    # the date, match and place were all that showed, then without the deal a row could not be
-    # placed (the Match filter names the match)
-    phone=("deal", "player", "kind", "card", "points"),
+    # on a phone when, which deal, who and what (the better card is in the explanation under the
+    # row): the date, match and place were all that showed, then without the deal a row could not
+    # be placed; without the date a player's rows of tonight and of last month looked alike
+    phone=("date", "deal", "player", "kind", "card", "points"),
     caption=t("mistakes.title"),
     grid="mistakes",
     more=more,

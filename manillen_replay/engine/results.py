@@ -7,7 +7,7 @@ from enum import Enum
 from typing import Any, Protocol
 
 from ..cards import Card, CardSet, Suit
-from ..rules import Clause, Contract, DealScore, Rules, ViolationKind
+from ..rules import Clause, Contract, DealScore, Rules, ViolationKind, mask_points
 
 
 class DealKind(Enum):
@@ -218,6 +218,15 @@ class DealResult:
     def batch_plays(self) -> tuple[BatchPlays, int] | None:
         """The batch and the row its plays are in, while its tricks are not built yet."""
         return self._in_batch
+
+    def taken_before_play(self, rules: Rules) -> tuple[int, int]:
+        """The card points each side holds before the first trick: the laid-aside cards' (the
+        three-player games), which count for the trump maker's opponents."""
+        taken = [0, 0]
+        if self.discards:
+            chooser = self.dealer if self.chooser is None else self.chooser
+            taken[1 - rules.shape.team_of(chooser, self.dealer)] = mask_points(self.discards)
+        return (taken[0], taken[1])
 
     def take_batch_plays(self, plays: BatchPlays, row: int) -> None:
         """The deal's tricks are row ``row`` of ``plays``: built when first asked for."""

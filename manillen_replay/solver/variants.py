@@ -80,12 +80,7 @@ def iter_variant_moments(deal: DealResult, rules: Rules) -> Iterator[VariantMome
     """
     assert deal.hands is not None
     trump = None if deal.trump is None else int(deal.trump)
-    shape = rules.shape
-    taken = [0, 0]
-    if deal.discards:
-        chooser = deal.dealer if deal.chooser is None else deal.chooser
-        taken[1 - shape.team_of(chooser, deal.dealer)] = mask_points(deal.discards)
-    state = DealState.start(rules, deal.dealer, trump, deal.hands, deal.table, (taken[0], taken[1]))
+    state = DealState.start(rules, deal.dealer, trump, deal.hands, deal.table, deal.taken_before_play(rules))
     moves = set(deal.table_moves)
     index = 0
     for trick in deal.tricks:
