@@ -1224,6 +1224,14 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "record.tap_hands": ("Hands first", "Eerst de handen"),
     "record.tap_hand_of": ("Tap {name}'s hand: {count} of 8", "Tik de hand van {name}: {count} van 8"),
     "record.tap_dealt": ("Cards dealt first", "Eerst de gedeelde kaarten"),
+    "record.part_dealt": (
+        "The cards dealt are not finished: {where} has {count} of {size}. Tap the rest under Cards "
+        "dealt first, or clear them under Cards dealt below: a part of a hand is not saved with the deal.",
+        "De gedeelde kaarten zijn niet af: {where} heeft er {count} van {size}. Tik de rest onder Eerst "
+        "de gedeelde kaarten, of wis ze onder Gedeelde kaarten hieronder: een deel van een hand wordt "
+        "niet bewaard met het spel.",
+    ),
+    "record.discards_short": ("the cards laid aside", "de weggelegde kaarten"),
     "record.tap_slot_hand": (
         "Tap {name}'s hand: {count} of {size}",
         "Tik de hand van {name}: {count} van {size}",
@@ -1315,12 +1323,20 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "maak het ongedaan als u mis tikte.",
     ),
     "record.illegal_count": (
-        "{count} illegal plays in this deal: they are kept, and the analysis reports them.",
-        "{count} onreglementaire kaarten in dit spel: ze blijven staan en de analyse meldt ze.",
+        "{count} illegal plays in this deal: they are kept, and the analysis reports them."
+        " A penalty the table gave is not tapped here: type it in the text notation (penalty TEAM "
+        "POINTS; Share as text gives the match so far).",
+        "{count} onreglementaire kaarten in dit spel: ze blijven staan en de analyse meldt ze."
+        " Een straf die de tafel gaf, tikt u hier niet in: typ ze in de tekstnotatie (penalty TEAM "
+        "PUNTEN; Delen als tekst geeft de partij tot nu).",
     ),
     "record.illegal_count_one": (
-        "1 illegal play in this deal: it is kept, and the analysis reports it.",
-        "1 onreglementaire kaart in dit spel: ze blijft staan en de analyse meldt ze.",
+        "1 illegal play in this deal: it is kept, and the analysis reports it."
+        " A penalty the table gave is not tapped here: type it in the text notation (penalty TEAM "
+        "POINTS; Share as text gives the match so far).",
+        "1 onreglementaire kaart in dit spel: ze blijft staan en de analyse meldt ze."
+        " Een straf die de tafel gaf, tikt u hier niet in: typ ze in de tekstnotatie (penalty TEAM "
+        "PUNTEN; Delen als tekst geeft de partij tot nu).",
     ),
     "record.undo_card": ("Undo card", "Kaart terug"),
     "record.undo_call": ("Undo the last call", "Laatste aankondiging terug"),

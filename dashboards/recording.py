@@ -944,6 +944,12 @@ def slot_being_tapped(deal: DealDraft, rules: Rules | None = None) -> Slot | Non
     return next((s for s in slots(rules or Rules()) if len(slot_cards(deal, s)) < s.size), None)
 
 
+def part_dealt(deal: DealDraft, rules: Rules | None = None) -> Slot | None:
+    """The first place the cards dealt were begun in and not finished (Anna's hand with 3 of its
+    8 cards), ``None`` when there is none: what was tapped there is no hand the deal can keep."""
+    return next((s for s in slots(rules or Rules()) if 0 < len(slot_cards(deal, s)) < s.size), None)
+
+
 def dealing_under_way(deal: DealDraft, rules: Rules | None = None) -> bool:
     """Whether the cards dealt are being tapped in: some are in, not all, and no card is played
     yet. A page opened again on such a deal (a reload, a phone that slept) goes on tapping them,

@@ -363,6 +363,13 @@ def selectbox(label: str, options: Iterable[Any], **arguments: Any) -> Any:
     return st.selectbox(label, options, placeholder=translator()("input.choose"), **arguments)
 
 
+def picker(label: str, options: Iterable[Any], **arguments: Any) -> Any:
+    """:func:`selectbox` of a few choices to tap, nothing to type: on a phone Streamlit's box
+    takes typing to filter its options and opened the keyboard over them (the Record page's dealer
+    and trick to change, between two deals at the table)."""
+    return selectbox(label, options, filter_mode=None, **arguments)
+
+
 def file_uploader(label: str, types: Sequence[str], *, key: str, help: str | None = None) -> Any:
     """``st.file_uploader`` for one file of ``types``, its words in the page's language.
 

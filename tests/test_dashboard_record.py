@@ -489,7 +489,8 @@ def test_page_warns_at_once_on_an_illegal_play(empty_app: tuple[AppTest, Path]) 
     for card in cards[place + 1 :]:
         tap(at, f"record_card_{card}")
     warnings = [w.value for w in at.warning]
-    assert "1 illegal play in this deal: it is kept, and the analysis reports it." in warnings, warnings
+    said = "1 illegal play in this deal: it is kept, and the analysis reports it. A penalty the table gave"
+    assert any(w.startswith(said) and "(penalty TEAM POINTS;" in w for w in warnings), warnings
 
 
 def tap_an_illegal_deal(at: AppTest) -> tuple[Deal, int, str]:
@@ -779,6 +780,24 @@ def test_page_taps_the_hands_first_then_outlines_legal_cards(empty_app: tuple[Ap
     legal = [CARD_TEXT[c] for c in iter_mask(engine_deal(deal).tricks[0].legal[1])]  # type: ignore[attr-defined]
     styles = "\n".join(e.proto.body for e in at.get("html"))
     assert all(f".st-key-record_card_{card} button" in styles for card in legal)
+
+
+def test_a_hand_begun_and_left_for_the_cards_played_is_said(empty_app: tuple[AppTest, Path]) -> None:
+    """Three of Anna's cards tapped, then "Cards played" chosen: the three stayed in silence, a
+    part of a hand the deal does not save."""
+    at, _ = empty_app
+    deal = legal_deal()
+    assert isinstance(deal.hands, list)
+    draft_id = start_match(at)
+    tap(at, "record_trump_C")
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    for card in deal.hands[0][:3]:
+        tap(at, f"record_card_{card}")
+    assert not [w for w in at.warning if "not finished" in w.value]  # still tapping them: no warning
+    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
+    tap(at, f"record_card_{cards_of(deal)[0]}")
+    (said,) = [w.value for w in at.warning if "The cards dealt are not finished" in w.value]
+    assert said.startswith("The cards dealt are not finished: Anna has 3 of 8.")
 
 
 def test_page_opened_again_while_the_hands_are_tapped_goes_on_tapping_them(

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from streamlit.proto.SelectWidgetFilterMode_pb2 import SelectWidgetFilterMode
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data, drafts
@@ -370,8 +371,12 @@ def test_a_pass_tapped_by_mistake_is_taken_back(empty_app: tuple[AppTest, Path])
     tap(at, "record_undo_call")  # then the pass
     draft = drafts.load(draft_id, drafts.folder(path))
     assert draft is not None and draft.current is not None and draft.current.calls == []
-    assert [b for b in at.selectbox if b.key.startswith("record_dealer_")]  # the dealer can be chosen again
+    (dealer,) = [
+        b for b in at.selectbox if b.key.startswith("record_dealer_")
+    ]  # the dealer can be chosen again
     assert not [b for b in at.button if b.key == "record_undo_call"]
+    # tapped, not typed: a filter to type in opened the phone's keyboard over the six names
+    assert dealer.proto.filter_mode == SelectWidgetFilterMode.FILTER_MODE_NONE
 
 
 def test_page_offers_the_house_rules_of_a_club(empty_app: tuple[AppTest, Path]) -> None:

@@ -456,7 +456,7 @@ def _rule_widgets(base: Rules, suffix: str, target: int, variant: str) -> dict[s
                 label = t(f"record.cafe_{name}") if name in CAFE_OPTIONS else t(f"record.{name}")
                 st.toggle(label, value=on, key=f"record_{name}_{suffix}", persist_state="session")
                 if name == "thirty_carry":  # the cap and the choices come after the game's own rules
-                    ui.selectbox(
+                    ui.picker(
                         t("record.max_multiplier"),
                         caps,
                         index=caps.index(cap),
@@ -491,7 +491,7 @@ def _rule_choice_widgets(base: Rules, suffix: str) -> None:
     """The selectors and number inputs of the house rules beyond the toggles (a club's choices)."""
     for name in RULE_CHOICES:
         values = _RULE_VALUES[name]
-        ui.selectbox(
+        ui.picker(
             t(f"record.{'underbuy_choice' if name == 'underbuy' else name}"),
             values,
             index=values.index(getattr(base, name)),
@@ -653,7 +653,7 @@ def _reopen_control(draft: rec.Draft) -> None:
         st.caption(t("record.reopen_help"))
         row = st.container(horizontal=True, vertical_alignment="bottom")
         with row:
-            ui.selectbox(
+            ui.picker(
                 t("record.reopen_number"),
                 range(1, len(draft.deals) + 1),
                 index=len(draft.deals) - 1,
@@ -714,7 +714,7 @@ def _deal(draft: rec.Draft) -> None:
     # calls once made) never shift the grid's buttons to other places on the page between runs.
     with st.container():
         if not deal.calls and not deal.plays:
-            ui.selectbox(
+            ui.picker(
                 t("record.dealer"),
                 range(rules.shape.people),
                 index=deal.dealer,
@@ -777,6 +777,7 @@ def _deal(draft: rec.Draft) -> None:
                 st.caption(t("record.piles_first"))
             _status(draft, table)
             _illegal_warnings(draft, table)
+            _part_dealt_warning(draft)
     if tapping_hands:
         _hand_grid(deal, rules)
     else:
@@ -909,6 +910,18 @@ def _turned_card(draft: rec.Draft, rules: Rules) -> Card | None:
         on_change=lambda: _change(rec.set_turned, str(st.session_state.get(key) or "")),
     )
     return CARD_BY_TEXT[deal.turned] if deal.turned else None
+
+
+def _part_dealt_warning(draft: rec.Draft) -> None:
+    """Cards dealt begun and left for the cards played: said, where the tapper's switch had left
+    a hand of 3 cards in silence."""
+    assert draft.current is not None
+    slot = rec.part_dealt(draft.current, draft.setup.rules_value())
+    if slot is None:
+        return
+    count = len(rec.slot_cards(draft.current, slot))
+    where = t("record.discards_short") if slot.seat is None else _names(draft)[slot.seat]
+    st.warning(t("record.part_dealt", where=where, count=count, size=slot.size))
 
 
 def _hands(draft: rec.Draft) -> None:
@@ -1199,7 +1212,7 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
                   winner=names[trick.winner], points=trick.points)
             )  # fmt: skip
         st.markdown("  \n".join(lines))
-        number = ui.selectbox(
+        number = ui.picker(
             t("record.edit_trick"),
             [trick.number for trick in done],
             key="record_edit_number",
