@@ -112,14 +112,18 @@ PHONE_STYLE = (
     b'[data-testid="stMainBlockContainer"] [data-testid="stPageLink-NavLink"], '
     b'[data-testid="stMainBlockContainer"] [data-testid="stPageLink-NavLink"] * '
     b"{ white-space: normal !important; text-overflow: clip !important; overflow: visible !important; "
-    b"height: auto !important; } }</style>"
+    b"height: auto !important; } } "
+    b'@media (hover: none) { [data-testid="stCode"] > div:has([data-testid="stElementToolbarButton"]), '
+    b'[data-testid="stCode"] > div:has([data-testid="stElementToolbarButton"]) * '
+    b"{ opacity: 1 !important; visibility: visible !important; } }</style>"
 )
 """On a phone, a page's title at Streamlit's 2.75rem took three lines for a match's id ("Partij
 2026-12-07-t-hoekske-izegem-1") and pushed the card table half a screen down: smaller there, an
 id broken where it must be, and less of Streamlit's room above it. A link in the page (the
 Match page's newest matches: "zwaan-2026-08-20-1 (2026-08-20: Griet & Ilse against ...") wraps
 rather than end cut off before the players. In the page served, not a style element of every
-page's run."""
+page's run. A code block's copy button (the Record page's Share as text) shows without a mouse
+over it: on a touch screen it stayed hidden until the block was tapped."""
 
 
 def _json(value: object) -> str:

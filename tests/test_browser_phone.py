@@ -88,3 +88,26 @@ def test_replay_step_buttons_are_in_the_first_screen_of_a_phone(
         assert page.evaluate(SCROLLED) == 0
         _in_view(page, lang, screen)
     page.close()
+
+
+def test_the_match_pages_newest_links_wrap_on_a_phone_rather_than_end_cut_off(
+    server: str, chromium: Any
+) -> None:
+    """With no match chosen the newest matches are links "ID (date: A & B against C & D)": on a
+    phone each ended cut off at the screen's edge, before the players who tell one from another."""
+    page = chromium.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{server}/match")
+    links = page.locator('[data-testid="stMainBlockContainer"] [data-testid="stPageLink-NavLink"]')
+    links.first.wait_for(timeout=30_000)
+    page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll(
+             '[data-testid="stMainBlockContainer"] [data-testid="stPageLink-NavLink"] *')]
+           .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"""
+    )
+    assert cut == []
+    for index in range(links.count()):
+        box = links.nth(index).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE["width"], box
+    page.screenshot(path=str(ARTIFACTS / "match-newest-phone.png"))
+    page.close()
