@@ -61,6 +61,9 @@ CSS = """
   align-content: center;
   border-radius: 18px; }
 .mr-trick-row .mr-trick-note { width: 100%; }
+.mr-trick-played { display: flex; flex-direction: column; align-items: center; }
+.mr-trick-who { color: #fff; font-size: 0.7rem; max-width: 3.6rem; overflow: hidden; text-overflow: ellipsis;
+  white-space: nowrap; }
 /* On a phone the table's cards and trick are smaller, so that the west and east hands take two
    cards a row: the table is some 600 pixels high instead of 880, the trick in the first screen. */
 @media (max-width: 640px) {
@@ -254,13 +257,16 @@ def table_html(
         f'<div class="mr-place mr-seat-{place}">{"".join(boxes)}</div>' for place, boxes in cells.items()
     )
     by_compass = len(set(place_of.values())) == len(place_of)
+    # in a row (six seats, or seats sharing a side) each card says whose it is: no place tells it
     played = "".join(
         (
             f'<div class="mr-trick-{place_of.get(seat, "s")}" data-seat="{seat}">'
             if by_compass
-            else f'<div data-seat="{seat}">'
+            else f'<div class="mr-trick-played" data-seat="{seat}">'
         )
-        + f"{card_html(card, classes=('winning',) if seat == winning else ())}</div>"
+        + card_html(card, classes=("winning",) if seat == winning else ())
+        + ("" if by_compass else f'<span class="mr-trick-who">{escape(names[seat])}</span>')
+        + "</div>"
         for seat, card in table
     )
     middle = f'<div class="mr-trick-note">{escape(note)}</div>' if note else ""

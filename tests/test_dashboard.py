@@ -1837,6 +1837,29 @@ def test_the_table_writes_the_sides_a_and_b_on_every_page_that_draws_it() -> Non
     assert sorted(b for b in badges if b.startswith("ploeg")) == ["ploeg A", "ploeg A", "ploeg B", "ploeg B"]
 
 
+def test_a_six_seat_tricks_cards_in_a_row_each_name_their_player() -> None:
+    """Six seats share the table's sides, so the trick lies in a row: "10♠ 9♠ Q♦" said nobody's
+    name, where the four-player table puts each card beside its player."""
+    from dashboards import cards
+    from manillen_replay.cards import Card
+
+    names = ["Anna", "Bert", "Carla", "Dirk", "Emiel", "Fien"]
+    played = [(1, Card.parse("10S")), (2, Card.parse("9S")), (3, Card.parse("QD"))]
+    html = cards.table_html(
+        names=names, hands=[CardSet(0)] * 6, table=played, trump=None, dealer=0, to_play=4,
+        may_play=None, winning=1,
+    )  # fmt: skip
+    shown = re.findall(
+        r'<div class="mr-trick-played" data-seat="(\d)">.*?<span class="mr-trick-who">(\w+)</span>', html
+    )
+    assert shown == [("1", "Bert"), ("2", "Carla"), ("3", "Dirk")]
+    four = cards.table_html(
+        names=names[:4], hands=[CardSet(0)] * 4, table=played, trump=None, dealer=0, to_play=0,
+        may_play=None, winning=1,
+    )  # fmt: skip
+    assert "mr-trick-who" not in four  # each card lies on its player's side
+
+
 def test_every_built_in_finding_kind_has_a_colour_of_its_own() -> None:
     """A coach tells the kinds apart in the stacked bars of the Mistakes and Players pages."""
     from dashboards import charts
