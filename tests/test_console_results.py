@@ -163,6 +163,8 @@ def test_sql_command_writes_every_result_a_club_secretary_asks_for(sample_db: Pa
     (row,) = json.loads(ask(twice, "json"))
     assert row["match_id"] == row["match_id_1"] and row["took"] == "2 days" and row["di"] == "infinity"
     assert ask(twice, "csv").splitlines()[0] == "match_id,match_id_1,took,di"
+    # the table format printed a struct's values without their names: {1,[1, 2]}
+    assert '{"a":1,"b":[1,2]}' in ask("SELECT {'a': 1, 'b': [1, 2]} AS s", "table")
     times = "SELECT TIMESTAMP '2026-03-24 20:15:00.123456' AS t, TIME '20:15:00' AS h, DATE '2026-03-24' AS d"
     assert ask(times, "csv").splitlines()[1] == "2026-03-24 20:15:00.123456,20:15:00,2026-03-24"
 

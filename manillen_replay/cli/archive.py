@@ -357,13 +357,22 @@ def _restore(db: str, match: str, version: int | None, wait: float) -> None:
 def _render(frame: pl.DataFrame, output_format: str) -> str:
     import polars as pl
 
-    from ..store import csv_text
+    from ..store import csv_text, flatten_for_csv
 
     if output_format == "json":
         return frame.write_json() + "\n"
     if output_format == "csv":
         return csv_text(frame)
     shown = frame.head(TABLE_ROWS)
+    # a struct printed its values only ({1,[1, 2]}): with its fields' names, as JSON, as in csv
+    structs = [
+        name
+        for name, dtype in shown.schema.items()
+        if isinstance(dtype, pl.Struct)
+        or (isinstance(dtype, pl.List | pl.Array) and isinstance(dtype.inner, pl.Struct))
+    ]
+    if structs:
+        shown = shown.with_columns(flatten_for_csv(shown.select(structs)))
     with pl.Config(
         tbl_rows=-1,
         tbl_cols=-1,
