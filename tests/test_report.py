@@ -357,6 +357,8 @@ def test_a_dutch_report_names_the_dummys_seat_in_dutch(
     assert re.findall(r'data-seat="3"><div class="name">([^<]*)</div>', english) == [
         "Anna&#x27;s dummy"
     ] * len(named)
+    # each keeps a score: the deals' figures are the shown player's side of each deal, so named
+    assert escape(f"in card points for {player or 'Anna'}'s side in each deal") in english
 
 
 def test_the_match_pages_dutch_download_names_the_dummys_seat_in_dutch(
@@ -768,3 +770,57 @@ def test_report_in_dutch_writes_decimal_commas_and_real_minus_signs(archive: Pat
     for text in (english, dutch):
         assert not re.search(r"(?<![\w-])-\d", text)  # a negative figure has the minus sign, not a hyphen
     assert "\u2212" in english and "\u2212" in dutch
+
+
+@pytest.mark.parametrize("player", [None, "Mieke"])
+def test_a_three_player_report_gives_each_player_a_score_and_each_deal_the_side_that_scored(
+    tmp_path: Path, player: str | None
+) -> None:
+    """The report set seat 0 against seats 1 and 2 for the whole match: "Final score 37-112-58:
+    Piet & Mieke won" where Piet won alone, each deal's points to a fixed "team" whoever dealt,
+    and the score chart's "Piet & Mieke" line was Piet's, Mieke's not drawn."""
+    source, db, out = tmp_path / "three.jsonl", tmp_path / "club.duckdb", tmp_path / "three.html"
+    runner = CliRunner()
+    players = "Jan:club,Piet:club,Mieke:club"
+    made = runner.invoke(
+        cli,
+        [
+            "generate",
+            "--variant",
+            "three",
+            "--matches",
+            "1",
+            "--seed",
+            "4",
+            "--players",
+            players,
+            "--out",
+            str(source),
+        ],
+    )
+    assert made.exit_code == 0, made.output
+    # the scoresheet's lines only: the scores are the same, and there is nothing for the solver
+    doc = json.loads(source.read_text().splitlines()[0])
+    for deal in doc["deals"]:
+        for cards in ("hands", "tricks", "discards"):
+            deal.pop(cards, None)
+    source.write_text(json.dumps(doc) + "\n")
+    assert runner.invoke(cli, ["import", str(source), "--db", str(db)]).exit_code == 0
+    (match,) = json.loads(runner.invoke(cli, ["replay", str(source), "--json"]).stdout)["matches"]
+    seats = match["seats"]
+    whom = [] if player is None else ["--player", player]
+    run = runner.invoke(cli, ["report", "--db", str(db), "--match", match["id"], *whom, "--out", str(out)])
+    assert run.exit_code == 0, run.output
+    html = out.read_text(encoding="utf-8")
+    assert f'<p class="team-names">{" · ".join(seats)}</p>' in html
+    score = "-".join(str(value) for value in match["final_score"])
+    assert escape(f"Final score {score}: {seats[match['winner']]} won") in html
+    outcomes = re.findall(r'<tr data-deal="(\d+)">(.*?)</tr>', html)
+    said = {int(number): row for number, row in outcomes}
+    for deal in match["deals"]:
+        if deal["score"] is None or deal["score"].get("team") is None:
+            continue
+        side = " &amp; ".join(seats[s] for s in deal["sides"][deal["score"]["team"]])
+        assert f"{side} +{deal['score']['points']}" in said[deal["deal"]], deal["deal"]
+    chart = html[html.index("Score deal by deal") :]
+    assert all(name in chart for name in seats)

@@ -15,7 +15,7 @@ import polars as pl
 
 from ..analysis.ranking import told_on_real
 from ..cards import Card, CardSet, Suit
-from ..engine import DealKind, MatchResult, replay
+from ..engine import DealKind, DealResult, MatchResult, replay
 from ..engine.report import player_names, seat_names
 from ..errors import ManillenError
 from ..record import loads
@@ -91,6 +91,12 @@ class DealLine:
     """The ``deal_ledger`` rows of the deal, one per team (empty when not costed)."""
     block: int | None = None
     """A club evening's deal: its block's place in :attr:`Report.blocks`."""
+    scoring_names: str | None = None
+    """The three-player games' side that scored (``Jan & Piet``, or the dealer alone): their
+    sides change with the dealer, so no fixed team name says it."""
+    shown_side: int | None = None
+    """The three-player games' side, in this deal, of the player the report shows first (its
+    figures come first); ``None`` in the games of fixed teams."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +264,9 @@ class Report:
     show the player's team of its block first (:meth:`deal_team_order`)."""
     blocks_won: tuple[tuple[str, int], ...] = ()
     """A club evening's result: the blocks each player won, the most first."""
+    scorer_names: tuple[str, ...] = ()
+    """The three-player games' players, who each keep a score of their own (the final score, the
+    winner and the score chart are theirs); empty in the games of fixed teams."""
 
     @property
     def decisions(self) -> tuple[Decision, ...]:
@@ -271,7 +280,10 @@ class Report:
 
     def deal_team_order(self, deal: DealLine) -> tuple[int, int]:
         """The two teams of a deal in the order the report shows them: its block's (a club
-        evening), else :attr:`team_order`."""
+        evening), the shown player's side of the deal (the three-player games), else
+        :attr:`team_order`."""
+        if deal.shown_side is not None:
+            return (deal.shown_side, 1 - deal.shown_side)
         if deal.block is None:
             return self.team_order
         first = self.blocks[deal.block].first_team
@@ -322,6 +334,19 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
     comments = _comments(tables.annotations)
     ledger_rows = _rows(tables.deal_ledger)
     blocks, block_of = _blocks(match, chosen)
+    shape = match.rules.shape
+    per_person = shape.scorers == 3
+    shown_seat = match.seats.index(chosen) if chosen in match.seats else 0
+
+    def side_names(deal: DealResult) -> str | None:
+        """The three-player games' side that scored the deal, by name."""
+        if not per_person or deal.score is None or deal.score.team is None:
+            return None
+        names = names_by_deal[deal.number]
+        return " & ".join(
+            names[s] for s in range(shape.people) if shape.team_of(s, deal.dealer) == deal.score.team
+        )
+
     deals = tuple(
         DealLine(
             number=deal.number,
@@ -342,10 +367,11 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
                 sorted((r for r in ledger_rows if r["deal"] == deal.number), key=lambda r: r["team"])
             ),
             block=block_of.get(deal.number),
+            scoring_names=side_names(deal),
+            shown_side=shape.team_of(shown_seat, deal.dealer) if per_person else None,
         )
         for deal in match.deals
     )
-    shape = match.rules.shape
     team_names = tuple(
         " & ".join(match.seats[s] for s in range(len(match.seats)) if shape.team_of(s, 0) == side)
         for side in (0, 1)
@@ -403,6 +429,7 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
         first_team=first_team,
         blocks=blocks,
         blocks_won=tuple(sorted(match.blocks_won.items(), key=lambda item: (-item[1], item[0]))),
+        scorer_names=tuple(match.seats[: shape.people]) if per_person else (),
     )
 
 

@@ -20,6 +20,7 @@ from ..rules import VARIANTS, Contract
 from .build import BetterLine, Comment, DealLine, Decision, PlayerReview, Report
 from .svg import (
     LEDGER_STEPS,
+    PLAYER_COLOURS,
     TEAM_COLOURS,
     Series,
     card_svg,
@@ -276,6 +277,8 @@ def _header(report: Report) -> str:
             + f'<p class="team-names">{escape(say(lang, "club_evening"))}</p>'
             f'<p class="final"><b>{escape(_blocks_won(report))}</b></p></header>'
         )
+    if report.scorer_names:  # each keeps a score of their own: no teams to set against each other
+        return _players_header(report, title, meta)
     first, second = report.team_order
     teams = say(lang, "against", a=report.team_names[first], b=report.team_names[second])
     score = _dash(report, report.final_score)
@@ -294,6 +297,27 @@ def _header(report: Report) -> str:
         + f'<p class="team-names"><span class="team{first}">{escape(report.team_names[first])}</span> · '
         f'<span class="team{second}">{escape(report.team_names[second])}</span></p>'
         f'<p class="teams" hidden>{escape(teams)}</p>'
+        f'<p class="final"><b>{escape(result)}</b></p></header>'
+    )
+
+
+def _players_header(report: Report, title: str, meta: str) -> str:
+    """The three-player games' header: the players, their three scores in seat order and who won."""
+    lang = report.lang
+    score = "-".join(str(value) for value in report.final_score)
+    if report.finished:
+        who = (
+            say(lang, "draw")
+            if report.winner is None
+            else say(lang, "won", names=report.scorer_names[report.winner])
+        )
+        result = say(lang, "final", score=score, who=who)
+    else:
+        result = say(lang, "unfinished", score=score)
+    return (
+        f"<header><h1>{escape(title)}</h1>"
+        + (f'<p class="meta">{meta}</p>' if meta else "")
+        + f'<p class="team-names">{escape(" · ".join(report.scorer_names))}</p>'
         f'<p class="final"><b>{escape(result)}</b></p></header>'
     )
 
@@ -340,12 +364,21 @@ def _score_chart(report: Report) -> str:
     counted = [d for d in report.deals if d.kind is not DealKind.REDEAL] or list(report.deals)
     if not counted:
         return ""
-    series = [
-        Series(
-            report.team_names[team], TEAM_COLOURS[team], [0.0, *(float(d.match_score[team]) for d in counted)]
-        )
-        for team in report.team_order
-    ]
+    series = (
+        [
+            Series(name, PLAYER_COLOURS[seat], [0.0, *(float(d.match_score[seat]) for d in counted)])
+            for seat, name in enumerate(report.scorer_names)
+        ]
+        if report.scorer_names  # a line for each player, who each keep a score
+        else [
+            Series(
+                report.team_names[team],
+                TEAM_COLOURS[team],
+                [0.0, *(float(d.match_score[team]) for d in counted)],
+            )
+            for team in report.team_order
+        ]
+    )
     labels = ["0", *(str(d.number) for d in counted)]
     drawings = [
         line_chart(
@@ -687,6 +720,8 @@ def _deals(report: Report) -> str:
             outcome = say(lang, "abandoned")
         elif deal.kind is DealKind.REDEAL:
             outcome = ""
+        elif deal.scoring_names is not None:  # a side of the three-player games, named
+            outcome = f"{escape(deal.scoring_names)} +{deal.scored}"
         elif deal.scoring_team is not None:
             # named, not told by colour alone (printed, or read by a screen reader)
             names = (report.blocks[deal.block].team_names if deal.block is not None else report.team_names)[
@@ -726,6 +761,9 @@ def _deals(report: Report) -> str:
     shown_first = (
         say(lang, "block_team", player=report.player or report.blocks[0].team_names[0].split(" & ")[0])
         if report.blocks
+        # the three-player games: the player's side in each deal, which changes with the dealer
+        else say(lang, "side_of", player=report.player or report.scorer_names[0])
+        if report.scorer_names
         else report.team_names[report.first_team]
     )
     note = f'<p class="note">{escape(say(lang, "deals_note", team=shown_first))}</p>' if costed else ""

@@ -54,6 +54,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "blocks_won": ("Blocks won: {won}", "Gewonnen blokken: {won}"),
     "block_heading": ("Block {number}: {teams}", "Blok {number}: {teams}"),
     "block_team": ("{player}'s team in each block", "de ploeg van {player} in elk blok"),
+    "side_of": ("{player}'s side in each deal", "de kant van {player} in elk spel"),
     "col.cards": ("The cards", "De kaarten"),
     "col.decisions": ("Decisions", "Beslissingen"),
     "col.luck": ("Luck in them", "Geluk daarin"),
