@@ -1937,10 +1937,7 @@ TRAIN_LABELS: dict[str, tuple[str, str]] = {
     "train.klop": ("klop", "kloppen"),
     "train.no klop": ("no klop", "niet kloppen"),
     "train.muil": ("muil", "muil"),
-    **{
-        f"train.{key}": REPORT_WORDS[key]
-        for key in ("puzzle_title", "puzzle_source", "puzzle_score", "nothing")
-    },
+    **{f"train.{key}": REPORT_WORDS[key] for key in ("puzzle_title", "puzzle_source", "nothing")},
     **{f"train.question.{kind.value}": REPORT_WORDS[f"question.{kind.value}"] for kind in PuzzleKind},
 }
 LABELS.update(TRAIN_LABELS)

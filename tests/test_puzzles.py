@@ -923,3 +923,25 @@ def test_train_page_draws_the_dummys_face_up_cards_and_only_hidden_cards_face_do
         CardSet.parse(" ".join(re.findall(r'data-card="(\w+)"', hands[str(dummy)]))) == puzzle.face_up[dummy]
     )
     assert len(hands) == len(puzzle.names)
+
+
+def test_the_score_before_a_three_player_deal_is_each_players_own_the_deciders_first(tmp_path: Path) -> None:
+    """A puzzle of the three-player game said "Score before the deal 24–24 (your team first)" for
+    Mieke, who had 0: the match score was read as two teams', where each player keeps a score."""
+    from manillen_replay.analysis.puzzles import _score_before
+
+    out = tmp_path / "three.jsonl"
+    made = CliRunner().invoke(
+        cli, ["generate", "--variant", "three", "--matches", "1", "--seed", "4", "--out", str(out)]
+    )
+    assert made.exit_code == 0, made.output
+    result = decode_and_replay(out.read_text().splitlines()[0].encode())
+    before = (0, 0, 0)
+    for deal in result.deals:
+        for seat in range(3):
+            assert _score_before(result, deal, seat) == (
+                before[seat],
+                *(v for person, v in enumerate(before) if person != seat),
+            )
+        before = tuple(deal.match_score)
+    assert len(set(before)) > 1  # the players' scores differ by the end: the order is tested

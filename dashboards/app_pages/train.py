@@ -11,7 +11,7 @@ from dashboards import cards, data, html_view, i18n, ui
 from dashboards.steps import step_of
 from manillen_replay.analysis.puzzles import Puzzle, PuzzleKind, next_puzzle
 from manillen_replay.cards import Card, CardSet, Suit
-from manillen_replay.report.puzzles import answer_html, source_text
+from manillen_replay.report.puzzles import answer_html, score_text, source_text
 from manillen_replay.store import ArchiveLockedError
 
 t = ui.translator()
@@ -169,16 +169,7 @@ called = (
     if current.kind is PuzzleKind.TRUMP
     else ui.markdown_text(f"{t('replay.contract')}: {contract}") + " · "
 )
-st.markdown(
-    called
-    + t(
-        "train.puzzle_score",
-        a=current.score[0],
-        b=current.score[1],
-        c=current.taken[0],
-        d=current.taken[1],
-    )
-)
+st.markdown(called + score_text(current, language))
 html_view.show(table_of(current) + tricks_of(current), key="train_table", stylesheet="cards")
 
 if "train_error" in st.session_state:

@@ -115,7 +115,7 @@ class Puzzle:
     """The tricks played before, each ``(seat, card)`` from its leader: the cards seen."""
     taken: tuple[int, int]
     """Card points taken so far in the deal: the player's side first, then the other."""
-    score: tuple[int, int]
+    score: tuple[int, ...]
     """The match score before the deal: the player's side first."""
     options: tuple[str, ...]
     """What may be answered: the legal cards (``10H``), ``klop`` and ``no klop``, or every trump
@@ -365,10 +365,15 @@ def _both(pair: Sequence[int], side: int) -> tuple[int, int]:
     return (int(pair[side]), int(pair[1 - side]))
 
 
-def _score_before(result: MatchResult, deal: DealResult) -> tuple[int, int]:
+def _score_before(result: MatchResult, deal: DealResult, seat: int) -> tuple[int, ...]:
+    """The match score before the deal, the deciding seat's first: its team's and the other's,
+    or in the three-player games (a score each) its own and then the others' in seat order."""
     earlier = [d for d in result.deals if d.number < deal.number]
-    score = earlier[-1].match_score if earlier else (0, 0)
-    return (int(score[0]), int(score[1]))
+    score = [int(v) for v in (earlier[-1].match_score if earlier else (0,) * result.rules.shape.scorers)]
+    if len(score) == 3:
+        own = seat if seat < len(score) else deal.dealer  # the dummy's card is its dealer's decision
+        return (score[own], *(value for person, value in enumerate(score) if person != own))
+    return _both(score, _side(seat, deal, result))
 
 
 def _taken(deal: DealResult, result: MatchResult, trick: int) -> tuple[int, int]:
@@ -390,7 +395,7 @@ def _moment(result: MatchResult, deal: DealResult, trick: int, play: int, seat: 
         "table": table,
         "tricks": tricks,
         "taken": _both(_taken(deal, result, trick), side),
-        "score": _both(_score_before(result, deal), side),
+        "score": _score_before(result, deal, seat),
     }
 
 
@@ -581,7 +586,6 @@ def _call_puzzle(
     if any(scores[name] > max(values.values()) - margin for name in pruned if name in scores):
         return None
     seat = int(row["seat"])
-    side = _side(seat, deal, result)
     knock = row["call"] == "klop"
     return Puzzle(
         puzzle_id=f"{result.id}/{deal.number}/{'knock' if knock else 'trump'}/{seat}",
@@ -595,7 +599,7 @@ def _call_puzzle(
         table=(),
         tricks=(),
         taken=(0, 0),
-        score=_both(_score_before(result, deal), side),
+        score=_score_before(result, deal, seat),
         options=tuple(o for o in CALL_OPTIONS if o in scores),
         answers=answers,
         played=chosen,

@@ -149,6 +149,13 @@ def source_text(puzzle: Puzzle, lang: str) -> str:
     )
 
 
+def score_text(puzzle: Puzzle, lang: str) -> str:
+    """The match score before the puzzle's deal and the card points of the deal so far, the
+    player's first: a score each in the three-player games, whose sides change every deal."""
+    key = "puzzle_score_alone" if len(puzzle.score) == 3 else "puzzle_score"
+    return say(lang, key, score="–".join(map(str, puzzle.score)), c=puzzle.taken[0], d=puzzle.taken[1])
+
+
 def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True, named: bool = False) -> str:
     """One puzzle: its question, its source, the contract and the score, the table as the player
     saw it, and (with ``answer``) its answer folded under it; ``named``: whose decision it was in
@@ -164,9 +171,7 @@ def puzzle_html(puzzle: Puzzle, number: int, lang: str, *, answer: bool = True, 
         "{c}", _contract(lang, decision)
     )
     contract = "" if puzzle.kind is PuzzleKind.TRUMP else contract + ". "  # a trump puzzle asks for it
-    score = say(
-        lang, "puzzle_score", a=puzzle.score[0], b=puzzle.score[1], c=puzzle.taken[0], d=puzzle.taken[1]
-    )
+    score = score_text(puzzle, lang)
     tricks = "; ".join(
         f"{number}. {escape(decision.names[trick[0][0]])}: "
         + " ".join(_card_text(card, lang) for _, card in trick)

@@ -277,8 +277,14 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "nothing": ("nothing", "niets"),
     "puzzle_score": (
-        "Score before the deal {a}–{b}; card points in this deal so far {c}–{d} (your team first).",
-        "Stand voor het spel {a}–{b}; kaartpunten in dit spel tot nu {c}–{d} (uw ploeg eerst).",
+        "Score before the deal {score}; card points in this deal so far {c}–{d} (your team first).",
+        "Stand voor het spel {score}; kaartpunten in dit spel tot nu {c}–{d} (uw ploeg eerst).",
+    ),
+    "puzzle_score_alone": (
+        "Score before the deal {score} (yours first, then the others'); card points in this deal so "
+        "far {c}–{d} (your side first).",
+        "Stand voor het spel {score} (de uwe eerst, dan die van de anderen); kaartpunten in dit spel "
+        "tot nu {c}–{d} (uw kant eerst).",
     ),
     "hidden_cards": ("{count} cards", "{count} kaarten"),
     "tricks_so_far": ("Tricks so far, each from its leader", "Slagen tot nu, elk vanaf wie uitkwam"),
