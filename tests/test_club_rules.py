@@ -197,6 +197,33 @@ def test_import_with_club_rules_writes_them_into_records_without_and_refuses_oth
     assert rejected[0][0] == "/match/rules" and "'zwaan'" in rejected[0][1]
 
 
+def test_a_text_match_without_a_variant_line_is_read_as_the_clubs_variant(
+    store: Store, tmp_path: Path
+) -> None:
+    """A three-player club's .mnl without `variant three` was refused at its seats line ("'four'
+    is played by 4 players, the record names 3") where the same match in JSON took the club's."""
+    typed = tmp_path / "thuis.mnl"
+    typed.write_text(
+        "\n".join(
+            line
+            for line in (NOTATION / "variant-three.mnl").read_text().splitlines()
+            if not line.startswith("variant ")
+        )
+    )
+    alone = Store(tmp_path / "alone.duckdb")
+    try:
+        refused = alone.import_paths([typed])
+    finally:
+        alone.close()
+    assert refused.refused == 1 and "'four' is played by 4 players" in refused.rejects[0].message
+    club = store.save_club_rules("thuis", Rules(variant="three"))
+    summary = store.import_paths([typed], club=club)
+    assert (summary.imported, summary.refused) == (1, 0), summary.rejects
+    assert store.query("SELECT variant FROM matches").rows() == [("three",)]
+    replaced = store.replacements_of(list(iter_entries([typed])), club=club)
+    assert replaced == []  # read as the import reads it: the same record, nothing to replace
+
+
 def test_replacements_asked_before_an_import_with_club_rules_are_those_it_makes(store: Store) -> None:
     """A match imported without rules is changed by importing it again with a club's (its record
     now says them): the question asked first names it; without the club nothing changes."""

@@ -75,9 +75,11 @@ class Entry:
         """``file:line`` or ``file``."""
         return self.source if self.line is None else f"{self.source}:{self.line}"
 
-    def decode(self) -> Record:
+    def decode(self, *, variant: str | None = None) -> Record:
         """The record this document holds, in JSON or in the text notation.
 
+        :param variant: the variant a match in the text notation without a ``variant`` line is
+            read as (:func:`~.text.parse_match`): a club's, whose rules fill it in.
         :raises InvalidRecordError: listing its problems, each placed in the file.
         """
         if self.refusal is not None:
@@ -93,7 +95,7 @@ class Entry:
             problem = f"a number of {len(long_number.group()):,} digits is no number a match holds"
             raise InvalidRecordError([NotationError(problem, "", self.source, line, column)])
         try:
-            return parse_match(text, first_line=self.line or 1, source=self.source)
+            return parse_match(text, first_line=self.line or 1, source=self.source, variant=variant)
         except ManillenError:
             raise
         except Exception as error:  # a reader's slip must still be a message placed in the file

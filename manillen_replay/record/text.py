@@ -130,12 +130,17 @@ def comment_lines(text: str) -> list[int]:
     return found
 
 
-def parse_match(text: str, *, first_line: int = 1, source: str | None = None) -> Record:
+def parse_match(
+    text: str, *, first_line: int = 1, source: str | None = None, variant: str | None = None
+) -> Record:
     """The one match in ``text``, whose first line is line ``first_line`` of its file.
 
+    :param variant: the variant a match without a ``variant`` line is read as (a club's, from
+        ``manillen import --rules``; the record still names none, the club's rules fill it in);
+        ``None``: the four-player game.
     :raises InvalidRecordError: its problems each a :class:`NotationError`.
     """
-    record = _parse(text, first_line, source).record
+    record = _parse(text, first_line, source, variant).record
     assert record is not None
     return record
 
@@ -356,7 +361,7 @@ class _DealDraft:
 
 
 class _Parser:
-    def __init__(self, text: str, first_line: int, source: str | None) -> None:
+    def __init__(self, text: str, first_line: int, source: str | None, variant: str | None = None) -> None:
         self.text = text
         self.first_line = first_line
         self.source = source
@@ -365,7 +370,9 @@ class _Parser:
         self.seats: list[str] | None = None
         self.seating: Seating | None = None
         self.block_line: tuple[_Line, list[list[_Token]]] | None = None
-        self.shape: Variant = VARIANTS["four"]
+        self.unnamed_variant = variant or "four"
+        """The variant while the match names none (its ``variant`` line comes before ``seats``)."""
+        self.shape: Variant = VARIANTS[self.unnamed_variant]
         self.deals: list[_DealDraft] = []
 
     def place(self, pointer: str, line: _Line, column: int) -> None:
@@ -457,7 +464,7 @@ class _Parser:
                 raise line.error(values[seat].column, message)
             # said at the seats line: a name left out read later as an unknown dealer or a
             # missing hand, far from the line to mend
-            wrong = seats_problem(str(self.match.get("variant", "four")), names)
+            wrong = seats_problem(str(self.match.get("variant", self.unnamed_variant)), names)
             if wrong is not None:
                 raise line.error(values[0].column if values else key.end + 1, wrong, pointer="/match/seats")
             self.seats = names
@@ -926,9 +933,9 @@ class _Parser:
         return deal
 
 
-def _parse(text: str, first_line: int, source: str | None) -> ParsedMatch:
+def _parse(text: str, first_line: int, source: str | None, variant: str | None = None) -> ParsedMatch:
     try:
-        return _Parser(text, first_line, source).run()
+        return _Parser(text, first_line, source, variant).run()
     except NotationError as error:
         raise InvalidRecordError([error]) from None
 

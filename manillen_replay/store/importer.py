@@ -443,7 +443,7 @@ class ImportMixin(StoreBase):
         pending: dict[str, tuple[str, Record, str, str]] = {}
         for entry in entries:
             try:
-                record = entry.decode()
+                record = entry.decode(variant=None if club is None else club.rules.variant)
                 if club is not None:
                     with_club_rules(record, club)
                 canonical = dumps(record, pretty=False)
@@ -691,7 +691,7 @@ class ImportMixin(StoreBase):
             if ready is not None:
                 record, played = ready
             else:
-                record = entry.decode()
+                record = entry.decode(variant=None if club is None else club.rules.variant)
             if club is not None:
                 with_club_rules(record, club)
             canonical = dumps(record, pretty=False)
