@@ -11,7 +11,7 @@ import os
 ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
 """How deep ``manillen analyze`` looks, shallowest first (``matches.analysis_depth``)."""
 
-ANALYSIS_REVISION = 1
+ANALYSIS_REVISION = 2
 """Which analysis made a match's stored review (``matches.analysis_revision``).
 
 Raised whenever the analysis would store something else for the same record: a finding's words
@@ -19,6 +19,9 @@ or severity, a cost, a new kind. A match reviewed by an earlier revision is then
 by ``manillen analyze`` (at its own depth or a deeper one) and by the dashboard's background
 review, so that nobody keeps reading a verdict the tool no longer gives. Reviews stored before
 the archive kept the revision (schema version 24) count as older than any.
+
+2: the hindsight line named as best play after the card, costs said to the tenth of their
+finding's stored points (4.15: "4.2" in both).
 """
 
 IMPORT_MEMORY_LIMIT = "64MB"

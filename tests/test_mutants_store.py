@@ -933,10 +933,10 @@ def test_a_record_refused_without_a_stated_problem_is_still_kept_and_placed(
     reject row and a problem placed at the record's file and line, never an empty report."""
     real = Entry.decode
 
-    def decode(entry: Entry) -> Record:
+    def decode(entry: Entry, **how: str | None) -> Record:
         if entry.line == 2:
             raise InvalidRecordError([])
-        return real(entry)
+        return real(entry, **how)
 
     monkeypatch.setattr(Entry, "decode", decode)
     with Store() as store:

@@ -184,8 +184,12 @@ def number(points: float) -> str:
 
     >>> number(3.0), number(1.25), number(-2.5)
     ('3', '1.2', '-2.5')
+    >>> number(4.1499999), number(4.15)  # a cost and the finding's points, stored to 2 decimals
+    ('4.2', '4.2')
     """
-    value = round(float(points), 1)
+    # to two decimals first, as the archive stores a finding's points: a cost of 4.1499 said "4.1"
+    # in the words beside its finding's "(4.2 points)", stored as 4.15
+    value = round(round(float(points), 2), 1)
     return str(int(value)) if value.is_integer() else f"{value:.1f}"
 
 
@@ -210,7 +214,7 @@ def number_nl(points: float) -> str:
 
 
 def _is_one(points: float) -> bool:
-    return abs(round(float(points), 1)) == 1
+    return number(abs(points)) == "1"
 
 
 def points_en(points: float, noun: str = "point") -> str:
