@@ -215,7 +215,7 @@ def test_validate_reads_each_document_of_a_small_file_once(monkeypatch):
     reads: list[str] = []
     real_decode, real_unread = Entry.decode, bulk.read_cards_unread
     monkeypatch.setattr(bulk, "read_cards_unread", lambda entry: reads.append("unread") or real_unread(entry))
-    monkeypatch.setattr(Entry, "decode", lambda self: reads.append("full") or real_decode(self))
+    monkeypatch.setattr(Entry, "decode", lambda self, **how: reads.append("full") or real_decode(self, **how))
     seen = [(entry.line, _seen(result)) for entry, _, result in bulk.replay_entries(entries)]
     assert reads == ["full"] * len(entries)
     monkeypatch.undo()
@@ -572,7 +572,7 @@ def test_validate_reads_the_cards_of_compact_records_at_once(monkeypatch):
     engine's problems."""
     decoded: list[int] = []
     real_decode = Entry.decode
-    monkeypatch.setattr(Entry, "decode", lambda self: decoded.append(1) or real_decode(self))
+    monkeypatch.setattr(Entry, "decode", lambda self, **how: decoded.append(1) or real_decode(self, **how))
     sound = [line for seed in (1, 2) for line in generated("four", seed)]
     lines = [laid_out(line, "compact", random.Random(1)) for line in sound]
     entries = [Entry("club.jsonl", number, line) for number, line in enumerate(lines, start=1)]
