@@ -171,11 +171,16 @@ def admit() -> Visitor:
     if visitor is None:
         import streamlit as st
 
-        from dashboards import ui
-
-        st.error(REFUSED_TEXT_NL if ui.lang() == "nl" else REFUSED_TEXT)  # a revoked table's phone reads it
+        st.error(refused_text())  # a revoked table's phone reads it
         st.stop()
     return visitor
+
+
+def refused_text() -> str:
+    """Why a token no longer opens the dashboard, in the page's language."""
+    from dashboards import ui
+
+    return REFUSED_TEXT_NL if ui.lang() == "nl" else REFUSED_TEXT
 
 
 # --------------------------------------------------------------------------- for the Organiser page

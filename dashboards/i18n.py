@@ -1668,6 +1668,10 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Spel {number} was al bewaard (door een andere telefoon aan deze tafel, of door deze voor de "
         "verbinding wegviel): het staat één keer in het archief.",
     ),
+    "record.only_table": (
+        "Only table {table}'s recorder may record this match.",
+        "Alleen wie tafel {table} opneemt, mag deze partij opnemen.",
+    ),
     "record.not_your_table": (
         "This is table {table}'s match: your link records another table.",
         "Dit is de partij van tafel {table}: uw link neemt een andere tafel op.",

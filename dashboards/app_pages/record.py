@@ -128,10 +128,8 @@ def _keep(draft: rec.Draft | None) -> None:
     at the table wrote the file meanwhile, take up its version instead and say so."""
     if draft is not None and not _ours(draft):  # checked where it is written, whatever the page shows
         if access.session_visitor() is None:  # a token revoked (or gone) since the page opened
-            raise access.AccessRefusedError(access.REFUSED_TEXT)
-        raise access.AccessRefusedError(
-            f"Only table {draft.setup.table or '?'}'s recorder may record this match."
-        )
+            raise access.AccessRefusedError(access.refused_text())
+        raise access.AccessRefusedError(t("record.only_table", table=draft.setup.table or "?"))
     if draft is not None:
         try:
             drafts.save(draft)
