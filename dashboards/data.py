@@ -374,7 +374,10 @@ def _matches(
                m.deals,
                (SELECT count(*) FROM findings f WHERE f.match_id = m.match_id AND f.severity <> 'info')
                    AS findings,
-               e.blocks_won
+               e.blocks_won,
+               -- a club evening keeps no team score (its teams change): one before its first block
+               -- is over has no blocks won yet either
+               (e.blocks_won IS NOT NULL OR m.score_0 IS NULL) AS evening
         FROM matches m LEFT JOIN evening e USING (match_id)
         WHERE {" AND ".join(where)}
         ORDER BY m.date DESC NULLS LAST, m.import_order DESC

@@ -200,6 +200,8 @@ LABELS: dict[str, tuple[str, str]] = {
         "De vorige versie van {match} terugzetten",
     ),
     "archive.blocks_won": ("Blocks won: ", "Gewonnen blokken: "),
+    "match.club_evening_short": ("club evening", "clubavond"),
+    "archive.no_block_yet": ("none yet, the first block under way", "nog geen, het eerste blok is bezig"),
     "match.club_evening": (
         "Club evening: the partners change every block",
         "Clubavond: de partners wisselen elk blok",

@@ -412,8 +412,25 @@ def test_archive_lists_a_club_evening_by_the_blocks_won(
         "",
         "",
     )
+    # an evening before its first block is over has no blocks won yet: said, not block 1's teams
+    with Store(path, read_only=True) as store:
+        first = json.loads(
+            store.query("SELECT record FROM matches WHERE match_id = 'club-evening-2026-11-27'").item()
+        )
+    first["match"]["id"] = "evening-under-way"
+    first["deals"] = first["deals"][:3]
+    summary, _ = data.import_upload("under-way.json", json.dumps(first).encode())
+    assert summary.imported == 1
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "archive")
+    rows = {row["match_id"]: row for row in light_tables(at)[0].texts.iter_rows(named=True)}
+    assert (rows["evening-under-way"]["team_0"], rows["evening-under-way"]["team_1"]) == (
+        "Blocks won: none yet, the first block under way",
+        "",
+    )
     six = next(
-        row for match, row in rows.items() if match not in ("club-evening-2026-11-27", three["match_id"])
+        row
+        for match, row in rows.items()
+        if match not in ("club-evening-2026-11-27", "evening-under-way", three["match_id"])
     )
     assert six["team_0"].count(" & ") == 2 and six["team_1"].count(" & ") == 2
     alone = rows[three["match_id"]]

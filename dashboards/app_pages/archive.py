@@ -320,7 +320,7 @@ shown_text = t("archive.shown", shown=shown.height, total=numbers["matches"])
 if active:
     shown_text += f" ({t('archive.filters_active', count=active)})"
 st.caption(shown_text + ". " + t("archive.click_row"))
-evening = pl.col("blocks_won").is_not_null()  # a club evening: the teams change every block
+evening = pl.col("evening")  # a club evening: the teams change every block
 table = shown.with_columns(
     pl.when(evening)
     .then(pl.lit(""))
@@ -329,7 +329,7 @@ table = shown.with_columns(
     .otherwise(pl.format("{}-{}", "final_score_0", "final_score_1"))
     .alias("score"),
     pl.when(evening)
-    .then(pl.lit(t("archive.blocks_won")) + pl.col("blocks_won"))
+    .then(pl.lit(t("archive.blocks_won")) + pl.col("blocks_won").fill_null(t("archive.no_block_yet")))
     .otherwise("team_0")
     .alias("team_0"),
     pl.when(evening).then(pl.lit("")).otherwise(pl.col("team_1").fill_null("")).alias("team_1"),

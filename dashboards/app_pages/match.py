@@ -51,7 +51,9 @@ def _no_match_chosen() -> None:
         # the teams of a four- or six-player match (the archive's team A and B), the players of
         # the three-player games (who score apart)
         about = [str(row["date"])] if row["date"] is not None else []
-        if row["team_0"] and row["team_1"]:
+        if row["evening"]:  # its partners change every block: no one pair of teams to name
+            about.append(t("match.club_evening_short"))
+        elif row["team_0"] and row["team_1"]:
             about.append(t("match.against", a=row["team_0"], b=row["team_1"]))
         elif row["team_0"]:
             about.append(row["team_0"])
