@@ -944,6 +944,17 @@ def slot_being_tapped(deal: DealDraft, rules: Rules | None = None) -> Slot | Non
     return next((s for s in slots(rules or Rules()) if len(slot_cards(deal, s)) < s.size), None)
 
 
+def set_dealer(draft: Draft, number: int, dealer: int) -> bool:
+    """Deal ``number``'s dealer chosen; ``False`` (nothing changed) when that deal is no longer
+    the one being recorded (saved since: a picker sent again from the page before) or is under
+    way (its calls or cards are in)."""
+    deal = draft.current
+    if deal is None or draft.number != number or deal.calls or deal.plays:
+        return False
+    deal.dealer = dealer
+    return True
+
+
 def part_dealt(deal: DealDraft, rules: Rules | None = None) -> Slot | None:
     """The first place the cards dealt were begun in and not finished (Anna's hand with 3 of its
     8 cards), ``None`` when there is none: what was tapped there is no hand the deal can keep."""

@@ -216,6 +216,20 @@ def test_unfinished_deal_is_not_saved() -> None:
         rec.finish_deal(draft)
 
 
+def test_a_dealer_chosen_for_a_deal_already_saved_changes_nothing() -> None:
+    """Lijn bewaren, then a quick tap on the next deal: the page sent the saved deal's dealer picker
+    again, and its dealer (Bert) became the next deal's, the rotation a seat behind from then on."""
+    draft = rec.new_draft("abc", setup(dealer=1))
+    draft, _, _ = rec.finish_deal(rec.scoresheet_line(draft, 1, 6))
+    assert draft.number == 2 and draft.current is not None and draft.current.dealer == 2
+    assert not rec.set_dealer(draft, 1, 1)  # deal 1's picker, from the page before the save
+    assert draft.current.dealer == 2
+    assert rec.set_dealer(draft, 2, 3) and draft.current.dealer == 3  # this deal's own picker
+    draft = rec.add_call(draft, 3, "trump", "H")
+    assert draft.current is not None and not rec.set_dealer(draft, 2, 0)  # under way: no picker
+    assert draft.current.dealer == 3
+
+
 def test_scoresheet_lines_count_for_the_match() -> None:
     draft = rec.new_draft("abc", setup())
     draft, _, _ = rec.finish_deal(rec.scoresheet_line(draft, 1, 12))

@@ -721,7 +721,7 @@ def _deal(draft: rec.Draft) -> None:
                 format_func=names.__getitem__,
                 key=f"record_dealer_{draft.draft_id}_{number}",
                 on_change=_set_dealer,
-                args=(f"record_dealer_{draft.draft_id}_{number}",),
+                args=(f"record_dealer_{draft.draft_id}_{number}", number),
                 help=t("record.dealer_help"),
             )
     st.session_state.setdefault(
@@ -821,12 +821,13 @@ def _play_undo(draft: rec.Draft, table: rec.Table) -> None:
     )
 
 
-def _set_dealer(key: str) -> None:
+def _set_dealer(key: str, number: int) -> None:
+    """The dealer chosen for deal ``number``, when that deal is still the one being recorded: a
+    tap on the next deal's first button before the page had replaced the saved deal's sent the
+    old picker again, and its dealer (the deal before's) went to the new deal."""
     draft: rec.Draft | None = st.session_state.get(DRAFT)
-    if draft is None or draft.current is None:
-        return
-    draft.current.dealer = int(st.session_state[key])
-    _keep(draft)
+    if draft is not None and rec.set_dealer(draft, number, int(st.session_state[key])):
+        _keep(draft)
 
 
 def _calls(draft: rec.Draft, table: rec.Table, rules: Rules) -> None:
