@@ -138,6 +138,38 @@ def test_an_archive_given_where_records_go_is_said_to_be_one(command: str, tmp_p
 
 
 @pytest.mark.parametrize("command", READING_COMMANDS)
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        (
+            "club.jsonl.gz",
+            "club.jsonl.gz: the file is compressed (gzip): decompress it first "
+            "(gunzip -c club.jsonl.gz > club.jsonl)",
+        ),
+        ("club.jsonl", "club.jsonl: the file is compressed (gzip): decompress it first"),
+        ("matches.parquet", "matches.parquet: this is a Parquet file, not a record file"),
+        ("wide.jsonl", "wide.jsonl: the file is UTF-16 text; save it as UTF-8"),
+    ],
+)
+def test_a_compressed_parquet_or_utf16_file_is_one_message_not_one_a_line(
+    command: str, name: str, said: str, tmp_path: Path
+) -> None:
+    """A gzip file read line by line gave twenty-two refused "records", each said to be UTF-16."""
+    import gzip
+
+    lines = (_seed_text().replace("\n", " ") + "\n") * 3
+    data = (
+        lines.encode("utf-16")
+        if name == "wide.jsonl"
+        else b"PAR1" + bytes(range(256)) * 4 + b"PAR1"
+        if name.endswith(".parquet")
+        else gzip.compress(lines.encode())
+    )
+    output = _assert_message(_run_reading(command, _write(tmp_path / name, data), tmp_path), said)
+    assert f"{name}:2" not in output  # not a message for every line
+
+
+@pytest.mark.parametrize("command", READING_COMMANDS)
 def test_one_indented_record_named_jsonl_is_one_message_not_one_a_line(command: str, tmp_path: Path) -> None:
     path = _write(tmp_path / "match.jsonl", (SAMPLES / "seed-trick.json").read_bytes())
     output = _assert_message(

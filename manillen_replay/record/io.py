@@ -421,6 +421,11 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
             return
         if kind == "jsonl":
             with path.open("rb") as handle:
+                why = not_text_of_records(handle.read(4), path.name)
+                if why is not None:  # one refusal for the file, not one for each of its "lines"
+                    yield _refused(source, why)
+                    return
+                handle.seek(0)
                 if _one_document_over_lines(handle):
                     yield _refused(source, ONE_DOCUMENT_OVER_LINES)
                     return
@@ -443,6 +448,36 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
     if kind == "json" and not _is_record_name(path.name) and looks_like_notation(data):
         kind = "mnl"  # typed in the notation and saved as .txt: "not valid JSON" told nobody what to do
     yield from entries_of(data, source, kind)
+
+
+def not_text_of_records(start: bytes, name: str) -> str | None:
+    r"""Why a file that starts with ``start`` (its first bytes) holds no records as text, or
+    ``None``: compressed (gzip), a Parquet table, or UTF-16 text. Read line by line, a gzip file
+    gave twenty-two refused "records", each said to be UTF-16.
+
+    >>> not_text_of_records(b"\x1f\x8b\x08\x00", "club.jsonl.gz").split(":")[0]
+    'the file is compressed (gzip)'
+    >>> not_text_of_records(b'{"fo', "m.json") is None
+    True
+    """
+    if start[:2] == b"\x1f\x8b":
+        stem, dot, suffix = name.rpartition(".")
+        plain = (
+            name[:-3]
+            if name.lower().endswith(".gz")
+            else f"{stem}-plain{dot}{suffix}"
+            if dot
+            else f"{name}.jsonl"
+        )
+        return f"the file is compressed (gzip): decompress it first (gunzip -c {name} > {plain})"
+    if start == b"PAR1":
+        return (
+            "this is a Parquet file, not a record file (.json, .jsonl or .mnl): the analysis parts of "
+            "manillen analyze-files go to manillen import-analysis DIR"
+        )
+    if start[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(start) >= 2 and b"\x00" in start):
+        return "the file is UTF-16 text; save it as UTF-8"
+    return None
 
 
 EMPTY_JSON_LINES = "the file is empty: no record in it (JSON Lines holds one match a line)"
@@ -590,6 +625,9 @@ def split_lines(data: bytes) -> list[tuple[int, bytes]]:
 
 def entries_of(data: bytes, source: str, kind: str) -> list[Entry]:
     """The documents in the bytes of one file (or of standard input) of a kind (:func:`kind_of`)."""
+    why = not_text_of_records(data[:4], Path(source).name)
+    if why is not None:  # an upload of a .jsonl.gz, say
+        return [_refused(source, why)]
     if kind == "jsonl" and _indented_document(data):
         return [_refused(source, ONE_DOCUMENT_OVER_LINES)]
     if kind == "jsonl":
