@@ -761,6 +761,20 @@ def test_a_bulk_command_shows_its_progress_and_the_time_left_on_a_terminal_only(
     assert sys.stderr.getvalue() == ""
 
 
+def test_generate_deals_shows_its_progress_in_deals(monkeypatch, tmp_path: Path) -> None:
+    """`generate --deals 60000 --out FILE` ran 53 s without a word: the matches it makes are a
+    stream of no known length, so the bar counts the deals asked for."""
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    from manillen_replay.cli.generate import generate
+
+    with pytest.raises(SystemExit) as done:
+        generate.main(["--deals", "400", "--out", str(tmp_path / "g.jsonl")], standalone_mode=True)
+    assert done.value.code == 0
+    shown = terminal.getvalue()
+    assert "generating" in shown and re.search(r"\b4\d\d/400\b", shown), shown
+
+
 def test_costs_of_a_match_without_cards_says_why_nothing_is_costed() -> None:
     """`manillen costs` of a scoresheet-only match printed nothing at all, exit 0."""
     sample = str(ROOT / "data" / "samples" / "club-evening.json")

@@ -275,19 +275,32 @@ PROGRESS_MINIMUM = 200
 
 
 def progress(
-    items: Iterable[T], label: str, *, total: int | None = None, minimum: int = PROGRESS_MINIMUM
+    items: Iterable[T],
+    label: str,
+    *,
+    total: int | None = None,
+    minimum: int = PROGRESS_MINIMUM,
+    size: Callable[[T], int] | None = None,
 ) -> Iterator[T]:
     """Iterate with a progress bar on stderr (its position and the time left) when the work is
     long and a person is watching.
 
-    :param total: how many items there are, for items that cannot tell (a stream).
+    :param total: how many items there are, for items that cannot tell (a stream); with
+        ``size``, how many units of work (deals, when the items are matches).
+    :param size: the units of work of an item (``None``: one each).
     """
     length = total if total is not None else len(items) if isinstance(items, Sized) else 0
     if length < minimum or not sys.stderr.isatty():
         yield from items
         return
-    with click.progressbar(items, length=length, label=label, file=sys.stderr, show_pos=True) as bar:
-        yield from bar
+    if size is None:
+        with click.progressbar(items, length=length, label=label, file=sys.stderr, show_pos=True) as bar:
+            yield from bar
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr, show_pos=True) as units:
+        for item in items:
+            yield item
+            units.update(size(item))
 
 
 def rules_option(values: Iterable[str]) -> Rules:

@@ -218,7 +218,14 @@ def generate(
     try:
         with nullcontext(sys.stdout) if out is None else written_whole(out) as handle:
             opened = True
-            for match in progress(generated, "generating", total=matches if out is not None else 0):
+            # by matches, or by deals for --deals N (a stream of matches whose number is not known)
+            by_deals = matches is None and deals is not None
+            for match in progress(
+                generated,
+                "generating",
+                total=(deals if by_deals else matches) if out is not None else 0,
+                size=(lambda made: len(made.record.deals)) if by_deals else None,
+            ):
                 handle.write(dumps(match.record, pretty=False) + "\n")
                 tally.add(match)
     except OSError as error:
