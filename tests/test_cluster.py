@@ -572,6 +572,26 @@ def test_import_analysis_leaves_out_a_match_whose_record_changed_since_its_part(
     assert set(_costed(path)) == {RECORDS[1].match.id, RECORDS[2].match.id}
 
 
+def test_import_analysis_loads_a_match_whose_venue_only_was_put_right_since_its_part(
+    parts: Path, tmp_path: Path
+) -> None:
+    """A venue put right after the part was solved left the match's analysis out ("its record in
+    the archive is not the one the part was solved from"), where an import keeps an analysis when
+    only the match's details change: the game is the same."""
+    path = new_archive(tmp_path / "club.duckdb")
+    moved = msgspec.structs.replace(
+        RECORDS[0], match=msgspec.structs.replace(RECORDS[0].match, venue="Café De Zwaan, Roeselare")
+    )
+    with Store(path) as store:
+        assert (
+            store.import_entries([Entry("fix.jsonl", 1, dumps(moved, pretty=False).encode())]).replaced == 1
+        )
+    code, text, err = run("import-analysis", str(parts / "out"), "--db", str(path))
+    assert code == 0, err
+    assert "left out" not in err and "2 parts: analysis of 3 matches loaded" in text
+    assert set(_costed(path)) == {record.match.id for record in RECORDS}
+
+
 def test_a_part_that_cannot_be_read_is_left_out_whole_and_named(parts: Path, tmp_path: Path) -> None:
     """A findings file cut short stopped the load half way with a traceback: costs stored, findings
     not, the parts after it not loaded. The part is read whole first: left out, named, the others

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import hashlib
 import json
 import os
 import re
@@ -408,11 +407,13 @@ def _file_matches(
 
 def game_hash(record: Record) -> str:
     """The SHA-256 of a record's game as an archive stores it (``matches.record``: the canonical
-    record without its coach comments), which a part keeps with each match: ``import-analysis``
-    loads a part's analysis only onto the very game it was made from."""
+    record without its coach comments), the match's date, venue, event and notes left out, which
+    a part keeps with each match: ``import-analysis`` loads a part's analysis only onto the game
+    it was made from (a match whose venue was put right since is still that game)."""
     from ..store.batch import game_text
+    from ..store.importer import game_digest
 
-    return hashlib.sha256(game_text(record, dumps(record, pretty=False)).encode()).hexdigest()
+    return game_digest(game_text(record, dumps(record, pretty=False)))
 
 
 def write_part(
@@ -688,7 +689,8 @@ def import_analysis(directory: str, db: str | None) -> None:
     analysed at the solver depth, in the same transactions as `manillen analyze`. Matches
     the archive does not hold are counted and left out: import their records first. A match
     whose record in the archive is no longer the one the part was solved from (imported again
-    with other cards, say) is left out and named: run analyze-files on its new record. A part
+    with other cards, say; a date or venue put right leaves it the same game) is left out and
+    named: run analyze-files on its new record. A part
     that cannot be read (a file cut short or missing) is left out whole, named, and the others
     are loaded; the exit code is then 1.
 
@@ -817,7 +819,9 @@ def _load_part(store: Store, frames: Mapping[str, pl.DataFrame]) -> _PartLoaded:
     if known and "game_hash" in matches.columns:  # parts written before it was kept cannot be checked
         games = dict(zip(matches["match_id"].to_list(), matches["game_hash"].to_list(), strict=True))
         held = store.game_hashes(known)
-        done.stale = [mid for mid in known if games.get(mid) is not None and games[mid] != held.get(mid)]
+        done.stale = [
+            mid for mid in known if games.get(mid) is not None and games[mid] not in held.get(mid, ())
+        ]
         known = [mid for mid in known if mid not in done.stale]
     if known:
         samples = dict(zip(matches["match_id"].to_list(), matches["samples"].to_list(), strict=True))

@@ -200,13 +200,19 @@ class FindingsMixin(StoreBase):
             self._con.unregister("_batch_ids")
             self._con.unregister("_batch_findings")
 
-    def game_hashes(self, match_ids: list[str]) -> dict[str, str]:
-        """The SHA-256 of each of these matches' records as the archive holds them (without the
-        coach comments, ``matches.record``): what an analysis made elsewhere is checked against."""
+    def game_hashes(self, match_ids: list[str]) -> dict[str, tuple[str, str]]:
+        """What an analysis made elsewhere is checked against, for each of these matches: the
+        SHA-256 of its record as the archive holds it (without the coach comments,
+        ``matches.record``: what parts written before kept), and of its game without the match's
+        details (:func:`~.importer.game_digest`: what parts keep, so that a venue put right
+        does not leave the analysis out)."""
+        from .importer import game_digest
+
         rows = self._con.execute(
-            "SELECT match_id, sha256(record) FROM matches WHERE list_contains(?, match_id)", [list(match_ids)]
+            "SELECT match_id, sha256(record), record FROM matches WHERE list_contains(?, match_id)",
+            [list(match_ids)],
         ).fetchall()
-        return {str(match_id): str(digest) for match_id, digest in rows}
+        return {str(match_id): (str(digest), game_digest(record)) for match_id, digest, record in rows}
 
     def solver_samples(self, match_ids: list[str]) -> dict[str, int]:
         """The layouts a play of each of these matches' solver review drew at most (a play solved

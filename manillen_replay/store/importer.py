@@ -241,6 +241,14 @@ def _without_details(text: str) -> Any:
     return document
 
 
+def game_digest(record_text: str) -> str:
+    """The SHA-256 of a stored record's game (``matches.record``) without the match's
+    :data:`DETAILS`: what an analysis made elsewhere (``manillen analyze-files``) is checked
+    against, as an import keeps a match's analysis when only those changed."""
+    game = json.dumps(_without_details(record_text), ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(game.encode()).hexdigest()
+
+
 def _comments_kept(comments: set[CommentKey], tricks: Sequence[Sequence[int]]) -> int:
     """How many of a replaced match's coach comments have their deal, trick and play in the
     version replacing it (the others stay in the version kept).
