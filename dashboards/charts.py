@@ -50,7 +50,12 @@ MARKER_COLOURS = {"muil": "#7b3fa0", "klop": "#e6820e", "tie": "#555555"}
 WIDE, NARROW = 720, 380
 """The SVG pictures' widths: for a computer's page and for a phone's (or a narrow column)."""
 
-_LAYOUT = {"margin": {"l": 40, "r": 10, "t": 50, "b": 40}, "legend": {"orientation": "h", "y": -0.18}}
+_LAYOUT = {
+    "margin": {"l": 40, "r": 10, "t": 50, "b": 40},
+    "legend": {"orientation": "h", "y": -0.18},
+    # a value under the pointer to a tenth, as the bars' labels and the pages say it ("6,476274")
+    "yaxis": {"hoverformat": ",.1~f"},
+}
 
 
 def _layout(decimal: str) -> dict[str, object]:

@@ -2181,6 +2181,10 @@ def test_a_chart_of_counts_steps_by_whole_numbers() -> None:
     assert (figure.layout.yaxis.tick0, figure.layout.yaxis.dtick) == (0, 1.0)
     many = pl.DataFrame({"choice": ["♥ harten", "♠ schoppen"], "deals": [12, 3]})
     assert charts.trump_choices_figure(many, title="t", y_title="deals").layout.yaxis.dtick == 5.0
+    # the value under the pointer to a tenth (d3's format): it read "6,476274" on the Players page
+    points = pl.DataFrame({"role": ["als gever", "niet"], "points_per_deal": [6.476274, 3.2]})
+    shown = charts.dealer_points_figure(points, title="t", y_title="p", decimal=",").layout
+    assert (shown.yaxis.hoverformat, shown.separators) == (",.1~f", ", ")
 
 
 @pytest.mark.parametrize("page", ["players", "train"])
