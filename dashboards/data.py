@@ -487,6 +487,13 @@ def import_upload(
     return summary, outcome
 
 
+def upload_match_ids(name: str, data: bytes) -> list[str]:
+    """The ids of an upload's matches the archive holds now, in the file's order: the links the
+    Archive page offers after an import (a match without a date sank to the end of its lists)."""
+    held = set(match_ids())
+    return [mid for mid in dict.fromkeys(_record_ids(entries_from_upload(name, data))) if mid in held]
+
+
 def _record_ids(entries: list[Entry]) -> list[str]:
     """The match ids of the records among ``entries`` that read (the others were refused)."""
     from manillen_replay.engine import match_id

@@ -195,6 +195,10 @@ LABELS: dict[str, tuple[str, str]] = {
         "{match} staat twee keer in het bestand, met een andere inhoud: {before} op {earlier}, "
         "{after} op {place}. De latere is bewaard; de eerdere staat in de geschiedenis van het archief.",
     ),
+    "archive.more_uploaded": (
+        "and {count} more of this file's matches: the table below lists them all",
+        "en nog {count} partijen uit dit bestand: de tabel hieronder toont ze alle",
+    ),
     "archive.restore": (
         "Put back the earlier version of {match}",
         "De vorige versie van {match} terugzetten",

@@ -1970,6 +1970,11 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     assert refused.startswith("Refused: club.jsonl:2: /deals/0/dealer: ")
     assert figures(at)["Matches"] == "4"
     assert "sample-three" in light_tables(at)[0].value["match_id"].to_list()
+    # a link to each match of the file the archive holds now (one without a date sank to the end
+    # of every list), the refused line's none
+    links = [link.proto for link in at.get("page_link") if "match" in link.proto.page]
+    assert [link.label.replace("\\", "") for link in links] == ["sample-three", fixture_records()[0].match.id]
+    assert "match=sample-three" in links[0].query_string
     with Store(own_archive, read_only=True) as store:
         rejects = store.query("SELECT source, line, pointer, raw FROM rejects").rows()
         new = store.query(

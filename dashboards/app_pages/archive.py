@@ -27,6 +27,8 @@ def _count(noun: str, count: int | None) -> str:
 
 ASKED = "archive_replace_asked"  # the upload waiting for an answer: replace the matches it changes?
 RESTORABLE = "archive_restorable"  # the matches the last upload replaced, offered to put back
+UPLOADED = "archive_uploaded"  # the last upload's matches, each a link to its Match page
+SHOWN_LINKS = 10  # links to the uploaded matches shown at most (a league's file holds hundreds)
 
 
 def _review_state() -> None:
@@ -219,6 +221,9 @@ def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None)
     # the counts and the table above are stale now: show the report after a fresh run
     st.session_state["archive_report"] = report
     st.session_state[RESTORABLE] = [r.match_id for r in summary.replacements]
+    st.session_state[UPLOADED] = (
+        data.upload_match_ids(name, content) if summary.imported or summary.replaced else []
+    )
     st.rerun()
 
 
@@ -240,6 +245,16 @@ def _restore(match_id: str) -> None:
 
 for kind, text in st.session_state.pop("archive_report", []):
     getattr(st, kind)(text)
+uploaded_ids = st.session_state.pop(UPLOADED, [])
+for uploaded_id in uploaded_ids[:SHOWN_LINKS]:
+    st.page_link(
+        ui.PAGE_FILES["match"],
+        label=ui.markdown_text(uploaded_id),
+        icon=":material/playing_cards:",
+        query_params={"match": uploaded_id, **ui.language_params()},
+    )
+if len(uploaded_ids) > SHOWN_LINKS:
+    st.caption(t("archive.more_uploaded", count=i18n.count(len(uploaded_ids) - SHOWN_LINKS)))
 for replaced in st.session_state.get(RESTORABLE, []) if organiser else []:
     st.button(
         t("archive.restore", match=replaced),
