@@ -546,7 +546,11 @@ def _set(key, value):
         (four_player_deal(_set("discards", ["7H"])), ["/deals/0/discards: 'four' lays no cards aside"]),
         (
             two_open(lambda d: d.pop("table")),
-            ["/deals/0/table: the table lists 2 seats' piles; the record has 0"],
+            [
+                "/deals/0/table: the table piles of Anna and Bert are missing: 4 piles each in 'two_open', "
+                "a face-down card under a face-up one (in the notation a line `table Anna: 7S/10S QS/KD "
+                "8H/7D 7C/10D`, face-down/face-up)"
+            ],
         ),
         (
             two_open(lambda d: d["table"].__setitem__(0, d["table"][0][:3])),

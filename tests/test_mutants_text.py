@@ -146,7 +146,11 @@ def test_the_cards_laid_aside_are_placed_at_the_card_or_at_the_line(discards: st
 @pytest.mark.parametrize(
     ("change", "said"),
     [
-        (("  table Bert: QD/8D AS/JD 9C/AH 8S/QH\n", ""), "9:3: Bert has 4 table piles, the record 0"),
+        (
+            ("  table Bert: QD/8D AS/JD 9C/AH 8S/QH\n", ""),
+            "9:3: the table piles of Bert are missing: 4 piles in 'two_open', a face-down card under a "
+            "face-up one (in the notation a line `table Bert: 7S/10S QS/KD 8H/7D 7C/10D`, face-down/face-up)",
+        ),
         (
             ("table Anna: 7S/10S QS/KD 8H/7D 7C/10D", "table Anna: 7S/10S QS/KD 8H/7D"),
             "9:9: Anna has 4 table piles, the record 3",
@@ -802,3 +806,19 @@ def test_a_team_written_with_spaces_around_the_ampersand_is_placed_at_its_first_
         "game.mnl:2:26: 'Anna&Bert' are not on one team in this deal"
         ": the teams are Anna & Carla and Bert & Dirk"
     ]
+
+
+def test_the_dummys_missing_table_says_the_line_that_gives_it() -> None:
+    """ "the table lists 4 seats' piles; the record has 0" left a typist of three_dummy without a
+    word of what to add: the dummy's table, written `table dummy: ...`."""
+    typed = (
+        Path(__file__).resolve().parent.parent / "data" / "notation" / "variant-three-dummy.mnl"
+    ).read_text()
+    without = "\n".join(line for line in typed.splitlines() if not line.strip().startswith("table dummy:"))
+    assert without != typed
+    (entry,) = entries_of(without.encode(), "thuis.mnl", "mnl")
+    with pytest.raises(InvalidRecordError) as refused:
+        replay_entry(entry)
+    said = str(refused.value)
+    assert "the table piles of Anna's dummy are missing: 4 piles in 'three_dummy'" in said
+    assert "`table dummy: 7S/10S QS/KD 8H/7D 7C/10D`" in said

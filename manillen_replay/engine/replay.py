@@ -222,6 +222,17 @@ class _Replay:
     def seat_name(self, seat: int) -> str:
         return self.names[seat] if seat < len(self.names) else f"seat {seat}"
 
+    def _missing_piles(self, seats: Sequence[int]) -> str:
+        """That these seats' table piles are missing, with how they are written."""
+        shape = self.rules.shape
+        names = " and ".join(self.seat_name(s) for s in seats)
+        typed = "dummy" if seats[0] >= shape.people else self.seat_name(seats[0])  # the notation's word
+        return (
+            f"the table piles of {names} are missing: 4 piles {'each ' if len(seats) > 1 else ''}in "
+            f"{self.rules.variant!r}, a face-down card under a face-up one (in the notation a line "
+            f"`table {typed}: 7S/10S QS/KD 8H/7D 7C/10D`, face-down/face-up)"
+        )
+
     # ------------------------------------------------------------------ the match
 
     def run(self) -> MatchResult:
@@ -872,6 +883,12 @@ class _Replay:
                 place(text, f"{pointer}/hands/{s}/{i}")
         stacks: list[tuple[tuple[int, ...], ...]] = []
         if shape.table_seats != "none":
+            holders = [s for s in range(shape.players) if shape.holds_table(s)]
+            if not table_text:
+                # said with what to give: "the table lists 4 seats' piles; the record has 0" left a
+                # typist of three_dummy wondering what a table was
+                self.problem(f"{pointer}/table", self._missing_piles(holders))
+                return None
             if len(table_text) != shape.players:
                 self.problem(
                     f"{pointer}/table",
@@ -883,7 +900,9 @@ class _Replay:
                 if len(piles) != wanted:
                     self.problem(
                         f"{pointer}/table/{s}",
-                        f"{self.seat_name(s)} has {wanted} table piles, the record {len(piles)}",
+                        self._missing_piles([s])
+                        if wanted and not piles
+                        else f"{self.seat_name(s)} has {wanted} table piles, the record {len(piles)}",
                     )
                     ok = False
                 for p, pile in enumerate(piles):
