@@ -83,7 +83,10 @@ def test_playing_a_card_still_face_down_names_the_card_the_table_and_the_trick()
     with pytest.raises(InvalidRecordError) as caught:
         decode_and_replay(json.dumps(doc))
     messages = [p.describe() for p in caught.value.problems]
-    assert f"/deals/0/tricks/0/1: '{down}' still lies face down on Anna's table in trick 1" in messages
+    assert (
+        f"/deals/0/tricks/0/1: '{down}' still lies face down on Anna's table in trick 1; a card a move "
+        "turns up needs its `move` line" in messages
+    )
 
 
 def test_a_scoresheet_that_disagrees_with_a_thirty_thirty_says_both():

@@ -265,7 +265,9 @@ THREE_DUMMY = (NOTATION / "variant-three-dummy.mnl").read_text(encoding="utf-8")
 
 def test_the_dummys_card_is_named_the_dummys_in_the_hint() -> None:
     (problem,) = hinted(THREE_DUMMY.replace("  10C 7D QC 9C\n", "  10C QC 7D 9C\n"))
-    assert problem[0].startswith("game.mnl:11:7: 'QC' is not in Anna's dummy's hand in trick 1")
+    assert problem[0].startswith(
+        "game.mnl:11:7: 'QC' is not on Anna's dummy's table in trick 1"
+    )  # it has no hand
     assert problem[1] == (
         "Bert sits left of the dealer Anna, so trick 1 starts with Bert: the first card on the line "
         "is Bert's, card 2 is the dummy's; QC was dealt to Carla"
@@ -276,7 +278,7 @@ def test_whose_card_the_hint_names_follows_the_dummys_place_for_any_dealer() -> 
     """Dealt by Bert, the dummy sits between Carla and Anna: the second card is the dummy's."""
     text = THREE_DUMMY.replace("dealer Anna", "dealer Bert").replace("  10C 7D QC 9C\n", "  QC 10C 7D 9C\n")
     (problem,) = hinted(text)
-    assert problem[0].startswith("game.mnl:11:6: '10C' is not in Bert's dummy's hand in trick 1")
+    assert problem[0].startswith("game.mnl:11:6: '10C' is not on Bert's dummy's table in trick 1")
     assert problem[1] == (
         "Carla sits left of the dealer Bert, so trick 1 starts with Carla: the first card on the line "
         "is Carla's, card 2 is the dummy's; 10C was dealt to Bert"

@@ -1149,9 +1149,27 @@ class _Replay:
         elif earlier is not None:
             self.problem(where, f"'{Card(card)}' was already played in trick {earlier + 1}")
         elif stacks and any(card in pile for pile in stacks[seat]):
-            self.problem(where, f"'{Card(card)}' still lies face down on {name}'s table in trick {t + 1}")
+            moves = (
+                "; a card a move turns up needs its `move` line"
+                if self.rules.variant.startswith("two_open")
+                else ""
+            )
+            self.problem(
+                where, f"'{Card(card)}' still lies face down on {name}'s table in trick {t + 1}{moves}"
+            )
         else:
-            self.problem(where, f"'{Card(card)}' is not in {name}'s hand in trick {t + 1}")
+            # the dummy holds no hand, only its table; a card on another seat's table is said where it lies
+            held = "on {}'s table" if seat >= self.rules.shape.people else "in {}'s hand"
+            elsewhere = next(
+                (
+                    other
+                    for other, piles in enumerate(stacks)
+                    if other != seat and any(card in p for p in piles)
+                ),
+                None,
+            )
+            lies = "" if elsewhere is None else f": it lies on {self.seat_name(elsewhere)}'s table"
+            self.problem(where, f"'{Card(card)}' is not {held.format(name)} in trick {t + 1}{lies}")
 
     def read_scoresheet(self, deal: Deal, outcome: DealResult) -> None:
         if deal.recorded_score is not UNSET:

@@ -450,10 +450,13 @@ def _entries_in_file(path: Path, seen: set[Path]) -> Iterator[Entry]:
     yield from entries_of(data, source, kind)
 
 
-def not_text_of_records(start: bytes, name: str) -> str | None:
+def not_text_of_records(start: bytes, name: str, *, utf16: bool = True) -> str | None:
     r"""Why a file that starts with ``start`` (its first bytes) holds no records as text, or
     ``None``: compressed (gzip), a Parquet table, or UTF-16 text. Read line by line, a gzip file
     gave twenty-two refused "records", each said to be UTF-16.
+
+    :param utf16: whether UTF-16 text is said here: a file read line by line (JSON Lines); a file
+        read whole says it itself, placed in its text.
 
     >>> not_text_of_records(b"\x1f\x8b\x08\x00", "club.jsonl.gz").split(":")[0]
     'the file is compressed (gzip)'
@@ -475,7 +478,7 @@ def not_text_of_records(start: bytes, name: str) -> str | None:
             "this is a Parquet file, not a record file (.json, .jsonl or .mnl): the analysis parts of "
             "manillen analyze-files go to manillen import-analysis DIR"
         )
-    if start[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(start) >= 2 and b"\x00" in start):
+    if utf16 and (start[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(start) >= 2 and b"\x00" in start)):
         return "the file is UTF-16 text; save it as UTF-8"
     return None
 
@@ -625,7 +628,7 @@ def split_lines(data: bytes) -> list[tuple[int, bytes]]:
 
 def entries_of(data: bytes, source: str, kind: str) -> list[Entry]:
     """The documents in the bytes of one file (or of standard input) of a kind (:func:`kind_of`)."""
-    why = not_text_of_records(data[:4], Path(source).name)
+    why = not_text_of_records(data[:4], Path(source).name, utf16=kind == "jsonl")
     if why is not None:  # an upload of a .jsonl.gz, say
         return [_refused(source, why)]
     if kind == "jsonl" and _indented_document(data):
