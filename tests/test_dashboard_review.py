@@ -27,6 +27,7 @@ from streamlit.testing.v1 import AppTest
 from dashboards import data, native_inputs, review_view, reviewer
 from dashboards.ui import markdown_text
 from manillen_replay.analysis.ranking import cost_in_words
+from manillen_replay.archive_defaults import ANALYSIS_REVISION
 from manillen_replay.record import Entry, dumps
 from manillen_replay.store import Store
 from manillen_replay.store.analyse import analyse_archive
@@ -104,7 +105,9 @@ def test_a_review_by_an_earlier_version_says_so_and_is_made_again(archive: Path)
     current = reviewer.start(archive, samples=SAMPLES, warm=False, backlog=True)
     wait_until_ready(current, "random-1")
     with Store(archive, read_only=True) as store:
-        assert store.query("SELECT analysis_revision FROM matches WHERE match_id = 'random-1'").item() == 1
+        assert store.query("SELECT analysis_revision FROM matches WHERE match_id = 'random-1'").item() == (
+            ANALYSIS_REVISION
+        )
     at = open_page(AppTest.from_file(APP, default_timeout=60), "match", match="random-1")
     shown = texts(at)
     assert "Review ready" in shown and "earlier version" not in shown
