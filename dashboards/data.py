@@ -479,7 +479,7 @@ def import_upload(
         summary = store.import_entries(entries, replace=replace, club=club)
         # this upload's matches only (imported, replaced or kept as they were): the others
         # waiting for an analysis, an earlier version's among them, are the background review's
-        new = match_ids_to_analyse(store, match_ids=_record_ids(entries), outdated=False)
+        new = match_ids_to_analyse(store, match_ids=_record_ids(entries, club), outdated=False)
         outcome = analyse_archive(store, match_ids=new)
     from dashboards import reviewer
 
@@ -487,21 +487,28 @@ def import_upload(
     return summary, outcome
 
 
-def upload_match_ids(name: str, data: bytes) -> list[str]:
+def upload_match_ids(name: str, data: bytes, club: ClubRules | None = None) -> list[str]:
     """The ids of an upload's matches the archive holds now, in the file's order: the links the
     Archive page offers after an import (a match without a date sank to the end of its lists)."""
     held = set(match_ids())
-    return [mid for mid in dict.fromkeys(_record_ids(entries_from_upload(name, data))) if mid in held]
+    return [mid for mid in dict.fromkeys(_record_ids(entries_from_upload(name, data), club)) if mid in held]
 
 
-def _record_ids(entries: list[Entry]) -> list[str]:
-    """The match ids of the records among ``entries`` that read (the others were refused)."""
+def _record_ids(entries: list[Entry], club: ClubRules | None = None) -> list[str]:
+    """The match ids of the records among ``entries`` that read (the others were refused), each
+    record read as the import read it: with a club's rules, a text match without a variant line
+    is the club's variant, and a record without an id takes it from its content with the club's
+    rules in it."""
+    from manillen_replay.club_rules import with_club_rules
     from manillen_replay.engine import match_id
 
     ids = []
     for entry in entries:
         try:
-            ids.append(match_id(entry.decode()))
+            record = entry.decode(variant=None if club is None else club.rules.variant)
+            if club is not None:
+                with_club_rules(record, club)
+            ids.append(match_id(record))
         except ManillenError:
             continue
     return ids

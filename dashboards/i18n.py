@@ -1019,9 +1019,8 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Er is geen ontwerp {draft} naast dit archief (bewaard en gesloten, of een ander archief).",
     ),
     "record.other_table": (
-        "This link is another table's (table {theirs}, its match {draft}): your token records table {table}.",
-        "Deze link is van een andere tafel (tafel {theirs}, haar partij {draft}): uw token neemt tafel "
-        "{table} op.",
+        "This link is another table's (table {theirs}): your token records table {table}.",
+        "Deze link is van een andere tafel (tafel {theirs}): uw token neemt tafel {table} op.",
     ),
     "record.viewer": (
         "Recording is for the organiser and each table's recorder: your token opens the read-only pages.",

@@ -772,7 +772,7 @@ def test_generate_deals_shows_its_progress_in_deals(monkeypatch, tmp_path: Path)
         generate.main(["--deals", "400", "--out", str(tmp_path / "g.jsonl")], standalone_mode=True)
     assert done.value.code == 0
     shown = terminal.getvalue()
-    assert "generating" in shown and re.search(r"\b4\d\d/400\b", shown), shown
+    assert "generating" in shown and "400/400" in shown and not re.search(r"\b4[1-9]\d/400\b", shown), shown
 
 
 def test_costs_of_a_match_without_cards_says_why_nothing_is_costed() -> None:

@@ -106,6 +106,18 @@ def test_a_file_that_is_no_archive_is_named_with_what_to_do(
     assert Path("empty.duckdb").read_bytes() == b"" and Path("notes.txt").read_text() == "not an archive"
 
 
+def test_a_record_file_given_to_restore_a_match_in_says_what_db_is_for(
+    sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`import --restore MATCH --db game.mnl` sent the user to `manillen findings game.mnl`."""
+    monkeypatch.chdir(tmp_path)
+    Path("match.json").write_text(sample_records[0])
+    result = _run("import", "--restore", "random-0", "--db", "match.json")
+    _no_traceback(result)
+    assert result.exit_code == 1 and "findings" not in result.stderr
+    assert "--db names the archive that holds the match's earlier versions" in result.stderr
+
+
 @pytest.mark.parametrize(
     "arguments",
     [

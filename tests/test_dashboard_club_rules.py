@@ -233,6 +233,28 @@ def test_archive_upload_without_a_club_keeps_each_matchs_own_rules(club_app: tup
     assert rules["seed-trick"] in (None, "{}") and "allowed" in rules["house-underbuy-allowed"]
 
 
+def test_a_text_match_without_variant_uploaded_with_a_three_player_club_is_analysed_and_linked(
+    club_app: tuple[AppTest, Path],
+) -> None:
+    """Uploaded with the club "Drie", a .mnl without its variant line was imported as the club's
+    game, but its id was looked up as a four-player match's: never analysed, and no link."""
+    at, path = club_app
+    at.switch_page("app_pages/archive.py").run()
+    notation = Path(__file__).resolve().parent.parent / "data" / "notation" / "variant-three.mnl"
+    typed = "\n".join(line for line in notation.read_text().splitlines() if not line.startswith("variant "))
+    at.file_uploader(key="archive_upload").set_value(("thuis.mnl", typed.encode(), "text/plain")).run()
+    at.selectbox(key="archive_club_rules").set_value("Drie").run()
+    at.button(key="archive_import").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(s.value.startswith("thuis.mnl: 1 imported") for s in at.success)
+    with Store(path, read_only=True) as store:
+        assert store.query("SELECT match_id, variant, analysis_depth FROM matches").rows() == [
+            ("sample-three", "three", "heuristic")
+        ]
+    links = [link.proto for link in at.get("page_link") if "match" in link.proto.page]
+    assert [link.label.replace("\\", "") for link in links] == ["sample-three"]
+
+
 def test_archive_upload_offers_no_club_rules_when_none_are_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -945,3 +945,15 @@ def test_the_score_before_a_three_player_deal_is_each_players_own_the_deciders_f
             )
         before = tuple(deal.match_score)
     assert len(set(before)) > 1  # the players' scores differ by the end: the order is tested
+
+
+def test_the_card_points_so_far_of_a_three_player_puzzle_count_the_laid_aside_cards() -> None:
+    """A puzzle's "card points in this deal so far" left out the two cards laid aside, which
+    count for the trump maker's opponents from the start (the replay counted them already)."""
+    from manillen_replay.analysis.puzzles import _taken
+
+    sample = Path(__file__).resolve().parent.parent / "data" / "samples" / "variant-three.json"
+    result = decode_and_replay(sample.read_bytes())
+    deal = result.deals[0]
+    assert deal.discards and _taken(deal, result, 1) == deal.taken_before_play(result.rules) != (0, 0)
+    assert _taken(deal, result, len(deal.tricks) + 1) == deal.points

@@ -361,6 +361,40 @@ def test_a_dutch_report_names_the_dummys_seat_in_dutch(
     assert escape(f"in card points for {player or 'Anna'}'s side in each deal") in english
 
 
+def test_a_three_player_reports_deal_figures_are_the_shown_players_side_first(tmp_path: Path) -> None:
+    """The deals' card points were the dealer's side's of seat 0 whoever the report was for and
+    whoever dealt: Bert's report showed Anna's side first in a deal Bert dealt alone."""
+    source, db = tmp_path / "three.jsonl", tmp_path / "club.duckdb"
+    runner = CliRunner()
+    made = runner.invoke(
+        cli, ["generate", "--variant", "three", "--matches", "1", "--seed", "4", "--out", str(source)]
+    )
+    assert made.exit_code == 0, made.output
+    doc = json.loads(source.read_text().splitlines()[0])
+    doc["deals"] = [deal for deal in doc["deals"] if deal.get("tricks")][:2]  # dealt by two players
+    source.write_text(json.dumps(doc) + "\n")
+    assert runner.invoke(cli, ["import", str(source), "--db", str(db)]).exit_code == 0
+    (match,) = json.loads(runner.invoke(cli, ["replay", str(source), "--json"]).stdout)["matches"]
+    seats = match["seats"]
+
+    def points_shown(player: str) -> list[str]:
+        out = tmp_path / f"{player}.html"
+        run = runner.invoke(
+            cli, ["report", "--db", str(db), "--match", match["id"], "--player", player, "--samples", "1",
+                  "--out", str(out)],
+        )  # fmt: skip
+        assert run.exit_code == 0, run.output
+        rows = re.findall(r'<tr data-deal="\d+">(.*?)</tr>', out.read_text(encoding="utf-8"), re.S)
+        return [re.sub(r"<[^>]+>", "", re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[3]) for row in rows]
+
+    for deal, shown in zip(
+        match["deals"], zip(*(points_shown(name) for name in seats), strict=True), strict=True
+    ):
+        for seat, text in enumerate(shown):
+            side = next(index for index, members in enumerate(deal["sides"]) if seat in members)
+            assert text == f"{deal['points'][side]}-{deal['points'][1 - side]}", (deal["deal"], seats[seat])
+
+
 def test_the_match_pages_dutch_download_names_the_dummys_seat_in_dutch(
     three_dummy_db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -221,9 +221,7 @@ def _import(name: str, content: bytes, *, replace: bool, club: ClubRules | None)
     # the counts and the table above are stale now: show the report after a fresh run
     st.session_state["archive_report"] = report
     st.session_state[RESTORABLE] = [r.match_id for r in summary.replacements]
-    st.session_state[UPLOADED] = (
-        data.upload_match_ids(name, content) if summary.imported or summary.replaced else []
-    )
+    st.session_state[UPLOADED] = data.upload_match_ids(name, content, club)  # those already there too
     st.rerun()
 
 

@@ -377,7 +377,7 @@ def _score_before(result: MatchResult, deal: DealResult, seat: int) -> tuple[int
 
 
 def _taken(deal: DealResult, result: MatchResult, trick: int) -> tuple[int, int]:
-    taken = [0, 0]
+    taken = list(deal.taken_before_play(result.rules))  # the laid-aside cards count from the start
     for done in deal.tricks:
         if done.number < trick and done.winner is not None:
             taken[_side(done.winner, deal, result)] += done.points

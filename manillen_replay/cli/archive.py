@@ -206,6 +206,7 @@ def import_(
 
     if restore_version is not None and restore_id is None:
         raise click.UsageError("--version N goes with --restore MATCH")
+    _refuse_record_as_archive(db, paths, restoring=restore_id is not None)
     if restore_id is not None:
         if paths or no_replace or club_name is not None:
             raise click.UsageError("--restore MATCH takes no PATHS, no --no-replace and no --rules")
@@ -214,7 +215,6 @@ def import_(
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]!r}")
-    _refuse_record_as_archive(db, paths)
     if club_name is not None:
         existing_archive(db, " and save the club's rules with `manillen rules save NAME`")
     summary = ImportSummary()
@@ -299,9 +299,9 @@ def _club_rules(store: Store, name: str, db: str) -> ClubRules:
     return saved
 
 
-def _refuse_record_as_archive(db: str, paths: tuple[str, ...]) -> None:
-    """A record file given as ``--db`` to import into: the archive's own message would send the
-    user to ``manillen findings``, which is not what an import was for."""
+def _refuse_record_as_archive(db: str, paths: tuple[str, ...], *, restoring: bool = False) -> None:
+    """A record file given as ``--db`` to import into (or to restore a match in): the archive's
+    own message would send the user to ``manillen findings``, which is not what an import was for."""
     import shlex
 
     from ..record.io import RECORD_SUFFIXES, is_duckdb_file
@@ -314,6 +314,11 @@ def _refuse_record_as_archive(db: str, paths: tuple[str, ...]) -> None:
             return
     except OSError:
         return  # unreadable: opening it says why
+    if restoring:
+        raise click.ClickException(
+            f"{db!r} is a record file, not an archive: --db names the archive that holds the match's "
+            "earlier versions (`manillen import --restore MATCH --db club.duckdb`)"
+        )
     which = {0: "it", 1: "both"}.get(len(paths), "them all")
     raise click.ClickException(
         f"{db!r} is a record file, not an archive: --db names the archive to import into, a DuckDB "

@@ -300,7 +300,8 @@ def progress(
     with click.progressbar(length=length, label=label, file=sys.stderr, show_pos=True) as units:
         for item in items:
             yield item
-            units.update(size(item))
+            # never past the end: generate's last match may run a few deals over --deals
+            units.update(min(size(item), max(0, length - units.pos)))
 
 
 def rules_option(values: Iterable[str]) -> Rules:

@@ -19,9 +19,9 @@ from ..cards import Card, Suit
 RED = "#c8102e"
 BLACK = "#111111"
 TEAM_COLOURS = ("#1f77b4", "#d62728")
+"""Team 0 blue, team 1 red: the dashboard's colours."""
 PLAYER_COLOURS = (*TEAM_COLOURS, "#2ca02c")
 """The three-player games' players, who each keep a score: the teams' two colours and a third."""
-"""Team 0 blue, team 1 red: the dashboard's colours."""
 GAIN = "#2e8b57"
 LOSS = "#c8102e"
 TOTAL = "#555555"
