@@ -796,10 +796,9 @@ def test_page_taps_the_hands_first_then_outlines_legal_cards(empty_app: tuple[Ap
     assert all(f".st-key-record_card_{card} button" in styles for card in legal)
 
 
-def test_a_hand_begun_and_left_for_the_cards_played_is_said(empty_app: tuple[AppTest, Path]) -> None:
-    """Three of Anna's cards tapped, then "Cards played" chosen: the three stayed in silence, a
-    part of a hand the deal does not save."""
-    at, _ = empty_app
+def _three_of_annas_cards_tapped(at: AppTest) -> tuple[Deal, str]:
+    """A new match whose first deal has trump made and three of Anna's cards tapped in (Hands
+    first); the deal they come from and the draft's id."""
     deal = legal_deal()
     assert isinstance(deal.hands, list)
     draft_id = start_match(at)
@@ -807,6 +806,14 @@ def test_a_hand_begun_and_left_for_the_cards_played_is_said(empty_app: tuple[App
     at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
     for card in deal.hands[0][:3]:
         tap(at, f"record_card_{card}")
+    return deal, draft_id
+
+
+def test_a_hand_begun_and_left_for_the_cards_played_is_said(empty_app: tuple[AppTest, Path]) -> None:
+    """Three of Anna's cards tapped, then "Cards played" chosen: the three stayed in silence, a
+    part of a hand the deal does not save."""
+    at, _ = empty_app
+    deal, draft_id = _three_of_annas_cards_tapped(at)
     assert not [w for w in at.warning if "not finished" in w.value]  # still tapping them: no warning
     at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("plays").run()
     tap(at, f"record_card_{cards_of(deal)[0]}")
@@ -820,14 +827,8 @@ def test_page_opened_again_while_the_hands_are_tapped_goes_on_tapping_them(
     """A reload (a phone that slept) in the middle of the hands: the next card tapped is the
     next card dealt, not the first card played; and Undo card there cannot take back the call."""
     at, path = empty_app
-    deal = legal_deal()
-    assert isinstance(deal.hands, list)
-    draft_id = start_match(at)
-    tap(at, "record_trump_C")
-    at.segmented_control(key=f"record_tap_mode_{draft_id}_1").set_value("hands").run()
+    deal, draft_id = _three_of_annas_cards_tapped(at)
     assert "record_undo_card" not in {b.key for b in at.button}  # the hands' own undo only
-    for card in deal.hands[0][:3]:
-        tap(at, f"record_card_{card}")
     again = open_at_draft(AppTest.from_file(APP, default_timeout=60), draft_id)
     assert again.segmented_control(key=f"record_tap_mode_{draft_id}_1").value == "hands"
     assert "Tap Anna's hand: 3 of 8" in texts(again)

@@ -278,46 +278,29 @@ def _header(report: Report) -> str:
             f'<p class="final"><b>{escape(_blocks_won(report))}</b></p></header>'
         )
     if report.scorer_names:  # each keeps a score of their own: no teams to set against each other
-        return _players_header(report, title, meta)
-    first, second = report.team_order
-    teams = say(lang, "against", a=report.team_names[first], b=report.team_names[second])
-    score = _dash(report, report.final_score)
-    if report.finished:
-        who = (
-            say(lang, "draw")
-            if report.winner is None
-            else say(lang, "won", names=report.team_names[report.winner])
+        names = report.scorer_names
+        score = "-".join(str(value) for value in report.final_score)
+        shown = escape(" · ".join(names))
+        hidden = ""
+    else:
+        first, second = report.team_order
+        names = report.team_names
+        score = _dash(report, report.final_score)
+        shown = (
+            f'<span class="team{first}">{escape(names[first])}</span> · '
+            f'<span class="team{second}">{escape(names[second])}</span>'
         )
+        teams = say(lang, "against", a=names[first], b=names[second])
+        hidden = f'<p class="teams" hidden>{escape(teams)}</p>'
+    if report.finished:
+        who = say(lang, "draw") if report.winner is None else say(lang, "won", names=names[report.winner])
         result = say(lang, "final", score=score, who=who)
     else:
         result = say(lang, "unfinished", score=score)
     return (
         f"<header><h1>{escape(title)}</h1>"
         + (f'<p class="meta">{meta}</p>' if meta else "")
-        + f'<p class="team-names"><span class="team{first}">{escape(report.team_names[first])}</span> · '
-        f'<span class="team{second}">{escape(report.team_names[second])}</span></p>'
-        f'<p class="teams" hidden>{escape(teams)}</p>'
-        f'<p class="final"><b>{escape(result)}</b></p></header>'
-    )
-
-
-def _players_header(report: Report, title: str, meta: str) -> str:
-    """The three-player games' header: the players, their three scores in seat order and who won."""
-    lang = report.lang
-    score = "-".join(str(value) for value in report.final_score)
-    if report.finished:
-        who = (
-            say(lang, "draw")
-            if report.winner is None
-            else say(lang, "won", names=report.scorer_names[report.winner])
-        )
-        result = say(lang, "final", score=score, who=who)
-    else:
-        result = say(lang, "unfinished", score=score)
-    return (
-        f"<header><h1>{escape(title)}</h1>"
-        + (f'<p class="meta">{meta}</p>' if meta else "")
-        + f'<p class="team-names">{escape(" · ".join(report.scorer_names))}</p>'
+        + f'<p class="team-names">{shown}</p>{hidden}'
         f'<p class="final"><b>{escape(result)}</b></p></header>'
     )
 
