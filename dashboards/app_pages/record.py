@@ -43,8 +43,9 @@ if not visitor.may_record_any:  # a viewer: the page is not in the navigation, n
     st.error(t("record.viewer"))
     st.stop()
 DRAFT, NOTICE, SHARE, SAVED = "record_draft", "record_notice", "record_share", "record_saved"
-# pixels of the Share as text box: a match of twelve deals is some 150 lines, which scroll in it
-SHARE_HEIGHT = 320
+# pixels of the Share as text box past SHARE_LINES lines: a match of twelve deals is some 150
+# lines, which scroll in it
+SHARE_HEIGHT, SHARE_LINES = 320, 14
 # the example in a cards box, as many as the box takes (a comment: a bare string here is drawn)
 PLACEHOLDER_CARDS = ("10H", "AH", "KD", "8D", "QC", "9S", "JS", "7S", "9H", "7C")
 MISTAKES_COUNTED = 1000  # every ranked decision of a match, for the count a save announces
@@ -1468,12 +1469,10 @@ def _footer(draft: rec.Draft) -> None:
             t("record.share_help")
             + (" " + t("record.share_saved_only", number=draft.number) if under_way else "")
         )
-        # a box of its own height: its copy button stays in sight over a long match's text
-        st.code(
-            rec.share_text(draft, with_current=False) if draft.deals else rec.share_text(draft),
-            language=None,
-            height=SHARE_HEIGHT,
-        )
+        shared = rec.share_text(draft, with_current=False) if draft.deals else rec.share_text(draft)
+        # a long match's text in a box of its own height, its copy button kept in sight; a short
+        # one as high as it is
+        st.code(shared, language=None, height=SHARE_HEIGHT if shared.count("\n") > SHARE_LINES else "content")
 
 
 draft = _draft()
