@@ -744,9 +744,11 @@ def test_a_failed_querys_message_is_shown_as_lines_of_text_with_no_link(server: 
         alert = page.locator("[data-testid=stAlertContentError]")
         alert.wait_for(timeout=30_000)
         assert alert.inner_text().startswith("The query failed:")
-        assert (
-            alert.locator("pre").inner_text().strip()
-            == "could not convert string 'http://192.0.2.2/x' to INT32"
+        said = alert.locator("pre").inner_text().strip().splitlines()
+        assert said[0] == "could not convert string 'http://192.0.2.2/x' to INT32"
+        # DuckDB's quote of the query's line, the caret under the place, in the same lines of text
+        assert said[2].startswith("LINE 1: SELECT CAST(") and said[3].index("^") == said[2].index("CAST"), (
+            said
         )
         assert alert.locator("a").count() == 0
         box.fill("SELECT nothing FROM plays")

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -559,13 +558,17 @@ def test_import_while_another_program_holds_the_archive(sample_archive: Path, tm
              str(SAMPLES / "muil.json"), "--db", str(db), "--wait", "60"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        time.sleep(1.0)
+        # its word that it waits, read before the holder lets go (a sleep raced a loaded machine)
+        assert waiting.stderr is not None
+        said = ""
+        while "waiting" not in said and (line := waiting.stderr.readline()):
+            said += line
         assert waiting.poll() is None  # still waiting
     finally:
         holder.communicate("", timeout=30)
     out, err = waiting.communicate(timeout=120)
     assert waiting.returncode == 0, err
-    assert f"process {holder.pid}" in err and "waiting" in err and "imported 1 match" in out
+    assert f"process {holder.pid}" in said and "waiting" in said and "imported 1 match" in out
     with Store(db, read_only=True) as archive:
         assert archive.query("SELECT count(*) AS n FROM matches")["n"][0] == 1
 

@@ -177,6 +177,15 @@ def test_a_syntax_error_shows_the_querys_line_with_a_caret(sample_db: Path) -> N
     said = result.stderr.splitlines()
     assert said[0] == 'Error: the query failed: syntax error at or near "="'
     assert said[2] == "LINE 3: WHERE venue = = 1" and said[3].index("^") == said[2].index("= 1")
+    # a failure while it runs is quoted at the typed query's line too, not the line of the
+    # statement DuckDB ran (which wraps the query): it said "LINE 3" of a query of one line
+    for query, number in (
+        ("SELECT CAST('x' AS INTEGER) AS n", 1),
+        ("SELECT 1,\n  CAST('x' AS INTEGER) AS n", 2),
+    ):
+        ran = CliRunner().invoke(cli, ["sql", query, "--db", str(sample_db)])
+        quoted = [line for line in ran.stderr.splitlines() if line.startswith("LINE ")]
+        assert quoted == [f"LINE {number}: {query.splitlines()[-1]}"], ran.stderr
 
 
 def test_sql_command_memory_limit_is_checked_and_applied(sample_db: Path) -> None:

@@ -120,7 +120,8 @@ def test_every_decision_box_names_the_trump_suit(archive: Path, lang: str, playe
         assert contract is not None, box[:300]
         assert contract.group(1) == suit.name
         said = "Contract" if lang == "en" else "Aankondiging"  # the Deal replay's word in Dutch
-        assert f"{said}: troef {suit.dutch} " in contract.group(2)
+        # the name and the suit's sign kept on one line
+        assert f'{said}: <span class="nowrap">troef {suit.dutch} <svg' in contract.group(2)
         # the suit's sign, drawn, named in the page's language
         assert f'aria-label="{suit.english if lang == "en" else suit.dutch}"' in contract.group(2)
 

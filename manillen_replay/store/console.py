@@ -145,11 +145,13 @@ class ConsoleMixin(StoreBase):
                 reason_words("memory", limit=self._memory_limit), "memory", limit=self._memory_limit
             ) from None
         except duckdb.CatalogException as error:
-            raise QueryError(self._with_archive_names(_duckdb_message(error, where=True))) from None
+            raise QueryError(
+                self._with_archive_names(_of_the_query(_duckdb_message(error, where=True), sql))
+            ) from None
         except (duckdb.Error, RuntimeError) as error:
             if _stopped(error):
                 raise QueryError("the query was interrupted") from None
-            raise QueryError(_duckdb_message(error, where=True)) from None
+            raise QueryError(_of_the_query(_duckdb_message(error, where=True), sql)) from None
         finally:
             # An abandoned query still holds its cursor: a ROLLBACK would wait for it.
             if not abandoned:
@@ -227,6 +229,33 @@ def query_file(
     buffer = io.BytesIO()
     frame.write_ipc(buffer)
     return buffer.getvalue()
+
+
+def _of_the_query(message: str, sql: str) -> str:
+    """A message's ``LINE n:`` quote numbered as the line of the query typed: DuckDB numbers the
+    lines of the statement it ran, which wraps the query (its limits, the columns shown as text),
+    so "LINE 3" came of a query of one line. A quote no line of the query holds is left out.
+
+    >>> _of_the_query("bad\\n\\nLINE 3: SELECT x\\n        ^", "SELECT x").splitlines()[2]
+    'LINE 1: SELECT x'
+    """
+    head, found, quote = message.partition("\n\nLINE ")
+    if not found:
+        return message
+    number, _, rest = quote.partition(": ")
+    quoted = rest.split("\n", 1)[0]
+    lines = sql.splitlines()
+    at = next((index for index, line in enumerate(lines, start=1) if line == quoted), None)
+    if at is None or not number.isdigit():
+        return head
+    # the caret's line keeps its place: the prefix "LINE n: " may change length
+    caret = rest.split("\n", 1)[1] if "\n" in rest else ""
+    shift = len(str(at)) - len(number)
+    if shift > 0:
+        caret = " " * shift + caret
+    elif shift < 0:
+        caret = caret[-shift:]
+    return f"{head}\n\nLINE {at}: {quoted}" + (f"\n{caret}" if caret else "")
 
 
 def _run_stoppable(
