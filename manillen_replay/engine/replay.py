@@ -704,7 +704,7 @@ class _Replay:
             outcome.discards = discards
         if not self.check_trump_choice(deal, outcome, hands, discards, pointer):
             return False
-        return self.play_tricks(deal, played, hands, table, discards, outcome, trump, pointer)
+        return self.play_tricks(deal, played, hands, table, outcome, trump, pointer)
 
     def play_unread_deal(self, deal: Deal, outcome: DealResult, pointer: str) -> bool:
         """:meth:`play_deal` of a deal whose cards were left unread: a deal without cards (a
@@ -962,7 +962,6 @@ class _Replay:
         played: list[list[Card]],
         hands: tuple[int, ...],
         table: tuple[tuple[tuple[int, ...], ...], ...],
-        discards: int,
         outcome: DealResult,
         trump: int | None,
         pointer: str,
@@ -983,10 +982,7 @@ class _Replay:
         moves = self.read_moves(deal, pointer)
         if moves is None:
             return False
-        taken = [0, 0]
-        if discards:
-            chooser = dealer if outcome.chooser is None else outcome.chooser
-            taken[1 - team_of[chooser]] += sum(CARD_POINTS[c] for c in CardSet(discards))
+        taken = list(outcome.taken_before_play(rules))  # the laid-aside cards, the maker's opponents'
         leader = shape.next_seat(dealer, dealer)
         visitors = self.visitors
         trump_code = NO_TRUMP if trump is None else trump
