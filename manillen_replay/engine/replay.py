@@ -1145,9 +1145,10 @@ class _Replay:
         elif earlier is not None:
             self.problem(where, f"'{Card(card)}' was already played in trick {earlier + 1}")
         elif stacks and any(card in pile for pile in stacks[seat]):
+            # the players' own piles (the two-player games) are the ones a move turns a card up in
             moves = (
                 "; a card a move turns up needs its `move` line"
-                if self.rules.variant.startswith("two_open")
+                if self.rules.shape.table_seats == "all"
                 else ""
             )
             self.problem(
