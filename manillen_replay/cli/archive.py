@@ -304,16 +304,10 @@ def _refuse_record_as_archive(db: str, paths: tuple[str, ...], *, restoring: boo
     own message would send the user to ``manillen findings``, which is not what an import was for."""
     import shlex
 
-    from ..record.io import RECORD_SUFFIXES, is_duckdb_file
+    from ..store.core import is_record_file
 
-    archive = Path(db)
-    try:
-        if not archive.name.lower().endswith(RECORD_SUFFIXES) or not archive.is_file():
-            return
-        if is_duckdb_file(archive):
-            return
-    except OSError:
-        return  # unreadable: opening it says why
+    if not is_record_file(Path(db)):
+        return
     if restoring:
         raise click.ClickException(
             f"{db!r} is a record file, not an archive: --db names the archive that holds the match's "

@@ -33,6 +33,17 @@ if TYPE_CHECKING:
     from .loader import _Loader
 
 
+def is_record_file(path: Path) -> bool:
+    """Whether ``path`` is an existing record file (by its name, and no DuckDB file inside):
+    given where an archive goes, it is said to be one."""
+    from ..record.io import RECORD_SUFFIXES, is_duckdb_file
+
+    try:
+        return path.name.lower().endswith(RECORD_SUFFIXES) and path.is_file() and not is_duckdb_file(path)
+    except OSError:
+        return False  # unreadable: DuckDB's own error says why
+
+
 def _check_is_archive(path: Path) -> None:
     """An existing file given as the archive must be a DuckDB file: DuckDB's own words for
     another file say nothing of what to do (and for a ``.json`` record, that it "cannot launch
@@ -40,18 +51,18 @@ def _check_is_archive(path: Path) -> None:
 
     :raises ArchiveError: naming the file, with what to do with a record file.
     """
-    from ..record.io import RECORD_SUFFIXES, is_duckdb_file
+    from ..record.io import is_duckdb_file
 
+    if is_record_file(path):
+        raise ArchiveError(
+            f"{str(path)!r} is a record file, not an archive: give it without --db (`manillen "
+            f"findings {path}`), or import it into one (`manillen import {path} --db club.duckdb`)"
+        )
     try:
         if not path.is_file() or is_duckdb_file(path):
             return
     except OSError:
         return  # unreadable: DuckDB's own error says why
-    if path.name.lower().endswith(RECORD_SUFFIXES):
-        raise ArchiveError(
-            f"{str(path)!r} is a record file, not an archive: give it without --db (`manillen "
-            f"findings {path}`), or import it into one (`manillen import {path} --db club.duckdb`)"
-        )
     what = "an empty file" if path.stat().st_size == 0 else "not a DuckDB file"
     raise ArchiveError(
         f"{str(path)!r} is {what}, not an archive: give the archive's file (`manillen import` makes one)"
