@@ -565,12 +565,12 @@ def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
     columns = []
     for name, dtype in frame.schema.items():
         if isinstance(dtype, pl.List | pl.Array):
+            texts = pl.col(name).cast(pl.List(pl.String))  # an expression: not cast unless asked for
             nested = isinstance(dtype.inner, pl.List | pl.Array | pl.Struct)
-            texts = pl.col(name).cast(pl.List(pl.String)) if not nested else None
             unclear = (
                 nested
                 or frame.select(
-                    texts.list.eval(  # type: ignore[union-attr]
+                    texts.list.eval(
                         pl.element().is_null()
                         | pl.element().str.contains(" ", literal=True)
                         | (pl.element().str.len_chars() == 0)
@@ -585,7 +585,7 @@ def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
                     values = values.cast(pl.List(dtype.inner))
                 columns.append(values.map_elements(_json_list, pl.String).alias(name))
             else:
-                columns.append(texts.list.join(" ").alias(name))  # type: ignore[union-attr]
+                columns.append(texts.list.join(" ").alias(name))
         elif isinstance(dtype, pl.Datetime) and dtype.time_zone is not None:
             # one format for every time column: a zone's offset would be dropped from this one
             columns.append(pl.col(name).dt.to_string("%Y-%m-%d %H:%M:%S%.f%:z").alias(name))
