@@ -116,7 +116,8 @@ class Puzzle:
     taken: tuple[int, int]
     """Card points taken so far in the deal: the player's side first, then the other."""
     score: tuple[int, ...]
-    """The match score before the deal: the player's side first."""
+    """The match score before the deal: the player's side first; in the three-player games (a
+    score each) the player's own, then the others' in seat order."""
     options: tuple[str, ...]
     """What may be answered: the legal cards (``10H``), ``klop`` and ``no klop``, or every trump
     the player does not hold."""

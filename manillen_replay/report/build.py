@@ -16,7 +16,7 @@ import polars as pl
 from ..analysis.ranking import told_on_real
 from ..cards import Card, CardSet, Suit
 from ..engine import DealKind, DealResult, MatchResult, replay
-from ..engine.report import player_names, seat_names
+from ..engine.report import player_names, seat_names, side_name
 from ..errors import ManillenError
 from ..record import loads
 from ..rules import Contract
@@ -342,10 +342,7 @@ def gather(tables: ReportTables, *, player: str | None = None, lang: str = "en")
         """The three-player games' side that scored the deal, by name."""
         if not per_person or deal.score is None or deal.score.team is None:
             return None
-        names = names_by_deal[deal.number]
-        return " & ".join(
-            names[s] for s in range(shape.people) if shape.team_of(s, deal.dealer) == deal.score.team
-        )
+        return side_name(match, deal, deal.score.team)
 
     deals = tuple(
         DealLine(
