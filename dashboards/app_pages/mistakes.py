@@ -216,7 +216,7 @@ light_table.show(
     targets=targets,
     # the explanation is a sentence or three: a line under its row, so the eleven columns beside
     # it fit a laptop's page (as a column it made the table 1230 px wide in a 938 px page)
-    wrap=("kind", "date"),  # a date may break after a dash on a phone: six columns in 356 pixels
+    wrap=("kind", "date"),  # a date may break after a dash on a phone: five columns in 356 pixels
     detail="text",
     # on a phone when, which deal, who and what (the card and the better one are in the explanation
     # under the row): the date, match and place were all that showed, then without the deal a row
