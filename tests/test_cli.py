@@ -382,7 +382,8 @@ def _help_examples() -> list[tuple[str, str, str | None]]:
     for name, text in helps:
         lines = text.splitlines()
         for index, line in enumerate(lines):
-            hit = re.fullmatch(r"\s*(?:Example: )?(manillen \S.*)", line)
+            # a line that starts with `manillen`, or pipes into it (`cat x.mnl | manillen convert - -`)
+            hit = re.fullmatch(r"\s*(?:Example: )?((?:[a-z]\S*[^|]*\| *)?manillen \S.*)", line)
             if hit is None:
                 continue
             # Output shown under an example: the indented lines after one blank line.
@@ -406,6 +407,8 @@ def test_help_examples_are_found() -> None:
     commands = {name for name, _, _ in _help_examples()}
     assert commands == set(COMMANDS)
     shown = {name: out for name, _, out in _help_examples() if out}
+    piped = {example for _, example, _ in _help_examples() if "|" in example}
+    assert "cat data/notation/seed-trick.mnl | manillen convert - - --to json" in piped
     assert "May play: KD" in shown["legal"] and "KC    6 points  best" in shown["solve"]
 
 

@@ -105,6 +105,23 @@ def test_a_file_that_is_no_archive_is_named_with_what_to_do(
     assert Path("empty.duckdb").read_bytes() == b"" and Path("notes.txt").read_text() == "not an archive"
 
 
+def test_an_archive_named_like_a_record_file_is_used_as_the_archive(
+    sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name is only the first guess: a DuckDB file called ``club.json`` is an archive to
+    import into and query, not a record file refused."""
+    monkeypatch.chdir(tmp_path)
+    Path("one.jsonl").write_text(sample_records[0] + "\n")
+    assert _run("import", "one.jsonl", "--db", "club.duckdb").exit_code == 0
+    Path("club.duckdb").rename("club.json")
+    Path("two.jsonl").write_text(sample_records[1] + "\n")
+    imported = _run("import", "two.jsonl", "--db", "club.json")
+    _no_traceback(imported)
+    assert imported.exit_code == 0 and "imported 1 match" in imported.stdout, imported.output
+    answer = _run("sql", "SELECT count(*) AS n FROM matches", "--format", "json", "--db", "club.json")
+    assert json.loads(answer.stdout) == [{"n": 2}]
+
+
 def test_a_record_file_given_to_restore_a_match_in_says_what_db_is_for(
     sample_records: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -299,3 +299,68 @@ def test_convert_refuses_a_to_the_name_of_out_contradicts(tmp_path: Path) -> Non
     assert f"name OUT {tmp_path / 'out.mnl'}" in result.output  # in its folder, not the current one
     fine = CliRunner().invoke(cli, ["convert", str(sample), str(tmp_path / "out.mnl"), "--to", "mnl"])
     assert fine.exit_code == 0 and (tmp_path / "out.mnl").read_text().startswith("match ")
+
+
+def _piped(args: list[str], given: bytes, folder: Path | None = None):
+    """The command run as a shell runs ``... | manillen ARGS``: its standard input ``given``."""
+    import os
+
+    here = os.getcwd()
+    if folder is not None:
+        os.chdir(folder)
+    try:
+        return CliRunner().invoke(cli, args, input=given)
+    finally:
+        os.chdir(here)
+
+
+def test_a_dash_reads_the_records_from_standard_input_each_kind_guessed(sample_records: list[str]):
+    """`manillen validate -` said "no such file or folder: '-'": a pipe is read as a file is,
+    JSON Lines, one JSON document over lines and the text notation each told from the bytes."""
+    lines = "\n".join(sample_records[:3]) + "\n"
+    piped = _piped(["validate", "-"], lines.encode())
+    assert piped.exit_code == 0, piped.output
+    ids = [json.loads(line)["match"]["id"] for line in sample_records[:3]]
+    for number, match in enumerate(ids, start=1):
+        assert f"<stdin>:{number}: ok, match {match}," in piped.output
+    indented = json.dumps(json.loads(sample_records[0]), indent=2)
+    assert f"<stdin>: ok, match {ids[0]}," in _piped(["validate", "-"], indented.encode()).output
+    notation = (ROOT / "data" / "notation" / "seed-trick.mnl").read_bytes()
+    assert "<stdin>:1: ok, match seed-trick, 1 deal" in _piped(["validate", "-"], notation).output
+
+
+def test_a_problem_read_from_standard_input_is_placed_at_its_line_and_pointer(sample_records: list[str]):
+    broken = json.loads(sample_records[0])
+    broken["deals"][0]["dealer"] = 9
+    given = (sample_records[1] + "\n" + json.dumps(broken) + "\n").encode()
+    result = _piped(["validate", "--quiet", "-"], given)
+    assert result.exit_code == 1
+    assert "<stdin>:2: /deals/0/dealer: " in result.output
+    assert "<stdin>:1" not in result.output
+
+
+def test_standard_input_given_twice_is_read_once_beside_files(sample_records: list[str], tmp_path: Path):
+    (tmp_path / "one.jsonl").write_text(sample_records[0] + "\n")
+    result = _piped(["validate", "-", "one.jsonl", "-"], (sample_records[1] + "\n").encode(), tmp_path)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("<stdin>:1: ok") == 1 and "one.jsonl:1: ok" in result.output
+    assert "2 records: 2 valid, 0 invalid" in result.output
+
+
+def test_a_file_named_dash_is_read_by_its_path(sample_records: list[str], tmp_path: Path):
+    (tmp_path / "-").write_text(sample_records[0])
+    result = _piped(["validate", "./-"], b"", tmp_path)
+    assert result.exit_code == 0 and "- : " not in result.output
+    match = json.loads(sample_records[0])["match"]["id"]
+    assert f"ok, match {match}" in result.output
+
+
+def test_replay_and_import_read_standard_input(sample_records: list[str], tmp_path: Path):
+    match = json.loads(sample_records[0])["match"]["id"]
+    replayed = _piped(["replay", "-"], sample_records[0].encode())
+    assert replayed.exit_code == 0 and f"Match {match}  (<stdin>:1)" in replayed.output
+    db = str(tmp_path / "piped.duckdb")
+    imported = _piped(["import", "-", "--db", db], ("\n".join(sample_records[:2]) + "\n").encode())
+    assert imported.exit_code == 0 and "imported 2 matches" in imported.output, imported.output
+    asked = run("sql", "SELECT DISTINCT source FROM matches", "--db", db, "--format", "json")
+    assert json.loads(asked.output) == [{"source": "<stdin>"}]

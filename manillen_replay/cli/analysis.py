@@ -1107,11 +1107,12 @@ def findings(
 ) -> None:
     """List the mistakes found, with an explanation in the players' own words.
 
-    Give record files (.json, .jsonl, .mnl or folders) to review them on the spot, without an
-    archive: the solver review (what every card and call cost) for up to 60 four-player deals'
-    work (a deal of another variant counts as more: one of two players with open table cards as
-    140), the fast scan (heuristic) past that or with --depth heuristic. Or read what `manillen analyze`
-    stored in an archive with --db (the default when no file is given). --top N lists your
+    Give record files (.json, .jsonl, .mnl, folders, or - for standard input) to review them on
+    the spot, without an archive: the solver review (what every card and call cost) for up to 60
+    four-player deals' work (a deal of another variant counts as more: one of two players with
+    open table cards as 140), the fast scan (heuristic) past that or with --depth heuristic. Or
+    read what `manillen analyze` stored in an archive with --db (the default when no file is
+    given). --top N lists your
     biggest mistakes: the N costliest decisions, each with its cost from what the player could see
     (and with every hand known).
 

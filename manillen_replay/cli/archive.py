@@ -13,6 +13,7 @@ import click
 
 from ..archive_defaults import IMPORT_MEMORY_LIMIT, QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
+from ..record.io import STDIN
 from .common import (
     DB_OPTION,
     PROGRESS_MINIMUM,
@@ -24,6 +25,7 @@ from .common import (
     plural,
     progress,
     refuse_to_replace,
+    say_when_typing,
     written_whole,
 )
 
@@ -171,7 +173,8 @@ def import_(
     restore_version: int | None,
     wait: float,
 ) -> None:
-    """Put recorded matches into the archive: files (.json, .mnl), archives (.jsonl) or folders.
+    """Put recorded matches into the archive: files (.json, .mnl), archives (.jsonl) or folders
+    (- reads them from standard input).
 
     Importing is safe to repeat: a match already in the archive is skipped, and a match whose
     id is known but whose content changed replaces the old one; each match replaced is named
@@ -212,7 +215,7 @@ def import_(
             raise click.UsageError("--restore MATCH takes no PATHS, no --no-replace and no --rules")
         _restore(db, restore_id, restore_version, wait)
         return
-    missing = [p for p in paths if not Path(p).exists()]
+    missing = [p for p in paths if p != STDIN and not Path(p).exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]!r}")
     if club_name is not None:
@@ -235,6 +238,7 @@ def import_(
                 click.echo(f"{db}: already at schema version {SCHEMA_VERSION}: nothing to upgrade or import")
             return
         club = _club_rules(store, club_name, db) if club_name is not None else None
+        say_when_typing(paths)
         total = count_records(paths) if paths else 0
         show_bar = not quiet and total >= PROGRESS_MINIMUM and sys.stderr.isatty()
         try:

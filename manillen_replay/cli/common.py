@@ -19,6 +19,7 @@ from ..archive_defaults import default_archive
 from ..cards import Card, Suit
 from ..errors import InvalidCardError, InvalidOptionError, InvalidRecordError, printable
 from ..record import Entry, Record, iter_entries
+from ..record.io import STDIN
 from ..record.text import split_matches
 from ..rules import Rules
 
@@ -29,11 +30,19 @@ T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def say_when_typing(paths: Sequence[str]) -> None:
+    """Tell a person at a terminal that ``-`` waits for records typed or pasted: with nothing
+    piped in, the command would seem to hang."""
+    if STDIN in paths and sys.stdin.isatty():
+        click.echo("reading records from standard input: paste or type them, then Ctrl-D", err=True)
+
+
 def read_entries(paths: Sequence[str]) -> list[Entry]:
-    """Every document in the given files and folders.
+    """Every document in the given files and folders, and in standard input for ``-``.
 
     :raises click.UsageError: for a path that does not exist (exit code 2).
     """
+    say_when_typing(paths)
     try:
         return list(iter_entries(paths))
     except FileNotFoundError as error:
@@ -49,14 +58,17 @@ def stream_entries(paths: Sequence[str]) -> Iterator[Entry]:
     :raises click.UsageError: for a path that does not exist (exit code 2).
     """
     for given in paths:
-        if not Path(given).exists():
+        if given != STDIN and not Path(given).exists():
             raise click.UsageError(f"no such file or folder: {printable(given)!r}")
+    say_when_typing(paths)
     return iter_entries(paths)
 
 
 def count_records(paths: tuple[str, ...]) -> int:
     """How many documents the paths hold (non-blank lines of JSON Lines, the matches of a text
-    file, one per .json file)."""
+    file, one per .json file); 0 when standard input (``-``) is among them."""
+    if STDIN in paths:
+        return 0  # standard input is not known until it is read: no bar rather than a wrong one
     total = 0
     for name in paths:
         path = Path(name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 import json
 import os
 import stat
@@ -18,7 +17,7 @@ from ..engine import MatchResult, replay_entry
 from ..engine.report import match_to_json, match_to_text
 from ..errors import InvalidCardError, InvalidRecordError, NotationError, RecordError
 from ..record import RECORD_SUFFIXES, Entry, Record, dump_lines, dumps, dumps_text, json_schema
-from ..record.io import entries_of, kind_of
+from ..record.io import STDIN_SOURCE, entries_of, guess_kind, kind_of
 from ..rules import legal_plays, trick_points, winning_position
 from .common import (
     RULE_OPTION,
@@ -54,7 +53,8 @@ def _problem_json(problem: RecordError) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON for other programs.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the problems, not the valid records.")
 def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
-    """Check recorded matches: files (.json, .mnl), archives (.jsonl) or folders of them.
+    """Check recorded matches: files (.json, .mnl), archives (.jsonl) or folders of them;
+    - reads them from standard input.
 
     Every problem that makes a record invalid is printed with its file, line and JSON
     pointer (for the text notation, .mnl: its line and column), for example
@@ -71,8 +71,9 @@ def validate(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     Exit code: 0 when every record is valid, 1 when any is invalid, 2 for usage errors.
 
     \b
-    Example:
+    Examples:
       manillen validate data/samples/
+      head -n 20 data/demo.jsonl | manillen validate --quiet -
     """
     entries = stream_entries(paths)  # read as validated: a large archive is never held whole
     total = count_records(paths) if sys.stderr.isatty() else None
@@ -257,7 +258,7 @@ def _unused_rules(entry: Entry, result: MatchResult) -> list[tuple[dict[str, Any
 def replay(
     paths: tuple[str, ...], match_id: str | None, deal: int | None, as_json: bool, ascii_only: bool
 ) -> None:
-    """Replay recorded matches trick by trick.
+    """Replay recorded matches trick by trick (- reads them from standard input).
 
     For each deal: the declarations, every trick with who played what, the winner and its
     points, the card points, multiplier and score, and the running match score. Illegal
@@ -454,20 +455,7 @@ def _read_for_convert(source: str, kind: str | None) -> list[Entry]:
             raise click.UsageError(f"cannot read {source!r}: {error.strerror}") from None
         return entries_of(data, source, kind)
     data = sys.stdin.buffer.read()
-    if kind is None:
-        # After a UTF-8 byte order mark, as a file read by its name may start with one.
-        text = data.removeprefix(codecs.BOM_UTF8).lstrip()
-        start = text[:1]
-        first_line = text.split(b"\n", 1)[0]
-        if start != b"{":
-            kind = "mnl"
-        else:
-            try:
-                json.loads(first_line)
-                kind = "jsonl"
-            except ValueError:
-                kind = "json"
-    return entries_of(data, "<stdin>", kind)
+    return entries_of(data, STDIN_SOURCE, kind or guess_kind(data))
 
 
 def _check_target(target: str) -> None:

@@ -343,8 +343,16 @@ def dump_lines(records: Iterable[Record]) -> str:
     return "".join(dumps(r, pretty=False) + "\n" for r in records)
 
 
+STDIN = "-"
+"""The path that stands for standard input, as for most command-line tools (``./-`` is a file)."""
+
+STDIN_SOURCE = "<stdin>"
+"""How standard input is named in messages and in the archive."""
+
+
 def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
-    """Every document in ``.json`` files, ``.jsonl`` archives, ``.mnl`` text files and folders of them.
+    """Every document in ``.json`` files, ``.jsonl`` archives, ``.mnl`` text files and folders of
+    them, and in standard input for the path ``-`` (its kind guessed by :func:`guess_kind`).
 
     Blank lines in JSON Lines are skipped; each match of a text file is one document, whose
     line is the match's first line; a folder is read in name order, its files' endings in any
@@ -354,8 +362,17 @@ def iter_entries(paths: Iterable[str | Path]) -> Iterator[Entry]:
 
     :raises FileNotFoundError: for a path that does not exist.
     """
+    import sys
+
     seen: set[Path] = set()
+    stdin_read = False
     for given in paths:
+        if isinstance(given, str) and given == STDIN:
+            if not stdin_read:  # a second "-" would find it at its end: read once, as a file is
+                stdin_read = True
+                data = sys.stdin.buffer.read()
+                yield from entries_of(data, STDIN_SOURCE, guess_kind(data))
+            continue
         path = Path(given)
         if not path.exists():
             raise FileNotFoundError(f"no such file or folder: {printable(str(path))!r}")
@@ -609,6 +626,24 @@ def kind_of(name: str) -> str:
     """
     lowered = name.lower()
     return "mnl" if is_text_name(lowered) else "jsonl" if lowered.endswith(".jsonl") else "json"
+
+
+def guess_kind(data: bytes) -> str:
+    """What bytes without a file name hold (standard input), as :func:`kind_of` says for a name:
+    the text notation unless they start with ``{``; JSON Lines when their first line is a whole
+    JSON document, else one JSON document over several lines.
+
+    >>> guess_kind(b'{"a": 1}\\n{"a": 2}\\n'), guess_kind(b'{\\n  "a": 1\\n}'), guess_kind(b"match m\\n")
+    ('jsonl', 'json', 'mnl')
+    """
+    text = data.removeprefix(_BOM).lstrip()
+    if not text.startswith(b"{"):
+        return "mnl"
+    try:
+        json.loads(text.split(b"\n", 1)[0])
+    except ValueError:
+        return "json"
+    return "jsonl"
 
 
 def split_lines(data: bytes) -> list[tuple[int, bytes]]:
