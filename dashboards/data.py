@@ -871,9 +871,9 @@ def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX
         return pool.query(snapshot, sql, timeout=timeout, max_rows=max_rows, max_bytes=QUERY_MAX_BYTES)
 
 
-def csv_bytes(frame: pl.DataFrame) -> bytes:
-    """A result as CSV, the same as ``manillen sql --format csv`` writes it."""
-    return csv_text(frame).encode()
+def csv_bytes(frame: pl.DataFrame, *, excel: bool = False) -> bytes:
+    """A result as CSV, the same as ``manillen sql --format csv`` (or ``--format excel``) writes it."""
+    return csv_text(frame, excel=excel).encode()
 
 
 def example_queries(path: Path | None = None, lang: str = "en") -> list[tuple[str, str]]:

@@ -934,6 +934,13 @@ LABELS: dict[str, tuple[str, str]] = {
         "of draai de vraag met manillen sql om elke rij te krijgen.",
     ),
     "sql.download": ("Download CSV", "CSV downloaden"),
+    "sql.download_excel": ("CSV for Excel", "CSV voor Excel"),
+    "sql.download_excel_help": (
+        "Opens in Excel as it is on a Belgian or Dutch computer: ; between values, decimal commas, "
+        "accents kept, and a name that looks like a formula kept as text.",
+        "Opent zo in Excel op een Belgische of Nederlandse computer: ; tussen de waarden, "
+        "decimale komma's, accenten behouden, en een naam die op een formule lijkt blijft tekst.",
+    ),
     "sql.no_examples": ("docs/sql.md has no example queries.", "docs/sql.md bevat geen voorbeeldvragen."),
     # severities and categories (values stay as stored; these are their labels)
     "severity.info": ("info", "opmerking"),

@@ -634,3 +634,61 @@ def test_a_ctrl_c_that_reaches_duckdb_while_findings_are_stored_ends_as_interrup
     monkeypatch.undo()
     with Store(db, read_only=True) as archive:
         assert archive.query("SELECT count(*) AS n FROM findings")["n"][0] == 0
+
+
+def test_the_out_files_name_chooses_the_format(sample_db: Path, tmp_path: Path) -> None:
+    """`--out m.csv` without --format wrote the box-drawing table into m.csv (a spreadsheet
+    opened it as one column), and only its first 1,000 rows."""
+    query = "SELECT match_id FROM matches ORDER BY match_id"
+    ids = [row[0] for row in duckdb.connect(str(sample_db), read_only=True).sql(query).fetchall()]
+    for name, read in (("m.csv", lambda p: p.read_text().split()[1:]), ("m.json", _json_ids)):
+        result = _run("sql", query, "--db", str(sample_db), "--out", str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+        assert read(tmp_path / name) == ids, name
+    kept = _run("sql", query, "--db", str(sample_db), "--out", str(tmp_path / "m.txt"))
+    assert kept.exit_code == 0 and (tmp_path / "m.txt").read_text().startswith("┌")
+
+
+def _json_ids(path: Path) -> list[str]:
+    return [row["match_id"] for row in json.loads(path.read_text())]
+
+
+@pytest.mark.parametrize(
+    ("name", "given", "said"),
+    [
+        ("m.csv", "json", "--format json does not write what a .csv file holds"),
+        ("m.json", "table", "m.txt, or leave --format out"),
+        ("m.parquet", None, "not Parquet: `manillen export --parquet DIR` writes the tables so"),
+        ("m.xlsx", "excel", "--format excel writes a CSV file Excel opens (name it .csv)"),
+    ],
+)
+def test_an_out_name_that_says_another_format_is_a_usage_error(
+    name: str, given: str | None, said: str, sample_db: Path, tmp_path: Path
+) -> None:
+    asked = ["--format", given] if given else []
+    result = _run("sql", "SELECT 1", "--db", str(sample_db), "--out", str(tmp_path / name), *asked)
+    _no_traceback(result)
+    assert result.exit_code == 2 and said in result.stderr, result.output
+    assert not (tmp_path / name).exists()
+
+
+def test_the_excel_format_opens_in_a_belgian_spreadsheet_with_formulas_kept_as_text(
+    sample_records: list[str], tmp_path: Path
+) -> None:
+    record = json.loads(sample_records[0])
+    record["match"]["seats"][:2] = ['=HYPERLINK("http://x.example","ok")', "Zoë; de 2de"]
+    (tmp_path / "evil.json").write_text(json.dumps(record))
+    db = str(tmp_path / "a.duckdb")
+    assert _run("import", str(tmp_path / "evil.json"), "--db", db).exit_code == 0
+    out = tmp_path / "spelers.csv"
+    query = "SELECT seat0, seat1, 2.5 AS mean, -3 AS low FROM matches"
+    result = _run("sql", query, "--db", db, "--format", "excel", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")
+    assert data.decode("utf-8-sig").splitlines() == [
+        "seat0;seat1;mean;low",
+        '"\'=HYPERLINK(""http://x.example"",""ok"")";"Zoë; de 2de";2,5;-3',
+    ]
+    plain = _run("sql", query, "--db", db, "--format", "csv")
+    assert plain.stdout.splitlines()[1] == '"=HYPERLINK(""http://x.example"",""ok"")",Zoë; de 2de,2.5,-3'

@@ -1648,6 +1648,20 @@ def test_sql_runs_a_query_and_offers_csv(app: AppTest) -> None:
     assert at.get("download_button")
 
 
+def test_sql_offers_a_csv_for_excel_beside_the_plain_one(app: AppTest) -> None:
+    """A Belgian Excel opened the plain CSV as one column, its accents garbled."""
+    at = open_page(app, "sql")
+    type_query(at, "SELECT 'Zoë' AS player, 2.5 AS mean, '=1+1' AS note")
+    at.button(key="sql_run_button").click().run()
+    buttons = {button.proto.label: button for button in at.get("download_button")}
+    assert set(buttons) == {"Download CSV", "CSV for Excel"}
+    assert len(at.get("download_button")) == 2
+    assert buttons["CSV for Excel"].proto.help.startswith("Opens in Excel as it is on a Belgian")
+    shown = pl.from_pandas(at.dataframe[0].value)
+    assert data.csv_bytes(shown).decode() == "player,mean,note\nZoë,2.5,=1+1\n"
+    assert data.csv_bytes(shown, excel=True).decode("utf-8-sig") == "player;mean;note\nZoë;2,5;'=1+1\n"
+
+
 def test_sql_shows_a_date_as_a_day(app: AppTest) -> None:
     """The grid wrote a DATE as 2026-01-09 00:00:00: it is a day, as the CSV and the command
     write it (checked in Chromium: the grid shows 2026-01-16)."""

@@ -106,11 +106,21 @@ elif kind == "rows":
         if dtype == pl.Date
     }
     st.dataframe(result, hide_index=True, key="sql_result", column_config=days)
-    st.download_button(
+    downloads = st.container(horizontal=True)
+    downloads.download_button(
         t("sql.download"),
         data.csv_bytes(result),
         file_name="manillen-query.csv",
         mime="text/csv",
         key="sql_download",
+        on_click="ignore",
+    )
+    downloads.download_button(
+        t("sql.download_excel"),
+        data.csv_bytes(result, excel=True),
+        file_name="manillen-query-excel.csv",
+        mime="text/csv",
+        key="sql_download_excel",
+        help=t("sql.download_excel_help"),
         on_click="ignore",
     )

@@ -357,6 +357,55 @@ def _restore(db: str, match: str, version: int | None, wait: float) -> None:
         )
 
 
+FORMATS = ("table", "csv", "excel", "json")
+"""What `manillen sql --format` writes."""
+
+FORMAT_OF_NAME = {".csv": ("csv", "excel"), ".json": ("json",), ".txt": ("table",)}
+"""The formats a file of each ending may hold; the first is the one its name asks for."""
+
+
+def _format_for(out: str | None, asked: str | None) -> str:
+    """The format to write: the one asked for, else the one ``--out``'s name says, else a table.
+    A table written as ``x.csv`` (the default before the name was read) opened as one column of
+    box drawing; a name that says another format, or one this command does not write, is a
+    usage error naming what to give.
+
+    :raises click.BadParameter: for a name and a format that disagree (exit code 2).
+    """
+    if out is None or out == "-":
+        return asked or "table"
+    ending = Path(out).suffix.lower()
+    fits = FORMAT_OF_NAME.get(ending)
+    if fits is None:
+        if ending not in OTHER_FORMATS:  # notes.md, result.log, no ending: what --format says
+            return asked or "table"
+        raise click.BadParameter(
+            f"{out!r}: sql writes a table (.txt), CSV (.csv) or JSON (.json), not {OTHER_FORMATS[ending]}",
+            param_hint="--out",
+        )
+    if asked is None:
+        return fits[0]
+    if asked not in fits:
+        raise click.BadParameter(
+            f"--format {asked} does not write what a {ending} file holds, and every program goes by "
+            f"the name: name it {Path(out).with_suffix(_ENDING[asked])}, or leave --format out",
+            param_hint="--out",
+        )
+    return asked
+
+
+_ENDING = {"table": ".txt", "csv": ".csv", "excel": ".csv", "json": ".json"}
+
+OTHER_FORMATS = {
+    ".parquet": "Parquet: `manillen export --parquet DIR` writes the tables so",
+    ".xlsx": "an Excel workbook: --format excel writes a CSV file Excel opens (name it .csv)",
+    ".xls": "an Excel workbook: --format excel writes a CSV file Excel opens (name it .csv)",
+    ".jsonl": "JSON Lines: --format json writes one JSON array (name it .json)",
+    ".tsv": "tab-separated values: name it .csv",
+}
+"""File endings of formats other programs read by the name, which `sql` does not write."""
+
+
 def _render(frame: pl.DataFrame, output_format: str) -> str:
     import polars as pl
 
@@ -364,8 +413,8 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
 
     if output_format == "json":
         return frame.write_json() + "\n"
-    if output_format == "csv":
-        return csv_text(frame)
+    if output_format in ("csv", "excel"):
+        return csv_text(frame, excel=output_format == "excel")
     shown = frame.head(TABLE_ROWS)
     # a struct printed its values only ({1,[1, 2]}): with its fields' names, as JSON, as in csv
     structs = [
@@ -402,11 +451,11 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
+    type=click.Choice(FORMATS),
     help="table for people (its first 1,000 rows); csv, or json (an array with one object per row) "
-    "for programs.",
+    "for programs; excel, a CSV that Excel opens as it is in Belgium (; between values, decimal "
+    "commas, accents kept, formulas kept as text). Default: from --out's name (.csv, .json), "
+    "else table.",
 )
 @click.option(
     "--out", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of the screen."
@@ -429,7 +478,13 @@ def _render(frame: pl.DataFrame, output_format: str) -> str:
 )
 @WAIT_OPTION
 def sql(
-    query: str, db: str, output_format: str, out: str | None, timeout: float, memory_limit: str, wait: float
+    query: str,
+    db: str,
+    output_format: str | None,
+    out: str | None,
+    timeout: float,
+    memory_limit: str,
+    wait: float,
 ) -> None:
     """Ask the archive a question in SQL (DuckDB's dialect); QUERY "-" reads it from stdin.
 
@@ -443,11 +498,13 @@ def sql(
     \b
     Examples:
       manillen sql "SELECT player, deals_won, violations FROM player_summary"
-      manillen sql "SELECT * FROM plays WHERE violation IS NOT NULL" --format csv --out faults.csv
+      manillen sql "SELECT * FROM plays WHERE violation IS NOT NULL" --out faults.csv
+      manillen sql "SELECT * FROM player_summary" --format excel --out spelers.csv
     """
     from ..store import QueryError, QueryRefusedError, QueryTimeoutError
 
     check_output_file(out, "--out", "the result")
+    output_format = _format_for(out, output_format)
     if query == "-":
         query = sys.stdin.read()
     with _open(db, read_only=True, wait=wait) as store:

@@ -535,24 +535,52 @@ def _one_statement(connection: duckdb.DuckDBPyConnection, sql: str) -> Any:
     return statements[0]
 
 
-def csv_text(frame: pl.DataFrame) -> str:
+def csv_text(frame: pl.DataFrame, *, excel: bool = False) -> str:
     """A query result as CSV (:func:`flatten_for_csv`), its times written as the table and the
     dashboard show them (``2026-03-24 20:15:00``, not ``2026-03-24T20:15:00.000000``).
+
+    :param excel: as a spreadsheet in Belgium or the Netherlands opens it with a double click:
+        a byte order mark (else Excel reads ``Zoë`` as ``ZoÃ«``), ``;`` between the values and a
+        decimal comma (Excel's list separator and decimals there), and a text that a spreadsheet
+        would run as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a return:
+        a player named ``=HYPERLINK(...)``) kept as text by a ``'`` before it.
 
     >>> import datetime
     >>> print(csv_text(pl.DataFrame({"at": [datetime.datetime(2026, 3, 24, 20, 15)], "cards": [["AS"]]})))
     at,cards
     2026-03-24 20:15:00,AS
     <BLANKLINE>
+    >>> csv_text(pl.DataFrame({"player": ["=1+1", "Zoë"], "mean": [1.5, -2.0]}), excel=True)
+    "\\ufeffplayer;mean\\n'=1+1;1,5\\nZoë;-2,0\\n"
     """
-    return flatten_for_csv(frame).write_csv(
-        datetime_format="%Y-%m-%d %H:%M:%S%.f", time_format="%H:%M:%S%.f", date_format="%Y-%m-%d"
+    flat = flatten_for_csv(frame)
+    if excel:
+        flat = flat.with_columns(
+            pl.when(pl.col(name).str.contains(FORMULA_START))
+            .then(pl.lit("'") + pl.col(name))
+            .otherwise(pl.col(name))
+            .alias(name)
+            for name, dtype in flat.schema.items()
+            if dtype == pl.String
+        )
+    return flat.write_csv(
+        datetime_format="%Y-%m-%d %H:%M:%S%.f",
+        time_format="%H:%M:%S%.f",
+        date_format="%Y-%m-%d",
+        include_bom=excel,
+        separator=";" if excel else ",",
+        decimal_comma=excel,
     )
+
+
+FORMULA_START = r"^[=+\-@\t\r]"
+"""How a text a spreadsheet would take for a formula starts (OWASP's list for CSV files)."""
 
 
 def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
     """A query result that CSV can hold: lists (cards, tags) become space-separated text, structs
-    JSON; a list column with an item holding a space, an empty text or a NULL becomes JSON too
+    JSON; a list column with an item holding a space (a tab, a line break), an empty text or a
+    NULL becomes JSON too
     (``["a b","c"]``, ``[1,null]``, ``[""]``), where spaces lost the NULL and split the item, and
     so does a list of lists or of structs (``[["AS"],["KH"]]``, the structs' names kept). A time
     with its zone keeps the zone's offset.
@@ -572,7 +600,7 @@ def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
                 or frame.select(
                     texts.list.eval(
                         pl.element().is_null()
-                        | pl.element().str.contains(" ", literal=True)
+                        | pl.element().str.contains(r"\s")
                         | (pl.element().str.len_chars() == 0)
                     )
                     .list.any()

@@ -564,7 +564,8 @@ first_lead AS (
 laid_aside AS (
     -- cards laid aside (three, six_short) count for the side against the trump maker; the
     -- solver's values are the points still to be taken in tricks
-    SELECT d.match_id, d.deal, 1 - s.team AS team, 60 - sum(t.points) AS points
+    -- an INTEGER, not sum()'s HUGEINT, which Parquet lacks (an export wrote the cards as DOUBLE)
+    SELECT d.match_id, d.deal, 1 - s.team AS team, CAST(60 - sum(t.points) AS INTEGER) AS points
     FROM deals d
     JOIN tricks t ON t.match_id = d.match_id AND t.deal = d.deal
     JOIN deal_seats s
@@ -846,6 +847,8 @@ ALTER TABLE matches ADD COLUMN IF NOT EXISTS analysis_revision INTEGER;
 ALTER TABLE match_versions ADD COLUMN IF NOT EXISTS analysis_revision INTEGER;
 """
 
+_MIGRATION_25 = _ledger_views(calls_reviewed=True)
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -969,6 +972,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "matches.analysis_revision (and match_versions'): which revision of the analysis made the "
         "stored review, so that a review older than the tool's is made again",
         _MIGRATION_24,
+    ),
+    Migration(
+        25,
+        "deal_ledger.cards an INTEGER and illegal a BIGINT, not HUGEINT: Parquet has no HUGEINT, so "
+        "`export --parquet` wrote them as DOUBLE",
+        _MIGRATION_25,
     ),
 )
 """Every schema step, in order; the last version is the one this code reads and writes."""
