@@ -468,7 +468,7 @@ def test_export_records_is_byte_for_byte(sample_records: list[str], tmp_path: Pa
     assert target.read_bytes() == source.read_bytes()
     assert _run("export", "--records", str(target), "--db", db).exit_code == 2  # exists: a usage error
     query = _run("sql", "--db", db, "SELECT 42 AS x", "--format", "csv", "--out", "-")  # no file named -
-    assert query.exit_code == 0 and query.stdout == "x\n42\n" and not Path("-").exists()
+    assert query.exit_code == 0 and query.stdout == '"x"\n42\n' and not Path("-").exists()
     piped = _run("export", "--records", "-", "--db", db)  # "wrote 3 matches to -" read as a file named -
     assert piped.exit_code == 0 and f"wrote {len(sample_records)} matches to standard output" in piped.stderr
     assert piped.stdout.encode() == source.read_bytes()
@@ -641,7 +641,7 @@ def test_the_out_files_name_chooses_the_format(sample_db: Path, tmp_path: Path) 
     opened it as one column), and only its first 1,000 rows."""
     query = "SELECT match_id FROM matches ORDER BY match_id"
     ids = [row[0] for row in duckdb.connect(str(sample_db), read_only=True).sql(query).fetchall()]
-    for name, read in (("m.csv", lambda p: p.read_text().split()[1:]), ("m.json", _json_ids)):
+    for name, read in (("m.csv", lambda p: pl.read_csv(p)["match_id"].to_list()), ("m.json", _json_ids)):
         result = _run("sql", query, "--db", str(sample_db), "--out", str(tmp_path / name))
         assert result.exit_code == 0, result.output
         assert read(tmp_path / name) == ids, name
@@ -687,8 +687,8 @@ def test_the_excel_format_opens_in_a_belgian_spreadsheet_with_formulas_kept_as_t
     data = out.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
     assert data.decode("utf-8-sig").splitlines() == [
-        "seat0;seat1;mean;low",
+        '"seat0";"seat1";"mean";"low"',
         '"\'=HYPERLINK(""http://x.example"",""ok"")";"Zoë; de 2de";2,5;-3',
     ]
     plain = _run("sql", query, "--db", db, "--format", "csv")
-    assert plain.stdout.splitlines()[1] == '"=HYPERLINK(""http://x.example"",""ok"")",Zoë; de 2de,2.5,-3'
+    assert plain.stdout.splitlines()[1] == '"=HYPERLINK(""http://x.example"",""ok"")","Zoë; de 2de",2.5,-3'

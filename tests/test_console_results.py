@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import duckdb
+import polars as pl
 import pytest
 from click.testing import CliRunner
 from streamlit.testing.v1 import AppTest
 
 from manillen_replay.archive_defaults import QUERY_MAX_ROWS
 from manillen_replay.cli import cli
-from manillen_replay.store import QueryError, Store
+from manillen_replay.store import QueryError, Store, csv_text
 
 from .test_dashboard import APP, open_page, type_query
 from .test_dashboard import shared_archive as shared_archive  # the fixture
@@ -162,11 +164,11 @@ def test_sql_command_writes_every_result_a_club_secretary_asks_for(sample_db: Pa
     )
     (row,) = json.loads(ask(twice, "json"))
     assert row["match_id"] == row["match_id_1"] and row["took"] == "2 days" and row["di"] == "infinity"
-    assert ask(twice, "csv").splitlines()[0] == "match_id,match_id_1,took,di"
+    assert ask(twice, "csv").splitlines()[0] == '"match_id","match_id_1","took","di"'
     # the table format printed a struct's values without their names: {1,[1, 2]}
     assert '{"a":1,"b":[1,2]}' in ask("SELECT {'a': 1, 'b': [1, 2]} AS s", "table")
     times = "SELECT TIMESTAMP '2026-03-24 20:15:00.123456' AS t, TIME '20:15:00' AS h, DATE '2026-03-24' AS d"
-    assert ask(times, "csv").splitlines()[1] == "2026-03-24 20:15:00.123456,20:15:00,2026-03-24"
+    assert ask(times, "csv").splitlines()[1] == '"2026-03-24 20:15:00.123456","20:15:00","2026-03-24"'
 
 
 def test_a_syntax_error_shows_the_querys_line_with_a_caret(sample_db: Path) -> None:
@@ -217,3 +219,24 @@ def test_sql_page_shows_an_interval_and_a_union_without_a_traceback(app: AppTest
     at.button(key="sql_run_button").click().run()
     assert not at.exception and not at.error
     assert at.dataframe[0].value["i"].tolist() == ["1 month"]
+
+
+def test_a_csv_result_reads_back_in_duckdb_when_a_quoted_text_comes_late(tmp_path: Path) -> None:
+    """DuckDB's read_csv guesses the quoting from the first 20,480 rows: with texts quoted only
+    where needed, a plays.csv whose first comma in a name came later failed ("Expected Number of
+    Columns: 2 Found: 3")."""
+    frame = pl.DataFrame({"player": ["Anna"] * 25_000 + ["Smet, Jan", ""], "n": range(25_002)})
+    (tmp_path / "r.csv").write_text(csv_text(frame))
+    back = duckdb.sql(f"SELECT * FROM read_csv('{tmp_path / 'r.csv'}')").pl()
+    assert back.height == frame.height and back["player"][-2] == "Smet, Jan"
+    assert pl.read_csv(tmp_path / "r.csv")["player"].to_list()[-2:] == ["Smet, Jan", ""]
+
+
+def test_a_list_item_holding_a_tab_or_a_line_break_is_written_as_json() -> None:
+    """Joined with spaces, "late\\tnight" could not be told from two items once split on whitespace;
+    the column's every row is JSON then, and a column without such an item stays plain."""
+    frame = pl.DataFrame({"tags": [["late\tnight", "cup"], ["two\nlines"]], "cards": [["AS", "KH"], ["7C"]]})
+    assert csv_text(frame).splitlines()[1:] == [
+        '"[""late\\tnight"",""cup""]","AS KH"',
+        '"[""two\\nlines""]","7C"',
+    ]

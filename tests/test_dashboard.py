@@ -1658,8 +1658,9 @@ def test_sql_offers_a_csv_for_excel_beside_the_plain_one(app: AppTest) -> None:
     assert len(at.get("download_button")) == 2
     assert buttons["CSV for Excel"].proto.help.startswith("Opens in Excel as it is on a Belgian")
     shown = pl.from_pandas(at.dataframe[0].value)
-    assert data.csv_bytes(shown).decode() == "player,mean,note\nZoë,2.5,=1+1\n"
-    assert data.csv_bytes(shown, excel=True).decode("utf-8-sig") == "player;mean;note\nZoë;2,5;'=1+1\n"
+    assert data.csv_bytes(shown).decode() == '"player","mean","note"\n"Zoë",2.5,"=1+1"\n'
+    excel = data.csv_bytes(shown, excel=True).decode("utf-8-sig")
+    assert excel == '"player";"mean";"note"\n"Zoë";2,5;"\'=1+1"\n'
 
 
 def test_sql_shows_a_date_as_a_day(app: AppTest) -> None:
@@ -1809,7 +1810,7 @@ def test_example_titles_are_whole_sentences_and_every_example_may_run(tmp_path: 
 
 def test_csv_download_flattens_lists() -> None:
     frame = pl.DataFrame({"card": ["9D"], "better": [["7C", "AH"]]})
-    assert data.csv_bytes(frame) == b"card,better\n9D,7C AH\n"
+    assert data.csv_bytes(frame) == b'"card","better"\n"9D","7C AH"\n'
 
 
 def test_db_from_script_arguments() -> None:

@@ -547,11 +547,14 @@ def csv_text(frame: pl.DataFrame, *, excel: bool = False) -> str:
 
     >>> import datetime
     >>> print(csv_text(pl.DataFrame({"at": [datetime.datetime(2026, 3, 24, 20, 15)], "cards": [["AS"]]})))
-    at,cards
-    2026-03-24 20:15:00,AS
+    "at","cards"
+    "2026-03-24 20:15:00","AS"
     <BLANKLINE>
-    >>> csv_text(pl.DataFrame({"player": ["=1+1", "Zoë"], "mean": [1.5, -2.0]}), excel=True)
-    "\\ufeffplayer;mean\\n'=1+1;1,5\\nZoë;-2,0\\n"
+    >>> print(csv_text(pl.DataFrame({"player": ["=1+1", "Zoë"], "mean": [1.5, -2.0]}), excel=True))
+    \ufeff"player";"mean"
+    "'=1+1";1,5
+    "Zoë";-2,0
+    <BLANKLINE>
     """
     flat = flatten_for_csv(frame)
     if excel:
@@ -570,6 +573,9 @@ def csv_text(frame: pl.DataFrame, *, excel: bool = False) -> str:
         include_bom=excel,
         separator=";" if excel else ",",
         decimal_comma=excel,
+        # every text quoted: a reader guessing the format from the first rows (DuckDB's read_csv
+        # looks at 20,480) saw no quotes and then failed on a later "x, y"
+        quote_style="non_numeric",
     )
 
 
