@@ -157,14 +157,17 @@ def standings_cell(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def standings_csv(frame: pl.DataFrame, headers: dict[str, str] | None = None) -> bytes:
+def standings_csv(frame: pl.DataFrame, headers: dict[str, str] | None = None, lang: str = "en") -> bytes:
     """The standings as a CSV file (UTF-8, a header row).
 
     :param headers: each column's heading (:data:`STANDINGS_COLUMNS`), in the reader's language
         (a Dutch organiser's spreadsheet had English headings); the columns' own names without.
+    :param lang: the page's language: in Dutch, written as Excel opens it in Belgium (``;``
+        between the values, a byte order mark: ``manillen sql --format excel``), where a plain
+        CSV opened as one column.
     """
     table = frame.select(STANDINGS_COLUMNS)
-    return (table.rename(headers) if headers else table).write_csv().encode("utf-8")
+    return data.csv_bytes(table.rename(headers) if headers else table, excel=lang == "nl")
 
 
 def standings_html(

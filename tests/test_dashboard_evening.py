@@ -180,9 +180,12 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
     assert '<html lang="nl">' in evenings.standings_html(evening, standings, headers, "Stand", "nl")
     # its CSV has the reader's headings (a Dutch organiser's spreadsheet had English ones)
     dutch = {column: f"kolom {n}" for n, column in enumerate(evenings.STANDINGS_COLUMNS)}
-    first_line = evenings.standings_csv(standings, dutch).decode("utf-8").splitlines()[0]
-    assert first_line == ",".join(dutch.values())
-    assert evenings.standings_csv(standings).decode("utf-8").startswith(",".join(evenings.STANDINGS_COLUMNS))
+    english = evenings.standings_csv(standings).decode("utf-8").splitlines()
+    assert english[0] == ",".join(f'"{column}"' for column in evenings.STANDINGS_COLUMNS)
+    # in Dutch as a Belgian Excel opens it (a plain CSV was one column there), its rows the same
+    opened = evenings.standings_csv(standings, dutch, "nl").decode("utf-8-sig").splitlines()
+    assert opened[0] == ";".join(f'"{heading}"' for heading in dutch.values())
+    assert [line.split(";") for line in opened[1:]] == [line.split(",") for line in english[1:]]
     # every player's evening report: Anna played (one match), Els has nothing saved yet
     organiser = page("organiser")
     organiser.selectbox(key="organiser_report_player").set_value("Anna").run()

@@ -108,7 +108,7 @@ def _standings() -> None:
     row = st.container(horizontal=True)
     row.download_button(
         t("standings.csv"),
-        evenings.standings_csv(frame, _headers()),
+        evenings.standings_csv(frame, _headers(), ui.lang()),
         file_name=f"{evening.evening_id}-standings.csv",
         mime="text/csv",
         key="standings_csv",
