@@ -20,7 +20,7 @@ import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -848,7 +848,12 @@ def warm_console() -> None:
     _console_pool().warm()
 
 
-def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX_ROWS) -> pl.DataFrame:
+def user_query(
+    sql: str,
+    timeout: float | None = None,
+    max_rows: int = QUERY_MAX_ROWS,
+    on_wait: Callable[[], None] | None = None,
+) -> pl.DataFrame:
     """A user's own query, read-only (``Store.user_query``); not cached, so errors show each time.
 
     The query runs in a worker process of its own (:class:`ConsolePool`), so that one session's
@@ -868,7 +873,9 @@ def user_query(sql: str, timeout: float | None = None, max_rows: int = QUERY_MAX
     current = archive()
     pool = _console_pool()
     with pool.snapshot(str(current.path), current.version, current.copy_to) as snapshot:
-        return pool.query(snapshot, sql, timeout=timeout, max_rows=max_rows, max_bytes=QUERY_MAX_BYTES)
+        return pool.query(
+            snapshot, sql, timeout=timeout, max_rows=max_rows, max_bytes=QUERY_MAX_BYTES, on_wait=on_wait
+        )
 
 
 def csv_bytes(frame: pl.DataFrame, *, excel: bool = False) -> bytes:

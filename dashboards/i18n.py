@@ -934,6 +934,12 @@ LABELS: dict[str, tuple[str, str]] = {
         "of draai de vraag met manillen sql om elke rij te krijgen.",
     ),
     "sql.download": ("Download CSV", "CSV downloaden"),
+    "sql.waiting": (
+        "Waiting for a free worker: other people's queries are running (or the workers are "
+        "starting). Your query's time limit starts when a worker takes it.",
+        "Wachten op een vrije verwerker: de vragen van anderen lopen nog (of de verwerkers starten). "
+        "De tijdslimiet van je vraag begint wanneer een verwerker ze neemt.",
+    ),
     "sql.download_excel": ("CSV for Excel", "CSV voor Excel"),
     "sql.download_excel_help": (
         "Opens in Excel as it is on a Belgian or Dutch computer: ; between values, decimal commas, "

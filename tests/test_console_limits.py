@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -219,6 +220,54 @@ def test_a_query_stopped_at_its_limit_says_how_long_it_waited_for_a_worker_first
     first_stop, second = stops  # in the order they stopped
     assert first_stop.waited < 1.0
     assert 1.5 < second.waited < 20.0  # the 2.5 s the first still had, and its worker replaced
+
+
+def test_a_query_kept_waiting_for_a_worker_says_so_and_one_not_kept_waiting_says_nothing(
+    archive: Path,
+) -> None:
+    """With the workers held by others' long queries, a quick query waited up to their time limit
+    with nothing said but the page's "running"."""
+    pool = ConsolePool(workers=1)
+    told: list[str] = []
+    endless = "SELECT sum(a.range * b.range) AS n FROM range(1000000) a, range(1000000) b"
+
+    def hold() -> None:
+        with pytest.raises(QueryTimeoutError):
+            pool.query(archive, endless, timeout=2.0)
+
+    try:
+        pool.query(archive, "SELECT 1 AS one", timeout=60, on_wait=lambda: told.append("free"))
+        pool.query(archive, "SELECT 1 AS one", timeout=60, on_wait=lambda: told.append("warm"))
+        with pytest.raises(QueryTimeoutError):  # running, not waiting, past the notice's half second
+            pool.query(archive, endless, timeout=1.0, on_wait=lambda: told.append("running"))
+        first = threading.Thread(target=hold)
+        first.start()
+        time.sleep(0.5)  # the long query holds the one worker
+        answer = pool.query(archive, "SELECT 2 AS two", timeout=60, on_wait=lambda: told.append("held"))
+        first.join()
+    finally:
+        pool.close()
+    assert answer["two"].to_list() == [2]
+    assert told[-1:] == ["held"] and "warm" not in told and "running" not in told
+
+
+def test_the_sql_page_clears_its_waiting_note_once_the_answer_comes(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes: list[object] = []
+
+    def queued(sql: str, *, on_wait: Callable[[], None] | None = None, **kwargs: object) -> pl.DataFrame:
+        assert on_wait is not None
+        on_wait()  # drawn while the query waits: the page must still end with its rows alone
+        notes.append(on_wait)
+        return pl.DataFrame({"n": [36]})
+
+    monkeypatch.setattr(data, "user_query", queued)
+    at = open_page(AppTest.from_file(APP, default_timeout=60), "sql")
+    type_query(at, "SELECT count(*) AS n FROM deals")
+    at.button(key="sql_run_button").click().run()
+    assert len(notes) == 1 and not at.exception
+    assert at.dataframe[0].value["n"].tolist() == [36] and not at.info
 
 
 def test_sql_page_shows_the_time_limit_for_a_folded_constant(

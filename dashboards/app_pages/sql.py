@@ -62,8 +62,13 @@ if run:
     if not asked.strip():
         st.session_state[OUTCOME] = ("empty", "")
     else:
+        waiting = st.empty()
+
+        def say_waiting() -> None:
+            waiting.info(t("sql.waiting"))
+
         try:
-            st.session_state[OUTCOME] = ("rows", data.user_query(asked))
+            st.session_state[OUTCOME] = ("rows", data.user_query(asked, on_wait=say_waiting))
         except QueryRefusedError as error:
             st.session_state[OUTCOME] = ("refused", _in_words(error))
         except access.AccessRefusedError as error:
@@ -73,6 +78,8 @@ if run:
         except QueryError as error:
             limit = error.reason in LIMIT_REASONS
             st.session_state[OUTCOME] = ("stopped" if limit else "error", _in_words(error))
+        finally:
+            waiting.empty()
 
 kind, outcome = st.session_state.get(OUTCOME, (None, None))
 if kind == "empty":

@@ -41,6 +41,8 @@ buffers within the limit, but a constant it folds (``repeat(...)``) and the rows
 outside them (a security review's query held 5.9 GB under a 2 GB limit)."""
 MEMORY_EXIT = 86
 """The exit code of a worker ended for holding more than its query may."""
+WAIT_NOTICE = 0.5
+"""Seconds a query waits for a worker before the person is told it waits (``on_wait``)."""
 WATCH_SECONDS = 0.02
 """How often a worker looks at its own memory while a query runs."""
 
@@ -143,10 +145,14 @@ class ConsolePool:
         max_rows: int | None = None,
         memory_limit: str = QUERY_MEMORY_LIMIT,
         max_bytes: int | None = None,
+        on_wait: Callable[[], None] | None = None,
     ) -> pl.DataFrame:
         """A user query on the archive file at ``path`` (a snapshot), in a worker process.
 
         :param timeout: seconds the query may run once a worker has it; then the worker is ended.
+        :param on_wait: called once when no worker has taken the query :data:`WAIT_NOTICE` seconds
+            after it was asked (the others' queries hold them, or they are starting), so that the
+            person waiting is told why a quick query takes long.
         :raises QueryRefusedError: as :meth:`~manillen_replay.store.Store.user_query`.
         :raises QueryTimeoutError: when it ran past ``timeout`` seconds.
         :raises QueryError: for a query DuckDB cannot run, or one that needed too much memory.
@@ -166,6 +172,10 @@ class ConsolePool:
             },
             timeout=timeout,
         )
+        if on_wait is not None:
+            concurrent.futures.wait([future], timeout=WAIT_NOTICE)
+            if not future.done() and not future.running():
+                on_wait()
         try:
             data = future.result()
         except concurrent.futures.TimeoutError:
