@@ -115,6 +115,17 @@ function build(f, root, setStateValue) {
     document.addEventListener('click', (event) => {
       if (details.open && !event.composedPath().includes(details)) details.open = false;
     });
+    // and from the keyboard: Escape, or Tab past its last box (a match list was 297 Tabs, left open)
+    details.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || !details.open) return;
+      details.open = false;
+      details.querySelector('summary').focus();
+      event.stopPropagation();
+    });
+    details.addEventListener('focusout', (event) => {
+      // only a move to another control: a click on an option's text passes through the page
+      if (details.open && event.relatedTarget && !details.contains(event.relatedTarget)) details.open = false;
+    });
   } else {
     const input = document.createElement(f.kind === 'select' ? 'select' : 'input');
     input.name = f.name;
@@ -141,6 +152,8 @@ function summarise(details, f, ticked) {
   const names = new Map(f.options);
   summary.textContent = ticked.length ? ticked.map((value) => names.get(value)).join(', ') : f.placeholder;
   summary.classList.toggle('none', !ticked.length);
+  // a screen reader heard "All" six times: the summary names its filter too
+  summary.setAttribute('aria-label', `${f.label}: ${summary.textContent}`);
 }
 
 function same(label, options) {  // true when the options drawn are these (else notes them)

@@ -523,6 +523,23 @@ def test_mistakes_filters_are_the_browser_s_own_inputs(server: str, chromium: An
         assert severity.locator("summary").inner_text() == "blunder"
         page.locator("h1").click()
         assert severity.locator("details").get_attribute("open") is None
+        # from the keyboard: each filter named for a screen reader, Escape and Tab out close it
+        assert severity.locator("summary").get_attribute("aria-label") == "Severity: blunder"
+        kinds = page.locator('.multi[data-name="kinds"] summary')
+        assert kinds.get_attribute("aria-label") == "Kind: All"
+        severity.locator("summary").focus()
+        page.keyboard.press("Enter")
+        assert severity.locator("details").get_attribute("open") is not None
+        page.keyboard.press("Tab")  # onto a box in the list: it stays open
+        assert severity.locator("details").get_attribute("open") is not None
+        page.keyboard.press("Escape")
+        assert severity.locator("details").get_attribute("open") is None
+        assert severity.locator("summary").evaluate("s => s.getRootNode().activeElement === s")
+        page.keyboard.press("Enter")
+        boxes = severity.locator(".menu input").count()
+        for _ in range(boxes + 1):  # past the last box, to the next filter
+            page.keyboard.press("Tab")
+        assert severity.locator("details").get_attribute("open") is None
         page.wait_for_function(SETTLED_WITH_FONTS, timeout=30_000)
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
