@@ -41,6 +41,8 @@ CSS = """
   width: 2.3rem; height: 3.1rem; border-radius: 6px; background: #fff; border: 1px solid #999;
   font-family: Georgia, 'DejaVu Serif', serif; font-size: 1.05rem; line-height: 1.05; font-weight: 600; }
 .mr-card .mr-suit { font-size: 1.15rem; }
+.mr-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; }
 .mr-red { color: #c8102e; }
 .mr-black { color: #111; }
 .mr-card.mr-legal { border: 2px solid #1a9e4b; box-shadow: 0 0 0 2px rgba(26,158,75,0.35); }
@@ -150,8 +152,13 @@ _PLACES: dict[int, tuple[str, ...]] = {
 }
 
 
-def card_html(card: Card, *, classes: Iterable[str] = (), small: bool = False, title: str = "") -> str:
+def card_html(
+    card: Card, *, classes: Iterable[str] = (), small: bool = False, title: str = "", spoken: str = ""
+) -> str:
     """One card: rank and suit symbol, red for harten and koeken, black for klaveren and schoppen.
+
+    :param spoken: words a screen reader says after the card (what its outline shows: "may play"),
+        not drawn.
 
     >>> card_html(Card.parse("10H"))
     '<span class="mr-card mr-red" data-card="10H"><span>10</span><span class="mr-suit">♥</span></span>'
@@ -163,8 +170,18 @@ def card_html(card: Card, *, classes: Iterable[str] = (), small: bool = False, t
     tip = f' title="{escape(title)}"' if title else ""
     return (
         f'<span class="{" ".join(names)}" data-card="{card}"{tip}>'
-        f'<span>{card.rank.text}</span><span class="mr-suit">{card.suit.symbol}</span></span>'
+        f'<span>{card.rank.text}</span><span class="mr-suit">{card.suit.symbol}</span>'
+        f"{spoken_html(spoken)}</span>"
     )
+
+
+def spoken_html(words: str) -> str:
+    """Words for a screen reader alone (drawn nowhere), or nothing.
+
+    >>> spoken_html("may play")
+    '<span class="mr-sr"> (may play)</span>'
+    """
+    return f'<span class="mr-sr"> ({escape(words)})</span>' if words else ""
 
 
 def cards_row(cards: Iterable[Card], *, marked: CardSet | None = None, small: bool = True) -> str:
@@ -214,12 +231,24 @@ def table_html(
     :param order: the seats in clockwise order, the first drawn at the bottom (default 0, 1, ...).
     :param teams: the side of each seat (default seat mod 2), written ``team A`` or ``team B``.
     :param note: a short text shown in the middle of the trick (who takes it).
-    :param labels: the words ``dealer``, ``to_play`` and ``team`` (with ``{team}``) in the page language.
+    :param labels: the words ``dealer``, ``to_play`` and ``team`` (with ``{team}``) in the page
+        language, and what a screen reader is told that the outlines and places show: ``may_play``
+        (a card the seat to play may play), ``winning`` (the card winning the trick so far),
+        ``hand`` (with ``{name}``: a seat's cards) and ``trick`` (the cards on the table).
     :param face_down: how many hidden cards each seat holds, for a table as one player saw it:
         drawn as that many card backs before the cards ``hands`` shows of the seat (none, or its
         face-up table cards); the seat to play is drawn as it is.
     """
-    words = {"dealer": "dealer", "to_play": "to play", "team": "team {team}", **(labels or {})}
+    words = {
+        "dealer": "dealer",
+        "to_play": "to play",
+        "team": "team {team}",
+        "may_play": "may play",
+        "winning": "winning so far",
+        "hand": "{name}'s cards",
+        "trick": "on the table",
+        **(labels or {}),
+    }
     order = list(order) if order is not None else list(range(len(hands)))
     sides = list(teams) if teams is not None else [seat % 2 for seat in range(len(hands))]
     places = _PLACES.get(len(order), ("s", "w", "n", "e", *(["e"] * max(0, len(order) - 4))))
@@ -236,7 +265,9 @@ def table_html(
         if moving:
             badges += f'<span class="mr-badge mr-move">{escape(words["to_play"])}</span>'
         cards = "".join(
-            card_html(c, classes=("legal",) if moving and may_play is not None and c in may_play else ())
+            card_html(c, classes=("legal",), spoken=words["may_play"])
+            if moving and may_play is not None and c in may_play
+            else card_html(c)
             for c in hand.sorted_for_display(trump)
         )
         if face_down is not None and not moving:
@@ -244,7 +275,8 @@ def table_html(
         box = (
             f'<div class="mr-seat{" mr-to-play" if moving else ""}" data-seat="{seat}">'
             f'<div class="mr-name">{escape(names[seat])}{badges}</div>'
-            f'<div class="mr-hand" data-seat="{seat}">{cards}</div></div>'
+            f'<div class="mr-hand" data-seat="{seat}" role="group"'
+            f' aria-label="{escape(words["hand"].format(name=names[seat]))}">{cards}</div></div>'
         )
         # the west side is walked upwards: the later seat sits higher
         place = places[index]
@@ -264,7 +296,13 @@ def table_html(
             if by_compass
             else f'<div class="mr-trick-played" data-seat="{seat}">'
         )
-        + card_html(card, classes=("winning",) if seat == winning else ())
+        # a place on the table says whose card it is, and the gold outline that it wins: in words too
+        + (f'<span class="mr-sr">{escape(names[seat])}: </span>' if by_compass else "")
+        + (
+            card_html(card, classes=("winning",), spoken=words["winning"])
+            if seat == winning
+            else card_html(card)
+        )
         + ("" if by_compass else f'<span class="mr-trick-who">{escape(names[seat])}</span>')
         + "</div>"
         for seat, card in table
@@ -273,7 +311,8 @@ def table_html(
     layout = "" if by_compass else " mr-trick-row"
     return (
         f'<div class="mr-table">{seats}'
-        f'<div class="mr-trick{layout}" data-cards="{len(table)}">{played}{middle}</div></div>'
+        f'<div class="mr-trick{layout}" data-cards="{len(table)}" role="group"'
+        f' aria-label="{escape(words["trick"])}">{played}{middle}</div></div>'
     )
 
 

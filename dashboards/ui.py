@@ -282,6 +282,16 @@ def code_block(text: str) -> str:
     return f"\n\n{fence}text\n{text}\n{fence}"
 
 
+TABLE_WORDS = ("dealer", "to_play", "team", "may_play", "winning", "hand", "trick")
+"""The words of :func:`dashboards.cards.table_html`, each the translation ``replay.WORD``."""
+
+
+def table_labels() -> dict[str, str]:
+    """The card table's words in the page language, those a screen reader alone hears too."""
+    t = i18n.translator(lang())
+    return {word: t(f"replay.{word}") for word in TABLE_WORDS}
+
+
 def translator() -> Callable[..., str]:
     """``t(key, **values)`` in the chosen language, with no folder of the server in it: a message
     that names the archive (a lock, a refusal) names its file only, for a visitor on the network."""

@@ -67,6 +67,9 @@ def test_replay_keys_step_outside_text_fields_and_clicks_jump(server: str, chrom
         page.locator("button.mr-link", has_text="3. Dirk").click()  # the third trick of the list
         wait_step(page, 12)
         assert page.locator(".mr-trick [data-card]").count() == 4
+        # read aloud: the trick a group of its own, each card with its player, the winner said
+        spoken = page.get_by_role("group", name="on the table").aria_snapshot()
+        assert spoken.count(": ") >= 4 and "(winning so far)" in spoken, spoken
         page.locator("button.mr-link", has_text="3.2 Bert").click()  # the deal's finding on trick 3, play 2
         wait_step(page, 10)
         page.get_by_text("Bert wasted a trump.").wait_for(timeout=15_000)

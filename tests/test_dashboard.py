@@ -1892,6 +1892,38 @@ def test_a_six_seat_tricks_cards_in_a_row_each_name_their_player() -> None:
     assert "mr-trick-who" not in four  # each card lies on its player's side
 
 
+def test_a_screen_reader_hears_whose_cards_the_legal_ones_and_the_trick_winner() -> None:
+    """Read aloud, the table ran "Carla team B 10 ♦ K ♦ 9 ♦ 10 ♥ Q ♦": a hand ran into the trick,
+    the trick's cards said nobody's name, and the green and gold outlines said nothing."""
+    from dashboards import cards
+    from manillen_replay.cards import Card
+
+    words = {"hand": "kaarten van {name}", "trick": "op tafel", "may_play": "mag", "winning": "wint"}
+    html = cards.table_html(
+        names=["Anna", "Bert", "Carla", "Dirk"],
+        hands=[CardSet.parse("AC KH"), CardSet.parse("KC"), CardSet.parse("QC"), CardSet.parse("JC")],
+        table=[(2, Card.parse("10C")), (3, Card.parse("7C"))],
+        trump=None, dealer=1, to_play=0, may_play=CardSet.parse("AC"), winning=2, labels=words,
+    )  # fmt: skip
+    groups = re.findall(r'role="group" aria-label="([^"]*)"', html)
+    assert groups == [
+        "kaarten van Anna",
+        "kaarten van Bert",
+        "kaarten van Carla",
+        "kaarten van Dirk",
+        "op tafel",
+    ]
+    drawn = re.findall(
+        r'data-card="(\w+)"><span>[^<]*</span><span class="mr-suit">[^<]*</span>'
+        r'(?:<span class="mr-sr"> \(([^)]*)\)</span>)?</span>',
+        html,
+    )
+    # the KH may not be played, the 7C does not win
+    assert [(card, said) for card, said in drawn if said] == [("AC", "mag"), ("10C", "wint")]
+    trick = html.split('aria-label="op tafel"', 1)[1]
+    assert re.findall(r'<span class="mr-sr">(\w+): </span>', trick) == ["Carla", "Dirk"]
+
+
 def test_every_built_in_finding_kind_has_a_colour_of_its_own() -> None:
     """A coach tells the kinds apart in the stacked bars of the Mistakes and Players pages."""
     from dashboards import charts

@@ -748,7 +748,7 @@ with left:
         order=shape.order(deal.dealer),
         teams=sides,
         note=trick_note(),
-        labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
+        labels=ui.table_labels(),
     )
     legend = f'<p class="mr-caption">{escape(t("replay.legend"))}</p>'
     if branch == "played":

@@ -121,7 +121,7 @@ def table_of(puzzle: Puzzle) -> str:
         may_play=legal,
         winning=None,
         order=[(puzzle.seat + step) % seats for step in range(seats)],
-        labels={"dealer": t("replay.dealer"), "to_play": t("replay.to_play"), "team": t("replay.team")},
+        labels=ui.table_labels(),
         face_down=puzzle.hidden,
     )
 
