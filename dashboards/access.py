@@ -404,15 +404,19 @@ class TokenGate:
             return
         query = _query(scope)
         asked = [v for k, v in query if k == QUERY]
-        if asked:
-            visitor = self.gate.visitor(asked[-1])
-            if visitor is not None and kind == "http" and scope.get("method") in ("GET", "HEAD"):
-                await self._keep_and_redirect(
-                    scope, send, asked[-1], [(k, v) for k, v in query if k != QUERY]
-                )
-                return
-        else:
+        rest = [(k, v) for k, v in query if k != QUERY]
+        page = kind == "http" and scope.get("method") in ("GET", "HEAD")
+        visitor = self.gate.visitor(asked[-1]) if asked else None
+        if visitor is not None and page:
+            await self._keep_and_redirect(scope, send, rest, token=asked[-1])
+            return
+        if visitor is None:
+            # a link with a wrong token leaves the visitor signed in as they were: a valid cookie was
+            # cleared by any such link posted anywhere, an organiser logged out by a click
             visitor = self.gate.visitor(_cookie_token(scope, self.cookie))
+            if visitor is not None and asked and page:
+                await self._keep_and_redirect(scope, send, rest, token=None)
+                return
         if visitor is None:
             await self._refuse(scope, receive, send, REFUSED_PAGE, clear_cookie=True)
             return
@@ -422,19 +426,24 @@ class TokenGate:
         await self.app(scope, receive, send)
 
     async def _keep_and_redirect(
-        self, scope: Scope, send: Send, token: str, rest: list[tuple[str, str]]
+        self, scope: Scope, send: Send, rest: list[tuple[str, str]], *, token: str | None
     ) -> None:
+        """Send the browser to the same page without the token in its address; with ``token``,
+        kept in the cookie."""
         raw = scope.get("raw_path") or quote(str(scope.get("path", "/"))).encode()
-        location = (scope.get("root_path") or "").encode() + bytes(raw).split(b"?")[0]
+        # one slash in front: "//evil.example/" (or "/\\evil.example") is another site to a browser
+        path = b"/" + bytes(raw).split(b"?")[0].lstrip(b"/\\")
+        location = (scope.get("root_path") or "").encode() + path
         if rest:
             location += b"?" + urlencode(rest).encode("latin-1")
         headers = [
             (b"location", location),
-            (b"set-cookie", cookie_header(token, secure=_is_https(scope), name=self.cookie)),
             (b"cache-control", b"no-store"),
             (b"referrer-policy", b"no-referrer"),
             (b"content-length", b"0"),
         ]
+        if token is not None:
+            headers.append((b"set-cookie", cookie_header(token, secure=_is_https(scope), name=self.cookie)))
         await send({"type": "http.response.start", "status": 303, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
 

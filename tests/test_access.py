@@ -459,6 +459,34 @@ def test_the_join_address_moves_the_token_into_a_cookie(tmp_path: Path) -> None:
     assert request(app, "/record", query="lang=nl", cookie=tokens["recorder"])[0] == 200
 
 
+@pytest.mark.parametrize(
+    "path", ["//evil.example/", "/\\evil.example", "///evil.example/x", "/\\/evil.example"]
+)
+def test_the_join_address_never_sends_the_browser_to_another_site(tmp_path: Path, path: str) -> None:
+    """`//evil.example/?token=...` was answered "location: //evil.example/": a link showing the
+    club's address sent an organiser to another site, with a viewer's cookie set."""
+    app, tokens = _gated(tmp_path)
+    status, headers, _ = request(app, path, query=f"token={tokens['viewer']}")
+    assert status == 303
+    location = headers[b"location"]
+    assert location.startswith(b"/") and not location.startswith((b"//", b"/\\")), location
+    assert location.lstrip(b"/\\") == path.lstrip("/\\").encode()
+
+
+def test_a_link_with_a_wrong_token_leaves_a_signed_in_visitor_signed_in(tmp_path: Path) -> None:
+    """A link with ?token=x (posted anywhere) cleared a valid cookie: the organiser was logged out."""
+    app, tokens = _gated(tmp_path)
+    for wrong in ("x", tokens["revoked"]):
+        status, headers, _ = request(app, "/sql", query=f"token={wrong}&lang=nl", cookie=tokens["organiser"])
+        assert status == 303 and headers[b"location"] == b"/sql?lang=nl"
+        assert b"set-cookie" not in headers
+    assert request(app, "/sql", query="lang=nl", cookie=tokens["organiser"])[0] == 200
+    # without a valid cookie the wrong token is refused, as before, and a revoked cookie cleared
+    assert request(app, "/sql", query="token=x")[0] == 403
+    status, headers, _ = request(app, "/sql", query="token=x", cookie=tokens["revoked"])
+    assert status == 403 and b"Max-Age=0" in headers[b"set-cookie"]
+
+
 def test_an_organisers_token_of_any_signs_opens_through_its_cookie(tmp_path: Path) -> None:
     """MANILLEN_TOKEN='club night: 2026!' was written into the cookie quoted and read back
     as quoted: every request after the join address was refused, the organiser locked out."""
