@@ -240,3 +240,19 @@ def test_a_list_item_holding_a_tab_or_a_line_break_is_written_as_json() -> None:
         '"[""late\\tnight"",""cup""]","AS KH"',
         '"[""two\\nlines""]","7C"',
     ]
+
+
+def test_a_geometry_and_a_null_struct_come_back_in_every_format(sample_db: Path) -> None:
+    """A GEOMETRY column (DuckDB's own type now) ended `--format csv` in a traceback, json in a
+    panic, and the SQL page in a traceback naming the server's files; a NULL struct was the text
+    "null" in CSV, not an empty field."""
+    query = "SELECT 'POINT(1 2)'::GEOMETRY AS g, NULL::STRUCT(a INTEGER) AS s, {'a': 1} AS t"
+
+    def ask(output: str) -> str:
+        result = CliRunner().invoke(cli, ["sql", query, "--db", str(sample_db), "--format", output])
+        assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+        return result.stdout
+
+    assert ask("csv").splitlines() == ['"g","s","t"', '"POINT (1 2)",,"{""a"":1}"']
+    assert json.loads(ask("json")) == [{"g": "POINT (1 2)", "s": None, "t": {"a": 1}}]
+    assert "POINT (1 2)" in ask("table")

@@ -319,11 +319,13 @@ STOP_GRACE_SECONDS = 0.5
 
 _AS_TEXT = (
     "INTERVAL", "UNION", "MAP(", "BIGNUM", "VARINT", "HUGEINT", "BIT", "BLOB", "WITH TIME ZONE", "VARIANT",
+    "GEOMETRY",
 )  # fmt: skip
 """DuckDB types (also inside lists, structs and maps) that a polars frame cannot show as they
 are: it refuses intervals and unions, shows big numbers and variants as bytes, UHUGEINT's largest
-values as negative, and drops a time's offset; a map, a blob or a variant cannot go to CSV (a
-variant crashed the SQL page's download). Such columns come back as DuckDB writes them, as text."""
+values as negative, and drops a time's offset; a map, a blob, a variant or a geometry cannot go
+to CSV (a variant crashed the SQL page's download, a geometry the page itself). Such columns
+come back as DuckDB writes them, as text."""
 
 _TEMPORAL = ("DATE", "TIMESTAMP")
 """Types whose values past the years 1 to 9999 (``infinity``, far timestamps) a frame holds but
@@ -624,7 +626,9 @@ def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
             # one format for every time column: a zone's offset would be dropped from this one
             columns.append(pl.col(name).dt.to_string("%Y-%m-%d %H:%M:%S%.f%:z").alias(name))
         elif isinstance(dtype, pl.Struct):
-            columns.append(pl.col(name).struct.json_encode().alias(name))
+            # a NULL struct stays NULL: its JSON, the text "null", was a value like any other
+            encoded = pl.col(name).struct.json_encode()
+            columns.append(pl.when(pl.col(name).is_null()).then(None).otherwise(encoded).alias(name))
         else:
             columns.append(pl.col(name))
     return frame.select(columns)
