@@ -146,6 +146,20 @@ def test_errors_come_back_from_the_worker_with_the_consoles_messages(archive: Pa
         ):
             pool.query(archive, wide, timeout=60, max_bytes=32_000_000)
         assert pool.query(archive, wide, timeout=60, max_bytes=None).height == 40
+        # true, false and NULL take a bit, or nothing, in memory and five letters as text: a list of
+        # 100 million took 12.5 MB past the cap and the server 4 GB for the page's CSV
+        for packed in (
+            "SELECT list(true) AS b FROM range(8000000)",
+            "SELECT list(NULL) AS n FROM range(8000000)",
+        ):
+            with pytest.raises(QueryError, match=r"the result holds about 4\d MB, more than the 32 MB"):
+                pool.query(archive, packed, timeout=60, max_bytes=32_000_000)
+        assert (
+            pool.query(
+                archive, "SELECT list(true) AS b FROM range(1000)", timeout=60, max_bytes=32_000_000
+            ).height
+            == 1
+        )
     finally:
         pool.close()
     with pytest.raises(QueryError, match="shorten long texts"):  # the page's own limit

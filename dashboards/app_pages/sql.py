@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import polars as pl
 import streamlit as st
 
@@ -113,10 +115,12 @@ elif kind == "rows":
         if dtype == pl.Date
     }
     st.dataframe(result, hide_index=True, key="sql_result", column_config=days)
+    # written when clicked, not with every run of the page: each copy of a large result took the
+    # server hundreds of MB whether anybody downloaded it or not
     downloads = st.container(horizontal=True)
     downloads.download_button(
         t("sql.download"),
-        data.csv_bytes(result),
+        functools.partial(data.csv_bytes, result),
         file_name="manillen-query.csv",
         mime="text/csv",
         key="sql_download",
@@ -124,7 +128,7 @@ elif kind == "rows":
     )
     downloads.download_button(
         t("sql.download_excel"),
-        data.csv_bytes(result, excel=True),
+        functools.partial(data.csv_bytes, result, excel=True),
         file_name="manillen-query-excel.csv",
         mime="text/csv",
         key="sql_download_excel",
