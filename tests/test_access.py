@@ -293,6 +293,25 @@ def test_token_asks_for_a_token_on_this_computer_too(monkeypatch: pytest.MonkeyP
     assert len(token) >= 40  # 32 random bytes
 
 
+def test_a_short_chosen_organiser_token_is_refused_before_serving(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """MANILLEN_TOKEN=a served the club's archive behind a one-letter lock, guessed at 400 tries a
+    second; a token of 16 characters or more serves as before."""
+    from manillen_replay.cli import dashboard as command
+
+    started: list[dict[str, str]] = []
+    monkeypatch.setattr(command, "run_forwarding_signals", lambda _a, env: started.append(env) or 0)
+    monkeypatch.setenv(TOKEN_ENVIRONMENT, "a")
+    refused = CliRunner().invoke(cli, ["dashboard", "--db", str(tmp_path / "x.duckdb"), "--token"])
+    assert refused.exit_code == 1 and not started
+    assert "$MANILLEN_TOKEN holds 1 character, too few" in refused.output
+    assert "give at least 16" in refused.output and "Traceback" not in refused.output
+    monkeypatch.setenv(TOKEN_ENVIRONMENT, "club night: 2026!")
+    served = CliRunner().invoke(cli, ["dashboard", "--db", str(tmp_path / "x.duckdb"), "--token"])
+    assert served.exit_code == 0 and started[0][TOKEN_ENVIRONMENT] == "club night: 2026!"
+
+
 def test_the_join_address_s_qr_code_is_its_modules_drawn() -> None:
     """The terminal's drawing is the QR code's matrix, two rows a line (a full block where both
     are dark): read back module by module, it is segno's code of the address."""

@@ -23,7 +23,7 @@ from ..access import (
 )
 from ..archive_defaults import default_archive
 from ..errors import ManillenError
-from .common import db_option
+from .common import db_option, plural
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "streamlit_app.py"
 """The app's entry point: ``dashboards/`` sits beside the package in the repository."""
@@ -123,13 +123,26 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
     else:
         where = f"http://{host}:{port}"
     click.echo(f"Manillen dashboard on {where}, showing {archive} (Ctrl-C stops it)", err=True)
+    chosen = os.environ.get(TOKEN_ENVIRONMENT)
+    if (beyond or token_asked) and chosen and len(chosen) < TOKEN_MIN:
+        # the token is the only lock: a few letters are guessed at hundreds of tries a second
+        raise click.ClickException(
+            f"${TOKEN_ENVIRONMENT} holds {plural(len(chosen), 'character')}, too few for a token "
+            f"anyone on the network could try to guess: give at least {TOKEN_MIN} (python -c "
+            '"import secrets; print(secrets.token_urlsafe(32))" makes one), or unset it for a new one '
+            "at each start"
+        )
     if beyond or token_asked:
-        token = os.environ.get(TOKEN_ENVIRONMENT) or new_token()
+        token = chosen or new_token()
         environment.update({TOKEN_ENVIRONMENT: token, REQUIRED_ENVIRONMENT: "token"})
         announce_join(host, port, token, archive)
     returncode = run_forwarding_signals(command, environment)
     if returncode not in (0, -signal.SIGINT, -signal.SIGTERM, 130):
         raise click.ClickException(f"streamlit stopped with exit code {returncode}")
+
+
+TOKEN_MIN = 16
+"""The fewest characters ``$MANILLEN_TOKEN`` may hold (a new token has 43)."""
 
 
 def _upgrade(archive: Path) -> None:
