@@ -333,3 +333,21 @@ def test_a_worker_started_while_a_page_runs_loads_no_page(monkeypatch: pytest.Mo
     with multiprocessing.get_context("spawn").Pool(1) as workers:
         loaded = workers.apply(eval, (asked,))  # a builtin: unpickled without importing this module
     assert loaded == []
+
+
+def test_a_worker_newer_than_the_archive_says_to_restart_the_dashboard(tmp_path: Path) -> None:
+    """The program upgraded under a running dashboard: its query workers loaded the new one, and
+    every query said to run `manillen import --db /tmp/manillen-console-.../club.duckdb`, a path
+    of the worker's private copy where the upgrade does nothing."""
+    import duckdb
+
+    from manillen_replay.store.console import query_file
+    from manillen_replay.store.schema import SCHEMA_VERSION, apply_migrations
+
+    older = tmp_path / "club.duckdb"
+    connection = duckdb.connect(str(older))
+    apply_migrations(connection, upto=SCHEMA_VERSION - 1)
+    connection.close()
+    with pytest.raises(QueryError) as said:
+        query_file(str(older), "SELECT 1", max_rows=None)
+    assert "restart the dashboard" in str(said.value) and str(tmp_path) not in str(said.value)

@@ -17,7 +17,7 @@ import polars as pl
 from ..archive_defaults import QUERY_MEMORY_LIMIT, QUERY_TIMEOUT
 from ..errors import ManillenError
 from .connection import StoreBase, _duckdb_message, _frame, _sql_text
-from .errors import QueryError, QueryRefusedError
+from .errors import ArchiveOutdatedError, QueryError, QueryRefusedError
 
 # Statement types a user query may have: reading only. Everything else (INSERT, COPY, ATTACH,
 # LOAD/INSTALL, SET, PRAGMA, CALL, ...) is refused before DuckDB sees it; an EXPLAIN is judged
@@ -219,6 +219,13 @@ def query_file(
 
     try:
         store = Store(path, read_only=True)
+    except ArchiveOutdatedError:
+        # the worker loaded a newer program than the dashboard's (upgraded while it ran): the
+        # archive's upgrade advice named the worker's private copy, where it does nothing
+        raise QueryError(
+            "manillen-replay was upgraded while the dashboard ran, and the archive is not yet upgraded "
+            "for it: restart the dashboard (it upgrades the archive when it starts)"
+        ) from None
     except ManillenError as error:
         raise QueryError(f"the archive is not open for queries: {error}") from None
     with store:
