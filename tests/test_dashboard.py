@@ -1992,6 +1992,21 @@ def one_line(name: str) -> str:
     return dumps(loads((SAMPLES / f"{name}.json").read_text()), pretty=False)
 
 
+def test_an_empty_upload_is_refused_as_manillen_import_refuses_an_empty_file(
+    own_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty .jsonl said "0 imported, 0 replaced, 0 already present, 0 refused", no reason."""
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
+    at = open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
+    at.file_uploader(key="archive_upload").set_value(("empty.jsonl", b"\n", "application/jsonl")).run()
+    at.button(key="archive_import").click().run()
+    assert not at.exception
+    (refused,) = [e.value for e in at.error]
+    assert refused.startswith("Refused: empty.jsonl: the file is empty: no record in it"), refused
+
+
 def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

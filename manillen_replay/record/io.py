@@ -670,6 +670,8 @@ def entries_of(data: bytes, source: str, kind: str) -> list[Entry]:
         return [_refused(source, ONE_DOCUMENT_OVER_LINES)]
     if kind == "jsonl":
         entries = [Entry(source, n, text) for n, text in split_lines(data) if text.strip()]
+        if not entries:  # an upload or a pipe with nothing in it is refused as an empty file is
+            return [_refused(source, EMPTY_JSON_LINES)]
     elif kind == "json":
         entries = [Entry(source, None, data)]
     elif len(data) > MAX_RECORD_BYTES:  # a text file is read whole: the limit is the file's
