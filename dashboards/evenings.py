@@ -157,17 +157,19 @@ def standings_cell(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def standings_csv(frame: pl.DataFrame, headers: dict[str, str] | None = None, lang: str = "en") -> bytes:
+def standings_csv(
+    frame: pl.DataFrame, headers: dict[str, str] | None = None, *, excel: bool = False
+) -> bytes:
     """The standings as a CSV file (UTF-8, a header row).
 
     :param headers: each column's heading (:data:`STANDINGS_COLUMNS`), in the reader's language
         (a Dutch organiser's spreadsheet had English headings); the columns' own names without.
-    :param lang: the page's language: in Dutch, written as Excel opens it in Belgium (``;``
-        between the values, a byte order mark: ``manillen sql --format excel``), where a plain
-        CSV opened as one column.
+    :param excel: as Excel opens it in Belgium (``;`` between the values, a byte order mark,
+        formulas kept as text: ``manillen sql --format excel``), where a plain CSV opened as one
+        column.
     """
     table = frame.select(STANDINGS_COLUMNS)
-    return data.csv_bytes(table.rename(headers) if headers else table, excel=lang == "nl")
+    return data.csv_bytes(table.rename(headers) if headers else table, excel=excel)
 
 
 def standings_html(

@@ -11,7 +11,7 @@ import os
 ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
 """How deep ``manillen analyze`` looks, shallowest first (``matches.analysis_depth``)."""
 
-ANALYSIS_REVISION = 2
+ANALYSIS_REVISION = 3
 """Which analysis made a match's stored review (``matches.analysis_revision``).
 
 Raised whenever the analysis would store something else for the same record: a finding's words
@@ -22,6 +22,8 @@ the archive kept the revision (schema version 24) count as older than any.
 
 2: the hindsight line named as best play after the card, costs said to the tenth of their
 finding's stored points (4.15: "4.2" in both).
+3: a trump call is never judged to lose more than perfect play says (the model of club tables'
+play made strong suit calls "mistakes" against muil), its words give both and the best suit.
 """
 
 IMPORT_MEMORY_LIMIT = "64MB"

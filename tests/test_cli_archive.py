@@ -647,6 +647,9 @@ def test_the_out_files_name_chooses_the_format(sample_db: Path, tmp_path: Path) 
         assert read(tmp_path / name) == ids, name
     kept = _run("sql", query, "--db", str(sample_db), "--out", str(tmp_path / "m.txt"))
     assert kept.exit_code == 0 and (tmp_path / "m.txt").read_text().startswith("┌")
+    # a name that says no format takes the one asked for, as before
+    asked = _run("sql", query, "--db", str(sample_db), "--out", str(tmp_path / "e.txt"), "--format", "csv")
+    assert asked.exit_code == 0 and (tmp_path / "e.txt").read_text().startswith('"match_id"')
 
 
 def _json_ids(path: Path) -> list[str]:
@@ -690,5 +693,10 @@ def test_the_excel_format_opens_in_a_belgian_spreadsheet_with_formulas_kept_as_t
         '"seat0";"seat1";"mean";"low"',
         '"\'=HYPERLINK(""http://x.example"",""ok"")";"Zoë; de 2de";2,5;-3',
     ]
+    # numbers written as text are no formulas; an enum's text is guarded as any text is
+    numbers = "SELECT [-1, 2] AS l, '-3'::VARCHAR AS t, '=1+1'::ENUM('=1+1') AS e"
+    guarded = _run("sql", numbers, "--db", db, "--format", "excel")
+    assert guarded.stdout.encode().startswith(b"\xef\xbb\xbf")
+    assert guarded.stdout.lstrip("\ufeff").splitlines()[1] == '"-1 2";"-3";"\'=1+1"'
     plain = _run("sql", query, "--db", db, "--format", "csv")
     assert plain.stdout.splitlines()[1] == '"=HYPERLINK(""http://x.example"",""ok"")","Zoë; de 2de",2.5,-3'

@@ -364,3 +364,20 @@ def test_replay_and_import_read_standard_input(sample_records: list[str], tmp_pa
     assert imported.exit_code == 0 and "imported 2 matches" in imported.output, imported.output
     asked = run("sql", "SELECT DISTINCT source FROM matches", "--db", db, "--format", "json")
     assert json.loads(asked.output) == [{"source": "<stdin>"}]
+
+
+def test_a_broken_first_line_of_piped_json_lines_leaves_the_records_after_it_read(sample_records: list[str]):
+    """A bad first line made the whole pipe one JSON document: three good records were dropped."""
+    given = ('{"format": "manillen/1", "match": \n' + "\n".join(sample_records[:3]) + "\n").encode()
+    result = _piped(["validate", "--quiet", "-"], given)
+    assert result.exit_code == 1 and "<stdin>:1: " in result.output
+    assert "4 records: 3 valid, 1 invalid" in result.output
+
+
+def test_each_pipes_refused_records_are_kept_beside_the_last_ones(sample_records: list[str], tmp_path: Path):
+    """Every pipe is "<stdin>": the second piped import cleared the first one's rejects."""
+    db = str(tmp_path / "piped.duckdb")
+    assert _piped(["import", "-", "--db", db], b'{"format": "manillen/1"}\n').exit_code == 1
+    assert _piped(["import", "-", "--db", db], (sample_records[0] + "\n").encode()).exit_code == 0
+    asked = run("sql", "SELECT source, line FROM rejects", "--db", db, "--format", "json")
+    assert json.loads(asked.output) == [{"source": "<stdin>", "line": 1}]

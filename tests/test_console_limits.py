@@ -160,6 +160,11 @@ def test_errors_come_back_from_the_worker_with_the_consoles_messages(archive: Pa
             ).height
             == 1
         )
+        # an enum's values are codes in memory: its texts are counted as the texts they are
+        long = "x" * 4000
+        enum = f"SELECT list('{long}'::ENUM('{long}')) AS e FROM range(20000)"
+        with pytest.raises(QueryError, match=r"the result holds about 8\d MB, more than the 32 MB"):
+            pool.query(archive, enum, timeout=60, max_bytes=32_000_000)
     finally:
         pool.close()
     with pytest.raises(QueryError, match="shorten long texts"):  # the page's own limit

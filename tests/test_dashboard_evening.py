@@ -109,6 +109,8 @@ def test_organiser_sets_up_twelve_players_on_three_tables(club: Path) -> None:
     assert standings.title[0].value == f"Standings: {evening.venue}, {evening.date.day} {evening.date:%b %Y}"
     assert evening_id not in standings.title[0].value
     assert '<div class="standings-scroll"><table class="standings-table">' in table_html
+    downloads = [b.proto.label for b in standings.get("download_button")]
+    assert "Download the standings (CSV)" in downloads and "CSV for Excel" in downloads
 
 
 def test_organiser_refuses_a_list_that_does_not_make_tables(club: Path) -> None:
@@ -182,8 +184,8 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
     dutch = {column: f"kolom {n}" for n, column in enumerate(evenings.STANDINGS_COLUMNS)}
     english = evenings.standings_csv(standings).decode("utf-8").splitlines()
     assert english[0] == ",".join(f'"{column}"' for column in evenings.STANDINGS_COLUMNS)
-    # in Dutch as a Belgian Excel opens it (a plain CSV was one column there), its rows the same
-    opened = evenings.standings_csv(standings, dutch, "nl").decode("utf-8-sig").splitlines()
+    # and as a Belgian Excel opens it (a plain CSV was one column there), its rows the same
+    opened = evenings.standings_csv(standings, dutch, excel=True).decode("utf-8-sig").splitlines()
     assert opened[0] == ";".join(f'"{heading}"' for heading in dutch.values())
     assert [line.split(";") for line in opened[1:]] == [line.split(",") for line in english[1:]]
     # every player's evening report: Anna played (one match), Els has nothing saved yet

@@ -108,10 +108,20 @@ def _standings() -> None:
     row = st.container(horizontal=True)
     row.download_button(
         t("standings.csv"),
-        evenings.standings_csv(frame, _headers(), ui.lang()),
+        evenings.standings_csv(frame, _headers()),
         file_name=f"{evening.evening_id}-standings.csv",
         mime="text/csv",
         key="standings_csv",
+        icon=":material/download:",
+        on_click="ignore",
+    )
+    row.download_button(
+        t("sql.download_excel"),
+        evenings.standings_csv(frame, _headers(), excel=True),
+        file_name=f"{evening.evening_id}-standings-excel.csv",
+        mime="text/csv",
+        key="standings_csv_excel",
+        help=t("sql.download_excel_help"),
         icon=":material/download:",
         on_click="ignore",
     )

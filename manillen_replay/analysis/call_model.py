@@ -240,7 +240,9 @@ def trump_review_given_calls(
     """:func:`~.review.trump_review` with the hidden hands drawn given the calls before the
     choice (after en face: the dealer's pass), and each option's points made into what the
     table takes (:data:`TABLE_PLAY`); for a hand that is not a muil hand (:func:`is_muil_hand`)
-    the muil option gets the lower of that and perfect play, as no data says which holds.
+    the muil option gets the lower of that and perfect play, as no data says which holds. The
+    perfect-play review is kept beside (:attr:`~.call_review.CallReview.perfect`): the call is
+    judged by the smaller of the two losses.
 
     :param tables: the deal's tables to solve on (one thread each, instead of ``workers``).
     :raises SolverError: for a deal without hands or of another variant.
@@ -274,7 +276,7 @@ def trump_review_given_calls(
         score = sum(scores) / len(scores) if scores else deal_score(points, factor, rules)
         options.append(CallOption(option.name, points, score, each, scores))
     options.sort(key=lambda o: -o.score)
-    return replace(review, options=tuple(options))
+    return replace(review, options=tuple(options), perfect=review)
 
 
 def knock_review_given_calls(

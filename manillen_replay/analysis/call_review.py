@@ -81,6 +81,10 @@ class CallReview:
     """The option taken at the table (``None`` when the record does not say)."""
     layouts: int
     """How many layouts of the hidden cards were solved."""
+    perfect: CallReview | None = None
+    """The same review with perfect play by everyone (the solver's own values), when these options
+    are what the table takes instead (:func:`~.call_model.trump_review_given_calls`): a call is
+    never judged to lose more than perfect play says it loses (:attr:`loss`, :attr:`sure_loss`)."""
 
     @property
     def best(self) -> CallOption:
@@ -105,9 +109,22 @@ class CallReview:
 
     @property
     def loss(self) -> float | None:
-        """Expected score given away by the option taken against the best one."""
+        """Expected score given away by the option taken against the best one; with
+        :attr:`perfect`, at most what perfect play says it gave away (never below 0 then): a
+        model of the table's play may soften the solver's verdict, never make one against it
+        (strong hearts called "a mistake, muil is better" where perfect play said hearts).
+
+        >>> table = (CallOption("muil", 40, 24), CallOption("H", 45, 13))
+        >>> solved = CallReview(1, 0, (CallOption("H", 48, 17), CallOption("muil", 36, 9)), "H", 2)
+        >>> CallReview(1, 0, table, "H", 2).loss, CallReview(1, 0, table, "H", 2, perfect=solved).loss
+        (11, 0.0)
+        """
         chosen = self.option(self.chosen) if self.chosen is not None else None
-        return None if chosen is None else self.best.score - chosen.score
+        if chosen is None:
+            return None
+        loss = self.best.score - chosen.score
+        solved = self.perfect.loss if self.perfect is not None else None
+        return loss if solved is None else min(loss, max(0.0, solved))
 
     def gap_error(self, name: str) -> float:
         """The standard error of the best option's lead over option ``name``, paired layout by
@@ -152,8 +169,12 @@ class CallReview:
     @property
     def sure_loss(self) -> float | None:
         """What the option taken surely gave away: :attr:`loss` less :data:`SURE_Z` of its
-        standard errors, never below 0 (:meth:`sure_gap`)."""
-        return None if self.loss is None or self.chosen is None else self.sure_gap(self.chosen)
+        standard errors, never below 0 (:meth:`sure_gap`); with :attr:`perfect`, the smaller of
+        that and what perfect play surely says."""
+        if self.loss is None or self.chosen is None:
+            return None
+        sure = self.sure_gap(self.chosen)
+        return sure if self.perfect is None else min(sure, self.perfect.sure_gap(self.chosen))
 
 
 def _layouts(

@@ -403,6 +403,15 @@ def call_findings(
             f"{_option(best.name, 'nl')} {_score(best.score, 'nl')} "
             f"({layouts} verdelingen van de andere kaarten berekend)."
         )
+        if best.name == "muil":
+            # "muil 24.3" alone left the player wondering which suit they should have called
+            suits = [o for o in review.options if o.name != "muil" and o.name != chosen.name]
+            if suits and suits[0].score > chosen.score:
+                en += f" The best suit was {_option(suits[0].name, 'en')}, {_score(suits[0].score, 'en')}."
+                nl += f" De beste kleur was {_option(suits[0].name, 'nl')}, {_score(suits[0].score, 'nl')}."
+        if review.perfect is not None:
+            more_en, more_nl = _perfect_play_words(review, chosen.name, loss)
+            en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
         if hand is not None:
             held_en, held_nl = _holding_words(hand, who, (chosen.name, best.name))
             en, nl = f"{en} {held_en}", f"{nl} {held_nl}"
@@ -443,6 +452,30 @@ def call_findings(
             explanation_nl=nl,
         )
     ]
+
+
+def _perfect_play_words(review: CallReview, chosen: str, loss: float) -> tuple[str, str]:
+    """What perfect play by everyone says of the call beside the table's figures: those are a
+    model of how club tables play, fitted on recorded deals, and the finding counts the smaller
+    of the two losses (:attr:`~.call_review.CallReview.loss`)."""
+    assert review.perfect is not None
+    solved, best = review.perfect.option(chosen), review.perfect.best
+    if solved is None:
+        return "", ""
+    counted = loss < (review.best.score - (review.option(chosen) or review.best).score) - 0.05
+    en = (
+        f"These figures are for play as club tables play; with perfect play by everyone "
+        f"{_option(chosen, 'en')} scores {_score(solved.score, 'en')}"
+        + ("" if best.name == chosen else f" and {_option(best.name, 'en')} {_score(best.score, 'en')}")
+        + (f", so the call counts as {_score(loss, 'en')} points given away." if counted else ".")
+    )
+    nl = (
+        f"Die cijfers gelden voor spel zoals aan clubtafels; met perfect spel van iedereen levert "
+        f"{_option(chosen, 'nl')} {_score(solved.score, 'nl')} op"
+        + ("" if best.name == chosen else f" en {_option(best.name, 'nl')} {_score(best.score, 'nl')}")
+        + (f", dus telt de keuze als {_score(loss, 'nl')} punten weggegeven." if counted else ".")
+    )
+    return en, nl
 
 
 def _holding_words(hand: int, who: str, options: Sequence[str]) -> tuple[str, str]:

@@ -360,8 +360,9 @@ def _restore(db: str, match: str, version: int | None, wait: float) -> None:
 FORMATS = ("table", "csv", "excel", "json")
 """What `manillen sql --format` writes."""
 
-FORMAT_OF_NAME = {".csv": ("csv", "excel"), ".json": ("json",), ".txt": ("table",)}
-"""The formats a file of each ending may hold; the first is the one its name asks for."""
+FORMAT_OF_NAME = {".csv": ("csv", "excel"), ".json": ("json",)}
+"""The formats a file of each ending may hold; the first is the one its name asks for (any other
+name, ``result.txt``, takes what ``--format`` says, a table by default)."""
 
 
 def _format_for(out: str | None, asked: str | None) -> str:
@@ -380,7 +381,7 @@ def _format_for(out: str | None, asked: str | None) -> str:
         if ending not in OTHER_FORMATS:  # notes.md, result.log, no ending: what --format says
             return asked or "table"
         raise click.BadParameter(
-            f"{out!r}: sql writes a table (.txt), CSV (.csv) or JSON (.json), not {OTHER_FORMATS[ending]}",
+            f"{out!r}: sql writes a table, CSV (.csv) or JSON (.json), not {OTHER_FORMATS[ending]}",
             param_hint="--out",
         )
     if asked is None:
@@ -402,6 +403,7 @@ OTHER_FORMATS = {
     ".xls": "an Excel workbook: --format excel writes a CSV file Excel opens (name it .csv)",
     ".jsonl": "JSON Lines: --format json writes one JSON array (name it .json)",
     ".tsv": "tab-separated values: name it .csv",
+    ".gz": "a compressed file: it writes plain text (pipe it through gzip: --out - | gzip)",
 }
 """File endings of formats other programs read by the name, which `sql` does not write."""
 

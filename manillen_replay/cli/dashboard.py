@@ -94,6 +94,16 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
             f"the dashboard files are missing: expected {APP}. The dashboard runs from a checkout of "
             "the manillen-replay repository (the dashboards/ folder beside manillen_replay/)."
         )
+    beyond = not is_loopback(host)
+    chosen = os.environ.get(TOKEN_ENVIRONMENT)
+    if (beyond or token_asked) and chosen and len(chosen) < TOKEN_MIN:
+        # the token is the only lock: a few letters are guessed at hundreds of tries a second
+        raise click.ClickException(
+            f"${TOKEN_ENVIRONMENT} holds {plural(len(chosen), 'character')}, too few for a token "
+            f"anyone on the network could try to guess: give at least {TOKEN_MIN} (python -c "
+            '"import secrets; print(secrets.token_urlsafe(32))" makes one), or unset it for a new one '
+            "at each start"
+        )
     archive = Path(db or default_archive()).resolve()
     if archive.is_file() and not _looks_like_an_archive(archive):
         # as every command says it: a page after page of this error, in a served dashboard, helps nobody
@@ -109,7 +119,6 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
         )
     else:
         _upgrade(archive)
-    beyond = not is_loopback(host)
     if beyond and token_asked is False:
         raise click.ClickException(
             f"--no-token is refused with --host {host}: served beyond this computer, the dashboard "
@@ -123,15 +132,6 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
     else:
         where = f"http://{host}:{port}"
     click.echo(f"Manillen dashboard on {where}, showing {archive} (Ctrl-C stops it)", err=True)
-    chosen = os.environ.get(TOKEN_ENVIRONMENT)
-    if (beyond or token_asked) and chosen and len(chosen) < TOKEN_MIN:
-        # the token is the only lock: a few letters are guessed at hundreds of tries a second
-        raise click.ClickException(
-            f"${TOKEN_ENVIRONMENT} holds {plural(len(chosen), 'character')}, too few for a token "
-            f"anyone on the network could try to guess: give at least {TOKEN_MIN} (python -c "
-            '"import secrets; print(secrets.token_urlsafe(32))" makes one), or unset it for a new one '
-            "at each start"
-        )
     if beyond or token_asked:
         token = chosen or new_token()
         environment.update({TOKEN_ENVIRONMENT: token, REQUIRED_ENVIRONMENT: "token"})

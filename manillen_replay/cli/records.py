@@ -31,6 +31,7 @@ from .common import (
     progress,
     read_entries,
     rules_option,
+    say_when_typing,
     stream_entries,
     written_whole,
 )
@@ -454,6 +455,7 @@ def _read_for_convert(source: str, kind: str | None) -> list[Entry]:
         except OSError as error:
             raise click.UsageError(f"cannot read {source!r}: {error.strerror}") from None
         return entries_of(data, source, kind)
+    say_when_typing([source])
     data = sys.stdin.buffer.read()
     return entries_of(data, STDIN_SOURCE, kind or guess_kind(data))
 

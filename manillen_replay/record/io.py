@@ -630,19 +630,26 @@ def kind_of(name: str) -> str:
 
 def guess_kind(data: bytes) -> str:
     """What bytes without a file name hold (standard input), as :func:`kind_of` says for a name:
-    the text notation unless they start with ``{``; JSON Lines when their first line is a whole
-    JSON document, else one JSON document over several lines.
+    the text notation unless they start with ``{``; one JSON document over several lines when the
+    first line is no whole document and the next goes on with it (indented, or a ``"``, ``}`` or
+    ``]``), else JSON Lines: a broken first line of JSON Lines is that line's problem, and the
+    records after it are still read.
 
     >>> guess_kind(b'{"a": 1}\\n{"a": 2}\\n'), guess_kind(b'{\\n  "a": 1\\n}'), guess_kind(b"match m\\n")
     ('jsonl', 'json', 'mnl')
+    >>> guess_kind(b'{"a": \\n{"a": 2}\\n')
+    'jsonl'
     """
     text = data.removeprefix(_BOM).lstrip()
     if not text.startswith(b"{"):
         return "mnl"
+    first, _, rest = text.partition(b"\n")
     try:
-        json.loads(text.split(b"\n", 1)[0])
+        json.loads(first)
     except ValueError:
-        return "json"
+        following = next((line for line in rest.split(b"\n") if line.strip()), b"")
+        if following[:1] in (b" ", b"\t", b'"', b"}", b"]"):
+            return "json"
     return "jsonl"
 
 

@@ -358,12 +358,13 @@ STOP_GRACE_SECONDS = 0.5
 
 _AS_TEXT = (
     "INTERVAL", "UNION", "MAP(", "BIGNUM", "VARINT", "HUGEINT", "BIT", "BLOB", "WITH TIME ZONE", "VARIANT",
-    "GEOMETRY",
+    "GEOMETRY", "ENUM(",
 )  # fmt: skip
 """DuckDB types (also inside lists, structs and maps) that a polars frame cannot show as they
 are: it refuses intervals and unions, shows big numbers and variants as bytes, UHUGEINT's largest
 values as negative, and drops a time's offset; a map, a blob, a variant or a geometry cannot go
-to CSV (a variant crashed the SQL page's download, a geometry the page itself). Such columns
+to CSV (a variant crashed the SQL page's download, a geometry the page itself); an enum's values
+are codes in memory, so its texts would pass the page's size limit uncounted. Such columns
 come back as DuckDB writes them, as text."""
 
 _TEMPORAL = ("DATE", "TIMESTAMP")
@@ -600,7 +601,7 @@ def csv_text(frame: pl.DataFrame, *, excel: bool = False) -> str:
     flat = flatten_for_csv(frame)
     if excel:
         flat = flat.with_columns(
-            pl.when(pl.col(name).str.contains(FORMULA_START))
+            pl.when(pl.col(name).str.contains(FORMULA_START) & ~pl.col(name).str.contains(NUMBERS))
             .then(pl.lit("'") + pl.col(name))
             .otherwise(pl.col(name))
             .alias(name)
@@ -622,6 +623,9 @@ def csv_text(frame: pl.DataFrame, *, excel: bool = False) -> str:
 
 FORMULA_START = r"^[=+\-@\t\r]"
 """How a text a spreadsheet would take for a formula starts (OWASP's list for CSV files)."""
+
+NUMBERS = r"^[+-]?\d[\d.,]*(?: [+-]?\d[\d.,]*)*$"
+"""A text of numbers only (``-1``, a list ``-1 2``, a number past 64 bits): no formula, kept as it is."""
 
 
 def flatten_for_csv(frame: pl.DataFrame) -> pl.DataFrame:

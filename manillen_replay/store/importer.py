@@ -28,6 +28,7 @@ from ..archive_defaults import ANALYSIS_DEPTHS, IMPORT_MEMORY_LIMIT
 from ..club_rules import ClubRules, with_club_rules
 from ..errors import InvalidRecordError, ManillenError, RecordError
 from ..record import Entry, Record, dumps, iter_entries
+from ..record.io import STDIN_SOURCE
 from .connection import StoreBase, _duckdb_message, _first, _interrupted, _sql_text
 from .errors import ArchiveError, NoSuchVersionError
 from .export import _merge_annotations
@@ -611,8 +612,10 @@ class ImportMixin(StoreBase):
         committing = False
         try:
             self._con.execute("BEGIN TRANSACTION")
-            # The rejects of a file describe its latest import only.
-            self._con.execute("DELETE FROM rejects WHERE source = ?", [source])
+            # The rejects of a file describe its latest import only; every pipe is "<stdin>", and
+            # one pipe's import is no newer version of another's: their rejects are all kept
+            if source != STDIN_SOURCE:
+                self._con.execute("DELETE FROM rejects WHERE source = ?", [source])
             state.order = self._next_value("matches", "import_order")
             state.annotation_id = self._next_value("annotations", "annotation_id")
             # From here until loader.finish() only the loader thread uses self._con.
