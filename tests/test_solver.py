@@ -955,3 +955,9 @@ def test_the_trump_review_counts_en_face_as_the_knock_review_does():
     given = trump_review_given_calls(replace(deal, en_face=True), result.rules, samples=4, seed=3, workers=1)
     for option in given.options:
         assert option.score == pytest.approx(sum(option.each_score) / len(option.each_score))
+    # the solver's own review is kept beside the table's: the call is judged by the smaller loss
+    assert given.perfect is not None and {o.name for o in given.perfect.options} == {
+        o.name for o in given.options
+    }
+    assert given.perfect.chosen == given.chosen and given.perfect.perfect is None
+    assert given.loss is not None and given.loss <= max(0.0, given.perfect.loss or 0.0) + 1e-9

@@ -347,6 +347,35 @@ def test_a_trump_call_finding_says_what_the_caller_held_of_the_suit_called_and_t
     assert "held" not in without.explanation
 
 
+def test_a_trump_call_perfect_play_rates_best_is_no_mistake_whatever_the_table_model_says() -> None:
+    """An expert's review: hearts with 10-A-K-9 and a void was "a mistake, muil 24.3" because the
+    model of how club tables play lifts muil; perfect play said hearts 17.7, muil 9.2. The model
+    may soften the solver's verdict, never turn it round."""
+    players = ["Anna", "Bert", "Carla", "Dirk"]
+    table = (CallOption("muil", 42.0, 24.3), CallOption("H", 44.0, 13.5), CallOption("S", 30.0, 0.0))
+    solved = CallReview(2, 1, (CallOption("H", 48.0, 17.7), CallOption("muil", 35.0, 9.2)), "H", 50)
+    review = CallReview(2, 1, table, "H", 50, perfect=solved)
+    assert review.loss == 0.0 and review.sure_loss == 0.0
+    assert call_findings(review, match="m", players=players) == []
+    # both agree the call lost: the smaller loss counts, and the words give both and the best suit
+    worse = CallReview(2, 1, (CallOption("muil", 42.0, 24.3), CallOption("S", 40.0, 12.4),
+                              CallOption("D", 30.0, 0.2)), "D", 50,
+                       perfect=CallReview(2, 1, (CallOption("S", 46.0, 15.6), CallOption("D", 27.0, -4.7),
+                                                 CallOption("muil", 33.0, 6.0)), "D", 50))  # fmt: skip
+    (found,) = call_findings(worse, match="m", players=players)
+    assert found.points == 20.3
+    assert (
+        "muil 24.3 (50 layouts of the other cards solved). The best suit was spades, 12.4."
+        in found.explanation
+    )
+    assert (
+        "These figures are for play as club tables play; with perfect play by everyone diamonds scores "
+        "-4.7 and spades 15.6, so the call counts as 20.3 points given away." in found.explanation
+    )
+    assert "De beste kleur was schoppen, 12,4." in found.explanation_nl
+    assert "met perfect spel van iedereen levert koeken -4,7 op en schoppen 15,6" in found.explanation_nl
+
+
 @pytest.mark.parametrize(
     ("chosen", "muil_points", "loss"),
     [
