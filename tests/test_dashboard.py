@@ -271,7 +271,7 @@ def cards_in(fragment: str) -> list[str]:
 
 
 def hand_html(page_html: str, seat: int) -> str:
-    match = re.search(rf'<div class="mr-hand" data-seat="{seat}">(.*?)</div>', page_html)
+    match = re.search(rf'<div class="mr-hand" data-seat="{seat}"[^>]*>(.*?)</div>', page_html)
     assert match is not None
     return match.group(1)
 

@@ -913,7 +913,7 @@ def test_train_page_draws_the_dummys_face_up_cards_and_only_hidden_cards_face_do
         (puzzle, *_) = make_puzzles(store.puzzle_rows(), player="Bert")
     at = open_page(AppTest.from_file(APP, default_timeout=60), "train", player="Bert")
     drawn = str(html_views(at)["train_table"][1]["html"])
-    hands = dict(re.findall(r'<div class="mr-hand" data-seat="(\d)">(.*?)</div>', drawn))
+    hands = dict(re.findall(r'<div class="mr-hand" data-seat="(\d)"[^>]*>(.*?)</div>', drawn))
     dummy = len(puzzle.names) - 1
     assert puzzle.seat != dummy and puzzle.face_up[dummy]
     for seat, cards in hands.items():
