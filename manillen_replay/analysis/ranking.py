@@ -349,6 +349,8 @@ def cost_in_words(
     '11.14 card points, counted twice in this deal; 0 card points with every hand known)'
     >>> cost_in_words(6.95, 8, 13.9, None, multiplier=2).split(" (")[1]
     '6.95 card points, counted twice in this deal; 8 card points with every hand known)'
+    >>> cost_in_words(12.6, 1, 25.2, None, multiplier=2).split("; ")[1]
+    '1 card point with every hand known)'
     >>> cost_in_words(7.26, None, 7.3, "trump")
     "7.3 points of the deal's expected score from what the player could see"
     >>> cost_in_words(None, None, 3.0, None, "nl")
@@ -381,7 +383,14 @@ def cost_in_words(
     hindsight = None
     if dd_cost is not None:
         # in a deal that counts twice the headline is in points of the score: this one is not
-        unit = "" if factor == 1 else " kaartpunten" if dutch else " card points"
+        single = round(dd_cost, 1) == 1
+        unit = (
+            ""
+            if factor == 1
+            else (" kaartpunt" if single else " kaartpunten")
+            if dutch
+            else (" card point" if single else " card points")
+        )
         hindsight = f"{(number_nl if dutch else number)(round(dd_cost, 1))}{unit} {measures['hindsight']}"
         if against and dd_cost > 0:
             cards = [Card.parse(c) for c in against]
