@@ -1992,16 +1992,22 @@ def one_line(name: str) -> str:
     return dumps(loads((SAMPLES / f"{name}.json").read_text()), pretty=False)
 
 
+def uploaded(archive: Path, monkeypatch: pytest.MonkeyPatch, upload: tuple[str, bytes, str]) -> AppTest:
+    """The Archive page after ``(name, bytes, type)`` was uploaded and **Import** clicked."""
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
+    at = open_expander(
+        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    )
+    at.file_uploader(key="archive_upload").set_value(upload).run()
+    at.button(key="archive_import").click().run()
+    return at
+
+
 def test_an_empty_upload_is_refused_as_manillen_import_refuses_an_empty_file(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An empty .jsonl said "0 imported, 0 replaced, 0 already present, 0 refused", no reason."""
-    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
-    at = open_expander(
-        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
-    )
-    at.file_uploader(key="archive_upload").set_value(("empty.jsonl", b"\n", "application/jsonl")).run()
-    at.button(key="archive_import").click().run()
+    at = uploaded(own_archive, monkeypatch, ("empty.jsonl", b"\n", "application/jsonl"))
     assert not at.exception
     (refused,) = [e.value for e in at.error]
     assert refused.startswith("Refused: empty.jsonl: the file is empty: no record in it"), refused
@@ -2053,13 +2059,9 @@ def test_archive_page_imports_an_upload_and_reports_like_manillen_import(
 def test_archive_page_upload_of_good_records_is_a_success(
     own_archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(data.DB_ENVIRONMENT, str(own_archive))
-    at = open_expander(
-        open_page(AppTest.from_file(APP, default_timeout=30), "archive"), "archive_upload_open"
+    at = uploaded(
+        own_archive, monkeypatch, ("muil.json", (SAMPLES / "muil.json").read_bytes(), "application/json")
     )
-    sample = (SAMPLES / "muil.json").read_bytes()
-    at.file_uploader(key="archive_upload").set_value(("muil.json", sample, "application/json")).run()
-    at.button(key="archive_import").click().run()
     assert [s.value for s in at.success] == [
         "muil.json: 1 imported, 0 replaced, 0 already present, 0 refused (1 deal)."
     ]
