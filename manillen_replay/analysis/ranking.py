@@ -353,6 +353,8 @@ def cost_in_words(
     '1 card point with every hand known)'
     >>> cost_in_words(7.26, None, 7.3, "trump")
     "7.3 points of the deal's expected score from what the player could see"
+    >>> cost_in_words(10.745, None, 10.75, "trump").split(" of")[0]
+    '10.8 points'
     >>> cost_in_words(None, None, 3.0, None, "nl")
     '3 punten op het spel (niet door de solver berekend)'
     """
@@ -375,8 +377,11 @@ def cost_in_words(
     if view_cost is None:
         return f"{(number_nl if dutch else number)(round(points or 0.0, 1))} {measures['points']}"
     if call is not None:
+        # to the tenth of the finding's stored points, as its words give them: the loss itself,
+        # 10.745, said "10.7" here beside the list's "10.8" of the 10.75 stored
         of_score = "van de verwachte score van het spel" if dutch else "of the deal's expected score"
-        return f"{amount(round(view_cost, 1))} {of_score} {measures['view']}"
+        said = view_cost if points is None else points
+        return f"{amount(round(said, 1))} {of_score} {measures['view']}"
     factor = multiplier or 1
     # to two decimals where one would not multiply out: 6.95 x 2 is the 13.9 shown, 7 x 2 not
     card_points = card_points_counted(round(view_cost, 2), factor, lang)
