@@ -14,6 +14,7 @@ revoked while a tab is open stops that tab at its next rerun.
 from __future__ import annotations
 
 import functools
+import logging
 import os
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from http.cookies import CookieError, SimpleCookie
@@ -27,6 +28,7 @@ from manillen_replay.access import (
     QUERY,
     REQUIRED_ENVIRONMENT,
     TOKEN_ENVIRONMENT,
+    TOKEN_MIN,
     AccessRefusedError,
     Gate,
     Issued,
@@ -101,10 +103,19 @@ def _gate(organiser: str | None, path: Path) -> Gate:
 
 
 def server_gate() -> Gate:
-    """The gate of this server: the organiser's token it was started with, the archive's token file."""
+    """The gate of this server: the organiser's token it was started with, the archive's token file.
+    A chosen token shorter than :data:`~manillen_replay.access.TOKEN_MIN` opens nothing (``manillen
+    dashboard`` refuses to start with one; ``streamlit run`` by hand served behind it)."""
     from dashboards.data import archive_path
 
-    return _gate(os.environ.get(TOKEN_ENVIRONMENT) or None, token_file(archive_path().resolve()))
+    chosen = os.environ.get(TOKEN_ENVIRONMENT) or None
+    if chosen is not None and len(chosen) < TOKEN_MIN:
+        logging.getLogger(__name__).error(
+            "$%s holds %d characters, too few to be a lock: it opens nothing (give at least %d)",
+            TOKEN_ENVIRONMENT, len(chosen), TOKEN_MIN,
+        )  # fmt: skip
+        chosen = None
+    return _gate(chosen, token_file(archive_path().resolve()))
 
 
 def cookie_name(port: int | None = None) -> str:

@@ -37,6 +37,9 @@ SUFFIX = ".access.json"
 TOKEN_ENVIRONMENT = "MANILLEN_TOKEN"
 """The organiser's token of a running dashboard. ``manillen dashboard`` makes a new one at each
 start unless this is set (a service manager that wants the same join address after a restart)."""
+TOKEN_MIN = 16
+"""The fewest characters a chosen organiser's token (``$MANILLEN_TOKEN``) may hold (a new one has
+43): the token is the only lock, and a few letters are guessed at hundreds of tries a second."""
 REQUIRED_ENVIRONMENT = "MANILLEN_ACCESS"
 """``token`` when every visitor must bring a token (set by ``manillen dashboard`` for ``--host``
 beyond this computer, or ``--token``)."""

@@ -312,6 +312,21 @@ def test_a_short_chosen_organiser_token_is_refused_before_serving(
     assert served.exit_code == 0 and started[0][TOKEN_ENVIRONMENT] == "club night: 2026!"
 
 
+def test_a_short_organiser_token_opens_nothing_when_served_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`streamlit run dashboards/streamlit_app.py` with MANILLEN_TOKEN=a served behind it:
+    `manillen dashboard` refuses it, and the server's gate opens nothing with it."""
+    from dashboards import data
+
+    monkeypatch.setenv(data.DB_ENVIRONMENT, str(tmp_path / "club.duckdb"))
+    access._gate.cache_clear()
+    for chosen, opens in (("a", False), ("club night: 2026!", True)):
+        monkeypatch.setenv(TOKEN_ENVIRONMENT, chosen)
+        assert (access.server_gate().visitor(chosen) is not None) is opens
+    assert "holds 1 characters, too few to be a lock" in caplog.text
+
+
 def test_the_join_address_s_qr_code_is_its_modules_drawn() -> None:
     """The terminal's drawing is the QR code's matrix, two rows a line (a full block where both
     are dark): read back module by module, it is segno's code of the address."""
@@ -620,14 +635,19 @@ def club(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, 
     build_archive(archive)
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(archive))
     monkeypatch.setenv(REQUIRED_ENVIRONMENT, "token")
-    monkeypatch.setenv(TOKEN_ENVIRONMENT, "orgs")
+    monkeypatch.setenv(TOKEN_ENVIRONMENT, ORGANISER_TOKEN)
     recorder, _ = issue(token_file(archive.resolve()), Role.RECORDER, "1")
     viewer, _ = issue(token_file(archive.resolve()), Role.VIEWER)
     folder = drafts.folder(archive)
     seats = ["Anna", "Bert", "Carla", "Dirk"]
     drafts.save(rec.new_draft("aaaa1111", rec.Setup("one", seats, table="1")), folder)
     drafts.save(rec.new_draft("bbbb2222", rec.Setup("two", seats, table="2")), folder)
-    state: dict[str, Any] = {"token": None, "recorder": recorder, "viewer": viewer, "organiser": "orgs"}
+    state: dict[str, Any] = {
+        "token": None,
+        "recorder": recorder,
+        "viewer": viewer,
+        "organiser": ORGANISER_TOKEN,
+    }
     monkeypatch.setattr(access, "session_token", lambda: state["token"])
     navigation = st.navigation
 
@@ -778,7 +798,7 @@ def test_the_organiser_page_s_helpers_are_the_organiser_s_only(
     access.revoke_token(entry.key)
     assert access.server_gate().visitor(token) is None
     address = access.organiser_join_address()
-    assert address is not None and address.endswith("/?token=orgs")
+    assert address is not None and address.endswith(f"/?token={ORGANISER_TOKEN}")
     assert access.qr_svg(address).startswith("<svg")
 
 

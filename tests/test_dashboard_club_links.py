@@ -24,6 +24,9 @@ from manillen_replay.evening import Evening
 from .test_dashboard import texts
 from .test_dashboard_evening import TWELVE, page, set_up
 
+ORGANISER = "organiser-of-the-club-links"
+"""The organiser's token of the served archive (long enough to open it: manillen_replay.access.TOKEN_MIN)."""
+
 
 @pytest.fixture
 def networked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
@@ -32,8 +35,8 @@ def networked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[
     path = tmp_path / "club.duckdb"
     monkeypatch.setenv(data.DB_ENVIRONMENT, str(path))
     monkeypatch.setenv(REQUIRED_ENVIRONMENT, "token")
-    monkeypatch.setenv(TOKEN_ENVIRONMENT, "orgs")
-    state: dict[str, Any] = {"token": "orgs", "path": path}
+    monkeypatch.setenv(TOKEN_ENVIRONMENT, ORGANISER)
+    state: dict[str, Any] = {"token": ORGANISER, "path": path}
     monkeypatch.setattr(access, "session_token", lambda: state["token"])
     yield state
     data.archive().close()
@@ -182,7 +185,7 @@ def test_the_link_helpers_refuse_anyone_but_the_organiser(
     ):
         with pytest.raises(access.AccessRefusedError, match="only the organiser"):
             attempt()
-    networked["token"] = "orgs"
+    networked["token"] = ORGANISER
     assert access.issued_tokens() == before
 
 

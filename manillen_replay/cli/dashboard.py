@@ -14,6 +14,7 @@ import click
 from ..access import (
     REQUIRED_ENVIRONMENT,
     TOKEN_ENVIRONMENT,
+    TOKEN_MIN,
     is_loopback,
     join_address,
     lan_address,
@@ -97,7 +98,6 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
     beyond = not is_loopback(host)
     chosen = os.environ.get(TOKEN_ENVIRONMENT)
     if (beyond or token_asked) and chosen and len(chosen) < TOKEN_MIN:
-        # the token is the only lock: a few letters are guessed at hundreds of tries a second
         raise click.ClickException(
             f"${TOKEN_ENVIRONMENT} holds {plural(len(chosen), 'character')}, too few for a token "
             f"anyone on the network could try to guess: give at least {TOKEN_MIN} (python -c "
@@ -139,10 +139,6 @@ def dashboard(db: str | None, port: int, host: str, token_asked: bool | None) ->
     returncode = run_forwarding_signals(command, environment)
     if returncode not in (0, -signal.SIGINT, -signal.SIGTERM, 130):
         raise click.ClickException(f"streamlit stopped with exit code {returncode}")
-
-
-TOKEN_MIN = 16
-"""The fewest characters ``$MANILLEN_TOKEN`` may hold (a new token has 43)."""
 
 
 def _upgrade(archive: Path) -> None:
