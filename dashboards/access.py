@@ -111,8 +111,8 @@ def server_gate() -> Gate:
     chosen = os.environ.get(TOKEN_ENVIRONMENT) or None
     if chosen is not None and len(chosen) < TOKEN_MIN:
         logging.getLogger(__name__).error(
-            "$%s holds %d characters, too few to be a lock: it opens nothing (give at least %d)",
-            TOKEN_ENVIRONMENT, len(chosen), TOKEN_MIN,
+            "$%s is shorter than the %d characters a token needs to be a lock (%d): it opens nothing",
+            TOKEN_ENVIRONMENT, TOKEN_MIN, len(chosen),
         )  # fmt: skip
         chosen = None
     return _gate(chosen, token_file(archive_path().resolve()))

@@ -324,7 +324,7 @@ def test_a_short_organiser_token_opens_nothing_when_served_by_hand(
     for chosen, opens in (("a", False), ("club night: 2026!", True)):
         monkeypatch.setenv(TOKEN_ENVIRONMENT, chosen)
         assert (access.server_gate().visitor(chosen) is not None) is opens
-    assert "holds 1 characters, too few to be a lock" in caplog.text
+    assert "is shorter than the 16 characters a token needs to be a lock (1): it opens nothing" in caplog.text
 
 
 def test_the_join_address_s_qr_code_is_its_modules_drawn() -> None:
