@@ -119,12 +119,16 @@ class CallReview:
         >>> CallReview(1, 0, table, "H", 2).loss, CallReview(1, 0, table, "H", 2, perfect=solved).loss
         (11, 0.0)
         """
-        chosen = self.option(self.chosen) if self.chosen is not None else None
-        if chosen is None:
-            return None
-        loss = self.best.score - chosen.score
+        loss = self.own_loss
         solved = self.perfect.loss if self.perfect is not None else None
-        return loss if solved is None else min(loss, max(0.0, solved))
+        return loss if loss is None or solved is None else min(loss, max(0.0, solved))
+
+    @property
+    def own_loss(self) -> float | None:
+        """What these options alone say the option taken gave away (:attr:`loss` before
+        :attr:`perfect` bounds it)."""
+        chosen = self.option(self.chosen) if self.chosen is not None else None
+        return None if chosen is None else self.best.score - chosen.score
 
     def gap_error(self, name: str) -> float:
         """The standard error of the best option's lead over option ``name``, paired layout by

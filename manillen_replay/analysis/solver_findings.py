@@ -462,7 +462,7 @@ def _perfect_play_words(review: CallReview, chosen: str, loss: float) -> tuple[s
     solved, best = review.perfect.option(chosen), review.perfect.best
     if solved is None:
         return "", ""
-    counted = loss < (review.best.score - (review.option(chosen) or review.best).score) - 0.05
+    counted = loss < (review.own_loss or 0.0) - 0.05  # perfect play's loss is the smaller one
     en = (
         f"These figures are for play as club tables play; with perfect play by everyone "
         f"{_option(chosen, 'en')} scores {_score(solved.score, 'en')}"

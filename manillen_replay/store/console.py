@@ -230,8 +230,9 @@ def query_file(
         raise QueryError(f"the archive is not open for queries: {error}") from None
     with store:
         frame = store.user_query(sql, timeout=None, max_rows=max_rows, memory_limit=memory_limit)
-    if max_bytes is not None and shown_size(frame) > max_bytes:
-        values = {"size": round(shown_size(frame) / 1e6), "limit": round(max_bytes / 1e6)}
+    size = shown_size(frame) if max_bytes is not None else 0
+    if max_bytes is not None and size > max_bytes:
+        values = {"size": round(size / 1e6), "limit": round(max_bytes / 1e6)}
         raise QueryError(reason_words("too_large", **values), "too_large", **values)
     buffer = io.BytesIO()
     frame.write_ipc(buffer)
