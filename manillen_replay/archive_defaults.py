@@ -11,7 +11,7 @@ import os
 ANALYSIS_DEPTHS: tuple[str, ...] = ("rules", "heuristic", "solver")
 """How deep ``manillen analyze`` looks, shallowest first (``matches.analysis_depth``)."""
 
-ANALYSIS_REVISION = 3
+ANALYSIS_REVISION = 4
 """Which analysis made a match's stored review (``matches.analysis_revision``).
 
 Raised whenever the analysis would store something else for the same record: a finding's words
@@ -24,6 +24,8 @@ the archive kept the revision (schema version 24) count as older than any.
 finding's stored points (4.15: "4.2" in both).
 3: a trump call is never judged to lose more than perfect play says (the model of club tables'
 play made strong suit calls "mistakes" against muil), its words give both and the best suit.
+4: a costly card's reason told on the real hands only when they show at least half of what the
+layout chosen for the average shows, and the points a card gave away in its own trick said.
 """
 
 IMPORT_MEMORY_LIMIT = "64MB"

@@ -59,21 +59,48 @@ KEEP_ORDER: tuple[tuple[str, bool], ...] = (("severity_level", True), ("points",
 most severe, then the most points, then by kind's name."""
 
 
+def real_teaches(real_gap: int, view_gap: int | None) -> bool:
+    """Whether a costly card's reason is told on the real hands rather than on a layout of the
+    hidden cards: the better card takes more than the card played on the real hands too, and
+    at least half as much more as on the layout chosen from the player's view (the one whose
+    values lie closest to the view cost). A real deal where the card cost 1 point told a card
+    that cost 12.6 on average, and read as if it hardly mattered.
+
+    :param real_gap: what the better card takes more than the card played, with every hand known.
+    :param view_gap: the same on the layout chosen (``None``: there is none).
+
+    >>> real_teaches(10, 12), real_teaches(1, 12), real_teaches(0, 0), real_teaches(3, None)
+    (True, False, False, True)
+    """
+    return real_gap > 0 and (view_gap is None or 2 * real_gap >= view_gap)
+
+
 def told_on_real(lines: Iterable[Mapping[str, Any]]) -> bool:
-    """Whether a costly card's reason is told on the real hands (:func:`~.reasons.reason_for`):
-    the better card takes more than the card played on them too. The report and the Deal replay
-    then show its better line on the real hands first.
+    """Whether a costly card's reason is told on the real hands (:func:`~.reasons.reason_for`,
+    :func:`real_teaches`). The report and the Deal replay then show its better line on the real
+    hands first.
 
     :param lines: the ``finding_lines`` rows of the play (any columns beside ``line``,
         ``layout`` and ``team_points``).
 
     >>> rows = [{"line": "played", "layout": "real", "team_points": 21},
-    ...         {"line": "better", "layout": "real", "team_points": 31}]
-    >>> told_on_real(rows), told_on_real(rows[:1])
-    (True, False)
+    ...         {"line": "better", "layout": "real", "team_points": 31},
+    ...         {"line": "played", "layout": "view", "team_points": 18},
+    ...         {"line": "better", "layout": "view", "team_points": 30}]
+    >>> told_on_real(rows), told_on_real(rows[:1]), told_on_real(rows[:2])
+    (True, False, True)
+    >>> rows[3]["team_points"] = 40
+    >>> told_on_real(rows)
+    False
     """
-    real = {str(row["line"]): int(row["team_points"]) for row in lines if row["layout"] == "real"}
-    return "better" in real and "played" in real and real["better"] > real["played"]
+    taken: dict[tuple[str, str], int] = {}
+    for row in lines:
+        taken.setdefault((str(row["layout"]), str(row["line"])), int(row["team_points"]))
+    if ("real", "better") not in taken or ("real", "played") not in taken:
+        return False
+    view = ("view", "better") in taken and ("view", "played") in taken
+    view_gap = taken["view", "better"] - taken["view", "played"] if view else None
+    return real_teaches(taken["real", "better"] - taken["real", "played"], view_gap)
 
 
 RANK_ORDER: tuple[tuple[str, bool], ...] = (

@@ -33,6 +33,7 @@ from .layouts import (
     iter_moments,
     iter_variant_views,
 )
+from .ranking import real_teaches
 from .words import card_en, card_nl, number, number_nl, points_en, points_nl, suit_en, suit_nl
 
 REASON_THRESHOLD = 2.0
@@ -453,7 +454,15 @@ def explain(
         )
         if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
             here = "on this layout " if layouts else ""
-            parts.append(f"{here}trick {first_p.number} is {w.team(first_p.winner)}'s either way")
+            # what the card's own trick costs either way is said too: a 10 thrown on the other
+            # side's trick gives five points there, before the later trick where more change hands
+            gave = (
+                f", with {w.points(first_p.points)} after the {w.card(card)} against {first_b.points} after "
+                f"the {w.card(better_card)}"
+                if _net(first_p, team, sides) < _net(first_b, team, sides)
+                else ""
+            )
+            parts.append(f"{here}trick {first_p.number} is {w.team(first_p.winner)}'s either way{gave}")
         elif swing is not None and swing != first_p.number:
             # the card's own trick changes sides too, for fewer points: said first, where the words
             # went straight to a later trick and left the reader wondering about this one
@@ -550,7 +559,13 @@ def explain(
         # the verb second, as Dutch puts it after an opening phrase
         said = f"is slag {first_p.number}" if layouts else f"slag {first_p.number} is"
         here = "in deze verdeling " if layouts else ""
-        parts.append(f"{here}{said} hoe dan ook voor {w.team(first_p.winner)}")
+        gave = (
+            f", met {w.points(first_p.points)} na {w.card(card)} tegen {first_b.points} na "
+            f"{w.card(better_card)}"
+            if _net(first_p, team, sides) < _net(first_b, team, sides)
+            else ""
+        )
+        parts.append(f"{here}{said} hoe dan ook voor {w.team(first_p.winner)}{gave}")
     elif swing is not None and swing != first_p.number:
         said = f"in deze verdeling gaat slag {first_p.number}" if layouts else f"slag {first_p.number} gaat"
         parts.append(
@@ -672,10 +687,11 @@ def reason_for(
             tables.close()
     tell = partial(explain, seat=cost.seat, card=cost.card, better_card=chosen, names=names, trump=trump)
     team = real[0].sides[cost.seat]
-    if real[1].taken(team) > real[0].taken(team):  # ranking.told_on_real says it of the stored lines
+    if real_teaches(real[1].taken(team) - real[0].taken(team), view[1].taken(team) - view[0].taken(team)):
         # the real cards teach it too: told with the hands the player sees in the replay, not on a
         # layout made up for the average (a coach could not follow "the one closest to it where
-        # the others hold the cards they played after it"); the view cost stays what judges it
+        # the others hold the cards they played after it"); the view cost stays what judges it.
+        # ranking.told_on_real says the same of the stored lines
         words = {lang: tell(real[0], real[1], lang=lang, layouts=0) for lang in ("en", "nl")}
     else:
         words = {
