@@ -105,6 +105,47 @@ def language_script() -> bytes:
     return _LANGUAGE_SCRIPT.format(known=_json(list(LANGUAGES)), parameter=_json(LANGUAGE_PARAMETER)).encode()
 
 
+FOCUS_SCRIPT = (
+    b"<script>(() => { let kept = null;"
+    b" const keyed = (element) => element && element.closest('[class*=\"st-key-\"]');"
+    b" const keyOf = (holder) => holder"
+    b" ? [...holder.classList].find((name) => name.startsWith('st-key-')) || null : null;"
+    b" document.addEventListener('click', (event) => {"
+    b" const button = event.detail === 0 && event.target.closest ? event.target.closest('button') : null;"
+    b" const holder = keyed(button); const scope = holder ? keyed(holder.parentElement) : null;"
+    b" kept = holder ? { button, scope: keyOf(scope),"
+    b" index: scope ? [...scope.querySelectorAll('button')].indexOf(button) : 0, at: Date.now() } : null;"
+    b" }, true);"
+    b" const restore = () => { if (kept === null) return;"
+    b" if (Date.now() - kept.at > 15000) { kept = null; return; }"
+    b" const active = document.activeElement; const lost = !active || active === document.body"
+    b" || (active === kept.button && (active.disabled || !active.isConnected));"
+    b" if (!lost) { if (active !== kept.button) kept = null; return; }"
+    b" const scope = kept.scope && document.querySelector('.' + kept.scope);"
+    b" const buttons = scope ? [...scope.querySelectorAll('button')] : [];"
+    b" const after = buttons.slice(kept.index).find((b) => !b.disabled);"
+    b" const before = buttons.slice(0, kept.index).reverse().find((b) => !b.disabled);"
+    b" const next = after || before"
+    b" || document.querySelector(['_grid', '_calls'].map((end) =>"
+    b' `[class*="st-key-"][class*="${end}"] button:not(:disabled)`).join(\', \'));'
+    b" if (!next || next === active) return; kept.button = next; next.focus(); };"
+    b" new MutationObserver(restore).observe(document.documentElement,"
+    b" { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });"
+    b" document.addEventListener('pointerdown', () => { kept = null; }, true); })()</script>"
+)
+"""Keeps the keyboard's place when a button pressed from the keyboard is disabled or drawn
+again by the run it starts: the Record page greys out each card as it is entered, and the focus
+fell back to the page's start, so a person recording with the keyboard or a screen reader had to
+Tab through the whole page again for every card. The focus goes to the same button when it can
+still be pressed, else to the next one of its keyed group (``st.container(key=...)``: the card
+grid, the calls) that can, else the one before; when the group is gone (the trump is made and
+the calls give way to the cards; Start gives way to the calls), to the first of the page's grid
+or calls (a group whose key ends in ``_grid`` or ``_calls``). A focused button that is disabled
+counts as lost: the browser keeps it focused until a later change. Only a press from the
+keyboard (a click whose ``detail`` is 0) is followed: a tap or a mouse click leaves the focus
+where the browser puts it."""
+
+
 PHONE_STYLE = (
     b"<style>@media (max-width: 640px) { h1 { font-size: 1.8rem !important; overflow-wrap: anywhere; } "
     b"h2 { font-size: 1.5rem !important; } h3 { font-size: 1.3rem !important; } "
@@ -234,7 +275,7 @@ class BaseAddress:
         scope = dict(scope)
         scope["headers"] = [(k, v) for k, v in scope["headers"] if k != b"accept-encoding"]
         script = base_address_script(path[len(prefix) :] or "/", await self._host_config(scope, prefix))
-        script += language_script() + PHONE_STYLE
+        script += language_script() + FOCUS_SCRIPT + PHONE_STYLE
         start: Message | None = None
         body: list[bytes] = []
 

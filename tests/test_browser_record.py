@@ -141,6 +141,61 @@ def test_record_a_deal_by_clicks_on_a_phone(server: str, chromium: Any) -> None:
     assert (ARTIFACTS / "record-phone-replay.png").stat().st_size > 10_000
 
 
+FOCUSED_BUTTON = """() => {
+    const active = document.activeElement;
+    if (!active || active.tagName !== 'BUTTON') return null;
+    const holder = active.closest('[class*="st-key-"]');
+    const key = holder ? [...holder.classList].find((name) => name.startsWith('st-key-')) : null;
+    return {key, disabled: active.disabled, inGrid: active.closest('.st-key-record_grid') !== null};
+}"""
+"""The keyed button that has the focus (its ``st-key-`` class), or ``None``."""
+
+
+def test_cards_entered_from_the_keyboard_keep_the_focus_in_the_grid(server: str, chromium: Any) -> None:
+    """An accessibility sweep: each card pressed from the keyboard was greyed out by the run it
+    started and the focus fell back to the page's start, so a person recording with the keyboard
+    or a screen reader had to Tab through the whole page for every card (dashboards/serve.py's
+    FOCUS_SCRIPT). Start leaves the focus on the trumps, the trump on the cards, a card on the
+    next card that can still be pressed; a click with the mouse leaves the focus to the browser."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    expect = playwright_api.expect
+    cards, trump = deal_to_tap(11)
+    page = chromium.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(f"{server}/record")
+    type_names(page)
+    start = page.locator(".st-key-record_start button")
+    expect(start).to_be_enabled(timeout=15_000)
+    settle(page)
+    start.focus()
+    page.keyboard.press("Enter")
+    page.locator(f".st-key-record_trump_{trump} button").wait_for(timeout=30_000)
+    settle(page)
+    page.wait_for_function(f"({FOCUSED_BUTTON})() !== null", timeout=10_000)
+    assert page.evaluate(FOCUSED_BUTTON)["key"].startswith("st-key-record_trump_")
+    page.locator(f".st-key-record_trump_{trump} button").focus()
+    page.keyboard.press("Enter")
+    page.locator(f".st-key-record_card_{cards[0]} button").wait_for(timeout=30_000)
+    settle(page)
+    page.wait_for_function(f"(() => {{ const f = ({FOCUSED_BUTTON})(); return f && f.inGrid; }})()")
+    for index, card in enumerate(cards[:4]):
+        button = page.locator(f".st-key-record_card_{card} button")
+        button.focus()
+        page.keyboard.press("Enter" if index % 2 else " ")
+        page.get_by_text(re.compile(rf"· {index + 1} of 32 cards in")).wait_for(timeout=15_000)
+        expect(button).to_be_disabled(timeout=15_000)
+        settle(page)
+        page.wait_for_function(
+            f"(() => {{ const f = ({FOCUSED_BUTTON})(); return f && f.inGrid && !f.disabled; }})()",
+            timeout=10_000,
+        )
+        assert page.evaluate(FOCUSED_BUTTON)["key"] != f"st-key-record_card_{card}"
+    page.locator(f".st-key-record_card_{cards[4]} button").click()
+    page.get_by_text(re.compile(r"· 5 of 32 cards in")).wait_for(timeout=15_000)
+    settle(page)
+    focused = page.evaluate(FOCUSED_BUTTON)
+    assert focused is None or not focused["inGrid"] or focused["disabled"], focused
+
+
 def test_one_tap_on_start_right_after_the_last_name_starts_the_match(server: str, chromium: Any) -> None:
     """On a phone the last name reaches the page as its box loses the focus: the tap on Start did
     that, on a button still disabled, and a second tap was needed. Typed as a person types (no
