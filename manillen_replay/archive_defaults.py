@@ -25,7 +25,8 @@ finding's stored points (4.15: "4.2" in both).
 3: a trump call is never judged to lose more than perfect play says (the model of club tables'
 play made strong suit calls "mistakes" against muil), its words give both and the best suit.
 4: a costly card's reason told on the real hands only when they show at least half of what the
-layout chosen for the average shows, and the points a card gave away in its own trick said.
+layout chosen for the average shows, and the points a card gave away in its own trick said; a
+knock judged as a trump call is, never losing more than perfect play says, both said.
 """
 
 IMPORT_MEMORY_LIMIT = "64MB"

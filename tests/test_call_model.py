@@ -24,7 +24,8 @@ from manillen_replay.analysis.call_model import (
     knock_review_given_calls,
     played_points,
 )
-from manillen_replay.analysis.call_review import _layouts
+from manillen_replay.analysis.call_review import _layouts, knock_review
+from manillen_replay.analysis.costs import deal_trump
 from manillen_replay.cards import SUIT_MASKS, Card, mask_of
 from manillen_replay.engine import replay
 from manillen_replay.engine.results import DealResult
@@ -79,6 +80,28 @@ def test_the_tegenklop_answer_counts_fourfold() -> None:
     result, deal = first_trump_deal()
     review = knock_review_given_calls(deal, result.rules, samples=4, workers=1)
     assert {o.name for o in review.options} == {"klop", "no klop"} and review.layouts == 4
+
+
+@pytest.mark.solver
+def test_the_knock_review_keeps_perfect_play_beside_the_table_s_play() -> None:
+    """The knock review, like the trump review, keeps perfect play's options on the same layouts
+    (CallReview.perfect): the table's model may soften its verdict, never turn it round."""
+    result, deal = first_trump_deal()
+    seat = (deal.dealer + 1) % 4
+    review = knock_review_given_calls(deal, result.rules, samples=6, workers=1, sequential=False)
+    plain = knock_review(
+        deal, result.rules, samples=6, workers=1, sequential=False,
+        layouts=conditioned_layouts(deal, result.rules, seat, 6, 0, f"klop{seat}"),
+        klop_knocks=lambda layout: 2 if answers_tegenklop(layout, deal.dealer, deal_trump(deal)) else 1,
+    )  # fmt: skip
+    assert review.perfect is not None
+    for name in ("klop", "no klop"):
+        solved, table, alone = review.perfect.option(name), review.option(name), plain.option(name)
+        assert solved is not None and table is not None and alone is not None
+        assert solved.each_points == alone.each_points and solved.each_score == alone.each_score
+        assert solved.each_points != table.each_points  # the table's play is another figure
+        assert review.given_away(name) <= review.perfect.given_away(name) + 1e-9
+    assert review.loss == min(review.own_loss or 0.0, review.perfect.loss or 0.0)
 
 
 def demo_deals(contract: Contract, count: int, *, odd_only: bool) -> list[tuple[Rules, DealResult]]:

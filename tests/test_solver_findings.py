@@ -168,6 +168,41 @@ def test_an_unsure_knock_says_what_it_surely_gave_away() -> None:
     assert "minder dan de 3 van een onnauwkeurigheid" in judged.explanation_nl
 
 
+def test_a_knock_perfect_play_rates_best_is_no_mistake_whatever_the_table_model_says() -> None:
+    """As for a trump call: the model of how club tables play may soften the knock review's
+    verdict, never turn it round. The table's figures said the klop gave 8 away; perfect play on
+    the same layouts said it was the better call, and the words give both."""
+    lost = finding("klop_lost", 21.0, Severity.BLUNDER, trick=None, play=None)
+    solved = review(9.0, 5.0, "klop")
+    knocks = {(1, 1): replace(review(-6.0, 2.0, "klop"), perfect=solved)}
+    (sound,) = curate([lost], knock_reviews=knocks, calibrated_deals=[1])
+    assert sound.points == 0 and sound.severity is Severity.INFO
+    assert (
+        "klop was worth -6 on average and no klop 2 points of the deal (50 layouts of the other cards "
+        "solved, given the calls): 8 points given away on average. These figures are for play as club "
+        "tables play; with perfect play by everyone klop scores 9, so the call counts as none given away: "
+        "not a mistake." in sound.explanation
+    ), sound.explanation
+    assert "met perfect spel van iedereen levert klop 9 op, dus telt de keuze als goed: geen fout." in (
+        sound.explanation_nl
+    )
+    # perfect play finds a smaller loss: that one counts
+    (smaller,) = curate(
+        [lost],
+        knock_reviews={(1, 1): replace(review(-6.0, 2.0, "klop"), perfect=review(1.0, 4.0, "klop"))},
+        calibrated_deals=[1],
+    )
+    assert smaller.points == 3 and smaller.severity is Severity.INACCURACY  # 3: an inaccuracy, 8 a mistake
+    assert "klop scores 1 and no klop 4, so the call counts as 3 points given away." in smaller.explanation
+    # the knock review's own finding (knock_choice) says the same
+    (choice,) = call_findings(
+        replace(review(-6.0, 2.0, "klop"), perfect=review(1.0, 4.0, "klop")),
+        match="m", players=["Anna", "Bert", "Carla", "Dirk"], kind="knock_choice",
+    )  # fmt: skip
+    assert choice.points == 3
+    assert "so the call counts as 3 points given away." in choice.explanation
+
+
 def test_klop_missed_is_judged_by_the_expectation() -> None:
     missed = finding("klop_missed", 30.0, Severity.BLUNDER, trick=None, play=None)
     (judged,) = curate([missed], knock_reviews={(1, 1): review(12.0, 5.0, "no klop")}, calibrated_deals=[1])

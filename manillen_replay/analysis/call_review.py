@@ -14,7 +14,7 @@ import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..cards import DECK_32_MASK, Card, iter_mask, mask_of
 from ..engine.results import DealResult
@@ -119,9 +119,27 @@ class CallReview:
         >>> CallReview(1, 0, table, "H", 2).loss, CallReview(1, 0, table, "H", 2, perfect=solved).loss
         (11, 0.0)
         """
-        loss = self.own_loss
-        solved = self.perfect.loss if self.perfect is not None else None
-        return loss if loss is None or solved is None else min(loss, max(0.0, solved))
+        if self.chosen is None or self.option(self.chosen) is None:
+            return None
+        return self.given_away(self.chosen)
+
+    def given_away(self, name: str) -> float:
+        """What option ``name`` gives away against the best one (:attr:`loss` for any option):
+        with :attr:`perfect`, at most what perfect play says (never below 0 then).
+
+        >>> table = (CallOption("klop", 20, 8), CallOption("no klop", 20, 4))
+        >>> solved = CallReview(1, 1, (CallOption("klop", 22, 9), CallOption("no klop", 22, 7)), None, 2)
+        >>> CallReview(1, 1, table, None, 2).given_away("no klop")
+        4
+        >>> CallReview(1, 1, table, None, 2, perfect=solved).given_away("no klop")
+        2
+        """
+        option = self.option(name)
+        gap = 0.0 if option is None else self.best.score - option.score
+        solved = self.perfect.option(name) if self.perfect is not None else None
+        if self.perfect is None or solved is None:
+            return gap
+        return min(gap, max(0.0, self.perfect.best.score - solved.score))
 
     @property
     def own_loss(self) -> float | None:
@@ -177,8 +195,13 @@ class CallReview:
         that and what perfect play surely says."""
         if self.loss is None or self.chosen is None:
             return None
-        sure = self.sure_gap(self.chosen)
-        return sure if self.perfect is None else min(sure, self.perfect.sure_gap(self.chosen))
+        return self.surely_given_away(self.chosen)
+
+    def surely_given_away(self, name: str) -> float:
+        """What option ``name`` surely gives away (:meth:`sure_gap`); with :attr:`perfect`, the
+        smaller of that and what perfect play surely says (:attr:`sure_loss` for any option)."""
+        sure = self.sure_gap(name)
+        return sure if self.perfect is None else min(sure, self.perfect.sure_gap(name))
 
 
 def _layouts(
@@ -569,6 +592,7 @@ def knock_review(
     factors = [multiplier(contract, deal.en_face, knocks, deal.carried, rules) for knocks in range(3)]
     knocked = [1 if klop_knocks is None else klop_knocks(layout) for layout in layouts]
     points: list[float] = []
+    solved_points: list[float] = []  # perfect play's, before points_of
     with ExitStack() as stack:
         if tables is None:
             tables = stack.enter_context(DealTables(threads))
@@ -581,17 +605,25 @@ def knock_review(
             if len(points) < stop:
                 some = layouts[len(points) : stop]
                 solved = _team_points(some, (deal.dealer + 1) % 4, trump, rules, seat, threads, deal_tables)
+                solved_points.extend(solved)
                 points.extend(solved if points_of is None else points_of(solved))
-            return [
-                [
-                    [p, deal_score(p, factors[0 if name == "no klop" else knocked[index]], rules)]
-                    for index, p in enumerate(points[start:stop], start=start)
-                ]
-                for name, start, stop in requests
-            ]
+            return [rows(name, points, start, stop) for name, start, stop in requests]
+
+        def rows(name: str, of: list[float], start: int, stop: int) -> list[list[float]]:
+            factor = [factors[0 if name == "no klop" else knocked[index]] for index in range(start, stop)]
+            return [[p, deal_score(p, f, rules)] for p, f in zip(of[start:stop], factor, strict=True)]
 
         chosen = "klop" if deal.knocks >= 1 else "no klop"
         solved = _sequential_scores(["no klop", "klop"], solve, len(layouts), sequential, chosen)
-    options = [_option_of(name, rows) for name, rows in solved.items()]
-    options.sort(key=lambda o: -o.score)
-    return CallReview(deal.number, seat, tuple(options), chosen, max(len(rows) for rows in solved.values()))
+    count = max(len(rows) for rows in solved.values())
+    options = sorted((_option_of(name, rows) for name, rows in solved.items()), key=lambda o: -o.score)
+    review = CallReview(deal.number, seat, tuple(options), chosen, count)
+    if points_of is None:
+        return review
+    # the table's play is a model: perfect play on the same layouts bounds the verdict, as for
+    # a trump call (CallReview.perfect)
+    perfect = sorted(
+        (_option_of(name, rows(name, solved_points, 0, len(kept))) for name, kept in solved.items()),
+        key=lambda o: -o.score,
+    )
+    return replace(review, perfect=CallReview(deal.number, seat, tuple(perfect), chosen, count))

@@ -434,6 +434,9 @@ def call_findings(
             f"{_score(chosen.score, 'nl')} punten van het spel waard, {other_nl} "
             f"{_score(best.score, 'nl')} ({layouts} verdelingen van de andere kaarten berekend)."
         )
+        if review.perfect is not None:
+            more_en, more_nl = _perfect_play_words(review, chosen.name, loss)
+            en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
     return [
         Finding(
             kind=kind,
@@ -467,13 +470,25 @@ def _perfect_play_words(review: CallReview, chosen: str, loss: float) -> tuple[s
         f"These figures are for play as club tables play; with perfect play by everyone "
         f"{_option(chosen, 'en')} scores {_score(solved.score, 'en')}"
         + ("" if best.name == chosen else f" and {_option(best.name, 'en')} {_score(best.score, 'en')}")
-        + (f", so the call counts as {_score(loss, 'en')} points given away." if counted else ".")
+        + (
+            ", so the call counts as none given away: not a mistake."
+            if counted and loss <= 0
+            else f", so the call counts as {_score(loss, 'en')} points given away."
+            if counted
+            else "."
+        )
     )
     nl = (
         f"Die cijfers gelden voor spel zoals aan clubtafels; met perfect spel van iedereen levert "
         f"{_option(chosen, 'nl')} {_score(solved.score, 'nl')} op"
         + ("" if best.name == chosen else f" en {_option(best.name, 'nl')} {_score(best.score, 'nl')}")
-        + (f", dus telt de keuze als {_score(loss, 'nl')} punten weggegeven." if counted else ".")
+        + (
+            ", dus telt de keuze als goed: geen fout."
+            if counted and loss <= 0
+            else f", dus telt de keuze als {_score(loss, 'nl')} punten weggegeven."
+            if counted
+            else "."
+        )
     )
     return en, nl
 
@@ -608,9 +623,9 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
     klop, no_klop = review.option("klop"), review.option("no klop")
     assert klop is not None and no_klop is not None
     taken = klop if finding.kind == "klop_lost" else no_klop
-    loss = max(0.0, round(review.best.score - taken.score, 2))
+    loss = max(0.0, round(review.given_away(taken.name), 2))
     # judged, as a trump or knock call is, by what it surely gave away
-    sure = review.sure_gap(taken.name)
+    sure = review.surely_given_away(taken.name)
     en = (
         f" From the cards in hand klop was worth {number(klop.score)} on average and no klop "
         f"{number(no_klop.score)} points of the deal ({review.layouts} layouts of the other cards solved, "
@@ -621,12 +636,17 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
         f"{number_nl(no_klop.score)} punten van het spel ({review.layouts} verdelingen van de andere "
         "kaarten berekend, rekening houdend met de aangekondigde troef)"
     )
-    if loss <= 0:
+    # the table's figures' own verdict first; perfect play's, when it is kinder, counts (as for a trump call)
+    own = max(0.0, round(review.best.score - taken.score, 2))
+    if own <= 0:
         en += ": a sound call that the cards did not reward, not a mistake."
         nl += ": een goede keuze die de kaarten niet beloonden, geen fout."
     else:
-        en += f": {points_en(loss)} given away on average."
-        nl += f": gemiddeld {points_nl(loss)} weggegeven."
+        en += f": {points_en(own)} given away on average."
+        nl += f": gemiddeld {points_nl(own)} weggegeven."
+    if review.perfect is not None and review.perfect.option(taken.name) is not None:
+        more_en, more_nl = _perfect_play_words(review, taken.name, loss)
+        en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
     severity = CALL_THRESHOLDS.severity(sure) if calibrated else Severity.INFO
     if calibrated and severity is Severity.INFO and CALL_THRESHOLDS.severity(loss) is not Severity.INFO:
         # what judges it, said as a card's note says it (one standard error read as sure)
