@@ -988,8 +988,9 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     "table.sort_hint": ("Click to sort by this column", "Klik om op deze kolom te sorteren"),
     "table.open_hint": (
-        "Click or press Enter to open; Ctrl+click opens a new tab",
-        "Klik of druk op Enter om te openen; Ctrl+klik opent een nieuw tabblad",
+        "Click or press Enter to open; Ctrl+click opens a new tab; the arrow keys move between rows",
+        "Klik of druk op Enter om te openen; Ctrl+klik opent een nieuw tabblad; de pijltjestoetsen gaan "
+        "naar een andere rij",
     ),
     "table.interactive": ("Interactive tables", "Interactieve tabellen"),
     "table.interactive_help": (

@@ -597,6 +597,50 @@ def test_clicking_a_row_opens_its_page_in_the_same_tab(server: str, chromium: An
     assert shot.stat().st_size > 10_000
 
 
+def test_a_light_table_s_rows_are_one_tab_stop_and_the_arrow_keys_move_between_them(
+    server: str, chromium: Any
+) -> None:
+    """An accessibility sweep: each row of a light table was a Tab stop of its own, so a list of
+    300 matches was 300 Tabs to get past. The rows are one stop now (the first row, or the last
+    one moved to); ArrowDown/ArrowUp, Home and End move between them, and Enter opens the row."""
+    with browser_page(chromium) as page:
+        page.goto(f"{server}/match?match=random-1")
+        rows = page.locator(f'{LIGHT_TABLE}[data-table="match_deals"] tbody tr[data-row]')
+        rows.nth(2).wait_for(timeout=30_000)
+        count = rows.count()
+        stops = rows.evaluate_all("rows => rows.map((row) => row.tabIndex)")
+        assert stops == [0] + [-1] * (count - 1)
+        script = (
+            "rows => { const row = rows[0].getRootNode().activeElement; "
+            "return row ? row.dataset.row : null; }"
+        )
+
+        def focused() -> str | None:
+            """The focused row's ``data-row`` (inside the component's shadow root), or ``None``."""
+            return rows.evaluate_all(script)  # type: ignore[no-any-return]
+
+        rows.first.focus()
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowDown")
+        third = rows.nth(2).get_attribute("data-row")
+        assert focused() == third
+        assert rows.evaluate_all("rows => rows.filter((row) => row.tabIndex === 0).length") == 1
+        assert rows.nth(2).evaluate("row => row.tabIndex") == 0
+        page.keyboard.press("End")
+        assert focused() == rows.nth(count - 1).get_attribute("data-row")
+        page.keyboard.press("Home")
+        assert focused() == rows.first.get_attribute("data-row")
+        page.keyboard.press("ArrowUp")  # at the first row it stays
+        assert focused() == rows.first.get_attribute("data-row")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("Tab")  # out of the table, not onto the next row
+        assert focused() is None
+        page.keyboard.press("Shift+Tab")  # back in: onto the row last moved to
+        assert focused() == rows.nth(1).get_attribute("data-row")
+        page.keyboard.press("Enter")
+        page.wait_for_url(re.compile(r"/replay\?.*deal=2\b"), timeout=30_000)
+
+
 def test_interactive_tables_bring_the_data_grid_on_demand(server: str, chromium: Any) -> None:
     """The light table's "Interactive tables" button shows the page's tables in Streamlit's data
     grid; the toggle it brings turns the light tables back on."""

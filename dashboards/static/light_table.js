@@ -1,7 +1,9 @@
 // The dashboard's light table (dashboards/light_table.py): a plain <table> built from the rows
 // Python sends, sortable by its headers, whose rows (when they lead somewhere) open their page
 // in the same session: a click, or Enter on a focused row, sends the row's number back to Python.
-// A Ctrl/Cmd or middle click opens the row's address in a new tab, as a link would.
+// A Ctrl/Cmd or middle click opens the row's address in a new tab, as a link would. From the
+// keyboard the rows are one Tab stop (the first row, or the last one moved to): the arrow keys,
+// Home and End move between them, so a list of 300 matches is not 300 Tabs to get past.
 
 const FIRST_ROWS = 60; // more than the box shows before it scrolls (a page may send up to 1000)
 const BATCH_ROWS = 100;
@@ -91,7 +93,7 @@ function draw(box, data, setTriggerValue) {
     }
     if (links) {
       tr.dataset.row = String(index);
-      tr.tabIndex = 0;
+      tr.tabIndex = body.querySelector("tr[data-row]") === tr ? 0 : -1;
       tr.title = data.hint || "";
       const open = (event) => {
         if (event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1) {
@@ -113,13 +115,36 @@ function draw(box, data, setTriggerValue) {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
           open(event);
+          return;
         }
+        const step = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -Infinity, End: Infinity }[event.key];
+        if (step === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+        event.preventDefault();
+        const linked = () => [...body.querySelectorAll("tr[data-row]")];
+        let rows = linked();
+        const at = rows.indexOf(tr);
+        let target = step === -Infinity ? 0 : at + step;
+        if (target >= rows.length && drawn < shown.length) {  // past the rows drawn: draw more first
+          drawAll(step === Infinity ? shown.length : drawn + Math.max(step, BATCH_ROWS));
+          rows = linked();
+        }
+        target = Math.max(0, Math.min(rows.length - 1, target));
+        const next = rows[target];
+        if (!next || next === tr) return;
+        tr.tabIndex = -1;
+        next.tabIndex = 0;
+        next.focus();
       };
     }
   };
   // more rows as the box is scrolled near their end: a long list costs the page its first rows only
   let drawn = Math.min(FIRST_ROWS, shown.length);
   shown.slice(0, drawn).forEach(addRow);
+  const drawAll = (upto) => {  // the rows up to ``upto`` drawn, for a key that moves past them
+    const until = Math.min(upto, shown.length);
+    if (until > drawn) shown.slice(drawn, until).forEach(addRow);
+    drawn = Math.max(drawn, until);
+  };
   const more = () => {
     if (drawn >= shown.length) return;
     if (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 400) return;
