@@ -17,6 +17,7 @@ from dashboards import cards, data, i18n, reviewer, ui
 from dashboards.steps import step_of
 from manillen_replay.analysis.findings import COST_THRESHOLDS
 from manillen_replay.analysis.ranking import row_cost_in_words
+from manillen_replay.analysis.words import tenths
 from manillen_replay.report.svg import minus_signs
 
 ACTIVE = ("queued", "reviewing", "waiting")
@@ -125,7 +126,7 @@ def mistake_box(match_id: str, rank: int, row: dict[str, Any], *, trick_size: in
             cost = row_cost_in_words(row, language)
             parts.append(t("review.cost_points", cost=ui.markdown_text(cost)))
         elif row["points"] is not None:  # not costed by the solver (yet): what the quick check says
-            parts.append(t("review.at_stake", points=i18n.number(round(float(row["points"]), 1), language)))
+            parts.append(t("review.at_stake", points=i18n.number(tenths(row["points"]), language)))
         st.markdown(" · ".join(part for part in parts if part))
         text = row["explanation_nl"] if language == "nl" and row["explanation_nl"] else row["explanation"]
         if text:

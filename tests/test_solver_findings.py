@@ -323,6 +323,30 @@ def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> 
     assert "7♥" not in costly.explanation
 
 
+@pytest.mark.parametrize("view", [2.625, 2.6250000001])
+def test_a_cost_counted_twice_is_said_as_the_list_says_its_points(view: float) -> None:
+    """A coach's review: "inaccuracy costly_card (5.2 points)" above "2.63 card points ... This deal
+    counts twice: 5.3 points of the score" (points 5.25 stored). The list, the words and the
+    ranking say a finding's points to the tenth one way, a half up (words.tenths)."""
+    from manillen_replay.analysis.ranking import cost_in_words
+    from manillen_replay.analysis.words import points_en
+
+    deal = SimpleNamespace(number=4, multiplier=2, dealer=0)
+    (costly,) = cost_findings(
+        [_costly(view, 0.1)],
+        match="m",
+        deal=deal,
+        players=["Anna", "Bert", "Carla", "Dirk"],  # type: ignore[arg-type]
+    )
+    assert costly.points == 5.25
+    assert points_en(costly.points) == "5.3 points"  # the list's "(5.3 points)"
+    assert "2.63 card points on average" in costly.explanation
+    assert "This deal counts twice: 5.3 points of the score." in costly.explanation
+    assert "Dit spel telt dubbel: 5,3 punten van de score." in costly.explanation_nl
+    said = cost_in_words(view, 0, costly.points, None, "en", 2)  # the --top line
+    assert said.startswith("5.3 points of the score"), said
+
+
 def test_the_hindsight_cost_names_its_card_when_the_better_card_named_is_another() -> None:
     """From the player's view J♥ was the better card; with every hand known Q♠ was best and the
     card played gave away 7 against it, 5 against J♥: the 7 says it is against Q♠, where it read

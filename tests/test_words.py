@@ -144,9 +144,9 @@ def test_solver_findings_use_decimal_commas_and_dutch_options() -> None:
     assert "harten" in choice.explanation_nl and "hearts" in choice.explanation
     knock = found["knock_choice"]
     # what was done, then what it was worth: "No klop was worth 5.2" read as "no knock was worth anything"
-    nl = "B klopte niet: met de kaarten van B was dat voor de ploeg gemiddeld 5,2 punten"
+    nl = "B klopte niet: met de kaarten van B was dat voor de ploeg gemiddeld 5,3 punten"
     assert knock.explanation_nl.startswith(nl)
-    assert knock.explanation.startswith("B did not knock: from B's cards that was worth 5.2 points")
+    assert knock.explanation.startswith("B did not knock: from B's cards that was worth 5.3 points")
     assert ", a klop " in knock.explanation and ", kloppen " in knock.explanation_nl
 
 

@@ -23,7 +23,7 @@ from dashboards.steps import (
     variation_cards,
 )
 from manillen_replay.analysis.ranking import told_on_real
-from manillen_replay.analysis.words import counted_en, counted_nl, counted_number
+from manillen_replay.analysis.words import counted_en, counted_nl, counted_number, tenths
 from manillen_replay.cards import Card, CardSet, Suit
 from manillen_replay.engine import DealResult, MatchResult
 from manillen_replay.engine.report import capot_bonus
@@ -891,7 +891,7 @@ def finding_html(row: dict[str, Any]) -> str:
     if row.get("points"):
         # to a tenth, as the explanation beside it writes the cost (7.6, not 7.58)
         # as the Match page says it: "inzet 7,6 punten" (the column's "7,6 inzet (punten)" read oddly)
-        points = i18n.number(round(float(row["points"]), 1), language)
+        points = i18n.number(tenths(row["points"]), language)
         head += f" · {escape(t('review.at_stake', points=points))}"
     box = {"blunder": "error", "mistake": "warning"}.get(str(row["severity"]), "info")
     return cards.box_html(box, f"<p>{head}</p><p>{escape(explanation(row))}</p>")

@@ -402,13 +402,13 @@ def cost_in_words(
     measures = MEASURES_NL if dutch else MEASURES
     amount = points_nl if dutch else points_en
     if view_cost is None:
-        return f"{(number_nl if dutch else number)(round(points or 0.0, 1))} {measures['points']}"
+        return f"{(number_nl if dutch else number)(points or 0.0)} {measures['points']}"
     if call is not None:
         # to the tenth of the finding's stored points, as its words give them: the loss itself,
         # 10.745, said "10.7" here beside the list's "10.8" of the 10.75 stored
         of_score = "van de verwachte score van het spel" if dutch else "of the deal's expected score"
         said = view_cost if points is None else points
-        return f"{amount(round(said, 1))} {of_score} {measures['view']}"
+        return f"{amount(said)} {of_score} {measures['view']}"
     factor = multiplier or 1
     # to two decimals where one would not multiply out: 6.95 x 2 is the 13.9 shown, 7 x 2 not
     card_points = card_points_counted(round(view_cost, 2), factor, lang)
@@ -436,4 +436,4 @@ def cost_in_words(
         else f"{card_points}, counted {counted_en(factor)} in this deal"
     )
     detail = f"{counted}; {hindsight}" if hindsight else counted
-    return f"{amount(round(view_cost * factor, 1))} {of_score} {measures['view']} ({detail})"
+    return f"{amount(round(view_cost * factor, 2))} {of_score} {measures['view']} ({detail})"

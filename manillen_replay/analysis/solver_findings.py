@@ -134,7 +134,7 @@ def cost_findings(
             if factor > 1:
                 # the finding's points are the score's: said, where the card points alone were
                 # half of the "points at stake" shown beside them
-                in_score = round(view * factor, 1)
+                in_score = round(view * factor, 2)  # the finding's points, said as the list says them
                 en += f" This deal counts {counted_en(factor)}: {points_en(in_score)} of the score."
                 nl += f" Dit spel telt {counted_nl(factor)}: {points_nl(in_score)} van de score."
             if (cost.trick, cost.play) in reasons:

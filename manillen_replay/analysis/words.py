@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 
 from ..cards import CARDS, Rank, Suit
 from ..engine.results import dummy_name
@@ -179,17 +180,28 @@ def suit_nl(suit: int) -> str:
     return Suit(suit).dutch
 
 
+def tenths(value: float) -> float:
+    """``value`` to one decimal as the findings say it: to two decimals first, as the archive
+    stores a finding's points (a cost of 4.1499 said "4.1" in the words beside its finding's
+    "(4.2 points)", stored as 4.15), then a half up, as a reader rounds (the points 5.25 of 2.625
+    card points counted twice read "5.2" in the list beside "2.63 card points ... 5.3" in the words).
+
+    >>> tenths(4.1499999), tenths(4.15), tenths(5.25), tenths(5.2500001), tenths(-2.25), tenths(1.2)
+    (4.2, 4.2, 5.3, 5.3, -2.3, 1.2)
+    """
+    hundredths = Decimal(repr(round(float(value), 2)))
+    return float(hundredths.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
 def number(points: float) -> str:
-    """A number in English: no needless ``.0``, at most one decimal.
+    """A number in English: no needless ``.0``, at most one decimal (:func:`tenths`).
 
     >>> number(3.0), number(1.25), number(-2.5)
-    ('3', '1.2', '-2.5')
+    ('3', '1.3', '-2.5')
     >>> number(4.1499999), number(4.15)  # a cost and the finding's points, stored to 2 decimals
     ('4.2', '4.2')
     """
-    # to two decimals first, as the archive stores a finding's points: a cost of 4.1499 said "4.1"
-    # in the words beside its finding's "(4.2 points)", stored as 4.15
-    value = round(round(float(points), 2), 1)
+    value = tenths(points)
     return str(int(value)) if value.is_integer() else f"{value:.1f}"
 
 
@@ -233,13 +245,14 @@ def counted_number(points: float, multiplier: int, lang: str = "en") -> str:
     twice is 19.9; 9.9 beside it read as a sum that does not add up).
 
     >>> counted_number(9.95, 2), counted_number(9.95, 2, "nl"), counted_number(9.95, 1)
-    ('9.95', '9,95', '9.9')
+    ('9.95', '9,95', '10')
     >>> counted_number(7.0, 2)
     '7'
     """
     dutch = lang == "nl"
-    if multiplier > 1 and round(round(points, 1) * multiplier, 1) != round(points * multiplier, 1):
-        return f"{points:.2f}".replace(".", "," if dutch else ".")
+    if multiplier > 1 and tenths(tenths(points) * multiplier) != tenths(points * multiplier):
+        hundredths = Decimal(repr(float(points))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        return str(hundredths).replace(".", "," if dutch else ".")
     return number_nl(points) if dutch else number(points)
 
 
