@@ -26,7 +26,9 @@ finding's stored points (4.15: "4.2" in both).
 play made strong suit calls "mistakes" against muil), its words give both and the best suit.
 4: a costly card's reason told on the real hands only when they show at least half of what the
 layout chosen for the average shows, and the points a card gave away in its own trick said; a
-knock judged as a trump call is, never losing more than perfect play says, both said.
+knock judged as a trump call is, never losing more than perfect play says, both said; a card
+detector's words without the trick's own figure beside the solver's average, Dutch card names with
+their article, a finding's points said to the tenth a half up everywhere.
 """
 
 IMPORT_MEMORY_LIMIT = "64MB"

@@ -322,7 +322,7 @@ def test_the_illegal_plays_and_the_wrong_scoresheet_of_the_sample_read_in_full()
             1, "blunder", 30.0, ["9D"],
             "Anna played 8♥ in trick 2 while still holding diamonds: that is a revoke (verzaken). "
             "Legal was: 9♦.",
-            "Anna speelde harten acht in slag 2 met nog koeken in de hand: dat is verzaken. "
+            "Anna speelde de harten acht in slag 2 met nog koeken in de hand: dat is verzaken. "
             "Toegelaten was: koeken negen.",
         ),
         "score_mismatch": (
@@ -336,21 +336,22 @@ def test_the_illegal_plays_and_the_wrong_scoresheet_of_the_sample_read_in_full()
             2, "blunder", 30.0, ["10S"],
             "Anna followed with 9♠ under Dirk's winning A♠ in trick 3 while able to beat it with 10♠: "
             "an opponent was winning, so overtaking was required.",
-            "Anna volgde met schoppen negen onder de winnende schoppen aas van Dirk in slag 3, terwijl "
-            "schoppen manille erover kon: een tegenstander won, dus overnemen was verplicht.",
+            "Anna volgde met de schoppen negen onder de winnende schoppen aas van Dirk in slag 3, terwijl de "
+            "schoppen manille erover kon: een tegenstander won, dus was overnemen verplicht.",
         ),
         "failed_to_buy": (
             3, "blunder", 30.0, ["7C", "9C", "KC"],
             "Dirk, void in hearts, played 9♠ in trick 3 while Carla was winning with 8♥: an opponent was "
             "winning, so buying (kopen) with K♣ 9♣ 7♣ was required.",
-            "Dirk had geen harten meer en speelde schoppen negen in slag 3 terwijl Carla won met harten "
-            "acht: een tegenstander won, dus kopen met klaveren heer, negen en zeven was verplicht.",
+            "Dirk had geen harten meer en speelde de schoppen negen in slag 3 terwijl Carla won met de "
+            "harten acht: een tegenstander won, dus was kopen met de klaveren heer, negen en zeven "
+            "verplicht.",
         ),
         "illegal_underbuy": (
             4, "blunder", 30.0, ["JC", "KS"],
             "Carla underbought (onderkopen) with 7♠ below 8♠ in trick 6 while holding other cards that "
             "were allowed: K♠ J♣.",
-            "Carla kocht onder (onderkopen) met schoppen zeven onder schoppen acht in slag 6, terwijl "
+            "Carla kocht onder (onderkopen) met de schoppen zeven onder de schoppen acht in slag 6, terwijl "
             "andere kaarten mochten: schoppen heer en klaveren boer.",
         ),
     }  # fmt: skip

@@ -141,7 +141,7 @@ def test_two_lines_swapped_are_a_slip_not_a_blunder() -> None:
         "Een regel gebroken door Dirk in slag 3, of een fout in de notatie: "
         "met slag 2 en 3 in omgekeerde volgorde is elke kaart toegelaten."
     )
-    assert "Zoals genoteerd: Dirk volgde met harten acht onder de winnende harten aas van Carla" in (
+    assert "Zoals genoteerd: Dirk volgde met de harten acht onder de winnende harten aas van Carla" in (
         finding.explanation_nl
     )
     # the card points change with the order: said in both languages

@@ -293,7 +293,7 @@ class MatchAnalysis:
                 f"(verzaken). Legal {'were' if len(shown) > 1 else 'was'}: {legal}."
             )
             nl = (
-                f"{name_nl} speelde {card_nl_} in slag {t} met nog {suit_nl(led)} in de hand: "
+                f"{name_nl} speelde de {card_nl_} in slag {t} met nog {suit_nl(led)} in de hand: "
                 f"dat is verzaken. Toegelaten {'waren' if len(shown) > 1 else 'was'}: {legal_nl}."
             )
         elif kind is ViolationKind.FAILED_TO_OVERTAKE:
@@ -302,8 +302,8 @@ class MatchAnalysis:
                 f"while able to beat it with {legal}: {who_en}, so overtaking was required."
             )
             nl = (
-                f"{name_nl} volgde met {card_nl_} onder de winnende {best_nl} van {winner_nl} "
-                f"in slag {t}, terwijl {legal_nl} erover {can_nl}: {who_nl}, dus overnemen was verplicht."
+                f"{name_nl} volgde met de {card_nl_} onder de winnende {best_nl} van {winner_nl} "
+                f"in slag {t}, terwijl de {legal_nl} erover {can_nl}: {who_nl}, dus was overnemen verplicht."
             )
         elif kind is ViolationKind.FAILED_TO_BUY and not any(
             winning_position([*trick.cards[:position], card_], trump) == position for card_ in shown
@@ -316,9 +316,9 @@ class MatchAnalysis:
                 f"below the trump winning (underbuying is forced), so {legal} was required."
             )
             nl = (
-                f"{name_nl} had geen {suit_nl(led)} meer en speelde {card_nl_} in slag {t} terwijl "
-                f"{winner_nl} won met {best_nl}: volgens deze regels moet wie niet kan volgen troef "
-                f"spelen, ook onder de winnende troef (onderkopen is verplicht), dus {legal_nl} was "
+                f"{name_nl} had geen {suit_nl(led)} meer en speelde de {card_nl_} in slag {t} terwijl "
+                f"{winner_nl} won met de {best_nl}: volgens deze regels moet wie niet kan volgen troef "
+                f"spelen, ook onder de winnende troef (onderkopen is verplicht), dus was de {legal_nl} "
                 "verplicht."
             )
         elif kind is ViolationKind.FAILED_TO_BUY:
@@ -327,8 +327,8 @@ class MatchAnalysis:
                 f"winning with {best_en}: {who_en}, so buying (kopen) with {legal} was required."
             )
             nl = (
-                f"{name_nl} had geen {suit_nl(led)} meer en speelde {card_nl_} in slag {t} terwijl "
-                f"{winner_nl} won met {best_nl}: {who_nl}, dus kopen met {legal_nl} was verplicht."
+                f"{name_nl} had geen {suit_nl(led)} meer en speelde de {card_nl_} in slag {t} terwijl "
+                f"{winner_nl} won met de {best_nl}: {who_nl}, dus was kopen met de {legal_nl} verplicht."
             )
         else:
             en = (
@@ -336,7 +336,7 @@ class MatchAnalysis:
                 f"while holding other cards that were allowed: {legal}."
             )
             nl = (
-                f"{name_nl} kocht onder (onderkopen) met {card_nl_} onder {best_nl} in slag {t}, "
+                f"{name_nl} kocht onder (onderkopen) met de {card_nl_} onder de {best_nl} in slag {t}, "
                 f"terwijl andere kaarten mochten: {legal_nl}."
             )
         if slip is not None:
@@ -645,34 +645,49 @@ class MatchAnalysis:
         x_nl, y_nl, rank_nl = card_nl(view.card), card_nl(keep), RANK_NL[CARDS[view.card].rank]
         lost = points_of(view.card) - points_of(keep)
         saved_en, saved_nl = card_points_en(lost, factor), card_points_nl(lost, factor)
+        # with the solver's costs the card's points in this trick are not its cost (the average
+        # over the layouts is, said next): "would have saved 5 card points" stood before "cost
+        # 9.9 card points on average" and "18 with every hand known", three figures for one card
         if kind == "points_thrown":
             leader, leader_nl = (
                 self.names[trick.winning[view.position - 1]],
                 self.names_nl[trick.winning[view.position - 1]],
             )
+            kept_en = (
+                "it was worth keeping" if gains is not None else f"keeping it would have saved {saved_en}"
+            )
+            kept_nl = (
+                f"was de {rank_nl} beter gehouden"
+                if gains is not None
+                else f"had {name_nl} met de {rank_nl} achter de hand {saved_nl} gespaard"
+            )
             en = (
                 f"{name} threw {x} onto {leader}'s {card_en(winning)} in trick {t}, a trick the opponents "
                 f"were certain to take, while {y} could be given instead: no card left could take {x} "
-                f"(a master), so keeping it would have saved {saved_en}."
+                f"(a master), so {kept_en}."
             )
             nl = (
-                f"{name_nl} gooide {x_nl} op de {card_nl(winning)} van {leader_nl} in slag {t}, "
-                f"een slag die de tegenstanders zeker wonnen, terwijl {y_nl} ook mocht: geen kaart kon "
-                f"de {rank_nl} nog nemen, dus houden had {saved_nl} gespaard."
+                f"{name_nl} gooide de {x_nl} op de {card_nl(winning)} van {leader_nl} in slag {t}, "
+                f"een slag die de tegenstanders zeker wonnen, terwijl de {y_nl} ook mocht: geen kaart kon "
+                f"de {rank_nl} nog nemen, dus {kept_nl}."
             )
         else:
             partner = know.partner_seat_winning(view)
             assert partner is not None
             mate, mate_nl = self.names[partner], self.names_nl[partner]
+            kept_en = "would have kept it" if gains is not None else f"would have saved {saved_en}"
+            kept_nl = (
+                f"had {name_nl} de {rank_nl} gehouden" if gains is not None else f"was {saved_nl} gespaard"
+            )
             en = (
                 f"{name} smeared {x} (vetten) on {mate}'s {card_en(winning)} in trick {t} before the trick "
                 f"was safe: an opponent still to play could beat it, and {taker} took the trick. No card "
-                f"left could take {x} (a master); giving {y} would have saved {saved_en}."
+                f"left could take {x} (a master); giving {y} {kept_en}."
             )
             nl = (
-                f"{name_nl} vette {x_nl} op de {card_nl(winning)} van {mate_nl} in slag {t} voor de slag "
+                f"{name_nl} vette de {x_nl} op de {card_nl(winning)} van {mate_nl} in slag {t} voor de slag "
                 f"zeker was: een tegenstander na {name_nl} kon er nog over, en {taker_nl} won de slag. "
-                f"Geen kaart kon de {rank_nl} nog nemen; met {y_nl} was {saved_nl} gespaard."
+                f"Geen kaart kon de {rank_nl} nog nemen; met de {y_nl} {kept_nl}."
             )
         if gains is not None:
             en += _view_en(name, y, gains[keep], "giving")
@@ -731,15 +746,24 @@ class MatchAnalysis:
         t = view.trick.number
         x, y = card_en(view.card), card_en(best)
         x_nl, y_nl = card_nl(view.card), card_nl(best)
+        # with the solver's costs, the trick's own gain is not said as the card's worth (the
+        # average over the layouts follows): "would have brought 2 more points" stood beside "worth
+        # 1.1 card points more on average"
+        brought_en = (
+            "was the better play"
+            if gains is not None
+            else f"would have brought {more_points_en(gained, factor)}"
+        )
+        brought_nl = "was beter" if gains is not None else f"had {more_points_nl(gained, factor)} opgebracht"
         en = (
             f"{name} played {x} on {mate}'s winning {card_en(winning)} in trick {t} while holding "
-            f"{y}: smearing it (vetten) would have brought {more_points_en(gained, factor)}. "
+            f"{y}: smearing it (vetten) {brought_en}. "
             f"{mate} was certain to take the trick, and {y} went to the opponents in trick {lost.number}."
         )
         nl = (
-            f"{name_nl} speelde {x_nl} op de winnende {card_nl(winning)} van {mate_nl} in slag {t} "
-            f"met {y_nl} in de hand: die vetten had {more_points_nl(gained, factor)} opgebracht. "
-            f"{mate_nl} won de slag zeker, en {y_nl} ging in slag {lost.number} naar de tegenstanders."
+            f"{name_nl} speelde de {x_nl} op de winnende {card_nl(winning)} van {mate_nl} in slag {t} "
+            f"met de {y_nl} in de hand: die vetten {brought_nl}. "
+            f"{mate_nl} won de slag zeker, en de {y_nl} ging in slag {lost.number} naar de tegenstanders."
         )
         if gains is not None:
             en += _view_en(name, y, gains[best])
@@ -813,15 +837,17 @@ class MatchAnalysis:
             ace_nl, ten_nl, played_nl = card_nl(card), card_nl(manille), card_nl(chance.card)
             winning_nl = card_nl(know.winning_card_before(chance))
             t, c = trick.number, chance.trick.number
+            more_en = "" if gains is not None else f": {more_points_en(gained, factor)}"
+            more_nl = "" if gains is not None else f": {more_points_nl(gained, factor)}"
             en = (
                 f"{name}'s bare ace {ace} (blote aas) fell under {taker}'s manille {ten} in trick {t}. "
                 f"In trick {c} {mate} was certain to take the trick with {winning}, and {name} could have "
-                f"smeared {ace} on it (vetten) instead of playing {played}: {more_points_en(gained, factor)}."
+                f"smeared {ace} on it (vetten) instead of playing {played}{more_en}."
             )
             nl = (
                 f"De blote aas ({ace_nl}) van {name_nl} viel in slag {t} onder de {ten_nl} van {taker_nl}. "
-                f"In slag {c} won {mate_nl} de slag zeker met {winning_nl}, en {name_nl} kon de aas "
-                f"erop vetten in plaats van {played_nl} te spelen: {more_points_nl(gained, factor)}."
+                f"In slag {c} won {mate_nl} de slag zeker met de {winning_nl}, en {name_nl} kon de aas "
+                f"erop vetten in plaats van de {played_nl} te spelen{more_nl}."
             )
             if gains is not None:
                 en += _view_en(name, ace, gains[card])
@@ -879,8 +905,8 @@ class MatchAnalysis:
             f"{card_en(winning)}, while a discard was possible ({cards_en(shown)})."
         )
         nl = (
-            f"{name_nl} kocht met troef {card_nl(trump)} in slag {t}, een slag die {mate_nl} zeker won met "
-            f"{card_nl(winning)}, terwijl afgooien kon ({cards_nl(shown)})."
+            f"{name_nl} kocht met de {card_nl(trump)} (troef) in slag {t}, een slag die {mate_nl} zeker won "
+            f"met de {card_nl(winning)}, terwijl afgooien kon ({cards_nl(shown)})."
         )
         if gains is not None:
             en += _view_en(name, card_en(discards[0]), gains[discards[0]], "discarding")
@@ -894,7 +920,7 @@ class MatchAnalysis:
                 "a trick without points: it cost nothing this time."
             )
             nl += (
-                f" In slag {cost.number} had {name_nl} geen troef meer en had {card_nl(trump)} de slag "
+                f" In slag {cost.number} had {name_nl} geen troef meer en had de {card_nl(trump)} de slag "
                 "genomen, een slag zonder punten: deze keer kostte het niets."
             )
         elif cost is not None:
@@ -904,7 +930,7 @@ class MatchAnalysis:
             )
             gone = "ging" if cost.points * factor == 1 else "gingen"
             nl += (
-                f" In slag {cost.number} had {name_nl} geen troef meer en had {card_nl(trump)} de slag "
+                f" In slag {cost.number} had {name_nl} geen troef meer en had de {card_nl(trump)} de slag "
                 f"genomen: {points_nl(cost.points * factor)} {gone} naar de tegenstanders."
             )
         self.add(
@@ -1050,7 +1076,7 @@ class MatchAnalysis:
         instead, instead_nl = or_en(lower), or_nl(lower)
         sure_en = f"no trump out could beat {master}: kept back, it would have won a later trick for certain."
         sure_nl = (
-            f"geen troef kon {master_nl} nog nemen: achter de hand gehouden had die later zeker een slag "
+            f"geen troef kon de {master_nl} nog nemen: achter de hand gehouden had die later zeker een slag "
             "gewonnen."
         )
         if kind == "trump_overspent":
@@ -1060,8 +1086,8 @@ class MatchAnalysis:
                 f"would have taken it for certain: {sure_en}"
             )
             nl = (
-                f"{name_nl} nam slag {t}{' als laatste' if last else ''} met {master_nl}, "
-                f"terwijl {instead_nl} de slag ook zeker had genomen: {sure_nl}"
+                f"{name_nl} nam slag {t}{' als laatste' if last else ''} met de {master_nl}, "
+                f"terwijl de {instead_nl} de slag ook zeker had genomen: {sure_nl}"
             )
         else:
             partner = know.partner_seat_winning(view)
@@ -1074,8 +1100,8 @@ class MatchAnalysis:
                 f"was certain to take, while {instead} could be played: {sure_en}"
             )
             nl = (
-                f"{name_nl} legde {master_nl} op de {card_nl(winning)} van {mate_nl} in slag {t}, "
-                f"een slag die hun ploeg zeker won, terwijl {instead_nl} ook mocht: {sure_nl}"
+                f"{name_nl} legde de {master_nl} op de {card_nl(winning)} van {mate_nl} in slag {t}, "
+                f"een slag die hun ploeg zeker won, terwijl de {instead_nl} ook mocht: {sure_nl}"
             )
         if gains is not None:
             en += _view_en(name, card_en(cheapest), gains[cheapest], "playing")
@@ -1092,8 +1118,8 @@ class MatchAnalysis:
             )
             gone = "ging" if went == 1 else "gingen"
             nl += (
-                f" In slag {trick.number} viel {card_nl(small)} bij de tegenstanders; {master_nl} had in de "
-                f"plaats die slag genomen: {points_nl(went)} {gone} naar de tegenstanders."
+                f" In slag {trick.number} viel de {card_nl(small)} bij de tegenstanders; de {master_nl} had "
+                f"in de plaats die slag genomen: {points_nl(went)} {gone} naar de tegenstanders."
             )
         self.add(
             kind,
@@ -1316,24 +1342,29 @@ def card_severity(points: float, gain: float | None) -> Severity:
 
 
 VIEW_SENTENCES = (
-    re.compile(r" From what [^,]+ could see, .+? more on average \(solver\)\."),
-    re.compile(r" Met wat [^,]+ kon weten, was .+? meer waard \(solver\)\."),
+    re.compile(r" From what [^,]+ could see, .+? more on average over the ways the other cards could lie\."),
+    re.compile(
+        r" Met wat [^,]+ kon weten, was .+? meer waard, over alle mogelijke verdelingen van de "
+        r"andere kaarten\."
+    ),
 )
 """The sentences :func:`_view_en` and :func:`_view_nl` write: a finding that takes the solver's
 costly card's words (which give the same cost) leaves them out."""
 
 
 def _view_en(name: str, card: str, gain: float, verb: str = "smearing") -> str:
+    # the solver's average over the layouts, said as such: "(solver)" was the program's word, and
+    # beside the trick's own "2 more points" the 1.1 read as a contradiction
     return (
         f" From what {name} could see, {verb} {card} was worth {points_en(gain, 'card point')} "
-        "more on average (solver)."
+        "more on average over the ways the other cards could lie."
     )
 
 
 def _view_nl(name: str, card: str, gain: float, verb: str = "vetten") -> str:
     return (
-        f" Met wat {name} kon weten, was {card} {verb} gemiddeld {points_nl(gain, 'kaartpunt')} "
-        "meer waard (solver)."
+        f" Met wat {name} kon weten, was de {card} {verb} gemiddeld {points_nl(gain, 'kaartpunt')} "
+        "meer waard, over alle mogelijke verdelingen van de andere kaarten."
     )
 
 
