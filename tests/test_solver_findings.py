@@ -80,9 +80,7 @@ def test_a_word_finding_that_takes_the_costly_card_s_words_says_the_view_cost_on
     words = replace(
         finding("master_trump_smeared", 6.0, Severity.MISTAKE),
         explanation="Bert put K♦ on it." + _view_en("Bert", "J♦", 6.0, "playing") + " In trick 8, J♦ fell.",
-        explanation_nl="Bert legde de koeken heer."
-        + _view_nl("Bert", "de koeken boer", 5.3, "spelen")
-        + " Zo.",
+        explanation_nl="Bert legde de koeken heer." + _view_nl("Bert", "koeken boer", 5.3, "spelen") + " Zo.",
     )
     number = finding("costly_card", 6.0, Severity.MISTAKE)
     (kept,) = curate([words, number])
@@ -90,7 +88,8 @@ def test_a_word_finding_that_takes_the_costly_card_s_words_says_the_view_cost_on
     assert kept.explanation_nl == f"Bert legde de koeken heer. Zo. {number.explanation_nl}"
     # alone, the detector's finding keeps its sentence of the view cost
     (alone,) = curate([words])
-    assert "(solver)." in alone.explanation and "(solver)." in alone.explanation_nl
+    assert "more on average over the ways the other cards could lie." in alone.explanation
+    assert "over alle mogelijke verdelingen van de andere kaarten." in alone.explanation_nl
 
 
 @pytest.mark.parametrize("call", ["klop_lost", "klop_missed"])
@@ -168,6 +167,30 @@ def test_an_unsure_knock_says_what_it_surely_gave_away() -> None:
     assert "minder dan de 3 van een onnauwkeurigheid" in judged.explanation_nl
 
 
+def test_a_call_graded_below_its_loss_says_why() -> None:
+    """A coach's review: "inaccuracy trump_choice (11.2 points)" in the findings list said nowhere
+    why a loss of 11.2 (a mistake's) is an inaccuracy; only --top did. The words say it now, as a
+    card's do: what the call surely gave away is under the 6 of a mistake."""
+    best = CallOption("H", 40.0, 20.0, (), (28.0, 16.0, 28.0, 16.0))
+    chosen = CallOption("C", 30.0, 8.8, (), (10.8, 10.8, 10.8, 10.8))
+    review = CallReview(deal=2, seat=0, options=(best, chosen), chosen="C", layouts=4)
+    assert review.loss is not None and round(review.loss, 1) == 11.2
+    (found,) = call_findings(review, match="m", players=["Anna", "Bert", "Carla", "Dirk"])
+    assert found.severity is Severity.INACCURACY and found.points == 11.2
+    assert found.explanation.endswith(
+        "all that is sure is that it gave away at least 4.3 (its loss less twice the layouts' margin of "
+        "error), under the 6 of a mistake, so this is an inaccuracy."
+    ), found.explanation
+    assert "zeker is alleen dat er minstens 4,3 werd weggegeven (het verlies min tweemaal" in (
+        found.explanation_nl
+    )
+    # a call graded as its loss says nothing of it
+    sure = CallReview(deal=2, seat=0, options=(CallOption("H", 40.0, 20.0), CallOption("C", 30.0, 8.8)),
+                      chosen="C", layouts=50)  # fmt: skip
+    (plain,) = call_findings(sure, match="m", players=["Anna", "Bert", "Carla", "Dirk"])
+    assert plain.severity is Severity.MISTAKE and "unsure" not in plain.explanation
+
+
 def test_a_knock_perfect_play_rates_best_is_no_mistake_whatever_the_table_model_says() -> None:
     """As for a trump call: the model of how club tables play may soften the knock review's
     verdict, never turn it round. The table's figures said the klop gave 8 away; perfect play on
@@ -180,12 +203,11 @@ def test_a_knock_perfect_play_rates_best_is_no_mistake_whatever_the_table_model_
     assert (
         "klop was worth -6 on average and no klop 2 points of the deal (50 layouts of the other cards "
         "solved, given the calls): 8 points given away on average. These figures are for play as club "
-        "tables play; with perfect play by everyone klop scores 9, so the call counts as none given away: "
-        "not a mistake." in sound.explanation
+        "tables play; with perfect play by everyone on the same layouts klop scores 9 and no klop 5, so "
+        "the call counts as none given away: not a mistake." in sound.explanation
     ), sound.explanation
-    assert "met perfect spel van iedereen levert klop 9 op, dus telt de keuze als goed: geen fout." in (
-        sound.explanation_nl
-    )
+    said_nl = "levert klop 9 op en geen klop 5, dus telt de keuze als goed: geen fout."
+    assert said_nl in sound.explanation_nl
     # perfect play finds a smaller loss: that one counts
     (smaller,) = curate(
         [lost],
@@ -194,6 +216,13 @@ def test_a_knock_perfect_play_rates_best_is_no_mistake_whatever_the_table_model_
     )
     assert smaller.points == 3 and smaller.severity is Severity.INACCURACY  # 3: an inaccuracy, 8 a mistake
     assert "klop scores 1 and no klop 4, so the call counts as 3 points given away." in smaller.explanation
+    # a missed klop names klop first in both sentences, as the table's figures do (a coach read
+    # "klop 21.4 ... no klop 10.7" then "no klop 22.8 and klop 45.5" as figures changing places)
+    missed = finding("klop_missed", 30.0, Severity.BLUNDER, trick=None, play=None)
+    knocks = {(1, 1): replace(review(21.4, 10.7, "no klop"), perfect=review(45.5, 22.8, "no klop"))}
+    (judged,) = curate([missed], knock_reviews=knocks, calibrated_deals=[1])
+    assert "klop was worth 21.4 on average and no klop 10.7 points of the deal" in judged.explanation
+    assert "on the same layouts klop scores 45.5 and no klop 22.8" in judged.explanation
     # the knock review's own finding (knock_choice) says the same
     (choice,) = call_findings(
         replace(review(-6.0, 2.0, "klop"), perfect=review(1.0, 4.0, "klop")),
@@ -428,11 +457,15 @@ def test_a_trump_call_perfect_play_rates_best_is_no_mistake_whatever_the_table_m
         in found.explanation
     )
     assert (
-        "These figures are for play as club tables play; with perfect play by everyone diamonds scores "
-        "-4.7 and spades 15.6, so the call counts as 20.3 points given away." in found.explanation
+        "These figures are for play as club tables play; with perfect play by everyone on the same "
+        "layouts diamonds scores -4.7 and spades 15.6, so the call counts as 20.3 points given away."
+        in found.explanation
     )
     assert "De beste kleur was schoppen, 12,4." in found.explanation_nl
-    assert "met perfect spel van iedereen levert koeken -4,7 op en schoppen 15,6" in found.explanation_nl
+    assert (
+        "met perfect spel van iedereen op dezelfde verdelingen levert koeken -4,7 op en schoppen 15,6"
+        in found.explanation_nl
+    )
 
 
 @pytest.mark.parametrize(

@@ -203,10 +203,13 @@ def _decider(players: Sequence[str], seat: int, dealer: int) -> str | None:
     return players[seat]
 
 
-def _graded_below(severity: Severity, sure: float) -> tuple[str, str]:
+def _graded_below(severity: Severity, sure: float, *, call: bool = False) -> tuple[str, str]:
     """Why a costly card is graded ``severity`` though its average cost is of a higher grade:
     what it surely cost (its average less two standard errors; "give or take 0.1" read as sure
     beside a cost of 2) is under that grade's threshold. Below an inaccuracy's it is a note.
+
+    :param call: a call's loss (:data:`CALL_THRESHOLDS`), what it surely gave away: a trump call
+        listed as "inaccuracy trump_choice (11.2 points)" said nowhere why 11.2 was no mistake.
 
     >>> _graded_below(Severity.INACCURACY, 3.97)[0].split("), ")[1]
     'under the 4 of a mistake, so this is an inaccuracy.'
@@ -214,13 +217,15 @@ def _graded_below(severity: Severity, sure: float) -> tuple[str, str]:
     'daarom is dit een fout.'
     >>> _graded_below(Severity.INFO, 0.6)[0].split("), ")[1]
     'under the 2 of an inaccuracy, so this is a note, not a mistake.'
+    >>> _graded_below(Severity.INACCURACY, 5.1, call=True)[0].split(" (")[0][-25:]
+    'it gave away at least 5.1'
     """
     higher = {
         Severity.INFO: Severity.INACCURACY,
         Severity.INACCURACY: Severity.MISTAKE,
         Severity.MISTAKE: Severity.BLUNDER,
     }[severity]
-    low = getattr(COST_THRESHOLDS, higher.value)
+    low = getattr(CALL_THRESHOLDS if call else COST_THRESHOLDS, higher.value)
     surely = tenths_below(sure, low)
     if severity is Severity.INFO:
         return (
@@ -233,16 +238,21 @@ def _graded_below(severity: Severity, sure: float) -> tuple[str, str]:
             "dit een opmerking, geen fout.",
         )
     article = "an" if severity.value[0] in "aeiou" else "a"
+    cost_en, of_en = ("gave away", "loss") if call else ("cost", "average")
     en = (
-        f" The layouts solved leave it unsure how much: all that is sure is that it cost at least "
-        f"{number(surely)} (its average less twice the layouts' margin of error), under the "
+        f" The layouts solved leave it unsure how much: all that is sure is that it {cost_en} at least "
+        f"{number(surely)} (its {of_en} less twice the layouts' margin of error), under the "
         f"{number(low)} of a {higher.value}, so this is {article} {severity.value}."
     )
+    cost_nl = (
+        f"er minstens {number_nl(surely)} werd weggegeven (het verlies"
+        if call
+        else f"het minstens {number_nl(surely)} kostte (het gemiddelde"
+    )
     nl = (
-        f" De berekende verdelingen lopen uiteen: zeker is alleen dat het minstens {number_nl(surely)} "
-        f"kostte (het gemiddelde min tweemaal de foutmarge van de verdelingen), minder dan de "
-        f"{number_nl(low)} van een {severity_name(higher.value, 'nl')}; daarom is dit een "
-        f"{severity_name(severity.value, 'nl')}."
+        f" De berekende verdelingen lopen uiteen: zeker is alleen dat {cost_nl} min tweemaal de foutmarge "
+        f"van de verdelingen), minder dan de {number_nl(low)} van een {severity_name(higher.value, 'nl')}; "
+        f"daarom is dit een {severity_name(severity.value, 'nl')}."
     )
     return en, nl
 
@@ -437,6 +447,9 @@ def call_findings(
         if review.perfect is not None:
             more_en, more_nl = _perfect_play_words(review, chosen.name, loss)
             en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
+    if CALL_THRESHOLDS.severity(loss).level > severity.level:
+        graded_en, graded_nl = _graded_below(severity, sure, call=True)
+        en, nl = en + graded_en, nl + graded_nl
     return [
         Finding(
             kind=kind,
@@ -457,19 +470,33 @@ def call_findings(
     ]
 
 
-def _perfect_play_words(review: CallReview, chosen: str, loss: float) -> tuple[str, str]:
+def _perfect_play_words(
+    review: CallReview, chosen: str, loss: float, order: Sequence[str] | None = None
+) -> tuple[str, str]:
     """What perfect play by everyone says of the call beside the table's figures: those are a
     model of how club tables play, fitted on recorded deals, and the finding counts the smaller
-    of the two losses (:attr:`~.call_review.CallReview.loss`)."""
+    of the two losses (:attr:`~.call_review.CallReview.loss`).
+
+    :param order: the options to name, in the order the sentence before named them (default: the
+        call made, then perfect play's best): "klop 21.4 and no klop 10.7" then "no klop 22.8 and
+        klop 45.5" read as if the figures had changed places.
+    """
     assert review.perfect is not None
     solved, best = review.perfect.option(chosen), review.perfect.best
     if solved is None:
         return "", ""
     counted = loss < (review.own_loss or 0.0) - 0.05  # perfect play's loss is the smaller one
+    found = (review.perfect.option(name) for name in order or (chosen, best.name))
+    first, *rest = {o.name: o for o in found if o is not None}.values()
+    said_en = f"{_option(first.name, 'en')} scores {_score(first.score, 'en')}" + "".join(
+        f" and {_option(o.name, 'en')} {_score(o.score, 'en')}" for o in rest
+    )
+    said_nl = f"{_option(first.name, 'nl')} {_score(first.score, 'nl')} op" + "".join(
+        f" en {_option(o.name, 'nl')} {_score(o.score, 'nl')}" for o in rest
+    )
     en = (
-        f"These figures are for play as club tables play; with perfect play by everyone "
-        f"{_option(chosen, 'en')} scores {_score(solved.score, 'en')}"
-        + ("" if best.name == chosen else f" and {_option(best.name, 'en')} {_score(best.score, 'en')}")
+        f"These figures are for play as club tables play; with perfect play by everyone on the same "
+        f"layouts {said_en}"
         + (
             ", so the call counts as none given away: not a mistake."
             if counted and loss <= 0
@@ -479,9 +506,8 @@ def _perfect_play_words(review: CallReview, chosen: str, loss: float) -> tuple[s
         )
     )
     nl = (
-        f"Die cijfers gelden voor spel zoals aan clubtafels; met perfect spel van iedereen levert "
-        f"{_option(chosen, 'nl')} {_score(solved.score, 'nl')} op"
-        + ("" if best.name == chosen else f" en {_option(best.name, 'nl')} {_score(best.score, 'nl')}")
+        f"Die cijfers gelden voor spel zoals aan clubtafels; met perfect spel van iedereen op dezelfde "
+        f"verdelingen levert {said_nl}"
         + (
             ", dus telt de keuze als goed: geen fout."
             if counted and loss <= 0
@@ -645,7 +671,7 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
         en += f": {points_en(own)} given away on average."
         nl += f": gemiddeld {points_nl(own)} weggegeven."
     if review.perfect is not None and review.perfect.option(taken.name) is not None:
-        more_en, more_nl = _perfect_play_words(review, taken.name, loss)
+        more_en, more_nl = _perfect_play_words(review, taken.name, loss, ("klop", "no klop"))
         en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
     severity = CALL_THRESHOLDS.severity(sure) if calibrated else Severity.INFO
     if calibrated and severity is Severity.INFO and CALL_THRESHOLDS.severity(loss) is not Severity.INFO:
