@@ -317,6 +317,50 @@ def test_master_trump_smeared_reads_in_full() -> None:
     )  # fmt: skip
 
 
+OVERTAKEN = """match overtaken
+seats Anna Bert Carla Dirk
+
+deal 1  dealer Dirk  trump S
+  hand Anna: AS 9S 10H AH KD QD JC 7C
+  hand Bert: KS QS KH 7H 10D 7D 9C 8C
+  hand Carla: 10S 7S QH JH AD 8D 10C KC
+  hand Dirk: JS 8S 9H 8H JD 9D AC QC
+  JC 8C 10C QC
+  JH 8H AH 7H
+  AS QS 10S 8S
+  7S JS 9S KS
+  7D AD 9D KD
+  8D JD QD 10D
+  9C KC AC 7C
+  9H 10H KH QH
+"""
+"""A coach's deal: Anna leads A♠ (trumps) in trick 3, the only higher trump being her partner
+Carla's 10♠, and Carla overtakes it with the 10♠ while holding 7♠; Bert's K♠ takes the 7♠ in
+trick 4."""
+
+
+def test_the_trump_manille_over_the_partner_s_sure_trump_ace_is_a_smeared_master_trump() -> None:
+    """A coach's review: overtaking the partner's sure winner with the trump manille got no word
+    finding, only a costly card's line played out; it is ``master_trump_smeared``, said as a
+    player says it (overtook)."""
+    from manillen_replay.record.text import loads_text
+
+    (rec,) = loads_text(OVERTAKEN)
+    (finding,) = of_kind(analyse_record(rec), "master_trump_smeared")
+    assert (finding.trick, finding.play, finding.player, finding.card) == (3, 3, "Carla", Card.S10)
+    assert finding.better == (Card.S7,)
+    assert finding.explanation == (
+        "Carla overtook Anna's A♠ with 10♠ in trick 3, a trick their side was certain to take, while 7♠ "
+        "could be played: no trump out could beat 10♠: kept back, it would have won a later trick for "
+        "certain. In trick 4, 7♠ fell to the opponents; 10♠ in its place would have taken that trick: 4 "
+        "points went to the opponents."
+    )
+    assert finding.explanation_nl.startswith(
+        "Carla nam de schoppen aas van Anna over met de schoppen manille in slag 3, een slag die hun "
+        "ploeg zeker won, terwijl de schoppen zeven ook mocht"
+    )
+
+
 def test_master_trump_smeared_that_cost_nothing_says_so() -> None:
     finding = _only(record(ACE_ON_MANILLE, ["10D 8D AD QD"], dealer=2), "master_trump_smeared")
     assert finding.explanation.endswith(
@@ -630,8 +674,11 @@ def test_a_card_kept_for_the_partners_lead_of_its_suit_counts_only_without_a_tru
 
 
 DEMO_SPENT_TRUMPS = {
-    # Carla's A♦ takes trick 3, but Hendrik, after her, held K♦ and Q♦: her 7♦ would not have held it
-    ("zwaan-2026-01-21-4", 8): [],
+    # Carla's A♦ takes trick 3, but Hendrik, after her, held K♦ and Q♦: her 7♦ would not have held it;
+    # in trick 1, last to play, she overtook her partner Els's J♦ with the master 10♦ (cost nothing)
+    ("zwaan-2026-01-21-4", 8): [
+        ("master_trump_smeared", 1, 4, "Carla", "10D", ["7D"], 0.0),
+    ],
     # clubs trumps: Hendrik puts A♣ on Frans's trump lead 10♣; his 8♣ falls to the opponents in trick 8
     ("zwaan-2026-01-09-3", 19): [
         ("master_trump_smeared", 7, 4, "Hendrik", "AC", ["8C"], 3.0),

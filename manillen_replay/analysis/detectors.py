@@ -1029,15 +1029,18 @@ class MatchAnalysis:
 
     def master_trump_smeared(self, know: DealKnowledge, view: PlayView, factor: int) -> None:
         """A master trump on a trick the partner was certain to take, while a lower trump that an
-        opponent could still beat later was allowed (the trump ace under the partner's trump
-        manille)."""
+        opponent could still beat later was allowed: the trump ace under the partner's trump
+        manille, or the trump manille over the partner's sure trump ace (a coach's review found
+        that overtaking told by no word finding, only by a line played out)."""
         trick = view.trick
+        team = know.team
 
-        def same_winner(lower: int) -> bool:
+        def same_side(lower: int) -> bool:
             swapped = [*trick.cards[: view.position], lower, *trick.cards[view.position + 1 :]]
-            return trick.seats[winning_position(swapped, know.trump)] == trick.winner
+            winner = trick.seats[winning_position(swapped, know.trump)]
+            return trick.winner is not None and team[winner] == team[trick.winner]
 
-        self.spent_trump_finding("master_trump_smeared", know, view, factor, same_winner)
+        self.spent_trump_finding("master_trump_smeared", know, view, factor, same_side)
 
     def spent_trump_finding(
         self, kind: str, know: DealKnowledge, view: PlayView, factor: int, does_the_job: Callable[[int], bool]
@@ -1094,15 +1097,26 @@ class MatchAnalysis:
             assert partner is not None
             mate, mate_nl = self.names[partner], self.names_nl[partner]
             winning = know.winning_card_before(view)
-            en = (
-                # their side's trick: the master trump itself may be what takes it
-                f"{name} put {master} on {mate}'s {card_en(winning)} in trick {t}, a trick their side "
-                f"was certain to take, while {instead} could be played: {sure_en}"
-            )
-            nl = (
-                f"{name_nl} legde de {master_nl} op de {card_nl(winning)} van {mate_nl} in slag {t}, "
-                f"een slag die hun ploeg zeker won, terwijl de {instead_nl} ook mocht: {sure_nl}"
-            )
+            if view.trick.winning[view.position] == view.seat:
+                # the partner's sure winner overtaken: said as a player says it
+                en = (
+                    f"{name} overtook {mate}'s {card_en(winning)} with {master} in trick {t}, a trick their "
+                    f"side was certain to take, while {instead} could be played: {sure_en}"
+                )
+                nl = (
+                    f"{name_nl} nam de {card_nl(winning)} van {mate_nl} over met de {master_nl} in slag {t}, "
+                    f"een slag die hun ploeg zeker won, terwijl de {instead_nl} ook mocht: {sure_nl}"
+                )
+            else:
+                en = (
+                    # their side's trick: the master trump itself may be what takes it
+                    f"{name} put {master} on {mate}'s {card_en(winning)} in trick {t}, a trick their side "
+                    f"was certain to take, while {instead} could be played: {sure_en}"
+                )
+                nl = (
+                    f"{name_nl} legde de {master_nl} op de {card_nl(winning)} van {mate_nl} in slag {t}, "
+                    f"een slag die hun ploeg zeker won, terwijl de {instead_nl} ook mocht: {sure_nl}"
+                )
         if gains is not None:
             en += _view_en(name, card_en(cheapest), gains[cheapest], "playing")
             nl += _view_nl(name_nl, card_nl(cheapest), gains[cheapest], "spelen")
