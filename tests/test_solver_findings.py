@@ -167,6 +167,68 @@ def test_an_unsure_knock_says_what_it_surely_gave_away() -> None:
     assert "minder dan de 3 van een onnauwkeurigheid" in judged.explanation_nl
 
 
+VOID_LED_INTO = """match void
+seats Anna Bert Carla Dirk
+
+deal 1  dealer Dirk  trump H
+  hand Anna: AC KC 8C 10D AD KD QS 8H
+  hand Bert: JH 9H 7H 9D 8D 10S 9S 8S
+  hand Carla: KH QH 10C QC JC QD JD AS
+  hand Dirk: 10H AH 9C 7C 7D KS JS 7S
+  8C 7H JC 7C
+  8D QD 7D AD
+  AC 9H QC 9C
+  JH QH AH 8H
+  10H QS 8S KH
+  7S KC 10S AS
+  9S JD JS KD
+  KS 10D 9D 10C
+"""
+"""A coach's deal: Bert trumps Anna's club lead in trick 1; in trick 3 Anna leads A♣ and Bert
+trumps it again."""
+
+
+def test_a_lead_into_a_suit_an_opponent_has_shown_out_of_names_the_void() -> None:
+    """A coach's review: the A♣ led into Bert's club void was said by its cost alone, never by the
+    void Anna had seen. The words name it, in English and Dutch; a lead before the void showed,
+    a trump lead, a void shown by the partner or a muil say nothing of it."""
+    from manillen_replay.analysis.costs import CardValue
+    from manillen_replay.analysis.solver_findings import shown_void
+    from manillen_replay.engine import replay
+    from manillen_replay.record.text import loads_text
+
+    (record,) = loads_text(VOID_LED_INTO)
+    deal = replay(record).deals[0]
+
+    def lead(trick: int, seat: int, card: Card) -> PlayCost:
+        values = {card: CardValue(20, 15.0), Card.H8: CardValue(28, 25.0)}
+        return PlayCost(trick=trick, play=1, seat=seat, card=card, dd_cost=8, view_cost=10.0,
+                        best_cards=(Card.H8,), values=values, deal=1, layouts=50, view_error=0.1)  # fmt: skip
+
+    assert shown_void(deal, lead(3, 0, Card.CA)) == (1, 1, True)  # Bert, trick 1, trumping it
+    (found,) = cost_findings(
+        [lead(3, 0, Card.CA)], match="m", deal=deal, players=["Anna", "Bert", "Carla", "Dirk"]
+    )
+    assert (
+        "Bert had shown no clubs in trick 1 (trumping it): a club lead could be trumped." in found.explanation
+    )
+    assert (
+        "Bert had in slag 1 al geen klaveren meer en kocht: op klaveren kon Bert kopen."
+        in found.explanation_nl
+    )
+    assert shown_void(deal, lead(1, 0, Card.C8)) is None  # nothing shown before the first trick
+    assert shown_void(deal, lead(3, 0, Card.DA)) is None  # everyone followed diamonds
+    assert shown_void(deal, lead(5, 3, Card.H10)) is None  # a trump lead
+    assert shown_void(deal, lead(3, 3, Card.C9)) is None  # the void is Dirk's partner's
+    muil = replace(deal, trump=None)
+    assert shown_void(muil, lead(3, 0, Card.CA)) is None  # nothing to trump with
+    # Bert out of trumps too (a diamond on Carla's trump lead in trick 2): the void costs nothing
+    out = replace(deal.tricks[1], seats=(2, 3, 0, 1), cards=(Card.HK, Card.HA, Card.H8, Card.D8))
+    trumps_out = replace(deal)
+    trumps_out.tricks = [deal.tricks[0], out, *deal.tricks[2:]]
+    assert shown_void(trumps_out, lead(3, 0, Card.CA)) is None
+
+
 def test_a_call_graded_below_its_loss_says_why() -> None:
     """A coach's review: "inaccuracy trump_choice (11.2 points)" in the findings list said nowhere
     why a loss of 11.2 (a mistake's) is an inaccuracy; only --top did. The words say it now, as a

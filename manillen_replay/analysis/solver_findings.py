@@ -131,6 +131,9 @@ def cost_findings(
                 factor=factor,
                 alone=alone,
             )
+            if shape is None or shape.name == "four":
+                void_en, void_nl = _void_words(deal, cost, players)
+                en, nl = en + void_en, nl + void_nl
             if factor > 1:
                 # the finding's points are the score's: said, where the card points alone were
                 # half of the "points at stake" shown beside them
@@ -299,10 +302,58 @@ def _costly_words(
                 f"less than {card_en(cost.card)}: the cards lay against it, but {who} could not know that."
             )
             nl += (
-                f" Met de echte kaarten had {card_nl(better[0])} {points_nl(worse, 'kaartpunt')} minder "
-                f"gehaald dan {card_nl(cost.card)}: de kaarten zaten ertegen, maar dat kon {who} niet weten."
+                f" Met de echte kaarten had de {card_nl(better[0])} {points_nl(worse, 'kaartpunt')} minder "
+                f"gehaald dan de {card_nl(cost.card)}: de kaarten zaten ertegen, maar dat kon {who} niet "
+                "weten."
             )
     return en, nl
+
+
+def shown_void(deal: DealResult, lead: PlayCost) -> tuple[int, int, bool] | None:
+    """An opponent who had shown out of the suit of a lead (a plain suit, trumps being played)
+    before it, and not out of trumps: ``(seat, trick, trumped)``, the trick where they showed out
+    and whether they trumped there; ``None`` for another play or without such an opponent (the
+    first of two by seat). Four players only.
+
+    A coach's review: an ace led into an opponent who had ruffed that suit before was said by its
+    cost alone, never by the void the player had seen.
+    """
+    if lead.play != 1 or deal.trump is None or len(deal.hands or ()) != 4:
+        return None
+    suit, trump = Card(lead.card).suit, deal.trump
+    if suit == trump:
+        return None
+    for seat in ((lead.seat + 1) % 4, (lead.seat + 3) % 4):
+        shown: tuple[int, bool] | None = None
+        for trick in deal.tricks[: lead.trick - 1]:
+            led = Card(trick.cards[0]).suit
+            played = next((Card(c) for s, c in zip(trick.seats, trick.cards, strict=True) if s == seat), None)
+            if played is None or played.suit == led:
+                continue
+            if led == trump:
+                shown = None  # out of trumps too: the void costs nothing
+                break
+            if led == suit and shown is None:
+                shown = (trick.number, played.suit == trump)
+        if shown is not None:
+            return seat, shown[0], shown[1]
+    return None
+
+
+def _void_words(deal: DealResult, lead: PlayCost, players: Sequence[str]) -> tuple[str, str]:
+    """:func:`shown_void` in words (empty without one)."""
+    found = shown_void(deal, lead)
+    if found is None:
+        return "", ""
+    seat, trick, trumped = found
+    name = players[seat] if seat < len(players) else f"seat {seat}"
+    suit = Card(lead.card).suit
+    how_en, how_nl = (" (trumping it)", " en kocht") if trumped else ("", "")
+    return (
+        f" {name} had shown no {suit.english} in trick {trick}{how_en}: a {suit.english[:-1]} lead could "
+        "be trumped.",
+        f" {name} had in slag {trick} al geen {suit.dutch} meer{how_nl}: op {suit.dutch} kon {name} kopen.",
+    )
 
 
 def _hindsight_finding(
