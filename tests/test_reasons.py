@@ -307,6 +307,36 @@ def test_points_thrown_on_a_trick_lost_either_way_are_said_before_the_later_tric
     assert "trick 7 is Anna & Carla's either way;" in words
 
 
+def test_a_smear_on_the_player_s_own_trick_is_called_one() -> None:
+    """A coach's review: the reasons never used the player's word. When the card's own trick is
+    the player's side's either way and the better card puts more points in it, the words call it
+    a smear (vetten), before the later trick where more change hands."""
+    from manillen_replay.solver.lines import Line, LinePlay, LineTrick
+
+    def trick(number: int, winner: int, points: int, cards: tuple[int, ...]) -> LineTrick:
+        plays = tuple(LinePlay(seat, card) for seat, card in zip((1, 2, 3, 0), cards, strict=True))
+        return LineTrick(number, 1, plays, winner, points)
+
+    position, _ = the_spent_manille()
+    # trick 6 is Carla's either way; Anna's A♦ smeared there, or kept and lost in trick 7
+    played = Line(position, (), (trick(6, 2, 4, (Card.S7, Card.SA, Card.S8, Card.C7)),
+                                 trick(7, 1, 10, (Card.DA, Card.H7, Card.H8, Card.D9)),
+                                 trick(8, 2, 2, (Card.C8, Card.CQ, Card.C9, Card.CJ))), 6)  # fmt: skip
+    better = Line(position, (), (trick(6, 2, 8, (Card.S7, Card.SA, Card.S8, Card.DA)),
+                                 trick(7, 2, 6, (Card.D9, Card.HA, Card.H8, Card.C7)),
+                                 trick(8, 2, 2, (Card.C8, Card.CQ, Card.C9, Card.CJ))), 16)  # fmt: skip
+    assert swing_trick(played, better, 0) == 7
+    en, nl = (
+        explain(played, better, seat=0, card=Card.C7, better_card=Card.DA, names=NAMES, lang=lang, layouts=0)
+        for lang in ("en", "nl")
+    )
+    assert (
+        "trick 6 is Anna & Carla's either way, with 4 points after the 7♣ against 8 after the A♦ "
+        "(smeared on it: vetten);" in en
+    ), en
+    assert "met 4 punten na de klaveren zeven tegen 8 na de koeken aas (erop gevet);" in nl, nl
+
+
 COACH_D = """match coach-d
 seats Anna Bert Carla Dirk
 

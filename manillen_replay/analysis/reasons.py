@@ -456,9 +456,10 @@ def explain(
             here = "on this layout " if layouts else ""
             # what the card's own trick costs either way is said too: a 10 thrown on the other
             # side's trick gives five points there, before the later trick where more change hands
+            smeared = sides[first_p.winner] == team  # the better card's points go to their own trick
             gave = (
                 f", with {w.points(first_p.points)} after the {w.card(card)} against {first_b.points} after "
-                f"the {w.card(better_card)}"
+                f"the {w.card(better_card)}" + (" (smeared on it: vetten)" if smeared else "")
                 if _net(first_p, team, sides) < _net(first_b, team, sides)
                 else ""
             )
@@ -559,9 +560,10 @@ def explain(
         # the verb second, as Dutch puts it after an opening phrase
         said = f"is slag {first_p.number}" if layouts else f"slag {first_p.number} is"
         here = "in deze verdeling " if layouts else ""
+        smeared = sides[first_p.winner] == team
         gave = (
             f", met {w.points(first_p.points)} na {w.card(card)} tegen {first_b.points} na "
-            f"{w.card(better_card)}"
+            f"{w.card(better_card)}" + (" (erop gevet)" if smeared else "")
             if _net(first_p, team, sides) < _net(first_b, team, sides)
             else ""
         )
