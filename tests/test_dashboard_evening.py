@@ -208,6 +208,44 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
         assert all("<html" in files.read(n).decode("utf-8").lower() for n in names)
 
 
+def test_a_wrong_scoresheet_line_of_a_block_s_last_deal_names_that_block_s_teams(club: Path) -> None:
+    """An organiser's sweep: after the last deal of block 1, the page (seated for block 2 by then)
+    said "the scoresheet says Anna & Bert +25, the cards say Anna & Bert +6" of Anna & Carla's
+    line. The teams are named as they sat in the deal saved."""
+    import random
+
+    from .factories import random_deal
+    from .test_dashboard_record import cards_of, engine_deal
+
+    set_up("\n".join(TWELVE[:8]), deals=1)
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None
+    table = evening.tables_of(1)[0]
+    draft_id = evenings.draft_id_of(table)
+    draft = drafts.load(draft_id)
+    assert draft is not None and draft.setup.blocks
+    first, second = draft.setup.blocks[0], draft.setup.blocks[1]
+    assert {first[0], first[2]} != {second[0], second[2]}  # the partners change with the block
+    deal = random_deal(random.Random(7), draft.setup.first_dealer)
+    at = page("record", draft=draft_id)
+    at.button(key=f"record_trump_{deal.declarations[0].suit}").click().run()  # type: ignore[index, union-attr]
+    for card in cards_of(deal):
+        at.button(key=f"record_card_{card}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    score = engine_deal(deal).score  # type: ignore[attr-defined]
+    at.segmented_control(key=f"record_written_{draft_id}_1").set_value(str(1 - score.team)).run()
+    at.number_input(key=f"record_written_points_{draft_id}_1").set_value(score.points + 1).run()
+    at.button(key="record_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    teams = (f"{first[0]} & {first[2]}", f"{first[1]} & {first[3]}")
+    said = (
+        f"the scoresheet says {teams[1 - score.team]} +{score.points + 1}, "
+        f"the cards say {teams[score.team]} +{score.points}"
+    )
+    assert any(said in w.value for w in at.warning), [w.value for w in at.warning]
+
+
 def test_a_recorder_of_another_table_is_turned_away(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     set_up("\n".join(TWELVE[:8]))
     [evening_id] = evenings.evening_ids()

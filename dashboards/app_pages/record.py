@@ -1367,7 +1367,9 @@ def _finish(draft: rec.Draft) -> None:
     if any(i.kind is IrregularityKind.SCORE_MISMATCH for i in deal.irregularities):
         # said when shown, in the page's language then (built here, it stayed in the language of
         # the save after a switch): the scores and the dealer whose sides name the teams
-        mismatch = (deal.recorded, deal.score, deal.dealer)
+        # and who sat where in that deal: after a block's last deal the draft is seated for the next
+        # block, whose partners named the line ("Anna & Bert" for Anna & Carla's)
+        mismatch = (deal.recorded, deal.score, deal.dealer, list(deal.names))
     # counted as the review below counts them (its ranked decisions, no notes): "1 finding" over
     # "no mistakes found" read as a contradiction
     findings = data.biggest_mistakes(finished.setup.match_id, top=MISTAKES_COUNTED).height
@@ -1375,14 +1377,19 @@ def _finish(draft: rec.Draft) -> None:
     st.rerun()
 
 
-def _mismatch_words(draft: rec.Draft, number: int, recorded: Any, score: Any, dealer: int) -> str:
+def _mismatch_words(
+    draft: rec.Draft, number: int, recorded: Any, score: Any, dealer: int, names: list[str] | None = None
+) -> str:
     """A saved deal's scoresheet line against its cards, the teams named (the engine's message
-    numbers them 0 and 1, in English)."""
+    numbers them 0 and 1, in English) as they sat in that deal (``names``, by seat)."""
+    rules = draft.setup.rules_value()
+    seated = [ui.name_text(name) for name in names] if names else _names(draft)
 
     def said(one: Any) -> str:
         if one is None:
             return t("record.mismatch_tie")
-        return t("record.mismatch_side", team=_team(draft, one.team, dealer), points=one.points)
+        team = " & ".join(rec.side_names(seated, one.team, dealer, rules))
+        return t("record.mismatch_side", team=team, points=one.points)
 
     return t("record.mismatch", number=number, written=said(recorded), cards=said(score))
 
