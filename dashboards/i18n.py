@@ -1773,6 +1773,23 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "blok van hierboven), en de schakelaars hieronder tellen niet.",
     ),
     "organiser.start": ("Set up the evening", "Avond opzetten"),
+    "organiser.under_way": (
+        "The evening {evening} is under way: {tables} of its tables have deals saved. A new evening "
+        "takes over the standings, and its links replace tonight's: the tables' phones stop recording.",
+        "De avond {evening} is bezig: {tables} van zijn tafels hebben al spellen bewaard. Een nieuwe "
+        "avond neemt de stand over, en zijn links vervangen die van vanavond: de telefoons aan de "
+        "tafels kunnen dan niets meer noteren.",
+    ),
+    "organiser.replace_running": (
+        "Set up a new evening all the same",
+        "Toch een nieuwe avond opzetten",
+    ),
+    "organiser.replace_running_needed": (
+        'Nothing was set up: the evening {evening} is under way. Tick "Set up a new evening all the '
+        'same" to set up another one.',
+        'Er is niets opgezet: de avond {evening} is bezig. Vink "Toch een nieuwe avond opzetten" aan '
+        "om er nog een op te zetten.",
+    ),
     "organiser.created": (
         "The evening {evening} is set up: give each table its link.",
         "De avond {evening} is opgezet: geef elke tafel haar link.",

@@ -208,6 +208,30 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
         assert all("<html" in files.read(n).decode("utf-8").lower() for n in names)
 
 
+def test_a_second_set_up_while_tonight_s_evening_has_deals_asks_first(club: Path) -> None:
+    """An organiser's sweep: "Set up the evening" tapped again mid-evening set up a second one at
+    once, and the tables' links and the standings gave way to an empty evening. With deals saved
+    tonight the form says so and sets up nothing until its box is ticked; it offers the running
+    evening's format (2 deals a block, where it offered 12)."""
+    set_up("\n".join(TWELVE[:8]), sheet=(1,), deals=2)
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None
+    at = page("organiser")
+    assert not any("under way" in w.value for w in at.warning)  # nothing saved yet: no question
+    assert at.number_input(key="organiser_deals").value == 2
+    record_sheet_line(evenings.draft_id_of(evening.tables_of(1)[0]), 0, 7)
+    at = page("organiser")
+    assert any(f"The evening {evening_id} is under way: 1 of its tables" in w.value for w in at.warning)
+    at.button(key="organiser_start").click().run()
+    assert any("Nothing was set up" in e.value for e in at.error), [e.value for e in at.error]
+    assert evenings.evening_ids() == [evening_id]
+    at.checkbox(key="organiser_replace_running").check()
+    at.button(key="organiser_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(evenings.evening_ids()) == 2
+
+
 def test_a_wrong_scoresheet_line_of_a_block_s_last_deal_names_that_block_s_teams(club: Path) -> None:
     """An organiser's sweep: after the last deal of block 1, the page (seated for block 2 by then)
     said "the scoresheet says Anna & Bert +25, the cards say Anna & Bert +6" of Anna & Carla's

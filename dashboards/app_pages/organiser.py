@@ -59,11 +59,22 @@ def _organiser_address() -> None:
         _qr(address, t("organiser.own_address"))
 
 
-def _last_players() -> str:
-    """The names of the latest evening, one a line (a club mostly sees the same people)."""
+def _last_evening() -> Evening | None:
+    """The latest evening: its players, rounds and deals a block fill in the form (a club mostly
+    sees the same people, and plays the same format; the form offered 12 deals a block mid-way
+    through an evening of 2)."""
     ids = evenings.evening_ids()
-    last = evenings.load(ids[0]) if ids else None
-    return "\n".join(last.players) if last is not None else ""
+    return evenings.load(ids[0]) if ids else None
+
+
+def _under_way(latest: Evening | None) -> tuple[Evening, int] | None:
+    """The latest evening when it is today's and has deals saved, and at how many of its
+    tables: an organiser's sweep tapped "Set up the evening" again mid-evening, and the running
+    evening's links and standings gave way to an empty one without a word."""
+    if latest is None or latest.date < datetime.date.today():
+        return None
+    saved = evenings.saved_matches(latest)
+    return (latest, len({t.key for t in latest.tables if t.match_id in saved})) if saved else None
 
 
 def _club_rules_choice() -> ClubRules | None:
@@ -76,10 +87,15 @@ def _club_rules_choice() -> ClubRules | None:
 
 def _setup_form() -> None:
     """The new evening's form; setting it up shows the evening below."""
+    last = _last_evening()
+    running = _under_way(last)
     with st.form("organiser_new", border=False):
+        if running is not None:
+            st.warning(t("organiser.under_way", evening=running[0].evening_id, tables=running[1]))
+            replace_running = st.checkbox(t("organiser.replace_running"), key="organiser_replace_running")
         names = st.text_area(
             t("organiser.players"),
-            value=_last_players(),
+            value="\n".join(last.players) if last is not None else "",
             height=200,
             help=t("organiser.players_help"),
             key="organiser_players",
@@ -90,8 +106,16 @@ def _setup_form() -> None:
             t("organiser.venue"), value=drafts.last_venue() or "", key="organiser_venue"
         )
         row = st.columns(2)
-        rounds = row[0].number_input(t("organiser.rounds"), 1, 5, 1, key="organiser_rounds")
-        deals = row[1].number_input(t("organiser.deals"), 1, 40, Rules().deals, key="organiser_deals")
+        rounds = row[0].number_input(
+            t("organiser.rounds"), 1, 5, last.rounds if last is not None else 1, key="organiser_rounds"
+        )
+        deals = row[1].number_input(
+            t("organiser.deals"),
+            1,
+            40,
+            int(last.rules.get("deals", Rules().deals)) if last else Rules().deals,
+            key="organiser_deals",
+        )
         sheet_tables = st.multiselect(
             t("organiser.sheet_tables"), list(range(1, 21)), key="organiser_sheet_tables", placeholder="—"
         )
@@ -128,6 +152,9 @@ def _setup_form() -> None:
         club_rules_box.save("organiser", saving, house)
         return
     if not submitted:
+        return
+    if running is not None and not replace_running:
+        st.error(t("organiser.replace_running_needed", evening=running[0].evening_id))
         return
     rules = {**house, "deals": int(deals)}
     if problem is not None or not players:
