@@ -62,6 +62,13 @@ position, or run Python between rounds, the other's use the cores. A deal's resu
 depend on what runs beside it. Measured on the 16-deal demo match (two cores, the bench under
 real-time scheduling beside other work): 6.3 to 6.9 s of solving against 6.5 to 7.3 s deal after
 deal, each part on both cores."""
+APART_SECONDS = 5.0
+"""A backlog deal expected to take longer than this (``analysis.effort``: a two-player deal with
+open table cards, 98 s) is solved on a thread of its own, and a match someone asks for meanwhile
+is reviewed beside it rather than after it: an organiser's sweep saved a deal while the backlog
+solved such a deal, and waited 247 s for a review the docs promise in seconds. The deal goes on
+(:attr:`Reviewer._apart`) and its analysis is kept when it ends. Only four-player matches are
+reviewed beside it: the variants' search shares one table between all its callers."""
 KEPT_DEALS = 2000
 """Deal analyses kept in memory (the latest used), for matches recorded or corrected deal by deal."""
 WARM_RECORD = Path(__file__).resolve().parent.parent / "data" / "samples" / "seed-trick.json"
@@ -143,6 +150,21 @@ def _solved_here(solve: Callable[..., DealAnalysis], *args: Any, **options: Any)
     return done
 
 
+def _solved_apart(solve: Callable[..., DealAnalysis], *args: Any, **options: Any) -> Future[DealAnalysis]:
+    """``solve`` on a daemon thread of its own, its result (or error) in the future: the server
+    stops without waiting for a long deal, as it does for the review thread's own."""
+    done: Future[DealAnalysis] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(solve(*args, **options))
+        except Exception as error:
+            done.set_exception(error)
+
+    threading.Thread(target=run, name="manillen-review-apart", daemon=True).start()
+    return done
+
+
 class _Preempted(Exception):
     """A more urgent match came in while this one was being solved."""
 
@@ -202,6 +224,9 @@ class Reviewer:
         self._unavailable: str | None = None
         """Why the archive could not be opened for the last match tried (said once in the log)."""
         self._kept: OrderedDict[bytes, DealAnalysis] = OrderedDict()
+        self._apart: dict[bytes, Future[DealAnalysis]] = {}
+        """Long backlog deals solved on threads of their own (:data:`APART_SECONDS`), by deal key,
+        until their analysis is kept (this thread only)."""
         self._stopping = False
         self.seconds: dict[str, float] = {}
         """Each reviewed match's seconds from its request (or its start) to its results stored."""
@@ -475,6 +500,10 @@ class Reviewer:
         found: dict[int, DealAnalysis] = {}
         problems: dict[int, str] = {}
         to_solve: deque[tuple[DealResult, bytes]] = deque()
+        four = result.rules.variant == "four"
+        # a variant's search cannot run beside another match's deal solved apart: that one ends first
+        mine = {deal_key(record, deal.number) for deal in result.deals}
+        self._keep_apart(wait_for=set() if four else set(self._apart) - mine)
         for deal in result.deals:
             if not can_solve(deal, result.rules):
                 self._count_done()
@@ -487,12 +516,14 @@ class Reviewer:
                 found[deal.number] = self._keep(key, analysed)
                 self._count_done()
         # the variants' search shares one table between all its callers: their deals go one by one
-        at_once = DEALS_AT_ONCE if urgent and result.rules.variant == "four" and len(to_solve) > 1 else 1
+        at_once = DEALS_AT_ONCE if urgent and four and len(to_solve) > 1 else 1
         under_way: dict[Future[DealAnalysis], tuple[DealResult, bytes]] = {}
         preempted = False
+        # a long backlog deal on a thread of its own: this thread stays free to see a request
+        apart = not urgent and expected_seconds(result.rules.variant) > APART_SECONDS
         with ExitStack() as stack:
             # one deal at a time (a deal just saved, the backlog) is solved on this thread
-            submit: Callable[..., Future[DealAnalysis]] = _solved_here
+            submit: Callable[..., Future[DealAnalysis]] = _solved_apart if apart else _solved_here
             if at_once > 1:
                 pool = stack.enter_context(ThreadPoolExecutor(at_once, thread_name_prefix="review-deal"))
                 submit = pool.submit
@@ -507,15 +538,24 @@ class Reviewer:
                     # the backlog leaves a core to the pages; a match someone waits for gets both,
                     # a deal's parts one thread each while another deal keeps the other core busy
                     workers = None if urgent and (at_once == 1 or not to_solve) else 1
-                    solving = submit(
+                    solving = self._apart.get(key) or submit(
                         analyse_deal, result, record, deal, samples=self.samples, workers=workers
                     )
+                    if apart:
+                        self._apart[key] = solving
                     under_way[solving] = (deal, key)
                 if not under_way:
                     break
-                finished, _ = wait(under_way, return_when=FIRST_COMPLETED)
+                finished, _ = wait(under_way, timeout=0.5 if apart else None, return_when=FIRST_COMPLETED)
+                if apart and not finished:
+                    try:
+                        self._check()
+                    except _Preempted:
+                        raise _Preempted from None  # the deal goes on apart, kept when it ends
+                    continue
                 for solved in finished:
                     deal, key = under_way.pop(solved)
+                    self._apart.pop(key, None)
                     try:
                         found[deal.number] = self._keep(key, solved.result())
                     except SolverError as error:
@@ -525,6 +565,19 @@ class Reviewer:
         if preempted:
             raise _Preempted
         return [found[number] for number in sorted(found)], [problems[number] for number in sorted(problems)]
+
+    def _keep_apart(self, *, wait_for: set[bytes]) -> None:
+        """Keep the analyses of the long deals solved apart that have ended, and of those in
+        ``wait_for`` once they end (their errors are the deal's own, met again when its match is
+        reviewed)."""
+        for key, solving in list(self._apart.items()):
+            if not solving.done() and key not in wait_for:
+                continue
+            del self._apart[key]
+            try:
+                self._keep(key, solving.result())
+            except Exception:  # solved again when its match comes round, and said then
+                LOG.debug("a deal solved apart failed", exc_info=True)
 
     def _keep(self, key: bytes, analysed: DealAnalysis) -> DealAnalysis:
         """Keep a deal's analysis in memory (the latest used last), for a match saved again."""

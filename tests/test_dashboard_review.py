@@ -423,6 +423,38 @@ def test_an_urgent_match_s_deals_solved_two_at_a_time_give_what_one_at_a_time_gi
         assert threaded[table] == sequential[table], table
 
 
+def test_a_request_is_reviewed_beside_a_long_backlog_deal_not_after_it(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An organiser's sweep saved a deal while the backlog solved a two-player deal with open table
+    cards (98 s a deal expected) and waited 247 s for its review. A backlog deal expected to take
+    longer than ``APART_SECONDS`` is solved on a thread of its own: the saved match is reviewed
+    beside it, and the long deal, left to go on, is kept when it ends and never solved twice."""
+    from manillen_replay.analysis.deal_analysis import analyse_deal as solve
+
+    monkeypatch.setattr(reviewer, "expected_seconds", lambda variant, deals=1: 100.0)
+    slow_started, release = threading.Event(), threading.Event()
+    solved: list[tuple[str, int]] = []
+
+    def solving(result: Any, record: Any, deal: Any, **options: Any) -> Any:
+        solved.append((result.id, deal.number))
+        if result.id == "random-1":  # the backlog's long deals: held until released
+            slow_started.set()
+            assert release.wait(120)
+        return solve(result, record, deal, **options)
+
+    monkeypatch.setattr(reviewer, "analyse_deal", solving)
+    current = reviewer.start(archive, samples=SAMPLES, warm=False)
+    assert slow_started.wait(60)  # the backlog's newest match, random-1, under way
+    current.request(["random-0"])
+    wait_until_ready(current, "random-0", seconds=120)
+    assert not release.is_set() and current.status("random-1").state != "ready"
+    release.set()
+    wait_until_ready(current, "random-1", seconds=120)
+    assert sorted(solved) == sorted({*solved}), solved  # each deal solved once
+    assert {number for match, number in solved if match == "random-1"} == set(range(1, DEALS + 1))
+
+
 # --------------------------------------------------------------------------- the archive released
 
 
