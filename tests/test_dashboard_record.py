@@ -310,6 +310,21 @@ def start_match(at: AppTest, names: list[str] = SEATS) -> str:
     return str(at.query_params["draft"])
 
 
+def test_the_replay_s_address_left_on_the_record_page_gives_way_to_the_draft_s(
+    empty_app: tuple[AppTest, Path],
+) -> None:
+    """An organiser's sweep: Back from the Deal replay sometimes left the replay's address on the
+    Record page (record?match=...&deal=2&step=0), and a reload then opened an empty new match
+    instead of the table's. The page writes its draft's address again."""
+    at, _ = empty_app
+    draft_id = start_match(at)
+    at.query_params.clear()
+    at.query_params.update({"match": "t-1", "deal": "2", "step": "0"})
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert dict(at.query_params) == {"draft": draft_id}, dict(at.query_params)
+
+
 def tap(at: AppTest, key: str) -> None:
     at.button(key=key).click().run()
     assert not at.exception, [e.value for e in at.exception]

@@ -116,6 +116,14 @@ def _draft() -> rec.Draft | None:
             _notice("warning", t("record.no_draft", draft=shown))
             del st.query_params["draft"]
         st.session_state[DRAFT] = current
+    if not wanted and current is not None:
+        # the address names the session's draft again: Back from the Deal replay sometimes left the
+        # replay's address here (record?match=...&deal=2&step=0), and a reload then opened an empty
+        # new match instead of the table's
+        for stray in ("match", "deal", "step"):
+            if stray in st.query_params:
+                del st.query_params[stray]
+        st.query_params["draft"] = current.draft_id
     if current is not None and not _ours(current):  # the session's draft, with a token changed since
         _notice("warning", t("record.not_your_table", table=current.setup.table))
         st.session_state[DRAFT] = None
