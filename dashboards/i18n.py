@@ -1031,7 +1031,9 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
     "nav.record": ("Record", "Opnemen"),
     "record.title": ("Record a match", "Een partij opnemen"),
     "record.match": ("Match `{match}` · {date}", "Partij `{match}` · {date}"),
-    "record.rules_in_force": ("House rules: `{rules}`", "Huisregels: `{rules}`"),
+    "record.rules_in_force": ("House rules: {rules}", "Huisregels: {rules}"),
+    "record.yes": ("yes", "ja"),
+    "record.no": ("no", "nee"),
     "record.no_draft": (
         "There is no draft {draft} beside this archive (saved and closed, or another archive).",
         "Er is geen ontwerp {draft} naast dit archief (bewaard en gesloten, of een ander archief).",

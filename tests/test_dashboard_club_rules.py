@@ -71,9 +71,15 @@ def test_record_page_offers_the_archives_club_rules_and_the_match_carries_them(
 
     assert rules_of(record) == ZWAAN  # the record the match is saved as says the club's rules
     assert at.button(key="record_en_face")  # the club's cafe rule is in force at the table
-    # and said above the table, as the notation's rules line writes them (nowhere once recording)
+    # and said above the table in the words of the house-rules box (an organiser's sweep read the
+    # notation, "underbuy=allowed capot=double", on a Dutch page)
     (said,) = [c.value for c in at.caption if c.value.startswith("House rules: ")]
-    assert "target=151" in said and "underbuy=allowed" in said and "cafe.en_face=true" in said
+    assert "Play to: 151" in said and "Underbuying (onderkopen): allowed" in said
+    assert "Cafe rule: en face" in said and "=" not in said
+    at.session_state["lang"] = "nl"
+    at.run()
+    (gezegd,) = [c.value for c in at.caption if c.value.startswith("Huisregels: ")]
+    assert "Spelen tot: 151" in gezegd and "Onderkopen: toegelaten" in gezegd and "Kapot" in gezegd
 
 
 def test_record_page_offers_a_clubs_rules_for_the_game_chosen(club_app: tuple[AppTest, Path]) -> None:

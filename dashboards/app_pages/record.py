@@ -531,6 +531,31 @@ def _rule_choices(base: Rules, suffix: str) -> dict[str, Any]:
 
 
 # each selector's values, as the rules declare them
+def rules_in_words(options: dict[str, Any]) -> str:
+    """A match's house rules as the house-rules box names them, in the page's language: the line
+    under the title wrote the notation ("Huisregels: underbuy=allowed capot=double deals=2
+    format=fixed") on a Dutch page. An option the box does not name keeps the notation's words."""
+    said: list[str] = []
+    for name, value in options.items():
+        if name == "cafe" and isinstance(value, dict):
+            said.extend(t(f"record.cafe_{rule}") for rule, on in value.items() if on and rule in CAFE_OPTIONS)
+        elif name in RULE_CHOICES and str(value) in _RULE_VALUES[name]:
+            label = t(f"record.{'underbuy_choice' if name == 'underbuy' else name}")
+            said.append(f"{label}: {t(f'rule.{name}.{value}')}")
+        elif name == "deals":
+            said.append(f"{t('record.deals_count')}: {value}")
+        elif name in ("target", "penalty_points"):
+            said.append(f"{t(f'record.{name}')}: {value}")
+        elif name == "max_multiplier":
+            cap = t("record.no_cap") if value is None else f"×{value}"
+            said.append(f"{t('record.max_multiplier')}: {cap}")
+        elif isinstance(value, bool) and f"record.{name}" in i18n.LABELS:
+            said.append(f"{t(f'record.{name}')}: {t('record.yes' if value else 'record.no')}")
+        else:
+            said.append(rule_options_text({name: value}))
+    return " · ".join(said)
+
+
 _RULE_VALUES: dict[str, list[str]] = {
     name: list(get_args(kind))
     for name, kind in {
@@ -1500,7 +1525,7 @@ st.html(TABLE_STYLE)
 # at the table the grid matters: a caption instead of a title keeps it on a phone's first screen
 st.caption(t("record.match", match=draft.setup.match_id, date=draft.setup.date or "—"))
 if draft.setup.rules:  # once recording, the options chosen were no longer shown anywhere
-    st.caption(t("record.rules_in_force", rules=rule_options_text(draft.setup.rules)))
+    st.caption(t("record.rules_in_force", rules=rules_in_words(draft.setup.rules)))
 if draft.setup.blocks:  # a club table: who partners whom in this block
     _block, _seating = rec.block_of(draft) or 0, rec.seating(draft)
     st.caption(
