@@ -1835,10 +1835,12 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
         "0.0.0.0`: elke tafel krijgt dan hier een deelnameadres met haar eigen token en een QR-code.",
     ),
     "organiser.link_not_shown": (
-        "This link's token was shown in another session and is not kept (only its hash is). "
-        "A new link ends the old one.",
-        "Het token van deze link werd in een andere sessie getoond en wordt niet bewaard (enkel "
-        "zijn hash). Een nieuwe link beëindigt de oude.",
+        "This link was shown on another screen (or before this page was reloaded), and for safety "
+        "it can be shown only once. The table's phones keep working with it; a new link, if you "
+        "need to show it again, ends the old one.",
+        "Deze link werd op een ander scherm getoond (of voor deze pagina herladen werd), en is om "
+        "veiligheidsredenen maar één keer te zien. De telefoons aan de tafel blijven ermee werken; "
+        "een nieuwe link, als u hem opnieuw moet tonen, beëindigt de oude.",
     ),
     "organiser.print_sheet": (
         "The tables' QR codes on one page, to print (HTML)",
