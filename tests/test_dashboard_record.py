@@ -721,7 +721,9 @@ def test_page_edits_an_earlier_trick(empty_app: tuple[AppTest, Path]) -> None:
     for card in cards[:8]:
         tap(at, f"record_card_{card}")
     swapped = [cards[2], cards[0], cards[1], cards[3]]
-    at.selectbox(key="record_edit_number").set_value(1).run()
+    # the latest trick is offered first: a trick tapped wrong is mostly the one just finished
+    assert at.selectbox(key="record_edit_number_2").value == 2
+    at.selectbox(key="record_edit_number_2").set_value(1).run()
     at.text_input(key="record_edit_cards_1_8").input(" ".join(swapped).lower())
     tap(at, "record_edit_apply")
     saved = drafts.load(draft_id, drafts.folder(path))

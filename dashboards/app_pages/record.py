@@ -1250,7 +1250,9 @@ def _tricks(draft: rec.Draft, table: rec.Table) -> None:
         number = ui.picker(
             t("record.edit_trick"),
             [trick.number for trick in done],
-            key="record_edit_number",
+            # the latest, again after each trick: a trick tapped wrong is mostly the one just finished
+            index=len(done) - 1,
+            key=f"record_edit_number_{len(done)}",
         )
         chosen = done[int(number) - 1]
         typed = st.text_input(
