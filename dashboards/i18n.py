@@ -1715,6 +1715,7 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Block {block} of {blocks}: {team0} against {team1}",
         "Blok {block} van {blocks}: {team0} tegen {team1}",
     ),
+    "record.table_number": ("Table {table}", "Tafel {table}"),
 }
 LABELS.update(RECORD_LABELS)
 

@@ -155,7 +155,7 @@ def test_a_scoresheet_table_records_and_the_standings_follow(club: Path) -> None
     draft_id = evenings.draft_id_of(first)
     record_sheet_line(draft_id, 0, 7)
     at = record_sheet_line(draft_id, 1, 3)
-    assert any("Block 3 of 3" in c.value for c in at.caption)
+    assert any(c.value.startswith("Table 1 · Block 3 of 3") for c in at.caption)  # the table named
     # each block's sheet is headed by its name; its deals' column by "#" ("1." read as a row)
     sheets = [m.value for m in at.markdown if m.value.startswith("| # |")]
     assert len(sheets) == 2 and "**Block 1**" in [m.value for m in at.markdown]

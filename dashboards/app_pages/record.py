@@ -1531,7 +1531,9 @@ if draft.setup.rules:  # once recording, the options chosen were no longer shown
 if draft.setup.blocks:  # a club table: who partners whom in this block
     _block, _seating = rec.block_of(draft) or 0, rec.seating(draft)
     st.caption(
-        t(
+        # the table's number first: a phone said it only by the "-t1" at the end of the match's id
+        (t("record.table_number", table=draft.setup.table) + " · " if draft.setup.table else "")
+        + t(
             "record.block",
             block=_block + 1,
             blocks=len(draft.setup.blocks),
