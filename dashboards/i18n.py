@@ -1675,6 +1675,12 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "Spel {number} is heropend: wijzig het en bewaar het opnieuw, of laat de verbetering vallen.",
     ),
     "record.drop_reopened": ("Drop the correction", "Verbetering laten vallen"),
+    "record.saved_elsewhere": (
+        "Another phone at this table saved deal {number} meanwhile: this page now shows deal {next}. "
+        "Tap again what you meant to, if it was for deal {next}.",
+        "Een andere telefoon aan deze tafel heeft spel {number} intussen bewaard: deze pagina toont nu "
+        "spel {next}. Tik opnieuw wat u bedoelde, als het voor spel {next} was.",
+    ),
     "record.changed_elsewhere": (
         "Another phone at this table changed the match meanwhile: this page now shows it as that phone "
         "left it. Tap again what you meant to.",

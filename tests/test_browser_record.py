@@ -243,9 +243,10 @@ def test_a_phone_told_another_phone_saved_a_deal_shows_that_deal_on_its_scoreshe
     first.get_by_role("link", name="Open deal 1 in the Deal replay").wait_for(timeout=60_000)
     # the second phone, on deal 1 with nothing tapped there, taps a card
     second.locator(f".st-key-record_card_{cards[0]} button").click()
-    expect(second.get_by_text("Another phone at this table changed the match", exact=False)).to_be_visible(
-        timeout=30_000
-    )
+    # told that deal 1 was saved, not only that the match changed (an organiser's sweep: "tap again
+    # what you meant to" left the player wondering what became of the deal)
+    told = "Another phone at this table saved deal 1 meanwhile: this page now shows deal 2."
+    expect(second.get_by_text(told, exact=False)).to_be_visible(timeout=30_000)
     sheet = second.locator(".st-key-record_scoresheet")
     expect(sheet).to_be_visible(timeout=30_000)
     expect(sheet.locator("tbody tr").first).to_contain_text("1")

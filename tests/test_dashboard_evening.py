@@ -302,7 +302,9 @@ def test_two_phones_on_one_table_save_once_and_the_second_is_told(club: Path) ->
     sheet_team(one).set_value(1)
     sheet_points(one).set_value(9)  # not the line the other phone saved
     one.button(key="record_sheet_save").click().run()
-    assert any("another phone" in w.value.lower() for w in one.warning)
+    assert any("saved deal 2 meanwhile: this page now shows deal 3" in w.value for w in one.warning), [
+        w.value for w in one.warning
+    ]
     assert stored(club, "SELECT deals FROM matches") == [(2,)]
     assert stored(club, "SELECT count(*) FROM saves") == [(2,)]
 

@@ -153,9 +153,15 @@ def _reload_changed(draft: rec.Draft) -> None:
     """Take up the draft file another phone at the table wrote, telling this phone; the whole page
     is drawn again (a tap reruns only the table: the scoresheet stayed as it was, without the deal
     the other phone saved)."""
-    st.session_state[DRAFT] = drafts.load(draft.draft_id) or draft
+    other = drafts.load(draft.draft_id) or draft
+    st.session_state[DRAFT] = other
     st.session_state[CHANGED_ELSEWHERE] = True
-    _notice("warning", t("record.changed_elsewhere"))
+    if len(other.deals) > len(draft.deals):
+        # the other phone saved the deal this one was still showing: said so, where "tap again
+        # what you meant to" left the player wondering what had happened to the deal
+        _notice("warning", t("record.saved_elsewhere", number=len(other.deals), next=other.number))
+    else:
+        _notice("warning", t("record.changed_elsewhere"))
 
 
 def _change(step: Callable[..., rec.Draft], *args: Any) -> None:
