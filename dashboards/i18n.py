@@ -1694,6 +1694,10 @@ RECORD_LABELS: dict[str, tuple[str, str]] = {
         "spel {number} komt na de spellen van het archief, die deze pagina nu toont zoals het archief "
         "ze heeft.",
     ),
+    "record.saved_unchanged": (
+        "Deal {number} is as it was saved: nothing changed in the archive.",
+        "Spel {number} is zoals het bewaard was: er is niets veranderd in het archief.",
+    ),
     "record.saved_already": (
         "Deal {number} was saved already (by another phone at this table, or by this one before its "
         "connection dropped): it is in the archive once.",

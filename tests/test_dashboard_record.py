@@ -1026,6 +1026,13 @@ def test_page_reopens_a_saved_deal_and_replaces_the_match(empty_app: tuple[AppTe
     assert saved is not None and saved.reopened is None and saved.current is not None
     assert saved.current.calls == [{"seat": 1, "call": "trump", "suit": "H"}]  # deal 3 waits, untouched
     assert at.subheader[0].value == "Deal 3 · Bert deals" and "Calls:** troef " in texts(at)
+    # reopened and saved as it was: said so, not "saved already by another phone" (an organiser's sweep)
+    open_expander(at, "record_reopen_open")
+    at.selectbox(key="record_reopen_number").set_value(2).run()
+    tap(at, "record_reopen")
+    tap(at, "record_sheet_tie")
+    assert "Deal 2 is as it was saved: nothing changed in the archive." in texts(at)
+    assert "another phone" not in texts(at)
 
 
 # --------------------------------------------------------------------------- the house rules box

@@ -1398,7 +1398,9 @@ def _finish(draft: rec.Draft) -> None:
         _notice("warning", t("record.renamed", old=saved.renamed_from, new=saved.match_id))
     if saved.adopted:  # the organiser corrected this table's match: the deal went after the archive's
         _notice("info", t("record.adopted", number=number, match=saved.match_id))
-    if saved.again:  # another phone at the table (or this one, before its connection dropped)
+    if saved.again and draft.reopened is not None:  # a saved deal reopened and saved as it was
+        _notice("info", t("record.saved_unchanged", number=number))
+    elif saved.again:  # another phone at the table (or this one, before its connection dropped)
         _notice("info", t("record.saved_already", number=number))
     finished = saved.draft or finished
     st.session_state[DRAFT] = finished
