@@ -1779,6 +1779,10 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
     "organiser.deals": ("Deals per block", "Spellen per blok"),
     "organiser.sheet_tables": ("Scoresheet only at tables", "Enkel scoreblad aan tafels"),
     "organiser.house_rules": ("House rules", "Huisregels"),
+    "organiser.switches_unused": (
+        "The evening plays the club rules \u201c{club}\u201d: the switches under House rules were not used.",
+        "De avond speelt de clubregels \u201c{club}\u201d: de schakelaars onder Huisregels tellen niet.",
+    ),
     "organiser.club_rules_help": (
         "A club's rules saved in the archive: the evening plays them (its deals per block as set above), "
         "and the switches below are not used.",

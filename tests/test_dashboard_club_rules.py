@@ -160,8 +160,13 @@ def test_club_evening_plays_the_club_rules_chosen(club_app: tuple[AppTest, Path]
     at.text_input(key="organiser_venue").input("De Zwaan")
     at.number_input(key="organiser_deals").set_value(8)
     at.selectbox(key="organiser_club_rules").set_value("De Zwaan")
+    at.toggle(key="organiser_cafe_blind_muil").set_value(True)  # a switch the club's rules stand for
     at.button(key="organiser_start").click().run()
     assert not at.exception, [e.value for e in at.exception]
+    # said, where the switch stayed open to change and was silently not used (an organiser's sweep)
+    assert any("plays the club rules “De Zwaan”: the switches" in i.value for i in at.info), [
+        i.value for i in at.info
+    ]
     [evening_id] = evenings.evening_ids()
     evening = evenings.load(evening_id)
     assert evening is not None

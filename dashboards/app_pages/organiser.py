@@ -177,6 +177,9 @@ def _setup_form() -> None:
     st.query_params["evening"] = evening.evening_id
     st.session_state[PICK] = evening.evening_id
     st.success(t("organiser.created", evening=evening.evening_id))
+    if club is not None and (chosen_cafe or partner_exempt != Rules().partner_exempt):
+        # the switches stayed open to change beside a club's rules, which stand for them: said
+        st.info(t("organiser.switches_unused", club=club.name))
     if networked:
         st.session_state.setdefault(LINKS, {})[evening.evening_id] = evenings.issue_links(evening)
 
