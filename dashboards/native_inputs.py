@@ -56,7 +56,7 @@ fieldset:disabled, input:disabled, label.option:has(input:disabled) { opacity: 0
   display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); align-items: start;
 }
 .fields.row label.check { grid-column: 1 / -1; }
-.fields.row label.wide { grid-column: span 2; }  /* a match id whole on a phone, its own row there */
+.fields.row .wide { grid-column: span 2; }  /* a match id whole on a phone, its own row there */
 .multi {
   display: flex; flex-direction: column; gap: 0.25rem; font-size: 0.875rem; color: var(--st-text-color);
 }

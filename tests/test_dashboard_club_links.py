@@ -139,7 +139,7 @@ def test_a_new_session_shows_no_old_token_but_offers_a_new_link(networked: dict[
     old = {opened_by(a)[2]: a for a in join_addresses(set_up("\n".join(TWELVE)))}
     at = page("organiser")
     assert [opened_by(a)[2] for a in join_addresses(at)] == [Visitor(Role.ORGANISER)]
-    assert "not kept" in texts(at)
+    assert "can be shown only once" in texts(at)
     at.button(key="organiser_new_link_1").click().run()
     [renewed] = [a for a in join_addresses(at) if "/record?" in a]
     assert opened_by(renewed)[2] == Visitor(Role.RECORDER, "1")

@@ -45,8 +45,11 @@ if asked is not None and (asked, asked_player) != st.session_state.get("mistakes
         st.warning(t("mistakes.no_findings_of", match=asked))
 
 
-def many(name: str, label: str, options: list[str], prefix: str | None) -> native_inputs.Field:
-    """A filter of any of ``options`` (all when none is ticked), labelled in the page language."""
+def many(
+    name: str, label: str, options: list[str], prefix: str | None, *, wide: bool = False
+) -> native_inputs.Field:
+    """A filter of any of ``options`` (all when none is ticked), labelled in the page language;
+    ``wide``: twice a field's width (match ids: three tables of one evening read "de-zwaan-2…")."""
     return native_inputs.Field(
         name,
         label,
@@ -54,6 +57,7 @@ def many(name: str, label: str, options: list[str], prefix: str | None) -> nativ
         value=kept.get(name, "[]"),
         options=[(o, i18n.label_of(prefix, o, language) if prefix else o) for o in options],
         placeholder=t("filter.all"),
+        wide=wide,
     )
 
 
@@ -65,7 +69,7 @@ matches_now = set(native_inputs.many(now.get("matches", "[]")))
 played = data.matches_played(players_now) if players_now else None
 match_options = [m for m in choices["matches"] if played is None or m in played or m in matches_now]
 fields = [
-    many("matches", t("col.match"), match_options, None),
+    many("matches", t("col.match"), match_options, None, wide=True),
     many("players", t("col.player"), choices["players"], None),
     many("kinds", t("col.kind"), choices["kinds"], "kind"),
     many("categories", t("col.category"), choices["categories"], "category"),
