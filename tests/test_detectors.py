@@ -431,6 +431,20 @@ def test_the_batch_gate_drops_no_finding(
         assert [finding.to_row() for finding in analyse(result, match, costs=costs)] == reference
 
 
+def test_the_batch_gate_keeps_a_master_trump_that_overtook_the_partner_s_sure_winner() -> None:
+    """The trump manille put over the partner's sure trump ace (``master_trump_smeared`` since a
+    coach's review) is a play the gate marks: the bulk path finds it as every detector asked does."""
+    from manillen_replay.record.text import loads_text
+
+    from .test_mutants_detectors import OVERTAKEN
+
+    (record,) = loads_text(OVERTAKEN)
+    ((result, match, costs, reference),) = _bulk_and_reference([record])
+    found = [finding.to_row() for finding in analyse(result, match, costs=costs)]
+    assert found == reference
+    assert any(row["kind"] == "master_trump_smeared" and row["trick"] == 3 for row in found)
+
+
 def test_the_batch_gate_leaves_most_deals_unjudged_and_their_views_as_walked() -> None:
     """On generated four-player matches and random legal games the gate marks fewer than half of
     the deals, while every detector asked about every play finds card-play findings (so the test

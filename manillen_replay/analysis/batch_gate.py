@@ -177,18 +177,20 @@ def _work_out(batch: BatchPlays, deck: int) -> BatchGate:
     )
     master = (_HIGHER[card] & unknown == 0) & (is_trump | (opponents & trumps == 0))
     # trump_overspent, master_trump_smeared: a master trump, and a lower legal trump that would
-    # have done its job in the trick (taken it, or left it to the same seat) and that an opponent
+    # have done its job in the trick (taken it; on the partner's certain trick, left it to the
+    # side: to the partner whose card the master overtook, or to the player) and that an opponent
     # may beat later. Doing the job asks a trump to be higher than some cards; being beaten, to
     # be lower than some: the lowest lower trump that does the job is the one to ask about.
     lower_trump = legal & trumps & (flat_bits[play] - 1)
     later = total[lead + 3] - total[play]  # the cards played after it in the trick
     to_beat = (later & trumps) | np.where((trumps >> best) & 1 == 1, np.left_shift(1, best), 0)
     may_be_beaten = master & (opponents & trumps != 0)
-    takes = taker[trick] == seat
     overspent = _beaten_above(
         lower_trump, to_beat | np.where(place <= 2, after & trumps, 0), opponents & trumps, may_be_beaten
     )
-    smeared = _beaten_above(lower_trump, np.where(takes, to_beat, 0), opponents & trumps, may_be_beaten)
+    # on the partner's certain trick any lower trump keeps it on the side (the detector checks it
+    # against the cards played): a master that overtook the partner's winner asks no more of it
+    smeared = _beaten_above(lower_trump, np.zeros_like(to_beat), opponents & trumps, may_be_beaten)
     ruff = (trump != flat_cards[lead] // RANKS_PER_SUIT) & (legal & ~trumps != 0)
     # missed_vetten: a richer legal card, not the top of its suit, that the opponents took later
     side_one = np.where(taker & 1 == 1, bits.sum(axis=1), 0)
