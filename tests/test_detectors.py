@@ -262,7 +262,7 @@ def test_trump_overspent_with_costs_stands_only_when_the_lower_trump_was_better_
     (finding,) = of_kind(analyse(result, rec, costs={1: [better]}), "trump_overspent")
     assert finding.points == 3 and finding.severity is Severity.INACCURACY  # card points: 2, 4, 8
     assert "playing 7♦ was worth 3 card points more on average" in finding.explanation
-    assert "koeken zeven spelen gemiddeld 3 kaartpunten" in finding.explanation_nl
+    assert "spelen van de koeken zeven gemiddeld 3 kaartpunten" in finding.explanation_nl
 
 
 # --------------------------------------------------------------------------- the scan's gate

@@ -79,8 +79,8 @@ def test_missed_vetten_reads_in_full() -> None:
         "have brought 3 more points. Dirk was certain to take the trick, and K♥ went to the opponents "
         "in trick 2.",
         "Bert speelde de schoppen zeven op de winnende klaveren manille van Dirk in slag 1 met de harten "
-        "heer in de hand: die vetten had 3 punten meer opgebracht. Dirk won de slag zeker, en de harten "
-        "heer ging in slag 2 naar de tegenstanders.",
+        "heer in de hand: de harten heer vetten had 3 punten meer opgebracht. Dirk won de slag zeker, en de "
+        "harten heer ging in slag 2 naar de tegenstanders.",
     )  # fmt: skip
 
 
@@ -105,14 +105,17 @@ def test_missed_vetten_with_the_solvers_view_adds_what_the_player_could_see() ->
     # the trick's 3 points are not said beside the 2.5 on average (a coach read "would have brought
     # 2 more points" and "worth 1.1 card points more on average" as two costs of one card)
     assert "holding K♥: smearing it (vetten) was the better play. Dirk was" in finding.explanation
-    assert "met de harten heer in de hand: die vetten was beter. Dirk won" in finding.explanation_nl
+    assert (
+        "met de harten heer in de hand: de harten heer vetten was beter geweest. Dirk won"
+        in finding.explanation_nl
+    )
     assert finding.explanation.endswith(
         "in trick 2. From what Bert could see, smearing K♥ was worth 2.5 card points more on average "
         "over the ways the other cards could lie."
     )
     assert finding.explanation_nl.endswith(
-        "in slag 2 naar de tegenstanders. Met wat Bert kon weten, was de harten heer vetten gemiddeld "
-        "2,5 kaartpunten meer waard, over alle mogelijke verdelingen van de andere kaarten."
+        "in slag 2 naar de tegenstanders. Met wat Bert kon weten, was het vetten van de harten heer "
+        "gemiddeld 2,5 kaartpunten meer waard, over alle mogelijke verdelingen van de andere kaarten."
     )
 
 
@@ -142,7 +145,7 @@ def test_bare_ace_lost_with_the_solvers_view_takes_its_points_from_it() -> None:
         "3 card points more on average over the ways the other cards could lie."
     )  # the ace's 4 points in the trick are not said beside the average over the layouts
     assert finding.explanation_nl.endswith(
-        "te spelen. Met wat Bert kon weten, was de harten aas vetten gemiddeld 3 kaartpunten "
+        "te spelen. Met wat Bert kon weten, was het vetten van de harten aas gemiddeld 3 kaartpunten "
         "meer waard, over alle mogelijke verdelingen van de andere kaarten."
     )
     # the play that was reported as a bare ace is not reported again as a missed smear
@@ -197,9 +200,9 @@ def test_wasted_trump_with_the_solvers_view_names_the_best_discard_first() -> No
     )
     assert finding.explanation_nl == (
         "Bert kocht met de koeken negen (troef) in slag 1, een slag die Dirk zeker won met de klaveren "
-        "manille, terwijl afgooien kon (schoppen acht en zeven). Met wat Bert kon weten, was de schoppen "
-        "zeven afgooien gemiddeld 4 kaartpunten meer waard, over alle mogelijke verdelingen van de andere "
-        "kaarten. In slag 3 had Bert geen troef meer en had de koeken negen de slag genomen: 8 punten "
+        "manille, terwijl afgooien kon (schoppen acht en zeven). Met wat Bert kon weten, was het afgooien "
+        "van de schoppen zeven gemiddeld 4 kaartpunten meer waard, over alle mogelijke verdelingen van de "
+        "andere kaarten. In slag 3 had Bert geen troef meer en had de koeken negen de slag genomen: 8 punten "
         "gingen naar de tegenstanders."
     )
 
@@ -295,8 +298,8 @@ def test_trump_overspent_with_the_solvers_view_reads_in_full() -> None:
         "Bert nam slag 1 als laatste met de koeken manille, terwijl de koeken zeven de slag ook zeker had "
         "genomen: geen troef kon de koeken manille nog nemen: achter de hand gehouden had die later zeker "
         "een slag gewonnen. "
-        "Met wat Bert kon weten, was de koeken zeven spelen gemiddeld 3 kaartpunten meer waard, over alle "
-        "mogelijke verdelingen van de andere kaarten. "
+        "Met wat Bert kon weten, was het spelen van de koeken zeven gemiddeld 3 kaartpunten meer waard, over "
+        "alle mogelijke verdelingen van de andere kaarten. "
         "In slag 2 viel de koeken zeven bij de tegenstanders; de koeken manille had in de plaats die slag "
         "genomen: 4 punten gingen naar de tegenstanders."
     )
@@ -877,8 +880,8 @@ def test_points_thrown_with_the_solvers_view_names_the_card_worth_most_from_the_
         "other cards could lie."
     )
     assert finding.explanation_nl.endswith(
-        "Met wat Dirk kon weten, was de schoppen vrouw geven gemiddeld 1,2 kaartpunten meer waard, over "
-        "alle mogelijke verdelingen van de andere kaarten."
+        "Met wat Dirk kon weten, was het geven van de schoppen vrouw gemiddeld 1,2 kaartpunten meer waard, "
+        "over alle mogelijke verdelingen van de andere kaarten."
     )
     only_half = {"10C": 20.0, **cheaper, "QS": 20.2, "KS": 20.2, "JS": 20.5}
     finding = _only(rec, "points_thrown", {1: [view_cost_at(1, 4, 3, "10C", only_half)]})

@@ -263,10 +263,10 @@ def test_a_knock_perfect_play_rates_best_is_no_mistake_whatever_the_table_model_
     (sound,) = curate([lost], knock_reviews=knocks, calibrated_deals=[1])
     assert sound.points == 0 and sound.severity is Severity.INFO
     assert (
-        "klop was worth -6 on average and no klop 2 points of the deal (50 layouts of the other cards "
-        "solved, given the calls): 8 points given away on average. These figures are for play as club "
-        "tables play; with perfect play by everyone on the same layouts klop scores 9 and no klop 5, so "
-        "the call counts as none given away: not a mistake." in sound.explanation
+        "klop was worth -6 points of the deal on average, no klop 2 (50 layouts of the other cards "
+        "solved, given the calls): 8 points given away on average. These figures are for play as it goes "
+        "at club tables; with perfect play by everyone on the same layouts klop scores 9 and no klop 5, "
+        "so the call counts as none given away: not a mistake." in sound.explanation
     ), sound.explanation
     said_nl = "levert klop 9 op en geen klop 5, dus telt de keuze als goed: geen fout."
     assert said_nl in sound.explanation_nl
@@ -283,7 +283,7 @@ def test_a_knock_perfect_play_rates_best_is_no_mistake_whatever_the_table_model_
     missed = finding("klop_missed", 30.0, Severity.BLUNDER, trick=None, play=None)
     knocks = {(1, 1): replace(review(21.4, 10.7, "no klop"), perfect=review(45.5, 22.8, "no klop"))}
     (judged,) = curate([missed], knock_reviews=knocks, calibrated_deals=[1])
-    assert "klop was worth 21.4 on average and no klop 10.7 points of the deal" in judged.explanation
+    assert "klop was worth 21.4 points of the deal on average, no klop 10.7" in judged.explanation
     assert "on the same layouts klop scores 45.5 and no klop 22.8" in judged.explanation
     # the knock review's own finding (knock_choice) says the same
     (choice,) = call_findings(
@@ -292,6 +292,37 @@ def test_a_knock_perfect_play_rates_best_is_no_mistake_whatever_the_table_model_
     )  # fmt: skip
     assert choice.points == 3
     assert "so the call counts as 3 points given away." in choice.explanation
+
+
+def test_a_lost_klop_graded_below_its_loss_says_why() -> None:
+    """A coach's re-check: "mistake klop_lost (14 points)" (12 is a blunder's) said nowhere why it
+    is no blunder; the words say what the knock surely gave away, as a call's own finding does."""
+    lost = finding("klop_lost", 21.0, Severity.BLUNDER, trick=None, play=None)
+    options = (
+        CallOption("no klop", 30.0, -14.0, (), (-14.0, -14.0, -14.0, -14.0)),
+        CallOption("klop", 30.0, -28.0, (), (-24.0, -32.0, -24.0, -32.0)),
+    )
+    (judged,) = curate(
+        [lost], knock_reviews={(1, 1): CallReview(1, 1, options, "klop", 4)}, calibrated_deals=[1]
+    )
+    assert judged.severity is Severity.MISTAKE and judged.points == 14
+    assert "klop was worth -28 points of the deal on average, no klop -14 (4 layouts" in judged.explanation
+    assert judged.explanation.endswith(
+        "all that is sure is that it gave away at least 9.4 (its loss less twice the layouts' margin of "
+        "error), under the 12 of a blunder, so this is a mistake."
+    ), judged.explanation
+    assert "was klop gemiddeld -28 punten van het spel waard, geen klop -14" in judged.explanation_nl
+    assert "minder dan de 12 van een blunder; daarom is dit een fout." in judged.explanation_nl
+
+
+def test_a_note_whose_sure_cost_is_nothing_says_it_may_have_cost_nothing() -> None:
+    """A coach's re-check: "all that is sure is that it cost at least 0" read as nonsense."""
+    from manillen_replay.analysis.solver_findings import _graded_below
+
+    en, nl = _graded_below(Severity.INFO, 0.0)
+    assert en.startswith(" The layouts solved leave that unsure: it may have cost nothing")
+    assert "at least 0" not in en and "misschien kostte het niets" in nl
+    assert "at least 0.6" in _graded_below(Severity.INFO, 0.6)[0]
 
 
 def test_klop_missed_is_judged_by_the_expectation() -> None:
@@ -320,7 +351,7 @@ def _costly(view: float, error: float) -> PlayCost:
 
 def test_what_a_card_surely_cost_is_never_said_as_the_threshold_it_is_under() -> None:
     """A coach read "it surely cost 2 ..., under the 2 of an inaccuracy": 1.96 rounded."""
-    deal = SimpleNamespace(number=4, multiplier=1, dealer=0)
+    deal = SimpleNamespace(number=4, multiplier=1, dealer=0, trump=None, hands=None)
     (note,) = [
         f
         for f in cost_findings(
@@ -353,7 +384,8 @@ def test_a_card_is_judged_by_what_it_surely_cost(
     cost the sampled layouts leave unsure of is no mistake, and the severity is that of the cost
     less two standard errors (PlayCost.sure_view_cost). It is said as a note, with why: a player
     looking for the points they lost found nothing where better cards got a note."""
-    deal = SimpleNamespace(number=4, multiplier=1, dealer=0)  # what the findings read of a deal
+    # what the findings read of a deal
+    deal = SimpleNamespace(number=4, multiplier=1, dealer=0, trump=None, hands=None)
     found = cost_findings(
         [_costly(view, error)],
         match="m",
@@ -401,7 +433,7 @@ def test_every_card_within_a_tenth_of_the_best_is_named_as_the_better_card() -> 
     means = {Card.H9: 36.0, Card.H8: 36.0 - NEAR_TIE / 2, Card.H7: 36.0 - 2 * NEAR_TIE, Card.HK: 30.0}
     viewed = _with_view(cost, 6.0, means, 50, False)
     assert viewed.best_cards == (Card.H9, Card.H8)
-    deal = SimpleNamespace(number=4, multiplier=1, dealer=0)
+    deal = SimpleNamespace(number=4, multiplier=1, dealer=0, trump=None, hands=None)
     (costly,) = cost_findings(
         [viewed],
         match="m",
@@ -422,7 +454,7 @@ def test_a_cost_counted_twice_is_said_as_the_list_says_its_points(view: float) -
     from manillen_replay.analysis.ranking import cost_in_words
     from manillen_replay.analysis.words import points_en
 
-    deal = SimpleNamespace(number=4, multiplier=2, dealer=0)
+    deal = SimpleNamespace(number=4, multiplier=2, dealer=0, trump=None, hands=None)
     (costly,) = cost_findings(
         [_costly(view, 0.1)],
         match="m",
@@ -449,14 +481,14 @@ def test_the_hindsight_cost_names_its_card_when_the_better_card_named_is_another
     hindsight = {Card.SQ: 18, Card.HJ: 16, Card.D9: 11}
     cost = hindsight_cost(moment, hindsight, 11, deal=2)  # type: ignore[arg-type]
     viewed = _with_view(cost, 6.0, {Card.HJ: 20.0, Card.SQ: 15.0, Card.D9: 14.0}, 50, False)
-    deal = SimpleNamespace(number=2, multiplier=1, dealer=0)
+    deal = SimpleNamespace(number=2, multiplier=1, dealer=0, trump=None, hands=None)
     players = ["Frans", "Ilse", "Bert", "Hendrik"]
     (costly,) = cost_findings([viewed], match="m", deal=deal, players=players)  # type: ignore[arg-type]
     assert costly.better == (Card.HJ,)
     assert "With every hand known 9♦ cost 7 card points (against Q♠)." in costly.explanation
     assert "kostte de koeken negen 7 kaartpunten (tegenover de schoppen vrouw)." in costly.explanation_nl
     assert "counts" not in costly.explanation  # a deal that counts once says nothing of it
-    doubled = SimpleNamespace(number=2, multiplier=2, dealer=0)
+    doubled = SimpleNamespace(number=2, multiplier=2, dealer=0, trump=None, hands=None)
     (twice,) = cost_findings([viewed], match="m", deal=doubled, players=players)  # type: ignore[arg-type]
     assert twice.points == 12.0
     assert "This deal counts twice: 12 points of the score." in twice.explanation
@@ -519,7 +551,7 @@ def test_a_trump_call_perfect_play_rates_best_is_no_mistake_whatever_the_table_m
         in found.explanation
     )
     assert (
-        "These figures are for play as club tables play; with perfect play by everyone on the same "
+        "These figures are for play as it goes at club tables; with perfect play by everyone on the same "
         "layouts diamonds scores -4.7 and spades 15.6, so the call counts as 20.3 points given away."
         in found.explanation
     )

@@ -754,7 +754,9 @@ class MatchAnalysis:
             if gains is not None
             else f"would have brought {more_points_en(gained, factor)}"
         )
-        brought_nl = "was beter" if gains is not None else f"had {more_points_nl(gained, factor)} opgebracht"
+        brought_nl = (
+            "was beter geweest" if gains is not None else f"had {more_points_nl(gained, factor)} opgebracht"
+        )
         en = (
             f"{name} played {x} on {mate}'s winning {card_en(winning)} in trick {t} while holding "
             f"{y}: smearing it (vetten) {brought_en}. "
@@ -762,7 +764,7 @@ class MatchAnalysis:
         )
         nl = (
             f"{name_nl} speelde de {x_nl} op de winnende {card_nl(winning)} van {mate_nl} in slag {t} "
-            f"met de {y_nl} in de hand: die vetten {brought_nl}. "
+            f"met de {y_nl} in de hand: de {y_nl} vetten {brought_nl}. "
             f"{mate_nl} won de slag zeker, en de {y_nl} ging in slag {lost.number} naar de tegenstanders."
         )
         if gains is not None:
@@ -1377,7 +1379,7 @@ def _view_en(name: str, card: str, gain: float, verb: str = "smearing") -> str:
 
 def _view_nl(name: str, card: str, gain: float, verb: str = "vetten") -> str:
     return (
-        f" Met wat {name} kon weten, was de {card} {verb} gemiddeld {points_nl(gain, 'kaartpunt')} "
+        f" Met wat {name} kon weten, was het {verb} van de {card} gemiddeld {points_nl(gain, 'kaartpunt')} "
         "meer waard, over alle mogelijke verdelingen van de andere kaarten."
     )
 

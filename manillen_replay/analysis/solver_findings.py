@@ -230,6 +230,16 @@ def _graded_below(severity: Severity, sure: float, *, call: bool = False) -> tup
     }[severity]
     low = getattr(CALL_THRESHOLDS if call else COST_THRESHOLDS, higher.value)
     surely = tenths_below(sure, low)
+    if severity is Severity.INFO and surely <= 0:
+        # "all that is sure is that it cost at least 0" read as nonsense to a coach
+        return (
+            " The layouts solved leave that unsure: it may have cost nothing (its average less twice "
+            f"the layouts' margin of error is 0), under the {number(low)} of an inaccuracy, so this is "
+            "a note, not a mistake.",
+            " De berekende verdelingen lopen te ver uiteen: misschien kostte het niets (het gemiddelde "
+            f"min tweemaal de foutmarge van de verdelingen is 0), minder dan de {number_nl(low)} van een "
+            "onnauwkeurigheid; daarom is dit een opmerking, geen fout.",
+        )
     if severity is Severity.INFO:
         return (
             f" The layouts solved leave that unsure: all that is sure is that it cost at least "
@@ -546,7 +556,7 @@ def _perfect_play_words(
         f" en {_option(o.name, 'nl')} {_score(o.score, 'nl')}" for o in rest
     )
     en = (
-        f"These figures are for play as club tables play; with perfect play by everyone on the same "
+        f"These figures are for play as it goes at club tables; with perfect play by everyone on the same "
         f"layouts {said_en}"
         + (
             ", so the call counts as none given away: not a mistake."
@@ -557,7 +567,8 @@ def _perfect_play_words(
         )
     )
     nl = (
-        f"Die cijfers gelden voor spel zoals aan clubtafels; met perfect spel van iedereen op dezelfde "
+        f"Die cijfers gaan uit van hoe er aan de clubtafel gespeeld wordt; met perfect spel van iedereen "
+        f"op dezelfde "
         f"verdelingen levert {said_nl}"
         + (
             ", dus telt de keuze als goed: geen fout."
@@ -704,13 +715,12 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
     # judged, as a trump or knock call is, by what it surely gave away
     sure = review.surely_given_away(taken.name)
     en = (
-        f" From the cards in hand klop was worth {number(klop.score)} on average and no klop "
-        f"{number(no_klop.score)} points of the deal ({review.layouts} layouts of the other cards solved, "
-        "given the calls)"
+        f" From the cards in hand klop was worth {number(klop.score)} points of the deal on average, no "
+        f"klop {number(no_klop.score)} ({review.layouts} layouts of the other cards solved, given the calls)"
     )
     nl = (
-        f" Met de kaarten in de hand was klop gemiddeld {number_nl(klop.score)} waard en geen klop "
-        f"{number_nl(no_klop.score)} punten van het spel ({review.layouts} verdelingen van de andere "
+        f" Met de kaarten in de hand was klop gemiddeld {number_nl(klop.score)} punten van het spel "
+        f"waard, geen klop {number_nl(no_klop.score)} ({review.layouts} verdelingen van de andere "
         "kaarten berekend, rekening houdend met de aangekondigde troef)"
     )
     # the table's figures' own verdict first; perfect play's, when it is kinder, counts (as for a trump call)
@@ -739,6 +749,11 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
             f"weggegeven (het verlies min tweemaal de foutmarge van de verdelingen), minder dan de "
             f"{number_nl(low)} van een onnauwkeurigheid; daarom is dit een opmerking."
         )
+    elif calibrated and CALL_THRESHOLDS.severity(loss).level > severity.level:
+        # graded below its loss: said, as a call's own finding says it (a coach read "mistake
+        # klop_lost (14 points)" where 12 is a blunder's, without a word of why)
+        graded_en, graded_nl = _graded_below(severity, sure, call=True)
+        en, nl = en + graded_en, nl + graded_nl
     if not calibrated:
         en += " The knock review is not calibrated yet, so this is info."
         nl += " De klopberekening is nog niet geijkt, dus dit is een opmerking."

@@ -161,8 +161,14 @@ def and_nl(items: Sequence[str], conjunction: str = "en") -> str:
 
 
 def or_en(cards: Iterable[int]) -> str:
-    """``K♥ or Q♠``."""
-    return " or ".join(card_en(card) for card in cards)
+    """``K♥ or Q♠``; ``A♣, 10♣ or 10♠`` ("A♣ or 10♣ or 10♠" read as a stammer).
+
+    >>> from manillen_replay.cards import Card
+    >>> or_en([Card.HK, Card.SQ]), or_en([Card.CA, Card.C10, Card.S10])
+    ('K♥ or Q♠', 'A♣, 10♣ or 10♠')
+    """
+    names = [card_en(card) for card in cards]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1] if names else ""
 
 
 def or_nl(cards: Iterable[int]) -> str:
