@@ -1792,10 +1792,19 @@ EVENING_LABELS: dict[str, tuple[str, str]] = {
     "organiser.start": ("Set up the evening", "Avond opzetten"),
     "organiser.under_way": (
         "The evening {evening} is under way: {tables} of its tables have deals saved. A new evening "
-        "takes over the standings, and its links replace tonight's: the tables' phones stop recording.",
+        "takes over the standings.",
         "De avond {evening} is bezig: {tables} van zijn tafels hebben al spellen bewaard. Een nieuwe "
-        "avond neemt de stand over, en zijn links vervangen die van vanavond: de telefoons aan de "
-        "tafels kunnen dan niets meer noteren.",
+        "avond neemt de stand over.",
+    ),
+    "organiser.under_way_one": (
+        "The evening {evening} is under way: 1 of its tables has deals saved. A new evening takes over "
+        "the standings.",
+        "De avond {evening} is bezig: 1 van zijn tafels heeft al spellen bewaard. Een nieuwe avond "
+        "neemt de stand over.",
+    ),
+    "organiser.under_way_links": (
+        "Its links replace tonight's: the tables' phones stop recording.",
+        "Zijn links vervangen die van vanavond: de telefoons aan de tafels kunnen dan niets meer noteren.",
     ),
     "organiser.replace_running": (
         "Set up a new evening all the same",

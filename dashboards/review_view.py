@@ -175,7 +175,7 @@ def section(match_id: str, *, player: str | None, trick_size: int, key: str, col
                 t(
                     "review.small_costs",
                     threshold=i18n.number(COST_THRESHOLDS.inaccuracy, language),
-                    points=i18n.number(round(small, 1), language),
+                    points=i18n.number(tenths(small), language),
                 )
             )
     else:

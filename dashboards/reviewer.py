@@ -515,6 +515,9 @@ class Reviewer:
             else:
                 found[deal.number] = self._keep(key, analysed)
                 self._count_done()
+        # a deal of this match still solved apart comes first, taken up again: nothing else of the
+        # match starts beside it (the variants' search shares one table between all its callers)
+        to_solve = deque(sorted(to_solve, key=lambda item: item[1] not in self._apart))
         # the variants' search shares one table between all its callers: their deals go one by one
         at_once = DEALS_AT_ONCE if urgent and four and len(to_solve) > 1 else 1
         under_way: dict[Future[DealAnalysis], tuple[DealResult, bytes]] = {}

@@ -126,8 +126,8 @@ FOCUS_SCRIPT = (
     b" const after = buttons.slice(kept.index).find((b) => !b.disabled);"
     b" const before = buttons.slice(0, kept.index).reverse().find((b) => !b.disabled);"
     b" const next = after || before"
-    b" || document.querySelector(['_grid', '_calls'].map((end) =>"
-    b' `[class*="st-key-"][class*="${end}"] button:not(:disabled)`).join(\', \'));'
+    b" || document.querySelector('.st-key-record_grid button:not(:disabled),"
+    b" .st-key-record_calls button:not(:disabled)');"
     b" if (!next || next === active) return; kept.button = next; next.focus(); };"
     b" new MutationObserver(restore).observe(document.documentElement,"
     b" { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });"
@@ -139,8 +139,8 @@ fell back to the page's start, so a person recording with the keyboard or a scre
 Tab through the whole page again for every card. The focus goes to the same button when it can
 still be pressed, else to the next one of its keyed group (``st.container(key=...)``: the card
 grid, the calls) that can, else the one before; when the group is gone (the trump is made and
-the calls give way to the cards; Start gives way to the calls), to the first of the page's grid
-or calls (a group whose key ends in ``_grid`` or ``_calls``). A focused button that is disabled
+the calls give way to the cards; Start gives way to the calls), to the first of the Record
+page's card grid or calls (``record_grid``, ``record_calls``). A focused button that is disabled
 counts as lost: the browser keeps it focused until a later change. Only a press from the
 keyboard (a click whose ``detail`` is 0) is followed: a tap or a mouse click leaves the focus
 where the browser puts it."""

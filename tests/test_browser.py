@@ -632,6 +632,12 @@ def test_a_light_table_s_rows_are_one_tab_stop_and_the_arrow_keys_move_between_t
         assert focused() == rows.first.get_attribute("data-row")
         page.keyboard.press("ArrowUp")  # at the first row it stays
         assert focused() == rows.first.get_attribute("data-row")
+        # a row focused otherwise (a click that stayed on the page) takes the one stop too
+        rows.nth(3).focus()
+        page.keyboard.press("ArrowUp")
+        assert rows.evaluate_all("rows => rows.filter((row) => row.tabIndex === 0).length") == 1
+        assert rows.nth(2).evaluate("row => row.tabIndex") == 0
+        page.keyboard.press("Home")
         page.keyboard.press("ArrowDown")
         page.keyboard.press("Tab")  # out of the table, not onto the next row
         assert focused() is None

@@ -75,7 +75,7 @@ def test_findings_json_contract_and_dutch(vetten_file: Path) -> None:
     assert set(finding) >= CONTRACT
     assert (finding["deal"], finding["trick"], finding["play"], finding["seat"]) == (1, 1, 4, 1)
     assert finding["better"] == ["KH"] and finding["card"] == "7S" and finding["points"] == 3
-    assert finding["explanation"].startswith("Bert speelde schoppen zeven")
+    assert finding["explanation"].startswith("Bert speelde de schoppen zeven")
 
 
 def test_findings_filters_on_files(vetten_file: Path) -> None:

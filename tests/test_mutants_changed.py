@@ -236,9 +236,9 @@ def test_a_wasted_trump_whose_later_trick_held_no_points_is_told_whole() -> None
         "taken it, a trick without points: it cost nothing this time."
     )
     assert finding.explanation_nl == (
-        "Hendrik kocht met troef koeken aas in slag 5, een slag die Griet zeker won met harten "
+        "Hendrik kocht met de koeken aas (troef) in slag 5, een slag die Griet zeker won met de harten "
         "vrouw, terwijl afgooien kon (klaveren negen, schoppen manille en boer). In slag 7 had "
-        "Hendrik geen troef meer en had koeken aas de slag genomen, een slag zonder punten: deze "
+        "Hendrik geen troef meer en had de koeken aas de slag genomen, een slag zonder punten: deze "
         "keer kostte het niets."
     )
 

@@ -410,7 +410,7 @@ def test_a_better_card_that_did_worse_with_hindsight_is_said_to_have(tmp_path: P
         in (finding.explanation)
     )
     assert "On the real cards 7♥ would have taken 4 card points less than K♥" in finding.explanation
-    assert "Met de echte kaarten had harten zeven 4 kaartpunten minder gehaald dan harten heer" in (
+    assert "Met de echte kaarten had de harten zeven 4 kaartpunten minder gehaald dan de harten heer" in (
         finding.explanation_nl
     )
     assert "all hands known" not in finding.explanation

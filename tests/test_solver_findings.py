@@ -229,6 +229,35 @@ def test_a_lead_into_a_suit_an_opponent_has_shown_out_of_names_the_void() -> Non
     assert shown_void(trumps_out, lead(3, 0, Card.CA)) is None
 
 
+def test_a_void_shown_by_a_legal_discard_under_an_opponent_s_plain_winner_is_out_of_trumps_too() -> None:
+    """A code review: Bert discarded 7♦ on Anna's winning 8♣ in trick 1, which the rules allow only
+    to one holding no trump (one holding a trump must buy): Anna's A♣ lead later said "a club lead
+    could be trumped", which Anna could know was false."""
+    from manillen_replay.analysis.costs import CardValue
+    from manillen_replay.analysis.solver_findings import shown_void
+    from manillen_replay.engine import replay
+    from manillen_replay.record.text import loads_text
+
+    discarded = """match void
+seats Anna Bert Carla Dirk
+
+deal 1  dealer Dirk  trump H
+  hand Anna: AC KC 8C 10D AD KD QS 8H
+  hand Bert: 9D 8D 7D QD 10S 9S 8S 7S
+  hand Carla: KH QH 10C QC JC JD AS JH
+  hand Dirk: 10H AH 9C 7C 9H 7H KS JS
+  8C 7D JC 7C
+  QC 9C KC 8D
+"""
+    (record,) = loads_text(discarded)
+    deal = replay(record).deals[0]
+    assert not deal.violations
+    values = {Card.CA: CardValue(20, 15.0), Card.H8: CardValue(28, 25.0)}
+    lead = PlayCost(trick=3, play=1, seat=0, card=Card.CA, dd_cost=8, view_cost=10.0, best_cards=(Card.H8,),
+                    values=values, deal=1, layouts=50, view_error=0.1)  # fmt: skip
+    assert shown_void(deal, lead) is None
+
+
 def test_a_call_graded_below_its_loss_says_why() -> None:
     """A coach's review: "inaccuracy trump_choice (11.2 points)" in the findings list said nowhere
     why a loss of 11.2 (a mistake's) is an inaccuracy; only --top did. The words say it now, as a
@@ -467,7 +496,7 @@ def test_a_cost_counted_twice_is_said_as_the_list_says_its_points(view: float) -
     assert "This deal counts twice: 5.3 points of the score." in costly.explanation
     assert "Dit spel telt dubbel: 5,3 punten van de score." in costly.explanation_nl
     said = cost_in_words(view, 0, costly.points, None, "en", 2)  # the --top line
-    assert said.startswith("5.3 points of the score"), said
+    assert said.startswith("5.3 points of the score from what the player could see (2.63 card points"), said
 
 
 def test_the_hindsight_cost_names_its_card_when_the_better_card_named_is_another() -> None:

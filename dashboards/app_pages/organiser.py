@@ -68,10 +68,11 @@ def _last_evening() -> Evening | None:
 
 
 def _under_way(latest: Evening | None) -> tuple[Evening, int] | None:
-    """The latest evening when it is today's and has deals saved, and at how many of its
-    tables: an organiser's sweep tapped "Set up the evening" again mid-evening, and the running
-    evening's links and standings gave way to an empty one without a word."""
-    if latest is None or latest.date < datetime.date.today():
+    """The latest evening when it is today's (or yesterday's: an evening goes on past midnight) and
+    has deals saved, and at how many of its tables: an organiser's sweep tapped "Set up the
+    evening" again mid-evening, and the running evening's links and standings gave way to an
+    empty one without a word."""
+    if latest is None or latest.date < datetime.date.today() - datetime.timedelta(days=1):
         return None
     saved = evenings.saved_matches(latest)
     return (latest, len({t.key for t in latest.tables if t.match_id in saved})) if saved else None
@@ -91,7 +92,11 @@ def _setup_form() -> None:
     running = _under_way(last)
     with st.form("organiser_new", border=False):
         if running is not None:
-            st.warning(t("organiser.under_way", evening=running[0].evening_id, tables=running[1]))
+            evening, tables = running
+            key = "organiser.under_way_one" if tables == 1 else "organiser.under_way"
+            said = t(key, evening=evening.evening_id, tables=tables)
+            # the links are replaced only where the evening has them (served on a network)
+            st.warning(f"{said} {t('organiser.under_way_links') if networked else ''}".strip())
             replace_running = st.checkbox(t("organiser.replace_running"), key="organiser_replace_running")
         names = st.text_area(
             t("organiser.players"),

@@ -460,7 +460,7 @@ def what_if_note_html() -> str:
 
 def signed(value: float) -> str:
     """A difference with its sign (``+4``, ``−2`` with a real minus sign, ``0``), one decimal at most."""
-    number = i18n.number(round(abs(value), 1), language)
+    number = i18n.number(tenths(abs(value)), language)
     return f"+{number}" if value > 0 else f"{i18n.MINUS}{number}" if value < 0 else number
 
 
@@ -791,7 +791,7 @@ play_costs, card_values = data.deal_costs(match_id, deal_number)
 
 def _points(value: float) -> str:
     """Card points to one decimal at most, in the page's language (``2,5`` in Dutch)."""
-    return i18n.number(round(value, 1), language)
+    return i18n.number(tenths(value), language)
 
 
 def show_costs(trick: int, play: int, seat: int, card: str) -> None:
@@ -840,7 +840,7 @@ def show_costs(trick: int, play: int, seat: int, card: str) -> None:
                 t(
                     "replay.cost_counted",
                     times=counted_nl(factor) if language == "nl" else counted_en(factor),
-                    points=_points(cost["view_cost"] * factor),
+                    points=_points(round(cost["view_cost"] * factor, 2)),
                 )
             )
     best = set(cost["best"] or [])

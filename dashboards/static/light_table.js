@@ -131,9 +131,11 @@ function draw(box, data, setTriggerValue) {
         target = Math.max(0, Math.min(rows.length - 1, target));
         const next = rows[target];
         if (!next || next === tr) return;
-        tr.tabIndex = -1;
-        next.tabIndex = 0;
-        next.focus();
+        next.focus();  // the stop follows the focus (below)
+      };
+      // one stop, wherever the focus went (the arrow keys, a click, a Ctrl+click that stayed here)
+      tr.onfocus = () => {
+        for (const row of body.querySelectorAll("tr[data-row]")) row.tabIndex = row === tr ? 0 : -1;
       };
     }
   };

@@ -201,7 +201,9 @@ class CallReview:
         """What option ``name`` surely gives away (:meth:`sure_gap`); with :attr:`perfect`, the
         smaller of that and what perfect play surely says (:attr:`sure_loss` for any option)."""
         sure = self.sure_gap(name)
-        return sure if self.perfect is None else min(sure, self.perfect.sure_gap(name))
+        if self.perfect is None or self.perfect.option(name) is None:
+            return sure  # as given_away: perfect play bounds only an option it has
+        return min(sure, self.perfect.sure_gap(name))
 
 
 def _layouts(

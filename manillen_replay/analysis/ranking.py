@@ -411,7 +411,7 @@ def cost_in_words(
         return f"{amount(said)} {of_score} {measures['view']}"
     factor = multiplier or 1
     # to two decimals where one would not multiply out: 6.95 x 2 is the 13.9 shown, 7 x 2 not
-    card_points = card_points_counted(round(view_cost, 2), factor, lang)
+    card_points = card_points_counted(view_cost, factor, lang)
     hindsight = None
     if dd_cost is not None:
         # in a deal that counts twice the headline is in points of the score: this one is not

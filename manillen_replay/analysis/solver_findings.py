@@ -13,8 +13,8 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ..cards import SUIT_MASKS, Card, CardSet, Suit
-from ..engine.results import DealResult, dummy_name
-from ..rules import Contract, Rules, Variant, multiplier
+from ..engine.results import DealResult, TrickResult, dummy_name
+from ..rules import Clause, Contract, Rules, Variant, multiplier
 from .call_review import CallOption, CallReview
 from .costs import PlayCost
 from .findings import COST_THRESHOLDS, Category, Finding, Severity, Thresholds, sort_key
@@ -337,17 +337,29 @@ def shown_void(deal: DealResult, lead: PlayCost) -> tuple[int, int, bool] | None
         shown: tuple[int, bool] | None = None
         for trick in deal.tricks[: lead.trick - 1]:
             led = Card(trick.cards[0]).suit
-            played = next((Card(c) for s, c in zip(trick.seats, trick.cards, strict=True) if s == seat), None)
-            if played is None or played.suit == led:
+            place = next((n for n, s in enumerate(trick.seats) if s == seat), None)
+            if place is None or Card(trick.cards[place]).suit == led:
                 continue
-            if led == trump:
-                shown = None  # out of trumps too: the void costs nothing
+            played = Card(trick.cards[place])
+            before = trick.winning[place - 1]  # a seat that did not follow did not lead
+            # out of trumps too, so the void costs nothing: not following a trump lead, or a legal
+            # discard while an opponent won with a plain card (one holding a trump must buy then)
+            discarded = played.suit != trump and (before - seat) % 2 == 1
+            plain_winner = Card(trick.cards[_winning_place(trick, place)]).suit != trump
+            if led == trump or (discarded and plain_winner and trick.clauses[place] is Clause.ANY):
+                shown = None
                 break
             if led == suit and shown is None:
                 shown = (trick.number, played.suit == trump)
         if shown is not None:
             return seat, shown[0], shown[1]
     return None
+
+
+def _winning_place(trick: TrickResult, place: int) -> int:
+    """The place in ``trick`` of the card winning it just before the card at ``place``."""
+    winner = trick.winning[place - 1]
+    return next(n for n in range(place) if trick.seats[n] == winner)
 
 
 def _void_words(deal: DealResult, lead: PlayCost, players: Sequence[str]) -> tuple[str, str]:
@@ -532,7 +544,7 @@ def call_findings(
 
 
 def _perfect_play_words(
-    review: CallReview, chosen: str, loss: float, order: Sequence[str] | None = None
+    review: CallReview, chosen: str, loss: float, order: Sequence[str] | None = None, own: float | None = None
 ) -> tuple[str, str]:
     """What perfect play by everyone says of the call beside the table's figures: those are a
     model of how club tables play, fitted on recorded deals, and the finding counts the smaller
@@ -541,12 +553,14 @@ def _perfect_play_words(
     :param order: the options to name, in the order the sentence before named them (default: the
         call made, then perfect play's best): "klop 21.4 and no klop 10.7" then "no klop 22.8 and
         klop 45.5" read as if the figures had changed places.
+    :param own: what the table's figures say ``chosen`` gave away (default: the call made's).
     """
     assert review.perfect is not None
     solved, best = review.perfect.option(chosen), review.perfect.best
     if solved is None:
         return "", ""
-    counted = loss < (review.own_loss or 0.0) - 0.05  # perfect play's loss is the smaller one
+    table_loss = own if own is not None else review.own_loss or 0.0
+    counted = loss < table_loss - 0.05  # perfect play's loss is the smaller one
     found = (review.perfect.option(name) for name in order or (chosen, best.name))
     first, *rest = {o.name: o for o in found if o is not None}.values()
     said_en = f"{_option(first.name, 'en')} scores {_score(first.score, 'en')}" + "".join(
@@ -732,7 +746,7 @@ def _by_expectation(finding: Finding, review: CallReview | None, calibrated: boo
         en += f": {points_en(own)} given away on average."
         nl += f": gemiddeld {points_nl(own)} weggegeven."
     if review.perfect is not None and review.perfect.option(taken.name) is not None:
-        more_en, more_nl = _perfect_play_words(review, taken.name, loss, ("klop", "no klop"))
+        more_en, more_nl = _perfect_play_words(review, taken.name, loss, ("klop", "no klop"), own)
         en, nl = f"{en} {more_en}", f"{nl} {more_nl}"
     severity = CALL_THRESHOLDS.severity(sure) if calibrated else Severity.INFO
     if calibrated and severity is Severity.INFO and CALL_THRESHOLDS.severity(loss) is not Severity.INFO:

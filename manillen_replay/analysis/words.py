@@ -252,13 +252,18 @@ def counted_number(points: float, multiplier: int, lang: str = "en") -> str:
 
     >>> counted_number(9.95, 2), counted_number(9.95, 2, "nl"), counted_number(9.95, 1)
     ('9.95', '9,95', '10')
-    >>> counted_number(7.0, 2)
-    '7'
+    >>> counted_number(7.0, 2), counted_number(1.0625, 4), counted_number(2.625, 2)
+    ('7', '1.063', '2.63')
     """
     dutch = lang == "nl"
-    if multiplier > 1 and tenths(tenths(points) * multiplier) != tenths(points * multiplier):
-        hundredths = Decimal(repr(float(points))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-        return str(hundredths).replace(".", "," if dutch else ".")
+    score = tenths(round(points * multiplier, 2))  # the finding's points, as the list says them
+    if multiplier > 1 and tenths(tenths(points) * multiplier) != score:
+        # as many decimals as it takes to multiply out (1.0625 counted 4 times is 4.3: 1.06 is not)
+        for places in (2, 3, 4):
+            shown = Decimal(repr(float(points))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+            if tenths(float(shown) * multiplier) == score:
+                break
+        return str(shown).replace(".", "," if dutch else ".")
     return number_nl(points) if dutch else number(points)
 
 
