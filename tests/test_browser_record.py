@@ -70,6 +70,19 @@ def type_names(page: Any) -> None:
         box.press("Enter")
 
 
+def ready_to_start(chromium: Any, server: str) -> tuple[Any, Any]:
+    """A desktop page on the Record page, the four names typed: the page and its Start button,
+    enabled, the run over."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    page = chromium.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(f"{server}/record")
+    type_names(page)
+    start = page.locator(".st-key-record_start button")
+    expect(start).to_be_enabled(timeout=15_000)
+    settle(page)
+    return page, start
+
+
 def test_record_a_deal_by_clicks_on_a_phone(server: str, chromium: Any) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
@@ -160,12 +173,7 @@ def test_cards_entered_from_the_keyboard_keep_the_focus_in_the_grid(server: str,
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
     cards, trump = deal_to_tap(11)
-    page = chromium.new_page(viewport={"width": 1400, "height": 900})
-    page.goto(f"{server}/record")
-    type_names(page)
-    start = page.locator(".st-key-record_start button")
-    expect(start).to_be_enabled(timeout=15_000)
-    settle(page)
+    page, start = ready_to_start(chromium, server)
     start.focus()
     page.keyboard.press("Enter")
     page.locator(f".st-key-record_trump_{trump} button").wait_for(timeout=30_000)
@@ -222,12 +230,7 @@ def test_a_phone_told_another_phone_saved_a_deal_shows_that_deal_on_its_scoreshe
     playwright_api = pytest.importorskip("playwright.sync_api")
     expect = playwright_api.expect
     cards, trump = deal_to_tap(11)
-    first = chromium.new_page(viewport={"width": 1400, "height": 900})
-    first.goto(f"{server}/record")
-    type_names(first)
-    start = first.locator(".st-key-record_start button")
-    expect(start).to_be_enabled(timeout=15_000)
-    settle(first)
+    first, start = ready_to_start(chromium, server)
     start.click()
     tap_when_settled(first, f".st-key-record_trump_{trump} button")
     first.wait_for_function("() => window.location.search.includes('draft=')", timeout=15_000)
