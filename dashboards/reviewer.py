@@ -551,10 +551,7 @@ class Reviewer:
                     break
                 finished, _ = wait(under_way, timeout=0.5 if apart else None, return_when=FIRST_COMPLETED)
                 if apart and not finished:
-                    try:
-                        self._check()
-                    except _Preempted:
-                        raise _Preempted from None  # the deal goes on apart, kept when it ends
+                    self._check()  # preempted: the deal goes on apart, kept when it ends
                     continue
                 for solved in finished:
                     deal, key = under_way.pop(solved)

@@ -121,7 +121,7 @@ FOCUS_SCRIPT = (
     b" const active = document.activeElement; const lost = !active || active === document.body"
     b" || (active === kept.button && (active.disabled || !active.isConnected));"
     b" if (!lost) { if (active !== kept.button) kept = null; return; }"
-    b" const scope = kept.scope && document.querySelector('.' + kept.scope);"
+    b" const scope = kept.scope && document.querySelector('.' + CSS.escape(kept.scope));"
     b" const buttons = scope ? [...scope.querySelectorAll('button')] : [];"
     b" const after = buttons.slice(kept.index).find((b) => !b.disabled);"
     b" const before = buttons.slice(0, kept.index).reverse().find((b) => !b.disabled);"
