@@ -66,6 +66,23 @@ def test_findings_on_a_file_need_no_archive(vetten_file: Path, tmp_path: Path) -
     assert "findings" in err
 
 
+def test_a_hindsight_only_note_s_figure_says_it_is_with_every_hand_known(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A coach's re-check: "info hindsight_only (11 points)" read as a cost beside words saying
+    the card cost 0 from what the player could see. The list says which figure it is."""
+    from manillen_replay.cli.analysis import _echo_text
+
+    note = {"match": "m", "deal": 3, "trick": 1, "play": 3, "player": "Anna", "severity": "info",
+            "kind": "hindsight_only", "points": 13.0, "explanation": "Only hindsight."}  # fmt: skip
+    _echo_text([note, {**note, "kind": "costly_card", "points": 4.0}])
+    out = capsys.readouterr().out
+    assert "Anna: info hindsight_only (13 points with every hand known)" in out
+    assert "Anna: info costly_card (4 points)\n" in out
+    _echo_text([note], "nl")
+    assert "(13 punten met alle kaarten open)" in capsys.readouterr().out
+
+
 def test_findings_json_contract_and_dutch(vetten_file: Path) -> None:
     code, out, _ = run(
         "findings", str(vetten_file), "--depth", "heuristic", "--json", "--lang", "nl", "--match", "test"

@@ -1007,6 +1007,8 @@ def _echo_text(findings: list[dict[str, Any]], lang: str = "en") -> None:
         )
         who = f" {_hand(f, lang)}" if f["player"] else ""
         points = f" ({(points_nl if dutch else points_en)(f['points'])})" if f["points"] else ""
+        if points and f["kind"] == "hindsight_only":  # read as a cost beside "not a mistake"
+            points = f"{points[:-1]} {'met alle kaarten open' if dutch else 'with every hand known'})"
         kind = kind_name(f["kind"], lang) if dutch else f["kind"]  # English: the name --kind takes
         click.echo(f"  {place}{who}: {severity_name(f['severity'], lang)} {kind}{points}")
         click.echo(f"    {f['explanation']}")
