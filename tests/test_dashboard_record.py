@@ -423,6 +423,24 @@ def test_a_refusal_is_said_in_either_language_with_its_parts() -> None:
     assert rec.said(engine, "nl") == str(engine) == "illegal play: seat 2 does not hold 7C"
 
 
+def test_a_refused_tap_is_said_in_a_toast_too(empty_app: tuple[AppTest, Path]) -> None:
+    """An organiser's sweep: a refused tap was said above the grid only, off a phone's screen, so
+    the tap seemed to do nothing. The refusal is said in a toast as well."""
+    at, _ = empty_app
+    start_match(at)
+    tap(at, "record_trump_H")
+    assert not at.toast
+    # what a refused tap leaves for the run (a disabled card cannot be tapped here: a token
+    # revoked since, another phone's late tap, are what the page refuses at the table)
+    at.session_state["record_notice"] = [("error", "Only table 2's recorder may record this match.")]
+    at.run()
+    assert [e.value for e in at.error] == ["Only table 2's recorder may record this match."]
+    assert [toast.value for toast in at.toast] == ["Only table 2's recorder may record this match."]
+    at.session_state["record_notice"] = [("warning", "A warning stays in the page.")]
+    at.run()
+    assert not at.toast
+
+
 def test_page_records_a_whole_deal_saves_and_analyses_it(empty_app: tuple[AppTest, Path]) -> None:
     at, path = empty_app
     deal = legal_deal()

@@ -1085,9 +1085,14 @@ def _typed_dealt(draft: rec.Draft, typed: list[tuple[rec.Slot, str]], rules: Rul
 
 
 def _show_notices() -> None:
-    """What the last tap said (an illegal card, a call refused), where the person is looking."""
+    """What the last tap said (an illegal card, a call refused), where the person is looking: a
+    refusal in a toast too, which a phone shows whatever part of the page is in view (an
+    organiser's sweep tapped a card with a revoked link, and the refusal above the grid was off
+    the screen, so the tap seemed to do nothing)."""
     for kind, message in st.session_state.pop(NOTICE, []):
         getattr(st, kind)(message)
+        if kind == "error":
+            st.toast(message, icon=":material/block:")
 
 
 def _status(draft: rec.Draft, table: rec.Table) -> None:
