@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from ..cards import SUIT_MASKS, Card, CardSet, Suit
+from ..cards import SUIT_MASKS, Card, CardSet, Suit, mask_of
 from ..engine.results import DealResult, TrickResult, dummy_name
 from ..rules import Clause, Contract, Rules, Variant, multiplier
 from .call_review import CallOption, CallReview
@@ -595,6 +595,10 @@ def _perfect_play_words(
     return en, nl
 
 
+MANILLES = mask_of([Card.H10, Card.D10, Card.C10, Card.S10])
+"""The four 10s, the manilles: what a muil hand is made of."""
+
+
 def _holding_words(hand: int, who: str, options: Sequence[str]) -> tuple[str, str]:
     """What the caller held of each suit among ``options`` (the call made, the better one), the
     strongest first: the reason a club player reads in a trump call, where the scores alone were
@@ -604,12 +608,30 @@ def _holding_words(hand: int, who: str, options: Sequence[str]) -> tuple[str, st
     >>> hand = CardSet.parse("10S AS KS 9S 8S JC 7C QH").mask
     >>> _holding_words(hand, "Anna", ("C", "S"))[0]
     'Anna held 2 clubs (J♣ 7♣) and 5 spades (10♠ A♠ K♠ 9♠ 8♠).'
-    >>> _holding_words(hand, "Anna", ("D", "muil"))[1]
-    'Anna had geen koeken.'
+    >>> en, nl = _holding_words(hand, "Anna", ("D", "muil"))
+    >>> en
+    'Anna held no diamonds and one manille (10♠) for muil.'
+    >>> nl
+    'Anna had geen koeken en één manille (schoppen manille) voor muil.'
+
+    Muil rests on the manilles (the 10s): a muil call, or muil as the better call, says how many
+    the caller held (a coach read "Dirk chose muil ... held 5 spades" without his one manille).
     """
     en: list[str] = []
     nl: list[str] = []
     for name in dict.fromkeys(options):
+        if name == "muil":
+            tens = [int(c) for c in CardSet(hand & MANILLES).sorted_for_display()]
+            if not tens:
+                en.append("no manille for muil")
+                nl.append("geen manille voor muil")
+            else:
+                many_en, many_nl = (
+                    ("one manille", "één manille") if len(tens) == 1 else (f"{len(tens)} manilles",) * 2
+                )
+                en.append(f"{many_en} ({cards_en(tens)}) for muil")
+                nl.append(f"{many_nl} ({cards_nl(tens)}) voor muil")
+            continue
         if name not in ("H", "D", "C", "S"):
             continue
         suit = Suit[name]
