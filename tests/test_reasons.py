@@ -257,17 +257,25 @@ def test_a_card_the_layout_put_in_another_hand_is_not_named_with_a_made_up_holde
     assert "Bert's A♦ takes trick 8 (8 points)" in same
 
 
-def test_points_thrown_on_the_opponents_trick_name_that_trick() -> None:
-    """Bert's A♠ takes trick 7 whatever Anna (no spades) throws on it; Carla's 10♠ takes trick 8.
-    The 10♦ thrown on trick 7 is 5 points for Bert & Dirk instead of for Anna & Carla."""
-    hands = tuple(CardSet.parse(h).mask for h in ("10D 7D", "QS", "10S", "JS"))
-    position = Position((hands[0], hands[1], hands[2], hands[3]), (Card.SA, Card.S8, Card.S9), 1)
+def thrown_on_the_spade_ace(hands: tuple[str, str, str, str]) -> tuple[int | None, str, str]:
+    """Trick 7 (hearts trumps): Bert led A♠, Carla 8♠, Dirk 9♠; Anna, holding ``hands[0]`` (no
+    spades), plays 10♦ where 7♦ was the better card. The trick where the points change hands and
+    the reason in English and Dutch."""
+    masks = tuple(CardSet.parse(h).mask for h in hands)
+    position = Position((masks[0], masks[1], masks[2], masks[3]), (Card.SA, Card.S8, Card.S9), 1)
     played, better = best_lines(position, 0, Rules(), [Card.D10, Card.D7], first_trick=7)
-    assert swing_trick(played, better, 0) == 7
     en, nl = (
         explain(played, better, seat=0, card=Card.D10, better_card=Card.D7, names=NAMES, lang=lang, layouts=0)
         for lang in ("en", "nl")
     )
+    return swing_trick(played, better, 0), en, nl
+
+
+def test_points_thrown_on_the_opponents_trick_name_that_trick() -> None:
+    """Bert's A♠ takes trick 7 whatever Anna (no spades) throws on it; Carla's 10♠ takes trick 8.
+    The 10♦ thrown on trick 7 is 5 points for Bert & Dirk instead of for Anna & Carla."""
+    swing, en, nl = thrown_on_the_spade_ace(("10D 7D", "QS", "10S", "JS"))
+    assert swing == 7
     assert (
         "trick 7 goes to Bert & Dirk either way, but it holds 9 points after the 10♦ against 4 after the 7♦"
         in en
@@ -284,14 +292,8 @@ def test_points_thrown_on_a_trick_lost_either_way_are_said_before_the_later_tric
     was told by a later trick alone, silent on the 5 points it gave away where it fell. Here
     Bert's A♠ takes trick 7 whatever Anna (no spades, no hearts: trumps) throws; the 10♦ thrown is 5
     points for Bert & Dirk there and leaves Bert's K♦ to take trick 8, which the 10♦ kept takes."""
-    hands = tuple(CardSet.parse(h).mask for h in ("10D 7D", "KD", "9C", "QD"))
-    position = Position((hands[0], hands[1], hands[2], hands[3]), (Card.SA, Card.S8, Card.S9), 1)
-    played, better = best_lines(position, 0, Rules(), [Card.D10, Card.D7], first_trick=7)
-    assert swing_trick(played, better, 0) == 8
-    en, nl = (
-        explain(played, better, seat=0, card=Card.D10, better_card=Card.D7, names=NAMES, lang=lang, layouts=0)
-        for lang in ("en", "nl")
-    )
+    swing, en, nl = thrown_on_the_spade_ace(("10D 7D", "KD", "9C", "QD"))
+    assert swing == 8
     assert "trick 7 is Bert & Dirk's either way, with 9 points after the 10♦ against 4 after the 7♦;" in en
     assert "after the 10♦, Bert's K♦ takes trick 8 (5 points)" in en
     assert (

@@ -425,6 +425,11 @@ def explain(
     who = w.decider(seat)
     swing = swing_trick(played, better, team)
     first_p, first_b = played.tricks[0], better.tricks[0]
+    # what the card's own trick costs either way is said too: a 10 thrown on the other side's
+    # trick gives five points there, before the later trick where more change hands; on the
+    # side's own trick the better card's points are a smear
+    gives = _net(first_p, team, sides) < _net(first_b, team, sides)
+    smeared = sides[first_p.winner] == team
     parts: list[str] = []
     if lang == "en":
         # the layouts a reason chooses from are the first of those the average was taken over
@@ -454,13 +459,10 @@ def explain(
         )
         if swing is not None and swing != first_p.number and sides[first_p.winner] == sides[first_b.winner]:
             here = "on this layout " if layouts else ""
-            # what the card's own trick costs either way is said too: a 10 thrown on the other
-            # side's trick gives five points there, before the later trick where more change hands
-            smeared = sides[first_p.winner] == team  # the better card's points go to their own trick
             gave = (
                 f", with {w.points(first_p.points)} after the {w.card(card)} against {first_b.points} after "
                 f"the {w.card(better_card)}" + (" (smeared on it: vetten)" if smeared else "")
-                if _net(first_p, team, sides) < _net(first_b, team, sides)
+                if gives
                 else ""
             )
             parts.append(f"{here}trick {first_p.number} is {w.team(first_p.winner)}'s either way{gave}")
@@ -560,11 +562,10 @@ def explain(
         # the verb second, as Dutch puts it after an opening phrase
         said = f"is slag {first_p.number}" if layouts else f"slag {first_p.number} is"
         here = "in deze verdeling " if layouts else ""
-        smeared = sides[first_p.winner] == team
         gave = (
             f", met {w.points(first_p.points)} na {w.card(card)} tegen {first_b.points} na "
             f"{w.card(better_card)}" + (" (erop gevet)" if smeared else "")
-            if _net(first_p, team, sides) < _net(first_b, team, sides)
+            if gives
             else ""
         )
         parts.append(f"{here}{said} hoe dan ook voor {w.team(first_p.winner)}{gave}")
