@@ -233,6 +233,24 @@ def test_a_second_set_up_while_tonight_s_evening_has_deals_asks_first(club: Path
     assert len(evenings.evening_ids()) == 2
 
 
+@pytest.mark.parametrize(("days_ago", "asked"), [(1, True), (2, False)])
+def test_an_evening_going_on_past_midnight_is_still_under_way(club: Path, days_ago: int, asked: bool) -> None:
+    """Yesterday's evening with deals saved (past midnight) still asks before another is set up;
+    one of the day before is over."""
+    at = page("organiser")
+    at.text_area(key="organiser_players").input("\n".join(TWELVE[:4]))
+    at.text_input(key="organiser_venue").input("De Zwaan")
+    at.multiselect(key="organiser_sheet_tables").set_value([1])
+    at.date_input(key="organiser_date").set_value(datetime.date.today() - datetime.timedelta(days=days_ago))
+    at.button(key="organiser_start").click().run()
+    [evening_id] = evenings.evening_ids()
+    evening = evenings.load(evening_id)
+    assert evening is not None
+    record_sheet_line(evenings.draft_id_of(evening.tables_of(1)[0]), 0, 7)
+    at = page("organiser")
+    assert any("is under way" in w.value for w in at.warning) is asked
+
+
 def test_a_wrong_scoresheet_line_of_a_block_s_last_deal_names_that_block_s_teams(club: Path) -> None:
     """An organiser's sweep: after the last deal of block 1, the page (seated for block 2 by then)
     said "the scoresheet says Anna & Bert +25, the cards say Anna & Bert +6" of Anna & Carla's

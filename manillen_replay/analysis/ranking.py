@@ -71,6 +71,8 @@ def real_teaches(real_gap: int, view_gap: int | None) -> bool:
 
     >>> real_teaches(10, 12), real_teaches(1, 12), real_teaches(0, 0), real_teaches(3, None)
     (True, False, False, True)
+    >>> real_teaches(6, 12), real_teaches(5, 12)  # exactly half is enough
+    (True, False)
     """
     return real_gap > 0 and (view_gap is None or 2 * real_gap >= view_gap)
 
